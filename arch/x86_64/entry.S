@@ -1,0 +1,98 @@
+/*
+ * arch/x86_64/entry.S - the first instructions of every exception and interrupt.
+ *
+ * The CPU pushes SS, RSP, RFLAGS, CS, RIP (and, for some exceptions, an error code), then jumps
+ * through the IDT to one of the 256 stubs below. Each stub makes the frame uniform (a fake error
+ * code of 0 where the CPU pushes none, then the vector number) and jumps to common_interrupt,
+ * which saves the general registers so that the whole frame is a struct pt_regs
+ * (arch/x86_64/regs.h), and calls do_interrupt(regs) in C.
+ *
+ * Lucid runs only in ring 0, so there is no swapgs dance: GS always holds the per-CPU base.
+ *
+ * Nothing here is traced: this code runs before the C world exists for this interrupt.
+ */
+
+	.section .text.entry, "ax"
+	.code64
+
+.macro isr_stub vec
+	.p2align 4
+isr_stub_\vec:
+	.if !((\vec == 8) || (\vec >= 10 && \vec <= 14) || (\vec == 17) || (\vec == 21) || (\vec == 29) || (\vec == 30))
+	pushq $0
+	.endif
+	pushq $\vec
+	jmp common_interrupt
+.endm
+
+	.globl common_interrupt
+common_interrupt:
+	/* Push in reverse order of struct pt_regs, so that RSP then points at one. */
+	pushq %rdi
+	pushq %rsi
+	pushq %rdx
+	pushq %rcx
+	pushq %rax
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	pushq %rbx
+	pushq %rbp
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	cld
+	/*
+	 * Make this frame part of the frame-pointer chain: the saved RBP and RIP look like a
+	 * normal call frame, so a backtrace taken inside the handler walks on into the code that
+	 * was interrupted.
+	 */
+	pushq 16*8(%rsp)	/* regs->rip */
+	pushq %rbp
+	movq %rsp, %rbp
+	leaq 16(%rsp), %rdi
+	call do_interrupt
+	addq $16, %rsp
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbp
+	popq %rbx
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rax
+	popq %rcx
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	addq $16, %rsp		/* vector and error code */
+	iretq
+
+.altmacro
+.macro isr_stub_n n
+	isr_stub %n
+.endm
+.set i, 0
+.rept 256
+	isr_stub_n %i
+	.set i, i + 1
+.endr
+
+/* The table idt.c reads to fill in the IDT: the address of each stub. */
+.macro isr_addr n
+	.quad isr_stub_\n
+.endm
+	.section .rodata
+	.p2align 3
+	.globl isr_stub_table
+isr_stub_table:
+.set i, 0
+.rept 256
+	isr_addr %i
+	.set i, i + 1
+.endr

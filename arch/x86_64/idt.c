@@ -1,0 +1,110 @@
+/*
+ * The Interrupt Descriptor Table and the C side of every interrupt.
+ *
+ * All 256 vectors point at the stubs of entry.S, which build a struct pt_regs and call
+ * do_interrupt(). From there, vectors below 32 are CPU exceptions (traps.c decides whether one is
+ * fatal) and the rest are device interrupts and IPIs, dispatched through a table of handlers.
+ *
+ * Interrupt context is marked in the preemption counter (HARDIRQ or NMI bits), which the trace
+ * shows as the `h` flag; on the way out, if a wakeup asked for a reschedule and nothing forbids
+ * it, the interrupted task is preempted here.
+ *
+ * Not traced: do_interrupt runs on every tick and inside the tracer's own critical sections.
+ */
+#include <stdint.h>
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/traps.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/sched.h"
+#include "lib/compiler.h"
+
+#define IDT_INTERRUPT_GATE 0x8e /* present, ring 0, 64-bit interrupt gate (clears IF) */
+
+struct idt_entry {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_high;
+	uint32_t zero;
+} __packed;
+
+static struct idt_entry idt[256] __aligned(16);
+static irq_handler_t irq_handlers[256];
+static exception_handler_t exception_handlers[VEC_FIRST_IRQ];
+extern const uint64_t isr_stub_table[256];
+
+static void idt_set_gate(int vec, uint64_t addr, int ist)
+{
+	idt[vec] = (struct idt_entry){
+		.offset_low = addr & 0xffff,
+		.selector = GDT_KERNEL_CS,
+		.ist = ist,
+		.type_attr = IDT_INTERRUPT_GATE,
+		.offset_mid = (addr >> 16) & 0xffff,
+		.offset_high = addr >> 32,
+	};
+}
+
+void idt_init(void)
+{
+	for (int v = 0; v < 256; v++)
+		idt_set_gate(v, isr_stub_table[v], 0);
+	idt_set_gate(VEC_DOUBLE_FAULT, isr_stub_table[VEC_DOUBLE_FAULT], IST_DOUBLE_FAULT);
+	idt_set_gate(VEC_NMI, isr_stub_table[VEC_NMI], IST_NMI);
+	idt_load();
+}
+
+void idt_load(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __packed p = {sizeof(idt) - 1, (uint64_t)idt};
+	__asm__ __volatile__("lidt %0" : : "m"(p));
+}
+
+void set_irq_handler(int vector, irq_handler_t fn)
+{
+	irq_handlers[vector] = fn;
+}
+
+void set_exception_handler(int vector, exception_handler_t fn)
+{
+	exception_handlers[vector] = fn;
+}
+
+notrace void do_interrupt(struct pt_regs *regs)
+{
+	int vec = (int)regs->vector;
+	struct cpu *cpu = this_cpu();
+
+	cpu->irq_count[vec]++;
+	if (vec == VEC_NMI) {
+		preempt_count_add(NMI_OFFSET);
+		do_nmi(regs);
+		preempt_count_sub(NMI_OFFSET);
+		return;
+	}
+	if (vec < VEC_FIRST_IRQ) {
+		if (!exception_handlers[vec] || !exception_handlers[vec](regs))
+			do_fatal_exception(regs);
+		return;
+	}
+	if (vec == VEC_SPURIOUS)
+		return; /* spurious interrupts take no EOI */
+
+	preempt_count_add(HARDIRQ_OFFSET);
+	if (irq_handlers[vec])
+		irq_handlers[vec](regs);
+	lapic_eoi();
+	preempt_count_sub(HARDIRQ_OFFSET);
+
+	/* Preempt on the way out, unless the interrupted code had preemption disabled. */
+	if (preempt_count() == 0 && READ_ONCE(cpu->need_resched))
+		preempt_schedule_irq();
+}

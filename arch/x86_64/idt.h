@@ -1,0 +1,34 @@
+/* The IDT, interrupt vectors and their handlers (arch/x86_64/idt.c). */
+#ifndef ARCH_IDT_H
+#define ARCH_IDT_H
+
+#include <stdbool.h>
+#include "arch/x86_64/regs.h"
+
+/* Vector numbers. 0-31 are the CPU's exceptions; the rest are ours to assign. */
+#define VEC_DIVIDE_ERROR 0
+#define VEC_DEBUG 1
+#define VEC_NMI 2
+#define VEC_BREAKPOINT 3
+#define VEC_INVALID_OPCODE 6
+#define VEC_DOUBLE_FAULT 8
+#define VEC_GENERAL_PROTECTION 13
+#define VEC_PAGE_FAULT 14
+#define VEC_FIRST_IRQ 32
+#define VEC_TIMER 32           /* the LAPIC timer */
+#define VEC_ISA_BASE 33        /* ISA IRQ n arrives at VEC_ISA_BASE + n through the IOAPIC */
+#define VEC_SERIAL (VEC_ISA_BASE + 4)
+#define VEC_IPI_RESCHEDULE 0xf0
+#define VEC_IPI_CALL_FUNCTION 0xf1
+#define VEC_SPURIOUS 0xff
+
+typedef void (*irq_handler_t)(struct pt_regs *regs);
+/* An exception handler returns true when it dealt with the exception (the code continues). */
+typedef bool (*exception_handler_t)(struct pt_regs *regs);
+
+void idt_init(void);
+void idt_load(void);
+void set_irq_handler(int vector, irq_handler_t fn);
+void set_exception_handler(int vector, exception_handler_t fn);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * Page tables: the kernel's final memory map, built once at boot.
+ *
+ * boot.asm left us on coarse tables that map everything read-write-executable, including page 0.
+ * Here we build the tables Lucid really runs on:
+ *
+ *   0xffffffff80000000  the kernel image in 4 KiB pages: text read-only+executable, rodata
+ *                       read-only, data and bss read-write and no-execute
+ *   0xffff888000000000  the direct map of physical memory 0-4 GiB, 2 MiB pages, no-execute
+ *                       (the device registers near 4 GiB uncached)
+ *   0xffffc90000000000  kernel stacks, 4 KiB pages, each with an unmapped guard page below it
+ *   0xffffc98000000000  one page where text_poke maps a writable alias of code it patches
+ *
+ * Nothing is mapped at address 0, so a NULL dereference faults. Only the boot CPU builds the
+ * tables; the other CPUs load the same root.
+ *
+ * Not traced: runs before the tracer exists, and text_poke uses it while patching.
+ */
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/page_alloc.h"
+#include "kernel/kstack.h"
+#include "kernel/spinlock.h"
+#include "kernel/panic.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define PTE_PRESENT (1UL << 0)
+#define PTE_WRITE (1UL << 1)
+#define PTE_PWT (1UL << 3) /* write-through */
+#define PTE_PCD (1UL << 4) /* cache disable: device registers */
+#define PTE_HUGE (1UL << 7)
+#define PTE_GLOBAL (1UL << 8)
+#define PTE_NX (1UL << 63)
+#define PTE_ADDR_MASK 0x000ffffffffff000UL
+#define HUGE_PAGE_SIZE (2UL << 20)
+#define MMIO_START 0xfe000000UL /* IOAPIC, HPET, LAPIC live in the last 32 MiB below 4 GiB */
+#define ENTRIES 512
+
+static uint64_t *kernel_pml4;
+static DEFINE_SPINLOCK(mmu_lock);
+
+static inline int pt_index(uintptr_t va, int level)
+{
+	return (va >> (PAGE_SHIFT + 9 * level)) & (ENTRIES - 1);
+}
+
+/* Returns the table at the next level down, allocating it if asked and needed. */
+static notrace uint64_t *next_table(uint64_t *table, int idx, bool alloc)
+{
+	if (!(table[idx] & PTE_PRESENT)) {
+		if (!alloc)
+			return NULL;
+		void *page = alloc_page_zeroed();
+		if (!page)
+			return NULL;
+		table[idx] = __pa(page) | PTE_PRESENT | PTE_WRITE;
+	}
+	if (table[idx] & PTE_HUGE)
+		return NULL;
+	return __va(table[idx] & PTE_ADDR_MASK);
+}
+
+static uint64_t pte_flags(int flags)
+{
+	uint64_t f = PTE_PRESENT | PTE_GLOBAL;
+	if (flags & MMU_WRITE)
+		f |= PTE_WRITE;
+	if (!(flags & MMU_EXEC))
+		f |= PTE_NX;
+	if (flags & MMU_NOCACHE)
+		f |= PTE_PCD | PTE_PWT;
+	return f;
+}
+
+static int map_page_locked(uintptr_t va, uintptr_t pa, int flags)
+{
+	uint64_t *t = kernel_pml4;
+	for (int level = 3; level > 0; level--) {
+		t = next_table(t, pt_index(va, level), true);
+		if (!t)
+			return -ENOMEM;
+	}
+	t[pt_index(va, 0)] = pa | pte_flags(flags);
+	invlpg(va);
+	return 0;
+}
+
+notrace int mmu_map_page(uintptr_t va, uintptr_t pa, int flags)
+{
+	unsigned long irq = spin_lock_irqsave(&mmu_lock);
+	int ret = map_page_locked(va, pa, flags);
+	spin_unlock_irqrestore(&mmu_lock, irq);
+	return ret;
+}
+
+notrace void mmu_unmap_page(uintptr_t va)
+{
+	unsigned long irq = spin_lock_irqsave(&mmu_lock);
+	uint64_t *t = kernel_pml4;
+	for (int level = 3; level > 0 && t; level--)
+		t = next_table(t, pt_index(va, level), false);
+	if (t)
+		t[pt_index(va, 0)] = 0;
+	invlpg(va);
+	spin_unlock_irqrestore(&mmu_lock, irq);
+}
+
+/* The physical address behind a 4 KiB mapping (0 if none). */
+notrace uintptr_t mmu_virt_to_phys(uintptr_t va)
+{
+	uint64_t *t = kernel_pml4;
+	for (int level = 3; level > 0 && t; level--)
+		t = next_table(t, pt_index(va, level), false);
+	if (!t || !(t[pt_index(va, 0)] & PTE_PRESENT))
+		return 0;
+	return (t[pt_index(va, 0)] & PTE_ADDR_MASK) | (va & (PAGE_SIZE - 1));
+}
+
+/* Walks the live tables; used by the oops path to avoid faulting on a bad frame pointer. */
+notrace bool mmu_kernel_addr_mapped(uintptr_t va)
+{
+	uint64_t *t = __va(read_cr3() & PTE_ADDR_MASK);
+	for (int level = 3; level >= 0; level--) {
+		uint64_t e = t[pt_index(va, level)];
+		if (!(e & PTE_PRESENT))
+			return false;
+		if (level == 0 || (e & PTE_HUGE))
+			return true;
+		t = __va(e & PTE_ADDR_MASK);
+	}
+	return false;
+}
+
+notrace bool kernel_text_address(uintptr_t addr)
+{
+	return addr >= (uintptr_t)_text && addr < (uintptr_t)_etext;
+}
+
+/* The image's sections, each mapped with what it needs and no more. */
+static void map_kernel_image(void)
+{
+	for (uintptr_t va = (uintptr_t)_text; va < (uintptr_t)_end; va += PAGE_SIZE) {
+		int flags;
+		if (va < (uintptr_t)_etext)
+			flags = MMU_EXEC;
+		else if (va < (uintptr_t)_erodata)
+			flags = 0;
+		else
+			flags = MMU_WRITE;
+		if (map_page_locked(va, va - KERNEL_VMA, flags))
+			panic("mmu: out of memory mapping the kernel");
+	}
+}
+
+static void map_direct(void)
+{
+	uint64_t *pdpt = next_table(kernel_pml4, pt_index(PHYS_OFFSET, 3), true);
+	for (uintptr_t pa = 0; pa < DIRECT_MAP_SIZE; pa += HUGE_PAGE_SIZE) {
+		uintptr_t va = PHYS_OFFSET + pa;
+		uint64_t *pd = pdpt ? next_table(pdpt, pt_index(va, 2), true) : NULL;
+		if (!pd)
+			panic("mmu: out of memory mapping physical memory");
+		uint64_t f = PTE_PRESENT | PTE_WRITE | PTE_HUGE | PTE_GLOBAL | PTE_NX;
+		if (pa >= MMIO_START)
+			f |= PTE_PCD | PTE_PWT;
+		pd[pt_index(va, 1)] = pa | f;
+	}
+}
+
+void mmu_init(void)
+{
+	kernel_pml4 = alloc_page_zeroed();
+	if (!kernel_pml4)
+		panic("mmu: no memory for page tables");
+	map_direct();
+	map_kernel_image();
+	/* Allocate the stack area's top-level table now, so every CPU's copy of it is shared. */
+	if (!next_table(kernel_pml4, pt_index(KSTACK_AREA, 3), true) ||
+	    !next_table(kernel_pml4, pt_index(POKE_AREA, 3), true))
+		panic("mmu: out of memory");
+	write_cr3(__pa(kernel_pml4));
+	boot_stack_guard_init();
+}
+
+uintptr_t mmu_kernel_cr3(void)
+{
+	return __pa(kernel_pml4);
+}

@@ -1,0 +1,40 @@
+/* Page tables and the kernel's virtual memory layout (arch/x86_64/mmu.c). */
+#ifndef ARCH_MMU_H
+#define ARCH_MMU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define PAGE_SIZE 4096UL
+#define PAGE_SHIFT 12
+#define KERNEL_VMA 0xffffffff80000000UL
+/* All of physical memory (below 4 GiB) is mapped here, as Linux's direct map. */
+#define PHYS_OFFSET 0xffff888000000000UL
+#define DIRECT_MAP_SIZE (4UL << 30)
+/* Kernel stacks live here, each with an unmapped guard page below it. */
+#define KSTACK_AREA 0xffffc90000000000UL
+#define KSTACK_AREA_SIZE (1UL << 30)
+/* Text is patched through a writable alias mapped here for an instant (text_poke). */
+#define POKE_AREA 0xffffc98000000000UL
+
+#define __va(pa) ((void *)((uintptr_t)(pa) + PHYS_OFFSET))
+#define __pa(va) ((uintptr_t)(va) - (((uintptr_t)(va) >= KERNEL_VMA) ? KERNEL_VMA : PHYS_OFFSET))
+
+void mmu_init(void);
+/* Maps one 4 KiB page; flags are MMU_* below. Returns 0 or -ENOMEM. */
+#define MMU_WRITE 0x1
+#define MMU_EXEC 0x2
+#define MMU_NOCACHE 0x4
+int mmu_map_page(uintptr_t va, uintptr_t pa, int flags);
+void mmu_unmap_page(uintptr_t va);
+uintptr_t mmu_virt_to_phys(uintptr_t va);
+bool mmu_kernel_addr_mapped(uintptr_t va);
+/* True when addr falls in a kernel stack's guard page (for the stack overflow report). */
+bool stack_guard_page(uintptr_t addr);
+bool kernel_text_address(uintptr_t addr);
+/* The physical page tables' root, for the APs to load. */
+uintptr_t mmu_kernel_cr3(void);
+
+extern char _text[], _etext[], _erodata[], _end[], _bss_start[], _bss_end[];
+
+#endif

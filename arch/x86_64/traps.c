@@ -1,0 +1,175 @@
+/*
+ * Exceptions and the oops report.
+ *
+ * When the kernel faults and nothing claims the exception, we print what a kernel engineer needs
+ * to find the bug, in Linux's words: what happened (a NULL dereference, a divide error, a stack
+ * overflow), which CPU and task, the registers, and the chain of calls that led there, each
+ * address turned into func+offset/size by kallsyms. Then panic() stops every CPU.
+ *
+ * The backtrace follows frame pointers (everything is built with -fno-omit-frame-pointer): each
+ * frame starts with the caller's RBP followed by the return address. Before reading a frame we
+ * check that it is mapped, so a corrupt chain ends the trace rather than faulting again.
+ *
+ * Not traced: the oops path must work when the tracer is the thing that broke.
+ */
+#include "arch/x86_64/traps.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/mmu.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/percpu.h"
+#include "kernel/sched.h"
+#include "kernel/kallsyms.h"
+#include "lib/compiler.h"
+
+#define MAX_BACKTRACE 32
+#define PF_ERR_PRESENT 0x1 /* page-fault error code: the page was present (a protection fault) */
+#define PF_ERR_WRITE 0x2
+#define PF_ERR_INSTR 0x10  /* the fault was an instruction fetch */
+#define NULL_PAGE_LIMIT 4096
+
+static const char *const exception_names[32] = {
+	[0] = "divide error",
+	[1] = "debug",
+	[2] = "nmi",
+	[3] = "int3",
+	[4] = "overflow",
+	[5] = "bounds",
+	[6] = "invalid opcode",
+	[7] = "device not available",
+	[8] = "double fault",
+	[10] = "invalid TSS",
+	[11] = "segment not present",
+	[12] = "stack segment",
+	[13] = "general protection fault",
+	[14] = "page fault",
+	[16] = "coprocessor error",
+	[17] = "alignment check",
+	[18] = "machine check",
+	[19] = "SIMD exception",
+};
+
+static int die_counter;
+
+#define INSN_PUSH_RBP 0x55
+#define FENTRY_SITE_LEN 5 /* call __fentry__, or the 5-byte NOP that replaces it */
+
+/*
+ * A function's frame exists only after its "push %rbp; mov %rsp,%rbp". If the CPU stopped
+ * before that (on the first instruction, or in a leaf that gcc compiled without a frame), the
+ * caller is not in the RBP chain: its return address is on top of the stack. Returns where, as
+ * an offset from RSP, or -1 when the frame is in place and the RBP chain is right.
+ */
+static notrace long return_address_offset(unsigned long rip)
+{
+	unsigned long start;
+	if (!kallsyms_lookup(rip, NULL, &start, NULL))
+		return -1;
+	const uint8_t *p = (const uint8_t *)start;
+	unsigned long body = start;
+	if (p[0] == 0xe8 || (p[0] == 0x0f && p[1] == 0x1f)) /* an -mfentry call site */
+		body += FENTRY_SITE_LEN;
+	if (*(const uint8_t *)body != INSN_PUSH_RBP)
+		return 0; /* no frame at all: a leaf */
+	if (rip <= body)
+		return 0;
+	if (rip == body + 1)
+		return 8; /* pushed RBP, not yet moved RSP into it */
+	return -1;
+}
+
+notrace void show_stack(unsigned long rip, unsigned long rsp, unsigned long rbp)
+{
+	printk(KERN_EMERG "Call Trace:\n");
+	if (rip)
+		printk(KERN_EMERG " %pS\n", (void *)rip);
+	long off = rip && rsp ? return_address_offset(rip) : -1;
+	if (off >= 0 && mmu_kernel_addr_mapped(rsp + off)) {
+		unsigned long ret = *(unsigned long *)(rsp + off);
+		/* A guess (a frameless function may have pushed other registers): "?" as Linux. */
+		if (kernel_text_address(ret))
+			printk(KERN_EMERG " ? %pS\n", (void *)(ret - 1));
+	}
+	for (int depth = 0; depth < MAX_BACKTRACE && rbp; depth++) {
+		if ((rbp & 7) || !mmu_kernel_addr_mapped(rbp) || !mmu_kernel_addr_mapped(rbp + 8))
+			break;
+		unsigned long ret = ((unsigned long *)rbp)[1];
+		if (!ret || !kernel_text_address(ret))
+			break;
+		/* The return address points after the call: back up one byte to name the caller. */
+		printk(KERN_EMERG " %pS\n", (void *)(ret - 1));
+		rbp = ((unsigned long *)rbp)[0];
+	}
+}
+
+notrace void show_regs(struct pt_regs *r)
+{
+	struct task *t = current;
+	printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", smp_processor_id(), t ? t->pid : 0,
+	       t ? t->comm : "swapper");
+	printk(KERN_EMERG "RIP: %04lx:%pS\n", r->cs, (void *)r->rip);
+	printk(KERN_EMERG "RSP: %04lx:%016lx EFLAGS: %08lx\n", r->ss, r->rsp, r->rflags);
+	printk(KERN_EMERG "RAX: %016lx RBX: %016lx RCX: %016lx\n", r->rax, r->rbx, r->rcx);
+	printk(KERN_EMERG "RDX: %016lx RSI: %016lx RDI: %016lx\n", r->rdx, r->rsi, r->rdi);
+	printk(KERN_EMERG "RBP: %016lx R08: %016lx R09: %016lx\n", r->rbp, r->r8, r->r9);
+	printk(KERN_EMERG "R10: %016lx R11: %016lx R12: %016lx\n", r->r10, r->r11, r->r12);
+	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n", r->r13, r->r14, r->r15);
+	printk(KERN_EMERG "CR2: %016lx CR3: %016lx\n", read_cr2(), read_cr3());
+	show_stack(r->rip, r->rsp, r->rbp);
+}
+
+/* Linux's first line for a page fault says what kind of bad access it was. */
+static notrace void report_page_fault(struct pt_regs *r)
+{
+	unsigned long addr = read_cr2();
+	unsigned long err = r->error_code;
+
+	if (addr < NULL_PAGE_LIMIT)
+		printk(KERN_EMERG "BUG: kernel NULL pointer dereference, address: %016lx\n", addr);
+	else if (stack_guard_page(addr))
+		printk(KERN_EMERG "BUG: stack guard page was hit at %016lx\n", addr);
+	else
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n", addr);
+	printk(KERN_EMERG "#PF: supervisor %s in kernel mode\n",
+	       err & PF_ERR_INSTR ? "instruction fetch" : err & PF_ERR_WRITE ? "write access"
+									 : "read access");
+	printk(KERN_EMERG "#PF: error_code(0x%04lx) - %s\n", err,
+	       err & PF_ERR_PRESENT ? "permissions violation" : "not-present page");
+}
+
+notrace void do_fatal_exception(struct pt_regs *r)
+{
+	const char *what = exception_names[r->vector & 31];
+	oops_begin();
+	if (r->vector == VEC_PAGE_FAULT) {
+		report_page_fault(r);
+		what = "Oops";
+	} else if (r->vector == VEC_DOUBLE_FAULT && stack_guard_page(read_cr2())) {
+		/* The page fault on the guard page could not push its frame: it became this. */
+		printk(KERN_EMERG "BUG: stack guard page was hit at %016lx\n", read_cr2());
+		what = "kernel stack overflow (double-fault)";
+	}
+	printk(KERN_EMERG "%s: %04lx [#%d] SMP\n", what ? what : "exception", r->error_code,
+	       ++die_counter);
+	show_regs(r);
+	panic("Fatal exception");
+}
+
+notrace void do_nmi(struct pt_regs *r)
+{
+	if (cpu_stop_requested())
+		cpu_stop_this(r); /* does not return */
+	printk(KERN_EMERG "Uhhuh. NMI received on CPU %d\n", smp_processor_id());
+}
+
+/* A breakpoint that nobody claimed is a bug like any other; ftrace claims its own int3s. */
+void traps_init(void)
+{
+}
+
+notrace void dump_stack(void)
+{
+	show_stack(0, 0, (unsigned long)__builtin_frame_address(0));
+}

@@ -1,0 +1,15 @@
+/* CPU exceptions: the oops report and the stop-CPU NMI (arch/x86_64/traps.c). */
+#ifndef ARCH_TRAPS_H
+#define ARCH_TRAPS_H
+
+#include "arch/x86_64/regs.h"
+
+void traps_init(void);
+void do_fatal_exception(struct pt_regs *regs);
+void do_nmi(struct pt_regs *regs);
+void show_regs(struct pt_regs *regs);
+/* Prints " func+0x1a/0x40" for rip, then each caller found through the frame pointers. */
+void show_stack(unsigned long rip, unsigned long rsp, unsigned long rbp);
+void dump_stack(void);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * 16550 UART driver, the serial console.
+ *
+ * Output is polled: we wait for the transmit holding register to empty and write one byte. Under
+ * QEMU that register is always empty, so polling costs nothing there. Input is interrupt driven:
+ * the UART raises IRQ 4 when a byte arrives, and kernel/console.c takes it from there, so an idle
+ * CPU can halt instead of spinning on the line status register.
+ *
+ * Not traced: printk and the oops path call into here, and an oops must print even when the
+ * tracer is what broke.
+ */
+#include "arch/x86_64/uart.h"
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/compiler.h"
+
+/* Register offsets from the port base. */
+#define UART_DATA 0 /* receive / transmit holding register (DLAB=0) */
+#define UART_IER 1  /* interrupt enable (DLAB=0) */
+#define UART_DLL 0  /* divisor latch, low byte (DLAB=1) */
+#define UART_DLM 1  /* divisor latch, high byte (DLAB=1) */
+#define UART_FCR 2  /* FIFO control */
+#define UART_LCR 3  /* line control */
+#define UART_MCR 4  /* modem control */
+#define UART_LSR 5  /* line status */
+
+#define LCR_8N1 0x03       /* 8 data bits, no parity, one stop bit */
+#define LCR_DLAB 0x80      /* divisor latch access */
+#define FCR_ENABLE_CLEAR 0x07 /* enable FIFOs, clear both */
+#define MCR_DTR_RTS_OUT2 0x0b /* OUT2 gates the UART's interrupt line on PCs */
+#define IER_RX_AVAILABLE 0x01
+#define LSR_DATA_READY 0x01
+#define LSR_THR_EMPTY 0x20
+#define DIVISOR_115200 1   /* 115200 baud = 115200 / divisor */
+#define TX_SPIN_LIMIT 100000 /* give up on a stuck transmitter rather than hang the kernel */
+
+notrace void uart_init(uint16_t port)
+{
+	outb(port + UART_IER, 0);
+	outb(port + UART_LCR, LCR_DLAB);
+	outb(port + UART_DLL, DIVISOR_115200);
+	outb(port + UART_DLM, 0);
+	outb(port + UART_LCR, LCR_8N1);
+	outb(port + UART_FCR, FCR_ENABLE_CLEAR);
+	outb(port + UART_MCR, MCR_DTR_RTS_OUT2);
+}
+
+notrace void uart_putc(uint16_t port, char c)
+{
+	for (int i = 0; i < TX_SPIN_LIMIT && !(inb(port + UART_LSR) & LSR_THR_EMPTY); i++)
+		cpu_relax();
+	outb(port + UART_DATA, (uint8_t)c);
+}
+
+notrace void uart_enable_rx_interrupt(uint16_t port)
+{
+	outb(port + UART_IER, IER_RX_AVAILABLE);
+}
+
+notrace int uart_getc_nowait(uint16_t port)
+{
+	if (!(inb(port + UART_LSR) & LSR_DATA_READY))
+		return -1;
+	return inb(port + UART_DATA);
+}

@@ -1,0 +1,15 @@
+/* The kernel command line, as GRUB passed it (kernel/cmdline.c). */
+#ifndef KERNEL_CMDLINE_H
+#define KERNEL_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+void cmdline_init(const char *cmdline);
+const char *cmdline_get_all(void);
+/* True if the word name or name=... appears. */
+bool cmdline_has(const char *name);
+/* Copies the value of name=value into buf; returns false if name has no value. */
+bool cmdline_get(const char *name, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * The console: COM1 carries both the kernel's messages and the shell's input.
+ *
+ * Output turns "\n" into "\r\n", as a terminal expects. Input arrives by interrupt into a small
+ * ring (console_rx), and console_getc() sleeps until there is something in it: the CPU halts
+ * rather than spinning, so an idle Lucid costs the host nothing.
+ *
+ * Not traced: printk reaches here, and printk must work from inside the tracer.
+ */
+#include "kernel/console.h"
+#include "kernel/spinlock.h"
+#include "kernel/wait.h"
+#include "arch/x86_64/uart.h"
+#include "lib/compiler.h"
+
+#define RX_RING_SIZE 1024 /* power of two; a pasted line of commands fits */
+
+static char rx_ring[RX_RING_SIZE];
+static unsigned int rx_head, rx_tail; /* written by the interrupt, read by console_getc */
+static DEFINE_SPINLOCK(tx_lock);
+static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
+
+void console_init(void)
+{
+	uart_init(COM1_PORT);
+}
+
+notrace void console_write(const char *s, size_t n)
+{
+	unsigned long flags = local_irq_save();
+	bool locked = arch_spin_trylock(&tx_lock);
+	/* An oops on another CPU may hold the lock forever: wait a bounded time, then print. */
+	for (int spins = 0; !locked && spins < 1000000; spins++) {
+		cpu_relax();
+		locked = arch_spin_trylock(&tx_lock);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			uart_putc(COM1_PORT, '\r');
+		uart_putc(COM1_PORT, s[i]);
+	}
+	if (locked)
+		arch_spin_unlock(&tx_lock);
+	local_irq_restore(flags);
+}
+
+notrace void console_rx(char c)
+{
+	if (rx_head - rx_tail < RX_RING_SIZE) {
+		rx_ring[rx_head % RX_RING_SIZE] = c;
+		__atomic_store_n(&rx_head, rx_head + 1, __ATOMIC_RELEASE);
+	}
+	wake_up(&rx_wait);
+}
+
+static bool rx_ready(void)
+{
+	return __atomic_load_n(&rx_head, __ATOMIC_ACQUIRE) != rx_tail;
+}
+
+int console_getc(void)
+{
+	wait_event(&rx_wait, rx_ready());
+	char c = rx_ring[rx_tail % RX_RING_SIZE];
+	__atomic_store_n(&rx_tail, rx_tail + 1, __ATOMIC_RELEASE);
+	return (unsigned char)c;
+}

@@ -1,0 +1,14 @@
+/* The kernel heap: kmalloc/kfree for small objects, backed by the page allocator. */
+#ifndef KERNEL_KMALLOC_H
+#define KERNEL_KMALLOC_H
+
+#include <stddef.h>
+
+/* Returns NULL when memory is short (or when fault injection says so): callers must check. */
+void *kmalloc(size_t size);
+void *kzalloc(size_t size);
+void *krealloc(void *p, size_t size);
+void kfree(void *p);
+char *kstrdup(const char *s);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * kmain: the boot CPU's path from boot/boot.asm to the shell, one step a line.
+ *
+ * Order matters: printk needs the serial port and the per-CPU base, page tables need the page
+ * allocator, the scheduler needs page tables (for stacks), the timer needs the LAPIC, and the
+ * other CPUs need all of it. When the list is done, the boot CPU becomes its idle task.
+ */
+#include <stdint.h>
+#include "kernel/percpu.h"
+#include "kernel/console.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/multiboot2.h"
+#include "kernel/page_alloc.h"
+#include "kernel/kallsyms.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "kernel/cmdline.h"
+#include "kernel/shell.h"
+#include "kernel/version.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/traps.h"
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/pic.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/uart.h"
+#include "arch/x86_64/acpi.h"
+
+#define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
+
+static struct boot_info boot_info;
+
+static void serial_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	int c;
+	while ((c = uart_getc_nowait(COM1_PORT)) >= 0)
+		console_rx((char)c);
+}
+
+static void print_banner(void)
+{
+	unsigned long mib = nr_total_pages() * PAGE_SIZE >> 20;
+	printk(KERN_INFO "Lucid %s (x86_64): %d CPU%s, %lu MiB, TSC %lu MHz\n", LUCID_VERSION,
+	       nr_cpu_ids, nr_cpu_ids > 1 ? "s" : "", mib, (unsigned long)(tsc_khz / 1000));
+}
+
+void kmain(uint32_t magic, uint32_t info_pa)
+{
+	percpu_init_this_cpu(&cpus[0]); // GS base: this_cpu() and printk work from here on
+	console_init();                 // COM1, 115200 8N1
+	gdt_init_this_cpu(0);           // our GDT, and the TSS with the double-fault/NMI stacks
+	idt_init();                     // every vector to entry.S; oopses can be printed
+	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC ||
+	    multiboot2_parse(__va(info_pa), MB2_INFO_MAX, &boot_info))
+		panic("not booted by a multiboot2 loader, or bad boot information");
+	cmdline_init(boot_info.cmdline); // keep the command line before its memory is reused
+	tsc_init();                      // calibrate the clock: printk timestamps start now
+	printk(KERN_INFO "Lucid %s booting, command line: %s\n", LUCID_VERSION, boot_info.cmdline);
+	page_alloc_init(&boot_info);     // free RAM from the multiboot2 memory map
+	mmu_init();                      // real page tables: RO text, NX data, nothing at 0
+	kallsyms_init();                 // %pS prints function names
+	sched_init();                    // this code becomes swapper/0, the boot CPU's idle task
+	pic_disable();                   // the legacy PIC, masked: the APICs do the work
+	acpi_init(boot_info.rsdp, boot_info.rsdp_len); // MADT: the CPUs, the IOAPIC
+	lapic_init();                    // this CPU's interrupt controller; timer calibration
+	ioapic_init();                   // device interrupts, all masked for now
+	timer_interrupt_init();          // the tick: timers, scheduler accounting
+	smp_ipi_init();                  // reschedule and call-function IPIs
+	lapic_init_this_cpu();           // start this CPU's tick
+	smp_boot_cpus();                 // wake the other CPUs
+	set_irq_handler(VEC_SERIAL, serial_interrupt);
+	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
+	uart_enable_rx_interrupt(COM1_PORT);
+	print_banner();
+	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
+		panic("cannot start the shell");
+	cpu_idle();                      // the boot CPU is now swapper/0
+}

@@ -1,0 +1,84 @@
+/*
+ * panic: the end of the line. Print why, tell every other CPU to stop (an NMI, so even a CPU
+ * spinning with interrupts off obeys), run the panic notifiers (the tracer dumps its buffer
+ * there), and stop. Under QEMU we then leave through the isa-debug-exit device with a failure
+ * status, so a test that crashes the kernel ends at once instead of waiting for a timeout.
+ *
+ * Not traced: the tracer may be what failed.
+ */
+#include <stdarg.h>
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/percpu.h"
+#include "kernel/smp.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/qemu.h"
+#include "arch/x86_64/traps.h"
+#include "lib/printf.h"
+
+#define MAX_PANIC_NOTIFIERS 4
+
+static volatile bool stop_cpus;
+static int oops_owner = -1; /* the CPU printing an oops; others wait their turn, then stop */
+static panic_notifier_t notifiers[MAX_PANIC_NOTIFIERS];
+
+void panic_notifier_register(panic_notifier_t fn)
+{
+	for (int i = 0; i < MAX_PANIC_NOTIFIERS; i++) {
+		if (!notifiers[i]) {
+			notifiers[i] = fn;
+			return;
+		}
+	}
+}
+
+notrace bool cpu_stop_requested(void)
+{
+	return stop_cpus;
+}
+
+notrace void cpu_stop_this(struct pt_regs *regs)
+{
+	(void)regs;
+	this_cpu()->online = false;
+	for (;;) {
+		local_irq_disable();
+		halt();
+	}
+}
+
+notrace void oops_begin(void)
+{
+	local_irq_disable();
+	int me = smp_processor_id();
+	int expected = -1;
+	/* Two CPUs oopsing at once would interleave their reports: the second one just stops. */
+	if (!__atomic_compare_exchange_n(&oops_owner, &expected, me, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED) &&
+	    expected != me)
+		cpu_stop_this(NULL);
+	oops_in_progress = 1;
+}
+
+notrace void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	bool after_oops = oops_in_progress; /* the oops already showed registers and stack */
+
+	oops_begin();
+	va_start(ap, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+	if (!after_oops)
+		dump_stack();
+
+	stop_cpus = true;
+	smp_send_stop();
+	for (int i = 0; i < MAX_PANIC_NOTIFIERS; i++)
+		if (notifiers[i])
+			notifiers[i]();
+	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
+	qemu_exit(QEMU_EXIT_FAILURE);
+}

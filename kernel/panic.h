@@ -1,0 +1,32 @@
+/* panic and oops: stopping the kernel when it cannot go on (kernel/panic.c). */
+#ifndef KERNEL_PANIC_H
+#define KERNEL_PANIC_H
+
+#include <stdbool.h>
+#include "lib/compiler.h"
+#include "arch/x86_64/regs.h"
+
+void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
+/* Called first by every oops: serializes oopses and makes printk stop waiting for locks. */
+void oops_begin(void);
+bool cpu_stop_requested(void);
+void cpu_stop_this(struct pt_regs *regs) __noreturn;
+/* Functions to run when the kernel oopses, before the CPUs stop (ftrace_dump_on_oops). */
+typedef void (*panic_notifier_t)(void);
+void panic_notifier_register(panic_notifier_t fn);
+
+#define BUG() panic("kernel BUG at %s:%d!", __FILE__, __LINE__)
+#define BUG_ON(cond)                                                                               \
+	do {                                                                                       \
+		if (unlikely(cond))                                                                \
+			BUG();                                                                     \
+	} while (0)
+#define WARN_ON(cond)                                                                              \
+	({                                                                                         \
+		bool __w = !!(cond);                                                               \
+		if (unlikely(__w))                                                                 \
+			printk(KERN_WARNING "WARNING: at %s:%d %s\n", __FILE__, __LINE__, __func__); \
+		__w;                                                                               \
+	})
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * Per-CPU data. Each CPU's GS base points at its own struct cpu, whose first field points back
+ * at itself: this_cpu() is then a single "mov %gs:0, reg", and a field such as the CPU number is
+ * one "mov %gs:offset, reg". That is how Linux makes smp_processor_id() nearly free, and the
+ * tracer reads it on every event.
+ */
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "lib/compiler.h"
+
+#define NR_CPUS 8
+
+struct task;
+
+struct cpu {
+	struct cpu *self;       /* must stay first: this_cpu() loads it from %gs:0 */
+	struct task *curr;      /* the task running on this CPU: `current` */
+	int id;                 /* 0 .. nr_cpu_ids-1, the [001] column of a trace */
+	int preempt_count;      /* preemption, softirq, hardirq and NMI depth (kernel/preempt.h) */
+	bool need_resched;      /* set when a better task is waiting: schedule at the next chance */
+	bool online;
+	uint32_t apic_id;
+	uint64_t ticks;         /* timer interrupts taken on this CPU */
+	struct task *idle;      /* this CPU's swapper/N */
+	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched.c) */
+	void *arch;             /* struct arch_cpu: GDT, TSS, IST stacks (arch/x86_64/gdt.c) */
+	unsigned long irq_count[256]; /* interrupts taken per vector, for /proc/interrupts */
+};
+
+extern struct cpu cpus[NR_CPUS];
+extern int nr_cpu_ids; /* CPUs that came online */
+
+static __always_inline struct cpu *this_cpu(void)
+{
+	struct cpu *c;
+	__asm__ __volatile__("mov %%gs:0, %0" : "=r"(c));
+	return c;
+}
+
+static __always_inline int smp_processor_id(void)
+{
+	int id;
+	__asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(id) : "i"(offsetof(struct cpu, id)));
+	return id;
+}
+
+static __always_inline struct task *get_current(void)
+{
+	struct task *t;
+	__asm__ __volatile__("mov %%gs:%c1, %0" : "=r"(t) : "i"(offsetof(struct cpu, curr)));
+	return t;
+}
+#define current get_current()
+
+void percpu_init_this_cpu(struct cpu *c);
+
+#endif

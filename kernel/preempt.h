@@ -1,0 +1,71 @@
+/*
+ * The preemption counter, laid out as Linux's so the trace's flag columns can be read off it:
+ * bits 0-7 count preempt_disable() nesting, 8-15 softirq, 16-19 hardirq, 20-23 NMI. The
+ * scheduler may switch tasks only when the whole counter is zero.
+ */
+#ifndef KERNEL_PREEMPT_H
+#define KERNEL_PREEMPT_H
+
+#include "kernel/percpu.h"
+
+#define PREEMPT_MASK 0x000000ff
+#define SOFTIRQ_OFFSET 0x00000100
+#define SOFTIRQ_MASK 0x0000ff00
+#define HARDIRQ_OFFSET 0x00010000
+#define HARDIRQ_MASK 0x000f0000
+#define NMI_OFFSET 0x00100000
+#define NMI_MASK 0x00f00000
+
+static __always_inline int preempt_count(void)
+{
+	int v;
+	__asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(v) : "i"(offsetof(struct cpu, preempt_count)));
+	return v;
+}
+
+/* One instruction, so an interrupt can never see the counter half updated. */
+static __always_inline void preempt_count_add(int v)
+{
+	__asm__ __volatile__("addl %0, %%gs:%c1"
+			     :
+			     : "ri"(v), "i"(offsetof(struct cpu, preempt_count))
+			     : "memory");
+}
+
+static __always_inline void preempt_count_sub(int v)
+{
+	__asm__ __volatile__("subl %0, %%gs:%c1"
+			     :
+			     : "ri"(v), "i"(offsetof(struct cpu, preempt_count))
+			     : "memory");
+}
+
+#define in_nmi() (preempt_count() & NMI_MASK)
+#define in_hardirq() (preempt_count() & HARDIRQ_MASK)
+#define in_softirq() (preempt_count() & SOFTIRQ_MASK)
+#define in_interrupt() (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))
+
+void preempt_schedule(void);
+
+static __always_inline void preempt_disable(void)
+{
+	preempt_count_add(1);
+	barrier();
+}
+
+/* Re-enabling preemption is a scheduling point: a wakeup may have asked for one meanwhile. */
+static __always_inline void preempt_enable(void)
+{
+	barrier();
+	preempt_count_sub(1);
+	if (unlikely(preempt_count() == 0 && READ_ONCE(this_cpu()->need_resched)))
+		preempt_schedule();
+}
+
+static __always_inline void preempt_enable_no_resched(void)
+{
+	barrier();
+	preempt_count_sub(1);
+}
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * Per-CPU data and inter-processor interrupts.
+ *
+ * Each CPU's struct cpu is found through its GS base (kernel/percpu.h). IPIs are how one CPU gets
+ * another's attention: a reschedule IPI wakes a halted idle CPU when a task is queued there; a
+ * call-function IPI runs a function on every other CPU (code patching uses it to make all CPUs
+ * resynchronize their instruction streams); an NMI stops every CPU when the kernel panics.
+ */
+#include "kernel/smp.h"
+#include "kernel/sched.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/idt.h"
+#include "lib/compiler.h"
+
+#define CALL_TIMEOUT_NS (5 * NSEC_PER_SEC) /* a CPU that never answers: warn, don't hang */
+
+struct cpu cpus[NR_CPUS];
+int nr_cpu_ids = 1;
+
+/* One smp_call_function at a time: the caller holds call_lock while the others run fn. */
+static DEFINE_SPINLOCK(call_lock);
+static void (*call_fn)(void *info);
+static void *call_info;
+static int call_pending;
+
+notrace void percpu_init_this_cpu(struct cpu *c)
+{
+	c->self = c;
+	wrmsr(MSR_GS_BASE, (uint64_t)c);
+}
+
+notrace void smp_send_reschedule(int cpu)
+{
+	lapic_send_ipi(cpus[cpu].apic_id, VEC_IPI_RESCHEDULE);
+}
+
+notrace void smp_send_stop(void)
+{
+	if (nr_cpu_ids > 1)
+		lapic_send_nmi_all_but_self();
+}
+
+static notrace void ipi_reschedule(struct pt_regs *regs)
+{
+	(void)regs;
+	this_cpu()->need_resched = true; /* acted on as the interrupt returns */
+}
+
+static notrace void ipi_call_function(struct pt_regs *regs)
+{
+	(void)regs;
+	call_fn(call_info);
+	__atomic_sub_fetch(&call_pending, 1, __ATOMIC_RELEASE);
+}
+
+notrace void smp_call_function(void (*fn)(void *info), void *info)
+{
+	int others = 0;
+	for (int c = 0; c < nr_cpu_ids; c++)
+		if (c != smp_processor_id() && cpus[c].online)
+			others++;
+	if (!others)
+		return;
+
+	spin_lock(&call_lock);
+	call_fn = fn;
+	call_info = info;
+	__atomic_store_n(&call_pending, others, __ATOMIC_RELEASE);
+	for (int c = 0; c < nr_cpu_ids; c++)
+		if (c != smp_processor_id() && cpus[c].online)
+			lapic_send_ipi(cpus[c].apic_id, VEC_IPI_CALL_FUNCTION);
+	uint64_t deadline = ktime_get_ns() + CALL_TIMEOUT_NS;
+	while (__atomic_load_n(&call_pending, __ATOMIC_ACQUIRE) > 0) {
+		if (ktime_get_ns() > deadline) {
+			printk(KERN_ERR "smp_call_function: %d CPU(s) did not answer\n", call_pending);
+			break;
+		}
+		cpu_relax();
+	}
+	spin_unlock(&call_lock);
+}
+
+void smp_ipi_init(void)
+{
+	set_irq_handler(VEC_IPI_RESCHEDULE, ipi_reschedule);
+	set_irq_handler(VEC_IPI_CALL_FUNCTION, ipi_call_function);
+}
+
+/* Bringing up the other CPUs comes with the SMP work; until then Lucid runs on the boot CPU. */
+void smp_boot_cpus(void)
+{
+	cpus[0].online = true;
+	cpus[0].apic_id = lapic_id();
+}

@@ -1,0 +1,21 @@
+/* Several CPUs: bringing them up, and making them do things (kernel/smp.c). */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include <stdint.h>
+#include "kernel/percpu.h"
+
+void smp_boot_cpus(void);
+void smp_ipi_init(void);
+/* Asks cpu to look at its run queue (it may be halted in its idle loop). */
+void smp_send_reschedule(int cpu);
+/* Stops every other CPU (panic): an NMI, which even a CPU with interrupts off takes. */
+void smp_send_stop(void);
+/*
+ * Runs fn(info) on every other online CPU and waits until all have finished. Used by code
+ * patching to make every CPU serialize its instruction stream. Must be called with interrupts
+ * enabled (the other CPUs may be waiting for us to take their IPI too).
+ */
+void smp_call_function(void (*fn)(void *info), void *info);
+
+#endif

@@ -1,0 +1,22 @@
+/* Kernel time: a monotonic nanosecond clock from the TSC, and the timer tick. */
+#ifndef KERNEL_TIME_H
+#define KERNEL_TIME_H
+
+#include <stdint.h>
+
+#define NSEC_PER_SEC 1000000000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_USEC 1000ULL
+#define HZ 100 /* timer ticks per second on each CPU */
+
+/* Nanoseconds since the TSC was calibrated at boot; 0 before that. */
+uint64_t ktime_get_ns(void);
+/* The TSC rate found at boot, in kHz. */
+extern uint64_t tsc_khz;
+void tsc_init(void);
+/* Spin (with pause) for at least us microseconds. */
+void udelay(uint64_t us);
+
+extern volatile uint64_t jiffies;
+
+#endif

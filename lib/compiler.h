@@ -1,0 +1,39 @@
+/* Compiler helpers shared by the kernel and its host-built unit tests. */
+#ifndef LIB_COMPILER_H
+#define LIB_COMPILER_H
+
+#include <stddef.h>
+
+/*
+ * notrace keeps gcc's -pg from instrumenting a function: the tracer itself and anything it calls
+ * must never call back into the tracer, or one traced event would trace itself forever.
+ */
+#define notrace __attribute__((no_instrument_function))
+#define __noreturn __attribute__((noreturn))
+#define __packed __attribute__((packed))
+#define __aligned(x) __attribute__((aligned(x)))
+#define __used __attribute__((used))
+#define __unused __attribute__((unused))
+#define __section(s) __attribute__((section(s)))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define noinline __attribute__((noinline))
+#undef __always_inline /* glibc defines it too, for host builds */
+#define __always_inline inline __attribute__((always_inline))
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
+
+#define ALIGN_UP(x, a) (((x) + ((a)-1)) & ~((__typeof__(x))(a)-1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a)-1))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* A compiler barrier: the compiler may not move memory accesses across it. */
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+#endif

@@ -1,0 +1,49 @@
+/* The messages Linux's libc prints for each errno, as bash shows them after a failed write. */
+#include "lib/errno.h"
+#include "lib/compiler.h"
+
+static const char *const errno_texts[] = {
+	[EPERM] = "Operation not permitted",
+	[ENOENT] = "No such file or directory",
+	[ESRCH] = "No such process",
+	[EINTR] = "Interrupted system call",
+	[EIO] = "Input/output error",
+	[ENXIO] = "No such device or address",
+	[E2BIG] = "Argument list too long",
+	[ENOEXEC] = "Exec format error",
+	[EBADF] = "Bad file descriptor",
+	[ECHILD] = "No child processes",
+	[EAGAIN] = "Resource temporarily unavailable",
+	[ENOMEM] = "Cannot allocate memory",
+	[EACCES] = "Permission denied",
+	[EFAULT] = "Bad address",
+	[EBUSY] = "Device or resource busy",
+	[EEXIST] = "File exists",
+	[EXDEV] = "Invalid cross-device link",
+	[ENODEV] = "No such device",
+	[ENOTDIR] = "Not a directory",
+	[EISDIR] = "Is a directory",
+	[EINVAL] = "Invalid argument",
+	[ENFILE] = "Too many open files in system",
+	[EMFILE] = "Too many open files",
+	[ENOTTY] = "Inappropriate ioctl for device",
+	[EFBIG] = "File too large",
+	[ENOSPC] = "No space left on device",
+	[ESPIPE] = "Illegal seek",
+	[EROFS] = "Read-only file system",
+	[EPIPE] = "Broken pipe",
+	[ERANGE] = "Numerical result out of range",
+	[ENAMETOOLONG] = "File name too long",
+	[ENOSYS] = "Function not implemented",
+	[ENOTEMPTY] = "Directory not empty",
+	[ELOOP] = "Too many levels of symbolic links",
+};
+
+const char *errno_text(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err < (int)ARRAY_SIZE(errno_texts) && errno_texts[err])
+		return errno_texts[err];
+	return "Unknown error";
+}

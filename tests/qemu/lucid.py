@@ -1,0 +1,105 @@
+"""Boot Lucid in QEMU and talk to its shell over the serial console (pexpect).
+
+Every wait has a timeout, and QEMU leaves through the isa-debug-exit device on a panic, so a hung
+or crashed kernel fails a test instead of hanging the run.
+"""
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+import pexpect
+from pexpect.popen_spawn import PopenSpawn
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(ROOT, "build")
+PROMPT = r"\[[^\]\r\n]*\]# "
+OOPS_MARK = "Kernel panic - not syncing"
+
+
+class LucidError(AssertionError):
+    pass
+
+
+def iso_for(cmdline=""):
+    """The ISO for a kernel command line (build/lucid.iso for the default, else a cached one)."""
+    if not cmdline:
+        return os.path.join(BUILD, "lucid.iso")
+    safe = re.sub(r"[^A-Za-z0-9_.=-]", "_", cmdline)[:80]
+    iso = os.path.join(BUILD, "iso-cache", safe + ".iso")
+    os.makedirs(os.path.dirname(iso), exist_ok=True)
+    subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), os.path.join(BUILD, "lucid.elf"),
+                    iso, cmdline], check=True, stdout=subprocess.DEVNULL)
+    return iso
+
+
+class Lucid:
+    """One booted kernel. `run(cmd)` types a command line and returns what it printed."""
+
+    def __init__(self, smp=4, mem=256, cmdline="", timeout=60, extra=(), icount=False):
+        self.iso = iso_for(cmdline)
+        args = ["-smp", str(smp), "-m", str(mem), "-serial", "stdio", "-display", "none",
+                "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+                "-cdrom", self.iso, "-boot", "d"] + list(extra)
+        if icount:
+            args += ["-icount", "shift=0"]
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
+        self.started = time.monotonic()
+        # Pipes, not a pty: the console's bytes arrive exactly as the kernel sent them.
+        self.p = PopenSpawn(["qemu-system-x86_64"] + args, encoding="utf-8",
+                            codec_errors="replace", timeout=timeout)
+        self.p.logfile_read = self.log
+        self.p.delaybeforesend = None
+        self.boot_output = self.expect_prompt(timeout)
+        self.boot_seconds = time.monotonic() - self.started
+
+    def expect_prompt(self, timeout=30):
+        i = self.p.expect([PROMPT, OOPS_MARK, pexpect.EOF, pexpect.TIMEOUT], timeout=timeout)
+        if i != 0:
+            what = ["", "kernel panic", "QEMU exited", "timeout"][i]
+            raise LucidError("%s waiting for the prompt; console so far:\n%s" %
+                             (what, self.tail()))
+        return self.p.before.replace("\r\n", "\n")
+
+    def tail(self, n=3000):
+        self.log.flush()
+        with open(self.log.name, errors="replace") as f:
+            return f.read()[-n:]
+
+    def send_line(self, line):
+        # Type in chunks: a real terminal never delivers kilobytes at once either.
+        for i in range(0, len(line), 256):
+            self.p.send(line[i:i + 256])
+        self.p.send("\r")
+
+    def run(self, line, timeout=30):
+        """Types line, waits for the next prompt, returns the output without the echoed line."""
+        self.send_line(line)
+        out = self.expect_prompt(timeout)
+        # The kernel echoes what we typed, then "\n": drop that echo.
+        first, _, rest = out.partition("\n")
+        return rest
+
+    def status(self):
+        return int(self.run("echo $?").strip())
+
+    def wait_exit(self, timeout=30):
+        self.p.expect(pexpect.EOF, timeout=timeout)
+        return self.p.wait()
+
+    def alive(self):
+        return self.p.proc.poll() is None
+
+    def expect(self, pattern, timeout=30):
+        i = self.p.expect([pattern, pexpect.EOF, pexpect.TIMEOUT], timeout=timeout)
+        if i != 0:
+            raise LucidError("did not see %r; console so far:\n%s" % (pattern, self.tail()))
+        return self.p.match
+
+    def close(self):
+        if self.alive():
+            self.p.kill(9)
+            self.p.wait()
+        self.log.close()
+        os.unlink(self.log.name)
