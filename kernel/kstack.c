@@ -95,10 +95,14 @@ void *kstack_alloc(void)
 void kstack_free(void *stack)
 {
 	uintptr_t base = (uintptr_t)stack;
+	uintptr_t phys[STACK_PAGES];
 	for (unsigned long i = 0; i < STACK_PAGES; i++) {
-		uintptr_t va = base + i * PAGE_SIZE;
-		free_pages(__va(mmu_virt_to_phys(va)), 1);
-		mmu_unmap_page(va);
+		phys[i] = mmu_virt_to_phys(base + i * PAGE_SIZE);
+		mmu_unmap_page(base + i * PAGE_SIZE);
 	}
+	/* Every CPU must forget the old mapping before the pages or the slot can be reused. */
+	flush_tlb_kernel_range(base, base + KSTACK_SIZE);
+	for (unsigned long i = 0; i < STACK_PAGES; i++)
+		free_pages(__va(phys[i]), 1);
 	slot_put((int)((base - PAGE_SIZE - KSTACK_AREA) / SLOT_SIZE));
 }

@@ -87,6 +87,9 @@ int kthread_join(struct task *t)
 	wait_event(&t->exit_wait, READ_ONCE(t->state) == TASK_DEAD);
 	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
 		cpu_relax(); /* still switching away from its stack */
+	/* A waker may still be finishing wake_up_process(t): it holds pi_lock until it is done. */
+	unsigned long irq = spin_lock_irqsave(&t->pi_lock);
+	spin_unlock_irqrestore(&t->pi_lock, irq);
 	int code = t->exit_code;
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	list_del(&t->tasks);

@@ -89,9 +89,3 @@ void smp_ipi_init(void)
 	set_irq_handler(VEC_IPI_CALL_FUNCTION, ipi_call_function);
 }
 
-/* Bringing up the other CPUs comes with the SMP work; until then Lucid runs on the boot CPU. */
-void smp_boot_cpus(void)
-{
-	cpus[0].online = true;
-	cpus[0].apic_id = lapic_id();
-}

@@ -53,8 +53,13 @@ void run_timers(void)
 			return;
 		}
 		list_del_init(&t->entry);
+		/*
+		 * Run it with the lock held: then del_timer() cannot return while fn still runs,
+		 * so a sleeper whose timer lives on its stack can safely return and reuse that
+		 * stack. The price: fn must not add or delete timers.
+		 */
+		t->fn(t);
 		spin_unlock_irqrestore(&timer_lock, flags);
-		t->fn(t); /* unlocked: fn may add timers */
 	}
 }
 

@@ -22,6 +22,7 @@
 #include "kernel/kstack.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -104,6 +105,29 @@ notrace void mmu_unmap_page(uintptr_t va)
 		t[pt_index(va, 0)] = 0;
 	invlpg(va);
 	spin_unlock_irqrestore(&mmu_lock, irq);
+}
+
+struct flush_range {
+	uintptr_t start, end;
+};
+
+static notrace void flush_range_local(void *info)
+{
+	struct flush_range *r = info;
+	for (uintptr_t va = r->start; va < r->end; va += PAGE_SIZE)
+		invlpg(va);
+}
+
+/*
+ * After unmapping, every CPU must forget its cached translation (TLB) of those pages, or a CPU
+ * could go on reading the old physical page after it was freed and reused: for a kernel stack
+ * slot handed to a new task, that means running on a dead task's stack. So: a TLB shootdown.
+ */
+void flush_tlb_kernel_range(uintptr_t start, uintptr_t end)
+{
+	struct flush_range r = {start, end};
+	flush_range_local(&r);
+	smp_call_function(flush_range_local, &r);
 }
 
 /* The physical address behind a 4 KiB mapping (0 if none). */

@@ -28,6 +28,8 @@ void mmu_init(void);
 int mmu_map_page(uintptr_t va, uintptr_t pa, int flags);
 void mmu_unmap_page(uintptr_t va);
 uintptr_t mmu_virt_to_phys(uintptr_t va);
+/* Makes every CPU drop its TLB entries for [start, end) (call with interrupts enabled). */
+void flush_tlb_kernel_range(uintptr_t start, uintptr_t end);
 bool mmu_kernel_addr_mapped(uintptr_t va);
 /* True when addr falls in a kernel stack's guard page (for the stack overflow report). */
 bool stack_guard_page(uintptr_t addr);
