@@ -29,10 +29,12 @@
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/uart.h"
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/cpu.h"
 
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
 static struct boot_info boot_info;
+extern uint64_t boot_kmain_tsc; /* kernel/cmd_bench.c */
 
 static void serial_interrupt(struct pt_regs *regs)
 {
@@ -51,6 +53,7 @@ static void print_banner(void)
 
 void kmain(uint32_t magic, uint32_t info_pa)
 {
+	boot_kmain_tsc = rdtsc();       // for `bench`: instructions from here to the prompt
 	percpu_init_this_cpu(&cpus[0]); // GS base: this_cpu() and printk work from here on
 	console_init();                 // COM1, 115200 8N1
 	gdt_init_this_cpu(0);           // our GDT, and the TSS with the double-fault/NMI stacks

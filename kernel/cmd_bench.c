@@ -1,0 +1,86 @@
+/*
+ * `bench`: built-in micro-benchmarks, one figure a line as "name: value unit".
+ *
+ * Run under QEMU with -icount shift=0 (tools/bench.py does), where the guest's TSC advances by
+ * exactly one tick per executed instruction: a TSC difference is then an instruction count,
+ * repeatable from run to run, whatever else the host is doing.
+ */
+#include "kernel/shell.h"
+#include "kernel/stdio.h"
+#include "kernel/sched.h"
+#include "kernel/wait.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/string.h"
+
+#define SWITCH_ROUNDS 2000
+#define WAKEUP_ROUNDS 500
+
+/* Set by the shell when it first prints its prompt. */
+uint64_t boot_prompt_tsc;
+uint64_t boot_kmain_tsc;
+
+struct pingpong {
+	struct completion go[2];
+	int rounds;
+};
+
+static int pingpong_thread(void *arg)
+{
+	struct pingpong *pp = arg;
+	for (int i = 0; i < pp->rounds; i++) {
+		wait_for_completion(&pp->go[1]);
+		complete(&pp->go[0]);
+	}
+	return 0;
+}
+
+/* Instructions per wakeup-and-switch, between this task and a partner on partner_cpu. */
+static uint64_t measure_pingpong(int my_cpu, int partner_cpu, int rounds)
+{
+	struct pingpong pp = {.rounds = rounds};
+	init_completion(&pp.go[0]);
+	init_completion(&pp.go[1]);
+	struct task *t = kthread_create(pingpong_thread, &pp, "bench_pong");
+	if (!t)
+		return 0;
+	kthread_bind_mask(t, 1UL << partner_cpu);
+	uint64_t saved = current->cpus_allowed;
+	current->cpus_allowed = 1UL << my_cpu;
+	yield(); /* settle on my_cpu */
+	wake_up_new_task(t);
+	uint64_t start = rdtsc();
+	for (int i = 0; i < rounds; i++) {
+		complete(&pp.go[1]);
+		wait_for_completion(&pp.go[0]);
+	}
+	uint64_t end = rdtsc();
+	kthread_join(t);
+	current->cpus_allowed = saved;
+	return (end - start) / (2 * (uint64_t)rounds);
+}
+
+static int bench_thread(void *arg)
+{
+	(void)arg;
+	printf("boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
+	printf("kmain_to_prompt_insns: %lu insns\n", (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
+	printf("ctx_switch_insns: %lu insns\n", (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
+	if (nr_cpu_ids > 1)
+		printf("remote_wakeup_insns: %lu insns\n",
+		       (unsigned long)measure_pingpong(0, 1, WAKEUP_ROUNDS));
+	return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	/* Run where we can pin ourselves without disturbing the shell's own CPU mask. */
+	struct task *t = kthread_create(bench_thread, NULL, "bench");
+	if (!t)
+		return 1;
+	kthread_bind_mask(t, 1UL << 0);
+	wake_up_new_task(t);
+	return kthread_join(t);
+}
+SHELL_CMD("bench", "print built-in benchmark figures (meaningful under qemu -icount)", cmd_bench);
