@@ -44,6 +44,17 @@ KSRCS := $(filter-out $(KERNEL_EXCLUDE), \
 	$(wildcard arch/x86_64/*.c kernel/*.c lib/*.c trace/*.c) $(wildcard arch/x86_64/*.S))
 KOBJS := $(patsubst %,$(B)/%.o,$(basename $(KSRCS))) $(patsubst %.asm,$(B)/%.o,$(wildcard boot/*.asm))
 
+# Dynamic ftrace: every function of kernel/ and arch/ starts with "call __fentry__", listed in
+# __mcount_loc. Not instrumented, ever: the tracer itself (trace/), lib/ (the tracer formats
+# with it), and the code that patches call sites. Other exceptions are marked notrace in the code.
+FTRACE_CFLAGS := -pg -mfentry -mrecord-mcount
+NOTRACE_SRCS := arch/x86_64/ftrace.c arch/x86_64/text_poke.c
+ifeq ($(FTRACE),1)
+TRACED_OBJS := $(patsubst %,$(B)/%.o,$(basename $(filter-out $(NOTRACE_SRCS), \
+	$(filter kernel/%.c arch/x86_64/%.c,$(KSRCS)))))
+$(TRACED_OBJS): KCFLAGS += $(FTRACE_CFLAGS)
+endif
+
 all: iso
 iso: $(B)/lucid.iso
 .PHONY: all iso run debug test unit qemu-test bench clean deps print-gdbport

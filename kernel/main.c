@@ -30,6 +30,8 @@
 #include "arch/x86_64/uart.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/text_poke.h"
+#include "trace/ftrace.h"
 
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
@@ -68,6 +70,8 @@ void kmain(uint32_t magic, uint32_t info_pa)
 	mmu_init();                      // real page tables: RO text, NX data, nothing at 0
 	kallsyms_init();                 // %pS prints function names
 	sched_init();                    // this code becomes swapper/0, the boot CPU's idle task
+	text_poke_init();                // the writable alias and int3 handler for code patching
+	ftrace_init();                   // NOP out every __fentry__ call site, before other CPUs run
 	pic_disable();                   // the legacy PIC, masked: the APICs do the work
 	acpi_init(boot_info.rsdp, boot_info.rsdp_len); // MADT: the CPUs, the IOAPIC
 	lapic_init();                    // this CPU's interrupt controller; timer calibration
@@ -80,6 +84,8 @@ void kmain(uint32_t magic, uint32_t info_pa)
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	print_banner();
+	if (cmdline_has("ftrace_selftest"))
+		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

@@ -28,6 +28,7 @@ struct cpu {
 	struct task *idle;      /* this CPU's swapper/N */
 	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched.c) */
 	void *arch;             /* struct arch_cpu: GDT, TSS, IST stacks (arch/x86_64/gdt.c) */
+	unsigned int trace_recursion; /* contexts now inside a tracer callback (trace/ftrace.c) */
 	unsigned long irq_count[256]; /* interrupts taken per vector, for /proc/interrupts */
 };
 

@@ -193,6 +193,8 @@ void schedule(void)
 	if (unlikely(preempt_count() != 0 && !oops_in_progress))
 		panic("scheduling while atomic: %s/%d/0x%08x", current->comm, current->pid,
 		      preempt_count());
+	/* The idle task is what runs when nothing else can: it must never block. */
+	BUG_ON(current == this_cpu()->idle && current->state != TASK_RUNNING);
 	preempt_count_add(1);
 	__schedule(false);
 	preempt_count_sub(1);

@@ -7,7 +7,8 @@
  *   0xffffffff80000000  the kernel image in 4 KiB pages: text read-only+executable, rodata
  *                       read-only, data and bss read-write and no-execute
  *   0xffff888000000000  the direct map of physical memory 0-4 GiB, 2 MiB pages, no-execute
- *                       (the device registers near 4 GiB uncached)
+ *                       (the device registers near 4 GiB uncached; the kernel's own text
+ *                       read-only here too)
  *   0xffffc90000000000  kernel stacks, 4 KiB pages, each with an unmapped guard page below it
  *   0xffffc98000000000  one page where text_poke maps a writable alias of code it patches
  *
@@ -177,14 +178,31 @@ static void map_kernel_image(void)
 	}
 }
 
+/*
+ * The direct map, in 2 MiB pages. Where it covers the kernel image it uses 4 KiB pages instead,
+ * so that the second view of the kernel's text and rodata is read-only too: otherwise anyone
+ * could patch code through __va() and text_poke's alias would be for show.
+ */
 static void map_direct(void)
 {
+	uintptr_t image_lo = ALIGN_DOWN(__pa(_text), HUGE_PAGE_SIZE);
+	uintptr_t image_hi = ALIGN_UP(__pa(_end), HUGE_PAGE_SIZE);
+	uintptr_t ro_lo = __pa(_text), ro_hi = __pa(_erodata);
 	uint64_t *pdpt = next_table(kernel_pml4, pt_index(PHYS_OFFSET, 3), true);
+
 	for (uintptr_t pa = 0; pa < DIRECT_MAP_SIZE; pa += HUGE_PAGE_SIZE) {
 		uintptr_t va = PHYS_OFFSET + pa;
 		uint64_t *pd = pdpt ? next_table(pdpt, pt_index(va, 2), true) : NULL;
 		if (!pd)
 			panic("mmu: out of memory mapping physical memory");
+		if (pa >= image_lo && pa < image_hi) {
+			for (uintptr_t p = pa; p < pa + HUGE_PAGE_SIZE; p += PAGE_SIZE) {
+				bool ro = p >= ro_lo && p < ro_hi;
+				if (map_page_locked(PHYS_OFFSET + p, p, ro ? 0 : MMU_WRITE))
+					panic("mmu: out of memory mapping physical memory");
+			}
+			continue;
+		}
 		uint64_t f = PTE_PRESENT | PTE_WRITE | PTE_HUGE | PTE_GLOBAL | PTE_NX;
 		if (pa >= MMIO_START)
 			f |= PTE_PCD | PTE_PWT;

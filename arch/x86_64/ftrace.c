@@ -1,0 +1,82 @@
+/*
+ * The x86 half of dynamic ftrace: what a call site's five bytes look like, and how they change.
+ *
+ * A site is one of:
+ *     e8 <rel32 to __fentry__>      as gcc emitted it (until ftrace_init)
+ *     0f 1f 44 00 00                the 5-byte NOP, "nopl 0x0(%rax,%rax,1)": tracing off
+ *     e8 <rel32 to ftrace_caller>   tracing on
+ * rel32 is relative to the end of the instruction: target - (ip + 5).
+ *
+ * Before changing a site we check it holds exactly what we expect: if it does not, someone
+ * else changed it (or the table is wrong) and writing would corrupt code, so we refuse.
+ *
+ * Not traced: it patches the tracer's own call sites.
+ */
+#include "arch/x86_64/ftrace.h"
+#include "arch/x86_64/text_poke.h"
+#include "lib/string.h"
+#include "lib/errno.h"
+#include "lib/compiler.h"
+
+#define CALL_OPCODE 0xe8
+
+const uint8_t ftrace_nop_insn[MCOUNT_INSN_SIZE] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+
+notrace void ftrace_call_insn(unsigned long ip, unsigned long target, uint8_t out[MCOUNT_INSN_SIZE])
+{
+	int32_t rel = (int32_t)(target - (ip + MCOUNT_INSN_SIZE));
+	out[0] = CALL_OPCODE;
+	memcpy(out + 1, &rel, sizeof(rel));
+}
+
+notrace bool ftrace_site_is(unsigned long ip, const uint8_t expected[MCOUNT_INSN_SIZE])
+{
+	return memcmp((const void *)ip, expected, MCOUNT_INSN_SIZE) == 0;
+}
+
+/* Boot only, one CPU: no other CPU can be executing the site, so a plain write is safe. */
+notrace int ftrace_make_nop_early(unsigned long ip)
+{
+	uint8_t call[MCOUNT_INSN_SIZE];
+	ftrace_call_insn(ip, (unsigned long)__fentry__, call);
+	if (!ftrace_site_is(ip, call))
+		return -EINVAL;
+	text_poke((void *)ip, ftrace_nop_insn, MCOUNT_INSN_SIZE);
+	return 0;
+}
+
+notrace int ftrace_check_site(unsigned long ip, bool is_call)
+{
+	uint8_t call[MCOUNT_INSN_SIZE];
+	ftrace_call_insn(ip, (unsigned long)ftrace_caller, call);
+	return ftrace_site_is(ip, is_call ? call : ftrace_nop_insn) ? 0 : -EINVAL;
+}
+
+notrace void ftrace_new_insn(unsigned long ip, bool to_call, uint8_t out[MCOUNT_INSN_SIZE])
+{
+	if (to_call)
+		ftrace_call_insn(ip, (unsigned long)ftrace_caller, out);
+	else
+		memcpy(out, ftrace_nop_insn, MCOUNT_INSN_SIZE);
+}
+
+notrace const char *ftrace_describe_site(unsigned long ip, char *buf, size_t size)
+{
+	const uint8_t *p = (const uint8_t *)ip;
+	int32_t rel;
+	if (ftrace_site_is(ip, ftrace_nop_insn))
+		return "nop";
+	if (p[0] == 0xcc)
+		return "int3 (being patched)";
+	if (p[0] != CALL_OPCODE)
+		return "unknown";
+	memcpy(&rel, p + 1, sizeof(rel));
+	unsigned long target = ip + MCOUNT_INSN_SIZE + rel;
+	if (target == (unsigned long)ftrace_caller)
+		return "call ftrace_caller";
+	if (target == (unsigned long)__fentry__)
+		return "call __fentry__";
+	(void)buf;
+	(void)size;
+	return "call (unknown target)";
+}

@@ -1,0 +1,26 @@
+/* The x86 side of dynamic ftrace: call sites and trampolines (arch/x86_64/ftrace.c, ftrace_64.S). */
+#ifndef ARCH_FTRACE_H
+#define ARCH_FTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MCOUNT_INSN_SIZE 5 /* "call rel32", and the NOP of the same size */
+
+extern const uint8_t ftrace_nop_insn[MCOUNT_INSN_SIZE];
+void __fentry__(void);
+void ftrace_caller(void);
+void ftrace_stub(void);
+
+void ftrace_call_insn(unsigned long ip, unsigned long target, uint8_t out[MCOUNT_INSN_SIZE]);
+bool ftrace_site_is(unsigned long ip, const uint8_t expected[MCOUNT_INSN_SIZE]);
+/* Checks "call __fentry__" and writes the NOP; -EINVAL if the site holds something else. */
+int ftrace_make_nop_early(unsigned long ip);
+/* 0 if the site holds what it should: a call to ftrace_caller (is_call) or the NOP. */
+int ftrace_check_site(unsigned long ip, bool is_call);
+void ftrace_new_insn(unsigned long ip, bool to_call, uint8_t out[MCOUNT_INSN_SIZE]);
+/* "nop", "call ftrace_caller", "call __fentry__", "int3 (being patched)" or "unknown". */
+const char *ftrace_describe_site(unsigned long ip, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * text_poke: changing kernel code while it runs, on every CPU at once.
+ *
+ * Kernel text is mapped read-only, and stays so. To change it we map the physical page a second
+ * time, writable, at POKE_AREA, write there, and unmap it again: the writable alias exists for
+ * a few instructions, on one CPU.
+ *
+ * Writing one byte is atomic, but a 5-byte instruction is not written in one go, and another CPU
+ * may be executing it meanwhile. So a running kernel is patched as Linux's text_poke_bp() does:
+ *
+ *   1. write int3 (0xcc) over the first byte of every site;          sync all CPUs
+ *   2. write bytes 2..5 of the new instruction (behind the int3);     sync all CPUs
+ *   3. write the new first byte, replacing the int3;                  sync all CPUs
+ *
+ * A CPU that reaches a site during the change executes either the old instruction, or the int3,
+ * never a mix. The int3 handler below recognizes our sites and sends the CPU past the 5 bytes,
+ * as if the site were a NOP (so a traced call may be missed while its site changes; nothing
+ * breaks). "Sync" means an IPI that makes each CPU execute a serializing instruction, so no CPU
+ * keeps running old, already-decoded bytes. The three steps are done for a whole batch of sites
+ * at once, so enabling thousands of sites costs three rounds of IPIs, not thousands.
+ *
+ * Not traced: this code rewrites the very call sites the tracer uses.
+ */
+#include "arch/x86_64/text_poke.h"
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/panic.h"
+#include "lib/string.h"
+
+#define INT3_INSN 0xcc
+#define INT3_INSN_SIZE 1
+
+static DEFINE_SPINLOCK(poke_lock); /* one user of POKE_AREA at a time */
+static const struct text_poke_loc *bp_locs; /* the batch being patched, for the int3 handler */
+static volatile int bp_count;
+
+/* Writes within one page. */
+static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
+{
+	uintptr_t pa = __pa(addr);
+	unsigned long flags = spin_lock_irqsave(&poke_lock);
+	if (mmu_map_page(POKE_AREA, pa & ~(PAGE_SIZE - 1), MMU_WRITE))
+		panic("text_poke: cannot map the alias");
+	memcpy((void *)(POKE_AREA + (pa & (PAGE_SIZE - 1))), src, len);
+	mmu_unmap_page(POKE_AREA); /* also drops this CPU's TLB entry */
+	spin_unlock_irqrestore(&poke_lock, flags);
+}
+
+notrace void text_poke(void *addr, const void *src, size_t len)
+{
+	uintptr_t a = (uintptr_t)addr;
+	const uint8_t *s = src;
+	while (len) {
+		size_t n = MIN(len, PAGE_SIZE - (a & (PAGE_SIZE - 1)));
+		poke_page(a, s, n);
+		a += n;
+		s += n;
+		len -= n;
+	}
+}
+
+/* cpuid is serializing: the CPU discards anything it fetched or decoded ahead. */
+static notrace void sync_core(void *unused)
+{
+	(void)unused;
+	uint32_t a, b, c, d;
+	cpuid(0, 0, &a, &b, &c, &d);
+}
+
+notrace void text_poke_sync(void)
+{
+	sync_core(NULL);
+	smp_call_function(sync_core, NULL);
+}
+
+static notrace const struct text_poke_loc *find_loc(unsigned long addr)
+{
+	int lo = 0, hi = bp_count - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (bp_locs[mid].addr == addr)
+			return &bp_locs[mid];
+		if (bp_locs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* A CPU hit one of our int3s: skip the whole instruction being replaced. */
+static notrace bool poke_int3_handler(struct pt_regs *regs)
+{
+	if (!READ_ONCE(bp_count))
+		return false;
+	unsigned long addr = regs->rip - INT3_INSN_SIZE; /* int3 is a trap: RIP is past it */
+	const struct text_poke_loc *loc = find_loc(addr);
+	if (!loc)
+		return false;
+	regs->rip = addr + POKE_INSN_MAX;
+	return true;
+}
+
+notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
+{
+	static const uint8_t int3 = INT3_INSN;
+	if (n <= 0)
+		return;
+	bp_locs = locs;
+	__atomic_store_n(&bp_count, n, __ATOMIC_RELEASE);
+
+	for (int i = 0; i < n; i++)
+		text_poke((void *)locs[i].addr, &int3, INT3_INSN_SIZE);
+	text_poke_sync();
+	for (int i = 0; i < n; i++)
+		text_poke((void *)(locs[i].addr + 1), locs[i].new_insn + 1, POKE_INSN_MAX - 1);
+	text_poke_sync();
+	for (int i = 0; i < n; i++)
+		text_poke((void *)locs[i].addr, locs[i].new_insn, 1);
+	/* After this sync no CPU can still be inside poke_int3_handler for this batch: the
+	 * handler runs with interrupts off, and each CPU answers the IPI only once out of it. */
+	text_poke_sync();
+
+	__atomic_store_n(&bp_count, 0, __ATOMIC_RELEASE);
+	bp_locs = NULL;
+}
+
+void text_poke_init(void)
+{
+	/* Build the page tables under POKE_AREA now, so text_poke never has to allocate. */
+	if (mmu_map_page(POKE_AREA, 0, 0))
+		panic("text_poke: no memory for the alias's page tables");
+	mmu_unmap_page(POKE_AREA);
+	set_exception_handler(VEC_BREAKPOINT, poke_int3_handler);
+}

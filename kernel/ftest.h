@@ -1,0 +1,8 @@
+/* Functions that exist to be traced (kernel/ftest.c); the tracer's self-tests call them too. */
+#ifndef KERNEL_FTEST_H
+#define KERNEL_FTEST_H
+unsigned long ftest_leaf(unsigned long x);
+unsigned long ftest_mid(unsigned long x);
+unsigned long ftest_outer(unsigned long x);
+void ftest_delay(unsigned long us);
+#endif

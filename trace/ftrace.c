@@ -1,0 +1,391 @@
+/*
+ * Dynamic ftrace: the table of call sites, and turning them on and off.
+ *
+ * At build time, gcc -pg -mfentry -mrecord-mcount puts "call __fentry__" at the start of every
+ * traceable function and lists the address of each such call in the section __mcount_loc
+ * (linker.ld gathers them between __start_mcount_loc and __stop_mcount_loc).
+ *
+ * At boot, ftrace_init() copies that list into a table of records sorted by address, checks
+ * each site really is "call __fentry__", and overwrites it with a 5-byte NOP. From then on an
+ * untraced function pays for one NOP, nothing more.
+ *
+ * A tracer registers a struct ftrace_ops. For every record we count the registered ops that want
+ * the function (their filter includes it, or is empty; their notrace set does not include it).
+ * A record with a count above zero must be a call to ftrace_caller, the others NOPs; whenever
+ * the ops or their filters change, ftrace_update_sites() patches exactly the sites whose state
+ * differs, all in one batch of text_poke_bp (arch/x86_64/text_poke.c).
+ *
+ * ftrace_caller calls ftrace_trace_function: with one ops registered, that ops's callback
+ * directly (its sites are exactly the ones it wants); with several, ftrace_ops_list_func, which
+ * asks each ops whether it wants this ip.
+ *
+ * Not traced: this is the tracer.
+ */
+#include "trace/ftrace.h"
+#include "arch/x86_64/ftrace.h"
+#include "arch/x86_64/text_poke.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/mmu.h"
+#include "kernel/kallsyms.h"
+#include "kernel/kmalloc.h"
+#include "kernel/mutex.h"
+#include "kernel/page_alloc.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "lib/errno.h"
+#include "lib/glob.h"
+#include "lib/string.h"
+
+#define REC_REF_MASK 0xffffu        /* how many ops want the function */
+#define REC_ENABLED (1u << 31)      /* the site is a call to ftrace_caller now */
+#define REC_FAILED (1u << 30)       /* the site held unexpected bytes: never touch it */
+#define BITS_PER_LONG 64
+
+struct dyn_ftrace {
+	unsigned long ip;
+	const char *name;
+	uint32_t flags;
+};
+
+extern const unsigned long __start_mcount_loc[], __stop_mcount_loc[];
+
+static struct dyn_ftrace *records;
+static int nr_records;
+static unsigned long record_pages;
+static struct ftrace_ops *ftrace_ops_list;
+static DEFINE_MUTEX(ftrace_lock); /* the ops list, the filters and the sites */
+uint64_t ftrace_init_insns;
+unsigned long ftrace_update_count;
+
+static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op);
+
+/* Read by ftrace_caller on every traced call (arch/x86_64/ftrace_64.S). */
+ftrace_func_t ftrace_trace_function = (ftrace_func_t)ftrace_stub;
+struct ftrace_ops *function_trace_op;
+
+/* --- the record table --------------------------------------------------------------------- */
+
+notrace int ftrace_nr_records(void)
+{
+	return nr_records;
+}
+
+notrace unsigned long ftrace_rec_ip(int rec)
+{
+	return records[rec].ip;
+}
+
+notrace const char *ftrace_rec_name(int rec)
+{
+	return records[rec].name;
+}
+
+notrace int ftrace_rec_refcount(int rec)
+{
+	return (int)(records[rec].flags & REC_REF_MASK);
+}
+
+notrace bool ftrace_rec_enabled(int rec)
+{
+	return records[rec].flags & REC_ENABLED;
+}
+
+notrace unsigned long ftrace_nr_pages(void)
+{
+	return record_pages;
+}
+
+notrace int ftrace_find_rec(unsigned long ip)
+{
+	int lo = 0, hi = nr_records - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (records[mid].ip == ip)
+			return mid;
+		if (records[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Shell sort: a few thousand addresses, once at boot, with no memory to spare for merging. */
+static void sort_records(void)
+{
+	for (int gap = nr_records / 2; gap > 0; gap /= 2) {
+		for (int i = gap; i < nr_records; i++) {
+			struct dyn_ftrace tmp = records[i];
+			int j = i;
+			for (; j >= gap && records[j - gap].ip > tmp.ip; j -= gap)
+				records[j] = records[j - gap];
+			records[j] = tmp;
+		}
+	}
+}
+
+void ftrace_init(void)
+{
+	uint64_t start = rdtsc();
+	long count = __stop_mcount_loc - __start_mcount_loc;
+	if (count <= 0) {
+		printk(KERN_INFO "ftrace: no call sites (kernel built with FTRACE=0)\n");
+		return;
+	}
+	record_pages = ALIGN_UP(count * sizeof(struct dyn_ftrace), PAGE_SIZE) / PAGE_SIZE;
+	records = alloc_pages(record_pages);
+	if (!records) {
+		printk(KERN_ERR "ftrace: no memory for %ld records: tracing disabled\n", count);
+		return;
+	}
+	printk(KERN_INFO "ftrace: allocating %ld entries in %lu pages\n", count, record_pages);
+	printk(KERN_INFO "ftrace: converting mcount calls to 0f 1f 44 00 00\n");
+
+	int bad = 0;
+	for (long i = 0; i < count; i++) {
+		unsigned long ip = __start_mcount_loc[i];
+		unsigned long symstart;
+		const char *name;
+		/* A site must be the first instruction of a known function, holding the call. */
+		if (!kallsyms_lookup(ip, &name, &symstart, NULL) || symstart != ip ||
+		    ftrace_make_nop_early(ip)) {
+			printk(KERN_ERR "ftrace: site %lx (%pS) is not a call to __fentry__: left alone\n",
+			       ip, (void *)ip);
+			bad++;
+			continue;
+		}
+		records[nr_records++] = (struct dyn_ftrace){.ip = ip, .name = name};
+	}
+	sort_records();
+	text_poke_sync();
+	ftrace_init_insns = rdtsc() - start;
+	printk(KERN_INFO "ftrace: %d call sites converted to NOPs in %lu us%s\n", nr_records,
+	       (unsigned long)(ftrace_init_insns * 1000 / (tsc_khz ? tsc_khz : 1)),
+	       bad ? " (some sites refused)" : "");
+}
+
+/* --- which functions each ops wants --------------------------------------------------------- */
+
+notrace bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
+{
+	return hash->bits && (hash->bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
+}
+
+static size_t hash_bytes(void)
+{
+	return ALIGN_UP((size_t)nr_records, BITS_PER_LONG) / 8;
+}
+
+static notrace bool ops_wants(const struct ftrace_ops *ops, int rec)
+{
+	if (ops->filter_hash.count && !ftrace_hash_contains(&ops->filter_hash, rec))
+		return false;
+	return !ftrace_hash_contains(&ops->notrace_hash, rec);
+}
+
+/*
+ * Recount every record and patch the sites whose state must change, in one batch.
+ * Sites that hold unexpected bytes are reported and left alone (never patch blindly).
+ */
+static int ftrace_update_sites(void)
+{
+	struct text_poke_loc *locs = NULL;
+	int n = 0, changes = 0;
+
+	for (int i = 0; i < nr_records; i++) {
+		int ref = 0;
+		for (struct ftrace_ops *ops = ftrace_ops_list; ops; ops = ops->next)
+			ref += ops_wants(ops, i);
+		records[i].flags = (records[i].flags & ~REC_REF_MASK) | (uint32_t)ref;
+		bool want = ref > 0, is = records[i].flags & REC_ENABLED;
+		if (want != is && !(records[i].flags & REC_FAILED))
+			changes++;
+	}
+	if (!changes)
+		return 0;
+	locs = kmalloc(changes * sizeof(*locs));
+	if (!locs)
+		return -ENOMEM;
+	for (int i = 0; i < nr_records; i++) {
+		struct dyn_ftrace *r = &records[i];
+		bool want = (r->flags & REC_REF_MASK) > 0, is = r->flags & REC_ENABLED;
+		if (want == is || (r->flags & REC_FAILED))
+			continue;
+		if (ftrace_check_site(r->ip, is)) {
+			printk(KERN_ERR "ftrace: %s: unexpected bytes at %lx: left alone\n", r->name,
+			       r->ip);
+			r->flags |= REC_FAILED;
+			continue;
+		}
+		locs[n].addr = r->ip;
+		ftrace_new_insn(r->ip, want, locs[n].new_insn);
+		n++;
+		r->flags ^= REC_ENABLED;
+	}
+	text_poke_bp_batch(locs, n); /* records are sorted, so locs are too */
+	ftrace_update_count += n;
+	kfree(locs);
+	return 0;
+}
+
+/* Which callback ftrace_caller calls: one ops directly, several through the list. */
+static void update_trace_function(void)
+{
+	struct ftrace_ops *only = ftrace_ops_list;
+	if (!only) {
+		function_trace_op = NULL;
+		WRITE_ONCE(ftrace_trace_function, (ftrace_func_t)ftrace_stub);
+	} else if (!only->next) {
+		function_trace_op = only;
+		WRITE_ONCE(ftrace_trace_function, only->func);
+	} else {
+		function_trace_op = NULL;
+		WRITE_ONCE(ftrace_trace_function, ftrace_ops_list_func);
+	}
+	text_poke_sync(); /* every CPU sees the new pointer before sites change */
+}
+
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	if (!records)
+		return -ENODEV;
+	mutex_lock(&ftrace_lock);
+	if (ops->enabled) {
+		mutex_unlock(&ftrace_lock);
+		return -EBUSY;
+	}
+	ops->next = ftrace_ops_list;
+	ftrace_ops_list = ops;
+	ops->enabled = true;
+	update_trace_function(); /* before any new site calls it */
+	int ret = ftrace_update_sites();
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	mutex_lock(&ftrace_lock);
+	struct ftrace_ops **pp = &ftrace_ops_list;
+	while (*pp && *pp != ops)
+		pp = &(*pp)->next;
+	if (!*pp) {
+		mutex_unlock(&ftrace_lock);
+		return -EINVAL;
+	}
+	*pp = ops->next;
+	ops->enabled = false;
+	int ret = ftrace_update_sites(); /* its sites stop calling first */
+	update_trace_function();
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *unused)
+{
+	(void)unused;
+	int rec = ftrace_find_rec(ip);
+	if (rec < 0)
+		return;
+	for (struct ftrace_ops *ops = READ_ONCE(ftrace_ops_list); ops; ops = READ_ONCE(ops->next))
+		if (ops_wants(ops, rec))
+			ops->func(ip, parent_ip, ops);
+}
+
+/* --- filters ------------------------------------------------------------------------------- */
+
+static int set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash, const char *pattern,
+		    bool reset)
+{
+	bool remove = pattern[0] == '!';
+	if (remove)
+		pattern++;
+	if (!records)
+		return -ENODEV;
+
+	unsigned long *bits = kzalloc(hash_bytes());
+	if (!bits)
+		return -ENOMEM;
+	if (!reset && hash->bits)
+		memcpy(bits, hash->bits, hash_bytes());
+
+	int matched = 0;
+	unsigned long count = 0;
+	for (int i = 0; i < nr_records; i++) {
+		if (*pattern && glob_match(pattern, records[i].name)) {
+			matched++;
+			if (remove)
+				bits[i / BITS_PER_LONG] &= ~(1UL << (i % BITS_PER_LONG));
+			else
+				bits[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+		}
+		count += bits[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1;
+	}
+	/* A pattern that matches nothing is an error, and changes nothing (Linux: -EINVAL). */
+	if (*pattern && !matched) {
+		kfree(bits);
+		return -EINVAL;
+	}
+
+	mutex_lock(&ftrace_lock);
+	unsigned long *old = hash->bits;
+	hash->bits = bits;
+	hash->count = count;
+	int ret = ops->enabled ? ftrace_update_sites() : 0;
+	mutex_unlock(&ftrace_lock);
+	kfree(old);
+	return ret;
+}
+
+int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset)
+{
+	return set_hash(ops, &ops->filter_hash, pattern, reset);
+}
+
+int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset)
+{
+	return set_hash(ops, &ops->notrace_hash, pattern, reset);
+}
+
+void ftrace_reset_filters(struct ftrace_ops *ops)
+{
+	set_hash(ops, &ops->filter_hash, "", true);
+	set_hash(ops, &ops->notrace_hash, "", true);
+}
+
+/* --- recursion guard ------------------------------------------------------------------------ */
+
+static notrace __always_inline unsigned int context_bit(void)
+{
+	int pc = preempt_count();
+	if (pc & NMI_MASK)
+		return 1u << 3;
+	if (pc & HARDIRQ_MASK)
+		return 1u << 2;
+	if (pc & SOFTIRQ_MASK)
+		return 1u << 1;
+	return 1u << 0;
+}
+
+notrace bool ftrace_test_recursion_trylock(void)
+{
+	preempt_count_add(1); /* stay on this CPU: the bits are per CPU */
+	unsigned int bit = context_bit();
+	struct cpu *c = this_cpu();
+	if (c->trace_recursion & bit) {
+		preempt_count_sub(1);
+		return false;
+	}
+	/* Not atomic, and need not be: an interrupt that lands here restores the bits it set. */
+	c->trace_recursion |= bit;
+	return true;
+}
+
+notrace void ftrace_test_recursion_unlock(void)
+{
+	this_cpu()->trace_recursion &= ~context_bit();
+	preempt_count_sub(1); /* no reschedule from inside the tracer: the next tick will do */
+}

@@ -1,0 +1,86 @@
+/*
+ * Dynamic ftrace: the call sites of every traceable function, and who wants them
+ * (trace/ftrace.c; the x86 half is arch/x86_64/ftrace.c and ftrace_64.S).
+ *
+ * Every function compiled with -pg -mfentry starts with "call __fentry__". At boot ftrace_init()
+ * checks each recorded site and turns it into a 5-byte NOP. A tracer registers a struct
+ * ftrace_ops: its callback, and which functions it wants (a filter: all when empty; a notrace
+ * set: none when empty). ftrace then turns exactly the wanted sites back into calls to
+ * ftrace_caller, which calls the callback with (ip, parent_ip).
+ */
+#ifndef TRACE_FTRACE_H
+#define TRACE_FTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/compiler.h"
+
+struct ftrace_ops;
+/* ip: the traced function (its call site's address); parent_ip: where it was called from. */
+typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op);
+
+/*
+ * A set of functions, as a bit per call site record (ftrace_rec_*): with a few thousand sites a
+ * bitmap is small, and membership is one bit test. Linux uses a hash table of addresses.
+ */
+struct ftrace_hash {
+	unsigned long *bits; /* NULL or ftrace_nr_records() bits */
+	unsigned long count; /* bits set */
+};
+
+struct ftrace_ops {
+	ftrace_func_t func;
+	struct ftrace_hash filter_hash;  /* empty: every function */
+	struct ftrace_hash notrace_hash; /* empty: no function */
+	void *private;
+	struct ftrace_ops *next; /* on the list of registered ops */
+	bool enabled;
+};
+
+/* Boot: verify and NOP out every recorded call site (before the other CPUs start). */
+void ftrace_init(void);
+
+/* Start/stop calling ops->func for its chosen functions. 0, or a negative errno. */
+int register_ftrace_function(struct ftrace_ops *ops);
+int unregister_ftrace_function(struct ftrace_ops *ops);
+
+/*
+ * Changes ops's filter (or notrace set) as a write to set_ftrace_filter does: pattern is a
+ * function name or a glob (lib/glob.c); a leading '!' removes what matches instead of adding;
+ * reset empties the set first (the ">" case; ">>" appends). A pattern that matches no function
+ * returns -EINVAL and changes nothing. If ops is registered, the call sites are updated at once.
+ */
+int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset);
+int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset);
+void ftrace_reset_filters(struct ftrace_ops *ops); /* both sets emptied */
+bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec);
+
+/* The call site records, sorted by address (available_filter_functions, enabled_functions). */
+int ftrace_nr_records(void);
+unsigned long ftrace_rec_ip(int rec);
+const char *ftrace_rec_name(int rec);
+int ftrace_rec_refcount(int rec); /* how many ops want this function */
+bool ftrace_rec_enabled(int rec); /* is the site a call right now */
+int ftrace_find_rec(unsigned long ip); /* -1 if ip is not a call site */
+unsigned long ftrace_nr_pages(void); /* pages the records take, for the boot message */
+
+/* Figures from boot, for `bench` and dmesg. */
+extern uint64_t ftrace_init_insns;
+
+/*
+ * Recursion guard: a callback calls ftrace_test_recursion_trylock() first and bails out if it
+ * returns false (it is already inside a callback in the same context on this CPU: a function the
+ * tracer itself calls). One bit per context (task, softirq, irq, NMI), so an interrupt that
+ * arrives in the middle of a callback can still be traced. Disables preemption while held.
+ */
+bool ftrace_test_recursion_trylock(void);
+void ftrace_test_recursion_unlock(void);
+
+/* Boot self-test of the patching layer (trace/ftrace_selftest.c); true when it passed. */
+bool ftrace_selftest(void);
+
+/* Counters of what the call sites did, for dyn_ftrace_total_info and the tests. */
+extern unsigned long ftrace_update_count; /* sites patched since boot */
+
+#endif
