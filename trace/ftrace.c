@@ -59,7 +59,8 @@ static DEFINE_MUTEX(ftrace_lock); /* the ops list, the filters and the sites */
 uint64_t ftrace_init_insns;
 unsigned long ftrace_update_count;
 
-static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op);
+static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+				 struct ftrace_regs *fregs);
 
 /* Read by ftrace_caller on every traced call (arch/x86_64/ftrace_64.S). */
 ftrace_func_t ftrace_trace_function = (ftrace_func_t)ftrace_stub;
@@ -284,7 +285,7 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 }
 
 static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
-					 struct ftrace_ops *unused)
+					 struct ftrace_ops *unused, struct ftrace_regs *fregs)
 {
 	(void)unused;
 	int rec = ftrace_find_rec(ip);
@@ -292,7 +293,7 @@ static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_
 		return;
 	for (struct ftrace_ops *ops = READ_ONCE(ftrace_ops_list); ops; ops = READ_ONCE(ops->next))
 		if (ops_wants(ops, rec))
-			ops->func(ip, parent_ip, ops);
+			ops->func(ip, parent_ip, ops, fregs);
 }
 
 /* --- filters ------------------------------------------------------------------------------- */

@@ -17,8 +17,26 @@
 #include "lib/compiler.h"
 
 struct ftrace_ops;
-/* ip: the traced function (its call site's address); parent_ip: where it was called from. */
-typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op);
+
+/*
+ * The stack as ftrace_caller (arch/x86_64/ftrace_64.S) leaves it when it calls a callback, lowest
+ * address first: the traced function's argument registers, the two fake frames, and the two
+ * return addresses. The function graph tracer replaces parent_ret to catch the return.
+ */
+struct ftrace_regs {
+	unsigned long r9, r8, rcx, rdx, rsi, rdi, rax; /* the traced function's arguments */
+	unsigned long frame2_rbp, frame2_ret;          /* fake frame: ... -> the traced function */
+	unsigned long frame1_rbp, frame1_ret;          /* fake frame: ... -> its parent */
+	unsigned long ret_into_function;               /* pushed by the call at the site */
+	unsigned long parent_ret;                      /* the traced function's return address */
+};
+
+/*
+ * ip: the traced function (its call site's address); parent_ip: where it was called from;
+ * fregs: the saved registers and return slot, as above. Linux's callbacks take the same four.
+ */
+typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+			      struct ftrace_regs *fregs);
 
 /*
  * A set of functions, as a bit per call site record (ftrace_rec_*): with a few thousand sites a

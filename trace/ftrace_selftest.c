@@ -19,9 +19,11 @@
 static unsigned long hits_leaf, hits_ftest;
 
 /* Counts the calls an ops sees, in the counter its private field points to. */
-static notrace void count_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op)
+static notrace void count_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+			       struct ftrace_regs *fregs)
 {
 	(void)ip;
+	(void)fregs;
 	(void)parent_ip;
 	if (!ftrace_test_recursion_trylock())
 		return;

@@ -20,6 +20,7 @@
  *     rdi = ip        = the call site (return address - 5): identifies the traced function
  *     rsi = parent_ip = the traced function's own return address
  *     rdx = the ftrace_ops
+ *     rcx = struct ftrace_regs * (trace/ftrace.h), a picture of the stack below
  *
  * Not traced, obviously: this is the tracer's entrance.
  */
@@ -61,6 +62,7 @@ ftrace_caller:
 	subq $FENTRY_CALL_SIZE, %rdi	/* ... minus the call: the site itself */
 	movq 24(%rbp), %rsi	/* parent_ip (RBP1 + 8) */
 	movq function_trace_op(%rip), %rdx
+	movq %rsp, %rcx		/* struct ftrace_regs: everything pushed, from R9 up */
 	.globl ftrace_call
 ftrace_call:
 	call *ftrace_trace_function(%rip)
