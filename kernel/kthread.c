@@ -15,6 +15,7 @@
 #include "kernel/kmalloc.h"
 #include "kernel/panic.h"
 #include "lib/string.h"
+#include "trace/fgraph.h"
 
 #define SWITCH_SAVED_REGS 6 /* rbp rbx r12 r13 r14 r15, as __switch_to pushes them */
 #define SAVED_RBX_SLOT 4    /* from the bottom: r15 r14 r13 r12 rbx rbp */
@@ -39,6 +40,11 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 		return NULL;
 	}
 	sched_task_init(t, name);
+	if (ftrace_graph_init_task(t)) {
+		kstack_free(t->stack);
+		kfree(t);
+		return NULL;
+	}
 	t->pid = sched_alloc_pid();
 	t->fn = fn;
 	t->arg = arg;
@@ -94,6 +100,7 @@ int kthread_join(struct task *t)
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	list_del(&t->tasks);
 	spin_unlock_irqrestore(&task_list_lock, flags);
+	ftrace_graph_exit_task(t);
 	kstack_free(t->stack);
 	kfree(t);
 	return code;

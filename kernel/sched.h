@@ -20,6 +20,7 @@
 #define TASK_NEW 0x0800             /* created, not yet woken */
 
 struct fs_context;
+struct ftrace_ret_stack;
 struct task {
 	unsigned long saved_rsp; /* must stay first: arch/x86_64/switch.S saves RSP here */
 	int pid;
@@ -42,7 +43,11 @@ struct task {
 	wait_queue_head_t exit_wait;
 	struct fs_context *fs; /* cwd and open files (kernel/vfs.h) */
 	uint64_t nr_switches;
-	void *trace;          /* per-task tracer state (the function graph return stack) */
+	/* The function graph tracer's return stack (trace/fgraph.c). */
+	struct ftrace_ret_stack *ret_stack;
+	int curr_ret_stack;   /* entries in use */
+	int graph_pause;      /* nonzero: do not hook this task's calls */
+	unsigned long graph_overrun; /* calls not hooked because the stack was full */
 };
 
 extern struct list_head task_list;

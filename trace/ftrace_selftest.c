@@ -9,6 +9,8 @@
  * Not traced: it is part of the tracer.
  */
 #include "trace/ftrace.h"
+#include "trace/fgraph.h"
+#include "kernel/sched.h"
 #include "arch/x86_64/ftrace.h"
 #include "kernel/ftest.h"
 #include "kernel/kallsyms.h"
@@ -52,6 +54,80 @@ static notrace bool site_is_call(void *fn)
 			goto out;                                                                  \
 		}                                                                                  \
 	} while (0)
+
+/* The graph hook: what it saw, in order. */
+#define GRAPH_LOG 16
+static struct {
+	unsigned long func;
+	int depth;
+	bool is_return;
+	uint64_t duration;
+} graph_log[GRAPH_LOG];
+static int graph_logged;
+
+static notrace bool log_entry(struct ftrace_graph_ent *e)
+{
+	if (graph_logged < GRAPH_LOG && current == this_cpu()->idle && smp_processor_id() == 0)
+		graph_log[graph_logged++] = (typeof(graph_log[0])){e->func, e->depth, false, 0};
+	return true;
+}
+
+static notrace void log_return(struct ftrace_graph_ret *r)
+{
+	if (graph_logged < GRAPH_LOG && current == this_cpu()->idle && smp_processor_id() == 0)
+		graph_log[graph_logged++] =
+			(typeof(graph_log[0])){r->func, r->depth, true, r->rettime - r->calltime};
+}
+
+static unsigned long graph_entries, graph_returns;
+
+static notrace bool count_entry(struct ftrace_graph_ent *e)
+{
+	(void)e;
+	__atomic_add_fetch(&graph_entries, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+static notrace void count_return(struct ftrace_graph_ret *r)
+{
+	(void)r;
+	__atomic_add_fetch(&graph_returns, 1, __ATOMIC_RELAXED);
+}
+
+/* ftest_outer -> ftest_mid -> ftest_leaf must come back as three entries and three returns. */
+static notrace bool graph_selftest(void)
+{
+	static const unsigned long order[] = {(unsigned long)ftest_outer, (unsigned long)ftest_mid,
+					      (unsigned long)ftest_leaf};
+	bool ok = true;
+	graph_logged = 0;
+	if (ftrace_set_filter(&fgraph_ops, "ftest_*", true) ||
+	    register_ftrace_graph(log_entry, log_return)) {
+		printk(KERN_ERR "ftrace selftest: cannot start the graph hook\n");
+		return false;
+	}
+	unsigned long v = call_outer(5);
+	unregister_ftrace_graph();
+	ftrace_reset_filters(&fgraph_ops);
+	ok = v == ftest_outer(5) && graph_logged == 6;
+	for (int i = 0; ok && i < 3; i++) {
+		ok = graph_log[i].func == order[i] && graph_log[i].depth == i &&
+		     !graph_log[i].is_return && graph_log[5 - i].func == order[i] &&
+		     graph_log[5 - i].depth == i && graph_log[5 - i].is_return;
+	}
+	for (int i = 3; ok && i < 5; i++) /* an outer call lasts at least as long as the inner */
+		ok = graph_log[i].duration <= graph_log[i + 1].duration;
+
+	/* Every function, on every CPU, with timer interrupts nesting into traced code. */
+	graph_entries = graph_returns = 0;
+	if (ok && register_ftrace_graph(count_entry, count_return) == 0) {
+		udelay(50000);
+		unregister_ftrace_graph();
+		ok = graph_entries > 0 && graph_returns > 0;
+	}
+	printk(KERN_INFO "Testing function graph hook: %s\n", ok ? "PASSED" : "FAILED!");
+	return ok;
+}
 
 notrace bool ftrace_selftest(void)
 {
@@ -97,5 +173,5 @@ out:
 	ftrace_reset_filters(&leaf_ops);
 	ftrace_reset_filters(&ftest_ops);
 	printk(KERN_INFO "Testing dynamic ftrace: %s\n", ok ? "PASSED" : "FAILED!");
-	return ok;
+	return graph_selftest() && ok;
 }

@@ -22,6 +22,7 @@
 #include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/kallsyms.h"
+#include "trace/fgraph.h"
 #include "lib/compiler.h"
 
 #define MAX_BACKTRACE 32
@@ -96,6 +97,8 @@ notrace void show_stack(unsigned long rip, unsigned long rsp, unsigned long rbp)
 		if ((rbp & 7) || !mmu_kernel_addr_mapped(rbp) || !mmu_kernel_addr_mapped(rbp + 8))
 			break;
 		unsigned long ret = ((unsigned long *)rbp)[1];
+		/* The function graph tracer may have borrowed this return address. */
+		ret = ftrace_graph_ret_addr(current, ret, (unsigned long *)rbp + 1);
 		if (!ret || !kernel_text_address(ret))
 			break;
 		/* The return address points after the call: back up one byte to name the caller. */

@@ -1,0 +1,47 @@
+/*
+ * The function graph hook: a callback at each traced function's entry and at its return
+ * (trace/fgraph.c, arch/x86_64/ftrace_64.S return_to_handler).
+ */
+#ifndef TRACE_FGRAPH_H
+#define TRACE_FGRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/compiler.h"
+
+#define FTRACE_RETFUNC_DEPTH 50 /* return stack entries per task, as classic Linux */
+
+struct task;
+
+struct ftrace_graph_ent {
+	unsigned long func;
+	int depth; /* 0 for the outermost traced function of this task */
+};
+
+struct ftrace_graph_ret {
+	unsigned long func;
+	int depth;
+	unsigned long overrun; /* entries lost because the return stack was full */
+	uint64_t calltime, rettime;
+};
+
+/* Entry callback returns false to leave this call alone (no return hook, no exit event). */
+typedef bool (*trace_func_graph_ent_t)(struct ftrace_graph_ent *ent);
+typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *ret);
+
+int register_ftrace_graph(trace_func_graph_ent_t entry, trace_func_graph_ret_t ret);
+void unregister_ftrace_graph(void);
+/* A new task gets a return stack if the graph tracer is active (kernel/kthread.c). */
+int ftrace_graph_init_task(struct task *t);
+void ftrace_graph_exit_task(struct task *t);
+/* For backtraces: the real return address behind return_to_handler at stack slot retp. */
+unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned long *retp);
+/* Stop/restart hooking for the current task (trace_printk's internals, for instance). */
+void pause_graph_tracing(void);
+void unpause_graph_tracing(void);
+/* The filter the graph tracer's sites use (set_graph_function is separate: see the tracer). */
+struct ftrace_ops;
+extern struct ftrace_ops fgraph_ops;
+void return_to_handler(void);
+
+#endif
