@@ -8,6 +8,7 @@ without icount (median of several boots). Figures, not pass/fail.
 import os
 import re
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "qemu"))
@@ -16,18 +17,33 @@ from lucid import Lucid  # noqa: E402
 FIGURE = re.compile(r"^([a-z_0-9]+): ([0-9.]+) (\S+)$", re.M)
 
 
-def main():
-    k = Lucid(icount=True, timeout=300)
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def guest_figures(build=None):
+    """Boots the ISO of a build directory under -icount shift=0 and runs `bench`."""
+    k = Lucid(icount=True, timeout=300, build=build)
     try:
         out = k.run("bench", timeout=600)
     finally:
         k.close()
-    figures = FIGURE.findall(out)
+    figures = {name: (value, unit) for name, value, unit in FIGURE.findall(out)}
     if not figures:
-        print("bench: no figures in:\n" + out, file=sys.stderr)
-        return 1
-    for name, value, unit in figures:
+        raise SystemExit("bench: no figures in:\n" + out)
+    return figures
+
+
+def main():
+    figures = guest_figures()
+    for name, (value, unit) in figures.items():
         print("%s: %s %s" % (name, value, unit))
+    # The same workload on a kernel built without -pg: what do the NOPs cost?
+    base_dir = os.path.join(ROOT, "build", "ftrace0")
+    subprocess.run(["make", "-s", "-C", ROOT, "B=" + base_dir, "FTRACE=0", "iso"], check=True,
+                   stdout=subprocess.DEVNULL)
+    base = guest_figures(base_dir)
+    ratio = int(figures["workload_insns"][0]) / int(base["workload_insns"][0])
+    print("nop_overhead_ratio: %.4f ratio" % ratio)
     walls = []
     for _ in range(5):
         k = Lucid()

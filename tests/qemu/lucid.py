@@ -22,14 +22,18 @@ class LucidError(AssertionError):
     pass
 
 
-def iso_for(cmdline=""):
-    """The ISO for a kernel command line (build/lucid.iso for the default, else a cached one)."""
+def iso_for(cmdline="", build=None):
+    """The ISO for a kernel command line (build/lucid.iso for the default, else a cached one).
+
+    build selects another build directory; LUCID_BUILD in the environment does the same for all.
+    """
+    build = build or os.environ.get("LUCID_BUILD") or BUILD
     if not cmdline:
-        return os.path.join(BUILD, "lucid.iso")
+        return os.path.join(build, "lucid.iso")
     safe = re.sub(r"[^A-Za-z0-9_.=-]", "_", cmdline)[:80]
-    iso = os.path.join(BUILD, "iso-cache", safe + ".iso")
+    iso = os.path.join(build, "iso-cache", safe + ".iso")
     os.makedirs(os.path.dirname(iso), exist_ok=True)
-    subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), os.path.join(BUILD, "lucid.elf"),
+    subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), os.path.join(build, "lucid.elf"),
                     iso, cmdline], check=True, stdout=subprocess.DEVNULL)
     return iso
 
@@ -37,8 +41,9 @@ def iso_for(cmdline=""):
 class Lucid:
     """One booted kernel. `run(cmd)` types a command line and returns what it printed."""
 
-    def __init__(self, smp=4, mem=256, cmdline="", timeout=60, extra=(), icount=False):
-        self.iso = iso_for(cmdline)
+    def __init__(self, smp=4, mem=256, cmdline="", timeout=60, extra=(), icount=False,
+                 build=None):
+        self.iso = iso_for(cmdline, build)
         args = ["-smp", str(smp), "-m", str(mem), "-serial", "stdio", "-display", "none",
                 "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
                 "-cdrom", self.iso, "-boot", "d"] + list(extra)
