@@ -6,6 +6,8 @@
 #include "kernel/shell.h"
 #include "kernel/stdio.h"
 #include "kernel/panic.h"
+#include "kernel/preempt.h"
+#include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 
 #pragma GCC diagnostic ignored "-Winfinite-recursion" /* crash_stack recurses forever on purpose */
@@ -47,6 +49,14 @@ static noinline int crash_stack(int depth)
 	return crash_stack(depth + 1) + frame[0];
 }
 
+/* Spin with preemption off: the CPU takes its ticks but can never schedule. */
+static noinline void crash_lockup(void)
+{
+	preempt_disable();
+	for (;;)
+		cpu_relax();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -55,6 +65,7 @@ static const struct {
 	{"divzero", crash_divzero},
 	{"ud", crash_ud},
 	{"panic", crash_panic},
+	{"lockup", crash_lockup},
 };
 
 static int cmd_crash(int argc, char **argv)
@@ -67,7 +78,7 @@ static int cmd_crash(int argc, char **argv)
 			return 0;
 		}
 	}
-	dprintf(STDERR_FILENO, "usage: crash null|divzero|ud|panic|stack\n");
+	dprintf(STDERR_FILENO, "usage: crash null|divzero|ud|panic|stack|lockup\n");
 	return 2;
 }
-SHELL_CMD("crash", "crash the kernel on purpose: crash null|divzero|ud|panic|stack", cmd_crash);
+SHELL_CMD("crash", "crash the kernel on purpose: crash null|divzero|ud|panic|stack|lockup", cmd_crash);

@@ -19,6 +19,7 @@
 #include "kernel/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/shell.h"
+#include "kernel/watchdog.h"
 #include "kernel/version.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
@@ -77,6 +78,7 @@ void kmain(uint32_t magic, uint32_t info_pa)
 	lapic_init();                    // this CPU's interrupt controller; timer calibration
 	ioapic_init();                   // device interrupts, all masked for now
 	timer_interrupt_init();          // the tick: timers, scheduler accounting
+	watchdog_init();                 // soft-lockup detection on every tick
 	smp_ipi_init();                  // reschedule and call-function IPIs
 	lapic_init_this_cpu();           // start this CPU's tick
 	smp_boot_cpus();                 // wake the other CPUs

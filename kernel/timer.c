@@ -15,6 +15,7 @@
 #include "kernel/spinlock.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
+#include "kernel/watchdog.h"
 
 static LIST_HEAD(timers);
 static DEFINE_SPINLOCK(timer_lock);
@@ -92,8 +93,8 @@ void msleep(unsigned long ms)
 
 static void timer_interrupt(struct pt_regs *regs)
 {
-	(void)regs;
 	struct cpu *cpu = this_cpu();
+	watchdog_tick(regs);
 	cpu->ticks++;
 	if (cpu->id == 0)
 		jiffies++;

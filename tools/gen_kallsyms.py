@@ -19,7 +19,8 @@ def main():
         addr, kind, name = int(parts[0], 16), parts[1], parts[2]
         if name == "_etext":
             etext = addr
-        if kind in "tTwW" and not name.startswith(".") and not name.startswith("isr_stub_"):
+        # Linker-script markers (_text, __start_...) are places, not functions.
+        if kind in "tTwW" and not name.startswith((".", "_text", "_etext", "__start_", "__stop_")):
             syms.append((addr, name))
     syms.sort()
     # Several names at one address (aliases): keep the first, so lookups are unambiguous.

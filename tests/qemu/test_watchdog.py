@@ -1,0 +1,29 @@
+"""The soft-lockup watchdog (issue: when things go wrong, item 6)."""
+import re
+
+from lucid import Lucid
+
+
+def test_soft_lockup_reported():
+    k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic")
+    try:
+        k.send_line("crash lockup")
+        assert k.wait_exit(60) == 3
+        out = k.tail(20000)
+        m = re.search(r"BUG: soft lockup - CPU#(\d+) stuck for (\d+)s! \[sh:(\d+)\]", out)
+        assert m and int(m.group(2)) >= 2, out
+        trace = out[out.index("Call Trace:"):]
+        assert re.search(r" crash_lockup\+0x", trace), trace
+        assert "Kernel panic - not syncing: softlockup" in out
+    finally:
+        k.close()
+
+
+def test_no_false_positive_when_busy(lucid):
+    # Long, CPU-heavy work that stays preemptible must not look like a lockup.
+    out = lucid.run("run_test -t 8 -r 200", timeout=120)
+    assert "ok" in out
+    assert "soft lockup" not in lucid.run("dmesg")
+
+
+BOOT = {"cmdline": "watchdog_thresh=1"}
