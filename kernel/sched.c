@@ -23,6 +23,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/sched_policy.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 #include "lib/printf.h"
@@ -102,15 +103,22 @@ static void double_rq_lock(struct rq *a, struct rq *b)
  * Idle balancing: this CPU has nothing to run, so take the oldest waiting task from the busiest
  * other queue, if it is allowed here. Called with this CPU's queue locked; may drop it.
  */
+/* A snapshot of every CPU's load, for the decisions in kernel/sched_policy.c. Racy by design:
+ * a decision on slightly stale numbers is still a fine decision. */
+static void snapshot_load(struct cpu_load *load)
+{
+	for (int c = 0; c < nr_cpu_ids; c++) {
+		load[c].online = cpus[c].online;
+		load[c].nr_queued = READ_ONCE(cpu_rq(c)->nr_queued);
+		load[c].nr_running = nr_running(c);
+	}
+}
+
 static void steal_task(struct rq *this, int this_cpu_id)
 {
-	int busiest = -1, most = 0;
-	for (int c = 0; c < nr_cpu_ids; c++) {
-		if (c != this_cpu_id && READ_ONCE(cpu_rq(c)->nr_queued) > most) {
-			most = cpu_rq(c)->nr_queued;
-			busiest = c;
-		}
-	}
+	struct cpu_load load[NR_CPUS];
+	snapshot_load(load);
+	int busiest = sched_find_busiest(load, nr_cpu_ids, this_cpu_id);
 	if (busiest < 0)
 		return;
 	struct rq *src = cpu_rq(busiest);
@@ -238,22 +246,13 @@ void scheduler_tick(void)
 		cpu->need_resched = true;
 }
 
-/* Where should a waking task run? An idle allowed CPU (its last one first), else the least busy. */
+/* Where should a waking task run? kernel/sched_policy.c decides. */
 static int select_task_rq(struct task *t)
 {
-	int best = -1, best_load = 1 << 30;
-	if ((t->cpus_allowed & (1UL << t->cpu)) && t->cpu < nr_cpu_ids && nr_running(t->cpu) == 0)
-		return t->cpu;
-	for (int c = 0; c < nr_cpu_ids; c++) {
-		if (!(t->cpus_allowed & (1UL << c)) || !cpus[c].online)
-			continue;
-		int load = nr_running(c);
-		if (load < best_load) {
-			best = c;
-			best_load = load;
-		}
-	}
-	return best >= 0 ? best : 0;
+	struct cpu_load load[NR_CPUS];
+	snapshot_load(load);
+	int cpu = sched_select_cpu(load, nr_cpu_ids, t->cpus_allowed, t->cpu);
+	return cpu >= 0 ? cpu : 0;
 }
 
 /* Put t on cpu's queue and poke that CPU if it should switch to it. */
