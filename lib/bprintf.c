@@ -1,0 +1,210 @@
+/*
+ * Binary printf: vbin_printf() saves a printf's arguments as words, bstr_printf() formats them
+ * later (see lib/bprintf.h for why).
+ *
+ * How each argument is saved, in the order the format uses them:
+ *   int-sized integers, %c, and "*" widths     one word
+ *   long and long long integers, %p (and %pS)   two words, low half first
+ *   %s                                          the string's bytes and its NUL, padded to a word
+ *                                               (the string may be gone by the time we format)
+ *
+ * To format, each directive ("%-08lx") is copied out on its own and given to snprintf with the
+ * saved value as its one argument, so the output is exactly what vsnprintf would have printed.
+ *
+ * notrace: trace_printk calls vbin_printf while recording.
+ */
+#include "lib/bprintf.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define DIRECTIVE_MAX 32 /* "%-+ #0" plus widths, precisions and modifiers: ample */
+
+enum arg_kind { ARG_NONE, ARG_INT, ARG_LONG, ARG_STR, ARG_PTR };
+
+/* One conversion: where it is in fmt, how many '*' it has, and what argument it takes. */
+struct directive {
+	const char *start, *end;
+	int stars;
+	enum arg_kind kind;
+};
+
+/* Parses the directive at *fmt (just past a '%'); leaves *fmt after it. */
+static notrace struct directive parse_directive(const char **fmt)
+{
+	struct directive d = {*fmt - 1, NULL, 0, ARG_NONE};
+	const char *p = *fmt;
+	bool is_long = false;
+
+	while (*p && strchr("-+ #0", *p))
+		p++;
+	for (int field = 0; field < 2; field++) { /* width, then precision */
+		if (field == 1) {
+			if (*p != '.')
+				break;
+			p++;
+		}
+		if (*p == '*') {
+			d.stars++;
+			p++;
+		}
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	while (*p && strchr("hlzjt", *p)) {
+		is_long |= *p != 'h';
+		p++;
+	}
+	switch (*p) {
+	case 'd':
+	case 'i':
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		d.kind = is_long ? ARG_LONG : ARG_INT;
+		break;
+	case 'c':
+		d.kind = ARG_INT;
+		break;
+	case 's':
+		d.kind = ARG_STR;
+		break;
+	case 'p':
+		d.kind = ARG_PTR;
+		if (p[1] == 'S' || p[1] == 's')
+			p++; /* %pS: the S belongs to the directive */
+		break;
+	}
+	if (*p)
+		p++;
+	d.end = p;
+	*fmt = p;
+	return d;
+}
+
+struct words {
+	uint32_t *w;
+	size_t size, pos;
+};
+
+static notrace void put_word(struct words *b, uint32_t v)
+{
+	if (b->pos < b->size)
+		b->w[b->pos] = v;
+	b->pos++;
+}
+
+notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap)
+{
+	struct words b = {bin, words, 0};
+	va_list args;
+	va_copy(args, ap);
+	while (*fmt) {
+		if (*fmt++ != '%')
+			continue;
+		if (*fmt == '%') {
+			fmt++;
+			continue;
+		}
+		struct directive d = parse_directive(&fmt);
+		for (int i = 0; i < d.stars; i++)
+			put_word(&b, (uint32_t)va_arg(args, int));
+		if (d.kind == ARG_INT) {
+			put_word(&b, (uint32_t)va_arg(args, int));
+		} else if (d.kind == ARG_LONG || d.kind == ARG_PTR) {
+			uint64_t v = d.kind == ARG_PTR ? (uintptr_t)va_arg(args, void *)
+						       : (uint64_t)va_arg(args, long long);
+			put_word(&b, (uint32_t)v);
+			put_word(&b, (uint32_t)(v >> 32));
+		} else if (d.kind == ARG_STR) {
+			const char *s = va_arg(args, const char *);
+			if (!s)
+				s = "(null)";
+			size_t n = strlen(s) + 1;
+			for (size_t i = 0; i < n; i += 4) {
+				uint32_t w = 0;
+				memcpy(&w, s + i, MIN(4, n - i));
+				put_word(&b, w);
+			}
+		}
+	}
+	va_end(args);
+	return (int)b.pos;
+}
+
+/* Reads back what put_word stored; past the end, zeros (a truncated record prints zeros). */
+static notrace uint32_t get_word(const uint32_t *bin, size_t words, size_t *pos)
+{
+	uint32_t v = *pos < words ? bin[*pos] : 0;
+	(*pos)++;
+	return v;
+}
+
+notrace int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, size_t words)
+{
+	size_t out = 0, pos = 0;
+	char one[DIRECTIVE_MAX + 1];
+
+	while (*fmt) {
+		if (*fmt != '%' || fmt[1] == '%' || fmt[1] == '\0') {
+			/* Literal text up to the next directive; "%%" is a literal '%'. */
+			const char *text = fmt;
+			size_t len = 1;
+			if (*fmt == '%')
+				fmt += fmt[1] == '%' ? 2 : 1;
+			else
+				for (fmt++; *fmt && *fmt != '%'; fmt++)
+					len++;
+			out += scnprintf(buf + MIN(out, size), size > out ? size - out : 0, "%.*s",
+					 (int)len, text);
+			continue;
+		}
+		fmt++;
+		struct directive d = parse_directive(&fmt);
+		size_t dlen = MIN((size_t)(d.end - d.start), (size_t)DIRECTIVE_MAX);
+		memcpy(one, d.start, dlen);
+		one[dlen] = '\0';
+		int star[2] = {0, 0};
+		for (int i = 0; i < d.stars; i++)
+			star[i] = (int)get_word(bin, words, &pos);
+		char *dst = buf + MIN(out, size);
+		size_t room = size > out ? size - out : 0;
+		int n = 0;
+		uint64_t v = 0;
+		switch (d.kind) {
+		case ARG_INT:
+			v = get_word(bin, words, &pos);
+			n = d.stars == 2   ? snprintf(dst, room, one, star[0], star[1], (int)v)
+			    : d.stars == 1 ? snprintf(dst, room, one, star[0], (int)v)
+					   : snprintf(dst, room, one, (int)v);
+			break;
+		case ARG_LONG:
+		case ARG_PTR:
+			v = get_word(bin, words, &pos);
+			v |= (uint64_t)get_word(bin, words, &pos) << 32;
+			n = d.stars == 2   ? snprintf(dst, room, one, star[0], star[1], v)
+			    : d.stars == 1 ? snprintf(dst, room, one, star[0], v)
+					   : snprintf(dst, room, one, v);
+			break;
+		case ARG_STR: {
+			const char *s = (const char *)(bin + MIN(pos, words));
+			size_t max = (words - MIN(pos, words)) * 4;
+			size_t slen = strnlen(s, max);
+			pos += slen / 4 + 1;
+			if (slen == max)
+				s = ""; /* cut off before its NUL: print nothing rather than overrun */
+			n = d.stars == 2   ? snprintf(dst, room, one, star[0], star[1], s)
+			    : d.stars == 1 ? snprintf(dst, room, one, star[0], s)
+					   : snprintf(dst, room, one, s);
+			break;
+		}
+		case ARG_NONE:
+			n = snprintf(dst, room, "%s", one); /* unknown directive: as it stands */
+			break;
+		}
+		out += (size_t)n;
+	}
+	if (size)
+		buf[MIN(out, size - 1)] = '\0';
+	return (int)out;
+}
