@@ -5,4 +5,6 @@ unsigned long ftest_leaf(unsigned long x);
 unsigned long ftest_mid(unsigned long x);
 unsigned long ftest_outer(unsigned long x);
 void ftest_delay(unsigned long us);
+unsigned long ftest_stack(void);
+unsigned long ftest_stack_deep(int depth);
 #endif

@@ -26,6 +26,7 @@ struct cpu {
 	uint32_t apic_id;
 	uint64_t ticks;         /* timer interrupts taken on this CPU */
 	struct task *idle;      /* this CPU's swapper/N */
+	void *boot_stack;       /* the stack the CPU came up on: its idle task's */
 	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched.c) */
 	void *arch;             /* struct arch_cpu: GDT, TSS, IST stacks (arch/x86_64/gdt.c) */
 	unsigned int trace_recursion; /* contexts now inside a tracer callback (trace/ftrace.c) */

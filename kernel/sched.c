@@ -332,7 +332,7 @@ static void task_init_common(struct task *t, const char *name)
 }
 
 /* Each CPU's idle task is the code that brought the CPU up: it becomes swapper/N. */
-void sched_init_this_cpu(void)
+void sched_init_this_cpu(void *stack)
 {
 	struct cpu *cpu = this_cpu();
 	struct task *idle = &idle_tasks[cpu->id];
@@ -343,7 +343,7 @@ void sched_init_this_cpu(void)
 	idle->pid = 0;
 	idle->cpu = cpu->id;
 	idle->on_cpu = 1;
-	idle->stack = cpu->id == 0 ? boot_stack_base() : NULL;
+	idle->stack = stack; /* where this CPU has been running since it came up */
 	cpu->idle = idle;
 	cpu->curr = idle;
 	struct rq *rq = cpu_rq(cpu->id);
@@ -357,7 +357,7 @@ void sched_init_this_cpu(void)
 
 void sched_init(void)
 {
-	sched_init_this_cpu();
+	sched_init_this_cpu(boot_stack_base());
 }
 
 void __noreturn cpu_idle(void)

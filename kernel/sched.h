@@ -54,7 +54,7 @@ extern struct list_head task_list;
 extern spinlock_t task_list_lock;
 
 void sched_init(void);         /* the boot CPU, before anything sleeps */
-void sched_init_this_cpu(void); /* each CPU: its idle task */
+void sched_init_this_cpu(void *stack); /* each CPU: its idle task, on the stack it runs on */
 void __noreturn cpu_idle(void);
 void schedule(void);
 void preempt_schedule_irq(void);

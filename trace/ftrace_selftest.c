@@ -10,6 +10,7 @@
  */
 #include "trace/ftrace.h"
 #include "trace/fgraph.h"
+#include "trace/trace_stack.h"
 #include "kernel/sched.h"
 #include "arch/x86_64/ftrace.h"
 #include "kernel/ftest.h"
@@ -129,6 +130,26 @@ static notrace bool graph_selftest(void)
 	return ok;
 }
 
+/* The stack tracer must find ftest_stack_deep's frames, deepest first. */
+static notrace bool stack_selftest(void)
+{
+	static struct stack_trace_entry e[STACK_TRACE_ENTRIES];
+	stack_tracer_reset_max();
+	bool ok = ftrace_set_filter(&stack_trace_ops, "ftest_stack*", true) == 0 &&
+		  stack_tracer_enable(true) == 0;
+	ftest_stack();
+	stack_tracer_enable(false);
+	ftrace_reset_filters(&stack_trace_ops);
+	int n = stack_tracer_snapshot(e, STACK_TRACE_ENTRIES);
+	ok = ok && n > 12 && e[0].ip == (unsigned long)ftest_stack_deep &&
+	     stack_tracer_max_size() == e[0].depth && e[0].depth > 12 * 256;
+	for (int i = 1; ok && i < n; i++)
+		ok = e[i].depth < e[i - 1].depth;
+	stack_tracer_reset_max();
+	printk(KERN_INFO "Testing stack tracer: %s\n", ok ? "PASSED" : "FAILED!");
+	return ok;
+}
+
 notrace bool ftrace_selftest(void)
 {
 	bool ok = true;
@@ -173,5 +194,6 @@ out:
 	ftrace_reset_filters(&leaf_ops);
 	ftrace_reset_filters(&ftest_ops);
 	printk(KERN_INFO "Testing dynamic ftrace: %s\n", ok ? "PASSED" : "FAILED!");
-	return graph_selftest() && ok;
+	ok = graph_selftest() && ok;
+	return stack_selftest() && ok;
 }

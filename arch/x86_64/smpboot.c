@@ -43,7 +43,8 @@ extern char trampoline_start[], trampoline_end[], trampoline_data[];
 static volatile int ap_answered;
 
 /* The first C code a new CPU runs: make it a full member of the kernel, then idle. */
-static void __noreturn ap_start(uint64_t cpu_index)
+/* notrace: until the GS base is set, a traced function's callback would find no per-CPU data. */
+static notrace void __noreturn ap_start(uint64_t cpu_index)
 {
 	struct cpu *c = &cpus[cpu_index];
 	write_cr3(mmu_kernel_cr3());
@@ -51,7 +52,7 @@ static void __noreturn ap_start(uint64_t cpu_index)
 	gdt_init_this_cpu(c->id);
 	idt_load();
 	lapic_init_this_cpu();
-	sched_init_this_cpu();
+	sched_init_this_cpu(c->boot_stack);
 	c->online = true;
 	__atomic_store_n(&ap_answered, 1, __ATOMIC_RELEASE);
 	cpu_idle();
@@ -89,6 +90,7 @@ static bool boot_one_cpu(int index, uint32_t apic_id, uintptr_t cr3)
 	struct cpu *c = &cpus[index];
 	c->id = index;
 	c->apic_id = apic_id;
+	c->boot_stack = stack;
 
 	struct trampoline_data *d =
 		__va(TRAMPOLINE_PHYS + (uintptr_t)(trampoline_data - trampoline_start));
