@@ -23,6 +23,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/time.h"
 #include "kernel/sched_policy.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
@@ -188,6 +189,13 @@ static void __schedule(bool preempt)
 	next->nr_switches++;
 	if (sched_hooks && sched_hooks->on_switch)
 		sched_hooks->on_switch(preempt, prev, next);
+	/* Time off the CPU, for the function graph tracer's sleep-time option (trace/fgraph.c). */
+	if (prev->ret_stack || next->ret_stack) {
+		uint64_t now = ktime_get_ns();
+		prev->switched_out_at = now;
+		if (next->switched_out_at)
+			next->sleep_time += now - next->switched_out_at;
+	}
 	cpu->curr = next;
 	cpu->last_prev = prev;
 	__switch_to(prev, next);

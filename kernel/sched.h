@@ -48,6 +48,8 @@ struct task {
 	int curr_ret_stack;   /* entries in use */
 	int graph_pause;      /* nonzero: do not hook this task's calls */
 	unsigned long graph_overrun; /* calls not hooked because the stack was full */
+	uint64_t sleep_time;     /* total ns switched out, kept only while it has a return stack */
+	uint64_t switched_out_at; /* when it last left a CPU */
 };
 
 extern struct list_head task_list;

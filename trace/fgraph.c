@@ -34,6 +34,8 @@ struct ftrace_ret_stack {
 	unsigned long func;
 	uint64_t calltime;
 	unsigned long *retp;  /* the stack slot we changed, to check we return through the same one */
+	uint64_t subtime;     /* time spent in traced callees (the profiler's graph-time option) */
+	uint64_t sleep_at_entry; /* the task's total time switched out, when this call began */
 };
 
 static trace_func_graph_ent_t graph_entry;
@@ -54,7 +56,8 @@ static notrace bool push_return(struct task *t, unsigned long func, unsigned lon
 	/* Claim the slot first: an interrupt arriving now pushes above it, not over it. */
 	t->curr_ret_stack = depth + 1;
 	barrier();
-	t->ret_stack[depth] = (struct ftrace_ret_stack){*retp, func, ktime_get_ns(), retp};
+	t->ret_stack[depth] = (struct ftrace_ret_stack){*retp, func, ktime_get_ns(), retp, 0,
+							t->sleep_time};
 	return true;
 }
 
@@ -94,8 +97,12 @@ notrace unsigned long ftrace_return_to_handler(void)
 		.overrun = t->graph_overrun,
 		.calltime = e->calltime,
 		.rettime = ktime_get_ns(),
+		.childtime = e->subtime,
+		.sleeptime = t->sleep_time - e->sleep_at_entry,
 	};
 	unsigned long ret = e->ret;
+	if (depth > 0) /* the caller's time includes ours */
+		t->ret_stack[depth - 1].subtime += trace.rettime - trace.calltime;
 	barrier();
 	t->curr_ret_stack = depth; /* popped: an interrupt may push here from now on */
 	if (READ_ONCE(graph_active) && ftrace_test_recursion_trylock()) {

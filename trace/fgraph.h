@@ -23,6 +23,8 @@ struct ftrace_graph_ret {
 	int depth;
 	unsigned long overrun; /* entries lost because the return stack was full */
 	uint64_t calltime, rettime;
+	uint64_t childtime; /* of that, time in traced functions it called */
+	uint64_t sleeptime; /* of that, time the task was switched out */
 };
 
 /* Entry callback returns false to leave this call alone (no return hook, no exit event). */

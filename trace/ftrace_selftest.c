@@ -11,6 +11,8 @@
 #include "trace/ftrace.h"
 #include "trace/fgraph.h"
 #include "trace/trace_stack.h"
+#include "trace/ftrace_profile.h"
+#include "kernel/kmalloc.h"
 #include "kernel/sched.h"
 #include "arch/x86_64/ftrace.h"
 #include "kernel/ftest.h"
@@ -150,6 +152,35 @@ static notrace bool stack_selftest(void)
 	return ok;
 }
 
+/* The profiler counts each ftest function's calls, and outer calls last longer than inner. */
+static notrace bool profile_selftest(void)
+{
+	bool ok = ftrace_profile_enable(true) == 0;
+	for (int i = 0; i < 3; i++)
+		call_outer(i);
+	ftrace_profile_enable(false);
+	struct profile_row *rows;
+	int n = ftrace_profile_snapshot(0, &rows);
+	unsigned long hits[3] = {0, 0, 0};
+	uint64_t time[3] = {0, 0, 0};
+	const char *names[3] = {"ftest_outer", "ftest_mid", "ftest_leaf"};
+	for (int i = 0; i < n; i++) {
+		for (int f = 0; f < 3; f++) {
+			if (!strcmp(ftrace_rec_name(rows[i].rec), names[f])) {
+				hits[f] = rows[i].hits;
+				time[f] = rows[i].time_ns;
+			}
+		}
+		if (i && rows[i].time_ns > rows[i - 1].time_ns)
+			ok = false; /* sorted, longest first */
+	}
+	kfree(rows);
+	ok = ok && n > 0 && hits[0] == 3 && hits[1] == 3 && hits[2] == 3 && time[0] >= time[1] &&
+	     time[1] >= time[2];
+	printk(KERN_INFO "Testing function profiler: %s\n", ok ? "PASSED" : "FAILED!");
+	return ok;
+}
+
 notrace bool ftrace_selftest(void)
 {
 	bool ok = true;
@@ -195,5 +226,6 @@ out:
 	ftrace_reset_filters(&ftest_ops);
 	printk(KERN_INFO "Testing dynamic ftrace: %s\n", ok ? "PASSED" : "FAILED!");
 	ok = graph_selftest() && ok;
-	return stack_selftest() && ok;
+	ok = stack_selftest() && ok;
+	return profile_selftest() && ok;
 }

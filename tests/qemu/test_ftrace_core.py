@@ -17,6 +17,7 @@ def test_selftest_passes(lucid):
     assert "Testing dynamic ftrace: PASSED" in lucid.boot_output, lucid.boot_output
     assert "Testing function graph hook: PASSED" in lucid.boot_output, lucid.boot_output
     assert "Testing stack tracer: PASSED" in lucid.boot_output, lucid.boot_output
+    assert "Testing function profiler: PASSED" in lucid.boot_output, lucid.boot_output
 
 
 def test_callsite_shows_nop(lucid):
