@@ -107,7 +107,7 @@ run: deps iso
 
 debug: deps iso
 	@sed "s/@GDBPORT@/$(GDBPORT)/" tools/gdbinit.tmpl > .gdbinit
-	@echo "*** Now run 'gdb -x .gdbinit' in another window (it loads $(B)/lucid.elf, port $(GDBPORT))."
+	@echo "*** Now run 'gdb -x .gdbinit' in another window, then: hbreak kmain, continue"
 	@tools/run-qemu.sh $(QEMU) $(QEMU_FLAGS) -S -gdb tcp::$(GDBPORT)
 
 print-gdbport:

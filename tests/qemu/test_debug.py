@@ -1,0 +1,36 @@
+"""make debug: QEMU waits for gdb, symbols load, a breakpoint on kmain is hit."""
+import os
+import shutil
+import socket
+import subprocess
+
+from lucid import ROOT, iso_for
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_gdb_breaks_in_kmain():
+    assert shutil.which("gdb"), "gdb is needed for make debug (tools/deps.sh installs it)"
+    port = free_port()
+    qemu = subprocess.Popen(["qemu-system-x86_64", "-smp", "2", "-m", "256", "-serial", "null",
+                             "-display", "none", "-no-reboot", "-cdrom", iso_for(), "-boot", "d",
+                             "-S", "-gdb", "tcp::%d" % port],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with open(os.path.join(ROOT, "tools", "gdbinit.tmpl")) as f:
+            script = f.read().replace("@GDBPORT@", str(port))
+        init = os.path.join(ROOT, "build", "test.gdbinit")
+        with open(init, "w") as f:
+            f.write(script + "hbreak kmain\ncontinue\nbt 1\n")
+        out = subprocess.run(["gdb", "-batch", "-nx", "-x", init], cwd=ROOT, capture_output=True,
+                             text=True, timeout=120).stdout
+        assert "Breakpoint 1, " in out and "kmain" in out, out
+    finally:
+        qemu.kill()
+        qemu.wait()
