@@ -5,6 +5,9 @@
  * ring (console_rx), and console_getc() sleeps until there is something in it: the CPU halts
  * rather than spinning, so an idle Lucid costs the host nothing.
  *
+ * Ctrl-C: while the shell runs a command it asks, with console_set_intr(), to be told of a
+ * Ctrl-C instead of finding it in the input, as a Linux tty with ISIG turns it into SIGINT.
+ *
  * Not traced: printk reaches here, and printk must work from inside the tracer.
  */
 #include "kernel/console.h"
@@ -22,6 +25,7 @@ static char rx_ring[RX_RING_SIZE];
 static unsigned int rx_head, rx_tail; /* written by the interrupt, read by console_getc */
 static DEFINE_SPINLOCK(tx_lock);
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
+static void (*intr_handler)(void);
 
 void console_init(void)
 {
@@ -47,8 +51,19 @@ notrace void console_write(const char *s, size_t n)
 	local_irq_restore(flags);
 }
 
+void console_set_intr(void (*handler)(void))
+{
+	__atomic_store_n(&intr_handler, handler, __ATOMIC_RELEASE);
+}
+
 notrace void console_rx(char c)
 {
+	void (*intr)(void) = __atomic_load_n(&intr_handler, __ATOMIC_ACQUIRE);
+
+	if (c == 0x03 && intr) { /* Ctrl-C */
+		intr();
+		return;
+	}
 	if (rx_head - rx_tail < RX_RING_SIZE) {
 		rx_ring[rx_head % RX_RING_SIZE] = c;
 		__atomic_store_n(&rx_head, rx_head + 1, __ATOMIC_RELEASE);
@@ -69,4 +84,18 @@ int console_getc(void)
 	char c = rx_ring[rx_tail % RX_RING_SIZE];
 	__atomic_store_n(&rx_tail, rx_tail + 1, __ATOMIC_RELEASE);
 	return (unsigned char)c;
+}
+
+int console_getc_nowait(void)
+{
+	if (!rx_ready())
+		return -1;
+	char c = rx_ring[rx_tail % RX_RING_SIZE];
+	__atomic_store_n(&rx_tail, rx_tail + 1, __ATOMIC_RELEASE);
+	return (unsigned char)c;
+}
+
+wait_queue_head_t *console_rx_wait_queue(void)
+{
+	return &rx_wait;
 }

@@ -54,7 +54,7 @@ void fput(struct file *file)
 	kfree(file);
 }
 
-int vfs_close(int fd)
+static int do_close(int fd)
 {
 	struct file *file = fget(fd);
 
@@ -65,8 +65,18 @@ int vfs_close(int fd)
 	return 0;
 }
 
+int vfs_close(int fd)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_close(fd);
+	vfs_unlock();
+	return ret;
+}
+
 /* Makes newfd another name for oldfd's open file, closing what newfd named before. */
-int vfs_dup2(int oldfd, int newfd)
+static int do_dup2(int oldfd, int newfd)
 {
 	struct fs_context *fs = current_fs();
 	struct file *file = fget(oldfd);
@@ -82,7 +92,17 @@ int vfs_dup2(int oldfd, int newfd)
 	return newfd;
 }
 
-int vfs_dup(int oldfd)
+int vfs_dup2(int oldfd, int newfd)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_dup2(oldfd, newfd);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_dup(int oldfd)
 {
 	struct file *file = fget(oldfd);
 	int fd;
@@ -92,19 +112,36 @@ int vfs_dup(int oldfd)
 	fd = get_unused_fd(current_fs());
 	if (fd < 0)
 		return fd;
-	return vfs_dup2(oldfd, fd);
+	return do_dup2(oldfd, fd);
+}
+
+int vfs_dup(int oldfd)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_dup(oldfd);
+	vfs_unlock();
+	return ret;
 }
 
 /* A fresh context: cwd at /, no open files. The first task gets one at boot. */
-void fs_context_init(struct fs_context *fs)
+static void do_fs_context_init(struct fs_context *fs)
 {
 	memset(fs, 0, sizeof(*fs));
 	get_fs_root(&fs->cwd);
 	path_get(&fs->cwd);
 }
 
+void fs_context_init(struct fs_context *fs)
+{
+	vfs_lock();
+	do_fs_context_init(fs);
+	vfs_unlock();
+}
+
 /* For fork: the child starts in the parent's cwd and shares every open file. Cannot fail. */
-int fs_context_copy(struct fs_context *dst, const struct fs_context *src)
+static int do_fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 {
 	dst->cwd = src->cwd;
 	path_get(&dst->cwd);
@@ -116,8 +153,18 @@ int fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 	return 0;
 }
 
+int fs_context_copy(struct fs_context *dst, const struct fs_context *src)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_fs_context_copy(dst, src);
+	vfs_unlock();
+	return ret;
+}
+
 /* For exit: closes every descriptor and lets go of the cwd. */
-void fs_context_exit(struct fs_context *fs)
+static void do_fs_context_exit(struct fs_context *fs)
 {
 	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
 		if (fs->fd[fd]) {
@@ -128,4 +175,11 @@ void fs_context_exit(struct fs_context *fs)
 	path_put(&fs->cwd);
 	fs->cwd.mnt = NULL;
 	fs->cwd.dentry = NULL;
+}
+
+void fs_context_exit(struct fs_context *fs)
+{
+	vfs_lock();
+	do_fs_context_exit(fs);
+	vfs_unlock();
 }

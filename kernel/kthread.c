@@ -6,6 +6,9 @@
  * and a return address. The return address is ret_from_kthread, so the first switch to the task
  * "returns" into it, and from there into kthread_start() and the thread's function.
  *
+ * A new thread starts in its creator's directory with the creator's open files (as after a
+ * fork), and closes them when it exits.
+ *
  * A thread that returns, or calls kthread_exit(), becomes TASK_DEAD and never runs again. Its
  * stack is still in use until its CPU has switched away, so kthread_join() waits for that
  * (on_cpu == 0) before freeing anything.
@@ -14,6 +17,7 @@
 #include "kernel/kstack.h"
 #include "kernel/kmalloc.h"
 #include "kernel/panic.h"
+#include "kernel/fs_struct.h"
 #include "lib/string.h"
 #include "trace/fgraph.h"
 
@@ -40,7 +44,8 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 		return NULL;
 	}
 	sched_task_init(t, name);
-	if (ftrace_graph_init_task(t)) {
+	if (copy_fs_context(t) || ftrace_graph_init_task(t)) {
+		exit_fs_context(t); /* the cwd and files it was given, if it got them */
 		kstack_free(t->stack);
 		kfree(t);
 		return NULL;
@@ -81,6 +86,8 @@ struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
 void __noreturn kthread_exit(int code)
 {
 	struct task *t = current;
+	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
+	exit_fs_context(t);
 	t->exit_code = code;
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);

@@ -19,8 +19,11 @@
 #include "kernel/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/shell.h"
+#include "kernel/fs_boot.h"
 #include "kernel/watchdog.h"
+#include "trace/trace.h"
 #include "kernel/version.h"
+#include "kernel/stackprotector.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
@@ -54,9 +57,11 @@ static void print_banner(void)
 	       nr_cpu_ids, nr_cpu_ids > 1 ? "s" : "", mib, (unsigned long)(tsc_khz / 1000));
 }
 
-void kmain(uint32_t magic, uint32_t info_pa)
+/* No canary in kmain's own frame: it was made before boot_init_stack_canary() picked one. */
+void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 {
 	boot_kmain_tsc = rdtsc();       // for `bench`: instructions from here to the prompt
+	boot_init_stack_canary();       // before any function with a canary runs
 	percpu_init_this_cpu(&cpus[0]); // GS base: this_cpu() and printk work from here on
 	console_init();                 // COM1, 115200 8N1
 	gdt_init_this_cpu(0);           // our GDT, and the TSS with the double-fault/NMI stacks
@@ -85,9 +90,11 @@ void kmain(uint32_t magic, uint32_t info_pa)
 	set_irq_handler(VEC_SERIAL, serial_interrupt);
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
+	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
+	tracing_init();                  // trace buffer, tracers, tracefs files (needs the VFS)
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

@@ -88,7 +88,7 @@ static struct vfsmount *alloc_mnt(struct file_system_type *type)
 }
 
 /* Mounts a new instance of fstype ("ramfs", "debugfs", "tracefs", "proc") on directory dir. */
-int vfs_mount(const char *fstype, const char *dir)
+static int do_mount(const char *fstype, const char *dir)
 {
 	struct file_system_type *type = get_fs_type(fstype);
 	struct vfsmount *mnt;
@@ -123,6 +123,16 @@ int vfs_mount(const char *fstype, const char *dir)
 	return 0;
 }
 
+int vfs_mount(const char *fstype, const char *dir)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_mount(fstype, dir);
+	vfs_unlock();
+	return ret;
+}
+
 static bool has_submounts(const struct vfsmount *parent)
 {
 	struct vfsmount *mnt;
@@ -134,7 +144,7 @@ static bool has_submounts(const struct vfsmount *parent)
 	return false;
 }
 
-int vfs_umount(const char *dir)
+static int do_umount(const char *dir)
 {
 	struct vfsmount *mnt;
 	struct path path;
@@ -156,6 +166,16 @@ int vfs_umount(const char *dir)
 	return 0;
 }
 
+int vfs_umount(const char *dir)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_umount(dir);
+	vfs_unlock();
+	return ret;
+}
+
 /* Where mnt is mounted, as an absolute name. */
 static int mnt_path(const struct vfsmount *mnt, char *buf, size_t size)
 {
@@ -171,7 +191,7 @@ static int mnt_path(const struct vfsmount *mnt, char *buf, size_t size)
  * have no device, so the first column is the type, as Linux shows for these file systems when
  * mounted by name.
  */
-int vfs_mount_list(char *buf, size_t size)
+static int do_mount_list(char *buf, size_t size)
 {
 	struct vfsmount *mnt;
 	char *name = kmalloc(PATH_MAX);
@@ -188,6 +208,16 @@ int vfs_mount_list(char *buf, size_t size)
 	}
 	kfree(name);
 	return (int)len;
+}
+
+int vfs_mount_list(char *buf, size_t size)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_mount_list(buf, size);
+	vfs_unlock();
+	return ret;
 }
 
 /* /proc/mounts, in Linux's format: "debugfs /sys/kernel/debug debugfs rw 0 0". */

@@ -262,7 +262,7 @@ int path_openat(const char *name, int flags, umode_t mode, struct path *path)
 	return 0;
 }
 
-int vfs_mkdir(const char *pathname, umode_t mode)
+static int do_mkdir(const char *pathname, umode_t mode)
 {
 	struct nameidata nd;
 	struct dentry *dir, *dentry;
@@ -287,6 +287,61 @@ int vfs_mkdir(const char *pathname, umode_t mode)
 	return err;
 }
 
+int vfs_mkdir(const char *pathname, umode_t mode)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_mkdir(pathname, mode);
+	vfs_unlock();
+	return ret;
+}
+
+/*
+ * A special file: a name whose operations come from a driver, not from the file system it is
+ * in, as Linux's mknod makes /dev/console. Linux finds the driver through a device number;
+ * Lucid is handed the operations directly.
+ */
+static int do_mknod(const char *pathname, umode_t mode, const struct file_operations *fops)
+{
+	struct nameidata nd;
+	struct dentry *dir, *dentry;
+	int err;
+
+	if (!S_ISCHR(mode) && !S_ISFIFO(mode))
+		return -EINVAL;
+	err = path_parentat(pathname, &nd);
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM)
+		return -EEXIST;
+	dir = nd.path.dentry;
+	if (d_lookup(dir, nd.last, nd.last_len))
+		return -EEXIST;
+	if (dir->d_unlinked)
+		return -ENOENT;
+	if (!dir->d_inode->i_op || !dir->d_inode->i_op->create)
+		return -EPERM;
+	dentry = d_alloc(dir, nd.last, nd.last_len);
+	if (!dentry)
+		return -ENOMEM;
+	err = dir->d_inode->i_op->create(dir->d_inode, dentry, mode);
+	if (!err)
+		dentry->d_inode->i_fop = fops;
+	dput(dentry); /* ours; the tree holds its own */
+	return err;
+}
+
+int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_mknod(pathname, mode, fops);
+	vfs_unlock();
+	return ret;
+}
+
 /* The dentry that unlink/rmdir should remove: last in its directory, looked up in nd. */
 static int lookup_victim(const char *pathname, struct nameidata *nd, struct dentry **victim)
 {
@@ -300,7 +355,7 @@ static int lookup_victim(const char *pathname, struct nameidata *nd, struct dent
 	return *victim ? 0 : -ENOENT;
 }
 
-int vfs_rmdir(const char *pathname)
+static int do_rmdir(const char *pathname)
 {
 	static const int not_norm_err[] = { [LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL,
 					     [LAST_DOTDOT] = -ENOTEMPTY };
@@ -323,7 +378,17 @@ int vfs_rmdir(const char *pathname)
 	return dir->i_op->rmdir(dir, victim);
 }
 
-int vfs_unlink(const char *pathname)
+int vfs_rmdir(const char *pathname)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_rmdir(pathname);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_unlink(const char *pathname)
 {
 	struct nameidata nd;
 	struct dentry *victim;
@@ -344,12 +409,22 @@ int vfs_unlink(const char *pathname)
 	return dir->i_op->unlink(dir, victim);
 }
 
+int vfs_unlink(const char *pathname)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_unlink(pathname);
+	vfs_unlock();
+	return ret;
+}
+
 /*
  * Moves oldpath to newpath, replacing what newpath names if that is a file (or an empty
  * directory, when moving a directory). Both must be in the same mount: a rename cannot carry a
  * file from one tree to another (-EXDEV), and a directory cannot move into itself (-EINVAL).
  */
-int vfs_rename(const char *oldpath, const char *newpath)
+static int do_rename(const char *oldpath, const char *newpath)
 {
 	struct nameidata ond, nnd;
 	struct dentry *old_dir, *new_dir, *old, *target, *new;
@@ -400,4 +475,14 @@ int vfs_rename(const char *oldpath, const char *newpath)
 	err = old_dir->d_inode->i_op->rename(old_dir->d_inode, old, new_dir->d_inode, new);
 	dput(new);
 	return err;
+}
+
+int vfs_rename(const char *oldpath, const char *newpath)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_rename(oldpath, newpath);
+	vfs_unlock();
+	return ret;
 }

@@ -16,4 +16,8 @@ struct dentry *proc_create_data(const char *name, umode_t mode, struct dentry *p
 struct dentry *proc_mkdir(const char *name, struct dentry *parent);
 void proc_remove(struct dentry *dentry);
 
+/* Boot (kernel/proc_misc.c): uptime, cpuinfo, meminfo, interrupts, and /proc/sys/kernel. */
+int proc_misc_init(void);
+extern struct dentry *proc_sys_kernel; /* the parent for sysctl files, e.g. ftrace_enabled */
+
 #endif

@@ -35,10 +35,10 @@ static struct inode *ramfs_get_inode(umode_t mode)
 		return NULL;
 	if (S_ISDIR(mode)) {
 		inode->i_op = &ramfs_dir_inode_operations;
-	} else {
+	} else if (S_ISREG(mode)) {
 		inode->i_op = &ramfs_file_inode_operations;
 		inode->i_fop = &ramfs_file_operations;
-	}
+	} /* else a device node: vfs_mknod gives it its driver's operations */
 	return inode;
 }
 

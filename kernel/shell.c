@@ -1,21 +1,27 @@
 /*
  * The shell: read a line, run it, print the prompt again.
  *
- * It runs as the kernel thread "sh". The prompt is `[NAME]# `, NAME being the last part of the
- * current directory (`~` at home, /root), as in the ftrace article's transcripts.
+ * It runs as the kernel thread "sh", in /root, with the console as its fds 0, 1 and 2, which
+ * every command it starts inherits. It reads the console raw and edits the line itself
+ * (kernel/line_edit.c: Backspace, Ctrl-U, Ctrl-C, history on the arrow keys), then hands the
+ * line to kernel/sh_exec.c, which parses and runs it. The prompt is `[NAME]# `, NAME being the
+ * last part of the current directory (`~` at home, /root), as in the ftrace article's
+ * transcripts.
  */
 #include "kernel/shell.h"
 #include "kernel/stdio.h"
 #include "kernel/console.h"
 #include "kernel/kmalloc.h"
+#include "kernel/line_edit.h"
+#include "kernel/sh_parse.h"
+#include "kernel/vfs.h"
+#include "kernel/panic.h"
 #include "lib/string.h"
 #include "lib/printf.h"
 
-#define LINE_MAX 4096
-#define MAX_ARGS 64
+#define HOME "/root"
 
 extern const struct shell_cmd __start_shell_cmds[], __stop_shell_cmds[];
-static int last_status;
 
 const struct shell_cmd *shell_find_cmd(const char *name)
 {
@@ -43,84 +49,79 @@ const struct shell_cmd *shell_cmd_first(void)
 	return shell_cmd_next(NULL);
 }
 
-static int run_argv(int argc, char **argv)
+static void print_prompt(void)
 {
-	const struct shell_cmd *c = shell_find_cmd(argv[0]);
-	if (!c) {
-		dprintf(STDERR_FILENO, "sh: %s: command not found\n", argv[0]);
-		return 127;
+	static char cwd[PATH_MAX];
+	const char *name = "?"; /* the cwd was removed */
+
+	if (vfs_getcwd(cwd, sizeof(cwd)) >= 0) {
+		if (!strcmp(cwd, HOME))
+			name = "~";
+		else if (!strcmp(cwd, "/"))
+			name = "/";
+		else
+			name = strrchr(cwd, '/') + 1;
 	}
-	return c->fn(argc, argv);
+	printf("[%s]# ", name);
 }
 
-static void run_line(char *line)
+/* The editor's echo, with its "\r\n" as "\n": the console adds the "\r" itself. */
+static void echo(const char *s, size_t n)
 {
-	char *argv[MAX_ARGS + 1];
-	int argc = 0;
-	char status[12];
-	for (char *p = line; *p;) {
-		while (*p == ' ' || *p == '\t')
-			*p++ = '\0';
-		if (!*p)
-			break;
-		if (argc == MAX_ARGS) {
-			dprintf(STDERR_FILENO, "sh: too many arguments\n");
-			last_status = 1;
-			return;
-		}
-		argv[argc++] = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
+	for (size_t i = 0; i < n; i++) {
+		if (!(s[i] == '\r' && i + 1 < n && s[i + 1] == '\n'))
+			console_write(&s[i], 1);
 	}
-	argv[argc] = NULL;
-	if (!argc)
-		return;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "$?")) {
-			snprintf(status, sizeof(status), "%d", last_status);
-			argv[i] = status;
-		}
-	}
-	last_status = run_argv(argc, argv);
 }
 
-static bool read_line(char *buf, size_t size)
+static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
 {
-	size_t n = 0;
-	for (;;) {
-		int c = console_getc();
-		if (c == '\r' || c == '\n') {
-			console_write("\n", 1);
-			buf[n] = '\0';
-			return n < size - 1;
-		}
-		if (c == 0x7f || c == '\b') {
-			if (n) {
-				n--;
-				console_write("\b \b", 3);
-			}
-			continue;
-		}
-		if (n < size - 1) {
-			buf[n++] = (char)c;
-			char ch = (char)c;
-			console_write(&ch, 1);
-		}
-	}
+	enum line_edit_event ev;
+
+	do {
+		size_t len = 0;
+
+		ev = line_edit_feed(le, (unsigned char)console_getc(), echo_buf, LINE_EDIT_ECHO_MAX,
+				    &len);
+		echo(echo_buf, len);
+	} while (ev == LINE_EDIT_NONE);
+	return ev;
+}
+
+/* Home, and the console as stdin, stdout and stderr. */
+static void shell_setup(void)
+{
+	int fd;
+
+	vfs_chdir(HOME);
+	fd = vfs_open("/dev/console", O_RDWR, 0);
+	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
+		panic("sh: cannot open /dev/console");
 }
 
 int shell_main(void *arg)
 {
+	struct line_edit *le = kmalloc(sizeof(*le));
+	char *echo_buf = kmalloc(LINE_EDIT_ECHO_MAX);
+	int status = 0;
+
 	(void)arg;
-	char *line = kmalloc(LINE_MAX + 1);
-	if (!line)
-		return 1;
+	if (!le || !echo_buf)
+		panic("sh: out of memory");
+	shell_setup();
+	line_edit_init(le);
 	for (;;) {
-		printf("[~]# ");
-		if (!read_line(line, LINE_MAX + 1)) {
-			dprintf(STDERR_FILENO, "sh: line too long (max %d bytes)\n", LINE_MAX);
-			continue;
+		print_prompt();
+		switch (read_line(le, echo_buf)) {
+		case LINE_EDIT_DONE:
+			status = sh_run_line(line_edit_line(le), status);
+			break;
+		case LINE_EDIT_CANCEL:
+			status = 130; /* as bash after Ctrl-C at the prompt */
+			break;
+		default:
+			dprintf(STDERR_FILENO, "%s\n", SH_MSG_LINE_TOO_LONG);
+			break;
 		}
-		run_line(line);
 	}
 }

@@ -1,26 +1,41 @@
-/* printf and friends for shell commands: format, then write to a file descriptor. */
+/*
+ * printf and friends for shell commands: format, then write to a file descriptor of the
+ * running task (its fs_context's table, kernel/vfs.h), as a program's stdio does. What fds 0,
+ * 1 and 2 are is the shell's business: the console, a file, a pipe.
+ */
 #include "kernel/stdio.h"
-#include "kernel/console.h"
+#include "kernel/vfs.h"
+#include "kernel/wait.h"
+#include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "kernel/kmalloc.h"
 
 #define PRINTF_BUF 512
 
+/*
+ * Writes all n bytes, in as many vfs_write()s as it takes (a pipe takes what fits). After a
+ * Ctrl-C it writes nothing more (-EINTR): that is what stops a command printing a long file.
+ */
 long fd_write(int fd, const void *buf, size_t n)
 {
-	(void)fd;
-	console_write(buf, n);
-	return (long)n;
+	size_t done = 0;
+
+	while (done < n) {
+		if (signal_pending_current())
+			return -EINTR;
+		ssize_t ret = vfs_write(fd, (const char *)buf + done, n - done);
+		if (ret < 0)
+			return ret;
+		done += (size_t)ret;
+	}
+	return (long)done;
 }
 
+/* One read: may return fewer bytes than asked (a line from the console, a pipe's contents). */
 long fd_read(int fd, void *buf, size_t n)
 {
-	(void)fd;
-	if (!n)
-		return 0;
-	((char *)buf)[0] = (char)console_getc();
-	return 1;
+	return vfs_read(fd, buf, n);
 }
 
 int vdprintf(int fd, const char *fmt, va_list ap)

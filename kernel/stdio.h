@@ -1,6 +1,6 @@
 /*
  * What shell commands use to talk: file descriptors 0, 1 and 2 of the running task, as in
- * userland. Before the VFS exists they all lead to the console (kernel/stdio.c).
+ * userland: the console, a file or a pipe, as the shell arranged (kernel/stdio.c).
  */
 #ifndef KERNEL_STDIO_H
 #define KERNEL_STDIO_H
@@ -13,6 +13,7 @@
 #define STDOUT_FILENO 1
 #define STDERR_FILENO 2
 
+/* All n bytes, or a negative errno. */
 long fd_write(int fd, const void *buf, size_t n);
 long fd_read(int fd, void *buf, size_t n);
 int printf(const char *fmt, ...) __printf(1, 2);

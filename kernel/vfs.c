@@ -10,9 +10,10 @@
  *   - O_TRUNC empties a regular file after a successful open. A pseudo file has no data to
  *     cut, so for it O_TRUNC is just a flag its open() may look at: that is how
  *     "echo > trace" clears the trace buffer on Linux.
- * O_APPEND and O_NONBLOCK are kept in f_flags for the file operations: ramfs appends, a file
- * that would have to wait for data returns -EAGAIN when O_NONBLOCK is set (and the caller
- * decides what to do otherwise; waiting is not the VFS's business yet).
+ * O_APPEND and O_NONBLOCK are kept in f_flags: ramfs appends; a file that would have to wait
+ * for data returns -EAGAIN, and vfs_read/vfs_write wait for it (vfs_block) unless O_NONBLOCK.
+ *
+ * Every entry point is a do_ function wrapped in the global VFS lock (kernel/vfs.h).
  */
 #include "kernel/vfs_internal.h"
 #include "kernel/kmalloc.h"
@@ -22,7 +23,7 @@
 /* Linux's cap on one read or write, which keeps every byte count inside an int. */
 #define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_CACHE_SIZE - 1))
 
-int vfs_open(const char *pathname, int flags, umode_t mode)
+static int do_open(const char *pathname, int flags, umode_t mode)
 {
 	struct fs_context *fs = current_fs();
 	int acc = flags & O_ACCMODE, fd, err;
@@ -66,7 +67,17 @@ int vfs_open(const char *pathname, int flags, umode_t mode)
 	return fd;
 }
 
-ssize_t vfs_read(int fd, void *buf, size_t count)
+int vfs_open(const char *pathname, int flags, umode_t mode)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_open(pathname, flags, mode);
+	vfs_unlock();
+	return ret;
+}
+
+static ssize_t do_read(int fd, void *buf, size_t count)
 {
 	struct file *file = fget(fd);
 
@@ -81,7 +92,8 @@ ssize_t vfs_read(int fd, void *buf, size_t count)
 	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
-ssize_t vfs_write(int fd, const void *buf, size_t count)
+/* buf is only read; it is not const so that do_read and do_write fit vfs_block() alike. */
+static ssize_t do_write(int fd, void *buf, size_t count)
 {
 	struct file *file = fget(fd);
 
@@ -92,6 +104,28 @@ ssize_t vfs_write(int fd, const void *buf, size_t count)
 	if (!file->f_op || !file->f_op->write)
 		return -EINVAL;
 	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+}
+
+/* A read that finds nothing yet waits for it, unless the file was opened O_NONBLOCK. */
+ssize_t vfs_read(int fd, void *buf, size_t count)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = vfs_block(fget(fd), do_read, fd, buf, count);
+	vfs_unlock();
+	return ret;
+}
+
+/* May write less than count (a pipe with little room): the caller writes the rest. */
+ssize_t vfs_write(int fd, const void *buf, size_t count)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = vfs_block(fget(fd), do_write, fd, (void *)buf, count);
+	vfs_unlock();
+	return ret;
 }
 
 /* lseek for files that know their size: any position from 0 up, even past the end. */
@@ -145,7 +179,7 @@ loff_t no_llseek(struct file *file, loff_t offset, int whence)
 	return -ESPIPE;
 }
 
-loff_t vfs_lseek(int fd, loff_t offset, int whence)
+static loff_t do_lseek(int fd, loff_t offset, int whence)
 {
 	struct file *file = fget(fd);
 
@@ -160,9 +194,23 @@ loff_t vfs_lseek(int fd, loff_t offset, int whence)
 	return file->f_op->llseek(file, offset, whence);
 }
 
+loff_t vfs_lseek(int fd, loff_t offset, int whence)
+{
+	loff_t ret;
+
+	vfs_lock();
+	ret = do_lseek(fd, offset, whence);
+	vfs_unlock();
+	return ret;
+}
+
 static unsigned char dtype(const struct inode *inode)
 {
-	return S_ISDIR(inode->i_mode) ? DT_DIR : DT_REG;
+	if (S_ISDIR(inode->i_mode))
+		return DT_DIR;
+	if (S_ISCHR(inode->i_mode))
+		return DT_CHR;
+	return S_ISFIFO(inode->i_mode) ? DT_FIFO : DT_REG;
 }
 
 /*
@@ -172,7 +220,7 @@ static unsigned char dtype(const struct inode *inode)
  * can make the listing skip one entry; Linux's ramfs keeps a cursor in the list to avoid that,
  * not worth it here.
  */
-int vfs_readdir(int fd, struct dirent *de)
+static int do_readdir(int fd, struct dirent *de)
 {
 	struct file *file = fget(fd);
 	struct dentry *dir, *child, *found = NULL;
@@ -209,6 +257,16 @@ int vfs_readdir(int fd, struct dirent *de)
 	return 1;
 }
 
+int vfs_readdir(int fd, struct dirent *de)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_readdir(fd, de);
+	vfs_unlock();
+	return ret;
+}
+
 static void fill_stat(const struct dentry *dentry, struct kstat *st)
 {
 	const struct inode *inode = dentry->d_inode;
@@ -227,7 +285,7 @@ static void fill_stat(const struct dentry *dentry, struct kstat *st)
 	}
 }
 
-int vfs_stat(const char *pathname, struct kstat *st)
+static int do_stat(const char *pathname, struct kstat *st)
 {
 	struct path path;
 	int err = kern_path(pathname, 0, &path);
@@ -239,7 +297,17 @@ int vfs_stat(const char *pathname, struct kstat *st)
 	return 0;
 }
 
-int vfs_fstat(int fd, struct kstat *st)
+int vfs_stat(const char *pathname, struct kstat *st)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_stat(pathname, st);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_fstat(int fd, struct kstat *st)
 {
 	struct file *file = fget(fd);
 
@@ -247,6 +315,16 @@ int vfs_fstat(int fd, struct kstat *st)
 		return -EBADF;
 	fill_stat(file->f_path.dentry, st);
 	return 0;
+}
+
+int vfs_fstat(int fd, struct kstat *st)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_fstat(fd, st);
+	vfs_unlock();
+	return ret;
 }
 
 static int do_truncate(struct inode *inode, loff_t length)
@@ -263,7 +341,7 @@ static int do_truncate(struct inode *inode, loff_t length)
 	return inode->i_op->truncate(inode, length);
 }
 
-int vfs_truncate(const char *pathname, loff_t length)
+static int do_truncate_path(const char *pathname, loff_t length)
 {
 	struct path path;
 	int err = kern_path(pathname, 0, &path);
@@ -278,7 +356,17 @@ int vfs_truncate(const char *pathname, loff_t length)
 	return err;
 }
 
-int vfs_ftruncate(int fd, loff_t length)
+int vfs_truncate(const char *pathname, loff_t length)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_truncate_path(pathname, length);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_ftruncate(int fd, loff_t length)
 {
 	struct file *file = fget(fd);
 
@@ -289,7 +377,17 @@ int vfs_ftruncate(int fd, loff_t length)
 	return do_truncate(file->f_inode, length);
 }
 
-int vfs_chdir(const char *pathname)
+int vfs_ftruncate(int fd, loff_t length)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_ftruncate(fd, length);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_chdir(const char *pathname)
 {
 	struct fs_context *fs = current_fs();
 	struct path path;
@@ -302,9 +400,29 @@ int vfs_chdir(const char *pathname)
 	return 0;
 }
 
-int vfs_getcwd(char *buf, size_t size)
+int vfs_chdir(const char *pathname)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_chdir(pathname);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_getcwd(char *buf, size_t size)
 {
 	return d_path(&current_fs()->cwd, buf, size);
+}
+
+int vfs_getcwd(char *buf, size_t size)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_getcwd(buf, size);
+	vfs_unlock();
+	return ret;
 }
 
 /*

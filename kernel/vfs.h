@@ -19,13 +19,14 @@
  * Lucid has no hard links, so each inode has exactly one dentry and the two live and die
  * together: a dentry holds the only pointer to its inode.
  *
- * Locking: none yet. The entry points below are the only way in; the plan is one global VFS
- * lock taken by each of them, so the code below them can assume nothing changes under its feet.
- * File operations run under it and must not call the entry points (they would take the lock
- * twice). tracefs_create_file() and friends take no lock: their callers hold it (boot code
- * before other tasks run needs none; tracefs instance callbacks already run under it).
- * Blocking (pipes, trace_pipe) is not done here either: a file operation returns -EAGAIN and
- * the caller decides whether to wait.
+ * Locking: one global VFS lock, a sleeping mutex, taken by each entry point below, so the code
+ * below them can assume nothing changes under its feet. File operations run under it and must
+ * not call the entry points (they would take the lock twice). They may be preempted, but must
+ * not sleep waiting for an event: that would stop every other file operation in the system.
+ * tracefs_create_file() and friends take no lock: their callers hold it (boot code before
+ * other tasks run needs none; tracefs instance callbacks already run under it).
+ * Blocking (pipes, the console, trace_pipe): a file operation returns -EAGAIN and names a wait
+ * queue (file_operations.wait_queue); vfs_read/vfs_write sleep on it with the lock let go.
  */
 
 #include <stddef.h>
@@ -65,8 +66,12 @@ typedef unsigned int fmode_t;
 #define S_IFMT 00170000
 #define S_IFDIR 0040000
 #define S_IFREG 0100000
+#define S_IFCHR 0020000 /* a character device: its operations come from a driver (vfs_mknod) */
+#define S_IFIFO 0010000 /* a pipe */
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
+#define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 #define S_IRUGO 00444
 #define S_IWUGO 00222
 
@@ -78,6 +83,8 @@ typedef unsigned int fmode_t;
 #define S_DEAD 0x1 /* a pseudo file the kernel removed: open files get -EIO */
 
 /* struct dirent d_type values, as Linux's. */
+#define DT_FIFO 1
+#define DT_CHR 2
 #define DT_DIR 4
 #define DT_REG 8
 
@@ -85,6 +92,7 @@ struct inode;
 struct file;
 struct dentry;
 struct vfsmount;
+struct wait_queue_head;
 
 /*
  * What a kernel file does when it is opened, read, written, seeked and closed. All may be NULL:
@@ -99,6 +107,13 @@ struct file_operations {
 	ssize_t (*write)(struct file *file, const char *buf, size_t count, loff_t *pos);
 	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
 	int (*release)(struct inode *inode, struct file *file);
+	/*
+	 * For a file whose read or write can answer -EAGAIN ("nothing yet": an empty pipe, a
+	 * console with no line typed): the wait queue its code wakes when trying again may
+	 * succeed. vfs_read and vfs_write then sleep on it, without the VFS lock, until woken or
+	 * Ctrl-C, unless the file was opened O_NONBLOCK. NULL: the file never waits.
+	 */
+	struct wait_queue_head *(*wait_queue)(struct file *file);
 };
 
 /*
@@ -222,6 +237,10 @@ int vfs_chdir(const char *pathname);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
 int vfs_mount(const char *fstype, const char *dir);
 int vfs_umount(const char *dir);
+/* A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev). */
+int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
+/* A pipe: fds[0] reads what fds[1] writes (kernel/pipe.c; not in the host tests). */
+int vfs_pipe(int fds[2]);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 

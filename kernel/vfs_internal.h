@@ -72,4 +72,15 @@ void fput(struct file *file);
 /* pseudofs.c */
 int pseudofs_init(void);
 
+/*
+ * The global VFS lock and waiting (kernel/vfs_lock.c; the host tests stand in for them).
+ * vfs_block() runs io(fd, buf, count) with the lock held and, while it answers -EAGAIN for a
+ * file that waits (file_operations.wait_queue, no O_NONBLOCK), sleeps on the file's wait queue
+ * with the lock let go and tries again; Ctrl-C ends the wait with -EINTR.
+ */
+void vfs_lock(void);
+void vfs_unlock(void);
+typedef ssize_t (*vfs_io_fn)(int fd, void *buf, size_t count);
+ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count);
+
 #endif

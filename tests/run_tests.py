@@ -2,10 +2,15 @@
 """Lucid's test runner: every suite, one closing line.
 
   run_tests.py --unit build/host/test_* --qemu tests/qemu [-k NAME]
+               [--fuzz build/fuzz/fuzz_* --fuzz-seconds N]
+               [--ubsan-build build-ubsan --ubsan-qemu test_boot test_smp ...]
 
-Host unit tests are cmocka programs: each counts as its cmocka tests. QEMU tests are functions
-named test_* in tests/qemu/test_*.py; a function taking an argument `lucid` shares one booted
-kernel with the rest of its file, others boot their own. The last line reads "N passed, N failed".
+Host unit tests are cmocka programs: each counts as its cmocka tests. A fuzz target (libFuzzer)
+replays its seeds, tests/fuzz/corpus/NAME/, then fuzzes for N seconds: each target is one test.
+QEMU tests are functions named test_* in tests/qemu/test_*.py; a function taking an argument
+`lucid` shares one booted kernel with the rest of its file, others boot their own. The files
+named by --ubsan-qemu then run again against the kernel in --ubsan-build, as "ubsan:test_...".
+The last line reads "N passed, N failed".
 """
 import argparse
 import importlib.util
@@ -43,9 +48,42 @@ def run_unit(binaries, results):
         results.extend([(name, False, "see output")] * failed)
 
 
-def run_qemu(directory, only, results):
+def run_fuzz(binaries, seconds, results):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for b in binaries:
+        name = os.path.basename(b)[len("fuzz_"):]
+        # New inputs go to a work directory under build/, so runs build on each other while
+        # the seeds in the repository stay as they are.
+        work = os.path.join(os.path.dirname(b), "work", name)
+        os.makedirs(work, exist_ok=True)
+        seeds = os.path.join(root, "tests", "fuzz", "corpus", name)
+        cmd = [b, "-max_total_time=%d" % seconds, "-timeout=30", "-print_final_stats=1",
+               "-artifact_prefix=%s" % os.path.join(os.path.dirname(b), "crash-%s-" % name),
+               work, seeds]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                               timeout=seconds + 120)
+            out = p.stdout + p.stderr
+            ok = p.returncode == 0
+        except subprocess.TimeoutExpired:
+            out, ok = "timed out", False
+        except OSError as e:
+            out, ok = str(e), False
+        runs = re.search(r"stat::number_of_executed_units: (\d+)", out)
+        print("%s fuzz/%s: %s runs in %d s" % ("PASS" if ok else "FAIL", name,
+                                               runs.group(1) if runs else "?", seconds),
+              flush=True)
+        if not ok:
+            print(out[-6000:])
+        results.append(("fuzz/" + name, ok, "" if ok else "crash or timeout"))
+
+
+def run_qemu(directory, only, results, files=None, label=""):
+    """Runs the tests of directory (only those of files, if given), naming each label + name."""
     import lucid as lucid_mod
     for path in sorted(f for f in os.listdir(directory) if re.match(r"test_.*\.py$", f)):
+        if files is not None and path[:-3] not in files:
+            continue
         spec = importlib.util.spec_from_file_location(path[:-3], os.path.join(directory, path))
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
@@ -56,7 +94,7 @@ def run_qemu(directory, only, results):
             tests = [t for t in tests if any(o in path[:-3] + "." + t[0] for o in only)]
         shared = None
         for name, fn in tests:
-            full = "%s.%s" % (path[:-3], name)
+            full = "%s%s.%s" % (label, path[:-3], name)
             t0 = time.monotonic()
             try:
                 if "lucid" in inspect.signature(fn).parameters:
@@ -84,13 +122,21 @@ def main():
     ap.add_argument("--unit", nargs="*", default=[])
     ap.add_argument("--qemu", default=None)
     ap.add_argument("-k", action="append", default=[], help="run only tests whose name has this")
+    ap.add_argument("--fuzz", nargs="*", default=[])
+    ap.add_argument("--fuzz-seconds", type=int, default=3)
+    ap.add_argument("--ubsan-build", help="a UBSAN=1 build directory to run QEMU tests against")
+    ap.add_argument("--ubsan-qemu", nargs="*", default=[], help="those tests (test_boot ...)")
     a = ap.parse_args()
     results = []
     t0 = time.monotonic()
     if not a.k:
         run_unit(a.unit, results)
+        run_fuzz(a.fuzz, a.fuzz_seconds, results)
     if a.qemu:
         run_qemu(a.qemu, a.k, results)
+    if a.qemu and a.ubsan_build:
+        os.environ["LUCID_BUILD"] = os.path.abspath(a.ubsan_build)  # tests/qemu/lucid.py
+        run_qemu(a.qemu, a.k, results, files=a.ubsan_qemu, label="ubsan:")
     passed = sum(1 for r in results if r[1])
     failed = len(results) - passed
     print("(%.0f s)" % (time.monotonic() - t0))

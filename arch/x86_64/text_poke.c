@@ -94,9 +94,18 @@ static notrace const struct text_poke_loc *find_loc(unsigned long addr)
 /* A CPU hit one of our int3s: skip the whole instruction being replaced. */
 static notrace bool poke_int3_handler(struct pt_regs *regs)
 {
+	unsigned long addr = regs->rip - INT3_INSN_SIZE; /* int3 is a trap: RIP is past it */
+	/*
+	 * The int3 is gone already: this CPU executed a copy fetched before the last write (its
+	 * instruction stream, or QEMU's translation of it, was not yet resynchronized). Go back
+	 * and run the instruction that is there now.
+	 */
+	if (kernel_text_address(addr) && *(volatile uint8_t *)addr != INT3_INSN) {
+		regs->rip = addr;
+		return true;
+	}
 	if (!READ_ONCE(bp_count))
 		return false;
-	unsigned long addr = regs->rip - INT3_INSN_SIZE; /* int3 is a trap: RIP is past it */
 	const struct text_poke_loc *loc = find_loc(addr);
 	if (!loc)
 		return false;

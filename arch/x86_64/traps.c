@@ -66,8 +66,12 @@ static int die_counter;
 static notrace long return_address_offset(unsigned long rip)
 {
 	unsigned long start;
+	/*
+	 * Outside every function: most likely a call through a bad pointer (into data, say), which
+	 * faulted fetching its first instruction. The caller's return address is then on top.
+	 */
 	if (!kallsyms_lookup(rip, NULL, &start, NULL))
-		return -1;
+		return 0;
 	const uint8_t *p = (const uint8_t *)start;
 	unsigned long body = start;
 	if (p[0] == 0xe8 || (p[0] == 0x0f && p[1] == 0x1f)) /* an -mfentry call site */

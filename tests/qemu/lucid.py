@@ -56,7 +56,11 @@ class Lucid:
                             codec_errors="replace", timeout=timeout)
         self.p.logfile_read = self.log
         self.p.delaybeforesend = None
-        self.boot_output = self.expect_prompt(timeout)
+        try:
+            self.boot_output = self.expect_prompt(timeout)
+        except BaseException:
+            self.close()  # a kernel that never reached the prompt must not outlive the test
+            raise
         self.boot_seconds = time.monotonic() - self.started
 
     def expect_prompt(self, timeout=30):

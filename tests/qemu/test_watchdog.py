@@ -10,7 +10,7 @@ def test_soft_lockup_reported():
         k.send_line("crash lockup")
         assert k.wait_exit(60) == 3
         out = k.tail(20000)
-        m = re.search(r"BUG: soft lockup - CPU#(\d+) stuck for (\d+)s! \[sh:(\d+)\]", out)
+        m = re.search(r"BUG: soft lockup - CPU#(\d+) stuck for (\d+)s! \[crash:(\d+)\]", out)
         assert m and int(m.group(2)) >= 2, out
         trace = out[out.index("Call Trace:"):]
         assert re.search(r" crash_lockup\+0x", trace), trace

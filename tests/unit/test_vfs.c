@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "kernel/vfs.h"
+#include "kernel/vfs_internal.h" /* vfs_lock, vfs_block: stood in for below */
 #include "kernel/debugfs.h"
 #include "kernel/tracefs.h"
 #include "kernel/proc_fs.h"
@@ -28,6 +29,36 @@ static long live_start;
 struct fs_context *current_fs(void)
 {
 	return current;
+}
+
+/*
+ * The kernel's VFS lock is a mutex (kernel/vfs_lock.c). Here it is a depth counter, which
+ * checks that every entry point takes it once, never twice, and always lets it go.
+ */
+static int lock_depth, would_sleep;
+
+void vfs_lock(void)
+{
+	assert_int_equal(lock_depth, 0);
+	lock_depth++;
+}
+
+void vfs_unlock(void)
+{
+	assert_int_equal(lock_depth, 1);
+	lock_depth--;
+}
+
+/* One try; where the kernel would sleep, count it and give back the -EAGAIN. */
+ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
+{
+	ssize_t ret;
+
+	assert_int_equal(lock_depth, 1);
+	ret = io(fd, buf, count);
+	if (ret == -EAGAIN && file && file->f_op->wait_queue && !(file->f_flags & O_NONBLOCK))
+		would_sleep++;
+	return ret;
 }
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -138,6 +169,7 @@ static void assert_no_open_fds(struct fs_context *fs)
 /* Every test ends here: no file left open, every allocation given back. */
 static void end_test(void)
 {
+	assert_int_equal(lock_depth, 0);
 	assert_int_equal(vfs_chdir("/"), 0);
 	assert_no_open_fds(&task_a);
 	assert_int_equal(host_kmalloc_live, live_start);
@@ -896,6 +928,115 @@ static void test_pseudo_read_only(void **state)
 	end_test();
 }
 
+/* An empty pipe: never anything to read yet. */
+static ssize_t empty_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	(void)file;
+	(void)buf;
+	(void)count;
+	(void)pos;
+	return -EAGAIN;
+}
+
+static struct wait_queue_head *empty_wait_queue(struct file *file)
+{
+	(void)file;
+	return (struct wait_queue_head *)&would_sleep; /* never slept on here; any address */
+}
+
+static const struct file_operations waiting_fops = {
+	.read = empty_read,
+	.wait_queue = empty_wait_queue,
+};
+
+static const struct file_operations never_waiting_fops = {
+	.read = empty_read,
+};
+
+/* A device driver's operations: reads "dev\n", remembers the last write. */
+static char dev_written[8];
+
+static ssize_t dev_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	(void)file;
+	return simple_read_from_buffer(buf, count, pos, "dev\n", 4);
+}
+
+static ssize_t dev_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	(void)file;
+	(void)pos;
+	memcpy(dev_written, buf, MIN(count, sizeof(dev_written)));
+	return (ssize_t)count;
+}
+
+static const struct file_operations dev_fops = {
+	.read = dev_read,
+	.write = dev_write,
+};
+
+/* A read that finds nothing waits, unless O_NONBLOCK; a file without a wait queue never does. */
+static void test_blocking_read_waits(void **state)
+{
+	struct dentry *p = tracefs_create_file("trace_pipe", 0444, NULL, NULL, &waiting_fops);
+	struct dentry *q = tracefs_create_file("no_wait", 0444, NULL, NULL, &never_waiting_fops);
+	char buf[4];
+	int fd;
+
+	(void)state;
+	would_sleep = 0;
+	fd = vfs_open("/sys/kernel/tracing/trace_pipe", O_RDONLY, 0);
+	assert_int_equal(vfs_read(fd, buf, sizeof(buf)), -EAGAIN);
+	assert_int_equal(would_sleep, 1);
+	vfs_close(fd);
+	fd = vfs_open("/sys/kernel/tracing/trace_pipe", O_RDONLY | O_NONBLOCK, 0);
+	assert_int_equal(vfs_read(fd, buf, sizeof(buf)), -EAGAIN);
+	vfs_close(fd);
+	fd = vfs_open("/sys/kernel/tracing/no_wait", O_RDONLY, 0);
+	assert_int_equal(vfs_read(fd, buf, sizeof(buf)), -EAGAIN);
+	vfs_close(fd);
+	assert_int_equal(would_sleep, 1);
+	tracefs_remove(p);
+	tracefs_remove(q);
+	end_test();
+}
+
+/* mknod: a device node in ramfs whose operations are the driver's, e.g. /dev/console. */
+static void test_mknod_device(void **state)
+{
+	struct kstat st;
+	struct dirent de;
+	char buf[8];
+	int fd;
+
+	(void)state;
+	assert_int_equal(vfs_mkdir("/mk", 0755), 0);
+	assert_int_equal(vfs_mknod("/mk/console", S_IFCHR | 0600, &dev_fops), 0);
+	assert_int_equal(vfs_mknod("/mk/console", S_IFCHR | 0600, &dev_fops), -EEXIST);
+	assert_int_equal(vfs_mknod("/mk/reg", S_IFREG | 0600, &dev_fops), -EINVAL);
+	assert_int_equal(vfs_mknod("/mk/no/x", S_IFCHR | 0600, &dev_fops), -ENOENT);
+	assert_int_equal(vfs_mknod("/sys/kernel/tracing/c", S_IFCHR | 0600, &dev_fops), -EPERM);
+	assert_int_equal(vfs_stat("/mk/console", &st), 0);
+	assert_true(S_ISCHR(st.mode));
+	assert_int_equal(st.mode & 07777, 0600);
+	/* O_TRUNC has no data to cut on a device: the driver just sees the flag. */
+	fd = vfs_open("/mk/console", O_RDWR | O_TRUNC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(vfs_write(fd, "hi", 2), 2);
+	assert_memory_equal(dev_written, "hi", 2);
+	assert_int_equal(vfs_read(fd, buf, sizeof(buf)), 4);
+	assert_memory_equal(buf, "dev\n", 4);
+	vfs_close(fd);
+	fd = vfs_open("/mk", O_RDONLY | O_DIRECTORY, 0);
+	while (vfs_readdir(fd, &de) == 1 && strcmp(de.d_name, "console") != 0)
+		;
+	assert_int_equal(de.d_type, DT_CHR);
+	vfs_close(fd);
+	assert_int_equal(vfs_unlink("/mk/console"), 0);
+	assert_int_equal(vfs_rmdir("/mk"), 0);
+	end_test();
+}
+
 static void test_pseudo_write_exact_bytes(void **state)
 {
 	static struct recorder r = { .text = "" };
@@ -1379,6 +1520,8 @@ int main(void)
 		T(test_mount_ramfs_and_errors),
 		T(test_pseudo_read_only),
 		T(test_pseudo_write_exact_bytes),
+		T(test_blocking_read_waits),
+		T(test_mknod_device),
 		T(test_dup2_shares_open_file),
 		T(test_pseudo_remove_while_open),
 		T(test_proc_seq_file),

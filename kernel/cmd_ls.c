@@ -1,0 +1,180 @@
+/*
+ * ls [-l] [-a] [PATH...]: the names in a directory, sorted by byte value (as LC_ALL=C ls),
+ * one per line, as ls prints when its output is not a terminal. -l adds the mode, in ls's
+ * notation (drwxr-xr-x, -rw-r--r--, crw-------), and the size; Lucid keeps no owners or
+ * times. -a shows the names starting with '.' too.
+ */
+#include "kernel/shell.h"
+#include "kernel/stdio.h"
+#include "kernel/cmd_io.h"
+#include "kernel/vfs.h"
+#include "kernel/kmalloc.h"
+#include "lib/errno.h"
+#include "lib/printf.h"
+#include "lib/sort.h"
+#include "lib/string.h"
+
+struct entry {
+	char *name;
+	struct kstat st;
+};
+
+struct listing {
+	struct entry *v;
+	size_t n, cap;
+};
+
+static void mode_string(umode_t mode, char s[11])
+{
+	static const char rwx[] = "rwxrwxrwx";
+
+	s[0] = S_ISDIR(mode) ? 'd' : S_ISCHR(mode) ? 'c' : S_ISFIFO(mode) ? 'p' : '-';
+	for (int i = 0; i < 9; i++)
+		s[1 + i] = mode & (0400 >> i) ? rwx[i] : '-';
+	if (mode & 01000) /* sticky, as /tmp: 't' over the others' x */
+		s[9] = mode & 0001 ? 't' : 'T';
+	s[10] = '\0';
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+static int add(struct listing *l, const char *name, const struct kstat *st)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 32;
+		struct entry *v = krealloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].name = kstrdup(name);
+	if (!l->v[l->n].name)
+		return -ENOMEM;
+	l->v[l->n++].st = *st;
+	return 0;
+}
+
+static void free_listing(struct listing *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		kfree(l->v[i].name);
+	kfree(l->v);
+	*l = (struct listing){0};
+}
+
+/* Reads the directory at fd, with each entry's stat (which needs its path: dir/name). */
+static int read_dir(int fd, const char *dir, bool all, struct listing *l)
+{
+	char *path = kmalloc(PATH_MAX);
+	struct dirent de;
+	int ret = path ? 0 : -ENOMEM;
+
+	while (!ret && (ret = vfs_readdir(fd, &de)) == 1) {
+		struct kstat st = {0};
+
+		ret = 0;
+		if (de.d_name[0] == '.' && !all)
+			continue;
+		snprintf(path, PATH_MAX, "%s/%s", dir, de.d_name);
+		vfs_stat(path, &st); /* "." and "..": the same as the directory's own */
+		ret = add(l, de.d_name, &st);
+	}
+	kfree(path);
+	return ret;
+}
+
+static void print_listing(struct cmd_out *o, struct listing *l, bool lng)
+{
+	int width = 1;
+
+	sort(l->v, l->n, sizeof(*l->v), cmp_entry);
+	for (size_t i = 0; i < l->n; i++) {
+		int w = snprintf(NULL, 0, "%ld", (long)l->v[i].st.size);
+
+		width = w > width ? w : width;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		char mode[11];
+
+		if (!lng) {
+			out_printf(o, "%s\n", l->v[i].name);
+			continue;
+		}
+		mode_string(l->v[i].st.mode, mode);
+		out_printf(o, "%s %*ld %s\n", mode, width, (long)l->v[i].st.size, l->v[i].name);
+	}
+}
+
+static int ls_one(struct cmd_out *o, const char *path, bool lng, bool all, bool header)
+{
+	struct listing l = {0};
+	struct kstat st;
+	int fd, err = vfs_stat(path, &st);
+
+	if (err) {
+		out_flush(o); /* what came before, before the message */
+		dprintf(STDERR_FILENO, "ls: cannot access '%s': %s\n", path, errno_text(-err));
+		return 2;
+	}
+	if (!S_ISDIR(st.mode)) {
+		err = add(&l, path, &st);
+	} else {
+		fd = vfs_open(path, O_RDONLY | O_DIRECTORY, 0);
+		err = fd < 0 ? fd : read_dir(fd, path, all, &l);
+		if (fd >= 0)
+			vfs_close(fd);
+		if (header)
+			out_printf(o, "%s:\n", path);
+	}
+	if (err) {
+		out_flush(o);
+		dprintf(STDERR_FILENO, "ls: cannot open directory '%s': %s\n", path,
+			errno_text(-err));
+		free_listing(&l);
+		return 2;
+	}
+	print_listing(o, &l, lng);
+	free_listing(&l);
+	return 0;
+}
+
+static int cmd_ls(int argc, char **argv)
+{
+	bool lng = false, all = false;
+	struct cmd_out *o = kmalloc(sizeof(*o));
+	struct getopt g;
+	int c, status = 0;
+
+	if (!o)
+		return 2;
+	getopt_init(&g);
+	while ((c = getopt(&g, argc, argv, "la1")) != -1) {
+		if (c == '?') {
+			kfree(o);
+			return 2;
+		}
+		lng |= c == 'l';
+		all |= c == 'a';
+	}
+	out_init(o, STDOUT_FILENO);
+	if (g.ind == argc)
+		status = ls_one(o, ".", lng, all, false);
+	for (int i = g.ind; i < argc && !out_failed(o); i++) {
+		int s;
+
+		if (i > g.ind)
+			out_write(o, "\n", 1);
+		s = ls_one(o, argv[i], lng, all, argc - g.ind > 1);
+		status = s > status ? s : status;
+	}
+	if (out_flush(o))
+		status = write_error("ls", o->err);
+	kfree(o);
+	return status;
+}
+SHELL_CMD("ls", "ls [-l] [-a] [PATH...]: list a directory (-l: mode and size)", cmd_ls);

@@ -1,0 +1,283 @@
+/*
+ * Running a parsed line (kernel/sh_parse.h): pipelines, redirections, $?, and Ctrl-C.
+ *
+ * Each command of a pipeline runs in a kernel thread of its own, named after it (so `ps` and
+ * the tracer show "cat", "grep"), as a program runs in a process forked by the shell. The
+ * thread starts with a copy of the shell's fd table (kernel/fs_struct.c), so the shell only
+ * has to make the pipes before it creates the threads; each thread then, like a forked child:
+ *	1. puts its pipe ends on fds 0 and 1 (dup2) and closes every other pipe end,
+ *	2. performs its redirections, left to right, with bash's meanings,
+ *	3. runs the command, whose return value is its exit status.
+ * The shell closes its own copies of the pipe ends, so that a reader sees end of file once the
+ * writer exits, and waits for every thread; the status is the last command's, as in bash.
+ *
+ * A builtin alone on its pipeline (cd) runs in the shell itself: its redirections are applied
+ * to the shell's fds and undone afterwards, as bash does for its builtins.
+ *
+ * Ctrl-C: while the threads run, the console reports Ctrl-C to sh_interrupt() instead of
+ * queueing it as input; that marks every thread of the pipeline (send_sigint), which ends a
+ * blocking read and any further output of the command (-EINTR).
+ */
+#include "kernel/shell.h"
+#include "kernel/sh_parse.h"
+#include "kernel/stdio.h"
+#include "kernel/console.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/spinlock.h"
+#include "kernel/tty.h"
+#include "kernel/vfs.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define STATUS_NOT_FOUND 127
+#define STATUS_INTERRUPTED 130 /* 128 + SIGINT, as bash reports a command Ctrl-C ended */
+
+struct stage {
+	const struct sh_command *cmd;
+	int in, out; /* the pipe ends that become fds 0 and 1, or -1 */
+	const int *pipe_fds; /* every pipe end the shell made: the stage closes them all */
+	int npipe_fds;
+	bool cancelled; /* the pipeline could not be started: return at once */
+};
+
+/* The pipeline in the foreground, for sh_interrupt(). */
+static DEFINE_SPINLOCK(fg_lock);
+static struct task *fg_tasks[SH_MAX_CMDS];
+static int fg_count;
+static bool fg_interrupted;
+
+/* Called by the console's interrupt for a Ctrl-C while a pipeline runs. */
+static void sh_interrupt(void)
+{
+	unsigned long flags = spin_lock_irqsave(&fg_lock);
+
+	fg_interrupted = true;
+	for (int i = 0; i < fg_count; i++)
+		send_sigint(fg_tasks[i]);
+	spin_unlock_irqrestore(&fg_lock, flags);
+}
+
+static void set_foreground(struct task **tasks, int n)
+{
+	unsigned long flags = spin_lock_irqsave(&fg_lock);
+
+	for (int i = 0; i < n; i++)
+		fg_tasks[i] = tasks[i];
+	fg_count = n;
+	if (n)
+		fg_interrupted = false; /* kept after the pipeline, for run_pipeline to look at */
+	spin_unlock_irqrestore(&fg_lock, flags);
+	console_set_intr(n ? sh_interrupt : NULL);
+}
+
+/* Opens r's file (or copies r's fd) onto fd r->fd. Prints bash's message on failure. */
+static int redirect(const struct sh_redir *r)
+{
+	static const int open_flags[] = {
+		[SH_REDIR_IN] = O_RDONLY,
+		[SH_REDIR_OUT] = O_WRONLY | O_CREAT | O_TRUNC,
+		[SH_REDIR_APPEND] = O_WRONLY | O_CREAT | O_APPEND,
+	};
+	int fd, err;
+
+	if (r->kind == SH_REDIR_DUP) {
+		err = vfs_dup2(r->target_fd, r->fd);
+		if (err < 0)
+			dprintf(STDERR_FILENO, "sh: %d: %s\n", r->target_fd, errno_text(-err));
+		return err < 0 ? err : 0;
+	}
+	fd = vfs_open(r->path, open_flags[r->kind], 0644);
+	if (fd < 0) {
+		dprintf(STDERR_FILENO, "sh: %s: %s\n", r->path, errno_text(-fd));
+		return fd;
+	}
+	if (fd == r->fd)
+		return 0;
+	err = vfs_dup2(fd, r->fd);
+	vfs_close(fd);
+	if (err < 0)
+		dprintf(STDERR_FILENO, "sh: %d: %s\n", r->fd, errno_text(-err));
+	return err < 0 ? err : 0;
+}
+
+static int redirect_all(const struct sh_command *c)
+{
+	for (int i = 0; i < c->nredirs; i++) {
+		if (redirect(&c->redirs[i]))
+			return -1;
+	}
+	return 0;
+}
+
+static int run_command(const struct sh_command *c)
+{
+	const struct shell_cmd *sc;
+
+	if (c->argc == 0)
+		return 0; /* "> f" alone: only the redirections */
+	sc = shell_find_cmd(c->argv[0]);
+	if (!sc) {
+		dprintf(STDERR_FILENO, "sh: %s: command not found\n", c->argv[0]);
+		return STATUS_NOT_FOUND;
+	}
+	return sc->fn(c->argc, c->argv);
+}
+
+static int stage_main(void *arg)
+{
+	struct stage *s = arg;
+
+	if (s->cancelled)
+		return 1;
+	if (s->in >= 0)
+		vfs_dup2(s->in, STDIN_FILENO);
+	if (s->out >= 0)
+		vfs_dup2(s->out, STDOUT_FILENO);
+	for (int i = 0; i < s->npipe_fds; i++)
+		vfs_close(s->pipe_fds[i]);
+	if (redirect_all(s->cmd))
+		return 1;
+	return run_command(s->cmd);
+}
+
+/* A free fd near the top of the table, where a saved fd is out of the redirections' way. */
+static int save_fd(int fd)
+{
+	struct kstat st;
+
+	if (vfs_fstat(fd, &st) < 0)
+		return -1; /* not open: closing it restores it */
+	for (int hi = NR_OPEN_DEFAULT - 1; hi > STDERR_FILENO; hi--) {
+		if (vfs_fstat(hi, &st) == -EBADF)
+			return vfs_dup2(fd, hi);
+	}
+	return -EMFILE;
+}
+
+static int run_builtin(const struct sh_command *c)
+{
+	int fds[SH_MAX_REDIRS], saved[SH_MAX_REDIRS], n = 0, status = 1;
+
+	for (int i = 0; i < c->nredirs; i++) {
+		int fd = c->redirs[i].fd, j;
+
+		for (j = 0; j < n && fds[j] != fd; j++)
+			;
+		if (j < n)
+			continue; /* already saved */
+		saved[n] = save_fd(fd);
+		if (saved[n] == -EMFILE) {
+			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(EMFILE));
+			goto restore;
+		}
+		fds[n++] = fd;
+	}
+	if (!redirect_all(c))
+		status = run_command(c);
+restore:
+	while (n--) {
+		if (saved[n] >= 0) {
+			vfs_dup2(saved[n], fds[n]);
+			vfs_close(saved[n]);
+		} else {
+			vfs_close(fds[n]);
+		}
+	}
+	return status;
+}
+
+static bool is_builtin(const struct sh_command *c)
+{
+	const struct shell_cmd *sc = c->argc ? shell_find_cmd(c->argv[0]) : NULL;
+
+	return sc && sc->builtin;
+}
+
+static int run_pipeline(const struct sh_pipeline *p)
+{
+	struct stage stages[SH_MAX_CMDS];
+	struct task *tasks[SH_MAX_CMDS];
+	int pipe_fds[2 * (SH_MAX_CMDS - 1)], npipe_fds = 0, n = p->ncmds, created, status = 0;
+
+	if (n == 1 && is_builtin(&p->cmds[0]))
+		return run_builtin(&p->cmds[0]);
+	for (int i = 0; i < n - 1; i++) {
+		int err = vfs_pipe(&pipe_fds[2 * i]);
+
+		if (err) {
+			dprintf(STDERR_FILENO, "sh: pipe: %s\n", errno_text(-err));
+			status = 1;
+			n = 0; /* start nothing */
+			break;
+		}
+		npipe_fds += 2;
+	}
+	for (created = 0; created < n; created++) {
+		const struct sh_command *c = &p->cmds[created];
+		struct stage *s = &stages[created];
+
+		*s = (struct stage){
+			.cmd = c,
+			.in = created ? pipe_fds[2 * (created - 1)] : -1, /* the previous pipe */
+			.out = created < n - 1 ? pipe_fds[2 * created + 1] : -1, /* the next */
+			.pipe_fds = pipe_fds,
+			.npipe_fds = npipe_fds,
+		};
+		tasks[created] = kthread_create(stage_main, s, c->argc ? c->argv[0] : "sh");
+		if (!tasks[created]) {
+			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+			status = 1;
+			for (int i = 0; i < created; i++)
+				stages[i].cancelled = true;
+			break;
+		}
+	}
+	/* Our copies of the pipe ends: a reader sees end of file only when every writer closed. */
+	for (int i = 0; i < npipe_fds; i++)
+		vfs_close(pipe_fds[i]);
+	set_foreground(tasks, created);
+	for (int i = 0; i < created; i++)
+		wake_up_new_task(tasks[i]);
+	/* Wait for every one to die before letting go of them: sh_interrupt may still look. */
+	for (int i = 0; i < created; i++)
+		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
+	set_foreground(NULL, 0);
+	for (int i = 0; i < created; i++) {
+		int code = kthread_join(tasks[i]);
+
+		if (created == n && i == n - 1)
+			status = code;
+	}
+	if (fg_interrupted) {
+		tty_flush_input(); /* the half-typed line the command was reading */
+		printf("^C\n");
+		status = STATUS_INTERRUPTED; /* even if the last one saw end of file first */
+	}
+	return status;
+}
+
+int sh_run_line(const char *text, int status)
+{
+	struct sh_line line;
+
+	if (sh_parse(&line, text)) {
+		dprintf(STDERR_FILENO, "%s\n", line.err);
+		sh_line_free(&line);
+		return 2; /* bash's status for a syntax error */
+	}
+	for (int i = 0; i < line.npipelines; i++) {
+		struct sh_pipeline *p = &line.pipelines[i];
+
+		if (!sh_should_run(p->op, status))
+			continue;
+		if (sh_expand_pipeline(p, status)) {
+			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+			status = 1;
+			continue;
+		}
+		status = run_pipeline(p);
+	}
+	sh_line_free(&line);
+	return status;
+}

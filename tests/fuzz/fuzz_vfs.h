@@ -1,0 +1,12 @@
+/* What the VFS fuzz target (fuzz_vfs.c) and its pseudo files (fuzz_vfs_files.c) share. */
+#ifndef TESTS_FUZZ_FUZZ_VFS_H
+#define TESTS_FUZZ_FUZZ_VFS_H
+
+/* Makes the tracefs files the operations reach: fz_value, fz_list, instances/. */
+void fuzz_files_init(void);
+/* Removes fz_tmp if it is there, else creates it: a tracing file vanishing under its readers. */
+void fuzz_files_toggle_tmp(void);
+/* Back to what fuzz_files_init() made (call with every file closed). */
+void fuzz_files_reset(void);
+
+#endif

@@ -1,0 +1,206 @@
+"""Files (issue 4): ramfs, the commands on files, /proc, mounts, big files, memory use."""
+import re
+import zlib
+
+
+
+def check(lucid, line, want, timeout=30):
+    out = lucid.run(line, timeout)
+    assert out == want, "%r printed %r, not %r" % (line[:60], out[-500:], want[-500:])
+
+
+def test_boot_tree(lucid):
+    check(lucid, "pwd", "/root\n")
+    check(lucid, "ls /", "dev\nproc\nroot\nsys\ntmp\n")
+    check(lucid, "ls -l /dev", "crw------- 0 console\ncrw-rw-rw- 0 full\n"
+                               "crw-rw-rw- 0 null\ncrw-rw-rw- 0 zero\n")
+    check(lucid, "ls /proc", "cpuinfo\ninterrupts\nmeminfo\nmounts\nsys\nuptime\n")
+    check(lucid, "ls /proc/sys", "kernel\n")
+    check(lucid, "ls /sys/kernel/debug", "tracing\n")
+    check(lucid, "ls /sys/kernel/debug/tracing", "")
+    assert lucid.status() == 0
+    check(lucid, "mount", "ramfs on / type ramfs (rw)\n"
+                          "debugfs on /sys/kernel/debug type debugfs (rw)\n"
+                          "tracefs on /sys/kernel/tracing type tracefs (rw)\n"
+                          "proc on /proc type proc (rw)\n")
+
+
+def test_create_append_truncate_read(lucid):
+    lucid.run("mkdir /tmp/t; cd /tmp/t")
+    check(lucid, "echo hello > f; echo world >> f; cat f", "hello\nworld\n")
+    check(lucid, "ls -l", "-rw-r--r-- 12 f\n")
+    check(lucid, "echo new > f; cat f; wc -c f", "new\n4 f\n")
+    check(lucid, "> f; wc -c < f", "0\n")
+    check(lucid, "touch g; ls; wc -c g", "f\ng\n0 g\n")
+    check(lucid, "echo x > g; touch g; wc -c g", "2 g\n")  # touch does not truncate
+    check(lucid, "mkdir d; ls -l", "drwxr-xr-x 0 d\n-rw-r--r-- 0 f\n-rw-r--r-- 2 g\n")
+    lucid.run("cd; rm /tmp/t/f /tmp/t/g; rmdir /tmp/t/d /tmp/t")
+    check(lucid, "ls /tmp", "")
+
+
+def test_errors_and_statuses(lucid):
+    cases = [
+        ("cat nosuch", "cat: nosuch: No such file or directory\n", 1),
+        ("cat /tmp", "cat: /tmp: Is a directory\n", 1),
+        ("cd nosuch", "sh: cd: nosuch: No such file or directory\n", 1),
+        ("cd /proc/uptime", "sh: cd: /proc/uptime: Not a directory\n", 1),
+        ("ls nosuch", "ls: cannot access 'nosuch': No such file or directory\n", 2),
+        ("mkdir /tmp", "mkdir: cannot create directory '/tmp': File exists\n", 1),
+        ("mkdir /a/b", "mkdir: cannot create directory '/a/b': No such file or directory\n", 1),
+        ("mkdir /proc/x", "mkdir: cannot create directory '/proc/x': Operation not permitted\n", 1),
+        ("rmdir /nosuch", "rmdir: failed to remove '/nosuch': No such file or directory\n", 1),
+        ("rmdir /sys", "rmdir: failed to remove '/sys': Directory not empty\n", 1),
+        ("rm /nosuch", "rm: cannot remove '/nosuch': No such file or directory\n", 1),
+        ("rm /tmp", "rm: cannot remove '/tmp': Is a directory\n", 1),
+        ("rm -f /nosuch", "", 0),
+        ("touch /nosuch/x", "touch: cannot touch '/nosuch/x': No such file or directory\n", 1),
+        ("head -n x /proc/uptime", "head: invalid number of lines: 'x'\n", 1),
+        ("grep", "Usage: grep [-vciqnE] PATTERN [FILE...]\n", 2),
+        ("grep x nosuch", "grep: nosuch: No such file or directory\n", 2),
+        ("wc -z", "wc: invalid option -- 'z'\n", 1),
+        ("mount -t nofs nodev /tmp", "mount: /tmp: unknown filesystem type 'nofs'.\n", 32),
+        ("mount -t ramfs nodev /nosuch", "mount: /nosuch: mount point does not exist.\n", 32),
+        ("umount /tmp", "umount: /tmp: not mounted.\n", 32),
+        ("umount /", "umount: /: target is busy.\n", 32),
+        ("echo x > /proc/new", "sh: /proc/new: Permission denied\n", 1),
+    ]
+    for line, out, status in cases:
+        check(lucid, line, out)
+        assert lucid.status() == status, line
+
+
+def test_text_tools(lucid):
+    lucid.run("cd /tmp; seq 12 > n; echo 'b a' > w; echo 'a c' >> w; echo 'b a' >> w")
+    check(lucid, "head -3 n", "1\n2\n3\n")
+    check(lucid, "head -n 2 n", "1\n2\n")
+    check(lucid, "head -c 5 n", "1\n2\n3")
+    check(lucid, "tail -n 2 n", "11\n12\n")
+    check(lucid, "tail -n +11 n", "11\n12\n")
+    check(lucid, "head -n 3 w n", "==> w <==\nb a\na c\nb a\n\n==> n <==\n1\n2\n3\n")
+    check(lucid, "grep 1 n | wc -l", "4\n")
+    check(lucid, "grep -c 1 n", "4\n")
+    check(lucid, "grep -v 1 n | head -2", "2\n3\n")
+    check(lucid, "grep -E '^(2|12)$' n", "2\n12\n")
+    check(lucid, "grep -i 'B A' w", "b a\nb a\n")
+    check(lucid, "grep -q 12 n; echo $?; grep -q 13 n; echo $?", "0\n1\n")
+    check(lucid, "grep 'x[' n; echo $?", "grep: Invalid regular expression\n2\n")
+    check(lucid, "sort w", "a c\nb a\nb a\n")
+    check(lucid, "sort w | uniq", "a c\nb a\n")
+    check(lucid, "sort w | uniq -c", "      1 a c\n      2 b a\n")
+    check(lucid, "sort -n -r n | head -3", "12\n11\n10\n")
+    check(lucid, "sort n | head -4", "1\n10\n11\n12\n")
+    # wc's columns, as GNU wc 9 prints them.
+    check(lucid, "wc w", " 3  6 12 w\n")
+    check(lucid, "wc -l w", "3 w\n")
+    check(lucid, "wc w n", " 3  6 12 w\n12 12 27 n\n15 18 39 total\n")
+    check(lucid, "cat w | wc", "      3       6      12\n")
+    check(lucid, "cat w | wc -l", "3\n")
+    check(lucid, "cksum w", "%d 12 w\n" % cksum(b"b a\na c\nb a\n"))
+    lucid.run("rm n w; cd")
+
+
+def cksum(data):
+    """POSIX cksum, to compare with Lucid's (GNU cksum prints the same)."""
+    crc = 0
+    for byte in data + length_bytes(len(data)):
+        crc ^= byte << 24
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x04C11DB7) & 0xFFFFFFFF if crc & 0x80000000 else \
+                (crc << 1) & 0xFFFFFFFF
+    return crc ^ 0xFFFFFFFF
+
+
+def length_bytes(n):
+    out = b""
+    while n:
+        out += bytes([n & 0xFF])
+        n >>= 8
+    return out
+
+
+def test_1mib_file_cksum(lucid):
+    """A 1 MiB file written through a pipe and read back gives the host's cksum."""
+    data = "".join("%d\n" % i for i in range(1, 200001)).encode()[:1 << 20]
+    want = "%d %d" % (cksum_fast(data), len(data))
+    lucid.run("seq 200000 | head -c 1048576 > /tmp/mib", timeout=60)
+    check(lucid, "ls -l /tmp/mib", "-rw-r--r-- 1048576 /tmp/mib\n")
+    check(lucid, "cksum /tmp/mib", want + " /tmp/mib\n", timeout=60)
+    check(lucid, "cat /tmp/mib | cksum", want + "\n", timeout=60)
+    check(lucid, "tail -n 1 /tmp/mib", data.split(b"\n")[-1].decode())  # cut mid-line
+    lucid.run("rm /tmp/mib")
+
+
+def cksum_fast(data):
+    table = []
+    for i in range(256):
+        c = i << 24
+        for _ in range(8):
+            c = ((c << 1) ^ 0x04C11DB7) & 0xFFFFFFFF if c & 0x80000000 else (c << 1) & 0xFFFFFFFF
+        table.append(c)
+    crc = 0
+    for byte in data + length_bytes(len(data)):
+        crc = ((crc << 8) & 0xFFFFFFFF) ^ table[(crc >> 24) ^ byte]
+    return crc ^ 0xFFFFFFFF
+
+
+def test_mount_debugfs_as_in_the_article(lucid):
+    check(lucid, "mkdir /debug; mount -t debugfs nodev /debug; echo $?", "0\n")
+    check(lucid, "ls /debug", "tracing\n")
+    check(lucid, "ls /debug/tracing; echo $?", "0\n")
+    assert "debugfs on /debug type debugfs (rw)\n" in lucid.run("mount")
+    assert "debugfs /debug debugfs rw 0 0\n" in lucid.run("cat /proc/mounts")
+    check(lucid, "cd /debug/tracing; cd ..; pwd", "/debug\n")
+    lucid.run("cd /debug")
+    check(lucid, "umount /debug", "umount: /debug: target is busy.\n")
+    lucid.run("cd /")
+    assert lucid.run("umount /debug; echo $?; rmdir /debug; ls /") == \
+        "0\ndev\nproc\nroot\nsys\ntmp\n"
+    # A ramfs of one's own: its files go with it.
+    check(lucid, "mkdir /mnt; mount -t ramfs nodev /mnt; echo x > /mnt/f; ls /mnt", "f\n")
+    check(lucid, "umount /mnt; ls /mnt; rmdir /mnt", "")
+    lucid.run("cd")
+
+
+def test_proc_files(lucid):
+    up = lucid.run("cat /proc/uptime")
+    assert re.match(r"^\d+\.\d\d \d+\.\d\d\n$", up), up
+    cpu = lucid.run("cat /proc/cpuinfo")
+    assert re.findall(r"^processor\t: (\d+)$", cpu, re.M) == ["0", "1", "2", "3"], cpu
+    mem = lucid.run("cat /proc/meminfo")
+    m = re.match(r"^MemTotal: +(\d+) kB\nMemFree: +(\d+) kB\n$", mem)
+    assert m and 200000 < int(m.group(1)) <= 262144 and int(m.group(2)) < int(m.group(1)), mem
+    irq = lucid.run("cat /proc/interrupts").splitlines()
+    assert irq[0].split() == ["CPU0", "CPU1", "CPU2", "CPU3"], irq
+    loc = [line for line in irq if line.startswith("LOC:")][0].split()
+    assert all(int(n) > 0 for n in loc[1:5]), loc  # every CPU's tick
+
+
+def mem_free(lucid):
+    return int(re.search(r"MemFree: +(\d+) kB", lucid.run("cat /proc/meminfo")).group(1))
+
+
+def test_1000_files_give_memory_back(lucid):
+    """Make 1,000 files (50 with data in them) and remove them: MemFree comes back exactly.
+
+    Typed lines stay in the shell's history (32 lines) and the kernel heap keeps partly used
+    pages, so the first rounds may differ; with rounds of 16 lines (a divisor of 32), from the
+    third round on each line typed replaces an identical one in the history, and every
+    allocation made is given back.
+    """
+    names = ["f%d" % i for i in range(1000)]
+    round_lines = [
+        "mkdir /tmp/many", "cd /tmp/many",
+    ] + ["touch " + " ".join(names[i:i + 250]) for i in range(0, 1000, 250)] + [
+        "echo data > " + "; echo data > ".join(names[:50]),
+        "ls | wc -l",
+    ] + ["rm " + " ".join(names[i:i + 250]) for i in range(0, 1000, 250)] + [
+        "cd", "rmdir /tmp/many",
+    ]
+    round_lines += ["true"] * (15 - len(round_lines))  # 15 lines, and cat /proc/meminfo
+    free = []
+    for _ in range(4):
+        for line in round_lines:
+            want = "1000\n" if line.startswith("ls") else ""
+            check(lucid, line, want, timeout=60)
+        free.append(mem_free(lucid))
+    assert free[2] == free[3], free

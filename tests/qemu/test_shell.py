@@ -1,0 +1,177 @@
+"""The shell (issue 4): grammar, $?, lists, quotes, redirections, pipes, Ctrl-C, the prompt.
+
+Each expected output is what bash prints for the same line (with "bash:" as "sh:").
+"""
+import re
+import time
+
+from lucid import PROMPT
+
+
+def test_prompt_follows_cwd(lucid):
+    lucid.run("cd")
+    lucid.send_line("pwd")
+    lucid.p.expect(r"/root\r\n\[~\]# ", timeout=10)
+    for path, name in [("/", "/"), ("/sys/kernel/debug/tracing", "tracing"), ("..", "debug"),
+                       ("/tmp", "tmp"), ("", "~")]:
+        lucid.send_line("cd " + path)
+        lucid.p.expect(r"\[%s\]# " % re.escape(name), timeout=10)
+    assert lucid.run("pwd") == "/root\n"
+
+
+def test_status_and_lists(lucid):
+    assert lucid.run("true; echo $?") == "0\n"
+    assert lucid.run("false; echo $?") == "1\n"
+    assert lucid.run("false; echo a$?b") == "a1b\n"
+    assert lucid.run("true && echo yes || echo no") == "yes\n"
+    assert lucid.run("false && echo yes || echo no") == "no\n"
+    assert lucid.run("false || false && echo x; echo $?") == "1\n"
+    assert lucid.run("echo a ; echo b;echo c") == "a\nb\nc\n"
+    assert lucid.run("nosuch; echo $?") == "sh: nosuch: command not found\n127\n"
+    assert lucid.run("echo a # a comment") == "a\n"
+
+
+def test_quotes_and_escapes(lucid):
+    assert lucid.run("echo 'a  b' \"c  d\" e\\ f") == "a  b c  d e f\n"
+    assert lucid.run("echo '$?' \"$?\"") == "$? 0\n"
+    assert lucid.run("echo *lock*") == "*lock*\n"  # no globbing
+    assert lucid.run("echo -n abc; echo") == "abc\n"
+    assert lucid.run("echo -e 'a\\tb\\\\c\\nd'") == "a\tb\\c\nd\n"
+    assert lucid.run("echo -e 'x\\cy'; echo") == "x\n"
+    assert lucid.run("echo -x") == "-x\n"
+
+
+def test_syntax_errors(lucid):
+    assert lucid.run("echo 'abc") == "sh: unexpected EOF while looking for matching `''\n"
+    assert lucid.status() == 2
+    out = lucid.run("echo >")
+    assert out == "sh: syntax error near unexpected token `newline'\n", out
+    assert lucid.run("echo a | | cat") == "sh: syntax error near unexpected token `|'\n"
+    assert lucid.status() == 2
+
+
+def test_redirections(lucid):
+    lucid.run("cd /tmp")
+    assert lucid.run("echo one > r; echo two >> r; cat r") == "one\ntwo\n"
+    assert lucid.run("echo three > r; cat < r") == "three\n"
+    # 2> and 2>&1, in bash's order-sensitive way.
+    assert lucid.run("cat nosuch 2> err; echo $?; cat err") == \
+        "1\ncat: nosuch: No such file or directory\n"
+    assert lucid.run("cat r nosuch > both 2>&1; cat both") == \
+        "three\ncat: nosuch: No such file or directory\n"
+    assert lucid.run("cat nosuch 2>&1 > out | grep -c nosuch") == "1\n"
+    # N> with any fd, and a redirection before the command.
+    assert lucid.run("> first echo hi; cat first") == "hi\n"
+    assert lucid.run("echo x 3> three >&3; cat three") == "x\n"
+    assert lucid.run("echo x >&7") == "sh: 7: Bad file descriptor\n"
+    assert lucid.status() == 1
+    assert lucid.run("echo x > /nosuch/f") == "sh: /nosuch/f: No such file or directory\n"
+    assert lucid.status() == 1
+    assert lucid.run("cat < nosuch; echo $?") == "sh: nosuch: No such file or directory\n1\n"
+    assert lucid.run("echo x > /tmp") == "sh: /tmp: Is a directory\n"
+    assert lucid.run("echo x > /proc/uptime") == "sh: /proc/uptime: Permission denied\n"
+    # A builtin's redirections apply to it only: the shell's own fds come back.
+    assert lucid.run("cd /nosuch 2> cderr; cat cderr") == \
+        "sh: cd: /nosuch: No such file or directory\n"
+    assert lucid.run("echo still here") == "still here\n"
+    lucid.run("rm r err both out first three cderr; cd")
+
+
+def test_echo_0_pitfall(lucid):
+    """The article's warning: `echo 0> tracing_on` redirects fd 0; the file gets nothing."""
+    lucid.run("echo 1 > /tmp/on")
+    out = lucid.run("echo 0> /tmp/on")
+    assert out == "\n", out  # echo with no words prints an empty line, as in bash
+    assert lucid.status() == 0
+    assert lucid.run("cat /tmp/on; wc -c /tmp/on") == "0 /tmp/on\n"  # truncated, empty
+    assert lucid.run("echo 0 > /tmp/on; cat /tmp/on") == "0\n"
+    lucid.run("rm /tmp/on")
+
+
+def test_write_error(lucid):
+    assert lucid.run("echo hi > /dev/full") == \
+        "sh: echo: write error: No space left on device\n"
+    assert lucid.status() == 1
+    assert lucid.run("cat /proc/mounts > /dev/full") == \
+        "cat: write error: No space left on device\n"
+    assert lucid.status() == 1
+
+
+def test_pipes(lucid):
+    assert lucid.run("echo hello | cat") == "hello\n"
+    assert lucid.run("seq 10 | grep 1 | sort -r | head -n 2") == "10\n1\n"
+    assert lucid.run("seq 3 | false | cat; echo $?") == "0\n"
+    assert lucid.run("true | false; echo $?") == "1\n"
+    # Each stage is a thread named after its command.
+    assert re.search(r" R\s+ps\n", lucid.run("ps | cat"))
+    assert re.search(r" \w\s+cat\n", lucid.run("ps | cat"))
+
+
+def test_producer_stops_when_reader_exits(lucid):
+    """cat BIG | head -3 returns at once: head exits, cat's next write fails with EPIPE."""
+    lucid.run("seq 200000 > /tmp/big")
+    t = time.monotonic()
+    assert lucid.run("cat /tmp/big | head -3") == "1\n2\n3\n"
+    assert lucid.status() == 0
+    assert time.monotonic() - t < 3
+    t = time.monotonic()
+    assert lucid.run("yes | head -2; echo $?") == "y\ny\n0\n"  # an endless producer too
+    assert time.monotonic() - t < 3
+    lucid.run("rm /tmp/big")
+
+
+def test_sort_refuses_too_much(lucid):
+    """sort must hold its input: beyond its limit it says so, and the producer stops."""
+    t = time.monotonic()
+    assert lucid.run("yes | sort", timeout=60) == "sort: input too large (at most 8 MiB in memory)\n"
+    assert lucid.status() == 2
+    assert time.monotonic() - t < 20
+
+
+def test_history(lucid):
+    lucid.run("echo first")
+    lucid.run("echo second")
+    lucid.p.send("\x1b[A\x1b[A\r")  # Up, Up, Enter: "echo first" again
+    out = lucid.expect_prompt(10)
+    assert out.endswith("first\n"), out
+
+
+def test_ctrl_c_ends_blocking_reads(lucid):
+    # cat reading the console: a typed line comes back, Ctrl-C ends it.
+    lucid.send_line("cat")
+    time.sleep(0.3)
+    lucid.p.send("typed\r")
+    lucid.expect("typed\r\ntyped\r\n", timeout=10)
+    lucid.p.send("\x03")
+    out = lucid.expect_prompt(10)
+    assert out.endswith("^C\n"), out
+    assert lucid.status() == 130
+    # The second cat waits on an empty pipe (the first on the console): Ctrl-C ends both.
+    lucid.send_line("cat | cat")
+    time.sleep(0.3)
+    lucid.p.send("\x03")
+    lucid.expect_prompt(10)
+    assert lucid.status() == 130
+    assert "cat" not in lucid.run("ps")
+    # Ctrl-C at the prompt drops the line being typed.
+    lucid.p.send("echo dropped")
+    lucid.p.send("\x03")
+    lucid.expect_prompt(10)
+    assert lucid.status() == 130
+    assert lucid.run("echo kept") == "kept\n"
+
+
+def test_console_input_ends_with_ctrl_d(lucid):
+    lucid.send_line("wc -l")
+    time.sleep(0.3)
+    lucid.p.send("a\rb\r\x04")
+    out = lucid.expect_prompt(10)
+    assert out.endswith("a\nb\n2\n"), out
+
+
+def test_help_lists_new_commands(lucid):
+    names = [line.split()[0] for line in lucid.run("help").splitlines() if line.strip()]
+    for cmd in ["cd", "pwd", "ls", "cat", "echo", "mkdir", "rmdir", "touch", "rm", "head",
+                "tail", "grep", "wc", "sort", "uniq", "cksum", "mount", "umount", "true",
+                "false", "seq", "yes"]:
+        assert cmd in names, cmd

@@ -1,0 +1,2 @@
+UNIT_TESTS += sort
+sort_SRCS := tests/unit/test_sort.c lib/sort.c

@@ -1,0 +1,524 @@
+/*
+ * The trace file's header and lines, byte for byte against profile PA of
+ * ../shared/reference/ftrace-formats.md (the samples there come from Linux's ftrace.rst), and
+ * the pid -> comm cache that fills the TASK column.
+ */
+#include "lib/compiler.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "trace/trace_output.h"
+#include "lib/printf.h"
+
+/* --- stand-ins for the kernel ---------------------------------------------------------------- */
+
+/* A tiny symbol table: the functions the reference samples name. */
+static const struct {
+	const char *name;
+	unsigned long start, size;
+} syms[] = {
+	{"mutex_unlock", 0xffffffff81001000, 0x40},
+	{"rb_simple_write", 0xffffffff81002000, 0x100},
+	{"hrtimer_interrupt", 0xffffffff81003000, 0x200},
+	{"smp_apic_timer_interrupt", 0xffffffff81004000, 0x80},
+	{"simple_strtoul", 0xffffffff81005000, 0xa0},
+	{"kstrtoul", 0xffffffff81006000, 0x30},
+	{"ttwu_do_activate.constprop.89", 0xffffffff81007000, 0x60},
+	{"try_to_wake_up", 0xffffffff81008000, 0x300},
+	{"vfs_read", 0xffffffff81009000, 0x120},
+	{"ksys_read", 0xffffffff8100a000, 0x90},
+};
+
+size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(syms); i++) {
+		unsigned long off = addr - syms[i].start;
+		if (addr < syms[i].start || off >= syms[i].size)
+			continue;
+		if (with_offset)
+			return (size_t)snprintf(buf, size, "%s+0x%lx/0x%lx", syms[i].name, off,
+						syms[i].size);
+		return (size_t)snprintf(buf, size, "%s", syms[i].name);
+	}
+	return 0;
+}
+
+#define SYM(i) (syms[i].start)
+
+/* --- fixtures -------------------------------------------------------------------------------- */
+
+static struct tracer function_tracer = {.name = "function"};
+static struct tracer nop_tracer = {.name = "nop"};
+static struct trace_array tr;
+static struct trace_iterator iter;
+static union {
+	struct ftrace_entry fn;
+	struct stack_entry stack;
+	char bytes[256];
+} ev;
+
+#define DEFAULT_FLAGS                                                                              \
+	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |                       \
+	 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD | TRACE_ITER_OVERWRITE |                 \
+	 TRACE_ITER_IRQ_INFO | TRACE_ITER_MARKERS)
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&tr, 0, sizeof(tr));
+	memset(&iter, 0, sizeof(iter));
+	memset(&ev, 0, sizeof(ev));
+	tr.trace_flags = DEFAULT_FLAGS;
+	iter.tr = &tr;
+	iter.trace = &function_tracer;
+	iter.iter_flags = TRACE_FILE_TIME_IN_NS;
+	iter.ent = &ev.fn.ent;
+	iter.ent_size = sizeof(ev.fn);
+	iter.idx = 1;
+	trace_seq_init(&iter.seq);
+	trace_save_cmdline(1994, "bash");
+	trace_save_cmdline(2665, "usleep");
+	return 0;
+}
+
+static const char *text(void)
+{
+	iter.seq.buffer[iter.seq.len] = '\0';
+	return iter.seq.buffer;
+}
+
+static void fn_event(int pid, int cpu, uint64_t ts_ns, unsigned long ip, unsigned long parent,
+		     unsigned char flags, unsigned char pc)
+{
+	ev.fn.ent.type = TRACE_FN;
+	ev.fn.ent.pid = pid;
+	ev.fn.ent.flags = flags;
+	ev.fn.ent.preempt_count = pc;
+	ev.fn.ip = ip;
+	ev.fn.parent_ip = parent;
+	iter.cpu = cpu;
+	iter.ts = ts_ns;
+	trace_seq_init(&iter.seq);
+}
+
+static void line_is(const char *want)
+{
+	assert_int_equal(print_trace_line(&iter), TRACE_TYPE_HANDLED);
+	assert_string_equal(text(), want);
+}
+
+/* --- headers --------------------------------------------------------------------------------- */
+
+static void test_header_irq_info(void **state)
+{
+	(void)state;
+	iter.entries = 140080;
+	iter.total = 250280;
+	iter.cpus_online = 4;
+	trace_print_header(&iter);
+	assert_string_equal(text(),
+			    "# tracer: function\n"
+			    "#\n"
+			    "# entries-in-buffer/entries-written: 140080/250280   #P:4\n"
+			    "#\n"
+			    "#                              _-----=> irqs-off\n"
+			    "#                             / _----=> need-resched\n"
+			    "#                            | / _---=> hardirq/softirq\n"
+			    "#                            || / _--=> preempt-depth\n"
+			    "#                            ||| /     delay\n"
+			    "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+			    "#              | |       |   ||||       |         |\n");
+}
+
+static void test_header_nop_empty(void **state)
+{
+	(void)state;
+	iter.trace = &nop_tracer;
+	iter.cpus_online = 4;
+	trace_print_header(&iter);
+	const char *want = "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:4\n#\n";
+
+	assert_true(strncmp(text(), want, strlen(want)) == 0);
+}
+
+static void test_header_noirq_info(void **state)
+{
+	(void)state;
+	tr.trace_flags &= ~TRACE_ITER_IRQ_INFO;
+	iter.entries = 144405;
+	iter.total = 9452052;
+	iter.cpus_online = 4;
+	trace_print_header(&iter);
+	assert_string_equal(text(), "# tracer: function\n"
+				    "#\n"
+				    "# entries-in-buffer/entries-written: 144405/9452052   #P:4\n"
+				    "#\n"
+				    "#           TASK-PID   CPU#      TIMESTAMP  FUNCTION\n"
+				    "#              | |       |          |         |\n");
+}
+
+static void test_header_no_context_info(void **state)
+{
+	(void)state;
+	tr.trace_flags &= ~TRACE_ITER_CONTEXT_INFO;
+	trace_print_header(&iter);
+	assert_string_equal(text(), "# tracer: function\n#\n");
+}
+
+static void custom_header(struct trace_iterator *it)
+{
+	trace_seq_puts(&it->seq, "# CPU  DURATION\n");
+}
+
+static void test_header_from_tracer(void **state)
+{
+	(void)state;
+	struct tracer t = {.name = "function_graph", .print_header = custom_header};
+	iter.trace = &t;
+	trace_print_header(&iter);
+	assert_string_equal(text(), "# tracer: function_graph\n#\n# CPU  DURATION\n");
+}
+
+/* --- function lines -------------------------------------------------------------------------- */
+
+static void test_function_line_ftrace_rst(void **state)
+{
+	(void)state;
+	/* 3082.0630296 s rounds to the microsecond above, as Linux's ns2usecs does */
+	fn_event(1994, 2, 3082063029600ULL, SYM(0), SYM(1) + 0x3c, 0, 0);
+	line_is("            bash-1994  [002] ....  3082.063030: mutex_unlock <-rb_simple_write\n");
+}
+
+static void test_function_line_idle_hardirq(void **state)
+{
+	(void)state;
+	fn_event(0, 1, 4186475409000ULL, SYM(2), SYM(3) + 0x10,
+		 TRACE_FLAG_IRQS_OFF | TRACE_FLAG_HARDIRQ, 1);
+	line_is("          <idle>-0     [001] d.h1  4186.475409: "
+		"hrtimer_interrupt <-smp_apic_timer_interrupt\n");
+	fn_event(2665, 1, 4186475355000ULL, SYM(2), SYM(3), 0, 0);
+	line_is("          usleep-2665  [001] ....  4186.475355: "
+		"hrtimer_interrupt <-smp_apic_timer_interrupt\n");
+}
+
+static void test_function_line_noirq_info(void **state)
+{
+	(void)state;
+	tr.trace_flags &= ~TRACE_ITER_IRQ_INFO;
+	fn_event(0, 2, 23636756054000ULL, SYM(6), SYM(7) + 5, TRACE_FLAG_IRQS_OFF, 2);
+	line_is("          <idle>-0     [002]  23636.756054: "
+		"ttwu_do_activate.constprop.89 <-try_to_wake_up\n");
+}
+
+static void test_print_parent_and_sym_flags(void **state)
+{
+	(void)state;
+	fn_event(1994, 1, 1477606694000ULL, SYM(4), SYM(5) + 0x10, 0, 0);
+	line_is("            bash-1994  [001] ....  1477.606694: simple_strtoul <-kstrtoul\n");
+
+	tr.trace_flags &= ~TRACE_ITER_PRINT_PARENT;
+	fn_event(1994, 1, 1477606694000ULL, SYM(4), SYM(5) + 0x10, 0, 0);
+	line_is("            bash-1994  [001] ....  1477.606694: simple_strtoul\n");
+
+	tr.trace_flags |= TRACE_ITER_SYM_OFFSET;
+	fn_event(1994, 1, 1477606694000ULL, SYM(4) + 6, SYM(5) + 0x10, 0, 0);
+	line_is("            bash-1994  [001] ....  1477.606694: simple_strtoul+0x6/0xa0\n");
+
+	tr.trace_flags = (tr.trace_flags & ~TRACE_ITER_SYM_OFFSET) | TRACE_ITER_SYM_ADDR;
+	fn_event(1994, 1, 1477606694000ULL, SYM(4), 0, 0, 0);
+	line_is("            bash-1994  [001] ....  1477.606694: "
+		"simple_strtoul <ffffffff81005000>\n");
+
+	tr.trace_flags |= TRACE_ITER_PRINT_PARENT | TRACE_ITER_SYM_OFFSET;
+	fn_event(1994, 1, 1477606694000ULL, SYM(4) + 6, SYM(5) + 0x10, 0, 0);
+	line_is("            bash-1994  [001] ....  1477.606694: "
+		"simple_strtoul+0x6/0xa0 <ffffffff81005006> "
+		"<-kstrtoul+0x10/0x30 <ffffffff81006010>\n");
+}
+
+static void test_parent_zero_and_unknown_symbol(void **state)
+{
+	(void)state;
+	fn_event(1994, 0, 1000000, SYM(0), 0, 0, 0);
+	line_is("            bash-1994  [000] ....     0.001000: mutex_unlock\n");
+	fn_event(1994, 0, 1000000, 0x1234, SYM(0), 0, 0);
+	line_is("            bash-1994  [000] ....     0.001000: 0x00001234 <-mutex_unlock\n");
+	fn_event(1994, 0, 1000000, 0, SYM(0), 0, 0);
+	line_is("            bash-1994  [000] ....     0.001000: 0 <-mutex_unlock\n");
+}
+
+static void test_unknown_and_long_comm(void **state)
+{
+	(void)state;
+	fn_event(4242, 3, 5000000000ULL, SYM(0), SYM(1), 0, 0);
+	line_is("           <...>-4242  [003] ....     5.000000: mutex_unlock <-rb_simple_write\n");
+	trace_save_cmdline(4242, "kworker/u8:5-some-long-name");
+	fn_event(4242, 3, 5000000000ULL, SYM(0), SYM(1), 0, 0);
+	line_is(" kworker/u8:5-so-4242  [003] ....     5.000000: mutex_unlock <-rb_simple_write\n");
+	fn_event(123456, 3, 5000000000ULL, SYM(0), SYM(1), 0, 0);
+	line_is("           <...>-123456 [003] ....     5.000000: "
+		"mutex_unlock <-rb_simple_write\n");
+}
+
+static void check_flags(unsigned char flags, unsigned char pc, const char *want)
+{
+	struct trace_entry e = {.flags = flags, .preempt_count = pc};
+	struct trace_seq *s = &iter.seq;
+
+	trace_seq_init(s);
+	trace_print_lat_fmt(s, &e);
+	s->buffer[s->len] = '\0';
+	assert_string_equal(s->buffer, want);
+}
+
+static void test_flag_columns(void **state)
+{
+	(void)state;
+	check_flags(0, 0, "....");
+	check_flags(TRACE_FLAG_IRQS_OFF, 0, "d...");
+	check_flags(TRACE_FLAG_IRQS_NOSUPPORT, 0, "X...");
+	check_flags(TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED, 1, ".N.1");
+	check_flags(TRACE_FLAG_NEED_RESCHED, 0, ".n..");
+	check_flags(TRACE_FLAG_PREEMPT_RESCHED, 0, ".p..");
+	check_flags(TRACE_FLAG_HARDIRQ, 2, "..h2");
+	check_flags(TRACE_FLAG_SOFTIRQ, 0, "..s.");
+	check_flags(TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ, 0, "..H.");
+	check_flags(TRACE_FLAG_NMI, 0, "..z.");
+	check_flags(TRACE_FLAG_NMI | TRACE_FLAG_HARDIRQ | TRACE_FLAG_IRQS_OFF, 0xf, "d.Zf");
+	check_flags(TRACE_FLAG_IRQS_OFF | TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED, 10,
+		    "dN.a");
+}
+
+static void test_raw_clock(void **state)
+{
+	(void)state;
+	iter.iter_flags &= ~TRACE_FILE_TIME_IN_NS;
+	fn_event(1994, 0, 123456789ULL, SYM(0), SYM(1), 0, 0);
+	line_is("            bash-1994  [000] ....    123456789: mutex_unlock <-rb_simple_write\n");
+}
+
+static void test_no_context_info(void **state)
+{
+	(void)state;
+	tr.trace_flags &= ~TRACE_ITER_CONTEXT_INFO;
+	fn_event(1994, 0, 1, SYM(0), SYM(1), 0, 0);
+	line_is("mutex_unlock <-rb_simple_write\n");
+}
+
+static void test_lost_events(void **state)
+{
+	(void)state;
+	fn_event(1994, 2, 3082063030000ULL, SYM(0), SYM(1), 0, 0);
+	iter.lost_events = 42;
+	line_is("CPU:2 [LOST 42 EVENTS]\n"
+		"            bash-1994  [002] ....  3082.063030: mutex_unlock <-rb_simple_write\n");
+	fn_event(1994, 2, 3082063030000ULL, SYM(0), SYM(1), 0, 0);
+	iter.lost_events = (unsigned long)-1;
+	line_is("CPU:2 [LOST EVENTS]\n"
+		"            bash-1994  [002] ....  3082.063030: mutex_unlock <-rb_simple_write\n");
+}
+
+static void test_annotate(void **state)
+{
+	(void)state;
+	iter.iter_flags |= TRACE_FILE_ANNOTATE;
+	fn_event(1994, 1, 1000, SYM(0), SYM(1), 0, 0);
+	iter.idx = 1; /* the first line of the trace is never annotated */
+	line_is("            bash-1994  [001] ....     0.000001: mutex_unlock <-rb_simple_write\n");
+	fn_event(1994, 0, 2000, SYM(0), SYM(1), 0, 0);
+	iter.idx = 2;
+	line_is("##### CPU 0 buffer started ####\n"
+		"            bash-1994  [000] ....     0.000002: mutex_unlock <-rb_simple_write\n");
+	fn_event(1994, 0, 3000, SYM(0), SYM(1), 0, 0);
+	iter.idx = 3; /* once per CPU */
+	line_is("            bash-1994  [000] ....     0.000003: mutex_unlock <-rb_simple_write\n");
+	/* option annotate off: never */
+	iter.started = 0;
+	tr.trace_flags &= ~TRACE_ITER_ANNOTATE;
+	fn_event(1994, 0, 3000, SYM(0), SYM(1), 0, 0);
+	line_is("            bash-1994  [000] ....     0.000003: mutex_unlock <-rb_simple_write\n");
+}
+
+static void test_stack_trace(void **state)
+{
+	(void)state;
+	ev.stack.ent.type = TRACE_STACK;
+	ev.stack.ent.pid = 1994;
+	ev.stack.size = 3;
+	ev.stack.caller[0] = SYM(8) + 5;
+	ev.stack.caller[1] = SYM(9) + 0x20;
+	ev.stack.caller[2] = 0xffffffffc02e3083UL;
+	iter.ent_size = sizeof(ev.stack) + 3 * sizeof(unsigned long);
+	iter.cpu = 1;
+	iter.ts = 37609582000ULL;
+	line_is("            bash-1994  [001] ....    37.609582: <stack trace>\n"
+		" => vfs_read\n"
+		" => ksys_read\n"
+		" => 0xffffffffc02e3083\n");
+	/* size beyond the record: only what the record holds */
+	ev.stack.size = 100;
+	trace_seq_init(&iter.seq);
+	assert_int_equal(print_trace_line(&iter), TRACE_TYPE_HANDLED);
+	assert_true(strstr(text(), "0xffffffffc02e3083\n") != NULL);
+}
+
+static void test_unknown_type(void **state)
+{
+	(void)state;
+	fn_event(1994, 0, 1000, 0, 0, 0, 0);
+	ev.fn.ent.type = 99;
+	line_is("            bash-1994  [000] ....     0.000001: Unknown type 99\n");
+}
+
+static enum print_line_t print_five(struct trace_iterator *it, unsigned int flags,
+				    struct trace_event *event)
+{
+	(void)flags;
+	trace_seq_printf(&it->seq, "event %d\n", event->type);
+	return trace_handle_return(&it->seq);
+}
+
+static void test_register_trace_event(void **state)
+{
+	(void)state;
+	static struct trace_event print_event = {.type = TRACE_PRINT, .trace = print_five};
+	static struct trace_event fn_again = {.type = TRACE_FN, .trace = print_five};
+	static struct trace_event bad = {.type = __TRACE_LAST_TYPE, .trace = print_five};
+
+	assert_int_equal(register_trace_event(&fn_again), 0); /* taken */
+	assert_int_equal(register_trace_event(&bad), 0);
+	assert_int_equal(register_trace_event(&print_event), TRACE_PRINT);
+	fn_event(1994, 0, 1000, 0, 0, 0, 0);
+	ev.fn.ent.type = TRACE_PRINT;
+	line_is("            bash-1994  [000] ....     0.000001: event 5\n");
+}
+
+static enum print_line_t tracer_line(struct trace_iterator *it)
+{
+	if (it->ent->type != TRACE_FN)
+		return TRACE_TYPE_UNHANDLED;
+	trace_seq_puts(&it->seq, "mine\n");
+	return TRACE_TYPE_HANDLED;
+}
+
+static void test_tracer_print_line(void **state)
+{
+	(void)state;
+	struct tracer t = {.name = "mine", .print_line = tracer_line};
+	iter.trace = &t;
+	fn_event(1994, 0, 1000, SYM(0), 0, 0, 0);
+	line_is("mine\n");
+	ev.fn.ent.type = TRACE_STACK; /* UNHANDLED: the default format prints it */
+	ev.stack.size = 0;
+	iter.ent_size = sizeof(ev.stack);
+	trace_seq_init(&iter.seq);
+	line_is("            bash-1994  [000] ....     0.000001: <stack trace>\n");
+}
+
+/* --- trace_seq ------------------------------------------------------------------------------- */
+
+static void test_trace_seq_all_or_nothing(void **state)
+{
+	(void)state;
+	struct trace_seq *s = &iter.seq;
+	char big[TRACE_SEQ_BUFFER_SIZE];
+	char out[8];
+
+	memset(big, 'x', sizeof(big) - 10);
+	big[sizeof(big) - 10] = '\0';
+	trace_seq_init(s);
+	trace_seq_puts(s, big);
+	assert_false(trace_seq_has_overflowed(s));
+	trace_seq_printf(s, "%s", "0123456789abc"); /* does not fit: nothing written */
+	assert_true(trace_seq_has_overflowed(s));
+	assert_int_equal(trace_seq_used(s), sizeof(big) - 10);
+	trace_seq_putc(s, 'y'); /* once full, stays full */
+	assert_int_equal(trace_seq_used(s), sizeof(big) - 10);
+
+	trace_seq_init(s);
+	trace_seq_puts(s, "hello world");
+	assert_int_equal(trace_seq_to_buffer(s, out, 5), 5);
+	assert_memory_equal(out, "hello", 5);
+	assert_int_equal(trace_seq_to_buffer(s, out, 8), 6);
+	assert_memory_equal(out, " world", 6);
+	assert_int_equal(trace_seq_to_buffer(s, out, 8), 0);
+}
+
+static void test_line_that_does_not_fit(void **state)
+{
+	(void)state;
+	fn_event(1994, 0, 1000, SYM(0), SYM(1), 0, 0);
+	iter.seq.len = TRACE_SEQ_BUFFER_SIZE - 20;
+	assert_int_equal(print_trace_line(&iter), TRACE_TYPE_PARTIAL_LINE);
+}
+
+/* --- the comm cache -------------------------------------------------------------------------- */
+
+static void test_cmdline_cache(void **state)
+{
+	(void)state;
+	char comm[TRACE_COMM_LEN];
+
+	trace_find_cmdline(0, comm);
+	assert_string_equal(comm, "<idle>");
+	trace_find_cmdline(1994, comm);
+	assert_string_equal(comm, "bash");
+	trace_find_cmdline(-1, comm);
+	assert_string_equal(comm, "<...>");
+	/* a rename is seen */
+	trace_save_cmdline(1994, "bash2");
+	trace_find_cmdline(1994, comm);
+	assert_string_equal(comm, "bash2");
+	/* 128 slots, reused round-robin: after 200 more pids the oldest are forgotten */
+	for (int pid = 10000; pid < 10200; pid++) {
+		char name[16];
+		snprintf(name, sizeof(name), "t%d", pid);
+		assert_true(trace_save_cmdline(pid, name));
+	}
+	trace_find_cmdline(10199, comm);
+	assert_string_equal(comm, "t10199");
+	trace_find_cmdline(10072, comm);
+	assert_string_equal(comm, "t10072");
+	trace_find_cmdline(10000, comm);
+	assert_string_equal(comm, "<...>");
+	/* two pids that share a hash bucket (1024 apart) do not see each other's names */
+	trace_save_cmdline(20001, "first");
+	trace_save_cmdline(20001 + 1024, "second");
+	trace_find_cmdline(20001 + 1024, comm);
+	assert_string_equal(comm, "second");
+	trace_find_cmdline(20001, comm);
+	assert_string_equal(comm, "<...>");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_header_irq_info, setup),
+		cmocka_unit_test_setup(test_header_nop_empty, setup),
+		cmocka_unit_test_setup(test_header_noirq_info, setup),
+		cmocka_unit_test_setup(test_header_no_context_info, setup),
+		cmocka_unit_test_setup(test_header_from_tracer, setup),
+		cmocka_unit_test_setup(test_function_line_ftrace_rst, setup),
+		cmocka_unit_test_setup(test_function_line_idle_hardirq, setup),
+		cmocka_unit_test_setup(test_function_line_noirq_info, setup),
+		cmocka_unit_test_setup(test_print_parent_and_sym_flags, setup),
+		cmocka_unit_test_setup(test_parent_zero_and_unknown_symbol, setup),
+		cmocka_unit_test_setup(test_unknown_and_long_comm, setup),
+		cmocka_unit_test_setup(test_flag_columns, setup),
+		cmocka_unit_test_setup(test_raw_clock, setup),
+		cmocka_unit_test_setup(test_no_context_info, setup),
+		cmocka_unit_test_setup(test_lost_events, setup),
+		cmocka_unit_test_setup(test_annotate, setup),
+		cmocka_unit_test_setup(test_stack_trace, setup),
+		cmocka_unit_test_setup(test_unknown_type, setup),
+		cmocka_unit_test_setup(test_register_trace_event, setup),
+		cmocka_unit_test_setup(test_tracer_print_line, setup),
+		cmocka_unit_test_setup(test_trace_seq_all_or_nothing, setup),
+		cmocka_unit_test_setup(test_line_that_does_not_fit, setup),
+		cmocka_unit_test_setup(test_cmdline_cache, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,494 @@
+/* The dynamic ftrace files: the call sites, and the function tracer's filters and pids. */
+
+/*
+ * available_filter_functions lists every call site ftrace_init() found, enabled_functions the
+ * ones that are live calls right now. set_ftrace_filter and set_ftrace_notrace show and edit
+ * the function tracer's ftrace_ops (global_trace.ops); dynamic ftrace patches the sites as the
+ * sets change, so "echo schedule > set_ftrace_filter" leaves every other site a NOP.
+ *
+ * A write is a list of words separated by blanks, each a name, a glob or !glob (Linux's
+ * trace_get_user). Opening with O_TRUNC (">") means "replace the list", without it (">>")
+ * "add to it". A write is checked whole before any of it is applied: if one word matches no
+ * function, the write fails with -EINVAL and nothing changes, not even the O_TRUNC. A word cut
+ * by the end of a write is kept and finished by the next write or by close (as Linux does).
+ *
+ * Not traced, as all of trace/.
+ */
+#include "trace/trace_fs.h"
+#include "kernel/seq_file.h"
+#include "kernel/kmalloc.h"
+#include "kernel/mutex.h"
+#include "lib/ctype.h"
+#include "lib/errno.h"
+#include "lib/glob.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define WORD_MAX 128 /* longest function name or pattern */
+
+/*
+ * seq_file records here are call site indexes, stored as index + 2: NULL ends the walk and
+ * SEQ_START_TOKEN (1) stands for the "#### all functions enabled ####" line. The position is
+ * the index itself; a file that shows only some sites skips to the next one it wants (rather
+ * than printing nothing for the others), so a read never ends on an empty record.
+ */
+static notrace void *rec_seek(struct seq_file *m, loff_t *pos, bool (*want)(struct seq_file *, int))
+{
+	int n = ftrace_nr_records();
+
+	for (loff_t i = *pos; i < n; i++) {
+		if (!want || want(m, (int)i)) {
+			*pos = i;
+			return (void *)(i + 2);
+		}
+	}
+	*pos = n;
+	return NULL;
+}
+
+static notrace int rec_index(void *v)
+{
+	return (int)((long)v - 2);
+}
+
+static notrace void rec_stop(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+}
+
+/* --- available_filter_functions, enabled_functions, dyn_ftrace_total_info -------------------- */
+
+static notrace int avail_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", ftrace_rec_name(rec_index(v)));
+	return 0;
+}
+
+static notrace void *avail_start(struct seq_file *m, loff_t *pos)
+{
+	return rec_seek(m, pos, NULL);
+}
+
+static notrace void *avail_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	*pos = rec_index(v) + 1;
+	return rec_seek(m, pos, NULL);
+}
+
+static const struct seq_operations avail_seq_ops = {
+	.start = avail_start, .next = avail_next, .stop = rec_stop, .show = avail_show,
+};
+
+static notrace int avail_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return seq_open(file, &avail_seq_ops);
+}
+
+const struct file_operations ftrace_avail_fops = {
+	.open = avail_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/*
+ * "name (refs)" and Linux's three flag columns: " R" (wants registers), " I" (modifies the
+ * ip), " D" (direct call), each "  " when not. Lucid's ops do none of them.
+ */
+static notrace int enabled_show(struct seq_file *m, void *v)
+{
+	int rec = rec_index(v);
+
+	seq_printf(m, "%s (%d)      \n", ftrace_rec_name(rec), ftrace_rec_refcount(rec));
+	return 0;
+}
+
+static notrace bool rec_enabled(struct seq_file *m, int rec)
+{
+	(void)m;
+	return ftrace_rec_enabled(rec);
+}
+
+static notrace void *enabled_start(struct seq_file *m, loff_t *pos)
+{
+	return rec_seek(m, pos, rec_enabled);
+}
+
+static notrace void *enabled_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	*pos = rec_index(v) + 1;
+	return rec_seek(m, pos, rec_enabled);
+}
+
+static const struct seq_operations enabled_seq_ops = {
+	.start = enabled_start, .next = enabled_next, .stop = rec_stop, .show = enabled_show,
+};
+
+static notrace int enabled_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return seq_open(file, &enabled_seq_ops);
+}
+
+const struct file_operations ftrace_enabled_fops = {
+	.open = enabled_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* Linux's "sites pages:P groups: G"; Lucid keeps its records in one group. */
+static notrace ssize_t dyn_info_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char buf[64];
+	int len;
+
+	(void)file;
+	len = snprintf(buf, sizeof(buf), "%d pages:%lu groups: 1\n", ftrace_nr_records(),
+		       ftrace_nr_pages());
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
+}
+
+const struct file_operations tracing_dyn_info_fops = {
+	.read = dyn_info_read,
+};
+
+/* --- set_ftrace_filter, set_ftrace_notrace ------------------------------------------------ */
+
+struct regex_file {
+	bool is_notrace;        /* set_ftrace_notrace rather than set_ftrace_filter */
+	bool reset;             /* opened with O_TRUNC, and no write applied it yet */
+	char partial[WORD_MAX]; /* a word the last write cut off */
+	size_t plen;
+};
+
+static notrace struct ftrace_hash *regex_hash(struct regex_file *rf)
+{
+	return rf->is_notrace ? &global_trace.ops.notrace_hash : &global_trace.ops.filter_hash;
+}
+
+static notrace bool rec_in_hash(struct seq_file *m, int rec)
+{
+	return ftrace_hash_contains(regex_hash(m->private), rec);
+}
+
+/* The list is read under trace_types_lock: a write frees the old set when it swaps. */
+static notrace void *regex_start(struct seq_file *m, loff_t *pos)
+{
+	struct regex_file *rf = m->private;
+
+	mutex_lock(&trace_types_lock);
+	if (regex_hash(rf)->count == 0)
+		return *pos == 0 ? SEQ_START_TOKEN : NULL;
+	return rec_seek(m, pos, rec_in_hash);
+}
+
+static notrace void *regex_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	if (v == SEQ_START_TOKEN) {
+		++*pos;
+		return NULL;
+	}
+	*pos = rec_index(v) + 1;
+	return rec_seek(m, pos, rec_in_hash);
+}
+
+static notrace void regex_stop(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+	mutex_unlock(&trace_types_lock);
+}
+
+static notrace int regex_show(struct seq_file *m, void *v)
+{
+	struct regex_file *rf = m->private;
+
+	if (v == SEQ_START_TOKEN)
+		seq_puts(m, rf->is_notrace ? "#### no functions disabled ####\n"
+					   : "#### all functions enabled ####\n");
+	else
+		seq_printf(m, "%s\n", ftrace_rec_name(rec_index(v)));
+	return 0;
+}
+
+static const struct seq_operations regex_seq_ops = {
+	.start = regex_start, .next = regex_next, .stop = regex_stop, .show = regex_show,
+};
+
+static notrace struct regex_file *regex_file(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+static notrace int regex_open(struct file *file, bool is_notrace)
+{
+	struct regex_file *rf = kzalloc(sizeof(*rf));
+	int ret;
+
+	if (!rf)
+		return -ENOMEM;
+	rf->is_notrace = is_notrace;
+	rf->reset = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = rf;
+		return 0;
+	}
+	ret = seq_open(file, &regex_seq_ops);
+	if (ret) {
+		kfree(rf);
+		return ret;
+	}
+	((struct seq_file *)file->private_data)->private = rf;
+	return 0;
+}
+
+static notrace int filter_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return regex_open(file, false);
+}
+
+static notrace int notrace_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return regex_open(file, true);
+}
+
+/* Would the word change anything? A glob must match at least one function ("!" alone is ok). */
+static notrace bool word_matches(const char *word)
+{
+	const char *pattern = word[0] == '!' ? word + 1 : word;
+
+	if (!*pattern)
+		return true;
+	for (int i = 0; i < ftrace_nr_records(); i++)
+		if (glob_match(pattern, ftrace_rec_name(i)))
+			return true;
+	return false;
+}
+
+/* word NULL: just the pending reset. trace_types_lock held. */
+static notrace int apply_word(struct regex_file *rf, const char *word)
+{
+	struct ftrace_ops *ops = &global_trace.ops;
+	int ret;
+
+	if (!word && !rf->reset)
+		return 0;
+	if (!word)
+		word = ""; /* with reset: empties the set */
+	ret = rf->is_notrace ? ftrace_set_notrace(ops, word, rf->reset)
+			  : ftrace_set_filter(ops, word, rf->reset);
+	if (!ret)
+		rf->reset = false;
+	return ret;
+}
+
+/* The next blank-separated word of *s (cut in place), or NULL. */
+static notrace char *next_word(char **s)
+{
+	char *w = *s, *e;
+
+	while (*w && isspace(*w))
+		w++;
+	if (!*w)
+		return NULL;
+	for (e = w; *e && !isspace(*e); e++)
+		;
+	*s = *e ? e + 1 : e;
+	*e = '\0';
+	return w;
+}
+
+static notrace ssize_t regex_write(struct file *file, const char *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	struct regex_file *rf = regex_file(file);
+	size_t len = rf->plen + cnt, tail = len, plen;
+	char *text = kmalloc(len + 1), **words = NULL, *p, *w;
+	char partial[WORD_MAX];
+	int ret = 0, nr = 0;
+
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, rf->partial, rf->plen);
+	memcpy(text + rf->plen, ubuf, cnt);
+	text[len] = '\0';
+	/* A last word not followed by a blank may go on in the next write: keep it aside. */
+	while (tail > 0 && !isspace(text[tail - 1]))
+		tail--;
+	plen = len - tail;
+	if (plen >= WORD_MAX) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	memcpy(partial, text + tail, plen);
+	text[tail] = '\0';
+	words = kmalloc((tail / 2 + 1) * sizeof(*words)); /* a word and a blank at least */
+	if (!words) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (p = text; (w = next_word(&p));)
+		words[nr++] = w;
+
+	mutex_lock(&trace_types_lock);
+	for (int i = 0; i < nr && !ret; i++)
+		if (!word_matches(words[i]))
+			ret = -EINVAL; /* before anything is applied */
+	for (int i = 0; i < nr && !ret; i++)
+		ret = apply_word(rf, words[i]);
+	if (!ret && !nr && !plen)
+		ret = apply_word(rf, NULL); /* "echo > set_ftrace_filter" */
+	mutex_unlock(&trace_types_lock);
+	if (ret)
+		goto fail;
+	memcpy(rf->partial, partial, plen);
+	rf->plen = plen;
+	kfree(words);
+	kfree(text);
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+
+fail:
+	/* Nothing changes, and closing the file must not apply the O_TRUNC either. */
+	rf->reset = false;
+	rf->plen = 0;
+	kfree(words);
+	kfree(text);
+	return ret;
+}
+
+static notrace int regex_release(struct inode *inode, struct file *file)
+{
+	struct regex_file *rf = regex_file(file);
+
+	mutex_lock(&trace_types_lock);
+	if (rf->plen) {
+		/* The last word of "echo -n word": errors can no longer be reported (Linux too). */
+		rf->partial[rf->plen] = '\0';
+		if (word_matches(rf->partial))
+			apply_word(rf, rf->partial);
+	}
+	apply_word(rf, NULL); /* ": > set_ftrace_filter" empties it too */
+	mutex_unlock(&trace_types_lock);
+	kfree(rf);
+	if (file->f_mode & FMODE_READ)
+		return seq_release(inode, file);
+	return 0;
+}
+
+static notrace loff_t regex_lseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	file->f_pos = 0;
+	return 0;
+}
+
+const struct file_operations ftrace_filter_fops = {
+	.open = filter_open,
+	.read = seq_read,
+	.write = regex_write,
+	.llseek = regex_lseek,
+	.release = regex_release,
+};
+
+const struct file_operations ftrace_notrace_fops = {
+	.open = notrace_open,
+	.read = seq_read,
+	.write = regex_write,
+	.llseek = regex_lseek,
+	.release = regex_release,
+};
+
+/* --- set_ftrace_pid ----------------------------------------------------------------------- */
+
+static notrace int pid_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	/* private_data: "the O_TRUNC still has to empty the list" */
+	file->private_data = (void *)(long)((file->f_mode & FMODE_WRITE) &&
+					    (file->f_flags & O_TRUNC));
+	return 0;
+}
+
+static notrace ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	int pids[FTRACE_PID_MAX], n;
+	char buf[FTRACE_PID_MAX * 12 + 8];
+	size_t len = 0;
+
+	(void)file;
+	mutex_lock(&trace_types_lock);
+	n = ftrace_pid_get(pids, FTRACE_PID_MAX);
+	mutex_unlock(&trace_types_lock);
+	if (!n)
+		len = strlcpy(buf, "no pid\n", sizeof(buf));
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%d\n", pids[i]);
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static notrace ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	bool reset = file->private_data != NULL;
+	int pids[FTRACE_PID_MAX], n = 0, ret = 0;
+	char *text = kmalloc(cnt + 1), *p, *w;
+
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, ubuf, cnt);
+	text[cnt] = '\0';
+	mutex_lock(&trace_types_lock);
+	if (!reset)
+		n = ftrace_pid_get(pids, FTRACE_PID_MAX);
+	for (p = text; !ret && (w = next_word(&p));) {
+		int pid, i;
+
+		ret = kstrtoint(w, 10, &pid);
+		if (!ret && pid < 0)
+			ret = -EINVAL;
+		for (i = 0; !ret && i < n && pids[i] != pid; i++)
+			;
+		if (!ret && i == n) {
+			if (n == FTRACE_PID_MAX)
+				ret = -ENOSPC;
+			else
+				pids[n++] = pid;
+		}
+	}
+	if (!ret)
+		ret = ftrace_pid_set(pids, n);
+	mutex_unlock(&trace_types_lock);
+	kfree(text);
+	file->private_data = NULL; /* applied, or failed: either way close changes nothing */
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static notrace int pid_release(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	if (file->private_data) { /* opened with ">" and never written: empty the list */
+		mutex_lock(&trace_types_lock);
+		ftrace_pid_set(NULL, 0);
+		mutex_unlock(&trace_types_lock);
+	}
+	return 0;
+}
+
+const struct file_operations ftrace_pid_fops = {
+	.open = pid_open,
+	.read = pid_read,
+	.write = pid_write,
+	.release = pid_release,
+};

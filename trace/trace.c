@@ -1,0 +1,507 @@
+/* The tracer core: the trace buffer, registering and switching tracers, recording events. */
+
+/*
+ * global_trace is Lucid's one trace buffer (Linux also has instances; Lucid has not yet): a
+ * ring buffer with one part per CPU, and the settings its files show. Two worlds meet here:
+ *
+ *  - Recording (trace_function, __trace_stack, tracing_gen_ctx): called by tracer callbacks on
+ *    any CPU, in any context, even NMI, up to millions of times a second. It takes no lock,
+ *    never sleeps, and calls only code that is itself notrace and safe anywhere: the ring
+ *    buffer, the clock, the comm cache. Stopping it is the ring buffer's business
+ *    (tracing_on only flips ring_buffer_record_off/on; callbacks still run, find the buffer
+ *    off, and record nothing).
+ *
+ *  - Control (register_tracer, tracing_set_tracer, options, sizes, clock): task context, from
+ *    the tracefs files, serialized by trace_types_lock.
+ *
+ * Switching tracer is Linux's sequence: the old tracer's reset() (it stops producing events),
+ * nop as current meanwhile, the buffer cleared, then the new tracer's init() (it starts). So
+ * the trace never mixes two tracers' events, and "echo function > current_tracer" starts on a
+ * clean buffer.
+ *
+ * Not traced: everything here either records or is called while recording is set up, and a
+ * traced function in here would record itself recording.
+ */
+#include "trace/trace.h"
+#include "trace/ring_buffer.h"
+#include "kernel/sched.h"
+#include "kernel/mutex.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "kernel/cmdline.h"
+#include "kernel/kstack.h"
+#include "kernel/preempt.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/mmu.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define TRACE_FLAGS_DEFAULT                                                                        \
+	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |                       \
+	 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD | TRACE_ITER_OVERWRITE |                 \
+	 TRACE_ITER_IRQ_INFO | TRACE_ITER_MARKERS)
+#define MAX_TRACER_SIZE 100
+#define STACK_SKIP_SLACK 8 /* frames of the tracer itself, above what a stack event shows */
+
+DEFINE_MUTEX(trace_types_lock);
+struct tracer *trace_types;
+
+struct trace_array global_trace = {
+	.trace_flags = TRACE_FLAGS_DEFAULT,
+	.current_trace = &nop_trace,
+};
+
+/* In the order trace_options prints them: Linux's order, less the options Lucid lacks. */
+const struct trace_option trace_options[] = {
+	{"print-parent", TRACE_ITER_PRINT_PARENT},
+	{"sym-offset", TRACE_ITER_SYM_OFFSET},
+	{"sym-addr", TRACE_ITER_SYM_ADDR},
+	{"trace_printk", TRACE_ITER_PRINTK},
+	{"annotate", TRACE_ITER_ANNOTATE},
+	{"context-info", TRACE_ITER_CONTEXT_INFO},
+	{"record-cmd", TRACE_ITER_RECORD_CMD},
+	{"overwrite", TRACE_ITER_OVERWRITE},
+	{"irq-info", TRACE_ITER_IRQ_INFO},
+	{"markers", TRACE_ITER_MARKERS},
+};
+const int nr_trace_options = ARRAY_SIZE(trace_options);
+
+/* --- clocks -------------------------------------------------------------------------------- */
+
+static notrace uint64_t trace_clock_local(void)
+{
+	return ktime_get_ns();
+}
+
+/*
+ * Linux's global clock is slower than local because it must stay ordered across CPUs. Lucid's
+ * TSC-based ktime_get_ns already is (one TSC for all CPUs, as QEMU provides), so the two agree.
+ */
+static notrace uint64_t trace_clock_global(void)
+{
+	return ktime_get_ns();
+}
+
+/* Not a time at all: one more for every event, so events are ordered even across CPUs. */
+static uint64_t trace_counter;
+static notrace uint64_t trace_clock_counter(void)
+{
+	return __atomic_add_fetch(&trace_counter, 1, __ATOMIC_RELAXED);
+}
+
+/* Ticks since boot: coarse (HZ = 100) but the same on every CPU. */
+static notrace uint64_t trace_clock_jiffies(void)
+{
+	return jiffies;
+}
+
+static notrace uint64_t trace_clock_x86_tsc(void)
+{
+	return rdtsc();
+}
+
+const struct trace_clock trace_clocks[] = {
+	{"local", trace_clock_local, true},
+	{"global", trace_clock_global, true},
+	{"counter", trace_clock_counter, false},
+	{"uptime", trace_clock_jiffies, false},
+	{"x86-tsc", trace_clock_x86_tsc, false},
+};
+const int nr_trace_clocks = ARRAY_SIZE(trace_clocks);
+
+/* Events of two clocks cannot be compared, so a new clock starts with an empty buffer. */
+notrace int tracing_set_clock(struct trace_array *tr, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_trace_clocks; i++)
+		if (strcmp(trace_clocks[i].name, name) == 0)
+			break;
+	if (i == nr_trace_clocks)
+		return -EINVAL;
+	mutex_lock(&trace_types_lock);
+	if (i != tr->clock_id) {
+		ring_buffer_set_clock(tr->buffer, trace_clocks[i].func);
+		tr->clock_id = i;
+		tracing_reset_online_cpus(tr);
+	}
+	mutex_unlock(&trace_types_lock);
+	return 0;
+}
+
+/* --- recording ----------------------------------------------------------------------------- */
+
+/* The ring buffer writes to the buffer of the CPU it runs on. */
+notrace int ring_buffer_cpu_id(void)
+{
+	return smp_processor_id();
+}
+
+/* trace_ctx = entry flags << 16 | preempt depth; the depth column shows one hex digit. */
+static notrace __always_inline unsigned int gen_ctx(int pc)
+{
+	unsigned int flags = 0;
+
+	if (irqs_disabled())
+		flags |= TRACE_FLAG_IRQS_OFF;
+	if (pc & NMI_MASK)
+		flags |= TRACE_FLAG_NMI;
+	if (pc & HARDIRQ_MASK)
+		flags |= TRACE_FLAG_HARDIRQ;
+	if (pc & SOFTIRQ_OFFSET)
+		flags |= TRACE_FLAG_SOFTIRQ;
+	/* Lucid has one flag where Linux has two (TIF and preempt count): it means both, 'N'. */
+	if (READ_ONCE(this_cpu()->need_resched))
+		flags |= TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED;
+	return flags << 16 | MIN((unsigned int)pc & PREEMPT_MASK, 0xfu);
+}
+
+notrace unsigned int tracing_gen_ctx(void)
+{
+	return gen_ctx(preempt_count());
+}
+
+notrace unsigned int tracing_gen_ctx_dec(void)
+{
+	int pc = preempt_count();
+
+	if (pc & PREEMPT_MASK)
+		pc--; /* the recursion lock's preempt_disable: the tracer's, not the traced code's */
+	return gen_ctx(pc);
+}
+
+/*
+ * The comm cache (trace/trace_cmdline.c) hears of a task when it shows up in this CPU's event
+ * stream: while one task keeps producing events this costs one compare. A freed task's memory
+ * may come back as a new task, hence the pid too. Written by this CPU only.
+ */
+static struct {
+	struct task *task;
+	int pid;
+} __aligned(64) cmdline_seen[NR_CPUS];
+
+static notrace __always_inline void record_cmdline(struct task *t)
+{
+	int cpu = smp_processor_id();
+
+	if (likely(cmdline_seen[cpu].task == t && cmdline_seen[cpu].pid == t->pid))
+		return;
+	if (trace_save_cmdline(t->pid, t->comm)) { /* else busy: try at the next event */
+		cmdline_seen[cpu].task = t;
+		cmdline_seen[cpu].pid = t->pid;
+	}
+}
+
+notrace void tracing_record_cmdline(struct task *t)
+{
+	if (t)
+		record_cmdline(t);
+}
+
+/* After record-cmd was off: the next event of each task saves its name again. */
+notrace void tracing_forget_cmdline_tasks(void)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		cmdline_seen[cpu].task = NULL;
+}
+
+static notrace __always_inline void entry_update(struct trace_entry *entry, unsigned short type,
+						 unsigned int trace_ctx)
+{
+	struct task *t = current;
+
+	entry->type = type;
+	entry->flags = (unsigned char)(trace_ctx >> 16);
+	entry->preempt_count = (unsigned char)(trace_ctx & 0xff);
+	entry->pid = t ? t->pid : 0;
+	if (t && (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_CMD))
+		record_cmdline(t);
+}
+
+notrace void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
+					  unsigned int trace_ctx)
+{
+	entry_update(entry, type, trace_ctx);
+}
+
+notrace void trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
+			    unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event;
+	struct ftrace_entry *entry;
+
+	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
+	if (!event)
+		return; /* tracing is off, or the buffer is full in producer/consumer mode */
+	entry = ring_buffer_event_data(event);
+	entry_update(&entry->ent, TRACE_FN, trace_ctx);
+	entry->ip = ip;
+	entry->parent_ip = parent_ip;
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/*
+ * The frame-pointer walk of arch/x86_64/traps.c show_stack(), made safe to run anywhere
+ * without asking the page tables: a frame is believed only if it lies inside the current
+ * task's stack, above the previous one, and returns into kernel text. (An NMI on its own stack
+ * gets no frames: fine for a trace.)
+ */
+notrace int trace_save_stack(unsigned long *store, int size)
+{
+	unsigned long rbp = (unsigned long)__builtin_frame_address(0);
+	struct task *t = current;
+	unsigned long lo, hi;
+	int n = 0;
+
+	if (!t || !t->stack)
+		return 0;
+	lo = (unsigned long)t->stack;
+	hi = lo + KSTACK_SIZE;
+	while (n < size && rbp >= lo && rbp + 2 * sizeof(long) <= hi && !(rbp & 7)) {
+		unsigned long ret = ((unsigned long *)rbp)[1];
+		unsigned long next = ((unsigned long *)rbp)[0];
+
+		if (ret < (unsigned long)_text || ret >= (unsigned long)_etext)
+			break;
+		store[n++] = ret;
+		if (next <= rbp)
+			break; /* frames go up the stack; anything else is not a frame */
+		rbp = next;
+	}
+	return n;
+}
+
+/*
+ * Records a TRACE_STACK event. The walk starts inside the tracer; from, if found among the
+ * return addresses, is where the interesting part begins (for the function tracer: the return
+ * into the traced function from ftrace_caller's fake frame), so the tracer's own frames are
+ * left out whatever the compiler inlined.
+ */
+notrace void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from)
+{
+	unsigned long frames[FTRACE_STACK_ENTRIES + STACK_SKIP_SLACK];
+	struct ring_buffer_event *event;
+	struct stack_entry *entry;
+	int n = trace_save_stack(frames, ARRAY_SIZE(frames)), first = 0, count;
+
+	for (int i = 0; from && i < n; i++) {
+		if (frames[i] == from) {
+			first = i;
+			break;
+		}
+	}
+	count = MIN(n - first, FTRACE_STACK_ENTRIES);
+	event = ring_buffer_lock_reserve(tr->buffer,
+					 sizeof(*entry) + (unsigned long)count * sizeof(long));
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	tracing_generic_entry_update(&entry->ent, TRACE_STACK, trace_ctx);
+	entry->size = count;
+	for (int i = 0; i < count; i++)
+		entry->caller[i] = frames[first + i];
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/* --- on and off ---------------------------------------------------------------------------- */
+
+notrace void tracer_tracing_on(struct trace_array *tr)
+{
+	if (tr->buffer)
+		ring_buffer_record_on(tr->buffer);
+}
+
+notrace void tracer_tracing_off(struct trace_array *tr)
+{
+	if (tr->buffer)
+		ring_buffer_record_off(tr->buffer);
+}
+
+notrace bool tracer_tracing_is_on(struct trace_array *tr)
+{
+	return tr->buffer && ring_buffer_record_is_set_on(tr->buffer);
+}
+
+/* For kernel code: freeze the trace at the moment something interesting happened. */
+notrace void tracing_on(void)
+{
+	tracer_tracing_on(&global_trace);
+}
+
+notrace void tracing_off(void)
+{
+	tracer_tracing_off(&global_trace);
+}
+
+notrace bool tracing_is_on(void)
+{
+	return tracer_tracing_is_on(&global_trace);
+}
+
+notrace void tracing_reset_online_cpus(struct trace_array *tr)
+{
+	if (tr->buffer)
+		ring_buffer_reset(tr->buffer);
+}
+
+notrace void tracing_reset_cpu(struct trace_array *tr, int cpu)
+{
+	if (tr->buffer)
+		ring_buffer_reset_cpu(tr->buffer, cpu);
+}
+
+notrace int tracing_num_online_cpus(void)
+{
+	return nr_cpu_ids;
+}
+
+/* --- sizes and options --------------------------------------------------------------------- */
+
+/* size in bytes per CPU; -ENOMEM (nothing changed) if it cannot be had, as Linux says. */
+notrace int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size, int cpu)
+{
+	int ret;
+
+	if (cpu != RING_BUFFER_ALL_CPUS && (cpu < 0 || cpu >= tr->nr_cpus))
+		return -EINVAL;
+	mutex_lock(&trace_types_lock);
+	ret = ring_buffer_resize(tr->buffer, size, cpu);
+	if (ret == -EINVAL)
+		ret = -ENOMEM; /* more pages than a ring can hold: "too big" is ENOMEM for users */
+	if (!ret) {
+		for (int c = 0; c < tr->nr_cpus; c++)
+			if (cpu == RING_BUFFER_ALL_CPUS || c == cpu)
+				tr->buffer_size[c] = size;
+	}
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/* A core option; the caller holds trace_types_lock. */
+notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
+{
+	if (!!(tr->trace_flags & mask) == !!enabled)
+		return 0;
+	if (mask == TRACE_ITER_OVERWRITE)
+		ring_buffer_change_overwrite(tr->buffer, enabled);
+	if (mask == TRACE_ITER_RECORD_CMD && enabled)
+		tracing_forget_cmdline_tasks(); /* names of tasks seen while it was off */
+	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
+	return 0;
+}
+
+/* A tracer's option; the tracer may refuse. The caller holds trace_types_lock. */
+notrace int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags,
+			      struct tracer_opt *opt, int set)
+{
+	int ret = 0;
+
+	if (!!(flags->val & opt->bit) == !!set)
+		return 0;
+	if (flags->trace && flags->trace->set_flag)
+		ret = flags->trace->set_flag(tr, flags->val, opt->bit, set);
+	if (ret)
+		return ret;
+	flags->val = set ? flags->val | opt->bit : flags->val & ~opt->bit;
+	return 0;
+}
+
+/* --- tracers ------------------------------------------------------------------------------- */
+
+notrace int register_tracer(struct tracer *t)
+{
+	int ret = 0;
+
+	if (!t->name || !t->name[0] || strlen(t->name) >= MAX_TRACER_SIZE) {
+		pr_err("tracer with a bad name: not registered\n");
+		return -EINVAL;
+	}
+	mutex_lock(&trace_types_lock);
+	for (struct tracer *p = trace_types; p; p = p->next) {
+		if (strcmp(p->name, t->name) == 0) {
+			pr_err("tracer %s already registered\n", t->name);
+			ret = -EBUSY;
+			goto out;
+		}
+	}
+	if (t->flags)
+		t->flags->trace = t;
+	t->next = trace_types;
+	trace_types = t; /* newest first: available_tracers lists them so */
+	tracing_create_tracer_options(t);
+out:
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+notrace int tracing_set_tracer(struct trace_array *tr, const char *name)
+{
+	struct tracer *t;
+	int ret = 0;
+
+	mutex_lock(&trace_types_lock);
+	for (t = trace_types; t; t = t->next)
+		if (strcmp(t->name, name) == 0)
+			break;
+	if (!t) {
+		ret = -EINVAL;
+	} else if (t == tr->current_trace) {
+		ret = 0; /* writing the current name changes nothing, not even the buffer */
+	} else if (tr->trace_ref) {
+		ret = -EBUSY; /* a trace_pipe reader is printing with the current tracer */
+	} else {
+		if (tr->current_trace->reset)
+			tr->current_trace->reset(tr);
+		tr->current_trace = &nop_trace;
+		tracing_reset_online_cpus(tr);
+		if (t->init)
+			ret = t->init(tr);
+		if (!ret)
+			tr->current_trace = t;
+	}
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/* --- boot ---------------------------------------------------------------------------------- */
+
+extern struct tracer *const __start_tracers[], *const __stop_tracers[];
+
+/* Linux sizes the buffers for the possible CPUs: those the firmware lists, online or not yet. */
+static notrace int tracing_possible_cpus(void)
+{
+	int n = MIN(acpi_info.nr_cpus, NR_CPUS);
+
+	return MAX(MAX(n, nr_cpu_ids), 1);
+}
+
+/*
+ * Call after the heap, ftrace_init() and vfs_init() (for the tracefs files), best after the
+ * other CPUs are up. Command line: ftrace=NAME starts a tracer at boot, ftrace_selftest runs
+ * the self-tests.
+ */
+notrace void tracing_init(void)
+{
+	struct trace_array *tr = &global_trace;
+	char name[MAX_TRACER_SIZE];
+
+	tr->nr_cpus = tracing_possible_cpus();
+	tr->buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, RB_FL_OVERWRITE, tr->nr_cpus);
+	if (!tr->buffer) {
+		pr_err("tracing: cannot allocate the trace buffer\n");
+		return;
+	}
+	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
+		tr->buffer_size[cpu] = TRACE_BUF_SIZE_DEFAULT;
+	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
+	tr->ops.private = tr;
+	tracer_init_tracefs(tr);
+	register_tracer(&nop_trace);
+	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
+		register_tracer(*p);
+	if (cmdline_has("ftrace_selftest"))
+		trace_selftest_run(); /* before ftrace=: the tests start from nop */
+	if (cmdline_get("ftrace", name, sizeof(name)) && tracing_set_tracer(tr, name))
+		pr_warn("tracing: ftrace=%s: no such tracer\n", name);
+}

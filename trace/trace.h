@@ -1,0 +1,218 @@
+/*
+ * The tracer core: the trace buffer, the tracers, and how events get recorded (trace/trace.c).
+ *
+ * There is one trace buffer, global_trace: a per-CPU ring buffer (trace/ring_buffer.h) plus the
+ * settings the tracefs files show and change: the current tracer, the options, the clock, the
+ * per-CPU sizes. A tracer (struct tracer) is what current_tracer selects: nop records nothing
+ * by itself, function records every traced call. Events are written by any CPU in any context
+ * (task, irq, NMI); everything else here runs in task context under trace_types_lock.
+ */
+#ifndef TRACE_TRACE_H
+#define TRACE_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/compiler.h"
+#include "kernel/percpu.h"
+#include "trace/ftrace.h"
+#include "trace/trace_entries.h"
+#include "trace/trace_seq.h"
+
+struct ring_buffer;
+struct ring_buffer_iter;
+struct trace_array;
+struct trace_iterator;
+struct task;
+struct mutex;
+
+#define TRACE_BUF_SIZE_DEFAULT (1408UL * 1024) /* per CPU, as Linux */
+#define TRACE_COMM_LEN 16                      /* TASK_COMM_LEN */
+
+/* Core options (trace_options, options/NAME): bits of trace_array.trace_flags. */
+enum trace_iterator_flags {
+	TRACE_ITER_PRINT_PARENT = 1 << 0, /* "func <-parent" rather than "func" */
+	TRACE_ITER_SYM_OFFSET = 1 << 1,   /* "func+0x6/0xa0" */
+	TRACE_ITER_SYM_ADDR = 1 << 2,     /* "func <ffffffff81000000>" */
+	TRACE_ITER_PRINTK = 1 << 3,       /* trace_printk() records */
+	TRACE_ITER_ANNOTATE = 1 << 4,     /* "##### CPU n buffer started ####" */
+	TRACE_ITER_CONTEXT_INFO = 1 << 5, /* the task-pid [cpu] flags timestamp prefix */
+	TRACE_ITER_RECORD_CMD = 1 << 6,   /* remember pid -> comm for the prefix */
+	TRACE_ITER_OVERWRITE = 1 << 7,    /* full buffer: lose the oldest (1) or the newest (0) */
+	TRACE_ITER_IRQ_INFO = 1 << 8,     /* the four flag columns */
+	TRACE_ITER_MARKERS = 1 << 9,      /* trace_marker writes are recorded */
+};
+#define TRACE_ITER_SYM_MASK (TRACE_ITER_PRINT_PARENT | TRACE_ITER_SYM_OFFSET | TRACE_ITER_SYM_ADDR)
+
+/* One core option: its name in trace_options and options/, and its bit. */
+struct trace_option {
+	const char *name;
+	unsigned int bit;
+};
+extern const struct trace_option trace_options[];
+extern const int nr_trace_options;
+
+/* A tracer's own options (func_stack_trace, funcgraph-*): shown after the core ones. */
+struct tracer_opt {
+	const char *name;
+	uint32_t bit;
+};
+struct tracer_flags {
+	uint32_t val;            /* the bits that are set */
+	struct tracer_opt *opts; /* ends with an entry whose name is NULL */
+	struct tracer *trace;    /* filled in by register_tracer */
+};
+#define TRACER_OPT(s, b) {.name = #s, .bit = (b)}
+
+/* What a tracer's print_line did: printed it, could not (seq full), or leave it to default. */
+enum print_line_t {
+	TRACE_TYPE_PARTIAL_LINE = 0,
+	TRACE_TYPE_HANDLED = 1,
+	TRACE_TYPE_UNHANDLED = 2,
+};
+
+struct tracer {
+	const char *name;
+	int (*init)(struct trace_array *tr);   /* becomes current_tracer: start recording */
+	void (*reset)(struct trace_array *tr); /* stops being current_tracer */
+	void (*start)(struct trace_array *tr); /* tracing_on 0 -> 1 */
+	void (*stop)(struct trace_array *tr);  /* tracing_on 1 -> 0 */
+	/* A reader opened trace or trace_pipe (per-reader state in iter->private), closed it. */
+	void (*open)(struct trace_iterator *iter);
+	void (*close)(struct trace_iterator *iter);
+	/* The header after "# tracer: NAME" and "#"; NULL for the default one. Into iter->seq. */
+	void (*print_header)(struct trace_iterator *iter);
+	/* One event into iter->seq; NULL or TRACE_TYPE_UNHANDLED for the default format. */
+	enum print_line_t (*print_line)(struct trace_iterator *iter);
+	/* One of flags->opts changes: may refuse with a negative errno. */
+	int (*set_flag)(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set);
+	struct tracer_flags *flags;
+	struct tracer *next; /* on the list of registered tracers, newest first */
+};
+
+/*
+ * Tracers register themselves: REGISTER_TRACER(my_tracer) in the tracer's own file puts a
+ * pointer in the .tracers section (linker.ld), and tracing_init() registers each in link order,
+ * after nop. So a new tracer touches only its own file.
+ */
+#define REGISTER_TRACER(t)                                                                         \
+	static struct tracer *const __tracer_ptr_##t __used __section(".tracers")                 \
+		__aligned(8) = &(t)
+
+extern struct tracer nop_trace;
+extern struct tracer *trace_types; /* registered tracers, most recent first */
+extern struct mutex trace_types_lock; /* the tracer, options, sizes, clock, filters */
+
+/* Trace clocks (trace_clock): local, global, counter, uptime, x86-tsc. */
+struct trace_clock {
+	const char *name;
+	uint64_t (*func)(void);
+	bool in_ns; /* else the raw value is printed, not seconds.microseconds */
+};
+extern const struct trace_clock trace_clocks[];
+extern const int nr_trace_clocks;
+
+struct trace_array {
+	struct ring_buffer *buffer;
+	int nr_cpus;                        /* CPUs with a buffer: per_cpu/cpu0 .. cpuN-1 */
+	unsigned long buffer_size[NR_CPUS]; /* bytes per CPU, as asked for (buffer_size_kb) */
+	unsigned int trace_flags;           /* TRACE_ITER_* */
+	struct tracer *current_trace;
+	int clock_id;                       /* index in trace_clocks[] */
+	int trace_ref;                      /* open trace_pipe readers: the tracer stays */
+	struct ftrace_ops ops;              /* the function tracer's: set_ftrace_filter edits it */
+};
+extern struct trace_array global_trace;
+
+/* iter_flags */
+#define TRACE_FILE_ANNOTATE 0x2   /* the buffer overran: mark where each CPU's events start */
+#define TRACE_FILE_TIME_IN_NS 0x4 /* the clock counts nanoseconds */
+
+/*
+ * A reader of the buffer: the trace file (buffer_iter[] set: non-consuming, merged by time)
+ * or trace_pipe (consuming). Output functions get the current event in ent and print into seq.
+ */
+struct trace_iterator {
+	struct trace_array *tr;
+	struct tracer *trace; /* current_tracer when the file was opened */
+	void *private;        /* the tracer's, from its open() */
+	int cpu_file;         /* one CPU, or RING_BUFFER_ALL_CPUS */
+	struct ring_buffer_iter *buffer_iter[NR_CPUS];
+	unsigned int iter_flags;
+	struct trace_seq seq;
+
+	/* The current event. */
+	struct trace_entry *ent;
+	unsigned int ent_size;
+	int cpu;
+	uint64_t ts;
+	unsigned long lost_events; /* before this one; ULONG_MAX: some, count unknown */
+	long idx;                  /* its index; 0 is the header */
+	unsigned long started;     /* CPUs whose first event was seen (annotate) */
+	bool leftover;             /* seq holds the current record's text, not yet taken */
+
+	/* The header's figures, taken when the file was opened. */
+	unsigned long entries; /* events in the buffer */
+	unsigned long total;   /* entries + overwritten */
+	int cpus_online;
+
+	unsigned long pos; /* trace_pipe: events consumed so far */
+};
+
+/* Tracers and options (task context). Each returns 0 or a negative errno. */
+int register_tracer(struct tracer *t);
+int tracing_set_tracer(struct trace_array *tr, const char *name);
+int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled);
+int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags,
+		      struct tracer_opt *opt, int set);
+int tracing_set_clock(struct trace_array *tr, const char *name);
+int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size, int cpu);
+void tracing_reset_online_cpus(struct trace_array *tr);
+void tracing_reset_cpu(struct trace_array *tr, int cpu);
+
+/* tracing_on: recording stops, callbacks still run. For kernel code, and the file. */
+void tracing_on(void);
+void tracing_off(void);
+bool tracing_is_on(void);
+void tracer_tracing_on(struct trace_array *tr);
+void tracer_tracing_off(struct trace_array *tr);
+bool tracer_tracing_is_on(struct trace_array *tr);
+
+/*
+ * Recording, from any context. trace_ctx packs the entry's flags and preempt depth:
+ * tracing_gen_ctx() describes the caller; tracing_gen_ctx_dec() does the same from inside a
+ * callback that disabled preemption once (the recursion lock), not counting that.
+ */
+unsigned int tracing_gen_ctx(void);
+unsigned int tracing_gen_ctx_dec(void);
+void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
+				  unsigned int trace_ctx);
+void trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
+		    unsigned int trace_ctx);
+/* A TRACE_STACK event of the caller's stack, starting at the frame that returns to from. */
+void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from);
+/* Return addresses up the frame-pointer chain, innermost first; returns how many. */
+int trace_save_stack(unsigned long *store, int size);
+
+/* The pid -> comm cache behind the TASK column (saved_cmdlines). */
+void tracing_record_cmdline(struct task *t); /* if t is new on this CPU's event stream */
+bool trace_save_cmdline(int pid, const char *comm); /* false: busy, try again later */
+void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN]); /* "<idle>", "<...>" */
+void tracing_forget_cmdline_tasks(void);
+
+/* The CPUs online now (the header's #P). */
+int tracing_num_online_cpus(void);
+
+/* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
+void tracing_init(void);
+int tracer_init_tracefs(struct trace_array *tr); /* trace/trace_fs.c */
+void tracing_create_tracer_options(struct tracer *t);
+void trace_selftest_run(void); /* trace/trace_selftest.c */
+
+/* set_ftrace_pid (trace/trace_functions.c): the function tracer records only these pids. */
+#define FTRACE_PID_MAX 32
+int ftrace_pid_set(const int *pids, int nr); /* trace_types_lock held; nr 0: every task */
+int ftrace_pid_get(int *pids, int max);
+bool ftrace_trace_task(void); /* may the current task be traced? (from callbacks) */
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * What the tracers write into the ring buffer: one record per event, laid out as Linux's.
+ *
+ * Every record starts with struct trace_entry: its type, and the context it was recorded in
+ * (the irqs-off / need-resched / hardirq / preempt-depth columns of the trace, and the pid).
+ * The type says which struct follows and which output function prints it. Type numbers are
+ * Linux's (kernel/trace/trace.h), so that tools reading raw pages see familiar values; numbers
+ * for tracers Lucid does not have stay reserved.
+ */
+#ifndef TRACE_TRACE_ENTRIES_H
+#define TRACE_TRACE_ENTRIES_H
+
+#include <stdint.h>
+
+enum trace_type {
+	__TRACE_FIRST_TYPE = 0,
+	TRACE_FN,         /*  1: struct ftrace_entry, the function tracer */
+	TRACE_CTX,        /*  2: sched_switch */
+	TRACE_WAKE,       /*  3: sched_wakeup */
+	TRACE_STACK,      /*  4: struct stack_entry, a kernel stack trace */
+	TRACE_PRINT,      /*  5: struct print_entry, trace_marker and formatted trace_printk */
+	TRACE_BPRINT,     /*  6: struct bprint_entry, binary trace_printk */
+	TRACE_MMIO_RW,    /*  7: reserved (Linux's mmiotrace) */
+	TRACE_MMIO_MAP,   /*  8: reserved */
+	TRACE_BRANCH,     /*  9: reserved (Linux's branch profiler) */
+	TRACE_GRAPH_RET,  /* 10: function_graph return */
+	TRACE_GRAPH_ENT,  /* 11: function_graph entry */
+	TRACE_USER_STACK, /* 12: reserved */
+	TRACE_BLK,        /* 13: reserved */
+	TRACE_BPUTS,      /* 14: struct bputs_entry, trace_puts of a constant string */
+	__TRACE_LAST_TYPE
+};
+
+/* trace_entry.flags, Linux's bits; they become the 'd', 'N', 'h'/'s' columns. */
+#define TRACE_FLAG_IRQS_OFF 0x01
+#define TRACE_FLAG_IRQS_NOSUPPORT 0x02
+#define TRACE_FLAG_NEED_RESCHED 0x04
+#define TRACE_FLAG_HARDIRQ 0x08
+#define TRACE_FLAG_SOFTIRQ 0x10
+#define TRACE_FLAG_PREEMPT_RESCHED 0x20
+#define TRACE_FLAG_NMI 0x40
+
+struct trace_entry {
+	unsigned short type;         /* enum trace_type */
+	unsigned char flags;         /* TRACE_FLAG_* */
+	unsigned char preempt_count; /* preemption depth, 0..15 (the last flag column) */
+	int pid;
+};
+
+/* TRACE_FN: "func <-parent". */
+struct ftrace_entry {
+	struct trace_entry ent;
+	unsigned long ip;        /* the traced function */
+	unsigned long parent_ip; /* the address it will return to, in its caller */
+};
+
+/* TRACE_STACK: "<stack trace>" then " => func" per frame, innermost first. */
+#define FTRACE_STACK_ENTRIES 16
+struct stack_entry {
+	struct trace_entry ent;
+	int size; /* entries in caller[] */
+	unsigned long caller[];
+};
+
+/* TRACE_PRINT: "caller: text". buf is NUL-terminated and ends with a newline. */
+struct print_entry {
+	struct trace_entry ent;
+	unsigned long ip;
+	char buf[];
+};
+
+/* TRACE_BPRINT: the format stays in the kernel image; only the argument words are saved. */
+struct bprint_entry {
+	struct trace_entry ent;
+	unsigned long ip;
+	const char *fmt;
+	uint32_t buf[];
+};
+
+/* TRACE_BPUTS: a constant string, saved as a pointer. */
+struct bputs_entry {
+	struct trace_entry ent;
+	unsigned long ip;
+	const char *str;
+};
+
+/* TRACE_GRAPH_ENT and TRACE_GRAPH_RET: their structs come with the function_graph tracer. */
+
+#endif

@@ -1,0 +1,551 @@
+/* The tracefs files: one table of name, mode and operations, and the small files themselves. */
+
+/*
+ * Everything the tracer offers a user is a file in /sys/kernel/tracing (also reachable as
+ * /sys/kernel/debug/tracing). tracer_init_tracefs() makes them all at boot from trace_files[]
+ * below: one line per file, with Linux's mode (0640 read-write, 0440 read-only). A line marked
+ * PER_CPU is made again in every per_cpu/cpuN directory, where it acts on that CPU only; the
+ * inode's data says which CPU (tracing_get_cpu).
+ *
+ * The rule for every write: bad input is refused with Linux's errno and changes nothing, so
+ * "echo nosuch > current_tracer" prints "write error: Invalid argument" and the tracer stays.
+ * Numbers go through kstrtoul, which accepts the newline echo adds and nothing else.
+ *
+ * The bigger files live elsewhere: trace and trace_pipe in trace/trace_iter.c, the
+ * function-filter files in trace/ftrace_fs.c. Not traced, as all of trace/.
+ */
+#include "trace/trace_fs.h"
+#include "trace/ring_buffer.h"
+#include "kernel/tracefs.h"
+#include "kernel/seq_file.h"
+#include "kernel/kmalloc.h"
+#include "kernel/mutex.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define TOP 0x1     /* in the tracing directory */
+#define PER_CPU 0x2 /* in each per_cpu/cpuN */
+#define MAX_TRACER_SIZE 100
+#define OPTION_MAX 64 /* trace_options writes: Linux refuses 64 bytes or more */
+
+static struct dentry *options_dir;
+
+notrace int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt)
+{
+	if (cnt >= size)
+		return -EINVAL;
+	memcpy(buf, ubuf, cnt);
+	buf[cnt] = '\0';
+	return 0;
+}
+
+/* A read of a short text made at once: "1\n", "nop\n". */
+static notrace ssize_t read_text(loff_t *ppos, char *ubuf, size_t cnt, const char *text)
+{
+	return simple_read_from_buffer(ubuf, cnt, ppos, text, strlen(text));
+}
+
+static notrace ssize_t read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lu\n", val);
+	return read_text(ppos, ubuf, cnt, buf);
+}
+
+/* A write that is one number. */
+static notrace int write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
+{
+	char buf[32];
+	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+
+	return ret ? ret : kstrtoul(buf, 10, val);
+}
+
+/* --- available_tracers, current_tracer ----------------------------------------------------- */
+
+static notrace int tracers_show(struct seq_file *m, void *v)
+{
+	(void)v;
+	mutex_lock(&trace_types_lock);
+	for (struct tracer *t = trace_types; t; t = t->next)
+		seq_printf(m, "%s%c", t->name, t->next ? ' ' : '\n');
+	mutex_unlock(&trace_types_lock);
+	return 0;
+}
+
+static notrace int tracers_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return single_open(file, tracers_show, NULL);
+}
+
+static const struct file_operations show_traces_fops = {
+	.open = tracers_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static notrace ssize_t current_tracer_read(struct file *file, char *ubuf, size_t cnt,
+					   loff_t *ppos)
+{
+	char buf[MAX_TRACER_SIZE + 2];
+
+	(void)file;
+	mutex_lock(&trace_types_lock);
+	snprintf(buf, sizeof(buf), "%s\n", global_trace.current_trace->name);
+	mutex_unlock(&trace_types_lock);
+	return read_text(ppos, ubuf, cnt, buf);
+}
+
+static notrace ssize_t current_tracer_write(struct file *file, const char *ubuf, size_t cnt,
+					    loff_t *ppos)
+{
+	char buf[MAX_TRACER_SIZE + 1];
+	int ret;
+
+	(void)file;
+	ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+	if (!ret)
+		ret = tracing_set_tracer(&global_trace, strim(buf));
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations set_tracer_fops = {
+	.read = current_tracer_read,
+	.write = current_tracer_write,
+};
+
+/* --- tracing_on ---------------------------------------------------------------------------- */
+
+static notrace ssize_t tracing_on_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)file;
+	return read_text(ppos, ubuf, cnt, tracer_tracing_is_on(&global_trace) ? "1\n" : "0\n");
+}
+
+/* Any number but 0 turns recording on; the tracer's start/stop run on a change only. */
+static notrace ssize_t tracing_on_write(struct file *file, const char *ubuf, size_t cnt,
+					loff_t *ppos)
+{
+	struct trace_array *tr = &global_trace;
+	unsigned long val;
+	int ret;
+
+	(void)file;
+	ret = write_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&trace_types_lock);
+	if (!!val != tracer_tracing_is_on(tr)) {
+		if (val) {
+			tracer_tracing_on(tr);
+			if (tr->current_trace->start)
+				tr->current_trace->start(tr);
+		} else {
+			tracer_tracing_off(tr);
+			if (tr->current_trace->stop)
+				tr->current_trace->stop(tr);
+		}
+	}
+	mutex_unlock(&trace_types_lock);
+	trace_pipe_wake(); /* a reader waiting with tracing off may now see end of file */
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations rb_simple_fops = {
+	.read = tracing_on_read,
+	.write = tracing_on_write,
+};
+
+/* --- buffer_size_kb, buffer_total_size_kb -------------------------------------------------- */
+
+static notrace ssize_t buffer_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = &global_trace;
+	int cpu = tracing_get_cpu(file_inode(file));
+	unsigned long size;
+
+	if (cpu != RING_BUFFER_ALL_CPUS)
+		return read_ulong(ppos, ubuf, cnt, tr->buffer_size[cpu] >> 10);
+	size = tr->buffer_size[0];
+	for (int c = 1; c < tr->nr_cpus; c++)
+		if (tr->buffer_size[c] != size)
+			return read_text(ppos, ubuf, cnt, "X\n"); /* the CPUs differ */
+	return read_ulong(ppos, ubuf, cnt, size >> 10);
+}
+
+static notrace ssize_t buffer_size_write(struct file *file, const char *ubuf, size_t cnt,
+					 loff_t *ppos)
+{
+	unsigned long val;
+	int ret = write_ulong(ubuf, cnt, &val);
+
+	if (ret)
+		return ret;
+	if (!val)
+		return -EINVAL; /* a buffer must hold something */
+	if (val > (~0UL >> 10))
+		return -ENOMEM;
+	ret = tracing_resize_ring_buffer(&global_trace, val << 10,
+					 tracing_get_cpu(file_inode(file)));
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations tracing_entries_fops = {
+	.read = buffer_size_read,
+	.write = buffer_size_write,
+};
+
+static notrace ssize_t total_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	unsigned long kb = 0;
+
+	(void)file;
+	for (int c = 0; c < global_trace.nr_cpus; c++)
+		kb += global_trace.buffer_size[c] >> 10;
+	return read_ulong(ppos, ubuf, cnt, kb);
+}
+
+static const struct file_operations tracing_total_entries_fops = {
+	.read = total_size_read,
+};
+
+/* --- trace_clock --------------------------------------------------------------------------- */
+
+static notrace int clock_show(struct seq_file *m, void *v)
+{
+	int cur = global_trace.clock_id;
+
+	(void)v;
+	for (int i = 0; i < nr_trace_clocks; i++)
+		seq_printf(m, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "", trace_clocks[i].name,
+			   i == cur ? "]" : "");
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static notrace int clock_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return single_open(file, clock_show, NULL);
+}
+
+static notrace ssize_t clock_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char buf[32];
+	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+
+	(void)file;
+	if (!ret)
+		ret = tracing_set_clock(&global_trace, strim(buf));
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations trace_clock_fops = {
+	.open = clock_open,
+	.read = seq_read,
+	.write = clock_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* --- trace_options and options/ ------------------------------------------------------------ */
+
+static notrace int options_show(struct seq_file *m, void *v)
+{
+	struct trace_array *tr = &global_trace;
+	struct tracer_flags *flags;
+
+	(void)v;
+	mutex_lock(&trace_types_lock);
+	for (int i = 0; i < nr_trace_options; i++)
+		seq_printf(m, "%s%s\n", tr->trace_flags & trace_options[i].bit ? "" : "no",
+			   trace_options[i].name);
+	flags = tr->current_trace->flags; /* then the current tracer's own */
+	for (struct tracer_opt *o = flags ? flags->opts : NULL; o && o->name; o++)
+		seq_printf(m, "%s%s\n", flags->val & o->bit ? "" : "no", o->name);
+	mutex_unlock(&trace_types_lock);
+	return 0;
+}
+
+static notrace int options_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return single_open(file, options_show, NULL);
+}
+
+/* "name" sets, "noname" clears: a core option, else one of the current tracer's. */
+static notrace int trace_set_options(struct trace_array *tr, char *option)
+{
+	struct tracer_flags *flags;
+	char *name = strim(option);
+	int set = 1, ret = -EINVAL;
+
+	if (strncmp(name, "no", 2) == 0) {
+		set = 0;
+		name += 2;
+	}
+	mutex_lock(&trace_types_lock);
+	for (int i = 0; i < nr_trace_options; i++) {
+		if (strcmp(name, trace_options[i].name) == 0) {
+			ret = set_tracer_flag(tr, trace_options[i].bit, set);
+			goto out;
+		}
+	}
+	flags = tr->current_trace->flags;
+	for (struct tracer_opt *o = flags ? flags->opts : NULL; o && o->name; o++) {
+		if (strcmp(name, o->name) == 0) {
+			ret = set_tracer_option(tr, flags, o, set);
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+static notrace ssize_t options_write(struct file *file, const char *ubuf, size_t cnt,
+				     loff_t *ppos)
+{
+	char buf[OPTION_MAX];
+	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+
+	(void)file;
+	if (!ret)
+		ret = trace_set_options(&global_trace, buf);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations tracing_iter_fops = {
+	.open = options_open,
+	.read = seq_read,
+	.write = options_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* options/NAME: "0" or "1". A core option's inode points at its trace_options[] entry. */
+static notrace int write_bool(const char *ubuf, size_t cnt, unsigned long *val)
+{
+	int ret = write_ulong(ubuf, cnt, val);
+
+	return ret ? ret : (*val > 1 ? -EINVAL : 0);
+}
+
+static notrace ssize_t core_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	const struct trace_option *opt = file_inode(file)->i_private;
+
+	return read_text(ppos, ubuf, cnt, global_trace.trace_flags & opt->bit ? "1\n" : "0\n");
+}
+
+static notrace ssize_t core_option_write(struct file *file, const char *ubuf, size_t cnt,
+					 loff_t *ppos)
+{
+	const struct trace_option *opt = file_inode(file)->i_private;
+	unsigned long val;
+	int ret = write_bool(ubuf, cnt, &val);
+
+	if (ret)
+		return ret;
+	mutex_lock(&trace_types_lock);
+	ret = set_tracer_flag(&global_trace, opt->bit, (int)val);
+	mutex_unlock(&trace_types_lock);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations trace_options_core_fops = {
+	.read = core_option_read,
+	.write = core_option_write,
+};
+
+/* A tracer's option file exists for every registered tracer, current or not, as on Linux. */
+struct trace_option_dentry {
+	struct tracer_flags *flags;
+	struct tracer_opt *opt;
+};
+
+static notrace ssize_t tracer_option_read(struct file *file, char *ubuf, size_t cnt,
+					  loff_t *ppos)
+{
+	struct trace_option_dentry *topt = file_inode(file)->i_private;
+
+	return read_text(ppos, ubuf, cnt, topt->flags->val & topt->opt->bit ? "1\n" : "0\n");
+}
+
+static notrace ssize_t tracer_option_write(struct file *file, const char *ubuf, size_t cnt,
+					   loff_t *ppos)
+{
+	struct trace_option_dentry *topt = file_inode(file)->i_private;
+	unsigned long val;
+	int ret = write_bool(ubuf, cnt, &val);
+
+	if (ret)
+		return ret;
+	mutex_lock(&trace_types_lock);
+	ret = set_tracer_option(&global_trace, topt->flags, topt->opt, (int)val);
+	mutex_unlock(&trace_types_lock);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations trace_options_fops = {
+	.read = tracer_option_read,
+	.write = tracer_option_write,
+};
+
+/* Called by register_tracer (trace_types_lock held); before tracefs exists, by its init. */
+notrace void tracing_create_tracer_options(struct tracer *t)
+{
+	if (!options_dir || !t->flags)
+		return;
+	for (struct tracer_opt *o = t->flags->opts; o && o->name; o++) {
+		struct trace_option_dentry *topt = kmalloc(sizeof(*topt));
+
+		if (!topt)
+			return;
+		topt->flags = t->flags;
+		topt->opt = o;
+		if (!tracefs_create_file(o->name, TRACE_MODE_WRITE, options_dir, topt,
+					 &trace_options_fops))
+			kfree(topt); /* a name two tracers share: the first one's file stays */
+	}
+}
+
+/* --- README -------------------------------------------------------------------------------- */
+
+static const char readme_msg[] =
+	"tracing mini-HOWTO:\n"
+	"\n"
+	"# echo 0 > tracing_on : stop recording (the tracer keeps running, nothing is kept)\n"
+	"# echo 1 > tracing_on : record again\n"
+	"\n"
+	" Files in this directory:\n"
+	"  trace\t\t\t- what the buffer holds, oldest first; reading does not empty it\n"
+	"\t\t\t  echo > trace empties it\n"
+	"  trace_pipe\t\t- the same lines, each one gone once read; waits for more\n"
+	"  current_tracer\t- the tracer recording now: echo function > current_tracer\n"
+	"  available_tracers\t- the tracers current_tracer accepts\n"
+	"  tracing_on\t\t- 1 while events are recorded, 0 when recording is stopped\n"
+	"  buffer_size_kb\t- kilobytes of buffer per CPU (writing resizes and empties it)\n"
+	"  buffer_total_size_kb\t- the same, summed over all CPUs\n"
+	"  per_cpu/cpuN/\t\t- trace, trace_pipe, buffer_size_kb and stats of one CPU\n"
+	"  trace_options\t\t- every option, \"noname\" when off\n"
+	"\t\t\t  echo nosym-offset > trace_options\n"
+	"  options/\t\t- one file per option, 0 or 1\n"
+	"  trace_clock\t\t- where timestamps come from; the one in use is in [brackets]\n"
+	"       local:   nanoseconds since boot (the TSC)\n"
+	"      global:   the same clock (Lucid's TSC agrees across CPUs)\n"
+	"     counter:   not a clock: 1, 2, 3, ... across all CPUs\n"
+	"      uptime:   timer ticks since boot\n"
+	"     x86-tsc:   raw TSC cycles\n"
+	"\n"
+	"  available_filter_functions - the functions the function tracer can trace\n"
+	"  enabled_functions\t- the functions whose call site is live now, with how many want it\n"
+	"  dyn_ftrace_total_info\t- how many call sites were found at boot\n"
+	"  set_ftrace_filter\t- trace only these functions (empty: all of them)\n"
+	"\t     accepts: func_full_name or glob-matching-pattern\n"
+	"\t     globs:   *end, begin*, *middle*, a*b, ?, [abc]\n"
+	"\t     '!name' takes functions out again\n"
+	"\t     '>' replaces the list, '>>' adds to it; echo > set_ftrace_filter empties it\n"
+	"  set_ftrace_notrace\t- never trace these functions (wins over set_ftrace_filter)\n"
+	"\t     accepts: func_full_name or glob-matching-pattern\n"
+	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n";
+
+static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)file;
+	return simple_read_from_buffer(ubuf, cnt, ppos, readme_msg, sizeof(readme_msg) - 1);
+}
+
+static const struct file_operations tracing_readme_fops = {
+	.read = readme_read,
+};
+
+/* --- the table ----------------------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+	int where;
+} trace_files[] = {
+	{"README", TRACE_MODE_READ, &tracing_readme_fops, TOP},
+	{"available_filter_functions", TRACE_MODE_READ, &ftrace_avail_fops, TOP},
+	{"available_tracers", TRACE_MODE_READ, &show_traces_fops, TOP},
+	{"buffer_size_kb", TRACE_MODE_WRITE, &tracing_entries_fops, TOP | PER_CPU},
+	{"buffer_total_size_kb", TRACE_MODE_READ, &tracing_total_entries_fops, TOP},
+	{"current_tracer", TRACE_MODE_WRITE, &set_tracer_fops, TOP},
+	{"dyn_ftrace_total_info", TRACE_MODE_READ, &tracing_dyn_info_fops, TOP},
+	{"enabled_functions", TRACE_MODE_READ, &ftrace_enabled_fops, TOP},
+	{"set_ftrace_filter", TRACE_MODE_WRITE, &ftrace_filter_fops, TOP},
+	{"set_ftrace_notrace", TRACE_MODE_WRITE, &ftrace_notrace_fops, TOP},
+	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
+	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
+	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},
+	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP},
+	{"trace_options", TRACE_MODE_WRITE, &tracing_iter_fops, TOP},
+	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
+	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
+};
+
+static notrace int create_files(struct dentry *dir, int where, void *data)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(trace_files); i++) {
+		if (!(trace_files[i].where & where))
+			continue;
+		if (!tracefs_create_file(trace_files[i].name, trace_files[i].mode, dir, data,
+					 trace_files[i].fops))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+notrace int tracer_init_tracefs(struct trace_array *tr)
+{
+	struct dentry *per_cpu;
+	char name[16];
+	int ret = create_files(NULL, TOP, NULL);
+
+	per_cpu = tracefs_create_dir("per_cpu", NULL);
+	for (int cpu = 0; cpu < tr->nr_cpus && per_cpu; cpu++) {
+		struct dentry *dir;
+
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		dir = tracefs_create_dir(name, per_cpu);
+		/* (a NULL parent would mean the tracing directory itself) */
+		if (!dir || create_files(dir, PER_CPU, (void *)(long)(cpu + 1)))
+			ret = -ENOMEM;
+	}
+	options_dir = tracefs_create_dir("options", NULL);
+	for (int i = 0; i < nr_trace_options && options_dir; i++)
+		if (!tracefs_create_file(trace_options[i].name, TRACE_MODE_WRITE, options_dir,
+					 (void *)&trace_options[i], &trace_options_core_fops))
+			ret = -ENOMEM;
+	if (ret || !per_cpu || !options_dir)
+		printk(KERN_WARNING "tracing: could not create every tracefs file\n");
+	return ret;
+}

@@ -1,0 +1,42 @@
+/*
+ * Between the tracefs table (trace/trace_fs.c) and the files defined elsewhere: the trace and
+ * trace_pipe readers (trace/trace_iter.c) and the dynamic ftrace files (trace/ftrace_fs.c).
+ */
+#ifndef TRACE_TRACE_FS_H
+#define TRACE_TRACE_FS_H
+
+#include "kernel/vfs.h"
+#include "trace/trace.h"
+
+/* Linux's modes for tracefs files. */
+#define TRACE_MODE_WRITE 0640
+#define TRACE_MODE_READ 0440
+
+/* A per-CPU file's inode carries cpu + 1; top-level files carry 0, meaning every CPU. */
+static inline notrace int tracing_get_cpu(struct inode *inode)
+{
+	long v = (long)inode->i_private;
+
+	return v ? (int)(v - 1) : -1 /* RING_BUFFER_ALL_CPUS */;
+}
+
+/*
+ * Copies a write of at most size - 1 bytes into buf as a string; -EINVAL if it is longer
+ * (files whose values are short words or numbers).
+ */
+int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt);
+
+/* Wakes trace_pipe readers at once (they also look every few milliseconds). */
+void trace_pipe_wake(void);
+
+extern const struct file_operations tracing_fops;      /* trace */
+extern const struct file_operations tracing_pipe_fops; /* trace_pipe */
+extern const struct file_operations tracing_stats_fops; /* per_cpu/cpuN/stats */
+extern const struct file_operations ftrace_avail_fops;   /* available_filter_functions */
+extern const struct file_operations ftrace_enabled_fops; /* enabled_functions */
+extern const struct file_operations tracing_dyn_info_fops; /* dyn_ftrace_total_info */
+extern const struct file_operations ftrace_filter_fops;  /* set_ftrace_filter */
+extern const struct file_operations ftrace_notrace_fops; /* set_ftrace_notrace */
+extern const struct file_operations ftrace_pid_fops;     /* set_ftrace_pid */
+
+#endif

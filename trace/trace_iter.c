@@ -1,0 +1,457 @@
+/* Reading the trace buffer: the trace and trace_pipe files, and per_cpu/cpuN/stats. */
+
+/*
+ * trace (and per_cpu/cpuN/trace) shows the buffer without consuming it. Opening it places a
+ * ring buffer iterator on each CPU's oldest event; the iterator stops where the writer was at
+ * that moment, so a reader sees the buffer as it was when it opened the file even while
+ * tracing goes on. The CPUs' streams are merged by timestamp: each step takes the oldest of
+ * the per-CPU next events. The text is produced through seq_file one event at a time, so a
+ * trace of a million events is never in memory as text.
+ *
+ *   seq_file record 0      the header ("# tracer: function", counts, column legend)
+ *   seq_file record i > 0  the i-th event, merged across CPUs
+ *
+ * seq_file may ask for a record again (after a seek, or when a line did not fit): start()
+ * walks from the beginning if it must go back, and a line that was formatted but not taken is
+ * kept (leftover) so that it is not formatted twice (annotations are printed once).
+ *
+ * trace_pipe consumes: each event read is gone. It has no header, and when the buffer is empty
+ * it waits: read says -EAGAIN and the VFS sleeps on trace_pipe_wait without its lock (see
+ * kernel/vfs_lock.c), until woken, Ctrl-C (-EINTR), or at once with O_NONBLOCK (-EAGAIN).
+ * Writers record from any context, where waking a sleeper is not allowed, so nobody wakes the
+ * reader when an event arrives: a timer looks again every TRACE_PIPE_POLL_MS (and
+ * trace_pipe_wake(), from "echo 1 > tracing_on" say, wakes at once). As on Linux, once
+ * something was read, a reader that finds the buffer empty with tracing off gets end of file.
+ *
+ * Not traced: the tracer formats here while recording goes on.
+ */
+#include "trace/trace_fs.h"
+#include "trace/trace_output.h"
+#include "trace/ring_buffer.h"
+#include "kernel/seq_file.h"
+#include "kernel/kmalloc.h"
+#include "kernel/mutex.h"
+#include "kernel/sched.h"
+#include "kernel/wait.h"
+#include "kernel/timer.h"
+#include "kernel/time.h"
+#include "lib/errno.h"
+
+#define TRACE_PIPE_POLL_MS 10
+
+static DECLARE_WAIT_QUEUE_HEAD(trace_pipe_wait);
+
+notrace void trace_pipe_wake(void)
+{
+	wake_up(&trace_pipe_wait);
+}
+
+static notrace void iter_init(struct trace_iterator *iter, int cpu_file)
+{
+	struct trace_array *tr = &global_trace;
+
+	iter->tr = tr;
+	iter->cpu_file = cpu_file;
+	mutex_lock(&trace_types_lock);
+	iter->trace = tr->current_trace;
+	if (trace_clocks[tr->clock_id].in_ns)
+		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
+	mutex_unlock(&trace_types_lock);
+	iter->cpus_online = tracing_num_online_cpus();
+	trace_seq_init(&iter->seq);
+}
+
+static notrace bool iter_has_cpu(struct trace_iterator *iter, int cpu)
+{
+	return iter->cpu_file == RING_BUFFER_ALL_CPUS || iter->cpu_file == cpu;
+}
+
+/*
+ * The header's figures, Linux's: entries still in the buffers, and written = entries + those
+ * overwritten (events read by trace_pipe or dropped in producer/consumer mode do not count).
+ */
+static notrace void get_total_entries(struct trace_iterator *iter)
+{
+	struct ring_buffer *buffer = iter->tr->buffer;
+
+	iter->entries = iter->total = 0;
+	for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++) {
+		if (!iter_has_cpu(iter, cpu))
+			continue;
+		unsigned long n = ring_buffer_entries_cpu(buffer, cpu);
+		iter->entries += n;
+		iter->total += n + ring_buffer_overrun_cpu(buffer, cpu);
+	}
+}
+
+/* --- trace ---------------------------------------------------------------------------------- */
+
+/* The oldest next event over the CPUs' iterators, as the current event; NULL at the end. */
+static notrace struct trace_iterator *peek_next_entry(struct trace_iterator *iter)
+{
+	struct ring_buffer_event *event;
+	int which;
+	uint64_t ts;
+
+	event = ring_buffer_iter_peek_oldest(iter->buffer_iter, iter->tr->nr_cpus, &which, &ts);
+	if (!event) {
+		iter->ent = NULL;
+		return NULL;
+	}
+	iter->cpu = which;
+	iter->ts = ts;
+	iter->ent = ring_buffer_event_data(event);
+	iter->ent_size = ring_buffer_event_length(event);
+	/* The iterator skipped events a writer overwrote under it: how many is unknown. */
+	iter->lost_events = ring_buffer_iter_dropped(iter->buffer_iter[which]) ? (unsigned long)-1
+									     : 0;
+	return iter;
+}
+
+static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct trace_iterator *iter = m->private;
+
+	(*pos)++;
+	if (v != SEQ_START_TOKEN && iter->ent)
+		ring_buffer_iter_advance(iter->buffer_iter[iter->cpu]);
+	iter->leftover = false;
+	iter->idx = *pos;
+	return peek_next_entry(iter);
+}
+
+static notrace void *s_start(struct seq_file *m, loff_t *pos)
+{
+	struct trace_iterator *iter = m->private;
+	loff_t l;
+	void *p;
+
+	if (*pos < iter->idx) {
+		/* Back to the top (a seek): every CPU to its oldest event again. */
+		for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++)
+			if (iter->buffer_iter[cpu])
+				ring_buffer_iter_reset(iter->buffer_iter[cpu]);
+		iter->ent = NULL;
+		iter->idx = 0;
+		iter->started = 0;
+		iter->leftover = false;
+	}
+	if (iter->idx == 0 && *pos == 0)
+		return SEQ_START_TOKEN;
+	if (*pos == iter->idx)
+		return iter->ent ? iter : NULL;
+	/* Forward to record *pos. */
+	l = iter->idx;
+	p = iter->idx == 0 ? SEQ_START_TOKEN : (iter->ent ? iter : NULL);
+	while (p && l < *pos)
+		p = s_next(m, p, &l);
+	return p;
+}
+
+static notrace void s_stop(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+}
+
+static notrace int s_show(struct seq_file *m, void *v)
+{
+	struct trace_iterator *iter = m->private;
+
+	if (!iter->leftover) {
+		trace_seq_init(&iter->seq);
+		if (v == SEQ_START_TOKEN)
+			trace_print_header(iter);
+		else
+			print_trace_line(iter);
+	}
+	seq_write(m, iter->seq.buffer, iter->seq.len);
+	/* Did not fit: seq_file shows this record again; give it the same text. */
+	iter->leftover = seq_has_overflowed(m);
+	return 0;
+}
+
+static const struct seq_operations tracer_seq_ops = {
+	.start = s_start,
+	.next = s_next,
+	.stop = s_stop,
+	.show = s_show,
+};
+
+static notrace void release_buffer_iters(struct trace_iterator *iter)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (iter->buffer_iter[cpu])
+			ring_buffer_read_finish(iter->buffer_iter[cpu]);
+		iter->buffer_iter[cpu] = NULL;
+	}
+}
+
+static notrace int tracing_open(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = &global_trace;
+	int cpu_file = tracing_get_cpu(inode);
+	struct trace_iterator *iter;
+
+	if (!tr->buffer)
+		return -ENODEV;
+	/* "echo > trace": opening for writing with O_TRUNC is what clears the buffer. */
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		if (cpu_file == RING_BUFFER_ALL_CPUS)
+			tracing_reset_online_cpus(tr);
+		else
+			tracing_reset_cpu(tr, cpu_file);
+	}
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+
+	iter = __seq_open_private(file, &tracer_seq_ops, sizeof(*iter));
+	if (!iter)
+		return -ENOMEM;
+	iter_init(iter, cpu_file);
+	for (int cpu = 0; cpu < tr->nr_cpus; cpu++) {
+		if (!iter_has_cpu(iter, cpu))
+			continue;
+		iter->buffer_iter[cpu] = ring_buffer_read_prepare(tr->buffer, cpu);
+		if (!iter->buffer_iter[cpu]) {
+			release_buffer_iters(iter);
+			seq_release_private(inode, file);
+			return -ENOMEM;
+		}
+	}
+	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
+		if (iter->buffer_iter[cpu])
+			ring_buffer_read_start(iter->buffer_iter[cpu]);
+	get_total_entries(iter);
+	/* Overwritten events: each CPU's events begin at a different time. Say where. */
+	if (ring_buffer_overruns(tr->buffer))
+		iter->iter_flags |= TRACE_FILE_ANNOTATE;
+	if (iter->trace->open)
+		iter->trace->open(iter);
+	return 0;
+}
+
+static notrace int tracing_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m;
+	struct trace_iterator *iter;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	m = file->private_data;
+	iter = m->private;
+	if (iter->trace->close)
+		iter->trace->close(iter);
+	release_buffer_iters(iter);
+	return seq_release_private(inode, file);
+}
+
+static notrace ssize_t tracing_read(struct file *file, char *buf, size_t cnt, loff_t *ppos)
+{
+	return seq_read(file, buf, cnt, ppos);
+}
+
+/* What is written is ignored: the O_TRUNC of the open did the work. */
+static notrace ssize_t tracing_write_stub(struct file *file, const char *buf, size_t cnt,
+					  loff_t *ppos)
+{
+	(void)file;
+	(void)buf;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static notrace loff_t tracing_lseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	file->f_pos = 0;
+	return 0;
+}
+
+const struct file_operations tracing_fops = {
+	.open = tracing_open,
+	.read = tracing_read,
+	.write = tracing_write_stub,
+	.llseek = tracing_lseek,
+	.release = tracing_release,
+};
+
+/* --- trace_pipe ----------------------------------------------------------------------------- */
+
+static notrace int tracing_open_pipe(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = &global_trace;
+	struct trace_iterator *iter;
+
+	if (!tr->buffer)
+		return -ENODEV;
+	iter = kzalloc(sizeof(*iter));
+	if (!iter)
+		return -ENOMEM;
+	iter_init(iter, tracing_get_cpu(inode));
+	mutex_lock(&trace_types_lock);
+	tr->trace_ref++; /* current_tracer cannot change under a pipe reader (-EBUSY) */
+	mutex_unlock(&trace_types_lock);
+	if (iter->trace->open)
+		iter->trace->open(iter);
+	file->private_data = iter;
+	return 0;
+}
+
+static notrace int tracing_release_pipe(struct inode *inode, struct file *file)
+{
+	struct trace_iterator *iter = file->private_data;
+
+	(void)inode;
+	if (iter->trace->close)
+		iter->trace->close(iter);
+	mutex_lock(&trace_types_lock);
+	iter->tr->trace_ref--;
+	mutex_unlock(&trace_types_lock);
+	kfree(iter);
+	return 0;
+}
+
+static notrace bool pipe_empty(struct trace_iterator *iter)
+{
+	if (iter->cpu_file == RING_BUFFER_ALL_CPUS)
+		return ring_buffer_empty(iter->tr->buffer);
+	return ring_buffer_empty_cpu(iter->tr->buffer, iter->cpu_file);
+}
+
+/*
+ * Nobody wakes trace_pipe readers when events arrive (writers run where waking is not
+ * allowed), so a reader that finds the buffer empty arms this timer: in TRACE_PIPE_POLL_MS it
+ * wakes the queue and the VFS calls read again. One timer serves every waiting reader.
+ */
+static bool poll_armed;
+
+static notrace void trace_pipe_poll(struct timer_list *t)
+{
+	(void)t;
+	__atomic_store_n(&poll_armed, false, __ATOMIC_RELEASE);
+	wake_up(&trace_pipe_wait);
+}
+
+static struct timer_list poll_timer = {
+	.fn = trace_pipe_poll,
+	.entry = LIST_HEAD_INIT(poll_timer.entry),
+};
+
+static notrace void arm_poll_timer(void)
+{
+	if (__atomic_exchange_n(&poll_armed, true, __ATOMIC_ACQ_REL))
+		return;
+	poll_timer.expires = ktime_get_ns() + TRACE_PIPE_POLL_MS * NSEC_PER_MSEC;
+	add_timer(&poll_timer);
+}
+
+/* The queue the VFS sleeps on (without its lock) while read says -EAGAIN. */
+static notrace struct wait_queue_head *tracing_pipe_wait_queue(struct file *file)
+{
+	(void)file;
+	return &trace_pipe_wait;
+}
+
+/* Formats the next event into iter->seq and consumes it; false if there is none. */
+static notrace bool consume_next_entry(struct trace_iterator *iter)
+{
+	struct ring_buffer *buffer = iter->tr->buffer;
+	struct ring_buffer_event *event;
+	int cpu = iter->cpu_file;
+
+	if (cpu == RING_BUFFER_ALL_CPUS)
+		event = ring_buffer_peek_oldest(buffer, &cpu, &iter->ts, &iter->lost_events);
+	else
+		event = ring_buffer_peek(buffer, cpu, &iter->ts, &iter->lost_events);
+	if (!event)
+		return false;
+	iter->cpu = cpu;
+	iter->ent = ring_buffer_event_data(event);
+	iter->ent_size = ring_buffer_event_length(event);
+	iter->idx++;
+	trace_seq_init(&iter->seq);
+	print_trace_line(iter); /* a line too long for the seq is cut: never seen in practice */
+	ring_buffer_consume(buffer, cpu, NULL, NULL);
+	iter->ent = NULL;
+	iter->pos++;
+	return true;
+}
+
+static notrace ssize_t tracing_read_pipe(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_iterator *iter = file->private_data;
+	size_t copied = 0;
+
+	(void)ppos;
+	if (!cnt)
+		return 0;
+	/* First what the last read left of its last line. */
+	if (iter->seq.readpos < iter->seq.len)
+		return (ssize_t)trace_seq_to_buffer(&iter->seq, ubuf, cnt);
+	if (pipe_empty(iter)) {
+		/* As Linux: once something was read, empty with tracing off is end of file. */
+		if (!tracer_tracing_is_on(iter->tr) && iter->pos)
+			return 0;
+		arm_poll_timer();
+		return -EAGAIN; /* the VFS waits (or O_NONBLOCK returns it) */
+	}
+	/* Whole lines while they fit; the first that does not is split across reads. */
+	while (copied < cnt && consume_next_entry(iter))
+		copied += trace_seq_to_buffer(&iter->seq, ubuf + copied, cnt - copied);
+	return (ssize_t)copied;
+}
+
+const struct file_operations tracing_pipe_fops = {
+	.open = tracing_open_pipe,
+	.read = tracing_read_pipe,
+	.release = tracing_release_pipe,
+	.wait_queue = tracing_pipe_wait_queue,
+};
+
+/* --- per_cpu/cpuN/stats --------------------------------------------------------------------- */
+
+static notrace void print_ts(struct seq_file *m, const char *what, uint64_t ts, bool in_ns)
+{
+	if (in_ns) {
+		uint64_t t = ns2usecs(ts);
+		seq_printf(m, "%s: %5llu.%06lu\n", what, (unsigned long long)(t / 1000000),
+			   (unsigned long)(t % 1000000));
+	} else {
+		seq_printf(m, "%s: %llu\n", what, (unsigned long long)ts);
+	}
+}
+
+static notrace int tracing_stats_show(struct seq_file *m, void *v)
+{
+	struct trace_array *tr = &global_trace;
+	struct ring_buffer *buffer = tr->buffer;
+	int cpu = (int)(long)m->private;
+	bool in_ns = trace_clocks[tr->clock_id].in_ns;
+
+	(void)v;
+	seq_printf(m, "entries: %lu\n", ring_buffer_entries_cpu(buffer, cpu));
+	seq_printf(m, "overrun: %lu\n", ring_buffer_overrun_cpu(buffer, cpu));
+	seq_printf(m, "commit overrun: %lu\n", ring_buffer_commit_overrun_cpu(buffer, cpu));
+	seq_printf(m, "bytes: %lu\n", ring_buffer_bytes_cpu(buffer, cpu));
+	print_ts(m, "oldest event ts", ring_buffer_oldest_event_ts(buffer, cpu), in_ns);
+	print_ts(m, "now ts", ring_buffer_time_stamp(buffer), in_ns);
+	seq_printf(m, "dropped events: %lu\n", ring_buffer_dropped_events_cpu(buffer, cpu));
+	seq_printf(m, "read events: %lu\n", ring_buffer_read_events_cpu(buffer, cpu));
+	return 0;
+}
+
+static notrace int tracing_stats_open(struct inode *inode, struct file *file)
+{
+	if (!global_trace.buffer)
+		return -ENODEV;
+	return single_open(file, tracing_stats_show, (void *)(long)tracing_get_cpu(inode));
+}
+
+const struct file_operations tracing_stats_fops = {
+	.open = tracing_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};

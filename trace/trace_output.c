@@ -1,0 +1,266 @@
+/* How trace events look as text: the header, the context prefix and the event lines. */
+
+/*
+ * Everything here prints into iter->seq, a trace_seq: the trace file copies it into its
+ * seq_file, trace_pipe straight to the reader. The formats are Linux's of the 3.10 .. 5.12 era
+ * (profile PA in the reference): four flag columns, a five-wide pid. A line is
+ *
+ *             bash-1994  [002] d.h1  3082.063030: mutex_unlock <-rb_simple_write
+ *   \______________________________________________/\________________________/
+ *        context prefix (trace_print_context)         the event's own text
+ *
+ * The event's own text comes from the output function of its type (register_trace_event),
+ * so a tracer with new entry types adds its printing without touching this file.
+ *
+ * Not traced: formatting runs while the function tracer records, on other CPUs or here.
+ */
+#include "trace/trace_output.h"
+#include "kernel/kallsyms.h"
+#include "lib/compiler.h"
+
+#define KSYM_SYMBOL_LEN 160 /* "name+0xoffset/0xsize" */
+#define BITS_PER_LONG 64
+
+/* --- symbols and the context prefix --------------------------------------------------------- */
+
+notrace void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned int sym_flags)
+{
+	char str[KSYM_SYMBOL_LEN];
+
+	if (!ip) {
+		trace_seq_putc(s, '0');
+		return;
+	}
+	if (sprint_symbol(str, sizeof(str), ip, sym_flags & TRACE_ITER_SYM_OFFSET))
+		trace_seq_puts(s, str);
+	else
+		trace_seq_printf(s, "0x%08lx", ip); /* not in the symbol table */
+	if (sym_flags & TRACE_ITER_SYM_ADDR)
+		trace_seq_printf(s, " <%016lx>", ip);
+}
+
+notrace void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry)
+{
+	unsigned int f = entry->flags;
+	bool nmi = f & TRACE_FLAG_NMI, hardirq = f & TRACE_FLAG_HARDIRQ;
+	bool softirq = f & TRACE_FLAG_SOFTIRQ;
+	char irqs_off, need_resched, hardsoft_irq;
+
+	irqs_off = (f & TRACE_FLAG_IRQS_OFF) ? 'd' : (f & TRACE_FLAG_IRQS_NOSUPPORT) ? 'X' : '.';
+	/* Linux's two requests: the task flag (n), the preempt-count bit (p), both (N). */
+	switch (f & (TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED)) {
+	case TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED:
+		need_resched = 'N';
+		break;
+	case TRACE_FLAG_NEED_RESCHED:
+		need_resched = 'n';
+		break;
+	case TRACE_FLAG_PREEMPT_RESCHED:
+		need_resched = 'p';
+		break;
+	default:
+		need_resched = '.';
+		break;
+	}
+	/* An NMI inside a hard irq, an NMI, a hard irq inside a softirq, a hard irq, a softirq. */
+	if (nmi)
+		hardsoft_irq = hardirq ? 'Z' : 'z';
+	else if (hardirq)
+		hardsoft_irq = softirq ? 'H' : 'h';
+	else
+		hardsoft_irq = softirq ? 's' : '.';
+	trace_seq_printf(s, "%c%c%c", irqs_off, need_resched, hardsoft_irq);
+	if (entry->preempt_count)
+		trace_seq_printf(s, "%x", entry->preempt_count & 0xf);
+	else
+		trace_seq_putc(s, '.');
+}
+
+notrace void trace_print_context(struct trace_iterator *iter)
+{
+	struct trace_seq *s = &iter->seq;
+	struct trace_entry *entry = iter->ent;
+	char comm[TRACE_COMM_LEN];
+
+	trace_find_cmdline(entry->pid, comm);
+	trace_seq_printf(s, "%16s-%-5d [%03d] ", comm, entry->pid, iter->cpu);
+	if (iter->tr->trace_flags & TRACE_ITER_IRQ_INFO)
+		trace_print_lat_fmt(s, entry);
+	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
+		uint64_t t = ns2usecs(iter->ts);
+
+		trace_seq_printf(s, " %5lu.%06lu: ", (unsigned long)(t / 1000000),
+				 (unsigned long)(t % 1000000));
+	} else {
+		/* counter, uptime, x86-tsc: not nanoseconds, so the raw value */
+		trace_seq_printf(s, " %12llu: ", (unsigned long long)iter->ts);
+	}
+}
+
+/* --- the built-in event types --------------------------------------------------------------- */
+
+static notrace enum print_line_t trace_fn_trace(struct trace_iterator *iter, unsigned int flags,
+						struct trace_event *event)
+{
+	struct ftrace_entry *field = (struct ftrace_entry *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+
+	(void)event;
+	seq_print_ip_sym(s, field->ip, flags);
+	if ((flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
+		trace_seq_puts(s, " <-");
+		seq_print_ip_sym(s, field->parent_ip, flags);
+	}
+	trace_seq_putc(s, '\n');
+	return trace_handle_return(s);
+}
+
+static notrace enum print_line_t trace_stack_print(struct trace_iterator *iter,
+						   unsigned int flags, struct trace_event *event)
+{
+	struct stack_entry *field = (struct stack_entry *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	long room = ((long)iter->ent_size - (long)sizeof(*field)) / (long)sizeof(unsigned long);
+	long n = MIN((long)field->size, room);
+
+	(void)event;
+	trace_seq_puts(s, "<stack trace>\n");
+	for (long i = 0; i < n && !trace_seq_has_overflowed(s); i++) {
+		trace_seq_puts(s, " => ");
+		seq_print_ip_sym(s, field->caller[i], flags);
+		trace_seq_putc(s, '\n');
+	}
+	return trace_handle_return(s);
+}
+
+static struct trace_event trace_fn_event = {.type = TRACE_FN, .trace = trace_fn_trace};
+static struct trace_event trace_stack_event = {.type = TRACE_STACK, .trace = trace_stack_print};
+
+static struct trace_event *events[__TRACE_LAST_TYPE] = {
+	[TRACE_FN] = &trace_fn_event,
+	[TRACE_STACK] = &trace_stack_event,
+};
+
+notrace int register_trace_event(struct trace_event *event)
+{
+	if (event->type <= __TRACE_FIRST_TYPE || event->type >= __TRACE_LAST_TYPE ||
+	    events[event->type])
+		return 0;
+	events[event->type] = event;
+	return event->type;
+}
+
+notrace struct trace_event *ftrace_find_event(int type)
+{
+	if (type <= __TRACE_FIRST_TYPE || type >= __TRACE_LAST_TYPE)
+		return NULL;
+	return events[type];
+}
+
+/* --- the header ---------------------------------------------------------------------------- */
+
+static notrace void print_event_info(struct trace_iterator *iter)
+{
+	trace_seq_printf(&iter->seq, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
+			 iter->entries, iter->total, iter->cpus_online);
+	trace_seq_puts(&iter->seq, "#\n");
+}
+
+static notrace void print_func_help_header(struct trace_iterator *iter)
+{
+	print_event_info(iter);
+	trace_seq_puts(&iter->seq, "#           TASK-PID   CPU#      TIMESTAMP  FUNCTION\n"
+				   "#              | |       |          |         |\n");
+}
+
+/* The arrows point at the four flag columns of the lines below. */
+static notrace void print_func_help_header_irq(struct trace_iterator *iter)
+{
+	print_event_info(iter);
+	trace_seq_puts(&iter->seq, "#                              _-----=> irqs-off\n"
+				   "#                             / _----=> need-resched\n"
+				   "#                            | / _---=> hardirq/softirq\n"
+				   "#                            || / _--=> preempt-depth\n"
+				   "#                            ||| /     delay\n"
+				   "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+				   "#              | |       |   ||||       |         |\n");
+}
+
+notrace void trace_default_header(struct trace_iterator *iter)
+{
+	unsigned int flags = iter->tr->trace_flags;
+
+	if (!(flags & TRACE_ITER_CONTEXT_INFO))
+		return; /* lines have no prefix: nothing to explain */
+	if (flags & TRACE_ITER_IRQ_INFO)
+		print_func_help_header_irq(iter);
+	else
+		print_func_help_header(iter);
+}
+
+notrace void trace_print_header(struct trace_iterator *iter)
+{
+	trace_seq_printf(&iter->seq, "# tracer: %s\n", iter->trace->name);
+	trace_seq_puts(&iter->seq, "#\n");
+	if (iter->trace->print_header)
+		iter->trace->print_header(iter);
+	else
+		trace_default_header(iter);
+}
+
+/* --- one line ------------------------------------------------------------------------------ */
+
+/*
+ * After an overrun, each CPU's events begin wherever its oldest surviving page begins; with
+ * annotate on, the trace marks where a CPU's events start (except at the very first line).
+ */
+static notrace void test_cpu_buff_start(struct trace_iterator *iter)
+{
+	if (!(iter->tr->trace_flags & TRACE_ITER_ANNOTATE) ||
+	    !(iter->iter_flags & TRACE_FILE_ANNOTATE))
+		return;
+	if (iter->cpu < 0 || iter->cpu >= BITS_PER_LONG || (iter->started & (1UL << iter->cpu)))
+		return;
+	iter->started |= 1UL << iter->cpu;
+	if (iter->idx > 1)
+		trace_seq_printf(&iter->seq, "##### CPU %u buffer started ####\n", iter->cpu);
+}
+
+static notrace enum print_line_t print_trace_fmt(struct trace_iterator *iter)
+{
+	unsigned int flags = iter->tr->trace_flags;
+	struct trace_entry *entry = iter->ent;
+	struct trace_event *event = ftrace_find_event(entry->type);
+
+	test_cpu_buff_start(iter);
+	if (flags & TRACE_ITER_CONTEXT_INFO)
+		trace_print_context(iter);
+	if (trace_seq_has_overflowed(&iter->seq))
+		return TRACE_TYPE_PARTIAL_LINE;
+	if (event)
+		return event->trace(iter, flags & TRACE_ITER_SYM_MASK, event);
+	trace_seq_printf(&iter->seq, "Unknown type %d\n", entry->type);
+	return trace_handle_return(&iter->seq);
+}
+
+notrace enum print_line_t print_trace_line(struct trace_iterator *iter)
+{
+	struct trace_seq *s = &iter->seq;
+	enum print_line_t ret;
+
+	if (iter->lost_events) {
+		if (iter->lost_events == (unsigned long)-1)
+			trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", iter->cpu);
+		else
+			trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", iter->cpu,
+					 iter->lost_events);
+		if (trace_seq_has_overflowed(s))
+			return TRACE_TYPE_PARTIAL_LINE;
+	}
+	if (iter->trace && iter->trace->print_line) {
+		ret = iter->trace->print_line(iter);
+		if (ret != TRACE_TYPE_UNHANDLED)
+			return ret;
+	}
+	return print_trace_fmt(iter);
+}

@@ -1,0 +1,58 @@
+/*
+ * How trace events look as text: the header, the context prefix, one line per event
+ * (trace/trace_output.c). Profile PA of ../shared/reference/ftrace-formats.md, byte for byte.
+ */
+#ifndef TRACE_TRACE_OUTPUT_H
+#define TRACE_TRACE_OUTPUT_H
+
+#include <stdint.h>
+#include "trace/trace.h"
+
+struct trace_event;
+
+/* Prints iter->ent (whose type is event->type) after the context prefix, into iter->seq. */
+typedef enum print_line_t (*trace_print_func)(struct trace_iterator *iter, unsigned int flags,
+					       struct trace_event *event);
+
+struct trace_event {
+	int type; /* enum trace_type */
+	trace_print_func trace;
+};
+
+/*
+ * Adds the output function of an entry type; TRACE_FN and TRACE_STACK are built in. Returns
+ * the type, or 0 if it is out of range or taken. A tracer with new entry types calls it at init.
+ */
+int register_trace_event(struct trace_event *event);
+struct trace_event *ftrace_find_event(int type);
+
+/* "# tracer: NAME", "#", then the tracer's header or the default one. */
+void trace_print_header(struct trace_iterator *iter);
+/* The entries line and the column legend (with or without the irq-info block). */
+void trace_default_header(struct trace_iterator *iter);
+
+/*
+ * One event: "CPU:n [LOST m EVENTS]" first if events were lost, then the tracer's print_line
+ * or the prefix and the event's own text. PARTIAL_LINE if iter->seq filled up.
+ */
+enum print_line_t print_trace_line(struct trace_iterator *iter);
+
+/* "    comm-pid   [cpu] d.h1 12345.678901: ", as options say. */
+void trace_print_context(struct trace_iterator *iter);
+/* The four flag characters: irqs-off, need-resched, hardirq/softirq, preempt-depth. */
+void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry);
+/* A code address as "func", "func+0x6/0xa0" and/or "<ffffffff...>" (TRACE_ITER_SYM_*). */
+void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned int sym_flags);
+
+static inline notrace enum print_line_t trace_handle_return(struct trace_seq *s)
+{
+	return trace_seq_has_overflowed(s) ? TRACE_TYPE_PARTIAL_LINE : TRACE_TYPE_HANDLED;
+}
+
+/* Nanoseconds to microseconds, rounded to the nearest (Linux's ns2usecs). */
+static inline notrace uint64_t ns2usecs(uint64_t nsec)
+{
+	return (nsec + 500) / 1000;
+}
+
+#endif

@@ -1,0 +1,76 @@
+/* trace_seq: the buffer a trace line is printed into (see trace/trace_seq.h). */
+
+/*
+ * Not traced (trace/ is built without -pg, and every function says notrace): the function
+ * tracer may call into this file while formatting for a reader on another CPU, and a traced
+ * helper here would fill the buffer with the tracer's own work.
+ */
+#include "trace/trace_seq.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+notrace void trace_seq_init(struct trace_seq *s)
+{
+	s->len = 0;
+	s->readpos = 0;
+	s->full = false;
+}
+
+notrace void trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list args)
+{
+	size_t room = TRACE_SEQ_BUFFER_SIZE - s->len;
+	int n;
+
+	if (s->full)
+		return;
+	n = vsnprintf(s->buffer + s->len, room, fmt, args);
+	if (n < 0 || (size_t)n >= room) {
+		/* All or nothing: drop the partial text vsnprintf left behind. */
+		s->buffer[s->len] = '\0';
+		s->full = true;
+		return;
+	}
+	s->len += (unsigned int)n;
+}
+
+notrace void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	trace_seq_vprintf(s, fmt, ap);
+	va_end(ap);
+}
+
+notrace void trace_seq_putmem(struct trace_seq *s, const void *mem, size_t len)
+{
+	if (s->full)
+		return;
+	if (len > TRACE_SEQ_BUFFER_SIZE - s->len) {
+		s->full = true;
+		return;
+	}
+	memcpy(s->buffer + s->len, mem, len);
+	s->len += (unsigned int)len;
+}
+
+notrace void trace_seq_puts(struct trace_seq *s, const char *str)
+{
+	trace_seq_putmem(s, str, strlen(str));
+}
+
+notrace void trace_seq_putc(struct trace_seq *s, char c)
+{
+	trace_seq_putmem(s, &c, 1);
+}
+
+notrace size_t trace_seq_to_buffer(struct trace_seq *s, char *buf, size_t cnt)
+{
+	size_t avail = s->len - s->readpos;
+
+	if (cnt > avail)
+		cnt = avail;
+	memcpy(buf, s->buffer + s->readpos, cnt);
+	s->readpos += (unsigned int)cnt;
+	return cnt;
+}
