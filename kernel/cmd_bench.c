@@ -14,6 +14,7 @@
 #include "kernel/mutex.h"
 #include "kernel/ftest.h"
 #include "trace/ftrace.h"
+#include "trace/trace.h"
 #include "lib/string.h"
 
 #define SWITCH_ROUNDS 2000
@@ -94,6 +95,39 @@ static noinline uint64_t bench_workload(void)
 	return end - start;
 }
 
+#define EVENT_ROUNDS 2000
+
+static noinline uint64_t call_leaf_rounds(void)
+{
+	uint64_t start = rdtsc();
+	for (int i = 0; i < EVENT_ROUNDS; i++)
+		ftest_leaf(i);
+	return rdtsc() - start;
+}
+
+/* The function tracer's cost: switching it on for every site, and one recorded event. */
+static void bench_function_tracer(void)
+{
+	struct trace_array *tr = &global_trace;
+	ftrace_reset_filters(&tr->ops);
+	uint64_t t0 = rdtsc();
+	int err = tracing_set_tracer(tr, "function");
+	uint64_t t1 = rdtsc();
+	tracing_set_tracer(tr, "nop");
+	if (!err)
+		printf("enable_all_insns: %lu insns\n", (unsigned long)(t1 - t0));
+
+	uint64_t base = call_leaf_rounds(); /* the same calls, NOPs at their sites */
+	if (!err && ftrace_set_filter(&tr->ops, "ftest_leaf", true) == 0 &&
+	    tracing_set_tracer(tr, "function") == 0) {
+		uint64_t traced = call_leaf_rounds();
+		tracing_set_tracer(tr, "nop");
+		printf("function_event_insns: %lu insns\n",
+		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+	}
+	ftrace_reset_filters(&tr->ops);
+}
+
 static int bench_thread(void *arg)
 {
 	(void)arg;
@@ -101,6 +135,8 @@ static int bench_thread(void *arg)
 	printf("ftrace_init_insns: %lu insns\n", (unsigned long)ftrace_init_insns);
 	bench_workload(); /* warm up: first-time allocations */
 	printf("workload_insns: %lu insns\n", (unsigned long)bench_workload());
+	if (ftrace_nr_records())
+		bench_function_tracer();
 	printf("boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
 	printf("kmain_to_prompt_insns: %lu insns\n", (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
 	printf("ctx_switch_insns: %lu insns\n", (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
