@@ -7,7 +7,8 @@
 set -e
 elf=$1 iso=$2 cmdline=$3
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+log=$(mktemp) # outside $dir: everything in $dir goes into the ISO
+trap 'rm -rf "$dir" "$log"' EXIT
 mkdir -p "$dir/boot/grub"
 cp "$elf" "$dir/boot/lucid.elf"
 cat > "$dir/boot/grub/grub.cfg" <<CFG
@@ -25,6 +26,6 @@ if [ -f "$iso" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	exit 0
 fi
 grub-mkrescue -o "$iso" "$dir" --install-modules="multiboot2 normal configfile" \
-	--locales= --fonts= --themes= >/dev/null 2>"$dir/log" || { cat "$dir/log" >&2; exit 1; }
+	--locales= --fonts= --themes= >/dev/null 2>"$log" || { cat "$log" >&2; exit 1; }
 echo "$want" > "$stamp"
 echo "  ISO     $iso${cmdline:+ (cmdline: $cmdline)}"
