@@ -36,6 +36,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
 #include "trace/ftrace.h"
+#include "trace/trace_stack.h"
 
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
@@ -95,6 +96,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
 	tracing_init();                  // trace buffer, tracers, tracefs files (needs the VFS)
+	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

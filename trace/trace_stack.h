@@ -16,6 +16,7 @@ int stack_tracer_enable(bool on); /* /proc/sys/kernel/stack_tracer_enabled, `sta
 bool stack_tracer_enabled(void);
 unsigned long stack_tracer_max_size(void);
 void stack_tracer_reset_max(void); /* writing 0 to stack_max_size */
+void stack_tracer_init_files(void); /* tracefs and /proc files; the `stacktrace` boot option */
 /* Copies the recorded trace; returns the number of entries. */
 int stack_tracer_snapshot(struct stack_trace_entry *out, int max);
 /* Formats stack_trace as Linux does (header, rows, or the "disabled" help). */

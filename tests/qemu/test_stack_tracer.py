@@ -1,0 +1,37 @@
+"""The stack tracer's files (issue: when things go wrong, item 3)."""
+import re
+
+ROW = re.compile(r"^ *(\d+)\) +(\d+) +(\d+)   (\S+)\+0x[0-9a-f]+/0x[0-9a-f]+$")
+
+
+def test_disabled_help_and_errors(lucid):
+    lucid.run("cd /sys/kernel/debug/tracing")
+    assert lucid.run("cat /proc/sys/kernel/stack_tracer_enabled") == "0\n"
+    assert lucid.run("cat stack_max_size") == "0\n"
+    out = lucid.run("cat stack_trace")
+    assert out.startswith("        Depth    Size   Location    (0 entries)\n"
+                          "        -----    ----   --------\n#\n#  Stack tracer disabled\n"), out
+    assert "write error: Invalid argument" in lucid.run("echo x > stack_max_size")
+    assert lucid.run("cat stack_max_size") == "0\n"
+
+
+def test_deep_chain_is_recorded(lucid):
+    lucid.run("cd /sys/kernel/debug/tracing")
+    lucid.run("echo 1 > /proc/sys/kernel/stack_tracer_enabled")
+    lucid.run("ftest stack")
+    lucid.run("echo 0 > /proc/sys/kernel/stack_tracer_enabled")
+    size = int(lucid.run("cat stack_max_size"))
+    out = lucid.run("cat stack_trace").splitlines()
+    m = re.match(r"^        Depth    Size   Location    \((\d+) entries\)$", out[0])
+    assert m and out[1] == "        -----    ----   --------", out[:2]
+    rows = [ROW.match(l) for l in out[2:]]
+    assert all(rows) and len(rows) == int(m.group(1)), out
+    depths = [int(r.group(2)) for r in rows]
+    sizes = [int(r.group(3)) for r in rows]
+    assert depths[0] == size > 12 * 256
+    assert all(a > b for a, b in zip(depths, depths[1:]))
+    assert sizes == [a - b for a, b in zip(depths, depths[1:])] + [depths[-1]]
+    # With every function traced, the deepest stack may be anywhere: it must be at least
+    # as deep as ftest's chain, which is in this run.
+    lucid.run("echo 0 > stack_max_size")
+    assert lucid.run("cat stack_max_size") == "0\n"

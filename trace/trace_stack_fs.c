@@ -1,0 +1,131 @@
+/*
+ * The stack tracer's files: stack_trace and stack_max_size in tracefs, and
+ * /proc/sys/kernel/stack_tracer_enabled, as Linux names them. The boot option `stacktrace`
+ * turns the tracer on from boot.
+ *
+ * stack_trace is formatted once, when opened, into a buffer the reads then copy from: the table
+ * is small (at most STACK_TRACE_ENTRIES lines), and a reader sees one consistent maximum.
+ *
+ * Not traced: part of the tracer.
+ */
+#include "trace/trace_stack.h"
+#include "kernel/cmdline.h"
+#include "kernel/kmalloc.h"
+#include "kernel/printk.h"
+#include "kernel/proc_fs.h"
+#include "kernel/tracefs.h"
+#include "kernel/vfs.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define STACK_TRACE_TEXT (STACK_TRACE_ENTRIES * 96 + 512)
+#define NUMBER_MAX 32
+
+static notrace int stack_trace_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	char *buf = kmalloc(STACK_TRACE_TEXT);
+	if (!buf)
+		return -ENOMEM;
+	stack_trace_format(buf, STACK_TRACE_TEXT);
+	file->private_data = buf;
+	return 0;
+}
+
+static notrace ssize_t stack_trace_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	const char *buf = file->private_data;
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
+}
+
+static notrace int stack_trace_release(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	kfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations stack_trace_fops = {
+	.open = stack_trace_open,
+	.read = stack_trace_read,
+	.release = stack_trace_release,
+};
+
+static notrace ssize_t read_number(loff_t *ppos, char *ubuf, size_t cnt, unsigned long v)
+{
+	char text[NUMBER_MAX];
+	int n = scnprintf(text, sizeof(text), "%lu\n", v);
+	return simple_read_from_buffer(ubuf, cnt, ppos, text, (size_t)n);
+}
+
+/* A number as written by echo: digits and at most a newline; anything else is -EINVAL. */
+static notrace int parse_number(const char *ubuf, size_t cnt, unsigned long *v)
+{
+	char text[NUMBER_MAX];
+	if (cnt == 0 || cnt >= sizeof(text))
+		return -EINVAL;
+	memcpy(text, ubuf, cnt);
+	text[cnt] = '\0';
+	return kstrtoul(text, 10, v);
+}
+
+static notrace ssize_t max_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)file;
+	return read_number(ppos, ubuf, cnt, stack_tracer_max_size());
+}
+
+/* Any number resets the maximum (Linux stores it; 0 is what people write to re-arm). */
+static notrace ssize_t max_size_write(struct file *file, const char *ubuf, size_t cnt,
+				      loff_t *ppos)
+{
+	(void)file;
+	unsigned long v;
+	int ret = parse_number(ubuf, cnt, &v);
+	if (ret)
+		return ret;
+	stack_tracer_reset_max();
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations stack_max_size_fops = {
+	.read = max_size_read,
+	.write = max_size_write,
+};
+
+static notrace ssize_t enabled_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)file;
+	return read_number(ppos, ubuf, cnt, stack_tracer_enabled());
+}
+
+static notrace ssize_t enabled_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)file;
+	unsigned long v;
+	int ret = parse_number(ubuf, cnt, &v);
+	if (!ret)
+		ret = stack_tracer_enable(v != 0);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations stack_enabled_fops = {
+	.read = enabled_read,
+	.write = enabled_write,
+};
+
+void stack_tracer_init_files(void)
+{
+	if (!tracefs_create_file("stack_trace", 0444, NULL, NULL, &stack_trace_fops) ||
+	    !tracefs_create_file("stack_max_size", 0644, NULL, NULL, &stack_max_size_fops) ||
+	    !proc_create("stack_tracer_enabled", 0644, proc_sys_kernel, &stack_enabled_fops))
+		printk(KERN_ERR "stack tracer: cannot create its files\n");
+	if (cmdline_has("stacktrace") && stack_tracer_enable(true))
+		printk(KERN_ERR "stack tracer: cannot start it at boot\n");
+}
