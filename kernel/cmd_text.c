@@ -79,8 +79,7 @@ struct count_opts {
 	bool from; /* tail -n +N */
 };
 
-static int parse_count_opts(int argc, char **argv, const char *optstring, struct count_opts *c,
-			    int *first)
+static int parse_count_opts(int argc, char **argv, bool head, struct count_opts *c, int *first)
 {
 	struct getopt g;
 	int opt;
@@ -88,11 +87,11 @@ static int parse_count_opts(int argc, char **argv, const char *optstring, struct
 	*c = (struct count_opts){.count = 10};
 	getopt_init(&g);
 	g.digit_opt = 'n';
-	while ((opt = getopt(&g, argc, argv, optstring)) != -1) {
+	while ((opt = getopt(&g, argc, argv, head ? "n:c:" : "n:")) != -1) {
 		if (opt == '?')
 			return 1;
 		c->bytes = opt == 'c';
-		c->count = parse_count(g.arg, argv[0][0] == 't', &c->from);
+		c->count = parse_count(g.arg, !head, &c->from);
 		if (c->count < 0) {
 			dprintf(STDERR_FILENO, "%s: invalid number of %s: '%s'\n", argv[0],
 				c->bytes ? "bytes" : "lines", g.arg);
@@ -196,7 +195,7 @@ static int head_or_tail(int argc, char **argv, bool head)
 	struct cmd_out *o;
 	int first, status = 0;
 
-	if (parse_count_opts(argc, argv, head ? "n:c:" : "n:", &c, &first))
+	if (parse_count_opts(argc, argv, head, &c, &first))
 		return 1;
 	if (!head && !c.from && c.count > TAIL_MAX_LINES) {
 		dprintf(STDERR_FILENO, "tail: at most %d lines\n", TAIL_MAX_LINES);

@@ -89,6 +89,8 @@ void __noreturn kthread_exit(int code)
 	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
 	exit_fs_context(t);
 	t->exit_code = code;
+	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
+	local_irq_disable();
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
 	schedule();

@@ -17,13 +17,17 @@
 
 struct dentry *proc_sys_kernel;
 
-/* "12.34 0.00": seconds up, and seconds idle summed over CPUs (not measured yet: 0). */
+/* "12.34 40.12": seconds up, and seconds idle summed over the CPUs (counted in ticks). */
 static int uptime_show(struct seq_file *m, void *v)
 {
-	uint64_t cs = ktime_get_ns() / (NSEC_PER_SEC / 100);
+	uint64_t cs = ktime_get_ns() / (NSEC_PER_SEC / 100), idle = 0;
 
 	(void)v;
-	seq_printf(m, "%lu.%02lu 0.00\n", (unsigned long)(cs / 100), (unsigned long)(cs % 100));
+	for (int c = 0; c < nr_cpu_ids; c++)
+		idle += READ_ONCE(cpus[c].idle_ticks);
+	idle = idle * 100 / HZ; /* in hundredths */
+	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(cs / 100), (unsigned long)(cs % 100),
+		   (unsigned long)(idle / 100), (unsigned long)(idle % 100));
 	return 0;
 }
 

@@ -52,23 +52,37 @@ static void sh_interrupt(void)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
-	fg_interrupted = true;
+	fg_interrupted = fg_count > 0;
 	for (int i = 0; i < fg_count; i++)
 		send_sigint(fg_tasks[i]);
 	spin_unlock_irqrestore(&fg_lock, flags);
 }
 
-static void set_foreground(struct task **tasks, int n)
+/* The tasks Ctrl-C is for, from now on; then the console hands Ctrl-C to us. */
+static void foreground_begin(struct task **tasks, int n)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
 	for (int i = 0; i < n; i++)
 		fg_tasks[i] = tasks[i];
 	fg_count = n;
-	if (n)
-		fg_interrupted = false; /* kept after the pipeline, for run_pipeline to look at */
+	fg_interrupted = false;
 	spin_unlock_irqrestore(&fg_lock, flags);
-	console_set_intr(n ? sh_interrupt : NULL);
+	console_set_intr(sh_interrupt);
+}
+
+/* Ctrl-C is input again. Returns whether it was pressed meanwhile. */
+static bool foreground_end(void)
+{
+	unsigned long flags;
+	bool interrupted;
+
+	console_set_intr(NULL);
+	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
+	fg_count = 0;
+	interrupted = fg_interrupted;
+	spin_unlock_irqrestore(&fg_lock, flags);
+	return interrupted;
 }
 
 /* Opens r's file (or copies r's fd) onto fd r->fd. Prints bash's message on failure. */
@@ -199,6 +213,7 @@ static int run_pipeline(const struct sh_pipeline *p)
 	struct stage stages[SH_MAX_CMDS];
 	struct task *tasks[SH_MAX_CMDS];
 	int pipe_fds[2 * (SH_MAX_CMDS - 1)], npipe_fds = 0, n = p->ncmds, created, status = 0;
+	bool interrupted;
 
 	if (n == 1 && is_builtin(&p->cmds[0]))
 		return run_builtin(&p->cmds[0]);
@@ -236,20 +251,22 @@ static int run_pipeline(const struct sh_pipeline *p)
 	/* Our copies of the pipe ends: a reader sees end of file only when every writer closed. */
 	for (int i = 0; i < npipe_fds; i++)
 		vfs_close(pipe_fds[i]);
-	set_foreground(tasks, created);
+	if (!created)
+		return status;
+	foreground_begin(tasks, created);
 	for (int i = 0; i < created; i++)
 		wake_up_new_task(tasks[i]);
 	/* Wait for every one to die before letting go of them: sh_interrupt may still look. */
 	for (int i = 0; i < created; i++)
 		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
-	set_foreground(NULL, 0);
+	interrupted = foreground_end();
 	for (int i = 0; i < created; i++) {
 		int code = kthread_join(tasks[i]);
 
 		if (created == n && i == n - 1)
 			status = code;
 	}
-	if (fg_interrupted) {
+	if (interrupted) {
 		tty_flush_input(); /* the half-typed line the command was reading */
 		printf("^C\n");
 		status = STATUS_INTERRUPTED; /* even if the last one saw end of file first */

@@ -96,6 +96,8 @@ static void timer_interrupt(struct pt_regs *regs)
 	struct cpu *cpu = this_cpu();
 	watchdog_tick(regs);
 	cpu->ticks++;
+	if (cpu->curr == cpu->idle)
+		cpu->idle_ticks++; /* /proc/uptime's idle time */
 	if (cpu->id == 0)
 		jiffies++;
 	run_timers();
