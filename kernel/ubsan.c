@@ -35,7 +35,7 @@ struct source_location {
 struct type_descriptor {
 	uint16_t kind; /* TYPE_KIND_* */
 	uint16_t info; /* integers: bit 0 signed, bits 1.. log2 of the width in bits */
-	char name[];   /* as written in the source, quoted: "'int'" */
+	char name[]; /* as written in the source, quoted: "'int'" */
 };
 
 #define TYPE_KIND_INT 0
@@ -88,9 +88,18 @@ struct invalid_builtin_data {
 };
 
 static const char *const type_check_kinds[] = {
-	"load of", "store to", "reference binding to", "member access within",
-	"member call on", "constructor call on", "downcast of", "downcast of",
-	"upcast of", "cast to virtual base of", "_Nonnull binding to", "dynamic operation on",
+	"load of",
+	"store to",
+	"reference binding to",
+	"member access within",
+	"member call on",
+	"constructor call on",
+	"downcast of",
+	"downcast of",
+	"upcast of",
+	"cast to virtual base of",
+	"_Nonnull binding to",
+	"dynamic operation on",
 };
 
 static bool reporting;
@@ -107,15 +116,18 @@ static notrace bool type_is_signed(const struct type_descriptor *t)
 	return type_is_int(t) && (t->info & 1);
 }
 
+/* An integer's width in bits; 0 for anything else (a float's info is not a log2). */
 static notrace unsigned int type_bits(const struct type_descriptor *t)
 {
-	return 1u << (t->info >> 1);
+	unsigned int log2 = t->info >> 1;
+
+	return type_is_int(t) && log2 <= 7 ? 1u << log2 : 0;
 }
 
 /* Integers up to 64 bits travel in the handle itself; wider ones (__int128) by address. */
 static notrace bool value_inline(const struct type_descriptor *t)
 {
-	return type_bits(t) <= 64;
+	return type_bits(t) && type_bits(t) <= 64;
 }
 
 static notrace int64_t signed_value(const struct type_descriptor *t, void *val)
@@ -173,12 +185,12 @@ static notrace __noreturn void ubsan_end(const struct source_location *loc, cons
 	panic("UBSAN: %s in %s:%u:%u", what, loc->file, loc->line, loc->column);
 }
 
-/* ---- the handlers gcc calls ------------------------------------------------------------------ */
+/* ---- the handlers gcc calls (the description comes as void *, as gcc declares them) ---- */
 
 static notrace void overflow(struct overflow_data *d, void *lhs, void *rhs, char op)
 {
-	const char *what = type_is_signed(d->type) ? "signed-integer-overflow"
-						   : "unsigned-integer-overflow";
+	const char *what =
+		type_is_signed(d->type) ? "signed-integer-overflow" : "unsigned-integer-overflow";
 	char l[40], r[40];
 
 	if (!ubsan_begin(&d->loc, what))
@@ -189,23 +201,24 @@ static notrace void overflow(struct overflow_data *d, void *lhs, void *rhs, char
 	ubsan_end(&d->loc, what);
 }
 
-notrace void __ubsan_handle_add_overflow(struct overflow_data *d, void *lhs, void *rhs)
+notrace void __ubsan_handle_add_overflow(void *data, void *lhs, void *rhs)
 {
-	overflow(d, lhs, rhs, '+');
+	overflow(data, lhs, rhs, '+');
 }
 
-notrace void __ubsan_handle_sub_overflow(struct overflow_data *d, void *lhs, void *rhs)
+notrace void __ubsan_handle_sub_overflow(void *data, void *lhs, void *rhs)
 {
-	overflow(d, lhs, rhs, '-');
+	overflow(data, lhs, rhs, '-');
 }
 
-notrace void __ubsan_handle_mul_overflow(struct overflow_data *d, void *lhs, void *rhs)
+notrace void __ubsan_handle_mul_overflow(void *data, void *lhs, void *rhs)
 {
-	overflow(d, lhs, rhs, '*');
+	overflow(data, lhs, rhs, '*');
 }
 
-notrace void __ubsan_handle_negate_overflow(struct overflow_data *d, void *old)
+notrace void __ubsan_handle_negate_overflow(void *data, void *old)
 {
+	struct overflow_data *d = data;
 	char v[40];
 
 	if (!ubsan_begin(&d->loc, "negation-overflow"))
@@ -215,8 +228,9 @@ notrace void __ubsan_handle_negate_overflow(struct overflow_data *d, void *old)
 	ubsan_end(&d->loc, "negation-overflow");
 }
 
-notrace void __ubsan_handle_divrem_overflow(struct overflow_data *d, void *lhs, void *rhs)
+notrace void __ubsan_handle_divrem_overflow(void *data, void *lhs, void *rhs)
 {
+	struct overflow_data *d = data;
 	char l[40];
 
 	if (!ubsan_begin(&d->loc, "division-overflow"))
@@ -229,9 +243,9 @@ notrace void __ubsan_handle_divrem_overflow(struct overflow_data *d, void *lhs, 
 	ubsan_end(&d->loc, "division-overflow");
 }
 
-notrace void __ubsan_handle_shift_out_of_bounds(struct shift_out_of_bounds_data *d, void *lhs,
-						void *rhs)
+notrace void __ubsan_handle_shift_out_of_bounds(void *data, void *lhs, void *rhs)
 {
+	struct shift_out_of_bounds_data *d = data;
 	struct type_descriptor *lt = d->lhs_type, *rt = d->rhs_type;
 	char l[40], r[40];
 
@@ -247,13 +261,15 @@ notrace void __ubsan_handle_shift_out_of_bounds(struct shift_out_of_bounds_data 
 	else if (is_negative(lt, lhs))
 		printk(KERN_EMERG "left shift of negative value %s\n", l);
 	else
-		printk(KERN_EMERG "left shift of %s by %s places cannot be represented in type %s\n",
+		printk(KERN_EMERG
+		       "left shift of %s by %s places cannot be represented in type %s\n",
 		       l, r, lt->name);
 	ubsan_end(&d->loc, "shift-out-of-bounds");
 }
 
-notrace void __ubsan_handle_out_of_bounds(struct out_of_bounds_data *d, void *index)
+notrace void __ubsan_handle_out_of_bounds(void *data, void *index)
 {
+	struct out_of_bounds_data *d = data;
 	char i[40];
 
 	if (!ubsan_begin(&d->loc, "array-index-out-of-bounds"))
@@ -264,15 +280,17 @@ notrace void __ubsan_handle_out_of_bounds(struct out_of_bounds_data *d, void *in
 }
 
 /* -fsanitize=null, alignment and object-size all come here. */
-notrace void __ubsan_handle_type_mismatch_v1(struct type_mismatch_data_v1 *d, void *ptr)
+notrace void __ubsan_handle_type_mismatch_v1(void *data, void *ptr)
 {
+	struct type_mismatch_data_v1 *d = data;
 	unsigned long align = 1UL << d->log_alignment;
 	const char *kind = d->type_check_kind < ARRAY_SIZE(type_check_kinds)
 				   ? type_check_kinds[d->type_check_kind]
 				   : "access to";
 	const char *what = !ptr ? "null-ptr-deref"
-		: d->log_alignment && ((uintptr_t)ptr & (align - 1)) ? "misaligned-access"
-								     : "object-size-mismatch";
+			   : d->log_alignment && ((uintptr_t)ptr & (align - 1))
+				   ? "misaligned-access"
+				   : "object-size-mismatch";
 
 	if (!ubsan_begin(&d->loc, what))
 		return;
@@ -280,15 +298,18 @@ notrace void __ubsan_handle_type_mismatch_v1(struct type_mismatch_data_v1 *d, vo
 		printk(KERN_EMERG "%s null pointer of type %s\n", kind, d->type->name);
 	else if (what[0] == 'm')
 		printk(KERN_EMERG "%s misaligned address %p for type %s\n"
-		       "which requires %lu byte alignment\n", kind, ptr, d->type->name, align);
+				  "which requires %lu byte alignment\n",
+		       kind, ptr, d->type->name, align);
 	else
-		printk(KERN_EMERG "%s address %p with insufficient space for an object of type %s\n",
+		printk(KERN_EMERG
+		       "%s address %p with insufficient space for an object of type %s\n",
 		       kind, ptr, d->type->name);
 	ubsan_end(&d->loc, what);
 }
 
-notrace void __ubsan_handle_vla_bound_not_positive(struct vla_bound_data *d, void *bound)
+notrace void __ubsan_handle_vla_bound_not_positive(void *data, void *bound)
 {
+	struct vla_bound_data *d = data;
 	char b[40];
 
 	if (!ubsan_begin(&d->loc, "variable-length-array"))
@@ -299,8 +320,9 @@ notrace void __ubsan_handle_vla_bound_not_positive(struct vla_bound_data *d, voi
 }
 
 /* -fsanitize=bool: a bool in memory that is neither 0 nor 1. */
-notrace void __ubsan_handle_load_invalid_value(struct invalid_value_data *d, void *val)
+notrace void __ubsan_handle_load_invalid_value(void *data, void *val)
 {
+	struct invalid_value_data *d = data;
 	char v[40];
 
 	if (!ubsan_begin(&d->loc, "invalid-load"))
@@ -310,17 +332,19 @@ notrace void __ubsan_handle_load_invalid_value(struct invalid_value_data *d, voi
 	ubsan_end(&d->loc, "invalid-load");
 }
 
-notrace void __ubsan_handle_builtin_unreachable(struct unreachable_data *d)
+/* Returning is not an option here: past the call there is no code, so this one never does. */
+notrace void __ubsan_handle_builtin_unreachable(void *data)
 {
-	if (!ubsan_begin(&d->loc, "unreachable"))
-		return;
-	printk(KERN_EMERG "calling __builtin_unreachable()\n");
+	struct unreachable_data *d = data;
+
+	if (ubsan_begin(&d->loc, "unreachable"))
+		printk(KERN_EMERG "calling __builtin_unreachable()\n");
 	ubsan_end(&d->loc, "unreachable");
 }
 
-notrace void __ubsan_handle_pointer_overflow(struct pointer_overflow_data *d, void *base,
-					     void *result)
+notrace void __ubsan_handle_pointer_overflow(void *data, void *base, void *result)
 {
+	struct pointer_overflow_data *d = data;
 	if (!ubsan_begin(&d->loc, "pointer-overflow"))
 		return;
 	if (!base != !result)
@@ -329,13 +353,15 @@ notrace void __ubsan_handle_pointer_overflow(struct pointer_overflow_data *d, vo
 	else if ((uintptr_t)result < (uintptr_t)base)
 		printk(KERN_EMERG "addition to pointer %p wrapped around to %p\n", base, result);
 	else
-		printk(KERN_EMERG "subtraction from pointer %p wrapped around to %p\n", base, result);
+		printk(KERN_EMERG "subtraction from pointer %p wrapped around to %p\n", base,
+		       result);
 	ubsan_end(&d->loc, "pointer-overflow");
 }
 
 /* -fsanitize=builtin: __builtin_clz(0) and __builtin_ctz(0) are undefined. */
-notrace void __ubsan_handle_invalid_builtin(struct invalid_builtin_data *d)
+notrace void __ubsan_handle_invalid_builtin(void *data)
 {
+	struct invalid_builtin_data *d = data;
 	if (!ubsan_begin(&d->loc, "invalid-builtin-use"))
 		return;
 	printk(KERN_EMERG "passing zero to %s, which is not a valid argument\n",

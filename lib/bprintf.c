@@ -21,17 +21,21 @@
 
 enum arg_kind { ARG_NONE, ARG_INT, ARG_LONG, ARG_STR, ARG_PTR };
 
+#define PREC_NONE -1
+#define PREC_STAR -2
+
 /* One conversion: where it is in fmt, how many '*' it has, and what argument it takes. */
 struct directive {
 	const char *start, *end;
 	int stars;
 	enum arg_kind kind;
+	int prec; /* the precision's digits, or PREC_NONE, or PREC_STAR (an argument) */
 };
 
 /* Parses the directive at *fmt (just past a '%'); leaves *fmt after it. */
 static notrace struct directive parse_directive(const char **fmt)
 {
-	struct directive d = {*fmt - 1, NULL, 0, ARG_NONE};
+	struct directive d = {*fmt - 1, NULL, 0, ARG_NONE, PREC_NONE};
 	const char *p = *fmt;
 	bool is_long = false;
 
@@ -42,13 +46,15 @@ static notrace struct directive parse_directive(const char **fmt)
 			if (*p != '.')
 				break;
 			p++;
+			d.prec = *p == '*' ? PREC_STAR : 0;
 		}
 		if (*p == '*') {
 			d.stars++;
 			p++;
 		}
-		while (*p >= '0' && *p <= '9')
-			p++;
+		for (; *p >= '0' && *p <= '9'; p++)
+			if (field == 1 && d.prec >= 0 && d.prec < 10000)
+				d.prec = d.prec * 10 + (*p - '0');
 	}
 	while (*p && strchr("hlzjt", *p)) {
 		is_long |= *p != 'h';
@@ -94,6 +100,12 @@ static notrace void put_word(struct words *b, uint32_t v)
 	b->pos++;
 }
 
+/* glibc's choice, which vsnprintf follows: "(null)" only if the precision lets all of it out. */
+static notrace const char *null_text(int prec)
+{
+	return prec < 0 || prec >= 6 ? "(null)" : "";
+}
+
 notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap)
 {
 	struct words b = {bin, words, 0};
@@ -107,8 +119,11 @@ notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap
 			continue;
 		}
 		struct directive d = parse_directive(&fmt);
-		for (int i = 0; i < d.stars; i++)
-			put_word(&b, (uint32_t)va_arg(args, int));
+		int star = 0;
+		for (int i = 0; i < d.stars; i++) {
+			star = va_arg(args, int);
+			put_word(&b, (uint32_t)star);
+		}
 		if (d.kind == ARG_INT) {
 			put_word(&b, (uint32_t)va_arg(args, int));
 		} else if (d.kind == ARG_LONG || d.kind == ARG_PTR) {
@@ -118,8 +133,8 @@ notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap
 			put_word(&b, (uint32_t)(v >> 32));
 		} else if (d.kind == ARG_STR) {
 			const char *s = va_arg(args, const char *);
-			if (!s)
-				s = "(null)";
+			if (!s) /* what vsnprintf prints for NULL: all of "(null)" or nothing */
+				s = null_text(d.prec == PREC_STAR ? star : d.prec);
 			size_t n = strlen(s) + 1;
 			for (size_t i = 0; i < n; i += 4) {
 				uint32_t w = 0;
@@ -155,8 +170,9 @@ notrace int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t 
 			else
 				for (fmt++; *fmt && *fmt != '%'; fmt++)
 					len++;
-			out += scnprintf(buf + MIN(out, size), size > out ? size - out : 0, "%.*s",
-					 (int)len, text);
+			/* snprintf, not scnprintf: text cut off still counts, as vsnprintf's does. */
+			out += snprintf(out < size ? buf + out : NULL, out < size ? size - out : 0,
+					"%.*s", (int)len, text);
 			continue;
 		}
 		fmt++;
@@ -167,8 +183,9 @@ notrace int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t 
 		int star[2] = {0, 0};
 		for (int i = 0; i < d.stars; i++)
 			star[i] = (int)get_word(bin, words, &pos);
-		char *dst = buf + MIN(out, size);
-		size_t room = size > out ? size - out : 0;
+		/* Once the buffer is full, NULL and 0: snprintf only counts (NULL + n is undefined). */
+		char *dst = out < size ? buf + out : NULL;
+		size_t room = out < size ? size - out : 0;
 		int n = 0;
 		uint64_t v = 0;
 		switch (d.kind) {

@@ -23,8 +23,8 @@
 #define MADT_RECORDS_OFFSET 44 /* header + local APIC address + flags */
 #define MADT_LAPIC 0
 #define MADT_IOAPIC 1
-#define MADT_ISO 2          /* interrupt source override */
-#define MADT_LAPIC_ADDR 5   /* 64-bit local APIC address override */
+#define MADT_ISO 2 /* interrupt source override */
+#define MADT_LAPIC_ADDR 5 /* 64-bit local APIC address override */
 #define LAPIC_ENABLED 0x1
 #define LAPIC_ONLINE_CAPABLE 0x2
 #define MAX_TABLE_LEN (1 << 20)
@@ -102,7 +102,8 @@ int acpi_parse(const uint8_t *rsdp, size_t rsdp_len,
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; i < 16; i++)
 		out->isa_irq_to_gsi[i] = i;
-	if (rsdp_len < RSDP_V1_LEN || memcmp(rsdp, "RSD PTR ", 8) || !checksum_ok(rsdp, RSDP_V1_LEN))
+	if (rsdp_len < RSDP_V1_LEN || memcmp(rsdp, "RSD PTR ", 8) ||
+	    !checksum_ok(rsdp, RSDP_V1_LEN))
 		return -EINVAL;
 
 	bool xsdt = rsdp[15] >= 2 && rsdp_len >= RSDP_V2_LEN && get64(rsdp + 24);

@@ -17,12 +17,12 @@
 #include <string.h>
 #include "lib/glob.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                                 \
+		}                                                                                \
 	} while (0)
 
 enum { E_STAR, E_SET }; /* a literal and '?' are sets too: of one character, and of all */
@@ -137,8 +137,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	bool got = glob_match(pattern, str), want = reference_match(pattern, str);
 	if (got != want) {
-		fprintf(stderr, "glob_match(\"%s\", \"%s\") = %d, reference %d\n", pattern, str, got,
-			want);
+		fprintf(stderr, "glob_match(\"%s\", \"%s\") = %d, reference %d\n", pattern, str,
+			got, want);
 		abort();
 	}
 	free(buf);

@@ -15,12 +15,12 @@
 #include <string.h>
 #include "lib/kstrtox.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                                 \
+		}                                                                                \
 	} while (0)
 
 /* Errno values as lib/errno.h has them (Linux's); <errno.h> is the host's, for strtoull. */
@@ -29,9 +29,10 @@
 
 static bool is_digit_of(char c, unsigned int base)
 {
-	unsigned int d = c >= '0' && c <= '9' ? c - '0' :
-			 c >= 'a' && c <= 'z' ? c - 'a' + 10 :
-			 c >= 'A' && c <= 'Z' ? c - 'A' + 10 : 99;
+	unsigned int d = c >= '0' && c <= '9'	? c - '0'
+			 : c >= 'a' && c <= 'z' ? c - 'a' + 10
+			 : c >= 'A' && c <= 'Z' ? c - 'A' + 10
+						: 99;
 	return d < base;
 }
 
@@ -83,16 +84,16 @@ static int ref_signed(const char *s, unsigned int base, long long min, long long
 	return 0;
 }
 
-#define COMPARE(call, ref_err, ref_val, type)                                                      \
-	do {                                                                                       \
-		type got = (type)0x5a5a5a5a;                                                       \
-		int err = call;                                                                    \
-		if (err != ref_err || (!err && got != (type)ref_val)) {                            \
-			fprintf(stderr, "%s(\"%s\", %u): %d %lld, reference %d %lld\n", #call, s,  \
-				base, err, (long long)got, ref_err, (long long)ref_val);           \
-			abort();                                                                   \
-		}                                                                                  \
-		CHECK(!err || got == (type)0x5a5a5a5a); /* *res is written only on success */    \
+#define COMPARE(call, ref_err, ref_val, type)                                                     \
+	do {                                                                                      \
+		type got = (type)0x5a5a5a5a;                                                      \
+		int err = call;                                                                   \
+		if (err != ref_err || (!err && got != (type)ref_val)) {                           \
+			fprintf(stderr, "%s(\"%s\", %u): %d %lld, reference %d %lld\n", #call, s, \
+				base, err, (long long)got, ref_err, (long long)ref_val);          \
+			abort();                                                                  \
+		}                                                                                 \
+		CHECK(!err || got == (type)0x5a5a5a5a); /* *res is written only on success */     \
 	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -18,12 +18,12 @@
 #include "lib/ctype.h"
 #include "tests/unit/host_kmalloc.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                                 \
+		}                                                                                \
 	} while (0)
 
 #define REPEAT_BYTE 0xff
@@ -78,7 +78,8 @@ static void type(struct terminal *t, unsigned char c)
 	if (ev == LINE_EDIT_NONE) {
 		/* Left of lo the screen did not change, nor may the buffer have: the whole line is
 		 * compared at the next Enter. Comparing it all every time would be quadratic. */
-		CHECK(t->col == le.len && memcmp(t->line + t->lo, le.buf + t->lo, le.len - t->lo) == 0);
+		CHECK(t->col == le.len &&
+		      memcmp(t->line + t->lo, le.buf + t->lo, le.len - t->lo) == 0);
 	} else if (ev == LINE_EDIT_DONE) {
 		CHECK(t->col == 0);
 		for (const char *s = line_edit_line(&le); *s; s++)

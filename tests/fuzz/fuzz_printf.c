@@ -17,12 +17,17 @@
  * Inputs whose first byte is odd also get what the grammar avoids for the comparison: Linux's
  * %pS/%ps through a symbolizer, unknown conversions and a directive cut off at the end. glibc
  * has no opinion on those, so only safety and self-consistency are checked.
+ *
+ * Every format also goes the way of trace_printk (lib/bprintf.c): vbin_printf() saves the
+ * arguments as words, bstr_printf() formats them later; the text must be vsnprintf's, for
+ * every buffer size too.
  */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "lib/bprintf.h"
 #include "lib/compiler.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -30,19 +35,20 @@
 
 int host_snprintf(char *buf, size_t size, const char *fmt, ...); /* tests/unit/host_ref.c */
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                                 \
+		}                                                                                \
 	} while (0)
 
 #define MAX_ARGS 24
 #define MAX_PIECES 12
 #define FMT_MAX 1024
 #define REF_MAX (1 << 17) /* MAX_PIECES conversions of at most 2 * 4096 characters each */
-#define FIELD_LIMIT 4096  /* printf.c's FIELD_MAX */
+#define FIELD_LIMIT 4096 /* printf.c's FIELD_MAX */
+#define BIN_WORDS 2048 /* MAX_ARGS strings of at most 300 bytes, as words */
 
 struct format {
 	char fmt[FMT_MAX];
@@ -73,9 +79,21 @@ static void add_arg(struct format *f, uint64_t v)
 /* An integer of interesting size: small, near a type's limits, or anything. */
 static uint64_t take_value(struct fuzz_input *in)
 {
-	static const uint64_t edges[] = {0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff,
-					 0x7fffffff, 0x80000000, 0xffffffff, INT64_MAX,
-					 (uint64_t)INT64_MIN, UINT64_MAX, (uint64_t)-1 << 8};
+	static const uint64_t edges[] = {0,
+					 1,
+					 0x7f,
+					 0x80,
+					 0xff,
+					 0x7fff,
+					 0x8000,
+					 0xffff,
+					 0x7fffffff,
+					 0x80000000,
+					 0xffffffff,
+					 INT64_MAX,
+					 (uint64_t)INT64_MIN,
+					 UINT64_MAX,
+					 (uint64_t)-1 << 8};
 	unsigned int k = take_u8(in);
 
 	if (k < 2 * ARRAY_SIZE(edges))
@@ -97,8 +115,8 @@ static void add_field(struct format *f, struct fuzz_input *in, bool precision)
 		add(f, ".");
 	if (k == 7 && f->nargs < MAX_ARGS) {
 		add(f, "*");
-		add_arg(f, (uint64_t)(int64_t)((int)(take_u8(in) << 8 | take_u8(in)) %
-					      FIELD_LIMIT * (take_u8(in) & 1 ? -1 : 1)));
+		add_arg(f, (uint64_t)(int64_t)((int)(take_u8(in) << 8 | take_u8(in)) % FIELD_LIMIT *
+					       (take_u8(in) & 1 ? -1 : 1)));
 		return;
 	}
 	snprintf(s, sizeof(s), "%u", k < 6 ? take_below(in, 24) : take_u8(in) * 16 % FIELD_LIMIT);
@@ -112,9 +130,9 @@ static void add_conversion(struct format *f, struct fuzz_input *in)
 		const char *flags;
 		bool precision, length;
 	} convs[] = {
-		{'d', "-+ 0", true, true}, {'i', "-+ 0", true, true}, {'u', "-+ 0", true, true},
+		{'d', "-+ 0", true, true},  {'i', "-+ 0", true, true},	{'u', "-+ 0", true, true},
 		{'x', "-+ #0", true, true}, {'X', "-+ #0", true, true}, {'o', "-+ #0", true, true},
-		{'c', "-", false, false},   {'s', "-", true, false},   {'p', "-+ ", false, false},
+		{'c', "-", false, false},   {'s', "-", true, false},	{'p', "-+ ", false, false},
 	};
 	static const char *const lengths[] = {"", "hh", "h", "l", "ll", "z", "t", "j"};
 	unsigned int c = take_below(in, ARRAY_SIZE(convs));
@@ -157,18 +175,19 @@ static void add_literal(struct format *f, struct fuzz_input *in)
 	}
 }
 
-#define ARGS(a)                                                                                    \
-	a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],    \
+#define ARGS(a)                                                                                 \
+	a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], \
 		a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23]
 
 static char ref[REF_MAX];
 
-/* Format f into a buffer of the size the input picks; compare with want (NULL: no reference). */
+/* Formats f into buffers of the sizes the input picks; each must hold a prefix of want. */
 static void check_sizes(const struct format *f, struct fuzz_input *in, const char *want, int n)
 {
 	size_t sizes[] = {0, 1, (size_t)n / 2, (size_t)n, (size_t)n + 1, (size_t)n + 64};
 
-	for (unsigned int k = take_below(in, 4); k < ARRAY_SIZE(sizes); k += 1 + take_below(in, 3)) {
+	for (unsigned int k = take_below(in, 4); k < ARRAY_SIZE(sizes);
+	     k += 1 + take_below(in, 3)) {
 		size_t size = sizes[k];
 		char *buf = size ? malloc(size) : NULL; /* size 0: nothing may be written at all */
 		int got = snprintf(buf, size, f->fmt, ARGS(f->args));
@@ -177,9 +196,10 @@ static void check_sizes(const struct format *f, struct fuzz_input *in, const cha
 		CHECK(got == n);
 		if (size) {
 			CHECK(buf[end] == '\0');
-			if (want && memcmp(buf, want, end)) {
-				fprintf(stderr, "format \"%s\" size %zu:\n lucid \"%.*s\"\n glibc \"%.*s\"\n",
-					f->fmt, size, (int)end, buf, (int)end, want);
+			if (memcmp(buf, want, end)) {
+				fprintf(stderr, "format \"%s\" size %zu:\n", f->fmt, size);
+				fprintf(stderr, " lucid \"%.*s\"\n glibc \"%.*s\"\n", (int)end, buf,
+					(int)end, want);
 				abort();
 			}
 		}
@@ -205,8 +225,8 @@ static void extras(struct format *f, struct fuzz_input *in)
 	static const struct {
 		const char *directive;
 		bool arg;
-	} junk[] = {{"%pS", true}, {"%ps", true}, {"%-30pS", true}, {"%5ps", true},
-		    {"%k", false}, {"%5q", false},  {"%hy", false}};
+	} junk[] = {{"%pS", true}, {"%ps", true},  {"%-30pS", true}, {"%5ps", true},
+		    {"%k", false}, {"%5q", false}, {"%hy", false}};
 	unsigned int k = take_below(in, ARRAY_SIZE(junk));
 
 	if (f->nargs < MAX_ARGS) {
@@ -223,6 +243,45 @@ static void cut_off(struct format *f, struct fuzz_input *in)
 
 	add(f, tails[take_below(in, ARRAY_SIZE(tails))]);
 	add_arg(f, take_value(in)); /* for the "*" */
+}
+
+static int bin_printf(uint32_t *bin, size_t words, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vbin_printf(bin, words, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* Saved as words and formatted from them, f must print want (n characters) again. */
+static void check_binary(const struct format *f, struct fuzz_input *in, const char *want, int n)
+{
+	static uint32_t bin[BIN_WORDS];
+	int words = bin_printf(bin, BIN_WORDS, f->fmt, ARGS(f->args));
+	size_t sizes[] = {(size_t)n + 1, 0, 1, (size_t)n / 2, (size_t)n};
+
+	CHECK(words >= 0 && words <= BIN_WORDS);
+	uint32_t *exact = malloc((words ? words : 1) * sizeof(*exact)); /* ASan sees past it */
+	memcpy(exact, bin, words * sizeof(*exact));
+	for (unsigned int k = 0; k < ARRAY_SIZE(sizes); k += 1 + take_below(in, 3)) {
+		size_t size = sizes[k], end = size ? MIN((size_t)n, size - 1) : 0;
+		char *buf = size ? malloc(size) : NULL;
+		int got = bstr_printf(buf, size, f->fmt, exact, words);
+
+		if (got != n || (size && (memcmp(buf, want, end) || buf[end]))) {
+			fprintf(stderr, "format \"%s\" size %zu: bstr_printf returns %d, want %d\n",
+				f->fmt, size, got, n);
+			if (size)
+				fprintf(stderr, " got  \"%s\"\n want \"%.*s\"\n", buf, (int)end,
+					want);
+			abort();
+		}
+		free(buf);
+	}
+	free(exact);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -261,9 +320,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int want = host_snprintf(ref, sizeof(ref), f.fmt, ARGS(f.args));
 
 		if (want != n)
-			fprintf(stderr, "format \"%s\": lucid returns %d, glibc %d\n", f.fmt, n, want);
+			fprintf(stderr, "format \"%s\": lucid returns %d, glibc %d\n", f.fmt, n,
+				want);
 		CHECK(want == n);
 		check_sizes(&f, &in, ref, n);
 	}
+	check_binary(&f, &in, ref, n);
 	return 0;
 }

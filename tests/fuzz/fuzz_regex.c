@@ -26,12 +26,12 @@
 #include "tests/fuzz/fuzz_input.h"
 #include "tests/unit/host_kmalloc.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                                 \
+		}                                                                                \
 	} while (0)
 
 /* Small trees: glibc's own regcomp recurses and backtracks, and blows up on big nested ones. */
@@ -70,8 +70,9 @@ static void alternation(struct writer *w, int depth, bool top);
 
 static void atom(struct writer *w, int depth)
 {
-	static const char *const atoms[] = {"a", "b", "A", "B", "1", "-", ".", "\\.", "[ab]",
-					    "[^a]", "[a-c]", "[]a]", "[[:digit:]]", "[^[:alpha:]]"};
+	static const char *const atoms[] = {"a",     "b",    "A",	    "B",	   "1",
+					    "-",     ".",    "\\.",	    "[ab]",	   "[^a]",
+					    "[a-c]", "[]a]", "[[:digit:]]", "[^[:alpha:]]"};
 	unsigned int choice = take_below(w->in, ARRAY_SIZE(atoms) + 2);
 
 	w->atoms++;
@@ -131,8 +132,8 @@ static void grammar_case(struct fuzz_input *in, bool ere, bool icase)
 		line[i] = alphabet[take_below(in, sizeof(alphabet) - 1)];
 	line[len] = '\0';
 
-	CHECK(regcomp(&ref, w.buf, (ere ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0) |
-					   REG_NOSUB) == 0);
+	CHECK(regcomp(&ref, w.buf,
+		      (ere ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0) | REG_NOSUB) == 0);
 	err = regex_compile(&re, w.buf, (ere ? REGEX_EXTENDED : 0) | (icase ? REGEX_ICASE : 0));
 	if (err == 0) {
 		bool got = regex_search(&re, line), want = regexec(&ref, line, 0, NULL, 0) == 0;

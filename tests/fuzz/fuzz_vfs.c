@@ -3,8 +3,9 @@
  * by reading the input as a program of file operations on a handful of paths.
  *
  * Each input runs in a fresh ramfs mounted on /fz, beside the boot tree (/proc, debugfs, tracefs
- * with the pseudo files of fuzz_vfs_files.c). Operations that change the tree only name paths
- * under /fz or relative ones, and the working directory never leaves /fz, so the boot tree
+ * with the pseudo files of fuzz_vfs_files.c), as a task that may fork a child sharing its
+ * files. Operations that change the tree only name paths under /fz or relative ones (and the
+ * tracefs instances directory), and the working directory never leaves /fz, so the boot tree
  * stays as it was. Then everything is torn down: files closed, mounts under /fz unmounted, /fz
  * emptied. Checked, besides ASan and UBSan:
  *   - the VFS lock is taken once per entry point and always let go (the stand-ins below);
@@ -29,20 +30,20 @@
 #include "tests/fuzz/fuzz_vfs.h"
 #include "tests/unit/host_kmalloc.h"
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			abort();                                                                   \
-		}                                                                                  \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                                 \
+		}                                                                                \
 	} while (0)
 #define IS_ERR_OR(v, ok) ((v) >= 0 ? (ok) : (v) > -4096)
 
 static bool verbose;
-#define TRACE(...)                                                                                 \
-	do {                                                                                       \
-		if (verbose)                                                                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
+#define TRACE(...)                                    \
+	do {                                          \
+		if (verbose)                          \
+			fprintf(stderr, __VA_ARGS__); \
 	} while (0)
 
 #define MAX_OPS 200
@@ -51,12 +52,14 @@ static bool verbose;
 
 /* ---- the stand-ins the kernel provides (kernel/vfs_lock.c, the task) --------------------- */
 
-static struct fs_context task;
+/* Two tasks: the first, and a child that fork() would make, sharing its open files. */
+static struct fs_context tasks[2], *current_task = &tasks[0];
+static bool have_child;
 static int lock_depth;
 
 struct fs_context *current_fs(void)
 {
-	return &task;
+	return current_task;
 }
 
 void vfs_lock(void)
@@ -85,28 +88,41 @@ static char long_name[NAME_MAX + 8], long_path[PATH_MAX + 16];
 
 /* Anything may be opened, stat'ed or read; only these may be created, removed or mounted on. */
 static const char *const tree_paths[] = {
-	"/fz", "/fz/a", "/fz/b", "/fz/a/b", "/fz/a/c", "/fz/m", "/fz/m/x", "/fz/m/tracing",
-	"/fz//a/./b/", "/fz/a/../b", "/fz/a/b/c/d", "x", "b", "./x", "b/x", "b/..", "x/.", "",
+	"/fz",	   "/fz/a",	    "/fz/b",	   "/fz/a/b",	 "/fz/a/c",	"/fz/m",
+	"/fz/m/x", "/fz/m/tracing", "/fz//a/./b/", "/fz/a/../b", "/fz/a/b/c/d", "x",
+	"b",	   "./x",	    "b/x",	   "b/..",	 "x/.",		"",
 	long_name, long_path,
 };
 static const char *const read_paths[] = {
-	"/", "/proc", "/proc/mounts", "/sys/kernel/tracing/fz_value",
-	"/sys/kernel/tracing/fz_list", "/sys/kernel/debug/tracing/fz_list",
-	"/sys/kernel/tracing/fz_tmp", "/sys/kernel/tracing/instances",
-	"/sys/kernel/tracing/instances/i1", "/sys/kernel/tracing/instances/i1/fz_value",
-	"/fz/m/tracing/fz_value", "/fz/m/fz_list", "..", "../..",
+	"/",
+	"/proc",
+	"/proc/mounts",
+	"/sys/kernel/tracing/fz_value",
+	"/sys/kernel/tracing/fz_list",
+	"/sys/kernel/debug/tracing/fz_list",
+	"/sys/kernel/tracing/fz_tmp",
+	"/sys/kernel/tracing/instances",
+	"/sys/kernel/tracing/instances/i1",
+	"/sys/kernel/tracing/instances/i1/fz_value",
+	"/fz/m/tracing/fz_value",
+	"/fz/m/fz_list",
+	"..",
+	"../..",
 };
 /* Instances are made and removed by mkdir/rmdir in the boot tree; teardown removes them. */
 static const char *const instance_paths[] = {
-	"/sys/kernel/tracing/instances/i1", "/sys/kernel/tracing/instances/i2",
+	"/sys/kernel/tracing/instances/i1",
+	"/sys/kernel/tracing/instances/i2",
 	"/sys/kernel/tracing/instances/fz_value",
 };
 static const char *const cwd_paths[] = {"/fz", "/fz/a", "/fz/a/b", "/fz/m", "b", "/fz/m/x"};
 static const char *const fs_types[] = {"ramfs", "debugfs", "tracefs", "proc", "nosuchfs"};
-static const int open_flags[] = {O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_TRUNC,
-				 O_APPEND, O_NONBLOCK, O_DIRECTORY};
+static const int open_flags[] = {O_RDONLY, O_WRONLY, O_RDWR,	 O_CREAT,    O_EXCL,
+				 O_TRUNC,  O_APPEND, O_NONBLOCK, O_DIRECTORY};
 
-static unsigned int fd_flags[NR_OPEN_DEFAULT]; /* what each fd was opened with, to know O_APPEND */
+/* What each task's fds were opened with, to know O_APPEND. */
+static unsigned int fd_flags[2][NR_OPEN_DEFAULT];
+#define FD_FLAGS(fd) fd_flags[current_task - tasks][fd]
 static char io_buf[IO_MAX], io_check[IO_MAX];
 
 static const char *tree_path(struct fuzz_input *in)
@@ -161,7 +177,7 @@ static void op_open(struct fuzz_input *in)
 	TRACE("open(\"%.40s\", %#o) = %d\n", path, flags, fd);
 	CHECK(IS_ERR_OR(fd, fd < NR_OPEN_DEFAULT));
 	if (fd >= 0)
-		fd_flags[fd] = flags;
+		FD_FLAGS(fd) = flags;
 }
 
 /*
@@ -189,7 +205,7 @@ static void op_write(struct fuzz_input *in)
 	TRACE("pwrite(%d, %zu, %ld) = %zd\n", fd, count, (long)off, n);
 	CHECK(IS_ERR_OR(n, (size_t)n <= count));
 	if (number || !n || n != (ssize_t)count || fd < 0 || fd >= NR_OPEN_DEFAULT ||
-	    (fd_flags[fd] & O_APPEND))
+	    (FD_FLAGS(fd) & O_APPEND))
 		return;
 	CHECK(vfs_fstat(fd, &st) == 0 && st.size >= off + (loff_t)count);
 	if (vfs_lseek(fd, off, SEEK_SET) != off || vfs_read(fd, io_check, count) != (ssize_t)count)
@@ -272,7 +288,23 @@ static void op_dup(struct fuzz_input *in)
 	TRACE("dup2(%d, %d) = %d\n", oldfd, newfd, fd);
 	CHECK(IS_ERR_OR(fd, fd < NR_OPEN_DEFAULT));
 	if (fd >= 0)
-		fd_flags[fd] = fd_flags[oldfd];
+		FD_FLAGS(fd) = FD_FLAGS(oldfd);
+}
+
+/* fork() when there is no child (it shares every open file), its exit when there is. */
+static void op_fork(void)
+{
+	if (have_child) {
+		current_task = &tasks[0];
+		fs_context_exit(&tasks[1]);
+		have_child = false;
+		TRACE("child exits\n");
+		return;
+	}
+	CHECK(fs_context_copy(&tasks[1], &tasks[0]) == 0);
+	memcpy(fd_flags[1], fd_flags[0], sizeof(fd_flags[0]));
+	have_child = true;
+	TRACE("fork\n");
 }
 
 /* An instance directory in the boot tree, or a path under /fz. */
@@ -286,7 +318,7 @@ static void run_op(struct fuzz_input *in)
 	const char *what = NULL, *path = NULL, *path2 = NULL;
 	int err = 0, fd = 0;
 
-	switch (take_below(in, 17)) {
+	switch (take_below(in, 20)) {
 	case 0:
 		op_open(in);
 		break;
@@ -370,6 +402,17 @@ static void run_op(struct fuzz_input *in)
 		TRACE("toggle fz_tmp\n");
 		fuzz_files_toggle_tmp();
 		break;
+	case 16:
+		what = "mknod", path = tree_path(in);
+		err = vfs_mknod(path, S_IFCHR | 0600, &fuzz_null_fops);
+		break;
+	case 17:
+		op_fork();
+		break;
+	case 18:
+		current_task = have_child && current_task == &tasks[0] ? &tasks[1] : &tasks[0];
+		TRACE("now running as task %d\n", (int)(current_task - tasks));
+		break;
 	default:
 		host_kmalloc_fail_at = take_below(in, 8);
 		TRACE("fail kmalloc #%ld from now\n", host_kmalloc_fail_at);
@@ -421,7 +464,7 @@ static void remove_tree(const char *path, bool keep_top)
 		vfs_unlink(path);
 		return;
 	}
-	char (*names)[NAME_MAX + 1] = malloc(MAX_CHILDREN * sizeof(*names));
+	char(*names)[NAME_MAX + 1] = malloc(MAX_CHILDREN * sizeof(*names));
 	char *child = malloc(PATH_MAX);
 
 	for (bool progress = true; progress;) {
@@ -451,7 +494,7 @@ static void setup_once(void)
 	done = true;
 	verbose = getenv("FUZZ_VFS_TRACE") != NULL;
 	CHECK(vfs_init() == 0);
-	fs_context_init(&task);
+	fs_context_init(&tasks[0]);
 	fuzz_files_init();
 	CHECK(vfs_mkdir("/fz", 0755) == 0);
 	memset(long_name, 'n', sizeof(long_name) - 1);
@@ -473,6 +516,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_op(&in);
 
 	host_kmalloc_fail_at = 0;
+	if (have_child)
+		op_fork(); /* its exit */
 	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
 		vfs_close(fd);
 	CHECK(vfs_chdir("/") == 0);

@@ -5,6 +5,7 @@
  *   fz_list        a seq_file of fz_value lines, long enough to need several buffers
  *   instances/     mkdir makes a directory with its own fz_value, rmdir takes it away
  *   fz_tmp         appears and disappears while it may be open (fuzz_files_toggle_tmp)
+ *   a null device  for mknod: reads nothing, takes every write
  *
  * all under /sys/kernel/tracing. Their handlers follow the rules of kernel/vfs.h, so a fault
  * the fuzzer finds through them is the VFS's, not theirs.
@@ -96,10 +97,12 @@ static int list_show(struct seq_file *m, void *v)
 
 	if (i % 7 == 3)
 		return SEQ_SKIP;
-	seq_printf(m, "%lu: %.*s\n", i, (int)(i * 13 % 200), "................................"
-		   "................................................................................"
-		   "................................................................................"
-		   "........");
+	seq_printf(
+		m, "%lu: %.*s\n", i, (int)(i * 13 % 200),
+		"................................"
+		"................................................................................"
+		"................................................................................"
+		"........");
 	return 0;
 }
 
@@ -156,12 +159,29 @@ static int instance_rmdir(const char *name)
 	return -ENOENT;
 }
 
+static ssize_t null_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	(void)file, (void)buf, (void)count, (void)pos;
+	return 0;
+}
+
+static ssize_t null_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	(void)file, (void)buf, (void)pos;
+	return count;
+}
+
+const struct file_operations fuzz_null_fops = {
+	.read = null_read,
+	.write = null_write,
+};
+
 void fuzz_files_init(void)
 {
 	tracefs_create_file("fz_value", 0644, NULL, &top_value, &value_fops);
 	tracefs_create_file("fz_list", 0444, NULL, NULL, &list_fops);
-	instances_dentry = tracefs_create_instance_dir("instances", NULL, instance_mkdir,
-						       instance_rmdir);
+	instances_dentry =
+		tracefs_create_instance_dir("instances", NULL, instance_mkdir, instance_rmdir);
 }
 
 void fuzz_files_toggle_tmp(void)

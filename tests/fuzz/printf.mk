@@ -1,2 +1,3 @@
 FUZZ_TARGETS += printf
-fuzz_printf_SRCS := tests/fuzz/fuzz_printf.c tests/unit/host_ref.c lib/printf.c lib/string.c
+fuzz_printf_SRCS := tests/fuzz/fuzz_printf.c tests/unit/host_ref.c lib/printf.c lib/bprintf.c \
+	lib/string.c
