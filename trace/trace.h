@@ -64,11 +64,16 @@ struct tracer_flags {
 };
 #define TRACER_OPT(s, b) {.name = #s, .bit = (b)}
 
-/* What a tracer's print_line did: printed it, could not (seq full), or leave it to default. */
+/*
+ * What a tracer's print_line did: printed it, could not (seq full), or leave it to default.
+ * NO_CONSUME: printed it, and already moved the reader past it to look at the next event
+ * (function_graph's leaf check): the reader must not move again.
+ */
 enum print_line_t {
 	TRACE_TYPE_PARTIAL_LINE = 0,
 	TRACE_TYPE_HANDLED = 1,
 	TRACE_TYPE_UNHANDLED = 2,
+	TRACE_TYPE_NO_CONSUME = 3,
 };
 
 struct tracer {
@@ -150,6 +155,7 @@ struct trace_iterator {
 	long idx;                  /* its index; 0 is the header */
 	unsigned long started;     /* CPUs whose first event was seen (annotate) */
 	bool leftover;             /* seq holds the current record's text, not yet taken */
+	bool moved;                /* print_line said NO_CONSUME: already past the current event */
 
 	/* The header's figures, taken when the file was opened. */
 	unsigned long entries; /* events in the buffer */

@@ -15,6 +15,11 @@
  * walks from the beginning if it must go back, and a line that was formatted but not taken is
  * kept (leftover) so that it is not formatted twice (annotations are printed once).
  *
+ * A tracer's print_line may look at the event after the current one (function_graph prints
+ * "func();" when a function's entry is followed by its own return): it then moves the reader
+ * past the current event itself and says TRACE_TYPE_NO_CONSUME, and the reader does not move
+ * again; or it leaves the reader on the return it used, and the reader's move skips that.
+ *
  * trace_pipe consumes: each event read is gone. It has no header, and when the buffer is empty
  * it waits: read says -EAGAIN and the VFS sleeps on trace_pipe_wait without its lock (see
  * kernel/vfs_lock.c), until woken, Ctrl-C (-EINTR), or at once with O_NONBLOCK (-EAGAIN).
@@ -113,9 +118,10 @@ static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
 	struct trace_iterator *iter = m->private;
 
 	(*pos)++;
-	if (v != SEQ_START_TOKEN && iter->ent)
+	if (v != SEQ_START_TOKEN && iter->ent && !iter->moved)
 		ring_buffer_iter_advance(iter->buffer_iter[iter->cpu]);
 	iter->leftover = false;
+	iter->moved = false;
 	iter->idx = *pos;
 	return peek_next_entry(iter);
 }
@@ -135,6 +141,7 @@ static notrace void *s_start(struct seq_file *m, loff_t *pos)
 		iter->idx = 0;
 		iter->started = 0;
 		iter->leftover = false;
+		iter->moved = false;
 	}
 	if (iter->idx == 0 && *pos == 0)
 		return SEQ_START_TOKEN;
@@ -163,7 +170,7 @@ static notrace int s_show(struct seq_file *m, void *v)
 		if (v == SEQ_START_TOKEN)
 			trace_print_header(iter);
 		else
-			print_trace_line(iter);
+			iter->moved = print_trace_line(iter) == TRACE_TYPE_NO_CONSUME;
 	}
 	seq_write(m, iter->seq.buffer, iter->seq.len);
 	/* Did not fit: seq_file shows this record again; give it the same text. */
@@ -372,8 +379,9 @@ static notrace bool consume_next_entry(struct trace_iterator *iter)
 	iter->ent_size = ring_buffer_event_length(event);
 	iter->idx++;
 	trace_seq_init(&iter->seq);
-	print_trace_line(iter); /* a line too long for the seq is cut: never seen in practice */
-	ring_buffer_consume(buffer, cpu, NULL, NULL);
+	/* A line too long for the seq is cut: never seen in practice. */
+	if (print_trace_line(iter) != TRACE_TYPE_NO_CONSUME)
+		ring_buffer_consume(buffer, cpu, NULL, NULL);
 	iter->ent = NULL;
 	iter->pos++;
 	return true;
