@@ -33,6 +33,7 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
 #include "lib/glob.h"
@@ -172,6 +173,33 @@ void ftrace_init(void)
 notrace bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
 {
 	return hash->bits && (hash->bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
+}
+
+/*
+ * For callbacks, which may run while a filter file replaces the set: the bits are read with
+ * interrupts off, and set_hash() frees the old bits only after every CPU has taken an
+ * interrupt (sync_hash_readers), so a reader never reads freed memory.
+ */
+notrace bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
+{
+	unsigned long flags = local_irq_save();
+	unsigned long *bits = READ_ONCE(hash->bits);
+	int rec = bits ? ftrace_find_rec(ip) : -1;
+	bool found = rec >= 0 && (bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
+
+	local_irq_restore(flags);
+	return found;
+}
+
+static notrace void sync_hash_reader(void *info)
+{
+	(void)info;
+}
+
+/* Every CPU took an interrupt since: none is still inside ftrace_lookup_ip() on old bits. */
+static void sync_hash_readers(void)
+{
+	smp_call_function(sync_hash_reader, NULL);
 }
 
 static size_t hash_bytes(void)
@@ -333,10 +361,12 @@ static int set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash, const char
 
 	mutex_lock(&ftrace_lock);
 	unsigned long *old = hash->bits;
-	hash->bits = bits;
+	WRITE_ONCE(hash->bits, bits);
 	hash->count = count;
 	int ret = ops->enabled ? ftrace_update_sites() : 0;
 	mutex_unlock(&ftrace_lock);
+	if (old)
+		sync_hash_readers();
 	kfree(old);
 	return ret;
 }

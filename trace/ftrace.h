@@ -73,6 +73,8 @@ int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset);
 int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset);
 void ftrace_reset_filters(struct ftrace_ops *ops); /* both sets emptied */
 bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec);
+/* Is the function at ip in the set? Safe in a callback, while a filter write swaps the set. */
+bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip);
 
 /* The call site records, sorted by address (available_filter_functions, enabled_functions). */
 int ftrace_nr_records(void);
