@@ -41,6 +41,7 @@ struct ftrace_ret_stack {
 static trace_func_graph_ent_t graph_entry;
 static trace_func_graph_ret_t graph_return;
 static bool graph_active;
+static struct ftrace_ops *graph_ops; /* whose filter chooses the hooked sites */
 
 static void ftrace_graph_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 			      struct ftrace_regs *fregs);
@@ -168,19 +169,27 @@ static int alloc_all_ret_stacks(void)
 	}
 }
 
-int register_ftrace_graph(trace_func_graph_ent_t entry, trace_func_graph_ret_t ret)
+int register_ftrace_graph_ops(struct ftrace_ops *ops, trace_func_graph_ent_t entry,
+			      trace_func_graph_ret_t ret)
 {
 	if (graph_active)
 		return -EBUSY;
 	graph_entry = entry;
 	graph_return = ret;
+	graph_ops = ops;
+	ops->func = ftrace_graph_func;
 	WRITE_ONCE(graph_active, true); /* new tasks get return stacks from now on */
 	int err = alloc_all_ret_stacks();
 	if (!err)
-		err = register_ftrace_function(&fgraph_ops);
+		err = register_ftrace_function(ops);
 	if (err)
 		WRITE_ONCE(graph_active, false);
 	return err;
+}
+
+int register_ftrace_graph(trace_func_graph_ent_t entry, trace_func_graph_ret_t ret)
+{
+	return register_ftrace_graph_ops(&fgraph_ops, entry, ret);
 }
 
 /*
@@ -192,7 +201,7 @@ void unregister_ftrace_graph(void)
 {
 	if (!graph_active)
 		return;
-	unregister_ftrace_function(&fgraph_ops);
+	unregister_ftrace_function(graph_ops);
 	WRITE_ONCE(graph_active, false);
 }
 

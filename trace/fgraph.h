@@ -32,6 +32,13 @@ typedef bool (*trace_func_graph_ent_t)(struct ftrace_graph_ent *ent);
 typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *ret);
 
 int register_ftrace_graph(trace_func_graph_ent_t entry, trace_func_graph_ret_t ret);
+/*
+ * The same, hooking the functions ops's filter chooses (ops->func is set here): the
+ * function_graph tracer passes global_trace.ops, so that set_ftrace_filter applies to it.
+ */
+struct ftrace_ops;
+int register_ftrace_graph_ops(struct ftrace_ops *ops, trace_func_graph_ent_t entry,
+			      trace_func_graph_ret_t ret);
 void unregister_ftrace_graph(void);
 /* A new task gets a return stack if the graph tracer is active (kernel/kthread.c). */
 int ftrace_graph_init_task(struct task *t);
@@ -41,8 +48,7 @@ unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned 
 /* Stop/restart hooking for the current task (trace_printk's internals, for instance). */
 void pause_graph_tracing(void);
 void unpause_graph_tracing(void);
-/* The filter the graph tracer's sites use (set_graph_function is separate: see the tracer). */
-struct ftrace_ops;
+/* The ops register_ftrace_graph hooks sites with: its filter chooses them (the profiler's). */
 extern struct ftrace_ops fgraph_ops;
 void return_to_handler(void);
 
