@@ -1,5 +1,5 @@
 /*
- * How the function graph tracer prints a duration, exactly as Linux does:
+ * How the function graph tracer prints its columns, exactly as Linux does. A duration:
  *
  *    0)   1.382 us    |      __might_sleep();
  *    0) + 14.237 us   |  }
@@ -8,6 +8,13 @@
  * The number is microseconds, with as many decimals (nanoseconds) as fit in 7 digits in all,
  * then " us ", then spaces to a fixed width, so the '|' always lines up. Before it, a mark that
  * says at a glance how long the call took ('+' over 10 us up to '$' over a second).
+ *
+ * The other columns come before it, each if its option is on: the absolute time, the CPU, the
+ * task; the header names the columns the options chose:
+ *
+ *   #     TIME        CPU  TASK/PID         DURATION                  FUNCTION CALLS
+ *   #      |          |     |    |           |   |                     |   |   |   |
+ *      56.622374 |   0)     sh-93      |   2.884 us    |            __rcu_read_lock();
  *
  * notrace: used while printing the trace, which must not record itself.
  */
@@ -63,4 +70,62 @@ notrace size_t trace_graph_duration_column(char *buf, size_t size, uint64_t ns, 
 	size_t out = scnprintf(buf, size, "%c ", overhead ? trace_find_mark(ns) : ' ');
 	out += trace_graph_duration(buf + out, size - out, ns);
 	return out + scnprintf(buf + out, size - out, "|  ");
+}
+
+/* Each column's two header lines, in the order the columns are printed. */
+static const struct {
+	uint32_t flag;
+	const char *title, *bars;
+} header_columns[] = {
+	{TRACE_GRAPH_PRINT_ABS_TIME, "     TIME       ", "      |         "},
+	{TRACE_GRAPH_PRINT_CPU, " CPU", " |  "},
+	{TRACE_GRAPH_PRINT_PROC, "  TASK/PID       ", "   |    |        "},
+	{TRACE_GRAPH_PRINT_DURATION, "  DURATION   ", "   |   |      "},
+};
+
+notrace size_t trace_graph_header(char *buf, size_t size, uint32_t flags)
+{
+	size_t out = 0;
+
+	for (int line = 0; line < 2; line++) {
+		out += scnprintf(buf + out, size - out, "#");
+		for (size_t i = 0; i < sizeof(header_columns) / sizeof(header_columns[0]); i++)
+			if (flags & header_columns[i].flag)
+				out += scnprintf(buf + out, size - out, "%s",
+						 line ? header_columns[i].bars
+						      : header_columns[i].title);
+		out += scnprintf(buf + out, size - out, "%s",
+				 line ? "               |   |   |   |\n"
+				      : "               FUNCTION CALLS\n");
+	}
+	return out;
+}
+
+notrace size_t trace_graph_cpu(char *buf, size_t size, int cpu, int nr_cpus)
+{
+	char highest[16];
+	int width = scnprintf(highest, sizeof(highest), "%d", nr_cpus > 1 ? nr_cpus - 1 : 0);
+
+	return scnprintf(buf, size, " %*d) ", width, cpu);
+}
+
+#define PROC_COMM_MAX 7 /* the comm is cut to this many characters */
+#define PROC_WIDTH 14   /* "comm-pid" is centred in this many columns */
+
+notrace size_t trace_graph_proc(char *buf, size_t size, const char *comm, int pid)
+{
+	char text[32];
+	int len = scnprintf(text, sizeof(text), "%.*s-%d", PROC_COMM_MAX, comm, pid);
+	int spaces = len < PROC_WIDTH ? PROC_WIDTH - len : 0;
+
+	/* The odd space goes after: "  sshd-1755   ". */
+	return scnprintf(buf, size, "%*s%s%*s", spaces / 2, "", text, spaces - spaces / 2, "");
+}
+
+#define NSEC_PER_SEC 1000000000ULL
+
+notrace size_t trace_graph_abs_time(char *buf, size_t size, uint64_t ns)
+{
+	return scnprintf(buf, size, "%5lu.%06lu |  ", (unsigned long)(ns / NSEC_PER_SEC),
+			 (unsigned long)(ns % NSEC_PER_SEC / NSEC_PER_USEC));
 }
