@@ -34,18 +34,26 @@
 #define INT3_INSN_SIZE 1
 
 static DEFINE_SPINLOCK(poke_lock); /* one user of POKE_AREA at a time */
+static int poke_owner = -1;        /* the CPU holding poke_lock */
 static const struct text_poke_loc *bp_locs; /* the batch being patched, for the int3 handler */
 static volatile int bp_count;
 
-/* Writes within one page. */
+/* Writes within one page; src NULL writes back the bytes that are there. */
 static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
 {
 	uintptr_t pa = __pa(addr);
 	unsigned long flags = spin_lock_irqsave(&poke_lock);
+	WRITE_ONCE(poke_owner, smp_processor_id());
 	if (mmu_map_page(POKE_AREA, pa & ~(PAGE_SIZE - 1), MMU_WRITE))
 		panic("text_poke: cannot map the alias");
-	memcpy((void *)(POKE_AREA + (pa & (PAGE_SIZE - 1))), src, len);
+	void *alias = (void *)(POKE_AREA + (pa & (PAGE_SIZE - 1)));
+	if (src)
+		memcpy(alias, src, len);
+	else
+		for (size_t i = 0; i < len; i++)
+			((volatile uint8_t *)alias)[i] = ((volatile uint8_t *)alias)[i];
 	mmu_unmap_page(POKE_AREA); /* also drops this CPU's TLB entry */
+	WRITE_ONCE(poke_owner, -1);
 	spin_unlock_irqrestore(&poke_lock, flags);
 }
 
@@ -98,9 +106,20 @@ static notrace bool poke_int3_handler(struct pt_regs *regs)
 	/*
 	 * The int3 is gone already: this CPU executed a copy fetched before the last write (its
 	 * instruction stream, or QEMU's translation of it, was not yet resynchronized). Go back
-	 * and run the instruction that is there now.
+	 * and run the instruction that is there now. QEMU may keep such a translation for good
+	 * (a vCPU that read the int3 while another CPU replaced it can file its translation after
+	 * the write invalidated the page's): writing the byte again, under poke_lock so that no
+	 * patch falls in between, makes QEMU drop it, or this CPU would come back here forever,
+	 * with interrupts off if it was in an interrupt handler, and stop the machine. A CPU
+	 * that holds poke_lock itself (the site is in the page table code that poking calls)
+	 * cannot write: it runs on past the site, as if it were a NOP.
 	 */
 	if (kernel_text_address(addr) && *(volatile uint8_t *)addr != INT3_INSN) {
+		if (READ_ONCE(poke_owner) == smp_processor_id()) {
+			regs->rip = addr + POKE_INSN_MAX;
+			return true;
+		}
+		poke_page(addr, NULL, INT3_INSN_SIZE);
 		regs->rip = addr;
 		return true;
 	}
