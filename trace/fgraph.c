@@ -19,6 +19,12 @@
  * functions push on top of the interrupted task's entries and pop before it resumes. When the
  * stack is full, the call is not hooked and counted as an overrun.
  *
+ * Interrupts are off from the push to the end of the entry callback, and from the return
+ * callback to the pop, so that what a tracer records of an interrupt never falls between a
+ * function's entry and the event that records it, nor between its return event and the pop:
+ * the interrupt's functions are always one level deeper than the function they interrupted,
+ * in the stack and in the trace.
+ *
  * Not traced: this is the tracer.
  */
 #include "trace/fgraph.h"
@@ -27,6 +33,7 @@
 #include "kernel/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/time.h"
+#include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
 
 struct ftrace_ret_stack {
@@ -73,6 +80,7 @@ static notrace void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 	if (!ftrace_test_recursion_trylock())
 		return;
 	unsigned long *retp = &fregs->parent_ret;
+	unsigned long flags = local_irq_save();
 	if (push_return(t, ip, retp)) {
 		struct ftrace_graph_ent ent = {ip, t->curr_ret_stack - 1};
 		if (graph_entry(&ent))
@@ -80,6 +88,7 @@ static notrace void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		else
 			t->curr_ret_stack--; /* not wanted: forget it */
 	}
+	local_irq_restore(flags);
 	ftrace_test_recursion_unlock();
 }
 
@@ -87,6 +96,7 @@ static notrace void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 notrace unsigned long ftrace_return_to_handler(void)
 {
 	struct task *t = current;
+	unsigned long flags = local_irq_save();
 	int depth = t->curr_ret_stack - 1;
 	if (unlikely(depth < 0))
 		panic("ftrace: return_to_handler with an empty return stack (%s/%d)", t->comm,
@@ -104,12 +114,13 @@ notrace unsigned long ftrace_return_to_handler(void)
 	unsigned long ret = e->ret;
 	if (depth > 0) /* the caller's time includes ours */
 		t->ret_stack[depth - 1].subtime += trace.rettime - trace.calltime;
-	barrier();
-	t->curr_ret_stack = depth; /* popped: an interrupt may push here from now on */
 	if (READ_ONCE(graph_active) && ftrace_test_recursion_trylock()) {
 		graph_return(&trace);
 		ftrace_test_recursion_unlock();
 	}
+	barrier();
+	t->curr_ret_stack = depth; /* popped after the callback (Linux's order): an NMI nests above */
+	local_irq_restore(flags);
 	return ret;
 }
 
