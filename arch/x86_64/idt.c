@@ -73,6 +73,15 @@ void set_irq_handler(int vector, irq_handler_t fn)
 	irq_handlers[vector] = fn;
 }
 
+/* Read while tracing from any context: a handler being installed meanwhile may be missed. */
+notrace bool is_irq_handler(unsigned long addr)
+{
+	for (size_t vec = 0; vec < ARRAY_SIZE(irq_handlers); vec++)
+		if (addr && (unsigned long)READ_ONCE(irq_handlers[vec]) == addr)
+			return true;
+	return false;
+}
+
 void set_exception_handler(int vector, exception_handler_t fn)
 {
 	exception_handlers[vector] = fn;

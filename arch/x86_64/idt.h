@@ -29,6 +29,8 @@ typedef bool (*exception_handler_t)(struct pt_regs *regs);
 void idt_init(void);
 void idt_load(void);
 void set_irq_handler(int vector, irq_handler_t fn);
+/* Is addr the entry of a handler set_irq_handler installed? (function_graph's irq arrows) */
+bool is_irq_handler(unsigned long addr);
 void set_exception_handler(int vector, exception_handler_t fn);
 
 #endif
