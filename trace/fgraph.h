@@ -27,7 +27,10 @@ struct ftrace_graph_ret {
 	uint64_t sleeptime; /* of that, time the task was switched out */
 };
 
-/* Entry callback returns false to leave this call alone (no return hook, no exit event). */
+/*
+ * Entry callback returns false to leave this call alone (no return hook, no exit event). Both
+ * callbacks run with interrupts off, inside the recursion lock.
+ */
 typedef bool (*trace_func_graph_ent_t)(struct ftrace_graph_ent *ent);
 typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *ret);
 
