@@ -1,10 +1,12 @@
-/* The dynamic ftrace files: the call sites, and the function tracer's filters and pids. */
+/* The dynamic ftrace files: the call sites, the tracers' function filters, and pids. */
 
 /*
  * available_filter_functions lists every call site ftrace_init() found, enabled_functions the
  * ones that are live calls right now. set_ftrace_filter and set_ftrace_notrace show and edit
  * the function tracer's ftrace_ops (global_trace.ops); dynamic ftrace patches the sites as the
  * sets change, so "echo schedule > set_ftrace_filter" leaves every other site a NOP.
+ * set_graph_function and set_graph_notrace are the same kind of file over the function_graph
+ * tracer's two sets (graph_hash_ops), which its callbacks consult instead of patching sites.
  *
  * A write is a list of words separated by blanks, each a name, a glob or !glob (Linux's
  * trace_get_user). Opening with O_TRUNC (">") means "replace the list", without it (">>")
@@ -159,7 +161,8 @@ const struct file_operations tracing_dyn_info_fops = {
 /* --- set_ftrace_filter, set_ftrace_notrace ------------------------------------------------ */
 
 struct regex_file {
-	bool is_notrace;        /* set_ftrace_notrace rather than set_ftrace_filter */
+	struct ftrace_ops *ops; /* whose sets: global_trace.ops or graph_hash_ops */
+	bool is_notrace;        /* its notrace set rather than its filter */
 	bool reset;             /* opened with O_TRUNC, and no write applied it yet */
 	char partial[WORD_MAX]; /* a word the last write cut off */
 	size_t plen;
@@ -167,7 +170,7 @@ struct regex_file {
 
 static notrace struct ftrace_hash *regex_hash(struct regex_file *rf)
 {
-	return rf->is_notrace ? &global_trace.ops.notrace_hash : &global_trace.ops.filter_hash;
+	return rf->is_notrace ? &rf->ops->notrace_hash : &rf->ops->filter_hash;
 }
 
 static notrace bool rec_in_hash(struct seq_file *m, int rec)
@@ -226,13 +229,14 @@ static notrace struct regex_file *regex_file(struct file *file)
 	return file->private_data;
 }
 
-static notrace int regex_open(struct file *file, bool is_notrace)
+static notrace int regex_open(struct file *file, struct ftrace_ops *ops, bool is_notrace)
 {
 	struct regex_file *rf = kzalloc(sizeof(*rf));
 	int ret;
 
 	if (!rf)
 		return -ENOMEM;
+	rf->ops = ops;
 	rf->is_notrace = is_notrace;
 	rf->reset = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	if (!(file->f_mode & FMODE_READ)) {
@@ -251,13 +255,25 @@ static notrace int regex_open(struct file *file, bool is_notrace)
 static notrace int filter_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
-	return regex_open(file, false);
+	return regex_open(file, &global_trace.ops, false);
 }
 
 static notrace int notrace_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
-	return regex_open(file, true);
+	return regex_open(file, &global_trace.ops, true);
+}
+
+static notrace int graph_filter_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return regex_open(file, &graph_hash_ops, false);
+}
+
+static notrace int graph_notrace_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return regex_open(file, &graph_hash_ops, true);
 }
 
 /* Would the word change anything? A glob must match at least one function ("!" alone is ok). */
@@ -276,7 +292,7 @@ static notrace bool word_matches(const char *word)
 /* word NULL: just the pending reset. trace_types_lock held. */
 static notrace int apply_word(struct regex_file *rf, const char *word)
 {
-	struct ftrace_ops *ops = &global_trace.ops;
+	struct ftrace_ops *ops = rf->ops;
 	int ret;
 
 	if (!word && !rf->reset)
@@ -402,6 +418,22 @@ const struct file_operations ftrace_filter_fops = {
 
 const struct file_operations ftrace_notrace_fops = {
 	.open = notrace_open,
+	.read = seq_read,
+	.write = regex_write,
+	.llseek = regex_lseek,
+	.release = regex_release,
+};
+
+const struct file_operations ftrace_graph_fops = {
+	.open = graph_filter_open,
+	.read = seq_read,
+	.write = regex_write,
+	.llseek = regex_lseek,
+	.release = regex_release,
+};
+
+const struct file_operations ftrace_graph_notrace_fops = {
+	.open = graph_notrace_open,
 	.read = seq_read,
 	.write = regex_write,
 	.llseek = regex_lseek,

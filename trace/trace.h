@@ -221,4 +221,11 @@ int ftrace_pid_set(const int *pids, int nr); /* trace_types_lock held; nr 0: eve
 int ftrace_pid_get(int *pids, int max);
 bool ftrace_trace_task(void); /* may the current task be traced? (from callbacks) */
 
+/*
+ * The function_graph tracer's sets (trace/trace_functions_graph.c): filter_hash is
+ * set_graph_function, notrace_hash set_graph_notrace. Never registered: it only holds the two
+ * sets, so that the filter files and ftrace_set_filter() work on them as on any ops.
+ */
+extern struct ftrace_ops graph_hash_ops;
+
 #endif

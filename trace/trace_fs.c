@@ -473,7 +473,11 @@ static const char readme_msg[] =
 	"\t     '>' replaces the list, '>>' adds to it; echo > set_ftrace_filter empties it\n"
 	"  set_ftrace_notrace\t- never trace these functions (wins over set_ftrace_filter)\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
-	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n";
+	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n"
+	"  set_graph_function\t- function_graph: trace these functions and what they call\n"
+	"  set_graph_notrace\t- function_graph: trace neither these functions nor their calls\n"
+	"  max_graph_depth\t- function_graph: trace this many levels of calls (0: all)\n"
+	"  tracing_thresh\t- function_graph: record only calls of at least this many us\n";
 
 static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -510,6 +514,11 @@ static const struct {
 	{"trace_options", TRACE_MODE_WRITE, &tracing_iter_fops, TOP},
 	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
+	/* The function_graph tracer's. */
+	{"max_graph_depth", TRACE_MODE_WRITE, &graph_depth_fops, TOP},
+	{"set_graph_function", TRACE_MODE_WRITE, &ftrace_graph_fops, TOP},
+	{"set_graph_notrace", TRACE_MODE_WRITE, &ftrace_graph_notrace_fops, TOP},
+	{"tracing_thresh", TRACE_MODE_WRITE, &tracing_thresh_fops, TOP},
 };
 
 static notrace int create_files(struct dentry *dir, int where, void *data)

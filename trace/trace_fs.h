@@ -38,5 +38,10 @@ extern const struct file_operations tracing_dyn_info_fops; /* dyn_ftrace_total_i
 extern const struct file_operations ftrace_filter_fops;  /* set_ftrace_filter */
 extern const struct file_operations ftrace_notrace_fops; /* set_ftrace_notrace */
 extern const struct file_operations ftrace_pid_fops;     /* set_ftrace_pid */
+/* The function_graph tracer's (trace/ftrace_fs.c, trace/trace_functions_graph.c). */
+extern const struct file_operations ftrace_graph_fops;         /* set_graph_function */
+extern const struct file_operations ftrace_graph_notrace_fops; /* set_graph_notrace */
+extern const struct file_operations graph_depth_fops;          /* max_graph_depth */
+extern const struct file_operations tracing_thresh_fops;       /* tracing_thresh */
 
 #endif

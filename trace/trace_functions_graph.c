@@ -1,0 +1,354 @@
+/* The function graph tracer: every traced function's entry and its return, with durations. */
+
+/*
+ * "echo function_graph > current_tracer" registers global_trace.ops with the function graph
+ * hook (trace/fgraph.c), so set_ftrace_filter and set_ftrace_notrace choose the functions whose
+ * call sites are patched, as for the function tracer. The hook calls graph_entry() when such a
+ * function starts; if it returns true, the hook has swapped the function's return address for
+ * return_to_handler, remembering the real one on the task's return stack, and graph_return()
+ * runs when the function returns. Each records one event: TRACE_GRAPH_ENT (function, depth)
+ * and TRACE_GRAPH_RET (function, depth, entry and return times). trace/trace_graph_output.c
+ * pairs them back into a call graph when the trace is read.
+ *
+ * What graph_entry() lets through, in order (Linux's):
+ *   - nothing while the task is inside a set_graph_notrace function; entering one is hooked
+ *     (so that its return can end that state) but not recorded;
+ *   - set_ftrace_pid's tasks only;
+ *   - with set_graph_function, only those functions and what they call: entering one marks
+ *     the task (TRACE_GRAPH_BIT, with the depth) until that call returns;
+ *   - max_graph_depth: nothing at that depth or deeper (0: no limit);
+ *   - with funcgraph-irqs off, no function of a hard irq (unless the set_graph_function
+ *     function itself was entered in one);
+ *   - with tracing_thresh set, nothing is recorded at entry: graph_return() records the
+ *     returns of calls that took at least that long.
+ * A call that is not let through is not hooked, so its return costs nothing. An entry the
+ * ring buffer refuses (tracing_on is 0, or the buffer is full in producer/consumer mode) is not
+ * hooked either, so the trace never holds a return whose entry was refused.
+ *
+ * The set_graph_* state lives in the task (graph_filter), as Linux keeps it in
+ * current->trace_recursion: a task that sleeps or moves to another CPU inside ftest_outer
+ * keeps it, and an interrupt, which runs on the interrupted task's return stack, sees it too.
+ * The hook calls both callbacks with interrupts off, so no interrupt comes between reading
+ * and writing it.
+ *
+ * Not traced: a tracer callback.
+ */
+#include "trace/trace_graph_output.h"
+#include "trace/trace_graph_fmt.h"
+#include "trace/trace_fs.h"
+#include "trace/ring_buffer.h"
+#include "trace/fgraph.h"
+#include "trace/ftrace_profile.h"
+#include "arch/x86_64/idt.h"
+#include "kernel/sched.h"
+#include "kernel/mutex.h"
+#include "kernel/preempt.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+
+/* task->graph_filter */
+#define TRACE_GRAPH_BIT 0x1 /* inside a set_graph_function function: trace its callees */
+#define TRACE_GRAPH_NOTRACE_BIT 0x2 /* inside a set_graph_notrace function: trace nothing */
+#define TRACE_IRQ_BIT 0x4 /* ... the set_graph_function function began in a hard irq */
+
+#define NSEC_PER_USEC 1000UL
+#define NUM_MAX 32 /* a number written to or read from a file */
+
+/* The option names have dashes, which clang-format would space out. */
+/* clang-format off */
+static struct tracer_opt graph_opts[] = {
+	TRACER_OPT(funcgraph-overrun, TRACE_GRAPH_PRINT_OVERRUN),
+	TRACER_OPT(funcgraph-cpu, TRACE_GRAPH_PRINT_CPU),
+	TRACER_OPT(funcgraph-overhead, TRACE_GRAPH_PRINT_OVERHEAD),
+	TRACER_OPT(funcgraph-proc, TRACE_GRAPH_PRINT_PROC),
+	TRACER_OPT(funcgraph-duration, TRACE_GRAPH_PRINT_DURATION),
+	TRACER_OPT(funcgraph-abstime, TRACE_GRAPH_PRINT_ABS_TIME),
+	TRACER_OPT(funcgraph-irqs, TRACE_GRAPH_PRINT_IRQS),
+	TRACER_OPT(funcgraph-tail, TRACE_GRAPH_PRINT_TAIL),
+	TRACER_OPT(sleep-time, TRACE_GRAPH_SLEEP_TIME),
+	TRACER_OPT(graph-time, TRACE_GRAPH_GRAPH_TIME),
+	{NULL, 0},
+};
+/* clang-format on */
+
+/* Linux's defaults: no overruns, task, absolute time or tail. */
+static struct tracer_flags graph_flags = {
+	.val = TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_OVERHEAD | TRACE_GRAPH_PRINT_DURATION |
+	       TRACE_GRAPH_PRINT_IRQS | TRACE_GRAPH_SLEEP_TIME | TRACE_GRAPH_GRAPH_TIME,
+	.opts = graph_opts,
+};
+
+/* Read by the callbacks on every call. */
+static struct trace_array *graph_array;
+static bool graph_skip_irqs; /* funcgraph-irqs off */
+static bool graph_sleep_time = true; /* sleep-time */
+static unsigned int fgraph_max_depth; /* max_graph_depth; 0: no limit */
+static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every call */
+
+struct ftrace_ops graph_hash_ops; /* set_graph_function, set_graph_notrace */
+
+/*
+ * Linux marks interrupt handlers by their section (__irq_entry); Lucid's are the functions
+ * do_interrupt() calls for a vector (arch/x86_64/idt.c), so it asks that table.
+ */
+notrace bool ftrace_graph_is_irq_entry(unsigned long addr)
+{
+	return is_irq_handler(addr);
+}
+
+/* --- recording ------------------------------------------------------------------------------ */
+
+static notrace bool trace_graph_entry_record(struct trace_array *tr,
+					     const struct ftrace_graph_ent *trace,
+					     unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event;
+	struct ftrace_graph_ent_entry *entry;
+
+	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
+	if (!event)
+		return false;
+	entry = ring_buffer_event_data(event);
+	tracing_generic_entry_update(&entry->ent, TRACE_GRAPH_ENT, trace_ctx);
+	entry->func = trace->func;
+	entry->depth = trace->depth;
+	ring_buffer_unlock_commit(tr->buffer);
+	return true;
+}
+
+static notrace void trace_graph_return_record(struct trace_array *tr,
+					      const struct ftrace_graph_ret *trace,
+					      uint64_t calltime, unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event;
+	struct ftrace_graph_ret_entry *entry;
+
+	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	tracing_generic_entry_update(&entry->ent, TRACE_GRAPH_RET, trace_ctx);
+	entry->func = trace->func;
+	entry->depth = trace->depth;
+	entry->overrun = (unsigned int)trace->overrun;
+	entry->calltime = calltime;
+	entry->rettime = trace->rettime;
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/* Is this a set_graph_function function (or is there no such filter)? Marks the task if so. */
+static notrace bool graph_addr(struct task *t, const struct ftrace_graph_ent *trace)
+{
+	if (!READ_ONCE(graph_hash_ops.filter_hash.count))
+		return true; /* empty: every function */
+	if (!ftrace_lookup_ip(&graph_hash_ops.filter_hash, trace->func))
+		return false;
+	t->graph_filter_depth = trace->depth;
+	t->graph_filter |= TRACE_GRAPH_BIT;
+	if (in_hardirq())
+		t->graph_filter |= TRACE_IRQ_BIT;
+	else
+		t->graph_filter &= ~TRACE_IRQ_BIT;
+	return true;
+}
+
+static notrace bool graph_ignore_func(struct task *t, const struct ftrace_graph_ent *trace)
+{
+	unsigned int max = READ_ONCE(fgraph_max_depth);
+
+	/* Before graph_addr: a set_graph_function function too deep must not mark the task. */
+	if (max && trace->depth >= (int)max)
+		return true;
+	return !(t->graph_filter & TRACE_GRAPH_BIT) && !graph_addr(t, trace);
+}
+
+static notrace bool graph_ignore_irqs(struct task *t)
+{
+	if (!READ_ONCE(graph_skip_irqs) || (t->graph_filter & TRACE_IRQ_BIT))
+		return false;
+	return in_hardirq();
+}
+
+/* Called by the hook at a traced function's entry: true to see (and record) its return. */
+static notrace bool graph_entry(struct ftrace_graph_ent *trace)
+{
+	struct task *t = current;
+
+	if (t->graph_filter & TRACE_GRAPH_NOTRACE_BIT)
+		return false;
+	if (READ_ONCE(graph_hash_ops.notrace_hash.count) &&
+	    ftrace_lookup_ip(&graph_hash_ops.notrace_hash, trace->func)) {
+		t->graph_filter |= TRACE_GRAPH_NOTRACE_BIT;
+		return true; /* hooked, so that its return ends the notrace state */
+	}
+	if (!ftrace_trace_task() || graph_ignore_func(t, trace) || graph_ignore_irqs(t))
+		return false;
+	if (READ_ONCE(tracing_thresh))
+		return true; /* only the return will be recorded, if the call was slow */
+	/* The hook holds the recursion lock: its preempt_disable is not the traced code's. */
+	return trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_dec());
+}
+
+/* Called by the hook when a function graph_entry() hooked returns. */
+static notrace void graph_return(struct ftrace_graph_ret *trace)
+{
+	struct task *t = current;
+	uint64_t calltime = trace->calltime;
+	unsigned long thresh;
+
+	if ((t->graph_filter & TRACE_GRAPH_BIT) && trace->depth == t->graph_filter_depth)
+		t->graph_filter &= ~(TRACE_GRAPH_BIT | TRACE_IRQ_BIT);
+	if (t->graph_filter & TRACE_GRAPH_NOTRACE_BIT) {
+		/* Nothing below it was hooked: this is the set_graph_notrace function's return. */
+		t->graph_filter &= ~TRACE_GRAPH_NOTRACE_BIT;
+		return;
+	}
+	/* sleep-time off: as if the call began later by the time the task was switched out. */
+	if (!READ_ONCE(graph_sleep_time))
+		calltime += MIN(trace->sleeptime, trace->rettime - calltime);
+	thresh = READ_ONCE(tracing_thresh);
+	if (thresh && trace->rettime - calltime < thresh)
+		return;
+	trace_graph_return_record(graph_array, trace, calltime, tracing_gen_ctx_dec());
+}
+
+/* --- the tracer ----------------------------------------------------------------------------- */
+
+/* A previous session may have ended inside a set_graph_* function: start clean. */
+static notrace void graph_reset_task_filters(void)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		t->graph_filter = 0;
+		t->graph_filter_depth = 0;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+static notrace int graph_trace_init(struct trace_array *tr)
+{
+	graph_array = tr;
+	tr->ops.private = tr;
+	graph_reset_task_filters();
+	return register_ftrace_graph_ops(&tr->ops, graph_entry, graph_return);
+}
+
+static notrace void graph_trace_reset(struct trace_array *tr)
+{
+	(void)tr;
+	unregister_ftrace_graph();
+}
+
+static notrace int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set)
+{
+	(void)tr;
+	(void)old_flags;
+	if (bit == TRACE_GRAPH_PRINT_IRQS)
+		WRITE_ONCE(graph_skip_irqs, !set);
+	if (bit == TRACE_GRAPH_SLEEP_TIME) {
+		WRITE_ONCE(graph_sleep_time, !!set);
+		WRITE_ONCE(profile_sleep_time, !!set); /* the function profiler's too, as Linux */
+	}
+	if (bit == TRACE_GRAPH_GRAPH_TIME)
+		WRITE_ONCE(profile_graph_time, !!set);
+	return 0;
+}
+
+static notrace enum print_line_t graph_print_line(struct trace_iterator *iter)
+{
+	return print_graph_function_flags(iter, graph_flags.val);
+}
+
+static notrace void graph_print_header(struct trace_iterator *iter)
+{
+	print_graph_headers_flags(iter, graph_flags.val);
+}
+
+static struct tracer graph_trace = {
+	.name = "function_graph",
+	.init = graph_trace_init,
+	.reset = graph_trace_reset,
+	.open = graph_trace_open,
+	.close = graph_trace_close,
+	.print_header = graph_print_header,
+	.print_line = graph_print_line,
+	.flags = &graph_flags,
+	.set_flag = graph_set_flag,
+};
+REGISTER_TRACER(graph_trace);
+
+/* --- max_graph_depth, tracing_thresh -------------------------------------------------------- */
+
+static notrace ssize_t read_number(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val)
+{
+	char buf[NUM_MAX];
+	int len = snprintf(buf, sizeof(buf), "%lu\n", val);
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
+}
+
+static notrace int write_number(const char *ubuf, size_t cnt, unsigned long *val)
+{
+	char buf[NUM_MAX];
+	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+
+	return ret ? ret : kstrtoul(buf, 10, val);
+}
+
+static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)file;
+	return read_number(ppos, ubuf, cnt, READ_ONCE(fgraph_max_depth));
+}
+
+/* Any number; as on Linux it is kept as an unsigned int. */
+static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
+					 loff_t *ppos)
+{
+	unsigned long val;
+	int ret = write_number(ubuf, cnt, &val);
+
+	(void)file;
+	if (ret)
+		return ret;
+	WRITE_ONCE(fgraph_max_depth, (unsigned int)val);
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+const struct file_operations graph_depth_fops = {
+	.read = graph_depth_read,
+	.write = graph_depth_write,
+};
+
+/* Microseconds in the file, nanoseconds inside. */
+static notrace ssize_t tracing_thresh_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)file;
+	return read_number(ppos, ubuf, cnt, READ_ONCE(tracing_thresh) / NSEC_PER_USEC);
+}
+
+static notrace ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
+					    loff_t *ppos)
+{
+	unsigned long val;
+	int ret = write_number(ubuf, cnt, &val);
+
+	(void)file;
+	if (ret)
+		return ret;
+	mutex_lock(&trace_types_lock);
+	WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
+	mutex_unlock(&trace_types_lock);
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+const struct file_operations tracing_thresh_fops = {
+	.read = tracing_thresh_read,
+	.write = tracing_thresh_write,
+};
