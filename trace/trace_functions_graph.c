@@ -186,7 +186,11 @@ static notrace bool graph_entry(struct ftrace_graph_ent *trace)
 		return false;
 	if (READ_ONCE(tracing_thresh))
 		return true; /* only the return will be recorded, if the call was slow */
-	/* The hook holds the recursion lock: its preempt_disable is not the traced code's. */
+	/*
+	 * The hook holds the recursion lock: its preempt_disable is not the traced code's. It
+	 * also turned interrupts off, so the events' irqs-off flag is always set; function_graph's
+	 * lines do not show the flags.
+	 */
 	return trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_dec());
 }
 
