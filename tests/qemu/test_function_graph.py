@@ -286,8 +286,8 @@ def test_marks(lucid):
     for line, (us, mark) in zip(lines, delays):
         assert us <= line.us < us + 1000000, line.text
         assert order.index(line.mark) >= order.index(mark), line.text
-    # On an idle host they land in their own range: at least the longest does.
-    assert lines[-1].mark == "*", text
+    # The longest lands in its own range unless the host stalls QEMU for 88 ms.
+    assert lines[-1].mark in "*@", text
     fresh(lucid)
 
 
@@ -423,7 +423,7 @@ def test_interrupt_nests_in_traced_function(lucid):
     ev = parse(text)
     assert isinstance(ev[0], Line) and ev[0].shape() == "ftest_delay() {", text
     assert isinstance(ev[-1], Line) and ev[-1].shape() == "}" and ev[-1].us >= 50000, text
-    assert ev[-1].mark == "*", text
+    assert ev[-1].mark in "*@", text  # over 10 ms (and over 100 ms on a very busy host)
     cpu, inside, irqs = ev[0].cpu, False, 0
     for e in ev[1:-1]:
         if isinstance(e, Line):
@@ -446,7 +446,7 @@ def test_interrupt_nests_in_traced_function(lucid):
     text = cat(lucid, "trace")
     lines = graph_lines(text)
     assert len(lines) == 1 and lines[0].shape() == "ftest_delay();", text
-    assert lines[0].us >= 50000 and lines[0].mark == "*", text
+    assert lines[0].us >= 50000 and lines[0].mark in "*@", text
     # ... and what was recorded with it on is hidden when it is turned off before reading
     ok(lucid, "echo 1 > options/funcgraph-irqs")
     ok(lucid, "echo > trace")
@@ -508,12 +508,13 @@ def test_every_function_while_run_test_runs(lucid):
     assert text.startswith(HEADER), text[:1000]
     lines = graph_lines(text)
     assert len(lines) > 3000, text[-2000:]
-    # Now one run_test that fits in the buffers, every line of it, with tasks and names.
+    # Now a shorter run_test that fits in (bigger) buffers: every line of it, with tasks
+    # and names.
     ok(lucid, "echo 1 > options/funcgraph-proc")
     ok(lucid, "echo 1 > options/funcgraph-tail")
-    ok(lucid, "echo > trace")
+    ok(lucid, "echo 2816 > buffer_size_kb")
     ok(lucid, "echo 1 > tracing_on")
-    out = sh(lucid, "run_test", timeout=300)
+    out = sh(lucid, "run_test -r 10", timeout=300)
     assert out.endswith("ok\n"), out
     ok(lucid, "echo 0 > tracing_on")
     for c in range(ncpus(lucid)):
