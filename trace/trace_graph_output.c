@@ -370,14 +370,16 @@ static notrace void print_msg_only(struct trace_iterator *iter)
 	switch (iter->ent->type) {
 	case TRACE_PRINT: {
 		struct print_entry *field = (struct print_entry *)iter->ent;
-		int len = (int)(iter->ent_size - sizeof(*field));
+		/* The text ends at its NUL, or at the end of the record. */
+		int len = (int)MAX(iter->ent_size, sizeof(*field)) - (int)sizeof(*field);
 
 		trace_seq_printf(s, "%.*s", len, field->buf);
 		break;
 	}
 	case TRACE_BPRINT: {
 		struct bprint_entry *field = (struct bprint_entry *)iter->ent;
-		size_t words = (iter->ent_size - sizeof(*field)) / sizeof(field->buf[0]);
+		size_t words = (MAX(iter->ent_size, sizeof(*field)) - sizeof(*field)) /
+			       sizeof(field->buf[0]);
 		char *msg = data ? data->msg : fallback;
 		size_t size = data ? sizeof(data->msg) : sizeof(fallback);
 
