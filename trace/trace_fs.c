@@ -503,6 +503,8 @@ static const struct {
 	{"enabled_functions", TRACE_MODE_READ, &ftrace_enabled_fops, TOP},
 	{"set_ftrace_filter", TRACE_MODE_WRITE, &ftrace_filter_fops, TOP},
 	{"set_ftrace_notrace", TRACE_MODE_WRITE, &ftrace_notrace_fops, TOP},
+	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
+	{"saved_cmdlines_size", TRACE_MODE_WRITE, &tracing_saved_cmdlines_size_fops, TOP},
 	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
 	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
 	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},

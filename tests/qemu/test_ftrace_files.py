@@ -132,7 +132,8 @@ def test_files_and_modes(lucid):
         "buffer_total_size_kb": "-r--r-----", "current_tracer": "-rw-r-----",
         "dyn_ftrace_total_info": "-r--r-----", "enabled_functions": "-r--r-----",
         "set_ftrace_filter": "-rw-r-----", "set_ftrace_notrace": "-rw-r-----",
-        "set_ftrace_pid": "-rw-r-----", "trace": "-rw-r-----", "trace_clock": "-rw-r-----",
+        "set_ftrace_pid": "-rw-r-----", "saved_cmdlines": "-r--r-----",
+        "saved_cmdlines_size": "-rw-r-----", "trace": "-rw-r-----", "trace_clock": "-rw-r-----",
         "trace_options": "-rw-r-----", "trace_pipe": "-r--r-----", "tracing_on": "-rw-r-----",
     }
     for name, mode in want.items():
@@ -487,6 +488,30 @@ def test_set_ftrace_pid(lucid):
     ok(lucid, "ftest call")
     ok(lucid, "echo 0 > tracing_on")
     assert "entries-written: 3/3 " in cat(lucid, "trace")
+
+
+def test_saved_cmdlines(lucid):
+    """pid -> comm for every task the trace names; resizing forgets them all; bad sizes refused."""
+    fresh(lucid)
+    assert cat(lucid, "saved_cmdlines_size") == "128\n"
+    trace_leaf_calls(lucid)
+    pid = int(re.search(r"ftest-(\d+) ", cat(lucid, "trace")).group(1))
+    saved = cat(lucid, "saved_cmdlines")
+    assert re.match(r"^(\d+ [^\n]+\n)+$", saved), saved
+    assert "%d ftest\n" % pid in saved, saved
+    for bad in ["0", "32769", "-1", "abc", ""]:
+        fails(lucid, "echo %s > saved_cmdlines_size" % bad)
+    assert cat(lucid, "saved_cmdlines_size") == "128\n"
+    ok(lucid, "echo 1 > saved_cmdlines_size")
+    assert cat(lucid, "saved_cmdlines_size") == "1\n"
+    assert cat(lucid, "saved_cmdlines") == ""
+    assert "<...>-%d " % pid in cat(lucid, "trace")  # a resize forgets every name, as Linux's
+    ok(lucid, "echo 1 > tracing_on")
+    ok(lucid, "ftest call")
+    ok(lucid, "echo 0 > tracing_on")
+    pid = int(re.search(r"ftest-(\d+) ", cat(lucid, "trace")).group(1))
+    assert cat(lucid, "saved_cmdlines") == "%d ftest\n" % pid  # the one slot
+    ok(lucid, "echo 128 > saved_cmdlines_size")
 
 
 def test_call_site_files(lucid):
