@@ -29,8 +29,8 @@
 #include "lib/string.h"
 
 #define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */
-#define PID_MAX_DEFAULT 32768      /* the most saved_cmdlines_size accepts, as Linux */
-#define PID_MAP_SIZE 1024          /* power of two */
+#define PID_MAX_DEFAULT 32768 /* the most saved_cmdlines_size accepts, as Linux */
+#define PID_MAP_SIZE 1024 /* power of two */
 #define NO_CMDLINE_MAP 0xffff
 
 /*
@@ -38,9 +38,9 @@
  * before the heap exists; saved_cmdlines_size swaps in a kmalloc'ed set of another size.
  */
 struct saved_cmdlines_buffer {
-	unsigned int cmdline_num;              /* slots */
-	unsigned int cmdline_idx;              /* the next slot to reuse */
-	int *map_cmdline_to_pid;               /* slot -> pid, -1 when free */
+	unsigned int cmdline_num; /* slots */
+	unsigned int cmdline_idx; /* the next slot to reuse */
+	int *map_cmdline_to_pid; /* slot -> pid, -1 when free */
 	char (*saved_cmdlines)[TRACE_COMM_LEN]; /* slot -> comm */
 };
 
@@ -93,7 +93,8 @@ notrace bool trace_save_cmdline(int pid, const char *comm)
 		reset_cmdlines(s);
 	map = &map_pid_to_cmdline[pid & (PID_MAP_SIZE - 1)];
 	slot = *map;
-	if (slot == NO_CMDLINE_MAP || slot >= s->cmdline_num || s->map_cmdline_to_pid[slot] != pid) {
+	if (slot == NO_CMDLINE_MAP || slot >= s->cmdline_num ||
+	    s->map_cmdline_to_pid[slot] != pid) {
 		slot = s->cmdline_idx;
 		s->cmdline_idx = (s->cmdline_idx + 1) % s->cmdline_num;
 		/* The slot's previous owner loses its name (prints as <...>). */
