@@ -19,6 +19,7 @@
 #include "kernel/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/shell.h"
+#include "kernel/fault_inject.h"
 #include "kernel/fs_boot.h"
 #include "kernel/watchdog.h"
 #include "trace/trace.h"
@@ -97,6 +98,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
 	tracing_init();                  // trace buffer, tracers, tracefs files (needs the VFS)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
+	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

@@ -9,6 +9,7 @@
  * transcripts.
  */
 #include "kernel/shell.h"
+#include "kernel/fault_inject.h"
 #include "kernel/stdio.h"
 #include "kernel/console.h"
 #include "kernel/kmalloc.h"
@@ -110,6 +111,7 @@ int shell_main(void *arg)
 		panic("sh: out of memory");
 	shell_setup();
 	line_edit_init(le);
+	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
 	for (;;) {
 		print_prompt();
 		switch (read_line(le, echo_buf)) {

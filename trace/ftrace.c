@@ -187,31 +187,28 @@ static notrace bool ops_wants(const struct ftrace_ops *ops, int rec)
 }
 
 /*
- * Recount every record and patch the sites whose state must change, in one batch.
- * Sites that hold unexpected bytes are reported and left alone (never patch blindly).
+ * Recount every record and patch the sites whose state must change, in batches of
+ * FTRACE_POKE_BATCH: each batch costs the three syncs of the int3 protocol whatever its size,
+ * and a fixed array (under ftrace_lock) means patching never fails for want of memory, so a
+ * tracer that was registered is always fully patched in. (Linux's text_poke queue has a fixed
+ * size for the same reasons.) Sites that hold unexpected bytes are reported and left alone
+ * (never patch blindly).
  */
-static int ftrace_update_sites(void)
+#define FTRACE_POKE_BATCH 256
+static struct text_poke_loc poke_batch[FTRACE_POKE_BATCH]; /* under ftrace_lock */
+
+static void ftrace_update_sites(void)
 {
-	struct text_poke_loc *locs = NULL;
-	int n = 0, changes = 0;
+	int n = 0;
 
 	for (int i = 0; i < nr_records; i++) {
+		struct dyn_ftrace *r = &records[i];
 		int ref = 0;
+
 		for (struct ftrace_ops *ops = ftrace_ops_list; ops; ops = ops->next)
 			ref += ops_wants(ops, i);
-		records[i].flags = (records[i].flags & ~REC_REF_MASK) | (uint32_t)ref;
-		bool want = ref > 0, is = records[i].flags & REC_ENABLED;
-		if (want != is && !(records[i].flags & REC_FAILED))
-			changes++;
-	}
-	if (!changes)
-		return 0;
-	locs = kmalloc(changes * sizeof(*locs));
-	if (!locs)
-		return -ENOMEM;
-	for (int i = 0; i < nr_records; i++) {
-		struct dyn_ftrace *r = &records[i];
-		bool want = (r->flags & REC_REF_MASK) > 0, is = r->flags & REC_ENABLED;
+		r->flags = (r->flags & ~REC_REF_MASK) | (uint32_t)ref;
+		bool want = ref > 0, is = r->flags & REC_ENABLED;
 		if (want == is || (r->flags & REC_FAILED))
 			continue;
 		if (ftrace_check_site(r->ip, is)) {
@@ -220,15 +217,17 @@ static int ftrace_update_sites(void)
 			r->flags |= REC_FAILED;
 			continue;
 		}
-		locs[n].addr = r->ip;
-		ftrace_new_insn(r->ip, want, locs[n].new_insn);
-		n++;
+		poke_batch[n].addr = r->ip;
+		ftrace_new_insn(r->ip, want, poke_batch[n].new_insn);
 		r->flags ^= REC_ENABLED;
+		if (++n == FTRACE_POKE_BATCH) {
+			text_poke_bp_batch(poke_batch, n); /* records are sorted, so the batch is */
+			ftrace_update_count += n;
+			n = 0;
+		}
 	}
-	text_poke_bp_batch(locs, n); /* records are sorted, so locs are too */
+	text_poke_bp_batch(poke_batch, n);
 	ftrace_update_count += n;
-	kfree(locs);
-	return 0;
 }
 
 /* Which callback ftrace_caller calls: one ops directly, several through the list. */
@@ -261,9 +260,9 @@ int register_ftrace_function(struct ftrace_ops *ops)
 	ftrace_ops_list = ops;
 	ops->enabled = true;
 	update_trace_function(); /* before any new site calls it */
-	int ret = ftrace_update_sites();
+	ftrace_update_sites();
 	mutex_unlock(&ftrace_lock);
-	return ret;
+	return 0;
 }
 
 int unregister_ftrace_function(struct ftrace_ops *ops)
@@ -278,10 +277,10 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	}
 	*pp = ops->next;
 	ops->enabled = false;
-	int ret = ftrace_update_sites(); /* its sites stop calling first */
+	ftrace_update_sites(); /* its sites stop calling first */
 	update_trace_function();
 	mutex_unlock(&ftrace_lock);
-	return ret;
+	return 0;
 }
 
 static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
@@ -335,10 +334,11 @@ static int set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash, const char
 	unsigned long *old = hash->bits;
 	hash->bits = bits;
 	hash->count = count;
-	int ret = ops->enabled ? ftrace_update_sites() : 0;
+	if (ops->enabled)
+		ftrace_update_sites();
 	mutex_unlock(&ftrace_lock);
 	kfree(old);
-	return ret;
+	return 0;
 }
 
 int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset)
