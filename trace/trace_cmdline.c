@@ -18,18 +18,12 @@
  * Not traced, for the same reason: the function tracer calls in here for every event.
  */
 #include "trace/trace.h"
-#include "trace/trace_fs.h"
 #include "kernel/kmalloc.h"
 #include "kernel/sched.h"
-#include "kernel/seq_file.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
-#include "lib/kstrtox.h"
-#include "lib/printf.h"
-#include "lib/string.h"
 
 #define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */
-#define PID_MAX_DEFAULT 32768 /* the most saved_cmdlines_size accepts, as Linux */
 #define PID_MAP_SIZE 1024 /* power of two */
 #define NO_CMDLINE_MAP 0xffff
 
@@ -140,46 +134,33 @@ notrace void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 	arch_spin_unlock(&trace_cmdline_lock);
 }
 
-/* --- saved_cmdlines: "pid comm" per used slot, in slot order, as Linux ----------------------- */
-
-static notrace int saved_cmdlines_show(struct seq_file *m, void *v)
+/* The slot's pid and comm, for saved_cmdlines; false past the last slot. pid -1: unused. */
+notrace bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_COMM_LEN])
 {
-	(void)v;
-	for (unsigned int slot = 0;; slot++) {
-		char comm[TRACE_COMM_LEN];
-		int pid = -1;
-		bool more;
+	bool more;
 
-		/* One slot at a time, so the lock is never held across seq_printf. */
-		cmdline_lock();
-		more = slot < savedcmd->cmdline_num;
-		if (more && cmdlines_ready && savedcmd->map_cmdline_to_pid[slot] >= 0) {
-			pid = savedcmd->map_cmdline_to_pid[slot];
-			copy_comm(comm, savedcmd->saved_cmdlines[slot]);
-		}
-		arch_spin_unlock(&trace_cmdline_lock);
-		if (!more)
-			return 0;
-		if (pid >= 0)
-			seq_printf(m, "%d %s\n", pid, comm);
+	cmdline_lock();
+	more = slot < savedcmd->cmdline_num;
+	*pid = -1;
+	if (more && cmdlines_ready && savedcmd->map_cmdline_to_pid[slot] >= 0) {
+		*pid = savedcmd->map_cmdline_to_pid[slot];
+		copy_comm(comm, savedcmd->saved_cmdlines[slot]);
 	}
+	arch_spin_unlock(&trace_cmdline_lock);
+	return more;
 }
 
-static notrace int saved_cmdlines_open(struct inode *inode, struct file *file)
+notrace unsigned int trace_saved_cmdlines_size(void)
 {
-	(void)inode;
-	return single_open(file, saved_cmdlines_show, NULL);
+	unsigned int n;
+
+	cmdline_lock();
+	n = savedcmd->cmdline_num;
+	arch_spin_unlock(&trace_cmdline_lock);
+	return n;
 }
 
-const struct file_operations tracing_saved_cmdlines_fops = {
-	.open = saved_cmdlines_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-/* --- saved_cmdlines_size: resizing forgets every name, as Linux's reallocation does ---------- */
-
+/* Resizing forgets every name, as Linux's reallocation does. */
 static notrace struct saved_cmdlines_buffer *alloc_cmdlines(unsigned int num)
 {
 	struct saved_cmdlines_buffer *s = kzalloc(sizeof(*s));
@@ -207,10 +188,13 @@ static notrace void free_cmdlines(struct saved_cmdlines_buffer *s)
 	kfree(s);
 }
 
-static notrace int tracing_resize_saved_cmdlines(unsigned int num)
+notrace int trace_resize_saved_cmdlines(unsigned int num)
 {
-	struct saved_cmdlines_buffer *s = alloc_cmdlines(num), *old;
+	struct saved_cmdlines_buffer *s, *old;
 
+	if (!num || num > PID_MAX_DEFAULT)
+		return -EINVAL;
+	s = alloc_cmdlines(num);
 	if (!s)
 		return -ENOMEM;
 	cmdline_lock();
@@ -218,46 +202,7 @@ static notrace int tracing_resize_saved_cmdlines(unsigned int num)
 	old = savedcmd;
 	savedcmd = s;
 	arch_spin_unlock(&trace_cmdline_lock);
-	tracing_forget_cmdline_tasks(); /* running tasks save their names again */
 	/* Everyone who looks at the slots holds the lock, so nobody still sees the old ones. */
 	free_cmdlines(old);
 	return 0;
 }
-
-static notrace ssize_t saved_cmdlines_size_read(struct file *file, char *ubuf, size_t cnt,
-						loff_t *ppos)
-{
-	char buf[32];
-
-	(void)file;
-	cmdline_lock();
-	snprintf(buf, sizeof(buf), "%u\n", savedcmd->cmdline_num);
-	arch_spin_unlock(&trace_cmdline_lock);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
-}
-
-static notrace ssize_t saved_cmdlines_size_write(struct file *file, const char *ubuf, size_t cnt,
-						 loff_t *ppos)
-{
-	char buf[32];
-	unsigned long val;
-	int ret;
-
-	(void)file;
-	ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
-	if (!ret)
-		ret = kstrtoul(buf, 10, &val);
-	if (!ret && (!val || val > PID_MAX_DEFAULT))
-		ret = -EINVAL;
-	if (!ret)
-		ret = tracing_resize_saved_cmdlines((unsigned int)val);
-	if (ret)
-		return ret;
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
-}
-
-const struct file_operations tracing_saved_cmdlines_size_fops = {
-	.read = saved_cmdlines_size_read,
-	.write = saved_cmdlines_size_write,
-};

@@ -485,6 +485,63 @@ static const struct file_operations tracing_readme_fops = {
 	.read = readme_read,
 };
 
+/* --- saved_cmdlines, saved_cmdlines_size: the pid -> comm cache (trace/trace_cmdline.c) ---- */
+
+static notrace int saved_cmdlines_show(struct seq_file *m, void *v)
+{
+	char comm[TRACE_COMM_LEN];
+	int pid;
+
+	(void)v;
+	/* Slot by slot, in slot order as Linux: the cache's lock is never held across output. */
+	for (unsigned int slot = 0; trace_saved_cmdline(slot, &pid, comm); slot++)
+		if (pid >= 0)
+			seq_printf(m, "%d %s\n", pid, comm);
+	return 0;
+}
+
+static notrace int saved_cmdlines_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return single_open(file, saved_cmdlines_show, NULL);
+}
+
+static const struct file_operations tracing_saved_cmdlines_fops = {
+	.open = saved_cmdlines_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static notrace ssize_t saved_cmdlines_size_read(struct file *file, char *ubuf, size_t cnt,
+						loff_t *ppos)
+{
+	(void)file;
+	return read_ulong(ppos, ubuf, cnt, trace_saved_cmdlines_size());
+}
+
+static notrace ssize_t saved_cmdlines_size_write(struct file *file, const char *ubuf, size_t cnt,
+						 loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	(void)file;
+	ret = write_ulong(ubuf, cnt, &val);
+	if (!ret)
+		ret = val > PID_MAX_DEFAULT ? -EINVAL : trace_resize_saved_cmdlines(val);
+	if (ret)
+		return ret;
+	tracing_forget_cmdline_tasks(); /* running tasks save their names again */
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations tracing_saved_cmdlines_size_fops = {
+	.read = saved_cmdlines_size_read,
+	.write = saved_cmdlines_size_write,
+};
+
 /* --- the table ----------------------------------------------------------------------------- */
 
 static const struct {

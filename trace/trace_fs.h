@@ -38,7 +38,5 @@ extern const struct file_operations tracing_dyn_info_fops; /* dyn_ftrace_total_i
 extern const struct file_operations ftrace_filter_fops;  /* set_ftrace_filter */
 extern const struct file_operations ftrace_notrace_fops; /* set_ftrace_notrace */
 extern const struct file_operations ftrace_pid_fops;     /* set_ftrace_pid */
-extern const struct file_operations tracing_saved_cmdlines_fops;      /* trace_cmdline.c */
-extern const struct file_operations tracing_saved_cmdlines_size_fops; /* saved_cmdlines_size */
 
 #endif

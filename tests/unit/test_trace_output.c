@@ -12,6 +12,8 @@
 #include <cmocka.h>
 #include "trace/trace_output.h"
 #include "lib/printf.h"
+#include "lib/errno.h"
+#include "tests/unit/host_kmalloc.h"
 
 /* --- stand-ins for the kernel ---------------------------------------------------------------- */
 
@@ -493,6 +495,42 @@ static void test_cmdline_cache(void **state)
 	assert_string_equal(comm, "<...>");
 }
 
+/* saved_cmdlines_size: a resize forgets every name; slots list in order; bad sizes refused. */
+static void test_cmdline_resize(void **state)
+{
+	char comm[TRACE_COMM_LEN];
+	int pid;
+
+	(void)state;
+	assert_int_equal(trace_resize_saved_cmdlines(0), -EINVAL);
+	assert_int_equal(trace_resize_saved_cmdlines(PID_MAX_DEFAULT + 1), -EINVAL);
+	assert_int_equal(trace_saved_cmdlines_size(), 128);
+	assert_int_equal(trace_resize_saved_cmdlines(2), 0);
+	assert_int_equal(trace_saved_cmdlines_size(), 2);
+	trace_find_cmdline(1994, comm);
+	assert_string_equal(comm, "<...>");
+	assert_true(trace_saved_cmdline(0, &pid, comm));
+	assert_int_equal(pid, -1);
+	trace_save_cmdline(7, "seven");
+	trace_save_cmdline(8, "eight");
+	trace_save_cmdline(9, "nine"); /* takes slot 0 back from 7 */
+	assert_true(trace_saved_cmdline(0, &pid, comm));
+	assert_int_equal(pid, 9);
+	assert_string_equal(comm, "nine");
+	assert_true(trace_saved_cmdline(1, &pid, comm));
+	assert_int_equal(pid, 8);
+	assert_false(trace_saved_cmdline(2, &pid, comm));
+	trace_find_cmdline(7, comm);
+	assert_string_equal(comm, "<...>");
+	host_kmalloc_fail_at = 1;
+	assert_int_equal(trace_resize_saved_cmdlines(64), -ENOMEM);
+	host_kmalloc_fail_at = 0;
+	assert_int_equal(trace_saved_cmdlines_size(), 2); /* unchanged */
+	trace_find_cmdline(9, comm);
+	assert_string_equal(comm, "nine");
+	assert_int_equal(trace_resize_saved_cmdlines(128), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +557,7 @@ int main(void)
 		cmocka_unit_test_setup(test_trace_seq_all_or_nothing, setup),
 		cmocka_unit_test_setup(test_line_that_does_not_fit, setup),
 		cmocka_unit_test_setup(test_cmdline_cache, setup),
+		cmocka_unit_test_setup(test_cmdline_resize, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
