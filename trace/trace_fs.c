@@ -568,6 +568,7 @@ static const struct {
 	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP},
 	{"trace_options", TRACE_MODE_WRITE, &tracing_iter_fops, TOP},
 	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
+	{"trace_pipe_raw", TRACE_MODE_READ, &tracing_buffers_fops, PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
 };
 

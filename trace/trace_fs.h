@@ -31,6 +31,7 @@ void trace_pipe_wake(void);
 
 extern const struct file_operations tracing_fops;      /* trace */
 extern const struct file_operations tracing_pipe_fops; /* trace_pipe */
+extern const struct file_operations tracing_buffers_fops; /* per_cpu/cpuN/trace_pipe_raw */
 extern const struct file_operations tracing_stats_fops; /* per_cpu/cpuN/stats */
 extern const struct file_operations ftrace_avail_fops;   /* available_filter_functions */
 extern const struct file_operations ftrace_enabled_fops; /* enabled_functions */
