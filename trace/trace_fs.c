@@ -510,6 +510,9 @@ static const struct {
 	{"trace_options", TRACE_MODE_WRITE, &tracing_iter_fops, TOP},
 	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
+	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
+	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
+	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},
 };
 
 static notrace int create_files(struct dentry *dir, int where, void *data)
