@@ -10,6 +10,8 @@
  */
 #include "kernel/shell.h"
 #include "kernel/stdio.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
 #include "trace/trace_printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -57,10 +59,21 @@ static struct demo_module *find_module(const char *name)
 	return NULL;
 }
 
-/* Linux's name, so that a function trace of a module load reads as on Linux. */
+/*
+ * Linux's name, so that a trace of a module load reads as on Linux. As Linux does, it checks
+ * that the init left preemption as it found it (which also keeps the call a real call, not a
+ * jump that would make the init look called by insmod itself).
+ */
 noinline int do_one_initcall(initcall_t fn)
 {
-	return fn();
+	int count = preempt_count();
+	int ret = fn();
+
+	if (preempt_count() != count) {
+		printk(KERN_WARNING "initcall %pS returned with preemption imbalance\n", fn);
+		preempt_count_sub(preempt_count() - count);
+	}
+	return ret;
 }
 
 /* The messages are kmod's. Two tasks loading at once is not guarded against: a demo. */

@@ -232,12 +232,12 @@ notrace int __trace_puts(unsigned long ip, const char *str, int size)
 /* --- printk_formats ------------------------------------------------------------------------ */
 
 /* linker.ld: the pointers every trace_printk/trace_puts of a literal put in __trace_printk_fmt. */
-extern const char *const __start___trace_bprintk_fmt[], *const __stop___trace_bprintk_fmt[];
+extern const char *__start___trace_bprintk_fmt[], *__stop___trace_bprintk_fmt[];
 
 /* Records are positions in the section; a NULL pointer (a variable format) shows nothing. */
 static notrace void *fmt_start(struct seq_file *m, loff_t *pos)
 {
-	const char *const *p = __start___trace_bprintk_fmt + *pos;
+	const char **p = __start___trace_bprintk_fmt + *pos;
 
 	(void)m;
 	return p < __stop___trace_bprintk_fmt ? (void *)p : NULL;
