@@ -183,27 +183,29 @@ static notrace bool rec_in_hash(struct seq_file *m, int rec)
 
 /*
  * Positions 0 .. n-1 are the call site records (or, for an empty set, position 0 is the "all
- * functions" line), positions n, n+1, ... the function commands' lines (set_ftrace_filter
- * only). A record is its position + 2, as elsewhere in this file.
+ * functions" line), positions from probes_base() on the function commands' lines
+ * (set_ftrace_filter only). A record is its position + 2, as elsewhere in this file.
  */
+static notrace loff_t probes_base(void)
+{
+	return MAX((loff_t)ftrace_nr_records(), 1); /* after the "all functions" line, if no sites */
+}
+
 static notrace void *regex_seek(struct seq_file *m, loff_t *pos)
 {
 	struct regex_file *rf = m->private;
-	loff_t n = ftrace_nr_records();
 
-	if (*pos < n) {
-		if (regex_hash(rf)->count == 0) {
-			if (*pos == 0)
-				return SEQ_START_TOKEN;
-			*pos = n;
-		} else {
-			void *v = rec_seek(m, pos, rec_in_hash);
+	if (regex_hash(rf)->count == 0) {
+		if (*pos == 0)
+			return SEQ_START_TOKEN;
+		*pos = MAX(*pos, probes_base());
+	} else if (*pos < probes_base()) {
+		void *v = rec_seek(m, pos, rec_in_hash);
 
-			if (v)
-				return v;
-		}
+		if (v)
+			return v;
 	}
-	if (rf->is_notrace || !ftrace_probe_show((int)(*pos - n), NULL, 0))
+	if (rf->is_notrace || !ftrace_probe_show((int)(*pos - probes_base()), NULL, 0))
 		return NULL;
 	return (void *)(*pos + 2);
 }
@@ -217,7 +219,7 @@ static notrace void *regex_start(struct seq_file *m, loff_t *pos)
 
 static notrace void *regex_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	*pos = v == SEQ_START_TOKEN ? ftrace_nr_records() : rec_index(v) + 1;
+	*pos = v == SEQ_START_TOKEN ? probes_base() : rec_index(v) + 1;
 	return regex_seek(m, pos);
 }
 
@@ -231,16 +233,16 @@ static notrace void regex_stop(struct seq_file *m, void *v)
 static notrace int regex_show(struct seq_file *m, void *v)
 {
 	struct regex_file *rf = m->private;
-	int idx = v == SEQ_START_TOKEN ? 0 : rec_index(v), n = ftrace_nr_records();
+	int idx = v == SEQ_START_TOKEN ? 0 : rec_index(v), base = (int)probes_base();
 	char line[WORD_MAX * 2];
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, rf->is_notrace ? "#### no functions disabled ####\n"
 					   : "#### all functions enabled ####\n");
-	} else if (idx < n) {
+	} else if (idx < ftrace_nr_records()) {
 		seq_printf(m, "%s\n", ftrace_rec_name(idx));
 	} else {
-		ftrace_probe_show(idx - n, line, sizeof(line));
+		ftrace_probe_show(idx - base, line, sizeof(line));
 		seq_puts(m, line);
 	}
 	return 0;
