@@ -41,8 +41,10 @@ static noinline int foo_init(void)
 	return 0;
 }
 
+/* A message without arguments: only the string's address is recorded (TRACE_BPUTS). */
 static noinline void foo_exit(void)
 {
+	trace_printk("foo says goodbye\n");
 }
 
 /* --- loading ------------------------------------------------------------------------------ */

@@ -48,7 +48,7 @@ int trace_vprintk(unsigned long ip, const char *fmt, va_list args);
  * The format's pointer, in the section printk_formats reads. Only literals: a format that is a
  * variable is NULL there (printk_formats skips it) and is formatted at once instead.
  */
-#define __trace_printk_fmt_ptr(fmt)                                                      \
+#define __trace_printk_fmt_ptr(fmt)                                                \
 	static const char *trace_printk_fmt __used __section("__trace_printk_fmt") \
 		__aligned(sizeof(long)) = __builtin_constant_p(fmt) ? (fmt) : NULL
 

@@ -97,7 +97,8 @@ def test_printk_formats(lucid):
         assert int(m.group("addr"), 16) >= 0xffffffff80000000, line  # in the kernel image
         fmts.setdefault(m.group("fmt"), []).append(int(m.group("addr"), 16))
     # Each literal once, the newline escaped as Linux does.
-    for fmt in [r"ftrace test %d\n", r"read foo %d out of bar %p\n", r"ftest tick %d\n"]:
+    for fmt in [r"ftrace test %d\n", r"read foo %d out of bar %p\n", r"ftest tick %d\n",
+                r"foo says goodbye\n"]:
         assert len(fmts.get(fmt, [])) == 1, (fmt, text)
     assert len(set(a[0] for a in fmts.values())) == len(fmts)  # different strings, addresses
 
@@ -208,6 +209,8 @@ def test_insmod_foo(lucid):
     assert sh(lucid, "insmod foo") == "insmod: ERROR: could not insert module foo: File exists\n"
     assert lucid.status() == 1
     ok(lucid, "rmmod foo")
+    # foo_exit's message has no arguments: recorded as the string's address alone
+    assert bodies(lucid)[1:] == ["foo_exit: foo says goodbye"]
     assert sh(lucid, "rmmod foo") == "rmmod: ERROR: Module foo is not currently loaded\n"
     assert lucid.status() == 1
     assert sh(lucid, "insmod nosuch") == \
@@ -220,7 +223,8 @@ def test_insmod_foo(lucid):
     ok(lucid, "rmmod foo")
     b = bodies(lucid)
     assert b[:2] == ["do_one_initcall <-cmd_insmod", "foo_init <-do_one_initcall"], b
-    assert re.match(r"^foo_init: read foo 10 out of bar 0x[0-9a-f]+$", b[2]) and len(b) == 3, b
+    assert re.match(r"^foo_init: read foo 10 out of bar 0x[0-9a-f]+$", b[2]), b
+    assert b[3:] == ["foo_exit: foo says goodbye"], b
     fresh(lucid)
 
 
