@@ -17,7 +17,7 @@
  *
  * ftrace_caller calls ftrace_trace_function: with one ops registered, that ops's callback
  * directly (its sites are exactly the ones it wants); with several, ftrace_ops_list_func, which
- * asks each ops whether it wants this ip.
+ * asks each ops whether it wants this ip, newest first, function probes last.
  *
  * Not traced: this is the tracer.
  */
@@ -256,8 +256,17 @@ int register_ftrace_function(struct ftrace_ops *ops)
 		mutex_unlock(&ftrace_lock);
 		return -EBUSY;
 	}
-	ops->next = ftrace_ops_list;
-	ftrace_ops_list = ops;
+	if (ops->flags & FTRACE_OPS_FL_PROBE) {
+		/* At the end of the list, after the tracers (ftrace.h). Published complete. */
+		struct ftrace_ops **pp = &ftrace_ops_list;
+		while (*pp)
+			pp = &(*pp)->next;
+		ops->next = NULL;
+		__atomic_store_n(pp, ops, __ATOMIC_RELEASE);
+	} else {
+		ops->next = ftrace_ops_list;
+		__atomic_store_n(&ftrace_ops_list, ops, __ATOMIC_RELEASE);
+	}
 	ops->enabled = true;
 	update_trace_function(); /* before any new site calls it */
 	ftrace_update_sites();

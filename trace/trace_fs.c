@@ -471,9 +471,23 @@ static const char readme_msg[] =
 	"\t     globs:   *end, begin*, *middle*, a*b, ?, [abc]\n"
 	"\t     '!name' takes functions out again\n"
 	"\t     '>' replaces the list, '>>' adds to it; echo > set_ftrace_filter empties it\n"
+	"\t     (but leaves its triggers)\n"
+	"\t    triggers: a command to perform when function is hit\n"
+	"\t      Format: <function>:<trigger>[:count]\n"
+	"\t     trigger: traceon, traceoff, stacktrace\n"
+	"\t     example: echo do_fault:traceoff > set_ftrace_filter\n"
+	"\t              echo do_trap:traceoff:3 > set_ftrace_filter\n"
+	"\t     a count only goes down when the trigger did something\n"
+	"\t     To remove trigger without count:\n"
+	"\t       echo '!<function>:<trigger>' > set_ftrace_filter\n"
+	"\t     To remove trigger with a count:\n"
+	"\t       echo '!<function>:<trigger>:0' > set_ftrace_filter\n"
 	"  set_ftrace_notrace\t- never trace these functions (wins over set_ftrace_filter)\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
-	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n";
+	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n"
+	"\n"
+	"  trace_marker\t\t- Writes into this file writes into the kernel buffer\n"
+	"  printk_formats\t- the address of each trace_printk format, and the format\n";
 
 static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -570,6 +584,9 @@ static const struct {
 	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
 	{"trace_pipe_raw", TRACE_MODE_READ, &tracing_buffers_fops, PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
+	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
+	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
+	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},
 };
 
 static notrace int create_files(struct dentry *dir, int where, void *data)

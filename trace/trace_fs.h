@@ -11,6 +11,7 @@
 /* Linux's modes for tracefs files. */
 #define TRACE_MODE_WRITE 0640
 #define TRACE_MODE_READ 0440
+#define TRACE_MODE_WRITE_ONLY 0220 /* trace_marker */
 
 /* A per-CPU file's inode carries cpu + 1; top-level files carry 0, meaning every CPU. */
 static inline notrace int tracing_get_cpu(struct inode *inode)
@@ -39,5 +40,7 @@ extern const struct file_operations tracing_dyn_info_fops; /* dyn_ftrace_total_i
 extern const struct file_operations ftrace_filter_fops;  /* set_ftrace_filter */
 extern const struct file_operations ftrace_notrace_fops; /* set_ftrace_notrace */
 extern const struct file_operations ftrace_pid_fops;     /* set_ftrace_pid */
+extern const struct file_operations ftrace_formats_fops;  /* printk_formats */
+extern const struct file_operations tracing_mark_fops;    /* trace_marker */
 
 #endif

@@ -49,6 +49,15 @@ static inline notrace enum print_line_t trace_handle_return(struct trace_seq *s)
 	return trace_seq_has_overflowed(s) ? TRACE_TYPE_PARTIAL_LINE : TRACE_TYPE_HANDLED;
 }
 
+/*
+ * Only the message of a trace_printk (TRACE_BPUTS, TRACE_BPRINT) or trace_marker (TRACE_PRINT)
+ * record, without "caller: ": for the option printk-msg-only and for tracers that show the
+ * message their own way (function_graph prints it as a C comment).
+ */
+enum print_line_t trace_print_bputs_msg_only(struct trace_iterator *iter);
+enum print_line_t trace_print_bprintk_msg_only(struct trace_iterator *iter);
+enum print_line_t trace_print_printk_msg_only(struct trace_iterator *iter);
+
 /* Nanoseconds to microseconds, rounded to the nearest (Linux's ns2usecs). */
 static inline notrace uint64_t ns2usecs(uint64_t nsec)
 {
