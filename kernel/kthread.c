@@ -20,11 +20,14 @@
 #include "kernel/fs_struct.h"
 #include "lib/string.h"
 #include "trace/fgraph.h"
+#include "trace/events/sched.h"
 
 #define SWITCH_SAVED_REGS 6 /* rbp rbx r12 r13 r14 r15, as __switch_to pushes them */
 #define SAVED_RBX_SLOT 4    /* from the bottom: r15 r14 r13 r12 rbx rbp */
 
 extern char ret_from_kthread[];
+
+DEFINE_TRACE(sched_process_exit); /* trace/events/sched.h */
 
 void __noreturn kthread_start(struct task *t)
 {
@@ -86,6 +89,7 @@ struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
 void __noreturn kthread_exit(int code)
 {
 	struct task *t = current;
+	trace_sched_process_exit(t);
 	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
 	exit_fs_context(t);
 	t->exit_code = code;
