@@ -89,12 +89,12 @@ struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
 void __noreturn kthread_exit(int code)
 {
 	struct task *t = current;
-	trace_sched_process_exit(t);
 	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
 	exit_fs_context(t);
 	t->exit_code = code;
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
+	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
 	schedule();

@@ -73,11 +73,18 @@ void tracepoint_synchronize_unregister(void);
 #define DEFINE_TRACE(tp) struct tracepoint __tracepoint_##tp = {.name = #tp}
 
 /*
+ * A probe for tracepoint name, as a void * (for tables), with its type checked: a probe whose
+ * arguments differ from the tracepoint's does not compile.
+ */
+#define TRACEPOINT_PROBE(name, fn) ((void *)(1 ? (fn) : (tp_probe_##name##_t)0))
+
+/*
  * trace_NAME(args): the check, then every attached probe with interrupts disabled.
  * register_trace_NAME(probe, data) / unregister_trace_NAME(probe, data): type-checked.
  */
 #define DECLARE_TRACE(name, proto, args)                                                        \
 	extern struct tracepoint __tracepoint_##name;                                           \
+	typedef void (*tp_probe_##name##_t)(void *data, proto);                                 \
 	static inline notrace void __do_trace_##name(proto)                                     \
 	{                                                                                       \
 		unsigned long __flags = local_irq_save();                                       \

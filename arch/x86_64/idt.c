@@ -127,7 +127,11 @@ notrace void do_interrupt(struct pt_regs *regs)
 	lapic_eoi();
 	preempt_count_sub(HARDIRQ_OFFSET);
 
-	/* Preempt on the way out, unless the interrupted code had preemption disabled. */
-	if (preempt_count() == 0 && READ_ONCE(cpu->need_resched))
+	/*
+	 * Preempt on the way out, unless the interrupted code had preemption disabled. Not the
+	 * idle task: its loop looks at need_resched after every interrupt and calls schedule()
+	 * itself, as Linux's does (so its switches show prev_state=R, not R+).
+	 */
+	if (preempt_count() == 0 && READ_ONCE(cpu->need_resched) && cpu->curr != cpu->idle)
 		preempt_schedule_irq();
 }
