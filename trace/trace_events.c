@@ -46,8 +46,7 @@ static notrace bool event_insert(struct trace_event_call *call)
 {
 	struct trace_event_call *pos;
 
-	list_for_each_entry(pos, &ftrace_events, list)
-	{
+	list_for_each_entry(pos, &ftrace_events, list) {
 		int c = event_cmp(call, pos);
 
 		if (!c)
@@ -73,9 +72,10 @@ notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
 			       call->name);
 	}
 	/* Ids in sorted order, for the events that have none yet. */
-	list_for_each_entry(call, &ftrace_events,
-			    list) if (!call->event.type && !register_trace_event(&call->event))
-		pr_err("event %s:%s: no id left\n", call->system, call->name);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!call->event.type && !register_trace_event(&call->event))
+			pr_err("event %s:%s: no id left\n", call->system, call->name);
+	}
 }
 
 /* --- enabling --------------------------------------------------------------------------------- */
@@ -117,8 +117,7 @@ notrace int trace_event_tracer_hold(const char *system, const char *name, bool h
 	int ret = -ENOENT;
 
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events, list)
-	{
+	list_for_each_entry(call, &ftrace_events, list) {
 		if (strcmp(call->system, system) || strcmp(call->name, name))
 			continue;
 		call->tracer_refs += hold ? 1 : -1;
@@ -174,8 +173,10 @@ notrace bool trace_event_selector_any(const struct trace_event_selector *sel)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events,
-			    list) if (trace_event_selector_matches(sel, call)) return true;
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (trace_event_selector_matches(sel, call))
+			return true;
+	}
 	return false;
 }
 
@@ -184,8 +185,7 @@ notrace int ftrace_set_clr_event(const struct trace_event_selector *sel)
 	struct trace_event_call *call;
 	int ret = -EINVAL, eret = 0;
 
-	list_for_each_entry(call, &ftrace_events, list)
-	{
+	list_for_each_entry(call, &ftrace_events, list) {
 		if (!trace_event_selector_matches(sel, call))
 			continue;
 		ret = trace_event_enable_disable(call, sel->set);

@@ -44,8 +44,7 @@ static notrace struct trace_event_call *event_at(loff_t pos, bool enabled_only)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list)
-	{
+	list_for_each_entry(call, &ftrace_events, list) {
 		if (enabled_only && !call->enabled)
 			continue;
 		if (pos-- == 0)
@@ -142,7 +141,9 @@ static notrace void ftrace_clear_events(void)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list) trace_event_enable_disable(call, 0);
+	list_for_each_entry(call, &ftrace_events, list) {
+		trace_event_enable_disable(call, 0);
+	}
 }
 
 /* The next blank-separated word of *s (cut in place), or NULL. */
@@ -289,9 +290,10 @@ static notrace ssize_t system_enable_read(struct file *file, char *ubuf, size_t 
 	int set = 0;
 
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events,
-			    list) if (!system || strcmp(call->system, system) == 0) set |=
-		1 << call->enabled;
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!system || strcmp(call->system, system) == 0)
+			set |= 1 << call->enabled;
+	}
 	mutex_unlock(&event_mutex);
 	buf[0] = set_to_char[set];
 	buf[1] = '\n';
@@ -393,10 +395,9 @@ notrace int event_trace_init_tracefs(void)
 					    &ftrace_system_enable_fops))
 		return -ENOMEM;
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events, list)
-	{
-		if (!system ||
-		    strcmp(system, call->system)) { /* sorted: a system's come together */
+	/* Sorted by system: a new system's directory when the name changes. */
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!system || strcmp(system, call->system)) {
 			system = call->system;
 			system_dir = tracefs_create_dir(system, events);
 			if (!system_dir ||

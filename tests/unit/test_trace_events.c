@@ -147,8 +147,7 @@ static void test_sorted_with_ids_in_order(void **state)
 	size_t i = 0;
 
 	(void)state;
-	list_for_each_entry(call, &ftrace_events, list)
-	{
+	list_for_each_entry(call, &ftrace_events, list) {
 		assert_true(i < NR_EVENTS);
 		assert_ptr_equal(call, sorted_events[i]);
 		assert_int_equal(call->event.type, TRACE_EVENT_TYPE_FIRST + (int)i);
@@ -160,8 +159,9 @@ static void test_sorted_with_ids_in_order(void **state)
 	/* Adding them again changes nothing: no second entry, no new id. */
 	trace_events_add(all_events, NR_EVENTS);
 	i = 0;
-	list_for_each_entry(call, &ftrace_events, list)
+	list_for_each_entry(call, &ftrace_events, list) {
 		assert_int_equal(call->event.type, TRACE_EVENT_TYPE_FIRST + (int)i++);
+	}
 	assert_int_equal(i, NR_EVENTS);
 }
 
@@ -212,8 +212,7 @@ static const char *enabled_list(void)
 	struct trace_event_call *call;
 
 	buf[0] = '\0';
-	list_for_each_entry(call, &ftrace_events, list)
-	{
+	list_for_each_entry(call, &ftrace_events, list) {
 		if (!call->enabled)
 			continue;
 		strcat(buf, call->system);
@@ -224,8 +223,10 @@ static const char *enabled_list(void)
 		assert_true(call->registered);
 		assert_true(call->tp->enabled);
 	}
-	list_for_each_entry(call, &ftrace_events, list) if (!call->enabled)
-		assert_false(call->tp->enabled);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!call->enabled)
+			assert_false(call->tp->enabled);
+	}
 	return buf;
 }
 
