@@ -5,9 +5,12 @@ and linux-6.1/*.txt) by exact regexes, and for what they must mean: on each CPU 
 starts from the task the previous switch went to; a wakeup names a CPU that exists; an
 interrupt's entry and exit come in pairs. Every test starts with all events off, the nop
 tracer and an empty buffer (fresh()). The raw records behind the format files are checked
-on the host (tests/unit/test_trace_events.c): here the files themselves.
+on the host (tests/unit/test_trace_events.c); here the files themselves, and what trace-cmd's
+own parser (libtraceevent, through ctypes) makes of them.
 """
+import ctypes
 import re
+import struct
 
 T = "/sys/kernel/tracing"
 EINVAL = "sh: echo: write error: Invalid argument\n"
@@ -395,3 +398,116 @@ def test_sched_switch_tracer(lucid):
     sh(lucid, "run_test -t 4 -r 2", timeout=60)
     events = events_of(lucid)
     assert events == [], events[:3]  # the tracer let go of its events
+
+
+# --- the format files, read by trace-cmd's own parser --------------------------------------------
+
+
+class TraceEvent:
+    """libtraceevent, the library trace-cmd and perf parse format files with (through ctypes)."""
+
+    class Record(ctypes.Structure):  # struct tep_record
+        _fields_ = [("ts", ctypes.c_ulonglong), ("offset", ctypes.c_ulonglong),
+                    ("missed_events", ctypes.c_longlong), ("record_size", ctypes.c_int),
+                    ("size", ctypes.c_int), ("data", ctypes.c_void_p), ("cpu", ctypes.c_int),
+                    ("ref_count", ctypes.c_int), ("locked", ctypes.c_int),
+                    ("priv", ctypes.c_void_p)]
+
+    def __init__(self):
+        try:
+            lib = ctypes.CDLL("libtraceevent.so.1")
+        except OSError as e:
+            raise AssertionError("libtraceevent is missing (make deps installs it): %s" % e)
+        lib.tep_alloc.restype = ctypes.c_void_p
+        lib.tep_parse_event.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_ulong,
+                                        ctypes.c_char_p]
+        lib.tep_set_long_size.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        lib.trace_seq_init.argtypes = [ctypes.c_void_p]
+        lib.trace_seq_terminate.argtypes = [ctypes.c_void_p]
+        lib.trace_seq_destroy.argtypes = [ctypes.c_void_p]
+        lib.tep_print_event.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                                        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
+        self.lib = lib
+        self.tep = lib.tep_alloc()
+        lib.tep_set_long_size(self.tep, 8)
+
+    def parse(self, system, text):
+        """0 when the format file parses."""
+        return self.lib.tep_parse_event(self.tep, text.encode(), len(text), system.encode())
+
+    def print_record(self, data):
+        """'name: text', as trace-cmd report prints a record."""
+        buf = ctypes.create_string_buffer(bytes(data), len(data))
+        rec = self.Record(size=len(data), record_size=len(data),
+                          data=ctypes.cast(buf, ctypes.c_void_p))
+        seq = ctypes.create_string_buffer(64)  # struct trace_seq, which init fills
+        self.lib.trace_seq_init(seq)
+        self.lib.tep_print_event(self.tep, seq, ctypes.byref(rec), b"%s: %s", b"NAME", b"INFO")
+        self.lib.trace_seq_terminate(seq)
+        text = ctypes.cast(seq, ctypes.POINTER(ctypes.c_char_p))[0].decode()
+        self.lib.trace_seq_destroy(seq)
+        return text
+
+
+def parse_fields(text):
+    """{name: (offset, size, is_string)} of a format file, as a tool reads it."""
+    fields = {}
+    for line in text.split("\n"):
+        m = FIELD.match(line)
+        if m:
+            decl = m.group("decl")
+            name = re.sub(r"\[\d+\]$", "", decl.split()[-1])
+            fields[name] = (int(m.group("offset")), int(m.group("size")),
+                            decl.startswith("__data_loc"))
+    return fields
+
+
+STATE_BITS = {"R": 0, "S": 0x1, "D": 0x2, "Z": 0x20, "R+": 0x100}  # prev_state's report bits
+
+
+def record_from_line(e, ident, fields):
+    """The record a line was printed from, laid out as the event's format file says."""
+    values = {"common_type": ident, "common_flags": 0, "common_preempt_count": 0,
+              "common_pid": int(e["pid"])}
+    m = re.finditer(r"(\w+)=(\S+)", e["body"])
+    for kv in m:
+        values[kv.group(1)] = kv.group(2)
+    if e["event"] == "sched_switch":
+        values["prev_state"] = STATE_BITS[values["prev_state"]]
+    if e["event"] == "irq_handler_exit":
+        values["ret"] = 1 if values["ret"] == "handled" else 0
+    size = max(off + size for off, size, _ in fields.values())
+    data = bytearray(size)
+    for name, (off, fsize, is_string) in fields.items():
+        v = values[name]
+        if is_string:  # __data_loc: length << 16 | offset, the string after the fixed part
+            s = v.encode() + b"\0"
+            struct.pack_into("<I", data, off, len(s) << 16 | len(data))
+            data += s
+        elif isinstance(v, str) and not re.match(r"^-?\d+$", v):  # char array
+            data[off:off + fsize] = v.encode().ljust(fsize, b"\0")
+        else:
+            data[off:off + fsize] = int(v).to_bytes(fsize, "little", signed=True)
+    return data
+
+
+def test_trace_cmd_reads_the_formats(lucid):
+    """trace-cmd's parser accepts every format file, and prints Lucid's lines from them."""
+    tep = TraceEvent()
+    fresh(lucid)
+    formats, ids = {}, {}
+    for ev in EVENTS:
+        system, name = ev.split(":")
+        formats[name] = cat(lucid, "events/%s/%s/format" % (system, name))
+        ids[name] = int(cat(lucid, "events/%s/%s/id" % (system, name)))
+        assert tep.parse(system, formats[name]) == 0, formats[name]
+    ok(lucid, "echo '*:*' > set_event")
+    sh(lucid, "run_test -t 4 -r 5", timeout=60)
+    ok(lucid, "echo > set_event")
+    events = events_of(lucid)
+    seen = set()
+    for e in events:
+        data = record_from_line(e, ids[e["event"]], parse_fields(formats[e["event"]]))
+        assert tep.print_record(data) == "%s: %s" % (e["event"], e["body"]), e["line"]
+        seen.add(e["event"])
+    assert seen == {ev.split(":")[1] for ev in EVENTS}, seen
