@@ -89,7 +89,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	smp_ipi_init();                  // reschedule and call-function IPIs
 	lapic_init_this_cpu();           // start this CPU's tick
 	smp_boot_cpus();                 // wake the other CPUs
-	set_irq_handler(VEC_SERIAL, serial_interrupt);
+	request_irq(COM1_IRQ, serial_interrupt, "ttyS0"); // its handler: the ttyS0 interrupt
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug

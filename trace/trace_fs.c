@@ -487,7 +487,14 @@ static const char readme_msg[] =
 	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n"
 	"\n"
 	"  trace_marker\t\t- Writes into this file writes into the kernel buffer\n"
-	"  printk_formats\t- the address of each trace_printk format, and the format\n";
+	"  printk_formats\t- the address of each trace_printk format, and the format\n"
+	"  available_events\t- the trace events, system:event\n"
+	"  set_event\t\t- the enabled events; echo words to enable, '!' before one disables\n"
+	"\t     accepts: system:event, system:*, *:event, *:*, system, event\n"
+	"  events/\t\t- a directory per system, and in it one per event:\n"
+	"      enable\t\t- 0 or 1; a system's and events/enable say X when mixed\n"
+	"      format\t\t- the layout of the event's records, for tools\n"
+	"      id\t\t- the event's type number, the first field of its records\n";
 
 static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {

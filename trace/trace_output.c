@@ -212,26 +212,33 @@ static struct trace_event trace_bprint_event = {.type = TRACE_BPRINT,
 						.trace = trace_bprint_print};
 static struct trace_event trace_bputs_event = {.type = TRACE_BPUTS, .trace = trace_bputs_print};
 
-static struct trace_event *events[__TRACE_LAST_TYPE] = {
+static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 	[TRACE_FN] = &trace_fn_event,
 	[TRACE_STACK] = &trace_stack_event,
 	[TRACE_PRINT] = &trace_print_event,
 	[TRACE_BPRINT] = &trace_bprint_event,
 	[TRACE_BPUTS] = &trace_bputs_event,
 };
+static int next_event_type = TRACE_EVENT_TYPE_FIRST; /* the next trace event's id */
 
+/* Boot and tracer init only, one at a time (never concurrently with itself). */
 notrace int register_trace_event(struct trace_event *event)
 {
-	if (event->type <= __TRACE_FIRST_TYPE || event->type >= __TRACE_LAST_TYPE ||
-	    events[event->type])
+	if (!event->type) {
+		if (next_event_type >= TRACE_EVENT_TYPE_MAX)
+			return 0;
+		event->type = next_event_type++;
+	} else if (event->type <= __TRACE_FIRST_TYPE || event->type >= __TRACE_LAST_TYPE ||
+		   events[event->type]) {
 		return 0;
+	}
 	events[event->type] = event;
 	return event->type;
 }
 
 notrace struct trace_event *ftrace_find_event(int type)
 {
-	if (type <= __TRACE_FIRST_TYPE || type >= __TRACE_LAST_TYPE)
+	if (type <= __TRACE_FIRST_TYPE || type >= TRACE_EVENT_TYPE_MAX)
 		return NULL;
 	return events[type];
 }

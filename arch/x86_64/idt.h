@@ -29,6 +29,8 @@ typedef bool (*exception_handler_t)(struct pt_regs *regs);
 void idt_init(void);
 void idt_load(void);
 void set_irq_handler(int vector, irq_handler_t fn);
+/* A device interrupt: ISA IRQ irq (at vector VEC_ISA_BASE + irq), named as Linux names it. */
+void request_irq(int irq, irq_handler_t fn, const char *name);
 void set_exception_handler(int vector, exception_handler_t fn);
 
 #endif
