@@ -35,6 +35,8 @@ static ssize_t sysctl_write(struct file *file, const char *ubuf, size_t cnt, lof
 	memcpy(buf, ubuf, cnt);
 	buf[cnt] = '\0';
 	ret = kstrtoul(buf, 10, &val);
+	if (ret == -ERANGE)
+		ret = -EINVAL; /* Linux's proc_doulongvec_minmax says EINVAL for a number too big */
 	if (!ret && (val < t->min || val > t->max))
 		ret = -EINVAL;
 	if (!ret && t->proc_handler)
