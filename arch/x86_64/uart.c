@@ -13,6 +13,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/compiler.h"
+#include "kernel/time.h"
 
 /* Register offsets from the port base. */
 #define UART_DATA 0 /* receive / transmit holding register (DLAB=0) */
@@ -33,7 +34,8 @@
 #define LSR_DATA_READY 0x01
 #define LSR_THR_EMPTY 0x20
 #define DIVISOR_115200 1 /* 115200 baud = 115200 / divisor */
-#define TX_SPIN_LIMIT 100000 /* give up on a stuck transmitter rather than hang the kernel */
+#define TX_SPIN_LIMIT 100000 /* before the TSC is calibrated: polls before giving up */
+#define TX_WAIT_MS 2000      /* a transmitter busy this long is stuck: give up on the byte */
 
 notrace void uart_init(uint16_t port)
 {
@@ -59,10 +61,22 @@ notrace bool uart_present(uint16_t port)
 	return true;
 }
 
+/*
+ * Waits for the transmitter, but not forever: an oops must still get out of a machine whose
+ * UART is stuck. The wait is long, because under QEMU the transmitter is busy exactly when the
+ * host side does not read fast enough (a loaded host, a slow terminal): giving up early there
+ * would drop bytes from the middle of a trace.
+ */
 notrace void uart_putc(uint16_t port, char c)
 {
-	for (int i = 0; i < TX_SPIN_LIMIT && !(inb(port + UART_LSR) & LSR_THR_EMPTY); i++)
+	uint64_t khz = __atomic_load_n(&tsc_khz, __ATOMIC_RELAXED);
+	uint64_t deadline = rdtsc() + khz * TX_WAIT_MS;
+
+	for (int i = 0; !(inb(port + UART_LSR) & LSR_THR_EMPTY); i++) {
+		if (khz ? rdtsc() > deadline : i >= TX_SPIN_LIMIT)
+			break;
 		cpu_relax();
+	}
 	outb(port + UART_DATA, (uint8_t)c);
 }
 

@@ -11,9 +11,8 @@ own parser (libtraceevent, through ctypes) makes of them.
 import ctypes
 import re
 import struct
+from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
 
-T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
 
 EVENTS = ["irq:irq_handler_entry", "irq:irq_handler_exit", "sched:sched_process_exit",
           "sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new"]
@@ -74,29 +73,6 @@ SCHED_WAKEUP_FORMAT = (
 FIELD = re.compile(r"^\tfield:(?P<decl>[^;]+);\toffset:(?P<offset>\d+);\tsize:(?P<size>\d+);"
                    r"\tsigned:(?P<signed>[01]);$")
 TRACE_LAST_TYPE = 15  # trace/trace_entries.h: ids of events come after the fixed types
-
-
-def sh(k, cmd, timeout=30):
-    return k.run(cmd, timeout=timeout)
-
-
-def ok(k, cmd):
-    out = sh(k, cmd)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
-
-
-def fails(k, cmd, err=EINVAL):
-    assert sh(k, cmd) == err, cmd
-    assert k.status() == 1, cmd
-
-
-def cat(k, name, timeout=30):
-    return sh(k, "cat %s/%s" % (T, name), timeout)
-
-
-def ncpus(k):
-    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
 
 
 def fresh(k):

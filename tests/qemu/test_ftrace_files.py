@@ -8,10 +8,9 @@ import re
 
 import pexpect
 from lucid import PROMPT
+from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
 
 BOOT = {"cmdline": "ftrace_selftest"}
-T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
 ENOMEM = "sh: echo: write error: Cannot allocate memory\n"
 
 HEADER_IRQ = """# tracer: {tracer}
@@ -45,25 +44,6 @@ DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk",
                    "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
 
 
-def sh(k, cmd, timeout=30):
-    return k.run(cmd, timeout=timeout)
-
-
-def ok(k, cmd):
-    out = sh(k, cmd)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
-
-
-def fails(k, cmd, err=EINVAL):
-    assert sh(k, cmd) == err, cmd
-    assert k.status() == 1, cmd
-
-
-def cat(k, name, timeout=30):
-    return sh(k, "cat %s/%s" % (T, name), timeout)
-
-
 def fresh(k):
     """Back to the state at boot: nop, no filters, default sizes, options and clock, empty."""
     for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_ftrace_filter",
@@ -77,10 +57,6 @@ def fresh(k):
             ok(k, "echo %s > trace_options" % opt)
     ok(k, "echo 0 > options/func_stack_trace")
     ok(k, "echo > trace")
-
-
-def ncpus(k):
-    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
 
 
 def trace_leaf_calls(k):

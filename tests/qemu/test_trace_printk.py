@@ -5,10 +5,9 @@ prefix of the function tracer's lines, then `caller: message`. Every test starts
 state (fresh()), so a failure does not cascade.
 """
 import re
+from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
 
 BOOT = {"cmdline": "ftrace_selftest"}
-T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
 EBADF = "sh: echo: write error: Bad file descriptor\n"
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + body
@@ -16,25 +15,6 @@ LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
                   r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +(?P<sec>\d+)\.(?P<usec>\d{6}): "
                   r"(?P<body>\S.*)$")
 FMT_LINE = re.compile(r'^0x(?P<addr>[0-9a-f]+) : "(?P<fmt>.*)"$')
-
-
-def sh(k, cmd, timeout=30):
-    return k.run(cmd, timeout=timeout)
-
-
-def ok(k, cmd, timeout=30):
-    out = sh(k, cmd, timeout)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
-
-
-def fails(k, cmd, err=EINVAL):
-    assert sh(k, cmd) == err, cmd
-    assert k.status() == 1, cmd
-
-
-def cat(k, name, timeout=30):
-    return sh(k, "cat %s/%s" % (T, name), timeout)
 
 
 def fresh(k):
