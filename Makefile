@@ -62,7 +62,7 @@ endif
 
 all: iso
 iso: $(B)/lucid.iso
-.PHONY: all iso run debug test unit qemu-test bench clean deps print-gdbport
+.PHONY: all iso run debug test unit qemu-test bench stress soak clean deps print-gdbport
 
 deps:
 	@tools/deps.sh
@@ -142,6 +142,15 @@ test: deps iso unit fuzz-build ubsan-iso
 
 bench: deps iso
 	@$(PYTHON) tools/bench.py
+
+# Tracer switching, filters, resizes and trace_pipe under run_test on 4 CPUs (tests/stress.py).
+STRESS_MINUTES ?= 5
+MINUTES ?= 60
+stress: deps iso
+	@$(PYTHON) tests/stress.py --minutes $(STRESS_MINUTES)
+
+soak: deps iso
+	@$(PYTHON) tests/stress.py --minutes $(MINUTES)
 
 clean:
 	rm -rf $(B) .gdbinit

@@ -103,7 +103,7 @@ static int cmd_wc(int argc, char **argv)
 	}
 	buf = kmalloc(READ_BUF);
 	if (!buf)
-		return 1;
+		return cmd_nomem("wc", 1);
 	width = wc_width(n ? n : 1, n ? argv + g.ind : NULL, show[0] + show[1] + show[2]);
 	for (int i = 0; i < (n ? n : 1); i++) {
 		const char *name = n ? argv[g.ind + i] : NULL;
@@ -167,7 +167,7 @@ static int cmd_cksum(int argc, char **argv)
 	int n = argc - 1, status = 0;
 
 	if (!buf)
-		return 1;
+		return cmd_nomem("cksum", 1);
 	if (!crc_table[1])
 		crc_init();
 	for (int i = 0; i < (n ? n : 1); i++) {

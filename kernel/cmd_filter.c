@@ -98,7 +98,7 @@ static int cmd_grep(int argc, char **argv)
 	if (!o || line_reader_init(&lr, -1)) {
 		kfree(o);
 		regex_free(&re);
-		return 2;
+		return cmd_nomem("grep", 2);
 	}
 	out_init(o, STDOUT_FILENO);
 	nfiles = argc - g.ind - 1;
@@ -262,7 +262,9 @@ static int cmd_sort(int argc, char **argv)
 		if (err && !status)
 			status = 2;
 	}
-	if (!status && (o = kmalloc(sizeof(*o)))) {
+	if (!status && !(o = kmalloc(sizeof(*o))))
+		status = cmd_nomem("sort", 2);
+	if (!status) {
 		sort(v, n, sizeof(*v), cmp_lines);
 		out_init(o, STDOUT_FILENO);
 		for (size_t i = 0; i < n && !out_failed(o); i++) {
@@ -305,7 +307,7 @@ static int cmd_uniq(int argc, char **argv)
 	if (!o || line_reader_init(&lr, fd)) {
 		kfree(o);
 		close_input(fd);
-		return 1;
+		return cmd_nomem("uniq", 1);
 	}
 	out_init(o, STDOUT_FILENO);
 	do {

@@ -39,7 +39,7 @@ static int cmd_pwd(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	if (!buf)
-		return 1;
+		return cmd_nomem("pwd", 1);
 	err = vfs_getcwd(buf, PATH_MAX);
 	if (err < 0)
 		dprintf(STDERR_FILENO, "pwd: %s\n", errno_text(-err));

@@ -35,7 +35,7 @@ static int cmd_seq(int argc, char **argv)
 	}
 	o = kmalloc(sizeof(*o));
 	if (!o)
-		return 1;
+		return cmd_nomem("seq", 1);
 	out_init(o, STDOUT_FILENO);
 	for (long x = v[0]; (v[1] > 0 ? x <= v[2] : x >= v[2]) && !out_failed(o); x += v[1])
 		out_printf(o, "%ld\n", x);
@@ -52,7 +52,7 @@ static int cmd_yes(int argc, char **argv)
 	int status;
 
 	if (!o)
-		return 1;
+		return cmd_nomem("yes", 1);
 	out_init(o, STDOUT_FILENO);
 	while (!out_failed(o)) {
 		for (int i = 1; i < argc; i++)

@@ -145,6 +145,12 @@ int write_error(const char *who, int err)
 	return 1;
 }
 
+int cmd_nomem(const char *who, int status)
+{
+	dprintf(STDERR_FILENO, "%s: %s\n", who, errno_text(ENOMEM));
+	return status;
+}
+
 int line_reader_init(struct line_reader *lr, int fd)
 {
 	*lr = (struct line_reader){.fd = fd};

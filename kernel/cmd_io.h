@@ -60,6 +60,9 @@ static inline bool out_failed(const struct cmd_out *o)
  */
 int write_error(const char *who, int err);
 
+/* A command that cannot get the memory it needs says so: "who: Cannot allocate memory". */
+int cmd_nomem(const char *who, int status);
+
 /*
  * Line input: the next line of fd, without its "\n", NUL-terminated in the reader's buffer
  * (valid until the next call). A line longer than LINE_READER_MAX comes in pieces of that

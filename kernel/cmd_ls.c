@@ -151,7 +151,7 @@ static int cmd_ls(int argc, char **argv)
 	int c, status = 0;
 
 	if (!o)
-		return 2;
+		return cmd_nomem("ls", 2);
 	getopt_init(&g);
 	while ((c = getopt(&g, argc, argv, "la1")) != -1) {
 		if (c == '?') {

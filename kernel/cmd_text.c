@@ -26,7 +26,7 @@ static int cmd_cat(int argc, char **argv)
 	int status = 0;
 
 	if (!buf)
-		return 1;
+		return cmd_nomem("cat", 1);
 	for (int i = 0; i < (argc > 1 ? argc - 1 : 1); i++) {
 		const char *name = input_name(argv + 1, argc - 1, i);
 		int fd = open_input("cat", name);

@@ -9,6 +9,7 @@
 #include "kernel/proc_fs.h"
 #include "kernel/tty.h"
 #include "kernel/mem_devs.h"
+#include "kernel/serial_dev.h"
 #include "kernel/vfs.h"
 #include "kernel/panic.h"
 #include "lib/errno.h"
@@ -33,6 +34,8 @@ void fs_boot_init(void)
 		err = tty_init();
 	if (!err)
 		err = mem_devs_init();
+	if (!err)
+		err = serial_dev_init();
 	if (!err)
 		err = proc_misc_init();
 	if (err)

@@ -5,6 +5,9 @@
  *   ftest call       ftest_outer -> ftest_mid -> ftest_leaf, three times
  *   ftest delay N    ftest_delay busy-waits N microseconds
  *   ftest stack      ftest_stack -> ftest_stack_deep, 12 frames of 256+ bytes each
+ *   ftest printk     ftest_printk: trace_printk("ftrace test %d\n", 42)
+ *   ftest off        ftest_off: ftest_leaf, tracing_off(), ftest_leaf again
+ *   ftest tick N     the next N timer ticks (any CPU) each do a trace_printk, in hard irq
  *
  * They are noinline and do a little real work, so the compiler keeps each one a real function
  * with its own call site.
@@ -13,6 +16,9 @@
 #include "kernel/shell.h"
 #include "kernel/stdio.h"
 #include "kernel/time.h"
+#include "kernel/timer.h"
+#include "trace/trace.h"
+#include "trace/trace_printk.h"
 #include "lib/string.h"
 #include "lib/kstrtox.h"
 
@@ -60,6 +66,61 @@ noinline unsigned long ftest_stack(void)
 	return ftest_stack_deep(FTEST_STACK_DEPTH);
 }
 
+/* trace_printk from ordinary code: "ftest_printk: ftrace test 42" in the trace. */
+noinline void ftest_printk(void)
+{
+	trace_printk("ftrace test %d\n", 42);
+}
+
+/*
+ * Stopping the trace from inside: the first ftest_leaf is recorded, the second is not. Its
+ * callback still runs (the function tracer does not know recording is off); it just finds the
+ * ring buffer off. Hence the trace ends exactly at the tracing_off().
+ */
+noinline void ftest_off(void)
+{
+	ftest_sink += ftest_leaf(1);
+	tracing_off();
+	ftest_sink += ftest_leaf(2);
+}
+
+#define FTEST_TICK_MAX 10000
+#define FTEST_TICK_WAIT_MS 10
+#define FTEST_TICK_TIMEOUT_MS 30000
+
+static int ftest_tick_left; /* trace_printk calls the timer ticks still owe `ftest tick` */
+
+/*
+ * Called by every timer interrupt (kernel/timer.c): trace_printk in hard irq context, while
+ * whatever it interrupted may be in the middle of recording an event itself. Each tick that
+ * wins the compare-and-swap prints once, so exactly N lines appear however many CPUs tick.
+ * notrace: it runs on every tick of every CPU, and would crowd a function trace of ftest_*.
+ */
+notrace void ftest_tick(void)
+{
+	int left = READ_ONCE(ftest_tick_left);
+
+	if (likely(left <= 0))
+		return;
+	if (__atomic_compare_exchange_n(&ftest_tick_left, &left, left - 1, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		trace_printk("ftest tick %d\n", left);
+}
+
+/* Waits (bounded) until the ticks have done all of them. 0, or 1 on timeout. */
+static int ftest_tick_run(int n)
+{
+	__atomic_store_n(&ftest_tick_left, n, __ATOMIC_RELAXED);
+	for (int ms = 0; ms < FTEST_TICK_TIMEOUT_MS; ms += FTEST_TICK_WAIT_MS) {
+		if (__atomic_load_n(&ftest_tick_left, __ATOMIC_RELAXED) <= 0)
+			return 0;
+		msleep(FTEST_TICK_WAIT_MS);
+	}
+	__atomic_store_n(&ftest_tick_left, 0, __ATOMIC_RELAXED);
+	dprintf(STDERR_FILENO, "ftest: the ticks did not come\n");
+	return 1;
+}
+
 static int cmd_ftest(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "call")) {
@@ -71,13 +132,27 @@ static int cmd_ftest(int argc, char **argv)
 		ftest_sink += ftest_stack();
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "printk")) {
+		ftest_printk();
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "off")) {
+		ftest_off();
+		return 0;
+	}
 	unsigned long us;
 	if (argc == 3 && !strcmp(argv[1], "delay") && !kstrtoul(argv[2], 10, &us) &&
 	    us <= FTEST_DELAY_MAX_US) {
 		ftest_delay(us);
 		return 0;
 	}
-	dprintf(STDERR_FILENO, "usage: ftest call | ftest delay MICROSECONDS | ftest stack\n");
+	unsigned long n;
+	if (argc == 3 && !strcmp(argv[1], "tick") && !kstrtoul(argv[2], 10, &n) &&
+	    n <= FTEST_TICK_MAX)
+		return ftest_tick_run((int)n);
+	dprintf(STDERR_FILENO, "usage: ftest call | ftest delay MICROSECONDS | ftest stack | "
+			       "ftest printk | ftest off | ftest tick N\n");
 	return 2;
 }
-SHELL_CMD("ftest", "functions to trace: ftest call | ftest delay US | ftest stack", cmd_ftest);
+SHELL_CMD("ftest",
+	  "functions to trace: ftest call | delay US | stack | printk | off | tick N", cmd_ftest);

@@ -20,11 +20,14 @@
 #include "kernel/fs_struct.h"
 #include "lib/string.h"
 #include "trace/fgraph.h"
+#include "trace/events/sched.h"
 
 #define SWITCH_SAVED_REGS 6 /* rbp rbx r12 r13 r14 r15, as __switch_to pushes them */
 #define SAVED_RBX_SLOT 4    /* from the bottom: r15 r14 r13 r12 rbx rbp */
 
 extern char ret_from_kthread[];
+
+DEFINE_TRACE(sched_process_exit); /* trace/events/sched.h */
 
 void __noreturn kthread_start(struct task *t)
 {
@@ -91,6 +94,7 @@ void __noreturn kthread_exit(int code)
 	t->exit_code = code;
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
+	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
 	schedule();

@@ -19,6 +19,7 @@
 #include "kernel/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/shell.h"
+#include "kernel/fault_inject.h"
 #include "kernel/fs_boot.h"
 #include "kernel/watchdog.h"
 #include "trace/trace.h"
@@ -88,7 +89,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	smp_ipi_init();                  // reschedule and call-function IPIs
 	lapic_init_this_cpu();           // start this CPU's tick
 	smp_boot_cpus();                 // wake the other CPUs
-	set_irq_handler(VEC_SERIAL, serial_interrupt);
+	request_irq(COM1_IRQ, serial_interrupt, "ttyS0"); // its handler: the ttyS0 interrupt
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
@@ -97,6 +98,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
 	tracing_init();                  // trace buffer, tracers, tracefs files (needs the VFS)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
+	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

@@ -28,6 +28,7 @@
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 #include "lib/printf.h"
+#include "trace/events/sched.h"
 
 #define TIME_SLICE_TICKS 2 /* 20 ms at HZ=100 */
 
@@ -41,7 +42,10 @@ struct rq {
 static struct rq runqueues[NR_CPUS];
 LIST_HEAD(task_list);
 DEFINE_SPINLOCK(task_list_lock);
-struct sched_hooks *sched_hooks;
+/* The scheduler's tracepoints (trace/events/sched.h); trace events and tracers attach to them. */
+DEFINE_TRACE(sched_switch);
+DEFINE_TRACE(sched_wakeup);
+DEFINE_TRACE(sched_wakeup_new);
 static int next_pid = 1;
 static struct task idle_tasks[NR_CPUS];
 
@@ -187,8 +191,7 @@ static void __schedule(bool preempt)
 	next->on_cpu = 1;
 	next->cpu = cpu->id;
 	next->nr_switches++;
-	if (sched_hooks && sched_hooks->on_switch)
-		sched_hooks->on_switch(preempt, prev, next);
+	trace_sched_switch(preempt, prev, next);
 	/* Time off the CPU, for the function graph tracer's sleep-time option (trace/fgraph.c). */
 	if (prev->ret_stack || next->ret_stack) {
 		uint64_t now = ktime_get_ns();
@@ -272,9 +275,12 @@ static void activate_on(struct task *t, int cpu, bool new_task)
 	t->state = TASK_RUNNING;
 	enqueue(rq, t);
 	bool idle = cpus[cpu].curr == rq->idle;
+	/* Traced with the queue locked, as Linux does: t->cpu cannot change under the probe. */
+	if (new_task)
+		trace_sched_wakeup_new(t);
+	else
+		trace_sched_wakeup(t);
 	arch_spin_unlock(&rq->lock);
-	if (sched_hooks && sched_hooks->on_wakeup)
-		sched_hooks->on_wakeup(t, cpu, new_task);
 	if (idle) {
 		WRITE_ONCE(cpus[cpu].need_resched, true);
 		if (cpu != smp_processor_id())
@@ -301,6 +307,8 @@ bool wake_up_process(struct task *t)
 		}
 		if (t->on_rq) {
 			t->state = TASK_RUNNING;
+			/* Woken before it got off its CPU: a wakeup all the same. */
+			trace_sched_wakeup(t);
 			arch_spin_unlock(&rq->lock);
 			arch_spin_unlock(&t->pi_lock);
 			local_irq_restore(flags);

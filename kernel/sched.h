@@ -76,12 +76,6 @@ void __noreturn kthread_exit(int code);
 /* Waits for t to exit, frees it and returns its exit code. */
 int kthread_join(struct task *t);
 
-/* Called at every context switch and every wakeup: the sched_switch tracer hooks in here. */
-struct sched_hooks {
-	void (*on_switch)(bool preempt, struct task *prev, struct task *next);
-	void (*on_wakeup)(struct task *t, int target_cpu, bool new_task);
-};
-extern struct sched_hooks *sched_hooks;
 char task_state_char(long state);
 void finish_task_switch(struct task *prev);
 int sched_alloc_pid(void);

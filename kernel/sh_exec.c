@@ -20,6 +20,8 @@
  */
 #include "kernel/shell.h"
 #include "kernel/sh_parse.h"
+#include "kernel/sh_jobs.h"
+#include "kernel/kmalloc.h"
 #include "kernel/stdio.h"
 #include "kernel/console.h"
 #include "kernel/sched.h"
@@ -29,6 +31,7 @@
 #include "kernel/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "lib/printf.h"
 
 #define STATUS_NOT_FOUND 127
 #define STATUS_INTERRUPTED 130 /* 128 + SIGINT, as bash reports a command Ctrl-C ended */
@@ -39,6 +42,7 @@ struct stage {
 	const int *pipe_fds; /* every pipe end the shell made: the stage closes them all */
 	int npipe_fds;
 	bool cancelled; /* the pipeline could not be started: return at once */
+	bool background; /* no terminal input: stdin is /dev/null unless redirected */
 };
 
 /* The pipeline in the foreground, for sh_interrupt(). */
@@ -144,8 +148,16 @@ static int stage_main(void *arg)
 
 	if (s->cancelled)
 		return 1;
-	if (s->in >= 0)
+	if (s->in >= 0) {
 		vfs_dup2(s->in, STDIN_FILENO);
+	} else if (s->background) {
+		int fd = vfs_open("/dev/null", O_RDONLY, 0);
+
+		if (fd >= 0 && fd != STDIN_FILENO) {
+			vfs_dup2(fd, STDIN_FILENO);
+			vfs_close(fd);
+		}
+	}
 	if (s->out >= 0)
 		vfs_dup2(s->out, STDOUT_FILENO);
 	for (int i = 0; i < s->npipe_fds; i++)
@@ -208,21 +220,21 @@ static bool is_builtin(const struct sh_command *c)
 	return sc && sc->builtin;
 }
 
-static int run_pipeline(const struct sh_pipeline *p)
+/*
+ * Makes the pipes and one thread per command (not yet started). Returns how many threads were
+ * made; fewer than p->ncmds means a failure, already reported, and those made will return at
+ * once. pipe_fds has room for 2 * (SH_MAX_CMDS - 1) ends.
+ */
+static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, struct task **tasks,
+			   int *pipe_fds)
 {
-	struct stage stages[SH_MAX_CMDS];
-	struct task *tasks[SH_MAX_CMDS];
-	int pipe_fds[2 * (SH_MAX_CMDS - 1)], npipe_fds = 0, n = p->ncmds, created, status = 0;
-	bool interrupted;
+	int npipe_fds = 0, n = p->ncmds, created;
 
-	if (n == 1 && is_builtin(&p->cmds[0]))
-		return run_builtin(&p->cmds[0]);
 	for (int i = 0; i < n - 1; i++) {
 		int err = vfs_pipe(&pipe_fds[2 * i]);
 
 		if (err) {
 			dprintf(STDERR_FILENO, "sh: pipe: %s\n", errno_text(-err));
-			status = 1;
 			n = 0; /* start nothing */
 			break;
 		}
@@ -238,11 +250,11 @@ static int run_pipeline(const struct sh_pipeline *p)
 			.out = created < n - 1 ? pipe_fds[2 * created + 1] : -1, /* the next */
 			.pipe_fds = pipe_fds,
 			.npipe_fds = npipe_fds,
+			.background = p->background,
 		};
 		tasks[created] = kthread_create(stage_main, s, c->argc ? c->argv[0] : "sh");
 		if (!tasks[created]) {
 			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
-			status = 1;
 			for (int i = 0; i < created; i++)
 				stages[i].cancelled = true;
 			break;
@@ -251,6 +263,19 @@ static int run_pipeline(const struct sh_pipeline *p)
 	/* Our copies of the pipe ends: a reader sees end of file only when every writer closed. */
 	for (int i = 0; i < npipe_fds; i++)
 		vfs_close(pipe_fds[i]);
+	return created;
+}
+
+static int run_pipeline(const struct sh_pipeline *p)
+{
+	struct stage stages[SH_MAX_CMDS];
+	struct task *tasks[SH_MAX_CMDS];
+	int pipe_fds[2 * (SH_MAX_CMDS - 1)], n = p->ncmds, created, status = 1;
+	bool interrupted;
+
+	if (n == 1 && is_builtin(&p->cmds[0]))
+		return run_builtin(&p->cmds[0]);
+	created = create_pipeline(p, stages, tasks, pipe_fds);
 	if (!created)
 		return status;
 	foreground_begin(tasks, created);
@@ -274,17 +299,97 @@ static int run_pipeline(const struct sh_pipeline *p)
 	return status;
 }
 
+/*
+ * A background pipeline outlives the line it was typed on: its threads read their argv and
+ * redirections from the parsed line, so the job holds a reference to it.
+ */
+struct line_ref {
+	int refs; /* the shell's thread only */
+	struct sh_line line;
+};
+
+static void line_put(struct line_ref *lr)
+{
+	if (--lr->refs == 0) {
+		sh_line_free(&lr->line);
+		kfree(lr);
+	}
+}
+
+struct bg_pipeline {
+	struct sh_job job;
+	struct stage stages[SH_MAX_CMDS];
+	struct task *tasks[SH_MAX_CMDS];
+	int pipe_fds[2 * (SH_MAX_CMDS - 1)];
+	struct line_ref *lr;
+};
+
+static void bg_release(struct sh_job *job)
+{
+	struct bg_pipeline *bg = container_of(job, struct bg_pipeline, job);
+
+	line_put(bg->lr);
+	kfree(bg);
+}
+
+/* "a | b" as typed, for `jobs` and "Done" (cut to fit). */
+static void job_text(const struct sh_pipeline *p, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < p->ncmds; i++)
+		for (int j = 0; j < p->cmds[i].argc; j++)
+			n += snprintf(buf + MIN(n, size - 1), size - MIN(n, size - 1), "%s%s",
+				      i && !j ? " | " : j ? " " : "", p->cmds[i].words[j]);
+}
+
+static int run_background(const struct sh_pipeline *p, struct line_ref *lr)
+{
+	struct bg_pipeline *bg = kzalloc(sizeof(*bg));
+	int created;
+
+	if (!bg) {
+		dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+		return 1;
+	}
+	created = create_pipeline(p, bg->stages, bg->tasks, bg->pipe_fds);
+	bg->job = (struct sh_job){.ntasks = created, .tasks = bg->tasks, .release = bg_release};
+	bg->lr = lr;
+	lr->refs++;
+	job_text(p, bg->job.text, sizeof(bg->job.text));
+	if (created < p->ncmds || sh_job_add(&bg->job)) {
+		if (created == p->ncmds)
+			dprintf(STDERR_FILENO, "sh: too many jobs (max %d)\n", SH_JOBS_MAX);
+		for (int i = 0; i < created; i++) {
+			bg->stages[i].cancelled = true;
+			wake_up_new_task(bg->tasks[i]);
+			kthread_join(bg->tasks[i]);
+		}
+		bg_release(&bg->job);
+		return 1;
+	}
+	for (int i = 0; i < created; i++)
+		wake_up_new_task(bg->tasks[i]);
+	return 0; /* bash: starting a job succeeds */
+}
+
 int sh_run_line(const char *text, int status)
 {
-	struct sh_line line;
+	struct line_ref *lr = kzalloc(sizeof(*lr));
 
-	if (sh_parse(&line, text)) {
-		dprintf(STDERR_FILENO, "%s\n", line.err);
-		sh_line_free(&line);
+	if (!lr) {
+		dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+		return 1;
+	}
+	lr->refs = 1;
+	if (sh_parse(&lr->line, text)) {
+		dprintf(STDERR_FILENO, "%s\n", lr->line.err);
+		line_put(lr);
 		return 2; /* bash's status for a syntax error */
 	}
-	for (int i = 0; i < line.npipelines; i++) {
-		struct sh_pipeline *p = &line.pipelines[i];
+	for (int i = 0; i < lr->line.npipelines; i++) {
+		struct sh_pipeline *p = &lr->line.pipelines[i];
 
 		if (!sh_should_run(p->op, status))
 			continue;
@@ -293,8 +398,8 @@ int sh_run_line(const char *text, int status)
 			status = 1;
 			continue;
 		}
-		status = run_pipeline(p);
+		status = p->background ? run_background(p, lr) : run_pipeline(p);
 	}
-	sh_line_free(&line);
+	line_put(lr);
 	return status;
 }

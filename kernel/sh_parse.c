@@ -16,7 +16,7 @@
  * but the fd that the redirection applies to, which is why "echo 0> f" and "echo 0 > f" differ.
  *
  * The parser reads one token ahead and follows the grammar
- *	line     = { pipeline ( ';' | newline | '&&' | '||' ) } [ pipeline ]
+ *	line     = { pipeline ( ';' | newline | '&' | '&&' | '||' ) } [ pipeline ]
  *	pipeline = command { '|' command }
  *	command  = { word | redirection }	(at least one of either)
  * reporting the first unexpected token with bash's message. Arrays grow by one element per
@@ -34,6 +34,7 @@ enum tok_type {
 	T_AND,
 	T_OR,
 	T_SEMI,
+	T_AMP, /* "&": run the pipeline before it in the background */
 	T_BAD, /* ";;", ";&", ";;&" (end a case item in bash) and ")": always a syntax error */
 	T_LESS,
 	T_GREAT,
@@ -84,7 +85,7 @@ static const struct {
 	{";", T_SEMI},
 	{"<", T_LESS},
 	{">", T_GREAT},
-	{"&", T_UNSUPPORTED},
+	{"&", T_AMP},
 	{"(", T_UNSUPPORTED},
 	{")", T_BAD},
 };
@@ -414,6 +415,7 @@ static int parse_pipeline(struct parser *p, enum sh_op op)
 
 static int parse_line(struct parser *p)
 {
+	struct sh_line *line = p->line;
 	enum sh_op op = SH_OP_SEQ;
 	int err = next_skip_newlines(p);
 
@@ -428,6 +430,14 @@ static int parse_line(struct parser *p)
 			return 0;
 		case T_SEMI:
 		case T_NEWLINE:
+			op = SH_OP_SEQ;
+			break;
+		case T_AMP:
+			/* bash puts the whole "a && b" list in the background; we run pipelines. */
+			if (line->pipelines[line->npipelines - 1].op != SH_OP_SEQ)
+				return fail_msg(p, -EINVAL,
+						"sh: `&' after `&&' or `||' is not supported");
+			line->pipelines[line->npipelines - 1].background = true;
 			op = SH_OP_SEQ;
 			break;
 		case T_AND:

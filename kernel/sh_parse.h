@@ -12,6 +12,7 @@
  *   $?               the exit status of the previous pipeline, also inside words: a$?b
  *   comments         # starts a comment where a word could start: echo a#b #c prints a#b
  *   lists            a ; b     a && b     a || b     (left-associative, as in bash)
+ *   background       a &       a | b & c    (the pipeline before '&' runs without waiting)
  *   pipelines        a | b | c
  *   redirections     <f  >f  >|f  >>f  N<f  N>f  N>>f  N>&M  N<&M  >&M  <&M
  *                    placed anywhere among the words: "> f echo hi" is valid
@@ -19,8 +20,9 @@
  *
  * Deliberately not understood: globbing ('*' is a plain character, so echo *lock* needs no
  * quotes), variables other than $? (a '$' before anything else is a plain '$'), `...` and
- * $(...) (plain characters / unsupported '('), and the operators & ( ) << <<< <> &> &>> |&
- * >&- <&-, which give "sh: `&' is not supported" rather than a surprising meaning.
+ * $(...) (plain characters / unsupported '('), '&' after a && or || list, and the operators
+ * ( ) << <<< <> &> &>> |& >&- <&-, which give "sh: `(' is not supported" rather than a
+ * surprising meaning.
  *
  * Two steps, because $? must be expanded when a pipeline is about to run, not when the line
  * is parsed ("false; echo $?" prints 1):
@@ -102,6 +104,7 @@ enum sh_op {
 
 struct sh_pipeline {
 	enum sh_op op;
+	bool background; /* ended by '&' */
 	int ncmds; /* at least 1 */
 	struct sh_command *cmds;
 };

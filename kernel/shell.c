@@ -9,6 +9,8 @@
  * transcripts.
  */
 #include "kernel/shell.h"
+#include "kernel/fault_inject.h"
+#include "kernel/sh_jobs.h"
 #include "kernel/stdio.h"
 #include "kernel/console.h"
 #include "kernel/kmalloc.h"
@@ -110,7 +112,9 @@ int shell_main(void *arg)
 		panic("sh: out of memory");
 	shell_setup();
 	line_edit_init(le);
+	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
 	for (;;) {
+		sh_jobs_reap(); /* "[1]+  Done  cmd" comes before the prompt, as in bash */
 		print_prompt();
 		switch (read_line(le, echo_buf)) {
 		case LINE_EDIT_DONE:

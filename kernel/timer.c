@@ -16,6 +16,7 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
 #include "kernel/watchdog.h"
+#include "kernel/ftest.h"
 
 static LIST_HEAD(timers);
 static DEFINE_SPINLOCK(timer_lock);
@@ -102,6 +103,7 @@ static void timer_interrupt(struct pt_regs *regs)
 		jiffies++;
 	run_timers();
 	scheduler_tick();
+	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
 }
 
 void timer_interrupt_init(void)

@@ -17,7 +17,7 @@
  *
  * ftrace_caller calls ftrace_trace_function: with one ops registered, that ops's callback
  * directly (its sites are exactly the ones it wants); with several, ftrace_ops_list_func, which
- * asks each ops whether it wants this ip.
+ * asks each ops whether it wants this ip, newest first, function probes last.
  *
  * Not traced: this is the tracer.
  */
@@ -215,31 +215,28 @@ static notrace bool ops_wants(const struct ftrace_ops *ops, int rec)
 }
 
 /*
- * Recount every record and patch the sites whose state must change, in one batch.
- * Sites that hold unexpected bytes are reported and left alone (never patch blindly).
+ * Recount every record and patch the sites whose state must change, in batches of
+ * FTRACE_POKE_BATCH: each batch costs the three syncs of the int3 protocol whatever its size,
+ * and a fixed array (under ftrace_lock) means patching never fails for want of memory, so a
+ * tracer that was registered is always fully patched in. (Linux's text_poke queue has a fixed
+ * size for the same reasons.) Sites that hold unexpected bytes are reported and left alone
+ * (never patch blindly).
  */
-static int ftrace_update_sites(void)
+#define FTRACE_POKE_BATCH 256
+static struct text_poke_loc poke_batch[FTRACE_POKE_BATCH]; /* under ftrace_lock */
+
+static void ftrace_update_sites(void)
 {
-	struct text_poke_loc *locs = NULL;
-	int n = 0, changes = 0;
+	int n = 0;
 
 	for (int i = 0; i < nr_records; i++) {
+		struct dyn_ftrace *r = &records[i];
 		int ref = 0;
+
 		for (struct ftrace_ops *ops = ftrace_ops_list; ops; ops = ops->next)
 			ref += ops_wants(ops, i);
-		records[i].flags = (records[i].flags & ~REC_REF_MASK) | (uint32_t)ref;
-		bool want = ref > 0, is = records[i].flags & REC_ENABLED;
-		if (want != is && !(records[i].flags & REC_FAILED))
-			changes++;
-	}
-	if (!changes)
-		return 0;
-	locs = kmalloc(changes * sizeof(*locs));
-	if (!locs)
-		return -ENOMEM;
-	for (int i = 0; i < nr_records; i++) {
-		struct dyn_ftrace *r = &records[i];
-		bool want = (r->flags & REC_REF_MASK) > 0, is = r->flags & REC_ENABLED;
+		r->flags = (r->flags & ~REC_REF_MASK) | (uint32_t)ref;
+		bool want = ref > 0, is = r->flags & REC_ENABLED;
 		if (want == is || (r->flags & REC_FAILED))
 			continue;
 		if (ftrace_check_site(r->ip, is)) {
@@ -248,15 +245,17 @@ static int ftrace_update_sites(void)
 			r->flags |= REC_FAILED;
 			continue;
 		}
-		locs[n].addr = r->ip;
-		ftrace_new_insn(r->ip, want, locs[n].new_insn);
-		n++;
+		poke_batch[n].addr = r->ip;
+		ftrace_new_insn(r->ip, want, poke_batch[n].new_insn);
 		r->flags ^= REC_ENABLED;
+		if (++n == FTRACE_POKE_BATCH) {
+			text_poke_bp_batch(poke_batch, n); /* records are sorted, so the batch is */
+			ftrace_update_count += n;
+			n = 0;
+		}
 	}
-	text_poke_bp_batch(locs, n); /* records are sorted, so locs are too */
+	text_poke_bp_batch(poke_batch, n);
 	ftrace_update_count += n;
-	kfree(locs);
-	return 0;
 }
 
 /* Which callback ftrace_caller calls: one ops directly, several through the list. */
@@ -285,13 +284,22 @@ int register_ftrace_function(struct ftrace_ops *ops)
 		mutex_unlock(&ftrace_lock);
 		return -EBUSY;
 	}
-	ops->next = ftrace_ops_list;
-	ftrace_ops_list = ops;
+	if (ops->flags & FTRACE_OPS_FL_PROBE) {
+		/* At the end of the list, after the tracers (ftrace.h). Published complete. */
+		struct ftrace_ops **pp = &ftrace_ops_list;
+		while (*pp)
+			pp = &(*pp)->next;
+		ops->next = NULL;
+		__atomic_store_n(pp, ops, __ATOMIC_RELEASE);
+	} else {
+		ops->next = ftrace_ops_list;
+		__atomic_store_n(&ftrace_ops_list, ops, __ATOMIC_RELEASE);
+	}
 	ops->enabled = true;
 	update_trace_function(); /* before any new site calls it */
-	int ret = ftrace_update_sites();
+	ftrace_update_sites();
 	mutex_unlock(&ftrace_lock);
-	return ret;
+	return 0;
 }
 
 int unregister_ftrace_function(struct ftrace_ops *ops)
@@ -306,10 +314,10 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	}
 	*pp = ops->next;
 	ops->enabled = false;
-	int ret = ftrace_update_sites(); /* its sites stop calling first */
+	ftrace_update_sites(); /* its sites stop calling first */
 	update_trace_function();
 	mutex_unlock(&ftrace_lock);
-	return ret;
+	return 0;
 }
 
 static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
@@ -363,12 +371,13 @@ static int set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash, const char
 	unsigned long *old = hash->bits;
 	WRITE_ONCE(hash->bits, bits);
 	hash->count = count;
-	int ret = ops->enabled ? ftrace_update_sites() : 0;
+	if (ops->enabled)
+		ftrace_update_sites();
 	mutex_unlock(&ftrace_lock);
 	if (old)
 		sync_hash_readers();
 	kfree(old);
-	return ret;
+	return 0;
 }
 
 int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset)

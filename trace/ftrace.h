@@ -54,7 +54,15 @@ struct ftrace_ops {
 	void *private;
 	struct ftrace_ops *next; /* on the list of registered ops */
 	bool enabled;
+	unsigned int flags; /* FTRACE_OPS_FL_* */
 };
+
+/*
+ * A function probe's ops (set_ftrace_filter's "func:traceoff", trace/ftrace_probe.c): for a
+ * function that other ops want too, it is called after them. So traceoff stops the trace just
+ * after the tracer recorded the call, and a stacktrace comes after the call's own event.
+ */
+#define FTRACE_OPS_FL_PROBE 0x1
 
 /* Boot: verify and NOP out every recorded call site (before the other CPUs start). */
 void ftrace_init(void);

@@ -14,9 +14,15 @@
  * function, the write fails with -EINVAL and nothing changes, not even the O_TRUNC. A word cut
  * by the end of a write is kept and finished by the next write or by close (as Linux does).
  *
+ * A word with a ':' is a function command, "glob:traceoff[:count]" (trace/ftrace_probe.h): it
+ * attaches the command to the functions and leaves the filter alone -- except that ">" still
+ * empties it, as on Linux. set_ftrace_filter lists the commands after the functions, and only
+ * "!glob:command" removes one (the counted kind: "!glob:command:0"); "echo > ..." does not.
+ *
  * Not traced, as all of trace/.
  */
 #include "trace/trace_fs.h"
+#include "trace/ftrace_probe.h"
 #include "kernel/seq_file.h"
 #include "kernel/kmalloc.h"
 #include "kernel/mutex.h"
@@ -178,25 +184,46 @@ static notrace bool rec_in_hash(struct seq_file *m, int rec)
 	return ftrace_hash_contains(regex_hash(m->private), rec);
 }
 
-/* The list is read under trace_types_lock: a write frees the old set when it swaps. */
-static notrace void *regex_start(struct seq_file *m, loff_t *pos)
+/*
+ * Positions 0 .. n-1 are the call site records (or, for an empty set, position 0 is the "all
+ * functions" line), positions from probes_base() on the function commands' lines
+ * (set_ftrace_filter only). A record is its position + 2, as elsewhere in this file.
+ */
+static notrace loff_t probes_base(void)
+{
+	return MAX((loff_t)ftrace_nr_records(), 1); /* after the "all functions" line, if no sites */
+}
+
+static notrace void *regex_seek(struct seq_file *m, loff_t *pos)
 {
 	struct regex_file *rf = m->private;
 
+	if (regex_hash(rf)->count == 0) {
+		if (*pos == 0)
+			return SEQ_START_TOKEN;
+		*pos = MAX(*pos, probes_base());
+	} else if (*pos < probes_base()) {
+		void *v = rec_seek(m, pos, rec_in_hash);
+
+		if (v)
+			return v;
+	}
+	if (rf->is_notrace || !ftrace_probe_show((int)(*pos - probes_base()), NULL, 0))
+		return NULL;
+	return (void *)(*pos + 2);
+}
+
+/* The list is read under trace_types_lock: a write frees the old set when it swaps. */
+static notrace void *regex_start(struct seq_file *m, loff_t *pos)
+{
 	mutex_lock(&trace_types_lock);
-	if (regex_hash(rf)->count == 0)
-		return *pos == 0 ? SEQ_START_TOKEN : NULL;
-	return rec_seek(m, pos, rec_in_hash);
+	return regex_seek(m, pos);
 }
 
 static notrace void *regex_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	if (v == SEQ_START_TOKEN) {
-		++*pos;
-		return NULL;
-	}
-	*pos = rec_index(v) + 1;
-	return rec_seek(m, pos, rec_in_hash);
+	*pos = v == SEQ_START_TOKEN ? probes_base() : rec_index(v) + 1;
+	return regex_seek(m, pos);
 }
 
 static notrace void regex_stop(struct seq_file *m, void *v)
@@ -209,12 +236,18 @@ static notrace void regex_stop(struct seq_file *m, void *v)
 static notrace int regex_show(struct seq_file *m, void *v)
 {
 	struct regex_file *rf = m->private;
+	int idx = v == SEQ_START_TOKEN ? 0 : rec_index(v), base = (int)probes_base();
+	char line[WORD_MAX * 2];
 
-	if (v == SEQ_START_TOKEN)
+	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, rf->is_notrace ? "#### no functions disabled ####\n"
 					   : "#### all functions enabled ####\n");
-	else
-		seq_printf(m, "%s\n", ftrace_rec_name(rec_index(v)));
+	} else if (idx < ftrace_nr_records()) {
+		seq_printf(m, "%s\n", ftrace_rec_name(idx));
+	} else {
+		ftrace_probe_show(idx - base, line, sizeof(line));
+		seq_puts(m, line);
+	}
 	return 0;
 }
 
@@ -289,12 +322,41 @@ static notrace bool word_matches(const char *word)
 	return false;
 }
 
+/* A function command ("glob:cmd[:count]"): checked, or run. Cut on a copy: word stays. */
+static notrace int command_word(struct regex_file *rf, const char *word, bool apply)
+{
+	struct ftrace_cmd_spec spec;
+	char copy[WORD_MAX];
+
+	if (strlcpy(copy, word, sizeof(copy)) >= sizeof(copy))
+		return -EINVAL;
+	ftrace_cmd_split(copy, &spec);
+	return ftrace_run_command(&global_trace, &spec, !rf->is_notrace, apply);
+}
+
+static notrace bool is_command(const char *word)
+{
+	return strchr(word, ':') != NULL;
+}
+
+/* Could the word be applied? 0, or the error applying it would give. trace_types_lock held. */
+static notrace int check_word(struct regex_file *rf, const char *word)
+{
+	if (is_command(word))
+		return command_word(rf, word, false);
+	return word_matches(word) ? 0 : -EINVAL;
+}
+
 /* word NULL: just the pending reset. trace_types_lock held. */
 static notrace int apply_word(struct regex_file *rf, const char *word)
 {
 	struct ftrace_ops *ops = rf->ops;
 	int ret;
 
+	if (word && is_command(word)) {
+		ret = apply_word(rf, NULL); /* ">" empties the filter even for a command */
+		return ret ? ret : command_word(rf, word, true);
+	}
 	if (!word && !rf->reset)
 		return 0;
 	if (!word)
@@ -356,8 +418,7 @@ static notrace ssize_t regex_write(struct file *file, const char *ubuf, size_t c
 
 	mutex_lock(&trace_types_lock);
 	for (int i = 0; i < nr && !ret; i++)
-		if (!word_matches(words[i]))
-			ret = -EINVAL; /* before anything is applied */
+		ret = check_word(rf, words[i]); /* before anything is applied */
 	for (int i = 0; i < nr && !ret; i++)
 		ret = apply_word(rf, words[i]);
 	if (!ret && !nr && !plen)
@@ -389,7 +450,7 @@ static notrace int regex_release(struct inode *inode, struct file *file)
 	if (rf->plen) {
 		/* The last word of "echo -n word": errors can no longer be reported (Linux too). */
 		rf->partial[rf->plen] = '\0';
-		if (word_matches(rf->partial))
+		if (!check_word(rf, rf->partial))
 			apply_word(rf, rf->partial);
 	}
 	apply_word(rf, NULL); /* ": > set_ftrace_filter" empties it too */

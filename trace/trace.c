@@ -23,6 +23,7 @@
  * traced function in here would record itself recording.
  */
 #include "trace/trace.h"
+#include "trace/trace_events.h"
 #include "trace/ring_buffer.h"
 #include "kernel/sched.h"
 #include "kernel/mutex.h"
@@ -497,6 +498,7 @@ notrace void tracing_init(void)
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	tr->ops.private = tr;
 	tracer_init_tracefs(tr);
+	event_trace_init(); /* the trace events and their files, before tracers that use them */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
 		register_tracer(*p);

@@ -205,6 +205,11 @@ void tracing_record_cmdline(struct task *t); /* if t is new on this CPU's event 
 bool trace_save_cmdline(int pid, const char *comm); /* false: busy, try again later */
 void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN]); /* "<idle>", "<...>" */
 void tracing_forget_cmdline_tasks(void);
+/* saved_cmdlines: slot by slot (pid -1: unused; false past the end), the size, resizing. */
+#define PID_MAX_DEFAULT 32768 /* the most saved_cmdlines_size accepts, as Linux */
+bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_COMM_LEN]);
+unsigned int trace_saved_cmdlines_size(void);
+int trace_resize_saved_cmdlines(unsigned int num); /* -EINVAL, -ENOMEM */
 
 /* The CPUs online now (the header's #P). */
 int tracing_num_online_cpus(void);

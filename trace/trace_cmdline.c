@@ -7,7 +7,7 @@
  * CPU, so about once per task switch in the event stream, and the printer asks
  * trace_find_cmdline() for the name.
  *
- * SAVED_CMDLINES slots are reused round-robin; a hash of the pid (map_pid_to_cmdline) points
+ * The slots (saved_cmdlines_size of them, 128 by default) are reused round-robin; a hash of the pid (map_pid_to_cmdline) points
  * at a pid's slot, and the slot remembers its pid so that a stale or colliding entry is
  * recognised. A pid whose slot was reused prints as "<...>", as in Linux; pid 0, the idle
  * tasks, always prints as "<idle>".
@@ -18,17 +18,36 @@
  * Not traced, for the same reason: the function tracer calls in here for every event.
  */
 #include "trace/trace.h"
+#include "kernel/kmalloc.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
+#include "lib/errno.h"
 
-#define SAVED_CMDLINES 128 /* Linux's default saved_cmdlines_size */
-#define PID_MAP_SIZE 1024  /* power of two */
+#define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */
+#define PID_MAP_SIZE 1024 /* power of two */
 #define NO_CMDLINE_MAP 0xffff
 
+/*
+ * The slots. The default set is static, so recording works from the first boot-time event,
+ * before the heap exists; saved_cmdlines_size swaps in a kmalloc'ed set of another size.
+ */
+struct saved_cmdlines_buffer {
+	unsigned int cmdline_num; /* slots */
+	unsigned int cmdline_idx; /* the next slot to reuse */
+	int *map_cmdline_to_pid; /* slot -> pid, -1 when free */
+	char (*saved_cmdlines)[TRACE_COMM_LEN]; /* slot -> comm */
+};
+
+static int default_map_cmdline_to_pid[SAVED_CMDLINES_DEFAULT];
+static char default_saved_cmdlines[SAVED_CMDLINES_DEFAULT][TRACE_COMM_LEN];
+static struct saved_cmdlines_buffer default_savedcmd = {
+	.cmdline_num = SAVED_CMDLINES_DEFAULT,
+	.map_cmdline_to_pid = default_map_cmdline_to_pid,
+	.saved_cmdlines = default_saved_cmdlines,
+};
+
+static struct saved_cmdlines_buffer *savedcmd = &default_savedcmd;
 static uint16_t map_pid_to_cmdline[PID_MAP_SIZE];
-static int map_cmdline_to_pid[SAVED_CMDLINES];
-static char saved_cmdlines[SAVED_CMDLINES][TRACE_COMM_LEN];
-static unsigned int cmdline_idx;
 static spinlock_t trace_cmdline_lock = SPINLOCK_INIT;
 static bool cmdlines_ready;
 
@@ -41,18 +60,21 @@ static notrace void copy_comm(char *dst, const char *src)
 	dst[i] = '\0';
 }
 
-static notrace void init_cmdlines(void)
+/* Forgets every name (the lock held): at first use, and when the slots change. */
+static notrace void reset_cmdlines(struct saved_cmdlines_buffer *s)
 {
 	for (int i = 0; i < PID_MAP_SIZE; i++)
 		map_pid_to_cmdline[i] = NO_CMDLINE_MAP;
-	for (int i = 0; i < SAVED_CMDLINES; i++)
-		map_cmdline_to_pid[i] = -1;
+	for (unsigned int i = 0; i < s->cmdline_num; i++)
+		s->map_cmdline_to_pid[i] = -1;
+	s->cmdline_idx = 0;
 	cmdlines_ready = true;
 }
 
 /* Saves pid's comm; false if another CPU (or the context we interrupted) holds the lock. */
 notrace bool trace_save_cmdline(int pid, const char *comm)
 {
+	struct saved_cmdlines_buffer *s;
 	unsigned int slot;
 	uint16_t *map;
 
@@ -60,27 +82,36 @@ notrace bool trace_save_cmdline(int pid, const char *comm)
 		return true; /* the idle tasks print as <idle> */
 	if (!arch_spin_trylock(&trace_cmdline_lock))
 		return false;
+	s = savedcmd;
 	if (!cmdlines_ready)
-		init_cmdlines();
+		reset_cmdlines(s);
 	map = &map_pid_to_cmdline[pid & (PID_MAP_SIZE - 1)];
 	slot = *map;
-	if (slot == NO_CMDLINE_MAP || map_cmdline_to_pid[slot] != pid) {
-		slot = cmdline_idx;
-		cmdline_idx = (cmdline_idx + 1) % SAVED_CMDLINES;
+	if (slot == NO_CMDLINE_MAP || slot >= s->cmdline_num ||
+	    s->map_cmdline_to_pid[slot] != pid) {
+		slot = s->cmdline_idx;
+		s->cmdline_idx = (s->cmdline_idx + 1) % s->cmdline_num;
 		/* The slot's previous owner loses its name (prints as <...>). */
-		if (map_cmdline_to_pid[slot] >= 0) {
-			int old_pid = map_cmdline_to_pid[slot];
+		if (s->map_cmdline_to_pid[slot] >= 0) {
+			int old_pid = s->map_cmdline_to_pid[slot];
 			uint16_t *old = &map_pid_to_cmdline[old_pid & (PID_MAP_SIZE - 1)];
 
 			if (*old == slot)
 				*old = NO_CMDLINE_MAP;
 		}
-		map_cmdline_to_pid[slot] = pid;
+		s->map_cmdline_to_pid[slot] = pid;
 		*map = (uint16_t)slot;
 	}
-	copy_comm(saved_cmdlines[slot], comm);
+	copy_comm(s->saved_cmdlines[slot], comm);
 	arch_spin_unlock(&trace_cmdline_lock);
 	return true;
+}
+
+/* Printing is task context: here waiting for a recorder is fine (it never waits). */
+static notrace void cmdline_lock(void)
+{
+	while (!arch_spin_trylock(&trace_cmdline_lock))
+		cpu_relax();
 }
 
 notrace void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
@@ -94,13 +125,84 @@ notrace void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 	copy_comm(comm, "<...>");
 	if (pid < 0)
 		return;
-	/* Printing is task context: here waiting for a recorder is fine (it never waits). */
-	while (!arch_spin_trylock(&trace_cmdline_lock))
-		cpu_relax();
+	cmdline_lock();
 	if (cmdlines_ready) {
 		slot = map_pid_to_cmdline[pid & (PID_MAP_SIZE - 1)];
-		if (slot != NO_CMDLINE_MAP && map_cmdline_to_pid[slot] == pid)
-			copy_comm(comm, saved_cmdlines[slot]);
+		if (slot < savedcmd->cmdline_num && savedcmd->map_cmdline_to_pid[slot] == pid)
+			copy_comm(comm, savedcmd->saved_cmdlines[slot]);
 	}
 	arch_spin_unlock(&trace_cmdline_lock);
+}
+
+/* The slot's pid and comm, for saved_cmdlines; false past the last slot. pid -1: unused. */
+notrace bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_COMM_LEN])
+{
+	bool more;
+
+	cmdline_lock();
+	more = slot < savedcmd->cmdline_num;
+	*pid = -1;
+	if (more && cmdlines_ready && savedcmd->map_cmdline_to_pid[slot] >= 0) {
+		*pid = savedcmd->map_cmdline_to_pid[slot];
+		copy_comm(comm, savedcmd->saved_cmdlines[slot]);
+	}
+	arch_spin_unlock(&trace_cmdline_lock);
+	return more;
+}
+
+notrace unsigned int trace_saved_cmdlines_size(void)
+{
+	unsigned int n;
+
+	cmdline_lock();
+	n = savedcmd->cmdline_num;
+	arch_spin_unlock(&trace_cmdline_lock);
+	return n;
+}
+
+/* Resizing forgets every name, as Linux's reallocation does. */
+static notrace struct saved_cmdlines_buffer *alloc_cmdlines(unsigned int num)
+{
+	struct saved_cmdlines_buffer *s = kzalloc(sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->cmdline_num = num;
+	s->map_cmdline_to_pid = kmalloc(num * sizeof(*s->map_cmdline_to_pid));
+	s->saved_cmdlines = kmalloc(num * sizeof(*s->saved_cmdlines));
+	if (!s->map_cmdline_to_pid || !s->saved_cmdlines) {
+		kfree(s->map_cmdline_to_pid);
+		kfree(s->saved_cmdlines);
+		kfree(s);
+		return NULL;
+	}
+	return s;
+}
+
+static notrace void free_cmdlines(struct saved_cmdlines_buffer *s)
+{
+	if (s == &default_savedcmd)
+		return;
+	kfree(s->map_cmdline_to_pid);
+	kfree(s->saved_cmdlines);
+	kfree(s);
+}
+
+notrace int trace_resize_saved_cmdlines(unsigned int num)
+{
+	struct saved_cmdlines_buffer *s, *old;
+
+	if (!num || num > PID_MAX_DEFAULT)
+		return -EINVAL;
+	s = alloc_cmdlines(num);
+	if (!s)
+		return -ENOMEM;
+	cmdline_lock();
+	reset_cmdlines(s);
+	old = savedcmd;
+	savedcmd = s;
+	arch_spin_unlock(&trace_cmdline_lock);
+	/* Everyone who looks at the slots holds the lock, so nobody still sees the old ones. */
+	free_cmdlines(old);
+	return 0;
 }

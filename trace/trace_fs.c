@@ -471,13 +471,34 @@ static const char readme_msg[] =
 	"\t     globs:   *end, begin*, *middle*, a*b, ?, [abc]\n"
 	"\t     '!name' takes functions out again\n"
 	"\t     '>' replaces the list, '>>' adds to it; echo > set_ftrace_filter empties it\n"
+	"\t     (but leaves its triggers)\n"
+	"\t    triggers: a command to perform when function is hit\n"
+	"\t      Format: <function>:<trigger>[:count]\n"
+	"\t     trigger: traceon, traceoff, stacktrace\n"
+	"\t     example: echo do_fault:traceoff > set_ftrace_filter\n"
+	"\t              echo do_trap:traceoff:3 > set_ftrace_filter\n"
+	"\t     a count only goes down when the trigger did something\n"
+	"\t     To remove trigger without count:\n"
+	"\t       echo '!<function>:<trigger>' > set_ftrace_filter\n"
+	"\t     To remove trigger with a count:\n"
+	"\t       echo '!<function>:<trigger>:0' > set_ftrace_filter\n"
 	"  set_ftrace_notrace\t- never trace these functions (wins over set_ftrace_filter)\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
 	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n"
 	"  set_graph_function\t- function_graph: trace these functions and what they call\n"
 	"  set_graph_notrace\t- function_graph: trace neither these functions nor their calls\n"
 	"  max_graph_depth\t- function_graph: trace this many levels of calls (0: all)\n"
-	"  tracing_thresh\t- function_graph: record only calls of at least this many us\n";
+	"  tracing_thresh\t- function_graph: record only calls of at least this many us\n"
+	"\n"
+	"  trace_marker\t\t- Writes into this file writes into the kernel buffer\n"
+	"  printk_formats\t- the address of each trace_printk format, and the format\n"
+	"  available_events\t- the trace events, system:event\n"
+	"  set_event\t\t- the enabled events; echo words to enable, '!' before one disables\n"
+	"\t     accepts: system:event, system:*, *:event, *:*, system, event\n"
+	"  events/\t\t- a directory per system, and in it one per event:\n"
+	"      enable\t\t- 0 or 1; a system's and events/enable say X when mixed\n"
+	"      format\t\t- the layout of the event's records, for tools\n"
+	"      id\t\t- the event's type number, the first field of its records\n";
 
 static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -487,6 +508,63 @@ static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, lo
 
 static const struct file_operations tracing_readme_fops = {
 	.read = readme_read,
+};
+
+/* --- saved_cmdlines, saved_cmdlines_size: the pid -> comm cache (trace/trace_cmdline.c) ---- */
+
+static notrace int saved_cmdlines_show(struct seq_file *m, void *v)
+{
+	char comm[TRACE_COMM_LEN];
+	int pid;
+
+	(void)v;
+	/* Slot by slot, in slot order as Linux: the cache's lock is never held across output. */
+	for (unsigned int slot = 0; trace_saved_cmdline(slot, &pid, comm); slot++)
+		if (pid >= 0)
+			seq_printf(m, "%d %s\n", pid, comm);
+	return 0;
+}
+
+static notrace int saved_cmdlines_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return single_open(file, saved_cmdlines_show, NULL);
+}
+
+static const struct file_operations tracing_saved_cmdlines_fops = {
+	.open = saved_cmdlines_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static notrace ssize_t saved_cmdlines_size_read(struct file *file, char *ubuf, size_t cnt,
+						loff_t *ppos)
+{
+	(void)file;
+	return read_ulong(ppos, ubuf, cnt, trace_saved_cmdlines_size());
+}
+
+static notrace ssize_t saved_cmdlines_size_write(struct file *file, const char *ubuf, size_t cnt,
+						 loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	(void)file;
+	ret = write_ulong(ubuf, cnt, &val);
+	if (!ret)
+		ret = val > PID_MAX_DEFAULT ? -EINVAL : trace_resize_saved_cmdlines(val);
+	if (ret)
+		return ret;
+	tracing_forget_cmdline_tasks(); /* running tasks save their names again */
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations tracing_saved_cmdlines_size_fops = {
+	.read = saved_cmdlines_size_read,
+	.write = saved_cmdlines_size_write,
 };
 
 /* --- the table ----------------------------------------------------------------------------- */
@@ -507,13 +585,19 @@ static const struct {
 	{"enabled_functions", TRACE_MODE_READ, &ftrace_enabled_fops, TOP},
 	{"set_ftrace_filter", TRACE_MODE_WRITE, &ftrace_filter_fops, TOP},
 	{"set_ftrace_notrace", TRACE_MODE_WRITE, &ftrace_notrace_fops, TOP},
+	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
+	{"saved_cmdlines_size", TRACE_MODE_WRITE, &tracing_saved_cmdlines_size_fops, TOP},
 	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
 	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
 	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},
 	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP},
 	{"trace_options", TRACE_MODE_WRITE, &tracing_iter_fops, TOP},
 	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
+	{"trace_pipe_raw", TRACE_MODE_READ, &tracing_buffers_fops, PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
+	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
+	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
+	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},
 	/* The function_graph tracer's. */
 	{"max_graph_depth", TRACE_MODE_WRITE, &graph_depth_fops, TOP},
 	{"set_graph_function", TRACE_MODE_WRITE, &ftrace_graph_fops, TOP},

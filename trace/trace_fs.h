@@ -11,6 +11,7 @@
 /* Linux's modes for tracefs files. */
 #define TRACE_MODE_WRITE 0640
 #define TRACE_MODE_READ 0440
+#define TRACE_MODE_WRITE_ONLY 0220 /* trace_marker */
 
 /* A per-CPU file's inode carries cpu + 1; top-level files carry 0, meaning every CPU. */
 static inline notrace int tracing_get_cpu(struct inode *inode)
@@ -31,6 +32,7 @@ void trace_pipe_wake(void);
 
 extern const struct file_operations tracing_fops;      /* trace */
 extern const struct file_operations tracing_pipe_fops; /* trace_pipe */
+extern const struct file_operations tracing_buffers_fops; /* per_cpu/cpuN/trace_pipe_raw */
 extern const struct file_operations tracing_stats_fops; /* per_cpu/cpuN/stats */
 extern const struct file_operations ftrace_avail_fops;   /* available_filter_functions */
 extern const struct file_operations ftrace_enabled_fops; /* enabled_functions */
@@ -38,6 +40,8 @@ extern const struct file_operations tracing_dyn_info_fops; /* dyn_ftrace_total_i
 extern const struct file_operations ftrace_filter_fops;  /* set_ftrace_filter */
 extern const struct file_operations ftrace_notrace_fops; /* set_ftrace_notrace */
 extern const struct file_operations ftrace_pid_fops;     /* set_ftrace_pid */
+extern const struct file_operations ftrace_formats_fops;  /* printk_formats */
+extern const struct file_operations tracing_mark_fops;    /* trace_marker */
 /* The function_graph tracer's (trace/ftrace_fs.c, trace/trace_functions_graph.c). */
 extern const struct file_operations ftrace_graph_fops;         /* set_graph_function */
 extern const struct file_operations ftrace_graph_notrace_fops; /* set_graph_notrace */

@@ -41,6 +41,7 @@
 #include "kernel/timer.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 
 #define TRACE_PIPE_POLL_MS 10
 
@@ -108,8 +109,8 @@ static notrace struct trace_iterator *peek_next_entry(struct trace_iterator *ite
 	iter->ent = ring_buffer_event_data(event);
 	iter->ent_size = ring_buffer_event_length(event);
 	/* The iterator skipped events a writer overwrote under it: how many is unknown. */
-	iter->lost_events = ring_buffer_iter_dropped(iter->buffer_iter[which]) ? (unsigned long)-1
-									     : 0;
+	iter->lost_events =
+		ring_buffer_iter_dropped(iter->buffer_iter[which]) ? (unsigned long)-1 : 0;
 	return iter;
 }
 
@@ -419,6 +420,88 @@ const struct file_operations tracing_pipe_fops = {
 };
 
 /* --- per_cpu/cpuN/stats --------------------------------------------------------------------- */
+
+/* --- per_cpu/cpuN/trace_pipe_raw -------------------------------------------------------------- */
+
+/*
+ * The consuming reader of tools: whole ring-buffer pages in Linux's binary format (8-byte
+ * time stamp, 8-byte commit with the missed-events flags, the records), RB_PAGE_SIZE bytes per
+ * page whatever the records fill, as trace-cmd expects. A page is taken from the buffer into the
+ * reader's spare page and handed out over as many reads as the reader likes. When the buffer is
+ * empty the reader waits, as on trace_pipe, but with tracing off it gets end of file (Linux
+ * would wait on): so `cat per_cpu/cpu0/trace_pipe_raw > /dev/ttyS1` ends once it has copied
+ * everything.
+ */
+struct raw_reader {
+	int cpu;
+	void *spare; /* one page, from ring_buffer_alloc_read_page */
+	size_t read; /* bytes of it already handed out */
+	bool valid; /* spare holds a page */
+};
+
+static notrace int tracing_buffers_open(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = &global_trace;
+	struct raw_reader *r;
+
+	if (!tr->buffer)
+		return -ENODEV;
+	r = kzalloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->cpu = tracing_get_cpu(inode);
+	r->spare = ring_buffer_alloc_read_page(tr->buffer, r->cpu);
+	if (!r->spare) {
+		kfree(r);
+		return -ENOMEM;
+	}
+	file->private_data = r;
+	return 0;
+}
+
+static notrace int tracing_buffers_release(struct inode *inode, struct file *file)
+{
+	struct raw_reader *r = file->private_data;
+
+	(void)inode;
+	ring_buffer_free_read_page(global_trace.buffer, r->cpu, r->spare);
+	kfree(r);
+	return 0;
+}
+
+static notrace ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct raw_reader *r = file->private_data;
+	size_t n;
+
+	(void)ppos;
+	if (!cnt)
+		return 0;
+	if (!r->valid || r->read == RB_PAGE_SIZE) {
+		int ret = ring_buffer_read_page(global_trace.buffer, &r->spare, RB_PAGE_SIZE,
+						r->cpu, 0);
+
+		if (ret < 0) {
+			if (!tracer_tracing_is_on(&global_trace))
+				return 0;
+			arm_poll_timer();
+			return -EAGAIN; /* the VFS waits on trace_pipe_wait */
+		}
+		r->valid = true;
+		r->read = 0;
+	}
+	n = MIN(cnt, RB_PAGE_SIZE - r->read);
+	memcpy(ubuf, (char *)r->spare + r->read, n);
+	r->read += n;
+	return (ssize_t)n;
+}
+
+const struct file_operations tracing_buffers_fops = {
+	.open = tracing_buffers_open,
+	.read = tracing_buffers_read,
+	.release = tracing_buffers_release,
+	.wait_queue = tracing_pipe_wait_queue,
+};
 
 static notrace void print_ts(struct seq_file *m, const char *what, uint64_t ts, bool in_ns)
 {

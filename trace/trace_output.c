@@ -17,6 +17,7 @@
 #include "trace/trace_output.h"
 #include "kernel/kallsyms.h"
 #include "lib/compiler.h"
+#include "lib/string.h"
 
 #define KSYM_SYMBOL_LEN 160 /* "name+0xoffset/0xsize" */
 #define BITS_PER_LONG 64
@@ -133,26 +134,111 @@ static notrace enum print_line_t trace_stack_print(struct trace_iterator *iter,
 	return trace_handle_return(s);
 }
 
+/*
+ * trace_printk and trace_marker: "caller: message". The message of a TRACE_BPRINT is made
+ * here, from the format the record points to and the argument words it saved (the words are
+ * whatever the record holds after its header: the ring buffer rounds sizes up, with zeros).
+ * TRACE_PRINT's text was saved with its newline, TRACE_BPRINT's and TRACE_BPUTS's newline is
+ * the format's own (a format without one runs into the next line, as on Linux).
+ */
+static notrace size_t bprint_words(struct trace_iterator *iter)
+{
+	long bytes = (long)iter->ent_size - (long)sizeof(struct bprint_entry);
+
+	return bytes > 0 ? (size_t)bytes / sizeof(uint32_t) : 0;
+}
+
+/* The text of a TRACE_PRINT, never past the end of its record. */
+static notrace void print_entry_text(struct trace_iterator *iter)
+{
+	struct print_entry *field = (struct print_entry *)iter->ent;
+	long room = (long)iter->ent_size - (long)sizeof(*field);
+
+	if (room > 0)
+		trace_seq_putmem(&iter->seq, field->buf, strnlen(field->buf, (size_t)room));
+}
+
+notrace enum print_line_t trace_print_bputs_msg_only(struct trace_iterator *iter)
+{
+	trace_seq_puts(&iter->seq, ((struct bputs_entry *)iter->ent)->str);
+	return trace_handle_return(&iter->seq);
+}
+
+notrace enum print_line_t trace_print_bprintk_msg_only(struct trace_iterator *iter)
+{
+	struct bprint_entry *field = (struct bprint_entry *)iter->ent;
+
+	trace_seq_bprintf(&iter->seq, field->fmt, field->buf, bprint_words(iter));
+	return trace_handle_return(&iter->seq);
+}
+
+notrace enum print_line_t trace_print_printk_msg_only(struct trace_iterator *iter)
+{
+	print_entry_text(iter);
+	return trace_handle_return(&iter->seq);
+}
+
+static notrace enum print_line_t trace_bputs_print(struct trace_iterator *iter,
+						   unsigned int flags, struct trace_event *event)
+{
+	(void)event;
+	seq_print_ip_sym(&iter->seq, ((struct bputs_entry *)iter->ent)->ip, flags);
+	trace_seq_puts(&iter->seq, ": ");
+	return trace_print_bputs_msg_only(iter);
+}
+
+static notrace enum print_line_t trace_bprint_print(struct trace_iterator *iter,
+						    unsigned int flags, struct trace_event *event)
+{
+	(void)event;
+	seq_print_ip_sym(&iter->seq, ((struct bprint_entry *)iter->ent)->ip, flags);
+	trace_seq_puts(&iter->seq, ": ");
+	return trace_print_bprintk_msg_only(iter);
+}
+
+static notrace enum print_line_t trace_print_print(struct trace_iterator *iter,
+						   unsigned int flags, struct trace_event *event)
+{
+	(void)event;
+	seq_print_ip_sym(&iter->seq, ((struct print_entry *)iter->ent)->ip, flags);
+	trace_seq_puts(&iter->seq, ": ");
+	return trace_print_printk_msg_only(iter);
+}
+
 static struct trace_event trace_fn_event = {.type = TRACE_FN, .trace = trace_fn_trace};
 static struct trace_event trace_stack_event = {.type = TRACE_STACK, .trace = trace_stack_print};
+static struct trace_event trace_print_event = {.type = TRACE_PRINT, .trace = trace_print_print};
+static struct trace_event trace_bprint_event = {.type = TRACE_BPRINT,
+						.trace = trace_bprint_print};
+static struct trace_event trace_bputs_event = {.type = TRACE_BPUTS, .trace = trace_bputs_print};
 
-static struct trace_event *events[__TRACE_LAST_TYPE] = {
+static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 	[TRACE_FN] = &trace_fn_event,
 	[TRACE_STACK] = &trace_stack_event,
+	[TRACE_PRINT] = &trace_print_event,
+	[TRACE_BPRINT] = &trace_bprint_event,
+	[TRACE_BPUTS] = &trace_bputs_event,
 };
+static int next_event_type = TRACE_EVENT_TYPE_FIRST; /* the next trace event's id */
 
+/* Boot and tracer init only, one at a time (never concurrently with itself). */
 notrace int register_trace_event(struct trace_event *event)
 {
-	if (event->type <= __TRACE_FIRST_TYPE || event->type >= __TRACE_LAST_TYPE ||
-	    events[event->type])
+	if (!event->type) {
+		if (next_event_type >= TRACE_EVENT_TYPE_MAX)
+			return 0;
+		event->type = next_event_type++;
+	} else if (event->type <= __TRACE_FIRST_TYPE || event->type >= __TRACE_LAST_TYPE ||
+		   events[event->type]) {
 		return 0;
+	}
 	events[event->type] = event;
 	return event->type;
 }
 
 notrace struct trace_event *ftrace_find_event(int type)
 {
-	if (type <= __TRACE_FIRST_TYPE || type >= __TRACE_LAST_TYPE)
+	if (type <= __TRACE_FIRST_TYPE || type >= TRACE_EVENT_TYPE_MAX)
 		return NULL;
 	return events[type];
 }

@@ -15,13 +15,23 @@ typedef enum print_line_t (*trace_print_func)(struct trace_iterator *iter, unsig
 					       struct trace_event *event);
 
 struct trace_event {
-	int type; /* enum trace_type */
+	int type; /* enum trace_type, or a trace event's id */
 	trace_print_func trace;
 };
 
 /*
- * Adds the output function of an entry type; TRACE_FN and TRACE_STACK are built in. Returns
- * the type, or 0 if it is out of range or taken. A tracer with new entry types calls it at init.
+ * Entry types from __TRACE_LAST_TYPE + 1 on are given out at boot, one per trace event
+ * (trace/trace_events.c), as Linux gives its events ids after its fixed types. An event's id
+ * is its common_type, shown in its id and format files.
+ */
+#define TRACE_EVENT_TYPE_FIRST (__TRACE_LAST_TYPE + 1)
+#define TRACE_EVENT_TYPE_MAX 256 /* ids below this; Linux's limit is 65535 */
+
+/*
+ * Adds the output function of an entry type; TRACE_FN and TRACE_STACK are built in. A fixed
+ * type (below __TRACE_LAST_TYPE) is given by the caller: a tracer with new entry types calls
+ * this at init. An event->type of 0 asks for the next free id, which is stored in
+ * event->type. Returns the type, or 0 if it is out of range or taken, or ids ran out.
  */
 int register_trace_event(struct trace_event *event);
 struct trace_event *ftrace_find_event(int type);
@@ -48,6 +58,15 @@ static inline notrace enum print_line_t trace_handle_return(struct trace_seq *s)
 {
 	return trace_seq_has_overflowed(s) ? TRACE_TYPE_PARTIAL_LINE : TRACE_TYPE_HANDLED;
 }
+
+/*
+ * Only the message of a trace_printk (TRACE_BPUTS, TRACE_BPRINT) or trace_marker (TRACE_PRINT)
+ * record, without "caller: ": for the option printk-msg-only and for tracers that show the
+ * message their own way (function_graph prints it as a C comment).
+ */
+enum print_line_t trace_print_bputs_msg_only(struct trace_iterator *iter);
+enum print_line_t trace_print_bprintk_msg_only(struct trace_iterator *iter);
+enum print_line_t trace_print_printk_msg_only(struct trace_iterator *iter);
 
 /* Nanoseconds to microseconds, rounded to the nearest (Linux's ns2usecs). */
 static inline notrace uint64_t ns2usecs(uint64_t nsec)

@@ -10,6 +10,9 @@
  *   switch            nop -> function -> nop: the tracer changes, the buffer starts empty,
  *                     writing the current name changes nothing, nop records nothing.
  *   buffer resize     small buffers, recording still works, the default size comes back.
+ *   trace_printk      called while another event is half written on this CPU (as from a
+ *                     tracer callback, or an interrupt): both arrive whole, the outer first,
+ *                     the arguments as passed; with the option off, nothing.
  *
  * Results print as "Testing tracer function: PASSED" (or FAILED!). The tests leave things as
  * they found them at boot: nop, empty filters, default sizes, tracing on.
@@ -23,6 +26,8 @@
 #include "kernel/kallsyms.h"
 #include "kernel/mutex.h"
 #include "kernel/printk.h"
+#include "kernel/preempt.h"
+#include "trace/trace_printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -174,6 +179,56 @@ static notrace bool trace_selftest_resize(struct trace_array *tr)
 	return ok;
 }
 
+/* The next event of this CPU's buffer, consumed, with its type; NULL if there is none. */
+static notrace struct trace_entry *next_entry(struct trace_array *tr, int cpu, unsigned short type)
+{
+	struct ring_buffer_event *event = ring_buffer_consume(tr->buffer, cpu, NULL, NULL);
+	struct trace_entry *ent = event ? ring_buffer_event_data(event) : NULL;
+
+	return ent && ent->type == type ? ent : NULL;
+}
+
+static notrace noinline bool trace_selftest_printk(struct trace_array *tr)
+{
+	unsigned long leaf = kallsyms_lookup_name("ftest_leaf");
+	struct ring_buffer_event *event;
+	struct bprint_entry *bp;
+	struct ftrace_entry *fn;
+	bool ok;
+	int cpu;
+
+	tracing_reset_online_cpus(tr);
+	preempt_disable();
+	cpu = smp_processor_id();
+	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*fn));
+	if (!event) {
+		preempt_enable();
+		return false;
+	}
+	fn = ring_buffer_event_data(event);
+	tracing_generic_entry_update(&fn->ent, TRACE_FN, tracing_gen_ctx());
+	fn->ip = leaf;
+	fn->parent_ip = 0;
+	trace_printk("selftest %d %s\n", 7, "nested"); /* inside the outer event */
+	ring_buffer_unlock_commit(tr->buffer);
+	preempt_enable();
+
+	fn = (struct ftrace_entry *)next_entry(tr, cpu, TRACE_FN);
+	bp = (struct bprint_entry *)next_entry(tr, cpu, TRACE_BPRINT);
+	ok = fn && fn->ip == leaf && bp && !strcmp(bp->fmt, "selftest %d %s\n") &&
+	     bp->buf[0] == 7 && memcmp(&bp->buf[1], "nested", 7) == 0 &&
+	     in_function(bp->ip, "trace_selftest_printk");
+	/* option trace_printk off: nothing */
+	mutex_lock(&trace_types_lock);
+	set_tracer_flag(tr, TRACE_ITER_PRINTK, 0);
+	trace_printk("selftest %d %s\n", 8, "off");
+	set_tracer_flag(tr, TRACE_ITER_PRINTK, 1);
+	mutex_unlock(&trace_types_lock);
+	ok = ok && ring_buffer_entries(tr->buffer) == 0;
+	tracing_reset_online_cpus(tr);
+	return ok;
+}
+
 notrace void trace_selftest_run(void)
 {
 	struct trace_array *tr = &global_trace;
@@ -186,5 +241,6 @@ notrace void trace_selftest_run(void)
 	report("tracer function (func_stack_trace)", trace_selftest_function(tr, true));
 	report("tracer switch nop/function/nop", trace_selftest_switch(tr));
 	report("trace buffer resize", trace_selftest_resize(tr));
+	report("trace_printk", trace_selftest_printk(tr));
 	tracing_reset_online_cpus(tr);
 }

@@ -6,6 +6,7 @@
  * helper here would fill the buffer with the tracer's own work.
  */
 #include "trace/trace_seq.h"
+#include "lib/bprintf.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -73,4 +74,22 @@ notrace size_t trace_seq_to_buffer(struct trace_seq *s, char *buf, size_t cnt)
 	memcpy(buf, s->buffer + s->readpos, cnt);
 	s->readpos += (unsigned int)cnt;
 	return cnt;
+}
+
+/* trace_printk's saved arguments (lib/bprintf.h), formatted with fmt now. */
+notrace void trace_seq_bprintf(struct trace_seq *s, const char *fmt, const uint32_t *binary,
+			       size_t words)
+{
+	size_t room = TRACE_SEQ_BUFFER_SIZE - s->len;
+	int n;
+
+	if (s->full)
+		return;
+	n = bstr_printf(s->buffer + s->len, room, fmt, binary, words);
+	if (n < 0 || (size_t)n >= room) {
+		s->buffer[s->len] = '\0'; /* all or nothing, as trace_seq_vprintf */
+		s->full = true;
+		return;
+	}
+	s->len += (unsigned int)n;
 }

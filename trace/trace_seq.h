@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "lib/compiler.h"
 
 #define TRACE_SEQ_BUFFER_SIZE 4096
@@ -29,6 +30,9 @@ void trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list args);
 void trace_seq_puts(struct trace_seq *s, const char *str);
 void trace_seq_putc(struct trace_seq *s, char c);
 void trace_seq_putmem(struct trace_seq *s, const void *mem, size_t len);
+/* trace_printk's saved arguments (lib/bprintf.h: words of them), formatted with fmt. */
+void trace_seq_bprintf(struct trace_seq *s, const char *fmt, const uint32_t *binary,
+		       size_t words);
 /* Copies up to cnt unread bytes to buf and marks them read; returns how many. */
 size_t trace_seq_to_buffer(struct trace_seq *s, char *buf, size_t cnt);
 

@@ -12,7 +12,8 @@
 #include "kernel/cmdline.h"
 #include "kernel/kmalloc.h"
 #include "kernel/printk.h"
-#include "kernel/proc_fs.h"
+#include "kernel/sysctl.h"
+#include <limits.h>
 #include "kernel/tracefs.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"
@@ -78,8 +79,7 @@ static notrace ssize_t max_size_read(struct file *file, char *ubuf, size_t cnt, 
 }
 
 /* Any number resets the maximum (Linux stores it; 0 is what people write to re-arm). */
-static notrace ssize_t max_size_write(struct file *file, const char *ubuf, size_t cnt,
-				      loff_t *ppos)
+static notrace ssize_t max_size_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	unsigned long v;
@@ -96,36 +96,30 @@ static const struct file_operations stack_max_size_fops = {
 	.write = max_size_write,
 };
 
-static notrace ssize_t enabled_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+/* /proc/sys/kernel/stack_tracer_enabled, a sysctl as in Linux: it reads what was written. */
+static unsigned long stack_tracer_enabled_val;
+
+static notrace int stack_enabled_handler(const struct ctl_table *t, unsigned long val)
 {
-	(void)file;
-	return read_number(ppos, ubuf, cnt, stack_tracer_enabled());
+	(void)t;
+	return stack_tracer_enable(val != 0);
 }
 
-static notrace ssize_t enabled_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
-{
-	(void)file;
-	unsigned long v;
-	int ret = parse_number(ubuf, cnt, &v);
-	if (!ret)
-		ret = stack_tracer_enable(v != 0);
-	if (ret)
-		return ret;
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
-}
-
-static const struct file_operations stack_enabled_fops = {
-	.read = enabled_read,
-	.write = enabled_write,
+static const struct ctl_table stack_sysctls[] = {
+	{"stack_tracer_enabled", &stack_tracer_enabled_val, 0644, 0, INT_MAX,
+	 stack_enabled_handler},
 };
 
 void stack_tracer_init_files(void)
 {
 	if (!tracefs_create_file("stack_trace", 0444, NULL, NULL, &stack_trace_fops) ||
 	    !tracefs_create_file("stack_max_size", 0644, NULL, NULL, &stack_max_size_fops) ||
-	    !proc_create("stack_tracer_enabled", 0644, proc_sys_kernel, &stack_enabled_fops))
+	    register_sysctl_table(stack_sysctls, ARRAY_SIZE(stack_sysctls)))
 		printk(KERN_ERR "stack tracer: cannot create its files\n");
-	if (cmdline_has("stacktrace") && stack_tracer_enable(true))
-		printk(KERN_ERR "stack tracer: cannot start it at boot\n");
+	if (cmdline_has("stacktrace")) {
+		if (stack_tracer_enable(true))
+			printk(KERN_ERR "stack tracer: cannot start it at boot\n");
+		else
+			stack_tracer_enabled_val = 1;
+	}
 }

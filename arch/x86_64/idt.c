@@ -9,6 +9,10 @@
  * shows as the `h` flag; on the way out, if a wakeup asked for a reschedule and nothing forbids
  * it, the interrupted task is preempted here.
  *
+ * Device interrupts (ISA IRQ n at vector VEC_ISA_BASE + n, given with request_irq()) have a
+ * name, and their handler runs between the irq_handler_entry and irq_handler_exit tracepoints,
+ * as Linux's do: the timer tick and the IPIs are the CPU's own vectors and have neither.
+ *
  * Not traced: do_interrupt runs on every tick and inside the tracer's own critical sections.
  */
 #include <stdint.h>
@@ -20,6 +24,7 @@
 #include "kernel/preempt.h"
 #include "kernel/sched.h"
 #include "lib/compiler.h"
+#include "trace/events/irq.h"
 
 #define IDT_INTERRUPT_GATE 0x8e /* present, ring 0, 64-bit interrupt gate (clears IF) */
 
@@ -35,6 +40,7 @@ struct idt_entry {
 
 static struct idt_entry idt[256] __aligned(16);
 static irq_handler_t irq_handlers[256];
+static const char *irq_names[256]; /* device interrupts: what request_irq() called them */
 static exception_handler_t exception_handlers[VEC_FIRST_IRQ];
 extern const uint64_t isr_stub_table[256];
 
@@ -82,10 +88,19 @@ notrace bool is_irq_handler(unsigned long addr)
 	return false;
 }
 
+void request_irq(int irq, irq_handler_t fn, const char *name)
+{
+	irq_names[VEC_ISA_BASE + irq] = name;
+	irq_handlers[VEC_ISA_BASE + irq] = fn;
+}
+
 void set_exception_handler(int vector, exception_handler_t fn)
 {
 	exception_handlers[vector] = fn;
 }
+
+DEFINE_TRACE(irq_handler_entry); /* trace/events/irq.h */
+DEFINE_TRACE(irq_handler_exit);
 
 notrace void do_interrupt(struct pt_regs *regs)
 {
@@ -108,12 +123,24 @@ notrace void do_interrupt(struct pt_regs *regs)
 		return; /* spurious interrupts take no EOI */
 
 	preempt_count_add(HARDIRQ_OFFSET);
-	if (irq_handlers[vec])
+	if (irq_names[vec]) {
+		int irq = vec - VEC_ISA_BASE;
+
+		trace_irq_handler_entry(irq, irq_names[vec]);
 		irq_handlers[vec](regs);
+		/* Lucid's handlers return nothing: they always handle their interrupt. */
+		trace_irq_handler_exit(irq, IRQ_HANDLED);
+	} else if (irq_handlers[vec]) {
+		irq_handlers[vec](regs);
+	}
 	lapic_eoi();
 	preempt_count_sub(HARDIRQ_OFFSET);
 
-	/* Preempt on the way out, unless the interrupted code had preemption disabled. */
-	if (preempt_count() == 0 && READ_ONCE(cpu->need_resched))
+	/*
+	 * Preempt on the way out, unless the interrupted code had preemption disabled. Not the
+	 * idle task: its loop looks at need_resched after every interrupt and calls schedule()
+	 * itself, as Linux's does (so its switches show prev_state=R, not R+).
+	 */
+	if (preempt_count() == 0 && READ_ONCE(cpu->need_resched) && cpu->curr != cpu->idle)
 		preempt_schedule_irq();
 }

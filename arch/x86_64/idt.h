@@ -29,8 +29,10 @@ typedef bool (*exception_handler_t)(struct pt_regs *regs);
 void idt_init(void);
 void idt_load(void);
 void set_irq_handler(int vector, irq_handler_t fn);
-/* Is addr the entry of a handler set_irq_handler installed? (function_graph's irq arrows) */
+/* Is addr a handler set_irq_handler or request_irq installed? (function_graph's arrows) */
 bool is_irq_handler(unsigned long addr);
+/* A device interrupt: ISA IRQ irq (at vector VEC_ISA_BASE + irq), named as Linux names it. */
+void request_irq(int irq, irq_handler_t fn, const char *name);
 void set_exception_handler(int vector, exception_handler_t fn);
 
 #endif

@@ -32,28 +32,21 @@
 
 #define INT3_INSN 0xcc
 #define INT3_INSN_SIZE 1
+#define CALL_INSN_OPCODE 0xe8 /* call rel32 */
 
 static DEFINE_SPINLOCK(poke_lock); /* one user of POKE_AREA at a time */
-static int poke_owner = -1;        /* the CPU holding poke_lock */
 static const struct text_poke_loc *bp_locs; /* the batch being patched, for the int3 handler */
 static volatile int bp_count;
 
-/* Writes within one page; src NULL writes back the bytes that are there. */
+/* Writes within one page. */
 static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
 {
 	uintptr_t pa = __pa(addr);
 	unsigned long flags = spin_lock_irqsave(&poke_lock);
-	WRITE_ONCE(poke_owner, smp_processor_id());
 	if (mmu_map_page(POKE_AREA, pa & ~(PAGE_SIZE - 1), MMU_WRITE))
 		panic("text_poke: cannot map the alias");
-	void *alias = (void *)(POKE_AREA + (pa & (PAGE_SIZE - 1)));
-	if (src)
-		memcpy(alias, src, len);
-	else
-		for (size_t i = 0; i < len; i++)
-			((volatile uint8_t *)alias)[i] = ((volatile uint8_t *)alias)[i];
+	memcpy((void *)(POKE_AREA + (pa & (PAGE_SIZE - 1))), src, len);
 	mmu_unmap_page(POKE_AREA); /* also drops this CPU's TLB entry */
-	WRITE_ONCE(poke_owner, -1);
 	spin_unlock_irqrestore(&poke_lock, flags);
 }
 
@@ -99,28 +92,34 @@ static notrace const struct text_poke_loc *find_loc(unsigned long addr)
 	return NULL;
 }
 
+/* The two instructions a patched site holds when it is not being patched: a 5-byte NOP, a call. */
+static notrace bool is_site_insn(const volatile uint8_t *p)
+{
+	static const uint8_t nop5[POKE_INSN_MAX] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+	bool nop = true;
+
+	for (int i = 0; i < POKE_INSN_MAX; i++)
+		nop &= p[i] == nop5[i];
+	return nop || p[0] == CALL_INSN_OPCODE;
+}
+
 /* A CPU hit one of our int3s: skip the whole instruction being replaced. */
 static notrace bool poke_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->rip - INT3_INSN_SIZE; /* int3 is a trap: RIP is past it */
+	const volatile uint8_t *site = (const volatile uint8_t *)addr;
+
 	/*
 	 * The int3 is gone already: this CPU executed a copy fetched before the last write (its
-	 * instruction stream, or QEMU's translation of it, was not yet resynchronized). Go back
-	 * and run the instruction that is there now. QEMU may keep such a translation for good
-	 * (a vCPU that read the int3 while another CPU replaced it can file its translation after
-	 * the write invalidated the page's): writing the byte again, under poke_lock so that no
-	 * patch falls in between, makes QEMU drop it, or this CPU would come back here forever,
-	 * with interrupts off if it was in an interrupt handler, and stop the machine. A CPU
-	 * that holds poke_lock itself (the site is in the page table code that poking calls)
-	 * cannot write: it runs on past the site, as if it were a NOP.
+	 * instruction stream, or QEMU's translation of it, was not yet resynchronized). Sending
+	 * it back to run the instruction now there is not enough: QEMU has been seen to run the
+	 * stale translation again and again, an int3 storm that never ends. So a site that now
+	 * holds one of ours is skipped, as while it changes (one traced call is missed).
 	 */
-	if (kernel_text_address(addr) && *(volatile uint8_t *)addr != INT3_INSN) {
-		if (READ_ONCE(poke_owner) == smp_processor_id()) {
-			regs->rip = addr + POKE_INSN_MAX;
-			return true;
-		}
-		poke_page(addr, NULL, INT3_INSN_SIZE);
-		regs->rip = addr;
+	if (kernel_text_address(addr) && *site != INT3_INSN) {
+		regs->rip = kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site_insn(site)
+				    ? addr + POKE_INSN_MAX
+				    : addr;
 		return true;
 	}
 	if (!READ_ONCE(bp_count))

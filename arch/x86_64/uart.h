@@ -4,9 +4,14 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdbool.h>
 
 #define COM1_PORT 0x3f8
 #define COM1_IRQ 4
+#define COM2_PORT 0x2f8
+
+/* Is there a UART at port? (A missing one reads back 0xff from every register.) */
+bool uart_present(uint16_t port);
 
 void uart_init(uint16_t port);
 void uart_putc(uint16_t port, char c);

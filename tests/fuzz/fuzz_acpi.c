@@ -17,14 +17,7 @@
 #include <string.h>
 #include "arch/x86_64/acpi_tables.h"
 #include "lib/errno.h"
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 #define SDT_HEADER_LEN 36
 #define SDT_CHECKSUM 9

@@ -16,14 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/glob.h"
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 enum { E_STAR, E_SET }; /* a literal and '?' are sets too: of one character, and of all */
 

@@ -14,14 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/kstrtox.h"
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 /* Errno values as lib/errno.h has them (Linux's); <errno.h> is the host's, for strtoull. */
 #define LUCID_EINVAL 22

@@ -17,14 +17,7 @@
 #include "kernel/line_edit.h"
 #include "lib/ctype.h"
 #include "tests/unit/host_kmalloc.h"
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 #define REPEAT_BYTE 0xff
 #define REPEAT_UNIT 20

@@ -32,16 +32,9 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "tests/fuzz/fuzz_input.h"
+#include "tests/fuzz/fuzz_check.h"
 
 int host_snprintf(char *buf, size_t size, const char *fmt, ...); /* tests/unit/host_ref.c */
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
 
 #define MAX_ARGS 24
 #define MAX_PIECES 12

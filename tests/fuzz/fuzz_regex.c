@@ -25,14 +25,7 @@
 #include "lib/regex.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "tests/unit/host_kmalloc.h"
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 /* Small trees: glibc's own regcomp recurses and backtracks, and blows up on big nested ones. */
 #define MAX_TREE_DEPTH 3

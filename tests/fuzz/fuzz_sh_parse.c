@@ -18,14 +18,7 @@
 #include "kernel/sh_parse.h"
 #include "lib/errno.h"
 #include "tests/unit/host_kmalloc.h"
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 /* The word in single quotes, a ' written as '\'' (close, escaped quote, reopen). */
 static char *quote_word(const char *w)

@@ -29,14 +29,8 @@
 #include "tests/fuzz/fuzz_input.h"
 #include "tests/fuzz/fuzz_vfs.h"
 #include "tests/unit/host_kmalloc.h"
+#include "tests/fuzz/fuzz_check.h"
 
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                 \
-		}                                                                                \
-	} while (0)
 #define IS_ERR_OR(v, ok) ((v) >= 0 ? (ok) : (v) > -4096)
 
 static bool verbose;

@@ -8,10 +8,9 @@ import re
 
 import pexpect
 from lucid import PROMPT
+from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
 
 BOOT = {"cmdline": "ftrace_selftest"}
-T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
 ENOMEM = "sh: echo: write error: Cannot allocate memory\n"
 
 HEADER_IRQ = """# tracer: {tracer}
@@ -45,25 +44,6 @@ DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk",
                    "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
 
 
-def sh(k, cmd, timeout=30):
-    return k.run(cmd, timeout=timeout)
-
-
-def ok(k, cmd):
-    out = sh(k, cmd)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
-
-
-def fails(k, cmd, err=EINVAL):
-    assert sh(k, cmd) == err, cmd
-    assert k.status() == 1, cmd
-
-
-def cat(k, name, timeout=30):
-    return sh(k, "cat %s/%s" % (T, name), timeout)
-
-
 def fresh(k):
     """Back to the state at boot: nop, no filters, default sizes, options and clock, empty."""
     for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_ftrace_filter",
@@ -77,10 +57,6 @@ def fresh(k):
             ok(k, "echo %s > trace_options" % opt)
     ok(k, "echo 0 > options/func_stack_trace")
     ok(k, "echo > trace")
-
-
-def ncpus(k):
-    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
 
 
 def trace_leaf_calls(k):
@@ -132,7 +108,8 @@ def test_files_and_modes(lucid):
         "buffer_total_size_kb": "-r--r-----", "current_tracer": "-rw-r-----",
         "dyn_ftrace_total_info": "-r--r-----", "enabled_functions": "-r--r-----",
         "set_ftrace_filter": "-rw-r-----", "set_ftrace_notrace": "-rw-r-----",
-        "set_ftrace_pid": "-rw-r-----", "trace": "-rw-r-----", "trace_clock": "-rw-r-----",
+        "set_ftrace_pid": "-rw-r-----", "saved_cmdlines": "-r--r-----",
+        "saved_cmdlines_size": "-rw-r-----", "trace": "-rw-r-----", "trace_clock": "-rw-r-----",
         "trace_options": "-rw-r-----", "trace_pipe": "-r--r-----", "tracing_on": "-rw-r-----",
     }
     for name, mode in want.items():
@@ -141,7 +118,8 @@ def test_files_and_modes(lucid):
     per_cpu = sh(lucid, "ls -l %s/per_cpu/cpu0" % T)
     modes = {l.split()[-1]: l.split()[0] for l in per_cpu.splitlines()}
     assert modes == {"buffer_size_kb": "-rw-r-----", "stats": "-r--r-----",
-                     "trace": "-rw-r-----", "trace_pipe": "-r--r-----"}, per_cpu
+                     "trace": "-rw-r-----", "trace_pipe": "-r--r-----",
+                     "trace_pipe_raw": "-r--r-----"}, per_cpu
     assert sh(lucid, "ls %s/per_cpu" % T).split() == ["cpu%d" % i for i in range(ncpus(lucid))]
     opts = sh(lucid, "ls %s/options" % T).split()
     names = [re.sub(r"^no", "", o) for o in DEFAULT_OPTIONS] + ["func_stack_trace"]
@@ -487,6 +465,30 @@ def test_set_ftrace_pid(lucid):
     ok(lucid, "ftest call")
     ok(lucid, "echo 0 > tracing_on")
     assert "entries-written: 3/3 " in cat(lucid, "trace")
+
+
+def test_saved_cmdlines(lucid):
+    """pid -> comm for every task the trace names; resizing forgets them all; bad sizes refused."""
+    fresh(lucid)
+    assert cat(lucid, "saved_cmdlines_size") == "128\n"
+    trace_leaf_calls(lucid)
+    pid = int(re.search(r"ftest-(\d+) ", cat(lucid, "trace")).group(1))
+    saved = cat(lucid, "saved_cmdlines")
+    assert re.match(r"^(\d+ [^\n]+\n)+$", saved), saved
+    assert "%d ftest\n" % pid in saved, saved
+    for bad in ["0", "32769", "-1", "abc", ""]:
+        fails(lucid, "echo %s > saved_cmdlines_size" % bad)
+    assert cat(lucid, "saved_cmdlines_size") == "128\n"
+    ok(lucid, "echo 1 > saved_cmdlines_size")
+    assert cat(lucid, "saved_cmdlines_size") == "1\n"
+    assert cat(lucid, "saved_cmdlines") == ""
+    assert "<...>-%d " % pid in cat(lucid, "trace")  # a resize forgets every name, as Linux's
+    ok(lucid, "echo 1 > tracing_on")
+    ok(lucid, "ftest call")
+    ok(lucid, "echo 0 > tracing_on")
+    pid = int(re.search(r"ftest-(\d+) ", cat(lucid, "trace")).group(1))
+    assert cat(lucid, "saved_cmdlines") == "%d ftest\n" % pid  # the one slot
+    ok(lucid, "echo 128 > saved_cmdlines_size")
 
 
 def test_call_site_files(lucid):

@@ -175,3 +175,28 @@ def test_help_lists_new_commands(lucid):
                 "tail", "grep", "wc", "sort", "uniq", "cksum", "mount", "umount", "true",
                 "false", "seq", "yes"]:
         assert cmd in names, cmd
+
+
+def test_background_jobs(lucid):
+    """`cmd &` returns at once; `jobs` lists; the next prompt reports Done or Exit N; wait."""
+    out = lucid.run("sleep 1 &")
+    m = re.match(r"^\[1\] (\d+)\n$", out)
+    assert m, out
+    assert lucid.status() == 0
+    assert lucid.run("jobs") == "[1]+  Running                 sleep 1\n"
+    assert lucid.run("sleep 2") == "[1]+  Done                    sleep 1\n"
+    assert lucid.run("jobs") == ""
+    out = lucid.run("false & echo x | cat &")
+    assert re.match(r"^\[1\] \d+\n\[2\] \d+\n", out), out
+    out += lucid.run("wait")
+    assert "[1]   Exit 1                  false\n" in out, out
+    assert "[2]+  Done                    echo x | cat\n" in out, out
+    assert "x\n" in out
+    # A background job reads /dev/null, not the console: cat ends at once.
+    out = lucid.run("cat & wait")
+    assert re.match(r"^\[1\] \d+\n\[1\]\+  Done +cat\n$", out), out
+    # Two workloads at once, and wait until both finish.
+    out = lucid.run("run_test -r 5 & run_test -r 5 & wait", timeout=120)
+    assert out.count(" ok\n") == 2, out
+    assert "sh: `&' after `&&' or `||' is not supported" in lucid.run("true && sleep 1 &")
+    assert lucid.run("ps | grep -c sleep") == "0\n"

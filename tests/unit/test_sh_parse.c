@@ -26,7 +26,7 @@ static void dump(const struct sh_line *line, char *out, size_t size)
 	for (int i = 0; i < line->npipelines; i++) {
 		const struct sh_pipeline *p = &line->pipelines[i];
 
-		if (i)
+		if (i && !line->pipelines[i - 1].background)
 			n += snprintf(out + n, size - n, "%s", ops[p->op]);
 		for (int j = 0; j < p->ncmds; j++) {
 			const struct sh_command *c = &p->cmds[j];
@@ -46,6 +46,8 @@ static void dump(const struct sh_line *line, char *out, size_t size)
 					n += snprintf(out + n, size - n, "%s", r->path);
 			}
 		}
+		if (p->background)
+			n += snprintf(out + n, size - n, " & ");
 	}
 	assert_true(n < size);
 }
@@ -139,6 +141,10 @@ static const struct {
 	{"a;", 0, "[a]"},
 	{"a ; ", 0, "[a]"},
 	{"a && b", 0, "[a] && [b]"},
+	{"a &", 0, "[a] & "},
+	{"a&b", 0, "[a] & [b]"},
+	{"a | b & c ; d &", 0, "[a] | [b] & [c] ; [d] & "},
+	{"a & b && c", 0, "[a] & [b] && [c]"},
 	{"a&&b", 0, "[a] && [b]"},
 	{"a || b", 0, "[a] || [b]"},
 	{"false && echo a || echo b", 0, "[false] && [echo][a] || [echo][b]"},
@@ -285,8 +291,10 @@ static const struct {
 	{"echo 99999999999999999999>f", -EINVAL, "sh: 99999999999999999999: Bad file descriptor"},
 	{"echo 255>f 2>&255", 0, NULL},
 	/* Bash operators this shell does not have. */
-	{"a &", -EINVAL, "sh: `&' is not supported"},
-	{"a & b", -EINVAL, "sh: `&' is not supported"},
+	{"a && b &", -EINVAL, "sh: `&' after `&&' or `||' is not supported"},
+	{"a || b & c", -EINVAL, "sh: `&' after `&&' or `||' is not supported"},
+	{"a & & b", -EINVAL, "sh: syntax error near unexpected token `&'"},
+	{"a ; & b", -EINVAL, "sh: syntax error near unexpected token `&'"},
 	{"a&&&b", -EINVAL, "sh: syntax error near unexpected token `&'"},
 	{"& a", -EINVAL, "sh: syntax error near unexpected token `&'"},
 	{"a | &", -EINVAL, "sh: syntax error near unexpected token `&'"},

@@ -12,6 +12,9 @@
 #include <cmocka.h>
 #include "trace/trace_output.h"
 #include "lib/printf.h"
+#include "lib/errno.h"
+#include "tests/unit/host_kmalloc.h"
+#include "lib/bprintf.h"
 
 /* --- stand-ins for the kernel ---------------------------------------------------------------- */
 
@@ -30,6 +33,8 @@ static const struct {
 	{"try_to_wake_up", 0xffffffff81008000, 0x300},
 	{"vfs_read", 0xffffffff81009000, 0x120},
 	{"ksys_read", 0xffffffff8100a000, 0x90},
+	{"foo_init", 0xffffffff8100b000, 0x50},
+	{"tracing_mark_write", 0xffffffff8100c000, 0x120},
 };
 
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
@@ -57,6 +62,9 @@ static struct trace_iterator iter;
 static union {
 	struct ftrace_entry fn;
 	struct stack_entry stack;
+	struct bprint_entry bprint;
+	struct print_entry print;
+	struct bputs_entry bputs;
 	char bytes[256];
 } ev;
 
@@ -365,6 +373,111 @@ static void test_stack_trace(void **state)
 	assert_true(strstr(text(), "0xffffffffc02e3083\n") != NULL);
 }
 
+/* --- trace_printk and trace_marker lines ---------------------------------------------------- */
+
+/* A TRACE_BPRINT record as trace_vbprintk makes it: the arguments saved by vbin_printf. */
+static void bprint_event(int pid, int cpu, uint64_t ts_ns, unsigned long ip, const char *fmt, ...)
+{
+	va_list ap;
+	int words;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.bprint.ent.type = TRACE_BPRINT;
+	ev.bprint.ent.pid = pid;
+	ev.bprint.ip = ip;
+	ev.bprint.fmt = fmt;
+	va_start(ap, fmt);
+	words = vbin_printf(ev.bprint.buf, 32, fmt, ap);
+	va_end(ap);
+	assert_true(words <= 32);
+	/* the ring buffer rounds the payload up to 8 bytes: the reader sees a zero word more */
+	iter.ent_size = (unsigned int)(sizeof(ev.bprint) + ALIGN_UP((size_t)words * 4, 8));
+	iter.ent = &ev.bprint.ent;
+	iter.cpu = cpu;
+	iter.ts = ts_ns;
+	trace_seq_init(&iter.seq);
+}
+
+static void print_event(int pid, unsigned long ip, const char *text, size_t room)
+{
+	memset(&ev, 0, sizeof(ev));
+	ev.print.ent.type = TRACE_PRINT;
+	ev.print.ent.pid = pid;
+	ev.print.ip = ip;
+	memcpy(ev.print.buf, text, strlen(text) + 1);
+	iter.ent_size = (unsigned int)(sizeof(ev.print) + room);
+	iter.ent = &ev.print.ent;
+	iter.cpu = 1;
+	iter.ts = 60503461000ULL;
+	trace_seq_init(&iter.seq);
+}
+
+static void test_bprint_line(void **state)
+{
+	(void)state;
+	trace_save_cmdline(12, "insmod");
+	/* the article's module, in profile PA, Lucid's %p (glibc's) */
+	bprint_event(12, 1, 123456789000ULL, SYM(10) + 0x1c, "read foo %d out of bar %p\n", 10,
+		     (void *)0xffff880013a5bef8UL);
+	line_is("          insmod-12    [001] ....   123.456789: "
+		"foo_init: read foo 10 out of bar 0xffff880013a5bef8\n");
+	/* sym-offset applies to the caller */
+	bprint_event(12, 1, 123456789000ULL, SYM(10) + 0x1c, "%s=%lu %c\n", "jiffies", 4294967296UL,
+		     'x');
+	iter.tr->trace_flags |= TRACE_ITER_SYM_OFFSET;
+	line_is("          insmod-12    [001] ....   123.456789: "
+		"foo_init+0x1c/0x50: jiffies=4294967296 x\n");
+	/* only the message, for function_graph's comments */
+	trace_seq_init(&iter.seq);
+	assert_int_equal(trace_print_bprintk_msg_only(&iter), TRACE_TYPE_HANDLED);
+	assert_string_equal(text(), "jiffies=4294967296 x\n");
+}
+
+static void test_bprint_truncated_record(void **state)
+{
+	(void)state;
+	/* a record cut before its string's end prints nothing for it, never past the record */
+	bprint_event(1994, 0, 1000, SYM(10), "%d %s!\n", 7, "a string longer than the record");
+	iter.ent_size = (unsigned int)(sizeof(ev.bprint) + 8);
+	line_is("            bash-1994  [000] ....     0.000001: foo_init: 7 !\n");
+}
+
+static void test_bputs_line(void **state)
+{
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.bputs.ent.type = TRACE_BPUTS;
+	ev.bputs.ent.pid = 1994;
+	ev.bputs.ip = SYM(10) + 4;
+	ev.bputs.str = "s3_entry\n";
+	iter.ent = &ev.bputs.ent;
+	iter.ent_size = sizeof(ev.bputs);
+	iter.cpu = 0;
+	iter.ts = 318726581000ULL;
+	line_is("            bash-1994  [000] ....   318.726581: foo_init: s3_entry\n");
+	trace_seq_init(&iter.seq);
+	assert_int_equal(trace_print_bputs_msg_only(&iter), TRACE_TYPE_HANDLED);
+	assert_string_equal(text(), "s3_entry\n");
+}
+
+static void test_marker_line(void **state)
+{
+	(void)state;
+	trace_save_cmdline(93, "sh");
+	/* linux-6.1/trace_marker_nop.txt, in profile PA */
+	print_event(93, SYM(11) + 0x80, "hello\n", 8);
+	line_is("              sh-93    [001] ....    60.503461: tracing_mark_write: hello\n");
+	trace_seq_init(&iter.seq);
+	assert_int_equal(trace_print_printk_msg_only(&iter), TRACE_TYPE_HANDLED);
+	assert_string_equal(text(), "hello\n");
+	/* text without its NUL inside the record: only what the record holds */
+	print_event(93, SYM(11), "hello\n", 3);
+	line_is("              sh-93    [001] ....    60.503461: tracing_mark_write: hel");
+	/* ip 0: Linux's 2009 "0: hello world" */
+	print_event(93, 0, "hello world\n", 16);
+	line_is("              sh-93    [001] ....    60.503461: 0: hello world\n");
+}
+
 static void test_unknown_type(void **state)
 {
 	(void)state;
@@ -384,16 +497,18 @@ static enum print_line_t print_five(struct trace_iterator *it, unsigned int flag
 static void test_register_trace_event(void **state)
 {
 	(void)state;
-	static struct trace_event print_event = {.type = TRACE_PRINT, .trace = print_five};
+	static struct trace_event mmio_event = {.type = TRACE_MMIO_RW, .trace = print_five};
 	static struct trace_event fn_again = {.type = TRACE_FN, .trace = print_five};
+	static struct trace_event print_again = {.type = TRACE_PRINT, .trace = print_five};
 	static struct trace_event bad = {.type = __TRACE_LAST_TYPE, .trace = print_five};
 
 	assert_int_equal(register_trace_event(&fn_again), 0); /* taken */
+	assert_int_equal(register_trace_event(&print_again), 0);
 	assert_int_equal(register_trace_event(&bad), 0);
-	assert_int_equal(register_trace_event(&print_event), TRACE_PRINT);
+	assert_int_equal(register_trace_event(&mmio_event), TRACE_MMIO_RW);
 	fn_event(1994, 0, 1000, 0, 0, 0, 0);
-	ev.fn.ent.type = TRACE_PRINT;
-	line_is("            bash-1994  [000] ....     0.000001: event 5\n");
+	ev.fn.ent.type = TRACE_MMIO_RW;
+	line_is("            bash-1994  [000] ....     0.000001: event 7\n");
 }
 
 static enum print_line_t tracer_line(struct trace_iterator *it)
@@ -493,6 +608,42 @@ static void test_cmdline_cache(void **state)
 	assert_string_equal(comm, "<...>");
 }
 
+/* saved_cmdlines_size: a resize forgets every name; slots list in order; bad sizes refused. */
+static void test_cmdline_resize(void **state)
+{
+	char comm[TRACE_COMM_LEN];
+	int pid;
+
+	(void)state;
+	assert_int_equal(trace_resize_saved_cmdlines(0), -EINVAL);
+	assert_int_equal(trace_resize_saved_cmdlines(PID_MAX_DEFAULT + 1), -EINVAL);
+	assert_int_equal(trace_saved_cmdlines_size(), 128);
+	assert_int_equal(trace_resize_saved_cmdlines(2), 0);
+	assert_int_equal(trace_saved_cmdlines_size(), 2);
+	trace_find_cmdline(1994, comm);
+	assert_string_equal(comm, "<...>");
+	assert_true(trace_saved_cmdline(0, &pid, comm));
+	assert_int_equal(pid, -1);
+	trace_save_cmdline(7, "seven");
+	trace_save_cmdline(8, "eight");
+	trace_save_cmdline(9, "nine"); /* takes slot 0 back from 7 */
+	assert_true(trace_saved_cmdline(0, &pid, comm));
+	assert_int_equal(pid, 9);
+	assert_string_equal(comm, "nine");
+	assert_true(trace_saved_cmdline(1, &pid, comm));
+	assert_int_equal(pid, 8);
+	assert_false(trace_saved_cmdline(2, &pid, comm));
+	trace_find_cmdline(7, comm);
+	assert_string_equal(comm, "<...>");
+	host_kmalloc_fail_at = 1;
+	assert_int_equal(trace_resize_saved_cmdlines(64), -ENOMEM);
+	host_kmalloc_fail_at = 0;
+	assert_int_equal(trace_saved_cmdlines_size(), 2); /* unchanged */
+	trace_find_cmdline(9, comm);
+	assert_string_equal(comm, "nine");
+	assert_int_equal(trace_resize_saved_cmdlines(128), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,12 +664,17 @@ int main(void)
 		cmocka_unit_test_setup(test_lost_events, setup),
 		cmocka_unit_test_setup(test_annotate, setup),
 		cmocka_unit_test_setup(test_stack_trace, setup),
+		cmocka_unit_test_setup(test_bprint_line, setup),
+		cmocka_unit_test_setup(test_bprint_truncated_record, setup),
+		cmocka_unit_test_setup(test_bputs_line, setup),
+		cmocka_unit_test_setup(test_marker_line, setup),
 		cmocka_unit_test_setup(test_unknown_type, setup),
 		cmocka_unit_test_setup(test_register_trace_event, setup),
 		cmocka_unit_test_setup(test_tracer_print_line, setup),
 		cmocka_unit_test_setup(test_trace_seq_all_or_nothing, setup),
 		cmocka_unit_test_setup(test_line_that_does_not_fit, setup),
 		cmocka_unit_test_setup(test_cmdline_cache, setup),
+		cmocka_unit_test_setup(test_cmdline_resize, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,113 @@
+/*
+ * Tracepoints: named places in the kernel that other code can hook a function to
+ * (kernel/tracepoint.c). Linux's include/linux/tracepoint.h, small.
+ *
+ * A subsystem declares a tracepoint once in a header (trace/events/sched.h):
+ *
+ *     DECLARE_TRACE(sched_switch,
+ *                   TP_PROTO(bool preempt, struct task *prev, struct task *next),
+ *                   TP_ARGS(preempt, prev, next));
+ *
+ * defines it in one of its .c files with DEFINE_TRACE(sched_switch), and calls
+ * trace_sched_switch(preempt, prev, next) where the thing happens. Anyone may then attach a
+ * probe, void probe(void *data, bool preempt, struct task *prev, struct task *next), with
+ * register_trace_sched_switch(probe, data), and detach it with unregister_trace_...(). The
+ * trace events (trace/trace_events.c) are the main user: enabling an event attaches its probe.
+ *
+ * WHAT A TRACEPOINT COSTS WHEN NOTHING IS ATTACHED. Tracepoints sit on hot paths (every
+ * context switch, every interrupt), so an unused one must cost next to nothing. trace_X()
+ * is inline and starts with one test of a bool, tp.enabled, marked unlikely: a load and a
+ * branch the CPU predicts not taken, and the call itself is out of the fast path. Linux goes
+ * one step further with a static key: the test is compiled as a 5-byte NOP that
+ * static_key_enable() patches into a jump at run time, the way dynamic ftrace patches its
+ * call sites (arch/x86_64/text_poke.c), so not even the load remains. Lucid keeps the bool:
+ * it shows the idea, and the difference is a cycle.
+ *
+ * WHY PROBES MAY BE DETACHED WHILE OTHER CPUS CALL THEM. A tracepoint holds up to
+ * TRACEPOINT_MAX_PROBES pointers to {probe, data} pairs. A caller reads each pointer once and
+ * calls through what it read, so a pair is always seen whole. Attaching allocates a pair and
+ * publishes its pointer; detaching clears the pointer, then waits until no CPU can still be
+ * using the old pair before freeing it. How does it know? trace_X() runs the probes with
+ * interrupts disabled, so a CPU that has taken an interrupt since the pointer was cleared is
+ * done with it: tracepoint_synchronize_unregister() sends every other CPU an interrupt (an
+ * IPI) and waits for all of them to answer. That is what Linux's synchronize_rcu() proves in
+ * its own way: every CPU has passed a point where it held no reference.
+ *
+ * So probes run with interrupts off, on the CPU that hit the tracepoint, in whatever context
+ * that was (a task, an interrupt handler, the scheduler with its run queue locked): they must
+ * not sleep, must not take locks the traced code may hold, and must be notrace.
+ */
+#ifndef KERNEL_TRACEPOINT_H
+#define KERNEL_TRACEPOINT_H
+
+#include <stdbool.h>
+#include "lib/compiler.h"
+#include "arch/x86_64/cpu.h"
+
+#define TRACEPOINT_MAX_PROBES 4 /* probes one tracepoint can have at once */
+
+struct tracepoint_func {
+	void *func; /* void probe(void *data, the tracepoint's arguments...) */
+	void *data;
+};
+
+struct tracepoint {
+	const char *name;
+	bool enabled; /* some probe is attached: the one thing trace_X() looks at otherwise */
+	const struct tracepoint_func *funcs[TRACEPOINT_MAX_PROBES];
+};
+
+/*
+ * Attach or detach probe with its data (a probe may be attached several times with different
+ * data). 0, or -EEXIST / -ENOSPC / -ENOMEM, or -ENOENT for a pair that is not attached. Task
+ * context; unregister waits for every CPU to be done with the probe (see above).
+ */
+int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data);
+int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data);
+void tracepoint_synchronize_unregister(void);
+
+/* The argument lists of DECLARE_TRACE: the commas inside them must survive as one argument. */
+#define TP_PROTO(...) __VA_ARGS__
+#define TP_ARGS(...) __VA_ARGS__
+
+#define DEFINE_TRACE(tp) struct tracepoint __tracepoint_##tp = {.name = #tp}
+
+/*
+ * A probe for tracepoint name, as a void * (for tables), with its type checked: a probe whose
+ * arguments differ from the tracepoint's does not compile.
+ */
+#define TRACEPOINT_PROBE(name, fn) ((void *)(1 ? (fn) : (tp_probe_##name##_t)0))
+
+/*
+ * trace_NAME(args): the check, then every attached probe with interrupts disabled.
+ * register_trace_NAME(probe, data) / unregister_trace_NAME(probe, data): type-checked.
+ */
+#define DECLARE_TRACE(name, proto, args)                                                        \
+	extern struct tracepoint __tracepoint_##name;                                           \
+	typedef void (*tp_probe_##name##_t)(void *data, proto);                                 \
+	static inline notrace void __do_trace_##name(proto)                                     \
+	{                                                                                       \
+		unsigned long __flags = local_irq_save();                                       \
+		for (int __i = 0; __i < TRACEPOINT_MAX_PROBES; __i++) {                         \
+			const struct tracepoint_func *__f = __atomic_load_n(                    \
+				&__tracepoint_##name.funcs[__i], __ATOMIC_ACQUIRE);             \
+			if (__f)                                                                \
+				((void (*)(void *, proto))__f->func)(__f->data, args);          \
+		}                                                                               \
+		local_irq_restore(__flags);                                                     \
+	}                                                                                       \
+	static __always_inline void trace_##name(proto)                                         \
+	{                                                                                       \
+		if (unlikely(READ_ONCE(__tracepoint_##name.enabled)))                           \
+			__do_trace_##name(args);                                                \
+	}                                                                                       \
+	static inline int register_trace_##name(void (*probe)(void *data, proto), void *data)   \
+	{                                                                                       \
+		return tracepoint_probe_register(&__tracepoint_##name, (void *)probe, data);    \
+	}                                                                                       \
+	static inline int unregister_trace_##name(void (*probe)(void *data, proto), void *data) \
+	{                                                                                       \
+		return tracepoint_probe_unregister(&__tracepoint_##name, (void *)probe, data);  \
+	}
+
+#endif

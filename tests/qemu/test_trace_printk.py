@@ -1,0 +1,389 @@
+"""trace_printk, trace_marker, printk_formats, the insmod demo, and tracing_off() from the kernel.
+
+Lines are checked whole against profile PA (../shared/reference/ftrace-formats.md): the context
+prefix of the function tracer's lines, then `caller: message`. Every test starts from the boot
+state (fresh()), so a failure does not cascade.
+"""
+import re
+from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
+
+BOOT = {"cmdline": "ftrace_selftest"}
+EBADF = "sh: echo: write error: Bad file descriptor\n"
+
+# "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + body
+LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
+                  r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +(?P<sec>\d+)\.(?P<usec>\d{6}): "
+                  r"(?P<body>\S.*)$")
+FMT_LINE = re.compile(r'^0x(?P<addr>[0-9a-f]+) : "(?P<fmt>.*)"$')
+
+
+def fresh(k):
+    """nop, no filters or commands, options on, tracing on, the buffer empty."""
+    ok(k, "cd %s" % T)
+    for line in cat(k, "set_ftrace_filter").splitlines():
+        m = re.match(r"^([\w.]+):(\w+):(unlimited|count=-?\d+)$", line)
+        if m:  # the counted kind is removed with a count, as Linux's README says
+            ok(k, "echo '!%s:%s%s' >> set_ftrace_filter"
+               % (m.group(1), m.group(2), "" if m.group(3) == "unlimited" else ":0"))
+    for cmd in ["echo nop > current_tracer", "echo > set_ftrace_filter",
+                "echo > set_ftrace_notrace", "echo 1 > tracing_on",
+                "echo 1 > options/trace_printk", "echo 1 > options/markers",
+                "echo 0 > options/func_stack_trace", "echo > trace"]:
+        ok(k, cmd)
+    assert cat(k, "set_ftrace_filter") == "#### all functions enabled ####\n"
+
+
+def events(text):
+    return [l for l in text.splitlines() if not l.startswith("#")]
+
+
+def bodies(k):
+    """The event lines' bodies (stack frames as they stand)."""
+    out = []
+    for l in events(cat(k, "trace")):
+        m = LINE.match(l)
+        out.append(m.group("body") if m else l)
+    return out
+
+
+def entries(k):
+    return re.search(r"entries-in-buffer/entries-written: (\d+)/(\d+) ", cat(k, "trace")).groups()
+
+
+def test_selftest(lucid):
+    """The boot self-test: trace_printk inside a half-written event, and with the option off."""
+    assert "Testing trace_printk: PASSED" in lucid.boot_output, lucid.boot_output[-3000:]
+
+
+# --- printk_formats -----------------------------------------------------------------------------
+
+
+def test_files(lucid):
+    fresh(lucid)
+    modes = {l.split()[-1]: l.split()[0] for l in sh(lucid, "ls -l").splitlines() if l.strip()}
+    assert modes["printk_formats"] == "-r--r-----" and modes["trace_marker"] == "--w--w----"
+    assert "Permission denied" in sh(lucid, "cat trace_marker")
+    assert "Permission denied" in sh(lucid, "echo x > printk_formats")
+
+
+def test_printk_formats(lucid):
+    fresh(lucid)
+    text = cat(lucid, "printk_formats")
+    lines = text.splitlines()
+    fmts = {}
+    for line in lines:
+        m = FMT_LINE.match(line)
+        assert m, "malformed line %r" % line
+        assert int(m.group("addr"), 16) >= 0xffffffff80000000, line  # in the kernel image
+        fmts.setdefault(m.group("fmt"), []).append(int(m.group("addr"), 16))
+    # Each literal once, the newline escaped as Linux does.
+    for fmt in [r"ftrace test %d\n", r"read foo %d out of bar %p\n", r"ftest tick %d\n",
+                r"foo says goodbye\n"]:
+        assert len(fmts.get(fmt, [])) == 1, (fmt, text)
+    assert len(set(a[0] for a in fmts.values())) == len(fmts)  # different strings, addresses
+
+
+# --- trace_printk -------------------------------------------------------------------------------
+
+
+def test_printk_under_nop(lucid):
+    fresh(lucid)
+    ok(lucid, "ftest printk")
+    lines = events(cat(lucid, "trace"))
+    assert len(lines) == 1, lines
+    assert re.match(r"^ {11}ftest-\d+ +\[\d{3}\] \.\.\.\. +\d+\.\d{6}: "
+                    r"ftest_printk: ftrace test 42$", lines[0]), lines
+    assert entries(lucid) == ("1", "1")
+    # sym-offset names the place in the caller, as for function lines
+    ok(lucid, "echo 1 > options/sym-offset")
+    assert re.match(r"^ftest_printk\+0x[0-9a-f]+/0x[0-9a-f]+: ftrace test 42$", bodies(lucid)[0])
+    ok(lucid, "echo 0 > options/sym-offset")
+
+
+def test_printk_under_function(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "ftest printk")
+    ok(lucid, "echo 0 > tracing_on")
+    lines = events(cat(lucid, "trace"))
+    assert [LINE.match(l).group("body") for l in lines] == [
+        "ftest_printk <-cmd_ftest", "ftest_printk: ftrace test 42"], lines
+    assert len({LINE.match(l).group("pid") for l in lines}) == 1
+    fresh(lucid)
+
+
+def test_printk_option_off(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 0 > options/trace_printk")
+    assert "notrace_printk" in cat(lucid, "trace_options").split()
+    ok(lucid, "ftest printk")
+    ok(lucid, "insmod foo")
+    ok(lucid, "rmmod foo")
+    ok(lucid, "ftest tick 3")
+    assert entries(lucid) == ("0", "0")
+    ok(lucid, "echo trace_printk > trace_options")
+    ok(lucid, "ftest printk")
+    assert bodies(lucid) == ["ftest_printk: ftrace test 42"]
+
+
+def test_printk_from_the_tick(lucid):
+    """Exactly N trace_printk calls from the timer interrupt, in hard irq with irqs off."""
+    fresh(lucid)
+    n = 40
+    ok(lucid, "ftest tick %d" % n)
+    lines = events(cat(lucid, "trace"))
+    seen = []
+    for line in lines:
+        m = LINE.match(line)
+        assert m, line
+        assert re.match(r"^d.h[0-9a-f.]$", m.group("flags")), line
+        b = re.match(r"^ftest_tick: ftest tick (\d+)$", m.group("body"))
+        assert b, line
+        seen.append(int(b.group(1)))
+    assert sorted(seen) == list(range(1, n + 1)), seen
+    assert entries(lucid) == (str(n), str(n))
+
+
+def test_printk_from_the_tick_nested(lucid):
+    """The tick's trace_printk lands in the middle of the function tracer's own records (run_test
+    keeps every CPU busy taking mutexes): none is lost or torn, every line still parses."""
+    fresh(lucid)
+    n = 60
+    ok(lucid, "echo 'mutex_*' > set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    out = sh(lucid, "run_test -r 1000 | ftest tick %d" % n, timeout=120)
+    assert lucid.status() == 0, out
+    ok(lucid, "echo 0 > tracing_on")
+    text = cat(lucid, "trace", timeout=120)
+    cpus = int(re.search(r"(\d+) CPUs?,", lucid.boot_output).group(1))
+    overrun = sum(int(re.search(r"overrun: (\d+)", cat(lucid, "per_cpu/cpu%d/stats" % c))
+                      .group(1)) for c in range(cpus))
+    assert overrun == 0, "the buffer overran: the test proves nothing"
+    ticks, funcs = [], 0
+    for line in events(text):
+        m = LINE.match(line)
+        assert m, line
+        b = re.match(r"^ftest_tick: ftest tick (\d+)$", m.group("body"))
+        if b:
+            ticks.append(int(b.group(1)))
+        else:
+            assert re.match(r"^mutex_\w+ <-[\w.]+$", m.group("body")), line
+            funcs += 1
+    assert sorted(ticks) == list(range(1, n + 1)), ticks
+    assert funcs > 1000, funcs
+    fresh(lucid)
+
+
+# --- insmod foo ---------------------------------------------------------------------------------
+
+
+def test_insmod_foo(lucid):
+    fresh(lucid)
+    ok(lucid, "insmod foo")
+    lines = events(cat(lucid, "trace"))
+    assert len(lines) == 1, lines
+    m = re.match(r"^ {10}insmod-\d+ +\[\d{3}\] \.\.\.\. +\d+\.\d{6}: "
+                 r"foo_init: read foo 10 out of bar 0x(ffffffff8[0-9a-f]{7})$", lines[0])
+    assert m, lines
+    assert sh(lucid, "insmod foo") == "insmod: ERROR: could not insert module foo: File exists\n"
+    assert lucid.status() == 1
+    ok(lucid, "rmmod foo")
+    # foo_exit's message has no arguments: recorded as the string's address alone
+    assert bodies(lucid)[1:] == ["foo_exit: foo says goodbye"]
+    assert sh(lucid, "rmmod foo") == "rmmod: ERROR: Module foo is not currently loaded\n"
+    assert lucid.status() == 1
+    assert sh(lucid, "insmod nosuch") == \
+        "insmod: ERROR: could not load module nosuch: No such file or directory\n"
+    assert lucid.status() == 1
+    # Under the function tracer: the loader, the init, then its message.
+    ok(lucid, "echo do_one_initcall foo_init > set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "insmod foo")
+    ok(lucid, "rmmod foo")
+    b = bodies(lucid)
+    assert b[:2] == ["do_one_initcall <-cmd_insmod", "foo_init <-do_one_initcall"], b
+    assert re.match(r"^foo_init: read foo 10 out of bar 0x[0-9a-f]+$", b[2]), b
+    assert b[3:] == ["foo_exit: foo says goodbye"], b
+    fresh(lucid)
+
+
+# --- trace_marker -------------------------------------------------------------------------------
+
+
+def test_marker(lucid):
+    fresh(lucid)
+    ok(lucid, "echo hello > trace_marker")
+    ok(lucid, "echo -n 'no newline' > trace_marker")
+    lines = events(cat(lucid, "trace"))
+    assert len(lines) == 2, lines
+    assert re.match(r"^ {12}echo-\d+ +\[\d{3}\] \.\.\.\. +\d+\.\d{6}: "
+                    r"tracing_mark_write: hello$", lines[0]), lines
+    assert LINE.match(lines[1]).group("body") == "tracing_mark_write: no newline", lines
+    # Each write from its own echo task.
+    assert LINE.match(lines[0]).group("pid") != LINE.match(lines[1]).group("pid")
+
+
+def test_marker_errors(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 0 > tracing_on")
+    fails(lucid, "echo hello-while-off > trace_marker", EBADF)
+    ok(lucid, "echo 1 > tracing_on")
+    ok(lucid, "echo 0 > options/markers")
+    assert "nomarkers" in cat(lucid, "trace_options").split()
+    fails(lucid, "echo hello-without-markers > trace_marker")
+    ok(lucid, "echo 1 > options/markers")
+    assert entries(lucid) == ("0", "0")
+    ok(lucid, "echo hello-while-on > trace_marker")
+    assert bodies(lucid) == ["tracing_mark_write: hello-while-on"]
+
+
+def test_marker_among_kernel_events(lucid):
+    fresh(lucid)
+    ok(lucid, "echo ftest_leaf > set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "echo before > trace_marker; ftest call; echo after > trace_marker")
+    ok(lucid, "echo 0 > tracing_on")
+    assert bodies(lucid) == ["tracing_mark_write: before"] + ["ftest_leaf <-ftest_mid"] * 3 + [
+        "tracing_mark_write: after"]
+    fresh(lucid)
+
+
+# --- stopping from inside -----------------------------------------------------------------------
+
+
+def test_tracing_off_from_the_kernel(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "ftest call")
+    ok(lucid, "ftest off")
+    assert cat(lucid, "tracing_on") == "0\n"
+    b = bodies(lucid)
+    # ftest_off's first ftest_leaf is in, the one after tracing_off() is not.
+    assert b[-2:] == ["ftest_off <-cmd_ftest", "ftest_leaf <-ftest_off"], b
+    assert len(b) == 9 + 2, b
+    ok(lucid, "ftest call")  # not recorded
+    assert len(bodies(lucid)) == 11
+    fresh(lucid)
+
+
+def probes(k):
+    return [l for l in cat(k, "set_ftrace_filter").splitlines() if ":" in l]
+
+
+def test_traceoff_count(lucid):
+    """count=N: the command fires N times; only a time it changed something counts."""
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "echo 'ftest_leaf:traceoff:2' >> set_ftrace_filter")  # >>: the filter stays
+    assert probes(lucid) == ["ftest_leaf:traceoff:count=2"]
+    assert "ftest_outer" in cat(lucid, "set_ftrace_filter").split()
+    one_call = ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer", "ftest_leaf <-ftest_mid"]
+    ok(lucid, "ftest call")
+    # The trace stops right after ftest_leaf's own event, in the first of three calls.
+    assert bodies(lucid) == one_call
+    assert cat(lucid, "tracing_on") == "0\n"
+    assert probes(lucid) == ["ftest_leaf:traceoff:count=1"]
+    ok(lucid, "ftest call")  # tracing is off already: the command does nothing, uses no count
+    assert probes(lucid) == ["ftest_leaf:traceoff:count=1"]
+    ok(lucid, "echo 1 > tracing_on")  # the function tracer starts a new trace
+    ok(lucid, "ftest call")
+    assert bodies(lucid) == one_call
+    assert probes(lucid) == ["ftest_leaf:traceoff:count=0"]
+    ok(lucid, "echo 1 > tracing_on")
+    ok(lucid, "ftest call")  # used up
+    assert bodies(lucid) == one_call * 3
+    assert cat(lucid, "tracing_on") == "1\n"
+    # Only the counted kind's removal removes it.
+    fails(lucid, "echo '!ftest_leaf:traceoff' >> set_ftrace_filter",
+          "sh: echo: write error: No such device\n")
+    ok(lucid, "echo '!ftest_leaf:traceoff:0' >> set_ftrace_filter")
+    assert probes(lucid) == []
+    assert len(cat(lucid, "set_ftrace_filter").split()) == 8  # the ftest_* filter is intact
+    fresh(lucid)
+
+
+def test_traceoff_traceon_unlimited(lucid):
+    """While tracing is off the callbacks still run: ftest_leaf's traceon turns it back on."""
+    fresh(lucid)
+    # ">" empties the filter, as on Linux, and the listing says so before the commands.
+    ok(lucid, "echo ftest_outer > set_ftrace_filter")
+    ok(lucid, "echo 'ftest_mid:traceoff' > set_ftrace_filter")
+    assert cat(lucid, "set_ftrace_filter") == \
+        "#### all functions enabled ####\nftest_mid:traceoff:unlimited\n"
+    ok(lucid, "echo 'ftest_leaf:traceon' >> set_ftrace_filter")
+    # newest first, as Linux lists its probes
+    assert cat(lucid, "set_ftrace_filter") == "#### all functions enabled ####\n" \
+        "ftest_leaf:traceon:unlimited\nftest_mid:traceoff:unlimited\n"
+    # The call sites are live under nop: one ops for each command.
+    assert cat(lucid, "enabled_functions") == "ftest_leaf (1)      \nftest_mid (1)      \n"
+    ok(lucid, "echo 'ftest_*' >> set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "ftest call")
+    ok(lucid, "echo 0 > tracing_on")
+    assert bodies(lucid) == ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer"] * 3
+    ok(lucid, "echo nop > current_tracer")
+    ok(lucid, "echo '!ftest_mid:traceoff' >> set_ftrace_filter")
+    assert probes(lucid) == ["ftest_leaf:traceon:unlimited"]
+    ok(lucid, "echo '!*:traceon' >> set_ftrace_filter")
+    assert probes(lucid) == []
+    assert cat(lucid, "enabled_functions") == ""
+    fresh(lucid)
+
+
+def test_stacktrace_probe(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_mid:stacktrace' > set_ftrace_filter")
+    ok(lucid, "ftest call")  # under nop: only the stacks
+    text = cat(lucid, "trace")
+    lines = events(text)
+    heads = [i for i, l in enumerate(lines) if LINE.match(l)]
+    assert len(heads) == 3, text
+    for i in heads:
+        assert LINE.match(lines[i]).group("body") == "<stack trace>", text
+        assert lines[i + 1:i + 4] == [" => ftest_mid", " => ftest_outer", " => cmd_ftest"], text
+    # Counted: two stacks, then none; the listing shows what is left.
+    ok(lucid, "echo '!ftest_mid:stacktrace' >> set_ftrace_filter")
+    ok(lucid, "echo 'ftest_mid:stacktrace:2' >> set_ftrace_filter")
+    assert probes(lucid) == ["ftest_mid:stacktrace:count=2"]
+    ok(lucid, "echo > trace")
+    ok(lucid, "ftest call")
+    assert bodies(lucid).count("<stack trace>") == 2
+    assert probes(lucid) == ["ftest_mid:stacktrace:count=0"]
+    # Under the function tracer the stack follows the function's own event.
+    ok(lucid, "echo '!ftest_mid:stacktrace:0' >> set_ftrace_filter")
+    ok(lucid, "echo 'ftest_mid:stacktrace' >> set_ftrace_filter")
+    ok(lucid, "echo 'ftest_*' >> set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "ftest call")
+    ok(lucid, "echo 0 > tracing_on")
+    b = bodies(lucid)
+    assert b[:6] == ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer", "<stack trace>",
+                     " => ftest_mid", " => ftest_outer", " => cmd_ftest"], b
+    fresh(lucid)
+
+
+def test_bad_commands_change_nothing(lucid):
+    fresh(lucid)
+    ok(lucid, "echo ftest_outer > set_ftrace_filter")
+    ok(lucid, "echo 'ftest_leaf:traceoff' >> set_ftrace_filter")
+    before = cat(lucid, "set_ftrace_filter")
+    assert before == "ftest_outer\nftest_leaf:traceoff:unlimited\n"
+    for word in ["ftest_leaf:nosuchcmd", "nosuch:traceoff", "ftest_leaf:traceoff:abc",
+                 "ftest_leaf:traceoff:-1", ":traceoff", "ftest_leaf:traceoff",  # has it
+                 "!ftest_mid:traceoff",  # not on ftest_mid
+                 "ftest_mid ftest_leaf:nosuchcmd"]:  # a write fails whole
+        fails(lucid, "echo '%s' > set_ftrace_filter" % word)
+        assert cat(lucid, "set_ftrace_filter") == before, word
+    fails(lucid, "echo '!ftest_leaf:stacktrace' > set_ftrace_filter",
+          "sh: echo: write error: No such device\n")
+    fails(lucid, "echo 'ftest_leaf:traceoff' > set_ftrace_notrace")
+    assert cat(lucid, "set_ftrace_notrace") == "#### no functions disabled ####\n"
+    assert cat(lucid, "set_ftrace_filter") == before
+    # "echo > set_ftrace_filter" empties the filter, not the commands (Linux's README).
+    ok(lucid, "echo > set_ftrace_filter")
+    assert cat(lucid, "set_ftrace_filter") == \
+        "#### all functions enabled ####\nftest_leaf:traceoff:unlimited\n"
+    fresh(lucid)

@@ -1,0 +1,30 @@
+"""Small helpers the tracing tests share: type a command, expect silence, expect an error."""
+import re
+
+T = "/sys/kernel/tracing"
+EINVAL = "sh: echo: write error: Invalid argument\n"
+
+
+def sh(k, cmd, timeout=30):
+    return k.run(cmd, timeout=timeout)
+
+
+def ok(k, cmd, timeout=30):
+    """cmd prints nothing and succeeds."""
+    out = sh(k, cmd, timeout)
+    assert out == "", "%r printed %r" % (cmd, out)
+    assert k.status() == 0, cmd
+
+
+def fails(k, cmd, err=EINVAL):
+    """cmd prints exactly err and fails with status 1."""
+    assert sh(k, cmd) == err, cmd
+    assert k.status() == 1, cmd
+
+
+def cat(k, name, timeout=30):
+    return sh(k, "cat %s/%s" % (T, name), timeout)
+
+
+def ncpus(k):
+    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))

@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""Stress Lucid's tracer on 4 CPUs: switch everything while a workload runs, then check.
+
+  tests/stress.py [--minutes M] [--smp N]     (make stress: 5 minutes; make soak MINUTES=M)
+
+Each round starts `run_test` in the background and, while it runs, types lines that switch
+the tracer through every one in available_tracers many times, change the function filters,
+resize the buffer, flip tracing_on, overwrite and the trace events, and drain trace_pipe with
+the function tracer on every function (function_graph too, when Lucid has it: interrupts then
+nest inside traced functions on every CPU). After each round, with recording off:
+  - no oops, and the shell still answers;
+  - rbstat: on every CPU, events written = entries + read + overrun + dropped + commit overrun;
+  - every line of `trace` parses as one of the reference formats, and with the function
+    tracer the event lines are exactly the header's entries-in-buffer.
+The last line is the figures: rounds, tracer switches, events written, minutes.
+tests/qemu/test_stress.py runs a short version in `make test`.
+"""
+import argparse
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "qemu"))
+from lucid import Lucid  # noqa: E402
+
+T = "/sys/kernel/debug/tracing"
+PREFIX = r"^ {0,16}\S.{0,15}-\d+ +\[\d{3}\] [dX.][Nnp.][hsHzZ.][0-9a-f.] +\d+\.\d{6}: "
+FORMATS = [
+    re.compile(PREFIX + r"\S+( <-\S+)?$"),                      # function
+    re.compile(PREFIX + r"<stack trace>$"),                     # func_stack_trace
+    re.compile(PREFIX + r"[\w:]+: .*$"),                        # events, printk, markers
+    re.compile(r"^ => \S+$"),                                   # stack frames
+    re.compile(r"^ ?\d+\)"),                                    # function_graph, CPU column
+    re.compile(r"^ *(\S.{0,15}-\d+ +)?(\d+\.\d+ \| )?[ +!#*@$]? *[\d.]* (us|ms|s)? *\|"),  # graph
+    re.compile(r"^ *\|"),                                       # graph, no duration column
+    re.compile(r"^ -{6,}$|^ \d+\) .*=>.*$"),                    # graph task-switch banner
+    re.compile(r"^CPU:\d+ \[LOST (\d+ )?EVENTS\]$"),
+    re.compile(r"^##### CPU \d+ buffer started ####$"),
+]
+SWITCHES_PER_LINE = 12
+
+
+def ok(lucid, line, timeout=120):
+    out = lucid.run(line, timeout=timeout)
+    if "Kernel panic" in out or "Oops" in out:
+        raise AssertionError("oops after %r:\n%s" % (line, out))
+    return out
+
+
+def quiet(lucid, line, timeout=120):
+    """A line of tracing writes: every one must succeed silently (a background job may finish
+    meanwhile: its Done line is fine)."""
+    out = ok(lucid, line, timeout)
+    out = re.sub(r"^\[\d+\][+ ]  Done .*\n", "", out, flags=re.M)
+    assert out == "", "%r printed %r" % (line[:200], out[-2000:])
+
+
+def malformed(lines):
+    return [l for l in lines if l and not l.startswith("#") and
+            not any(f.match(l) for f in FORMATS)]
+
+
+class Stress:
+    def __init__(self, smp):
+        self.lucid = Lucid(smp=smp, timeout=90)
+        self.switches = self.written = self.rounds = self.lines_checked = 0
+        ok(self.lucid, "cd %s" % T)
+        self.tracers = ok(self.lucid, "cat available_tracers").split()
+        self.has_events = ok(self.lucid, "ls events/enable 2>/dev/null") != ""
+
+    def switch_line(self, i):
+        """One line of SWITCHES_PER_LINE tracer switches mixed with other changes."""
+        cmds = []
+        for k in range(SWITCHES_PER_LINE):
+            cmds.append("echo %s > current_tracer" % self.tracers[(i + k) % len(self.tracers)])
+        extra = [
+            "echo 'ftest_*' > set_ftrace_filter", "echo '*lock*' >> set_ftrace_filter",
+            "echo '!*unlock*' >> set_ftrace_filter", "echo > set_ftrace_filter",
+            "echo 'rt_*' > set_ftrace_notrace", "echo > set_ftrace_notrace",
+            "echo 64 > buffer_size_kb", "echo 1408 > buffer_size_kb",
+            "echo 0 > tracing_on", "echo 1 > tracing_on",
+            "echo 0 > options/overwrite", "echo 1 > options/overwrite",
+            "echo global > trace_clock", "echo local > trace_clock",
+        ]
+        if self.has_events:
+            extra += ["echo 1 > events/enable", "echo 0 > events/enable"]
+        mixed = []
+        for k, c in enumerate(cmds):
+            mixed.append(c)
+            mixed.append(extra[(i + k) % len(extra)])
+        self.switches += SWITCHES_PER_LINE
+        return "; ".join(mixed)
+
+    def check(self, tracer):
+        """Recording off: the counters add up and every line parses."""
+        lucid = self.lucid
+        quiet(lucid, "echo 0 > tracing_on")
+        out = ok(lucid, "rbstat")
+        assert "MISMATCH" not in out, out
+        self.written += sum(int(w) for w in re.findall(r"written (\d+)", out))
+        text = ok(lucid, "cat trace", timeout=600)
+        lines = text.splitlines()
+        bad = malformed(lines)
+        assert not bad, "malformed lines under %s: %r" % (tracer, bad[:5])
+        if tracer == "function":
+            m = re.search(r"entries-in-buffer/entries-written: (\d+)/(\d+)", text)
+            events = [l for l in lines if l and not l.startswith("#") and
+                      not l.startswith(" =>") and "<stack trace>" not in l and
+                      not l.startswith("CPU:") and not l.startswith("#####")]
+            assert m and int(m.group(1)) == len(events), (m and m.group(0), len(events))
+        self.lines_checked += len(lines)
+        quiet(lucid, "echo 1 > tracing_on")
+
+    def round(self):
+        lucid = self.lucid
+        i = self.rounds
+        # Its output goes to a file: the console carries only what the checks read.
+        out = ok(lucid, "run_test -r 40 > /tmp/stress.out &")
+        assert re.match(r"^\[\d+\] \d+\n$", out), out
+        for k in range(3):
+            quiet(lucid, self.switch_line(i * 3 + k))
+        # Drain trace_pipe with every function traced, while run_test still runs.
+        quiet(lucid, "echo > set_ftrace_filter; echo function > current_tracer")
+        ok(lucid, "head -c 200000 trace_pipe > /dev/null")
+        if "function_graph" in self.tracers:
+            quiet(lucid, "echo function_graph > current_tracer")
+            ok(lucid, "sleep 1")
+        out = ok(lucid, "wait", timeout=600)
+        assert "Exit" not in out, out
+        out = ok(lucid, "cat /tmp/stress.out")
+        assert out.endswith(" ok\n"), out
+        # A bounded trace to check: function on everything, a small buffer, run_test again.
+        quiet(lucid, "echo 128 > buffer_size_kb; echo function > current_tracer")
+        assert ok(lucid, "run_test -r 4").endswith("ok\n")
+        self.check("function")
+        if "function_graph" in self.tracers:
+            quiet(lucid, "echo function_graph > current_tracer")
+            assert ok(lucid, "run_test -r 4").endswith("ok\n")
+            self.check("function_graph")
+        quiet(lucid, "echo nop > current_tracer; echo 1408 > buffer_size_kb")
+        self.rounds += 1
+
+    def finish(self):
+        out = ok(self.lucid, "dmesg")
+        assert "Oops" not in out and "BUG" not in out, out[-3000:]
+        assert ok(self.lucid, "echo alive") == "alive\n"
+        self.lucid.close()
+
+
+def run(minutes, smp=4, out=sys.stdout):
+    t0 = time.monotonic()
+    s = Stress(smp)
+    try:
+        while time.monotonic() - t0 < minutes * 60:
+            s.round()
+        s.finish()
+    except BaseException:
+        print(s.lucid.tail(4000), file=out)
+        s.lucid.close()
+        raise
+    figures = ("stress: %d rounds, %d tracer switches, %d events written and accounted for, "
+               "%d trace lines parsed, %.1f minutes, tracers %s" %
+               (s.rounds, s.switches, s.written, s.lines_checked,
+                (time.monotonic() - t0) / 60, " ".join(s.tracers)))
+    print(figures, file=out, flush=True)
+    return s
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--minutes", type=float, default=5)
+    ap.add_argument("--smp", type=int, default=4)
+    a = ap.parse_args()
+    run(a.minutes, a.smp)
+
+
+if __name__ == "__main__":
+    main()

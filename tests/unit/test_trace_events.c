@@ -1,0 +1,668 @@
+/*
+ * The trace event core on the host: ids and order, set_event's words, enabling (through the
+ * real tracepoints of kernel/tracepoint.c), and the format files.
+ *
+ * The format files are checked twice. For sched_switch and sched_wakeup, byte for byte against
+ * what Linux 6.1 printed (../shared/reference/linux-6.1/sched_*_format.txt). For every event,
+ * the way a tool uses them: each probe records an event into a real ring buffer from known
+ * tasks and values; the test parses the format text the kernel would show, decodes the raw
+ * record with the offsets, sizes and signedness it read there, and must find those values.
+ * So a format file that does not describe the real record fails, whatever the C says.
+ */
+#include "lib/compiler.h" /* first: glibc's cdefs.h accepts its __always_inline, not the reverse */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "trace/trace_events.h"
+#include "trace/ring_buffer.h"
+#include "trace/events/sched.h"
+#include "trace/events/irq.h"
+#include "kernel/sched.h"
+#include "kernel/mutex.h"
+#include "kernel/smp.h"
+#include "lib/errno.h"
+#include "tests/unit/host_kmalloc.h"
+
+/* --- stand-ins for the kernel ------------------------------------------------------------------ */
+
+DEFINE_TRACE(sched_switch);
+DEFINE_TRACE(sched_wakeup);
+DEFINE_TRACE(sched_wakeup_new);
+DEFINE_TRACE(sched_process_exit);
+DEFINE_TRACE(irq_handler_entry);
+DEFINE_TRACE(irq_handler_exit);
+
+struct trace_array global_trace;
+struct trace_event_call *const __start_trace_events[1], *const __stop_trace_events[1];
+static int current_pid = 42; /* the pid the recorder puts in each trace_entry */
+static int sync_calls; /* tracepoint_synchronize_unregister() rounds */
+
+void mutex_lock(struct mutex *m)
+{
+	(void)m;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	(void)m;
+}
+
+void smp_call_function(void (*fn)(void *info), void *info)
+{
+	fn(info);
+	sync_calls++;
+}
+
+int printk(const char *fmt, ...)
+{
+	(void)fmt;
+	return 0;
+}
+
+int ring_buffer_cpu_id(void)
+{
+	return 0;
+}
+
+size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
+{
+	(void)buf;
+	(void)size;
+	(void)addr;
+	(void)with_offset;
+	return 0;
+}
+
+unsigned int tracing_gen_ctx(void)
+{
+	return (TRACE_FLAG_IRQS_OFF << 16) | 1;
+}
+
+void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
+				  unsigned int trace_ctx)
+{
+	entry->type = type;
+	entry->flags = (unsigned char)(trace_ctx >> 16);
+	entry->preempt_count = (unsigned char)(trace_ctx & 0xff);
+	entry->pid = current_pid;
+}
+
+int event_trace_init_tracefs(void)
+{
+	return 0;
+}
+
+extern struct trace_event_call event_sched_switch, event_sched_wakeup, event_sched_wakeup_new,
+	event_sched_process_exit, event_irq_handler_entry, event_irq_handler_exit;
+
+/* In the order the linker might put them: not sorted. */
+static struct trace_event_call *const all_events[] = {
+	&event_sched_switch,	   &event_sched_wakeup,	     &event_sched_wakeup_new,
+	&event_sched_process_exit, &event_irq_handler_entry, &event_irq_handler_exit,
+};
+/* Sorted by system, then name: the order of available_events and of the ids. */
+static struct trace_event_call *const sorted_events[] = {
+	&event_irq_handler_entry, &event_irq_handler_exit, &event_sched_process_exit,
+	&event_sched_switch,	  &event_sched_wakeup,	   &event_sched_wakeup_new,
+};
+#define NR_EVENTS ARRAY_SIZE(all_events)
+
+static int setup_all(void **state)
+{
+	(void)state;
+	global_trace.buffer = ring_buffer_alloc(64 * 1024, RB_FL_OVERWRITE, 1);
+	assert_non_null(global_trace.buffer);
+	trace_events_add(all_events, NR_EVENTS);
+	return 0;
+}
+
+static int teardown_all(void **state)
+{
+	(void)state;
+	ring_buffer_free(global_trace.buffer);
+	return 0;
+}
+
+/* Every test starts with every event disabled and an empty buffer. */
+static int setup(void **state)
+{
+	struct trace_event_selector all = {.set = 0};
+
+	(void)state;
+	ftrace_set_clr_event(&all);
+	ring_buffer_reset(global_trace.buffer);
+	return 0;
+}
+
+/* --- ids, order ------------------------------------------------------------------------------- */
+
+static void test_sorted_with_ids_in_order(void **state)
+{
+	struct trace_event_call *call;
+	size_t i = 0;
+
+	(void)state;
+	list_for_each_entry(call, &ftrace_events, list) {
+		assert_true(i < NR_EVENTS);
+		assert_ptr_equal(call, sorted_events[i]);
+		assert_int_equal(call->event.type, TRACE_EVENT_TYPE_FIRST + (int)i);
+		assert_ptr_equal(ftrace_find_event(call->event.type), &call->event);
+		i++;
+	}
+	assert_int_equal(i, NR_EVENTS);
+	assert_true(TRACE_EVENT_TYPE_FIRST > __TRACE_LAST_TYPE);
+	/* Adding them again changes nothing: no second entry, no new id. */
+	trace_events_add(all_events, NR_EVENTS);
+	i = 0;
+	list_for_each_entry(call, &ftrace_events, list) {
+		assert_int_equal(call->event.type, TRACE_EVENT_TYPE_FIRST + (int)i++);
+	}
+	assert_int_equal(i, NR_EVENTS);
+}
+
+/* --- set_event's words ------------------------------------------------------------------------ */
+
+static void parse(const char *word, const char *match, const char *sub, const char *event, int set)
+{
+	char buf[64];
+	struct trace_event_selector sel;
+
+	strcpy(buf, word);
+	trace_event_parse_selector(buf, &sel);
+	if (match)
+		assert_string_equal(sel.match, match);
+	else
+		assert_null(sel.match);
+	if (sub)
+		assert_string_equal(sel.sub, sub);
+	else
+		assert_null(sel.sub);
+	if (event)
+		assert_string_equal(sel.event, event);
+	else
+		assert_null(sel.event);
+	assert_int_equal(sel.set, set);
+}
+
+static void test_parse_selector(void **state)
+{
+	(void)state;
+	parse("sched:sched_switch", NULL, "sched", "sched_switch", 1);
+	parse("!sched:sched_wakeup", NULL, "sched", "sched_wakeup", 0);
+	parse("sched:*", NULL, "sched", NULL, 1);
+	parse("sched:", NULL, "sched", NULL, 1);
+	parse("*:sched_switch", NULL, NULL, "sched_switch", 1);
+	parse(":sched_switch", NULL, NULL, "sched_switch", 1);
+	parse("*:*", NULL, NULL, NULL, 1);
+	parse("!*:*", NULL, NULL, NULL, 0);
+	parse("sched_switch", "sched_switch", NULL, NULL, 1);
+	parse("irq", "irq", NULL, NULL, 1);
+	parse("*", "*", NULL, NULL, 1);
+}
+
+/* The events enabled now, as "system:name " words in list order. */
+static const char *enabled_list(void)
+{
+	static char buf[256];
+	struct trace_event_call *call;
+
+	buf[0] = '\0';
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!call->enabled)
+			continue;
+		strcat(buf, call->system);
+		strcat(buf, ":");
+		strcat(buf, call->name);
+		strcat(buf, " ");
+		/* The probe is attached exactly when the event is on. */
+		assert_true(call->registered);
+		assert_true(call->tp->enabled);
+	}
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!call->enabled)
+			assert_false(call->tp->enabled);
+	}
+	return buf;
+}
+
+static int set_clr(const char *word)
+{
+	char buf[64];
+	struct trace_event_selector sel;
+
+	strcpy(buf, word);
+	trace_event_parse_selector(buf, &sel);
+	return ftrace_set_clr_event(&sel);
+}
+
+static void test_set_clr_event(void **state)
+{
+	(void)state;
+	assert_string_equal(enabled_list(), "");
+	assert_int_equal(set_clr("sched:sched_switch"), 0);
+	assert_string_equal(enabled_list(), "sched:sched_switch ");
+	assert_int_equal(set_clr("sched_wakeup"), 0); /* a bare event name */
+	assert_string_equal(enabled_list(), "sched:sched_switch sched:sched_wakeup ");
+	assert_int_equal(set_clr("!sched:sched_switch"), 0);
+	assert_string_equal(enabled_list(), "sched:sched_wakeup ");
+	assert_int_equal(set_clr("irq"), 0); /* a bare system name */
+	assert_string_equal(enabled_list(),
+			    "irq:irq_handler_entry irq:irq_handler_exit sched:sched_wakeup ");
+	assert_int_equal(set_clr("!*:*"), 0);
+	assert_string_equal(enabled_list(), "");
+	assert_int_equal(set_clr("sched:*"), 0);
+	assert_string_equal(enabled_list(), "sched:sched_process_exit sched:sched_switch "
+					    "sched:sched_wakeup sched:sched_wakeup_new ");
+	assert_int_equal(set_clr(":irq_handler_exit"), 0);
+	assert_int_equal(set_clr("!sched:"), 0);
+	assert_string_equal(enabled_list(), "irq:irq_handler_exit ");
+
+	/* Words that match nothing: -EINVAL, and nothing changes. */
+	static const char *const bad[] = {
+		"nosuch:event", "nosuch", "*", "sched:nosuch",	    "irq:sched_switch",
+		"!nosuch:*",	"sched_", "",  "sched_switch:sched"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char buf[64];
+		struct trace_event_selector sel;
+
+		strcpy(buf, bad[i]);
+		trace_event_parse_selector(buf, &sel);
+		assert_false(trace_event_selector_any(&sel));
+		assert_int_equal(ftrace_set_clr_event(&sel), -EINVAL);
+		assert_string_equal(enabled_list(), "irq:irq_handler_exit ");
+	}
+}
+
+static void test_tracer_hold(void **state)
+{
+	int syncs;
+
+	(void)state;
+	assert_int_equal(trace_event_tracer_hold("sched", "sched_switch", true), 0);
+	assert_false(event_sched_switch.enabled); /* not the user's switch... */
+	assert_true(event_sched_switch.registered); /* ...but it records */
+	assert_true(__tracepoint_sched_switch.enabled);
+	assert_int_equal(set_clr("sched_switch"), 0);
+	assert_int_equal(set_clr("!sched_switch"), 0);
+	assert_true(__tracepoint_sched_switch.enabled); /* still held */
+	syncs = sync_calls;
+	assert_int_equal(trace_event_tracer_hold("sched", "sched_switch", false), 0);
+	assert_false(__tracepoint_sched_switch.enabled);
+	assert_int_equal(sync_calls, syncs + 1); /* detaching waited for the other CPUs */
+	assert_int_equal(trace_event_tracer_hold("sched", "nosuch", true), -ENOENT);
+}
+
+/* --- format files ------------------------------------------------------------------------------ */
+
+static const char ref_sched_switch_format[] =
+	"name: sched_switch\n"
+	"ID: %d\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%%s prev_pid=%%d prev_prio=%%d prev_state=%%s%%s ==> next_comm=%%s "
+	"next_pid=%%d next_prio=%%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, "
+	"(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & "
+	"((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, "
+	"\"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { "
+	"0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", "
+	"REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
+	"REC->next_pid, REC->next_prio\n";
+
+static const char ref_sched_wakeup_format[] =
+	"name: sched_wakeup\n"
+	"ID: %d\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"comm=%%s pid=%%d prio=%%d target_cpu=%%03d\", REC->comm, REC->pid, "
+	"REC->prio, REC->target_cpu\n";
+
+static struct trace_seq seq;
+
+static const char *format_of(struct trace_event_call *call)
+{
+	static char text[TRACE_SEQ_BUFFER_SIZE + 1];
+
+	trace_seq_init(&seq);
+	trace_event_print_format(&seq, call);
+	assert_false(trace_seq_has_overflowed(&seq));
+	memcpy(text, seq.buffer, seq.len);
+	text[seq.len] = '\0';
+	return text;
+}
+
+static void test_format_as_linux(void **state)
+{
+	char want[4096];
+
+	(void)state;
+	snprintf(want, sizeof(want), ref_sched_switch_format, event_sched_switch.event.type);
+	assert_string_equal(format_of(&event_sched_switch), want);
+	snprintf(want, sizeof(want), ref_sched_wakeup_format, event_sched_wakeup.event.type);
+	assert_string_equal(format_of(&event_sched_wakeup), want);
+	/* Linux's others of these, field for field (their print fmts are checked below). */
+	assert_non_null(strstr(format_of(&event_irq_handler_entry),
+			       "\n\n\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+			       "\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+			       "print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n"));
+	assert_non_null(strstr(format_of(&event_irq_handler_exit),
+			       "\n\n\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+			       "\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+			       "print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : "
+			       "\"unhandled\"\n"));
+	assert_non_null(strstr(format_of(&event_sched_process_exit),
+			       "\n\n\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+			       "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+			       "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\n"
+			       "print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, "
+			       "REC->prio\n"));
+}
+
+/* A field as a tool reads it from the format text. */
+struct parsed_field {
+	char name[32];
+	bool is_string; /* __data_loc */
+	bool is_array; /* char x[N] */
+	unsigned int offset, size;
+	int is_signed;
+};
+
+/* Parses every "\tfield:" line of a format file; returns how many (common ones included). */
+static int parse_format(const char *text, struct parsed_field *f, int max)
+{
+	int n = 0;
+
+	for (const char *p = strstr(text, "\tfield:"); p; p = strstr(p + 1, "\tfield:")) {
+		char decl[96], *name;
+		const char *semi = strchr(p, ';');
+
+		assert_true(n < max);
+		assert_non_null(semi);
+		memcpy(decl, p + 7, (size_t)(semi - p - 7));
+		decl[semi - p - 7] = '\0';
+		name = strrchr(decl, ' ') + 1; /* "type name" or "type name[N]" */
+		f[n].is_string = strncmp(decl, "__data_loc ", 11) == 0;
+		f[n].is_array = strchr(name, '[') != NULL;
+		if (f[n].is_array)
+			*strchr(name, '[') = '\0';
+		strcpy(f[n].name, name);
+		assert_int_equal(sscanf(semi + 1, "\toffset:%u;\tsize:%u;\tsigned:%d;",
+					&f[n].offset, &f[n].size, &f[n].is_signed),
+				 3);
+		n++;
+	}
+	return n;
+}
+
+/* The one record in the buffer, as raw bytes. */
+static const unsigned char *consume_record(unsigned int *len)
+{
+	static unsigned char rec[512];
+	struct ring_buffer_event *ev;
+	uint64_t ts;
+
+	ev = ring_buffer_consume(global_trace.buffer, 0, &ts, NULL);
+	assert_non_null(ev);
+	*len = ring_buffer_event_length(ev);
+	assert_true(*len <= sizeof(rec));
+	memcpy(rec, ring_buffer_event_data(ev), *len);
+	assert_null(ring_buffer_consume(global_trace.buffer, 0, &ts, NULL)); /* just one */
+	return rec;
+}
+
+static const struct parsed_field *field(const struct parsed_field *f, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return &f[i];
+	fail_msg("no field %s", name);
+	return NULL;
+}
+
+/* A scalar field's value, from the record and what the format says about it. */
+static long long value(const unsigned char *rec, const struct parsed_field *f)
+{
+	unsigned long long v = 0;
+
+	assert_true(f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+	for (unsigned int i = 0; i < f->size; i++)
+		v |= (unsigned long long)rec[f->offset + i] << (8 * i); /* x86: little-endian */
+	if (f->is_signed && f->size < 8 && (v >> (8 * f->size - 1)) & 1)
+		v |= ~0ULL << (8 * f->size);
+	return (long long)v;
+}
+
+/* A char array's or a __data_loc string's text. */
+static const char *text_of(const unsigned char *rec, unsigned int len, const struct parsed_field *f)
+{
+	if (f->is_array)
+		return (const char *)rec + f->offset;
+	assert_true(f->is_string && f->size == 4);
+	uint32_t loc = (uint32_t)value(rec, f);
+	unsigned int off = loc & 0xffff, n = loc >> 16;
+	assert_true(off + n <= len);
+	assert_int_equal(rec[off + n - 1], '\0');
+	return (const char *)rec + off;
+}
+
+/*
+ * The generic checks on a parsed format against one real record: the common fields are
+ * struct trace_entry, fields lie inside the record in increasing order without overlapping,
+ * and the header holds what the recorder put there.
+ */
+static int check_layout(struct trace_event_call *call, const unsigned char *rec, unsigned int len,
+			struct parsed_field *f, int max)
+{
+	int n = parse_format(format_of(call), f, max);
+	static const char *const common[] = {"common_type", "common_flags", "common_preempt_count",
+					     "common_pid"};
+	unsigned int end = 0;
+
+	assert_true(n > 4);
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(f[i].name, common[i]);
+	for (int i = 0; i < n; i++) {
+		assert_true(f[i].offset >= end); /* in order, no overlap */
+		end = f[i].offset + f[i].size;
+		assert_true(end <= call->size);
+		assert_true(end <= len);
+	}
+	assert_int_equal(value(rec, &f[0]), call->event.type);
+	assert_int_equal(value(rec, &f[1]), TRACE_FLAG_IRQS_OFF);
+	assert_int_equal(value(rec, &f[2]), 1);
+	assert_int_equal(value(rec, &f[3]), current_pid);
+	return n;
+}
+
+/* What the event's output function prints for the record in iter. */
+static const char *line_of(struct trace_event_call *call, const unsigned char *rec,
+			   unsigned int len)
+{
+	static struct trace_iterator iter;
+	static char text[512];
+
+	memset(&iter, 0, sizeof(iter));
+	iter.ent = (struct trace_entry *)rec;
+	iter.ent_size = len;
+	trace_seq_init(&iter.seq);
+	assert_int_equal(call->event.trace(&iter, 0, &call->event), TRACE_TYPE_HANDLED);
+	memcpy(text, iter.seq.buffer, iter.seq.len);
+	text[iter.seq.len] = '\0';
+	return text;
+}
+
+typedef void (*switch_probe_t)(void *, bool, struct task *, struct task *);
+typedef void (*task_probe_t)(void *, struct task *);
+
+static void test_sched_switch_record(void **state)
+{
+	struct task prev = {.pid = 7, .comm = "run_test-worker", .prio = DEFAULT_PRIO};
+	struct task next = {.pid = 0, .comm = "swapper/3", .prio = DEFAULT_PRIO};
+	static const struct {
+		bool preempt;
+		long state;
+		long report;
+		const char *text;
+	} cases[] = {
+		{false, TASK_RUNNING, 0, "R"},		 {false, TASK_INTERRUPTIBLE, 0x1, "S"},
+		{false, TASK_UNINTERRUPTIBLE, 0x2, "D"}, {false, TASK_DEAD, 0x20, "Z"},
+		{true, TASK_INTERRUPTIBLE, 0x100, "R+"},
+	};
+	struct parsed_field f[16];
+	char want[256];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned int len;
+		const unsigned char *rec;
+		int n;
+
+		prev.state = cases[i].state;
+		((switch_probe_t)event_sched_switch.probe)(&event_sched_switch, cases[i].preempt,
+							   &prev, &next);
+		rec = consume_record(&len);
+		n = check_layout(&event_sched_switch, rec, len, f, 16);
+		assert_int_equal(n, 4 + 7);
+		assert_string_equal(text_of(rec, len, field(f, n, "prev_comm")), "run_test-worker");
+		assert_int_equal(value(rec, field(f, n, "prev_pid")), 7);
+		assert_int_equal(value(rec, field(f, n, "prev_prio")), 120);
+		assert_int_equal(value(rec, field(f, n, "prev_state")), cases[i].report);
+		assert_string_equal(text_of(rec, len, field(f, n, "next_comm")), "swapper/3");
+		assert_int_equal(value(rec, field(f, n, "next_pid")), 0);
+		assert_int_equal(value(rec, field(f, n, "next_prio")), 120);
+		snprintf(want, sizeof(want),
+			 "sched_switch: prev_comm=run_test-worker prev_pid=7 prev_prio=120 "
+			 "prev_state=%s ==> next_comm=swapper/3 next_pid=0 next_prio=120\n",
+			 cases[i].text);
+		assert_string_equal(line_of(&event_sched_switch, rec, len), want);
+	}
+}
+
+static void test_sched_task_records(void **state)
+{
+	struct task t = {.pid = -3, .comm = "a-comm-of-15-ch", .prio = DEFAULT_PRIO, .cpu = 2};
+	struct {
+		struct trace_event_call *call;
+		const char *want;
+	} cases[] = {
+		{&event_sched_wakeup,
+		 "sched_wakeup: comm=a-comm-of-15-ch pid=-3 prio=120 target_cpu=002\n"},
+		{&event_sched_wakeup_new,
+		 "sched_wakeup_new: comm=a-comm-of-15-ch pid=-3 prio=120 target_cpu=002\n"},
+		{&event_sched_process_exit,
+		 "sched_process_exit: comm=a-comm-of-15-ch pid=-3 prio=120\n"},
+	};
+	struct parsed_field f[16];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned int len;
+		const unsigned char *rec;
+		int n;
+
+		((task_probe_t)cases[i].call->probe)(cases[i].call, &t);
+		rec = consume_record(&len);
+		n = check_layout(cases[i].call, rec, len, f, 16);
+		assert_string_equal(text_of(rec, len, field(f, n, "comm")), "a-comm-of-15-ch");
+		assert_int_equal(value(rec, field(f, n, "pid")), -3); /* signed, as it says */
+		assert_int_equal(value(rec, field(f, n, "prio")), 120);
+		if (cases[i].call != &event_sched_process_exit)
+			assert_int_equal(value(rec, field(f, n, "target_cpu")), 2);
+		assert_string_equal(line_of(cases[i].call, rec, len), cases[i].want);
+	}
+}
+
+static void test_irq_records(void **state)
+{
+	struct parsed_field f[16];
+	unsigned int len;
+	const unsigned char *rec;
+	int n;
+
+	(void)state;
+	((void (*)(void *, int, const char *))event_irq_handler_entry.probe)(
+		&event_irq_handler_entry, 4, "ttyS0");
+	rec = consume_record(&len);
+	n = check_layout(&event_irq_handler_entry, rec, len, f, 16);
+	assert_int_equal(value(rec, field(f, n, "irq")), 4);
+	assert_string_equal(text_of(rec, len, field(f, n, "name")), "ttyS0");
+	assert_string_equal(line_of(&event_irq_handler_entry, rec, len),
+			    "irq_handler_entry: irq=4 name=ttyS0\n");
+
+	for (int ret = IRQ_NONE; ret <= IRQ_HANDLED; ret++) {
+		((void (*)(void *, int, int))event_irq_handler_exit.probe)(&event_irq_handler_exit,
+									   11, ret);
+		rec = consume_record(&len);
+		n = check_layout(&event_irq_handler_exit, rec, len, f, 16);
+		assert_int_equal(value(rec, field(f, n, "irq")), 11);
+		assert_int_equal(value(rec, field(f, n, "ret")), ret);
+		assert_string_equal(line_of(&event_irq_handler_exit, rec, len),
+				    ret ? "irq_handler_exit: irq=11 ret=handled\n"
+					: "irq_handler_exit: irq=11 ret=unhandled\n");
+	}
+}
+
+/* A record cut short, or a string pointing outside its record, prints no garbage. */
+static void test_bad_records(void **state)
+{
+	unsigned char rec[64];
+	const unsigned char *raw;
+	unsigned int len;
+
+	(void)state;
+	((void (*)(void *, int, const char *))event_irq_handler_entry.probe)(
+		&event_irq_handler_entry, 4, "ttyS0");
+	raw = consume_record(&len);
+	assert_true(len <= sizeof(rec));
+	memcpy(rec, raw, len);
+	rec[12] = 200; /* the name's offset: past the end */
+	assert_string_equal(line_of(&event_irq_handler_entry, rec, len),
+			    "irq_handler_entry: irq=4 name=\n");
+	assert_string_equal(line_of(&event_sched_switch, rec, 16),
+			    "sched_switch: [record too short]\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_sorted_with_ids_in_order, setup),
+		cmocka_unit_test_setup(test_parse_selector, setup),
+		cmocka_unit_test_setup(test_set_clr_event, setup),
+		cmocka_unit_test_setup(test_tracer_hold, setup),
+		cmocka_unit_test_setup(test_format_as_linux, setup),
+		cmocka_unit_test_setup(test_sched_switch_record, setup),
+		cmocka_unit_test_setup(test_sched_task_records, setup),
+		cmocka_unit_test_setup(test_irq_records, setup),
+		cmocka_unit_test_setup(test_bad_records, setup),
+	};
+
+	return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}

@@ -1,0 +1,240 @@
+/* Function probes: run a command (traceoff, stacktrace, ...) when a chosen function is called. */
+
+/*
+ * "echo 'do_trap:traceoff:3' > set_ftrace_filter" makes a probe. Each kind of probe (a command,
+ * counted or not: struct ftrace_probe_ops) has one struct ftrace_func_probe, holding an
+ * ftrace_ops of its own whose filter is the set of functions that have the probe. Dynamic
+ * ftrace (trace/ftrace.c) turns their call sites on, whatever the current tracer is -- nop
+ * included -- and calls function_trace_probe_call(), which runs the command. The function
+ * tracer's filter is not touched: a probe is not a filter (the article's "#### all functions
+ * enabled ####" above "__bad_area_nosemaphore:traceoff:unlimited").
+ *
+ * A counted probe keeps one counter per function (Linux's ftrace_func_mapper), here an array
+ * indexed like the call site records: the command decrements it, atomically, each time it does
+ * its work, and stops at 0. The listing shows what is left: "do_trap:traceoff:count=2".
+ *
+ * The probe's ops is registered with FTRACE_OPS_FL_PROBE, so where a tracer traces the same
+ * function the probe runs after it: traceoff leaves the function's own event in the trace.
+ *
+ * Linux frees a probe whose last function went away once an RCU grace period has passed, so
+ * that a callback still running on another CPU is done with it. Lucid has no RCU: a probe,
+ * once made, is kept (there is at most one per kind), and only its set of functions changes.
+ *
+ * Making, removing and listing probes happens with trace_types_lock held (set_ftrace_filter's
+ * writes and reads take it). Not traced, as all of trace/.
+ */
+#include "trace/ftrace_probe.h"
+#include "trace/trace.h"
+#include "kernel/kmalloc.h"
+#include "lib/errno.h"
+#include "lib/glob.h"
+#include "lib/string.h"
+
+struct ftrace_func_probe {
+	const struct ftrace_probe_ops *probe_ops;
+	struct trace_array *tr;
+	struct ftrace_ops ops; /* its filter: the functions that have this probe */
+	long *counts; /* counted probes: one per call site record */
+	struct ftrace_func_probe *next;
+};
+
+static struct ftrace_func_probe *func_probes; /* the ones with functions first, newest first */
+
+static notrace void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
+					      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct ftrace_func_probe *probe = container_of(op, struct ftrace_func_probe, ops);
+	long *count = NULL;
+
+	(void)fregs;
+	if (!ftrace_test_recursion_trylock())
+		return;
+	if (probe->counts) {
+		int rec = ftrace_find_rec(ip);
+
+		if (rec < 0)
+			goto out;
+		count = &probe->counts[rec];
+	}
+	probe->probe_ops->func(ip, parent_ip, probe->tr, count);
+out:
+	ftrace_test_recursion_unlock();
+}
+
+static notrace struct ftrace_func_probe *find_probe(const struct ftrace_probe_ops *probe_ops)
+{
+	for (struct ftrace_func_probe *p = func_probes; p; p = p->next)
+		if (p->probe_ops == probe_ops)
+			return p;
+	return NULL;
+}
+
+static notrace struct ftrace_func_probe *get_probe(struct trace_array *tr,
+						   const struct ftrace_probe_ops *probe_ops)
+{
+	struct ftrace_func_probe *probe = find_probe(probe_ops);
+
+	if (probe)
+		return probe;
+	probe = kzalloc(sizeof(*probe));
+	if (!probe)
+		return NULL;
+	if (probe_ops->counted) {
+		probe->counts = kzalloc((size_t)ftrace_nr_records() * sizeof(long));
+		if (!probe->counts) {
+			kfree(probe);
+			return NULL;
+		}
+	}
+	probe->probe_ops = probe_ops;
+	probe->tr = tr;
+	probe->ops.func = function_trace_probe_call;
+	probe->ops.flags = FTRACE_OPS_FL_PROBE;
+	probe->next = func_probes;
+	func_probes = probe;
+	return probe;
+}
+
+/* The probe's functions came from none: list it first, as Linux lists its newest probe. */
+static notrace void move_to_front(struct ftrace_func_probe *probe)
+{
+	struct ftrace_func_probe **pp = &func_probes;
+
+	while (*pp != probe)
+		pp = &(*pp)->next;
+	*pp = probe->next;
+	probe->next = func_probes;
+	func_probes = probe;
+}
+
+static notrace bool has_probe(const struct ftrace_func_probe *probe, int rec)
+{
+	return probe && ftrace_hash_contains(&probe->ops.filter_hash, rec);
+}
+
+/*
+ * How many functions adding (remove false) or removing the probe for glob would change; with
+ * counts, also sets the counter of each function it would add.
+ */
+static notrace int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool remove,
+				 long *counts, long count)
+{
+	bool all = remove && (!*glob || !strcmp(glob, "*"));
+	int n = 0;
+
+	for (int rec = 0; rec < ftrace_nr_records(); rec++) {
+		if (has_probe(probe, rec) != remove)
+			continue;
+		if (!all && !glob_match(glob, ftrace_rec_name(rec)))
+			continue;
+		if (counts)
+			counts[rec] = count;
+		n++;
+	}
+	return n;
+}
+
+notrace int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
+					   const struct ftrace_probe_ops *probe_ops, long count)
+{
+	struct ftrace_func_probe *probe = get_probe(tr, probe_ops);
+	int n, ret;
+
+	if (!probe)
+		return -ENOMEM;
+	/* The counters first: a site this turns on may call the probe at once. */
+	n = probe_changes(probe, glob, false, probe->counts, count);
+	if (!n)
+		return -EINVAL; /* nothing matches, or all have it already */
+	ret = ftrace_set_filter(&probe->ops, glob, false);
+	if (ret)
+		return ret;
+	if (!probe->ops.enabled) {
+		ret = register_ftrace_function(&probe->ops);
+		if (ret) {
+			ftrace_reset_filters(&probe->ops);
+			return ret;
+		}
+		move_to_front(probe);
+	}
+	return n;
+}
+
+notrace int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
+						  const struct ftrace_probe_ops *probe_ops)
+{
+	struct ftrace_func_probe *probe = find_probe(probe_ops);
+	char *pattern;
+	int n, ret;
+
+	(void)tr;
+	if (!probe || !probe->ops.filter_hash.count)
+		return -ENODEV;
+	n = probe_changes(probe, glob, true, NULL, 0);
+	if (!n)
+		return -EINVAL;
+	if ((unsigned long)n == probe->ops.filter_hash.count) {
+		/* Off first: an empty filter would mean every function. */
+		ret = unregister_ftrace_function(&probe->ops);
+		ftrace_reset_filters(&probe->ops);
+		return ret ? ret : n;
+	}
+	pattern = kmalloc(strlen(glob) + 2);
+	if (!pattern)
+		return -ENOMEM;
+	pattern[0] = '!';
+	strcpy(pattern + 1, glob);
+	ret = ftrace_set_filter(&probe->ops, pattern, false);
+	kfree(pattern);
+	return ret ? ret : n;
+}
+
+notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec,
+			       bool enable, bool apply)
+{
+	const struct ftrace_func_command *cmd = ftrace_find_command(spec->cmd);
+	const struct ftrace_probe_ops *probe_ops;
+	struct ftrace_func_probe *probe;
+	bool counted;
+	long count;
+	int ret;
+
+	if (!cmd || !enable)
+		return -EINVAL; /* set_ftrace_notrace "does not accept triggers" */
+	/* Linux's choice: with anything after the command, even "!f:traceoff:0", the counted one. */
+	probe_ops = spec->param ? cmd->count_ops : cmd->ops;
+	probe = find_probe(probe_ops);
+	if (spec->remove) {
+		if (apply)
+			ret = unregister_ftrace_function_probe_func(spec->glob, tr, probe_ops);
+		else if (!probe || !probe->ops.filter_hash.count)
+			ret = -ENODEV;
+		else
+			ret = probe_changes(probe, spec->glob, true, NULL, 0) ? 0 : -EINVAL;
+		return ret < 0 ? ret : 0;
+	}
+	ret = ftrace_cmd_count(spec->param, &counted, &count);
+	if (ret)
+		return ret;
+	if (apply)
+		ret = register_ftrace_function_probe(spec->glob, tr, probe_ops, count);
+	else
+		ret = probe_changes(probe, spec->glob, false, NULL, 0) ? 0 : -EINVAL;
+	return ret < 0 ? ret : 0;
+}
+
+notrace size_t ftrace_probe_show(int k, char *buf, size_t size)
+{
+	for (struct ftrace_func_probe *p = func_probes; p; p = p->next) {
+		if (!p->ops.filter_hash.count)
+			continue;
+		for (int rec = 0; rec < ftrace_nr_records(); rec++) {
+			if (!has_probe(p, rec) || k-- > 0)
+				continue;
+			return ftrace_probe_line(buf, size, ftrace_rec_name(rec),
+						 p->probe_ops->name, p->probe_ops->counted,
+						 p->counts ? READ_ONCE(p->counts[rec]) : -1);
+		}
+	}
+	return 0;
+}

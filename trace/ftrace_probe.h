@@ -1,0 +1,66 @@
+/*
+ * Function probes: a command run whenever a chosen function is called, whatever the current
+ * tracer (trace/ftrace_probe.c). set_ftrace_filter's "func:traceoff[:N]" makes one; the
+ * commands are in trace/trace_func_cmds.c.
+ */
+#ifndef TRACE_FTRACE_PROBE_H
+#define TRACE_FTRACE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "trace/ftrace.h"
+#include "trace/ftrace_cmd_parse.h"
+
+struct trace_array;
+
+/*
+ * What a probe does. func runs in the traced function's context (any context, preemption
+ * off): ip is the function, count its counter if the probe is counted ("func:cmd:N": what is
+ * left of N, for func to decrement atomically when it did its work), NULL if not.
+ */
+struct ftrace_probe_ops {
+	const char *name; /* the command, as the listing shows it */
+	bool counted;
+	void (*func)(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+		     long *count);
+};
+
+/* A command of set_ftrace_filter: its name, and its probe without and with a count. */
+struct ftrace_func_command {
+	const char *name;
+	const struct ftrace_probe_ops *ops;
+	const struct ftrace_probe_ops *count_ops;
+};
+
+/* trace/trace_func_cmds.c: the command called name, or NULL. */
+const struct ftrace_func_command *ftrace_find_command(const char *name);
+
+/*
+ * Runs (apply) or only checks (!apply: would it succeed? nothing changes) a command word of a
+ * set_ftrace_filter write, cut by ftrace_cmd_split(). enable is false for set_ftrace_notrace,
+ * which takes no commands. 0 or a negative errno, Linux's:
+ *   EINVAL  no such command, a bad count, no function matches, all of them have it already,
+ *           or (removing) none of the matching functions has it;
+ *   ENODEV  removing a command no function has.
+ * Called with trace_types_lock held, as everything here that changes or lists probes.
+ */
+int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec, bool enable,
+		       bool apply);
+
+/*
+ * Adds the probe to every function glob matches that has not got it yet, with count for each;
+ * removes it from the matching functions ("" or "*": all). The number of functions changed,
+ * or a negative errno as above.
+ */
+int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
+				   const struct ftrace_probe_ops *ops, long count);
+int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
+					  const struct ftrace_probe_ops *ops);
+
+/*
+ * set_ftrace_filter's listing: line k (0, 1, ...) of the probes, "func:cmd:unlimited\n" or
+ * "func:cmd:count=N\n", into buf. Returns the length it needs, 0 if there is no line k.
+ */
+size_t ftrace_probe_show(int k, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,239 @@
+/* The trace event core: the registered events, their ids, enabling them, recording them. */
+
+/*
+ * Each event is a struct trace_event_call in its system's file (trace/trace_events.h says
+ * what it holds), found at boot in the .trace_events section. event_trace_init() puts them on
+ * ftrace_events sorted by system, then name, and gives each its id in that order, from
+ * TRACE_EVENT_TYPE_FIRST on: so ids do not depend on the order the linker put the files in,
+ * and change only when an event is added or removed. The id goes into every record the event
+ * writes (trace_entry.type, the format file's common_type), and the reader of the trace finds
+ * the event's output function by it (register_trace_event, trace/trace_output.c).
+ *
+ * Enabled means: the event's probe is attached to its tracepoint (kernel/tracepoint.h). Two
+ * parties can want that: the user (enable files, set_event: call->enabled) and tracers that
+ * record events while they are current (the sched_switch tracer: call->tracer_refs). The
+ * probe is attached while either does and detached when neither does, so a disabled event
+ * costs its tracepoint's one test and nothing more. The files show the user's wish only.
+ *
+ * Recording is what any writer of the trace buffer does: reserve a record in this CPU's ring
+ * buffer, fill the struct trace_entry header (type = the id, flags, preempt depth, pid), then
+ * the event's fields, and commit. Probes run with interrupts off, in any context.
+ *
+ * Not traced, as all of trace/: probes run inside the scheduler and interrupt handlers.
+ */
+#include "trace/trace_events.h"
+#include "trace/ring_buffer.h"
+#include "kernel/tracepoint.h"
+#include "kernel/mutex.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+LIST_HEAD(ftrace_events);
+DEFINE_MUTEX(event_mutex);
+
+/* --- registering ------------------------------------------------------------------------------ */
+
+static notrace int event_cmp(const struct trace_event_call *a, const struct trace_event_call *b)
+{
+	int c = strcmp(a->system, b->system);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* Into ftrace_events at its sorted place; false if an event of that name is there already. */
+static notrace bool event_insert(struct trace_event_call *call)
+{
+	struct trace_event_call *pos;
+
+	list_for_each_entry(pos, &ftrace_events, list) {
+		int c = event_cmp(call, pos);
+
+		if (!c)
+			return false;
+		if (c < 0) {
+			list_add_tail(&call->list, &pos->list); /* just before pos */
+			return true;
+		}
+	}
+	list_add_tail(&call->list, &ftrace_events);
+	return true;
+}
+
+notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
+{
+	struct trace_event_call *call;
+
+	for (int i = 0; i < nr; i++) {
+		call = calls[i];
+		if (!call->system || !call->name || !call->fields || !call->event.trace ||
+		    !call->tp || !call->probe || !event_insert(call))
+			pr_err("event %s:%s: incomplete or registered twice\n", call->system,
+			       call->name);
+	}
+	/* Ids in sorted order, for the events that have none yet. */
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!call->event.type && !register_trace_event(&call->event))
+			pr_err("event %s:%s: no id left\n", call->system, call->name);
+	}
+}
+
+/* --- enabling --------------------------------------------------------------------------------- */
+
+/* Attach or detach the probe, as enabled and tracer_refs now say. event_mutex held. */
+static notrace int trace_event_update(struct trace_event_call *call)
+{
+	bool want = call->enabled || call->tracer_refs > 0;
+	int ret;
+
+	if (want == call->registered)
+		return 0;
+	if (!call->event.type)
+		return -ENODEV; /* never got an id: its records could not be read */
+	if (want)
+		ret = tracepoint_probe_register(call->tp, call->probe, call);
+	else
+		ret = tracepoint_probe_unregister(call->tp, call->probe, call);
+	if (!ret)
+		call->registered = want;
+	return ret;
+}
+
+notrace int trace_event_enable_disable(struct trace_event_call *call, int enable)
+{
+	bool old = call->enabled;
+	int ret;
+
+	call->enabled = !!enable;
+	ret = trace_event_update(call);
+	if (ret)
+		call->enabled = old; /* the probe could not be attached: as it was */
+	return ret;
+}
+
+notrace int trace_event_tracer_hold(const char *system, const char *name, bool hold)
+{
+	struct trace_event_call *call;
+	int ret = -ENOENT;
+
+	mutex_lock(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (strcmp(call->system, system) || strcmp(call->name, name))
+			continue;
+		call->tracer_refs += hold ? 1 : -1;
+		ret = trace_event_update(call);
+		if (ret)
+			call->tracer_refs -= hold ? 1 : -1;
+		break;
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* --- set_event's words ------------------------------------------------------------------------ */
+
+notrace void trace_event_parse_selector(char *word, struct trace_event_selector *sel)
+{
+	char *colon;
+
+	sel->set = 1;
+	if (*word == '!') {
+		sel->set = 0;
+		word++;
+	}
+	sel->match = sel->sub = sel->event = NULL;
+	colon = strchr(word, ':');
+	if (!colon) {
+		sel->match = word;
+		return;
+	}
+	*colon = '\0';
+	sel->sub = word;
+	sel->event = colon + 1;
+	if (!*sel->sub || strcmp(sel->sub, "*") == 0)
+		sel->sub = NULL;
+	if (!*sel->event || strcmp(sel->event, "*") == 0)
+		sel->event = NULL;
+}
+
+/* Linux's __ftrace_set_clr_event_nolock() test: exact names, "*" only as a whole part. */
+notrace bool trace_event_selector_matches(const struct trace_event_selector *sel,
+					  const struct trace_event_call *call)
+{
+	if (sel->match && strcmp(sel->match, call->name) && strcmp(sel->match, call->system))
+		return false;
+	if (sel->sub && strcmp(sel->sub, call->system))
+		return false;
+	if (sel->event && strcmp(sel->event, call->name))
+		return false;
+	return true;
+}
+
+notrace bool trace_event_selector_any(const struct trace_event_selector *sel)
+{
+	struct trace_event_call *call;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (trace_event_selector_matches(sel, call))
+			return true;
+	}
+	return false;
+}
+
+notrace int ftrace_set_clr_event(const struct trace_event_selector *sel)
+{
+	struct trace_event_call *call;
+	int ret = -EINVAL, eret = 0;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!trace_event_selector_matches(sel, call))
+			continue;
+		ret = trace_event_enable_disable(call, sel->set);
+		if (ret && !eret)
+			eret = ret; /* the first error, though the others were still done */
+		ret = eret;
+	}
+	return ret;
+}
+
+/* --- recording -------------------------------------------------------------------------------- */
+
+notrace void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
+{
+	struct ring_buffer_event *event;
+	struct trace_entry *entry;
+
+	if (!global_trace.buffer)
+		return NULL;
+	event = ring_buffer_lock_reserve(global_trace.buffer, len);
+	if (!event)
+		return NULL; /* tracing is off, or the buffer is full in producer/consumer mode */
+	entry = ring_buffer_event_data(event);
+	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx());
+	return entry;
+}
+
+notrace void trace_event_buffer_commit(struct trace_event_call *call)
+{
+	(void)call;
+	ring_buffer_unlock_commit(global_trace.buffer);
+}
+
+notrace void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const char *str,
+				 unsigned int len)
+{
+	memcpy((char *)rec + offset, str, len - 1);
+	((char *)rec)[offset + len - 1] = '\0';
+	*loc = len << DATA_LOC_LEN_SHIFT | offset;
+}
+
+/* --- boot ------------------------------------------------------------------------------------- */
+
+extern struct trace_event_call *const __start_trace_events[], *const __stop_trace_events[];
+
+notrace void event_trace_init(void)
+{
+	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
+	if (event_trace_init_tracefs())
+		pr_warn("tracing: could not create every events file\n");
+}

@@ -1,0 +1,192 @@
+/*
+ * Trace events: fixed places in the kernel that record a typed record when enabled
+ * (trace/trace_events.c; docs/design/trace-events.md tells the whole story).
+ *
+ * An event is a struct trace_event_call in the file of its system (trace/trace_events_sched.c
+ * holds sched:*), registered with REGISTER_TRACE_EVENT(call). It says:
+ *  - its system and name ("sched", "sched_switch"): events/sched/sched_switch/, and
+ *    "sched:sched_switch" in set_event and available_events;
+ *  - its record: a C struct that starts with struct trace_entry, described field by field
+ *    with TRACE_FIELD() & co, which take offsets and sizes from the struct itself (offsetof,
+ *    sizeof) and refuse to compile if the type named does not match the member's. The format
+ *    file is printed from that description, so it is always the real binary layout;
+ *  - its print fmt (the format file's last line, for tools) and its output function (the
+ *    trace file's text, the same thing done in C);
+ *  - the tracepoint it hangs on, and the probe that records it.
+ * At boot each event gets its id (the record's type, its common_type) and its files; enabling
+ * it attaches its probe to the tracepoint, disabling detaches it.
+ */
+#ifndef TRACE_TRACE_EVENTS_H
+#define TRACE_TRACE_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/compiler.h"
+#include "lib/list.h"
+#include "trace/trace.h"
+#include "trace/trace_output.h"
+
+struct tracepoint;
+struct mutex;
+
+typedef int pid_t; /* as Linux's records name their pid fields */
+
+#define __stringify_1(x...) #x
+#define __stringify(x...) __stringify_1(x)
+/* Linux's: 1 if type is a signed type ("signed:" in the format file). */
+#define is_signed_type(type) (((type)(-1)) < (type)1)
+/* 0, or a compile error if e is true (a bit-field of negative width). */
+#define BUILD_BUG_ON_ZERO(e) ((int)(sizeof(struct { int : (-!!(e)); })))
+
+/* One field of an event's record, as its format file shows it. */
+struct trace_event_field {
+	const char *type; /* "pid_t", "char[16]" (an array), "__data_loc char[]" */
+	const char *name; /* "prev_pid" */
+	unsigned int offset; /* bytes from the start of the record, struct trace_entry included */
+	unsigned int size;
+	bool is_signed;
+};
+
+#define __TRACE_FIELD_CHECK(st, member_type, item) \
+	BUILD_BUG_ON_ZERO(!__builtin_types_compatible_p(__typeof__(((st *)0)->item), member_type))
+
+/* A scalar member of struct st: TRACE_FIELD(struct my_record, pid_t, pid). */
+#define TRACE_FIELD(st, _type, item)                                                    \
+	{                                                                               \
+		.type = #_type, .name = #item, .offset = offsetof(st, item),            \
+		.size = sizeof(((st *)0)->item) + __TRACE_FIELD_CHECK(st, _type, item), \
+		.is_signed = is_signed_type(_type),                                     \
+	}
+
+/* An array member: TRACE_FIELD_ARRAY(struct my_record, char, comm, TASK_COMM_LEN). */
+#define TRACE_FIELD_ARRAY(st, _type, item, len)                                              \
+	{                                                                                    \
+		.type = #_type "[" __stringify(len) "]", .name = #item,                      \
+		.offset = offsetof(st, item),                                                \
+		.size = sizeof(((st *)0)->item) + __TRACE_FIELD_CHECK(st, _type[len], item), \
+		.is_signed = is_signed_type(_type),                                          \
+	}
+
+/*
+ * A string of any length (Linux's __string): the record has a uint32_t __data_loc_NAME, which
+ * holds the string's length (NUL included) << 16 | its offset in the record; the string itself
+ * follows the fixed part, in the record's __data[]. trace_event_set_str() fills both.
+ */
+#define DATA_LOC_LEN_SHIFT 16 /* __data_loc: length << 16 | offset */
+#define DATA_LOC_OFFSET_MASK 0xffffu
+#define TRACE_FIELD_STRING(st, item)                                          \
+	{                                                                     \
+		.type = "__data_loc char[]", .name = #item,                   \
+		.offset = offsetof(st, __data_loc_##item),                    \
+		.size = sizeof(((st *)0)->__data_loc_##item) +                \
+			__TRACE_FIELD_CHECK(st, uint32_t, __data_loc_##item), \
+		.is_signed = is_signed_type(char),                            \
+	}
+
+#define TRACE_FIELD_END      \
+	{                    \
+		.name = NULL \
+	}
+
+/*
+ * The print fmt line of a format file: Linux's TP_printk() arguments as text, with REC-> for
+ * the record and macros expanded to their values, as tools expect them. Use the same
+ * constants as the C output function, so the two cannot drift apart.
+ */
+#define TRACE_PRINT_FMT(fmt, args...) __stringify(fmt, args)
+
+struct trace_event_call {
+	const char *system; /* "sched" */
+	const char *name; /* "sched_switch" */
+	const struct trace_event_field *fields; /* in record order, up to TRACE_FIELD_END */
+	unsigned int size; /* sizeof the record's struct (strings come after) */
+	const char *print_fmt; /* how tools print a record, in Linux's syntax */
+	struct trace_event event; /* .type: the id, given at boot; .trace: prints a record */
+	struct tracepoint *tp; /* where its probe is attached when it is enabled */
+	void *probe; /* void probe(void *call, the tracepoint's arguments...) */
+
+	/* Set at boot or under event_mutex. */
+	bool enabled; /* by the user: its enable file, set_event */
+	int tracer_refs; /* by tracers that record it while they are current */
+	bool registered; /* its probe is attached: enabled || tracer_refs */
+	struct list_head list; /* on ftrace_events, sorted by system then name */
+};
+
+/* Events register themselves: a pointer in the .trace_events section (linker.ld). */
+#define REGISTER_TRACE_EVENT(call)                                                       \
+	static struct trace_event_call *const __trace_event_ptr_##call __used __section( \
+		".trace_events") __aligned(8) = &(call)
+
+extern struct list_head ftrace_events; /* every event, sorted by system then name */
+extern struct mutex event_mutex; /* the events' enable state */
+
+/*
+ * Boot: sorts the events of the section, gives each its id and output, makes events/,
+ * set_event and available_events (trace/trace_events_fs.c).
+ */
+void event_trace_init(void);
+/* Adds events to ftrace_events (the boot adds the section's), then gives ids to new ones. */
+void trace_events_add(struct trace_event_call *const *calls, int nr);
+int event_trace_init_tracefs(void);
+
+/*
+ * A set_event word, Linux's grammar: "system:event", "system:" or "system:*" (all of a
+ * system), "*:event" or ":event", "*:*", or a bare "name" (an event or a system of that
+ * name); a leading '!' disables. Parsing cuts word in place. match/sub/event NULL: any.
+ */
+struct trace_event_selector {
+	const char *match; /* a bare name: matches an event's name or its system */
+	const char *sub; /* the system */
+	const char *event; /* the event's name */
+	int set; /* 1 enable, 0 disable ('!') */
+};
+void trace_event_parse_selector(char *word, struct trace_event_selector *sel);
+bool trace_event_selector_matches(const struct trace_event_selector *sel,
+				  const struct trace_event_call *call);
+bool trace_event_selector_any(const struct trace_event_selector *sel); /* matches some event */
+
+/*
+ * Enabling, event_mutex held. ftrace_set_clr_event: every event sel matches; -EINVAL if none.
+ * trace_event_enable_disable: one event, by the user. Both return 0 or a negative errno.
+ */
+int ftrace_set_clr_event(const struct trace_event_selector *sel);
+int trace_event_enable_disable(struct trace_event_call *call, int enable);
+/* A tracer that records events while it is current: takes or drops a hold on one event. */
+int trace_event_tracer_hold(const char *system, const char *name, bool hold);
+
+/*
+ * Recording, from probes (interrupts off). reserve returns the record, its trace_entry
+ * filled (type = the event's id, the context, the pid), or NULL if nothing is to be recorded;
+ * the caller fills its fields and commits.
+ */
+void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len);
+void trace_event_buffer_commit(struct trace_event_call *call);
+/*
+ * A TRACE_FIELD_STRING's value: copies len - 1 bytes of str and a NUL to rec + offset (room
+ * the caller reserved), and sets *loc to point at them.
+ */
+void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const char *str,
+			 unsigned int len);
+
+/* --- the text side (trace/trace_events_text.c) ---------------------------------------------- */
+
+/* The format file of call: name, ID, the fields with the common ones first, print fmt. */
+void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call);
+
+/*
+ * For output functions. trace_raw_output_prep prints "name: " and returns the record, or
+ * prints a note and returns NULL if the record is shorter than the event's struct.
+ * trace_event_get_str returns a TRACE_FIELD_STRING's text and puts its length in *len (the
+ * string is checked to lie inside the record: a bad one reads as "").
+ */
+void *trace_raw_output_prep(struct trace_iterator *iter, struct trace_event *event);
+const char *trace_event_get_str(struct trace_iterator *iter, uint32_t loc, int *len);
+
+/* The event a trace_event belongs to (output functions get the trace_event). */
+static inline notrace struct trace_event_call *trace_event_call_of(struct trace_event *event)
+{
+	return container_of(event, struct trace_event_call, event);
+}
+
+#endif

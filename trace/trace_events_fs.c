@@ -1,0 +1,413 @@
+/* The trace event files: events/, set_event and available_events. */
+
+/*
+ * event_trace_init_tracefs() builds, from the registered events (trace/trace_events.c):
+ *
+ *   available_events          every event, "system:name" per line
+ *   set_event                 the enabled ones, same form; write words to enable/disable
+ *   events/enable             0, 1, or X when some are enabled and some not; write 0 or 1
+ *   events/SYSTEM/enable      the same, for one system
+ *   events/SYSTEM/NAME/enable 0 or 1
+ *   events/SYSTEM/NAME/format the record's layout for tools (trace/trace_events_text.c)
+ *   events/SYSTEM/NAME/id     the event's id: the type of its records
+ *
+ * A file's inode data says what it is about: the event (trace_event_call), the system (its
+ * name), or nothing for the top events/enable.
+ *
+ * set_event takes Linux's words (trace_event_parse_selector): "sched:sched_switch",
+ * "sched:*", "*:*", "irq", "!sched:sched_wakeup". Opened with O_TRUNC (">") it first disables
+ * every event, with ">>" it adds. As with every file here, a write is checked whole before
+ * anything changes: a word that matches no event fails it with -EINVAL and nothing changes,
+ * not even the O_TRUNC (Linux would already have disabled everything at open). A write of no
+ * words ("echo > set_event") or none at all (": > set_event") just disables everything.
+ *
+ * Everything is read and changed under event_mutex. Not traced, as all of trace/.
+ */
+#include "trace/trace_events.h"
+#include "trace/trace_fs.h"
+#include "kernel/tracefs.h"
+#include "kernel/seq_file.h"
+#include "kernel/kmalloc.h"
+#include "kernel/mutex.h"
+#include "lib/ctype.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define EVENT_BUF_SIZE 127 /* Linux's longest set_event word */
+
+/* --- available_events, set_event (reading) ---------------------------------------------------- */
+
+/* The pos-th event (of the enabled ones only, for set_event), or NULL. */
+static notrace struct trace_event_call *event_at(loff_t pos, bool enabled_only)
+{
+	struct trace_event_call *call;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (enabled_only && !call->enabled)
+			continue;
+		if (pos-- == 0)
+			return call;
+	}
+	return NULL;
+}
+
+static notrace int t_show(struct seq_file *m, void *v)
+{
+	struct trace_event_call *call = v;
+
+	seq_printf(m, "%s:%s\n", call->system, call->name);
+	return 0;
+}
+
+static notrace void t_stop(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+	mutex_unlock(&event_mutex);
+}
+
+static notrace void *avail_start(struct seq_file *m, loff_t *pos)
+{
+	(void)m;
+	mutex_lock(&event_mutex);
+	return event_at(*pos, false);
+}
+
+static notrace void *avail_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(void)m;
+	(void)v;
+	return event_at(++*pos, false);
+}
+
+static const struct seq_operations show_event_seq_ops = {
+	.start = avail_start,
+	.next = avail_next,
+	.stop = t_stop,
+	.show = t_show,
+};
+
+static notrace void *s_start(struct seq_file *m, loff_t *pos)
+{
+	(void)m;
+	mutex_lock(&event_mutex);
+	return event_at(*pos, true);
+}
+
+static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(void)m;
+	(void)v;
+	return event_at(++*pos, true);
+}
+
+static const struct seq_operations show_set_event_seq_ops = {
+	.start = s_start,
+	.next = s_next,
+	.stop = t_stop,
+	.show = t_show,
+};
+
+static notrace int avail_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return seq_open(file, &show_event_seq_ops);
+}
+
+static const struct file_operations ftrace_avail_events_fops = {
+	.open = avail_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* --- set_event (writing) ---------------------------------------------------------------------- */
+
+/* seq_file's private: non-NULL while the O_TRUNC still has to disable everything. */
+static notrace int set_event_open(struct inode *inode, struct file *file)
+{
+	int ret = seq_open(file, &show_set_event_seq_ops);
+
+	(void)inode;
+	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		((struct seq_file *)file->private_data)->private = (void *)1;
+	return ret;
+}
+
+/* event_mutex held. */
+static notrace void ftrace_clear_events(void)
+{
+	struct trace_event_call *call;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		trace_event_enable_disable(call, 0);
+	}
+}
+
+/* The next blank-separated word of *s (cut in place), or NULL. */
+static notrace char *next_word(char **s)
+{
+	char *w = *s, *e;
+
+	while (*w && isspace(*w))
+		w++;
+	if (!*w)
+		return NULL;
+	for (e = w; *e && !isspace(*e); e++)
+		;
+	*s = *e ? e + 1 : e;
+	*e = '\0';
+	return w;
+}
+
+static notrace ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt,
+				       loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	bool reset = m->private != NULL;
+	struct trace_event_selector *sels = NULL;
+	char *text = kmalloc(cnt + 1), *p, *w;
+	int nr = 0, ret = 0;
+
+	m->private = NULL; /* applied or refused: either way closing changes nothing more */
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, ubuf, cnt);
+	text[cnt] = '\0';
+	sels = kmalloc((cnt / 2 + 1) * sizeof(*sels)); /* a word and a blank at least */
+	if (!sels) {
+		kfree(text);
+		return -ENOMEM;
+	}
+	for (p = text; !ret && (w = next_word(&p));) {
+		if (strlen(w) > EVENT_BUF_SIZE)
+			ret = -EINVAL;
+		else
+			trace_event_parse_selector(w, &sels[nr++]);
+	}
+
+	mutex_lock(&event_mutex);
+	for (int i = 0; i < nr && !ret; i++)
+		if (!trace_event_selector_any(&sels[i]))
+			ret = -EINVAL; /* before anything changes */
+	if (!ret && reset)
+		ftrace_clear_events();
+	for (int i = 0; i < nr && !ret; i++)
+		ret = ftrace_set_clr_event(&sels[i]);
+	mutex_unlock(&event_mutex);
+	kfree(sels);
+	kfree(text);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static notrace int set_event_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	if (m->private) { /* opened with ">" and never written */
+		mutex_lock(&event_mutex);
+		ftrace_clear_events();
+		mutex_unlock(&event_mutex);
+	}
+	return seq_release(inode, file);
+}
+
+static notrace loff_t set_event_lseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	file->f_pos = 0;
+	return 0;
+}
+
+static const struct file_operations ftrace_set_event_fops = {
+	.open = set_event_open,
+	.read = seq_read,
+	.write = set_event_write,
+	.llseek = set_event_lseek,
+	.release = set_event_release,
+};
+
+/* --- enable files ----------------------------------------------------------------------------- */
+
+/* A write that is one number, 0 or 1 (anything else: -EINVAL, as Linux). */
+static notrace int write_01(const char *ubuf, size_t cnt, unsigned long *val)
+{
+	char buf[32];
+	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+
+	if (!ret)
+		ret = kstrtoul(buf, 10, val);
+	return ret ? ret : (*val > 1 ? -EINVAL : 0);
+}
+
+static notrace ssize_t event_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_event_call *call = file_inode(file)->i_private;
+	bool on;
+
+	mutex_lock(&event_mutex);
+	on = call->enabled;
+	mutex_unlock(&event_mutex);
+	return simple_read_from_buffer(ubuf, cnt, ppos, on ? "1\n" : "0\n", 2);
+}
+
+static notrace ssize_t event_enable_write(struct file *file, const char *ubuf, size_t cnt,
+					  loff_t *ppos)
+{
+	struct trace_event_call *call = file_inode(file)->i_private;
+	unsigned long val;
+	int ret = write_01(ubuf, cnt, &val);
+
+	if (ret)
+		return ret;
+	mutex_lock(&event_mutex);
+	ret = trace_event_enable_disable(call, (int)val);
+	mutex_unlock(&event_mutex);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations ftrace_enable_fops = {
+	.read = event_enable_read,
+	.write = event_enable_write,
+};
+
+/* events/enable (no system: every event) and events/SYSTEM/enable: "0", "1", or "X" if mixed. */
+static notrace ssize_t system_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	static const char set_to_char[4] = {'?', '0', '1', 'X'}; /* bit 0: some off, bit 1: on */
+	const char *system = file_inode(file)->i_private;
+	struct trace_event_call *call;
+	char buf[2];
+	int set = 0;
+
+	mutex_lock(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!system || strcmp(call->system, system) == 0)
+			set |= 1 << call->enabled;
+	}
+	mutex_unlock(&event_mutex);
+	buf[0] = set_to_char[set];
+	buf[1] = '\n';
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, sizeof(buf));
+}
+
+static notrace ssize_t system_enable_write(struct file *file, const char *ubuf, size_t cnt,
+					   loff_t *ppos)
+{
+	struct trace_event_selector sel = {.sub = file_inode(file)->i_private};
+	unsigned long val;
+	int ret = write_01(ubuf, cnt, &val);
+
+	if (ret)
+		return ret;
+	sel.set = (int)val;
+	mutex_lock(&event_mutex);
+	ret = ftrace_set_clr_event(&sel);
+	mutex_unlock(&event_mutex);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations ftrace_system_enable_fops = {
+	.read = system_enable_read,
+	.write = system_enable_write,
+};
+
+/* --- format, id ------------------------------------------------------------------------------- */
+
+static notrace int format_show(struct seq_file *m, void *v)
+{
+	struct trace_seq *s = kmalloc(sizeof(*s)); /* a page: too big for a kernel stack */
+
+	(void)v;
+	if (!s)
+		return -ENOMEM;
+	trace_seq_init(s);
+	trace_event_print_format(s, m->private);
+	seq_write(m, s->buffer, trace_seq_used(s));
+	kfree(s);
+	return 0;
+}
+
+static notrace int format_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, format_show, inode->i_private);
+}
+
+static const struct file_operations ftrace_event_format_fops = {
+	.open = format_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static notrace ssize_t event_id_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_event_call *call = file_inode(file)->i_private;
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%d\n", call->event.type);
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
+}
+
+static const struct file_operations ftrace_event_id_fops = {
+	.read = event_id_read,
+};
+
+/* --- the tree --------------------------------------------------------------------------------- */
+
+static notrace int event_create_dir(struct dentry *system_dir, struct trace_event_call *call)
+{
+	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
+
+	if (!dir ||
+	    !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops) ||
+	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
+	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
+		return -ENOMEM;
+	return 0;
+}
+
+notrace int event_trace_init_tracefs(void)
+{
+	struct dentry *events, *system_dir = NULL;
+	struct trace_event_call *call;
+	const char *system = NULL;
+	int ret = 0;
+
+	if (!tracefs_create_file("available_events", TRACE_MODE_READ, NULL, NULL,
+				 &ftrace_avail_events_fops) ||
+	    !tracefs_create_file("set_event", TRACE_MODE_WRITE, NULL, NULL, &ftrace_set_event_fops))
+		ret = -ENOMEM;
+	events = tracefs_create_dir("events", NULL);
+	if (!events || !tracefs_create_file("enable", TRACE_MODE_WRITE, events, NULL,
+					    &ftrace_system_enable_fops))
+		return -ENOMEM;
+	mutex_lock(&event_mutex);
+	/* Sorted by system: a new system's directory when the name changes. */
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!system || strcmp(system, call->system)) {
+			system = call->system;
+			system_dir = tracefs_create_dir(system, events);
+			if (!system_dir ||
+			    !tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
+						 (void *)system, &ftrace_system_enable_fops))
+				ret = -ENOMEM;
+		}
+		if (system_dir && event_create_dir(system_dir, call))
+			ret = -ENOMEM;
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}

@@ -1,0 +1,98 @@
+/* Trace events as text: the format files, and what the events' output functions share. */
+
+/*
+ * A format file tells a tool that reads raw records (trace-cmd, perf) where each field of an
+ * event's record is and how to print it, in Linux's words:
+ *
+ *     name: sched_wakeup
+ *     ID: 18
+ *     format:
+ *     <TAB>field:unsigned short common_type;<TAB>offset:0;<TAB>size:2;<TAB>signed:0;
+ *     ...                                     (the struct trace_entry every record begins with)
+ *
+ *     <TAB>field:char comm[16];<TAB>offset:8;<TAB>size:16;<TAB>signed:1;
+ *     ...                                     (the event's own fields)
+ *
+ *     print fmt: "comm=%s pid=%d prio=%d target_cpu=%03d", REC->comm, REC->pid, ...
+ *
+ * Every number comes from the C structs (offsetof, sizeof: TRACE_FIELD in
+ * trace/trace_events.h, and the table below for the header), never from a hand-written list,
+ * so the file cannot disagree with the records in the buffer. An array's length goes after
+ * its name, as in C ("char comm[16]"); a string of any length is "__data_loc char[] name", a
+ * 32-bit word giving the string's length << 16 | offset.
+ *
+ * Pure functions of their arguments (unit-tested on the host). Not traced, as all of trace/.
+ */
+#include "trace/trace_events.h"
+#include "lib/string.h"
+
+/* struct trace_entry, as "common_" fields: Linux's names for the header every record has. */
+#define COMMON_FIELD(_type, item)                                             \
+	{                                                                     \
+		.type = #_type, .name = "common_" #item,                      \
+		.offset = offsetof(struct trace_entry, item),                 \
+		.size = sizeof(((struct trace_entry *)0)->item) +             \
+			__TRACE_FIELD_CHECK(struct trace_entry, _type, item), \
+		.is_signed = is_signed_type(_type),                           \
+	}
+
+static const struct trace_event_field common_fields[] = {
+	COMMON_FIELD(unsigned short, type),
+	COMMON_FIELD(unsigned char, flags),
+	COMMON_FIELD(unsigned char, preempt_count),
+	COMMON_FIELD(int, pid),
+	TRACE_FIELD_END,
+};
+
+static notrace void print_fields(struct trace_seq *s, const struct trace_event_field *f)
+{
+	for (; f->name; f++) {
+		const char *array = strchr(f->type, '[');
+
+		if (strncmp(f->type, "__data_loc", strlen("__data_loc")) == 0)
+			array = NULL; /* "__data_loc char[] name" stays as it is */
+		if (!array)
+			trace_seq_printf(s, "\tfield:%s %s;", f->type, f->name);
+		else
+			trace_seq_printf(s, "\tfield:%.*s %s%s;", (int)(array - f->type), f->type,
+					 f->name, array);
+		trace_seq_printf(s, "\toffset:%u;\tsize:%u;\tsigned:%d;\n", f->offset, f->size,
+				 f->is_signed);
+	}
+}
+
+notrace void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call)
+{
+	trace_seq_printf(s, "name: %s\n", call->name);
+	trace_seq_printf(s, "ID: %d\n", call->event.type);
+	trace_seq_puts(s, "format:\n");
+	print_fields(s, common_fields);
+	trace_seq_putc(s, '\n');
+	print_fields(s, call->fields);
+	trace_seq_printf(s, "\nprint fmt: %s\n", call->print_fmt);
+}
+
+/* --- for output functions --------------------------------------------------------------------- */
+
+notrace void *trace_raw_output_prep(struct trace_iterator *iter, struct trace_event *event)
+{
+	struct trace_event_call *call = trace_event_call_of(event);
+
+	trace_seq_printf(&iter->seq, "%s: ", call->name);
+	if (iter->ent_size < call->size) {
+		trace_seq_puts(&iter->seq, "[record too short]\n"); /* cannot happen, unless bugs */
+		return NULL;
+	}
+	return iter->ent;
+}
+
+notrace const char *trace_event_get_str(struct trace_iterator *iter, uint32_t loc, int *len)
+{
+	unsigned int offset = loc & DATA_LOC_OFFSET_MASK, size = loc >> DATA_LOC_LEN_SHIFT;
+
+	*len = 0;
+	if (!size || offset + size > iter->ent_size)
+		return "";
+	*len = (int)strnlen((const char *)iter->ent + offset, size);
+	return (const char *)iter->ent + offset;
+}

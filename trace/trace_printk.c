@@ -1,0 +1,295 @@
+/* trace_printk(): printk-style messages recorded in the trace buffer, and printk_formats. */
+
+/*
+ * The usual call, trace_printk("fmt", args) with a literal format, lands in trace_vbprintk():
+ *
+ *   1. vbin_printf() copies the argument values into a scratch buffer of 32-bit words (strings
+ *      are copied whole: they may be gone by the time the trace is read).
+ *   2. A TRACE_BPRINT record is reserved in this CPU's ring buffer, just big enough for the
+ *      caller's address, the format's address and those words, and committed.
+ *
+ * Nothing is formatted: the trace file's reader calls bstr_printf() (trace/trace_output.c).
+ * A format with no arguments costs even less, a TRACE_BPUTS record with two addresses. Only a
+ * format that is not a literal (it could change before the trace is read) is formatted at once
+ * into a TRACE_PRINT record, as trace_marker's text is.
+ *
+ * Any context may call it, the timer interrupt or an NMI included, and one call may interrupt
+ * another on the same CPU. The scratch buffer must then not be shared between them, and it is
+ * too big (1 KB) for an interrupt's stack: each CPU has TRACE_BUF_LEVELS of them, and a call
+ * takes the next free level (nesting) for as long as it needs it. A call that interrupted
+ * another finishes before the interrupted one goes on, so the levels are taken and given back
+ * like a stack, and a plain counter is enough. The ring buffer nests the same way
+ * (trace/ring_buffer.c): the interrupting record is placed after the interrupted one.
+ *
+ * The option trace_printk (options/trace_printk) turns all of this off: the calls return at
+ * once. printk_formats lists every literal format in the kernel with its address.
+ *
+ * Not traced: trace_printk may be called from inside a tracer callback, where a traced
+ * function would recurse into the tracer.
+ */
+#include "trace/trace_printk.h"
+#include "trace/trace_printk_fmt.h"
+#include "trace/trace.h"
+#include "trace/trace_fs.h"
+#include "trace/ring_buffer.h"
+#include "kernel/kmalloc.h"
+#include "kernel/preempt.h"
+#include "kernel/seq_file.h"
+#include "lib/bprintf.h"
+#include "lib/errno.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define TRACE_BUF_SIZE 1024 /* Linux's: the longest message, as text or as words */
+#define TRACE_BUF_WORDS (TRACE_BUF_SIZE / sizeof(uint32_t))
+#define TRACE_BUF_LEVELS 4 /* task, softirq, irq, NMI: how deeply calls can nest on a CPU */
+
+struct trace_buffer_struct {
+	int nesting; /* levels in use */
+	union {
+		char text[TRACE_BUF_SIZE];
+		uint32_t words[TRACE_BUF_WORDS];
+	} level[TRACE_BUF_LEVELS];
+};
+
+static struct trace_buffer_struct trace_percpu_buffer[NR_CPUS] __aligned(64);
+
+/* Preemption disabled: the level belongs to this CPU until put_trace_buf(). */
+static notrace void *get_trace_buf(void)
+{
+	struct trace_buffer_struct *b = &trace_percpu_buffer[smp_processor_id()];
+
+	if (b->nesting >= TRACE_BUF_LEVELS)
+		return NULL;
+	b->nesting++;
+	barrier(); /* an interrupt from here on takes the next level */
+	return &b->level[b->nesting - 1];
+}
+
+static notrace void put_trace_buf(void)
+{
+	barrier(); /* done with the level before it is given back */
+	trace_percpu_buffer[smp_processor_id()].nesting--;
+}
+
+static notrace bool printk_enabled(void)
+{
+	return global_trace.buffer && (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_PRINTK);
+}
+
+/* Preemption disabled. The record's data, or NULL if it cannot be recorded now. */
+static notrace void *printk_reserve(unsigned short type, unsigned long size, unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event = ring_buffer_lock_reserve(global_trace.buffer, size);
+	void *entry;
+
+	if (!event)
+		return NULL;
+	entry = ring_buffer_event_data(event);
+	tracing_generic_entry_update(entry, type, trace_ctx);
+	return entry;
+}
+
+static notrace void printk_commit(void)
+{
+	ring_buffer_unlock_commit(global_trace.buffer);
+}
+
+notrace int trace_vbprintk(unsigned long ip, const char *fmt, va_list args)
+{
+	unsigned int trace_ctx = tracing_gen_ctx(); /* the caller's context, before ours */
+	struct bprint_entry *entry;
+	uint32_t *words;
+	int len = 0;
+
+	if (!printk_enabled())
+		return 0;
+	preempt_disable();
+	words = get_trace_buf();
+	if (!words)
+		goto out; /* nested deeper than any real context can be */
+	len = vbin_printf(words, TRACE_BUF_WORDS, fmt, args);
+	if (len < 0 || (size_t)len > TRACE_BUF_WORDS) {
+		len = 0; /* the arguments do not fit: Linux drops the message too */
+		goto out_put;
+	}
+	entry = printk_reserve(TRACE_BPRINT, sizeof(*entry) + sizeof(uint32_t) * (size_t)len,
+			       trace_ctx);
+	if (!entry) {
+		len = 0;
+		goto out_put;
+	}
+	entry->ip = ip;
+	entry->fmt = fmt;
+	memcpy(entry->buf, words, sizeof(uint32_t) * (size_t)len);
+	printk_commit();
+out_put:
+	put_trace_buf();
+out:
+	preempt_enable();
+	return len;
+}
+
+notrace int __trace_bprintk(unsigned long ip, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = trace_vbprintk(ip, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* A format that is not a literal: formatted now, the text saved (TRACE_PRINT). */
+notrace int trace_vprintk(unsigned long ip, const char *fmt, va_list args)
+{
+	unsigned int trace_ctx = tracing_gen_ctx();
+	struct print_entry *entry;
+	char *text;
+	int len = 0;
+
+	if (!printk_enabled())
+		return 0;
+	preempt_disable();
+	text = get_trace_buf();
+	if (!text)
+		goto out;
+	len = vscnprintf(text, TRACE_BUF_SIZE, fmt, args);
+	entry = printk_reserve(TRACE_PRINT, sizeof(*entry) + (size_t)len + 1, trace_ctx);
+	if (!entry) {
+		len = 0;
+		goto out_put;
+	}
+	entry->ip = ip;
+	memcpy(entry->buf, text, (size_t)len + 1);
+	printk_commit();
+out_put:
+	put_trace_buf();
+out:
+	preempt_enable();
+	return len;
+}
+
+notrace int __trace_printk(unsigned long ip, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = trace_vprintk(ip, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* trace_puts("literal"): only the string's address. */
+notrace int __trace_bputs(unsigned long ip, const char *str)
+{
+	unsigned int trace_ctx = tracing_gen_ctx();
+	struct bputs_entry *entry;
+	int ret = 0;
+
+	if (!printk_enabled())
+		return 0;
+	preempt_disable();
+	entry = printk_reserve(TRACE_BPUTS, sizeof(*entry), trace_ctx);
+	if (entry) {
+		entry->ip = ip;
+		entry->str = str;
+		printk_commit();
+		ret = 1;
+	}
+	preempt_enable();
+	return ret;
+}
+
+/* trace_puts(variable): the text copied, with a newline added if it has none (as Linux). */
+notrace int __trace_puts(unsigned long ip, const char *str, int size)
+{
+	unsigned int trace_ctx = tracing_gen_ctx();
+	struct print_entry *entry;
+
+	if (!printk_enabled() || size <= 0)
+		return 0;
+	if (size > TRACE_BUF_SIZE)
+		size = TRACE_BUF_SIZE;
+	preempt_disable();
+	entry = printk_reserve(TRACE_PRINT, sizeof(*entry) + (size_t)size + 2, trace_ctx);
+	if (entry) {
+		entry->ip = ip;
+		memcpy(entry->buf, str, (size_t)size);
+		if (entry->buf[size - 1] != '\n')
+			entry->buf[size++] = '\n';
+		entry->buf[size] = '\0';
+		printk_commit();
+	} else {
+		size = 0;
+	}
+	preempt_enable();
+	return size;
+}
+
+/* --- printk_formats ------------------------------------------------------------------------ */
+
+/* linker.ld: the pointers every trace_printk/trace_puts of a literal put in __trace_printk_fmt. */
+extern const char *__start___trace_bprintk_fmt[], *__stop___trace_bprintk_fmt[];
+
+/* Records are positions in the section; a NULL pointer (a variable format) shows nothing. */
+static notrace void *fmt_start(struct seq_file *m, loff_t *pos)
+{
+	const char **p = __start___trace_bprintk_fmt + *pos;
+
+	(void)m;
+	return p < __stop___trace_bprintk_fmt ? (void *)p : NULL;
+}
+
+static notrace void *fmt_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(void)v;
+	++*pos;
+	return fmt_start(m, pos);
+}
+
+static notrace void fmt_stop(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+}
+
+static notrace int fmt_show(struct seq_file *m, void *v)
+{
+	const char *fmt = *(const char *const *)v;
+	size_t len;
+	char *line;
+
+	if (!fmt)
+		return SEQ_SKIP;
+	len = trace_printk_fmt_line(NULL, 0, (unsigned long)fmt, fmt);
+	line = kmalloc(len + 1);
+	if (!line)
+		return -ENOMEM;
+	trace_printk_fmt_line(line, len + 1, (unsigned long)fmt, fmt);
+	seq_puts(m, line);
+	kfree(line);
+	return 0;
+}
+
+static const struct seq_operations show_format_seq_ops = {
+	.start = fmt_start,
+	.next = fmt_next,
+	.stop = fmt_stop,
+	.show = fmt_show,
+};
+
+static notrace int printk_formats_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return seq_open(file, &show_format_seq_ops);
+}
+
+const struct file_operations ftrace_formats_fops = {
+	.open = printk_formats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
