@@ -59,6 +59,10 @@ RULES = [
     ("set_ftrace_notrace", LIST),
     ("set_event", LIST),
     ("set_ftrace_pid", PIDS),
+    ("max_graph_depth", NUMBER),
+    ("tracing_thresh", NUMBER),
+    ("set_graph_function", LIST),
+    ("set_graph_notrace", LIST),
     ("/proc/sys/kernel/*", SYSCTL),
 ]
 

@@ -27,7 +27,7 @@ DURATION = r"(?:(?P<mark>[ +!#*@$]) (?P<num>\d+(?:\.\d+)?) us +|              )\
 GRAPH_LINE = re.compile(r"^(?P<abs> *\d+\.\d{6} \|  )?(?: (?P<cpu>\d)\) )?(?P<proc>.{14} \| )?"
                         + DURATION + r"(?P<indent> *)(?P<body>\S.*)$")
 BODY = re.compile(r"^(?:(?P<open>[\w.]+)\(\) \{|(?P<leaf>[\w.]+)\(\);"
-                  r"|\}(?: /\* (?P<close>[\w.]+) \*/)?)$")
+                  r"|\}(?: /\* (?P<close>[\w.]+) \*/)?|(?P<comment>/\* .* \*/))$")
 ARROW = re.compile(r"^ (?P<cpu>\d)\) (?:.{14} \| )?  (?P<dir>==========>|<==========) \|$")
 DASHES = " " + "-" * 42
 BANNER = re.compile(r"^ (?P<cpu>\d)\) (?P<prev>.{14}) => (?P<next>.{14})$")
@@ -74,6 +74,11 @@ def ncpus(k):
     return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
 
 
+def ftest_functions(k):
+    """The ftest_* functions, in call site order (as the filter files list them)."""
+    return sh(k, "grep '^ftest_' %s/available_filter_functions" % T).splitlines()
+
+
 def expected_marks(num):
     """The marks a printed duration may carry (it is truncated: look at both ends)."""
     us, _, frac = num.partition(".")
@@ -95,16 +100,20 @@ class Line:
         self.mark, self.num = m.group("mark"), m.group("num")
         self.depth = len(m.group("indent")) // 2
         assert len(m.group("indent")) % 2 == 0, self.text
-        self.kind = "open" if b.group("open") else "leaf" if b.group("leaf") else "close"
+        self.kind = ("open" if b.group("open") else "leaf" if b.group("leaf") else
+                     "comment" if b.group("comment") else "close")
         self.func = b.group("open") or b.group("leaf") or b.group("close")
+        self.comment = b.group("comment")
         if self.num is not None:
             assert self.mark in (expected_marks(self.num) if overhead else " "), self.text
             self.us = float(self.num)
-        # an opening line has no duration; a leaf or a closing one has
-        assert (self.num is None) == (self.kind == "open"), self.text
+        # an opening line or a comment has no duration; a leaf or a closing one has
+        assert (self.num is None) == (self.kind in ("open", "comment")), self.text
 
     def shape(self):
         """The line as its nesting reads: "  ftest_mid() {", "    ftest_leaf();", "  }"."""
+        if self.kind == "comment":
+            return "  " * self.depth + self.comment
         body = {"open": "%s() {", "leaf": "%s();"}.get(self.kind, "}")
         if self.kind == "close" and self.func:
             body = "} /* %s */"
@@ -138,7 +147,8 @@ def parse(text, overhead=True):
 
 
 def graph_lines(text, overhead=True):
-    return [e for e in parse(text, overhead) if isinstance(e, Line)]
+    """The function lines (not the comments)."""
+    return [e for e in parse(text, overhead) if isinstance(e, Line) and e.kind != "comment"]
 
 
 CALL_SHAPE = ["ftest_outer() {", "  ftest_mid() {", "    ftest_leaf();", "  }", "}"]
@@ -161,7 +171,8 @@ def check_call(text, times=3):
 
 def test_files(lucid):
     fresh(lucid)
-    assert cat(lucid, "available_tracers") == "function_graph function nop\n"
+    tracers = cat(lucid, "available_tracers")
+    assert "function_graph" in tracers.split() and tracers.endswith(" function nop\n"), tracers
     listing = sh(lucid, "ls -l %s" % T)
     modes = {l.split()[-1]: l.split()[0] for l in listing.splitlines()}
     for name in ["max_graph_depth", "set_graph_function", "set_graph_notrace", "tracing_thresh"]:
@@ -172,10 +183,12 @@ def test_files(lucid):
     assert cat(lucid, "set_graph_notrace") == "#### no functions disabled ####\n"
     # Globs, appending, removing, as set_ftrace_filter.
     ok(lucid, "echo 'ftest_*' > set_graph_function")
-    assert cat(lucid, "set_graph_function") == (
-        "ftest_leaf\nftest_mid\nftest_outer\nftest_delay\nftest_stack_deep\nftest_stack\n")
-    ok(lucid, "echo '!ftest_stack*' >> set_graph_function")
-    ok(lucid, "echo '!ftest_delay' >> set_graph_function")
+    ftests = ftest_functions(lucid)
+    assert {"ftest_leaf", "ftest_mid", "ftest_outer", "ftest_delay"} <= set(ftests), ftests
+    assert cat(lucid, "set_graph_function").splitlines() == ftests
+    ok(lucid, "echo '!ftest_*' >> set_graph_function")
+    ok(lucid, "echo ftest_leaf ftest_mid >> set_graph_function")
+    ok(lucid, "echo 'ftest_out*' >> set_graph_function")
     assert cat(lucid, "set_graph_function") == "ftest_leaf\nftest_mid\nftest_outer\n"
     ok(lucid, "echo ftest_mid > set_graph_function")
     ok(lucid, "echo ftest_leaf >> set_graph_notrace")
@@ -260,9 +273,7 @@ def test_call_nesting_with_set_ftrace_filter(lucid):
     check_call(cat(lucid, "trace"))
     # Only the filtered sites are live.
     enabled = cat(lucid, "enabled_functions").splitlines()
-    assert sorted(l.split()[0] for l in enabled) == sorted(
-        ["ftest_leaf", "ftest_mid", "ftest_outer", "ftest_delay", "ftest_stack_deep",
-         "ftest_stack"]), enabled
+    assert sorted(l.split()[0] for l in enabled) == sorted(ftest_functions(lucid)), enabled
     fresh(lucid)
 
 
@@ -454,6 +465,30 @@ def test_interrupt_nests_in_traced_function(lucid):
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     lines = graph_lines(cat(lucid, "trace"))
     assert [l.shape() for l in lines] == ["ftest_delay() {", "}"], lines
+    fresh(lucid)
+
+
+def test_trace_printk_and_marker_as_comments(lucid):
+    """trace_printk and trace_marker messages print as C comments, one level deeper than the
+    function open at that point (at top level, unindented, as Linux does)."""
+    fresh(lucid)
+    ok(lucid, "echo 0 > options/funcgraph-irqs")
+    ok(lucid, "echo cmd_ftest > set_graph_function")
+    ok(lucid, "echo function_graph > current_tracer")
+    ok(lucid, "ftest printk")
+    ok(lucid, "echo hello > trace_marker")
+    text = cat(lucid, "trace")
+    ev = parse(text)
+    lines = [e for e in ev if isinstance(e, Line)]
+    assert [l.shape() for l in lines] == [
+        "cmd_ftest() {", "  ftest_printk() {", "    /* ftrace test 42 */", "  }", "}",
+        "/* hello */"], text
+    # The marker comes from the echo task: on ftest's CPU, after a banner that says so.
+    banners = [e for e in ev if not isinstance(e, Line) and e[0] == "banner"]
+    if lines[-1].cpu == lines[0].cpu:
+        assert len(banners) == 1 and "ftest-" in banners[0][2] and "echo-" in banners[0][3]
+    else:
+        assert not banners, text
     fresh(lucid)
 
 
