@@ -36,13 +36,11 @@
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
 #include "kernel/kmalloc.h"
-#include "lib/bprintf.h"
 #include "lib/string.h"
 
 #define TRACE_GRAPH_INDENT 2 /* spaces per level of depth */
 #define COLUMN_MAX 64 /* the widest column piece */
 #define HEADER_MAX 256 /* the two header lines */
-#define MSG_FALLBACK 256 /* a trace_printk message, if the reader has no state */
 
 struct fgraph_cpu_data {
 	int last_pid; /* the task of the last line, -1 before the first */
@@ -53,7 +51,6 @@ struct fgraph_cpu_data {
 
 struct fgraph_data {
 	struct fgraph_cpu_data cpu_data[NR_CPUS];
-	char msg[TRACE_SEQ_BUFFER_SIZE]; /* a binary trace_printk message, formatted */
 };
 
 notrace void graph_trace_open(struct trace_iterator *iter)
@@ -360,39 +357,6 @@ static notrace enum print_line_t print_graph_return(struct trace_iterator *iter,
 
 /* --- other events, as comments -------------------------------------------------------------- */
 
-/* The message of a trace_printk or trace_marker event, without the "caller: " of its line. */
-static notrace void print_msg_only(struct trace_iterator *iter)
-{
-	struct fgraph_data *data = iter->private;
-	struct trace_seq *s = &iter->seq;
-	char fallback[MSG_FALLBACK];
-
-	switch (iter->ent->type) {
-	case TRACE_PRINT: {
-		struct print_entry *field = (struct print_entry *)iter->ent;
-		/* The text ends at its NUL, or at the end of the record. */
-		int len = (int)MAX(iter->ent_size, sizeof(*field)) - (int)sizeof(*field);
-
-		trace_seq_printf(s, "%.*s", len, field->buf);
-		break;
-	}
-	case TRACE_BPRINT: {
-		struct bprint_entry *field = (struct bprint_entry *)iter->ent;
-		size_t words = (MAX(iter->ent_size, sizeof(*field)) - sizeof(*field)) /
-			       sizeof(field->buf[0]);
-		char *msg = data ? data->msg : fallback;
-		size_t size = data ? sizeof(data->msg) : sizeof(fallback);
-
-		bstr_printf(msg, size, field->fmt, field->buf, words);
-		trace_seq_puts(s, msg);
-		break;
-	}
-	case TRACE_BPUTS:
-		trace_seq_puts(s, ((struct bputs_entry *)iter->ent)->str);
-		break;
-	}
-}
-
 static notrace enum print_line_t print_graph_comment(struct trace_iterator *iter, uint32_t flags)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
@@ -400,6 +364,7 @@ static notrace enum print_line_t print_graph_comment(struct trace_iterator *iter
 	int type = iter->ent->type;
 	struct trace_event *event = NULL;
 	int depth = d ? d->depth : 0;
+	enum print_line_t ret;
 
 	if (type != TRACE_PRINT && type != TRACE_BPRINT && type != TRACE_BPUTS) {
 		event = ftrace_find_event(type);
@@ -412,15 +377,21 @@ static notrace enum print_line_t print_graph_comment(struct trace_iterator *iter
 	if (depth > 0)
 		print_indent(s, depth + 1);
 	trace_seq_puts(s, "/* ");
-	if (event) {
-		enum print_line_t ret =
-			event->trace(iter, iter->tr->trace_flags & TRACE_ITER_SYM_MASK, event);
-
-		if (ret != TRACE_TYPE_HANDLED)
-			return ret;
-	} else {
-		print_msg_only(iter);
+	switch (type) {
+	case TRACE_BPUTS:
+		ret = trace_print_bputs_msg_only(iter);
+		break;
+	case TRACE_BPRINT:
+		ret = trace_print_bprintk_msg_only(iter);
+		break;
+	case TRACE_PRINT:
+		ret = trace_print_printk_msg_only(iter);
+		break;
+	default:
+		ret = event->trace(iter, iter->tr->trace_flags & TRACE_ITER_SYM_MASK, event);
 	}
+	if (ret != TRACE_TYPE_HANDLED)
+		return ret;
 	if (trace_seq_has_overflowed(s))
 		return TRACE_TYPE_PARTIAL_LINE;
 	if (s->len && s->buffer[s->len - 1] == '\n')
