@@ -120,8 +120,11 @@ class Stress:
         assert re.match(r"^\[\d+\] \d+\n$", out), out
         for k in range(3):
             quiet(lucid, self.switch_line(i * 3 + k))
-        # Drain trace_pipe with every function traced, while run_test still runs.
-        quiet(lucid, "echo > set_ftrace_filter; echo function > current_tracer")
+        # Drain trace_pipe with every function traced, while run_test still runs. Recording
+        # on: a round's switch lines may end with it off (rounds 9, 25, ...), and if the
+        # switch to function emptied the buffer, trace_pipe would wait for events for ever.
+        quiet(lucid, "echo > set_ftrace_filter; echo function > current_tracer; "
+                     "echo 1 > tracing_on")
         ok(lucid, "head -c 200000 trace_pipe > /dev/null")
         if "function_graph" in self.tracers:
             quiet(lucid, "echo function_graph > current_tracer")
