@@ -23,6 +23,7 @@
  * traced function in here would record itself recording.
  */
 #include "trace/trace.h"
+#include "trace/trace_dump.h"
 #include "trace/ring_buffer.h"
 #include "kernel/sched.h"
 #include "kernel/mutex.h"
@@ -341,8 +342,10 @@ notrace bool tracing_is_on(void)
 
 notrace void tracing_reset_online_cpus(struct trace_array *tr)
 {
-	if (tr->buffer)
-		ring_buffer_reset(tr->buffer);
+	if (!tr->buffer)
+		return;
+	ring_buffer_reset(tr->buffer);
+	tr->time_start = ring_buffer_time_stamp(tr->buffer);
 }
 
 notrace void tracing_reset_cpu(struct trace_array *tr, int cpu)
@@ -497,6 +500,7 @@ notrace void tracing_init(void)
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	tr->ops.private = tr;
 	tracer_init_tracefs(tr);
+	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
 		register_tracer(*p);

@@ -121,10 +121,12 @@ struct trace_array {
 	int clock_id;                       /* index in trace_clocks[] */
 	int trace_ref;                      /* open trace_pipe readers: the tracer stays */
 	struct ftrace_ops ops;              /* the function tracer's: set_ftrace_filter edits it */
+	uint64_t time_start;                /* when the buffer was last emptied (latency format) */
 };
 extern struct trace_array global_trace;
 
 /* iter_flags */
+#define TRACE_FILE_LAT_FMT 0x1    /* the latency format's prefix (ftrace_dump) */
 #define TRACE_FILE_ANNOTATE 0x2   /* the buffer overran: mark where each CPU's events start */
 #define TRACE_FILE_TIME_IN_NS 0x4 /* the clock counts nanoseconds */
 

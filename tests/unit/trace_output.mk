@@ -1,3 +1,3 @@
 UNIT_TESTS += trace_output
 trace_output_SRCS := tests/unit/test_trace_output.c trace/trace_output.c trace/trace_seq.c \
-	trace/trace_cmdline.c lib/printf.c lib/string.c
+	trace/trace_cmdline.c trace/trace_graph_fmt.c lib/printf.c lib/string.c
