@@ -21,6 +21,7 @@
 #include "kernel/shell.h"
 #include "kernel/fs_boot.h"
 #include "kernel/watchdog.h"
+#include "kernel/sysrq.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/stackprotector.h"
@@ -92,6 +93,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
+	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
