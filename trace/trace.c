@@ -482,21 +482,27 @@ static notrace int tracing_possible_cpus(void)
 /*
  * Call after the heap, ftrace_init() and vfs_init() (for the tracefs files), best after the
  * other CPUs are up. Command line: ftrace=NAME starts a tracer at boot, ftrace_selftest runs
- * the self-tests.
+ * the self-tests; trace/trace_boot.c has the others (sizes, filters, options).
  */
 notrace void tracing_init(void)
 {
 	struct trace_array *tr = &global_trace;
+	unsigned long size = trace_boot_buf_size();
 	char name[MAX_TRACER_SIZE];
 
 	tr->nr_cpus = tracing_possible_cpus();
-	tr->buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, RB_FL_OVERWRITE, tr->nr_cpus);
+	tr->buffer = ring_buffer_alloc(size, RB_FL_OVERWRITE, tr->nr_cpus);
+	if (!tr->buffer && size != TRACE_BUF_SIZE_DEFAULT) {
+		pr_warn("tracing: trace_buf_size=%lu is too big: the default size instead\n", size);
+		size = TRACE_BUF_SIZE_DEFAULT;
+		tr->buffer = ring_buffer_alloc(size, RB_FL_OVERWRITE, tr->nr_cpus);
+	}
 	if (!tr->buffer) {
 		pr_err("tracing: cannot allocate the trace buffer\n");
 		return;
 	}
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
-		tr->buffer_size[cpu] = TRACE_BUF_SIZE_DEFAULT;
+		tr->buffer_size[cpu] = size;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	tr->ops.private = tr;
 	tracer_init_tracefs(tr);
@@ -506,6 +512,9 @@ notrace void tracing_init(void)
 		register_tracer(*p);
 	if (cmdline_has("ftrace_selftest"))
 		trace_selftest_run(); /* before ftrace=: the tests start from nop */
+	trace_boot_filters(tr);        /* the tracer starts with its filters in place */
+	trace_boot_options(tr, true);  /* core options before the first event */
 	if (cmdline_get("ftrace", name, sizeof(name)) && tracing_set_tracer(tr, name))
 		pr_warn("tracing: ftrace=%s: no such tracer\n", name);
+	trace_boot_options(tr, false); /* again: the tracer's own options exist now */
 }

@@ -205,6 +205,14 @@ void tracing_forget_cmdline_tasks(void);
 /* The CPUs online now (the header's #P). */
 int tracing_num_online_cpus(void);
 
+/* "name" sets an option, "noname" clears it: a core one, or the current tracer's (trace_options). */
+int trace_set_options(struct trace_array *tr, char *option);
+
+/* The command line's trace_buf_size=, ftrace_filter=, ftrace_notrace=, trace_options= (trace/trace_boot.c). */
+unsigned long trace_boot_buf_size(void);
+void trace_boot_filters(struct trace_array *tr);
+void trace_boot_options(struct trace_array *tr, bool quiet);
+
 /* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
 void tracing_init(void);
 int tracer_init_tracefs(struct trace_array *tr); /* trace/trace_fs.c */

@@ -290,7 +290,7 @@ static notrace int options_open(struct inode *inode, struct file *file)
 }
 
 /* "name" sets, "noname" clears: a core option, else one of the current tracer's. */
-static notrace int trace_set_options(struct trace_array *tr, char *option)
+notrace int trace_set_options(struct trace_array *tr, char *option)
 {
 	struct tracer_flags *flags;
 	char *name = strim(option);
