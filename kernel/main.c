@@ -38,6 +38,7 @@
 #include "arch/x86_64/text_poke.h"
 #include "trace/ftrace.h"
 #include "trace/trace_stack.h"
+#include "trace/ftrace_profile.h"
 
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
@@ -93,12 +94,13 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
-	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
 	tracing_init();                  // trace buffer, tracers, tracefs files (needs the VFS)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
+	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
+	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

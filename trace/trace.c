@@ -126,6 +126,10 @@ notrace int tracing_set_clock(struct trace_array *tr, const char *name)
 		ring_buffer_set_clock(tr->buffer, trace_clocks[i].func);
 		tr->clock_id = i;
 		tracing_reset_online_cpus(tr);
+		if (tr->snapshot_buffer) { /* a swap must not mix two clocks either */
+			ring_buffer_set_clock(tr->snapshot_buffer, trace_clocks[i].func);
+			tracing_clear_snapshot(tr);
+		}
 	}
 	mutex_unlock(&trace_types_lock);
 	return 0;
@@ -386,8 +390,11 @@ notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabl
 {
 	if (!!(tr->trace_flags & mask) == !!enabled)
 		return 0;
-	if (mask == TRACE_ITER_OVERWRITE)
+	if (mask == TRACE_ITER_OVERWRITE) {
 		ring_buffer_change_overwrite(tr->buffer, enabled);
+		if (tr->snapshot_buffer) /* its per-CPU parts may be swapped in */
+			ring_buffer_change_overwrite(tr->snapshot_buffer, enabled);
+	}
 	if (mask == TRACE_ITER_RECORD_CMD && enabled)
 		tracing_forget_cmdline_tasks(); /* names of tasks seen while it was off */
 	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);

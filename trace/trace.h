@@ -122,6 +122,8 @@ struct trace_array {
 	int trace_ref;                      /* open trace_pipe readers: the tracer stays */
 	struct ftrace_ops ops;              /* the function tracer's: set_ftrace_filter edits it */
 	uint64_t time_start;                /* when the buffer was last emptied (latency format) */
+	struct ring_buffer *snapshot_buffer; /* the spare swapped in by "echo 1 > snapshot" */
+	bool allocated_snapshot;             /* ... and it is full size (else: as small as can be) */
 };
 extern struct trace_array global_trace;
 
@@ -136,6 +138,8 @@ extern struct trace_array global_trace;
  */
 struct trace_iterator {
 	struct trace_array *tr;
+	struct ring_buffer *buffer; /* what it reads: tr->buffer, or the snapshot (NULL: none) */
+	bool snapshot;              /* the snapshot file */
 	struct tracer *trace; /* current_tracer when the file was opened */
 	void *private;        /* the tracer's, from its open() */
 	int cpu_file;         /* one CPU, or RING_BUFFER_ALL_CPUS */
@@ -201,6 +205,17 @@ void tracing_record_cmdline(struct task *t); /* if t is new on this CPU's event 
 bool trace_save_cmdline(int pid, const char *comm); /* false: busy, try again later */
 void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN]); /* "<idle>", "<...>" */
 void tracing_forget_cmdline_tasks(void);
+
+/*
+ * The snapshot buffer (trace/trace_snapshot.c), trace_types_lock held: allocate it at the
+ * main buffer's size, swap it with the main buffer (a snapshot), clear it, shrink it back.
+ */
+int tracing_alloc_snapshot(struct trace_array *tr);
+int tracing_snapshot_swap(struct trace_array *tr);
+void tracing_clear_snapshot(struct trace_array *tr);
+void tracing_free_snapshot(struct trace_array *tr);
+/* "cat snapshot" of an empty snapshot: Linux's help, into iter->seq. */
+void print_snapshot_help(struct trace_iterator *iter);
 
 /* The CPUs online now (the header's #P). */
 int tracing_num_online_cpus(void);

@@ -417,6 +417,11 @@ static const struct file_operations trace_options_fops = {
 	.write = tracer_option_write,
 };
 
+notrace struct dentry *tracing_options_dir(void)
+{
+	return options_dir;
+}
+
 /* Called by register_tracer (trace_types_lock held); before tracefs exists, by its init. */
 notrace void tracing_create_tracer_options(struct tracer *t)
 {
@@ -473,7 +478,12 @@ static const char readme_msg[] =
 	"\t     '>' replaces the list, '>>' adds to it; echo > set_ftrace_filter empties it\n"
 	"  set_ftrace_notrace\t- never trace these functions (wins over set_ftrace_filter)\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
-	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n";
+	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n"
+	"\n"
+	"  snapshot\t\t- like 'trace', for the snapshot buffer: echo 1 > snapshot takes one\n"
+	"\t\t\t  (cat it while it is empty for the other commands)\n"
+	"  function_profile_enabled - 1: count the calls and time of every function\n"
+	"  trace_stat/functionN\t- what CPU N counted, longest total time first\n";
 
 static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -506,6 +516,7 @@ static const struct {
 	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
 	{"saved_cmdlines_size", TRACE_MODE_WRITE, &tracing_saved_cmdlines_size_fops, TOP},
 	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
+	{"snapshot", TRACE_MODE_WRITE, &snapshot_fops, TOP},
 	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
 	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},
 	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP},
