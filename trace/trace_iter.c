@@ -192,7 +192,7 @@ static notrace void release_buffer_iters(struct trace_iterator *iter)
 
 /*
  * The trace file, or (snapshot) the snapshot file: the same reading of another buffer, maybe of
- * none yet. Returns the iterator in the seq_file, or NULL if opened only for writing.
+ * none yet. 0 or a negative errno; a reader's iterator goes in the seq_file.
  */
 notrace int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 {
