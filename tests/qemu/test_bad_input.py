@@ -37,6 +37,7 @@ LIST = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}  # empty:
 PIDS = dict(LIST)
 PIDS["huge"] = (EINVAL, ERANGE)  # Linux: kstrtoul, then pid range: either is Linux's answer
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
+SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointvec takes -1
 
 # First match wins. None: not a target of this test, with the reason.
 RULES = [
@@ -51,6 +52,8 @@ RULES = [
     ("saved_cmdlines_size", NUMBER),
     ("tracing_on", NUMBER),
     ("stack_max_size", NUMBER),
+    ("function_profile_enabled", NUMBER),
+    ("snapshot", NUMBER),             # 0 frees, 1 takes one, any other number clears
     ("options/*", BOOL),
     ("events/enable", BOOL),
     ("events/*/enable", BOOL),
@@ -59,6 +62,7 @@ RULES = [
     ("set_ftrace_notrace", LIST),
     ("set_event", LIST),
     ("set_ftrace_pid", PIDS),
+    ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
     ("/proc/sys/kernel/*", SYSCTL),
 ]
 
