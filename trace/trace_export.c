@@ -1,11 +1,11 @@
 /* events/ftrace/: the records the tracers write themselves, described for tools. */
 
 /*
- * The function tracer, trace_printk, trace_marker and the stack option write records of their
- * own (trace/trace_entries.h), not trace events. A tool that reads raw pages (trace-cmd,
+ * The function and function_graph tracers, trace_printk, trace_marker and the stack option
+ * write records of their own (trace/trace_entries.h), not trace events. A tool that reads raw pages (trace-cmd,
  * KernelShark, perf) still needs their layout, and Linux gives it the same way as for events:
  * a format file per record type in events/ftrace/, whose ID is the TRACE_* type the records
- * carry, so function is 1, print 5, bprint 6, bputs 14.
+ * carry, so function is 1, print 5, bprint 6, funcgraph_exit 10, funcgraph_entry 11, bputs 14.
  *
  * Each is a struct trace_event_call like the sched events' (trace/trace_events.h), so the
  * format files come from the same code and the same TRACE_FIELD tables: offsets and sizes from
@@ -88,3 +88,39 @@ static const struct trace_event_field bputs_fields[] = {
 };
 FTRACE_EVENT(bputs, TRACE_BPUTS, struct bputs_entry, bputs_fields,
 	     TRACE_PRINT_FMT("%ps: %s", (void *)REC->ip, REC->str));
+
+/*
+ * TRACE_GRAPH_ENT and TRACE_GRAPH_RET: function_graph's entry and return. trace-cmd pairs them
+ * as the trace file does (a leaf is an entry whose return comes next) and prints rettime -
+ * calltime as the duration. Lucid's times are uint64_t, Linux's format says "unsigned long
+ * long": the same 8 unsigned bytes, and the name tools expect.
+ */
+#define TRACE_FIELD_U64(st, item)                                                          \
+	{                                                                                  \
+		.type = "unsigned long long", .name = #item, .offset = offsetof(st, item), \
+		.size = sizeof(((st *)0)->item) + __TRACE_FIELD_CHECK(st, uint64_t, item), \
+		.is_signed = 0,                                                            \
+	}
+
+static const struct trace_event_field funcgraph_entry_fields[] = {
+	TRACE_FIELD(struct ftrace_graph_ent_entry, unsigned long, func),
+	TRACE_FIELD(struct ftrace_graph_ent_entry, int, depth),
+	TRACE_FIELD_END,
+};
+FTRACE_EVENT(funcgraph_entry, TRACE_GRAPH_ENT, struct ftrace_graph_ent_entry,
+	     funcgraph_entry_fields,
+	     TRACE_PRINT_FMT("--> %ps (%d)", (void *)REC->func, REC->depth));
+
+static const struct trace_event_field funcgraph_exit_fields[] = {
+	TRACE_FIELD(struct ftrace_graph_ret_entry, unsigned long, func),
+	TRACE_FIELD(struct ftrace_graph_ret_entry, int, depth),
+	TRACE_FIELD(struct ftrace_graph_ret_entry, unsigned int, overrun),
+	TRACE_FIELD_U64(struct ftrace_graph_ret_entry, calltime),
+	TRACE_FIELD_U64(struct ftrace_graph_ret_entry, rettime),
+	TRACE_FIELD_END,
+};
+/* clang-format off */
+FTRACE_EVENT(funcgraph_exit, TRACE_GRAPH_RET, struct ftrace_graph_ret_entry, funcgraph_exit_fields,
+	     TRACE_PRINT_FMT("<-- %ps (%d) (start: %llx  end: %llx) over: %d", (void *)REC->func,
+			     REC->depth, REC->calltime, REC->rettime, REC->depth));
+/* clang-format on */

@@ -14,13 +14,17 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+from importlib.machinery import SourceFileLoader
+from importlib.util import module_from_spec, spec_from_loader
 
 from lucid import BUILD, ROOT, iso_for
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import ftrace_format  # noqa: E402
 import trace_json  # noqa: E402
 from test_events import TraceEvent  # noqa: E402 - libtraceevent through ctypes
 
@@ -191,8 +195,10 @@ def test_ftrace_formats_parse(lucid):
     tep = TraceEvent()
     assert lucid.run("cd " + T) == ""
     assert lucid.run("ls events/ftrace").split() == [
-        "bprint", "bputs", "function", "kernel_stack", "print"]
-    ids = {"function": 1, "kernel_stack": 4, "print": 5, "bprint": 6, "bputs": 14}
+        "bprint", "bputs", "funcgraph_entry", "funcgraph_exit", "function", "kernel_stack",
+        "print"]
+    ids = {"function": 1, "kernel_stack": 4, "print": 5, "bprint": 6, "funcgraph_exit": 10,
+           "funcgraph_entry": 11, "bputs": 14}
     for name, ident in ids.items():
         modes = {l.split()[-1]: l.split()[0] for l in
                  lucid.run("ls -l events/ftrace/" + name).splitlines()}
@@ -241,6 +247,93 @@ def test_proc_kallsyms(lucid):
     for name in ["ftest_leaf", "ftest_mid", "schedule", "kmain", "trace_vbprintk"]:
         assert syms[name] == nm[name], (name, syms[name], nm[name])
     assert lucid.run("ls -l /proc/kallsyms").split()[0] == "-r--r--r--"
+
+
+def load_lucid_record():
+    loader = SourceFileLoader("lucid_record", LUCID_RECORD)
+    mod = module_from_spec(spec_from_loader("lucid_record", loader))
+    loader.exec_module(mod)
+    return mod
+
+
+def record_bytes(event, values, size):
+    """A record laid out as event's format file says, size bytes (the C struct's sizeof)."""
+    rec = bytearray(size)
+    for f in event.fields:
+        if f.name in values:
+            rec[f.offset:f.offset + f.size] = values[f.name].to_bytes(f.size, "little",
+                                                                      signed=bool(f.signed))
+    return bytes(rec)
+
+
+def ring_buffer_page(time_stamp, records):
+    """One page in Linux's format: data records of type_len 0 (array[0]: length + 4)."""
+    body, prev = b"", time_stamp
+    for ts, payload in records:
+        body += struct.pack("<II", (ts - prev) << 5, len(payload) + 4) + payload
+        prev = ts
+    return struct.pack("<QQ", time_stamp, len(body)) + body.ljust(4096 - 16, b"\0")
+
+
+def test_function_graph_records_read_by_trace_cmd(lucid):
+    """funcgraph_entry/exit records laid out by their format files: trace-cmd pairs them into
+    the graph with durations, and the JSON into nested slices. (The records are made here, so
+    this holds whatever tracer is built; test_record_function_graph records real ones.)"""
+    mirror = tempfile.mkdtemp(prefix="lucid-test-graph-")
+    try:
+        events = os.path.join(mirror, "tracing", "events")
+        fmts = {}
+        for name in ["funcgraph_entry", "funcgraph_exit"]:
+            os.makedirs(os.path.join(events, "ftrace", name))
+            text = lucid.run("cat %s/events/ftrace/%s/format" % (T, name))
+            with open(os.path.join(events, "ftrace", name, "format"), "w") as f:
+                f.write(text)
+            fmts[name] = ftrace_format.Event("ftrace", text)
+        for name in ["header_page", "header_event"]:
+            with open(os.path.join(events, name), "w") as f:
+                f.write(lucid.run("cat %s/events/%s" % (T, name)))
+        kallsyms = lucid.run("cat /proc/kallsyms", timeout=60)
+        files = {"tracing/printk_formats": "", "tracing/saved_cmdlines": "7 ftest\n",
+                 "tracing/trace_clock": "[local] global counter uptime x86-tsc\n",
+                 "kallsyms": kallsyms}
+        for rel, text in files.items():
+            with open(os.path.join(mirror, rel), "w") as f:
+                f.write(text)
+        addr = {n: int(a, 16) for a, _, n in (l.split() for l in kallsyms.splitlines())}
+        t0 = 5 * 10**9
+        calls = [("ftest_outer", 0, 0, 5000), ("ftest_mid", 1, 1000, 2600),
+                 ("ftest_leaf", 2, 1500, 1800)]  # name, depth, entry, return (ns after t0)
+        recs = []
+        common = {"common_pid": 7, "common_flags": 1}
+        for name, depth, call, ret in calls:
+            recs.append((t0 + call, record_bytes(fmts["funcgraph_entry"], dict(
+                common, common_type=11, func=addr[name], depth=depth), 24)))
+            recs.append((t0 + ret, record_bytes(fmts["funcgraph_exit"], dict(
+                common, common_type=10, func=addr[name], depth=depth, overrun=0,
+                calltime=t0 + call, rettime=t0 + ret), 40)))
+        recs.sort(key=lambda r: r[0])
+        cpu0 = os.path.join(mirror, "trace.dat.cpu0")
+        with open(cpu0, "wb") as f:
+            f.write(ring_buffer_page(t0, recs))
+        dat = os.path.join(mirror, "trace.dat")
+        load_lucid_record().trace_cmd_restore(mirror, [cpu0], dat, "trace-cmd")
+        r = subprocess.run(["trace-cmd", "report", dat], capture_output=True, text=True)
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        lines = [re.sub(r"^ *ftest-7 +\[000\] +5\.\d{6}: ", "", l) for l in
+                 r.stdout.splitlines()[1:]]
+        assert [re.sub(r" +", " ", l) for l in lines] == [
+            "funcgraph_entry: | ftest_outer() {",
+            "funcgraph_entry: | ftest_mid() {",
+            "funcgraph_entry: 0.300 us | ftest_leaf();",
+            "funcgraph_exit: 1.600 us | }",
+            "funcgraph_exit: 5.000 us | }"], r.stdout
+
+        slices = [e for e in json_events(trace_json.from_mirror(mirror)) if e["ph"] == "X"]
+        got = sorted((e["name"], e["ts"], e["dur"], e["pid"], e["tid"]) for e in slices)
+        assert got == sorted((name, (t0 + call) / 1000.0, (ret - call) / 1000.0, 7, 7)
+                             for name, _, call, ret in calls), got
+    finally:
+        shutil.rmtree(mirror)
 
 
 # --- recordings ------------------------------------------------------------------------------------
@@ -329,3 +422,55 @@ def test_record_lost_events_are_visible():
     lost = [e["name"] for e in json_events(rec.json) if e["cat"] == "lost"]
     assert sorted(lost) == sorted("CPU:%d [%d EVENTS DROPPED]" % (c, n)
                                   for c, n in dropped.items()), lost
+
+
+# function_graph's lines with funcgraph-proc: " 1)    ftest-19    |   0.636 us    |    ftest_leaf();"
+GUEST_GRAPH = re.compile(r"^ *(?P<cpu>\d+)\) +(?P<comm>.+?)-(?P<pid>\d+) +\| +"
+                         r"(?:[ +!#*@$] )?(?:(?P<dur>\d+(?:\.\d+)?) us +)?\|  (?P<indent> *)"
+                         r"(?P<body>\S.*)$")
+# trace-cmd's: "ftest-19 [001] 0.123456: funcgraph_entry:   0.636 us   |    ftest_leaf();"
+REPORT_GRAPH = re.compile(r"^ *(?P<comm>.+?)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] +[\d.]+: "
+                          r"funcgraph_(?:entry|exit): +(?:[+!#*@$] )?(?:(?P<dur>\d+(?:\.\d+)?) us"
+                          r" +)?\|  (?P<indent> *)(?P<body>\S.*)$")
+
+
+def graph_lines(text, regex):
+    """(cpu, pid, duration, depth, text) of each call line; banners and arrows skipped."""
+    out = []
+    for line in text.splitlines():
+        m = regex.match(line)
+        if m and re.match(r"^(?:[\w.]+\(\)(?: \{|;)|\})$", m.group("body")):
+            out.append((int(m.group("cpu")), m.group("pid"), m.group("dur"),
+                        len(m.group("indent")) // 2, m.group("body")))
+    return out
+
+
+def built_with_function_graph():
+    with open(os.path.join(os.environ.get("LUCID_BUILD", BUILD), "kernel.sym")) as f:
+        return any(line.split()[-1] == "graph_trace_init" for line in f)
+
+
+def test_record_function_graph():
+    """-p function_graph: trace-cmd draws the guest's graph, durations included, and the JSON
+    has one slice per call with the same duration. (Needs the function_graph tracer: with a
+    kernel built without it there is nothing to record, and the formats are checked above.)"""
+    if not built_with_function_graph():
+        return
+    rec = Recording(["-p", "function_graph", "-l", "ftest_*", "-O", "funcgraph-proc"],
+                    "ftest call")
+    guest = graph_lines(rec.guest_text, GUEST_GRAPH)
+    theirs = graph_lines(rec.handled, REPORT_GRAPH)
+    assert [b for _, _, _, _, b in guest] == 3 * [
+        "ftest_outer() {", "ftest_mid() {", "ftest_leaf();", "}", "}"], rec.guest_text
+    assert theirs == guest, "\n%s\n%s" % (rec.guest_text, rec.handled)
+    # The JSON: a complete slice per call that returned, as long as the trace says.
+    slices = [e for e in json_events(rec.json) if e["ph"] == "X" and e["cat"] == "function_graph"]
+    want, stack = [], []
+    for cpu, pid, dur, depth, body in guest:
+        if body.endswith("{"):
+            stack.append(body[:-len("() {")])
+        else:
+            name = stack.pop() if body == "}" else body[:-len("();")]
+            want.append((name, int(pid), float(dur)))
+    got = sorted((e["name"], e["pid"], e["dur"]) for e in slices)
+    assert got == sorted(want), (got, want)

@@ -114,10 +114,12 @@ static struct trace_event_call *const sorted_events[] = {
 
 /* events/ftrace/ (trace/trace_export.c): formats only, with their TRACE_* types as ids. */
 extern struct trace_event_call event_ftrace_function, event_ftrace_kernel_stack, event_ftrace_print,
-	event_ftrace_bprint, event_ftrace_bputs;
+	event_ftrace_bprint, event_ftrace_bputs, event_ftrace_funcgraph_entry,
+	event_ftrace_funcgraph_exit;
 static struct trace_event_call *const ftrace_internal_events[] = {
-	&event_ftrace_function, &event_ftrace_kernel_stack, &event_ftrace_print,
-	&event_ftrace_bprint,	&event_ftrace_bputs,
+	&event_ftrace_function,	      &event_ftrace_kernel_stack, &event_ftrace_print,
+	&event_ftrace_bprint,	      &event_ftrace_bputs,	  &event_ftrace_funcgraph_entry,
+	&event_ftrace_funcgraph_exit,
 };
 
 static int setup_all(void **state)
@@ -687,6 +689,18 @@ static const struct {
 	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	 "\tfield:const char * str;\toffset:16;\tsize:8;\tsigned:0;\n\n"
 	 "print fmt: \"%ps: %s\", (void *)REC->ip, REC->str\n"},
+	{&event_ftrace_funcgraph_entry, 11,
+	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	 "print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n"},
+	{&event_ftrace_funcgraph_exit, 10,
+	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	 "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+	 "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+	 "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	 "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+	 "REC->depth, REC->calltime, REC->rettime, REC->depth\n"},
 	{&event_ftrace_kernel_stack, 4,
 	 "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
 	 "\tfield:unsigned long caller[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
@@ -781,6 +795,26 @@ static void test_ftrace_internal_records(void **state)
 	bs.ent.type = TRACE_BPUTS;
 	raw = internal_record(&event_ftrace_bputs, &bs, sizeof(bs), &len, f, &n);
 	assert_int_equal(value(raw, field(f, n, "str")), (long long)(uintptr_t)fmt);
+
+	struct ftrace_graph_ent_entry ge = {.ent = ent, .func = 0xffffffff80117f00, .depth = 2};
+	ge.ent.type = TRACE_GRAPH_ENT;
+	raw = internal_record(&event_ftrace_funcgraph_entry, &ge, sizeof(ge), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "func")), (long long)ge.func);
+	assert_int_equal(value(raw, field(f, n, "depth")), 2);
+
+	struct ftrace_graph_ret_entry gr = {.ent = ent,
+					    .func = 0xffffffff80117f00,
+					    .depth = -1, /* signed: reads back as -1 */
+					    .overrun = 7,
+					    .calltime = 0x123456789aULL,
+					    .rettime = 0x123456ffffULL};
+	gr.ent.type = TRACE_GRAPH_RET;
+	raw = internal_record(&event_ftrace_funcgraph_exit, &gr, sizeof(gr), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "func")), (long long)gr.func);
+	assert_int_equal(value(raw, field(f, n, "depth")), -1);
+	assert_int_equal(value(raw, field(f, n, "overrun")), 7);
+	assert_int_equal(value(raw, field(f, n, "calltime")), (long long)gr.calltime);
+	assert_int_equal(value(raw, field(f, n, "rettime")), (long long)gr.rettime);
 }
 
 /* Linux's text; commit is 8 bytes, as local_t on a 64-bit machine. */
