@@ -5,11 +5,13 @@ own `cat trace` (taken just before the copy). trace-cmd must then list the same 
 CPUs, pids, comms, timestamps and order, and for every event the very text Linux prints, which
 `trace-cmd report -N` makes from the format files' print fmt alone; trace-cmd's own handlers
 (function, kernel_stack) must agree too. Its exit status says little (it stays 0 on most
-errors), so the text is checked for "[FAILED TO PARSE]" and "[UNKNOWN EVENT]". The JSON must
-be a valid Trace Event Format file that says the same things, in microseconds.
+errors), so the text is checked for "[FAILED TO PARSE]" and "[UNKNOWN EVENT]". KernelShark's
+library (libkshark, headless, through ctypes) must load the same records. The JSON must be a
+valid Trace Event Format file that says the same things, in microseconds.
 
 The shared kernel (the `lucid` tests) checks the files trace-cmd reads, in the guest.
 """
+import ctypes
 import json
 import os
 import re
@@ -68,6 +70,7 @@ class Recording:
                 self.json = json.load(f)
             self.plain = self.report("-N", "-t")  # print fmts only, full timestamps
             self.handled = self.report("-t")  # trace-cmd's handlers and plugins
+            self.kshark = kshark_entries(self.dat)
         finally:
             shutil.rmtree(tmp)
 
@@ -87,6 +90,59 @@ class Recording:
                              self.log, re.M):
             got[int(m.group(1))] = int(m.group(2) or 0)
         return got
+
+
+class KsharkEntry(ctypes.Structure):
+    pass
+
+
+# struct kshark_entry (libkshark.h, KernelShark 2.x)
+KsharkEntry._fields_ = [("next", ctypes.POINTER(KsharkEntry)), ("visible", ctypes.c_uint16),
+                        ("stream_id", ctypes.c_int16), ("event_id", ctypes.c_int16),
+                        ("cpu", ctypes.c_int16), ("pid", ctypes.c_int32),
+                        ("offset", ctypes.c_int64), ("ts", ctypes.c_int64)]
+
+
+def kshark_entries(path):
+    """KernelShark's own loading of trace.dat (libkshark, headless): (ts, cpu, pid,
+    system/event, info) of each entry, in KernelShark's order."""
+    try:
+        lib = ctypes.CDLL("libkshark.so.2")
+    except OSError as e:
+        raise AssertionError("libkshark is missing (make deps installs it): %s" % e)
+    lib.kshark_open.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lib.kshark_load_entries.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+    lib.kshark_load_entries.restype = ctypes.c_ssize_t
+    for f in ("kshark_get_event_name", "kshark_get_info"):
+        getattr(lib, f).argtypes = [ctypes.POINTER(KsharkEntry)]
+        getattr(lib, f).restype = ctypes.c_char_p
+    ctx = ctypes.c_void_p()
+    assert lib.kshark_instance(ctypes.byref(ctx))
+    sd = lib.kshark_open(ctx, path.encode())
+    assert sd >= 0, sd
+    rows = ctypes.POINTER(ctypes.POINTER(KsharkEntry))()
+    n = lib.kshark_load_entries(ctx, sd, ctypes.byref(rows))
+    assert n >= 0, n
+    out = []
+    for i in range(n):
+        e = rows[i].contents
+        out.append((e.ts, e.cpu, e.pid, lib.kshark_get_event_name(rows[i]).decode(),
+                    lib.kshark_get_info(rows[i]).decode(errors="replace")))
+    lib.kshark_close(ctx, sd)
+    return out
+
+
+def check_kshark(rec, pairs):
+    """KernelShark loads every record: same times, CPUs, pids, events, and texts."""
+    want = sorted((int(p["sec"]) * 10**9 + int(p["nsec"]), int(p["cpu"]), int(p["pid"]),
+                   ("ftrace/" if p["event"] in FTRACE_RECORDS else "") + p["event"], p["body"])
+                  for g, p in pairs)
+    got = sorted(rec.kshark)
+    assert len(got) == len(want), (len(got), len(want))
+    for k, w in zip(got, want):
+        assert k[:3] == w[:3] and k[3].split("/")[-1] == w[3].split("/")[-1], (k, w)
+        if w[3] != "ftrace/kernel_stack":  # its info is the print fmt's 8 frames
+            assert k[4].rstrip() == w[4].rstrip(), (k, w)
 
 
 def guest_records(text):
@@ -346,6 +402,7 @@ def test_record_function_and_printk():
     seen = set()
     pairs = compare(rec, seen)
     assert seen == {"function", "kernel_stack", "bprint", "bputs", "print"}, seen
+    check_kshark(rec, pairs)
     funcs = [p["body"] for g, p in pairs if p["event"] == "function"]
     assert funcs[:3] == ["ftest_outer <-- cmd_ftest", "ftest_mid <-- ftest_outer",
                          "ftest_leaf <-- ftest_mid"], funcs
@@ -379,6 +436,7 @@ def test_record_sched_events():
     seen = set()
     pairs = compare(rec, seen)
     assert {"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_process_exit"} <= seen
+    check_kshark(rec, pairs)
     assert len({g["cpu"] for g, p in pairs}) > 1  # run_test's threads spread over the CPUs
     # The guest's text also parses as Perfetto's ftrace text importer expects.
     assert rec.guest_text.startswith("# tracer: nop\n")
