@@ -226,7 +226,7 @@ def compare(rec, events_seen):
     return list(zip(guest, plain))
 
 
-# --- the JSON --------------------------------------------------------------------------------------
+# --- the JSON -------------------------------------------------------------------------------------
 
 def json_events(obj):
     problems = trace_json.validate(obj)
@@ -392,7 +392,7 @@ def test_function_graph_records_read_by_trace_cmd(lucid):
         shutil.rmtree(mirror)
 
 
-# --- recordings ------------------------------------------------------------------------------------
+# --- recordings -----------------------------------------------------------------------------------
 
 def test_record_function_and_printk():
     """-p function, with trace_printk (bprint, bputs), trace_marker (print) and stack traces."""
@@ -482,7 +482,7 @@ def test_record_lost_events_are_visible():
                                   for c, n in dropped.items()), lost
 
 
-# function_graph's lines with funcgraph-proc: " 1)    ftest-19    |   0.636 us    |    ftest_leaf();"
+# function_graph with funcgraph-proc: " 1)    ftest-19    |   0.636 us    |    ftest_leaf();"
 GUEST_GRAPH = re.compile(r"^ *(?P<cpu>\d+)\) +(?P<comm>.+?)-(?P<pid>\d+) +\| +"
                          r"(?:[ +!#*@$] )?(?:(?P<dur>\d+(?:\.\d+)?) us +)?\|  (?P<indent> *)"
                          r"(?P<body>\S.*)$")
