@@ -666,7 +666,11 @@ static void test_bad_records(void **state)
 
 /* --- events/ftrace/ and the ring buffer's headers ----------------------------------------------- */
 
-/* Linux 6.1's events/ftrace/NAME/format, less the common fields; Lucid's records are the same. */
+/*
+ * events/ftrace/NAME/format less the common fields: Linux's text, and Linux's layout except for
+ * kernel_stack, whose caller[] is a flexible array (Linux 6.1 says caller[8]: its records have
+ * room for 8 frames, Lucid's for as many as they hold).
+ */
 static const struct {
 	struct trace_event_call *call;
 	int id;
