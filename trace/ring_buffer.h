@@ -59,6 +59,14 @@ struct buffer_data_page {
 #define RB_MISSED_STORED (1UL << 30) /* ... and their count is the word after the data */
 #define RB_COMMIT_MASK ((1UL << 27) - 1) /* commit without those flags */
 
+/*
+ * events/header_page and events/header_event: the two structs above described for tools, in
+ * Linux's words (trace/trace_events_text.c).
+ */
+struct trace_seq;
+void ring_buffer_print_page_header(struct trace_seq *s);
+void ring_buffer_print_entry_header(struct trace_seq *s);
+
 #define RB_FL_OVERWRITE (1 << 0) /* when full, drop the oldest page (default for tracing) */
 #define RING_BUFFER_ALL_CPUS (-1)
 

@@ -84,6 +84,24 @@ struct bputs_entry {
 	const char *str;
 };
 
-/* TRACE_GRAPH_ENT and TRACE_GRAPH_RET: their structs come with the function_graph tracer. */
+/*
+ * TRACE_GRAPH_ENT: a traced function was entered (trace/trace_functions_graph.c). Printed as
+ * "func() {", or as "func();" when its own return is the next event of that CPU.
+ */
+struct ftrace_graph_ent_entry {
+	struct trace_entry ent;
+	unsigned long func; /* the function (its first instruction) */
+	int depth;          /* its place on the task's return stack: 0 is the outermost */
+};
+
+/* TRACE_GRAPH_RET: it returned. Printed as "}", with the duration rettime - calltime. */
+struct ftrace_graph_ret_entry {
+	struct trace_entry ent;
+	unsigned long func;
+	int depth;
+	unsigned int overrun; /* calls this task could not hook so far: its return stack was full */
+	uint64_t calltime;    /* ns (ktime_get_ns) at the entry; later if sleep-time is off */
+	uint64_t rettime;     /* ... and at the return */
+};
 
 #endif

@@ -15,6 +15,10 @@
  * probe is attached while either does and detached when neither does, so a disabled event
  * costs its tracepoint's one test and nothing more. The files show the user's wish only.
  *
+ * Some events only describe records their tracer writes itself (events/ftrace/, from
+ * trace/trace_export.c: TRACE_EVENT_FL_IGNORE_ENABLE). They keep their fixed TRACE_* type as id,
+ * have no probe, and no word of set_event matches them.
+ *
  * Recording is what any writer of the trace buffer does: reserve a record in this CPU's ring
  * buffer, fill the struct trace_entry header (type = the id, flags, preempt depth, pid), then
  * the event's fields, and commit. Probes run with interrupts off, in any context.
@@ -60,14 +64,26 @@ static notrace bool event_insert(struct trace_event_call *call)
 	return true;
 }
 
+/*
+ * An event that records needs its output, tracepoint and probe; a format-only one needs its
+ * fixed id instead.
+ */
+static notrace bool event_complete(const struct trace_event_call *call)
+{
+	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		return call->event.type > __TRACE_FIRST_TYPE &&
+		       call->event.type < __TRACE_LAST_TYPE;
+	return call->event.trace && call->tp && call->probe;
+}
+
 notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
 {
 	struct trace_event_call *call;
 
 	for (int i = 0; i < nr; i++) {
 		call = calls[i];
-		if (!call->system || !call->name || !call->fields || !call->event.trace ||
-		    !call->tp || !call->probe || !event_insert(call))
+		if (!call->system || !call->name || !call->fields || !event_complete(call) ||
+		    !event_insert(call))
 			pr_err("event %s:%s: incomplete or registered twice\n", call->system,
 			       call->name);
 	}
@@ -86,6 +102,8 @@ static notrace int trace_event_update(struct trace_event_call *call)
 	bool want = call->enabled || call->tracer_refs > 0;
 	int ret;
 
+	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		return want ? -EINVAL : 0; /* nothing to attach: its tracer writes its records */
 	if (want == call->registered)
 		return 0;
 	if (!call->event.type)
@@ -160,6 +178,8 @@ notrace void trace_event_parse_selector(char *word, struct trace_event_selector 
 notrace bool trace_event_selector_matches(const struct trace_event_selector *sel,
 					  const struct trace_event_call *call)
 {
+	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		return false; /* "ftrace:function" is no word of set_event */
 	if (sel->match && strcmp(sel->match, call->name) && strcmp(sel->match, call->system))
 		return false;
 	if (sel->sub && strcmp(sel->sub, call->system))

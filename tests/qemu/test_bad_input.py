@@ -78,9 +78,9 @@ def writable_files(lucid):
     """Paths (relative to T, or absolute for /proc) of every file a write may go to."""
     found = []
     dirs = ["", "options/", "per_cpu/cpu0/", "events/"]
-    listing = lucid.run("ls events")
-    for system in listing.split():
-        if system != "enable":
+    for line in lucid.run("ls -l events").splitlines():
+        mode, _, system = line.split()
+        if mode.startswith("d"):
             dirs.append("events/%s/" % system)
             events = lucid.run("ls events/%s" % system).split()
             dirs += ["events/%s/%s/" % (system, e) for e in events if e != "enable"][:2]
