@@ -30,6 +30,8 @@
 #include "kernel/tracepoint.h"
 #include "kernel/mutex.h"
 #include "kernel/printk.h"
+#include "kernel/percpu.h"
+#include "trace/trace_output.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -50,7 +52,8 @@ static notrace bool event_insert(struct trace_event_call *call)
 {
 	struct trace_event_call *pos;
 
-	list_for_each_entry(pos, &ftrace_events, list) {
+	list_for_each_entry(pos, &ftrace_events, list)
+	{
 		int c = event_cmp(call, pos);
 
 		if (!c)
@@ -88,7 +91,8 @@ notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
 			       call->name);
 	}
 	/* Ids in sorted order, for the events that have none yet. */
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (!call->event.type && !register_trace_event(&call->event))
 			pr_err("event %s:%s: no id left\n", call->system, call->name);
 	}
@@ -135,7 +139,8 @@ notrace int trace_event_tracer_hold(const char *system, const char *name, bool h
 	int ret = -ENOENT;
 
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (strcmp(call->system, system) || strcmp(call->name, name))
 			continue;
 		call->tracer_refs += hold ? 1 : -1;
@@ -193,7 +198,8 @@ notrace bool trace_event_selector_any(const struct trace_event_selector *sel)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (trace_event_selector_matches(sel, call))
 			return true;
 	}
@@ -205,7 +211,8 @@ notrace int ftrace_set_clr_event(const struct trace_event_selector *sel)
 	struct trace_event_call *call;
 	int ret = -EINVAL, eret = 0;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (!trace_event_selector_matches(sel, call))
 			continue;
 		ret = trace_event_enable_disable(call, sel->set);
@@ -233,9 +240,37 @@ notrace void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned
 	return entry;
 }
 
-notrace void trace_event_buffer_commit(struct trace_event_call *call)
+/*
+ * tp_printk (boot option, or /proc/sys/kernel/tracepoint_printk): each event is also printed
+ * with printk as it is recorded, for a kernel that dies before its trace can be read. One
+ * iterator serves every CPU; a CPU that finds it busy (another CPU, or an interrupt that came
+ * in while this CPU printed) records without printing rather than wait.
+ */
+unsigned long tracepoint_printk;
+static struct trace_iterator tp_printk_iter; /* a page of text: too big for a stack */
+static int tp_printk_busy;
+
+static notrace void output_printk(struct trace_event_call *call, struct trace_entry *entry,
+				  unsigned long len)
 {
-	(void)call;
+	struct trace_iterator *iter = &tp_printk_iter;
+
+	if (!call->event.trace || __atomic_exchange_n(&tp_printk_busy, 1, __ATOMIC_ACQUIRE))
+		return;
+	iter->tr = &global_trace;
+	iter->ent = entry;
+	iter->ent_size = (unsigned int)len;
+	iter->cpu = smp_processor_id();
+	trace_seq_init(&iter->seq);
+	call->event.trace(iter, 0, &call->event);
+	printk(KERN_INFO "%.*s", (int)iter->seq.len, iter->seq.buffer);
+	__atomic_store_n(&tp_printk_busy, 0, __ATOMIC_RELEASE);
+}
+
+notrace void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
+{
+	if (unlikely(READ_ONCE(tracepoint_printk)))
+		output_printk(call, rec, len);
 	ring_buffer_unlock_commit(global_trace.buffer);
 }
 
@@ -245,15 +280,4 @@ notrace void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, 
 	memcpy((char *)rec + offset, str, len - 1);
 	((char *)rec)[offset + len - 1] = '\0';
 	*loc = len << DATA_LOC_LEN_SHIFT | offset;
-}
-
-/* --- boot ------------------------------------------------------------------------------------- */
-
-extern struct trace_event_call *const __start_trace_events[], *const __stop_trace_events[];
-
-notrace void event_trace_init(void)
-{
-	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
-	if (event_trace_init_tracefs())
-		pr_warn("tracing: could not create every events file\n");
 }

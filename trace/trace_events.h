@@ -186,7 +186,11 @@ int trace_event_tracer_hold(const char *system, const char *name, bool hold);
  * the caller fills its fields and commits.
  */
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len);
-void trace_event_buffer_commit(struct trace_event_call *call);
+/* rec: what trace_event_buffer_reserve returned, filled in; len: as asked for there. */
+void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len);
+/* tp_printk, /proc/sys/kernel/tracepoint_printk: events are printk'ed too. */
+extern unsigned long tracepoint_printk;
+#define TRACE_EVENT_BOOT_MAX 256 /* trace_event=LIST */
 /*
  * A TRACE_FIELD_STRING's value: copies len - 1 bytes of str and a NUL to rec + offset (room
  * the caller reserved), and sets *loc to point at them.

@@ -29,6 +29,9 @@
  * Everything is read and changed under event_mutex. Not traced, as all of trace/.
  */
 #include "trace/trace_events.h"
+#include "kernel/cmdline.h"
+#include "kernel/sysctl.h"
+#include "kernel/printk.h"
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
 #include "kernel/tracefs.h"
@@ -50,7 +53,8 @@ static notrace struct trace_event_call *event_at(loff_t pos, bool enabled_only)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 			continue; /* formats only: not an event one can enable */
 		if (enabled_only && !call->enabled)
@@ -149,7 +153,8 @@ static notrace void ftrace_clear_events(void)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		trace_event_enable_disable(call, 0);
 	}
 }
@@ -298,7 +303,8 @@ static notrace ssize_t system_enable_read(struct file *file, char *ubuf, size_t 
 	int set = 0;
 
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 			continue;
 		if (!system || strcmp(call->system, system) == 0)
@@ -445,7 +451,8 @@ notrace int event_trace_init_tracefs(void)
 	 * Sorted by system: a new system's directory when the name changes. Its enable file comes
 	 * with its first event that can be enabled: events/ftrace/ has none, as in Linux.
 	 */
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (!system || strcmp(system, call->system)) {
 			system = call->system;
 			system_enable = false;
@@ -464,4 +471,43 @@ notrace int event_trace_init_tracefs(void)
 	}
 	mutex_unlock(&event_mutex);
 	return ret;
+}
+
+/* --- boot ------------------------------------------------------------------------------------- */
+
+extern struct trace_event_call *const __start_trace_events[], *const __stop_trace_events[];
+
+/* trace_event=LIST: set_event's words, comma-separated, enabled from boot (Linux's option). */
+static notrace void boot_events(void)
+{
+	char list[TRACE_EVENT_BOOT_MAX], *p = list, *word;
+
+	if (!cmdline_get("trace_event", list, sizeof(list)))
+		return;
+	mutex_lock(&event_mutex);
+	while ((word = strsep(&p, ","))) {
+		struct trace_event_selector sel;
+
+		if (!*word)
+			continue;
+		trace_event_parse_selector(word, &sel);
+		if (ftrace_set_clr_event(&sel))
+			pr_warn("tracing: trace_event=: no event '%s'\n", word);
+	}
+	mutex_unlock(&event_mutex);
+}
+
+static const struct ctl_table tp_printk_sysctls[] = {
+	{"tracepoint_printk", &tracepoint_printk, 0644, 0, 1, NULL},
+};
+
+notrace void event_trace_init(void)
+{
+	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
+	if (event_trace_init_tracefs() ||
+	    register_sysctl_table(tp_printk_sysctls, ARRAY_SIZE(tp_printk_sysctls)))
+		pr_warn("tracing: could not create every events file\n");
+	if (cmdline_has("tp_printk"))
+		tracepoint_printk = 1;
+	boot_events();
 }

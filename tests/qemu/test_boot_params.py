@@ -139,3 +139,25 @@ def test_tracer_option_applies_once_tracer_is_up():
     assert opt == "1\n"
     assert "cannot use" not in log
     assert trace.count("<stack trace>") == 3 and trace.count(" => ftest_mid") == 3, trace
+
+
+def test_trace_event_and_tp_printk():
+    """trace_event= enables events from boot, as set_event's words; tp_printk prints each one
+    as it happens (and /proc/sys/kernel/tracepoint_printk turns that off)."""
+    k = Lucid(cmdline="trace_event=sched:sched_switch,irq,nosuch tp_printk")
+    try:
+        assert "tracing: trace_event=: no event 'nosuch'" in k.boot_output
+        assert re.search(r"^\[ *\d+\.\d{6}\] sched_switch: prev_comm=\S+ prev_pid=\d+ "
+                         r"prev_prio=120 prev_state=\S+ ==> next_comm=\S+ next_pid=\d+ "
+                         r"next_prio=120$", k.boot_output, re.M), k.boot_output[-3000:]
+        # Each command switches tasks, and each switch prints while tp_printk is on.
+        assert "sched_switch: prev_comm=" in k.run("echo 0 > /proc/sys/kernel/tracepoint_printk")
+        assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
+        assert k.run("cat %s/set_event" % T) == ("irq:irq_handler_entry\nirq:irq_handler_exit\n"
+                                                 "sched:sched_switch\n")
+        assert k.run("sleep 0.2") == ""  # switches happen, and nothing is printed now
+        text = k.run("cat %s/trace" % T)
+        assert "sched_switch: prev_comm=sleep" in text  # still recorded
+        assert "irq_handler_entry: irq=4 name=ttyS0" in text
+    finally:
+        k.close()
