@@ -5,6 +5,7 @@
 #   make test          every test: host unit tests, then QEMU integration tests
 #   make debug         boot, and wait for gdb
 #   make bench         figures measured in guest instructions (qemu -icount shift=0)
+#   make record        trace a command in the guest into trace.dat (CMD='...' ARGS='-p function')
 #   make clean
 
 CROSS_COMPILE ?=
@@ -62,7 +63,7 @@ endif
 
 all: iso
 iso: $(B)/lucid.iso
-.PHONY: all iso run debug test unit qemu-test bench stress soak clean deps print-gdbport
+.PHONY: all iso run debug test unit qemu-test bench stress soak clean deps print-gdbport record
 
 deps:
 	@tools/deps.sh
@@ -117,6 +118,15 @@ debug: deps iso
 
 print-gdbport:
 	@echo $(GDBPORT)
+
+# tools/lucid-record: boots the ISO, traces CMD (one line for Lucid's shell) with what ARGS asks
+# (trace-cmd record's options: -p function_graph -l 'ftest*' -e sched --json trace.json ...),
+# and writes trace.dat for `trace-cmd report` and KernelShark. CMD is quoted for the host shell.
+CMD ?=
+ARGS ?=
+record: deps iso
+	@$(PYTHON) tools/lucid-record --iso $(B)/lucid.iso --smp $(SMP) --mem $(MEM) $(ARGS) \
+		-- '$(subst ','\'',$(CMD))'
 
 # --- tests -----------------------------------------------------------------------------------
 UNIT_TESTS :=

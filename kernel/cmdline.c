@@ -1,6 +1,7 @@
 /* The kernel command line: space-separated words, some of them name=value (as Linux's). */
 #include "kernel/cmdline.h"
 #include "kernel/multiboot2.h"
+#include "lib/kstrtox.h"
 #include "lib/string.h"
 
 static char cmdline[BOOT_CMDLINE_MAX];
@@ -46,4 +47,20 @@ bool cmdline_get(const char *name, char *buf, size_t size)
 		buf[i] = w[i];
 	buf[i] = '\0';
 	return true;
+}
+
+unsigned long long memparse(const char *ptr, char **retptr)
+{
+	static const char suffixes[] = "kmgtpe"; /* each one more factor of 1024 */
+	char *end;
+	unsigned long long v = simple_strtoul(ptr, &end, 0);
+	const char *s = end != ptr ? strchr(suffixes, *end | 0x20) : NULL;
+
+	if (s && *end) {
+		v <<= 10 * (s - suffixes + 1);
+		end++;
+	}
+	if (retptr)
+		*retptr = end;
+	return v;
 }

@@ -11,5 +11,11 @@ const char *cmdline_get_all(void);
 bool cmdline_has(const char *name);
 /* Copies the value of name=value into buf; returns false if name has no value. */
 bool cmdline_get(const char *name, char *buf, size_t size);
+/*
+ * A size as Linux's boot options take it: a number (0x hex, 0 octal) and an optional K, M, G,
+ * T, P or E suffix, any case, each a factor of 1024. *retptr (if not NULL) gets the first
+ * character not used: ptr itself when there is no number.
+ */
+unsigned long long memparse(const char *ptr, char **retptr);
 
 #endif

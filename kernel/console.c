@@ -8,10 +8,14 @@
  * Ctrl-C: while the shell runs a command it asks, with console_set_intr(), to be told of a
  * Ctrl-C instead of finding it in the input, as a Linux tty with ISIG turns it into SIGINT.
  *
+ * Ctrl-O: the next key is a SysRq key (kernel/sysrq.c), acted on here in the interrupt, so it
+ * works even when nothing reads the console: Lucid's stand-in for a serial BREAK.
+ *
  * Not traced: printk reaches here, and printk must work from inside the tracer.
  */
 #include "kernel/console.h"
 #include "kernel/spinlock.h"
+#include "kernel/sysrq.h"
 #include "kernel/wait.h"
 #include "arch/x86_64/uart.h"
 #include "lib/compiler.h"
@@ -26,6 +30,7 @@ static unsigned int rx_head, rx_tail; /* written by the interrupt, read by conso
 static DEFINE_SPINLOCK(tx_lock);
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
 static void (*intr_handler)(void);
+static bool sysrq_pending; /* Ctrl-O came: the next byte is a SysRq key (interrupt only) */
 
 void console_init(void)
 {
@@ -60,6 +65,15 @@ notrace void console_rx(char c)
 {
 	void (*intr)(void) = __atomic_load_n(&intr_handler, __ATOMIC_ACQUIRE);
 
+	if (sysrq_pending) {
+		sysrq_pending = false;
+		handle_sysrq((unsigned char)c);
+		return;
+	}
+	if (c == SYSRQ_CONSOLE_PREFIX) {
+		sysrq_pending = true;
+		return;
+	}
 	if (c == 0x03 && intr) { /* Ctrl-C */
 		intr();
 		return;

@@ -7,10 +7,13 @@
  * function: the addresses it records are the addresses of the final kernel (the Makefile checks).
  *
  * Lookups are a binary search over the sorted addresses. printk's %pS uses sprint_symbol.
+ * /proc/kallsyms lists the table in Linux's format, "ffffffff8010a2c0 T ftest_leaf", so tools
+ * that turn addresses from raw trace records into names (trace-cmd) can read it as Linux's.
  *
  * Not traced: the tracer names functions through here while it formats a trace.
  */
 #include "kernel/kallsyms.h"
+#include "kernel/seq_file.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "lib/compiler.h"
@@ -19,6 +22,7 @@ extern const unsigned long kallsyms_num;
 extern const unsigned long kallsyms_text_end;
 extern const unsigned long kallsyms_addresses[];
 extern const unsigned int kallsyms_name_offsets[];
+extern const unsigned char kallsyms_types[]; /* nm's letter: t, T, W */
 extern const char kallsyms_names[];
 
 notrace bool kallsyms_lookup(unsigned long addr, const char **name, unsigned long *start,
@@ -79,3 +83,54 @@ void kallsyms_init(void)
 {
 	printf_set_symbolizer(sprint_symbol);
 }
+
+/* --- /proc/kallsyms --------------------------------------------------------------------------- */
+
+/* A record is a symbol's index + 1 (seq_file's NULL means the end). */
+static notrace void *s_start(struct seq_file *m, loff_t *pos)
+{
+	(void)m;
+	return (unsigned long)*pos < kallsyms_num ? (void *)(unsigned long)(*pos + 1) : NULL;
+}
+
+static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(void)v;
+	++*pos;
+	return s_start(m, pos);
+}
+
+static notrace void s_stop(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+}
+
+static notrace int s_show(struct seq_file *m, void *v)
+{
+	unsigned long i = (unsigned long)v - 1;
+
+	seq_printf(m, "%016lx %c %s\n", kallsyms_addresses[i], kallsyms_types[i],
+		   &kallsyms_names[kallsyms_name_offsets[i]]);
+	return 0;
+}
+
+static const struct seq_operations kallsyms_op = {
+	.start = s_start,
+	.next = s_next,
+	.stop = s_stop,
+	.show = s_show,
+};
+
+static notrace int kallsyms_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return seq_open(file, &kallsyms_op);
+}
+
+const struct file_operations kallsyms_proc_ops = {
+	.open = kallsyms_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+struct file_operations;
+
 /* Finds the function containing addr: its name, start and size. Returns false if none. */
 bool kallsyms_lookup(unsigned long addr, const char **name, unsigned long *start,
 		     unsigned long *size);
@@ -14,5 +16,7 @@ size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offse
 /* Iterates over all symbols, in address order; stops when fn returns nonzero. */
 int kallsyms_for_each(int (*fn)(void *data, const char *name, unsigned long addr), void *data);
 void kallsyms_init(void);
+/* /proc/kallsyms: "address type name" a line, in address order (made by proc_misc_init). */
+extern const struct file_operations kallsyms_proc_ops;
 
 #endif

@@ -22,6 +22,7 @@
 #include "kernel/fault_inject.h"
 #include "kernel/fs_boot.h"
 #include "kernel/watchdog.h"
+#include "kernel/sysrq.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/stackprotector.h"
@@ -38,6 +39,7 @@
 #include "arch/x86_64/text_poke.h"
 #include "trace/ftrace.h"
 #include "trace/trace_stack.h"
+#include "trace/ftrace_profile.h"
 
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
@@ -99,6 +101,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	tracing_init();                  // trace buffer, tracers, tracefs files (needs the VFS)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
+	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
+	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

@@ -14,6 +14,8 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/qemu.h"
 #include "arch/x86_64/traps.h"
+#include "trace/trace.h"
+#include "trace/trace_dump.h"
 #include "lib/printf.h"
 
 #define MAX_PANIC_NOTIFIERS 4
@@ -58,6 +60,12 @@ notrace void oops_begin(void)
 	    expected != me)
 		cpu_stop_this(NULL);
 	oops_in_progress = 1;
+	/*
+	 * Freeze the trace now: until panic() stops them, the other CPUs would go on recording
+	 * over the events that led here while the report prints (ftrace_dump_on_oops shows them).
+	 */
+	if (ftrace_dump_on_oops)
+		tracing_off();
 }
 
 notrace void panic(const char *fmt, ...)

@@ -1,10 +1,12 @@
 /*
  * /proc's files about the machine: uptime, cpuinfo, meminfo, interrupts, in Linux's formats,
  * so that what students know from Linux reads the same here. Each is a seq_file with one
- * record (single_open), generated afresh at every open, so it is always current.
+ * record (single_open), generated afresh at every open, so it is always current. kallsyms is
+ * made here too; its seq_file is kernel/kallsyms.c's.
  * /proc/sys/kernel/ is made empty, for the sysctls of later issues (ftrace_enabled, ...).
  */
 #include "kernel/proc_fs.h"
+#include "kernel/kallsyms.h"
 #include "kernel/seq_file.h"
 #include "kernel/page_alloc.h"
 #include "kernel/percpu.h"
@@ -129,7 +131,8 @@ int proc_misc_init(void)
 	if (!proc_sys_kernel || !proc_create("uptime", 0444, NULL, &uptime_fops) ||
 	    !proc_create("cpuinfo", 0444, NULL, &cpuinfo_fops) ||
 	    !proc_create("meminfo", 0444, NULL, &meminfo_fops) ||
-	    !proc_create("interrupts", 0444, NULL, &interrupts_fops))
+	    !proc_create("interrupts", 0444, NULL, &interrupts_fops) ||
+	    !proc_create("kallsyms", 0444, NULL, &kallsyms_proc_ops))
 		return -ENOMEM;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "lib/compiler.h"
 
 #define CALL_TIMEOUT_NS (5 * NSEC_PER_SEC) /* a CPU that never answers: warn, don't hang */
+#define STOP_TIMEOUT_NS NSEC_PER_SEC       /* how long a panic waits for the others to stop */
 
 struct cpu cpus[NR_CPUS];
 int nr_cpu_ids = 1;
@@ -37,10 +38,22 @@ notrace void smp_send_reschedule(int cpu)
 	lapic_send_ipi(cpus[cpu].apic_id, VEC_IPI_RESCHEDULE);
 }
 
+/*
+ * Every other CPU to cpu_stop_this(), by NMI, and a bounded wait until they are there (Linux
+ * waits a second too): the panic notifiers then read what those CPUs were writing, and a CPU
+ * that never answers must not keep the panic from finishing.
+ */
 notrace void smp_send_stop(void)
 {
-	if (nr_cpu_ids > 1)
-		lapic_send_nmi_all_but_self();
+	uint64_t deadline = ktime_get_ns() + STOP_TIMEOUT_NS;
+	int me = smp_processor_id();
+
+	if (nr_cpu_ids <= 1)
+		return;
+	lapic_send_nmi_all_but_self();
+	for (int c = 0; c < nr_cpu_ids; c++)
+		while (c != me && READ_ONCE(cpus[c].online) && ktime_get_ns() < deadline)
+			cpu_relax();
 }
 
 static notrace void ipi_reschedule(struct pt_regs *regs)

@@ -9,8 +9,9 @@
  *     BUG: soft lockup - CPU#2 stuck for 22s! [sh:1]
  *
  * with the registers and backtrace of the code it interrupted: the functions that are stuck.
- * Then it runs the panic notifiers' cousin, the oops dump hook (ftrace_dump_on_oops prints the
- * trace that led here), and with the boot option softlockup_panic, panics.
+ * With the boot option softlockup_panic it then panics (and the panic notifiers print the trace,
+ * with ftrace_dump_on_oops); without, it runs the tracer's hook, which prints the trace that
+ * led here the same way, and the kernel goes on with one CPU stuck.
  *
  * Boot options (Linux's names): watchdog_thresh=N (default 10), softlockup_panic, nowatchdog.
  */
@@ -68,8 +69,8 @@ void watchdog_tick(struct pt_regs *regs)
 	printk(KERN_EMERG "BUG: soft lockup - CPU#%d stuck for %lus! [%s:%d]\n", cpu,
 	       (unsigned long)(stuck / NSEC_PER_SEC), t ? t->comm : "?", t ? t->pid : 0);
 	show_regs(regs);
-	if (softlockup_dump_hook)
-		softlockup_dump_hook();
 	if (softlockup_panic)
 		panic("softlockup: hung tasks");
+	if (softlockup_dump_hook)
+		softlockup_dump_hook();
 }

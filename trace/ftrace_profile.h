@@ -21,6 +21,8 @@ bool ftrace_profile_enabled(void);
 /* A sorted copy (by time, longest first) of one CPU's rows with hits; kfree() it. */
 int ftrace_profile_snapshot(int cpu, struct profile_row **rows);
 extern const char ftrace_profile_header[];
+/* Boot: function_profile_enabled, trace_stat/functionN, options/graph-time and sleep-time. */
+void ftrace_profile_init_files(void);
 size_t ftrace_profile_format_row(const struct profile_row *r, char *buf, size_t size);
 
 #endif

@@ -133,6 +133,7 @@
 #define RB_MAX_PAGES 65535 /* page ids are 16 bits; the reader's page is the last one */
 
 #define RB_BUFFER_OFF (1U << 31) /* in record_disabled: ring_buffer_record_off() */
+#define RB_DUMP_LOCK_SPINS 1000000UL /* how long a dumper waits for a reader lock */
 
 /* A position (slot, tail and commit words): | seq:47 | EMPTY:1 | page id:16 | */
 #define POS_EMPTY (1ULL << 16)
@@ -183,6 +184,7 @@ struct ring_buffer {
 	unsigned int flags;
 	unsigned int record_disabled; /* RB_BUFFER_OFF | nesting count of record_disable() */
 	int nr_cpus;
+	int dumper; /* ring_buffer_dump_begin()'s CPU + 1, or 0 */
 	uint64_t (*clock)(void);
 	struct ring_buffer_per_cpu **buffers;
 };
@@ -445,8 +447,30 @@ static notrace void rb_install_pages(struct ring_buffer_per_cpu *cb, struct rb_p
 	cb->slots = p->slots;
 }
 
+/*
+ * The reader lock of the dumper (ring_buffer_dump_begin) gives up waiting: the holder may be a
+ * CPU the panic stopped, the reader this interrupt came into, or the code that oopsed. Past a
+ * bounded wait the dumper takes the lock over and reads anyway; the reader it overrode may have
+ * left the reader page half swapped, so this CPU's buffer records nothing any more (Linux's
+ * rb_reader_lock does the same for a reader in NMI context: reading there is a one-shot).
+ */
+static notrace void rb_reader_lock_dumper(struct ring_buffer_per_cpu *cb)
+{
+	for (unsigned long spins = 0; spins < RB_DUMP_LOCK_SPINS; spins++) {
+		if (!__atomic_exchange_n(&cb->reader_lock, 1, __ATOMIC_ACQUIRE))
+			return;
+		rb_relax();
+	}
+	__atomic_fetch_add(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&cb->reader_lock, 1, __ATOMIC_SEQ_CST); /* ours now */
+}
+
 static notrace void rb_reader_lock(struct ring_buffer_per_cpu *cb)
 {
+	if (unlikely(rb_load(&rb_load(&cb->buffer)->dumper) == ring_buffer_cpu_id() + 1)) {
+		rb_reader_lock_dumper(cb);
+		return;
+	}
 	while (__atomic_exchange_n(&cb->reader_lock, 1, __ATOMIC_ACQUIRE))
 		while (rb_load(&cb->reader_lock))
 			rb_relax();
@@ -463,18 +487,29 @@ static notrace void rb_reader_unlock(struct ring_buffer_per_cpu *cb)
  * record_disabled, and we set record_disabled before we look at nesting (both seq_cst): so
  * either it sees our flag or we see its count.
  */
-static notrace void rb_stop_writers(struct ring_buffer_per_cpu *cb)
+static notrace void rb_disable_writers(struct ring_buffer_per_cpu *cb)
 {
 	__atomic_fetch_add(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
 	while ((uint32_t)__atomic_load_n(&cb->nesting, __ATOMIC_SEQ_CST))
 		rb_relax();
+}
+
+static notrace void rb_enable_writers(struct ring_buffer_per_cpu *cb)
+{
+	__atomic_fetch_sub(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+/* ... and readers too, when the pages themselves change. */
+static notrace void rb_stop_writers(struct ring_buffer_per_cpu *cb)
+{
+	rb_disable_writers(cb);
 	rb_reader_lock(cb);
 }
 
 static notrace void rb_start_writers(struct ring_buffer_per_cpu *cb)
 {
 	rb_reader_unlock(cb);
-	__atomic_fetch_sub(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
+	rb_enable_writers(cb);
 }
 
 static notrace uint64_t rb_counter_clock(void)
@@ -626,6 +661,45 @@ notrace void ring_buffer_reset(struct ring_buffer *buffer)
 		ring_buffer_reset_cpu(buffer, cpu);
 }
 
+/*
+ * A snapshot: a and b trade their per-CPU buffers, pages, counters, readers' places and all.
+ * Writers find their CPU's buffer through buffer->buffers[cpu] at reserve and again at commit,
+ * so the two must never straddle a swap. Every CPU's writers are stopped first (the same
+ * record_disabled/nesting handshake as a reset), then all the pointers change, then writing
+ * goes on: the snapshot is of one instant on every CPU, and events that come during the swap
+ * are not recorded. A writer that loaded buffers[cpu] just before the swap and counts itself
+ * in just after finds its per-CPU buffer now belongs to the other ring buffer (cb->buffer)
+ * and leaves without writing (ring_buffer_lock_reserve).
+ *
+ * Readers are not stopped: a reader works on one per-CPU buffer from its lock to its unlock,
+ * and that one stays whole wherever it now belongs (an open trace file goes on showing what it
+ * began with). Nothing is freed, so the caller only has to keep swaps from running together.
+ */
+notrace int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
+{
+	int cpu;
+
+	if (a == b || a->nr_cpus != b->nr_cpus)
+		return -EINVAL;
+	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+		rb_disable_writers(a->buffers[cpu]);
+		rb_disable_writers(b->buffers[cpu]);
+	}
+	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+		struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
+
+		__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+	}
+	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+		rb_enable_writers(a->buffers[cpu]);
+		rb_enable_writers(b->buffers[cpu]);
+	}
+	return 0;
+}
+
 notrace void ring_buffer_change_overwrite(struct ring_buffer *buffer, int val)
 {
 	if (val)
@@ -688,7 +762,7 @@ static notrace int rb_move_tail(struct ring_buffer_per_cpu *cb, uint64_t tail)
 			return -EAGAIN;
 		if (pos_seq(s) >= pos_seq(rb_load(&cb->commit)))
 			return -EBUSY;
-		if (!pos_empty(s) && !(rb_load(&cb->buffer->flags) & RB_FL_OVERWRITE))
+		if (!pos_empty(s) && !(rb_load(&rb_load(&cb->buffer)->flags) & RB_FL_OVERWRITE))
 			return -ENOSPC;
 		/*
 		 * Counted only if our CAS wins: then the page never left the slot, and its
@@ -733,7 +807,7 @@ static notrace struct ring_buffer_event *rb_reserve_next(struct ring_buffer_per_
 		if (!wr_is_seq(w, pos_seq(tail)))
 			continue; /* interrupts moved the tail on and reused this page */
 
-		ts = __atomic_load_n(&cb->buffer->clock, __ATOMIC_RELAXED)();
+		ts = __atomic_load_n(&rb_load(&cb->buffer)->clock, __ATOMIC_RELAXED)();
 		if (off == 0) {
 			/* The first record of a page: delta 0 from the page's time_stamp. */
 		} else if (outermost && tail == rb_load(&cb->stamp_tail) &&
@@ -851,9 +925,13 @@ notrace struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *b
 
 	if (!rb_valid_cpu(buffer, cpu) || length > BUF_MAX_DATA_SIZE)
 		return NULL;
-	cb = buffer->buffers[cpu];
+	cb = rb_load_acquire(&buffer->buffers[cpu]);
 	nesting = __atomic_add_fetch(&cb->nesting, NEST_ONE, __ATOMIC_SEQ_CST);
-	if (!rb_recording(buffer, cb)) {
+	/*
+	 * cb may have been swapped into the other buffer between our load and our count: then it
+	 * is not ours to write (ring_buffer_swap), and the commit would look for another one.
+	 */
+	if (!rb_recording(buffer, cb) || rb_load_acquire(&cb->buffer) != buffer) {
 		/* Leave without touching the pages: a reset may be working on them. */
 		__atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST);
 		return NULL;
@@ -926,6 +1004,16 @@ notrace void ring_buffer_record_enable_cpu(struct ring_buffer *buffer, int cpu)
 }
 
 /* ---- Consuming ----------------------------------------------------------------------- */
+
+notrace void ring_buffer_dump_begin(struct ring_buffer *buffer)
+{
+	__atomic_store_n(&buffer->dumper, ring_buffer_cpu_id() + 1, __ATOMIC_SEQ_CST);
+}
+
+notrace void ring_buffer_dump_end(struct ring_buffer *buffer)
+{
+	__atomic_store_n(&buffer->dumper, 0, __ATOMIC_SEQ_CST);
+}
 
 /*
  * Called when the reader has read all of its page that is committed. If the writer has left

@@ -59,6 +59,14 @@ struct buffer_data_page {
 #define RB_MISSED_STORED (1UL << 30) /* ... and their count is the word after the data */
 #define RB_COMMIT_MASK ((1UL << 27) - 1) /* commit without those flags */
 
+/*
+ * events/header_page and events/header_event: the two structs above described for tools, in
+ * Linux's words (trace/trace_events_text.c).
+ */
+struct trace_seq;
+void ring_buffer_print_page_header(struct trace_seq *s);
+void ring_buffer_print_entry_header(struct trace_seq *s);
+
 #define RB_FL_OVERWRITE (1 << 0) /* when full, drop the oldest page (default for tracing) */
 #define RING_BUFFER_ALL_CPUS (-1)
 
@@ -89,6 +97,13 @@ bool ring_buffer_overwrite(struct ring_buffer *buffer);
 /* Empties the buffer and zeroes its counters. Waits for writers on that CPU to finish. */
 void ring_buffer_reset_cpu(struct ring_buffer *buffer, int cpu);
 void ring_buffer_reset(struct ring_buffer *buffer);
+
+/*
+ * Swaps the contents of a and b on every CPU at one instant (the snapshot file): pages,
+ * counters and settings of each CPU's part, not the buffers' own settings (clock, overwrite).
+ * Task context; waits for writes in progress. -EINVAL if their CPU counts differ.
+ */
+int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b);
 
 /* Writing. reserve returns NULL if recording is off, length > BUF_MAX_DATA_SIZE or no room. */
 struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
@@ -124,6 +139,15 @@ struct ring_buffer_event *ring_buffer_peek_oldest(struct ring_buffer *buffer, in
 						  uint64_t *ts, unsigned long *lost_events);
 bool ring_buffer_empty_cpu(struct ring_buffer *buffer, int cpu);
 bool ring_buffer_empty(struct ring_buffer *buffer);
+
+/*
+ * ftrace_dump's reading, from an oops or an interrupt: between dump_begin and dump_end, the
+ * calling CPU's readers (peek, consume) wait a bounded time for a reader lock and then take
+ * it over, since its holder may never let go. A CPU's buffer whose lock was taken over records
+ * nothing more. The caller keeps interrupts off and recording off meanwhile.
+ */
+void ring_buffer_dump_begin(struct ring_buffer *buffer);
+void ring_buffer_dump_end(struct ring_buffer *buffer);
 
 /*
  * Consuming whole pages (trace_pipe_raw). read_page copies the CPU's oldest unread records, as

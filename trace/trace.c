@@ -24,6 +24,7 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_events.h"
+#include "trace/trace_dump.h"
 #include "trace/ring_buffer.h"
 #include "kernel/sched.h"
 #include "kernel/mutex.h"
@@ -126,6 +127,10 @@ notrace int tracing_set_clock(struct trace_array *tr, const char *name)
 		ring_buffer_set_clock(tr->buffer, trace_clocks[i].func);
 		tr->clock_id = i;
 		tracing_reset_online_cpus(tr);
+		if (tr->snapshot_buffer) { /* a swap must not mix two clocks either */
+			ring_buffer_set_clock(tr->snapshot_buffer, trace_clocks[i].func);
+			tracing_clear_snapshot(tr);
+		}
 	}
 	mutex_unlock(&trace_types_lock);
 	return 0;
@@ -342,8 +347,10 @@ notrace bool tracing_is_on(void)
 
 notrace void tracing_reset_online_cpus(struct trace_array *tr)
 {
-	if (tr->buffer)
-		ring_buffer_reset(tr->buffer);
+	if (!tr->buffer)
+		return;
+	ring_buffer_reset(tr->buffer);
+	tr->time_start = ring_buffer_time_stamp(tr->buffer);
 }
 
 notrace void tracing_reset_cpu(struct trace_array *tr, int cpu)
@@ -384,8 +391,11 @@ notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabl
 {
 	if (!!(tr->trace_flags & mask) == !!enabled)
 		return 0;
-	if (mask == TRACE_ITER_OVERWRITE)
+	if (mask == TRACE_ITER_OVERWRITE) {
 		ring_buffer_change_overwrite(tr->buffer, enabled);
+		if (tr->snapshot_buffer) /* its per-CPU parts may be swapped in */
+			ring_buffer_change_overwrite(tr->snapshot_buffer, enabled);
+	}
 	if (mask == TRACE_ITER_RECORD_CMD && enabled)
 		tracing_forget_cmdline_tasks(); /* names of tasks seen while it was off */
 	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
@@ -480,30 +490,40 @@ static notrace int tracing_possible_cpus(void)
 /*
  * Call after the heap, ftrace_init() and vfs_init() (for the tracefs files), best after the
  * other CPUs are up. Command line: ftrace=NAME starts a tracer at boot, ftrace_selftest runs
- * the self-tests.
+ * the self-tests; trace/trace_boot.c has the others (sizes, filters, options).
  */
 notrace void tracing_init(void)
 {
 	struct trace_array *tr = &global_trace;
+	unsigned long size = trace_boot_buf_size();
 	char name[MAX_TRACER_SIZE];
 
 	tr->nr_cpus = tracing_possible_cpus();
-	tr->buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT, RB_FL_OVERWRITE, tr->nr_cpus);
+	tr->buffer = ring_buffer_alloc(size, RB_FL_OVERWRITE, tr->nr_cpus);
+	if (!tr->buffer && size != TRACE_BUF_SIZE_DEFAULT) {
+		pr_warn("tracing: trace_buf_size=%lu is too big: the default size instead\n", size);
+		size = TRACE_BUF_SIZE_DEFAULT;
+		tr->buffer = ring_buffer_alloc(size, RB_FL_OVERWRITE, tr->nr_cpus);
+	}
 	if (!tr->buffer) {
 		pr_err("tracing: cannot allocate the trace buffer\n");
 		return;
 	}
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
-		tr->buffer_size[cpu] = TRACE_BUF_SIZE_DEFAULT;
+		tr->buffer_size[cpu] = size;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	tr->ops.private = tr;
 	tracer_init_tracefs(tr);
 	event_trace_init(); /* the trace events and their files, before tracers that use them */
+	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
 		register_tracer(*p);
 	if (cmdline_has("ftrace_selftest"))
 		trace_selftest_run(); /* before ftrace=: the tests start from nop */
+	trace_boot_filters(tr);        /* the tracer starts with its filters in place */
+	trace_boot_options(tr, true);  /* core options before the first event */
 	if (cmdline_get("ftrace", name, sizeof(name)) && tracing_set_tracer(tr, name))
 		pr_warn("tracing: ftrace=%s: no such tracer\n", name);
+	trace_boot_options(tr, false); /* again: the tracer's own options exist now */
 }

@@ -126,10 +126,14 @@ struct trace_array {
 	int clock_id;                       /* index in trace_clocks[] */
 	int trace_ref;                      /* open trace_pipe readers: the tracer stays */
 	struct ftrace_ops ops;              /* the function tracer's: set_ftrace_filter edits it */
+	uint64_t time_start;                /* when the buffer was last emptied (latency format) */
+	struct ring_buffer *snapshot_buffer; /* the spare swapped in by "echo 1 > snapshot" */
+	bool allocated_snapshot;             /* ... and it is full size (else: as small as can be) */
 };
 extern struct trace_array global_trace;
 
 /* iter_flags */
+#define TRACE_FILE_LAT_FMT 0x1    /* the latency format's prefix (ftrace_dump) */
 #define TRACE_FILE_ANNOTATE 0x2   /* the buffer overran: mark where each CPU's events start */
 #define TRACE_FILE_TIME_IN_NS 0x4 /* the clock counts nanoseconds */
 
@@ -139,6 +143,8 @@ extern struct trace_array global_trace;
  */
 struct trace_iterator {
 	struct trace_array *tr;
+	struct ring_buffer *buffer; /* what it reads: tr->buffer, or the snapshot (NULL: none) */
+	bool snapshot;              /* the snapshot file */
 	struct tracer *trace; /* current_tracer when the file was opened */
 	void *private;        /* the tracer's, from its open() */
 	int cpu_file;         /* one CPU, or RING_BUFFER_ALL_CPUS */
@@ -211,8 +217,27 @@ bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_COMM_LEN])
 unsigned int trace_saved_cmdlines_size(void);
 int trace_resize_saved_cmdlines(unsigned int num); /* -EINVAL, -ENOMEM */
 
+/*
+ * The snapshot buffer (trace/trace_snapshot.c), trace_types_lock held: allocate it at the
+ * main buffer's size, swap it with the main buffer (a snapshot), clear it, shrink it back.
+ */
+int tracing_alloc_snapshot(struct trace_array *tr);
+int tracing_snapshot_swap(struct trace_array *tr);
+void tracing_clear_snapshot(struct trace_array *tr);
+void tracing_free_snapshot(struct trace_array *tr);
+/* "cat snapshot" of an empty snapshot: Linux's help, into iter->seq. */
+void print_snapshot_help(struct trace_iterator *iter);
+
 /* The CPUs online now (the header's #P). */
 int tracing_num_online_cpus(void);
+
+/* "name" sets an option, "noname" clears it: a core one, or the current tracer's (trace_options). */
+int trace_set_options(struct trace_array *tr, char *option);
+
+/* The command line's trace_buf_size=, ftrace_filter=, ftrace_notrace=, trace_options= (trace/trace_boot.c). */
+unsigned long trace_boot_buf_size(void);
+void trace_boot_filters(struct trace_array *tr);
+void trace_boot_options(struct trace_array *tr, bool quiet);
 
 /* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
 void tracing_init(void);

@@ -26,6 +26,7 @@
 #define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */
 #define PID_MAP_SIZE 1024 /* power of two */
 #define NO_CMDLINE_MAP 0xffff
+#define CMDLINE_LOCK_SPINS 1000000 /* a printer's longest wait for the lock */
 
 /*
  * The slots. The default set is static, so recording works from the first boot-time event,
@@ -125,7 +126,15 @@ notrace void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 	copy_comm(comm, "<...>");
 	if (pid < 0)
 		return;
-	cmdline_lock();
+	/*
+	 * A bounded wait: ftrace_dump() prints from an oops, where the holder may be a CPU that
+	 * was stopped, or the code that faulted. Then the name is unknown.
+	 */
+	for (int spins = 0; !arch_spin_trylock(&trace_cmdline_lock); spins++) {
+		if (spins >= CMDLINE_LOCK_SPINS)
+			return;
+		cpu_relax();
+	}
 	if (cmdlines_ready) {
 		slot = map_pid_to_cmdline[pid & (PID_MAP_SIZE - 1)];
 		if (slot < savedcmd->cmdline_num && savedcmd->map_cmdline_to_pid[slot] == pid)

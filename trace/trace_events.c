@@ -15,6 +15,10 @@
  * probe is attached while either does and detached when neither does, so a disabled event
  * costs its tracepoint's one test and nothing more. The files show the user's wish only.
  *
+ * Some events only describe records their tracer writes itself (events/ftrace/, from
+ * trace/trace_export.c: TRACE_EVENT_FL_IGNORE_ENABLE). They keep their fixed TRACE_* type as id,
+ * have no probe, and no word of set_event matches them.
+ *
  * Recording is what any writer of the trace buffer does: reserve a record in this CPU's ring
  * buffer, fill the struct trace_entry header (type = the id, flags, preempt depth, pid), then
  * the event's fields, and commit. Probes run with interrupts off, in any context.
@@ -26,6 +30,8 @@
 #include "kernel/tracepoint.h"
 #include "kernel/mutex.h"
 #include "kernel/printk.h"
+#include "kernel/percpu.h"
+#include "trace/trace_output.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -46,7 +52,8 @@ static notrace bool event_insert(struct trace_event_call *call)
 {
 	struct trace_event_call *pos;
 
-	list_for_each_entry(pos, &ftrace_events, list) {
+	list_for_each_entry(pos, &ftrace_events, list)
+	{
 		int c = event_cmp(call, pos);
 
 		if (!c)
@@ -60,19 +67,32 @@ static notrace bool event_insert(struct trace_event_call *call)
 	return true;
 }
 
+/*
+ * An event that records needs its output, tracepoint and probe; a format-only one needs its
+ * fixed id instead.
+ */
+static notrace bool event_complete(const struct trace_event_call *call)
+{
+	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		return call->event.type > __TRACE_FIRST_TYPE &&
+		       call->event.type < __TRACE_LAST_TYPE;
+	return call->event.trace && call->tp && call->probe;
+}
+
 notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
 {
 	struct trace_event_call *call;
 
 	for (int i = 0; i < nr; i++) {
 		call = calls[i];
-		if (!call->system || !call->name || !call->fields || !call->event.trace ||
-		    !call->tp || !call->probe || !event_insert(call))
+		if (!call->system || !call->name || !call->fields || !event_complete(call) ||
+		    !event_insert(call))
 			pr_err("event %s:%s: incomplete or registered twice\n", call->system,
 			       call->name);
 	}
 	/* Ids in sorted order, for the events that have none yet. */
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (!call->event.type && !register_trace_event(&call->event))
 			pr_err("event %s:%s: no id left\n", call->system, call->name);
 	}
@@ -86,6 +106,8 @@ static notrace int trace_event_update(struct trace_event_call *call)
 	bool want = call->enabled || call->tracer_refs > 0;
 	int ret;
 
+	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		return want ? -EINVAL : 0; /* nothing to attach: its tracer writes its records */
 	if (want == call->registered)
 		return 0;
 	if (!call->event.type)
@@ -117,7 +139,8 @@ notrace int trace_event_tracer_hold(const char *system, const char *name, bool h
 	int ret = -ENOENT;
 
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (strcmp(call->system, system) || strcmp(call->name, name))
 			continue;
 		call->tracer_refs += hold ? 1 : -1;
@@ -160,6 +183,8 @@ notrace void trace_event_parse_selector(char *word, struct trace_event_selector 
 notrace bool trace_event_selector_matches(const struct trace_event_selector *sel,
 					  const struct trace_event_call *call)
 {
+	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		return false; /* "ftrace:function" is no word of set_event */
 	if (sel->match && strcmp(sel->match, call->name) && strcmp(sel->match, call->system))
 		return false;
 	if (sel->sub && strcmp(sel->sub, call->system))
@@ -173,7 +198,8 @@ notrace bool trace_event_selector_any(const struct trace_event_selector *sel)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (trace_event_selector_matches(sel, call))
 			return true;
 	}
@@ -185,7 +211,8 @@ notrace int ftrace_set_clr_event(const struct trace_event_selector *sel)
 	struct trace_event_call *call;
 	int ret = -EINVAL, eret = 0;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (!trace_event_selector_matches(sel, call))
 			continue;
 		ret = trace_event_enable_disable(call, sel->set);
@@ -213,9 +240,37 @@ notrace void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned
 	return entry;
 }
 
-notrace void trace_event_buffer_commit(struct trace_event_call *call)
+/*
+ * tp_printk (boot option, or /proc/sys/kernel/tracepoint_printk): each event is also printed
+ * with printk as it is recorded, for a kernel that dies before its trace can be read. One
+ * iterator serves every CPU; a CPU that finds it busy (another CPU, or an interrupt that came
+ * in while this CPU printed) records without printing rather than wait.
+ */
+unsigned long tracepoint_printk;
+static struct trace_iterator tp_printk_iter; /* a page of text: too big for a stack */
+static int tp_printk_busy;
+
+static notrace void output_printk(struct trace_event_call *call, struct trace_entry *entry,
+				  unsigned long len)
 {
-	(void)call;
+	struct trace_iterator *iter = &tp_printk_iter;
+
+	if (!call->event.trace || __atomic_exchange_n(&tp_printk_busy, 1, __ATOMIC_ACQUIRE))
+		return;
+	iter->tr = &global_trace;
+	iter->ent = entry;
+	iter->ent_size = (unsigned int)len;
+	iter->cpu = smp_processor_id();
+	trace_seq_init(&iter->seq);
+	call->event.trace(iter, 0, &call->event);
+	printk(KERN_INFO "%.*s", (int)iter->seq.len, iter->seq.buffer);
+	__atomic_store_n(&tp_printk_busy, 0, __ATOMIC_RELEASE);
+}
+
+notrace void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
+{
+	if (unlikely(READ_ONCE(tracepoint_printk)))
+		output_printk(call, rec, len);
 	ring_buffer_unlock_commit(global_trace.buffer);
 }
 
@@ -225,15 +280,4 @@ notrace void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, 
 	memcpy((char *)rec + offset, str, len - 1);
 	((char *)rec)[offset + len - 1] = '\0';
 	*loc = len << DATA_LOC_LEN_SHIFT | offset;
-}
-
-/* --- boot ------------------------------------------------------------------------------------- */
-
-extern struct trace_event_call *const __start_trace_events[], *const __stop_trace_events[];
-
-notrace void event_trace_init(void)
-{
-	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
-	if (event_trace_init_tracefs())
-		pr_warn("tracing: could not create every events file\n");
 }

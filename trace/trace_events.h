@@ -84,6 +84,18 @@ struct trace_event_field {
 		.is_signed = is_signed_type(char),                            \
 	}
 
+/*
+ * A flexible array member, the variable part of a record (Linux's __dynamic_array):
+ * TRACE_FIELD_DYN_ARRAY(struct print_entry, char, buf) is "char buf[]", size 0 in the format
+ * file; the record's length says how much of it there is.
+ */
+#define TRACE_FIELD_DYN_ARRAY(st, _type, item)                                    \
+	{                                                                         \
+		.type = #_type "[]", .name = #item, .offset = offsetof(st, item), \
+		.size = 0 + __TRACE_FIELD_CHECK(st, _type[], item),               \
+		.is_signed = is_signed_type(_type),                               \
+	}
+
 #define TRACE_FIELD_END      \
 	{                    \
 		.name = NULL \
@@ -96,15 +108,28 @@ struct trace_event_field {
  */
 #define TRACE_PRINT_FMT(fmt, args...) __stringify(fmt, args)
 
+/*
+ * trace_event_call.flags. IGNORE_ENABLE: the event only describes records a tracer writes
+ * itself (events/ftrace/: function, print, funcgraph_entry...), for tools. It has format and
+ * id files and a fixed id (its TRACE_* type), and no probe: it cannot be enabled, and
+ * available_events and set_event do not know it, as in Linux.
+ */
+#define TRACE_EVENT_FL_IGNORE_ENABLE 0x1
+
 struct trace_event_call {
 	const char *system; /* "sched" */
 	const char *name; /* "sched_switch" */
 	const struct trace_event_field *fields; /* in record order, up to TRACE_FIELD_END */
 	unsigned int size; /* sizeof the record's struct (strings come after) */
 	const char *print_fmt; /* how tools print a record, in Linux's syntax */
-	struct trace_event event; /* .type: the id, given at boot; .trace: prints a record */
+	/*
+	 * .type: the id, given at boot (or fixed, for IGNORE_ENABLE events); .trace: prints a
+	 * record (IGNORE_ENABLE events have none: their tracer registers the output)
+	 */
+	struct trace_event event;
 	struct tracepoint *tp; /* where its probe is attached when it is enabled */
 	void *probe; /* void probe(void *call, the tracepoint's arguments...) */
+	unsigned int flags; /* TRACE_EVENT_FL_* */
 
 	/* Set at boot or under event_mutex. */
 	bool enabled; /* by the user: its enable file, set_event */
@@ -161,7 +186,11 @@ int trace_event_tracer_hold(const char *system, const char *name, bool hold);
  * the caller fills its fields and commits.
  */
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len);
-void trace_event_buffer_commit(struct trace_event_call *call);
+/* rec: what trace_event_buffer_reserve returned, filled in; len: as asked for there. */
+void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len);
+/* tp_printk, /proc/sys/kernel/tracepoint_printk: events are printk'ed too. */
+extern unsigned long tracepoint_printk;
+#define TRACE_EVENT_BOOT_MAX 256 /* trace_event=LIST */
 /*
  * A TRACE_FIELD_STRING's value: copies len - 1 bytes of str and a NUL to rec + offset (room
  * the caller reserved), and sets *loc to point at them.

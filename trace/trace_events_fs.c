@@ -10,6 +10,11 @@
  *   events/SYSTEM/NAME/enable 0 or 1
  *   events/SYSTEM/NAME/format the record's layout for tools (trace/trace_events_text.c)
  *   events/SYSTEM/NAME/id     the event's id: the type of its records
+ *   events/header_page        the ring buffer's page header, for tools
+ *   events/header_event       its record header
+ *
+ * events/ftrace/ holds the records tracers write themselves (trace/trace_export.c): format and
+ * id only, no enable files, and neither available_events nor set_event list them.
  *
  * A file's inode data says what it is about: the event (trace_event_call), the system (its
  * name), or nothing for the top events/enable.
@@ -24,7 +29,11 @@
  * Everything is read and changed under event_mutex. Not traced, as all of trace/.
  */
 #include "trace/trace_events.h"
+#include "kernel/cmdline.h"
+#include "kernel/sysctl.h"
+#include "kernel/printk.h"
 #include "trace/trace_fs.h"
+#include "trace/ring_buffer.h"
 #include "kernel/tracefs.h"
 #include "kernel/seq_file.h"
 #include "kernel/kmalloc.h"
@@ -44,7 +53,10 @@ static notrace struct trace_event_call *event_at(loff_t pos, bool enabled_only)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
+		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+			continue; /* formats only: not an event one can enable */
 		if (enabled_only && !call->enabled)
 			continue;
 		if (pos-- == 0)
@@ -141,7 +153,8 @@ static notrace void ftrace_clear_events(void)
 {
 	struct trace_event_call *call;
 
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		trace_event_enable_disable(call, 0);
 	}
 }
@@ -290,7 +303,10 @@ static notrace ssize_t system_enable_read(struct file *file, char *ubuf, size_t 
 	int set = 0;
 
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events, list) {
+	list_for_each_entry(call, &ftrace_events, list)
+	{
+		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+			continue;
 		if (!system || strcmp(call->system, system) == 0)
 			set |= 1 << call->enabled;
 	}
@@ -365,14 +381,44 @@ static const struct file_operations ftrace_event_id_fops = {
 	.read = event_id_read,
 };
 
+/* events/header_page and events/header_event: the ring buffer's own format files. */
+static notrace int header_show(struct seq_file *m, void *v)
+{
+	struct trace_seq *s = kmalloc(sizeof(*s));
+	void (*print)(struct trace_seq *) = m->private;
+
+	(void)v;
+	if (!s)
+		return -ENOMEM;
+	trace_seq_init(s);
+	print(s);
+	seq_write(m, s->buffer, trace_seq_used(s));
+	kfree(s);
+	return 0;
+}
+
+static notrace int header_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, header_show, inode->i_private);
+}
+
+static const struct file_operations ftrace_show_header_fops = {
+	.open = header_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /* --- the tree --------------------------------------------------------------------------------- */
 
 static notrace int event_create_dir(struct dentry *system_dir, struct trace_event_call *call)
 {
 	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
+	bool enable = !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE);
 
 	if (!dir ||
-	    !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops) ||
+	    (enable &&
+	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops)) ||
 	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
 	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
 		return -ENOMEM;
@@ -384,6 +430,7 @@ notrace int event_trace_init_tracefs(void)
 	struct dentry *events, *system_dir = NULL;
 	struct trace_event_call *call;
 	const char *system = NULL;
+	bool system_enable = false;
 	int ret = 0;
 
 	if (!tracefs_create_file("available_events", TRACE_MODE_READ, NULL, NULL,
@@ -391,17 +438,31 @@ notrace int event_trace_init_tracefs(void)
 	    !tracefs_create_file("set_event", TRACE_MODE_WRITE, NULL, NULL, &ftrace_set_event_fops))
 		ret = -ENOMEM;
 	events = tracefs_create_dir("events", NULL);
-	if (!events || !tracefs_create_file("enable", TRACE_MODE_WRITE, events, NULL,
-					    &ftrace_system_enable_fops))
+	if (!events ||
+	    !tracefs_create_file("enable", TRACE_MODE_WRITE, events, NULL,
+				 &ftrace_system_enable_fops) ||
+	    !tracefs_create_file("header_page", TRACE_MODE_READ, events,
+				 ring_buffer_print_page_header, &ftrace_show_header_fops) ||
+	    !tracefs_create_file("header_event", TRACE_MODE_READ, events,
+				 ring_buffer_print_entry_header, &ftrace_show_header_fops))
 		return -ENOMEM;
 	mutex_lock(&event_mutex);
-	/* Sorted by system: a new system's directory when the name changes. */
-	list_for_each_entry(call, &ftrace_events, list) {
+	/*
+	 * Sorted by system: a new system's directory when the name changes. Its enable file comes
+	 * with its first event that can be enabled: events/ftrace/ has none, as in Linux.
+	 */
+	list_for_each_entry(call, &ftrace_events, list)
+	{
 		if (!system || strcmp(system, call->system)) {
 			system = call->system;
+			system_enable = false;
 			system_dir = tracefs_create_dir(system, events);
-			if (!system_dir ||
-			    !tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
+			if (!system_dir)
+				ret = -ENOMEM;
+		}
+		if (system_dir && !system_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
+			system_enable = true;
+			if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
 						 (void *)system, &ftrace_system_enable_fops))
 				ret = -ENOMEM;
 		}
@@ -410,4 +471,43 @@ notrace int event_trace_init_tracefs(void)
 	}
 	mutex_unlock(&event_mutex);
 	return ret;
+}
+
+/* --- boot ------------------------------------------------------------------------------------- */
+
+extern struct trace_event_call *const __start_trace_events[], *const __stop_trace_events[];
+
+/* trace_event=LIST: set_event's words, comma-separated, enabled from boot (Linux's option). */
+static notrace void boot_events(void)
+{
+	char list[TRACE_EVENT_BOOT_MAX], *p = list, *word;
+
+	if (!cmdline_get("trace_event", list, sizeof(list)))
+		return;
+	mutex_lock(&event_mutex);
+	while ((word = strsep(&p, ","))) {
+		struct trace_event_selector sel;
+
+		if (!*word)
+			continue;
+		trace_event_parse_selector(word, &sel);
+		if (ftrace_set_clr_event(&sel))
+			pr_warn("tracing: trace_event=: no event '%s'\n", word);
+	}
+	mutex_unlock(&event_mutex);
+}
+
+static const struct ctl_table tp_printk_sysctls[] = {
+	{"tracepoint_printk", &tracepoint_printk, 0644, 0, 1, NULL},
+};
+
+notrace void event_trace_init(void)
+{
+	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
+	if (event_trace_init_tracefs() ||
+	    register_sysctl_table(tp_printk_sysctls, ARRAY_SIZE(tp_printk_sysctls)))
+		pr_warn("tracing: could not create every events file\n");
+	if (cmdline_has("tp_printk"))
+		tracepoint_printk = 1;
+	boot_events();
 }

@@ -47,7 +47,7 @@ static notrace void probe_irq_handler_entry(void *data, int irq, const char *nam
 		return;
 	r->irq = irq;
 	trace_event_set_str(r, &r->__data_loc_name, offsetof(typeof(*r), __data), name, len);
-	trace_event_buffer_commit(call);
+	trace_event_buffer_commit(call, r, sizeof(*r) + len);
 }
 
 static notrace enum print_line_t
@@ -101,7 +101,7 @@ static notrace void probe_irq_handler_exit(void *data, int irq, int ret)
 		return;
 	r->irq = irq;
 	r->ret = ret;
-	trace_event_buffer_commit(call);
+	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
 static notrace enum print_line_t

@@ -116,7 +116,7 @@ static notrace void probe_sched_switch(void *data, bool preempt, struct task *pr
 	copy_comm(r->next_comm, next->comm);
 	r->next_pid = next->pid;
 	r->next_prio = next->prio;
-	trace_event_buffer_commit(call);
+	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
 /* "R", "S", "D|Z", ... then "+" if preempted: Linux's __print_flags() with "|". */
@@ -217,7 +217,7 @@ static notrace void probe_sched_wakeup_template(void *data, struct task *p)
 	r->pid = p->pid;
 	r->prio = p->prio;
 	r->target_cpu = p->cpu;
-	trace_event_buffer_commit(call);
+	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
 static notrace enum print_line_t sched_wakeup_output(struct trace_iterator *iter,
@@ -290,7 +290,7 @@ static notrace void probe_sched_process_exit(void *data, struct task *p)
 	copy_comm(r->comm, p->comm);
 	r->pid = p->pid;
 	r->prio = p->prio;
-	trace_event_buffer_commit(call);
+	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
 static notrace enum print_line_t sched_process_output(struct trace_iterator *iter,

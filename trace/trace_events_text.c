@@ -1,4 +1,4 @@
-/* Trace events as text: the format files, and what the events' output functions share. */
+/* Trace events as text: the format files (and the ring buffer's), what output functions share. */
 
 /*
  * A format file tells a tool that reads raw records (trace-cmd, perf) where each field of an
@@ -24,6 +24,7 @@
  * Pure functions of their arguments (unit-tested on the host). Not traced, as all of trace/.
  */
 #include "trace/trace_events.h"
+#include "trace/ring_buffer.h"
 #include "lib/string.h"
 
 /* struct trace_entry, as "common_" fields: Linux's names for the header every record has. */
@@ -70,6 +71,46 @@ notrace void trace_event_print_format(struct trace_seq *s, const struct trace_ev
 	trace_seq_putc(s, '\n');
 	print_fields(s, call->fields);
 	trace_seq_printf(s, "\nprint fmt: %s\n", call->print_fmt);
+}
+
+/* --- events/header_page, events/header_event ------------------------------------------------- */
+
+/*
+ * What a tool must know before it can find a single record: the page header and the record
+ * header of the ring buffer (trace/ring_buffer.h). trace-cmd reads the size of commit here (8:
+ * Linux's local_t on a 64-bit machine) to know where a page's records start. The lines are
+ * Linux's, their numbers Lucid's own structs'. "overwrite" is Linux's too: the flag lives in
+ * commit's high bits (RB_MISSED_EVENTS), so it has commit's offset and a size of 1.
+ */
+notrace void ring_buffer_print_page_header(struct trace_seq *s)
+{
+	struct buffer_data_page field;
+
+	trace_seq_printf(s, "\tfield: u64 timestamp;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			 (unsigned int)offsetof(struct buffer_data_page, time_stamp),
+			 (unsigned int)sizeof(field.time_stamp), is_signed_type(uint64_t));
+	trace_seq_printf(s, "\tfield: local_t commit;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			 (unsigned int)offsetof(struct buffer_data_page, commit),
+			 (unsigned int)sizeof(field.commit), is_signed_type(long));
+	trace_seq_printf(s, "\tfield: int overwrite;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			 (unsigned int)offsetof(struct buffer_data_page, commit), 1,
+			 is_signed_type(long));
+	trace_seq_printf(s, "\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			 (unsigned int)offsetof(struct buffer_data_page, data),
+			 (unsigned int)BUF_PAGE_SIZE, is_signed_type(char));
+}
+
+notrace void ring_buffer_print_entry_header(struct trace_seq *s)
+{
+	trace_seq_puts(s, "# compressed entry header\n");
+	trace_seq_puts(s, "\ttype_len    :    5 bits\n");
+	trace_seq_puts(s, "\ttime_delta  :   27 bits\n");
+	trace_seq_puts(s, "\tarray       :   32 bits\n");
+	trace_seq_putc(s, '\n');
+	trace_seq_printf(s, "\tpadding     : type == %d\n", RINGBUF_TYPE_PADDING);
+	trace_seq_printf(s, "\ttime_extend : type == %d\n", RINGBUF_TYPE_TIME_EXTEND);
+	trace_seq_printf(s, "\ttime_stamp : type == %d\n", RINGBUF_TYPE_TIME_STAMP);
+	trace_seq_printf(s, "\tdata max type_len  == %d\n", RINGBUF_TYPE_DATA_TYPE_LEN_MAX);
 }
 
 /* --- for output functions --------------------------------------------------------------------- */

@@ -290,7 +290,7 @@ static notrace int options_open(struct inode *inode, struct file *file)
 }
 
 /* "name" sets, "noname" clears: a core option, else one of the current tracer's. */
-static notrace int trace_set_options(struct trace_array *tr, char *option)
+notrace int trace_set_options(struct trace_array *tr, char *option)
 {
 	struct tracer_flags *flags;
 	char *name = strim(option);
@@ -417,6 +417,11 @@ static const struct file_operations trace_options_fops = {
 	.write = tracer_option_write,
 };
 
+notrace struct dentry *tracing_options_dir(void)
+{
+	return options_dir;
+}
+
 /* Called by register_tracer (trace_types_lock held); before tracefs exists, by its init. */
 notrace void tracing_create_tracer_options(struct tracer *t)
 {
@@ -498,7 +503,11 @@ static const char readme_msg[] =
 	"  events/\t\t- a directory per system, and in it one per event:\n"
 	"      enable\t\t- 0 or 1; a system's and events/enable say X when mixed\n"
 	"      format\t\t- the layout of the event's records, for tools\n"
-	"      id\t\t- the event's type number, the first field of its records\n";
+	"      id\t\t- the event's type number, the first field of its records\n"
+	"  snapshot\t\t- like 'trace', for the snapshot buffer: echo 1 > snapshot takes one\n"
+	"\t\t\t  (cat it while it is empty for the other commands)\n"
+	"  function_profile_enabled - 1: count the calls and time of every function\n"
+	"  trace_stat/functionN\t- what CPU N counted, longest total time first\n";
 
 static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
@@ -588,6 +597,7 @@ static const struct {
 	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
 	{"saved_cmdlines_size", TRACE_MODE_WRITE, &tracing_saved_cmdlines_size_fops, TOP},
 	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
+	{"snapshot", TRACE_MODE_WRITE, &snapshot_fops, TOP},
 	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
 	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},
 	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP},

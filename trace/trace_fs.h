@@ -27,10 +27,20 @@ static inline notrace int tracing_get_cpu(struct inode *inode)
  */
 int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt);
 
+/* The options directory, for option files that belong to no tracer (the profiler's). */
+struct dentry *tracing_options_dir(void);
+
 /* Wakes trace_pipe readers at once (they also look every few milliseconds). */
 void trace_pipe_wake(void);
 
+/* The trace file's operations, for the snapshot file (trace/trace_iter.c). */
+int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot);
+ssize_t tracing_read(struct file *file, char *buf, size_t cnt, loff_t *ppos);
+loff_t tracing_lseek(struct file *file, loff_t offset, int whence);
+int tracing_release(struct inode *inode, struct file *file);
+
 extern const struct file_operations tracing_fops;      /* trace */
+extern const struct file_operations snapshot_fops;     /* snapshot */
 extern const struct file_operations tracing_pipe_fops; /* trace_pipe */
 extern const struct file_operations tracing_buffers_fops; /* per_cpu/cpuN/trace_pipe_raw */
 extern const struct file_operations tracing_stats_fops; /* per_cpu/cpuN/stats */

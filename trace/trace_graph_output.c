@@ -252,8 +252,8 @@ static notrace bool get_return_for_leaf(struct trace_iterator *iter,
 		ring_buffer_iter_advance(ring_iter);
 		event = ring_buffer_iter_peek(ring_iter, NULL);
 	} else {
-		ring_buffer_consume(iter->tr->buffer, iter->cpu, NULL, NULL);
-		event = ring_buffer_peek(iter->tr->buffer, iter->cpu, NULL, NULL);
+		ring_buffer_consume(iter->buffer, iter->cpu, NULL, NULL);
+		event = ring_buffer_peek(iter->buffer, iter->cpu, NULL, NULL);
 	}
 	if (!event)
 		return false;

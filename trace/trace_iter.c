@@ -57,6 +57,7 @@ static notrace void iter_init(struct trace_iterator *iter, int cpu_file)
 	struct trace_array *tr = &global_trace;
 
 	iter->tr = tr;
+	iter->buffer = tr->buffer;
 	iter->cpu_file = cpu_file;
 	mutex_lock(&trace_types_lock);
 	iter->trace = tr->current_trace;
@@ -78,10 +79,10 @@ static notrace bool iter_has_cpu(struct trace_iterator *iter, int cpu)
  */
 static notrace void get_total_entries(struct trace_iterator *iter)
 {
-	struct ring_buffer *buffer = iter->tr->buffer;
+	struct ring_buffer *buffer = iter->buffer;
 
 	iter->entries = iter->total = 0;
-	for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++) {
+	for (int cpu = 0; buffer && cpu < iter->tr->nr_cpus; cpu++) {
 		if (!iter_has_cpu(iter, cpu))
 			continue;
 		unsigned long n = ring_buffer_entries_cpu(buffer, cpu);
@@ -168,7 +169,9 @@ static notrace int s_show(struct seq_file *m, void *v)
 
 	if (!iter->leftover) {
 		trace_seq_init(&iter->seq);
-		if (v == SEQ_START_TOKEN)
+		if (v == SEQ_START_TOKEN && iter->snapshot && !iter->entries)
+			print_snapshot_help(iter); /* an empty snapshot says how to take one */
+		else if (v == SEQ_START_TOKEN)
 			trace_print_header(iter);
 		else
 			iter->moved = print_trace_line(iter) == TRACE_TYPE_NO_CONSUME;
@@ -195,7 +198,11 @@ static notrace void release_buffer_iters(struct trace_iterator *iter)
 	}
 }
 
-static notrace int tracing_open(struct inode *inode, struct file *file)
+/*
+ * The trace file, or (snapshot) the snapshot file: the same reading of another buffer, maybe of
+ * none yet. 0 or a negative errno; a reader's iterator goes in the seq_file.
+ */
+notrace int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 {
 	struct trace_array *tr = &global_trace;
 	int cpu_file = tracing_get_cpu(inode);
@@ -204,7 +211,7 @@ static notrace int tracing_open(struct inode *inode, struct file *file)
 	if (!tr->buffer)
 		return -ENODEV;
 	/* "echo > trace": opening for writing with O_TRUNC is what clears the buffer. */
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+	if (!snapshot && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		if (cpu_file == RING_BUFFER_ALL_CPUS)
 			tracing_reset_online_cpus(tr);
 		else
@@ -217,10 +224,16 @@ static notrace int tracing_open(struct inode *inode, struct file *file)
 	if (!iter)
 		return -ENOMEM;
 	iter_init(iter, cpu_file);
-	for (int cpu = 0; cpu < tr->nr_cpus; cpu++) {
+	iter->snapshot = snapshot;
+	if (snapshot) {
+		mutex_lock(&trace_types_lock);
+		iter->buffer = tr->allocated_snapshot ? tr->snapshot_buffer : NULL;
+		mutex_unlock(&trace_types_lock);
+	}
+	for (int cpu = 0; iter->buffer && cpu < tr->nr_cpus; cpu++) {
 		if (!iter_has_cpu(iter, cpu))
 			continue;
-		iter->buffer_iter[cpu] = ring_buffer_read_prepare(tr->buffer, cpu);
+		iter->buffer_iter[cpu] = ring_buffer_read_prepare(iter->buffer, cpu);
 		if (!iter->buffer_iter[cpu]) {
 			release_buffer_iters(iter);
 			seq_release_private(inode, file);
@@ -232,14 +245,19 @@ static notrace int tracing_open(struct inode *inode, struct file *file)
 			ring_buffer_read_start(iter->buffer_iter[cpu]);
 	get_total_entries(iter);
 	/* Overwritten events: each CPU's events begin at a different time. Say where. */
-	if (ring_buffer_overruns(tr->buffer))
+	if (iter->buffer && ring_buffer_overruns(iter->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;
 	if (iter->trace->open)
 		iter->trace->open(iter);
 	return 0;
 }
 
-static notrace int tracing_release(struct inode *inode, struct file *file)
+static notrace int tracing_open(struct inode *inode, struct file *file)
+{
+	return tracing_open_buffer(inode, file, false);
+}
+
+notrace int tracing_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m;
 	struct trace_iterator *iter;
@@ -254,7 +272,7 @@ static notrace int tracing_release(struct inode *inode, struct file *file)
 	return seq_release_private(inode, file);
 }
 
-static notrace ssize_t tracing_read(struct file *file, char *buf, size_t cnt, loff_t *ppos)
+notrace ssize_t tracing_read(struct file *file, char *buf, size_t cnt, loff_t *ppos)
 {
 	return seq_read(file, buf, cnt, ppos);
 }
@@ -269,7 +287,7 @@ static notrace ssize_t tracing_write_stub(struct file *file, const char *buf, si
 	return (ssize_t)cnt;
 }
 
-static notrace loff_t tracing_lseek(struct file *file, loff_t offset, int whence)
+notrace loff_t tracing_lseek(struct file *file, loff_t offset, int whence)
 {
 	if (file->f_mode & FMODE_READ)
 		return seq_lseek(file, offset, whence);

@@ -15,6 +15,7 @@
  * Not traced: formatting runs while the function tracer records, on other CPUs or here.
  */
 #include "trace/trace_output.h"
+#include "trace/trace_graph_fmt.h"
 #include "kernel/kallsyms.h"
 #include "lib/compiler.h"
 #include "lib/string.h"
@@ -96,6 +97,33 @@ notrace void trace_print_context(struct trace_iterator *iter)
 		/* counter, uptime, x86-tsc: not nanoseconds, so the raw value */
 		trace_seq_printf(s, " %12llu: ", (unsigned long long)iter->ts);
 	}
+}
+
+/*
+ * The latency format's prefix (Linux's trace_print_lat_context), which ftrace_dump() prints:
+ *
+ *       sh-1       2d..1  5012us : cmd_crash <-sh_exec
+ *
+ * comm cut to 8, pid, CPU, the four flag columns, the time since the buffer was last reset in
+ * microseconds, and a mark ('!', '+', ...) for the time to the next event. Linux looks for the
+ * next event among those not yet consumed, which in ftrace_dump() still include this very one,
+ * so the delta is 0 and the mark a blank there: Lucid prints what Linux prints.
+ */
+notrace void trace_print_lat_context(struct trace_iterator *iter)
+{
+	struct trace_seq *s = &iter->seq;
+	struct trace_entry *entry = iter->ent;
+	uint64_t next_ts = iter->ts, abs_ts = iter->ts - iter->tr->time_start;
+	char comm[TRACE_COMM_LEN];
+
+	trace_find_cmdline(entry->pid, comm);
+	trace_seq_printf(s, "%8.8s-%-5d %3d", comm, entry->pid, iter->cpu);
+	trace_print_lat_fmt(s, entry);
+	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS)
+		trace_seq_printf(s, " %4lluus%c: ", (unsigned long long)ns2usecs(abs_ts),
+				 trace_find_mark(next_ts - iter->ts));
+	else
+		trace_seq_printf(s, " %4llu: ", (unsigned long long)abs_ts);
 }
 
 /* --- the built-in event types --------------------------------------------------------------- */
@@ -319,7 +347,9 @@ static notrace enum print_line_t print_trace_fmt(struct trace_iterator *iter)
 	struct trace_event *event = ftrace_find_event(entry->type);
 
 	test_cpu_buff_start(iter);
-	if (flags & TRACE_ITER_CONTEXT_INFO)
+	if ((flags & TRACE_ITER_CONTEXT_INFO) && (iter->iter_flags & TRACE_FILE_LAT_FMT))
+		trace_print_lat_context(iter);
+	else if (flags & TRACE_ITER_CONTEXT_INFO)
 		trace_print_context(iter);
 	if (trace_seq_has_overflowed(&iter->seq))
 		return TRACE_TYPE_PARTIAL_LINE;

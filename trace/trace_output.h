@@ -49,6 +49,8 @@ enum print_line_t print_trace_line(struct trace_iterator *iter);
 
 /* "    comm-pid   [cpu] d.h1 12345.678901: ", as options say. */
 void trace_print_context(struct trace_iterator *iter);
+/* "      sh-1       2d..1  5012us : ", the latency format's (iter_flags TRACE_FILE_LAT_FMT). */
+void trace_print_lat_context(struct trace_iterator *iter);
 /* The four flag characters: irqs-off, need-resched, hardirq/softirq, preempt-depth. */
 void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry);
 /* A code address as "func", "func+0x6/0xa0" and/or "<ffffffff...>" (TRACE_ITER_SYM_*). */

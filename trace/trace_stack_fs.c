@@ -1,7 +1,8 @@
 /*
  * The stack tracer's files: stack_trace and stack_max_size in tracefs, and
  * /proc/sys/kernel/stack_tracer_enabled, as Linux names them. The boot option `stacktrace`
- * turns the tracer on from boot.
+ * turns the tracer on from boot; `stacktrace_filter=LIST` (comma-separated names or globs)
+ * turns it on too, checking only those functions, as in Linux.
  *
  * stack_trace is formatted once, when opened, into a buffer the reads then copy from: the table
  * is small (at most STACK_TRACE_ENTRIES lines), and a reader sees one consistent maximum.
@@ -9,6 +10,7 @@
  * Not traced: part of the tracer.
  */
 #include "trace/trace_stack.h"
+#include "trace/ftrace.h"
 #include "kernel/cmdline.h"
 #include "kernel/kmalloc.h"
 #include "kernel/printk.h"
@@ -23,6 +25,7 @@
 
 #define STACK_TRACE_TEXT (STACK_TRACE_ENTRIES * 96 + 512)
 #define NUMBER_MAX 32
+#define FILTER_LIST_MAX 512 /* the longest stacktrace_filter= list */
 
 static notrace int stack_trace_open(struct inode *inode, struct file *file)
 {
@@ -110,13 +113,27 @@ static const struct ctl_table stack_sysctls[] = {
 	 stack_enabled_handler},
 };
 
+/* stacktrace_filter=LIST: the functions the tracer checks. True if the option is there. */
+static bool boot_filter(void)
+{
+	char list[FILTER_LIST_MAX], *p = list, *word;
+
+	if (!cmdline_get("stacktrace_filter", list, sizeof(list)))
+		return false;
+	while ((word = strsep(&p, ",")))
+		if (*word && ftrace_set_filter(&stack_trace_ops, word, false))
+			printk(KERN_WARNING "stack tracer: stacktrace_filter: cannot use '%s'\n",
+			       word);
+	return true;
+}
+
 void stack_tracer_init_files(void)
 {
 	if (!tracefs_create_file("stack_trace", 0444, NULL, NULL, &stack_trace_fops) ||
 	    !tracefs_create_file("stack_max_size", 0644, NULL, NULL, &stack_max_size_fops) ||
 	    register_sysctl_table(stack_sysctls, ARRAY_SIZE(stack_sysctls)))
 		printk(KERN_ERR "stack tracer: cannot create its files\n");
-	if (cmdline_has("stacktrace")) {
+	if (cmdline_has("stacktrace") || boot_filter()) {
 		if (stack_tracer_enable(true))
 			printk(KERN_ERR "stack tracer: cannot start it at boot\n");
 		else

@@ -19,6 +19,15 @@
  * keeps running old, already-decoded bytes. The three steps are done for a whole batch of sites
  * at once, so enabling thousands of sites costs three rounds of IPIs, not thousands.
  *
+ * QEMU's TCG keeps translations of guest code, and a vCPU translating a page while another
+ * writes to it can keep a translation of the bytes from before the write (QEMU drops the old
+ * translations, then stores: one made in between survives, until the page is written again). A
+ * CPU can then keep executing an int3 that is no longer in memory, with interrupts off, from a
+ * timer interrupt say: had the handler sent it back to run "what is there now", it would trap
+ * again, forever. So the handler treats a site of the batch as a NOP whatever it finds there,
+ * and the batch ends by writing every first byte once more, the same value: that write makes
+ * QEMU drop whatever translation was made from older bytes, and cannot itself leave one behind.
+ *
  * Not traced: this code rewrites the very call sites the tracer uses.
  */
 #include "arch/x86_64/text_poke.h"
@@ -108,27 +117,27 @@ static notrace bool poke_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->rip - INT3_INSN_SIZE; /* int3 is a trap: RIP is past it */
 	const volatile uint8_t *site = (const volatile uint8_t *)addr;
+	bool gone = kernel_text_address(addr) && *site != INT3_INSN;
 
+	/* One of the batch's sites, whatever it holds now (see above): skip it, as a NOP. */
+	if (READ_ONCE(bp_count) && find_loc(addr)) {
+		regs->rip = addr + POKE_INSN_MAX;
+		return true;
+	}
 	/*
 	 * The int3 is gone already: this CPU executed a copy fetched before the last write (its
-	 * instruction stream, or QEMU's translation of it, was not yet resynchronized). Sending
-	 * it back to run the instruction now there is not enough: QEMU has been seen to run the
-	 * stale translation again and again, an int3 storm that never ends. So a site that now
-	 * holds one of ours is skipped, as while it changes (one traced call is missed).
+	 * instruction stream was not yet resynchronized). A site that holds one of the two
+	 * instructions ftrace writes is skipped, as while it changes, rather than run again: should
+	 * a stale translation outlive the batch after all, running it again would trap forever.
+	 * Anything else is run again as it is now.
 	 */
-	if (kernel_text_address(addr) && *site != INT3_INSN) {
+	if (gone) {
 		regs->rip = kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site_insn(site)
 				    ? addr + POKE_INSN_MAX
 				    : addr;
 		return true;
 	}
-	if (!READ_ONCE(bp_count))
-		return false;
-	const struct text_poke_loc *loc = find_loc(addr);
-	if (!loc)
-		return false;
-	regs->rip = addr + POKE_INSN_MAX;
-	return true;
+	return false;
 }
 
 notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
@@ -145,6 +154,10 @@ notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
 	for (int i = 0; i < n; i++)
 		text_poke((void *)(locs[i].addr + 1), locs[i].new_insn + 1, POKE_INSN_MAX - 1);
 	text_poke_sync();
+	for (int i = 0; i < n; i++)
+		text_poke((void *)locs[i].addr, locs[i].new_insn, 1);
+	text_poke_sync();
+	/* Once more, the same bytes: no translation from before survives this (see above). */
 	for (int i = 0; i < n; i++)
 		text_poke((void *)locs[i].addr, locs[i].new_insn, 1);
 	/* After this sync no CPU can still be inside poke_int3_handler for this batch: the

@@ -37,6 +37,7 @@ LIST = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}  # empty:
 PIDS = dict(LIST)
 PIDS["huge"] = (EINVAL, ERANGE)  # Linux: kstrtoul, then pid range: either is Linux's answer
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
+SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointvec takes -1
 
 # First match wins. None: not a target of this test, with the reason.
 RULES = [
@@ -51,6 +52,8 @@ RULES = [
     ("saved_cmdlines_size", NUMBER),
     ("tracing_on", NUMBER),
     ("stack_max_size", NUMBER),
+    ("function_profile_enabled", NUMBER),
+    ("snapshot", NUMBER),             # 0 frees, 1 takes one, any other number clears
     ("options/*", BOOL),
     ("events/enable", BOOL),
     ("events/*/enable", BOOL),
@@ -63,6 +66,7 @@ RULES = [
     ("tracing_thresh", NUMBER),
     ("set_graph_function", LIST),
     ("set_graph_notrace", LIST),
+    ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
     ("/proc/sys/kernel/*", SYSCTL),
 ]
 
@@ -78,9 +82,9 @@ def writable_files(lucid):
     """Paths (relative to T, or absolute for /proc) of every file a write may go to."""
     found = []
     dirs = ["", "options/", "per_cpu/cpu0/", "events/"]
-    listing = lucid.run("ls events")
-    for system in listing.split():
-        if system != "enable":
+    for line in lucid.run("ls -l events").splitlines():
+        mode, _, system = line.split()
+        if mode.startswith("d"):
             dirs.append("events/%s/" % system)
             events = lucid.run("ls events/%s" % system).split()
             dirs += ["events/%s/%s/" % (system, e) for e in events if e != "enable"][:2]

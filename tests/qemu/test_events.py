@@ -133,7 +133,8 @@ def test_files_and_modes(lucid):
     assert top.get("available_events") == "-r--r-----", top
     assert top.get("set_event") == "-rw-r-----", top
     assert top.get("events", "").startswith("d"), top
-    assert sh(lucid, "ls events").split() == ["enable", "irq", "sched"]
+    assert sh(lucid, "ls events").split() == [
+        "enable", "ftrace", "header_event", "header_page", "irq", "sched"]
     assert sh(lucid, "ls events/sched").split() == [
         "enable", "sched_process_exit", "sched_switch", "sched_wakeup", "sched_wakeup_new"]
     assert sh(lucid, "ls events/irq").split() == [

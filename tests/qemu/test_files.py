@@ -16,7 +16,8 @@ def test_boot_tree(lucid):
     check(lucid, "ls /", "dev\nproc\nroot\nsys\ntmp\n")
     check(lucid, "ls -l /dev", "crw------- 0 console\ncrw-rw-rw- 0 full\n"
                                "crw-rw-rw- 0 null\ncrw-rw-rw- 0 zero\n")
-    check(lucid, "ls /proc", "cpuinfo\ninterrupts\nmeminfo\nmounts\nsys\nuptime\n")
+    check(lucid, "ls /proc",
+          "cpuinfo\ninterrupts\nkallsyms\nmeminfo\nmounts\nsys\nsysrq-trigger\nuptime\n")
     check(lucid, "ls /proc/sys", "kernel\n")
     check(lucid, "ls /sys/kernel/debug", "tracing\n")
     listing = lucid.run("ls /sys/kernel/debug/tracing").split()

@@ -1334,6 +1334,144 @@ static void test_multi_cpu_concurrent(void **state)
 	run_stress(2, 6, 0, 200000 * scale(), 300, true, "2 CPUs, producer/consumer");
 }
 
+/* ---- Swapping (the snapshot file) ---------------------------------------------------- */
+
+/* The snapshot swap, single-threaded: contents, counters and sizes trade places. */
+static void test_swap_basic(void **state)
+{
+	(void)state;
+	struct ring_buffer *a = new_rb(4, RB_FL_OVERWRITE, 2), *b = new_rb(8, RB_FL_OVERWRITE, 2);
+	struct ring_buffer *c = new_rb(4, RB_FL_OVERWRITE, 3);
+	struct check ca = {0}, cb = {0};
+	struct ring_buffer_event *ev;
+	uint64_t ts;
+
+	for (int i = 0; i < 30; i++)
+		assert_true(tev_write(a, 0));
+	assert_int_equal(ring_buffer_swap(a, c), -EINVAL); /* CPU counts differ */
+	assert_int_equal(ring_buffer_swap(a, a), -EINVAL);
+	assert_int_equal(ring_buffer_swap(a, b), 0);
+	assert_int_equal(ring_buffer_entries_cpu(a, 0), 0);
+	assert_int_equal(ring_buffer_entries_cpu(b, 0), 30);
+	assert_int_equal(ring_buffer_written_cpu(b, 0), 30);
+	assert_int_equal(ring_buffer_size(a, 0), 8 * BUF_PAGE_SIZE);
+	assert_int_equal(ring_buffer_size(b, 0), 4 * BUF_PAGE_SIZE);
+	/* a records on; b keeps what it got */
+	for (int i = 0; i < 10; i++)
+		assert_true(tev_write(a, 0));
+	while ((ev = ring_buffer_consume(b, 0, &ts, NULL)))
+		check_ev(&cb, 0, ev, ts);
+	while ((ev = ring_buffer_consume(a, 0, &ts, NULL)))
+		check_ev(&ca, 0, ev, ts);
+	assert_int_equal(check_bad(&cb), 0);
+	assert_int_equal(check_bad(&ca), 0);
+	assert_int_equal(cb.seen[0][0], 30);
+	assert_int_equal(ca.seen[0][0], 10);
+	assert_true(ca.last_seq[0][0] > cb.last_seq[0][0]);
+	assert_identity(a, 0);
+	assert_identity(b, 0);
+	ring_buffer_free(a);
+	ring_buffer_free(b);
+	ring_buffer_free(c);
+}
+
+struct swapper {
+	struct stress *s;
+	struct ring_buffer *other;
+	uint64_t swaps;
+};
+
+static void *swapper_main(void *p)
+{
+	struct swapper *w = p;
+
+	this_cpu = NCPU_MAX; /* no buffer of its own */
+	while (__atomic_load_n(&w->s->writers_done, __ATOMIC_ACQUIRE) < w->s->nr_cpus) {
+		assert_int_equal(ring_buffer_swap(w->s->rb, w->other), 0);
+		w->swaps++;
+		usleep(50);
+	}
+	return NULL;
+}
+
+/*
+ * Writers with interrupts and NMIs inside their writes, while another thread swaps the buffer
+ * with a spare one over and over: every event ends up whole in one of the two, none twice,
+ * and the counters of both add up to exactly what the writers wrote.
+ */
+static void test_swap_while_writing(void **state)
+{
+	(void)state;
+	const int nr_cpus = 2;
+	struct stress *s = calloc(1, sizeof(*s));
+	struct writer_arg args[NCPU_MAX];
+	struct swapper w = {s, NULL, 0};
+	pthread_t irq, swapper;
+	sigset_t block, old_mask;
+	struct ring_buffer *bufs[2];
+
+	assert_non_null(s);
+	s->rb = new_rb(16, RB_FL_OVERWRITE, nr_cpus);
+	w.other = new_rb(16, RB_FL_OVERWRITE, nr_cpus);
+	s->nr_cpus = nr_cpus;
+	s->per_cpu = 200000 / QUICK;
+	install_handlers(s->rb);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
+	for (int c = 0; c < nr_cpus; c++) {
+		args[c] = (struct writer_arg){s, c};
+		assert_int_equal(pthread_create(&s->writers[c], NULL, writer_main, &args[c]), 0);
+	}
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	assert_int_equal(pthread_create(&irq, NULL, interrupter_main, s), 0);
+	assert_int_equal(pthread_create(&swapper, NULL, swapper_main, &w), 0);
+	while (__atomic_load_n(&s->writers_done, __ATOMIC_ACQUIRE) < nr_cpus)
+		usleep(1000);
+	__atomic_store_n(&s->irq_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(irq, NULL);
+	pthread_join(swapper, NULL);
+	__atomic_store_n(&s->release, 1, __ATOMIC_RELEASE);
+	for (int c = 0; c < nr_cpus; c++)
+		pthread_join(s->writers[c], NULL);
+
+	bufs[0] = s->rb;
+	bufs[1] = w.other;
+	this_cpu = NCPU_MAX;
+	for (int c = 0; c < nr_cpus; c++) {
+		uint64_t ok = 0, seen = 0, written = 0, overrun = 0, refused = 0;
+
+		for (int k = 0; k < 2; k++) {
+			struct check ck = {0};
+			struct ring_buffer_event *ev;
+			uint64_t ts;
+
+			/* One per-CPU buffer's events are in order: it was written whole. */
+			while ((ev = ring_buffer_consume(bufs[k], c, &ts, NULL)))
+				check_ev(&ck, c, ev, ts);
+			assert_int_equal(ck.bad_sum + ck.bad_cpu + ck.bad_time, 0);
+			seen += check_seen(&ck, c);
+			written += ring_buffer_written_cpu(bufs[k], c);
+			overrun += ring_buffer_overrun_cpu(bufs[k], c);
+			refused += ring_buffer_commit_overrun_cpu(bufs[k], c) +
+				   ring_buffer_dropped_events_cpu(bufs[k], c);
+			assert_identity(bufs[k], c);
+		}
+		for (int x = 0; x < 3; x++)
+			ok += s->ok[c][x];
+		assert_int_equal(ok, seen + overrun); /* none lost unaccounted, none twice */
+		assert_int_equal(written, ok + refused);
+	}
+	assert_true(w.swaps > 20);
+	print_message("    %lu swaps while writing\n", (unsigned long)w.swaps);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+	ring_buffer_free(s->rb);
+	ring_buffer_free(w.other);
+	free(s);
+}
+
 /* How fast one writer goes (no reader): printed, not checked. */
 static void test_write_rate(void **state)
 {
@@ -1371,6 +1509,8 @@ int main(void)
 		cmocka_unit_test(test_nested_signals_overwrite),
 		cmocka_unit_test(test_nested_signals_producer_consumer),
 		cmocka_unit_test(test_multi_cpu_concurrent),
+		cmocka_unit_test(test_swap_basic),
+		cmocka_unit_test(test_swap_while_writing),
 		cmocka_unit_test(test_write_rate),
 	};
 

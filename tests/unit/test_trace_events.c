@@ -112,12 +112,23 @@ static struct trace_event_call *const sorted_events[] = {
 };
 #define NR_EVENTS ARRAY_SIZE(all_events)
 
+/* events/ftrace/ (trace/trace_export.c): formats only, with their TRACE_* types as ids. */
+extern struct trace_event_call event_ftrace_function, event_ftrace_kernel_stack, event_ftrace_print,
+	event_ftrace_bprint, event_ftrace_bputs, event_ftrace_funcgraph_entry,
+	event_ftrace_funcgraph_exit;
+static struct trace_event_call *const ftrace_internal_events[] = {
+	&event_ftrace_function,	      &event_ftrace_kernel_stack, &event_ftrace_print,
+	&event_ftrace_bprint,	      &event_ftrace_bputs,	  &event_ftrace_funcgraph_entry,
+	&event_ftrace_funcgraph_exit,
+};
+
 static int setup_all(void **state)
 {
 	(void)state;
 	global_trace.buffer = ring_buffer_alloc(64 * 1024, RB_FL_OVERWRITE, 1);
 	assert_non_null(global_trace.buffer);
 	trace_events_add(all_events, NR_EVENTS);
+	trace_events_add(ftrace_internal_events, ARRAY_SIZE(ftrace_internal_events));
 	return 0;
 }
 
@@ -148,6 +159,8 @@ static void test_sorted_with_ids_in_order(void **state)
 
 	(void)state;
 	list_for_each_entry(call, &ftrace_events, list) {
+		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+			continue; /* fixed ids: test_ftrace_internal_events */
 		assert_true(i < NR_EVENTS);
 		assert_ptr_equal(call, sorted_events[i]);
 		assert_int_equal(call->event.type, TRACE_EVENT_TYPE_FIRST + (int)i);
@@ -160,7 +173,8 @@ static void test_sorted_with_ids_in_order(void **state)
 	trace_events_add(all_events, NR_EVENTS);
 	i = 0;
 	list_for_each_entry(call, &ftrace_events, list) {
-		assert_int_equal(call->event.type, TRACE_EVENT_TYPE_FIRST + (int)i++);
+		if (!(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
+			assert_int_equal(call->event.type, TRACE_EVENT_TYPE_FIRST + (int)i++);
 	}
 	assert_int_equal(i, NR_EVENTS);
 }
@@ -224,7 +238,7 @@ static const char *enabled_list(void)
 		assert_true(call->tp->enabled);
 	}
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (!call->enabled)
+		if (!call->enabled && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
 			assert_false(call->tp->enabled);
 	}
 	return buf;
@@ -650,6 +664,188 @@ static void test_bad_records(void **state)
 			    "sched_switch: [record too short]\n");
 }
 
+/* --- events/ftrace/ and the ring buffer's headers ----------------------------------------------- */
+
+/*
+ * events/ftrace/NAME/format less the common fields: Linux's text, and Linux's layout except for
+ * kernel_stack, whose caller[] is a flexible array (Linux 6.1 says caller[8]: its records have
+ * room for 8 frames, Lucid's for as many as they hold).
+ */
+static const struct {
+	struct trace_event_call *call;
+	int id;
+	const char *own_fields_and_fmt;
+} ftrace_ref[] = {
+	{&event_ftrace_function, 1,
+	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	 "print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n"},
+	{&event_ftrace_print, 5,
+	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:1;\n\n"
+	 "print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n"},
+	{&event_ftrace_bprint, 6,
+	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:const char * fmt;\toffset:16;\tsize:8;\tsigned:0;\n"
+	 "\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
+	 "print fmt: \"%ps: %s\", (void *)REC->ip, REC->fmt\n"},
+	{&event_ftrace_bputs, 14,
+	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:const char * str;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	 "print fmt: \"%ps: %s\", (void *)REC->ip, REC->str\n"},
+	{&event_ftrace_funcgraph_entry, 11,
+	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	 "print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n"},
+	{&event_ftrace_funcgraph_exit, 10,
+	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	 "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+	 "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+	 "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	 "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+	 "REC->depth, REC->calltime, REC->rettime, REC->depth\n"},
+	{&event_ftrace_kernel_stack, 4,
+	 "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+	 "\tfield:unsigned long caller[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
+	 "print fmt: \"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
+	 "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
+	 "\"\\t=> %ps\\n\\t=> %ps\\n\", (void *)REC->caller[0], (void *)REC->caller[1], "
+	 "(void *)REC->caller[2], (void *)REC->caller[3], (void *)REC->caller[4], "
+	 "(void *)REC->caller[5], (void *)REC->caller[6], (void *)REC->caller[7]\n"},
+};
+
+static const char common_fields_text[] =
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+
+static void test_ftrace_internal_events(void **state)
+{
+	char want[2048];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ftrace_ref); i++) {
+		struct trace_event_call *call = ftrace_ref[i].call;
+
+		assert_int_equal(call->event.type, ftrace_ref[i].id); /* the TRACE_* type */
+		snprintf(want, sizeof(want), "name: %s\nID: %d\n%s%s", call->name, ftrace_ref[i].id,
+			 common_fields_text, ftrace_ref[i].own_fields_and_fmt);
+		assert_string_equal(format_of(call), want);
+		/* Not an event one can enable, by any word or directly. */
+		assert_int_equal(trace_event_enable_disable(call, 1), -EINVAL);
+		assert_false(call->enabled);
+	}
+	assert_int_equal(set_clr("ftrace:function"), -EINVAL);
+	assert_int_equal(set_clr("function"), -EINVAL);
+	assert_int_equal(set_clr("ftrace"), -EINVAL);
+	assert_int_equal(set_clr("*:*"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(ftrace_ref); i++)
+		assert_false(ftrace_ref[i].call->enabled);
+	assert_int_equal(set_clr("!*:*"), 0);
+}
+
+/* A record of a built-in type, read back with the offsets its format file gives. */
+static const unsigned char *internal_record(struct trace_event_call *call, const void *rec,
+					    size_t size, unsigned int *len, struct parsed_field *f,
+					    int *n)
+{
+	assert_int_equal(ring_buffer_write(global_trace.buffer, size, rec), 0);
+	const unsigned char *raw = consume_record(len);
+	*n = check_layout(call, raw, *len, f, 16);
+	return raw;
+}
+
+static void test_ftrace_internal_records(void **state)
+{
+	struct parsed_field f[16];
+	const unsigned char *raw;
+	unsigned int len;
+	int n;
+	struct trace_entry ent = {.flags = TRACE_FLAG_IRQS_OFF, .preempt_count = 1};
+	static const char fmt[] = "read foo %d\n";
+
+	(void)state;
+	ent.pid = current_pid;
+	ent.type = TRACE_FN;
+	struct ftrace_entry fn = {.ent = ent, .ip = 0xffffffff80117ee0, .parent_ip = 0xffff1234};
+	raw = internal_record(&event_ftrace_function, &fn, sizeof(fn), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "ip")), (long long)fn.ip);
+	assert_int_equal(value(raw, field(f, n, "parent_ip")), (long long)fn.parent_ip);
+
+	struct {
+		struct print_entry e;
+		char text[16];
+	} pr = {.e = {.ip = 0x1234}, .text = "hello marker\n"};
+	pr.e.ent = ent;
+	pr.e.ent.type = TRACE_PRINT;
+	raw = internal_record(&event_ftrace_print, &pr, sizeof(pr), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "ip")), 0x1234);
+	assert_string_equal((const char *)raw + field(f, n, "buf")->offset, "hello marker\n");
+
+	struct {
+		struct bprint_entry e;
+		uint32_t words[1];
+	} bp = {.e = {.ip = 0x5678, .fmt = fmt}, .words = {42}};
+	bp.e.ent = ent;
+	bp.e.ent.type = TRACE_BPRINT;
+	raw = internal_record(&event_ftrace_bprint, &bp, sizeof(bp), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "fmt")), (long long)(uintptr_t)fmt);
+	assert_int_equal(raw[field(f, n, "buf")->offset], 42);
+
+	struct bputs_entry bs = {.ent = ent, .ip = 0x9abc, .str = fmt};
+	bs.ent.type = TRACE_BPUTS;
+	raw = internal_record(&event_ftrace_bputs, &bs, sizeof(bs), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "str")), (long long)(uintptr_t)fmt);
+
+	struct ftrace_graph_ent_entry ge = {.ent = ent, .func = 0xffffffff80117f00, .depth = 2};
+	ge.ent.type = TRACE_GRAPH_ENT;
+	raw = internal_record(&event_ftrace_funcgraph_entry, &ge, sizeof(ge), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "func")), (long long)ge.func);
+	assert_int_equal(value(raw, field(f, n, "depth")), 2);
+
+	struct ftrace_graph_ret_entry gr = {.ent = ent,
+					    .func = 0xffffffff80117f00,
+					    .depth = -1, /* signed: reads back as -1 */
+					    .overrun = 7,
+					    .calltime = 0x123456789aULL,
+					    .rettime = 0x123456ffffULL};
+	gr.ent.type = TRACE_GRAPH_RET;
+	raw = internal_record(&event_ftrace_funcgraph_exit, &gr, sizeof(gr), &len, f, &n);
+	assert_int_equal(value(raw, field(f, n, "func")), (long long)gr.func);
+	assert_int_equal(value(raw, field(f, n, "depth")), -1);
+	assert_int_equal(value(raw, field(f, n, "overrun")), 7);
+	assert_int_equal(value(raw, field(f, n, "calltime")), (long long)gr.calltime);
+	assert_int_equal(value(raw, field(f, n, "rettime")), (long long)gr.rettime);
+}
+
+/* Linux's text; commit is 8 bytes, as local_t on a 64-bit machine. */
+static void test_ring_buffer_headers(void **state)
+{
+	(void)state;
+	trace_seq_init(&seq);
+	ring_buffer_print_page_header(&seq);
+	seq.buffer[seq.len] = '\0';
+	assert_string_equal(seq.buffer, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+					"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+					"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+					"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n");
+	trace_seq_init(&seq);
+	ring_buffer_print_entry_header(&seq);
+	seq.buffer[seq.len] = '\0';
+	assert_string_equal(seq.buffer, "# compressed entry header\n"
+					"\ttype_len    :    5 bits\n"
+					"\ttime_delta  :   27 bits\n"
+					"\tarray       :   32 bits\n"
+					"\n"
+					"\tpadding     : type == 29\n"
+					"\ttime_extend : type == 30\n"
+					"\ttime_stamp : type == 31\n"
+					"\tdata max type_len  == 28\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -662,6 +858,9 @@ int main(void)
 		cmocka_unit_test_setup(test_sched_task_records, setup),
 		cmocka_unit_test_setup(test_irq_records, setup),
 		cmocka_unit_test_setup(test_bad_records, setup),
+		cmocka_unit_test_setup(test_ftrace_internal_events, setup),
+		cmocka_unit_test_setup(test_ftrace_internal_records, setup),
+		cmocka_unit_test_setup(test_ring_buffer_headers, setup),
 	};
 
 	return cmocka_run_group_tests(tests, setup_all, teardown_all);

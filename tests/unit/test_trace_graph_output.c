@@ -174,6 +174,7 @@ static struct trace_iterator *new_iter(void)
 	struct trace_iterator *iter = calloc(1, sizeof(*iter));
 
 	iter->tr = &tr;
+	iter->buffer = rb;
 	iter->trace = &graph;
 	iter->cpu_file = RING_BUFFER_ALL_CPUS;
 	iter->iter_flags = TRACE_FILE_TIME_IN_NS;

@@ -1,0 +1,163 @@
+"""Tracing from boot (issue 7, item 2): Linux's command-line options, each with a visible effect.
+
+The shared kernel boots with all of them at once, through GRUB as `make run CMDLINE=...` does:
+the filters are what set_ftrace_filter and set_ftrace_notrace list, the size what buffer_size_kb
+shows, the options what trace_options lists, and the function tracer has recorded the boot
+itself, before the shell existed. Other boots check sizes with suffixes and values that cannot
+be used (reported in the log, defaults kept, the boot goes on).
+"""
+import re
+
+from lucid import Lucid
+
+BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,shell_main,ftest_* "
+                   "ftrace_notrace=ftest_mid trace_buf_size=256K "
+                   "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep"}
+T = "/sys/kernel/tracing"
+DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
+                   "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
+# "%16s-%-5d [%03d] " + " %5lu.%06lu: " + body (irq-info off: no flag columns)
+LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\]  +(?P<sec>\d+)\."
+                  r"(?P<usec>\d{6}): (?P<body>\S.*)$")
+
+
+def cat(k, name):
+    return k.run("cat %s/%s" % (T, name))
+
+
+def events(text):
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        m = LINE.match(line)
+        assert m, "malformed line %r" % line
+        out.append((m.group("comm").strip(), int(m.group("pid")), m.group("body"),
+                    int(m.group("sec")) * 1000000 + int(m.group("usec"))))
+    return out
+
+
+def ncpus(k):
+    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
+
+
+def test_nothing_refused(lucid):
+    log = lucid.run("dmesg")
+    assert "cannot use" not in log and "not a size" not in log and "no such tracer" not in log
+
+
+def test_filters(lucid):
+    names = [l for l in cat(lucid, "available_filter_functions").splitlines()]
+    want = {"kthread_run", "shell_main", "ftest_leaf", "ftest_mid", "ftest_outer", "ftest_delay",
+            "ftest_stack", "ftest_stack_deep", "ftest_printk", "ftest_off"}
+    got = cat(lucid, "set_ftrace_filter").splitlines()
+    assert set(got) == want, got
+    assert got == [n for n in names if n in want]  # listed in call-site order, as ever
+    assert cat(lucid, "set_ftrace_notrace") == "ftest_mid\n"
+    assert cat(lucid, "current_tracer") == "function\n"
+
+
+def test_buffer_size(lucid):
+    assert cat(lucid, "buffer_size_kb") == "256\n"
+    assert cat(lucid, "per_cpu/cpu0/buffer_size_kb") == "256\n"
+    assert cat(lucid, "buffer_total_size_kb") == "%d\n" % (256 * ncpus(lucid))
+
+
+def test_options(lucid):
+    want = ["sym-offset" if o == "nosym-offset" else "noirq-info" if o == "irq-info" else o
+            for o in DEFAULT_OPTIONS] + ["nofunc_stack_trace"]  # the function tracer's own
+    assert cat(lucid, "trace_options").splitlines() == want
+    assert cat(lucid, "options/sym-offset") == "1\n"
+    assert cat(lucid, "options/irq-info") == "0\n"
+
+
+def test_boot_was_traced(lucid):
+    # The first events: the boot CPU (swapper/0, pid 0) starting the shell, then the shell.
+    ev = events(cat(lucid, "trace"))
+    assert re.match(r"^kthread_run\+0x0/0x[0-9a-f]+ <-kmain\+0x[0-9a-f]+/0x[0-9a-f]+$", ev[0][2])
+    assert ev[0][:2] == ("<idle>", 0)
+    assert re.match(r"^shell_main\+0x0/0x[0-9a-f]+ <-kthread_start\+", ev[1][2]), ev[1]
+    assert ev[1][0] == "sh" and ev[1][3] >= ev[0][3]
+    # and the filters hold for what comes next: ftest_mid is left out
+    lucid.run("echo > %s/trace" % T)
+    lucid.run("ftest call")
+    bodies = [e[2].split("+")[0] for e in events(cat(lucid, "trace")) if e[0] == "ftest"]
+    assert bodies == ["ftest_outer", "ftest_leaf"] * 3, bodies
+
+
+def test_stack_tracer_filter(lucid):
+    assert lucid.run("cat /proc/sys/kernel/stack_tracer_enabled") == "1\n"
+    # two users of ftest_stack_deep: the function tracer and the stack tracer; one of the others
+    enabled = dict(l.rsplit(" (", 1) for l in cat(lucid, "enabled_functions").split(")")
+                   if l.strip())
+    enabled = {k.strip(): int(v) for k, v in enabled.items()}
+    assert enabled["ftest_stack_deep"] == 2 and enabled["ftest_outer"] == 1, enabled
+    lucid.run("echo 0 > %s/stack_max_size" % T)
+    lucid.run("ftest stack")
+    rows = cat(lucid, "stack_trace").splitlines()[2:]
+    # checked only at ftest_stack_deep's entries: the deepest is the innermost of them
+    assert re.match(r"^ +0\) +\d+ +\d+   ftest_stack_deep\+0x0/", rows[0]), rows[:3]
+    assert sum(1 for r in rows if "ftest_stack_deep+" in r) >= 12
+
+
+def boot_log(cmdline, *cmds):
+    k = Lucid(cmdline=cmdline)
+    try:
+        return k.run("dmesg"), [k.run(c) for c in cmds]
+    finally:
+        k.close()
+
+
+def test_sizes_with_suffixes():
+    for arg, kb in [("1M", 1024), ("0x8000", 32), ("100", 4), ("48k", 48)]:
+        _, (size,) = boot_log("trace_buf_size=" + arg, "cat %s/buffer_size_kb" % T)
+        assert size == "%d\n" % kb, (arg, size)
+
+
+def test_bad_values_are_reported():
+    log, (size, opts, filt, tracer) = boot_log(
+        "trace_buf_size=lots ftrace_filter=nosuchfn,ftest_leaf trace_options=bogus,sym-addr "
+        "ftrace=nosuch",
+        "cat %s/buffer_size_kb" % T, "cat %s/trace_options" % T, "cat %s/set_ftrace_filter" % T,
+        "cat %s/current_tracer" % T)
+    assert "tracing: trace_buf_size=lots: not a size" in log
+    assert "tracing: ftrace_filter: cannot use 'nosuchfn'" in log
+    assert "tracing: trace_options: cannot use 'bogus'" in log
+    assert "tracing: ftrace=nosuch: no such tracer" in log
+    assert size == "1408\n"
+    assert "sym-addr" in opts.splitlines()
+    assert filt == "ftest_leaf\n"
+    assert tracer == "nop\n"
+
+
+def test_tracer_option_applies_once_tracer_is_up():
+    # func_stack_trace exists only while the function tracer is current: the second pass sets it.
+    log, (opt, _, trace) = boot_log("ftrace=function ftrace_filter=ftest_leaf "
+                                    "trace_options=func_stack_trace",
+                                    "cat %s/options/func_stack_trace" % T, "ftest call",
+                                    "cat %s/trace" % T)
+    assert opt == "1\n"
+    assert "cannot use" not in log
+    assert trace.count("<stack trace>") == 3 and trace.count(" => ftest_mid") == 3, trace
+
+
+def test_trace_event_and_tp_printk():
+    """trace_event= enables events from boot, as set_event's words; tp_printk prints each one
+    as it happens (and /proc/sys/kernel/tracepoint_printk turns that off)."""
+    k = Lucid(cmdline="trace_event=sched:sched_switch,irq,nosuch tp_printk")
+    try:
+        assert "tracing: trace_event=: no event 'nosuch'" in k.boot_output
+        assert re.search(r"^\[ *\d+\.\d{6}\] sched_switch: prev_comm=\S+ prev_pid=\d+ "
+                         r"prev_prio=120 prev_state=\S+ ==> next_comm=\S+ next_pid=\d+ "
+                         r"next_prio=120$", k.boot_output, re.M), k.boot_output[-3000:]
+        # Each command switches tasks, and each switch prints while tp_printk is on.
+        assert "sched_switch: prev_comm=" in k.run("echo 0 > /proc/sys/kernel/tracepoint_printk")
+        assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
+        assert k.run("cat %s/set_event" % T) == ("irq:irq_handler_entry\nirq:irq_handler_exit\n"
+                                                 "sched:sched_switch\n")
+        assert k.run("sleep 0.2") == ""  # switches happen, and nothing is printed now
+        text = k.run("cat %s/trace" % T)
+        assert "sched_switch: prev_comm=sleep" in text  # still recorded
+        assert "irq_handler_entry: irq=4 name=ttyS0" in text
+    finally:
+        k.close()

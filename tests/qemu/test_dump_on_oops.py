@@ -1,0 +1,279 @@
+"""ftrace_dump_on_oops and sysrq-z (issue 7, item 1): the trace buffer printed on the console.
+
+Each crash boots its own kernel, with the function tracer on from boot (ftrace=function, every
+function) and a small buffer so the dump stays short, crashes it one way, and checks what the
+console shows after the oops: "Dumping ftrace buffer:", a line of dashes, events in Linux's
+latency format (each line behind printk's timestamp) among which the crashing task's own calls
+on its CPU, in order, up to the function that crashed, the closing dashes, then QEMU's exit with
+status 3 (a panic). The shared kernel checks the /proc file and sysrq-z, which dumps without a
+crash.
+"""
+import re
+
+from lucid import Lucid
+
+BOOT = {"cmdline": ""}
+T = "/sys/kernel/tracing"
+EINVAL = "sh: echo: write error: Invalid argument\n"
+SMALL = "trace_buf_size=16K"
+DASHES = "-" * 33
+PRINTK = re.compile(r"^\[ *\d+\.\d{6}\] (?P<text>.*)$")
+# "%8.8s-%-5d %3d" + 4 flag columns + " %4lluus%c: " + body (profile PA's latency format)
+LAT = re.compile(r"^(?P<comm>.{8})-(?P<pidf>\d+ *) (?P<cpu>[ \d]{2}\d)"
+                 r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) (?P<us> *\d+)us(?P<mark>[ +!#*@$]): "
+                 r"(?P<body>\S.*)$")
+STACK_FRAME = re.compile(r"^ => \S+$")
+LOST = re.compile(r"^CPU:\d+ \[LOST (\d+ )?EVENTS\]$")
+
+
+def console_text(out):
+    """The console's lines, without printk's timestamps (lines printk did not make stay)."""
+    lines = []
+    for line in out.replace("\r", "").rstrip("\n").split("\n"):
+        m = PRINTK.match(line)
+        lines.append(m.group("text") if m else line)
+    return lines
+
+
+def dump_of(lines, start=0):
+    """The events of the first dump at or after line start: [(comm, pid, cpu, us, body)]."""
+    i = lines.index("Dumping ftrace buffer:", start)
+    assert lines[i + 1] == DASHES, lines[i:i + 3]
+    events = []
+    for j in range(i + 2, len(lines)):
+        line = lines[j]
+        if line == DASHES:
+            return events, j
+        if STACK_FRAME.match(line) or LOST.match(line):
+            continue
+        m = LAT.match(line)
+        assert m, "not a dump line: %r" % line
+        pid = m.group("pidf").strip()
+        assert len(m.group("pidf")) == max(5, len(pid)), line  # %-5d
+        assert len(m.group("us")) >= 4 and m.group("mark") == " ", line  # %4llu, next event: 0
+        events.append((m.group("comm").strip(), int(pid), int(m.group("cpu")),
+                       int(m.group("us")), m.group("body")))
+    raise AssertionError("no closing dashes after the dump")
+
+
+def crash(cmdline, kind, timeout=180, before=None):
+    """Boots with cmdline, types `before` (if any) and `crash kind`; the console once QEMU
+    exited with status 3."""
+    k = Lucid(cmdline=cmdline)
+    try:
+        if before:
+            k.run(before)
+        k.send_line("crash " + kind)
+        status = k.wait_exit(timeout)
+        out = k.tail(2000000)
+        assert status == 3, "QEMU exit status %r (3 is a panic), console:\n%s" % (status,
+                                                                                  out[-5000:])
+        return out
+    finally:
+        k.close()
+
+
+def crashing_task(lines):
+    """(pid, cpu) of the `crash` command, from the oops report's CPU/PID line."""
+    for line in lines:
+        m = re.match(r"^CPU: (\d+) PID: (\d+) Comm: crash$", line)
+        if m:
+            return int(m.group(2)), int(m.group(1))
+    raise AssertionError("no 'CPU: N PID: N Comm: crash' line")
+
+
+def assert_path(events, pid, cpu, path):
+    """The task's events on its CPU end with these bodies, in this order, as the last ones."""
+    mine = [e[4] for e in events if e[1] == pid]
+    assert all(e[2] == cpu for e in events if e[1] == pid), "the task moved during its crash"
+    assert mine[-len(path):] == path, "the crash's last events were\n%s" % "\n".join(mine[-10:])
+
+
+def assert_times_ordered(events):
+    for a, b in zip(events, events[1:]):
+        assert a[3] <= b[3], "the dump is not merged by time: %r then %r" % (a, b)
+
+
+# --- crashes ----------------------------------------------------------------------------------
+
+
+def test_null_pointer():
+    # A few ticks first, so that every CPU, idle ones too, has recorded something.
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "null", before="sleep 0.1")
+    lines = console_text(out)
+    oops = lines.index("Kernel panic - not syncing: Fatal exception")
+    assert lines.index("Oops: 0002 [#1] SMP") < oops
+    events, end = dump_of(lines, oops)
+    assert lines[end + 1] == "---[ end Kernel panic - not syncing: Fatal exception ]---"
+    pid, cpu = crashing_task(lines)
+    assert_path(events, pid, cpu, ["cmd_crash <-kthread_start", "crash_null <-cmd_crash"])
+    assert_times_ordered(events)
+    # every CPU is in the dump (idle CPUs record their timer ticks), each with comm and pid
+    assert {e[2] for e in events} == set(range(4)), sorted({e[2] for e in events})
+    assert any(e[0] == "<idle>" and e[1] == 0 for e in events)
+    assert lines.count("Dumping ftrace buffer:") == 1
+
+
+def test_divide_error():
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "divzero")
+    lines = console_text(out)
+    assert "divide error: 0000 [#1] SMP" in lines
+    events, _ = dump_of(lines, lines.index("Kernel panic - not syncing: Fatal exception"))
+    pid, cpu = crashing_task(lines)
+    assert_path(events, pid, cpu, ["cmd_crash <-kthread_start", "crash_divzero <-cmd_crash"])
+
+
+def test_panic():
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "panic")
+    lines = console_text(out)
+    msg = "Kernel panic - not syncing: crash: panic requested from the shell"
+    events, end = dump_of(lines, lines.index(msg))
+    assert lines[end + 1] == "---[ end %s ]---" % msg
+    crashed = [e for e in events if e[4] == "crash_panic <-cmd_crash"]
+    assert len(crashed) == 1, events[-10:]
+    pid, cpu = crashed[0][1], crashed[0][2]
+    assert_path(events, pid, cpu, ["cmd_crash <-kthread_start", "crash_panic <-cmd_crash"])
+
+
+def test_stack_overflow():
+    # The frame that hits the guard page is the tracer's own (RIP in ftrace_caller: the traced
+    # function calls it before anything else): the dump must work from inside the tracer.
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "stack")
+    lines = console_text(out)
+    assert "kernel stack overflow (double-fault): 0000 [#1] SMP" in lines
+    events, _ = dump_of(lines, lines.index("Kernel panic - not syncing: Fatal exception"))
+    pid, cpu = crashing_task(lines)
+    mine = [e[4] for e in events if e[1] == pid]
+    assert mine[-3:] == ["crash_stack <-crash_stack"] * 3, mine[-5:]
+
+
+def test_lockup_orig_cpu():
+    # The watchdog's panic dumps only the stuck CPU (=orig_cpu), whose ticks went on being traced.
+    out = crash("ftrace=function ftrace_dump_on_oops=orig_cpu watchdog_thresh=1 softlockup_panic "
+                "trace_buf_size=256K", "lockup", timeout=300)
+    lines = console_text(out)
+    bug = [l for l in lines if l.startswith("BUG: soft lockup - CPU#")]
+    assert bug, lines[-40:]
+    cpu = int(re.match(r"BUG: soft lockup - CPU#(\d+)", bug[0]).group(1))
+    events, _ = dump_of(lines, lines.index("Kernel panic - not syncing: softlockup: hung tasks"))
+    assert {e[2] for e in events} == {cpu}
+    lockup = [e for e in events if e[4] == "crash_lockup <-cmd_crash"]
+    assert len(lockup) == 1 and lockup[0][0] == "crash", events[:5]
+    # after it, only interrupts of that task's CPU: the tick that found it stuck, hard irq
+    after = events[events.index(lockup[0]) + 1:]
+    assert after and "watchdog_tick <-timer_interrupt" in [e[4] for e in after]
+    assert_times_ordered(events)
+
+
+def test_lockup_reported_without_panic():
+    # Without softlockup_panic the watchdog's report itself dumps, and the kernel goes on.
+    k = Lucid(cmdline="ftrace=function ftrace_filter=crash_*,cmd_crash ftrace_dump_on_oops "
+                      "watchdog_thresh=1")
+    try:
+        k.send_line("crash lockup")
+        k.expect(r"BUG: soft lockup - CPU#\d+ stuck", timeout=120)
+        k.expect("Dumping ftrace buffer:", timeout=60)
+        k.expect("-{33}", timeout=60)
+        k.expect("-{33}", timeout=60)
+        lines = console_text(k.tail(200000))
+        events, _ = dump_of(lines, lines.index("Call Trace:"))
+        assert [e[4] for e in events] == ["cmd_crash <-kthread_start", "crash_lockup <-cmd_crash"]
+        assert k.alive()
+        assert not any("Kernel panic" in l for l in lines)
+    finally:
+        k.close()
+
+
+def test_empty_buffer():
+    out = crash("ftrace_dump_on_oops", "null")
+    lines = console_text(out)
+    i = lines.index("Dumping ftrace buffer:")
+    assert lines[i + 1] == "   (ftrace buffer empty)"
+    assert lines[i + 2] == "---[ end Kernel panic - not syncing: Fatal exception ]---"
+
+
+def test_off_by_default():
+    out = crash("ftrace=function " + SMALL, "null")
+    assert "Dumping ftrace buffer:" not in out
+    assert "---[ end Kernel panic - not syncing: Fatal exception ]---" in out
+
+
+# --- the /proc file and sysrq-z on one kernel ---------------------------------------------------
+
+
+def run(k, cmd):
+    return k.run(cmd)
+
+
+def ok(k, cmd):
+    out = k.run(cmd)
+    assert out == "", "%r printed %r" % (cmd, out)
+    assert k.status() == 0, cmd
+
+
+def test_proc_file(lucid):
+    f = "/proc/sys/kernel/ftrace_dump_on_oops"
+    assert run(lucid, "cat " + f) == "0\n"
+    assert run(lucid, "ls -l " + f).split()[0] == "-rw-r--r--"
+    ok(lucid, "echo 1 > " + f)
+    assert run(lucid, "cat " + f) == "1\n"
+    for bad in ["abc", "1x", "0x1", "''"]:
+        assert run(lucid, "echo %s > %s" % (bad, f)) == EINVAL, bad
+        assert lucid.status() == 1
+        assert run(lucid, "cat " + f) == "1\n", bad
+    ok(lucid, "echo 2 > " + f)  # orig_cpu
+    assert run(lucid, "cat " + f) == "2\n"
+    ok(lucid, "echo 0 > " + f)
+    assert run(lucid, "cat " + f) == "0\n"
+
+
+def sysrq_dump(k, cmd):
+    """Runs cmd, which dumps; returns (printk lines of its output, the dump's events)."""
+    out = k.run(cmd, timeout=60)
+    lines = console_text(out)
+    if "Dumping ftrace buffer:" in lines and "   (ftrace buffer empty)" not in lines:
+        return lines, dump_of(lines)[0]
+    return lines, []
+
+
+def test_sysrq_z(lucid):
+    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo 'ftest_*' > set_ftrace_filter",
+                "echo function > current_tracer", "echo 1 > tracing_on", "ftest call"]:
+        ok(lucid, cmd)
+    lines, events = sysrq_dump(lucid, "sysrq z")
+    assert lines[0] == "sysrq: Dump ftrace buffer"
+    assert lines[1] == "Dumping ftrace buffer:"
+    assert [e[4] for e in events] == ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer",
+                                      "ftest_leaf <-ftest_mid"] * 3
+    assert len({(e[0], e[1], e[2]) for e in events}) == 1 and events[0][0] == "ftest"
+    assert_times_ordered(events)
+    assert lines[-1] == DASHES
+    # tracing is off afterwards, what was printed is consumed, the shell goes on
+    assert run(lucid, "cat tracing_on") == "0\n"
+    trace = run(lucid, "cat trace")
+    assert "entries-in-buffer/entries-written: 0/0" in trace
+    assert [l for l in trace.splitlines() if not l.startswith("#")] == []
+    assert run(lucid, "echo still here") == "still here\n"
+    ok(lucid, "echo 1 > tracing_on")
+    lines, _ = sysrq_dump(lucid, "sysrq z")
+    assert lines == ["sysrq: Dump ftrace buffer", "Dumping ftrace buffer:",
+                     "   (ftrace buffer empty)"], lines
+    # Linux's file, and Ctrl-O z straight from the console's interrupt
+    ok(lucid, "echo 1 > tracing_on")
+    ok(lucid, "ftest call")
+    lines, events = sysrq_dump(lucid, "echo z > /proc/sysrq-trigger")
+    assert len(events) == 9 and lines[0] == "sysrq: Dump ftrace buffer"
+    ok(lucid, "echo 1 > tracing_on")
+    ok(lucid, "ftest call")
+    lucid.send_line("\x0fz")
+    out = lucid.expect_prompt(60)
+    events = dump_of(console_text(out))[0]
+    assert len(events) == 9, out
+    assert "sysrq: Dump ftrace buffer" in out
+    # an unknown key lists the keys, as Linux's HELP line
+    lines, _ = sysrq_dump(lucid, "sysrq x")
+    assert lines == ["sysrq: HELP : crash(c) dump-ftrace-buffer(z) "], lines
+    assert "usage" in run(lucid, "sysrq")
+    ok(lucid, "echo 1 > tracing_on")
+    ok(lucid, "echo nop > current_tracer")
+    ok(lucid, "echo > set_ftrace_filter")

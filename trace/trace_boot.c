@@ -1,0 +1,79 @@
+/* Tracing from boot: the kernel command line's tracing options, as Linux names them. */
+
+/*
+ * Some things happen only once, at boot, before anyone could type at a shell: to trace them the
+ * tracer has to be set up from the command line. tracing_init() (trace/trace.c) calls in here
+ * at the right moments:
+ *
+ *   trace_buf_size=SIZE    the buffer is allocated this big per CPU (1408K by default):
+ *                          bytes, or with K, M or G (memparse), at least 4096
+ *   ftrace_filter=LIST     set_ftrace_filter before the tracer starts, and
+ *   ftrace_notrace=LIST    set_ftrace_notrace: comma-separated names or globs
+ *   ftrace=NAME            then the tracer starts (trace/trace.c), before the shell runs
+ *   trace_options=LIST     then the options, comma-separated, "noname" to clear: applied
+ *                          before the tracer (core options) and again after (its own, such
+ *                          as func_stack_trace, exist only once it is current)
+ *
+ * The stack tracer's stacktrace and stacktrace_filter= are in trace/trace_stack_fs.c. Linux
+ * ignores a value it cannot use; Lucid says so in the log and goes on, so a typo cannot stop
+ * a boot. Everything runs once, in kmain, before the shell starts.
+ *
+ * Not traced: part of the tracer's set-up.
+ */
+#include "trace/trace.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+#define BOOT_LIST_MAX 512 /* the longest list a boot option may hold */
+#define TRACE_BUF_SIZE_MIN 4096 /* Linux's floor: the self-tests need some room */
+
+notrace unsigned long trace_boot_buf_size(void)
+{
+	char val[BOOT_LIST_MAX], *end;
+	unsigned long long size;
+
+	if (!cmdline_get("trace_buf_size", val, sizeof(val)))
+		return TRACE_BUF_SIZE_DEFAULT;
+	size = memparse(val, &end);
+	if (end == val || *end) {
+		printk(KERN_WARNING "tracing: trace_buf_size=%s: not a size\n", val);
+		return TRACE_BUF_SIZE_DEFAULT;
+	}
+	return MAX((unsigned long)size, (unsigned long)TRACE_BUF_SIZE_MIN);
+}
+
+/* Each comma-separated word of option's value, to fn; the words fn refused are reported. */
+static notrace void for_each_word(const char *option, struct trace_array *tr, bool quiet,
+				  int (*fn)(struct trace_array *tr, char *word))
+{
+	char list[BOOT_LIST_MAX], *p, *word;
+
+	if (!cmdline_get(option, list, sizeof(list)))
+		return;
+	for (p = list; (word = strsep(&p, ","));)
+		if (*word && fn(tr, word) && !quiet)
+			printk(KERN_WARNING "tracing: %s: cannot use '%s'\n", option, word);
+}
+
+static notrace int add_filter(struct trace_array *tr, char *word)
+{
+	return ftrace_set_filter(&tr->ops, word, false);
+}
+
+static notrace int add_notrace(struct trace_array *tr, char *word)
+{
+	return ftrace_set_notrace(&tr->ops, word, false);
+}
+
+notrace void trace_boot_filters(struct trace_array *tr)
+{
+	for_each_word("ftrace_filter", tr, false, add_filter);
+	for_each_word("ftrace_notrace", tr, false, add_notrace);
+}
+
+/* quiet: the first pass, before the tracer whose options may be in the list. */
+notrace void trace_boot_options(struct trace_array *tr, bool quiet)
+{
+	for_each_word("trace_options", tr, quiet, trace_set_options);
+}

@@ -1,0 +1,225 @@
+/* ftrace_dump_on_oops: when the kernel dies, print the trace that led there on the console. */
+
+/*
+ * A crash destroys the tracefs files' reader along with everything else, so the last events
+ * must come out through the one thing that still works: printk to the serial console. With
+ * ftrace_dump_on_oops set (boot option, or /proc/sys/kernel/ftrace_dump_on_oops), an oops or
+ * panic goes
+ *
+ *   oops_begin()      tracing_off(): the other CPUs, still running, must not overwrite the
+ *                     events that led here while the oops report prints
+ *   panic()           the message, then every other CPU stopped by NMI, then the notifiers:
+ *   ftrace_dump()     "Dumping ftrace buffer:", dashes, each event, dashes
+ *
+ * and the soft-lockup watchdog dumps the same way when it reports (kernel/watchdog.c). sysrq-z
+ * (kernel/sysrq.c) dumps without a crash; tracing stays off afterwards, as in Linux.
+ *
+ * The dump runs wherever the kernel broke: with interrupts off, on an IST stack, maybe inside
+ * the tracer or halfway through a ring buffer write, with other CPUs frozen at any instruction.
+ * So it allocates nothing (its iterator is static, one dumper at a time), sleeps nowhere and
+ * never waits without a bound: the ring buffer's dumper mode gives up on a reader lock whose
+ * holder cannot come back (ring_buffer_dump_begin), and so does the comm lookup. It reads only
+ * committed events, so a write left half done on a stopped CPU is simply not there. Like
+ * Linux's, it consumes what it prints, one event at a time through print_trace_line(), in the
+ * latency format (trace_print_lat_context), one printk per line so each line gets printk's
+ * timestamp.
+ *
+ * Not traced: it runs inside the oops path and prints the tracer's buffer.
+ */
+#include "trace/trace_dump.h"
+#include "trace/trace.h"
+#include "trace/trace_output.h"
+#include "trace/ring_buffer.h"
+#include "kernel/cmdline.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/proc_fs.h"
+#include "kernel/watchdog.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define DUMP_DASHES "---------------------------------"
+#define DUMP_SLACK 64 /* events per CPU that writes already in flight may still add */
+#define MODE_TEXT_MAX 16 /* "orig_cpu", a number */
+
+int ftrace_dump_on_oops;
+
+static struct trace_iterator dump_iter; /* a page of text: too big for an IST stack */
+static int dump_running;
+
+/* One printk per line, as Linux's console prints a multi-line record: each with its prefix. */
+static notrace void dump_seq(struct trace_seq *s)
+{
+	unsigned int start = 0;
+
+	for (unsigned int i = 0; i < s->len; i++) {
+		if (s->buffer[i] != '\n')
+			continue;
+		printk(KERN_EMERG "%.*s\n", (int)(i - start), s->buffer + start);
+		start = i + 1;
+	}
+	if (start < s->len) /* a last line cut short by a full seq */
+		printk(KERN_EMERG "%.*s\n", (int)(s->len - start), s->buffer + start);
+	trace_seq_init(s);
+}
+
+/* The oldest event left (of one CPU, for DUMP_ORIG) as the iterator's current one. */
+static notrace bool dump_next_event(struct trace_iterator *iter)
+{
+	struct ring_buffer *buffer = iter->tr->buffer;
+	struct ring_buffer_event *event;
+	int cpu = iter->cpu_file;
+
+	if (cpu == RING_BUFFER_ALL_CPUS)
+		event = ring_buffer_peek_oldest(buffer, &cpu, &iter->ts, &iter->lost_events);
+	else
+		event = ring_buffer_peek(buffer, cpu, &iter->ts, &iter->lost_events);
+	if (!event)
+		return false;
+	iter->cpu = cpu;
+	iter->ent = ring_buffer_event_data(event);
+	iter->ent_size = ring_buffer_event_length(event);
+	iter->idx = 1; /* as Linux's dump: every event is "the first", so no annotations */
+	return true;
+}
+
+static notrace unsigned long dump_limit(struct trace_iterator *iter)
+{
+	struct ring_buffer *buffer = iter->tr->buffer;
+
+	if (iter->cpu_file != RING_BUFFER_ALL_CPUS)
+		return ring_buffer_entries_cpu(buffer, iter->cpu_file) + DUMP_SLACK;
+	return ring_buffer_entries(buffer) + (unsigned long)iter->tr->nr_cpus * DUMP_SLACK;
+}
+
+notrace void ftrace_dump(int mode)
+{
+	struct trace_array *tr = &global_trace;
+	struct trace_iterator *iter = &dump_iter;
+	unsigned long flags, limit, cnt = 0;
+
+	if (__atomic_add_fetch(&dump_running, 1, __ATOMIC_ACQ_REL) != 1)
+		goto out_running; /* another CPU is dumping, or a crash inside the dump itself */
+	/* Always off: what happens after the dump (or between two crashes) is not the story. */
+	tracing_off();
+	flags = local_irq_save();
+	if (!tr->buffer || mode == DUMP_NONE)
+		goto out;
+
+	memset(iter, 0, sizeof(*iter));
+	iter->tr = tr;
+	iter->trace = READ_ONCE(tr->current_trace); /* no trace_types_lock here: it may be held */
+	iter->iter_flags = TRACE_FILE_LAT_FMT;
+	if (trace_clocks[tr->clock_id].in_ns)
+		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
+	iter->cpus_online = tracing_num_online_cpus();
+	trace_seq_init(&iter->seq);
+	if (mode == DUMP_ORIG) {
+		iter->cpu_file = smp_processor_id();
+	} else {
+		if (mode != DUMP_ALL)
+			printk(KERN_EMERG "Bad dumping mode, switching to all CPUs dump\n");
+		iter->cpu_file = RING_BUFFER_ALL_CPUS;
+	}
+	if (iter->cpu_file >= tr->nr_cpus)
+		goto out;
+
+	printk(KERN_EMERG "Dumping ftrace buffer:\n");
+	ring_buffer_dump_begin(tr->buffer);
+	/* A bound, not a count: a reader state an oops tore in two must not loop forever. */
+	limit = dump_limit(iter);
+	while (cnt < limit && dump_next_event(iter)) {
+		if (!cnt)
+			printk(KERN_EMERG DUMP_DASHES "\n");
+		cnt++;
+		print_trace_line(iter);
+		ring_buffer_consume(tr->buffer, iter->cpu, NULL, NULL);
+		dump_seq(&iter->seq);
+	}
+	ring_buffer_dump_end(tr->buffer);
+	if (!cnt)
+		printk(KERN_EMERG "   (ftrace buffer empty)\n");
+	else
+		printk(KERN_EMERG DUMP_DASHES "\n");
+out:
+	local_irq_restore(flags);
+out_running:
+	__atomic_sub_fetch(&dump_running, 1, __ATOMIC_ACQ_REL);
+}
+
+/* --- when to dump ------------------------------------------------------------------------- */
+
+/* A panic notifier: the other CPUs are stopped by now. Also the soft-lockup report's hook. */
+static notrace void trace_panic_handler(void)
+{
+	int mode = READ_ONCE(ftrace_dump_on_oops);
+
+	if (mode)
+		ftrace_dump(mode);
+}
+
+/* --- /proc/sys/kernel/ftrace_dump_on_oops --------------------------------------------------- */
+
+static notrace ssize_t dump_on_oops_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char buf[MODE_TEXT_MAX];
+	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(ftrace_dump_on_oops));
+
+	(void)file;
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
+}
+
+/* An int, as Linux's proc_dointvec takes it: a number and a newline, else -EINVAL. */
+static notrace ssize_t dump_on_oops_write(struct file *file, const char *ubuf, size_t cnt,
+					  loff_t *ppos)
+{
+	char buf[MODE_TEXT_MAX];
+	int val, ret;
+
+	(void)file;
+	if (cnt == 0 || cnt >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, ubuf, cnt);
+	buf[cnt] = '\0';
+	ret = kstrtoint(buf, 10, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(ftrace_dump_on_oops, val);
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations dump_on_oops_fops = {
+	.read = dump_on_oops_read,
+	.write = dump_on_oops_write,
+};
+
+/* --- boot --------------------------------------------------------------------------------- */
+
+/* Linux's: "ftrace_dump_on_oops" or "=1" dumps every CPU, "=orig_cpu" or "=2" the oopsing one. */
+static notrace void parse_boot_option(void)
+{
+	char val[MODE_TEXT_MAX];
+
+	if (!cmdline_has("ftrace_dump_on_oops"))
+		return;
+	if (!cmdline_get("ftrace_dump_on_oops", val, sizeof(val)) || !strcmp(val, "1") || !val[0])
+		ftrace_dump_on_oops = DUMP_ALL;
+	else if (!strcmp(val, "orig_cpu") || !strcmp(val, "2"))
+		ftrace_dump_on_oops = DUMP_ORIG;
+	else
+		printk(KERN_WARNING "tracing: ftrace_dump_on_oops=%s: unknown mode\n", val);
+}
+
+notrace void ftrace_dump_init(void)
+{
+	parse_boot_option();
+	if (!proc_create("ftrace_dump_on_oops", 0644, proc_sys_kernel, &dump_on_oops_fops))
+		printk(KERN_WARNING
+		       "tracing: cannot create /proc/sys/kernel/ftrace_dump_on_oops\n");
+	panic_notifier_register(trace_panic_handler);
+	softlockup_dump_hook = trace_panic_handler;
+}
