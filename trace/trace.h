@@ -234,10 +234,14 @@ int tracing_num_online_cpus(void);
 /* "name" sets an option, "noname" clears it: a core one, or the current tracer's (trace_options). */
 int trace_set_options(struct trace_array *tr, char *option);
 
-/* The command line's trace_buf_size=, ftrace_filter=, ftrace_notrace=, trace_options= (trace/trace_boot.c). */
+/*
+ * The command line's trace_buf_size=, ftrace_filter=, ftrace_notrace=, ftrace_graph_filter=,
+ * ftrace_graph_notrace=, trace_options= and trace_event= (trace/trace_boot.c).
+ */
 unsigned long trace_boot_buf_size(void);
 void trace_boot_filters(struct trace_array *tr);
 void trace_boot_options(struct trace_array *tr, bool quiet);
+void trace_boot_events(struct trace_array *tr);
 
 /* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
 void tracing_init(void);

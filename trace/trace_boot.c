@@ -9,6 +9,9 @@
  *                          bytes, or with K, M or G (memparse), at least 4096
  *   ftrace_filter=LIST     set_ftrace_filter before the tracer starts, and
  *   ftrace_notrace=LIST    set_ftrace_notrace: comma-separated names or globs
+ *   ftrace_graph_filter=LIST, ftrace_graph_notrace=LIST
+ *                          set_graph_function, set_graph_notrace, for function_graph
+ *   trace_event=LIST       set_event's words: the events recorded from boot
  *   ftrace=NAME            then the tracer starts (trace/trace.c), before the shell runs
  *   trace_options=LIST     then the options, comma-separated, "noname" to clear: applied
  *                          before the tracer (core options) and again after (its own, such
@@ -21,6 +24,8 @@
  * Not traced: part of the tracer's set-up.
  */
 #include "trace/trace.h"
+#include "trace/trace_events.h"
+#include "kernel/mutex.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
@@ -66,10 +71,42 @@ static notrace int add_notrace(struct trace_array *tr, char *word)
 	return ftrace_set_notrace(&tr->ops, word, false);
 }
 
+static notrace int add_graph_filter(struct trace_array *tr, char *word)
+{
+	(void)tr;
+	return ftrace_set_filter(&graph_hash_ops, word, false);
+}
+
+static notrace int add_graph_notrace(struct trace_array *tr, char *word)
+{
+	(void)tr;
+	return ftrace_set_notrace(&graph_hash_ops, word, false);
+}
+
 notrace void trace_boot_filters(struct trace_array *tr)
 {
 	for_each_word("ftrace_filter", tr, false, add_filter);
 	for_each_word("ftrace_notrace", tr, false, add_notrace);
+	for_each_word("ftrace_graph_filter", tr, false, add_graph_filter);
+	for_each_word("ftrace_graph_notrace", tr, false, add_graph_notrace);
+}
+
+static notrace int add_event(struct trace_array *tr, char *word)
+{
+	struct trace_event_selector sel;
+	int ret;
+
+	(void)tr;
+	trace_event_parse_selector(word, &sel);
+	mutex_lock(&event_mutex);
+	ret = ftrace_set_clr_event(&sel);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+notrace void trace_boot_events(struct trace_array *tr)
+{
+	for_each_word("trace_event", tr, false, add_event);
 }
 
 /* quiet: the first pass, before the tracer whose options may be in the list. */

@@ -190,7 +190,6 @@ void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long le
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len);
 /* tp_printk, /proc/sys/kernel/tracepoint_printk: events are printk'ed too. */
 extern unsigned long tracepoint_printk;
-#define TRACE_EVENT_BOOT_MAX 256 /* trace_event=LIST */
 /*
  * A TRACE_FIELD_STRING's value: copies len - 1 bytes of str and a NUL to rec + offset (room
  * the caller reserved), and sets *loc to point at them.

@@ -473,29 +473,9 @@ notrace int event_trace_init_tracefs(void)
 	return ret;
 }
 
-/* --- boot ------------------------------------------------------------------------------------- */
+/* --- boot (trace_event= is read in trace/trace_boot.c) ------------------------------------------------------------------------------------- */
 
 extern struct trace_event_call *const __start_trace_events[], *const __stop_trace_events[];
-
-/* trace_event=LIST: set_event's words, comma-separated, enabled from boot (Linux's option). */
-static notrace void boot_events(void)
-{
-	char list[TRACE_EVENT_BOOT_MAX], *p = list, *word;
-
-	if (!cmdline_get("trace_event", list, sizeof(list)))
-		return;
-	mutex_lock(&event_mutex);
-	while ((word = strsep(&p, ","))) {
-		struct trace_event_selector sel;
-
-		if (!*word)
-			continue;
-		trace_event_parse_selector(word, &sel);
-		if (ftrace_set_clr_event(&sel))
-			pr_warn("tracing: trace_event=: no event '%s'\n", word);
-	}
-	mutex_unlock(&event_mutex);
-}
 
 static const struct ctl_table tp_printk_sysctls[] = {
 	{"tracepoint_printk", &tracepoint_printk, 0644, 0, 1, NULL},
@@ -509,5 +489,5 @@ notrace void event_trace_init(void)
 		pr_warn("tracing: could not create every events file\n");
 	if (cmdline_has("tp_printk"))
 		tracepoint_printk = 1;
-	boot_events();
+	trace_boot_events(&global_trace);
 }

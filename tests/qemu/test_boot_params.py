@@ -146,7 +146,7 @@ def test_trace_event_and_tp_printk():
     as it happens (and /proc/sys/kernel/tracepoint_printk turns that off)."""
     k = Lucid(cmdline="trace_event=sched:sched_switch,irq,nosuch tp_printk")
     try:
-        assert "tracing: trace_event=: no event 'nosuch'" in k.boot_output
+        assert "tracing: trace_event: cannot use 'nosuch'" in k.boot_output
         assert re.search(r"^\[ *\d+\.\d{6}\] sched_switch: prev_comm=\S+ prev_pid=\d+ "
                          r"prev_prio=120 prev_state=\S+ ==> next_comm=\S+ next_pid=\d+ "
                          r"next_prio=120$", k.boot_output, re.M), k.boot_output[-3000:]
@@ -159,5 +159,23 @@ def test_trace_event_and_tp_printk():
         text = k.run("cat %s/trace" % T)
         assert "sched_switch: prev_comm=sleep" in text  # still recorded
         assert "irq_handler_entry: irq=4 name=ttyS0" in text
+    finally:
+        k.close()
+
+
+def test_graph_filters():
+    """ftrace_graph_filter= and ftrace_graph_notrace= fill set_graph_function and
+    set_graph_notrace before ftrace=function_graph starts."""
+    k = Lucid(cmdline="ftrace=function_graph ftrace_graph_filter=ftest_outer,ftest_mid "
+                      "ftrace_graph_notrace=ftest_leaf")
+    try:
+        assert k.run("cat %s/current_tracer" % T) == "function_graph\n"
+        assert k.run("cat %s/set_graph_function" % T) == "ftest_mid\nftest_outer\n" or \
+            k.run("cat %s/set_graph_function" % T) == "ftest_outer\nftest_mid\n"
+        assert k.run("cat %s/set_graph_notrace" % T) == "ftest_leaf\n"
+        assert k.run("echo > %s/trace; ftest call" % T) == ""
+        text = k.run("cat %s/trace" % T)
+        assert "ftest_outer() {" in text and "ftest_mid();" in text, text
+        assert "ftest_leaf" not in text, text
     finally:
         k.close()
