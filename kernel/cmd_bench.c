@@ -128,6 +128,14 @@ static void bench_function_tracer(void)
 		printf("function_event_insns: %lu insns\n",
 		       (unsigned long)((traced - base) / EVENT_ROUNDS));
 	}
+	/* function_graph: an entry and a return event per call, through return_to_handler. */
+	if (!err && ftrace_set_filter(&tr->ops, "ftest_leaf", true) == 0 &&
+	    tracing_set_tracer(tr, "function_graph") == 0) {
+		uint64_t traced = call_leaf_rounds();
+		tracing_set_tracer(tr, "nop");
+		printf("graph_call_insns: %lu insns\n",
+		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+	}
 	ftrace_reset_filters(&tr->ops);
 }
 
