@@ -23,6 +23,7 @@
  */
 #include "trace/trace_fs.h"
 #include "trace/ftrace_probe.h"
+#include "trace/trace_stack.h"
 #include "kernel/seq_file.h"
 #include "kernel/kmalloc.h"
 #include "kernel/mutex.h"
@@ -86,7 +87,10 @@ static notrace void *avail_next(struct seq_file *m, void *v, loff_t *pos)
 }
 
 static const struct seq_operations avail_seq_ops = {
-	.start = avail_start, .next = avail_next, .stop = rec_stop, .show = avail_show,
+	.start = avail_start,
+	.next = avail_next,
+	.stop = rec_stop,
+	.show = avail_show,
 };
 
 static notrace int avail_open(struct inode *inode, struct file *file)
@@ -132,7 +136,10 @@ static notrace void *enabled_next(struct seq_file *m, void *v, loff_t *pos)
 }
 
 static const struct seq_operations enabled_seq_ops = {
-	.start = enabled_start, .next = enabled_next, .stop = rec_stop, .show = enabled_show,
+	.start = enabled_start,
+	.next = enabled_next,
+	.stop = rec_stop,
+	.show = enabled_show,
 };
 
 static notrace int enabled_open(struct inode *inode, struct file *file)
@@ -167,9 +174,10 @@ const struct file_operations tracing_dyn_info_fops = {
 /* --- set_ftrace_filter, set_ftrace_notrace ------------------------------------------------ */
 
 struct regex_file {
-	struct ftrace_ops *ops; /* whose sets: global_trace.ops or graph_hash_ops */
-	bool is_notrace;        /* its notrace set rather than its filter */
-	bool reset;             /* opened with O_TRUNC, and no write applied it yet */
+	struct ftrace_ops *ops; /* whose sets: global_trace.ops, graph_hash_ops, stack_trace_ops */
+	bool is_notrace; /* its notrace set rather than its filter */
+	bool commands; /* "glob:command" words mean something (set_ftrace_filter/notrace) */
+	bool reset; /* opened with O_TRUNC, and no write applied it yet */
 	char partial[WORD_MAX]; /* a word the last write cut off */
 	size_t plen;
 };
@@ -191,7 +199,8 @@ static notrace bool rec_in_hash(struct seq_file *m, int rec)
  */
 static notrace loff_t probes_base(void)
 {
-	return MAX((loff_t)ftrace_nr_records(), 1); /* after the "all functions" line, if no sites */
+	return MAX((loff_t)ftrace_nr_records(),
+		   1); /* after the "all functions" line, if no sites */
 }
 
 static notrace void *regex_seek(struct seq_file *m, loff_t *pos)
@@ -208,7 +217,8 @@ static notrace void *regex_seek(struct seq_file *m, loff_t *pos)
 		if (v)
 			return v;
 	}
-	if (rf->is_notrace || !ftrace_probe_show((int)(*pos - probes_base()), NULL, 0))
+	if (!rf->commands || rf->is_notrace ||
+	    !ftrace_probe_show((int)(*pos - probes_base()), NULL, 0))
 		return NULL;
 	return (void *)(*pos + 2);
 }
@@ -252,7 +262,10 @@ static notrace int regex_show(struct seq_file *m, void *v)
 }
 
 static const struct seq_operations regex_seq_ops = {
-	.start = regex_start, .next = regex_next, .stop = regex_stop, .show = regex_show,
+	.start = regex_start,
+	.next = regex_next,
+	.stop = regex_stop,
+	.show = regex_show,
 };
 
 static notrace struct regex_file *regex_file(struct file *file)
@@ -271,6 +284,7 @@ static notrace int regex_open(struct file *file, struct ftrace_ops *ops, bool is
 		return -ENOMEM;
 	rf->ops = ops;
 	rf->is_notrace = is_notrace;
+	rf->commands = ops == &global_trace.ops;
 	rf->reset = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	if (!(file->f_mode & FMODE_READ)) {
 		file->private_data = rf;
@@ -342,7 +356,7 @@ static notrace bool is_command(const char *word)
 /* Could the word be applied? 0, or the error applying it would give. trace_types_lock held. */
 static notrace int check_word(struct regex_file *rf, const char *word)
 {
-	if (is_command(word))
+	if (rf->commands && is_command(word))
 		return command_word(rf, word, false);
 	return word_matches(word) ? 0 : -EINVAL;
 }
@@ -353,7 +367,7 @@ static notrace int apply_word(struct regex_file *rf, const char *word)
 	struct ftrace_ops *ops = rf->ops;
 	int ret;
 
-	if (word && is_command(word)) {
+	if (word && rf->commands && is_command(word)) {
 		ret = apply_word(rf, NULL); /* ">" empties the filter even for a command */
 		return ret ? ret : command_word(rf, word, true);
 	}
@@ -362,7 +376,7 @@ static notrace int apply_word(struct regex_file *rf, const char *word)
 	if (!word)
 		word = ""; /* with reset: empties the set */
 	ret = rf->is_notrace ? ftrace_set_notrace(ops, word, rf->reset)
-			  : ftrace_set_filter(ops, word, rf->reset);
+			     : ftrace_set_filter(ops, word, rf->reset);
 	if (!ret)
 		rf->reset = false;
 	return ret;
@@ -384,8 +398,7 @@ static notrace char *next_word(char **s)
 	return w;
 }
 
-static notrace ssize_t regex_write(struct file *file, const char *ubuf, size_t cnt,
-				   loff_t *ppos)
+static notrace ssize_t regex_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct regex_file *rf = regex_file(file);
 	size_t len = rf->plen + cnt, tail = len, plen;
@@ -493,6 +506,21 @@ const struct file_operations ftrace_graph_fops = {
 	.release = regex_release,
 };
 
+static notrace int stack_filter_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return regex_open(file, &stack_trace_ops, false);
+}
+
+/* stack_trace_filter: the functions the stack tracer checks the stack in (empty: all). */
+const struct file_operations stack_trace_filter_fops = {
+	.open = stack_filter_open,
+	.read = seq_read,
+	.write = regex_write,
+	.llseek = regex_lseek,
+	.release = regex_release,
+};
+
 const struct file_operations ftrace_graph_notrace_fops = {
 	.open = graph_notrace_open,
 	.read = seq_read,
@@ -507,8 +535,8 @@ static notrace int pid_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	/* private_data: "the O_TRUNC still has to empty the list" */
-	file->private_data = (void *)(long)((file->f_mode & FMODE_WRITE) &&
-					    (file->f_flags & O_TRUNC));
+	file->private_data =
+		(void *)(long)((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC));
 	return 0;
 }
 

@@ -612,6 +612,7 @@ static const struct {
 	{"max_graph_depth", TRACE_MODE_WRITE, &graph_depth_fops, TOP},
 	{"set_graph_function", TRACE_MODE_WRITE, &ftrace_graph_fops, TOP},
 	{"set_graph_notrace", TRACE_MODE_WRITE, &ftrace_graph_notrace_fops, TOP},
+	{"stack_trace_filter", TRACE_MODE_WRITE, &stack_trace_filter_fops, TOP},
 	{"tracing_thresh", TRACE_MODE_WRITE, &tracing_thresh_fops, TOP},
 };
 

@@ -55,6 +55,7 @@ extern const struct file_operations tracing_mark_fops;    /* trace_marker */
 /* The function_graph tracer's (trace/ftrace_fs.c, trace/trace_functions_graph.c). */
 extern const struct file_operations ftrace_graph_fops;         /* set_graph_function */
 extern const struct file_operations ftrace_graph_notrace_fops; /* set_graph_notrace */
+extern const struct file_operations stack_trace_filter_fops; /* stack_trace_filter */
 extern const struct file_operations graph_depth_fops;          /* max_graph_depth */
 extern const struct file_operations tracing_thresh_fops;       /* tracing_thresh */
 

@@ -39,10 +39,10 @@ static unsigned long (*volatile leaf_fn)(unsigned long) = ftest_leaf;
 static unsigned long (*volatile outer_fn)(unsigned long) = ftest_outer;
 
 struct counts {
-	int leaf;        /* TRACE_FN events of ftest_leaf */
+	int leaf; /* TRACE_FN events of ftest_leaf */
 	int leaf_parent; /* ... whose parent is where we expect */
-	int stacks;      /* TRACE_STACK events reading leaf <- mid <- outer */
-	int other;       /* anything else */
+	int stacks; /* TRACE_STACK events reading leaf <- mid <- outer */
+	int other; /* anything else */
 };
 
 /* addr is in function name (or in a copy gcc made of it: "name.constprop.0"). */
@@ -229,6 +229,60 @@ static notrace noinline bool trace_selftest_printk(struct trace_array *tr)
 	return ok;
 }
 
+/*
+ * function_graph on ftest_outer, ftest_mid and ftest_leaf, one call of ftest_outer: exactly
+ * three entries and three returns, nested (depths 0 1 2 2 1 0, the returns in reverse order),
+ * each return after its entry and lasting at least as long as the call it contains.
+ */
+static notrace noinline bool trace_selftest_graph(struct trace_array *tr)
+{
+	static const char *const names[] = {"ftest_outer", "ftest_mid", "ftest_leaf"};
+	struct ring_buffer_event *event;
+	unsigned long func[3];
+	uint64_t len[3] = {0};
+	int n = 0, bad = 0;
+
+	for (int i = 0; i < 3; i++) {
+		func[i] = kallsyms_lookup_name(names[i]);
+		if (ftrace_set_filter(&tr->ops, names[i], i == 0))
+			return false;
+	}
+	if (tracing_set_tracer(tr, "function_graph"))
+		return false;
+	outer_fn(CALLS);
+	tracer_tracing_off(tr);
+	for (int cpu = 0; cpu < tr->nr_cpus; cpu++) {
+		while ((event = ring_buffer_consume(tr->buffer, cpu, NULL, NULL))) {
+			struct trace_entry *ent = ring_buffer_event_data(event);
+			struct ftrace_graph_ent_entry *e = (struct ftrace_graph_ent_entry *)ent;
+			struct ftrace_graph_ret_entry *r = (struct ftrace_graph_ret_entry *)ent;
+			int want = n < 3 ? n : 5 - n; /* depth, and index in names[] */
+
+			if (n >= 6 ||
+			    (ent->type != TRACE_GRAPH_ENT && ent->type != TRACE_GRAPH_RET)) {
+				bad++;
+			} else if (ent->type == (n < 3 ? TRACE_GRAPH_ENT : TRACE_GRAPH_RET) &&
+				   e->func == func[want] && e->depth == want) {
+				if (ent->type == TRACE_GRAPH_RET) {
+					len[want] = r->rettime - r->calltime;
+					bad += r->rettime < r->calltime;
+				}
+			} else {
+				bad++;
+			}
+			n++;
+		}
+	}
+	tracer_tracing_on(tr);
+	tracing_set_tracer(tr, "nop");
+	ftrace_set_filter(&tr->ops, "", true);
+	bad += len[0] < len[1] || len[1] < len[2];
+	if (n != 6 || bad)
+		printk(KERN_ERR "trace selftest: function_graph: %d events, %d out of place\n", n,
+		       bad);
+	return n == 6 && !bad;
+}
+
 notrace void trace_selftest_run(void)
 {
 	struct trace_array *tr = &global_trace;
@@ -241,6 +295,7 @@ notrace void trace_selftest_run(void)
 	report("tracer function (func_stack_trace)", trace_selftest_function(tr, true));
 	report("tracer switch nop/function/nop", trace_selftest_switch(tr));
 	report("trace buffer resize", trace_selftest_resize(tr));
+	report("tracer function_graph", trace_selftest_graph(tr));
 	report("trace_printk", trace_selftest_printk(tr));
 	tracing_reset_online_cpus(tr);
 }

@@ -66,6 +66,7 @@ RULES = [
     ("tracing_thresh", NUMBER),
     ("set_graph_function", LIST),
     ("set_graph_notrace", LIST),
+    ("stack_trace_filter", LIST),
     ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
     ("/proc/sys/kernel/*", SYSCTL),
 ]

@@ -93,7 +93,8 @@ def check_lines(lines):
 def test_selftests_pass(lucid):
     out = lucid.boot_output
     for name in ["tracer function", "tracer function (func_stack_trace)",
-                 "tracer switch nop/function/nop", "trace buffer resize"]:
+                 "tracer switch nop/function/nop", "trace buffer resize",
+                 "tracer function_graph"]:
         assert "Testing %s: PASSED" % name in out, out[-3000:]
     assert "FAILED" not in out
 

@@ -35,3 +35,29 @@ def test_deep_chain_is_recorded(lucid):
     # as deep as ftest's chain, which is in this run.
     lucid.run("echo 0 > stack_max_size")
     assert lucid.run("cat stack_max_size") == "0\n"
+
+
+def test_stack_trace_filter(lucid):
+    """stack_trace_filter: the stack is checked only in those functions, so the deepest stack
+    is the one seen on entering ftest_stack_deep; empty again means every function."""
+    lucid.run("cd /sys/kernel/debug/tracing")
+    assert lucid.run("cat stack_trace_filter") == "#### all functions enabled ####\n"
+    assert lucid.run("echo 'ftest_stack*' > stack_trace_filter") == ""
+    assert lucid.run("cat stack_trace_filter") == "ftest_stack_deep\nftest_stack\n"
+    assert "write error: Invalid argument" in lucid.run("echo nosuch > stack_trace_filter")
+    assert "write error: Invalid argument" in lucid.run(
+        "echo 'ftest_leaf:traceoff' > stack_trace_filter")  # no commands here
+    assert lucid.run("cat stack_trace_filter") == "ftest_stack_deep\nftest_stack\n"
+    assert lucid.run("echo 0 > stack_max_size") == ""
+    lucid.run("echo 1 > /proc/sys/kernel/stack_tracer_enabled")
+    lucid.run("ftest call")
+    assert lucid.run("cat stack_max_size") == "0\n"  # ftest_leaf and co. are not checked
+    lucid.run("ftest stack")
+    lucid.run("echo 0 > /proc/sys/kernel/stack_tracer_enabled")
+    out = lucid.run("cat stack_trace").splitlines()
+    rows = [ROW.match(l) for l in out[2:]]
+    assert all(rows) and rows, out
+    assert rows[0].group(4) == "ftest_stack_deep", out[:4]  # where the deepest check was
+    assert int(lucid.run("cat stack_max_size")) == int(rows[0].group(2))
+    assert lucid.run("echo > stack_trace_filter") == ""
+    assert lucid.run("cat stack_trace_filter") == "#### all functions enabled ####\n"
