@@ -17,6 +17,7 @@
 #include "arch/x86_64/lapic.h"
 #include "kernel/watchdog.h"
 #include "kernel/ftest.h"
+#include "trace/ftrace_probe.h"
 
 static LIST_HEAD(timers);
 static DEFINE_SPINLOCK(timer_lock);
@@ -104,6 +105,7 @@ static void timer_interrupt(struct pt_regs *regs)
 	run_timers();
 	scheduler_tick();
 	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
+	trace_snapshot_tick(); /* "func:snapshot" fired: wake the thread that swaps */
 }
 
 void timer_interrupt_init(void)

@@ -216,7 +216,9 @@ notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_s
 	ret = ftrace_cmd_count(spec->param, &counted, &count);
 	if (ret)
 		return ret;
-	if (apply)
+	if (apply && cmd->setup)
+		ret = cmd->setup(tr);
+	if (apply && !ret)
 		ret = register_ftrace_function_probe(spec->glob, tr, probe_ops, count);
 	else
 		ret = probe_changes(probe, spec->glob, false, NULL, 0) ? 0 : -EINVAL;

@@ -30,7 +30,15 @@ struct ftrace_func_command {
 	const char *name;
 	const struct ftrace_probe_ops *ops;
 	const struct ftrace_probe_ops *count_ops;
+	/* Optional: what the command needs before its first probe (trace_types_lock held). */
+	int (*setup)(struct trace_array *tr);
 };
+
+/* "func:snapshot" (trace/trace_snapshot_trigger.c). */
+extern const struct ftrace_probe_ops snapshot_probe_ops, snapshot_count_probe_ops;
+void trace_snapshot_tick(void); /* the timer tick: a snapshot was asked for? */
+int trace_snapshot_trigger_setup(struct trace_array *tr); /* its buffer */
+void trace_snapshot_trigger_init(void);                   /* boot: its thread */
 
 /* trace/trace_func_cmds.c: the command called name, or NULL. */
 const struct ftrace_func_command *ftrace_find_command(const char *name);

@@ -23,6 +23,7 @@
  * traced function in here would record itself recording.
  */
 #include "trace/trace.h"
+#include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
 #include "trace/trace_dump.h"
 #include "trace/ring_buffer.h"
@@ -516,6 +517,7 @@ notrace void tracing_init(void)
 	tracer_init_tracefs(tr);
 	event_trace_init(); /* the trace events and their files, before tracers that use them */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
+	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
 		register_tracer(*p);

@@ -479,7 +479,7 @@ static const char readme_msg[] =
 	"\t     (but leaves its triggers)\n"
 	"\t    triggers: a command to perform when function is hit\n"
 	"\t      Format: <function>:<trigger>[:count]\n"
-	"\t     trigger: traceon, traceoff, stacktrace\n"
+	"\t     trigger: traceon, traceoff, stacktrace, snapshot\n"
 	"\t     example: echo do_fault:traceoff > set_ftrace_filter\n"
 	"\t              echo do_trap:traceoff:3 > set_ftrace_filter\n"
 	"\t     a count only goes down when the trigger did something\n"

@@ -132,9 +132,11 @@ static const struct ftrace_probe_ops stacktrace_count_probe_ops = {"stacktrace",
 								   ftrace_stacktrace_count};
 
 static const struct ftrace_func_command ftrace_commands[] = {
-	{"traceon", &traceon_probe_ops, &traceon_count_probe_ops},
-	{"traceoff", &traceoff_probe_ops, &traceoff_count_probe_ops},
-	{"stacktrace", &stacktrace_probe_ops, &stacktrace_count_probe_ops},
+	{"traceon", &traceon_probe_ops, &traceon_count_probe_ops, NULL},
+	{"traceoff", &traceoff_probe_ops, &traceoff_count_probe_ops, NULL},
+	{"stacktrace", &stacktrace_probe_ops, &stacktrace_count_probe_ops, NULL},
+	{"snapshot", &snapshot_probe_ops, &snapshot_count_probe_ops, /* trace_snapshot_trigger.c */
+	 trace_snapshot_trigger_setup},
 };
 
 notrace const struct ftrace_func_command *ftrace_find_command(const char *name)

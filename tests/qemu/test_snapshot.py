@@ -128,3 +128,28 @@ def test_snapshots_while_every_cpu_records(lucid):
     ok(lucid, "echo nop > current_tracer")
     ok(lucid, "echo 1 > tracing_on")
     ok(lucid, "echo 1408 > buffer_size_kb")
+
+
+def test_func_snapshot_trigger(lucid):
+    """'ftest_mid:snapshot:1': the snapshot ends with ftest_mid's own event, the trace goes on
+    afterwards, and the count is used up once."""
+    ok(lucid, "cd %s" % T)
+    ok(lucid, "echo 0 > snapshot")
+    ok(lucid, "echo 'ftest_mid:snapshot:1' > set_ftrace_filter")
+    assert sh(lucid, "cat set_ftrace_filter") == ("#### all functions enabled ####\n"
+                                                "ftest_mid:snapshot:count=1\n")
+    ok(lucid, "echo 'ftest_*' >> set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "ftest call")
+    ok(lucid, "sleep 0.1")  # a tick wakes the thread that swaps
+    assert sh(lucid, "cat tracing_on") == "1\n"
+    assert bodies(sh(lucid, "cat snapshot")) == CALL[:2]  # up to the trigger, nothing after
+    assert sh(lucid, "cat set_ftrace_filter").endswith("ftest_mid:snapshot:count=0\n")
+    ok(lucid, "echo > trace")
+    ok(lucid, "ftest call")
+    assert bodies(sh(lucid, "cat trace")) == CALL  # the count is spent: tracing goes on
+    assert bodies(sh(lucid, "cat snapshot")) == CALL[:2]
+    ok(lucid, "echo '!ftest_mid:snapshot:0' >> set_ftrace_filter")
+    ok(lucid, "echo nop > current_tracer")
+    ok(lucid, "echo > set_ftrace_filter")
+    ok(lucid, "echo 0 > snapshot")
