@@ -27,6 +27,7 @@
  * Not traced: it runs inside the oops path and prints the tracer's buffer.
  */
 #include "trace/trace_dump.h"
+#include "trace/trace_fs.h"
 #include "trace/trace.h"
 #include "trace/trace_output.h"
 #include "trace/ring_buffer.h"
@@ -69,19 +70,8 @@ static notrace void dump_seq(struct trace_seq *s)
 /* The oldest event left (of one CPU, for DUMP_ORIG) as the iterator's current one. */
 static notrace bool dump_next_event(struct trace_iterator *iter)
 {
-	struct ring_buffer *buffer = iter->tr->buffer;
-	struct ring_buffer_event *event;
-	int cpu = iter->cpu_file;
-
-	if (cpu == RING_BUFFER_ALL_CPUS)
-		event = ring_buffer_peek_oldest(buffer, &cpu, &iter->ts, &iter->lost_events);
-	else
-		event = ring_buffer_peek(buffer, cpu, &iter->ts, &iter->lost_events);
-	if (!event)
+	if (!trace_peek_next_event(iter))
 		return false;
-	iter->cpu = cpu;
-	iter->ent = ring_buffer_event_data(event);
-	iter->ent_size = ring_buffer_event_length(event);
 	iter->idx = 1; /* as Linux's dump: every event is "the first", so no annotations */
 	return true;
 }

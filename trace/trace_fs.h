@@ -30,6 +30,9 @@ int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt);
 /* The options directory, for option files that belong to no tracer (the profiler's). */
 struct dentry *tracing_options_dir(void);
 
+/* The oldest unread event as iter's current one, not consumed (trace/trace_iter.c). */
+bool trace_peek_next_event(struct trace_iterator *iter);
+
 /* Wakes trace_pipe readers at once (they also look every few milliseconds). */
 void trace_pipe_wake(void);
 

@@ -380,8 +380,11 @@ static notrace struct wait_queue_head *tracing_pipe_wait_queue(struct file *file
 	return &trace_pipe_wait;
 }
 
-/* Formats the next event into iter->seq and consumes it; false if there is none. */
-static notrace bool consume_next_entry(struct trace_iterator *iter)
+/*
+ * The oldest unread event (of iter->cpu_file, or of every CPU) as the iterator's current one,
+ * not yet consumed; false if there is none. For trace_pipe and ftrace_dump, the consumers.
+ */
+notrace bool trace_peek_next_event(struct trace_iterator *iter)
 {
 	struct ring_buffer *buffer = iter->tr->buffer;
 	struct ring_buffer_event *event;
@@ -396,11 +399,22 @@ static notrace bool consume_next_entry(struct trace_iterator *iter)
 	iter->cpu = cpu;
 	iter->ent = ring_buffer_event_data(event);
 	iter->ent_size = ring_buffer_event_length(event);
+	return true;
+}
+
+/* Formats the next event into iter->seq and consumes it; false if there is none. */
+static notrace bool consume_next_entry(struct trace_iterator *iter)
+{
+	int cpu;
+
+	if (!trace_peek_next_event(iter))
+		return false;
+	cpu = iter->cpu; /* the printer may look ahead: consume what was peeked */
 	iter->idx++;
 	trace_seq_init(&iter->seq);
 	/* A line too long for the seq is cut: never seen in practice. */
 	if (print_trace_line(iter) != TRACE_TYPE_NO_CONSUME)
-		ring_buffer_consume(buffer, cpu, NULL, NULL);
+		ring_buffer_consume(iter->tr->buffer, cpu, NULL, NULL);
 	iter->ent = NULL;
 	iter->pos++;
 	return true;

@@ -8,9 +8,9 @@ and what they say is checked exactly: which functions, in which order, at which 
 import re
 import time
 
+from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
+
 BOOT = {"cmdline": ""}
-T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
 
 HEADER = ("# tracer: function_graph\n"
           "#\n"
@@ -35,26 +35,6 @@ MARKS = [(1000000000, "$"), (100000000, "@"), (10000000, "*"), (1000000, "#"), (
          (10000, "+")]
 
 
-# Patching every call site (a tracer switch) can take long on a host busy with other QEMUs.
-def sh(k, cmd, timeout=120):
-    return k.run(cmd, timeout=timeout)
-
-
-def ok(k, cmd, timeout=120):
-    out = sh(k, cmd, timeout)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
-
-
-def fails(k, cmd, err=EINVAL):
-    assert sh(k, cmd) == err, cmd
-    assert k.status() == 1, cmd
-
-
-def cat(k, name, timeout=120):
-    return sh(k, "cat %s/%s" % (T, name), timeout)
-
-
 def fresh(k):
     """Back to the state at boot: nop, no filters, default sizes and options, empty buffer."""
     for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_ftrace_filter",
@@ -68,10 +48,6 @@ def fresh(k):
         ok(k, "echo %s > %s/options/%s" % (0 if opt.startswith("no") else 1, T,
                                              re.sub(r"^no", "", opt)))
     ok(k, "echo > trace")
-
-
-def ncpus(k):
-    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
 
 
 def ftest_functions(k):

@@ -3,13 +3,15 @@ import re
 
 T = "/sys/kernel/tracing"
 EINVAL = "sh: echo: write error: Invalid argument\n"
+# Patching every call site (a tracer switch) can take long on a host busy with other QEMUs.
+TIMEOUT = 120
 
 
-def sh(k, cmd, timeout=30):
+def sh(k, cmd, timeout=TIMEOUT):
     return k.run(cmd, timeout=timeout)
 
 
-def ok(k, cmd, timeout=30):
+def ok(k, cmd, timeout=TIMEOUT):
     """cmd prints nothing and succeeds."""
     out = sh(k, cmd, timeout)
     assert out == "", "%r printed %r" % (cmd, out)
@@ -22,7 +24,7 @@ def fails(k, cmd, err=EINVAL):
     assert k.status() == 1, cmd
 
 
-def cat(k, name, timeout=30):
+def cat(k, name, timeout=TIMEOUT):
     return sh(k, "cat %s/%s" % (T, name), timeout)
 
 
