@@ -90,6 +90,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	watchdog_init();                 // soft-lockup detection on every tick
 	smp_ipi_init();                  // reschedule and call-function IPIs
 	lapic_init_this_cpu();           // start this CPU's tick
+	tracing_init();                  // trace buffer, tracers: ftrace=NAME sees the CPUs start
 	smp_boot_cpus();                 // wake the other CPUs
 	request_irq(COM1_IRQ, serial_interrupt, "ttyS0"); // its handler: the ttyS0 interrupt
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
@@ -98,7 +99,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
-	tracing_init();                  // trace buffer, tracers, tracefs files (needs the VFS)
+	tracing_init_tracefs();          // the tracing files (needs the VFS)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN

@@ -489,9 +489,11 @@ static notrace int tracing_possible_cpus(void)
 }
 
 /*
- * Call after the heap, ftrace_init() and vfs_init() (for the tracefs files), best after the
- * other CPUs are up. Command line: ftrace=NAME starts a tracer at boot, ftrace_selftest runs
- * the self-tests; trace/trace_boot.c has the others (sizes, filters, options).
+ * Boot, in two steps. tracing_init() runs before the other CPUs start (it needs the heap,
+ * ftrace_init() and the scheduler): the buffer, the events, the tracers, and the command line's
+ * filters, options and ftrace=NAME, so that `ftrace=function` sees the other CPUs come up.
+ * tracing_init_tracefs() runs once the VFS exists: the files. ftrace_selftest runs the
+ * self-tests (trace/trace_selftest.c); trace/trace_boot.c has the other options.
  */
 notrace void tracing_init(void)
 {
@@ -499,7 +501,7 @@ notrace void tracing_init(void)
 	unsigned long size = trace_boot_buf_size();
 	char name[MAX_TRACER_SIZE];
 
-	tr->nr_cpus = tracing_possible_cpus();
+	tr->nr_cpus = tracing_possible_cpus(); /* from the MADT: the CPUs that will start */
 	tr->buffer = ring_buffer_alloc(size, RB_FL_OVERWRITE, tr->nr_cpus);
 	if (!tr->buffer && size != TRACE_BUF_SIZE_DEFAULT) {
 		pr_warn("tracing: trace_buf_size=%lu is too big: the default size instead\n", size);
@@ -514,10 +516,7 @@ notrace void tracing_init(void)
 		tr->buffer_size[cpu] = size;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	tr->ops.private = tr;
-	tracer_init_tracefs(tr);
-	event_trace_init(); /* the trace events and their files, before tracers that use them */
-	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
-	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
+	event_trace_early_init(); /* the trace events, before tracers that use them */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
 		register_tracer(*p);
@@ -528,4 +527,20 @@ notrace void tracing_init(void)
 	if (cmdline_get("ftrace", name, sizeof(name)) && tracing_set_tracer(tr, name))
 		pr_warn("tracing: ftrace=%s: no such tracer\n", name);
 	trace_boot_options(tr, false); /* again: the tracer's own options exist now */
+}
+
+notrace void tracing_init_tracefs(void)
+{
+	struct trace_array *tr = &global_trace;
+
+	if (!tr->buffer)
+		return;
+	tracer_init_tracefs(tr);
+	mutex_lock(&trace_types_lock);
+	for (struct tracer *t = trace_types; t; t = t->next)
+		tracing_create_tracer_options(t); /* registered before options/ existed */
+	mutex_unlock(&trace_types_lock);
+	event_trace_init(); /* the events' files, and trace_event= */
+	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
+	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 }

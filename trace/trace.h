@@ -244,7 +244,8 @@ void trace_boot_options(struct trace_array *tr, bool quiet);
 void trace_boot_events(struct trace_array *tr);
 
 /* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
-void tracing_init(void);
+void tracing_init(void);         /* before the other CPUs start */
+void tracing_init_tracefs(void); /* once the VFS exists */
 int tracer_init_tracefs(struct trace_array *tr); /* trace/trace_fs.c */
 void tracing_create_tracer_options(struct tracer *t);
 void trace_selftest_run(void); /* trace/trace_selftest.c */

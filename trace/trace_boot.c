@@ -12,7 +12,7 @@
  *   ftrace_graph_filter=LIST, ftrace_graph_notrace=LIST
  *                          set_graph_function, set_graph_notrace, for function_graph
  *   trace_event=LIST       set_event's words: the events recorded from boot
- *   ftrace=NAME            then the tracer starts (trace/trace.c), before the shell runs
+ *   ftrace=NAME            then the tracer starts (trace/trace.c), before the other CPUs
  *   trace_options=LIST     then the options, comma-separated, "noname" to clear: applied
  *                          before the tracer (core options) and again after (its own, such
  *                          as func_stack_trace, exist only once it is current)

@@ -150,6 +150,7 @@ extern struct mutex event_mutex; /* the events' enable state */
  * Boot: sorts the events of the section, gives each its id and output, makes events/,
  * set_event and available_events (trace/trace_events_fs.c).
  */
+void event_trace_early_init(void); /* boot: the events, no files yet */
 void event_trace_init(void);
 /* Adds events to ftrace_events (the boot adds the section's), then gives ids to new ones. */
 void trace_events_add(struct trace_event_call *const *calls, int nr);

@@ -481,13 +481,19 @@ static const struct ctl_table tp_printk_sysctls[] = {
 	{"tracepoint_printk", &tracepoint_printk, 0644, 0, 1, NULL},
 };
 
-notrace void event_trace_init(void)
+/* Before the tracers: the events they may hold (the sched_switch tracer). No files yet. */
+notrace void event_trace_early_init(void)
 {
 	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
+	if (cmdline_has("tp_printk"))
+		tracepoint_printk = 1;
+}
+
+/* Once the VFS exists: events/, set_event and the rest, then trace_event=. */
+notrace void event_trace_init(void)
+{
 	if (event_trace_init_tracefs() ||
 	    register_sysctl_table(tp_printk_sysctls, ARRAY_SIZE(tp_printk_sysctls)))
 		pr_warn("tracing: could not create every events file\n");
-	if (cmdline_has("tp_printk"))
-		tracepoint_printk = 1;
 	trace_boot_events(&global_trace);
 }

@@ -225,7 +225,8 @@ void mmu_init(void)
 	boot_stack_guard_init();
 }
 
-uintptr_t mmu_kernel_cr3(void)
+/* notrace: a starting CPU calls it before its GS base is set (smpboot.c ap_start). */
+notrace uintptr_t mmu_kernel_cr3(void)
 {
 	return __pa(kernel_pml4);
 }

@@ -72,12 +72,16 @@ def test_options(lucid):
 
 
 def test_boot_was_traced(lucid):
-    # The first events: the boot CPU (swapper/0, pid 0) starting the shell, then the shell.
+    # From boot: the boot CPU (swapper/0, pid 0) starting the snapshot trigger's thread and
+    # the shell (kthread_run), then the shell itself running.
     ev = events(cat(lucid, "trace"))
-    assert re.match(r"^kthread_run\+0x0/0x[0-9a-f]+ <-kmain\+0x[0-9a-f]+/0x[0-9a-f]+$", ev[0][2])
-    assert ev[0][:2] == ("<idle>", 0)
-    assert re.match(r"^shell_main\+0x0/0x[0-9a-f]+ <-kthread_start\+", ev[1][2]), ev[1]
-    assert ev[1][0] == "sh" and ev[1][3] >= ev[0][3]
+    starts = [e for e in ev if e[2].startswith("kthread_run+0x0/")]
+    assert [e[2].split("<-")[1].split("+")[0] for e in starts[:2]] == [
+        "trace_snapshot_trigger_init", "kmain"], starts
+    assert all(e[:2] == ("<idle>", 0) for e in starts[:2])
+    shell = [e for e in ev if e[0] == "sh" and e[2].startswith("shell_main+0x0/")]
+    assert shell and re.match(r"^shell_main\+0x0/0x[0-9a-f]+ <-kthread_start\+", shell[0][2])
+    assert shell[0][3] >= starts[1][3]
     # and the filters hold for what comes next: ftest_mid is left out
     lucid.run("echo > %s/trace" % T)
     lucid.run("ftest call")
@@ -177,5 +181,23 @@ def test_graph_filters():
         text = k.run("cat %s/trace" % T)
         assert "ftest_outer() {" in text and "ftest_mid();" in text, text
         assert "ftest_leaf" not in text, text
+    finally:
+        k.close()
+
+
+def test_ftrace_starts_before_the_other_cpus():
+    """ftrace=function is on before the other CPUs start: each one's first C functions after
+    its GS base is set (ap_start's calls) are in the trace, on that CPU."""
+    k = Lucid(cmdline="ftrace=function trace_buf_size=512K ftrace_filter=ap_start,"
+                      "gdt_init_this_cpu,sched_init_this_cpu,percpu_init_this_cpu")
+    try:
+        text = k.run("cat %s/trace" % T)
+        for cpu in range(1, ncpus(k)):
+            lines = [l for l in text.splitlines() if "[%03d]" % cpu in l]
+            bodies = [l.split(": ", 1)[1] for l in lines]
+            assert bodies[:2] == ["gdt_init_this_cpu <-ap_start",
+                                  "sched_init_this_cpu <-ap_start"], (cpu, lines[:4])
+        # ap_start itself, and what runs before the GS base is set, are notrace
+        assert "percpu_init_this_cpu" not in text and " ap_start <-" not in text
     finally:
         k.close()
