@@ -236,6 +236,23 @@ notrace char *skip_spaces(const char *str)
 	return (char *)str;
 }
 
+/*
+ * The next blank-separated word of *s, cut in place, with *s moved past it; NULL when only
+ * blanks are left. How the tracing files split a write into words (Linux's trace_get_user).
+ */
+notrace char *next_word(char **s)
+{
+	char *w = skip_spaces(*s), *e;
+
+	if (!*w)
+		return NULL;
+	for (e = w; *e && !isspace((unsigned char)*e); e++)
+		;
+	*s = *e ? e + 1 : e;
+	*e = '\0';
+	return w;
+}
+
 notrace char *strim(char *s)
 {
 	size_t len = strlen(s);

@@ -65,5 +65,7 @@ char *strsep(char **s, const char *delim);
 char *skip_spaces(const char *str);
 /* Cuts trailing whitespace off s in place; returns s past its leading whitespace. */
 char *strim(char *s);
+/* The next blank-separated word of *s, cut in place; NULL if none is left. */
+char *next_word(char **s);
 
 #endif

@@ -382,22 +382,6 @@ static notrace int apply_word(struct regex_file *rf, const char *word)
 	return ret;
 }
 
-/* The next blank-separated word of *s (cut in place), or NULL. */
-static notrace char *next_word(char **s)
-{
-	char *w = *s, *e;
-
-	while (*w && isspace(*w))
-		w++;
-	if (!*w)
-		return NULL;
-	for (e = w; *e && !isspace(*e); e++)
-		;
-	*s = *e ? e + 1 : e;
-	*e = '\0';
-	return w;
-}
-
 static notrace ssize_t regex_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct regex_file *rf = regex_file(file);

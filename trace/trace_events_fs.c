@@ -159,22 +159,6 @@ static notrace void ftrace_clear_events(void)
 	}
 }
 
-/* The next blank-separated word of *s (cut in place), or NULL. */
-static notrace char *next_word(char **s)
-{
-	char *w = *s, *e;
-
-	while (*w && isspace(*w))
-		w++;
-	if (!*w)
-		return NULL;
-	for (e = w; *e && !isspace(*e); e++)
-		;
-	*s = *e ? e + 1 : e;
-	*e = '\0';
-	return w;
-}
-
 static notrace ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt,
 				       loff_t *ppos)
 {

@@ -241,6 +241,22 @@ static void check_class(bool (*is)(int), const char *members)
 	}
 }
 
+static void test_next_word(void **state)
+{
+	char buf[] = "  ftest_*\t!ftest_mid \n", *p = buf;
+
+	(void)state;
+	assert_string_equal(next_word(&p), "ftest_*");
+	assert_string_equal(next_word(&p), "!ftest_mid");
+	assert_null(next_word(&p));
+	assert_null(next_word(&p)); /* and stays so */
+	char empty[] = " \t\n", *q = empty;
+	assert_null(next_word(&q));
+	char last[] = "word", *r = last;
+	assert_string_equal(next_word(&r), "word");
+	assert_null(next_word(&r));
+}
+
 static void test_ctype(void **state)
 {
 	const char *lower = "abcdefghijklmnopqrstuvwxyz", *upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -286,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_searches),
 		cmocka_unit_test(test_strsep),
 		cmocka_unit_test(test_strim_skip_spaces),
+		cmocka_unit_test(test_next_word),
 		cmocka_unit_test(test_ctype),
 	};
 
