@@ -4,7 +4,7 @@ import shutil
 import socket
 import subprocess
 
-from lucid import ROOT, iso_for
+from lucid import BUILD, ROOT, iso_for
 
 
 def free_port():
@@ -25,6 +25,9 @@ def test_gdb_breaks_in_kmain():
     try:
         with open(os.path.join(ROOT, "tools", "gdbinit.tmpl")) as f:
             script = f.read().replace("@GDBPORT@", str(port))
+        # The symbols of the kernel booted (LUCID_BUILD picks another build, the UBSAN one).
+        elf = os.path.join(os.environ.get("LUCID_BUILD") or BUILD, "lucid.elf")
+        script = script.replace("file build/lucid.elf", "file " + elf)
         init = os.path.join(ROOT, "build", "test.gdbinit")
         with open(init, "w") as f:
             f.write(script + "hbreak kmain\ncontinue\nbt 1\n")
