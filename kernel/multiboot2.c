@@ -10,6 +10,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/compiler.h"
+#include "lib/unaligned.h"
 
 #define TAG_END 0
 #define TAG_CMDLINE 1
@@ -21,20 +22,6 @@
 #define INFO_HEADER 8      /* total_size (4 bytes) + reserved (4 bytes) */
 #define MMAP_HEADER 16     /* tag header + entry_size + entry_version */
 #define MMAP_ENTRY_MIN 20  /* base (8) + length (8) + type (4) */
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
 
 static void copy_string(char *dst, size_t cap, const uint8_t *src, size_t n)
 {
@@ -48,16 +35,16 @@ static int parse_mmap(const uint8_t *tag, uint32_t size, struct boot_info *out)
 {
 	if (size < MMAP_HEADER)
 		return -EINVAL;
-	uint32_t entry_size = get32(tag + 8);
+	uint32_t entry_size = get_unaligned_le32(tag + 8);
 	if (entry_size < MMAP_ENTRY_MIN || entry_size % 8)
 		return -EINVAL;
 	for (uint32_t off = MMAP_HEADER; off + entry_size <= size; off += entry_size) {
 		if (out->nr_regions == BOOT_MAX_REGIONS)
 			break; /* keep the first ones; Lucid never needs more */
 		struct mem_region *r = &out->regions[out->nr_regions++];
-		r->base = get64(tag + off);
-		r->len = get64(tag + off + 8);
-		r->type = get32(tag + off + 16);
+		r->base = get_unaligned_le64(tag + off);
+		r->len = get_unaligned_le64(tag + off + 8);
+		r->type = get_unaligned_le32(tag + off + 16);
 	}
 	return 0;
 }
@@ -69,13 +56,13 @@ int multiboot2_parse(const void *info, size_t size, struct boot_info *out)
 	memset(out, 0, sizeof(*out));
 	if (size < INFO_HEADER)
 		return -EINVAL;
-	uint32_t total = get32(p);
+	uint32_t total = get_unaligned_le32(p);
 	if (total < INFO_HEADER || total > size)
 		return -EINVAL;
 
 	for (uint32_t off = INFO_HEADER; off + TAG_HEADER <= total;) {
 		const uint8_t *tag = p + off;
-		uint32_t type = get32(tag), tsize = get32(tag + 4);
+		uint32_t type = get_unaligned_le32(tag), tsize = get_unaligned_le32(tag + 4);
 		if (tsize < TAG_HEADER || tsize > total - off)
 			return -EINVAL;
 		if (type == TAG_END)

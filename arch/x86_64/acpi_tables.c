@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 #define SDT_HEADER_LEN 36
 #define RSDP_V1_LEN 20
@@ -28,20 +29,6 @@
 #define LAPIC_ENABLED 0x1
 #define LAPIC_ONLINE_CAPABLE 0x2
 #define MAX_TABLE_LEN (1 << 20)
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
 
 static bool checksum_ok(const uint8_t *p, size_t len)
 {
@@ -57,7 +44,7 @@ static const uint8_t *map_table(uint64_t phys, const void *(*table_at)(uint64_t,
 	const uint8_t *h = table_at(phys, SDT_HEADER_LEN);
 	if (!h)
 		return NULL;
-	uint32_t len = get32(h + 4);
+	uint32_t len = get_unaligned_le32(h + 4);
 	if (len < SDT_HEADER_LEN || len > MAX_TABLE_LEN)
 		return NULL;
 	const uint8_t *t = table_at(phys, len);
@@ -68,15 +55,15 @@ static const uint8_t *map_table(uint64_t phys, const void *(*table_at)(uint64_t,
 
 static void parse_madt(const uint8_t *madt, struct acpi_info *out)
 {
-	uint32_t len = get32(madt + 4);
-	out->lapic_phys = get32(madt + SDT_HEADER_LEN);
+	uint32_t len = get_unaligned_le32(madt + 4);
+	out->lapic_phys = get_unaligned_le32(madt + SDT_HEADER_LEN);
 	for (uint32_t off = MADT_RECORDS_OFFSET; off + 2 <= len;) {
 		uint8_t type = madt[off], rlen = madt[off + 1];
 		if (rlen < 2 || off + rlen > len)
 			break;
 		const uint8_t *r = madt + off;
 		if (type == MADT_LAPIC && rlen >= 8) {
-			uint32_t flags = get32(r + 4);
+			uint32_t flags = get_unaligned_le32(r + 4);
 			if (flags & (LAPIC_ENABLED | LAPIC_ONLINE_CAPABLE)) {
 				if (out->nr_cpus < NR_CPUS)
 					out->cpu_apic_ids[out->nr_cpus++] = r[3];
@@ -84,11 +71,11 @@ static void parse_madt(const uint8_t *madt, struct acpi_info *out)
 					out->cpus_ignored++;
 			}
 		} else if (type == MADT_IOAPIC && rlen >= 12 && !out->ioapic_phys) {
-			out->ioapic_phys = get32(r + 4);
+			out->ioapic_phys = get_unaligned_le32(r + 4);
 		} else if (type == MADT_ISO && rlen >= 10 && r[3] < 16) {
-			out->isa_irq_to_gsi[r[3]] = get32(r + 4);
+			out->isa_irq_to_gsi[r[3]] = get_unaligned_le32(r + 4);
 		} else if (type == MADT_LAPIC_ADDR && rlen >= 12) {
-			uint64_t a = get64(r + 4);
+			uint64_t a = get_unaligned_le64(r + 4);
 			if (a < UINT32_MAX)
 				out->lapic_phys = (uint32_t)a;
 		}
@@ -106,16 +93,16 @@ int acpi_parse(const uint8_t *rsdp, size_t rsdp_len,
 	    !checksum_ok(rsdp, RSDP_V1_LEN))
 		return -EINVAL;
 
-	bool xsdt = rsdp[15] >= 2 && rsdp_len >= RSDP_V2_LEN && get64(rsdp + 24);
-	const uint8_t *root = map_table(xsdt ? get64(rsdp + 24) : get32(rsdp + 16), table_at);
+	bool xsdt = rsdp[15] >= 2 && rsdp_len >= RSDP_V2_LEN && get_unaligned_le64(rsdp + 24);
+	const uint8_t *root = map_table(xsdt ? get_unaligned_le64(rsdp + 24) : get_unaligned_le32(rsdp + 16), table_at);
 	if (!root)
 		return -EINVAL;
 	size_t entry = xsdt ? 8 : 4;
-	uint32_t len = get32(root + 4);
+	uint32_t len = get_unaligned_le32(root + 4);
 	for (uint32_t off = SDT_HEADER_LEN; off + entry <= len; off += entry) {
-		uint64_t phys = xsdt ? get64(root + off) : get32(root + off);
+		uint64_t phys = xsdt ? get_unaligned_le64(root + off) : get_unaligned_le32(root + off);
 		const uint8_t *t = map_table(phys, table_at);
-		if (t && !memcmp(t, "APIC", 4) && get32(t + 4) >= MADT_RECORDS_OFFSET) {
+		if (t && !memcmp(t, "APIC", 4) && get_unaligned_le32(t + 4) >= MADT_RECORDS_OFFSET) {
 			parse_madt(t, out);
 			return out->nr_cpus ? 0 : -EINVAL;
 		}

@@ -18,6 +18,7 @@
 #include "arch/x86_64/acpi_tables.h"
 #include "lib/errno.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "lib/unaligned.h"
 
 #define SDT_HEADER_LEN 36
 #define SDT_CHECKSUM 9
@@ -41,20 +42,6 @@ static const void *table_at(uint64_t phys, size_t len)
 	return copy;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* Sets the checksum byte at p[at] so that the len bytes at p add up to 0. */
 static void fix_checksum(uint8_t *p, size_t len, size_t at)
 {
@@ -71,7 +58,7 @@ static void fix_table(uint64_t phys)
 {
 	if (phys > mem_size || mem_size - phys < SDT_HEADER_LEN)
 		return;
-	uint32_t len = get32(mem + phys + 4);
+	uint32_t len = get_unaligned_le32(mem + phys + 4);
 	if (len >= SDT_HEADER_LEN && len <= mem_size - phys)
 		fix_checksum(mem + phys, len, SDT_CHECKSUM);
 }
@@ -81,16 +68,16 @@ static void fix_checksums(size_t rsdp_len)
 	if (rsdp_len < RSDP_V1_LEN)
 		return;
 	fix_checksum(mem, RSDP_V1_LEN, RSDP_CHECKSUM);
-	bool xsdt = mem[15] >= 2 && rsdp_len >= RSDP_V2_LEN && get64(mem + 24);
-	uint64_t root = xsdt ? get64(mem + 24) : get32(mem + 16);
+	bool xsdt = mem[15] >= 2 && rsdp_len >= RSDP_V2_LEN && get_unaligned_le64(mem + 24);
+	uint64_t root = xsdt ? get_unaligned_le64(mem + 24) : get_unaligned_le32(mem + 16);
 	size_t entry = xsdt ? 8 : 4;
 
 	if (root > mem_size || mem_size - root < SDT_HEADER_LEN)
 		return;
-	uint32_t len = get32(mem + root + 4);
+	uint32_t len = get_unaligned_le32(mem + root + 4);
 	for (uint64_t off = SDT_HEADER_LEN; off + entry <= len && root + off + entry <= mem_size;
 	     off += entry)
-		fix_table(xsdt ? get64(mem + root + off) : get32(mem + root + off));
+		fix_table(xsdt ? get_unaligned_le64(mem + root + off) : get_unaligned_le32(mem + root + off));
 	fix_table(root); /* last: the tables fixed above may overlap it */
 }
 
