@@ -18,10 +18,10 @@
 #define TAG_MMAP 6
 #define TAG_ACPI_OLD 14
 #define TAG_ACPI_NEW 15
-#define TAG_HEADER 8       /* type (4 bytes) + size (4 bytes) */
-#define INFO_HEADER 8      /* total_size (4 bytes) + reserved (4 bytes) */
-#define MMAP_HEADER 16     /* tag header + entry_size + entry_version */
-#define MMAP_ENTRY_MIN 20  /* base (8) + length (8) + type (4) */
+#define TAG_HEADER 8 /* type (4 bytes) + size (4 bytes) */
+#define INFO_HEADER 8 /* total_size (4 bytes) + reserved (4 bytes) */
+#define MMAP_HEADER 16 /* tag header + entry_size + entry_version */
+#define MMAP_ENTRY_MIN 20 /* base (8) + length (8) + type (4) */
 
 static void copy_string(char *dst, size_t cap, const uint8_t *src, size_t n)
 {

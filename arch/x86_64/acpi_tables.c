@@ -94,15 +94,18 @@ int acpi_parse(const uint8_t *rsdp, size_t rsdp_len,
 		return -EINVAL;
 
 	bool xsdt = rsdp[15] >= 2 && rsdp_len >= RSDP_V2_LEN && get_unaligned_le64(rsdp + 24);
-	const uint8_t *root = map_table(xsdt ? get_unaligned_le64(rsdp + 24) : get_unaligned_le32(rsdp + 16), table_at);
+	const uint8_t *root = map_table(
+		xsdt ? get_unaligned_le64(rsdp + 24) : get_unaligned_le32(rsdp + 16), table_at);
 	if (!root)
 		return -EINVAL;
 	size_t entry = xsdt ? 8 : 4;
 	uint32_t len = get_unaligned_le32(root + 4);
 	for (uint32_t off = SDT_HEADER_LEN; off + entry <= len; off += entry) {
-		uint64_t phys = xsdt ? get_unaligned_le64(root + off) : get_unaligned_le32(root + off);
+		uint64_t phys =
+			xsdt ? get_unaligned_le64(root + off) : get_unaligned_le32(root + off);
 		const uint8_t *t = map_table(phys, table_at);
-		if (t && !memcmp(t, "APIC", 4) && get_unaligned_le32(t + 4) >= MADT_RECORDS_OFFSET) {
+		if (t && !memcmp(t, "APIC", 4) &&
+		    get_unaligned_le32(t + 4) >= MADT_RECORDS_OFFSET) {
 			parse_madt(t, out);
 			return out->nr_cpus ? 0 : -EINVAL;
 		}

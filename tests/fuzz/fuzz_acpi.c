@@ -77,7 +77,8 @@ static void fix_checksums(size_t rsdp_len)
 	uint32_t len = get_unaligned_le32(mem + root + 4);
 	for (uint64_t off = SDT_HEADER_LEN; off + entry <= len && root + off + entry <= mem_size;
 	     off += entry)
-		fix_table(xsdt ? get_unaligned_le64(mem + root + off) : get_unaligned_le32(mem + root + off));
+		fix_table(xsdt ? get_unaligned_le64(mem + root + off)
+			       : get_unaligned_le32(mem + root + off));
 	fix_table(root); /* last: the tables fixed above may overlap it */
 }
 
