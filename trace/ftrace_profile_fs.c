@@ -32,26 +32,12 @@
 
 static DEFINE_MUTEX(ftrace_profile_lock); /* enabling and disabling */
 
-static notrace ssize_t read_bool(loff_t *ppos, char *ubuf, size_t cnt, bool val)
-{
-	return simple_read_from_buffer(ubuf, cnt, ppos, val ? "1\n" : "0\n", 2);
-}
-
-/* A number as echo writes it; -EINVAL for anything else. */
-static notrace int parse_ulong(const char *ubuf, size_t cnt, unsigned long *val)
-{
-	char buf[NUMBER_MAX];
-	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
-
-	return ret ? ret : kstrtoul(buf, 10, val);
-}
-
 /* --- function_profile_enabled --------------------------------------------------------------- */
 
 static notrace ssize_t profile_enabled_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
-	return read_bool(ppos, ubuf, cnt, ftrace_profile_enabled());
+	return tracing_read_ulong(ppos, ubuf, cnt, !!(ftrace_profile_enabled()));
 }
 
 /* Any number but 0 enables (Linux's !!val); enabling starts every count from zero. */
@@ -59,7 +45,7 @@ static notrace ssize_t profile_enabled_write(struct file *file, const char *ubuf
 					     loff_t *ppos)
 {
 	unsigned long val;
-	int ret = parse_ulong(ubuf, cnt, &val);
+	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
 	(void)file;
 	if (ret)
@@ -164,7 +150,7 @@ static notrace ssize_t profile_option_read(struct file *file, char *ubuf, size_t
 {
 	bool *opt = file_inode(file)->i_private;
 
-	return read_bool(ppos, ubuf, cnt, READ_ONCE(*opt));
+	return tracing_read_ulong(ppos, ubuf, cnt, !!(READ_ONCE(*opt)));
 }
 
 static notrace ssize_t profile_option_write(struct file *file, const char *ubuf, size_t cnt,
@@ -172,7 +158,7 @@ static notrace ssize_t profile_option_write(struct file *file, const char *ubuf,
 {
 	bool *opt = file_inode(file)->i_private;
 	unsigned long val;
-	int ret = parse_ulong(ubuf, cnt, &val);
+	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
 	if (ret)
 		return ret;

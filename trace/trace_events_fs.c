@@ -235,11 +235,8 @@ static const struct file_operations ftrace_set_event_fops = {
 /* A write that is one number, 0 or 1 (anything else: -EINVAL, as Linux). */
 static notrace int write_01(const char *ubuf, size_t cnt, unsigned long *val)
 {
-	char buf[32];
-	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+	int ret = tracing_write_ulong(ubuf, cnt, val);
 
-	if (!ret)
-		ret = kstrtoul(buf, 10, val);
 	return ret ? ret : (*val > 1 ? -EINVAL : 0);
 }
 

@@ -26,7 +26,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define TOP 0x1     /* in the tracing directory */
+#define TOP 0x1 /* in the tracing directory */
 #define PER_CPU 0x2 /* in each per_cpu/cpuN */
 #define MAX_TRACER_SIZE 100
 #define OPTION_MAX 64 /* trace_options writes: Linux refuses 64 bytes or more */
@@ -48,7 +48,7 @@ static notrace ssize_t read_text(loff_t *ppos, char *ubuf, size_t cnt, const cha
 	return simple_read_from_buffer(ubuf, cnt, ppos, text, strlen(text));
 }
 
-static notrace ssize_t read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val)
+notrace ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val)
 {
 	char buf[32];
 
@@ -56,8 +56,7 @@ static notrace ssize_t read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned
 	return read_text(ppos, ubuf, cnt, buf);
 }
 
-/* A write that is one number. */
-static notrace int write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
+notrace int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
 {
 	char buf[32];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
@@ -90,8 +89,7 @@ static const struct file_operations show_traces_fops = {
 	.release = single_release,
 };
 
-static notrace ssize_t current_tracer_read(struct file *file, char *ubuf, size_t cnt,
-					   loff_t *ppos)
+static notrace ssize_t current_tracer_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char buf[MAX_TRACER_SIZE + 2];
 
@@ -140,7 +138,7 @@ static notrace ssize_t tracing_on_write(struct file *file, const char *ubuf, siz
 	int ret;
 
 	(void)file;
-	ret = write_ulong(ubuf, cnt, &val);
+	ret = tracing_write_ulong(ubuf, cnt, &val);
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);
@@ -175,19 +173,19 @@ static notrace ssize_t buffer_size_read(struct file *file, char *ubuf, size_t cn
 	unsigned long size;
 
 	if (cpu != RING_BUFFER_ALL_CPUS)
-		return read_ulong(ppos, ubuf, cnt, tr->buffer_size[cpu] >> 10);
+		return tracing_read_ulong(ppos, ubuf, cnt, tr->buffer_size[cpu] >> 10);
 	size = tr->buffer_size[0];
 	for (int c = 1; c < tr->nr_cpus; c++)
 		if (tr->buffer_size[c] != size)
 			return read_text(ppos, ubuf, cnt, "X\n"); /* the CPUs differ */
-	return read_ulong(ppos, ubuf, cnt, size >> 10);
+	return tracing_read_ulong(ppos, ubuf, cnt, size >> 10);
 }
 
 static notrace ssize_t buffer_size_write(struct file *file, const char *ubuf, size_t cnt,
 					 loff_t *ppos)
 {
 	unsigned long val;
-	int ret = write_ulong(ubuf, cnt, &val);
+	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
 	if (ret)
 		return ret;
@@ -215,7 +213,7 @@ static notrace ssize_t total_size_read(struct file *file, char *ubuf, size_t cnt
 	(void)file;
 	for (int c = 0; c < global_trace.nr_cpus; c++)
 		kb += global_trace.buffer_size[c] >> 10;
-	return read_ulong(ppos, ubuf, cnt, kb);
+	return tracing_read_ulong(ppos, ubuf, cnt, kb);
 }
 
 static const struct file_operations tracing_total_entries_fops = {
@@ -319,8 +317,7 @@ out:
 	return ret;
 }
 
-static notrace ssize_t options_write(struct file *file, const char *ubuf, size_t cnt,
-				     loff_t *ppos)
+static notrace ssize_t options_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char buf[OPTION_MAX];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
@@ -345,7 +342,7 @@ static const struct file_operations tracing_iter_fops = {
 /* options/NAME: "0" or "1". A core option's inode points at its trace_options[] entry. */
 static notrace int write_bool(const char *ubuf, size_t cnt, unsigned long *val)
 {
-	int ret = write_ulong(ubuf, cnt, val);
+	int ret = tracing_write_ulong(ubuf, cnt, val);
 
 	return ret ? ret : (*val > 1 ? -EINVAL : 0);
 }
@@ -386,8 +383,7 @@ struct trace_option_dentry {
 	struct tracer_opt *opt;
 };
 
-static notrace ssize_t tracer_option_read(struct file *file, char *ubuf, size_t cnt,
-					  loff_t *ppos)
+static notrace ssize_t tracer_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_option_dentry *topt = file_inode(file)->i_private;
 
@@ -551,7 +547,7 @@ static notrace ssize_t saved_cmdlines_size_read(struct file *file, char *ubuf, s
 						loff_t *ppos)
 {
 	(void)file;
-	return read_ulong(ppos, ubuf, cnt, trace_saved_cmdlines_size());
+	return tracing_read_ulong(ppos, ubuf, cnt, trace_saved_cmdlines_size());
 }
 
 static notrace ssize_t saved_cmdlines_size_write(struct file *file, const char *ubuf, size_t cnt,
@@ -561,7 +557,7 @@ static notrace ssize_t saved_cmdlines_size_write(struct file *file, const char *
 	int ret;
 
 	(void)file;
-	ret = write_ulong(ubuf, cnt, &val);
+	ret = tracing_write_ulong(ubuf, cnt, &val);
 	if (!ret)
 		ret = val > PID_MAX_DEFAULT ? -EINVAL : trace_resize_saved_cmdlines(val);
 	if (ret)

@@ -27,6 +27,10 @@ static inline notrace int tracing_get_cpu(struct inode *inode)
  */
 int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt);
 
+/* The small numeric files: a read gives "N\n"; a write is one decimal number (kstrtoul). */
+ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val);
+int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val);
+
 /* The options directory, for option files that belong to no tracer (the profiler's). */
 struct dentry *tracing_options_dir(void);
 

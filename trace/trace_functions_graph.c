@@ -53,7 +53,6 @@
 #define TRACE_IRQ_BIT 0x4 /* ... the set_graph_function function began in a hard irq */
 
 #define NSEC_PER_USEC 1000UL
-#define NUM_MAX 32 /* a number written to or read from a file */
 
 /* The option names have dashes, which clang-format would space out. */
 /* clang-format off */
@@ -287,26 +286,10 @@ REGISTER_TRACER(graph_trace);
 
 /* --- max_graph_depth, tracing_thresh -------------------------------------------------------- */
 
-static notrace ssize_t read_number(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val)
-{
-	char buf[NUM_MAX];
-	int len = snprintf(buf, sizeof(buf), "%lu\n", val);
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
-}
-
-static notrace int write_number(const char *ubuf, size_t cnt, unsigned long *val)
-{
-	char buf[NUM_MAX];
-	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
-
-	return ret ? ret : kstrtoul(buf, 10, val);
-}
-
 static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
-	return read_number(ppos, ubuf, cnt, READ_ONCE(fgraph_max_depth));
+	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(fgraph_max_depth));
 }
 
 /* Any number; as on Linux it is kept as an unsigned int. */
@@ -314,7 +297,7 @@ static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, si
 					 loff_t *ppos)
 {
 	unsigned long val;
-	int ret = write_number(ubuf, cnt, &val);
+	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
 	(void)file;
 	if (ret)
@@ -333,14 +316,14 @@ const struct file_operations graph_depth_fops = {
 static notrace ssize_t tracing_thresh_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
-	return read_number(ppos, ubuf, cnt, READ_ONCE(tracing_thresh) / NSEC_PER_USEC);
+	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(tracing_thresh) / NSEC_PER_USEC);
 }
 
 static notrace ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
 					    loff_t *ppos)
 {
 	unsigned long val;
-	int ret = write_number(ubuf, cnt, &val);
+	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
 	(void)file;
 	if (ret)

@@ -27,7 +27,6 @@
 #include "lib/kstrtox.h"
 
 #define SNAPSHOT_MIN_SIZE 1 /* rounds up to the smallest ring buffer */
-#define NUMBER_MAX 32
 
 /* Each CPU's part as big as the trace buffer's: a swap must not change the trace's sizes. */
 static notrace int resize_snapshot_to_main(struct trace_array *tr)
@@ -120,13 +119,10 @@ static notrace int snapshot_open(struct inode *inode, struct file *file)
 static notrace ssize_t snapshot_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = &global_trace;
-	char buf[NUMBER_MAX];
 	unsigned long val;
-	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
 	(void)file;
-	if (!ret)
-		ret = kstrtoul(buf, 10, &val);
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);

@@ -10,6 +10,7 @@
  * Not traced: part of the tracer.
  */
 #include "trace/trace_stack.h"
+#include "trace/trace_fs.h"
 #include "trace/ftrace.h"
 #include "kernel/cmdline.h"
 #include "kernel/kmalloc.h"
@@ -24,7 +25,6 @@
 #include "lib/string.h"
 
 #define STACK_TRACE_TEXT (STACK_TRACE_ENTRIES * 96 + 512)
-#define NUMBER_MAX 32
 #define FILTER_LIST_MAX 512 /* the longest stacktrace_filter= list */
 
 static notrace int stack_trace_open(struct inode *inode, struct file *file)
@@ -57,28 +57,10 @@ static const struct file_operations stack_trace_fops = {
 	.release = stack_trace_release,
 };
 
-static notrace ssize_t read_number(loff_t *ppos, char *ubuf, size_t cnt, unsigned long v)
-{
-	char text[NUMBER_MAX];
-	int n = scnprintf(text, sizeof(text), "%lu\n", v);
-	return simple_read_from_buffer(ubuf, cnt, ppos, text, (size_t)n);
-}
-
-/* A number as written by echo: digits and at most a newline; anything else is -EINVAL. */
-static notrace int parse_number(const char *ubuf, size_t cnt, unsigned long *v)
-{
-	char text[NUMBER_MAX];
-	if (cnt == 0 || cnt >= sizeof(text))
-		return -EINVAL;
-	memcpy(text, ubuf, cnt);
-	text[cnt] = '\0';
-	return kstrtoul(text, 10, v);
-}
-
 static notrace ssize_t max_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
-	return read_number(ppos, ubuf, cnt, stack_tracer_max_size());
+	return tracing_read_ulong(ppos, ubuf, cnt, stack_tracer_max_size());
 }
 
 /* Any number resets the maximum (Linux stores it; 0 is what people write to re-arm). */
@@ -86,7 +68,7 @@ static notrace ssize_t max_size_write(struct file *file, const char *ubuf, size_
 {
 	(void)file;
 	unsigned long v;
-	int ret = parse_number(ubuf, cnt, &v);
+	int ret = tracing_write_ulong(ubuf, cnt, &v);
 	if (ret)
 		return ret;
 	stack_tracer_reset_max();
