@@ -20,6 +20,7 @@
 #include "trace/ring_buffer.h"
 #include "lib/bprintf.h"
 #include "tests/unit/host_kmalloc.h"
+#include "tests/unit/host_syms.h"
 
 #define NCPUS 4
 #define OUT_MAX (64 * 1024)
@@ -27,10 +28,7 @@
 
 /* --- stand-ins for the kernel ---------------------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	unsigned long start, size;
-} syms[] = {
+static const struct host_sym syms[] = {
 	{"ftest_outer", 0xffffffff81001000, 0x40},    {"ftest_mid", 0xffffffff81002000, 0x40},
 	{"ftest_leaf", 0xffffffff81003000, 0x40},     {"timer_interrupt", 0xffffffff81004000, 0x80},
 	{"scheduler_tick", 0xffffffff81005000, 0x80}, {"schedule", 0xffffffff81006000, 0x80},
@@ -40,16 +38,7 @@ enum { OUTER, MID, LEAF, TIMER, TICK, SCHED };
 
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(syms); i++) {
-		unsigned long off = addr - syms[i].start;
-		if (addr < syms[i].start || off >= syms[i].size)
-			continue;
-		if (with_offset)
-			return (size_t)snprintf(buf, size, "%s+0x%lx/0x%lx", syms[i].name, off,
-						syms[i].size);
-		return (size_t)snprintf(buf, size, "%s", syms[i].name);
-	}
-	return 0;
+	return host_sprint_symbol(syms, ARRAY_SIZE(syms), buf, size, addr, with_offset);
 }
 
 /* timer_interrupt is this test's only interrupt handler (the kernel asks its vector table). */

@@ -15,14 +15,12 @@
 #include "lib/errno.h"
 #include "tests/unit/host_kmalloc.h"
 #include "lib/bprintf.h"
+#include "tests/unit/host_syms.h"
 
 /* --- stand-ins for the kernel ---------------------------------------------------------------- */
 
 /* A tiny symbol table: the functions the reference samples name. */
-static const struct {
-	const char *name;
-	unsigned long start, size;
-} syms[] = {
+static const struct host_sym syms[] = {
 	{"mutex_unlock", 0xffffffff81001000, 0x40},
 	{"rb_simple_write", 0xffffffff81002000, 0x100},
 	{"hrtimer_interrupt", 0xffffffff81003000, 0x200},
@@ -39,16 +37,7 @@ static const struct {
 
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(syms); i++) {
-		unsigned long off = addr - syms[i].start;
-		if (addr < syms[i].start || off >= syms[i].size)
-			continue;
-		if (with_offset)
-			return (size_t)snprintf(buf, size, "%s+0x%lx/0x%lx", syms[i].name, off,
-						syms[i].size);
-		return (size_t)snprintf(buf, size, "%s", syms[i].name);
-	}
-	return 0;
+	return host_sprint_symbol(syms, ARRAY_SIZE(syms), buf, size, addr, with_offset);
 }
 
 #define SYM(i) (syms[i].start)
@@ -68,9 +57,9 @@ static union {
 	char bytes[256];
 } ev;
 
-#define DEFAULT_FLAGS                                                                              \
-	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |                       \
-	 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD | TRACE_ITER_OVERWRITE |                 \
+#define DEFAULT_FLAGS                                                             \
+	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |      \
+	 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD | TRACE_ITER_OVERWRITE | \
 	 TRACE_ITER_IRQ_INFO | TRACE_ITER_MARKERS)
 
 static int setup(void **state)
@@ -127,18 +116,17 @@ static void test_header_irq_info(void **state)
 	iter.total = 250280;
 	iter.cpus_online = 4;
 	trace_print_header(&iter);
-	assert_string_equal(text(),
-			    "# tracer: function\n"
-			    "#\n"
-			    "# entries-in-buffer/entries-written: 140080/250280   #P:4\n"
-			    "#\n"
-			    "#                              _-----=> irqs-off\n"
-			    "#                             / _----=> need-resched\n"
-			    "#                            | / _---=> hardirq/softirq\n"
-			    "#                            || / _--=> preempt-depth\n"
-			    "#                            ||| /     delay\n"
-			    "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
-			    "#              | |       |   ||||       |         |\n");
+	assert_string_equal(text(), "# tracer: function\n"
+				    "#\n"
+				    "# entries-in-buffer/entries-written: 140080/250280   #P:4\n"
+				    "#\n"
+				    "#                              _-----=> irqs-off\n"
+				    "#                             / _----=> need-resched\n"
+				    "#                            | / _---=> hardirq/softirq\n"
+				    "#                            || / _--=> preempt-depth\n"
+				    "#                            ||| /     delay\n"
+				    "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+				    "#              | |       |   ||||       |         |\n");
 }
 
 static void test_header_nop_empty(void **state)
