@@ -30,7 +30,9 @@ struct cpu {
 	void *boot_stack;       /* the stack the CPU came up on: its idle task's */
 	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched.c) */
 	void *arch;             /* struct arch_cpu: GDT, TSS, IST stacks (arch/x86_64/gdt.c) */
-	unsigned int trace_recursion; /* contexts now inside a tracer callback (trace/ftrace.c) */
+	unsigned int trace_recursion; /* contexts now inside a tracer callback (trace/ftrace.h) */
+	struct task *trace_cmdline_task; /* the last task whose name the tracer saved here ... */
+	int trace_cmdline_pid;           /* ... and its pid (trace/trace.c) */
 	unsigned long irq_count[256]; /* interrupts taken per vector, for /proc/interrupts */
 };
 

@@ -396,36 +396,3 @@ void ftrace_reset_filters(struct ftrace_ops *ops)
 	set_hash(ops, &ops->notrace_hash, "", true);
 }
 
-/* --- recursion guard ------------------------------------------------------------------------ */
-
-static notrace __always_inline unsigned int context_bit(void)
-{
-	int pc = preempt_count();
-	if (pc & NMI_MASK)
-		return 1u << 3;
-	if (pc & HARDIRQ_MASK)
-		return 1u << 2;
-	if (pc & SOFTIRQ_MASK)
-		return 1u << 1;
-	return 1u << 0;
-}
-
-notrace bool ftrace_test_recursion_trylock(void)
-{
-	preempt_count_add(1); /* stay on this CPU: the bits are per CPU */
-	unsigned int bit = context_bit();
-	struct cpu *c = this_cpu();
-	if (c->trace_recursion & bit) {
-		preempt_count_sub(1);
-		return false;
-	}
-	/* Not atomic, and need not be: an interrupt that lands here restores the bits it set. */
-	c->trace_recursion |= bit;
-	return true;
-}
-
-notrace void ftrace_test_recursion_unlock(void)
-{
-	this_cpu()->trace_recursion &= ~context_bit();
-	preempt_count_sub(1); /* no reschedule from inside the tracer: the next tick will do */
-}

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/compiler.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
 
 struct ftrace_ops;
 
@@ -99,11 +101,47 @@ extern uint64_t ftrace_init_insns;
 /*
  * Recursion guard: a callback calls ftrace_test_recursion_trylock() first and bails out if it
  * returns false (it is already inside a callback in the same context on this CPU: a function the
- * tracer itself calls). One bit per context (task, softirq, irq, NMI), so an interrupt that
- * arrives in the middle of a callback can still be traced. Disables preemption while held.
+ * tracer itself calls). One bit per context, so an interrupt that arrives in the middle of a
+ * callback can still be traced. Disables preemption while held: the bits are per CPU.
+ *
+ * The context is read off the preemption counter (kernel/preempt.h): its highest set bit above
+ * the preempt-disable byte is 8-15 in a softirq, 16-19 in a hardirq, 20-23 in an NMI, and 7 (a
+ * bit we set ourselves) in a task. That bit number is the context's bit in trace_recursion, so
+ * one BSR finds it, and a nested interrupt (count 2) even gets a bit of its own. Inline: the
+ * guard runs on every traced call, and a call to it would cost as much as the guard.
  */
-bool ftrace_test_recursion_trylock(void);
-void ftrace_test_recursion_unlock(void);
+#define TRACE_CTX_TASK_BIT 0x80 /* below the softirq count: what a task's context reads as */
+
+static __always_inline unsigned int trace_recursion_context(void)
+{
+	return 1u << (31 - __builtin_clz(((unsigned int)preempt_count() & ~PREEMPT_MASK) |
+					 TRACE_CTX_TASK_BIT));
+}
+
+static __always_inline bool ftrace_test_recursion_trylock(void)
+{
+	struct cpu *c;
+	unsigned int bit;
+
+	preempt_count_add(1);
+	c = this_cpu();
+	bit = trace_recursion_context();
+	if (unlikely(c->trace_recursion & bit)) {
+		preempt_count_sub(1);
+		return false;
+	}
+	/* Not atomic, and need not be: an interrupt that lands here restores the bits it set. */
+	c->trace_recursion |= bit;
+	barrier(); /* the bit is set before the callback's work, as the compiler sees it too */
+	return true;
+}
+
+static __always_inline void ftrace_test_recursion_unlock(void)
+{
+	barrier();
+	this_cpu()->trace_recursion &= ~trace_recursion_context();
+	preempt_count_sub(1); /* no reschedule from inside the tracer: the next tick will do */
+}
 
 /* Boot self-test of the patching layer (trace/ftrace_selftest.c); true when it passed. */
 bool ftrace_selftest(void);

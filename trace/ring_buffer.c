@@ -113,6 +113,10 @@
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#ifndef LUCID_HOST
+#include "kernel/time.h"
+#include "arch/x86_64/tsc.h"
+#endif
 
 /*
  * Payload alignment. Linux uses 4 on x86 (small records then have type_len 1..28) and 8 on
@@ -287,7 +291,7 @@ static notrace inline unsigned int rb_page_commit(struct buffer_data_page *dpage
 /* ---- Records ------------------------------------------------------------------------- */
 
 /* Bytes a data record with a payload of length bytes takes (header included). */
-static notrace unsigned int rb_event_size(unsigned long length)
+static notrace inline unsigned int rb_event_size(unsigned long length)
 {
 	if (!length)
 		length = 1;
@@ -296,14 +300,16 @@ static notrace unsigned int rb_event_size(unsigned long length)
 	return ALIGN_UP(length + RB_EVNT_HDR_SIZE + sizeof(uint32_t), RB_ALIGNMENT);
 }
 
-static notrace void rb_set_header(struct ring_buffer_event *event, unsigned int type_len,
-				  uint64_t delta)
+/* The header word in one store: type_len is its low 5 bits, time_delta the other 27. */
+static notrace inline void rb_set_header(struct ring_buffer_event *event, unsigned int type_len,
+					 uint64_t delta)
 {
-	event->type_len = type_len;
-	event->time_delta = delta & TS_MASK;
+	uint32_t word = type_len | (uint32_t)(delta & TS_MASK) << 5;
+
+	__builtin_memcpy(event, &word, sizeof(word)); /* one 32-bit store, not a call */
 }
 
-static notrace void rb_set_data_header(struct ring_buffer_event *event, unsigned int size,
+static notrace inline void rb_set_data_header(struct ring_buffer_event *event, unsigned int size,
 				       uint64_t delta)
 {
 	if (RB_ALIGNMENT == 4 && size <= RB_EVNT_HDR_SIZE + RB_MAX_SMALL_DATA) {
@@ -341,11 +347,6 @@ static notrace uint64_t rb_apply_time(const struct ring_buffer_event *event, uin
 		return now;
 	t = event->time_delta | ((uint64_t)event->array[0] << TS_SHIFT);
 	return event->type_len == RINGBUF_TYPE_TIME_EXTEND ? now + t : (now & TS_MSB) | t;
-}
-
-notrace void *ring_buffer_event_data(struct ring_buffer_event *event)
-{
-	return event->type_len ? &event->array[0] : &event->array[1];
 }
 
 notrace unsigned int ring_buffer_event_length(struct ring_buffer_event *event)
@@ -790,6 +791,58 @@ static notrace int rb_move_tail(struct ring_buffer_per_cpu *cb, uint64_t tail)
 	return 0;
 }
 
+/*
+ * The time of a new record, for the fast path: false if the caller must take the slow one. In
+ * the kernel only the default clock, ktime_get_ns, is read here, inline: a call would cost as
+ * much as the read and make the writer save registers around it (Linux's rb_time_stamp() makes
+ * the same exception for its local clock). The host tests' clocks are called.
+ */
+static notrace __always_inline bool rb_clock_fast(struct ring_buffer *buffer, uint64_t *ts)
+{
+	uint64_t (*clock)(void) = __atomic_load_n(&buffer->clock, __ATOMIC_RELAXED);
+
+#ifdef LUCID_HOST
+	*ts = clock();
+#else
+	if (unlikely(clock != ktime_get_ns))
+		return false;
+	*ts = tsc_ktime_get_ns();
+#endif
+	return true;
+}
+
+/*
+ * The common case, tried first: the outermost writer finds the tail page's write word just as
+ * its own last record left it (so nobody wrote on this CPU since, and the tail has not moved:
+ * the word holds the page's generation), the time since that record fits in the 27-bit delta,
+ * the record fits on the page, and the clock is the default one. Then there is no time record to
+ * add and no page to turn: rb_reserve_next() would take the same decisions in more steps. NULL
+ * sends the writer there, for the general case. This is most events, so it is kept short: a
+ * clock read, a CAS and four stores.
+ */
+static notrace __always_inline struct ring_buffer_event *
+rb_reserve_fast(struct ring_buffer_per_cpu *cb, unsigned int size)
+{
+	uint64_t tail = rb_load_acquire(&cb->tail);
+	struct buffer_page *bpage = rb_page(cb, tail);
+	uint64_t w = rb_load(&bpage->write), ts, delta;
+	unsigned int off = wr_off(w);
+	struct ring_buffer_event *event;
+
+	if (w != rb_load(&cb->stamp_write) || off + size > BUF_PAGE_SIZE)
+		return NULL;
+	if (!rb_clock_fast(rb_load(&cb->buffer), &ts))
+		return NULL;
+	delta = ts - rb_load(&cb->write_stamp); /* a clock gone backwards wraps: too big */
+	if (delta > TS_MASK || !rb_cmpxchg(&bpage->write, w, w + WR_ENTRY + size))
+		return NULL;
+	event = (void *)&bpage->page->data[off];
+	rb_set_data_header(event, size, delta);
+	rb_store(&cb->write_stamp, ts);
+	rb_store(&cb->stamp_write, w + WR_ENTRY + size);
+	return event;
+}
+
 /* Finds room for a record with a payload of length bytes on the tail page; NULL if none. */
 static notrace struct ring_buffer_event *rb_reserve_next(struct ring_buffer_per_cpu *cb,
 							 unsigned long length, bool outermost)
@@ -886,33 +939,96 @@ static notrace void rb_set_commit_to_write(struct ring_buffer_per_cpu *cb)
 }
 
 /*
- * The end of a write, committed or not. An interrupt coming after the outermost writer's last
- * look at the tail but before it leaves finds itself nested and publishes nothing: the
- * outermost writer sees that (commits changed) and comes back in to publish again -- as a new
- * writer would, so a reset that saw nesting at 0 meanwhile is respected (rb_stop_writers).
+ * The common case of publishing, inline: commit and tail on the same page, and no interrupt
+ * moving the tail meanwhile. False when rb_set_commit_to_write()'s loop is needed.
  */
-static notrace void rb_end_commit(struct ring_buffer_per_cpu *cb)
+static notrace __always_inline bool rb_commit_fast(struct ring_buffer_per_cpu *cb)
+{
+	uint64_t tail = rb_load_acquire(&cb->tail);
+	struct buffer_page *bpage = rb_page(cb, tail);
+
+	if (unlikely(rb_load(&cb->commit) != tail))
+		return false;
+	rb_store_release(&bpage->page->commit, wr_off(rb_load(&bpage->write)));
+	return likely(rb_load_acquire(&cb->tail) == tail);
+}
+
+/*
+ * A writer leaving finds nesting at after, having found it at before on arrival: is it done?
+ * Yes if other writers are still in (the outermost of them publishes), or if no writer began
+ * meanwhile. Otherwise an interrupt came after the outermost writer's last look at the tail
+ * but before it left, found itself nested and published nothing.
+ */
+static notrace inline bool rb_left(uint64_t before, uint64_t after)
+{
+	return (uint32_t)after != 0 || (after >> 32) == (before >> 32);
+}
+
+/*
+ * Then the outermost writer comes back in to publish again -- as a new writer would, so a reset
+ * that saw nesting at 0 meanwhile is respected (rb_stop_writers).
+ */
+static notrace noinline void rb_end_commit_again(struct ring_buffer_per_cpu *cb)
 {
 	for (;;) {
-		uint64_t before = rb_load(&cb->nesting), after;
+		uint64_t before;
 
-		if ((uint32_t)before == 1)
-			rb_set_commit_to_write(cb);
-		after = __atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST);
-		if ((uint32_t)after != 0 || (after >> 32) == (before >> 32))
-			return;
 		__atomic_add_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST);
 		if (__atomic_load_n(&cb->record_disabled, __ATOMIC_SEQ_CST)) {
 			__atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST);
 			return;
 		}
+		before = rb_load(&cb->nesting);
+		if ((uint32_t)before == 1)
+			rb_set_commit_to_write(cb);
+		if (rb_left(before, __atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST)))
+			return;
 	}
+}
+
+/* Publishing the slow way, then leaving. */
+static notrace noinline void rb_end_commit_slow(struct ring_buffer_per_cpu *cb, uint64_t before)
+{
+	rb_set_commit_to_write(cb);
+	if (!rb_left(before, __atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST)))
+		rb_end_commit_again(cb);
+}
+
+/*
+ * The end of a write, committed or not: the outermost writer publishes, then leaves. The
+ * common case inline; the rest is out of line and called last, so this saves no registers.
+ */
+static notrace __always_inline void rb_end_commit(struct ring_buffer_per_cpu *cb)
+{
+	uint64_t before = rb_load(&cb->nesting);
+
+	if ((uint32_t)before == 1 && unlikely(!rb_commit_fast(cb))) {
+		rb_end_commit_slow(cb, before);
+		return;
+	}
+	if (unlikely(!rb_left(before, __atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST))))
+		rb_end_commit_again(cb);
 }
 
 static notrace bool rb_recording(struct ring_buffer *buffer, struct ring_buffer_per_cpu *cb)
 {
 	return !__atomic_load_n(&buffer->record_disabled, __ATOMIC_SEQ_CST) &&
 	       !__atomic_load_n(&cb->record_disabled, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Everything but the fast case: a nested writer, a time record, a page to turn, a lost race.
+ * Out of line, so that the fast case in ring_buffer_lock_reserve() stays a leaf that saves no
+ * registers.
+ */
+static notrace noinline struct ring_buffer_event *
+rb_reserve_slow(struct ring_buffer_per_cpu *cb, unsigned long length, bool outermost)
+{
+	struct ring_buffer_event *event = rb_reserve_next(cb, length, outermost);
+
+	if (!event)
+		rb_end_commit(cb);
+	return event;
 }
 
 notrace struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
@@ -937,10 +1053,12 @@ notrace struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *b
 		return NULL;
 	}
 	rb_count(&cb->written, 1);
-	event = rb_reserve_next(cb, length, (uint32_t)nesting == 1);
-	if (!event)
-		rb_end_commit(cb);
-	return event;
+	if (likely((uint32_t)nesting == 1)) {
+		event = rb_reserve_fast(cb, rb_event_size(length));
+		if (likely(event))
+			return event;
+	}
+	return rb_reserve_slow(cb, length, (uint32_t)nesting == 1);
 }
 
 notrace int ring_buffer_unlock_commit(struct ring_buffer *buffer)

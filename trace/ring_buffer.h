@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/compiler.h"
 
 /*
  * How it works is told at the top of trace/ring_buffer.c and in docs/design/ring_buffer.md.
@@ -70,8 +71,19 @@ void ring_buffer_print_entry_header(struct trace_seq *s);
 #define RB_FL_OVERWRITE (1 << 0) /* when full, drop the oldest page (default for tracing) */
 #define RING_BUFFER_ALL_CPUS (-1)
 
-/* The CPU the caller runs on. The kernel implements it with smp_processor_id(); tests too. */
+/*
+ * The CPU the caller runs on. In the kernel it is smp_processor_id(), inline because writers ask
+ * on every event; the host tests, where threads stand for CPUs, define their own.
+ */
+#ifdef LUCID_HOST
 int ring_buffer_cpu_id(void);
+#else
+#include "kernel/percpu.h"
+static notrace inline int ring_buffer_cpu_id(void)
+{
+	return smp_processor_id();
+}
+#endif
 
 /*
  * A buffer of size bytes of records per CPU (rounded up to whole pages, at least 2), for CPUs
@@ -111,7 +123,11 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
 int ring_buffer_unlock_commit(struct ring_buffer *buffer);
 /* reserve + copy + commit: 0, or -EBUSY if the event was not recorded. */
 int ring_buffer_write(struct ring_buffer *buffer, unsigned long length, const void *data);
-void *ring_buffer_event_data(struct ring_buffer_event *event);
+/* Where a data record's payload starts (inline: every writer asks, between reserve and commit). */
+static notrace inline void *ring_buffer_event_data(struct ring_buffer_event *event)
+{
+	return event->type_len ? &event->array[0] : &event->array[1];
+}
 /* Payload bytes of a data record (the length asked for, rounded up to the alignment). */
 unsigned int ring_buffer_event_length(struct ring_buffer_event *event);
 

@@ -23,6 +23,7 @@
  * traced function in here would record itself recording.
  */
 #include "trace/trace.h"
+#include "trace/trace_ctx.h"
 #include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
 #include "trace/trace_dump.h"
@@ -72,11 +73,6 @@ const int nr_trace_options = ARRAY_SIZE(trace_options);
 
 /* --- clocks -------------------------------------------------------------------------------- */
 
-static notrace uint64_t trace_clock_local(void)
-{
-	return ktime_get_ns();
-}
-
 /*
  * Linux's global clock is slower than local because it must stay ordered across CPUs. Lucid's
  * TSC-based ktime_get_ns already is (one TSC for all CPUs, as QEMU provides), so the two agree.
@@ -105,7 +101,7 @@ static notrace uint64_t trace_clock_x86_tsc(void)
 }
 
 const struct trace_clock trace_clocks[] = {
-	{"local", trace_clock_local, true},
+	{"local", ktime_get_ns, true}, /* itself: every event reads it, one call less */
 	{"global", trace_clock_global, true},
 	{"counter", trace_clock_counter, false},
 	{"uptime", trace_clock_jiffies, false},
@@ -139,97 +135,52 @@ notrace int tracing_set_clock(struct trace_array *tr, const char *name)
 
 /* --- recording ----------------------------------------------------------------------------- */
 
-/* The ring buffer writes to the buffer of the CPU it runs on. */
-notrace int ring_buffer_cpu_id(void)
-{
-	return smp_processor_id();
-}
-
-/* trace_ctx = entry flags << 16 | preempt depth; the depth column shows one hex digit. */
-static notrace __always_inline unsigned int gen_ctx(int pc)
-{
-	unsigned int flags = 0;
-
-	if (irqs_disabled())
-		flags |= TRACE_FLAG_IRQS_OFF;
-	if (pc & NMI_MASK)
-		flags |= TRACE_FLAG_NMI;
-	if (pc & HARDIRQ_MASK)
-		flags |= TRACE_FLAG_HARDIRQ;
-	if (pc & SOFTIRQ_OFFSET)
-		flags |= TRACE_FLAG_SOFTIRQ;
-	/* Lucid has one flag where Linux has two (TIF and preempt count): it means both, 'N'. */
-	if (READ_ONCE(this_cpu()->need_resched))
-		flags |= TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED;
-	return flags << 16 | MIN((unsigned int)pc & PREEMPT_MASK, 0xfu);
-}
-
 notrace unsigned int tracing_gen_ctx(void)
 {
-	return gen_ctx(preempt_count());
+	return tracing_gen_ctx_pc(preempt_count());
 }
 
 notrace unsigned int tracing_gen_ctx_dec(void)
 {
-	int pc = preempt_count();
-
-	if (pc & PREEMPT_MASK)
-		pc--; /* the recursion lock's preempt_disable: the tracer's, not the traced code's */
-	return gen_ctx(pc);
+	return tracing_gen_ctx_dec_inline();
 }
 
 /*
  * The comm cache (trace/trace_cmdline.c) hears of a task when it shows up in this CPU's event
- * stream: while one task keeps producing events this costs one compare. A freed task's memory
- * may come back as a new task, hence the pid too. Written by this CPU only.
+ * stream. Each CPU remembers the last task it saved (struct cpu's trace_cmdline_task and _pid:
+ * a freed task's memory may come back as a new task, hence the pid too), so that while one task
+ * keeps producing events this costs two compares (trace/trace_ctx.h). Written by this CPU only.
+ * With record-cmd off nothing is saved, but the task is still marked seen: turning the option
+ * on forgets every CPU's mark.
  */
-static struct {
-	struct task *task;
-	int pid;
-} __aligned(64) cmdline_seen[NR_CPUS];
-
-static notrace __always_inline void record_cmdline(struct task *t)
+notrace void tracing_record_cmdline_slow(struct task *t)
 {
-	int cpu = smp_processor_id();
+	struct cpu *c = this_cpu();
 
-	if (likely(cmdline_seen[cpu].task == t && cmdline_seen[cpu].pid == t->pid))
-		return;
-	if (trace_save_cmdline(t->pid, t->comm)) { /* else busy: try at the next event */
-		cmdline_seen[cpu].task = t;
-		cmdline_seen[cpu].pid = t->pid;
-	}
+	if ((READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_CMD) &&
+	    !trace_save_cmdline(t->pid, t->comm))
+		return; /* busy: try at the next event */
+	c->trace_cmdline_task = t;
+	c->trace_cmdline_pid = t->pid;
 }
 
 notrace void tracing_record_cmdline(struct task *t)
 {
 	if (t)
-		record_cmdline(t);
+		tracing_record_cmdline_inline(t);
 }
 
 /* After record-cmd was off: the next event of each task saves its name again. */
 notrace void tracing_forget_cmdline_tasks(void)
 {
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		cmdline_seen[cpu].task = NULL;
-}
-
-static notrace __always_inline void entry_update(struct trace_entry *entry, unsigned short type,
-						 unsigned int trace_ctx)
-{
-	struct task *t = current;
-
-	entry->type = type;
-	entry->flags = (unsigned char)(trace_ctx >> 16);
-	entry->preempt_count = (unsigned char)(trace_ctx & 0xff);
-	entry->pid = t ? t->pid : 0;
-	if (t && (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_CMD))
-		record_cmdline(t);
+		WRITE_ONCE(cpus[cpu].trace_cmdline_task, NULL);
 }
 
 notrace void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
 					  unsigned int trace_ctx)
 {
-	entry_update(entry, type, trace_ctx);
+	tracing_entry_update(entry, type, trace_ctx);
 }
 
 notrace void trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
@@ -242,7 +193,7 @@ notrace void trace_function(struct trace_array *tr, unsigned long ip, unsigned l
 	if (!event)
 		return; /* tracing is off, or the buffer is full in producer/consumer mode */
 	entry = ring_buffer_event_data(event);
-	entry_update(&entry->ent, TRACE_FN, trace_ctx);
+	tracing_entry_update(&entry->ent, TRACE_FN, trace_ctx);
 	entry->ip = ip;
 	entry->parent_ip = parent_ip;
 	ring_buffer_unlock_commit(tr->buffer);
@@ -397,9 +348,9 @@ notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabl
 		if (tr->snapshot_buffer) /* its per-CPU parts may be swapped in */
 			ring_buffer_change_overwrite(tr->snapshot_buffer, enabled);
 	}
+	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
 	if (mask == TRACE_ITER_RECORD_CMD && enabled)
 		tracing_forget_cmdline_tasks(); /* names of tasks seen while it was off */
-	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
 	return 0;
 }
 

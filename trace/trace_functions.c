@@ -15,6 +15,7 @@
  * use it with a filter). set_ftrace_pid restricts recording to some tasks.
  */
 #include "trace/trace.h"
+#include "trace/trace_ctx.h"
 #include "trace/ring_buffer.h"
 #include "arch/x86_64/ftrace.h"
 #include "kernel/sched.h"
@@ -95,8 +96,8 @@ static notrace void function_trace_call(unsigned long ip, unsigned long parent_i
 	(void)fregs;
 	if (!ftrace_test_recursion_trylock())
 		return;
-	if (ftrace_trace_task()) {
-		trace_ctx = tracing_gen_ctx_dec();
+	if (likely(!READ_ONCE(ftrace_pids)) || ftrace_trace_task()) { /* no pid list: no call */
+		trace_ctx = tracing_gen_ctx_dec_inline();
 		trace_function(tr, ip, parent_ip, trace_ctx);
 		/* The stack from the traced function on: ftrace_caller's frame returns there. */
 		if (unlikely(READ_ONCE(func_stack_trace)))

@@ -12,6 +12,7 @@
  * Not traced: the tracer reads this clock for every event.
  */
 #include "kernel/time.h"
+#include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
 #include "lib/compiler.h"
@@ -29,8 +30,8 @@
 #define TSC_KHZ_FALLBACK 1000000       /* assume 1 GHz if calibration failed */
 
 uint64_t tsc_khz;
-static uint64_t tsc_base;
-static uint64_t tsc_mult;
+uint64_t tsc_base; /* see arch/x86_64/tsc.h */
+uint64_t tsc_mult;
 volatile uint64_t jiffies;
 
 static uint64_t pit_measure_tsc_khz(void)
@@ -59,16 +60,14 @@ void tsc_init(void)
 	tsc_khz = pit_measure_tsc_khz();
 	if (!tsc_khz)
 		tsc_khz = TSC_KHZ_FALLBACK;
-	tsc_mult = (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / (tsc_khz * 1000));
-	tsc_base = rdtsc();
+	WRITE_ONCE(tsc_base, rdtsc()); /* first: a reader seeing mult must see base too */
+	barrier();
+	WRITE_ONCE(tsc_mult, (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / (tsc_khz * 1000)));
 }
 
 notrace uint64_t ktime_get_ns(void)
 {
-	if (!tsc_mult)
-		return 0;
-	uint64_t ticks = rdtsc() - tsc_base;
-	return (uint64_t)(((unsigned __int128)ticks * tsc_mult) >> 32);
+	return tsc_ktime_get_ns();
 }
 
 notrace void udelay(uint64_t us)
