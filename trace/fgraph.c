@@ -77,7 +77,8 @@ static notrace void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 	struct task *t = current;
 	if (!t || !t->ret_stack || t->graph_pause || !READ_ONCE(graph_active))
 		return;
-	if (!ftrace_test_recursion_trylock())
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
 		return;
 	unsigned long *retp = &fregs->parent_ret;
 	unsigned long flags = local_irq_save();
@@ -89,7 +90,7 @@ static notrace void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 			t->curr_ret_stack--; /* not wanted: forget it */
 	}
 	local_irq_restore(flags);
-	ftrace_test_recursion_unlock();
+	ftrace_test_recursion_unlock(bit);
 }
 
 /* Called by return_to_handler: record the return, give back the real return address. */
@@ -114,9 +115,10 @@ notrace unsigned long ftrace_return_to_handler(void)
 	unsigned long ret = e->ret;
 	if (depth > 0) /* the caller's time includes ours */
 		t->ret_stack[depth - 1].subtime += trace.rettime - trace.calltime;
-	if (READ_ONCE(graph_active) && ftrace_test_recursion_trylock()) {
+	int bit = READ_ONCE(graph_active) ? ftrace_test_recursion_trylock(trace.func, ret) : -1;
+	if (bit >= 0) {
 		graph_return(&trace);
-		ftrace_test_recursion_unlock();
+		ftrace_test_recursion_unlock(bit);
 	}
 	barrier();
 	t->curr_ret_stack = depth; /* popped after the callback (Linux's order): an NMI nests above */

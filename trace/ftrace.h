@@ -99,10 +99,17 @@ unsigned long ftrace_nr_pages(void); /* pages the records take, for the boot mes
 extern uint64_t ftrace_init_insns;
 
 /*
- * Recursion guard: a callback calls ftrace_test_recursion_trylock() first and bails out if it
- * returns false (it is already inside a callback in the same context on this CPU: a function the
- * tracer itself calls). One bit per context, so an interrupt that arrives in the middle of a
- * callback can still be traced. Disables preemption while held: the bits are per CPU.
+ * Recursion guard, as Linux's: a callback starts with
+ *
+ *	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+ *	if (bit < 0)
+ *		return;	  (already inside a callback in this context on this CPU: a function the
+ *			   tracer itself calls)
+ *	...
+ *	ftrace_test_recursion_unlock(bit);
+ *
+ * One bit per context, so an interrupt that arrives in the middle of a callback can still be
+ * traced. Disables preemption while held: the bits are per CPU.
  *
  * The context is read off the preemption counter (kernel/preempt.h): its highest set bit above
  * the preempt-disable byte is 8-15 in a softirq, 16-19 in a hardirq, 20-23 in an NMI, and 7 (a
@@ -112,34 +119,31 @@ extern uint64_t ftrace_init_insns;
  */
 #define TRACE_CTX_TASK_BIT 0x80 /* below the softirq count: what a task's context reads as */
 
-static __always_inline unsigned int trace_recursion_context(void)
-{
-	return 1u << (31 - __builtin_clz(((unsigned int)preempt_count() & ~PREEMPT_MASK) |
-					 TRACE_CTX_TASK_BIT));
-}
-
-static __always_inline bool ftrace_test_recursion_trylock(void)
+static __always_inline int ftrace_test_recursion_trylock(unsigned long ip, unsigned long parent_ip)
 {
 	struct cpu *c;
-	unsigned int bit;
+	int bit;
 
+	(void)ip; /* Linux records the recursing ip and parent_ip for debugging; we do not */
+	(void)parent_ip;
 	preempt_count_add(1);
 	c = this_cpu();
-	bit = trace_recursion_context();
-	if (unlikely(c->trace_recursion & bit)) {
+	bit = 31 - __builtin_clz(((unsigned int)preempt_count() & ~PREEMPT_MASK) |
+				 TRACE_CTX_TASK_BIT);
+	if (unlikely(c->trace_recursion & (1u << bit))) {
 		preempt_count_sub(1);
-		return false;
+		return -1;
 	}
 	/* Not atomic, and need not be: an interrupt that lands here restores the bits it set. */
-	c->trace_recursion |= bit;
+	c->trace_recursion |= 1u << bit;
 	barrier(); /* the bit is set before the callback's work, as the compiler sees it too */
-	return true;
+	return bit;
 }
 
-static __always_inline void ftrace_test_recursion_unlock(void)
+static __always_inline void ftrace_test_recursion_unlock(int bit)
 {
 	barrier();
-	this_cpu()->trace_recursion &= ~trace_recursion_context();
+	this_cpu()->trace_recursion &= ~(1u << bit);
 	preempt_count_sub(1); /* no reschedule from inside the tracer: the next tick will do */
 }
 

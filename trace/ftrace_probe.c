@@ -46,8 +46,10 @@ static notrace void function_trace_probe_call(unsigned long ip, unsigned long pa
 	struct ftrace_func_probe *probe = container_of(op, struct ftrace_func_probe, ops);
 	long *count = NULL;
 
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
 	(void)fregs;
-	if (!ftrace_test_recursion_trylock())
+	if (bit < 0)
 		return;
 	if (probe->counts) {
 		int rec = ftrace_find_rec(ip);
@@ -58,7 +60,7 @@ static notrace void function_trace_probe_call(unsigned long ip, unsigned long pa
 	}
 	probe->probe_ops->func(ip, parent_ip, probe->tr, count);
 out:
-	ftrace_test_recursion_unlock();
+	ftrace_test_recursion_unlock(bit);
 }
 
 static notrace struct ftrace_func_probe *find_probe(const struct ftrace_probe_ops *probe_ops)

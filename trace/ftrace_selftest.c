@@ -30,10 +30,12 @@ static notrace void count_call(unsigned long ip, unsigned long parent_ip, struct
 	(void)ip;
 	(void)fregs;
 	(void)parent_ip;
-	if (!ftrace_test_recursion_trylock())
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
 		return;
 	__atomic_add_fetch((unsigned long *)op->private, 1, __ATOMIC_RELAXED);
-	ftrace_test_recursion_unlock();
+	ftrace_test_recursion_unlock(bit);
 }
 
 static struct ftrace_ops leaf_ops = {.func = count_call, .private = &hits_leaf};

@@ -4,7 +4,7 @@
  * global_trace is Lucid's one trace buffer (Linux also has instances; Lucid has not yet): a
  * ring buffer with one part per CPU, and the settings its files show. Two worlds meet here:
  *
- *  - Recording (trace_function, __trace_stack, tracing_gen_ctx): called by tracer callbacks on
+ *  - Recording (__trace_stack, tracing_gen_ctx; the function event is in trace_functions.c): called by tracer callbacks on
  *    any CPU, in any context, even NMI, up to millions of times a second. It takes no lock,
  *    never sleeps, and calls only code that is itself notrace and safe anywhere: the ring
  *    buffer, the clock, the comm cache. Stopping it is the ring buffer's business
@@ -181,22 +181,6 @@ notrace void tracing_generic_entry_update(struct trace_entry *entry, unsigned sh
 					  unsigned int trace_ctx)
 {
 	tracing_entry_update(entry, type, trace_ctx);
-}
-
-notrace void trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
-			    unsigned int trace_ctx)
-{
-	struct ring_buffer_event *event;
-	struct ftrace_entry *entry;
-
-	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
-	if (!event)
-		return; /* tracing is off, or the buffer is full in producer/consumer mode */
-	entry = ring_buffer_event_data(event);
-	tracing_entry_update(&entry->ent, TRACE_FN, trace_ctx);
-	entry->ip = ip;
-	entry->parent_ip = parent_ip;
-	ring_buffer_unlock_commit(tr->buffer);
 }
 
 /*

@@ -199,8 +199,6 @@ unsigned int tracing_gen_ctx(void);
 unsigned int tracing_gen_ctx_dec(void);
 void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
 				  unsigned int trace_ctx);
-void trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
-		    unsigned int trace_ctx);
 /* A TRACE_STACK event of the caller's stack, starting at the frame that returns to from. */
 void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from);
 /* Return addresses up the frame-pointer chain, innermost first; returns how many. */

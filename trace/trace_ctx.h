@@ -3,8 +3,8 @@
  * tracer). trace_ctx = flags << 16 | preempt depth, as Linux's tracing_gen_ctx(): the flags are
  * the irqs-off, need-resched, hardirq/softirq and NMI columns; the depth shows one hex digit.
  *
- * Inline and without branches: it runs inside every traced call, where a call and five
- * unpredictable tests cost more than the rest of the computation.
+ * Inline and nearly without branches: it runs inside every traced call, where a call and five
+ * tests would cost more than the rest of the computation.
  */
 #ifndef TRACE_TRACE_CTX_H
 #define TRACE_TRACE_CTX_H
@@ -26,12 +26,14 @@ static __always_inline unsigned int tracing_gen_ctx_pc(int pc)
 {
 	unsigned int depth = (unsigned int)pc & PREEMPT_MASK;
 	unsigned int flags = trace_ctx_bit(~read_rflags(), RFLAGS_IF, TRACE_FLAG_IRQS_OFF) |
-			     trace_ctx_bit(pc, NMI_MASK, TRACE_FLAG_NMI) |
-			     trace_ctx_bit(pc, HARDIRQ_MASK, TRACE_FLAG_HARDIRQ) |
-			     trace_ctx_bit(pc, SOFTIRQ_OFFSET, TRACE_FLAG_SOFTIRQ) |
 			     /* Lucid has one flag where Linux has two (TIF, preempt count): 'N'. */
 			     trace_ctx_bit(READ_ONCE(this_cpu()->need_resched), 1,
 					   TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_PREEMPT_RESCHED);
+
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))) /* most events: a task */
+		flags |= trace_ctx_bit(pc, NMI_MASK, TRACE_FLAG_NMI) |
+			 trace_ctx_bit(pc, HARDIRQ_MASK, TRACE_FLAG_HARDIRQ) |
+			 trace_ctx_bit(pc, SOFTIRQ_OFFSET, TRACE_FLAG_SOFTIRQ);
 
 	return flags << 16 | (depth < TRACE_CTX_MAX_DEPTH ? depth : TRACE_CTX_MAX_DEPTH);
 }

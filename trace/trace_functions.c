@@ -87,14 +87,36 @@ notrace int ftrace_pid_get(int *pids, int max)
 	return n;
 }
 
+/*
+ * One TRACE_FN event: "func <-parent". Here rather than in trace.c as in Linux, and inline: it
+ * runs on every traced call, and a call would cost the registers it saves.
+ */
+static notrace __always_inline void trace_function(struct trace_array *tr, unsigned long ip,
+						   unsigned long parent_ip, unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event;
+	struct ftrace_entry *entry;
+
+	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
+	if (!event)
+		return; /* tracing is off, or the buffer is full in producer/consumer mode */
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_FN, trace_ctx);
+	entry->ip = ip;
+	entry->parent_ip = parent_ip;
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
 static notrace void function_trace_call(unsigned long ip, unsigned long parent_ip,
 					struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct trace_array *tr = op->private;
 	unsigned int trace_ctx;
+	int bit;
 
 	(void)fregs;
-	if (!ftrace_test_recursion_trylock())
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
 		return;
 	if (likely(!READ_ONCE(ftrace_pids)) || ftrace_trace_task()) { /* no pid list: no call */
 		trace_ctx = tracing_gen_ctx_dec_inline();
@@ -103,7 +125,7 @@ static notrace void function_trace_call(unsigned long ip, unsigned long parent_i
 		if (unlikely(READ_ONCE(func_stack_trace)))
 			__trace_stack(tr, trace_ctx, ip + MCOUNT_INSN_SIZE);
 	}
-	ftrace_test_recursion_unlock();
+	ftrace_test_recursion_unlock(bit);
 }
 
 static notrace int function_trace_init(struct trace_array *tr)

@@ -61,7 +61,11 @@ static notrace void stack_trace_call(unsigned long ip, unsigned long parent_ip,
 	(void)parent_ip;
 	(void)op;
 	struct task *t = current;
-	if (!t || !t->stack || !ftrace_test_recursion_trylock())
+	int bit;
+	if (!t || !t->stack)
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
 		return;
 	unsigned long lo = (unsigned long)t->stack, top = lo + KSTACK_SIZE;
 	unsigned long here = (unsigned long)&fregs->parent_ret;
@@ -76,7 +80,7 @@ static notrace void stack_trace_call(unsigned long ip, unsigned long parent_ip,
 		arch_spin_unlock(&max_lock);
 		local_irq_restore(flags);
 	}
-	ftrace_test_recursion_unlock();
+	ftrace_test_recursion_unlock(bit);
 }
 
 int stack_tracer_enable(bool on)
