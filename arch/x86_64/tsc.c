@@ -29,8 +29,8 @@
 #define TSC_KHZ_FALLBACK 1000000       /* assume 1 GHz if calibration failed */
 
 uint64_t tsc_khz;
-static uint64_t tsc_base;
-static uint64_t tsc_mult;
+uint64_t tsc_base; /* kernel/time.h: ktime_get_ns_inline() reads them too */
+uint64_t tsc_mult;
 volatile uint64_t jiffies;
 
 static uint64_t pit_measure_tsc_khz(void)
