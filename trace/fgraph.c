@@ -33,16 +33,20 @@
 #include "kernel/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/time.h"
+#include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
 
+/*
+ * One pending return. The return callback is handed &trace itself: the entry fills in what it
+ * knows (func, depth, calltime, and in sleeptime the task's sleep total so far), callees add
+ * their durations to childtime, and the return completes it in place, so no copy is made.
+ */
 struct ftrace_ret_stack {
-	unsigned long ret;    /* the real return address */
-	unsigned long func;
-	uint64_t calltime;
-	unsigned long *retp;  /* the stack slot we changed, to check we return through the same one */
-	uint64_t subtime;     /* time spent in traced callees (the profiler's graph-time option) */
-	uint64_t sleep_at_entry; /* the task's total time switched out, when this call began */
+	struct ftrace_graph_ret trace;
+	unsigned long ret; /* the real return address */
+	unsigned long
+		*retp; /* the stack slot we changed, to check we return through the same one */
 };
 
 static trace_func_graph_ent_t graph_entry;
@@ -54,43 +58,58 @@ static void ftrace_graph_func(unsigned long ip, unsigned long parent_ip, struct 
 			      struct ftrace_regs *fregs);
 struct ftrace_ops fgraph_ops = {.func = ftrace_graph_func};
 
-static notrace bool push_return(struct task *t, unsigned long func, unsigned long *retp)
-{
-	int depth = t->curr_ret_stack;
-	if (depth >= FTRACE_RETFUNC_DEPTH) {
-		t->graph_overrun++;
-		return false;
-	}
-	/* Claim the slot first: an interrupt arriving now pushes above it, not over it. */
-	t->curr_ret_stack = depth + 1;
-	barrier();
-	t->ret_stack[depth] = (struct ftrace_ret_stack){*retp, func, ktime_get_ns(), retp, 0,
-							t->sleep_time};
-	return true;
-}
-
-static notrace void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
-				      struct ftrace_ops *op, struct ftrace_regs *fregs)
+/*
+ * Recursion. A callback that calls a traced function would see that call, and if it hooked it,
+ * see its return too, forever. Ftrace's callbacks guard against that with the per-CPU,
+ * per-context recursion lock (trace/ftrace.c). The graph hook needs less: it runs both of its
+ * callbacks with interrupts off, so until they return this CPU runs nothing of this task but
+ * them (an NMI aside, which in Lucid only stops a CPU at panic). Raising the task's graph_pause
+ * around each callback, which the entry hook tests first anyway, is then enough: a traced
+ * function they call is not hooked. That is two increments per call where the lock would take
+ * a trylock and an unlock at the entry and again at the return.
+ *
+ * The entry hook, on every call of every hooked function, is kept to loads, stores and the one
+ * callback. No canary: its only local is the entry callback's two-field argument, with no array
+ * a stray write could run along.
+ */
+static notrace __no_stack_protector void ftrace_graph_func(unsigned long ip,
+							   unsigned long parent_ip,
+							   struct ftrace_ops *op,
+							   struct ftrace_regs *fregs)
 {
 	(void)parent_ip;
 	(void)op;
 	struct task *t = current;
-	if (!t || !t->ret_stack || t->graph_pause || !READ_ONCE(graph_active))
+	if (unlikely(!t || !t->ret_stack || t->graph_pause || !READ_ONCE(graph_active)))
 		return;
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	unsigned long *retp = &fregs->parent_ret;
 	unsigned long flags = local_irq_save();
-	if (push_return(t, ip, retp)) {
-		struct ftrace_graph_ent ent = {ip, t->curr_ret_stack - 1};
-		if (graph_entry(&ent))
-			*retp = (unsigned long)return_to_handler;
+	int depth = t->curr_ret_stack;
+	if (likely(depth < FTRACE_RETFUNC_DEPTH)) {
+		/* Claim the slot first: an NMI arriving now pushes above it, not over it. */
+		t->curr_ret_stack = depth + 1;
+		barrier();
+		struct ftrace_ret_stack *e = &t->ret_stack[depth];
+		e->ret = fregs->parent_ret;
+		e->retp = &fregs->parent_ret;
+		e->trace.func = ip;
+		e->trace.depth = depth;
+		e->trace.calltime = tsc_ktime_get_ns();
+		e->trace.childtime = 0;
+		e->trace.sleeptime = t->sleep_time; /* made a difference at the return */
+		struct ftrace_graph_ent ent = {ip, depth};
+		t->graph_pause++;
+		barrier();
+		bool want = graph_entry(&ent);
+		barrier();
+		t->graph_pause--;
+		if (want)
+			fregs->parent_ret = (unsigned long)return_to_handler;
 		else
-			t->curr_ret_stack--; /* not wanted: forget it */
+			t->curr_ret_stack = depth; /* not wanted: forget it */
+	} else {
+		t->graph_overrun++; /* full: this call is not hooked */
 	}
 	local_irq_restore(flags);
-	ftrace_test_recursion_unlock(bit);
 }
 
 /* Called by return_to_handler: record the return, give back the real return address. */
@@ -103,25 +122,23 @@ notrace unsigned long ftrace_return_to_handler(void)
 		panic("ftrace: return_to_handler with an empty return stack (%s/%d)", t->comm,
 		      t->pid);
 	struct ftrace_ret_stack *e = &t->ret_stack[depth];
-	struct ftrace_graph_ret trace = {
-		.func = e->func,
-		.depth = depth,
-		.overrun = t->graph_overrun,
-		.calltime = e->calltime,
-		.rettime = ktime_get_ns(),
-		.childtime = e->subtime,
-		.sleeptime = t->sleep_time - e->sleep_at_entry,
-	};
-	unsigned long ret = e->ret;
+	uint64_t now = tsc_ktime_get_ns();
+	e->trace.rettime = now;
+	e->trace.overrun = t->graph_overrun;
+	e->trace.sleeptime = t->sleep_time - e->trace.sleeptime;
 	if (depth > 0) /* the caller's time includes ours */
-		t->ret_stack[depth - 1].subtime += trace.rettime - trace.calltime;
-	int bit = READ_ONCE(graph_active) ? ftrace_test_recursion_trylock(trace.func, ret) : -1;
-	if (bit >= 0) {
-		graph_return(&trace);
-		ftrace_test_recursion_unlock(bit);
+		e[-1].trace.childtime += now - e->trace.calltime;
+	if (likely(READ_ONCE(graph_active))) {
+		t->graph_pause++;
+		barrier();
+		graph_return(&e->trace);
+		barrier();
+		t->graph_pause--;
 	}
+	unsigned long ret = e->ret;
 	barrier();
-	t->curr_ret_stack = depth; /* popped after the callback (Linux's order): an NMI nests above */
+	t->curr_ret_stack =
+		depth; /* popped after the callback (Linux's order): an NMI nests above */
 	local_irq_restore(flags);
 	return ret;
 }
@@ -159,7 +176,8 @@ static int alloc_all_ret_stacks(void)
 		struct task *need = NULL;
 		unsigned long flags = spin_lock_irqsave(&task_list_lock);
 		struct task *t;
-		list_for_each_entry(t, &task_list, tasks) {
+		list_for_each_entry(t, &task_list, tasks)
+		{
 			if (!t->ret_stack) {
 				need = t;
 				break;

@@ -18,6 +18,7 @@ struct ftrace_graph_ent {
 	int depth; /* 0 for the outermost traced function of this task */
 };
 
+/* The return callback's view of a call; it lives in the task's return stack (trace/fgraph.c). */
 struct ftrace_graph_ret {
 	unsigned long func;
 	int depth;
@@ -29,7 +30,9 @@ struct ftrace_graph_ret {
 
 /*
  * Entry callback returns false to leave this call alone (no return hook, no exit event). Both
- * callbacks run with interrupts off, inside the recursion lock.
+ * callbacks run with interrupts off and the task's graph_pause raised, so a traced function
+ * they call is not hooked (trace/fgraph.c); they hold no recursion lock, and the preemption
+ * count is the traced code's own.
  */
 typedef bool (*trace_func_graph_ent_t)(struct ftrace_graph_ent *ent);
 typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *ret);

@@ -80,4 +80,17 @@ static __always_inline void tracing_entry_update(struct trace_entry *entry, unsi
 		tracing_record_cmdline_inline(t);
 }
 
+/*
+ * set_ftrace_pid (trace/trace_functions.c): may the current task be traced? Inline for the
+ * common case, no pid list, where the answer is yes without a call.
+ */
+struct pid_list;
+extern struct pid_list *ftrace_pids;
+bool ftrace_trace_task(void);
+
+static __always_inline bool ftrace_trace_task_inline(void)
+{
+	return likely(!READ_ONCE(ftrace_pids)) || ftrace_trace_task();
+}
+
 #endif

@@ -40,7 +40,7 @@ struct pid_list {
 	int pids[FTRACE_PID_MAX];
 };
 static struct pid_list pid_lists[2];
-static struct pid_list *ftrace_pids; /* NULL: every task */
+struct pid_list *ftrace_pids; /* NULL: every task (trace/trace_ctx.h reads it too) */
 
 notrace bool ftrace_trace_task(void)
 {
@@ -118,7 +118,7 @@ static notrace void function_trace_call(unsigned long ip, unsigned long parent_i
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	if (likely(!READ_ONCE(ftrace_pids)) || ftrace_trace_task()) { /* no pid list: no call */
+	if (ftrace_trace_task_inline()) {
 		trace_ctx = tracing_gen_ctx_dec_inline();
 		trace_function(tr, ip, parent_ip, trace_ctx);
 		/* The stack from the traced function on: ftrace_caller's frame returns there. */

@@ -33,6 +33,7 @@
  *
  * Not traced: a tracer callback.
  */
+#include "trace/trace_ctx.h"
 #include "trace/trace_graph_output.h"
 #include "trace/trace_graph_fmt.h"
 #include "trace/trace_fs.h"
@@ -78,12 +79,45 @@ static struct tracer_flags graph_flags = {
 	.opts = graph_opts,
 };
 
-/* Read by the callbacks on every call. */
+/* Read by the callbacks. */
 static struct trace_array *graph_array;
 static bool graph_skip_irqs; /* funcgraph-irqs off */
 static bool graph_sleep_time = true; /* sleep-time */
 static unsigned int fgraph_max_depth; /* max_graph_depth; 0: no limit */
 static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every call */
+
+/*
+ * The fast path. Most calls meet no filter and no option: graph_entry() and graph_return()
+ * then just record. So that telling this costs one test, the four settings above that can
+ * change what a call does are folded into one word, graph_checks, rebuilt (under
+ * trace_types_lock) whenever one of them is written. The task's own set_graph_* state, and the
+ * set_graph_function, set_graph_notrace and set_ftrace_pid sets (which other files write), are
+ * tested beside it; any of them set sends the call down the slow path, which applies every rule
+ * as before, in Linux's order.
+ */
+#define GRAPH_CHECK_DEPTH 0x1 /* max_graph_depth is set */
+#define GRAPH_CHECK_IRQS 0x2 /* funcgraph-irqs is off */
+#define GRAPH_CHECK_THRESH 0x4 /* tracing_thresh is set */
+#define GRAPH_CHECK_SLEEP 0x8 /* sleep-time is off */
+#define GRAPH_ENTRY_CHECKS (GRAPH_CHECK_DEPTH | GRAPH_CHECK_IRQS | GRAPH_CHECK_THRESH)
+#define GRAPH_RETURN_CHECKS (GRAPH_CHECK_THRESH | GRAPH_CHECK_SLEEP)
+static unsigned int graph_checks;
+
+/* After a write to one of the settings above; the caller holds trace_types_lock. */
+static notrace void graph_update_checks(void)
+{
+	unsigned int checks = 0;
+
+	if (READ_ONCE(fgraph_max_depth))
+		checks |= GRAPH_CHECK_DEPTH;
+	if (READ_ONCE(graph_skip_irqs))
+		checks |= GRAPH_CHECK_IRQS;
+	if (READ_ONCE(tracing_thresh))
+		checks |= GRAPH_CHECK_THRESH;
+	if (!READ_ONCE(graph_sleep_time))
+		checks |= GRAPH_CHECK_SLEEP;
+	WRITE_ONCE(graph_checks, checks);
+}
 
 struct ftrace_ops graph_hash_ops; /* set_graph_function, set_graph_notrace */
 
@@ -98,9 +132,9 @@ notrace bool ftrace_graph_is_irq_entry(unsigned long addr)
 
 /* --- recording ------------------------------------------------------------------------------ */
 
-static notrace bool trace_graph_entry_record(struct trace_array *tr,
-					     const struct ftrace_graph_ent *trace,
-					     unsigned int trace_ctx)
+static notrace __always_inline bool trace_graph_entry_record(struct trace_array *tr,
+							     const struct ftrace_graph_ent *trace,
+							     unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ent_entry *entry;
@@ -109,16 +143,17 @@ static notrace bool trace_graph_entry_record(struct trace_array *tr,
 	if (!event)
 		return false;
 	entry = ring_buffer_event_data(event);
-	tracing_generic_entry_update(&entry->ent, TRACE_GRAPH_ENT, trace_ctx);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_ENT, trace_ctx);
 	entry->func = trace->func;
 	entry->depth = trace->depth;
 	ring_buffer_unlock_commit(tr->buffer);
 	return true;
 }
 
-static notrace void trace_graph_return_record(struct trace_array *tr,
-					      const struct ftrace_graph_ret *trace,
-					      uint64_t calltime, unsigned int trace_ctx)
+static notrace __always_inline void trace_graph_return_record(struct trace_array *tr,
+							      const struct ftrace_graph_ret *trace,
+							      uint64_t calltime,
+							      unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ret_entry *entry;
@@ -127,7 +162,7 @@ static notrace void trace_graph_return_record(struct trace_array *tr,
 	if (!event)
 		return;
 	entry = ring_buffer_event_data(event);
-	tracing_generic_entry_update(&entry->ent, TRACE_GRAPH_RET, trace_ctx);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_RET, trace_ctx);
 	entry->func = trace->func;
 	entry->depth = trace->depth;
 	entry->overrun = (unsigned int)trace->overrun;
@@ -169,11 +204,9 @@ static notrace bool graph_ignore_irqs(struct task *t)
 	return in_hardirq();
 }
 
-/* Called by the hook at a traced function's entry: true to see (and record) its return. */
-static notrace bool graph_entry(struct ftrace_graph_ent *trace)
+/* graph_entry() when something is set: every rule. */
+static notrace noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *trace)
 {
-	struct task *t = current;
-
 	if (t->graph_filter & TRACE_GRAPH_NOTRACE_BIT)
 		return false;
 	if (READ_ONCE(graph_hash_ops.notrace_hash.count) &&
@@ -181,22 +214,35 @@ static notrace bool graph_entry(struct ftrace_graph_ent *trace)
 		t->graph_filter |= TRACE_GRAPH_NOTRACE_BIT;
 		return true; /* hooked, so that its return ends the notrace state */
 	}
-	if (!ftrace_trace_task() || graph_ignore_func(t, trace) || graph_ignore_irqs(t))
+	if (!ftrace_trace_task_inline() || graph_ignore_func(t, trace) || graph_ignore_irqs(t))
 		return false;
 	if (READ_ONCE(tracing_thresh))
 		return true; /* only the return will be recorded, if the call was slow */
 	/*
-	 * The hook holds the recursion lock: its preempt_disable is not the traced code's. It
-	 * also turned interrupts off, so the events' irqs-off flag is always set; function_graph's
-	 * lines do not show the flags.
+	 * The hook holds no recursion lock (trace/fgraph.c), so the preemption count is the traced
+	 * code's. It turned interrupts off, so the events' irqs-off flag is always set;
+	 * function_graph's lines do not show the flags.
 	 */
-	return trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_dec());
+	return trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_pc(preempt_count()));
 }
 
-/* Called by the hook when a function graph_entry() hooked returns. */
-static notrace void graph_return(struct ftrace_graph_ret *trace)
+/* Called by the hook at a traced function's entry: true to see (and record) its return. */
+static notrace bool graph_entry(struct ftrace_graph_ent *trace)
 {
 	struct task *t = current;
+
+	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_ENTRY_CHECKS) |
+		     READ_ONCE(graph_hash_ops.notrace_hash.count) |
+		     READ_ONCE(graph_hash_ops.filter_hash.count)))
+		return graph_entry_slow(t, trace);
+	if (!ftrace_trace_task_inline())
+		return false;
+	return trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_pc(preempt_count()));
+}
+
+/* graph_return() when something is set: every rule. */
+static notrace noinline void graph_return_slow(struct task *t, struct ftrace_graph_ret *trace)
+{
 	uint64_t calltime = trace->calltime;
 	unsigned long thresh;
 
@@ -213,7 +259,21 @@ static notrace void graph_return(struct ftrace_graph_ret *trace)
 	thresh = READ_ONCE(tracing_thresh);
 	if (thresh && trace->rettime - calltime < thresh)
 		return;
-	trace_graph_return_record(graph_array, trace, calltime, tracing_gen_ctx_dec());
+	trace_graph_return_record(graph_array, trace, calltime,
+				  tracing_gen_ctx_pc(preempt_count()));
+}
+
+/* Called by the hook when a function graph_entry() hooked returns. */
+static notrace void graph_return(struct ftrace_graph_ret *trace)
+{
+	struct task *t = current;
+
+	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_RETURN_CHECKS))) {
+		graph_return_slow(t, trace);
+		return;
+	}
+	trace_graph_return_record(graph_array, trace, trace->calltime,
+				  tracing_gen_ctx_pc(preempt_count()));
 }
 
 /* --- the tracer ----------------------------------------------------------------------------- */
@@ -258,6 +318,7 @@ static notrace int graph_set_flag(struct trace_array *tr, uint32_t old_flags, ui
 	}
 	if (bit == TRACE_GRAPH_GRAPH_TIME)
 		WRITE_ONCE(profile_graph_time, !!set);
+	graph_update_checks();
 	return 0;
 }
 
@@ -302,7 +363,10 @@ static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, si
 	(void)file;
 	if (ret)
 		return ret;
+	mutex_lock(&trace_types_lock);
 	WRITE_ONCE(fgraph_max_depth, (unsigned int)val);
+	graph_update_checks();
+	mutex_unlock(&trace_types_lock);
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
 }
@@ -330,6 +394,7 @@ static notrace ssize_t tracing_thresh_write(struct file *file, const char *ubuf,
 		return ret;
 	mutex_lock(&trace_types_lock);
 	WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
+	graph_update_checks();
 	mutex_unlock(&trace_types_lock);
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;

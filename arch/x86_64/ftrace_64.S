@@ -94,7 +94,6 @@ return_to_handler:
 	/* RSP is where the parent expects it, 16-byte aligned: two pushes keep it so. */
 	pushq %rax
 	pushq %rdx
-	xorl %edi, %edi
 	call ftrace_return_to_handler
 	movq %rax, %rdi		/* the real return address */
 	popq %rdx

@@ -298,6 +298,47 @@ def test_max_graph_depth(lucid):
     fresh(lucid)
 
 
+def test_settings_changed_while_tracing(lucid):
+    """With no set_graph_* filter and no option set, the callbacks take a fast path that just
+    records; each setting, written while the tracer runs, must take it off that path at once
+    (and back when cleared). set_ftrace_filter alone keeps the calls on the fast path."""
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
+    ok(lucid, "echo function_graph > current_tracer")
+
+    def call(cmd="ftest call"):
+        ok(lucid, "echo > trace")
+        ok(lucid, cmd)
+        return cat(lucid, "trace")
+
+    check_call(call())
+    for setting, clear, shape in [
+            ("echo 1 > max_graph_depth", "echo 0 > max_graph_depth", ["ftest_outer();"]),
+            ("echo ftest_mid > set_graph_notrace", "echo > set_graph_notrace",
+             ["ftest_outer();"]),
+            # outer is not hooked, so mid is the outermost: depth 0
+            ("echo ftest_mid > set_graph_function", "echo > set_graph_function",
+             ["ftest_mid() {", "  ftest_leaf();", "}"]),
+            ("echo 5000 > tracing_thresh", "echo 0 > tracing_thresh", []),
+            ("echo 1 > set_ftrace_pid", "echo > set_ftrace_pid", [])]:
+        ok(lucid, setting)
+        text = call()
+        assert [l.shape() for l in graph_lines(text)] == shape * 3, (setting, text)
+        ok(lucid, clear)
+        check_call(call())
+    # sleep-time off: msleep's time asleep leaves its duration, and comes back with it on.
+    ok(lucid, "echo msleep > set_ftrace_filter")
+    lines = graph_lines(call("sleep 0.1"))
+    assert [l.shape() for l in lines] == ["msleep();"] and lines[0].us >= 100000, lines
+    ok(lucid, "echo 0 > options/sleep-time")
+    lines = graph_lines(call("sleep 0.1"))
+    assert [l.shape() for l in lines] == ["msleep();"] and lines[0].us < 50000, lines
+    ok(lucid, "echo 1 > options/sleep-time")
+    lines = graph_lines(call("sleep 0.1"))
+    assert [l.shape() for l in lines] == ["msleep();"] and lines[0].us >= 100000, lines
+    fresh(lucid)
+
+
 def test_set_graph_notrace(lucid):
     fresh(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
