@@ -5,6 +5,7 @@
 #   make test          every test: host unit tests, then QEMU integration tests
 #   make debug         boot, and wait for gdb
 #   make bench         figures measured in guest instructions (qemu -icount shift=0)
+#   make profile EVENT=function|graph|printk   where one event's instructions go (gdb)
 #   make record        trace a command in the guest into trace.dat (CMD='...' ARGS='-p function')
 #   make clean
 
@@ -63,7 +64,7 @@ endif
 
 all: iso
 iso: $(B)/lucid.iso
-.PHONY: all iso run debug test unit qemu-test bench stress soak clean deps print-gdbport record
+.PHONY: all iso run debug test unit qemu-test bench profile stress soak clean deps print-gdbport record
 
 deps:
 	@tools/deps.sh
@@ -152,6 +153,10 @@ test: deps iso unit fuzz-build ubsan-iso
 
 bench: deps iso
 	@$(PYTHON) tools/bench.py
+
+EVENT ?= function
+profile: deps iso
+	@$(PYTHON) tools/insn_profile.py $(EVENT)
 
 # Tracer switching, filters, resizes and trace_pipe under run_test on 4 CPUs (tests/stress.py).
 STRESS_MINUTES ?= 5

@@ -47,6 +47,14 @@ struct trace_entry {
 	int pid;
 };
 
+/*
+ * trace_ctx, the context an event is recorded in (tracing_gen_ctx()): the flags and preempt
+ * depth as they sit in bytes 2 and 3 of struct trace_entry, the rest zero.
+ */
+#define TRACE_CTX(flags, depth) ((unsigned int)(flags) << 16 | (unsigned int)(depth) << 24)
+#define TRACE_CTX_FLAGS(ctx) ((unsigned char)((ctx) >> 16))
+#define TRACE_CTX_DEPTH(ctx) ((unsigned char)((ctx) >> 24))
+
 /* TRACE_FN: "func <-parent". */
 struct ftrace_entry {
 	struct trace_entry ent;

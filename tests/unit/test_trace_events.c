@@ -80,15 +80,15 @@ size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offse
 
 unsigned int tracing_gen_ctx(void)
 {
-	return (TRACE_FLAG_IRQS_OFF << 16) | 1;
+	return TRACE_CTX(TRACE_FLAG_IRQS_OFF, 1);
 }
 
 void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
 				  unsigned int trace_ctx)
 {
 	entry->type = type;
-	entry->flags = (unsigned char)(trace_ctx >> 16);
-	entry->preempt_count = (unsigned char)(trace_ctx & 0xff);
+	entry->flags = TRACE_CTX_FLAGS(trace_ctx);
+	entry->preempt_count = TRACE_CTX_DEPTH(trace_ctx);
 	entry->pid = current_pid;
 }
 

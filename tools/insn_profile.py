@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""make profile EVENT=function|graph|printk: where the instructions of one traced event go.
+
+`make bench` says how many instructions an event costs; this says which functions they are spent
+in. It boots the kernel in QEMU with one CPU and a gdb stub, sets the tracer up at the shell,
+puts a hardware breakpoint where the event begins, lets the trigger command run into it, and
+then single-steps the guest, one instruction at a time, until the event is over. Each step is
+charged to the function its address belongs to.
+
+The trigger makes the event happen several times in a row; the first is skipped, since an
+event that follows a long pause at the prompt takes the ring buffer's slow path (a time
+extend record).
+
+The same file runs twice: as a program (below, boots QEMU and starts gdb) and inside gdb
+(gdb_main, which does the stepping).
+"""
+import collections
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+TRACING = "cd /sys/kernel/debug/tracing"
+MAX_STEPS = 5000
+
+# name: (shell commands that set it up, where the event starts, the function that runs again
+#        when it is over, the command that triggers it, what is counted)
+PROFILES = {
+    "function": ([TRACING, "echo ftest_leaf > set_ftrace_filter", "echo function > current_tracer"],
+                 "ftrace_caller", "ftest_leaf", "ftest call",
+                 "one function-tracer event: from the patched call site to the traced function"),
+    "graph": ([TRACING, "echo ftest_leaf > set_ftrace_filter",
+               "echo function_graph > current_tracer"],
+              "ftrace_caller", "ftest_mid", "ftest call",
+              "one function_graph call: entry, the traced function (a few instructions), return"),
+    "printk": ([TRACING], "__trace_bprintk", "ftest_printk", "ftest printk",
+               "one trace_printk(\"ftrace test %d\\n\", 42) under the nop tracer"),
+}
+
+
+def gdb_main():
+    import gdb  # noqa: F401 (only inside gdb)
+    start, stop = os.environ["PROFILE_START"], os.environ["PROFILE_STOP"]
+    gdb.execute("target remote :" + os.environ["PROFILE_PORT"])
+    gdb.execute("hbreak " + start)
+    open(os.environ["PROFILE_READY"], "w").close()  # the guest is stopped: type the trigger now
+    gdb.execute("continue")
+    # The first event after a while at the prompt is not a typical one (its time delta is too
+    # big for its header, so it takes the ring buffer's slow path): count the second.
+    gdb.execute("continue")
+    counts = collections.Counter()
+    order = []
+    steps = 0
+    while steps < MAX_STEPS:
+        pc = int(gdb.parse_and_eval("$pc"))
+        where = gdb.execute("info symbol %d" % pc, to_string=True)
+        sym = where.split(" in ")[0].split(" + ")[0].strip()
+        if sym == stop:
+            break
+        counts[sym] += 1
+        if not order or order[-1] != sym:
+            order.append(sym)
+        gdb.execute("stepi", to_string=True)
+        steps += 1
+    print("PROFILE total: %d instructions" % steps)
+    for sym, n in counts.most_common():
+        print("PROFILE %6d  %s" % (n, sym))
+    print("PROFILE path: " + " -> ".join(order))
+    gdb.execute("delete")
+    gdb.execute("detach")
+
+
+def main():
+    name = sys.argv[1] if len(sys.argv) > 1 else "function"
+    if name not in PROFILES:
+        sys.exit("usage: insn_profile.py [%s]" % "|".join(PROFILES))
+    setup, start, stop, trigger, what = PROFILES[name]
+    sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
+    from lucid import Lucid
+    port = random.randint(20000, 40000)
+    k = Lucid(smp=1, extra=["-gdb", "tcp::%d" % port])
+    try:
+        for cmd in setup:
+            k.run(cmd)
+        ready = os.path.join(tempfile.mkdtemp(prefix="insn-profile-"), "ready")
+        env = dict(os.environ, PROFILE_START=start, PROFILE_STOP=stop, PROFILE_PORT=str(port),
+                   PROFILE_READY=ready)
+        gdb = subprocess.Popen(["gdb", "-batch", "-nx", "-ex", "set pagination off", "-x",
+                                os.path.abspath(__file__), os.path.join(ROOT, "build", "lucid.elf")],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        deadline = time.monotonic() + 60
+        while not os.path.exists(ready):  # gdb attached and the breakpoint set
+            if time.monotonic() > deadline or gdb.poll() is not None:
+                gdb.kill()
+                sys.exit("insn_profile: gdb did not attach:\n" + gdb.communicate()[0])
+            time.sleep(0.1)
+        k.send_line(trigger)
+        out, _ = gdb.communicate(timeout=600)
+    finally:
+        k.close()
+    lines = [line[len("PROFILE "):] for line in out.splitlines() if line.startswith("PROFILE ")]
+    if not lines:
+        sys.exit("insn_profile: gdb said:\n" + out)
+    print("%s: %s" % (name, what))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        import gdb  # noqa: F401
+    except ImportError:
+        sys.exit(main())
+    gdb_main()
