@@ -40,6 +40,8 @@ int __trace_bputs(unsigned long ip, const char *str);
 int __trace_puts(unsigned long ip, const char *str, int size);
 int trace_vbprintk(unsigned long ip, const char *fmt, va_list args);
 int trace_vprintk(unsigned long ip, const char *fmt, va_list args);
+/* Boot, before tracing_init(): each literal format parsed once, for the record path. */
+void trace_printk_init(void);
 
 #define __trace_stringify_1(x...) #x
 #define __trace_stringify(x...) __trace_stringify_1(x)
