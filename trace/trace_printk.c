@@ -144,6 +144,11 @@ static notrace __always_inline long fmt_layout_find(const char *fmt)
 	}
 }
 
+notrace bool trace_bprintk_has_layout(const char *fmt)
+{
+	return fmt_layout_find(fmt) >= 0;
+}
+
 void trace_printk_init(void)
 {
 	unsigned long used = 0;

@@ -19,6 +19,7 @@
 #define TRACE_TRACE_PRINTK_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include "lib/compiler.h"
 #include "lib/string.h"
 
@@ -42,6 +43,8 @@ int trace_vbprintk(unsigned long ip, const char *fmt, va_list args);
 int trace_vprintk(unsigned long ip, const char *fmt, va_list args);
 /* Boot, before tracing_init(): each literal format parsed once, for the record path. */
 void trace_printk_init(void);
+/* Whether fmt's calls take the layout path (a literal format without %s); for the self-test. */
+bool trace_bprintk_has_layout(const char *fmt);
 
 #define __trace_stringify_1(x...) #x
 #define __trace_stringify(x...) __trace_stringify_1(x)
