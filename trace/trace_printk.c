@@ -14,8 +14,8 @@
  * the record stores. A call then looks its layout up, reserves a record of exactly the right
  * size in this CPU's ring buffer, and stores the arguments straight into it with a va_arg loop
  * over the layout's bits. No parse, no scratch buffer, no second copy: a call with a %d costs
- * a few dozen instructions besides the ring buffer's own, cheap enough for the timer
- * interrupt, the scheduler or an NMI. The table is built once, before tracing starts, and only
+ * well under a hundred instructions besides the ring buffer's own (vbin_printf's parse alone
+ * cost several hundred), cheap enough for the timer interrupt, the scheduler or an NMI. The table is built once, before tracing starts, and only
  * read afterwards: the lookup needs no lock, and nothing on the record path allocates.
  *
  * The general path keeps what a layout cannot express: a format with %s (its size depends on
@@ -149,7 +149,7 @@ notrace bool trace_bprintk_has_layout(const char *fmt)
 	return fmt_layout_find(fmt) >= 0;
 }
 
-void trace_printk_init(void)
+notrace void trace_printk_init(void)
 {
 	unsigned long used = 0;
 

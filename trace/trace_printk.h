@@ -4,10 +4,12 @@
  *     trace_printk("read foo %d out of bar %p\n", bar->foo, bar);
  *
  * appears in the trace, under any tracer, as "foo_init: read foo 10 out of bar 0x...": the
- * function that called it, then the text. It costs well under a thousand instructions (`bench`
+ * function that called it, then the text. It costs a few hundred instructions at most (`bench`
  * shows trace_printk_insns) because it does not format anything: when the format is a string
  * literal (the usual case) it saves the address of the format and the argument values
- * (lib/bprintf.h), and the text is made only when someone reads the trace. So it is cheap enough for the timer interrupt, the scheduler or an
+ * (lib/bprintf.h), and the text is made only when someone reads the trace. Even the format is
+ * read only once, at boot: each call stores its arguments by that parse (trace/trace_printk.c).
+ * So it is cheap enough for the timer interrupt, the scheduler or an
  * NMI, where a printk to a serial console (milliseconds a line on real hardware) would change
  * the very timing one is trying to see.
  *
