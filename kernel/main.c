@@ -40,6 +40,7 @@
 #include "trace/ftrace.h"
 #include "trace/trace_stack.h"
 #include "trace/ftrace_profile.h"
+#include "trace/trace_printk.h"
 
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
@@ -90,6 +91,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	watchdog_init();                 // soft-lockup detection on every tick
 	smp_ipi_init();                  // reschedule and call-function IPIs
 	lapic_init_this_cpu();           // start this CPU's tick
+	trace_printk_init();             // each trace_printk format parsed once, before any call
 	tracing_init();                  // trace buffer, tracers: ftrace=NAME sees the CPUs start
 	smp_boot_cpus();                 // wake the other CPUs
 	request_irq(COM1_IRQ, serial_interrupt, "ttyS0"); // its handler: the ttyS0 interrupt

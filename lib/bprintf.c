@@ -8,6 +8,9 @@
  *   %s                                          the string's bytes and its NUL, padded to a word
  *                                               (the string may be gone by the time we format)
  *
+ * A format without %s saves the same words on every call: bprint_layout_parse() notes which
+ * (lib/bprintf.h), so that trace_printk can save them without this parse (trace/trace_printk.c).
+ *
  * To format, each directive ("%-08lx") is copied out on its own and given to snprintf with the
  * saved value as its one argument, so the output is exactly what vsnprintf would have printed.
  *
@@ -88,6 +91,26 @@ static notrace struct directive parse_directive(const char **fmt)
 	return d;
 }
 
+/* The next conversion after *fmt, past literal text and "%%"; false at the end of fmt. */
+static notrace bool next_directive(const char **fmt, struct directive *d)
+{
+	const char *p = *fmt;
+
+	while (*p) {
+		if (*p++ != '%')
+			continue;
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		*d = parse_directive(&p);
+		*fmt = p;
+		return true;
+	}
+	*fmt = p;
+	return false;
+}
+
 struct words {
 	uint32_t *w;
 	size_t size, pos;
@@ -109,16 +132,10 @@ static notrace const char *null_text(int prec)
 notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap)
 {
 	struct words b = {bin, words, 0};
+	struct directive d;
 	va_list args;
 	va_copy(args, ap);
-	while (*fmt) {
-		if (*fmt++ != '%')
-			continue;
-		if (*fmt == '%') {
-			fmt++;
-			continue;
-		}
-		struct directive d = parse_directive(&fmt);
+	while (next_directive(&fmt, &d)) {
 		int star = 0;
 		for (int i = 0; i < d.stars; i++) {
 			star = va_arg(args, int);
@@ -145,6 +162,33 @@ notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap
 	}
 	va_end(args);
 	return (int)b.pos;
+}
+
+/* The same walk as vbin_printf's, recording what it would save instead of saving it. */
+notrace bool bprint_layout_parse(const char *fmt, struct bprint_layout *layout)
+{
+	uint32_t wide = 0;
+	unsigned int n = 0, words = 0;
+	struct directive d;
+
+	while (next_directive(&fmt, &d)) {
+		if (d.kind == ARG_STR)
+			return false;
+		if (n + (unsigned int)d.stars + (d.kind != ARG_NONE) > BPRINT_LAYOUT_MAX_ARGS)
+			return false;
+		n += (unsigned int)d.stars; /* each '*' is an int: one word, its bit clear */
+		words += (unsigned int)d.stars;
+		if (d.kind == ARG_INT) {
+			n++;
+			words++;
+		} else if (d.kind == ARG_LONG || d.kind == ARG_PTR) {
+			wide |= 1u << n++;
+			words += 2;
+		}
+	}
+	layout->args = wide | 1u << n; /* the end marker */
+	layout->words = words;
+	return true;
 }
 
 /* Reads back what put_word stored; past the end, zeros (a truncated record prints zeros). */

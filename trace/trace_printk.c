@@ -1,25 +1,39 @@
 /* trace_printk(): printk-style messages recorded in the trace buffer, and printk_formats. */
 
 /*
- * The usual call, trace_printk("fmt", args) with a literal format, lands in trace_vbprintk():
+ * The usual call, trace_printk("fmt", args) with a literal format, lands in __trace_bprintk(),
+ * which records a TRACE_BPRINT: the caller's address, the format's address and the argument
+ * values as 32-bit words, packed as vbin_printf() packs them (lib/bprintf.h; strings are copied
+ * whole: they may be gone by the time the trace is read). Nothing is formatted: the trace
+ * file's reader calls bstr_printf() (trace/trace_output.c).
  *
- *   1. vbin_printf() copies the argument values into a scratch buffer of 32-bit words (strings
- *      are copied whole: they may be gone by the time the trace is read).
- *   2. A TRACE_BPRINT record is reserved in this CPU's ring buffer, just big enough for the
- *      caller's address, the format's address and those words, and committed.
+ * The record path. Every literal format has a pointer in the section __trace_printk_fmt, so
+ * all of them are known at boot: trace_printk_init() parses each one once into its argument
+ * layout (bprint_layout_parse: how many arguments, which take two words) and keeps the
+ * layouts in a hash table keyed by the format's address, the very pointer the call passes and
+ * the record stores. A call then looks its layout up, reserves a record of exactly the right
+ * size in this CPU's ring buffer, and stores the arguments straight into it with a va_arg loop
+ * over the layout's bits. No parse, no scratch buffer, no second copy: a call with a %d costs
+ * well under a hundred instructions besides the ring buffer's own (vbin_printf's parse alone
+ * cost several hundred), cheap enough for the timer interrupt, the scheduler or an NMI. The table is built once, before tracing starts, and only
+ * read afterwards: the lookup needs no lock, and nothing on the record path allocates.
  *
- * Nothing is formatted: the trace file's reader calls bstr_printf() (trace/trace_output.c).
+ * The general path keeps what a layout cannot express: a format with %s (its size depends on
+ * the string), with more than BPRINT_LAYOUT_MAX_ARGS arguments, or not from the section
+ * (trace_vbprintk() called with a format of its own). There vbin_printf() parses the format
+ * into a per-CPU scratch buffer of words, and the words are copied into a record just big
+ * enough. Any context may call it, the timer interrupt or an NMI included, and one call may
+ * interrupt another on the same CPU. The scratch buffer must then not be shared between them,
+ * and it is too big (1 KB) for an interrupt's stack: each CPU has TRACE_BUF_LEVELS of them,
+ * and a call takes the next free level (nesting) for as long as it needs it. A call that
+ * interrupted another finishes before the interrupted one goes on, so the levels are taken and
+ * given back like a stack, and a plain counter is enough. The ring buffer nests the same way
+ * (trace/ring_buffer.c): the interrupting record is placed after the interrupted one. Both
+ * paths make the same bytes, so readers cannot tell them apart.
+ *
  * A format with no arguments costs even less, a TRACE_BPUTS record with two addresses. Only a
  * format that is not a literal (it could change before the trace is read) is formatted at once
  * into a TRACE_PRINT record, as trace_marker's text is.
- *
- * Any context may call it, the timer interrupt or an NMI included, and one call may interrupt
- * another on the same CPU. The scratch buffer must then not be shared between them, and it is
- * too big (1 KB) for an interrupt's stack: each CPU has TRACE_BUF_LEVELS of them, and a call
- * takes the next free level (nesting) for as long as it needs it. A call that interrupted
- * another finishes before the interrupted one goes on, so the levels are taken and given back
- * like a stack, and a plain counter is enough. The ring buffer nests the same way
- * (trace/ring_buffer.c): the interrupting record is placed after the interrupted one.
  *
  * The option trace_printk (options/trace_printk) turns all of this off: the calls return at
  * once. printk_formats lists every literal format in the kernel with its address.
@@ -95,15 +109,75 @@ static notrace void printk_commit(void)
 	ring_buffer_unlock_commit(global_trace.buffer);
 }
 
-notrace int trace_vbprintk(unsigned long ip, const char *fmt, va_list args)
+/* linker.ld: the pointers every trace_printk/trace_puts of a literal put in __trace_printk_fmt. */
+extern const char *__start___trace_bprintk_fmt[], *__stop___trace_bprintk_fmt[];
+
+/*
+ * The layouts, by format address: open addressing in a fixed table, at most half full so that a
+ * probe soon meets the format or an empty slot (NULL). Fixed, so that finding a slot is a
+ * multiply and a shift, with no table pointer or size to load first; the keys apart from the
+ * layouts, so that both are found by the one index. trace_printk_init() fills the table before
+ * tracing_init() creates the buffer, and no call reads it before the buffer exists
+ * (printk_enabled): no lock, and no ordering to get right.
+ */
+#define FMT_LAYOUT_BITS 9
+#define FMT_LAYOUT_SLOTS (1UL << FMT_LAYOUT_BITS)
+#define FMT_LAYOUT_MAX (FMT_LAYOUT_SLOTS / 2) /* formats beyond take the general path */
+#define FMT_HASH_MULT 0x61c8864680b583ebUL /* Linux's GOLDEN_RATIO_64: mixes bits upward */
+
+static const char *fmt_keys[FMT_LAYOUT_SLOTS];
+static struct bprint_layout fmt_layouts[FMT_LAYOUT_SLOTS];
+
+static notrace __always_inline unsigned long fmt_hash(const char *fmt)
 {
-	unsigned int trace_ctx = tracing_gen_ctx(); /* the caller's context, before ours */
+	return (unsigned long)fmt * FMT_HASH_MULT >> (64 - FMT_LAYOUT_BITS);
+}
+
+/* fmt's slot, or -1: a format the table does not know, or one without a layout. */
+static notrace __always_inline long fmt_layout_find(const char *fmt)
+{
+	for (unsigned long i = fmt_hash(fmt);; i = (i + 1) % FMT_LAYOUT_SLOTS) {
+		if (likely(fmt_keys[i] == fmt))
+			return (long)i;
+		if (!fmt_keys[i])
+			return -1;
+	}
+}
+
+notrace bool trace_bprintk_has_layout(const char *fmt)
+{
+	return fmt_layout_find(fmt) >= 0;
+}
+
+notrace void trace_printk_init(void)
+{
+	unsigned long used = 0;
+
+	for (const char **p = __start___trace_bprintk_fmt; p < __stop___trace_bprintk_fmt; p++) {
+		struct bprint_layout layout;
+		unsigned long i = fmt_hash(*p);
+
+		if (!*p || !bprint_layout_parse(*p, &layout))
+			continue; /* a variable format (NULL), or one with %s */
+		while (fmt_keys[i] && fmt_keys[i] != *p)
+			i = (i + 1) % FMT_LAYOUT_SLOTS;
+		if (fmt_keys[i])
+			continue; /* the same string twice: the linker merged two literals */
+		if (used++ == FMT_LAYOUT_MAX)
+			break;
+		fmt_keys[i] = *p;
+		fmt_layouts[i] = layout;
+	}
+}
+
+/* The general path: vbin_printf into a scratch buffer, then a copy into the record. */
+static notrace noinline int trace_vbprintk_slow(unsigned long ip, const char *fmt, va_list args,
+						unsigned int trace_ctx)
+{
 	struct bprint_entry *entry;
 	uint32_t *words;
 	int len = 0;
 
-	if (!printk_enabled())
-		return 0;
 	preempt_disable();
 	words = get_trace_buf();
 	if (!words)
@@ -130,13 +204,55 @@ out:
 	return len;
 }
 
-notrace int __trace_bprintk(unsigned long ip, const char *fmt, ...)
+/*
+ * The record path (see the top of the file); inline in both entry points. The record's
+ * header is written last, with the context taken under our preempt_disable less that one
+ * level (tracing_gen_ctx_dec): the same value tracing_gen_ctx() would have given before it,
+ * without keeping it across the reserve.
+ */
+static notrace __always_inline int bprintk(unsigned long ip, const char *fmt, va_list args)
+{
+	struct ring_buffer_event *event;
+	struct bprint_layout layout;
+	struct bprint_entry *entry;
+	long slot;
+
+	if (!printk_enabled())
+		return 0;
+	slot = fmt_layout_find(fmt);
+	if (unlikely(slot < 0))
+		return trace_vbprintk_slow(ip, fmt, args, tracing_gen_ctx());
+	layout = fmt_layouts[slot];
+	preempt_disable();
+	event = ring_buffer_lock_reserve(global_trace.buffer,
+					 sizeof(*entry) + sizeof(uint32_t) * layout.words);
+	if (unlikely(!event)) {
+		preempt_enable();
+		return 0;
+	}
+	entry = ring_buffer_event_data(event);
+	entry->ip = ip;
+	entry->fmt = fmt;
+	bprint_layout_save(entry->buf, &layout, args);
+	tracing_generic_entry_update(&entry->ent, TRACE_BPRINT, tracing_gen_ctx_dec());
+	ring_buffer_unlock_commit(global_trace.buffer);
+	preempt_enable();
+	return (int)layout.words;
+}
+
+notrace int trace_vbprintk(unsigned long ip, const char *fmt, va_list args)
+{
+	return bprintk(ip, fmt, args);
+}
+
+/* No canary: the only local array is the va_list, which nothing writes through an index. */
+notrace __no_stack_protector int __trace_bprintk(unsigned long ip, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = trace_vbprintk(ip, fmt, ap);
+	ret = bprintk(ip, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -230,9 +346,6 @@ notrace int __trace_puts(unsigned long ip, const char *str, int size)
 }
 
 /* --- printk_formats ------------------------------------------------------------------------ */
-
-/* linker.ld: the pointers every trace_printk/trace_puts of a literal put in __trace_printk_fmt. */
-extern const char *__start___trace_bprintk_fmt[], *__stop___trace_bprintk_fmt[];
 
 /* Records are positions in the section; a NULL pointer (a variable format) shows nothing. */
 static notrace void *fmt_start(struct seq_file *m, loff_t *pos)

@@ -4,10 +4,12 @@
  *     trace_printk("read foo %d out of bar %p\n", bar->foo, bar);
  *
  * appears in the trace, under any tracer, as "foo_init: read foo 10 out of bar 0x...": the
- * function that called it, then the text. It costs well under a thousand instructions (`bench`
+ * function that called it, then the text. It costs a few hundred instructions at most (`bench`
  * shows trace_printk_insns) because it does not format anything: when the format is a string
  * literal (the usual case) it saves the address of the format and the argument values
- * (lib/bprintf.h), and the text is made only when someone reads the trace. So it is cheap enough for the timer interrupt, the scheduler or an
+ * (lib/bprintf.h), and the text is made only when someone reads the trace. Even the format is
+ * read only once, at boot: each call stores its arguments by that parse (trace/trace_printk.c).
+ * So it is cheap enough for the timer interrupt, the scheduler or an
  * NMI, where a printk to a serial console (milliseconds a line on real hardware) would change
  * the very timing one is trying to see.
  *
@@ -19,6 +21,7 @@
 #define TRACE_TRACE_PRINTK_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include "lib/compiler.h"
 #include "lib/string.h"
 
@@ -40,6 +43,10 @@ int __trace_bputs(unsigned long ip, const char *str);
 int __trace_puts(unsigned long ip, const char *str, int size);
 int trace_vbprintk(unsigned long ip, const char *fmt, va_list args);
 int trace_vprintk(unsigned long ip, const char *fmt, va_list args);
+/* Boot, before tracing_init(): each literal format parsed once, for the record path. */
+void trace_printk_init(void);
+/* Whether fmt's calls take the layout path (a literal format without %s); for the self-test. */
+bool trace_bprintk_has_layout(const char *fmt);
 
 #define __trace_stringify_1(x...) #x
 #define __trace_stringify(x...) __trace_stringify_1(x)

@@ -12,7 +12,10 @@
  *   buffer resize     small buffers, recording still works, the default size comes back.
  *   trace_printk      called while another event is half written on this CPU (as from a
  *                     tracer callback, or an interrupt): both arrive whole, the outer first,
- *                     the arguments as passed; with the option off, nothing.
+ *                     the arguments as passed; with the option off, nothing. A literal
+ *                     format's call, recorded through its parsed layout, and the same
+ *                     arguments with a format outside __trace_printk_fmt, recorded by
+ *                     vbin_printf, make records of the same length and the same words.
  *
  * Results print as "Testing tracer function: PASSED" (or FAILED!). The tests leave things as
  * they found them at boot: nop, empty filters, default sizes, tracing on.
@@ -188,6 +191,48 @@ static notrace struct trace_entry *next_entry(struct trace_array *tr, int cpu, u
 	return ent && ent->type == type ? ent : NULL;
 }
 
+/* A copy of a literal's text that is not in __trace_printk_fmt: it takes the general path. */
+static const char printk_general_fmt[] = "selftest %d %lx %c %p %-*d %%\n";
+
+/* This CPU's next record if it is a TRACE_BPRINT, and its payload length. */
+static notrace struct bprint_entry *next_bprint(struct trace_array *tr, int cpu, unsigned int *len)
+{
+	struct ring_buffer_event *event = ring_buffer_consume(tr->buffer, cpu, NULL, NULL);
+	struct trace_entry *ent = event ? ring_buffer_event_data(event) : NULL;
+
+	if (!ent || ent->type != TRACE_BPRINT)
+		return NULL;
+	*len = ring_buffer_event_length(event);
+	return (struct bprint_entry *)ent;
+}
+
+static notrace noinline bool trace_selftest_printk_layout(struct trace_array *tr)
+{
+	struct bprint_entry *fast, *general;
+	unsigned int fast_len = 0, general_len = 0;
+	const size_t words = 1 + 2 + 1 + 2 + 1 + 1; /* int, long, char, pointer, '*', int */
+	int cpu;
+	bool ok;
+
+	tracing_reset_online_cpus(tr);
+	preempt_disable(); /* both records on this CPU */
+	cpu = smp_processor_id();
+	trace_printk("selftest %d %lx %c %p %-*d %%\n", -7, 0x1122334455667788UL, 'z', (void *)tr,
+		     5, 42);
+	__trace_bprintk(_THIS_IP_, printk_general_fmt, -7, 0x1122334455667788UL, 'z', (void *)tr, 5,
+			42);
+	preempt_enable();
+	fast = next_bprint(tr, cpu, &fast_len);
+	general = next_bprint(tr, cpu, &general_len);
+	ok = fast && general && trace_bprintk_has_layout(fast->fmt) &&
+	     !trace_bprintk_has_layout(general->fmt) && general->fmt == printk_general_fmt &&
+	     !strcmp(fast->fmt, printk_general_fmt) && fast_len == general_len &&
+	     fast_len >= sizeof(*fast) + words * sizeof(uint32_t) && fast->buf[0] == (uint32_t)-7 &&
+	     memcmp(fast->buf, general->buf, words * sizeof(uint32_t)) == 0;
+	tracing_reset_online_cpus(tr);
+	return ok;
+}
+
 static notrace noinline bool trace_selftest_printk(struct trace_array *tr)
 {
 	unsigned long leaf = kallsyms_lookup_name("ftest_leaf");
@@ -226,7 +271,7 @@ static notrace noinline bool trace_selftest_printk(struct trace_array *tr)
 	mutex_unlock(&trace_types_lock);
 	ok = ok && ring_buffer_entries(tr->buffer) == 0;
 	tracing_reset_online_cpus(tr);
-	return ok;
+	return ok && trace_selftest_printk_layout(tr);
 }
 
 /*

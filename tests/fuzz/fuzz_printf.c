@@ -20,7 +20,8 @@
  *
  * Every format also goes the way of trace_printk (lib/bprintf.c): vbin_printf() saves the
  * arguments as words, bstr_printf() formats them later; the text must be vsnprintf's, for
- * every buffer size too.
+ * every buffer size too. And where the format has a layout (no %s), bprint_layout_save() must
+ * save the very words vbin_printf saved, and not one more.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -249,6 +250,35 @@ static int bin_printf(uint32_t *bin, size_t words, const char *fmt, ...)
 	return n;
 }
 
+static void layout_save(uint32_t *bin, const struct bprint_layout *layout, ...)
+{
+	va_list ap;
+
+	va_start(ap, layout);
+	bprint_layout_save(bin, layout, ap);
+	va_end(ap);
+}
+
+#define UNTOUCHED 0xa5a5a5a5u
+
+/* trace_printk's way for a format without strings: its layout, parsed once. */
+static void check_layout(const struct format *f, const uint32_t *want, int words)
+{
+	static uint32_t saved[BIN_WORDS + 1];
+	struct bprint_layout layout;
+
+	if (!bprint_layout_parse(f->fmt, &layout)) {
+		CHECK(strchr(f->fmt, 's')); /* only a string makes a format have none (24 < 31) */
+		return;
+	}
+	CHECK(layout.words == (uint32_t)words);
+	for (int i = 0; i <= words; i++)
+		saved[i] = UNTOUCHED;
+	layout_save(saved, &layout, ARGS(f->args));
+	CHECK(memcmp(saved, want, (size_t)words * sizeof(*saved)) == 0);
+	CHECK(saved[words] == UNTOUCHED);
+}
+
 /* Saved as words and formatted from them, f must print want (n characters) again. */
 static void check_binary(const struct format *f, struct fuzz_input *in, const char *want, int n)
 {
@@ -257,6 +287,7 @@ static void check_binary(const struct format *f, struct fuzz_input *in, const ch
 	size_t sizes[] = {(size_t)n + 1, 0, 1, (size_t)n / 2, (size_t)n};
 
 	CHECK(words >= 0 && words <= BIN_WORDS);
+	check_layout(f, bin, words);
 	uint32_t *exact = malloc((words ? words : 1) * sizeof(*exact)); /* ASan sees past it */
 	memcpy(exact, bin, words * sizeof(*exact));
 	for (unsigned int k = 0; k < ARRAY_SIZE(sizes); k += 1 + take_below(in, 3)) {
