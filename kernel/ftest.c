@@ -5,7 +5,7 @@
  *   ftest call       ftest_outer -> ftest_mid -> ftest_leaf, three times
  *   ftest delay N    ftest_delay busy-waits N microseconds
  *   ftest stack      ftest_stack -> ftest_stack_deep, 12 frames of 256+ bytes each
- *   ftest printk     ftest_printk: trace_printk("ftrace test %d\n", 42)
+ *   ftest printk [N] ftest_printk: trace_printk("ftrace test %d\n", 42), N times (1)
  *   ftest off        ftest_off: ftest_leaf, tracing_off(), ftest_leaf again
  *   ftest tick N     the next N timer ticks (any CPU) each do a trace_printk, in hard irq
  *
@@ -24,6 +24,7 @@
 
 #define FTEST_CALL_REPEAT 3
 #define FTEST_DELAY_MAX_US 10000000
+#define FTEST_PRINTK_MAX 100000 /* a few buffers' worth: enough to watch it wrap */
 
 static volatile unsigned long ftest_sink; /* results go here, so the work is not optimized away */
 
@@ -132,8 +133,11 @@ static int cmd_ftest(int argc, char **argv)
 		ftest_sink += ftest_stack();
 		return 0;
 	}
-	if (argc == 2 && !strcmp(argv[1], "printk")) {
-		ftest_printk();
+	unsigned long n = 1;
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "printk") &&
+	    (argc == 2 || (!kstrtoul(argv[2], 10, &n) && n <= FTEST_PRINTK_MAX))) {
+		while (n--)
+			ftest_printk();
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "off")) {
@@ -146,13 +150,12 @@ static int cmd_ftest(int argc, char **argv)
 		ftest_delay(us);
 		return 0;
 	}
-	unsigned long n;
 	if (argc == 3 && !strcmp(argv[1], "tick") && !kstrtoul(argv[2], 10, &n) &&
 	    n <= FTEST_TICK_MAX)
 		return ftest_tick_run((int)n);
 	dprintf(STDERR_FILENO, "usage: ftest call | ftest delay MICROSECONDS | ftest stack | "
-			       "ftest printk | ftest off | ftest tick N\n");
+			       "ftest printk [N] | ftest off | ftest tick N\n");
 	return 2;
 }
 SHELL_CMD("ftest",
-	  "functions to trace: ftest call | delay US | stack | printk | off | tick N", cmd_ftest);
+	  "functions to trace: ftest call | delay US | stack | printk [N] | off | tick N", cmd_ftest);

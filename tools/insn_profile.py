@@ -36,7 +36,7 @@ PROFILES = {
                "echo function_graph > current_tracer"],
               "ftrace_caller", "ftest_mid", "ftest call",
               "one function_graph call: entry, the traced function (a few instructions), return"),
-    "printk": ([TRACING], "__trace_bprintk", "ftest_printk", "ftest printk",
+    "printk": ([TRACING], "__trace_bprintk", "cmd_ftest", "ftest printk 3",
                "one trace_printk(\"ftrace test %d\\n\", 42) under the nop tracer"),
 }
 

@@ -15,8 +15,9 @@
  * size in this CPU's ring buffer, and stores the arguments straight into it with a va_arg loop
  * over the layout's bits. No parse, no scratch buffer, no second copy: a call with a %d costs
  * well under a hundred instructions besides the ring buffer's own (vbin_printf's parse alone
- * cost several hundred), cheap enough for the timer interrupt, the scheduler or an NMI. The table is built once, before tracing starts, and only
- * read afterwards: the lookup needs no lock, and nothing on the record path allocates.
+ * cost several hundred), cheap enough for the timer interrupt, the scheduler or an NMI. The
+ * table is built once, before tracing starts, and only read afterwards: the lookup needs no
+ * lock, and nothing on the record path allocates.
  *
  * The general path keeps what a layout cannot express: a format with %s (its size depends on
  * the string), with more than BPRINT_LAYOUT_MAX_ARGS arguments, or not from the section
@@ -44,6 +45,7 @@
 #include "trace/trace_printk.h"
 #include "trace/trace_printk_fmt.h"
 #include "trace/trace.h"
+#include "trace/trace_ctx.h"
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
 #include "kernel/kmalloc.h"
@@ -234,7 +236,7 @@ static notrace __always_inline int bprintk(unsigned long ip, const char *fmt, va
 	entry->ip = ip;
 	entry->fmt = fmt;
 	bprint_layout_save(entry->buf, &layout, args);
-	tracing_generic_entry_update(&entry->ent, TRACE_BPRINT, tracing_gen_ctx_dec());
+	tracing_entry_update(&entry->ent, TRACE_BPRINT, tracing_gen_ctx_dec_inline());
 	ring_buffer_unlock_commit(global_trace.buffer);
 	preempt_enable();
 	return (int)layout.words;
