@@ -332,16 +332,43 @@ static void bg_release(struct sh_job *job)
 	kfree(bg);
 }
 
-/* "a | b" as typed, for `jobs` and "Done" (cut to fit). */
+/* One redirection as bash's `jobs` shows it: "> f", "2>> f", "< f", "2>&1". */
+static size_t redir_text(const struct sh_redir *r, char *buf, size_t size)
+{
+	static const char *const ops[] = {[SH_REDIR_IN] = "<",
+					  [SH_REDIR_OUT] = ">",
+					  [SH_REDIR_APPEND] = ">>",
+					  [SH_REDIR_DUP] = ">&"};
+	int usual_fd = r->kind == SH_REDIR_IN ? 0 : 1;
+	const char *op = r->kind == SH_REDIR_DUP && r->fd == 0 ? "<&" : ops[r->kind];
+	char fd[8] = "";
+
+	if (r->fd != usual_fd && !(r->kind == SH_REDIR_DUP && r->fd == 0))
+		snprintf(fd, sizeof(fd), "%d", r->fd);
+	if (r->kind == SH_REDIR_DUP)
+		return (size_t)snprintf(buf, size, " %s%s%d", fd, op, r->target_fd);
+	return (size_t)snprintf(buf, size, " %s%s %s", fd, op, r->word);
+}
+
+/* "a | b > f" as typed, for `jobs` and "Done" (cut to fit). */
 static void job_text(const struct sh_pipeline *p, char *buf, size_t size)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < p->ncmds; i++)
-		for (int j = 0; j < p->cmds[i].argc; j++)
+	for (int i = 0; i < p->ncmds; i++) {
+		const struct sh_command *c = &p->cmds[i];
+
+		for (int j = 0; j < c->argc; j++)
 			n += snprintf(buf + MIN(n, size - 1), size - MIN(n, size - 1), "%s%s",
-				      i && !j ? " | " : j ? " " : "", p->cmds[i].words[j]);
+				      i && !j ? " | "
+				      : j     ? " "
+					      : "",
+				      c->words[j]);
+		for (int j = 0; j < c->nredirs; j++)
+			n += redir_text(&c->redirs[j], buf + MIN(n, size - 1),
+					size - MIN(n, size - 1));
+	}
 }
 
 static int run_background(const struct sh_pipeline *p, struct line_ref *lr)
