@@ -12,6 +12,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/kmalloc.h"
 #include "kernel/mutex.h"
+#include "kernel/vfs.h"
 #include "kernel/ftest.h"
 #include "trace/ftrace.h"
 #include "trace/trace.h"
@@ -96,6 +97,36 @@ static noinline uint64_t bench_workload(void)
 	uint64_t end = rdtsc();
 	WRITE_ONCE(boot_kmain_tsc, boot_kmain_tsc + (sum & 0)); /* keep sum alive */
 	return end - start;
+}
+
+#define FS_ROUNDS 300
+#define FS_FILE "/tmp/bench_fs"
+#define FS_BYTES 512
+
+/*
+ * A second workload, of the kind a shell command does: create a file in the ramfs, write it,
+ * seek back, read it, stat it, close and remove it. Its functions are bigger than
+ * bench_workload()'s short call chain, so it shows what the NOPs cost in more ordinary work
+ * (tools/bench.py: nop_overhead_ratio_fs). 0 if the file system said no.
+ */
+static noinline uint64_t bench_fs_workload(void)
+{
+	static char buf[FS_BYTES];
+	struct kstat st;
+	uint64_t start = rdtsc();
+
+	for (int i = 0; i < FS_ROUNDS; i++) {
+		int fd = vfs_open(FS_FILE, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0)
+			return 0;
+		buf[0] = (char)i;
+		if (vfs_write(fd, buf, sizeof(buf)) != sizeof(buf) || vfs_lseek(fd, 0, SEEK_SET) ||
+		    vfs_read(fd, buf, sizeof(buf)) != sizeof(buf) || vfs_fstat(fd, &st) ||
+		    vfs_close(fd) || vfs_unlink(FS_FILE))
+			return 0;
+	}
+	return rdtsc() - start;
 }
 
 #define EVENT_ROUNDS 2000
@@ -183,6 +214,8 @@ static int bench_thread(void *arg)
 	printf("ftrace_init_insns: %lu insns\n", (unsigned long)ftrace_init_insns);
 	bench_workload(); /* warm up: first-time allocations */
 	printf("workload_insns: %lu insns\n", (unsigned long)bench_workload());
+	bench_fs_workload(); /* warm up: the dentry cache, the first pages */
+	printf("fs_workload_insns: %lu insns\n", (unsigned long)bench_fs_workload());
 	if (ftrace_nr_records())
 		bench_function_tracer();
 	bench_trace_printk();
