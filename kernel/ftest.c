@@ -5,6 +5,7 @@
  *   ftest call       ftest_outer -> ftest_mid -> ftest_leaf, three times
  *   ftest delay N    ftest_delay busy-waits N microseconds
  *   ftest stack      ftest_stack -> ftest_stack_deep, 12 frames of 256+ bytes each
+ *   ftest deep N     ftest_deep calls itself, N deep: past the graph tracer's return stack
  *   ftest printk [N] ftest_printk: trace_printk("ftrace test %d\n", 42), N times (1)
  *   ftest off        ftest_off: ftest_leaf, tracing_off(), ftest_leaf again
  *   ftest tick N     the next N timer ticks (any CPU) each do a trace_printk, in hard irq
@@ -67,6 +68,21 @@ noinline unsigned long ftest_stack(void)
 	return ftest_stack_deep(FTEST_STACK_DEPTH);
 }
 
+#define FTEST_DEEP_MAX 200 /* small frames: 200 of them fit a kernel stack many times over */
+
+/*
+ * A call chain n deep, for the function graph tracer's return stack (FTRACE_RETFUNC_DEPTH
+ * entries): the calls below it are not hooked, and counted as overruns. The work after the
+ * call keeps the compiler from turning the recursion into a loop.
+ */
+noinline unsigned long ftest_deep(unsigned long n)
+{
+	unsigned long r = n ? ftest_deep(n - 1) : 0;
+
+	ftest_sink += r;
+	return r + 1;
+}
+
 /* trace_printk from ordinary code: "ftest_printk: ftrace test 42" in the trace. */
 noinline void ftest_printk(void)
 {
@@ -103,8 +119,8 @@ notrace void ftest_tick(void)
 
 	if (likely(left <= 0))
 		return;
-	if (__atomic_compare_exchange_n(&ftest_tick_left, &left, left - 1, false,
-					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	if (__atomic_compare_exchange_n(&ftest_tick_left, &left, left - 1, false, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED))
 		trace_printk("ftest tick %d\n", left);
 }
 
@@ -150,12 +166,18 @@ static int cmd_ftest(int argc, char **argv)
 		ftest_delay(us);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "deep") && !kstrtoul(argv[2], 10, &n) && n >= 1 &&
+	    n <= FTEST_DEEP_MAX) {
+		ftest_sink += ftest_deep(n - 1); /* n calls in all */
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "tick") && !kstrtoul(argv[2], 10, &n) &&
 	    n <= FTEST_TICK_MAX)
 		return ftest_tick_run((int)n);
 	dprintf(STDERR_FILENO, "usage: ftest call | ftest delay MICROSECONDS | ftest stack | "
-			       "ftest printk [N] | ftest off | ftest tick N\n");
+			       "ftest deep N | ftest printk [N] | ftest off | ftest tick N\n");
 	return 2;
 }
 SHELL_CMD("ftest",
-	  "functions to trace: ftest call | delay US | stack | printk [N] | off | tick N", cmd_ftest);
+	  "functions to trace: ftest call | delay US | stack | deep N | printk [N] | off | tick N",
+	  cmd_ftest);

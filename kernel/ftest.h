@@ -7,6 +7,7 @@ unsigned long ftest_outer(unsigned long x);
 void ftest_delay(unsigned long us);
 unsigned long ftest_stack(void);
 unsigned long ftest_stack_deep(int depth);
+unsigned long ftest_deep(unsigned long n);
 void ftest_printk(void);
 void ftest_off(void);
 void ftest_tick(void); /* from the timer interrupt: `ftest tick N` */

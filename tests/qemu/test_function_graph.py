@@ -298,6 +298,43 @@ def test_max_graph_depth(lucid):
     fresh(lucid)
 
 
+RETURN_STACK = 50  # FTRACE_RETFUNC_DEPTH (trace/fgraph.h): calls a task's return stack holds
+OVERRUN = re.compile(r"^ \(Overruns: (\d+)\)$")
+
+
+def test_return_stack_overrun(lucid):
+    """A chain deeper than the return stack: the first RETURN_STACK calls are hooked (the last
+    one shows as a leaf, its callees being unhooked), the rest are counted as overruns, which
+    funcgraph-overrun prints after each return, as Linux does."""
+    fresh(lucid)
+    ok(lucid, "echo 0 > options/funcgraph-irqs")
+    ok(lucid, "echo ftest_deep > set_ftrace_filter")
+    ok(lucid, "echo function_graph > current_tracer")
+    ok(lucid, "echo 1 > options/funcgraph-overrun")
+    for calls in (RETURN_STACK - 10, RETURN_STACK + 10):
+        ok(lucid, "echo > trace")
+        ok(lucid, "ftest deep %d" % calls)
+        text = cat(lucid, "trace").splitlines(keepends=True)
+        # Each return's line is followed by its overrun line; the leaf (entry and return in
+        # one line) has none.
+        overruns = [int(OVERRUN.match(l).group(1)) for l in text if OVERRUN.match(l)]
+        lines = graph_lines("".join(l for l in text if not OVERRUN.match(l)))
+        hooked = min(calls, RETURN_STACK)
+        assert [l.shape() for l in lines] == (
+            ["  " * d + "ftest_deep() {" for d in range(hooked - 1)]
+            + ["  " * (hooked - 1) + "ftest_deep();"]
+            + ["  " * d + "}" for d in reversed(range(hooked - 1))]), text
+        assert overruns == [calls - hooked] * (hooked - 1), text
+        closes = [i for i, l in enumerate(text) if l.rstrip("\n").endswith("}")]
+        assert all(OVERRUN.match(text[i + 1]) for i in closes), text
+    # Off (the default): no overrun lines.
+    ok(lucid, "echo 0 > options/funcgraph-overrun")
+    ok(lucid, "echo > trace")
+    ok(lucid, "ftest deep %d" % (RETURN_STACK + 10))
+    assert "Overruns" not in cat(lucid, "trace")
+    fresh(lucid)
+
+
 def test_settings_changed_while_tracing(lucid):
     """With no set_graph_* filter and no option set, the callbacks take a fast path that just
     records; each setting, written while the tracer runs, must take it off that path at once
