@@ -81,7 +81,9 @@ def main():
     sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
     from lucid import Lucid
     port = random.randint(20000, 40000)
-    k = Lucid(smp=1, extra=["-gdb", "tcp::%d" % port])
+    # The ISO booted and the ELF gdb reads must be the same build (LUCID_BUILD, as the tests).
+    build = os.environ.get("LUCID_BUILD") or os.path.join(ROOT, "build")
+    k = Lucid(smp=1, extra=["-gdb", "tcp::%d" % port], build=build)
     try:
         for cmd in setup:
             k.run(cmd)
@@ -89,7 +91,7 @@ def main():
         env = dict(os.environ, PROFILE_START=start, PROFILE_STOP=stop, PROFILE_PORT=str(port),
                    PROFILE_READY=ready)
         gdb = subprocess.Popen(["gdb", "-batch", "-nx", "-ex", "set pagination off", "-x",
-                                os.path.abspath(__file__), os.path.join(ROOT, "build", "lucid.elf")],
+                                os.path.abspath(__file__), os.path.join(build, "lucid.elf")],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         deadline = time.monotonic() + 60
         while not os.path.exists(ready):  # gdb attached and the breakpoint set
