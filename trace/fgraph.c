@@ -61,7 +61,7 @@ struct ftrace_ops fgraph_ops = {.func = ftrace_graph_func};
 /*
  * Recursion. A callback that calls a traced function would see that call, and if it hooked it,
  * see its return too, forever. Ftrace's callbacks guard against that with the per-CPU,
- * per-context recursion lock (trace/ftrace.c). The graph hook needs less: it runs both of its
+ * per-context recursion lock (trace/ftrace.h). The graph hook needs less: it runs both of its
  * callbacks with interrupts off, so until they return this CPU runs nothing of this task but
  * them (an NMI aside, which in Lucid only stops a CPU at panic). Raising the task's graph_pause
  * around each callback, which the entry hook tests first anyway, is then enough: a traced
