@@ -45,8 +45,8 @@
 struct ftrace_ret_stack {
 	struct ftrace_graph_ret trace;
 	unsigned long ret; /* the real return address */
-	unsigned long
-		*retp; /* the stack slot we changed, to check we return through the same one */
+	/* The stack slot we changed, to check we return through the same one. */
+	unsigned long *retp;
 };
 
 static trace_func_graph_ent_t graph_entry;
@@ -137,8 +137,8 @@ notrace unsigned long ftrace_return_to_handler(void)
 	}
 	unsigned long ret = e->ret;
 	barrier();
-	t->curr_ret_stack =
-		depth; /* popped after the callback (Linux's order): an NMI nests above */
+	/* Popped after the callback (Linux's order): an NMI nests above. */
+	t->curr_ret_stack = depth;
 	local_irq_restore(flags);
 	return ret;
 }
@@ -176,8 +176,7 @@ static int alloc_all_ret_stacks(void)
 		struct task *need = NULL;
 		unsigned long flags = spin_lock_irqsave(&task_list_lock);
 		struct task *t;
-		list_for_each_entry(t, &task_list, tasks)
-		{
+		list_for_each_entry(t, &task_list, tasks) {
 			if (!t->ret_stack) {
 				need = t;
 				break;

@@ -4,12 +4,12 @@
  * global_trace is Lucid's one trace buffer (Linux also has instances; Lucid has not yet): a
  * ring buffer with one part per CPU, and the settings its files show. Two worlds meet here:
  *
- *  - Recording (__trace_stack, tracing_gen_ctx; the function event is in trace_functions.c): called by tracer callbacks on
- *    any CPU, in any context, even NMI, up to millions of times a second. It takes no lock,
- *    never sleeps, and calls only code that is itself notrace and safe anywhere: the ring
- *    buffer, the clock, the comm cache. Stopping it is the ring buffer's business
- *    (tracing_on only flips ring_buffer_record_off/on; callbacks still run, find the buffer
- *    off, and record nothing).
+ *  - Recording (__trace_stack, tracing_gen_ctx; the function event is in trace_functions.c):
+ *    called by tracer callbacks on any CPU, in any context, even NMI, up to millions of times a
+ *    second. It takes no lock, never sleeps, and calls only code that is itself notrace and
+ *    safe anywhere: the ring buffer, the clock, the comm cache. Stopping it is the ring
+ *    buffer's business (tracing_on only flips ring_buffer_record_off/on; callbacks still run,
+ *    find the buffer off, and record nothing).
  *
  *  - Control (register_tracer, tracing_set_tracer, options, sizes, clock): task context, from
  *    the tracefs files, serialized by trace_types_lock.

@@ -353,22 +353,38 @@ static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cn
 	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(fgraph_max_depth));
 }
 
-/* Any number; as on Linux it is kept as an unsigned int. */
-static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
-					 loff_t *ppos)
+/*
+ * A write to max_graph_depth or tracing_thresh: parse the number, let set() store it, and
+ * refresh graph_checks, all under trace_types_lock so that two writers cannot leave the word
+ * describing the other's setting.
+ */
+static notrace ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t *ppos,
+					   void (*set)(unsigned long val))
 {
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
-	(void)file;
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);
-	WRITE_ONCE(fgraph_max_depth, (unsigned int)val);
+	set(val);
 	graph_update_checks();
 	mutex_unlock(&trace_types_lock);
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
+}
+
+/* Any number; as on Linux it is kept as an unsigned int. */
+static notrace void graph_depth_set(unsigned long val)
+{
+	WRITE_ONCE(fgraph_max_depth, (unsigned int)val);
+}
+
+static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
+					 loff_t *ppos)
+{
+	(void)file;
+	return graph_setting_write(ubuf, cnt, ppos, graph_depth_set);
 }
 
 const struct file_operations graph_depth_fops = {
@@ -383,21 +399,16 @@ static notrace ssize_t tracing_thresh_read(struct file *file, char *ubuf, size_t
 	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(tracing_thresh) / NSEC_PER_USEC);
 }
 
+static notrace void tracing_thresh_set(unsigned long val)
+{
+	WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
+}
+
 static notrace ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
 					    loff_t *ppos)
 {
-	unsigned long val;
-	int ret = tracing_write_ulong(ubuf, cnt, &val);
-
 	(void)file;
-	if (ret)
-		return ret;
-	mutex_lock(&trace_types_lock);
-	WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
-	graph_update_checks();
-	mutex_unlock(&trace_types_lock);
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
+	return graph_setting_write(ubuf, cnt, ppos, tracing_thresh_set);
 }
 
 const struct file_operations tracing_thresh_fops = {

@@ -332,6 +332,12 @@ def test_return_stack_overrun(lucid):
     ok(lucid, "echo > trace")
     ok(lucid, "ftest deep %d" % (RETURN_STACK + 10))
     assert "Overruns" not in cat(lucid, "trace")
+    # Depths it does not take: the usage, status 2, and nothing called.
+    ok(lucid, "echo > trace")
+    for bad in ("0", "201", "x", "1 2"):
+        assert sh(lucid, "ftest deep " + bad).startswith("usage: ftest call |"), bad
+        assert lucid.status() == 2, bad
+    assert graph_lines(cat(lucid, "trace")) == []
     fresh(lucid)
 
 

@@ -100,6 +100,17 @@ def test_printk_under_nop(lucid):
     ok(lucid, "echo 0 > options/sym-offset")
 
 
+def test_printk_repeated(lucid):
+    """`ftest printk N`: N calls in a row, N messages; an N it does not take changes nothing."""
+    fresh(lucid)
+    ok(lucid, "ftest printk 3")
+    assert bodies(lucid) == ["ftest_printk: ftrace test 42"] * 3
+    for bad in ("0x", "100001", "-1"):
+        assert sh(lucid, "ftest printk " + bad).startswith("usage: ftest call |"), bad
+        assert lucid.status() == 2, bad
+    assert entries(lucid) == ("3", "3")
+
+
 def test_printk_under_function(lucid):
     fresh(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
