@@ -1038,6 +1038,7 @@ struct stress {
 	int writers_done; /* writers finished writing */
 	int irq_stop, release; /* the interrupter stopped; writers may exit */
 	int readers_stop;
+	uint64_t swaps, swaps_needed; /* by test_swap_while_writing's swapper; 0 elsewhere */
 	uint64_t signals;
 	/* per CPU, from the writers' own counts */
 	uint64_t ok[NCPU_MAX][3], fail[NCPU_MAX][3], hits_window, hits_nested;
@@ -1073,14 +1074,17 @@ static void *writer_main(void *p)
 	this_cpu = a->cpu;
 	memset(&ws, 0, sizeof(ws));
 	pthread_sigmask(SIG_UNBLOCK, &block, NULL);
-	/* The quota, then on until enough interrupts landed inside writes: a loaded host
-	 * delivers fewer signals, so this may take long, but a test that did not nest proves
+	/* The quota, then on until enough interrupts landed inside writes (and, when a swapper
+	 * runs, enough swaps happened): a loaded host delivers fewer signals and schedules the
+	 * swapper less, so this may take long, but a test that did not nest or swap proves
 	 * nothing. The deadline only keeps a broken signal setup from hanging the run. */
 	double deadline = now_sec() + WRITER_DEADLINE_S;
 
 	for (uint64_t i = 0;; i++) {
-		if (i >= s->per_cpu &&
-		    (ws.hits_window >= MIN_HITS || (i % 1024 == 0 && now_sec() > deadline)))
+		bool enough = ws.hits_window >= MIN_HITS &&
+			      __atomic_load_n(&s->swaps, __ATOMIC_RELAXED) >= s->swaps_needed;
+
+		if (i >= s->per_cpu && (enough || (i % 1024 == 0 && now_sec() > deadline)))
 			break;
 		tev_write(s->rb, 0);
 		for (volatile unsigned int k = 0; k < s->work; k++)
@@ -1377,6 +1381,8 @@ static void test_swap_basic(void **state)
 	ring_buffer_free(c);
 }
 
+#define MIN_SWAPS 20 /* writers go on until this many swaps landed among their writes */
+
 struct swapper {
 	struct stress *s;
 	struct ring_buffer *other;
@@ -1391,6 +1397,7 @@ static void *swapper_main(void *p)
 	while (__atomic_load_n(&w->s->writers_done, __ATOMIC_ACQUIRE) < w->s->nr_cpus) {
 		assert_int_equal(ring_buffer_swap(w->s->rb, w->other), 0);
 		w->swaps++;
+		__atomic_store_n(&w->s->swaps, w->swaps, __ATOMIC_RELAXED);
 		usleep(50);
 	}
 	return NULL;
@@ -1417,6 +1424,7 @@ static void test_swap_while_writing(void **state)
 	w.other = new_rb(16, RB_FL_OVERWRITE, nr_cpus);
 	s->nr_cpus = nr_cpus;
 	s->per_cpu = 200000 / QUICK;
+	s->swaps_needed = MIN_SWAPS;
 	install_handlers(s->rb);
 	sigemptyset(&block);
 	sigaddset(&block, SIGUSR1);
@@ -1465,7 +1473,7 @@ static void test_swap_while_writing(void **state)
 		assert_int_equal(ok, seen + overrun); /* none lost unaccounted, none twice */
 		assert_int_equal(written, ok + refused);
 	}
-	assert_true(w.swaps > 20);
+	assert_true(w.swaps >= MIN_SWAPS);
 	print_message("    %lu swaps while writing\n", (unsigned long)w.swaps);
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);
