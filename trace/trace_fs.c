@@ -9,7 +9,8 @@
  *
  * The rule for every write: bad input is refused with Linux's errno and changes nothing, so
  * "echo nosuch > current_tracer" prints "write error: Invalid argument" and the tracer stays.
- * Numbers go through kstrtoul, which accepts the newline echo adds and nothing else.
+ * Numbers go through kstrtoul, which accepts the newline echo adds and nothing else; as Linux's
+ * kstrtoul_from_user, a number file reads only the first ULONG_WRITE_MAX bytes of a write.
  *
  * The bigger files live elsewhere: trace and trace_pipe in trace/trace_iter.c, the
  * function-filter files in trace/ftrace_fs.c. Not traced, as all of trace/.
@@ -30,6 +31,7 @@
 #define PER_CPU 0x2 /* in each per_cpu/cpuN */
 #define MAX_TRACER_SIZE 100
 #define OPTION_MAX 64 /* trace_options writes: Linux refuses 64 bytes or more */
+#define ULONG_WRITE_MAX (1 + 64 + 1) /* a sign, 64 binary digits, a newline: the rest is unread */
 
 static struct dentry *options_dir;
 
@@ -56,12 +58,18 @@ notrace ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigne
 	return read_text(ppos, ubuf, cnt, buf);
 }
 
+/*
+ * Linux's kstrtoul_from_user: a longer write is cut, not refused, so 40 zeros and a 1 is 1, and
+ * 4000 bytes of text fail as text (EINVAL), not as a length.
+ */
 notrace int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
 {
-	char buf[32];
-	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+	char buf[ULONG_WRITE_MAX + 1];
 
-	return ret ? ret : kstrtoul(buf, 10, val);
+	cnt = MIN(cnt, (size_t)ULONG_WRITE_MAX);
+	memcpy(buf, ubuf, cnt);
+	buf[cnt] = '\0';
+	return kstrtoul(buf, 10, val);
 }
 
 /* --- available_tracers, current_tracer ----------------------------------------------------- */

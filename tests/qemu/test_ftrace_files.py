@@ -275,6 +275,15 @@ def test_tracing_on(lucid):
     fails(lucid, "echo > tracing_on")
     ok(lucid, "echo 2 > tracing_on")
     assert cat(lucid, "tracing_on") == "1\n"
+    # Linux's kstrtoul_from_user reads the first 66 bytes of a number and ignores the rest:
+    # a long number is not refused for its length, and a cut one is taken as what is left.
+    ok(lucid, "echo %s1 > tracing_on" % ("0" * 36))
+    assert cat(lucid, "tracing_on") == "1\n"
+    fails(lucid, "echo %sx > tracing_on" % ("0" * 36))
+    assert cat(lucid, "tracing_on") == "1\n"
+    ok(lucid, "echo %s1 > tracing_on" % ("0" * 70))  # "1" is past byte 66: this is 0
+    assert cat(lucid, "tracing_on") == "0\n"
+    ok(lucid, "echo 1 > tracing_on")
     trace_leaf_calls(lucid)  # ends with tracing off
     assert cat(lucid, "tracing_on") == "0\n"
     ok(lucid, "ftest call")  # not recorded
