@@ -112,12 +112,14 @@ static notrace ssize_t current_tracer_write(struct file *file, const char *ubuf,
 					    loff_t *ppos)
 {
 	char buf[MAX_TRACER_SIZE + 1];
+	size_t len = MIN(cnt, (size_t)MAX_TRACER_SIZE);
 	int ret;
 
 	(void)file;
-	ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
-	if (!ret)
-		ret = tracing_set_tracer(&global_trace, strim(buf));
+	/* As Linux's tracing_set_trace_write: only the first 100 bytes count, the rest is unread. */
+	memcpy(buf, ubuf, len);
+	buf[len] = '\0';
+	ret = tracing_set_tracer(&global_trace, strim(buf));
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;

@@ -147,6 +147,14 @@ def test_tracers(lucid):
     # Switching clears the buffer.
     ok(lucid, "echo nop > current_tracer")
     assert "entries-written: 0/0 " in cat(lucid, "trace")
+    # Linux reads the first 100 bytes of a write (tracing_set_trace_write) and strips blanks
+    # around the name: blanks past them do not make it a bad name.
+    ok(lucid, "echo ' function%s' > current_tracer" % (" " * 150))
+    assert cat(lucid, "current_tracer") == "function\n"
+    fails(lucid, "echo %s > current_tracer" % ("x" * 200))
+    assert cat(lucid, "current_tracer") == "function\n"
+    ok(lucid, "echo 'nop%s' > current_tracer" % (" " * 150))
+    assert cat(lucid, "current_tracer") == "nop\n"
 
 
 def test_article_sequence(lucid):
