@@ -250,9 +250,12 @@ static notrace int clock_open(struct inode *inode, struct file *file)
 	return single_open(file, clock_show, NULL);
 }
 
+/* Linux's tracing_clock_write reads into 64 bytes: a name with blanks around it fits. */
+#define CLOCK_WRITE_MAX 64
+
 static notrace ssize_t clock_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
-	char buf[32];
+	char buf[CLOCK_WRITE_MAX];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
 
 	(void)file;

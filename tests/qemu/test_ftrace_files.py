@@ -424,6 +424,13 @@ def test_trace_clock(lucid):
     ok(lucid, "echo x86-tsc > trace_clock")
     ok(lucid, "echo global > trace_clock")
     ok(lucid, "echo local > trace_clock")
+    # Linux's tracing_clock_write takes up to 63 bytes and strips the blanks around the name;
+    # 64 bytes or more are refused whatever they hold, and change nothing.
+    ok(lucid, "echo '  global%s' > trace_clock" % (" " * 40))
+    assert cat(lucid, "trace_clock") == "local [global] counter uptime x86-tsc\n"
+    fails(lucid, "echo 'counter%s' > trace_clock" % (" " * 60))
+    assert cat(lucid, "trace_clock") == "local [global] counter uptime x86-tsc\n"
+    ok(lucid, "echo local > trace_clock")
 
 
 def test_filter_files(lucid):
