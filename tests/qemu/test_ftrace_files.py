@@ -482,6 +482,18 @@ def test_set_ftrace_pid(lucid):
     assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n"
     fails(lucid, "echo 4 x >> set_ftrace_pid")
     assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n"
+    # Linux's trace_pid_write: kstrtoul in base 0, so hex and octal are pids; no number at all
+    # (an overflow, a word of 128 bytes) is EINVAL, and a pid the list cannot hold (2^30 and
+    # up) fails with the -1 Linux returns, EPERM. A refused write changes nothing.
+    ok(lucid, "echo 0x10 010 >> set_ftrace_pid")
+    assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n16\n8\n"
+    fails(lucid, "echo 5 99999999999999999999999 >> set_ftrace_pid")
+    fails(lucid, "echo %s5 >> set_ftrace_pid" % ("0" * 127))
+    fails(lucid, "echo 5 1073741824 >> set_ftrace_pid",
+          "sh: echo: write error: Operation not permitted\n")
+    assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n16\n8\n"
+    ok(lucid, "echo %s5 1073741823 > set_ftrace_pid" % ("0" * 126))
+    assert cat(lucid, "set_ftrace_pid") == "5\n1073741823\n"
     trace_leaf_calls(lucid)  # ftest runs as a new task: not one of those pids
     assert "entries-written: 0/0 " in cat(lucid, "trace")
     ok(lucid, "echo > set_ftrace_pid")
