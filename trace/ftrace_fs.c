@@ -323,13 +323,16 @@ static notrace int graph_notrace_open(struct inode *inode, struct file *file)
 	return regex_open(file, &graph_hash_ops, true);
 }
 
-/* Would the word change anything? A glob must match at least one function ("!" alone is ok). */
+/*
+ * Would the word change anything? A glob must match at least one function. "!" alone names
+ * none: Linux's match_records compares the empty name with every function and finds no match.
+ */
 static notrace bool word_matches(const char *word)
 {
 	const char *pattern = word[0] == '!' ? word + 1 : word;
 
 	if (!*pattern)
-		return true;
+		return false;
 	for (int i = 0; i < ftrace_nr_records(); i++)
 		if (glob_match(pattern, ftrace_rec_name(i)))
 			return true;

@@ -448,6 +448,10 @@ def test_filter_files(lucid):
     assert len(cat(lucid, "set_ftrace_filter").split()) == 3
     ok(lucid, "echo '!ftest_mid' >> set_ftrace_filter")
     assert sorted(cat(lucid, "set_ftrace_filter").split()) == ["ftest_leaf", "ftest_outer"]
+    # "!" alone names no function (Linux's match_records finds none): EINVAL, nothing changes.
+    fails(lucid, "echo '!' >> set_ftrace_filter")
+    fails(lucid, "echo ftest_mid '!' >> set_ftrace_filter")
+    assert sorted(cat(lucid, "set_ftrace_filter").split()) == ["ftest_leaf", "ftest_outer"]
     ok(lucid, "echo 'ftest_[lm]*' > set_ftrace_filter")
     assert sorted(cat(lucid, "set_ftrace_filter").split()) == ["ftest_leaf", "ftest_mid"]
     ok(lucid, "echo ftest_mid > set_ftrace_notrace")
