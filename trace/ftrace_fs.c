@@ -323,13 +323,16 @@ static notrace int graph_notrace_open(struct inode *inode, struct file *file)
 	return regex_open(file, &graph_hash_ops, true);
 }
 
-/* Would the word change anything? A glob must match at least one function ("!" alone is ok). */
+/*
+ * Would the word change anything? A glob must match at least one function. "!" alone names
+ * none: Linux's match_records compares the empty name with every function and finds no match.
+ */
 static notrace bool word_matches(const char *word)
 {
 	const char *pattern = word[0] == '!' ? word + 1 : word;
 
 	if (!*pattern)
-		return true;
+		return false;
 	for (int i = 0; i < ftrace_nr_records(); i++)
 		if (glob_match(pattern, ftrace_rec_name(i)))
 			return true;
@@ -515,6 +518,9 @@ const struct file_operations ftrace_graph_notrace_fops = {
 
 /* --- set_ftrace_pid ----------------------------------------------------------------------- */
 
+#define PID_WORD_MAX 127 /* Linux's PID_BUF_SIZE: a longer word is refused */
+#define PID_LIMIT (1U << 30) /* Linux's pid lists (MAX_PID) hold the pids below this */
+
 static notrace int pid_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
@@ -555,18 +561,31 @@ static notrace ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt
 	if (!reset)
 		n = ftrace_pid_get(pids, FTRACE_PID_MAX);
 	for (p = text; !ret && (w = next_word(&p));) {
-		int pid, i;
+		unsigned long val;
+		unsigned int pid;
+		int i;
 
-		ret = kstrtoint(w, 10, &pid);
-		if (!ret && pid < 0)
+		/*
+		 * As Linux's trace_pid_write: a number in any base kstrtoul reads ("0x10" is 16),
+		 * else -EINVAL; then the low 32 bits are the pid (a pid_t), and one its pid list
+		 * cannot hold fails with the -1 Linux returns for it, -EPERM.
+		 */
+		if (strlen(w) > PID_WORD_MAX || kstrtoul(w, 0, &val)) {
 			ret = -EINVAL;
-		for (i = 0; !ret && i < n && pids[i] != pid; i++)
+			break;
+		}
+		pid = (unsigned int)val;
+		if (pid >= PID_LIMIT) {
+			ret = -EPERM;
+			break;
+		}
+		for (i = 0; i < n && pids[i] != (int)pid; i++)
 			;
-		if (!ret && i == n) {
+		if (i == n) {
 			if (n == FTRACE_PID_MAX)
 				ret = -ENOSPC;
 			else
-				pids[n++] = pid;
+				pids[n++] = (int)pid;
 		}
 	}
 	if (!ret)

@@ -9,7 +9,8 @@
  *
  * The rule for every write: bad input is refused with Linux's errno and changes nothing, so
  * "echo nosuch > current_tracer" prints "write error: Invalid argument" and the tracer stays.
- * Numbers go through kstrtoul, which accepts the newline echo adds and nothing else.
+ * Numbers go through kstrtoul, which accepts the newline echo adds and nothing else; as Linux's
+ * kstrtoul_from_user, a number file reads only the first ULONG_WRITE_MAX bytes of a write.
  *
  * The bigger files live elsewhere: trace and trace_pipe in trace/trace_iter.c, the
  * function-filter files in trace/ftrace_fs.c. Not traced, as all of trace/.
@@ -30,6 +31,7 @@
 #define PER_CPU 0x2 /* in each per_cpu/cpuN */
 #define MAX_TRACER_SIZE 100
 #define OPTION_MAX 64 /* trace_options writes: Linux refuses 64 bytes or more */
+#define ULONG_WRITE_MAX (1 + 64 + 1) /* a sign, 64 binary digits, a newline: the rest is unread */
 
 static struct dentry *options_dir;
 
@@ -56,12 +58,18 @@ notrace ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigne
 	return read_text(ppos, ubuf, cnt, buf);
 }
 
+/*
+ * Linux's kstrtoul_from_user: a longer write is cut, not refused, so 40 zeros and a 1 is 1, and
+ * 4000 bytes of text fail as text (EINVAL), not as a length.
+ */
 notrace int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
 {
-	char buf[32];
-	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
+	char buf[ULONG_WRITE_MAX + 1];
 
-	return ret ? ret : kstrtoul(buf, 10, val);
+	cnt = MIN(cnt, (size_t)ULONG_WRITE_MAX);
+	memcpy(buf, ubuf, cnt);
+	buf[cnt] = '\0';
+	return kstrtoul(buf, 10, val);
 }
 
 /* --- available_tracers, current_tracer ----------------------------------------------------- */
@@ -104,12 +112,14 @@ static notrace ssize_t current_tracer_write(struct file *file, const char *ubuf,
 					    loff_t *ppos)
 {
 	char buf[MAX_TRACER_SIZE + 1];
+	size_t len = MIN(cnt, (size_t)MAX_TRACER_SIZE);
 	int ret;
 
 	(void)file;
-	ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
-	if (!ret)
-		ret = tracing_set_tracer(&global_trace, strim(buf));
+	/* As Linux's tracing_set_trace_write: only the first 100 bytes count, the rest is unread. */
+	memcpy(buf, ubuf, len);
+	buf[len] = '\0';
+	ret = tracing_set_tracer(&global_trace, strim(buf));
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;
@@ -240,9 +250,12 @@ static notrace int clock_open(struct inode *inode, struct file *file)
 	return single_open(file, clock_show, NULL);
 }
 
+/* Linux's tracing_clock_write reads into 64 bytes: a name with blanks around it fits. */
+#define CLOCK_WRITE_MAX 64
+
 static notrace ssize_t clock_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
-	char buf[32];
+	char buf[CLOCK_WRITE_MAX];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
 
 	(void)file;

@@ -147,6 +147,14 @@ def test_tracers(lucid):
     # Switching clears the buffer.
     ok(lucid, "echo nop > current_tracer")
     assert "entries-written: 0/0 " in cat(lucid, "trace")
+    # Linux reads the first 100 bytes of a write (tracing_set_trace_write) and strips blanks
+    # around the name: blanks past them do not make it a bad name.
+    ok(lucid, "echo ' function%s' > current_tracer" % (" " * 150))
+    assert cat(lucid, "current_tracer") == "function\n"
+    fails(lucid, "echo %s > current_tracer" % ("x" * 200))
+    assert cat(lucid, "current_tracer") == "function\n"
+    ok(lucid, "echo 'nop%s' > current_tracer" % (" " * 150))
+    assert cat(lucid, "current_tracer") == "nop\n"
 
 
 def test_article_sequence(lucid):
@@ -275,6 +283,15 @@ def test_tracing_on(lucid):
     fails(lucid, "echo > tracing_on")
     ok(lucid, "echo 2 > tracing_on")
     assert cat(lucid, "tracing_on") == "1\n"
+    # Linux's kstrtoul_from_user reads the first 66 bytes of a number and ignores the rest:
+    # a long number is not refused for its length, and a cut one is taken as what is left.
+    ok(lucid, "echo %s1 > tracing_on" % ("0" * 36))
+    assert cat(lucid, "tracing_on") == "1\n"
+    fails(lucid, "echo %sx > tracing_on" % ("0" * 36))
+    assert cat(lucid, "tracing_on") == "1\n"
+    ok(lucid, "echo %s1 > tracing_on" % ("0" * 70))  # "1" is past byte 66: this is 0
+    assert cat(lucid, "tracing_on") == "0\n"
+    ok(lucid, "echo 1 > tracing_on")
     trace_leaf_calls(lucid)  # ends with tracing off
     assert cat(lucid, "tracing_on") == "0\n"
     ok(lucid, "ftest call")  # not recorded
@@ -407,6 +424,13 @@ def test_trace_clock(lucid):
     ok(lucid, "echo x86-tsc > trace_clock")
     ok(lucid, "echo global > trace_clock")
     ok(lucid, "echo local > trace_clock")
+    # Linux's tracing_clock_write takes up to 63 bytes and strips the blanks around the name;
+    # 64 bytes or more are refused whatever they hold, and change nothing.
+    ok(lucid, "echo '  global%s' > trace_clock" % (" " * 40))
+    assert cat(lucid, "trace_clock") == "local [global] counter uptime x86-tsc\n"
+    fails(lucid, "echo 'counter%s' > trace_clock" % (" " * 60))
+    assert cat(lucid, "trace_clock") == "local [global] counter uptime x86-tsc\n"
+    ok(lucid, "echo local > trace_clock")
 
 
 def test_filter_files(lucid):
@@ -423,6 +447,10 @@ def test_filter_files(lucid):
     fails(lucid, "echo 'bogus*' > set_ftrace_filter")
     assert len(cat(lucid, "set_ftrace_filter").split()) == 3
     ok(lucid, "echo '!ftest_mid' >> set_ftrace_filter")
+    assert sorted(cat(lucid, "set_ftrace_filter").split()) == ["ftest_leaf", "ftest_outer"]
+    # "!" alone names no function (Linux's match_records finds none): EINVAL, nothing changes.
+    fails(lucid, "echo '!' >> set_ftrace_filter")
+    fails(lucid, "echo ftest_mid '!' >> set_ftrace_filter")
     assert sorted(cat(lucid, "set_ftrace_filter").split()) == ["ftest_leaf", "ftest_outer"]
     ok(lucid, "echo 'ftest_[lm]*' > set_ftrace_filter")
     assert sorted(cat(lucid, "set_ftrace_filter").split()) == ["ftest_leaf", "ftest_mid"]
@@ -458,6 +486,18 @@ def test_set_ftrace_pid(lucid):
     assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n"
     fails(lucid, "echo 4 x >> set_ftrace_pid")
     assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n"
+    # Linux's trace_pid_write: kstrtoul in base 0, so hex and octal are pids; no number at all
+    # (an overflow, a word of 128 bytes) is EINVAL, and a pid the list cannot hold (2^30 and
+    # up) fails with the -1 Linux returns, EPERM. A refused write changes nothing.
+    ok(lucid, "echo 0x10 010 >> set_ftrace_pid")
+    assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n16\n8\n"
+    fails(lucid, "echo 5 99999999999999999999999 >> set_ftrace_pid")
+    fails(lucid, "echo %s5 >> set_ftrace_pid" % ("0" * 127))
+    fails(lucid, "echo 5 1073741824 >> set_ftrace_pid",
+          "sh: echo: write error: Operation not permitted\n")
+    assert cat(lucid, "set_ftrace_pid") == "1\n2\n3\n16\n8\n"
+    ok(lucid, "echo %s5 1073741823 > set_ftrace_pid" % ("0" * 126))
+    assert cat(lucid, "set_ftrace_pid") == "5\n1073741823\n"
     trace_leaf_calls(lucid)  # ftest runs as a new task: not one of those pids
     assert "entries-written: 0/0 " in cat(lucid, "trace")
     ok(lucid, "echo > set_ftrace_pid")
