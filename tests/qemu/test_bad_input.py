@@ -35,7 +35,7 @@ BOOL = dict(NUMBER)  # options/*, enable: 0 or 1
 NAME = {k: EINVAL for k in BAD_INPUTS}  # current_tracer, trace_clock, trace_options
 LIST = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}  # empty: clears
 PIDS = dict(LIST)
-PIDS["huge"] = (EINVAL, ERANGE)  # Linux: kstrtoul, then pid range: either is Linux's answer
+PIDS["huge"] = EINVAL  # Linux trace_pid_write: any kstrtoul failure, overflow too, is EINVAL
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
 SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointvec takes -1
 
