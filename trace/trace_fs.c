@@ -58,6 +58,14 @@ notrace ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigne
 	return read_text(ppos, ubuf, cnt, buf);
 }
 
+notrace ssize_t tracing_read_long(loff_t *ppos, char *ubuf, size_t cnt, long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", val);
+	return read_text(ppos, ubuf, cnt, buf);
+}
+
 /*
  * Linux's kstrtoul_from_user: a longer write is cut, not refused, so 40 zeros and a 1 is 1, and
  * 4000 bytes of text fail as text (EINVAL), not as a length.

@@ -29,6 +29,7 @@ int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt);
 
 /* The small numeric files: a read gives "N\n"; a write is one decimal number (kstrtoul). */
 ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val);
+ssize_t tracing_read_long(loff_t *ppos, char *ubuf, size_t cnt, long val); /* "-N\n" too */
 int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val);
 
 /* The options directory, for option files that belong to no tracer (the profiler's). */

@@ -350,7 +350,8 @@ REGISTER_TRACER(graph_trace);
 static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
-	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(fgraph_max_depth));
+	/* Linux's graph_depth_read prints the unsigned int with %d: 4294967295 reads -1. */
+	return tracing_read_long(ppos, ubuf, cnt, (int)READ_ONCE(fgraph_max_depth));
 }
 
 /*

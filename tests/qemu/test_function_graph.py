@@ -189,6 +189,12 @@ def test_bad_writes_change_nothing(lucid):
     fails(lucid, "echo -1 > max_graph_depth")
     fails(lucid, "echo > max_graph_depth")
     assert cat(lucid, "max_graph_depth") == "3\n"
+    # Kept as Linux keeps it, in an unsigned int read back with %d.
+    ok(lucid, "echo 4294967295 > max_graph_depth")
+    assert cat(lucid, "max_graph_depth") == "-1\n"
+    ok(lucid, "echo 4294967296 > max_graph_depth")
+    assert cat(lucid, "max_graph_depth") == "0\n"
+    ok(lucid, "echo 3 > max_graph_depth")
     ok(lucid, "echo ftest_outer > set_graph_function")
     fails(lucid, "echo nosuch > set_graph_function")
     fails(lucid, "echo ftest_mid nosuch >> set_graph_function")  # all or nothing
