@@ -36,7 +36,9 @@
 #include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
+#include "lib/ctype.h"
 #include "lib/glob.h"
+#include "lib/kstrtox.h"
 #include "lib/string.h"
 
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
@@ -334,6 +336,30 @@ static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_
 
 /* --- filters ------------------------------------------------------------------------------- */
 
+/*
+ * Does pattern (its '!' taken off) select record i? As Linux's match_records: a word that
+ * begins with a digit is an index (filter_parse_regex's MATCH_INDEX), the line of
+ * available_filter_functions counted from 1 and read leniently, so "12abc" is line 12; that
+ * selects one site even where two static functions share a name. Anything else is a glob.
+ */
+static bool pattern_selects(const struct ftrace_ops *ops, const char *pattern, int i)
+{
+	if (isdigit(pattern[0]))
+		return !(ops->flags & FTRACE_OPS_FL_NAMES_ONLY) &&
+		       simple_strtoul(pattern, NULL, 0) == (unsigned long)i + 1;
+	return *pattern && glob_match(pattern, records[i].name);
+}
+
+bool ftrace_pattern_matches(const struct ftrace_ops *ops, const char *pattern)
+{
+	if (pattern[0] == '!')
+		pattern++;
+	for (int i = 0; i < nr_records; i++)
+		if (pattern_selects(ops, pattern, i))
+			return true;
+	return false;
+}
+
 static int set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash, const char *pattern,
 		    bool reset)
 {
@@ -352,7 +378,7 @@ static int set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash, const char
 	int matched = 0;
 	unsigned long count = 0;
 	for (int i = 0; i < nr_records; i++) {
-		if (*pattern && glob_match(pattern, records[i].name)) {
+		if (pattern_selects(ops, pattern, i)) {
 			matched++;
 			if (remove)
 				bits[i / BITS_PER_LONG] &= ~(1UL << (i % BITS_PER_LONG));

@@ -65,6 +65,11 @@ struct ftrace_ops {
  * after the tracer recorded the call, and a stacktrace comes after the call's own event.
  */
 #define FTRACE_OPS_FL_PROBE 0x1
+/*
+ * Its sets take names and globs only, not available_filter_functions line numbers: the
+ * function_graph tracer's, as Linux's ftrace_graph_set_hash knows no MATCH_INDEX.
+ */
+#define FTRACE_OPS_FL_NAMES_ONLY 0x2
 
 /* Boot: verify and NOP out every recorded call site (before the other CPUs start). */
 void ftrace_init(void);
@@ -75,12 +80,16 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
 
 /*
  * Changes ops's filter (or notrace set) as a write to set_ftrace_filter does: pattern is a
- * function name or a glob (lib/glob.c); a leading '!' removes what matches instead of adding;
- * reset empties the set first (the ">" case; ">>" appends). A pattern that matches no function
- * returns -EINVAL and changes nothing. If ops is registered, the call sites are updated at once.
+ * function name or a glob (lib/glob.c), or a number, the line of available_filter_functions
+ * counted from 1 (Linux's MATCH_INDEX; not for FTRACE_OPS_FL_NAMES_ONLY); a leading '!' removes
+ * what matches instead of adding; reset empties the set first (the ">" case; ">>" appends). A
+ * pattern that matches no function returns -EINVAL and changes nothing. If ops is registered,
+ * the call sites are updated at once.
  */
 int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset);
 int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset);
+/* Would that pattern (with or without its '!') select any function of ops's sets? */
+bool ftrace_pattern_matches(const struct ftrace_ops *ops, const char *pattern);
 void ftrace_reset_filters(struct ftrace_ops *ops); /* both sets emptied */
 bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec);
 /* Is the function at ip in the set? Safe in a callback, while a filter write swaps the set. */

@@ -8,8 +8,9 @@
  * set_graph_function and set_graph_notrace are the same kind of file over the function_graph
  * tracer's two sets (graph_hash_ops), which its callbacks consult instead of patching sites.
  *
- * A write is a list of words separated by blanks, each a name, a glob or !glob (Linux's
- * trace_get_user). Opening with O_TRUNC (">") means "replace the list", without it (">>")
+ * A write is a list of words separated by blanks, each a name, a glob or a line number of
+ * available_filter_functions, with '!' before it to remove (Linux's trace_get_user; the graph
+ * files take no numbers). Opening with O_TRUNC (">") means "replace the list", without it (">>")
  * "add to it". A write is checked whole before any of it is applied: if one word matches no
  * function, the write fails with -EINVAL and nothing changes, not even the O_TRUNC. A word cut
  * by the end of a write is kept and finished by the next write or by close (as Linux does).
@@ -29,7 +30,6 @@
 #include "kernel/mutex.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
-#include "lib/glob.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -323,21 +323,6 @@ static notrace int graph_notrace_open(struct inode *inode, struct file *file)
 	return regex_open(file, &graph_hash_ops, true);
 }
 
-/*
- * Would the word change anything? A glob must match at least one function. "!" alone names
- * none: Linux's match_records compares the empty name with every function and finds no match.
- */
-static notrace bool word_matches(const char *word)
-{
-	const char *pattern = word[0] == '!' ? word + 1 : word;
-
-	if (!*pattern)
-		return false;
-	for (int i = 0; i < ftrace_nr_records(); i++)
-		if (glob_match(pattern, ftrace_rec_name(i)))
-			return true;
-	return false;
-}
 
 /* A function command ("glob:cmd[:count]"): checked, or run. Cut on a copy: word stays. */
 static notrace int command_word(struct regex_file *rf, const char *word, bool apply)
@@ -361,7 +346,8 @@ static notrace int check_word(struct regex_file *rf, const char *word)
 {
 	if (rf->commands && is_command(word))
 		return command_word(rf, word, false);
-	return word_matches(word) ? 0 : -EINVAL;
+	/* A word must select at least one function; "!" alone selects none, as on Linux. */
+	return ftrace_pattern_matches(rf->ops, word) ? 0 : -EINVAL;
 }
 
 /* word NULL: just the pending reset. trace_types_lock held. */

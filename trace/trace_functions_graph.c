@@ -119,7 +119,8 @@ static notrace void graph_update_checks(void)
 	WRITE_ONCE(graph_checks, checks);
 }
 
-struct ftrace_ops graph_hash_ops; /* set_graph_function, set_graph_notrace */
+/* set_graph_function, set_graph_notrace */
+struct ftrace_ops graph_hash_ops = {.flags = FTRACE_OPS_FL_NAMES_ONLY};
 
 /*
  * Linux marks interrupt handlers by their section (__irq_entry); Lucid's are the functions

@@ -34,6 +34,9 @@ NUMBER["huge"] = ERANGE  # kstrtoul overflows: Linux says ERANGE
 BOOL = dict(NUMBER)  # options/*, enable: 0 or 1
 NAME = {k: EINVAL for k in BAD_INPUTS}  # current_tracer, trace_clock, trace_options
 LIST = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}  # empty: clears
+# Function filters read a word that begins with a digit as a line of available_filter_functions
+# (Linux's MATCH_INDEX, with simple_strtoul): "12abc" is line 12, not bad. The graph files don't.
+FUNCS = {k: v for k, v in LIST.items() if k != "trailing junk"}
 PIDS = dict(LIST)
 PIDS["huge"] = EINVAL  # Linux trace_pid_write: any kstrtoul failure, overflow too, is EINVAL
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
@@ -58,15 +61,15 @@ RULES = [
     ("events/enable", BOOL),
     ("events/*/enable", BOOL),
     ("events/*/*/enable", BOOL),
-    ("set_ftrace_filter", LIST),
-    ("set_ftrace_notrace", LIST),
+    ("set_ftrace_filter", FUNCS),
+    ("set_ftrace_notrace", FUNCS),
     ("set_event", LIST),
     ("set_ftrace_pid", PIDS),
     ("max_graph_depth", NUMBER),
     ("tracing_thresh", NUMBER),
     ("set_graph_function", LIST),
     ("set_graph_notrace", LIST),
-    ("stack_trace_filter", LIST),
+    ("stack_trace_filter", FUNCS),
     ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
     ("/proc/sys/kernel/*", SYSCTL),
 ]

@@ -476,6 +476,38 @@ def test_filter_files(lucid):
     assert cat(lucid, "set_ftrace_filter") == "#### all functions enabled ####\n"
 
 
+def test_filter_by_index(lucid):
+    """A number is a line of available_filter_functions, from 1 (Linux's MATCH_INDEX)."""
+    fresh(lucid)
+    names = cat(lucid, "available_filter_functions").split("\n")[:-1]
+    leaf, mid = names.index("ftest_leaf") + 1, names.index("ftest_mid") + 1
+    ok(lucid, "echo %d > set_ftrace_filter" % leaf)
+    assert cat(lucid, "set_ftrace_filter") == "ftest_leaf\n"
+    # Read as simple_strtoul reads it: base from the prefix, and it stops at the first non-digit.
+    ok(lucid, "echo %#x >> set_ftrace_filter" % mid)
+    ok(lucid, "echo %dabc >> set_ftrace_filter" % mid)
+    assert sorted(cat(lucid, "set_ftrace_filter").split()) == ["ftest_leaf", "ftest_mid"]
+    ok(lucid, "echo '!%d' >> set_ftrace_filter" % mid)
+    assert cat(lucid, "set_ftrace_filter") == "ftest_leaf\n"
+    # Line 0 and lines past the end select nothing: EINVAL, and nothing changes.
+    for bad in ["0", str(len(names) + 1), "%d 0" % mid]:
+        fails(lucid, "echo %s >> set_ftrace_filter" % bad)
+        fails(lucid, "echo %s > set_ftrace_filter" % bad)
+    assert cat(lucid, "set_ftrace_filter") == "ftest_leaf\n"
+    ok(lucid, "echo 1 > set_ftrace_filter")
+    assert cat(lucid, "set_ftrace_filter") == names[0] + "\n"
+    ok(lucid, "echo %d > set_ftrace_notrace" % len(names))
+    assert cat(lucid, "set_ftrace_notrace") == names[-1] + "\n"
+    ok(lucid, "echo %d > stack_trace_filter" % leaf)
+    assert cat(lucid, "stack_trace_filter") == "ftest_leaf\n"
+    ok(lucid, "echo > stack_trace_filter")
+    # The graph files take names only: Linux's ftrace_graph_set_hash knows no index.
+    fails(lucid, "echo %d > set_graph_function" % leaf)
+    fails(lucid, "echo %d > set_graph_notrace" % leaf)
+    assert cat(lucid, "set_graph_function") == "#### all functions enabled ####\n"
+    fresh(lucid)
+
+
 def test_set_ftrace_pid(lucid):
     fresh(lucid)
     assert cat(lucid, "set_ftrace_pid") == "no pid\n"
