@@ -345,80 +345,109 @@ static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_
 static bool pattern_selects(const struct ftrace_ops *ops, const char *pattern, int i)
 {
 	if (isdigit(pattern[0]))
-		return !(ops->flags & FTRACE_OPS_FL_NAMES_ONLY) &&
+		return !(ops->flags & FTRACE_OPS_FL_GRAPH_SET) &&
 		       simple_strtoul(pattern, NULL, 0) == (unsigned long)i + 1;
 	return *pattern && glob_match(pattern, records[i].name);
 }
 
-bool ftrace_pattern_matches(const struct ftrace_ops *ops, const char *pattern)
+int ftrace_hash_edit_begin(struct ftrace_hash_edit *edit, struct ftrace_ops *ops, bool is_notrace,
+			   bool reset)
 {
-	if (pattern[0] == '!')
-		pattern++;
-	for (int i = 0; i < nr_records; i++)
-		if (pattern_selects(ops, pattern, i))
-			return true;
-	return false;
-}
+	struct ftrace_hash *hash = is_notrace ? &ops->notrace_hash : &ops->filter_hash;
 
-static int set_hash(struct ftrace_ops *ops, struct ftrace_hash *hash, const char *pattern,
-		    bool reset)
-{
-	bool remove = pattern[0] == '!';
-	if (remove)
-		pattern++;
 	if (!records)
 		return -ENODEV;
-
-	unsigned long *bits = kzalloc(hash_bytes());
-	if (!bits)
+	edit->ops = ops;
+	edit->hash = hash;
+	edit->bits = kzalloc(hash_bytes());
+	if (!edit->bits)
 		return -ENOMEM;
 	if (!reset && hash->bits)
-		memcpy(bits, hash->bits, hash_bytes());
+		memcpy(edit->bits, hash->bits, hash_bytes());
+	return 0;
+}
 
-	int matched = 0;
-	unsigned long count = 0;
+int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern)
+{
+	bool remove = pattern[0] == '!';
+	unsigned long *bits = edit->bits;
+	int matched = 0, removed = 0;
+
+	if (remove)
+		pattern++;
 	for (int i = 0; i < nr_records; i++) {
-		if (pattern_selects(ops, pattern, i)) {
-			matched++;
-			if (remove)
-				bits[i / BITS_PER_LONG] &= ~(1UL << (i % BITS_PER_LONG));
-			else
-				bits[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
-		}
-		count += bits[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1;
-	}
-	/* A pattern that matches nothing is an error, and changes nothing (Linux: -EINVAL). */
-	if (*pattern && !matched) {
-		kfree(bits);
-		return -EINVAL;
-	}
+		unsigned long bit = 1UL << (i % BITS_PER_LONG);
 
+		if (!pattern_selects(edit->ops, pattern, i))
+			continue;
+		matched++;
+		if (remove) {
+			removed += !!(bits[i / BITS_PER_LONG] & bit);
+			bits[i / BITS_PER_LONG] &= ~bit;
+		} else {
+			bits[i / BITS_PER_LONG] |= bit;
+		}
+	}
+	/* Linux: a word that selects no function is -EINVAL (the graph sets: removes none). */
+	if (!matched || (remove && !removed && (edit->ops->flags & FTRACE_OPS_FL_GRAPH_SET)))
+		return -EINVAL;
+	return 0;
+}
+
+void ftrace_hash_edit_commit(struct ftrace_hash_edit *edit)
+{
+	struct ftrace_hash *hash = edit->hash;
+	unsigned long count = 0, *old;
+
+	for (int i = 0; i < nr_records; i++)
+		count += edit->bits[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1;
 	mutex_lock(&ftrace_lock);
-	unsigned long *old = hash->bits;
-	WRITE_ONCE(hash->bits, bits);
+	old = hash->bits;
+	WRITE_ONCE(hash->bits, edit->bits);
 	hash->count = count;
-	if (ops->enabled)
+	if (edit->ops->enabled)
 		ftrace_update_sites();
 	mutex_unlock(&ftrace_lock);
 	if (old)
 		sync_hash_readers();
 	kfree(old);
+	edit->bits = NULL;
+}
+
+void ftrace_hash_edit_abort(struct ftrace_hash_edit *edit)
+{
+	kfree(edit->bits);
+	edit->bits = NULL;
+}
+
+static int set_hash(struct ftrace_ops *ops, bool is_notrace, const char *pattern, bool reset)
+{
+	struct ftrace_hash_edit edit;
+	int ret = ftrace_hash_edit_begin(&edit, ops, is_notrace, reset);
+
+	if (!ret && *pattern)
+		ret = ftrace_hash_edit_word(&edit, pattern);
+	if (ret) {
+		ftrace_hash_edit_abort(&edit);
+		return ret;
+	}
+	ftrace_hash_edit_commit(&edit);
 	return 0;
 }
 
 int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset)
 {
-	return set_hash(ops, &ops->filter_hash, pattern, reset);
+	return set_hash(ops, false, pattern, reset);
 }
 
 int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset)
 {
-	return set_hash(ops, &ops->notrace_hash, pattern, reset);
+	return set_hash(ops, true, pattern, reset);
 }
 
 void ftrace_reset_filters(struct ftrace_ops *ops)
 {
-	set_hash(ops, &ops->filter_hash, "", true);
-	set_hash(ops, &ops->notrace_hash, "", true);
+	set_hash(ops, false, "", true);
+	set_hash(ops, true, "", true);
 }
 

@@ -66,10 +66,11 @@ struct ftrace_ops {
  */
 #define FTRACE_OPS_FL_PROBE 0x1
 /*
- * Its sets take names and globs only, not available_filter_functions line numbers: the
- * function_graph tracer's, as Linux's ftrace_graph_set_hash knows no MATCH_INDEX.
+ * Its sets are edited by the rules of Linux's ftrace_graph_set_hash (the function_graph
+ * tracer's sets): no available_filter_functions line numbers (it knows no MATCH_INDEX), and a
+ * "!glob" must remove a function that is in the set.
  */
-#define FTRACE_OPS_FL_NAMES_ONLY 0x2
+#define FTRACE_OPS_FL_GRAPH_SET 0x2
 
 /* Boot: verify and NOP out every recorded call site (before the other CPUs start). */
 void ftrace_init(void);
@@ -81,15 +82,31 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
 /*
  * Changes ops's filter (or notrace set) as a write to set_ftrace_filter does: pattern is a
  * function name or a glob (lib/glob.c), or a number, the line of available_filter_functions
- * counted from 1 (Linux's MATCH_INDEX; not for FTRACE_OPS_FL_NAMES_ONLY); a leading '!' removes
+ * counted from 1 (Linux's MATCH_INDEX; not for FTRACE_OPS_FL_GRAPH_SET); a leading '!' removes
  * what matches instead of adding; reset empties the set first (the ">" case; ">>" appends). A
  * pattern that matches no function returns -EINVAL and changes nothing. If ops is registered,
  * the call sites are updated at once.
  */
 int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset);
 int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset);
-/* Would that pattern (with or without its '!') select any function of ops's sets? */
-bool ftrace_pattern_matches(const struct ftrace_ops *ops, const char *pattern);
+
+/*
+ * Editing a set as one write to a filter file does: begin copies the set (or starts empty:
+ * reset, the ">" case), each word changes the copy as ftrace_set_filter's pattern would, or
+ * fails with -EINVAL and changes nothing, and commit installs the copy whole: a write that
+ * fails anywhere changes nothing, and one that succeeds patches the call sites once. A begun
+ * edit ends in commit or abort. Callers serialise edits of one set (trace_types_lock).
+ */
+struct ftrace_hash_edit {
+	struct ftrace_ops *ops;
+	struct ftrace_hash *hash; /* ops's filter_hash or notrace_hash */
+	unsigned long *bits;      /* the copy being edited */
+};
+int ftrace_hash_edit_begin(struct ftrace_hash_edit *edit, struct ftrace_ops *ops, bool is_notrace,
+			   bool reset);
+int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern);
+void ftrace_hash_edit_commit(struct ftrace_hash_edit *edit);
+void ftrace_hash_edit_abort(struct ftrace_hash_edit *edit);
 void ftrace_reset_filters(struct ftrace_ops *ops); /* both sets emptied */
 bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec);
 /* Is the function at ip in the set? Safe in a callback, while a filter write swaps the set. */

@@ -11,8 +11,10 @@
  * A write is a list of words separated by blanks, each a name, a glob or a line number of
  * available_filter_functions, with '!' before it to remove (Linux's trace_get_user; the graph
  * files take no numbers). Opening with O_TRUNC (">") means "replace the list", without it (">>")
- * "add to it". A write is checked whole before any of it is applied: if one word matches no
- * function, the write fails with -EINVAL and nothing changes, not even the O_TRUNC. A word cut
+ * "add to it". The words of a write edit a copy of the set, in order, and the copy is
+ * installed whole (regex_apply): if one word matches no function (on the graph files, if a
+ * "!word" removes none), the write fails with -EINVAL and nothing changes, not even the
+ * O_TRUNC; if all do, the call sites are patched once for the whole write. A word cut
  * by the end of a write is kept and finished by the next write or by close (as Linux does).
  *
  * A word with a ':' is a function command, "glob:traceoff[:count]" (trace/ftrace_probe.h): it
@@ -341,33 +343,42 @@ static notrace bool is_command(const char *word)
 	return strchr(word, ':') != NULL;
 }
 
-/* Could the word be applied? 0, or the error applying it would give. trace_types_lock held. */
-static notrace int check_word(struct regex_file *rf, const char *word)
+/*
+ * One write's words (or none: just the pending ">"). The set is edited as a whole
+ * (ftrace_hash_edit_*, trace/ftrace.h) and the commands are checked before it is installed and
+ * run after, so a write that fails anywhere changes nothing, and one that succeeds patches the
+ * call sites once. ">" empties the set even when the write holds only commands, as on Linux.
+ * trace_types_lock held.
+ */
+static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
 {
-	if (rf->commands && is_command(word))
-		return command_word(rf, word, false);
-	/* A word must select at least one function; "!" alone selects none, as on Linux. */
-	return ftrace_pattern_matches(rf->ops, word) ? 0 : -EINVAL;
-}
+	struct ftrace_hash_edit edit;
+	bool edits = rf->reset;
+	int ret = 0;
 
-/* word NULL: just the pending reset. trace_types_lock held. */
-static notrace int apply_word(struct regex_file *rf, const char *word)
-{
-	struct ftrace_ops *ops = rf->ops;
-	int ret;
-
-	if (word && rf->commands && is_command(word)) {
-		ret = apply_word(rf, NULL); /* ">" empties the filter even for a command */
-		return ret ? ret : command_word(rf, word, true);
+	for (int i = 0; i < nr && !ret; i++)
+		if (rf->commands && is_command(words[i]))
+			ret = command_word(rf, words[i], false);
+		else
+			edits = true;
+	if (ret || !edits)
+		goto commands;
+	ret = ftrace_hash_edit_begin(&edit, rf->ops, rf->is_notrace, rf->reset);
+	if (ret)
+		return ret;
+	for (int i = 0; i < nr && !ret; i++)
+		if (!(rf->commands && is_command(words[i])))
+			ret = ftrace_hash_edit_word(&edit, words[i]);
+	if (ret) {
+		ftrace_hash_edit_abort(&edit);
+		return ret;
 	}
-	if (!word && !rf->reset)
-		return 0;
-	if (!word)
-		word = ""; /* with reset: empties the set */
-	ret = rf->is_notrace ? ftrace_set_notrace(ops, word, rf->reset)
-			     : ftrace_set_filter(ops, word, rf->reset);
-	if (!ret)
-		rf->reset = false;
+	ftrace_hash_edit_commit(&edit);
+	rf->reset = false;
+commands:
+	for (int i = 0; i < nr && !ret; i++)
+		if (rf->commands && is_command(words[i]))
+			ret = command_word(rf, words[i], true);
 	return ret;
 }
 
@@ -402,14 +413,12 @@ static notrace ssize_t regex_write(struct file *file, const char *ubuf, size_t c
 	for (p = text; (w = next_word(&p));)
 		words[nr++] = w;
 
-	mutex_lock(&trace_types_lock);
-	for (int i = 0; i < nr && !ret; i++)
-		ret = check_word(rf, words[i]); /* before anything is applied */
-	for (int i = 0; i < nr && !ret; i++)
-		ret = apply_word(rf, words[i]);
-	if (!ret && !nr && !plen)
-		ret = apply_word(rf, NULL); /* "echo > set_ftrace_filter" */
-	mutex_unlock(&trace_types_lock);
+	/* A write of only a cut word waits for the rest; an empty one is "echo > file". */
+	if (nr || !plen) {
+		mutex_lock(&trace_types_lock);
+		ret = regex_apply(rf, words, nr);
+		mutex_unlock(&trace_types_lock);
+	}
 	if (ret)
 		goto fail;
 	memcpy(rf->partial, partial, plen);
@@ -435,11 +444,12 @@ static notrace int regex_release(struct inode *inode, struct file *file)
 	mutex_lock(&trace_types_lock);
 	if (rf->plen) {
 		/* The last word of "echo -n word": errors can no longer be reported (Linux too). */
+		char *last = rf->partial;
+
 		rf->partial[rf->plen] = '\0';
-		if (!check_word(rf, rf->partial))
-			apply_word(rf, rf->partial);
+		regex_apply(rf, &last, 1);
 	}
-	apply_word(rf, NULL); /* ": > set_ftrace_filter" empties it too */
+	regex_apply(rf, NULL, 0); /* ": > set_ftrace_filter" empties it too */
 	mutex_unlock(&trace_types_lock);
 	kfree(rf);
 	if (file->f_mode & FMODE_READ)

@@ -120,7 +120,7 @@ static notrace void graph_update_checks(void)
 }
 
 /* set_graph_function, set_graph_notrace */
-struct ftrace_ops graph_hash_ops = {.flags = FTRACE_OPS_FL_NAMES_ONLY};
+struct ftrace_ops graph_hash_ops = {.flags = FTRACE_OPS_FL_GRAPH_SET};
 
 /*
  * Linux marks interrupt handlers by their section (__irq_entry); Lucid's are the functions

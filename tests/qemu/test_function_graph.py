@@ -201,6 +201,16 @@ def test_bad_writes_change_nothing(lucid):
     assert cat(lucid, "set_graph_function") == "ftest_outer\n"
     fails(lucid, "echo nosuch > set_graph_notrace")
     assert cat(lucid, "set_graph_notrace") == "#### no functions disabled ####\n"
+    # Linux's ftrace_graph_set_hash: "!f" must remove f from the set (set_ftrace_filter's
+    # only has to name a function), and the words of a write apply in order.
+    fails(lucid, "echo '!ftest_mid' >> set_graph_function")
+    fails(lucid, "echo '!ftest_outer' '!ftest_outer' >> set_graph_function")
+    assert cat(lucid, "set_graph_function") == "ftest_outer\n"
+    ok(lucid, "echo ftest_mid '!ftest_mid' '!ftest_outer' >> set_graph_function")
+    assert cat(lucid, "set_graph_function") == "#### all functions enabled ####\n"
+    ok(lucid, "echo ftest_outer > set_graph_function")
+    ok(lucid, "echo '!ftest_mid' >> set_ftrace_filter")
+    assert cat(lucid, "set_ftrace_filter") == "#### all functions enabled ####\n"
     ok(lucid, "echo 20 > tracing_thresh")
     fails(lucid, "echo 1.5 > tracing_thresh")
     fails(lucid, "echo -5 > tracing_thresh")
