@@ -179,8 +179,8 @@ notrace bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
 
 /*
  * For callbacks, which may run while a filter file replaces the set: the bits are read with
- * interrupts off, and set_hash() frees the old bits only after every CPU has taken an
- * interrupt (sync_hash_readers), so a reader never reads freed memory.
+ * interrupts off, and ftrace_hash_edit_commit() frees the old bits only after every CPU has
+ * taken an interrupt (sync_hash_readers), so a reader never reads freed memory.
  */
 notrace bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
 {
