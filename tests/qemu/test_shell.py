@@ -206,3 +206,19 @@ def test_background_jobs(lucid):
     assert out.count(" ok\n") == 2, out
     assert "sh: `&' after `&&' or `||' is not supported" in lucid.run("true && sleep 1 &")
     assert lucid.run("ps | grep -c sleep") == "0\n"
+
+
+def test_typeahead_line_at_the_editors_limit(lucid):
+    """A whole line typed while a command runs is kept until the shell reads it, as a tty does.
+
+    Here the line, at the line editor's limit, arrives while `sleep 1` holds the shell; before
+    the console's input ring could hold a full line, its end and the Enter were lost and the
+    shell waited for ever.
+    """
+    word = "y" * (4096 - len("echo  | wc -c"))
+    lucid.send_line("sleep 1")
+    time.sleep(0.3)
+    lucid.send_line("echo %s | wc -c" % word)
+    lucid.expect_prompt(10)  # sleep's
+    out = lucid.expect_prompt(20)
+    assert out.endswith("\n%d\n" % (len(word) + 1)), out[-100:]
