@@ -222,3 +222,11 @@ def test_typeahead_line_at_the_editors_limit(lucid):
     lucid.expect_prompt(10)  # sleep's
     out = lucid.expect_prompt(20)
     assert out.endswith("\n%d\n" % (len(word) + 1)), out[-100:]
+
+
+def test_longest_pipeline_runs(lucid):
+    """A pipeline of SH_MAX_CMDS (16) commands runs: the shell holds all its 15 pipes at once."""
+    line = "echo a" + " | cat" * 14 + " | wc -c"
+    assert lucid.run(line) == "2\n"
+    assert lucid.status() == 0
+    assert lucid.run(line + " | cat") == "sh: too many commands in a pipeline (max 16)\n"
