@@ -104,6 +104,19 @@ def test_text_tools(lucid):
     lucid.run("rm n w; cd")
 
 
+def test_sort_n_numbers_longer_than_a_long(lucid):
+    """sort -n orders numbers of any length, as GNU sort (which compares their digits)."""
+    lines = ["99999999999999999999", "-99999999999999999999", "5", "10000000000000000000",
+             "9300000000000000000", "-0", "0", "007", "-", "x"]
+    lucid.run("cd /tmp; > n; " + "; ".join("echo %s >> n" % v for v in lines))
+    # LC_ALL=C sort -n on Linux; equal numbers ("-", "-0", "0", "x") by their bytes.
+    check(lucid, "sort -n n", "-99999999999999999999\n-\n-0\n0\nx\n5\n007\n"
+                              "9300000000000000000\n10000000000000000000\n99999999999999999999\n")
+    check(lucid, "sort -n -r n | head -3",
+          "99999999999999999999\n10000000000000000000\n9300000000000000000\n")
+    lucid.run("rm n; cd")
+
+
 def cksum(data):
     """POSIX cksum, to compare with Lucid's (GNU cksum prints the same)."""
     crc = 0
