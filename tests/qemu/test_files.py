@@ -117,6 +117,16 @@ def test_sort_n_numbers_longer_than_a_long(lucid):
     lucid.run("rm n; cd")
 
 
+def test_seq_ends_at_the_largest_long(lucid):
+    """seq stops at LAST even where one more step would overflow (it used to wrap and go on)."""
+    check(lucid, "seq 9223372036854775806 9223372036854775807",
+          "9223372036854775806\n9223372036854775807\n", timeout=10)
+    check(lucid, "seq 9223372036854775800 5 9223372036854775807", "9223372036854775800\n"
+          "9223372036854775805\n", timeout=10)
+    check(lucid, "seq -9223372036854775807 -1 -9223372036854775808",
+          "-9223372036854775807\n-9223372036854775808\n", timeout=10)
+
+
 def cksum(data):
     """POSIX cksum, to compare with Lucid's (GNU cksum prints the same)."""
     crc = 0
