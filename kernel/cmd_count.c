@@ -163,15 +163,18 @@ static uint32_t crc_update(uint32_t crc, unsigned char byte)
 
 static int cmd_cksum(int argc, char **argv)
 {
-	char *buf = kmalloc(READ_BUF);
-	int n = argc - 1, status = 0;
+	int first = getopt_none(argc, argv), n = argc - first, status = 0;
+	char *buf;
 
+	if (first < 0)
+		return 1;
+	buf = kmalloc(READ_BUF);
 	if (!buf)
 		return cmd_nomem("cksum", 1);
 	if (!crc_table[1])
 		crc_init();
 	for (int i = 0; i < (n ? n : 1); i++) {
-		const char *name = n ? argv[1 + i] : NULL;
+		const char *name = n ? argv[first + i] : NULL;
 		int fd = open_input("cksum", name ? name : "-");
 		unsigned long size = 0;
 		uint32_t crc = 0;

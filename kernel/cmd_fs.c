@@ -15,9 +15,18 @@
 /* A builtin: it must change the shell's own cwd, not a copy's. */
 static int cmd_cd(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : HOME;
+	const char *dir;
 	int err;
 
+	if (argc > 1 && !strcmp(argv[1], "--")) {
+		argv++;
+		argc--;
+	} else if (argc > 1 && argv[1][0] == '-' && argv[1][1]) { /* bash's message and status */
+		dprintf(STDERR_FILENO, "sh: cd: %s: invalid option\ncd: usage: cd [dir]\n",
+			argv[1]);
+		return 2;
+	}
+	dir = argc > 1 ? argv[1] : HOME;
 	if (argc > 2) {
 		dprintf(STDERR_FILENO, "sh: cd: too many arguments\n");
 		return 1;
@@ -99,13 +108,15 @@ SHELL_CMD("mkdir", "mkdir [-p] DIR...: make directories", cmd_mkdir);
 
 static int cmd_rmdir(int argc, char **argv)
 {
-	int status = 0;
+	int first = getopt_none(argc, argv), status = 0;
 
-	if (argc < 2) {
+	if (first < 0)
+		return 1;
+	if (first == argc) {
 		dprintf(STDERR_FILENO, "rmdir: missing operand\n");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		int err = vfs_rmdir(argv[i]);
 
 		if (err) {
@@ -121,13 +132,15 @@ SHELL_CMD("rmdir", "rmdir DIR...: remove empty directories", cmd_rmdir);
 /* Lucid keeps no times, so touching only makes sure the file exists. */
 static int cmd_touch(int argc, char **argv)
 {
-	int status = 0;
+	int first = getopt_none(argc, argv), status = 0;
 
-	if (argc < 2) {
+	if (first < 0)
+		return 1;
+	if (first == argc) {
 		dprintf(STDERR_FILENO, "touch: missing file operand\n");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		struct kstat st;
 		int fd = vfs_stat(argv[i], &st) == 0 ? 0
 						     : vfs_open(argv[i], O_WRONLY | O_CREAT, 0644);

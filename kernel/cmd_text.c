@@ -22,13 +22,16 @@ static const char *input_name(char **argv, int n, int i)
 
 static int cmd_cat(int argc, char **argv)
 {
-	char *buf = kmalloc(CAT_BUF);
-	int status = 0;
+	int first = getopt_none(argc, argv), status = 0;
+	char *buf;
 
+	if (first < 0)
+		return 1;
+	buf = kmalloc(CAT_BUF);
 	if (!buf)
 		return cmd_nomem("cat", 1);
-	for (int i = 0; i < (argc > 1 ? argc - 1 : 1); i++) {
-		const char *name = input_name(argv + 1, argc - 1, i);
+	for (int i = 0; i < (argc > first ? argc - first : 1); i++) {
+		const char *name = input_name(argv + first, argc - first, i);
 		int fd = open_input("cat", name);
 		long n;
 

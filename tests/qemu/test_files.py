@@ -74,6 +74,31 @@ def test_errors_and_statuses(lucid):
         assert lucid.status() == status, line
 
 
+def test_double_dash_and_bad_options(lucid):
+    """"--" ends the options and "-x" is refused in every command, as in coreutils and bash."""
+    lucid.run("cd /tmp; echo x > -f")
+    cases = [
+        ("cat -- -f", "x\n", 0),
+        ("cat -z", "cat: invalid option -- 'z'\n", 1),
+        ("cksum -- -f", "%d 2 -f\n" % cksum(b"x\n"), 0),
+        ("cksum -z", "cksum: invalid option -- 'z'\n", 1),
+        ("touch -- -g; ls -- -g", "-g\n", 0),
+        ("touch --", "touch: missing file operand\n", 1),
+        ("touch -z", "touch: invalid option -- 'z'\n", 1),
+        ("mkdir -- -d; rmdir -- -d", "", 0),
+        ("rmdir --", "rmdir: missing operand\n", 1),
+        ("rmdir -z", "rmdir: invalid option -- 'z'\n", 1),
+        ("umount -- /tmp", "umount: /tmp: not mounted.\n", 32),
+        ("umount -z", "umount: invalid option -- 'z'\n", 1),
+        ("cd -- /proc; pwd", "/proc\n", 0),
+        ("cd -z", "sh: cd: -z: invalid option\ncd: usage: cd [dir]\n", 2),
+    ]
+    for line, out, status in cases:
+        check(lucid, line, out)
+        assert lucid.status() == status, line
+    lucid.run("cd /tmp; rm -- -f -g; cd")
+
+
 def test_text_tools(lucid):
     lucid.run("cd /tmp; seq 12 > n; echo 'b a' > w; echo 'a c' >> w; echo 'b a' >> w")
     check(lucid, "head -3 n", "1\n2\n3\n")
