@@ -99,6 +99,19 @@ def test_double_dash_and_bad_options(lucid):
     lucid.run("cd /tmp; rm -- -f -g; cd")
 
 
+def test_ls_operands_as_gnu_ls(lucid):
+    """Missing operands first, then the files as one listing, then each directory, sorted."""
+    lucid.run("mkdir /tmp/l; cd /tmp/l; mkdir d2 d1; touch d1/a d2/b f1 f2")
+    check(lucid, "ls f2 f1", "f1\nf2\n")
+    check(lucid, "ls d2 f2 nope d1 f1", "ls: cannot access 'nope': No such file or directory\n"
+                                       "f1\nf2\n\nd1:\na\n\nd2:\nb\n")
+    assert lucid.status() == 2
+    check(lucid, "ls nope d1", "ls: cannot access 'nope': No such file or directory\nd1:\na\n")
+    check(lucid, "ls -l f1 d1", "-rw-r--r-- 0 f1\n\nd1:\n-rw-r--r-- 0 a\n")
+    check(lucid, "ls d1", "a\n")
+    lucid.run("rm d1/a d2/b f1 f2; rmdir d1 d2; cd; rmdir /tmp/l")
+
+
 def test_text_tools(lucid):
     lucid.run("cd /tmp; seq 12 > n; echo 'b a' > w; echo 'a c' >> w; echo 'b a' >> w")
     check(lucid, "head -3 n", "1\n2\n3\n")
