@@ -43,19 +43,21 @@ SHELL_BUILTIN("cd", "cd [DIR]: change the current directory (default /root)", cm
 static int cmd_pwd(int argc, char **argv)
 {
 	char *buf = kmalloc(PATH_MAX);
-	int err;
+	int err, status = 0;
 
 	(void)argc;
 	(void)argv;
 	if (!buf)
 		return cmd_nomem("pwd", 1);
 	err = vfs_getcwd(buf, PATH_MAX);
-	if (err < 0)
+	if (err < 0) {
 		dprintf(STDERR_FILENO, "pwd: %s\n", errno_text(-err));
-	else
-		printf("%s\n", buf);
+		status = 1;
+	} else if ((err = printf("%s\n", buf)) < 0) {
+		status = write_error("sh: pwd", err); /* bash's pwd is a builtin */
+	}
 	kfree(buf);
-	return err < 0;
+	return status;
 }
 SHELL_CMD("pwd", "print the current directory", cmd_pwd);
 

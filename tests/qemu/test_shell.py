@@ -230,3 +230,13 @@ def test_longest_pipeline_runs(lucid):
     assert lucid.run(line) == "2\n"
     assert lucid.status() == 0
     assert lucid.run(line + " | cat") == "sh: too many commands in a pipeline (max 16)\n"
+
+
+def test_write_error_of_printing_commands(lucid):
+    """Commands that print with printf report a failed write and give status 1, as on Linux."""
+    for line, who in [("pwd", "sh: pwd"), ("wc /proc/uptime", "wc"),
+                      ("cksum /proc/uptime", "cksum"), ("dmesg", "dmesg"),
+                      ("uptime", "uptime"), ("ps", "ps")]:
+        out = lucid.run(line + " > /dev/full")
+        assert out == "%s: write error: No space left on device\n" % who, (line, out)
+        assert lucid.status() == 1, line
