@@ -240,3 +240,12 @@ def test_write_error_of_printing_commands(lucid):
         out = lucid.run(line + " > /dev/full")
         assert out == "%s: write error: No space left on device\n" % who, (line, out)
         assert lucid.status() == 1, line
+
+
+def test_line_one_over_the_limit(lucid):
+    """4096 bytes run; one more is refused, and $? says so (2, as for the parser's refusal)."""
+    lucid.run("true")
+    word = "y" * (4096 - len("echo  | wc -c"))
+    assert lucid.run("echo %s | wc -c" % word) == "%d\n" % (len(word) + 1)
+    assert lucid.run("echo %sy | wc -c" % word) == "sh: line too long (max 4096 bytes)\n"
+    assert lucid.status() == 2
