@@ -64,13 +64,18 @@ static int cmd_cat(int argc, char **argv)
 }
 SHELL_CMD("cat", "cat [FILE...]: print files (or stdin) one after the other", cmd_cat);
 
-/* "10", or "+10" if plus_ok (tail: from line 10 on); -1 if malformed. */
+/*
+ * "10", or for tail (plus_ok) "+10" (from line 10 on) or "-10" (the last 10, as GNU tail
+ * reads it); -1 if malformed.
+ */
 static long parse_count(const char *s, bool plus_ok, bool *plus)
 {
 	unsigned long v;
 
 	*plus = plus_ok && *s == '+';
-	if (kstrtoul(s + *plus, 10, &v) || v > (unsigned long)__LONG_MAX__)
+	if (*plus || (plus_ok && *s == '-'))
+		s++;
+	if (kstrtoul(s, 10, &v) || v > (unsigned long)__LONG_MAX__)
 		return -1;
 	return (long)v;
 }

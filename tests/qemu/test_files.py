@@ -119,6 +119,7 @@ def test_text_tools(lucid):
     check(lucid, "head -c 5 n", "1\n2\n3")
     check(lucid, "tail -n 2 n", "11\n12\n")
     check(lucid, "tail -n +11 n", "11\n12\n")
+    check(lucid, "tail -n -2 n", "11\n12\n")  # GNU: "-2" counts from the end, as "2"
     check(lucid, "head -n 3 w n", "==> w <==\nb a\na c\nb a\n\n==> n <==\n1\n2\n3\n")
     check(lucid, "grep 1 n | wc -l", "4\n")
     check(lucid, "grep -c 1 n", "4\n")
