@@ -127,7 +127,10 @@ static int cmd_dmesg(int argc, char **argv)
 	char buf[512];
 	size_t off = 0, n;
 	while ((n = printk_log_copy(buf, sizeof(buf), off)) > 0) {
-		fd_write(STDOUT_FILENO, buf, n);
+		long ret = fd_write(STDOUT_FILENO, buf, n);
+
+		if (ret < 0)
+			return write_error("dmesg", (int)ret);
 		off += n;
 	}
 	return 0;
@@ -139,9 +142,9 @@ static int cmd_uptime(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	uint64_t ns = ktime_get_ns();
-	printf("%lu.%06lu\n", (unsigned long)(ns / NSEC_PER_SEC),
-	       (unsigned long)(ns % NSEC_PER_SEC / NSEC_PER_USEC));
-	return 0;
+	int ret = printf("%lu.%06lu\n", (unsigned long)(ns / NSEC_PER_SEC),
+			 (unsigned long)(ns % NSEC_PER_SEC / NSEC_PER_USEC));
+	return ret < 0 ? write_error("uptime", ret) : 0;
 }
 SHELL_CMD("uptime", "seconds since boot", cmd_uptime);
 

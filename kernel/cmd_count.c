@@ -38,18 +38,22 @@ static long wc_fd(int fd, char *buf, struct wc_counts *c)
 	return n;
 }
 
-static void wc_print(const struct wc_counts *c, const bool show[3], int width, const char *name)
+/* Returns 0, or the first write's negative errno. */
+static int wc_print(const struct wc_counts *c, const bool show[3], int width, const char *name)
 {
 	const unsigned long v[3] = {c->lines, c->words, c->bytes};
 	bool first = true;
+	int ret = 0;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 3 && ret >= 0; i++) {
 		if (!show[i])
 			continue;
-		printf("%s%*lu", first ? "" : " ", width, v[i]);
+		ret = printf("%s%*lu", first ? "" : " ", width, v[i]);
 		first = false;
 	}
-	printf(name ? " %s\n" : "\n", name);
+	if (ret >= 0)
+		ret = printf(name ? " %s\n" : "\n", name);
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -126,14 +130,18 @@ static int cmd_wc(int argc, char **argv)
 				errno_text((int)-err));
 			status = 1;
 		}
-		wc_print(&counts, show, width, name);
+		err = wc_print(&counts, show, width, name);
+		if (err < 0) {
+			kfree(buf);
+			return write_error("wc", (int)err);
+		}
 		total.lines += counts.lines;
 		total.words += counts.words;
 		total.bytes += counts.bytes;
 	}
-	if (n > 1)
-		wc_print(&total, show, width, "total");
 	kfree(buf);
+	if (n > 1 && (c = wc_print(&total, show, width, "total")) < 0)
+		return write_error("wc", c);
 	return status;
 }
 SHELL_CMD("wc", "wc [-l] [-w] [-c] [FILE...]: count lines, words and bytes", cmd_wc);
@@ -163,15 +171,18 @@ static uint32_t crc_update(uint32_t crc, unsigned char byte)
 
 static int cmd_cksum(int argc, char **argv)
 {
-	char *buf = kmalloc(READ_BUF);
-	int n = argc - 1, status = 0;
+	int first = getopt_none(argc, argv), n = argc - first, status = 0;
+	char *buf;
 
+	if (first < 0)
+		return 1;
+	buf = kmalloc(READ_BUF);
 	if (!buf)
 		return cmd_nomem("cksum", 1);
 	if (!crc_table[1])
 		crc_init();
 	for (int i = 0; i < (n ? n : 1); i++) {
-		const char *name = n ? argv[1 + i] : NULL;
+		const char *name = n ? argv[first + i] : NULL;
 		int fd = open_input("cksum", name ? name : "-");
 		unsigned long size = 0;
 		uint32_t crc = 0;
@@ -195,7 +206,11 @@ static int cmd_cksum(int argc, char **argv)
 		}
 		for (unsigned long len = size; len; len >>= 8)
 			crc = crc_update(crc, len & 0xff);
-		printf(name ? "%u %lu %s\n" : "%u %lu\n", ~crc, size, name);
+		got = printf(name ? "%u %lu %s\n" : "%u %lu\n", ~crc, size, name);
+		if (got < 0) {
+			status = write_error("cksum", (int)got);
+			break;
+		}
 	}
 	kfree(buf);
 	return status;

@@ -154,18 +154,47 @@ struct sort_line {
 
 static bool sort_numeric, sort_reverse; /* one sort at a time: cmp has no context argument */
 
-/* sort -n's key: an optional '-' and digits, after blanks; none is 0. */
-static long leading_number(const char *s)
-{
-	long v = 0;
+/*
+ * sort -n's key: an optional '-' and digits, after blanks; none is 0. The digits are compared
+ * as text, never converted, so a number of any length (99999999999999999999) sorts right, as
+ * in GNU sort, instead of overflowing a long.
+ */
+struct number_key {
 	bool neg;
+	const char *digits; /* without leading zeros */
+	size_t len;
+};
+
+static struct number_key number_key(const char *s)
+{
+	struct number_key k;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	neg = *s == '-';
-	for (s += neg; isdigit(*s); s++)
-		v = v * 10 + (*s - '0');
-	return neg ? -v : v;
+	k.neg = *s == '-';
+	for (s += k.neg; *s == '0'; s++)
+		;
+	k.digits = s;
+	for (k.len = 0; isdigit(s[k.len]); k.len++)
+		;
+	if (!k.len)
+		k.neg = false; /* -0 is 0 */
+	return k;
+}
+
+static int cmp_numbers(const char *a, const char *b)
+{
+	struct number_key x = number_key(a), y = number_key(b);
+	int r;
+
+	if (x.neg != y.neg)
+		return x.neg ? -1 : 1;
+	if (x.len != y.len) /* no leading zeros: the longer is the larger */
+		r = x.len > y.len ? 1 : -1;
+	else
+		r = memcmp(x.digits, y.digits, x.len);
+	r = (r > 0) - (r < 0);
+	return x.neg ? -r : r;
 }
 
 /* As GNU sort in the C locale: by the key, then by all bytes as the last resort. */
@@ -174,11 +203,8 @@ static int cmp_lines(const void *a, const void *b)
 	const struct sort_line *x = a, *y = b;
 	int r = 0;
 
-	if (sort_numeric) {
-		long nx = leading_number(x->text), ny = leading_number(y->text);
-
-		r = (nx > ny) - (nx < ny);
-	}
+	if (sort_numeric)
+		r = cmp_numbers(x->text, y->text);
 	if (!r)
 		r = strcmp(x->text, y->text);
 	return sort_reverse ? -r : r;

@@ -15,9 +15,18 @@
 /* A builtin: it must change the shell's own cwd, not a copy's. */
 static int cmd_cd(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : HOME;
+	const char *dir;
 	int err;
 
+	if (argc > 1 && !strcmp(argv[1], "--")) {
+		argv++;
+		argc--;
+	} else if (argc > 1 && argv[1][0] == '-' && argv[1][1]) { /* bash's message and status */
+		dprintf(STDERR_FILENO, "sh: cd: %s: invalid option\ncd: usage: cd [dir]\n",
+			argv[1]);
+		return 2;
+	}
+	dir = argc > 1 ? argv[1] : HOME;
 	if (argc > 2) {
 		dprintf(STDERR_FILENO, "sh: cd: too many arguments\n");
 		return 1;
@@ -34,19 +43,21 @@ SHELL_BUILTIN("cd", "cd [DIR]: change the current directory (default /root)", cm
 static int cmd_pwd(int argc, char **argv)
 {
 	char *buf = kmalloc(PATH_MAX);
-	int err;
+	int err, status = 0;
 
 	(void)argc;
 	(void)argv;
 	if (!buf)
 		return cmd_nomem("pwd", 1);
 	err = vfs_getcwd(buf, PATH_MAX);
-	if (err < 0)
+	if (err < 0) {
 		dprintf(STDERR_FILENO, "pwd: %s\n", errno_text(-err));
-	else
-		printf("%s\n", buf);
+		status = 1;
+	} else if ((err = printf("%s\n", buf)) < 0) {
+		status = write_error("sh: pwd", err); /* bash's pwd is a builtin */
+	}
 	kfree(buf);
-	return err < 0;
+	return status;
 }
 SHELL_CMD("pwd", "print the current directory", cmd_pwd);
 
@@ -99,13 +110,15 @@ SHELL_CMD("mkdir", "mkdir [-p] DIR...: make directories", cmd_mkdir);
 
 static int cmd_rmdir(int argc, char **argv)
 {
-	int status = 0;
+	int first = getopt_none(argc, argv), status = 0;
 
-	if (argc < 2) {
+	if (first < 0)
+		return 1;
+	if (first == argc) {
 		dprintf(STDERR_FILENO, "rmdir: missing operand\n");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		int err = vfs_rmdir(argv[i]);
 
 		if (err) {
@@ -121,13 +134,15 @@ SHELL_CMD("rmdir", "rmdir DIR...: remove empty directories", cmd_rmdir);
 /* Lucid keeps no times, so touching only makes sure the file exists. */
 static int cmd_touch(int argc, char **argv)
 {
-	int status = 0;
+	int first = getopt_none(argc, argv), status = 0;
 
-	if (argc < 2) {
+	if (first < 0)
+		return 1;
+	if (first == argc) {
 		dprintf(STDERR_FILENO, "touch: missing file operand\n");
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		struct kstat st;
 		int fd = vfs_stat(argv[i], &st) == 0 ? 0
 						     : vfs_open(argv[i], O_WRONLY | O_CREAT, 0644);

@@ -37,8 +37,12 @@ static int cmd_seq(int argc, char **argv)
 	if (!o)
 		return cmd_nomem("seq", 1);
 	out_init(o, STDOUT_FILENO);
-	for (long x = v[0]; (v[1] > 0 ? x <= v[2] : x >= v[2]) && !out_failed(o); x += v[1])
+	/* A step past LONG_MAX (or LONG_MIN) is past LAST too: stop rather than wrap around. */
+	for (long x = v[0]; (v[1] > 0 ? x <= v[2] : x >= v[2]) && !out_failed(o);) {
 		out_printf(o, "%ld\n", x);
+		if (__builtin_add_overflow(x, v[1], &x))
+			break;
+	}
 	status = out_flush(o) ? write_error("seq", o->err) : 0;
 	kfree(o);
 	return status;

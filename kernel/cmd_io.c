@@ -56,6 +56,14 @@ int getopt(struct getopt *g, int argc, char **argv, const char *optstring)
 	return c;
 }
 
+int getopt_none(int argc, char **argv)
+{
+	struct getopt g;
+
+	getopt_init(&g);
+	return getopt(&g, argc, argv, "") == -1 ? g.ind : -1;
+}
+
 int open_input(const char *prog, const char *name)
 {
 	int fd;

@@ -25,6 +25,11 @@ struct getopt {
 };
 void getopt_init(struct getopt *g);
 int getopt(struct getopt *g, int argc, char **argv, const char *optstring);
+/*
+ * For a command that has no options: skips a "--" and refuses "-x" as getopt() does. Returns
+ * the index of the first operand, or -1 after the message.
+ */
+int getopt_none(int argc, char **argv);
 
 /*
  * Opens name for reading, "-" meaning stdin (fd 0). On failure prints "prog: name: error" and

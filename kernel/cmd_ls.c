@@ -110,27 +110,15 @@ static void print_listing(struct cmd_out *o, struct listing *l, bool lng)
 	}
 }
 
-static int ls_one(struct cmd_out *o, const char *path, bool lng, bool all, bool header)
+/* One directory's listing, under a "dir:" header if asked. */
+static int ls_dir(struct cmd_out *o, const char *path, bool lng, bool all, bool header)
 {
 	struct listing l = {0};
-	struct kstat st;
-	int fd, err = vfs_stat(path, &st);
+	int fd = vfs_open(path, O_RDONLY | O_DIRECTORY, 0);
+	int err = fd < 0 ? fd : read_dir(fd, path, all, &l);
 
-	if (err) {
-		out_flush(o); /* what came before, before the message */
-		dprintf(STDERR_FILENO, "ls: cannot access '%s': %s\n", path, errno_text(-err));
-		return 2;
-	}
-	if (!S_ISDIR(st.mode)) {
-		err = add(&l, path, &st);
-	} else {
-		fd = vfs_open(path, O_RDONLY | O_DIRECTORY, 0);
-		err = fd < 0 ? fd : read_dir(fd, path, all, &l);
-		if (fd >= 0)
-			vfs_close(fd);
-		if (header)
-			out_printf(o, "%s:\n", path);
-	}
+	if (fd >= 0)
+		vfs_close(fd);
 	if (err) {
 		out_flush(o);
 		dprintf(STDERR_FILENO, "ls: cannot open directory '%s': %s\n", path,
@@ -138,17 +126,62 @@ static int ls_one(struct cmd_out *o, const char *path, bool lng, bool all, bool 
 		free_listing(&l);
 		return 2;
 	}
+	if (header)
+		out_printf(o, "%s:\n", path);
 	print_listing(o, &l, lng);
 	free_listing(&l);
 	return 0;
 }
 
+/*
+ * The operands in GNU ls's order: those that cannot be found are reported first, as they come;
+ * then the others that are not directories, as one sorted listing; then each directory, in
+ * name order, under a "dir:" header when there are several operands, a blank line between.
+ */
+static int ls_operands(struct cmd_out *o, char **names, int n, bool lng, bool all)
+{
+	struct listing files = {0}, dirs = {0};
+	bool first = true;
+	int status = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct kstat st;
+		int err = vfs_stat(names[i], &st);
+
+		if (!err)
+			err = add(S_ISDIR(st.mode) ? &dirs : &files, names[i], &st);
+		if (err) {
+			dprintf(STDERR_FILENO, "ls: cannot access '%s': %s\n", names[i],
+				errno_text(-err));
+			status = 2;
+		}
+	}
+	if (files.n) {
+		print_listing(o, &files, lng);
+		first = false;
+	}
+	sort(dirs.v, dirs.n, sizeof(*dirs.v), cmp_entry);
+	for (size_t i = 0; i < dirs.n && !out_failed(o); i++) {
+		int s;
+
+		if (!first)
+			out_write(o, "\n", 1);
+		first = false;
+		s = ls_dir(o, dirs.v[i].name, lng, all, n > 1);
+		status = s > status ? s : status;
+	}
+	free_listing(&files);
+	free_listing(&dirs);
+	return status;
+}
+
 static int cmd_ls(int argc, char **argv)
 {
+	static char *dot[] = {"."};
 	bool lng = false, all = false;
 	struct cmd_out *o = kmalloc(sizeof(*o));
 	struct getopt g;
-	int c, status = 0;
+	int c, status;
 
 	if (!o)
 		return cmd_nomem("ls", 2);
@@ -163,15 +196,9 @@ static int cmd_ls(int argc, char **argv)
 	}
 	out_init(o, STDOUT_FILENO);
 	if (g.ind == argc)
-		status = ls_one(o, ".", lng, all, false);
-	for (int i = g.ind; i < argc && !out_failed(o); i++) {
-		int s;
-
-		if (i > g.ind)
-			out_write(o, "\n", 1);
-		s = ls_one(o, argv[i], lng, all, argc - g.ind > 1);
-		status = s > status ? s : status;
-	}
+		status = ls_operands(o, dot, 1, lng, all);
+	else
+		status = ls_operands(o, argv + g.ind, argc - g.ind, lng, all);
 	if (out_flush(o))
 		status = write_error("ls", o->err);
 	kfree(o);

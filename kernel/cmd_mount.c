@@ -63,19 +63,23 @@ SHELL_CMD("mount", "mount [-t TYPE nodev DIR]: list mounts, or mount ramfs/debug
 
 static int cmd_umount(int argc, char **argv)
 {
-	int err;
+	int first = getopt_none(argc, argv), err;
+	const char *dir;
 
-	if (argc != 2) {
+	if (first < 0)
+		return 1;
+	if (argc - first != 1) {
 		dprintf(STDERR_FILENO, "Usage: umount DIR\n");
 		return 1;
 	}
-	err = vfs_umount(argv[1]);
+	dir = argv[first];
+	err = vfs_umount(dir);
 	if (err == -EINVAL)
-		dprintf(STDERR_FILENO, "umount: %s: not mounted.\n", argv[1]);
+		dprintf(STDERR_FILENO, "umount: %s: not mounted.\n", dir);
 	else if (err == -EBUSY)
-		dprintf(STDERR_FILENO, "umount: %s: target is busy.\n", argv[1]);
+		dprintf(STDERR_FILENO, "umount: %s: target is busy.\n", dir);
 	else if (err)
-		dprintf(STDERR_FILENO, "umount: %s: %s.\n", argv[1], errno_text(-err));
+		dprintf(STDERR_FILENO, "umount: %s: %s.\n", dir, errno_text(-err));
 	return err ? 32 : 0;
 }
 SHELL_CMD("umount", "umount DIR: unmount the file system on DIR", cmd_umount);

@@ -1,6 +1,7 @@
 /* Shell commands about tasks and CPUs: ps, sleep, taskset. */
 #include "kernel/shell.h"
 #include "kernel/stdio.h"
+#include "kernel/cmd_io.h"
 #include "kernel/sched.h"
 #include "kernel/timer.h"
 #include "kernel/time.h"
@@ -34,10 +35,11 @@ static int cmd_ps(int argc, char **argv)
 		n++;
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	printf("  PID CPU STATE COMM\n");
-	for (int i = 0; i < n; i++)
-		printf("%5d %3d %-5c %s\n", rows[i].pid, rows[i].cpu, rows[i].state, rows[i].comm);
-	return 0;
+	int ret = printf("  PID CPU STATE COMM\n");
+	for (int i = 0; i < n && ret >= 0; i++)
+		ret = printf("%5d %3d %-5c %s\n", rows[i].pid, rows[i].cpu, rows[i].state,
+			     rows[i].comm);
+	return ret < 0 ? write_error("ps", ret) : 0;
 }
 SHELL_CMD("ps", "list tasks: PID, CPU, STATE, COMM", cmd_ps);
 

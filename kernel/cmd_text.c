@@ -22,13 +22,16 @@ static const char *input_name(char **argv, int n, int i)
 
 static int cmd_cat(int argc, char **argv)
 {
-	char *buf = kmalloc(CAT_BUF);
-	int status = 0;
+	int first = getopt_none(argc, argv), status = 0;
+	char *buf;
 
+	if (first < 0)
+		return 1;
+	buf = kmalloc(CAT_BUF);
 	if (!buf)
 		return cmd_nomem("cat", 1);
-	for (int i = 0; i < (argc > 1 ? argc - 1 : 1); i++) {
-		const char *name = input_name(argv + 1, argc - 1, i);
+	for (int i = 0; i < (argc > first ? argc - first : 1); i++) {
+		const char *name = input_name(argv + first, argc - first, i);
 		int fd = open_input("cat", name);
 		long n;
 
@@ -61,13 +64,18 @@ static int cmd_cat(int argc, char **argv)
 }
 SHELL_CMD("cat", "cat [FILE...]: print files (or stdin) one after the other", cmd_cat);
 
-/* "10", or "+10" if plus_ok (tail: from line 10 on); -1 if malformed. */
+/*
+ * "10", or for tail (plus_ok) "+10" (from line 10 on) or "-10" (the last 10, as GNU tail
+ * reads it); -1 if malformed.
+ */
 static long parse_count(const char *s, bool plus_ok, bool *plus)
 {
 	unsigned long v;
 
 	*plus = plus_ok && *s == '+';
-	if (kstrtoul(s + *plus, 10, &v) || v > (unsigned long)__LONG_MAX__)
+	if (*plus || (plus_ok && *s == '-'))
+		s++;
+	if (kstrtoul(s, 10, &v) || v > (unsigned long)__LONG_MAX__)
 		return -1;
 	return (long)v;
 }

@@ -14,6 +14,7 @@
  * Not traced: printk reaches here, and printk must work from inside the tracer.
  */
 #include "kernel/console.h"
+#include "kernel/line_edit.h"
 #include "kernel/spinlock.h"
 #include "kernel/sysrq.h"
 #include "kernel/wait.h"
@@ -23,7 +24,13 @@
 
 extern uint64_t boot_prompt_tsc; /* kernel/cmd_bench.c */
 
-#define RX_RING_SIZE 1024 /* power of two; a pasted line of commands fits */
+/*
+ * A power of two. It holds a whole line at the line editor's limit and its Enter, typed ahead
+ * while a command runs (Linux's tty keeps 4 KiB of it): a line cut short loses its Enter, and
+ * the shell would wait for ever for the end of it.
+ */
+#define RX_RING_SIZE 8192
+_Static_assert(RX_RING_SIZE > LINE_EDIT_MAX, "a typed-ahead line and its Enter must fit");
 
 static char rx_ring[RX_RING_SIZE];
 static unsigned int rx_head, rx_tail; /* written by the interrupt, read by console_getc */

@@ -36,6 +36,10 @@
 #define STATUS_NOT_FOUND 127
 #define STATUS_INTERRUPTED 130 /* 128 + SIGINT, as bash reports a command Ctrl-C ended */
 
+/* The shell holds every pipe of the longest pipeline at once, besides fds 0, 1 and 2. */
+_Static_assert(STDERR_FILENO + 1 + 2 * (SH_MAX_CMDS - 1) <= NR_OPEN_DEFAULT,
+	       "a pipeline of SH_MAX_CMDS commands needs more fds than a task has");
+
 struct stage {
 	const struct sh_command *cmd;
 	int in, out; /* the pipe ends that become fds 0 and 1, or -1 */

@@ -125,6 +125,7 @@ int shell_main(void *arg)
 			break;
 		default:
 			dprintf(STDERR_FILENO, "%s\n", SH_MSG_LINE_TOO_LONG);
+			status = 2; /* the line did not run, as after sh_parse()'s same refusal */
 			break;
 		}
 	}

@@ -42,23 +42,24 @@ int vdprintf(int fd, const char *fmt, va_list ap)
 {
 	char buf[PRINTF_BUF];
 	va_list copy;
+	long ret;
 	va_copy(copy, ap);
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n < (int)sizeof(buf)) {
-		fd_write(fd, buf, n);
+		ret = fd_write(fd, buf, n);
 	} else {
 		/* Too long for the stack buffer: format again into the heap. */
 		char *big = kmalloc(n + 1);
 		if (big) {
 			vsnprintf(big, n + 1, fmt, copy);
-			fd_write(fd, big, n);
+			ret = fd_write(fd, big, n);
 			kfree(big);
 		} else {
-			fd_write(fd, buf, sizeof(buf) - 1);
+			ret = fd_write(fd, buf, sizeof(buf) - 1);
 		}
 	}
 	va_end(copy);
-	return n;
+	return ret < 0 ? (int)ret : n; /* a command reports the errno: "pwd: write error: ..." */
 }
 
 int dprintf(int fd, const char *fmt, ...)

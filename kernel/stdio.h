@@ -16,6 +16,7 @@
 /* All n bytes, or a negative errno. */
 long fd_write(int fd, const void *buf, size_t n);
 long fd_read(int fd, void *buf, size_t n);
+/* Bytes written, or (as C's printf) a negative value, the errno, if the write failed. */
 int printf(const char *fmt, ...) __printf(1, 2);
 int dprintf(int fd, const char *fmt, ...) __printf(2, 3);
 int vdprintf(int fd, const char *fmt, va_list ap);

@@ -44,7 +44,7 @@ typedef unsigned int fmode_t;
 #ifndef PATH_MAX
 #define PATH_MAX 4096 /* longest path, with its NUL, as Linux */
 #endif
-#define NR_OPEN_DEFAULT 32 /* file descriptors per task */
+#define NR_OPEN_DEFAULT 64 /* file descriptors per task, as Linux (BITS_PER_LONG) */
 
 /* open() flags, with Linux's x86 values (octal, as in Linux's fcntl.h). */
 #define O_ACCMODE 00000003

@@ -74,6 +74,44 @@ def test_errors_and_statuses(lucid):
         assert lucid.status() == status, line
 
 
+def test_double_dash_and_bad_options(lucid):
+    """"--" ends the options and "-x" is refused in every command, as in coreutils and bash."""
+    lucid.run("cd /tmp; echo x > -f")
+    cases = [
+        ("cat -- -f", "x\n", 0),
+        ("cat -z", "cat: invalid option -- 'z'\n", 1),
+        ("cksum -- -f", "%d 2 -f\n" % cksum(b"x\n"), 0),
+        ("cksum -z", "cksum: invalid option -- 'z'\n", 1),
+        ("touch -- -g; ls -- -g", "-g\n", 0),
+        ("touch --", "touch: missing file operand\n", 1),
+        ("touch -z", "touch: invalid option -- 'z'\n", 1),
+        ("mkdir -- -d; rmdir -- -d", "", 0),
+        ("rmdir --", "rmdir: missing operand\n", 1),
+        ("rmdir -z", "rmdir: invalid option -- 'z'\n", 1),
+        ("umount -- /tmp", "umount: /tmp: not mounted.\n", 32),
+        ("umount -z", "umount: invalid option -- 'z'\n", 1),
+        ("cd -- /proc; pwd", "/proc\n", 0),
+        ("cd -z", "sh: cd: -z: invalid option\ncd: usage: cd [dir]\n", 2),
+    ]
+    for line, out, status in cases:
+        check(lucid, line, out)
+        assert lucid.status() == status, line
+    lucid.run("cd /tmp; rm -- -f -g; cd")
+
+
+def test_ls_operands_as_gnu_ls(lucid):
+    """Missing operands first, then the files as one listing, then each directory, sorted."""
+    lucid.run("mkdir /tmp/l; cd /tmp/l; mkdir d2 d1; touch d1/a d2/b f1 f2")
+    check(lucid, "ls f2 f1", "f1\nf2\n")
+    check(lucid, "ls d2 f2 nope d1 f1", "ls: cannot access 'nope': No such file or directory\n"
+                                       "f1\nf2\n\nd1:\na\n\nd2:\nb\n")
+    assert lucid.status() == 2
+    check(lucid, "ls nope d1", "ls: cannot access 'nope': No such file or directory\nd1:\na\n")
+    check(lucid, "ls -l f1 d1", "-rw-r--r-- 0 f1\n\nd1:\n-rw-r--r-- 0 a\n")
+    check(lucid, "ls d1", "a\n")
+    lucid.run("rm d1/a d2/b f1 f2; rmdir d1 d2; cd; rmdir /tmp/l")
+
+
 def test_text_tools(lucid):
     lucid.run("cd /tmp; seq 12 > n; echo 'b a' > w; echo 'a c' >> w; echo 'b a' >> w")
     check(lucid, "head -3 n", "1\n2\n3\n")
@@ -81,6 +119,7 @@ def test_text_tools(lucid):
     check(lucid, "head -c 5 n", "1\n2\n3")
     check(lucid, "tail -n 2 n", "11\n12\n")
     check(lucid, "tail -n +11 n", "11\n12\n")
+    check(lucid, "tail -n -2 n", "11\n12\n")  # GNU: "-2" counts from the end, as "2"
     check(lucid, "head -n 3 w n", "==> w <==\nb a\na c\nb a\n\n==> n <==\n1\n2\n3\n")
     check(lucid, "grep 1 n | wc -l", "4\n")
     check(lucid, "grep -c 1 n", "4\n")
@@ -102,6 +141,29 @@ def test_text_tools(lucid):
     check(lucid, "cat w | wc -l", "3\n")
     check(lucid, "cksum w", "%d 12 w\n" % cksum(b"b a\na c\nb a\n"))
     lucid.run("rm n w; cd")
+
+
+def test_sort_n_numbers_longer_than_a_long(lucid):
+    """sort -n orders numbers of any length, as GNU sort (which compares their digits)."""
+    lines = ["99999999999999999999", "-99999999999999999999", "5", "10000000000000000000",
+             "9300000000000000000", "-0", "0", "007", "-", "x"]
+    lucid.run("cd /tmp; > n; " + "; ".join("echo %s >> n" % v for v in lines))
+    # LC_ALL=C sort -n on Linux; equal numbers ("-", "-0", "0", "x") by their bytes.
+    check(lucid, "sort -n n", "-99999999999999999999\n-\n-0\n0\nx\n5\n007\n"
+                              "9300000000000000000\n10000000000000000000\n99999999999999999999\n")
+    check(lucid, "sort -n -r n | head -3",
+          "99999999999999999999\n10000000000000000000\n9300000000000000000\n")
+    lucid.run("rm n; cd")
+
+
+def test_seq_ends_at_the_largest_long(lucid):
+    """seq stops at LAST even where one more step would overflow (it used to wrap and go on)."""
+    check(lucid, "seq 9223372036854775806 9223372036854775807",
+          "9223372036854775806\n9223372036854775807\n", timeout=10)
+    check(lucid, "seq 9223372036854775800 5 9223372036854775807", "9223372036854775800\n"
+          "9223372036854775805\n", timeout=10)
+    check(lucid, "seq -9223372036854775807 -1 -9223372036854775808",
+          "-9223372036854775807\n-9223372036854775808\n", timeout=10)
 
 
 def cksum(data):

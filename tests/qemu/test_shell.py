@@ -206,3 +206,46 @@ def test_background_jobs(lucid):
     assert out.count(" ok\n") == 2, out
     assert "sh: `&' after `&&' or `||' is not supported" in lucid.run("true && sleep 1 &")
     assert lucid.run("ps | grep -c sleep") == "0\n"
+
+
+def test_typeahead_line_at_the_editors_limit(lucid):
+    """A whole line typed while a command runs is kept until the shell reads it, as a tty does.
+
+    Here the line, at the line editor's limit, arrives while `sleep 1` holds the shell; before
+    the console's input ring could hold a full line, its end and the Enter were lost and the
+    shell waited for ever.
+    """
+    word = "y" * (4096 - len("echo  | wc -c"))
+    lucid.send_line("sleep 1")
+    time.sleep(0.3)
+    lucid.send_line("echo %s | wc -c" % word)
+    lucid.expect_prompt(10)  # sleep's
+    out = lucid.expect_prompt(20)
+    assert out.endswith("\n%d\n" % (len(word) + 1)), out[-100:]
+
+
+def test_longest_pipeline_runs(lucid):
+    """A pipeline of SH_MAX_CMDS (16) commands runs: the shell holds all its 15 pipes at once."""
+    line = "echo a" + " | cat" * 14 + " | wc -c"
+    assert lucid.run(line) == "2\n"
+    assert lucid.status() == 0
+    assert lucid.run(line + " | cat") == "sh: too many commands in a pipeline (max 16)\n"
+
+
+def test_write_error_of_printing_commands(lucid):
+    """Commands that print with printf report a failed write and give status 1, as on Linux."""
+    for line, who in [("pwd", "sh: pwd"), ("wc /proc/uptime", "wc"),
+                      ("cksum /proc/uptime", "cksum"), ("dmesg", "dmesg"),
+                      ("uptime", "uptime"), ("ps", "ps")]:
+        out = lucid.run(line + " > /dev/full")
+        assert out == "%s: write error: No space left on device\n" % who, (line, out)
+        assert lucid.status() == 1, line
+
+
+def test_line_one_over_the_limit(lucid):
+    """4096 bytes run; one more is refused, and $? says so (2, as for the parser's refusal)."""
+    lucid.run("true")
+    word = "y" * (4096 - len("echo  | wc -c"))
+    assert lucid.run("echo %s | wc -c" % word) == "%d\n" % (len(word) + 1)
+    assert lucid.run("echo %sy | wc -c" % word) == "sh: line too long (max 4096 bytes)\n"
+    assert lucid.status() == 2
