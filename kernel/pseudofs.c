@@ -13,7 +13,9 @@
  *
  * Users cannot add or remove names here: the directories have no inode operations, so mkdir
  * and unlink fail with -EPERM and creating a file with -EACCES, as on Linux. The one exception
- * is tracefs's "instances" directory, whose mkdir and rmdir call back into the tracer.
+ * is a directory made by tracefs_create_instance_dir(), whose mkdir and rmdir call back into
+ * its owner, as Linux's tracefs "instances" do; Lucid's tracer has no instances yet, so only
+ * the host tests and the fuzzer make one.
  */
 #include "kernel/vfs_internal.h"
 #include "kernel/debugfs.h"

@@ -5,8 +5,9 @@
  * address is still on the stack, in fregs->parent_ret. We push it, with the function and the
  * time, on the current task's own return stack, and put the address of return_to_handler in its
  * place. When the function returns it lands in return_to_handler (ftrace_64.S), which calls
- * ftrace_return_to_handler() below: pop the entry, note the time, report the exit, and hand
- * back the real return address to jump to.
+ * ftrace_return_to_handler() below: note the time, report the exit, pop the entry (after the
+ * report, as Linux does, so an NMI in the callback pushes above it), and hand back the real
+ * return address to jump to.
  *
  *      task's return stack                      the traced function's stack
  *   +----------------------------+           +-----------------------------+

@@ -329,9 +329,19 @@ static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_
 	int rec = ftrace_find_rec(ip);
 	if (rec < 0)
 		return;
-	for (struct ftrace_ops *ops = READ_ONCE(ftrace_ops_list); ops; ops = READ_ONCE(ops->next))
-		if (ops_wants(ops, rec))
+	for (struct ftrace_ops *ops = READ_ONCE(ftrace_ops_list); ops; ops = READ_ONCE(ops->next)) {
+		/*
+		 * A filter write may replace the sets meanwhile: read them with interrupts off, as
+		 * ftrace_lookup_ip() does, so the old bits are not freed under us. The callback
+		 * itself runs with the traced function's interrupt state (its "d" column).
+		 */
+		unsigned long flags = local_irq_save();
+		bool wants = ops_wants(ops, rec);
+
+		local_irq_restore(flags);
+		if (wants)
 			ops->func(ip, parent_ip, ops, fregs);
+	}
 }
 
 /* --- filters ------------------------------------------------------------------------------- */

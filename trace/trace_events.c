@@ -2,7 +2,7 @@
 
 /*
  * Each event is a struct trace_event_call in its system's file (trace/trace_events.h says
- * what it holds), found at boot in the .trace_events section. event_trace_init() puts them on
+ * what it holds), found at boot in the .trace_events section. event_trace_early_init() puts them on
  * ftrace_events sorted by system, then name, and gives each its id in that order, from
  * TRACE_EVENT_TYPE_FIRST on: so ids do not depend on the order the linker put the files in,
  * and change only when an event is added or removed. The id goes into every record the event

@@ -91,9 +91,9 @@ static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every c
  * then just record. So that telling this costs one test, the four settings above that can
  * change what a call does are folded into one word, graph_checks, rebuilt (under
  * trace_types_lock) whenever one of them is written. The task's own set_graph_* state, and the
- * set_graph_function, set_graph_notrace and set_ftrace_pid sets (which other files write), are
- * tested beside it; any of them set sends the call down the slow path, which applies every rule
- * as before, in Linux's order.
+ * set_graph_function and set_graph_notrace sets (which other files write), are tested beside
+ * it; any of them set sends the call down the slow path, which applies every rule as before, in
+ * Linux's order. set_ftrace_pid is asked on the fast path too (ftrace_trace_task_inline()).
  */
 #define GRAPH_CHECK_DEPTH 0x1 /* max_graph_depth is set */
 #define GRAPH_CHECK_IRQS 0x2 /* funcgraph-irqs is off */
