@@ -12,10 +12,17 @@
 
 #define HOME "/root"
 
+/*
+ * The directory before the last cd, for "cd -" (bash's OLDPWD). One, like the shell: cd is a
+ * builtin, so only the shell's own task runs it.
+ */
+static char oldpwd[PATH_MAX];
+
 /* A builtin: it must change the shell's own cwd, not a copy's. */
 static int cmd_cd(int argc, char **argv)
 {
-	const char *dir;
+	bool back = argc > 1 && !strcmp(argv[1], "-");
+	char *dir, *cwd;
 	int err;
 
 	if (argc > 1 && !strcmp(argv[1], "--")) {
@@ -26,19 +33,34 @@ static int cmd_cd(int argc, char **argv)
 			argv[1]);
 		return 2;
 	}
-	dir = argc > 1 ? argv[1] : HOME;
 	if (argc > 2) {
 		dprintf(STDERR_FILENO, "sh: cd: too many arguments\n");
 		return 1;
 	}
+	if (back && !oldpwd[0]) {
+		dprintf(STDERR_FILENO, "sh: cd: OLDPWD not set\n");
+		return 1;
+	}
+	cwd = kmalloc(2 * PATH_MAX); /* where we are, then (for "cd -") where we go */
+	if (!cwd)
+		return cmd_nomem("sh: cd", 1);
+	dir = back ? strcpy(cwd + PATH_MAX, oldpwd) : argc > 1 ? argv[1] : (char *)HOME;
+	if (vfs_getcwd(cwd, PATH_MAX) < 0)
+		cwd[0] = '\0'; /* too deep to name: "cd -" will say OLDPWD not set */
 	err = vfs_chdir(dir);
 	if (err) {
 		dprintf(STDERR_FILENO, "sh: cd: %s: %s\n", dir, errno_text(-err));
+		kfree(cwd);
 		return 1;
 	}
+	strcpy(oldpwd, cwd);
+	if (back) /* bash prints where "cd -" took you */
+		printf("%s\n", dir);
+	kfree(cwd);
 	return 0;
 }
-SHELL_BUILTIN("cd", "cd [DIR]: change the current directory (default /root)", cmd_cd);
+SHELL_BUILTIN("cd", "cd [DIR|-]: change the current directory (default /root; - the last one)",
+	      cmd_cd);
 
 static int cmd_pwd(int argc, char **argv)
 {

@@ -99,6 +99,23 @@ def test_double_dash_and_bad_options(lucid):
     lucid.run("cd /tmp; rm -- -f -g; cd")
 
 
+def test_cd_back():
+    """cd - goes where the last cd left and says so, as bash's; a fresh shell has none."""
+    k = Lucid()
+    try:
+        assert k.run("cd -") == "sh: cd: OLDPWD not set\n"
+        assert k.status() == 1
+        k.run("cd /proc")
+        assert k.run("cd -") == "/root\n"
+        assert k.run("cd -; pwd") == "/proc\n/proc\n"
+        k.run("cd /nosuch")  # a cd that fails leaves OLDPWD alone
+        assert k.run("cd -") == "/root\n"
+        assert k.run("cd - x") == "sh: cd: too many arguments\n"
+        assert k.run("pwd") == "/root\n"
+    finally:
+        k.close()
+
+
 def test_ls_operands_as_gnu_ls(lucid):
     """Missing operands first, then the files as one listing, then each directory, sorted."""
     lucid.run("mkdir /tmp/l; cd /tmp/l; mkdir d2 d1; touch d1/a d2/b f1 f2")
