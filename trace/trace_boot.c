@@ -27,10 +27,11 @@
 #include "trace/trace_events.h"
 #include "kernel/mutex.h"
 #include "kernel/cmdline.h"
+#include "kernel/multiboot2.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-#define BOOT_LIST_MAX 512 /* the longest list a boot option may hold */
+#define BOOT_LIST_MAX BOOT_CMDLINE_MAX /* a list may fill the command line, as in Linux */
 #define TRACE_BUF_SIZE_MIN 4096 /* Linux's floor: the self-tests need some room */
 
 notrace unsigned long trace_boot_buf_size(void)
@@ -52,7 +53,8 @@ notrace unsigned long trace_boot_buf_size(void)
 static notrace void for_each_word(const char *option, struct trace_array *tr, bool quiet,
 				  int (*fn)(struct trace_array *tr, char *word))
 {
-	char list[BOOT_LIST_MAX], *p, *word;
+	static char list[BOOT_LIST_MAX]; /* too big for the stack; only kmain calls this */
+	char *p, *word;
 
 	if (!cmdline_get(option, list, sizeof(list)))
 		return;

@@ -201,3 +201,17 @@ def test_ftrace_starts_before_the_other_cpus():
         assert "percpu_init_this_cpu" not in text and " ap_start <-" not in text
     finally:
         k.close()
+
+
+def test_long_command_line():
+    """GRUB passes the command line whole; Lucid keeps as much as Linux on x86 does
+    (COMMAND_LINE_SIZE, 2048 bytes): an option far past the 512th byte still counts."""
+    names = ",".join(["ftest_leaf"] * 150) + ",ftest_mid"
+    cmdline = "ftrace_notrace=%s ftrace=function" % names
+    assert 1600 < len(cmdline) < 2047
+    k = Lucid(cmdline=cmdline)
+    try:
+        assert k.run("cat %s/set_ftrace_notrace" % T) == "ftest_leaf\nftest_mid\n"
+        assert k.run("cat %s/current_tracer" % T) == "function\n"
+    finally:
+        k.close()
