@@ -219,11 +219,11 @@ def test_long_command_line():
 
 def test_repeated_options():
     """Linux hands each occurrence to the option's parser in order: the last value wins for
-    the options that copy a value; a flag set is never undone; a bare word is not the name=
-    option."""
+    the options that copy a value; a flag set is never undone; tp_printk=0 and =off do not
+    set it (set_tracepoint_printk); a bare word is not the name= option."""
     k = Lucid(cmdline="ftrace=nosuch ftrace=function ftrace trace_buf_size=8K "
                       "trace_buf_size=64K ftrace_filter=ftest_leaf ftrace_filter=ftest_mid "
-                      "trace_event=irq trace_event=sched:sched_switch "
+                      "trace_event=irq trace_event=sched:sched_switch tp_printk=0 tp_printk=off "
                       "ftrace_dump_on_oops=orig_cpu ftrace_dump_on_oops ftrace_dump_on_oops=bogus "
                       "watchdog_thresh=00000000000000000001")
     try:
@@ -231,9 +231,10 @@ def test_repeated_options():
         assert k.run("cat %s/buffer_size_kb" % T) == "64\n"
         assert k.run("cat %s/set_ftrace_filter" % T) == "ftest_mid\n"
         assert k.run("cat %s/set_event" % T) == "sched:sched_switch\n"
+        assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
         assert k.run("cat /proc/sys/kernel/ftrace_dump_on_oops") == "1\n"
         log = k.run("dmesg")
-        assert "no such tracer" not in log
+        assert "no such tracer" not in log and "sched_switch: prev_comm" not in log
         assert "tracing: ftrace_dump_on_oops=bogus: unknown mode" in log
         # cut to fit its buffer, the number would read as 0: it is refused instead
         assert "watchdog_thresh=: value longer than 15 characters, ignored" in log
