@@ -7,6 +7,7 @@ itself, before the shell existed. Other boots check sizes with suffixes and valu
 be used (reported in the log, defaults kept, the boot goes on).
 """
 import re
+import time
 
 from lucid import Lucid
 
@@ -238,5 +239,19 @@ def test_repeated_options():
         assert "tracing: ftrace_dump_on_oops=bogus: unknown mode" in log
         # cut to fit its buffer, the number would read as 0: it is refused instead
         assert "watchdog_thresh=: value longer than 15 characters, ignored" in log
+    finally:
+        k.close()
+
+
+def test_softlockup_panic_takes_a_number():
+    """Linux's option is softlockup_panic=N (softlockup_panic_setup: simple_strtoul), the
+    last one wins: =0 reports the lockup and goes on, it does not panic."""
+    k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic=1 softlockup_panic=0")
+    try:
+        k.send_line("crash lockup")
+        k.expect(r"BUG: soft lockup - CPU#\d+ stuck", timeout=120)
+        k.expect("Call Trace:", timeout=60)
+        time.sleep(1)  # a panic follows the report at once, when there is one
+        assert k.alive() and "Kernel panic" not in k.tail(20000)
     finally:
         k.close()
