@@ -176,7 +176,7 @@ static notrace ssize_t dump_on_oops_write(struct file *file, const char *ubuf, s
 	buf[cnt] = '\0';
 	ret = kstrtoint(buf, 10, &val);
 	if (ret)
-		return ret;
+		return -EINVAL; /* too big for an int too: proc_dointvec says EINVAL, not ERANGE */
 	WRITE_ONCE(ftrace_dump_on_oops, val);
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;

@@ -105,6 +105,16 @@ def test_stack_tracer_filter(lucid):
     assert sum(1 for r in rows if "ftest_stack_deep+" in r) >= 12
 
 
+def test_proc_sys_number_too_big(lucid):
+    # proc_dointvec refuses a number an int cannot hold with EINVAL, as any other bad number.
+    f = "/proc/sys/kernel/ftrace_dump_on_oops"
+    for bad in ["99999999999", "-2147483649", "1x"]:
+        assert lucid.run("echo %s > %s" % (bad, f)) == \
+            "sh: echo: write error: Invalid argument\n", bad
+    assert lucid.run("cat " + f) == "0\n"
+    assert lucid.run("echo -2147483648 > %s; cat %s; echo 0 > %s" % (f, f, f)) == "-2147483648\n"
+
+
 def boot_log(cmdline, *cmds):
     k = Lucid(cmdline=cmdline)
     try:
