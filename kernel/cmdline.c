@@ -1,6 +1,17 @@
 /* The kernel command line: space-separated words, some of them name=value (as Linux's). */
+
+/*
+ * Linux hands every word to the option's parser, in order (parse_args calls the __setup
+ * function once per occurrence): a parser that copies or assigns the value lets the last
+ * occurrence win (ftrace=, trace_buf_size=, ftrace_filter= ...), one that only sets a flag
+ * (tp_printk, stacktrace) is never undone by a later word. cmdline_get() is the first kind,
+ * cmdline_has() the second, and cmdline_next() walks the occurrences one by one for a parser
+ * that needs both.
+ */
 #include "kernel/cmdline.h"
 #include "kernel/multiboot2.h"
+#include "kernel/printk.h"
+#include "lib/compiler.h"
 #include "lib/kstrtox.h"
 #include "lib/string.h"
 
@@ -16,11 +27,12 @@ const char *cmdline_get_all(void)
 	return cmdline;
 }
 
-/* Finds the word that is name or starts with "name="; returns a pointer to it or NULL. */
-static const char *find_word(const char *name)
+/* The first word at or after p that is name or starts with "name="; NULL if none. */
+static const char *find_word(const char *p, const char *name)
 {
 	size_t n = strlen(name);
-	for (const char *p = cmdline; *p;) {
+
+	while (*p) {
 		while (*p == ' ')
 			p++;
 		if (!strncmp(p, name, n) && (p[n] == '\0' || p[n] == ' ' || p[n] == '='))
@@ -31,21 +43,48 @@ static const char *find_word(const char *name)
 	return NULL;
 }
 
+/* Copies s up to the end of its word into buf; the length of the whole word. */
+static size_t copy_word(const char *s, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	while (s[len] && s[len] != ' ')
+		len++;
+	strlcpy(buf, s, MIN(len + 1, size));
+	return len;
+}
+
 bool cmdline_has(const char *name)
 {
-	return find_word(name) != NULL;
+	return find_word(cmdline, name) != NULL;
+}
+
+bool cmdline_next(const char *name, const char **pos, char *buf, size_t size)
+{
+	const char *w = find_word(*pos ? *pos : cmdline, name);
+
+	if (!w || size == 0)
+		return false;
+	*pos = w + strlen(name);
+	copy_word(*pos, buf, size);
+	return true;
 }
 
 bool cmdline_get(const char *name, char *buf, size_t size)
 {
-	const char *w = find_word(name);
-	if (!w || w[strlen(name)] != '=' || size == 0)
+	const char *value = NULL;
+
+	for (const char *w = cmdline; (w = find_word(w, name)); w += strlen(name))
+		if (w[strlen(name)] == '=')
+			value = w + strlen(name) + 1; /* the last one wins */
+	if (!value || size == 0)
 		return false;
-	w += strlen(name) + 1;
-	size_t i = 0;
-	for (; i + 1 < size && w[i] && w[i] != ' '; i++)
-		buf[i] = w[i];
-	buf[i] = '\0';
+	if (copy_word(value, buf, size) >= size) {
+		/* Cut short, 0000000000000005 would read as 0: better not to use it at all. */
+		printk(KERN_WARNING "%s=: value longer than %lu characters, ignored\n", name,
+		       (unsigned long)size - 1);
+		return false;
+	}
 	return true;
 }
 

@@ -7,10 +7,19 @@
 
 void cmdline_init(const char *cmdline);
 const char *cmdline_get_all(void);
-/* True if the word name or name=... appears. */
+/* True if the word name or name=... appears (a flag: any occurrence sets it). */
 bool cmdline_has(const char *name);
-/* Copies the value of name=value into buf; returns false if name has no value. */
+/*
+ * Copies the value of the last name=value into buf (the last one wins, as in Linux); false if
+ * name has no value, or (with a warning) if the value does not fit in buf.
+ */
 bool cmdline_get(const char *name, char *buf, size_t size);
+/*
+ * The occurrences of name, bare or name=value, in order: start with *pos = NULL; each call
+ * copies what follows the name ("" or "=value", what a Linux __setup function gets) into buf,
+ * cut to size - 1 characters, and returns false after the last.
+ */
+bool cmdline_next(const char *name, const char **pos, char *buf, size_t size);
 /*
  * A size as Linux's boot options take it: a number (0x hex, 0 octal) and an optional K, M, G,
  * T, P or E suffix, any case, each a factor of 1024. *retptr (if not NULL) gets the first

@@ -8,7 +8,7 @@
 
 #define MULTIBOOT2_BOOTLOADER_MAGIC 0x36d76289 /* in EAX when GRUB jumps to us */
 #define BOOT_MAX_REGIONS 32
-#define BOOT_CMDLINE_MAX 512
+#define BOOT_CMDLINE_MAX 2048 /* Linux's COMMAND_LINE_SIZE on x86: GRUB passes longer lines whole */
 #define BOOT_RSDP_MAX 64 /* an ACPI 2.0 RSDP is 36 bytes */
 
 struct mem_region {

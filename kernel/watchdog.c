@@ -9,11 +9,12 @@
  *     BUG: soft lockup - CPU#2 stuck for 22s! [sh:1]
  *
  * with the registers and backtrace of the code it interrupted: the functions that are stuck.
- * With the boot option softlockup_panic it then panics (and the panic notifiers print the trace,
+ * With the boot option softlockup_panic=1 it then panics (and the panic notifiers print the trace,
  * with ftrace_dump_on_oops); without, it runs the tracer's hook, which prints the trace that
  * led here the same way, and the kernel goes on with one CPU stuck.
  *
- * Boot options (Linux's names): watchdog_thresh=N (default 10), softlockup_panic, nowatchdog.
+ * Boot options (Linux's names): watchdog_thresh=N (default 10), softlockup_panic=N (nonzero:
+ * panic; Linux's option takes the number, a bare softlockup_panic is not it), nowatchdog.
  */
 #include "kernel/watchdog.h"
 #include "kernel/cmdline.h"
@@ -42,7 +43,8 @@ void watchdog_init(void)
 	unsigned long v;
 	if (cmdline_get("watchdog_thresh", buf, sizeof(buf)) && !kstrtoul(buf, 10, &v))
 		watchdog_thresh = v;
-	softlockup_panic = cmdline_has("softlockup_panic");
+	if (cmdline_get("softlockup_panic", buf, sizeof(buf)))
+		softlockup_panic = simple_strtoul(buf, NULL, 0) != 0; /* as Linux: garbage is 0 */
 	watchdog_enabled = !cmdline_has("nowatchdog") && watchdog_thresh > 0;
 }
 

@@ -460,7 +460,7 @@ notrace void tracing_init(void)
 	trace_boot_filters(tr);        /* the tracer starts with its filters in place */
 	trace_boot_options(tr, true);  /* core options before the first event */
 	if (cmdline_get("ftrace", name, sizeof(name)) && tracing_set_tracer(tr, name))
-		pr_warn("tracing: ftrace=%s: no such tracer\n", name);
+		pr_info("ftrace bootup tracer '%s' not registered.\n", name); /* Linux's words */
 	trace_boot_options(tr, false); /* again: the tracer's own options exist now */
 }
 

@@ -18,7 +18,8 @@
  *                          as func_stack_trace, exist only once it is current)
  *
  * The stack tracer's stacktrace and stacktrace_filter= are in trace/trace_stack_fs.c. Linux
- * ignores a value it cannot use; Lucid says so in the log and goes on, so a typo cannot stop
+ * ignores most values it cannot use; Lucid says so in the log (with Linux's message where
+ * Linux has one: ftrace=, trace_event=, the graph filters) and goes on, so a typo cannot stop
  * a boot. Everything runs once, in kmain, before the shell starts.
  *
  * Not traced: part of the tracer's set-up.
@@ -27,10 +28,11 @@
 #include "trace/trace_events.h"
 #include "kernel/mutex.h"
 #include "kernel/cmdline.h"
+#include "kernel/multiboot2.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-#define BOOT_LIST_MAX 512 /* the longest list a boot option may hold */
+#define BOOT_LIST_MAX BOOT_CMDLINE_MAX /* a list may fill the command line, as in Linux */
 #define TRACE_BUF_SIZE_MIN 4096 /* Linux's floor: the self-tests need some room */
 
 notrace unsigned long trace_boot_buf_size(void)
@@ -48,17 +50,27 @@ notrace unsigned long trace_boot_buf_size(void)
 	return MAX((unsigned long)size, (unsigned long)TRACE_BUF_SIZE_MIN);
 }
 
-/* Each comma-separated word of option's value, to fn; the words fn refused are reported. */
+/*
+ * Each comma-separated word of option's value, to fn; the words fn refused are reported: with
+ * Linux's own message where Linux has one (refused, a format for the word), else with Lucid's.
+ */
 static notrace void for_each_word(const char *option, struct trace_array *tr, bool quiet,
+				  const char *refused,
 				  int (*fn)(struct trace_array *tr, char *word))
 {
-	char list[BOOT_LIST_MAX], *p, *word;
+	static char list[BOOT_LIST_MAX]; /* too big for the stack; only kmain calls this */
+	char *p, *word;
 
 	if (!cmdline_get(option, list, sizeof(list)))
 		return;
-	for (p = list; (word = strsep(&p, ","));)
-		if (*word && fn(tr, word) && !quiet)
+	for (p = list; (word = strsep(&p, ","));) {
+		if (!*word || !fn(tr, word) || quiet)
+			continue;
+		if (refused)
+			printk(refused, word);
+		else
 			printk(KERN_WARNING "tracing: %s: cannot use '%s'\n", option, word);
+	}
 }
 
 static notrace int add_filter(struct trace_array *tr, char *word)
@@ -85,10 +97,13 @@ static notrace int add_graph_notrace(struct trace_array *tr, char *word)
 
 notrace void trace_boot_filters(struct trace_array *tr)
 {
-	for_each_word("ftrace_filter", tr, false, add_filter);
-	for_each_word("ftrace_notrace", tr, false, add_notrace);
-	for_each_word("ftrace_graph_filter", tr, false, add_graph_filter);
-	for_each_word("ftrace_graph_notrace", tr, false, add_graph_notrace);
+	for_each_word("ftrace_filter", tr, false, NULL, add_filter);
+	for_each_word("ftrace_notrace", tr, false, NULL, add_notrace);
+	/* set_ftrace_early_graph()'s message */
+	for_each_word("ftrace_graph_filter", tr, false,
+		      KERN_DEBUG "ftrace: function %s not traceable\n", add_graph_filter);
+	for_each_word("ftrace_graph_notrace", tr, false,
+		      KERN_DEBUG "ftrace: function %s not traceable\n", add_graph_notrace);
 }
 
 static notrace int add_event(struct trace_array *tr, char *word)
@@ -106,11 +121,13 @@ static notrace int add_event(struct trace_array *tr, char *word)
 
 notrace void trace_boot_events(struct trace_array *tr)
 {
-	for_each_word("trace_event", tr, false, add_event);
+	/* early_enable_events()'s message */
+	for_each_word("trace_event", tr, false, KERN_WARNING "Failed to enable trace event: %s\n",
+		      add_event);
 }
 
 /* quiet: the first pass, before the tracer whose options may be in the list. */
 notrace void trace_boot_options(struct trace_array *tr, bool quiet)
 {
-	for_each_word("trace_options", tr, quiet, trace_set_options);
+	for_each_word("trace_options", tr, quiet, NULL, trace_set_options);
 }

@@ -176,7 +176,7 @@ static notrace ssize_t dump_on_oops_write(struct file *file, const char *ubuf, s
 	buf[cnt] = '\0';
 	ret = kstrtoint(buf, 10, &val);
 	if (ret)
-		return ret;
+		return -EINVAL; /* too big for an int too: proc_dointvec says EINVAL, not ERANGE */
 	WRITE_ONCE(ftrace_dump_on_oops, val);
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
@@ -189,19 +189,23 @@ static const struct file_operations dump_on_oops_fops = {
 
 /* --- boot --------------------------------------------------------------------------------- */
 
-/* Linux's: "ftrace_dump_on_oops" or "=1" dumps every CPU, "=orig_cpu" or "=2" the oopsing one. */
+/*
+ * Linux's set_ftrace_dump_on_oops(), for each occurrence in turn: "ftrace_dump_on_oops" or
+ * "=1" dumps every CPU, "=orig_cpu" or "=2" the oopsing one; anything else changes nothing.
+ */
 static notrace void parse_boot_option(void)
 {
-	char val[MODE_TEXT_MAX];
+	char rest[MODE_TEXT_MAX]; /* "=orig_cpu" fits: a cut value is longer than any mode */
 
-	if (!cmdline_has("ftrace_dump_on_oops"))
-		return;
-	if (!cmdline_get("ftrace_dump_on_oops", val, sizeof(val)) || !strcmp(val, "1") || !val[0])
-		ftrace_dump_on_oops = DUMP_ALL;
-	else if (!strcmp(val, "orig_cpu") || !strcmp(val, "2"))
-		ftrace_dump_on_oops = DUMP_ORIG;
-	else
-		printk(KERN_WARNING "tracing: ftrace_dump_on_oops=%s: unknown mode\n", val);
+	for (const char *pos = NULL;
+	     cmdline_next("ftrace_dump_on_oops", &pos, rest, sizeof(rest));) {
+		if (rest[0] != '=' || !rest[1] || !strcmp(rest, "=1"))
+			ftrace_dump_on_oops = DUMP_ALL;
+		else if (!strcmp(rest, "=orig_cpu") || !strcmp(rest, "=2"))
+			ftrace_dump_on_oops = DUMP_ORIG;
+		else
+			printk(KERN_WARNING "tracing: ftrace_dump_on_oops%s: unknown mode\n", rest);
+	}
 }
 
 notrace void ftrace_dump_init(void)

@@ -14,6 +14,7 @@
 #include "trace/ftrace.h"
 #include "kernel/cmdline.h"
 #include "kernel/kmalloc.h"
+#include "kernel/multiboot2.h"
 #include "kernel/printk.h"
 #include "kernel/sysctl.h"
 #include <limits.h>
@@ -25,7 +26,7 @@
 #include "lib/string.h"
 
 #define STACK_TRACE_TEXT (STACK_TRACE_ENTRIES * 96 + 512)
-#define FILTER_LIST_MAX 512 /* the longest stacktrace_filter= list */
+#define FILTER_LIST_MAX BOOT_CMDLINE_MAX /* stacktrace_filter= may fill the command line */
 
 static notrace int stack_trace_open(struct inode *inode, struct file *file)
 {
@@ -98,7 +99,8 @@ static const struct ctl_table stack_sysctls[] = {
 /* stacktrace_filter=LIST: the functions the tracer checks. True if the option is there. */
 static bool boot_filter(void)
 {
-	char list[FILTER_LIST_MAX], *p = list, *word;
+	static char list[FILTER_LIST_MAX]; /* too big for the stack; only kmain calls this */
+	char *p = list, *word;
 
 	if (!cmdline_get("stacktrace_filter", list, sizeof(list)))
 		return false;

@@ -7,6 +7,7 @@ itself, before the shell existed. Other boots check sizes with suffixes and valu
 be used (reported in the log, defaults kept, the boot goes on).
 """
 import re
+import time
 
 from lucid import Lucid
 
@@ -43,7 +44,7 @@ def ncpus(k):
 
 def test_nothing_refused(lucid):
     log = lucid.run("dmesg")
-    assert "cannot use" not in log and "not a size" not in log and "no such tracer" not in log
+    assert "cannot use" not in log and "not a size" not in log and "not registered" not in log
 
 
 def test_filters(lucid):
@@ -104,6 +105,16 @@ def test_stack_tracer_filter(lucid):
     assert sum(1 for r in rows if "ftest_stack_deep+" in r) >= 12
 
 
+def test_proc_sys_number_too_big(lucid):
+    # proc_dointvec refuses a number an int cannot hold with EINVAL, as any other bad number.
+    f = "/proc/sys/kernel/ftrace_dump_on_oops"
+    for bad in ["99999999999", "-2147483649", "1x"]:
+        assert lucid.run("echo %s > %s" % (bad, f)) == \
+            "sh: echo: write error: Invalid argument\n", bad
+    assert lucid.run("cat " + f) == "0\n"
+    assert lucid.run("echo -2147483648 > %s; cat %s; echo 0 > %s" % (f, f, f)) == "-2147483648\n"
+
+
 def boot_log(cmdline, *cmds):
     k = Lucid(cmdline=cmdline)
     try:
@@ -127,7 +138,7 @@ def test_bad_values_are_reported():
     assert "tracing: trace_buf_size=lots: not a size" in log
     assert "tracing: ftrace_filter: cannot use 'nosuchfn'" in log
     assert "tracing: trace_options: cannot use 'bogus'" in log
-    assert "tracing: ftrace=nosuch: no such tracer" in log
+    assert "ftrace bootup tracer 'nosuch' not registered." in log  # Linux's words
     assert size == "1408\n"
     assert "sym-addr" in opts.splitlines()
     assert filt == "ftest_leaf\n"
@@ -150,7 +161,7 @@ def test_trace_event_and_tp_printk():
     as it happens (and /proc/sys/kernel/tracepoint_printk turns that off)."""
     k = Lucid(cmdline="trace_event=sched:sched_switch,irq,nosuch tp_printk")
     try:
-        assert "tracing: trace_event: cannot use 'nosuch'" in k.boot_output
+        assert "Failed to enable trace event: nosuch\n" in k.boot_output  # Linux's words
         assert re.search(r"^\[ *\d+\.\d{6}\] sched_switch: prev_comm=\S+ prev_pid=\d+ "
                          r"prev_prio=120 prev_state=\S+ ==> next_comm=\S+ next_pid=\d+ "
                          r"next_prio=120$", k.boot_output, re.M), k.boot_output[-3000:]
@@ -170,13 +181,15 @@ def test_trace_event_and_tp_printk():
 def test_graph_filters():
     """ftrace_graph_filter= and ftrace_graph_notrace= fill set_graph_function and
     set_graph_notrace before ftrace=function_graph starts."""
-    k = Lucid(cmdline="ftrace=function_graph ftrace_graph_filter=ftest_outer,ftest_mid "
+    k = Lucid(cmdline="ftrace=function_graph ftrace_graph_filter=ftest_outer,nosuch,ftest_mid "
                       "ftrace_graph_notrace=ftest_leaf")
     try:
         assert k.run("cat %s/current_tracer" % T) == "function_graph\n"
         assert k.run("cat %s/set_graph_function" % T) == "ftest_mid\nftest_outer\n" or \
             k.run("cat %s/set_graph_function" % T) == "ftest_outer\nftest_mid\n"
         assert k.run("cat %s/set_graph_notrace" % T) == "ftest_leaf\n"
+        # set_ftrace_early_graph()'s words for a name it cannot use
+        assert "ftrace: function nosuch not traceable\n" in k.run("dmesg")
         assert k.run("echo > %s/trace; ftest call" % T) == ""
         text = k.run("cat %s/trace" % T)
         assert "ftest_outer() {" in text and "ftest_mid();" in text, text
@@ -199,5 +212,58 @@ def test_ftrace_starts_before_the_other_cpus():
                                   "sched_init_this_cpu <-ap_start"], (cpu, lines[:4])
         # ap_start itself, and what runs before the GS base is set, are notrace
         assert "percpu_init_this_cpu" not in text and " ap_start <-" not in text
+    finally:
+        k.close()
+
+
+def test_long_command_line():
+    """GRUB passes the command line whole; Lucid keeps as much as Linux on x86 does
+    (COMMAND_LINE_SIZE, 2048 bytes): an option far past the 512th byte still counts."""
+    names = ",".join(["ftest_leaf"] * 150) + ",ftest_mid"
+    cmdline = "ftrace_notrace=%s ftrace=function" % names
+    assert 1600 < len(cmdline) < 2047
+    k = Lucid(cmdline=cmdline)
+    try:
+        assert k.run("cat %s/set_ftrace_notrace" % T) == "ftest_leaf\nftest_mid\n"
+        assert k.run("cat %s/current_tracer" % T) == "function\n"
+    finally:
+        k.close()
+
+
+def test_repeated_options():
+    """Linux hands each occurrence to the option's parser in order: the last value wins for
+    the options that copy a value; a flag set is never undone; tp_printk=0 and =off do not
+    set it (set_tracepoint_printk); a bare word is not the name= option."""
+    k = Lucid(cmdline="ftrace=nosuch ftrace=function ftrace trace_buf_size=8K "
+                      "trace_buf_size=64K ftrace_filter=ftest_leaf ftrace_filter=ftest_mid "
+                      "trace_event=irq trace_event=sched:sched_switch tp_printk=0 tp_printk=off "
+                      "ftrace_dump_on_oops=orig_cpu ftrace_dump_on_oops ftrace_dump_on_oops=bogus "
+                      "watchdog_thresh=00000000000000000001")
+    try:
+        assert k.run("cat %s/current_tracer" % T) == "function\n"
+        assert k.run("cat %s/buffer_size_kb" % T) == "64\n"
+        assert k.run("cat %s/set_ftrace_filter" % T) == "ftest_mid\n"
+        assert k.run("cat %s/set_event" % T) == "sched:sched_switch\n"
+        assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
+        assert k.run("cat /proc/sys/kernel/ftrace_dump_on_oops") == "1\n"
+        log = k.run("dmesg")
+        assert "not registered" not in log and "sched_switch: prev_comm" not in log
+        assert "tracing: ftrace_dump_on_oops=bogus: unknown mode" in log
+        # cut to fit its buffer, the number would read as 0: it is refused instead
+        assert "watchdog_thresh=: value longer than 15 characters, ignored" in log
+    finally:
+        k.close()
+
+
+def test_softlockup_panic_takes_a_number():
+    """Linux's option is softlockup_panic=N (softlockup_panic_setup: simple_strtoul), the
+    last one wins: =0 reports the lockup and goes on, it does not panic."""
+    k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic=1 softlockup_panic=0")
+    try:
+        k.send_line("crash lockup")
+        k.expect(r"BUG: soft lockup - CPU#\d+ stuck", timeout=120)
+        k.expect("Call Trace:", timeout=60)
+        time.sleep(1)  # a panic follows the report at once, when there is one
+        assert k.alive() and "Kernel panic" not in k.tail(20000)
     finally:
         k.close()

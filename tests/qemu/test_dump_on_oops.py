@@ -149,7 +149,7 @@ def test_stack_overflow():
 
 def test_lockup_orig_cpu():
     # The watchdog's panic dumps only the stuck CPU (=orig_cpu), whose ticks went on being traced.
-    out = crash("ftrace=function ftrace_dump_on_oops=orig_cpu watchdog_thresh=1 softlockup_panic "
+    out = crash("ftrace=function ftrace_dump_on_oops=orig_cpu watchdog_thresh=1 softlockup_panic=1 "
                 "trace_buf_size=256K", "lockup", timeout=300)
     lines = console_text(out)
     bug = [l for l in lines if l.startswith("BUG: soft lockup - CPU#")]

@@ -5,7 +5,7 @@ from lucid import Lucid
 
 
 def test_soft_lockup_reported():
-    k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic")
+    k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic=1")
     try:
         k.send_line("crash lockup")
         assert k.wait_exit(60) == 3
