@@ -178,7 +178,7 @@ const struct file_operations tracing_dyn_info_fops = {
 struct regex_file {
 	struct ftrace_ops *ops; /* whose sets: global_trace.ops, graph_hash_ops, stack_trace_ops */
 	bool is_notrace; /* its notrace set rather than its filter */
-	bool commands; /* "glob:command" words mean something (set_ftrace_filter/notrace) */
+	bool commands; /* the function tracer's files: they run and list "glob:command" words */
 	bool reset; /* opened with O_TRUNC, and no write applied it yet */
 	char partial[WORD_MAX]; /* a word the last write cut off */
 	size_t plen;
@@ -335,12 +335,18 @@ static notrace int command_word(struct regex_file *rf, const char *word, bool ap
 	if (strlcpy(copy, word, sizeof(copy)) >= sizeof(copy))
 		return -EINVAL;
 	ftrace_cmd_split(copy, &spec);
-	return ftrace_run_command(&global_trace, &spec, !rf->is_notrace, apply);
+	/* stack_trace_filter's ops belong to no trace array: Linux's callbacks say -ENODEV. */
+	return ftrace_run_command(rf->commands ? &global_trace : NULL, &spec, !rf->is_notrace,
+				  apply);
 }
 
-static notrace bool is_command(const char *word)
+/*
+ * Does the write mean a command by this word? In every file Linux reads with
+ * ftrace_regex_write (not in the graph files, whose "f:cmd" is just a name that matches nothing).
+ */
+static notrace bool is_command(struct regex_file *rf, const char *word)
 {
-	return strchr(word, ':') != NULL;
+	return rf->ops != &graph_hash_ops && strchr(word, ':') != NULL;
 }
 
 /*
@@ -357,7 +363,7 @@ static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
 	int ret = 0;
 
 	for (int i = 0; i < nr && !ret; i++)
-		if (rf->commands && is_command(words[i]))
+		if (is_command(rf, words[i]))
 			ret = command_word(rf, words[i], false);
 		else
 			edits = true;
@@ -367,7 +373,7 @@ static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
 	if (ret)
 		return ret;
 	for (int i = 0; i < nr && !ret; i++)
-		if (!(rf->commands && is_command(words[i])))
+		if (!is_command(rf, words[i]))
 			ret = ftrace_hash_edit_word(&edit, words[i]);
 	if (ret) {
 		ftrace_hash_edit_abort(&edit);
@@ -377,7 +383,7 @@ static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
 	rf->reset = false;
 commands:
 	for (int i = 0; i < nr && !ret; i++)
-		if (rf->commands && is_command(words[i]))
+		if (is_command(rf, words[i]))
 			ret = command_word(rf, words[i], true);
 	return ret;
 }

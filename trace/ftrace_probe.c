@@ -201,7 +201,11 @@ notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_s
 	long count;
 	int ret;
 
-	if (!cmd || !enable)
+	if (!cmd)
+		return -EINVAL;
+	if (!tr)
+		return -ENODEV; /* stack_trace_filter: Linux's callbacks want a trace array */
+	if (!enable)
 		return -EINVAL; /* set_ftrace_notrace "does not accept triggers" */
 	/* Linux's choice: with anything after the command, even "!f:traceoff:0", the counted one. */
 	probe_ops = spec->param ? cmd->count_ops : cmd->ops;

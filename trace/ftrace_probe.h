@@ -49,7 +49,8 @@ const struct ftrace_func_command *ftrace_find_command(const char *name);
  * which takes no commands. 0 or a negative errno, Linux's:
  *   EINVAL  no such command, a bad count, no function matches, all of them have it already,
  *           or (removing) none of the matching functions has it;
- *   ENODEV  removing a command no function has.
+ *   ENODEV  removing a command no function has, or tr is NULL (stack_trace_filter's ops
+ *           belong to no trace array).
  * Called with trace_types_lock held, as everything here that changes or lists probes.
  */
 int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec, bool enable,
