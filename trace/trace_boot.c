@@ -7,6 +7,8 @@
  *
  *   trace_buf_size=SIZE    the buffer is allocated this big per CPU (1408K by default):
  *                          bytes, or with K, M or G (memparse), at least 4096
+ *   trace_clock=NAME       then the clock is set, before any event is recorded (a name
+ *                          that is not in trace_clock keeps "local", as Linux says)
  *   ftrace_filter=LIST     set_ftrace_filter before the tracer starts, and
  *   ftrace_notrace=LIST    set_ftrace_notrace: comma-separated names or globs
  *   ftrace_graph_filter=LIST, ftrace_graph_notrace=LIST
@@ -34,6 +36,7 @@
 
 #define BOOT_LIST_MAX BOOT_CMDLINE_MAX /* a list may fill the command line, as in Linux */
 #define TRACE_BUF_SIZE_MIN 4096 /* Linux's floor: the self-tests need some room */
+#define BOOT_CLOCK_MAX 100 /* Linux's trace_boot_clock_buf: MAX_TRACER_SIZE */
 
 notrace unsigned long trace_boot_buf_size(void)
 {
@@ -48,6 +51,15 @@ notrace unsigned long trace_boot_buf_size(void)
 		return TRACE_BUF_SIZE_DEFAULT;
 	}
 	return MAX((unsigned long)size, (unsigned long)TRACE_BUF_SIZE_MIN);
+}
+
+/* Linux's set_trace_boot_clock(), applied where tracer_alloc_buffers() applies it. */
+notrace void trace_boot_clock(struct trace_array *tr)
+{
+	char name[BOOT_CLOCK_MAX];
+
+	if (cmdline_get("trace_clock", name, sizeof(name)) && tracing_set_clock(tr, name))
+		pr_warn("Trace clock %s not defined, going back to default\n", name); /* Linux's */
 }
 
 /*

@@ -13,7 +13,8 @@ from lucid import Lucid
 
 BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,shell_main,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
-                   "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep"}
+                   "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep "
+                   "trace_clock=global"}
 T = "/sys/kernel/tracing"
 DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
                    "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
@@ -70,6 +71,11 @@ def test_options(lucid):
     assert cat(lucid, "trace_options").splitlines() == want
     assert cat(lucid, "options/sym-offset") == "1\n"
     assert cat(lucid, "options/irq-info") == "0\n"
+
+
+def test_trace_clock(lucid):
+    # set before the first event: the boot's own events below are on this clock
+    assert cat(lucid, "trace_clock") == "local [global] counter uptime x86-tsc\n"
 
 
 def test_boot_was_traced(lucid):
@@ -130,19 +136,21 @@ def test_sizes_with_suffixes():
 
 
 def test_bad_values_are_reported():
-    log, (size, opts, filt, tracer) = boot_log(
+    log, (size, opts, filt, tracer, clock) = boot_log(
         "trace_buf_size=lots ftrace_filter=nosuchfn,ftest_leaf trace_options=bogus,sym-addr "
-        "ftrace=nosuch",
+        "ftrace=nosuch trace_clock=nosuch",
         "cat %s/buffer_size_kb" % T, "cat %s/trace_options" % T, "cat %s/set_ftrace_filter" % T,
-        "cat %s/current_tracer" % T)
+        "cat %s/current_tracer" % T, "cat %s/trace_clock" % T)
     assert "tracing: trace_buf_size=lots: not a size" in log
     assert "tracing: ftrace_filter: cannot use 'nosuchfn'" in log
     assert "tracing: trace_options: cannot use 'bogus'" in log
     assert "ftrace bootup tracer 'nosuch' not registered." in log  # Linux's words
+    assert "Trace clock nosuch not defined, going back to default\n" in log  # Linux's words
     assert size == "1408\n"
     assert "sym-addr" in opts.splitlines()
     assert filt == "ftest_leaf\n"
     assert tracer == "nop\n"
+    assert clock == "[local] global counter uptime x86-tsc\n"
 
 
 def test_tracer_option_applies_once_tracer_is_up():
