@@ -451,6 +451,7 @@ notrace void tracing_init(void)
 		tr->buffer_size[cpu] = size;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	trace_boot_clock(tr); /* trace_clock=: before the first event, as Linux */
+	trace_boot_snapshot(tr); /* alloc_snapshot: the spare, from boot */
 	tr->ops.private = tr;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
 	register_tracer(&nop_trace);

@@ -233,12 +233,13 @@ int tracing_num_online_cpus(void);
 int trace_set_options(struct trace_array *tr, char *option);
 
 /*
- * The command line's trace_buf_size=, trace_clock=, ftrace_filter=, ftrace_notrace=,
- * ftrace_graph_filter=, ftrace_graph_notrace=, trace_options= and trace_event=
- * (trace/trace_boot.c).
+ * The command line's trace_buf_size=, trace_clock=, alloc_snapshot, ftrace_filter=,
+ * ftrace_notrace=, ftrace_graph_filter=, ftrace_graph_notrace=, trace_options= and
+ * trace_event= (trace/trace_boot.c).
  */
 unsigned long trace_boot_buf_size(void);
 void trace_boot_clock(struct trace_array *tr);
+void trace_boot_snapshot(struct trace_array *tr);
 void trace_boot_filters(struct trace_array *tr);
 void trace_boot_options(struct trace_array *tr, bool quiet);
 void trace_boot_events(struct trace_array *tr);

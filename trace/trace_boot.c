@@ -9,6 +9,8 @@
  *                          bytes, or with K, M or G (memparse), at least 4096
  *   trace_clock=NAME       then the clock is set, before any event is recorded (a name
  *                          that is not in trace_clock keeps "local", as Linux says)
+ *   alloc_snapshot         the snapshot's spare buffer is allocated at once, as big as the
+ *                          trace buffer: "cat snapshot" says it is allocated
  *   ftrace_filter=LIST     set_ftrace_filter before the tracer starts, and
  *   ftrace_notrace=LIST    set_ftrace_notrace: comma-separated names or globs
  *   ftrace_graph_filter=LIST, ftrace_graph_notrace=LIST
@@ -60,6 +62,23 @@ notrace void trace_boot_clock(struct trace_array *tr)
 
 	if (cmdline_get("trace_clock", name, sizeof(name)) && tracing_set_clock(tr, name))
 		pr_warn("Trace clock %s not defined, going back to default\n", name); /* Linux's */
+}
+
+/*
+ * Linux's boot_alloc_snapshot(): the spare exists from boot, so that a snapshot can be taken
+ * where allocating one could not (a "func:snapshot" trigger firing early, say).
+ */
+notrace void trace_boot_snapshot(struct trace_array *tr)
+{
+	int ret;
+
+	if (!cmdline_has("alloc_snapshot"))
+		return;
+	mutex_lock(&trace_types_lock);
+	ret = tracing_alloc_snapshot(tr);
+	mutex_unlock(&trace_types_lock);
+	if (ret)
+		pr_warn("tracing: alloc_snapshot: cannot allocate the snapshot buffer\n");
 }
 
 /*

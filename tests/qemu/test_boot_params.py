@@ -14,7 +14,7 @@ from lucid import Lucid
 BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,shell_main,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
                    "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep "
-                   "trace_clock=global"}
+                   "trace_clock=global alloc_snapshot"}
 T = "/sys/kernel/tracing"
 DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
                    "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
@@ -76,6 +76,23 @@ def test_options(lucid):
 def test_trace_clock(lucid):
     # set before the first event: the boot's own events below are on this clock
     assert cat(lucid, "trace_clock") == "local [global] counter uptime x86-tsc\n"
+
+
+def test_snapshot_allocated_from_boot(lucid):
+    # Linux's help text for an empty snapshot, saying the spare buffer is there
+    assert cat(lucid, "snapshot") == """# tracer: function
+#
+#
+# * Snapshot is allocated *
+#
+# Snapshot commands:
+# echo 0 > snapshot : Clears and frees snapshot buffer
+# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.
+#                      Takes a snapshot of the main buffer.
+# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)
+#                      (Doesn't have to be '2' works with any number that
+#                       is not a '0' or '1')
+"""
 
 
 def test_boot_was_traced(lucid):
