@@ -452,6 +452,7 @@ notrace void tracing_init(void)
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	trace_boot_clock(tr); /* trace_clock=: before the first event, as Linux */
 	trace_boot_snapshot(tr); /* alloc_snapshot: the spare, from boot */
+	trace_boot_traceoff_on_warning();
 	tr->ops.private = tr;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
 	register_tracer(&nop_trace);
@@ -479,5 +480,6 @@ notrace void tracing_init_tracefs(void)
 	mutex_unlock(&trace_types_lock);
 	event_trace_init(); /* the events' files, and trace_event= */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
+	traceoff_on_warning_init_sysctl();
 	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 }

@@ -244,6 +244,12 @@ void trace_boot_filters(struct trace_array *tr);
 void trace_boot_options(struct trace_array *tr, bool quiet);
 void trace_boot_events(struct trace_array *tr);
 
+/* traceoff_on_warning (trace/trace_warning.c): __warn() calls the first, the boot the others. */
+extern int __disable_trace_on_warning;
+void disable_trace_on_warning(void);
+void trace_boot_traceoff_on_warning(void);
+void traceoff_on_warning_init_sysctl(void);
+
 /* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
 void tracing_init(void);         /* before the other CPUs start */
 void tracing_init_tracefs(void); /* once the VFS exists */

@@ -263,7 +263,8 @@ def test_repeated_options():
                       "trace_buf_size=64K ftrace_filter=ftest_leaf ftrace_filter=ftest_mid "
                       "trace_event=irq trace_event=sched:sched_switch tp_printk=0 tp_printk=off "
                       "ftrace_dump_on_oops=orig_cpu ftrace_dump_on_oops ftrace_dump_on_oops=bogus "
-                      "watchdog_thresh=00000000000000000001")
+                      "watchdog_thresh=00000000000000000001 traceoff_on_warning=off "
+                      "traceoff_on_warning=0")
     try:
         assert k.run("cat %s/current_tracer" % T) == "function\n"
         assert k.run("cat %s/buffer_size_kb" % T) == "64\n"
@@ -271,6 +272,7 @@ def test_repeated_options():
         assert k.run("cat %s/set_event" % T) == "sched:sched_switch\n"
         assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
         assert k.run("cat /proc/sys/kernel/ftrace_dump_on_oops") == "1\n"
+        assert k.run("cat /proc/sys/kernel/traceoff_on_warning") == "0\n"  # =off and =0 are not on
         log = k.run("dmesg")
         assert "not registered" not in log and "sched_switch: prev_comm" not in log
         assert "tracing: ftrace_dump_on_oops=bogus: unknown mode" in log
@@ -290,5 +292,43 @@ def test_softlockup_panic_takes_a_number():
         k.expect("Call Trace:", timeout=60)
         time.sleep(1)  # a panic follows the report at once, when there is one
         assert k.alive() and "Kernel panic" not in k.tail(20000)
+    finally:
+        k.close()
+
+
+def trace_bodies(text):
+    """(comm, body) of each event line of a trace with the default options (flag columns)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        m = re.match(r"^(.{16})-\d+ +\[\d{3}\] \S{4} +\d+\.\d{6}: (.*)$", line)
+        assert m, "malformed line %r" % line
+        out.append((m.group(1).strip(), m.group(2)))
+    return out
+
+
+def test_warning_options():
+    """traceoff_on_warning: a WARN writes Linux's last line into the trace and turns tracing
+    off; /proc/sys/kernel/traceoff_on_warning shows and changes it (proc_dointvec)."""
+    k = Lucid(cmdline="traceoff_on_warning")
+    try:
+        f = "/proc/sys/kernel/traceoff_on_warning"
+        assert k.run("cat " + f) == "1\n"
+        assert re.match(r"^\[ *\d+\.\d{6}\] WARNING: at kernel/cmd_crash\.c:\d+ crash_warn\n$",
+                        k.run("crash warn"))
+        assert k.run("cat %s/tracing_on" % T) == "0\n"
+        assert trace_bodies(k.run("cat %s/trace" % T)) == [
+            ("crash", "disable_trace_on_warning: Disabling tracing due to warning")]
+        # off: a WARN leaves tracing alone
+        assert k.run("echo 0 > %s; cat %s" % (f, f)) == "0\n"
+        k.run("echo > %s/trace; echo 1 > %s/tracing_on" % (T, T))
+        assert "WARNING: at kernel/cmd_crash.c" in k.run("crash warn")
+        assert k.run("cat %s/tracing_on" % T) == "1\n"
+        assert trace_bodies(k.run("cat %s/trace" % T)) == []
+        assert k.run("echo on > " + f) == "sh: echo: write error: Invalid argument\n"
+        assert k.run("echo -1 > %s; cat %s" % (f, f)) == "-1\n"  # an int, any non-zero is on
+        k.run("crash warn")
+        assert k.run("cat %s/tracing_on" % T) == "0\n"
     finally:
         k.close()
