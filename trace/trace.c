@@ -467,6 +467,17 @@ notrace void tracing_init(void)
 	trace_boot_options(tr, false); /* again: the tracer's own options exist now */
 }
 
+/*
+ * Linux's late_trace_init(), at the end of boot, before the first user task (here the shell):
+ * tp_printk_stop_on_boot turns tp_printk off, so that events print on the console while the
+ * kernel boots, and not once someone is typing at it.
+ */
+notrace void late_trace_init(void)
+{
+	if (READ_ONCE(tracepoint_printk) && cmdline_has("tp_printk_stop_on_boot"))
+		WRITE_ONCE(tracepoint_printk, 0);
+}
+
 notrace void tracing_init_tracefs(void)
 {
 	struct trace_array *tr = &global_trace;

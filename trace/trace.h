@@ -253,6 +253,7 @@ void traceoff_on_warning_init_sysctl(void);
 /* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
 void tracing_init(void);         /* before the other CPUs start */
 void tracing_init_tracefs(void); /* once the VFS exists */
+void late_trace_init(void);      /* the end of boot: tp_printk_stop_on_boot */
 int tracer_init_tracefs(struct trace_array *tr); /* trace/trace_fs.c */
 void tracing_create_tracer_options(struct tracer *t);
 void trace_selftest_run(void); /* trace/trace_selftest.c */

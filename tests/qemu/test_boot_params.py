@@ -308,24 +308,38 @@ def trace_bodies(text):
     return out
 
 
-def test_warning_options():
-    """traceoff_on_warning: a WARN writes Linux's last line into the trace and turns tracing
-    off; /proc/sys/kernel/traceoff_on_warning shows and changes it (proc_dointvec)."""
-    k = Lucid(cmdline="traceoff_on_warning")
+def test_warning_and_end_of_boot_options():
+    """One boot for the options that act after boot. traceoff_on_warning: a WARN writes
+    Linux's last line into the trace and turns tracing off; /proc/sys/kernel/traceoff_on_warning
+    shows and changes it (proc_dointvec). tp_printk_stop_on_boot: events print on the console
+    while the kernel boots, and no more once the shell runs (late_trace_init)."""
+    k = Lucid(cmdline="traceoff_on_warning trace_event=sched:sched_wakeup_new tp_printk "
+                      "tp_printk_stop_on_boot")
     try:
+        # snapshotd starts during boot: printed; the shell starts once boot is done: not
+        assert re.search(r"^\[ *\d+\.\d{6}\] sched_wakeup_new: comm=snapshotd pid=1 prio=120 "
+                         r"target_cpu=\d{3}$", k.boot_output, re.M), k.boot_output[-2000:]
+        assert "sched_wakeup_new: comm=sh " not in k.boot_output
+        assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
         f = "/proc/sys/kernel/traceoff_on_warning"
         assert k.run("cat " + f) == "1\n"
+        # the WARN's report alone: the crash task's sched_wakeup_new is not printed any more
         assert re.match(r"^\[ *\d+\.\d{6}\] WARNING: at kernel/cmd_crash\.c:\d+ crash_warn\n$",
                         k.run("crash warn"))
         assert k.run("cat %s/tracing_on" % T) == "0\n"
-        assert trace_bodies(k.run("cat %s/trace" % T)) == [
-            ("crash", "disable_trace_on_warning: Disabling tracing due to warning")]
+        ev = trace_bodies(k.run("cat %s/trace" % T))
+        assert [b.split(" pid=")[0] for _, b in ev] == [
+            "sched_wakeup_new: comm=snapshotd", "sched_wakeup_new: comm=sh",
+            "sched_wakeup_new: comm=cat", "sched_wakeup_new: comm=cat",  # the two cats above
+            "sched_wakeup_new: comm=crash",
+            "disable_trace_on_warning: Disabling tracing due to warning"], ev
+        assert ev[-1][0] == "crash"
         # off: a WARN leaves tracing alone
         assert k.run("echo 0 > %s; cat %s" % (f, f)) == "0\n"
         k.run("echo > %s/trace; echo 1 > %s/tracing_on" % (T, T))
         assert "WARNING: at kernel/cmd_crash.c" in k.run("crash warn")
         assert k.run("cat %s/tracing_on" % T) == "1\n"
-        assert trace_bodies(k.run("cat %s/trace" % T)) == []
+        assert "Disabling tracing" not in k.run("cat %s/trace" % T)
         assert k.run("echo on > " + f) == "sh: echo: write error: Invalid argument\n"
         assert k.run("echo -1 > %s; cat %s" % (f, f)) == "-1\n"  # an int, any non-zero is on
         k.run("crash warn")
