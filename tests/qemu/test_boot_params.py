@@ -9,7 +9,7 @@ be used (reported in the log, defaults kept, the boot goes on).
 import re
 import time
 
-from lucid import Lucid
+from lucid import Lucid, LucidError
 
 BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,shell_main,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
@@ -312,9 +312,10 @@ def test_warning_and_end_of_boot_options():
     """One boot for the options that act after boot. traceoff_on_warning: a WARN writes
     Linux's last line into the trace and turns tracing off; /proc/sys/kernel/traceoff_on_warning
     shows and changes it (proc_dointvec). tp_printk_stop_on_boot: events print on the console
-    while the kernel boots, and no more once the shell runs (late_trace_init)."""
+    while the kernel boots, and no more once the shell runs (late_trace_init). nosoftlockup:
+    a CPU stuck with preemption off is not reported (last: that CPU stays stuck)."""
     k = Lucid(cmdline="traceoff_on_warning trace_event=sched:sched_wakeup_new tp_printk "
-                      "tp_printk_stop_on_boot")
+                      "tp_printk_stop_on_boot nosoftlockup watchdog_thresh=1")
     try:
         # snapshotd starts during boot: printed; the shell starts once boot is done: not
         assert re.search(r"^\[ *\d+\.\d{6}\] sched_wakeup_new: comm=snapshotd pid=1 prio=120 "
@@ -344,5 +345,13 @@ def test_warning_and_end_of_boot_options():
         assert k.run("echo -1 > %s; cat %s" % (f, f)) == "-1\n"  # an int, any non-zero is on
         k.run("crash warn")
         assert k.run("cat %s/tracing_on" % T) == "0\n"
+        # watchdog_thresh=1 would report after 2 s (test_softlockup_panic_takes_a_number)
+        k.send_line("crash lockup")
+        try:
+            k.expect("soft lockup", timeout=3 * 2 * 1)
+            reported = True
+        except LucidError:
+            reported = False
+        assert not reported and k.alive(), k.tail()
     finally:
         k.close()
