@@ -35,8 +35,8 @@
 #include "kernel/cmdline.h"
 #include "kernel/kstack.h"
 #include "kernel/preempt.h"
+#include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -415,12 +415,13 @@ notrace int tracing_set_tracer(struct trace_array *tr, const char *name)
 
 extern struct tracer *const __start_tracers[], *const __stop_tracers[];
 
-/* Linux sizes the buffers for the possible CPUs: those the firmware lists, online or not yet. */
+/*
+ * Linux sizes the buffers for the possible CPUs: those the firmware lists, online or not yet
+ * (maxcpus=N leaves some never started; nosmp makes the boot CPU the only possible one).
+ */
 static notrace int tracing_possible_cpus(void)
 {
-	int n = MIN(acpi_info.nr_cpus, NR_CPUS);
-
-	return MAX(MAX(n, nr_cpu_ids), 1);
+	return MAX(num_possible_cpus(), nr_cpu_ids);
 }
 
 /*

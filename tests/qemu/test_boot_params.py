@@ -264,7 +264,7 @@ def test_repeated_options():
                       "trace_event=irq trace_event=sched:sched_switch tp_printk=0 tp_printk=off "
                       "ftrace_dump_on_oops=orig_cpu ftrace_dump_on_oops ftrace_dump_on_oops=bogus "
                       "watchdog_thresh=00000000000000000001 traceoff_on_warning=off "
-                      "traceoff_on_warning=0")
+                      "traceoff_on_warning=0 maxcpus=3 maxcpus=2")
     try:
         assert k.run("cat %s/current_tracer" % T) == "function\n"
         assert k.run("cat %s/buffer_size_kb" % T) == "64\n"
@@ -278,6 +278,11 @@ def test_repeated_options():
         assert "tracing: ftrace_dump_on_oops=bogus: unknown mode" in log
         # cut to fit its buffer, the number would read as 0: it is refused instead
         assert "watchdog_thresh=: value longer than 15 characters, ignored" in log
+        # maxcpus=2 of the 4 the MADT lists: 2 online (#P), 4 possible (per_cpu/), as Linux
+        assert "smp: Brought up 2 CPUs\n" in log
+        assert re.search(r"^# entries-in-buffer/entries-written: \d+/\d+   #P:2$",
+                         k.run("cat %s/trace" % T), re.M)
+        assert k.run("ls %s/per_cpu" % T) == "cpu0\ncpu1\ncpu2\ncpu3\n"
     finally:
         k.close()
 
@@ -313,14 +318,20 @@ def test_warning_and_end_of_boot_options():
     Linux's last line into the trace and turns tracing off; /proc/sys/kernel/traceoff_on_warning
     shows and changes it (proc_dointvec). tp_printk_stop_on_boot: events print on the console
     while the kernel boots, and no more once the shell runs (late_trace_init). nosoftlockup:
-    a CPU stuck with preemption off is not reported (last: that CPU stays stuck)."""
+    a CPU stuck with preemption off is not reported (last: that CPU stays stuck). nosmp: the
+    boot CPU alone, the only one possible (prefill_possible_map), with Linux's warning."""
     k = Lucid(cmdline="traceoff_on_warning trace_event=sched:sched_wakeup_new tp_printk "
-                      "tp_printk_stop_on_boot nosoftlockup watchdog_thresh=1")
+                      "tp_printk_stop_on_boot nosoftlockup watchdog_thresh=1 nosmp")
     try:
         # snapshotd starts during boot: printed; the shell starts once boot is done: not
         assert re.search(r"^\[ *\d+\.\d{6}\] sched_wakeup_new: comm=snapshotd pid=1 prio=120 "
                          r"target_cpu=\d{3}$", k.boot_output, re.M), k.boot_output[-2000:]
         assert "sched_wakeup_new: comm=sh " not in k.boot_output
+        assert "smpboot: 4 Processors exceeds max_cpus limit of 0\nsmp: Brought up 1 CPU\n" in \
+            re.sub(r"^\[ *\d+\.\d{6}\] ", "", k.boot_output, flags=re.M)
+        assert k.run("ls %s/per_cpu" % T) == "cpu0\n"
+        assert re.search(r"^# entries-in-buffer/entries-written: \d+/\d+   #P:1$",
+                         k.run("cat %s/trace" % T), re.M)
         assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
         f = "/proc/sys/kernel/traceoff_on_warning"
         assert k.run("cat " + f) == "1\n"
@@ -329,12 +340,14 @@ def test_warning_and_end_of_boot_options():
                         k.run("crash warn"))
         assert k.run("cat %s/tracing_on" % T) == "0\n"
         ev = trace_bodies(k.run("cat %s/trace" % T))
-        assert [b.split(" pid=")[0] for _, b in ev] == [
-            "sched_wakeup_new: comm=snapshotd", "sched_wakeup_new: comm=sh",
-            "sched_wakeup_new: comm=cat", "sched_wakeup_new: comm=cat",  # the two cats above
-            "sched_wakeup_new: comm=crash",
-            "disable_trace_on_warning: Disabling tracing due to warning"], ev
-        assert ev[-1][0] == "crash"
+        names = [(c, b.split(" pid=")[0]) for c, b in ev]
+        # boot's two tasks, each command above (ls, cat ...), then the WARN's last line
+        assert names[:2] == [("<idle>", "sched_wakeup_new: comm=snapshotd"),
+                             ("<idle>", "sched_wakeup_new: comm=sh")], ev
+        assert names[-2:] == [("sh", "sched_wakeup_new: comm=crash"),
+                              ("crash", "disable_trace_on_warning: Disabling tracing due to "
+                                        "warning")], ev
+        assert all(c == "sh" for c, _ in names[2:-1]), ev
         # off: a WARN leaves tracing alone
         assert k.run("echo 0 > %s; cat %s" % (f, f)) == "0\n"
         k.run("echo > %s/trace; echo 1 > %s/tracing_on" % (T, T))
