@@ -21,10 +21,12 @@
  *                          before the tracer (core options) and again after (its own, such
  *                          as func_stack_trace, exist only once it is current)
  *
- * The stack tracer's stacktrace and stacktrace_filter= are in trace/trace_stack_fs.c. Linux
- * ignores most values it cannot use; Lucid says so in the log (with Linux's message where
- * Linux has one: ftrace=, trace_event=, the graph filters) and goes on, so a typo cannot stop
- * a boot. Everything runs once, in kmain, before the shell starts.
+ * The stack tracer's stacktrace and stacktrace_filter= are in trace/trace_stack_fs.c,
+ * traceoff_on_warning in trace/trace_warning.c, tp_printk_stop_on_boot in late_trace_init()
+ * (trace/trace.c), maxcpus= and nosmp in arch/x86_64/smpboot.c. Linux ignores most values it
+ * cannot use; Lucid says so in the log (with Linux's message where Linux has one: ftrace=,
+ * trace_clock=, trace_event=, the graph filters) and goes on, so a typo cannot stop a boot.
+ * Everything runs once, in kmain, before the shell starts.
  *
  * Not traced: part of the tracer's set-up.
  */
