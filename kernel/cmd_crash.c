@@ -103,6 +103,14 @@ static noinline void crash_lockup(void)
 		cpu_relax();
 }
 
+/* Not a crash: a WARN reports and the kernel goes on (traceoff_on_warning stops the trace). */
+static noinline void crash_warn(void)
+{
+	volatile bool broken = true;
+
+	WARN_ON(broken);
+}
+
 /* What a crash needs that this kernel may have been built without (NULL: nothing). */
 #ifdef CONFIG_UBSAN
 #define NEEDS_UBSAN NULL
@@ -130,9 +138,11 @@ static const struct {
 	{"wtext", crash_wtext, NULL},
 	{"wtext_direct", crash_wtext_direct, NULL},
 	{"jmpdata", crash_jmpdata, NULL},
+	{"warn", crash_warn, NULL},
 };
 
-#define CRASH_NAMES "null|divzero|ud|panic|stack|lockup|ubsan|canary|wtext|wtext_direct|jmpdata"
+#define CRASH_NAMES \
+	"null|divzero|ud|panic|stack|lockup|ubsan|canary|wtext|wtext_direct|jmpdata|warn"
 
 static int cmd_crash(int argc, char **argv)
 {

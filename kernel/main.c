@@ -106,6 +106,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
+	late_trace_init();               // boot is done: tp_printk_stop_on_boot
 	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0

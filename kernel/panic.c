@@ -68,6 +68,13 @@ notrace void oops_begin(void)
 		tracing_off();
 }
 
+/* As Linux's __warn(): the trace is stopped before the report, so the report is not in it. */
+notrace void __warn(const char *file, int line, const char *func)
+{
+	disable_trace_on_warning();
+	printk(KERN_WARNING "WARNING: at %s:%d %s\n", file, line, func);
+}
+
 notrace void panic(const char *fmt, ...)
 {
 	char msg[256];

@@ -21,11 +21,13 @@ void panic_notifier_register(panic_notifier_t fn);
 		if (unlikely(cond))                                                                \
 			BUG();                                                                     \
 	} while (0)
+/* A WARN reports and goes on; first it stops the trace if traceoff_on_warning says so. */
+void __warn(const char *file, int line, const char *func);
 #define WARN_ON(cond)                                                                              \
 	({                                                                                         \
 		bool __w = !!(cond);                                                               \
 		if (unlikely(__w))                                                                 \
-			printk(KERN_WARNING "WARNING: at %s:%d %s\n", __FILE__, __LINE__, __func__); \
+			__warn(__FILE__, __LINE__, __func__);                                      \
 		__w;                                                                               \
 	})
 

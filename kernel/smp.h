@@ -6,6 +6,12 @@
 #include "kernel/percpu.h"
 
 void smp_boot_cpus(void);
+/*
+ * The CPUs there may ever be (Linux's cpu_possible_mask, as a count): the MADT's, or only the
+ * boot CPU under nosmp or maxcpus=0. maxcpus=N (N > 0) limits which start, not which are
+ * possible. The tracer sizes its per-CPU buffers by it, before the others start.
+ */
+int num_possible_cpus(void);
 void smp_ipi_init(void);
 /* Asks cpu to look at its run queue (it may be halted in its idle loop). */
 void smp_send_reschedule(int cpu);

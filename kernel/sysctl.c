@@ -53,6 +53,35 @@ static const struct file_operations sysctl_fops = {
 	.write = sysctl_write,
 };
 
+static ssize_t dointvec_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char buf[SYSCTL_WRITE_MAX];
+	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(*(int *)file->f_inode->i_private));
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
+}
+
+static ssize_t dointvec_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char buf[SYSCTL_WRITE_MAX];
+	int val;
+
+	if (cnt == 0 || cnt >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, ubuf, cnt);
+	buf[cnt] = '\0';
+	if (kstrtoint(buf, 10, &val))
+		return -EINVAL; /* too big for an int too: proc_dointvec says EINVAL, not ERANGE */
+	WRITE_ONCE(*(int *)file->f_inode->i_private, val);
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+const struct file_operations proc_dointvec_fops = {
+	.read = dointvec_read,
+	.write = dointvec_write,
+};
+
 int register_sysctl_table(const struct ctl_table *table, int n)
 {
 	for (int i = 0; i < n; i++)

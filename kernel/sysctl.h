@@ -22,4 +22,11 @@ struct ctl_table {
 /* Makes /proc/sys/kernel/NAME for each line; returns 0 or -ENOMEM. */
 int register_sysctl_table(const struct ctl_table *table, int n);
 
+/*
+ * An int sysctl as Linux's proc_dointvec takes it, for a value that may be negative: the file's
+ * data (proc_create_data) points at the int; a write is one decimal int and a newline at most,
+ * anything else (a number an int cannot hold too) fails with EINVAL and changes nothing.
+ */
+extern const struct file_operations proc_dointvec_fops;
+
 #endif

@@ -14,7 +14,10 @@
  * led here the same way, and the kernel goes on with one CPU stuck.
  *
  * Boot options (Linux's names): watchdog_thresh=N (default 10), softlockup_panic=N (nonzero:
- * panic; Linux's option takes the number, a bare softlockup_panic is not it), nowatchdog.
+ * panic; Linux's option takes the number, a bare softlockup_panic is not it), nowatchdog (every
+ * lockup detector off), nosoftlockup (the soft-lockup detector off). Linux also has a hard-lockup
+ * detector (an NMI that nowatchdog stops and nosoftlockup leaves alone); Lucid has only the soft
+ * one, so here the two options end the same way.
  */
 #include "kernel/watchdog.h"
 #include "kernel/cmdline.h"
@@ -32,7 +35,9 @@
 
 static unsigned long watchdog_thresh = WATCHDOG_THRESH_DEFAULT;
 static bool softlockup_panic;
-static bool watchdog_enabled = true;
+static bool watchdog_user_enabled = true; /* nowatchdog clears it: every detector */
+static bool soft_watchdog_user_enabled = true; /* nosoftlockup clears it: this detector */
+static bool watchdog_enabled = true; /* what the tick checks: both, and a threshold */
 static uint64_t touched[NR_CPUS]; /* ns timestamp of the last proof of life */
 static bool reported[NR_CPUS];
 void (*softlockup_dump_hook)(void); /* set by the tracer: ftrace_dump_on_oops */
@@ -45,7 +50,10 @@ void watchdog_init(void)
 		watchdog_thresh = v;
 	if (cmdline_get("softlockup_panic", buf, sizeof(buf)))
 		softlockup_panic = simple_strtoul(buf, NULL, 0) != 0; /* as Linux: garbage is 0 */
-	watchdog_enabled = !cmdline_has("nowatchdog") && watchdog_thresh > 0;
+	watchdog_user_enabled = !cmdline_has("nowatchdog");
+	soft_watchdog_user_enabled = !cmdline_has("nosoftlockup");
+	watchdog_enabled =
+		watchdog_user_enabled && soft_watchdog_user_enabled && watchdog_thresh > 0;
 }
 
 /* From the timer interrupt, with the registers of the interrupted code. */

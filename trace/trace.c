@@ -35,8 +35,8 @@
 #include "kernel/cmdline.h"
 #include "kernel/kstack.h"
 #include "kernel/preempt.h"
+#include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -415,12 +415,13 @@ notrace int tracing_set_tracer(struct trace_array *tr, const char *name)
 
 extern struct tracer *const __start_tracers[], *const __stop_tracers[];
 
-/* Linux sizes the buffers for the possible CPUs: those the firmware lists, online or not yet. */
+/*
+ * Linux sizes the buffers for the possible CPUs: those the firmware lists, online or not yet
+ * (maxcpus=N leaves some never started; nosmp makes the boot CPU the only possible one).
+ */
 static notrace int tracing_possible_cpus(void)
 {
-	int n = MIN(acpi_info.nr_cpus, NR_CPUS);
-
-	return MAX(MAX(n, nr_cpu_ids), 1);
+	return MAX(num_possible_cpus(), nr_cpu_ids);
 }
 
 /*
@@ -450,6 +451,9 @@ notrace void tracing_init(void)
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
 		tr->buffer_size[cpu] = size;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
+	trace_boot_clock(tr); /* trace_clock=: before the first event, as Linux */
+	trace_boot_snapshot(tr); /* alloc_snapshot: the spare, from boot */
+	trace_boot_traceoff_on_warning();
 	tr->ops.private = tr;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
 	register_tracer(&nop_trace);
@@ -462,6 +466,17 @@ notrace void tracing_init(void)
 	if (cmdline_get("ftrace", name, sizeof(name)) && tracing_set_tracer(tr, name))
 		pr_info("ftrace bootup tracer '%s' not registered.\n", name); /* Linux's words */
 	trace_boot_options(tr, false); /* again: the tracer's own options exist now */
+}
+
+/*
+ * Linux's late_trace_init(), at the end of boot, before the first user task (here the shell):
+ * tp_printk_stop_on_boot turns tp_printk off, so that events print on the console while the
+ * kernel boots, and not once someone is typing at it.
+ */
+notrace void late_trace_init(void)
+{
+	if (READ_ONCE(tracepoint_printk) && cmdline_has("tp_printk_stop_on_boot"))
+		WRITE_ONCE(tracepoint_printk, 0);
 }
 
 notrace void tracing_init_tracefs(void)
@@ -477,5 +492,6 @@ notrace void tracing_init_tracefs(void)
 	mutex_unlock(&trace_types_lock);
 	event_trace_init(); /* the events' files, and trace_event= */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
+	traceoff_on_warning_init_sysctl();
 	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 }

@@ -233,17 +233,27 @@ int tracing_num_online_cpus(void);
 int trace_set_options(struct trace_array *tr, char *option);
 
 /*
- * The command line's trace_buf_size=, ftrace_filter=, ftrace_notrace=, ftrace_graph_filter=,
- * ftrace_graph_notrace=, trace_options= and trace_event= (trace/trace_boot.c).
+ * The command line's trace_buf_size=, trace_clock=, alloc_snapshot, ftrace_filter=,
+ * ftrace_notrace=, ftrace_graph_filter=, ftrace_graph_notrace=, trace_options= and
+ * trace_event= (trace/trace_boot.c).
  */
 unsigned long trace_boot_buf_size(void);
+void trace_boot_clock(struct trace_array *tr);
+void trace_boot_snapshot(struct trace_array *tr);
 void trace_boot_filters(struct trace_array *tr);
 void trace_boot_options(struct trace_array *tr, bool quiet);
 void trace_boot_events(struct trace_array *tr);
 
+/* traceoff_on_warning (trace/trace_warning.c): __warn() calls the first, the boot the others. */
+extern int __disable_trace_on_warning;
+void disable_trace_on_warning(void);
+void trace_boot_traceoff_on_warning(void);
+void traceoff_on_warning_init_sysctl(void);
+
 /* Boot: the buffer, the tracers, the tracefs files, the self-tests (trace_selftest). */
 void tracing_init(void);         /* before the other CPUs start */
 void tracing_init_tracefs(void); /* once the VFS exists */
+void late_trace_init(void);      /* the end of boot: tp_printk_stop_on_boot */
 int tracer_init_tracefs(struct trace_array *tr); /* trace/trace_fs.c */
 void tracing_create_tracer_options(struct tracer *t);
 void trace_selftest_run(void); /* trace/trace_selftest.c */

@@ -7,6 +7,10 @@
  *
  *   trace_buf_size=SIZE    the buffer is allocated this big per CPU (1408K by default):
  *                          bytes, or with K, M or G (memparse), at least 4096
+ *   trace_clock=NAME       then the clock is set, before any event is recorded (a name
+ *                          that is not in trace_clock keeps "local", as Linux says)
+ *   alloc_snapshot         the snapshot's spare buffer is allocated at once, as big as the
+ *                          trace buffer: "cat snapshot" says it is allocated
  *   ftrace_filter=LIST     set_ftrace_filter before the tracer starts, and
  *   ftrace_notrace=LIST    set_ftrace_notrace: comma-separated names or globs
  *   ftrace_graph_filter=LIST, ftrace_graph_notrace=LIST
@@ -17,10 +21,12 @@
  *                          before the tracer (core options) and again after (its own, such
  *                          as func_stack_trace, exist only once it is current)
  *
- * The stack tracer's stacktrace and stacktrace_filter= are in trace/trace_stack_fs.c. Linux
- * ignores most values it cannot use; Lucid says so in the log (with Linux's message where
- * Linux has one: ftrace=, trace_event=, the graph filters) and goes on, so a typo cannot stop
- * a boot. Everything runs once, in kmain, before the shell starts.
+ * The stack tracer's stacktrace and stacktrace_filter= are in trace/trace_stack_fs.c,
+ * traceoff_on_warning in trace/trace_warning.c, tp_printk_stop_on_boot in late_trace_init()
+ * (trace/trace.c), maxcpus= and nosmp in arch/x86_64/smpboot.c. Linux ignores most values it
+ * cannot use; Lucid says so in the log (with Linux's message where Linux has one: ftrace=,
+ * trace_clock=, trace_event=, the graph filters) and goes on, so a typo cannot stop a boot.
+ * Everything runs once, in kmain, before the shell starts.
  *
  * Not traced: part of the tracer's set-up.
  */
@@ -34,6 +40,7 @@
 
 #define BOOT_LIST_MAX BOOT_CMDLINE_MAX /* a list may fill the command line, as in Linux */
 #define TRACE_BUF_SIZE_MIN 4096 /* Linux's floor: the self-tests need some room */
+#define BOOT_CLOCK_MAX 100 /* Linux's trace_boot_clock_buf: MAX_TRACER_SIZE */
 
 notrace unsigned long trace_boot_buf_size(void)
 {
@@ -48,6 +55,32 @@ notrace unsigned long trace_boot_buf_size(void)
 		return TRACE_BUF_SIZE_DEFAULT;
 	}
 	return MAX((unsigned long)size, (unsigned long)TRACE_BUF_SIZE_MIN);
+}
+
+/* Linux's set_trace_boot_clock(), applied where tracer_alloc_buffers() applies it. */
+notrace void trace_boot_clock(struct trace_array *tr)
+{
+	char name[BOOT_CLOCK_MAX];
+
+	if (cmdline_get("trace_clock", name, sizeof(name)) && tracing_set_clock(tr, name))
+		pr_warn("Trace clock %s not defined, going back to default\n", name); /* Linux's */
+}
+
+/*
+ * Linux's boot_alloc_snapshot(): the spare exists from boot, so that a snapshot can be taken
+ * where allocating one could not (a "func:snapshot" trigger firing early, say).
+ */
+notrace void trace_boot_snapshot(struct trace_array *tr)
+{
+	int ret;
+
+	if (!cmdline_has("alloc_snapshot"))
+		return;
+	mutex_lock(&trace_types_lock);
+	ret = tracing_alloc_snapshot(tr);
+	mutex_unlock(&trace_types_lock);
+	if (ret)
+		pr_warn("tracing: alloc_snapshot: cannot allocate the snapshot buffer\n");
 }
 
 /*

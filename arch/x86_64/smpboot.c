@@ -9,6 +9,12 @@
  *   3. waits, boundedly, until the CPU reports in from ap_start().
  * One CPU at a time: they share the trampoline's data block.
  *
+ * Linux's boot options: maxcpus=N starts CPUs until N are online, the boot CPU counted; the
+ * others stay possible (listed, each with its trace buffer, never started: Linux keeps them for
+ * hotplug). nosmp, or maxcpus=0, starts none, and then no other CPU is possible at all, as in
+ * Linux's prefill_possible_map(). (Linux's nosmp also turns the IOAPIC off for the old PIC;
+ * Lucid's serial port needs the IOAPIC, so it stays on.)
+ *
  * The trampoline turns paging on while running at a low physical address, so the page tables it
  * loads must map that address to itself. The kernel's own tables map nothing low, so the APs
  * start on a copy of the kernel's top level with the first 2 MiB identity-mapped added; ap_start
@@ -20,12 +26,15 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/mmu.h"
+#include "kernel/cmdline.h"
 #include "kernel/kstack.h"
+#include "kernel/multiboot2.h"
 #include "kernel/page_alloc.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
+#include "lib/kstrtox.h"
 #include "lib/string.h"
 
 #define TRAMPOLINE_PHYS 0x8000 /* must match boot/trampoline.asm; below 1 MiB, page aligned */
@@ -39,8 +48,35 @@ struct trampoline_data {
 	uint64_t cr3, stack, entry, cpu;
 };
 
+#define SETUP_MAX_CPUS_DEFAULT NR_CPUS /* Linux's setup_max_cpus: no limit but NR_CPUS */
+
 extern char trampoline_start[], trampoline_end[], trampoline_data[];
 static volatile int ap_answered;
+
+/*
+ * Linux's setup_max_cpus, from the command line each time it is asked (boot only): nosmp is 0;
+ * maxcpus=N as early_param's get_option() reads it (0x.. too, a minus sign, and no digits at
+ * all is 0: then it is nosmp), the last one winning.
+ */
+static unsigned int setup_max_cpus(void)
+{
+	static char buf[BOOT_CMDLINE_MAX]; /* the whole value, uncut; only the boot CPU asks */
+
+	if (cmdline_has("nosmp"))
+		return 0;
+	if (!cmdline_get("maxcpus", buf, sizeof(buf)) || !buf[0])
+		return SETUP_MAX_CPUS_DEFAULT;
+	if (buf[0] == '-')
+		return (unsigned int)-simple_strtoul(buf + 1, NULL, 0);
+	return (unsigned int)simple_strtoul(buf, NULL, 0);
+}
+
+int num_possible_cpus(void)
+{
+	int n = MAX(MIN(acpi_info.nr_cpus, NR_CPUS), 1); /* no MADT: the boot CPU alone */
+
+	return setup_max_cpus() == 0 ? 1 : n;
+}
 
 /* The first C code a new CPU runs: make it a full member of the kernel, then idle. */
 /* notrace: until the GS base is set, a traced function's callback would find no per-CPU data. */
@@ -114,9 +150,13 @@ static bool boot_one_cpu(int index, uint32_t apic_id, uintptr_t cr3)
 void smp_boot_cpus(void)
 {
 	uint32_t me = lapic_id();
+	unsigned int max_cpus = setup_max_cpus();
 	cpus[0].apic_id = me;
 	cpus[0].online = true;
-	if (acpi_info.nr_cpus <= 1)
+	if (max_cpus == 0 && acpi_info.nr_cpus > 1) /* Linux's words, from prefill_possible_map */
+		printk(KERN_WARNING "smpboot: %d Processors exceeds max_cpus limit of %u\n",
+		       acpi_info.nr_cpus, max_cpus);
+	if (acpi_info.nr_cpus <= 1 || max_cpus <= 1)
 		goto done;
 
 	memcpy(__va(TRAMPOLINE_PHYS), trampoline_start, trampoline_end - trampoline_start);
@@ -129,6 +169,8 @@ void smp_boot_cpus(void)
 		uint32_t id = acpi_info.cpu_apic_ids[i];
 		if (id == me)
 			continue;
+		if ((unsigned int)nr_cpu_ids >= max_cpus)
+			break; /* maxcpus=N: N are online */
 		if (boot_one_cpu(nr_cpu_ids, id, cr3))
 			nr_cpu_ids++;
 	}

@@ -9,11 +9,12 @@ be used (reported in the log, defaults kept, the boot goes on).
 import re
 import time
 
-from lucid import Lucid
+from lucid import Lucid, LucidError
 
 BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,shell_main,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
-                   "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep"}
+                   "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep "
+                   "trace_clock=global alloc_snapshot"}
 T = "/sys/kernel/tracing"
 DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
                    "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
@@ -70,6 +71,28 @@ def test_options(lucid):
     assert cat(lucid, "trace_options").splitlines() == want
     assert cat(lucid, "options/sym-offset") == "1\n"
     assert cat(lucid, "options/irq-info") == "0\n"
+
+
+def test_trace_clock(lucid):
+    # set before the first event: the boot's own events below are on this clock
+    assert cat(lucid, "trace_clock") == "local [global] counter uptime x86-tsc\n"
+
+
+def test_snapshot_allocated_from_boot(lucid):
+    # Linux's help text for an empty snapshot, saying the spare buffer is there
+    assert cat(lucid, "snapshot") == """# tracer: function
+#
+#
+# * Snapshot is allocated *
+#
+# Snapshot commands:
+# echo 0 > snapshot : Clears and frees snapshot buffer
+# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.
+#                      Takes a snapshot of the main buffer.
+# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)
+#                      (Doesn't have to be '2' works with any number that
+#                       is not a '0' or '1')
+"""
 
 
 def test_boot_was_traced(lucid):
@@ -130,19 +153,21 @@ def test_sizes_with_suffixes():
 
 
 def test_bad_values_are_reported():
-    log, (size, opts, filt, tracer) = boot_log(
+    log, (size, opts, filt, tracer, clock) = boot_log(
         "trace_buf_size=lots ftrace_filter=nosuchfn,ftest_leaf trace_options=bogus,sym-addr "
-        "ftrace=nosuch",
+        "ftrace=nosuch trace_clock=nosuch",
         "cat %s/buffer_size_kb" % T, "cat %s/trace_options" % T, "cat %s/set_ftrace_filter" % T,
-        "cat %s/current_tracer" % T)
+        "cat %s/current_tracer" % T, "cat %s/trace_clock" % T)
     assert "tracing: trace_buf_size=lots: not a size" in log
     assert "tracing: ftrace_filter: cannot use 'nosuchfn'" in log
     assert "tracing: trace_options: cannot use 'bogus'" in log
     assert "ftrace bootup tracer 'nosuch' not registered." in log  # Linux's words
+    assert "Trace clock nosuch not defined, going back to default\n" in log  # Linux's words
     assert size == "1408\n"
     assert "sym-addr" in opts.splitlines()
     assert filt == "ftest_leaf\n"
     assert tracer == "nop\n"
+    assert clock == "[local] global counter uptime x86-tsc\n"
 
 
 def test_tracer_option_applies_once_tracer_is_up():
@@ -238,7 +263,8 @@ def test_repeated_options():
                       "trace_buf_size=64K ftrace_filter=ftest_leaf ftrace_filter=ftest_mid "
                       "trace_event=irq trace_event=sched:sched_switch tp_printk=0 tp_printk=off "
                       "ftrace_dump_on_oops=orig_cpu ftrace_dump_on_oops ftrace_dump_on_oops=bogus "
-                      "watchdog_thresh=00000000000000000001")
+                      "watchdog_thresh=00000000000000000001 traceoff_on_warning=off "
+                      "traceoff_on_warning=0 maxcpus=3 maxcpus=2")
     try:
         assert k.run("cat %s/current_tracer" % T) == "function\n"
         assert k.run("cat %s/buffer_size_kb" % T) == "64\n"
@@ -246,11 +272,17 @@ def test_repeated_options():
         assert k.run("cat %s/set_event" % T) == "sched:sched_switch\n"
         assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
         assert k.run("cat /proc/sys/kernel/ftrace_dump_on_oops") == "1\n"
+        assert k.run("cat /proc/sys/kernel/traceoff_on_warning") == "0\n"  # =off and =0 are not on
         log = k.run("dmesg")
         assert "not registered" not in log and "sched_switch: prev_comm" not in log
         assert "tracing: ftrace_dump_on_oops=bogus: unknown mode" in log
         # cut to fit its buffer, the number would read as 0: it is refused instead
         assert "watchdog_thresh=: value longer than 15 characters, ignored" in log
+        # maxcpus=2 of the 4 the MADT lists: 2 online (#P), 4 possible (per_cpu/), as Linux
+        assert "smp: Brought up 2 CPUs\n" in log
+        assert re.search(r"^# entries-in-buffer/entries-written: \d+/\d+   #P:2$",
+                         k.run("cat %s/trace" % T), re.M)
+        assert k.run("ls %s/per_cpu" % T) == "cpu0\ncpu1\ncpu2\ncpu3\n"
     finally:
         k.close()
 
@@ -265,5 +297,74 @@ def test_softlockup_panic_takes_a_number():
         k.expect("Call Trace:", timeout=60)
         time.sleep(1)  # a panic follows the report at once, when there is one
         assert k.alive() and "Kernel panic" not in k.tail(20000)
+    finally:
+        k.close()
+
+
+def trace_bodies(text):
+    """(comm, body) of each event line of a trace with the default options (flag columns)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        m = re.match(r"^(.{16})-\d+ +\[\d{3}\] \S{4} +\d+\.\d{6}: (.*)$", line)
+        assert m, "malformed line %r" % line
+        out.append((m.group(1).strip(), m.group(2)))
+    return out
+
+
+def test_warning_and_end_of_boot_options():
+    """One boot for the options that act after boot. traceoff_on_warning: a WARN writes
+    Linux's last line into the trace and turns tracing off; /proc/sys/kernel/traceoff_on_warning
+    shows and changes it (proc_dointvec). tp_printk_stop_on_boot: events print on the console
+    while the kernel boots, and no more once the shell runs (late_trace_init). nosoftlockup:
+    a CPU stuck with preemption off is not reported (last: that CPU stays stuck). nosmp: the
+    boot CPU alone, the only one possible (prefill_possible_map), with Linux's warning."""
+    k = Lucid(cmdline="traceoff_on_warning trace_event=sched:sched_wakeup_new tp_printk "
+                      "tp_printk_stop_on_boot nosoftlockup watchdog_thresh=1 nosmp")
+    try:
+        # snapshotd starts during boot: printed; the shell starts once boot is done: not
+        assert re.search(r"^\[ *\d+\.\d{6}\] sched_wakeup_new: comm=snapshotd pid=1 prio=120 "
+                         r"target_cpu=\d{3}$", k.boot_output, re.M), k.boot_output[-2000:]
+        assert "sched_wakeup_new: comm=sh " not in k.boot_output
+        assert "smpboot: 4 Processors exceeds max_cpus limit of 0\nsmp: Brought up 1 CPU\n" in \
+            re.sub(r"^\[ *\d+\.\d{6}\] ", "", k.boot_output, flags=re.M)
+        assert k.run("ls %s/per_cpu" % T) == "cpu0\n"
+        assert re.search(r"^# entries-in-buffer/entries-written: \d+/\d+   #P:1$",
+                         k.run("cat %s/trace" % T), re.M)
+        assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
+        f = "/proc/sys/kernel/traceoff_on_warning"
+        assert k.run("cat " + f) == "1\n"
+        # the WARN's report alone: the crash task's sched_wakeup_new is not printed any more
+        assert re.match(r"^\[ *\d+\.\d{6}\] WARNING: at kernel/cmd_crash\.c:\d+ crash_warn\n$",
+                        k.run("crash warn"))
+        assert k.run("cat %s/tracing_on" % T) == "0\n"
+        ev = trace_bodies(k.run("cat %s/trace" % T))
+        names = [(c, b.split(" pid=")[0]) for c, b in ev]
+        # boot's two tasks, each command above (ls, cat ...), then the WARN's last line
+        assert names[:2] == [("<idle>", "sched_wakeup_new: comm=snapshotd"),
+                             ("<idle>", "sched_wakeup_new: comm=sh")], ev
+        assert names[-2:] == [("sh", "sched_wakeup_new: comm=crash"),
+                              ("crash", "disable_trace_on_warning: Disabling tracing due to "
+                                        "warning")], ev
+        assert all(c == "sh" for c, _ in names[2:-1]), ev
+        # off: a WARN leaves tracing alone
+        assert k.run("echo 0 > %s; cat %s" % (f, f)) == "0\n"
+        k.run("echo > %s/trace; echo 1 > %s/tracing_on" % (T, T))
+        assert "WARNING: at kernel/cmd_crash.c" in k.run("crash warn")
+        assert k.run("cat %s/tracing_on" % T) == "1\n"
+        assert "Disabling tracing" not in k.run("cat %s/trace" % T)
+        assert k.run("echo on > " + f) == "sh: echo: write error: Invalid argument\n"
+        assert k.run("echo -1 > %s; cat %s" % (f, f)) == "-1\n"  # an int, any non-zero is on
+        k.run("crash warn")
+        assert k.run("cat %s/tracing_on" % T) == "0\n"
+        # watchdog_thresh=1 would report after 2 s (test_softlockup_panic_takes_a_number)
+        k.send_line("crash lockup")
+        try:
+            k.expect("soft lockup", timeout=3 * 2 * 1)
+            reported = True
+        except LucidError:
+            reported = False
+        assert not reported and k.alive(), k.tail()
     finally:
         k.close()
