@@ -35,6 +35,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/proc_fs.h"
+#include "kernel/sysctl.h"
 #include "kernel/watchdog.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
@@ -151,43 +152,7 @@ static notrace void trace_panic_handler(void)
 		ftrace_dump(mode);
 }
 
-/* --- /proc/sys/kernel/ftrace_dump_on_oops --------------------------------------------------- */
-
-static notrace ssize_t dump_on_oops_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
-{
-	char buf[MODE_TEXT_MAX];
-	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(ftrace_dump_on_oops));
-
-	(void)file;
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
-}
-
-/* An int, as Linux's proc_dointvec takes it: a number and a newline, else -EINVAL. */
-static notrace ssize_t dump_on_oops_write(struct file *file, const char *ubuf, size_t cnt,
-					  loff_t *ppos)
-{
-	char buf[MODE_TEXT_MAX];
-	int val, ret;
-
-	(void)file;
-	if (cnt == 0 || cnt >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, ubuf, cnt);
-	buf[cnt] = '\0';
-	ret = kstrtoint(buf, 10, &val);
-	if (ret)
-		return -EINVAL; /* too big for an int too: proc_dointvec says EINVAL, not ERANGE */
-	WRITE_ONCE(ftrace_dump_on_oops, val);
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
-}
-
-static const struct file_operations dump_on_oops_fops = {
-	.read = dump_on_oops_read,
-	.write = dump_on_oops_write,
-};
-
-/* --- boot --------------------------------------------------------------------------------- */
+/* --- boot, and /proc/sys/kernel/ftrace_dump_on_oops --------------------------------------- */
 
 /*
  * Linux's set_ftrace_dump_on_oops(), for each occurrence in turn: "ftrace_dump_on_oops" or
@@ -211,7 +176,9 @@ static notrace void parse_boot_option(void)
 notrace void ftrace_dump_init(void)
 {
 	parse_boot_option();
-	if (!proc_create("ftrace_dump_on_oops", 0644, proc_sys_kernel, &dump_on_oops_fops))
+	/* An int, as Linux's proc_dointvec takes it: 0 none, 1 all CPUs, 2 the oopsing one. */
+	if (!proc_create_data("ftrace_dump_on_oops", 0644, proc_sys_kernel, &proc_dointvec_fops,
+			      &ftrace_dump_on_oops))
 		printk(KERN_WARNING
 		       "tracing: cannot create /proc/sys/kernel/ftrace_dump_on_oops\n");
 	panic_notifier_register(trace_panic_handler);

@@ -71,6 +71,7 @@ RULES = [
     ("set_graph_notrace", LIST),
     ("stack_trace_filter", FUNCS),
     ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
+    ("/proc/sys/kernel/traceoff_on_warning", SYSCTL_INT),
     ("/proc/sys/kernel/*", SYSCTL),
 ]
 
