@@ -2,6 +2,7 @@
 #include "kernel/shell.h"
 #include "kernel/stdio.h"
 #include "kernel/cmd_io.h"
+#include "kernel/kmalloc.h"
 #include "kernel/sched.h"
 #include "kernel/timer.h"
 #include "kernel/time.h"
@@ -21,10 +22,15 @@ static int cmd_ps(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	static struct ps_row rows[PS_MAX];
+	/* Its own copy: two ps may run at once (ps & ps, a pipeline in the background). */
+	struct ps_row *rows = kmalloc(PS_MAX * sizeof(*rows));
 	int n = 0;
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	unsigned long flags;
 	struct task *t;
+
+	if (!rows)
+		return cmd_nomem("ps", 1);
+	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks) {
 		if (n == PS_MAX)
 			break;
@@ -39,6 +45,7 @@ static int cmd_ps(int argc, char **argv)
 	for (int i = 0; i < n && ret >= 0; i++)
 		ret = printf("%5d %3d %-5c %s\n", rows[i].pid, rows[i].cpu, rows[i].state,
 			     rows[i].comm);
+	kfree(rows);
 	return ret < 0 ? write_error("ps", ret) : 0;
 }
 SHELL_CMD("ps", "list tasks: PID, CPU, STATE, COMM", cmd_ps);
