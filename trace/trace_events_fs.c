@@ -455,7 +455,7 @@ notrace int event_trace_init_tracefs(void)
 	return ret;
 }
 
-/* --- boot (trace_event= is read in trace/trace_boot.c) ------------------------------------------------------------------------------------- */
+/* --- boot (trace_event= is read in trace/trace_boot.c) ---------------------------------------- */
 
 extern struct trace_event_call *const __start_trace_events[], *const __stop_trace_events[];
 

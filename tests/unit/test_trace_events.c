@@ -28,7 +28,7 @@
 #include "lib/errno.h"
 #include "tests/unit/host_kmalloc.h"
 
-/* --- stand-ins for the kernel ------------------------------------------------------------------ */
+/* --- stand-ins for the kernel ----------------------------------------------------------------- */
 
 DEFINE_TRACE(sched_switch);
 DEFINE_TRACE(sched_wakeup);
@@ -311,7 +311,7 @@ static void test_tracer_hold(void **state)
 	assert_int_equal(trace_event_tracer_hold("sched", "nosuch", true), -ENOENT);
 }
 
-/* --- format files ------------------------------------------------------------------------------ */
+/* --- format files ----------------------------------------------------------------------------- */
 
 static const char ref_sched_switch_format[] =
 	"name: sched_switch\n"
@@ -664,7 +664,7 @@ static void test_bad_records(void **state)
 			    "sched_switch: [record too short]\n");
 }
 
-/* --- events/ftrace/ and the ring buffer's headers ----------------------------------------------- */
+/* --- events/ftrace/ and the ring buffer's headers --------------------------------------------- */
 
 /*
  * events/ftrace/NAME/format less the common fields: Linux's text, and Linux's layout except for
