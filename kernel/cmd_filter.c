@@ -152,7 +152,10 @@ struct sort_line {
 	size_t len;
 };
 
-static bool sort_numeric, sort_reverse; /* one sort at a time: cmp has no context argument */
+/* sort's options, handed to each comparison: two sorts may run at once (sort -r | sort -n). */
+struct sort_opts {
+	bool numeric, reverse;
+};
 
 /*
  * sort -n's key: an optional '-' and digits, after blanks; none is 0. The digits are compared
@@ -198,16 +201,17 @@ static int cmp_numbers(const char *a, const char *b)
 }
 
 /* As GNU sort in the C locale: by the key, then by all bytes as the last resort. */
-static int cmp_lines(const void *a, const void *b)
+static int cmp_lines(const void *a, const void *b, const void *priv)
 {
 	const struct sort_line *x = a, *y = b;
+	const struct sort_opts *opts = priv;
 	int r = 0;
 
-	if (sort_numeric)
+	if (opts->numeric)
 		r = cmp_numbers(x->text, y->text);
 	if (!r)
 		r = strcmp(x->text, y->text);
-	return sort_reverse ? -r : r;
+	return opts->reverse ? -r : r;
 }
 
 static int read_lines(int fd, struct sort_line **v, size_t *n, size_t *cap, size_t *bytes)
@@ -255,16 +259,16 @@ static int cmd_sort(int argc, char **argv)
 	struct sort_line *v = NULL;
 	size_t n = 0, cap = 0, bytes = 0;
 	struct cmd_out *o = NULL;
+	struct sort_opts opts = {false, false};
 	struct getopt g;
 	int c, nfiles, status = 0;
 
-	sort_numeric = sort_reverse = false;
 	getopt_init(&g);
 	while ((c = getopt(&g, argc, argv, "nr")) != -1) {
 		if (c == '?')
 			return 2;
-		sort_numeric |= c == 'n';
-		sort_reverse |= c == 'r';
+		opts.numeric |= c == 'n';
+		opts.reverse |= c == 'r';
 	}
 	nfiles = argc - g.ind;
 	for (int i = 0; i < (nfiles ? nfiles : 1) && !status; i++) {
@@ -291,7 +295,7 @@ static int cmd_sort(int argc, char **argv)
 	if (!status && !(o = kmalloc(sizeof(*o))))
 		status = cmd_nomem("sort", 2);
 	if (!status) {
-		sort(v, n, sizeof(*v), cmp_lines);
+		sort_r(v, n, sizeof(*v), cmp_lines, &opts);
 		out_init(o, STDOUT_FILENO);
 		for (size_t i = 0; i < n && !out_failed(o); i++) {
 			out_write(o, v[i].text, v[i].len);

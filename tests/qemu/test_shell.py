@@ -120,6 +120,17 @@ def test_producer_stops_when_reader_exits(lucid):
     lucid.run("rm /tmp/big")
 
 
+def test_two_sorts_at_once(lucid):
+    """Each sort sorts with its own options: in a pipeline the stages run at the same time, and
+    a sort -rn beside a plain sort must not take the other's -n and -r (they once shared them)."""
+    lucid.run("seq 2000 > /tmp/sort_in")
+    for _ in range(3):
+        assert lucid.run("sort -rn /tmp/sort_in > /tmp/sort_rn | sort /tmp/sort_in | head -n 2") \
+            == "1\n10\n"
+        assert lucid.run("head -n 2 /tmp/sort_rn") == "2000\n1999\n"
+    lucid.run("rm /tmp/sort_in /tmp/sort_rn")
+
+
 def test_sort_refuses_too_much(lucid):
     """sort must hold its input: beyond its limit it says so, and the producer stops."""
     t = time.monotonic()

@@ -71,11 +71,31 @@ static void test_odd_size(void **state)
 		assert_int_equal(r[i].key, 'a' + i);
 }
 
+/* sort_r: the comparison gets priv, here the direction, as sort -r hands its option over. */
+static int cmp_int_dir(const void *a, const void *b, const void *priv)
+{
+	return *(const int *)priv * cmp_int(a, b);
+}
+
+static void test_sort_r_priv(void **state)
+{
+	int v[6] = {3, 1, 4, 1, 5, 9}, down = -1, up = 1;
+	const int want_down[6] = {9, 5, 4, 3, 1, 1};
+
+	(void)state;
+	sort_r(v, 6, sizeof(v[0]), cmp_int_dir, &down);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(v[i], want_down[i]);
+	sort_r(v, 6, sizeof(v[0]), cmp_int_dir, &up);
+	check_sorted(v, 6, 23);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_odd_size),
+		cmocka_unit_test(test_sort_r_priv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
