@@ -222,12 +222,14 @@ notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_s
 	ret = ftrace_cmd_count(spec->param, &counted, &count);
 	if (ret)
 		return ret;
-	if (apply && cmd->setup)
+	if (!apply)
+		return probe_changes(probe, spec->glob, false, NULL, 0) ? 0 : -EINVAL;
+	if (cmd->setup) {
 		ret = cmd->setup(tr);
-	if (apply && !ret)
-		ret = register_ftrace_function_probe(spec->glob, tr, probe_ops, count);
-	else
-		ret = probe_changes(probe, spec->glob, false, NULL, 0) ? 0 : -EINVAL;
+		if (ret)
+			return ret; /* no snapshot buffer: the write fails, saying why */
+	}
+	ret = register_ftrace_function_probe(spec->glob, tr, probe_ops, count);
 	return ret < 0 ? ret : 0;
 }
 

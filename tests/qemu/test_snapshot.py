@@ -153,3 +153,27 @@ def test_func_snapshot_trigger(lucid):
     ok(lucid, "echo nop > current_tracer")
     ok(lucid, "echo > set_ftrace_filter")
     ok(lucid, "echo 0 > snapshot")
+
+
+def test_func_snapshot_without_memory(lucid):
+    """'func:snapshot' needs the spare buffer: when it cannot be allocated the write fails with
+    ENOMEM and no probe is made (the failure was once lost, and the write said it worked)."""
+    enomem = "sh: echo: write error: Cannot allocate memory\n"
+    ok(lucid, "cd %s" % T)
+    ok(lucid, "echo 0 > snapshot")
+    for _ in range(10):
+        # Every 500th kmalloc fails: the spare buffer's pages alone are more than that.
+        out = sh(lucid, "echo 500 > /proc/sys/kernel/fail_kmalloc; "
+                        "echo 'ftest_mid:snapshot' >> set_ftrace_filter")
+        for _ in range(10):
+            sh(lucid, "echo 0 > /proc/sys/kernel/fail_kmalloc")
+            if sh(lucid, "cat /proc/sys/kernel/fail_kmalloc") == "0\n":
+                break
+        assert sh(lucid, "cat /proc/sys/kernel/fail_kmalloc") == "0\n"
+        if "Cannot allocate memory" not in out or out == enomem:
+            break
+        # The shell's own allocation failed first: undo whatever got through, and again.
+        sh(lucid, "echo '!ftest_mid:snapshot' >> set_ftrace_filter; echo 0 > snapshot")
+    assert out == enomem
+    assert sh(lucid, "cat set_ftrace_filter") == "#### all functions enabled ####\n"
+    assert sh(lucid, "cat snapshot") == HELP.format(tracer="nop", state="freed")
