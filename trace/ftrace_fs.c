@@ -555,6 +555,7 @@ static notrace ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt
 	int pids[FTRACE_PID_MAX], n = 0, ret = 0;
 	char *text = kmalloc(cnt + 1), *p, *w;
 
+	file->private_data = NULL; /* applied, or failed: either way close changes nothing */
 	if (!text)
 		return -ENOMEM;
 	memcpy(text, ubuf, cnt);
@@ -594,7 +595,6 @@ static notrace ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt
 		ret = ftrace_pid_set(pids, n);
 	mutex_unlock(&trace_types_lock);
 	kfree(text);
-	file->private_data = NULL; /* applied, or failed: either way close changes nothing */
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;
