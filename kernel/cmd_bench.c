@@ -139,11 +139,27 @@ static noinline uint64_t call_leaf_rounds(void)
 	return rdtsc() - start;
 }
 
+/*
+ * The function tracer's filter, changed as set_ftrace_filter does it: under trace_types_lock,
+ * which the file's readers hold while they walk the set (tracing_set_tracer takes it itself).
+ */
+static int bench_set_filter(struct trace_array *tr, const char *pattern)
+{
+	int ret;
+
+	mutex_lock(&trace_types_lock);
+	ret = pattern ? ftrace_set_filter(&tr->ops, pattern, true) : 0;
+	if (!pattern)
+		ftrace_reset_filters(&tr->ops);
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
 /* The function tracer's cost: switching it on for every site, and one recorded event. */
 static void bench_function_tracer(void)
 {
 	struct trace_array *tr = &global_trace;
-	ftrace_reset_filters(&tr->ops);
+	bench_set_filter(tr, NULL);
 	uint64_t t0 = rdtsc();
 	int err = tracing_set_tracer(tr, "function");
 	uint64_t t1 = rdtsc();
@@ -152,7 +168,7 @@ static void bench_function_tracer(void)
 		printf("enable_all_insns: %lu insns\n", (unsigned long)(t1 - t0));
 
 	uint64_t base = call_leaf_rounds(); /* the same calls, NOPs at their sites */
-	if (!err && ftrace_set_filter(&tr->ops, "ftest_leaf", true) == 0 &&
+	if (!err && bench_set_filter(tr, "ftest_leaf") == 0 &&
 	    tracing_set_tracer(tr, "function") == 0) {
 		uint64_t traced = call_leaf_rounds();
 		tracing_set_tracer(tr, "nop");
@@ -160,14 +176,14 @@ static void bench_function_tracer(void)
 		       (unsigned long)((traced - base) / EVENT_ROUNDS));
 	}
 	/* function_graph: an entry and a return event per call, through return_to_handler. */
-	if (!err && ftrace_set_filter(&tr->ops, "ftest_leaf", true) == 0 &&
+	if (!err && bench_set_filter(tr, "ftest_leaf") == 0 &&
 	    tracing_set_tracer(tr, "function_graph") == 0) {
 		uint64_t traced = call_leaf_rounds();
 		tracing_set_tracer(tr, "nop");
 		printf("graph_call_insns: %lu insns\n",
 		       (unsigned long)((traced - base) / EVENT_ROUNDS));
 	}
-	ftrace_reset_filters(&tr->ops);
+	bench_set_filter(tr, NULL);
 }
 
 #define PRINTK_ROUNDS 50 /* each one a line on the console */

@@ -404,23 +404,31 @@ int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern)
 	return 0;
 }
 
-void ftrace_hash_edit_commit(struct ftrace_hash_edit *edit)
+/* Puts bits (NULL: the empty set) in place, patches the sites, frees the old bits. */
+static void hash_install(struct ftrace_ops *ops, struct ftrace_hash *hash, unsigned long *bits,
+			 unsigned long count)
 {
-	struct ftrace_hash *hash = edit->hash;
-	unsigned long count = 0, *old;
+	unsigned long *old;
 
-	for (int i = 0; i < nr_records; i++)
-		count += edit->bits[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1;
 	mutex_lock(&ftrace_lock);
 	old = hash->bits;
-	WRITE_ONCE(hash->bits, edit->bits);
+	WRITE_ONCE(hash->bits, bits);
 	hash->count = count;
-	if (edit->ops->enabled)
+	if (ops->enabled)
 		ftrace_update_sites();
 	mutex_unlock(&ftrace_lock);
 	if (old)
 		sync_hash_readers();
 	kfree(old);
+}
+
+void ftrace_hash_edit_commit(struct ftrace_hash_edit *edit)
+{
+	unsigned long count = 0;
+
+	for (int i = 0; i < nr_records; i++)
+		count += edit->bits[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1;
+	hash_install(edit->ops, edit->hash, edit->bits, count);
 	edit->bits = NULL;
 }
 
@@ -457,7 +465,8 @@ int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset)
 
 void ftrace_reset_filters(struct ftrace_ops *ops)
 {
-	set_hash(ops, false, "", true);
-	set_hash(ops, true, "", true);
+	/* No copy to make: emptying a set cannot fail for want of memory. */
+	hash_install(ops, &ops->filter_hash, NULL, 0);
+	hash_install(ops, &ops->notrace_hash, NULL, 0);
 }
 

@@ -107,7 +107,7 @@ int ftrace_hash_edit_begin(struct ftrace_hash_edit *edit, struct ftrace_ops *ops
 int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern);
 void ftrace_hash_edit_commit(struct ftrace_hash_edit *edit);
 void ftrace_hash_edit_abort(struct ftrace_hash_edit *edit);
-void ftrace_reset_filters(struct ftrace_ops *ops); /* both sets emptied */
+void ftrace_reset_filters(struct ftrace_ops *ops); /* both sets emptied; never fails */
 bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec);
 /* Is the function at ip in the set? Safe in a callback, while a filter write swaps the set. */
 bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip);
