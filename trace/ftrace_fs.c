@@ -351,9 +351,13 @@ static notrace bool is_command(struct regex_file *rf, const char *word)
 
 /*
  * One write's words (or none: just the pending ">"). The set is edited as a whole
- * (ftrace_hash_edit_*, trace/ftrace.h) and the commands are checked before it is installed and
- * run after, so a write that fails anywhere changes nothing, and one that succeeds patches the
- * call sites once. ">" empties the set even when the write holds only commands, as on Linux.
+ * (ftrace_hash_edit_*, trace/ftrace.h) and installed once, after the commands have been checked
+ * and run: a bad word, or a command that cannot be run, leaves the set as it was, and a write
+ * that succeeds patches the call sites once. ">" empties the set even when the write holds only
+ * commands, as on Linux. The commands are checked against the state before the write (one given
+ * twice is refused), so the one case left where a failed write changes something is a command
+ * that cannot run after earlier ones of the same write did (no memory, or globs that overlap):
+ * those earlier ones stay, as on Linux, which applies a write word by word.
  * trace_types_lock held.
  */
 static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
@@ -362,29 +366,32 @@ static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
 	bool edits = rf->reset;
 	int ret = 0;
 
-	for (int i = 0; i < nr && !ret; i++)
-		if (is_command(rf, words[i]))
-			ret = command_word(rf, words[i], false);
-		else
+	for (int i = 0; i < nr && !ret; i++) {
+		if (!is_command(rf, words[i])) {
 			edits = true;
-	if (ret || !edits)
-		goto commands;
-	ret = ftrace_hash_edit_begin(&edit, rf->ops, rf->is_notrace, rf->reset);
+			continue;
+		}
+		ret = command_word(rf, words[i], false);
+		for (int j = 0; j < i && !ret; j++)
+			if (!strcmp(words[j], words[i]))
+				ret = -EINVAL; /* the second would find every function has it already */
+	}
+	if (!ret && edits)
+		ret = ftrace_hash_edit_begin(&edit, rf->ops, rf->is_notrace, rf->reset);
 	if (ret)
 		return ret;
-	for (int i = 0; i < nr && !ret; i++)
+	for (int i = 0; i < nr && !ret && edits; i++)
 		if (!is_command(rf, words[i]))
 			ret = ftrace_hash_edit_word(&edit, words[i]);
-	if (ret) {
-		ftrace_hash_edit_abort(&edit);
-		return ret;
-	}
-	ftrace_hash_edit_commit(&edit);
-	rf->reset = false;
-commands:
 	for (int i = 0; i < nr && !ret; i++)
 		if (is_command(rf, words[i]))
 			ret = command_word(rf, words[i], true);
+	if (edits && ret)
+		ftrace_hash_edit_abort(&edit);
+	if (edits && !ret) {
+		ftrace_hash_edit_commit(&edit);
+		rf->reset = false;
+	}
 	return ret;
 }
 

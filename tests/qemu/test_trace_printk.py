@@ -386,7 +386,8 @@ def test_bad_commands_change_nothing(lucid):
     for word in ["ftest_leaf:nosuchcmd", "nosuch:traceoff", "ftest_leaf:traceoff:abc",
                  "ftest_leaf:traceoff:-1", ":traceoff", "ftest_leaf:traceoff",  # has it
                  "!ftest_mid:traceoff",  # not on ftest_mid
-                 "ftest_mid ftest_leaf:nosuchcmd"]:  # a write fails whole
+                 "ftest_mid ftest_leaf:nosuchcmd",  # a write fails whole
+                 "ftest_mid ftest_mid:traceoff ftest_mid:traceoff"]:  # twice: the 2nd fails
         fails(lucid, "echo '%s' > set_ftrace_filter" % word)
         assert cat(lucid, "set_ftrace_filter") == before, word
     fails(lucid, "echo '!ftest_leaf:stacktrace' > set_ftrace_filter",
