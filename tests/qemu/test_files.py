@@ -11,6 +11,13 @@ def check(lucid, line, want, timeout=30):
     assert out == want, "%r printed %r, not %r" % (line[:60], out[-500:], want[-500:])
 
 
+def check_all(lucid, cases):
+    """Each (line, what it prints, its exit status)."""
+    for line, out, status in cases:
+        check(lucid, line, out)
+        assert lucid.status() == status, line
+
+
 def test_boot_tree(lucid):
     check(lucid, "pwd", "/root\n")
     check(lucid, "ls /", "dev\nproc\nroot\nsys\ntmp\n")
@@ -69,9 +76,7 @@ def test_errors_and_statuses(lucid):
         ("umount /", "umount: /: target is busy.\n", 32),
         ("echo x > /proc/new", "sh: /proc/new: Permission denied\n", 1),
     ]
-    for line, out, status in cases:
-        check(lucid, line, out)
-        assert lucid.status() == status, line
+    check_all(lucid, cases)
 
 
 def test_double_dash_and_bad_options(lucid):
@@ -93,9 +98,7 @@ def test_double_dash_and_bad_options(lucid):
         ("cd -- /proc; pwd", "/proc\n", 0),
         ("cd -z", "sh: cd: -z: invalid option\ncd: usage: cd [dir]\n", 2),
     ]
-    for line, out, status in cases:
-        check(lucid, line, out)
-        assert lucid.status() == status, line
+    check_all(lucid, cases)
     lucid.run("cd /tmp; rm -- -f -g; cd")
 
 
