@@ -70,6 +70,18 @@ bool cmdline_next(const char *name, const char **pos, char *buf, size_t size)
 	return true;
 }
 
+#define FLAG_REST_MAX 8 /* "=off" and room: a longer value, cut, is still neither =0 nor =off */
+
+bool cmdline_flag_on(const char *name)
+{
+	char rest[FLAG_REST_MAX];
+	bool on = false;
+
+	for (const char *pos = NULL; cmdline_next(name, &pos, rest, sizeof(rest));)
+		on |= strcmp(rest, "=0") && strcmp(rest, "=off");
+	return on;
+}
+
 bool cmdline_get(const char *name, char *buf, size_t size)
 {
 	const char *value = NULL;

@@ -21,6 +21,12 @@ bool cmdline_get(const char *name, char *buf, size_t size);
  */
 bool cmdline_next(const char *name, const char **pos, char *buf, size_t size);
 /*
+ * A flag that a value can leave off, as Linux's tp_printk and traceoff_on_warning take it
+ * (set_tracepoint_printk, stop_trace_on_warning): any occurrence but name=0 and name=off turns
+ * it on, and no later one turns it off again.
+ */
+bool cmdline_flag_on(const char *name);
+/*
  * A size as Linux's boot options take it: a number (0x hex, 0 octal) and an optional K, M, G,
  * T, P or E suffix, any case, each a factor of 1024. *retptr (if not NULL) gets the first
  * character not used: ptr itself when there is no number.

@@ -45,7 +45,6 @@
 #include "lib/string.h"
 
 #define EVENT_BUF_SIZE 127 /* Linux's longest set_event word */
-#define TP_PRINTK_REST_MAX 8 /* "=off" and room: a cut value is longer than "=off" */
 
 /* --- available_events, set_event (reading) ---------------------------------------------------- */
 
@@ -466,13 +465,9 @@ static const struct ctl_table tp_printk_sysctls[] = {
 /* Before the tracers: the events they may hold (the sched_switch tracer). No files yet. */
 notrace void event_trace_early_init(void)
 {
-	char rest[TP_PRINTK_REST_MAX];
-
 	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
-	/* Linux's set_tracepoint_printk(): any tp_printk but =0 and =off turns it on, for good. */
-	for (const char *pos = NULL; cmdline_next("tp_printk", &pos, rest, sizeof(rest));)
-		if (strcmp(rest, "=0") && strcmp(rest, "=off"))
-			tracepoint_printk = 1;
+	if (cmdline_flag_on("tp_printk")) /* Linux's set_tracepoint_printk() */
+		tracepoint_printk = 1;
 }
 
 /* Once the VFS exists: events/, set_event and the rest, then trace_event=. */

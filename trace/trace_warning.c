@@ -23,9 +23,6 @@
 #include "kernel/proc_fs.h"
 #include "kernel/sysctl.h"
 #include "lib/compiler.h"
-#include "lib/string.h"
-
-#define WARNING_REST_MAX 8 /* "=off" and its NUL fit; a longer value is neither =0 nor =off */
 
 int __disable_trace_on_warning; /* an int, as Linux's: the sysctl is proc_dointvec */
 
@@ -40,11 +37,8 @@ notrace void disable_trace_on_warning(void)
 /* Before any WARN could matter: with the other boot options, in tracing_init(). */
 notrace void trace_boot_traceoff_on_warning(void)
 {
-	char rest[WARNING_REST_MAX];
-
-	for (const char *pos = NULL; cmdline_next("traceoff_on_warning", &pos, rest, sizeof(rest));)
-		if (strcmp(rest, "=0") && strcmp(rest, "=off"))
-			__disable_trace_on_warning = 1;
+	if (cmdline_flag_on("traceoff_on_warning"))
+		__disable_trace_on_warning = 1;
 }
 
 notrace void traceoff_on_warning_init_sysctl(void)
