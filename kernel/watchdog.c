@@ -35,9 +35,7 @@
 
 static unsigned long watchdog_thresh = WATCHDOG_THRESH_DEFAULT;
 static bool softlockup_panic;
-static bool watchdog_user_enabled = true; /* nowatchdog clears it: every detector */
-static bool soft_watchdog_user_enabled = true; /* nosoftlockup clears it: this detector */
-static bool watchdog_enabled = true; /* what the tick checks: both, and a threshold */
+static bool watchdog_enabled = true; /* what the tick checks */
 static uint64_t touched[NR_CPUS]; /* ns timestamp of the last proof of life */
 static bool reported[NR_CPUS];
 void (*softlockup_dump_hook)(void); /* set by the tracer: ftrace_dump_on_oops */
@@ -50,10 +48,9 @@ void watchdog_init(void)
 		watchdog_thresh = v;
 	if (cmdline_get("softlockup_panic", buf, sizeof(buf)))
 		softlockup_panic = simple_strtoul(buf, NULL, 0) != 0; /* as Linux: garbage is 0 */
-	watchdog_user_enabled = !cmdline_has("nowatchdog");
-	soft_watchdog_user_enabled = !cmdline_has("nosoftlockup");
-	watchdog_enabled =
-		watchdog_user_enabled && soft_watchdog_user_enabled && watchdog_thresh > 0;
+	/* nowatchdog stops every detector, nosoftlockup this one: here, the same one. */
+	watchdog_enabled = !cmdline_has("nowatchdog") && !cmdline_has("nosoftlockup") &&
+			   watchdog_thresh > 0;
 }
 
 /* From the timer interrupt, with the registers of the interrupted code. */
