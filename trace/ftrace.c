@@ -347,17 +347,29 @@ static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_
 /* --- filters ------------------------------------------------------------------------------- */
 
 /*
- * Does pattern (its '!' taken off) select record i? As Linux's match_records: a word that
- * begins with a digit is an index (filter_parse_regex's MATCH_INDEX), the line of
- * available_filter_functions counted from 1 and read leniently, so "12abc" is line 12; that
- * selects one site even where two static functions share a name. Anything else is a glob.
+ * What a word (its '!' taken off) selects, as Linux's match_records: a word that begins with a
+ * digit is an index (filter_parse_regex's MATCH_INDEX), the line of available_filter_functions
+ * counted from 1 and read leniently, so "12abc" is line 12; it selects that one site even where
+ * two static functions share a name. Anything else is a glob over the names. The line is read
+ * once per word, not once per record.
  */
-static bool pattern_selects(const struct ftrace_ops *ops, const char *pattern, int i)
+struct selector {
+	const char *glob; /* NULL: by line */
+	unsigned long line;
+};
+
+static struct selector selector(const char *pattern)
 {
 	if (isdigit(pattern[0]))
-		return !(ops->flags & FTRACE_OPS_FL_GRAPH_SET) &&
-		       simple_strtoul(pattern, NULL, 0) == (unsigned long)i + 1;
-	return *pattern && glob_match(pattern, records[i].name);
+		return (struct selector){NULL, simple_strtoul(pattern, NULL, 0)};
+	return (struct selector){pattern, 0};
+}
+
+static bool selects(const struct selector *sel, int i)
+{
+	if (!sel->glob)
+		return sel->line == (unsigned long)i + 1;
+	return *sel->glob && glob_match(sel->glob, records[i].name);
 }
 
 int ftrace_hash_edit_begin(struct ftrace_hash_edit *edit, struct ftrace_ops *ops, bool is_notrace,
@@ -380,15 +392,17 @@ int ftrace_hash_edit_begin(struct ftrace_hash_edit *edit, struct ftrace_ops *ops
 int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern)
 {
 	bool remove = pattern[0] == '!';
+	bool graph = edit->ops->flags & FTRACE_OPS_FL_GRAPH_SET;
+	struct selector sel = selector(pattern + remove);
 	unsigned long *bits = edit->bits;
 	int matched = 0, removed = 0;
 
-	if (remove)
-		pattern++;
+	if (graph && !sel.glob)
+		return -EINVAL; /* ftrace_graph_set_hash knows no MATCH_INDEX */
 	for (int i = 0; i < nr_records; i++) {
 		unsigned long bit = 1UL << (i % BITS_PER_LONG);
 
-		if (!pattern_selects(edit->ops, pattern, i))
+		if (!selects(&sel, i))
 			continue;
 		matched++;
 		if (remove) {
@@ -399,7 +413,7 @@ int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern)
 		}
 	}
 	/* Linux: a word that selects no function is -EINVAL (the graph sets: removes none). */
-	if (!matched || (remove && !removed && (edit->ops->flags & FTRACE_OPS_FL_GRAPH_SET)))
+	if (!matched || (remove && !removed && graph))
 		return -EINVAL;
 	return 0;
 }
