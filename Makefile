@@ -18,9 +18,11 @@ NASM    ?= nasm
 HOSTCC  ?= cc
 PYTHON  ?= /usr/bin/python3
 QEMU    ?= qemu-system-x86_64
+export QEMU # tools/qemu-cmd runs it, for make run, the tests and the tools alike
 
-SMP     ?= 4
-MEM     ?= 256
+# CPUs and MiB of the guest: tools/qemu-cmd's defaults (4 and 256) unless set.
+SMP     ?=
+MEM     ?=
 CMDLINE ?=
 FTRACE  ?= 1
 GDBPORT ?= $(shell expr `id -u` % 5000 + 25000)
@@ -106,16 +108,20 @@ $(B)/lucid.iso: $(B)/lucid.elf tools/mkiso.sh FORCE
 
 FORCE:
 
-QEMU_FLAGS = -smp $(SMP) -m $(MEM) -serial stdio -display none -no-reboot \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -cdrom $(B)/lucid.iso -boot d
+# QEMU's command line is tools/qemu-cmd's, shared with the tests and tools/lucid-record. Here
+# the console is a person's terminal: Ctrl-C goes to Lucid, Ctrl-A X quits, Ctrl-A C is
+# QEMU's monitor (tools/qemu-cmd explains).
+QEMU_SIZE = $(if $(SMP),--smp $(SMP)) $(if $(MEM),--mem $(MEM))
+QEMU_RUN = tools/run-qemu.sh $(QEMU_SIZE) --iso $(B)/lucid.iso --console interactive
 
 run: deps iso
-	@tools/run-qemu.sh $(QEMU) $(QEMU_FLAGS)
+	@$(QEMU_RUN)
 
 debug: deps iso
 	@sed "s/@GDBPORT@/$(GDBPORT)/" tools/gdbinit.tmpl > .gdbinit
 	@echo "*** Now run 'gdb -x .gdbinit' in another window, then: hbreak kmain, continue"
-	@tools/run-qemu.sh $(QEMU) $(QEMU_FLAGS) -S -gdb tcp::$(GDBPORT)
+	@echo "*** (Ctrl-A X here quits QEMU)"
+	@$(QEMU_RUN) -- -S -gdb tcp::$(GDBPORT)
 
 print-gdbport:
 	@echo $(GDBPORT)
@@ -126,7 +132,7 @@ print-gdbport:
 CMD ?=
 ARGS ?=
 record: deps iso
-	@$(PYTHON) tools/lucid-record --iso $(B)/lucid.iso --smp $(SMP) --mem $(MEM) $(ARGS) \
+	@$(PYTHON) tools/lucid-record --iso $(B)/lucid.iso $(QEMU_SIZE) $(ARGS) \
 		-- '$(subst ','\'',$(CMD))'
 
 # --- tests -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pexpect.popen_spawn import PopenSpawn
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
+QEMU_CMD = os.path.join(ROOT, "tools", "qemu-cmd")
 PROMPT = r"\[[^\]\r\n]*\]# "
 OOPS_MARK = "Kernel panic - not syncing"
 
@@ -38,21 +39,32 @@ def iso_for(cmdline="", build=None):
     return iso
 
 
+def qemu_cmd(iso, smp=None, mem=None, console="pipe", extra=()):
+    """The command that boots iso: tools/qemu-cmd, the one QEMU command line make run uses too.
+
+    smp and mem default to qemu-cmd's (4 CPUs, 256 MiB); console is "pipe" (the console's bytes
+    on stdin and stdout, exactly), "interactive" (a terminal, as make run) or "none"; extra are
+    more QEMU arguments. The process it starts is QEMU itself.
+    """
+    cmd = [QEMU_CMD, "--iso", iso, "--console", console]
+    if smp is not None:
+        cmd += ["--smp", str(smp)]
+    if mem is not None:
+        cmd += ["--mem", str(mem)]
+    return cmd + ["--"] + list(extra)
+
+
 class Lucid:
     """One booted kernel. `run(cmd)` types a command line and returns what it printed."""
 
-    def __init__(self, smp=4, mem=256, cmdline="", timeout=60, extra=(), icount=False,
+    def __init__(self, smp=None, mem=None, cmdline="", timeout=60, extra=(), icount=False,
                  build=None):
         self.iso = iso_for(cmdline, build)
-        args = ["-smp", str(smp), "-m", str(mem), "-serial", "stdio", "-display", "none",
-                "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-                "-cdrom", self.iso, "-boot", "d"] + list(extra)
-        if icount:
-            args += ["-icount", "shift=0"]
+        extra = list(extra) + (["-icount", "shift=0"] if icount else [])
         self.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
         self.started = time.monotonic()
         # Pipes, not a pty: the console's bytes arrive exactly as the kernel sent them.
-        self.p = PopenSpawn(["qemu-system-x86_64"] + args, encoding="utf-8",
+        self.p = PopenSpawn(qemu_cmd(self.iso, smp, mem, "pipe", extra), encoding="utf-8",
                             codec_errors="replace", timeout=timeout)
         self.p.logfile_read = self.log
         self.p.delaybeforesend = None

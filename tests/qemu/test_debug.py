@@ -4,7 +4,7 @@ import shutil
 import socket
 import subprocess
 
-from lucid import BUILD, ROOT, iso_for
+from lucid import BUILD, ROOT, iso_for, qemu_cmd
 
 
 def free_port():
@@ -18,9 +18,9 @@ def free_port():
 def test_gdb_breaks_in_kmain():
     assert shutil.which("gdb"), "gdb is needed for make debug (tools/deps.sh installs it)"
     port = free_port()
-    qemu = subprocess.Popen(["qemu-system-x86_64", "-smp", "2", "-m", "256", "-serial", "null",
-                             "-display", "none", "-no-reboot", "-cdrom", iso_for(), "-boot", "d",
-                             "-S", "-gdb", "tcp::%d" % port],
+    # make debug's command line (tools/qemu-cmd), with no console: only gdb talks to it here.
+    qemu = subprocess.Popen(qemu_cmd(iso_for(), smp=2, console="none",
+                                     extra=["-S", "-gdb", "tcp::%d" % port]),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with open(os.path.join(ROOT, "tools", "gdbinit.tmpl")) as f:
