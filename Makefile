@@ -47,11 +47,25 @@ KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-pic -fno-pie -mcmodel=kernel -m
 KASFLAGS := -I. -D__ASSEMBLY__
 KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T linker.ld
 
-# Work in progress by other changes that is not yet part of the kernel image.
-KERNEL_EXCLUDE := $(wildcard kernel/inode.c)
-KSRCS := $(filter-out $(KERNEL_EXCLUDE), \
-	$(wildcard arch/x86_64/*.c kernel/*.c lib/*.c trace/*.c) $(wildcard arch/x86_64/*.S))
-KOBJS := $(patsubst %,$(B)/%.o,$(basename $(KSRCS))) $(patsubst %.asm,$(B)/%.o,$(wildcard boot/*.asm))
+# What is built: each source folder lists its files in its own Makefile.inc (KSRCS += ...), so a
+# reader sees every file that goes into the kernel, folder by folder, and adding a file is one
+# line beside it. No wildcards choose sources; the check below only compares.
+SRC_DIRS := boot arch/x86_64 kernel kernel/sched kernel/mm kernel/fs kernel/fs/proc \
+	kernel/drivers kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
+KSRCS :=
+include $(addsuffix /Makefile.inc,$(SRC_DIRS))
+KOBJS := $(patsubst %,$(B)/%.o,$(basename $(KSRCS)))
+KHDRS := $(wildcard $(addsuffix /*.h,$(SRC_DIRS)) trace/events/*.h)
+
+# A folder's list and its files must agree: a source file nobody listed would silently not be
+# built, and a listed file that is gone would fail later with a less helpful message.
+SRC_ON_DISK := $(shell find boot arch kernel lib trace -name '*.c' -o -name '*.S' -o -name '*.asm')
+SRC_UNLISTED := $(filter-out $(KSRCS),$(SRC_ON_DISK))
+SRC_MISSING := $(filter-out $(SRC_ON_DISK),$(KSRCS))
+ifneq ($(SRC_UNLISTED)$(SRC_MISSING),)
+$(error Makefile.inc lists and files disagree:$(if $(SRC_UNLISTED), not listed: \
+	$(SRC_UNLISTED))$(if $(SRC_MISSING), listed but missing: $(SRC_MISSING)))
+endif
 
 # Dynamic ftrace: every function of kernel/ and arch/ starts with "call __fentry__", listed in
 # __mcount_loc. Not instrumented, ever: the tracer itself (trace/), lib/ (the tracer formats
@@ -143,7 +157,7 @@ HOSTCFLAGS := -std=gnu11 -g -O1 -I. -DLUCID_HOST -fsanitize=address,undefined \
 UNIT_BINS := $(patsubst %,$(B)/host/test_%,$(UNIT_TESTS))
 
 define unit_rule
-$(B)/host/test_$(1): $$($(1)_SRCS) $$(wildcard lib/*.h kernel/*.h trace/*.h tests/unit/*.h)
+$(B)/host/test_$(1): $$($(1)_SRCS) $$(KHDRS) $$(wildcard tests/unit/*.h)
 	@mkdir -p $(B)/host
 	$(HOSTCC) $(HOSTCFLAGS) $$($(1)_CFLAGS) $$($(1)_SRCS) -o $$@ -lcmocka -lpthread
 endef
@@ -196,8 +210,7 @@ FUZZCFLAGS := -std=gnu11 -g -O1 -I. -DLUCID_HOST -fsanitize=fuzzer,address,undef
 FUZZ_BINS := $(patsubst %,$(B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
 define fuzz_rule
-$(B)/fuzz/fuzz_$(1): $$(fuzz_$(1)_SRCS) $$(wildcard lib/*.h kernel/*.h arch/x86_64/*.h \
-		tests/unit/*.h tests/fuzz/*.h)
+$(B)/fuzz/fuzz_$(1): $$(fuzz_$(1)_SRCS) $$(KHDRS) $$(wildcard tests/unit/*.h tests/fuzz/*.h)
 	@mkdir -p $(B)/fuzz
 	@echo "  FUZZCC  $$@"; $(FUZZ_CC) $(FUZZCFLAGS) $$(fuzz_$(1)_CFLAGS) $$(fuzz_$(1)_SRCS) -o $$@
 endef
@@ -212,12 +225,12 @@ fuzz: deps fuzz-build
 # --- sanitizers in the kernel (issue 9) ------------------------------------------------------
 # -fstack-protector-strong is always on (STACKPROTECTOR=0 turns it off), as in the kernels Linux
 # distributions ship: it costs a compare only in functions with local arrays, needs one global
-# from the kernel (kernel/stackprotector.c), and so every test run checks it. gcc's default
+# from the kernel (kernel/debug/stackprotector.c), and so every test run checks it. gcc's default
 # canary is %fs:40, in user space's thread block; a kernel has none: -mstack-protector-guard=
 # global reads __stack_chk_guard instead.
 #
 # UBSAN=1 adds the undefined behaviour checks that mean something in a freestanding kernel,
-# each reported by kernel/ubsan.c (built without them). Left out: null, as in Linux: page 0 is
+# each reported by kernel/debug/ubsan.c (built without them). Left out: null, as in Linux: page 0 is
 # unmapped, so the MMU already catches a NULL dereference, for free and with the registers in
 # the oops (crash null shows it in both builds); return and enum (C++ only in gcc), float-* (no
 # floating point here), vptr (C++).
@@ -231,7 +244,7 @@ UBSAN_CFLAGS := -fsanitize=shift,integer-divide-by-zero,unreachable,vla-bound \
 	-fsanitize=builtin -DCONFIG_UBSAN
 ifeq ($(UBSAN),1)
 KCFLAGS += $(UBSAN_CFLAGS)
-$(B)/kernel/ubsan.o: KCFLAGS += -fno-sanitize=all
+$(B)/kernel/debug/ubsan.o: KCFLAGS += -fno-sanitize=all
 endif
 
 # The objects depend on the flags they are built with, written to $(B)/kcflags: changing

@@ -153,10 +153,10 @@ early_stack_top:
 section .text
 extern kmain
 extern boot_stack
-BOOT_GUARD_SIZE  equ 4096              ; must match kernel/kstack.c
+BOOT_GUARD_SIZE  equ 4096              ; must match kernel/mm/kstack.c
 BOOT_KSTACK_SIZE equ 16384
 higher_half_entry:
-	mov rsp, boot_stack + BOOT_GUARD_SIZE + BOOT_KSTACK_SIZE ; the real stack (kernel/kstack.c)
+	mov rsp, boot_stack + BOOT_GUARD_SIZE + BOOT_KSTACK_SIZE ; the real stack (kernel/mm/kstack.c)
 	xor ebp, ebp                    ; terminates frame-pointer backtraces
 	call kmain                      ; kmain(magic = edi, info = esi): never returns
 .hang:

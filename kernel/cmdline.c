@@ -9,7 +9,7 @@
  * that needs both.
  */
 #include "kernel/cmdline.h"
-#include "kernel/multiboot2.h"
+#include "arch/x86_64/multiboot2.h"
 #include "kernel/printk.h"
 #include "lib/compiler.h"
 #include "lib/kstrtox.h"

@@ -13,7 +13,7 @@
  * Not traced: the tracer names functions through here while it formats a trace.
  */
 #include "kernel/kallsyms.h"
-#include "kernel/seq_file.h"
+#include "kernel/fs/seq_file.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "lib/compiler.h"

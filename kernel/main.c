@@ -7,25 +7,25 @@
  */
 #include <stdint.h>
 #include "kernel/percpu.h"
-#include "kernel/console.h"
+#include "kernel/drivers/console.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
-#include "kernel/multiboot2.h"
-#include "kernel/page_alloc.h"
+#include "arch/x86_64/multiboot2.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/kallsyms.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/smp.h"
-#include "kernel/time.h"
-#include "kernel/timer.h"
+#include "kernel/sched/time.h"
+#include "kernel/sched/timer.h"
 #include "kernel/cmdline.h"
-#include "kernel/shell.h"
-#include "kernel/fault_inject.h"
-#include "kernel/fs_boot.h"
-#include "kernel/watchdog.h"
-#include "kernel/sysrq.h"
+#include "kernel/shell/shell.h"
+#include "kernel/debug/fault_inject.h"
+#include "kernel/fs/fs_boot.h"
+#include "kernel/sched/watchdog.h"
+#include "kernel/debug/sysrq.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
-#include "kernel/stackprotector.h"
+#include "kernel/debug/stackprotector.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
@@ -45,7 +45,7 @@
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
 static struct boot_info boot_info;
-extern uint64_t boot_kmain_tsc; /* kernel/cmd_bench.c */
+extern uint64_t boot_kmain_tsc; /* kernel/shell/cmd/cmd_bench.c */
 
 static void serial_interrupt(struct pt_regs *regs)
 {

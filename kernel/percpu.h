@@ -20,7 +20,7 @@ struct cpu {
 	struct cpu *self;       /* must stay first: this_cpu() loads it from %gs:0 */
 	struct task *curr;      /* the task running on this CPU: `current` */
 	int id;                 /* 0 .. nr_cpu_ids-1, the [001] column of a trace */
-	int preempt_count;      /* preemption, softirq, hardirq and NMI depth (kernel/preempt.h) */
+	int preempt_count;      /* preemption, softirq, hardirq and NMI depth (kernel/sched/preempt.h) */
 	bool need_resched;      /* set when a better task is waiting: schedule at the next chance */
 	bool online;
 	uint32_t apic_id;
@@ -28,7 +28,7 @@ struct cpu {
 	uint64_t idle_ticks;    /* of those, the ones that found it idle */
 	struct task *idle;      /* this CPU's swapper/N */
 	void *boot_stack;       /* the stack the CPU came up on: its idle task's */
-	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched.c) */
+	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched/sched.c) */
 	void *arch;             /* struct arch_cpu: GDT, TSS, IST stacks (arch/x86_64/gdt.c) */
 	unsigned int trace_recursion; /* contexts now inside a tracer callback (trace/ftrace.h) */
 	struct task *trace_cmdline_task; /* the last task whose name the tracer saved here ... */

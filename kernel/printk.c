@@ -10,9 +10,9 @@
  * through here.
  */
 #include "kernel/printk.h"
-#include "kernel/console.h"
-#include "kernel/spinlock.h"
-#include "kernel/time.h"
+#include "kernel/drivers/console.h"
+#include "kernel/sched/spinlock.h"
+#include "kernel/sched/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 

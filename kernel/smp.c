@@ -7,9 +7,9 @@
  * resynchronize their instruction streams); an NMI stops every CPU when the kernel panics.
  */
 #include "kernel/smp.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/sched/time.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/idt.h"

@@ -9,8 +9,8 @@
  * looks at the slots for nothing, or misses a probe that was being attached at that moment.
  */
 #include "kernel/tracepoint.h"
-#include "kernel/kmalloc.h"
-#include "kernel/mutex.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
 

@@ -20,7 +20,7 @@
 #include "lib/ctype.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/kmalloc.h"
+#include "kernel/mm/kmalloc.h"
 #include <stdint.h>
 
 enum {

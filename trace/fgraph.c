@@ -30,10 +30,10 @@
  */
 #include "trace/fgraph.h"
 #include "trace/ftrace.h"
-#include "kernel/sched.h"
-#include "kernel/kmalloc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
-#include "kernel/time.h"
+#include "kernel/sched/time.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"

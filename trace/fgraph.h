@@ -46,7 +46,7 @@ struct ftrace_ops;
 int register_ftrace_graph_ops(struct ftrace_ops *ops, trace_func_graph_ent_t entry,
 			      trace_func_graph_ret_t ret);
 void unregister_ftrace_graph(void);
-/* A new task gets a return stack if the graph tracer is active (kernel/kthread.c). */
+/* A new task gets a return stack if the graph tracer is active (kernel/sched/kthread.c). */
 int ftrace_graph_init_task(struct task *t);
 void ftrace_graph_exit_task(struct task *t);
 /* For backtraces: the real return address behind return_to_handler at stack slot retp. */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include "lib/compiler.h"
 #include "kernel/percpu.h"
-#include "kernel/preempt.h"
+#include "kernel/sched/preempt.h"
 
 struct ftrace_ops;
 
@@ -137,7 +137,7 @@ extern uint64_t ftrace_init_insns;
  * One bit per context, so an interrupt that arrives in the middle of a callback can still be
  * traced. Disables preemption while held: the bits are per CPU.
  *
- * The context is read off the preemption counter (kernel/preempt.h): its highest set bit above
+ * The context is read off the preemption counter (kernel/sched/preempt.h): its highest set bit above
  * the preempt-disable byte is 8-15 in a softirq, 16-19 in a hardirq, 20-23 in an NMI, and 7 (a
  * bit we set ourselves) in a task. That bit number is the context's bit in trace_recursion, so
  * one BSR finds it, and a nested interrupt (count 2) even gets a bit of its own. Inline: the

@@ -25,7 +25,7 @@
  */
 #include "trace/ftrace_probe.h"
 #include "trace/trace.h"
-#include "kernel/kmalloc.h"
+#include "kernel/mm/kmalloc.h"
 #include "lib/errno.h"
 #include "lib/glob.h"
 #include "lib/string.h"

@@ -14,7 +14,7 @@
 #include "trace/fgraph.h"
 #include "trace/ftrace.h"
 #include "trace/trace_graph_fmt.h"
-#include "kernel/kmalloc.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "lib/errno.h"
 #include "lib/printf.h"

@@ -12,13 +12,13 @@
 #include "trace/fgraph.h"
 #include "trace/trace_stack.h"
 #include "trace/ftrace_profile.h"
-#include "kernel/kmalloc.h"
-#include "kernel/sched.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/sched.h"
 #include "arch/x86_64/ftrace.h"
-#include "kernel/ftest.h"
+#include "kernel/debug/ftest.h"
 #include "kernel/kallsyms.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/sched/time.h"
 #include "lib/string.h"
 
 static unsigned long hits_leaf, hits_ftest;

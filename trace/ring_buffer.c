@@ -109,12 +109,12 @@
  * is not counted: it is written minus the others.
  */
 #include "trace/ring_buffer.h"
-#include "kernel/kmalloc.h"
+#include "kernel/mm/kmalloc.h"
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #ifndef LUCID_HOST
-#include "kernel/time.h"
+#include "kernel/sched/time.h"
 #include "arch/x86_64/tsc.h"
 #endif
 

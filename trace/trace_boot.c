@@ -32,9 +32,9 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_events.h"
-#include "kernel/mutex.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/cmdline.h"
-#include "kernel/multiboot2.h"
+#include "arch/x86_64/multiboot2.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 

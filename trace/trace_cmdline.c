@@ -18,9 +18,9 @@
  * Not traced, for the same reason: the function tracer calls in here for every event.
  */
 #include "trace/trace.h"
-#include "kernel/kmalloc.h"
-#include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/spinlock.h"
 #include "lib/errno.h"
 
 #define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */

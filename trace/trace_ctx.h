@@ -12,8 +12,8 @@
 #define TRACE_TRACE_CTX_H
 
 #include "kernel/percpu.h"
-#include "kernel/preempt.h"
-#include "kernel/sched.h"
+#include "kernel/sched/preempt.h"
+#include "kernel/sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "trace/trace_entries.h"
 #include "lib/compiler.h"

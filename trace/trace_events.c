@@ -28,7 +28,7 @@
 #include "trace/trace_events.h"
 #include "trace/ring_buffer.h"
 #include "kernel/tracepoint.h"
-#include "kernel/mutex.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "trace/trace_output.h"

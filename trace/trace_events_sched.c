@@ -23,7 +23,7 @@
  */
 #include "trace/trace_events.h"
 #include "trace/events/sched.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "lib/string.h"
 
 /* Linux's prev_state report bits (include/linux/sched.h), with the values its formats show. */

@@ -5,7 +5,7 @@
 #ifndef TRACE_TRACE_FS_H
 #define TRACE_TRACE_FS_H
 
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "trace/trace.h"
 
 /* Linux's modes for tracefs files. */

@@ -18,7 +18,7 @@
 #include "trace/trace_ctx.h"
 #include "trace/ring_buffer.h"
 #include "arch/x86_64/ftrace.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "lib/errno.h"
 
 #define TRACE_FUNC_OPT_STACK 0x1

@@ -35,7 +35,7 @@
 #include "trace/trace_output.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
-#include "kernel/kmalloc.h"
+#include "kernel/mm/kmalloc.h"
 #include "lib/string.h"
 
 #define TRACE_GRAPH_INDENT 2 /* spaces per level of depth */

@@ -22,7 +22,7 @@
  *
  * trace_pipe consumes: each event read is gone. It has no header, and when the buffer is empty
  * it waits: read says -EAGAIN and the VFS sleeps on trace_pipe_wait without its lock (see
- * kernel/vfs_lock.c), until woken, Ctrl-C (-EINTR), or at once with O_NONBLOCK (-EAGAIN).
+ * kernel/fs/vfs_lock.c), until woken, Ctrl-C (-EINTR), or at once with O_NONBLOCK (-EAGAIN).
  * Writers record from any context, where waking a sleeper is not allowed, so nobody wakes the
  * reader when an event arrives: a timer looks again every TRACE_PIPE_POLL_MS (and
  * trace_pipe_wake(), from "echo 1 > tracing_on" say, wakes at once). As on Linux, once
@@ -33,13 +33,13 @@
 #include "trace/trace_fs.h"
 #include "trace/trace_output.h"
 #include "trace/ring_buffer.h"
-#include "kernel/seq_file.h"
-#include "kernel/kmalloc.h"
-#include "kernel/mutex.h"
-#include "kernel/sched.h"
-#include "kernel/wait.h"
-#include "kernel/timer.h"
-#include "kernel/time.h"
+#include "kernel/fs/seq_file.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/wait.h"
+#include "kernel/sched/timer.h"
+#include "kernel/sched/time.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

@@ -18,7 +18,7 @@
 #include "trace/trace_fs.h"
 #include "trace/trace_printk.h"
 #include "trace/ring_buffer.h"
-#include "kernel/preempt.h"
+#include "kernel/sched/preempt.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

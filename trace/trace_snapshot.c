@@ -21,8 +21,8 @@
 #include "trace/trace.h"
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
-#include "kernel/mutex.h"
-#include "kernel/seq_file.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/fs/seq_file.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 

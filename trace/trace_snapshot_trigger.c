@@ -15,10 +15,10 @@
  */
 #include "trace/ftrace_probe.h"
 #include "trace/trace.h"
-#include "kernel/mutex.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/wait.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/wait.h"
 #include "lib/errno.h"
 
 static int snapshot_pending; /* a trigger fired: swap, then record again */

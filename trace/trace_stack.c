@@ -7,7 +7,7 @@
  * pointers and keeps, for each function on the chain, how deep its frame sits: the table that
  * stack_trace shows, deepest first, with each frame's size as the difference between two depths.
  *
- * Stacks are 16 KiB here (kernel/kstack.h); interrupts run on the interrupted task's stack, so
+ * Stacks are 16 KiB here (kernel/mm/kstack.h); interrupts run on the interrupted task's stack, so
  * their frames count too, as in Linux.
  *
  * Not traced: it is a tracer callback.
@@ -15,9 +15,9 @@
 #include "trace/trace_stack.h"
 #include "trace/ftrace.h"
 #include "trace/fgraph.h"
-#include "kernel/kstack.h"
-#include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/spinlock.h"
 #include "lib/printf.h"
 
 static void stack_trace_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,

@@ -20,8 +20,8 @@
 #include "trace/trace_printk.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
-#include "kernel/proc_fs.h"
-#include "kernel/sysctl.h"
+#include "kernel/fs/proc/proc_fs.h"
+#include "kernel/fs/proc/sysctl.h"
 #include "lib/compiler.h"
 
 int __disable_trace_on_warning; /* an int, as Linux's: the sysctl is proc_dointvec */

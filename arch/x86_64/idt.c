@@ -21,8 +21,8 @@
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/percpu.h"
-#include "kernel/preempt.h"
-#include "kernel/sched.h"
+#include "kernel/sched/preempt.h"
+#include "kernel/sched/sched.h"
 #include "lib/compiler.h"
 #include "trace/events/irq.h"
 

@@ -19,9 +19,9 @@
  */
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/page_alloc.h"
-#include "kernel/kstack.h"
-#include "kernel/spinlock.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/sched/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"

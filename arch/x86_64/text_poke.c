@@ -35,7 +35,7 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/smp.h"
-#include "kernel/spinlock.h"
+#include "kernel/sched/spinlock.h"
 #include "kernel/panic.h"
 #include "lib/string.h"
 

@@ -20,7 +20,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/kallsyms.h"
 #include "trace/fgraph.h"
 #include "lib/compiler.h"

@@ -11,7 +11,7 @@
  *
  * Not traced: the tracer reads this clock for every event.
  */
-#include "kernel/time.h"
+#include "kernel/sched/time.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"

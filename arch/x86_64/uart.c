@@ -3,7 +3,7 @@
  *
  * Output is polled: we wait for the transmit holding register to empty and write one byte. Under
  * QEMU that register is always empty, so polling costs nothing there. Input is interrupt driven:
- * the UART raises IRQ 4 when a byte arrives, and kernel/console.c takes it from there, so an idle
+ * the UART raises IRQ 4 when a byte arrives, and kernel/drivers/console.c takes it from there, so an idle
  * CPU can halt instead of spinning on the line status register.
  *
  * Not traced: printk and the oops path call into here, and an oops must print even when the
@@ -13,7 +13,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/compiler.h"
-#include "kernel/time.h"
+#include "kernel/sched/time.h"
 
 /* Register offsets from the port base. */
 #define UART_DATA 0 /* receive / transmit holding register (DLAB=0) */

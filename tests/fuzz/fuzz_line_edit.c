@@ -1,5 +1,5 @@
 /*
- * Fuzzing the shell's line editor (kernel/line_edit.c): random keystrokes, and a model terminal
+ * Fuzzing the shell's line editor (kernel/shell/line_edit.c): random keystrokes, and a model terminal
  * that checks what the user would see.
  *
  * Every echo byte is applied to a one-line terminal (printable bytes are written at the cursor,
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/line_edit.h"
+#include "kernel/shell/line_edit.h"
 #include "lib/ctype.h"
 #include "tests/unit/host_kmalloc.h"
 #include "tests/fuzz/fuzz_check.h"

@@ -1,5 +1,5 @@
 /*
- * Fuzzing the multiboot2 boot information parser (kernel/multiboot2.c) with corrupted blocks.
+ * Fuzzing the multiboot2 boot information parser (arch/x86_64/multiboot2.c) with corrupted blocks.
  *
  * The block is copied into a heap buffer of exactly its size, so that ASan reports a read of
  * even one byte past it. A random total_size field would almost always be rejected at once, so
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/multiboot2.h"
+#include "arch/x86_64/multiboot2.h"
 #include "lib/errno.h"
 #include "tests/fuzz/fuzz_check.h"
 

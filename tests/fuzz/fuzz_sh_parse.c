@@ -1,6 +1,6 @@
 /*
- * Fuzzing the shell's parser (kernel/sh_parse.c): random lines through sh_parse() and
- * sh_expand_pipeline(), the way kernel/shell.c runs them.
+ * Fuzzing the shell's parser (kernel/shell/sh_parse.c): random lines through sh_parse() and
+ * sh_expand_pipeline(), the way kernel/shell/shell.c runs them.
  *
  * The first input byte is not part of the line: it picks the $? value and, for a quarter of the
  * inputs, which kmalloc fails, so the out-of-memory paths run as often as the normal ones.
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/sh_parse.h"
+#include "kernel/shell/sh_parse.h"
 #include "lib/errno.h"
 #include "tests/unit/host_kmalloc.h"
 #include "tests/fuzz/fuzz_check.h"

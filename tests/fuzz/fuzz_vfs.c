@@ -1,5 +1,5 @@
 /*
- * Fuzzing the VFS (kernel/vfs.c namei.c dcache.c file.c mount.c ramfs.c pseudofs.c seq_file.c)
+ * Fuzzing the VFS (kernel/fs/vfs.c namei.c dcache.c file.c mount.c ramfs.c pseudofs.c seq_file.c)
  * by reading the input as a program of file operations on a handful of paths.
  *
  * Each input runs in a fresh ramfs mounted on /fz, beside the boot tree (/proc, debugfs, tracefs
@@ -21,8 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "kernel/vfs.h"
-#include "kernel/vfs_internal.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/fs/vfs_internal.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -44,7 +44,7 @@ static bool verbose;
 #define IO_MAX 9000 /* a little over two pages */
 #define MOUNTS_MAX 2048
 
-/* ---- the stand-ins the kernel provides (kernel/vfs_lock.c, the task) --------------------- */
+/* ---- the stand-ins the kernel provides (kernel/fs/vfs_lock.c, the task) --------------------- */
 
 /* Two tasks: the first, and a child that fork() would make, sharing its open files. */
 static struct fs_context tasks[2], *current_task = &tasks[0];

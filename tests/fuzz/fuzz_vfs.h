@@ -2,7 +2,7 @@
 #ifndef TESTS_FUZZ_FUZZ_VFS_H
 #define TESTS_FUZZ_FUZZ_VFS_H
 
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 
 /* Makes the tracefs files the operations reach: fz_value, fz_list, instances/. */
 void fuzz_files_init(void);

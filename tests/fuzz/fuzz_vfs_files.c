@@ -7,13 +7,13 @@
  *   fz_tmp         appears and disappears while it may be open (fuzz_files_toggle_tmp)
  *   a null device  for mknod: reads nothing, takes every write
  *
- * all under /sys/kernel/tracing. Their handlers follow the rules of kernel/vfs.h, so a fault
+ * all under /sys/kernel/tracing. Their handlers follow the rules of kernel/fs/vfs.h, so a fault
  * the fuzzer finds through them is the VFS's, not theirs.
  */
 #include <stdbool.h>
 #include <stdint.h>
-#include "kernel/tracefs.h"
-#include "kernel/seq_file.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/fs/seq_file.h"
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"

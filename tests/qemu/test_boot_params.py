@@ -336,7 +336,7 @@ def test_warning_and_end_of_boot_options():
         f = "/proc/sys/kernel/traceoff_on_warning"
         assert k.run("cat " + f) == "1\n"
         # the WARN's report alone: the crash task's sched_wakeup_new is not printed any more
-        assert re.match(r"^\[ *\d+\.\d{6}\] WARNING: at kernel/cmd_crash\.c:\d+ crash_warn\n$",
+        assert re.match(r"^\[ *\d+\.\d{6}\] WARNING: at kernel/shell/cmd/cmd_crash\.c:\d+ crash_warn\n$",
                         k.run("crash warn"))
         assert k.run("cat %s/tracing_on" % T) == "0\n"
         ev = trace_bodies(k.run("cat %s/trace" % T))
@@ -351,7 +351,7 @@ def test_warning_and_end_of_boot_options():
         # off: a WARN leaves tracing alone
         assert k.run("echo 0 > %s; cat %s" % (f, f)) == "0\n"
         k.run("echo > %s/trace; echo 1 > %s/tracing_on" % (T, T))
-        assert "WARNING: at kernel/cmd_crash.c" in k.run("crash warn")
+        assert "WARNING: at kernel/shell/cmd/cmd_crash.c" in k.run("crash warn")
         assert k.run("cat %s/tracing_on" % T) == "1\n"
         assert "Disabling tracing" not in k.run("cat %s/trace" % T)
         assert k.run("echo on > " + f) == "sh: echo: write error: Invalid argument\n"

@@ -37,7 +37,7 @@ def test_crash_ubsan():
         assert status is None and "this kernel was built without UBSAN" in out, out
         return
     assert status == 3, out
-    where = r"kernel/cmd_crash\.c:\d+:\d+"
+    where = r"kernel/shell/cmd/cmd_crash\.c:\d+:\d+"
     assert re.search(r"UBSAN: signed-integer-overflow in %s\r?\n" % where, out), out
     assert "2147483647 + 1 cannot be represented in type 'int'" in out, out
     trace = out[out.index("Call Trace:"):]

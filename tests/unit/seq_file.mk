@@ -1,2 +1,2 @@
 UNIT_TESTS += seq_file
-seq_file_SRCS := tests/unit/test_seq_file.c kernel/seq_file.c lib/printf.c lib/string.c tests/unit/host_kmalloc.c
+seq_file_SRCS := tests/unit/test_seq_file.c kernel/fs/seq_file.c lib/printf.c lib/string.c tests/unit/host_kmalloc.c

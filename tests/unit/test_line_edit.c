@@ -1,4 +1,4 @@
-/* Unit tests for kernel/line_edit.c: keystrokes in, echo bytes and events out. */
+/* Unit tests for kernel/shell/line_edit.c: keystrokes in, echo bytes and events out. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/line_edit.h"
+#include "kernel/shell/line_edit.h"
 #include "tests/unit/host_kmalloc.h"
 
 #define UP "\x1b[A"

@@ -1,11 +1,11 @@
-/* Host tests of the scheduler's placement and stealing decisions (kernel/sched_policy.c). */
+/* Host tests of the scheduler's placement and stealing decisions (kernel/sched/sched_policy.c). */
 #include "lib/compiler.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "kernel/sched_policy.h"
+#include "kernel/sched/sched_policy.h"
 
 #define ALL ~0ULL
 

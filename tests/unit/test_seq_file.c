@@ -1,5 +1,5 @@
 /*
- * Tests for kernel/seq_file.c. A generator of 200,000 records (about 11 MB of text) is read in
+ * Tests for kernel/fs/seq_file.c. A generator of 200,000 records (about 11 MB of text) is read in
  * pieces of many sizes; the pieces must join up to exactly the text written out by hand, while
  * the memory in use stays at the seq_file and its one-page buffer. Also: records larger than a
  * page, SEQ_SKIP, errors from show(), seeking, single_open, and allocation failures.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "kernel/seq_file.h"
+#include "kernel/fs/seq_file.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "tests/unit/host_kmalloc.h"

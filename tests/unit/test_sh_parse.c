@@ -1,4 +1,4 @@
-/* Unit tests for kernel/sh_parse.c: what each line parses into, the errors, and out-of-memory. */
+/* Unit tests for kernel/shell/sh_parse.c: what each line parses into, the errors, and out-of-memory. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernel/sh_parse.h"
+#include "kernel/shell/sh_parse.h"
 #include "lib/errno.h"
 #include "tests/unit/host_kmalloc.h"
 

@@ -1,5 +1,5 @@
 /*
- * Tests for kernel/ubsan.c, the kernel's undefined behaviour sanitizer runtime, on the host.
+ * Tests for kernel/debug/ubsan.c, the kernel's undefined behaviour sanitizer runtime, on the host.
  *
  * This file is compiled with -fsanitize=undefined like every unit test, but recoverable
  * (ubsan.mk), so gcc's checks call the plain __ubsan_handle_* functions, and ubsan.c's

@@ -1,5 +1,5 @@
 /*
- * Tests for the VFS (kernel/vfs.c, namei.c, dcache.c, file.c, mount.c), ramfs and the pseudo
+ * Tests for the VFS (kernel/fs/vfs.c, namei.c, dcache.c, file.c, mount.c), ramfs and the pseudo
  * file systems. One VFS is built by vfs_init() for the whole run, as at boot; each test works
  * in its own directory, removes what it made, and checks that every allocation came back.
  * The task's fs_context is a global here; the kernel gives each task its own.
@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "kernel/vfs.h"
-#include "kernel/vfs_internal.h" /* vfs_lock, vfs_block: stood in for below */
-#include "kernel/debugfs.h"
-#include "kernel/tracefs.h"
-#include "kernel/proc_fs.h"
-#include "kernel/seq_file.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/fs/vfs_internal.h" /* vfs_lock, vfs_block: stood in for below */
+#include "kernel/fs/debugfs.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/fs/proc/proc_fs.h"
+#include "kernel/fs/seq_file.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -32,7 +32,7 @@ struct fs_context *current_fs(void)
 }
 
 /*
- * The kernel's VFS lock is a mutex (kernel/vfs_lock.c). Here it is a depth counter, which
+ * The kernel's VFS lock is a mutex (kernel/fs/vfs_lock.c). Here it is a depth counter, which
  * checks that every entry point takes it once, never twice, and always lets it go.
  */
 static int lock_depth, would_sleep;

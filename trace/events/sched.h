@@ -1,6 +1,6 @@
 /*
  * The scheduler's tracepoints (Linux's include/trace/events/sched.h, the hooks only): defined
- * in kernel/sched.c and kernel/kthread.c, turned into the sched:* trace events by
+ * in kernel/sched/sched.c and kernel/sched/kthread.c, turned into the sched:* trace events by
  * trace/trace_events_sched.c. kernel/tracepoint.h says what a tracepoint is.
  */
 #ifndef TRACE_EVENTS_SCHED_H

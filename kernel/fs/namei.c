@@ -1,0 +1,488 @@
+/* Path name lookup, and the calls that make and remove names: open's create, mkdir, rmdir, ... */
+
+/*
+ * A path is walked one component at a time from / (absolute) or the task's cwd (relative).
+ * Repeated slashes are one slash; "." stays; ".." goes to the parent, and at the root of a
+ * mounted tree first climbs back out through the mount to the directory it covers (so
+ * /debug/.. is /, even though debugfs's own root has no parent); after every step down, a
+ * directory that has something mounted on it is replaced by that mount's root (follow_mount).
+ * That is why a position is a struct path, (mount, dentry), and not a dentry alone: the same
+ * debugfs dentry can be reached through /debug and /sys/kernel/debug, and ".." must know which.
+ *
+ * Most calls want the directory that holds the last component plus that component's name
+ * (mkdir "a/b/c" must create "c" in "a/b"), so the walk stops one short: path_parentat().
+ * A trailing slash ("dir/") says the last component must be a directory.
+ *
+ * The walk takes no references: everything runs under the VFS lock, so nothing can be removed
+ * under it. Only a path kept after the call (an open file, a cwd) is pinned, with path_get().
+ */
+#include "kernel/fs/vfs_internal.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
+
+struct nameidata {
+	struct path path;	/* the directory holding last */
+	const char *last;	/* the last component, not NUL-terminated */
+	size_t last_len;
+	int last_type;		/* LAST_ROOT: the name was only slashes, there is no last */
+	bool trailing_slash;
+};
+
+static bool is_dir(const struct dentry *dentry)
+{
+	return S_ISDIR(dentry->d_inode->i_mode);
+}
+
+static void follow_dotdot(struct path *path)
+{
+	struct path root;
+
+	get_fs_root(&root);
+	for (;;) {
+		if (path->dentry == root.dentry && path->mnt == root.mnt)
+			return; /* "/.." is "/" */
+		if (path->dentry != path->mnt->mnt_root) {
+			path->dentry = path->dentry->d_parent;
+			break;
+		}
+		/* At the top of a mounted tree: continue from the directory it is mounted on. */
+		path->dentry = path->mnt->mnt_mountpoint;
+		path->mnt = path->mnt->mnt_parent;
+	}
+	/* The parent may itself have been mounted on since we came down through it. */
+	follow_mount(path);
+}
+
+/* One step from the directory at *path to its component name. */
+static int walk_component(struct path *path, const char *name, size_t len, int type)
+{
+	struct dentry *child;
+
+	if (!is_dir(path->dentry))
+		return -ENOTDIR;
+	if (type == LAST_DOT)
+		return 0;
+	if (type == LAST_DOTDOT) {
+		follow_dotdot(path);
+		return 0;
+	}
+	/* A removed directory has no children left, so lookups in it fail with -ENOENT. */
+	child = d_lookup(path->dentry, name, len);
+	if (!child)
+		return -ENOENT;
+	path->dentry = child;
+	follow_mount(path);
+	return 0;
+}
+
+static int component_type(const char *name, size_t len)
+{
+	if (len == 1 && name[0] == '.')
+		return LAST_DOT;
+	if (len == 2 && name[0] == '.' && name[1] == '.')
+		return LAST_DOTDOT;
+	return LAST_NORM;
+}
+
+/* Walks all of name but its last component; leaves nd->path at the directory holding it. */
+static int path_parentat(const char *name, struct nameidata *nd)
+{
+	size_t len = strnlen(name, PATH_MAX);
+
+	if (len == 0)
+		return -ENOENT; /* Linux: the empty name names nothing */
+	if (len == PATH_MAX)
+		return -ENAMETOOLONG;
+	if (*name == '/')
+		get_fs_root(&nd->path);
+	else
+		nd->path = current_fs()->cwd;
+	nd->last = NULL;
+	nd->last_len = 0;
+	nd->last_type = LAST_ROOT;
+	nd->trailing_slash = false;
+
+	for (;;) {
+		while (*name == '/')
+			name++;
+		if (!*name)
+			break;
+		const char *comp = name;
+
+		while (*name && *name != '/')
+			name++;
+		if ((size_t)(name - comp) > NAME_MAX)
+			return -ENAMETOOLONG;
+		/* There is a further component, so the previous one must be a directory: go in. */
+		if (nd->last_type != LAST_ROOT) {
+			int err = walk_component(&nd->path, nd->last, nd->last_len, nd->last_type);
+
+			if (err)
+				return err;
+		}
+		nd->last = comp;
+		nd->last_len = (size_t)(name - comp);
+		nd->last_type = component_type(comp, nd->last_len);
+	}
+	if (nd->last_type == LAST_ROOT)
+		return 0;
+	nd->trailing_slash = nd->last[nd->last_len] == '/';
+	return is_dir(nd->path.dentry) ? 0 : -ENOTDIR;
+}
+
+/* Steps into the last component too. */
+static int lookup_last(struct nameidata *nd)
+{
+	int err = 0;
+
+	if (nd->last_type != LAST_ROOT)
+		err = walk_component(&nd->path, nd->last, nd->last_len, nd->last_type);
+	if (!err && nd->trailing_slash && !is_dir(nd->path.dentry))
+		err = -ENOTDIR;
+	return err;
+}
+
+/* Looks name up and returns its path, referenced: the caller must path_put() it. */
+int kern_path(const char *name, unsigned int flags, struct path *path)
+{
+	struct nameidata nd;
+	int err = path_parentat(name, &nd);
+
+	if (!err)
+		err = lookup_last(&nd);
+	if (err)
+		return err;
+	if ((flags & LOOKUP_DIRECTORY) && !is_dir(nd.path.dentry))
+		return -ENOTDIR;
+	*path = nd.path;
+	path_get(path);
+	return 0;
+}
+
+/* Makes a new regular file last in nd's directory; returns its dentry, referenced. */
+static int vfs_create(struct nameidata *nd, umode_t mode, struct dentry **res)
+{
+	struct dentry *dir = nd->path.dentry, *dentry;
+	int err;
+
+	if (dir->d_unlinked)
+		return -ENOENT;
+	if (!dir->d_inode->i_op || !dir->d_inode->i_op->create)
+		return -EACCES; /* as Linux says for "echo x > /sys/kernel/tracing/new" */
+	dentry = d_alloc(dir, nd->last, nd->last_len);
+	if (!dentry)
+		return -ENOMEM;
+	err = dir->d_inode->i_op->create(dir->d_inode, dentry, S_IFREG | (mode & 07777));
+	if (err) {
+		dput(dentry);
+		return err;
+	}
+	*res = dentry;
+	return 0;
+}
+
+/*
+ * May an existing file be opened with these flags? Lucid runs everything as root, but unlike
+ * Linux's root it obeys the mode: opening for writing needs a w bit and for reading an r bit,
+ * else -EACCES ("Permission denied"). That is what makes tracefs's read-only files (0444)
+ * refuse "echo x > available_tracers" with a clear message. O_TRUNC counts as writing, and
+ * a directory cannot be opened for writing at all.
+ */
+static int may_open(const struct dentry *dentry, int flags)
+{
+	umode_t mode = dentry->d_inode->i_mode;
+	int acc = flags & O_ACCMODE;
+	bool write = acc != O_RDONLY || (flags & O_TRUNC);
+
+	if (is_dir(dentry))
+		return write ? -EISDIR : 0;
+	if (flags & O_DIRECTORY)
+		return -ENOTDIR;
+	if (write && !(mode & S_IWUGO))
+		return -EACCES;
+	if (acc != O_WRONLY && !(mode & S_IRUGO))
+		return -EACCES;
+	return 0;
+}
+
+/*
+ * open()'s lookup: finds or (O_CREAT) creates the file and checks the flags against it.
+ * Returns the referenced path. A file this very call created is not checked against its mode
+ * (open("f", O_CREAT | O_WRONLY, 0444) succeeds once, as on Unix).
+ */
+int path_openat(const char *name, int flags, umode_t mode, struct path *path)
+{
+	struct nameidata nd;
+	struct dentry *child;
+	int err = path_parentat(name, &nd);
+
+	if (err)
+		return err;
+	if (!(flags & O_CREAT)) {
+		err = lookup_last(&nd);
+		if (!err)
+			err = may_open(nd.path.dentry, flags);
+		if (err)
+			return err;
+		*path = nd.path;
+		path_get(path);
+		return 0;
+	}
+	if (nd.last_type != LAST_NORM)
+		return -EISDIR; /* "/", "." and ".." are directories */
+	child = d_lookup(nd.path.dentry, nd.last, nd.last_len);
+	if (child) {
+		if (flags & O_EXCL)
+			return -EEXIST;
+		nd.path.dentry = child;
+		follow_mount(&nd.path);
+		if (is_dir(nd.path.dentry))
+			return -EISDIR;
+		if (nd.trailing_slash)
+			return -ENOTDIR;
+		err = may_open(nd.path.dentry, flags);
+		if (err)
+			return err;
+		*path = nd.path;
+		path_get(path);
+		return 0;
+	}
+	if (nd.trailing_slash)
+		return -EISDIR; /* Linux: "newfile/" cannot be created as a regular file */
+	if (flags & O_DIRECTORY)
+		return -ENOTDIR;
+	err = vfs_create(&nd, mode, &child);
+	if (err)
+		return err;
+	path->mnt = nd.path.mnt;
+	path->mnt->mnt_count++;
+	path->dentry = child; /* vfs_create's reference */
+	return 0;
+}
+
+static int do_mkdir(const char *pathname, umode_t mode)
+{
+	struct nameidata nd;
+	struct dentry *dir, *dentry;
+	int err = path_parentat(pathname, &nd);
+
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM)
+		return -EEXIST; /* "/", ".", ".." exist */
+	dir = nd.path.dentry;
+	if (d_lookup(dir, nd.last, nd.last_len))
+		return -EEXIST;
+	if (dir->d_unlinked)
+		return -ENOENT;
+	if (!dir->d_inode->i_op || !dir->d_inode->i_op->mkdir)
+		return -EPERM;
+	dentry = d_alloc(dir, nd.last, nd.last_len);
+	if (!dentry)
+		return -ENOMEM;
+	err = dir->d_inode->i_op->mkdir(dir->d_inode, dentry, S_IFDIR | (mode & 07777));
+	dput(dentry); /* ours; the tree holds its own if mkdir added it */
+	return err;
+}
+
+int vfs_mkdir(const char *pathname, umode_t mode)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_mkdir(pathname, mode);
+	vfs_unlock();
+	return ret;
+}
+
+/*
+ * A special file: a name whose operations come from a driver, not from the file system it is
+ * in, as Linux's mknod makes /dev/console. Linux finds the driver through a device number;
+ * Lucid is handed the operations directly.
+ */
+static int do_mknod(const char *pathname, umode_t mode, const struct file_operations *fops)
+{
+	struct nameidata nd;
+	struct dentry *dir, *dentry;
+	int err;
+
+	if (!S_ISCHR(mode) && !S_ISFIFO(mode))
+		return -EINVAL;
+	err = path_parentat(pathname, &nd);
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM)
+		return -EEXIST;
+	dir = nd.path.dentry;
+	if (d_lookup(dir, nd.last, nd.last_len))
+		return -EEXIST;
+	if (dir->d_unlinked)
+		return -ENOENT;
+	if (!dir->d_inode->i_op || !dir->d_inode->i_op->create)
+		return -EPERM;
+	dentry = d_alloc(dir, nd.last, nd.last_len);
+	if (!dentry)
+		return -ENOMEM;
+	err = dir->d_inode->i_op->create(dir->d_inode, dentry, mode);
+	if (!err)
+		dentry->d_inode->i_fop = fops;
+	dput(dentry); /* ours; the tree holds its own */
+	return err;
+}
+
+int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_mknod(pathname, mode, fops);
+	vfs_unlock();
+	return ret;
+}
+
+/* The dentry that unlink/rmdir should remove: last in its directory, looked up in nd. */
+static int lookup_victim(const char *pathname, struct nameidata *nd, struct dentry **victim)
+{
+	int err = path_parentat(pathname, nd);
+
+	if (err)
+		return err;
+	if (nd->last_type != LAST_NORM)
+		return 1; /* the caller says what "/", "." or ".." mean for it */
+	*victim = d_lookup(nd->path.dentry, nd->last, nd->last_len);
+	return *victim ? 0 : -ENOENT;
+}
+
+static int do_rmdir(const char *pathname)
+{
+	static const int not_norm_err[] = { [LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL,
+					     [LAST_DOTDOT] = -ENOTEMPTY };
+	struct nameidata nd;
+	struct dentry *victim;
+	struct inode *dir;
+	int err = lookup_victim(pathname, &nd, &victim);
+
+	if (err > 0)
+		return not_norm_err[nd.last_type];
+	if (err)
+		return err;
+	if (!is_dir(victim))
+		return -ENOTDIR;
+	dir = nd.path.dentry->d_inode;
+	if (!dir->i_op || !dir->i_op->rmdir)
+		return -EPERM;
+	if (victim->d_mounted)
+		return -EBUSY;
+	return dir->i_op->rmdir(dir, victim);
+}
+
+int vfs_rmdir(const char *pathname)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_rmdir(pathname);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_unlink(const char *pathname)
+{
+	struct nameidata nd;
+	struct dentry *victim;
+	struct inode *dir;
+	int err = lookup_victim(pathname, &nd, &victim);
+
+	if (err > 0)
+		return -EISDIR;
+	if (err)
+		return err;
+	if (is_dir(victim))
+		return -EISDIR;
+	if (nd.trailing_slash)
+		return -ENOTDIR;
+	dir = nd.path.dentry->d_inode;
+	if (!dir->i_op || !dir->i_op->unlink)
+		return -EPERM;
+	return dir->i_op->unlink(dir, victim);
+}
+
+int vfs_unlink(const char *pathname)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_unlink(pathname);
+	vfs_unlock();
+	return ret;
+}
+
+/*
+ * Moves oldpath to newpath, replacing what newpath names if that is a file (or an empty
+ * directory, when moving a directory). Both must be in the same mount: a rename cannot carry a
+ * file from one tree to another (-EXDEV), and a directory cannot move into itself (-EINVAL).
+ */
+static int do_rename(const char *oldpath, const char *newpath)
+{
+	struct nameidata ond, nnd;
+	struct dentry *old_dir, *new_dir, *old, *target, *new;
+	bool dir;
+	int err = path_parentat(oldpath, &ond);
+
+	if (!err)
+		err = path_parentat(newpath, &nnd);
+	if (err)
+		return err;
+	if (ond.last_type != LAST_NORM || nnd.last_type != LAST_NORM)
+		return -EBUSY;
+	if (ond.path.mnt != nnd.path.mnt)
+		return -EXDEV;
+	old_dir = ond.path.dentry;
+	new_dir = nnd.path.dentry;
+	old = d_lookup(old_dir, ond.last, ond.last_len);
+	if (!old)
+		return -ENOENT;
+	dir = is_dir(old);
+	if (!dir && (ond.trailing_slash || nnd.trailing_slash))
+		return -ENOTDIR;
+	if (dir) {
+		/* Into itself or below: the moved tree would hang from its own branch. */
+		for (struct dentry *d = new_dir;; d = d->d_parent) {
+			if (d == old)
+				return -EINVAL;
+			if (d->d_parent == d)
+				break;
+		}
+	}
+	target = d_lookup(new_dir, nnd.last, nnd.last_len);
+	if (target == old)
+		return 0;
+	if (target && dir && !is_dir(target))
+		return -ENOTDIR;
+	if (target && !dir && is_dir(target))
+		return -EISDIR;
+	if (old->d_mounted || (target && target->d_mounted))
+		return -EBUSY;
+	if (new_dir->d_unlinked)
+		return -ENOENT;
+	if (!old_dir->d_inode->i_op || !old_dir->d_inode->i_op->rename)
+		return -EPERM;
+	new = target ? dget(target) : d_alloc(new_dir, nnd.last, nnd.last_len);
+	if (!new)
+		return -ENOMEM;
+	err = old_dir->d_inode->i_op->rename(old_dir->d_inode, old, new_dir->d_inode, new);
+	dput(new);
+	return err;
+}
+
+int vfs_rename(const char *oldpath, const char *newpath)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_rename(oldpath, newpath);
+	vfs_unlock();
+	return ret;
+}

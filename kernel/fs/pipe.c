@@ -1,0 +1,180 @@
+/*
+ * Pipes: `a | b` connects a's stdout to b's stdin through a one-page ring buffer.
+ *
+ * A pipe is an inode that no directory names (it lives in "pipefs", a mount no path reaches,
+ * as on Linux) and two open files on it: the read end and the write end. Each end counts as
+ * one reader or writer however many descriptors share it (after dup2 or a thread's copy of
+ * the fd table), because it is the struct file's release, run at its last close, that
+ * counts it down. That gives Unix's rules:
+ *   - read: the bytes there are (up to count); none: wait, or end of file (0) once every
+ *     writer is gone;
+ *   - write: as many bytes as fit; no room: wait; no reader left: -EPIPE, which is how
+ *     `cat trace | head -3` stops cat as soon as head has exited.
+ * The waiting itself is vfs_block()'s (kernel/fs/vfs_lock.c): the operations here only say
+ * -EAGAIN and name the wait queue, which readers and writers share. Everything here runs under
+ * the VFS lock.
+ */
+#include "kernel/fs/vfs_internal.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/wait.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define PIPE_SIZE 4096 /* one page, Linux's PIPE_BUF; the buffer is bounded, so is the memory */
+
+struct pipe {
+	wait_queue_head_t wait; /* woken at every change: data, room, an end closed */
+	char *buf;
+	size_t head; /* the next byte to read */
+	size_t len; /* bytes in buf, from head on, wrapping around */
+	int readers, writers; /* open ends */
+};
+
+static struct vfsmount pipe_mnt; /* "pipefs": counts the paths held, shows nowhere */
+
+static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	struct pipe *p = file->private_data;
+	size_t done = 0;
+
+	(void)pos;
+	if (count == 0)
+		return 0;
+	if (p->len == 0)
+		return p->writers ? -EAGAIN : 0;
+	while (done < count && p->len) {
+		size_t n = MIN(MIN(count - done, p->len), PIPE_SIZE - p->head);
+
+		memcpy(buf + done, p->buf + p->head, n);
+		p->head = (p->head + n) % PIPE_SIZE;
+		p->len -= n;
+		done += n;
+	}
+	wake_up(&p->wait); /* there is room now */
+	return (ssize_t)done;
+}
+
+static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	struct pipe *p = file->private_data;
+	size_t done = 0;
+
+	(void)pos;
+	if (p->readers == 0)
+		return -EPIPE;
+	if (count == 0)
+		return 0;
+	if (p->len == PIPE_SIZE)
+		return -EAGAIN;
+	while (done < count && p->len < PIPE_SIZE) {
+		size_t tail = (p->head + p->len) % PIPE_SIZE;
+		size_t n = MIN(MIN(count - done, PIPE_SIZE - p->len), PIPE_SIZE - tail);
+
+		memcpy(p->buf + tail, buf + done, n);
+		p->len += n;
+		done += n;
+	}
+	wake_up(&p->wait); /* there is data now */
+	return (ssize_t)done;
+}
+
+static int pipe_release(struct inode *inode, struct file *file)
+{
+	struct pipe *p = file->private_data;
+
+	if (file->f_mode & FMODE_READ)
+		p->readers--;
+	else
+		p->writers--;
+	wake_up(&p->wait); /* a writer learns of -EPIPE, a reader of end of file */
+	if (p->readers == 0 && p->writers == 0) {
+		inode->i_private = NULL;
+		kfree(p->buf);
+		kfree(p);
+	}
+	return 0;
+}
+
+static struct wait_queue_head *pipe_wait_queue(struct file *file)
+{
+	struct pipe *p = file->private_data;
+
+	return &p->wait;
+}
+
+static const struct file_operations pipe_fops = {
+	.read = pipe_read,
+	.write = pipe_write,
+	.llseek = no_llseek,
+	.release = pipe_release,
+	.wait_queue = pipe_wait_queue,
+};
+
+/* One end: an open file on the pipe's dentry, which it holds a reference to. */
+static void init_end(struct file *file, struct dentry *dentry, struct pipe *p, int flags)
+{
+	file->f_path.mnt = &pipe_mnt;
+	file->f_path.dentry = dentry;
+	path_get(&file->f_path);
+	file->f_inode = dentry->d_inode;
+	file->f_op = &pipe_fops;
+	file->f_flags = (unsigned int)flags;
+	file->f_mode = flags == O_RDONLY ? FMODE_READ : FMODE_WRITE;
+	file->private_data = p;
+}
+
+static int do_pipe(int fds[2])
+{
+	struct fs_context *fs = current_fs();
+	struct pipe *p = kzalloc(sizeof(*p));
+	char *buf = kmalloc(PIPE_SIZE);
+	struct inode *inode = new_inode(S_IFIFO | 0600);
+	struct dentry *dentry = d_alloc(NULL, "pipe:", 5);
+	struct file *rd = alloc_file(), *wr = alloc_file();
+	int err = -ENOMEM;
+
+	if (!p || !buf || !inode || !dentry || !rd || !wr)
+		goto fail;
+	fds[0] = get_unused_fd(fs);
+	if (fds[0] < 0) {
+		err = fds[0];
+		goto fail;
+	}
+	fs->fd[fds[0]] = rd; /* taken, so that the next free one is another */
+	fds[1] = get_unused_fd(fs);
+	fs->fd[fds[0]] = NULL;
+	if (fds[1] < 0) {
+		err = fds[1];
+		goto fail;
+	}
+	init_waitqueue_head(&p->wait);
+	p->buf = buf;
+	p->readers = p->writers = 1;
+	inode->i_private = p;
+	dentry->d_inode = inode; /* a root of its own: in no directory */
+	init_end(rd, dentry, p, O_RDONLY);
+	init_end(wr, dentry, p, O_WRONLY);
+	dput(dentry); /* the two ends hold it now */
+	fs->fd[fds[0]] = rd;
+	fs->fd[fds[1]] = wr;
+	return 0;
+fail:
+	kfree(rd);
+	kfree(wr);
+	if (dentry)
+		dput(dentry);
+	kfree(inode);
+	kfree(buf);
+	kfree(p);
+	return err;
+}
+
+int vfs_pipe(int fds[2])
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_pipe(fds);
+	vfs_unlock();
+	return ret;
+}

@@ -1,0 +1,221 @@
+/* debugfs, tracefs and proc: file systems whose files are made by kernel code, not by users. */
+
+/*
+ * A pseudo file has no data of its own: it is a name, a mode and a struct file_operations
+ * whose read generates text on the fly (often with seq_file) and whose write parses commands.
+ * Each of the three file systems is one tree, made at boot and never freed; mounting it
+ * anywhere shows that same tree (the mount's root is the tree's root, referenced once more),
+ * and unmounting only drops the reference.
+ *
+ * tracefs's tree is not separate: its root is the directory "tracing" in debugfs's tree, which
+ * is how Linux's /sys/kernel/debug/tracing shows the tracing files. Mounting tracefs simply
+ * starts a mount at that directory.
+ *
+ * Users cannot add or remove names here: the directories have no inode operations, so mkdir
+ * and unlink fail with -EPERM and creating a file with -EACCES, as on Linux. The one exception
+ * is a directory made by tracefs_create_instance_dir(), whose mkdir and rmdir call back into
+ * its owner, as Linux's tracefs "instances" do; Lucid's tracer has no instances yet, so only
+ * the host tests and the fuzzer make one.
+ */
+#include "kernel/fs/vfs_internal.h"
+#include "kernel/fs/debugfs.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/fs/proc/proc_fs.h"
+#include "kernel/mm/kmalloc.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+static struct dentry *debugfs_root, *tracefs_root, *proc_root;
+
+static struct dentry *pseudo_create(const char *name, umode_t mode, struct dentry *parent,
+				    void *data, const struct file_operations *fops,
+				    const struct inode_operations *iop)
+{
+	struct dentry *dentry;
+	struct inode *inode;
+	size_t len;
+
+	if (!name || !parent)
+		return NULL; /* parent is NULL when creation of the parent failed */
+	len = strnlen(name, NAME_MAX + 1);
+	if (len == 0 || len > NAME_MAX || strchr(name, '/') || strcmp(name, ".") == 0 ||
+	    strcmp(name, "..") == 0)
+		return NULL;
+	if (!S_ISDIR(parent->d_inode->i_mode) || parent->d_unlinked || d_lookup(parent, name, len))
+		return NULL;
+	inode = new_inode(mode);
+	if (!inode)
+		return NULL;
+	inode->i_op = iop;
+	inode->i_fop = fops;
+	inode->i_private = data;
+	dentry = d_alloc(parent, name, len);
+	if (!dentry) {
+		kfree(inode);
+		return NULL;
+	}
+	d_add(dentry, inode); /* the tree keeps d_alloc's reference; the caller gets a handle */
+	return dentry;
+}
+
+static struct dentry *create_file(const char *name, umode_t mode, struct dentry *parent,
+				  void *data, const struct file_operations *fops)
+{
+	return pseudo_create(name, S_IFREG | (mode & 07777), parent, data, fops, NULL);
+}
+
+static struct dentry *create_dir(const char *name, struct dentry *parent)
+{
+	return pseudo_create(name, S_IFDIR | 0755, parent, NULL, NULL, NULL);
+}
+
+/* The roots themselves are never removed: mounts and the other trees depend on them. */
+static void pseudo_remove(struct dentry *dentry)
+{
+	if (!dentry || dentry->d_unlinked || dentry->d_parent == dentry || dentry == tracefs_root)
+		return;
+	d_kill_tree(dentry, S_DEAD);
+}
+
+struct dentry *debugfs_create_file(const char *name, umode_t mode, struct dentry *parent,
+				   void *data, const struct file_operations *fops)
+{
+	return create_file(name, mode, parent ? parent : debugfs_root, data, fops);
+}
+
+struct dentry *debugfs_create_dir(const char *name, struct dentry *parent)
+{
+	return create_dir(name, parent ? parent : debugfs_root);
+}
+
+void debugfs_remove(struct dentry *dentry)
+{
+	pseudo_remove(dentry);
+}
+
+struct dentry *tracefs_create_file(const char *name, umode_t mode, struct dentry *parent,
+				   void *data, const struct file_operations *fops)
+{
+	return create_file(name, mode, parent ? parent : tracefs_root, data, fops);
+}
+
+struct dentry *tracefs_create_dir(const char *name, struct dentry *parent)
+{
+	return create_dir(name, parent ? parent : tracefs_root);
+}
+
+void tracefs_remove(struct dentry *dentry)
+{
+	pseudo_remove(dentry);
+}
+
+static int (*instance_mkdir_cb)(const char *name);
+static int (*instance_rmdir_cb)(const char *name);
+
+static int instance_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	(void)dir;
+	(void)mode;
+	/* dentry is the VFS's nameless placeholder: the callback makes the real directory. */
+	return instance_mkdir_cb(dentry->d_name);
+}
+
+static int instance_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	int err;
+
+	(void)dir;
+	dget(dentry); /* the callback's tracefs_remove() must not free the name it was given */
+	err = instance_rmdir_cb(dentry->d_name);
+	dput(dentry);
+	return err;
+}
+
+static const struct inode_operations instance_dir_inode_operations = {
+	.mkdir = instance_mkdir,
+	.rmdir = instance_rmdir,
+};
+
+struct dentry *tracefs_create_instance_dir(const char *name, struct dentry *parent,
+					   int (*mkdir)(const char *name),
+					   int (*rmdir)(const char *name))
+{
+	struct dentry *dentry;
+
+	if (instance_mkdir_cb)
+		return NULL; /* only one, as in Linux */
+	dentry = pseudo_create(name, S_IFDIR | 0755, parent ? parent : tracefs_root, NULL, NULL,
+			       &instance_dir_inode_operations);
+	if (dentry) {
+		instance_mkdir_cb = mkdir;
+		instance_rmdir_cb = rmdir;
+	}
+	return dentry;
+}
+
+struct dentry *proc_create_data(const char *name, umode_t mode, struct dentry *parent,
+				const struct file_operations *fops, void *data)
+{
+	if ((mode & 07777) == 0)
+		mode |= S_IRUGO;
+	return create_file(name, mode, parent ? parent : proc_root, data, fops);
+}
+
+struct dentry *proc_create(const char *name, umode_t mode, struct dentry *parent,
+			   const struct file_operations *fops)
+{
+	return proc_create_data(name, mode, parent, fops, NULL);
+}
+
+struct dentry *proc_mkdir(const char *name, struct dentry *parent)
+{
+	return create_dir(name, parent ? parent : proc_root);
+}
+
+void proc_remove(struct dentry *dentry)
+{
+	pseudo_remove(dentry);
+}
+
+static struct dentry *debugfs_mount(void)
+{
+	return dget(debugfs_root);
+}
+
+static struct dentry *tracefs_mount(void)
+{
+	return dget(tracefs_root);
+}
+
+static struct dentry *proc_mount(void)
+{
+	return dget(proc_root);
+}
+
+static void pseudo_kill_sb(struct dentry *root)
+{
+	dput(root);
+}
+
+struct file_system_type debugfs_fs_type = { "debugfs", debugfs_mount, pseudo_kill_sb };
+struct file_system_type tracefs_fs_type = { "tracefs", tracefs_mount, pseudo_kill_sb };
+struct file_system_type proc_fs_type = { "proc", proc_mount, pseudo_kill_sb };
+
+static struct dentry *pseudo_root(void)
+{
+	struct inode *inode = new_inode(S_IFDIR | 0755);
+	struct dentry *root = inode ? d_alloc_root(inode) : NULL;
+
+	if (inode && !root)
+		kfree(inode);
+	return root;
+}
+
+/* Makes the three (empty) trees, so that kernel code can add files before anything is mounted. */
+int pseudofs_init(void)
+{
+	debugfs_root = pseudo_root();
+	proc_root = pseudo_root();
+	tracefs_root = debugfs_create_dir("tracing", NULL);
+	return debugfs_root && proc_root && tracefs_root ? 0 : -ENOMEM;
+}

@@ -1,0 +1,207 @@
+/* ramfs: the file system of "/", files kept in memory and nowhere else. */
+
+/*
+ * Linux's ramfs is famously small because it is only the page cache with no disk behind it;
+ * Lucid's is the same idea. Names live in the dentry tree (kernel/fs/dcache.c), so unlink, rmdir
+ * and rename are the generic simple_* operations. What is left is file data.
+ *
+ * A file's data is an array of page-sized blocks, inode->i_pages, block i holding bytes
+ * [i * 4096, (i + 1) * 4096). Blocks are allocated when first written, so a file with a hole
+ * (lseek past the end, then write) costs nothing for the hole, which reads as zeros. The array
+ * of block pointers grows by doubling: writing a file of n bytes in small pieces copies the
+ * array O(log n) times and never the data, so growth is linear, not quadratic.
+ *
+ * Invariant: every byte of an allocated block that lies beyond i_size is zero. Truncation
+ * re-zeroes the tail it cuts off; that is what lets a later extension (by truncate or by a
+ * write past the end) show zeros without touching the blocks in between.
+ */
+#include "kernel/fs/vfs_internal.h"
+#include "kernel/mm/kmalloc.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+/* A teaching kernel's RAM is small; larger files fail with -EFBIG ("File too large"). */
+#define RAMFS_MAX_FILE_SIZE (1L << 30)
+
+static const struct inode_operations ramfs_dir_inode_operations;
+static const struct inode_operations ramfs_file_inode_operations;
+static const struct file_operations ramfs_file_operations;
+
+static struct inode *ramfs_get_inode(umode_t mode)
+{
+	struct inode *inode = new_inode(mode);
+
+	if (!inode)
+		return NULL;
+	if (S_ISDIR(mode)) {
+		inode->i_op = &ramfs_dir_inode_operations;
+	} else if (S_ISREG(mode)) {
+		inode->i_op = &ramfs_file_inode_operations;
+		inode->i_fop = &ramfs_file_operations;
+	} /* else a device node: vfs_mknod gives it its driver's operations */
+	return inode;
+}
+
+static int ramfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	struct inode *inode = ramfs_get_inode(mode);
+
+	(void)dir;
+	if (!inode)
+		return -ENOMEM;
+	d_add(dentry, inode);
+	dget(dentry); /* the tree's reference: the caller drops its own */
+	return 0;
+}
+
+/* Makes room in i_pages for blocks [0, nr); doubling keeps growth linear. */
+static int grow_slots(struct inode *inode, unsigned long nr)
+{
+	unsigned long n = inode->i_nr_slots ? inode->i_nr_slots : 8;
+	char **pages;
+
+	if (nr <= inode->i_nr_slots)
+		return 0;
+	while (n < nr)
+		n *= 2;
+	pages = krealloc(inode->i_pages, n * sizeof(*pages));
+	if (!pages)
+		return -ENOMEM;
+	memset(pages + inode->i_nr_slots, 0, (n - inode->i_nr_slots) * sizeof(*pages));
+	inode->i_pages = pages;
+	inode->i_nr_slots = n;
+	return 0;
+}
+
+static ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	struct inode *inode = file_inode(file);
+	size_t done = 0;
+
+	if (*pos >= inode->i_size)
+		return 0;
+	count = MIN(count, (size_t)(inode->i_size - *pos));
+	while (done < count) {
+		unsigned long index = (unsigned long)*pos / PAGE_CACHE_SIZE;
+		size_t offset = (size_t)*pos % PAGE_CACHE_SIZE;
+		size_t n = MIN(count - done, PAGE_CACHE_SIZE - offset);
+
+		if (index < inode->i_nr_slots && inode->i_pages[index])
+			memcpy(buf + done, inode->i_pages[index] + offset, n);
+		else
+			memset(buf + done, 0, n); /* a hole */
+		done += n;
+		*pos += (loff_t)n;
+	}
+	return (ssize_t)done;
+}
+
+/*
+ * Writes block by block, allocating blocks as it goes. If memory runs out part way, the bytes
+ * already written stay and their count is returned (a short write, as POSIX allows); only a
+ * write that managed nothing fails with -ENOMEM.
+ */
+static ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	struct inode *inode = file_inode(file);
+	size_t done = 0;
+	int err;
+
+	if (file->f_flags & O_APPEND)
+		*pos = inode->i_size;
+	if (count == 0)
+		return 0;
+	if (*pos >= RAMFS_MAX_FILE_SIZE)
+		return -EFBIG;
+	count = MIN(count, (size_t)(RAMFS_MAX_FILE_SIZE - *pos));
+	err = grow_slots(inode, (unsigned long)(*pos + (loff_t)count + PAGE_CACHE_SIZE - 1) /
+					PAGE_CACHE_SIZE);
+	if (err)
+		return err;
+	while (done < count) {
+		unsigned long index = (unsigned long)*pos / PAGE_CACHE_SIZE;
+		size_t offset = (size_t)*pos % PAGE_CACHE_SIZE;
+		size_t n = MIN(count - done, PAGE_CACHE_SIZE - offset);
+
+		if (!inode->i_pages[index]) {
+			inode->i_pages[index] = kzalloc(PAGE_CACHE_SIZE);
+			if (!inode->i_pages[index])
+				break;
+		}
+		memcpy(inode->i_pages[index] + offset, buf + done, n);
+		done += n;
+		*pos += (loff_t)n;
+		if (*pos > inode->i_size)
+			inode->i_size = *pos;
+	}
+	return done ? (ssize_t)done : -ENOMEM;
+}
+
+static int ramfs_truncate(struct inode *inode, loff_t size)
+{
+	unsigned long keep = (unsigned long)(size + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE;
+	size_t tail = (size_t)size % PAGE_CACHE_SIZE;
+
+	if (size > RAMFS_MAX_FILE_SIZE)
+		return -EFBIG;
+	if (size < inode->i_size) {
+		for (unsigned long i = keep; i < inode->i_nr_slots; i++) {
+			kfree(inode->i_pages[i]);
+			inode->i_pages[i] = NULL;
+		}
+		/* Keep the invariant: what lies past the new end of the last block reads as 0. */
+		if (tail && keep - 1 < inode->i_nr_slots && inode->i_pages[keep - 1])
+			memset(inode->i_pages[keep - 1] + tail, 0, PAGE_CACHE_SIZE - tail);
+		if (size == 0) {
+			kfree(inode->i_pages);
+			inode->i_pages = NULL;
+			inode->i_nr_slots = 0;
+		}
+	}
+	inode->i_size = size;
+	return 0;
+}
+
+static const struct inode_operations ramfs_dir_inode_operations = {
+	.create = ramfs_mknod,
+	.mkdir = ramfs_mknod,
+	.unlink = simple_unlink,
+	.rmdir = simple_rmdir,
+	.rename = simple_rename,
+};
+
+static const struct inode_operations ramfs_file_inode_operations = {
+	.truncate = ramfs_truncate,
+};
+
+static const struct file_operations ramfs_file_operations = {
+	.read = ramfs_read,
+	.write = ramfs_write,
+	.llseek = default_llseek,
+};
+
+/* Every mount of ramfs is a new, empty file system. */
+static struct dentry *ramfs_mount(void)
+{
+	struct inode *inode = ramfs_get_inode(S_IFDIR | 0755);
+	struct dentry *root;
+
+	if (!inode)
+		return NULL;
+	root = d_alloc_root(inode);
+	if (!root)
+		kfree(inode);
+	return root;
+}
+
+/* Unmounted: nobody can reach the tree any more (umount checked), so it all goes. */
+static void ramfs_kill_sb(struct dentry *root)
+{
+	d_kill_tree(root, 0);
+}
+
+struct file_system_type ramfs_fs_type = {
+	.name = "ramfs",
+	.mount = ramfs_mount,
+	.kill_sb = ramfs_kill_sb,
+};

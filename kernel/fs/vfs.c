@@ -1,0 +1,454 @@
+/* The VFS entry points on open files: open, read, write, lseek, readdir, stat, truncate, cwd. */
+
+/*
+ * Each entry point finds its struct file (or path) and hands the work to the file system: the
+ * inode's file operations for reading and writing, its inode operations for truncation. What
+ * is common to every file system is decided here, once, in Linux's way:
+ *   - a file opened O_RDONLY cannot be written (-EBADF) and vice versa;
+ *   - a file with no read (write) operation answers -EINVAL, with no llseek -ESPIPE;
+ *   - a pseudo file whose kernel code removed it answers -EIO (its data may be gone);
+ *   - O_TRUNC empties a regular file after a successful open. A pseudo file has no data to
+ *     cut, so for it O_TRUNC is just a flag its open() may look at: that is how
+ *     "echo > trace" clears the trace buffer on Linux.
+ * O_APPEND and O_NONBLOCK are kept in f_flags: ramfs appends; a file that would have to wait
+ * for data returns -EAGAIN, and vfs_read/vfs_write wait for it (vfs_block) unless O_NONBLOCK.
+ *
+ * Every entry point is a do_ function wrapped in the global VFS lock (kernel/fs/vfs.h).
+ */
+#include "kernel/fs/vfs_internal.h"
+#include "kernel/mm/kmalloc.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+/* Linux's cap on one read or write, which keeps every byte count inside an int. */
+#define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_CACHE_SIZE - 1))
+
+static int do_open(const char *pathname, int flags, umode_t mode)
+{
+	struct fs_context *fs = current_fs();
+	int acc = flags & O_ACCMODE, fd, err;
+	struct inode *inode;
+	struct file *file;
+
+	if (acc == O_ACCMODE)
+		return -EINVAL;
+	fd = get_unused_fd(fs); /* first, so a full table creates nothing */
+	if (fd < 0)
+		return fd;
+	file = alloc_file();
+	if (!file)
+		return -ENOMEM;
+	err = path_openat(pathname, flags, mode, &file->f_path);
+	if (err) {
+		kfree(file);
+		return err;
+	}
+	inode = file->f_path.dentry->d_inode;
+	file->f_inode = inode;
+	file->f_op = inode->i_fop;
+	file->f_flags = (unsigned int)flags;
+	file->f_mode = (acc != O_WRONLY ? FMODE_READ : 0) | (acc != O_RDONLY ? FMODE_WRITE : 0);
+	if (file->f_op && file->f_op->open) {
+		err = file->f_op->open(inode, file);
+		if (err) {
+			path_put(&file->f_path);
+			kfree(file);
+			return err;
+		}
+	}
+	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && inode->i_op && inode->i_op->truncate) {
+		err = inode->i_op->truncate(inode, 0);
+		if (err) {
+			fput(file); /* opened: close it properly, release and all */
+			return err;
+		}
+	}
+	fs->fd[fd] = file;
+	return fd;
+}
+
+int vfs_open(const char *pathname, int flags, umode_t mode)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_open(pathname, flags, mode);
+	vfs_unlock();
+	return ret;
+}
+
+static ssize_t do_read(int fd, void *buf, size_t count)
+{
+	struct file *file = fget(fd);
+
+	if (!file || !(file->f_mode & FMODE_READ))
+		return -EBADF;
+	if (S_ISDIR(file->f_inode->i_mode))
+		return -EISDIR;
+	if (file->f_inode->i_flags & S_DEAD)
+		return -EIO;
+	if (!file->f_op || !file->f_op->read)
+		return -EINVAL;
+	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+}
+
+/* buf is only read; it is not const so that do_read and do_write fit vfs_block() alike. */
+static ssize_t do_write(int fd, void *buf, size_t count)
+{
+	struct file *file = fget(fd);
+
+	if (!file || !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (file->f_inode->i_flags & S_DEAD)
+		return -EIO;
+	if (!file->f_op || !file->f_op->write)
+		return -EINVAL;
+	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+}
+
+/* A read that finds nothing yet waits for it, unless the file was opened O_NONBLOCK. */
+ssize_t vfs_read(int fd, void *buf, size_t count)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = vfs_block(fget(fd), do_read, fd, buf, count);
+	vfs_unlock();
+	return ret;
+}
+
+/* May write less than count (a pipe with little room): the caller writes the rest. */
+ssize_t vfs_write(int fd, const void *buf, size_t count)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = vfs_block(fget(fd), do_write, fd, (void *)buf, count);
+	vfs_unlock();
+	return ret;
+}
+
+/* lseek for files that know their size: any position from 0 up, even past the end. */
+loff_t default_llseek(struct file *file, loff_t offset, int whence)
+{
+	loff_t base;
+
+	switch (whence) {
+	case SEEK_SET:
+		base = 0;
+		break;
+	case SEEK_CUR:
+		base = file->f_pos;
+		break;
+	case SEEK_END:
+		base = file->f_inode->i_size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (offset > 0 && base > __LONG_MAX__ - offset)
+		return -EINVAL;
+	if (base + offset < 0)
+		return -EINVAL;
+	file->f_pos = base + offset;
+	return file->f_pos;
+}
+
+ssize_t simple_read_from_buffer(void *to, size_t count, loff_t *ppos, const void *from,
+				size_t available)
+{
+	loff_t pos = *ppos;
+	size_t n;
+
+	if (pos < 0)
+		return -EINVAL;
+	if ((size_t)pos >= available || count == 0)
+		return 0;
+	n = MIN(count, available - (size_t)pos);
+	memcpy(to, (const char *)from + pos, n);
+	*ppos = pos + (loff_t)n;
+	return (ssize_t)n;
+}
+
+/* For files where a position means nothing (pipes, trace_pipe). */
+loff_t no_llseek(struct file *file, loff_t offset, int whence)
+{
+	(void)file;
+	(void)offset;
+	(void)whence;
+	return -ESPIPE;
+}
+
+static loff_t do_lseek(int fd, loff_t offset, int whence)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	if (S_ISDIR(file->f_inode->i_mode))
+		return default_llseek(file, offset, whence); /* rewinddir: back to entry 0 */
+	if (file->f_inode->i_flags & S_DEAD)
+		return -EIO;
+	if (!file->f_op || !file->f_op->llseek)
+		return -ESPIPE;
+	return file->f_op->llseek(file, offset, whence);
+}
+
+loff_t vfs_lseek(int fd, loff_t offset, int whence)
+{
+	loff_t ret;
+
+	vfs_lock();
+	ret = do_lseek(fd, offset, whence);
+	vfs_unlock();
+	return ret;
+}
+
+static unsigned char dtype(const struct inode *inode)
+{
+	if (S_ISDIR(inode->i_mode))
+		return DT_DIR;
+	if (S_ISCHR(inode->i_mode))
+		return DT_CHR;
+	return S_ISFIFO(inode->i_mode) ? DT_FIFO : DT_REG;
+}
+
+/*
+ * Returns the directory entry at the file position and moves on: ".", "..", then the names in
+ * the order they were made, as Linux's in-memory file systems do (ls sorts, or hides the dot
+ * entries, itself). The position is an index, so a name removed while a listing is under way
+ * can make the listing skip one entry; Linux's ramfs keeps a cursor in the list to avoid that,
+ * not worth it here.
+ */
+static int do_readdir(int fd, struct dirent *de)
+{
+	struct file *file = fget(fd);
+	struct dentry *dir, *child, *found = NULL;
+	loff_t i = 2;
+
+	if (!file)
+		return -EBADF;
+	dir = file->f_path.dentry;
+	if (!S_ISDIR(dir->d_inode->i_mode))
+		return -ENOTDIR;
+	if (dir->d_unlinked)
+		return -ENOENT;
+	if (file->f_pos < 2) {
+		struct dentry *d = file->f_pos == 0 ? dir : dir->d_parent;
+
+		de->d_ino = d->d_inode->i_ino;
+		de->d_type = DT_DIR;
+		strlcpy(de->d_name, file->f_pos == 0 ? "." : "..", sizeof(de->d_name));
+		file->f_pos++;
+		return 1;
+	}
+	list_for_each_entry(child, &dir->d_subdirs, d_child) {
+		if (i++ == file->f_pos) {
+			found = child;
+			break;
+		}
+	}
+	if (!found)
+		return 0;
+	de->d_ino = found->d_inode->i_ino;
+	de->d_type = dtype(found->d_inode);
+	strlcpy(de->d_name, found->d_name, sizeof(de->d_name));
+	file->f_pos++;
+	return 1;
+}
+
+int vfs_readdir(int fd, struct dirent *de)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_readdir(fd, de);
+	vfs_unlock();
+	return ret;
+}
+
+static void fill_stat(const struct dentry *dentry, struct kstat *st)
+{
+	const struct inode *inode = dentry->d_inode;
+	struct dentry *child;
+
+	st->ino = inode->i_ino;
+	st->mode = inode->i_mode;
+	st->size = inode->i_size;
+	/* A directory is linked from its parent, from its own ".", and from each subdir's "..". */
+	st->nlink = dentry->d_unlinked ? 0 : S_ISDIR(inode->i_mode) ? 2 : 1;
+	if (S_ISDIR(inode->i_mode) && !dentry->d_unlinked) {
+		list_for_each_entry(child, &dentry->d_subdirs, d_child) {
+			if (S_ISDIR(child->d_inode->i_mode))
+				st->nlink++;
+		}
+	}
+}
+
+static int do_stat(const char *pathname, struct kstat *st)
+{
+	struct path path;
+	int err = kern_path(pathname, 0, &path);
+
+	if (err)
+		return err;
+	fill_stat(path.dentry, st);
+	path_put(&path);
+	return 0;
+}
+
+int vfs_stat(const char *pathname, struct kstat *st)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_stat(pathname, st);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_fstat(int fd, struct kstat *st)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	fill_stat(file->f_path.dentry, st);
+	return 0;
+}
+
+int vfs_fstat(int fd, struct kstat *st)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_fstat(fd, st);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_truncate(struct inode *inode, loff_t length)
+{
+	if (length < 0)
+		return -EINVAL;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (inode->i_flags & S_DEAD)
+		return -EIO;
+	/* No truncate operation: a pseudo file without data; Linux accepts and ignores it too. */
+	if (!inode->i_op || !inode->i_op->truncate)
+		return 0;
+	return inode->i_op->truncate(inode, length);
+}
+
+static int do_truncate_path(const char *pathname, loff_t length)
+{
+	struct path path;
+	int err = kern_path(pathname, 0, &path);
+
+	if (err)
+		return err;
+	if (!S_ISDIR(path.dentry->d_inode->i_mode) && !(path.dentry->d_inode->i_mode & S_IWUGO))
+		err = -EACCES;
+	else
+		err = do_truncate(path.dentry->d_inode, length);
+	path_put(&path);
+	return err;
+}
+
+int vfs_truncate(const char *pathname, loff_t length)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_truncate_path(pathname, length);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_ftruncate(int fd, loff_t length)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EINVAL; /* Linux's answer for an fd not open for writing */
+	return do_truncate(file->f_inode, length);
+}
+
+int vfs_ftruncate(int fd, loff_t length)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_ftruncate(fd, length);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_chdir(const char *pathname)
+{
+	struct fs_context *fs = current_fs();
+	struct path path;
+	int err = kern_path(pathname, LOOKUP_DIRECTORY, &path);
+
+	if (err)
+		return err;
+	path_put(&fs->cwd);
+	fs->cwd = path;
+	return 0;
+}
+
+int vfs_chdir(const char *pathname)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_chdir(pathname);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_getcwd(char *buf, size_t size)
+{
+	return d_path(&current_fs()->cwd, buf, size);
+}
+
+int vfs_getcwd(char *buf, size_t size)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_getcwd(buf, size);
+	vfs_unlock();
+	return ret;
+}
+
+/*
+ * Builds the file system at boot: a ramfs at /, the pseudo file system trees (empty until the
+ * tracer and others add files), and the mounts a Linux distribution's init would make. Uses
+ * absolute paths only, so it runs before there is any task (current_fs() is not called).
+ * Boot cannot go on without it: on failure the caller panics, so nothing is undone here.
+ */
+int vfs_init(void)
+{
+	static const char *const dirs[] = { "/sys", "/sys/kernel", "/sys/kernel/debug",
+					    "/sys/kernel/tracing", "/proc" };
+	static const struct {
+		const char *type, *dir;
+	} boot_mounts[] = {
+		{ "debugfs", "/sys/kernel/debug" },
+		{ "tracefs", "/sys/kernel/tracing" },
+		{ "proc", "/proc" },
+	};
+	int err = pseudofs_init();
+
+	if (!err)
+		err = mount_init();
+	for (size_t i = 0; i < ARRAY_SIZE(dirs) && !err; i++)
+		err = vfs_mkdir(dirs[i], 0755);
+	for (size_t i = 0; i < ARRAY_SIZE(boot_mounts) && !err; i++)
+		err = vfs_mount(boot_mounts[i].type, boot_mounts[i].dir);
+	return err;
+}

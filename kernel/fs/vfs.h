@@ -1,0 +1,254 @@
+/* The virtual file system: one tree of names over ramfs, debugfs, tracefs and proc. */
+#ifndef KERNEL_VFS_H
+#define KERNEL_VFS_H
+
+/*
+ * Everything the shell and the tracer do with files goes through the calls at the bottom of this
+ * header, in the spirit of Linux's system calls: they take path names and small integer file
+ * descriptors and return a negative errno on failure. docs/design/vfs.md tells the whole story;
+ * in short:
+ *
+ *   struct dentry   a name in the tree (its parent, its children)
+ *   struct inode    the object the name stands for: mode, size, data, and the operations of the
+ *                   file system it belongs to (i_op for the directory, i_fop for open files)
+ *   struct vfsmount one file system tree grafted onto a directory of another
+ *   struct path     (mount, dentry): where a name is. The mount is part of it because one tree
+ *                   can be mounted in two places, and ".." must go back the way we came in.
+ *   struct file     an open file: position, flags, and the inode's file operations
+ *
+ * Lucid has no hard links, so each inode has exactly one dentry and the two live and die
+ * together: a dentry holds the only pointer to its inode.
+ *
+ * Locking: one global VFS lock, a sleeping mutex, taken by each entry point below, so the code
+ * below them can assume nothing changes under its feet. File operations run under it and must
+ * not call the entry points (they would take the lock twice). They may be preempted, but must
+ * not sleep waiting for an event: that would stop every other file operation in the system.
+ * tracefs_create_file() and friends take no lock: their callers hold it (boot code before
+ * other tasks run needs none; tracefs instance callbacks already run under it).
+ * Blocking (pipes, the console, trace_pipe): a file operation returns -EAGAIN and names a wait
+ * queue (file_operations.wait_queue); vfs_read/vfs_write sleep on it with the lock let go.
+ */
+
+#include <stddef.h>
+#include <stdbool.h>
+#include "lib/list.h"
+
+typedef long ssize_t;
+typedef long loff_t;
+typedef unsigned short umode_t;
+typedef unsigned int fmode_t;
+
+#ifndef NAME_MAX
+#define NAME_MAX 255 /* longest name of one component, as Linux */
+#endif
+#ifndef PATH_MAX
+#define PATH_MAX 4096 /* longest path, with its NUL, as Linux */
+#endif
+#define NR_OPEN_DEFAULT 64 /* file descriptors per task, as Linux (BITS_PER_LONG) */
+
+/* open() flags, with Linux's x86 values (octal, as in Linux's fcntl.h). */
+#define O_ACCMODE 00000003
+#define O_RDONLY 00000000
+#define O_WRONLY 00000001
+#define O_RDWR 00000002
+#define O_CREAT 00000100
+#define O_EXCL 00000200
+#define O_TRUNC 00001000
+#define O_APPEND 00002000
+#define O_NONBLOCK 00004000
+#define O_DIRECTORY 00200000
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
+/* Mode bits, Linux's values: the file type in the top bits, permissions below. */
+#define S_IFMT 00170000
+#define S_IFDIR 0040000
+#define S_IFREG 0100000
+#define S_IFCHR 0020000 /* a character device: its operations come from a driver (vfs_mknod) */
+#define S_IFIFO 0010000 /* a pipe */
+#define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
+#define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
+#define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
+#define S_IRUGO 00444
+#define S_IWUGO 00222
+
+/* file->f_mode: what this open file may do, worked out once at open from O_ACCMODE. */
+#define FMODE_READ 0x1
+#define FMODE_WRITE 0x2
+
+/* inode->i_flags */
+#define S_DEAD 0x1 /* a pseudo file the kernel removed: open files get -EIO */
+
+/* struct dirent d_type values, as Linux's. */
+#define DT_FIFO 1
+#define DT_CHR 2
+#define DT_DIR 4
+#define DT_REG 8
+
+struct inode;
+struct file;
+struct dentry;
+struct vfsmount;
+struct wait_queue_head;
+
+/*
+ * What a kernel file does when it is opened, read, written, seeked and closed. All may be NULL:
+ * no open/release means nothing to set up or free, no read/write means the call fails with
+ * -EINVAL (Linux's answer for a file without that operation), no llseek means -ESPIPE.
+ * read and write move *pos themselves and return the bytes done or a negative errno. A write
+ * handler gets exactly the count bytes written, not NUL-terminated.
+ */
+struct file_operations {
+	int (*open)(struct inode *inode, struct file *file);
+	ssize_t (*read)(struct file *file, char *buf, size_t count, loff_t *pos);
+	ssize_t (*write)(struct file *file, const char *buf, size_t count, loff_t *pos);
+	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
+	int (*release)(struct inode *inode, struct file *file);
+	/*
+	 * For a file whose read or write can answer -EAGAIN ("nothing yet": an empty pipe, a
+	 * console with no line typed): the wait queue its code wakes when trying again may
+	 * succeed. vfs_read and vfs_write then sleep on it, without the VFS lock, until woken or
+	 * Ctrl-C, unless the file was opened O_NONBLOCK. NULL: the file never waits.
+	 */
+	struct wait_queue_head *(*wait_queue)(struct file *file);
+};
+
+/*
+ * What a directory's file system does when names are made or removed in it. A NULL operation
+ * means "not here": user mkdir/unlink/rmdir/rename in such a directory fail with -EPERM and
+ * creating a file with -EACCES, as on Linux's debugfs. create and mkdir get a new, nameless
+ * dentry and must attach an inode to it with d_add(); rmdir decides whether the directory may
+ * go (ramfs: only when empty).
+ */
+struct inode_operations {
+	int (*create)(struct inode *dir, struct dentry *dentry, umode_t mode);
+	int (*mkdir)(struct inode *dir, struct dentry *dentry, umode_t mode);
+	int (*unlink)(struct inode *dir, struct dentry *dentry);
+	int (*rmdir)(struct inode *dir, struct dentry *dentry);
+	int (*rename)(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+		      struct dentry *new_dentry);
+	/* Cuts or extends a regular file's data to size bytes. NULL: there is no data to cut. */
+	int (*truncate)(struct inode *inode, loff_t size);
+};
+
+struct inode {
+	unsigned long i_ino;
+	umode_t i_mode;
+	unsigned int i_flags;
+	loff_t i_size;
+	const struct inode_operations *i_op;
+	const struct file_operations *i_fop;
+	void *i_private; /* the data pointer given to tracefs_create_file() & co. */
+	/*
+	 * The page cache: a regular file's data as page-sized blocks, NULL where nothing was
+	 * written yet. ramfs keeps its files here and nowhere else (as Linux's ramfs does), and the
+	 * VFS frees the pages with the inode.
+	 */
+	char **i_pages;
+	unsigned long i_nr_slots; /* length of the i_pages array */
+};
+
+struct dentry {
+	int d_count;		     /* references: the tree, children, open files, cwds */
+	int d_mounted;		     /* how many mounts sit on this directory */
+	bool d_unlinked;	     /* taken out of the tree; lives on while referenced */
+	struct dentry *d_parent;     /* itself, for the root of a tree */
+	struct list_head d_child;    /* in the parent's d_subdirs */
+	struct list_head d_subdirs;  /* the children, oldest first (the order ls shows) */
+	struct inode *d_inode;	     /* NULL while the dentry is being created */
+	char *d_name;		     /* kmalloc'd, so rename can swap it */
+};
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+};
+
+struct file {
+	int f_count; /* descriptors (and callers) sharing it: dup2 shares, close drops */
+	unsigned int f_flags; /* the O_ flags given to open */
+	fmode_t f_mode;
+	loff_t f_pos;
+	struct path f_path;
+	struct inode *f_inode;
+	const struct file_operations *f_op;
+	void *private_data; /* the file operations' own, e.g. a seq_file */
+};
+
+static inline struct inode *file_inode(const struct file *file)
+{
+	return file->f_inode;
+}
+
+/* The per-task part of the file system: where relative paths start, and the open files. */
+struct fs_context {
+	struct path cwd;
+	struct file *fd[NR_OPEN_DEFAULT];
+};
+
+/* What vfs_stat() tells about a file. */
+struct kstat {
+	unsigned long ino;
+	umode_t mode;
+	unsigned int nlink;
+	loff_t size;
+};
+
+/* One directory entry, as vfs_readdir() returns it. */
+struct dirent {
+	unsigned long d_ino;
+	unsigned char d_type;
+	char d_name[NAME_MAX + 1];
+};
+
+/* The kernel implements this: the running task's fs_context. */
+struct fs_context *current_fs(void);
+
+/* Boot: builds / (ramfs), the debugfs, tracefs and proc trees and mounts them. Call once. */
+int vfs_init(void);
+
+/* Tasks: a new task's context starts at / with no files; fork shares the open files. */
+void fs_context_init(struct fs_context *fs);
+int fs_context_copy(struct fs_context *dst, const struct fs_context *src);
+void fs_context_exit(struct fs_context *fs);
+
+/* The entry points. Each returns >= 0 on success and a negative errno on failure. */
+int vfs_open(const char *pathname, int flags, umode_t mode);
+int vfs_close(int fd);
+ssize_t vfs_read(int fd, void *buf, size_t count);
+ssize_t vfs_write(int fd, const void *buf, size_t count);
+loff_t vfs_lseek(int fd, loff_t offset, int whence);
+int vfs_dup(int oldfd);
+int vfs_dup2(int oldfd, int newfd);
+/* 1: *de filled; 0: end of directory. "." and ".." come first, as on Linux: ls hides them. */
+int vfs_readdir(int fd, struct dirent *de);
+int vfs_stat(const char *pathname, struct kstat *st);
+int vfs_fstat(int fd, struct kstat *st);
+int vfs_truncate(const char *pathname, loff_t length);
+int vfs_ftruncate(int fd, loff_t length);
+int vfs_mkdir(const char *pathname, umode_t mode);
+int vfs_rmdir(const char *pathname);
+int vfs_unlink(const char *pathname);
+int vfs_rename(const char *oldpath, const char *newpath);
+int vfs_chdir(const char *pathname);
+int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
+int vfs_mount(const char *fstype, const char *dir);
+int vfs_umount(const char *dir);
+/* A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev). */
+int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
+/* A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). */
+int vfs_pipe(int fds[2]);
+/* The mount table as mount(8) prints it; returns the full length, like snprintf. */
+int vfs_mount_list(char *buf, size_t size);
+
+/* Building blocks for file systems and file operations. */
+loff_t default_llseek(struct file *file, loff_t offset, int whence);
+loff_t no_llseek(struct file *file, loff_t offset, int whence);
+/* A read operation for a file whose whole text is the available bytes at from (Linux's). */
+ssize_t simple_read_from_buffer(void *to, size_t count, loff_t *ppos, const void *from,
+				size_t available);
+
+#endif

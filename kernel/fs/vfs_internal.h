@@ -1,0 +1,86 @@
+/* What the VFS files (dcache, namei, file, mount, ramfs, pseudofs) share among themselves. */
+#ifndef KERNEL_VFS_INTERNAL_H
+#define KERNEL_VFS_INTERNAL_H
+
+#include "kernel/fs/vfs.h"
+
+/*
+ * A file system type. "sb" (super block) is Linux's name for one mounted instance of a file
+ * system; Lucid's instance is just the root dentry of its tree. ramfs makes a new tree on every
+ * mount, the pseudo file systems hand out their one tree again and again.
+ */
+struct file_system_type {
+	const char *name;
+	struct dentry *(*mount)(void);		 /* a referenced root, or NULL for -ENOMEM */
+	void (*kill_sb)(struct dentry *root); /* the last mount of this tree has gone */
+};
+
+extern struct file_system_type ramfs_fs_type;
+extern struct file_system_type debugfs_fs_type;
+extern struct file_system_type tracefs_fs_type;
+extern struct file_system_type proc_fs_type;
+
+struct vfsmount {
+	struct list_head mnt_list;	/* in the mount table, oldest first */
+	struct vfsmount *mnt_parent;	/* the mount we sit on; the root mount: itself */
+	struct dentry *mnt_mountpoint;	/* the directory of mnt_parent we cover */
+	struct dentry *mnt_root;	/* the tree we show there */
+	struct file_system_type *mnt_type;
+	int mnt_count;			/* paths held inside: open files, cwds. Busy if > 0 */
+};
+
+/* The page cache's block: one page. */
+#define PAGE_CACHE_SIZE 4096UL
+
+/* dcache.c: the tree of dentries and their inodes */
+struct inode *new_inode(umode_t mode);
+void d_add(struct dentry *dentry, struct inode *inode);
+struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len);
+struct dentry *d_alloc_root(struct inode *inode);
+struct dentry *d_lookup(struct dentry *parent, const char *name, size_t len);
+struct dentry *dget(struct dentry *dentry);
+void dput(struct dentry *dentry);
+void d_delete(struct dentry *dentry);
+void d_move(struct dentry *dentry, struct dentry *target);
+void d_kill_tree(struct dentry *root, unsigned int inode_flags);
+bool simple_empty(struct dentry *dentry);
+int simple_unlink(struct inode *dir, struct dentry *dentry);
+int simple_rmdir(struct inode *dir, struct dentry *dentry);
+int simple_rename(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
+		  struct dentry *new_dentry);
+void path_get(const struct path *path);
+void path_put(const struct path *path);
+int d_path(const struct path *path, char *buf, size_t size);
+
+/* namei.c: from names to paths */
+#define LOOKUP_DIRECTORY 0x1 /* the result must be a directory */
+int kern_path(const char *name, unsigned int flags, struct path *path);
+int path_openat(const char *name, int flags, umode_t mode, struct path *path);
+
+/* mount.c */
+int mount_init(void);
+void get_fs_root(struct path *root);
+struct vfsmount *lookup_mnt(struct vfsmount *parent, struct dentry *mountpoint);
+void follow_mount(struct path *path);
+
+/* file.c: struct file and the descriptor table */
+struct file *fget(int fd);
+int get_unused_fd(struct fs_context *fs);
+struct file *alloc_file(void);
+void fput(struct file *file);
+
+/* pseudofs.c */
+int pseudofs_init(void);
+
+/*
+ * The global VFS lock and waiting (kernel/fs/vfs_lock.c; the host tests stand in for them).
+ * vfs_block() runs io(fd, buf, count) with the lock held and, while it answers -EAGAIN for a
+ * file that waits (file_operations.wait_queue, no O_NONBLOCK), sleeps on the file's wait queue
+ * with the lock let go and tries again; Ctrl-C ends the wait with -EINTR.
+ */
+void vfs_lock(void);
+void vfs_unlock(void);
+typedef ssize_t (*vfs_io_fn)(int fd, void *buf, size_t count);
+ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * The VFS lock: one sleeping mutex around every VFS entry point (kernel/fs/vfs.h), and the one
+ * place where a file's "nothing yet" (-EAGAIN) turns into waiting.
+ *
+ * A mutex and not a spin lock: file operations may run long (a seq_file generating a page of
+ * trace), may allocate memory and may be preempted; a spin lock would keep preemption off on
+ * that CPU all the while.
+ *
+ * Waiting (vfs_block): the task must let the lock go while it sleeps, or the writer it waits
+ * for could never get in. It goes on the file's wait queue *before* it tries the operation, so
+ * a wakeup that comes between the operation's -EAGAIN and the sleep (a byte typed on the
+ * console, from an interrupt that takes no lock) is not lost: it marks the task running and
+ * schedule() returns at once. That is the order wait_event() uses (kernel/sched/wait.h). The
+ * operation therefore runs in TASK_INTERRUPTIBLE state; if it sleeps itself (a mutex), it
+ * comes back running and we only go round the loop once more.
+ *
+ * The wait queue belongs to whatever the open file refers to (a pipe, the console) and lives
+ * at least as long as the file is open; we hold the file open in our own fd table.
+ */
+#include "kernel/fs/vfs_internal.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/wait.h"
+#include "lib/errno.h"
+
+static DEFINE_MUTEX(vfs_mutex);
+
+void vfs_lock(void)
+{
+	mutex_lock(&vfs_mutex);
+}
+
+void vfs_unlock(void)
+{
+	mutex_unlock(&vfs_mutex);
+}
+
+ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
+{
+	struct wait_queue_entry w = {0};
+	struct wait_queue_head *wq = NULL;
+	ssize_t ret;
+
+	if (file && file->f_op && file->f_op->wait_queue && !(file->f_flags & O_NONBLOCK))
+		wq = file->f_op->wait_queue(file);
+	if (!wq)
+		return io(fd, buf, count);
+	for (;;) {
+		prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
+		ret = io(fd, buf, count);
+		if (ret != -EAGAIN)
+			break;
+		if (signal_pending_current()) {
+			ret = -EINTR;
+			break;
+		}
+		vfs_unlock();
+		schedule();
+		vfs_lock();
+	}
+	finish_wait(wq, &w);
+	return ret;
+}

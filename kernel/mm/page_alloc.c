@@ -1,0 +1,158 @@
+/*
+ * The physical page allocator.
+ *
+ * Each 4 KiB page of RAM has a struct page (page_alloc.h) in one array, indexed by page frame
+ * number. A page is free when its flags are 0. Allocation is first fit: scan from a moving hint
+ * for n free pages in a row. That is O(pages) in the worst case, far from Linux's buddy
+ * allocator, but it is short, obviously correct, and Lucid's 256 MiB is only 65536 pages.
+ *
+ * At boot every page starts reserved; then the usable RAM regions GRUB reported are freed,
+ * except the first MiB (firmware, and where the other CPUs start), the kernel image and the
+ * struct page array itself.
+ */
+#include "kernel/mm/page_alloc.h"
+#include "arch/x86_64/multiboot2.h"
+#include "kernel/sched/spinlock.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "arch/x86_64/mmu.h"
+#include "lib/string.h"
+
+#define LOW_MEMORY_END (1UL << 20) /* below 1 MiB: BIOS data, and the AP trampoline */
+
+static struct page *pages; /* one per page frame below max_pfn */
+static size_t max_pfn;
+static size_t free_count, total_count;
+static size_t search_hint;
+static DEFINE_SPINLOCK(page_lock);
+unsigned long page_alloc_fail_every;
+static unsigned long alloc_calls;
+
+static bool usable(const struct mem_region *r)
+{
+	return r->type == MEM_REGION_USABLE;
+}
+
+void page_alloc_init(const struct boot_info *bi)
+{
+	uintptr_t image_end = ALIGN_UP(__pa(_end), PAGE_SIZE);
+
+	for (int i = 0; i < bi->nr_regions; i++) {
+		const struct mem_region *r = &bi->regions[i];
+		uint64_t end = MIN(r->base + r->len, (uint64_t)DIRECT_MAP_SIZE);
+		if (usable(r) && end > r->base && end / PAGE_SIZE > max_pfn)
+			max_pfn = end / PAGE_SIZE;
+	}
+
+	/* Put the struct page array in the first usable RAM after the kernel image. */
+	size_t array_bytes = ALIGN_UP(max_pfn * sizeof(struct page), PAGE_SIZE);
+	uintptr_t array_pa = 0;
+	for (int i = 0; i < bi->nr_regions && !array_pa; i++) {
+		const struct mem_region *r = &bi->regions[i];
+		uintptr_t start = ALIGN_UP(MAX(r->base, (uint64_t)image_end), PAGE_SIZE);
+		if (usable(r) && start + array_bytes <= MIN(r->base + r->len, (uint64_t)DIRECT_MAP_SIZE))
+			array_pa = start;
+	}
+	if (!array_pa)
+		panic("page_alloc: no room for the page array");
+	pages = __va(array_pa);
+	for (size_t pfn = 0; pfn < max_pfn; pfn++)
+		pages[pfn] = (struct page){.flags = PG_RESERVED};
+
+	for (int i = 0; i < bi->nr_regions; i++) {
+		const struct mem_region *r = &bi->regions[i];
+		if (!usable(r))
+			continue;
+		uintptr_t start = ALIGN_UP(r->base, PAGE_SIZE);
+		uintptr_t end = ALIGN_DOWN(MIN(r->base + r->len, (uint64_t)max_pfn * PAGE_SIZE), PAGE_SIZE);
+		for (uintptr_t pa = start; pa < end; pa += PAGE_SIZE) {
+			bool in_image = pa < image_end;
+			bool in_array = pa >= array_pa && pa < array_pa + array_bytes;
+			if (pa < LOW_MEMORY_END || in_image || in_array)
+				continue;
+			pages[pa / PAGE_SIZE].flags = 0;
+			free_count++;
+		}
+	}
+	total_count = free_count;
+	search_hint = LOW_MEMORY_END / PAGE_SIZE;
+}
+
+static bool run_is_free(size_t pfn, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pages[pfn + i].flags)
+			return false;
+	return true;
+}
+
+/* First fit, starting at the hint and wrapping around, so freed pages get reused. */
+static long find_free_run(size_t n)
+{
+	for (size_t k = 0; k < max_pfn; k++) {
+		size_t pfn = (search_hint + k) % max_pfn;
+		if (pfn + n <= max_pfn && run_is_free(pfn, n))
+			return (long)pfn;
+	}
+	return -1;
+}
+
+notrace void *alloc_pages(size_t n)
+{
+	if (n == 0)
+		return NULL;
+	unsigned long flags = spin_lock_irqsave(&page_lock);
+	alloc_calls++;
+	if (page_alloc_fail_every && alloc_calls % page_alloc_fail_every == 0) {
+		spin_unlock_irqrestore(&page_lock, flags);
+		return NULL;
+	}
+	long pfn = free_count >= n ? find_free_run(n) : -1;
+	if (pfn >= 0) {
+		for (size_t i = 0; i < n; i++)
+			pages[pfn + i] = (struct page){.flags = PG_ALLOCATED};
+		pages[pfn].flags |= PG_HEAD;
+		pages[pfn].nr_pages = n;
+		free_count -= n;
+		search_hint = pfn + n;
+	}
+	spin_unlock_irqrestore(&page_lock, flags);
+	return pfn >= 0 ? __va((uintptr_t)pfn * PAGE_SIZE) : NULL;
+}
+
+notrace void *alloc_page_zeroed(void)
+{
+	void *p = alloc_pages(1);
+	if (p)
+		memset(p, 0, PAGE_SIZE);
+	return p;
+}
+
+notrace void free_pages(void *va, size_t n)
+{
+	if (!va)
+		return;
+	size_t pfn = __pa(va) / PAGE_SIZE;
+	unsigned long flags = spin_lock_irqsave(&page_lock);
+	for (size_t i = 0; i < n; i++) {
+		BUG_ON(pfn + i >= max_pfn || !(pages[pfn + i].flags & PG_ALLOCATED));
+		pages[pfn + i] = (struct page){0};
+	}
+	free_count += n;
+	spin_unlock_irqrestore(&page_lock, flags);
+}
+
+notrace struct page *virt_to_page(const void *va)
+{
+	return &pages[__pa(va) / PAGE_SIZE];
+}
+
+size_t nr_free_pages(void)
+{
+	return free_count;
+}
+
+size_t nr_total_pages(void)
+{
+	return total_count;
+}

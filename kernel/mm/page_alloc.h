@@ -1,0 +1,39 @@
+/* The physical page allocator (kernel/mm/page_alloc.c). */
+#ifndef KERNEL_PAGE_ALLOC_H
+#define KERNEL_PAGE_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/list.h"
+
+struct boot_info;
+
+/* What the kernel knows about each physical page, as Linux's struct page (much smaller). */
+struct page {
+	uint16_t flags;
+	uint16_t slab_class; /* kmalloc size class, for a slab page */
+	uint16_t inuse;      /* objects handed out from this slab page */
+	uint32_t nr_pages;   /* pages in this allocation, on its first page */
+	void *freelist;      /* free objects of this slab page */
+	struct list_head lru; /* on its size class's list of partly used slab pages */
+};
+
+#define PG_RESERVED 0x1 /* never allocatable: firmware, the kernel image */
+#define PG_ALLOCATED 0x2
+#define PG_SLAB 0x4
+#define PG_HEAD 0x8     /* first page of an allocation */
+
+void page_alloc_init(const struct boot_info *bi);
+/* n contiguous pages, as a direct-map address; NULL when out of memory. */
+void *alloc_pages(size_t n);
+void *alloc_page_zeroed(void);
+void free_pages(void *va, size_t n);
+struct page *virt_to_page(const void *va);
+
+size_t nr_free_pages(void);
+size_t nr_total_pages(void);
+
+/* Fault injection: fail every Nth allocation (0 = never); see the failslab boot option. */
+extern unsigned long page_alloc_fail_every;
+
+#endif

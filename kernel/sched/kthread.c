@@ -1,0 +1,120 @@
+/*
+ * Kernel threads: creating a task, starting it, and cleaning up after it.
+ *
+ * A new task gets a kernel stack (with a guard page) whose top is laid out exactly as
+ * __switch_to (arch/x86_64/switch.S) leaves a stack it switched away from: six saved registers
+ * and a return address. The return address is ret_from_kthread, so the first switch to the task
+ * "returns" into it, and from there into kthread_start() and the thread's function.
+ *
+ * A new thread starts in its creator's directory with the creator's open files (as after a
+ * fork), and closes them when it exits.
+ *
+ * A thread that returns, or calls kthread_exit(), becomes TASK_DEAD and never runs again. Its
+ * stack is still in use until its CPU has switched away, so kthread_join() waits for that
+ * (on_cpu == 0) before freeing anything.
+ */
+#include "kernel/sched/sched.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/panic.h"
+#include "kernel/fs/fs_struct.h"
+#include "lib/string.h"
+#include "trace/fgraph.h"
+#include "trace/events/sched.h"
+
+#define SWITCH_SAVED_REGS 6 /* rbp rbx r12 r13 r14 r15, as __switch_to pushes them */
+#define SAVED_RBX_SLOT 4    /* from the bottom: r15 r14 r13 r12 rbx rbp */
+
+extern char ret_from_kthread[];
+
+DEFINE_TRACE(sched_process_exit); /* trace/events/sched.h */
+
+void __noreturn kthread_start(struct task *t)
+{
+	finish_task_switch(this_cpu()->last_prev);
+	preempt_count_sub(1); /* the count schedule() held across the switch */
+	kthread_exit(t->fn(t->arg));
+}
+
+struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
+{
+	struct task *t = kzalloc(sizeof(*t));
+	if (!t)
+		return NULL;
+	t->stack = kstack_alloc();
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	sched_task_init(t, name);
+	if (copy_fs_context(t) || ftrace_graph_init_task(t)) {
+		exit_fs_context(t); /* the cwd and files it was given, if it got them */
+		kstack_free(t->stack);
+		kfree(t);
+		return NULL;
+	}
+	t->pid = sched_alloc_pid();
+	t->fn = fn;
+	t->arg = arg;
+	t->state = TASK_NEW;
+	t->cpu = smp_processor_id();
+
+	/* The return address sits at the top, so the thread starts with RSP 16-byte aligned - 8. */
+	uint64_t *top = (uint64_t *)((char *)t->stack + KSTACK_SIZE);
+	uint64_t *sp = top - 1 - SWITCH_SAVED_REGS;
+	memset(sp, 0, (SWITCH_SAVED_REGS + 1) * sizeof(uint64_t));
+	sp[SWITCH_SAVED_REGS] = (uint64_t)ret_from_kthread;
+	sp[SAVED_RBX_SLOT] = (uint64_t)t;
+	t->saved_rsp = (unsigned long)sp;
+
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	list_add_tail(&t->tasks, &task_list);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return t;
+}
+
+void kthread_bind_mask(struct task *t, uint64_t mask)
+{
+	t->cpus_allowed = mask;
+}
+
+struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
+{
+	struct task *t = kthread_create(fn, arg, name);
+	if (t)
+		wake_up_new_task(t);
+	return t;
+}
+
+void __noreturn kthread_exit(int code)
+{
+	struct task *t = current;
+	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
+	exit_fs_context(t);
+	t->exit_code = code;
+	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
+	local_irq_disable();
+	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
+	set_current_state(TASK_DEAD);
+	wake_up(&t->exit_wait);
+	schedule();
+	panic("kthread_exit: a dead task ran again");
+}
+
+int kthread_join(struct task *t)
+{
+	wait_event(&t->exit_wait, READ_ONCE(t->state) == TASK_DEAD);
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax(); /* still switching away from its stack */
+	/* A waker may still be finishing wake_up_process(t): it holds pi_lock until it is done. */
+	unsigned long irq = spin_lock_irqsave(&t->pi_lock);
+	spin_unlock_irqrestore(&t->pi_lock, irq);
+	int code = t->exit_code;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	list_del(&t->tasks);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	ftrace_graph_exit_task(t);
+	kstack_free(t->stack);
+	kfree(t);
+	return code;
+}

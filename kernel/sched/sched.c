@@ -1,0 +1,401 @@
+/*
+ * The scheduler: which task runs on each CPU, and when that changes.
+ *
+ * Every CPU has its own run queue, a FIFO list of tasks ready to run, and runs them round robin:
+ * the timer tick takes one tick off the running task's time slice and, when it is used up and
+ * someone else is waiting, asks for a reschedule. A CPU whose queue is empty runs its idle task
+ * (swapper/N, pid 0), which halts until an interrupt.
+ *
+ * Why per-CPU queues and not one global queue: tasks stay where their data is warm, two CPUs
+ * never fight over one lock on every switch, and the trace shows what Linux's shows (a task keeps
+ * its CPU; a wakeup names a target CPU). The price is balancing, done simply: a woken or new task
+ * goes to an idle allowed CPU if there is one (its previous CPU first), else the least loaded; and
+ * a CPU about to go idle steals a waiting task from the busiest queue.
+ *
+ * Locking: each run queue has a spin lock, taken with interrupts off. A task's pi_lock
+ * serializes wakeups of that task. Switching: schedule() holds this CPU's queue lock across the
+ * switch; the task switched to releases it (finish_task_switch). prev->on_cpu stays set until
+ * then, so a wakeup on another CPU never runs a task whose stack is still in use here.
+ */
+#include "kernel/sched/sched.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/smp.h"
+#include "kernel/sched/time.h"
+#include "kernel/sched/sched_policy.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/string.h"
+#include "lib/printf.h"
+#include "trace/events/sched.h"
+
+#define TIME_SLICE_TICKS 2 /* 20 ms at HZ=100 */
+
+struct rq {
+	spinlock_t lock;
+	struct list_head queue; /* ready tasks, not counting the one running */
+	int nr_queued;
+	struct task *idle;
+};
+
+static struct rq runqueues[NR_CPUS];
+LIST_HEAD(task_list);
+DEFINE_SPINLOCK(task_list_lock);
+/* The scheduler's tracepoints (trace/events/sched.h); trace events and tracers attach to them. */
+DEFINE_TRACE(sched_switch);
+DEFINE_TRACE(sched_wakeup);
+DEFINE_TRACE(sched_wakeup_new);
+static int next_pid = 1;
+static struct task idle_tasks[NR_CPUS];
+
+void __switch_to(struct task *prev, struct task *next);
+
+static struct rq *cpu_rq(int cpu)
+{
+	return &runqueues[cpu];
+}
+
+int nr_running(int cpu)
+{
+	return cpu_rq(cpu)->nr_queued + (cpus[cpu].curr != cpus[cpu].idle);
+}
+
+char task_state_char(long state)
+{
+	if (state & TASK_DEAD)
+		return 'X';
+	if (state & TASK_UNINTERRUPTIBLE)
+		return 'D';
+	if (state & TASK_INTERRUPTIBLE)
+		return 'S';
+	return 'R';
+}
+
+void set_current_state(long state)
+{
+	__atomic_store_n(&current->state, state, __ATOMIC_SEQ_CST);
+}
+
+static void enqueue(struct rq *rq, struct task *t)
+{
+	list_add_tail(&t->run_list, &rq->queue);
+	rq->nr_queued++;
+	t->on_rq = true;
+}
+
+static void dequeue(struct rq *rq, struct task *t)
+{
+	list_del_init(&t->run_list);
+	rq->nr_queued--;
+}
+
+/* Lock two run queues in a fixed order (by address), so two CPUs doing this never deadlock. */
+static void double_rq_lock(struct rq *a, struct rq *b)
+{
+	if (a == b) {
+		arch_spin_lock(&a->lock);
+	} else if (a < b) {
+		arch_spin_lock(&a->lock);
+		arch_spin_lock(&b->lock);
+	} else {
+		arch_spin_lock(&b->lock);
+		arch_spin_lock(&a->lock);
+	}
+}
+
+/*
+ * Idle balancing: this CPU has nothing to run, so take the oldest waiting task from the busiest
+ * other queue, if it is allowed here. Called with this CPU's queue locked; may drop it.
+ */
+/* A snapshot of every CPU's load, for the decisions in kernel/sched/sched_policy.c. Racy by design:
+ * a decision on slightly stale numbers is still a fine decision. */
+static void snapshot_load(struct cpu_load *load)
+{
+	for (int c = 0; c < nr_cpu_ids; c++) {
+		load[c].online = cpus[c].online;
+		load[c].nr_queued = READ_ONCE(cpu_rq(c)->nr_queued);
+		load[c].nr_running = nr_running(c);
+	}
+}
+
+static void steal_task(struct rq *this, int this_cpu_id)
+{
+	struct cpu_load load[NR_CPUS];
+	snapshot_load(load);
+	int busiest = sched_find_busiest(load, nr_cpu_ids, this_cpu_id);
+	if (busiest < 0)
+		return;
+	struct rq *src = cpu_rq(busiest);
+	arch_spin_unlock(&this->lock);
+	double_rq_lock(this, src);
+	struct task *t;
+	list_for_each_entry(t, &src->queue, run_list) {
+		if (t->cpus_allowed & (1UL << this_cpu_id)) {
+			dequeue(src, t);
+			t->cpu = this_cpu_id;
+			enqueue(this, t);
+			break;
+		}
+	}
+	if (src != this)
+		arch_spin_unlock(&src->lock);
+}
+
+static struct task *pick_next_task(struct rq *rq, int cpu)
+{
+	if (list_empty(&rq->queue) && nr_cpu_ids > 1)
+		steal_task(rq, cpu);
+	if (list_empty(&rq->queue))
+		return rq->idle;
+	struct task *t = list_first_entry(&rq->queue, struct task, run_list);
+	dequeue(rq, t);
+	return t;
+}
+
+/* The second half of a switch, run by the task switched to: let prev go, unlock the queue. */
+void finish_task_switch(struct task *prev)
+{
+	struct rq *rq = cpu_rq(smp_processor_id());
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+	arch_spin_unlock(&rq->lock);
+	local_irq_enable();
+}
+
+static void __schedule(bool preempt)
+{
+	struct cpu *cpu = this_cpu();
+	struct rq *rq = cpu_rq(cpu->id);
+	struct task *prev = cpu->curr;
+
+	local_irq_disable();
+	arch_spin_lock(&rq->lock);
+	cpu->need_resched = false;
+
+	/*
+	 * A task that set itself asleep leaves the queue, unless a wakeup already came. A dead task
+	 * leaves it even when preempted on its way out: nothing must ever run it again.
+	 */
+	if ((prev->state & TASK_DEAD) || (!preempt && prev->state != TASK_RUNNING))
+		prev->on_rq = false;
+	else if (prev != rq->idle)
+		enqueue(rq, prev);
+
+	struct task *next = pick_next_task(rq, cpu->id);
+	if (next == prev) {
+		arch_spin_unlock(&rq->lock);
+		local_irq_enable();
+		return;
+	}
+	next->time_slice = TIME_SLICE_TICKS;
+	next->on_cpu = 1;
+	next->cpu = cpu->id;
+	next->nr_switches++;
+	trace_sched_switch(preempt, prev, next);
+	/* Time off the CPU, for the function graph tracer's sleep-time option (trace/fgraph.c). */
+	if (prev->ret_stack || next->ret_stack) {
+		uint64_t now = ktime_get_ns();
+		prev->switched_out_at = now;
+		if (next->switched_out_at)
+			next->sleep_time += now - next->switched_out_at;
+	}
+	cpu->curr = next;
+	cpu->last_prev = prev;
+	__switch_to(prev, next);
+	/* Back in prev, on whichever CPU now runs it; the task we came from finishes here. */
+	finish_task_switch(this_cpu()->last_prev);
+}
+
+void schedule(void)
+{
+	/* Sleeping with preemption disabled would hang this CPU's other work: refuse loudly. */
+	if (unlikely(preempt_count() != 0 && !oops_in_progress))
+		panic("scheduling while atomic: %s/%d/0x%08x", current->comm, current->pid,
+		      preempt_count());
+	/* The idle task is what runs when nothing else can: it must never block. */
+	BUG_ON(current == this_cpu()->idle && current->state != TASK_RUNNING);
+	preempt_count_add(1);
+	__schedule(false);
+	preempt_count_sub(1);
+}
+
+/* Preemption: the running task is still runnable, it just has to let another one in. */
+void preempt_schedule(void)
+{
+	if (preempt_count() || irqs_disabled())
+		return;
+	preempt_count_add(1);
+	__schedule(true);
+	preempt_count_sub(1);
+}
+
+/* From the end of an interrupt (arch/x86_64/idt.c), with interrupts off. */
+void preempt_schedule_irq(void)
+{
+	preempt_count_add(1);
+	__schedule(true);
+	local_irq_disable(); /* the interrupt return path expects them off */
+	preempt_count_sub(1);
+}
+
+void yield(void)
+{
+	this_cpu()->need_resched = true;
+	preempt_schedule();
+}
+
+void scheduler_tick(void)
+{
+	struct cpu *cpu = this_cpu();
+	struct task *t = cpu->curr;
+	if (t == cpu->idle) {
+		if (READ_ONCE(cpu_rq(cpu->id)->nr_queued))
+			cpu->need_resched = true;
+		return;
+	}
+	if (--t->time_slice <= 0 && READ_ONCE(cpu_rq(cpu->id)->nr_queued))
+		cpu->need_resched = true;
+}
+
+/* Where should a waking task run? kernel/sched/sched_policy.c decides. */
+static int select_task_rq(struct task *t)
+{
+	struct cpu_load load[NR_CPUS];
+	snapshot_load(load);
+	int cpu = sched_select_cpu(load, nr_cpu_ids, t->cpus_allowed, t->cpu);
+	return cpu >= 0 ? cpu : 0;
+}
+
+/* Put t on cpu's queue and poke that CPU if it should switch to it. */
+static void activate_on(struct task *t, int cpu, bool new_task)
+{
+	struct rq *rq = cpu_rq(cpu);
+	arch_spin_lock(&rq->lock);
+	t->cpu = cpu;
+	t->state = TASK_RUNNING;
+	enqueue(rq, t);
+	bool idle = cpus[cpu].curr == rq->idle;
+	/* Traced with the queue locked, as Linux does: t->cpu cannot change under the probe. */
+	if (new_task)
+		trace_sched_wakeup_new(t);
+	else
+		trace_sched_wakeup(t);
+	arch_spin_unlock(&rq->lock);
+	if (idle) {
+		WRITE_ONCE(cpus[cpu].need_resched, true);
+		if (cpu != smp_processor_id())
+			smp_send_reschedule(cpu);
+	}
+}
+
+bool wake_up_process(struct task *t)
+{
+	unsigned long flags = local_irq_save();
+	arch_spin_lock(&t->pi_lock);
+	if (t->state == TASK_RUNNING || (t->state & (TASK_DEAD | TASK_NEW))) {
+		arch_spin_unlock(&t->pi_lock);
+		local_irq_restore(flags);
+		return false;
+	}
+	/* Still on a queue (it has not reached schedule() yet, or is running): just mark it awake. */
+	for (;;) {
+		struct rq *rq = cpu_rq(t->cpu);
+		arch_spin_lock(&rq->lock);
+		if (rq != cpu_rq(t->cpu)) { /* moved by a steal meanwhile: try again */
+			arch_spin_unlock(&rq->lock);
+			continue;
+		}
+		if (t->on_rq) {
+			t->state = TASK_RUNNING;
+			/* Woken before it got off its CPU: a wakeup all the same. */
+			trace_sched_wakeup(t);
+			arch_spin_unlock(&rq->lock);
+			arch_spin_unlock(&t->pi_lock);
+			local_irq_restore(flags);
+			return true;
+		}
+		arch_spin_unlock(&rq->lock);
+		break;
+	}
+	/* Off every queue: wait until its old CPU has switched away from its stack. */
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	activate_on(t, select_task_rq(t), false);
+	arch_spin_unlock(&t->pi_lock);
+	local_irq_restore(flags);
+	return true;
+}
+
+void wake_up_new_task(struct task *t)
+{
+	unsigned long flags = local_irq_save();
+	arch_spin_lock(&t->pi_lock);
+	activate_on(t, select_task_rq(t), true);
+	arch_spin_unlock(&t->pi_lock);
+	local_irq_restore(flags);
+	preempt_disable();
+	preempt_enable(); /* a reschedule point, if the new task went to this CPU */
+}
+
+static void task_init_common(struct task *t, const char *name)
+{
+	strlcpy(t->comm, name, TASK_COMM_LEN);
+	t->prio = DEFAULT_PRIO;
+	t->cpus_allowed = ~0UL;
+	spin_lock_init(&t->pi_lock);
+	INIT_LIST_HEAD(&t->run_list);
+	init_waitqueue_head(&t->exit_wait);
+}
+
+/* Each CPU's idle task is the code that brought the CPU up: it becomes swapper/N. */
+void sched_init_this_cpu(void *stack)
+{
+	struct cpu *cpu = this_cpu();
+	struct task *idle = &idle_tasks[cpu->id];
+	char name[TASK_COMM_LEN];
+
+	snprintf(name, sizeof(name), "swapper/%d", cpu->id);
+	task_init_common(idle, name);
+	idle->pid = 0;
+	idle->cpu = cpu->id;
+	idle->on_cpu = 1;
+	idle->stack = stack; /* where this CPU has been running since it came up */
+	cpu->idle = idle;
+	cpu->curr = idle;
+	struct rq *rq = cpu_rq(cpu->id);
+	spin_lock_init(&rq->lock);
+	INIT_LIST_HEAD(&rq->queue);
+	rq->idle = idle;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	list_add_tail(&idle->tasks, &task_list);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+void sched_init(void)
+{
+	sched_init_this_cpu(boot_stack_base());
+}
+
+void __noreturn cpu_idle(void)
+{
+	preempt_count_sub(preempt_count()); /* whatever bring-up left, the idle loop runs at 0 */
+	for (;;) {
+		local_irq_disable();
+		if (this_cpu()->need_resched) {
+			local_irq_enable();
+			schedule();
+		} else {
+			safe_halt(); /* sti; hlt: an interrupt between the check and the halt still wakes us */
+		}
+	}
+}
+
+int sched_alloc_pid(void)
+{
+	return __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
+}
+
+void sched_task_init(struct task *t, const char *name)
+{
+	task_init_common(t, name);
+}

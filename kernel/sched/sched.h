@@ -1,0 +1,85 @@
+/* Tasks and the scheduler (kernel/sched/sched.c, kernel/sched/kthread.c). */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "lib/list.h"
+#include "kernel/sched/spinlock.h"
+#include "kernel/sched/wait.h"
+#include "kernel/percpu.h"
+
+#define TASK_COMM_LEN 16 /* as Linux: 15 characters and a NUL */
+#define DEFAULT_PRIO 120 /* Linux's prio for nice 0, as the sched_switch lines show it */
+
+/* Task states, with Linux's values (the sched_switch event records them). */
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001   /* sleeping: "S" */
+#define TASK_UNINTERRUPTIBLE 0x0002 /* sleeping, deaf to Ctrl-C: "D" */
+#define TASK_DEAD 0x0080            /* exited: "X" */
+#define TASK_NEW 0x0800             /* created, not yet woken */
+
+struct fs_context;
+struct ftrace_ret_stack;
+struct task {
+	unsigned long saved_rsp; /* must stay first: arch/x86_64/switch.S saves RSP here */
+	int pid;
+	char comm[TASK_COMM_LEN];
+	volatile long state;
+	int prio;
+	int cpu;              /* the CPU whose run queue holds it, or where it last ran */
+	bool on_rq;           /* on a run queue (running or waiting to run) */
+	volatile int on_cpu;  /* its stack is in use: don't run it elsewhere yet */
+	uint64_t cpus_allowed; /* bit n set: may run on CPU n (taskset) */
+	int time_slice;       /* ticks left before the tick preempts it */
+	void *stack;          /* lowest address of its kernel stack (KSTACK_SIZE bytes) */
+	spinlock_t pi_lock;   /* serializes wakeups of this task */
+	struct list_head run_list; /* on its CPU's run queue */
+	struct list_head tasks;    /* on the list of all tasks (ps) */
+	int (*fn)(void *arg); /* what a kernel thread runs */
+	void *arg;
+	int exit_code;
+	bool sigint;          /* Ctrl-C was pressed while this task ran in the foreground */
+	wait_queue_head_t exit_wait;
+	struct fs_context *fs; /* cwd and open files (kernel/fs/vfs.h) */
+	uint64_t nr_switches;
+	/* The function graph tracer's return stack (trace/fgraph.c). */
+	struct ftrace_ret_stack *ret_stack;
+	int curr_ret_stack;   /* entries in use */
+	int graph_pause;      /* nonzero: do not hook this task's calls */
+	unsigned long graph_overrun; /* calls not hooked because the stack was full */
+	uint64_t sleep_time;     /* total ns switched out, kept only while it has a return stack */
+	/* The function_graph tracer's set_graph_function state (trace/trace_functions_graph.c). */
+	unsigned int graph_filter; /* TRACE_GRAPH_*_BIT */
+	int graph_filter_depth;    /* the depth of the set_graph_function function it is in */
+	uint64_t switched_out_at; /* when it last left a CPU */
+};
+
+extern struct list_head task_list;
+extern spinlock_t task_list_lock;
+
+void sched_init(void);         /* the boot CPU, before anything sleeps */
+void sched_init_this_cpu(void *stack); /* each CPU: its idle task, on the stack it runs on */
+void __noreturn cpu_idle(void);
+void schedule(void);
+void preempt_schedule_irq(void);
+void scheduler_tick(void);
+bool wake_up_process(struct task *t);
+void set_current_state(long state);
+void yield(void);
+
+struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);
+void kthread_bind_mask(struct task *t, uint64_t mask);
+void wake_up_new_task(struct task *t);
+struct task *kthread_run(int (*fn)(void *), void *arg, const char *name);
+void __noreturn kthread_exit(int code);
+/* Waits for t to exit, frees it and returns its exit code. */
+int kthread_join(struct task *t);
+
+char task_state_char(long state);
+void finish_task_switch(struct task *prev);
+int sched_alloc_pid(void);
+void sched_task_init(struct task *t, const char *name);
+int nr_running(int cpu);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * Timers and the tick.
+ *
+ * Pending timers sit on one list sorted by expiry time. Each CPU's timer tick (HZ times a
+ * second) looks at the head of the list and runs whatever has expired, then lets the scheduler
+ * account the tick. A sleep is a timer that wakes the sleeping task: so sleeps are as precise as
+ * the tick, 10 ms.
+ *
+ * One global list (not one per CPU) keeps this short; with a handful of sleepers it is never
+ * contended enough to matter.
+ */
+#include "kernel/sched/timer.h"
+#include "kernel/sched/time.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/spinlock.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/lapic.h"
+#include "kernel/sched/watchdog.h"
+#include "kernel/debug/ftest.h"
+#include "trace/ftrace_probe.h"
+
+static LIST_HEAD(timers);
+static DEFINE_SPINLOCK(timer_lock);
+
+void add_timer(struct timer_list *t)
+{
+	unsigned long flags = spin_lock_irqsave(&timer_lock);
+	struct timer_list *pos;
+	list_for_each_entry(pos, &timers, entry)
+		if (pos->expires > t->expires)
+			break;
+	list_add_tail(&t->entry, &pos->entry); /* before the first later timer */
+	spin_unlock_irqrestore(&timer_lock, flags);
+}
+
+bool del_timer(struct timer_list *t)
+{
+	unsigned long flags = spin_lock_irqsave(&timer_lock);
+	bool pending = t->entry.next && !list_empty(&t->entry);
+	if (pending)
+		list_del_init(&t->entry);
+	spin_unlock_irqrestore(&timer_lock, flags);
+	return pending;
+}
+
+void run_timers(void)
+{
+	uint64_t now = ktime_get_ns();
+	for (;;) {
+		unsigned long flags = spin_lock_irqsave(&timer_lock);
+		struct timer_list *t = list_empty(&timers)
+					       ? NULL
+					       : list_first_entry(&timers, struct timer_list, entry);
+		if (!t || t->expires > now) {
+			spin_unlock_irqrestore(&timer_lock, flags);
+			return;
+		}
+		list_del_init(&t->entry);
+		/*
+		 * Run it with the lock held: then del_timer() cannot return while fn still runs,
+		 * so a sleeper whose timer lives on its stack can safely return and reuse that
+		 * stack. The price: fn must not add or delete timers.
+		 */
+		t->fn(t);
+		spin_unlock_irqrestore(&timer_lock, flags);
+	}
+}
+
+static void wake_sleeper(struct timer_list *t)
+{
+	wake_up_process(t->data);
+}
+
+long schedule_timeout(long ms)
+{
+	struct timer_list t = {.expires = ktime_get_ns() + (uint64_t)ms * NSEC_PER_MSEC,
+			       .fn = wake_sleeper,
+			       .data = current};
+	INIT_LIST_HEAD(&t.entry);
+	add_timer(&t);
+	schedule();
+	del_timer(&t);
+	uint64_t now = ktime_get_ns();
+	return now >= t.expires ? 0 : (long)((t.expires - now) / NSEC_PER_MSEC);
+}
+
+void msleep(unsigned long ms)
+{
+	uint64_t end = ktime_get_ns() + ms * NSEC_PER_MSEC;
+	while (ktime_get_ns() < end) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_timeout((long)((end - ktime_get_ns()) / NSEC_PER_MSEC) + 1);
+	}
+}
+
+static void timer_interrupt(struct pt_regs *regs)
+{
+	struct cpu *cpu = this_cpu();
+	watchdog_tick(regs);
+	cpu->ticks++;
+	if (cpu->curr == cpu->idle)
+		cpu->idle_ticks++; /* /proc/uptime's idle time */
+	if (cpu->id == 0)
+		jiffies++;
+	run_timers();
+	scheduler_tick();
+	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
+	trace_snapshot_tick(); /* "func:snapshot" fired: wake the thread that swaps */
+}
+
+void timer_interrupt_init(void)
+{
+	set_irq_handler(VEC_TIMER, timer_interrupt);
+}

@@ -1,0 +1,22 @@
+/* Timers: run a function at a time in the future (kernel/sched/timer.c). */
+#ifndef KERNEL_TIMER_H
+#define KERNEL_TIMER_H
+
+#include <stdint.h>
+#include "lib/list.h"
+
+struct timer_list {
+	uint64_t expires; /* ktime_get_ns() value at which fn runs */
+	void (*fn)(struct timer_list *t);
+	struct list_head entry;
+	void *data;
+};
+
+void add_timer(struct timer_list *t);
+/* Returns true if the timer was pending (and now will not run). */
+bool del_timer(struct timer_list *t);
+void run_timers(void); /* from the tick */
+void msleep(unsigned long ms);
+void timer_interrupt_init(void);
+
+#endif

@@ -1,0 +1,76 @@
+/* Wait queues and completions: sleeping until a condition holds (see kernel/sched/wait.h). */
+#include "kernel/sched/wait.h"
+#include "kernel/sched/sched.h"
+
+void init_waitqueue_head(wait_queue_head_t *wq)
+{
+	spin_lock_init(&wq->lock);
+	INIT_LIST_HEAD(&wq->head);
+}
+
+void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *w, long state)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+	w->task = current;
+	/* The first call puts us on the queue; a loop's later calls only mark us asleep again. */
+	if (w->entry.next == NULL || list_empty(&w->entry))
+		list_add_tail(&w->entry, &wq->head);
+	set_current_state(state);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w)
+{
+	set_current_state(TASK_RUNNING);
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+	if (w->entry.next && !list_empty(&w->entry))
+		list_del_init(&w->entry);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wake_up(wait_queue_head_t *wq)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+	struct wait_queue_entry *w;
+	list_for_each_entry(w, &wq->head, entry)
+		wake_up_process(w->task);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void init_completion(struct completion *c)
+{
+	c->done = 0;
+	init_waitqueue_head(&c->wait);
+}
+
+void complete(struct completion *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+	c->done++;
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	wake_up(&c->wait);
+}
+
+void complete_all(struct completion *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+	c->done = UINT32_MAX / 2;
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	wake_up(&c->wait);
+}
+
+/* Takes one "done" under the lock, so that two waiters never consume the same complete(). */
+static bool try_wait_for_completion(struct completion *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+	bool ok = c->done > 0;
+	if (ok)
+		c->done--;
+	spin_unlock_irqrestore(&c->wait.lock, flags);
+	return ok;
+}
+
+void wait_for_completion(struct completion *c)
+{
+	wait_event(&c->wait, try_wait_for_completion(c));
+}

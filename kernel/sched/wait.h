@@ -1,0 +1,80 @@
+/*
+ * Wait queues: how a task sleeps until something happens (kernel/sched/wait.c).
+ *
+ * The sleeper puts itself on the queue and marks itself asleep *before* it checks the condition
+ * one last time; the waker makes the condition true and then wakes everyone on the queue. Either
+ * the sleeper sees the condition, or the waker sees the sleeper on the queue: a wakeup is never
+ * lost between the check and the sleep.
+ */
+#ifndef KERNEL_WAIT_H
+#define KERNEL_WAIT_H
+
+#include "lib/list.h"
+#include "kernel/sched/spinlock.h"
+
+struct task;
+
+typedef struct wait_queue_head {
+	spinlock_t lock;
+	struct list_head head;
+} wait_queue_head_t;
+
+struct wait_queue_entry {
+	struct task *task;
+	struct list_head entry;
+};
+
+#define WAIT_QUEUE_HEAD_INIT(name) {SPINLOCK_INIT, LIST_HEAD_INIT((name).head)}
+#define DECLARE_WAIT_QUEUE_HEAD(name) wait_queue_head_t name = WAIT_QUEUE_HEAD_INIT(name)
+
+void init_waitqueue_head(wait_queue_head_t *wq);
+void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *w, long state);
+void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w);
+void wake_up(wait_queue_head_t *wq);
+void schedule(void);
+/* Sleeps until ms milliseconds have passed or the task is woken (returns ms left, or 0). */
+long schedule_timeout(long ms);
+bool signal_pending_current(void);
+
+#define wait_event(wq, cond)                                                                       \
+	do {                                                                                       \
+		struct wait_queue_entry __w = {0};                                                     \
+		for (;;) {                                                                         \
+			prepare_to_wait((wq), &__w, 2 /* TASK_UNINTERRUPTIBLE */);                 \
+			if (cond)                                                                  \
+				break;                                                             \
+			schedule();                                                                \
+		}                                                                                  \
+		finish_wait((wq), &__w);                                                           \
+	} while (0)
+
+/* As wait_event, but Ctrl-C ends the wait early: returns -EINTR then, 0 when cond came true. */
+#define wait_event_interruptible(wq, cond)                                                         \
+	({                                                                                         \
+		struct wait_queue_entry __w = {0};                                                     \
+		int __ret = 0;                                                                     \
+		for (;;) {                                                                         \
+			prepare_to_wait((wq), &__w, 1 /* TASK_INTERRUPTIBLE */);                   \
+			if (cond)                                                                  \
+				break;                                                             \
+			if (signal_pending_current()) {                                            \
+				__ret = -4 /* -EINTR */;                                           \
+				break;                                                             \
+			}                                                                          \
+			schedule();                                                                \
+		}                                                                                  \
+		finish_wait((wq), &__w);                                                           \
+		__ret;                                                                             \
+	})
+
+/* Completions: "wait until this is done", counted, so complete() before wait is not lost. */
+struct completion {
+	unsigned int done;
+	wait_queue_head_t wait;
+};
+void init_completion(struct completion *c);
+void complete(struct completion *c);
+void complete_all(struct completion *c);
+void wait_for_completion(struct completion *c);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * `bench`: built-in micro-benchmarks, one figure a line as "name: value unit".
+ *
+ * Run under QEMU with -icount shift=0 (tools/bench.py does), where the guest's TSC advances by
+ * exactly one tick per executed instruction: a TSC difference is then an instruction count,
+ * repeatable from run to run, whatever else the host is doing.
+ */
+#include "kernel/shell/shell.h"
+#include "kernel/shell/stdio.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/wait.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/debug/ftest.h"
+#include "trace/ftrace.h"
+#include "trace/trace.h"
+#include "trace/trace_printk.h"
+#include "trace/ring_buffer.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+#define SWITCH_ROUNDS 2000
+#define WAKEUP_ROUNDS 500
+
+/* Set by the shell when it first prints its prompt. */
+uint64_t boot_prompt_tsc;
+uint64_t boot_kmain_tsc;
+
+struct pingpong {
+	struct completion go[2];
+	int rounds;
+};
+
+static int pingpong_thread(void *arg)
+{
+	struct pingpong *pp = arg;
+	for (int i = 0; i < pp->rounds; i++) {
+		wait_for_completion(&pp->go[1]);
+		complete(&pp->go[0]);
+	}
+	return 0;
+}
+
+/* Instructions per wakeup-and-switch, between this task and a partner on partner_cpu. */
+static uint64_t measure_pingpong(int my_cpu, int partner_cpu, int rounds)
+{
+	struct pingpong pp = {.rounds = rounds};
+	init_completion(&pp.go[0]);
+	init_completion(&pp.go[1]);
+	struct task *t = kthread_create(pingpong_thread, &pp, "bench_pong");
+	if (!t)
+		return 0;
+	kthread_bind_mask(t, 1UL << partner_cpu);
+	uint64_t saved = current->cpus_allowed;
+	current->cpus_allowed = 1UL << my_cpu;
+	yield(); /* settle on my_cpu */
+	wake_up_new_task(t);
+	uint64_t start = rdtsc();
+	for (int i = 0; i < rounds; i++) {
+		complete(&pp.go[1]);
+		wait_for_completion(&pp.go[0]);
+	}
+	uint64_t end = rdtsc();
+	kthread_join(t);
+	current->cpus_allowed = saved;
+	return (end - start) / (2 * (uint64_t)rounds);
+}
+
+#define WORKLOAD_ROUNDS 2000
+
+/*
+ * A fixed mix of ordinary kernel work: allocation, a short call chain, a mutex, a wait queue.
+ * Built with and without -pg (make FTRACE=0), its instruction count tells what the NOPs at every
+ * call site cost when nothing is traced (tools/bench.py: nop_overhead_ratio).
+ */
+static noinline uint64_t bench_workload(void)
+{
+	static DEFINE_MUTEX(m);
+	static DECLARE_WAIT_QUEUE_HEAD(wq);
+	unsigned long sum = 0;
+	uint64_t start = rdtsc();
+	for (int i = 0; i < WORKLOAD_ROUNDS; i++) {
+		char *p = kmalloc(96 + i % 64);
+		if (p) {
+			p[0] = (char)i;
+			sum += (unsigned char)p[0];
+		}
+		sum += ftest_outer(i);
+		mutex_lock(&m);
+		sum ^= i;
+		mutex_unlock(&m);
+		wake_up(&wq);
+		kfree(p);
+	}
+	uint64_t end = rdtsc();
+	WRITE_ONCE(boot_kmain_tsc, boot_kmain_tsc + (sum & 0)); /* keep sum alive */
+	return end - start;
+}
+
+#define FS_ROUNDS 300
+#define FS_FILE "/tmp/bench_fs"
+#define FS_BYTES 512
+
+/*
+ * A second workload, of the kind a shell command does: create a file in the ramfs, write it,
+ * seek back, read it, stat it, close and remove it. Its functions are bigger than
+ * bench_workload()'s short call chain, so it shows what the NOPs cost in more ordinary work
+ * (tools/bench.py: nop_overhead_ratio_fs). 0 if the file system said no.
+ */
+static noinline uint64_t bench_fs_workload(void)
+{
+	static char buf[FS_BYTES];
+	struct kstat st;
+	uint64_t start = rdtsc();
+
+	for (int i = 0; i < FS_ROUNDS; i++) {
+		int fd = vfs_open(FS_FILE, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0)
+			return 0;
+		buf[0] = (char)i;
+		if (vfs_write(fd, buf, sizeof(buf)) != sizeof(buf) || vfs_lseek(fd, 0, SEEK_SET) ||
+		    vfs_read(fd, buf, sizeof(buf)) != sizeof(buf) || vfs_fstat(fd, &st) ||
+		    vfs_close(fd) || vfs_unlink(FS_FILE))
+			return 0;
+	}
+	return rdtsc() - start;
+}
+
+#define EVENT_ROUNDS 2000
+
+static noinline uint64_t call_leaf_rounds(void)
+{
+	uint64_t start = rdtsc();
+	for (int i = 0; i < EVENT_ROUNDS; i++)
+		ftest_leaf(i);
+	return rdtsc() - start;
+}
+
+/*
+ * The function tracer's filter, changed as set_ftrace_filter does it: under trace_types_lock,
+ * which the file's readers hold while they walk the set (tracing_set_tracer takes it itself).
+ */
+static int bench_set_filter(struct trace_array *tr, const char *pattern)
+{
+	int ret;
+
+	mutex_lock(&trace_types_lock);
+	ret = pattern ? ftrace_set_filter(&tr->ops, pattern, true) : 0;
+	if (!pattern)
+		ftrace_reset_filters(&tr->ops);
+	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/* The function tracer's cost: switching it on for every site, and one recorded event. */
+static void bench_function_tracer(void)
+{
+	struct trace_array *tr = &global_trace;
+	bench_set_filter(tr, NULL);
+	uint64_t t0 = rdtsc();
+	int err = tracing_set_tracer(tr, "function");
+	uint64_t t1 = rdtsc();
+	tracing_set_tracer(tr, "nop");
+	if (!err)
+		printf("enable_all_insns: %lu insns\n", (unsigned long)(t1 - t0));
+
+	uint64_t base = call_leaf_rounds(); /* the same calls, NOPs at their sites */
+	if (!err && bench_set_filter(tr, "ftest_leaf") == 0 &&
+	    tracing_set_tracer(tr, "function") == 0) {
+		uint64_t traced = call_leaf_rounds();
+		tracing_set_tracer(tr, "nop");
+		printf("function_event_insns: %lu insns\n",
+		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+	}
+	/* function_graph: an entry and a return event per call, through return_to_handler. */
+	if (!err && bench_set_filter(tr, "ftest_leaf") == 0 &&
+	    tracing_set_tracer(tr, "function_graph") == 0) {
+		uint64_t traced = call_leaf_rounds();
+		tracing_set_tracer(tr, "nop");
+		printf("graph_call_insns: %lu insns\n",
+		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+	}
+	bench_set_filter(tr, NULL);
+}
+
+#define PRINTK_ROUNDS 50 /* each one a line on the console */
+
+/*
+ * trace_printk against printk, as the article compares them. trace_printk_insns is the whole
+ * cost of one call with a %d, recorded into the buffer under nop. printk_serial_ratio is one
+ * printk of a line of the same length (formatted, logged and written to the serial console)
+ * over that: instructions only. A real 115200-baud UART also keeps the CPU waiting about 87 us
+ * per character, which QEMU's does not, so on hardware the gap is far wider.
+ */
+static void bench_trace_printk(void)
+{
+	struct trace_array *tr = &global_trace;
+	uint64_t t0, t1, per_trace, per_printk;
+
+	if (!tracing_is_on() || tr->current_trace != &nop_trace)
+		return;
+	tracing_reset_online_cpus(tr);
+	t0 = rdtsc();
+	for (int i = 0; i < EVENT_ROUNDS; i++)
+		trace_printk("bench message %d\n", i);
+	t1 = rdtsc();
+	if (ring_buffer_entries(tr->buffer) != EVENT_ROUNDS)
+		return; /* not all recorded: the figure would mean nothing */
+	tracing_reset_online_cpus(tr);
+	per_trace = (t1 - t0) / EVENT_ROUNDS;
+	t0 = rdtsc();
+	for (int i = 0; i < PRINTK_ROUNDS; i++)
+		printk(KERN_INFO "bench message %d\n", i);
+	t1 = rdtsc();
+	per_printk = (t1 - t0) / PRINTK_ROUNDS;
+	printf("trace_printk_insns: %lu insns\n", (unsigned long)per_trace);
+	if (per_trace)
+		printf("printk_serial_ratio: %lu.%02lu ratio\n",
+		       (unsigned long)(per_printk / per_trace),
+		       (unsigned long)(per_printk * 100 / per_trace % 100));
+}
+
+static int bench_thread(void *arg)
+{
+	(void)arg;
+	printf("callsites: %d sites\n", ftrace_nr_records());
+	printf("ftrace_init_insns: %lu insns\n", (unsigned long)ftrace_init_insns);
+	bench_workload(); /* warm up: first-time allocations */
+	printf("workload_insns: %lu insns\n", (unsigned long)bench_workload());
+	bench_fs_workload(); /* warm up: the dentry cache, the first pages */
+	printf("fs_workload_insns: %lu insns\n", (unsigned long)bench_fs_workload());
+	if (ftrace_nr_records())
+		bench_function_tracer();
+	bench_trace_printk();
+	printf("boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
+	printf("kmain_to_prompt_insns: %lu insns\n", (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
+	printf("ctx_switch_insns: %lu insns\n", (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
+	if (nr_cpu_ids > 1)
+		printf("remote_wakeup_insns: %lu insns\n",
+		       (unsigned long)measure_pingpong(0, 1, WAKEUP_ROUNDS));
+	return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	/* Run where we can pin ourselves without disturbing the shell's own CPU mask. */
+	struct task *t = kthread_create(bench_thread, NULL, "bench");
+	if (!t)
+		return 1;
+	kthread_bind_mask(t, 1UL << 0);
+	wake_up_new_task(t);
+	return kthread_join(t);
+}
+SHELL_CMD("bench", "print built-in benchmark figures (meaningful under qemu -icount)", cmd_bench);

@@ -1,0 +1,436 @@
+/*
+ * Running a parsed line (kernel/shell/sh_parse.h): pipelines, redirections, $?, and Ctrl-C.
+ *
+ * Each command of a pipeline runs in a kernel thread of its own, named after it (so `ps` and
+ * the tracer show "cat", "grep"), as a program runs in a process forked by the shell. The
+ * thread starts with a copy of the shell's fd table (kernel/fs/fs_struct.c), so the shell only
+ * has to make the pipes before it creates the threads; each thread then, like a forked child:
+ *	1. puts its pipe ends on fds 0 and 1 (dup2) and closes every other pipe end,
+ *	2. performs its redirections, left to right, with bash's meanings,
+ *	3. runs the command, whose return value is its exit status.
+ * The shell closes its own copies of the pipe ends, so that a reader sees end of file once the
+ * writer exits, and waits for every thread; the status is the last command's, as in bash.
+ *
+ * A builtin alone on its pipeline (cd) runs in the shell itself: its redirections are applied
+ * to the shell's fds and undone afterwards, as bash does for its builtins.
+ *
+ * Ctrl-C: while the threads run, the console reports Ctrl-C to sh_interrupt() instead of
+ * queueing it as input; that marks every thread of the pipeline (send_sigint), which ends a
+ * blocking read and any further output of the command (-EINTR).
+ */
+#include "kernel/shell/shell.h"
+#include "kernel/shell/sh_parse.h"
+#include "kernel/shell/sh_jobs.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/shell/stdio.h"
+#include "kernel/drivers/console.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
+#include "kernel/sched/spinlock.h"
+#include "kernel/drivers/tty.h"
+#include "kernel/fs/vfs.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "lib/printf.h"
+
+#define STATUS_NOT_FOUND 127
+#define STATUS_INTERRUPTED 130 /* 128 + SIGINT, as bash reports a command Ctrl-C ended */
+
+/* The shell holds every pipe of the longest pipeline at once, besides fds 0, 1 and 2. */
+_Static_assert(STDERR_FILENO + 1 + 2 * (SH_MAX_CMDS - 1) <= NR_OPEN_DEFAULT,
+	       "a pipeline of SH_MAX_CMDS commands needs more fds than a task has");
+
+struct stage {
+	const struct sh_command *cmd;
+	int in, out; /* the pipe ends that become fds 0 and 1, or -1 */
+	const int *pipe_fds; /* every pipe end the shell made: the stage closes them all */
+	int npipe_fds;
+	bool cancelled; /* the pipeline could not be started: return at once */
+	bool background; /* no terminal input: stdin is /dev/null unless redirected */
+};
+
+/* The pipeline in the foreground, for sh_interrupt(). */
+static DEFINE_SPINLOCK(fg_lock);
+static struct task *fg_tasks[SH_MAX_CMDS];
+static int fg_count;
+static bool fg_interrupted;
+
+/* Called by the console's interrupt for a Ctrl-C while a pipeline runs. */
+static void sh_interrupt(void)
+{
+	unsigned long flags = spin_lock_irqsave(&fg_lock);
+
+	fg_interrupted = fg_count > 0;
+	for (int i = 0; i < fg_count; i++)
+		send_sigint(fg_tasks[i]);
+	spin_unlock_irqrestore(&fg_lock, flags);
+}
+
+/* The tasks Ctrl-C is for, from now on; then the console hands Ctrl-C to us. */
+static void foreground_begin(struct task **tasks, int n)
+{
+	unsigned long flags = spin_lock_irqsave(&fg_lock);
+
+	for (int i = 0; i < n; i++)
+		fg_tasks[i] = tasks[i];
+	fg_count = n;
+	fg_interrupted = false;
+	spin_unlock_irqrestore(&fg_lock, flags);
+	console_set_intr(sh_interrupt);
+}
+
+/* Ctrl-C is input again. Returns whether it was pressed meanwhile. */
+static bool foreground_end(void)
+{
+	unsigned long flags;
+	bool interrupted;
+
+	console_set_intr(NULL);
+	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
+	fg_count = 0;
+	interrupted = fg_interrupted;
+	spin_unlock_irqrestore(&fg_lock, flags);
+	return interrupted;
+}
+
+/* Opens r's file (or copies r's fd) onto fd r->fd. Prints bash's message on failure. */
+static int redirect(const struct sh_redir *r)
+{
+	static const int open_flags[] = {
+		[SH_REDIR_IN] = O_RDONLY,
+		[SH_REDIR_OUT] = O_WRONLY | O_CREAT | O_TRUNC,
+		[SH_REDIR_APPEND] = O_WRONLY | O_CREAT | O_APPEND,
+	};
+	int fd, err;
+
+	if (r->kind == SH_REDIR_DUP) {
+		err = vfs_dup2(r->target_fd, r->fd);
+		if (err < 0)
+			dprintf(STDERR_FILENO, "sh: %d: %s\n", r->target_fd, errno_text(-err));
+		return err < 0 ? err : 0;
+	}
+	fd = vfs_open(r->path, open_flags[r->kind], 0644);
+	if (fd < 0) {
+		dprintf(STDERR_FILENO, "sh: %s: %s\n", r->path, errno_text(-fd));
+		return fd;
+	}
+	if (fd == r->fd)
+		return 0;
+	err = vfs_dup2(fd, r->fd);
+	vfs_close(fd);
+	if (err < 0)
+		dprintf(STDERR_FILENO, "sh: %d: %s\n", r->fd, errno_text(-err));
+	return err < 0 ? err : 0;
+}
+
+static int redirect_all(const struct sh_command *c)
+{
+	for (int i = 0; i < c->nredirs; i++) {
+		if (redirect(&c->redirs[i]))
+			return -1;
+	}
+	return 0;
+}
+
+static int run_command(const struct sh_command *c)
+{
+	const struct shell_cmd *sc;
+
+	if (c->argc == 0)
+		return 0; /* "> f" alone: only the redirections */
+	sc = shell_find_cmd(c->argv[0]);
+	if (!sc) {
+		dprintf(STDERR_FILENO, "sh: %s: command not found\n", c->argv[0]);
+		return STATUS_NOT_FOUND;
+	}
+	return sc->fn(c->argc, c->argv);
+}
+
+static int stage_main(void *arg)
+{
+	struct stage *s = arg;
+
+	if (s->cancelled)
+		return 1;
+	if (s->in >= 0) {
+		vfs_dup2(s->in, STDIN_FILENO);
+	} else if (s->background) {
+		int fd = vfs_open("/dev/null", O_RDONLY, 0);
+
+		if (fd >= 0 && fd != STDIN_FILENO) {
+			vfs_dup2(fd, STDIN_FILENO);
+			vfs_close(fd);
+		}
+	}
+	if (s->out >= 0)
+		vfs_dup2(s->out, STDOUT_FILENO);
+	for (int i = 0; i < s->npipe_fds; i++)
+		vfs_close(s->pipe_fds[i]);
+	if (redirect_all(s->cmd))
+		return 1;
+	return run_command(s->cmd);
+}
+
+/* A free fd near the top of the table, where a saved fd is out of the redirections' way. */
+static int save_fd(int fd)
+{
+	struct kstat st;
+
+	if (vfs_fstat(fd, &st) < 0)
+		return -1; /* not open: closing it restores it */
+	for (int hi = NR_OPEN_DEFAULT - 1; hi > STDERR_FILENO; hi--) {
+		if (vfs_fstat(hi, &st) == -EBADF)
+			return vfs_dup2(fd, hi);
+	}
+	return -EMFILE;
+}
+
+static int run_builtin(const struct sh_command *c)
+{
+	int fds[SH_MAX_REDIRS], saved[SH_MAX_REDIRS], n = 0, status = 1;
+
+	for (int i = 0; i < c->nredirs; i++) {
+		int fd = c->redirs[i].fd, j;
+
+		for (j = 0; j < n && fds[j] != fd; j++)
+			;
+		if (j < n)
+			continue; /* already saved */
+		saved[n] = save_fd(fd);
+		if (saved[n] == -EMFILE) {
+			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(EMFILE));
+			goto restore;
+		}
+		fds[n++] = fd;
+	}
+	if (!redirect_all(c))
+		status = run_command(c);
+restore:
+	while (n--) {
+		if (saved[n] >= 0) {
+			vfs_dup2(saved[n], fds[n]);
+			vfs_close(saved[n]);
+		} else {
+			vfs_close(fds[n]);
+		}
+	}
+	return status;
+}
+
+static bool is_builtin(const struct sh_command *c)
+{
+	const struct shell_cmd *sc = c->argc ? shell_find_cmd(c->argv[0]) : NULL;
+
+	return sc && sc->builtin;
+}
+
+/*
+ * Makes the pipes and one thread per command (not yet started). Returns how many threads were
+ * made; fewer than p->ncmds means a failure, already reported, and those made will return at
+ * once. pipe_fds has room for 2 * (SH_MAX_CMDS - 1) ends.
+ */
+static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, struct task **tasks,
+			   int *pipe_fds)
+{
+	int npipe_fds = 0, n = p->ncmds, created;
+
+	for (int i = 0; i < n - 1; i++) {
+		int err = vfs_pipe(&pipe_fds[2 * i]);
+
+		if (err) {
+			dprintf(STDERR_FILENO, "sh: pipe: %s\n", errno_text(-err));
+			n = 0; /* start nothing */
+			break;
+		}
+		npipe_fds += 2;
+	}
+	for (created = 0; created < n; created++) {
+		const struct sh_command *c = &p->cmds[created];
+		struct stage *s = &stages[created];
+
+		*s = (struct stage){
+			.cmd = c,
+			.in = created ? pipe_fds[2 * (created - 1)] : -1, /* the previous pipe */
+			.out = created < n - 1 ? pipe_fds[2 * created + 1] : -1, /* the next */
+			.pipe_fds = pipe_fds,
+			.npipe_fds = npipe_fds,
+			.background = p->background,
+		};
+		tasks[created] = kthread_create(stage_main, s, c->argc ? c->argv[0] : "sh");
+		if (!tasks[created]) {
+			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+			for (int i = 0; i < created; i++)
+				stages[i].cancelled = true;
+			break;
+		}
+	}
+	/* Our copies of the pipe ends: a reader sees end of file only when every writer closed. */
+	for (int i = 0; i < npipe_fds; i++)
+		vfs_close(pipe_fds[i]);
+	return created;
+}
+
+static int run_pipeline(const struct sh_pipeline *p)
+{
+	struct stage stages[SH_MAX_CMDS];
+	struct task *tasks[SH_MAX_CMDS];
+	int pipe_fds[2 * (SH_MAX_CMDS - 1)], n = p->ncmds, created, status = 1;
+	bool interrupted;
+
+	if (n == 1 && is_builtin(&p->cmds[0]))
+		return run_builtin(&p->cmds[0]);
+	created = create_pipeline(p, stages, tasks, pipe_fds);
+	if (!created)
+		return status;
+	foreground_begin(tasks, created);
+	for (int i = 0; i < created; i++)
+		wake_up_new_task(tasks[i]);
+	/* Wait for every one to die before letting go of them: sh_interrupt may still look. */
+	for (int i = 0; i < created; i++)
+		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
+	interrupted = foreground_end();
+	for (int i = 0; i < created; i++) {
+		int code = kthread_join(tasks[i]);
+
+		if (created == n && i == n - 1)
+			status = code;
+	}
+	if (interrupted) {
+		tty_flush_input(); /* the half-typed line the command was reading */
+		printf("^C\n");
+		status = STATUS_INTERRUPTED; /* even if the last one saw end of file first */
+	}
+	return status;
+}
+
+/*
+ * A background pipeline outlives the line it was typed on: its threads read their argv and
+ * redirections from the parsed line, so the job holds a reference to it.
+ */
+struct line_ref {
+	int refs; /* the shell's thread only */
+	struct sh_line line;
+};
+
+static void line_put(struct line_ref *lr)
+{
+	if (--lr->refs == 0) {
+		sh_line_free(&lr->line);
+		kfree(lr);
+	}
+}
+
+struct bg_pipeline {
+	struct sh_job job;
+	struct stage stages[SH_MAX_CMDS];
+	struct task *tasks[SH_MAX_CMDS];
+	int pipe_fds[2 * (SH_MAX_CMDS - 1)];
+	struct line_ref *lr;
+};
+
+static void bg_release(struct sh_job *job)
+{
+	struct bg_pipeline *bg = container_of(job, struct bg_pipeline, job);
+
+	line_put(bg->lr);
+	kfree(bg);
+}
+
+/* One redirection as bash's `jobs` shows it: "> f", "2>> f", "< f", "2>&1". */
+static size_t redir_text(const struct sh_redir *r, char *buf, size_t size)
+{
+	static const char *const ops[] = {[SH_REDIR_IN] = "<",
+					  [SH_REDIR_OUT] = ">",
+					  [SH_REDIR_APPEND] = ">>",
+					  [SH_REDIR_DUP] = ">&"};
+	int usual_fd = r->kind == SH_REDIR_IN ? 0 : 1;
+	const char *op = r->kind == SH_REDIR_DUP && r->fd == 0 ? "<&" : ops[r->kind];
+	char fd[8] = "";
+
+	if (r->fd != usual_fd && !(r->kind == SH_REDIR_DUP && r->fd == 0))
+		snprintf(fd, sizeof(fd), "%d", r->fd);
+	if (r->kind == SH_REDIR_DUP)
+		return (size_t)snprintf(buf, size, " %s%s%d", fd, op, r->target_fd);
+	return (size_t)snprintf(buf, size, " %s%s %s", fd, op, r->word);
+}
+
+/* "a | b > f" as typed, for `jobs` and "Done" (cut to fit). */
+static void job_text(const struct sh_pipeline *p, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < p->ncmds; i++) {
+		const struct sh_command *c = &p->cmds[i];
+
+		for (int j = 0; j < c->argc; j++)
+			n += snprintf(buf + MIN(n, size - 1), size - MIN(n, size - 1), "%s%s",
+				      i && !j ? " | "
+				      : j     ? " "
+					      : "",
+				      c->words[j]);
+		for (int j = 0; j < c->nredirs; j++)
+			n += redir_text(&c->redirs[j], buf + MIN(n, size - 1),
+					size - MIN(n, size - 1));
+	}
+}
+
+static int run_background(const struct sh_pipeline *p, struct line_ref *lr)
+{
+	struct bg_pipeline *bg = kzalloc(sizeof(*bg));
+	int created;
+
+	if (!bg) {
+		dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+		return 1;
+	}
+	created = create_pipeline(p, bg->stages, bg->tasks, bg->pipe_fds);
+	bg->job = (struct sh_job){.ntasks = created, .tasks = bg->tasks, .release = bg_release};
+	bg->lr = lr;
+	lr->refs++;
+	job_text(p, bg->job.text, sizeof(bg->job.text));
+	if (created < p->ncmds || sh_job_add(&bg->job)) {
+		if (created == p->ncmds)
+			dprintf(STDERR_FILENO, "sh: too many jobs (max %d)\n", SH_JOBS_MAX);
+		for (int i = 0; i < created; i++) {
+			bg->stages[i].cancelled = true;
+			wake_up_new_task(bg->tasks[i]);
+			kthread_join(bg->tasks[i]);
+		}
+		bg_release(&bg->job);
+		return 1;
+	}
+	for (int i = 0; i < created; i++)
+		wake_up_new_task(bg->tasks[i]);
+	return 0; /* bash: starting a job succeeds */
+}
+
+int sh_run_line(const char *text, int status)
+{
+	struct line_ref *lr = kzalloc(sizeof(*lr));
+
+	if (!lr) {
+		dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+		return 1;
+	}
+	lr->refs = 1;
+	if (sh_parse(&lr->line, text)) {
+		dprintf(STDERR_FILENO, "%s\n", lr->line.err);
+		line_put(lr);
+		return 2; /* bash's status for a syntax error */
+	}
+	for (int i = 0; i < lr->line.npipelines; i++) {
+		struct sh_pipeline *p = &lr->line.pipelines[i];
+
+		if (!sh_should_run(p->op, status))
+			continue;
+		if (sh_expand_pipeline(p, status)) {
+			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+			status = 1;
+			continue;
+		}
+		status = p->background ? run_background(p, lr) : run_pipeline(p);
+	}
+	line_put(lr);
+	return status;
+}
