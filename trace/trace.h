@@ -136,10 +136,16 @@ extern struct trace_array global_trace;
 #define TRACE_FILE_LAT_FMT 0x1    /* the latency format's prefix (ftrace_dump) */
 #define TRACE_FILE_ANNOTATE 0x2   /* the buffer overran: mark where each CPU's events start */
 #define TRACE_FILE_TIME_IN_NS 0x4 /* the clock counts nanoseconds */
+/*
+ * The reader is ftrace_dump: it runs in an oops, where nothing may be allocated or waited for,
+ * and one at a time. A tracer's open() gives it static state instead of allocating.
+ */
+#define TRACE_FILE_DUMP 0x8
 
 /*
- * A reader of the buffer: the trace file (buffer_iter[] set: non-consuming, merged by time)
- * or trace_pipe (consuming). Output functions get the current event in ent and print into seq.
+ * A reader of the buffer: the trace file (buffer_iter[] set: non-consuming, merged by time),
+ * trace_pipe or ftrace_dump (consuming). Every reader sets it up with trace_iterator_init()
+ * (trace/trace_reader.h). Output functions get the current event in ent and print into seq.
  */
 struct trace_iterator {
 	struct trace_array *tr;

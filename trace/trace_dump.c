@@ -19,10 +19,15 @@
  * So it allocates nothing (its iterator is static, one dumper at a time), sleeps nowhere and
  * never waits without a bound: the ring buffer's dumper mode gives up on a reader lock whose
  * holder cannot come back (ring_buffer_dump_begin), and so does the comm lookup. It reads only
- * committed events, so a write left half done on a stopped CPU is simply not there. Like
- * Linux's, it consumes what it prints, one event at a time through print_trace_line(), in the
- * latency format (trace_print_lat_context), one printk per line so each line gets printk's
- * timestamp.
+ * committed events, so a write left half done on a stopped CPU is simply not there.
+ *
+ * Like Linux's, it is a reader like trace_pipe, with the iterator every reader sets up
+ * (trace/trace_reader.c: the buffer, the tracer's open(), ...), so the tracer's own printer
+ * works here as in the trace file: function_graph's look-ahead included, which consumes the
+ * entry to see the next event and then says TRACE_TYPE_NO_CONSUME. TRACE_FILE_DUMP tells the
+ * tracer's open() not to allocate. It consumes what it prints, one event at a time, in the
+ * latency format (trace_print_lat_context) where the tracer has no format of its own, one
+ * printk per line so each line gets printk's timestamp.
  *
  * Not traced: it runs inside the oops path and prints the tracer's buffer.
  */
@@ -30,6 +35,7 @@
 #include "trace/trace_fs.h"
 #include "trace/trace.h"
 #include "trace/trace_output.h"
+#include "trace/trace_reader.h"
 #include "trace/ring_buffer.h"
 #include "kernel/cmdline.h"
 #include "kernel/panic.h"
@@ -79,7 +85,7 @@ static notrace bool dump_next_event(struct trace_iterator *iter)
 
 static notrace unsigned long dump_limit(struct trace_iterator *iter)
 {
-	struct ring_buffer *buffer = iter->tr->buffer;
+	struct ring_buffer *buffer = iter->buffer;
 
 	if (iter->cpu_file != RING_BUFFER_ALL_CPUS)
 		return ring_buffer_entries_cpu(buffer, iter->cpu_file) + DUMP_SLACK;
@@ -91,6 +97,7 @@ notrace void ftrace_dump(int mode)
 	struct trace_array *tr = &global_trace;
 	struct trace_iterator *iter = &dump_iter;
 	unsigned long flags, limit, cnt = 0;
+	int cpu_file = RING_BUFFER_ALL_CPUS;
 
 	if (__atomic_add_fetch(&dump_running, 1, __ATOMIC_ACQ_REL) != 1)
 		goto out_running; /* another CPU is dumping, or a crash inside the dump itself */
@@ -100,23 +107,14 @@ notrace void ftrace_dump(int mode)
 	if (!tr->buffer || mode == DUMP_NONE)
 		goto out;
 
-	memset(iter, 0, sizeof(*iter));
-	iter->tr = tr;
-	iter->trace = READ_ONCE(tr->current_trace); /* no trace_types_lock here: it may be held */
-	iter->iter_flags = TRACE_FILE_LAT_FMT;
-	if (trace_clocks[tr->clock_id].in_ns)
-		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
-	iter->cpus_online = tracing_num_online_cpus();
-	trace_seq_init(&iter->seq);
-	if (mode == DUMP_ORIG) {
-		iter->cpu_file = smp_processor_id();
-	} else {
-		if (mode != DUMP_ALL)
-			printk(KERN_EMERG "Bad dumping mode, switching to all CPUs dump\n");
-		iter->cpu_file = RING_BUFFER_ALL_CPUS;
-	}
-	if (iter->cpu_file >= tr->nr_cpus)
+	if (mode == DUMP_ORIG)
+		cpu_file = smp_processor_id();
+	else if (mode != DUMP_ALL)
+		printk(KERN_EMERG "Bad dumping mode, switching to all CPUs dump\n");
+	if (cpu_file >= tr->nr_cpus)
 		goto out;
+	/* No trace_types_lock here (it may be held): the tracer as it is at this instant. */
+	trace_iterator_init(iter, tr, tr->buffer, cpu_file, TRACE_FILE_LAT_FMT | TRACE_FILE_DUMP);
 
 	printk(KERN_EMERG "Dumping ftrace buffer:\n");
 	ring_buffer_dump_begin(tr->buffer);
@@ -126,11 +124,11 @@ notrace void ftrace_dump(int mode)
 		if (!cnt)
 			printk(KERN_EMERG DUMP_DASHES "\n");
 		cnt++;
-		print_trace_line(iter);
-		ring_buffer_consume(tr->buffer, iter->cpu, NULL, NULL);
+		trace_consume_line(iter);
 		dump_seq(&iter->seq);
 	}
 	ring_buffer_dump_end(tr->buffer);
+	trace_iterator_release(iter);
 	if (!cnt)
 		printk(KERN_EMERG "   (ftrace buffer empty)\n");
 	else

@@ -17,9 +17,10 @@ extern int ftrace_dump_on_oops;
 
 /*
  * Stops tracing, then prints the buffer through printk and consumes it: "Dumping ftrace
- * buffer:", a line of dashes, one line per event in the latency format, dashes again (or
- * "   (ftrace buffer empty)"). Safe from an oops, a panic, an interrupt: no sleeping, no
- * allocation, bounded waits. One dumper at a time; a second caller returns at once.
+ * buffer:", a line of dashes, the events in the latency format (or the tracer's own, such as
+ * function_graph's), dashes again (or "   (ftrace buffer empty)"). Safe from an oops, a panic,
+ * an interrupt: no sleeping, no allocation, bounded waits. One dumper at a time; a second
+ * caller returns at once.
  */
 void ftrace_dump(int mode);
 

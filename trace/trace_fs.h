@@ -35,9 +35,6 @@ int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val);
 /* The options directory, for option files that belong to no tracer (the profiler's). */
 struct dentry *tracing_options_dir(void);
 
-/* The oldest unread event as iter's current one, not consumed (trace/trace_iter.c). */
-bool trace_peek_next_event(struct trace_iterator *iter);
-
 /* Wakes trace_pipe readers at once (they also look every few milliseconds). */
 void trace_pipe_wake(void);
 

@@ -14,9 +14,11 @@
  * - Leaf or not? An entry whose very next event on the same CPU is its own return (same
  *   task, same function) is a leaf, printed on one line. To see that next event the printer
  *   must move the reader past the entry (get_return_for_leaf): the trace file's iterator
- *   advances, trace_pipe consumes. If it is a leaf, the reader is left on the return, and its
- *   usual move after the line skips it; if not, the printer says TRACE_TYPE_NO_CONSUME and the
- *   reader does not move again (trace/trace_iter.c).
+ *   advances, trace_pipe and ftrace_dump consume. If it is a leaf, the reader is left on the
+ *   return, and its usual move after the line skips it; if not, the printer says
+ *   TRACE_TYPE_NO_CONSUME and the reader does not move again (trace/trace_iter.c, and
+ *   trace_consume_line in trace/trace_reader.c). Every reader sets up its iterator with
+ *   trace_iterator_init, so iter->buffer or iter->buffer_iter[] is always there to move.
  * - The indentation is the depth recorded in the event, two spaces a level: the depth is the
  *   function's place on its task's return stack, so an interrupt's functions, pushed above
  *   the interrupted task's, indent one level deeper than the function they interrupted.
@@ -53,10 +55,22 @@ struct fgraph_data {
 	struct fgraph_cpu_data cpu_data[NR_CPUS];
 };
 
+/*
+ * ftrace_dump's reader runs in an oops, where the allocator may be what broke (or hold a lock
+ * forever): it gets this instead. There is one dumper at a time (trace/trace_dump.c).
+ */
+static struct fgraph_data dump_data;
+
 notrace void graph_trace_open(struct trace_iterator *iter)
 {
-	struct fgraph_data *data = kzalloc(sizeof(*data));
+	struct fgraph_data *data;
 
+	if (iter->iter_flags & TRACE_FILE_DUMP) {
+		data = &dump_data;
+		memset(data, 0, sizeof(*data));
+	} else {
+		data = kzalloc(sizeof(*data));
+	}
 	/* Without memory the lines still print, without banners, irq hiding or tail names. */
 	iter->private = data;
 	for (int cpu = 0; data && cpu < NR_CPUS; cpu++) {
@@ -67,7 +81,8 @@ notrace void graph_trace_open(struct trace_iterator *iter)
 
 notrace void graph_trace_close(struct trace_iterator *iter)
 {
-	kfree(iter->private);
+	if (iter->private != &dump_data)
+		kfree(iter->private);
 	iter->private = NULL;
 }
 

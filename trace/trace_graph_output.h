@@ -9,7 +9,10 @@
 #include <stdint.h>
 #include "trace/trace.h"
 
-/* A reader opened the trace or trace_pipe: its per-CPU printing state (iter->private). */
+/*
+ * A reader opened the trace or trace_pipe, or ftrace_dump began (TRACE_FILE_DUMP: static state,
+ * nothing allocated): its per-CPU printing state (iter->private).
+ */
 void graph_trace_open(struct trace_iterator *iter);
 void graph_trace_close(struct trace_iterator *iter);
 

@@ -32,6 +32,7 @@
  */
 #include "trace/trace_fs.h"
 #include "trace/trace_output.h"
+#include "trace/trace_reader.h"
 #include "trace/ring_buffer.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/kmalloc.h"
@@ -52,20 +53,19 @@ notrace void trace_pipe_wake(void)
 	wake_up(&trace_pipe_wait);
 }
 
-static notrace void iter_init(struct trace_iterator *iter, int cpu_file)
+/* The iterator as every reader sets it up (trace/trace_reader.c), the tracer held still. */
+static notrace void iter_init(struct trace_iterator *iter, int cpu_file, bool snapshot)
 {
 	struct trace_array *tr = &global_trace;
+	struct ring_buffer *buffer;
 
-	iter->tr = tr;
-	iter->buffer = tr->buffer;
-	iter->cpu_file = cpu_file;
 	mutex_lock(&trace_types_lock);
-	iter->trace = tr->current_trace;
-	if (trace_clocks[tr->clock_id].in_ns)
-		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
+	buffer = tr->buffer;
+	if (snapshot)
+		buffer = tr->allocated_snapshot ? tr->snapshot_buffer : NULL;
+	trace_iterator_init(iter, tr, buffer, cpu_file, 0);
+	iter->snapshot = snapshot;
 	mutex_unlock(&trace_types_lock);
-	iter->cpus_online = tracing_num_online_cpus();
-	trace_seq_init(&iter->seq);
 }
 
 static notrace bool iter_has_cpu(struct trace_iterator *iter, int cpu)
@@ -223,18 +223,13 @@ notrace int tracing_open_buffer(struct inode *inode, struct file *file, bool sna
 	iter = __seq_open_private(file, &tracer_seq_ops, sizeof(*iter));
 	if (!iter)
 		return -ENOMEM;
-	iter_init(iter, cpu_file);
-	iter->snapshot = snapshot;
-	if (snapshot) {
-		mutex_lock(&trace_types_lock);
-		iter->buffer = tr->allocated_snapshot ? tr->snapshot_buffer : NULL;
-		mutex_unlock(&trace_types_lock);
-	}
+	iter_init(iter, cpu_file, snapshot);
 	for (int cpu = 0; iter->buffer && cpu < tr->nr_cpus; cpu++) {
 		if (!iter_has_cpu(iter, cpu))
 			continue;
 		iter->buffer_iter[cpu] = ring_buffer_read_prepare(iter->buffer, cpu);
 		if (!iter->buffer_iter[cpu]) {
+			trace_iterator_release(iter);
 			release_buffer_iters(iter);
 			seq_release_private(inode, file);
 			return -ENOMEM;
@@ -247,8 +242,6 @@ notrace int tracing_open_buffer(struct inode *inode, struct file *file, bool sna
 	/* Overwritten events: each CPU's events begin at a different time. Say where. */
 	if (iter->buffer && ring_buffer_overruns(iter->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;
-	if (iter->trace->open)
-		iter->trace->open(iter);
 	return 0;
 }
 
@@ -266,8 +259,7 @@ notrace int tracing_release(struct inode *inode, struct file *file)
 		return 0;
 	m = file->private_data;
 	iter = m->private;
-	if (iter->trace->close)
-		iter->trace->close(iter);
+	trace_iterator_release(iter);
 	release_buffer_iters(iter);
 	return seq_release_private(inode, file);
 }
@@ -315,12 +307,10 @@ static notrace int tracing_open_pipe(struct inode *inode, struct file *file)
 	iter = kzalloc(sizeof(*iter));
 	if (!iter)
 		return -ENOMEM;
-	iter_init(iter, tracing_get_cpu(inode));
+	iter_init(iter, tracing_get_cpu(inode), false);
 	mutex_lock(&trace_types_lock);
 	tr->trace_ref++; /* current_tracer cannot change under a pipe reader (-EBUSY) */
 	mutex_unlock(&trace_types_lock);
-	if (iter->trace->open)
-		iter->trace->open(iter);
 	file->private_data = iter;
 	return 0;
 }
@@ -330,8 +320,7 @@ static notrace int tracing_release_pipe(struct inode *inode, struct file *file)
 	struct trace_iterator *iter = file->private_data;
 
 	(void)inode;
-	if (iter->trace->close)
-		iter->trace->close(iter);
+	trace_iterator_release(iter);
 	mutex_lock(&trace_types_lock);
 	iter->tr->trace_ref--;
 	mutex_unlock(&trace_types_lock);
@@ -342,8 +331,8 @@ static notrace int tracing_release_pipe(struct inode *inode, struct file *file)
 static notrace bool pipe_empty(struct trace_iterator *iter)
 {
 	if (iter->cpu_file == RING_BUFFER_ALL_CPUS)
-		return ring_buffer_empty(iter->tr->buffer);
-	return ring_buffer_empty_cpu(iter->tr->buffer, iter->cpu_file);
+		return ring_buffer_empty(iter->buffer);
+	return ring_buffer_empty_cpu(iter->buffer, iter->cpu_file);
 }
 
 /*
@@ -380,42 +369,14 @@ static notrace struct wait_queue_head *tracing_pipe_wait_queue(struct file *file
 	return &trace_pipe_wait;
 }
 
-/*
- * The oldest unread event (of iter->cpu_file, or of every CPU) as the iterator's current one,
- * not yet consumed; false if there is none. For trace_pipe and ftrace_dump, the consumers.
- */
-notrace bool trace_peek_next_event(struct trace_iterator *iter)
-{
-	struct ring_buffer *buffer = iter->tr->buffer;
-	struct ring_buffer_event *event;
-	int cpu = iter->cpu_file;
-
-	if (cpu == RING_BUFFER_ALL_CPUS)
-		event = ring_buffer_peek_oldest(buffer, &cpu, &iter->ts, &iter->lost_events);
-	else
-		event = ring_buffer_peek(buffer, cpu, &iter->ts, &iter->lost_events);
-	if (!event)
-		return false;
-	iter->cpu = cpu;
-	iter->ent = ring_buffer_event_data(event);
-	iter->ent_size = ring_buffer_event_length(event);
-	return true;
-}
-
 /* Formats the next event into iter->seq and consumes it; false if there is none. */
 static notrace bool consume_next_entry(struct trace_iterator *iter)
 {
-	int cpu;
-
 	if (!trace_peek_next_event(iter))
 		return false;
-	cpu = iter->cpu; /* the printer may look ahead: consume what was peeked */
 	iter->idx++;
 	trace_seq_init(&iter->seq);
-	/* A line too long for the seq is cut: never seen in practice. */
-	if (print_trace_line(iter) != TRACE_TYPE_NO_CONSUME)
-		ring_buffer_consume(iter->tr->buffer, cpu, NULL, NULL);
-	iter->ent = NULL;
+	trace_consume_line(iter);
 	iter->pos++;
 	return true;
 }

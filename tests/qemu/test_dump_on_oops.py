@@ -283,3 +283,220 @@ def test_sysrq_z(lucid):
     ok(lucid, "echo 1 > tracing_on")
     ok(lucid, "echo nop > current_tracer")
     ok(lucid, "echo > set_ftrace_filter")
+
+
+# --- every tracer, every way to dump (issue 20, item 1) -----------------------------------------
+#
+# A dump is a reader of its own: each tracer's printer must work on it as on the trace file.
+# function_graph's printer looks at the event after an entry (to print a leaf on one line),
+# which once dereferenced a NULL buffer in the dump and oopsed. So every tracer is dumped, with
+# an event on, in every way: sysrq z, /proc/sysrq-trigger and Ctrl-O z on a live kernel, then an
+# oops; the soft-lockup report; a panic (with =orig_cpu, only the panicking CPU).
+
+TRACERS = ["function_graph", "function", "sched_switch", "nop"]
+DUMP_BOOT = "ftrace_dump_on_oops " + SMALL
+FILTER = "ftest_* crash_* cmd_crash"
+EVENT = "sched:sched_switch"
+FTEST_CALL = ["ftest_outer", "ftest_mid", "ftest_leaf"] * 3
+# function_graph's lines: " 0)  duration or blanks |  body", with a 14-column duration
+GRAPH = re.compile(r"^ *(?P<cpu>\d+)\) (?P<col>.{14})\|(?P<body>.*)$")
+GRAPH_BANNER = re.compile(r"^( -{42}| *\d+\) +\S+-\d+ +=> +\S+-\d+ *|)$")
+FUNC_LINE = re.compile(r"^(?P<func>\w+) <-\w+$")
+
+
+def test_every_tracer_is_dumped(lucid):
+    """The tests below cover each tracer the kernel offers: a new one must be added to them."""
+    assert sorted(run(lucid, "cat %s/available_tracers" % T).split()) == sorted(TRACERS)
+
+
+def tracer_dump(lines, tracer, start=0):
+    """The first dump at or after line start, as [(cpu, body)]; every line must be in the
+    tracer's format (the latency format, or function_graph's own)."""
+    i = lines.index("Dumping ftrace buffer:", start)
+    assert lines[i + 1] == DASHES, lines[i:i + 3]
+    events = []
+    for line in lines[i + 2:]:
+        if line == DASHES:
+            assert events, "an empty dump"
+            return events
+        if LOST.match(line):
+            continue
+        if tracer == "function_graph":
+            if GRAPH_BANNER.match(line):
+                continue
+            m = GRAPH.match(line)
+            assert m, "not a function_graph line: %r" % line
+            events.append((int(m.group("cpu")), m.group("body").strip()))
+        else:
+            if STACK_FRAME.match(line):
+                continue
+            m = LAT.match(line)
+            assert m, "not a dump line: %r" % line
+            events.append((int(m.group("cpu")), m.group("body")))
+    raise AssertionError("no closing dashes after the dump")
+
+
+def functions(tracer, events):
+    """The traced functions the dump shows entered, in order."""
+    if tracer == "function_graph":
+        return [f for _, b in events if not b.startswith("/*")
+                for f in re.findall(r"(\w+)\(\)", b)]
+    return [m.group("func") for m in (FUNC_LINE.match(b) for _, b in events) if m]
+
+
+def assert_ftest_dumped(tracer, events):
+    """`ftest call; ftest printk` and the event are in the dump, as this tracer prints them."""
+    bodies = [b for _, b in events]
+    if tracer == "function_graph":
+        assert "/* ftrace test 42 */" in bodies, bodies[-20:]
+        assert any(b.startswith("/* sched_switch: prev_comm=") for b in bodies), bodies[-20:]
+    else:
+        assert "ftest_printk: ftrace test 42" in bodies, bodies[-20:]
+        assert any(b.startswith("sched_switch: prev_comm=") for b in bodies), bodies[-20:]
+    if tracer in ("function", "function_graph"):
+        calls = [f for f in functions(tracer, events) if f.startswith("ftest_")]
+        assert calls == FTEST_CALL + ["ftest_printk"], calls
+
+
+def assert_crash_dumped(tracer, events, kind):
+    """The crashing command is the dump's story: its calls, or its task switched in."""
+    if tracer in ("function", "function_graph"):
+        calls = functions(tracer, events)
+        assert calls[-2:] == ["cmd_crash", "crash_" + kind], calls[-10:]
+    else:
+        assert any("next_comm=crash " in b for _, b in events), [b for _, b in events][-10:]
+
+
+def trace_setup(k, tracer):
+    """The tracer, its filter and an event, from the shell as a user sets them."""
+    for cmd in ["cd " + T, "echo '%s' > set_ftrace_filter" % FILTER, "echo %s > set_event" % EVENT,
+                "echo %s > current_tracer" % tracer]:
+        ok(k, cmd)
+    assert run(k, "cat current_tracer") == tracer + "\n"
+
+
+def traced_ftest(k):
+    ok(k, "echo 1 > tracing_on")  # each dump leaves tracing off, as Linux's
+    ok(k, "ftest call")
+    ok(k, "ftest printk")
+
+
+def live_dumps_then_oops(tracer):
+    k = Lucid(cmdline=DUMP_BOOT)
+    try:
+        trace_setup(k, tracer)
+        for how in ["sysrq z", "echo z > /proc/sysrq-trigger", "ctrl-o z"]:
+            traced_ftest(k)
+            if how == "ctrl-o z":
+                k.send_line("\x0fz")  # straight from the console's interrupt
+                out = k.expect_prompt(60)
+            else:
+                out = k.run(how, timeout=60)
+            lines = console_text(out)
+            assert "sysrq: Dump ftrace buffer" in lines, (how, lines[:5])
+            assert_ftest_dumped(tracer, tracer_dump(lines, tracer))
+            assert lines[-1] == DASHES, (how, lines[-3:])
+            assert run(k, "echo still here") == "still here\n"
+        traced_ftest(k)
+        k.send_line("crash null")
+        status = k.wait_exit(180)
+        lines = console_text(k.tail(2000000))
+        assert status == 3, lines[-40:]
+        oops = lines.index("Kernel panic - not syncing: Fatal exception")
+        events = tracer_dump(lines, tracer, oops)
+        assert_ftest_dumped(tracer, events)
+        assert_crash_dumped(tracer, events, "null")
+        assert lines.count("Dumping ftrace buffer:") == 4  # no second oops in the oops's dump
+        assert lines[-1] == "---[ end Kernel panic - not syncing: Fatal exception ]---"
+    finally:
+        k.close()
+
+
+def lockup_report(tracer):
+    """The soft-lockup report dumps (without softlockup_panic), and the kernel goes on."""
+    k = Lucid(cmdline=DUMP_BOOT + " watchdog_thresh=1")
+    try:
+        trace_setup(k, tracer)
+        traced_ftest(k)
+        k.send_line("crash lockup")
+        k.expect(r"BUG: soft lockup - CPU#\d+ stuck", timeout=120)
+        k.expect("Dumping ftrace buffer:", timeout=60)
+        # the dump's own dashes, whole lines (function_graph's banners have 42, behind a blank)
+        k.expect(r"\] -{33}\r?\n", timeout=60)
+        k.expect(r"\] -{33}\r?\n", timeout=120)
+        lines = console_text(k.tail(2000000))
+        events = tracer_dump(lines, tracer, lines.index("Call Trace:"))
+        assert_ftest_dumped(tracer, events)
+        assert_crash_dumped(tracer, events, "lockup")
+        assert k.alive()
+        assert not any("Kernel panic" in l or "Oops" in l for l in lines)
+    finally:
+        k.close()
+
+
+def panic_orig_cpu(tracer):
+    """A panic with =orig_cpu: the panicking CPU's events only, the panic's path among them."""
+    k = Lucid(cmdline=DUMP_BOOT.replace("ftrace_dump_on_oops", "ftrace_dump_on_oops=orig_cpu"))
+    try:
+        trace_setup(k, tracer)
+        traced_ftest(k)
+        k.send_line("crash panic")
+        status = k.wait_exit(180)
+        lines = console_text(k.tail(2000000))
+        assert status == 3, lines[-40:]
+        msg = "Kernel panic - not syncing: crash: panic requested from the shell"
+        events = tracer_dump(lines, tracer, lines.index(msg))
+        # one CPU, and the panic's path is on it: the panicking one
+        assert len({c for c, _ in events}) == 1, sorted({c for c, _ in events})
+        assert_crash_dumped(tracer, events, "panic")
+        assert lines[-1] == "---[ end %s ]---" % msg
+    finally:
+        k.close()
+
+
+def test_function_graph_dumps():
+    live_dumps_then_oops("function_graph")
+
+
+def test_function_graph_lockup_dump():
+    lockup_report("function_graph")
+
+
+def test_function_graph_panic_dump():
+    panic_orig_cpu("function_graph")
+
+
+def test_function_dumps():
+    live_dumps_then_oops("function")
+
+
+def test_function_lockup_dump():
+    lockup_report("function")
+
+
+def test_function_panic_dump():
+    panic_orig_cpu("function")
+
+
+def test_sched_switch_dumps():
+    live_dumps_then_oops("sched_switch")
+
+
+def test_sched_switch_lockup_dump():
+    lockup_report("sched_switch")
+
+
+def test_sched_switch_panic_dump():
+    panic_orig_cpu("sched_switch")
+
+
+def test_nop_dumps():
+    live_dumps_then_oops("nop")
+
+
+def test_nop_lockup_dump():
+    lockup_report("nop")
+
+
+def test_nop_panic_dump():
+    panic_orig_cpu("nop")

@@ -1,9 +1,11 @@
 /*
  * The function graph tracer's output (trace/trace_graph_output.c) on a real ring buffer: events
- * are written as the tracer writes them, then read back the two ways the kernel reads them --
- * the trace file's non-consuming iterators merged by time, and trace_pipe's consuming reads --
- * and both must print the same text, byte for byte Linux's format (profile PA of
- * ../shared/reference/ftrace-formats.md, samples in linux-6.1/trace_function_graph_*.txt).
+ * are written as the tracer writes them, then read back the three ways the kernel reads them --
+ * the trace file's non-consuming iterators merged by time, trace_pipe's consuming reads, and
+ * ftrace_dump's (consuming, from an oops: TRACE_FILE_DUMP) -- each with its iterator set up by
+ * the kernel's own trace_iterator_init (trace/trace_reader.c), and all must print the same
+ * text, byte for byte Linux's format (profile PA of ../shared/reference/ftrace-formats.md,
+ * samples in linux-6.1/trace_function_graph_*.txt).
  */
 #include "lib/compiler.h"
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include "trace/trace_graph_output.h"
 #include "trace/trace_graph_fmt.h"
 #include "trace/trace_output.h"
+#include "trace/trace_reader.h"
 #include "trace/ring_buffer.h"
 #include "lib/bprintf.h"
 #include "tests/unit/host_kmalloc.h"
@@ -57,6 +60,14 @@ static uint64_t now;
 static uint64_t fake_clock(void)
 {
 	return now;
+}
+
+/* What trace_iterator_init reads of the kernel: a nanosecond clock, the CPUs online. */
+const struct trace_clock trace_clocks[] = {{"local", fake_clock, true}};
+
+int tracing_num_online_cpus(void)
+{
+	return NCPUS;
 }
 
 /* --- writing events as trace/trace_functions_graph.c does ------------------------------------ */
@@ -145,8 +156,11 @@ static void print_header(struct trace_iterator *iter)
 	print_graph_headers_flags(iter, flags);
 }
 
-static struct tracer graph = {
-	.name = "function_graph", .print_header = print_header, .print_line = print_line};
+static struct tracer graph = {.name = "function_graph",
+			      .open = graph_trace_open,
+			      .close = graph_trace_close,
+			      .print_header = print_header,
+			      .print_line = print_line};
 static char out[OUT_MAX];
 
 static void append(struct trace_iterator *iter)
@@ -158,29 +172,30 @@ static void append(struct trace_iterator *iter)
 	out[len + iter->seq.len] = '\0';
 }
 
-static struct trace_iterator *new_iter(void)
+/* As each reader of the kernel sets its iterator up: the same function for all. */
+static struct trace_iterator *new_iter(unsigned int iter_flags)
 {
 	struct trace_iterator *iter = calloc(1, sizeof(*iter));
 
-	iter->tr = &tr;
-	iter->buffer = rb;
-	iter->trace = &graph;
-	iter->cpu_file = RING_BUFFER_ALL_CPUS;
-	iter->iter_flags = TRACE_FILE_TIME_IN_NS;
-	graph_trace_open(iter);
+	trace_iterator_init(iter, &tr, rb, RING_BUFFER_ALL_CPUS, iter_flags);
+	assert_ptr_equal(iter->buffer, rb);
+	assert_ptr_equal(iter->trace, &graph);
+	assert_true(iter->iter_flags & TRACE_FILE_TIME_IN_NS);
+	assert_non_null(iter->private); /* the tracer's open() ran */
 	return iter;
 }
 
 static void free_iter(struct trace_iterator *iter)
 {
-	graph_trace_close(iter);
+	trace_iterator_release(iter);
+	assert_null(iter->private);
 	free(iter);
 }
 
 /* The trace file: an iterator per CPU, the oldest event first; the buffer stays as it was. */
 static const char *read_trace(void)
 {
-	struct trace_iterator *iter = new_iter();
+	struct trace_iterator *iter = new_iter(0);
 	struct ring_buffer_event *event;
 
 	out[0] = '\0';
@@ -203,31 +218,84 @@ static const char *read_trace(void)
 	return out;
 }
 
-/* trace_pipe: consumes. */
-static const char *read_pipe(void)
+/*
+ * trace_pipe (iter_flags 0) and ftrace_dump (TRACE_FILE_LAT_FMT | TRACE_FILE_DUMP): consume,
+ * through the kernel's trace_peek_next_event and trace_consume_line.
+ */
+static const char *read_consuming(unsigned int iter_flags)
 {
-	struct trace_iterator *iter = new_iter();
-	struct ring_buffer_event *event;
+	struct trace_iterator *iter = new_iter(iter_flags);
 
 	out[0] = '\0';
-	while ((event = ring_buffer_peek_oldest(rb, &iter->cpu, &iter->ts, &iter->lost_events))) {
-		iter->ent = ring_buffer_event_data(event);
-		iter->ent_size = ring_buffer_event_length(event);
+	while (trace_peek_next_event(iter)) {
 		trace_seq_init(&iter->seq);
-		if (print_trace_line(iter) != TRACE_TYPE_NO_CONSUME)
-			ring_buffer_consume(rb, iter->cpu, NULL, NULL);
+		trace_consume_line(iter);
 		append(iter);
 	}
 	free_iter(iter);
 	return out;
 }
 
-/* Both readers print want; the pipe empties the buffer. */
+/* --- the same events again, for the next consuming reader ------------------------------------ */
+
+#define SAVED_MAX 256
+
+static struct saved_event {
+	int cpu;
+	uint64_t ts;
+	unsigned int len;
+	unsigned char data[BUF_MAX_DATA_SIZE];
+} saved[SAVED_MAX];
+static int nr_saved;
+
+/* Every event in the buffer, in the order of time, as it was written. */
+static void save_events(void)
+{
+	struct ring_buffer_iter *iters[NCPUS];
+	struct ring_buffer_event *event;
+	struct saved_event *e;
+
+	for (int cpu = 0; cpu < NCPUS; cpu++) {
+		iters[cpu] = ring_buffer_read_prepare(rb, cpu);
+		ring_buffer_read_start(iters[cpu]);
+	}
+	for (nr_saved = 0;; nr_saved++) {
+		assert_true(nr_saved < SAVED_MAX);
+		e = &saved[nr_saved];
+		event = ring_buffer_iter_peek_oldest(iters, NCPUS, &e->cpu, &e->ts);
+		if (!event)
+			break;
+		e->len = ring_buffer_event_length(event);
+		memcpy(e->data, ring_buffer_event_data(event), e->len);
+		ring_buffer_iter_advance(iters[e->cpu]);
+	}
+	for (int cpu = 0; cpu < NCPUS; cpu++)
+		ring_buffer_read_finish(iters[cpu]);
+}
+
+static void restore_events(void)
+{
+	for (int i = 0; i < nr_saved; i++) {
+		writer_cpu = saved[i].cpu;
+		now = saved[i].ts;
+		memcpy(ring_buffer_event_data(ring_buffer_lock_reserve(rb, saved[i].len)),
+		       saved[i].data, saved[i].len);
+		ring_buffer_unlock_commit(rb);
+	}
+}
+
+/* Every reader prints want; the consuming ones empty the buffer. */
 static void output_is(const char *want)
 {
 	assert_string_equal(read_trace(), want);
 	assert_string_equal(read_trace(), want); /* reading the trace changes nothing */
-	assert_string_equal(read_pipe(), want);
+	save_events();
+	assert_string_equal(read_consuming(0), want); /* trace_pipe */
+	assert_true(ring_buffer_empty(rb));
+	restore_events();
+	assert_string_equal(read_trace(), want);
+	/* ftrace_dump: the same lines (function_graph has no latency format of its own) */
+	assert_string_equal(read_consuming(TRACE_FILE_LAT_FMT | TRACE_FILE_DUMP), want);
 	assert_true(ring_buffer_empty(rb));
 }
 
@@ -243,6 +311,7 @@ static int setup(void **state)
 	memset(&tr, 0, sizeof(tr));
 	tr.buffer = rb;
 	tr.nr_cpus = NCPUS;
+	tr.current_trace = &graph;
 	tr.trace_flags = TRACE_ITER_CONTEXT_INFO | TRACE_ITER_PRINT_PARENT | TRACE_ITER_IRQ_INFO;
 	flags = DEFAULT_FLAGS;
 	trace_save_cmdline(8, "ftest");
@@ -286,7 +355,7 @@ static void test_nesting_and_leaves(void **state)
 static void test_header(void **state)
 {
 	(void)state;
-	struct trace_iterator *iter = new_iter();
+	struct trace_iterator *iter = new_iter(0);
 
 	trace_print_header(iter);
 	iter->seq.buffer[iter->seq.len] = '\0';
