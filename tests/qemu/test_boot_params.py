@@ -152,6 +152,16 @@ def test_sizes_with_suffixes():
         assert size == "%d\n" % kb, (arg, size)
 
 
+def test_size_that_overflows_is_too_big():
+    """16777216T is 2^64 bytes: the shift used to wrap it to 0, and a 4 KB buffer. A size too
+    big is reported, and the default used (issue 20: unit conversions that overflow)."""
+    for arg in ["16777216T", "17179869184G", "16E"]:
+        log, (size,) = boot_log("trace_buf_size=" + arg, "cat %s/buffer_size_kb" % T)
+        assert size == "1408\n", (arg, size)
+        assert re.search(r"tracing: trace_buf_size=\d+ is too big: the default size instead",
+                         log), (arg, log)
+
+
 def test_bad_values_are_reported():
     log, (size, opts, filt, tracer, clock) = boot_log(
         "trace_buf_size=lots ftrace_filter=nosuchfn,ftest_leaf trace_options=bogus,sym-addr "
