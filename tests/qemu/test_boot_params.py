@@ -162,6 +162,14 @@ def test_size_that_overflows_is_too_big():
                          log), (arg, log)
 
 
+def test_watchdog_thresh_that_overflows_is_ignored():
+    """Twice the threshold in ns must fit 64 bits: 9223372037 s wrapped to 0.29 s."""
+    log, _ = boot_log("watchdog_thresh=9223372037")
+    assert "watchdog_thresh=9223372037: too big, ignored" in log, log
+    log, _ = boot_log("watchdog_thresh=9223372036")  # the largest that fits: taken
+    assert "watchdog_thresh" not in log.split("command line:")[1].split("\n", 1)[1], log
+
+
 def test_bad_values_are_reported():
     log, (size, opts, filt, tracer, clock) = boot_log(
         "trace_buf_size=lots ftrace_filter=nosuchfn,ftest_leaf trace_options=bogus,sym-addr "
