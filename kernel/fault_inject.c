@@ -11,8 +11,9 @@
  * task marked make_it_fail are counted and failed, as with Linux's task-filter: the shell
  * marks the thread of each command it starts (and a thread a command starts inherits the mark).
  * The shell's own reading, parsing and starting of a line is never injected, so whatever the
- * interval, the prompt comes back, and a command that writes one of the two knobs is not
- * marked, so the write that turns injection off never fails for want of memory. Ctrl-O x (or
+ * interval, the prompt comes back, and a command whose output is redirected to one of the
+ * knobs (`echo 0 > fail_kmalloc`) is not marked, so the write that turns injection off never
+ * fails for want of memory. Ctrl-O x (or
  * `sysrq x`) turns both off from the console's interrupt, whatever the shell is doing.
  *
  * Booting is not under test either (a kernel that cannot allocate its own tables panics, as
