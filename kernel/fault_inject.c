@@ -13,8 +13,8 @@
  * The shell's own reading, parsing and starting of a line is never injected, so whatever the
  * interval, the prompt comes back, and a command whose output is redirected to one of the
  * knobs (`echo 0 > fail_kmalloc`) is not marked, so the write that turns injection off never
- * fails for want of memory. Ctrl-O x (or
- * `sysrq x`) turns both off from the console's interrupt, whatever the shell is doing.
+ * fails for want of memory. Ctrl-O x (or `sysrq x`) turns both off from the console's
+ * interrupt, whatever the shell is doing.
  *
  * Booting is not under test either (a kernel that cannot allocate its own tables panics, as
  * Linux does): the boot-time values take effect at the shell's first prompt. Linux's fault
