@@ -8,6 +8,7 @@
  * cmdline_has() the second, and cmdline_next() walks the occurrences one by one for a parser
  * that needs both.
  */
+#include <limits.h>
 #include "kernel/cmdline.h"
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/printk.h"
@@ -108,7 +109,14 @@ unsigned long long memparse(const char *ptr, char **retptr)
 	const char *s = end != ptr ? strchr(suffixes, *end | 0x20) : NULL;
 
 	if (s && *end) {
-		v <<= 10 * (s - suffixes + 1);
+		unsigned int shift = 10 * (unsigned int)(s - suffixes + 1);
+
+		/*
+		 * Linux shifts without looking, so trace_buf_size=16777216T was 0 bytes and the
+		 * smallest buffer. A size too big to hold is the largest one: whoever uses it then
+		 * finds it too big, and says so.
+		 */
+		v = v > ULLONG_MAX >> shift ? ULLONG_MAX : v << shift;
 		end++;
 	}
 	if (retptr)

@@ -577,18 +577,19 @@ static notrace ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt
 
 		/*
 		 * As Linux's trace_pid_write: a number in any base kstrtoul reads ("0x10" is 16),
-		 * else -EINVAL; then the low 32 bits are the pid (a pid_t), and one its pid list
-		 * cannot hold fails with the -1 Linux returns for it, -EPERM.
+		 * else -EINVAL; one its pid list cannot hold fails with the -1 Linux returns for
+		 * it, -EPERM. Linux keeps the low 32 bits first (a pid_t), so 4294967296 was pid 0:
+		 * here every number too big for the list is too big, whatever its low bits.
 		 */
 		if (strlen(w) > PID_WORD_MAX || kstrtoul(w, 0, &val)) {
 			ret = -EINVAL;
 			break;
 		}
-		pid = (unsigned int)val;
-		if (pid >= PID_LIMIT) {
+		if (val >= PID_LIMIT) {
 			ret = -EPERM;
 			break;
 		}
+		pid = (unsigned int)val;
 		for (i = 0; i < n && pids[i] != (int)pid; i++)
 			;
 		if (i == n) {

@@ -394,9 +394,13 @@ fail:
 	return -ENOMEM;
 }
 
+/*
+ * Pages for size bytes, rounded up. Not Linux's DIV_ROUND_UP (size + BUF_PAGE_SIZE - 1): for a
+ * size near ULONG_MAX that sum wraps, and a request for everything became two pages.
+ */
 static notrace unsigned long rb_size_to_pages(unsigned long size)
 {
-	unsigned long nr = (size + BUF_PAGE_SIZE - 1) / BUF_PAGE_SIZE;
+	unsigned long nr = size / BUF_PAGE_SIZE + (size % BUF_PAGE_SIZE != 0);
 
 	return nr < 2 ? 2 : nr;
 }

@@ -15,6 +15,7 @@
  * The bigger files live elsewhere: trace and trace_pipe in trace/trace_iter.c, the
  * function-filter files in trace/ftrace_fs.c. Not traced, as all of trace/.
  */
+#include <limits.h>
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
 #include "kernel/fs/tracefs.h"
@@ -32,6 +33,7 @@
 #define MAX_TRACER_SIZE 100
 #define OPTION_MAX 64 /* trace_options writes: Linux refuses 64 bytes or more */
 #define ULONG_WRITE_MAX (1 + 64 + 1) /* a sign, 64 binary digits, a newline: the rest is unread */
+#define KB_SHIFT 10 /* buffer_size_kb: bytes = KB << KB_SHIFT */
 
 static struct dentry *options_dir;
 
@@ -191,12 +193,12 @@ static notrace ssize_t buffer_size_read(struct file *file, char *ubuf, size_t cn
 	unsigned long size;
 
 	if (cpu != RING_BUFFER_ALL_CPUS)
-		return tracing_read_ulong(ppos, ubuf, cnt, tr->buffer_size[cpu] >> 10);
+		return tracing_read_ulong(ppos, ubuf, cnt, tr->buffer_size[cpu] >> KB_SHIFT);
 	size = tr->buffer_size[0];
 	for (int c = 1; c < tr->nr_cpus; c++)
 		if (tr->buffer_size[c] != size)
 			return read_text(ppos, ubuf, cnt, "X\n"); /* the CPUs differ */
-	return tracing_read_ulong(ppos, ubuf, cnt, size >> 10);
+	return tracing_read_ulong(ppos, ubuf, cnt, size >> KB_SHIFT);
 }
 
 static notrace ssize_t buffer_size_write(struct file *file, const char *ubuf, size_t cnt,
@@ -209,9 +211,14 @@ static notrace ssize_t buffer_size_write(struct file *file, const char *ubuf, si
 		return ret;
 	if (!val)
 		return -EINVAL; /* a buffer must hold something */
-	if (val > (~0UL >> 10))
-		return -ENOMEM;
-	ret = tracing_resize_ring_buffer(&global_trace, val << 10,
+	/*
+	 * Kilobytes whose byte count does not fit an unsigned long are refused. Linux shifts
+	 * without looking (val <<= 10): 2^54 KB became 0 bytes and 2^54 - 1 wrapped in the
+	 * rounding to pages, a two-page buffer either way, and the write said it worked.
+	 */
+	if (val > ULONG_MAX >> KB_SHIFT)
+		return -EINVAL;
+	ret = tracing_resize_ring_buffer(&global_trace, val << KB_SHIFT,
 					 tracing_get_cpu(file_inode(file)));
 	if (ret)
 		return ret;
@@ -230,7 +237,7 @@ static notrace ssize_t total_size_read(struct file *file, char *ubuf, size_t cnt
 
 	(void)file;
 	for (int c = 0; c < global_trace.nr_cpus; c++)
-		kb += global_trace.buffer_size[c] >> 10;
+		kb += global_trace.buffer_size[c] >> KB_SHIFT;
 	return tracing_read_ulong(ppos, ubuf, cnt, kb);
 }
 

@@ -33,6 +33,7 @@
  *
  * Not traced: a tracer callback.
  */
+#include <limits.h>
 #include "trace/trace_ctx.h"
 #include "trace/trace_graph_output.h"
 #include "trace/trace_graph_fmt.h"
@@ -351,23 +352,26 @@ REGISTER_TRACER(graph_trace);
 static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
-	/* Linux's graph_depth_read prints the unsigned int with %d: 4294967295 reads -1. */
+	/* As Linux's graph_depth_read, with %d: the write below keeps it true (no -1). */
 	return tracing_read_long(ppos, ubuf, cnt, (int)READ_ONCE(fgraph_max_depth));
 }
 
 /*
- * A write to max_graph_depth or tracing_thresh: parse the number, let set() store it, and
- * refresh graph_checks, all under trace_types_lock so that two writers cannot leave the word
- * describing the other's setting.
+ * A write to max_graph_depth or tracing_thresh: parse the number, refuse one above max (one
+ * that would not read back as written), let set() store it, and refresh graph_checks, all
+ * under trace_types_lock so that two writers cannot leave the word describing the other's
+ * setting.
  */
 static notrace ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t *ppos,
-					   void (*set)(unsigned long val))
+					   unsigned long max, void (*set)(unsigned long val))
 {
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
 	if (ret)
 		return ret;
+	if (val > max)
+		return -EINVAL;
 	mutex_lock(&trace_types_lock);
 	set(val);
 	graph_update_checks();
@@ -376,17 +380,22 @@ static notrace ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t 
 	return (ssize_t)cnt;
 }
 
-/* Any number; as on Linux it is kept as an unsigned int. */
 static notrace void graph_depth_set(unsigned long val)
 {
 	WRITE_ONCE(fgraph_max_depth, (unsigned int)val);
 }
 
+/*
+ * Up to INT_MAX. Linux takes any unsigned long into its unsigned int and prints it with %d:
+ * 4294967295 reads -1 and 4294967296 silently becomes 0, no limit at all. Refusing what %d
+ * cannot print keeps Linux's output for every value taken; a depth of 2^31 calls is no limit
+ * anyway.
+ */
 static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
 					 loff_t *ppos)
 {
 	(void)file;
-	return graph_setting_write(ubuf, cnt, ppos, graph_depth_set);
+	return graph_setting_write(ubuf, cnt, ppos, INT_MAX, graph_depth_set);
 }
 
 const struct file_operations graph_depth_fops = {
@@ -406,11 +415,15 @@ static notrace void tracing_thresh_set(unsigned long val)
 	WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
 }
 
+/*
+ * Microseconds whose nanoseconds fit an unsigned long. Linux multiplies without looking
+ * (tracing_nsecs_write), so 2^64 / 1000 us and more wrapped to a small threshold.
+ */
 static notrace ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
 					    loff_t *ppos)
 {
 	(void)file;
-	return graph_setting_write(ubuf, cnt, ppos, tracing_thresh_set);
+	return graph_setting_write(ubuf, cnt, ppos, ULONG_MAX / NSEC_PER_USEC, tracing_thresh_set);
 }
 
 const struct file_operations tracing_thresh_fops = {

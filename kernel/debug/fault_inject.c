@@ -4,30 +4,96 @@
  * Code that allocates must cope with NULL, and a path that is never taken is a path that is
  * never tested. With fail_kmalloc=N on the command line (or N written to
  * /proc/sys/kernel/fail_kmalloc) every Nth call of kmalloc returns NULL; fail_page_alloc=N
- * does the same to alloc_pages. 0 turns it off. The count is global and deterministic, so a
- * failure seen once comes back with the same commands.
+ * does the same to alloc_pages. 0 turns it off. Writing N starts the count again, so
+ * `echo 3 > fail_kmalloc; cmd` fails cmd's third allocation, every time.
  *
- * The boot-time values take effect at the shell's first prompt: booting is not what is under
- * test (a kernel that cannot allocate its own tables panics, as Linux does), the tracing files
- * and the shell commands are. Linux's fault injection has more knobs (probability, a task
- * filter, a stack filter); one interval is enough to walk every allocation of a command.
+ * What is under test is the commands, not the shell that runs them. Only the allocations of a
+ * task marked make_it_fail are counted and failed, as with Linux's task-filter: the shell
+ * marks the thread of each command it starts (and a thread a command starts inherits the mark).
+ * The shell's own reading, parsing and starting of a line is never injected, so whatever the
+ * interval, the prompt comes back, and a command whose output is redirected to one of the
+ * knobs (`echo 0 > fail_kmalloc`) is not marked, so the write that turns injection off never
+ * fails for want of memory. Ctrl-O x (or `sysrq x`) turns both off from the console's
+ * interrupt, whatever the shell is doing.
+ *
+ * Booting is not under test either (a kernel that cannot allocate its own tables panics, as
+ * Linux does): the boot-time values take effect at the shell's first prompt. Linux's fault
+ * injection has more knobs (probability, times, a stack filter); one interval is enough to
+ * walk every allocation of a command.
  */
 #include "kernel/debug/fault_inject.h"
 #include "kernel/cmdline.h"
-#include "kernel/mm/kmalloc.h"
-#include "kernel/mm/page_alloc.h"
+#include "kernel/percpu.h"
+#include "kernel/sched/preempt.h"
 #include "kernel/printk.h"
+#include "kernel/sched/sched.h"
 #include "kernel/fs/proc/sysctl.h"
+#include "kernel/fs/vfs.h"
 #include "lib/kstrtox.h"
+#include "lib/printf.h"
 
 #define FAIL_INTERVAL_MAX 1000000000UL
+#define PROC_SYS_KERNEL "/proc/sys/kernel/"
+
+struct fault_attr failslab, fail_page_alloc;
 
 static unsigned long boot_fail_kmalloc, boot_fail_page_alloc;
 
+/* A new interval counts from the next call: what fails is what the user expects to fail. */
+static int fault_attr_write(const struct ctl_table *t, unsigned long val)
+{
+	struct fault_attr *attr = container_of(t->data, struct fault_attr, interval);
+
+	(void)val;
+	__atomic_store_n(&attr->count, 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
 static const struct ctl_table fault_inject_table[] = {
-	{"fail_kmalloc", &kmalloc_fail_every, 0644, 0, FAIL_INTERVAL_MAX, NULL},
-	{"fail_page_alloc", &page_alloc_fail_every, 0644, 0, FAIL_INTERVAL_MAX, NULL},
+	{"fail_kmalloc", &failslab.interval, 0644, 0, FAIL_INTERVAL_MAX, fault_attr_write},
+	{"fail_page_alloc", &fail_page_alloc.interval, 0644, 0, FAIL_INTERVAL_MAX,
+	 fault_attr_write},
 };
+
+/* The knobs' inode numbers, to know a write to one whatever path names it. */
+static unsigned long knob_ino[ARRAY_SIZE(fault_inject_table)];
+
+/*
+ * notrace: alloc_pages calls it, and the tracer must not trace the page allocator its buffers
+ * come from. Never in an interrupt: what it allocates belongs to no command.
+ */
+notrace bool should_fail(struct fault_attr *attr)
+{
+	unsigned long interval = READ_ONCE(attr->interval);
+
+	if (!interval || in_interrupt() || !current->make_it_fail)
+		return false;
+	return __atomic_add_fetch(&attr->count, 1, __ATOMIC_RELAXED) % interval == 0;
+}
+
+static void set_interval(struct fault_attr *attr, unsigned long interval)
+{
+	__atomic_store_n(&attr->count, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&attr->interval, interval, __ATOMIC_RELAXED);
+}
+
+void fault_inject_off(void)
+{
+	set_interval(&failslab, 0);
+	set_interval(&fail_page_alloc, 0);
+}
+
+bool fault_inject_is_knob(const char *path)
+{
+	struct kstat st;
+
+	if (vfs_stat(path, &st))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(knob_ino); i++)
+		if (knob_ino[i] && st.ino == knob_ino[i])
+			return true;
+	return false;
+}
 
 static void boot_param(const char *name, unsigned long *val)
 {
@@ -44,8 +110,18 @@ void fault_inject_init(void)
 {
 	boot_param("fail_kmalloc", &boot_fail_kmalloc);
 	boot_param("fail_page_alloc", &boot_fail_page_alloc);
-	if (register_sysctl_table(fault_inject_table, 2))
+	if (register_sysctl_table(fault_inject_table, (int)ARRAY_SIZE(fault_inject_table))) {
 		printk(KERN_ERR "fault injection: cannot create its files\n");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fault_inject_table); i++) {
+		char path[sizeof(PROC_SYS_KERNEL) + NAME_MAX];
+		struct kstat st;
+
+		snprintf(path, sizeof(path), PROC_SYS_KERNEL "%s", fault_inject_table[i].procname);
+		if (!vfs_stat(path, &st))
+			knob_ino[i] = st.ino;
+	}
 }
 
 void fault_inject_start(void)
@@ -54,6 +130,6 @@ void fault_inject_start(void)
 		printk(KERN_INFO
 		       "fault injection: fail_kmalloc=%lu fail_page_alloc=%lu from now on\n",
 		       boot_fail_kmalloc, boot_fail_page_alloc);
-	__atomic_store_n(&kmalloc_fail_every, boot_fail_kmalloc, __ATOMIC_RELAXED);
-	__atomic_store_n(&page_alloc_fail_every, boot_fail_page_alloc, __ATOMIC_RELAXED);
+	set_interval(&failslab, boot_fail_kmalloc);
+	set_interval(&fail_page_alloc, boot_fail_page_alloc);
 }

@@ -2,9 +2,42 @@
 #ifndef KERNEL_FAULT_INJECT_H
 #define KERNEL_FAULT_INJECT_H
 
+#include <stdbool.h>
+#include "lib/compiler.h"
+
+/* One kind of allocation to fail: Linux's struct fault_attr, with only its interval. */
+struct fault_attr {
+	unsigned long interval; /* every interval-th call fails; 0, none (the sysctl's value) */
+	unsigned long count; /* calls counted since the interval was last written */
+};
+
+extern struct fault_attr failslab; /* kmalloc: fail_kmalloc */
+extern struct fault_attr fail_page_alloc; /* alloc_pages: fail_page_alloc */
+
+/* Counts this call and says whether it fails: only in a task that make_it_fail marks. */
+bool should_fail(struct fault_attr *attr);
+
+/*
+ * Linux's names for the two questions the allocators ask; a load and a branch while injection
+ * is off. Always inline: alloc_pages is notrace.
+ */
+static __always_inline bool should_failslab(void)
+{
+	return READ_ONCE(failslab.interval) && should_fail(&failslab);
+}
+
+static __always_inline bool should_fail_alloc_page(void)
+{
+	return READ_ONCE(fail_page_alloc.interval) && should_fail(&fail_page_alloc);
+}
+
 /* Boot: read fail_kmalloc=N and fail_page_alloc=N, make their /proc/sys/kernel files. */
 void fault_inject_init(void);
 /* The shell is about to show its first prompt: the boot-time intervals take effect. */
 void fault_inject_start(void);
+/* Both intervals to 0 (sysrq x, Ctrl-O x): safe in an interrupt. */
+void fault_inject_off(void);
+/* Whether path names one of the knobs (a write to it must never be injected). */
+bool fault_inject_is_knob(const char *path);
 
 #endif

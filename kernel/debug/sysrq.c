@@ -12,12 +12,15 @@
  * unknown key prints the list, Linux's "HELP" line. Lucid has the two actions a tracer needs:
  * z dumps the trace buffer (ftrace_dump, with Linux's consequence: tracing is off afterwards
  * and what was printed is consumed), c crashes the kernel on purpose (panic: with
- * ftrace_dump_on_oops set, the trace is dumped on the way down).
+ * ftrace_dump_on_oops set, the trace is dumped on the way down). And one of its own: x turns
+ * fault injection off (kernel/debug/fault_inject.c), the way out when allocations fail everywhere;
+ * Linux leaves x to a few other architectures, none of them x86.
  *
  * Actions run in interrupt context when the key comes from the console, so they must be safe
  * there: ftrace_dump and panic are.
  */
 #include "kernel/debug/sysrq.h"
+#include "kernel/debug/fault_inject.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/fs/proc/proc_fs.h"
@@ -40,6 +43,12 @@ static void sysrq_handle_crash(int key)
 	panic("sysrq triggered crash");
 }
 
+static void sysrq_fault_inject_off(int key)
+{
+	(void)key;
+	fault_inject_off();
+}
+
 static void sysrq_ftrace_dump(int key)
 {
 	(void)key;
@@ -49,6 +58,7 @@ static void sysrq_ftrace_dump(int key)
 /* In key order, as Linux's table (its HELP line follows the table). */
 static const struct sysrq_key_op sysrq_key_table[] = {
 	{'c', sysrq_handle_crash, "crash(c)", "Trigger a crash"},
+	{'x', sysrq_fault_inject_off, "fault-injection-off(x)", "Turn fault injection off"},
 	{'z', sysrq_ftrace_dump, "dump-ftrace-buffer(z)", "Dump ftrace buffer"},
 };
 
@@ -93,7 +103,8 @@ void sysrq_init(void)
 static int cmd_sysrq(int argc, char **argv)
 {
 	if (argc != 2 || strlen(argv[1]) != 1) {
-		dprintf(STDERR_FILENO, "usage: sysrq KEY (z: dump the trace buffer, c: crash)\n");
+		dprintf(STDERR_FILENO, "usage: sysrq KEY (z: dump the trace buffer, c: crash, x: "
+				       "fault injection off)\n");
 		return 2;
 	}
 	handle_sysrq((unsigned char)argv[1][0]);

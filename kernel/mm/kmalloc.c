@@ -11,6 +11,7 @@
  * buffer relies on).
  */
 #include "kernel/mm/kmalloc.h"
+#include "kernel/debug/fault_inject.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/spinlock.h"
 #include "arch/x86_64/mmu.h"
@@ -28,8 +29,6 @@ struct free_object {
 static struct list_head partial[NR_CLASSES];
 static DEFINE_SPINLOCK(kmalloc_lock);
 static bool kmalloc_ready;
-unsigned long kmalloc_fail_every;
-static unsigned long kmalloc_calls;
 
 static int size_class(size_t size)
 {
@@ -106,7 +105,7 @@ void *kmalloc(size_t size)
 			INIT_LIST_HEAD(&partial[c]);
 		kmalloc_ready = true;
 	}
-	if (kmalloc_fail_every && ++kmalloc_calls % kmalloc_fail_every == 0)
+	if (should_failslab()) /* kernel/debug/fault_inject.c */
 		return NULL;
 	if (size == 0)
 		size = 1;

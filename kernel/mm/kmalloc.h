@@ -9,8 +9,6 @@ void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void *krealloc(void *p, size_t size);
 void kfree(void *p);
-/* Fault injection (kernel/debug/fault_inject.c): every Nth call fails; 0, never. */
-extern unsigned long kmalloc_fail_every;
 char *kstrdup(const char *s);
 
 #endif

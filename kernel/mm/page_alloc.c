@@ -11,6 +11,7 @@
  * struct page array itself.
  */
 #include "kernel/mm/page_alloc.h"
+#include "kernel/debug/fault_inject.h"
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/panic.h"
@@ -25,8 +26,6 @@ static size_t max_pfn;
 static size_t free_count, total_count;
 static size_t search_hint;
 static DEFINE_SPINLOCK(page_lock);
-unsigned long page_alloc_fail_every;
-static unsigned long alloc_calls;
 
 static bool usable(const struct mem_region *r)
 {
@@ -101,12 +100,9 @@ notrace void *alloc_pages(size_t n)
 {
 	if (n == 0)
 		return NULL;
-	unsigned long flags = spin_lock_irqsave(&page_lock);
-	alloc_calls++;
-	if (page_alloc_fail_every && alloc_calls % page_alloc_fail_every == 0) {
-		spin_unlock_irqrestore(&page_lock, flags);
+	if (should_fail_alloc_page()) /* kernel/debug/fault_inject.c */
 		return NULL;
-	}
+	unsigned long flags = spin_lock_irqsave(&page_lock);
 	long pfn = free_count >= n ? find_free_run(n) : -1;
 	if (pfn >= 0) {
 		for (size_t i = 0; i < n; i++)

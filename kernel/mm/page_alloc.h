@@ -33,7 +33,4 @@ struct page *virt_to_page(const void *va);
 size_t nr_free_pages(void);
 size_t nr_total_pages(void);
 
-/* Fault injection: fail every Nth allocation (0 = never); see the failslab boot option. */
-extern unsigned long page_alloc_fail_every;
-
 #endif

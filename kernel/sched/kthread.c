@@ -54,6 +54,7 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 		return NULL;
 	}
 	t->pid = sched_alloc_pid();
+	t->make_it_fail = current->make_it_fail; /* a command's helper threads are the command */
 	t->fn = fn;
 	t->arg = arg;
 	t->state = TASK_NEW;

@@ -40,6 +40,7 @@ struct task {
 	void *arg;
 	int exit_code;
 	bool sigint;          /* Ctrl-C was pressed while this task ran in the foreground */
+	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
 	wait_queue_head_t exit_wait;
 	struct fs_context *fs; /* cwd and open files (kernel/fs/vfs.h) */
 	uint64_t nr_switches;

@@ -44,8 +44,13 @@ void watchdog_init(void)
 {
 	char buf[16];
 	unsigned long v;
-	if (cmdline_get("watchdog_thresh", buf, sizeof(buf)) && !kstrtoul(buf, 10, &v))
-		watchdog_thresh = v;
+	if (cmdline_get("watchdog_thresh", buf, sizeof(buf)) && !kstrtoul(buf, 10, &v)) {
+		/* Twice it, in ns, must fit: 9223372037 once wrapped to a lockup every 0.3 s. */
+		if (v <= UINT64_MAX / (2 * NSEC_PER_SEC))
+			watchdog_thresh = v;
+		else
+			printk(KERN_WARNING "watchdog_thresh=%s: too big, ignored\n", buf);
+	}
 	if (cmdline_get("softlockup_panic", buf, sizeof(buf)))
 		softlockup_panic = simple_strtoul(buf, NULL, 0) != 0; /* as Linux: garbage is 0 */
 	/* nowatchdog stops every detector, nosoftlockup this one: here, the same one. */

@@ -8,6 +8,7 @@
  *	1. puts its pipe ends on fds 0 and 1 (dup2) and closes every other pipe end,
  *	2. performs its redirections, left to right, with bash's meanings,
  *	3. runs the command, whose return value is its exit status.
+ * Only those threads are subject to fault injection (kernel/debug/fault_inject.c), never the shell.
  * The shell closes its own copies of the pipe ends, so that a reader sees end of file once the
  * writer exits, and waits for every thread; the status is the last command's, as in bash.
  *
@@ -24,6 +25,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/shell/stdio.h"
 #include "kernel/drivers/console.h"
+#include "kernel/debug/fault_inject.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "kernel/sched/spinlock.h"
@@ -146,12 +148,27 @@ static int run_command(const struct sh_command *c)
 	return sc->fn(c->argc, c->argv);
 }
 
+/* Whether c writes to a fault-injection knob: that command must get through (fault_inject.c). */
+static bool writes_fault_knob(const struct sh_command *c)
+{
+	for (int i = 0; i < c->nredirs; i++) {
+		const struct sh_redir *r = &c->redirs[i];
+
+		if ((r->kind == SH_REDIR_OUT || r->kind == SH_REDIR_APPEND) &&
+		    fault_inject_is_knob(r->path))
+			return true;
+	}
+	return false;
+}
+
 static int stage_main(void *arg)
 {
 	struct stage *s = arg;
 
 	if (s->cancelled)
 		return 1;
+	/* From here on this thread is the command: fault injection is for it, not for the shell. */
+	current->make_it_fail = !writes_fault_knob(s->cmd);
 	if (s->in >= 0) {
 		vfs_dup2(s->in, STDIN_FILENO);
 	} else if (s->background) {

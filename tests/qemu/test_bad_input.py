@@ -139,3 +139,107 @@ def test_every_file_refuses_every_bad_input(lucid):
     assert not failures, "\n".join(failures[:30])
     assert lucid.run("cat current_tracer") == "nop\n"
     assert "Kernel panic" not in lucid.tail(100000)
+
+
+# --- Numbers at the limits ----------------------------------------------------------------------
+#
+# Every numeric file against the numbers where conversions break: 2^32 - 1 and 2^32 (an unsigned
+# int), 2^63 (a long), 2^64 - 1 and 2^64 (an unsigned long, and one past it), and for a file
+# whose number is converted (kilobytes to bytes, microseconds to nanoseconds) the largest value
+# whose conversion still fits and the next one. A number is either refused, with Linux's errno,
+# changing nothing, or taken, and then the file reads what is true. Where Linux takes a number
+# only to wrap it (buffer_size_kb << 10, tracing_thresh * 1000, max_graph_depth's unsigned int
+# printed with %d), Lucid refuses it with EINVAL: see the handlers.
+
+U32_MAX, U32, S64, U64_MAX, U64 = 2**32 - 1, 2**32, 2**63, 2**64 - 1, 2**64
+LIMITS = [U32_MAX, U32, S64, U64_MAX, U64]
+KB_FITS = U64_MAX >> 10       # 18014398509481983 KB: the bytes fit, just
+US_FITS = U64_MAX // 1000     # 18446744073709551 us: the nanoseconds fit, just
+INT_MAX = 2**31 - 1
+ENOMEM = "Cannot allocate memory"
+EPERM = "Operation not permitted"
+SAME = ("reads", None)        # taken, and the file reads as before
+
+
+def reads(text):
+    return ("reads", text + "\n")
+
+
+def table(big, u64=ERANGE, **extra):
+    """Outcomes: `big` for the four numbers an unsigned long holds, u64 for 2^64 (kstrtoul's
+    overflow: ERANGE, or EINVAL for a sysctl), and extra ones by value."""
+    t = {v: big for v in LIMITS[:-1]}
+    t[U64] = u64
+    t.update({int(k[1:]): v for k, v in extra.items()})
+    return t
+
+
+REFUSED = table(EINVAL)
+NUMERIC = [
+    # The buffer: kilobytes a ring cannot hold are ENOMEM (as Linux, which cannot allocate them
+    # either); kilobytes whose bytes overflow are EINVAL (Linux shifted them into two pages).
+    ("buffer_size_kb", table(EINVAL, **{"v%d" % U32_MAX: ENOMEM, "v%d" % U32: ENOMEM,
+                                        "v%d" % KB_FITS: ENOMEM, "v%d" % (KB_FITS + 1): EINVAL})),
+    ("per_cpu/cpu*/buffer_size_kb", "buffer_size_kb"),
+    # Microseconds, kept in nanoseconds: taken while the nanoseconds fit, and read back whole.
+    ("tracing_thresh", table(EINVAL, **{"v%d" % U32_MAX: reads(str(U32_MAX)),
+                                        "v%d" % U32: reads(str(U32)),
+                                        "v%d" % US_FITS: reads(str(US_FITS)),
+                                        "v%d" % (US_FITS + 1): EINVAL})),
+    # An unsigned int Linux prints with %d: taken while %d prints it as written.
+    ("max_graph_depth", table(EINVAL, **{"v%d" % INT_MAX: reads(str(INT_MAX)),
+                                         "v%d" % (INT_MAX + 1): EINVAL})),
+    # Any number but 0 is "on", as in Linux; stack_max_size resets the maximum.
+    ("tracing_on", table(reads("1"))),
+    ("function_profile_enabled", table(reads("1"))),
+    ("stack_max_size", table(reads("0"))),
+    ("snapshot", table(SAME)),       # any number but 0 and 1 clears the snapshot
+    ("saved_cmdlines_size", REFUSED),  # at most PID_MAX_DEFAULT
+    ("options/*", REFUSED),
+    ("events/*enable", REFUSED),
+    # A pid too big for the list is EPERM (Linux's -1), even one whose low 32 bits are small:
+    # Linux made 2^32 pid 0. 2^64 is no number at all: EINVAL, as any bad word.
+    ("set_ftrace_pid", table(EPERM, u64=EINVAL)),
+    ("/proc/sys/kernel/*", table(EINVAL, u64=EINVAL)),  # each has a maximum; sysctls say EINVAL
+]
+NUMERIC_KINDS = [NUMBER, BOOL, SYSCTL, SYSCTL_INT, PIDS]
+
+
+def numeric_rule(path):
+    for pattern, outcomes in NUMERIC:
+        if fnmatch.fnmatchcase(path, pattern):
+            return outcomes if isinstance(outcomes, dict) else dict(NUMERIC)[outcomes]
+    return None
+
+
+def test_numbers_at_the_limits(lucid):
+    assert lucid.run("cd %s" % T) == ""
+    failures = []
+    tried = 0
+    for path in writable_files(lucid):
+        if not any(rule_for(path)[1] is kind for kind in NUMERIC_KINDS):
+            continue
+        outcomes = numeric_rule(path)
+        assert outcomes is not None, "%s: numeric, but no rule says what big numbers do" % path
+        for value, want in sorted(outcomes.items()):
+            before = read(lucid, path)
+            out = lucid.run("echo %d > %s" % (value, path))
+            after = read(lucid, path)
+            tried += 1
+            if isinstance(want, str):  # refused, and nothing changed
+                if out != "sh: echo: write error: %s\n" % want:
+                    failures.append("%s <- %d: %r, want %s" % (path, value, out, want))
+                if after != before:
+                    failures.append("%s <- %d changed it: %r -> %r" % (path, value, before, after))
+                continue
+            if out != "":
+                failures.append("%s <- %d: %r, want it taken" % (path, value, out))
+            if after != (want[1] or before):
+                failures.append("%s <- %d reads %r, want %r" % (path, value, after,
+                                                                 want[1] or before))
+            if after != before and re.fullmatch(r"\d+\n", before):
+                assert lucid.run("echo %s > %s" % (before.strip(), path)) == ""  # as it was
+    print("  numbers at the limits: %d writes" % tried)
+    assert not failures, "\n".join(failures[:30])
+    assert lucid.run("cat buffer_size_kb") == "1408\n"
+    assert "Kernel panic" not in lucid.tail(100000)

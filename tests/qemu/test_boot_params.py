@@ -152,6 +152,24 @@ def test_sizes_with_suffixes():
         assert size == "%d\n" % kb, (arg, size)
 
 
+def test_size_that_overflows_is_too_big():
+    """16777216T is 2^64 bytes: the shift used to wrap it to 0, and a 4 KB buffer. A size too
+    big is reported, and the default used (issue 20: unit conversions that overflow)."""
+    for arg in ["16777216T", "17179869184G", "16E"]:
+        log, (size,) = boot_log("trace_buf_size=" + arg, "cat %s/buffer_size_kb" % T)
+        assert size == "1408\n", (arg, size)
+        assert re.search(r"tracing: trace_buf_size=\d+ is too big: the default size instead",
+                         log), (arg, log)
+
+
+def test_watchdog_thresh_that_overflows_is_ignored():
+    """Twice the threshold in ns must fit 64 bits: 9223372037 s wrapped to 0.29 s."""
+    log, _ = boot_log("watchdog_thresh=9223372037")
+    assert "watchdog_thresh=9223372037: too big, ignored" in log, log
+    log, _ = boot_log("watchdog_thresh=9223372036")  # the largest that fits: taken
+    assert "watchdog_thresh" not in log.split("command line:")[1].split("\n", 1)[1], log
+
+
 def test_bad_values_are_reported():
     log, (size, opts, filt, tracer, clock) = boot_log(
         "trace_buf_size=lots ftrace_filter=nosuchfn,ftest_leaf trace_options=bogus,sym-addr "

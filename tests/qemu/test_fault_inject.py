@@ -1,7 +1,8 @@
 """Fault injection (fail_kmalloc=N, fail_page_alloc=N): failing allocations never oops, never
 leak, and a tracing file whose write fails for want of memory reads as it did before.
 
-Each test boots a kernel of its own. With every Nth allocation failing, any command may fail:
+Each test boots a kernel of its own. Only the commands' allocations are injected (the shell's
+never are, nor a command writing a knob). With every Nth allocation failing, any command may fail:
 the shell says `sh: Cannot allocate memory` when it cannot start one, a command reports
 `cat: ...: Cannot allocate memory`, a write `sh: echo: write error: Cannot allocate memory`.
 Reads are retried until they succeed, so every failed write is checked against the file's value
@@ -152,5 +153,126 @@ def test_sysctl_refuses_garbage():
             assert out == "sh: echo: write error: Invalid argument\n", (bad, out)
         assert lucid.run("cat /proc/sys/kernel/fail_kmalloc") == "0\n"
         assert lucid.run("cat /proc/sys/kernel/fail_page_alloc") == "0\n"
+    finally:
+        lucid.close()
+
+
+# --- Injection never locks the user out -------------------------------------------------------
+#
+# Only the commands' allocations are injected, never the shell's, and a command writing a knob
+# is never injected: whatever the interval, the prompt comes back and `echo 0 > KNOB` works the
+# first time. (Before, the shell's own allocations counted too: a line making a multiple of N of
+# them failed in the same place every time, and `echo 0 > fail_kmalloc` never got through.)
+
+KNOBS = ["fail_kmalloc", "fail_page_alloc"]
+INTERVALS = range(1, 41)
+SIZES = ["2048", "1408"]  # buffer_size_kb: each write asks for the other (hundreds of pages)
+
+
+def resets(name, n):
+    """Ways to type the reset, short and long: the line's length must not matter."""
+    return ["echo 0 > /proc/sys/kernel/%s" % name,
+            "cd /proc/sys/kernel; echo 0 > ./%s; cd /root" % name,
+            "echo 0 > /proc/sys/kernel/../kernel/%s; true%s" % (name, " word" * n)][n % 3]
+
+
+def workload(lucid, size):
+    """Commands that allocate (heap and pages), each of which may fail under injection but must
+    say why; returns (how many failed, the status of the buffer_size_kb write)."""
+    failed = 0
+    for cmd in ["cat /proc/meminfo", "ls %s" % T, "cat %s/trace > /dev/null" % T]:
+        _, rc = run_rc(lucid, cmd)
+        failed += rc != 0
+    out, rc = run_rc(lucid, "echo %s > %s/buffer_size_kb" % (size, T))
+    assert rc == 0 and out == "" or ALLOWED_FAILURES.match(out), out
+    return failed + (rc != 0), rc
+
+
+def test_knobs_always_switch_off():
+    lucid = Lucid(timeout=90)
+    try:
+        size = "1408"
+        for name in KNOBS:
+            for n in INTERVALS:
+                assert lucid.run("echo %d > /proc/sys/kernel/%s" % (n, name)) == ""
+                before, size = size, SIZES[SIZES.index(size) - 1]  # the other: a resize
+                failed, rc = workload(lucid, size)
+                # Writing the interval restarts the count: every interval up to 40 is reached
+                # by the resize alone, so the injection must have hit.
+                assert failed, "%s=%d: nothing failed" % (name, n)
+                reset = resets(name, n)
+                assert lucid.run(reset) == "", "%s=%d: %r" % (name, n, reset)
+                for knob in KNOBS:
+                    assert lucid.run("cat /proc/sys/kernel/%s" % knob) == "0\n", (name, n)
+                # A failed write changed nothing; one that worked, changed it.
+                size = size if rc == 0 else before
+                assert lucid.run("cat %s/buffer_size_kb" % T) == size + "\n", (name, n, rc)
+        assert lucid.alive() and "Kernel panic" not in lucid.tail(100000), lucid.tail()
+    finally:
+        lucid.close()
+
+
+# (boot options, a command that the injection makes fail)
+BOOT_CASES = [
+    ("fail_kmalloc=1 fail_page_alloc=1", "cat /proc/meminfo"),
+    ("fail_kmalloc=2", "cat /proc/meminfo"),
+    ("fail_kmalloc=3", "ls /proc/sys/kernel"),
+    ("fail_kmalloc=23", "echo 2048 > %s/buffer_size_kb" % T),
+    ("fail_page_alloc=1", "echo 2048 > %s/buffer_size_kb" % T),
+    ("fail_page_alloc=2", "echo 2048 > %s/buffer_size_kb" % T),
+    ("fail_page_alloc=3", "echo 2048 > %s/buffer_size_kb" % T),
+]
+
+
+def test_boot_injection_never_locks_out():
+    """Booted with injection on: commands fail, but the knobs can be reset at the first try,
+    and poweroff works with the injection still on (before, fail_kmalloc=3 made it fail)."""
+    for cmdline, failing in BOOT_CASES:
+        lucid = Lucid(cmdline=cmdline, timeout=90)
+        try:
+            out, rc = run_rc(lucid, failing)
+            assert rc != 0 and ENOMEM in out, (cmdline, failing, out)
+            names = [opt.split("=")[0] for opt in cmdline.split()]
+            for name in names:
+                out = lucid.run("echo 0 > /proc/sys/kernel/%s" % name)
+                assert out == "", (cmdline, out)
+            for name in names:
+                out = lucid.run("cat /proc/sys/kernel/%s" % name)
+                assert out == "0\n", (cmdline, out)
+            out, rc = run_rc(lucid, failing)
+            assert rc == 0, (cmdline, failing, out)
+            for opt in cmdline.split():
+                name, n = opt.split("=")
+                out = lucid.run("echo %s > /proc/sys/kernel/%s" % (n, name))
+                assert out == "", (cmdline, out)
+            lucid.send_line("poweroff")
+            status = lucid.wait_exit(60)
+            # 1 is qemu.h's clean poweroff; test_boot also takes 0 (an oops would give 3)
+            assert status in (0, 1), (cmdline, status, lucid.tail())
+            assert "reboot: Power down" in lucid.tail(), lucid.tail()
+        finally:
+            lucid.close()
+
+
+def test_ctrl_o_x_turns_injection_off():
+    """Ctrl-O x, from the console's interrupt, halfway through a typed line; `sysrq x` too."""
+    lucid = Lucid(cmdline="fail_kmalloc=1 fail_page_alloc=1", timeout=90)
+    try:
+        assert ENOMEM in lucid.run("cat /proc/meminfo")
+        lucid.p.send("echo typed")
+        lucid.p.send("\x0fx")
+        lucid.expect("sysrq: Turn fault injection off")
+        lucid.send_line(" on")  # the line typed so far is intact, and runs
+        out = lucid.expect_prompt()
+        assert out.endswith("\ntyped on\n"), out
+        for name in KNOBS:
+            assert lucid.run("cat /proc/sys/kernel/%s" % name) == "0\n"
+        assert "MemFree" in lucid.run("cat /proc/meminfo")
+        for name in KNOBS:
+            assert lucid.run("echo 1 > /proc/sys/kernel/%s" % name) == ""
+        out = lucid.run("sysrq x")
+        assert re.search(r"^(\[\s*\d+\.\d+\] )?sysrq: Turn fault injection off$", out, re.M), out
+        for name in KNOBS:
+            assert lucid.run("cat /proc/sys/kernel/%s" % name) == "0\n"
     finally:
         lucid.close()

@@ -189,11 +189,14 @@ def test_bad_writes_change_nothing(lucid):
     fails(lucid, "echo -1 > max_graph_depth")
     fails(lucid, "echo > max_graph_depth")
     assert cat(lucid, "max_graph_depth") == "3\n"
-    # Kept as Linux keeps it, in an unsigned int read back with %d.
-    ok(lucid, "echo 4294967295 > max_graph_depth")
-    assert cat(lucid, "max_graph_depth") == "-1\n"
-    ok(lucid, "echo 4294967296 > max_graph_depth")
-    assert cat(lucid, "max_graph_depth") == "0\n"
+    # Read back with %d, as Linux: so a depth %d cannot print is refused. Linux took them,
+    # 4294967295 to read -1 and 4294967296 to become 0, no limit at all (issue 20).
+    fails(lucid, "echo 4294967295 > max_graph_depth")
+    fails(lucid, "echo 4294967296 > max_graph_depth")
+    fails(lucid, "echo 2147483648 > max_graph_depth")
+    assert cat(lucid, "max_graph_depth") == "3\n"
+    ok(lucid, "echo 2147483647 > max_graph_depth")
+    assert cat(lucid, "max_graph_depth") == "2147483647\n"
     ok(lucid, "echo 3 > max_graph_depth")
     ok(lucid, "echo ftest_outer > set_graph_function")
     fails(lucid, "echo nosuch > set_graph_function")

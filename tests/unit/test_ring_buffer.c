@@ -977,6 +977,12 @@ static void test_reset_and_resize(void **state)
 	assert_int_equal(ring_buffer_size(rb, 0), 2 * BUF_PAGE_SIZE);
 	assert_int_equal(ring_buffer_resize(rb, 4096, 2), -EINVAL);
 	assert_int_equal(ring_buffer_resize(rb, 70000UL * BUF_PAGE_SIZE, 0), -EINVAL);
+	/* Sizes whose rounding up to pages would wrap: too big, not two pages (issue 20). */
+	assert_int_equal(ring_buffer_resize(rb, ~0UL, 0), -EINVAL);
+	assert_int_equal(ring_buffer_resize(rb, ~0UL - 1023, RING_BUFFER_ALL_CPUS), -EINVAL);
+	assert_null(ring_buffer_alloc(~0UL, RB_FL_OVERWRITE, 2));
+	assert_int_equal(ring_buffer_size(rb, 0), 2 * BUF_PAGE_SIZE);
+	assert_int_equal(ring_buffer_size(rb, 1), 2 * BUF_PAGE_SIZE);
 	for (int i = 0; i < 2000; i++)
 		assert_true(tev_write(rb, 0));
 	assert_identity(rb, 0);
