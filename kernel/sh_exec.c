@@ -14,9 +14,11 @@
  * A builtin alone on its pipeline (cd) runs in the shell itself: its redirections are applied
  * to the shell's fds and undone afterwards, as bash does for its builtins.
  *
- * Ctrl-C: while the threads run, the console reports Ctrl-C to sh_interrupt() instead of
- * queueing it as input; that marks every thread of the pipeline (send_sigint), which ends a
- * blocking read and any further output of the command (-EINTR).
+ * Ctrl-C: the commands of a pipeline form a job, a process group whose id is the first one's
+ * pid, and every thread a command starts joins it (kernel/signal.c). While the job runs, the
+ * console reports Ctrl-C to sh_interrupt() instead of queueing it as input; that sends SIGINT
+ * to the whole group (kill_pgrp), which ends a blocking read, an interruptible sleep and any
+ * further output of every command and of the threads they started (-EINTR).
  */
 #include "kernel/shell.h"
 #include "kernel/sh_parse.h"
@@ -34,7 +36,6 @@
 #include "lib/printf.h"
 
 #define STATUS_NOT_FOUND 127
-#define STATUS_INTERRUPTED 130 /* 128 + SIGINT, as bash reports a command Ctrl-C ended */
 
 /* The shell holds every pipe of the longest pipeline at once, besides fds 0, 1 and 2. */
 _Static_assert(STDERR_FILENO + 1 + 2 * (SH_MAX_CMDS - 1) <= NR_OPEN_DEFAULT,
@@ -49,31 +50,28 @@ struct stage {
 	bool background; /* no terminal input: stdin is /dev/null unless redirected */
 };
 
-/* The pipeline in the foreground, for sh_interrupt(). */
+/* The job in the foreground, for sh_interrupt(): its process group, 0 when there is none. */
 static DEFINE_SPINLOCK(fg_lock);
-static struct task *fg_tasks[SH_MAX_CMDS];
-static int fg_count;
+static int fg_pgrp;
 static bool fg_interrupted;
 
-/* Called by the console's interrupt for a Ctrl-C while a pipeline runs. */
+/* Called by the console's interrupt for a Ctrl-C while a job runs in the foreground. */
 static void sh_interrupt(void)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
-	fg_interrupted = fg_count > 0;
-	for (int i = 0; i < fg_count; i++)
-		send_sigint(fg_tasks[i]);
+	if (fg_pgrp) {
+		fg_interrupted = true;
+		kill_pgrp(fg_pgrp, SIGINT); /* every task of the job, the threads it started too */
+	}
 	spin_unlock_irqrestore(&fg_lock, flags);
 }
 
-/* The tasks Ctrl-C is for, from now on; then the console hands Ctrl-C to us. */
-static void foreground_begin(struct task **tasks, int n)
+void sh_foreground_begin(int pgrp)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
-	for (int i = 0; i < n; i++)
-		fg_tasks[i] = tasks[i];
-	fg_count = n;
+	fg_pgrp = pgrp;
 	fg_interrupted = false;
 	spin_unlock_irqrestore(&fg_lock, flags);
 	console_set_intr(sh_interrupt);
@@ -87,10 +85,28 @@ static bool foreground_end(void)
 
 	console_set_intr(NULL);
 	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
-	fg_count = 0;
+	fg_pgrp = 0;
 	interrupted = fg_interrupted;
 	spin_unlock_irqrestore(&fg_lock, flags);
 	return interrupted;
+}
+
+int sh_foreground_wait(struct task **tasks, int n)
+{
+	int status = 1;
+	bool interrupted;
+
+	for (int i = 0; i < n; i++)
+		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
+	interrupted = foreground_end();
+	for (int i = 0; i < n; i++)
+		status = kthread_join(tasks[i]);
+	if (interrupted) {
+		tty_flush_input(); /* the half-typed line the command was reading */
+		printf("^C\n");
+		status = STATUS_SIGINT; /* even if the last one saw end of file first */
+	}
+	return status;
 }
 
 /* Opens r's file (or copies r's fd) onto fd r->fd. Prints bash's message on failure. */
@@ -263,6 +279,9 @@ static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, st
 				stages[i].cancelled = true;
 			break;
 		}
+		/* Its own command, in the job of the first, as bash's setpgid() for a pipeline. */
+		tasks[created]->tgid = tasks[created]->pid;
+		tasks[created]->pgrp = tasks[0]->pid;
 	}
 	/* Our copies of the pipe ends: a reader sees end of file only when every writer closed. */
 	for (int i = 0; i < npipe_fds; i++)
@@ -274,33 +293,18 @@ static int run_pipeline(const struct sh_pipeline *p)
 {
 	struct stage stages[SH_MAX_CMDS];
 	struct task *tasks[SH_MAX_CMDS];
-	int pipe_fds[2 * (SH_MAX_CMDS - 1)], n = p->ncmds, created, status = 1;
-	bool interrupted;
+	int pipe_fds[2 * (SH_MAX_CMDS - 1)], n = p->ncmds, created, status;
 
 	if (n == 1 && is_builtin(&p->cmds[0]))
 		return run_builtin(&p->cmds[0]);
 	created = create_pipeline(p, stages, tasks, pipe_fds);
 	if (!created)
-		return status;
-	foreground_begin(tasks, created);
+		return 1;
+	sh_foreground_begin(tasks[0]->pgrp);
 	for (int i = 0; i < created; i++)
 		wake_up_new_task(tasks[i]);
-	/* Wait for every one to die before letting go of them: sh_interrupt may still look. */
-	for (int i = 0; i < created; i++)
-		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
-	interrupted = foreground_end();
-	for (int i = 0; i < created; i++) {
-		int code = kthread_join(tasks[i]);
-
-		if (created == n && i == n - 1)
-			status = code;
-	}
-	if (interrupted) {
-		tty_flush_input(); /* the half-typed line the command was reading */
-		printf("^C\n");
-		status = STATUS_INTERRUPTED; /* even if the last one saw end of file first */
-	}
-	return status;
+	status = sh_foreground_wait(tasks, created);
+	return created == n || status == STATUS_SIGINT ? status : 1;
 }
 
 /*
@@ -386,6 +390,8 @@ static int run_background(const struct sh_pipeline *p, struct line_ref *lr)
 	}
 	created = create_pipeline(p, bg->stages, bg->tasks, bg->pipe_fds);
 	bg->job = (struct sh_job){.ntasks = created, .tasks = bg->tasks, .release = bg_release};
+	if (created)
+		bg->job.pgrp = bg->tasks[0]->pgrp;
 	bg->lr = lr;
 	lr->refs++;
 	job_text(p, bg->job.text, sizeof(bg->job.text));
