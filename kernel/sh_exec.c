@@ -18,7 +18,8 @@
  * pid, and every thread a command starts joins it (kernel/signal.c). While the job runs, the
  * console reports Ctrl-C to sh_interrupt() instead of queueing it as input; that sends SIGINT
  * to the whole group (kill_pgrp), which ends a blocking read, an interruptible sleep and any
- * further output of every command and of the threads they started (-EINTR).
+ * further output of every command and of the threads they started (-EINTR). The rest of the
+ * line does not run (`sleep 60; echo hi`): bash, seeing its child die of SIGINT, stops too.
  */
 #include "kernel/shell.h"
 #include "kernel/sh_parse.h"
@@ -54,6 +55,8 @@ struct stage {
 static DEFINE_SPINLOCK(fg_lock);
 static int fg_pgrp;
 static bool fg_interrupted;
+/* A Ctrl-C ended a job of the line being run: the rest of it does not run, as in bash. */
+static bool line_interrupted;
 
 /* Called by the console's interrupt for a Ctrl-C while a job runs in the foreground. */
 static void sh_interrupt(void)
@@ -105,6 +108,7 @@ int sh_foreground_wait(struct task **tasks, int n)
 		tty_flush_input(); /* the half-typed line the command was reading */
 		printf("^C\n");
 		status = STATUS_SIGINT; /* even if the last one saw end of file first */
+		line_interrupted = true;
 	}
 	return status;
 }
@@ -280,8 +284,7 @@ static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, st
 			break;
 		}
 		/* Its own command, in the job of the first, as bash's setpgid() for a pipeline. */
-		tasks[created]->tgid = tasks[created]->pid;
-		tasks[created]->pgrp = tasks[0]->pid;
+		setpgid_task(tasks[created], tasks[0]->pid);
 	}
 	/* Our copies of the pipe ends: a reader sees end of file only when every writer closed. */
 	for (int i = 0; i < npipe_fds; i++)
@@ -420,12 +423,13 @@ int sh_run_line(const char *text, int status)
 		return 1;
 	}
 	lr->refs = 1;
+	line_interrupted = false;
 	if (sh_parse(&lr->line, text)) {
 		dprintf(STDERR_FILENO, "%s\n", lr->line.err);
 		line_put(lr);
 		return 2; /* bash's status for a syntax error */
 	}
-	for (int i = 0; i < lr->line.npipelines; i++) {
+	for (int i = 0; i < lr->line.npipelines && !line_interrupted; i++) {
 		struct sh_pipeline *p = &lr->line.pipelines[i];
 
 		if (!sh_should_run(p->op, status))

@@ -262,8 +262,11 @@ static int cmd_wait(int argc, char **argv)
 {
 	int status = 0;
 
-	if (!sh_job_control() && argc == 1)
-		return 0; /* no jobs of its own to wait for */
+	if (!sh_job_control()) { /* in a pipeline: no jobs, and Ctrl-C is the pipeline's */
+		for (int i = 1; i < argc; i++)
+			status = wait_one(argv[i]);
+		return status;
+	}
 	waiter = current;
 	console_set_intr(wait_interrupted);
 	for (int i = 1; i < argc && status != STATUS_SIGINT; i++)

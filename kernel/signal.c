@@ -79,6 +79,15 @@ int kill_pid(int pid, int sig)
 	return target ? 0 : -ESRCH;
 }
 
+void setpgid_task(struct task *t, int pgrp)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock); /* as a kill reads them */
+
+	t->tgid = t->pid;
+	t->pgrp = pgrp;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
 int task_signal_pending(struct task *t)
 {
 	unsigned long pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST);

@@ -30,6 +30,11 @@ int kill_pgrp(int pgrp, int sig);
  * threads it started), as kill(2) does. 0, or -ESRCH if no task has that pid.
  */
 int kill_pid(int pid, int sig);
+/*
+ * Makes t, not yet started, a command of its own (tgid = its pid) in job pgrp, as a shell's
+ * setpgid() after fork does.
+ */
+void setpgid_task(struct task *t, int pgrp);
 /* The lowest-numbered signal t was sent, or 0: the one it dies of, as Linux delivers it first. */
 int task_signal_pending(struct task *t);
 /* Forgets the signals current was sent (the shell, after a Ctrl-C ended its own wait). */

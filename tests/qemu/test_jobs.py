@@ -61,6 +61,18 @@ def test_ctrl_c_ends_every_long_command(lucid):
     assert lucid.run("echo nop > %s/current_tracer; echo $?" % TRACING) == "0\n"
 
 
+def test_ctrl_c_ends_the_line(lucid):
+    """As bash: the rest of the line does not run after a Ctrl-C ended one of its jobs."""
+    for line in ["sleep 60; echo hi", "sleep 60 || echo hi", "sleep 60 | cat; echo hi",
+                 "cat; echo hi", "sleep 100 & fg; echo hi"]:
+        start(lucid, line)
+        out = interrupt(lucid)
+        assert out.endswith("^C\n") and "hi" not in out, (line, out)
+        assert lucid.status() == 130, line
+    assert lucid.run("jobs") == ""
+    assert lucid.run("echo hi") == "hi\n"
+
+
 def test_ctrl_c_soon_and_twice(lucid):
     """Ctrl-C while a job is still starting its threads reaches them all; a second is harmless."""
     for _ in range(3):
