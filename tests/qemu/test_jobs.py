@@ -26,10 +26,15 @@ LONG_COMMANDS = [
     "taskset -c 1 cat %s/trace_pipe | taskset -c 2 grep x | cat" % TRACING,
     "cat | cat | cat",
     "yes | grep y | cat > /dev/null",
+    # Sources that never end and never block: only the reads' own check can stop them.
+    "grep x /dev/zero",
+    "wc -c /dev/zero",
+    "cat /dev/zero | taskset -c 1 cksum",
+    "ftest tick 10000",
 ]
 
 # What each command leaves in `ps` while it runs (COMM): none may be left after Ctrl-C.
-TASK_NAMES = ["sleep", "taskset", "cat", "yes", "run_test", "grep"]
+TASK_NAMES = ["sleep", "taskset", "cat", "yes", "run_test", "grep", "wc", "cksum", "ftest"]
 
 
 def leftover_tasks(lucid):
