@@ -29,6 +29,7 @@
 #include "lib/string.h"
 
 #define KILL_SETTLE_MS 500 /* how long kill waits for the jobs it signalled to end */
+#define KILL_SETTLE_MAX 32 /* tasks it waits for: beyond, the next prompt reports them */
 #define STATUS_USAGE 2 /* bash's status for a builtin used wrongly */
 #define NO_SIGNAL (-1)
 
@@ -133,29 +134,42 @@ static int no_such_job(const char *builtin, const char *spec, int err)
 	return 1;
 }
 
-/* Gives the jobs just signalled a moment to end, so the next line finds them gone. */
-static void kill_settle(struct sh_job **targets, int n)
+/* The tasks kill waits a moment for: those of the shell's jobs it signalled. */
+struct kill_targets {
+	int n;
+	struct task *tasks[KILL_SETTLE_MAX];
+};
+
+static void add_target(struct kill_targets *kt, struct task *t)
+{
+	if (kt->n < KILL_SETTLE_MAX)
+		kt->tasks[kt->n++] = t;
+}
+
+/* Gives the tasks just signalled a moment to end, so the next line finds them gone. */
+static void kill_settle(const struct kill_targets *kt)
 {
 	uint64_t deadline = ktime_get_ns() + KILL_SETTLE_MS * NSEC_PER_MSEC;
 
-	for (int i = 0; i < n; i++)
-		while (!sh_job_done(targets[i]) && ktime_get_ns() < deadline)
+	for (int i = 0; i < kt->n; i++)
+		while (READ_ONCE(kt->tasks[i]->state) != TASK_DEAD && ktime_get_ns() < deadline)
 			msleep(1);
 }
 
 /* One operand of kill: a jobspec or a pid. 0, or 1 after bash's message. */
-static int kill_one(const char *arg, int sig, struct sh_job **targets, int *ntargets)
+static int kill_one(const char *arg, int sig, struct kill_targets *kt)
 {
-	struct sh_job *job = NULL;
+	struct sh_job *job;
 	int pid, err;
 
 	if (*arg == '%') {
 		job = sh_job_find(arg, &err);
 		if (!job)
 			return no_such_job("kill", arg, err);
-		err = kill_pgrp(job->pgrp, sig);
-		if (err == -ESRCH) /* a job whose tasks have all been joined cannot be here */
-			return no_such_job("kill", arg, err);
+		/* Its tasks are joined only once it is reaped: the group still has them. */
+		kill_pgrp(job->pgrp, sig);
+		for (int i = 0; sig && i < job->ntasks; i++)
+			add_target(kt, job->tasks[i]);
 	} else if (parse_pid(arg, &pid)) {
 		err = pid < 0 ? kill_pgrp(-pid, sig) : kill_pid(pid, sig);
 		if (err < 0) {
@@ -163,12 +177,13 @@ static int kill_one(const char *arg, int sig, struct sh_job **targets, int *ntar
 			return 1;
 		}
 		job = pid > 0 ? sh_job_find_pid(pid) : NULL;
+		for (int i = 0; sig && job && i < job->ntasks; i++)
+			if (job->tasks[i]->pid == pid)
+				add_target(kt, job->tasks[i]);
 	} else {
 		dprintf(STDERR_FILENO, "sh: kill: %s: arguments must be process or job IDs\n", arg);
 		return 1;
 	}
-	if (job && sig && *ntargets < SH_JOBS_MAX)
-		targets[(*ntargets)++] = job;
 	return 0;
 }
 
@@ -178,8 +193,8 @@ static int kill_one(const char *arg, int sig, struct sh_job **targets, int *ntar
  */
 static int cmd_kill(int argc, char **argv)
 {
-	struct sh_job *targets[SH_JOBS_MAX];
-	int sig = SIGTERM, i = 1, ntargets = 0, ok = 0;
+	struct kill_targets kt = {0};
+	int sig = SIGTERM, i = 1, ok = 0;
 	bool saw_signal = false;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -210,8 +225,8 @@ static int cmd_kill(int argc, char **argv)
 	if (i == argc)
 		return kill_usage();
 	for (; i < argc; i++)
-		ok += !kill_one(argv[i], sig, targets, &ntargets);
-	kill_settle(targets, ntargets);
+		ok += !kill_one(argv[i], sig, &kt);
+	kill_settle(&kt);
 	return ok ? 0 : 1;
 }
 SHELL_BUILTIN("kill", "kill [-s SIG | -SIG] PID|%N...: end a job or command (INT, TERM, KILL)",
@@ -252,8 +267,8 @@ static int cmd_bg(int argc, char **argv)
 		dprintf(STDERR_FILENO, "sh: bg: no job control\n");
 		return 1;
 	}
-	for (int i = 1; i < argc || i == 1; i++) {
-		const char *spec = i < argc ? argv[i] : NULL;
+	for (int i = 0; i < (argc > 1 ? argc - 1 : 1); i++) {
+		const char *spec = argc > 1 ? argv[i + 1] : NULL; /* none: the current job */
 		int err;
 		struct sh_job *job = sh_job_find(spec, &err);
 
@@ -265,8 +280,6 @@ static int cmd_bg(int argc, char **argv)
 		} else {
 			dprintf(STDERR_FILENO, "sh: bg: job %d already in background\n", job->id);
 		}
-		if (i >= argc)
-			break;
 	}
 	return status;
 }
