@@ -19,7 +19,9 @@
  * console reports Ctrl-C to sh_interrupt() instead of queueing it as input; that sends SIGINT
  * to the whole group (kill_pgrp), which ends a blocking read, an interruptible sleep and any
  * further output of every command and of the threads they started (-EINTR). The rest of the
- * line does not run (`sleep 60; echo hi`): bash, seeing its child die of SIGINT, stops too.
+ * line does not run (`sleep 60; echo hi`): bash, seeing its child die of SIGINT, stops too. A
+ * Ctrl-C between two jobs of a line, or while the shell starts one, is for the shell itself:
+ * it stops the line, and a job being started hears it (sh_foreground_begin).
  */
 #include "kernel/shell.h"
 #include "kernel/sh_parse.h"
@@ -51,23 +53,59 @@ struct stage {
 	bool background; /* no terminal input: stdin is /dev/null unless redirected */
 };
 
-/* The job in the foreground, for sh_interrupt(): its process group, 0 when there is none. */
+/*
+ * Ctrl-C while a line runs, for sh_interrupt(): the job in the foreground (its process group),
+ * or, between jobs and in a builtin (`wait`), the shell itself, as a tty sends SIGINT to bash
+ * when no job has the terminal. Either way the rest of the line does not run.
+ */
 static DEFINE_SPINLOCK(fg_lock);
-static int fg_pgrp;
-static bool fg_interrupted;
-/* A Ctrl-C ended a job of the line being run: the rest of it does not run, as in bash. */
-static bool line_interrupted;
+static struct task *fg_shell;
+static int fg_pgrp; /* 0: no job in the foreground */
+static bool fg_interrupted; /* Ctrl-C since the line began */
 
-/* Called by the console's interrupt for a Ctrl-C while a job runs in the foreground. */
+/* Called by the console's interrupt for a Ctrl-C while the shell runs a line. */
 static void sh_interrupt(void)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
-	if (fg_pgrp) {
-		fg_interrupted = true;
+	fg_interrupted = true;
+	if (fg_pgrp)
 		kill_pgrp(fg_pgrp, SIGINT); /* every task of the job, the threads it started too */
-	}
+	else
+		send_sig(SIGINT, fg_shell); /* ends a builtin's wait; children inherit it */
 	spin_unlock_irqrestore(&fg_lock, flags);
+}
+
+static bool line_interrupted(void)
+{
+	return __atomic_load_n(&fg_interrupted, __ATOMIC_SEQ_CST);
+}
+
+/* From now on until line_end(), the console hands Ctrl-C to sh_interrupt(). */
+static void line_begin(void)
+{
+	unsigned long flags = spin_lock_irqsave(&fg_lock);
+
+	fg_shell = current;
+	fg_pgrp = 0;
+	fg_interrupted = false;
+	spin_unlock_irqrestore(&fg_lock, flags);
+	console_set_intr(sh_interrupt);
+}
+
+/* Ctrl-C is input again; after one, the typed-ahead input goes and "^C" shows, as a tty's. */
+static void line_end(void)
+{
+	unsigned long flags;
+
+	console_set_intr(NULL);
+	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
+	spin_unlock_irqrestore(&fg_lock, flags);
+	flush_signals(); /* a Ctrl-C sent to the shell was for this line only */
+	if (line_interrupted()) {
+		tty_flush_input(); /* the half-typed line the command was reading */
+		printf("^C\n");
+	}
 }
 
 void sh_foreground_begin(int pgrp)
@@ -75,42 +113,31 @@ void sh_foreground_begin(int pgrp)
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
 	fg_pgrp = pgrp;
-	fg_interrupted = false;
 	spin_unlock_irqrestore(&fg_lock, flags);
-	console_set_intr(sh_interrupt);
-}
-
-/* Ctrl-C is input again. Returns whether it was pressed meanwhile. */
-static bool foreground_end(void)
-{
-	unsigned long flags;
-	bool interrupted;
-
-	console_set_intr(NULL);
-	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
-	fg_pgrp = 0;
-	interrupted = fg_interrupted;
-	spin_unlock_irqrestore(&fg_lock, flags);
-	return interrupted;
+	/*
+	 * A Ctrl-C that came before fg_pgrp was set marked the shell; threads created since
+	 * inherited it, but those created before must hear it now. One that comes later finds
+	 * fg_pgrp set, under the lock.
+	 */
+	if (signal_pending_current())
+		kill_pgrp(pgrp, SIGINT);
 }
 
 int sh_foreground_wait(struct task **tasks, int n)
 {
+	unsigned long flags;
 	int status = 1;
-	bool interrupted;
 
+	/* Every one exits before Ctrl-C stops going to the group: a later one must hear it too. */
 	for (int i = 0; i < n; i++)
 		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
-	interrupted = foreground_end();
+	flags = spin_lock_irqsave(&fg_lock);
+	fg_pgrp = 0;
+	spin_unlock_irqrestore(&fg_lock, flags);
 	for (int i = 0; i < n; i++)
 		status = kthread_join(tasks[i]);
-	if (interrupted) {
-		tty_flush_input(); /* the half-typed line the command was reading */
-		printf("^C\n");
-		status = STATUS_SIGINT; /* even if the last one saw end of file first */
-		line_interrupted = true;
-	}
-	return status;
+	/* Even if the last one saw end of file first, as bash reports a job Ctrl-C ended. */
+	return line_interrupted() ? STATUS_SIGINT : status;
 }
 
 /* Opens r's file (or copies r's fd) onto fd r->fd. Prints bash's message on failure. */
@@ -423,13 +450,13 @@ int sh_run_line(const char *text, int status)
 		return 1;
 	}
 	lr->refs = 1;
-	line_interrupted = false;
 	if (sh_parse(&lr->line, text)) {
 		dprintf(STDERR_FILENO, "%s\n", lr->line.err);
 		line_put(lr);
 		return 2; /* bash's status for a syntax error */
 	}
-	for (int i = 0; i < lr->line.npipelines && !line_interrupted; i++) {
+	line_begin();
+	for (int i = 0; i < lr->line.npipelines && !line_interrupted(); i++) {
 		struct sh_pipeline *p = &lr->line.pipelines[i];
 
 		if (!sh_should_run(p->op, status))
@@ -441,6 +468,9 @@ int sh_run_line(const char *text, int status)
 		}
 		status = p->background ? run_background(p, lr) : run_pipeline(p);
 	}
+	if (line_interrupted())
+		status = STATUS_SIGINT;
+	line_end();
 	line_put(lr);
 	return status;
 }

@@ -11,7 +11,6 @@
  * Only the shell's thread touches the table, so it needs no lock.
  */
 #include "kernel/sh_jobs.h"
-#include "kernel/console.h"
 #include "kernel/sched.h"
 #include "kernel/shell.h"
 #include "kernel/signal.h"
@@ -196,14 +195,6 @@ static int cmd_jobs(int argc, char **argv)
 }
 SHELL_BUILTIN("jobs", "jobs: list the background jobs", cmd_jobs);
 
-static struct task *waiter;
-
-/* Ctrl-C while `wait` sleeps is for the shell itself: it ends the waiting, not the jobs. */
-static void wait_interrupted(void)
-{
-	send_sig(SIGINT, waiter);
-}
-
 /* Sleeps until task t has exited; -EINTR if Ctrl-C came first. */
 static int wait_task(struct task *t)
 {
@@ -262,13 +253,9 @@ static int cmd_wait(int argc, char **argv)
 {
 	int status = 0;
 
-	if (!sh_job_control()) { /* in a pipeline: no jobs, and Ctrl-C is the pipeline's */
-		for (int i = 1; i < argc; i++)
-			status = wait_one(argv[i]);
-		return status;
-	}
-	waiter = current;
-	console_set_intr(wait_interrupted);
+	if (!sh_job_control() && argc == 1)
+		return 0; /* in a pipeline: no jobs of its own (and wait_one() finds none) */
+	/* A Ctrl-C is for the shell while it waits (kernel/sh_exec.c): it ends the waiting. */
 	for (int i = 1; i < argc && status != STATUS_SIGINT; i++)
 		status = wait_one(argv[i]);
 	for (int slot = 0; argc == 1 && slot < SH_JOBS_MAX && !status; slot++) {
@@ -278,8 +265,6 @@ static int cmd_wait(int argc, char **argv)
 			if (wait_task(job->tasks[i]))
 				status = STATUS_SIGINT;
 	}
-	console_set_intr(NULL);
-	flush_signals(); /* the Ctrl-C was for this wait only */
 	return status;
 }
 SHELL_BUILTIN("wait", "wait [%N|PID]...: wait until the background jobs have ended", cmd_wait);

@@ -85,6 +85,7 @@ void setpgid_task(struct task *t, int pgrp)
 
 	t->tgid = t->pid;
 	t->pgrp = pgrp;
+	t->sigpending = 0; /* a Ctrl-C the shell got was for the shell (kernel/sh_exec.c) */
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 

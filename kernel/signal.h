@@ -32,7 +32,8 @@ int kill_pgrp(int pgrp, int sig);
 int kill_pid(int pid, int sig);
 /*
  * Makes t, not yet started, a command of its own (tgid = its pid) in job pgrp, as a shell's
- * setpgid() after fork does.
+ * setpgid() after fork does, with no signal pending: what it copied from the shell was for
+ * the shell.
  */
 void setpgid_task(struct task *t, int pgrp);
 /* The lowest-numbered signal t was sent, or 0: the one it dies of, as Linux delivers it first. */

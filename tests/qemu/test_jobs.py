@@ -75,6 +75,14 @@ def test_ctrl_c_ends_the_line(lucid):
         assert out.endswith("^C\n") and "hi" not in out, (line, out)
         assert lucid.status() == 130, line
     assert lucid.run("jobs") == ""
+    # Ctrl-C in a builtin the shell runs itself (wait) is for the shell: the line ends there,
+    # and the job waited for runs on.
+    start(lucid, "sleep 100 & wait; echo hi")
+    out = interrupt(lucid)
+    assert out.endswith("^C\n") and "hi" not in out, out
+    assert lucid.status() == 130
+    assert lucid.run("jobs") == "[1]+  Running                 sleep 100\n"
+    assert lucid.run("kill %1") == "[1]+  Terminated              sleep 100\n"
     assert lucid.run("echo hi") == "hi\n"
 
 
@@ -83,7 +91,7 @@ def test_ctrl_c_soon_and_twice(lucid):
     for _ in range(3):
         lucid.send_line("run_test -t 16 -r 3000 | cat")
         lucid.expect("run_test -t 16 -r 3000 \\| cat\r\n", timeout=10)
-        time.sleep(0.3)  # the shell has started the job: a Ctrl-C before would be input
+        time.sleep(0.05)  # after the shell took the line: a Ctrl-C before it is input
         lucid.p.send("\x03")
         lucid.expect_prompt(30)
         assert lucid.status() == 130
