@@ -17,17 +17,15 @@ struct task;
 #define STATUS_SIGINT STATUS_SIGNALED(SIGINT) /* 130: Ctrl-C */
 #define STATUS_SIGPIPE STATUS_SIGNALED(SIGPIPE) /* 141: a pipeline's reader went away */
 
-/*
- * Marks t with sig and wakes it if it sleeps interruptibly. A task with no process group (the
- * shell, snapshotd: kernel threads of the kernel's own) ignores signals, as Linux's kernel
- * threads do. Safe from an interrupt, as are the two below.
- */
+/* Marks t with sig and wakes it if it sleeps interruptibly. Safe from an interrupt, as are the
+ * two below. */
 void send_sig(int sig, struct task *t);
 /* sig to every task of process group pgrp (a job). Returns how many, or -ESRCH if none. */
 int kill_pgrp(int pgrp, int sig);
 /*
  * sig to the task pid and every thread it belongs with (its thread group: a command and the
- * threads it started), as kill(2) does. 0, or -ESRCH if no task has that pid.
+ * threads it started), as kill(2) does. 0, or -ESRCH if no task has that pid. A task in no
+ * job (the shell, snapshotd: the kernel's own threads) ignores it, as Linux's kernel threads.
  */
 int kill_pid(int pid, int sig);
 /*
