@@ -49,7 +49,7 @@ void sh_job_forget(struct sh_job *job);
 /* Ctrl-C goes to process group pgrp until sh_foreground_wait() returns (kernel/sh_exec.c). */
 void sh_foreground_begin(int pgrp);
 /* Waits for the tasks of the foreground job and joins them. Their status: the last one's, or
- * 130 if Ctrl-C was pressed, after printing "^C". */
+ * 130 if Ctrl-C was pressed during the line (the shell prints "^C" when the line ends). */
 int sh_foreground_wait(struct task **tasks, int n);
 
 #endif
