@@ -93,8 +93,11 @@ static void line_begin(void)
 	console_set_intr(sh_interrupt);
 }
 
-/* Ctrl-C is input again; after one, the typed-ahead input goes and "^C" shows, as a tty's. */
-static void line_end(void)
+/*
+ * Ctrl-C is input again; after one, the typed-ahead input goes and "^C" shows, as a tty's.
+ * Returns whether there was one.
+ */
+static bool line_end(void)
 {
 	unsigned long flags;
 
@@ -102,10 +105,11 @@ static void line_end(void)
 	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
 	spin_unlock_irqrestore(&fg_lock, flags);
 	flush_signals(); /* a Ctrl-C sent to the shell was for this line only */
-	if (line_interrupted()) {
-		tty_flush_input(); /* the half-typed line the command was reading */
-		printf("^C\n");
-	}
+	if (!line_interrupted())
+		return false;
+	tty_flush_input(); /* the half-typed line the command was reading */
+	printf("^C\n");
+	return true;
 }
 
 void sh_foreground_begin(int pgrp)
@@ -468,9 +472,8 @@ int sh_run_line(const char *text, int status)
 		}
 		status = p->background ? run_background(p, lr) : run_pipeline(p);
 	}
-	if (line_interrupted())
-		status = STATUS_SIGINT;
-	line_end();
+	if (line_end())
+		status = STATUS_SIGINT; /* as bash after a Ctrl-C, whatever ran last */
 	line_put(lr);
 	return status;
 }
