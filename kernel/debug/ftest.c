@@ -15,6 +15,7 @@
  */
 #include "kernel/debug/ftest.h"
 #include "kernel/shell/shell.h"
+#include "kernel/sched/signal.h"
 #include "kernel/shell/stdio.h"
 #include "kernel/sched/time.h"
 #include "kernel/sched/timer.h"
@@ -124,14 +125,17 @@ notrace void ftest_tick(void)
 		trace_printk("ftest tick %d\n", left);
 }
 
-/* Waits (bounded) until the ticks have done all of them. 0, or 1 on timeout. */
+/* Waits (bounded) until the ticks have done all of them. 0, 1 on timeout, 130 after Ctrl-C. */
 static int ftest_tick_run(int n)
 {
 	__atomic_store_n(&ftest_tick_left, n, __ATOMIC_RELAXED);
 	for (int ms = 0; ms < FTEST_TICK_TIMEOUT_MS; ms += FTEST_TICK_WAIT_MS) {
 		if (__atomic_load_n(&ftest_tick_left, __ATOMIC_RELAXED) <= 0)
 			return 0;
-		msleep(FTEST_TICK_WAIT_MS);
+		if (msleep_interruptible(FTEST_TICK_WAIT_MS)) {
+			__atomic_store_n(&ftest_tick_left, 0, __ATOMIC_RELAXED); /* no more */
+			return STATUS_SIGINT;
+		}
 	}
 	__atomic_store_n(&ftest_tick_left, 0, __ATOMIC_RELAXED);
 	dprintf(STDERR_FILENO, "ftest: the ticks did not come\n");

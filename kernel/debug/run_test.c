@@ -15,6 +15,8 @@
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/timer.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/sched/signal.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
@@ -81,26 +83,39 @@ static noinline void rt_account_cpu(struct rt_state *st)
 	spin_unlock_irqrestore(&st->stats_lock, flags);
 }
 
-/* Even workers serve, odd ones return: each round is two cross-thread wakeups. */
-static noinline void rt_ping_pong(struct rt_worker *w)
+/*
+ * Even workers serve, odd ones return: each round is two cross-thread wakeups. The waits are
+ * interruptible: after a Ctrl-C the partner may already have given up, and would never answer.
+ */
+static noinline int rt_ping_pong(struct rt_worker *w)
 {
 	if (w->id % 2 == 0) {
 		complete(&w->partner->go);
-		wait_for_completion(&w->go);
+		if (wait_for_completion_interruptible(&w->go))
+			return -EINTR;
 	} else {
-		wait_for_completion(&w->go);
+		if (wait_for_completion_interruptible(&w->go))
+			return -EINTR;
 		complete(&w->partner->go);
 	}
 	__atomic_add_fetch(&w->st->wakeups, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
+/*
+ * The workers are in run_test's job and command (kernel/sched/signal.c): Ctrl-C or kill reaches
+ * every one of them, and each gives up at its next round or wait.
+ */
 static int rt_worker_main(void *arg)
 {
 	struct rt_worker *w = arg;
 	for (int r = 0; r < w->st->rounds; r++) {
+		if (signal_pending_current())
+			return STATUS_SIGINT;
 		w->checksum += rt_compute(w->id, r);
 		rt_update_counter(w->st);
-		rt_ping_pong(w);
+		if (rt_ping_pong(w))
+			return STATUS_SIGINT;
 		if (r % NAP_EVERY == NAP_EVERY - 1)
 			msleep(1);
 		rt_account_cpu(w->st);
@@ -173,7 +188,9 @@ static int cmd_run_test(int argc, char **argv)
 		kthread_join(w[i].task);
 
 	int status = 0;
-	if (started < threads) {
+	if (signal_pending_current()) {
+		status = STATUS_SIGINT; /* the workers gave up: there is no result to check */
+	} else if (started < threads) {
 		dprintf(STDERR_FILENO, "run_test: Cannot allocate memory\n");
 		status = 1;
 	} else {

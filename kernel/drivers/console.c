@@ -5,8 +5,8 @@
  * ring (console_rx), and console_getc() sleeps until there is something in it: the CPU halts
  * rather than spinning, so an idle Lucid costs the host nothing.
  *
- * Ctrl-C: while the shell runs a command it asks, with console_set_intr(), to be told of a
- * Ctrl-C instead of finding it in the input, as a Linux tty with ISIG turns it into SIGINT.
+ * Ctrl-C: while the shell runs a command line it asks, with console_set_intr(), to be told of
+ * a Ctrl-C instead of finding it in the input, as a Linux tty with ISIG turns it into SIGINT.
  *
  * Ctrl-O: the next key is a SysRq key (kernel/debug/sysrq.c), acted on here in the interrupt, so it
  * works even when nothing reads the console: Lucid's stand-in for a serial BREAK.

@@ -4,7 +4,7 @@
  * Writing prints. Reading is "cooked", as in a Linux tty's canonical mode: what is typed is
  * echoed and collected into a line, Backspace and Ctrl-U edit it, and only Enter hands the
  * line (with its "\n") to the reader; Ctrl-D on an empty line is end of file. Ctrl-C never
- * arrives here: while a command runs, the shell has the console turn it into an interrupt
+ * arrives here: while a command line runs, the shell has the console turn it into an interrupt
  * (console_set_intr). The shell itself reads the console raw, through its own line editor,
  * as bash switches the tty to raw mode while it edits a command line.
  *

@@ -7,7 +7,7 @@
  * "returns" into it, and from there into kthread_start() and the thread's function.
  *
  * A new thread starts in its creator's directory with the creator's open files (as after a
- * fork), and closes them when it exits.
+ * fork), in its creator's job and command (kernel/sched/signal.c), and closes its files when it exits.
  *
  * A thread that returns, or calls kthread_exit(), becomes TASK_DEAD and never runs again. Its
  * stack is still in use until its CPU has switched away, so kthread_join() waits for that
@@ -18,6 +18,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/fs/fs_struct.h"
+#include "kernel/sched/signal.h"
 #include "lib/string.h"
 #include "trace/fgraph.h"
 #include "trace/events/sched.h"
@@ -68,7 +69,14 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 	sp[SAVED_RBX_SLOT] = (uint64_t)t;
 	t->saved_rsp = (unsigned long)sp;
 
+	/*
+	 * Its creator's job and command, and any signal already sent to them: under the lock a
+	 * kill walks the list with, so that no thread of a job escapes its signal (kernel/sched/signal.c).
+	 */
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	t->pgrp = current->pgrp;
+	t->tgid = current->tgid;
+	t->sigpending = __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST);
 	list_add_tail(&t->tasks, &task_list);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return t;
@@ -92,7 +100,13 @@ void __noreturn kthread_exit(int code)
 	struct task *t = current;
 	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
 	exit_fs_context(t);
-	t->exit_code = code;
+	/*
+	 * A thread that was sent a signal dies of it, whatever it returned: status 128 + the
+	 * signal, as a process killed by a signal reports. Its files are closed first, so a job
+	 * killed while it held trace_pipe open no longer keeps current_tracer busy.
+	 */
+	t->exit_signal = task_signal_pending(t);
+	t->exit_code = t->exit_signal ? STATUS_SIGNALED(t->exit_signal) : code;
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */

@@ -39,7 +39,10 @@ struct task {
 	int (*fn)(void *arg); /* what a kernel thread runs */
 	void *arg;
 	int exit_code;
-	bool sigint;          /* Ctrl-C was pressed while this task ran in the foreground */
+	int exit_signal;      /* the signal that ended it (kernel/sched/signal.c), or 0 */
+	unsigned long sigpending; /* bit n: signal n was sent to it (kernel/sched/signal.c) */
+	int pgrp;             /* its job (process group): the first command's pid; 0: the kernel's */
+	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
 	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
 	wait_queue_head_t exit_wait;
 	struct fs_context *fs; /* cwd and open files (kernel/fs/vfs.h) */

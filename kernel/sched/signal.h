@@ -1,4 +1,4 @@
-/* Ctrl-C, Lucid's only signal (kernel/sched/signal.c). */
+/* Signals as far as kernel threads can have them: Ctrl-C, kill and job control (kernel/sched/signal.c). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
@@ -6,8 +6,38 @@
 
 struct task;
 
-/* Marks t interrupted and wakes it if it sleeps interruptibly. Safe from an interrupt. */
-void send_sigint(struct task *t);
+/* Linux's numbers (asm/signal.h): `kill -9` and an exit status of 128 + 9 mean the same here. */
+#define SIGINT 2
+#define SIGKILL 9
+#define SIGPIPE 13
+#define SIGTERM 15
+
+/* The exit status of a command a signal ended, as bash reports it: 128 + the signal number. */
+#define STATUS_SIGNALED(sig) (128 + (sig))
+#define STATUS_SIGINT STATUS_SIGNALED(SIGINT) /* 130: Ctrl-C */
+#define STATUS_SIGPIPE STATUS_SIGNALED(SIGPIPE) /* 141: a pipeline's reader went away */
+
+/* Marks t with sig and wakes it if it sleeps interruptibly. Safe from an interrupt, as are the
+ * two below. */
+void send_sig(int sig, struct task *t);
+/* sig to every task of process group pgrp (a job). Returns how many, or -ESRCH if none. */
+int kill_pgrp(int pgrp, int sig);
+/*
+ * sig to the task pid and every thread it belongs with (its thread group: a command and the
+ * threads it started), as kill(2) does. 0, or -ESRCH if no task has that pid. A task in no
+ * job (the shell, snapshotd: the kernel's own threads) ignores it, as Linux's kernel threads.
+ */
+int kill_pid(int pid, int sig);
+/*
+ * Makes t, not yet started, a command of its own (tgid = its pid) in job pgrp, as a shell's
+ * setpgid() after fork does, with no signal pending: what it copied from the shell was for
+ * the shell.
+ */
+void setpgid_task(struct task *t, int pgrp);
+/* The lowest-numbered signal t was sent, or 0: the one it dies of, as Linux delivers it first. */
+int task_signal_pending(struct task *t);
+/* Forgets the signals current was sent (the shell, after a Ctrl-C ended its own wait). */
+void flush_signals(void);
 /* bool signal_pending_current(void) is declared in kernel/sched/wait.h, which tests it. */
 
 #endif

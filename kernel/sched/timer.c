@@ -93,6 +93,27 @@ void msleep(unsigned long ms)
 	}
 }
 
+/*
+ * As msleep, but a signal ends the sleep early (the sleep a user waits on: `sleep 60`). Returns
+ * the milliseconds left, 0 if it slept them all. Asleep before it tests for a signal, so a
+ * signal sent meanwhile wakes it (kernel/sched/signal.c).
+ */
+unsigned long msleep_interruptible(unsigned long ms)
+{
+	uint64_t end = ktime_get_ns() + ms * NSEC_PER_MSEC;
+	uint64_t now;
+
+	while ((now = ktime_get_ns()) < end) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending_current()) {
+			set_current_state(TASK_RUNNING);
+			return (end - now) / NSEC_PER_MSEC + 1;
+		}
+		schedule_timeout((long)((end - now) / NSEC_PER_MSEC) + 1);
+	}
+	return 0;
+}
+
 static void timer_interrupt(struct pt_regs *regs)
 {
 	struct cpu *cpu = this_cpu();

@@ -17,6 +17,8 @@ void add_timer(struct timer_list *t);
 bool del_timer(struct timer_list *t);
 void run_timers(void); /* from the tick */
 void msleep(unsigned long ms);
+/* Ends early if the task is sent a signal: returns the milliseconds left, or 0. */
+unsigned long msleep_interruptible(unsigned long ms);
 void timer_interrupt_init(void);
 
 #endif

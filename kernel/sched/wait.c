@@ -74,3 +74,8 @@ void wait_for_completion(struct completion *c)
 {
 	wait_event(&c->wait, try_wait_for_completion(c));
 }
+
+int wait_for_completion_interruptible(struct completion *c)
+{
+	return wait_event_interruptible(&c->wait, try_wait_for_completion(c));
+}

@@ -5,9 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "lib/compiler.h"
-
-#define STATUS_SIGPIPE 141 /* 128 + SIGPIPE: a pipeline's reader went away */
-#define STATUS_SIGINT 130 /* 128 + SIGINT: Ctrl-C */
+#include "kernel/sched/signal.h" /* STATUS_SIGPIPE, STATUS_SIGINT: the statuses of -EPIPE and -EINTR */
 
 /*
  * POSIX getopt without globals: options come first, may be grouped ("-vc"), and an option

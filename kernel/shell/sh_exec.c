@@ -15,9 +15,14 @@
  * A builtin alone on its pipeline (cd) runs in the shell itself: its redirections are applied
  * to the shell's fds and undone afterwards, as bash does for its builtins.
  *
- * Ctrl-C: while the threads run, the console reports Ctrl-C to sh_interrupt() instead of
- * queueing it as input; that marks every thread of the pipeline (send_sigint), which ends a
- * blocking read and any further output of the command (-EINTR).
+ * Ctrl-C: the commands of a pipeline form a job, a process group whose id is the first one's
+ * pid, and every thread a command starts joins it (kernel/sched/signal.c). While the job runs, the
+ * console reports Ctrl-C to sh_interrupt() instead of queueing it as input; that sends SIGINT
+ * to the whole group (kill_pgrp), which ends a blocking read, an interruptible sleep and any
+ * further output of every command and of the threads they started (-EINTR). The rest of the
+ * line does not run (`sleep 60; echo hi`): bash, seeing its child die of SIGINT, stops too. A
+ * Ctrl-C between two jobs of a line, or while the shell starts one, is for the shell itself:
+ * it stops the line, and a job being started hears it (sh_foreground_begin).
  */
 #include "kernel/shell/shell.h"
 #include "kernel/shell/sh_parse.h"
@@ -36,7 +41,6 @@
 #include "lib/printf.h"
 
 #define STATUS_NOT_FOUND 127
-#define STATUS_INTERRUPTED 130 /* 128 + SIGINT, as bash reports a command Ctrl-C ended */
 
 /* The shell holds every pipe of the longest pipeline at once, besides fds 0, 1 and 2. */
 _Static_assert(STDERR_FILENO + 1 + 2 * (SH_MAX_CMDS - 1) <= NR_OPEN_DEFAULT,
@@ -51,48 +55,95 @@ struct stage {
 	bool background; /* no terminal input: stdin is /dev/null unless redirected */
 };
 
-/* The pipeline in the foreground, for sh_interrupt(). */
+/*
+ * Ctrl-C while a line runs, for sh_interrupt(): the job in the foreground (its process group),
+ * or, between jobs and in a builtin (`wait`), the shell itself, as a tty sends SIGINT to bash
+ * when no job has the terminal. Either way the rest of the line does not run.
+ */
 static DEFINE_SPINLOCK(fg_lock);
-static struct task *fg_tasks[SH_MAX_CMDS];
-static int fg_count;
-static bool fg_interrupted;
+static struct task *fg_shell;
+static int fg_pgrp; /* 0: no job in the foreground */
+static bool fg_interrupted; /* Ctrl-C since the line began */
 
-/* Called by the console's interrupt for a Ctrl-C while a pipeline runs. */
+/* Called by the console's interrupt for a Ctrl-C while the shell runs a line. */
 static void sh_interrupt(void)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
-	fg_interrupted = fg_count > 0;
-	for (int i = 0; i < fg_count; i++)
-		send_sigint(fg_tasks[i]);
+	fg_interrupted = true;
+	if (fg_pgrp)
+		kill_pgrp(fg_pgrp, SIGINT); /* every task of the job, the threads it started too */
+	else
+		send_sig(SIGINT, fg_shell); /* ends a builtin's wait; children inherit it */
 	spin_unlock_irqrestore(&fg_lock, flags);
 }
 
-/* The tasks Ctrl-C is for, from now on; then the console hands Ctrl-C to us. */
-static void foreground_begin(struct task **tasks, int n)
+static bool line_interrupted(void)
+{
+	return __atomic_load_n(&fg_interrupted, __ATOMIC_SEQ_CST);
+}
+
+/* From now on until line_end(), the console hands Ctrl-C to sh_interrupt(). */
+static void line_begin(void)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
-	for (int i = 0; i < n; i++)
-		fg_tasks[i] = tasks[i];
-	fg_count = n;
+	fg_shell = current;
+	fg_pgrp = 0;
 	fg_interrupted = false;
 	spin_unlock_irqrestore(&fg_lock, flags);
 	console_set_intr(sh_interrupt);
 }
 
-/* Ctrl-C is input again. Returns whether it was pressed meanwhile. */
-static bool foreground_end(void)
+/*
+ * Ctrl-C is input again; after one, the typed-ahead input goes and "^C" shows, as a tty's.
+ * Returns whether there was one.
+ */
+static bool line_end(void)
 {
 	unsigned long flags;
-	bool interrupted;
 
 	console_set_intr(NULL);
 	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
-	fg_count = 0;
-	interrupted = fg_interrupted;
 	spin_unlock_irqrestore(&fg_lock, flags);
-	return interrupted;
+	flush_signals(); /* a Ctrl-C sent to the shell was for this line only */
+	if (!line_interrupted())
+		return false;
+	tty_flush_input(); /* the half-typed line the command was reading */
+	printf("^C\n");
+	return true;
+}
+
+void sh_foreground_begin(int pgrp)
+{
+	unsigned long flags = spin_lock_irqsave(&fg_lock);
+
+	fg_pgrp = pgrp;
+	spin_unlock_irqrestore(&fg_lock, flags);
+	/*
+	 * A Ctrl-C that came before fg_pgrp was set marked the shell; threads created since
+	 * inherited it, but those created before must hear it now. One that comes later finds
+	 * fg_pgrp set, under the lock.
+	 */
+	if (signal_pending_current())
+		kill_pgrp(pgrp, SIGINT);
+}
+
+int sh_foreground_wait(struct task **tasks, int n)
+{
+	unsigned long flags;
+	int status = 1;
+
+	/* Every one exits before Ctrl-C stops going to the group: a later one must hear it too. */
+	for (int i = 0; i < n; i++)
+		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
+	flags = spin_lock_irqsave(&fg_lock);
+	fg_pgrp = 0;
+	spin_unlock_irqrestore(&fg_lock, flags);
+	for (int i = 0; i < n; i++)
+		status = kthread_join(tasks[i]);
+	/* Even if the last one saw end of file first, as bash reports a job Ctrl-C ended. */
+	return line_interrupted() ? STATUS_SIGINT : status;
 }
 
 /* Opens r's file (or copies r's fd) onto fd r->fd. Prints bash's message on failure. */
@@ -280,6 +331,8 @@ static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, st
 				stages[i].cancelled = true;
 			break;
 		}
+		/* Its own command, in the job of the first, as bash's setpgid() for a pipeline. */
+		setpgid_task(tasks[created], tasks[0]->pid);
 	}
 	/* Our copies of the pipe ends: a reader sees end of file only when every writer closed. */
 	for (int i = 0; i < npipe_fds; i++)
@@ -291,33 +344,18 @@ static int run_pipeline(const struct sh_pipeline *p)
 {
 	struct stage stages[SH_MAX_CMDS];
 	struct task *tasks[SH_MAX_CMDS];
-	int pipe_fds[2 * (SH_MAX_CMDS - 1)], n = p->ncmds, created, status = 1;
-	bool interrupted;
+	int pipe_fds[2 * (SH_MAX_CMDS - 1)], n = p->ncmds, created, status;
 
 	if (n == 1 && is_builtin(&p->cmds[0]))
 		return run_builtin(&p->cmds[0]);
 	created = create_pipeline(p, stages, tasks, pipe_fds);
 	if (!created)
-		return status;
-	foreground_begin(tasks, created);
+		return 1;
+	sh_foreground_begin(tasks[0]->pgrp);
 	for (int i = 0; i < created; i++)
 		wake_up_new_task(tasks[i]);
-	/* Wait for every one to die before letting go of them: sh_interrupt may still look. */
-	for (int i = 0; i < created; i++)
-		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
-	interrupted = foreground_end();
-	for (int i = 0; i < created; i++) {
-		int code = kthread_join(tasks[i]);
-
-		if (created == n && i == n - 1)
-			status = code;
-	}
-	if (interrupted) {
-		tty_flush_input(); /* the half-typed line the command was reading */
-		printf("^C\n");
-		status = STATUS_INTERRUPTED; /* even if the last one saw end of file first */
-	}
-	return status;
+	status = sh_foreground_wait(tasks, created);
+	return created == n || status == STATUS_SIGINT ? status : 1;
 }
 
 /*
@@ -403,6 +441,8 @@ static int run_background(const struct sh_pipeline *p, struct line_ref *lr)
 	}
 	created = create_pipeline(p, bg->stages, bg->tasks, bg->pipe_fds);
 	bg->job = (struct sh_job){.ntasks = created, .tasks = bg->tasks, .release = bg_release};
+	if (created)
+		bg->job.pgrp = bg->tasks[0]->pgrp;
 	bg->lr = lr;
 	lr->refs++;
 	job_text(p, bg->job.text, sizeof(bg->job.text));
@@ -436,7 +476,8 @@ int sh_run_line(const char *text, int status)
 		line_put(lr);
 		return 2; /* bash's status for a syntax error */
 	}
-	for (int i = 0; i < lr->line.npipelines; i++) {
+	line_begin();
+	for (int i = 0; i < lr->line.npipelines && !line_interrupted(); i++) {
 		struct sh_pipeline *p = &lr->line.pipelines[i];
 
 		if (!sh_should_run(p->op, status))
@@ -448,6 +489,8 @@ int sh_run_line(const char *text, int status)
 		}
 		status = p->background ? run_background(p, lr) : run_pipeline(p);
 	}
+	if (line_end())
+		status = STATUS_SIGINT; /* as bash after a Ctrl-C, whatever ran last */
 	line_put(lr);
 	return status;
 }

@@ -4,27 +4,29 @@
  * A pipeline ended by '&' is started like any other (kernel/shell/sh_exec.c), but the shell does not
  * wait for it: it goes into a small table here and the prompt comes back at once. Before each
  * prompt the shell reaps the jobs whose threads have all exited: it joins them and reports
- * "[1]+  Done    cmd" (or "Exit N"), as bash does. `jobs` lists the table; `wait` blocks until
- * every job has ended (Ctrl-C stops the waiting, not the jobs).
+ * "[1]+  Done    cmd", "Exit N" or the signal that ended it ("Terminated"), as bash does.
+ * `jobs` lists the table; `wait` blocks until every job (or the ones named) has ended; Ctrl-C
+ * stops the waiting, not the jobs. fg, bg and kill (kernel/shell/sh_jobctl.c) find jobs here.
  *
- * There is no job control: no fg, bg or Ctrl-Z, and Ctrl-C does not reach a background job.
  * Only the shell's thread touches the table, so it needs no lock.
  */
 #include "kernel/shell/sh_jobs.h"
-#include "kernel/drivers/console.h"
 #include "kernel/sched/sched.h"
 #include "kernel/shell/shell.h"
+#include "kernel/sched/signal.h"
 #include "kernel/shell/stdio.h"
 #include "kernel/sched/wait.h"
 #include "lib/errno.h"
+#include "lib/kstrtox.h"
 #include "lib/string.h"
 #include "lib/printf.h"
-#include "kernel/sched/signal.h"
+
+#define STATUS_NOT_CHILD 127 /* bash's `wait` for a job or pid it does not have */
 
 static struct sh_job *jobs[SH_JOBS_MAX];
 static int last_id; /* the most recent job: bash marks it '+' */
 
-static bool job_done(const struct sh_job *job)
+bool sh_job_done(const struct sh_job *job)
 {
 	for (int i = 0; i < job->ntasks; i++)
 		if (READ_ONCE(job->tasks[i]->state) != TASK_DEAD)
@@ -32,10 +34,41 @@ static bool job_done(const struct sh_job *job)
 	return true;
 }
 
+/* The current job, bash's '+': the most recent one, or the newest left when it has gone. */
+static struct sh_job *current_job(void)
+{
+	struct sh_job *best = NULL;
+
+	for (int slot = 0; slot < SH_JOBS_MAX; slot++) {
+		if (!jobs[slot])
+			continue;
+		if (jobs[slot]->id == last_id)
+			return jobs[slot];
+		if (!best || jobs[slot]->id > best->id)
+			best = jobs[slot];
+	}
+	return best;
+}
+
 /* bash's "[1]+  Done                    sleep 1": the state padded to 24 columns. */
 static void report(const struct sh_job *job, const char *state)
 {
-	printf("[%d]%c  %-24s%s\n", job->id, job->id == last_id ? '+' : ' ', state, job->text);
+	printf("[%d]%c  %-24s%s\n", job->id, job == current_job() ? '+' : ' ', state, job->text);
+}
+
+/* How bash names the signal that ended a job (its strsignal() text). */
+static const char *signal_state(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "Interrupt";
+	case SIGKILL:
+		return "Killed";
+	case SIGTERM:
+		return "Terminated";
+	default:
+		return "Signalled";
+	}
 }
 
 int sh_job_add(struct sh_job *job)
@@ -56,23 +89,98 @@ int sh_job_add(struct sh_job *job)
 	return 0;
 }
 
+void sh_job_forget(struct sh_job *job)
+{
+	for (int slot = 0; slot < SH_JOBS_MAX; slot++)
+		if (jobs[slot] == job)
+			jobs[slot] = NULL;
+	job->release(job);
+}
+
+int sh_job_finish(struct sh_job *job, bool notify)
+{
+	struct task *last = job->tasks[job->ntasks - 1];
+	int sig = last->exit_signal, code = 0;
+	char state[24];
+
+	if (notify) {
+		snprintf(state, sizeof(state), "Exit %d", last->exit_code);
+		report(job, sig ? signal_state(sig) : last->exit_code ? state : "Done");
+	}
+	for (int i = 0; i < job->ntasks; i++)
+		code = kthread_join(job->tasks[i]);
+	sh_job_forget(job);
+	return code;
+}
+
 void sh_jobs_reap(void)
 {
-	for (int slot = 0; slot < SH_JOBS_MAX; slot++) {
-		struct sh_job *job = jobs[slot];
-		char state[24];
-		int code = 0;
+	for (int slot = 0; slot < SH_JOBS_MAX; slot++)
+		if (jobs[slot] && sh_job_done(jobs[slot]))
+			sh_job_finish(jobs[slot], true);
+}
 
-		if (!job || !job_done(job))
-			continue;
-		for (int i = 0; i < job->ntasks; i++)
-			code = kthread_join(job->tasks[i]);
-		if (code)
-			snprintf(state, sizeof(state), "Exit %d", code);
-		report(job, code ? state : "Done");
-		jobs[slot] = NULL;
-		job->release(job);
+/*
+ * The table is the shell's: a builtin run in a pipeline's thread (`wait | cat`), like bash's
+ * subshell, has no jobs. The shell's own thread is in no process group.
+ */
+bool sh_job_control(void)
+{
+	return current->pgrp == 0;
+}
+
+struct sh_job *sh_job_find(const char *spec, int *err)
+{
+	struct sh_job *found = NULL, *cur = current_job();
+	unsigned int id;
+
+	*err = -ESRCH;
+	if (!sh_job_control())
+		return NULL;
+	if (spec && *spec == '%')
+		spec++;
+	if (!spec || !*spec || !strcmp(spec, "%") || !strcmp(spec, "+")) {
+		found = cur;
+	} else if (!strcmp(spec, "-")) { /* the previous: the newest after the current one */
+		for (int slot = 0; slot < SH_JOBS_MAX; slot++)
+			if (jobs[slot] && jobs[slot] != cur &&
+			    (!found || jobs[slot]->id > found->id))
+				found = jobs[slot];
+	} else if (!kstrtouint(spec, 10, &id)) {
+		for (int slot = 0; slot < SH_JOBS_MAX; slot++)
+			if (jobs[slot] && jobs[slot]->id == (int)id)
+				found = jobs[slot];
+	} else {
+		bool anywhere = *spec == '?';
+		const char *word = spec + anywhere;
+
+		for (int slot = 0; slot < SH_JOBS_MAX; slot++) {
+			struct sh_job *j = jobs[slot];
+
+			if (!j || !(anywhere ? strstr(j->text, word) != NULL
+					     : !strncmp(j->text, word, strlen(word))))
+				continue;
+			if (found) {
+				*err = -EINVAL; /* bash: "ambiguous job spec" */
+				return NULL;
+			}
+			found = j;
+		}
 	}
+	if (found)
+		*err = 0;
+	return found;
+}
+
+struct sh_job *sh_job_find_pid(int pid)
+{
+	if (!sh_job_control())
+		return NULL;
+	for (int slot = 0; slot < SH_JOBS_MAX; slot++)
+		for (int i = 0; jobs[slot] && i < jobs[slot]->ntasks; i++)
+			if (jobs[slot]->tasks[i]->pid == pid)
+				return jobs[slot];
+	return NULL;
 }
 
 static int cmd_jobs(int argc, char **argv)
@@ -82,37 +190,81 @@ static int cmd_jobs(int argc, char **argv)
 	for (int id = 1; id <= last_id; id++)
 		for (int slot = 0; slot < SH_JOBS_MAX; slot++)
 			if (jobs[slot] && jobs[slot]->id == id)
-				report(jobs[slot], job_done(jobs[slot]) ? "Done" : "Running");
+				report(jobs[slot], sh_job_done(jobs[slot]) ? "Done" : "Running");
 	return 0;
 }
 SHELL_BUILTIN("jobs", "jobs: list the background jobs", cmd_jobs);
 
-static struct task *waiter;
-
-static void wait_interrupted(void)
+/* Sleeps until task t has exited; -EINTR if Ctrl-C came first. */
+static int wait_task(struct task *t)
 {
-	send_sigint(waiter);
+	return wait_event_interruptible(&t->exit_wait, READ_ONCE(t->state) == TASK_DEAD);
 }
 
-/* Sleeps until every job ended; Ctrl-C gives up (status 130, as bash). */
+/* `wait %N` or `wait PID`: that job's status, or that task's; bash's messages otherwise. */
+static int wait_one(const char *arg)
+{
+	struct sh_job *job;
+	struct task *t = NULL;
+	int err, status;
+
+	if (*arg == '%') {
+		job = sh_job_find(arg, &err);
+		if (!job) {
+			dprintf(STDERR_FILENO, "sh: wait: %s: %s\n", arg + (err == -EINVAL),
+				err == -EINVAL ? "ambiguous job spec" : "no such job");
+			return STATUS_NOT_CHILD;
+		}
+	} else {
+		int pid;
+
+		if (kstrtoint(arg, 10, &pid) || pid < 0) {
+			dprintf(STDERR_FILENO, "sh: wait: `%s': not a pid or valid job spec\n",
+				arg);
+			return 1;
+		}
+		job = sh_job_find_pid(pid);
+		if (!job) {
+			dprintf(STDERR_FILENO, "sh: wait: pid %d is not a child of this shell\n",
+				pid);
+			return STATUS_NOT_CHILD;
+		}
+		for (int i = 0; i < job->ntasks; i++)
+			if (job->tasks[i]->pid == pid)
+				t = job->tasks[i];
+	}
+	for (int i = 0; i < job->ntasks; i++)
+		if ((!t || job->tasks[i] == t) && wait_task(job->tasks[i]))
+			return STATUS_SIGINT;
+	if (!t)
+		return sh_job_finish(job, true); /* bash reports a job it waited for at once */
+	status = t->exit_code;
+	if (sh_job_done(job))
+		sh_job_finish(job, true);
+	return status;
+}
+
+/*
+ * wait [%N|PID]...: sleeps until every job (or each one named) has ended. With names, the
+ * status is the last one's (128 + a signal that killed it), as in bash; without, 0. Ctrl-C
+ * gives up (130, as bash), and the jobs run on.
+ */
 static int cmd_wait(int argc, char **argv)
 {
 	int status = 0;
 
-	(void)argc;
-	(void)argv;
-	waiter = current;
-	console_set_intr(wait_interrupted);
-	for (int slot = 0; slot < SH_JOBS_MAX && !status; slot++) {
+	if (!sh_job_control() && argc == 1)
+		return 0; /* in a pipeline: no jobs of its own (and wait_one() finds none) */
+	/* A Ctrl-C is for the shell while it waits (kernel/shell/sh_exec.c): it ends the waiting. */
+	for (int i = 1; i < argc && status != STATUS_SIGINT; i++)
+		status = wait_one(argv[i]);
+	for (int slot = 0; argc == 1 && slot < SH_JOBS_MAX && !status; slot++) {
 		struct sh_job *job = jobs[slot];
 
 		for (int i = 0; job && i < job->ntasks && !status; i++)
-			if (wait_event_interruptible(&job->tasks[i]->exit_wait,
-						     READ_ONCE(job->tasks[i]->state) == TASK_DEAD))
-				status = 130;
+			if (wait_task(job->tasks[i]))
+				status = STATUS_SIGINT;
 	}
-	console_set_intr(NULL);
-	__atomic_store_n(&current->sigint, false, __ATOMIC_SEQ_CST);
 	return status;
 }
-SHELL_BUILTIN("wait", "wait: wait until every background job has ended", cmd_wait);
+SHELL_BUILTIN("wait", "wait [%N|PID]...: wait until the background jobs have ended", cmd_wait);

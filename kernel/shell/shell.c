@@ -16,6 +16,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/shell/line_edit.h"
 #include "kernel/shell/sh_parse.h"
+#include "kernel/sched/signal.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/panic.h"
 #include "lib/string.h"
@@ -121,7 +122,7 @@ int shell_main(void *arg)
 			status = sh_run_line(line_edit_line(le), status);
 			break;
 		case LINE_EDIT_CANCEL:
-			status = 130; /* as bash after Ctrl-C at the prompt */
+			status = STATUS_SIGINT; /* as bash after Ctrl-C at the prompt */
 			break;
 		default:
 			dprintf(STDERR_FILENO, "%s\n", SH_MSG_LINE_TOO_LONG);

@@ -32,9 +32,15 @@ long fd_write(int fd, const void *buf, size_t n)
 	return (long)done;
 }
 
-/* One read: may return fewer bytes than asked (a line from the console, a pipe's contents). */
+/*
+ * One read: may return fewer bytes than asked (a line from the console, a pipe's contents).
+ * After a Ctrl-C it reads nothing more (-EINTR), as fd_write: a command reading a source that
+ * never ends and never blocks (/dev/zero) would otherwise never notice it.
+ */
 long fd_read(int fd, void *buf, size_t n)
 {
+	if (signal_pending_current())
+		return -EINTR;
 	return vfs_read(fd, buf, n);
 }
 
