@@ -8,9 +8,8 @@
 #include "kernel/vfs.h"
 #include "kernel/kmalloc.h"
 #include "lib/errno.h"
+#include "kernel/sh_parse.h"
 #include "lib/string.h"
-
-#define HOME "/root"
 
 /*
  * The directory before the last cd, for "cd -" (bash's OLDPWD). One, like the shell: cd is a
@@ -44,7 +43,7 @@ static int cmd_cd(int argc, char **argv)
 	cwd = kmalloc(2 * PATH_MAX); /* where we are, then (for "cd -") where we go */
 	if (!cwd)
 		return cmd_nomem("sh: cd", 1);
-	dir = back ? strcpy(cwd + PATH_MAX, oldpwd) : argc > 1 ? argv[1] : (char *)HOME;
+	dir = back ? strcpy(cwd + PATH_MAX, oldpwd) : argc > 1 ? argv[1] : (char *)SH_HOME;
 	if (vfs_getcwd(cwd, PATH_MAX) < 0)
 		cwd[0] = '\0'; /* too deep to name: "cd -" will say OLDPWD not set */
 	err = vfs_chdir(dir);

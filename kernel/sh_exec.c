@@ -104,9 +104,9 @@ static int redirect(const struct sh_redir *r)
 	int fd, err;
 
 	if (r->kind == SH_REDIR_DUP) {
-		err = vfs_dup2(r->target_fd, r->fd);
+		err = vfs_dup2(r->target_fd, r->fd); /* bash names the target, as typed */
 		if (err < 0)
-			dprintf(STDERR_FILENO, "sh: %d: %s\n", r->target_fd, errno_text(-err));
+			dprintf(STDERR_FILENO, "sh: %s: %s\n", r->word, errno_text(-err));
 		return err < 0 ? err : 0;
 	}
 	fd = vfs_open(r->path, open_flags[r->kind], 0644);
@@ -345,12 +345,12 @@ static size_t redir_text(const struct sh_redir *r, char *buf, size_t size)
 					  [SH_REDIR_DUP] = ">&"};
 	int usual_fd = r->kind == SH_REDIR_IN ? 0 : 1;
 	const char *op = r->kind == SH_REDIR_DUP && r->fd == 0 ? "<&" : ops[r->kind];
-	char fd[8] = "";
+	char fd[12] = ""; /* up to INT_MAX */
 
 	if (r->fd != usual_fd && !(r->kind == SH_REDIR_DUP && r->fd == 0))
 		snprintf(fd, sizeof(fd), "%d", r->fd);
 	if (r->kind == SH_REDIR_DUP)
-		return (size_t)snprintf(buf, size, " %s%s%d", fd, op, r->target_fd);
+		return (size_t)snprintf(buf, size, " %s%s%s", fd, op, r->word);
 	return (size_t)snprintf(buf, size, " %s%s %s", fd, op, r->word);
 }
 
