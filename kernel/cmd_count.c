@@ -105,9 +105,7 @@ static int cmd_wc(int argc, char **argv)
 		dprintf(STDERR_FILENO, "wc: at most %d files\n", WC_MAX_FILES);
 		return 1;
 	}
-	buf = kmalloc(READ_BUF);
-	if (!buf)
-		return cmd_nomem("wc", 1);
+	buf = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
 	width = wc_width(n ? n : 1, n ? argv + g.ind : NULL, show[0] + show[1] + show[2]);
 	for (int i = 0; i < (n ? n : 1); i++) {
 		const char *name = n ? argv[g.ind + i] : NULL;
@@ -119,7 +117,9 @@ static int cmd_wc(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		err = wc_fd(fd, buf, &counts);
+		if (!buf)
+			buf = kmalloc(READ_BUF);
+		err = buf ? wc_fd(fd, buf, &counts) : -ENOMEM;
 		close_input(fd);
 		if (err == -EINTR) {
 			kfree(buf);
@@ -176,9 +176,7 @@ static int cmd_cksum(int argc, char **argv)
 
 	if (first < 0)
 		return 1;
-	buf = kmalloc(READ_BUF);
-	if (!buf)
-		return cmd_nomem("cksum", 1);
+	buf = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
 	if (!crc_table[1])
 		crc_init();
 	for (int i = 0; i < (n ? n : 1); i++) {
@@ -192,7 +190,8 @@ static int cmd_cksum(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		while ((got = fd_read(fd, buf, READ_BUF)) > 0) {
+		got = buf || (buf = kmalloc(READ_BUF)) ? 0 : -ENOMEM;
+		while (buf && (got = fd_read(fd, buf, READ_BUF)) > 0) {
 			for (long k = 0; k < got; k++)
 				crc = crc_update(crc, (unsigned char)buf[k]);
 			size += (unsigned long)got;

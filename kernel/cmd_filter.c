@@ -94,16 +94,11 @@ static int cmd_grep(int argc, char **argv)
 			err == -EINVAL ? "Invalid regular expression" : errno_text(-err));
 		return 2;
 	}
-	o = kmalloc(sizeof(*o));
-	if (!o || line_reader_init(&lr, -1)) {
-		kfree(o);
-		regex_free(&re);
-		return cmd_nomem("grep", 2);
-	}
-	out_init(o, STDOUT_FILENO);
+	o = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
+	lr.buf = NULL;
 	nfiles = argc - g.ind - 1;
 	opt.names = nfiles > 1;
-	for (int i = 0; i < (nfiles ? nfiles : 1) && !out_failed(o); i++) {
+	for (int i = 0; i < (nfiles ? nfiles : 1) && !(o && out_failed(o)); i++) {
 		const char *name = nfiles ? argv[g.ind + 1 + i] : "-";
 		int fd = open_input("grep", name);
 		long n;
@@ -115,14 +110,20 @@ static int cmd_grep(int argc, char **argv)
 		lr.fd = fd;
 		lr.start = lr.end = 0;
 		lr.eof = false;
-		n = grep_fd(&lr, &re, &opt, strcmp(name, "-") ? name : "(standard input)", o);
+		if (!o && (o = kmalloc(sizeof(*o))))
+			out_init(o, STDOUT_FILENO);
+		if (!o || (!lr.buf && line_reader_init(&lr, fd)))
+			n = -ENOMEM;
+		else
+			n = grep_fd(&lr, &re, &opt, strcmp(name, "-") ? name : "(standard input)", o);
 		close_input(fd);
 		if (n == -EINTR) {
 			status = STATUS_SIGINT;
 			break;
 		}
 		if (n < 0) {
-			out_flush(o);
+			if (o)
+				out_flush(o);
 			dprintf(STDERR_FILENO, "grep: %s: %s\n", name, errno_text((int)-n));
 			err = 1;
 			continue;
@@ -136,7 +137,7 @@ static int cmd_grep(int argc, char **argv)
 		else if (opt.count)
 			out_printf(o, "%ld\n", n);
 	}
-	if (out_flush(o))
+	if (o && out_flush(o))
 		status = write_error("grep", o->err);
 	else if (err && !(opt.quiet && status == 0))
 		status = 2;
@@ -273,13 +274,16 @@ static int cmd_sort(int argc, char **argv)
 	nfiles = argc - g.ind;
 	for (int i = 0; i < (nfiles ? nfiles : 1) && !status; i++) {
 		const char *name = nfiles ? argv[g.ind + i] : "-";
-		int fd = open_input("sort", name), err;
+		int fd = input_open(name), err;
 
-		if (fd < 0) {
+		if (fd < 0) { /* GNU sort's messages: "cannot read", then "read failed" */
+			dprintf(STDERR_FILENO, "sort: cannot read: %s: %s\n", name, errno_text(-fd));
 			status = 2;
 			break;
 		}
-		err = read_lines(fd, &v, &n, &cap, &bytes);
+		if (!o) /* once a file is open: its failure is that file's (cmd_io.h) */
+			o = kmalloc(sizeof(*o));
+		err = o ? read_lines(fd, &v, &n, &cap, &bytes) : -ENOMEM;
 		close_input(fd);
 		if (err == -EFBIG)
 			dprintf(STDERR_FILENO,
@@ -288,12 +292,10 @@ static int cmd_sort(int argc, char **argv)
 		else if (err == -EINTR)
 			status = STATUS_SIGINT;
 		else if (err)
-			dprintf(STDERR_FILENO, "sort: %s: %s\n", name, errno_text(-err));
+			dprintf(STDERR_FILENO, "sort: read failed: %s: %s\n", name, errno_text(-err));
 		if (err && !status)
 			status = 2;
 	}
-	if (!status && !(o = kmalloc(sizeof(*o))))
-		status = cmd_nomem("sort", 2);
 	if (!status) {
 		sort_r(v, n, sizeof(*v), cmp_lines, &opts);
 		out_init(o, STDOUT_FILENO);
@@ -319,6 +321,7 @@ static int cmd_uniq(int argc, char **argv)
 	struct cmd_out *o;
 	struct getopt g;
 	char *prev = NULL, *line;
+	const char *name;
 	unsigned long count = 0;
 	bool counts = false, nl;
 	size_t len;
@@ -330,14 +333,16 @@ static int cmd_uniq(int argc, char **argv)
 			return 1;
 		counts = true;
 	}
-	fd = open_input("uniq", g.ind < argc ? argv[g.ind] : "-");
+	name = g.ind < argc ? argv[g.ind] : "-";
+	fd = open_input("uniq", name);
 	if (fd < 0)
 		return 1;
-	o = kmalloc(sizeof(*o));
+	o = kmalloc(sizeof(*o)); /* once the file is open: its failure is the file's (cmd_io.h) */
 	if (!o || line_reader_init(&lr, fd)) {
+		dprintf(STDERR_FILENO, "uniq: %s: %s\n", name, errno_text(ENOMEM));
 		kfree(o);
 		close_input(fd);
-		return cmd_nomem("uniq", 1);
+		return 1;
 	}
 	out_init(o, STDOUT_FILENO);
 	do {
@@ -364,8 +369,11 @@ static int cmd_uniq(int argc, char **argv)
 	kfree(prev);
 	line_reader_free(&lr);
 	close_input(fd);
-	if (ret < 0 && ret != -EINTR)
-		dprintf(STDERR_FILENO, "uniq: %s\n", errno_text(-ret));
+	/* GNU uniq's read error names the file, not the errno; memory is ours to name */
+	if (ret == -ENOMEM)
+		dprintf(STDERR_FILENO, "uniq: %s: %s\n", name, errno_text(ENOMEM));
+	else if (ret < 0 && ret != -EINTR)
+		dprintf(STDERR_FILENO, "uniq: error reading '%s'\n", name);
 	ret = out_flush(o) ? write_error("uniq", o->err) : ret == -EINTR ? STATUS_SIGINT : ret < 0;
 	kfree(o);
 	return ret;

@@ -41,8 +41,11 @@ static int cmd_cd(int argc, char **argv)
 		return 1;
 	}
 	cwd = kmalloc(2 * PATH_MAX); /* where we are, then (for "cd -") where we go */
-	if (!cwd)
-		return cmd_nomem("sh: cd", 1);
+	if (!cwd) { /* as a chdir() that failed for want of memory: name where */
+		dprintf(STDERR_FILENO, "sh: cd: %s: %s\n",
+			back ? oldpwd : argc > 1 ? argv[1] : SH_HOME, errno_text(ENOMEM));
+		return 1;
+	}
 	dir = back ? strcpy(cwd + PATH_MAX, oldpwd) : argc > 1 ? argv[1] : (char *)SH_HOME;
 	if (vfs_getcwd(cwd, PATH_MAX) < 0)
 		cwd[0] = '\0'; /* too deep to name: "cd -" will say OLDPWD not set */

@@ -64,13 +64,15 @@ int getopt_none(int argc, char **argv)
 	return getopt(&g, argc, argv, "") == -1 ? g.ind : -1;
 }
 
+int input_open(const char *name)
+{
+	return strcmp(name, "-") ? vfs_open(name, O_RDONLY, 0) : STDIN_FILENO;
+}
+
 int open_input(const char *prog, const char *name)
 {
-	int fd;
+	int fd = input_open(name);
 
-	if (!strcmp(name, "-"))
-		return STDIN_FILENO;
-	fd = vfs_open(name, O_RDONLY, 0);
 	if (fd < 0)
 		dprintf(STDERR_FILENO, "%s: %s: %s\n", prog, name, errno_text(-fd));
 	return fd;

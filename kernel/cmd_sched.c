@@ -6,6 +6,7 @@
 #include "kernel/sched.h"
 #include "kernel/timer.h"
 #include "kernel/time.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/kstrtox.h"
 #include "lib/ctype.h"
@@ -139,15 +140,18 @@ static int cmd_taskset(int argc, char **argv)
 			nr_cpu_ids - 1);
 		return 1;
 	}
+	/* util-linux's message and statuses for a command it cannot run: 127, else 126 */
 	struct taskset_job job = {shell_find_cmd(argv[first]), argc - first, argv + first};
 	if (!job.cmd) {
-		dprintf(STDERR_FILENO, "taskset: %s: command not found\n", argv[first]);
+		dprintf(STDERR_FILENO, "taskset: failed to execute %s: %s\n", argv[first],
+			errno_text(ENOENT));
 		return 127;
 	}
 	struct task *t = kthread_create(taskset_thread, &job, argv[first]);
 	if (!t) {
-		dprintf(STDERR_FILENO, "taskset: Cannot allocate memory\n");
-		return 1;
+		dprintf(STDERR_FILENO, "taskset: failed to execute %s: %s\n", argv[first],
+			errno_text(ENOMEM));
+		return 126;
 	}
 	kthread_bind_mask(t, mask & online);
 	wake_up_new_task(t);

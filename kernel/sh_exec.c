@@ -157,7 +157,11 @@ static int stage_main(void *arg)
 	} else if (s->background) {
 		int fd = vfs_open("/dev/null", O_RDONLY, 0);
 
-		if (fd >= 0 && fd != STDIN_FILENO) {
+		if (fd < 0) { /* not the console: a job must not read what is typed */
+			dprintf(STDERR_FILENO, "sh: /dev/null: %s\n", errno_text(-fd));
+			return 1;
+		}
+		if (fd != STDIN_FILENO) {
 			vfs_dup2(fd, STDIN_FILENO);
 			vfs_close(fd);
 		}
@@ -257,8 +261,8 @@ static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, st
 			.background = p->background,
 		};
 		tasks[created] = kthread_create(stage_main, s, c->argc ? c->argv[0] : "sh");
-		if (!tasks[created]) {
-			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+		if (!tasks[created]) { /* what bash says when fork() fails */
+			dprintf(STDERR_FILENO, "sh: fork: %s\n", errno_text(ENOMEM));
 			for (int i = 0; i < created; i++)
 				stages[i].cancelled = true;
 			break;
