@@ -20,11 +20,14 @@ struct grep_opts {
 	bool invert, count, quiet, number, names;
 };
 
-/* Returns the number of selected lines of lr's input, or a negative errno. */
-static long grep_fd(struct line_reader *lr, const struct regex *re, const struct grep_opts *opt,
-		    const char *name, struct cmd_out *o)
+/*
+ * Counts the selected lines of lr's input in *selected, those before a read error too (GNU
+ * grep -c prints them after the error). Returns 0 or the read's negative errno.
+ */
+static int grep_fd(struct line_reader *lr, const struct regex *re, const struct grep_opts *opt,
+		   const char *name, struct cmd_out *o, long *selected)
 {
-	long selected = 0, lineno = 0;
+	long lineno = 0;
 	char *line;
 	size_t len;
 	bool nl;
@@ -34,9 +37,9 @@ static long grep_fd(struct line_reader *lr, const struct regex *re, const struct
 		lineno++;
 		if (regex_search(re, line) == opt->invert)
 			continue;
-		selected++;
+		++*selected;
 		if (opt->quiet)
-			return selected; /* one is enough: stop reading */
+			return 0; /* one is enough: stop reading */
 		if (opt->count)
 			continue;
 		if (opt->names)
@@ -46,7 +49,7 @@ static long grep_fd(struct line_reader *lr, const struct regex *re, const struct
 		out_write(o, line, len);
 		out_write(o, "\n", 1);
 	}
-	return ret < 0 ? ret : selected;
+	return ret < 0 ? ret : 0;
 }
 
 /* grep [-vciqnE] PATTERN [FILE...]: status 0 if a line was selected, 1 if none, 2 on error. */
@@ -100,8 +103,8 @@ static int cmd_grep(int argc, char **argv)
 	opt.names = nfiles > 1;
 	for (int i = 0; i < (nfiles ? nfiles : 1) && !(o && out_failed(o)); i++) {
 		const char *name = nfiles ? argv[g.ind + 1 + i] : "-";
-		int fd = open_input("grep", name);
-		long n;
+		int fd = open_input("grep", name), rerr;
+		long n = 0;
 
 		if (fd < 0) {
 			err = 1;
@@ -113,20 +116,22 @@ static int cmd_grep(int argc, char **argv)
 		if (!o && (o = kmalloc(sizeof(*o))))
 			out_init(o, STDOUT_FILENO);
 		if (!o || (!lr.buf && line_reader_init(&lr, fd)))
-			n = -ENOMEM;
+			rerr = -ENOMEM;
 		else
-			n = grep_fd(&lr, &re, &opt, strcmp(name, "-") ? name : "(standard input)", o);
+			rerr = grep_fd(&lr, &re, &opt, strcmp(name, "-") ? name : "(standard input)", o,
+				       &n);
 		close_input(fd);
-		if (n == -EINTR) {
+		if (rerr == -EINTR) {
 			status = STATUS_SIGINT;
 			break;
 		}
-		if (n < 0) {
+		if (rerr < 0) {
 			if (o)
 				out_flush(o);
-			dprintf(STDERR_FILENO, "grep: %s: %s\n", name, errno_text((int)-n));
+			dprintf(STDERR_FILENO, "grep: %s: %s\n", name, errno_text(-rerr));
 			err = 1;
-			continue;
+			if (!o)
+				continue;
 		}
 		if (n > 0)
 			status = 0;
@@ -272,11 +277,22 @@ static int cmd_sort(int argc, char **argv)
 		opts.reverse |= c == 'r';
 	}
 	nfiles = argc - g.ind;
+	/* As GNU sort, every operand is checked before any is read: "cannot read: f: error". */
+	for (int i = 0; i < nfiles; i++) {
+		int fd = input_open(argv[g.ind + i]);
+
+		if (fd < 0) {
+			dprintf(STDERR_FILENO, "sort: cannot read: %s: %s\n", argv[g.ind + i],
+				errno_text(-fd));
+			return 2;
+		}
+		close_input(fd);
+	}
 	for (int i = 0; i < (nfiles ? nfiles : 1) && !status; i++) {
 		const char *name = nfiles ? argv[g.ind + i] : "-";
 		int fd = input_open(name), err;
 
-		if (fd < 0) { /* GNU sort's messages: "cannot read", then "read failed" */
+		if (fd < 0) { /* gone since it was checked */
 			dprintf(STDERR_FILENO, "sort: cannot read: %s: %s\n", name, errno_text(-fd));
 			status = 2;
 			break;

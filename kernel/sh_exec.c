@@ -104,8 +104,11 @@ static int redirect(const struct sh_redir *r)
 	int fd, err;
 
 	if (r->kind == SH_REDIR_DUP) {
-		err = vfs_dup2(r->target_fd, r->fd); /* bash names the target, as typed */
-		if (err < 0)
+		err = vfs_dup2(r->target_fd, r->fd);
+		/* bash names the target as typed; one past INT_MAX, for fds over 1, the fd */
+		if (err < 0 && r->target_fd < 0 && r->fd > STDOUT_FILENO)
+			dprintf(STDERR_FILENO, "sh: %d: %s\n", r->fd, errno_text(-err));
+		else if (err < 0)
 			dprintf(STDERR_FILENO, "sh: %s: %s\n", r->word, errno_text(-err));
 		return err < 0 ? err : 0;
 	}
