@@ -126,8 +126,11 @@ static int cmd_wc(int argc, char **argv)
 			return STATUS_SIGINT;
 		}
 		if (err < 0) {
-			dprintf(STDERR_FILENO, "wc: %s: %s\n", name ? name : "-",
-				errno_text((int)-err));
+			if (name)
+				dprintf(STDERR_FILENO, "wc: %s: %s\n", name, errno_text((int)-err));
+			else /* GNU's name for it, quoted */
+				dprintf(STDERR_FILENO, "wc: 'standard input': %s\n",
+					errno_text((int)-err));
 			status = 1;
 		}
 		err = wc_print(&counts, show, width, name);

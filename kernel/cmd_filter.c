@@ -128,7 +128,8 @@ static int cmd_grep(int argc, char **argv)
 		if (rerr < 0) {
 			if (o)
 				out_flush(o);
-			dprintf(STDERR_FILENO, "grep: %s: %s\n", name, errno_text(-rerr));
+			dprintf(STDERR_FILENO, "grep: %s: %s\n",
+				strcmp(name, "-") ? name : "(standard input)", errno_text(-rerr));
 			err = 1;
 			if (!o)
 				continue;

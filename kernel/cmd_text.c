@@ -210,6 +210,7 @@ static int head_or_tail(int argc, char **argv, bool head)
 	lr.buf = NULL;
 	for (int i = 0; i < (argc > first ? argc - first : 1); i++) {
 		const char *name = input_name(argv + first, argc - first, i);
+		const char *shown = strcmp(name, "-") ? name : "standard input"; /* as GNU's */
 		int fd, err;
 
 		if (o && out_failed(o))
@@ -226,12 +227,11 @@ static int head_or_tail(int argc, char **argv, bool head)
 		if (!o && (o = kmalloc(sizeof(*o))))
 			out_init(o, STDOUT_FILENO);
 		if (o && argc - first > 1) /* GNU's headers, a blank after the first one printed */
-			out_printf(o, "%s==> %s <==\n", headed++ ? "\n" : "",
-				   strcmp(name, "-") ? name : "standard input");
+			out_printf(o, "%s==> %s <==\n", headed++ ? "\n" : "", shown);
 		if (!o || (!lr.buf && line_reader_init(&lr, fd))) { /* the memory to read it */
 			if (o)
 				out_flush(o);
-			dprintf(STDERR_FILENO, "%s: error reading '%s': %s\n", prog, name,
+			dprintf(STDERR_FILENO, "%s: error reading '%s': %s\n", prog, shown,
 				errno_text(ENOMEM));
 			close_input(fd);
 			status = 1;
@@ -248,7 +248,7 @@ static int head_or_tail(int argc, char **argv, bool head)
 		}
 		if (err) {
 			out_flush(o);
-			dprintf(STDERR_FILENO, "%s: error reading '%s': %s\n", prog, name,
+			dprintf(STDERR_FILENO, "%s: error reading '%s': %s\n", prog, shown,
 				errno_text(-err));
 			status = 1;
 		}

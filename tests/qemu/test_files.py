@@ -356,6 +356,7 @@ def on_host(d, line):
 def test_failures_say_what_failed_as_on_the_host(lucid):
     lines = ["%s %s" % (cmd, what) for cmd in READERS
              for what in [MISSING, DIRECTORY, UNREADABLE]] + OTHER_LINES
+    lines += ["%s < %s" % (cmd, DIRECTORY) for cmd in READERS if cmd != "cksum"]  # stdin's name
     d = host_dir()
     try:
         lucid.run("cd /sys/kernel/tracing")
