@@ -74,8 +74,11 @@ static int cmd_pwd(int argc, char **argv)
 	if (!buf)
 		return cmd_nomem("pwd", 1);
 	err = vfs_getcwd(buf, PATH_MAX);
-	if (err < 0) {
-		dprintf(STDERR_FILENO, "pwd: %s\n", errno_text(-err));
+	if (err < 0) { /* bash's pwd -P (Lucid keeps no $PWD): its words, to the byte */
+		dprintf(STDERR_FILENO,
+			"pwd: error retrieving current directory: getcwd: cannot access parent "
+			"directories: %s\n",
+			errno_text(-err));
 		status = 1;
 	} else if ((err = printf("%s\n", buf)) < 0) {
 		status = write_error("sh: pwd", err); /* bash's pwd is a builtin */

@@ -356,7 +356,7 @@ def on_host(d, line):
 def test_failures_say_what_failed_as_on_the_host(lucid):
     lines = ["%s %s" % (cmd, what) for cmd in READERS
              for what in [MISSING, DIRECTORY, UNREADABLE]] + OTHER_LINES
-    lines += ["%s < %s" % (cmd, DIRECTORY) for cmd in READERS if cmd != "cksum"]  # stdin's name
+    lines += ["%s < %s" % (cmd, DIRECTORY) for cmd in READERS if cmd != "cksum"]  # stdin
     d = host_dir()
     try:
         lucid.run("cd /sys/kernel/tracing")
@@ -373,6 +373,18 @@ def test_failures_say_what_failed_as_on_the_host(lucid):
         lucid.run("cd")
 
 
+def test_pwd_in_a_removed_directory(lucid):
+    """Lucid's pwd is bash's pwd -P (there is no $PWD): the same words when getcwd fails."""
+    d = tempfile.mkdtemp()
+    try:
+        p = subprocess.run(["bash", "-c", "rmdir %s; { pwd -P; } 2>&1; echo $?" % d], cwd=d,
+                           capture_output=True, text=True, timeout=30)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    assert lucid.run("mkdir /tmp/gone; cd /tmp/gone; rmdir /tmp/gone; pwd; echo $?") == p.stdout
+    lucid.run("cd")
+
+
 def per_command_injection(lucid):
     """Whether fault injection fails only the commands' allocations (sysrq x turns it off), so
     that any interval can be set and reset; with the global count of old, a small interval
@@ -382,10 +394,10 @@ def per_command_injection(lucid):
 
 # A command and the file it reads: whatever allocation fails, the message names the file.
 NOMEM_READERS = [("cat", "buffer_size_kb"), ("head -20", "trace"), ("tail -3", "trace"),
-                 ("wc", "trace"), ("cksum", "trace"), ("grep -c tracer", "trace"), ("sort", "trace"),
-                 ("uniq -c", "trace"), ("cat", "/tmp/small"), ("head -c 3", "/tmp/small"),
-                 ("tail -n 1", "/tmp/small"), ("sort", "/tmp/small"), ("uniq", "/tmp/small"),
-                 ("wc -l", "/tmp/small"), ("cksum", "/tmp/small"), ("grep 1", "/tmp/small")]
+                 ("wc", "trace"), ("cksum", "trace"), ("grep -c tracer", "trace"),
+                 ("sort", "trace"), ("uniq -c", "trace"), ("cat", "/tmp/small"),
+                 ("head -c 3", "/tmp/small"), ("tail -n 1", "/tmp/small"), ("sort", "/tmp/small"),
+                 ("uniq", "/tmp/small"), ("wc -l", "/tmp/small"), ("cksum", "/tmp/small"), ("grep 1", "/tmp/small")]
 NOMEM_INTERVALS = range(1, 13)
 
 
