@@ -397,7 +397,8 @@ NOMEM_READERS = [("cat", "buffer_size_kb"), ("head -20", "trace"), ("tail -3", "
                  ("wc", "trace"), ("cksum", "trace"), ("grep -c tracer", "trace"),
                  ("sort", "trace"), ("uniq -c", "trace"), ("cat", "/tmp/small"),
                  ("head -c 3", "/tmp/small"), ("tail -n 1", "/tmp/small"), ("sort", "/tmp/small"),
-                 ("uniq", "/tmp/small"), ("wc -l", "/tmp/small"), ("cksum", "/tmp/small"), ("grep 1", "/tmp/small")]
+                 ("uniq", "/tmp/small"), ("wc -l", "/tmp/small"), ("cksum", "/tmp/small"),
+                 ("grep 1", "/tmp/small")]
 NOMEM_INTERVALS = range(1, 13)
 
 
