@@ -136,7 +136,7 @@ static int cmd_wc(int argc, char **argv)
 		err = wc_print(&counts, show, width, name);
 		if (err < 0) {
 			kfree(buf);
-			return write_error("wc", (int)err);
+			return write_error_as("wc", (int)err, "write error", 1);
 		}
 		total.lines += counts.lines;
 		total.words += counts.words;
@@ -144,7 +144,7 @@ static int cmd_wc(int argc, char **argv)
 	}
 	kfree(buf);
 	if (n > 1 && (c = wc_print(&total, show, width, "total")) < 0)
-		return write_error("wc", c);
+		return write_error_as("wc", c, "write error", 1);
 	return status;
 }
 SHELL_CMD("wc", "wc [-l] [-w] [-c] [FILE...]: count lines, words and bytes", cmd_wc);
@@ -210,7 +210,7 @@ static int cmd_cksum(int argc, char **argv)
 			crc = crc_update(crc, len & 0xff);
 		got = printf(name ? "%u %lu %s\n" : "%u %lu\n", ~crc, size, name);
 		if (got < 0) {
-			status = write_error("cksum", (int)got);
+			status = write_error_as("cksum", (int)got, "write error", 1);
 			break;
 		}
 	}

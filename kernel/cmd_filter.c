@@ -144,7 +144,7 @@ static int cmd_grep(int argc, char **argv)
 			out_printf(o, "%ld\n", n);
 	}
 	if (o && out_flush(o))
-		status = write_error("grep", o->err);
+		status = write_error_as("grep", o->err, "write error: %s", 2);
 	else if (err && !(opt.quiet && status == 0))
 		status = 2;
 	line_reader_free(&lr);
@@ -321,7 +321,9 @@ static int cmd_sort(int argc, char **argv)
 			out_write(o, "\n", 1);
 		}
 		if (out_flush(o))
-			status = write_error("sort", o->err);
+			status = write_error_as(
+				"sort", o->err,
+				"fflush failed: 'standard output': %s\nsort: write error", 2);
 	}
 	for (size_t i = 0; i < n; i++)
 		kfree(v[i].text);

@@ -145,14 +145,22 @@ void out_printf(struct cmd_out *o, const char *fmt, ...)
 	out_write(o, buf, (size_t)n);
 }
 
-int write_error(const char *who, int err)
+int write_error_as(const char *who, int err, const char *what, int status)
 {
+	char msg[128];
+
 	if (err == -EPIPE)
 		return STATUS_SIGPIPE;
 	if (err == -EINTR)
 		return STATUS_SIGINT;
-	dprintf(STDERR_FILENO, "%s: write error: %s\n", who, errno_text(-err));
-	return 1;
+	snprintf(msg, sizeof(msg), what, errno_text(-err));
+	dprintf(STDERR_FILENO, "%s: %s\n", who, msg);
+	return status;
+}
+
+int write_error(const char *who, int err)
+{
+	return write_error_as(who, err, "write error: %s", 1);
 }
 
 int cmd_nomem(const char *who, int status)

@@ -66,6 +66,12 @@ static inline bool out_failed(const struct cmd_out *o)
  * "who: write error: text" (who is "cat", or "sh: echo" for a builtin) and gives 1.
  */
 int write_error(const char *who, int err);
+/*
+ * The same in a command's own words, as GNU's prints them: what follows "who: ", a format that
+ * may take the errno text (wc and cksum say only "write error": they find out when they close
+ * stdout; yes says "standard output: %s"), and the status (2 for grep, sort and ls).
+ */
+int write_error_as(const char *who, int err, const char *what, int status);
 
 /*
  * A command that cannot get the memory it needs says so, and says for what: a command that

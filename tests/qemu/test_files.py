@@ -312,8 +312,9 @@ Make 1,000 files (50 with data in them) and remove them: MemFree comes back exac
 # Every command that fails says which file and why, in GNU coreutils' and bash's words. The
 # host has both: each line runs in Lucid in /sys/kernel/tracing and on the host in a directory
 # made to look like it (a directory "options", a write-only "trace_marker", a read-only
-# "trace_pipe", no "nosuch"), as an unprivileged user so that permissions count, and the two
-# must print the same, byte for byte ("bash: line 1: " being the interactive "sh: ").
+# "trace_pipe", a "README" with an x and a b in it, no "nosuch"), as an unprivileged user so
+# that permissions count, and the two must print the same, byte for byte ("bash: line 1: "
+# being the interactive "sh: ").
 
 MISSING, DIRECTORY, UNREADABLE, UNWRITABLE = "nosuch", "options", "trace_marker", "trace_pipe"
 READERS = ["cat", "head", "head -n 3", "head -c 5", "tail", "tail -n 2", "tail -n +2", "wc",
@@ -326,7 +327,9 @@ OTHER_LINES = [
     "cat < options", "echo x; echo y > trace_pipe; echo z",
     "touch nosuch/f", "mkdir nosuch/d", "mkdir options", "rmdir nosuch",
     "rmdir options/x", "rm nosuch", "rm options", "cd nosuch", "cd trace_marker",
-]
+    "ls > /dev/full", "seq 3 > /dev/full", "yes > /dev/full", "echo x > /dev/full",
+    "pwd > /dev/full", "grep -q x README > /dev/full",
+] + ["%s README > /dev/full" % cmd for cmd in READERS]  # a write error, in each one's words
 # GNU cksum 9.1 reads a directory as empty: coreutils 9.2 fixed it ("cksum: fix failure to
 # diagnose read errors with crc32"), and Lucid reports it as every other command does.
 HOST_BUGS = {"cksum options": "cksum: options: Is a directory\n1\n"}
@@ -336,9 +339,9 @@ def host_dir():
     d = tempfile.mkdtemp()
     os.chmod(d, 0o755)
     os.mkdir(os.path.join(d, DIRECTORY), 0o755)
-    for name, mode in [(UNREADABLE, 0o200), (UNWRITABLE, 0o444)]:
-        with open(os.path.join(d, name), "w"):
-            pass
+    for name, mode in [(UNREADABLE, 0o200), (UNWRITABLE, 0o444), ("README", 0o644)]:
+        with open(os.path.join(d, name), "w") as f:
+            f.write("a\nb\nb\nx\n" if name == "README" else "")
         os.chmod(os.path.join(d, name), mode)
     return d
 

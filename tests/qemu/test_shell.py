@@ -248,12 +248,14 @@ def test_longest_pipeline_runs(lucid):
 
 
 def test_write_error_of_printing_commands(lucid):
-    """Commands that print with printf report a failed write and give status 1, as on Linux."""
+    """Commands that print with printf report a failed write and give status 1, as on Linux.
+    GNU wc and cksum find out when they close stdout, and say only "write error"."""
     for line, who in [("pwd", "sh: pwd"), ("wc /proc/uptime", "wc"),
                       ("cksum /proc/uptime", "cksum"), ("dmesg", "dmesg"),
                       ("uptime", "uptime"), ("ps", "ps")]:
         out = lucid.run(line + " > /dev/full")
-        assert out == "%s: write error: No space left on device\n" % who, (line, out)
+        why = "" if who in ["wc", "cksum"] else ": No space left on device"
+        assert out == "%s: write error%s\n" % (who, why), (line, out)
         assert lucid.status() == 1, line
 
 
