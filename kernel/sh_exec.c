@@ -204,8 +204,9 @@ static int run_builtin(const struct sh_command *c)
 		if (j < n)
 			continue; /* already saved */
 		saved[n] = save_fd(fd);
-		if (saved[n] == -EMFILE) {
-			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(EMFILE));
+		if (saved[n] == -EMFILE) { /* bash's words when it cannot save an fd */
+			dprintf(STDERR_FILENO, "sh: redirection error: cannot duplicate fd: %s\n",
+				errno_text(EMFILE));
 			goto restore;
 		}
 		fds[n++] = fd;
