@@ -18,14 +18,16 @@
  *   background       a &       a | b & c    (the pipeline before '&' runs without waiting)
  *   pipelines        a | b | c
  *   redirections     <f  >f  >|f  >>f  N<f  N>f  N>>f  N>&M  N<&M  >&M  <&M
- *                    placed anywhere among the words: "> f echo hi" is valid
+ *                    placed anywhere among the words: "> f echo hi" is valid; N and M are
+ *                    fds if they fit in an int, as in bash (past the fd table, the
+ *                    redirection fails when it runs: "sh: 999: Bad file descriptor")
  *   newlines         end a pipeline like ';' (the line editor never sends one)
  *
  * Deliberately not understood: globbing ('*' is a plain character, so echo *lock* needs no
  * quotes), variables other than $? (a '$' before anything else is a plain '$'), `...` and
  * $(...) (plain characters / unsupported '('), '&' after a && or || list, and the operators
  * ( ) << <<< <> &> &>> |& >&- <&-, which give "sh: `(' is not supported" rather than a
- * surprising meaning.
+ * surprising meaning. Of tilde expansion only HOME's forms: ~+, ~- and "x=~" stay as typed.
  *
  * Two steps, because $? must be expanded when a pipeline is about to run, not when the line
  * is parsed ("false; echo $?" prints 1):
