@@ -328,7 +328,7 @@ OTHER_LINES = [
     "touch nosuch/f", "mkdir nosuch/d", "mkdir options", "rmdir nosuch",
     "rmdir options/x", "rm nosuch", "rm options", "cd nosuch", "cd trace_marker",
     "ls > /dev/full", "seq 3 > /dev/full", "yes > /dev/full", "echo x > /dev/full",
-    "pwd > /dev/full", "grep -q x README > /dev/full",
+    "pwd > /dev/full", "grep -q x README > /dev/full", "taskset -c 0 nosuch",
 ] + ["%s README > /dev/full" % cmd for cmd in READERS]  # a write error, in each one's words
 # GNU cksum 9.1 reads a directory as empty: coreutils 9.2 fixed it ("cksum: fix failure to
 # diagnose read errors with crc32"), and Lucid reports it as every other command does.
@@ -352,7 +352,7 @@ def on_host(d, line):
         if os.geteuid() == 0 else []
     p = subprocess.run(user + ["bash", "-c", "{ %s; } 2>&1; echo $?" % line], cwd=d,
                        capture_output=True, text=True, timeout=30,
-                       env={"PATH": os.environ["PATH"], "LC_ALL": "C", "HOME": "/root"})
+                       env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/root"})
     return p.stdout.replace("bash: line 1: ", "sh: ")
 
 

@@ -300,7 +300,7 @@ def bash_on_host(line):
     try:
         p = subprocess.run(["bash", "-c", "ulimit -n 64; { %s; } 2>&1" % line], cwd=d,
                            capture_output=True, text=True, timeout=30,
-                           env={"PATH": os.environ["PATH"], "LC_ALL": "C", "HOME": "/root"})
+                           env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/root"})
         return p.stdout.replace("bash: line 1: ", "sh: ")
     finally:
         shutil.rmtree(d)
