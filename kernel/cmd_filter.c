@@ -118,8 +118,8 @@ static int cmd_grep(int argc, char **argv)
 		if (!o || (!lr.buf && line_reader_init(&lr, fd)))
 			rerr = -ENOMEM;
 		else
-			rerr = grep_fd(&lr, &re, &opt, strcmp(name, "-") ? name : "(standard input)", o,
-				       &n);
+			rerr = grep_fd(&lr, &re, &opt,
+				       strcmp(name, "-") ? name : "(standard input)", o, &n);
 		close_input(fd);
 		if (rerr == -EINTR) {
 			status = STATUS_SIGINT;
@@ -294,7 +294,8 @@ static int cmd_sort(int argc, char **argv)
 		int fd = input_open(name), err;
 
 		if (fd < 0) { /* gone since it was checked */
-			dprintf(STDERR_FILENO, "sort: cannot read: %s: %s\n", name, errno_text(-fd));
+			dprintf(STDERR_FILENO, "sort: cannot read: %s: %s\n", name,
+				errno_text(-fd));
 			status = 2;
 			break;
 		}
@@ -309,7 +310,8 @@ static int cmd_sort(int argc, char **argv)
 		else if (err == -EINTR)
 			status = STATUS_SIGINT;
 		else if (err)
-			dprintf(STDERR_FILENO, "sort: read failed: %s: %s\n", name, errno_text(-err));
+			dprintf(STDERR_FILENO, "sort: read failed: %s: %s\n", name,
+				errno_text(-err));
 		if (err && !status)
 			status = 2;
 	}

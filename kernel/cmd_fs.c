@@ -42,8 +42,8 @@ static int cmd_cd(int argc, char **argv)
 	}
 	cwd = kmalloc(2 * PATH_MAX); /* where we are, then (for "cd -") where we go */
 	if (!cwd) { /* as a chdir() that failed for want of memory: name where */
-		dprintf(STDERR_FILENO, "sh: cd: %s: %s\n",
-			back ? oldpwd : argc > 1 ? argv[1] : SH_HOME, errno_text(ENOMEM));
+		dir = back ? oldpwd : argc > 1 ? argv[1] : (char *)SH_HOME;
+		dprintf(STDERR_FILENO, "sh: cd: %s: %s\n", dir, errno_text(ENOMEM));
 		return 1;
 	}
 	dir = back ? strcpy(cwd + PATH_MAX, oldpwd) : argc > 1 ? argv[1] : (char *)SH_HOME;

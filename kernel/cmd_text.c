@@ -217,8 +217,8 @@ static int head_or_tail(int argc, char **argv, bool head)
 			break;
 		fd = input_open(name);
 		if (fd < 0) {
-			if (o)
-				out_flush(o); /* what came before comes first, as a terminal shows */
+			if (o) /* what came before comes first, as a terminal shows it */
+				out_flush(o);
 			dprintf(STDERR_FILENO, "%s: cannot open '%s' for reading: %s\n", prog, name,
 				errno_text(-fd));
 			status = 1;

@@ -112,8 +112,8 @@ static enum line_edit_event read_command(struct line_edit *le, char *echo_buf, c
 		}
 		if (!sh_line_continues(text))
 			break;
-		if (!too_long)
-			text[len++] = '\n'; /* the backslash's newline: sh_parse() takes both away */
+		if (!too_long) /* the backslash's newline: sh_parse() takes both away */
+			text[len++] = '\n';
 		printf("> ");
 		ev = read_line(le, echo_buf);
 	}

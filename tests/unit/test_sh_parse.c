@@ -40,7 +40,8 @@ static void dump(const struct sh_line *line, char *out, size_t size)
 				const struct sh_redir *r = &c->redirs[k];
 
 				n += snprintf(out + n, size - n, " %d%s", r->fd, kinds[r->kind]);
-				if (r->kind == SH_REDIR_DUP && r->target_fd == -EBADF) /* past INT_MAX */
+				/* a dup's target past INT_MAX: its digits, after a '!' */
+				if (r->kind == SH_REDIR_DUP && r->target_fd == -EBADF)
 					n += snprintf(out + n, size - n, "!%s", r->word);
 				else if (r->kind == SH_REDIR_DUP)
 					n += snprintf(out + n, size - n, "%d", r->target_fd);
