@@ -64,13 +64,15 @@ int getopt_none(int argc, char **argv)
 	return getopt(&g, argc, argv, "") == -1 ? g.ind : -1;
 }
 
+int input_open(const char *name)
+{
+	return strcmp(name, "-") ? vfs_open(name, O_RDONLY, 0) : STDIN_FILENO;
+}
+
 int open_input(const char *prog, const char *name)
 {
-	int fd;
+	int fd = input_open(name);
 
-	if (!strcmp(name, "-"))
-		return STDIN_FILENO;
-	fd = vfs_open(name, O_RDONLY, 0);
 	if (fd < 0)
 		dprintf(STDERR_FILENO, "%s: %s: %s\n", prog, name, errno_text(-fd));
 	return fd;
@@ -143,14 +145,22 @@ void out_printf(struct cmd_out *o, const char *fmt, ...)
 	out_write(o, buf, (size_t)n);
 }
 
-int write_error(const char *who, int err)
+int write_error_as(const char *who, int err, const char *what, int status)
 {
+	char msg[128];
+
 	if (err == -EPIPE)
 		return STATUS_SIGPIPE;
 	if (err == -EINTR)
 		return STATUS_SIGINT;
-	dprintf(STDERR_FILENO, "%s: write error: %s\n", who, errno_text(-err));
-	return 1;
+	snprintf(msg, sizeof(msg), what, errno_text(-err));
+	dprintf(STDERR_FILENO, "%s: %s\n", who, msg);
+	return status;
+}
+
+int write_error(const char *who, int err)
+{
+	return write_error_as(who, err, "write error: %s", 1);
 }
 
 int cmd_nomem(const char *who, int status)

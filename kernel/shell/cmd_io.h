@@ -31,9 +31,11 @@ int getopt_none(int argc, char **argv);
 
 /*
  * Opens name for reading, "-" meaning stdin (fd 0). On failure prints "prog: name: error" and
- * returns the negative errno. close_input() leaves stdin open.
+ * returns the negative errno; input_open() prints nothing, for the commands whose message
+ * differs (head: cannot open 'name' for reading: error). close_input() leaves stdin open.
  */
 int open_input(const char *prog, const char *name);
+int input_open(const char *name);
 void close_input(int fd);
 
 /*
@@ -62,8 +64,21 @@ static inline bool out_failed(const struct cmd_out *o)
  * "who: write error: text" (who is "cat", or "sh: echo" for a builtin) and gives 1.
  */
 int write_error(const char *who, int err);
+/*
+ * The same in a command's own words, as GNU's prints them: what follows "who: ", a format that
+ * may take the errno text (wc and cksum say only "write error": they find out when they close
+ * stdout; yes says "standard output: %s"), and the status (2 for grep, sort and ls).
+ */
+int write_error_as(const char *who, int err, const char *what, int status);
 
-/* A command that cannot get the memory it needs says so: "who: Cannot allocate memory". */
+/*
+ * A command that cannot get the memory it needs says so, and says for what: a command that
+ * reads files asks for its buffers once the first file is open, and reports their failure as
+ * that file's read error ("cat: trace: Cannot allocate memory", "head: error reading 'trace':
+ * Cannot allocate memory"), as Linux reports a read() that failed with ENOMEM. Memory that no
+ * file is involved in (ps's table, seq's output, grep's pattern) has no file to name:
+ * cmd_nomem() prints "who: Cannot allocate memory".
+ */
 int cmd_nomem(const char *who, int status);
 
 /*

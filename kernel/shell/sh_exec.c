@@ -158,8 +158,11 @@ static int redirect(const struct sh_redir *r)
 
 	if (r->kind == SH_REDIR_DUP) {
 		err = vfs_dup2(r->target_fd, r->fd);
-		if (err < 0)
-			dprintf(STDERR_FILENO, "sh: %d: %s\n", r->target_fd, errno_text(-err));
+		/* bash names the target as typed; one past INT_MAX, for fds over 1, the fd */
+		if (err < 0 && r->target_fd < 0 && r->fd > STDOUT_FILENO)
+			dprintf(STDERR_FILENO, "sh: %d: %s\n", r->fd, errno_text(-err));
+		else if (err < 0)
+			dprintf(STDERR_FILENO, "sh: %s: %s\n", r->word, errno_text(-err));
 		return err < 0 ? err : 0;
 	}
 	fd = vfs_open(r->path, open_flags[r->kind], 0644);
@@ -225,7 +228,11 @@ static int stage_main(void *arg)
 	} else if (s->background) {
 		int fd = vfs_open("/dev/null", O_RDONLY, 0);
 
-		if (fd >= 0 && fd != STDIN_FILENO) {
+		if (fd < 0) { /* not the console: a job must not read what is typed */
+			dprintf(STDERR_FILENO, "sh: /dev/null: %s\n", errno_text(-fd));
+			return 1;
+		}
+		if (fd != STDIN_FILENO) {
 			vfs_dup2(fd, STDIN_FILENO);
 			vfs_close(fd);
 		}
@@ -265,8 +272,9 @@ static int run_builtin(const struct sh_command *c)
 		if (j < n)
 			continue; /* already saved */
 		saved[n] = save_fd(fd);
-		if (saved[n] == -EMFILE) {
-			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(EMFILE));
+		if (saved[n] == -EMFILE) { /* bash's words when it cannot save an fd */
+			dprintf(STDERR_FILENO, "sh: redirection error: cannot duplicate fd: %s\n",
+				errno_text(EMFILE));
 			goto restore;
 		}
 		fds[n++] = fd;
@@ -325,8 +333,8 @@ static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, st
 			.background = p->background,
 		};
 		tasks[created] = kthread_create(stage_main, s, c->argc ? c->argv[0] : "sh");
-		if (!tasks[created]) {
-			dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+		if (!tasks[created]) { /* what bash says when fork() fails */
+			dprintf(STDERR_FILENO, "sh: fork: %s\n", errno_text(ENOMEM));
 			for (int i = 0; i < created; i++)
 				stages[i].cancelled = true;
 			break;
@@ -400,12 +408,12 @@ static size_t redir_text(const struct sh_redir *r, char *buf, size_t size)
 					  [SH_REDIR_DUP] = ">&"};
 	int usual_fd = r->kind == SH_REDIR_IN ? 0 : 1;
 	const char *op = r->kind == SH_REDIR_DUP && r->fd == 0 ? "<&" : ops[r->kind];
-	char fd[8] = "";
+	char fd[12] = ""; /* up to INT_MAX */
 
 	if (r->fd != usual_fd && !(r->kind == SH_REDIR_DUP && r->fd == 0))
 		snprintf(fd, sizeof(fd), "%d", r->fd);
 	if (r->kind == SH_REDIR_DUP)
-		return (size_t)snprintf(buf, size, " %s%s%d", fd, op, r->target_fd);
+		return (size_t)snprintf(buf, size, " %s%s%s", fd, op, r->word);
 	return (size_t)snprintf(buf, size, " %s%s %s", fd, op, r->word);
 }
 

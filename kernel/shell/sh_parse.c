@@ -1,6 +1,7 @@
 /* The shell's grammar: a lexer for bash's tokens and a parser that builds struct sh_line. */
 #include <stddef.h>
 #include <stdbool.h>
+#include <limits.h>
 #include "kernel/shell/sh_parse.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/compiler.h"
@@ -55,6 +56,7 @@ struct parser {
 	const char *pos; /* the next byte to lex */
 	struct token tok; /* the current token, not yet consumed */
 	enum tok_type prev; /* the token before it */
+	bool continues; /* the text ended with a backslash outside quotes: more is to come */
 	struct sh_line *line;
 };
 
@@ -153,20 +155,25 @@ static int fail_eof(struct parser *p)
 	return fail_msg(p, -EINVAL, "sh: syntax error: unexpected end of file");
 }
 
-/* "2" -> 2; -EINVAL if s is not all digits, -EBADF if the number is over SH_FD_MAX. */
+/*
+ * "2" -> 2; -EINVAL if s is not all digits, -EBADF if the number does not fit in an int. Bash
+ * reads digits before '<' or '>' as an fd only if they fit in an int ("99999999999>f" is a word
+ * and a redirection of stdout); a number that fits but is past the fd table is a redirection
+ * that fails when it runs ("sh: 999: Bad file descriptor"), not a syntax error.
+ */
 static int fd_number(const char *s, size_t len)
 {
-	int fd = 0;
+	long long fd = 0;
 
 	if (len == 0)
 		return -EINVAL;
 	for (size_t i = 0; i < len; i++) {
 		if (!isdigit(s[i]))
 			return -EINVAL;
-		if (fd <= SH_FD_MAX) /* stop growing before int could overflow */
+		if (fd <= INT_MAX) /* stop growing before long long could overflow */
 			fd = fd * 10 + (s[i] - '0');
 	}
-	return fd > SH_FD_MAX ? -EBADF : fd;
+	return fd > INT_MAX ? -EBADF : (int)fd;
 }
 
 /* Scan a word starting at p->pos, checking that its quotes are closed. */
@@ -180,6 +187,8 @@ static int lex_word(struct parser *p)
 		if (c == '\\') {
 			if (*s) /* a backslash at the very end stays a backslash */
 				s++;
+			else
+				p->continues = true;
 		} else if (c == '\'' || c == '"') {
 			while (*s && *s != c) {
 				if (c == '"' && *s == '\\' && s[1])
@@ -196,7 +205,7 @@ static int lex_word(struct parser *p)
 	p->tok.type = T_WORD;
 	p->tok.len = s - p->pos;
 	/* Digits right before a redirection are its fd, except as the target of >& or <&. */
-	if ((*s == '<' || *s == '>') && fd_number(p->tok.text, p->tok.len) != -EINVAL &&
+	if ((*s == '<' || *s == '>') && fd_number(p->tok.text, p->tok.len) >= 0 &&
 	    p->prev != T_GREATAND && p->prev != T_LESSAND)
 		p->tok.type = T_IO_NUMBER;
 	p->pos = s;
@@ -309,12 +318,10 @@ static int parse_redirection(struct parser *p, struct sh_command *cmd, int fd)
 		r.target_fd = fd_number(p->tok.text, p->tok.len);
 		if (p->tok.len == 1 && p->tok.text[0] == '-')
 			return fail(p, -EINVAL, "sh: `", op.text, op.len, "-' is not supported");
-		if (r.target_fd == -EBADF)
-			return fail(p, -EINVAL, "sh: ", p->tok.text, p->tok.len,
-				    ": Bad file descriptor");
-		if (r.target_fd < 0)
+		if (r.target_fd == -EINVAL)
 			return fail(p, -EINVAL, "sh: ", p->tok.text, p->tok.len,
 				    ": ambiguous redirect");
+		/* Too big for an fd (-EBADF): the redirection fails when it runs, as in bash. */
 	}
 
 	if (cmd->nredirs == SH_MAX_REDIRS)
@@ -323,11 +330,9 @@ static int parse_redirection(struct parser *p, struct sh_command *cmd, int fd)
 	if (!redirs)
 		return fail_nomem(p);
 	cmd->redirs = redirs;
-	if (r.kind != SH_REDIR_DUP) {
-		r.word = tok_dup(p);
-		if (!r.word)
-			return fail_nomem(p);
-	}
+	r.word = tok_dup(p); /* a dup's target too: its digits name it in an error */
+	if (!r.word)
+		return fail_nomem(p);
 	cmd->redirs[cmd->nredirs++] = r;
 	return next(p);
 }
@@ -367,11 +372,8 @@ static int parse_command(struct parser *p, struct sh_pipeline *pl)
 		if (p->tok.type == T_WORD) {
 			err = add_word(p, cmd);
 		} else if (p->tok.type == T_IO_NUMBER) {
-			int fd = fd_number(p->tok.text, p->tok.len);
+			int fd = fd_number(p->tok.text, p->tok.len); /* lex_word checked it */
 
-			if (fd < 0)
-				return fail(p, -EINVAL, "sh: ", p->tok.text, p->tok.len,
-					    ": Bad file descriptor");
 			err = next(p);
 			if (!err)
 				err = parse_redirection(p, cmd, fd);
@@ -464,6 +466,17 @@ int sh_parse(struct sh_line *line, const char *text)
 	return parse_line(&p);
 }
 
+bool sh_line_continues(const char *text)
+{
+	struct sh_line line;
+	struct parser p = {.pos = text, .tok.type = T_EOF, .line = &line};
+
+	/* Only the lexer runs: it allocates nothing, and knows quotes and comments. */
+	while (!next(&p) && p.tok.type != T_EOF)
+		;
+	return p.continues;
+}
+
 /* Decimal digits of v into buf (at least 12 bytes); returns their number. */
 static size_t format_int(char *buf, int v)
 {
@@ -482,22 +495,46 @@ static size_t format_int(char *buf, int v)
 	return len;
 }
 
+/*
+ * Bash's tilde expansion, for the one user Lucid has: the length of the tilde-prefix at the start
+ * of word ("~" or "~root", up to the first '/' or ':') if it becomes SH_HOME, else 0. A prefix
+ * with a quote in it is no user's name, so "~'x'" and "~\/" stay as typed, as in bash.
+ */
+static size_t tilde_prefix(const char *word)
+{
+	size_t n;
+
+	if (word[0] != '~')
+		return 0;
+	n = strcspn(word + 1, "/:");
+	if (n == 0 || (n == 4 && !strncmp(word + 1, "root", 4)))
+		return n + 1;
+	return 0;
+}
+
 char *sh_expand_word(const char *word, int status)
 {
 	char num[12];
 	size_t numlen = format_int(num, status);
-	size_t size = 1;
+	size_t size = 1, tilde = tilde_prefix(word);
 	char quote = 0; /* the quote we are inside, or 0 */
 	char *out, *o;
 
-	/* Each byte gives at most one byte, except "$?", which gives the number. */
+	/* Each byte gives at most one byte, except "$?", which gives the number, and the ~. */
 	for (const char *s = word; *s; s++)
 		size += *s == '$' ? numlen : 1;
+	size += tilde ? strlen(SH_HOME) : 0;
 	out = kmalloc(size);
 	if (!out)
 		return NULL;
 
-	for (o = out; *word; word++) {
+	o = out;
+	if (tilde) {
+		memcpy(o, SH_HOME, strlen(SH_HOME));
+		o += strlen(SH_HOME);
+		word += tilde;
+	}
+	for (; *word; word++) {
 		char c = *word;
 
 		if (quote == '\'') {
@@ -546,8 +583,8 @@ int sh_expand_pipeline(struct sh_pipeline *p, int status)
 		for (int j = 0; j < cmd->nredirs; j++) {
 			struct sh_redir *r = &cmd->redirs[j];
 
-			if (!r->word)
-				continue;
+			if (r->kind == SH_REDIR_DUP)
+				continue; /* its target is a number, not a path */
 			kfree(r->path);
 			r->path = sh_expand_word(r->word, status);
 			if (!r->path)

@@ -8,21 +8,26 @@
  * What is understood, with bash's meaning:
  *   words            echo hello world
  *   quotes           'literal $? \ *'   "only \\ \" \$ \` and \<newline> escape; $? expands"
- *   backslash        a\ b is one word "a b"; a trailing \ at the end of the line stays a \
+ *   backslash        a\ b is one word "a b"; backslash-newline vanishes (a line continued:
+ *                    see sh_line_continues()); a \ at the very end of the text stays a \
  *   $?               the exit status of the previous pipeline, also inside words: a$?b
+ *   tilde            ~ and ~root at the start of a word, before a '/' or ':', are SH_HOME:
+ *                    cd ~, cat ~/f, > ~/f; quoted ("~", '~', \~) or ~other, a ~ stays a ~
  *   comments         # starts a comment where a word could start: echo a#b #c prints a#b
  *   lists            a ; b     a && b     a || b     (left-associative, as in bash)
  *   background       a &       a | b & c    (the pipeline before '&' runs without waiting)
  *   pipelines        a | b | c
  *   redirections     <f  >f  >|f  >>f  N<f  N>f  N>>f  N>&M  N<&M  >&M  <&M
- *                    placed anywhere among the words: "> f echo hi" is valid
+ *                    placed anywhere among the words: "> f echo hi" is valid; N and M are
+ *                    fds if they fit in an int, as in bash (past the fd table, the
+ *                    redirection fails when it runs: "sh: 999: Bad file descriptor")
  *   newlines         end a pipeline like ';' (the line editor never sends one)
  *
  * Deliberately not understood: globbing ('*' is a plain character, so echo *lock* needs no
  * quotes), variables other than $? (a '$' before anything else is a plain '$'), `...` and
  * $(...) (plain characters / unsupported '('), '&' after a && or || list, and the operators
  * ( ) << <<< <> &> &>> |& >&- <&-, which give "sh: `(' is not supported" rather than a
- * surprising meaning.
+ * surprising meaning. Of tilde expansion only HOME's forms: ~+, ~- and "x=~" stay as typed.
  *
  * Two steps, because $? must be expanded when a pipeline is about to run, not when the line
  * is parsed ("false; echo $?" prints 1):
@@ -53,12 +58,12 @@
  * Memory comes from kmalloc; sh_line_free() releases all of it, whatever state it is in.
  */
 
+#define SH_HOME "/root" /* the shell's HOME: where a bare cd goes, what ~ expands to */
 #define SH_LINE_MAX 4096 /* bytes in a line, not counting the NUL */
 #define SH_MAX_WORDS 256 /* words in one command (redirections not counted) */
 #define SH_MAX_REDIRS 16 /* redirections in one command */
 #define SH_MAX_CMDS 16 /* commands in one pipeline */
 #define SH_MAX_PIPELINES 64 /* pipelines in one line */
-#define SH_FD_MAX 255 /* largest fd number accepted in N> or >&N */
 #define SH_ERR_MAX 160 /* size of sh_line.err */
 
 #define SH_STRINGIFY_(x) #x
@@ -77,8 +82,8 @@ enum sh_redir_kind {
 struct sh_redir {
 	int fd; /* the fd redirected: N if typed, else 0 for < and <&, 1 for > >> >& */
 	enum sh_redir_kind kind;
-	int target_fd; /* SH_REDIR_DUP: the fd copied; -1 otherwise */
-	char *word; /* the path as typed (quotes kept); NULL for SH_REDIR_DUP */
+	int target_fd; /* SH_REDIR_DUP: the fd copied (-EBADF: past INT_MAX); -1 otherwise */
+	char *word; /* the path as typed (quotes kept); SH_REDIR_DUP: the target's digits */
 	char *path; /* the path expanded by sh_expand_pipeline(); NULL until then */
 };
 
@@ -140,6 +145,14 @@ static inline bool sh_should_run(enum sh_op op, int status)
 		return status != 0;
 	return true;
 }
+
+/*
+ * Whether text ends with a backslash that escapes the end of the line (outside quotes and
+ * comments): then, as bash, the shell prints its "> " prompt, reads the next line and parses the
+ * two as one, joined by a newline, which the backslash then takes away ("echo a\", "b" is
+ * "echo ab"). A line with an unclosed quote does not continue: sh_parse() reports it.
+ */
+bool sh_line_continues(const char *text);
 
 /* Free everything sh_parse() and sh_expand_pipeline() allocated; line becomes empty. */
 void sh_line_free(struct sh_line *line);

@@ -22,8 +22,6 @@
 #include "lib/string.h"
 #include "lib/printf.h"
 
-#define HOME "/root"
-
 extern const struct shell_cmd __start_shell_cmds[], __stop_shell_cmds[];
 
 const struct shell_cmd *shell_find_cmd(const char *name)
@@ -58,7 +56,7 @@ static void print_prompt(void)
 	const char *name = "?"; /* the cwd was removed */
 
 	if (vfs_getcwd(cwd, sizeof(cwd)) >= 0) {
-		if (!strcmp(cwd, HOME))
+		if (!strcmp(cwd, SH_HOME))
 			name = "~";
 		else if (!strcmp(cwd, "/"))
 			name = "/";
@@ -91,12 +89,44 @@ static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
 	return ev;
 }
 
+/*
+ * One command, into text: a line, and while it ends in a backslash (sh_line_continues()) the
+ * next one, asked for with bash's "> " and joined with the newline the backslash escapes. A
+ * command longer than SH_LINE_MAX in all is read to its end, then refused as one line would be.
+ */
+static enum line_edit_event read_command(struct line_edit *le, char *echo_buf, char *text)
+{
+	enum line_edit_event ev = read_line(le, echo_buf);
+	bool too_long = false;
+	size_t len = 0;
+
+	while (ev == LINE_EDIT_DONE) {
+		const char *line = line_edit_line(le);
+		size_t n = strlen(line);
+
+		if (too_long || len + n > SH_LINE_MAX) {
+			too_long = true; /* only this line is known now: does it go on? */
+			text = (char *)line;
+		} else {
+			memcpy(text + len, line, n + 1);
+			len += n;
+		}
+		if (!sh_line_continues(text))
+			break;
+		if (!too_long) /* the backslash's newline: sh_parse() takes both away */
+			text[len++] = '\n';
+		printf("> ");
+		ev = read_line(le, echo_buf);
+	}
+	return too_long && ev == LINE_EDIT_DONE ? LINE_EDIT_TOO_LONG : ev;
+}
+
 /* Home, and the console as stdin, stdout and stderr. */
 static void shell_setup(void)
 {
 	int fd;
 
-	vfs_chdir(HOME);
+	vfs_chdir(SH_HOME);
 	fd = vfs_open("/dev/console", O_RDWR, 0);
 	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
 		panic("sh: cannot open /dev/console");
@@ -106,10 +136,11 @@ int shell_main(void *arg)
 {
 	struct line_edit *le = kmalloc(sizeof(*le));
 	char *echo_buf = kmalloc(LINE_EDIT_ECHO_MAX);
+	char *text = kmalloc(SH_LINE_MAX + 1); /* a command, its continued lines joined */
 	int status = 0;
 
 	(void)arg;
-	if (!le || !echo_buf)
+	if (!le || !echo_buf || !text)
 		panic("sh: out of memory");
 	shell_setup();
 	line_edit_init(le);
@@ -117,9 +148,9 @@ int shell_main(void *arg)
 	for (;;) {
 		sh_jobs_reap(); /* "[1]+  Done  cmd" comes before the prompt, as in bash */
 		print_prompt();
-		switch (read_line(le, echo_buf)) {
+		switch (read_command(le, echo_buf, text)) {
 		case LINE_EDIT_DONE:
-			status = sh_run_line(line_edit_line(le), status);
+			status = sh_run_line(text, status);
 			break;
 		case LINE_EDIT_CANCEL:
 			status = STATUS_SIGINT; /* as bash after Ctrl-C at the prompt */

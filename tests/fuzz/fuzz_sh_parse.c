@@ -8,6 +8,7 @@
  *   - every limit of sh_parse.h holds in what the parser built, and argv[] ends with NULL;
  *   - a failure returns an errno and an "sh: " message, and any failure frees everything
  *     (host_kmalloc_live is back to 0 after sh_line_free());
+ *   - sh_line_continues() only says so for a text ending in a backslash, and allocates nothing;
  *   - expanded words survive a round trip: each argv word, single-quoted, parses and expands
  *     back to itself. That is the property `xargs`-style quoting relies on.
  */
@@ -82,9 +83,10 @@ static void check_command(const struct sh_command *cmd, bool expanded)
 	for (int i = 0; i < cmd->nredirs; i++) {
 		const struct sh_redir *r = &cmd->redirs[i];
 
-		CHECK(r->fd >= 0 && r->fd <= SH_FD_MAX);
-		if (r->kind == SH_REDIR_DUP)
-			CHECK(!r->word && r->target_fd >= 0 && r->target_fd <= SH_FD_MAX);
+		CHECK(r->fd >= 0);
+		if (r->kind == SH_REDIR_DUP) /* digits; past INT_MAX they fail when run */
+			CHECK(r->word && r->word[strspn(r->word, "0123456789")] == '\0' &&
+			      (r->target_fd >= 0 || r->target_fd == -EBADF) && !r->path);
 		else
 			CHECK(r->word && r->target_fd == -1 && (!expanded || r->path));
 	}
@@ -140,9 +142,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(host_kmalloc_live == 0);
 	CHECK(line.npipelines == 0 && line.pipelines == NULL);
 
+	/* A line continued (bash's "> "): it ends in a backslash, and asking allocates nothing. */
+	if (sh_line_continues(text))
+		CHECK(strlen(text) && text[strlen(text) - 1] == '\\');
+	CHECK(host_kmalloc_live == 0);
+
 	/* A word the parser never saw: sh_expand_word() alone must cope with anything. */
 	char *w = sh_expand_word(text, status);
-	CHECK(w && strlen(w) <= 11 * strlen(text)); /* "$?" is at most 11 characters */
+	/* "$?" is at most 11 characters, a leading "~" is SH_HOME */
+	CHECK(w && strlen(w) <= 11 * strlen(text) + strlen(SH_HOME));
 	kfree(w);
 	CHECK(host_kmalloc_live == 0);
 	free(text);

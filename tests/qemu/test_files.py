@@ -1,8 +1,14 @@
 """Files (issue 4): ramfs, the commands on files, /proc, mounts, big files, memory use."""
+import os
 import re
+import shutil
+import subprocess
+import tempfile
+import zlib
 
 from lucid import Lucid
-import zlib
+
+ENOMEM = "Cannot allocate memory"
 
 
 
@@ -299,3 +305,134 @@ Make 1,000 files (50 with data in them) and remove them: MemFree comes back exac
     finally:
         lucid.close()
     assert free[2] == free[3], free
+
+
+# --- Messages say what failed (issue 20) ------------------------------------------------------
+#
+# Every command that fails says which file and why, in GNU coreutils' and bash's words. The
+# host has both: each line runs in Lucid in /sys/kernel/tracing and on the host in a directory
+# made to look like it (a directory "options", a write-only "trace_marker", a read-only
+# "trace_pipe", a "README" with an x and a b in it, no "nosuch"), as an unprivileged user so
+# that permissions count, and the two must print the same, byte for byte ("bash: line 1: "
+# being the interactive "sh: ").
+
+MISSING, DIRECTORY, UNREADABLE, UNWRITABLE = "nosuch", "options", "trace_marker", "trace_pipe"
+READERS = ["cat", "head", "head -n 3", "head -c 5", "tail", "tail -n 2", "tail -n +2", "wc",
+           "wc -l", "cksum", "grep x", "grep -c x", "sort", "sort -n", "uniq", "uniq -c"]
+OTHER_LINES = [
+    "cat nosuch options trace_marker", "head nosuch options trace_marker", "tail options nosuch",
+    "wc nosuch options", "grep -q x nosuch options", "sort options nosuch",
+    "ls nosuch", "ls nosuch trace_marker", "ls -a nosuch/x",
+    "echo x > options", "echo x >> trace_pipe", "echo x > nosuch/f", "cat < nosuch",
+    "cat < options", "echo x; echo y > trace_pipe; echo z",
+    "touch nosuch/f", "mkdir nosuch/d", "mkdir options", "rmdir nosuch",
+    "rmdir options/x", "rm nosuch", "rm options", "cd nosuch", "cd trace_marker",
+    "ls > /dev/full", "seq 3 > /dev/full", "yes > /dev/full", "echo x > /dev/full",
+    "pwd > /dev/full", "grep -q x README > /dev/full", "taskset -c 0 nosuch",
+] + ["%s README > /dev/full" % cmd for cmd in READERS]  # a write error, in each one's words
+# GNU cksum 9.1 reads a directory as empty: coreutils 9.2 fixed it ("cksum: fix failure to
+# diagnose read errors with crc32"), and Lucid reports it as every other command does.
+HOST_BUGS = {"cksum options": "cksum: options: Is a directory\n1\n"}
+
+
+def host_dir():
+    d = tempfile.mkdtemp()
+    os.chmod(d, 0o755)
+    os.mkdir(os.path.join(d, DIRECTORY), 0o755)
+    for name, mode in [(UNREADABLE, 0o200), (UNWRITABLE, 0o444), ("README", 0o644)]:
+        with open(os.path.join(d, name), "w") as f:
+            f.write("a\nb\nb\nx\n" if name == "README" else "")
+        os.chmod(os.path.join(d, name), mode)
+    return d
+
+
+def on_host(d, line):
+    """What bash and coreutils print for line in d, with its status, as an unprivileged user."""
+    user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] \
+        if os.geteuid() == 0 else []
+    p = subprocess.run(user + ["bash", "-c", "{ %s; } 2>&1; echo $?" % line], cwd=d,
+                       capture_output=True, text=True, timeout=30,
+                       env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/root"})
+    return p.stdout.replace("bash: line 1: ", "sh: ")
+
+
+def test_failures_say_what_failed_as_on_the_host(lucid):
+    lines = ["%s %s" % (cmd, what) for cmd in READERS
+             for what in [MISSING, DIRECTORY, UNREADABLE]] + OTHER_LINES
+    lines += ["%s < %s" % (cmd, DIRECTORY) for cmd in READERS if cmd != "cksum"]  # stdin
+    d = host_dir()
+    try:
+        lucid.run("cd /sys/kernel/tracing")
+        wrong = []
+        for line in lines:
+            want = HOST_BUGS.get(line) or on_host(d, line)
+            got = lucid.run("%s; echo $?" % line)
+            if got != want:
+                wrong.append("%r: Lucid %r, host %r" % (line, got, want))
+            assert want.count("\n") > 1 or want == "0\n", line  # the failure said something
+        assert not wrong, "\n".join(wrong)
+    finally:
+        shutil.rmtree(d)
+        lucid.run("cd")
+
+
+def test_pwd_in_a_removed_directory(lucid):
+    """Lucid's pwd is bash's pwd -P (there is no $PWD): the same words when getcwd fails."""
+    d = tempfile.mkdtemp()
+    try:
+        p = subprocess.run(["bash", "-c", "rmdir %s; { pwd -P; } 2>&1; echo $?" % d], cwd=d,
+                           capture_output=True, text=True, timeout=30)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    assert lucid.run("mkdir /tmp/gone; cd /tmp/gone; rmdir /tmp/gone; pwd; echo $?") == p.stdout
+    lucid.run("cd")
+
+
+def per_command_injection(lucid):
+    """Whether fault injection fails only the commands' allocations (sysrq x turns it off), so
+    that any interval can be set and reset; with the global count of old, a small interval
+    failed the shell's own allocations and the reset too."""
+    return "fault-injection-off(x)" in lucid.run("sysrq h")
+
+
+# A command and the file it reads: whatever allocation fails, the message names the file.
+NOMEM_READERS = [("cat", "buffer_size_kb"), ("head -20", "trace"), ("tail -3", "trace"),
+                 ("wc", "trace"), ("cksum", "trace"), ("grep -c tracer", "trace"),
+                 ("sort", "trace"), ("uniq -c", "trace"), ("cat", "/tmp/small"),
+                 ("head -c 3", "/tmp/small"), ("tail -n 1", "/tmp/small"), ("sort", "/tmp/small"),
+                 ("uniq", "/tmp/small"), ("wc -l", "/tmp/small"), ("cksum", "/tmp/small"),
+                 ("grep 1", "/tmp/small")]
+NOMEM_INTERVALS = range(1, 13)
+
+
+def test_out_of_memory_names_the_file():
+    """`head -20 trace` failed silently when its memory ran out, and `cat buffer_size_kb` said
+    `cat: Cannot allocate memory`: the Nth allocation of each command fails in turn, and each
+    failure must say so and name the file (grep's pattern alone is no file's)."""
+    lucid = Lucid(timeout=90)
+    try:
+        if not per_command_injection(lucid):
+            print("  skipped: fault injection fails the shell's allocations too")
+            return
+        lucid.run("cd /sys/kernel/tracing; seq 100 > /tmp/small")
+        for cmd, name in NOMEM_READERS:
+            hits = 0
+            for n in NOMEM_INTERVALS:
+                out = lucid.run("echo %d > /proc/sys/kernel/fail_kmalloc; %s %s; echo rc=$?" %
+                                (n, cmd, name), timeout=60)
+                assert lucid.run("echo 0 > /proc/sys/kernel/fail_kmalloc") == ""
+                m = re.search(r"rc=(\d+)\n$", out)  # head -c 3 ends without a newline
+                assert m, (cmd, n, out)
+                if m.group(1) == "0":
+                    continue
+                prog = cmd.split()[0]
+                said = [l for l in out.splitlines() if ENOMEM in l]
+                assert said, "%s %s, %d: failed silently: %r" % (cmd, name, n, out)
+                for l in said:
+                    assert name in l or l in ["sh: fork: " + ENOMEM, "grep: " + ENOMEM], \
+                        "%s %s, %d: %r" % (cmd, name, n, l)
+                hits += any(l.startswith(prog + ": ") and name in l for l in said)
+            assert hits, "%s %s: no interval made it fail" % (cmd, name)
+        assert lucid.alive() and "Kernel panic" not in lucid.tail(100000), lucid.tail()
+    finally:
+        lucid.close()

@@ -40,7 +40,10 @@ static void dump(const struct sh_line *line, char *out, size_t size)
 				const struct sh_redir *r = &c->redirs[k];
 
 				n += snprintf(out + n, size - n, " %d%s", r->fd, kinds[r->kind]);
-				if (r->kind == SH_REDIR_DUP)
+				/* a dup's target past INT_MAX: its digits, after a '!' */
+				if (r->kind == SH_REDIR_DUP && r->target_fd == -EBADF)
+					n += snprintf(out + n, size - n, "!%s", r->word);
+				else if (r->kind == SH_REDIR_DUP)
 					n += snprintf(out + n, size - n, "%d", r->target_fd);
 				else
 					n += snprintf(out + n, size - n, "%s", r->path);
@@ -184,6 +187,20 @@ static const struct {
 	{"cmd 2>&1 > f", 0, "[cmd] 2>&1 1>f"},
 	{"cmd 2>&1>f", 0, "[cmd] 2>&1 1>f"},
 	{"echo a >&2>f", 0, "[echo][a] 1>&2 1>f"},
+	/*
+	 * Any fd that fits in an int, as bash: one past the fd table fails when it runs ("sh: 999:
+	 * Bad file descriptor"), not here. Digits past INT_MAX are a word, as in bash.
+	 */
+	{"echo x 999> f", 0, "[echo][x] 999>f"},
+	{"echo x 256>f 2>&255", 0, "[echo][x] 256>f 2>&255"},
+	{"echo x 2147483647> f", 0, "[echo][x] 2147483647>f"},
+	{"echo x 2147483648> f", 0, "[echo][x][2147483648] 1>f"},
+	{"echo 99999999999999999999>f", 0, "[echo][99999999999999999999] 1>f"},
+	{"echo x 0002> f", 0, "[echo][x] 2>f"},
+	{"echo >&256", 0, "[echo] 1>&256"},
+	{"echo >&2147483647", 0, "[echo] 1>&2147483647"},
+	{"echo >&2147483648", 0, "[echo] 1>&!2147483648"},
+	{"echo 3>&99999999999999999999", 0, "[echo] 3>&!99999999999999999999"},
 	/* "0>" touching the operator is an fd; "0 >" is a word then stdout. */
 	{"echo 0> tracing_on", 0, "[echo] 0>tracing_on"},
 	{"echo 0>tracing_on", 0, "[echo] 0>tracing_on"},
@@ -205,6 +222,15 @@ static const struct {
 	{"echo > \"f$?\"", 4, "[echo] 1>f4"},
 	{"echo > out$?", 4, "[echo] 1>out4"},
 	{"echo > '*'", 0, "[echo] 1>*"},
+	/* A tilde-prefix at a word's start is HOME (bash's tilde expansion); quoted, it is a ~. */
+	{"cd ~", 0, "[cd][/root]"},
+	{"cat ~/f ~/", 0, "[cat][/root/f][/root/]"},
+	{"echo ~root ~root/x ~:a ~root:b", 0, "[echo][/root][/root/x][/root:a][/root:b]"},
+	{"echo a~ \"~\" '~' \\~ ~x ~\"root\" x~/y ~+ ~- ~\\/", 0,
+	 "[echo][a~][~][~][~][~x][~root][x~/y][~+][~-][~/]"},
+	{"echo ~$? ~/$?", 1, "[echo][~1][/root/1]"},
+	{"echo x > ~/f 2>> ~; cat < ~/f", 0, "[echo][x] 1>/root/f 2>>/root ; [cat] 0</root/f"},
+	{"echo \"~/a\" ~/'a b'", 0, "[echo][~/a][/root/a b]"},
 	/* Redirections inside pipelines and lists. */
 	{"a 2>&1 | b > f; c < g", 0, "[a] 2>&1 | [b] 1>f ; [c] 0<g"},
 	{"echo nop>current_tracer&&cat trace|head -10", 0,
@@ -286,10 +312,7 @@ static const struct {
 	{"echo >&file", -EINVAL, "sh: file: ambiguous redirect"},
 	{"echo >&-", -EINVAL, "sh: `>&-' is not supported"},
 	{"cat <&-", -EINVAL, "sh: `<&-' is not supported"},
-	{"echo >&256", -EINVAL, "sh: 256: Bad file descriptor"},
-	{"echo 256>f", -EINVAL, "sh: 256: Bad file descriptor"},
-	{"echo 99999999999999999999>f", -EINVAL, "sh: 99999999999999999999: Bad file descriptor"},
-	{"echo 255>f 2>&255", 0, NULL},
+	{"echo 2>&1x2", -EINVAL, "sh: 1x2: ambiguous redirect"},
 	/* Bash operators this shell does not have. */
 	{"a && b &", -EINVAL, "sh: `&' after `&&' or `||' is not supported"},
 	{"a || b & c", -EINVAL, "sh: `&' after `&&' or `||' is not supported"},
@@ -366,7 +389,7 @@ static void test_raw_words(void **state)
 	assert_int_equal(c->redirs[1].kind, SH_REDIR_DUP);
 	assert_int_equal(c->redirs[1].fd, 2);
 	assert_int_equal(c->redirs[1].target_fd, 1);
-	assert_null(c->redirs[1].word);
+	assert_string_equal(c->redirs[1].word, "1");
 
 	/* Expanding twice (a pipeline is expanded again each time it runs) must not leak. */
 	assert_int_equal(sh_expand_pipeline(&line.pipelines[0], 0), 0);
@@ -412,6 +435,49 @@ static void test_expand_word(void **state)
 	host_kmalloc_fail_at = 1;
 	assert_null(sh_expand_word("x", 0));
 	assert_int_equal(host_kmalloc_live, 0);
+}
+
+/* Which texts go on on the next line (bash's "> " prompt), and what the lines join into. */
+static void test_line_continues(void **state)
+{
+	static const struct {
+		const char *text;
+		bool continues;
+	} t[] = {
+		{"", false},
+		{"echo a", false},
+		{"echo a\\", true},
+		{"echo a \\", true},
+		{"\\", true},
+		{"echo a\\\\", false}, /* an escaped backslash */
+		{"echo a\\\\\\", true},
+		{"echo a\\b", false},
+		{"echo 'a\\'", false}, /* literal in single quotes, and the quote is closed */
+		{"echo 'a\\", false}, /* an open quote: sh_parse() says so */
+		{"echo \"a\\", false},
+		{"echo \"a\\\"", false},
+		{"echo a # b\\", false}, /* in a comment */
+		{"echo a#b\\", true},
+		{"echo a\\\n", false}, /* already continued */
+		{"echo a\\\nb\\", true},
+		{"echo a |\\", true},
+		{"echo '\n'\\", true},
+	};
+	char out[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (sh_line_continues(t[i].text) != t[i].continues)
+			fail_msg("\"%s\": continues should be %d", t[i].text, t[i].continues);
+	}
+	assert_int_equal(host_kmalloc_live, 0);
+	/* The shell joins the lines with the newline the backslash escaped: bash's meaning. */
+	assert_int_equal(parse_and_dump("echo a\\\nb", 0, out, sizeof(out)), 0);
+	assert_string_equal(out, "[echo][ab]");
+	assert_int_equal(parse_and_dump("echo a \\\n b \\\n| cat", 0, out, sizeof(out)), 0);
+	assert_string_equal(out, "[echo][a][b] | [cat]");
+	assert_int_equal(parse_and_dump("echo 'a b'\\\n\"c\" > f\\\n2", 0, out, sizeof(out)), 0);
+	assert_string_equal(out, "[echo][a bc] 1>f2");
 }
 
 /*
@@ -563,7 +629,16 @@ static void test_limits(void **state)
 	assert_string_equal(line.err + SH_ERR_MAX - 1 - 20, ": ambiguous redirect");
 	sh_line_free(&line);
 	free(s);
-	expect(repeat("9", 4000, ">f"), -EINVAL, NULL);
+	/* 4000 digits: too big for an fd, so a word (as in bash), or a dup that fails when run. */
+	expect(repeat("9", 4000, ">f"), 0, NULL);
+	s = repeat("9", 4000, "");
+	s[0] = '>';
+	s[1] = '&';
+	assert_int_equal(sh_parse(&line, s), 0);
+	assert_int_equal(line.pipelines[0].cmds[0].redirs[0].target_fd, -EBADF);
+	assert_string_equal(line.pipelines[0].cmds[0].redirs[0].word, s + 2);
+	sh_line_free(&line);
+	free(s);
 }
 
 /*
@@ -671,6 +746,7 @@ int main(void)
 		cmocka_unit_test_setup(test_bad_lines, reset_heap),
 		cmocka_unit_test_setup(test_raw_words, reset_heap),
 		cmocka_unit_test_setup(test_expand_word, reset_heap),
+		cmocka_unit_test_setup(test_line_continues, reset_heap),
 		cmocka_unit_test_setup(test_run_order, reset_heap),
 		cmocka_unit_test_setup(test_limits, reset_heap),
 		cmocka_unit_test_setup(test_out_of_memory, reset_heap),

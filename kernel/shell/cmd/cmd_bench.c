@@ -6,6 +6,7 @@
  * repeatable from run to run, whatever else the host is doing.
  */
 #include "kernel/shell/shell.h"
+#include "kernel/shell/cmd_io.h"
 #include "kernel/shell/stdio.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
@@ -251,7 +252,7 @@ static int cmd_bench(int argc, char **argv)
 	/* Run where we can pin ourselves without disturbing the shell's own CPU mask. */
 	struct task *t = kthread_create(bench_thread, NULL, "bench");
 	if (!t)
-		return 1;
+		return cmd_nomem("bench", 1); /* it used to fail without a word */
 	kthread_bind_mask(t, 1UL << 0);
 	wake_up_new_task(t);
 	return kthread_join(t);

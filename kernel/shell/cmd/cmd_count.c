@@ -105,9 +105,7 @@ static int cmd_wc(int argc, char **argv)
 		dprintf(STDERR_FILENO, "wc: at most %d files\n", WC_MAX_FILES);
 		return 1;
 	}
-	buf = kmalloc(READ_BUF);
-	if (!buf)
-		return cmd_nomem("wc", 1);
+	buf = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
 	width = wc_width(n ? n : 1, n ? argv + g.ind : NULL, show[0] + show[1] + show[2]);
 	for (int i = 0; i < (n ? n : 1); i++) {
 		const char *name = n ? argv[g.ind + i] : NULL;
@@ -119,21 +117,26 @@ static int cmd_wc(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		err = wc_fd(fd, buf, &counts);
+		if (!buf)
+			buf = kmalloc(READ_BUF);
+		err = buf ? wc_fd(fd, buf, &counts) : -ENOMEM;
 		close_input(fd);
 		if (err == -EINTR) {
 			kfree(buf);
 			return STATUS_SIGINT;
 		}
 		if (err < 0) {
-			dprintf(STDERR_FILENO, "wc: %s: %s\n", name ? name : "-",
-				errno_text((int)-err));
+			if (name)
+				dprintf(STDERR_FILENO, "wc: %s: %s\n", name, errno_text((int)-err));
+			else /* GNU's name for it, quoted */
+				dprintf(STDERR_FILENO, "wc: 'standard input': %s\n",
+					errno_text((int)-err));
 			status = 1;
 		}
 		err = wc_print(&counts, show, width, name);
 		if (err < 0) {
 			kfree(buf);
-			return write_error("wc", (int)err);
+			return write_error_as("wc", (int)err, "write error", 1);
 		}
 		total.lines += counts.lines;
 		total.words += counts.words;
@@ -141,7 +144,7 @@ static int cmd_wc(int argc, char **argv)
 	}
 	kfree(buf);
 	if (n > 1 && (c = wc_print(&total, show, width, "total")) < 0)
-		return write_error("wc", c);
+		return write_error_as("wc", c, "write error", 1);
 	return status;
 }
 SHELL_CMD("wc", "wc [-l] [-w] [-c] [FILE...]: count lines, words and bytes", cmd_wc);
@@ -176,9 +179,7 @@ static int cmd_cksum(int argc, char **argv)
 
 	if (first < 0)
 		return 1;
-	buf = kmalloc(READ_BUF);
-	if (!buf)
-		return cmd_nomem("cksum", 1);
+	buf = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
 	if (!crc_table[1])
 		crc_init();
 	for (int i = 0; i < (n ? n : 1); i++) {
@@ -192,7 +193,8 @@ static int cmd_cksum(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		while ((got = fd_read(fd, buf, READ_BUF)) > 0) {
+		got = buf || (buf = kmalloc(READ_BUF)) ? 0 : -ENOMEM;
+		while (buf && (got = fd_read(fd, buf, READ_BUF)) > 0) {
 			for (long k = 0; k < got; k++)
 				crc = crc_update(crc, (unsigned char)buf[k]);
 			size += (unsigned long)got;
@@ -208,7 +210,7 @@ static int cmd_cksum(int argc, char **argv)
 			crc = crc_update(crc, len & 0xff);
 		got = printf(name ? "%u %lu %s\n" : "%u %lu\n", ~crc, size, name);
 		if (got < 0) {
-			status = write_error("cksum", (int)got);
+			status = write_error_as("cksum", (int)got, "write error", 1);
 			break;
 		}
 	}

@@ -20,11 +20,14 @@ struct grep_opts {
 	bool invert, count, quiet, number, names;
 };
 
-/* Returns the number of selected lines of lr's input, or a negative errno. */
-static long grep_fd(struct line_reader *lr, const struct regex *re, const struct grep_opts *opt,
-		    const char *name, struct cmd_out *o)
+/*
+ * Counts the selected lines of lr's input in *selected, those before a read error too (GNU
+ * grep -c prints them after the error). Returns 0 or the read's negative errno.
+ */
+static int grep_fd(struct line_reader *lr, const struct regex *re, const struct grep_opts *opt,
+		   const char *name, struct cmd_out *o, long *selected)
 {
-	long selected = 0, lineno = 0;
+	long lineno = 0;
 	char *line;
 	size_t len;
 	bool nl;
@@ -34,9 +37,9 @@ static long grep_fd(struct line_reader *lr, const struct regex *re, const struct
 		lineno++;
 		if (regex_search(re, line) == opt->invert)
 			continue;
-		selected++;
+		++*selected;
 		if (opt->quiet)
-			return selected; /* one is enough: stop reading */
+			return 0; /* one is enough: stop reading */
 		if (opt->count)
 			continue;
 		if (opt->names)
@@ -46,7 +49,7 @@ static long grep_fd(struct line_reader *lr, const struct regex *re, const struct
 		out_write(o, line, len);
 		out_write(o, "\n", 1);
 	}
-	return ret < 0 ? ret : selected;
+	return ret < 0 ? ret : 0;
 }
 
 /* grep [-vciqnE] PATTERN [FILE...]: status 0 if a line was selected, 1 if none, 2 on error. */
@@ -94,19 +97,14 @@ static int cmd_grep(int argc, char **argv)
 			err == -EINVAL ? "Invalid regular expression" : errno_text(-err));
 		return 2;
 	}
-	o = kmalloc(sizeof(*o));
-	if (!o || line_reader_init(&lr, -1)) {
-		kfree(o);
-		regex_free(&re);
-		return cmd_nomem("grep", 2);
-	}
-	out_init(o, STDOUT_FILENO);
+	o = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
+	lr.buf = NULL;
 	nfiles = argc - g.ind - 1;
 	opt.names = nfiles > 1;
-	for (int i = 0; i < (nfiles ? nfiles : 1) && !out_failed(o); i++) {
+	for (int i = 0; i < (nfiles ? nfiles : 1) && !(o && out_failed(o)); i++) {
 		const char *name = nfiles ? argv[g.ind + 1 + i] : "-";
-		int fd = open_input("grep", name);
-		long n;
+		int fd = open_input("grep", name), rerr;
+		long n = 0;
 
 		if (fd < 0) {
 			err = 1;
@@ -115,17 +113,26 @@ static int cmd_grep(int argc, char **argv)
 		lr.fd = fd;
 		lr.start = lr.end = 0;
 		lr.eof = false;
-		n = grep_fd(&lr, &re, &opt, strcmp(name, "-") ? name : "(standard input)", o);
+		if (!o && (o = kmalloc(sizeof(*o))))
+			out_init(o, STDOUT_FILENO);
+		if (!o || (!lr.buf && line_reader_init(&lr, fd)))
+			rerr = -ENOMEM;
+		else
+			rerr = grep_fd(&lr, &re, &opt,
+				       strcmp(name, "-") ? name : "(standard input)", o, &n);
 		close_input(fd);
-		if (n == -EINTR) {
+		if (rerr == -EINTR) {
 			status = STATUS_SIGINT;
 			break;
 		}
-		if (n < 0) {
-			out_flush(o);
-			dprintf(STDERR_FILENO, "grep: %s: %s\n", name, errno_text((int)-n));
+		if (rerr < 0) {
+			if (o)
+				out_flush(o);
+			dprintf(STDERR_FILENO, "grep: %s: %s\n",
+				strcmp(name, "-") ? name : "(standard input)", errno_text(-rerr));
 			err = 1;
-			continue;
+			if (!o)
+				continue;
 		}
 		if (n > 0)
 			status = 0;
@@ -136,8 +143,8 @@ static int cmd_grep(int argc, char **argv)
 		else if (opt.count)
 			out_printf(o, "%ld\n", n);
 	}
-	if (out_flush(o))
-		status = write_error("grep", o->err);
+	if (o && out_flush(o))
+		status = write_error_as("grep", o->err, "write error: %s", 2);
 	else if (err && !(opt.quiet && status == 0))
 		status = 2;
 	line_reader_free(&lr);
@@ -271,15 +278,30 @@ static int cmd_sort(int argc, char **argv)
 		opts.reverse |= c == 'r';
 	}
 	nfiles = argc - g.ind;
-	for (int i = 0; i < (nfiles ? nfiles : 1) && !status; i++) {
-		const char *name = nfiles ? argv[g.ind + i] : "-";
-		int fd = open_input("sort", name), err;
+	/* As GNU sort, every operand is checked before any is read: "cannot read: f: error". */
+	for (int i = 0; i < nfiles; i++) {
+		int fd = input_open(argv[g.ind + i]);
 
 		if (fd < 0) {
+			dprintf(STDERR_FILENO, "sort: cannot read: %s: %s\n", argv[g.ind + i],
+				errno_text(-fd));
+			return 2;
+		}
+		close_input(fd);
+	}
+	for (int i = 0; i < (nfiles ? nfiles : 1) && !status; i++) {
+		const char *name = nfiles ? argv[g.ind + i] : "-";
+		int fd = input_open(name), err;
+
+		if (fd < 0) { /* gone since it was checked */
+			dprintf(STDERR_FILENO, "sort: cannot read: %s: %s\n", name,
+				errno_text(-fd));
 			status = 2;
 			break;
 		}
-		err = read_lines(fd, &v, &n, &cap, &bytes);
+		if (!o) /* once a file is open: its failure is that file's (cmd_io.h) */
+			o = kmalloc(sizeof(*o));
+		err = o ? read_lines(fd, &v, &n, &cap, &bytes) : -ENOMEM;
 		close_input(fd);
 		if (err == -EFBIG)
 			dprintf(STDERR_FILENO,
@@ -288,12 +310,11 @@ static int cmd_sort(int argc, char **argv)
 		else if (err == -EINTR)
 			status = STATUS_SIGINT;
 		else if (err)
-			dprintf(STDERR_FILENO, "sort: %s: %s\n", name, errno_text(-err));
+			dprintf(STDERR_FILENO, "sort: read failed: %s: %s\n", name,
+				errno_text(-err));
 		if (err && !status)
 			status = 2;
 	}
-	if (!status && !(o = kmalloc(sizeof(*o))))
-		status = cmd_nomem("sort", 2);
 	if (!status) {
 		sort_r(v, n, sizeof(*v), cmp_lines, &opts);
 		out_init(o, STDOUT_FILENO);
@@ -302,7 +323,9 @@ static int cmd_sort(int argc, char **argv)
 			out_write(o, "\n", 1);
 		}
 		if (out_flush(o))
-			status = write_error("sort", o->err);
+			status = write_error_as(
+				"sort", o->err,
+				"fflush failed: 'standard output': %s\nsort: write error", 2);
 	}
 	for (size_t i = 0; i < n; i++)
 		kfree(v[i].text);
@@ -319,6 +342,7 @@ static int cmd_uniq(int argc, char **argv)
 	struct cmd_out *o;
 	struct getopt g;
 	char *prev = NULL, *line;
+	const char *name;
 	unsigned long count = 0;
 	bool counts = false, nl;
 	size_t len;
@@ -330,14 +354,16 @@ static int cmd_uniq(int argc, char **argv)
 			return 1;
 		counts = true;
 	}
-	fd = open_input("uniq", g.ind < argc ? argv[g.ind] : "-");
+	name = g.ind < argc ? argv[g.ind] : "-";
+	fd = open_input("uniq", name);
 	if (fd < 0)
 		return 1;
-	o = kmalloc(sizeof(*o));
+	o = kmalloc(sizeof(*o)); /* once the file is open: its failure is the file's (cmd_io.h) */
 	if (!o || line_reader_init(&lr, fd)) {
+		dprintf(STDERR_FILENO, "uniq: %s: %s\n", name, errno_text(ENOMEM));
 		kfree(o);
 		close_input(fd);
-		return cmd_nomem("uniq", 1);
+		return 1;
 	}
 	out_init(o, STDOUT_FILENO);
 	do {
@@ -364,8 +390,11 @@ static int cmd_uniq(int argc, char **argv)
 	kfree(prev);
 	line_reader_free(&lr);
 	close_input(fd);
-	if (ret < 0 && ret != -EINTR)
-		dprintf(STDERR_FILENO, "uniq: %s\n", errno_text(-ret));
+	/* GNU uniq's read error names the file, not the errno; memory is ours to name */
+	if (ret == -ENOMEM)
+		dprintf(STDERR_FILENO, "uniq: %s: %s\n", name, errno_text(ENOMEM));
+	else if (ret < 0 && ret != -EINTR)
+		dprintf(STDERR_FILENO, "uniq: error reading '%s'\n", name);
 	ret = out_flush(o) ? write_error("uniq", o->err) : ret == -EINTR ? STATUS_SIGINT : ret < 0;
 	kfree(o);
 	return ret;

@@ -8,9 +8,8 @@
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/errno.h"
+#include "kernel/shell/sh_parse.h"
 #include "lib/string.h"
-
-#define HOME "/root"
 
 /*
  * The directory before the last cd, for "cd -" (bash's OLDPWD). One, like the shell: cd is a
@@ -42,9 +41,12 @@ static int cmd_cd(int argc, char **argv)
 		return 1;
 	}
 	cwd = kmalloc(2 * PATH_MAX); /* where we are, then (for "cd -") where we go */
-	if (!cwd)
-		return cmd_nomem("sh: cd", 1);
-	dir = back ? strcpy(cwd + PATH_MAX, oldpwd) : argc > 1 ? argv[1] : (char *)HOME;
+	if (!cwd) { /* as a chdir() that failed for want of memory: name where */
+		dir = back ? oldpwd : argc > 1 ? argv[1] : (char *)SH_HOME;
+		dprintf(STDERR_FILENO, "sh: cd: %s: %s\n", dir, errno_text(ENOMEM));
+		return 1;
+	}
+	dir = back ? strcpy(cwd + PATH_MAX, oldpwd) : argc > 1 ? argv[1] : (char *)SH_HOME;
 	if (vfs_getcwd(cwd, PATH_MAX) < 0)
 		cwd[0] = '\0'; /* too deep to name: "cd -" will say OLDPWD not set */
 	err = vfs_chdir(dir);
@@ -72,8 +74,11 @@ static int cmd_pwd(int argc, char **argv)
 	if (!buf)
 		return cmd_nomem("pwd", 1);
 	err = vfs_getcwd(buf, PATH_MAX);
-	if (err < 0) {
-		dprintf(STDERR_FILENO, "pwd: %s\n", errno_text(-err));
+	if (err < 0) { /* bash's pwd -P (Lucid keeps no $PWD): its words, to the byte */
+		dprintf(STDERR_FILENO,
+			"pwd: error retrieving current directory: getcwd: cannot access parent "
+			"directories: %s\n",
+			errno_text(-err));
 		status = 1;
 	} else if ((err = printf("%s\n", buf)) < 0) {
 		status = write_error("sh: pwd", err); /* bash's pwd is a builtin */

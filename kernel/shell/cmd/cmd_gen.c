@@ -63,7 +63,7 @@ static int cmd_yes(int argc, char **argv)
 			out_printf(o, i > 1 ? " %s" : "%s", argv[i]);
 		out_write(o, argc > 1 ? "\n" : "y\n", argc > 1 ? 1 : 2);
 	}
-	status = write_error("yes", o->err);
+	status = write_error_as("yes", o->err, "standard output: %s", 1);
 	kfree(o);
 	return status;
 }

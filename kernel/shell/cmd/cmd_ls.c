@@ -200,7 +200,7 @@ static int cmd_ls(int argc, char **argv)
 	else
 		status = ls_operands(o, argv + g.ind, argc - g.ind, lng, all);
 	if (out_flush(o))
-		status = write_error("ls", o->err);
+		status = write_error_as("ls", o->err, "write error: %s", 2);
 	kfree(o);
 	return status;
 }

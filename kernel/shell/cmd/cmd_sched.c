@@ -6,6 +6,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/timer.h"
 #include "kernel/sched/time.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/kstrtox.h"
 #include "lib/ctype.h"
@@ -74,9 +75,7 @@ static int cmd_sleep(int argc, char **argv)
 		dprintf(STDERR_FILENO, "usage: sleep SECONDS (fractions allowed)\n");
 		return 1;
 	}
-	/* Interruptible, as a sleep a user waits on must be: Ctrl-C ends it at once. */
-	if (msleep_interruptible((unsigned long)ms))
-		return STATUS_SIGINT;
+	msleep((unsigned long)ms);
 	return 0;
 }
 SHELL_CMD("sleep", "sleep SECONDS: pause (fractions allowed)", cmd_sleep);
@@ -121,11 +120,7 @@ static uint64_t parse_cpu_list(const char *s)
 	return mask;
 }
 
-/*
- * taskset MASK CMD... or taskset -c LIST CMD...: run CMD in a thread allowed only there. The
- * thread is in taskset's job and command (kernel/sched/signal.c): Ctrl-C and kill reach it as they
- * would reach the program Linux's taskset execs, and taskset returns its status.
- */
+/* taskset MASK CMD... or taskset -c LIST CMD...: run CMD in a thread allowed only there. */
 static int cmd_taskset(int argc, char **argv)
 {
 	uint64_t mask = 0;
@@ -145,15 +140,18 @@ static int cmd_taskset(int argc, char **argv)
 			nr_cpu_ids - 1);
 		return 1;
 	}
+	/* util-linux's message and statuses for a command it cannot run: 127, else 126 */
 	struct taskset_job job = {shell_find_cmd(argv[first]), argc - first, argv + first};
 	if (!job.cmd) {
-		dprintf(STDERR_FILENO, "taskset: %s: command not found\n", argv[first]);
+		dprintf(STDERR_FILENO, "taskset: failed to execute %s: %s\n", argv[first],
+			errno_text(ENOENT));
 		return 127;
 	}
 	struct task *t = kthread_create(taskset_thread, &job, argv[first]);
 	if (!t) {
-		dprintf(STDERR_FILENO, "taskset: Cannot allocate memory\n");
-		return 1;
+		dprintf(STDERR_FILENO, "taskset: failed to execute %s: %s\n", argv[first],
+			errno_text(ENOMEM));
+		return 126;
 	}
 	kthread_bind_mask(t, mask & online);
 	wake_up_new_task(t);

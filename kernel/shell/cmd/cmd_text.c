@@ -23,23 +23,20 @@ static const char *input_name(char **argv, int n, int i)
 static int cmd_cat(int argc, char **argv)
 {
 	int first = getopt_none(argc, argv), status = 0;
-	char *buf;
+	char *buf = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
 
 	if (first < 0)
 		return 1;
-	buf = kmalloc(CAT_BUF);
-	if (!buf)
-		return cmd_nomem("cat", 1);
 	for (int i = 0; i < (argc > first ? argc - first : 1); i++) {
 		const char *name = input_name(argv + first, argc - first, i);
 		int fd = open_input("cat", name);
-		long n;
+		long n = -ENOMEM;
 
 		if (fd < 0) {
 			status = 1;
 			continue;
 		}
-		while ((n = fd_read(fd, buf, CAT_BUF)) > 0) {
+		while ((buf || (buf = kmalloc(CAT_BUF))) && (n = fd_read(fd, buf, CAT_BUF)) > 0) {
 			long w = fd_write(STDOUT_FILENO, buf, (size_t)n);
 
 			if (w < 0) {
@@ -201,7 +198,7 @@ static int head_or_tail(int argc, char **argv, bool head)
 	struct count_opts c;
 	struct line_reader lr;
 	struct cmd_out *o;
-	int first, status = 0;
+	int first, status = 0, headed = 0;
 
 	if (parse_count_opts(argc, argv, head, &c, &first))
 		return 1;
@@ -209,26 +206,37 @@ static int head_or_tail(int argc, char **argv, bool head)
 		dprintf(STDERR_FILENO, "tail: at most %d lines\n", TAIL_MAX_LINES);
 		return 1;
 	}
-	o = kmalloc(sizeof(*o));
-	if (!o || line_reader_init(&lr, -1)) {
-		kfree(o);
-		return 1;
-	}
-	out_init(o, STDOUT_FILENO);
+	o = NULL; /* once a file is open: its failure is that file's (cmd_io.h) */
+	lr.buf = NULL;
 	for (int i = 0; i < (argc > first ? argc - first : 1); i++) {
 		const char *name = input_name(argv + first, argc - first, i);
+		const char *shown = strcmp(name, "-") ? name : "standard input"; /* as GNU's */
 		int fd, err;
 
-		if (out_failed(o))
+		if (o && out_failed(o))
 			break;
-		fd = open_input(prog, name);
+		fd = input_open(name);
 		if (fd < 0) {
+			if (o) /* what came before comes first, as a terminal shows it */
+				out_flush(o);
+			dprintf(STDERR_FILENO, "%s: cannot open '%s' for reading: %s\n", prog, name,
+				errno_text(-fd));
 			status = 1;
 			continue;
 		}
-		if (argc - first > 1) /* GNU's headers between files */
-			out_printf(o, "%s==> %s <==\n", i ? "\n" : "",
-				   strcmp(name, "-") ? name : "standard input");
+		if (!o && (o = kmalloc(sizeof(*o))))
+			out_init(o, STDOUT_FILENO);
+		if (o && argc - first > 1) /* GNU's headers, a blank after the first one printed */
+			out_printf(o, "%s==> %s <==\n", headed++ ? "\n" : "", shown);
+		if (!o || (!lr.buf && line_reader_init(&lr, fd))) { /* the memory to read it */
+			if (o)
+				out_flush(o);
+			dprintf(STDERR_FILENO, "%s: error reading '%s': %s\n", prog, shown,
+				errno_text(ENOMEM));
+			close_input(fd);
+			status = 1;
+			continue;
+		}
 		lr.fd = fd;
 		lr.start = lr.end = 0;
 		lr.eof = false;
@@ -240,12 +248,12 @@ static int head_or_tail(int argc, char **argv, bool head)
 		}
 		if (err) {
 			out_flush(o);
-			dprintf(STDERR_FILENO, "%s: error reading '%s': %s\n", prog, name,
+			dprintf(STDERR_FILENO, "%s: error reading '%s': %s\n", prog, shown,
 				errno_text(-err));
 			status = 1;
 		}
 	}
-	if (out_flush(o))
+	if (o && out_flush(o))
 		status = write_error(prog, o->err);
 	line_reader_free(&lr);
 	kfree(o);
