@@ -1,0 +1,75 @@
+/*
+ * Invariants in code: the checks behind comments such as "called with trace_types_lock held" or
+ * "interrupts off", under Linux's names (include/linux/lockdep.h). Each check sits where the
+ * comment is, and the comment stays: it says why the condition must hold.
+ *
+ * Lucid has no lockdep. Linux's lockdep proves lock orders over every path it has seen; these
+ * only check the one thing the comment states, on this call: lockdep_assert_held(l) is "held by
+ * this task" for a mutex and "held by this CPU" for a spin lock. A failed check WARNs once per
+ * place (kernel/panic.h), as Linux's lockdep reports once and goes on, so the report names the
+ * function that broke the rule and the kernel keeps running to show what follows.
+ *
+ * What each check costs decides when it is compiled in:
+ *   - a mutex's owner is always there (kernel/mutex.c takes the lock with it), and the functions
+ *     that require a mutex are slow paths (tracefs writes, the VFS): always on;
+ *   - a spin lock records its holder only in the debug and UBSAN builds (kernel/spinlock.h says
+ *     why), and so does the interrupt and preemption state checks' pushf or %gs load: these sit
+ *     on the tracer's per-event path (probes, callbacks, trace_printk), which make bench keeps
+ *     the same in the normal build. Both are on with CONFIG_DEBUG_ASSERT (make DEBUG=1 or
+ *     make UBSAN=1) and compile to nothing otherwise.
+ * Host unit tests compile some of these files with stand-ins for locks and no CPUs: there every
+ * check compiles to nothing.
+ */
+#ifndef KERNEL_LOCKDEP_H
+#define KERNEL_LOCKDEP_H
+
+#if defined(LUCID_HOST)
+
+#define lockdep_assert(cond) ((void)sizeof(cond))
+#define lockdep_assert_held(l) ((void)(l))
+
+#else
+
+#include <stdbool.h>
+#include "lib/compiler.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/spinlock.h"
+#include "kernel/mutex.h"
+#include "arch/x86_64/cpu.h"
+
+/* A check that costs on hot paths: only in the debug and UBSAN builds. cond is never evaluated
+ * otherwise (sizeof keeps it type-checked, so it cannot rot). */
+#ifdef CONFIG_DEBUG_ASSERT
+#define lockdep_assert(cond) ((void)WARN_ON_ONCE(!(cond)))
+#else
+#define lockdep_assert(cond) ((void)sizeof(cond))
+#endif
+
+static __always_inline bool lockdep_mutex_held(struct mutex *m)
+{
+	return READ_ONCE(m->owner) == current;
+}
+
+/* Always true in the normal build, which does not record a spin lock's holder. */
+static __always_inline bool lockdep_spin_held(spinlock_t *l)
+{
+	return spin_is_held_by_this_cpu(l);
+}
+
+/* "Called with l held": by this task (a mutex) or this CPU (a spin lock). */
+#define lockdep_assert_held(l)                                                                     \
+	((void)WARN_ON_ONCE(!_Generic((l), struct mutex *: lockdep_mutex_held,                     \
+				      spinlock_t *: lockdep_spin_held)(l)))
+
+#define lockdep_assert_irqs_disabled() lockdep_assert(irqs_disabled())
+#define lockdep_assert_irqs_enabled() lockdep_assert(!irqs_disabled())
+/* As Linux's: interrupts off keep this task on this CPU as surely as the preemption count. */
+#define lockdep_assert_preemption_disabled() lockdep_assert(preempt_count() || irqs_disabled())
+/* "On cpu": only where the caller cannot move meanwhile (preemption or interrupts off). */
+#define lockdep_assert_on_cpu(cpu) lockdep_assert((cpu) == smp_processor_id())
+
+#endif /* LUCID_HOST */
+
+#endif
