@@ -7,6 +7,7 @@
  * resynchronize their instruction streams); an NMI stops every CPU when the kernel panics.
  */
 #include "kernel/smp.h"
+#include "kernel/lockdep.h"
 #include "kernel/sched.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -77,6 +78,8 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 			others++;
 	if (!others)
 		return;
+	/* smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may. */
+	lockdep_assert(!irqs_disabled() || current == this_cpu()->idle);
 
 	spin_lock(&call_lock);
 	call_fn = fn;

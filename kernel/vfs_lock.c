@@ -22,6 +22,7 @@
 #include "kernel/sched.h"
 #include "kernel/wait.h"
 #include "lib/errno.h"
+#include "kernel/lockdep.h"
 
 static DEFINE_MUTEX(vfs_mutex);
 
@@ -37,6 +38,7 @@ void vfs_unlock(void)
 
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
 {
+	lockdep_assert_held(&vfs_mutex);
 	struct wait_queue_entry w = {0};
 	struct wait_queue_head *wq = NULL;
 	ssize_t ret;

@@ -35,6 +35,7 @@
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 
 #define WORD_MAX 128 /* longest function name or pattern */
 
@@ -362,6 +363,7 @@ static notrace bool is_command(struct regex_file *rf, const char *word)
  */
 static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct ftrace_hash_edit edit;
 	bool edits = rf->reset;
 	int ret = 0;

@@ -29,6 +29,7 @@
 #include "lib/errno.h"
 #include "lib/glob.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 
 struct ftrace_func_probe {
 	const struct ftrace_probe_ops *probe_ops;
@@ -51,6 +52,7 @@ static notrace void function_trace_probe_call(unsigned long ip, unsigned long pa
 	(void)fregs;
 	if (bit < 0)
 		return;
+	lockdep_assert_preemption_disabled(); /* by the recursion lock: the commands count on it */
 	if (probe->counts) {
 		int rec = ftrace_find_rec(ip);
 
@@ -139,6 +141,7 @@ static notrace int probe_changes(struct ftrace_func_probe *probe, const char *gl
 notrace int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
 					   const struct ftrace_probe_ops *probe_ops, long count)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct ftrace_func_probe *probe = get_probe(tr, probe_ops);
 	int n, ret;
 
@@ -165,6 +168,7 @@ notrace int register_ftrace_function_probe(const char *glob, struct trace_array 
 notrace int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
 						  const struct ftrace_probe_ops *probe_ops)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct ftrace_func_probe *probe = find_probe(probe_ops);
 	char *pattern;
 	int n, ret;
@@ -194,6 +198,7 @@ notrace int unregister_ftrace_function_probe_func(const char *glob, struct trace
 notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec,
 			       bool enable, bool apply)
 {
+	lockdep_assert_held(&trace_types_lock);
 	const struct ftrace_func_command *cmd = ftrace_find_command(spec->cmd);
 	const struct ftrace_probe_ops *probe_ops;
 	struct ftrace_func_probe *probe;
@@ -235,6 +240,7 @@ notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_s
 
 notrace size_t ftrace_probe_show(int k, char *buf, size_t size)
 {
+	lockdep_assert_held(&trace_types_lock);
 	for (struct ftrace_func_probe *p = func_probes; p; p = p->next) {
 		if (!p->ops.filter_hash.count)
 			continue;

@@ -113,6 +113,7 @@
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 #ifndef LUCID_HOST
 #include "kernel/time.h"
 #include "arch/x86_64/tsc.h"
@@ -409,6 +410,7 @@ static notrace unsigned long rb_size_to_pages(unsigned long size)
  */
 static notrace void rb_reset_locked(struct ring_buffer_per_cpu *cb)
 {
+	lockdep_assert(rb_load(&cb->reader_lock)); /* locked: it records no holder to compare */
 	unsigned int n = cb->nr_pages;
 
 	for (unsigned int id = 0; id <= n; id++) {
@@ -548,7 +550,9 @@ notrace struct ring_buffer *ring_buffer_alloc(unsigned long size, unsigned int f
 		if (rb_alloc_pages(&p, nr_pages))
 			goto fail;
 		rb_install_pages(cb, &p);
+		rb_reader_lock(cb); /* nobody else sees cb yet: taken for the rule's sake */
 		rb_reset_locked(cb);
+		rb_reader_unlock(cb);
 	}
 	return buffer;
 fail:
@@ -1125,6 +1129,7 @@ notrace void ring_buffer_record_enable_cpu(struct ring_buffer *buffer, int cpu)
 
 notrace void ring_buffer_dump_begin(struct ring_buffer *buffer)
 {
+	lockdep_assert_irqs_disabled();
 	__atomic_store_n(&buffer->dumper, ring_buffer_cpu_id() + 1, __ATOMIC_SEQ_CST);
 }
 
@@ -1180,6 +1185,7 @@ static notrace bool rb_get_reader_page(struct ring_buffer_per_cpu *cb)
 static notrace struct ring_buffer_event *rb_reader_peek(struct ring_buffer_per_cpu *cb,
 							uint64_t *ts)
 {
+	lockdep_assert(rb_load(&cb->reader_lock));
 	for (;;) {
 		struct buffer_data_page *dpage = cb->pages[cb->reader_page].page;
 		unsigned int size = rb_page_commit(dpage), off = cb->reader_off, len;
@@ -1411,6 +1417,7 @@ notrace struct ring_buffer_iter *ring_buffer_read_prepare(struct ring_buffer *bu
  */
 static notrace void rb_iter_reset(struct ring_buffer_iter *iter)
 {
+	lockdep_assert(rb_load(&iter->cpu_buffer->reader_lock));
 	struct ring_buffer_per_cpu *cb = iter->cpu_buffer;
 	uint64_t commit = rb_load_acquire(&cb->commit);
 
@@ -1474,6 +1481,7 @@ static notrace unsigned int rb_iter_copy(void *dst, const unsigned char *src, un
 /* Finds the iterator's next event and copies it into iter->event. Reader lock held. */
 static notrace bool rb_iter_fetch(struct ring_buffer_iter *iter)
 {
+	lockdep_assert(rb_load(&iter->cpu_buffer->reader_lock));
 	struct ring_buffer_per_cpu *cb = iter->cpu_buffer;
 	unsigned int n = cb->nr_pages;
 

@@ -40,6 +40,7 @@
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 
 #define TRACE_FLAGS_DEFAULT                                                                        \
 	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |                       \
@@ -325,6 +326,7 @@ notrace int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long siz
 /* A core option; the caller holds trace_types_lock. */
 notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 {
+	lockdep_assert_held(&trace_types_lock);
 	if (!!(tr->trace_flags & mask) == !!enabled)
 		return 0;
 	if (mask == TRACE_ITER_OVERWRITE) {
@@ -342,6 +344,7 @@ notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabl
 notrace int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags,
 			      struct tracer_opt *opt, int set)
 {
+	lockdep_assert_held(&trace_types_lock);
 	int ret = 0;
 
 	if (!!(flags->val & opt->bit) == !!set)

@@ -22,6 +22,7 @@
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
+#include "kernel/lockdep.h"
 
 #define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */
 #define PID_MAP_SIZE 1024 /* power of two */
@@ -64,6 +65,7 @@ static notrace void copy_comm(char *dst, const char *src)
 /* Forgets every name (the lock held): at first use, and when the slots change. */
 static notrace void reset_cmdlines(struct saved_cmdlines_buffer *s)
 {
+	lockdep_assert_held(&trace_cmdline_lock);
 	for (int i = 0; i < PID_MAP_SIZE; i++)
 		map_pid_to_cmdline[i] = NO_CMDLINE_MAP;
 	for (unsigned int i = 0; i < s->cmdline_num; i++)

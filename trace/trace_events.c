@@ -34,6 +34,7 @@
 #include "trace/trace_output.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 
 LIST_HEAD(ftrace_events);
 DEFINE_MUTEX(event_mutex);
@@ -103,6 +104,7 @@ notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
 /* Attach or detach the probe, as enabled and tracer_refs now say. event_mutex held. */
 static notrace int trace_event_update(struct trace_event_call *call)
 {
+	lockdep_assert_held(&event_mutex);
 	bool want = call->enabled || call->tracer_refs > 0;
 	int ret;
 
@@ -227,6 +229,7 @@ notrace int ftrace_set_clr_event(const struct trace_event_selector *sel)
 
 notrace void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
+	lockdep_assert_irqs_disabled();
 	struct ring_buffer_event *event;
 	struct trace_entry *entry;
 

@@ -43,6 +43,7 @@
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 
 #define EVENT_BUF_SIZE 127 /* Linux's longest set_event word */
 
@@ -151,6 +152,7 @@ static notrace int set_event_open(struct inode *inode, struct file *file)
 /* event_mutex held. */
 static notrace void ftrace_clear_events(void)
 {
+	lockdep_assert_held(&event_mutex);
 	struct trace_event_call *call;
 
 	list_for_each_entry(call, &ftrace_events, list)

@@ -20,6 +20,7 @@
 #include "arch/x86_64/ftrace.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
+#include "kernel/lockdep.h"
 
 #define TRACE_FUNC_OPT_STACK 0x1
 
@@ -61,6 +62,7 @@ notrace bool ftrace_trace_task(void)
 /* Called with trace_types_lock held. nr == 0 clears the list. */
 notrace int ftrace_pid_set(const int *pids, int nr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct pid_list *l;
 
 	if (nr < 0 || nr > FTRACE_PID_MAX)

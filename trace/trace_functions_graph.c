@@ -47,6 +47,7 @@
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
+#include "kernel/lockdep.h"
 
 /* task->graph_filter */
 #define TRACE_GRAPH_BIT 0x1 /* inside a set_graph_function function: trace its callees */
@@ -106,6 +107,7 @@ static unsigned int graph_checks;
 /* After a write to one of the settings above; the caller holds trace_types_lock. */
 static notrace void graph_update_checks(void)
 {
+	lockdep_assert_held(&trace_types_lock);
 	unsigned int checks = 0;
 
 	if (READ_ONCE(fgraph_max_depth))
@@ -230,6 +232,7 @@ static notrace noinline bool graph_entry_slow(struct task *t, struct ftrace_grap
 /* Called by the hook at a traced function's entry: true to see (and record) its return. */
 static notrace bool graph_entry(struct ftrace_graph_ent *trace)
 {
+	lockdep_assert_irqs_disabled();
 	struct task *t = current;
 
 	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_ENTRY_CHECKS) |
@@ -267,6 +270,7 @@ static notrace noinline void graph_return_slow(struct task *t, struct ftrace_gra
 /* Called by the hook when a function graph_entry() hooked returns. */
 static notrace void graph_return(struct ftrace_graph_ret *trace)
 {
+	lockdep_assert_irqs_disabled();
 	struct task *t = current;
 
 	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_RETURN_CHECKS))) {

@@ -55,6 +55,7 @@
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 
 #define TRACE_BUF_SIZE 1024 /* Linux's: the longest message, as text or as words */
 #define TRACE_BUF_WORDS (TRACE_BUF_SIZE / sizeof(uint32_t))
@@ -73,6 +74,7 @@ static struct trace_buffer_struct trace_percpu_buffer[NR_CPUS] __aligned(64);
 /* Preemption disabled: the level belongs to this CPU until put_trace_buf(). */
 static notrace void *get_trace_buf(void)
 {
+	lockdep_assert_preemption_disabled();
 	struct trace_buffer_struct *b = &trace_percpu_buffer[smp_processor_id()];
 
 	if (b->nesting >= TRACE_BUF_LEVELS)
@@ -96,6 +98,7 @@ static notrace bool printk_enabled(void)
 /* Preemption disabled. The record's data, or NULL if it cannot be recorded now. */
 static notrace void *printk_reserve(unsigned short type, unsigned long size, unsigned int trace_ctx)
 {
+	lockdep_assert_preemption_disabled();
 	struct ring_buffer_event *event = ring_buffer_lock_reserve(global_trace.buffer, size);
 	void *entry;
 

@@ -25,6 +25,7 @@
 #include "kernel/seq_file.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
+#include "kernel/lockdep.h"
 
 #define SNAPSHOT_MIN_SIZE 1 /* rounds up to the smallest ring buffer */
 
@@ -46,6 +47,7 @@ static notrace int resize_snapshot_to_main(struct trace_array *tr)
 
 notrace int tracing_alloc_snapshot(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	int ret;
 
 	if (!tr->buffer)
@@ -69,6 +71,7 @@ notrace int tracing_alloc_snapshot(struct trace_array *tr)
 
 notrace int tracing_snapshot_swap(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	int ret = tracing_alloc_snapshot(tr); /* resizes it to match, if it is already there */
 
 	return ret ? ret : ring_buffer_swap(tr->buffer, tr->snapshot_buffer);
@@ -76,12 +79,14 @@ notrace int tracing_snapshot_swap(struct trace_array *tr)
 
 notrace void tracing_clear_snapshot(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	if (tr->snapshot_buffer)
 		ring_buffer_reset(tr->snapshot_buffer);
 }
 
 notrace void tracing_free_snapshot(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	if (!tr->snapshot_buffer)
 		return;
 	ring_buffer_resize(tr->snapshot_buffer, SNAPSHOT_MIN_SIZE, RING_BUFFER_ALL_CPUS);

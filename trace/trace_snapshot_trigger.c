@@ -20,6 +20,7 @@
 #include "kernel/sched.h"
 #include "kernel/wait.h"
 #include "lib/errno.h"
+#include "kernel/lockdep.h"
 
 static int snapshot_pending; /* a trigger fired: swap, then record again */
 static DECLARE_WAIT_QUEUE_HEAD(snapshot_wait);
@@ -99,5 +100,6 @@ notrace void trace_snapshot_trigger_init(void)
  */
 notrace int trace_snapshot_trigger_setup(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	return snapshot_task ? tracing_alloc_snapshot(tr) : -ENOMEM;
 }
