@@ -28,6 +28,12 @@ static void (*call_fn)(void *info);
 static void *call_info;
 static int call_pending;
 
+/*
+ * notrace: before the GS base is set, a traced call's callback finds no per-CPU data; text_poke
+ * runs smp_call_function and its IPI handler on every CPU while call sites are half rewritten;
+ * smp_send_stop is the panic's, which must work when the tracer broke; and the reschedule IPI
+ * is an interrupt path, as do_interrupt (arch/x86_64/idt.c says why those are not traced).
+ */
 notrace void percpu_init_this_cpu(struct cpu *c)
 {
 	c->self = c;

@@ -105,7 +105,7 @@ static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every c
 static unsigned int graph_checks;
 
 /* After a write to one of the settings above; the caller holds trace_types_lock. */
-static notrace void graph_update_checks(void)
+static void graph_update_checks(void)
 {
 	lockdep_assert_held(&trace_types_lock);
 	unsigned int checks = 0;
@@ -128,16 +128,16 @@ struct ftrace_ops graph_hash_ops = {.flags = FTRACE_OPS_FL_GRAPH_SET};
  * Linux marks interrupt handlers by their section (__irq_entry); Lucid's are the functions
  * do_interrupt() calls for a vector (arch/x86_64/idt.c), so it asks that table.
  */
-notrace bool ftrace_graph_is_irq_entry(unsigned long addr)
+bool ftrace_graph_is_irq_entry(unsigned long addr)
 {
 	return is_irq_handler(addr);
 }
 
 /* --- recording ------------------------------------------------------------------------------ */
 
-static notrace __always_inline bool trace_graph_entry_record(struct trace_array *tr,
-							     const struct ftrace_graph_ent *trace,
-							     unsigned int trace_ctx)
+static __always_inline bool trace_graph_entry_record(struct trace_array *tr,
+						     const struct ftrace_graph_ent *trace,
+						     unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ent_entry *entry;
@@ -153,10 +153,10 @@ static notrace __always_inline bool trace_graph_entry_record(struct trace_array 
 	return true;
 }
 
-static notrace __always_inline void trace_graph_return_record(struct trace_array *tr,
-							      const struct ftrace_graph_ret *trace,
-							      uint64_t calltime,
-							      unsigned int trace_ctx)
+static __always_inline void trace_graph_return_record(struct trace_array *tr,
+						      const struct ftrace_graph_ret *trace,
+						      uint64_t calltime,
+						      unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ret_entry *entry;
@@ -175,7 +175,7 @@ static notrace __always_inline void trace_graph_return_record(struct trace_array
 }
 
 /* Is this a set_graph_function function (or is there no such filter)? Marks the task if so. */
-static notrace bool graph_addr(struct task *t, const struct ftrace_graph_ent *trace)
+static bool graph_addr(struct task *t, const struct ftrace_graph_ent *trace)
 {
 	if (!READ_ONCE(graph_hash_ops.filter_hash.count))
 		return true; /* empty: every function */
@@ -190,7 +190,7 @@ static notrace bool graph_addr(struct task *t, const struct ftrace_graph_ent *tr
 	return true;
 }
 
-static notrace bool graph_ignore_func(struct task *t, const struct ftrace_graph_ent *trace)
+static bool graph_ignore_func(struct task *t, const struct ftrace_graph_ent *trace)
 {
 	unsigned int max = READ_ONCE(fgraph_max_depth);
 
@@ -200,7 +200,7 @@ static notrace bool graph_ignore_func(struct task *t, const struct ftrace_graph_
 	return !(t->graph_filter & TRACE_GRAPH_BIT) && !graph_addr(t, trace);
 }
 
-static notrace bool graph_ignore_irqs(struct task *t)
+static bool graph_ignore_irqs(struct task *t)
 {
 	if (!READ_ONCE(graph_skip_irqs) || (t->graph_filter & TRACE_IRQ_BIT))
 		return false;
@@ -208,7 +208,7 @@ static notrace bool graph_ignore_irqs(struct task *t)
 }
 
 /* graph_entry() when something is set: every rule. */
-static notrace noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *trace)
+static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *trace)
 {
 	if (t->graph_filter & TRACE_GRAPH_NOTRACE_BIT)
 		return false;
@@ -230,7 +230,7 @@ static notrace noinline bool graph_entry_slow(struct task *t, struct ftrace_grap
 }
 
 /* Called by the hook at a traced function's entry: true to see (and record) its return. */
-static notrace bool graph_entry(struct ftrace_graph_ent *trace)
+static bool graph_entry(struct ftrace_graph_ent *trace)
 {
 	lockdep_assert_irqs_disabled();
 	struct task *t = current;
@@ -245,7 +245,7 @@ static notrace bool graph_entry(struct ftrace_graph_ent *trace)
 }
 
 /* graph_return() when something is set: every rule. */
-static notrace noinline void graph_return_slow(struct task *t, struct ftrace_graph_ret *trace)
+static noinline void graph_return_slow(struct task *t, struct ftrace_graph_ret *trace)
 {
 	uint64_t calltime = trace->calltime;
 	unsigned long thresh;
@@ -268,7 +268,7 @@ static notrace noinline void graph_return_slow(struct task *t, struct ftrace_gra
 }
 
 /* Called by the hook when a function graph_entry() hooked returns. */
-static notrace void graph_return(struct ftrace_graph_ret *trace)
+static void graph_return(struct ftrace_graph_ret *trace)
 {
 	lockdep_assert_irqs_disabled();
 	struct task *t = current;
@@ -284,7 +284,7 @@ static notrace void graph_return(struct ftrace_graph_ret *trace)
 /* --- the tracer ----------------------------------------------------------------------------- */
 
 /* A previous session may have ended inside a set_graph_* function: start clean. */
-static notrace void graph_reset_task_filters(void)
+static void graph_reset_task_filters(void)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t;
@@ -297,7 +297,7 @@ static notrace void graph_reset_task_filters(void)
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
-static notrace int graph_trace_init(struct trace_array *tr)
+static int graph_trace_init(struct trace_array *tr)
 {
 	graph_array = tr;
 	tr->ops.private = tr;
@@ -305,13 +305,13 @@ static notrace int graph_trace_init(struct trace_array *tr)
 	return register_ftrace_graph_ops(&tr->ops, graph_entry, graph_return);
 }
 
-static notrace void graph_trace_reset(struct trace_array *tr)
+static void graph_trace_reset(struct trace_array *tr)
 {
 	(void)tr;
 	unregister_ftrace_graph();
 }
 
-static notrace int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set)
+static int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set)
 {
 	(void)tr;
 	(void)old_flags;
@@ -327,12 +327,12 @@ static notrace int graph_set_flag(struct trace_array *tr, uint32_t old_flags, ui
 	return 0;
 }
 
-static notrace enum print_line_t graph_print_line(struct trace_iterator *iter)
+static enum print_line_t graph_print_line(struct trace_iterator *iter)
 {
 	return print_graph_function_flags(iter, graph_flags.val);
 }
 
-static notrace void graph_print_header(struct trace_iterator *iter)
+static void graph_print_header(struct trace_iterator *iter)
 {
 	print_graph_headers_flags(iter, graph_flags.val);
 }
@@ -352,7 +352,7 @@ REGISTER_TRACER(graph_trace);
 
 /* --- max_graph_depth, tracing_thresh -------------------------------------------------------- */
 
-static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	/* Linux's graph_depth_read prints the unsigned int with %d: 4294967295 reads -1. */
@@ -364,8 +364,8 @@ static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cn
  * refresh graph_checks, all under trace_types_lock so that two writers cannot leave the word
  * describing the other's setting.
  */
-static notrace ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t *ppos,
-					   void (*set)(unsigned long val))
+static ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t *ppos,
+				   void (*set)(unsigned long val))
 {
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
@@ -381,13 +381,13 @@ static notrace ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t 
 }
 
 /* Any number; as on Linux it is kept as an unsigned int. */
-static notrace void graph_depth_set(unsigned long val)
+static void graph_depth_set(unsigned long val)
 {
 	WRITE_ONCE(fgraph_max_depth, (unsigned int)val);
 }
 
-static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
-					 loff_t *ppos)
+static ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
+				 loff_t *ppos)
 {
 	(void)file;
 	return graph_setting_write(ubuf, cnt, ppos, graph_depth_set);
@@ -399,19 +399,19 @@ const struct file_operations graph_depth_fops = {
 };
 
 /* Microseconds in the file, nanoseconds inside. */
-static notrace ssize_t tracing_thresh_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t tracing_thresh_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(tracing_thresh) / NSEC_PER_USEC);
 }
 
-static notrace void tracing_thresh_set(unsigned long val)
+static void tracing_thresh_set(unsigned long val)
 {
 	WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
 }
 
-static notrace ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
-					    loff_t *ppos)
+static ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
+				    loff_t *ppos)
 {
 	(void)file;
 	return graph_setting_write(ubuf, cnt, ppos, tracing_thresh_set);
