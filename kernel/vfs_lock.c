@@ -36,6 +36,11 @@ void vfs_unlock(void)
 	mutex_unlock(&vfs_mutex);
 }
 
+bool vfs_lock_held(void)
+{
+	return READ_ONCE(vfs_mutex.owner) == current || current == this_cpu()->idle;
+}
+
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
 {
 	lockdep_assert_held(&vfs_mutex);
