@@ -10,15 +10,16 @@
  * function that broke the rule and the kernel keeps running to show what follows.
  *
  * What each check costs decides when it is compiled in:
- *   - a mutex's owner is always there (kernel/mutex.c takes the lock with it), and the functions
- *     that require a mutex are slow paths (tracefs writes, the VFS): always on;
- *   - a spin lock records its holder only in the debug and UBSAN builds (kernel/spinlock.h says
- *     why), and so does the interrupt and preemption state checks' pushf or %gs load: these sit
- *     on the tracer's per-event path (probes, callbacks, trace_printk), which make bench keeps
- *     the same in the normal build. Both are on with CONFIG_DEBUG_ASSERT (make DEBUG=1 or
- *     make UBSAN=1) and compile to nothing otherwise.
- * Host unit tests compile some of these files with stand-ins for locks and no CPUs: there every
- * check compiles to nothing.
+ *   - lockdep_assert_held() of a mutex: always. Its owner is there anyway (kernel/mutex.c takes
+ *     the lock with it), and the functions that require a mutex are slow paths (tracefs writes);
+ *   - lockdep_assert_held() of a spin lock: only in the debug and UBSAN builds, the only ones in
+ *     which a spin lock records its holder (kernel/spinlock.h says why);
+ *   - lockdep_assert() and the interrupt and preemption checks: only in those builds too. They
+ *     sit on the tracer's per-event paths (probes, callbacks, trace_printk) and in the VFS's
+ *     inner loops, which make bench keeps as they are in the normal build.
+ * "Those builds" are the ones with CONFIG_DEBUG_ASSERT: make DEBUG=1 and make UBSAN=1. Elsewhere
+ * the checks compile to nothing. Host unit tests compile some of these files with stand-ins for
+ * locks and no CPUs: there every check compiles to nothing.
  */
 #ifndef KERNEL_LOCKDEP_H
 #define KERNEL_LOCKDEP_H

@@ -9,8 +9,9 @@
  *
  * In the debug and UBSAN builds (CONFIG_DEBUG_ASSERT) a lock also records which CPU holds it, so
  * that lockdep_assert_held() (kernel/lockdep.h) can check a "called with the lock held" comment.
- * Not in the normal build: it is a store on every lock and unlock, and the scheduler takes its
- * locks on every switch (make bench's ctx_switch_insns would grow by more than 1%).
+ * Not in the normal build: it is a %gs load and a store on every lock and a store on every
+ * unlock, and a wakeup and switch takes several locks. Measured with make bench: 802 -> 861
+ * instructions a context switch, 1264 -> 1347 a remote wakeup, 6% more for the workload.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
