@@ -40,6 +40,7 @@
 #include "lib/glob.h"
 #include "lib/kstrtox.h"
 #include "lib/string.h"
+#include "kernel/lockdep.h"
 
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
 #define REC_ENABLED (1u << 31)      /* the site is a call to ftrace_caller now */
@@ -229,6 +230,7 @@ static struct text_poke_loc poke_batch[FTRACE_POKE_BATCH]; /* under ftrace_lock 
 
 static void ftrace_update_sites(void)
 {
+	lockdep_assert_held(&ftrace_lock); /* poke_batch is shared */
 	int n = 0;
 
 	for (int i = 0; i < nr_records; i++) {
