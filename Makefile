@@ -5,6 +5,7 @@
 #   make test          every test: host unit tests, then QEMU integration tests
 #   make debug         boot, and wait for gdb
 #   make bench         figures measured in guest instructions (qemu -icount shift=0)
+#   make DEBUG=1       the kernel with every invariant check on (kernel/sched/lockdep.h), in build-debug/
 #   make profile EVENT=function|graph|printk   where one event's instructions go (gdb)
 #   make record        trace a command in the guest into trace.dat (CMD='...' ARGS='-p function')
 #   make clean
@@ -34,6 +35,12 @@ B := build
 UBSAN ?= 0
 ifeq ($(UBSAN),1)
 B := build-ubsan
+endif
+# `make DEBUG=1` builds in build-debug/ with the checks of kernel/sched/lockdep.h that cost on hot
+# paths (CONFIG_DEBUG_ASSERT); UBSAN=1 turns them on too, as it is a debugging build already.
+DEBUG ?= 0
+ifeq ($(UBSAN)$(DEBUG),01)
+B := build-debug
 endif
 
 # Freestanding 64-bit kernel code: no libc, no red zone (interrupts push onto our stack), no SSE
@@ -246,6 +253,9 @@ ifeq ($(UBSAN),1)
 KCFLAGS += $(UBSAN_CFLAGS)
 $(B)/kernel/debug/ubsan.o: KCFLAGS += -fno-sanitize=all
 endif
+ifneq ($(filter 1,$(UBSAN) $(DEBUG)),)
+KCFLAGS += -DCONFIG_DEBUG_ASSERT
+endif
 
 # The objects depend on the flags they are built with, written to $(B)/kcflags: changing
 # STACKPROTECTOR or FTRACE rebuilds them. (Tests read the file to know what a build has.)
@@ -262,4 +272,7 @@ ubsan-iso:
 clean-ubsan:
 	rm -rf $(UBSAN_B)
 clean: clean-ubsan
-.PHONY: ubsan-iso clean-ubsan
+clean-debug:
+	rm -rf build-debug
+clean: clean-debug
+.PHONY: ubsan-iso clean-ubsan clean-debug

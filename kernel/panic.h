@@ -30,5 +30,14 @@ void __warn(const char *file, int line, const char *func);
 			__warn(__FILE__, __LINE__, __func__);                                      \
 		__w;                                                                               \
 	})
+/* The same, reported only the first time this place fires: for checks on paths that run often. */
+#define WARN_ON_ONCE(cond)                                                                         \
+	({                                                                                         \
+		static bool __warned;                                                              \
+		bool __w = !!(cond);                                                               \
+		if (unlikely(__w) && !__atomic_exchange_n(&__warned, true, __ATOMIC_RELAXED))      \
+			__warn(__FILE__, __LINE__, __func__);                                      \
+		__w;                                                                               \
+	})
 
 #endif

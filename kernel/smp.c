@@ -7,6 +7,7 @@
  * resynchronize their instruction streams); an NMI stops every CPU when the kernel panics.
  */
 #include "kernel/smp.h"
+#include "kernel/sched/lockdep.h"
 #include "kernel/sched/sched.h"
 #include "kernel/printk.h"
 #include "kernel/sched/time.h"
@@ -27,6 +28,12 @@ static void (*call_fn)(void *info);
 static void *call_info;
 static int call_pending;
 
+/*
+ * notrace: before the GS base is set, a traced call's callback finds no per-CPU data; text_poke
+ * runs smp_call_function and its IPI handler on every CPU while call sites are half rewritten;
+ * smp_send_stop is the panic's, which must work when the tracer broke; and the reschedule IPI
+ * is an interrupt path, as do_interrupt (arch/x86_64/idt.c says why those are not traced).
+ */
 notrace void percpu_init_this_cpu(struct cpu *c)
 {
 	c->self = c;
@@ -77,6 +84,8 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 			others++;
 	if (!others)
 		return;
+	/* smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may. */
+	lockdep_assert(!irqs_disabled() || current == this_cpu()->idle);
 
 	spin_lock(&call_lock);
 	call_fn = fn;

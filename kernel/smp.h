@@ -20,7 +20,8 @@ void smp_send_stop(void);
 /*
  * Runs fn(info) on every other online CPU and waits until all have finished. Used by code
  * patching to make every CPU serialize its instruction stream. Must be called with interrupts
- * enabled (the other CPUs may be waiting for us to take their IPI too).
+ * enabled (the other CPUs may be waiting for us to take their IPI too), except by kmain during
+ * boot, when no other CPU calls here yet (Linux's early_boot_irqs_disabled).
  */
 void smp_call_function(void (*fn)(void *info), void *info);
 

@@ -14,7 +14,7 @@
  * To format, each directive ("%-08lx") is copied out on its own and given to snprintf with the
  * saved value as its one argument, so the output is exactly what vsnprintf would have printed.
  *
- * notrace: trace_printk calls vbin_printf while recording.
+ * Not traced (lib/ is built without -pg): trace_printk calls vbin_printf while recording.
  */
 #include "lib/bprintf.h"
 #include "lib/printf.h"
@@ -36,7 +36,7 @@ struct directive {
 };
 
 /* Parses the directive at *fmt (just past a '%'); leaves *fmt after it. */
-static notrace struct directive parse_directive(const char **fmt)
+static struct directive parse_directive(const char **fmt)
 {
 	struct directive d = {*fmt - 1, NULL, 0, ARG_NONE, PREC_NONE};
 	const char *p = *fmt;
@@ -92,7 +92,7 @@ static notrace struct directive parse_directive(const char **fmt)
 }
 
 /* The next conversion after *fmt, past literal text and "%%"; false at the end of fmt. */
-static notrace bool next_directive(const char **fmt, struct directive *d)
+static bool next_directive(const char **fmt, struct directive *d)
 {
 	const char *p = *fmt;
 
@@ -116,7 +116,7 @@ struct words {
 	size_t size, pos;
 };
 
-static notrace void put_word(struct words *b, uint32_t v)
+static void put_word(struct words *b, uint32_t v)
 {
 	if (b->pos < b->size)
 		b->w[b->pos] = v;
@@ -124,12 +124,12 @@ static notrace void put_word(struct words *b, uint32_t v)
 }
 
 /* glibc's choice, which vsnprintf follows: "(null)" only if the precision lets all of it out. */
-static notrace const char *null_text(int prec)
+static const char *null_text(int prec)
 {
 	return prec < 0 || prec >= 6 ? "(null)" : "";
 }
 
-notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap)
+int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap)
 {
 	struct words b = {bin, words, 0};
 	struct directive d;
@@ -165,7 +165,7 @@ notrace int vbin_printf(uint32_t *bin, size_t words, const char *fmt, va_list ap
 }
 
 /* The same walk as vbin_printf's, recording what it would save instead of saving it. */
-notrace bool bprint_layout_parse(const char *fmt, struct bprint_layout *layout)
+bool bprint_layout_parse(const char *fmt, struct bprint_layout *layout)
 {
 	uint32_t wide = 0;
 	unsigned int n = 0, words = 0;
@@ -192,14 +192,14 @@ notrace bool bprint_layout_parse(const char *fmt, struct bprint_layout *layout)
 }
 
 /* Reads back what put_word stored; past the end, zeros (a truncated record prints zeros). */
-static notrace uint32_t get_word(const uint32_t *bin, size_t words, size_t *pos)
+static uint32_t get_word(const uint32_t *bin, size_t words, size_t *pos)
 {
 	uint32_t v = *pos < words ? bin[*pos] : 0;
 	(*pos)++;
 	return v;
 }
 
-notrace int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, size_t words)
+int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, size_t words)
 {
 	size_t out = 0, pos = 0;
 	char one[DIRECTIVE_MAX + 1];

@@ -7,6 +7,9 @@
 /*
  * notrace keeps gcc's -pg from instrumenting a function: the tracer itself and anything it calls
  * must never call back into the tracer, or one traced event would trace itself forever.
+ * It only matters where -pg is: kernel/ and arch/ (the Makefile's TRACED_OBJS). lib/ and trace/
+ * are never built with it, so their .c files go without; their headers' inline functions keep
+ * it, as a traced file that includes them compiles them with -pg.
  */
 #define notrace __attribute__((no_instrument_function))
 #define __noreturn __attribute__((noreturn))

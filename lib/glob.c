@@ -8,7 +8,7 @@
  * '*' and the string position it was tried at; on a mismatch we let that '*' swallow one more
  * character and resume just after it. No recursion, no stack.
  *
- * Everything here is notrace: the tracer calls it while choosing which functions to trace.
+ * Not traced (lib/ is built without -pg): the tracer calls it while choosing what to trace.
  */
 #include "lib/glob.h"
 #include "lib/compiler.h"
@@ -17,7 +17,7 @@
  * Matches c against the set starting just after the '['. Returns a pointer just past the closing
  * ']' and sets *hit, or returns NULL when the set has no closing ']' (then '[' is a literal).
  */
-static notrace const char *match_set(const char *p, unsigned char c, bool *hit)
+static const char *match_set(const char *p, unsigned char c, bool *hit)
 {
 	bool negate = *p == '!' || *p == '^';
 	bool found = false;
@@ -42,7 +42,7 @@ static notrace const char *match_set(const char *p, unsigned char c, bool *hit)
 	return p + 1;
 }
 
-notrace bool glob_match(const char *pattern, const char *str)
+bool glob_match(const char *pattern, const char *str)
 {
 	const char *p = pattern, *s = str;
 	const char *star_p = NULL, *star_s = NULL; /* the backtrack point */

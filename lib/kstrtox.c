@@ -6,7 +6,7 @@
  * '+' and the trailing-newline rules; the signed ones peel off a '-' and check the magnitude fits.
  * Narrower types (int, unsigned int) parse at 64 bits and range-check the result.
  *
- * Everything here is notrace: the tracer parses its control files with these functions.
+ * Not traced (lib/ is built without -pg): the tracer parses its control files with these.
  */
 #include <stdbool.h>
 #include "lib/kstrtox.h"
@@ -15,7 +15,7 @@
 #include "lib/errno.h"
 
 /* The value of digit c (0-9, a-z, A-Z), or 99 for anything else: never a valid digit. */
-static notrace unsigned int digit_value(char c)
+static unsigned int digit_value(char c)
 {
 	if (isdigit(c))
 		return c - '0';
@@ -25,7 +25,7 @@ static notrace unsigned int digit_value(char c)
 }
 
 /* Resolves base 0 from the prefix and skips a "0x" that belongs to a hex number. */
-static notrace const char *fixup_radix(const char *s, unsigned int *base)
+static const char *fixup_radix(const char *s, unsigned int *base)
 {
 	if (*base == 0) {
 		if (s[0] == '0' && tolower(s[1]) == 'x' && isxdigit(s[2]))
@@ -45,8 +45,8 @@ static notrace const char *fixup_radix(const char *s, unsigned int *base)
  * sets *overflow if the value does not fit 64 bits (it keeps reading, so *s still ends up past
  * every digit).
  */
-static notrace int parse_digits(const char **s, unsigned int base, unsigned long long *res,
-				bool *overflow)
+static int parse_digits(const char **s, unsigned int base, unsigned long long *res,
+			bool *overflow)
 {
 	unsigned long long v = 0;
 	int n = 0;
@@ -66,7 +66,7 @@ static notrace int parse_digits(const char **s, unsigned int base, unsigned long
 }
 
 /* The core: no sign handling. Bases other than 0 and 2..16 are rejected, as Linux parses no more. */
-static notrace int parse_unsigned(const char *s, unsigned int base, unsigned long long *res)
+static int parse_unsigned(const char *s, unsigned int base, unsigned long long *res)
 {
 	unsigned long long v;
 	bool overflow;
@@ -86,14 +86,14 @@ static notrace int parse_unsigned(const char *s, unsigned int base, unsigned lon
 	return 0;
 }
 
-notrace int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
 {
 	if (s[0] == '+')
 		s++;
 	return parse_unsigned(s, base, res);
 }
 
-notrace int kstrtoll(const char *s, unsigned int base, long long *res)
+int kstrtoll(const char *s, unsigned int base, long long *res)
 {
 	unsigned long long v;
 	int err;
@@ -118,7 +118,7 @@ notrace int kstrtoll(const char *s, unsigned int base, long long *res)
 }
 
 /* long is 64 bits on x86_64, so these are the long long versions under another type. */
-notrace int kstrtoul(const char *s, unsigned int base, unsigned long *res)
+int kstrtoul(const char *s, unsigned int base, unsigned long *res)
 {
 	unsigned long long v;
 	int err = kstrtoull(s, base, &v);
@@ -131,7 +131,7 @@ notrace int kstrtoul(const char *s, unsigned int base, unsigned long *res)
 	return 0;
 }
 
-notrace int kstrtol(const char *s, unsigned int base, long *res)
+int kstrtol(const char *s, unsigned int base, long *res)
 {
 	long long v;
 	int err = kstrtoll(s, base, &v);
@@ -144,7 +144,7 @@ notrace int kstrtol(const char *s, unsigned int base, long *res)
 	return 0;
 }
 
-notrace int kstrtouint(const char *s, unsigned int base, unsigned int *res)
+int kstrtouint(const char *s, unsigned int base, unsigned int *res)
 {
 	unsigned long long v;
 	int err = kstrtoull(s, base, &v);
@@ -157,7 +157,7 @@ notrace int kstrtouint(const char *s, unsigned int base, unsigned int *res)
 	return 0;
 }
 
-notrace int kstrtoint(const char *s, unsigned int base, int *res)
+int kstrtoint(const char *s, unsigned int base, int *res)
 {
 	long long v;
 	int err = kstrtoll(s, base, &v);
@@ -170,7 +170,7 @@ notrace int kstrtoint(const char *s, unsigned int base, int *res)
 	return 0;
 }
 
-notrace unsigned long simple_strtoul(const char *cp, char **endp, unsigned int base)
+unsigned long simple_strtoul(const char *cp, char **endp, unsigned int base)
 {
 	unsigned long long v;
 	bool overflow;

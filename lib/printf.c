@@ -12,7 +12,7 @@
  * "0x..." and "(nil)". %pS/%ps are Linux's symbol extensions; the symbolizer is registered by the
  * kernel's symbol table code so that lib/ does not depend on it.
  *
- * Everything here is notrace: the tracer formats its output with these functions.
+ * Not traced (lib/ is built without -pg): the tracer formats its output with these functions.
  */
 #include "lib/printf.h"
 #include <stdint.h>
@@ -42,25 +42,25 @@ struct out {
 
 static printf_symbolizer_t symbolizer;
 
-notrace void printf_set_symbolizer(printf_symbolizer_t fn)
+void printf_set_symbolizer(printf_symbolizer_t fn)
 {
 	WRITE_ONCE(symbolizer, fn);
 }
 
-static notrace void put(struct out *o, char c)
+static void put(struct out *o, char c)
 {
 	if (o->pos < o->size)
 		o->buf[o->pos] = c;
 	o->pos++;
 }
 
-static notrace void pad(struct out *o, int n, char c)
+static void pad(struct out *o, int n, char c)
 {
 	while (n-- > 0)
 		put(o, c);
 }
 
-static notrace void emit_str(struct out *o, const char *s, size_t len, const struct spec *sp)
+static void emit_str(struct out *o, const char *s, size_t len, const struct spec *sp)
 {
 	int fill = sp->width > (int)len ? sp->width - (int)len : 0;
 
@@ -72,8 +72,8 @@ static notrace void emit_str(struct out *o, const char *s, size_t len, const str
 		pad(o, fill, ' ');
 }
 
-static notrace void emit_number(struct out *o, unsigned long long v, bool negative, int base,
-				bool upper, const struct spec *sp, bool is_signed)
+static void emit_number(struct out *o, unsigned long long v, bool negative, int base,
+			bool upper, const struct spec *sp, bool is_signed)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24]; /* 64 bits in octal is 22 digits */
@@ -123,7 +123,7 @@ static notrace void emit_number(struct out *o, unsigned long long v, bool negati
 }
 
 /* Fetch an integer argument at the C type the length modifier names, widened to 64 bits. */
-static notrace long long get_signed(va_list *ap, int len)
+static long long get_signed(va_list *ap, int len)
 {
 	switch (len) {
 	case L_CHAR:
@@ -144,7 +144,7 @@ static notrace long long get_signed(va_list *ap, int len)
 	}
 }
 
-static notrace unsigned long long get_unsigned(va_list *ap, int len)
+static unsigned long long get_unsigned(va_list *ap, int len)
 {
 	switch (len) {
 	case L_CHAR:
@@ -166,7 +166,7 @@ static notrace unsigned long long get_unsigned(va_list *ap, int len)
 }
 
 /* Reads "123" or "*" (an int argument, which may be negative), clamped to FIELD_MAX. */
-static notrace int get_field(const char **fmt, va_list *ap)
+static int get_field(const char **fmt, va_list *ap)
 {
 	int n = 0;
 
@@ -182,7 +182,7 @@ static notrace int get_field(const char **fmt, va_list *ap)
 	return n;
 }
 
-static notrace void emit_pointer(struct out *o, const char **fmt, void *ptr, struct spec *sp)
+static void emit_pointer(struct out *o, const char **fmt, void *ptr, struct spec *sp)
 {
 	char sym[128];
 
@@ -205,7 +205,7 @@ static notrace void emit_pointer(struct out *o, const char **fmt, void *ptr, str
 	emit_number(o, (uintptr_t)ptr, false, 16, false, sp, true);
 }
 
-notrace int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = {buf, size, 0};
 	va_list args;
@@ -313,7 +313,7 @@ notrace int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return (int)o.pos;
 }
 
-notrace int snprintf(char *buf, size_t size, const char *fmt, ...)
+int snprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -324,7 +324,7 @@ notrace int snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
-notrace int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(buf, size, fmt, ap);
 
@@ -333,7 +333,7 @@ notrace int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return (size_t)n < size ? n : (int)(size - 1);
 }
 
-notrace int scnprintf(char *buf, size_t size, const char *fmt, ...)
+int scnprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

@@ -13,7 +13,7 @@
  * costs O(states) and a whole search O(line length * states), whatever the pattern. Empty loops
  * like "()*" terminate for the same reason. The sets live on the stack (256 states fit in bytes).
  *
- * Everything here is notrace, like the rest of lib/.
+ * Not traced, like the rest of lib/ (built without -pg).
  */
 #include "lib/regex.h"
 #include "lib/compiler.h"
@@ -52,7 +52,7 @@ struct frag {
 	int start, end; /* end's out is still open */
 };
 
-static notrace int token(const struct parser *ps, int *len)
+static int token(const struct parser *ps, int *len)
 {
 	const char *ops = "|()*+?";
 	const char *op;
@@ -73,7 +73,7 @@ static notrace int token(const struct parser *ps, int *len)
 	return T_ATOM;
 }
 
-static notrace int new_state(struct parser *ps, int op, int arg, int out, int out1)
+static int new_state(struct parser *ps, int op, int arg, int out, int out1)
 {
 	struct regex *re = ps->re;
 
@@ -83,13 +83,13 @@ static notrace int new_state(struct parser *ps, int op, int arg, int out, int ou
 	return re->nstates++;
 }
 
-static notrace void set_out(struct parser *ps, int from, int to)
+static void set_out(struct parser *ps, int from, int to)
 {
 	ps->re->states[from].out = to;
 }
 
 /* A fragment made of one state (its entry and exit at once). */
-static notrace int single(struct parser *ps, struct frag *f, int op, int arg)
+static int single(struct parser *ps, struct frag *f, int op, int arg)
 {
 	int s = new_state(ps, op, arg, 0, 0);
 
@@ -107,7 +107,7 @@ static const struct {
 	{"xdigit", isxdigit}, {"punct", ispunct}, {"print", isprint},
 };
 
-static notrace int add_named_set(const char **pp, uint8_t *map)
+static int add_named_set(const char **pp, uint8_t *map)
 {
 	const char *name = *pp + 2, *end = strstr(name, ":]");
 
@@ -127,7 +127,7 @@ static notrace int add_named_set(const char **pp, uint8_t *map)
 }
 
 /* Parses a bracket expression (ps->p is just past the '[') into a new set; POSIX: no escapes. */
-static notrace int parse_set(struct parser *ps, struct frag *f)
+static int parse_set(struct parser *ps, struct frag *f)
 {
 	struct regex *re = ps->re;
 	uint8_t map[32] = {0};
@@ -182,10 +182,10 @@ static notrace int parse_set(struct parser *ps, struct frag *f)
 	return single(ps, f, RE_SET, re->nsets++);
 }
 
-static notrace int parse_alt(struct parser *ps, struct frag *f);
+static int parse_alt(struct parser *ps, struct frag *f);
 
 /* One atom: a character, '.', a set, an anchor or a parenthesised group. */
-static notrace int parse_atom(struct parser *ps, struct frag *f)
+static int parse_atom(struct parser *ps, struct frag *f)
 {
 	int len, t = token(ps, &len);
 	char c;
@@ -238,7 +238,7 @@ literal:
 }
 
 /* An atom followed by any number of '*', '+', '?'. */
-static notrace int parse_repeat(struct parser *ps, struct frag *f)
+static int parse_repeat(struct parser *ps, struct frag *f)
 {
 	/* BRE: "^*" is an anchor and a literal star, so the star is left for the next atom. */
 	bool bre_anchor = !ps->ere && ps->at_branch_start && *ps->p == '^';
@@ -263,7 +263,7 @@ static notrace int parse_repeat(struct parser *ps, struct frag *f)
 }
 
 /* A sequence of repeated atoms, up to '|', ')' or the end. An empty one matches the empty string. */
-static notrace int parse_concat(struct parser *ps, struct frag *f)
+static int parse_concat(struct parser *ps, struct frag *f)
 {
 	int len, t, err;
 	struct frag next;
@@ -285,7 +285,7 @@ static notrace int parse_concat(struct parser *ps, struct frag *f)
 }
 
 /* Branches separated by '|'. */
-static notrace int parse_alt(struct parser *ps, struct frag *f)
+static int parse_alt(struct parser *ps, struct frag *f)
 {
 	int len, err = parse_concat(ps, f);
 	struct frag other;
@@ -308,7 +308,7 @@ static notrace int parse_alt(struct parser *ps, struct frag *f)
 	return err;
 }
 
-notrace int regex_compile(struct regex *re, const char *pattern, int flags)
+int regex_compile(struct regex *re, const char *pattern, int flags)
 {
 	struct parser ps = {pattern, re, flags & REGEX_EXTENDED, true, 0};
 	struct frag f;
@@ -337,7 +337,7 @@ notrace int regex_compile(struct regex *re, const char *pattern, int flags)
 	return 0;
 }
 
-notrace void regex_free(struct regex *re)
+void regex_free(struct regex *re)
 {
 	kfree(re->states);
 	kfree(re->sets);
@@ -357,8 +357,8 @@ struct nfa_set {
  * anchors that hold at pos). An explicit stack rather than recursion: each state is pushed at
  * most once, so it never holds more than REGEX_MAX_STATES entries.
  */
-static notrace void add_state(const struct regex *re, struct nfa_set *set, int id, const char *line,
-			      const char *pos)
+static void add_state(const struct regex *re, struct nfa_set *set, int id, const char *line,
+		      const char *pos)
 {
 	uint8_t stack[REGEX_MAX_STATES];
 	int sp = 0;
@@ -402,7 +402,7 @@ static notrace void add_state(const struct regex *re, struct nfa_set *set, int i
 #undef PUSH
 }
 
-static notrace bool consumes(const struct regex *re, const struct re_state *st, unsigned char c)
+static bool consumes(const struct regex *re, const struct re_state *st, unsigned char c)
 {
 	switch (st->op) {
 	case RE_CHAR:
@@ -414,7 +414,7 @@ static notrace bool consumes(const struct regex *re, const struct re_state *st, 
 	}
 }
 
-notrace bool regex_search(const struct regex *re, const char *line)
+bool regex_search(const struct regex *re, const char *line)
 {
 	struct nfa_set sets[2], *cur = &sets[0], *next = &sets[1];
 	const char *p = line;

@@ -7,13 +7,13 @@
  * speed; that also stops gcc from "optimising" a byte loop inside memset into a call to memset,
  * which would recurse forever. The rest are plain byte loops: short, obviously correct.
  *
- * Everything here is notrace: the tracer formats its output with these functions.
+ * Not traced (lib/ is built without -pg): the tracer formats its output with these functions.
  */
 #include "lib/string.h"
 #include "lib/compiler.h"
 #include "lib/ctype.h"
 
-notrace void *memcpy(void *dest, const void *src, size_t n)
+void *memcpy(void *dest, const void *src, size_t n)
 {
 	void *d = dest;
 
@@ -21,7 +21,7 @@ notrace void *memcpy(void *dest, const void *src, size_t n)
 	return dest;
 }
 
-notrace void *memset(void *s, int c, size_t n)
+void *memset(void *s, int c, size_t n)
 {
 	void *d = s;
 
@@ -34,7 +34,7 @@ notrace void *memset(void *s, int c, size_t n)
  * them, so copy backwards: set the direction flag, copy from the last byte down, clear it again
  * (the ABI and our interrupt entry both rely on it being clear).
  */
-notrace void *memmove(void *dest, const void *src, size_t n)
+void *memmove(void *dest, const void *src, size_t n)
 {
 	if (dest <= src || (const char *)src + n <= (char *)dest)
 		return memcpy(dest, src, n);
@@ -46,7 +46,7 @@ notrace void *memmove(void *dest, const void *src, size_t n)
 	return dest;
 }
 
-notrace int memcmp(const void *a, const void *b, size_t n)
+int memcmp(const void *a, const void *b, size_t n)
 {
 	const unsigned char *p = a, *q = b;
 
@@ -56,7 +56,7 @@ notrace int memcmp(const void *a, const void *b, size_t n)
 	return 0;
 }
 
-notrace void *memchr(const void *s, int c, size_t n)
+void *memchr(const void *s, int c, size_t n)
 {
 	const unsigned char *p = s;
 
@@ -66,7 +66,7 @@ notrace void *memchr(const void *s, int c, size_t n)
 	return NULL;
 }
 
-notrace size_t strlen(const char *s)
+size_t strlen(const char *s)
 {
 	const char *p = s;
 
@@ -75,7 +75,7 @@ notrace size_t strlen(const char *s)
 	return p - s;
 }
 
-notrace size_t strnlen(const char *s, size_t maxlen)
+size_t strnlen(const char *s, size_t maxlen)
 {
 	size_t n = 0;
 
@@ -85,12 +85,12 @@ notrace size_t strnlen(const char *s, size_t maxlen)
 }
 
 /* Comparisons are of unsigned chars, as C requires, so "\xff" sorts after "a". */
-notrace int strcmp(const char *a, const char *b)
+int strcmp(const char *a, const char *b)
 {
 	return strncmp(a, b, (size_t)-1);
 }
 
-notrace int strncmp(const char *a, const char *b, size_t n)
+int strncmp(const char *a, const char *b, size_t n)
 {
 	for (; n; n--, a++, b++) {
 		unsigned char c1 = *a, c2 = *b;
@@ -103,12 +103,12 @@ notrace int strncmp(const char *a, const char *b, size_t n)
 	return 0;
 }
 
-notrace int strcasecmp(const char *a, const char *b)
+int strcasecmp(const char *a, const char *b)
 {
 	return strncasecmp(a, b, (size_t)-1);
 }
 
-notrace int strncasecmp(const char *a, const char *b, size_t n)
+int strncasecmp(const char *a, const char *b, size_t n)
 {
 	for (; n; n--, a++, b++) {
 		int c1 = tolower((unsigned char)*a), c2 = tolower((unsigned char)*b);
@@ -121,7 +121,7 @@ notrace int strncasecmp(const char *a, const char *b, size_t n)
 	return 0;
 }
 
-notrace char *strcpy(char *dest, const char *src)
+char *strcpy(char *dest, const char *src)
 {
 	char *d = dest;
 
@@ -130,7 +130,7 @@ notrace char *strcpy(char *dest, const char *src)
 	return dest;
 }
 
-notrace char *strncpy(char *dest, const char *src, size_t n)
+char *strncpy(char *dest, const char *src, size_t n)
 {
 	size_t i = 0;
 
@@ -141,7 +141,7 @@ notrace char *strncpy(char *dest, const char *src, size_t n)
 	return dest;
 }
 
-notrace size_t strlcpy(char *dest, const char *src, size_t size)
+size_t strlcpy(char *dest, const char *src, size_t size)
 {
 	size_t len = strlen(src);
 
@@ -154,14 +154,14 @@ notrace size_t strlcpy(char *dest, const char *src, size_t size)
 	return len;
 }
 
-notrace char *strcat(char *dest, const char *src)
+char *strcat(char *dest, const char *src)
 {
 	strcpy(dest + strlen(dest), src);
 	return dest;
 }
 
 /* As in C, the terminating NUL counts as part of the string: strchr(s, 0) finds it. */
-notrace char *strchr(const char *s, int c)
+char *strchr(const char *s, int c)
 {
 	for (;; s++) {
 		if (*s == (char)c)
@@ -171,7 +171,7 @@ notrace char *strchr(const char *s, int c)
 	}
 }
 
-notrace char *strrchr(const char *s, int c)
+char *strrchr(const char *s, int c)
 {
 	const char *last = NULL;
 
@@ -184,7 +184,7 @@ notrace char *strrchr(const char *s, int c)
 }
 
 /* The simple quadratic search: haystacks in a kernel shell are short. */
-notrace char *strstr(const char *haystack, const char *needle)
+char *strstr(const char *haystack, const char *needle)
 {
 	size_t n = strlen(needle);
 
@@ -194,7 +194,7 @@ notrace char *strstr(const char *haystack, const char *needle)
 	return n ? NULL : (char *)haystack;
 }
 
-notrace size_t strspn(const char *s, const char *accept)
+size_t strspn(const char *s, const char *accept)
 {
 	size_t n = 0;
 
@@ -203,7 +203,7 @@ notrace size_t strspn(const char *s, const char *accept)
 	return n;
 }
 
-notrace size_t strcspn(const char *s, const char *reject)
+size_t strcspn(const char *s, const char *reject)
 {
 	size_t n = 0;
 
@@ -212,7 +212,7 @@ notrace size_t strcspn(const char *s, const char *reject)
 	return n;
 }
 
-notrace char *strsep(char **s, const char *delim)
+char *strsep(char **s, const char *delim)
 {
 	char *tok = *s;
 
@@ -229,7 +229,7 @@ notrace char *strsep(char **s, const char *delim)
 	return tok;
 }
 
-notrace char *skip_spaces(const char *str)
+char *skip_spaces(const char *str)
 {
 	while (isspace((unsigned char)*str))
 		str++;
@@ -240,7 +240,7 @@ notrace char *skip_spaces(const char *str)
  * The next blank-separated word of *s, cut in place, with *s moved past it; NULL when only
  * blanks are left. How the tracing files split a write into words (Linux's trace_get_user).
  */
-notrace char *next_word(char **s)
+char *next_word(char **s)
 {
 	char *w = skip_spaces(*s), *e;
 
@@ -253,7 +253,7 @@ notrace char *next_word(char **s)
 	return w;
 }
 
-notrace char *strim(char *s)
+char *strim(char *s)
 {
 	size_t len = strlen(s);
 

@@ -73,10 +73,10 @@ struct ftrace_ops fgraph_ops = {.func = ftrace_graph_func};
  * callback. No canary: its only local is the entry callback's two-field argument, with no array
  * a stray write could run along.
  */
-static notrace __no_stack_protector void ftrace_graph_func(unsigned long ip,
-							   unsigned long parent_ip,
-							   struct ftrace_ops *op,
-							   struct ftrace_regs *fregs)
+static __no_stack_protector void ftrace_graph_func(unsigned long ip,
+						   unsigned long parent_ip,
+						   struct ftrace_ops *op,
+						   struct ftrace_regs *fregs)
 {
 	(void)parent_ip;
 	(void)op;
@@ -114,7 +114,7 @@ static notrace __no_stack_protector void ftrace_graph_func(unsigned long ip,
 }
 
 /* Called by return_to_handler: record the return, give back the real return address. */
-notrace unsigned long ftrace_return_to_handler(void)
+unsigned long ftrace_return_to_handler(void)
 {
 	struct task *t = current;
 	unsigned long flags = local_irq_save();
@@ -144,7 +144,7 @@ notrace unsigned long ftrace_return_to_handler(void)
 	return ret;
 }
 
-notrace unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned long *retp)
+unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned long *retp)
 {
 	if (ret != (unsigned long)return_to_handler || !t || !t->ret_stack)
 		return ret;
@@ -236,13 +236,13 @@ void unregister_ftrace_graph(void)
 	WRITE_ONCE(graph_active, false);
 }
 
-notrace void pause_graph_tracing(void)
+void pause_graph_tracing(void)
 {
 	if (current)
 		current->graph_pause++;
 }
 
-notrace void unpause_graph_tracing(void)
+void unpause_graph_tracing(void)
 {
 	if (current)
 		current->graph_pause--;

@@ -40,6 +40,7 @@
 #include "lib/glob.h"
 #include "lib/kstrtox.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
 #define REC_ENABLED (1u << 31)      /* the site is a call to ftrace_caller now */
@@ -71,37 +72,37 @@ struct ftrace_ops *function_trace_op;
 
 /* --- the record table --------------------------------------------------------------------- */
 
-notrace int ftrace_nr_records(void)
+int ftrace_nr_records(void)
 {
 	return nr_records;
 }
 
-notrace unsigned long ftrace_rec_ip(int rec)
+unsigned long ftrace_rec_ip(int rec)
 {
 	return records[rec].ip;
 }
 
-notrace const char *ftrace_rec_name(int rec)
+const char *ftrace_rec_name(int rec)
 {
 	return records[rec].name;
 }
 
-notrace int ftrace_rec_refcount(int rec)
+int ftrace_rec_refcount(int rec)
 {
 	return (int)(records[rec].flags & REC_REF_MASK);
 }
 
-notrace bool ftrace_rec_enabled(int rec)
+bool ftrace_rec_enabled(int rec)
 {
 	return records[rec].flags & REC_ENABLED;
 }
 
-notrace unsigned long ftrace_nr_pages(void)
+unsigned long ftrace_nr_pages(void)
 {
 	return record_pages;
 }
 
-notrace int ftrace_find_rec(unsigned long ip)
+int ftrace_find_rec(unsigned long ip)
 {
 	int lo = 0, hi = nr_records - 1;
 	while (lo <= hi) {
@@ -172,7 +173,7 @@ void ftrace_init(void)
 
 /* --- which functions each ops wants --------------------------------------------------------- */
 
-notrace bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
+bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
 {
 	return hash->bits && (hash->bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
 }
@@ -182,7 +183,7 @@ notrace bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
  * interrupts off, and ftrace_hash_edit_commit() frees the old bits only after every CPU has
  * taken an interrupt (sync_hash_readers), so a reader never reads freed memory.
  */
-notrace bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
+bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
 {
 	unsigned long flags = local_irq_save();
 	unsigned long *bits = READ_ONCE(hash->bits);
@@ -193,7 +194,7 @@ notrace bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
 	return found;
 }
 
-static notrace void sync_hash_reader(void *info)
+static void sync_hash_reader(void *info)
 {
 	(void)info;
 }
@@ -209,7 +210,7 @@ static size_t hash_bytes(void)
 	return ALIGN_UP((size_t)nr_records, BITS_PER_LONG) / 8;
 }
 
-static notrace bool ops_wants(const struct ftrace_ops *ops, int rec)
+static bool ops_wants(const struct ftrace_ops *ops, int rec)
 {
 	if (ops->filter_hash.count && !ftrace_hash_contains(&ops->filter_hash, rec))
 		return false;
@@ -229,6 +230,7 @@ static struct text_poke_loc poke_batch[FTRACE_POKE_BATCH]; /* under ftrace_lock 
 
 static void ftrace_update_sites(void)
 {
+	lockdep_assert_held(&ftrace_lock); /* poke_batch is shared */
 	int n = 0;
 
 	for (int i = 0; i < nr_records; i++) {
@@ -322,8 +324,8 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	return 0;
 }
 
-static notrace void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
-					 struct ftrace_ops *unused, struct ftrace_regs *fregs)
+static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *unused, struct ftrace_regs *fregs)
 {
 	(void)unused;
 	int rec = ftrace_find_rec(ip);

@@ -16,7 +16,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-notrace bool ftrace_cmd_split(char *word, struct ftrace_cmd_spec *spec)
+bool ftrace_cmd_split(char *word, struct ftrace_cmd_spec *spec)
 {
 	char *next = word, *func = strsep(&next, ":");
 
@@ -29,7 +29,7 @@ notrace bool ftrace_cmd_split(char *word, struct ftrace_cmd_spec *spec)
 	return true;
 }
 
-notrace int ftrace_cmd_count(const char *param, bool *counted, long *count)
+int ftrace_cmd_count(const char *param, bool *counted, long *count)
 {
 	char number[32];
 	const char *end;
@@ -56,8 +56,8 @@ notrace int ftrace_cmd_count(const char *param, bool *counted, long *count)
 	return 0;
 }
 
-notrace size_t ftrace_probe_line(char *buf, size_t size, const char *func, const char *cmd,
-				 bool counted, long count)
+size_t ftrace_probe_line(char *buf, size_t size, const char *func, const char *cmd,
+			 bool counted, long count)
 {
 	int n = counted ? snprintf(buf, size, "%s:%s:count=%ld\n", func, cmd, count)
 			: snprintf(buf, size, "%s:%s:unlimited\n", func, cmd);

@@ -35,6 +35,7 @@
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 #define WORD_MAX 128 /* longest function name or pattern */
 
@@ -44,7 +45,7 @@
  * the index itself; a file that shows only some sites skips to the next one it wants (rather
  * than printing nothing for the others), so a read never ends on an empty record.
  */
-static notrace void *rec_seek(struct seq_file *m, loff_t *pos, bool (*want)(struct seq_file *, int))
+static void *rec_seek(struct seq_file *m, loff_t *pos, bool (*want)(struct seq_file *, int))
 {
 	int n = ftrace_nr_records();
 
@@ -58,12 +59,12 @@ static notrace void *rec_seek(struct seq_file *m, loff_t *pos, bool (*want)(stru
 	return NULL;
 }
 
-static notrace int rec_index(void *v)
+static int rec_index(void *v)
 {
 	return (int)((long)v - 2);
 }
 
-static notrace void rec_stop(struct seq_file *m, void *v)
+static void rec_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
@@ -71,18 +72,18 @@ static notrace void rec_stop(struct seq_file *m, void *v)
 
 /* --- available_filter_functions, enabled_functions, dyn_ftrace_total_info -------------------- */
 
-static notrace int avail_show(struct seq_file *m, void *v)
+static int avail_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%s\n", ftrace_rec_name(rec_index(v)));
 	return 0;
 }
 
-static notrace void *avail_start(struct seq_file *m, loff_t *pos)
+static void *avail_start(struct seq_file *m, loff_t *pos)
 {
 	return rec_seek(m, pos, NULL);
 }
 
-static notrace void *avail_next(struct seq_file *m, void *v, loff_t *pos)
+static void *avail_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	*pos = rec_index(v) + 1;
 	return rec_seek(m, pos, NULL);
@@ -95,7 +96,7 @@ static const struct seq_operations avail_seq_ops = {
 	.show = avail_show,
 };
 
-static notrace int avail_open(struct inode *inode, struct file *file)
+static int avail_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return seq_open(file, &avail_seq_ops);
@@ -112,7 +113,7 @@ const struct file_operations ftrace_avail_fops = {
  * "name (refs)" and Linux's three flag columns: " R" (wants registers), " I" (modifies the
  * ip), " D" (direct call), each "  " when not. Lucid's ops do none of them.
  */
-static notrace int enabled_show(struct seq_file *m, void *v)
+static int enabled_show(struct seq_file *m, void *v)
 {
 	int rec = rec_index(v);
 
@@ -120,18 +121,18 @@ static notrace int enabled_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace bool rec_enabled(struct seq_file *m, int rec)
+static bool rec_enabled(struct seq_file *m, int rec)
 {
 	(void)m;
 	return ftrace_rec_enabled(rec);
 }
 
-static notrace void *enabled_start(struct seq_file *m, loff_t *pos)
+static void *enabled_start(struct seq_file *m, loff_t *pos)
 {
 	return rec_seek(m, pos, rec_enabled);
 }
 
-static notrace void *enabled_next(struct seq_file *m, void *v, loff_t *pos)
+static void *enabled_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	*pos = rec_index(v) + 1;
 	return rec_seek(m, pos, rec_enabled);
@@ -144,7 +145,7 @@ static const struct seq_operations enabled_seq_ops = {
 	.show = enabled_show,
 };
 
-static notrace int enabled_open(struct inode *inode, struct file *file)
+static int enabled_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return seq_open(file, &enabled_seq_ops);
@@ -158,7 +159,7 @@ const struct file_operations ftrace_enabled_fops = {
 };
 
 /* Linux's "sites pages:P groups: G"; Lucid keeps its records in one group. */
-static notrace ssize_t dyn_info_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t dyn_info_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char buf[64];
 	int len;
@@ -184,12 +185,12 @@ struct regex_file {
 	size_t plen;
 };
 
-static notrace struct ftrace_hash *regex_hash(struct regex_file *rf)
+static struct ftrace_hash *regex_hash(struct regex_file *rf)
 {
 	return rf->is_notrace ? &rf->ops->notrace_hash : &rf->ops->filter_hash;
 }
 
-static notrace bool rec_in_hash(struct seq_file *m, int rec)
+static bool rec_in_hash(struct seq_file *m, int rec)
 {
 	return ftrace_hash_contains(regex_hash(m->private), rec);
 }
@@ -199,13 +200,13 @@ static notrace bool rec_in_hash(struct seq_file *m, int rec)
  * functions" line), positions from probes_base() on the function commands' lines
  * (set_ftrace_filter only). A record is its position + 2, as elsewhere in this file.
  */
-static notrace loff_t probes_base(void)
+static loff_t probes_base(void)
 {
 	return MAX((loff_t)ftrace_nr_records(),
 		   1); /* after the "all functions" line, if no sites */
 }
 
-static notrace void *regex_seek(struct seq_file *m, loff_t *pos)
+static void *regex_seek(struct seq_file *m, loff_t *pos)
 {
 	struct regex_file *rf = m->private;
 
@@ -226,26 +227,26 @@ static notrace void *regex_seek(struct seq_file *m, loff_t *pos)
 }
 
 /* The list is read under trace_types_lock: a write frees the old set when it swaps. */
-static notrace void *regex_start(struct seq_file *m, loff_t *pos)
+static void *regex_start(struct seq_file *m, loff_t *pos)
 {
 	mutex_lock(&trace_types_lock);
 	return regex_seek(m, pos);
 }
 
-static notrace void *regex_next(struct seq_file *m, void *v, loff_t *pos)
+static void *regex_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	*pos = v == SEQ_START_TOKEN ? probes_base() : rec_index(v) + 1;
 	return regex_seek(m, pos);
 }
 
-static notrace void regex_stop(struct seq_file *m, void *v)
+static void regex_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
 	mutex_unlock(&trace_types_lock);
 }
 
-static notrace int regex_show(struct seq_file *m, void *v)
+static int regex_show(struct seq_file *m, void *v)
 {
 	struct regex_file *rf = m->private;
 	int idx = v == SEQ_START_TOKEN ? 0 : rec_index(v), base = (int)probes_base();
@@ -270,14 +271,14 @@ static const struct seq_operations regex_seq_ops = {
 	.show = regex_show,
 };
 
-static notrace struct regex_file *regex_file(struct file *file)
+static struct regex_file *regex_file(struct file *file)
 {
 	if (file->f_mode & FMODE_READ)
 		return ((struct seq_file *)file->private_data)->private;
 	return file->private_data;
 }
 
-static notrace int regex_open(struct file *file, struct ftrace_ops *ops, bool is_notrace)
+static int regex_open(struct file *file, struct ftrace_ops *ops, bool is_notrace)
 {
 	struct regex_file *rf = kzalloc(sizeof(*rf));
 	int ret;
@@ -301,25 +302,25 @@ static notrace int regex_open(struct file *file, struct ftrace_ops *ops, bool is
 	return 0;
 }
 
-static notrace int filter_open(struct inode *inode, struct file *file)
+static int filter_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return regex_open(file, &global_trace.ops, false);
 }
 
-static notrace int notrace_open(struct inode *inode, struct file *file)
+static int notrace_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return regex_open(file, &global_trace.ops, true);
 }
 
-static notrace int graph_filter_open(struct inode *inode, struct file *file)
+static int graph_filter_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return regex_open(file, &graph_hash_ops, false);
 }
 
-static notrace int graph_notrace_open(struct inode *inode, struct file *file)
+static int graph_notrace_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return regex_open(file, &graph_hash_ops, true);
@@ -327,7 +328,7 @@ static notrace int graph_notrace_open(struct inode *inode, struct file *file)
 
 
 /* A function command ("glob:cmd[:count]"): checked, or run. Cut on a copy: word stays. */
-static notrace int command_word(struct regex_file *rf, const char *word, bool apply)
+static int command_word(struct regex_file *rf, const char *word, bool apply)
 {
 	struct ftrace_cmd_spec spec;
 	char copy[WORD_MAX];
@@ -344,7 +345,7 @@ static notrace int command_word(struct regex_file *rf, const char *word, bool ap
  * Does the write mean a command by this word? In every file Linux reads with
  * ftrace_regex_write (not in the graph files, whose "f:cmd" is just a name that matches nothing).
  */
-static notrace bool is_command(struct regex_file *rf, const char *word)
+static bool is_command(struct regex_file *rf, const char *word)
 {
 	return rf->ops != &graph_hash_ops && strchr(word, ':') != NULL;
 }
@@ -360,8 +361,9 @@ static notrace bool is_command(struct regex_file *rf, const char *word)
  * those earlier ones stay, as on Linux, which applies a write word by word.
  * trace_types_lock held.
  */
-static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
+static int regex_apply(struct regex_file *rf, char **words, int nr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct ftrace_hash_edit edit;
 	bool edits = rf->reset;
 	int ret = 0;
@@ -395,7 +397,7 @@ static notrace int regex_apply(struct regex_file *rf, char **words, int nr)
 	return ret;
 }
 
-static notrace ssize_t regex_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t regex_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct regex_file *rf = regex_file(file);
 	size_t len = rf->plen + cnt, tail = len, plen;
@@ -450,7 +452,7 @@ fail:
 	return ret;
 }
 
-static notrace int regex_release(struct inode *inode, struct file *file)
+static int regex_release(struct inode *inode, struct file *file)
 {
 	struct regex_file *rf = regex_file(file);
 
@@ -470,7 +472,7 @@ static notrace int regex_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static notrace loff_t regex_lseek(struct file *file, loff_t offset, int whence)
+static loff_t regex_lseek(struct file *file, loff_t offset, int whence)
 {
 	if (file->f_mode & FMODE_READ)
 		return seq_lseek(file, offset, whence);
@@ -502,7 +504,7 @@ const struct file_operations ftrace_graph_fops = {
 	.release = regex_release,
 };
 
-static notrace int stack_filter_open(struct inode *inode, struct file *file)
+static int stack_filter_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return regex_open(file, &stack_trace_ops, false);
@@ -530,7 +532,7 @@ const struct file_operations ftrace_graph_notrace_fops = {
 #define PID_WORD_MAX 127 /* Linux's PID_BUF_SIZE: a longer word is refused */
 #define PID_LIMIT (1U << 30) /* Linux's pid lists (MAX_PID) hold the pids below this */
 
-static notrace int pid_open(struct inode *inode, struct file *file)
+static int pid_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	/* private_data: "the O_TRUNC still has to empty the list" */
@@ -539,7 +541,7 @@ static notrace int pid_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static notrace ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	int pids[FTRACE_PID_MAX], n;
 	char buf[FTRACE_PID_MAX * 12 + 8];
@@ -556,7 +558,7 @@ static notrace ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
 }
 
-static notrace ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	bool reset = file->private_data != NULL;
 	int pids[FTRACE_PID_MAX], n = 0, ret = 0;
@@ -609,7 +611,7 @@ static notrace ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt
 	return (ssize_t)cnt;
 }
 
-static notrace int pid_release(struct inode *inode, struct file *file)
+static int pid_release(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	if (file->private_data) { /* opened with ">" and never written: empty the list */

@@ -29,6 +29,7 @@
 #include "lib/errno.h"
 #include "lib/glob.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 struct ftrace_func_probe {
 	const struct ftrace_probe_ops *probe_ops;
@@ -40,8 +41,8 @@ struct ftrace_func_probe {
 
 static struct ftrace_func_probe *func_probes; /* the ones with functions first, newest first */
 
-static notrace void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
-					      struct ftrace_ops *op, struct ftrace_regs *fregs)
+static void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct ftrace_func_probe *probe = container_of(op, struct ftrace_func_probe, ops);
 	long *count = NULL;
@@ -51,6 +52,7 @@ static notrace void function_trace_probe_call(unsigned long ip, unsigned long pa
 	(void)fregs;
 	if (bit < 0)
 		return;
+	lockdep_assert_preemption_disabled(); /* by the recursion lock: the commands count on it */
 	if (probe->counts) {
 		int rec = ftrace_find_rec(ip);
 
@@ -63,7 +65,7 @@ out:
 	ftrace_test_recursion_unlock(bit);
 }
 
-static notrace struct ftrace_func_probe *find_probe(const struct ftrace_probe_ops *probe_ops)
+static struct ftrace_func_probe *find_probe(const struct ftrace_probe_ops *probe_ops)
 {
 	for (struct ftrace_func_probe *p = func_probes; p; p = p->next)
 		if (p->probe_ops == probe_ops)
@@ -71,8 +73,8 @@ static notrace struct ftrace_func_probe *find_probe(const struct ftrace_probe_op
 	return NULL;
 }
 
-static notrace struct ftrace_func_probe *get_probe(struct trace_array *tr,
-						   const struct ftrace_probe_ops *probe_ops)
+static struct ftrace_func_probe *get_probe(struct trace_array *tr,
+					   const struct ftrace_probe_ops *probe_ops)
 {
 	struct ftrace_func_probe *probe = find_probe(probe_ops);
 
@@ -98,7 +100,7 @@ static notrace struct ftrace_func_probe *get_probe(struct trace_array *tr,
 }
 
 /* The probe's functions came from none: list it first, as Linux lists its newest probe. */
-static notrace void move_to_front(struct ftrace_func_probe *probe)
+static void move_to_front(struct ftrace_func_probe *probe)
 {
 	struct ftrace_func_probe **pp = &func_probes;
 
@@ -109,7 +111,7 @@ static notrace void move_to_front(struct ftrace_func_probe *probe)
 	func_probes = probe;
 }
 
-static notrace bool has_probe(const struct ftrace_func_probe *probe, int rec)
+static bool has_probe(const struct ftrace_func_probe *probe, int rec)
 {
 	return probe && ftrace_hash_contains(&probe->ops.filter_hash, rec);
 }
@@ -118,8 +120,8 @@ static notrace bool has_probe(const struct ftrace_func_probe *probe, int rec)
  * How many functions adding (remove false) or removing the probe for glob would change; with
  * counts, also sets the counter of each function it would add.
  */
-static notrace int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool remove,
-				 long *counts, long count)
+static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool remove,
+			 long *counts, long count)
 {
 	bool all = remove && (!*glob || !strcmp(glob, "*"));
 	int n = 0;
@@ -136,9 +138,10 @@ static notrace int probe_changes(struct ftrace_func_probe *probe, const char *gl
 	return n;
 }
 
-notrace int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
-					   const struct ftrace_probe_ops *probe_ops, long count)
+int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
+				   const struct ftrace_probe_ops *probe_ops, long count)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct ftrace_func_probe *probe = get_probe(tr, probe_ops);
 	int n, ret;
 
@@ -162,9 +165,10 @@ notrace int register_ftrace_function_probe(const char *glob, struct trace_array 
 	return n;
 }
 
-notrace int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
-						  const struct ftrace_probe_ops *probe_ops)
+int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
+					  const struct ftrace_probe_ops *probe_ops)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct ftrace_func_probe *probe = find_probe(probe_ops);
 	char *pattern;
 	int n, ret;
@@ -191,9 +195,10 @@ notrace int unregister_ftrace_function_probe_func(const char *glob, struct trace
 	return ret ? ret : n;
 }
 
-notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec,
-			       bool enable, bool apply)
+int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec,
+		       bool enable, bool apply)
 {
+	lockdep_assert_held(&trace_types_lock);
 	const struct ftrace_func_command *cmd = ftrace_find_command(spec->cmd);
 	const struct ftrace_probe_ops *probe_ops;
 	struct ftrace_func_probe *probe;
@@ -233,8 +238,9 @@ notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_s
 	return ret < 0 ? ret : 0;
 }
 
-notrace size_t ftrace_probe_show(int k, char *buf, size_t size)
+size_t ftrace_probe_show(int k, char *buf, size_t size)
 {
+	lockdep_assert_held(&trace_types_lock);
 	for (struct ftrace_func_probe *p = func_probes; p; p = p->next) {
 		if (!p->ops.filter_hash.count)
 			continue;

@@ -30,13 +30,13 @@ bool profile_sleep_time = true;
 static struct profile_row *stats[NR_CPUS]; /* [cpu][record] */
 static bool enabled;
 
-static notrace bool profile_entry(struct ftrace_graph_ent *e)
+static bool profile_entry(struct ftrace_graph_ent *e)
 {
 	(void)e;
 	return true; /* every call: we want its return */
 }
 
-static notrace void profile_return(struct ftrace_graph_ret *r)
+static void profile_return(struct ftrace_graph_ret *r)
 {
 	struct profile_row *row = stats[smp_processor_id()];
 	int rec = ftrace_find_rec(r->func);

@@ -34,15 +34,15 @@ static DEFINE_MUTEX(ftrace_profile_lock); /* enabling and disabling */
 
 /* --- function_profile_enabled --------------------------------------------------------------- */
 
-static notrace ssize_t profile_enabled_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t profile_enabled_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	return tracing_read_ulong(ppos, ubuf, cnt, !!(ftrace_profile_enabled()));
 }
 
 /* Any number but 0 enables (Linux's !!val); enabling starts every count from zero. */
-static notrace ssize_t profile_enabled_write(struct file *file, const char *ubuf, size_t cnt,
-					     loff_t *ppos)
+static ssize_t profile_enabled_write(struct file *file, const char *ubuf, size_t cnt,
+				     loff_t *ppos)
 {
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
@@ -72,7 +72,7 @@ struct stat_session {
 };
 
 /* Record 0 is the header, record i the i-th row. */
-static notrace void *stat_start(struct seq_file *m, loff_t *pos)
+static void *stat_start(struct seq_file *m, loff_t *pos)
 {
 	struct stat_session *s = m->private;
 
@@ -81,20 +81,20 @@ static notrace void *stat_start(struct seq_file *m, loff_t *pos)
 	return *pos <= s->nr ? &s->rows[*pos - 1] : NULL;
 }
 
-static notrace void *stat_next(struct seq_file *m, void *v, loff_t *pos)
+static void *stat_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	(void)v;
 	++*pos;
 	return stat_start(m, pos);
 }
 
-static notrace void stat_stop(struct seq_file *m, void *v)
+static void stat_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
 }
 
-static notrace int stat_show(struct seq_file *m, void *v)
+static int stat_show(struct seq_file *m, void *v)
 {
 	char row[ROW_MAX];
 
@@ -114,7 +114,7 @@ static const struct seq_operations stat_seq_ops = {
 	.show = stat_show,
 };
 
-static notrace int stat_open(struct inode *inode, struct file *file)
+static int stat_open(struct inode *inode, struct file *file)
 {
 	struct stat_session *s = __seq_open_private(file, &stat_seq_ops, sizeof(*s));
 	int cpu = (int)(long)inode->i_private;
@@ -129,7 +129,7 @@ static notrace int stat_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static notrace int stat_release(struct inode *inode, struct file *file)
+static int stat_release(struct inode *inode, struct file *file)
 {
 	struct stat_session *s = ((struct seq_file *)file->private_data)->private;
 
@@ -146,15 +146,15 @@ static const struct file_operations tracing_stat_fops = {
 
 /* --- options/graph-time, options/sleep-time ------------------------------------------------- */
 
-static notrace ssize_t profile_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t profile_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	bool *opt = file_inode(file)->i_private;
 
 	return tracing_read_ulong(ppos, ubuf, cnt, !!(READ_ONCE(*opt)));
 }
 
-static notrace ssize_t profile_option_write(struct file *file, const char *ubuf, size_t cnt,
-					    loff_t *ppos)
+static ssize_t profile_option_write(struct file *file, const char *ubuf, size_t cnt,
+				    loff_t *ppos)
 {
 	bool *opt = file_inode(file)->i_private;
 	unsigned long val;

@@ -24,8 +24,8 @@
 static unsigned long hits_leaf, hits_ftest;
 
 /* Counts the calls an ops sees, in the counter its private field points to. */
-static notrace void count_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-			       struct ftrace_regs *fregs)
+static void count_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+		       struct ftrace_regs *fregs)
 {
 	(void)ip;
 	(void)fregs;
@@ -46,7 +46,7 @@ static struct ftrace_ops all_ops = {.func = count_call, .private = &hits_all};
 /* Called through a pointer so the compiler cannot inline or skip the chain. */
 static unsigned long (*volatile call_outer)(unsigned long) = ftest_outer;
 
-static notrace bool site_is_call(void *fn)
+static bool site_is_call(void *fn)
 {
 	return ftrace_check_site((unsigned long)fn, true) == 0;
 }
@@ -70,14 +70,14 @@ static struct {
 } graph_log[GRAPH_LOG];
 static int graph_logged;
 
-static notrace bool log_entry(struct ftrace_graph_ent *e)
+static bool log_entry(struct ftrace_graph_ent *e)
 {
 	if (graph_logged < GRAPH_LOG && current == this_cpu()->idle && smp_processor_id() == 0)
 		graph_log[graph_logged++] = (typeof(graph_log[0])){e->func, e->depth, false, 0};
 	return true;
 }
 
-static notrace void log_return(struct ftrace_graph_ret *r)
+static void log_return(struct ftrace_graph_ret *r)
 {
 	if (graph_logged < GRAPH_LOG && current == this_cpu()->idle && smp_processor_id() == 0)
 		graph_log[graph_logged++] =
@@ -86,21 +86,21 @@ static notrace void log_return(struct ftrace_graph_ret *r)
 
 static unsigned long graph_entries, graph_returns;
 
-static notrace bool count_entry(struct ftrace_graph_ent *e)
+static bool count_entry(struct ftrace_graph_ent *e)
 {
 	(void)e;
 	__atomic_add_fetch(&graph_entries, 1, __ATOMIC_RELAXED);
 	return true;
 }
 
-static notrace void count_return(struct ftrace_graph_ret *r)
+static void count_return(struct ftrace_graph_ret *r)
 {
 	(void)r;
 	__atomic_add_fetch(&graph_returns, 1, __ATOMIC_RELAXED);
 }
 
 /* ftest_outer -> ftest_mid -> ftest_leaf must come back as three entries and three returns. */
-static notrace bool graph_selftest(void)
+static bool graph_selftest(void)
 {
 	static const unsigned long order[] = {(unsigned long)ftest_outer, (unsigned long)ftest_mid,
 					      (unsigned long)ftest_leaf};
@@ -135,7 +135,7 @@ static notrace bool graph_selftest(void)
 }
 
 /* The stack tracer must find ftest_stack_deep's frames, deepest first. */
-static notrace bool stack_selftest(void)
+static bool stack_selftest(void)
 {
 	static struct stack_trace_entry e[STACK_TRACE_ENTRIES];
 	stack_tracer_reset_max();
@@ -155,7 +155,7 @@ static notrace bool stack_selftest(void)
 }
 
 /* The profiler counts each ftest function's calls, and outer calls last longer than inner. */
-static notrace bool profile_selftest(void)
+static bool profile_selftest(void)
 {
 	bool ok = ftrace_profile_enable(true) == 0;
 	for (int i = 0; i < 3; i++)
@@ -183,7 +183,7 @@ static notrace bool profile_selftest(void)
 	return ok;
 }
 
-notrace bool ftrace_selftest(void)
+bool ftrace_selftest(void)
 {
 	bool ok = true;
 	hits_leaf = hits_ftest = 0;

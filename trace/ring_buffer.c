@@ -7,8 +7,8 @@
  * Readers (the trace, trace_pipe and trace_pipe_raw files) run on any CPU meanwhile; they take
  * a small lock among themselves but never make a writer wait.
  *
- * Everything here is notrace: the function tracer writes into this buffer, so a traced
- * function in here would record an event while recording an event, forever.
+ * Not traced (trace/ is built without -pg): the function tracer writes into this buffer, so
+ * a traced function in here would record an event while recording an event, forever.
  *
  * PAGES AND RECORDS -- Linux's layout, so that trace-cmd can read raw pages
  *
@@ -113,6 +113,7 @@
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 #ifndef LUCID_HOST
 #include "kernel/sched/time.h"
 #include "arch/x86_64/tsc.h"
@@ -219,7 +220,7 @@ struct ring_buffer_iter {
 #define rb_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define rb_count(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 
-static notrace inline bool rb_cmpxchg(uint64_t *p, uint64_t old, uint64_t new)
+static inline bool rb_cmpxchg(uint64_t *p, uint64_t old, uint64_t new)
 {
 	return __atomic_compare_exchange_n(p, &old, new, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
@@ -228,62 +229,62 @@ static notrace inline bool rb_cmpxchg(uint64_t *p, uint64_t old, uint64_t new)
  * Orders the loads before it with the loads after it: Linux's smp_rmb(). x86 never reorders
  * loads with loads, so only the compiler has to be stopped.
  */
-static notrace inline void rb_smp_rmb(void)
+static inline void rb_smp_rmb(void)
 {
 	barrier();
 }
 
-static notrace inline void rb_relax(void)
+static inline void rb_relax(void)
 {
 	__asm__ __volatile__("pause" : : : "memory");
 }
 
-static notrace inline uint64_t pos_make(uint64_t seq, bool empty, unsigned int id)
+static inline uint64_t pos_make(uint64_t seq, bool empty, unsigned int id)
 {
 	return (seq << POS_SEQ_SHIFT) | (empty ? POS_EMPTY : 0) | id;
 }
 
-static notrace inline uint64_t pos_seq(uint64_t pos)
+static inline uint64_t pos_seq(uint64_t pos)
 {
 	return pos >> POS_SEQ_SHIFT;
 }
 
-static notrace inline unsigned int pos_id(uint64_t pos)
+static inline unsigned int pos_id(uint64_t pos)
 {
 	return pos & 0xffff;
 }
 
-static notrace inline bool pos_empty(uint64_t pos)
+static inline bool pos_empty(uint64_t pos)
 {
 	return pos & POS_EMPTY;
 }
 
-static notrace inline uint64_t wr_make(uint64_t seq, unsigned int entries, unsigned int off)
+static inline uint64_t wr_make(uint64_t seq, unsigned int entries, unsigned int off)
 {
 	return ((uint64_t)(uint32_t)seq << 32) | ((uint64_t)entries << 16) | off;
 }
 
-static notrace inline unsigned int wr_off(uint64_t w)
+static inline unsigned int wr_off(uint64_t w)
 {
 	return w & 0xffff;
 }
 
-static notrace inline unsigned int wr_entries(uint64_t w)
+static inline unsigned int wr_entries(uint64_t w)
 {
 	return (w >> 16) & 0xffff;
 }
 
-static notrace inline bool wr_is_seq(uint64_t w, uint64_t seq)
+static inline bool wr_is_seq(uint64_t w, uint64_t seq)
 {
 	return (uint32_t)(w >> 32) == (uint32_t)seq;
 }
 
-static notrace inline struct buffer_page *rb_page(struct ring_buffer_per_cpu *cb, uint64_t pos)
+static inline struct buffer_page *rb_page(struct ring_buffer_per_cpu *cb, uint64_t pos)
 {
 	return &cb->pages[pos_id(pos)];
 }
 
-static notrace inline unsigned int rb_page_commit(struct buffer_data_page *dpage)
+static inline unsigned int rb_page_commit(struct buffer_data_page *dpage)
 {
 	return rb_load_acquire(&dpage->commit);
 }
@@ -291,7 +292,7 @@ static notrace inline unsigned int rb_page_commit(struct buffer_data_page *dpage
 /* ---- Records ------------------------------------------------------------------------- */
 
 /* Bytes a data record with a payload of length bytes takes (header included). */
-static notrace inline unsigned int rb_event_size(unsigned long length)
+static inline unsigned int rb_event_size(unsigned long length)
 {
 	if (!length)
 		length = 1;
@@ -301,16 +302,16 @@ static notrace inline unsigned int rb_event_size(unsigned long length)
 }
 
 /* The header word in one store: type_len is its low 5 bits, time_delta the other 27. */
-static notrace inline void rb_set_header(struct ring_buffer_event *event, unsigned int type_len,
-					 uint64_t delta)
+static inline void rb_set_header(struct ring_buffer_event *event, unsigned int type_len,
+				 uint64_t delta)
 {
 	uint32_t word = type_len | (uint32_t)(delta & TS_MASK) << 5;
 
 	__builtin_memcpy(event, &word, sizeof(word)); /* one 32-bit store, not a call */
 }
 
-static notrace inline void rb_set_data_header(struct ring_buffer_event *event, unsigned int size,
-				       uint64_t delta)
+static inline void rb_set_data_header(struct ring_buffer_event *event, unsigned int size,
+			       uint64_t delta)
 {
 	if (RB_ALIGNMENT == 4 && size <= RB_EVNT_HDR_SIZE + RB_MAX_SMALL_DATA) {
 		rb_set_header(event, (size - RB_EVNT_HDR_SIZE) / 4, delta);
@@ -321,8 +322,8 @@ static notrace inline void rb_set_data_header(struct ring_buffer_event *event, u
 }
 
 /* Bytes the record at event takes; avail is what is left of the page's committed data. */
-static notrace unsigned int rb_record_length(const struct ring_buffer_event *event,
-					     unsigned int avail)
+static unsigned int rb_record_length(const struct ring_buffer_event *event,
+				     unsigned int avail)
 {
 	switch (event->type_len) {
 	case RINGBUF_TYPE_PADDING:
@@ -338,7 +339,7 @@ static notrace unsigned int rb_record_length(const struct ring_buffer_event *eve
 }
 
 /* The reader's running time after the time record event, if it is one (padding is not). */
-static notrace uint64_t rb_apply_time(const struct ring_buffer_event *event, uint64_t now)
+static uint64_t rb_apply_time(const struct ring_buffer_event *event, uint64_t now)
 {
 	uint64_t t;
 
@@ -349,7 +350,7 @@ static notrace uint64_t rb_apply_time(const struct ring_buffer_event *event, uin
 	return event->type_len == RINGBUF_TYPE_TIME_EXTEND ? now + t : (now & TS_MSB) | t;
 }
 
-notrace unsigned int ring_buffer_event_length(struct ring_buffer_event *event)
+unsigned int ring_buffer_event_length(struct ring_buffer_event *event)
 {
 	if (event->type_len > RINGBUF_TYPE_DATA_TYPE_LEN_MAX)
 		return rb_record_length(event, 0);
@@ -365,7 +366,7 @@ struct rb_pages {
 	uint64_t *slots;
 };
 
-static notrace void rb_free_pages(struct rb_pages *p)
+static void rb_free_pages(struct rb_pages *p)
 {
 	if (p->pages)
 		for (unsigned int i = 0; i <= p->nr_pages; i++)
@@ -376,7 +377,7 @@ static notrace void rb_free_pages(struct rb_pages *p)
 	p->slots = NULL;
 }
 
-static notrace int rb_alloc_pages(struct rb_pages *p, unsigned int nr_pages)
+static int rb_alloc_pages(struct rb_pages *p, unsigned int nr_pages)
 {
 	p->nr_pages = nr_pages;
 	p->pages = kzalloc((nr_pages + 1) * sizeof(*p->pages));
@@ -398,7 +399,7 @@ fail:
  * Pages for size bytes, rounded up. Not Linux's DIV_ROUND_UP (size + BUF_PAGE_SIZE - 1): for a
  * size near ULONG_MAX that sum wraps, and a request for everything became two pages.
  */
-static notrace unsigned long rb_size_to_pages(unsigned long size)
+static unsigned long rb_size_to_pages(unsigned long size)
 {
 	unsigned long nr = size / BUF_PAGE_SIZE + (size % BUF_PAGE_SIZE != 0);
 
@@ -411,8 +412,9 @@ static notrace unsigned long rb_size_to_pages(unsigned long size)
  * read to its (empty) end, so its first read swaps it for seq n. Called with writers stopped
  * and the reader lock held.
  */
-static notrace void rb_reset_locked(struct ring_buffer_per_cpu *cb)
+static void rb_reset_locked(struct ring_buffer_per_cpu *cb)
 {
+	lockdep_assert(rb_load(&cb->reader_lock)); /* locked: it records no holder to compare */
 	unsigned int n = cb->nr_pages;
 
 	for (unsigned int id = 0; id <= n; id++) {
@@ -445,7 +447,7 @@ static notrace void rb_reset_locked(struct ring_buffer_per_cpu *cb)
 	rb_store(&cb->generation, cb->generation + 1);
 }
 
-static notrace void rb_install_pages(struct ring_buffer_per_cpu *cb, struct rb_pages *p)
+static void rb_install_pages(struct ring_buffer_per_cpu *cb, struct rb_pages *p)
 {
 	cb->nr_pages = p->nr_pages;
 	cb->pages = p->pages;
@@ -459,7 +461,7 @@ static notrace void rb_install_pages(struct ring_buffer_per_cpu *cb, struct rb_p
  * left the reader page half swapped, so this CPU's buffer records nothing any more (Linux's
  * rb_reader_lock does the same for a reader in NMI context: reading there is a one-shot).
  */
-static notrace void rb_reader_lock_dumper(struct ring_buffer_per_cpu *cb)
+static void rb_reader_lock_dumper(struct ring_buffer_per_cpu *cb)
 {
 	for (unsigned long spins = 0; spins < RB_DUMP_LOCK_SPINS; spins++) {
 		if (!__atomic_exchange_n(&cb->reader_lock, 1, __ATOMIC_ACQUIRE))
@@ -470,7 +472,7 @@ static notrace void rb_reader_lock_dumper(struct ring_buffer_per_cpu *cb)
 	__atomic_store_n(&cb->reader_lock, 1, __ATOMIC_SEQ_CST); /* ours now */
 }
 
-static notrace void rb_reader_lock(struct ring_buffer_per_cpu *cb)
+static void rb_reader_lock(struct ring_buffer_per_cpu *cb)
 {
 	if (unlikely(rb_load(&rb_load(&cb->buffer)->dumper) == ring_buffer_cpu_id() + 1)) {
 		rb_reader_lock_dumper(cb);
@@ -481,7 +483,7 @@ static notrace void rb_reader_lock(struct ring_buffer_per_cpu *cb)
 			rb_relax();
 }
 
-static notrace void rb_reader_unlock(struct ring_buffer_per_cpu *cb)
+static void rb_reader_unlock(struct ring_buffer_per_cpu *cb)
 {
 	__atomic_store_n(&cb->reader_lock, 0, __ATOMIC_RELEASE);
 }
@@ -492,39 +494,39 @@ static notrace void rb_reader_unlock(struct ring_buffer_per_cpu *cb)
  * record_disabled, and we set record_disabled before we look at nesting (both seq_cst): so
  * either it sees our flag or we see its count.
  */
-static notrace void rb_disable_writers(struct ring_buffer_per_cpu *cb)
+static void rb_disable_writers(struct ring_buffer_per_cpu *cb)
 {
 	__atomic_fetch_add(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
 	while ((uint32_t)__atomic_load_n(&cb->nesting, __ATOMIC_SEQ_CST))
 		rb_relax();
 }
 
-static notrace void rb_enable_writers(struct ring_buffer_per_cpu *cb)
+static void rb_enable_writers(struct ring_buffer_per_cpu *cb)
 {
 	__atomic_fetch_sub(&cb->record_disabled, 1, __ATOMIC_SEQ_CST);
 }
 
 /* ... and readers too, when the pages themselves change. */
-static notrace void rb_stop_writers(struct ring_buffer_per_cpu *cb)
+static void rb_stop_writers(struct ring_buffer_per_cpu *cb)
 {
 	rb_disable_writers(cb);
 	rb_reader_lock(cb);
 }
 
-static notrace void rb_start_writers(struct ring_buffer_per_cpu *cb)
+static void rb_start_writers(struct ring_buffer_per_cpu *cb)
 {
 	rb_reader_unlock(cb);
 	rb_enable_writers(cb);
 }
 
-static notrace uint64_t rb_counter_clock(void)
+static uint64_t rb_counter_clock(void)
 {
 	static uint64_t counter;
 
 	return __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
 }
 
-notrace struct ring_buffer *ring_buffer_alloc(unsigned long size, unsigned int flags, int nr_cpus)
+struct ring_buffer *ring_buffer_alloc(unsigned long size, unsigned int flags, int nr_cpus)
 {
 	unsigned long nr_pages = rb_size_to_pages(size);
 	struct ring_buffer *buffer;
@@ -552,7 +554,9 @@ notrace struct ring_buffer *ring_buffer_alloc(unsigned long size, unsigned int f
 		if (rb_alloc_pages(&p, nr_pages))
 			goto fail;
 		rb_install_pages(cb, &p);
+		rb_reader_lock(cb); /* nobody else sees cb yet: taken for the rule's sake */
 		rb_reset_locked(cb);
+		rb_reader_unlock(cb);
 	}
 	return buffer;
 fail:
@@ -561,7 +565,7 @@ fail:
 }
 
 /* The caller makes sure nobody writes or reads any more. */
-notrace void ring_buffer_free(struct ring_buffer *buffer)
+void ring_buffer_free(struct ring_buffer *buffer)
 {
 	if (!buffer)
 		return;
@@ -577,27 +581,27 @@ notrace void ring_buffer_free(struct ring_buffer *buffer)
 	kfree(buffer);
 }
 
-static notrace bool rb_valid_cpu(struct ring_buffer *buffer, int cpu)
+static bool rb_valid_cpu(struct ring_buffer *buffer, int cpu)
 {
 	return cpu >= 0 && cpu < buffer->nr_cpus;
 }
 
-notrace void ring_buffer_set_clock(struct ring_buffer *buffer, uint64_t (*clock)(void))
+void ring_buffer_set_clock(struct ring_buffer *buffer, uint64_t (*clock)(void))
 {
 	__atomic_store_n(&buffer->clock, clock ? clock : rb_counter_clock, __ATOMIC_RELEASE);
 }
 
-notrace uint64_t ring_buffer_time_stamp(struct ring_buffer *buffer)
+uint64_t ring_buffer_time_stamp(struct ring_buffer *buffer)
 {
 	return __atomic_load_n(&buffer->clock, __ATOMIC_ACQUIRE)();
 }
 
-notrace int ring_buffer_nr_cpus(struct ring_buffer *buffer)
+int ring_buffer_nr_cpus(struct ring_buffer *buffer)
 {
 	return buffer->nr_cpus;
 }
 
-notrace unsigned long ring_buffer_size(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_size(struct ring_buffer *buffer, int cpu)
 {
 	if (!rb_valid_cpu(buffer, cpu))
 		return 0;
@@ -608,7 +612,7 @@ notrace unsigned long ring_buffer_size(struct ring_buffer *buffer, int cpu)
  * All the new pages are allocated before anything changes, so a failure leaves the buffer as
  * it was. Then each CPU in turn: stop its writers, swap the pages, start again empty.
  */
-notrace int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, int cpu_id)
+int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, int cpu_id)
 {
 	unsigned long nr_pages = rb_size_to_pages(size);
 	int first = cpu_id, last = cpu_id, cpu;
@@ -651,7 +655,7 @@ notrace int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, i
 	return 0;
 }
 
-notrace void ring_buffer_reset_cpu(struct ring_buffer *buffer, int cpu)
+void ring_buffer_reset_cpu(struct ring_buffer *buffer, int cpu)
 {
 	if (!rb_valid_cpu(buffer, cpu))
 		return;
@@ -660,7 +664,7 @@ notrace void ring_buffer_reset_cpu(struct ring_buffer *buffer, int cpu)
 	rb_start_writers(buffer->buffers[cpu]);
 }
 
-notrace void ring_buffer_reset(struct ring_buffer *buffer)
+void ring_buffer_reset(struct ring_buffer *buffer)
 {
 	for (int cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		ring_buffer_reset_cpu(buffer, cpu);
@@ -680,7 +684,7 @@ notrace void ring_buffer_reset(struct ring_buffer *buffer)
  * and that one stays whole wherever it now belongs (an open trace file goes on showing what it
  * began with). Nothing is freed, so the caller only has to keep swaps from running together.
  */
-notrace int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
+int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
 {
 	int cpu;
 
@@ -705,7 +709,7 @@ notrace int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
 	return 0;
 }
 
-notrace void ring_buffer_change_overwrite(struct ring_buffer *buffer, int val)
+void ring_buffer_change_overwrite(struct ring_buffer *buffer, int val)
 {
 	if (val)
 		__atomic_fetch_or(&buffer->flags, RB_FL_OVERWRITE, __ATOMIC_RELAXED);
@@ -713,7 +717,7 @@ notrace void ring_buffer_change_overwrite(struct ring_buffer *buffer, int val)
 		__atomic_fetch_and(&buffer->flags, ~RB_FL_OVERWRITE, __ATOMIC_RELAXED);
 }
 
-notrace bool ring_buffer_overwrite(struct ring_buffer *buffer)
+bool ring_buffer_overwrite(struct ring_buffer *buffer)
 {
 	return rb_load(&buffer->flags) & RB_FL_OVERWRITE;
 }
@@ -721,7 +725,7 @@ notrace bool ring_buffer_overwrite(struct ring_buffer *buffer)
 /* ---- Writing ------------------------------------------------------------------------- */
 
 /* Fills the rest of a full page with a padding record, unless someone did already. */
-static notrace void rb_pad_page(struct buffer_page *bpage, uint64_t seq)
+static void rb_pad_page(struct buffer_page *bpage, uint64_t seq)
 {
 	for (;;) {
 		uint64_t w = rb_load(&bpage->write);
@@ -747,7 +751,7 @@ static notrace void rb_pad_page(struct buffer_page *bpage, uint64_t seq)
  * again), -ENOSPC when producer/consumer mode refuses, -EBUSY when the page we would reuse
  * still holds an uncommitted event.
  */
-static notrace int rb_move_tail(struct ring_buffer_per_cpu *cb, uint64_t tail)
+static int rb_move_tail(struct ring_buffer_per_cpu *cb, uint64_t tail)
 {
 	uint64_t seq = pos_seq(tail) + 1;
 	uint64_t *slot = &cb->slots[seq % cb->nr_pages];
@@ -801,7 +805,7 @@ static notrace int rb_move_tail(struct ring_buffer_per_cpu *cb, uint64_t tail)
  * much as the read and make the writer save registers around it (Linux's rb_time_stamp() makes
  * the same exception for its local clock). The host tests' clocks are called.
  */
-static notrace __always_inline bool rb_clock_fast(struct ring_buffer *buffer, uint64_t *ts)
+static __always_inline bool rb_clock_fast(struct ring_buffer *buffer, uint64_t *ts)
 {
 	uint64_t (*clock)(void) = __atomic_load_n(&buffer->clock, __ATOMIC_RELAXED);
 
@@ -824,7 +828,7 @@ static notrace __always_inline bool rb_clock_fast(struct ring_buffer *buffer, ui
  * sends the writer there, for the general case. This is most events, so it is kept short: a
  * clock read, a CAS and four stores.
  */
-static notrace __always_inline struct ring_buffer_event *
+static __always_inline struct ring_buffer_event *
 rb_reserve_fast(struct ring_buffer_per_cpu *cb, unsigned int size)
 {
 	uint64_t tail = rb_load_acquire(&cb->tail);
@@ -848,8 +852,8 @@ rb_reserve_fast(struct ring_buffer_per_cpu *cb, unsigned int size)
 }
 
 /* Finds room for a record with a payload of length bytes on the tail page; NULL if none. */
-static notrace struct ring_buffer_event *rb_reserve_next(struct ring_buffer_per_cpu *cb,
-							 unsigned long length, bool outermost)
+static struct ring_buffer_event *rb_reserve_next(struct ring_buffer_per_cpu *cb,
+						 unsigned long length, bool outermost)
 {
 	unsigned int size = rb_event_size(length);
 
@@ -921,7 +925,7 @@ static notrace struct ring_buffer_event *rb_reserve_next(struct ring_buffer_per_
  * calls it, when every writer that interrupted it has finished; an interrupt may still come in
  * while it runs, so it loops until the tail stands still.
  */
-static notrace void rb_set_commit_to_write(struct ring_buffer_per_cpu *cb)
+static void rb_set_commit_to_write(struct ring_buffer_per_cpu *cb)
 {
 	for (;;) {
 		uint64_t commit = rb_load(&cb->commit);
@@ -946,7 +950,7 @@ static notrace void rb_set_commit_to_write(struct ring_buffer_per_cpu *cb)
  * The common case of publishing, inline: commit and tail on the same page, and no interrupt
  * moving the tail meanwhile. False when rb_set_commit_to_write()'s loop is needed.
  */
-static notrace __always_inline bool rb_commit_fast(struct ring_buffer_per_cpu *cb)
+static __always_inline bool rb_commit_fast(struct ring_buffer_per_cpu *cb)
 {
 	uint64_t tail = rb_load_acquire(&cb->tail);
 	struct buffer_page *bpage = rb_page(cb, tail);
@@ -963,7 +967,7 @@ static notrace __always_inline bool rb_commit_fast(struct ring_buffer_per_cpu *c
  * meanwhile. Otherwise an interrupt came after the outermost writer's last look at the tail
  * but before it left, found itself nested and published nothing.
  */
-static notrace inline bool rb_left(uint64_t before, uint64_t after)
+static inline bool rb_left(uint64_t before, uint64_t after)
 {
 	return (uint32_t)after != 0 || (after >> 32) == (before >> 32);
 }
@@ -972,7 +976,7 @@ static notrace inline bool rb_left(uint64_t before, uint64_t after)
  * Then the outermost writer comes back in to publish again -- as a new writer would, so a reset
  * that saw nesting at 0 meanwhile is respected (rb_stop_writers).
  */
-static notrace noinline void rb_end_commit_again(struct ring_buffer_per_cpu *cb)
+static noinline void rb_end_commit_again(struct ring_buffer_per_cpu *cb)
 {
 	for (;;) {
 		uint64_t before;
@@ -991,7 +995,7 @@ static notrace noinline void rb_end_commit_again(struct ring_buffer_per_cpu *cb)
 }
 
 /* Publishing the slow way, then leaving. */
-static notrace noinline void rb_end_commit_slow(struct ring_buffer_per_cpu *cb, uint64_t before)
+static noinline void rb_end_commit_slow(struct ring_buffer_per_cpu *cb, uint64_t before)
 {
 	rb_set_commit_to_write(cb);
 	if (!rb_left(before, __atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST)))
@@ -1002,7 +1006,7 @@ static notrace noinline void rb_end_commit_slow(struct ring_buffer_per_cpu *cb, 
  * The end of a write, committed or not: the outermost writer publishes, then leaves. The
  * common case inline; the rest is out of line and called last, so this saves no registers.
  */
-static notrace __always_inline void rb_end_commit(struct ring_buffer_per_cpu *cb)
+static __always_inline void rb_end_commit(struct ring_buffer_per_cpu *cb)
 {
 	uint64_t before = rb_load(&cb->nesting);
 
@@ -1014,7 +1018,7 @@ static notrace __always_inline void rb_end_commit(struct ring_buffer_per_cpu *cb
 		rb_end_commit_again(cb);
 }
 
-static notrace bool rb_recording(struct ring_buffer *buffer, struct ring_buffer_per_cpu *cb)
+static bool rb_recording(struct ring_buffer *buffer, struct ring_buffer_per_cpu *cb)
 {
 	return !__atomic_load_n(&buffer->record_disabled, __ATOMIC_SEQ_CST) &&
 	       !__atomic_load_n(&cb->record_disabled, __ATOMIC_SEQ_CST);
@@ -1025,7 +1029,7 @@ static notrace bool rb_recording(struct ring_buffer *buffer, struct ring_buffer_
  * Out of line, so that the fast case in ring_buffer_lock_reserve() stays a leaf that saves no
  * registers.
  */
-static notrace noinline struct ring_buffer_event *
+static noinline struct ring_buffer_event *
 rb_reserve_slow(struct ring_buffer_per_cpu *cb, unsigned long length, bool outermost)
 {
 	struct ring_buffer_event *event = rb_reserve_next(cb, length, outermost);
@@ -1035,8 +1039,8 @@ rb_reserve_slow(struct ring_buffer_per_cpu *cb, unsigned long length, bool outer
 	return event;
 }
 
-notrace struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
-							   unsigned long length)
+struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
+						   unsigned long length)
 {
 	int cpu = ring_buffer_cpu_id();
 	struct ring_buffer_per_cpu *cb;
@@ -1065,13 +1069,13 @@ notrace struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *b
 	return rb_reserve_slow(cb, length, (uint32_t)nesting == 1);
 }
 
-notrace int ring_buffer_unlock_commit(struct ring_buffer *buffer)
+int ring_buffer_unlock_commit(struct ring_buffer *buffer)
 {
 	rb_end_commit(buffer->buffers[ring_buffer_cpu_id()]);
 	return 0;
 }
 
-notrace int ring_buffer_write(struct ring_buffer *buffer, unsigned long length, const void *data)
+int ring_buffer_write(struct ring_buffer *buffer, unsigned long length, const void *data)
 {
 	struct ring_buffer_event *event = ring_buffer_lock_reserve(buffer, length);
 
@@ -1083,43 +1087,43 @@ notrace int ring_buffer_write(struct ring_buffer *buffer, unsigned long length, 
 
 /* ---- Recording on and off ------------------------------------------------------------ */
 
-notrace void ring_buffer_record_off(struct ring_buffer *buffer)
+void ring_buffer_record_off(struct ring_buffer *buffer)
 {
 	__atomic_fetch_or(&buffer->record_disabled, RB_BUFFER_OFF, __ATOMIC_SEQ_CST);
 }
 
-notrace void ring_buffer_record_on(struct ring_buffer *buffer)
+void ring_buffer_record_on(struct ring_buffer *buffer)
 {
 	__atomic_fetch_and(&buffer->record_disabled, ~RB_BUFFER_OFF, __ATOMIC_SEQ_CST);
 }
 
-notrace bool ring_buffer_record_is_on(struct ring_buffer *buffer)
+bool ring_buffer_record_is_on(struct ring_buffer *buffer)
 {
 	return !rb_load(&buffer->record_disabled);
 }
 
-notrace bool ring_buffer_record_is_set_on(struct ring_buffer *buffer)
+bool ring_buffer_record_is_set_on(struct ring_buffer *buffer)
 {
 	return !(rb_load(&buffer->record_disabled) & RB_BUFFER_OFF);
 }
 
-notrace void ring_buffer_record_disable(struct ring_buffer *buffer)
+void ring_buffer_record_disable(struct ring_buffer *buffer)
 {
 	__atomic_fetch_add(&buffer->record_disabled, 1, __ATOMIC_SEQ_CST);
 }
 
-notrace void ring_buffer_record_enable(struct ring_buffer *buffer)
+void ring_buffer_record_enable(struct ring_buffer *buffer)
 {
 	__atomic_fetch_sub(&buffer->record_disabled, 1, __ATOMIC_SEQ_CST);
 }
 
-notrace void ring_buffer_record_disable_cpu(struct ring_buffer *buffer, int cpu)
+void ring_buffer_record_disable_cpu(struct ring_buffer *buffer, int cpu)
 {
 	if (rb_valid_cpu(buffer, cpu))
 		__atomic_fetch_add(&buffer->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
 }
 
-notrace void ring_buffer_record_enable_cpu(struct ring_buffer *buffer, int cpu)
+void ring_buffer_record_enable_cpu(struct ring_buffer *buffer, int cpu)
 {
 	if (rb_valid_cpu(buffer, cpu))
 		__atomic_fetch_sub(&buffer->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
@@ -1127,12 +1131,13 @@ notrace void ring_buffer_record_enable_cpu(struct ring_buffer *buffer, int cpu)
 
 /* ---- Consuming ----------------------------------------------------------------------- */
 
-notrace void ring_buffer_dump_begin(struct ring_buffer *buffer)
+void ring_buffer_dump_begin(struct ring_buffer *buffer)
 {
+	lockdep_assert_irqs_disabled();
 	__atomic_store_n(&buffer->dumper, ring_buffer_cpu_id() + 1, __ATOMIC_SEQ_CST);
 }
 
-notrace void ring_buffer_dump_end(struct ring_buffer *buffer)
+void ring_buffer_dump_end(struct ring_buffer *buffer)
 {
 	__atomic_store_n(&buffer->dumper, 0, __ATOMIC_SEQ_CST);
 }
@@ -1142,7 +1147,7 @@ notrace void ring_buffer_dump_end(struct ring_buffer *buffer)
  * that page, swap it for the oldest page of the ring (skipping pages that were overwritten).
  * Returns true if there may be more to read on the reader's page now.
  */
-static notrace bool rb_get_reader_page(struct ring_buffer_per_cpu *cb)
+static bool rb_get_reader_page(struct ring_buffer_per_cpu *cb)
 {
 	struct buffer_page *reader = &cb->pages[cb->reader_page];
 	unsigned int n = cb->nr_pages;
@@ -1181,9 +1186,10 @@ static notrace bool rb_get_reader_page(struct ring_buffer_per_cpu *cb)
 }
 
 /* The next event on the reader's page, time records applied; NULL if none. Reader lock held. */
-static notrace struct ring_buffer_event *rb_reader_peek(struct ring_buffer_per_cpu *cb,
-							uint64_t *ts)
+static struct ring_buffer_event *rb_reader_peek(struct ring_buffer_per_cpu *cb,
+						uint64_t *ts)
 {
+	lockdep_assert(rb_load(&cb->reader_lock));
 	for (;;) {
 		struct buffer_data_page *dpage = cb->pages[cb->reader_page].page;
 		unsigned int size = rb_page_commit(dpage), off = cb->reader_off, len;
@@ -1209,8 +1215,8 @@ static notrace struct ring_buffer_event *rb_reader_peek(struct ring_buffer_per_c
 	}
 }
 
-static notrace void rb_reader_advance(struct ring_buffer_per_cpu *cb,
-				      struct ring_buffer_event *event, uint64_t ts)
+static void rb_reader_advance(struct ring_buffer_per_cpu *cb,
+			      struct ring_buffer_event *event, uint64_t ts)
 {
 	struct buffer_data_page *dpage = cb->pages[cb->reader_page].page;
 
@@ -1219,8 +1225,8 @@ static notrace void rb_reader_advance(struct ring_buffer_per_cpu *cb,
 	rb_count(&cb->read, 1);
 }
 
-notrace struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
-						   uint64_t *ts, unsigned long *lost_events)
+struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
+					   uint64_t *ts, unsigned long *lost_events)
 {
 	struct ring_buffer_per_cpu *cb;
 	struct ring_buffer_event *event;
@@ -1239,8 +1245,8 @@ notrace struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, i
 	return event;
 }
 
-notrace struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cpu,
-						      uint64_t *ts, unsigned long *lost_events)
+struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cpu,
+					      uint64_t *ts, unsigned long *lost_events)
 {
 	struct ring_buffer_per_cpu *cb;
 	struct ring_buffer_event *event;
@@ -1263,8 +1269,8 @@ notrace struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer
 	return event;
 }
 
-notrace struct ring_buffer_event *ring_buffer_peek_oldest(struct ring_buffer *buffer, int *cpu,
-							  uint64_t *ts, unsigned long *lost_events)
+struct ring_buffer_event *ring_buffer_peek_oldest(struct ring_buffer *buffer, int *cpu,
+						  uint64_t *ts, unsigned long *lost_events)
 {
 	struct ring_buffer_event *best = NULL;
 	unsigned long best_lost = 0;
@@ -1290,12 +1296,12 @@ notrace struct ring_buffer_event *ring_buffer_peek_oldest(struct ring_buffer *bu
 	return best;
 }
 
-notrace bool ring_buffer_empty_cpu(struct ring_buffer *buffer, int cpu)
+bool ring_buffer_empty_cpu(struct ring_buffer *buffer, int cpu)
 {
 	return !ring_buffer_peek(buffer, cpu, NULL, NULL);
 }
 
-notrace bool ring_buffer_empty(struct ring_buffer *buffer)
+bool ring_buffer_empty(struct ring_buffer *buffer)
 {
 	for (int cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		if (!ring_buffer_empty_cpu(buffer, cpu))
@@ -1303,14 +1309,14 @@ notrace bool ring_buffer_empty(struct ring_buffer *buffer)
 	return true;
 }
 
-notrace void *ring_buffer_alloc_read_page(struct ring_buffer *buffer, int cpu)
+void *ring_buffer_alloc_read_page(struct ring_buffer *buffer, int cpu)
 {
 	(void)buffer;
 	(void)cpu;
 	return kzalloc(RB_PAGE_SIZE);
 }
 
-notrace void ring_buffer_free_read_page(struct ring_buffer *buffer, int cpu, void *data)
+void ring_buffer_free_read_page(struct ring_buffer *buffer, int cpu, void *data)
 {
 	(void)buffer;
 	(void)cpu;
@@ -1321,8 +1327,8 @@ notrace void ring_buffer_free_read_page(struct ring_buffer *buffer, int cpu, voi
  * Copies records, not pages: the reader's page may still be the writer's, and a copy is
  * simple. A time record is only copied together with the record it stamps.
  */
-notrace int ring_buffer_read_page(struct ring_buffer *buffer, void **data_page, size_t len, int cpu,
-				  int full)
+int ring_buffer_read_page(struct ring_buffer *buffer, void **data_page, size_t len, int cpu,
+			  int full)
 {
 	struct buffer_data_page *dst = data_page ? *data_page : NULL;
 	struct ring_buffer_per_cpu *cb;
@@ -1397,7 +1403,7 @@ out:
 
 /* ---- Iterating ----------------------------------------------------------------------- */
 
-notrace struct ring_buffer_iter *ring_buffer_read_prepare(struct ring_buffer *buffer, int cpu)
+struct ring_buffer_iter *ring_buffer_read_prepare(struct ring_buffer *buffer, int cpu)
 {
 	struct ring_buffer_iter *iter;
 
@@ -1413,8 +1419,9 @@ notrace struct ring_buffer_iter *ring_buffer_read_prepare(struct ring_buffer *bu
  * To the oldest unread event: where the consumer is, or if it has read all of its page, the
  * oldest page left in the ring. The end is where the writer is. Reader lock held.
  */
-static notrace void rb_iter_reset(struct ring_buffer_iter *iter)
+static void rb_iter_reset(struct ring_buffer_iter *iter)
 {
+	lockdep_assert(rb_load(&iter->cpu_buffer->reader_lock));
 	struct ring_buffer_per_cpu *cb = iter->cpu_buffer;
 	uint64_t commit = rb_load_acquire(&cb->commit);
 
@@ -1435,24 +1442,24 @@ static notrace void rb_iter_reset(struct ring_buffer_iter *iter)
 	iter->cached = false;
 }
 
-notrace void ring_buffer_read_start(struct ring_buffer_iter *iter)
+void ring_buffer_read_start(struct ring_buffer_iter *iter)
 {
 	rb_reader_lock(iter->cpu_buffer);
 	rb_iter_reset(iter);
 	rb_reader_unlock(iter->cpu_buffer);
 }
 
-notrace void ring_buffer_iter_reset(struct ring_buffer_iter *iter)
+void ring_buffer_iter_reset(struct ring_buffer_iter *iter)
 {
 	ring_buffer_read_start(iter);
 }
 
-notrace void ring_buffer_read_finish(struct ring_buffer_iter *iter)
+void ring_buffer_read_finish(struct ring_buffer_iter *iter)
 {
 	kfree(iter);
 }
 
-notrace int ring_buffer_iter_cpu(struct ring_buffer_iter *iter)
+int ring_buffer_iter_cpu(struct ring_buffer_iter *iter)
 {
 	return iter->cpu_buffer->cpu;
 }
@@ -1461,7 +1468,7 @@ notrace int ring_buffer_iter_cpu(struct ring_buffer_iter *iter)
  * Copies the record at src (avail bytes of committed data left) into dst. Returns its length,
  * 0 if it makes no sense (then it was being overwritten: the caller's check will tell).
  */
-static notrace unsigned int rb_iter_copy(void *dst, const unsigned char *src, unsigned int avail)
+static unsigned int rb_iter_copy(void *dst, const unsigned char *src, unsigned int avail)
 {
 	struct ring_buffer_event *event = dst;
 	unsigned int len;
@@ -1476,8 +1483,9 @@ static notrace unsigned int rb_iter_copy(void *dst, const unsigned char *src, un
 }
 
 /* Finds the iterator's next event and copies it into iter->event. Reader lock held. */
-static notrace bool rb_iter_fetch(struct ring_buffer_iter *iter)
+static bool rb_iter_fetch(struct ring_buffer_iter *iter)
 {
+	lockdep_assert(rb_load(&iter->cpu_buffer->reader_lock));
 	struct ring_buffer_per_cpu *cb = iter->cpu_buffer;
 	unsigned int n = cb->nr_pages;
 
@@ -1550,7 +1558,7 @@ static notrace bool rb_iter_fetch(struct ring_buffer_iter *iter)
 	}
 }
 
-notrace struct ring_buffer_event *ring_buffer_iter_peek(struct ring_buffer_iter *iter, uint64_t *ts)
+struct ring_buffer_event *ring_buffer_iter_peek(struct ring_buffer_iter *iter, uint64_t *ts)
 {
 	if (!iter->cached) {
 		rb_reader_lock(iter->cpu_buffer);
@@ -1564,7 +1572,7 @@ notrace struct ring_buffer_event *ring_buffer_iter_peek(struct ring_buffer_iter 
 	return (struct ring_buffer_event *)iter->event;
 }
 
-notrace void ring_buffer_iter_advance(struct ring_buffer_iter *iter)
+void ring_buffer_iter_advance(struct ring_buffer_iter *iter)
 {
 	if (!ring_buffer_iter_peek(iter, NULL))
 		return;
@@ -1573,12 +1581,12 @@ notrace void ring_buffer_iter_advance(struct ring_buffer_iter *iter)
 	iter->cached = false;
 }
 
-notrace bool ring_buffer_iter_empty(struct ring_buffer_iter *iter)
+bool ring_buffer_iter_empty(struct ring_buffer_iter *iter)
 {
 	return !ring_buffer_iter_peek(iter, NULL);
 }
 
-notrace bool ring_buffer_iter_dropped(struct ring_buffer_iter *iter)
+bool ring_buffer_iter_dropped(struct ring_buffer_iter *iter)
 {
 	bool dropped = iter->dropped;
 
@@ -1586,8 +1594,8 @@ notrace bool ring_buffer_iter_dropped(struct ring_buffer_iter *iter)
 	return dropped;
 }
 
-notrace struct ring_buffer_event *ring_buffer_iter_peek_oldest(struct ring_buffer_iter **iters,
-							       int nr, int *which, uint64_t *ts)
+struct ring_buffer_event *ring_buffer_iter_peek_oldest(struct ring_buffer_iter **iters,
+						       int nr, int *which, uint64_t *ts)
 {
 	struct ring_buffer_event *best = NULL;
 	uint64_t best_ts = 0;
@@ -1611,35 +1619,35 @@ notrace struct ring_buffer_event *ring_buffer_iter_peek_oldest(struct ring_buffe
 
 /* ---- Counters ------------------------------------------------------------------------ */
 
-notrace unsigned long ring_buffer_overrun_cpu(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_overrun_cpu(struct ring_buffer *buffer, int cpu)
 {
 	return rb_valid_cpu(buffer, cpu) ? rb_load_acquire(&buffer->buffers[cpu]->overrun) : 0;
 }
 
-notrace unsigned long ring_buffer_commit_overrun_cpu(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_commit_overrun_cpu(struct ring_buffer *buffer, int cpu)
 {
 	return rb_valid_cpu(buffer, cpu) ? rb_load_acquire(&buffer->buffers[cpu]->commit_overrun)
 					 : 0;
 }
 
-notrace unsigned long ring_buffer_dropped_events_cpu(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_dropped_events_cpu(struct ring_buffer *buffer, int cpu)
 {
 	return rb_valid_cpu(buffer, cpu) ? rb_load_acquire(&buffer->buffers[cpu]->dropped_events)
 					 : 0;
 }
 
-notrace unsigned long ring_buffer_read_events_cpu(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_read_events_cpu(struct ring_buffer *buffer, int cpu)
 {
 	return rb_valid_cpu(buffer, cpu) ? rb_load_acquire(&buffer->buffers[cpu]->read) : 0;
 }
 
-notrace unsigned long ring_buffer_written_cpu(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_written_cpu(struct ring_buffer *buffer, int cpu)
 {
 	return rb_valid_cpu(buffer, cpu) ? rb_load_acquire(&buffer->buffers[cpu]->written) : 0;
 }
 
 /* What is left of written. Read last, written is never behind the others: no underflow. */
-notrace unsigned long ring_buffer_entries_cpu(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_entries_cpu(struct ring_buffer *buffer, int cpu)
 {
 	unsigned long gone;
 
@@ -1651,7 +1659,7 @@ notrace unsigned long ring_buffer_entries_cpu(struct ring_buffer *buffer, int cp
 	return ring_buffer_written_cpu(buffer, cpu) - gone;
 }
 
-notrace unsigned long ring_buffer_entries(struct ring_buffer *buffer)
+unsigned long ring_buffer_entries(struct ring_buffer *buffer)
 {
 	unsigned long sum = 0;
 
@@ -1660,7 +1668,7 @@ notrace unsigned long ring_buffer_entries(struct ring_buffer *buffer)
 	return sum;
 }
 
-notrace unsigned long ring_buffer_overruns(struct ring_buffer *buffer)
+unsigned long ring_buffer_overruns(struct ring_buffer *buffer)
 {
 	unsigned long sum = 0;
 
@@ -1670,7 +1678,7 @@ notrace unsigned long ring_buffer_overruns(struct ring_buffer *buffer)
 }
 
 /* The unread part of the reader's page plus the committed bytes of the ring's unread pages. */
-notrace unsigned long ring_buffer_bytes_cpu(struct ring_buffer *buffer, int cpu)
+unsigned long ring_buffer_bytes_cpu(struct ring_buffer *buffer, int cpu)
 {
 	struct ring_buffer_per_cpu *cb;
 	unsigned long bytes;
@@ -1693,7 +1701,7 @@ notrace unsigned long ring_buffer_bytes_cpu(struct ring_buffer *buffer, int cpu)
 	return bytes;
 }
 
-notrace uint64_t ring_buffer_oldest_event_ts(struct ring_buffer *buffer, int cpu)
+uint64_t ring_buffer_oldest_event_ts(struct ring_buffer *buffer, int cpu)
 {
 	uint64_t ts = 0;
 

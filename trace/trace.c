@@ -6,7 +6,7 @@
  *
  *  - Recording (__trace_stack, tracing_gen_ctx; the function event is in trace_functions.c):
  *    called by tracer callbacks on any CPU, in any context, even NMI, up to millions of times a
- *    second. It takes no lock, never sleeps, and calls only code that is itself notrace and
+ *    second. It takes no lock, never sleeps, and calls only code that is itself untraced and
  *    safe anywhere: the ring buffer, the clock, the comm cache. Stopping it is the ring
  *    buffer's business (tracing_on only flips ring_buffer_record_off/on; callbacks still run,
  *    find the buffer off, and record nothing).
@@ -40,6 +40,7 @@
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 #define TRACE_FLAGS_DEFAULT                                                                        \
 	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |                       \
@@ -77,25 +78,25 @@ const int nr_trace_options = ARRAY_SIZE(trace_options);
  * Linux's global clock is slower than local because it must stay ordered across CPUs. Lucid's
  * TSC-based ktime_get_ns already is (one TSC for all CPUs, as QEMU provides), so the two agree.
  */
-static notrace uint64_t trace_clock_global(void)
+static uint64_t trace_clock_global(void)
 {
 	return ktime_get_ns();
 }
 
 /* Not a time at all: one more for every event, so events are ordered even across CPUs. */
 static uint64_t trace_counter;
-static notrace uint64_t trace_clock_counter(void)
+static uint64_t trace_clock_counter(void)
 {
 	return __atomic_add_fetch(&trace_counter, 1, __ATOMIC_RELAXED);
 }
 
 /* Ticks since boot: coarse (HZ = 100) but the same on every CPU. */
-static notrace uint64_t trace_clock_jiffies(void)
+static uint64_t trace_clock_jiffies(void)
 {
 	return jiffies;
 }
 
-static notrace uint64_t trace_clock_x86_tsc(void)
+static uint64_t trace_clock_x86_tsc(void)
 {
 	return rdtsc();
 }
@@ -110,7 +111,7 @@ const struct trace_clock trace_clocks[] = {
 const int nr_trace_clocks = ARRAY_SIZE(trace_clocks);
 
 /* Events of two clocks cannot be compared, so a new clock starts with an empty buffer. */
-notrace int tracing_set_clock(struct trace_array *tr, const char *name)
+int tracing_set_clock(struct trace_array *tr, const char *name)
 {
 	int i;
 
@@ -135,12 +136,12 @@ notrace int tracing_set_clock(struct trace_array *tr, const char *name)
 
 /* --- recording ----------------------------------------------------------------------------- */
 
-notrace unsigned int tracing_gen_ctx(void)
+unsigned int tracing_gen_ctx(void)
 {
 	return tracing_gen_ctx_pc(preempt_count());
 }
 
-notrace unsigned int tracing_gen_ctx_dec(void)
+unsigned int tracing_gen_ctx_dec(void)
 {
 	return tracing_gen_ctx_dec_inline();
 }
@@ -153,7 +154,7 @@ notrace unsigned int tracing_gen_ctx_dec(void)
  * With record-cmd off nothing is saved, but the task is still marked seen: turning the option
  * on forgets every CPU's mark.
  */
-notrace void tracing_record_cmdline_slow(struct task *t)
+void tracing_record_cmdline_slow(struct task *t)
 {
 	struct cpu *c = this_cpu();
 
@@ -164,21 +165,21 @@ notrace void tracing_record_cmdline_slow(struct task *t)
 	c->trace_cmdline_pid = t->pid;
 }
 
-notrace void tracing_record_cmdline(struct task *t)
+void tracing_record_cmdline(struct task *t)
 {
 	if (t)
 		tracing_record_cmdline_inline(t);
 }
 
 /* After record-cmd was off: the next event of each task saves its name again. */
-notrace void tracing_forget_cmdline_tasks(void)
+void tracing_forget_cmdline_tasks(void)
 {
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		WRITE_ONCE(cpus[cpu].trace_cmdline_task, NULL);
 }
 
-notrace void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
-					  unsigned int trace_ctx)
+void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
+				  unsigned int trace_ctx)
 {
 	tracing_entry_update(entry, type, trace_ctx);
 }
@@ -189,7 +190,7 @@ notrace void tracing_generic_entry_update(struct trace_entry *entry, unsigned sh
  * task's stack, above the previous one, and returns into kernel text. (An NMI on its own stack
  * gets no frames: fine for a trace.)
  */
-notrace int trace_save_stack(unsigned long *store, int size)
+int trace_save_stack(unsigned long *store, int size)
 {
 	unsigned long rbp = (unsigned long)__builtin_frame_address(0);
 	struct task *t = current;
@@ -220,7 +221,7 @@ notrace int trace_save_stack(unsigned long *store, int size)
  * into the traced function from ftrace_caller's fake frame), so the tracer's own frames are
  * left out whatever the compiler inlined.
  */
-notrace void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from)
+void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from)
 {
 	unsigned long frames[FTRACE_STACK_ENTRIES + STACK_SKIP_SLACK];
 	struct ring_buffer_event *event;
@@ -248,40 +249,40 @@ notrace void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsig
 
 /* --- on and off ---------------------------------------------------------------------------- */
 
-notrace void tracer_tracing_on(struct trace_array *tr)
+void tracer_tracing_on(struct trace_array *tr)
 {
 	if (tr->buffer)
 		ring_buffer_record_on(tr->buffer);
 }
 
-notrace void tracer_tracing_off(struct trace_array *tr)
+void tracer_tracing_off(struct trace_array *tr)
 {
 	if (tr->buffer)
 		ring_buffer_record_off(tr->buffer);
 }
 
-notrace bool tracer_tracing_is_on(struct trace_array *tr)
+bool tracer_tracing_is_on(struct trace_array *tr)
 {
 	return tr->buffer && ring_buffer_record_is_set_on(tr->buffer);
 }
 
 /* For kernel code: freeze the trace at the moment something interesting happened. */
-notrace void tracing_on(void)
+void tracing_on(void)
 {
 	tracer_tracing_on(&global_trace);
 }
 
-notrace void tracing_off(void)
+void tracing_off(void)
 {
 	tracer_tracing_off(&global_trace);
 }
 
-notrace bool tracing_is_on(void)
+bool tracing_is_on(void)
 {
 	return tracer_tracing_is_on(&global_trace);
 }
 
-notrace void tracing_reset_online_cpus(struct trace_array *tr)
+void tracing_reset_online_cpus(struct trace_array *tr)
 {
 	if (!tr->buffer)
 		return;
@@ -289,13 +290,13 @@ notrace void tracing_reset_online_cpus(struct trace_array *tr)
 	tr->time_start = ring_buffer_time_stamp(tr->buffer);
 }
 
-notrace void tracing_reset_cpu(struct trace_array *tr, int cpu)
+void tracing_reset_cpu(struct trace_array *tr, int cpu)
 {
 	if (tr->buffer)
 		ring_buffer_reset_cpu(tr->buffer, cpu);
 }
 
-notrace int tracing_num_online_cpus(void)
+int tracing_num_online_cpus(void)
 {
 	return nr_cpu_ids;
 }
@@ -303,7 +304,7 @@ notrace int tracing_num_online_cpus(void)
 /* --- sizes and options --------------------------------------------------------------------- */
 
 /* size in bytes per CPU; -ENOMEM (nothing changed) if it cannot be had, as Linux says. */
-notrace int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size, int cpu)
+int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size, int cpu)
 {
 	int ret;
 
@@ -323,8 +324,9 @@ notrace int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long siz
 }
 
 /* A core option; the caller holds trace_types_lock. */
-notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
+int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 {
+	lockdep_assert_held(&trace_types_lock);
 	if (!!(tr->trace_flags & mask) == !!enabled)
 		return 0;
 	if (mask == TRACE_ITER_OVERWRITE) {
@@ -339,9 +341,10 @@ notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabl
 }
 
 /* A tracer's option; the tracer may refuse. The caller holds trace_types_lock. */
-notrace int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags,
-			      struct tracer_opt *opt, int set)
+int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags,
+		      struct tracer_opt *opt, int set)
 {
+	lockdep_assert_held(&trace_types_lock);
 	int ret = 0;
 
 	if (!!(flags->val & opt->bit) == !!set)
@@ -356,7 +359,7 @@ notrace int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags
 
 /* --- tracers ------------------------------------------------------------------------------- */
 
-notrace int register_tracer(struct tracer *t)
+int register_tracer(struct tracer *t)
 {
 	int ret = 0;
 
@@ -382,7 +385,7 @@ out:
 	return ret;
 }
 
-notrace int tracing_set_tracer(struct trace_array *tr, const char *name)
+int tracing_set_tracer(struct trace_array *tr, const char *name)
 {
 	struct tracer *t;
 	int ret = 0;
@@ -419,7 +422,7 @@ extern struct tracer *const __start_tracers[], *const __stop_tracers[];
  * Linux sizes the buffers for the possible CPUs: those the firmware lists, online or not yet
  * (maxcpus=N leaves some never started; nosmp makes the boot CPU the only possible one).
  */
-static notrace int tracing_possible_cpus(void)
+static int tracing_possible_cpus(void)
 {
 	return MAX(num_possible_cpus(), nr_cpu_ids);
 }
@@ -431,7 +434,7 @@ static notrace int tracing_possible_cpus(void)
  * tracing_init_tracefs() runs once the VFS exists: the files. ftrace_selftest runs the
  * self-tests (trace/trace_selftest.c); trace/trace_boot.c has the other options.
  */
-notrace void tracing_init(void)
+void tracing_init(void)
 {
 	struct trace_array *tr = &global_trace;
 	unsigned long size = trace_boot_buf_size();
@@ -473,13 +476,13 @@ notrace void tracing_init(void)
  * tp_printk_stop_on_boot turns tp_printk off, so that events print on the console while the
  * kernel boots, and not once someone is typing at it.
  */
-notrace void late_trace_init(void)
+void late_trace_init(void)
 {
 	if (READ_ONCE(tracepoint_printk) && cmdline_has("tp_printk_stop_on_boot"))
 		WRITE_ONCE(tracepoint_printk, 0);
 }
 
-notrace void tracing_init_tracefs(void)
+void tracing_init_tracefs(void)
 {
 	struct trace_array *tr = &global_trace;
 

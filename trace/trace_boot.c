@@ -42,7 +42,7 @@
 #define TRACE_BUF_SIZE_MIN 4096 /* Linux's floor: the self-tests need some room */
 #define BOOT_CLOCK_MAX 100 /* Linux's trace_boot_clock_buf: MAX_TRACER_SIZE */
 
-notrace unsigned long trace_boot_buf_size(void)
+unsigned long trace_boot_buf_size(void)
 {
 	char val[BOOT_LIST_MAX], *end;
 	unsigned long long size;
@@ -58,7 +58,7 @@ notrace unsigned long trace_boot_buf_size(void)
 }
 
 /* Linux's set_trace_boot_clock(), applied where tracer_alloc_buffers() applies it. */
-notrace void trace_boot_clock(struct trace_array *tr)
+void trace_boot_clock(struct trace_array *tr)
 {
 	char name[BOOT_CLOCK_MAX];
 
@@ -70,7 +70,7 @@ notrace void trace_boot_clock(struct trace_array *tr)
  * Linux's boot_alloc_snapshot(): the spare exists from boot, so that a snapshot can be taken
  * where allocating one could not (a "func:snapshot" trigger firing early, say).
  */
-notrace void trace_boot_snapshot(struct trace_array *tr)
+void trace_boot_snapshot(struct trace_array *tr)
 {
 	int ret;
 
@@ -87,9 +87,9 @@ notrace void trace_boot_snapshot(struct trace_array *tr)
  * Each comma-separated word of option's value, to fn; the words fn refused are reported: with
  * Linux's own message where Linux has one (refused, a format for the word), else with Lucid's.
  */
-static notrace void for_each_word(const char *option, struct trace_array *tr, bool quiet,
-				  const char *refused,
-				  int (*fn)(struct trace_array *tr, char *word))
+static void for_each_word(const char *option, struct trace_array *tr, bool quiet,
+			  const char *refused,
+			  int (*fn)(struct trace_array *tr, char *word))
 {
 	static char list[BOOT_LIST_MAX]; /* too big for the stack; only kmain calls this */
 	char *p, *word;
@@ -106,29 +106,29 @@ static notrace void for_each_word(const char *option, struct trace_array *tr, bo
 	}
 }
 
-static notrace int add_filter(struct trace_array *tr, char *word)
+static int add_filter(struct trace_array *tr, char *word)
 {
 	return ftrace_set_filter(&tr->ops, word, false);
 }
 
-static notrace int add_notrace(struct trace_array *tr, char *word)
+static int add_notrace(struct trace_array *tr, char *word)
 {
 	return ftrace_set_notrace(&tr->ops, word, false);
 }
 
-static notrace int add_graph_filter(struct trace_array *tr, char *word)
+static int add_graph_filter(struct trace_array *tr, char *word)
 {
 	(void)tr;
 	return ftrace_set_filter(&graph_hash_ops, word, false);
 }
 
-static notrace int add_graph_notrace(struct trace_array *tr, char *word)
+static int add_graph_notrace(struct trace_array *tr, char *word)
 {
 	(void)tr;
 	return ftrace_set_notrace(&graph_hash_ops, word, false);
 }
 
-notrace void trace_boot_filters(struct trace_array *tr)
+void trace_boot_filters(struct trace_array *tr)
 {
 	for_each_word("ftrace_filter", tr, false, NULL, add_filter);
 	for_each_word("ftrace_notrace", tr, false, NULL, add_notrace);
@@ -139,7 +139,7 @@ notrace void trace_boot_filters(struct trace_array *tr)
 		      KERN_DEBUG "ftrace: function %s not traceable\n", add_graph_notrace);
 }
 
-static notrace int add_event(struct trace_array *tr, char *word)
+static int add_event(struct trace_array *tr, char *word)
 {
 	struct trace_event_selector sel;
 	int ret;
@@ -152,7 +152,7 @@ static notrace int add_event(struct trace_array *tr, char *word)
 	return ret;
 }
 
-notrace void trace_boot_events(struct trace_array *tr)
+void trace_boot_events(struct trace_array *tr)
 {
 	/* early_enable_events()'s message */
 	for_each_word("trace_event", tr, false, KERN_WARNING "Failed to enable trace event: %s\n",
@@ -160,7 +160,7 @@ notrace void trace_boot_events(struct trace_array *tr)
 }
 
 /* quiet: the first pass, before the tracer whose options may be in the list. */
-notrace void trace_boot_options(struct trace_array *tr, bool quiet)
+void trace_boot_options(struct trace_array *tr, bool quiet)
 {
 	for_each_word("trace_options", tr, quiet, NULL, trace_set_options);
 }

@@ -22,6 +22,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
 #include "lib/errno.h"
+#include "kernel/sched/lockdep.h"
 
 #define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */
 #define PID_MAP_SIZE 1024 /* power of two */
@@ -52,7 +53,7 @@ static uint16_t map_pid_to_cmdline[PID_MAP_SIZE];
 static spinlock_t trace_cmdline_lock = SPINLOCK_INIT;
 static bool cmdlines_ready;
 
-static notrace void copy_comm(char *dst, const char *src)
+static void copy_comm(char *dst, const char *src)
 {
 	int i;
 
@@ -62,8 +63,9 @@ static notrace void copy_comm(char *dst, const char *src)
 }
 
 /* Forgets every name (the lock held): at first use, and when the slots change. */
-static notrace void reset_cmdlines(struct saved_cmdlines_buffer *s)
+static void reset_cmdlines(struct saved_cmdlines_buffer *s)
 {
+	lockdep_assert_held(&trace_cmdline_lock);
 	for (int i = 0; i < PID_MAP_SIZE; i++)
 		map_pid_to_cmdline[i] = NO_CMDLINE_MAP;
 	for (unsigned int i = 0; i < s->cmdline_num; i++)
@@ -73,7 +75,7 @@ static notrace void reset_cmdlines(struct saved_cmdlines_buffer *s)
 }
 
 /* Saves pid's comm; false if another CPU (or the context we interrupted) holds the lock. */
-notrace bool trace_save_cmdline(int pid, const char *comm)
+bool trace_save_cmdline(int pid, const char *comm)
 {
 	struct saved_cmdlines_buffer *s;
 	unsigned int slot;
@@ -109,13 +111,13 @@ notrace bool trace_save_cmdline(int pid, const char *comm)
 }
 
 /* Printing is task context: here waiting for a recorder is fine (it never waits). */
-static notrace void cmdline_lock(void)
+static void cmdline_lock(void)
 {
 	while (!arch_spin_trylock(&trace_cmdline_lock))
 		cpu_relax();
 }
 
-notrace void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
+void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 {
 	unsigned int slot;
 
@@ -144,7 +146,7 @@ notrace void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 }
 
 /* The slot's pid and comm, for saved_cmdlines; false past the last slot. pid -1: unused. */
-notrace bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_COMM_LEN])
+bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_COMM_LEN])
 {
 	bool more;
 
@@ -159,7 +161,7 @@ notrace bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_CO
 	return more;
 }
 
-notrace unsigned int trace_saved_cmdlines_size(void)
+unsigned int trace_saved_cmdlines_size(void)
 {
 	unsigned int n;
 
@@ -170,7 +172,7 @@ notrace unsigned int trace_saved_cmdlines_size(void)
 }
 
 /* Resizing forgets every name, as Linux's reallocation does. */
-static notrace struct saved_cmdlines_buffer *alloc_cmdlines(unsigned int num)
+static struct saved_cmdlines_buffer *alloc_cmdlines(unsigned int num)
 {
 	struct saved_cmdlines_buffer *s = kzalloc(sizeof(*s));
 
@@ -188,7 +190,7 @@ static notrace struct saved_cmdlines_buffer *alloc_cmdlines(unsigned int num)
 	return s;
 }
 
-static notrace void free_cmdlines(struct saved_cmdlines_buffer *s)
+static void free_cmdlines(struct saved_cmdlines_buffer *s)
 {
 	if (s == &default_savedcmd)
 		return;
@@ -197,7 +199,7 @@ static notrace void free_cmdlines(struct saved_cmdlines_buffer *s)
 	kfree(s);
 }
 
-notrace int trace_resize_saved_cmdlines(unsigned int num)
+int trace_resize_saved_cmdlines(unsigned int num)
 {
 	struct saved_cmdlines_buffer *s, *old;
 

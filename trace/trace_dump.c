@@ -59,7 +59,7 @@ static struct trace_iterator dump_iter; /* a page of text: too big for an IST st
 static int dump_running;
 
 /* One printk per line, as Linux's console prints a multi-line record: each with its prefix. */
-static notrace void dump_seq(struct trace_seq *s)
+static void dump_seq(struct trace_seq *s)
 {
 	unsigned int start = 0;
 
@@ -75,7 +75,7 @@ static notrace void dump_seq(struct trace_seq *s)
 }
 
 /* The oldest event left (of one CPU, for DUMP_ORIG) as the iterator's current one. */
-static notrace bool dump_next_event(struct trace_iterator *iter)
+static bool dump_next_event(struct trace_iterator *iter)
 {
 	if (!trace_peek_next_event(iter))
 		return false;
@@ -83,7 +83,7 @@ static notrace bool dump_next_event(struct trace_iterator *iter)
 	return true;
 }
 
-static notrace unsigned long dump_limit(struct trace_iterator *iter)
+static unsigned long dump_limit(struct trace_iterator *iter)
 {
 	struct ring_buffer *buffer = iter->buffer;
 
@@ -92,7 +92,7 @@ static notrace unsigned long dump_limit(struct trace_iterator *iter)
 	return ring_buffer_entries(buffer) + (unsigned long)iter->tr->nr_cpus * DUMP_SLACK;
 }
 
-notrace void ftrace_dump(int mode)
+void ftrace_dump(int mode)
 {
 	struct trace_array *tr = &global_trace;
 	struct trace_iterator *iter = &dump_iter;
@@ -142,7 +142,7 @@ out_running:
 /* --- when to dump ------------------------------------------------------------------------- */
 
 /* A panic notifier: the other CPUs are stopped by now. Also the soft-lockup report's hook. */
-static notrace void trace_panic_handler(void)
+static void trace_panic_handler(void)
 {
 	int mode = READ_ONCE(ftrace_dump_on_oops);
 
@@ -156,7 +156,7 @@ static notrace void trace_panic_handler(void)
  * Linux's set_ftrace_dump_on_oops(), for each occurrence in turn: "ftrace_dump_on_oops" or
  * "=1" dumps every CPU, "=orig_cpu" or "=2" the oopsing one; anything else changes nothing.
  */
-static notrace void parse_boot_option(void)
+static void parse_boot_option(void)
 {
 	char rest[MODE_TEXT_MAX]; /* "=orig_cpu" fits: a cut value is longer than any mode */
 
@@ -171,7 +171,7 @@ static notrace void parse_boot_option(void)
 	}
 }
 
-notrace void ftrace_dump_init(void)
+void ftrace_dump_init(void)
 {
 	parse_boot_option();
 	/* An int, as Linux's proc_dointvec takes it: 0 none, 1 all CPUs, 2 the oopsing one. */

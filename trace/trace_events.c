@@ -34,13 +34,14 @@
 #include "trace/trace_output.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 LIST_HEAD(ftrace_events);
 DEFINE_MUTEX(event_mutex);
 
 /* --- registering ------------------------------------------------------------------------------ */
 
-static notrace int event_cmp(const struct trace_event_call *a, const struct trace_event_call *b)
+static int event_cmp(const struct trace_event_call *a, const struct trace_event_call *b)
 {
 	int c = strcmp(a->system, b->system);
 
@@ -48,7 +49,7 @@ static notrace int event_cmp(const struct trace_event_call *a, const struct trac
 }
 
 /* Into ftrace_events at its sorted place; false if an event of that name is there already. */
-static notrace bool event_insert(struct trace_event_call *call)
+static bool event_insert(struct trace_event_call *call)
 {
 	struct trace_event_call *pos;
 
@@ -71,7 +72,7 @@ static notrace bool event_insert(struct trace_event_call *call)
  * An event that records needs its output, tracepoint and probe; a format-only one needs its
  * fixed id instead.
  */
-static notrace bool event_complete(const struct trace_event_call *call)
+static bool event_complete(const struct trace_event_call *call)
 {
 	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 		return call->event.type > __TRACE_FIRST_TYPE &&
@@ -79,7 +80,7 @@ static notrace bool event_complete(const struct trace_event_call *call)
 	return call->event.trace && call->tp && call->probe;
 }
 
-notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
+void trace_events_add(struct trace_event_call *const *calls, int nr)
 {
 	struct trace_event_call *call;
 
@@ -101,8 +102,9 @@ notrace void trace_events_add(struct trace_event_call *const *calls, int nr)
 /* --- enabling --------------------------------------------------------------------------------- */
 
 /* Attach or detach the probe, as enabled and tracer_refs now say. event_mutex held. */
-static notrace int trace_event_update(struct trace_event_call *call)
+static int trace_event_update(struct trace_event_call *call)
 {
+	lockdep_assert_held(&event_mutex);
 	bool want = call->enabled || call->tracer_refs > 0;
 	int ret;
 
@@ -121,7 +123,7 @@ static notrace int trace_event_update(struct trace_event_call *call)
 	return ret;
 }
 
-notrace int trace_event_enable_disable(struct trace_event_call *call, int enable)
+int trace_event_enable_disable(struct trace_event_call *call, int enable)
 {
 	bool old = call->enabled;
 	int ret;
@@ -133,7 +135,7 @@ notrace int trace_event_enable_disable(struct trace_event_call *call, int enable
 	return ret;
 }
 
-notrace int trace_event_tracer_hold(const char *system, const char *name, bool hold)
+int trace_event_tracer_hold(const char *system, const char *name, bool hold)
 {
 	struct trace_event_call *call;
 	int ret = -ENOENT;
@@ -155,7 +157,7 @@ notrace int trace_event_tracer_hold(const char *system, const char *name, bool h
 
 /* --- set_event's words ------------------------------------------------------------------------ */
 
-notrace void trace_event_parse_selector(char *word, struct trace_event_selector *sel)
+void trace_event_parse_selector(char *word, struct trace_event_selector *sel)
 {
 	char *colon;
 
@@ -180,8 +182,8 @@ notrace void trace_event_parse_selector(char *word, struct trace_event_selector 
 }
 
 /* Linux's __ftrace_set_clr_event_nolock() test: exact names, "*" only as a whole part. */
-notrace bool trace_event_selector_matches(const struct trace_event_selector *sel,
-					  const struct trace_event_call *call)
+bool trace_event_selector_matches(const struct trace_event_selector *sel,
+				  const struct trace_event_call *call)
 {
 	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 		return false; /* "ftrace:function" is no word of set_event */
@@ -194,7 +196,7 @@ notrace bool trace_event_selector_matches(const struct trace_event_selector *sel
 	return true;
 }
 
-notrace bool trace_event_selector_any(const struct trace_event_selector *sel)
+bool trace_event_selector_any(const struct trace_event_selector *sel)
 {
 	struct trace_event_call *call;
 
@@ -206,7 +208,7 @@ notrace bool trace_event_selector_any(const struct trace_event_selector *sel)
 	return false;
 }
 
-notrace int ftrace_set_clr_event(const struct trace_event_selector *sel)
+int ftrace_set_clr_event(const struct trace_event_selector *sel)
 {
 	struct trace_event_call *call;
 	int ret = -EINVAL, eret = 0;
@@ -225,8 +227,9 @@ notrace int ftrace_set_clr_event(const struct trace_event_selector *sel)
 
 /* --- recording -------------------------------------------------------------------------------- */
 
-notrace void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
+void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
+	lockdep_assert_irqs_disabled();
 	struct ring_buffer_event *event;
 	struct trace_entry *entry;
 
@@ -250,8 +253,8 @@ unsigned long tracepoint_printk;
 static struct trace_iterator tp_printk_iter; /* a page of text: too big for a stack */
 static int tp_printk_busy;
 
-static notrace void output_printk(struct trace_event_call *call, struct trace_entry *entry,
-				  unsigned long len)
+static void output_printk(struct trace_event_call *call, struct trace_entry *entry,
+			  unsigned long len)
 {
 	struct trace_iterator *iter = &tp_printk_iter;
 
@@ -267,15 +270,15 @@ static notrace void output_printk(struct trace_event_call *call, struct trace_en
 	__atomic_store_n(&tp_printk_busy, 0, __ATOMIC_RELEASE);
 }
 
-notrace void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
+void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
 {
 	if (unlikely(READ_ONCE(tracepoint_printk)))
 		output_printk(call, rec, len);
 	ring_buffer_unlock_commit(global_trace.buffer);
 }
 
-notrace void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const char *str,
-				 unsigned int len)
+void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const char *str,
+			 unsigned int len)
 {
 	memcpy((char *)rec + offset, str, len - 1);
 	((char *)rec)[offset + len - 1] = '\0';

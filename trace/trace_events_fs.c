@@ -43,13 +43,14 @@
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 #define EVENT_BUF_SIZE 127 /* Linux's longest set_event word */
 
 /* --- available_events, set_event (reading) ---------------------------------------------------- */
 
 /* The pos-th event (of the enabled ones only, for set_event), or NULL. */
-static notrace struct trace_event_call *event_at(loff_t pos, bool enabled_only)
+static struct trace_event_call *event_at(loff_t pos, bool enabled_only)
 {
 	struct trace_event_call *call;
 
@@ -65,7 +66,7 @@ static notrace struct trace_event_call *event_at(loff_t pos, bool enabled_only)
 	return NULL;
 }
 
-static notrace int t_show(struct seq_file *m, void *v)
+static int t_show(struct seq_file *m, void *v)
 {
 	struct trace_event_call *call = v;
 
@@ -73,21 +74,21 @@ static notrace int t_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace void t_stop(struct seq_file *m, void *v)
+static void t_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
 	mutex_unlock(&event_mutex);
 }
 
-static notrace void *avail_start(struct seq_file *m, loff_t *pos)
+static void *avail_start(struct seq_file *m, loff_t *pos)
 {
 	(void)m;
 	mutex_lock(&event_mutex);
 	return event_at(*pos, false);
 }
 
-static notrace void *avail_next(struct seq_file *m, void *v, loff_t *pos)
+static void *avail_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	(void)m;
 	(void)v;
@@ -101,14 +102,14 @@ static const struct seq_operations show_event_seq_ops = {
 	.show = t_show,
 };
 
-static notrace void *s_start(struct seq_file *m, loff_t *pos)
+static void *s_start(struct seq_file *m, loff_t *pos)
 {
 	(void)m;
 	mutex_lock(&event_mutex);
 	return event_at(*pos, true);
 }
 
-static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
+static void *s_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	(void)m;
 	(void)v;
@@ -122,7 +123,7 @@ static const struct seq_operations show_set_event_seq_ops = {
 	.show = t_show,
 };
 
-static notrace int avail_open(struct inode *inode, struct file *file)
+static int avail_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return seq_open(file, &show_event_seq_ops);
@@ -138,7 +139,7 @@ static const struct file_operations ftrace_avail_events_fops = {
 /* --- set_event (writing) ---------------------------------------------------------------------- */
 
 /* seq_file's private: non-NULL while the O_TRUNC still has to disable everything. */
-static notrace int set_event_open(struct inode *inode, struct file *file)
+static int set_event_open(struct inode *inode, struct file *file)
 {
 	int ret = seq_open(file, &show_set_event_seq_ops);
 
@@ -149,8 +150,9 @@ static notrace int set_event_open(struct inode *inode, struct file *file)
 }
 
 /* event_mutex held. */
-static notrace void ftrace_clear_events(void)
+static void ftrace_clear_events(void)
 {
+	lockdep_assert_held(&event_mutex);
 	struct trace_event_call *call;
 
 	list_for_each_entry(call, &ftrace_events, list)
@@ -159,8 +161,8 @@ static notrace void ftrace_clear_events(void)
 	}
 }
 
-static notrace ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt,
-				       loff_t *ppos)
+static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt,
+			       loff_t *ppos)
 {
 	struct seq_file *m = file->private_data;
 	bool reset = m->private != NULL;
@@ -202,7 +204,7 @@ static notrace ssize_t set_event_write(struct file *file, const char *ubuf, size
 	return (ssize_t)cnt;
 }
 
-static notrace int set_event_release(struct inode *inode, struct file *file)
+static int set_event_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
 
@@ -214,7 +216,7 @@ static notrace int set_event_release(struct inode *inode, struct file *file)
 	return seq_release(inode, file);
 }
 
-static notrace loff_t set_event_lseek(struct file *file, loff_t offset, int whence)
+static loff_t set_event_lseek(struct file *file, loff_t offset, int whence)
 {
 	if (file->f_mode & FMODE_READ)
 		return seq_lseek(file, offset, whence);
@@ -233,14 +235,14 @@ static const struct file_operations ftrace_set_event_fops = {
 /* --- enable files ----------------------------------------------------------------------------- */
 
 /* A write that is one number, 0 or 1 (anything else: -EINVAL, as Linux). */
-static notrace int write_01(const char *ubuf, size_t cnt, unsigned long *val)
+static int write_01(const char *ubuf, size_t cnt, unsigned long *val)
 {
 	int ret = tracing_write_ulong(ubuf, cnt, val);
 
 	return ret ? ret : (*val > 1 ? -EINVAL : 0);
 }
 
-static notrace ssize_t event_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t event_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_event_call *call = file_inode(file)->i_private;
 	bool on;
@@ -251,8 +253,8 @@ static notrace ssize_t event_enable_read(struct file *file, char *ubuf, size_t c
 	return simple_read_from_buffer(ubuf, cnt, ppos, on ? "1\n" : "0\n", 2);
 }
 
-static notrace ssize_t event_enable_write(struct file *file, const char *ubuf, size_t cnt,
-					  loff_t *ppos)
+static ssize_t event_enable_write(struct file *file, const char *ubuf, size_t cnt,
+				  loff_t *ppos)
 {
 	struct trace_event_call *call = file_inode(file)->i_private;
 	unsigned long val;
@@ -275,7 +277,7 @@ static const struct file_operations ftrace_enable_fops = {
 };
 
 /* events/enable (no system: every event) and events/SYSTEM/enable: "0", "1", or "X" if mixed. */
-static notrace ssize_t system_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t system_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	static const char set_to_char[4] = {'?', '0', '1', 'X'}; /* bit 0: some off, bit 1: on */
 	const char *system = file_inode(file)->i_private;
@@ -297,8 +299,8 @@ static notrace ssize_t system_enable_read(struct file *file, char *ubuf, size_t 
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, sizeof(buf));
 }
 
-static notrace ssize_t system_enable_write(struct file *file, const char *ubuf, size_t cnt,
-					   loff_t *ppos)
+static ssize_t system_enable_write(struct file *file, const char *ubuf, size_t cnt,
+				   loff_t *ppos)
 {
 	struct trace_event_selector sel = {.sub = file_inode(file)->i_private};
 	unsigned long val;
@@ -323,7 +325,7 @@ static const struct file_operations ftrace_system_enable_fops = {
 
 /* --- format, id ------------------------------------------------------------------------------- */
 
-static notrace int format_show(struct seq_file *m, void *v)
+static int format_show(struct seq_file *m, void *v)
 {
 	struct trace_seq *s = kmalloc(sizeof(*s)); /* a page: too big for a kernel stack */
 
@@ -337,7 +339,7 @@ static notrace int format_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace int format_open(struct inode *inode, struct file *file)
+static int format_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, format_show, inode->i_private);
 }
@@ -349,7 +351,7 @@ static const struct file_operations ftrace_event_format_fops = {
 	.release = single_release,
 };
 
-static notrace ssize_t event_id_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t event_id_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_event_call *call = file_inode(file)->i_private;
 	char buf[16];
@@ -363,7 +365,7 @@ static const struct file_operations ftrace_event_id_fops = {
 };
 
 /* events/header_page and events/header_event: the ring buffer's own format files. */
-static notrace int header_show(struct seq_file *m, void *v)
+static int header_show(struct seq_file *m, void *v)
 {
 	struct trace_seq *s = kmalloc(sizeof(*s));
 	void (*print)(struct trace_seq *) = m->private;
@@ -378,7 +380,7 @@ static notrace int header_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace int header_open(struct inode *inode, struct file *file)
+static int header_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, header_show, inode->i_private);
 }
@@ -392,7 +394,7 @@ static const struct file_operations ftrace_show_header_fops = {
 
 /* --- the tree --------------------------------------------------------------------------------- */
 
-static notrace int event_create_dir(struct dentry *system_dir, struct trace_event_call *call)
+static int event_create_dir(struct dentry *system_dir, struct trace_event_call *call)
 {
 	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
 	bool enable = !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE);
@@ -406,7 +408,7 @@ static notrace int event_create_dir(struct dentry *system_dir, struct trace_even
 	return 0;
 }
 
-notrace int event_trace_init_tracefs(void)
+int event_trace_init_tracefs(void)
 {
 	struct dentry *events, *system_dir = NULL;
 	struct trace_event_call *call;
@@ -463,7 +465,7 @@ static const struct ctl_table tp_printk_sysctls[] = {
 };
 
 /* Before the tracers: the events they may hold (the sched_switch tracer). No files yet. */
-notrace void event_trace_early_init(void)
+void event_trace_early_init(void)
 {
 	trace_events_add(__start_trace_events, (int)(__stop_trace_events - __start_trace_events));
 	if (cmdline_flag_on("tp_printk")) /* Linux's set_tracepoint_printk() */
@@ -471,7 +473,7 @@ notrace void event_trace_early_init(void)
 }
 
 /* Once the VFS exists: events/, set_event and the rest, then trace_event=. */
-notrace void event_trace_init(void)
+void event_trace_init(void)
 {
 	if (event_trace_init_tracefs() ||
 	    register_sysctl_table(tp_printk_sysctls, ARRAY_SIZE(tp_printk_sysctls)))

@@ -36,7 +36,7 @@ static const struct trace_event_field irq_handler_entry_fields[] = {
 	TRACE_FIELD_END,
 };
 
-static notrace void probe_irq_handler_entry(void *data, int irq, const char *name)
+static void probe_irq_handler_entry(void *data, int irq, const char *name)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_irq_handler_entry *r;
@@ -50,7 +50,7 @@ static notrace void probe_irq_handler_entry(void *data, int irq, const char *nam
 	trace_event_buffer_commit(call, r, sizeof(*r) + len);
 }
 
-static notrace enum print_line_t
+static enum print_line_t
 irq_handler_entry_output(struct trace_iterator *iter, unsigned int flags, struct trace_event *event)
 {
 	struct trace_event_raw_irq_handler_entry *r = trace_raw_output_prep(iter, event);
@@ -92,7 +92,7 @@ static const struct trace_event_field irq_handler_exit_fields[] = {
 	TRACE_FIELD_END,
 };
 
-static notrace void probe_irq_handler_exit(void *data, int irq, int ret)
+static void probe_irq_handler_exit(void *data, int irq, int ret)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_irq_handler_exit *r = trace_event_buffer_reserve(call, sizeof(*r));
@@ -104,7 +104,7 @@ static notrace void probe_irq_handler_exit(void *data, int irq, int ret)
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
-static notrace enum print_line_t
+static enum print_line_t
 irq_handler_exit_output(struct trace_iterator *iter, unsigned int flags, struct trace_event *event)
 {
 	struct trace_event_raw_irq_handler_exit *r = trace_raw_output_prep(iter, event);

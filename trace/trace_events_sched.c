@@ -43,7 +43,7 @@
 #define TASK_REPORT_MAX (TASK_REPORT_IDLE << 1) /* "preempted": the '+' */
 
 /* Copies a comm whole (TASK_COMM_LEN bytes, NUL-padded), as Linux's memcpy of comm does. */
-static notrace void copy_comm(char *dst, const char *src)
+static void copy_comm(char *dst, const char *src)
 {
 	size_t n = strnlen(src, TASK_COMM_LEN - 1);
 
@@ -86,7 +86,7 @@ static const struct {
 	{TASK_REPORT_X, "X"}, {TASK_REPORT_Z, "Z"}, {TASK_REPORT_P, "P"}, {TASK_REPORT_I, "I"},
 };
 
-static notrace long sched_switch_state(bool preempt, struct task *prev)
+static long sched_switch_state(bool preempt, struct task *prev)
 {
 	long state = READ_ONCE(prev->state);
 
@@ -101,8 +101,8 @@ static notrace long sched_switch_state(bool preempt, struct task *prev)
 	return TASK_REPORT_RUNNING;
 }
 
-static notrace void probe_sched_switch(void *data, bool preempt, struct task *prev,
-				       struct task *next)
+static void probe_sched_switch(void *data, bool preempt, struct task *prev,
+			       struct task *next)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_sched_switch *r = trace_event_buffer_reserve(call, sizeof(*r));
@@ -120,7 +120,7 @@ static notrace void probe_sched_switch(void *data, bool preempt, struct task *pr
 }
 
 /* "R", "S", "D|Z", ... then "+" if preempted: Linux's __print_flags() with "|". */
-static notrace void print_prev_state(struct trace_seq *s, long state)
+static void print_prev_state(struct trace_seq *s, long state)
 {
 	long rest = state & (TASK_REPORT_MAX - 1);
 	bool first = true;
@@ -142,8 +142,8 @@ static notrace void print_prev_state(struct trace_seq *s, long state)
 		trace_seq_putc(s, '+');
 }
 
-static notrace enum print_line_t sched_switch_output(struct trace_iterator *iter,
-						     unsigned int flags, struct trace_event *event)
+static enum print_line_t sched_switch_output(struct trace_iterator *iter,
+					     unsigned int flags, struct trace_event *event)
 {
 	struct trace_event_raw_sched_switch *r = trace_raw_output_prep(iter, event);
 	struct trace_seq *s = &iter->seq;
@@ -205,7 +205,7 @@ static const struct trace_event_field sched_wakeup_fields[] = {
 #undef SW
 
 /* p's CPU is where it was queued (the tracepoint is hit with that queue locked). */
-static notrace void probe_sched_wakeup_template(void *data, struct task *p)
+static void probe_sched_wakeup_template(void *data, struct task *p)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_sched_wakeup_template *r =
@@ -220,8 +220,8 @@ static notrace void probe_sched_wakeup_template(void *data, struct task *p)
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
-static notrace enum print_line_t sched_wakeup_output(struct trace_iterator *iter,
-						     unsigned int flags, struct trace_event *event)
+static enum print_line_t sched_wakeup_output(struct trace_iterator *iter,
+					     unsigned int flags, struct trace_event *event)
 {
 	struct trace_event_raw_sched_wakeup_template *r = trace_raw_output_prep(iter, event);
 	struct trace_seq *s = &iter->seq;
@@ -279,7 +279,7 @@ static const struct trace_event_field sched_process_fields[] = {
 };
 #undef SP
 
-static notrace void probe_sched_process_exit(void *data, struct task *p)
+static void probe_sched_process_exit(void *data, struct task *p)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_sched_process_template *r =
@@ -293,8 +293,8 @@ static notrace void probe_sched_process_exit(void *data, struct task *p)
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
-static notrace enum print_line_t sched_process_output(struct trace_iterator *iter,
-						      unsigned int flags, struct trace_event *event)
+static enum print_line_t sched_process_output(struct trace_iterator *iter,
+					      unsigned int flags, struct trace_event *event)
 {
 	struct trace_event_raw_sched_process_template *r = trace_raw_output_prep(iter, event);
 	struct trace_seq *s = &iter->seq;

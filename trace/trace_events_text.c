@@ -45,7 +45,7 @@ static const struct trace_event_field common_fields[] = {
 	TRACE_FIELD_END,
 };
 
-static notrace void print_fields(struct trace_seq *s, const struct trace_event_field *f)
+static void print_fields(struct trace_seq *s, const struct trace_event_field *f)
 {
 	for (; f->name; f++) {
 		const char *array = strchr(f->type, '[');
@@ -62,7 +62,7 @@ static notrace void print_fields(struct trace_seq *s, const struct trace_event_f
 	}
 }
 
-notrace void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call)
+void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call)
 {
 	trace_seq_printf(s, "name: %s\n", call->name);
 	trace_seq_printf(s, "ID: %d\n", call->event.type);
@@ -82,7 +82,7 @@ notrace void trace_event_print_format(struct trace_seq *s, const struct trace_ev
  * Linux's, their numbers Lucid's own structs'. "overwrite" is Linux's too: the flag lives in
  * commit's high bits (RB_MISSED_EVENTS), so it has commit's offset and a size of 1.
  */
-notrace void ring_buffer_print_page_header(struct trace_seq *s)
+void ring_buffer_print_page_header(struct trace_seq *s)
 {
 	struct buffer_data_page field;
 
@@ -100,7 +100,7 @@ notrace void ring_buffer_print_page_header(struct trace_seq *s)
 			 (unsigned int)BUF_PAGE_SIZE, is_signed_type(char));
 }
 
-notrace void ring_buffer_print_entry_header(struct trace_seq *s)
+void ring_buffer_print_entry_header(struct trace_seq *s)
 {
 	trace_seq_puts(s, "# compressed entry header\n");
 	trace_seq_puts(s, "\ttype_len    :    5 bits\n");
@@ -115,7 +115,7 @@ notrace void ring_buffer_print_entry_header(struct trace_seq *s)
 
 /* --- for output functions --------------------------------------------------------------------- */
 
-notrace void *trace_raw_output_prep(struct trace_iterator *iter, struct trace_event *event)
+void *trace_raw_output_prep(struct trace_iterator *iter, struct trace_event *event)
 {
 	struct trace_event_call *call = trace_event_call_of(event);
 
@@ -127,7 +127,7 @@ notrace void *trace_raw_output_prep(struct trace_iterator *iter, struct trace_ev
 	return iter->ent;
 }
 
-notrace const char *trace_event_get_str(struct trace_iterator *iter, uint32_t loc, int *len)
+const char *trace_event_get_str(struct trace_iterator *iter, uint32_t loc, int *len)
 {
 	unsigned int offset = loc & DATA_LOC_OFFSET_MASK, size = loc >> DATA_LOC_LEN_SHIFT;
 

@@ -37,7 +37,7 @@
 
 static struct dentry *options_dir;
 
-notrace int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt)
+int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t cnt)
 {
 	if (cnt >= size)
 		return -EINVAL;
@@ -47,12 +47,12 @@ notrace int tracing_copy_write(char *buf, size_t size, const char *ubuf, size_t 
 }
 
 /* A read of a short text made at once: "1\n", "nop\n". */
-static notrace ssize_t read_text(loff_t *ppos, char *ubuf, size_t cnt, const char *text)
+static ssize_t read_text(loff_t *ppos, char *ubuf, size_t cnt, const char *text)
 {
 	return simple_read_from_buffer(ubuf, cnt, ppos, text, strlen(text));
 }
 
-notrace ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val)
+ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigned long val)
 {
 	char buf[32];
 
@@ -60,7 +60,7 @@ notrace ssize_t tracing_read_ulong(loff_t *ppos, char *ubuf, size_t cnt, unsigne
 	return read_text(ppos, ubuf, cnt, buf);
 }
 
-notrace ssize_t tracing_read_long(loff_t *ppos, char *ubuf, size_t cnt, long val)
+ssize_t tracing_read_long(loff_t *ppos, char *ubuf, size_t cnt, long val)
 {
 	char buf[32];
 
@@ -72,7 +72,7 @@ notrace ssize_t tracing_read_long(loff_t *ppos, char *ubuf, size_t cnt, long val
  * Linux's kstrtoul_from_user: a longer write is cut, not refused, so 40 zeros and a 1 is 1, and
  * 4000 bytes of text fail as text (EINVAL), not as a length.
  */
-notrace int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
+int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
 {
 	char buf[ULONG_WRITE_MAX + 1];
 
@@ -84,7 +84,7 @@ notrace int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val
 
 /* --- available_tracers, current_tracer ----------------------------------------------------- */
 
-static notrace int tracers_show(struct seq_file *m, void *v)
+static int tracers_show(struct seq_file *m, void *v)
 {
 	(void)v;
 	mutex_lock(&trace_types_lock);
@@ -94,7 +94,7 @@ static notrace int tracers_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace int tracers_open(struct inode *inode, struct file *file)
+static int tracers_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return single_open(file, tracers_show, NULL);
@@ -107,7 +107,7 @@ static const struct file_operations show_traces_fops = {
 	.release = single_release,
 };
 
-static notrace ssize_t current_tracer_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t current_tracer_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char buf[MAX_TRACER_SIZE + 2];
 
@@ -118,8 +118,8 @@ static notrace ssize_t current_tracer_read(struct file *file, char *ubuf, size_t
 	return read_text(ppos, ubuf, cnt, buf);
 }
 
-static notrace ssize_t current_tracer_write(struct file *file, const char *ubuf, size_t cnt,
-					    loff_t *ppos)
+static ssize_t current_tracer_write(struct file *file, const char *ubuf, size_t cnt,
+				    loff_t *ppos)
 {
 	char buf[MAX_TRACER_SIZE + 1];
 	size_t len = MIN(cnt, (size_t)MAX_TRACER_SIZE);
@@ -143,15 +143,15 @@ static const struct file_operations set_tracer_fops = {
 
 /* --- tracing_on ---------------------------------------------------------------------------- */
 
-static notrace ssize_t tracing_on_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t tracing_on_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	return read_text(ppos, ubuf, cnt, tracer_tracing_is_on(&global_trace) ? "1\n" : "0\n");
 }
 
 /* Any number but 0 turns recording on; the tracer's start/stop run on a change only. */
-static notrace ssize_t tracing_on_write(struct file *file, const char *ubuf, size_t cnt,
-					loff_t *ppos)
+static ssize_t tracing_on_write(struct file *file, const char *ubuf, size_t cnt,
+				loff_t *ppos)
 {
 	struct trace_array *tr = &global_trace;
 	unsigned long val;
@@ -186,7 +186,7 @@ static const struct file_operations rb_simple_fops = {
 
 /* --- buffer_size_kb, buffer_total_size_kb -------------------------------------------------- */
 
-static notrace ssize_t buffer_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t buffer_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = &global_trace;
 	int cpu = tracing_get_cpu(file_inode(file));
@@ -201,8 +201,8 @@ static notrace ssize_t buffer_size_read(struct file *file, char *ubuf, size_t cn
 	return tracing_read_ulong(ppos, ubuf, cnt, size >> KB_SHIFT);
 }
 
-static notrace ssize_t buffer_size_write(struct file *file, const char *ubuf, size_t cnt,
-					 loff_t *ppos)
+static ssize_t buffer_size_write(struct file *file, const char *ubuf, size_t cnt,
+				 loff_t *ppos)
 {
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
@@ -231,7 +231,7 @@ static const struct file_operations tracing_entries_fops = {
 	.write = buffer_size_write,
 };
 
-static notrace ssize_t total_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t total_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	unsigned long kb = 0;
 
@@ -247,7 +247,7 @@ static const struct file_operations tracing_total_entries_fops = {
 
 /* --- trace_clock --------------------------------------------------------------------------- */
 
-static notrace int clock_show(struct seq_file *m, void *v)
+static int clock_show(struct seq_file *m, void *v)
 {
 	int cur = global_trace.clock_id;
 
@@ -259,7 +259,7 @@ static notrace int clock_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace int clock_open(struct inode *inode, struct file *file)
+static int clock_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return single_open(file, clock_show, NULL);
@@ -268,7 +268,7 @@ static notrace int clock_open(struct inode *inode, struct file *file)
 /* Linux's tracing_clock_write reads into 64 bytes: a name with blanks around it fits. */
 #define CLOCK_WRITE_MAX 64
 
-static notrace ssize_t clock_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t clock_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char buf[CLOCK_WRITE_MAX];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
@@ -292,7 +292,7 @@ static const struct file_operations trace_clock_fops = {
 
 /* --- trace_options and options/ ------------------------------------------------------------ */
 
-static notrace int options_show(struct seq_file *m, void *v)
+static int options_show(struct seq_file *m, void *v)
 {
 	struct trace_array *tr = &global_trace;
 	struct tracer_flags *flags;
@@ -309,14 +309,14 @@ static notrace int options_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace int options_open(struct inode *inode, struct file *file)
+static int options_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return single_open(file, options_show, NULL);
 }
 
 /* "name" sets, "noname" clears: a core option, else one of the current tracer's. */
-notrace int trace_set_options(struct trace_array *tr, char *option)
+int trace_set_options(struct trace_array *tr, char *option)
 {
 	struct tracer_flags *flags;
 	char *name = strim(option);
@@ -345,7 +345,7 @@ out:
 	return ret;
 }
 
-static notrace ssize_t options_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t options_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char buf[OPTION_MAX];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
@@ -368,22 +368,22 @@ static const struct file_operations tracing_iter_fops = {
 };
 
 /* options/NAME: "0" or "1". A core option's inode points at its trace_options[] entry. */
-static notrace int write_bool(const char *ubuf, size_t cnt, unsigned long *val)
+static int write_bool(const char *ubuf, size_t cnt, unsigned long *val)
 {
 	int ret = tracing_write_ulong(ubuf, cnt, val);
 
 	return ret ? ret : (*val > 1 ? -EINVAL : 0);
 }
 
-static notrace ssize_t core_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t core_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	const struct trace_option *opt = file_inode(file)->i_private;
 
 	return read_text(ppos, ubuf, cnt, global_trace.trace_flags & opt->bit ? "1\n" : "0\n");
 }
 
-static notrace ssize_t core_option_write(struct file *file, const char *ubuf, size_t cnt,
-					 loff_t *ppos)
+static ssize_t core_option_write(struct file *file, const char *ubuf, size_t cnt,
+				 loff_t *ppos)
 {
 	const struct trace_option *opt = file_inode(file)->i_private;
 	unsigned long val;
@@ -411,15 +411,15 @@ struct trace_option_dentry {
 	struct tracer_opt *opt;
 };
 
-static notrace ssize_t tracer_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t tracer_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_option_dentry *topt = file_inode(file)->i_private;
 
 	return read_text(ppos, ubuf, cnt, topt->flags->val & topt->opt->bit ? "1\n" : "0\n");
 }
 
-static notrace ssize_t tracer_option_write(struct file *file, const char *ubuf, size_t cnt,
-					   loff_t *ppos)
+static ssize_t tracer_option_write(struct file *file, const char *ubuf, size_t cnt,
+				   loff_t *ppos)
 {
 	struct trace_option_dentry *topt = file_inode(file)->i_private;
 	unsigned long val;
@@ -441,13 +441,13 @@ static const struct file_operations trace_options_fops = {
 	.write = tracer_option_write,
 };
 
-notrace struct dentry *tracing_options_dir(void)
+struct dentry *tracing_options_dir(void)
 {
 	return options_dir;
 }
 
 /* Called by register_tracer (trace_types_lock held); before tracefs exists, by its init. */
-notrace void tracing_create_tracer_options(struct tracer *t)
+void tracing_create_tracer_options(struct tracer *t)
 {
 	if (!options_dir || !t->flags)
 		return;
@@ -533,7 +533,7 @@ static const char readme_msg[] =
 	"  function_profile_enabled - 1: count the calls and time of every function\n"
 	"  trace_stat/functionN\t- what CPU N counted, longest total time first\n";
 
-static notrace ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	return simple_read_from_buffer(ubuf, cnt, ppos, readme_msg, sizeof(readme_msg) - 1);
@@ -545,7 +545,7 @@ static const struct file_operations tracing_readme_fops = {
 
 /* --- saved_cmdlines, saved_cmdlines_size: the pid -> comm cache (trace/trace_cmdline.c) ---- */
 
-static notrace int saved_cmdlines_show(struct seq_file *m, void *v)
+static int saved_cmdlines_show(struct seq_file *m, void *v)
 {
 	char comm[TRACE_COMM_LEN];
 	int pid;
@@ -558,7 +558,7 @@ static notrace int saved_cmdlines_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace int saved_cmdlines_open(struct inode *inode, struct file *file)
+static int saved_cmdlines_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return single_open(file, saved_cmdlines_show, NULL);
@@ -571,15 +571,15 @@ static const struct file_operations tracing_saved_cmdlines_fops = {
 	.release = single_release,
 };
 
-static notrace ssize_t saved_cmdlines_size_read(struct file *file, char *ubuf, size_t cnt,
-						loff_t *ppos)
+static ssize_t saved_cmdlines_size_read(struct file *file, char *ubuf, size_t cnt,
+					loff_t *ppos)
 {
 	(void)file;
 	return tracing_read_ulong(ppos, ubuf, cnt, trace_saved_cmdlines_size());
 }
 
-static notrace ssize_t saved_cmdlines_size_write(struct file *file, const char *ubuf, size_t cnt,
-						 loff_t *ppos)
+static ssize_t saved_cmdlines_size_write(struct file *file, const char *ubuf, size_t cnt,
+					 loff_t *ppos)
 {
 	unsigned long val;
 	int ret;
@@ -640,7 +640,7 @@ static const struct {
 	{"tracing_thresh", TRACE_MODE_WRITE, &tracing_thresh_fops, TOP},
 };
 
-static notrace int create_files(struct dentry *dir, int where, void *data)
+static int create_files(struct dentry *dir, int where, void *data)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(trace_files); i++) {
 		if (!(trace_files[i].where & where))
@@ -652,7 +652,7 @@ static notrace int create_files(struct dentry *dir, int where, void *data)
 	return 0;
 }
 
-notrace int tracer_init_tracefs(struct trace_array *tr)
+int tracer_init_tracefs(struct trace_array *tr)
 {
 	struct dentry *per_cpu;
 	char name[16];

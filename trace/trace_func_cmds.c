@@ -22,7 +22,7 @@
 
 /* --- traceon, traceoff -------------------------------------------------------------------- */
 
-static notrace void set_tracing(struct trace_array *tr, bool on)
+static void set_tracing(struct trace_array *tr, bool on)
 {
 	if (on)
 		tracer_tracing_on(tr);
@@ -30,8 +30,8 @@ static notrace void set_tracing(struct trace_array *tr, bool on)
 		tracer_tracing_off(tr);
 }
 
-static notrace void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
-				   struct trace_array *tr, long *count)
+static void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
+			   struct trace_array *tr, long *count)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -40,8 +40,8 @@ static notrace void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
 		set_tracing(tr, true);
 }
 
-static notrace void ftrace_traceoff(unsigned long ip, unsigned long parent_ip,
-				    struct trace_array *tr, long *count)
+static void ftrace_traceoff(unsigned long ip, unsigned long parent_ip,
+			    struct trace_array *tr, long *count)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -51,7 +51,7 @@ static notrace void ftrace_traceoff(unsigned long ip, unsigned long parent_ip,
 }
 
 /* Switches tracing to on if it is not, and then uses up one count. */
-static notrace void update_traceon_count(struct trace_array *tr, long *count, bool on)
+static void update_traceon_count(struct trace_array *tr, long *count, bool on)
 {
 	long old = __atomic_load_n(count, __ATOMIC_ACQUIRE);
 
@@ -65,16 +65,16 @@ static notrace void update_traceon_count(struct trace_array *tr, long *count, bo
 				    __ATOMIC_RELAXED);
 }
 
-static notrace void ftrace_traceon_count(unsigned long ip, unsigned long parent_ip,
-					 struct trace_array *tr, long *count)
+static void ftrace_traceon_count(unsigned long ip, unsigned long parent_ip,
+				 struct trace_array *tr, long *count)
 {
 	(void)ip;
 	(void)parent_ip;
 	update_traceon_count(tr, count, true);
 }
 
-static notrace void ftrace_traceoff_count(unsigned long ip, unsigned long parent_ip,
-					  struct trace_array *tr, long *count)
+static void ftrace_traceoff_count(unsigned long ip, unsigned long parent_ip,
+				  struct trace_array *tr, long *count)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -84,21 +84,21 @@ static notrace void ftrace_traceoff_count(unsigned long ip, unsigned long parent
 /* --- stacktrace --------------------------------------------------------------------------- */
 
 /* The stack from the function on: ftrace_caller's frame returns just past its call site. */
-static notrace void trace_probe_stack(struct trace_array *tr, unsigned long ip)
+static void trace_probe_stack(struct trace_array *tr, unsigned long ip)
 {
 	__trace_stack(tr, tracing_gen_ctx_dec(), ip + MCOUNT_INSN_SIZE);
 }
 
-static notrace void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip,
-				      struct trace_array *tr, long *count)
+static void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip,
+			      struct trace_array *tr, long *count)
 {
 	(void)parent_ip;
 	(void)count;
 	trace_probe_stack(tr, ip);
 }
 
-static notrace void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
-					    struct trace_array *tr, long *count)
+static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
+				    struct trace_array *tr, long *count)
 {
 	long old;
 
@@ -139,7 +139,7 @@ static const struct ftrace_func_command ftrace_commands[] = {
 	 trace_snapshot_trigger_setup},
 };
 
-notrace const struct ftrace_func_command *ftrace_find_command(const char *name)
+const struct ftrace_func_command *ftrace_find_command(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(ftrace_commands); i++)
 		if (!strcmp(ftrace_commands[i].name, name))

@@ -8,7 +8,7 @@
  *
  * The callback runs inside every traced function, so it must be cheap and must never run
  * itself: the recursion lock (trace/ftrace.h) turns away a second entry in the same context on
- * this CPU (an interrupt may still trace), and everything it calls is notrace. Not traced, for
+ * this CPU (an interrupt may still trace), and everything it calls is untraced. Not traced, for
  * that reason.
  *
  * Options: func_stack_trace adds a stack trace event after each function event (expensive:
@@ -20,6 +20,7 @@
 #include "arch/x86_64/ftrace.h"
 #include "kernel/sched/sched.h"
 #include "lib/errno.h"
+#include "kernel/sched/lockdep.h"
 
 #define TRACE_FUNC_OPT_STACK 0x1
 
@@ -42,7 +43,7 @@ struct pid_list {
 static struct pid_list pid_lists[2];
 struct pid_list *ftrace_pids; /* NULL: every task (trace/trace_ctx.h reads it too) */
 
-notrace bool ftrace_trace_task(void)
+bool ftrace_trace_task(void)
 {
 	struct pid_list *l = __atomic_load_n(&ftrace_pids, __ATOMIC_ACQUIRE);
 	struct task *t;
@@ -59,8 +60,9 @@ notrace bool ftrace_trace_task(void)
 }
 
 /* Called with trace_types_lock held. nr == 0 clears the list. */
-notrace int ftrace_pid_set(const int *pids, int nr)
+int ftrace_pid_set(const int *pids, int nr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	struct pid_list *l;
 
 	if (nr < 0 || nr > FTRACE_PID_MAX)
@@ -77,7 +79,7 @@ notrace int ftrace_pid_set(const int *pids, int nr)
 	return 0;
 }
 
-notrace int ftrace_pid_get(int *pids, int max)
+int ftrace_pid_get(int *pids, int max)
 {
 	struct pid_list *l = ftrace_pids;
 	int n = 0;
@@ -91,8 +93,8 @@ notrace int ftrace_pid_get(int *pids, int max)
  * One TRACE_FN event: "func <-parent". Here rather than in trace.c as in Linux, and inline: it
  * runs on every traced call, and a call would cost the registers it saves.
  */
-static notrace __always_inline void trace_function(struct trace_array *tr, unsigned long ip,
-						   unsigned long parent_ip, unsigned int trace_ctx)
+static __always_inline void trace_function(struct trace_array *tr, unsigned long ip,
+					   unsigned long parent_ip, unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_entry *entry;
@@ -107,8 +109,8 @@ static notrace __always_inline void trace_function(struct trace_array *tr, unsig
 	ring_buffer_unlock_commit(tr->buffer);
 }
 
-static notrace void function_trace_call(unsigned long ip, unsigned long parent_ip,
-					struct ftrace_ops *op, struct ftrace_regs *fregs)
+static void function_trace_call(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct trace_array *tr = op->private;
 	unsigned int trace_ctx;
@@ -128,14 +130,14 @@ static notrace void function_trace_call(unsigned long ip, unsigned long parent_i
 	ftrace_test_recursion_unlock(bit);
 }
 
-static notrace int function_trace_init(struct trace_array *tr)
+static int function_trace_init(struct trace_array *tr)
 {
 	tr->ops.func = function_trace_call;
 	tr->ops.private = tr;
 	return register_ftrace_function(&tr->ops);
 }
 
-static notrace void function_trace_reset(struct trace_array *tr)
+static void function_trace_reset(struct trace_array *tr)
 {
 	unregister_ftrace_function(&tr->ops);
 }
@@ -144,13 +146,13 @@ static notrace void function_trace_reset(struct trace_array *tr)
  * tracing_on 0 -> 1 starts a fresh trace, as Linux's function tracer does: "echo 1 >
  * tracing_on; run_test; echo 0 > tracing_on" then shows just run_test.
  */
-static notrace void function_trace_start(struct trace_array *tr)
+static void function_trace_start(struct trace_array *tr)
 {
 	tracing_reset_online_cpus(tr);
 }
 
-static notrace int func_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit,
-				 int set)
+static int func_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit,
+			 int set)
 {
 	(void)tr;
 	(void)old_flags;

@@ -48,6 +48,7 @@
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
+#include "kernel/sched/lockdep.h"
 
 /* task->graph_filter */
 #define TRACE_GRAPH_BIT 0x1 /* inside a set_graph_function function: trace its callees */
@@ -105,8 +106,9 @@ static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every c
 static unsigned int graph_checks;
 
 /* After a write to one of the settings above; the caller holds trace_types_lock. */
-static notrace void graph_update_checks(void)
+static void graph_update_checks(void)
 {
+	lockdep_assert_held(&trace_types_lock);
 	unsigned int checks = 0;
 
 	if (READ_ONCE(fgraph_max_depth))
@@ -127,16 +129,16 @@ struct ftrace_ops graph_hash_ops = {.flags = FTRACE_OPS_FL_GRAPH_SET};
  * Linux marks interrupt handlers by their section (__irq_entry); Lucid's are the functions
  * do_interrupt() calls for a vector (arch/x86_64/idt.c), so it asks that table.
  */
-notrace bool ftrace_graph_is_irq_entry(unsigned long addr)
+bool ftrace_graph_is_irq_entry(unsigned long addr)
 {
 	return is_irq_handler(addr);
 }
 
 /* --- recording ------------------------------------------------------------------------------ */
 
-static notrace __always_inline bool trace_graph_entry_record(struct trace_array *tr,
-							     const struct ftrace_graph_ent *trace,
-							     unsigned int trace_ctx)
+static __always_inline bool trace_graph_entry_record(struct trace_array *tr,
+						     const struct ftrace_graph_ent *trace,
+						     unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ent_entry *entry;
@@ -152,10 +154,10 @@ static notrace __always_inline bool trace_graph_entry_record(struct trace_array 
 	return true;
 }
 
-static notrace __always_inline void trace_graph_return_record(struct trace_array *tr,
-							      const struct ftrace_graph_ret *trace,
-							      uint64_t calltime,
-							      unsigned int trace_ctx)
+static __always_inline void trace_graph_return_record(struct trace_array *tr,
+						      const struct ftrace_graph_ret *trace,
+						      uint64_t calltime,
+						      unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event;
 	struct ftrace_graph_ret_entry *entry;
@@ -174,7 +176,7 @@ static notrace __always_inline void trace_graph_return_record(struct trace_array
 }
 
 /* Is this a set_graph_function function (or is there no such filter)? Marks the task if so. */
-static notrace bool graph_addr(struct task *t, const struct ftrace_graph_ent *trace)
+static bool graph_addr(struct task *t, const struct ftrace_graph_ent *trace)
 {
 	if (!READ_ONCE(graph_hash_ops.filter_hash.count))
 		return true; /* empty: every function */
@@ -189,7 +191,7 @@ static notrace bool graph_addr(struct task *t, const struct ftrace_graph_ent *tr
 	return true;
 }
 
-static notrace bool graph_ignore_func(struct task *t, const struct ftrace_graph_ent *trace)
+static bool graph_ignore_func(struct task *t, const struct ftrace_graph_ent *trace)
 {
 	unsigned int max = READ_ONCE(fgraph_max_depth);
 
@@ -199,7 +201,7 @@ static notrace bool graph_ignore_func(struct task *t, const struct ftrace_graph_
 	return !(t->graph_filter & TRACE_GRAPH_BIT) && !graph_addr(t, trace);
 }
 
-static notrace bool graph_ignore_irqs(struct task *t)
+static bool graph_ignore_irqs(struct task *t)
 {
 	if (!READ_ONCE(graph_skip_irqs) || (t->graph_filter & TRACE_IRQ_BIT))
 		return false;
@@ -207,7 +209,7 @@ static notrace bool graph_ignore_irqs(struct task *t)
 }
 
 /* graph_entry() when something is set: every rule. */
-static notrace noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *trace)
+static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *trace)
 {
 	if (t->graph_filter & TRACE_GRAPH_NOTRACE_BIT)
 		return false;
@@ -229,8 +231,9 @@ static notrace noinline bool graph_entry_slow(struct task *t, struct ftrace_grap
 }
 
 /* Called by the hook at a traced function's entry: true to see (and record) its return. */
-static notrace bool graph_entry(struct ftrace_graph_ent *trace)
+static bool graph_entry(struct ftrace_graph_ent *trace)
 {
+	lockdep_assert_irqs_disabled();
 	struct task *t = current;
 
 	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_ENTRY_CHECKS) |
@@ -243,7 +246,7 @@ static notrace bool graph_entry(struct ftrace_graph_ent *trace)
 }
 
 /* graph_return() when something is set: every rule. */
-static notrace noinline void graph_return_slow(struct task *t, struct ftrace_graph_ret *trace)
+static noinline void graph_return_slow(struct task *t, struct ftrace_graph_ret *trace)
 {
 	uint64_t calltime = trace->calltime;
 	unsigned long thresh;
@@ -266,8 +269,9 @@ static notrace noinline void graph_return_slow(struct task *t, struct ftrace_gra
 }
 
 /* Called by the hook when a function graph_entry() hooked returns. */
-static notrace void graph_return(struct ftrace_graph_ret *trace)
+static void graph_return(struct ftrace_graph_ret *trace)
 {
+	lockdep_assert_irqs_disabled();
 	struct task *t = current;
 
 	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_RETURN_CHECKS))) {
@@ -281,7 +285,7 @@ static notrace void graph_return(struct ftrace_graph_ret *trace)
 /* --- the tracer ----------------------------------------------------------------------------- */
 
 /* A previous session may have ended inside a set_graph_* function: start clean. */
-static notrace void graph_reset_task_filters(void)
+static void graph_reset_task_filters(void)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t;
@@ -294,7 +298,7 @@ static notrace void graph_reset_task_filters(void)
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
-static notrace int graph_trace_init(struct trace_array *tr)
+static int graph_trace_init(struct trace_array *tr)
 {
 	graph_array = tr;
 	tr->ops.private = tr;
@@ -302,13 +306,13 @@ static notrace int graph_trace_init(struct trace_array *tr)
 	return register_ftrace_graph_ops(&tr->ops, graph_entry, graph_return);
 }
 
-static notrace void graph_trace_reset(struct trace_array *tr)
+static void graph_trace_reset(struct trace_array *tr)
 {
 	(void)tr;
 	unregister_ftrace_graph();
 }
 
-static notrace int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set)
+static int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set)
 {
 	(void)tr;
 	(void)old_flags;
@@ -324,12 +328,12 @@ static notrace int graph_set_flag(struct trace_array *tr, uint32_t old_flags, ui
 	return 0;
 }
 
-static notrace enum print_line_t graph_print_line(struct trace_iterator *iter)
+static enum print_line_t graph_print_line(struct trace_iterator *iter)
 {
 	return print_graph_function_flags(iter, graph_flags.val);
 }
 
-static notrace void graph_print_header(struct trace_iterator *iter)
+static void graph_print_header(struct trace_iterator *iter)
 {
 	print_graph_headers_flags(iter, graph_flags.val);
 }
@@ -349,7 +353,7 @@ REGISTER_TRACER(graph_trace);
 
 /* --- max_graph_depth, tracing_thresh -------------------------------------------------------- */
 
-static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	/* As Linux's graph_depth_read, with %d: the write below keeps it true (no -1). */
@@ -362,8 +366,8 @@ static notrace ssize_t graph_depth_read(struct file *file, char *ubuf, size_t cn
  * under trace_types_lock so that two writers cannot leave the word describing the other's
  * setting.
  */
-static notrace ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t *ppos,
-					   unsigned long max, void (*set)(unsigned long val))
+static ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t *ppos,
+				   unsigned long max, void (*set)(unsigned long val))
 {
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
@@ -380,7 +384,7 @@ static notrace ssize_t graph_setting_write(const char *ubuf, size_t cnt, loff_t 
 	return (ssize_t)cnt;
 }
 
-static notrace void graph_depth_set(unsigned long val)
+static void graph_depth_set(unsigned long val)
 {
 	WRITE_ONCE(fgraph_max_depth, (unsigned int)val);
 }
@@ -391,8 +395,8 @@ static notrace void graph_depth_set(unsigned long val)
  * cannot print keeps Linux's output for every value taken; a depth of 2^31 calls is no limit
  * anyway.
  */
-static notrace ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
-					 loff_t *ppos)
+static ssize_t graph_depth_write(struct file *file, const char *ubuf, size_t cnt,
+				 loff_t *ppos)
 {
 	(void)file;
 	return graph_setting_write(ubuf, cnt, ppos, INT_MAX, graph_depth_set);
@@ -404,13 +408,13 @@ const struct file_operations graph_depth_fops = {
 };
 
 /* Microseconds in the file, nanoseconds inside. */
-static notrace ssize_t tracing_thresh_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t tracing_thresh_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(tracing_thresh) / NSEC_PER_USEC);
 }
 
-static notrace void tracing_thresh_set(unsigned long val)
+static void tracing_thresh_set(unsigned long val)
 {
 	WRITE_ONCE(tracing_thresh, val * NSEC_PER_USEC);
 }
@@ -419,8 +423,8 @@ static notrace void tracing_thresh_set(unsigned long val)
  * Microseconds whose nanoseconds fit an unsigned long. Linux multiplies without looking
  * (tracing_nsecs_write), so 2^64 / 1000 us and more wrapped to a small threshold.
  */
-static notrace ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
-					    loff_t *ppos)
+static ssize_t tracing_thresh_write(struct file *file, const char *ubuf, size_t cnt,
+				    loff_t *ppos)
 {
 	(void)file;
 	return graph_setting_write(ubuf, cnt, ppos, ULONG_MAX / NSEC_PER_USEC, tracing_thresh_set);

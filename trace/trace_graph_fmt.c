@@ -16,7 +16,8 @@
  *   #      |          |     |    |           |   |                     |   |   |   |
  *      56.622374 |   0)     sh-93      |   2.884 us    |            __rcu_read_lock();
  *
- * notrace: used while printing the trace, which must not record itself.
+ * Not traced (trace/ is built without -pg): used while printing the trace, which must not
+ * record itself.
  */
 #include "trace/trace_graph_fmt.h"
 #include "lib/printf.h"
@@ -34,7 +35,7 @@ static const struct {
 	{1000000ULL, '#'},    {100000ULL, '!'},    {10000ULL, '+'},
 };
 
-notrace char trace_find_mark(uint64_t ns)
+char trace_find_mark(uint64_t ns)
 {
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
 		if (ns > marks[i].over_ns)
@@ -42,7 +43,7 @@ notrace char trace_find_mark(uint64_t ns)
 	return ' ';
 }
 
-notrace size_t trace_graph_duration(char *buf, size_t size, uint64_t ns)
+size_t trace_graph_duration(char *buf, size_t size, uint64_t ns)
 {
 	char usecs[24], nsecs[8];
 	int len = scnprintf(usecs, sizeof(usecs), "%lu", (unsigned long)(ns / NSEC_PER_USEC));
@@ -62,8 +63,8 @@ notrace size_t trace_graph_duration(char *buf, size_t size, uint64_t ns)
 	return out;
 }
 
-notrace size_t trace_graph_duration_column(char *buf, size_t size, uint64_t ns, bool known,
-					   bool overhead)
+size_t trace_graph_duration_column(char *buf, size_t size, uint64_t ns, bool known,
+				   bool overhead)
 {
 	if (!known)
 		return scnprintf(buf, size, "              |  ");
@@ -83,7 +84,7 @@ static const struct {
 	{TRACE_GRAPH_PRINT_DURATION, "  DURATION   ", "   |   |      "},
 };
 
-notrace size_t trace_graph_header(char *buf, size_t size, uint32_t flags)
+size_t trace_graph_header(char *buf, size_t size, uint32_t flags)
 {
 	size_t out = 0;
 
@@ -101,7 +102,7 @@ notrace size_t trace_graph_header(char *buf, size_t size, uint32_t flags)
 	return out;
 }
 
-notrace size_t trace_graph_cpu(char *buf, size_t size, int cpu, int nr_cpus)
+size_t trace_graph_cpu(char *buf, size_t size, int cpu, int nr_cpus)
 {
 	char highest[16];
 	int width = scnprintf(highest, sizeof(highest), "%d", nr_cpus > 1 ? nr_cpus - 1 : 0);
@@ -112,7 +113,7 @@ notrace size_t trace_graph_cpu(char *buf, size_t size, int cpu, int nr_cpus)
 #define PROC_COMM_MAX 7 /* the comm is cut to this many characters */
 #define PROC_WIDTH 14   /* "comm-pid" is centred in this many columns */
 
-notrace size_t trace_graph_proc(char *buf, size_t size, const char *comm, int pid)
+size_t trace_graph_proc(char *buf, size_t size, const char *comm, int pid)
 {
 	char text[32];
 	int len = scnprintf(text, sizeof(text), "%.*s-%d", PROC_COMM_MAX, comm, pid);
@@ -124,7 +125,7 @@ notrace size_t trace_graph_proc(char *buf, size_t size, const char *comm, int pi
 
 #define NSEC_PER_SEC 1000000000ULL
 
-notrace size_t trace_graph_abs_time(char *buf, size_t size, uint64_t ns)
+size_t trace_graph_abs_time(char *buf, size_t size, uint64_t ns)
 {
 	return scnprintf(buf, size, "%5lu.%06lu |  ", (unsigned long)(ns / NSEC_PER_SEC),
 			 (unsigned long)(ns % NSEC_PER_SEC / NSEC_PER_USEC));

@@ -79,28 +79,28 @@ notrace void graph_trace_open(struct trace_iterator *iter)
 	}
 }
 
-notrace void graph_trace_close(struct trace_iterator *iter)
+void graph_trace_close(struct trace_iterator *iter)
 {
 	if (iter->private != &dump_data)
 		kfree(iter->private);
 	iter->private = NULL;
 }
 
-static notrace struct fgraph_cpu_data *cpu_data(struct trace_iterator *iter)
+static struct fgraph_cpu_data *cpu_data(struct trace_iterator *iter)
 {
 	struct fgraph_data *data = iter->private;
 
 	return data ? &data->cpu_data[iter->cpu] : NULL;
 }
 
-static notrace bool context_info(struct trace_iterator *iter)
+static bool context_info(struct trace_iterator *iter)
 {
 	return iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO;
 }
 
 /* --- columns -------------------------------------------------------------------------------- */
 
-static notrace void print_graph_cpu(struct trace_iterator *iter, int cpu)
+static void print_graph_cpu(struct trace_iterator *iter, int cpu)
 {
 	char buf[COLUMN_MAX];
 
@@ -108,7 +108,7 @@ static notrace void print_graph_cpu(struct trace_iterator *iter, int cpu)
 	trace_seq_puts(&iter->seq, buf);
 }
 
-static notrace void print_graph_proc(struct trace_iterator *iter, int pid)
+static void print_graph_proc(struct trace_iterator *iter, int pid)
 {
 	char comm[TRACE_COMM_LEN], buf[COLUMN_MAX];
 
@@ -118,8 +118,8 @@ static notrace void print_graph_proc(struct trace_iterator *iter, int pid)
 }
 
 /* The duration column: the call's duration, or (known false) blanks up to the bar. */
-static notrace void print_graph_duration(struct trace_iterator *iter, uint64_t ns, bool known,
-					 uint32_t flags)
+static void print_graph_duration(struct trace_iterator *iter, uint64_t ns, bool known,
+				 uint32_t flags)
 {
 	char buf[COLUMN_MAX];
 
@@ -130,7 +130,7 @@ static notrace void print_graph_duration(struct trace_iterator *iter, uint64_t n
 	trace_seq_puts(&iter->seq, buf);
 }
 
-static notrace void print_indent(struct trace_seq *s, int depth)
+static void print_indent(struct trace_seq *s, int depth)
 {
 	for (int i = 0; i < depth * TRACE_GRAPH_INDENT; i++)
 		trace_seq_putc(s, ' ');
@@ -142,7 +142,7 @@ static notrace void print_indent(struct trace_seq *s, int depth)
  *  1)   migrati-14   =>   sshd-1755
  *  ------------------------------------------
  */
-static notrace void verif_pid(struct trace_iterator *iter, int pid)
+static void verif_pid(struct trace_iterator *iter, int pid)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
 	struct trace_seq *s = &iter->seq;
@@ -163,8 +163,8 @@ static notrace void verif_pid(struct trace_iterator *iter, int pid)
 }
 
 /* Before an interrupt handler's entry "==========>", after its return "<==========". */
-static notrace void print_graph_irq(struct trace_iterator *iter, unsigned long addr, int type,
-				    int pid, uint32_t flags)
+static void print_graph_irq(struct trace_iterator *iter, unsigned long addr, int type,
+			    int pid, uint32_t flags)
 {
 	struct trace_seq *s = &iter->seq;
 	bool column = (flags & TRACE_GRAPH_PRINT_DURATION) && context_info(iter);
@@ -193,8 +193,8 @@ static notrace void print_graph_irq(struct trace_iterator *iter, unsigned long a
 }
 
 /* What every line starts with: banner and arrow lines if due, then time, CPU, task. */
-static notrace void print_graph_prologue(struct trace_iterator *iter, int pid, int type,
-					 unsigned long addr, uint32_t flags)
+static void print_graph_prologue(struct trace_iterator *iter, int pid, int type,
+				 unsigned long addr, uint32_t flags)
 {
 	struct trace_seq *s = &iter->seq;
 	char buf[COLUMN_MAX];
@@ -222,8 +222,8 @@ static notrace void print_graph_prologue(struct trace_iterator *iter, int pid, i
  * With funcgraph-irqs off the tracer records no function of a hard irq; these hide those
  * recorded before the option went off: from an interrupt handler's entry down to its return.
  */
-static notrace bool check_irq_entry(struct trace_iterator *iter, uint32_t flags, unsigned long addr,
-				    int depth)
+static bool check_irq_entry(struct trace_iterator *iter, uint32_t flags, unsigned long addr,
+			    int depth)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
 
@@ -237,7 +237,7 @@ static notrace bool check_irq_entry(struct trace_iterator *iter, uint32_t flags,
 	return true;
 }
 
-static notrace bool check_irq_return(struct trace_iterator *iter, uint32_t flags, int depth)
+static bool check_irq_return(struct trace_iterator *iter, uint32_t flags, int depth)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
 
@@ -255,9 +255,9 @@ static notrace bool check_irq_return(struct trace_iterator *iter, uint32_t flags
  * Moves the reader past the entry curr and looks at the next event of this CPU: if it is
  * curr's return, copies it into *ret and returns true (the reader is left on it).
  */
-static notrace bool get_return_for_leaf(struct trace_iterator *iter,
-					const struct ftrace_graph_ent_entry *curr,
-					struct ftrace_graph_ret_entry *ret)
+static bool get_return_for_leaf(struct trace_iterator *iter,
+				const struct ftrace_graph_ent_entry *curr,
+				struct ftrace_graph_ret_entry *ret)
 {
 	struct ring_buffer_iter *ring_iter = iter->buffer_iter[iter->cpu];
 	const struct ftrace_graph_ret_entry *next;
@@ -280,10 +280,10 @@ static notrace bool get_return_for_leaf(struct trace_iterator *iter,
 	return true;
 }
 
-static notrace enum print_line_t print_graph_entry_leaf(struct trace_iterator *iter,
-							const struct ftrace_graph_ent_entry *call,
-							const struct ftrace_graph_ret_entry *ret,
-							uint32_t flags)
+static enum print_line_t print_graph_entry_leaf(struct trace_iterator *iter,
+						const struct ftrace_graph_ent_entry *call,
+						const struct ftrace_graph_ret_entry *ret,
+						uint32_t flags)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
 	struct trace_seq *s = &iter->seq;
@@ -302,9 +302,9 @@ static notrace enum print_line_t print_graph_entry_leaf(struct trace_iterator *i
 	return trace_handle_return(s);
 }
 
-static notrace void print_graph_entry_nested(struct trace_iterator *iter,
-					     const struct ftrace_graph_ent_entry *call,
-					     uint32_t flags)
+static void print_graph_entry_nested(struct trace_iterator *iter,
+				     const struct ftrace_graph_ent_entry *call,
+				     uint32_t flags)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
 	struct trace_seq *s = &iter->seq;
@@ -320,9 +320,9 @@ static notrace void print_graph_entry_nested(struct trace_iterator *iter,
 	trace_seq_puts(s, "() {\n");
 }
 
-static notrace enum print_line_t print_graph_entry(struct trace_iterator *iter,
-						   const struct ftrace_graph_ent_entry *call,
-						   uint32_t flags)
+static enum print_line_t print_graph_entry(struct trace_iterator *iter,
+					   const struct ftrace_graph_ent_entry *call,
+					   uint32_t flags)
 {
 	struct ftrace_graph_ret_entry ret;
 
@@ -335,9 +335,9 @@ static notrace enum print_line_t print_graph_entry(struct trace_iterator *iter,
 	return TRACE_TYPE_NO_CONSUME; /* get_return_for_leaf moved past the entry */
 }
 
-static notrace enum print_line_t print_graph_return(struct trace_iterator *iter,
-						    const struct ftrace_graph_ret_entry *trace,
-						    uint32_t flags)
+static enum print_line_t print_graph_return(struct trace_iterator *iter,
+					    const struct ftrace_graph_ret_entry *trace,
+					    uint32_t flags)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
 	struct trace_seq *s = &iter->seq;
@@ -372,7 +372,7 @@ static notrace enum print_line_t print_graph_return(struct trace_iterator *iter,
 
 /* --- other events, as comments -------------------------------------------------------------- */
 
-static notrace enum print_line_t print_graph_comment(struct trace_iterator *iter, uint32_t flags)
+static enum print_line_t print_graph_comment(struct trace_iterator *iter, uint32_t flags)
 {
 	struct fgraph_cpu_data *d = cpu_data(iter);
 	struct trace_seq *s = &iter->seq;
@@ -417,7 +417,7 @@ static notrace enum print_line_t print_graph_comment(struct trace_iterator *iter
 
 /* --- the tracer's print_line and print_header ----------------------------------------------- */
 
-notrace enum print_line_t print_graph_function_flags(struct trace_iterator *iter, uint32_t flags)
+enum print_line_t print_graph_function_flags(struct trace_iterator *iter, uint32_t flags)
 {
 	switch (iter->ent->type) {
 	case TRACE_GRAPH_ENT: {
@@ -436,7 +436,7 @@ notrace enum print_line_t print_graph_function_flags(struct trace_iterator *iter
 	}
 }
 
-notrace void print_graph_headers_flags(struct trace_iterator *iter, uint32_t flags)
+void print_graph_headers_flags(struct trace_iterator *iter, uint32_t flags)
 {
 	char buf[HEADER_MAX];
 

@@ -48,13 +48,13 @@
 
 static DECLARE_WAIT_QUEUE_HEAD(trace_pipe_wait);
 
-notrace void trace_pipe_wake(void)
+void trace_pipe_wake(void)
 {
 	wake_up(&trace_pipe_wait);
 }
 
 /* The iterator as every reader sets it up (trace/trace_reader.c), the tracer held still. */
-static notrace void iter_init(struct trace_iterator *iter, int cpu_file, bool snapshot)
+static void iter_init(struct trace_iterator *iter, int cpu_file, bool snapshot)
 {
 	struct trace_array *tr = &global_trace;
 	struct ring_buffer *buffer;
@@ -68,7 +68,7 @@ static notrace void iter_init(struct trace_iterator *iter, int cpu_file, bool sn
 	mutex_unlock(&trace_types_lock);
 }
 
-static notrace bool iter_has_cpu(struct trace_iterator *iter, int cpu)
+static bool iter_has_cpu(struct trace_iterator *iter, int cpu)
 {
 	return iter->cpu_file == RING_BUFFER_ALL_CPUS || iter->cpu_file == cpu;
 }
@@ -77,7 +77,7 @@ static notrace bool iter_has_cpu(struct trace_iterator *iter, int cpu)
  * The header's figures, Linux's: entries still in the buffers, and written = entries + those
  * overwritten (events read by trace_pipe or dropped in producer/consumer mode do not count).
  */
-static notrace void get_total_entries(struct trace_iterator *iter)
+static void get_total_entries(struct trace_iterator *iter)
 {
 	struct ring_buffer *buffer = iter->buffer;
 
@@ -94,7 +94,7 @@ static notrace void get_total_entries(struct trace_iterator *iter)
 /* --- trace ---------------------------------------------------------------------------------- */
 
 /* The oldest next event over the CPUs' iterators, as the current event; NULL at the end. */
-static notrace struct trace_iterator *peek_next_entry(struct trace_iterator *iter)
+static struct trace_iterator *peek_next_entry(struct trace_iterator *iter)
 {
 	struct ring_buffer_event *event;
 	int which;
@@ -115,7 +115,7 @@ static notrace struct trace_iterator *peek_next_entry(struct trace_iterator *ite
 	return iter;
 }
 
-static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
+static void *s_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct trace_iterator *iter = m->private;
 
@@ -128,7 +128,7 @@ static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
 	return peek_next_entry(iter);
 }
 
-static notrace void *s_start(struct seq_file *m, loff_t *pos)
+static void *s_start(struct seq_file *m, loff_t *pos)
 {
 	struct trace_iterator *iter = m->private;
 	loff_t l;
@@ -157,13 +157,13 @@ static notrace void *s_start(struct seq_file *m, loff_t *pos)
 	return p;
 }
 
-static notrace void s_stop(struct seq_file *m, void *v)
+static void s_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
 }
 
-static notrace int s_show(struct seq_file *m, void *v)
+static int s_show(struct seq_file *m, void *v)
 {
 	struct trace_iterator *iter = m->private;
 
@@ -189,7 +189,7 @@ static const struct seq_operations tracer_seq_ops = {
 	.show = s_show,
 };
 
-static notrace void release_buffer_iters(struct trace_iterator *iter)
+static void release_buffer_iters(struct trace_iterator *iter)
 {
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (iter->buffer_iter[cpu])
@@ -202,7 +202,7 @@ static notrace void release_buffer_iters(struct trace_iterator *iter)
  * The trace file, or (snapshot) the snapshot file: the same reading of another buffer, maybe of
  * none yet. 0 or a negative errno; a reader's iterator goes in the seq_file.
  */
-notrace int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
+int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 {
 	struct trace_array *tr = &global_trace;
 	int cpu_file = tracing_get_cpu(inode);
@@ -245,12 +245,12 @@ notrace int tracing_open_buffer(struct inode *inode, struct file *file, bool sna
 	return 0;
 }
 
-static notrace int tracing_open(struct inode *inode, struct file *file)
+static int tracing_open(struct inode *inode, struct file *file)
 {
 	return tracing_open_buffer(inode, file, false);
 }
 
-notrace int tracing_release(struct inode *inode, struct file *file)
+int tracing_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m;
 	struct trace_iterator *iter;
@@ -264,14 +264,14 @@ notrace int tracing_release(struct inode *inode, struct file *file)
 	return seq_release_private(inode, file);
 }
 
-notrace ssize_t tracing_read(struct file *file, char *buf, size_t cnt, loff_t *ppos)
+ssize_t tracing_read(struct file *file, char *buf, size_t cnt, loff_t *ppos)
 {
 	return seq_read(file, buf, cnt, ppos);
 }
 
 /* What is written is ignored: the O_TRUNC of the open did the work. */
-static notrace ssize_t tracing_write_stub(struct file *file, const char *buf, size_t cnt,
-					  loff_t *ppos)
+static ssize_t tracing_write_stub(struct file *file, const char *buf, size_t cnt,
+				  loff_t *ppos)
 {
 	(void)file;
 	(void)buf;
@@ -279,7 +279,7 @@ static notrace ssize_t tracing_write_stub(struct file *file, const char *buf, si
 	return (ssize_t)cnt;
 }
 
-notrace loff_t tracing_lseek(struct file *file, loff_t offset, int whence)
+loff_t tracing_lseek(struct file *file, loff_t offset, int whence)
 {
 	if (file->f_mode & FMODE_READ)
 		return seq_lseek(file, offset, whence);
@@ -297,7 +297,7 @@ const struct file_operations tracing_fops = {
 
 /* --- trace_pipe ----------------------------------------------------------------------------- */
 
-static notrace int tracing_open_pipe(struct inode *inode, struct file *file)
+static int tracing_open_pipe(struct inode *inode, struct file *file)
 {
 	struct trace_array *tr = &global_trace;
 	struct trace_iterator *iter;
@@ -315,7 +315,7 @@ static notrace int tracing_open_pipe(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static notrace int tracing_release_pipe(struct inode *inode, struct file *file)
+static int tracing_release_pipe(struct inode *inode, struct file *file)
 {
 	struct trace_iterator *iter = file->private_data;
 
@@ -328,7 +328,7 @@ static notrace int tracing_release_pipe(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static notrace bool pipe_empty(struct trace_iterator *iter)
+static bool pipe_empty(struct trace_iterator *iter)
 {
 	if (iter->cpu_file == RING_BUFFER_ALL_CPUS)
 		return ring_buffer_empty(iter->buffer);
@@ -342,7 +342,7 @@ static notrace bool pipe_empty(struct trace_iterator *iter)
  */
 static bool poll_armed;
 
-static notrace void trace_pipe_poll(struct timer_list *t)
+static void trace_pipe_poll(struct timer_list *t)
 {
 	(void)t;
 	__atomic_store_n(&poll_armed, false, __ATOMIC_RELEASE);
@@ -354,7 +354,7 @@ static struct timer_list poll_timer = {
 	.entry = LIST_HEAD_INIT(poll_timer.entry),
 };
 
-static notrace void arm_poll_timer(void)
+static void arm_poll_timer(void)
 {
 	if (__atomic_exchange_n(&poll_armed, true, __ATOMIC_ACQ_REL))
 		return;
@@ -363,14 +363,14 @@ static notrace void arm_poll_timer(void)
 }
 
 /* The queue the VFS sleeps on (without its lock) while read says -EAGAIN. */
-static notrace struct wait_queue_head *tracing_pipe_wait_queue(struct file *file)
+static struct wait_queue_head *tracing_pipe_wait_queue(struct file *file)
 {
 	(void)file;
 	return &trace_pipe_wait;
 }
 
 /* Formats the next event into iter->seq and consumes it; false if there is none. */
-static notrace bool consume_next_entry(struct trace_iterator *iter)
+static bool consume_next_entry(struct trace_iterator *iter)
 {
 	if (!trace_peek_next_event(iter))
 		return false;
@@ -381,7 +381,7 @@ static notrace bool consume_next_entry(struct trace_iterator *iter)
 	return true;
 }
 
-static notrace ssize_t tracing_read_pipe(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t tracing_read_pipe(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_iterator *iter = file->private_data;
 	size_t copied = 0;
@@ -432,7 +432,7 @@ struct raw_reader {
 	bool valid; /* spare holds a page */
 };
 
-static notrace int tracing_buffers_open(struct inode *inode, struct file *file)
+static int tracing_buffers_open(struct inode *inode, struct file *file)
 {
 	struct trace_array *tr = &global_trace;
 	struct raw_reader *r;
@@ -452,7 +452,7 @@ static notrace int tracing_buffers_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static notrace int tracing_buffers_release(struct inode *inode, struct file *file)
+static int tracing_buffers_release(struct inode *inode, struct file *file)
 {
 	struct raw_reader *r = file->private_data;
 
@@ -462,7 +462,7 @@ static notrace int tracing_buffers_release(struct inode *inode, struct file *fil
 	return 0;
 }
 
-static notrace ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct raw_reader *r = file->private_data;
 	size_t n;
@@ -496,7 +496,7 @@ const struct file_operations tracing_buffers_fops = {
 	.wait_queue = tracing_pipe_wait_queue,
 };
 
-static notrace void print_ts(struct seq_file *m, const char *what, uint64_t ts, bool in_ns)
+static void print_ts(struct seq_file *m, const char *what, uint64_t ts, bool in_ns)
 {
 	if (in_ns) {
 		uint64_t t = ns2usecs(ts);
@@ -507,7 +507,7 @@ static notrace void print_ts(struct seq_file *m, const char *what, uint64_t ts, 
 	}
 }
 
-static notrace int tracing_stats_show(struct seq_file *m, void *v)
+static int tracing_stats_show(struct seq_file *m, void *v)
 {
 	struct trace_array *tr = &global_trace;
 	struct ring_buffer *buffer = tr->buffer;
@@ -526,7 +526,7 @@ static notrace int tracing_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static notrace int tracing_stats_open(struct inode *inode, struct file *file)
+static int tracing_stats_open(struct inode *inode, struct file *file)
 {
 	if (!global_trace.buffer)
 		return -ENODEV;

@@ -28,8 +28,8 @@
  * The record's ip is an address inside this function, so the trace names it, as Linux's does.
  * noinline: inlined into its caller, the trace would show the caller's name.
  */
-static noinline notrace ssize_t tracing_mark_write(struct file *file, const char *ubuf, size_t cnt,
-						   loff_t *ppos)
+static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, size_t cnt,
+					   loff_t *ppos)
 {
 	struct trace_array *tr = &global_trace;
 	unsigned int trace_ctx = tracing_gen_ctx();
@@ -63,7 +63,7 @@ static noinline notrace ssize_t tracing_mark_write(struct file *file, const char
 }
 
 /* The file's position means nothing: every write is a new line in the trace. */
-static notrace loff_t tracing_mark_lseek(struct file *file, loff_t offset, int whence)
+static loff_t tracing_mark_lseek(struct file *file, loff_t offset, int whence)
 {
 	(void)offset;
 	(void)whence;

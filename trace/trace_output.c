@@ -25,7 +25,7 @@
 
 /* --- symbols and the context prefix --------------------------------------------------------- */
 
-notrace void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned int sym_flags)
+void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned int sym_flags)
 {
 	char str[KSYM_SYMBOL_LEN];
 
@@ -41,7 +41,7 @@ notrace void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned in
 		trace_seq_printf(s, " <%016lx>", ip);
 }
 
-notrace void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry)
+void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry)
 {
 	unsigned int f = entry->flags;
 	bool nmi = f & TRACE_FLAG_NMI, hardirq = f & TRACE_FLAG_HARDIRQ;
@@ -78,7 +78,7 @@ notrace void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *
 		trace_seq_putc(s, '.');
 }
 
-notrace void trace_print_context(struct trace_iterator *iter)
+void trace_print_context(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
 	struct trace_entry *entry = iter->ent;
@@ -109,7 +109,7 @@ notrace void trace_print_context(struct trace_iterator *iter)
  * next event among those not yet consumed, which in ftrace_dump() still include this very one,
  * so the delta is 0 and the mark a blank there: Lucid prints what Linux prints.
  */
-notrace void trace_print_lat_context(struct trace_iterator *iter)
+void trace_print_lat_context(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
 	struct trace_entry *entry = iter->ent;
@@ -128,8 +128,8 @@ notrace void trace_print_lat_context(struct trace_iterator *iter)
 
 /* --- the built-in event types --------------------------------------------------------------- */
 
-static notrace enum print_line_t trace_fn_trace(struct trace_iterator *iter, unsigned int flags,
-						struct trace_event *event)
+static enum print_line_t trace_fn_trace(struct trace_iterator *iter, unsigned int flags,
+					struct trace_event *event)
 {
 	struct ftrace_entry *field = (struct ftrace_entry *)iter->ent;
 	struct trace_seq *s = &iter->seq;
@@ -144,8 +144,8 @@ static notrace enum print_line_t trace_fn_trace(struct trace_iterator *iter, uns
 	return trace_handle_return(s);
 }
 
-static notrace enum print_line_t trace_stack_print(struct trace_iterator *iter,
-						   unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_stack_print(struct trace_iterator *iter,
+					   unsigned int flags, struct trace_event *event)
 {
 	struct stack_entry *field = (struct stack_entry *)iter->ent;
 	struct trace_seq *s = &iter->seq;
@@ -169,7 +169,7 @@ static notrace enum print_line_t trace_stack_print(struct trace_iterator *iter,
  * TRACE_PRINT's text was saved with its newline, TRACE_BPRINT's and TRACE_BPUTS's newline is
  * the format's own (a format without one runs into the next line, as on Linux).
  */
-static notrace size_t bprint_words(struct trace_iterator *iter)
+static size_t bprint_words(struct trace_iterator *iter)
 {
 	long bytes = (long)iter->ent_size - (long)sizeof(struct bprint_entry);
 
@@ -177,7 +177,7 @@ static notrace size_t bprint_words(struct trace_iterator *iter)
 }
 
 /* The text of a TRACE_PRINT, never past the end of its record. */
-static notrace void print_entry_text(struct trace_iterator *iter)
+static void print_entry_text(struct trace_iterator *iter)
 {
 	struct print_entry *field = (struct print_entry *)iter->ent;
 	long room = (long)iter->ent_size - (long)sizeof(*field);
@@ -186,13 +186,13 @@ static notrace void print_entry_text(struct trace_iterator *iter)
 		trace_seq_putmem(&iter->seq, field->buf, strnlen(field->buf, (size_t)room));
 }
 
-notrace enum print_line_t trace_print_bputs_msg_only(struct trace_iterator *iter)
+enum print_line_t trace_print_bputs_msg_only(struct trace_iterator *iter)
 {
 	trace_seq_puts(&iter->seq, ((struct bputs_entry *)iter->ent)->str);
 	return trace_handle_return(&iter->seq);
 }
 
-notrace enum print_line_t trace_print_bprintk_msg_only(struct trace_iterator *iter)
+enum print_line_t trace_print_bprintk_msg_only(struct trace_iterator *iter)
 {
 	struct bprint_entry *field = (struct bprint_entry *)iter->ent;
 
@@ -200,14 +200,14 @@ notrace enum print_line_t trace_print_bprintk_msg_only(struct trace_iterator *it
 	return trace_handle_return(&iter->seq);
 }
 
-notrace enum print_line_t trace_print_printk_msg_only(struct trace_iterator *iter)
+enum print_line_t trace_print_printk_msg_only(struct trace_iterator *iter)
 {
 	print_entry_text(iter);
 	return trace_handle_return(&iter->seq);
 }
 
-static notrace enum print_line_t trace_bputs_print(struct trace_iterator *iter,
-						   unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_bputs_print(struct trace_iterator *iter,
+					   unsigned int flags, struct trace_event *event)
 {
 	(void)event;
 	seq_print_ip_sym(&iter->seq, ((struct bputs_entry *)iter->ent)->ip, flags);
@@ -215,8 +215,8 @@ static notrace enum print_line_t trace_bputs_print(struct trace_iterator *iter,
 	return trace_print_bputs_msg_only(iter);
 }
 
-static notrace enum print_line_t trace_bprint_print(struct trace_iterator *iter,
-						    unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_bprint_print(struct trace_iterator *iter,
+					    unsigned int flags, struct trace_event *event)
 {
 	(void)event;
 	seq_print_ip_sym(&iter->seq, ((struct bprint_entry *)iter->ent)->ip, flags);
@@ -224,8 +224,8 @@ static notrace enum print_line_t trace_bprint_print(struct trace_iterator *iter,
 	return trace_print_bprintk_msg_only(iter);
 }
 
-static notrace enum print_line_t trace_print_print(struct trace_iterator *iter,
-						   unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_print_print(struct trace_iterator *iter,
+					   unsigned int flags, struct trace_event *event)
 {
 	(void)event;
 	seq_print_ip_sym(&iter->seq, ((struct print_entry *)iter->ent)->ip, flags);
@@ -250,7 +250,7 @@ static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 static int next_event_type = TRACE_EVENT_TYPE_FIRST; /* the next trace event's id */
 
 /* Boot and tracer init only, one at a time (never concurrently with itself). */
-notrace int register_trace_event(struct trace_event *event)
+int register_trace_event(struct trace_event *event)
 {
 	if (!event->type) {
 		if (next_event_type >= TRACE_EVENT_TYPE_MAX)
@@ -264,7 +264,7 @@ notrace int register_trace_event(struct trace_event *event)
 	return event->type;
 }
 
-notrace struct trace_event *ftrace_find_event(int type)
+struct trace_event *ftrace_find_event(int type)
 {
 	if (type <= __TRACE_FIRST_TYPE || type >= TRACE_EVENT_TYPE_MAX)
 		return NULL;
@@ -273,14 +273,14 @@ notrace struct trace_event *ftrace_find_event(int type)
 
 /* --- the header ---------------------------------------------------------------------------- */
 
-static notrace void print_event_info(struct trace_iterator *iter)
+static void print_event_info(struct trace_iterator *iter)
 {
 	trace_seq_printf(&iter->seq, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
 			 iter->entries, iter->total, iter->cpus_online);
 	trace_seq_puts(&iter->seq, "#\n");
 }
 
-static notrace void print_func_help_header(struct trace_iterator *iter)
+static void print_func_help_header(struct trace_iterator *iter)
 {
 	print_event_info(iter);
 	trace_seq_puts(&iter->seq, "#           TASK-PID   CPU#      TIMESTAMP  FUNCTION\n"
@@ -288,7 +288,7 @@ static notrace void print_func_help_header(struct trace_iterator *iter)
 }
 
 /* The arrows point at the four flag columns of the lines below. */
-static notrace void print_func_help_header_irq(struct trace_iterator *iter)
+static void print_func_help_header_irq(struct trace_iterator *iter)
 {
 	print_event_info(iter);
 	trace_seq_puts(&iter->seq, "#                              _-----=> irqs-off\n"
@@ -300,7 +300,7 @@ static notrace void print_func_help_header_irq(struct trace_iterator *iter)
 				   "#              | |       |   ||||       |         |\n");
 }
 
-notrace void trace_default_header(struct trace_iterator *iter)
+void trace_default_header(struct trace_iterator *iter)
 {
 	unsigned int flags = iter->tr->trace_flags;
 
@@ -312,7 +312,7 @@ notrace void trace_default_header(struct trace_iterator *iter)
 		print_func_help_header(iter);
 }
 
-notrace void trace_print_header(struct trace_iterator *iter)
+void trace_print_header(struct trace_iterator *iter)
 {
 	trace_seq_printf(&iter->seq, "# tracer: %s\n", iter->trace->name);
 	trace_seq_puts(&iter->seq, "#\n");
@@ -328,7 +328,7 @@ notrace void trace_print_header(struct trace_iterator *iter)
  * After an overrun, each CPU's events begin wherever its oldest surviving page begins; with
  * annotate on, the trace marks where a CPU's events start (except at the very first line).
  */
-static notrace void test_cpu_buff_start(struct trace_iterator *iter)
+static void test_cpu_buff_start(struct trace_iterator *iter)
 {
 	if (!(iter->tr->trace_flags & TRACE_ITER_ANNOTATE) ||
 	    !(iter->iter_flags & TRACE_FILE_ANNOTATE))
@@ -340,7 +340,7 @@ static notrace void test_cpu_buff_start(struct trace_iterator *iter)
 		trace_seq_printf(&iter->seq, "##### CPU %u buffer started ####\n", iter->cpu);
 }
 
-static notrace enum print_line_t print_trace_fmt(struct trace_iterator *iter)
+static enum print_line_t print_trace_fmt(struct trace_iterator *iter)
 {
 	unsigned int flags = iter->tr->trace_flags;
 	struct trace_entry *entry = iter->ent;
@@ -359,7 +359,7 @@ static notrace enum print_line_t print_trace_fmt(struct trace_iterator *iter)
 	return trace_handle_return(&iter->seq);
 }
 
-notrace enum print_line_t print_trace_line(struct trace_iterator *iter)
+enum print_line_t print_trace_line(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
 	enum print_line_t ret;

@@ -55,6 +55,7 @@
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 #define TRACE_BUF_SIZE 1024 /* Linux's: the longest message, as text or as words */
 #define TRACE_BUF_WORDS (TRACE_BUF_SIZE / sizeof(uint32_t))
@@ -71,8 +72,9 @@ struct trace_buffer_struct {
 static struct trace_buffer_struct trace_percpu_buffer[NR_CPUS] __aligned(64);
 
 /* Preemption disabled: the level belongs to this CPU until put_trace_buf(). */
-static notrace void *get_trace_buf(void)
+static void *get_trace_buf(void)
 {
+	lockdep_assert_preemption_disabled();
 	struct trace_buffer_struct *b = &trace_percpu_buffer[smp_processor_id()];
 
 	if (b->nesting >= TRACE_BUF_LEVELS)
@@ -82,20 +84,21 @@ static notrace void *get_trace_buf(void)
 	return &b->level[b->nesting - 1];
 }
 
-static notrace void put_trace_buf(void)
+static void put_trace_buf(void)
 {
 	barrier(); /* done with the level before it is given back */
 	trace_percpu_buffer[smp_processor_id()].nesting--;
 }
 
-static notrace bool printk_enabled(void)
+static bool printk_enabled(void)
 {
 	return global_trace.buffer && (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_PRINTK);
 }
 
 /* Preemption disabled. The record's data, or NULL if it cannot be recorded now. */
-static notrace void *printk_reserve(unsigned short type, unsigned long size, unsigned int trace_ctx)
+static void *printk_reserve(unsigned short type, unsigned long size, unsigned int trace_ctx)
 {
+	lockdep_assert_preemption_disabled();
 	struct ring_buffer_event *event = ring_buffer_lock_reserve(global_trace.buffer, size);
 	void *entry;
 
@@ -106,7 +109,7 @@ static notrace void *printk_reserve(unsigned short type, unsigned long size, uns
 	return entry;
 }
 
-static notrace void printk_commit(void)
+static void printk_commit(void)
 {
 	ring_buffer_unlock_commit(global_trace.buffer);
 }
@@ -130,13 +133,13 @@ extern const char *__start___trace_bprintk_fmt[], *__stop___trace_bprintk_fmt[];
 static const char *fmt_keys[FMT_LAYOUT_SLOTS];
 static struct bprint_layout fmt_layouts[FMT_LAYOUT_SLOTS];
 
-static notrace __always_inline unsigned long fmt_hash(const char *fmt)
+static __always_inline unsigned long fmt_hash(const char *fmt)
 {
 	return (unsigned long)fmt * FMT_HASH_MULT >> (64 - FMT_LAYOUT_BITS);
 }
 
 /* fmt's slot, or -1: a format the table does not know, or one without a layout. */
-static notrace __always_inline long fmt_layout_find(const char *fmt)
+static __always_inline long fmt_layout_find(const char *fmt)
 {
 	for (unsigned long i = fmt_hash(fmt);; i = (i + 1) % FMT_LAYOUT_SLOTS) {
 		if (likely(fmt_keys[i] == fmt))
@@ -146,12 +149,12 @@ static notrace __always_inline long fmt_layout_find(const char *fmt)
 	}
 }
 
-notrace bool trace_bprintk_has_layout(const char *fmt)
+bool trace_bprintk_has_layout(const char *fmt)
 {
 	return fmt_layout_find(fmt) >= 0;
 }
 
-notrace void trace_printk_init(void)
+void trace_printk_init(void)
 {
 	unsigned long used = 0;
 
@@ -173,8 +176,8 @@ notrace void trace_printk_init(void)
 }
 
 /* The general path: vbin_printf into a scratch buffer, then a copy into the record. */
-static notrace noinline int trace_vbprintk_slow(unsigned long ip, const char *fmt, va_list args,
-						unsigned int trace_ctx)
+static noinline int trace_vbprintk_slow(unsigned long ip, const char *fmt, va_list args,
+					unsigned int trace_ctx)
 {
 	struct bprint_entry *entry;
 	uint32_t *words;
@@ -212,7 +215,7 @@ out:
  * level (tracing_gen_ctx_dec): the same value tracing_gen_ctx() would have given before it,
  * without keeping it across the reserve.
  */
-static notrace __always_inline int bprintk(unsigned long ip, const char *fmt, va_list args)
+static __always_inline int bprintk(unsigned long ip, const char *fmt, va_list args)
 {
 	struct ring_buffer_event *event;
 	struct bprint_layout layout;
@@ -242,13 +245,13 @@ static notrace __always_inline int bprintk(unsigned long ip, const char *fmt, va
 	return (int)layout.words;
 }
 
-notrace int trace_vbprintk(unsigned long ip, const char *fmt, va_list args)
+int trace_vbprintk(unsigned long ip, const char *fmt, va_list args)
 {
 	return bprintk(ip, fmt, args);
 }
 
 /* No canary: the only local array is the va_list, which nothing writes through an index. */
-notrace __no_stack_protector int __trace_bprintk(unsigned long ip, const char *fmt, ...)
+__no_stack_protector int __trace_bprintk(unsigned long ip, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -260,7 +263,7 @@ notrace __no_stack_protector int __trace_bprintk(unsigned long ip, const char *f
 }
 
 /* A format that is not a literal: formatted now, the text saved (TRACE_PRINT). */
-notrace int trace_vprintk(unsigned long ip, const char *fmt, va_list args)
+int trace_vprintk(unsigned long ip, const char *fmt, va_list args)
 {
 	unsigned int trace_ctx = tracing_gen_ctx();
 	struct print_entry *entry;
@@ -289,7 +292,7 @@ out:
 	return len;
 }
 
-notrace int __trace_printk(unsigned long ip, const char *fmt, ...)
+int __trace_printk(unsigned long ip, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -301,7 +304,7 @@ notrace int __trace_printk(unsigned long ip, const char *fmt, ...)
 }
 
 /* trace_puts("literal"): only the string's address. */
-notrace int __trace_bputs(unsigned long ip, const char *str)
+int __trace_bputs(unsigned long ip, const char *str)
 {
 	unsigned int trace_ctx = tracing_gen_ctx();
 	struct bputs_entry *entry;
@@ -322,7 +325,7 @@ notrace int __trace_bputs(unsigned long ip, const char *str)
 }
 
 /* trace_puts(variable): the text copied, with a newline added if it has none (as Linux). */
-notrace int __trace_puts(unsigned long ip, const char *str, int size)
+int __trace_puts(unsigned long ip, const char *str, int size)
 {
 	unsigned int trace_ctx = tracing_gen_ctx();
 	struct print_entry *entry;
@@ -350,7 +353,7 @@ notrace int __trace_puts(unsigned long ip, const char *str, int size)
 /* --- printk_formats ------------------------------------------------------------------------ */
 
 /* Records are positions in the section; a NULL pointer (a variable format) shows nothing. */
-static notrace void *fmt_start(struct seq_file *m, loff_t *pos)
+static void *fmt_start(struct seq_file *m, loff_t *pos)
 {
 	const char **p = __start___trace_bprintk_fmt + *pos;
 
@@ -358,20 +361,20 @@ static notrace void *fmt_start(struct seq_file *m, loff_t *pos)
 	return p < __stop___trace_bprintk_fmt ? (void *)p : NULL;
 }
 
-static notrace void *fmt_next(struct seq_file *m, void *v, loff_t *pos)
+static void *fmt_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	(void)v;
 	++*pos;
 	return fmt_start(m, pos);
 }
 
-static notrace void fmt_stop(struct seq_file *m, void *v)
+static void fmt_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
 }
 
-static notrace int fmt_show(struct seq_file *m, void *v)
+static int fmt_show(struct seq_file *m, void *v)
 {
 	const char *fmt = *(const char *const *)v;
 	size_t len;
@@ -396,7 +399,7 @@ static const struct seq_operations show_format_seq_ops = {
 	.show = fmt_show,
 };
 
-static notrace int printk_formats_open(struct inode *inode, struct file *file)
+static int printk_formats_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	return seq_open(file, &show_format_seq_ops);

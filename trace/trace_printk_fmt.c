@@ -13,14 +13,14 @@
 #include "lib/printf.h"
 
 /* Appends text to buf as snprintf would, counting what does not fit. */
-static notrace void put(char *buf, size_t size, size_t *len, const char *text, size_t n)
+static void put(char *buf, size_t size, size_t *len, const char *text, size_t n)
 {
 	for (size_t i = 0; i < n; i++, (*len)++)
 		if (*len + 1 < size)
 			buf[*len] = text[i];
 }
 
-notrace size_t trace_printk_fmt_line(char *buf, size_t size, unsigned long addr, const char *fmt)
+size_t trace_printk_fmt_line(char *buf, size_t size, unsigned long addr, const char *fmt)
 {
 	char head[32];
 	size_t len = 0;

@@ -24,7 +24,7 @@ static const char *const sched_switch_events[] = {
 };
 
 /* Take (hold) or drop the holds; on a failure to take, drop those taken and fail. */
-static notrace int sched_switch_hold(bool hold)
+static int sched_switch_hold(bool hold)
 {
 	int ret = 0;
 	size_t i;
@@ -40,13 +40,13 @@ static notrace int sched_switch_hold(bool hold)
 	return hold ? ret : 0;
 }
 
-static notrace int sched_switch_trace_init(struct trace_array *tr)
+static int sched_switch_trace_init(struct trace_array *tr)
 {
 	(void)tr;
 	return sched_switch_hold(true);
 }
 
-static notrace void sched_switch_trace_reset(struct trace_array *tr)
+static void sched_switch_trace_reset(struct trace_array *tr)
 {
 	(void)tr;
 	sched_switch_hold(false);

@@ -49,7 +49,7 @@ struct counts {
 };
 
 /* addr is in function name (or in a copy gcc made of it: "name.constprop.0"). */
-static notrace bool in_function(unsigned long addr, const char *name)
+static bool in_function(unsigned long addr, const char *name)
 {
 	size_t len = strlen(name);
 	const char *found;
@@ -59,7 +59,7 @@ static notrace bool in_function(unsigned long addr, const char *name)
 }
 
 /* Reads (and consumes) every event in the buffer. */
-static notrace void count_events(struct trace_array *tr, struct counts *c)
+static void count_events(struct trace_array *tr, struct counts *c)
 {
 	unsigned long leaf = kallsyms_lookup_name("ftest_leaf");
 	struct ring_buffer_event *event;
@@ -88,12 +88,12 @@ static notrace void count_events(struct trace_array *tr, struct counts *c)
 	}
 }
 
-static notrace void report(const char *what, bool ok)
+static void report(const char *what, bool ok)
 {
 	printk(KERN_INFO "Testing %s: %s\n", what, ok ? "PASSED" : "FAILED!");
 }
 
-static notrace int set_func_stack_trace(struct trace_array *tr, int on)
+static int set_func_stack_trace(struct trace_array *tr, int on)
 {
 	int ret = -EINVAL;
 
@@ -110,7 +110,7 @@ static notrace int set_func_stack_trace(struct trace_array *tr, int on)
 }
 
 /* Filter ftest_leaf, trace, call: exactly our calls. */
-static notrace noinline bool trace_selftest_function(struct trace_array *tr, bool stacks)
+static noinline bool trace_selftest_function(struct trace_array *tr, bool stacks)
 {
 	struct counts c;
 	bool ok;
@@ -138,7 +138,7 @@ static notrace noinline bool trace_selftest_function(struct trace_array *tr, boo
 	return ok;
 }
 
-static notrace bool trace_selftest_switch(struct trace_array *tr)
+static bool trace_selftest_switch(struct trace_array *tr)
 {
 	struct counts c;
 	bool ok = tr->current_trace == &nop_trace;
@@ -160,7 +160,7 @@ static notrace bool trace_selftest_switch(struct trace_array *tr)
 	return ok;
 }
 
-static notrace bool trace_selftest_resize(struct trace_array *tr)
+static bool trace_selftest_resize(struct trace_array *tr)
 {
 	bool ok = !tracing_resize_ring_buffer(tr, SMALL_BUFFER, RING_BUFFER_ALL_CPUS);
 	struct counts c;
@@ -183,7 +183,7 @@ static notrace bool trace_selftest_resize(struct trace_array *tr)
 }
 
 /* The next event of this CPU's buffer, consumed, with its type; NULL if there is none. */
-static notrace struct trace_entry *next_entry(struct trace_array *tr, int cpu, unsigned short type)
+static struct trace_entry *next_entry(struct trace_array *tr, int cpu, unsigned short type)
 {
 	struct ring_buffer_event *event = ring_buffer_consume(tr->buffer, cpu, NULL, NULL);
 	struct trace_entry *ent = event ? ring_buffer_event_data(event) : NULL;
@@ -195,7 +195,7 @@ static notrace struct trace_entry *next_entry(struct trace_array *tr, int cpu, u
 static const char printk_general_fmt[] = "selftest %d %lx %c %p %-*d %%\n";
 
 /* This CPU's next record if it is a TRACE_BPRINT, and its payload length. */
-static notrace struct bprint_entry *next_bprint(struct trace_array *tr, int cpu, unsigned int *len)
+static struct bprint_entry *next_bprint(struct trace_array *tr, int cpu, unsigned int *len)
 {
 	struct ring_buffer_event *event = ring_buffer_consume(tr->buffer, cpu, NULL, NULL);
 	struct trace_entry *ent = event ? ring_buffer_event_data(event) : NULL;
@@ -206,7 +206,7 @@ static notrace struct bprint_entry *next_bprint(struct trace_array *tr, int cpu,
 	return (struct bprint_entry *)ent;
 }
 
-static notrace noinline bool trace_selftest_printk_layout(struct trace_array *tr)
+static noinline bool trace_selftest_printk_layout(struct trace_array *tr)
 {
 	struct bprint_entry *fast, *general;
 	unsigned int fast_len = 0, general_len = 0;
@@ -233,7 +233,7 @@ static notrace noinline bool trace_selftest_printk_layout(struct trace_array *tr
 	return ok;
 }
 
-static notrace noinline bool trace_selftest_printk(struct trace_array *tr)
+static noinline bool trace_selftest_printk(struct trace_array *tr)
 {
 	unsigned long leaf = kallsyms_lookup_name("ftest_leaf");
 	struct ring_buffer_event *event;
@@ -279,7 +279,7 @@ static notrace noinline bool trace_selftest_printk(struct trace_array *tr)
  * three entries and three returns, nested (depths 0 1 2 2 1 0, the returns in reverse order),
  * each return after its entry and lasting at least as long as the call it contains.
  */
-static notrace noinline bool trace_selftest_graph(struct trace_array *tr)
+static noinline bool trace_selftest_graph(struct trace_array *tr)
 {
 	static const char *const names[] = {"ftest_outer", "ftest_mid", "ftest_leaf"};
 	struct ring_buffer_event *event;
@@ -328,7 +328,7 @@ static notrace noinline bool trace_selftest_graph(struct trace_array *tr)
 	return n == 6 && !bad;
 }
 
-notrace void trace_selftest_run(void)
+void trace_selftest_run(void)
 {
 	struct trace_array *tr = &global_trace;
 

@@ -1,23 +1,23 @@
 /* trace_seq: the buffer a trace line is printed into (see trace/trace_seq.h). */
 
 /*
- * Not traced (trace/ is built without -pg, and every function says notrace): the function
- * tracer may call into this file while formatting for a reader on another CPU, and a traced
- * helper here would fill the buffer with the tracer's own work.
+ * Not traced (trace/ is built without -pg): the function tracer may call into this file while
+ * formatting for a reader on another CPU, and a traced helper here would fill the buffer with
+ * the tracer's own work.
  */
 #include "trace/trace_seq.h"
 #include "lib/bprintf.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
-notrace void trace_seq_init(struct trace_seq *s)
+void trace_seq_init(struct trace_seq *s)
 {
 	s->len = 0;
 	s->readpos = 0;
 	s->full = false;
 }
 
-notrace void trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list args)
+void trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list args)
 {
 	size_t room = TRACE_SEQ_BUFFER_SIZE - s->len;
 	int n;
@@ -34,7 +34,7 @@ notrace void trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list arg
 	s->len += (unsigned int)n;
 }
 
-notrace void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -43,7 +43,7 @@ notrace void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-notrace void trace_seq_putmem(struct trace_seq *s, const void *mem, size_t len)
+void trace_seq_putmem(struct trace_seq *s, const void *mem, size_t len)
 {
 	if (s->full)
 		return;
@@ -55,17 +55,17 @@ notrace void trace_seq_putmem(struct trace_seq *s, const void *mem, size_t len)
 	s->len += (unsigned int)len;
 }
 
-notrace void trace_seq_puts(struct trace_seq *s, const char *str)
+void trace_seq_puts(struct trace_seq *s, const char *str)
 {
 	trace_seq_putmem(s, str, strlen(str));
 }
 
-notrace void trace_seq_putc(struct trace_seq *s, char c)
+void trace_seq_putc(struct trace_seq *s, char c)
 {
 	trace_seq_putmem(s, &c, 1);
 }
 
-notrace size_t trace_seq_to_buffer(struct trace_seq *s, char *buf, size_t cnt)
+size_t trace_seq_to_buffer(struct trace_seq *s, char *buf, size_t cnt)
 {
 	size_t avail = s->len - s->readpos;
 
@@ -77,8 +77,8 @@ notrace size_t trace_seq_to_buffer(struct trace_seq *s, char *buf, size_t cnt)
 }
 
 /* trace_printk's saved arguments (lib/bprintf.h), formatted with fmt now. */
-notrace void trace_seq_bprintf(struct trace_seq *s, const char *fmt, const uint32_t *binary,
-			       size_t words)
+void trace_seq_bprintf(struct trace_seq *s, const char *fmt, const uint32_t *binary,
+		       size_t words)
 {
 	size_t room = TRACE_SEQ_BUFFER_SIZE - s->len;
 	int n;

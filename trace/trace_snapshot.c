@@ -25,11 +25,12 @@
 #include "kernel/fs/seq_file.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
+#include "kernel/sched/lockdep.h"
 
 #define SNAPSHOT_MIN_SIZE 1 /* rounds up to the smallest ring buffer */
 
 /* Each CPU's part as big as the trace buffer's: a swap must not change the trace's sizes. */
-static notrace int resize_snapshot_to_main(struct trace_array *tr)
+static int resize_snapshot_to_main(struct trace_array *tr)
 {
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++) {
 		unsigned long size = ring_buffer_size(tr->buffer, cpu);
@@ -44,8 +45,9 @@ static notrace int resize_snapshot_to_main(struct trace_array *tr)
 	return 0;
 }
 
-notrace int tracing_alloc_snapshot(struct trace_array *tr)
+int tracing_alloc_snapshot(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	int ret;
 
 	if (!tr->buffer)
@@ -67,21 +69,24 @@ notrace int tracing_alloc_snapshot(struct trace_array *tr)
 	return ret;
 }
 
-notrace int tracing_snapshot_swap(struct trace_array *tr)
+int tracing_snapshot_swap(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	int ret = tracing_alloc_snapshot(tr); /* resizes it to match, if it is already there */
 
 	return ret ? ret : ring_buffer_swap(tr->buffer, tr->snapshot_buffer);
 }
 
-notrace void tracing_clear_snapshot(struct trace_array *tr)
+void tracing_clear_snapshot(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	if (tr->snapshot_buffer)
 		ring_buffer_reset(tr->snapshot_buffer);
 }
 
-notrace void tracing_free_snapshot(struct trace_array *tr)
+void tracing_free_snapshot(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	if (!tr->snapshot_buffer)
 		return;
 	ring_buffer_resize(tr->snapshot_buffer, SNAPSHOT_MIN_SIZE, RING_BUFFER_ALL_CPUS);
@@ -91,7 +96,7 @@ notrace void tracing_free_snapshot(struct trace_array *tr)
 
 /* --- the snapshot file ---------------------------------------------------------------------- */
 
-notrace void print_snapshot_help(struct trace_iterator *iter)
+void print_snapshot_help(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
 
@@ -110,13 +115,13 @@ notrace void print_snapshot_help(struct trace_iterator *iter)
 		   "#                       is not a '0' or '1')\n");
 }
 
-static notrace int snapshot_open(struct inode *inode, struct file *file)
+static int snapshot_open(struct inode *inode, struct file *file)
 {
 	return tracing_open_buffer(inode, file, true);
 }
 
 /* A number, as Linux's tracing_snapshot_write: 0 frees, 1 swaps, any other clears. */
-static notrace ssize_t snapshot_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t snapshot_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = &global_trace;
 	unsigned long val;

@@ -20,13 +20,14 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 #include "lib/errno.h"
+#include "kernel/sched/lockdep.h"
 
 static int snapshot_pending; /* a trigger fired: swap, then record again */
 static DECLARE_WAIT_QUEUE_HEAD(snapshot_wait);
 static struct trace_array *snapshot_tr;
 
 /* Stops recording and asks for the swap; false if a snapshot is already on its way. */
-static notrace bool request_snapshot(struct trace_array *tr)
+static bool request_snapshot(struct trace_array *tr)
 {
 	if (!tracer_tracing_is_on(tr) ||
 	    __atomic_exchange_n(&snapshot_pending, 1, __ATOMIC_ACQ_REL))
@@ -36,8 +37,8 @@ static notrace bool request_snapshot(struct trace_array *tr)
 	return true;
 }
 
-static notrace void ftrace_snapshot(unsigned long ip, unsigned long parent_ip,
-				    struct trace_array *tr, long *count)
+static void ftrace_snapshot(unsigned long ip, unsigned long parent_ip,
+			    struct trace_array *tr, long *count)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -45,8 +46,8 @@ static notrace void ftrace_snapshot(unsigned long ip, unsigned long parent_ip,
 	request_snapshot(tr);
 }
 
-static notrace void ftrace_snapshot_count(unsigned long ip, unsigned long parent_ip,
-					  struct trace_array *tr, long *count)
+static void ftrace_snapshot_count(unsigned long ip, unsigned long parent_ip,
+				  struct trace_array *tr, long *count)
 {
 	long old = __atomic_load_n(count, __ATOMIC_ACQUIRE);
 
@@ -61,13 +62,13 @@ const struct ftrace_probe_ops snapshot_probe_ops = {"snapshot", false, ftrace_sn
 const struct ftrace_probe_ops snapshot_count_probe_ops = {"snapshot", true, ftrace_snapshot_count};
 
 /* From the timer tick: waking a task is allowed there, unlike in the trigger. */
-notrace void trace_snapshot_tick(void)
+void trace_snapshot_tick(void)
 {
 	if (unlikely(__atomic_load_n(&snapshot_pending, __ATOMIC_ACQUIRE)))
 		wake_up(&snapshot_wait);
 }
 
-static notrace int snapshot_thread(void *arg)
+static int snapshot_thread(void *arg)
 {
 	(void)arg;
 	for (;;) {
@@ -86,7 +87,7 @@ static notrace int snapshot_thread(void *arg)
 static struct task *snapshot_task;
 
 /* Boot: the thread, asleep until a trigger fires (made before the shell, with no files). */
-notrace void trace_snapshot_trigger_init(void)
+void trace_snapshot_trigger_init(void)
 {
 	snapshot_task = kthread_run(snapshot_thread, NULL, "snapshotd");
 	if (!snapshot_task)
@@ -97,7 +98,8 @@ notrace void trace_snapshot_trigger_init(void)
  * Before the first "func:snapshot" probe (trace_types_lock held): the spare buffer is
  * allocated now, as Linux does, so that the swap never lacks memory.
  */
-notrace int trace_snapshot_trigger_setup(struct trace_array *tr)
+int trace_snapshot_trigger_setup(struct trace_array *tr)
 {
+	lockdep_assert_held(&trace_types_lock);
 	return snapshot_task ? tracing_alloc_snapshot(tr) : -ENOMEM;
 }

@@ -30,14 +30,14 @@ static struct stack_trace_entry max_trace[STACK_TRACE_ENTRIES];
 static int max_entries;
 static spinlock_t max_lock = SPINLOCK_INIT; /* writers of max_trace, and readers copying it */
 
-static notrace bool on_stack(unsigned long p, unsigned long lo, unsigned long hi)
+static bool on_stack(unsigned long p, unsigned long lo, unsigned long hi)
 {
 	return p >= lo && p + 2 * sizeof(unsigned long) <= hi && !(p & 7);
 }
 
 /* Walks from the traced function up through its callers' frames, recording depths. */
-static notrace int save_trace(struct task *t, unsigned long ip, struct ftrace_regs *fregs,
-			      unsigned long lo, unsigned long top)
+static int save_trace(struct task *t, unsigned long ip, struct ftrace_regs *fregs,
+		      unsigned long lo, unsigned long top)
 {
 	int n = 0;
 	max_trace[n++] = (struct stack_trace_entry){ip, top - (unsigned long)&fregs->parent_ret};
@@ -55,8 +55,8 @@ static notrace int save_trace(struct task *t, unsigned long ip, struct ftrace_re
 	return n;
 }
 
-static notrace void stack_trace_call(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_ops *op, struct ftrace_regs *fregs)
+static void stack_trace_call(unsigned long ip, unsigned long parent_ip,
+			     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	(void)parent_ip;
 	(void)op;

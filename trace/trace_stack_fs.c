@@ -28,7 +28,7 @@
 #define STACK_TRACE_TEXT (STACK_TRACE_ENTRIES * 96 + 512)
 #define FILTER_LIST_MAX BOOT_CMDLINE_MAX /* stacktrace_filter= may fill the command line */
 
-static notrace int stack_trace_open(struct inode *inode, struct file *file)
+static int stack_trace_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	char *buf = kmalloc(STACK_TRACE_TEXT);
@@ -39,13 +39,13 @@ static notrace int stack_trace_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static notrace ssize_t stack_trace_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t stack_trace_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	const char *buf = file->private_data;
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
 }
 
-static notrace int stack_trace_release(struct inode *inode, struct file *file)
+static int stack_trace_release(struct inode *inode, struct file *file)
 {
 	(void)inode;
 	kfree(file->private_data);
@@ -58,14 +58,14 @@ static const struct file_operations stack_trace_fops = {
 	.release = stack_trace_release,
 };
 
-static notrace ssize_t max_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t max_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	return tracing_read_ulong(ppos, ubuf, cnt, stack_tracer_max_size());
 }
 
 /* Any number resets the maximum (Linux stores it; 0 is what people write to re-arm). */
-static notrace ssize_t max_size_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t max_size_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	unsigned long v;
@@ -85,7 +85,7 @@ static const struct file_operations stack_max_size_fops = {
 /* /proc/sys/kernel/stack_tracer_enabled, a sysctl as in Linux: it reads what was written. */
 static unsigned long stack_tracer_enabled_val;
 
-static notrace int stack_enabled_handler(const struct ctl_table *t, unsigned long val)
+static int stack_enabled_handler(const struct ctl_table *t, unsigned long val)
 {
 	(void)t;
 	return stack_tracer_enable(val != 0);

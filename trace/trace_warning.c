@@ -26,7 +26,7 @@
 
 int __disable_trace_on_warning; /* an int, as Linux's: the sysctl is proc_dointvec */
 
-notrace void disable_trace_on_warning(void)
+void disable_trace_on_warning(void)
 {
 	if (!READ_ONCE(__disable_trace_on_warning))
 		return;
@@ -35,13 +35,13 @@ notrace void disable_trace_on_warning(void)
 }
 
 /* Before any WARN could matter: with the other boot options, in tracing_init(). */
-notrace void trace_boot_traceoff_on_warning(void)
+void trace_boot_traceoff_on_warning(void)
 {
 	if (cmdline_flag_on("traceoff_on_warning"))
 		__disable_trace_on_warning = 1;
 }
 
-notrace void traceoff_on_warning_init_sysctl(void)
+void traceoff_on_warning_init_sysctl(void)
 {
 	if (!proc_create_data("traceoff_on_warning", 0644, proc_sys_kernel, &proc_dointvec_fops,
 			      &__disable_trace_on_warning))

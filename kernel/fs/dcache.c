@@ -14,12 +14,14 @@
  * Linux and Unix: an unlinked file stays readable until its last close. When the count reaches
  * zero the dentry, its inode and the inode's pages are freed, and the parent loses a reference.
  *
- * No locking here: callers hold the VFS lock (see kernel/fs/vfs.h).
+ * No locking here: callers hold the VFS lock (see kernel/fs/vfs.h). The checks of that are in the
+ * debug and UBSAN builds only (lockdep_assert): they would run many times per file operation.
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 struct inode *new_inode(umode_t mode)
 {
@@ -46,6 +48,7 @@ static void free_inode(struct inode *inode)
 /* A new, nameless-in-the-tree dentry under parent (NULL: a root). The caller owns its reference. */
 struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len)
 {
+	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	struct dentry *dentry = kzalloc(sizeof(*dentry));
 
 	if (!dentry)
@@ -87,6 +90,7 @@ void d_add(struct dentry *dentry, struct inode *inode)
  */
 struct dentry *d_lookup(struct dentry *parent, const char *name, size_t len)
 {
+	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	struct dentry *child;
 
 	list_for_each_entry(child, &parent->d_subdirs, d_child) {
@@ -122,6 +126,7 @@ void dput(struct dentry *dentry)
 /* Takes dentry out of the tree and drops the tree's reference: the name is gone. */
 void d_delete(struct dentry *dentry)
 {
+	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	list_del_init(&dentry->d_child);
 	dentry->d_unlinked = true;
 	dput(dentry);
@@ -134,6 +139,7 @@ void d_delete(struct dentry *dentry)
  */
 void d_move(struct dentry *dentry, struct dentry *target)
 {
+	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	char *name = dentry->d_name;
 	struct dentry *old_parent = dentry->d_parent;
 
@@ -152,6 +158,7 @@ void d_move(struct dentry *dentry, struct dentry *target)
  */
 void d_kill_tree(struct dentry *dentry, unsigned int inode_flags)
 {
+	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	struct dentry *d = dentry;
 
 	for (;;) {

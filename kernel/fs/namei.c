@@ -19,6 +19,7 @@
 #include "kernel/fs/vfs_internal.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
@@ -58,6 +59,7 @@ static void follow_dotdot(struct path *path)
 /* One step from the directory at *path to its component name. */
 static int walk_component(struct path *path, const char *name, size_t len, int type)
 {
+	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	struct dentry *child;
 
 	if (!is_dir(path->dentry))

@@ -80,6 +80,8 @@ int pseudofs_init(void);
  */
 void vfs_lock(void);
 void vfs_unlock(void);
+/* This task holds the lock, or it is kmain making the boot files (vfs.h): for the checks. */
+bool vfs_lock_held(void);
 typedef ssize_t (*vfs_io_fn)(int fd, void *buf, size_t count);
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count);
 

@@ -22,6 +22,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 #include "lib/errno.h"
+#include "kernel/sched/lockdep.h"
 
 static DEFINE_MUTEX(vfs_mutex);
 
@@ -35,8 +36,14 @@ void vfs_unlock(void)
 	mutex_unlock(&vfs_mutex);
 }
 
+bool vfs_lock_held(void)
+{
+	return READ_ONCE(vfs_mutex.owner) == current || current == this_cpu()->idle;
+}
+
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
 {
+	lockdep_assert_held(&vfs_mutex);
 	struct wait_queue_entry w = {0};
 	struct wait_queue_head *wq = NULL;
 	ssize_t ret;

@@ -39,6 +39,7 @@ void *boot_stack_base(void)
 	return boot_stack.stack;
 }
 
+/* notrace: the page and double fault handlers ask it, and an oops must not need the tracer. */
 notrace bool stack_guard_page(uintptr_t addr)
 {
 	if (addr >= (uintptr_t)boot_stack.guard && addr < (uintptr_t)boot_stack.stack)

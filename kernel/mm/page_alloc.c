@@ -96,6 +96,10 @@ static long find_free_run(size_t n)
 	return -1;
 }
 
+/*
+ * notrace, here and below: mmu.c builds its page tables with these, and mmu.c is not traced
+ * (text_poke maps pages through it while it rewrites call sites: no traced call may run then).
+ */
 notrace void *alloc_pages(size_t n)
 {
 	if (n == 0)

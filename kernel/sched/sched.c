@@ -29,6 +29,7 @@
 #include "lib/string.h"
 #include "lib/printf.h"
 #include "trace/events/sched.h"
+#include "kernel/sched/lockdep.h"
 
 #define TIME_SLICE_TICKS 2 /* 20 ms at HZ=100 */
 
@@ -104,10 +105,6 @@ static void double_rq_lock(struct rq *a, struct rq *b)
 	}
 }
 
-/*
- * Idle balancing: this CPU has nothing to run, so take the oldest waiting task from the busiest
- * other queue, if it is allowed here. Called with this CPU's queue locked; may drop it.
- */
 /* A snapshot of every CPU's load, for the decisions in kernel/sched/sched_policy.c. Racy by design:
  * a decision on slightly stale numbers is still a fine decision. */
 static void snapshot_load(struct cpu_load *load)
@@ -119,8 +116,13 @@ static void snapshot_load(struct cpu_load *load)
 	}
 }
 
+/*
+ * Idle balancing: this CPU has nothing to run, so take the oldest waiting task from the busiest
+ * other queue, if it is allowed here. Called with this CPU's queue locked; may drop it.
+ */
 static void steal_task(struct rq *this, int this_cpu_id)
 {
+	lockdep_assert_held(&this->lock);
 	struct cpu_load load[NR_CPUS];
 	snapshot_load(load);
 	int busiest = sched_find_busiest(load, nr_cpu_ids, this_cpu_id);
@@ -232,6 +234,7 @@ void preempt_schedule(void)
 /* From the end of an interrupt (arch/x86_64/idt.c), with interrupts off. */
 void preempt_schedule_irq(void)
 {
+	lockdep_assert_irqs_disabled();
 	preempt_count_add(1);
 	__schedule(true);
 	local_irq_disable(); /* the interrupt return path expects them off */
@@ -269,6 +272,7 @@ static int select_task_rq(struct task *t)
 /* Put t on cpu's queue and poke that CPU if it should switch to it. */
 static void activate_on(struct task *t, int cpu, bool new_task)
 {
+	lockdep_assert_irqs_disabled();
 	struct rq *rq = cpu_rq(cpu);
 	arch_spin_lock(&rq->lock);
 	t->cpu = cpu;

@@ -6,6 +6,12 @@
  * QEMU, four vCPUs share two host cores, and a vCPU spinning at full speed steals the time the
  * lock holder needs to finish. Holding a spin lock disables preemption; the _irqsave forms also
  * disable interrupts, for locks an interrupt handler takes too.
+ *
+ * In the debug and UBSAN builds (CONFIG_DEBUG_ASSERT) a lock also records which CPU holds it, so
+ * that lockdep_assert_held() (kernel/sched/lockdep.h) can check a "called with the lock held" comment.
+ * Not in the normal build: it is a %gs load and a store on every lock and a store on every
+ * unlock, and a wakeup and switch takes several locks. Measured with make bench: 802 -> 861
+ * instructions a context switch, 1264 -> 1347 a remote wakeup, 6% more for the workload.
  */
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
@@ -18,15 +24,47 @@
 typedef struct spinlock {
 	uint16_t next;  /* the ticket the next locker takes */
 	uint16_t owner; /* the ticket now allowed in */
+#ifdef CONFIG_DEBUG_ASSERT
+	uint16_t owner_cpu; /* smp_processor_id() + 1 of the holder; 0 (as zeroed memory) if free */
+#endif
 } spinlock_t;
 
-#define SPINLOCK_INIT {0, 0}
+#define SPINLOCK_INIT {.next = 0, .owner = 0} /* designated: owner_cpu, if any, is 0 */
 #define DEFINE_SPINLOCK(name) spinlock_t name = SPINLOCK_INIT
 
 static inline void spin_lock_init(spinlock_t *l)
 {
-	l->next = 0;
-	l->owner = 0;
+	*l = (spinlock_t)SPINLOCK_INIT;
+}
+
+/* The raw lock's owner CPU, for the checks only: the holder itself sets and clears it. */
+static __always_inline void spin_acquired(spinlock_t *l)
+{
+#ifdef CONFIG_DEBUG_ASSERT
+	WRITE_ONCE(l->owner_cpu, (uint16_t)(smp_processor_id() + 1));
+#else
+	(void)l;
+#endif
+}
+
+static __always_inline void spin_releasing(spinlock_t *l)
+{
+#ifdef CONFIG_DEBUG_ASSERT
+	WRITE_ONCE(l->owner_cpu, 0);
+#else
+	(void)l;
+#endif
+}
+
+/* Whether this CPU holds l; only the debug and UBSAN builds know (lockdep_assert_held()). */
+static __always_inline bool spin_is_held_by_this_cpu(spinlock_t *l)
+{
+#ifdef CONFIG_DEBUG_ASSERT
+	return READ_ONCE(l->owner_cpu) == smp_processor_id() + 1;
+#else
+	(void)l;
+	return true;
+#endif
 }
 
 static __always_inline void arch_spin_lock(spinlock_t *l)
@@ -34,6 +72,7 @@ static __always_inline void arch_spin_lock(spinlock_t *l)
 	uint16_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me)
 		cpu_relax();
+	spin_acquired(l);
 }
 
 static __always_inline bool arch_spin_trylock(spinlock_t *l)
@@ -41,12 +80,16 @@ static __always_inline bool arch_spin_trylock(spinlock_t *l)
 	uint16_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 	uint32_t old = ((uint32_t)owner << 16) | owner; /* free: next == owner */
 	uint32_t new = ((uint32_t)owner << 16) | (uint16_t)(owner + 1);
-	return __atomic_compare_exchange_n((uint32_t *)l, &old, new, false, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n((uint32_t *)l, &old, new, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return false;
+	spin_acquired(l);
+	return true;
 }
 
 static __always_inline void arch_spin_unlock(spinlock_t *l)
 {
+	spin_releasing(l);
 	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
 }
 

@@ -35,6 +35,13 @@ def test_dmesg_holds_boot_log(lucid):
     assert "ACPI: MADT lists" in out
 
 
+def test_no_warning_at_boot(lucid):
+    """No invariant check (kernel/sched/lockdep.h: all of them in DEBUG=1 and UBSAN=1 kernels) fired
+    while the kernel booted and ran its selftests."""
+    out = lucid.run("dmesg")
+    assert "WARNING:" not in out, out
+
+
 def test_uptime_grows(lucid):
     a = float(lucid.run("uptime"))
     time.sleep(0.3)

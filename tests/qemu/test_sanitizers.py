@@ -56,3 +56,23 @@ def test_crash_canary():
                      r"in: crash_canary\+0x[0-9a-f]+/0x[0-9a-f]+", out), out
     trace = out[out.index("Call Trace:"):]
     assert re.search(r" __stack_chk_fail\+0x", trace), trace
+
+
+def test_crash_lockdep():
+    """kernel/sched/lockdep.h's checks WARN when their condition is broken, and only then: the mutex
+    check in every build, the spin lock, interrupt and preemption checks where CONFIG_DEBUG_ASSERT
+    compiles them in (make DEBUG=1, make UBSAN=1)."""
+    k = Lucid()
+    try:
+        out = k.run("crash lockdep", timeout=60)
+        assert k.status() == 0
+        warned = re.findall(r"WARNING: at kernel/shell/cmd/cmd_crash\.c:\d+ (\w+)", out)
+        expected = ["crash_lockdep_mutex"]
+        if "-DCONFIG_DEBUG_ASSERT" in build_flags():
+            expected += ["crash_lockdep_spinlock", "crash_lockdep_irqs",
+                         "crash_lockdep_preemption"]
+        # The first calls, with the conditions kept, said nothing: one WARN per check.
+        assert warned == expected, out
+        assert k.run("echo still alive") == "still alive\n"
+    finally:
+        k.close()

@@ -62,6 +62,13 @@ def test_lock_stress(lucid):
     assert int(m.group(4)) == 1280 == int(m.group(5))
 
 
+def test_no_warning_after_stress(lucid):
+    """The scheduler's and the locks' invariant checks (kernel/sched/lockdep.h) held through the
+    wakeups, migrations and lock handoffs above."""
+    out = lucid.run("dmesg")
+    assert "WARNING:" not in out, out
+
+
 def test_taskset(lucid):
     for c in range(4):
         assert lucid.run("taskset -c %d whichcpu" % c) == "%d\n" % c

@@ -7,6 +7,9 @@
 #include "kernel/shell/stdio.h"
 #include "kernel/panic.h"
 #include "kernel/sched/preempt.h"
+#include "kernel/sched/lockdep.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/sched/spinlock.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/string.h"
@@ -111,6 +114,51 @@ static noinline void crash_warn(void)
 	WARN_ON(broken);
 }
 
+/*
+ * Not a crash either: each check of kernel/sched/lockdep.h once with its condition kept, which must
+ * say nothing, then once with it broken, which WARNs (a WARN_ON_ONCE: first, or it would be
+ * silenced). The checks that only the debug and UBSAN builds compile in say nothing elsewhere.
+ */
+static DEFINE_MUTEX(crash_mutex);
+static DEFINE_SPINLOCK(crash_spinlock);
+
+static noinline void crash_lockdep_mutex(void)
+{
+	lockdep_assert_held(&crash_mutex);
+}
+
+static noinline void crash_lockdep_spinlock(void)
+{
+	lockdep_assert_held(&crash_spinlock);
+}
+
+static noinline void crash_lockdep_irqs(void)
+{
+	lockdep_assert_irqs_disabled();
+}
+
+static noinline void crash_lockdep_preemption(void)
+{
+	lockdep_assert_preemption_disabled();
+}
+
+static noinline void crash_lockdep(void)
+{
+	mutex_lock(&crash_mutex);
+	crash_lockdep_mutex();
+	mutex_unlock(&crash_mutex);
+	unsigned long flags = spin_lock_irqsave(&crash_spinlock);
+	crash_lockdep_spinlock();
+	crash_lockdep_irqs();
+	crash_lockdep_preemption();
+	spin_unlock_irqrestore(&crash_spinlock, flags);
+
+	crash_lockdep_mutex();
+	crash_lockdep_spinlock();
+	crash_lockdep_irqs();
+	crash_lockdep_preemption();
+}
+
 /* What a crash needs that this kernel may have been built without (NULL: nothing). */
 #ifdef CONFIG_UBSAN
 #define NEEDS_UBSAN NULL
@@ -139,10 +187,11 @@ static const struct {
 	{"wtext_direct", crash_wtext_direct, NULL},
 	{"jmpdata", crash_jmpdata, NULL},
 	{"warn", crash_warn, NULL},
+	{"lockdep", crash_lockdep, NULL},
 };
 
 #define CRASH_NAMES \
-	"null|divzero|ud|panic|stack|lockup|ubsan|canary|wtext|wtext_direct|jmpdata|warn"
+	"null|divzero|ud|panic|stack|lockup|ubsan|canary|wtext|wtext_direct|jmpdata|warn|lockdep"
 
 static int cmd_crash(int argc, char **argv)
 {
