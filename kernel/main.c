@@ -21,6 +21,7 @@
 #include "kernel/shell.h"
 #include "kernel/fault_inject.h"
 #include "kernel/fs_boot.h"
+#include "kernel/initramfs.h"
 #include "kernel/watchdog.h"
 #include "kernel/sysrq.h"
 #include "trace/trace.h"
@@ -98,6 +99,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
+	initramfs_unpack(boot_info.initrd_start, boot_info.initrd_end); // /bin: user/'s programs
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot

@@ -20,7 +20,7 @@ def check_all(lucid, cases):
 
 def test_boot_tree(lucid):
     check(lucid, "pwd", "/root\n")
-    check(lucid, "ls /", "dev\nproc\nroot\nsys\ntmp\n")
+    check(lucid, "ls /", "bin\ndev\nproc\nroot\nsys\ntmp\n")
     check(lucid, "ls -l /dev", "crw------- 0 console\ncrw-rw-rw- 0 full\n"
                                "crw-rw-rw- 0 null\ncrw-rw-rw- 0 zero\n")
     check(lucid, "ls /proc",
