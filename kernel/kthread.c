@@ -54,6 +54,7 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 		return NULL;
 	}
 	t->pid = sched_alloc_pid();
+	t->ppid = current->pid; /* its parent, for getppid() once it runs a program */
 	t->fn = fn;
 	t->arg = arg;
 	t->state = TASK_NEW;

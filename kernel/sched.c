@@ -26,6 +26,7 @@
 #include "kernel/time.h"
 #include "kernel/sched_policy.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/syscall.h"
 #include "lib/string.h"
 #include "lib/printf.h"
 #include "trace/events/sched.h"
@@ -201,6 +202,7 @@ static void __schedule(bool preempt)
 	}
 	cpu->curr = next;
 	cpu->last_prev = prev;
+	arch_switch_to(prev, next); /* kernel stack for ring 3, page tables, FPU (process_64.c) */
 	__switch_to(prev, next);
 	/* Back in prev, on whichever CPU now runs it; the task we came from finishes here. */
 	finish_task_switch(this_cpu()->last_prev);

@@ -1,0 +1,59 @@
+/*
+ * The system calls' C functions, named as Linux names them (include/linux/syscalls.h). Each
+ * takes its arguments as the registers carried them; arch/x86_64/syscall_64.c calls them from
+ * its table. Where Linux splits a call into sys_NAME and ksys_NAME (so the kernel can call the
+ * second itself), Lucid does too, so that traces read as Linux's.
+ */
+#ifndef KERNEL_SYSCALLS_H
+#define KERNEL_SYSCALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "lib/compiler.h"
+
+#define __user /* a pointer into user memory: only uaccess.h's functions may follow it */
+
+struct pt_regs;
+
+/* kernel/read_write.c */
+long sys_read(unsigned int fd, char __user *buf, size_t count);
+long sys_write(unsigned int fd, const char __user *buf, size_t count);
+long ksys_read(unsigned int fd, char __user *buf, size_t count);
+long ksys_write(unsigned int fd, const char __user *buf, size_t count);
+long sys_readv(unsigned long fd, const void __user *vec, unsigned long vlen);
+long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen);
+long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+
+/* kernel/sys.c */
+long sys_getpid(void);
+long sys_gettid(void);
+long sys_getppid(void);
+long sys_getuid(void);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
+long sys_newuname(void __user *name);
+long sys_set_tid_address(int __user *tidptr);
+long sys_rt_sigaction(int sig, const void __user *act, void __user *oact, size_t sigsetsize);
+long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *oset,
+			size_t sigsetsize);
+
+/* kernel/exit.c */
+long sys_exit(int error_code);
+long sys_exit_group(int error_code);
+void __noreturn do_exit(int status);
+/* A fault in user mode that nothing fixes: the one-line report, then the process dies. */
+void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr);
+
+/* arch/x86_64/process_64.c */
+long sys_arch_prctl(int option, unsigned long arg2);
+
+/* kernel/exec.c: run a program in the calling kernel thread; returns only on failure. */
+int kernel_execve(const char *filename, char *const argv[], char *const envp[]);
+#define PROGRAM_PATH_MAX 256 /* a program's path, as the shell finds it */
+/* For the kernel shell: is name a program (/bin/NAME, or a path)? Then run it in this thread. */
+bool find_program(const char *name, char *path, size_t size);
+int run_program(const char *path, char *const argv[]);
+
+#endif
