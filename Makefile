@@ -116,8 +116,12 @@ $(B)/user/%: user/%.c
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
 
-$(B)/initramfs.cpio: $(USER_BINS) tools/mkcpio.py
-	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ $(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p))
+# user/notelf: an executable file that is not ELF, for exec's ENOEXEC (tests/qemu/test_user.py).
+USER_FILES := user/notelf
+$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) tools/mkcpio.py
+	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
+		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
+		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f))
 
 FORCE:
 

@@ -24,6 +24,7 @@
 #include "kernel/signal.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
+#include "lib/compiler.h"
 
 #define MSR_EFER 0xc0000080
 #define EFER_SCE (1UL << 0) /* SYSCALL/SYSRET enabled */
@@ -53,16 +54,17 @@ static const sys_call_ptr_t sys_call_table[NR_SYSCALL_NAMES] = {
 };
 #undef __SYSCALL
 
-/* Numbers already reported missing: one line each per boot. */
-static unsigned long ni_reported[NR_SYSCALL_NAMES / 64 + 1];
+/* Numbers already reported missing: one line each per boot (those past the end share one). */
+#define NR_REPORTED 1024
+static unsigned long ni_reported[NR_REPORTED / 64];
 
 static long ni_syscall(unsigned long nr)
 {
 	const char *name = nr < NR_SYSCALL_NAMES && syscall_names[nr] ? syscall_names[nr] : NULL;
-	unsigned long bit = 1UL << (nr % 64);
+	unsigned long slot = MIN(nr, (unsigned long)NR_REPORTED - 1);
+	unsigned long bit = 1UL << (slot % 64);
 
-	if (nr < NR_SYSCALL_NAMES &&
-	    !(__atomic_fetch_or(&ni_reported[nr / 64], bit, __ATOMIC_RELAXED) & bit))
+	if (!(__atomic_fetch_or(&ni_reported[slot / 64], bit, __ATOMIC_RELAXED) & bit))
 		printk(KERN_WARNING "%s[%d]: system call %lu (%s) is not implemented: ENOSYS\n",
 		       current->comm, current->pid, nr, name ? name : "unknown");
 	return -ENOSYS;

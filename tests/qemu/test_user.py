@@ -1,16 +1,145 @@
 """User space (issue 15): the initramfs, ring 3 programs on Linux's system-call ABI.
 
 The programs are user/*.c, built with musl-gcc and packed at /bin/NAME into the initramfs GRUB
-loads beside the kernel (kernel/initramfs.c unpacks it).
+loads beside the kernel (kernel/initramfs.c unpacks it). The shell runs a command it does not
+know as a program from /bin (kernel/exec.c), with its pipes and redirections.
 """
+import re
+import time
+
+T = "/sys/kernel/tracing"
+
+
+def run(lucid, line, want, status=0, timeout=30):
+    out = lucid.run(line, timeout)
+    assert out == want, "%r printed %r, not %r" % (line, out[-2000:], want)
+    assert lucid.status() == status, (line, lucid.status())
 
 
 def test_initramfs_bin(lucid):
     out = lucid.run("ls /bin")
-    assert "hello\n" in out, out
+    for prog in ["args", "efault", "hello", "mem", "notelf", "segv", "spin"]:
+        assert prog + "\n" in out, out
     assert lucid.status() == 0
-    # A static musl ELF executable, as the build wrote it: the magic and the mode survive.
     assert lucid.run("ls -l /bin/hello").startswith("-rwxr-xr-x "), lucid.run("ls -l /bin")
     dmesg = lucid.run("dmesg")
     assert "Trying to unpack rootfs image as initramfs...\n" in dmesg
     assert "Initramfs unpacking failed" not in dmesg
+
+
+def test_hello_pipes_redirections_status(lucid):
+    run(lucid, "hello", "Hello, world!\n")
+    run(lucid, "/bin/hello", "Hello, world!\n")
+    run(lucid, "hello | wc -l", "1\n")
+    run(lucid, "hello | wc -l > /tmp/hello.count", "")
+    run(lucid, "cat /tmp/hello.count", "1\n")
+    run(lucid, "hello > /tmp/hello.out; hello >> /tmp/hello.out; cat /tmp/hello.out",
+        "Hello, world!\nHello, world!\n")
+    run(lucid, "exitcode 42", "", status=42)
+    run(lucid, "exitcode 300", "", status=300 & 0xff)
+    run(lucid, "exitcode 3 || echo failed $?", "failed 3\n")
+
+
+def test_exec_arguments_and_auxv(lucid):
+    run(lucid, "args one 'two words'",
+        "argc=3\nargv[0]=args\nargv[1]=one\nargv[2]=two words\n"
+        "HOME=/root PATH=/bin\nAT_PAGESZ=4096\nAT_EXECFN=/bin/args\nAT_PLATFORM=x86_64\n"
+        "AT_CLKTCK=100\nAT_UID=0 AT_SECURE=0\nAT_RANDOM=set\nAT_ENTRY=set\n"
+        "uid=0 gid=0 pid>0=1 ppid>0=1\nuname=Linux x86_64\n")
+
+
+def test_bad_pointers_efault(lucid):
+    out = lucid.run("efault")
+    lines = out.splitlines()
+    assert lines[-1] == "rt_sigprocmask good: no error", out
+    for line in lines[:-1]:
+        assert line.endswith(": Bad address"), out
+    assert len(lines) == 12, out
+    assert lucid.status() == 0
+
+
+def test_segfault_kills_only_the_process(lucid):
+    out = lucid.run("segv")
+    assert out.startswith("about to fault\n"), out
+    assert "still alive" not in out
+    assert lucid.status() == 128 + 11
+    assert re.search(r"segv\[\d+\]: segfault at 0 ip [0-9a-f]{16} sp [0-9a-f]{16} error 6\n",
+                     lucid.run("dmesg | grep segfault")), lucid.run("dmesg | tail")
+    run(lucid, "hello", "Hello, world!\n")  # the kernel and the shell live on
+
+
+def test_exec_errors(lucid):
+    run(lucid, "notelf", "sh: notelf: cannot execute binary file: Exec format error\n",
+        status=126)
+    run(lucid, "echo data > /tmp/notexec; /tmp/notexec", "sh: /tmp/notexec: Permission denied\n",
+        status=126)
+    run(lucid, "/bin", "sh: /bin: Is a directory\n", status=126)
+    run(lucid, "/no/such", "sh: /no/such: No such file or directory\n", status=127)
+    run(lucid, "nosuchprogram", "sh: nosuchprogram: command not found\n", status=127)
+
+
+def test_enosys_named_once(lucid):
+    want = "fork: -1 Function not implemented\n1000: -1 Function not implemented\n"
+    lucid.run("enosys")
+    run(lucid, "enosys", want)
+    log = lucid.run("dmesg | grep 'is not implemented'")
+    assert re.search(r"^\[[ .\d]+\] enosys\[\d+\]: system call 57 \(fork\) is not implemented: "
+                     r"ENOSYS$", log, re.M), log
+    assert log.count("(fork)") == 1, log
+    assert log.count("system call 1000 (unknown)") == 1, log
+
+
+def test_memory_and_free_pages(lucid):
+    run(lucid, "mem", "brk ok\nmalloc ok\nmmap zeroed ok\nmunmap ok\nstack ok\n")
+    run(lucid, "hello > /dev/null", "")
+
+    def free_kb():
+        m = re.search(r"MemFree: +(\d+) kB", lucid.run("cat /proc/meminfo"))
+        return int(m.group(1))
+    before = free_kb()
+    for _ in range(5):
+        run(lucid, "mem > /dev/null", "")
+    after = free_kb()
+    # Every page of the five processes came back (a few kB of slack for the kernel's caches).
+    assert abs(after - before) <= 64, (before, after)
+
+
+def test_ctrl_c_ends_a_spinning_program(lucid):
+    lucid.send_line("spin")
+    time.sleep(1)
+    lucid.p.send("\x03")
+    lucid.expect_prompt(30)
+    assert lucid.status() == 130
+    run(lucid, "hello", "Hello, world!\n")
+
+
+def test_function_graph_shows_the_system_call(lucid):
+    for cmd in ["echo 0 > %s/tracing_on" % T, "echo do_syscall_64 > %s/set_graph_function" % T,
+                "echo function_graph > %s/current_tracer" % T,
+                "echo 1 > %s/options/funcgraph-proc" % T, "echo > %s/trace" % T]:
+        run(lucid, cmd, "")
+    run(lucid, "echo 1 > %s/tracing_on; hello > /dev/null; echo 0 > %s/tracing_on" % (T, T), "")
+    trace = lucid.run("cat %s/trace" % T, timeout=60)
+    for cmd in ["echo nop > %s/current_tracer" % T, "echo > %s/set_graph_function" % T,
+                "echo 0 > %s/options/funcgraph-proc" % T, "echo 1 > %s/tracing_on" % T]:
+        run(lucid, cmd, "")
+    lines = [l for l in trace.splitlines() if "hello-" in l]
+    assert lines, trace[-3000:]
+    body = [re.sub(r"^.*\|  ", "", l) for l in lines]
+    # do_syscall_64() { sys_writev() { do_readv_writev() { ksys_write() { vfs_write() { ...:
+    # each function opened inside the one before, deeper each time.
+    want = ["do_syscall_64", "sys_writev", "ksys_write", "vfs_write"]
+    def nested(start):
+        base = len(body[start]) - len(body[start].lstrip())
+        depth, found = -1, []
+        for line in body[start:]:
+            indent = len(line) - len(line.lstrip())
+            if found and indent == base and line.strip().startswith("}"):
+                break  # the end of this do_syscall_64
+            if len(found) < len(want) and line.strip() == want[len(found)] + "() {" \
+                    and indent > depth:
+                found.append(want[len(found)])
+                depth = indent
+        return found == want
+    starts = [i for i, line in enumerate(body) if line.strip() == "do_syscall_64() {"]
+    assert any(nested(i) for i in starts), "\n".join(body[:80])
