@@ -28,7 +28,10 @@ menuentry "Lucid" {
 CFG
 # Rebuild only when the kernel or the command line changed: grub-mkrescue takes a second or two.
 stamp="$iso.stamp"
-want="$(cksum < "$elf") $([ -n "$initrd" ] && cksum < "$initrd") $cmdline"
+want="$(cksum < "$elf") $cmdline"
+if [ -n "$initrd" ]; then
+	want="$want $(cksum < "$initrd")"
+fi
 if [ -f "$iso" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	exit 0
 fi
