@@ -24,6 +24,7 @@
 #include "kernel/signal.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
+#include "trace/events/syscalls.h"
 #include "lib/compiler.h"
 
 #define MSR_EFER 0xc0000080
@@ -91,14 +92,19 @@ void exit_to_user_mode(struct pt_regs *regs)
 	}
 }
 
+DEFINE_TRACE(sys_enter); /* trace/events/syscalls.h: raw_syscalls:sys_enter and sys_exit */
+DEFINE_TRACE(sys_exit);
+
 void do_syscall_64(struct pt_regs *regs, unsigned long nr)
 {
 	local_irq_enable();
+	trace_sys_enter(regs, (long)nr);
 	if (nr < NR_SYSCALL_NAMES && sys_call_table[nr])
 		regs->rax = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
 					       regs->r9);
 	else
 		regs->rax = ni_syscall(nr);
+	trace_sys_exit(regs, (long)regs->rax);
 	exit_to_user_mode(regs);
 }
 

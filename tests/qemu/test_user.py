@@ -143,3 +143,25 @@ def test_function_graph_shows_the_system_call(lucid):
         return found == want
     starts = [i for i, line in enumerate(body) if line.strip() == "do_syscall_64() {"]
     assert any(nested(i) for i in starts), "\n".join(body[:80])
+
+
+def test_raw_syscalls_events(lucid):
+    fmt = lucid.run("cat %s/events/raw_syscalls/sys_enter/format" % T)
+    assert "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n" in fmt, fmt
+    assert "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n" in fmt, fmt
+    assert 'print fmt: "NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)", REC->id, REC->args[0], ' in fmt
+    fmt = lucid.run("cat %s/events/raw_syscalls/sys_exit/format" % T)
+    assert "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n" in fmt, fmt
+    assert 'print fmt: "NR %ld = %ld", REC->id, REC->ret\n' in fmt, fmt
+    run(lucid, "echo > %s/trace; echo 1 > %s/events/raw_syscalls/enable" % (T, T), "")
+    run(lucid, "exitcode 7", "", status=7)
+    run(lucid, "echo 0 > %s/events/raw_syscalls/enable" % T, "")
+    lines = [l for l in lucid.run("cat %s/trace" % T).splitlines() if "exitcode-" in l]
+    run(lucid, "echo > %s/trace" % T, "")
+    events = [re.sub(r"^.*: (sys_e)", r"\1", l) for l in lines]
+    # musl's start: arch_prctl(ARCH_SET_FS, ...), set_tid_address; then exit_group(7)
+    assert re.match(r"sys_enter: NR 158 \(1002, [0-9a-f]+, ", events[0]), events
+    assert events[1] == "sys_exit: NR 158 = 0", events
+    assert re.match(r"sys_enter: NR 218 \(", events[2]), events
+    assert re.match(r"sys_exit: NR 218 = \d+$", events[3]), events
+    assert re.match(r"sys_enter: NR 231 \(7, ", events[-1]), events
