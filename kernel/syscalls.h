@@ -25,6 +25,29 @@ long sys_readv(unsigned long fd, const void __user *vec, unsigned long vlen);
 long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 
+/* kernel/open.c */
+struct stat;
+typedef unsigned short umode_t;
+long sys_open(const char __user *filename, int flags, umode_t mode);
+long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
+long sys_close(unsigned int fd);
+long sys_lseek(unsigned int fd, long offset, unsigned int whence);
+long sys_dup(unsigned int fildes);
+long sys_dup2(unsigned int oldfd, unsigned int newfd);
+long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
+long sys_pipe(int __user *fildes);
+long sys_pipe2(int __user *fildes, int flags);
+long sys_chdir(const char __user *filename);
+long sys_getcwd(char __user *buf, unsigned long size);
+long sys_mkdir(const char __user *pathname, umode_t mode);
+long sys_rmdir(const char __user *pathname);
+long sys_unlink(const char __user *pathname);
+long sys_rename(const char __user *oldname, const char __user *newname);
+long sys_newstat(const char __user *filename, struct stat __user *statbuf);
+long sys_newlstat(const char __user *filename, struct stat __user *statbuf);
+long sys_newfstat(unsigned int fd, struct stat __user *statbuf);
+long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+
 /* kernel/sys.c */
 long sys_getpid(void);
 long sys_gettid(void);

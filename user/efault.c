@@ -36,6 +36,15 @@ int main(void)
 	check("rt_sigprocmask old", syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, KERNEL_DIRECT_MAP, 8));
 	check("rt_sigaction", syscall(SYS_rt_sigaction, 2, UNMAPPED, NULL, 8));
 	check("arch_prctl", syscall(SYS_arch_prctl, ARCH_GET_FS, UNMAPPED));
+	check("open", syscall(SYS_open, UNMAPPED, 0));
+	check("openat", syscall(SYS_openat, -100, KERNEL_DIRECT_MAP, 0));
+	check("stat path", syscall(SYS_stat, UNMAPPED, UNMAPPED));
+	check("stat buf", syscall(SYS_stat, "/", UNMAPPED));
+	check("fstat", syscall(SYS_fstat, 1, KERNEL_DIRECT_MAP));
+	check("pipe2", syscall(SYS_pipe2, UNMAPPED, 0));
+	check("getcwd", syscall(SYS_getcwd, UNMAPPED, 100));
+	check("mkdir", syscall(SYS_mkdir, UNMAPPED, 0755));
+	check("rename", syscall(SYS_rename, "/tmp", UNMAPPED));
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;
