@@ -13,7 +13,10 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/vfs.h"
 
+#define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
 #define NSIG 64
 #define SIGKILL 9
@@ -156,5 +159,87 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 		return -EFAULT;
 	if (set)
 		t->blocked = new;
+	return 0;
+}
+
+/*
+ * getrandom: bytes from a xorshift generator seeded by the TSC. No entropy pool yet: enough for
+ * hash seeds and canaries in a teaching kernel, not for keys. GRND_NONBLOCK and GRND_RANDOM are
+ * accepted; nothing ever blocks.
+ */
+#define GRND_NONBLOCK 0x0001
+#define GRND_RANDOM 0x0002
+#define GRND_INSECURE 0x0004
+#define GETRANDOM_CHUNK 256
+
+long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
+{
+	uint8_t chunk[GETRANDOM_CHUNK];
+	uint64_t x = rdtsc() | 1;
+	size_t done = 0;
+
+	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
+		return -EINVAL;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	while (done < count) {
+		size_t n = MIN(count - done, sizeof(chunk));
+
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			chunk[i] = (uint8_t)(x >> 32);
+		}
+		if (copy_to_user(buf + done, chunk, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return (long)done;
+}
+
+/* The robust futex list: remembered (nothing walks it until threads exist), as Linux checks. */
+#define ROBUST_LIST_HEAD_SIZE 24 /* sizeof(struct robust_list_head) on x86_64 */
+
+long sys_set_robust_list(void __user *head, size_t len)
+{
+	(void)head;
+	return len == ROBUST_LIST_HEAD_SIZE ? 0 : -EINVAL;
+}
+
+/* Resource limits: Linux's defaults for a root shell, read-only for now. */
+#define RLIMIT_STACK 3
+#define RLIMIT_NOFILE 7
+#define RLIM_NLIMITS 16
+#define RLIM_INFINITY (~0UL)
+#define STACK_LIMIT (8UL << 20)
+
+struct rlimit64 {
+	uint64_t rlim_cur, rlim_max;
+};
+
+long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
+		   void __user *old_rlim)
+{
+	struct rlimit64 r = {RLIM_INFINITY, RLIM_INFINITY};
+
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (pid != 0 && pid != current->pid)
+		return -ESRCH;
+	if (new_rlim)
+		return -EPERM; /* not settable yet: say so rather than pretend */
+	if (resource == RLIMIT_STACK)
+		r.rlim_cur = STACK_LIMIT;
+	if (resource == RLIMIT_NOFILE)
+		r.rlim_cur = r.rlim_max = NR_OPEN_DEFAULT;
+	if (old_rlim && copy_to_user(old_rlim, &r, sizeof(r)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_sched_yield(void)
+{
+	yield();
 	return 0;
 }

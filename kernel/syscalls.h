@@ -62,6 +62,22 @@ long sys_rt_sigaction(int sig, const void __user *act, void __user *oact, size_t
 long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *oset,
 			size_t sigsetsize);
 
+long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
+long sys_set_robust_list(void __user *head, size_t len);
+long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
+		   void __user *old_rlim);
+long sys_sched_yield(void);
+
+/* kernel/sys_time.c */
+struct __kernel_timespec;
+struct __kernel_old_timeval;
+long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
+long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz);
+long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
+		   struct __kernel_timespec __user *rmtp);
+long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
+			 struct __kernel_timespec __user *rmtp);
+
 /* kernel/exit.c */
 long sys_exit(int error_code);
 long sys_exit_group(int error_code);

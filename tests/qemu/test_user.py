@@ -194,3 +194,21 @@ def test_programs_under_the_function_tracer_on_all_cpus(lucid):
     assert "Oops" not in lucid.run("dmesg") and "BUG" not in lucid.run("dmesg")
     after = free_kb()
     assert abs(after - before) <= 64, (before, after)
+
+
+def test_time_random_limits(lucid):
+    # The host's Linux prints the same lines, but nofile (its own limit; Lucid's is 64 fds).
+    run(lucid, "clocks", "nanosleep: 0\nslept at least 50 ms: 1\ngettimeofday: 0\n"
+        "bad clock: -1 Invalid argument\nbad nanosleep: -1 Invalid argument\ngetrandom: 32\n"
+        "getrandom bad flags: -1 Invalid argument\ngetrandom bad buffer: -1 Bad address\n"
+        "getrlimit nofile: 0\nnofile=64\nset_robust_list: 0\n"
+        "set_robust_list bad len: -1 Invalid argument\nsched_yield: 0\n")
+    run(lucid, "nap 1; echo $?", "0\n", timeout=30)
+
+
+def test_ctrl_c_ends_a_sleeping_program(lucid):
+    lucid.send_line("nap")
+    time.sleep(1)
+    lucid.p.send("\x03")
+    lucid.expect_prompt(30)
+    assert lucid.status() == 130
