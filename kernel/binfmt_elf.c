@@ -73,8 +73,8 @@ static int add_segment(struct elf_info *out, const struct elf64_phdr *ph, size_t
 	if (va < ph->p_vaddr || va < ELF_MIN_ADDR || va >= ELF_USER_END ||
 	    ph->p_memsz > ELF_USER_END - va)
 		return -EINVAL; /* wraps, below 64 KiB, or reaching the kernel half */
-	out->segs[out->nsegs++] = (struct elf_segment){va, ph->p_memsz, ph->p_offset, ph->p_filesz,
-						       ph->p_flags};
+	out->segs[out->nsegs++] =
+		(struct elf_segment){va, ph->p_memsz, ph->p_offset, ph->p_filesz, ph->p_flags};
 	if (va + ph->p_memsz > out->end)
 		out->end = va + ph->p_memsz;
 	return 0;
@@ -129,7 +129,8 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 			/* The headers are in memory if a segment maps the bytes they are in. */
 			if (!phdr_from_load && h.e_phoff >= ph.p_offset &&
 			    h.e_phoff - ph.p_offset < ph.p_filesz)
-				phdr_from_load = ph.p_vaddr + out->load_bias + (h.e_phoff - ph.p_offset);
+				phdr_from_load =
+					ph.p_vaddr + out->load_bias + (h.e_phoff - ph.p_offset);
 			break;
 		case PT_PHDR:
 			out->phdr = ph.p_vaddr + out->load_bias;
@@ -250,15 +251,24 @@ int build_user_stack(uint8_t *buf, size_t size, uint64_t top, char *const argv[]
 	}
 	*w++ = 0;
 	const uint64_t auxv[AUXV_PAIRS][2] = {
-		{AT_HWCAP, info->hwcap},     {AT_PAGESZ, ELF_PAGE_SIZE},
-		{AT_CLKTCK, info->clktck},   {AT_PHDR, info->elf->phdr},
-		{AT_PHENT, info->elf->phent}, {AT_PHNUM, info->elf->phnum},
-		{AT_BASE, 0},                {AT_FLAGS, 0},
-		{AT_ENTRY, info->elf->entry}, {AT_UID, info->uid},
-		{AT_EUID, info->uid},        {AT_GID, info->gid},
-		{AT_EGID, info->gid},        {AT_SECURE, 0},
-		{AT_RANDOM, random},         {AT_EXECFN, execfn},
-		{AT_PLATFORM, platform},     {AT_NULL, 0},
+		{AT_HWCAP, info->hwcap},
+		{AT_PAGESZ, ELF_PAGE_SIZE},
+		{AT_CLKTCK, info->clktck},
+		{AT_PHDR, info->elf->phdr},
+		{AT_PHENT, info->elf->phent},
+		{AT_PHNUM, info->elf->phnum},
+		{AT_BASE, 0},
+		{AT_FLAGS, 0},
+		{AT_ENTRY, info->elf->entry},
+		{AT_UID, info->uid},
+		{AT_EUID, info->uid},
+		{AT_GID, info->gid},
+		{AT_EGID, info->gid},
+		{AT_SECURE, 0},
+		{AT_RANDOM, random},
+		{AT_EXECFN, execfn},
+		{AT_PLATFORM, platform},
+		{AT_NULL, 0},
 	};
 	memcpy(w, auxv, sizeof(auxv));
 	out->sp = sp;

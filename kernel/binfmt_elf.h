@@ -23,25 +23,25 @@
 #define ET_DYN 3
 
 struct elf_segment {
-	uint64_t vaddr;  /* where it goes, load bias included */
-	uint64_t memsz;  /* bytes in memory: beyond filesz, zeroes (the bss) */
+	uint64_t vaddr; /* where it goes, load bias included */
+	uint64_t memsz; /* bytes in memory: beyond filesz, zeroes (the bss) */
 	uint64_t offset; /* where its bytes are in the file */
 	uint64_t filesz;
-	uint32_t flags;  /* PF_R | PF_W | PF_X */
+	uint32_t flags; /* PF_R | PF_W | PF_X */
 };
 
 struct elf_info {
-	uint16_t type;      /* ET_EXEC or ET_DYN (static-pie) */
+	uint16_t type; /* ET_EXEC or ET_DYN (static-pie) */
 	uint64_t load_bias; /* added to every address: 0 for ET_EXEC */
-	uint64_t entry;     /* AT_ENTRY, bias included */
-	uint64_t phdr;      /* AT_PHDR: where the program headers are in memory, or 0 */
-	uint16_t phnum;     /* AT_PHNUM */
-	uint16_t phent;     /* AT_PHENT */
+	uint64_t entry; /* AT_ENTRY, bias included */
+	uint64_t phdr; /* AT_PHDR: where the program headers are in memory, or 0 */
+	uint16_t phnum; /* AT_PHNUM */
+	uint16_t phent; /* AT_PHENT */
 	struct elf_segment segs[ELF_MAX_LOADS];
 	int nsegs;
-	uint64_t end;       /* the end of the highest segment: brk starts here (page-aligned) */
+	uint64_t end; /* the end of the highest segment: brk starts here (page-aligned) */
 	uint64_t tls_vaddr, tls_memsz; /* PT_TLS, for the record: the C library sets up TLS */
-	bool exec_stack;    /* PT_GNU_STACK asked for an executable stack (Lucid never gives one) */
+	bool exec_stack; /* PT_GNU_STACK asked for an executable stack (Lucid never gives one) */
 };
 
 /*
@@ -56,12 +56,12 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 /* What the new program's stack starts with besides argv and envp (Linux's create_elf_tables). */
 struct exec_stack_info {
 	const struct elf_info *elf;
-	const char *execfn;   /* AT_EXECFN: the path it was run by */
+	const char *execfn; /* AT_EXECFN: the path it was run by */
 	const char *platform; /* AT_PLATFORM: "x86_64" */
-	uint8_t random[16];   /* AT_RANDOM: 16 bytes the C library seeds its canary from */
-	uint64_t hwcap;       /* AT_HWCAP: CPUID 1's EDX */
-	uint64_t clktck;      /* AT_CLKTCK: USER_HZ */
-	uint64_t uid, gid;    /* AT_UID/EUID, AT_GID/EGID */
+	uint8_t random[16]; /* AT_RANDOM: 16 bytes the C library seeds its canary from */
+	uint64_t hwcap; /* AT_HWCAP: CPUID 1's EDX */
+	uint64_t clktck; /* AT_CLKTCK: USER_HZ */
+	uint64_t uid, gid; /* AT_UID/EUID, AT_GID/EGID */
 };
 
 /*

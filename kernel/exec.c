@@ -31,10 +31,10 @@
 #include "lib/printf.h"
 #include "kernel/stdio.h"
 
-#define EXEC_MAX_FILE (16UL << 20)  /* the largest program Lucid reads whole */
-#define ARG_PAGES 8                 /* argv, envp and auxv must fit in 32 KiB */
-#define STACK_INITIAL_PAGES 16      /* mapped at exec; the rest of STACK_MAX comes on demand */
-#define USER_HZ 100                 /* AT_CLKTCK: the unit of times() and /proc's ticks */
+#define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
+#define ARG_PAGES 8 /* argv, envp and auxv must fit in 32 KiB */
+#define STACK_INITIAL_PAGES 16 /* mapped at exec; the rest of STACK_MAX comes on demand */
+#define USER_HZ 100 /* AT_CLKTCK: the unit of times() and /proc's ticks */
 #define S_IXUGO 0111
 
 /* Reads the whole file into pages; returns them (*npages of them) or NULL with *err. */
@@ -97,7 +97,8 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 {
 	for (int i = 0; i < elf->nsegs; i++) {
 		const struct elf_segment *seg = &elf->segs[i];
-		int flags = (seg->flags & PF_W ? MMU_WRITE : 0) | (seg->flags & PF_X ? MMU_EXEC : 0);
+		int flags =
+			(seg->flags & PF_W ? MMU_WRITE : 0) | (seg->flags & PF_X ? MMU_EXEC : 0);
 		unsigned long start = ALIGN_DOWN(seg->vaddr, PAGE_SIZE);
 		unsigned long end = ALIGN_UP(seg->vaddr + seg->memsz, PAGE_SIZE);
 		int err = mm_map_zeroed(mm, start, end, flags);
@@ -225,7 +226,7 @@ int kernel_execve(const char *filename, char *const argv[], char *const envp[])
  * The kernel shell's side (kernel/sh_exec.c): a command that is not one of the shell's own runs
  * as a program if it names a file, either by a path with a slash or as /bin/NAME (PATH=/bin).
  */
-#define STATUS_NOT_FOUND 127  /* bash's statuses: no such command... */
+#define STATUS_NOT_FOUND 127 /* bash's statuses: no such command... */
 #define STATUS_CANNOT_EXEC 126 /* ... or a file that cannot be run */
 
 static char *const default_envp[] = {"HOME=/root", "PATH=/bin", "TERM=linux", NULL};

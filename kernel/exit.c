@@ -19,7 +19,7 @@
 #include "arch/x86_64/traps.h"
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
-#define SIG_EXIT_BASE 128   /* the shell's status for a death by signal N: 128 + N */
+#define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
 
 void __noreturn do_exit(int status)
 {
@@ -66,9 +66,8 @@ void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long add
 		printk(KERN_INFO "traps: %s[%d] general protection fault ip:%lx sp:%lx error:%lx\n",
 		       t->comm, t->pid, regs->rip, regs->rsp, regs->error_code);
 	else
-		printk(KERN_INFO "traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n", t->comm,
-		       t->pid, exception_name(regs->vector), regs->rip, regs->rsp,
-		       regs->error_code);
+		printk(KERN_INFO "traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n", t->comm, t->pid,
+		       exception_name(regs->vector), regs->rip, regs->rsp, regs->error_code);
 	local_irq_enable();
 	do_exit(SIG_EXIT_BASE + sig);
 }

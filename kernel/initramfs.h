@@ -10,7 +10,7 @@
 /* One member of the archive, as cpio_parse() hands it out: pointers into the archive. */
 struct cpio_entry {
 	const char *name; /* NUL-terminated, inside the archive */
-	uint32_t mode;    /* file type and permission bits, as st_mode */
+	uint32_t mode; /* file type and permission bits, as st_mode */
 	const uint8_t *data;
 	size_t size;
 };

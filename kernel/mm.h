@@ -10,13 +10,13 @@
 #include <stddef.h>
 #include <stdbool.h>
 
-#define STACK_TOP 0x00007ffffffff000UL  /* the initial stack ends here (TASK_SIZE_MAX) */
-#define STACK_MAX (8UL << 20)           /* RLIMIT_STACK's default: 8 MiB, grown on demand */
-#define MMAP_BASE 0x00007f0000000000UL  /* anonymous mmaps go down from here */
+#define STACK_TOP 0x00007ffffffff000UL /* the initial stack ends here (TASK_SIZE_MAX) */
+#define STACK_MAX (8UL << 20) /* RLIMIT_STACK's default: 8 MiB, grown on demand */
+#define MMAP_BASE 0x00007f0000000000UL /* anonymous mmaps go down from here */
 #define ELF_ET_DYN_BASE 0x0000555555554000UL /* where a static-pie program is loaded */
 
 struct mm_struct {
-	uint64_t *pgd;           /* the top-level page table (arch/x86_64/mmu.c) */
+	uint64_t *pgd; /* the top-level page table (arch/x86_64/mmu.c) */
 	unsigned long start_brk; /* the heap: [start_brk, brk), grown by brk() */
 	unsigned long brk;
 	unsigned long mmap_base; /* the next anonymous mmap ends here */

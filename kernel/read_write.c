@@ -12,7 +12,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 
-#define RW_CHUNK 4096  /* the bounce buffer: larger transfers go a chunk at a time */
+#define RW_CHUNK 4096 /* the bounce buffer: larger transfers go a chunk at a time */
 #define UIO_MAXIOV 1024 /* Linux's limit on iovecs per call */
 #define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 

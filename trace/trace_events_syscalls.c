@@ -50,8 +50,8 @@ static notrace void probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
-static notrace enum print_line_t
-sys_enter_output(struct trace_iterator *iter, unsigned int flags, struct trace_event *event)
+static notrace enum print_line_t sys_enter_output(struct trace_iterator *iter, unsigned int flags,
+						  struct trace_event *event)
 {
 	struct trace_event_raw_sys_enter *r = trace_raw_output_prep(iter, event);
 	struct trace_seq *s = &iter->seq;
@@ -68,9 +68,9 @@ struct trace_event_call event_sys_enter = {
 	.name = "sys_enter",
 	.fields = sys_enter_fields,
 	.size = sizeof(struct trace_event_raw_sys_enter),
-	.print_fmt = TRACE_PRINT_FMT("NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)", REC->id,
-				     REC->args[0], REC->args[1], REC->args[2], REC->args[3],
-				     REC->args[4], REC->args[5]),
+	.print_fmt = TRACE_PRINT_FMT("NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)", REC->id, REC->args[0],
+				     REC->args[1], REC->args[2], REC->args[3], REC->args[4],
+				     REC->args[5]),
 	.event = {.trace = sys_enter_output},
 	.tp = &__tracepoint_sys_enter,
 	.probe = TRACEPOINT_PROBE(sys_enter, probe_sys_enter),
@@ -103,8 +103,8 @@ static notrace void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
-static notrace enum print_line_t
-sys_exit_output(struct trace_iterator *iter, unsigned int flags, struct trace_event *event)
+static notrace enum print_line_t sys_exit_output(struct trace_iterator *iter, unsigned int flags,
+						 struct trace_event *event)
 {
 	struct trace_event_raw_sys_exit *r = trace_raw_output_prep(iter, event);
 	struct trace_seq *s = &iter->seq;

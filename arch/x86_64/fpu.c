@@ -8,14 +8,14 @@
 #include "lib/compiler.h"
 #include "lib/string.h"
 
-#define CR0_MP (1UL << 1)  /* WAIT/FWAIT honour TS */
-#define CR0_EM (1UL << 2)  /* no FPU: emulate (must be clear for SSE) */
-#define CR0_TS (1UL << 3)  /* task switched: the next FPU instruction traps */
-#define CR4_OSFXSR (1UL << 9)     /* the OS saves SSE state with FXSAVE: SSE allowed */
+#define CR0_MP (1UL << 1) /* WAIT/FWAIT honour TS */
+#define CR0_EM (1UL << 2) /* no FPU: emulate (must be clear for SSE) */
+#define CR0_TS (1UL << 3) /* task switched: the next FPU instruction traps */
+#define CR4_OSFXSR (1UL << 9) /* the OS saves SSE state with FXSAVE: SSE allowed */
 #define CR4_OSXMMEXCPT (1UL << 10) /* SSE exceptions as #XM, not #UD */
-#define FCW_DEFAULT 0x037f   /* all x87 exceptions masked, 64-bit precision: FNINIT's */
+#define FCW_DEFAULT 0x037f /* all x87 exceptions masked, 64-bit precision: FNINIT's */
 #define MXCSR_DEFAULT 0x1f80 /* all SSE exceptions masked, round to nearest */
-#define FXSAVE_FCW 0         /* offsets in the FXSAVE area */
+#define FXSAVE_FCW 0 /* offsets in the FXSAVE area */
 #define FXSAVE_MXCSR 24
 
 void fpu_init_this_cpu(void)

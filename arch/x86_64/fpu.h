@@ -18,8 +18,8 @@ struct fpu {
 	uint8_t fxsave[FXSAVE_SIZE] __attribute__((aligned(16)));
 };
 
-void fpu_init_this_cpu(void);  /* CR0/CR4: SSE on, exceptions reported as on Linux */
-struct fpu *fpu_alloc(void);   /* the state a new program starts with, as after FNINIT */
+void fpu_init_this_cpu(void); /* CR0/CR4: SSE on, exceptions reported as on Linux */
+struct fpu *fpu_alloc(void); /* the state a new program starts with, as after FNINIT */
 void fpu_free(struct fpu *fpu);
 void fpu_save(struct fpu *fpu);
 void fpu_restore(const struct fpu *fpu);

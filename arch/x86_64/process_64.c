@@ -55,8 +55,9 @@ long sys_arch_prctl(int option, unsigned long arg2)
 		wrmsr(MSR_FS_BASE, arg2);
 		return 0;
 	case ARCH_GET_FS:
-		return copy_to_user((void *)arg2, &current->fsbase, sizeof(current->fsbase)) ?
-			       -EFAULT : 0;
+		return copy_to_user((void *)arg2, &current->fsbase, sizeof(current->fsbase))
+			       ? -EFAULT
+			       : 0;
 	default:
 		return -EINVAL;
 	}

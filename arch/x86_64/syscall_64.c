@@ -40,7 +40,7 @@
 #define X86_EFLAGS_NT (1UL << 14)
 #define X86_EFLAGS_AC (1UL << 18)
 #define STAR_SYSCALL_SHIFT 32 /* SYSCALL: CS = this, SS = this + 8 */
-#define STAR_SYSRET_SHIFT 48  /* SYSRET: CS = this + 16, SS = this + 8 */
+#define STAR_SYSRET_SHIFT 48 /* SYSRET: CS = this + 16, SS = this + 8 */
 #define SIGINT 2
 
 extern char entry_SYSCALL_64[];
