@@ -46,7 +46,11 @@ long sys_rename(const char __user *oldname, const char __user *newname);
 long sys_newstat(const char __user *filename, struct stat __user *statbuf);
 long sys_newlstat(const char __user *filename, struct stat __user *statbuf);
 long sys_newfstat(unsigned int fd, struct stat __user *statbuf);
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+
+/* kernel/readdir.c */
+long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count);
 
 /* kernel/sys.c */
 long sys_getpid(void);

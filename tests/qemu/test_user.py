@@ -212,3 +212,13 @@ def test_ctrl_c_ends_a_sleeping_program(lucid):
     lucid.p.send("\x03")
     lucid.expect_prompt(30)
     assert lucid.status() == 130
+
+
+def test_directories_through_getdents64(lucid):
+    run(lucid, "lsdir /", ".\n..\nbin\ndev\nproc\nroot\nsys\ntmp\n")
+    run(lucid, "lsdir /bin | wc -l; ls /bin | wc -l", "%d\n%d\n" % (
+        int(lucid.run("ls /bin | wc -l")) + 2, int(lucid.run("ls /bin | wc -l"))))
+    run(lucid, "mkdir /tmp/dents; echo > /tmp/dents/a; echo > /tmp/dents/b; lsdir /tmp/dents",
+        ".\n..\na\nb\n")
+    run(lucid, "lsdir /nonexistent", "opendir: No such file or directory\n", status=1)
+    assert "(fcntl)" not in lucid.run("dmesg")
