@@ -26,6 +26,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/syscall.h"
+#include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/printf.h"
@@ -171,7 +172,12 @@ static const char *kbasename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int kernel_execve(const char *filename, char *const argv[], char *const envp[])
+/*
+ * The work of exec. args, if not NULL, is what sys_execve copied the strings into (two runs of
+ * ARG_PAGES pages): past the point of no return nothing needs them, and nothing would free
+ * them after, so this does.
+ */
+static int do_execve(const char *filename, char *const argv[], char *const envp[], void *args[2])
 {
 	struct task *t = current;
 	size_t size = 0, npages = 0;
@@ -213,13 +219,92 @@ int kernel_execve(const char *filename, char *const argv[], char *const envp[])
 	mm->env_end = lay.env_end;
 	unsigned long entry = elf->entry;
 	kfree(elf);
+	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */
+	struct fpu *old_fpu = t->fpu;
 	local_irq_disable(); /* a switch now must see all of it or none */
 	t->mm = mm;
 	t->fpu = fpu;
+	switch_mm(mm);
+	local_irq_enable();
+	mmput(old_mm);
+	if (old_fpu)
+		fpu_free(old_fpu);
+	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
+	if (args) {
+		free_pages(args[0], ARG_PAGES);
+		free_pages(args[1], ARG_PAGES);
+	}
+	local_irq_disable();
 	t->fsbase = 0;
 	t->blocked = 0;
-	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
 	start_thread(entry, lay.sp);
+}
+
+int kernel_execve(const char *filename, char *const argv[], char *const envp[])
+{
+	return do_execve(filename, argv, envp, NULL);
+}
+
+/*
+ * execve from a program: the file name, argv and envp are copied in from user memory (they
+ * live in the address space about to be replaced), at most ARG_PAGES of them together.
+ */
+#define MAX_ARG_STRINGS 1024
+
+/* Copies the NULL-terminated vector uvec of user strings into block at *used; NULL-ended. */
+static long copy_strings(const char __user *const __user *uvec, char **vec, char *block,
+			 size_t *used, size_t size)
+{
+	int n = 0;
+
+	for (; uvec; n++) {
+		const char __user *ustr;
+
+		if (n == MAX_ARG_STRINGS)
+			return -E2BIG;
+		if (copy_from_user(&ustr, &uvec[n], sizeof(ustr)))
+			return -EFAULT;
+		if (!ustr)
+			break;
+		long len = strncpy_from_user(block + *used, ustr, (long)(size - *used));
+		if (len < 0)
+			return len;
+		if ((size_t)len == size - *used)
+			return -E2BIG;
+		vec[n] = block + *used;
+		*used += (size_t)len + 1;
+	}
+	vec[n] = NULL;
+	return 0;
+}
+
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp)
+{
+	size_t size = ARG_PAGES * PAGE_SIZE, used = 0;
+	char *block = alloc_pages(ARG_PAGES);
+	char **vecs = alloc_pages(ARG_PAGES); /* argv's pointers, then envp's */
+	long err = -ENOMEM;
+
+	if (block && vecs) {
+		char **kargv = vecs, **kenvp = vecs + MAX_ARG_STRINGS + 1;
+		long len = strncpy_from_user(block, filename, PATH_MAX);
+
+		err = len < 0 ? len : len == 0 ? -ENOENT : len == PATH_MAX ? -ENAMETOOLONG : 0;
+		used = (size_t)len + 1;
+		if (!err)
+			err = copy_strings(argv, kargv, block, &used, size);
+		if (!err)
+			err = copy_strings(envp, kenvp, block, &used, size);
+		void *args[2] = {block, vecs};
+		if (!err)
+			err = do_execve(block, kargv, kenvp, args); /* returns only on failure */
+	}
+	if (block)
+		free_pages(block, ARG_PAGES);
+	if (vecs)
+		free_pages(vecs, ARG_PAGES);
+	return err;
 }
 
 /*

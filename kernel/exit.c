@@ -20,12 +20,23 @@
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
 #define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
+#define WSIG_MASK 0x7f /* wait status: the signal that killed it, or 0 for an exit */
+#define WEXIT_SHIFT 8 /* wait status: the exit code, in the second byte */
 
-void __noreturn do_exit(int status)
+/*
+ * code is the wait status word as Linux's wait4 reports it: (exit code << 8) for an exit, the
+ * signal number for a death by signal. The kernel thread's own exit code, which the shell
+ * shows in $?, is bash's: the exit code, or 128 + the signal.
+ */
+void __noreturn do_exit(int code)
 {
 	struct task *t = current;
 	struct mm_struct *mm = t->mm;
 	struct fpu *fpu = t->fpu;
+	int sig = code & WSIG_MASK;
+
+	exit_children(t);
+	t->wait_status = code;
 
 	/* Off the process's tables and FPU area first, so that no switch touches them freed. */
 	local_irq_disable();
@@ -38,17 +49,17 @@ void __noreturn do_exit(int status)
 		fpu_free(fpu);
 	kfree(t->sighand);
 	t->sighand = NULL;
-	kthread_exit(status);
+	kthread_exit(sig ? SIG_EXIT_BASE + sig : (code >> WEXIT_SHIFT) & EXIT_CODE_MASK);
 }
 
 long sys_exit(int error_code)
 {
-	do_exit(error_code & EXIT_CODE_MASK); /* one thread per process: as exit_group */
+	do_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT); /* one thread: as exit_group */
 }
 
 long sys_exit_group(int error_code)
 {
-	do_exit(error_code & EXIT_CODE_MASK);
+	do_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT);
 }
 
 /*
@@ -69,5 +80,5 @@ void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long add
 		printk(KERN_INFO "traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n", t->comm, t->pid,
 		       exception_name(regs->vector), regs->rip, regs->rsp, regs->error_code);
 	local_irq_enable();
-	do_exit(SIG_EXIT_BASE + sig);
+	do_exit(sig);
 }

@@ -98,6 +98,8 @@ void __noreturn kthread_exit(int code)
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
+	if (t->parent)
+		wake_up(&t->parent->wait_chldexit); /* a forked process: its parent's wait4 */
 	schedule();
 	panic("kthread_exit: a dead task ran again");
 }

@@ -347,6 +347,7 @@ static void task_init_common(struct task *t, const char *name)
 	spin_lock_init(&t->pi_lock);
 	INIT_LIST_HEAD(&t->run_list);
 	init_waitqueue_head(&t->exit_wait);
+	init_waitqueue_head(&t->wait_chldexit);
 }
 
 /* Each CPU's idle task is the code that brought the CPU up: it becomes swapper/N. */

@@ -64,6 +64,10 @@ struct task {
 	unsigned long clear_child_tid; /* set_tid_address */
 	uint64_t blocked;          /* rt_sigprocmask: the signals it blocks */
 	struct k_sigaction *sighand; /* rt_sigaction: what it asked for each signal (kernel/sys.c) */
+	struct task *parent;       /* a forked process: the process that forked it (kernel/fork.c) */
+	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
+	int wait_status;           /* how it ended, as wait4's status word */
+	bool reaped;               /* wait4 has collected it */
 };
 
 extern struct list_head task_list;

@@ -15,6 +15,7 @@
 #include "lib/string.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/vfs.h"
+#include "kernel/wait.h"
 
 #define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
@@ -242,4 +243,16 @@ long sys_sched_yield(void)
 {
 	yield();
 	return 0;
+}
+
+/* pause: sleep until a signal. Lucid's only one, Ctrl-C, then ends the program on its way out. */
+long sys_pause(void)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!signal_pending_current()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	set_current_state(TASK_RUNNING);
+	return -EINTR;
 }

@@ -15,6 +15,7 @@
 #define __user /* a pointer into user memory: only uaccess.h's functions may follow it */
 
 struct pt_regs;
+struct task;
 
 /* kernel/read_write.c */
 long sys_read(unsigned int fd, char __user *buf, size_t count);
@@ -71,6 +72,7 @@ long sys_set_robust_list(void __user *head, size_t len);
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim);
 long sys_sched_yield(void);
+long sys_pause(void);
 
 /* kernel/sys_time.c */
 struct __kernel_timespec;
@@ -85,7 +87,15 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 /* kernel/exit.c */
 long sys_exit(int error_code);
 long sys_exit_group(int error_code);
-void __noreturn do_exit(int status);
+void __noreturn do_exit(int code); /* code: wait4's status word */
+
+/* kernel/fork.c */
+long sys_fork(void);
+long sys_vfork(void);
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
+	       int __user *child_tidptr, unsigned long tls);
+long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
+void exit_children(struct task *p);
 /* A fault in user mode that nothing fixes: the one-line report, then the process dies. */
 void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr);
 
@@ -94,6 +104,8 @@ long sys_arch_prctl(int option, unsigned long arg2);
 
 /* kernel/exec.c: run a program in the calling kernel thread; returns only on failure. */
 int kernel_execve(const char *filename, char *const argv[], char *const envp[]);
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp);
 #define PROGRAM_PATH_MAX 256 /* a program's path, as the shell finds it */
 /* For the kernel shell: is name a program (/bin/NAME, or a path)? Then run it in this thread. */
 bool find_program(const char *name, char *path, size_t size);

@@ -340,3 +340,50 @@ void mmu_pgd_free(uint64_t *pgd)
 			free_user_table(__va(pgd[i] & PTE_ADDR_MASK), 2);
 	free_pages(pgd, 1);
 }
+
+/* Copies every page of src's table t (level 0: a page table) into dst at the same addresses. */
+static int copy_user_table(uint64_t *dst, const uint64_t *t, int level, uintptr_t base)
+{
+	for (int i = 0; i < ENTRIES; i++) {
+		if (!(t[i] & PTE_PRESENT))
+			continue;
+		uintptr_t va = base + ((uintptr_t)i << (PAGE_SHIFT + 9 * level));
+		const void *below = __va(t[i] & PTE_ADDR_MASK);
+		if (level > 0) {
+			int err = copy_user_table(dst, below, level - 1, va);
+
+			if (err)
+				return err;
+			continue;
+		}
+		void *page = alloc_pages(1);
+		int flags = (t[i] & PTE_WRITE ? MMU_WRITE : 0) | (t[i] & PTE_NX ? 0 : MMU_EXEC);
+
+		if (!page)
+			return -ENOMEM;
+		memcpy(page, below, PAGE_SIZE);
+		if (mmu_user_map(dst, va, __pa(page), flags)) {
+			free_pages(page, 1);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * fork's copy of an address space: every user page of src copied into dst, with the same
+ * permissions. Not copy-on-write yet: simple, and a static program is small. On -ENOMEM, dst
+ * holds part of the copy; the caller frees it whole.
+ */
+int mmu_user_copy(uint64_t *dst, const uint64_t *src)
+{
+	for (int i = 0; i < USER_PGD_ENTRIES; i++) {
+		if (!(src[i] & PTE_PRESENT))
+			continue;
+		int err = copy_user_table(dst, __va(src[i] & PTE_ADDR_MASK), 2,
+					  (uintptr_t)i << (PAGE_SHIFT + 9 * 3));
+		if (err)
+			return err;
+	}
+	return 0;
+}

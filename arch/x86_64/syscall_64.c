@@ -83,7 +83,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 		local_irq_disable();
 		if (__atomic_load_n(&current->sigint, __ATOMIC_SEQ_CST)) {
 			local_irq_enable();
-			do_exit(128 + SIGINT);
+			do_exit(SIGINT); /* the default action: the wait status of a death by SIGINT */
 		}
 		if (!READ_ONCE(this_cpu()->need_resched))
 			return;

@@ -79,13 +79,13 @@ def test_exec_errors(lucid):
 
 
 def test_enosys_named_once(lucid):
-    want = "fork: -1 Function not implemented\n1000: -1 Function not implemented\n"
+    want = "acct: -1 Function not implemented\n1000: -1 Function not implemented\n"
     lucid.run("enosys")
     run(lucid, "enosys", want)
     log = lucid.run("dmesg | grep 'is not implemented'")
-    assert re.search(r"^\[[ .\d]+\] enosys\[\d+\]: system call 57 \(fork\) is not implemented: "
+    assert re.search(r"^\[[ .\d]+\] enosys\[\d+\]: system call 163 \(acct\) is not implemented: "
                      r"ENOSYS$", log, re.M), log
-    assert log.count("(fork)") == 1, log
+    assert log.count("(acct)") == 1, log
     assert log.count("system call 1000 (unknown)") == 1, log
 
 
@@ -222,3 +222,29 @@ def test_directories_through_getdents64(lucid):
         ".\n..\na\nb\n")
     run(lucid, "lsdir /nonexistent", "opendir: No such file or directory\n", status=1)
     assert "(fcntl)" not in lucid.run("dmesg")
+
+
+def test_fork_execve_wait4(lucid):
+    out = lucid.run("spawn", timeout=60)
+    assert lucid.status() == 0
+    out = re.sub(r"\[[ .\d]+\] spawn\[\d+\]: segfault at 0 ip [0-9a-f]+ sp [0-9a-f]+ error 6\n",
+                 "", out)
+    assert out == ("exit: exited 3\nsegv: killed by signal 11\nexecve: exited 5\n"
+                   "execve notelf: exited 8\npipe: from the child\npipe child: exited 0\n"
+                   "wnohang: 0\nany: exited 6\nno children: -1 No child process\n"
+                   "Hello, world!\nhello: exited 0\n"), out
+
+
+def test_fork_bomb_meets_eagain_and_memory_comes_back(lucid):
+    def free_kb():
+        return int(re.search(r"MemFree: +(\d+) kB", lucid.run("cat /proc/meminfo")).group(1))
+    run(lucid, "forkbomb", "fork failed after 64 children: Resource temporarily unavailable\n",
+        timeout=120)
+    segv = r"\[[ .\d]+\] spawn\[\d+\]: segfault at .*\n"  # the console shows the report
+    assert re.sub(segv, "", lucid.run("spawn > /dev/null", timeout=60)) == ""
+    before = free_kb()
+    for _ in range(3):
+        assert re.sub(segv, "", lucid.run("forkbomb > /dev/null; spawn > /dev/null",
+                                          timeout=120)) == ""
+    assert abs(free_kb() - before) <= 64, (before, free_kb())
+    run(lucid, "hello", "Hello, world!\n")
