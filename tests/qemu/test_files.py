@@ -243,7 +243,7 @@ def test_mount_debugfs_as_in_the_article(lucid):
     check(lucid, "umount /debug", "umount: /debug: target is busy.\n")
     lucid.run("cd /")
     assert lucid.run("umount /debug; echo $?; rmdir /debug; ls /") == \
-        "0\ndev\nproc\nroot\nsys\ntmp\n"
+        "0\nbin\ndev\nproc\nroot\nsys\ntmp\n"
     # A ramfs of one's own: its files go with it.
     check(lucid, "mkdir /mnt; mount -t ramfs nodev /mnt; echo x > /mnt/f; ls /mnt", "f\n")
     check(lucid, "umount /mnt; ls /mnt; rmdir /mnt", "")
