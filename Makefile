@@ -124,8 +124,27 @@ $(B)/lucid.elf: $(B)/kallsyms.o
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(OBJDUMP) -d --no-show-raw-insn -l $@ > $(B)/kernel.asm
 
-$(B)/lucid.iso: $(B)/lucid.elf tools/mkiso.sh FORCE
-	@tools/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)"
+$(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio tools/mkiso.sh FORCE
+	@tools/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)" $(B)/initramfs.cpio
+
+# --- user space (issue 15): user/NAME.c is a C program built against musl (Debian's musl-gcc),
+# static, packed at /bin/NAME into the newc cpio archive GRUB loads beside the kernel; the kernel
+# unpacks it into / at boot, as Linux's initramfs.
+USER_CC ?= musl-gcc
+USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
+USER_PROGS := $(patsubst user/%.c,%,$(wildcard user/*.c))
+USER_BINS := $(patsubst %,$(B)/user/%,$(USER_PROGS))
+
+$(B)/user/%: user/%.c
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
+
+# user/notelf: an executable file that is not ELF, for exec's ENOEXEC (tests/qemu/test_user.py).
+USER_FILES := user/notelf
+$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) tools/mkcpio.py
+	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
+		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
+		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f))
 
 FORCE:
 

@@ -23,11 +23,13 @@
 #include "kernel/fs/fs_boot.h"
 #include "kernel/sched/watchdog.h"
 #include "kernel/debug/sysrq.h"
+#include "kernel/fs/initramfs.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/debug/stackprotector.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
+#include "arch/x86_64/syscall.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/pic.h"
@@ -71,6 +73,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	console_init();                 // COM1, 115200 8N1
 	gdt_init_this_cpu(0);           // our GDT, and the TSS with the double-fault/NMI stacks
 	idt_init();                     // every vector to entry.S; oopses can be printed
+	syscall_init();                 // SYSCALL enters at entry_SYSCALL_64; SSE on for user space
 	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC ||
 	    multiboot2_parse(__va(info_pa), MB2_INFO_MAX, &boot_info))
 		panic("not booted by a multiboot2 loader, or bad boot information");
@@ -81,6 +84,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	mmu_init();                      // real page tables: RO text, NX data, nothing at 0
 	kallsyms_init();                 // %pS prints function names
 	sched_init();                    // this code becomes swapper/0, the boot CPU's idle task
+	user_traps_init();               // page faults: demand paging, copy_*_user fixups
 	text_poke_init();                // the writable alias and int3 handler for code patching
 	ftrace_init();                   // NOP out every __fentry__ call site, before other CPUs run
 	pic_disable();                   // the legacy PIC, masked: the APICs do the work
@@ -98,6 +102,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
+	initramfs_unpack(boot_info.initrd_start, boot_info.initrd_end); // /bin: user/'s programs
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot

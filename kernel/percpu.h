@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "lib/compiler.h"
+#include "arch/x86_64/asm-offsets.h"
 
 #define NR_CPUS 8
 
@@ -18,6 +19,9 @@ struct task;
 
 struct cpu {
 	struct cpu *self;       /* must stay first: this_cpu() loads it from %gs:0 */
+	/* These two are read by entry_SYSCALL_64 at fixed offsets (CPU_* in entry_64.S). */
+	unsigned long top_of_stack; /* the running task's kernel stack top: syscall entry's RSP */
+	unsigned long user_rsp;     /* the user RSP, parked while syscall entry switches stacks */
 	struct task *curr;      /* the task running on this CPU: `current` */
 	int id;                 /* 0 .. nr_cpu_ids-1, the [001] column of a trace */
 	int preempt_count;      /* preemption, softirq, hardirq and NMI depth (kernel/sched/preempt.h) */
@@ -35,6 +39,9 @@ struct cpu {
 	int trace_cmdline_pid;           /* ... and its pid (trace/trace.c) */
 	unsigned long irq_count[256]; /* interrupts taken per vector, for /proc/interrupts */
 };
+
+_Static_assert(offsetof(struct cpu, top_of_stack) == CPU_TOP_OF_STACK, "entry_64.S");
+_Static_assert(offsetof(struct cpu, user_rsp) == CPU_USER_RSP, "entry_64.S");
 
 extern struct cpu cpus[NR_CPUS];
 extern int nr_cpu_ids; /* CPUs that came online */

@@ -1,27 +1,37 @@
 #!/bin/sh
-# Builds a GRUB (multiboot2) ISO holding the kernel.
-# Usage: mkiso.sh KERNEL.elf OUT.iso "KERNEL COMMAND LINE"
+# Builds a GRUB (multiboot2) ISO holding the kernel and, if given, the initramfs, which GRUB
+# loads as a multiboot2 module (module2) for the kernel to unpack (kernel/fs/initramfs.c).
+# Usage: mkiso.sh KERNEL.elf OUT.iso "KERNEL COMMAND LINE" [INITRAMFS.cpio]
 #
 # GRUB boots at once (timeout 0) and writes nothing to the serial port: its menu's escape codes
 # would otherwise reach whatever reads the console, people and test scripts alike.
 set -e
-elf=$1 iso=$2 cmdline=$3
+elf=$1 iso=$2 cmdline=$3 initrd=$4
 dir=$(mktemp -d)
 log=$(mktemp) # outside $dir: everything in $dir goes into the ISO
 trap 'rm -rf "$dir" "$log"' EXIT
 mkdir -p "$dir/boot/grub"
 cp "$elf" "$dir/boot/lucid.elf"
+module=""
+if [ -n "$initrd" ]; then
+	cp "$initrd" "$dir/boot/initramfs.cpio"
+	module="module2 /boot/initramfs.cpio initramfs"
+fi
 cat > "$dir/boot/grub/grub.cfg" <<CFG
 set timeout=0
 set default=0
 menuentry "Lucid" {
 	multiboot2 /boot/lucid.elf $cmdline
+	$module
 	boot
 }
 CFG
 # Rebuild only when the kernel or the command line changed: grub-mkrescue takes a second or two.
 stamp="$iso.stamp"
 want="$(cksum < "$elf") $cmdline"
+if [ -n "$initrd" ]; then
+	want="$want $(cksum < "$initrd")"
+fi
 if [ -f "$iso" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	exit 0
 fi

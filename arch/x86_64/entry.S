@@ -7,7 +7,11 @@
  * which saves the general registers so that the whole frame is a struct pt_regs
  * (arch/x86_64/regs.h), and calls do_interrupt(regs) in C.
  *
- * Lucid runs only in ring 0, so there is no swapgs dance: GS always holds the per-CPU base.
+ * From ring 3 (a user program was running), GS holds the user's base, not the per-CPU one:
+ * swapgs exchanges it with MSR_KERNEL_GS_BASE on the way in, and back on the way out. The saved
+ * CS says which ring the CPU came from. (Known gap: an NMI in the two instructions of
+ * entry_SYSCALL_64 and its exit that run in ring 0 with the user's GS would see the wrong base;
+ * Linux's NMI entry reads the MSR to know. Lucid's NMIs only stop CPUs at a panic.)
  *
  * Nothing here is traced: this code runs before the C world exists for this interrupt.
  */
@@ -27,6 +31,10 @@ isr_stub_\vec:
 
 	.globl common_interrupt
 common_interrupt:
+	testb $3, 24(%rsp)	/* the CS the CPU pushed: from ring 3? */
+	jz 1f
+	swapgs
+1:
 	/* Push in reverse order of struct pt_regs, so that RSP then points at one. */
 	pushq %rdi
 	pushq %rsi
@@ -71,6 +79,10 @@ common_interrupt:
 	popq %rsi
 	popq %rdi
 	addq $16, %rsp		/* vector and error code */
+	testb $3, 8(%rsp)	/* back to ring 3? then the user's GS again */
+	jz 2f
+	swapgs
+2:
 	iretq
 
 .altmacro

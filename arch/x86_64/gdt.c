@@ -5,7 +5,9 @@
  * in 64-bit mode), a data segment, and a Task State Segment. Lucid uses the TSS only for its
  * Interrupt Stack Table: a double fault or an NMI switches to a known-good stack of its own, so
  * that a kernel stack overflow (which faults again the moment anything is pushed) still produces
- * a clean oops instead of a triple fault and a reboot.
+ * a clean oops instead of a triple fault and a reboot. And for its RSP0: an interrupt that
+ * arrives while a user program runs (ring 3) switches to the running task's kernel stack,
+ * which the scheduler writes there at every switch (tss_set_rsp0).
  */
 #include <stdint.h>
 #include "arch/x86_64/gdt.h"
@@ -14,6 +16,9 @@
 
 #define GDT_KERNEL_CODE 0x00209a0000000000ULL /* present, ring 0, code, 64-bit (L) */
 #define GDT_KERNEL_DATA 0x0000920000000000ULL /* present, ring 0, data, writable */
+#define GDT_USER_CODE 0x0020fa0000000000ULL   /* present, ring 3, code, 64-bit (L) */
+#define GDT_USER_DATA 0x0000f20000000000ULL   /* present, ring 3, data, writable */
+#define GDT_USER_CODE32 0x00cffa000000ffffULL /* present, ring 3, code, 32-bit, 4 GiB */
 #define TSS_TYPE_AVAILABLE 0x89ULL             /* present, 64-bit TSS, not busy */
 
 struct tss {
@@ -53,6 +58,9 @@ void gdt_init_this_cpu(int cpu)
 	a->gdt[0] = 0;
 	a->gdt[GDT_KERNEL_CS / 8] = GDT_KERNEL_CODE;
 	a->gdt[GDT_KERNEL_DS / 8] = GDT_KERNEL_DATA;
+	a->gdt[GDT_USER32_CS / 8] = GDT_USER_CODE32;
+	a->gdt[GDT_USER_DS / 8] = GDT_USER_DATA;
+	a->gdt[GDT_USER_CS / 8] = GDT_USER_CODE;
 	/* A 64-bit TSS descriptor takes two slots: base and limit scattered as in 32-bit days. */
 	a->gdt[GDT_TSS / 8] = (limit & 0xffff) | ((tss & 0xffffff) << 16) | (TSS_TYPE_AVAILABLE << 40) |
 			      ((limit >> 16 & 0xf) << 48) | ((tss >> 24 & 0xff) << 56);
@@ -79,4 +87,12 @@ void gdt_init_this_cpu(int cpu)
 uintptr_t ist_stack_top(int cpu, int ist)
 {
 	return (uintptr_t)&arch_cpus[cpu].ist_stacks[ist - 1][IST_STACK_SIZE];
+}
+
+/* notrace: called by the scheduler in the middle of a switch. */
+notrace void tss_set_rsp0(uint64_t rsp0)
+{
+	struct arch_cpu *a = this_cpu()->arch;
+
+	a->tss.rsp[0] = rsp0;
 }

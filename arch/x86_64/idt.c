@@ -23,6 +23,7 @@
 #include "kernel/percpu.h"
 #include "kernel/sched/preempt.h"
 #include "kernel/sched/sched.h"
+#include "arch/x86_64/syscall.h"
 #include "lib/compiler.h"
 #include "trace/events/irq.h"
 
@@ -115,8 +116,11 @@ notrace void do_interrupt(struct pt_regs *regs)
 		return;
 	}
 	if (vec < VEC_FIRST_IRQ) {
-		if (!exception_handlers[vec] || !exception_handlers[vec](regs))
-			do_fatal_exception(regs);
+		if (exception_handlers[vec] && exception_handlers[vec](regs))
+			return;
+		if (user_mode(regs))
+			do_user_exception(regs); /* the process dies; the kernel goes on */
+		do_fatal_exception(regs);
 		return;
 	}
 	if (vec == VEC_SPURIOUS)
@@ -141,6 +145,8 @@ notrace void do_interrupt(struct pt_regs *regs)
 	 * idle task: its loop looks at need_resched after every interrupt and calls schedule()
 	 * itself, as Linux's does (so its switches show prev_state=R, not R+).
 	 */
-	if (preempt_count() == 0 && READ_ONCE(cpu->need_resched) && cpu->curr != cpu->idle)
+	if (user_mode(regs))
+		exit_to_user_mode(regs); /* Ctrl-C, and the reschedule, on the way to ring 3 */
+	else if (preempt_count() == 0 && READ_ONCE(cpu->need_resched) && cpu->curr != cpu->idle)
 		preempt_schedule_irq();
 }

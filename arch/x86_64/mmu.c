@@ -230,3 +230,160 @@ notrace uintptr_t mmu_kernel_cr3(void)
 {
 	return __pa(kernel_pml4);
 }
+
+/*
+ * User address spaces (issue 15). Each process has its own top-level table (a "pgd", as Linux
+ * calls it): entries 0-255 map its lower half, its own; entries 256-511 are copied from the
+ * kernel's, so every process shares the one kernel half, whose lower-level tables mmu_init made
+ * in advance. User pages carry the U bit (ring 3 may touch them), and never G (they must leave
+ * the TLB when CR3 changes). Kernel pages have no U bit: ring 3 cannot reach them.
+ */
+#define PTE_USER (1UL << 2)
+#define USER_PGD_ENTRIES (ENTRIES / 2) /* the lower half */
+
+uint64_t *mmu_pgd_alloc(void)
+{
+	uint64_t *pgd = alloc_page_zeroed();
+
+	if (pgd)
+		memcpy(pgd + USER_PGD_ENTRIES, kernel_pml4 + USER_PGD_ENTRIES,
+		       USER_PGD_ENTRIES * sizeof(uint64_t));
+	return pgd;
+}
+
+int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags)
+{
+	uint64_t *t = pgd;
+
+	for (int level = 3; level > 0; level--) {
+		int idx = pt_index(va, level);
+
+		if (!(t[idx] & PTE_PRESENT)) {
+			void *page = alloc_page_zeroed();
+
+			if (!page)
+				return -ENOMEM;
+			/* Permissions are the leaf's business: the tables above allow all. */
+			t[idx] = __pa(page) | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		}
+		t = __va(t[idx] & PTE_ADDR_MASK);
+	}
+	uint64_t pte = pa | PTE_PRESENT | PTE_USER;
+	if (flags & MMU_WRITE)
+		pte |= PTE_WRITE;
+	if (!(flags & MMU_EXEC))
+		pte |= PTE_NX;
+	t[pt_index(va, 0)] = pte;
+	return 0;
+}
+
+/* The page behind a user address (its direct-map address), or NULL; *flags gets MMU_*. */
+void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags)
+{
+	uint64_t *t = pgd;
+
+	for (int level = 3; level > 0; level--) {
+		uint64_t e = t[pt_index(va, level)];
+
+		if (!(e & PTE_PRESENT))
+			return NULL;
+		t = __va(e & PTE_ADDR_MASK);
+	}
+	uint64_t pte = t[pt_index(va, 0)];
+	if (!(pte & PTE_PRESENT))
+		return NULL;
+	if (flags)
+		*flags = (pte & PTE_WRITE ? MMU_WRITE : 0) | (pte & PTE_NX ? 0 : MMU_EXEC);
+	return __va(pte & PTE_ADDR_MASK);
+}
+
+/* Unmaps one user page and frees it. The caller flushes the TLB (this CPU's: see mmap.c). */
+void mmu_user_unmap(uint64_t *pgd, uintptr_t va)
+{
+	uint64_t *t = pgd;
+
+	for (int level = 3; level > 0; level--) {
+		uint64_t e = t[pt_index(va, level)];
+
+		if (!(e & PTE_PRESENT))
+			return;
+		t = __va(e & PTE_ADDR_MASK);
+	}
+	uint64_t *pte = &t[pt_index(va, 0)];
+	if (*pte & PTE_PRESENT) {
+		free_pages(__va(*pte & PTE_ADDR_MASK), 1);
+		*pte = 0;
+		invlpg(va);
+	}
+}
+
+/* Frees a table and everything below it; level 0 is a page table, whose entries are pages. */
+static void free_user_table(uint64_t *t, int level)
+{
+	for (int i = 0; i < ENTRIES; i++) {
+		if (!(t[i] & PTE_PRESENT))
+			continue;
+		void *below = __va(t[i] & PTE_ADDR_MASK);
+		if (level > 0)
+			free_user_table(below, level - 1);
+		else
+			free_pages(below, 1);
+	}
+	free_pages(t, 1);
+}
+
+/* Frees the whole lower half and the pgd itself. Not while it is loaded in CR3. */
+void mmu_pgd_free(uint64_t *pgd)
+{
+	for (int i = 0; i < USER_PGD_ENTRIES; i++)
+		if (pgd[i] & PTE_PRESENT)
+			free_user_table(__va(pgd[i] & PTE_ADDR_MASK), 2);
+	free_pages(pgd, 1);
+}
+
+/* Copies every page of src's table t (level 0: a page table) into dst at the same addresses. */
+static int copy_user_table(uint64_t *dst, const uint64_t *t, int level, uintptr_t base)
+{
+	for (int i = 0; i < ENTRIES; i++) {
+		if (!(t[i] & PTE_PRESENT))
+			continue;
+		uintptr_t va = base + ((uintptr_t)i << (PAGE_SHIFT + 9 * level));
+		const void *below = __va(t[i] & PTE_ADDR_MASK);
+		if (level > 0) {
+			int err = copy_user_table(dst, below, level - 1, va);
+
+			if (err)
+				return err;
+			continue;
+		}
+		void *page = alloc_pages(1);
+		int flags = (t[i] & PTE_WRITE ? MMU_WRITE : 0) | (t[i] & PTE_NX ? 0 : MMU_EXEC);
+
+		if (!page)
+			return -ENOMEM;
+		memcpy(page, below, PAGE_SIZE);
+		if (mmu_user_map(dst, va, __pa(page), flags)) {
+			free_pages(page, 1);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * fork's copy of an address space: every user page of src copied into dst, with the same
+ * permissions. Not copy-on-write yet: simple, and a static program is small. On -ENOMEM, dst
+ * holds part of the copy; the caller frees it whole.
+ */
+int mmu_user_copy(uint64_t *dst, const uint64_t *src)
+{
+	for (int i = 0; i < USER_PGD_ENTRIES; i++) {
+		if (!(src[i] & PTE_PRESENT))
+			continue;
+		int err = copy_user_table(dst, __va(src[i] & PTE_ADDR_MASK), 2,
+					  (uintptr_t)i << (PAGE_SHIFT + 9 * 3));
+		if (err)
+			return err;
+	}
+	return 0;
+}

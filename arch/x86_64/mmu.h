@@ -37,6 +37,14 @@ bool kernel_text_address(uintptr_t addr);
 /* The physical page tables' root, for the APs to load. */
 uintptr_t mmu_kernel_cr3(void);
 
+/* User address spaces (the lower half of one process; mmu.c explains). */
+uint64_t *mmu_pgd_alloc(void);
+void mmu_pgd_free(uint64_t *pgd);
+int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags);
+void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags);
+void mmu_user_unmap(uint64_t *pgd, uintptr_t va);
+int mmu_user_copy(uint64_t *dst, const uint64_t *src);
+
 extern char _text[], _etext[], _erodata[], _end[], _bss_start[], _bss_end[];
 
 #endif

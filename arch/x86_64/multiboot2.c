@@ -2,8 +2,9 @@
  * Parsing the multiboot2 boot information.
  *
  * GRUB hands us a block of "tags", each with a type and a size, 8-byte aligned, ending with a
- * tag of type 0. We copy out the memory map, the command line, the boot loader's name and the
- * ACPI RSDP, and forget the block (its memory becomes free RAM). Every size is checked against
+ * tag of type 0. We copy out the memory map, the command line, the boot loader's name, the
+ * ACPI RSDP and where the initramfs module lies, and forget the block (its memory becomes free
+ * RAM). Every size is checked against
  * the block: this parser is also fuzzed on the host with corrupted tables.
  */
 #include "arch/x86_64/multiboot2.h"
@@ -15,6 +16,7 @@
 #define TAG_END 0
 #define TAG_CMDLINE 1
 #define TAG_BOOTLOADER 2
+#define TAG_MODULE 3
 #define TAG_MMAP 6
 #define TAG_ACPI_OLD 14
 #define TAG_ACPI_NEW 15
@@ -22,6 +24,7 @@
 #define INFO_HEADER 8 /* total_size (4 bytes) + reserved (4 bytes) */
 #define MMAP_HEADER 16 /* tag header + entry_size + entry_version */
 #define MMAP_ENTRY_MIN 20 /* base (8) + length (8) + type (4) */
+#define MODULE_BODY_MIN 8 /* mod_start (4) + mod_end (4), then the module's command line */
 
 static void copy_string(char *dst, size_t cap, const uint8_t *src, size_t n)
 {
@@ -79,6 +82,18 @@ int multiboot2_parse(const void *info, size_t size, struct boot_info *out)
 		case TAG_MMAP:
 			if (parse_mmap(tag, tsize, out))
 				return -EINVAL;
+			break;
+		case TAG_MODULE:
+			/* Lucid takes one module, the initramfs: the first, as Linux takes one initrd. */
+			if (blen < MODULE_BODY_MIN)
+				return -EINVAL;
+			if (out->initrd_end == 0) {
+				uint32_t start = get_unaligned_le32(body), end = get_unaligned_le32(body + 4);
+				if (end < start)
+					return -EINVAL;
+				out->initrd_start = start;
+				out->initrd_end = end;
+			}
 			break;
 		case TAG_ACPI_OLD:
 		case TAG_ACPI_NEW:

@@ -24,6 +24,8 @@ struct boot_info {
 	char bootloader[64];
 	uint8_t rsdp[BOOT_RSDP_MAX];
 	size_t rsdp_len; /* 0: GRUB gave us no ACPI tag */
+	/* The first boot module (GRUB's module2): the initramfs, as physical addresses. */
+	uint64_t initrd_start, initrd_end; /* both 0: no module */
 };
 
 /*

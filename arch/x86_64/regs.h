@@ -1,16 +1,35 @@
-/* struct pt_regs: the registers saved on the stack by arch/x86_64/entry.S at an interrupt. */
+/*
+ * struct pt_regs: the registers saved on the stack at an interrupt (arch/x86_64/entry.S) or a
+ * system call (arch/x86_64/entry_64.S), in Linux's order. One difference: Linux keeps a single
+ * orig_rax word (the error code of an exception, the number of a system call); Lucid's
+ * interrupt stubs also record the vector below it, so the two share a union.
+ */
 #ifndef ARCH_REGS_H
 #define ARCH_REGS_H
 
 #include <stdint.h>
+#include "arch/x86_64/asm-offsets.h"
 
 /* Field order is the reverse of the pushes in common_interrupt; keep the two in step. */
 struct pt_regs {
 	uint64_t r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8;
 	uint64_t rax, rcx, rdx, rsi, rdi;
-	uint64_t vector;     /* pushed by the stub */
-	uint64_t error_code; /* pushed by the CPU, or 0 by the stub */
-	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
+	uint64_t vector;     /* pushed by the stub; VEC_SYSCALL for a system call */
+	union {
+		uint64_t error_code; /* pushed by the CPU, or 0 by the stub */
+		uint64_t orig_rax;   /* a system call: its number (RAX becomes the return value) */
+	};
+	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU, or by entry_SYSCALL_64 */
 };
+
+#define VEC_SYSCALL (~0UL) /* pt_regs.vector of a system call's frame: not an interrupt */
+
+/* Did the CPU come from ring 3? (The low two bits of the saved CS are its privilege level.) */
+static inline int user_mode(const struct pt_regs *regs)
+{
+	return (regs->cs & 3) == 3;
+}
+
+_Static_assert(sizeof(struct pt_regs) == PTREGS_SIZE, "entry_64.S");
 
 #endif

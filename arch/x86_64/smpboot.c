@@ -23,6 +23,7 @@
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/syscall.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/mmu.h"
@@ -86,6 +87,7 @@ static notrace void __noreturn ap_start(uint64_t cpu_index)
 	write_cr3(mmu_kernel_cr3());
 	percpu_init_this_cpu(c);
 	gdt_init_this_cpu(c->id);
+	syscall_init();
 	idt_load();
 	lapic_init_this_cpu();
 	sched_init_this_cpu(c->boot_stack);

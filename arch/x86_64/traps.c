@@ -19,11 +19,15 @@
 #include "arch/x86_64/mmu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched/signal.h" /* SIGSEGV and the others CPU exceptions send */
 #include "kernel/percpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/kallsyms.h"
 #include "trace/fgraph.h"
 #include "lib/compiler.h"
+#include "arch/x86_64/uaccess.h"
+#include "kernel/mm/mm.h"
+#include "kernel/syscalls.h"
 
 #define MAX_BACKTRACE 32
 #define PF_ERR_PRESENT 0x1 /* page-fault error code: the page was present (a protection fault) */
@@ -179,4 +183,76 @@ void traps_init(void)
 notrace void dump_stack(void)
 {
 	show_stack(0, 0, (unsigned long)__builtin_frame_address(0));
+}
+
+notrace const char *exception_name(unsigned long vector)
+{
+	const char *name = exception_names[vector & 31];
+
+	return name ? name : "exception";
+}
+
+/* The signal a CPU exception in user mode sends, as Linux's traps.c chooses it. */
+static int exception_signal(unsigned long vector)
+{
+	switch (vector) {
+	case VEC_DIVIDE_ERROR:
+	case 16: /* x87 error */
+	case 19: /* SIMD error */
+		return SIGFPE;
+	case VEC_INVALID_OPCODE:
+		return SIGILL;
+	case VEC_BREAKPOINT:
+	case VEC_DEBUG:
+		return SIGTRAP;
+	case 17: /* alignment check */
+		return SIGBUS;
+	default:
+		return SIGSEGV;
+	}
+}
+
+/* An exception in ring 3 that no handler fixed: the process dies of the matching signal. */
+notrace void do_user_exception(struct pt_regs *regs)
+{
+	force_sig_fault(regs, exception_signal(regs->vector), read_cr2());
+}
+
+/*
+ * Page faults that are not bugs: a first touch of a user stack or heap page (mapped now, on
+ * demand), and a bad user pointer met by copy_from_user and friends, which resume at their
+ * fixup and return -EFAULT. A fault in user mode that is neither kills the process
+ * (do_user_exception); one in kernel mode is an oops.
+ */
+static notrace bool do_page_fault(struct pt_regs *regs)
+{
+	unsigned long addr = read_cr2();
+	struct task *t = current;
+	unsigned long fixup = user_mode(regs) ? 0 : search_exception_tables(regs->rip);
+
+	if (t->mm && addr < TASK_SIZE_MAX && (user_mode(regs) || fixup) &&
+	    mm_fault_in(t->mm, addr, regs->error_code & PF_ERR_WRITE))
+		return true;
+	if (fixup) {
+		regs->rip = fixup;
+		return true;
+	}
+	return false;
+}
+
+extern const struct exception_table_entry {
+	unsigned long insn, fixup;
+} __start___ex_table[], __stop___ex_table[];
+
+notrace unsigned long search_exception_tables(unsigned long ip)
+{
+	for (const struct exception_table_entry *e = __start___ex_table; e < __stop___ex_table; e++)
+		if (e->insn == ip)
+			return e->fixup;
+	return 0;
+}
+
+void user_traps_init(void)
+{
+	set_exception_handler(VEC_PAGE_FAULT, do_page_fault);
 }

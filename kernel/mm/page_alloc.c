@@ -7,8 +7,8 @@
  * allocator, but it is short, obviously correct, and Lucid's 256 MiB is only 65536 pages.
  *
  * At boot every page starts reserved; then the usable RAM regions GRUB reported are freed,
- * except the first MiB (firmware, and where the other CPUs start), the kernel image and the
- * struct page array itself.
+ * except the first MiB (firmware, and where the other CPUs start), the kernel image, the
+ * initramfs GRUB loaded (kernel/fs/initramfs.c unpacks it later) and the struct page array itself.
  */
 #include "kernel/mm/page_alloc.h"
 #include "kernel/debug/fault_inject.h"
@@ -35,6 +35,10 @@ static bool usable(const struct mem_region *r)
 void page_alloc_init(const struct boot_info *bi)
 {
 	uintptr_t image_end = ALIGN_UP(__pa(_end), PAGE_SIZE);
+	uintptr_t initrd_lo = ALIGN_DOWN(bi->initrd_start, PAGE_SIZE);
+	uintptr_t initrd_hi = ALIGN_UP(bi->initrd_end, PAGE_SIZE);
+	/* The page array goes after both the image and the initramfs (GRUB puts it after us). */
+	uintptr_t used_end = MAX(image_end, initrd_hi);
 
 	for (int i = 0; i < bi->nr_regions; i++) {
 		const struct mem_region *r = &bi->regions[i];
@@ -48,7 +52,7 @@ void page_alloc_init(const struct boot_info *bi)
 	uintptr_t array_pa = 0;
 	for (int i = 0; i < bi->nr_regions && !array_pa; i++) {
 		const struct mem_region *r = &bi->regions[i];
-		uintptr_t start = ALIGN_UP(MAX(r->base, (uint64_t)image_end), PAGE_SIZE);
+		uintptr_t start = ALIGN_UP(MAX(r->base, (uint64_t)used_end), PAGE_SIZE);
 		if (usable(r) && start + array_bytes <= MIN(r->base + r->len, (uint64_t)DIRECT_MAP_SIZE))
 			array_pa = start;
 	}
@@ -67,7 +71,8 @@ void page_alloc_init(const struct boot_info *bi)
 		for (uintptr_t pa = start; pa < end; pa += PAGE_SIZE) {
 			bool in_image = pa < image_end;
 			bool in_array = pa >= array_pa && pa < array_pa + array_bytes;
-			if (pa < LOW_MEMORY_END || in_image || in_array)
+			bool in_initrd = pa >= initrd_lo && pa < initrd_hi;
+			if (pa < LOW_MEMORY_END || in_image || in_array || in_initrd)
 				continue;
 			pages[pa / PAGE_SIZE].flags = 0;
 			free_count++;

@@ -56,6 +56,7 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 	}
 	t->pid = sched_alloc_pid();
 	t->make_it_fail = current->make_it_fail; /* a command's helper threads are the command */
+	t->ppid = current->pid; /* its parent, for getppid() once it runs a program */
 	t->fn = fn;
 	t->arg = arg;
 	t->state = TASK_NEW;
@@ -112,6 +113,8 @@ void __noreturn kthread_exit(int code)
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
+	if (t->parent)
+		wake_up(&t->parent->wait_chldexit); /* a forked process: its parent's wait4 */
 	schedule();
 	panic("kthread_exit: a dead task ran again");
 }

@@ -26,6 +26,7 @@
 #include "kernel/sched/time.h"
 #include "kernel/sched/sched_policy.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/syscall.h"
 #include "lib/string.h"
 #include "lib/printf.h"
 #include "trace/events/sched.h"
@@ -203,6 +204,7 @@ static void __schedule(bool preempt)
 	}
 	cpu->curr = next;
 	cpu->last_prev = prev;
+	arch_switch_to(prev, next); /* kernel stack for ring 3, page tables, FPU (process_64.c) */
 	__switch_to(prev, next);
 	/* Back in prev, on whichever CPU now runs it; the task we came from finishes here. */
 	finish_task_switch(this_cpu()->last_prev);
@@ -349,6 +351,7 @@ static void task_init_common(struct task *t, const char *name)
 	spin_lock_init(&t->pi_lock);
 	INIT_LIST_HEAD(&t->run_list);
 	init_waitqueue_head(&t->exit_wait);
+	init_waitqueue_head(&t->wait_chldexit);
 }
 
 /* Each CPU's idle task is the code that brought the CPU up: it becomes swapper/N. */

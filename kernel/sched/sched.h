@@ -21,6 +21,9 @@
 
 struct fs_context;
 struct ftrace_ret_stack;
+struct mm_struct;
+struct fpu;
+struct k_sigaction;
 struct task {
 	unsigned long saved_rsp; /* must stay first: arch/x86_64/switch.S saves RSP here */
 	int pid;
@@ -57,6 +60,18 @@ struct task {
 	unsigned int graph_filter; /* TRACE_GRAPH_*_BIT */
 	int graph_filter_depth;    /* the depth of the set_graph_function function it is in */
 	uint64_t switched_out_at; /* when it last left a CPU */
+	/* User space (issue 15): NULL mm means a kernel thread, as in Linux. */
+	struct mm_struct *mm;      /* its address space (kernel/mm/mmap.c) */
+	struct fpu *fpu;           /* its FPU/SSE registers while it is switched out */
+	unsigned long fsbase;      /* arch_prctl(ARCH_SET_FS): the user's TLS pointer */
+	int ppid;                  /* the pid of the task that created it (getppid) */
+	unsigned long clear_child_tid; /* set_tid_address */
+	uint64_t blocked;          /* rt_sigprocmask: the signals it blocks */
+	struct k_sigaction *sighand; /* rt_sigaction: what it asked for each signal (kernel/sys.c) */
+	struct task *parent;       /* a forked process: the process that forked it (kernel/sched/fork.c) */
+	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
+	int wait_status;           /* how it ended, as wait4's status word */
+	bool reaped;               /* wait4 has collected it */
 };
 
 extern struct list_head task_list;

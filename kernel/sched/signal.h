@@ -6,11 +6,29 @@
 
 struct task;
 
-/* Linux's numbers (asm/signal.h): `kill -9` and an exit status of 128 + 9 mean the same here. */
+/*
+ * Linux's numbers (asm/signal.h): `kill -9` and an exit status of 128 + 9 mean the same here,
+ * and user programs see the numbers their C library expects.
+ */
+#define SIGHUP 1
 #define SIGINT 2
+#define SIGQUIT 3
+#define SIGILL 4
+#define SIGTRAP 5
+#define SIGABRT 6
+#define SIGBUS 7
+#define SIGFPE 8
 #define SIGKILL 9
+#define SIGUSR1 10
+#define SIGSEGV 11
+#define SIGUSR2 12
 #define SIGPIPE 13
+#define SIGALRM 14
 #define SIGTERM 15
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGSTOP 19
+#define SIGTSTP 20
 
 /* The exit status of a command a signal ended, as bash reports it: 128 + the signal number. */
 #define STATUS_SIGNALED(sig) (128 + (sig))

@@ -36,6 +36,7 @@
 #include "kernel/sched/spinlock.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/syscalls.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/printf.h"
@@ -196,6 +197,10 @@ static int run_command(const struct sh_command *c)
 		return 0; /* "> f" alone: only the redirections */
 	sc = shell_find_cmd(c->argv[0]);
 	if (!sc) {
+		char path[PROGRAM_PATH_MAX];
+
+		if (find_program(c->argv[0], path, sizeof(path))) /* a user program (kernel/fs/exec.c) */
+			return run_program(path, c->argv);
 		dprintf(STDERR_FILENO, "sh: %s: command not found\n", c->argv[0]);
 		return STATUS_NOT_FOUND;
 	}

@@ -14,8 +14,9 @@ import struct
 from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
 
 
-EVENTS = ["irq:irq_handler_entry", "irq:irq_handler_exit", "sched:sched_process_exit",
-          "sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new"]
+EVENTS = ["irq:irq_handler_entry", "irq:irq_handler_exit", "raw_syscalls:sys_enter",
+          "raw_syscalls:sys_exit", "sched:sched_process_exit", "sched:sched_switch",
+          "sched:sched_wakeup", "sched:sched_wakeup_new"]
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + "name: " + the event's text
 LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
@@ -35,6 +36,8 @@ BODY = {
         r"^comm=(?P<task_comm>%s) pid=(?P<task_pid>\d+) prio=120$" % COMM),
     "irq_handler_entry": re.compile(r"^irq=4 name=ttyS0$"),
     "irq_handler_exit": re.compile(r"^irq=4 ret=handled$"),
+    "sys_enter": re.compile(r"^NR (?P<nr>\d+) \((?:[0-9a-f]+, ){5}[0-9a-f]+\)$"),
+    "sys_exit": re.compile(r"^NR (?P<nr>\d+) = -?\d+$"),
 }
 
 # What Linux 6.1 printed (linux-6.1/sched_switch_format.txt, sched_wakeup_format.txt), the ID
@@ -134,7 +137,7 @@ def test_files_and_modes(lucid):
     assert top.get("set_event") == "-rw-r-----", top
     assert top.get("events", "").startswith("d"), top
     assert sh(lucid, "ls events").split() == [
-        "enable", "ftrace", "header_event", "header_page", "irq", "sched"]
+        "enable", "ftrace", "header_event", "header_page", "irq", "raw_syscalls", "sched"]
     assert sh(lucid, "ls events/sched").split() == [
         "enable", "sched_process_exit", "sched_switch", "sched_wakeup", "sched_wakeup_new"]
     assert sh(lucid, "ls events/irq").split() == [
@@ -180,7 +183,8 @@ def test_format_files(lucid):
                 assert size == 4 and off % 4 == 0, decl
             elif "[" in decl:
                 n = int(re.search(r"\[(\d+)\]$", decl).group(1))
-                assert size == n, decl  # char arrays
+                elem = 8 if re.search(r"\blong\b", decl) else 1  # args[6] of raw_syscalls
+                assert size == n * elem, decl  # char arrays, long arrays
             else:
                 assert size in (1, 2, 4, 8) and off % size == 0, decl  # naturally aligned
             end = off + size
@@ -306,7 +310,7 @@ def test_set_event(lucid):
     assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS)
     assert cat(lucid, "events/enable") == "1\n"
     ok(lucid, "echo '!sched:' >> set_event")
-    assert cat(lucid, "set_event") == "irq:irq_handler_entry\nirq:irq_handler_exit\n"
+    assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS if not e.startswith("sched"))
     ok(lucid, "echo > set_event")
     assert cat(lucid, "set_event") == ""
     ok(lucid, "echo 'sched:sched_process_exit :irq_handler_exit' > set_event")  # two words
@@ -453,6 +457,13 @@ def record_from_line(e, ident, fields):
         values["prev_state"] = STATE_BITS[values["prev_state"]]
     if e["event"] == "irq_handler_exit":
         values["ret"] = 1 if values["ret"] == "handled" else 0
+    if e["event"] == "sys_enter":  # NR 1 (1, 4020f0, e, 0, 0, 0)
+        m = re.match(r"NR (-?\d+) \(([^)]*)\)$", e["body"])
+        values["id"] = m.group(1)
+        values["args"] = b"".join(int(a, 16).to_bytes(8, "little")
+                                  for a in m.group(2).split(", "))
+    if e["event"] == "sys_exit":  # NR 1 = 14
+        values["id"], values["ret"] = re.match(r"NR (-?\d+) = (-?\d+)$", e["body"]).groups()
     size = max(off + size for off, size, _ in fields.values())
     data = bytearray(size)
     for name, (off, fsize, is_string) in fields.items():
@@ -461,6 +472,8 @@ def record_from_line(e, ident, fields):
             s = v.encode() + b"\0"
             struct.pack_into("<I", data, off, len(s) << 16 | len(data))
             data += s
+        elif isinstance(v, bytes):  # an array of numbers, already laid out
+            data[off:off + fsize] = v
         elif isinstance(v, str) and not re.match(r"^-?\d+$", v):  # char array
             data[off:off + fsize] = v.encode().ljust(fsize, b"\0")
         else:
@@ -480,6 +493,7 @@ def test_trace_cmd_reads_the_formats(lucid):
         assert tep.parse(system, formats[name]) == 0, formats[name]
     ok(lucid, "echo '*:*' > set_event")
     sh(lucid, "run_test -t 4 -r 5", timeout=60)
+    sh(lucid, "hello > /dev/null")  # a user program: raw_syscalls events
     ok(lucid, "echo > set_event")
     events = events_of(lucid)
     seen = set()

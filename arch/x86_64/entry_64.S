@@ -1,0 +1,119 @@
+/*
+ * arch/x86_64/entry_64.S - system calls: from user space into the kernel and back.
+ *
+ * A user program executes `syscall` with the number in RAX and the arguments in RDI, RSI, RDX,
+ * R10, R8, R9 (Linux's x86_64 ABI; R10 replaces RCX, which the instruction overwrites). The CPU
+ * then saves the user RIP in RCX and RFLAGS in R11, masks RFLAGS with MSR_SYSCALL_MASK
+ * (interrupts off), loads CS and SS from MSR_STAR and jumps to MSR_LSTAR: here. It does not
+ * switch stacks: RSP is still the user's. So the first instructions
+ *	- swapgs: GS base becomes this CPU's struct cpu (the user's is parked in an MSR),
+ *	- park the user RSP in the struct cpu, load the task's kernel stack top from it,
+ * and then build a struct pt_regs (arch/x86_64/regs.h) exactly as an interrupt from ring 3
+ * would have left it, and call do_syscall_64(regs, nr) in C (arch/x86_64/syscall_64.c), which
+ * stores the return value in regs->rax.
+ *
+ * The way back is SYSRET: RIP from RCX, RFLAGS from R11, CS and SS from MSR_STAR, ring 3. It
+ * trusts RCX: a non-canonical address there would fault in ring 0 with the user's RSP, so such
+ * a return (only possible if the kernel changed regs->rip) goes through IRET instead, as Linux.
+ * docs/design/syscalls.md walks through one call.
+ *
+ * Not traced: no C world yet on the way in; on the way out, the user's GS.
+ */
+#include "arch/x86_64/asm-offsets.h"
+#include "arch/x86_64/gdt.h"
+
+#define ENOSYS 38
+/* The first address SYSRET must not return to: the top of the user half, less a guard page. */
+#define TASK_SIZE_MAX 0x00007ffffffff000
+
+	.section .text.entry, "ax"
+	.code64
+
+	.globl entry_SYSCALL_64
+	.p2align 4
+entry_SYSCALL_64:
+	swapgs
+	movq %rsp, %gs:CPU_USER_RSP
+	movq %gs:CPU_TOP_OF_STACK, %rsp
+	/* The frame an interrupt from ring 3 pushes: SS, RSP, RFLAGS, CS, RIP. */
+	pushq $__USER_DS
+	pushq %gs:CPU_USER_RSP
+	pushq %r11
+	pushq $__USER_CS
+	pushq %rcx
+	pushq %rax		/* orig_rax: the system call's number */
+	pushq $-1		/* vector: VEC_SYSCALL, not an interrupt */
+	pushq %rdi
+	pushq %rsi
+	pushq %rdx
+	pushq %rcx
+	pushq $-ENOSYS		/* rax: the result, until there is one */
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	pushq %rbx
+	pushq %rbp
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	cld
+	xorl %ebp, %ebp		/* the end of the frame chain: backtraces stop at user space */
+	movq %rsp, %rdi
+	movq %rax, %rsi
+	call do_syscall_64	/* returns with interrupts off */
+
+	/* SYSRET takes RIP from RCX and RFLAGS from R11: from the frame, as C may change them. */
+	movq 17*8(%rsp), %rcx	/* regs->rip */
+	movq 19*8(%rsp), %r11	/* regs->rflags */
+	movq $TASK_SIZE_MAX, %rax
+	cmpq %rax, %rcx
+	jae ret_to_user_iret	/* not a user address: let IRET fault it, in ring 3 */
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbp
+	popq %rbx
+	addq $16, %rsp		/* r11, r10: r11 is already RFLAGS; r10 below */
+	movq -8(%rsp), %r10
+	popq %r9
+	popq %r8
+	popq %rax
+	addq $8, %rsp		/* rcx: already RIP */
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	movq 5*8(%rsp), %rsp	/* regs->rsp, over vector, orig_rax, rip, cs, rflags */
+	swapgs
+	sysretq
+
+/*
+ * void ret_to_user(struct pt_regs *regs): leave the kernel for ring 3 with every register from
+ * regs, through IRET. A new program starts this way (kernel/fs/exec.c): its frame sits at the top
+ * of the task's kernel stack, where the next system call or interrupt builds its own.
+ */
+	.globl ret_to_user
+ret_to_user:
+	cli
+	movq %rdi, %rsp
+ret_to_user_iret:
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbp
+	popq %rbx
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rax
+	popq %rcx
+	popq %rdx
+	popq %rsi
+	popq %rdi
+	addq $16, %rsp		/* vector and orig_rax */
+	swapgs
+	iretq

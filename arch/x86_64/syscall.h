@@ -1,0 +1,15 @@
+/* System-call entry and the way back to user space (arch/x86_64/syscall_64.c, entry_64.S). */
+#ifndef ARCH_SYSCALL_H
+#define ARCH_SYSCALL_H
+
+#include "arch/x86_64/regs.h"
+
+void syscall_init(void); /* each CPU: MSR_LSTAR and friends, SSE on */
+void do_syscall_64(struct pt_regs *regs, unsigned long nr);
+void exit_to_user_mode(struct pt_regs *regs);
+
+struct task;
+void arch_switch_to(struct task *prev, struct task *next); /* process_64.c */
+void __attribute__((noreturn)) start_thread(unsigned long ip, unsigned long sp);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * System calls, the C side: the table indexed by Linux's x86_64 numbers, and what happens on
+ * the way back to user space.
+ *
+ * entry_SYSCALL_64 (entry_64.S) saves the registers as a struct pt_regs and calls
+ * do_syscall_64(regs, nr), which enables interrupts (the CPU masked them: MSR_SYSCALL_MASK),
+ * calls the table's function with the arguments from RDI, RSI, RDX, R10, R8, R9, and stores
+ * the result in regs->rax, which becomes the user's RAX. Errors are small negative numbers
+ * (-ENOSYS...): the C library turns them into -1 and errno.
+ *
+ * A number Lucid lacks gets -ENOSYS, and the first time each one is asked for, one line in the
+ * kernel log names it and the program, so that what a program needs is visible in dmesg.
+ *
+ * syscall_init() points the CPU at the entry: each CPU runs it as it comes up.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/fpu.h"
+#include "arch/x86_64/syscall_64_names.h"
+#include "kernel/syscalls.h"
+#include "kernel/mm/mm.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "trace/events/syscalls.h"
+#include "lib/compiler.h"
+
+#define MSR_EFER 0xc0000080
+#define EFER_SCE (1UL << 0) /* SYSCALL/SYSRET enabled */
+#define MSR_STAR 0xc0000081
+#define MSR_LSTAR 0xc0000082
+#define MSR_SYSCALL_MASK 0xc0000084
+#define MSR_KERNEL_GS_BASE 0xc0000102
+#define X86_EFLAGS_TF (1UL << 8)
+#define X86_EFLAGS_IF (1UL << 9)
+#define X86_EFLAGS_DF (1UL << 10)
+#define X86_EFLAGS_IOPL (3UL << 12)
+#define X86_EFLAGS_NT (1UL << 14)
+#define X86_EFLAGS_AC (1UL << 18)
+#define STAR_SYSCALL_SHIFT 32 /* SYSCALL: CS = this, SS = this + 8 */
+#define STAR_SYSRET_SHIFT 48 /* SYSRET: CS = this + 16, SS = this + 8 */
+
+extern char entry_SYSCALL_64[];
+
+typedef long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long, unsigned long,
+			       unsigned long, unsigned long);
+
+/* Each entry point takes the arguments it declares; the extra registers are ignored. */
+#define __SYSCALL(nr, name, entry) [nr] = (sys_call_ptr_t)(void *)entry,
+static const sys_call_ptr_t sys_call_table[NR_SYSCALL_NAMES] = {
+#include "arch/x86_64/syscall_64_tbl.h"
+};
+#undef __SYSCALL
+
+/* Numbers already reported missing: one line each per boot (those past the end share one). */
+#define NR_REPORTED 1024
+static unsigned long ni_reported[NR_REPORTED / 64];
+
+static long ni_syscall(unsigned long nr)
+{
+	const char *name = nr < NR_SYSCALL_NAMES && syscall_names[nr] ? syscall_names[nr] : NULL;
+	unsigned long slot = MIN(nr, (unsigned long)NR_REPORTED - 1);
+	unsigned long bit = 1UL << (slot % 64);
+
+	if (!(__atomic_fetch_or(&ni_reported[slot / 64], bit, __ATOMIC_RELAXED) & bit))
+		printk(KERN_WARNING "%s[%d]: system call %lu (%s) is not implemented: ENOSYS\n",
+		       current->comm, current->pid, nr, name ? name : "unknown");
+	return -ENOSYS;
+}
+
+/*
+ * The last stop before ring 3, after a system call or an interrupt that came from there:
+ * Ctrl-C ends the program (SIGINT's default action), and a reschedule asked for meanwhile
+ * happens now. Returns with interrupts off, as the assembly wants them.
+ */
+void exit_to_user_mode(struct pt_regs *regs)
+{
+	(void)regs;
+	for (;;) {
+		local_irq_disable();
+		int sig = task_signal_pending(current);
+		if (sig) {
+			local_irq_enable();
+			do_exit(sig); /* the default action of SIGINT, SIGTERM, SIGKILL: the process dies */
+		}
+		if (!READ_ONCE(this_cpu()->need_resched))
+			return;
+		local_irq_enable();
+		schedule();
+	}
+}
+
+DEFINE_TRACE(sys_enter); /* trace/events/syscalls.h: raw_syscalls:sys_enter and sys_exit */
+DEFINE_TRACE(sys_exit);
+
+void do_syscall_64(struct pt_regs *regs, unsigned long nr)
+{
+	local_irq_enable();
+	trace_sys_enter(regs, (long)nr);
+	if (nr < NR_SYSCALL_NAMES && sys_call_table[nr])
+		regs->rax = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
+					       regs->r9);
+	else
+		regs->rax = ni_syscall(nr);
+	trace_sys_exit(regs, (long)regs->rax);
+	exit_to_user_mode(regs);
+}
+
+void syscall_init(void)
+{
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	wrmsr(MSR_STAR, ((uint64_t)__USER32_CS << STAR_SYSRET_SHIFT) |
+				((uint64_t)GDT_KERNEL_CS << STAR_SYSCALL_SHIFT));
+	wrmsr(MSR_LSTAR, (uint64_t)entry_SYSCALL_64);
+	/* Entered with interrupts off, no single-step, string ops upward, as Linux masks. */
+	wrmsr(MSR_SYSCALL_MASK, X86_EFLAGS_TF | X86_EFLAGS_DF | X86_EFLAGS_IF | X86_EFLAGS_IOPL |
+					X86_EFLAGS_AC | X86_EFLAGS_NT);
+	wrmsr(MSR_KERNEL_GS_BASE, 0); /* user space's GS base, until it sets one */
+	fpu_init_this_cpu();
+}

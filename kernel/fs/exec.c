@@ -1,0 +1,348 @@
+/*
+ * exec: a kernel thread becomes a user program.
+ *
+ * Lucid's processes start as Linux's first one does (kernel_execve from a kernel thread): the
+ * shell runs each command of a pipeline in a thread of its own (kernel/shell/sh_exec.c) with the
+ * command's fds in place; for a program on disk, that thread calls kernel_execve(), which
+ *	1. reads the file and checks it (kernel/fs/binfmt_elf.c: a static x86_64 ELF program),
+ *	2. builds a new address space: each PT_LOAD segment copied into fresh pages with its
+ *	   permissions (the bss is the part of the last pages past the file's bytes: zeroes), an
+ *	   empty heap after the highest segment, a stack below STACK_TOP holding argv, envp and
+ *	   the auxiliary vector (build_user_stack),
+ *	3. past the point of no return, makes them the thread's: its mm, a fresh FPU state, its
+ *	   name (comm) the file's name, and leaves for ring 3 at the entry point (start_thread).
+ * Failures before 3 free what was built and return the error; the thread is unchanged.
+ * docs/design/exec.md tells the story with the stack's picture.
+ */
+#include "kernel/syscalls.h"
+#include "kernel/fs/binfmt_elf.h"
+#include "kernel/mm/mm.h"
+#include "kernel/sched/sched.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/timer.h"
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/fpu.h"
+#include "arch/x86_64/syscall.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "lib/printf.h"
+#include "kernel/shell/stdio.h"
+
+#define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
+#define ARG_PAGES 8 /* argv, envp and auxv must fit in 32 KiB */
+#define STACK_INITIAL_PAGES 16 /* mapped at exec; the rest of STACK_MAX comes on demand */
+#define USER_HZ 100 /* AT_CLKTCK: the unit of times() and /proc's ticks */
+#define S_IXUGO 0111
+
+/* Reads the whole file into pages; returns them (*npages of them) or NULL with *err. */
+static void *read_program(const char *filename, size_t *size, size_t *npages, int *err)
+{
+	struct kstat st;
+	int fd = vfs_open(filename, O_RDONLY, 0);
+
+	if (fd < 0) {
+		*err = fd;
+		return NULL;
+	}
+	*err = vfs_fstat(fd, &st);
+	if (!*err && (!S_ISREG(st.mode) || !(st.mode & S_IXUGO)))
+		*err = -EACCES; /* Linux's answer for a directory or a file without x too */
+	if (!*err && (uint64_t)st.size > EXEC_MAX_FILE)
+		*err = -ENOMEM;
+	void *buf = NULL;
+	if (!*err) {
+		*npages = ALIGN_UP((size_t)st.size, PAGE_SIZE) / PAGE_SIZE;
+		buf = alloc_pages(*npages ? *npages : 1);
+		if (!buf)
+			*err = -ENOMEM;
+	}
+	size_t got = 0;
+	while (buf && got < (size_t)st.size) {
+		ssize_t n = vfs_read(fd, (char *)buf + got, (size_t)st.size - got);
+		if (n <= 0) {
+			*err = n < 0 ? (int)n : -EIO;
+			break;
+		}
+		got += (size_t)n;
+	}
+	vfs_close(fd);
+	if (*err) {
+		free_pages(buf, *npages ? *npages : 1);
+		return NULL;
+	}
+	*size = got;
+	return buf;
+}
+
+/* Copies len bytes to user address va of mm, whose pages are all mapped: through the direct map. */
+static void copy_to_mm(struct mm_struct *mm, unsigned long va, const void *src, size_t len)
+{
+	const uint8_t *s = src;
+
+	while (len) {
+		size_t in_page = MIN(len, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
+		uint8_t *page = mmu_user_page(mm->pgd, ALIGN_DOWN(va, PAGE_SIZE), NULL);
+
+		memcpy(page + (va & (PAGE_SIZE - 1)), s, in_page);
+		va += in_page;
+		s += in_page;
+		len -= in_page;
+	}
+}
+
+static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const uint8_t *file)
+{
+	for (int i = 0; i < elf->nsegs; i++) {
+		const struct elf_segment *seg = &elf->segs[i];
+		int flags =
+			(seg->flags & PF_W ? MMU_WRITE : 0) | (seg->flags & PF_X ? MMU_EXEC : 0);
+		unsigned long start = ALIGN_DOWN(seg->vaddr, PAGE_SIZE);
+		unsigned long end = ALIGN_UP(seg->vaddr + seg->memsz, PAGE_SIZE);
+		int err = mm_map_zeroed(mm, start, end, flags);
+
+		if (err)
+			return err;
+		copy_to_mm(mm, seg->vaddr, file + seg->offset, seg->filesz);
+		if (seg->vaddr < mm->start_code || !mm->start_code)
+			mm->start_code = seg->vaddr;
+		if (seg->flags & PF_X)
+			mm->end_code = MAX(mm->end_code, seg->vaddr + seg->memsz);
+	}
+	return 0;
+}
+
+/* 16 bytes for AT_RANDOM: the TSC, mixed; no entropy pool yet, but never the same twice. */
+static void get_random_bytes(uint8_t *buf, size_t n)
+{
+	uint64_t x = rdtsc() ^ ((uint64_t)current->pid << 32);
+
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13; /* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)(x >> 24);
+	}
+}
+
+static uint64_t cpuid_hwcap(void)
+{
+	uint32_t a = 1, b, c = 0, d;
+
+	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return d;
+}
+
+static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, const char *filename,
+		       char *const argv[], char *const envp[], struct exec_stack_layout *lay)
+{
+	uint8_t *buf = alloc_pages(ARG_PAGES);
+	struct exec_stack_info info = {
+		.elf = elf,
+		.execfn = filename,
+		.platform = "x86_64",
+		.hwcap = cpuid_hwcap(),
+		.clktck = USER_HZ,
+	};
+	size_t size = ARG_PAGES * PAGE_SIZE;
+
+	if (!buf)
+		return -ENOMEM;
+	get_random_bytes(info.random, sizeof(info.random));
+	int err = build_user_stack(buf, size, STACK_TOP, argv, envp, &info, lay);
+	if (!err)
+		err = mm_map_zeroed(mm, STACK_TOP - STACK_INITIAL_PAGES * PAGE_SIZE, STACK_TOP,
+				    MMU_WRITE);
+	if (!err) {
+		/* Only the part in use: the words and strings between sp and the top. */
+		size_t used = STACK_TOP - ALIGN_DOWN(lay->sp, PAGE_SIZE);
+		copy_to_mm(mm, STACK_TOP - used, buf + size - used, used);
+	}
+	free_pages(buf, ARG_PAGES);
+	return err;
+}
+
+static const char *kbasename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * The work of exec. args, if not NULL, is what sys_execve copied the strings into (two runs of
+ * ARG_PAGES pages): past the point of no return nothing needs them, and nothing would free
+ * them after, so this does.
+ */
+static int do_execve(const char *filename, char *const argv[], char *const envp[], void *args[2])
+{
+	struct task *t = current;
+	size_t size = 0, npages = 0;
+	struct elf_info *elf = kmalloc(sizeof(*elf));
+	struct exec_stack_layout lay;
+	int err;
+
+	if (!elf)
+		return -ENOMEM;
+	uint8_t *file = read_program(filename, &size, &npages, &err);
+	if (!file) {
+		kfree(elf);
+		return err;
+	}
+	err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
+	struct mm_struct *mm = err ? NULL : mm_alloc();
+	struct fpu *fpu = mm ? fpu_alloc() : NULL;
+	if (!err && (!mm || !fpu))
+		err = -ENOMEM;
+	if (!err)
+		err = load_segments(mm, elf, file);
+	if (!err)
+		err = setup_stack(mm, elf, filename, argv, envp, &lay);
+	free_pages(file, npages ? npages : 1);
+	if (err) {
+		mmput(mm);
+		if (fpu)
+			fpu_free(fpu);
+		kfree(elf);
+		return err;
+	}
+
+	/* The point of no return: the thread becomes the program. */
+	mm->start_brk = mm->brk = ALIGN_UP(elf->end, PAGE_SIZE);
+	mm->start_stack = lay.sp;
+	mm->arg_start = lay.arg_start;
+	mm->arg_end = lay.arg_end;
+	mm->env_start = lay.env_start;
+	mm->env_end = lay.env_end;
+	unsigned long entry = elf->entry;
+	kfree(elf);
+	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */
+	struct fpu *old_fpu = t->fpu;
+	local_irq_disable(); /* a switch now must see all of it or none */
+	t->mm = mm;
+	t->fpu = fpu;
+	switch_mm(mm);
+	local_irq_enable();
+	mmput(old_mm);
+	if (old_fpu)
+		fpu_free(old_fpu);
+	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
+	if (args) {
+		free_pages(args[0], ARG_PAGES);
+		free_pages(args[1], ARG_PAGES);
+	}
+	local_irq_disable();
+	t->fsbase = 0;
+	t->blocked = 0;
+	start_thread(entry, lay.sp);
+}
+
+int kernel_execve(const char *filename, char *const argv[], char *const envp[])
+{
+	return do_execve(filename, argv, envp, NULL);
+}
+
+/*
+ * execve from a program: the file name, argv and envp are copied in from user memory (they
+ * live in the address space about to be replaced), at most ARG_PAGES of them together.
+ */
+#define MAX_ARG_STRINGS 1024
+
+/* Copies the NULL-terminated vector uvec of user strings into block at *used; NULL-ended. */
+static long copy_strings(const char __user *const __user *uvec, char **vec, char *block,
+			 size_t *used, size_t size)
+{
+	int n = 0;
+
+	for (; uvec; n++) {
+		const char __user *ustr;
+
+		if (n == MAX_ARG_STRINGS)
+			return -E2BIG;
+		if (copy_from_user(&ustr, &uvec[n], sizeof(ustr)))
+			return -EFAULT;
+		if (!ustr)
+			break;
+		long len = strncpy_from_user(block + *used, ustr, (long)(size - *used));
+		if (len < 0)
+			return len;
+		if ((size_t)len == size - *used)
+			return -E2BIG;
+		vec[n] = block + *used;
+		*used += (size_t)len + 1;
+	}
+	vec[n] = NULL;
+	return 0;
+}
+
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp)
+{
+	size_t size = ARG_PAGES * PAGE_SIZE, used = 0;
+	char *block = alloc_pages(ARG_PAGES);
+	char **vecs = alloc_pages(ARG_PAGES); /* argv's pointers, then envp's */
+	long err = -ENOMEM;
+
+	if (block && vecs) {
+		char **kargv = vecs, **kenvp = vecs + MAX_ARG_STRINGS + 1;
+		long len = strncpy_from_user(block, filename, PATH_MAX);
+
+		err = len < 0 ? len : len == 0 ? -ENOENT : len == PATH_MAX ? -ENAMETOOLONG : 0;
+		used = (size_t)len + 1;
+		if (!err)
+			err = copy_strings(argv, kargv, block, &used, size);
+		if (!err)
+			err = copy_strings(envp, kenvp, block, &used, size);
+		void *args[2] = {block, vecs};
+		if (!err)
+			err = do_execve(block, kargv, kenvp, args); /* returns only on failure */
+	}
+	if (block)
+		free_pages(block, ARG_PAGES);
+	if (vecs)
+		free_pages(vecs, ARG_PAGES);
+	return err;
+}
+
+/*
+ * The kernel shell's side (kernel/shell/sh_exec.c): a command that is not one of the shell's own runs
+ * as a program if it names a file, either by a path with a slash or as /bin/NAME (PATH=/bin).
+ */
+#define STATUS_NOT_FOUND 127 /* bash's statuses: no such command... */
+#define STATUS_CANNOT_EXEC 126 /* ... or a file that cannot be run */
+
+static char *const default_envp[] = {"HOME=/root", "PATH=/bin", "TERM=linux", NULL};
+
+bool find_program(const char *name, char *path, size_t size)
+{
+	struct kstat st;
+
+	if (strchr(name, '/')) {
+		strlcpy(path, name, size);
+		return true; /* run_program reports what is wrong with it */
+	}
+	if (!name[0] || snprintf(path, size, "/bin/%s", name) >= (int)size)
+		return false;
+	return vfs_stat(path, &st) == 0 && S_ISREG(st.mode);
+}
+
+/* Runs path in this thread, or prints bash's message and returns its status. */
+int run_program(const char *path, char *const argv[])
+{
+	struct kstat st;
+	int err;
+
+	if (vfs_stat(path, &st) == 0 && S_ISDIR(st.mode))
+		err = -EISDIR; /* bash checks this itself: Linux says only EACCES */
+	else
+		err = kernel_execve(path, argv, default_envp);
+	if (err == -ENOEXEC)
+		dprintf(STDERR_FILENO, "sh: %s: cannot execute binary file: %s\n", argv[0],
+			errno_text(ENOEXEC));
+	else
+		dprintf(STDERR_FILENO, "sh: %s: %s\n", argv[0], errno_text(-err));
+	return err == -ENOENT ? STATUS_NOT_FOUND : STATUS_CANNOT_EXEC;
+}

@@ -1,0 +1,153 @@
+/*
+ * read, write, readv, writev and ioctl from user space: the system calls on top of the VFS the
+ * kernel shell uses (kernel/fs/vfs.h), named as Linux's fs/read_write.c names them, so that a
+ * trace of a program's write reads do_syscall_64 -> sys_write -> ksys_write -> vfs_write.
+ *
+ * Lucid's VFS works on kernel buffers, so the user's bytes go through a bounce buffer, copied
+ * with copy_from_user/copy_to_user: a bad pointer is -EFAULT, never a fault in the VFS.
+ */
+#include "kernel/syscalls.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/mm/kmalloc.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/errno.h"
+
+#define RW_CHUNK 4096 /* the bounce buffer: larger transfers go a chunk at a time */
+#define UIO_MAXIOV 1024 /* Linux's limit on iovecs per call */
+#define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
+
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+
+noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	size_t done = 0;
+	char *kbuf = kmalloc(RW_CHUNK);
+
+	if (!kbuf)
+		return -ENOMEM;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	do {
+		size_t n = MIN(count - done, RW_CHUNK);
+		long ret;
+
+		if (copy_from_user(kbuf, buf + done, n)) {
+			ret = -EFAULT;
+		} else {
+			ret = vfs_write((int)fd, kbuf, n);
+		}
+		if (ret < 0) {
+			kfree(kbuf);
+			return done ? (long)done : ret;
+		}
+		done += (size_t)ret;
+		if ((size_t)ret < n)
+			break; /* a short write (a full pipe whose reader left...): say so */
+	} while (done < count);
+	kfree(kbuf);
+	return (long)done;
+}
+
+long sys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	return ksys_write(fd, buf, count);
+}
+
+/* One read, at most a chunk: a read may always return fewer bytes than asked. */
+noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
+{
+	char *kbuf = kmalloc(RW_CHUNK);
+	long ret;
+
+	if (!kbuf)
+		return -ENOMEM;
+	if (!access_ok(buf, count)) {
+		kfree(kbuf);
+		return -EFAULT;
+	}
+	ret = vfs_read((int)fd, kbuf, MIN(count, RW_CHUNK));
+	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
+		ret = -EFAULT;
+	kfree(kbuf);
+	return ret;
+}
+
+long sys_read(unsigned int fd, char __user *buf, size_t count)
+{
+	return ksys_read(fd, buf, count);
+}
+
+/* The vector, copied in whole before any transfer, as Linux's import_iovec. */
+static struct iovec *import_iovec(const void __user *vec, unsigned long vlen, long *err)
+{
+	struct iovec *iov;
+
+	*err = -EINVAL;
+	if (vlen > UIO_MAXIOV)
+		return NULL;
+	*err = -ENOMEM;
+	iov = kmalloc(vlen ? vlen * sizeof(*iov) : 1);
+	if (!iov)
+		return NULL;
+	if (copy_from_user(iov, vec, vlen * sizeof(*iov))) {
+		kfree(iov);
+		*err = -EFAULT;
+		return NULL;
+	}
+	return iov;
+}
+
+static long do_readv_writev(bool write, unsigned long fd, const void __user *vec,
+			    unsigned long vlen)
+{
+	long err, total = 0;
+	struct iovec *iov = import_iovec(vec, vlen, &err);
+
+	if (!iov)
+		return err;
+	for (unsigned long i = 0; i < vlen; i++) {
+		long ret;
+
+		if (!iov[i].iov_len)
+			continue;
+		ret = write ? ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len)
+			    : ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
+		if (ret < 0) {
+			if (!total)
+				total = ret;
+			break;
+		}
+		total += ret;
+		if ((size_t)ret < iov[i].iov_len)
+			break;
+	}
+	kfree(iov);
+	return total;
+}
+
+long sys_readv(unsigned long fd, const void __user *vec, unsigned long vlen)
+{
+	return do_readv_writev(false, fd, vec, vlen);
+}
+
+long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen)
+{
+	return do_readv_writev(true, fd, vec, vlen);
+}
+
+/*
+ * No device of Lucid's answers an ioctl yet (the console's termios comes with issue 16): a
+ * valid fd gets ENOTTY, which is what the C library expects of a file that is not a terminal.
+ */
+long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)
+{
+	struct kstat st;
+	int err = vfs_fstat((int)fd, &st);
+
+	(void)cmd;
+	(void)arg;
+	return err < 0 ? err : -ENOTTY;
+}

@@ -1,0 +1,84 @@
+/*
+ * The end of a user process: exit and exit_group, and death by a fault.
+ *
+ * A process is a kernel thread that exec turned into a program (kernel/fs/exec.c), so its end is
+ * a kernel thread's end (kthread_exit: files closed, the shell's kthread_join wakes) after
+ * freeing what exec gave it: every page of its address space, its FPU area, its signal table.
+ * The exit code becomes the shell's $?: the program's status, or 128 + the signal that killed
+ * it, as bash reports it.
+ */
+#include "kernel/syscalls.h"
+#include "kernel/sched/sched.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/printk.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/fpu.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/traps.h"
+
+#define EXIT_CODE_MASK 0xff /* a status is one byte */
+#define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
+#define WSIG_MASK 0x7f /* wait status: the signal that killed it, or 0 for an exit */
+#define WEXIT_SHIFT 8 /* wait status: the exit code, in the second byte */
+
+/*
+ * code is the wait status word as Linux's wait4 reports it: (exit code << 8) for an exit, the
+ * signal number for a death by signal. The kernel thread's own exit code, which the shell
+ * shows in $?, is bash's: the exit code, or 128 + the signal.
+ */
+void __noreturn do_exit(int code)
+{
+	struct task *t = current;
+	struct mm_struct *mm = t->mm;
+	struct fpu *fpu = t->fpu;
+	int sig = code & WSIG_MASK;
+
+	exit_children(t);
+	t->wait_status = code;
+
+	/* Off the process's tables and FPU area first, so that no switch touches them freed. */
+	local_irq_disable();
+	t->mm = NULL;
+	t->fpu = NULL;
+	switch_mm(NULL);
+	local_irq_enable();
+	mmput(mm);
+	if (fpu)
+		fpu_free(fpu);
+	kfree(t->sighand);
+	t->sighand = NULL;
+	kthread_exit(sig ? SIG_EXIT_BASE + sig : (code >> WEXIT_SHIFT) & EXIT_CODE_MASK);
+}
+
+long sys_exit(int error_code)
+{
+	do_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT); /* one thread: as exit_group */
+}
+
+long sys_exit_group(int error_code)
+{
+	do_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT);
+}
+
+/*
+ * Linux's show_signal_msg line, then the default action of the signal: the process dies. The
+ * kernel, the shell and every other process go on.
+ */
+void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
+{
+	struct task *t = current;
+
+	if (regs->vector == VEC_PAGE_FAULT) /* the address and the error code, as Linux */
+		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n", t->comm,
+		       t->pid, addr, regs->rip, regs->rsp, regs->error_code);
+	else if (regs->vector == VEC_GENERAL_PROTECTION)
+		printk(KERN_INFO "traps: %s[%d] general protection fault ip:%lx sp:%lx error:%lx\n",
+		       t->comm, t->pid, regs->rip, regs->rsp, regs->error_code);
+	else
+		printk(KERN_INFO "traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n", t->comm, t->pid,
+		       exception_name(regs->vector), regs->rip, regs->rsp, regs->error_code);
+	local_irq_enable();
+	do_exit(sig);
+}

@@ -1,0 +1,243 @@
+/*
+ * fork, and wait4 to collect what a child left (Linux's kernel/sched/fork.c and kernel/sched/exit.c).
+ *
+ * fork makes a new task (a kernel thread, as every Lucid task starts) with a copy of the
+ * parent's address space, FPU state, TLS base, signal state and open files, and a copy of the
+ * parent's system-call frame with RAX 0: the child's first run leaves the kernel through that
+ * frame (ret_from_fork), so it returns from the same fork as its parent, with 0.
+ *
+ * wait4 finds an exited child (a zombie: TASK_DEAD, not yet reaped), takes its status word and
+ * frees it (kthread_join). A child's exit wakes its parent's wait_chldexit queue.
+ *
+ * One deviation from Linux, until there is an init to adopt orphans: a process that exits ends
+ * its children too (as Ctrl-C would) and reaps them, so that no task is left that nobody can
+ * collect. The clone flags accepted are what the C libraries' fork() passes: SIGCHLD, with
+ * glibc's CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, and no new stack.
+ */
+#include "kernel/syscalls.h"
+#include "kernel/sched/sched.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/signal.h"
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/fpu.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/syscall.h"
+#include "arch/x86_64/uaccess.h"
+#include "kernel/mm/kstack.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define SIGCHLD 17
+#define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID 0x01000000
+#define WNOHANG 0x00000001
+#define WUNTRACED 0x00000002
+#define WCONTINUED 0x00000008
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
+#define MAX_USER_PROCS 64 /* a fork bomb meets EAGAIN here, and the shell still answers */
+#define RUSAGE_SIZE 144 /* struct rusage on x86_64: zeroes for now */
+
+static int nr_user_procs;
+
+void ret_to_user(struct pt_regs *regs) __noreturn;
+
+/* The child's first code: its copy of the parent's frame, RAX 0, back to ring 3. */
+static int ret_from_fork(void *arg)
+{
+	struct pt_regs regs = *(struct pt_regs *)arg;
+
+	kfree(arg);
+	regs.rax = 0;
+	local_irq_disable();
+	current->curr_ret_stack = 0; /* the kernel frames below never return */
+	ret_to_user(&regs);
+}
+
+static struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+
+	if (!mm)
+		return NULL;
+	uint64_t *pgd = mm->pgd;
+	*mm = *old;
+	mm->pgd = pgd;
+	if (mmu_user_copy(pgd, old->pgd)) {
+		mmput(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_tidptr)
+{
+	struct task *p = current, *c;
+	struct pt_regs *regs = (struct pt_regs *)((char *)p->stack + KSTACK_SIZE) - 1;
+
+	if ((flags & ~(CSIGNAL | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) ||
+	    (flags & CSIGNAL) != SIGCHLD || newsp)
+		return -EINVAL; /* threads and the rest of clone come later */
+	if (__atomic_add_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED) > MAX_USER_PROCS) {
+		__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
+		return -EAGAIN;
+	}
+	struct pt_regs *frame = kmalloc(sizeof(*frame));
+	struct mm_struct *mm = frame ? dup_mm(p->mm) : NULL;
+	struct fpu *fpu = mm ? fpu_alloc() : NULL;
+	struct k_sigaction *sighand = NULL;
+	size_t sighand_size = 64 * 32; /* NSIG entries of struct k_sigaction (kernel/sys.c) */
+
+	if (fpu && p->sighand) {
+		sighand = kmalloc(sighand_size);
+		if (sighand)
+			memcpy(sighand, p->sighand, sighand_size);
+	}
+	c = fpu && (sighand || !p->sighand) ? kthread_create(ret_from_fork, frame, p->comm) : NULL;
+	if (!c) {
+		kfree(sighand);
+		if (fpu)
+			fpu_free(fpu);
+		mmput(mm);
+		kfree(frame);
+		__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
+		return -ENOMEM;
+	}
+	*frame = *regs;
+	fpu_save(fpu); /* the parent's registers, live: the kernel never touches them */
+	c->mm = mm;
+	c->fpu = fpu;
+	c->fsbase = p->fsbase;
+	c->blocked = p->blocked;
+	c->sighand = sighand;
+	c->parent = p;
+	if (flags & CLONE_CHILD_CLEARTID)
+		c->clear_child_tid = (unsigned long)child_tidptr;
+	if (flags & CLONE_CHILD_SETTID) {
+		/* In the child's memory: its copy of the variable. */
+		int *kaddr = NULL;
+		unsigned long a = (unsigned long)child_tidptr;
+		if (a < TASK_SIZE_MAX - sizeof(int) &&
+		    (a & (PAGE_SIZE - 1)) <= PAGE_SIZE - sizeof(int))
+			kaddr = mmu_user_page(mm->pgd, ALIGN_DOWN(a, PAGE_SIZE), NULL);
+		if (kaddr)
+			*(int *)((char *)kaddr + (a & (PAGE_SIZE - 1))) = c->pid;
+	}
+	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
+	setpgid_task(c, p->pgrp);
+	int pid = c->pid;
+	wake_up_new_task(c);
+	return pid;
+}
+
+long sys_fork(void)
+{
+	return do_fork(SIGCHLD, 0, NULL);
+}
+
+long sys_vfork(void)
+{
+	return do_fork(SIGCHLD, 0, NULL); /* a copy, not a shared address space: correct, slower */
+}
+
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
+	       int __user *child_tidptr, unsigned long tls)
+{
+	(void)parent_tidptr;
+	(void)tls;
+	return do_fork(clone_flags, newsp, child_tidptr);
+}
+
+/* A child of p that pid selects (-1 or 0: any), and whether one is a zombie. */
+static struct task *find_child(struct task *p, int pid, bool *any)
+{
+	struct task *t, *zombie = NULL;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+	*any = false;
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->parent != p || t->reaped || (pid > 0 && t->pid != pid))
+			continue;
+		*any = true;
+		if (READ_ONCE(t->state) == TASK_DEAD) {
+			zombie = t;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return zombie;
+}
+
+static int reap(struct task *t, int *status)
+{
+	int pid = t->pid;
+
+	t->reaped = true;
+	*status = t->wait_status;
+	kthread_join(t);
+	__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
+	return pid;
+}
+
+long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
+{
+	struct task *p = current, *z;
+	bool any;
+	int status;
+
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
+		return -EINVAL;
+	if (upid < -1)
+		upid = -1; /* a process group: all of Lucid's are one group for now */
+	for (;;) {
+		z = find_child(p, upid, &any);
+		if (z || !any || (options & WNOHANG))
+			break;
+		if (wait_event_interruptible(&p->wait_chldexit, ({
+			    bool a;
+			    find_child(p, upid, &a) || !a;
+		    })))
+			return -EINTR;
+	}
+	if (!any)
+		return -ECHILD;
+	if (!z)
+		return 0; /* WNOHANG: children, none exited */
+	int pid = reap(z, &status);
+	if (stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
+		return -EFAULT;
+	if (ru && clear_user(ru, RUSAGE_SIZE))
+		return -EFAULT;
+	return pid;
+}
+
+/* At exit: end the children still running, and collect every child. */
+void exit_children(struct task *p)
+{
+	struct task *t;
+	bool any;
+	int status;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t->parent == p && !t->reaped)
+			send_sig(SIGKILL, t); /* no init to adopt them (yet): orphans die */
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	for (;;) {
+		struct task *z = find_child(p, -1, &any);
+
+		if (z)
+			reap(z, &status);
+		else if (!any)
+			break;
+		else
+			wait_event(&p->wait_chldexit, ({
+				bool a;
+				find_child(p, -1, &a) || !a;
+			}));
+	}
+}

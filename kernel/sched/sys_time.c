@@ -1,0 +1,136 @@
+/*
+ * Time for user programs: clock_gettime, gettimeofday, nanosleep and clock_nanosleep (Linux's
+ * kernel/time/posix-timers.c and hrtimer.c, their entry points).
+ *
+ * Lucid reads no battery-backed clock, so CLOCK_REALTIME counts from the epoch as if the
+ * machine had booted at 1970-01-01 00:00:00: the same as CLOCK_MONOTONIC. Every clock here
+ * is the TSC-based ktime_get_ns(); the CPU-time clocks are too (a process runs alone).
+ */
+#include "kernel/syscalls.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/time.h"
+#include "kernel/sched/timer.h"
+#include "kernel/sched/wait.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/errno.h"
+
+#define CLOCK_REALTIME 0 /* Linux's clock ids */
+#define CLOCK_MONOTONIC 1
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
+#define TIMER_ABSTIME 0x01
+
+struct __kernel_timespec {
+	long tv_sec, tv_nsec;
+};
+
+struct __kernel_old_timeval {
+	long tv_sec, tv_usec;
+};
+
+static int clock_ns(int which_clock, uint64_t *ns)
+{
+	switch (which_clock) {
+	case CLOCK_REALTIME:
+	case CLOCK_MONOTONIC:
+	case CLOCK_PROCESS_CPUTIME_ID:
+	case CLOCK_THREAD_CPUTIME_ID:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+		*ns = ktime_get_ns();
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
+{
+	uint64_t ns;
+	int err = clock_ns(which_clock, &ns);
+
+	if (err)
+		return err;
+	struct __kernel_timespec ts = {(long)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC)};
+	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
+{
+	uint64_t ns = ktime_get_ns();
+	struct __kernel_old_timeval t = {(long)(ns / NSEC_PER_SEC),
+					 (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC)};
+	static const int zero_tz[2]; /* struct timezone: UTC, no DST */
+
+	if (tv && copy_to_user(tv, &t, sizeof(t)))
+		return -EFAULT;
+	if (tz && copy_to_user(tz, zero_tz, sizeof(zero_tz)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Sleeps until the clock reads end (ns), or Ctrl-C: then -EINTR and, for a relative sleep,
+ * the time left in rem, as Linux (the shell then ends the program on its way out).
+ */
+static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem)
+{
+	uint64_t now;
+
+	while ((now = ktime_get_ns()) < end) {
+		if (signal_pending_current()) {
+			uint64_t left = end - now;
+			struct __kernel_timespec ts = {(long)(left / NSEC_PER_SEC),
+						       (long)(left % NSEC_PER_SEC)};
+
+			if (rem && copy_to_user(rem, &ts, sizeof(ts)))
+				return -EFAULT;
+			return -EINTR;
+		}
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_timeout((long)((end - now) / NSEC_PER_MSEC) + 1); /* ms, rounded up */
+	}
+	return 0;
+}
+
+static long get_timespec(const struct __kernel_timespec __user *u, uint64_t *ns)
+{
+	struct __kernel_timespec ts;
+
+	if (copy_from_user(&ts, u, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
+		return -EINVAL;
+	*ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
+long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
+			 struct __kernel_timespec __user *rmtp)
+{
+	uint64_t ns, now;
+	long err = clock_ns(which_clock, &now);
+
+	if (err)
+		return err;
+	if (which_clock == CLOCK_THREAD_CPUTIME_ID)
+		return -EINVAL; /* as Linux */
+	err = get_timespec(rqtp, &ns);
+	if (err)
+		return err;
+	if (flags & TIMER_ABSTIME)
+		return do_nanosleep(ns, NULL);
+	return do_nanosleep(now + ns, rmtp);
+}
+
+long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
+		   struct __kernel_timespec __user *rmtp)
+{
+	return sys_clock_nanosleep(CLOCK_MONOTONIC, 0, rqtp, rmtp);
+}

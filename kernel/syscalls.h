@@ -1,0 +1,114 @@
+/*
+ * The system calls' C functions, named as Linux names them (include/linux/syscalls.h). Each
+ * takes its arguments as the registers carried them; arch/x86_64/syscall_64.c calls them from
+ * its table. Where Linux splits a call into sys_NAME and ksys_NAME (so the kernel can call the
+ * second itself), Lucid does too, so that traces read as Linux's.
+ */
+#ifndef KERNEL_SYSCALLS_H
+#define KERNEL_SYSCALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "lib/compiler.h"
+
+#define __user /* a pointer into user memory: only uaccess.h's functions may follow it */
+
+struct pt_regs;
+struct task;
+
+/* kernel/fs/read_write.c */
+long sys_read(unsigned int fd, char __user *buf, size_t count);
+long sys_write(unsigned int fd, const char __user *buf, size_t count);
+long ksys_read(unsigned int fd, char __user *buf, size_t count);
+long ksys_write(unsigned int fd, const char __user *buf, size_t count);
+long sys_readv(unsigned long fd, const void __user *vec, unsigned long vlen);
+long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen);
+long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+
+/* kernel/fs/open.c */
+struct stat;
+typedef unsigned short umode_t;
+long sys_open(const char __user *filename, int flags, umode_t mode);
+long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
+long sys_close(unsigned int fd);
+long sys_lseek(unsigned int fd, long offset, unsigned int whence);
+long sys_dup(unsigned int fildes);
+long sys_dup2(unsigned int oldfd, unsigned int newfd);
+long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
+long sys_pipe(int __user *fildes);
+long sys_pipe2(int __user *fildes, int flags);
+long sys_chdir(const char __user *filename);
+long sys_getcwd(char __user *buf, unsigned long size);
+long sys_mkdir(const char __user *pathname, umode_t mode);
+long sys_rmdir(const char __user *pathname);
+long sys_unlink(const char __user *pathname);
+long sys_rename(const char __user *oldname, const char __user *newname);
+long sys_newstat(const char __user *filename, struct stat __user *statbuf);
+long sys_newlstat(const char __user *filename, struct stat __user *statbuf);
+long sys_newfstat(unsigned int fd, struct stat __user *statbuf);
+long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+
+/* kernel/fs/readdir.c */
+long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count);
+
+/* kernel/sys.c */
+long sys_getpid(void);
+long sys_gettid(void);
+long sys_getppid(void);
+long sys_getuid(void);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
+long sys_newuname(void __user *name);
+long sys_set_tid_address(int __user *tidptr);
+long sys_rt_sigaction(int sig, const void __user *act, void __user *oact, size_t sigsetsize);
+long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *oset,
+			size_t sigsetsize);
+
+long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
+long sys_set_robust_list(void __user *head, size_t len);
+long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
+		   void __user *old_rlim);
+long sys_sched_yield(void);
+long sys_pause(void);
+
+/* kernel/sched/sys_time.c */
+struct __kernel_timespec;
+struct __kernel_old_timeval;
+long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
+long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz);
+long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
+		   struct __kernel_timespec __user *rmtp);
+long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
+			 struct __kernel_timespec __user *rmtp);
+
+/* kernel/sched/exit.c */
+long sys_exit(int error_code);
+long sys_exit_group(int error_code);
+void __noreturn do_exit(int code); /* code: wait4's status word */
+
+/* kernel/sched/fork.c */
+long sys_fork(void);
+long sys_vfork(void);
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
+	       int __user *child_tidptr, unsigned long tls);
+long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
+void exit_children(struct task *p);
+/* A fault in user mode that nothing fixes: the one-line report, then the process dies. */
+void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr);
+
+/* arch/x86_64/process_64.c */
+long sys_arch_prctl(int option, unsigned long arg2);
+
+/* kernel/fs/exec.c: run a program in the calling kernel thread; returns only on failure. */
+int kernel_execve(const char *filename, char *const argv[], char *const envp[]);
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp);
+#define PROGRAM_PATH_MAX 256 /* a program's path, as the shell finds it */
+/* For the kernel shell: is name a program (/bin/NAME, or a path)? Then run it in this thread. */
+bool find_program(const char *name, char *path, size_t size);
+int run_program(const char *path, char *const argv[]);
+
+#endif
