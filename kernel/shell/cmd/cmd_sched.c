@@ -75,7 +75,9 @@ static int cmd_sleep(int argc, char **argv)
 		dprintf(STDERR_FILENO, "usage: sleep SECONDS (fractions allowed)\n");
 		return 1;
 	}
-	msleep((unsigned long)ms);
+	/* Interruptible, as a sleep a user waits on must be: Ctrl-C ends it at once. */
+	if (msleep_interruptible((unsigned long)ms))
+		return STATUS_SIGINT;
 	return 0;
 }
 SHELL_CMD("sleep", "sleep SECONDS: pause (fractions allowed)", cmd_sleep);
@@ -120,7 +122,11 @@ static uint64_t parse_cpu_list(const char *s)
 	return mask;
 }
 
-/* taskset MASK CMD... or taskset -c LIST CMD...: run CMD in a thread allowed only there. */
+/*
+ * taskset MASK CMD... or taskset -c LIST CMD...: run CMD in a thread allowed only there. The
+ * thread is in taskset's job and command (kernel/sched/signal.c): Ctrl-C and kill reach it as they
+ * would reach the program Linux's taskset execs, and taskset returns its status.
+ */
 static int cmd_taskset(int argc, char **argv)
 {
 	uint64_t mask = 0;
