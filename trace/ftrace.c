@@ -39,6 +39,8 @@
 #include "lib/ctype.h"
 #include "lib/glob.h"
 #include "lib/kstrtox.h"
+#include "lib/bsearch.h"
+#include "lib/sort.h"
 #include "lib/string.h"
 
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
@@ -101,33 +103,31 @@ notrace unsigned long ftrace_nr_pages(void)
 	return record_pages;
 }
 
-notrace int ftrace_find_rec(unsigned long ip)
+/* Where ip lies against a record: the table is sorted by address (sort_records). */
+static notrace int rec_ip_cmp(const void *key, const void *elt)
 {
-	int lo = 0, hi = nr_records - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (records[mid].ip == ip)
-			return mid;
-		if (records[mid].ip < ip)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
+	unsigned long ip = *(const unsigned long *)key, rec_ip = ((const struct dyn_ftrace *)elt)->ip;
+
+	return (ip > rec_ip) - (ip < rec_ip);
 }
 
-/* Shell sort: a few thousand addresses, once at boot, with no memory to spare for merging. */
+notrace int ftrace_find_rec(unsigned long ip)
+{
+	const struct dyn_ftrace *r =
+		__inline_bsearch(&ip, records, (size_t)nr_records, sizeof(*records), rec_ip_cmp);
+
+	return r ? (int)(r - records) : -1;
+}
+
+static int rec_sort_cmp(const void *a, const void *b)
+{
+	return rec_ip_cmp(&((const struct dyn_ftrace *)a)->ip, b);
+}
+
+/* Once at boot: the sites in address order, so that ftrace_find_rec can search them. */
 static void sort_records(void)
 {
-	for (int gap = nr_records / 2; gap > 0; gap /= 2) {
-		for (int i = gap; i < nr_records; i++) {
-			struct dyn_ftrace tmp = records[i];
-			int j = i;
-			for (; j >= gap && records[j - gap].ip > tmp.ip; j -= gap)
-				records[j] = records[j - gap];
-			records[j] = tmp;
-		}
-	}
+	sort(records, (size_t)nr_records, sizeof(*records), rec_sort_cmp);
 }
 
 void ftrace_init(void)

@@ -37,6 +37,7 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
+#include "lib/bsearch.h"
 #include "lib/string.h"
 
 #define INT3_INSN 0xcc
@@ -86,19 +87,18 @@ notrace void text_poke_sync(void)
 	smp_call_function(sync_core, NULL);
 }
 
+static notrace int loc_addr_cmp(const void *key, const void *elt)
+{
+	unsigned long addr = *(const unsigned long *)key;
+	unsigned long loc = ((const struct text_poke_loc *)elt)->addr;
+
+	return (addr > loc) - (addr < loc);
+}
+
+/* The batch is sorted by address (text_poke.h): a binary search finds a site in it. */
 static notrace const struct text_poke_loc *find_loc(unsigned long addr)
 {
-	int lo = 0, hi = bp_count - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (bp_locs[mid].addr == addr)
-			return &bp_locs[mid];
-		if (bp_locs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	return __inline_bsearch(&addr, bp_locs, (size_t)bp_count, sizeof(*bp_locs), loc_addr_cmp);
 }
 
 /* The two instructions a patched site holds when it is not being patched: a 5-byte NOP, a call. */
