@@ -145,7 +145,10 @@ void ftrace_init(void)
 		return;
 	}
 	printk(KERN_INFO "ftrace: allocating %ld entries in %lu pages\n", count, record_pages);
-	printk(KERN_INFO "ftrace: converting mcount calls to 0f 1f 44 00 00\n");
+	printk(KERN_INFO "ftrace: converting mcount calls to %02x %02x %02x %02x %02x\n",
+	       ftrace_nop_insn[0], ftrace_nop_insn[1], ftrace_nop_insn[2], ftrace_nop_insn[3],
+	       ftrace_nop_insn[4]);
+	text_poke_set_site_insn(ftrace_is_site_insn);
 
 	int bad = 0;
 	for (long i = 0; i < count; i++) {
