@@ -238,7 +238,7 @@ static int bench_thread(void *arg)
 	printf("boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
 	printf("kmain_to_prompt_insns: %lu insns\n", (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
 	printf("ctx_switch_insns: %lu insns\n", (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
-	if (nr_cpu_ids > 1)
+	if (num_online_cpus() > 1)
 		printf("remote_wakeup_insns: %lu insns\n",
 		       (unsigned long)measure_pingpong(0, 1, WAKEUP_ROUNDS));
 	return 0;

@@ -297,7 +297,7 @@ notrace void tracing_reset_cpu(struct trace_array *tr, int cpu)
 
 notrace int tracing_num_online_cpus(void)
 {
-	return nr_cpu_ids;
+	return num_online_cpus();
 }
 
 /* --- sizes and options --------------------------------------------------------------------- */
@@ -421,7 +421,7 @@ extern struct tracer *const __start_tracers[], *const __stop_tracers[];
  */
 static notrace int tracing_possible_cpus(void)
 {
-	return MAX(num_possible_cpus(), nr_cpu_ids);
+	return MAX(num_possible_cpus(), num_online_cpus());
 }
 
 /*
