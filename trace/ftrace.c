@@ -39,6 +39,7 @@
 #include "lib/ctype.h"
 #include "lib/glob.h"
 #include "lib/kstrtox.h"
+#include "lib/bitops.h"
 #include "lib/bsearch.h"
 #include "lib/sort.h"
 #include "lib/string.h"
@@ -46,7 +47,6 @@
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
 #define REC_ENABLED (1u << 31)      /* the site is a call to ftrace_caller now */
 #define REC_FAILED (1u << 30)       /* the site held unexpected bytes: never touch it */
-#define BITS_PER_LONG 64
 
 struct dyn_ftrace {
 	unsigned long ip;
@@ -177,7 +177,7 @@ void ftrace_init(void)
 
 notrace bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
 {
-	return hash->bits && (hash->bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
+	return hash->bits && test_bit((unsigned long)rec, hash->bits);
 }
 
 /*
@@ -190,7 +190,7 @@ notrace bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
 	unsigned long flags = local_irq_save();
 	unsigned long *bits = READ_ONCE(hash->bits);
 	int rec = bits ? ftrace_find_rec(ip) : -1;
-	bool found = rec >= 0 && (bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
+	bool found = rec >= 0 && test_bit((unsigned long)rec, bits);
 
 	local_irq_restore(flags);
 	return found;
@@ -209,7 +209,7 @@ static void sync_hash_readers(void)
 
 static size_t hash_bytes(void)
 {
-	return ALIGN_UP((size_t)nr_records, BITS_PER_LONG) / 8;
+	return BITS_TO_LONGS((size_t)nr_records) * sizeof(unsigned long);
 }
 
 static notrace bool ops_wants(const struct ftrace_ops *ops, int rec)
@@ -403,17 +403,13 @@ int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern)
 	if (graph && !sel.glob)
 		return -EINVAL; /* ftrace_graph_set_hash knows no MATCH_INDEX */
 	for (int i = 0; i < nr_records; i++) {
-		unsigned long bit = 1UL << (i % BITS_PER_LONG);
-
 		if (!selects(&sel, i))
 			continue;
 		matched++;
-		if (remove) {
-			removed += !!(bits[i / BITS_PER_LONG] & bit);
-			bits[i / BITS_PER_LONG] &= ~bit;
-		} else {
-			bits[i / BITS_PER_LONG] |= bit;
-		}
+		if (remove) /* the edit's own copy: no one else reads it yet */
+			removed += __test_and_clear_bit((unsigned long)i, bits);
+		else
+			__set_bit((unsigned long)i, bits);
 	}
 	/* Linux: a word that selects no function is -EINVAL (the graph sets: removes none). */
 	if (!matched || (remove && !removed && graph))
@@ -441,10 +437,8 @@ static void hash_install(struct ftrace_ops *ops, struct ftrace_hash *hash, unsig
 
 void ftrace_hash_edit_commit(struct ftrace_hash_edit *edit)
 {
-	unsigned long count = 0;
+	unsigned long count = bitmap_weight(edit->bits, (unsigned long)nr_records);
 
-	for (int i = 0; i < nr_records; i++)
-		count += edit->bits[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1;
 	hash_install(edit->ops, edit->hash, edit->bits, count);
 	edit->bits = NULL;
 }
