@@ -16,11 +16,11 @@
  * Everything here is notrace, like the rest of lib/.
  */
 #include "lib/regex.h"
+#include "lib/alloc.h"
 #include "lib/compiler.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/kmalloc.h"
 #include <stdint.h>
 
 enum {
@@ -173,7 +173,7 @@ static notrace int parse_set(struct parser *ps, struct frag *f)
 
 	if (re->nsets == REGEX_MAX_STATES)
 		return -EINVAL;
-	uint8_t(*sets)[32] = krealloc(re->sets, (re->nsets + 1) * sizeof(*sets));
+	uint8_t(*sets)[32] = lib_realloc(re->sets, (re->nsets + 1) * sizeof(*sets));
 
 	if (!sets)
 		return -ENOMEM;
@@ -316,7 +316,7 @@ notrace int regex_compile(struct regex *re, const char *pattern, int flags)
 
 	memset(re, 0, sizeof(*re));
 	re->flags = flags;
-	re->states = kmalloc(REGEX_MAX_STATES * sizeof(*re->states));
+	re->states = lib_alloc(REGEX_MAX_STATES * sizeof(*re->states));
 	if (!re->states)
 		return -ENOMEM;
 	err = parse_alt(&ps, &f);
@@ -339,8 +339,8 @@ notrace int regex_compile(struct regex *re, const char *pattern, int flags)
 
 notrace void regex_free(struct regex *re)
 {
-	kfree(re->states);
-	kfree(re->sets);
+	lib_free(re->states);
+	lib_free(re->sets);
 	memset(re, 0, sizeof(*re));
 }
 
