@@ -45,7 +45,7 @@
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
 static struct boot_info boot_info;
-extern uint64_t boot_kmain_tsc; /* kernel/cmd_bench.c */
+uint64_t boot_kmain_tsc;
 
 static void serial_interrupt(struct pt_regs *regs)
 {

@@ -61,7 +61,7 @@ static int nr_records;
 static unsigned long record_pages;
 static struct ftrace_ops *ftrace_ops_list;
 static DEFINE_MUTEX(ftrace_lock); /* the ops list, the filters and the sites */
-uint64_t ftrace_init_insns;
+uint64_t ftrace_init_tsc;
 unsigned long ftrace_update_count;
 
 static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
@@ -167,9 +167,9 @@ void ftrace_init(void)
 	}
 	sort_records();
 	text_poke_sync();
-	ftrace_init_insns = rdtsc() - start;
+	ftrace_init_tsc = rdtsc() - start;
 	printk(KERN_INFO "ftrace: %d call sites converted to NOPs in %lu us%s\n", nr_records,
-	       (unsigned long)(ftrace_init_insns * 1000 / (tsc_khz ? tsc_khz : 1)),
+	       (unsigned long)(ftrace_init_tsc * 1000 / (tsc_khz ? tsc_khz : 1)),
 	       bad ? " (some sites refused)" : "");
 }
 
