@@ -112,9 +112,7 @@ static int cmd_grep(int argc, char **argv)
 			err = 1;
 			continue;
 		}
-		lr.fd = fd;
-		lr.start = lr.end = 0;
-		lr.eof = false;
+		line_reader_reset(&lr, fd);
 		n = grep_fd(&lr, &re, &opt, strcmp(name, "-") ? name : "(standard input)", o);
 		close_input(fd);
 		if (n == -EINTR) {

@@ -229,9 +229,7 @@ static int head_or_tail(int argc, char **argv, bool head)
 		if (argc - first > 1) /* GNU's headers between files */
 			out_printf(o, "%s==> %s <==\n", i ? "\n" : "",
 				   strcmp(name, "-") ? name : "standard input");
-		lr.fd = fd;
-		lr.start = lr.end = 0;
-		lr.eof = false;
+		line_reader_reset(&lr, fd);
 		err = head ? head_fd(o, &lr, &c) : tail_fd(o, &lr, &c);
 		close_input(fd);
 		if (err == -EINTR) {
