@@ -3,7 +3,7 @@
  * so that what students know from Linux reads the same here. Each is a seq_file with one
  * record (single_open), generated afresh at every open, so it is always current. kallsyms is
  * made here too; its seq_file is kernel/kallsyms.c's.
- * /proc/sys/kernel/ is made empty, for the sysctls of later issues (ftrace_enabled, ...).
+ * /proc/sys/kernel/ is made here, empty; kernel/sysctl.c and the tracer add their files to it.
  */
 #include "kernel/proc_fs.h"
 #include "kernel/kallsyms.h"

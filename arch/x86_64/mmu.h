@@ -37,6 +37,6 @@ bool kernel_text_address(uintptr_t addr);
 /* The physical page tables' root, for the APs to load. */
 uintptr_t mmu_kernel_cr3(void);
 
-extern char _text[], _etext[], _erodata[], _end[], _bss_start[], _bss_end[];
+extern char _text[], _etext[], _erodata[], _end[];
 
 #endif
