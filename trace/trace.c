@@ -153,7 +153,7 @@ notrace unsigned int tracing_gen_ctx_dec(void)
  * With record-cmd off nothing is saved, but the task is still marked seen: turning the option
  * on forgets every CPU's mark.
  */
-notrace void tracing_record_cmdline_slow(struct task *t)
+notrace void __tracing_record_cmdline(struct task *t)
 {
 	struct cpu *c = this_cpu();
 
@@ -162,12 +162,6 @@ notrace void tracing_record_cmdline_slow(struct task *t)
 		return; /* busy: try at the next event */
 	c->trace_cmdline_task = t;
 	c->trace_cmdline_pid = t->pid;
-}
-
-notrace void tracing_record_cmdline(struct task *t)
-{
-	if (t)
-		tracing_record_cmdline_inline(t);
 }
 
 /* After record-cmd was off: the next event of each task saves its name again. */
