@@ -120,8 +120,11 @@ int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b);
 /* Writing. reserve returns NULL if recording is off, length > BUF_MAX_DATA_SIZE or no room. */
 struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
 						   unsigned long length);
-int ring_buffer_unlock_commit(struct ring_buffer *buffer);
-/* reserve + copy + commit: 0, or -EBUSY if the event was not recorded. */
+void ring_buffer_unlock_commit(struct ring_buffer *buffer);
+/*
+ * reserve + copy + commit: 0, or why the event was not recorded: -EBUSY recording is off,
+ * -E2BIG length > BUF_MAX_DATA_SIZE, -ENOSPC the buffer is full (and may not overwrite).
+ */
 int ring_buffer_write(struct ring_buffer *buffer, unsigned long length, const void *data);
 /* Where a data record's payload starts (inline: every writer asks, between reserve and commit). */
 static notrace inline void *ring_buffer_event_data(struct ring_buffer_event *event)

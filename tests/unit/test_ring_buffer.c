@@ -436,6 +436,7 @@ static void test_event_encoding(void **state)
 	}
 	/* too large: refused, and not counted as written */
 	assert_null(ring_buffer_lock_reserve(rb, BUF_MAX_DATA_SIZE + 1));
+	assert_int_equal(ring_buffer_write(rb, BUF_MAX_DATA_SIZE + 1, buf), -E2BIG);
 	assert_int_equal(ring_buffer_written_cpu(rb, 0), ARRAY_SIZE(lens));
 	assert_identity(rb, 0);
 	ring_buffer_free(rb);
@@ -495,6 +496,9 @@ static void test_producer_consumer_drops(void **state)
 	for (uint64_t i = 0; i < total; i++)
 		ok += tev_write(rb, 0);
 	assert_true(ok < total);
+	/* ring_buffer_write says why: the buffer is full, not off, nor the event too big. */
+	assert_int_equal(ring_buffer_write(rb, 4, "abcd"), -ENOSPC);
+	total += 1; /* the refused write is a dropped event too */
 	assert_int_equal(ring_buffer_dropped_events_cpu(rb, 0), total - ok);
 	assert_int_equal(ring_buffer_overrun_cpu(rb, 0), 0);
 	assert_int_equal(ring_buffer_entries_cpu(rb, 0), ok);
