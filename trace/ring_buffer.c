@@ -617,7 +617,7 @@ notrace int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, i
 		return -EINVAL;
 	}
 	if (nr_pages > RB_MAX_PAGES)
-		return -EINVAL;
+		return -ENOMEM; /* more than a ring can number: too big, as Linux says of any size */
 	new = kzalloc(buffer->nr_cpus * sizeof(*new));
 	if (!new)
 		return -ENOMEM;

@@ -100,7 +100,7 @@ int ring_buffer_nr_cpus(struct ring_buffer *buffer);
 unsigned long ring_buffer_size(struct ring_buffer *buffer, int cpu);
 /*
  * New size for one CPU or RING_BUFFER_ALL_CPUS. A CPU whose size changes loses its contents and
- * its counters. -ENOMEM (everything as before) or -EINVAL (bad cpu, or over 65535 pages).
+ * its counters. -ENOMEM (everything as before): no memory, or over 65535 pages; -EINVAL: bad cpu.
  */
 int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, int cpu);
 /* Overwrite (1) or producer/consumer (0) mode; takes effect for the next full page. */

@@ -305,8 +305,6 @@ notrace int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long siz
 		return -EINVAL;
 	mutex_lock(&trace_types_lock);
 	ret = ring_buffer_resize(tr->buffer, size, cpu);
-	if (ret == -EINVAL)
-		ret = -ENOMEM; /* more pages than a ring can hold: "too big" is ENOMEM for users */
 	if (!ret) {
 		for (int c = 0; c < tr->nr_cpus; c++)
 			if (cpu == RING_BUFFER_ALL_CPUS || c == cpu)

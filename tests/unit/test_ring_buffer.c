@@ -980,7 +980,7 @@ static void test_reset_and_resize(void **state)
 	assert_int_equal(ring_buffer_resize(rb, 1, 0), 0); /* rounds up to 2 pages */
 	assert_int_equal(ring_buffer_size(rb, 0), 2 * BUF_PAGE_SIZE);
 	assert_int_equal(ring_buffer_resize(rb, 4096, 2), -EINVAL);
-	assert_int_equal(ring_buffer_resize(rb, 70000UL * BUF_PAGE_SIZE, 0), -EINVAL);
+	assert_int_equal(ring_buffer_resize(rb, 70000UL * BUF_PAGE_SIZE, 0), -ENOMEM);
 	for (int i = 0; i < 2000; i++)
 		assert_true(tev_write(rb, 0));
 	assert_identity(rb, 0);
