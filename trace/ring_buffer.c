@@ -1325,17 +1325,17 @@ notrace bool ring_buffer_empty(struct ring_buffer *buffer)
 	return true;
 }
 
-notrace void *ring_buffer_alloc_read_page(struct ring_buffer *buffer, int cpu)
+/*
+ * Linux's take the buffer and CPU, to keep a freed page for that CPU's next reader; these
+ * pages come from the heap, for any buffer and CPU, so they need neither.
+ */
+notrace void *ring_buffer_alloc_read_page(void)
 {
-	(void)buffer;
-	(void)cpu;
 	return kzalloc(RB_PAGE_SIZE);
 }
 
-notrace void ring_buffer_free_read_page(struct ring_buffer *buffer, int cpu, void *data)
+notrace void ring_buffer_free_read_page(void *data)
 {
-	(void)buffer;
-	(void)cpu;
 	kfree(data);
 }
 

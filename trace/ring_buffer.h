@@ -174,8 +174,8 @@ void ring_buffer_dump_end(struct ring_buffer *buffer);
  * RB_MISSED_* flags, records) and consumes them. Returns the bytes of records copied, or
  * -EAGAIN if there is nothing (or, with full, if the writer is still on the oldest page).
  */
-void *ring_buffer_alloc_read_page(struct ring_buffer *buffer, int cpu);
-void ring_buffer_free_read_page(struct ring_buffer *buffer, int cpu, void *data);
+void *ring_buffer_alloc_read_page(void);
+void ring_buffer_free_read_page(void *data);
 int ring_buffer_read_page(struct ring_buffer *buffer, void **data_page, size_t len, int cpu,
 			  int full);
 

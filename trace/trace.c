@@ -315,10 +315,10 @@ notrace int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long siz
 }
 
 /* A core option; the caller holds trace_types_lock. */
-notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
+notrace void set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 {
 	if (!!(tr->trace_flags & mask) == !!enabled)
-		return 0;
+		return;
 	if (mask == TRACE_ITER_OVERWRITE) {
 		ring_buffer_change_overwrite(tr->buffer, enabled);
 		if (tr->snapshot_buffer) /* its per-CPU parts may be swapped in */
@@ -327,7 +327,6 @@ notrace int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabl
 	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
 	if (mask == TRACE_ITER_RECORD_CMD && enabled)
 		tracing_forget_cmdline_tasks(); /* names of tasks seen while it was off */
-	return 0;
 }
 
 /* A tracer's option; the tracer may refuse. The caller holds trace_types_lock. */

@@ -599,7 +599,7 @@ static void test_time_extend_and_stamps(void **state)
 	ring_buffer_read_finish(iter);
 
 	/* so do raw pages, read the way trace-cmd reads them */
-	page = ring_buffer_alloc_read_page(rb, 0);
+	page = ring_buffer_alloc_read_page();
 	assert_non_null(page);
 	while (ring_buffer_read_page(rb, &page, RB_PAGE_SIZE, 0, 0) > 0)
 		assert_true(raw_parse(page, expect_raw, &e, &st, NULL) > 0);
@@ -607,7 +607,7 @@ static void test_time_extend_and_stamps(void **state)
 	assert_int_equal(e.got, e.n);
 	assert_true(st.extend >= 6); /* deltas of 2^27 and more */
 	assert_true(st.stamp >= 1); /* the step back in time */
-	ring_buffer_free_read_page(rb, 0, page);
+	ring_buffer_free_read_page(page);
 
 	/* and the consumer: write them again and consume */
 	ring_buffer_reset(rb);
@@ -835,7 +835,7 @@ static void test_read_page(void **state)
 {
 	(void)state;
 	struct ring_buffer *rb = new_rb(8, RB_FL_OVERWRITE, 1);
-	void *page = ring_buffer_alloc_read_page(rb, 0);
+	void *page = ring_buffer_alloc_read_page();
 	struct check c = {0};
 	struct raw_check r = {&c, 0};
 	uint64_t missed, total_missed = 0, got = 0;
@@ -876,7 +876,7 @@ static void test_read_page(void **state)
 	assert_int_equal(total_missed, ring_buffer_overrun_cpu(rb, 0));
 	assert_int_equal(got + total_missed, 5010);
 	assert_identity(rb, 0);
-	ring_buffer_free_read_page(rb, 0, page);
+	ring_buffer_free_read_page(page);
 	ring_buffer_free(rb);
 }
 
@@ -1228,7 +1228,7 @@ static void run_stress(int nr_cpus, unsigned int pages, unsigned int flags, uint
 	s->nr_cpus = nr_cpus;
 	s->per_cpu = per_cpu;
 	s->work = work;
-	s->page = ring_buffer_alloc_read_page(s->rb, 0);
+	s->page = ring_buffer_alloc_read_page();
 	assert_non_null(s->page);
 	for (int c = 0; c < nr_cpus; c++) {
 		s->iters[c] = ring_buffer_read_prepare(s->rb, c);
@@ -1316,7 +1316,7 @@ static void run_stress(int nr_cpus, unsigned int pages, unsigned int flags, uint
 
 	for (int c = 0; c < nr_cpus; c++)
 		ring_buffer_read_finish(s->iters[c]);
-	ring_buffer_free_read_page(s->rb, 0, s->page);
+	ring_buffer_free_read_page(s->page);
 	ring_buffer_free(s->rb);
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);
