@@ -162,14 +162,13 @@ notrace int register_ftrace_function_probe(const char *glob, struct trace_array 
 	return n;
 }
 
-notrace int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
+notrace int unregister_ftrace_function_probe_func(const char *glob,
 						  const struct ftrace_probe_ops *probe_ops)
 {
 	struct ftrace_func_probe *probe = find_probe(probe_ops);
 	char *pattern;
 	int n, ret;
 
-	(void)tr;
 	if (!probe || !probe->ops.filter_hash.count)
 		return -ENODEV;
 	n = probe_changes(probe, glob, true, NULL, 0);
@@ -212,7 +211,7 @@ notrace int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_s
 	probe = find_probe(probe_ops);
 	if (spec->remove) {
 		if (apply)
-			ret = unregister_ftrace_function_probe_func(spec->glob, tr, probe_ops);
+			ret = unregister_ftrace_function_probe_func(spec->glob, probe_ops);
 		else if (!probe || !probe->ops.filter_hash.count)
 			ret = -ENODEV;
 		else

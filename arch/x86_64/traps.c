@@ -164,10 +164,10 @@ notrace void do_fatal_exception(struct pt_regs *r)
 	panic("Fatal exception");
 }
 
-notrace void do_nmi(struct pt_regs *r)
+notrace void do_nmi(void)
 {
 	if (cpu_stop_requested())
-		cpu_stop_this(r); /* does not return */
+		cpu_stop_this(); /* does not return */
 	printk(KERN_EMERG "Uhhuh. NMI received on CPU %d\n", smp_processor_id());
 }
 
