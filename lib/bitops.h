@@ -22,7 +22,7 @@
 _Static_assert(sizeof(long) * CHAR_BIT == BITS_PER_LONG, "a long is 64 bits");
 #define BIT(nr) (1UL << (nr))
 #define BIT_MASK(nr) (1UL << ((nr) % BITS_PER_LONG)) /* nr's bit in its word */
-#define BIT_WORD(nr) ((nr) / BITS_PER_LONG)          /* nr's word in the bitmap */
+#define BIT_WORD(nr) ((nr) / BITS_PER_LONG) /* nr's word in the bitmap */
 #define BITS_TO_LONGS(nbits) (((nbits) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 
 static __always_inline bool test_bit(unsigned long nr, const volatile unsigned long *addr)

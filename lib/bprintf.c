@@ -43,8 +43,8 @@ struct directive {
 static notrace struct directive directive(const char *start, int len,
 					  const struct printf_spec *spec)
 {
-	struct directive d = {start, start + len, spec->width_star + spec->precision_star,
-			      ARG_NONE, spec->precision_star ? PREC_STAR : spec->precision};
+	struct directive d = {start, start + len, spec->width_star + spec->precision_star, ARG_NONE,
+			      spec->precision_star ? PREC_STAR : spec->precision};
 
 	switch (spec->type) {
 	case FORMAT_TYPE_INT:
@@ -231,7 +231,7 @@ notrace int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t 
 		}
 		case ARG_NONE: /* "%%" is a '%' whatever its flags, as vsnprintf prints it */
 			n = spec.type == FORMAT_TYPE_PERCENT_CHAR ? snprintf(dst, room, "%%")
-								 : snprintf(dst, room, "%s", one);
+								  : snprintf(dst, room, "%s", one);
 			break;
 		}
 		out += (size_t)n;

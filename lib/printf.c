@@ -96,7 +96,8 @@ static notrace void emit_number(struct out *o, unsigned long long v, bool negati
 	int total = (sign != 0) + (int)strlen(prefix) + zeros + n;
 
 	/* The 0 flag pads with zeros after the sign and prefix, unless a precision or '-' is given. */
-	if ((sp->flags & ZEROPAD) && !(sp->flags & LEFT) && sp->precision < 0 && sp->field_width > total) {
+	if ((sp->flags & ZEROPAD) && !(sp->flags & LEFT) && sp->precision < 0 &&
+	    sp->field_width > total) {
 		zeros += sp->field_width - total;
 		total = sp->field_width;
 	}
@@ -312,8 +313,8 @@ notrace int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			if (sp.is_signed) {
 				long long v = get_signed(&args, sp.qualifier);
 				/* Negate in unsigned arithmetic: -LLONG_MIN does not fit a long long. */
-				unsigned long long mag =
-					v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+				unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v
+							       : (unsigned long long)v;
 
 				emit_number(&o, mag, v < 0, 10, false, &sp, true);
 			} else {

@@ -174,7 +174,8 @@ static notrace int parse_set(struct parser *ps, struct frag *f)
 
 	if (re->nsets == REGEX_MAX_STATES)
 		return -EINVAL;
-	unsigned long(*sets)[REGEX_SET_LONGS] = lib_realloc(re->sets, (re->nsets + 1) * sizeof(*sets));
+	unsigned long(*sets)[REGEX_SET_LONGS] =
+		lib_realloc(re->sets, (re->nsets + 1) * sizeof(*sets));
 
 	if (!sets)
 		return -ENOMEM;
@@ -364,12 +365,12 @@ static notrace void add_state(const struct regex *re, struct nfa_set *set, int i
 	uint8_t stack[REGEX_MAX_STATES];
 	int sp = 0;
 
-#define PUSH(s)                                                  \
-	do {                                                     \
-		if (!test_bit((unsigned long)(s), set->in)) {    \
-			__set_bit((unsigned long)(s), set->in);  \
-			stack[sp++] = (s);                       \
-		}                                                \
+#define PUSH(s)                                                 \
+	do {                                                    \
+		if (!test_bit((unsigned long)(s), set->in)) {   \
+			__set_bit((unsigned long)(s), set->in); \
+			stack[sp++] = (s);                      \
+		}                                               \
 	} while (0)
 
 	PUSH(id);

@@ -106,7 +106,8 @@ notrace unsigned long ftrace_nr_pages(void)
 /* Where ip lies against a record: the table is sorted by address (sort_records). */
 static notrace int rec_ip_cmp(const void *key, const void *elt)
 {
-	unsigned long ip = *(const unsigned long *)key, rec_ip = ((const struct dyn_ftrace *)elt)->ip;
+	unsigned long ip = *(const unsigned long *)key;
+	unsigned long rec_ip = ((const struct dyn_ftrace *)elt)->ip;
 
 	return (ip > rec_ip) - (ip < rec_ip);
 }

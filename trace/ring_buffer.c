@@ -730,7 +730,8 @@ static notrace void rb_pad_page(struct buffer_page *bpage, uint64_t seq)
 			continue;
 		/* Linux's two paddings: 4 bytes left is a bare header, else a sized record. */
 		pad = (struct ring_buffer_event *)&bpage->page->data[off];
-		rb_set_header(pad, RINGBUF_TYPE_PADDING, BUF_PAGE_SIZE - off > RB_EVNT_HDR_SIZE ? 1 : 0);
+		rb_set_header(pad, RINGBUF_TYPE_PADDING,
+			      BUF_PAGE_SIZE - off > RB_EVNT_HDR_SIZE ? 1 : 0);
 		if (BUF_PAGE_SIZE - off > RB_EVNT_HDR_SIZE)
 			pad->array[0] = BUF_PAGE_SIZE - off - RB_EVNT_HDR_SIZE;
 		return;

@@ -126,9 +126,10 @@ static notrace bool poke_int3_handler(struct pt_regs *regs)
 	if (gone) {
 		text_poke_site_fn is_site = READ_ONCE(holds_site_insn);
 
-		regs->rip = kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site && is_site(site)
-				    ? addr + POKE_INSN_MAX
-				    : addr;
+		regs->rip =
+			kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site && is_site(site)
+				? addr + POKE_INSN_MAX
+				: addr;
 		return true;
 	}
 	return false;
@@ -146,8 +147,8 @@ notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
 		text_poke((void *)locs[i].addr, &int3, INT3_INSN_SIZE);
 	text_poke_sync();
 	for (int i = 0; i < n; i++)
-		text_poke((void *)(locs[i].addr + INT3_INSN_SIZE), locs[i].new_insn + INT3_INSN_SIZE,
-			  POKE_INSN_MAX - INT3_INSN_SIZE);
+		text_poke((void *)(locs[i].addr + INT3_INSN_SIZE),
+			  locs[i].new_insn + INT3_INSN_SIZE, POKE_INSN_MAX - INT3_INSN_SIZE);
 	text_poke_sync();
 	for (int i = 0; i < n; i++)
 		text_poke((void *)locs[i].addr, locs[i].new_insn, INT3_INSN_SIZE);

@@ -85,8 +85,8 @@ static void test_ranges(void **state)
 {
 	(void)state;
 	for (unsigned long addr = 0; addr < RANGES_END + 10; addr++) {
-		const unsigned long *hit = bsearch(&addr, starts, ARRAY_SIZE(starts), sizeof(starts[0]),
-						   cmp_range);
+		const unsigned long *hit =
+			bsearch(&addr, starts, ARRAY_SIZE(starts), sizeof(starts[0]), cmp_range);
 		long want = -1; /* the last start <= addr, if addr is inside the ranges */
 
 		for (size_t i = 0; i < ARRAY_SIZE(starts) && addr < RANGES_END; i++)
