@@ -169,7 +169,8 @@ static notrace int decode_digits(const char **fmt)
 	return n;
 }
 
-notrace int format_decode(const char *fmt, struct printf_spec *spec)
+/* Inline in vsnprintf, which runs for every printk; format_decode() for everyone else. */
+static __always_inline int __format_decode(const char *fmt, struct printf_spec *spec)
 {
 	const char *start = fmt;
 
@@ -254,6 +255,11 @@ notrace int format_decode(const char *fmt, struct printf_spec *spec)
 	return (int)(fmt - start);
 }
 
+notrace int format_decode(const char *fmt, struct printf_spec *spec)
+{
+	return __format_decode(fmt, spec);
+}
+
 /* A '*' argument, clamped to FORMAT_FIELD_MAX either way (it may be negative). */
 static notrace int clamp_field(int n)
 {
@@ -293,9 +299,12 @@ notrace int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	while (*fmt) {
 		struct printf_spec sp;
 		const char *start = fmt;
-		int read = format_decode(fmt, &sp);
 
-		fmt += read;
+		if (*fmt != '%') { /* literal text: straight out, without decoding it first */
+			put(&o, *fmt++);
+			continue;
+		}
+		fmt += __format_decode(fmt, &sp);
 		if (sp.width_star) {
 			sp.field_width = clamp_field(va_arg(args, int));
 			if (sp.field_width < 0) { /* a negative "*" width means left-justify */
@@ -346,7 +355,7 @@ notrace int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case FORMAT_TYPE_PERCENT_CHAR:
 			put(&o, '%');
 			break;
-		default: /* literal text, or an unknown or cut-off directive: as it stands */
+		default: /* an unknown or cut-off directive: as it stands */
 			while (start < fmt)
 				put(&o, *start++);
 			break;

@@ -125,10 +125,19 @@ static int rec_sort_cmp(const void *a, const void *b)
 	return rec_ip_cmp(&((const struct dyn_ftrace *)a)->ip, b);
 }
 
-/* Once at boot: the sites in address order, so that ftrace_find_rec can search them. */
+/*
+ * Once at boot: the sites in address order, so that ftrace_find_rec can search them. The linker
+ * lays __mcount_loc out in link order, which is address order, so the table is normally sorted
+ * already: a look costs one pass, and sort() runs only if some object broke the order.
+ */
 static void sort_records(void)
 {
-	sort(records, (size_t)nr_records, sizeof(*records), rec_sort_cmp);
+	for (int i = 1; i < nr_records; i++) {
+		if (records[i - 1].ip > records[i].ip) {
+			sort(records, (size_t)nr_records, sizeof(*records), rec_sort_cmp);
+			return;
+		}
+	}
 }
 
 void ftrace_init(void)
