@@ -109,7 +109,9 @@ static notrace int rec_ip_cmp(const void *key, const void *elt)
 	unsigned long ip = *(const unsigned long *)key;
 	unsigned long rec_ip = ((const struct dyn_ftrace *)elt)->ip;
 
-	return (ip > rec_ip) - (ip < rec_ip);
+	if (ip < rec_ip)
+		return -1;
+	return ip > rec_ip; /* branches, not arithmetic: inlined, they merge with bsearch's */
 }
 
 notrace int ftrace_find_rec(unsigned long ip)

@@ -90,7 +90,9 @@ static notrace int loc_addr_cmp(const void *key, const void *elt)
 	unsigned long addr = *(const unsigned long *)key;
 	unsigned long loc = ((const struct text_poke_loc *)elt)->addr;
 
-	return (addr > loc) - (addr < loc);
+	if (addr < loc)
+		return -1;
+	return addr > loc; /* branches, not arithmetic: inlined, they merge with bsearch's */
 }
 
 /* The batch is sorted by address (text_poke.h): a binary search finds a site in it. */
