@@ -1,14 +1,14 @@
 /*
  * vsnprintf: the one formatter behind printk, the tracer's output and the shell.
  *
- * The format is walked once. format_decode() reads each piece of it, literal text or a directive,
- * into a struct printf_spec (flags, width, precision, length; lib/printf_spec.h, shared with the
- * binary printf of lib/bprintf.c), its argument is fetched at the right C type, and one of two
- * emitters writes
- * it: emit_str for text (%s %c, "(null)", symbols) and emit_number for integers, which lays out
- * [spaces][sign][0x prefix][zeros][digits][spaces] as C99 describes. Every character goes through
- * put(), which stores it only while it fits but always counts it: that count is what vsnprintf
- * returns, so callers can tell the output was cut short (Linux's and C's contract).
+ * The format is walked once. Literal text is copied out as it comes; format_decode() reads each
+ * directive into a struct printf_spec (flags, width, precision, length; lib/printf_spec.h, the
+ * decoder the binary printf of lib/bprintf.c uses too), its argument is fetched at the right C
+ * type, and one of two emitters writes it: emit_str for text (%s %c, "(null)", symbols) and
+ * emit_number for integers, which lays out [spaces][sign][0x prefix][zeros][digits][spaces] as
+ * C99 describes. Every character goes through put(), which stores it only while it fits but
+ * always counts it: that count is what vsnprintf returns, so callers can tell the output was cut
+ * short (Linux's and C's contract).
  *
  * Plain conversions match glibc byte for byte (the unit tests compare them), including %p as
  * "0x..." and "(nil)". %pS/%ps are Linux's symbol extensions; the symbolizer is registered by the
