@@ -30,7 +30,7 @@ GDBPORT ?= $(shell expr `id -u` % 5000 + 25000)
 
 B := build
 
-# --- sanitizer builds (issue 9): `make UBSAN=1` builds in build-ubsan/, so that its objects and
+# --- sanitizer builds: `make UBSAN=1` builds in build-ubsan/, so that its objects and
 # the normal build's never mix and both can exist at once (B=... on the command line still wins).
 UBSAN ?= 0
 ifeq ($(UBSAN),1)
@@ -218,7 +218,7 @@ clean:
 
 -include $(KOBJS:.o=.d)
 
-# --- fuzzing (issue 9) -----------------------------------------------------------------------
+# --- fuzzing ---------------------------------------------------------------------------------
 # libFuzzer targets, built with clang from the kernel's own sources as the unit tests are
 # (-DLUCID_HOST, never a copy). Each tests/fuzz/NAME.mk says:
 #     FUZZ_TARGETS += NAME
@@ -248,7 +248,7 @@ fuzz: deps fuzz-build
 	@$(PYTHON) tests/run_tests.py --fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_SECONDS)
 .PHONY: fuzz fuzz-build
 
-# --- sanitizers in the kernel (issue 9) ------------------------------------------------------
+# --- sanitizers in the kernel ----------------------------------------------------------------
 # -fstack-protector-strong is always on (STACKPROTECTOR=0 turns it off), as in the kernels Linux
 # distributions ship: it costs a compare only in functions with local arrays, needs one global
 # from the kernel (kernel/debug/stackprotector.c), and so every test run checks it. gcc's default

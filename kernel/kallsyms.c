@@ -14,6 +14,7 @@
  */
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
+#include "lib/bsearch.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "lib/compiler.h"
@@ -25,20 +26,32 @@ extern const unsigned int kallsyms_name_offsets[];
 extern const unsigned char kallsyms_types[]; /* nm's letter: t, T, W */
 extern const char kallsyms_names[];
 
+/*
+ * Each symbol as the range of addresses up to the next one (the last: up to the end of the text).
+ * Symbols at the same address (aliases) give empty ranges but the last, which matches: the last
+ * symbol whose address is <= addr.
+ */
+static notrace int symbol_range_cmp(const void *key, const void *elt)
+{
+	unsigned long addr = *(const unsigned long *)key;
+	const unsigned long *start = elt, *last = &kallsyms_addresses[kallsyms_num - 1];
+	unsigned long end = start < last ? start[1] : kallsyms_text_end;
+
+	if (addr < *start)
+		return -1;
+	return addr >= end;
+}
+
 notrace bool kallsyms_lookup(unsigned long addr, const char **name, unsigned long *start,
 			     unsigned long *size)
 {
 	if (!kallsyms_num || addr < kallsyms_addresses[0] || addr >= kallsyms_text_end)
 		return false;
-	/* The last symbol whose address is <= addr. */
-	unsigned long lo = 0, hi = kallsyms_num;
-	while (hi - lo > 1) {
-		unsigned long mid = lo + (hi - lo) / 2;
-		if (kallsyms_addresses[mid] <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	const unsigned long *sym = __inline_bsearch(&addr, kallsyms_addresses, kallsyms_num,
+						    sizeof(*kallsyms_addresses), symbol_range_cmp);
+	if (!sym) /* cannot happen: the first range starts at [0], the last ends at the text end */
+		return false;
+	unsigned long lo = (unsigned long)(sym - kallsyms_addresses);
 	unsigned long end = lo + 1 < kallsyms_num ? kallsyms_addresses[lo + 1] : kallsyms_text_end;
 	if (name)
 		*name = &kallsyms_names[kallsyms_name_offsets[lo]];

@@ -47,7 +47,7 @@
 #define MB2_INFO_MAX (64 * 1024) /* GRUB's information block is far smaller */
 
 static struct boot_info boot_info;
-extern uint64_t boot_kmain_tsc; /* kernel/shell/cmd/cmd_bench.c */
+uint64_t boot_kmain_tsc;
 
 static void serial_interrupt(struct pt_regs *regs)
 {
@@ -60,8 +60,9 @@ static void serial_interrupt(struct pt_regs *regs)
 static void print_banner(void)
 {
 	unsigned long mib = nr_total_pages() * PAGE_SIZE >> 20;
-	printk(KERN_INFO "Lucid %s (x86_64): %d CPU%s, %lu MiB, TSC %lu MHz\n", LUCID_VERSION,
-	       nr_cpu_ids, nr_cpu_ids > 1 ? "s" : "", mib, (unsigned long)(tsc_khz / 1000));
+	int cpus = num_online_cpus();
+	printk(KERN_INFO "Lucid %s (x86_64): %d CPU%s, %lu MiB, TSC %lu MHz\n", LUCID_VERSION, cpus,
+	       cpus > 1 ? "s" : "", mib, (unsigned long)(tsc_khz / 1000));
 }
 
 /* No canary in kmain's own frame: it was made before boot_init_stack_canary() picked one. */

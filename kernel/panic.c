@@ -39,9 +39,8 @@ notrace bool cpu_stop_requested(void)
 	return stop_cpus;
 }
 
-notrace void cpu_stop_this(struct pt_regs *regs)
+notrace void cpu_stop_this(void)
 {
-	(void)regs;
 	this_cpu()->online = false;
 	for (;;) {
 		local_irq_disable();
@@ -58,7 +57,7 @@ notrace void oops_begin(void)
 	if (!__atomic_compare_exchange_n(&oops_owner, &expected, me, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_RELAXED) &&
 	    expected != me)
-		cpu_stop_this(NULL);
+		cpu_stop_this();
 	oops_in_progress = 1;
 	/*
 	 * Freeze the trace now: until panic() stops them, the other CPUs would go on recording

@@ -10,7 +10,7 @@ void panic(const char *fmt, ...) __printf(1, 2) __noreturn;
 /* Called first by every oops: serializes oopses and makes printk stop waiting for locks. */
 void oops_begin(void);
 bool cpu_stop_requested(void);
-void cpu_stop_this(struct pt_regs *regs) __noreturn;
+void cpu_stop_this(void) __noreturn;
 /* Functions to run when the kernel oopses, before the CPUs stop (ftrace_dump_on_oops). */
 typedef void (*panic_notifier_t)(void);
 void panic_notifier_register(panic_notifier_t fn);

@@ -23,7 +23,7 @@ struct cpu {
 	unsigned long top_of_stack; /* the running task's kernel stack top: syscall entry's RSP */
 	unsigned long user_rsp;     /* the user RSP, parked while syscall entry switches stacks */
 	struct task *curr;      /* the task running on this CPU: `current` */
-	int id;                 /* 0 .. nr_cpu_ids-1, the [001] column of a trace */
+	int id;                 /* 0 .. num_online_cpus() - 1, the [001] column of a trace */
 	int preempt_count;      /* preemption, softirq, hardirq and NMI depth (kernel/sched/preempt.h) */
 	bool need_resched;      /* set when a better task is waiting: schedule at the next chance */
 	bool online;
@@ -44,7 +44,17 @@ _Static_assert(offsetof(struct cpu, top_of_stack) == CPU_TOP_OF_STACK, "entry_64
 _Static_assert(offsetof(struct cpu, user_rsp) == CPU_USER_RSP, "entry_64.S");
 
 extern struct cpu cpus[NR_CPUS];
-extern int nr_cpu_ids; /* CPUs that came online */
+/*
+ * CPUs that came online. They come up in order and never go down, so the online CPUs are
+ * exactly ids 0 .. num_online_cpus() - 1. (Linux keeps a bitmap of them; its nr_cpu_ids bounds
+ * the *possible* CPUs, which num_possible_cpus() counts here.)
+ */
+extern int __num_online_cpus;
+
+static __always_inline int num_online_cpus(void)
+{
+	return __num_online_cpus;
+}
 
 static __always_inline struct cpu *this_cpu(void)
 {

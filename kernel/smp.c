@@ -20,7 +20,7 @@
 #define STOP_TIMEOUT_NS NSEC_PER_SEC       /* how long a panic waits for the others to stop */
 
 struct cpu cpus[NR_CPUS];
-int nr_cpu_ids = 1;
+int __num_online_cpus = 1; /* the boot CPU; smp_boot_aps() counts the others in */
 
 /* One smp_call_function at a time: the caller holds call_lock while the others run fn. */
 static DEFINE_SPINLOCK(call_lock);
@@ -55,10 +55,10 @@ notrace void smp_send_stop(void)
 	uint64_t deadline = ktime_get_ns() + STOP_TIMEOUT_NS;
 	int me = smp_processor_id();
 
-	if (nr_cpu_ids <= 1)
+	if (num_online_cpus() <= 1)
 		return;
 	lapic_send_nmi_all_but_self();
-	for (int c = 0; c < nr_cpu_ids; c++)
+	for (int c = 0; c < num_online_cpus(); c++)
 		while (c != me && READ_ONCE(cpus[c].online) && ktime_get_ns() < deadline)
 			cpu_relax();
 }
@@ -79,7 +79,7 @@ static notrace void ipi_call_function(struct pt_regs *regs)
 notrace void smp_call_function(void (*fn)(void *info), void *info)
 {
 	int others = 0;
-	for (int c = 0; c < nr_cpu_ids; c++)
+	for (int c = 0; c < num_online_cpus(); c++)
 		if (c != smp_processor_id() && cpus[c].online)
 			others++;
 	if (!others)
@@ -91,7 +91,7 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 	call_fn = fn;
 	call_info = info;
 	__atomic_store_n(&call_pending, others, __ATOMIC_RELEASE);
-	for (int c = 0; c < nr_cpu_ids; c++)
+	for (int c = 0; c < num_online_cpus(); c++)
 		if (c != smp_processor_id() && cpus[c].online)
 			lapic_send_ipi(cpus[c].apic_id, VEC_IPI_CALL_FUNCTION);
 	uint64_t deadline = ktime_get_ns() + CALL_TIMEOUT_NS;

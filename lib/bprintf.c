@@ -11,6 +11,9 @@
  * A format without %s saves the same words on every call: bprint_layout_parse() notes which
  * (lib/bprintf.h), so that trace_printk can save them without this parse (trace/trace_printk.c).
  *
+ * Both walks read the format with vsnprintf's own decoder, format_decode() (lib/printf_spec.h),
+ * so they find the very directives and arguments vsnprintf would.
+ *
  * To format, each directive ("%-08lx") is copied out on its own and given to snprintf with the
  * saved value as its one argument, so the output is exactly what vsnprintf would have printed.
  *
@@ -18,6 +21,7 @@
  */
 #include "lib/bprintf.h"
 #include "lib/printf.h"
+#include "lib/printf_spec.h"
 #include "lib/string.h"
 
 #define DIRECTIVE_MAX 32 /* "%-+ #0" plus widths, precisions and modifiers: ample */
@@ -35,79 +39,48 @@ struct directive {
 	int prec; /* the precision's digits, or PREC_NONE, or PREC_STAR (an argument) */
 };
 
-/* Parses the directive at *fmt (just past a '%'); leaves *fmt after it. */
-static struct directive parse_directive(const char **fmt)
+/* What format_decode (lib/printf.c, as vsnprintf reads it) found, as the words it saves. */
+static struct directive directive(const char *start, int len,
+				  const struct printf_spec *spec)
 {
-	struct directive d = {*fmt - 1, NULL, 0, ARG_NONE, PREC_NONE};
-	const char *p = *fmt;
-	bool is_long = false;
+	struct directive d = {start, start + len, spec->width_star + spec->precision_star, ARG_NONE,
+			      spec->precision_star ? PREC_STAR : spec->precision};
 
-	while (*p && strchr("-+ #0", *p))
-		p++;
-	for (int field = 0; field < 2; field++) { /* width, then precision */
-		if (field == 1) {
-			if (*p != '.')
-				break;
-			p++;
-			d.prec = *p == '*' ? PREC_STAR : 0;
-		}
-		if (*p == '*') {
-			d.stars++;
-			p++;
-		}
-		for (; *p >= '0' && *p <= '9'; p++)
-			if (field == 1 && d.prec >= 0 && d.prec < 10000)
-				d.prec = d.prec * 10 + (*p - '0');
-	}
-	while (*p && strchr("hlzjt", *p)) {
-		is_long |= *p != 'h';
-		p++;
-	}
-	switch (*p) {
-	case 'd':
-	case 'i':
-	case 'u':
-	case 'x':
-	case 'X':
-	case 'o':
-		d.kind = is_long ? ARG_LONG : ARG_INT;
+	switch (spec->type) {
+	case FORMAT_TYPE_INT:
+		d.kind = format_qualifier_is_long(spec->qualifier) ? ARG_LONG : ARG_INT;
 		break;
-	case 'c':
+	case FORMAT_TYPE_CHAR:
 		d.kind = ARG_INT;
 		break;
-	case 's':
+	case FORMAT_TYPE_STR:
 		d.kind = ARG_STR;
 		break;
-	case 'p':
+	case FORMAT_TYPE_PTR:
 		d.kind = ARG_PTR;
-		if (p[1] == 'S' || p[1] == 's')
-			p++; /* %pS: the S belongs to the directive */
 		break;
 	}
-	if (*p)
-		p++;
-	d.end = p;
-	*fmt = p;
 	return d;
 }
 
-/* The next conversion after *fmt, past literal text and "%%"; false at the end of fmt. */
+/*
+ * The next directive after *fmt, past literal text; false at the end of fmt. A "%%" is a
+ * directive too: it takes no argument, but "%*%" takes its '*', as vsnprintf's does.
+ */
 static bool next_directive(const char **fmt, struct directive *d)
 {
-	const char *p = *fmt;
+	struct printf_spec spec;
+	int len;
 
-	while (*p) {
-		if (*p++ != '%')
-			continue;
-		if (*p == '%') {
-			p++;
-			continue;
+	while ((len = format_decode(*fmt, &spec)) > 0) {
+		const char *start = *fmt;
+
+		*fmt += len;
+		if (spec.type != FORMAT_TYPE_NONE) {
+			*d = directive(start, len, &spec);
+			return true;
 		}
-		*d = parse_directive(&p);
-		*fmt = p;
-		return true;
 	}
-	*fmt = p;
 	return false;
 }
 
@@ -204,23 +177,20 @@ int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, si
 	size_t out = 0, pos = 0;
 	char one[DIRECTIVE_MAX + 1];
 
-	while (*fmt) {
-		if (*fmt != '%' || fmt[1] == '%' || fmt[1] == '\0') {
-			/* Literal text up to the next directive; "%%" is a literal '%'. */
-			const char *text = fmt;
-			size_t len = 1;
-			if (*fmt == '%')
-				fmt += fmt[1] == '%' ? 2 : 1;
-			else
-				for (fmt++; *fmt && *fmt != '%'; fmt++)
-					len++;
+	struct printf_spec spec;
+	int len;
+
+	while ((len = format_decode(fmt, &spec)) > 0) {
+		const char *text = fmt;
+
+		fmt += len;
+		if (spec.type == FORMAT_TYPE_NONE) {
 			/* snprintf, not scnprintf: text cut off still counts, as vsnprintf's does. */
 			out += snprintf(out < size ? buf + out : NULL, out < size ? size - out : 0,
-					"%.*s", (int)len, text);
+					"%.*s", len, text);
 			continue;
 		}
-		fmt++;
-		struct directive d = parse_directive(&fmt);
+		struct directive d = directive(text, len, &spec);
 		size_t dlen = MIN((size_t)(d.end - d.start), (size_t)DIRECTIVE_MAX);
 		memcpy(one, d.start, dlen);
 		one[dlen] = '\0';
@@ -259,8 +229,9 @@ int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, si
 					   : snprintf(dst, room, one, s);
 			break;
 		}
-		case ARG_NONE:
-			n = snprintf(dst, room, "%s", one); /* unknown directive: as it stands */
+		case ARG_NONE: /* "%%" is a '%' whatever its flags, as vsnprintf prints it */
+			n = spec.type == FORMAT_TYPE_PERCENT_CHAR ? snprintf(dst, room, "%%")
+								  : snprintf(dst, room, "%s", one);
 			break;
 		}
 		out += (size_t)n;

@@ -1,12 +1,14 @@
 /*
  * vsnprintf: the one formatter behind printk, the tracer's output and the shell.
  *
- * The format is walked once. Each directive is parsed into a struct spec (flags, width,
- * precision, length), its argument is fetched at the right C type, and one of two emitters writes
- * it: emit_str for text (%s %c, "(null)", symbols) and emit_number for integers, which lays out
- * [spaces][sign][0x prefix][zeros][digits][spaces] as C99 describes. Every character goes through
- * put(), which stores it only while it fits but always counts it: that count is what vsnprintf
- * returns, so callers can tell the output was cut short (Linux's and C's contract).
+ * The format is walked once. Literal text is copied out as it comes; format_decode() reads each
+ * directive into a struct printf_spec (flags, width, precision, length; lib/printf_spec.h, the
+ * decoder the binary printf of lib/bprintf.c uses too), its argument is fetched at the right C
+ * type, and one of two emitters writes it: emit_str for text (%s %c, "(null)", symbols) and
+ * emit_number for integers, which lays out [spaces][sign][0x prefix][zeros][digits][spaces] as
+ * C99 describes. Every character goes through put(), which stores it only while it fits but
+ * always counts it: that count is what vsnprintf returns, so callers can tell the output was cut
+ * short (Linux's and C's contract).
  *
  * Plain conversions match glibc byte for byte (the unit tests compare them), including %p as
  * "0x..." and "(nil)". %pS/%ps are Linux's symbol extensions; the symbolizer is registered by the
@@ -17,22 +19,11 @@
 #include "lib/printf.h"
 #include <stdint.h>
 #include "lib/ctype.h"
+#include "lib/printf_spec.h"
 #include "lib/string.h"
 
-/* The flag characters, in the order of their F_ bits. */
+/* The flag characters, in the order of their bits (LEFT, PLUS, SPACE, SPECIAL, ZEROPAD). */
 static const char flag_chars[] = "-+ #0";
-enum { F_LEFT = 1, F_PLUS = 2, F_SPACE = 4, F_ALT = 8, F_ZERO = 16 };
-enum { L_INT, L_CHAR, L_SHORT, L_LONG, L_LLONG, L_SIZE, L_PTRDIFF, L_MAX };
-
-/* Widths and precisions beyond this are clamped: a stray "%999999999d" must not spin for ages. */
-#define FIELD_MAX 4096
-
-struct spec {
-	unsigned int flags;
-	int width;
-	int prec; /* -1: none given */
-	int len; /* L_* */
-};
 
 struct out {
 	char *buf;
@@ -60,20 +51,20 @@ static void pad(struct out *o, int n, char c)
 		put(o, c);
 }
 
-static void emit_str(struct out *o, const char *s, size_t len, const struct spec *sp)
+static void emit_str(struct out *o, const char *s, size_t len, const struct printf_spec *sp)
 {
-	int fill = sp->width > (int)len ? sp->width - (int)len : 0;
+	int fill = sp->field_width > (int)len ? sp->field_width - (int)len : 0;
 
-	if (!(sp->flags & F_LEFT))
+	if (!(sp->flags & LEFT))
 		pad(o, fill, ' ');
 	while (len--)
 		put(o, *s++);
-	if (sp->flags & F_LEFT)
+	if (sp->flags & LEFT)
 		pad(o, fill, ' ');
 }
 
 static void emit_number(struct out *o, unsigned long long v, bool negative, int base,
-			bool upper, const struct spec *sp, bool is_signed)
+			bool upper, const struct printf_spec *sp, bool is_signed)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24]; /* 64 bits in octal is 22 digits */
@@ -82,7 +73,7 @@ static void emit_number(struct out *o, unsigned long long v, bool negative, int 
 	const char *prefix = "";
 
 	/* C: a zero value with precision 0 prints no digits at all. */
-	if (v || sp->prec != 0) {
+	if (v || sp->precision != 0) {
 		do {
 			tmp[n++] = digits[v % base];
 			v /= base;
@@ -90,27 +81,28 @@ static void emit_number(struct out *o, unsigned long long v, bool negative, int 
 	}
 	if (negative)
 		sign = '-';
-	else if (is_signed && (sp->flags & F_PLUS))
+	else if (is_signed && (sp->flags & PLUS))
 		sign = '+';
-	else if (is_signed && (sp->flags & F_SPACE))
+	else if (is_signed && (sp->flags & SPACE))
 		sign = ' ';
 	/* "#x" marks nonzero hex with 0x; "#o" makes sure the first digit is a 0. */
-	if ((sp->flags & F_ALT) && base == 16 && n && !(n == 1 && tmp[0] == '0'))
+	if ((sp->flags & SPECIAL) && base == 16 && n && !(n == 1 && tmp[0] == '0'))
 		prefix = upper ? "0X" : "0x";
-	int zeros = sp->prec > n ? sp->prec - n : 0;
+	int zeros = sp->precision > n ? sp->precision - n : 0;
 
-	if ((sp->flags & F_ALT) && base == 8 && !zeros && (n == 0 || tmp[n - 1] != '0'))
+	if ((sp->flags & SPECIAL) && base == 8 && !zeros && (n == 0 || tmp[n - 1] != '0'))
 		zeros = 1;
 
 	int total = (sign != 0) + (int)strlen(prefix) + zeros + n;
 
 	/* The 0 flag pads with zeros after the sign and prefix, unless a precision or '-' is given. */
-	if ((sp->flags & F_ZERO) && !(sp->flags & F_LEFT) && sp->prec < 0 && sp->width > total) {
-		zeros += sp->width - total;
-		total = sp->width;
+	if ((sp->flags & ZEROPAD) && !(sp->flags & LEFT) && sp->precision < 0 &&
+	    sp->field_width > total) {
+		zeros += sp->field_width - total;
+		total = sp->field_width;
 	}
-	if (!(sp->flags & F_LEFT))
-		pad(o, sp->width - total, ' ');
+	if (!(sp->flags & LEFT))
+		pad(o, sp->field_width - total, ' ');
 	if (sign)
 		put(o, sign);
 	while (*prefix)
@@ -118,76 +110,168 @@ static void emit_number(struct out *o, unsigned long long v, bool negative, int 
 	pad(o, zeros, '0');
 	while (n)
 		put(o, tmp[--n]);
-	if (sp->flags & F_LEFT)
-		pad(o, sp->width - total, ' ');
+	if (sp->flags & LEFT)
+		pad(o, sp->field_width - total, ' ');
 }
 
 /* Fetch an integer argument at the C type the length modifier names, widened to 64 bits. */
-static long long get_signed(va_list *ap, int len)
+static long long get_signed(va_list *ap, int qualifier)
 {
-	switch (len) {
-	case L_CHAR:
+	switch (qualifier) {
+	case QUALIFIER_CHAR:
 		return (signed char)va_arg(*ap, int);
-	case L_SHORT:
+	case QUALIFIER_SHORT:
 		return (short)va_arg(*ap, int);
-	case L_LONG:
+	case QUALIFIER_LONG:
 		return va_arg(*ap, long);
-	case L_LLONG:
+	case QUALIFIER_LLONG:
 		return va_arg(*ap, long long);
-	case L_SIZE: /* the signed type of size_t's width */
-	case L_PTRDIFF:
+	case QUALIFIER_SIZE: /* the signed type of size_t's width */
+	case QUALIFIER_PTRDIFF:
 		return va_arg(*ap, ptrdiff_t);
-	case L_MAX:
+	case QUALIFIER_MAX:
 		return va_arg(*ap, intmax_t);
 	default:
 		return va_arg(*ap, int);
 	}
 }
 
-static unsigned long long get_unsigned(va_list *ap, int len)
+static unsigned long long get_unsigned(va_list *ap, int qualifier)
 {
-	switch (len) {
-	case L_CHAR:
+	switch (qualifier) {
+	case QUALIFIER_CHAR:
 		return (unsigned char)va_arg(*ap, unsigned int);
-	case L_SHORT:
+	case QUALIFIER_SHORT:
 		return (unsigned short)va_arg(*ap, unsigned int);
-	case L_LONG:
+	case QUALIFIER_LONG:
 		return va_arg(*ap, unsigned long);
-	case L_LLONG:
+	case QUALIFIER_LLONG:
 		return va_arg(*ap, unsigned long long);
-	case L_SIZE:
-	case L_PTRDIFF:
+	case QUALIFIER_SIZE:
+	case QUALIFIER_PTRDIFF:
 		return va_arg(*ap, size_t);
-	case L_MAX:
+	case QUALIFIER_MAX:
 		return va_arg(*ap, uintmax_t);
 	default:
 		return va_arg(*ap, unsigned int);
 	}
 }
 
-/* Reads "123" or "*" (an int argument, which may be negative), clamped to FIELD_MAX. */
-static int get_field(const char **fmt, va_list *ap)
+/* Reads "123", clamped to FORMAT_FIELD_MAX. */
+static int decode_digits(const char **fmt)
 {
 	int n = 0;
 
-	if (**fmt == '*') {
-		(*fmt)++;
-		n = va_arg(*ap, int);
-		return n < 0 ? (n < -FIELD_MAX ? -FIELD_MAX : n) : MIN(n, FIELD_MAX);
-	}
 	while (isdigit(**fmt)) {
-		n = MIN(n * 10 + (**fmt - '0'), FIELD_MAX);
+		n = MIN(n * 10 + (**fmt - '0'), FORMAT_FIELD_MAX);
 		(*fmt)++;
 	}
 	return n;
 }
 
-static void emit_pointer(struct out *o, const char **fmt, void *ptr, struct spec *sp)
+/* Inline in vsnprintf, which runs for every printk; format_decode() for everyone else. */
+static __always_inline int __format_decode(const char *fmt, struct printf_spec *spec)
+{
+	const char *start = fmt;
+
+	*spec = (struct printf_spec){.type = FORMAT_TYPE_NONE, .precision = -1};
+	if (*fmt != '%') {
+		while (*fmt && *fmt != '%')
+			fmt++;
+		return (int)(fmt - start);
+	}
+	fmt++;
+	for (;; fmt++) {
+		const char *f = strchr(flag_chars, *fmt);
+
+		if (!*fmt || !f)
+			break;
+		spec->flags |= 1u << (f - flag_chars);
+	}
+	if (*fmt == '*') {
+		spec->width_star = true;
+		fmt++;
+	} else {
+		spec->field_width = decode_digits(&fmt);
+	}
+	if (*fmt == '.') {
+		fmt++;
+		if (*fmt == '*') {
+			spec->precision_star = true;
+			fmt++;
+		} else {
+			spec->precision = decode_digits(&fmt);
+		}
+	}
+	if (*fmt == 'h' || *fmt == 'l') {
+		char c = *fmt++;
+		bool twice = *fmt == c; /* hh, ll */
+
+		if (twice)
+			fmt++;
+		if (c == 'h')
+			spec->qualifier = twice ? QUALIFIER_CHAR : QUALIFIER_SHORT;
+		else
+			spec->qualifier = twice ? QUALIFIER_LLONG : QUALIFIER_LONG;
+	} else if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
+		spec->qualifier = *fmt == 'z'	? QUALIFIER_SIZE
+				  : *fmt == 't' ? QUALIFIER_PTRDIFF
+						: QUALIFIER_MAX;
+		fmt++;
+	}
+
+	char conv = *fmt ? *fmt++ : 0;
+
+	switch (conv) {
+	case 'd':
+	case 'i':
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		spec->type = FORMAT_TYPE_INT;
+		spec->is_signed = conv == 'd' || conv == 'i';
+		spec->upper = conv == 'X';
+		spec->base = conv == 'o' ? 8 : conv == 'x' || conv == 'X' ? 16 : 10;
+		break;
+	case 'c':
+		spec->type = FORMAT_TYPE_CHAR;
+		break;
+	case 's':
+		spec->type = FORMAT_TYPE_STR;
+		break;
+	case 'p':
+		spec->type = FORMAT_TYPE_PTR;
+		if (*fmt == 'S' || *fmt == 's')
+			spec->ptr_ext = *fmt++; /* the S belongs to the directive */
+		break;
+	case '%':
+		spec->type = FORMAT_TYPE_PERCENT_CHAR;
+		break;
+	default: /* unknown, or the format ended inside the directive */
+		spec->type = FORMAT_TYPE_INVALID;
+		break;
+	}
+	return (int)(fmt - start);
+}
+
+int format_decode(const char *fmt, struct printf_spec *spec)
+{
+	return __format_decode(fmt, spec);
+}
+
+/* A '*' argument, clamped to FORMAT_FIELD_MAX either way (it may be negative). */
+static int clamp_field(int n)
+{
+	return n < 0 ? (n < -FORMAT_FIELD_MAX ? -FORMAT_FIELD_MAX : n) : MIN(n, FORMAT_FIELD_MAX);
+}
+
+static void emit_pointer(struct out *o, void *ptr, struct printf_spec *sp)
 {
 	char sym[128];
 
-	if (**fmt == 'S' || **fmt == 's') {
-		bool with_offset = *(*fmt)++ == 'S';
+	if (sp->ptr_ext) {
+		bool with_offset = sp->ptr_ext == 'S';
 		printf_symbolizer_t fn = READ_ONCE(symbolizer);
 		size_t n = fn ? fn(sym, sizeof(sym), (unsigned long)ptr, with_offset) : 0;
 
@@ -201,7 +285,7 @@ static void emit_pointer(struct out *o, const char **fmt, void *ptr, struct spec
 		emit_str(o, "(nil)", 5, sp);
 		return;
 	}
-	sp->flags |= F_ALT;
+	sp->flags |= SPECIAL;
 	emit_number(o, (uintptr_t)ptr, false, 16, false, sp, true);
 }
 
@@ -213,95 +297,65 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	/* va_list may be an array type; a local copy lets helpers take its address portably. */
 	va_copy(args, ap);
 	while (*fmt) {
+		struct printf_spec sp;
 		const char *start = fmt;
-		struct spec sp = {0, 0, -1, L_INT};
 
-		if (*fmt != '%') {
+		if (*fmt != '%') { /* literal text: straight out, without decoding it first */
 			put(&o, *fmt++);
 			continue;
 		}
-		fmt++;
-		for (;; fmt++) {
-			const char *f = strchr(flag_chars, *fmt);
-
-			if (!*fmt || !f)
-				break;
-			sp.flags |= 1u << (f - flag_chars);
+		fmt += __format_decode(fmt, &sp);
+		if (sp.width_star) {
+			sp.field_width = clamp_field(va_arg(args, int));
+			if (sp.field_width < 0) { /* a negative "*" width means left-justify */
+				sp.flags |= LEFT;
+				sp.field_width = -sp.field_width;
+			}
 		}
-		sp.width = get_field(&fmt, &args);
-		if (sp.width < 0) { /* a negative "*" width means left-justify */
-			sp.flags |= F_LEFT;
-			sp.width = -sp.width;
+		if (sp.precision_star) {
+			sp.precision = clamp_field(va_arg(args, int));
+			if (sp.precision < 0) /* a negative "*" precision counts as none */
+				sp.precision = -1;
 		}
-		if (*fmt == '.') {
-			fmt++;
-			sp.prec = get_field(&fmt, &args);
-			if (sp.prec < 0) /* a negative "*" precision counts as none */
-				sp.prec = -1;
-		}
-		if (*fmt == 'h' || *fmt == 'l') {
-			char c = *fmt++;
-			bool twice = *fmt == c; /* hh, ll */
+		switch (sp.type) {
+		case FORMAT_TYPE_INT:
+			if (sp.is_signed) {
+				long long v = get_signed(&args, sp.qualifier);
+				/* Negate in unsigned arithmetic: -LLONG_MIN does not fit a long long. */
+				unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v
+							       : (unsigned long long)v;
 
-			if (twice)
-				fmt++;
-			if (c == 'h')
-				sp.len = twice ? L_CHAR : L_SHORT;
-			else
-				sp.len = twice ? L_LLONG : L_LONG;
-		} else if (*fmt == 'z' || *fmt == 't' || *fmt == 'j') {
-			sp.len = *fmt == 'z' ? L_SIZE : *fmt == 't' ? L_PTRDIFF : L_MAX;
-			fmt++;
-		}
-
-		char conv = *fmt ? *fmt++ : 0;
-
-		switch (conv) {
-		case 'd':
-		case 'i': {
-			long long v = get_signed(&args, sp.len);
-			/* Negate in unsigned arithmetic: -LLONG_MIN does not fit a long long. */
-			unsigned long long mag =
-				v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-
-			emit_number(&o, mag, v < 0, 10, false, &sp, true);
+				emit_number(&o, mag, v < 0, 10, false, &sp, true);
+			} else {
+				emit_number(&o, get_unsigned(&args, sp.qualifier), false, sp.base,
+					    sp.upper, &sp, false);
+			}
 			break;
-		}
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o': {
-			int base = conv == 'u' ? 10 : conv == 'o' ? 8 : 16;
-
-			emit_number(&o, get_unsigned(&args, sp.len), false, base, conv == 'X', &sp,
-				    false);
-			break;
-		}
-		case 'c': {
+		case FORMAT_TYPE_CHAR: {
 			char c = (char)va_arg(args, int);
 
-			sp.prec = -1;
+			sp.precision = -1;
 			emit_str(&o, &c, 1, &sp);
 			break;
 		}
-		case 's': {
+		case FORMAT_TYPE_STR: {
 			const char *s = va_arg(args, const char *);
 
 			/* glibc prints "(null)" only if the precision lets all of it through. */
 			if (!s)
-				s = sp.prec < 0 || sp.prec >= 6 ? "(null)" : "";
-			size_t max = sp.prec < 0 ? (size_t)-1 : (size_t)sp.prec;
+				s = sp.precision < 0 || sp.precision >= 6 ? "(null)" : "";
+			size_t max = sp.precision < 0 ? (size_t)-1 : (size_t)sp.precision;
 
 			emit_str(&o, s, strnlen(s, max), &sp);
 			break;
 		}
-		case 'p':
-			emit_pointer(&o, &fmt, va_arg(args, void *), &sp);
+		case FORMAT_TYPE_PTR:
+			emit_pointer(&o, va_arg(args, void *), &sp);
 			break;
-		case '%':
+		case FORMAT_TYPE_PERCENT_CHAR:
 			put(&o, '%');
 			break;
-		default: /* unknown or truncated directive: print it as it stands */
+		default: /* an unknown or cut-off directive: as it stands */
 			while (start < fmt)
 				put(&o, *start++);
 			break;

@@ -16,11 +16,12 @@
  * Not traced, like the rest of lib/ (built without -pg).
  */
 #include "lib/regex.h"
+#include "lib/alloc.h"
+#include "lib/bitops.h"
 #include "lib/compiler.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/mm/kmalloc.h"
 #include <stdint.h>
 
 enum {
@@ -107,7 +108,7 @@ static const struct {
 	{"xdigit", isxdigit}, {"punct", ispunct}, {"print", isprint},
 };
 
-static int add_named_set(const char **pp, uint8_t *map)
+static int add_named_set(const char **pp, unsigned long *map)
 {
 	const char *name = *pp + 2, *end = strstr(name, ":]");
 
@@ -118,7 +119,7 @@ static int add_named_set(const char **pp, uint8_t *map)
 		    !strncmp(named_sets[i].name, name, end - name)) {
 			for (int c = 1; c < 256; c++)
 				if (named_sets[i].is(c))
-					map[c / 8] |= 1 << (c % 8);
+					__set_bit((unsigned long)c, map);
 			*pp = end + 2;
 			return 0;
 		}
@@ -130,7 +131,7 @@ static int add_named_set(const char **pp, uint8_t *map)
 static int parse_set(struct parser *ps, struct frag *f)
 {
 	struct regex *re = ps->re;
-	uint8_t map[32] = {0};
+	unsigned long map[REGEX_SET_LONGS] = {0};
 	bool negate = *ps->p == '^';
 	const char *p = ps->p + negate;
 	int err;
@@ -158,22 +159,23 @@ static int parse_set(struct parser *ps, struct frag *f)
 		}
 		p++;
 		for (int c = lo; c <= hi; c++)
-			map[c / 8] |= 1 << (c % 8);
+			__set_bit((unsigned long)c, map);
 	}
 	ps->p = p + 1;
 	/* Fold case before negating, so that with -i "[^a]" rejects 'A' too. */
 	for (int c = 0; c < 256 && (re->flags & REGEX_ICASE); c++) {
-		if (map[c / 8] & (1 << (c % 8))) {
-			map[tolower(c) / 8] |= 1 << (tolower(c) % 8);
-			map[toupper(c) / 8] |= 1 << (toupper(c) % 8);
+		if (test_bit((unsigned long)c, map)) {
+			__set_bit((unsigned long)tolower(c), map);
+			__set_bit((unsigned long)toupper(c), map);
 		}
 	}
-	for (int i = 0; i < 32 && negate; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(map) && negate; i++)
 		map[i] = ~map[i];
 
 	if (re->nsets == REGEX_MAX_STATES)
 		return -EINVAL;
-	uint8_t(*sets)[32] = krealloc(re->sets, (re->nsets + 1) * sizeof(*sets));
+	unsigned long(*sets)[REGEX_SET_LONGS] =
+		lib_realloc(re->sets, (re->nsets + 1) * sizeof(*sets));
 
 	if (!sets)
 		return -ENOMEM;
@@ -316,7 +318,7 @@ int regex_compile(struct regex *re, const char *pattern, int flags)
 
 	memset(re, 0, sizeof(*re));
 	re->flags = flags;
-	re->states = kmalloc(REGEX_MAX_STATES * sizeof(*re->states));
+	re->states = lib_alloc(REGEX_MAX_STATES * sizeof(*re->states));
 	if (!re->states)
 		return -ENOMEM;
 	err = parse_alt(&ps, &f);
@@ -339,8 +341,8 @@ int regex_compile(struct regex *re, const char *pattern, int flags)
 
 void regex_free(struct regex *re)
 {
-	kfree(re->states);
-	kfree(re->sets);
+	lib_free(re->states);
+	lib_free(re->sets);
 	memset(re, 0, sizeof(*re));
 }
 
@@ -349,7 +351,7 @@ struct nfa_set {
 	int n;
 	bool matched;
 	uint8_t ids[REGEX_MAX_STATES];
-	uint8_t in[REGEX_MAX_STATES / 8]; /* bitmap: already added in this step */
+	unsigned long in[BITS_TO_LONGS(REGEX_MAX_STATES)]; /* already added in this step */
 };
 
 /*
@@ -363,12 +365,12 @@ static void add_state(const struct regex *re, struct nfa_set *set, int id, const
 	uint8_t stack[REGEX_MAX_STATES];
 	int sp = 0;
 
-#define PUSH(s)                                               \
-	do {                                                  \
-		if (!(set->in[(s) / 8] & (1 << ((s) % 8)))) { \
-			set->in[(s) / 8] |= 1 << ((s) % 8);   \
-			stack[sp++] = (s);                    \
-		}                                             \
+#define PUSH(s)                                                 \
+	do {                                                    \
+		if (!test_bit((unsigned long)(s), set->in)) {   \
+			__set_bit((unsigned long)(s), set->in); \
+			stack[sp++] = (s);                      \
+		}                                               \
 	} while (0)
 
 	PUSH(id);
@@ -410,7 +412,7 @@ static bool consumes(const struct regex *re, const struct re_state *st, unsigned
 	case RE_ANY:
 		return true;
 	default: /* RE_SET */
-		return re->sets[st->arg][c / 8] & (1 << (c % 8));
+		return test_bit(c, re->sets[st->arg]);
 	}
 }
 

@@ -3,12 +3,15 @@
 #define LIB_REGEX_H
 
 #include <stdbool.h>
+#include "lib/bitops.h"
 
 #define REGEX_EXTENDED 1 /* ERE (grep -E): + ? | ( ) are operators without a backslash */
 #define REGEX_ICASE 2 /* grep -i: letters match either case */
 
 /* The largest compiled program; a longer pattern is -EINVAL. Indices fit a byte. */
 #define REGEX_MAX_STATES 256
+
+#define REGEX_SET_LONGS BITS_TO_LONGS(256) /* a bitmap of the 256 byte values */
 
 struct re_state {
 	unsigned char op; /* RE_* in regex.c */
@@ -19,7 +22,7 @@ struct re_state {
 
 struct regex {
 	struct re_state *states;
-	unsigned char (*sets)[32]; /* bracket expressions as 256-bit maps */
+	unsigned long (*sets)[REGEX_SET_LONGS]; /* bracket expressions: a bit per character */
 	int nstates;
 	int nsets;
 	int start;

@@ -6,7 +6,30 @@
  * the largest, at the root, is swapped to the end, the heap shrinks by one, and the new root
  * sinks to its place. Repeat until the heap is empty.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include "lib/sort.h"
+
+/*
+ * Elements whose size is a multiple of 8, in an array aligned to 8, swap a word at a time (as
+ * Linux's swap_words_64): a 24-byte record is three swaps, not twenty-four.
+ */
+static bool words_swappable(const void *base, size_t size)
+{
+	return size % sizeof(uint64_t) == 0 && (uintptr_t)base % _Alignof(uint64_t) == 0;
+}
+
+static void swap_words(char *a, char *b, size_t size)
+{
+	for (size_t i = 0; i < size; i += sizeof(uint64_t)) {
+		uint64_t x, y; /* through memcpy: the elements are not uint64_t to the compiler */
+
+		__builtin_memcpy(&x, a + i, sizeof(x));
+		__builtin_memcpy(&y, b + i, sizeof(y));
+		__builtin_memcpy(a + i, &y, sizeof(y));
+		__builtin_memcpy(b + i, &x, sizeof(x));
+	}
+}
 
 static void swap_bytes(char *a, char *b, size_t size)
 {
@@ -18,9 +41,17 @@ static void swap_bytes(char *a, char *b, size_t size)
 	}
 }
 
+static void swap_elems(char *a, char *b, size_t size, bool words)
+{
+	if (words)
+		swap_words(a, b, size);
+	else
+		swap_bytes(a, b, size);
+}
+
 /* Lets element i sink in the heap of n elements until it is >= both its children. */
 static void sift_down(char *base, size_t i, size_t n, size_t size, cmp_r_func_t cmp,
-		      const void *priv)
+		      const void *priv, bool words)
 {
 	for (;;) {
 		size_t child = 2 * i + 1;
@@ -31,7 +62,7 @@ static void sift_down(char *base, size_t i, size_t n, size_t size, cmp_r_func_t 
 			child++;
 		if (cmp(base + i * size, base + child * size, priv) >= 0)
 			return;
-		swap_bytes(base + i * size, base + child * size, size);
+		swap_elems(base + i * size, base + child * size, size, words);
 		i = child;
 	}
 }
@@ -39,12 +70,13 @@ static void sift_down(char *base, size_t i, size_t n, size_t size, cmp_r_func_t 
 void sort_r(void *base, size_t num, size_t size, cmp_r_func_t cmp, const void *priv)
 {
 	char *b = base;
+	bool words = words_swappable(base, size);
 
 	for (size_t i = num / 2; i-- > 0;)
-		sift_down(b, i, num, size, cmp, priv);
+		sift_down(b, i, num, size, cmp, priv, words);
 	for (size_t n = num; n > 1; n--) {
-		swap_bytes(b, b + (n - 1) * size, size);
-		sift_down(b, 0, n - 1, size, cmp, priv);
+		swap_elems(b, b + (n - 1) * size, size, words);
+		sift_down(b, 0, n - 1, size, cmp, priv, words);
 	}
 }
 

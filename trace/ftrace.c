@@ -39,13 +39,15 @@
 #include "lib/ctype.h"
 #include "lib/glob.h"
 #include "lib/kstrtox.h"
+#include "lib/bitops.h"
+#include "lib/bsearch.h"
+#include "lib/sort.h"
 #include "lib/string.h"
 #include "kernel/sched/lockdep.h"
 
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
 #define REC_ENABLED (1u << 31)      /* the site is a call to ftrace_caller now */
 #define REC_FAILED (1u << 30)       /* the site held unexpected bytes: never touch it */
-#define BITS_PER_LONG 64
 
 struct dyn_ftrace {
 	unsigned long ip;
@@ -60,7 +62,7 @@ static int nr_records;
 static unsigned long record_pages;
 static struct ftrace_ops *ftrace_ops_list;
 static DEFINE_MUTEX(ftrace_lock); /* the ops list, the filters and the sites */
-uint64_t ftrace_init_insns;
+uint64_t ftrace_init_tsc;
 unsigned long ftrace_update_count;
 
 static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
@@ -102,31 +104,41 @@ unsigned long ftrace_nr_pages(void)
 	return record_pages;
 }
 
-int ftrace_find_rec(unsigned long ip)
+/* Where ip lies against a record: the table is sorted by address (sort_records). */
+static int rec_ip_cmp(const void *key, const void *elt)
 {
-	int lo = 0, hi = nr_records - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (records[mid].ip == ip)
-			return mid;
-		if (records[mid].ip < ip)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
+	unsigned long ip = *(const unsigned long *)key;
+	unsigned long rec_ip = ((const struct dyn_ftrace *)elt)->ip;
+
+	if (ip < rec_ip)
+		return -1;
+	return ip > rec_ip; /* branches, not arithmetic: inlined, they merge with bsearch's */
 }
 
-/* Shell sort: a few thousand addresses, once at boot, with no memory to spare for merging. */
+int ftrace_find_rec(unsigned long ip)
+{
+	const struct dyn_ftrace *r =
+		__inline_bsearch(&ip, records, (size_t)nr_records, sizeof(*records), rec_ip_cmp);
+
+	return r ? (int)(r - records) : -1;
+}
+
+static int rec_sort_cmp(const void *a, const void *b)
+{
+	return rec_ip_cmp(&((const struct dyn_ftrace *)a)->ip, b);
+}
+
+/*
+ * Once at boot: the sites in address order, so that ftrace_find_rec can search them. The linker
+ * lays __mcount_loc out in link order, which is address order, so the table is normally sorted
+ * already: a look costs one pass, and sort() runs only if some object broke the order.
+ */
 static void sort_records(void)
 {
-	for (int gap = nr_records / 2; gap > 0; gap /= 2) {
-		for (int i = gap; i < nr_records; i++) {
-			struct dyn_ftrace tmp = records[i];
-			int j = i;
-			for (; j >= gap && records[j - gap].ip > tmp.ip; j -= gap)
-				records[j] = records[j - gap];
-			records[j] = tmp;
+	for (int i = 1; i < nr_records; i++) {
+		if (records[i - 1].ip > records[i].ip) {
+			sort(records, (size_t)nr_records, sizeof(*records), rec_sort_cmp);
+			return;
 		}
 	}
 }
@@ -146,7 +158,10 @@ void ftrace_init(void)
 		return;
 	}
 	printk(KERN_INFO "ftrace: allocating %ld entries in %lu pages\n", count, record_pages);
-	printk(KERN_INFO "ftrace: converting mcount calls to 0f 1f 44 00 00\n");
+	printk(KERN_INFO "ftrace: converting mcount calls to %02x %02x %02x %02x %02x\n",
+	       ftrace_nop_insn[0], ftrace_nop_insn[1], ftrace_nop_insn[2], ftrace_nop_insn[3],
+	       ftrace_nop_insn[4]);
+	text_poke_set_site_insn(ftrace_is_site_insn);
 
 	int bad = 0;
 	for (long i = 0; i < count; i++) {
@@ -165,9 +180,9 @@ void ftrace_init(void)
 	}
 	sort_records();
 	text_poke_sync();
-	ftrace_init_insns = rdtsc() - start;
+	ftrace_init_tsc = rdtsc() - start;
 	printk(KERN_INFO "ftrace: %d call sites converted to NOPs in %lu us%s\n", nr_records,
-	       (unsigned long)(ftrace_init_insns * 1000 / (tsc_khz ? tsc_khz : 1)),
+	       (unsigned long)(ftrace_init_tsc * 1000 / (tsc_khz ? tsc_khz : 1)),
 	       bad ? " (some sites refused)" : "");
 }
 
@@ -175,7 +190,7 @@ void ftrace_init(void)
 
 bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
 {
-	return hash->bits && (hash->bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
+	return hash->bits && test_bit((unsigned long)rec, hash->bits);
 }
 
 /*
@@ -188,7 +203,7 @@ bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
 	unsigned long flags = local_irq_save();
 	unsigned long *bits = READ_ONCE(hash->bits);
 	int rec = bits ? ftrace_find_rec(ip) : -1;
-	bool found = rec >= 0 && (bits[rec / BITS_PER_LONG] >> (rec % BITS_PER_LONG) & 1);
+	bool found = rec >= 0 && test_bit((unsigned long)rec, bits);
 
 	local_irq_restore(flags);
 	return found;
@@ -207,7 +222,7 @@ static void sync_hash_readers(void)
 
 static size_t hash_bytes(void)
 {
-	return ALIGN_UP((size_t)nr_records, BITS_PER_LONG) / 8;
+	return BITS_TO_LONGS((size_t)nr_records) * sizeof(unsigned long);
 }
 
 static bool ops_wants(const struct ftrace_ops *ops, int rec)
@@ -402,17 +417,13 @@ int ftrace_hash_edit_word(struct ftrace_hash_edit *edit, const char *pattern)
 	if (graph && !sel.glob)
 		return -EINVAL; /* ftrace_graph_set_hash knows no MATCH_INDEX */
 	for (int i = 0; i < nr_records; i++) {
-		unsigned long bit = 1UL << (i % BITS_PER_LONG);
-
 		if (!selects(&sel, i))
 			continue;
 		matched++;
-		if (remove) {
-			removed += !!(bits[i / BITS_PER_LONG] & bit);
-			bits[i / BITS_PER_LONG] &= ~bit;
-		} else {
-			bits[i / BITS_PER_LONG] |= bit;
-		}
+		if (remove) /* the edit's own copy: no one else reads it yet */
+			removed += __test_and_clear_bit((unsigned long)i, bits);
+		else
+			__set_bit((unsigned long)i, bits);
 	}
 	/* Linux: a word that selects no function is -EINVAL (the graph sets: removes none). */
 	if (!matched || (remove && !removed && graph))
@@ -440,10 +451,8 @@ static void hash_install(struct ftrace_ops *ops, struct ftrace_hash *hash, unsig
 
 void ftrace_hash_edit_commit(struct ftrace_hash_edit *edit)
 {
-	unsigned long count = 0;
+	unsigned long count = bitmap_weight(edit->bits, (unsigned long)nr_records);
 
-	for (int i = 0; i < nr_records; i++)
-		count += edit->bits[i / BITS_PER_LONG] >> (i % BITS_PER_LONG) & 1;
 	hash_install(edit->ops, edit->hash, edit->bits, count);
 	edit->bits = NULL;
 }

@@ -121,8 +121,11 @@ bool ftrace_rec_enabled(int rec); /* is the site a call right now */
 int ftrace_find_rec(unsigned long ip); /* -1 if ip is not a call site */
 unsigned long ftrace_nr_pages(void); /* pages the records take, for the boot message */
 
-/* Figures from boot, for `bench` and dmesg. */
-extern uint64_t ftrace_init_insns;
+/*
+ * How long ftrace_init() took, in TSC ticks: cycles on hardware, executed instructions under
+ * QEMU's -icount shift=0, where `bench` reports it (kernel/shell/cmd/cmd_bench.c). dmesg shows it in us.
+ */
+extern uint64_t ftrace_init_tsc;
 
 /*
  * Recursion guard, as Linux's: a callback starts with

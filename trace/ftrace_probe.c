@@ -165,7 +165,7 @@ int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
 	return n;
 }
 
-int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
+int unregister_ftrace_function_probe_func(const char *glob,
 					  const struct ftrace_probe_ops *probe_ops)
 {
 	lockdep_assert_held(&trace_types_lock);
@@ -173,7 +173,6 @@ int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *
 	char *pattern;
 	int n, ret;
 
-	(void)tr;
 	if (!probe || !probe->ops.filter_hash.count)
 		return -ENODEV;
 	n = probe_changes(probe, glob, true, NULL, 0);
@@ -217,7 +216,7 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
 	probe = find_probe(probe_ops);
 	if (spec->remove) {
 		if (apply)
-			ret = unregister_ftrace_function_probe_func(spec->glob, tr, probe_ops);
+			ret = unregister_ftrace_function_probe_func(spec->glob, probe_ops);
 		else if (!probe || !probe->ops.filter_hash.count)
 			ret = -ENODEV;
 		else

@@ -63,8 +63,7 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
  */
 int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
 				   const struct ftrace_probe_ops *ops, long count);
-int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
-					  const struct ftrace_probe_ops *ops);
+int unregister_ftrace_function_probe_func(const char *glob, const struct ftrace_probe_ops *ops);
 
 /*
  * set_ftrace_filter's listing: line k (0, 1, ...) of the probes, "func:cmd:unlimited\n" or

@@ -71,7 +71,7 @@ int ftrace_profile_enable(bool on)
 		return 0;
 	}
 	free_stats();
-	for (int c = 0; c < nr_cpu_ids; c++) {
+	for (int c = 0; c < num_online_cpus(); c++) {
 		stats[c] = kzalloc(sizeof(struct profile_row) * (size_t)ftrace_nr_records());
 		if (!stats[c]) {
 			free_stats();

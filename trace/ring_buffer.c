@@ -625,7 +625,7 @@ int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, int cpu_i
 		return -EINVAL;
 	}
 	if (nr_pages > RB_MAX_PAGES)
-		return -EINVAL;
+		return -ENOMEM; /* more than a ring can number: too big, as Linux says of any size */
 	new = kzalloc(buffer->nr_cpus * sizeof(*new));
 	if (!new)
 		return -ENOMEM;
@@ -738,8 +738,9 @@ static void rb_pad_page(struct buffer_page *bpage, uint64_t seq)
 			continue;
 		/* Linux's two paddings: 4 bytes left is a bare header, else a sized record. */
 		pad = (struct ring_buffer_event *)&bpage->page->data[off];
-		rb_set_header(pad, RINGBUF_TYPE_PADDING, BUF_PAGE_SIZE - off > 4 ? 1 : 0);
-		if (BUF_PAGE_SIZE - off > 4)
+		rb_set_header(pad, RINGBUF_TYPE_PADDING,
+			      BUF_PAGE_SIZE - off > RB_EVNT_HDR_SIZE ? 1 : 0);
+		if (BUF_PAGE_SIZE - off > RB_EVNT_HDR_SIZE)
 			pad->array[0] = BUF_PAGE_SIZE - off - RB_EVNT_HDR_SIZE;
 		return;
 	}
@@ -1039,16 +1040,29 @@ rb_reserve_slow(struct ring_buffer_per_cpu *cb, unsigned long length, bool outer
 	return event;
 }
 
-struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
-						   unsigned long length)
+/*
+ * Reserves length bytes on this CPU's buffer; NULL, and *err says why, if it cannot: -EBUSY
+ * when recording is off (on this CPU, or everywhere), -E2BIG when length is more than a page
+ * holds, -ENOSPC when the buffer is full (producer/consumer mode and nothing read, or the page
+ * to reuse still holds a write in progress). Inline: ring_buffer_lock_reserve(), which every
+ * event takes, ignores *err, and the compiler drops the stores.
+ */
+static __always_inline struct ring_buffer_event *
+rb_lock_reserve(struct ring_buffer *buffer, unsigned long length, int *err)
 {
 	int cpu = ring_buffer_cpu_id();
 	struct ring_buffer_per_cpu *cb;
 	struct ring_buffer_event *event;
 	uint64_t nesting;
 
-	if (!rb_valid_cpu(buffer, cpu) || length > BUF_MAX_DATA_SIZE)
+	if (!rb_valid_cpu(buffer, cpu)) {
+		*err = -EBUSY; /* no buffer for this CPU: as Linux's cpumask check */
 		return NULL;
+	}
+	if (length > BUF_MAX_DATA_SIZE) {
+		*err = -E2BIG;
+		return NULL;
+	}
 	cb = rb_load_acquire(&buffer->buffers[cpu]);
 	nesting = __atomic_add_fetch(&cb->nesting, NEST_ONE, __ATOMIC_SEQ_CST);
 	/*
@@ -1058,6 +1072,7 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
 	if (!rb_recording(buffer, cb) || rb_load_acquire(&cb->buffer) != buffer) {
 		/* Leave without touching the pages: a reset may be working on them. */
 		__atomic_sub_fetch(&cb->nesting, 1, __ATOMIC_SEQ_CST);
+		*err = -EBUSY;
 		return NULL;
 	}
 	rb_count(&cb->written, 1);
@@ -1066,23 +1081,35 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
 		if (likely(event))
 			return event;
 	}
-	return rb_reserve_slow(cb, length, (uint32_t)nesting == 1);
+	event = rb_reserve_slow(cb, length, (uint32_t)nesting == 1);
+	if (!event)
+		*err = -ENOSPC; /* rb_reserve_next: dropped, or commit overrun */
+	return event;
 }
 
-int ring_buffer_unlock_commit(struct ring_buffer *buffer)
+struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
+						   unsigned long length)
+{
+	int unused;
+
+	return rb_lock_reserve(buffer, length, &unused);
+}
+
+void ring_buffer_unlock_commit(struct ring_buffer *buffer)
 {
 	rb_end_commit(buffer->buffers[ring_buffer_cpu_id()]);
-	return 0;
 }
 
 int ring_buffer_write(struct ring_buffer *buffer, unsigned long length, const void *data)
 {
-	struct ring_buffer_event *event = ring_buffer_lock_reserve(buffer, length);
+	int err = 0;
+	struct ring_buffer_event *event = rb_lock_reserve(buffer, length, &err);
 
 	if (!event)
-		return -EBUSY;
+		return err;
 	memcpy(ring_buffer_event_data(event), data, length);
-	return ring_buffer_unlock_commit(buffer);
+	ring_buffer_unlock_commit(buffer);
+	return 0;
 }
 
 /* ---- Recording on and off ------------------------------------------------------------ */
@@ -1309,17 +1336,17 @@ bool ring_buffer_empty(struct ring_buffer *buffer)
 	return true;
 }
 
-void *ring_buffer_alloc_read_page(struct ring_buffer *buffer, int cpu)
+/*
+ * Linux's take the buffer and CPU, to keep a freed page for that CPU's next reader; these
+ * pages come from the heap, for any buffer and CPU, so they need neither.
+ */
+void *ring_buffer_alloc_read_page(void)
 {
-	(void)buffer;
-	(void)cpu;
 	return kzalloc(RB_PAGE_SIZE);
 }
 
-void ring_buffer_free_read_page(struct ring_buffer *buffer, int cpu, void *data)
+void ring_buffer_free_read_page(void *data)
 {
-	(void)buffer;
-	(void)cpu;
 	kfree(data);
 }
 

@@ -100,7 +100,7 @@ int ring_buffer_nr_cpus(struct ring_buffer *buffer);
 unsigned long ring_buffer_size(struct ring_buffer *buffer, int cpu);
 /*
  * New size for one CPU or RING_BUFFER_ALL_CPUS. A CPU whose size changes loses its contents and
- * its counters. -ENOMEM (everything as before) or -EINVAL (bad cpu, or over 65535 pages).
+ * its counters. -ENOMEM (everything as before): no memory, or over 65535 pages; -EINVAL: bad cpu.
  */
 int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, int cpu);
 /* Overwrite (1) or producer/consumer (0) mode; takes effect for the next full page. */
@@ -120,8 +120,11 @@ int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b);
 /* Writing. reserve returns NULL if recording is off, length > BUF_MAX_DATA_SIZE or no room. */
 struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
 						   unsigned long length);
-int ring_buffer_unlock_commit(struct ring_buffer *buffer);
-/* reserve + copy + commit: 0, or -EBUSY if the event was not recorded. */
+void ring_buffer_unlock_commit(struct ring_buffer *buffer);
+/*
+ * reserve + copy + commit: 0, or why the event was not recorded: -EBUSY recording is off,
+ * -E2BIG length > BUF_MAX_DATA_SIZE, -ENOSPC the buffer is full (and may not overwrite).
+ */
 int ring_buffer_write(struct ring_buffer *buffer, unsigned long length, const void *data);
 /* Where a data record's payload starts (inline: every writer asks, between reserve and commit). */
 static notrace inline void *ring_buffer_event_data(struct ring_buffer_event *event)
@@ -171,8 +174,8 @@ void ring_buffer_dump_end(struct ring_buffer *buffer);
  * RB_MISSED_* flags, records) and consumes them. Returns the bytes of records copied, or
  * -EAGAIN if there is nothing (or, with full, if the writer is still on the oldest page).
  */
-void *ring_buffer_alloc_read_page(struct ring_buffer *buffer, int cpu);
-void ring_buffer_free_read_page(struct ring_buffer *buffer, int cpu, void *data);
+void *ring_buffer_alloc_read_page(void);
+void ring_buffer_free_read_page(void *data);
 int ring_buffer_read_page(struct ring_buffer *buffer, void **data_page, size_t len, int cpu,
 			  int full);
 

@@ -154,7 +154,7 @@ unsigned int tracing_gen_ctx_dec(void)
  * With record-cmd off nothing is saved, but the task is still marked seen: turning the option
  * on forgets every CPU's mark.
  */
-void tracing_record_cmdline_slow(struct task *t)
+void __tracing_record_cmdline(struct task *t)
 {
 	struct cpu *c = this_cpu();
 
@@ -163,12 +163,6 @@ void tracing_record_cmdline_slow(struct task *t)
 		return; /* busy: try at the next event */
 	c->trace_cmdline_task = t;
 	c->trace_cmdline_pid = t->pid;
-}
-
-void tracing_record_cmdline(struct task *t)
-{
-	if (t)
-		tracing_record_cmdline_inline(t);
 }
 
 /* After record-cmd was off: the next event of each task saves its name again. */
@@ -298,7 +292,7 @@ void tracing_reset_cpu(struct trace_array *tr, int cpu)
 
 int tracing_num_online_cpus(void)
 {
-	return nr_cpu_ids;
+	return num_online_cpus();
 }
 
 /* --- sizes and options --------------------------------------------------------------------- */
@@ -312,8 +306,6 @@ int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size, int c
 		return -EINVAL;
 	mutex_lock(&trace_types_lock);
 	ret = ring_buffer_resize(tr->buffer, size, cpu);
-	if (ret == -EINVAL)
-		ret = -ENOMEM; /* more pages than a ring can hold: "too big" is ENOMEM for users */
 	if (!ret) {
 		for (int c = 0; c < tr->nr_cpus; c++)
 			if (cpu == RING_BUFFER_ALL_CPUS || c == cpu)
@@ -324,11 +316,11 @@ int tracing_resize_ring_buffer(struct trace_array *tr, unsigned long size, int c
 }
 
 /* A core option; the caller holds trace_types_lock. */
-int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
+void set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 {
 	lockdep_assert_held(&trace_types_lock);
 	if (!!(tr->trace_flags & mask) == !!enabled)
-		return 0;
+		return;
 	if (mask == TRACE_ITER_OVERWRITE) {
 		ring_buffer_change_overwrite(tr->buffer, enabled);
 		if (tr->snapshot_buffer) /* its per-CPU parts may be swapped in */
@@ -337,7 +329,6 @@ int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
 	if (mask == TRACE_ITER_RECORD_CMD && enabled)
 		tracing_forget_cmdline_tasks(); /* names of tasks seen while it was off */
-	return 0;
 }
 
 /* A tracer's option; the tracer may refuse. The caller holds trace_types_lock. */
@@ -424,7 +415,7 @@ extern struct tracer *const __start_tracers[], *const __stop_tracers[];
  */
 static int tracing_possible_cpus(void)
 {
-	return MAX(num_possible_cpus(), nr_cpu_ids);
+	return MAX(num_possible_cpus(), num_online_cpus());
 }
 
 /*

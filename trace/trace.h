@@ -180,7 +180,7 @@ struct trace_iterator {
 /* Tracers and options (task context). Each returns 0 or a negative errno. */
 int register_tracer(struct tracer *t);
 int tracing_set_tracer(struct trace_array *tr, const char *name);
-int set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled);
+void set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled); /* cannot fail */
 int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags,
 		      struct tracer_opt *opt, int set);
 int tracing_set_clock(struct trace_array *tr, const char *name);
@@ -210,8 +210,10 @@ void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long
 /* Return addresses up the frame-pointer chain, innermost first; returns how many. */
 int trace_save_stack(unsigned long *store, int size);
 
-/* The pid -> comm cache behind the TASK column (saved_cmdlines). */
-void tracing_record_cmdline(struct task *t); /* if t is new on this CPU's event stream */
+/*
+ * The pid -> comm cache behind the TASK column (saved_cmdlines). Recorders fill it through
+ * tracing_record_cmdline() (trace/trace_ctx.h), as each task shows up in a CPU's events.
+ */
 bool trace_save_cmdline(int pid, const char *comm); /* false: busy, try again later */
 void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN]); /* "<idle>", "<...>" */
 void tracing_forget_cmdline_tasks(void);

@@ -3,7 +3,7 @@
 /*
  * An event records only a pid: sixteen bytes of comm per event would almost double a function
  * event. The name is kept here instead, once per task: the recorder (tracing_record_cmdline()
- * in trace/trace.c) saves it when the task it records for is not the one it saw last on this
+ * in trace/trace_ctx.h) saves it when the task it records for is not the one it saw last on this
  * CPU, so about once per task switch in the event stream, and the printer asks
  * trace_find_cmdline() for the name.
  *

@@ -51,15 +51,19 @@ static __always_inline unsigned int tracing_gen_ctx_dec_inline(void)
 	return tracing_gen_ctx_pc(pc - !!(pc & PREEMPT_MASK));
 }
 
-void tracing_record_cmdline_slow(struct task *t); /* trace/trace.c */
+void __tracing_record_cmdline(struct task *t); /* trace/trace.c */
 
-/* Saves t's name in the comm cache unless this CPU did last (trace/trace.c). */
-static __always_inline void tracing_record_cmdline_inline(struct task *t)
+/*
+ * Saves t's name in the comm cache unless this CPU did last. The one way to record a comm:
+ * inline, the check that is all most events need; out of line, __tracing_record_cmdline(), the
+ * save (trace/trace.c).
+ */
+static __always_inline void tracing_record_cmdline(struct task *t)
 {
 	struct cpu *c = this_cpu();
 
 	if (unlikely(READ_ONCE(c->trace_cmdline_task) != t || c->trace_cmdline_pid != t->pid))
-		tracing_record_cmdline_slow(t);
+		__tracing_record_cmdline(t);
 }
 
 /*
@@ -79,7 +83,7 @@ static __always_inline void tracing_entry_update(struct trace_entry *entry, unsi
 		       "struct trace_entry is not type:16 flags:8 preempt_count:8 pid:32");
 	__builtin_memcpy(entry, &word, sizeof(word));
 	if (t)
-		tracing_record_cmdline_inline(t);
+		tracing_record_cmdline(t);
 }
 
 /*

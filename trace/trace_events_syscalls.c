@@ -32,7 +32,7 @@ static const struct trace_event_field sys_enter_fields[] = {
 	TRACE_FIELD_END,
 };
 
-static notrace void probe_sys_enter(void *data, struct pt_regs *regs, long id)
+static void probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_sys_enter *r = trace_event_buffer_reserve(call, sizeof(*r));
@@ -50,8 +50,8 @@ static notrace void probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
-static notrace enum print_line_t sys_enter_output(struct trace_iterator *iter, unsigned int flags,
-						  struct trace_event *event)
+static enum print_line_t sys_enter_output(struct trace_iterator *iter, unsigned int flags,
+					  struct trace_event *event)
 {
 	struct trace_event_raw_sys_enter *r = trace_raw_output_prep(iter, event);
 	struct trace_seq *s = &iter->seq;
@@ -91,7 +91,7 @@ static const struct trace_event_field sys_exit_fields[] = {
 	TRACE_FIELD_END,
 };
 
-static notrace void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_sys_exit *r = trace_event_buffer_reserve(call, sizeof(*r));
@@ -103,8 +103,8 @@ static notrace void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 
-static notrace enum print_line_t sys_exit_output(struct trace_iterator *iter, unsigned int flags,
-						 struct trace_event *event)
+static enum print_line_t sys_exit_output(struct trace_iterator *iter, unsigned int flags,
+					 struct trace_event *event)
 {
 	struct trace_event_raw_sys_exit *r = trace_raw_output_prep(iter, event);
 	struct trace_seq *s = &iter->seq;

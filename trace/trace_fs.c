@@ -329,7 +329,8 @@ int trace_set_options(struct trace_array *tr, char *option)
 	mutex_lock(&trace_types_lock);
 	for (int i = 0; i < nr_trace_options; i++) {
 		if (strcmp(name, trace_options[i].name) == 0) {
-			ret = set_tracer_flag(tr, trace_options[i].bit, set);
+			set_tracer_flag(tr, trace_options[i].bit, set);
+			ret = 0;
 			goto out;
 		}
 	}
@@ -392,10 +393,8 @@ static ssize_t core_option_write(struct file *file, const char *ubuf, size_t cnt
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);
-	ret = set_tracer_flag(&global_trace, opt->bit, (int)val);
+	set_tracer_flag(&global_trace, opt->bit, (int)val);
 	mutex_unlock(&trace_types_lock);
-	if (ret)
-		return ret;
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
 }

@@ -61,7 +61,7 @@ struct fgraph_data {
  */
 static struct fgraph_data dump_data;
 
-notrace void graph_trace_open(struct trace_iterator *iter)
+void graph_trace_open(struct trace_iterator *iter)
 {
 	struct fgraph_data *data;
 

@@ -443,7 +443,7 @@ static int tracing_buffers_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->cpu = tracing_get_cpu(inode);
-	r->spare = ring_buffer_alloc_read_page(tr->buffer, r->cpu);
+	r->spare = ring_buffer_alloc_read_page();
 	if (!r->spare) {
 		kfree(r);
 		return -ENOMEM;
@@ -457,7 +457,7 @@ static int tracing_buffers_release(struct inode *inode, struct file *file)
 	struct raw_reader *r = file->private_data;
 
 	(void)inode;
-	ring_buffer_free_read_page(global_trace.buffer, r->cpu, r->spare);
+	ring_buffer_free_read_page(r->spare);
 	kfree(r);
 	return 0;
 }

@@ -18,10 +18,10 @@
 #include "trace/trace_graph_fmt.h"
 #include "kernel/kallsyms.h"
 #include "lib/compiler.h"
+#include "lib/bitops.h"
 #include "lib/string.h"
 
 #define KSYM_SYMBOL_LEN 160 /* "name+0xoffset/0xsize" */
-#define BITS_PER_LONG 64
 
 /* --- symbols and the context prefix --------------------------------------------------------- */
 
@@ -333,9 +333,10 @@ static void test_cpu_buff_start(struct trace_iterator *iter)
 	if (!(iter->tr->trace_flags & TRACE_ITER_ANNOTATE) ||
 	    !(iter->iter_flags & TRACE_FILE_ANNOTATE))
 		return;
-	if (iter->cpu < 0 || iter->cpu >= BITS_PER_LONG || (iter->started & (1UL << iter->cpu)))
+	if (iter->cpu < 0 || iter->cpu >= BITS_PER_LONG ||
+	    test_bit((unsigned long)iter->cpu, &iter->started))
 		return;
-	iter->started |= 1UL << iter->cpu;
+	__set_bit((unsigned long)iter->cpu, &iter->started);
 	if (iter->idx > 1)
 		trace_seq_printf(&iter->seq, "##### CPU %u buffer started ####\n", iter->cpu);
 }

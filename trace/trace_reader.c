@@ -23,8 +23,8 @@
 #include "trace/ring_buffer.h"
 #include "lib/string.h"
 
-notrace void trace_iterator_init(struct trace_iterator *iter, struct trace_array *tr,
-				 struct ring_buffer *buffer, int cpu_file, unsigned int iter_flags)
+void trace_iterator_init(struct trace_iterator *iter, struct trace_array *tr,
+			 struct ring_buffer *buffer, int cpu_file, unsigned int iter_flags)
 {
 	memset(iter, 0, sizeof(*iter));
 	iter->tr = tr;
@@ -41,13 +41,13 @@ notrace void trace_iterator_init(struct trace_iterator *iter, struct trace_array
 		iter->trace->open(iter);
 }
 
-notrace void trace_iterator_release(struct trace_iterator *iter)
+void trace_iterator_release(struct trace_iterator *iter)
 {
 	if (iter->trace && iter->trace->close)
 		iter->trace->close(iter);
 }
 
-notrace bool trace_peek_next_event(struct trace_iterator *iter)
+bool trace_peek_next_event(struct trace_iterator *iter)
 {
 	struct ring_buffer_event *event;
 	int cpu = iter->cpu_file;
@@ -66,7 +66,7 @@ notrace bool trace_peek_next_event(struct trace_iterator *iter)
 	return true;
 }
 
-notrace enum print_line_t trace_consume_line(struct trace_iterator *iter)
+enum print_line_t trace_consume_line(struct trace_iterator *iter)
 {
 	int cpu = iter->cpu; /* the printer may move to another event: consume the peeked one's */
 	enum print_line_t ret = print_trace_line(iter);

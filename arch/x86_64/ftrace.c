@@ -18,14 +18,12 @@
 #include "lib/errno.h"
 #include "lib/compiler.h"
 
-#define CALL_OPCODE 0xe8
-
-const uint8_t ftrace_nop_insn[MCOUNT_INSN_SIZE] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+const uint8_t ftrace_nop_insn[MCOUNT_INSN_SIZE] = {BYTES_NOP5};
 
 notrace void ftrace_call_insn(unsigned long ip, unsigned long target, uint8_t out[MCOUNT_INSN_SIZE])
 {
 	int32_t rel = (int32_t)(target - (ip + MCOUNT_INSN_SIZE));
-	out[0] = CALL_OPCODE;
+	out[0] = CALL_INSN_OPCODE;
 	memcpy(out + 1, &rel, sizeof(rel));
 }
 
@@ -60,15 +58,24 @@ notrace void ftrace_new_insn(unsigned long ip, bool to_call, uint8_t out[MCOUNT_
 		memcpy(out, ftrace_nop_insn, MCOUNT_INSN_SIZE);
 }
 
-notrace const char *ftrace_describe_site(unsigned long ip, char *buf, size_t size)
+notrace bool ftrace_is_site_insn(const volatile uint8_t *insn)
+{
+	bool nop = true;
+
+	for (int i = 0; i < MCOUNT_INSN_SIZE; i++)
+		nop &= insn[i] == ftrace_nop_insn[i];
+	return nop || insn[0] == CALL_INSN_OPCODE;
+}
+
+notrace const char *ftrace_describe_site(unsigned long ip)
 {
 	const uint8_t *p = (const uint8_t *)ip;
 	int32_t rel;
 	if (ftrace_site_is(ip, ftrace_nop_insn))
 		return "nop";
-	if (p[0] == 0xcc)
+	if (p[0] == INT3_INSN_OPCODE)
 		return "int3 (being patched)";
-	if (p[0] != CALL_OPCODE)
+	if (p[0] != CALL_INSN_OPCODE)
 		return "unknown";
 	memcpy(&rel, p + 1, sizeof(rel));
 	unsigned long target = ip + MCOUNT_INSN_SIZE + rel;
@@ -76,7 +83,5 @@ notrace const char *ftrace_describe_site(unsigned long ip, char *buf, size_t siz
 		return "call ftrace_caller";
 	if (target == (unsigned long)__fentry__)
 		return "call __fentry__";
-	(void)buf;
-	(void)size;
 	return "call (unknown target)";
 }

@@ -6,7 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MCOUNT_INSN_SIZE 5 /* "call rel32", and the NOP of the same size */
+#include "arch/x86_64/insn.h"
+
+/* A call site: "call rel32", or the NOP of the same size that replaces it. */
+#define MCOUNT_INSN_SIZE CALL_INSN_SIZE
+_Static_assert(NOP5_INSN_SIZE == MCOUNT_INSN_SIZE, "a site's NOP is as long as its call");
 
 extern const uint8_t ftrace_nop_insn[MCOUNT_INSN_SIZE];
 void __fentry__(void);
@@ -20,7 +24,12 @@ int ftrace_make_nop_early(unsigned long ip);
 /* 0 if the site holds what it should: a call to ftrace_caller (is_call) or the NOP. */
 int ftrace_check_site(unsigned long ip, bool is_call);
 void ftrace_new_insn(unsigned long ip, bool to_call, uint8_t out[MCOUNT_INSN_SIZE]);
+/*
+ * True if insn is one of the two instructions dynamic ftrace leaves at a site between changes
+ * (the NOP, or a call): text_poke's int3 handler asks, and skips such a site whole.
+ */
+bool ftrace_is_site_insn(const volatile uint8_t *insn);
 /* "nop", "call ftrace_caller", "call __fentry__", "int3 (being patched)" or "unknown". */
-const char *ftrace_describe_site(unsigned long ip, char *buf, size_t size);
+const char *ftrace_describe_site(unsigned long ip);
 
 #endif

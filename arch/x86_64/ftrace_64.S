@@ -24,7 +24,7 @@
  *
  * Not traced, obviously: this is the tracer's entrance.
  */
-#define FENTRY_CALL_SIZE 5
+#include "arch/x86_64/insn.h"
 
 	.text
 	.globl __fentry__
@@ -59,7 +59,7 @@ ftrace_caller:
 	pushq %r9
 
 	movq 8(%rbp), %rdi	/* return address into the traced function ... */
-	subq $FENTRY_CALL_SIZE, %rdi	/* ... minus the call: the site itself */
+	subq $CALL_INSN_SIZE, %rdi	/* ... minus the call: the site itself */
 	movq 24(%rbp), %rsi	/* parent_ip (RBP1 + 8) */
 	movq function_trace_op(%rip), %rdx
 	movq %rsp, %rcx		/* struct ftrace_regs: everything pushed, from R9 up */

@@ -111,7 +111,7 @@ notrace void do_interrupt(struct pt_regs *regs)
 	cpu->irq_count[vec]++;
 	if (vec == VEC_NMI) {
 		preempt_count_add(NMI_OFFSET);
-		do_nmi(regs);
+		do_nmi();
 		preempt_count_sub(NMI_OFFSET);
 		return;
 	}

@@ -45,6 +45,6 @@ void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags);
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va);
 int mmu_user_copy(uint64_t *dst, const uint64_t *src);
 
-extern char _text[], _etext[], _erodata[], _end[], _bss_start[], _bss_end[];
+extern char _text[], _etext[], _erodata[], _end[];
 
 #endif

@@ -171,10 +171,10 @@ void smp_boot_cpus(void)
 		uint32_t id = acpi_info.cpu_apic_ids[i];
 		if (id == me)
 			continue;
-		if ((unsigned int)nr_cpu_ids >= max_cpus)
+		if ((unsigned int)num_online_cpus() >= max_cpus)
 			break; /* maxcpus=N: N are online */
-		if (boot_one_cpu(nr_cpu_ids, id, cr3))
-			nr_cpu_ids++;
+		if (boot_one_cpu(num_online_cpus(), id, cr3))
+			__num_online_cpus++;
 	}
 	/* The identity map is not needed any more: free the trampoline's tables. */
 	uint64_t *pml4 = __va(cr3);
@@ -183,5 +183,6 @@ void smp_boot_cpus(void)
 	free_pages(pdpt, 1);
 	free_pages(pml4, 1);
 done:
-	printk(KERN_INFO "smp: Brought up %d CPU%s\n", nr_cpu_ids, nr_cpu_ids > 1 ? "s" : "");
+	printk(KERN_INFO "smp: Brought up %d CPU%s\n", num_online_cpus(),
+	       num_online_cpus() > 1 ? "s" : "");
 }

@@ -8,7 +8,7 @@
  * Writing one byte is atomic, but a 5-byte instruction is not written in one go, and another CPU
  * may be executing it meanwhile. So a running kernel is patched as Linux's text_poke_bp() does:
  *
- *   1. write int3 (0xcc) over the first byte of every site;          sync all CPUs
+ *   1. write int3 (INT3_INSN_OPCODE) over the first byte of every site;          sync all CPUs
  *   2. write bytes 2..5 of the new instruction (behind the int3);     sync all CPUs
  *   3. write the new first byte, replacing the int3;                  sync all CPUs
  *
@@ -34,18 +34,17 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/insn.h"
 #include "kernel/smp.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/panic.h"
+#include "lib/bsearch.h"
 #include "lib/string.h"
-
-#define INT3_INSN 0xcc
-#define INT3_INSN_SIZE 1
-#define CALL_INSN_OPCODE 0xe8 /* call rel32 */
 
 static DEFINE_SPINLOCK(poke_lock); /* one user of POKE_AREA at a time */
 static const struct text_poke_loc *bp_locs; /* the batch being patched, for the int3 handler */
 static volatile int bp_count;
+static text_poke_site_fn holds_site_insn; /* what the sites hold between batches */
 
 /* Writes within one page. */
 static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
@@ -86,30 +85,25 @@ notrace void text_poke_sync(void)
 	smp_call_function(sync_core, NULL);
 }
 
-static notrace const struct text_poke_loc *find_loc(unsigned long addr)
+static notrace int loc_addr_cmp(const void *key, const void *elt)
 {
-	int lo = 0, hi = bp_count - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (bp_locs[mid].addr == addr)
-			return &bp_locs[mid];
-		if (bp_locs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	unsigned long addr = *(const unsigned long *)key;
+	unsigned long loc = ((const struct text_poke_loc *)elt)->addr;
+
+	if (addr < loc)
+		return -1;
+	return addr > loc; /* branches, not arithmetic: inlined, they merge with bsearch's */
 }
 
-/* The two instructions a patched site holds when it is not being patched: a 5-byte NOP, a call. */
-static notrace bool is_site_insn(const volatile uint8_t *p)
+/* The batch is sorted by address (text_poke.h): a binary search finds a site in it. */
+static notrace const struct text_poke_loc *find_loc(unsigned long addr)
 {
-	static const uint8_t nop5[POKE_INSN_MAX] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-	bool nop = true;
+	return __inline_bsearch(&addr, bp_locs, (size_t)bp_count, sizeof(*bp_locs), loc_addr_cmp);
+}
 
-	for (int i = 0; i < POKE_INSN_MAX; i++)
-		nop &= p[i] == nop5[i];
-	return nop || p[0] == CALL_INSN_OPCODE;
+notrace void text_poke_set_site_insn(text_poke_site_fn fn)
+{
+	WRITE_ONCE(holds_site_insn, fn);
 }
 
 /* A CPU hit one of our int3s: skip the whole instruction being replaced. */
@@ -117,7 +111,7 @@ static notrace bool poke_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->rip - INT3_INSN_SIZE; /* int3 is a trap: RIP is past it */
 	const volatile uint8_t *site = (const volatile uint8_t *)addr;
-	bool gone = kernel_text_address(addr) && *site != INT3_INSN;
+	bool gone = kernel_text_address(addr) && *site != INT3_INSN_OPCODE;
 
 	/* One of the batch's sites, whatever it holds now (see above): skip it, as a NOP. */
 	if (READ_ONCE(bp_count) && find_loc(addr)) {
@@ -126,15 +120,18 @@ static notrace bool poke_int3_handler(struct pt_regs *regs)
 	}
 	/*
 	 * The int3 is gone already: this CPU executed a copy fetched before the last write (its
-	 * instruction stream was not yet resynchronized). A site that holds one of the two
-	 * instructions ftrace writes is skipped, as while it changes, rather than run again: should
-	 * a stale translation outlive the batch after all, running it again would trap forever.
-	 * Anything else is run again as it is now.
+	 * instruction stream was not yet resynchronized). A site that holds one of the
+	 * instructions its patcher writes (text_poke_set_site_insn) is skipped, as while it
+	 * changes, rather than run again: should a stale translation outlive the batch after all,
+	 * running it again would trap forever. Anything else is run again as it is now.
 	 */
 	if (gone) {
-		regs->rip = kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site_insn(site)
-				    ? addr + POKE_INSN_MAX
-				    : addr;
+		text_poke_site_fn is_site = READ_ONCE(holds_site_insn);
+
+		regs->rip =
+			kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site && is_site(site)
+				? addr + POKE_INSN_MAX
+				: addr;
 		return true;
 	}
 	return false;
@@ -142,7 +139,7 @@ static notrace bool poke_int3_handler(struct pt_regs *regs)
 
 notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
 {
-	static const uint8_t int3 = INT3_INSN;
+	static const uint8_t int3 = INT3_INSN_OPCODE;
 	if (n <= 0)
 		return;
 	bp_locs = locs;
@@ -152,14 +149,15 @@ notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
 		text_poke((void *)locs[i].addr, &int3, INT3_INSN_SIZE);
 	text_poke_sync();
 	for (int i = 0; i < n; i++)
-		text_poke((void *)(locs[i].addr + 1), locs[i].new_insn + 1, POKE_INSN_MAX - 1);
+		text_poke((void *)(locs[i].addr + INT3_INSN_SIZE),
+			  locs[i].new_insn + INT3_INSN_SIZE, POKE_INSN_MAX - INT3_INSN_SIZE);
 	text_poke_sync();
 	for (int i = 0; i < n; i++)
-		text_poke((void *)locs[i].addr, locs[i].new_insn, 1);
+		text_poke((void *)locs[i].addr, locs[i].new_insn, INT3_INSN_SIZE);
 	text_poke_sync();
 	/* Once more, the same bytes: no translation from before survives this (see above). */
 	for (int i = 0; i < n; i++)
-		text_poke((void *)locs[i].addr, locs[i].new_insn, 1);
+		text_poke((void *)locs[i].addr, locs[i].new_insn, INT3_INSN_SIZE);
 	/* After this sync no CPU can still be inside poke_int3_handler for this batch: the
 	 * handler runs with interrupts off, and each CPU answers the IPI only once out of it. */
 	text_poke_sync();

@@ -5,7 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define POKE_INSN_MAX 5 /* the longest instruction we replace: a 5-byte call or NOP */
+#include <stdbool.h>
+#include "arch/x86_64/insn.h"
+
+/* The longest instruction text_poke_bp_batch replaces: a call rel32. Each site is this long. */
+#define POKE_INSN_MAX CALL_INSN_SIZE
 
 struct text_poke_loc {
 	unsigned long addr;
@@ -20,5 +24,14 @@ void text_poke(void *addr, const void *src, size_t len);
 void text_poke_bp_batch(const struct text_poke_loc *locs, int n);
 /* Makes every CPU serialize its instruction stream. */
 void text_poke_sync(void);
+
+/*
+ * Whoever patches sites with text_poke_bp_batch says what they hold between batches: a CPU that
+ * runs a stale int3 at a site that fn recognizes skips the whole site (POKE_INSN_MAX bytes), as
+ * during a batch, rather than run it again (text_poke.c explains). text_poke itself only moves
+ * bytes: which bytes, and what they mean, is its caller's business (dynamic ftrace's).
+ */
+typedef bool (*text_poke_site_fn)(const volatile uint8_t *insn);
+void text_poke_set_site_insn(text_poke_site_fn fn);
 
 #endif

@@ -17,6 +17,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/mmu.h"
+#include "arch/x86_64/ftrace.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/signal.h" /* SIGSEGV and the others CPU exceptions send */
@@ -58,9 +59,6 @@ static const char *const exception_names[32] = {
 
 static int die_counter;
 
-#define INSN_PUSH_RBP 0x55
-#define FENTRY_SITE_LEN 5 /* call __fentry__, or the 5-byte NOP that replaces it */
-
 /*
  * A function's frame exists only after its "push %rbp; mov %rsp,%rbp". If the CPU stopped
  * before that (on the first instruction, or in a leaf that gcc compiled without a frame), the
@@ -76,11 +74,13 @@ static notrace long return_address_offset(unsigned long rip)
 	 */
 	if (!kallsyms_lookup(rip, NULL, &start, NULL))
 		return 0;
+	static const uint8_t nop5[NOP5_INSN_SIZE] = {BYTES_NOP5};
 	const uint8_t *p = (const uint8_t *)start;
 	unsigned long body = start;
-	if (p[0] == 0xe8 || (p[0] == 0x0f && p[1] == 0x1f)) /* an -mfentry call site */
-		body += FENTRY_SITE_LEN;
-	if (*(const uint8_t *)body != INSN_PUSH_RBP)
+	/* An -mfentry call site: the call, or the NOP (its 0f 1f opcode) that replaces it. */
+	if (p[0] == CALL_INSN_OPCODE || (p[0] == nop5[0] && p[1] == nop5[1]))
+		body += MCOUNT_INSN_SIZE;
+	if (*(const uint8_t *)body != PUSH_RBP_INSN_OPCODE)
 		return 0; /* no frame at all: a leaf */
 	if (rip <= body)
 		return 0;
@@ -168,10 +168,10 @@ notrace void do_fatal_exception(struct pt_regs *r)
 	panic("Fatal exception");
 }
 
-notrace void do_nmi(struct pt_regs *r)
+notrace void do_nmi(void)
 {
 	if (cpu_stop_requested())
-		cpu_stop_this(r); /* does not return */
+		cpu_stop_this(); /* does not return */
 	printk(KERN_EMERG "Uhhuh. NMI received on CPU %d\n", smp_processor_id());
 }
 

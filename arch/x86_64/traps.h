@@ -6,7 +6,7 @@
 
 void traps_init(void);
 void do_fatal_exception(struct pt_regs *regs);
-void do_nmi(struct pt_regs *regs);
+void do_nmi(void);
 void show_regs(struct pt_regs *regs);
 /* Prints " func+0x1a/0x40" for rip, then each caller found through the frame pointers. */
 void show_stack(unsigned long rip, unsigned long rsp, unsigned long rbp);

@@ -147,7 +147,7 @@ static int parse_opt(int argc, char **argv, int *threads, int *rounds)
 
 static int cmd_run_test(int argc, char **argv)
 {
-	int threads = 2 * nr_cpu_ids, rounds = 20;
+	int threads = 2 * num_online_cpus(), rounds = 20;
 	if (parse_opt(argc, argv, &threads, &rounds)) {
 		dprintf(STDERR_FILENO, "usage: run_test [-t THREADS (max %d)] [-r ROUNDS]\n",
 			MAX_THREADS);
@@ -197,9 +197,9 @@ static int cmd_run_test(int argc, char **argv)
 		int cpus_used = 0;
 		printf("run_test: %d threads x %d rounds on %d CPUs: counter %ld/%ld, %ld wakeups, "
 		       "rounds per CPU:",
-		       threads, rounds, nr_cpu_ids, st->counter, (long)threads * rounds,
+		       threads, rounds, num_online_cpus(), st->counter, (long)threads * rounds,
 		       st->wakeups);
-		for (int c = 0; c < nr_cpu_ids; c++) {
+		for (int c = 0; c < num_online_cpus(); c++) {
 			printf(" %lu", st->rounds_on_cpu[c]);
 			cpus_used += st->rounds_on_cpu[c] > 0;
 		}

@@ -22,7 +22,7 @@
 #include "lib/compiler.h"
 #include "arch/x86_64/cpu.h"
 
-extern uint64_t boot_prompt_tsc; /* kernel/shell/cmd/cmd_bench.c */
+uint64_t boot_prompt_tsc;
 
 /*
  * A power of two. It holds a whole line at the line editor's limit and its Enter, typed ahead

@@ -3,6 +3,7 @@
 #define KERNEL_CONSOLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 void console_init(void);
 void console_write(const char *s, size_t n);
@@ -19,5 +20,11 @@ struct wait_queue_head *console_rx_wait_queue(void);
  * NULL makes it input again. The shell sets it while a command runs (kernel/shell/sh_exec.c).
  */
 void console_set_intr(void (*handler)(void));
+
+/*
+ * The TSC when the console was first read, by the shell at its first prompt: where boot ends,
+ * for `bench` (kernel/shell/cmd/cmd_bench.c). 0 until then.
+ */
+extern uint64_t boot_prompt_tsc;
 
 #endif

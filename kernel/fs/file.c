@@ -141,7 +141,7 @@ void fs_context_init(struct fs_context *fs)
 }
 
 /* For fork: the child starts in the parent's cwd and shares every open file. Cannot fail. */
-static int do_fs_context_copy(struct fs_context *dst, const struct fs_context *src)
+static void do_fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 {
 	dst->cwd = src->cwd;
 	path_get(&dst->cwd);
@@ -150,17 +150,13 @@ static int do_fs_context_copy(struct fs_context *dst, const struct fs_context *s
 		if (dst->fd[fd])
 			dst->fd[fd]->f_count++;
 	}
-	return 0;
 }
 
-int fs_context_copy(struct fs_context *dst, const struct fs_context *src)
+void fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 {
-	int ret;
-
 	vfs_lock();
-	ret = do_fs_context_copy(dst, src);
+	do_fs_context_copy(dst, src);
 	vfs_unlock();
-	return ret;
 }
 
 /* For exit: closes every descriptor and lets go of the cwd. */

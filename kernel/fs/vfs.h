@@ -212,7 +212,7 @@ int vfs_init(void);
 
 /* Tasks: a new task's context starts at / with no files; fork shares the open files. */
 void fs_context_init(struct fs_context *fs);
-int fs_context_copy(struct fs_context *dst, const struct fs_context *src);
+void fs_context_copy(struct fs_context *dst, const struct fs_context *src);
 void fs_context_exit(struct fs_context *fs);
 
 /* The entry points. Each returns >= 0 on success and a negative errno on failure. */

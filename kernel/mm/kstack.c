@@ -13,6 +13,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/spinlock.h"
 #include "arch/x86_64/mmu.h"
+#include "lib/bitops.h"
 #include "lib/compiler.h"
 
 #define STACK_PAGES (KSTACK_SIZE / PAGE_SIZE)
@@ -26,7 +27,7 @@ struct boot_stack_area {
 };
 struct boot_stack_area boot_stack __aligned(PAGE_SIZE);
 
-static uint64_t slot_used[MAX_STACKS / 64];
+static unsigned long slot_used[BITS_TO_LONGS(MAX_STACKS)];
 static DEFINE_SPINLOCK(kstack_lock);
 
 void boot_stack_guard_init(void)
@@ -52,22 +53,18 @@ notrace bool stack_guard_page(uintptr_t addr)
 static int slot_take(void)
 {
 	unsigned long flags = spin_lock_irqsave(&kstack_lock);
-	int slot = -1;
-	for (int i = 0; i < MAX_STACKS; i++) {
-		if (!(slot_used[i / 64] & (1UL << (i % 64)))) {
-			slot_used[i / 64] |= 1UL << (i % 64);
-			slot = i;
-			break;
-		}
-	}
+	unsigned long slot = find_next_zero_bit(slot_used, MAX_STACKS, 0);
+
+	if (slot < MAX_STACKS)
+		__set_bit(slot, slot_used); /* under kstack_lock */
 	spin_unlock_irqrestore(&kstack_lock, flags);
-	return slot;
+	return slot < MAX_STACKS ? (int)slot : -1;
 }
 
 static void slot_put(int slot)
 {
 	unsigned long flags = spin_lock_irqsave(&kstack_lock);
-	slot_used[slot / 64] &= ~(1UL << (slot % 64));
+	__clear_bit((unsigned long)slot, slot_used);
 	spin_unlock_irqrestore(&kstack_lock, flags);
 }
 

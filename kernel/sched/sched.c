@@ -110,7 +110,7 @@ static void double_rq_lock(struct rq *a, struct rq *b)
  * a decision on slightly stale numbers is still a fine decision. */
 static void snapshot_load(struct cpu_load *load)
 {
-	for (int c = 0; c < nr_cpu_ids; c++) {
+	for (int c = 0; c < num_online_cpus(); c++) {
 		load[c].online = cpus[c].online;
 		load[c].nr_queued = READ_ONCE(cpu_rq(c)->nr_queued);
 		load[c].nr_running = nr_running(c);
@@ -126,7 +126,7 @@ static void steal_task(struct rq *this, int this_cpu_id)
 	lockdep_assert_held(&this->lock);
 	struct cpu_load load[NR_CPUS];
 	snapshot_load(load);
-	int busiest = sched_find_busiest(load, nr_cpu_ids, this_cpu_id);
+	int busiest = sched_find_busiest(load, num_online_cpus(), this_cpu_id);
 	if (busiest < 0)
 		return;
 	struct rq *src = cpu_rq(busiest);
@@ -147,7 +147,7 @@ static void steal_task(struct rq *this, int this_cpu_id)
 
 static struct task *pick_next_task(struct rq *rq, int cpu)
 {
-	if (list_empty(&rq->queue) && nr_cpu_ids > 1)
+	if (list_empty(&rq->queue) && num_online_cpus() > 1)
 		steal_task(rq, cpu);
 	if (list_empty(&rq->queue))
 		return rq->idle;
@@ -267,7 +267,7 @@ static int select_task_rq(struct task *t)
 {
 	struct cpu_load load[NR_CPUS];
 	snapshot_load(load);
-	int cpu = sched_select_cpu(load, nr_cpu_ids, t->cpus_allowed, t->cpu);
+	int cpu = sched_select_cpu(load, num_online_cpus(), t->cpus_allowed, t->cpu);
 	return cpu >= 0 ? cpu : 0;
 }
 

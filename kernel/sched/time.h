@@ -19,4 +19,7 @@ void udelay(uint64_t us);
 
 extern volatile uint64_t jiffies;
 
+/* The TSC at kmain's first instruction (kernel/main.c): where boot begins, for `bench`. */
+extern uint64_t boot_kmain_tsc;
+
 #endif

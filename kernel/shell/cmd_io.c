@@ -176,6 +176,13 @@ int line_reader_init(struct line_reader *lr, int fd)
 	return lr->buf ? 0 : -ENOMEM;
 }
 
+void line_reader_reset(struct line_reader *lr, int fd)
+{
+	lr->fd = fd;
+	lr->start = lr->end = 0;
+	lr->eof = false;
+}
+
 void line_reader_free(struct line_reader *lr)
 {
 	kfree(lr->buf);

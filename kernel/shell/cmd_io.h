@@ -97,5 +97,7 @@ struct line_reader {
 int line_reader_init(struct line_reader *lr, int fd);
 int line_reader_next(struct line_reader *lr, char **line, size_t *len, bool *nl);
 void line_reader_free(struct line_reader *lr);
+/* Starts reading fd afresh with the same buffer: for a command that reads several files. */
+void line_reader_reset(struct line_reader *lr, int fd);
 
 #endif

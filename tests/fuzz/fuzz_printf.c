@@ -11,8 +11,8 @@
  *
  * Arguments are passed as 24 uint64_t: on x86_64 every integer and pointer argument of a
  * variadic call occupies one 8-byte slot, so va_arg(ap, int) reads the low half of the same
- * slot glibc's does. Widths and precisions stay under printf.c's FIELD_MAX clamp, which glibc
- * does not have.
+ * slot glibc's does. Widths and precisions stay under FORMAT_FIELD_MAX (lib/printf_spec.h), a
+ * clamp glibc does not have.
  *
  * Inputs whose first byte is odd also get what the grammar avoids for the comparison: Linux's
  * %pS/%ps through a symbolizer, unknown conversions and a directive cut off at the end. glibc
@@ -41,7 +41,7 @@ int host_snprintf(char *buf, size_t size, const char *fmt, ...); /* tests/unit/h
 #define MAX_PIECES 12
 #define FMT_MAX 1024
 #define REF_MAX (1 << 17) /* MAX_PIECES conversions of at most 2 * 4096 characters each */
-#define FIELD_LIMIT 4096 /* printf.c's FIELD_MAX */
+#define FIELD_LIMIT 4096 /* FORMAT_FIELD_MAX */
 #define BIN_WORDS 2048 /* MAX_ARGS strings of at most 300 bytes, as words */
 
 struct format {

@@ -295,7 +295,7 @@ static void op_fork(void)
 		TRACE("child exits\n");
 		return;
 	}
-	CHECK(fs_context_copy(&tasks[1], &tasks[0]) == 0);
+	fs_context_copy(&tasks[1], &tasks[0]);
 	memcpy(fd_flags[1], fd_flags[0], sizeof(fd_flags[0]));
 	have_child = true;
 	TRACE("fork\n");

@@ -1,4 +1,4 @@
-"""Boot, banner, the basic shell commands, and clean power-off (issue: boot to a shell)."""
+"""Boot, banner, the basic shell commands, and clean power-off."""
 import re
 import time
 

@@ -1,4 +1,4 @@
-"""Tracing from boot (issue 7, item 2): Linux's command-line options, each with a visible effect.
+"""Tracing from boot: Linux's command-line options, each with a visible effect.
 
 The shared kernel boots with all of them at once, through GRUB as `make run CMDLINE=...` does:
 the filters are what set_ftrace_filter and set_ftrace_notrace list, the size what buffer_size_kb

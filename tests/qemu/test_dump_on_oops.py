@@ -1,4 +1,4 @@
-"""ftrace_dump_on_oops and sysrq-z (issue 7, item 1): the trace buffer printed on the console.
+"""ftrace_dump_on_oops and sysrq-z: the trace buffer printed on the console.
 
 Each crash boots its own kernel, with the function tracer on from boot (ftrace=function, every
 function) and a small buffer so the dump stays short, crashes it one way, and checks what the

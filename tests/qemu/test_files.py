@@ -1,4 +1,4 @@
-"""Files (issue 4): ramfs, the commands on files, /proc, mounts, big files, memory use."""
+"""Files: ramfs, the commands on files, /proc, mounts, big files, memory use."""
 import os
 import re
 import shutil

@@ -1,4 +1,4 @@
-"""The function profiler's files (issue 7, item 4): function_profile_enabled, trace_stat/functionN.
+"""The function profiler's files: function_profile_enabled, trace_stat/functionN.
 
 Hits must match what ftest call does exactly (three calls of each of its functions), rows come
 sorted by total time in Linux's format, enabling again starts from zero, and the graph-time and

@@ -1,4 +1,4 @@
-"""Memory protection (issue 9): each bad access gives a clean oops, never a triple fault.
+"""Memory protection: each bad access gives a clean oops, never a triple fault.
 
 Text is read-only and executable, through the kernel mapping and through the direct map's view
 of it; data is not executable; page 0 is unmapped; every kernel stack has a guard page below it.

@@ -1,4 +1,4 @@
-"""The sanitizers in the kernel (issue 9): `crash ubsan` and `crash canary` give their reports.
+"""The sanitizers in the kernel: `crash ubsan` and `crash canary` give their reports.
 
 The stack protector is in every build; UBSAN only in `make UBSAN=1` builds, which make test runs
 these tests against too (LUCID_BUILD=build-ubsan). Which kernel this is comes from the flags its

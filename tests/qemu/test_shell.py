@@ -1,4 +1,4 @@
-"""The shell (issue 4): grammar, $?, lists, quotes, redirections, pipes, Ctrl-C, the prompt.
+"""The shell: grammar, $?, lists, quotes, redirections, pipes, Ctrl-C, the prompt.
 
 Each expected output is what bash prints for the same line (with "bash:" as "sh:").
 """

@@ -1,4 +1,4 @@
-"""Every CPU online, tasks and the scheduler (issue: SMP and tasks)."""
+"""Every CPU online, tasks and the scheduler."""
 import re
 import time
 

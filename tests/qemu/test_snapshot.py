@@ -1,4 +1,4 @@
-"""Snapshots (issue 7, item 5): the snapshot file keeps a moment while the trace goes on.
+"""Snapshots: the snapshot file keeps a moment while the trace goes on.
 
 "echo 1 > snapshot" swaps a spare buffer with the trace buffer: the snapshot then reads what the
 trace held, and keeps it while new events go to the trace. Linux's semantics throughout: its

@@ -1,4 +1,4 @@
-"""The stack tracer's files (issue: when things go wrong, item 3)."""
+"""The stack tracer's files: stack_trace, stack_max_size, stack_trace_filter."""
 import re
 
 ROW = re.compile(r"^ *(\d+)\) +(\d+) +(\d+)   (\S+)\+0x[0-9a-f]+/0x[0-9a-f]+$")

@@ -1,4 +1,4 @@
-"""The soft-lockup watchdog (issue: when things go wrong, item 6)."""
+"""The soft-lockup watchdog: a CPU that lets no other task run for too long is reported."""
 import re
 
 from lucid import Lucid

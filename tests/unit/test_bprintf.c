@@ -55,6 +55,11 @@ static void test_round_trip(void **state)
 	check_one("%p %p", (void *)NULL, (void *)&check_one);
 	check_one("mixed %d %s %lu %c %s end", 1, "two", 3UL, '4', "five");
 	check_one("trailing %");
+	/* Odd directives: read as vsnprintf reads them (format_decode), arguments and all. */
+	check_one("%-%|%*%|%d", 3, 7);
+	check_one("%hld|%d", 5, 6);
+	check_one("%*5d|%d", 4, 8);
+	check_one("%5y|%*y|%d", 2, 9);
 }
 
 static int save(uint32_t *bin, size_t words, const char *fmt, ...)

@@ -436,6 +436,7 @@ static void test_event_encoding(void **state)
 	}
 	/* too large: refused, and not counted as written */
 	assert_null(ring_buffer_lock_reserve(rb, BUF_MAX_DATA_SIZE + 1));
+	assert_int_equal(ring_buffer_write(rb, BUF_MAX_DATA_SIZE + 1, buf), -E2BIG);
 	assert_int_equal(ring_buffer_written_cpu(rb, 0), ARRAY_SIZE(lens));
 	assert_identity(rb, 0);
 	ring_buffer_free(rb);
@@ -495,6 +496,9 @@ static void test_producer_consumer_drops(void **state)
 	for (uint64_t i = 0; i < total; i++)
 		ok += tev_write(rb, 0);
 	assert_true(ok < total);
+	/* ring_buffer_write says why: the buffer is full, not off, nor the event too big. */
+	assert_int_equal(ring_buffer_write(rb, 4, "abcd"), -ENOSPC);
+	total += 1; /* the refused write is a dropped event too */
 	assert_int_equal(ring_buffer_dropped_events_cpu(rb, 0), total - ok);
 	assert_int_equal(ring_buffer_overrun_cpu(rb, 0), 0);
 	assert_int_equal(ring_buffer_entries_cpu(rb, 0), ok);
@@ -595,7 +599,7 @@ static void test_time_extend_and_stamps(void **state)
 	ring_buffer_read_finish(iter);
 
 	/* so do raw pages, read the way trace-cmd reads them */
-	page = ring_buffer_alloc_read_page(rb, 0);
+	page = ring_buffer_alloc_read_page();
 	assert_non_null(page);
 	while (ring_buffer_read_page(rb, &page, RB_PAGE_SIZE, 0, 0) > 0)
 		assert_true(raw_parse(page, expect_raw, &e, &st, NULL) > 0);
@@ -603,7 +607,7 @@ static void test_time_extend_and_stamps(void **state)
 	assert_int_equal(e.got, e.n);
 	assert_true(st.extend >= 6); /* deltas of 2^27 and more */
 	assert_true(st.stamp >= 1); /* the step back in time */
-	ring_buffer_free_read_page(rb, 0, page);
+	ring_buffer_free_read_page(page);
 
 	/* and the consumer: write them again and consume */
 	ring_buffer_reset(rb);
@@ -831,7 +835,7 @@ static void test_read_page(void **state)
 {
 	(void)state;
 	struct ring_buffer *rb = new_rb(8, RB_FL_OVERWRITE, 1);
-	void *page = ring_buffer_alloc_read_page(rb, 0);
+	void *page = ring_buffer_alloc_read_page();
 	struct check c = {0};
 	struct raw_check r = {&c, 0};
 	uint64_t missed, total_missed = 0, got = 0;
@@ -872,7 +876,7 @@ static void test_read_page(void **state)
 	assert_int_equal(total_missed, ring_buffer_overrun_cpu(rb, 0));
 	assert_int_equal(got + total_missed, 5010);
 	assert_identity(rb, 0);
-	ring_buffer_free_read_page(rb, 0, page);
+	ring_buffer_free_read_page(page);
 	ring_buffer_free(rb);
 }
 
@@ -976,10 +980,10 @@ static void test_reset_and_resize(void **state)
 	assert_int_equal(ring_buffer_resize(rb, 1, 0), 0); /* rounds up to 2 pages */
 	assert_int_equal(ring_buffer_size(rb, 0), 2 * BUF_PAGE_SIZE);
 	assert_int_equal(ring_buffer_resize(rb, 4096, 2), -EINVAL);
-	assert_int_equal(ring_buffer_resize(rb, 70000UL * BUF_PAGE_SIZE, 0), -EINVAL);
-	/* Sizes whose rounding up to pages would wrap: too big, not two pages (issue 20). */
-	assert_int_equal(ring_buffer_resize(rb, ~0UL, 0), -EINVAL);
-	assert_int_equal(ring_buffer_resize(rb, ~0UL - 1023, RING_BUFFER_ALL_CPUS), -EINVAL);
+	assert_int_equal(ring_buffer_resize(rb, 70000UL * BUF_PAGE_SIZE, 0), -ENOMEM);
+	/* Sizes whose rounding up to pages would wrap: too big, not two pages. */
+	assert_int_equal(ring_buffer_resize(rb, ~0UL, 0), -ENOMEM);
+	assert_int_equal(ring_buffer_resize(rb, ~0UL - 1023, RING_BUFFER_ALL_CPUS), -ENOMEM);
 	assert_null(ring_buffer_alloc(~0UL, RB_FL_OVERWRITE, 2));
 	assert_int_equal(ring_buffer_size(rb, 0), 2 * BUF_PAGE_SIZE);
 	assert_int_equal(ring_buffer_size(rb, 1), 2 * BUF_PAGE_SIZE);
@@ -1230,7 +1234,7 @@ static void run_stress(int nr_cpus, unsigned int pages, unsigned int flags, uint
 	s->nr_cpus = nr_cpus;
 	s->per_cpu = per_cpu;
 	s->work = work;
-	s->page = ring_buffer_alloc_read_page(s->rb, 0);
+	s->page = ring_buffer_alloc_read_page();
 	assert_non_null(s->page);
 	for (int c = 0; c < nr_cpus; c++) {
 		s->iters[c] = ring_buffer_read_prepare(s->rb, c);
@@ -1318,7 +1322,7 @@ static void run_stress(int nr_cpus, unsigned int pages, unsigned int flags, uint
 
 	for (int c = 0; c < nr_cpus; c++)
 		ring_buffer_read_finish(s->iters[c]);
-	ring_buffer_free_read_page(s->rb, 0, s->page);
+	ring_buffer_free_read_page(s->page);
 	ring_buffer_free(s->rb);
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);

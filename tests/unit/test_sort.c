@@ -71,6 +71,37 @@ static void test_odd_size(void **state)
 		assert_int_equal(r[i].key, 'a' + i);
 }
 
+/* Elements of whole words (ftrace's records: 24 bytes) swap a word at a time: every word moves. */
+struct words3 {
+	unsigned long key, a, b;
+};
+
+static int cmp_words3(const void *x, const void *y)
+{
+	unsigned long p = ((const struct words3 *)x)->key, q = ((const struct words3 *)y)->key;
+
+	return (p > q) - (p < q);
+}
+
+static void test_word_size(void **state)
+{
+	struct words3 w[100];
+
+	(void)state;
+	srand(3);
+	for (int i = 0; i < 100; i++) {
+		w[i].key = (unsigned long)rand();
+		w[i].a = w[i].key * 3;
+		w[i].b = ~w[i].key;
+	}
+	sort(w, 100, sizeof(w[0]), cmp_words3);
+	for (int i = 0; i < 100; i++) {
+		assert_true(i == 0 || w[i - 1].key <= w[i].key);
+		assert_int_equal(w[i].a, w[i].key * 3); /* each element moved whole */
+		assert_int_equal(w[i].b, ~w[i].key);
+	}
+}
+
 /* sort_r: the comparison gets priv, here the direction, as sort -r hands its option over. */
 static int cmp_int_dir(const void *a, const void *b, const void *priv)
 {
@@ -95,6 +126,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_odd_size),
+		cmocka_unit_test(test_word_size),
 		cmocka_unit_test(test_sort_r_priv),
 	};
 

@@ -3,7 +3,7 @@
  * so that what students know from Linux reads the same here. Each is a seq_file with one
  * record (single_open), generated afresh at every open, so it is always current. kallsyms is
  * made here too; its seq_file is kernel/kallsyms.c's.
- * /proc/sys/kernel/ is made empty, for the sysctls of later issues (ftrace_enabled, ...).
+ * /proc/sys/kernel/ is made here, empty; kernel/fs/proc/sysctl.c and the tracer add their files to it.
  */
 #include "kernel/fs/proc/proc_fs.h"
 #include "kernel/kallsyms.h"
@@ -25,7 +25,7 @@ static int uptime_show(struct seq_file *m, void *v)
 	uint64_t cs = ktime_get_ns() / (NSEC_PER_SEC / 100), idle = 0;
 
 	(void)v;
-	for (int c = 0; c < nr_cpu_ids; c++)
+	for (int c = 0; c < num_online_cpus(); c++)
 		idle += READ_ONCE(cpus[c].idle_ticks);
 	idle = idle * 100 / HZ; /* in hundredths */
 	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(cs / 100), (unsigned long)(cs % 100),
@@ -55,7 +55,7 @@ static int cpuinfo_show(struct seq_file *m, void *v)
 		name[48] = '\0';
 	}
 	cpuid(1, 0, &eax, &ebx, &ecx, &edx);
-	for (int c = 0; c < nr_cpu_ids; c++) {
+	for (int c = 0; c < num_online_cpus(); c++) {
 		seq_printf(m, "processor\t: %d\n", c);
 		seq_printf(m, "vendor_id\t: %.12s\n", (const char *)vendor);
 		seq_printf(m, "cpu family\t: %u\n", (eax >> 8) & 0xf);
@@ -93,12 +93,12 @@ static int interrupts_show(struct seq_file *m, void *v)
 {
 	(void)v;
 	seq_printf(m, "%11s", "");
-	for (int c = 0; c < nr_cpu_ids; c++)
+	for (int c = 0; c < num_online_cpus(); c++)
 		seq_printf(m, "CPU%-8d", c);
 	seq_putc(m, '\n');
 	for (size_t i = 0; i < ARRAY_SIZE(named_vectors); i++) {
 		seq_printf(m, "%3s: ", named_vectors[i].label);
-		for (int c = 0; c < nr_cpu_ids; c++)
+		for (int c = 0; c < num_online_cpus(); c++)
 			seq_printf(m, "%10lu ", cpus[c].irq_count[named_vectors[i].vector]);
 		seq_printf(m, "  %s\n", named_vectors[i].name);
 	}

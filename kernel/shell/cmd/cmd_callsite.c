@@ -25,9 +25,8 @@ static int cmd_callsite(int argc, char **argv)
 		return 1;
 	}
 	const unsigned char *p = (const unsigned char *)ip;
-	char desc[64];
 	printf("%s at %016lx: %02x %02x %02x %02x %02x  %s (refcount %d)\n", argv[1], ip, p[0],
-	       p[1], p[2], p[3], p[4], ftrace_describe_site(ip, desc, sizeof(desc)),
+	       p[1], p[2], p[3], p[4], ftrace_describe_site(ip),
 	       ftrace_rec_refcount(rec));
 	return 0;
 }

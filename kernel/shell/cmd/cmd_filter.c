@@ -110,9 +110,7 @@ static int cmd_grep(int argc, char **argv)
 			err = 1;
 			continue;
 		}
-		lr.fd = fd;
-		lr.start = lr.end = 0;
-		lr.eof = false;
+		line_reader_reset(&lr, fd);
 		if (!o && (o = kmalloc(sizeof(*o))))
 			out_init(o, STDOUT_FILENO);
 		if (!o || (!lr.buf && line_reader_init(&lr, fd)))

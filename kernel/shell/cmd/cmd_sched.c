@@ -139,11 +139,11 @@ static int cmd_taskset(int argc, char **argv)
 		if (!kstrtoul(argv[1], 16, &m))
 			mask = m;
 	}
-	uint64_t online = nr_cpu_ids >= 64 ? ~0UL : (1UL << nr_cpu_ids) - 1;
+	uint64_t online = num_online_cpus() >= 64 ? ~0UL : (1UL << num_online_cpus()) - 1;
 	if (!(mask & online) || first >= argc) {
 		dprintf(STDERR_FILENO, "usage: taskset MASK CMD [ARGS] | taskset -c LIST CMD [ARGS]\n"
 				       "  (CPUs online: 0-%d)\n",
-			nr_cpu_ids - 1);
+			num_online_cpus() - 1);
 		return 1;
 	}
 	/* util-linux's message and statuses for a command it cannot run: 127, else 126 */

@@ -237,9 +237,7 @@ static int head_or_tail(int argc, char **argv, bool head)
 			status = 1;
 			continue;
 		}
-		lr.fd = fd;
-		lr.start = lr.end = 0;
-		lr.eof = false;
+		line_reader_reset(&lr, fd);
 		err = head ? head_fd(o, &lr, &c) : tail_fd(o, &lr, &c);
 		close_input(fd);
 		if (err == -EINTR) {

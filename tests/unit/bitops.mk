@@ -1,0 +1,2 @@
+UNIT_TESTS += bitops
+bitops_SRCS := tests/unit/test_bitops.c
