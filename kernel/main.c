@@ -35,6 +35,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/uart.h"
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/pci.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
 #include "trace/ftrace.h"
@@ -98,6 +99,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
+	pci_init();                      // the PCI bus: every device and its BARs (lspci)
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
