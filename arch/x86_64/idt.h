@@ -18,6 +18,7 @@
 #define VEC_TIMER 32           /* the LAPIC timer */
 #define VEC_ISA_BASE 33        /* ISA IRQ n arrives at VEC_ISA_BASE + n through the IOAPIC */
 #define VEC_SERIAL (VEC_ISA_BASE + 4)
+#define VEC_MSI_BASE 0x60        /* MSI-X vectors of PCI devices (virtio) start here */
 #define VEC_IPI_RESCHEDULE 0xf0
 #define VEC_IPI_CALL_FUNCTION 0xf1
 #define VEC_SPURIOUS 0xff

@@ -178,8 +178,7 @@ static void add_device(uint8_t bus, uint8_t slot, uint8_t func)
 	if ((pci_read_config8(dev, PCI_HEADER_TYPE) & PCI_HEADER_TYPE_MASK) == 0) {
 		dev->subsystem_device = pci_read_config16(dev, PCI_SUBSYSTEM_ID);
 		cmd = pci_read_config16(dev, PCI_COMMAND);
-		pci_write_config16(dev, PCI_COMMAND,
-				   cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
+		pci_write_config16(dev, PCI_COMMAND, cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
 		for (int i = 0; i < PCI_NUM_BARS;)
 			i = size_bar(dev, i);
 		pci_write_config16(dev, PCI_COMMAND, cmd);
@@ -274,7 +273,7 @@ int pci_msix_set_vector(struct pci_dev *dev, int entry, int vector, uint32_t api
 	e[PCI_MSIX_ENTRY_LOWER_ADDR / 4] = MSI_ADDR_BASE | apic_id << MSI_ADDR_DEST_SHIFT;
 	e[PCI_MSIX_ENTRY_UPPER_ADDR / 4] = 0;
 	e[PCI_MSIX_ENTRY_DATA / 4] = (uint32_t)vector; /* fixed delivery, edge */
-	e[PCI_MSIX_ENTRY_VECTOR_CTRL / 4] = 0;	       /* unmasked */
+	e[PCI_MSIX_ENTRY_VECTOR_CTRL / 4] = 0; /* unmasked */
 	return 0;
 }
 
@@ -298,33 +297,33 @@ static const struct {
 	uint8_t base, sub;
 	const char *name;
 } class_names[] = {
-	{ 0x00, 0x00, "Non-VGA unclassified device" },
-	{ 0x01, 0x00, "SCSI storage controller" },
-	{ 0x01, 0x01, "IDE interface" },
-	{ 0x01, 0x06, "SATA controller" },
-	{ 0x01, 0x08, "Non-Volatile memory controller" },
-	{ 0x02, 0x00, "Ethernet controller" },
-	{ 0x03, 0x00, "VGA compatible controller" },
-	{ 0x04, 0x01, "Multimedia audio controller" },
-	{ 0x04, 0x03, "Audio device" },
-	{ 0x06, 0x00, "Host bridge" },
-	{ 0x06, 0x01, "ISA bridge" },
-	{ 0x06, 0x04, "PCI bridge" },
-	{ 0x06, 0x80, "Bridge" },
-	{ 0x07, 0x00, "Serial controller" },
-	{ 0x07, 0x80, "Communication controller" },
-	{ 0x0c, 0x03, "USB controller" },
-	{ 0x0c, 0x05, "SMBus" },
-	{ 0x00, 0xff, "Unclassified device" },
-	{ 0x01, 0xff, "Mass storage controller" },
-	{ 0x02, 0xff, "Network controller" },
-	{ 0x03, 0xff, "Display controller" },
-	{ 0x04, 0xff, "Multimedia controller" },
-	{ 0x05, 0xff, "Memory controller" },
-	{ 0x06, 0xff, "Bridge" },
-	{ 0x07, 0xff, "Communication controller" },
-	{ 0x08, 0xff, "Generic system peripheral" },
-	{ 0x0c, 0xff, "Serial bus controller" },
+	{0x00, 0x00, "Non-VGA unclassified device"},
+	{0x01, 0x00, "SCSI storage controller"},
+	{0x01, 0x01, "IDE interface"},
+	{0x01, 0x06, "SATA controller"},
+	{0x01, 0x08, "Non-Volatile memory controller"},
+	{0x02, 0x00, "Ethernet controller"},
+	{0x03, 0x00, "VGA compatible controller"},
+	{0x04, 0x01, "Multimedia audio controller"},
+	{0x04, 0x03, "Audio device"},
+	{0x06, 0x00, "Host bridge"},
+	{0x06, 0x01, "ISA bridge"},
+	{0x06, 0x04, "PCI bridge"},
+	{0x06, 0x80, "Bridge"},
+	{0x07, 0x00, "Serial controller"},
+	{0x07, 0x80, "Communication controller"},
+	{0x0c, 0x03, "USB controller"},
+	{0x0c, 0x05, "SMBus"},
+	{0x00, 0xff, "Unclassified device"},
+	{0x01, 0xff, "Mass storage controller"},
+	{0x02, 0xff, "Network controller"},
+	{0x03, 0xff, "Display controller"},
+	{0x04, 0xff, "Multimedia controller"},
+	{0x05, 0xff, "Memory controller"},
+	{0x06, 0xff, "Bridge"},
+	{0x07, 0xff, "Communication controller"},
+	{0x08, 0xff, "Generic system peripheral"},
+	{0x0c, 0xff, "Serial bus controller"},
 };
 
 /*

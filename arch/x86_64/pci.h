@@ -40,7 +40,7 @@
 
 struct pci_bar {
 	uint64_t start; /* bus (= physical) address, or I/O port */
-	uint64_t size;	/* 0: not implemented */
+	uint64_t size; /* 0: not implemented */
 	bool io, is64, prefetch;
 	void *virt; /* where pci_iomap() mapped it, NULL until then */
 };
