@@ -7,9 +7,11 @@ without icount (median of several boots). Figures, not pass/fail.
 """
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "qemu"))
 from lucid import Lucid  # noqa: E402
@@ -33,7 +35,47 @@ def guest_figures(build=None):
     return figures
 
 
+HOSTSHARE_MIB = 64  # the file moved each way through the shared folder
+
+
+def elapsed(k, line, timeout=600):
+    """Guest wall time of line, in seconds: /proc/uptime just before and just after it."""
+    out = k.run("cat /proc/uptime; %s; cat /proc/uptime" % line, timeout=timeout).split("\n")
+    return float(out[-2].split()[0]) - float(out[0].split()[0])
+
+
+def hostshare_figures():
+    """MiB/s through the shared folder (virtio-9p) each way, and through COM2 for comparison.
+
+    Guest wall time without icount (the device's work happens outside the guest's instruction
+    count), 64 MiB each way: read from the host into /dev/null, written from /dev/zero.
+    """
+    share = tempfile.mkdtemp(prefix="lucid-bench-share-")
+    com2 = os.path.join(share, "com2.out")
+    size = HOSTSHARE_MIB << 20
+    try:
+        with open(os.path.join(share, "big"), "wb") as f:
+            f.write(os.urandom(size))
+        k = Lucid(share=share, timeout=300, extra=["-serial", "file:" + com2])
+        try:
+            read_s = elapsed(k, "cat /mnt/host/big > /dev/null")
+            write_s = elapsed(k, "head -c %d /dev/zero > /mnt/host/w" % size)
+            # COM2 (lucid-record's channel) is far slower: a smaller amount, scaled.
+            com2_mib = 4
+            com2_s = elapsed(k, "head -c %d /dev/zero > /dev/ttyS1" % (com2_mib << 20))
+        finally:
+            k.close()
+        if os.path.getsize(os.path.join(share, "w")) != size:
+            raise SystemExit("bench: the shared folder lost bytes")
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+    print("hostshare_read_mib_s: %.1f MiB/s" % (HOSTSHARE_MIB / read_s))
+    print("hostshare_write_mib_s: %.1f MiB/s" % (HOSTSHARE_MIB / write_s))
+    print("com2_write_mib_s: %.1f MiB/s" % (com2_mib / com2_s))
+
+
 def main():
+    hostshare_figures()
     figures = guest_figures()
     for name, (value, unit) in figures.items():
         print("%s: %s %s" % (name, value, unit))
