@@ -103,6 +103,25 @@ def test_directories(lucid):
     assert os.listdir(SHARE) == []
 
 
+def test_cp_and_mv(lucid):
+    """cp and mv on the share: Trenameat within it, a copy across file systems."""
+    check(lucid, "seq 5000 > /tmp/s; cp /tmp/s /mnt/host/s; echo $?", "0\n")
+    with open(host("s"), "rb") as f:
+        assert f.read() == "".join("%d\n" % i for i in range(1, 5001)).encode()
+    check(lucid, "mkdir /mnt/host/d; mv /mnt/host/s /mnt/host/d; ls /mnt/host/d", "s\n")
+    assert os.listdir(host("d")) == ["s"] and not os.path.exists(host("s"))
+    check(lucid, "mv /mnt/host/d/s /mnt/host/d/t; cat /mnt/host/d/t | wc -l", "5000\n")
+    assert os.listdir(host("d")) == ["t"]
+    check(lucid, "mv /mnt/host/d/t /tmp/t; ls /mnt/host/d; wc -l /tmp/t", "5000 /tmp/t\n")
+    assert os.listdir(host("d")) == []
+    check(lucid, "mv /tmp/t /mnt/host/d/u; ls /tmp; wc -l /mnt/host/d/u", "s\n5000 /mnt/host/d/u\n")
+    check(lucid, "mv /mnt/host/nosuch /mnt/host/d",
+          "mv: cannot stat '/mnt/host/nosuch': No such file or directory\n")
+    check(lucid, "cp /mnt/host/d /tmp", "cp: -r not specified; omitting directory '/mnt/host/d'\n")
+    lucid.run("rm /tmp/s /mnt/host/d/u; rmdir /mnt/host/d")
+    assert os.listdir(SHARE) == []
+
+
 def test_1000_small_files(lucid):
     names = ["f%d" % i for i in range(1000)]
     lucid.run("mkdir /mnt/host/many; cd /mnt/host/many")
