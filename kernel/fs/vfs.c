@@ -400,6 +400,27 @@ int vfs_ftruncate(int fd, loff_t length)
 	return ret;
 }
 
+static int do_fsync(int fd)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	if (file->f_inode->i_flags & S_DEAD)
+		return -EIO;
+	return file->f_op && file->f_op->fsync ? file->f_op->fsync(file) : 0;
+}
+
+int vfs_fsync(int fd)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_fsync(fd);
+	vfs_unlock();
+	return ret;
+}
+
 static int do_chdir(const char *pathname)
 {
 	struct fs_context *fs = current_fs();

@@ -114,6 +114,9 @@ struct file_operations {
 	 * Ctrl-C, unless the file was opened O_NONBLOCK. NULL: the file never waits.
 	 */
 	struct wait_queue_head *(*wait_queue)(struct file *file);
+	/* Makes the file's data durable where it lives (9p: Tfsync on the host). NULL: nothing
+	 * to do, the data is in memory only. */
+	int (*fsync)(struct file *file);
 };
 
 /*
@@ -239,6 +242,7 @@ int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
 int vfs_truncate(const char *pathname, loff_t length);
 int vfs_ftruncate(int fd, loff_t length);
+int vfs_fsync(int fd);
 int vfs_mkdir(const char *pathname, umode_t mode);
 int vfs_rmdir(const char *pathname);
 int vfs_unlink(const char *pathname);

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 
-from lucid import Lucid, qemu_cmd
+from lucid import ROOT, Lucid, qemu_cmd
 
 SHARE = tempfile.mkdtemp(prefix="lucid-share-")
 BOOT = {"share": SHARE}
@@ -122,6 +122,15 @@ def test_cp_and_mv(lucid):
     assert os.listdir(SHARE) == []
 
 
+def test_sync_file(lucid):
+    """sync FILE: Tfsync, the host's fsync."""
+    check(lucid, "echo durable > /mnt/host/d; sync /mnt/host/d; echo $?", "0\n")
+    check(lucid, "sync /mnt/host/nosuch",
+          "sync: error opening '/mnt/host/nosuch': No such file or directory\n")
+    check(lucid, "sync; echo $?", "0\n")
+    lucid.run("rm /mnt/host/d")
+
+
 def test_1000_small_files(lucid):
     names = ["f%d" % i for i in range(1000)]
     lucid.run("mkdir /mnt/host/many; cd /mnt/host/many")
@@ -187,6 +196,13 @@ def test_removed_on_the_host(lucid):
     check(lucid, "cat /mnt/host/gone", "cat: /mnt/host/gone: No such file or directory\n")
     check(lucid, "ls /mnt/host; wc -c /mnt/host/gone",
           "wc: /mnt/host/gone: No such file or directory\n")
+    # A name Lucid still knows, removed on the host: a redirection makes it again.
+    check(lucid, "echo 1 > /mnt/host/again; cat /mnt/host/again", "1\n")
+    os.unlink(host("again"))
+    check(lucid, "echo 2 > /mnt/host/again; cat /mnt/host/again", "2\n")
+    with open(host("again")) as f:
+        assert f.read() == "2\n"
+    os.unlink(host("again"))
     # Removed while Lucid reads it: the read finishes or fails, the kernel goes on.
     with open(host("big"), "wb") as f:
         f.write(bytes(16 << 20))
@@ -211,6 +227,25 @@ def test_mount_by_hand(lucid):
           "mount: /mnt/x: special device nosuch does not exist.\n32\n")
     lucid.run("rmdir /mnt/x; rm /mnt/host/y /mnt/host/z")
     assert os.listdir(SHARE) == []
+
+
+def test_lucid_record_through_the_share():
+    """tools/lucid-record --channel share: the same trace.dat as through COM2."""
+    out = tempfile.mkdtemp(prefix="lucid-record-9p-")
+    try:
+        reports = []
+        for channel in ("share", "com2"):
+            dat = os.path.join(out, channel + ".dat")
+            subprocess.run([os.path.join(ROOT, "tools", "lucid-record"),
+                            "-q", "--channel", channel, "-o", dat, "-p", "function", "-l",
+                            "ftest_*", "--", "ftest call"], check=True, timeout=300,
+                           stdout=subprocess.DEVNULL)
+            rep = subprocess.run(["trace-cmd", "report", dat], capture_output=True, text=True,
+                                 check=True).stdout
+            reports.append([line.split()[-1] for line in rep.splitlines() if "function:" in line])
+        assert reports[0] == reports[1] and reports[0].count("ftest_leaf") == 3, reports
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
 
 
 def test_no_device():

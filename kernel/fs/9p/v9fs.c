@@ -13,8 +13,9 @@
  * Each inode keeps a fid walked to its file, made when first needed (from its parent's fid,
  * recursively up to the mount's root, which Tattach made) and clunked when the inode is freed.
  * Each open file has a fid of its own, cloned from the inode's (Twalk with no names) and
- * opened with Tlopen: reads and writes use it, and closing clunks it (after Tfsync if it was
- * written, so the data is on the host's disk when close returns).
+ * opened with Tlopen: reads and writes use it, `sync FILE` sends Tfsync on it (the host's
+ * fsync), and closing clunks it. As with Linux's v9fs, close does not wait for the host's
+ * disk: QEMU's writes are in the host's page cache, which every reader there sees at once.
  *
  * Locking: everything runs under the VFS lock, as every file system does (kernel/fs/vfs.h),
  * except the data transfers of read and write: they let the lock go while their requests are
@@ -42,7 +43,6 @@ struct v9fs_inode {
 
 struct v9fs_file {
 	uint32_t fid; /* opened with Tlopen */
-	bool written;
 };
 
 static const struct inode_operations v9fs_dir_inode_operations;
@@ -359,6 +359,35 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 	return 0;
 }
 
+/*
+ * open(O_CREAT) of a name we have but the host removed meanwhile: made again on the host, as
+ * it would have been had we not known the name. Tlcreate leaves fid open on the new file.
+ */
+static int v9fs_recreate(struct inode *inode, struct file *file, uint32_t *fid)
+{
+	struct v9fs_inode *v = V9FS_I(inode);
+	struct dentry *d = file->f_path.dentry;
+	struct p9_qid qid;
+	int err;
+
+	if (d->d_parent == d)
+		return -ENOENT;
+	err = v9fs_clone_fid(d->d_parent->d_inode, fid);
+	if (err)
+		return err;
+	err = p9_client_lcreate(v->clnt, *fid, d->d_name, file->f_flags & O_ACCMODE,
+				inode->i_mode & 07777, &qid);
+	if (err) {
+		p9_client_clunk(v->clnt, *fid);
+		return err;
+	}
+	if (v->fid != P9_NOFID) /* walked to the old file: walk again when next needed */
+		p9_client_clunk(v->clnt, v->fid);
+	v->fid = P9_NOFID;
+	inode->i_size = 0;
+	return 0;
+}
+
 static int v9fs_open(struct inode *inode, struct file *file)
 {
 	struct p9_client *c = V9FS_I(inode)->clnt;
@@ -367,6 +396,12 @@ static int v9fs_open(struct inode *inode, struct file *file)
 	uint32_t fid, iounit;
 	int err = v9fs_clone_fid(inode, &fid);
 
+	if (err == -ENOENT && !dir && (file->f_flags & O_CREAT)) {
+		err = v9fs_recreate(inode, file, &fid);
+		if (err)
+			return err;
+		goto opened;
+	}
 	if (err)
 		return err;
 	err = p9_client_lopen(c, fid, dir ? O_RDONLY : file->f_flags & O_ACCMODE, &iounit);
@@ -376,6 +411,7 @@ static int v9fs_open(struct inode *inode, struct file *file)
 		p9_client_clunk(c, fid);
 		return err;
 	}
+opened:
 	f = kzalloc(sizeof(*f));
 	if (!f) {
 		p9_client_clunk(c, fid);
@@ -393,11 +429,17 @@ static int v9fs_release(struct inode *inode, struct file *file)
 
 	if (!f)
 		return 0;
-	if (f->written)
-		p9_client_fsync(c, f->fid);
 	p9_client_clunk(c, f->fid);
 	kfree(f);
 	return 0;
+}
+
+/* sync FILE: the host writes the file's data to its disk (fsync(2) there). */
+static int v9fs_fsync(struct file *file)
+{
+	struct v9fs_file *f = file->private_data;
+
+	return p9_client_fsync(V9FS_I(file_inode(file))->clnt, f->fid);
 }
 
 static ssize_t v9fs_read(struct file *file, char *buf, size_t count, loff_t *pos)
@@ -443,7 +485,6 @@ static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff
 		*pos = inode->i_size;
 	}
 	off = *pos;
-	f->written = true;
 	vfs_unlock();
 	while (done < count) {
 		uint32_t chunk = (uint32_t)MIN(count - done, p9_client_iosize(c));
@@ -503,6 +544,7 @@ static const struct file_operations v9fs_file_operations = {
 	.write = v9fs_write,
 	.llseek = v9fs_llseek,
 	.release = v9fs_release,
+	.fsync = v9fs_fsync,
 };
 
 /* A mount: Tattach gives the root's fid. Each mount is a tree of its own, with its own fids. */
