@@ -15,7 +15,7 @@ from lucid import ROOT, Lucid, qemu_cmd
 
 SHARE = tempfile.mkdtemp(prefix="lucid-share-")
 BOOT = {"share": SHARE}
-BIG = 64 << 20  # the 64 MiB, each way: about 40 s under TCG on a loaded machine
+BIG = 64 << 20  # the 64 MiB, each way: seconds each way under TCG
 
 # QEMU's i440fx machine with the defaults tools/qemu-cmd leaves in: host bridge, PIIX3 ISA, IDE
 # and ACPI functions, the VGA card, the e1000 network card; then the virtio-9p device.
@@ -181,10 +181,11 @@ def test_function_graph_down_to_the_notify(lucid):
     lucid.run("echo nop > current_tracer; echo > set_graph_function; echo 1 > tracing_on; cd")
     # The path of one read: the file system, the client's round trip, the transport, the ring,
     # the doorbell; and the reply coming back through the queue's interrupt.
-    for fn in ["v9fs_read() {", "p9_client_read() {", "p9_rpc() {", "p9_virtio_request() {",
-               "virtqueue_add_sgs();", "virtqueue_kick() {", "virtio_notify();", "p9_vparse()"]:
+    for fn in ["v9fs_read() {", "p9_client_read() {", "p9_rpc_send() {", "p9_vbuild();",
+               "p9_virtio_request() {", "virtqueue_add_sgs();", "virtqueue_kick() {",
+               "virtio_notify();", "p9_rpc_wait() {", "schedule_timeout() {", "p9_vparse() {"]:
         assert fn in trace, (fn, trace[-3000:])
-    assert trace.index("virtio_notify();") < trace.index("p9_vparse()"), trace[-3000:]
+    assert trace.index("virtio_notify();") < trace.index("p9_vparse() {"), trace[-3000:]
     lucid.run("rm /mnt/host/x")
 
 

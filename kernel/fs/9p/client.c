@@ -119,45 +119,88 @@ static bool wait_req(struct p9_req *req)
 	return READ_ONCE(req->done);
 }
 
-int p9_rpc(struct p9_client *c, struct p9_req **reqp, uint8_t type, const char *tfmt,
-	   const char *rfmt, ...)
+/* Builds the message in req and hands it to the transport; on failure req is put back. */
+static int rpc_send(struct p9_client *c, struct p9_req *req, uint8_t type, const char *tfmt,
+		    va_list *ap)
 {
-	struct p9_req *req;
-	va_list ap;
-	size_t tlen;
+	size_t tlen = p9_vbuild(req->tc, c->msize, type, req->tag, tfmt, ap);
+	int err = tlen ? c->trans.request(c, req, tlen) : -EINVAL; /* too long for msize */
+
+	if (err)
+		p9_req_put(c, req);
+	return err;
+}
+
+/* Waits for req's reply and checks it; on failure req is put back (or kept aside, lost). */
+static int rpc_wait(struct p9_client *c, struct p9_req *req, uint8_t type, const char *rfmt,
+		    va_list *ap)
+{
 	int err;
 
-	wait_event(&c->req_wq, (req = try_get_req(c)) != NULL);
-	va_start(ap, rfmt);
-	tlen = p9_vbuild(req->tc, c->msize, type, req->tag, tfmt, &ap);
-	if (!tlen) {
-		va_end(ap);
-		p9_req_put(c, req);
-		return -EINVAL; /* a name or a write too long for msize: the caller's mistake */
-	}
-	err = c->trans.request(c, req, tlen);
-	if (!err && !wait_req(req)) {
+	if (!wait_req(req)) {
 		unsigned long irq = spin_lock_irqsave(&c->lock);
 
 		if (!READ_ONCE(req->done)) {
 			req->lost = true;
 			spin_unlock_irqrestore(&c->lock, irq);
-			va_end(ap);
 			printk(KERN_ERR "9p: no reply to request type %u tag %u: -EIO\n", type,
 			       req->tag);
 			return -EIO;
 		}
 		spin_unlock_irqrestore(&c->lock, irq);
 	}
-	if (!err)
-		err = p9_vparse(req->rc, req->rlen, type, req->tag, rfmt, &ap);
-	va_end(ap);
-	if (err) {
+	err = p9_vparse(req->rc, req->rlen, type, req->tag, rfmt, ap);
+	if (err)
 		p9_req_put(c, req);
-		return err;
-	}
-	*reqp = req;
-	return 0;
+	return err;
+}
+
+int p9_rpc(struct p9_client *c, struct p9_req **reqp, uint8_t type, const char *tfmt,
+	   const char *rfmt, ...)
+{
+	struct p9_req *req;
+	va_list ap;
+	int err;
+
+	wait_event(&c->req_wq, (req = try_get_req(c)) != NULL);
+	va_start(ap, rfmt);
+	err = rpc_send(c, req, type, tfmt, &ap);
+	if (!err)
+		err = rpc_wait(c, req, type, rfmt, &ap);
+	va_end(ap);
+	if (!err)
+		*reqp = req;
+	return err;
+}
+
+int p9_rpc_send(struct p9_client *c, struct p9_req **reqp, bool may_wait, uint8_t type,
+		const char *tfmt, ...)
+{
+	struct p9_req *req = try_get_req(c);
+	va_list ap;
+	int err;
+
+	if (!req && !may_wait)
+		return -EAGAIN;
+	if (!req)
+		wait_event(&c->req_wq, (req = try_get_req(c)) != NULL);
+	va_start(ap, tfmt);
+	err = rpc_send(c, req, type, tfmt, &ap);
+	va_end(ap);
+	if (!err)
+		*reqp = req;
+	return err;
+}
+
+int p9_rpc_wait(struct p9_client *c, struct p9_req *req, uint8_t type, const char *rfmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, rfmt);
+	err = rpc_wait(c, req, type, rfmt, &ap);
+	va_end(ap);
+	return err;
 }
 
 /* The round trips whose replies hold nothing that points into the buffer. */
@@ -292,35 +335,114 @@ uint32_t p9_client_iosize(const struct p9_client *c)
 	return c->msize - P9_IOHDRSZ;
 }
 
+/*
+ * Reads count bytes at offset, with up to P9_READ_AHEAD Treads in flight at once: while the
+ * server reads one piece of the file, the next is already asked for. Only the first request
+ * may wait for a free slot; the others are taken only if free, so two readers each holding
+ * slots can never wait for each other. Every request sent is waited for, even after an error:
+ * its slot comes back only then.
+ */
 long p9_client_read(struct p9_client *c, uint32_t fid, uint64_t offset, void *buf, uint32_t count)
 {
-	const uint8_t *data;
-	struct p9_req *req;
-	uint32_t got;
-	int err;
+	struct {
+		struct p9_req *req;
+		uint32_t chunk;
+	} fly[P9_READ_AHEAD];
+	uint32_t iosize = p9_client_iosize(c), sent = 0, done = 0;
+	int nfly = 0, err = 0;
+	bool eof = false;
 
-	count = MIN(count, p9_client_iosize(c));
-	err = p9_rpc(c, &req, P9_TREAD, "dqd", "D", fid, offset, count, &got, &data);
-	if (err)
-		return err;
-	if (got > count) { /* more than asked for: a server that cannot be believed */
-		p9_req_put(c, req);
-		return -EIO;
+	while (nfly || (sent < count && !err && !eof)) {
+		while (nfly < P9_READ_AHEAD && sent < count && !err && !eof) {
+			uint32_t chunk = MIN(count - sent, iosize);
+			int e = p9_rpc_send(c, &fly[nfly].req, nfly == 0, P9_TREAD, "dqd", fid,
+					    offset + sent, chunk);
+
+			if (e == -EAGAIN)
+				break;
+			if (e) {
+				err = e;
+				break;
+			}
+			fly[nfly++].chunk = chunk;
+			sent += chunk;
+		}
+		if (!nfly)
+			break;
+		const uint8_t *data;
+		uint32_t got;
+		int e = p9_rpc_wait(c, fly[0].req, P9_TREAD, "D", &got, &data);
+
+		if (!e) { /* (on an error, p9_rpc_wait has put the slot back itself) */
+			if (got > fly[0].chunk) { /* more than asked for: not to be believed */
+				e = -EIO;
+			} else if (!err && !eof) {
+				memcpy((uint8_t *)buf + done, data, got);
+				done += got;
+				eof = got <
+				      fly[0].chunk; /* the end of the file: the rest is unread */
+			}
+			p9_req_put(c, fly[0].req);
+		}
+		if (e && !err && !eof)
+			err = e;
+		nfly--;
+		for (int i = 0; i < nfly; i++)
+			fly[i] = fly[i + 1];
 	}
-	memcpy(buf, data, got);
-	p9_req_put(c, req);
-	return got;
+	return done ? (long)done : err;
 }
 
+/*
+ * Writes count bytes at offset from buf, up to P9_READ_AHEAD Twrites in flight, as reads are.
+ * A short Twrite (the host's disk full) ends the count there: what later requests wrote past
+ * it is past the length returned, and a caller that writes the rest again overwrites it.
+ */
 long p9_client_write(struct p9_client *c, uint32_t fid, uint64_t offset, const void *buf,
 		     uint32_t count)
 {
-	uint32_t done;
-	int err;
+	struct {
+		struct p9_req *req;
+		uint32_t chunk;
+	} fly[P9_READ_AHEAD];
+	uint32_t iosize = p9_client_iosize(c), sent = 0, done = 0;
+	int nfly = 0, err = 0;
+	bool short_write = false;
 
-	count = MIN(count, p9_client_iosize(c));
-	err = P9_RPC(c, P9_TWRITE, "dqD", "d", fid, offset, count, buf, &done);
-	if (err)
-		return err;
-	return done <= count ? (long)done : -EIO;
+	while (nfly || (sent < count && !err && !short_write)) {
+		while (nfly < P9_READ_AHEAD && sent < count && !err && !short_write) {
+			uint32_t chunk = MIN(count - sent, iosize);
+			int e = p9_rpc_send(c, &fly[nfly].req, nfly == 0, P9_TWRITE, "dqD", fid,
+					    offset + sent, chunk, (const uint8_t *)buf + sent);
+
+			if (e == -EAGAIN)
+				break;
+			if (e) {
+				err = e;
+				break;
+			}
+			fly[nfly++].chunk = chunk;
+			sent += chunk;
+		}
+		if (!nfly)
+			break;
+		uint32_t wrote;
+		int e = p9_rpc_wait(c, fly[0].req, P9_TWRITE, "d", &wrote);
+
+		if (!e) {
+			p9_req_put(c, fly[0].req);
+			if (wrote > fly[0].chunk)
+				e = -EIO; /* more than was sent: not to be believed */
+			else if (!err && !short_write) {
+				done += wrote;
+				short_write = wrote < fly[0].chunk;
+			}
+		}
+		if (e && !err && !short_write)
+			err = e;
+		nfly--;
+		for (int i = 0; i < nfly; i++)
+			fly[i] = fly[i + 1];
+	}
+	return done ? (long)done : err;
 }

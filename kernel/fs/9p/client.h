@@ -8,6 +8,7 @@
 
 #define P9_MSIZE (128 * 1024 + P9_IOHDRSZ) /* 128 KiB of data per Tread/Twrite */
 #define P9_MAX_REQS 8 /* requests in flight at once, each with its tag */
+#define P9_READ_AHEAD 4 /* Treads (Twrites) one read (write) has in flight at once */
 #define P9_TIMEOUT_MS 30000 /* a request the device keeps longer fails (-EIO) */
 
 struct p9_client;
@@ -53,6 +54,14 @@ void p9_client_cb(struct p9_req *req, uint32_t len);
 int p9_rpc(struct p9_client *c, struct p9_req **reqp, uint8_t type, const char *tfmt,
 	   const char *rfmt, ...);
 void p9_req_put(struct p9_client *c, struct p9_req *req);
+/*
+ * The two halves of p9_rpc, for several requests in flight from one caller: send (waiting for
+ * a free slot only if may_wait; else -EAGAIN when none is free), then wait, in any order. A
+ * request sent must be waited for; p9_rpc_wait's success leaves the slot to p9_req_put().
+ */
+int p9_rpc_send(struct p9_client *c, struct p9_req **reqp, bool may_wait, uint8_t type,
+		const char *tfmt, ...);
+int p9_rpc_wait(struct p9_client *c, struct p9_req *req, uint8_t type, const char *rfmt, ...);
 
 uint32_t p9_fid_alloc(struct p9_client *c);
 
@@ -74,7 +83,10 @@ int p9_client_renameat(struct p9_client *c, uint32_t olddfid, const char *oldnam
 int p9_client_statfs(struct p9_client *c, uint32_t fid, uint32_t *bsize, uint64_t *bavail);
 int p9_client_fsync(struct p9_client *c, uint32_t fid);
 int p9_client_clunk(struct p9_client *c, uint32_t fid);
-/* Reads up to count bytes at offset into buf; returns the bytes read (0: end of file). */
+/*
+ * Reads up to count bytes at offset into buf, several requests at once; returns the bytes read
+ * (fewer at the end of the file, 0 past it) or, if none, -errno.
+ */
 long p9_client_read(struct p9_client *c, uint32_t fid, uint64_t offset, void *buf, uint32_t count);
 long p9_client_write(struct p9_client *c, uint32_t fid, uint64_t offset, const void *buf,
 		     uint32_t count);

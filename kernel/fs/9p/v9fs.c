@@ -447,23 +447,14 @@ static ssize_t v9fs_read(struct file *file, char *buf, size_t count, loff_t *pos
 	struct v9fs_file *f = file->private_data;
 	struct p9_client *c = V9FS_I(file_inode(file))->clnt;
 	loff_t off = *pos;
-	size_t done = 0;
-	long n = 0;
+	long n;
 
 	vfs_unlock(); /* the transfer runs without the VFS lock: see the top of this file */
-	while (done < count) {
-		uint32_t chunk = (uint32_t)MIN(count - done, p9_client_iosize(c));
-
-		n = p9_client_read(c, f->fid, (uint64_t)off + done, buf + done, chunk);
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-		if ((uint32_t)n < chunk)
-			break; /* the end of the file */
-	}
+	n = p9_client_read(c, f->fid, (uint64_t)off, buf, (uint32_t)MIN(count, INT32_MAX));
 	vfs_lock();
-	*pos = off + (loff_t)done;
-	return done ? (ssize_t)done : n;
+	if (n > 0)
+		*pos = off + n;
+	return n;
 }
 
 static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff_t *pos)
@@ -471,10 +462,12 @@ static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff
 	struct v9fs_file *f = file->private_data;
 	struct inode *inode = file_inode(file);
 	struct p9_client *c = V9FS_I(inode)->clnt;
-	size_t done = 0;
-	long n = 0;
+	size_t done;
+	long n;
 	loff_t off;
 
+	if (count == 0)
+		return 0;
 	if (file->f_flags & O_APPEND) {
 		struct p9_stat_dotl st;
 		int err = p9_client_getattr(c, f->fid, &st);
@@ -486,14 +479,8 @@ static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff
 	}
 	off = *pos;
 	vfs_unlock();
-	while (done < count) {
-		uint32_t chunk = (uint32_t)MIN(count - done, p9_client_iosize(c));
-
-		n = p9_client_write(c, f->fid, (uint64_t)off + done, buf + done, chunk);
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
+	n = p9_client_write(c, f->fid, (uint64_t)off, buf, (uint32_t)MIN(count, INT32_MAX));
+	done = n > 0 ? (size_t)n : 0;
 	vfs_lock();
 	*pos = off + (loff_t)done;
 	if (*pos > inode->i_size)
