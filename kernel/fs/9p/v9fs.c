@@ -305,7 +305,7 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 {
 	unsigned int gen = ++v9fs_generation;
 	struct dentry *child, *tmp;
-	uint64_t offset = 0;
+	uint64_t offset = 0, start;
 	int r = 0;
 
 	for (;;) {
@@ -322,6 +322,7 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 			p9_req_put(c, req);
 			break;
 		}
+		start = offset;
 		while ((r = p9_readdir_next(data, count, &pos, &de)) > 0) {
 			struct inode *inode;
 
@@ -350,6 +351,8 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 		p9_req_put(c, req);
 		if (r < 0)
 			return r;
+		if (offset == start)
+			return -EIO; /* entries, but no way on: a server that would loop us forever */
 	}
 	list_for_each_entry_safe(child, tmp, &dir->d_subdirs, d_child)
 	{
