@@ -119,11 +119,17 @@ static bool wait_req(struct p9_req *req)
 	return READ_ONCE(req->done);
 }
 
+/* The tag on the wire: the slot's, but NOTAG for Tversion, which opens the session. */
+static uint16_t msg_tag(const struct p9_req *req, uint8_t type)
+{
+	return type == P9_TVERSION ? P9_NOTAG : req->tag;
+}
+
 /* Builds the message in req and hands it to the transport; on failure req is put back. */
 static int rpc_send(struct p9_client *c, struct p9_req *req, uint8_t type, const char *tfmt,
 		    va_list *ap)
 {
-	size_t tlen = p9_vbuild(req->tc, c->msize, type, req->tag, tfmt, ap);
+	size_t tlen = p9_vbuild(req->tc, c->msize, type, msg_tag(req, type), tfmt, ap);
 	int err = tlen ? c->trans.request(c, req, tlen) : -EINVAL; /* too long for msize */
 
 	if (err)
@@ -149,7 +155,7 @@ static int rpc_wait(struct p9_client *c, struct p9_req *req, uint8_t type, const
 		}
 		spin_unlock_irqrestore(&c->lock, irq);
 	}
-	err = p9_vparse(req->rc, req->rlen, type, req->tag, rfmt, ap);
+	err = p9_vparse(req->rc, req->rlen, type, msg_tag(req, type), rfmt, ap);
 	if (err)
 		p9_req_put(c, req);
 	return err;
@@ -222,7 +228,6 @@ int p9_client_version(struct p9_client *c)
 
 	if (err)
 		return err;
-	/* The tag of Tversion is NOTAG in the spec; QEMU answers any. We kept ours. */
 	if (version.len != strlen(P9_VERSION) || memcmp(version.s, P9_VERSION, version.len)) {
 		printk(KERN_ERR "9p: the server does not speak %s\n", P9_VERSION);
 		err = -EIO;
