@@ -51,6 +51,20 @@ def test_lspci(lucid):
     assert "PCI: 7 devices found" in lucid.boot_output
 
 
+def msix_interrupts(lucid):
+    line = [x for x in lucid.run("cat /proc/interrupts").splitlines() if "virtio0" in x]
+    assert len(line) == 1 and line[0].split()[0] == "63:", line
+    assert line[0].split()[-3:] == ["PCI-MSIX-0000:00:04.0", "0-edge", "virtio0-requests"], line
+    return sum(int(n) for n in line[0].split()[1:5])
+
+
+def test_interrupts_are_msix(lucid):
+    """Each reply raises the queue's MSI-X vector: /proc/interrupts counts them."""
+    before = msix_interrupts(lucid)
+    lucid.run("ls /mnt/host; ls /mnt/host")
+    assert msix_interrupts(lucid) >= before + 2
+
+
 def test_mounted_at_boot(lucid):
     assert "9pnet_virtio: virtio0: mount tag \"host\"" in lucid.boot_output, lucid.boot_output
     assert "9p: host folder mounted at /mnt/host (msize 131096" in lucid.boot_output

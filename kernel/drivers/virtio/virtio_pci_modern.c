@@ -10,7 +10,8 @@
  *   ISR      the interrupt cause, for a device on a legacy INTx line (unused with MSI-X)
  *   device   the device's own configuration (9p: its mount tag)
  *
- * Interrupts are MSI-X, one vector per queue, sent to the boot CPU: each vector reaches
+ * Interrupts are MSI-X, one vector per queue, sent to the CPU the driver set the queue up on
+ * (/proc/interrupts shows them as virtio0-requests): each vector reaches
  * vp_interrupt(), which finds the queue it was given to and runs vring_interrupt(). No IOAPIC
  * pin, no sharing with other devices, nothing to acknowledge in the device: the ISR register is
  * not even read. The configuration-change interrupt is left off (VIRTIO_MSI_NO_VECTOR): no
@@ -71,7 +72,8 @@
 
 #define VIRTIO_RESET_POLLS 1000000 /* QEMU resets at once; a device that never does is dead */
 #define VIRTIO_QUEUE_MAX 256 /* a bound on the queue size we accept from the device */
-#define NR_VIRTIO_VECTORS 16 /* MSI-X vectors for all virtio queues, from VEC_MSI_BASE */
+#define NR_VIRTIO_VECTORS 16
+#define CHIP_NAME_LEN 40 /* MSI-X vectors for all virtio queues, from VEC_MSI_BASE */
 
 struct virtio_pci_device {
 	struct pci_dev *pci;
@@ -190,7 +192,7 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 	unsigned int num, entry = (unsigned int)vp->msix_used, vector;
 	uint64_t notify_off;
 	struct virtqueue *vq;
-	char *irq_name;
+	char *irq_name, *chip;
 
 	if (index >= rd16(c, VIRTIO_PCI_COMMON_NUMQ) || nr_vectors_used == NR_VIRTIO_VECTORS ||
 	    (int)entry >= vp->msix_entries)
@@ -215,6 +217,12 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 		snprintf(irq_name, 32, "%s-%s", vdev->name, name); /* Linux's: virtio0-requests */
 	vq_by_vector[nr_vectors_used++] = vq;
 	request_irq((int)vector - VEC_ISA_BASE, vp_interrupt, irq_name ? irq_name : "virtio");
+	chip = kmalloc(CHIP_NAME_LEN);
+	if (chip) { /* /proc/interrupts: which device, which table entry, as Linux shows them */
+		snprintf(chip, CHIP_NAME_LEN, "PCI-MSIX-0000:%02x:%02x.%d %3u-edge", vp->pci->bus,
+			 vp->pci->slot, vp->pci->func, entry);
+		irq_set_chip_name((int)vector, chip);
+	}
 	if (pci_msix_set_vector(vp->pci, (int)entry, (int)vector, lapic_id()))
 		return NULL;
 	vp->msix_used++;
