@@ -76,6 +76,41 @@ def hostshare_figures():
     print("hostshare_read_mib_s: %.1f MiB/s" % (HOSTSHARE_MIB / read_s))
     print("hostshare_write_mib_s: %.1f MiB/s" % (HOSTSHARE_MIB / write_s))
     print("com2_write_mib_s: %.1f MiB/s" % (com2_mib / com2_s))
+    print("hostshare_read_insns_per_kib: %d insns" % hostshare_read_insns_per_kib())
+
+
+INSNS_MIB = 8  # under icount every instruction is counted: a smaller file is enough
+
+
+def hostshare_read_insns_per_kib():
+    """Guest instructions of v9fs_read and all it calls, per KiB read with cp (128 KiB calls).
+
+    Under -icount shift=0 the guest clock counts instructions, so the function profiler's time
+    is instructions; with sleep-time off it leaves out the time the reader slept waiting for
+    the device, so what remains is the guest's own work: building requests, the ring, the
+    interrupt, checking replies, and copying the data (most of it).
+    """
+    share = tempfile.mkdtemp(prefix="lucid-bench-share-")
+    try:
+        with open(os.path.join(share, "big"), "wb") as f:
+            f.write(os.urandom(INSNS_MIB << 20))
+        k = Lucid(share=share, icount=True, timeout=300)
+        try:
+            mhz = int(re.search(r"TSC (\d+) MHz", k.boot_output).group(1))
+            for line in ["cd /sys/kernel/tracing", "echo 0 > options/sleep-time",
+                         "echo 1 > function_profile_enabled", "cp /mnt/host/big /dev/null",
+                         "echo 0 > function_profile_enabled"]:
+                k.run(line, timeout=300)
+            stats = k.run("cat " + " ".join("trace_stat/function%d" % c for c in range(4)),
+                          timeout=120)
+        finally:
+            k.close()
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+    us = sum(float(m) for m in re.findall(r"^\s*v9fs_read\s+\d+\s+([0-9.]+) us", stats, re.M))
+    if not us:
+        raise SystemExit("bench: no v9fs_read in the function profile:\n" + stats[:2000])
+    return int(us * mhz / (INSNS_MIB << 10))
 
 
 def main():
