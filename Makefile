@@ -1,7 +1,8 @@
 # Lucid: build the kernel, its GRUB ISO and its tests.
 #
 #   make / make iso    build build/lucid.iso
-#   make run           boot it in QEMU, serial console on this terminal (SMP=4 MEM=256 CMDLINE=...)
+#   make run           boot it in QEMU, serial console on this terminal (SMP=4 MEM=256 CMDLINE=...
+#                      SHARE=DIR: the host folder at /mnt/host, ./share by default, SHARE= none)
 #   make test          every test: host unit tests, then QEMU integration tests
 #   make debug         boot, and wait for gdb
 #   make bench         figures measured in guest instructions (qemu -icount shift=0)
@@ -57,8 +58,8 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T li
 # What is built: each source folder lists its files in its own Makefile.inc (KSRCS += ...), so a
 # reader sees every file that goes into the kernel, folder by folder, and adding a file is one
 # line beside it. No wildcards choose sources; the check below only compares.
-SRC_DIRS := boot arch/x86_64 kernel kernel/sched kernel/mm kernel/fs kernel/fs/proc \
-	kernel/drivers kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
+SRC_DIRS := boot arch/x86_64 kernel kernel/sched kernel/mm kernel/fs kernel/fs/proc kernel/fs/9p \
+	kernel/drivers kernel/drivers/virtio kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
 KSRCS :=
 include $(addsuffix /Makefile.inc,$(SRC_DIRS))
 KOBJS := $(patsubst %,$(B)/%.o,$(basename $(KSRCS)))
@@ -152,16 +153,22 @@ FORCE:
 # the console is a person's terminal: Ctrl-C goes to Lucid, Ctrl-A X quits, Ctrl-A C is
 # QEMU's monitor (tools/qemu-cmd explains).
 QEMU_SIZE = $(if $(SMP),--smp $(SMP)) $(if $(MEM),--mem $(MEM))
-QEMU_RUN = tools/run-qemu.sh $(QEMU_SIZE) --iso $(B)/lucid.iso --console interactive
+# SHARE: a host folder Lucid mounts at /mnt/host (virtio-9p), ./share by default and made if
+# missing; SHARE= (empty) shares nothing.
+SHARE ?= ./share
+QEMU_RUN = tools/run-qemu.sh $(QEMU_SIZE) --iso $(B)/lucid.iso --console interactive \
+	$(if $(SHARE),--share '$(subst ','\'',$(SHARE))')
+
+SHARE_MKDIR = $(if $(SHARE),mkdir -p '$(subst ','\'',$(SHARE))' &&)
 
 run: deps iso
-	@$(QEMU_RUN)
+	@$(SHARE_MKDIR) $(QEMU_RUN)
 
 debug: deps iso
 	@sed "s/@GDBPORT@/$(GDBPORT)/" tools/gdbinit.tmpl > .gdbinit
 	@echo "*** Now run 'gdb -x .gdbinit' in another window, then: hbreak kmain, continue"
 	@echo "*** (Ctrl-A X here quits QEMU)"
-	@$(QEMU_RUN) -- -S -gdb tcp::$(GDBPORT)
+	@$(SHARE_MKDIR) $(QEMU_RUN) -- -S -gdb tcp::$(GDBPORT)
 
 print-gdbport:
 	@echo $(GDBPORT)

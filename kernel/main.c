@@ -37,6 +37,9 @@
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/uart.h"
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/pci.h"
+#include "kernel/drivers/virtio/virtio.h"
+#include "kernel/fs/9p/v9fs.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
 #include "trace/ftrace.h"
@@ -63,6 +66,13 @@ static void print_banner(void)
 	int cpus = num_online_cpus();
 	printk(KERN_INFO "Lucid %s (x86_64): %d CPU%s, %lu MiB, TSC %lu MHz\n", LUCID_VERSION, cpus,
 	       cpus > 1 ? "s" : "", mib, (unsigned long)(tsc_khz / 1000));
+}
+
+/* The init steps that must run in a task, as they may sleep; then the task becomes the shell. */
+static int kernel_init(void *arg)
+{
+	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
+	return shell_main(arg);
 }
 
 /* No canary in kmain's own frame: it was made before boot_init_stack_canary() picked one. */
@@ -104,6 +114,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	uart_enable_rx_interrupt(COM1_PORT);
 	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
 	initramfs_unpack(boot_info.initrd_start, boot_info.initrd_end); // /bin: user/'s programs
+	pci_init();                      // the PCI bus: every device and its BARs (lspci)
+	virtio_pci_init();               // its virtio devices, reset and waiting for a driver
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
@@ -113,7 +125,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	late_trace_init();               // boot is done: tp_printk_stop_on_boot
-	if (!kthread_run(shell_main, NULL, "sh")) // the shell, as a task of its own
+	if (!kthread_run(kernel_init, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0
 }

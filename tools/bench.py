@@ -7,9 +7,11 @@ without icount (median of several boots). Figures, not pass/fail.
 """
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "qemu"))
 from lucid import Lucid  # noqa: E402
@@ -33,7 +35,86 @@ def guest_figures(build=None):
     return figures
 
 
+HOSTSHARE_MIB = 64  # the file moved each way through the shared folder
+
+
+def elapsed(k, line, timeout=600):
+    """Guest wall time of line, in seconds: /proc/uptime just before and just after it."""
+    out = k.run("cat /proc/uptime; %s; cat /proc/uptime" % line, timeout=timeout).split("\n")
+    return float(out[-2].split()[0]) - float(out[0].split()[0])
+
+
+def hostshare_figures():
+    """MiB/s through the shared folder (virtio-9p) each way, and through COM2 for comparison.
+
+    Guest wall time without icount (the device's work happens outside the guest's instruction
+    count), 64 MiB each way with cp, which moves 128 KiB a call (full-size 9p requests, several
+    in flight): read from the host into /dev/null, written from a file in ramfs. (cat moves
+    4 KiB a call: one small request each, several times slower.)
+    """
+    share = tempfile.mkdtemp(prefix="lucid-bench-share-")
+    com2 = os.path.join(share, "com2.out")
+    size = HOSTSHARE_MIB << 20
+    try:
+        with open(os.path.join(share, "big"), "wb") as f:
+            f.write(os.urandom(size))
+        k = Lucid(share=share, timeout=300, extra=["-serial", "file:" + com2])
+        try:
+            read_s = elapsed(k, "cp /mnt/host/big /dev/null")
+            k.run("head -c %d /dev/zero > /tmp/z" % size, timeout=600)
+            write_s = elapsed(k, "cp /tmp/z /mnt/host/w")
+            k.run("rm /tmp/z")
+            # COM2 (lucid-record's channel) is far slower: a smaller amount, scaled.
+            com2_mib = 4
+            com2_s = elapsed(k, "head -c %d /dev/zero > /dev/ttyS1" % (com2_mib << 20))
+        finally:
+            k.close()
+        if os.path.getsize(os.path.join(share, "w")) != size:
+            raise SystemExit("bench: the shared folder lost bytes")
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+    print("hostshare_read_mib_s: %.1f MiB/s" % (HOSTSHARE_MIB / read_s))
+    print("hostshare_write_mib_s: %.1f MiB/s" % (HOSTSHARE_MIB / write_s))
+    print("com2_write_mib_s: %.1f MiB/s" % (com2_mib / com2_s))
+    print("hostshare_read_insns_per_kib: %d insns" % hostshare_read_insns_per_kib())
+
+
+INSNS_MIB = 8  # under icount every instruction is counted: a smaller file is enough
+
+
+def hostshare_read_insns_per_kib():
+    """Guest instructions of v9fs_read and all it calls, per KiB read with cp (128 KiB calls).
+
+    Under -icount shift=0 the guest clock counts instructions, so the function profiler's time
+    is instructions; with sleep-time off it leaves out the time the reader slept waiting for
+    the device, so what remains is the guest's own work: building requests, the ring, the
+    interrupt, checking replies, and copying the data (most of it).
+    """
+    share = tempfile.mkdtemp(prefix="lucid-bench-share-")
+    try:
+        with open(os.path.join(share, "big"), "wb") as f:
+            f.write(os.urandom(INSNS_MIB << 20))
+        k = Lucid(share=share, icount=True, timeout=300)
+        try:
+            mhz = int(re.search(r"TSC (\d+) MHz", k.boot_output).group(1))
+            for line in ["cd /sys/kernel/tracing", "echo 0 > options/sleep-time",
+                         "echo 1 > function_profile_enabled", "cp /mnt/host/big /dev/null",
+                         "echo 0 > function_profile_enabled"]:
+                k.run(line, timeout=300)
+            stats = k.run("cat " + " ".join("trace_stat/function%d" % c for c in range(4)),
+                          timeout=120)
+        finally:
+            k.close()
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+    us = sum(float(m) for m in re.findall(r"^\s*v9fs_read\s+\d+\s+([0-9.]+) us", stats, re.M))
+    if not us:
+        raise SystemExit("bench: no v9fs_read in the function profile:\n" + stats[:2000])
+    return int(us * mhz / (INSNS_MIB << 10))
+
+
 def main():
+    hostshare_figures()
     figures = guest_figures()
     for name, (value, unit) in figures.items():
         print("%s: %s %s" % (name, value, unit))

@@ -95,6 +95,23 @@ void request_irq(int irq, irq_handler_t fn, const char *name)
 	irq_handlers[VEC_ISA_BASE + irq] = fn;
 }
 
+static const char *irq_chips[256];
+
+void irq_set_chip_name(int vector, const char *chip)
+{
+	irq_chips[vector] = chip;
+}
+
+const char *irq_chip_name(int vector)
+{
+	return irq_chips[vector];
+}
+
+const char *irq_name(int vector)
+{
+	return irq_names[vector];
+}
+
 void set_exception_handler(int vector, exception_handler_t fn)
 {
 	exception_handlers[vector] = fn;

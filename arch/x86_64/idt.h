@@ -18,6 +18,7 @@
 #define VEC_TIMER 32           /* the LAPIC timer */
 #define VEC_ISA_BASE 33        /* ISA IRQ n arrives at VEC_ISA_BASE + n through the IOAPIC */
 #define VEC_SERIAL (VEC_ISA_BASE + 4)
+#define VEC_MSI_BASE 0x60        /* MSI-X vectors of PCI devices (virtio) start here */
 #define VEC_IPI_RESCHEDULE 0xf0
 #define VEC_IPI_CALL_FUNCTION 0xf1
 #define VEC_SPURIOUS 0xff
@@ -34,5 +35,12 @@ bool is_irq_handler(unsigned long addr);
 /* A device interrupt: ISA IRQ irq (at vector VEC_ISA_BASE + irq), named as Linux names it. */
 void request_irq(int irq, irq_handler_t fn, const char *name);
 void set_exception_handler(int vector, exception_handler_t fn);
+/*
+ * For /proc/interrupts: the controller line of a device interrupt that is not an ISA IRQ (an
+ * MSI-X vector: "PCI-MSIX-0000:00:04.0   0-edge"), and the name request_irq() gave it.
+ */
+void irq_set_chip_name(int vector, const char *chip);
+const char *irq_chip_name(int vector);
+const char *irq_name(int vector);
 
 #endif

@@ -26,6 +26,13 @@ static inline void outl(uint16_t port, uint32_t v)
 	__asm__ __volatile__("outl %0, %1" : : "a"(v), "Nd"(port));
 }
 
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+	__asm__ __volatile__("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 /* A write to an unused port takes about a microsecond on real hardware: a tiny delay. */
 static inline void io_wait(void)
 {

@@ -39,6 +39,8 @@ static void free_inode(struct inode *inode)
 {
 	if (!inode)
 		return;
+	if (inode->i_op && inode->i_op->evict)
+		inode->i_op->evict(inode);
 	for (unsigned long i = 0; i < inode->i_nr_slots; i++)
 		kfree(inode->i_pages[i]);
 	kfree(inode->i_pages);

@@ -24,12 +24,26 @@
 static LIST_HEAD(mounts);
 static struct vfsmount *root_mnt;
 
-static struct file_system_type *const fs_types[] = {
+#define MAX_FS_TYPES 8
+
+/* The built-in types, then those register_filesystem() added (9p). */
+static struct file_system_type *fs_types[MAX_FS_TYPES] = {
 	&ramfs_fs_type,
 	&debugfs_fs_type,
 	&tracefs_fs_type,
 	&proc_fs_type,
 };
+
+int register_filesystem(struct file_system_type *type)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fs_types); i++) {
+		if (!fs_types[i]) {
+			fs_types[i] = type;
+			return 0;
+		}
+	}
+	return -EBUSY;
+}
 
 /* The root of everything: "/". Not referenced; it never goes away. */
 void get_fs_root(struct path *root)
@@ -65,30 +79,47 @@ void follow_mount(struct path *path)
 
 static struct file_system_type *get_fs_type(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(fs_types); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fs_types) && fs_types[i]; i++) {
 		if (strcmp(fs_types[i]->name, name) == 0)
 			return fs_types[i];
 	}
 	return NULL;
 }
 
-static struct vfsmount *alloc_mnt(struct file_system_type *type)
+static struct vfsmount *alloc_mnt(struct file_system_type *type, const char *source, int *err)
 {
 	struct vfsmount *mnt = kzalloc(sizeof(*mnt));
 
+	*err = -ENOMEM;
 	if (!mnt)
 		return NULL;
-	mnt->mnt_root = type->mount();
+	/* Only a file system made from its source shows it: "nodev" stays out of the listing. */
+	if (source && type->mount_source) {
+		mnt->mnt_source = kstrdup(source);
+		if (!mnt->mnt_source) {
+			kfree(mnt);
+			return NULL;
+		}
+	}
+	if (type->mount_source)
+		*err = type->mount_source(source, &mnt->mnt_root);
+	else
+		mnt->mnt_root = type->mount();
 	if (!mnt->mnt_root) {
+		kfree(mnt->mnt_source);
 		kfree(mnt);
 		return NULL;
 	}
+	*err = 0;
 	mnt->mnt_type = type;
 	return mnt;
 }
 
-/* Mounts a new instance of fstype ("ramfs", "debugfs", "tracefs", "proc") on directory dir. */
-static int do_mount(const char *fstype, const char *dir)
+/*
+ * Mounts a new instance of fstype ("ramfs", "debugfs", "tracefs", "proc", "9p") on directory
+ * dir; source is what the file system is made from (9p: the mount tag), NULL for the others.
+ */
+static int do_mount(const char *fstype, const char *source, const char *dir)
 {
 	struct file_system_type *type = get_fs_type(fstype);
 	struct vfsmount *mnt;
@@ -108,10 +139,10 @@ static int do_mount(const char *fstype, const char *dir)
 		path_put(&path);
 		return -EBUSY; /* / stays the root: lookups start there without following mounts */
 	}
-	mnt = alloc_mnt(type);
+	mnt = alloc_mnt(type, source, &err);
 	if (!mnt) {
 		path_put(&path);
-		return -ENOMEM;
+		return err;
 	}
 	/* The mount keeps the mount point's dentry, not a path: it makes its parent busy by
 	 * being in the table, not by mnt_count. */
@@ -123,14 +154,19 @@ static int do_mount(const char *fstype, const char *dir)
 	return 0;
 }
 
-int vfs_mount(const char *fstype, const char *dir)
+int vfs_mount_source(const char *fstype, const char *source, const char *dir)
 {
 	int ret;
 
 	vfs_lock();
-	ret = do_mount(fstype, dir);
+	ret = do_mount(fstype, source, dir);
 	vfs_unlock();
 	return ret;
+}
+
+int vfs_mount(const char *fstype, const char *dir)
+{
+	return vfs_mount_source(fstype, NULL, dir);
 }
 
 static bool has_submounts(const struct vfsmount *parent)
@@ -162,6 +198,7 @@ static int do_umount(const char *dir)
 	mnt->mnt_mountpoint->d_mounted--;
 	dput(mnt->mnt_mountpoint);
 	mnt->mnt_type->kill_sb(mnt->mnt_root);
+	kfree(mnt->mnt_source);
 	kfree(mnt);
 	return 0;
 }
@@ -186,6 +223,12 @@ static int mnt_path(const struct vfsmount *mnt, char *buf, size_t size)
 	return d_path(&where, buf, size);
 }
 
+/* The first column of the listings: the device (9p: the mount tag), else the type's name. */
+static const char *mnt_source(const struct vfsmount *mnt)
+{
+	return mnt->mnt_source ? mnt->mnt_source : mnt->mnt_type->name;
+}
+
 /*
  * mount(8)'s listing: "debugfs on /sys/kernel/debug type debugfs (rw)". Lucid's file systems
  * have no device, so the first column is the type, as Linux shows for these file systems when
@@ -203,7 +246,7 @@ static int do_mount_list(char *buf, size_t size)
 		if (mnt_path(mnt, name, PATH_MAX) < 0)
 			continue;
 		len += snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
-				"%s on %s type %s (rw)\n", mnt->mnt_type->name, name,
+				"%s on %s type %s (rw)\n", mnt_source(mnt), name,
 				mnt->mnt_type->name);
 	}
 	kfree(name);
@@ -231,7 +274,7 @@ static int mounts_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	list_for_each_entry(mnt, &mounts, mnt_list) {
 		if (mnt_path(mnt, name, PATH_MAX) >= 0)
-			seq_printf(m, "%s %s %s rw 0 0\n", mnt->mnt_type->name, name,
+			seq_printf(m, "%s %s %s rw 0 0\n", mnt_source(mnt), name,
 				   mnt->mnt_type->name);
 	}
 	kfree(name);
@@ -254,9 +297,11 @@ static const struct file_operations proc_mounts_operations = {
 /* Mounts a ramfs as "/" and publishes the table as /proc/mounts. */
 int mount_init(void)
 {
-	root_mnt = alloc_mnt(&ramfs_fs_type);
+	int err;
+
+	root_mnt = alloc_mnt(&ramfs_fs_type, NULL, &err);
 	if (!root_mnt)
-		return -ENOMEM;
+		return err;
 	root_mnt->mnt_parent = root_mnt;
 	root_mnt->mnt_mountpoint = root_mnt->mnt_root;
 	list_add_tail(&root_mnt->mnt_list, &mounts);

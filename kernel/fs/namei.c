@@ -56,6 +56,28 @@ static void follow_dotdot(struct path *path)
 	follow_mount(path);
 }
 
+/*
+ * The child called name in dir: from the dentry tree, or else, for a file system whose files
+ * are elsewhere (9p), asked of it: its lookup attaches an inode to a new dentry if the name
+ * exists. NULL: there is no such name (or the file system could not tell: an I/O error reads
+ * as "not there").
+ */
+static struct dentry *lookup_one(struct dentry *dir, const char *name, size_t len)
+{
+	const struct inode_operations *iop = dir->d_inode->i_op;
+	struct dentry *child = d_lookup(dir, name, len);
+	int err;
+
+	if (child || !iop || !iop->lookup || dir->d_unlinked)
+		return child;
+	child = d_alloc(dir, name, len);
+	if (!child)
+		return NULL;
+	err = iop->lookup(dir->d_inode, child);
+	dput(child); /* ours; the tree holds its own if lookup found the name */
+	return err ? NULL : child;
+}
+
 /* One step from the directory at *path to its component name. */
 static int walk_component(struct path *path, const char *name, size_t len, int type)
 {
@@ -71,7 +93,7 @@ static int walk_component(struct path *path, const char *name, size_t len, int t
 		return 0;
 	}
 	/* A removed directory has no children left, so lookups in it fail with -ENOENT. */
-	child = d_lookup(path->dentry, name, len);
+	child = lookup_one(path->dentry, name, len);
 	if (!child)
 		return -ENOENT;
 	path->dentry = child;
@@ -234,7 +256,7 @@ int path_openat(const char *name, int flags, umode_t mode, struct path *path)
 	}
 	if (nd.last_type != LAST_NORM)
 		return -EISDIR; /* "/", "." and ".." are directories */
-	child = d_lookup(nd.path.dentry, nd.last, nd.last_len);
+	child = lookup_one(nd.path.dentry, nd.last, nd.last_len);
 	if (child) {
 		if (flags & O_EXCL)
 			return -EEXIST;
@@ -275,7 +297,7 @@ static int do_mkdir(const char *pathname, umode_t mode)
 	if (nd.last_type != LAST_NORM)
 		return -EEXIST; /* "/", ".", ".." exist */
 	dir = nd.path.dentry;
-	if (d_lookup(dir, nd.last, nd.last_len))
+	if (lookup_one(dir, nd.last, nd.last_len))
 		return -EEXIST;
 	if (dir->d_unlinked)
 		return -ENOENT;
@@ -318,7 +340,7 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 	if (nd.last_type != LAST_NORM)
 		return -EEXIST;
 	dir = nd.path.dentry;
-	if (d_lookup(dir, nd.last, nd.last_len))
+	if (lookup_one(dir, nd.last, nd.last_len))
 		return -EEXIST;
 	if (dir->d_unlinked)
 		return -ENOENT;
@@ -353,7 +375,7 @@ static int lookup_victim(const char *pathname, struct nameidata *nd, struct dent
 		return err;
 	if (nd->last_type != LAST_NORM)
 		return 1; /* the caller says what "/", "." or ".." mean for it */
-	*victim = d_lookup(nd->path.dentry, nd->last, nd->last_len);
+	*victim = lookup_one(nd->path.dentry, nd->last, nd->last_len);
 	return *victim ? 0 : -ENOENT;
 }
 
@@ -443,7 +465,7 @@ static int do_rename(const char *oldpath, const char *newpath)
 		return -EXDEV;
 	old_dir = ond.path.dentry;
 	new_dir = nnd.path.dentry;
-	old = d_lookup(old_dir, ond.last, ond.last_len);
+	old = lookup_one(old_dir, ond.last, ond.last_len);
 	if (!old)
 		return -ENOENT;
 	dir = is_dir(old);
@@ -458,7 +480,7 @@ static int do_rename(const char *oldpath, const char *newpath)
 				break;
 		}
 	}
-	target = d_lookup(new_dir, nnd.last, nnd.last_len);
+	target = lookup_one(new_dir, nnd.last, nnd.last_len);
 	if (target == old)
 		return 0;
 	if (target && dir && !is_dir(target))

@@ -197,9 +197,21 @@ static void pseudo_kill_sb(struct dentry *root)
 	dput(root);
 }
 
-struct file_system_type debugfs_fs_type = { "debugfs", debugfs_mount, pseudo_kill_sb };
-struct file_system_type tracefs_fs_type = { "tracefs", tracefs_mount, pseudo_kill_sb };
-struct file_system_type proc_fs_type = { "proc", proc_mount, pseudo_kill_sb };
+struct file_system_type debugfs_fs_type = {
+	.name = "debugfs",
+	.mount = debugfs_mount,
+	.kill_sb = pseudo_kill_sb,
+};
+struct file_system_type tracefs_fs_type = {
+	.name = "tracefs",
+	.mount = tracefs_mount,
+	.kill_sb = pseudo_kill_sb,
+};
+struct file_system_type proc_fs_type = {
+	.name = "proc",
+	.mount = proc_mount,
+	.kill_sb = pseudo_kill_sb,
+};
 
 static struct dentry *pseudo_root(void)
 {

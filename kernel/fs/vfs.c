@@ -267,6 +267,14 @@ int vfs_readdir(int fd, struct dirent *de)
 	return ret;
 }
 
+/* A file system whose files live elsewhere (9p) brings the inode up to date first. */
+static int refresh_attr(struct dentry *dentry)
+{
+	const struct inode_operations *iop = dentry->d_inode->i_op;
+
+	return iop && iop->getattr ? iop->getattr(dentry) : 0;
+}
+
 static void fill_stat(const struct dentry *dentry, struct kstat *st)
 {
 	const struct inode *inode = dentry->d_inode;
@@ -292,9 +300,11 @@ static int do_stat(const char *pathname, struct kstat *st)
 
 	if (err)
 		return err;
-	fill_stat(path.dentry, st);
+	err = refresh_attr(path.dentry);
+	if (!err)
+		fill_stat(path.dentry, st);
 	path_put(&path);
-	return 0;
+	return err;
 }
 
 int vfs_stat(const char *pathname, struct kstat *st)
@@ -310,11 +320,14 @@ int vfs_stat(const char *pathname, struct kstat *st)
 static int do_fstat(int fd, struct kstat *st)
 {
 	struct file *file = fget(fd);
+	int err;
 
 	if (!file)
 		return -EBADF;
-	fill_stat(file->f_path.dentry, st);
-	return 0;
+	err = refresh_attr(file->f_path.dentry);
+	if (!err)
+		fill_stat(file->f_path.dentry, st);
+	return err;
 }
 
 int vfs_fstat(int fd, struct kstat *st)
@@ -383,6 +396,27 @@ int vfs_ftruncate(int fd, loff_t length)
 
 	vfs_lock();
 	ret = do_ftruncate(fd, length);
+	vfs_unlock();
+	return ret;
+}
+
+static int do_fsync(int fd)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	if (file->f_inode->i_flags & S_DEAD)
+		return -EIO;
+	return file->f_op && file->f_op->fsync ? file->f_op->fsync(file) : 0;
+}
+
+int vfs_fsync(int fd)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_fsync(fd);
 	vfs_unlock();
 	return ret;
 }

@@ -114,6 +114,9 @@ struct file_operations {
 	 * Ctrl-C, unless the file was opened O_NONBLOCK. NULL: the file never waits.
 	 */
 	struct wait_queue_head *(*wait_queue)(struct file *file);
+	/* Makes the file's data durable where it lives (9p: Tfsync on the host). NULL: nothing
+	 * to do, the data is in memory only. */
+	int (*fsync)(struct file *file);
 };
 
 /*
@@ -132,6 +135,16 @@ struct inode_operations {
 		      struct dentry *new_dentry);
 	/* Cuts or extends a regular file's data to size bytes. NULL: there is no data to cut. */
 	int (*truncate)(struct inode *inode, loff_t size);
+	/*
+	 * For a file system whose tree is not all in memory (9p: the files are on the host):
+	 * lookup is asked for a name the dentry tree does not have, and attaches an inode to the
+	 * new dentry with d_add() (and a reference for the tree) if the name exists; getattr
+	 * refreshes the inode's mode and size before stat shows them; evict lets go of what the
+	 * file system keeps for the inode (a fid) when the inode is freed. NULL: all in memory.
+	 */
+	int (*lookup)(struct inode *dir, struct dentry *dentry);
+	int (*getattr)(struct dentry *dentry);
+	void (*evict)(struct inode *inode);
 };
 
 struct inode {
@@ -229,6 +242,7 @@ int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
 int vfs_truncate(const char *pathname, loff_t length);
 int vfs_ftruncate(int fd, loff_t length);
+int vfs_fsync(int fd);
 int vfs_mkdir(const char *pathname, umode_t mode);
 int vfs_rmdir(const char *pathname);
 int vfs_unlink(const char *pathname);
@@ -236,6 +250,8 @@ int vfs_rename(const char *oldpath, const char *newpath);
 int vfs_chdir(const char *pathname);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
 int vfs_mount(const char *fstype, const char *dir);
+/* mount(2) with a source: the device, or for 9p the mount tag ("host"); NULL for none. */
+int vfs_mount_source(const char *fstype, const char *source, const char *dir);
 int vfs_umount(const char *dir);
 /* A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev). */
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);

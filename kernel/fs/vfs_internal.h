@@ -13,7 +13,12 @@ struct file_system_type {
 	const char *name;
 	struct dentry *(*mount)(void);		 /* a referenced root, or NULL for -ENOMEM */
 	void (*kill_sb)(struct dentry *root); /* the last mount of this tree has gone */
+	/* Instead of mount, for a file system that has a source (9p): 0 or -errno. */
+	int (*mount_source)(const char *source, struct dentry **root);
 };
+
+/* Adds a file system type that is not built into the table (9p); -EBUSY if the table is full. */
+int register_filesystem(struct file_system_type *type);
 
 extern struct file_system_type ramfs_fs_type;
 extern struct file_system_type debugfs_fs_type;
@@ -26,6 +31,7 @@ struct vfsmount {
 	struct dentry *mnt_mountpoint;	/* the directory of mnt_parent we cover */
 	struct dentry *mnt_root;	/* the tree we show there */
 	struct file_system_type *mnt_type;
+	char *mnt_source;		/* what mount was given as the device, or NULL */
 	int mnt_count;			/* paths held inside: open files, cwds. Busy if > 0 */
 };
 

@@ -41,14 +41,17 @@ def iso_for(cmdline="", build=None):
     return iso
 
 
-def qemu_cmd(iso, smp=None, mem=None, console="pipe", extra=()):
+def qemu_cmd(iso, smp=None, mem=None, console="pipe", extra=(), share=None):
     """The command that boots iso: tools/qemu-cmd, the one QEMU command line make run uses too.
 
     smp and mem default to qemu-cmd's (4 CPUs, 256 MiB); console is "pipe" (the console's bytes
     on stdin and stdout, exactly), "interactive" (a terminal, as make run) or "none"; extra are
-    more QEMU arguments. The process it starts is QEMU itself.
+    more QEMU arguments; share is a host directory Lucid mounts at /mnt/host (virtio-9p). The
+    process it starts is QEMU itself.
     """
     cmd = [QEMU_CMD, "--iso", iso, "--console", console]
+    if share is not None:
+        cmd += ["--share", share]
     if smp is not None:
         cmd += ["--smp", str(smp)]
     if mem is not None:
@@ -60,13 +63,13 @@ class Lucid:
     """One booted kernel. `run(cmd)` types a command line and returns what it printed."""
 
     def __init__(self, smp=None, mem=None, cmdline="", timeout=60, extra=(), icount=False,
-                 build=None):
+                 build=None, share=None):
         self.iso = iso_for(cmdline, build)
         extra = list(extra) + (["-icount", "shift=0"] if icount else [])
         self.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
         self.started = time.monotonic()
         # Pipes, not a pty: the console's bytes arrive exactly as the kernel sent them.
-        self.p = PopenSpawn(qemu_cmd(self.iso, smp, mem, "pipe", extra), encoding="utf-8",
+        self.p = PopenSpawn(qemu_cmd(self.iso, smp, mem, "pipe", extra, share), encoding="utf-8",
                             codec_errors="replace", timeout=timeout)
         self.p.logfile_read = self.log
         self.p.delaybeforesend = None

@@ -18,10 +18,13 @@ long output); without it the output must match line for line.
 
 The blocks of one page run in order on one kernel, so a page reads like one session. A block
 whose info string says `boot="ARGS"` starts a new kernel with that command line first (the
-tutorial's boot-parameter sections).
+tutorial's boot-parameter sections); one that says `share` starts a new kernel with an empty
+host folder shared at /mnt/host, as `make run` has (the shared-folder section).
 """
 import os
 import re
+import shutil
+import tempfile
 
 from lucid import ROOT, Lucid
 
@@ -64,19 +67,23 @@ def blocks(path):
         text = f.read()
     for m in FENCE.finditer(text):
         boot = re.search(r'boot="([^"]*)"', m.group("info"))
+        share = "share" in m.group("info").split()
         lineno = text.count("\n", 0, m.start()) + 1
-        yield lineno, (boot.group(1) if boot else None), parse_block(m.group("body"))
+        yield lineno, (boot.group(1) if boot else None), share, parse_block(m.group("body"))
 
 
 def check_page(path):
     rel = os.path.relpath(path, ROOT)
     lucid = None
+    share = None
     try:
-        for lineno, boot, steps in blocks(path):
-            if lucid is None or boot is not None:
+        for lineno, boot, shared, steps in blocks(path):
+            if lucid is None or boot is not None or shared:
                 if lucid is not None:
                     lucid.close()
-                lucid = Lucid(cmdline=boot or "")
+                if shared:
+                    share = tempfile.mkdtemp(prefix="lucid-docs-share-")
+                lucid = Lucid(cmdline=boot or "", share=share if shared else None)
             for cmd, expected in steps:
                 out = lucid.run(cmd, timeout=60)
                 actual = out.rstrip("\n").split("\n") if out.strip("\n") else []
@@ -86,6 +93,8 @@ def check_page(path):
     finally:
         if lucid is not None:
             lucid.close()
+        if share is not None:
+            shutil.rmtree(share, ignore_errors=True)
 
 
 def pages():

@@ -102,6 +102,15 @@ static int interrupts_show(struct seq_file *m, void *v)
 			seq_printf(m, "%10lu ", cpus[c].irq_count[named_vectors[i].vector]);
 		seq_printf(m, "  %s\n", named_vectors[i].name);
 	}
+	/* The PCI devices' MSI-X vectors (virtio), numbered as request_irq() numbered them. */
+	for (int vec = VEC_FIRST_IRQ; vec < VEC_IPI_RESCHEDULE; vec++) {
+		if (!irq_chip_name(vec))
+			continue;
+		seq_printf(m, "%3d: ", vec - VEC_ISA_BASE);
+		for (int c = 0; c < num_online_cpus(); c++)
+			seq_printf(m, "%10lu ", cpus[c].irq_count[vec]);
+		seq_printf(m, "  %s      %s\n", irq_chip_name(vec), irq_name(vec));
+	}
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  *	mount				list the mounts
  *	mount -t TYPE nodev DIR		mount a new TYPE (ramfs, debugfs, tracefs, proc) on DIR;
  *	mount -t TYPE DIR		"nodev" is the device, which these file systems have none of
+ *	mount -t 9p TAG DIR		the host folder QEMU shares with mount tag TAG (host)
  *	umount DIR
  */
 #include "kernel/shell/shell.h"
@@ -30,7 +31,8 @@ static int mount_list(void)
 
 static int cmd_mount(int argc, char **argv)
 {
-	const char *type = NULL, *dir;
+	const char *type = NULL, *source, *dir;
+	struct kstat st;
 	struct getopt g;
 	int c, err;
 
@@ -47,9 +49,14 @@ static int cmd_mount(int argc, char **argv)
 		return 1;
 	}
 	dir = argv[argc - 1];
-	err = vfs_mount(type, dir);
+	/* The device: 9p's mount tag ("host"); the in-memory file systems take none ("nodev"). */
+	source = argc - g.ind == 2 ? argv[g.ind] : NULL;
+	err = vfs_mount_source(type, source, dir);
 	if (err == -ENODEV)
 		dprintf(STDERR_FILENO, "mount: %s: unknown filesystem type '%s'.\n", dir, type);
+	else if (err == -ENOENT && source && vfs_stat(dir, &st) == 0)
+		dprintf(STDERR_FILENO, "mount: %s: special device %s does not exist.\n", dir,
+			source); /* 9p: no device has that mount tag */
 	else if (err == -ENOENT)
 		dprintf(STDERR_FILENO, "mount: %s: mount point does not exist.\n", dir);
 	else if (err == -ENOTDIR)
