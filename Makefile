@@ -75,6 +75,13 @@ $(error Makefile.inc lists and files disagree:$(if $(SRC_UNLISTED), not listed: 
 	$(SRC_UNLISTED))$(if $(SRC_MISSING), listed but missing: $(SRC_MISSING)))
 endif
 
+# lib/ is a leaf: built for the host tests as for the kernel, it may include nothing of the
+# kernel, the tracer or the architecture (what it allocates, it asks lib/alloc.h for).
+LIB_NOT_LEAF := $(shell grep -l '^\#include "\(kernel\|trace\|arch\)/' lib/*.c lib/*.h)
+ifneq ($(LIB_NOT_LEAF),)
+$(error lib/ must include nothing from kernel/, trace/ or arch/: $(LIB_NOT_LEAF))
+endif
+
 # Dynamic ftrace: every function of kernel/ and arch/ starts with "call __fentry__", listed in
 # __mcount_loc. Not instrumented, ever: the tracer itself (trace/), lib/ (the tracer formats
 # with it), and the code that patches call sites. Other exceptions are marked notrace in the code.
@@ -128,20 +135,25 @@ $(B)/lucid.elf: $(B)/kallsyms.o
 $(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio tools/mkiso.sh FORCE
 	@tools/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)" $(B)/initramfs.cpio
 
-# --- user space (issue 15): user/NAME.c is a C program built against musl (Debian's musl-gcc),
+# --- user space: user/NAME.c is a C program built against musl (Debian's musl-gcc),
 # static, packed at /bin/NAME into the newc cpio archive GRUB loads beside the kernel; the kernel
 # unpacks it into / at boot, as Linux's initramfs.
 USER_CC ?= musl-gcc
 USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
-USER_PROGS := $(patsubst user/%.c,%,$(wildcard user/*.c))
+USER_PROGS :=
+USER_FILES :=
+include user/Makefile.inc
 USER_BINS := $(patsubst %,$(B)/user/%,$(USER_PROGS))
+USER_ON_DISK := $(patsubst user/%.c,%,$(wildcard user/*.c))
+ifneq ($(sort $(USER_PROGS)),$(sort $(USER_ON_DISK)))
+$(error user/Makefile.inc and user/*.c disagree: listed $(sort $(USER_PROGS)), on disk \
+	$(sort $(USER_ON_DISK)))
+endif
 
 $(B)/user/%: user/%.c
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
 
-# user/notelf: an executable file that is not ELF, for exec's ENOEXEC (tests/qemu/test_user.py).
-USER_FILES := user/notelf
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) tools/mkcpio.py
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
 		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \

@@ -2,8 +2,8 @@
  * Small system calls about the process itself: who it is (pids, ids), what system it runs on
  * (uname), and the signal bookkeeping the C library does at start-up.
  *
- * Signals: Lucid delivers none to handlers yet (Ctrl-C's default action is all, issue 16 brings
- * the rest), but rt_sigaction and rt_sigprocmask check their arguments as Linux does and
+ * Signals: Lucid delivers none to handlers yet (a signal's default action, ending the program,
+ * is all there is), but rt_sigaction and rt_sigprocmask check their arguments as Linux does and
  * remember what was asked, so a program that sets a handler or a mask gets what it reads back.
  */
 #include "kernel/syscalls.h"

@@ -232,7 +232,7 @@ notrace uintptr_t mmu_kernel_cr3(void)
 }
 
 /*
- * User address spaces (issue 15). Each process has its own top-level table (a "pgd", as Linux
+ * User address spaces. Each process has its own top-level table (a "pgd", as Linux
  * calls it): entries 0-255 map its lower half, its own; entries 256-511 are copied from the
  * kernel's, so every process shares the one kernel half, whose lower-level tables mmu_init made
  * in advance. User pages carry the U bit (ring 3 may touch them), and never G (they must leave

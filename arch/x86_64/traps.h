@@ -12,7 +12,7 @@ void show_regs(struct pt_regs *regs);
 void show_stack(unsigned long rip, unsigned long rsp, unsigned long rbp);
 void dump_stack(void);
 const char *exception_name(unsigned long vector);
-/* User space (issue 15): page faults on demand and the fixups of copy_*_user; user faults. */
+/* User space: page faults on demand and the fixups of copy_*_user; user faults. */
 void user_traps_init(void);
 void do_user_exception(struct pt_regs *regs);
 

@@ -139,7 +139,7 @@ long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen)
 }
 
 /*
- * No device of Lucid's answers an ioctl yet (the console's termios comes with issue 16): a
+ * No device of Lucid's answers an ioctl yet (the console's termios comes with the tty): a
  * valid fd gets ENOTTY, which is what the C library expects of a file that is not a terminal.
  */
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)

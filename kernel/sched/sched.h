@@ -60,7 +60,7 @@ struct task {
 	unsigned int graph_filter; /* TRACE_GRAPH_*_BIT */
 	int graph_filter_depth;    /* the depth of the set_graph_function function it is in */
 	uint64_t switched_out_at; /* when it last left a CPU */
-	/* User space (issue 15): NULL mm means a kernel thread, as in Linux. */
+	/* User space: NULL mm means a kernel thread, as in Linux. */
 	struct mm_struct *mm;      /* its address space (kernel/mm/mmap.c) */
 	struct fpu *fpu;           /* its FPU/SSE registers while it is switched out */
 	unsigned long fsbase;      /* arch_prctl(ARCH_SET_FS): the user's TLS pointer */

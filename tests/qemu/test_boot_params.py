@@ -154,7 +154,7 @@ def test_sizes_with_suffixes():
 
 def test_size_that_overflows_is_too_big():
     """16777216T is 2^64 bytes: the shift used to wrap it to 0, and a 4 KB buffer. A size too
-    big is reported, and the default used (issue 20: unit conversions that overflow)."""
+    big is reported, and the default used (unit conversions that overflow)."""
     for arg in ["16777216T", "17179869184G", "16E"]:
         log, (size,) = boot_log("trace_buf_size=" + arg, "cat %s/buffer_size_kb" % T)
         assert size == "1408\n", (arg, size)

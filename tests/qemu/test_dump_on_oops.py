@@ -285,7 +285,7 @@ def test_sysrq_z(lucid):
     ok(lucid, "echo > set_ftrace_filter")
 
 
-# --- every tracer, every way to dump (issue 20, item 1) -----------------------------------------
+# --- every tracer, every way to dump --------------------------------------------------------------
 #
 # A dump is a reader of its own: each tracer's printer must work on it as on the trace file.
 # function_graph's printer looks at the event after an entry (to print a leaf on one line),

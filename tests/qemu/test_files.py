@@ -307,7 +307,7 @@ Make 1,000 files (50 with data in them) and remove them: MemFree comes back exac
     assert free[2] == free[3], free
 
 
-# --- Messages say what failed (issue 20) ------------------------------------------------------
+# --- Messages say what failed -----------------------------------------------------------------
 #
 # Every command that fails says which file and why, in GNU coreutils' and bash's words. The
 # host has both: each line runs in Lucid in /sys/kernel/tracing and on the host in a directory

@@ -190,7 +190,7 @@ def test_bad_writes_change_nothing(lucid):
     fails(lucid, "echo > max_graph_depth")
     assert cat(lucid, "max_graph_depth") == "3\n"
     # Read back with %d, as Linux: so a depth %d cannot print is refused. Linux took them,
-    # 4294967295 to read -1 and 4294967296 to become 0, no limit at all (issue 20).
+    # 4294967295 to read -1 and 4294967296 to become 0, no limit at all.
     fails(lucid, "echo 4294967295 > max_graph_depth")
     fails(lucid, "echo 4294967296 > max_graph_depth")
     fails(lucid, "echo 2147483648 > max_graph_depth")

@@ -1,4 +1,4 @@
-"""A folder shared with the host over virtio-9p (issue 18): PCI, virtio, the 9P2000.L client.
+"""A folder shared with the host over virtio-9p: PCI, virtio, the 9P2000.L client.
 
 One kernel is booted for the file with a fresh host directory shared (BOOT below); the tests
 that need a kernel without the device boot their own. Malformed replies are tested where they

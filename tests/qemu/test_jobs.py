@@ -1,4 +1,4 @@
-"""Ctrl-C and job control (issue 20, items 3 and 4): a signal reaches every task of a job.
+"""Ctrl-C and job control: a signal reaches every task of a job.
 
 Ctrl-C ends the whole foreground job at once, the threads its commands started included, as
 bash's SIGINT to the process group does; kill, fg and bg control background jobs with bash's

@@ -268,7 +268,7 @@ def test_line_one_over_the_limit(lucid):
     assert lucid.status() == 2
 
 
-# Lines bash runs differently from how Lucid once did (issue 20); each is compared with bash on
+# Lines bash runs differently from how Lucid once did; each is compared with bash on
 # the host, run with Lucid's limits: 64 fds per task (ulimit -n 64), HOME=/root, in an empty
 # directory ("bash: line 1: " being the interactive "sh: ").
 BASH_LINES = [

@@ -1,4 +1,4 @@
-"""User space (issue 15): the initramfs, ring 3 programs on Linux's system-call ABI.
+"""User space: the initramfs, ring 3 programs on Linux's system-call ABI.
 
 The programs are user/*.c, built with musl-gcc and packed at /bin/NAME into the initramfs GRUB
 loads beside the kernel (kernel/fs/initramfs.c unpacks it). The shell runs a command it does not
