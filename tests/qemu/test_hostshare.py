@@ -232,6 +232,20 @@ def test_removed_on_the_host(lucid):
     check(lucid, "ls /mnt/host; echo ok", "ok\n")
 
 
+def test_program_dropped_into_the_share_runs(lucid):
+    """A program built on the host after boot runs in Lucid at once: no new ISO. Built here
+    with musl-gcc from a source the ISO does not have, so only the share can have brought it."""
+    src = host("fresh.c")
+    with open(src, "w") as f:
+        f.write('#include <stdio.h>\nint main(int c, char **v) '
+                '{ printf("fresh %s %d\\n", v[1], c); return 7; }\n')
+    subprocess.run(["musl-gcc", "-static", "-O2", "-o", host("fresh"), src], check=True)
+    check(lucid, "/mnt/host/fresh one two; echo $?", "fresh one 3\n7\n")
+    check(lucid, "cd /mnt/host; ./fresh x | wc -l; cd /", "1\n")
+    os.unlink(host("fresh"))
+    os.unlink(src)
+
+
 def test_mount_by_hand(lucid):
     with open(host("y"), "w") as f:
         f.write("y\n")
