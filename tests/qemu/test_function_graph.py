@@ -367,6 +367,7 @@ def test_settings_changed_while_tracing(lucid):
     fresh(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
+    MSLEEP = "msleep_interruptible();"
 
     def call(cmd="ftest call"):
         ok(lucid, "echo > trace")
@@ -388,16 +389,17 @@ def test_settings_changed_while_tracing(lucid):
         assert [l.shape() for l in graph_lines(text)] == shape * 3, (setting, text)
         ok(lucid, clear)
         check_call(call())
-    # sleep-time off: msleep's time asleep leaves its duration, and comes back with it on.
-    ok(lucid, "echo msleep > set_ftrace_filter")
+    # sleep-time off: the time `sleep` spends asleep in msleep_interruptible leaves its
+    # duration, and comes back with it on.
+    ok(lucid, "echo msleep_interruptible > set_ftrace_filter")
     lines = graph_lines(call("sleep 0.1"))
-    assert [l.shape() for l in lines] == ["msleep();"] and lines[0].us >= 100000, lines
+    assert [l.shape() for l in lines] == [MSLEEP] and lines[0].us >= 100000, lines
     ok(lucid, "echo 0 > options/sleep-time")
     lines = graph_lines(call("sleep 0.1"))
-    assert [l.shape() for l in lines] == ["msleep();"] and lines[0].us < 50000, lines
+    assert [l.shape() for l in lines] == [MSLEEP] and lines[0].us < 50000, lines
     ok(lucid, "echo 1 > options/sleep-time")
     lines = graph_lines(call("sleep 0.1"))
-    assert [l.shape() for l in lines] == ["msleep();"] and lines[0].us >= 100000, lines
+    assert [l.shape() for l in lines] == [MSLEEP] and lines[0].us >= 100000, lines
     fresh(lucid)
 
 

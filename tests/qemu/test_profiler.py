@@ -3,13 +3,14 @@
 Hits must match what ftest call does exactly (three calls of each of its functions), rows come
 sorted by total time in Linux's format, enabling again starts from zero, and the graph-time and
 sleep-time options change what a function's time includes, seen on `sleep`: cmd_sleep calls
-msleep, which spends its time switched out.
+msleep_interruptible, which spends its time switched out.
 """
 import re
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
 EINVAL = "sh: echo: write error: Invalid argument\n"
+MSLEEP = "msleep_interruptible"  # what `sleep` sleeps in: Ctrl-C ends it
 HEADER = ("  Function                               Hit    Time            Avg             s^2\n"
           "  --------                               ---    ----            ---             ---\n")
 DURATION = r"(\d+(?:\.\d+)?) us *"
@@ -113,18 +114,18 @@ def test_bad_writes(lucid):
 def test_graph_time_and_sleep_time(lucid):
     # Both on: cmd_sleep's time includes msleep's, which includes the 200 ms asleep.
     st = profile(lucid, "sleep 0.2")
-    assert st["msleep"][0] == 1 and st["cmd_sleep"][0] == 1
-    assert st["msleep"][1] >= 200000 and st["cmd_sleep"][1] >= st["msleep"][1], st
+    assert st[MSLEEP][0] == 1 and st["cmd_sleep"][0] == 1
+    assert st[MSLEEP][1] >= 200000 and st["cmd_sleep"][1] >= st[MSLEEP][1], st
     # graph-time off: each function's own time only, without its callees': cmd_sleep's is
     # small now, and the 200 ms are in whichever traced function was innermost when it slept
     ok(lucid, "echo 0 > %s/options/graph-time" % T)
     st = profile(lucid, "sleep 0.2")
     assert st["cmd_sleep"][0] == 1 and st["cmd_sleep"][1] < 50000, st
-    assert st["msleep"][1] < 50000, st
+    assert st[MSLEEP][1] < 50000, st
     assert max(t for _, t in st.values()) >= 200000, st
     ok(lucid, "echo 1 > %s/options/graph-time" % T)
     # sleep-time off: msleep's time without the time it was switched out
     ok(lucid, "echo 0 > %s/options/sleep-time" % T)
     st = profile(lucid, "sleep 0.2")
-    assert st["msleep"][0] == 1 and st["msleep"][1] < 50000, st
+    assert st[MSLEEP][0] == 1 and st[MSLEEP][1] < 50000, st
     ok(lucid, "echo 1 > %s/options/sleep-time" % T)
