@@ -140,6 +140,17 @@ $(B)/user/%: user/%.c
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
 
+# lbench, the project's system-call benchmark (tools/bench.py, `make bench`), is built from its one
+# home beside the repository, ../shared/bench/lbench.c (CI clones shared/ there too), not copied.
+LBENCH_SRC := ../shared/bench/lbench.c
+ifneq ($(wildcard $(LBENCH_SRC)),)
+USER_PROGS += lbench
+USER_BINS += $(B)/user/lbench
+$(B)/user/lbench: $(LBENCH_SRC)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
+endif
+
 # user/notelf: an executable file that is not ELF, for exec's ENOEXEC (tests/qemu/test_user.py).
 USER_FILES := user/notelf
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) tools/mkcpio.py
