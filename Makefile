@@ -154,6 +154,19 @@ $(B)/user/%: user/%.c
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
 
+# lbench, the project's system-call benchmark (tools/bench.py, `make bench`), is built from its one
+# home beside the repository, ../shared/bench/lbench.c (CI clones shared/ there too), not copied.
+# Its README's command line exactly, so that Lucid runs the same code the Linux figures came from.
+LBENCH_SRC := ../shared/bench/lbench.c
+LBENCH_CFLAGS := -static -O2
+ifneq ($(wildcard $(LBENCH_SRC)),)
+USER_PROGS += lbench
+USER_BINS += $(B)/user/lbench
+$(B)/user/lbench: $(LBENCH_SRC)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $<"; $(USER_CC) $(LBENCH_CFLAGS) $< -o $@
+endif
+
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) tools/mkcpio.py
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
 		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \

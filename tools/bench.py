@@ -113,7 +113,84 @@ def hostshare_read_insns_per_kib():
     return int(us * mhz / (INSNS_MIB << 10))
 
 
+# lbench (../shared/bench/lbench.c, built into /bin/lbench by the Makefile): the same program
+# measured Linux 6.1 on the same QEMU, whose figures are the README's table beside it.
+LBENCH_README = os.path.join(ROOT, "..", "shared", "bench", "README.md")
+LBENCH_ROW = re.compile(r"^\|[^|]*\(`([^`]+)`\) \| ([0-9,]+)", re.M)
+LBENCH_RESULT = re.compile(r"^@@@R round=\d+ test=(\S+) n=\d+ .* med=(\d+) .* errs=(\d+)", re.M)
+LBENCH_GOAL = 3  # issue 15: at most a third of Linux's instructions on every line
+LBENCH_EVENT_GOAL = 250  # and at most this many more per event under the function tracer
+LBENCH_EXTRA = ["pagefault_anon_write_touch", "mmap_anon_1page_libc"]
+ENOSYS_LINE = re.compile(r"^.*system call \d+ \(\S+\) is not implemented: ENOSYS$", re.M)
+
+
+def linux_figures():
+    """The README's table: lbench test name -> Linux 6.1's median, in instructions."""
+    with open(LBENCH_README) as f:
+        return {name: int(value.replace(",", "")) for name, value in LBENCH_ROW.findall(f.read())}
+
+
+def lbench_figures():
+    """Runs `lbench suite 1` and `lbench trace` in Lucid under icount; prints Lucid beside Linux.
+
+    Every line is `lbench_NAME: LUCID insns (linux LINUX, ratio R)`, or says why there is no
+    figure: a test whose system calls failed (errs) or that lbench could not set up. Figures,
+    not pass/fail: the goal (a third of Linux's) is printed beside each so the gap is plain.
+    """
+    if not os.path.exists(LBENCH_README):
+        print("lbench: no %s: skipped" % LBENCH_README)
+        return
+    linux = linux_figures()
+    # One CPU, as the README's Linux ran (and lbench counts events in per_cpu/cpu0 alone).
+    k = Lucid(icount=True, smp=1, timeout=300)
+    try:
+        # Linux's initramfs has /init (busybox), which lbench opens and closes; Lucid's root is
+        # a ramfs too, so the same file in it is the same measurement.
+        k.run("ls /init > /dev/null 2>&1 || echo lbench > /init", timeout=60)
+        out = k.run("/bin/lbench suite 1", timeout=1800)
+        out += k.run("/bin/lbench trace", timeout=1800)
+        dmesg = k.run("dmesg", timeout=60)
+    finally:
+        k.close()
+    med, errs = {}, {}
+    for name, m, e in LBENCH_RESULT.findall(out):
+        med[name], errs[name] = int(m), int(e)
+    for name, theirs in linux.items():
+        key = "lbench_" + re.sub(r"[^a-z0-9_]", "_", name.lower())
+        if name not in med:
+            print("%s: none (linux %d): lbench did not run it; see its @@@ERR lines" %
+                  (key, theirs))
+        elif errs[name]:
+            print("%s: none (linux %d): %d calls failed" % (key, theirs, errs[name]))
+        else:
+            ratio = med[name] / theirs
+            print("%s: %d insns (linux %d, ratio %.3f, goal %.3f%s)" %
+                  (key, med[name], theirs, ratio, 1 / LBENCH_GOAL,
+                   "" if ratio <= 1 / LBENCH_GOAL else ", over"))
+    # Lines Linux's table lacks that explain one of its lines: where mmap maps its page at once
+    # (no fault to measure), the cost is in mmap's own figure.
+    for name in LBENCH_EXTRA:
+        if name in med:
+            print("lbench_%s: %d insns (no Linux figure)" % (name, med[name]))
+    events = re.findall(r"events per raw getpid = ([0-9.]+)", out)
+    base = med.get("getpid_raw_before_tracing")
+    traced = med.get("getpid_raw_functracer_on")
+    if events and base and traced and float(events[-1]) > 0:
+        per_event = (traced - base) / float(events[-1])
+        print("lbench_functracer_insns_per_event: %.0f insns (%s events a getpid, goal %d%s)" %
+              (per_event, events[-1], LBENCH_EVENT_GOAL,
+               "" if per_event <= LBENCH_EVENT_GOAL else ", over"))
+    for line in out.splitlines():
+        if line.startswith("@@@ERR"):
+            print("lbench_error: " + line[len("@@@ERR "):])
+    for line in ENOSYS_LINE.findall(dmesg):
+        print("lbench_enosys: " + line.strip())
+
+
 def main():
+    lbench_figures()
+    if sys.argv[1:] == ["lbench"]:
+        return 0  # tools/bench.py lbench: only the lbench lines
     hostshare_figures()
     figures = guest_figures()
     for name, (value, unit) in figures.items():
