@@ -16,6 +16,8 @@
  * Nothing here is traced: this code runs before the C world exists for this interrupt.
  */
 
+#include "arch/x86_64/calling.h"
+
 	.section .text.entry, "ax"
 	.code64
 
@@ -35,22 +37,7 @@ common_interrupt:
 	jz 1f
 	swapgs
 1:
-	/* Push in reverse order of struct pt_regs, so that RSP then points at one. */
-	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq %rax
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_REGS
 	cld
 	/*
 	 * Make this frame part of the frame-pointer chain: the saved RBP and RIP look like a
@@ -63,21 +50,7 @@ common_interrupt:
 	leaq 16(%rsp), %rdi
 	call do_interrupt
 	addq $16, %rsp
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rax
-	popq %rcx
-	popq %rdx
-	popq %rsi
-	popq %rdi
+	POP_REGS
 	addq $16, %rsp		/* vector and error code */
 	testb $3, 8(%rsp)	/* back to ring 3? then the user's GS again */
 	jz 2f

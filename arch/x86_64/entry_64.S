@@ -21,6 +21,7 @@
  */
 #include "arch/x86_64/asm-offsets.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/calling.h"
 
 #define ENOSYS 38
 /* The first address SYSRET must not return to: the top of the user half, less a guard page. */
@@ -43,21 +44,7 @@ entry_SYSCALL_64:
 	pushq %rcx
 	pushq %rax		/* orig_rax: the system call's number */
 	pushq $-1		/* vector: VEC_SYSCALL, not an interrupt */
-	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq $-ENOSYS		/* rax: the result, until there is one */
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_REGS rax=$-ENOSYS	/* rax: the result, until there is one */
 	cld
 	xorl %ebp, %ebp		/* the end of the frame chain: backtraces stop at user space */
 	movq %rsp, %rdi
@@ -99,21 +86,7 @@ ret_to_user:
 	cli
 	movq %rdi, %rsp
 ret_to_user_iret:
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rax
-	popq %rcx
-	popq %rdx
-	popq %rsi
-	popq %rdi
+	POP_REGS
 	addq $16, %rsp		/* vector and orig_rax */
 	swapgs
 	iretq
