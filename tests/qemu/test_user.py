@@ -196,6 +196,26 @@ def test_programs_under_the_function_tracer_on_all_cpus(lucid):
     assert abs(after - before) <= 64, (before, after)
 
 
+def test_run_test_beside_1000_forks_and_execs_traced(lucid):
+    """The issue's soak: run_test on 4 CPUs beside 1,000 fork + exec + wait, every kernel
+    function traced. No oops, every child exits 0, run_test's count is right, and every page
+    the processes used comes back."""
+    def free_kb():
+        return int(re.search(r"MemFree: +(\d+) kB", lucid.run("cat /proc/meminfo")).group(1))
+    run(lucid, "forkexec 10", "10 ok\n")  # the first exec's lasting allocations, made now
+    before = free_kb()
+    run(lucid, "echo function > %s/current_tracer" % T, "")
+    out = lucid.run("run_test -t 8 -r 200 > /tmp/rt & forkexec 1000; wait; tail -1 /tmp/rt",
+                    timeout=600)
+    run(lucid, "echo nop > %s/current_tracer" % T, "")
+    assert "\n1000 ok\n" in out, out
+    assert re.search(r"^run_test: .*counter 1600/1600, .*, ok$", out, re.M), out
+    run(lucid, "rm /tmp/rt", "")
+    log = lucid.run("dmesg")
+    assert "Oops" not in log and "BUG" not in log and "WARNING" not in log, log[-2000:]
+    assert free_kb() == before, (before, free_kb())
+
+
 def test_time_random_limits(lucid):
     # The host's Linux prints the same lines, but nofile (its own limit; Lucid's is 64 fds).
     run(lucid, "clocks", "nanosleep: 0\nslept at least 50 ms: 1\ngettimeofday: 0\n"
