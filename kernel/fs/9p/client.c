@@ -341,13 +341,18 @@ uint32_t p9_client_iosize(const struct p9_client *c)
 }
 
 /*
- * Reads count bytes at offset, with up to P9_READ_AHEAD Treads in flight at once: while the
- * server reads one piece of the file, the next is already asked for. Only the first request
- * may wait for a free slot; the others are taken only if free, so two readers each holding
- * slots can never wait for each other. Every request sent is waited for, even after an error:
- * its slot comes back only then.
+ * Reads or writes count bytes at offset, with up to P9_READ_AHEAD Treads or Twrites in flight
+ * at once: while the server handles one piece of the file, the next is already asked for. Only
+ * the first request may wait for a free slot; the others are taken only if free, so two callers
+ * each holding slots can never wait for each other. Every request sent is waited for, even
+ * after an error: its slot comes back only then.
+ *
+ * A short reply ends the transfer there: for a read, the end of the file; for a write, the
+ * host's disk full. What later requests moved past it is past the length returned (a caller
+ * that writes the rest again overwrites it).
  */
-long p9_client_read(struct p9_client *c, uint32_t fid, uint64_t offset, void *buf, uint32_t count)
+static long p9_client_io(struct p9_client *c, uint32_t fid, uint64_t offset, uint8_t *buf,
+			 uint32_t count, bool write)
 {
 	struct {
 		struct p9_req *req;
@@ -355,13 +360,15 @@ long p9_client_read(struct p9_client *c, uint32_t fid, uint64_t offset, void *bu
 	} fly[P9_READ_AHEAD];
 	uint32_t iosize = p9_client_iosize(c), sent = 0, done = 0;
 	int nfly = 0, err = 0;
-	bool eof = false;
+	bool short_reply = false;
 
-	while (nfly || (sent < count && !err && !eof)) {
-		while (nfly < P9_READ_AHEAD && sent < count && !err && !eof) {
+	while (nfly || (sent < count && !err && !short_reply)) {
+		while (nfly < P9_READ_AHEAD && sent < count && !err && !short_reply) {
 			uint32_t chunk = MIN(count - sent, iosize);
-			int e = p9_rpc_send(c, &fly[nfly].req, nfly == 0, P9_TREAD, "dqd", fid,
-					    offset + sent, chunk);
+			int e = write ? p9_rpc_send(c, &fly[nfly].req, nfly == 0, P9_TWRITE, "dqD",
+						    fid, offset + sent, chunk, buf + sent)
+				      : p9_rpc_send(c, &fly[nfly].req, nfly == 0, P9_TREAD, "dqd",
+						    fid, offset + sent, chunk);
 
 			if (e == -EAGAIN)
 				break;
@@ -374,22 +381,23 @@ long p9_client_read(struct p9_client *c, uint32_t fid, uint64_t offset, void *bu
 		}
 		if (!nfly)
 			break;
-		const uint8_t *data;
-		uint32_t got;
-		int e = p9_rpc_wait(c, fly[0].req, P9_TREAD, "D", &got, &data);
+		const uint8_t *data = NULL;
+		uint32_t moved;
+		int e = write ? p9_rpc_wait(c, fly[0].req, P9_TWRITE, "d", &moved)
+			      : p9_rpc_wait(c, fly[0].req, P9_TREAD, "D", &moved, &data);
 
 		if (!e) { /* (on an error, p9_rpc_wait has put the slot back itself) */
-			if (got > fly[0].chunk) { /* more than asked for: not to be believed */
+			if (moved > fly[0].chunk) { /* more than asked for: not to be believed */
 				e = -EIO;
-			} else if (!err && !eof) {
-				memcpy((uint8_t *)buf + done, data, got);
-				done += got;
-				eof = got <
-				      fly[0].chunk; /* the end of the file: the rest is unread */
+			} else if (!err && !short_reply) {
+				if (!write)
+					memcpy(buf + done, data, moved);
+				done += moved;
+				short_reply = moved < fly[0].chunk;
 			}
 			p9_req_put(c, fly[0].req);
 		}
-		if (e && !err && !eof)
+		if (e && !err && !short_reply)
 			err = e;
 		nfly--;
 		for (int i = 0; i < nfly; i++)
@@ -398,56 +406,15 @@ long p9_client_read(struct p9_client *c, uint32_t fid, uint64_t offset, void *bu
 	return done ? (long)done : err;
 }
 
-/*
- * Writes count bytes at offset from buf, up to P9_READ_AHEAD Twrites in flight, as reads are.
- * A short Twrite (the host's disk full) ends the count there: what later requests wrote past
- * it is past the length returned, and a caller that writes the rest again overwrites it.
- */
+long p9_client_read(struct p9_client *c, uint32_t fid, uint64_t offset, void *buf, uint32_t count)
+{
+	return p9_client_io(c, fid, offset, buf, count, false);
+}
+
 long p9_client_write(struct p9_client *c, uint32_t fid, uint64_t offset, const void *buf,
 		     uint32_t count)
 {
-	struct {
-		struct p9_req *req;
-		uint32_t chunk;
-	} fly[P9_READ_AHEAD];
-	uint32_t iosize = p9_client_iosize(c), sent = 0, done = 0;
-	int nfly = 0, err = 0;
-	bool short_write = false;
-
-	while (nfly || (sent < count && !err && !short_write)) {
-		while (nfly < P9_READ_AHEAD && sent < count && !err && !short_write) {
-			uint32_t chunk = MIN(count - sent, iosize);
-			int e = p9_rpc_send(c, &fly[nfly].req, nfly == 0, P9_TWRITE, "dqD", fid,
-					    offset + sent, chunk, (const uint8_t *)buf + sent);
-
-			if (e == -EAGAIN)
-				break;
-			if (e) {
-				err = e;
-				break;
-			}
-			fly[nfly++].chunk = chunk;
-			sent += chunk;
-		}
-		if (!nfly)
-			break;
-		uint32_t wrote;
-		int e = p9_rpc_wait(c, fly[0].req, P9_TWRITE, "d", &wrote);
-
-		if (!e) {
-			p9_req_put(c, fly[0].req);
-			if (wrote > fly[0].chunk)
-				e = -EIO; /* more than was sent: not to be believed */
-			else if (!err && !short_write) {
-				done += wrote;
-				short_write = wrote < fly[0].chunk;
-			}
-		}
-		if (e && !err && !short_write)
-			err = e;
-		nfly--;
-		for (int i = 0; i < nfly; i++)
-			fly[i] = fly[i + 1];
-	}
-	return done ? (long)done : err;
+	/* Not written to: only sent (the cast is the one place a const buffer meets the shared
+	 * loop, which writes into buf only when reading). */
+	return p9_client_io(c, fid, offset, (uint8_t *)buf, count, true);
 }
