@@ -137,7 +137,8 @@ def test_files_and_modes(lucid):
     assert top.get("set_event") == "-rw-r-----", top
     assert top.get("events", "").startswith("d"), top
     assert sh(lucid, "ls events").split() == [
-        "enable", "ftrace", "header_event", "header_page", "irq", "raw_syscalls", "sched"]
+        "enable", "ftrace", "header_event", "header_page", "irq", "raw_syscalls", "sched",
+        "syscalls"]
     assert sh(lucid, "ls events/sched").split() == [
         "enable", "sched_process_exit", "sched_switch", "sched_wakeup", "sched_wakeup_new"]
     assert sh(lucid, "ls events/irq").split() == [
@@ -150,7 +151,10 @@ def test_files_and_modes(lucid):
         assert cat(lucid, d + "/enable") == "0\n"
     for d in ["events", "events/sched", "events/irq"]:
         assert cat(lucid, d + "/enable") == "0\n", d
-    assert cat(lucid, "available_events") == "".join(e + "\n" for e in EVENTS)
+    # syscalls:* (test_syscall_events.py checks those) come after the others, sorted.
+    avail = cat(lucid, "available_events")
+    assert avail.startswith("".join(e + "\n" for e in EVENTS)), avail
+    assert all(e.startswith("syscalls:") for e in avail.splitlines()[len(EVENTS):]), avail
     assert "Permission denied" in sh(lucid, "echo 1 > available_events")
     assert "Permission denied" in sh(lucid, "echo 1 > events/sched/sched_switch/format")
     assert "Permission denied" in sh(lucid, "echo 1 > events/sched/sched_switch/id")
@@ -296,6 +300,7 @@ def test_irq_events(lucid):
 
 def test_set_event(lucid):
     fresh(lucid)
+    every = cat(lucid, "available_events").splitlines()  # EVENTS and the syscalls:* ones
     ok(lucid, "echo sched:sched_switch > set_event")
     assert cat(lucid, "set_event") == "sched:sched_switch\n"
     ok(lucid, "echo sched_wakeup >> set_event")  # a bare event name
@@ -307,10 +312,10 @@ def test_set_event(lucid):
     ok(lucid, "echo irq > set_event")  # a system; ">" first disables everything
     assert cat(lucid, "set_event") == "irq:irq_handler_entry\nirq:irq_handler_exit\n"
     ok(lucid, "echo '*:*' > set_event")
-    assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS)
+    assert cat(lucid, "set_event") == "".join(e + "\n" for e in every)
     assert cat(lucid, "events/enable") == "1\n"
     ok(lucid, "echo '!sched:' >> set_event")
-    assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS if not e.startswith("sched"))
+    assert cat(lucid, "set_event") == "".join(e + "\n" for e in every if not e.startswith("sched:"))
     ok(lucid, "echo > set_event")
     assert cat(lucid, "set_event") == ""
     ok(lucid, "echo 'sched:sched_process_exit :irq_handler_exit' > set_event")  # two words
@@ -321,7 +326,7 @@ def test_set_event(lucid):
     ok(lucid, "echo 1 > events/sched/enable")
     assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS if e.startswith("sched"))
     ok(lucid, "echo 1 > events/enable")
-    assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS)
+    assert cat(lucid, "set_event") == "".join(e + "\n" for e in every)
     ok(lucid, "echo 0 > events/sched/sched_wakeup/enable")
     assert cat(lucid, "events/sched/enable") == "X\n" and cat(lucid, "events/irq/enable") == "1\n"
     ok(lucid, "echo 0 > events/enable")
@@ -492,6 +497,7 @@ def test_trace_cmd_reads_the_formats(lucid):
         ids[name] = int(cat(lucid, "events/%s/%s/id" % (system, name)))
         assert tep.parse(system, formats[name]) == 0, formats[name]
     ok(lucid, "echo '*:*' > set_event")
+    ok(lucid, "echo '!syscalls' >> set_event")  # their lines and trace-cmd: test_syscall_events
     sh(lucid, "run_test -t 4 -r 5", timeout=60)
     sh(lucid, "hello > /dev/null")  # a user program: raw_syscalls events
     ok(lucid, "echo > set_event")
