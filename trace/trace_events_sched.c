@@ -8,6 +8,9 @@
  *   sched_wakeup: comm=sh pid=1 prio=120 target_cpu=001
  *   sched_wakeup_new: comm=ls pid=9 prio=120 target_cpu=002
  *   sched_process_exit: comm=ls pid=9 prio=120
+ *   sched_process_fork: comm=spawn pid=20 child_comm=spawn child_pid=21
+ *   sched_process_exec: filename=/bin/hello pid=21 old_pid=21
+ *   sched_process_wait: comm=spawn pid=21 prio=120
  *
  * Each has a record struct (starting with struct trace_entry), the table of its fields for
  * its format file, a probe that fills the record from the tracepoint's arguments
@@ -320,7 +323,7 @@ REGISTER_TRACE_EVENT(event_sched_process_exit);
 
 /* --- sched_process_wait: the same record as sched_process_exit, of the waiter ----------------- */
 
-static void probe_sched_process_wait(void *data, int pid)
+static void probe_sched_process_wait(void *data, struct task *p, int pid)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_sched_process_template *r =
@@ -328,9 +331,9 @@ static void probe_sched_process_wait(void *data, int pid)
 
 	if (!r)
 		return;
-	copy_comm(r->comm, current->comm);
+	copy_comm(r->comm, p->comm);
 	r->pid = pid; /* the one waited for, not the waiter: as Linux records it */
-	r->prio = current->prio;
+	r->prio = p->prio;
 	trace_event_buffer_commit(call, r, sizeof(*r));
 }
 

@@ -196,7 +196,7 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
 	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
-	trace_sched_process_wait(upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
+	trace_sched_process_wait(p, upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
 	if (upid < -1)
 		upid = -1; /* a process group: all of Lucid's are one group for now */
 	for (;;) {

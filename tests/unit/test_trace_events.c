@@ -34,6 +34,9 @@ DEFINE_TRACE(sched_switch);
 DEFINE_TRACE(sched_wakeup);
 DEFINE_TRACE(sched_wakeup_new);
 DEFINE_TRACE(sched_process_exit);
+DEFINE_TRACE(sched_process_fork);
+DEFINE_TRACE(sched_process_exec);
+DEFINE_TRACE(sched_process_wait);
 DEFINE_TRACE(irq_handler_entry);
 DEFINE_TRACE(irq_handler_exit);
 
@@ -98,7 +101,8 @@ int event_trace_init_tracefs(void)
 }
 
 extern struct trace_event_call event_sched_switch, event_sched_wakeup, event_sched_wakeup_new,
-	event_sched_process_exit, event_irq_handler_entry, event_irq_handler_exit;
+	event_sched_process_exit, event_irq_handler_entry, event_irq_handler_exit,
+	event_sched_process_fork, event_sched_process_exec, event_sched_process_wait;
 
 /* In the order the linker might put them: not sorted. */
 static struct trace_event_call *const all_events[] = {
@@ -614,6 +618,48 @@ static void test_sched_task_records(void **state)
 	}
 }
 
+/* fork, exec and wait: Linux's records and lines, the exec's file name a string of its own. */
+static void test_sched_process_life_records(void **state)
+{
+	struct task parent = {.pid = 20, .comm = "spawn", .prio = DEFAULT_PRIO};
+	struct task child = {.pid = 21, .comm = "spawn", .prio = DEFAULT_PRIO};
+	struct parsed_field f[16];
+	unsigned int len;
+	const unsigned char *rec;
+	int n;
+
+	(void)state;
+	trace_events_add((struct trace_event_call *[]){&event_sched_process_fork,
+						       &event_sched_process_exec,
+						       &event_sched_process_wait},
+			 3);
+	((void (*)(void *, struct task *, struct task *))event_sched_process_fork.probe)(
+		&event_sched_process_fork, &parent, &child);
+	rec = consume_record(&len);
+	n = check_layout(&event_sched_process_fork, rec, len, f, 16);
+	assert_int_equal(n, 4 + 4);
+	assert_string_equal(text_of(rec, len, field(f, n, "parent_comm")), "spawn");
+	assert_int_equal(value(rec, field(f, n, "child_pid")), 21);
+	assert_string_equal(line_of(&event_sched_process_fork, rec, len),
+			    "sched_process_fork: comm=spawn pid=20 child_comm=spawn child_pid=21\n");
+
+	((void (*)(void *, struct task *, int, const char *))event_sched_process_exec.probe)(
+		&event_sched_process_exec, &child, 21, "/bin/hello");
+	rec = consume_record(&len);
+	n = check_layout(&event_sched_process_exec, rec, len, f, 16);
+	assert_string_equal(text_of(rec, len, field(f, n, "filename")), "/bin/hello");
+	assert_string_equal(line_of(&event_sched_process_exec, rec, len),
+			    "sched_process_exec: filename=/bin/hello pid=21 old_pid=21\n");
+
+	((void (*)(void *, struct task *, int))event_sched_process_wait.probe)(
+		&event_sched_process_wait, &parent, 0);
+	rec = consume_record(&len);
+	n = check_layout(&event_sched_process_wait, rec, len, f, 16);
+	assert_int_equal(value(rec, field(f, n, "pid")), 0); /* any child */
+	assert_string_equal(line_of(&event_sched_process_wait, rec, len),
+			    "sched_process_wait: comm=spawn pid=0 prio=120\n");
+}
+
 static void test_irq_records(void **state)
 {
 	struct parsed_field f[16];
@@ -856,6 +902,7 @@ int main(void)
 		cmocka_unit_test_setup(test_format_as_linux, setup),
 		cmocka_unit_test_setup(test_sched_switch_record, setup),
 		cmocka_unit_test_setup(test_sched_task_records, setup),
+		cmocka_unit_test_setup(test_sched_process_life_records, setup),
 		cmocka_unit_test_setup(test_irq_records, setup),
 		cmocka_unit_test_setup(test_bad_records, setup),
 		cmocka_unit_test_setup(test_ftrace_internal_events, setup),

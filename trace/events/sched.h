@@ -32,7 +32,7 @@ DECLARE_TRACE(sched_process_fork, TP_PROTO(struct task *parent, struct task *chi
 DECLARE_TRACE(sched_process_exec, TP_PROTO(struct task *p, int old_pid, const char *filename),
 	      TP_ARGS(p, old_pid, filename));
 
-/* current waits for pid (0: any child), in wait4 (kernel/sched/fork.c). */
-DECLARE_TRACE(sched_process_wait, TP_PROTO(int pid), TP_ARGS(pid));
+/* p (current) waits for pid (0: any child), in wait4 (kernel/sched/fork.c). */
+DECLARE_TRACE(sched_process_wait, TP_PROTO(struct task *p, int pid), TP_ARGS(p, pid));
 
 #endif
