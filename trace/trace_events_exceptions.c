@@ -60,7 +60,7 @@ static enum print_line_t x86_exceptions_output(struct trace_iterator *iter, unsi
 	return trace_handle_return(s);
 }
 
-#define X86_EXCEPTIONS_PRINT_FMT                                                       \
+#define X86_EXCEPTIONS_PRINT_FMT                                                     \
 	TRACE_PRINT_FMT("address=%ps ip=%ps error_code=0x%lx", (void *)REC->address, \
 			(void *)REC->ip, REC->error_code)
 

@@ -59,7 +59,8 @@ struct syscall_metadata {
  * Declared weak for every entry point of the table: a call kernel/syscall_args.h does not list
  * has none, and its address is NULL.
  */
-#define __SYSCALL(nr, name, entry) extern struct syscall_metadata __syscall_meta_##entry __attribute__((weak));
+#define __SYSCALL(nr, name, entry) \
+	extern struct syscall_metadata __syscall_meta_##entry __attribute__((weak));
 #include "arch/x86_64/syscall_64_tbl.h"
 #undef __SYSCALL
 
@@ -78,12 +79,14 @@ static struct syscall_metadata *const syscalls_metadata[NR_SYSCALL_NAMES] = {
 	}
 
 /* Argument i: 8 bytes at args[i], unsigned whatever its type, as Linux defines them. */
-#define __SC_FIELD(i, t, a)                                                                \
-	{                                                                                  \
-		.type = #t, .name = #a,                                                    \
-		.offset = offsetof(struct syscall_trace_enter, args) +                     \
-			  (i) * sizeof(unsigned long),                                     \
-		.size = sizeof(unsigned long), .is_signed = 0,                             \
+#define __SC_FIELD(i, t, a)                                                                       \
+	{                                                                                         \
+		.type = #t,                                                                       \
+		.name = #a,                                                                       \
+		.offset =                                                                         \
+			offsetof(struct syscall_trace_enter, args) + (i) * sizeof(unsigned long), \
+		.size = sizeof(unsigned long),                                                    \
+		.is_signed = 0,                                                                   \
 	},
 #define __SC_FIELDS_0(i, ...)
 #define __SC_FIELDS_1(i, t, a) __SC_FIELD(i, t, a)
@@ -130,41 +133,41 @@ static enum print_line_t print_syscall_exit(struct trace_iterator *iter, unsigne
 					    struct trace_event *event);
 
 /* One line of kernel/syscall_args.h: the call's fields, metadata and two events. */
-#define SYSCALL_DEFINEx(x, sname, ...)                                                         \
-	static const struct trace_event_field __syscall_fields_##sname[] = {                   \
-		SYSCALL_NR_FIELD(struct syscall_trace_enter),                                  \
-		__SC_FIELDS_##x(0, __VA_ARGS__) TRACE_FIELD_END,                               \
-	};                                                                                     \
-	struct syscall_metadata __syscall_meta_sys_##sname = {                                 \
-		.name = "sys_" #sname,                                                         \
-		.nb_args = x,                                                                  \
-		.args = __syscall_fields_##sname + 1,                                          \
-	};                                                                                     \
-	static struct trace_event_call event_enter_##sname = {                                 \
-		.system = "syscalls",                                                          \
-		.name = "sys_enter_" #sname,                                                   \
-		.fields = __syscall_fields_##sname,                                            \
-		.size = sizeof(struct syscall_trace_enter) + (x) * sizeof(unsigned long),      \
-		.print_fmt = "\"" __SC_FMT_##x(__VA_ARGS__) "\"" __SC_REC_##x(__VA_ARGS__),     \
-		.event = {.trace = print_syscall_enter},                                       \
-		.tp = &__tracepoint_sys_enter,                                                 \
-		.probe = ftrace_syscall_enter,                                                 \
-		.reg = syscall_enter_register,                                                 \
-		.data = &__syscall_meta_sys_##sname,                                           \
-	};                                                                                     \
-	REGISTER_TRACE_EVENT(event_enter_##sname);                                             \
-	static struct trace_event_call event_exit_##sname = {                                  \
-		.system = "syscalls",                                                          \
-		.name = "sys_exit_" #sname,                                                    \
-		.fields = syscall_exit_fields,                                                 \
-		.size = sizeof(struct syscall_trace_exit),                                     \
-		.print_fmt = TRACE_PRINT_FMT("0x%lx", REC->ret),                               \
-		.event = {.trace = print_syscall_exit},                                        \
-		.tp = &__tracepoint_sys_exit,                                                  \
-		.probe = ftrace_syscall_exit,                                                  \
-		.reg = syscall_exit_register,                                                  \
-		.data = &__syscall_meta_sys_##sname,                                           \
-	};                                                                                     \
+#define SYSCALL_DEFINEx(x, sname, ...)                                                      \
+	static const struct trace_event_field __syscall_fields_##sname[] = {                \
+		SYSCALL_NR_FIELD(struct syscall_trace_enter),                               \
+		__SC_FIELDS_##x(0, __VA_ARGS__) TRACE_FIELD_END,                            \
+	};                                                                                  \
+	struct syscall_metadata __syscall_meta_sys_##sname = {                              \
+		.name = "sys_" #sname,                                                      \
+		.nb_args = x,                                                               \
+		.args = __syscall_fields_##sname + 1,                                       \
+	};                                                                                  \
+	struct trace_event_call event_enter_##sname = {                              \
+		.system = "syscalls",                                                       \
+		.name = "sys_enter_" #sname,                                                \
+		.fields = __syscall_fields_##sname,                                         \
+		.size = sizeof(struct syscall_trace_enter) + (x) * sizeof(unsigned long),   \
+		.print_fmt = "\"" __SC_FMT_##x(__VA_ARGS__) "\"" __SC_REC_##x(__VA_ARGS__), \
+		.event = {.trace = print_syscall_enter},                                    \
+		.tp = &__tracepoint_sys_enter,                                              \
+		.probe = ftrace_syscall_enter,                                              \
+		.reg = syscall_enter_register,                                              \
+		.data = &__syscall_meta_sys_##sname,                                        \
+	};                                                                                  \
+	REGISTER_TRACE_EVENT(event_enter_##sname);                                          \
+	struct trace_event_call event_exit_##sname = {                               \
+		.system = "syscalls",                                                       \
+		.name = "sys_exit_" #sname,                                                 \
+		.fields = syscall_exit_fields,                                              \
+		.size = sizeof(struct syscall_trace_exit),                                  \
+		.print_fmt = TRACE_PRINT_FMT("0x%lx", REC->ret),                            \
+		.event = {.trace = print_syscall_exit},                                     \
+		.tp = &__tracepoint_sys_exit,                                               \
+		.probe = ftrace_syscall_exit,                                               \
+		.reg = syscall_exit_register,                                               \
+		.data = &__syscall_meta_sys_##sname,                                        \
+	};                                                                                  \
 	REGISTER_TRACE_EVENT(event_exit_##sname);
 #define SYSCALL_DEFINE0(sname) SYSCALL_DEFINEx(0, sname)
 #define SYSCALL_DEFINE1(sname, ...) SYSCALL_DEFINEx(1, sname, __VA_ARGS__)
@@ -192,9 +195,8 @@ static int syscall_nr_of(const struct syscall_metadata *meta)
 	return -1;
 }
 
-static int syscall_register(struct trace_event_call *call, bool on,
-			    struct trace_event_call **files, int *refcount, struct tracepoint *tp,
-			    void *probe)
+static int syscall_register(struct trace_event_call *call, bool on, struct trace_event_call **files,
+			    int *refcount, struct tracepoint *tp, void *probe)
 {
 	lockdep_assert_held(&event_mutex);
 	int nr = syscall_nr_of(call->data), ret;
