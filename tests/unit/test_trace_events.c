@@ -951,7 +951,8 @@ static void test_syscall_records(void **state)
 	assert_int_equal(value(rec, field(f, n, "count")), 6);
 	assert_string_equal(line_of(&event_enter_write, rec, len),
 			    "sys_write(fd: 1, buf: 4020f0, count: 6)\n");
-	((sys_enter_probe_t)event_exit_write.probe)(NULL, &regs, -9); /* -EBADF, printed as the raw 64 bits, as Linux does */
+	/* -EBADF, printed as the raw 64 bits, as Linux does. */
+	((sys_enter_probe_t)event_exit_write.probe)(NULL, &regs, -9);
 	rec = consume_record(&len);
 	n = check_layout(&event_exit_write, rec, len, f, 16);
 	assert_int_equal(value(rec, field(f, n, "ret")), -9);
