@@ -132,7 +132,11 @@ static enum print_line_t print_syscall_enter(struct trace_iterator *iter, unsign
 static enum print_line_t print_syscall_exit(struct trace_iterator *iter, unsigned int flags,
 					    struct trace_event *event);
 
-/* One line of kernel/syscall_args.h: the call's fields, metadata and two events. */
+/*
+ * One line of kernel/syscall_args.h: the call's fields, metadata and two events (not static:
+ * the host test, tests/unit/test_trace_events.c, names event_enter_write). .tp and .probe say
+ * where the shared probe goes; .reg attaches it.
+ */
 #define SYSCALL_DEFINEx(x, sname, ...)                                                      \
 	static const struct trace_event_field __syscall_fields_##sname[] = {                \
 		SYSCALL_NR_FIELD(struct syscall_trace_enter),                               \
@@ -143,7 +147,7 @@ static enum print_line_t print_syscall_exit(struct trace_iterator *iter, unsigne
 		.nb_args = x,                                                               \
 		.args = __syscall_fields_##sname + 1,                                       \
 	};                                                                                  \
-	struct trace_event_call event_enter_##sname = {                              \
+	struct trace_event_call event_enter_##sname = {                                     \
 		.system = "syscalls",                                                       \
 		.name = "sys_enter_" #sname,                                                \
 		.fields = __syscall_fields_##sname,                                         \
@@ -156,7 +160,7 @@ static enum print_line_t print_syscall_exit(struct trace_iterator *iter, unsigne
 		.data = &__syscall_meta_sys_##sname,                                        \
 	};                                                                                  \
 	REGISTER_TRACE_EVENT(event_enter_##sname);                                          \
-	struct trace_event_call event_exit_##sname = {                               \
+	struct trace_event_call event_exit_##sname = {                                      \
 		.system = "syscalls",                                                       \
 		.name = "sys_exit_" #sname,                                                 \
 		.fields = syscall_exit_fields,                                              \
