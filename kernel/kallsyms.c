@@ -20,6 +20,7 @@
 #include "lib/compiler.h"
 
 extern const unsigned long kallsyms_num;
+extern char __boot_text_end[], _text[]; /* linker.ld */
 extern const unsigned long kallsyms_text_end;
 extern const unsigned long kallsyms_addresses[];
 extern const unsigned int kallsyms_name_offsets[];
@@ -46,6 +47,12 @@ notrace bool kallsyms_lookup(unsigned long addr, const char **name, unsigned lon
 			     unsigned long *size)
 {
 	if (!kallsyms_num || addr < kallsyms_addresses[0] || addr >= kallsyms_text_end)
+		return false;
+	/*
+	 * Between the boot code (at 1 MiB) and the kernel's text (in the top 2 GiB) lies no code
+	 * of the kernel: a user program's address there (a page fault's ip) is no symbol's.
+	 */
+	if (addr >= (unsigned long)__boot_text_end && addr < (unsigned long)_text)
 		return false;
 	const unsigned long *sym = __inline_bsearch(&addr, kallsyms_addresses, kallsyms_num,
 						    sizeof(*kallsyms_addresses), symbol_range_cmp);
@@ -99,11 +106,26 @@ void kallsyms_init(void)
 
 /* --- /proc/kallsyms --------------------------------------------------------------------------- */
 
+/*
+ * The kernel's own symbols, from _text on, as Linux's file lists them: not the boot code's at
+ * 1 MiB, which tools (trace-cmd) would otherwise take for the names of user addresses above it.
+ */
+static notrace unsigned long first_text_symbol(void)
+{
+	unsigned long i = 0;
+
+	while (i < kallsyms_num && kallsyms_addresses[i] < (unsigned long)_text)
+		i++;
+	return i;
+}
+
 /* A record is a symbol's index + 1 (seq_file's NULL means the end). */
 static notrace void *s_start(struct seq_file *m, loff_t *pos)
 {
+	unsigned long i = first_text_symbol() + (unsigned long)*pos;
+
 	(void)m;
-	return (unsigned long)*pos < kallsyms_num ? (void *)(unsigned long)(*pos + 1) : NULL;
+	return i < kallsyms_num ? (void *)(i + 1) : NULL;
 }
 
 static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)

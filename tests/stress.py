@@ -30,6 +30,8 @@ FORMATS = [
     re.compile(PREFIX + r"\S+( <-\S+)?$"),                      # function
     re.compile(PREFIX + r"<stack trace>$"),                     # func_stack_trace
     re.compile(PREFIX + r"[\w:]+: .*$"),                        # events, printk, markers
+    re.compile(PREFIX + r"sys_\w+\((\w+: [0-9a-f]+(, )?)*\)$"),  # syscalls:sys_enter_NAME
+    re.compile(PREFIX + r"sys_\w+ -> 0x[0-9a-f]+$"),             # syscalls:sys_exit_NAME
     re.compile(r"^ => \S+$"),                                   # stack frames
     re.compile(r"^ ?\d+\)"),                                    # function_graph, CPU column
     re.compile(r"^ *(\S.{0,15}-\d+ +)?(\d+\.\d+ \| )?[ +!#*@$]? *[\d.]* (us|ms|s)? *\|"),  # graph

@@ -114,7 +114,9 @@ static int trace_event_update(struct trace_event_call *call)
 		return 0;
 	if (!call->event.type)
 		return -ENODEV; /* never got an id: its records could not be read */
-	if (want)
+	if (call->reg)
+		ret = call->reg(call, want);
+	else if (want)
 		ret = tracepoint_probe_register(call->tp, call->probe, call);
 	else
 		ret = tracepoint_probe_unregister(call->tp, call->probe, call);

@@ -130,6 +130,13 @@ struct trace_event_call {
 	struct tracepoint *tp; /* where its probe is attached when it is enabled */
 	void *probe; /* void probe(void *call, the tracepoint's arguments...) */
 	unsigned int flags; /* TRACE_EVENT_FL_* */
+	/*
+	 * Events that share one probe (syscalls:*, one probe for every call's sys_enter_NAME):
+	 * attaches (on) or detaches what this event needs, instead of tp and probe being
+	 * registered for it alone; 0 or a negative errno. NULL for the others.
+	 */
+	int (*reg)(struct trace_event_call *call, bool on);
+	void *data; /* the event's own, for reg and its output (the syscall's metadata) */
 
 	/* Set at boot or under event_mutex. */
 	bool enabled; /* by the user: its enable file, set_event */

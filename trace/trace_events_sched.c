@@ -8,6 +8,9 @@
  *   sched_wakeup: comm=sh pid=1 prio=120 target_cpu=001
  *   sched_wakeup_new: comm=ls pid=9 prio=120 target_cpu=002
  *   sched_process_exit: comm=ls pid=9 prio=120
+ *   sched_process_fork: comm=spawn pid=20 child_comm=spawn child_pid=21
+ *   sched_process_exec: filename=/bin/hello pid=21 old_pid=21
+ *   sched_process_wait: comm=spawn pid=21 prio=120
  *
  * Each has a record struct (starting with struct trace_entry), the table of its fields for
  * its format file, a probe that fills the record from the tracepoint's arguments
@@ -317,3 +320,160 @@ struct trace_event_call event_sched_process_exit = {
 	.probe = TRACEPOINT_PROBE(sched_process_exit, probe_sched_process_exit),
 };
 REGISTER_TRACE_EVENT(event_sched_process_exit);
+
+/* --- sched_process_wait: the same record as sched_process_exit, of the waiter ----------------- */
+
+static void probe_sched_process_wait(void *data, struct task *p, int pid)
+{
+	struct trace_event_call *call = data;
+	struct trace_event_raw_sched_process_template *r =
+		trace_event_buffer_reserve(call, sizeof(*r));
+
+	if (!r)
+		return;
+	copy_comm(r->comm, p->comm);
+	r->pid = pid; /* the one waited for, not the waiter: as Linux records it */
+	r->prio = p->prio;
+	trace_event_buffer_commit(call, r, sizeof(*r));
+}
+
+struct trace_event_call event_sched_process_wait = {
+	.system = "sched",
+	.name = "sched_process_wait",
+	.fields = sched_process_fields,
+	.size = sizeof(struct trace_event_raw_sched_process_template),
+	.print_fmt = TRACE_PRINT_FMT("comm=%s pid=%d prio=%d", REC->comm, REC->pid, REC->prio),
+	.event = {.trace = sched_process_output},
+	.tp = &__tracepoint_sched_process_wait,
+	.probe = TRACEPOINT_PROBE(sched_process_wait, probe_sched_process_wait),
+};
+REGISTER_TRACE_EVENT(event_sched_process_wait);
+
+/* --- sched_process_fork ----------------------------------------------------------------------- */
+
+struct trace_event_raw_sched_process_fork {
+	struct trace_entry ent;
+	char parent_comm[TASK_COMM_LEN];
+	pid_t parent_pid;
+	char child_comm[TASK_COMM_LEN];
+	pid_t child_pid;
+};
+
+#define SF struct trace_event_raw_sched_process_fork
+static const struct trace_event_field sched_process_fork_fields[] = {
+	TRACE_FIELD_ARRAY(SF, char, parent_comm, TASK_COMM_LEN),
+	TRACE_FIELD(SF, pid_t, parent_pid),
+	TRACE_FIELD_ARRAY(SF, char, child_comm, TASK_COMM_LEN),
+	TRACE_FIELD(SF, pid_t, child_pid),
+	TRACE_FIELD_END,
+};
+#undef SF
+
+static void probe_sched_process_fork(void *data, struct task *parent, struct task *child)
+{
+	struct trace_event_call *call = data;
+	struct trace_event_raw_sched_process_fork *r = trace_event_buffer_reserve(call, sizeof(*r));
+
+	if (!r)
+		return;
+	copy_comm(r->parent_comm, parent->comm);
+	r->parent_pid = parent->pid;
+	copy_comm(r->child_comm, child->comm);
+	r->child_pid = child->pid;
+	trace_event_buffer_commit(call, r, sizeof(*r));
+}
+
+static enum print_line_t sched_process_fork_output(struct trace_iterator *iter,
+						   unsigned int flags, struct trace_event *event)
+{
+	struct trace_event_raw_sched_process_fork *r = trace_raw_output_prep(iter, event);
+	struct trace_seq *s = &iter->seq;
+
+	(void)flags;
+	if (r)
+		trace_seq_printf(s, "comm=%.*s pid=%d child_comm=%.*s child_pid=%d\n",
+				 TASK_COMM_LEN, r->parent_comm, r->parent_pid, TASK_COMM_LEN,
+				 r->child_comm, r->child_pid);
+	return trace_handle_return(s);
+}
+
+struct trace_event_call event_sched_process_fork = {
+	.system = "sched",
+	.name = "sched_process_fork",
+	.fields = sched_process_fork_fields,
+	.size = sizeof(struct trace_event_raw_sched_process_fork),
+	.print_fmt = TRACE_PRINT_FMT("comm=%s pid=%d child_comm=%s child_pid=%d", REC->parent_comm,
+				     REC->parent_pid, REC->child_comm, REC->child_pid),
+	.event = {.trace = sched_process_fork_output},
+	.tp = &__tracepoint_sched_process_fork,
+	.probe = TRACEPOINT_PROBE(sched_process_fork, probe_sched_process_fork),
+};
+REGISTER_TRACE_EVENT(event_sched_process_fork);
+
+/* --- sched_process_exec: the file's name as exec was given it, a string of any length --------- */
+
+#define EXEC_FILENAME_MAX 256 /* longer paths are cut: a record must fit a buffer page */
+
+struct trace_event_raw_sched_process_exec {
+	struct trace_entry ent;
+	uint32_t __data_loc_filename;
+	pid_t pid;
+	pid_t old_pid;
+	char __data[]; /* the file's name */
+};
+
+#define SE struct trace_event_raw_sched_process_exec
+static const struct trace_event_field sched_process_exec_fields[] = {
+	TRACE_FIELD_STRING(SE, filename),
+	TRACE_FIELD(SE, pid_t, pid),
+	TRACE_FIELD(SE, pid_t, old_pid),
+	TRACE_FIELD_END,
+};
+#undef SE
+
+static void probe_sched_process_exec(void *data, struct task *p, int old_pid,
+				     const char *filename)
+{
+	struct trace_event_call *call = data;
+	struct trace_event_raw_sched_process_exec *r;
+	unsigned int len = (unsigned int)strnlen(filename, EXEC_FILENAME_MAX - 1) + 1;
+
+	r = trace_event_buffer_reserve(call, sizeof(*r) + len);
+	if (!r)
+		return;
+	trace_event_set_str(r, &r->__data_loc_filename, offsetof(typeof(*r), __data), filename,
+			    len);
+	r->pid = p->pid;
+	r->old_pid = old_pid;
+	trace_event_buffer_commit(call, r, sizeof(*r) + len);
+}
+
+static enum print_line_t sched_process_exec_output(struct trace_iterator *iter,
+						   unsigned int flags, struct trace_event *event)
+{
+	struct trace_event_raw_sched_process_exec *r = trace_raw_output_prep(iter, event);
+	struct trace_seq *s = &iter->seq;
+	const char *filename;
+	int len;
+
+	(void)flags;
+	if (r) {
+		filename = trace_event_get_str(iter, r->__data_loc_filename, &len);
+		trace_seq_printf(s, "filename=%.*s pid=%d old_pid=%d\n", len, filename, r->pid,
+				 r->old_pid);
+	}
+	return trace_handle_return(s);
+}
+
+struct trace_event_call event_sched_process_exec = {
+	.system = "sched",
+	.name = "sched_process_exec",
+	.fields = sched_process_exec_fields,
+	.size = sizeof(struct trace_event_raw_sched_process_exec),
+	.print_fmt = TRACE_PRINT_FMT("filename=%s pid=%d old_pid=%d", __get_str(filename), REC->pid,
+				     REC->old_pid),
+	.event = {.trace = sched_process_exec_output},
+	.tp = &__tracepoint_sched_process_exec,
+	.probe = TRACEPOINT_PROBE(sched_process_exec, probe_sched_process_exec),
+};
+REGISTER_TRACE_EVENT(event_sched_process_exec);

@@ -29,6 +29,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/mm.h"
 #include "kernel/syscalls.h"
+#include "trace/events/exceptions.h"
 
 #define MAX_BACKTRACE 32
 #define PF_ERR_PRESENT 0x1 /* page-fault error code: the page was present (a protection fault) */
@@ -224,11 +225,20 @@ notrace void do_user_exception(struct pt_regs *regs)
  * fixup and return -EFAULT. A fault in user mode that is neither kills the process
  * (do_user_exception); one in kernel mode is an oops.
  */
+DEFINE_TRACE(page_fault_user); /* trace/events/exceptions.h */
+DEFINE_TRACE(page_fault_kernel);
+
 static notrace bool do_page_fault(struct pt_regs *regs)
 {
 	unsigned long addr = read_cr2();
 	struct task *t = current;
 	unsigned long fixup = user_mode(regs) ? 0 : search_exception_tables(regs->rip);
+
+	/* Every fault, before anything is done about it, as Linux's trace_page_fault_entries(). */
+	if (user_mode(regs))
+		trace_page_fault_user(addr, regs, regs->error_code);
+	else
+		trace_page_fault_kernel(addr, regs, regs->error_code);
 
 	if (t->mm && addr < TASK_SIZE_MAX && (user_mode(regs) || fixup) &&
 	    mm_fault_in(t->mm, addr, regs->error_code & PF_ERR_WRITE))

@@ -29,6 +29,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "trace/events/sched.h"
 #include "lib/printf.h"
 #include "kernel/shell/stdio.h"
 
@@ -37,6 +38,8 @@
 #define STACK_INITIAL_PAGES 16 /* mapped at exec; the rest of STACK_MAX comes on demand */
 #define USER_HZ 100 /* AT_CLKTCK: the unit of times() and /proc's ticks */
 #define S_IXUGO 0111
+
+DEFINE_TRACE(sched_process_exec); /* trace/events/sched.h */
 
 /* Reads the whole file into pages; returns them (*npages of them) or NULL with *err. */
 static void *read_program(const char *filename, size_t *size, size_t *npages, int *err)
@@ -230,6 +233,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (old_fpu)
 		fpu_free(old_fpu);
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
+	trace_sched_process_exec(t, t->pid, filename); /* one thread: the pid stays */
 	if (args) {
 		free_pages(args[0], ARG_PAGES);
 		free_pages(args[1], ARG_PAGES);

@@ -27,6 +27,7 @@
 #include "kernel/mm/kstack.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "trace/events/sched.h"
 
 #define SIGCHLD 17
 #define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
@@ -41,6 +42,9 @@
 #define RUSAGE_SIZE 144 /* struct rusage on x86_64: zeroes for now */
 
 static int nr_user_procs;
+
+DEFINE_TRACE(sched_process_fork); /* trace/events/sched.h */
+DEFINE_TRACE(sched_process_wait);
 
 void ret_to_user(struct pt_regs *regs) __noreturn;
 
@@ -128,6 +132,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
 	setpgid_task(c, p->pgrp);
 	int pid = c->pid;
+	trace_sched_process_fork(p, c);
 	wake_up_new_task(c);
 	return pid;
 }
@@ -190,6 +195,8 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
+	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
+	trace_sched_process_wait(p, upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
 	if (upid < -1)
 		upid = -1; /* a process group: all of Lucid's are one group for now */
 	for (;;) {

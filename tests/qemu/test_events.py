@@ -14,8 +14,10 @@ import struct
 from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
 
 
-EVENTS = ["irq:irq_handler_entry", "irq:irq_handler_exit", "raw_syscalls:sys_enter",
-          "raw_syscalls:sys_exit", "sched:sched_process_exit", "sched:sched_switch",
+EVENTS = ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
+          "irq:irq_handler_entry", "irq:irq_handler_exit", "raw_syscalls:sys_enter",
+          "raw_syscalls:sys_exit", "sched:sched_process_exec", "sched:sched_process_exit",
+          "sched:sched_process_fork", "sched:sched_process_wait", "sched:sched_switch",
           "sched:sched_wakeup", "sched:sched_wakeup_new"]
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + "name: " + the event's text
@@ -34,6 +36,17 @@ BODY = {
                                    r"target_cpu=(?P<target_cpu>\d{3})$" % COMM),
     "sched_process_exit": re.compile(
         r"^comm=(?P<task_comm>%s) pid=(?P<task_pid>\d+) prio=120$" % COMM),
+    "sched_process_fork": re.compile(
+        r"^comm=(?P<parent_comm>%s) pid=(?P<parent_pid>\d+) child_comm=(?P<child_comm>%s) "
+        r"child_pid=(?P<child_pid>\d+)$" % (COMM, COMM)),
+    "sched_process_exec": re.compile(
+        r"^filename=(?P<filename>/\S+) pid=(?P<exec_pid>\d+) old_pid=(?P<old_pid>\d+)$"),
+    "sched_process_wait": re.compile(
+        r"^comm=(?P<task_comm>%s) pid=(?P<task_pid>\d+) prio=120$" % COMM),
+    "page_fault_user": re.compile(
+        r"^address=0x[0-9a-f]+ ip=0x[0-9a-f]+ error_code=0x[0-9a-f]+$"),
+    "page_fault_kernel": re.compile(
+        r"^address=(0x[0-9a-f]+|\w+) ip=(0x[0-9a-f]+|\w+) error_code=0x[0-9a-f]+$"),
     "irq_handler_entry": re.compile(r"^irq=4 name=ttyS0$"),
     "irq_handler_exit": re.compile(r"^irq=4 ret=handled$"),
     "sys_enter": re.compile(r"^NR (?P<nr>\d+) \((?:[0-9a-f]+, ){5}[0-9a-f]+\)$"),
@@ -137,9 +150,11 @@ def test_files_and_modes(lucid):
     assert top.get("set_event") == "-rw-r-----", top
     assert top.get("events", "").startswith("d"), top
     assert sh(lucid, "ls events").split() == [
-        "enable", "ftrace", "header_event", "header_page", "irq", "raw_syscalls", "sched"]
+        "enable", "exceptions", "ftrace", "header_event", "header_page", "irq", "raw_syscalls",
+        "sched", "syscalls"]
     assert sh(lucid, "ls events/sched").split() == [
-        "enable", "sched_process_exit", "sched_switch", "sched_wakeup", "sched_wakeup_new"]
+        "enable", "sched_process_exec", "sched_process_exit", "sched_process_fork",
+        "sched_process_wait", "sched_switch", "sched_wakeup", "sched_wakeup_new"]
     assert sh(lucid, "ls events/irq").split() == [
         "enable", "irq_handler_entry", "irq_handler_exit"]
     for ev in EVENTS:
@@ -150,7 +165,10 @@ def test_files_and_modes(lucid):
         assert cat(lucid, d + "/enable") == "0\n"
     for d in ["events", "events/sched", "events/irq"]:
         assert cat(lucid, d + "/enable") == "0\n", d
-    assert cat(lucid, "available_events") == "".join(e + "\n" for e in EVENTS)
+    # syscalls:* (test_syscall_events.py checks those) come after the others, sorted.
+    avail = cat(lucid, "available_events")
+    assert avail.startswith("".join(e + "\n" for e in EVENTS)), avail
+    assert all(e.startswith("syscalls:") for e in avail.splitlines()[len(EVENTS):]), avail
     assert "Permission denied" in sh(lucid, "echo 1 > available_events")
     assert "Permission denied" in sh(lucid, "echo 1 > events/sched/sched_switch/format")
     assert "Permission denied" in sh(lucid, "echo 1 > events/sched/sched_switch/id")
@@ -296,6 +314,7 @@ def test_irq_events(lucid):
 
 def test_set_event(lucid):
     fresh(lucid)
+    every = cat(lucid, "available_events").splitlines()  # EVENTS and the syscalls:* ones
     ok(lucid, "echo sched:sched_switch > set_event")
     assert cat(lucid, "set_event") == "sched:sched_switch\n"
     ok(lucid, "echo sched_wakeup >> set_event")  # a bare event name
@@ -307,10 +326,10 @@ def test_set_event(lucid):
     ok(lucid, "echo irq > set_event")  # a system; ">" first disables everything
     assert cat(lucid, "set_event") == "irq:irq_handler_entry\nirq:irq_handler_exit\n"
     ok(lucid, "echo '*:*' > set_event")
-    assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS)
+    assert cat(lucid, "set_event") == "".join(e + "\n" for e in every)
     assert cat(lucid, "events/enable") == "1\n"
     ok(lucid, "echo '!sched:' >> set_event")
-    assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS if not e.startswith("sched"))
+    assert cat(lucid, "set_event") == "".join(e + "\n" for e in every if not e.startswith("sched:"))
     ok(lucid, "echo > set_event")
     assert cat(lucid, "set_event") == ""
     ok(lucid, "echo 'sched:sched_process_exit :irq_handler_exit' > set_event")  # two words
@@ -321,7 +340,7 @@ def test_set_event(lucid):
     ok(lucid, "echo 1 > events/sched/enable")
     assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS if e.startswith("sched"))
     ok(lucid, "echo 1 > events/enable")
-    assert cat(lucid, "set_event") == "".join(e + "\n" for e in EVENTS)
+    assert cat(lucid, "set_event") == "".join(e + "\n" for e in every)
     ok(lucid, "echo 0 > events/sched/sched_wakeup/enable")
     assert cat(lucid, "events/sched/enable") == "X\n" and cat(lucid, "events/irq/enable") == "1\n"
     ok(lucid, "echo 0 > events/enable")
@@ -462,6 +481,8 @@ def record_from_line(e, ident, fields):
         values["id"] = m.group(1)
         values["args"] = b"".join(int(a, 16).to_bytes(8, "little")
                                   for a in m.group(2).split(", "))
+    if e["event"] == "sched_process_fork":  # comm=, pid= are the parent's fields
+        values["parent_comm"], values["parent_pid"] = values.pop("comm"), values.pop("pid")
     if e["event"] == "sys_exit":  # NR 1 = 14
         values["id"], values["ret"] = re.match(r"NR (-?\d+) = (-?\d+)$", e["body"]).groups()
     size = max(off + size for off, size, _ in fields.values())
@@ -492,8 +513,11 @@ def test_trace_cmd_reads_the_formats(lucid):
         ids[name] = int(cat(lucid, "events/%s/%s/id" % (system, name)))
         assert tep.parse(system, formats[name]) == 0, formats[name]
     ok(lucid, "echo '*:*' > set_event")
+    ok(lucid, "echo '!syscalls' >> set_event")  # their lines and trace-cmd: test_syscall_events
+    ok(lucid, "echo '!exceptions' >> set_event")  # %ps needs kallsyms: test_process_events
     sh(lucid, "run_test -t 4 -r 5", timeout=60)
     sh(lucid, "hello > /dev/null")  # a user program: raw_syscalls events
+    sh(lucid, "spawn > /dev/null", timeout=60)  # fork, exec, wait
     ok(lucid, "echo > set_event")
     events = events_of(lucid)
     seen = set()
@@ -501,4 +525,4 @@ def test_trace_cmd_reads_the_formats(lucid):
         data = record_from_line(e, ids[e["event"]], parse_fields(formats[e["event"]]))
         assert tep.print_record(data) == "%s: %s" % (e["event"], e["body"]), e["line"]
         seen.add(e["event"])
-    assert seen == {ev.split(":")[1] for ev in EVENTS}, seen
+    assert seen == {ev.split(":")[1] for ev in EVENTS if not ev.startswith("exceptions:")}, seen

@@ -25,6 +25,8 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/smp.h"
+#include "arch/x86_64/regs.h"
+#include "trace/events/syscalls.h"
 #include "lib/errno.h"
 #include "tests/unit/host_kmalloc.h"
 
@@ -34,6 +36,11 @@ DEFINE_TRACE(sched_switch);
 DEFINE_TRACE(sched_wakeup);
 DEFINE_TRACE(sched_wakeup_new);
 DEFINE_TRACE(sched_process_exit);
+DEFINE_TRACE(sched_process_fork);
+DEFINE_TRACE(sched_process_exec);
+DEFINE_TRACE(sched_process_wait);
+DEFINE_TRACE(sys_enter); /* arch/x86_64/syscall_64.c's, for trace/trace_syscalls.c */
+DEFINE_TRACE(sys_exit);
 DEFINE_TRACE(irq_handler_entry);
 DEFINE_TRACE(irq_handler_exit);
 
@@ -98,7 +105,8 @@ int event_trace_init_tracefs(void)
 }
 
 extern struct trace_event_call event_sched_switch, event_sched_wakeup, event_sched_wakeup_new,
-	event_sched_process_exit, event_irq_handler_entry, event_irq_handler_exit;
+	event_sched_process_exit, event_irq_handler_entry, event_irq_handler_exit,
+	event_sched_process_fork, event_sched_process_exec, event_sched_process_wait;
 
 /* In the order the linker might put them: not sorted. */
 static struct trace_event_call *const all_events[] = {
@@ -614,6 +622,49 @@ static void test_sched_task_records(void **state)
 	}
 }
 
+/* fork, exec and wait: Linux's records and lines, the exec's file name a string of its own. */
+static void test_sched_process_life_records(void **state)
+{
+	struct task parent = {.pid = 20, .comm = "spawn", .prio = DEFAULT_PRIO};
+	struct task child = {.pid = 21, .comm = "spawn", .prio = DEFAULT_PRIO};
+	struct parsed_field f[16];
+	unsigned int len;
+	const unsigned char *rec;
+	int n;
+
+	(void)state;
+	trace_events_add((struct trace_event_call *[]){&event_sched_process_fork,
+						       &event_sched_process_exec,
+						       &event_sched_process_wait},
+			 3);
+	((void (*)(void *, struct task *, struct task *))event_sched_process_fork.probe)(
+		&event_sched_process_fork, &parent, &child);
+	rec = consume_record(&len);
+	n = check_layout(&event_sched_process_fork, rec, len, f, 16);
+	assert_int_equal(n, 4 + 4);
+	assert_string_equal(text_of(rec, len, field(f, n, "parent_comm")), "spawn");
+	assert_int_equal(value(rec, field(f, n, "child_pid")), 21);
+	assert_string_equal(
+		line_of(&event_sched_process_fork, rec, len),
+		"sched_process_fork: comm=spawn pid=20 child_comm=spawn child_pid=21\n");
+
+	((void (*)(void *, struct task *, int, const char *))event_sched_process_exec.probe)(
+		&event_sched_process_exec, &child, 21, "/bin/hello");
+	rec = consume_record(&len);
+	n = check_layout(&event_sched_process_exec, rec, len, f, 16);
+	assert_string_equal(text_of(rec, len, field(f, n, "filename")), "/bin/hello");
+	assert_string_equal(line_of(&event_sched_process_exec, rec, len),
+			    "sched_process_exec: filename=/bin/hello pid=21 old_pid=21\n");
+
+	((void (*)(void *, struct task *, int))event_sched_process_wait.probe)(
+		&event_sched_process_wait, &parent, 0);
+	rec = consume_record(&len);
+	n = check_layout(&event_sched_process_wait, rec, len, f, 16);
+	assert_int_equal(value(rec, field(f, n, "pid")), 0); /* any child */
+	assert_string_equal(line_of(&event_sched_process_wait, rec, len),
+			    "sched_process_wait: comm=spawn pid=0 prio=120\n");
+}
+
 static void test_irq_records(void **state)
 {
 	struct parsed_field f[16];
@@ -846,6 +897,75 @@ static void test_ring_buffer_headers(void **state)
 					"\tdata max type_len  == 28\n");
 }
 
+/*
+ * syscalls:* (trace/trace_syscalls.c): made from kernel/syscall_args.h. The format as Linux
+ * 6.1 builds it from SYSCALL_DEFINE3(write, ...), the line as it prints it, and one shared
+ * probe that records only the calls whose event is on.
+ */
+extern struct trace_event_call event_enter_write, event_exit_write, event_enter_getpid;
+typedef void (*sys_enter_probe_t)(void *, struct pt_regs *, long); /* sys_exit's alike */
+
+static void test_syscall_records(void **state)
+{
+	struct pt_regs regs = {.rdi = 1, .rsi = 0x4020f0, .rdx = 6, .r10 = 9, .orig_rax = 1};
+	struct parsed_field f[16];
+	unsigned int len;
+	const unsigned char *rec;
+	char want[1024];
+	uint64_t ts;
+	int n;
+
+	(void)state;
+	trace_events_add((struct trace_event_call *[]){&event_enter_write, &event_exit_write,
+						       &event_enter_getpid},
+			 3);
+	snprintf(want, sizeof(want),
+		 "name: sys_enter_write\nID: %d\n%s"
+		 "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+		 "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		 "\tfield:const char * buf;\toffset:24;\tsize:8;\tsigned:0;\n"
+		 "\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+		 "print fmt: \"fd: 0x%%08lx, buf: 0x%%08lx, count: 0x%%08lx\", "
+		 "((unsigned long)(REC->fd)), ((unsigned long)(REC->buf)), "
+		 "((unsigned long)(REC->count))\n",
+		 event_enter_write.event.type, common_fields_text);
+	assert_string_equal(format_of(&event_enter_write), want);
+	snprintf(want, sizeof(want), "name: sys_enter_getpid\nID: %d\n%s"
+		 "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"\"\n",
+		 event_enter_getpid.event.type, common_fields_text);
+	assert_string_equal(format_of(&event_enter_getpid), want);
+
+	assert_int_equal(trace_event_enable_disable(&event_enter_write, 1), 0);
+	assert_int_equal(trace_event_enable_disable(&event_exit_write, 1), 0);
+	/* The shared probes, as the tracepoints call them (trace_sys_enter() would cli). */
+	assert_true(__tracepoint_sys_enter.enabled && __tracepoint_sys_exit.enabled);
+	((sys_enter_probe_t)event_enter_write.probe)(NULL, &regs, 39);
+	assert_null(ring_buffer_consume(global_trace.buffer, 0, &ts, NULL)); /* getpid: off */
+	((sys_enter_probe_t)event_enter_write.probe)(NULL, &regs, 1);
+	rec = consume_record(&len);
+	n = check_layout(&event_enter_write, rec, len, f, 16);
+	assert_int_equal(n, 4 + 4);
+	assert_int_equal(value(rec, field(f, n, "__syscall_nr")), 1);
+	assert_int_equal(value(rec, field(f, n, "fd")), 1);
+	assert_int_equal(value(rec, field(f, n, "buf")), 0x4020f0);
+	assert_int_equal(value(rec, field(f, n, "count")), 6);
+	assert_string_equal(line_of(&event_enter_write, rec, len),
+			    "sys_write(fd: 1, buf: 4020f0, count: 6)\n");
+	/* -EBADF, printed as the raw 64 bits, as Linux does. */
+	((sys_enter_probe_t)event_exit_write.probe)(NULL, &regs, -9);
+	rec = consume_record(&len);
+	n = check_layout(&event_exit_write, rec, len, f, 16);
+	assert_int_equal(value(rec, field(f, n, "ret")), -9);
+	assert_string_equal(line_of(&event_exit_write, rec, len),
+			    "sys_write -> 0xfffffffffffffff7\n");
+	/* The shared probe goes when the last event does. */
+	assert_int_equal(trace_event_enable_disable(&event_enter_write, 0), 0);
+	assert_false(__tracepoint_sys_enter.enabled);
+	assert_true(__tracepoint_sys_exit.enabled);
+	assert_int_equal(trace_event_enable_disable(&event_exit_write, 0), 0);
+	assert_false(__tracepoint_sys_exit.enabled);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +976,8 @@ int main(void)
 		cmocka_unit_test_setup(test_format_as_linux, setup),
 		cmocka_unit_test_setup(test_sched_switch_record, setup),
 		cmocka_unit_test_setup(test_sched_task_records, setup),
+		cmocka_unit_test_setup(test_sched_process_life_records, setup),
+		cmocka_unit_test_setup(test_syscall_records, setup),
 		cmocka_unit_test_setup(test_irq_records, setup),
 		cmocka_unit_test_setup(test_bad_records, setup),
 		cmocka_unit_test_setup(test_ftrace_internal_events, setup),

@@ -1,0 +1,86 @@
+/*
+ * Each system call's arguments, by type and name, as Linux declares them with SYSCALL_DEFINEn
+ * (fs/read_write.c: SYSCALL_DEFINE3(write, unsigned int, fd, const char __user *, buf, size_t,
+ * count)): the one place they are written down. trace/trace_events_syscalls.c expands this
+ * list into the syscalls:sys_enter_NAME and sys_exit_NAME events, their format files and
+ * lines, as Linux's SYSCALL_DEFINEn makes its syscall metadata. NAME is the entry point less
+ * its "sys_" (newstat for stat, as in Linux); the number comes from the entry point's line in
+ * arch/x86_64/syscall_64_tbl.h. A call in the table but not here has no syscalls:* events
+ * (raw_syscalls:* still see it): a new system call adds its line here too.
+ *
+ * The types are Linux's, not Lucid's prototypes' (kernel/syscalls.h), since tools read them
+ * from the format files; __user vanishes from them as it does in Linux's.
+ *
+ *		   name              type, argument, ...
+ */
+SYSCALL_DEFINE3(read, unsigned int, fd, char __user *, buf, size_t, count)
+SYSCALL_DEFINE3(write, unsigned int, fd, const char __user *, buf, size_t, count)
+SYSCALL_DEFINE3(open, const char __user *, filename, int, flags, umode_t, mode)
+SYSCALL_DEFINE1(close, unsigned int, fd)
+SYSCALL_DEFINE2(newstat, const char __user *, filename, struct stat __user *, statbuf)
+SYSCALL_DEFINE2(newfstat, unsigned int, fd, struct stat __user *, statbuf)
+SYSCALL_DEFINE2(newlstat, const char __user *, filename, struct stat __user *, statbuf)
+SYSCALL_DEFINE3(lseek, unsigned int, fd, off_t, offset, unsigned int, whence)
+SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, prot,
+		unsigned long, flags, unsigned long, fd, unsigned long, off)
+SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
+SYSCALL_DEFINE1(brk, unsigned long, brk)
+SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct sigaction __user *, act,
+		struct sigaction __user *, oact, size_t, sigsetsize)
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, sigset_t __user *, nset, sigset_t __user *, oset,
+		size_t, sigsetsize)
+SYSCALL_DEFINE3(ioctl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
+SYSCALL_DEFINE3(readv, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen)
+SYSCALL_DEFINE3(writev, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen)
+SYSCALL_DEFINE1(pipe, int __user *, fildes)
+SYSCALL_DEFINE0(sched_yield)
+SYSCALL_DEFINE1(dup, unsigned int, fildes)
+SYSCALL_DEFINE2(dup2, unsigned int, oldfd, unsigned int, newfd)
+SYSCALL_DEFINE0(pause)
+SYSCALL_DEFINE2(nanosleep, struct __kernel_timespec __user *, rqtp,
+		struct __kernel_timespec __user *, rmtp)
+SYSCALL_DEFINE0(getpid)
+SYSCALL_DEFINE5(clone, unsigned long, clone_flags, unsigned long, newsp, int __user *,
+		parent_tidptr, int __user *, child_tidptr, unsigned long, tls)
+SYSCALL_DEFINE0(fork)
+SYSCALL_DEFINE0(vfork)
+SYSCALL_DEFINE3(execve, const char __user *, filename, const char __user *const __user *, argv,
+		const char __user *const __user *, envp)
+SYSCALL_DEFINE1(exit, int, error_code)
+SYSCALL_DEFINE4(wait4, pid_t, upid, int __user *, stat_addr, int, options,
+		struct rusage __user *, ru)
+SYSCALL_DEFINE1(newuname, struct new_utsname __user *, name)
+SYSCALL_DEFINE3(fcntl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
+SYSCALL_DEFINE2(getcwd, char __user *, buf, unsigned long, size)
+SYSCALL_DEFINE1(chdir, const char __user *, filename)
+SYSCALL_DEFINE2(rename, const char __user *, oldname, const char __user *, newname)
+SYSCALL_DEFINE2(mkdir, const char __user *, pathname, umode_t, mode)
+SYSCALL_DEFINE1(rmdir, const char __user *, pathname)
+SYSCALL_DEFINE1(unlink, const char __user *, pathname)
+SYSCALL_DEFINE2(gettimeofday, struct __kernel_old_timeval __user *, tv,
+		struct timezone __user *, tz)
+SYSCALL_DEFINE0(getuid)
+SYSCALL_DEFINE0(getgid)
+SYSCALL_DEFINE0(geteuid)
+SYSCALL_DEFINE0(getegid)
+SYSCALL_DEFINE0(getppid)
+SYSCALL_DEFINE2(arch_prctl, int, option, unsigned long, arg2)
+SYSCALL_DEFINE0(gettid)
+SYSCALL_DEFINE3(getdents64, unsigned int, fd, struct linux_dirent64 __user *, dirent,
+		unsigned int, count)
+SYSCALL_DEFINE1(set_tid_address, int __user *, tidptr)
+SYSCALL_DEFINE2(clock_gettime, const clockid_t, which_clock, struct __kernel_timespec __user *,
+		tp)
+SYSCALL_DEFINE4(clock_nanosleep, const clockid_t, which_clock, int, flags,
+		const struct __kernel_timespec __user *, rqtp, struct __kernel_timespec __user *,
+		rmtp)
+SYSCALL_DEFINE1(exit_group, int, error_code)
+SYSCALL_DEFINE4(openat, int, dfd, const char __user *, filename, int, flags, umode_t, mode)
+SYSCALL_DEFINE4(newfstatat, int, dfd, const char __user *, filename, struct stat __user *,
+		statbuf, int, flag)
+SYSCALL_DEFINE2(set_robust_list, struct robust_list_head __user *, head, size_t, len)
+SYSCALL_DEFINE3(dup3, unsigned int, oldfd, unsigned int, newfd, int, flags)
+SYSCALL_DEFINE2(pipe2, int __user *, fildes, int, flags)
+SYSCALL_DEFINE4(prlimit64, pid_t, pid, unsigned int, resource,
+		const struct rlimit64 __user *, new_rlim, struct rlimit64 __user *, old_rlim)
+SYSCALL_DEFINE3(getrandom, char __user *, ubuf, size_t, len, unsigned int, flags)
