@@ -60,9 +60,18 @@ static inline long strncpy_from_user(char *dst, const char *src, long count)
 		return 0;
 	if (a >= TASK_SIZE_MAX)
 		return -EFAULT;
-	if ((unsigned long)count > TASK_SIZE_MAX - a)
-		count = (long)(TASK_SIZE_MAX - a);
-	return __strncpy_from_user(dst, src, count);
+	if ((unsigned long)count <= TASK_SIZE_MAX - a)
+		return __strncpy_from_user(dst, src, count);
+	/*
+	 * The string would run past the user half: copy what lies below it, and if no NUL came
+	 * by then, the rest is not the program's to give, so -EFAULT, as Linux's
+	 * strncpy_from_user() says. Returning the shortened count would look like "did not fit"
+	 * with no NUL in dst, which callers take as a full buffer of a string.
+	 */
+	long max = (long)(TASK_SIZE_MAX - a);
+	long n = __strncpy_from_user(dst, src, max);
+
+	return n == max ? -EFAULT : n;
 }
 
 /* The exception table (copy_user.S): where to resume after a fault at ip, or 0. */

@@ -1,5 +1,5 @@
 /*
- * fork, and wait4 to collect what a child left (Linux's kernel/sched/fork.c and kernel/sched/exit.c).
+ * fork, and wait4 to collect what a child left (Linux's kernel/fork.c and kernel/exit.c).
  *
  * fork makes a new task (a kernel thread, as every Lucid task starts) with a copy of the
  * parent's address space, FPU state, TLS base, signal state and open files, and a copy of the

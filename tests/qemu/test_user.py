@@ -58,6 +58,14 @@ def test_bad_pointers_efault(lucid):
     assert lucid.status() == 0
 
 
+def test_path_running_into_the_end_of_user_memory(lucid):
+    """A path whose bytes stop at the top of the user half with no NUL: EFAULT from every
+    call that copies a path in, never a string read on past it."""
+    out = lucid.run("pathend")
+    assert out == "".join("%s: Bad address\n" % c
+                          for c in ["open", "stat", "mkdir", "chdir", "execve"]), out
+
+
 def test_segfault_kills_only_the_process(lucid):
     out = lucid.run("segv")
     assert out.startswith("about to fault\n"), out
