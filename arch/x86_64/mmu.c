@@ -297,7 +297,12 @@ void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags)
 	return __va(pte & PTE_ADDR_MASK);
 }
 
-/* Unmaps one user page and frees it. The caller flushes the TLB (this CPU's: see mmap.c). */
+/*
+ * Unmaps one user page, flushes this CPU's TLB entry for it, and only then frees it: a page
+ * freed while a stale translation could still reach it may be handed out and written through
+ * that translation. (A process runs on one CPU at a time and has no threads, so no other CPU
+ * holds its translations: see mmap.c.)
+ */
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va)
 {
 	uint64_t *t = pgd;
@@ -310,10 +315,12 @@ void mmu_user_unmap(uint64_t *pgd, uintptr_t va)
 		t = __va(e & PTE_ADDR_MASK);
 	}
 	uint64_t *pte = &t[pt_index(va, 0)];
-	if (*pte & PTE_PRESENT) {
-		free_pages(__va(*pte & PTE_ADDR_MASK), 1);
+	uint64_t e = *pte;
+
+	if (e & PTE_PRESENT) {
 		*pte = 0;
 		invlpg(va);
+		free_pages(__va(e & PTE_ADDR_MASK), 1);
 	}
 }
 

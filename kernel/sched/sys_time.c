@@ -99,6 +99,8 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem)
 	return 0;
 }
 
+#define KTIME_MAX ((uint64_t)INT64_MAX) /* Linux's: the last time a ktime_t can say */
+
 static long get_timespec(const struct __kernel_timespec __user *u, uint64_t *ns)
 {
 	struct __kernel_timespec ts;
@@ -107,7 +109,11 @@ static long get_timespec(const struct __kernel_timespec __user *u, uint64_t *ns)
 		return -EFAULT;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
 		return -EINVAL;
-	*ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	/* Saturated, as Linux's timespec64_to_ktime(): a sleep too long to count is forever. */
+	if ((uint64_t)ts.tv_sec >= KTIME_MAX / NSEC_PER_SEC)
+		*ns = KTIME_MAX;
+	else
+		*ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 	return 0;
 }
 
@@ -126,7 +132,7 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 		return err;
 	if (flags & TIMER_ABSTIME)
 		return do_nanosleep(ns, NULL);
-	return do_nanosleep(now + ns, rmtp);
+	return do_nanosleep(ns > KTIME_MAX - now ? KTIME_MAX : now + ns, rmtp);
 }
 
 long sys_nanosleep(const struct __kernel_timespec __user *rqtp,

@@ -242,6 +242,17 @@ def test_ctrl_c_ends_a_sleeping_program(lucid):
     assert lucid.status() == 130
 
 
+def test_sleep_too_long_to_count_is_forever(lucid):
+    """nanosleep of 2^62 seconds: its nanoseconds overflow 64 bits. Saturated as Linux does,
+    it sleeps until Ctrl-C; wrapped, it would wake at once and print."""
+    lucid.send_line("bigsleep")
+    time.sleep(3)
+    lucid.p.send("\x03")
+    out = lucid.expect_prompt(30)
+    assert "woke up" not in out, out
+    assert lucid.status() == 130
+
+
 def test_directories_through_getdents64(lucid):
     run(lucid, "lsdir /", ".\n..\nbin\ndev\nproc\nroot\nsys\ntmp\n")
     run(lucid, "lsdir /bin | wc -l; ls /bin | wc -l", "%d\n%d\n" % (
