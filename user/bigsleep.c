@@ -7,7 +7,7 @@
 
 int main(void)
 {
-	struct timespec ts = {.tv_sec = 0x7fffffffffffffffL / 2, .tv_nsec = 0};
+	struct timespec ts = {.tv_sec = 1L << 62, .tv_nsec = 0}; /* x 10^9 = 2^71: wraps to 0 */
 
 	nanosleep(&ts, NULL);
 	printf("woke up\n"); /* only if the sleep was cut short */

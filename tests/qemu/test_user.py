@@ -243,7 +243,7 @@ def test_ctrl_c_ends_a_sleeping_program(lucid):
 
 
 def test_sleep_too_long_to_count_is_forever(lucid):
-    """nanosleep of 2^62 seconds: its nanoseconds overflow 64 bits. Saturated as Linux does,
+    """nanosleep of 2^62 seconds, whose nanoseconds wrap to 0 in 64 bits. Saturated as Linux does,
     it sleeps until Ctrl-C; wrapped, it would wake at once and print."""
     lucid.send_line("bigsleep")
     time.sleep(3)
