@@ -40,7 +40,10 @@ void __noreturn do_exit(int code)
 
 	/* Off the process's tables and FPU area first, so that no switch touches them freed. */
 	local_irq_disable();
+	/* Under the lock /proc/PID reads its memory with (kernel/fs/proc/base.c). */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	t->mm = NULL;
+	spin_unlock_irqrestore(&task_list_lock, flags);
 	t->fpu = NULL;
 	switch_mm(NULL);
 	local_irq_enable();

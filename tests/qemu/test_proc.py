@@ -1,0 +1,83 @@
+"""/proc/PID and /proc/self (issue 15), and ps telling user processes from kernel threads.
+
+The files follow Linux's formats (proc(5)): stat's 52 fields, status's "Name:\t..." lines,
+cmdline's NUL-separated argv read from the process's memory, maps's VMA lines.
+"""
+import re
+import time
+
+
+def job_pid(out):
+    m = re.match(r"\[1\] (\d+)\n$", out)
+    assert m, out
+    return int(m.group(1))
+
+
+def test_proc_pid_of_a_user_process(lucid):
+    pid = job_pid(lucid.run("spin one two &"))
+    try:
+        # The job's thread becomes the program at its exec: wait for it to have memory.
+        deadline = time.time() + 30
+        while True:
+            stat = lucid.run("cat /proc/%d/stat" % pid)
+            fields = stat.split()
+            if fields[8] == "0" or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        assert len(fields) == 52, stat
+        assert fields[0] == str(pid) and fields[1] == "(spin)" and fields[2] in "RS", stat
+        assert fields[8] == "0", stat  # flags: not PF_KTHREAD
+        assert int(fields[22]) > 0 and int(fields[23]) > 0, stat  # vsize, rss
+        assert fields[24] == str(2**64 - 1), stat  # rsslim: RLIM_INFINITY
+        assert int(fields[25]) > 0 and int(fields[26]) > int(fields[25]), stat  # code
+        assert int(fields[47]) < int(fields[48]), stat  # arg_start < arg_end
+
+        status = lucid.run("cat /proc/%d/status" % pid)
+        assert status.startswith("Name:\tspin\nUmask:\t0022\nState:\t"), status
+        assert "\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t" % (pid, pid) in status, status
+        assert re.search(r"\nVmRSS:\t +\d+ kB\n", status), status
+
+        cmdline = lucid.run("cat /proc/%d/cmdline" % pid)
+        assert cmdline == "spin\0one\0two\0", repr(cmdline)
+
+        maps = lucid.run("cat /proc/%d/maps" % pid).splitlines()
+        line = r"^[0-9a-f]{8,}-[0-9a-f]{8,} r[w-][x-]p [0-9a-f]{8} 00:00 0 *"
+        assert all(re.match(line, l) for l in maps), maps
+        assert any(re.match(line + r"\S*/spin$", l) and "r-xp" in l for l in maps), maps
+        assert any(l.endswith(" [stack]") and "rw-p" in l for l in maps), maps
+        # The path starts at Linux's column 73.
+        named = [l for l in maps if l.endswith("[stack]")][0]
+        assert named.index("[stack]") == 73, named
+
+        ps = lucid.run("ps")
+        assert re.search(r"^\s*%d\s+\d+\s+user\s+\w\s+spin$" % pid, ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+\w\s+sh$", ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+R\s+ps$", ps, re.M), ps
+    finally:
+        lucid.run("kill %1")
+    # Once it is gone, so is its directory.
+    out = lucid.run("cat /proc/%d/stat" % pid)
+    assert "No such file or directory" in out, out
+    assert lucid.status() == 1
+
+
+def test_proc_pid_of_a_kernel_thread_and_self(lucid):
+    # cat is the shell's own command: a kernel thread, reading its own /proc/self.
+    stat = lucid.run("cat /proc/self/stat").split()
+    assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
+    assert int(stat[8]) & 0x00200000, stat  # PF_KTHREAD
+    assert stat[22] == "0" and stat[23] == "0", stat  # no memory of its own
+    status = lucid.run("cat /proc/self/status")
+    assert status.startswith("Name:\tcat\n"), status
+    assert "VmSize" not in status, status  # Linux shows no Vm lines for a kernel thread
+    assert lucid.run("cat /proc/self/cmdline") == ""
+    assert lucid.run("cat /proc/self/maps") == ""
+    # Each reader sees itself: two commands, two pids.
+    a = lucid.run("cat /proc/self/stat").split()[0]
+    b = lucid.run("cat /proc/self/stat").split()[0]
+    assert a != b, (a, b)
+    # pid 0 is no directory, nor is a name that is not a pid.
+    for bad in ("0", "99999", "12x"):
+        out = lucid.run("cat /proc/%s/stat" % bad)
+        assert out == "cat: /proc/%s/stat: No such file or directory\n" % bad, out
+    assert "uptime\n" in lucid.run("ls /proc")
