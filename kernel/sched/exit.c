@@ -10,6 +10,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/mm.h"
+#include "trace/ftrace_pid.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
@@ -36,6 +37,7 @@ void __noreturn do_exit(int code)
 	int sig = code & WSIG_MASK;
 
 	exit_children(t);
+	ftrace_pid_follow_exit(t->pid);
 	t->wait_status = code;
 
 	/* Off the process's tables and FPU area first, so that no switch touches them freed. */

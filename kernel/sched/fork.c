@@ -16,6 +16,7 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
+#include "trace/ftrace_pid.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/signal.h"
@@ -128,6 +129,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
 	setpgid_task(c, p->pgrp);
 	int pid = c->pid;
+	ftrace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
 	wake_up_new_task(c);
 	return pid;
 }

@@ -81,3 +81,60 @@ def test_proc_pid_of_a_kernel_thread_and_self(lucid):
         out = lucid.run("cat /proc/%s/stat" % bad)
         assert out == "cat: /proc/%s/stat: No such file or directory\n" % bad, out
     assert "uptime\n" in lucid.run("ls /proc")
+
+
+T = "/sys/kernel/tracing"
+
+
+def ok(lucid, line):
+    out = lucid.run(line)
+    assert out == "" and lucid.status() == 0, (line, out)
+
+
+def traced_pids(lucid, comm):
+    """The pids of the function trace's lines, and whether every line is comm's."""
+    trace = lucid.run("cat %s/trace" % T, timeout=120)
+    lines = [l for l in trace.splitlines() if not l.startswith("#") and l.strip()]
+    tasks = {re.match(r"^\s*(\S+)-(\d+)\s+\[", l).group(1, 2) for l in lines}
+    return trace, {int(pid) for name, pid in tasks if name == comm}, {n for n, _ in tasks}
+
+
+def trace_program(lucid, fork_option):
+    """forkchild under the function tracer, set_ftrace_pid its pid before it forks."""
+    ok(lucid, "echo 0 > %s/tracing_on" % T)
+    ok(lucid, "echo > %s/trace" % T)
+    ok(lucid, "echo %d > %s/options/function-fork" % (fork_option, T))
+    pid = job_pid(lucid.run("forkchild 2 &"))
+    try:
+        ok(lucid, "echo %d > %s/set_ftrace_pid" % (pid, T))
+        ok(lucid, "echo function > %s/current_tracer" % T)
+        ok(lucid, "echo 1 > %s/tracing_on" % T)
+        lucid.run("wait", timeout=60)
+        ok(lucid, "echo 0 > %s/tracing_on" % T)
+        after = lucid.run("cat %s/set_ftrace_pid" % T)
+        return (pid,) + traced_pids(lucid, "forkchild") + (after,)
+    finally:
+        for cmd in ["echo nop > %s/current_tracer" % T, "echo > %s/set_ftrace_pid" % T,
+                    "echo 0 > %s/options/function-fork" % T, "echo 1 > %s/tracing_on" % T]:
+            lucid.run(cmd)
+
+
+def test_set_ftrace_pid_traces_one_user_process(lucid):
+    pid, trace, pids, comms, after = trace_program(lucid, 0)
+    # Only the program: its system calls (nanosleep, clone, wait4), not the shell or the child.
+    assert pids == {pid} and comms == {"forkchild"}, (pids, comms, trace[-3000:])
+    assert "do_syscall_64 <-" in trace, trace[-3000:]
+    assert after == "%d\n" % pid, after
+
+
+def test_function_fork_follows_the_child_and_lets_go_at_exit(lucid):
+    assert "nofunction-fork\n" in lucid.run("cat %s/trace_options" % T)
+    assert lucid.run("cat %s/options/function-fork" % T) == "0\n"
+    pid, trace, pids, comms, after = trace_program(lucid, 1)
+    assert comms == {"forkchild"}, (comms, trace[-3000:])
+    assert len(pids) == 2 and pid in pids and max(pids) > pid, (pids, trace[-3000:])
+    child = max(pids)
+    child_lines = [l for l in trace.splitlines() if "forkchild-%d " % child in l]
+    assert any("ret_from_fork" in l or "do_syscall_64" in l for l in child_lines), child_lines
+    # Both exited: the list is empty, and in force (nothing traced) until written again.
+    assert after == "", after
