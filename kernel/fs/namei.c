@@ -69,7 +69,7 @@ static struct dentry *lookup_one(struct dentry *dir, const char *name, size_t le
 	int err;
 
 	if (child && iop && iop->revalidate && !iop->revalidate(child)) {
-		d_kill_tree(child, S_DEAD); /* open files of it read -EIO from now on */
+		d_kill_tree(child, 0); /* its open files are the file system's to answer */
 		child = NULL;
 	}
 	if (child || !iop || !iop->lookup || dir->d_unlinked)

@@ -59,6 +59,13 @@ def test_proc_pid_of_a_user_process(lucid):
     out = lucid.run("cat /proc/%d/stat" % pid)
     assert "No such file or directory" in out, out
     assert lucid.status() == 1
+    assert "%d\n" % pid not in lucid.run("ls /proc"), lucid.run("ls /proc")
+
+
+def test_proc_self_of_a_user_process(lucid):
+    out = lucid.run("procself a b")
+    m = re.match(r"getpid (\d+) stat (\d+)\ncmdline procself a b \n$", out)
+    assert m and m.group(1) == m.group(2), out
 
 
 def test_proc_pid_of_a_kernel_thread_and_self(lucid):

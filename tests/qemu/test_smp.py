@@ -36,9 +36,9 @@ def test_boot_8_cpus():
 
 def test_ps_has_idle_per_cpu(lucid):
     ps = lucid.run("ps")
-    assert ps.splitlines()[0].split() == ["PID", "CPU", "STATE", "COMM"], ps
+    assert ps.splitlines()[0].split() == ["PID", "CPU", "TYPE", "STATE", "COMM"], ps
     for c in range(4):
-        assert re.search(r"^\s*0\s+%d\s+R\s+swapper/%d$" % (c, c), ps, re.M), ps
+        assert re.search(r"^\s*0\s+%d\s+kernel\s+R\s+swapper/%d$" % (c, c), ps, re.M), ps
 
 
 def test_run_test_50_times(lucid):

@@ -406,6 +406,23 @@ static int name_to_pid(const char *name)
 	return pid;
 }
 
+static bool proc_root_revalidate(struct dentry *dentry);
+
+/*
+ * The directories of tasks that are gone leave /proc here, at the next lookup of a new name,
+ * so that reading many pids' files once each does not keep them all.
+ */
+static void prune_dead(struct dentry *root)
+{
+	struct dentry *d, *next;
+
+	list_for_each_entry_safe(d, next, &root->d_subdirs, d_child)
+	{
+		if (d->d_inode && !proc_root_revalidate(d))
+			d_kill_tree(d, 0);
+	}
+}
+
 /* Makes /proc/<name> for the task pid: the directory, and its files holding the pid. */
 static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 {
@@ -413,6 +430,7 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	struct inode *inode;
 
 	(void)dir;
+	prune_dead(dentry->d_parent);
 	if (!pid)
 		return -ENOENT;
 	inode = new_inode(S_IFDIR | 0555);
