@@ -145,3 +145,31 @@ def test_function_fork_follows_the_child_and_lets_go_at_exit(lucid):
     assert any("ret_from_fork" in l or "do_syscall_64" in l for l in child_lines), child_lines
     # Both exited: the list is empty, and in force (nothing traced) until written again.
     assert after == "", after
+
+
+def test_proc_files_of_processes_that_come_and_go(lucid):
+    """Reading the files of processes while they fork, exec and exit: no oops, no hang, and
+    each read either shows the process or fails as a missing one does."""
+    def quiet(out):  # without the notes of ended jobs and the kernel's messages meanwhile
+        out = re.sub(r"(?m)^\[ *\d+\.\d+\] .*\n", "", out)
+        return re.sub(r"(?m)^\[\d+\][+-]? +Done.*\n", "", out)
+
+    start = int(quiet(lucid.run("cat /proc/self/stat")).split()[0])
+    for _ in range(3):
+        out = lucid.run("forkchild 1 &")
+        assert re.match(r"\[\d+\] \d+\n", quiet(out)), out
+    for pid in range(start, start + 40):
+        for f in ("stat", "status", "cmdline", "maps"):
+            out = quiet(lucid.run("cat /proc/%d/%s" % (pid, f), timeout=30))
+            # cat's own error, never the kernel's: a process gone is a missing file
+            errors = [l for l in out.splitlines() if l.startswith("cat: ")]
+            assert all(l.endswith((": No such file or directory", ": No such process"))
+                       for l in errors), (pid, f, out)
+    lucid.run("wait", timeout=60)
+    dmesg = lucid.run("dmesg")
+    assert "Oops" not in dmesg, dmesg[-3000:]
+    # Refused and nothing changed, as Lucid's other read-only /proc files refuse it (Linux lets
+    # root open them and fails the write with EINVAL instead).
+    want = lucid.run("echo x > /proc/uptime").replace("/proc/uptime", "/proc/self/stat")
+    assert want and lucid.run("echo x > /proc/self/stat") == want, want
+    assert lucid.run("cat /proc/self/stat").split()[1] == "(cat)"
