@@ -173,3 +173,23 @@ def test_proc_files_of_processes_that_come_and_go(lucid):
     want = lucid.run("echo x > /proc/uptime").replace("/proc/uptime", "/proc/self/stat")
     assert want and lucid.run("echo x > /proc/self/stat") == want, want
     assert lucid.run("cat /proc/self/stat").split()[1] == "(cat)"
+
+
+def test_maps_of_a_huge_sparse_heap(lucid):
+    """A 64 TiB break with one page touched: maps and status answer at once, counting only the
+    mapped pages (the walk skips missing page tables, not page by page)."""
+    pid = job_pid(lucid.run("bigheap &"))
+    try:
+        deadline = time.time() + 30
+        heap = []
+        while not heap and time.time() < deadline:
+            maps = lucid.run("cat /proc/%d/maps" % pid, timeout=30)
+            heap = [l for l in maps.splitlines() if l.endswith(" [heap]")]
+            time.sleep(0.2)
+        assert heap, maps
+        start, end = (int(x, 16) for x in heap[0].split()[0].split("-"))
+        assert end - start >= 64 << 40, heap
+        rss = re.search(r"\nVmRSS:\t +(\d+) kB\n", lucid.run("cat /proc/%d/status" % pid))
+        assert rss and int(rss.group(1)) < 1 << 20, rss  # kB: the touched pages only
+    finally:
+        lucid.run("kill %1")

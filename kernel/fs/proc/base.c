@@ -96,7 +96,8 @@ static bool task_alive(int pid)
 static int walk_range(uint64_t *pgd, unsigned long start, unsigned long end, const char *name,
 		      struct proc_vma *vmas, int n, unsigned long *rss)
 {
-	for (unsigned long va = start; va < end && n < PROC_MAPS_MAX; va += PAGE_SIZE) {
+	for (unsigned long va = mmu_user_next_mapped(pgd, start, end);
+	     va < end && n < PROC_MAPS_MAX; va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, end)) {
 		int flags;
 
 		if (!mmu_user_page(pgd, va, &flags))
@@ -129,8 +130,9 @@ static int collect_vmas(struct proc_task *pt, struct proc_vma *vmas)
 		       vmas, 0, &rss);
 	if (heap_end > mm->start_brk && n < PROC_MAPS_MAX)
 		vmas[n++] = (struct proc_vma){mm->start_brk, heap_end, MMU_WRITE, "[heap]"};
-	for (unsigned long va = mm->start_brk; va < heap_end; va += PAGE_SIZE)
-		rss += mmu_user_page(mm->pgd, va, NULL) != NULL;
+	for (unsigned long va = mmu_user_next_mapped(mm->pgd, mm->start_brk, heap_end);
+	     va < heap_end; va = mmu_user_next_mapped(mm->pgd, va + PAGE_SIZE, heap_end))
+		rss++;
 	n = walk_range(mm->pgd, mm->mmap_base, MMAP_BASE, NULL, vmas, n, &rss);
 	n = walk_range(mm->pgd, mm->stack_low, STACK_TOP, "[stack]", vmas, n, &rss);
 	pt->rss = rss;
