@@ -8,7 +8,7 @@ import time
 
 
 def job_pid(out):
-    m = re.match(r"\[1\] (\d+)\n$", out)
+    m = re.search(r"^\[1\] (\d+)$", out, re.M)
     assert m, out
     return int(m.group(1))
 
@@ -36,6 +36,12 @@ def test_proc_pid_of_a_user_process(lucid):
         assert status.startswith("Name:\tspin\nUmask:\t0022\nState:\t"), status
         assert "\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t" % (pid, pid) in status, status
         assert re.search(r"\nVmRSS:\t +\d+ kB\n", status), status
+        assert "\nCapEff:\t000001ffffffffff\n" in status, status
+        vmsize = re.search(r"\nVmSize:\t +(\d+) kB\n", status)
+        assert vmsize and int(fields[22]) == int(vmsize.group(1)) * 1024, (stat, status)
+        # lucid's fixture boots these CPUs: ps's CPU column never names one past them
+        assert re.search(r"\nCpus_allowed:\t[0-9a-f]+\nCpus_allowed_list:\t0(-\d+)?\n", status), \
+            status
 
         cmdline = lucid.run("cat /proc/%d/cmdline" % pid)
         assert cmdline == "spin\0one\0two\0", repr(cmdline)

@@ -32,6 +32,7 @@
 #define RLIM_INFINITY (~0UL)
 #define NICE_0_PRIO 100 /* stat's priority field is prio - 100, as Linux */
 #define SELF_NAME "self"
+#define CAP_FULL_SET ((1UL << 41) - 1) /* capabilities 0 to CAP_LAST_CAP (40) */
 
 /* What a file shows of a task, copied under task_list_lock. */
 struct proc_task {
@@ -42,6 +43,7 @@ struct proc_task {
 	uint64_t nr_switches, sigpending, blocked, cpus_allowed;
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
 	unsigned long rss; /* pages mapped */
+	unsigned long vsize; /* bytes in its areas (maps's lines) */
 };
 
 struct proc_vma {
@@ -113,6 +115,15 @@ static int walk_range(uint64_t *pgd, unsigned long start, unsigned long end, con
 	return n;
 }
 
+static unsigned long vm_size(const struct proc_vma *vmas, int n)
+{
+	unsigned long size = 0;
+
+	for (int i = 0; i < n; i++)
+		size += vmas[i].end - vmas[i].start;
+	return size;
+}
+
 /*
  * Lucid keeps no list of areas (kernel/mm/mm.h): the page tables are the record. The program's
  * segments run from start_code to the heap, the heap is [start_brk, brk), anonymous mmaps lie
@@ -136,6 +147,7 @@ static int collect_vmas(struct proc_task *pt, struct proc_vma *vmas)
 	n = walk_range(mm->pgd, mm->mmap_base, MMAP_BASE, NULL, vmas, n, &rss);
 	n = walk_range(mm->pgd, mm->stack_low, STACK_TOP, "[stack]", vmas, n, &rss);
 	pt->rss = rss;
+	pt->vsize = vm_size(vmas, n);
 	return n;
 }
 
@@ -186,7 +198,8 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->nr_switches = t->nr_switches;
 	pt->sigpending = t->sigpending;
 	pt->blocked = t->blocked;
-	pt->cpus_allowed = t->cpus_allowed;
+	/* Of the CPUs there are, as Linux's mask has a bit only for each possible CPU. */
+	pt->cpus_allowed = t->cpus_allowed & ((1ULL << num_online_cpus()) - 1);
 	pt->kthread = !t->mm;
 	if (t->mm) {
 		pt->mm = *t->mm;
@@ -204,15 +217,6 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 static int file_pid(struct seq_file *m)
 {
 	return (int)(long)m->private;
-}
-
-static unsigned long vm_size(const struct proc_vma *vmas, int n)
-{
-	unsigned long size = 0;
-
-	for (int i = 0; i < n; i++)
-		size += vmas[i].end - vmas[i].start;
-	return size;
 }
 
 /* The 52 fields of proc(5)'s /proc/pid/stat; what Lucid does not count is 0. */
@@ -236,8 +240,8 @@ static int stat_show(struct seq_file *m, void *v)
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
 	seq_puts(m, "0 0 0 0 0 0 0 0 ");
 	/* priority nice num_threads itrealvalue starttime vsize rss rsslim */
-	seq_printf(m, "%d 0 1 0 0 %lu %lu %lu ", pt.prio - NICE_0_PRIO,
-		   pt.kthread ? 0 : vm_size(vmas, n), pt.rss, RLIM_INFINITY);
+	seq_printf(m, "%d 0 1 0 0 %lu %lu %lu ", pt.prio - NICE_0_PRIO, pt.vsize, pt.rss,
+		   RLIM_INFINITY);
 	/* startcode endcode startstack kstkesp kstkeip */
 	seq_printf(m, "%lu %lu %lu 0 0 ", mm->start_code, mm->end_code, mm->start_stack);
 	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
@@ -249,6 +253,28 @@ static int stat_show(struct seq_file *m, void *v)
 	seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu 0\n", mm->start_data, mm->end_data,
 		   mm->start_brk, mm->arg_start, mm->arg_end, mm->env_start, mm->env_end);
 	return 0;
+}
+
+/* "0-1,3": the CPUs of mask as ranges, as Linux's %*pbl prints a cpumask. */
+static void print_cpu_list(struct seq_file *m, uint64_t mask)
+{
+	const char *sep = "";
+
+	for (int c = 0; c < 64; c++) {
+		int last = c;
+
+		if (!(mask & (1ULL << c)))
+			continue;
+		while (last + 1 < 64 && (mask & (1ULL << (last + 1))))
+			last++;
+		if (last == c)
+			seq_printf(m, "%s%d", sep, c);
+		else
+			seq_printf(m, "%s%d-%d", sep, c, last);
+		sep = ",";
+		c = last;
+	}
+	seq_putc(m, '\n');
 }
 
 static void status_kb(struct seq_file *m, const char *name, unsigned long bytes)
@@ -310,7 +336,13 @@ static int status_show(struct seq_file *m, void *v)
 		   (unsigned long)pt.sigpending, (unsigned long)pt.sigpending,
 		   (unsigned long)pt.blocked);
 	seq_puts(m, "SigIgn:\t0000000000000000\nSigCgt:\t0000000000000000\n");
-	seq_printf(m, "Cpus_allowed:\t%lx\n", (unsigned long)pt.cpus_allowed);
+	/* Everyone is root with every capability (Linux 6.1's CAP_LAST_CAP: 41 bits). */
+	seq_printf(m, "CapInh:\t%016lx\nCapPrm:\t%016lx\nCapEff:\t%016lx\nCapBnd:\t%016lx\n", 0UL,
+		   CAP_FULL_SET, CAP_FULL_SET, CAP_FULL_SET);
+	seq_puts(m,
+		 "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n");
+	seq_printf(m, "Cpus_allowed:\t%lx\nCpus_allowed_list:\t", (unsigned long)pt.cpus_allowed);
+	print_cpu_list(m, pt.cpus_allowed);
 	seq_printf(m, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t0\n",
 		   (unsigned long)pt.nr_switches);
 	return 0;
