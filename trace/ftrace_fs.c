@@ -25,6 +25,7 @@
  * Not traced, as all of trace/.
  */
 #include "trace/trace_fs.h"
+#include "trace/trace_ctx.h"
 #include "trace/ftrace_probe.h"
 #include "trace/trace_stack.h"
 #include "kernel/fs/seq_file.h"
@@ -546,12 +547,14 @@ static ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 	int pids[FTRACE_PID_MAX], n;
 	char buf[FTRACE_PID_MAX * 12 + 8];
 	size_t len = 0;
+	bool in_force;
 
 	(void)file;
 	mutex_lock(&trace_types_lock);
 	n = ftrace_pid_get(pids, FTRACE_PID_MAX);
+	in_force = READ_ONCE(ftrace_pids) != NULL;
 	mutex_unlock(&trace_types_lock);
-	if (!n)
+	if (!in_force) /* an empty list in force (function-fork's followed tasks exited): nothing */
 		len = strlcpy(buf, "no pid\n", sizeof(buf));
 	for (int i = 0; i < n; i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%d\n", pids[i]);

@@ -41,6 +41,7 @@ enum trace_iterator_flags {
 	TRACE_ITER_OVERWRITE = 1 << 7,    /* full buffer: lose the oldest (1) or the newest (0) */
 	TRACE_ITER_IRQ_INFO = 1 << 8,     /* the four flag columns */
 	TRACE_ITER_MARKERS = 1 << 9,      /* trace_marker writes are recorded */
+	TRACE_ITER_FUNCTION_FORK = 1 << 10, /* set_ftrace_pid follows forks and exits */
 };
 #define TRACE_ITER_SYM_MASK (TRACE_ITER_PRINT_PARENT | TRACE_ITER_SYM_OFFSET | TRACE_ITER_SYM_ADDR)
 

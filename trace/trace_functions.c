@@ -16,6 +16,7 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_ctx.h"
+#include "trace/ftrace_pid.h"
 #include "trace/ring_buffer.h"
 #include "arch/x86_64/ftrace.h"
 #include "kernel/sched/sched.h"
@@ -59,11 +60,12 @@ bool ftrace_trace_task(void)
 	return false;
 }
 
+static void pid_list_publish(const int *pids, int nr);
+
 /* Called with trace_types_lock held. nr == 0 clears the list. */
 int ftrace_pid_set(const int *pids, int nr)
 {
 	lockdep_assert_held(&trace_types_lock);
-	struct pid_list *l;
 
 	if (nr < 0 || nr > FTRACE_PID_MAX)
 		return -EINVAL;
@@ -71,12 +73,75 @@ int ftrace_pid_set(const int *pids, int nr)
 		__atomic_store_n(&ftrace_pids, NULL, __ATOMIC_RELEASE);
 		return 0;
 	}
-	l = ftrace_pids == &pid_lists[0] ? &pid_lists[1] : &pid_lists[0];
+	pid_list_publish(pids, nr);
+	return 0;
+}
+
+/* Publishes pids as the list, even none: then no task is traced (the followed ones all exited). */
+static void pid_list_publish(const int *pids, int nr)
+{
+	struct pid_list *l = ftrace_pids == &pid_lists[0] ? &pid_lists[1] : &pid_lists[0];
+
 	for (int i = 0; i < nr; i++)
 		l->pids[i] = pids[i];
 	l->nr = nr;
 	__atomic_store_n(&ftrace_pids, l, __ATOMIC_RELEASE);
-	return 0;
+}
+
+/* Is pid in the list l? */
+static bool pid_listed(const struct pid_list *l, int pid)
+{
+	for (int i = 0; l && i < l->nr; i++)
+		if (l->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static bool following_forks(void)
+{
+	return (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_FUNCTION_FORK) &&
+	       READ_ONCE(ftrace_pids);
+}
+
+/*
+ * A child of a traced task is traced too (Linux: ftrace_pid_follow_sched_process_fork). A list
+ * that is full stays as it is: the child goes untraced, as a write of one pid too many fails.
+ */
+void ftrace_pid_follow_fork(int parent_pid, int child_pid)
+{
+	int pids[FTRACE_PID_MAX], n;
+
+	if (!following_forks())
+		return;
+	mutex_lock(&trace_types_lock);
+	n = ftrace_pid_get(pids, FTRACE_PID_MAX);
+	if (following_forks() && pid_listed(ftrace_pids, parent_pid) &&
+	    !pid_listed(ftrace_pids, child_pid) && n < FTRACE_PID_MAX) {
+		pids[n++] = child_pid;
+		pid_list_publish(pids, n);
+	}
+	mutex_unlock(&trace_types_lock);
+}
+
+/*
+ * An exiting task leaves the list, so that its pid does not stay there (Linux:
+ * ftrace_pid_follow_sched_process_exit). The last one to leave leaves the list empty but in
+ * force, as Linux's: no task is traced until set_ftrace_pid is written again.
+ */
+void ftrace_pid_follow_exit(int pid)
+{
+	int pids[FTRACE_PID_MAX], n, kept = 0;
+
+	if (!following_forks())
+		return;
+	mutex_lock(&trace_types_lock);
+	n = ftrace_pid_get(pids, FTRACE_PID_MAX);
+	for (int i = 0; i < n; i++)
+		if (pids[i] != pid)
+			pids[kept++] = pids[i];
+	if (following_forks() && kept != n)
+		pid_list_publish(pids, kept);
+	mutex_unlock(&trace_types_lock);
 }
 
 int ftrace_pid_get(int *pids, int max)

@@ -298,6 +298,36 @@ void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags)
 }
 
 /*
+ * The first mapped user page at or above va and below end (end if none), skipping a whole
+ * missing table at a time: /proc/PID/maps walks areas that may be terabytes and nearly empty.
+ */
+uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end)
+{
+	while (va < end) {
+		uint64_t *t = pgd;
+		int level;
+
+		for (level = 3; level > 0; level--) {
+			uint64_t e = t[pt_index(va, level)];
+
+			if (!(e & PTE_PRESENT))
+				break;
+			t = __va(e & PTE_ADDR_MASK);
+		}
+		if (level == 0 && (t[pt_index(va, 0)] & PTE_PRESENT))
+			return va;
+		/* Past what the missing entry at this level would have mapped. */
+		uintptr_t span = 1UL << (PAGE_SHIFT + 9 * level);
+		uintptr_t next = (va & ~(span - 1)) + span;
+
+		if (next <= va)
+			break; /* wrapped: the top of the address space */
+		va = next;
+	}
+	return end;
+}
+
+/*
  * Unmaps one user page, flushes this CPU's TLB entry for it, and only then frees it: a page
  * freed while a stale translation could still reach it may be handed out and written through
  * that translation. (A process runs on one CPU at a time and has no threads, so no other CPU

@@ -42,6 +42,7 @@ uint64_t *mmu_pgd_alloc(void);
 void mmu_pgd_free(uint64_t *pgd);
 int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags);
 void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags);
+uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end);
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va);
 int mmu_user_copy(uint64_t *dst, const uint64_t *src);
 

@@ -220,12 +220,16 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	mm->arg_end = lay.arg_end;
 	mm->env_start = lay.env_start;
 	mm->env_end = lay.env_end;
+	strlcpy(mm->exe_path, filename, sizeof(mm->exe_path));
 	unsigned long entry = elf->entry;
 	kfree(elf);
 	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */
 	struct fpu *old_fpu = t->fpu;
 	local_irq_disable(); /* a switch now must see all of it or none */
+	/* Under the lock /proc/PID reads its memory with (kernel/fs/proc/base.c). */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	t->mm = mm;
+	spin_unlock_irqrestore(&task_list_lock, flags);
 	t->fpu = fpu;
 	switch_mm(mm);
 	local_irq_enable();

@@ -68,6 +68,10 @@ static struct dentry *lookup_one(struct dentry *dir, const char *name, size_t le
 	struct dentry *child = d_lookup(dir, name, len);
 	int err;
 
+	if (child && iop && iop->revalidate && !iop->revalidate(child)) {
+		d_kill_tree(child, 0); /* its open files are the file system's to answer */
+		child = NULL;
+	}
 	if (child || !iop || !iop->lookup || dir->d_unlinked)
 		return child;
 	child = d_alloc(dir, name, len);

@@ -177,6 +177,12 @@ void proc_remove(struct dentry *dentry)
 	pseudo_remove(dentry);
 }
 
+/* /proc's names that are not in its tree (kernel/fs/proc/base.c: the pids) come from iop. */
+void proc_root_set_operations(const struct inode_operations *iop)
+{
+	proc_root->d_inode->i_op = iop;
+}
+
 static struct dentry *debugfs_mount(void)
 {
 	return dget(debugfs_root);

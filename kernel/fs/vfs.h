@@ -145,6 +145,11 @@ struct inode_operations {
 	int (*lookup)(struct inode *dir, struct dentry *dentry);
 	int (*getattr)(struct dentry *dentry);
 	void (*evict)(struct inode *inode);
+	/*
+	 * For a directory whose names come and go by themselves (/proc's pids): asked whether a
+	 * cached child is still there; false drops it and asks lookup again. NULL: always there.
+	 */
+	bool (*revalidate)(struct dentry *dentry);
 };
 
 struct inode {

@@ -15,6 +15,8 @@
 #define MMAP_BASE 0x00007f0000000000UL /* anonymous mmaps go down from here */
 #define ELF_ET_DYN_BASE 0x0000555555554000UL /* where a static-pie program is loaded */
 
+#define EXE_PATH_LEN 128 /* longer paths are cut: only /proc/PID/maps shows them */
+
 struct mm_struct {
 	uint64_t *pgd; /* the top-level page table (arch/x86_64/mmu.c) */
 	unsigned long start_brk; /* the heap: [start_brk, brk), grown by brk() */
@@ -23,6 +25,7 @@ struct mm_struct {
 	unsigned long stack_low; /* the lowest address the stack may grow down to */
 	unsigned long start_code, end_code, start_data, end_data, start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
+	char exe_path[EXE_PATH_LEN]; /* the program's path, as /proc/PID/maps names its pages */
 };
 
 struct mm_struct *mm_alloc(void);

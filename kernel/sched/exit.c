@@ -10,6 +10,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/mm.h"
+#include "trace/ftrace_pid.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
@@ -36,11 +37,15 @@ void __noreturn do_exit(int code)
 	int sig = code & WSIG_MASK;
 
 	exit_children(t);
+	ftrace_pid_follow_exit(t->pid);
 	t->wait_status = code;
 
 	/* Off the process's tables and FPU area first, so that no switch touches them freed. */
 	local_irq_disable();
+	/* Under the lock /proc/PID reads its memory with (kernel/fs/proc/base.c). */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	t->mm = NULL;
+	spin_unlock_irqrestore(&task_list_lock, flags);
 	t->fpu = NULL;
 	switch_mm(NULL);
 	local_irq_enable();

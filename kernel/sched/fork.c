@@ -1,5 +1,5 @@
 /*
- * fork, and wait4 to collect what a child left (Linux's kernel/fork.c and kernel/exit.c).
+ * fork, and wait4 to collect what a child left (Linux's kernel/sched/fork.c and kernel/sched/exit.c).
  *
  * fork makes a new task (a kernel thread, as every Lucid task starts) with a copy of the
  * parent's address space, FPU state, TLS base, signal state and open files, and a copy of the
@@ -16,6 +16,7 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
+#include "trace/ftrace_pid.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/signal.h"
@@ -133,6 +134,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	setpgid_task(c, p->pgrp);
 	int pid = c->pid;
 	trace_sched_process_fork(p, c);
+	ftrace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
 	wake_up_new_task(c);
 	return pid;
 }

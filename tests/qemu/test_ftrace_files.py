@@ -41,7 +41,8 @@ STACK_FRAME = re.compile(r"^ => ([\w.]+|0x[0-9a-f]+)$")
 HEADER_LINES = 11
 
 DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
-                   "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
+                   "context-info", "record-cmd", "overwrite", "irq-info", "markers",
+                   "nofunction-fork"]
 
 
 def fresh(k):

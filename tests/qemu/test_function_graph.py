@@ -20,7 +20,8 @@ GRAPH_OPTIONS = ["nofuncgraph-overrun", "funcgraph-cpu", "funcgraph-overhead", "
                  "funcgraph-duration", "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail",
                  "sleep-time", "graph-time"]
 CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
-                "context-info", "record-cmd", "overwrite", "irq-info", "markers"]
+                "context-info", "record-cmd", "overwrite", "irq-info", "markers",
+                "nofunction-fork"]
 
 # [abstime "%5lu.%06lu |  "] [cpu " %d) "] [proc, 14 wide, " | "] [duration column] indent body
 DURATION = r"(?:(?P<mark>[ +!#*@$]) (?P<num>\d+(?:\.\d+)?) us +|              )\|  "

@@ -14,10 +14,10 @@ def boot_count(n):
         assert "smp: Brought up %d CPU" % n in k.boot_output, k.boot_output
         assert re.search(r"\(x86_64\): %d CPUs?," % n, k.boot_output), k.boot_output
         ps = k.run("ps")
-        idle = re.findall(r"^\s*0\s+(\d+)\s+\w\s+swapper/(\d+)$", ps, re.M)
+        idle = re.findall(r"^\s*0\s+(\d+)\s+kernel\s+\w\s+swapper/(\d+)$", ps, re.M)
         assert sorted(int(c) for c, _ in idle) == list(range(n)), ps
         assert all(c == name for c, name in idle), ps
-        assert re.search(r"^\s*\d+\s+\d+\s+\w\s+sh$", ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+\w\s+sh$", ps, re.M), ps
     finally:
         k.close()
 
@@ -36,9 +36,9 @@ def test_boot_8_cpus():
 
 def test_ps_has_idle_per_cpu(lucid):
     ps = lucid.run("ps")
-    assert ps.splitlines()[0].split() == ["PID", "CPU", "STATE", "COMM"], ps
+    assert ps.splitlines()[0].split() == ["PID", "CPU", "TYPE", "STATE", "COMM"], ps
     for c in range(4):
-        assert re.search(r"^\s*0\s+%d\s+R\s+swapper/%d$" % (c, c), ps, re.M), ps
+        assert re.search(r"^\s*0\s+%d\s+kernel\s+R\s+swapper/%d$" % (c, c), ps, re.M), ps
 
 
 def test_run_test_50_times(lucid):

@@ -19,5 +19,8 @@ void proc_remove(struct dentry *dentry);
 /* Boot (kernel/fs/proc/proc_misc.c): uptime, cpuinfo, meminfo, interrupts, and /proc/sys/kernel. */
 int proc_misc_init(void);
 extern struct dentry *proc_sys_kernel; /* the parent for sysctl files, e.g. ftrace_enabled */
+/* /proc's own lookup (kernel/fs/proc/base.c): the directories /proc/PID and /proc/self. */
+extern const struct inode_operations proc_root_inode_operations;
+void proc_root_set_operations(const struct inode_operations *iop);
 
 #endif

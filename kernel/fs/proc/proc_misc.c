@@ -137,6 +137,7 @@ int proc_misc_init(void)
 	struct dentry *sys = proc_mkdir("sys", NULL);
 
 	proc_sys_kernel = proc_mkdir("kernel", sys);
+	proc_root_set_operations(&proc_root_inode_operations);
 	if (!proc_sys_kernel || !proc_create("uptime", 0444, NULL, &uptime_fops) ||
 	    !proc_create("cpuinfo", 0444, NULL, &cpuinfo_fops) ||
 	    !proc_create("meminfo", 0444, NULL, &meminfo_fops) ||

@@ -16,6 +16,7 @@
 struct ps_row {
 	int pid, cpu;
 	char state;
+	bool user; /* a user process (it has an mm), not a kernel thread */
 	char comm[TASK_COMM_LEN];
 };
 
@@ -38,18 +39,20 @@ static int cmd_ps(int argc, char **argv)
 		rows[n].pid = t->pid;
 		rows[n].cpu = t->cpu;
 		rows[n].state = task_state_char(t->state);
+		rows[n].user = t->mm != NULL;
 		memcpy(rows[n].comm, t->comm, TASK_COMM_LEN);
 		n++;
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	int ret = printf("  PID CPU STATE COMM\n");
+	/* TYPE tells user processes from kernel threads (Linux's ps puts the latter in []). */
+	int ret = printf("  PID CPU TYPE   STATE COMM\n");
 	for (int i = 0; i < n && ret >= 0; i++)
-		ret = printf("%5d %3d %-5c %s\n", rows[i].pid, rows[i].cpu, rows[i].state,
-			     rows[i].comm);
+		ret = printf("%5d %3d %-6s %-5c %s\n", rows[i].pid, rows[i].cpu,
+			     rows[i].user ? "user" : "kernel", rows[i].state, rows[i].comm);
 	kfree(rows);
 	return ret < 0 ? write_error("ps", ret) : 0;
 }
-SHELL_CMD("ps", "list tasks: PID, CPU, STATE, COMM", cmd_ps);
+SHELL_CMD("ps", "list tasks: PID, CPU, TYPE (user or kernel), STATE, COMM", cmd_ps);
 
 /* Parses "1", "0.25", "2.5" as milliseconds; -1 if malformed. */
 static long parse_seconds_ms(const char *s)

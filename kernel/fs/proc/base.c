@@ -1,0 +1,497 @@
+/*
+ * /proc/PID and /proc/self: a directory for every task, user process or kernel thread, with
+ * Linux's stat, status, cmdline and maps (Linux: fs/proc/base.c, array.c, task_mmu.c).
+ *
+ * Tasks come and go far more often than files are read, so the directories are not made at
+ * fork and removed at exit: /proc's lookup makes one when a name is asked for and the task
+ * exists, and its revalidate drops it once the task is gone (pids are never reused, so a
+ * directory that names a live pid is the right one). "self" is made the same way for the task
+ * that looks it up, and dropped when another task asks: Lucid's VFS has no symbolic links yet,
+ * so /proc/self is a directory equal to /proc/<the reader's pid>, not a link to it.
+ *
+ * The files keep only the pid. Each read finds the task under task_list_lock and copies what it
+ * shows (its user memory too, for cmdline and maps) before the lock is dropped: do_exit() and
+ * exec take a process's mm away under that lock, so the pages cannot go while they are read.
+ */
+#include "kernel/fs/proc/proc_fs.h"
+#include "kernel/fs/vfs_internal.h"
+#include "kernel/fs/seq_file.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/mm.h"
+#include "kernel/sched/sched.h"
+#include "arch/x86_64/mmu.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+
+#define PROC_CMDLINE_MAX PAGE_SIZE /* argv bytes shown: enough for any command Lucid runs */
+#define PROC_MAPS_MAX 64 /* lines in maps: Lucid's processes have a handful */
+#define PF_KTHREAD 0x00200000 /* Linux's task flag for a kernel thread, shown in stat */
+#define SIGCHLD 17
+#define RLIM_INFINITY (~0UL)
+#define NICE_0_PRIO 100 /* stat's priority field is prio - 100, as Linux */
+#define SELF_NAME "self"
+#define CAP_FULL_SET ((1UL << 41) - 1) /* capabilities 0 to CAP_LAST_CAP (40) */
+
+/* What a file shows of a task, copied under task_list_lock. */
+struct proc_task {
+	int pid, tgid, ppid, pgrp, cpu, prio;
+	char state;
+	char comm[TASK_COMM_LEN];
+	bool kthread;
+	uint64_t nr_switches, sigpending, blocked, cpus_allowed;
+	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
+	unsigned long rss; /* pages mapped */
+	unsigned long vsize; /* bytes in its areas (maps's lines) */
+};
+
+struct proc_vma {
+	unsigned long start, end;
+	int flags; /* MMU_* */
+	const char *name; /* NULL, "[heap]", "[stack]", or the program's path */
+};
+
+/* The state letter Linux's /proc shows: a task that exited but is not yet reaped is a zombie. */
+static char proc_state(const struct task *t)
+{
+	return t->state & TASK_DEAD ? 'Z' : task_state_char(t->state);
+}
+
+static const char *state_name(char state)
+{
+	switch (state) {
+	case 'R':
+		return "R (running)";
+	case 'S':
+		return "S (sleeping)";
+	case 'D':
+		return "D (disk sleep)";
+	default:
+		return "Z (zombie)";
+	}
+}
+
+static struct task *find_task_locked(int pid)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid == pid)
+			return t;
+	}
+	return NULL;
+}
+
+static bool task_alive(int pid)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = find_task_locked(pid);
+	bool alive = t && !t->reaped;
+
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return alive;
+}
+
+/* The pages of [start, end) that are mapped, one run of equal flags at a time, into vmas. */
+static int walk_range(uint64_t *pgd, unsigned long start, unsigned long end, const char *name,
+		      struct proc_vma *vmas, int n, unsigned long *rss)
+{
+	for (unsigned long va = mmu_user_next_mapped(pgd, start, end);
+	     va < end && n < PROC_MAPS_MAX; va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, end)) {
+		int flags;
+
+		if (!mmu_user_page(pgd, va, &flags))
+			continue;
+		(*rss)++;
+		if (n && vmas[n - 1].end == va && vmas[n - 1].flags == flags &&
+		    vmas[n - 1].name == name) {
+			vmas[n - 1].end = va + PAGE_SIZE;
+			continue;
+		}
+		vmas[n++] = (struct proc_vma){va, va + PAGE_SIZE, flags, name};
+	}
+	return n;
+}
+
+static unsigned long vm_size(const struct proc_vma *vmas, int n)
+{
+	unsigned long size = 0;
+
+	for (int i = 0; i < n; i++)
+		size += vmas[i].end - vmas[i].start;
+	return size;
+}
+
+/*
+ * Lucid keeps no list of areas (kernel/mm/mm.h): the page tables are the record. The program's
+ * segments run from start_code to the heap, the heap is [start_brk, brk), anonymous mmaps lie
+ * below MMAP_BASE, the stack below STACK_TOP. The heap is shown whole, as Linux shows its VMA,
+ * though its pages come on demand.
+ */
+static int collect_vmas(struct proc_task *pt, struct proc_vma *vmas)
+{
+	struct mm_struct *mm = &pt->mm;
+	unsigned long heap_end = ALIGN_UP(mm->brk, PAGE_SIZE);
+	unsigned long rss = 0;
+	int n;
+
+	n = walk_range(mm->pgd, ALIGN_DOWN(mm->start_code, PAGE_SIZE), mm->start_brk, mm->exe_path,
+		       vmas, 0, &rss);
+	if (heap_end > mm->start_brk && n < PROC_MAPS_MAX)
+		vmas[n++] = (struct proc_vma){mm->start_brk, heap_end, MMU_WRITE, "[heap]"};
+	for (unsigned long va = mmu_user_next_mapped(mm->pgd, mm->start_brk, heap_end);
+	     va < heap_end; va = mmu_user_next_mapped(mm->pgd, va + PAGE_SIZE, heap_end))
+		rss++;
+	n = walk_range(mm->pgd, mm->mmap_base, MMAP_BASE, NULL, vmas, n, &rss);
+	n = walk_range(mm->pgd, mm->stack_low, STACK_TOP, "[stack]", vmas, n, &rss);
+	pt->rss = rss;
+	pt->vsize = vm_size(vmas, n);
+	return n;
+}
+
+/* Copies argv (its NUL-separated strings) out of the task's memory; returns the length. */
+static size_t copy_cmdline(const struct mm_struct *mm, char *buf)
+{
+	size_t len = 0;
+
+	for (unsigned long va = mm->arg_start; va < mm->arg_end && len < PROC_CMDLINE_MAX;) {
+		const char *page = mmu_user_page(mm->pgd, ALIGN_DOWN(va, PAGE_SIZE), NULL);
+		size_t chunk = MIN(ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE, mm->arg_end) - va;
+
+		chunk = MIN(chunk, PROC_CMDLINE_MAX - len);
+		if (!page)
+			break; /* the program unmapped its own stack: show what there is */
+		memcpy(buf + len, page + (va & (PAGE_SIZE - 1)), chunk);
+		len += chunk;
+		va += chunk;
+	}
+	return len;
+}
+
+/*
+ * Fills *pt (and, if wanted, the maps lines and cmdline) from the task called pid. -ESRCH if it
+ * is gone, as Linux's files answer once their process has been reaped.
+ */
+static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *nr_vmas,
+		    char *cmdline, size_t *cmdline_len)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = find_task_locked(pid);
+	int n = 0;
+
+	if (!t || t->reaped) {
+		spin_unlock_irqrestore(&task_list_lock, flags);
+		return -ESRCH;
+	}
+	memset(pt, 0, sizeof(*pt));
+	pt->pid = t->pid;
+	pt->tgid = t->tgid ? t->tgid : t->pid;
+	pt->ppid = t->ppid;
+	pt->pgrp = t->pgrp;
+	pt->cpu = t->cpu;
+	pt->prio = t->prio;
+	pt->state = proc_state(t);
+	memcpy(pt->comm, t->comm, TASK_COMM_LEN);
+	pt->comm[TASK_COMM_LEN - 1] = '\0';
+	pt->nr_switches = t->nr_switches;
+	pt->sigpending = t->sigpending;
+	pt->blocked = t->blocked;
+	/* Of the CPUs there are, as Linux's mask has a bit only for each possible CPU. */
+	pt->cpus_allowed = t->cpus_allowed & ((1ULL << num_online_cpus()) - 1);
+	pt->kthread = !t->mm;
+	if (t->mm) {
+		pt->mm = *t->mm;
+		if (vmas)
+			n = collect_vmas(pt, vmas);
+		if (cmdline)
+			*cmdline_len = copy_cmdline(t->mm, cmdline);
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (nr_vmas)
+		*nr_vmas = n;
+	return 0;
+}
+
+static int file_pid(struct seq_file *m)
+{
+	return (int)(long)m->private;
+}
+
+/* The 52 fields of proc(5)'s /proc/pid/stat; what Lucid does not count is 0. */
+static int stat_show(struct seq_file *m, void *v)
+{
+	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
+	struct proc_task pt;
+	int n, err;
+
+	(void)v;
+	if (!vmas)
+		return -ENOMEM;
+	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
+	kfree(vmas);
+	if (err)
+		return err;
+	const struct mm_struct *mm = &pt.mm;
+	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
+	seq_printf(m, "%d (%s) %c %d %d %d 0 -1 %u ", pt.pid, pt.comm, pt.state, pt.ppid, pt.pgrp,
+		   pt.pgrp, pt.kthread ? PF_KTHREAD : 0);
+	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
+	seq_puts(m, "0 0 0 0 0 0 0 0 ");
+	/* priority nice num_threads itrealvalue starttime vsize rss rsslim */
+	seq_printf(m, "%d 0 1 0 0 %lu %lu %lu ", pt.prio - NICE_0_PRIO, pt.vsize, pt.rss,
+		   RLIM_INFINITY);
+	/* startcode endcode startstack kstkesp kstkeip */
+	seq_printf(m, "%lu %lu %lu 0 0 ", mm->start_code, mm->end_code, mm->start_stack);
+	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
+	seq_printf(m, "%lu %lu 0 0 0 0 0 %d %d ", (unsigned long)pt.sigpending,
+		   (unsigned long)pt.blocked, SIGCHLD, pt.cpu);
+	/* rt_priority policy delayacct_blkio_ticks guest_time cguest_time */
+	seq_puts(m, "0 0 0 0 0 ");
+	/* start_data end_data start_brk arg_start arg_end env_start env_end exit_code */
+	seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu 0\n", mm->start_data, mm->end_data,
+		   mm->start_brk, mm->arg_start, mm->arg_end, mm->env_start, mm->env_end);
+	return 0;
+}
+
+/* "0-1,3": the CPUs of mask as ranges, as Linux's %*pbl prints a cpumask. */
+static void print_cpu_list(struct seq_file *m, uint64_t mask)
+{
+	const char *sep = "";
+
+	for (int c = 0; c < 64; c++) {
+		int last = c;
+
+		if (!(mask & (1ULL << c)))
+			continue;
+		while (last + 1 < 64 && (mask & (1ULL << (last + 1))))
+			last++;
+		if (last == c)
+			seq_printf(m, "%s%d", sep, c);
+		else
+			seq_printf(m, "%s%d-%d", sep, c, last);
+		sep = ",";
+		c = last;
+	}
+	seq_putc(m, '\n');
+}
+
+static void status_kb(struct seq_file *m, const char *name, unsigned long bytes)
+{
+	seq_printf(m, "%s:\t%8lu kB\n", name, bytes / 1024);
+}
+
+/* The lines of Linux 6.1's status that ps (procps, busybox) and people read. */
+static int status_show(struct seq_file *m, void *v)
+{
+	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
+	struct proc_task pt;
+	int n, err;
+
+	(void)v;
+	if (!vmas)
+		return -ENOMEM;
+	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
+	if (err) {
+		kfree(vmas);
+		return err;
+	}
+	seq_printf(m, "Name:\t%s\nUmask:\t0022\nState:\t%s\n", pt.comm, state_name(pt.state));
+	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", pt.tgid, pt.pid,
+		   pt.ppid);
+	seq_puts(m, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t64\nGroups:\t \n");
+	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", pt.tgid, pt.pid,
+		   pt.pgrp, pt.pgrp);
+	if (!pt.kthread) {
+		unsigned long size = vm_size(vmas, n), stk = 0, exe = 0;
+
+		for (int i = 0; i < n; i++) {
+			if (vmas[i].name && strcmp(vmas[i].name, "[stack]") == 0)
+				stk += vmas[i].end - vmas[i].start;
+			else if (vmas[i].flags & MMU_EXEC)
+				exe += vmas[i].end - vmas[i].start;
+		}
+		status_kb(m, "VmPeak", size);
+		status_kb(m, "VmSize", size);
+		status_kb(m, "VmLck", 0);
+		status_kb(m, "VmPin", 0);
+		status_kb(m, "VmHWM", pt.rss * PAGE_SIZE);
+		status_kb(m, "VmRSS", pt.rss * PAGE_SIZE);
+		status_kb(m, "RssAnon", pt.rss * PAGE_SIZE);
+		status_kb(m, "RssFile", 0);
+		status_kb(m, "RssShmem", 0);
+		status_kb(m, "VmData", size - stk - exe);
+		status_kb(m, "VmStk", stk);
+		status_kb(m, "VmExe", exe);
+		status_kb(m, "VmLib", 0);
+		status_kb(m, "VmPTE", 0);
+		status_kb(m, "VmSwap", 0);
+		status_kb(m, "HugetlbPages", 0);
+		seq_puts(m, "CoreDumping:\t0\nTHP_enabled:\t1\n");
+	}
+	kfree(vmas);
+	seq_puts(m, "Threads:\t1\nSigQ:\t0/0\n");
+	seq_printf(m, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n",
+		   (unsigned long)pt.sigpending, (unsigned long)pt.sigpending,
+		   (unsigned long)pt.blocked);
+	seq_puts(m, "SigIgn:\t0000000000000000\nSigCgt:\t0000000000000000\n");
+	/* Everyone is root with every capability (Linux 6.1's CAP_LAST_CAP: 41 bits). */
+	seq_printf(m, "CapInh:\t%016lx\nCapPrm:\t%016lx\nCapEff:\t%016lx\nCapBnd:\t%016lx\n", 0UL,
+		   CAP_FULL_SET, CAP_FULL_SET, CAP_FULL_SET);
+	seq_puts(m,
+		 "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n");
+	seq_printf(m, "Cpus_allowed:\t%lx\nCpus_allowed_list:\t", (unsigned long)pt.cpus_allowed);
+	print_cpu_list(m, pt.cpus_allowed);
+	seq_printf(m, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t0\n",
+		   (unsigned long)pt.nr_switches);
+	return 0;
+}
+
+/* argv as the process holds it, its strings NUL-separated; empty for a kernel thread. */
+static int cmdline_show(struct seq_file *m, void *v)
+{
+	char *buf = kmalloc(PROC_CMDLINE_MAX);
+	struct proc_task pt;
+	size_t len = 0;
+	int err;
+
+	(void)v;
+	if (!buf)
+		return -ENOMEM;
+	err = snapshot(file_pid(m), &pt, NULL, NULL, buf, &len);
+	if (!err)
+		seq_write(m, buf, len);
+	kfree(buf);
+	return err;
+}
+
+/* Linux pads a line to this width, then a space and the path (fs/proc/task_mmu.c's seq_pad). */
+#define MAPS_NAME_COLUMN (25 + 6 * (int)sizeof(void *) - 1)
+
+static int maps_show(struct seq_file *m, void *v)
+{
+	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
+	struct proc_task pt;
+	int n, err;
+
+	(void)v;
+	if (!vmas)
+		return -ENOMEM;
+	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
+	for (int i = 0; !err && i < n; i++) {
+		const struct proc_vma *a = &vmas[i];
+		char head[MAPS_NAME_COLUMN + 1];
+		/* Lucid's files have no device numbers and its segments no recorded offsets. */
+		int len = snprintf(head, sizeof(head), "%08lx-%08lx r%c%cp %08lx %02x:%02x %lu ",
+				   a->start, a->end, a->flags & MMU_WRITE ? 'w' : '-',
+				   a->flags & MMU_EXEC ? 'x' : '-', 0UL, 0, 0, 0UL);
+
+		seq_puts(m, head);
+		if (a->name && a->name[0])
+			seq_printf(m, "%*s %s", MAX(MAPS_NAME_COLUMN - len, 0), "", a->name);
+		seq_putc(m, '\n');
+	}
+	kfree(vmas);
+	return err;
+}
+
+#define PID_FILE(name)                                                   \
+	static int name##_open(struct inode *inode, struct file *file)   \
+	{                                                                \
+		return single_open(file, name##_show, inode->i_private); \
+	}                                                                \
+	static const struct file_operations proc_pid_##name##_fops = {   \
+		.open = name##_open,                                     \
+		.read = seq_read,                                        \
+		.llseek = seq_lseek,                                     \
+		.release = single_release,                               \
+	}
+
+PID_FILE(stat);
+PID_FILE(status);
+PID_FILE(cmdline);
+PID_FILE(maps);
+
+static const struct {
+	const char *name;
+	const struct file_operations *fops;
+} pid_files[] = {
+	{"cmdline", &proc_pid_cmdline_fops},
+	{"maps", &proc_pid_maps_fops},
+	{"stat", &proc_pid_stat_fops},
+	{"status", &proc_pid_status_fops},
+};
+
+static int dentry_pid(const struct dentry *dentry)
+{
+	return (int)(long)dentry->d_inode->i_private;
+}
+
+/* The name a lookup asked for: a live pid, or "self"; 0 if neither. */
+static int name_to_pid(const char *name)
+{
+	int pid;
+
+	if (strcmp(name, SELF_NAME) == 0)
+		return current->pid;
+	if (name[0] < '1' || name[0] > '9' || kstrtoint(name, 10, &pid) || !task_alive(pid))
+		return 0;
+	return pid;
+}
+
+static bool proc_root_revalidate(struct dentry *dentry);
+
+/*
+ * The directories of tasks that are gone leave /proc here, at the next lookup of a new name,
+ * so that reading many pids' files once each does not keep them all.
+ */
+static void prune_dead(struct dentry *root)
+{
+	struct dentry *d, *next;
+
+	list_for_each_entry_safe(d, next, &root->d_subdirs, d_child)
+	{
+		if (d->d_inode && !proc_root_revalidate(d))
+			d_kill_tree(d, 0);
+	}
+}
+
+/* Makes /proc/<name> for the task pid: the directory, and its files holding the pid. */
+static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
+{
+	int pid = name_to_pid(dentry->d_name);
+	struct inode *inode;
+
+	(void)dir;
+	prune_dead(dentry->d_parent);
+	if (!pid)
+		return -ENOENT;
+	inode = new_inode(S_IFDIR | 0555);
+	if (!inode)
+		return -ENOMEM;
+	inode->i_private = (void *)(long)pid;
+	dget(dentry); /* the tree's reference, as d_add's callers give it */
+	d_add(dentry, inode);
+	for (size_t i = 0; i < ARRAY_SIZE(pid_files); i++) {
+		if (!proc_create_data(pid_files[i].name, 0444, dentry, pid_files[i].fops,
+				      inode->i_private)) {
+			d_kill_tree(dentry, S_DEAD);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* A cached /proc/PID stays while its task does; /proc/self while the same task asks. */
+static bool proc_root_revalidate(struct dentry *dentry)
+{
+	int pid = dentry_pid(dentry);
+
+	return !pid || name_to_pid(dentry->d_name) == pid; /* !pid: a file of /proc's own */
+}
+
+const struct inode_operations proc_root_inode_operations = {
+	.lookup = proc_root_lookup,
+	.revalidate = proc_root_revalidate,
+};
