@@ -15,7 +15,8 @@
  *
  * Waits are bounded: a request the device does not answer in P9_TIMEOUT_MS fails with -EIO.
  * Its slot is then "lost" (the device may still write into it) and comes back only if the
- * device ever answers.
+ * device ever answers. Waiting for a free slot is bounded the same way, and once every slot
+ * is lost, every request fails at once with -EIO instead of waiting for ever.
  */
 #include "kernel/fs/9p/client.h"
 #include "kernel/mm/kmalloc.h"
@@ -23,6 +24,9 @@
 #include "kernel/sched/sched.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+
+/* The smallest msize worth a session: a page, room for a directory entry and a path. */
+#define P9_MIN_MSIZE 4096
 
 struct p9_client *p9_client_create(const struct p9_trans *trans)
 {
@@ -60,10 +64,12 @@ uint32_t p9_fid_alloc(struct p9_client *c)
 	return fid;
 }
 
-static struct p9_req *try_get_req(struct p9_client *c)
+/* A free slot, or NULL; *all_lost says whether every slot is lost to a silent device. */
+static struct p9_req *try_get_req_lost(struct p9_client *c, bool *all_lost)
 {
 	unsigned long irq = spin_lock_irqsave(&c->lock);
 	struct p9_req *found = NULL;
+	int lost = 0;
 
 	for (int i = 0; i < P9_MAX_REQS && !found; i++) {
 		if (!c->reqs[i].busy) {
@@ -71,9 +77,40 @@ static struct p9_req *try_get_req(struct p9_client *c)
 			found->busy = true;
 			found->done = false;
 		}
+		lost += c->reqs[i].lost;
 	}
 	spin_unlock_irqrestore(&c->lock, irq);
+	*all_lost = lost == P9_MAX_REQS;
 	return found;
+}
+
+static struct p9_req *try_get_req(struct p9_client *c)
+{
+	bool all_lost;
+
+	return try_get_req_lost(c, &all_lost);
+}
+
+/*
+ * A free slot, sleeping until one is put back. Bounded as requests are: if every slot is
+ * lost to a device that stopped answering, none will come back, so -EIO at once, and after
+ * P9_TIMEOUT_MS of waiting, -EIO too.
+ */
+static int get_req(struct p9_client *c, struct p9_req **reqp)
+{
+	struct wait_queue_entry w = {0};
+	long left = P9_TIMEOUT_MS;
+	bool all_lost = false;
+
+	for (;;) {
+		prepare_to_wait(&c->req_wq, &w, TASK_UNINTERRUPTIBLE);
+		*reqp = try_get_req_lost(c, &all_lost);
+		if (*reqp || all_lost || left <= 0)
+			break;
+		left = schedule_timeout(left);
+	}
+	finish_wait(&c->req_wq, &w);
+	return *reqp ? 0 : -EIO;
 }
 
 void p9_req_put(struct p9_client *c, struct p9_req *req)
@@ -168,7 +205,9 @@ int p9_rpc(struct p9_client *c, struct p9_req **reqp, uint8_t type, const char *
 	va_list ap;
 	int err;
 
-	wait_event(&c->req_wq, (req = try_get_req(c)) != NULL);
+	err = get_req(c, &req);
+	if (err)
+		return err;
 	va_start(ap, rfmt);
 	err = rpc_send(c, req, type, tfmt, &ap);
 	if (!err)
@@ -188,8 +227,8 @@ int p9_rpc_send(struct p9_client *c, struct p9_req **reqp, bool may_wait, uint8_
 
 	if (!req && !may_wait)
 		return -EAGAIN;
-	if (!req)
-		wait_event(&c->req_wq, (req = try_get_req(c)) != NULL);
+	if (!req && get_req(c, &req))
+		return -EIO;
 	va_start(ap, tfmt);
 	err = rpc_send(c, req, type, tfmt, &ap);
 	va_end(ap);
@@ -231,7 +270,7 @@ int p9_client_version(struct p9_client *c)
 	if (version.len != strlen(P9_VERSION) || memcmp(version.s, P9_VERSION, version.len)) {
 		printk(KERN_ERR "9p: the server does not speak %s\n", P9_VERSION);
 		err = -EIO;
-	} else if (msize < 4096 || msize > c->msize)
+	} else if (msize < P9_MIN_MSIZE || msize > c->msize)
 		err = -EIO;
 	else
 		c->msize = msize;

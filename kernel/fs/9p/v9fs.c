@@ -298,6 +298,12 @@ static void v9fs_evict(struct inode *inode)
 }
 
 /*
+ * Treaddirs one listing may take: each brings at least one entry, and msize holds hundreds, so
+ * this is millions of names, more than any host directory a student shares.
+ */
+#define V9FS_READDIR_MAX_ROUNDS 65536
+
+/*
  * Brings a directory's children in line with the host's listing: adds the names we did not
  * have, drops those the host no longer has (and nobody here holds).
  */
@@ -308,11 +314,15 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 	uint64_t offset = 0, start;
 	int r = 0;
 
-	for (;;) {
+	for (unsigned int round = 0;; round++) {
 		const uint8_t *data;
 		struct p9_req *req;
 		struct p9_dirent de;
 		uint32_t count, pos = 0;
+
+		/* Offsets that come round again (A, B, A...) would list for ever: a bound. */
+		if (round == V9FS_READDIR_MAX_ROUNDS)
+			return -EIO;
 		int err = p9_rpc(c, &req, P9_TREADDIR, "dqd", "D", fid, offset,
 				 c->msize - P9_READDIRHDRSZ, &count, &data);
 
