@@ -17,6 +17,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/sched/wait.h"
+#include "kernel/drivers/random.h"
 
 #define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
@@ -163,9 +164,8 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 }
 
 /*
- * getrandom: bytes from a xorshift generator seeded by the TSC. No entropy pool yet: enough for
- * hash seeds and canaries in a teaching kernel, not for keys. GRND_NONBLOCK and GRND_RANDOM are
- * accepted; nothing ever blocks.
+ * getrandom: get_random_bytes() (kernel/drivers/random.c), a chunk at a time into the user's
+ * buffer. GRND_NONBLOCK and GRND_RANDOM are accepted; nothing ever blocks.
  */
 #define GRND_NONBLOCK 0x0001
 #define GRND_RANDOM 0x0002
@@ -175,7 +175,6 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 {
 	uint8_t chunk[GETRANDOM_CHUNK];
-	uint64_t x = rdtsc() | 1;
 	size_t done = 0;
 
 	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
@@ -185,12 +184,7 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 	while (done < count) {
 		size_t n = MIN(count - done, sizeof(chunk));
 
-		for (size_t i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			chunk[i] = (uint8_t)(x >> 32);
-		}
+		get_random_bytes(chunk, n);
 		if (copy_to_user(buf + done, chunk, n))
 			return done ? (long)done : -EFAULT;
 		done += n;

@@ -25,6 +25,10 @@ long ksys_write(unsigned int fd, const char __user *buf, size_t count);
 long sys_readv(unsigned long fd, const void __user *vec, unsigned long vlen);
 long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long ksys_pread64(unsigned int fd, char __user *buf, size_t count, long pos);
+long ksys_pwrite64(unsigned int fd, const char __user *buf, size_t count, long pos);
+long sys_pread64(unsigned int fd, char __user *buf, size_t count, long pos);
+long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, long pos);
 
 /* kernel/fs/open.c */
 struct stat;
@@ -49,6 +53,13 @@ long sys_newlstat(const char __user *filename, struct stat __user *statbuf);
 long sys_newfstat(unsigned int fd, struct stat __user *statbuf);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode);
+long sys_unlinkat(int dfd, const char __user *pathname, int flag);
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
+		  const char __user *newname);
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
+		   const char __user *newname, unsigned int flags);
+long sys_umask(int mask);
 
 /* kernel/fs/readdir.c */
 long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count);

@@ -45,6 +45,16 @@ int main(void)
 	check("getcwd", syscall(SYS_getcwd, UNMAPPED, 100));
 	check("mkdir", syscall(SYS_mkdir, UNMAPPED, 0755));
 	check("rename", syscall(SYS_rename, "/tmp", UNMAPPED));
+	long zero = syscall(SYS_open, "/dev/zero", 0); /* never waits, as the console would */
+
+	check("pread64", syscall(SYS_pread64, zero, KERNEL_DIRECT_MAP, 5, 0));
+	check("pwrite64", syscall(SYS_pwrite64, 1, UNMAPPED, 5, 0));
+	check("readv base", syscall(SYS_readv, zero, bad_iov, 1));
+	check("mkdirat", syscall(SYS_mkdirat, -100, UNMAPPED, 0755));
+	check("unlinkat", syscall(SYS_unlinkat, -100, KERNEL_DIRECT_MAP, 0));
+	check("renameat", syscall(SYS_renameat, -100, UNMAPPED, -100, "/tmp/x"));
+	check("renameat2", syscall(SYS_renameat2, -100, "/tmp", -100, NONCANONICAL, 0));
+	check("newfstatat buf", syscall(SYS_newfstatat, -100, "/", UNMAPPED, 0));
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;

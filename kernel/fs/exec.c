@@ -230,6 +230,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (old_fpu)
 		fpu_free(old_fpu);
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
+	vfs_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
 	if (args) {
 		free_pages(args[0], ARG_PAGES);
 		free_pages(args[1], ARG_PAGES);

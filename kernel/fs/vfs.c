@@ -63,7 +63,12 @@ static int do_open(const char *pathname, int flags, umode_t mode)
 			return err;
 		}
 	}
+	/* Linux keeps none of the flags that only mattered for the open itself (tracefs's open
+	 * looked at O_TRUNC above). */
+	file->f_flags &= ~(unsigned int)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC);
 	fs->fd[fd] = file;
+	if (flags & O_CLOEXEC)
+		fs->close_on_exec |= 1UL << fd;
 	return fd;
 }
 
@@ -124,6 +129,86 @@ ssize_t vfs_write(int fd, const void *buf, size_t count)
 
 	vfs_lock();
 	ret = vfs_block(fget(fd), do_write, fd, (void *)buf, count);
+	vfs_unlock();
+	return ret;
+}
+
+/*
+ * pread and pwrite: a read or write at pos, leaving f_pos alone. Only a file that has positions
+ * may (Linux's FMODE_PREAD): a pipe, or trace_pipe, answers -ESPIPE. They never wait: a file
+ * with positions has its data at hand.
+ */
+static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool write)
+{
+	struct file *file = fget(fd);
+
+	if (pos < 0)
+		return -EINVAL;
+	if (!file)
+		return -EBADF;
+	/* A directory has positions (lseek rewinds it) though ramfs gives it no llseek. */
+	if (!S_ISDIR(file->f_inode->i_mode) &&
+	    (!file->f_op || !file->f_op->llseek || file->f_op->llseek == no_llseek))
+		return -ESPIPE;
+	if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+		return -EBADF;
+	if (!write && S_ISDIR(file->f_inode->i_mode))
+		return -EISDIR;
+	if (file->f_inode->i_flags & S_DEAD)
+		return -EIO;
+	if (write ? !file->f_op->write : !file->f_op->read)
+		return -EINVAL;
+	count = MIN(count, MAX_RW_COUNT);
+	return write ? file->f_op->write(file, buf, count, &pos)
+		     : file->f_op->read(file, buf, count, &pos);
+}
+
+ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = do_pread_pwrite(fd, buf, count, pos, false);
+	vfs_unlock();
+	return ret;
+}
+
+ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = do_pread_pwrite(fd, (void *)buf, count, pos, true);
+	vfs_unlock();
+	return ret;
+}
+
+/* The flags fcntl(F_SETFL) may change (Linux's SETFL_MASK, less what Lucid lacks). */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK)
+
+int vfs_getfl(int fd)
+{
+	struct file *file;
+	int ret;
+
+	vfs_lock();
+	file = fget(fd);
+	ret = file ? (int)file->f_flags : -EBADF;
+	vfs_unlock();
+	return ret;
+}
+
+int vfs_setfl(int fd, unsigned int flags)
+{
+	struct file *file;
+	int ret = 0;
+
+	vfs_lock();
+	file = fget(fd);
+	if (file)
+		file->f_flags = (flags & SETFL_MASK) | (file->f_flags & ~SETFL_MASK);
+	else
+		ret = -EBADF;
 	vfs_unlock();
 	return ret;
 }
@@ -447,6 +532,28 @@ int vfs_chdir(const char *pathname)
 static int do_getcwd(char *buf, size_t size)
 {
 	return d_path(&current_fs()->cwd, buf, size);
+}
+
+/* The base of the *at() system calls: the absolute name of the directory open at fd. */
+static int do_fd_dirpath(int fd, char *buf, size_t size)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	if (!S_ISDIR(file->f_inode->i_mode))
+		return -ENOTDIR;
+	return d_path(&file->f_path, buf, size);
+}
+
+int vfs_fd_dirpath(int fd, char *buf, size_t size)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_fd_dirpath(fd, buf, size);
+	vfs_unlock();
+	return ret;
 }
 
 int vfs_getcwd(char *buf, size_t size)

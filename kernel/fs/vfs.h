@@ -56,7 +56,9 @@ typedef unsigned int fmode_t;
 #define O_TRUNC 00001000
 #define O_APPEND 00002000
 #define O_NONBLOCK 00004000
+#define O_LARGEFILE 00100000 /* always set by open on 64-bit Linux: F_GETFL shows it */
 #define O_DIRECTORY 00200000
+#define O_CLOEXEC 02000000 /* not a file flag: the descriptor's close-on-exec bit */
 
 #define SEEK_SET 0
 #define SEEK_CUR 1
@@ -200,7 +202,11 @@ static inline struct inode *file_inode(const struct file *file)
 struct fs_context {
 	struct path cwd;
 	struct file *fd[NR_OPEN_DEFAULT];
+	/* Bit n: descriptor n is closed by execve (FD_CLOEXEC), Linux's fdtable close_on_exec. */
+	unsigned long close_on_exec;
+	umode_t umask; /* cleared from the mode of every file and directory made (umask(2)) */
 };
+_Static_assert(NR_OPEN_DEFAULT <= sizeof(unsigned long) * 8, "close_on_exec has a bit per fd");
 
 /* What vfs_stat() tells about a file. */
 struct kstat {
@@ -234,6 +240,15 @@ int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
 loff_t vfs_lseek(int fd, loff_t offset, int whence);
+/* pread/pwrite: at pos, f_pos untouched; -ESPIPE for a file without positions (a pipe). */
+ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos);
+ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos);
+/* fcntl's F_GETFL/F_SETFL (only O_APPEND and O_NONBLOCK change) and FD_CLOEXEC. */
+int vfs_getfl(int fd);
+int vfs_setfl(int fd, unsigned int flags);
+int vfs_get_cloexec(int fd); /* 1, 0, or -EBADF */
+int vfs_set_cloexec(int fd, bool on);
+void vfs_close_on_exec(void); /* execve: closes every descriptor marked close-on-exec */
 int vfs_dup(int oldfd);
 int vfs_dup2(int oldfd, int newfd);
 /* 1: *de filled; 0: end of directory. "." and ".." come first, as on Linux: ls hides them. */
@@ -249,6 +264,8 @@ int vfs_unlink(const char *pathname);
 int vfs_rename(const char *oldpath, const char *newpath);
 int vfs_chdir(const char *pathname);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
+/* The absolute name of the directory open at fd (-ENOTDIR if not one), for the *at() calls. */
+int vfs_fd_dirpath(int fd, char *buf, size_t size);
 int vfs_mount(const char *fstype, const char *dir);
 /* mount(2) with a source: the device, or for 9p the mount tag ("host"); NULL for none. */
 int vfs_mount_source(const char *fstype, const char *source, const char *dir);
@@ -257,6 +274,8 @@ int vfs_umount(const char *dir);
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
 /* A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). */
 int vfs_pipe(int fds[2]);
+/* pipe2: flags O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors). */
+int vfs_pipe2(int fds[2], int flags);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 
