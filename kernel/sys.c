@@ -18,6 +18,9 @@
 #include "kernel/fs/vfs.h"
 #include "kernel/sched/wait.h"
 #include "kernel/drivers/random.h"
+#include "kernel/sched/time.h"
+#include "kernel/mm/page_alloc.h"
+#include "arch/x86_64/mmu.h"
 
 #define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
@@ -248,4 +251,72 @@ long sys_pause(void)
 	}
 	set_current_state(TASK_RUNNING);
 	return -EINTR;
+}
+
+/* Linux's struct sysinfo on x86_64 (include/uapi/linux/sysinfo.h): 112 bytes. */
+struct sysinfo {
+	long uptime;		 /* seconds since boot */
+	unsigned long loads[3];	 /* 1, 5 and 15 minute load averages, << SI_LOAD_SHIFT */
+	unsigned long totalram;	 /* in mem_unit units */
+	unsigned long freeram;
+	unsigned long sharedram;
+	unsigned long bufferram;
+	unsigned long totalswap;
+	unsigned long freeswap;
+	unsigned short procs;	 /* tasks: processes and kernel threads, as Linux's nr_threads */
+	unsigned short pad;
+	unsigned long totalhigh; /* high memory: none on 64-bit */
+	unsigned long freehigh;
+	unsigned int mem_unit;
+	char _f[20 - 2 * sizeof(long) - sizeof(int)];
+};
+_Static_assert(sizeof(struct sysinfo) == 112, "struct sysinfo is Linux's x86_64 layout");
+
+
+/* Tasks alive now (not yet dead), kernel threads included. */
+static unsigned int nr_threads(void)
+{
+	struct task *t;
+	unsigned int n = 0;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (READ_ONCE(t->state) != TASK_DEAD)
+			n++;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return n;
+}
+
+/*
+ * sysinfo: uptime, memory and the number of tasks. Lucid keeps no load average (the loads are
+ * 0), no shared or buffer memory apart from the rest, and no swap; the page cache is counted
+ * as used, as ramfs's pages cannot be dropped.
+ */
+long sys_sysinfo(void __user *info)
+{
+	struct sysinfo si;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (long)((ktime_get_ns() + NSEC_PER_SEC - 1) / NSEC_PER_SEC); /* Linux rounds up */
+	si.totalram = nr_total_pages() * PAGE_SIZE;
+	si.freeram = nr_free_pages() * PAGE_SIZE;
+	si.procs = (unsigned short)MIN(nr_threads(), 0xffffU);
+	si.mem_unit = 1;
+	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/*
+ * rseq (restartable sequences) is a Linux option (CONFIG_RSEQ) Lucid does not have; its answer
+ * is then ENOSYS, and glibc, which tries it at every start, goes on without. A table entry of
+ * its own, so that it is not named as missing in the log each boot.
+ */
+long sys_rseq(void __user *rseq, uint32_t rseq_len, int flags, uint32_t sig)
+{
+	(void)rseq;
+	(void)rseq_len;
+	(void)flags;
+	(void)sig;
+	return -ENOSYS;
 }

@@ -83,6 +83,8 @@ long sys_set_robust_list(void __user *head, size_t len);
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim);
 long sys_sched_yield(void);
+long sys_sysinfo(void __user *info);
+long sys_rseq(void __user *rseq, uint32_t rseq_len, int flags, uint32_t sig);
 long sys_pause(void);
 
 /* kernel/sched/sys_time.c */

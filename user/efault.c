@@ -55,6 +55,7 @@ int main(void)
 	check("renameat", syscall(SYS_renameat, -100, UNMAPPED, -100, "/tmp/x"));
 	check("renameat2", syscall(SYS_renameat2, -100, "/tmp", -100, NONCANONICAL, 0));
 	check("newfstatat buf", syscall(SYS_newfstatat, -100, "/", UNMAPPED, 0));
+	check("sysinfo", syscall(SYS_sysinfo, KERNEL_DIRECT_MAP));
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;

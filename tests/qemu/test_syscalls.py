@@ -66,3 +66,15 @@ def test_memory_devices(lucid):
 def test_mprotect_map_fixed_partial_munmap(lucid):
     # W^X until mprotect asks, PROT_NONE, MAP_FIXED(_NOREPLACE), holes punched by munmap.
     same_as_linux(lucid, "mprot")
+
+
+def test_sysinfo_uname_rseq(lucid):
+    same_as_linux(lucid, "sysinfo")
+    # The figures are Lucid's own: the memory is the free-page count's, the tasks are alive.
+    out = lucid.run("sysinfo -v")
+    m = re.search(r"uptime=(\d+) totalram=(\d+) freeram=(\d+) procs=(\d+) loads=0,0,0\n", out)
+    assert m, out
+    assert int(m.group(3)) < int(m.group(2)) and int(m.group(4)) >= 2, out
+    # rseq: Linux's answer without CONFIG_RSEQ, and not a "not implemented" line in the log.
+    assert "rseq: -1 Function not implemented\n" in out, out
+    assert "(rseq) is not implemented" not in lucid.run("dmesg")
