@@ -255,15 +255,15 @@ long sys_pause(void)
 
 /* Linux's struct sysinfo on x86_64 (include/uapi/linux/sysinfo.h): 112 bytes. */
 struct sysinfo {
-	long uptime;		 /* seconds since boot */
-	unsigned long loads[3];	 /* 1, 5 and 15 minute load averages, << SI_LOAD_SHIFT */
-	unsigned long totalram;	 /* in mem_unit units */
+	long uptime; /* seconds since boot */
+	unsigned long loads[3]; /* 1, 5 and 15 minute load averages, << SI_LOAD_SHIFT */
+	unsigned long totalram; /* in mem_unit units */
 	unsigned long freeram;
 	unsigned long sharedram;
 	unsigned long bufferram;
 	unsigned long totalswap;
 	unsigned long freeswap;
-	unsigned short procs;	 /* tasks: processes and kernel threads, as Linux's nr_threads */
+	unsigned short procs; /* tasks: processes and kernel threads, as Linux's nr_threads */
 	unsigned short pad;
 	unsigned long totalhigh; /* high memory: none on 64-bit */
 	unsigned long freehigh;
@@ -271,7 +271,6 @@ struct sysinfo {
 	char _f[20 - 2 * sizeof(long) - sizeof(int)];
 };
 _Static_assert(sizeof(struct sysinfo) == 112, "struct sysinfo is Linux's x86_64 layout");
-
 
 /* Tasks alive now (not yet dead), kernel threads included. */
 static unsigned int nr_threads(void)
@@ -299,7 +298,8 @@ long sys_sysinfo(void __user *info)
 	struct sysinfo si;
 
 	memset(&si, 0, sizeof(si));
-	si.uptime = (long)((ktime_get_ns() + NSEC_PER_SEC - 1) / NSEC_PER_SEC); /* Linux rounds up */
+	si.uptime =
+		(long)((ktime_get_ns() + NSEC_PER_SEC - 1) / NSEC_PER_SEC); /* Linux rounds up */
 	si.totalram = nr_total_pages() * PAGE_SIZE;
 	si.freeram = nr_free_pages() * PAGE_SIZE;
 	si.procs = (unsigned short)MIN(nr_threads(), 0xffffU);
