@@ -60,6 +60,9 @@ long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
 long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
 		   const char __user *newname, unsigned int flags);
 long sys_umask(int mask);
+long sys_chmod(const char __user *filename, umode_t mode);
+long sys_fchmod(unsigned int fd, umode_t mode);
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode);
 
 /* kernel/fs/readdir.c */
 long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count);

@@ -56,6 +56,8 @@ int main(void)
 	check("renameat2", syscall(SYS_renameat2, -100, "/tmp", -100, NONCANONICAL, 0));
 	check("newfstatat buf", syscall(SYS_newfstatat, -100, "/", UNMAPPED, 0));
 	check("sysinfo", syscall(SYS_sysinfo, KERNEL_DIRECT_MAP));
+	check("chmod", syscall(SYS_chmod, UNMAPPED, 0644));
+	check("fchmodat", syscall(SYS_fchmodat, -100, KERNEL_DIRECT_MAP, 0644));
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;

@@ -1,6 +1,6 @@
 /*
  * The file system calls beyond the basics (issue 15 item 6): pread64/pwrite64/readv, the open
- * and fcntl flags (O_APPEND, O_NONBLOCK, O_CLOEXEC across execve, F_GETFL/F_SETFL), umask and
+ * and fcntl flags (O_APPEND, O_NONBLOCK, O_CLOEXEC across execve, F_GETFL/F_SETFL), chmod, umask and
  * the *at() calls relative to a directory descriptor. Every step prints what it got and the
  * test compares the whole output with what the same binary prints on Linux
  * (tests/qemu/test_syscalls.py runs both).
@@ -199,6 +199,26 @@ static void mode_of(const char *what, const char *path)
 		printf("%s: 0%o\n", what, st.st_mode & 07777);
 }
 
+static void chmod_group(void)
+{
+	int fd = open("data", O_RDONLY);
+
+	step("chmod", chmod("data", 0600));
+	mode_of("after chmod", "data");
+	step("chmod type bits", chmod("data", S_IFDIR | 04751));
+	mode_of("after chmod type bits", "data");
+	step("fchmod", fchmod(fd, 0444));
+	mode_of("after fchmod", "data");
+	step("fchmod bad fd", fchmod(99, 0644));
+	step("fchmodat", fchmodat(AT_FDCWD, "data", 0640, 0));
+	mode_of("after fchmodat", "data");
+	step("chmod missing", chmod("missing", 0644));
+	step("chmod dir", chmod(".", 0700));
+	mode_of("dir after chmod", ".");
+	step("chmod dir back", chmod(".", 0755));
+	close(fd);
+}
+
 static void umask_group(void)
 {
 	step("umask", umask(027));
@@ -273,6 +293,7 @@ int main(int argc, char **argv)
 	rw_group();
 	flags_group();
 	cloexec_group(argv[0]);
+	chmod_group();
 	umask_group();
 	at_group();
 	unlink("data");

@@ -276,6 +276,28 @@ long sys_rename(const char __user *oldname, const char __user *newname)
 	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
 }
 
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode)
+{
+	long err;
+	char *name = getname_at(dfd, filename, &err);
+
+	if (!name)
+		return err;
+	err = vfs_chmod(name, mode);
+	putname(name);
+	return err;
+}
+
+long sys_chmod(const char __user *filename, umode_t mode)
+{
+	return sys_fchmodat(AT_FDCWD, filename, mode);
+}
+
+long sys_fchmod(unsigned int fd, umode_t mode)
+{
+	return vfs_fchmod((int)fd, mode);
+}
+
 /* umask: the mode bits new files and directories go without; returns the old mask. */
 long sys_umask(int mask)
 {

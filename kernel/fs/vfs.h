@@ -74,6 +74,7 @@ typedef unsigned int fmode_t;
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
+#define S_IALLUGO 07777 /* what chmod may change: permissions, setuid, setgid, sticky */
 #define S_IRUGO 00444
 #define S_IWUGO 00222
 
@@ -255,6 +256,8 @@ int vfs_dup2(int oldfd, int newfd);
 int vfs_readdir(int fd, struct dirent *de);
 int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
+int vfs_chmod(const char *pathname, umode_t mode);
+int vfs_fchmod(int fd, umode_t mode);
 int vfs_truncate(const char *pathname, loff_t length);
 int vfs_ftruncate(int fd, loff_t length);
 int vfs_fsync(int fd);
