@@ -63,6 +63,11 @@ long sys_umask(int mask);
 long sys_chmod(const char __user *filename, umode_t mode);
 long sys_fchmod(unsigned int fd, umode_t mode);
 long sys_fchmodat(int dfd, const char __user *filename, umode_t mode);
+long sys_truncate(const char __user *path, long length);
+long sys_ftruncate(unsigned int fd, unsigned long length);
+struct timespec64;
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec64 __user *utimes,
+		   int flags);
 
 /* kernel/fs/readdir.c */
 long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count);

@@ -58,6 +58,9 @@ int main(void)
 	check("sysinfo", syscall(SYS_sysinfo, KERNEL_DIRECT_MAP));
 	check("chmod", syscall(SYS_chmod, UNMAPPED, 0644));
 	check("fchmodat", syscall(SYS_fchmodat, -100, KERNEL_DIRECT_MAP, 0644));
+	check("utimensat times", syscall(SYS_utimensat, -100, "/tmp", UNMAPPED, 0));
+	check("utimensat path", syscall(SYS_utimensat, -100, KERNEL_DIRECT_MAP, NULL, 0));
+	check("truncate", syscall(SYS_truncate, UNMAPPED, 0));
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;

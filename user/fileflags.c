@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef RENAME_NOREPLACE
@@ -219,6 +220,96 @@ static void chmod_group(void)
 	close(fd);
 }
 
+static void times_of(const char *what, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		step(what, -1);
+	else
+		printf("%s: atime %ld.%09ld mtime %ld.%09ld\n", what, (long)st.st_atim.tv_sec,
+		       st.st_atim.tv_nsec, (long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+#define SLACK_NS 100000000L /* Linux stamps files with a coarse clock, up to a tick behind */
+#define FUTURE 2000000000L /* 2033: never "now", on Linux or on Lucid (whose clock starts at 0) */
+
+static long ns_of(const struct timespec *t)
+{
+	return t->tv_sec * 1000000000L + t->tv_nsec;
+}
+
+/* Which of the file's times were stamped "now", since before? Now differs between machines. */
+static void stamped_since(const char *what, const char *path, const struct timespec *before)
+{
+	struct timespec after;
+	struct stat st;
+	long lo = ns_of(before) - SLACK_NS, hi;
+
+	clock_gettime(CLOCK_REALTIME, &after);
+	hi = ns_of(&after) + SLACK_NS;
+	stat(path, &st);
+	printf("%s: mtime now %d atime now %d ctime now %d\n", what,
+	       ns_of(&st.st_mtim) >= lo && ns_of(&st.st_mtim) <= hi,
+	       ns_of(&st.st_atim) >= lo && ns_of(&st.st_atim) <= hi,
+	       ns_of(&st.st_ctim) >= lo && ns_of(&st.st_ctim) <= hi);
+}
+
+static void times_group(void)
+{
+	struct timespec t[2] = {{FUTURE, 500}, {FUTURE + 1, 999999999}};
+	struct timespec before;
+	struct stat st;
+	int fd = open("data", O_RDWR);
+
+	step("utimensat", utimensat(AT_FDCWD, "data", t, 0));
+	times_of("set", "data");
+	t[0].tv_nsec = UTIME_OMIT;
+	t[1].tv_sec = FUTURE + 42;
+	t[1].tv_nsec = 7;
+	step("utimensat omit atime", utimensat(AT_FDCWD, "data", t, 0));
+	times_of("omitted", "data");
+	t[1].tv_nsec = 1000000000;
+	step("utimensat bad nsec", utimensat(AT_FDCWD, "data", t, 0));
+	t[1].tv_nsec = -1;
+	step("utimensat negative nsec", utimensat(AT_FDCWD, "data", t, 0));
+	step("utimensat bad flags", utimensat(AT_FDCWD, "data", NULL, 0x4));
+	step("utimensat missing", utimensat(AT_FDCWD, "missing", NULL, 0));
+	t[0].tv_nsec = 0;
+	t[0].tv_sec = FUTURE + 5;
+	t[1].tv_nsec = UTIME_NOW;
+	clock_gettime(CLOCK_REALTIME, &before);
+	step("futimens", futimens(fd, t));
+	stamped_since("futimens now", "data", &before);
+	step("futimens atime", stat("data", &st) ? -1 : st.st_atim.tv_sec);
+	step("utimensat NULL name, fd", syscall(SYS_utimensat, fd, NULL, t, 0));
+	step("utimensat NULL name, AT_FDCWD", syscall(SYS_utimensat, AT_FDCWD, NULL, t, 0));
+	step("utimensat NULL name, flags",
+	     syscall(SYS_utimensat, fd, NULL, t, AT_SYMLINK_NOFOLLOW));
+	clock_gettime(CLOCK_REALTIME, &before);
+	step("utimensat empty path", utimensat(fd, "", NULL, AT_EMPTY_PATH));
+	stamped_since("empty path now", "data", &before);
+	step("utimensat nofollow", utimensat(AT_FDCWD, "data", t, AT_SYMLINK_NOFOLLOW));
+	step("utimensat bad fd", futimens(99, t));
+	t[0].tv_sec = t[1].tv_sec = FUTURE;
+	t[0].tv_nsec = t[1].tv_nsec = 0;
+	utimensat(AT_FDCWD, "data", t, 0);
+	clock_gettime(CLOCK_REALTIME, &before);
+	step("write", write(fd, "t", 1));
+	stamped_since("after write", "data", &before);
+	utimensat(AT_FDCWD, "data", t, 0);
+	clock_gettime(CLOCK_REALTIME, &before);
+	step("ftruncate", ftruncate(fd, 0));
+	stamped_since("after ftruncate", "data", &before);
+	step("ftruncate negative", ftruncate(fd, -1));
+	step("truncate", truncate("data", 3));
+	step("size", stat("data", &st) ? -1 : st.st_size);
+	step("truncate missing", truncate("missing", 0));
+	step("truncate directory", truncate(".", 0));
+	step("ftruncate bad fd", ftruncate(99, 0));
+	close(fd);
+}
+
 static void umask_group(void)
 {
 	step("umask", umask(027));
@@ -294,6 +385,7 @@ int main(int argc, char **argv)
 	flags_group();
 	cloexec_group(argv[0]);
 	chmod_group();
+	times_group();
 	umask_group();
 	at_group();
 	unlink("data");

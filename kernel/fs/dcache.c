@@ -32,6 +32,7 @@ struct inode *new_inode(umode_t mode)
 		return NULL;
 	inode->i_ino = ++last_ino;
 	inode->i_mode = mode;
+	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time();
 	return inode;
 }
 

@@ -298,6 +298,56 @@ long sys_fchmod(unsigned int fd, umode_t mode)
 	return vfs_fchmod((int)fd, mode);
 }
 
+/*
+ * utimensat: a file's access and modification times, each given, UTIME_NOW or UTIME_OMIT;
+ * times NULL: both now. A NULL filename works on dfd itself (what futimens calls), as does ""
+ * with AT_EMPTY_PATH. There are no symbolic links to not follow: AT_SYMLINK_NOFOLLOW is
+ * accepted and changes nothing.
+ */
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec64 __user *utimes,
+		   int flags)
+{
+	struct timespec64 t[2];
+	long err;
+	char *name;
+
+	if (utimes && copy_from_user(t, utimes, sizeof(t)))
+		return -EFAULT;
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (!filename) {
+		if (dfd == AT_FDCWD || flags)
+			return dfd == AT_FDCWD ? -EFAULT : -EINVAL;
+		return vfs_futimes(dfd, utimes ? t : NULL);
+	}
+	name = getname_at(dfd, filename, &err);
+	if (!name) {
+		if (err == -ENOENT && (flags & AT_EMPTY_PATH) && dfd != AT_FDCWD)
+			return vfs_futimes(dfd, utimes ? t : NULL);
+		return err;
+	}
+	err = vfs_utimes(name, utimes ? t : NULL);
+	putname(name);
+	return err;
+}
+
+long sys_truncate(const char __user *path, long length)
+{
+	long err;
+	char *name = getname(path, &err);
+
+	if (!name)
+		return err;
+	err = vfs_truncate(name, length);
+	putname(name);
+	return err;
+}
+
+long sys_ftruncate(unsigned int fd, unsigned long length)
+{
+	return vfs_ftruncate((int)fd, (loff_t)length);
+}
+
 /* umask: the mode bits new files and directories go without; returns the old mask. */
 long sys_umask(int mask)
 {
@@ -340,6 +390,12 @@ static long cp_new_stat(const struct kstat *k, struct stat __user *statbuf)
 	st.st_size = k->size;
 	st.st_blksize = STAT_BLKSIZE;
 	st.st_blocks = (k->size + STAT_BLOCK - 1) / STAT_BLOCK;
+	st.st_atime = (unsigned long)k->atime.tv_sec;
+	st.st_atime_nsec = (unsigned long)k->atime.tv_nsec;
+	st.st_mtime = (unsigned long)k->mtime.tv_sec;
+	st.st_mtime_nsec = (unsigned long)k->mtime.tv_nsec;
+	st.st_ctime = (unsigned long)k->ctime.tv_sec;
+	st.st_ctime_nsec = (unsigned long)k->ctime.tv_nsec;
 	return copy_to_user(statbuf, &st, sizeof(st)) ? -EFAULT : 0;
 }
 

@@ -17,11 +17,19 @@
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/sched/time.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
 /* Linux's cap on one read or write, which keeps every byte count inside an int. */
 #define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_CACHE_SIZE - 1))
+
+/* A regular file's data changed (write, truncate): Linux's file_update_time. */
+static void file_update_time(struct inode *inode)
+{
+	if (S_ISREG(inode->i_mode))
+		inode->i_mtime = inode->i_ctime = current_time();
+}
 
 static int do_open(const char *pathname, int flags, umode_t mode)
 {
@@ -62,6 +70,7 @@ static int do_open(const char *pathname, int flags, umode_t mode)
 			fput(file); /* opened: close it properly, release and all */
 			return err;
 		}
+		file_update_time(inode);
 	}
 	/* Linux keeps none of the flags that only mattered for the open itself (tracefs's open
 	 * looked at O_TRUNC above). */
@@ -101,6 +110,7 @@ static ssize_t do_read(int fd, void *buf, size_t count)
 static ssize_t do_write(int fd, void *buf, size_t count)
 {
 	struct file *file = fget(fd);
+	ssize_t ret;
 
 	if (!file || !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
@@ -108,7 +118,10 @@ static ssize_t do_write(int fd, void *buf, size_t count)
 		return -EIO;
 	if (!file->f_op || !file->f_op->write)
 		return -EINVAL;
-	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+	ret = file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+	if (ret > 0)
+		file_update_time(file->f_inode);
+	return ret;
 }
 
 /* A read that finds nothing yet waits for it, unless the file was opened O_NONBLOCK. */
@@ -141,6 +154,7 @@ ssize_t vfs_write(int fd, const void *buf, size_t count)
 static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool write)
 {
 	struct file *file = fget(fd);
+	ssize_t ret;
 
 	if (pos < 0)
 		return -EINVAL;
@@ -159,8 +173,12 @@ static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool
 	if (write ? !file->f_op->write : !file->f_op->read)
 		return -EINVAL;
 	count = MIN(count, MAX_RW_COUNT);
-	return write ? file->f_op->write(file, buf, count, &pos)
-		     : file->f_op->read(file, buf, count, &pos);
+	if (!write)
+		return file->f_op->read(file, buf, count, &pos);
+	ret = file->f_op->write(file, buf, count, &pos);
+	if (ret > 0)
+		file_update_time(file->f_inode);
+	return ret;
 }
 
 ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos)
@@ -368,6 +386,9 @@ static void fill_stat(const struct dentry *dentry, struct kstat *st)
 	st->ino = inode->i_ino;
 	st->mode = inode->i_mode;
 	st->size = inode->i_size;
+	st->atime = inode->i_atime;
+	st->mtime = inode->i_mtime;
+	st->ctime = inode->i_ctime;
 	/* A directory is linked from its parent, from its own ".", and from each subdir's "..". */
 	st->nlink = dentry->d_unlinked ? 0 : S_ISDIR(inode->i_mode) ? 2 : 1;
 	if (S_ISDIR(inode->i_mode) && !dentry->d_unlinked) {
@@ -413,7 +434,64 @@ static int chmod_inode(struct inode *inode, umode_t mode)
 	if (inode->i_op && inode->i_op->getattr)
 		return -EPERM;
 	inode->i_mode = (umode_t)((inode->i_mode & S_IFMT) | (mode & S_IALLUGO));
+	inode->i_ctime = current_time();
 	return 0;
+}
+
+struct timespec64 current_time(void)
+{
+	uint64_t ns = ktime_get_ns(); /* CLOCK_REALTIME: kernel/sched/sys_time.c */
+
+	return (struct timespec64){.tv_sec = (long)(ns / NSEC_PER_SEC),
+				   .tv_nsec = (long)(ns % NSEC_PER_SEC)};
+}
+
+/* utimensat's work on one inode, with Linux's rules for UTIME_NOW and UTIME_OMIT. */
+static int utimes_inode(struct inode *inode, const struct timespec64 *times)
+{
+	struct timespec64 now = current_time();
+
+	for (int i = 0; times && i < 2; i++) {
+		long ns = times[i].tv_nsec;
+
+		if (ns != UTIME_NOW && ns != UTIME_OMIT && (ns < 0 || ns >= (long)NSEC_PER_SEC))
+			return -EINVAL;
+	}
+	if (inode->i_op && inode->i_op->getattr)
+		return -EPERM; /* 9p: the times live on the host, as the mode does (chmod_inode) */
+	if (!times || times[0].tv_nsec != UTIME_OMIT)
+		inode->i_atime = !times || times[0].tv_nsec == UTIME_NOW ? now : times[0];
+	if (!times || times[1].tv_nsec != UTIME_OMIT)
+		inode->i_mtime = !times || times[1].tv_nsec == UTIME_NOW ? now : times[1];
+	inode->i_ctime = now;
+	return 0;
+}
+
+int vfs_utimes(const char *pathname, const struct timespec64 *times)
+{
+	struct path path;
+	int err;
+
+	vfs_lock();
+	err = kern_path(pathname, 0, &path);
+	if (!err) {
+		err = utimes_inode(path.dentry->d_inode, times);
+		path_put(&path);
+	}
+	vfs_unlock();
+	return err;
+}
+
+int vfs_futimes(int fd, const struct timespec64 *times)
+{
+	struct file *file;
+	int err;
+
+	vfs_lock();
+	file = fget(fd);
+	err = file ? utimes_inode(file->f_inode, times) : -EBADF;
+	vfs_unlock();
+	return err;
 }
 
 int vfs_chmod(const char *pathname, umode_t mode)
@@ -477,7 +555,11 @@ static int do_truncate(struct inode *inode, loff_t length)
 	/* No truncate operation: a pseudo file without data; Linux accepts and ignores it too. */
 	if (!inode->i_op || !inode->i_op->truncate)
 		return 0;
-	return inode->i_op->truncate(inode, length);
+	int err = inode->i_op->truncate(inode, length);
+
+	if (!err)
+		file_update_time(inode);
+	return err;
 }
 
 static int do_truncate_path(const char *pathname, loff_t length)

@@ -150,6 +150,14 @@ struct inode_operations {
 	void (*evict)(struct inode *inode);
 };
 
+/* A time as the VFS keeps it: seconds and nanoseconds since the epoch (CLOCK_REALTIME). */
+struct timespec64 {
+	long tv_sec;
+	long tv_nsec;
+};
+#define UTIME_NOW ((1L << 30) - 1L) /* utimensat: this one becomes the current time */
+#define UTIME_OMIT ((1L << 30) - 2L) /* utimensat: this one stays as it is */
+
 struct inode {
 	unsigned long i_ino;
 	umode_t i_mode;
@@ -165,6 +173,12 @@ struct inode {
 	 */
 	char **i_pages;
 	unsigned long i_nr_slots; /* length of the i_pages array */
+	/*
+	 * Last access, data change, status change. Set at creation; a write or truncate moves
+	 * mtime and ctime, chmod and utimensat ctime; Lucid mounts everything "noatime" (reads
+	 * leave atime alone) and does not touch a directory's times when its names change.
+	 */
+	struct timespec64 i_atime, i_mtime, i_ctime;
 };
 
 struct dentry {
@@ -215,6 +229,7 @@ struct kstat {
 	umode_t mode;
 	unsigned int nlink;
 	loff_t size;
+	struct timespec64 atime, mtime, ctime;
 };
 
 /* One directory entry, as vfs_readdir() returns it. */
@@ -257,6 +272,11 @@ int vfs_readdir(int fd, struct dirent *de);
 int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
 int vfs_chmod(const char *pathname, umode_t mode);
+/* utimensat: times[0] atime, times[1] mtime, each a time, UTIME_NOW or UTIME_OMIT; NULL: now. */
+int vfs_utimes(const char *pathname, const struct timespec64 *times);
+int vfs_futimes(int fd, const struct timespec64 *times);
+/* The time to stamp a file with now (Linux's current_time). */
+struct timespec64 current_time(void);
 int vfs_fchmod(int fd, umode_t mode);
 int vfs_truncate(const char *pathname, loff_t length);
 int vfs_ftruncate(int fd, loff_t length);

@@ -19,6 +19,14 @@
 
 static struct fs_context task, *current;
 
+/* The VFS stamps files with the time: a clock that only moves forward will do here. */
+uint64_t ktime_get_ns(void)
+{
+	static uint64_t now;
+
+	return now += 1000;
+}
+
 struct fs_context *current_fs(void)
 {
 	return current;
