@@ -55,10 +55,9 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
 long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode);
 long sys_unlinkat(int dfd, const char __user *pathname, int flag);
-long sys_renameat(int olddfd, const char __user *oldname, int newdfd,
-		  const char __user *newname);
-long sys_renameat2(int olddfd, const char __user *oldname, int newdfd,
-		   const char __user *newname, unsigned int flags);
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname);
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		   unsigned int flags);
 long sys_umask(int mask);
 long sys_chmod(const char __user *filename, umode_t mode);
 long sys_fchmod(unsigned int fd, umode_t mode);
