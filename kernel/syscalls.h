@@ -63,6 +63,10 @@ long sys_chmod(const char __user *filename, umode_t mode);
 long sys_fchmod(unsigned int fd, umode_t mode);
 long sys_fchmodat(int dfd, const char __user *filename, umode_t mode);
 long sys_truncate(const char __user *path, long length);
+long sys_symlink(const char __user *oldname, const char __user *newname);
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname);
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
 long sys_ftruncate(unsigned int fd, unsigned long length);
 struct timespec64;
 long sys_utimensat(int dfd, const char __user *filename, const struct timespec64 __user *utimes,

@@ -61,6 +61,11 @@ int main(void)
 	check("utimensat times", syscall(SYS_utimensat, -100, "/tmp", UNMAPPED, 0));
 	check("utimensat path", syscall(SYS_utimensat, -100, KERNEL_DIRECT_MAP, NULL, 0));
 	check("truncate", syscall(SYS_truncate, UNMAPPED, 0));
+	check("symlink", syscall(SYS_symlink, UNMAPPED, "/tmp/l"));
+	check("readlink path", syscall(SYS_readlink, KERNEL_DIRECT_MAP, NULL, 10));
+	syscall(SYS_symlink, "/tmp", "/tmp/efault-link"); /* a link to read into a bad buffer */
+	check("readlinkat buf", syscall(SYS_readlinkat, -100, "/tmp/efault-link", UNMAPPED, 10));
+	syscall(SYS_unlink, "/tmp/efault-link");
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;

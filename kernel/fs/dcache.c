@@ -45,6 +45,7 @@ static void free_inode(struct inode *inode)
 	for (unsigned long i = 0; i < inode->i_nr_slots; i++)
 		kfree(inode->i_pages[i]);
 	kfree(inode->i_pages);
+	kfree(inode->i_link);
 	kfree(inode);
 }
 

@@ -348,6 +348,51 @@ long sys_ftruncate(unsigned int fd, unsigned long length)
 	return vfs_ftruncate((int)fd, (loff_t)length);
 }
 
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname)
+{
+	long err;
+	char *target = getname(oldname, &err), *name;
+
+	if (!target)
+		return err;
+	name = getname_at(newdfd, newname, &err);
+	if (name) {
+		err = vfs_symlink(target, name);
+		putname(name);
+	}
+	putname(target);
+	return err;
+}
+
+long sys_symlink(const char __user *oldname, const char __user *newname)
+{
+	return sys_symlinkat(oldname, AT_FDCWD, newname);
+}
+
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
+{
+	char *name, *kbuf;
+	long err;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	name = getname_at(dfd, pathname, &err);
+	if (!name)
+		return err;
+	kbuf = kmalloc(PATH_MAX);
+	err = kbuf ? vfs_readlink(name, kbuf, MIN((size_t)bufsiz, PATH_MAX)) : -ENOMEM;
+	if (err > 0 && copy_to_user(buf, kbuf, (size_t)err))
+		err = -EFAULT;
+	kfree(kbuf);
+	putname(name);
+	return err;
+}
+
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
+}
+
 /* umask: the mode bits new files and directories go without; returns the old mask. */
 long sys_umask(int mask)
 {
@@ -421,8 +466,7 @@ long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *st
 			return sys_newfstat((unsigned int)dfd, statbuf);
 		return err;
 	}
-	/* No symbolic links in Lucid's file systems: lstat is stat. */
-	err = vfs_stat(name, &k);
+	err = flag & AT_SYMLINK_NOFOLLOW ? vfs_lstat(name, &k) : vfs_stat(name, &k);
 	putname(name);
 	return err ? err : cp_new_stat(&k, statbuf);
 }

@@ -313,6 +313,8 @@ static unsigned char dtype(const struct inode *inode)
 		return DT_DIR;
 	if (S_ISCHR(inode->i_mode))
 		return DT_CHR;
+	if (S_ISLNK(inode->i_mode))
+		return DT_LNK;
 	return S_ISFIFO(inode->i_mode) ? DT_FIFO : DT_REG;
 }
 
@@ -399,10 +401,10 @@ static void fill_stat(const struct dentry *dentry, struct kstat *st)
 	}
 }
 
-static int do_stat(const char *pathname, struct kstat *st)
+static int do_stat(const char *pathname, unsigned int flags, struct kstat *st)
 {
 	struct path path;
-	int err = kern_path(pathname, 0, &path);
+	int err = kern_path(pathname, flags, &path);
 
 	if (err)
 		return err;
@@ -418,9 +420,52 @@ int vfs_stat(const char *pathname, struct kstat *st)
 	int ret;
 
 	vfs_lock();
-	ret = do_stat(pathname, st);
+	ret = do_stat(pathname, 0, st);
 	vfs_unlock();
 	return ret;
+}
+
+int vfs_lstat(const char *pathname, struct kstat *st)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_stat(pathname, LOOKUP_NOFOLLOW, st);
+	vfs_unlock();
+	return ret;
+}
+
+int vfs_symlink(const char *target, const char *linkpath)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_symlink(target, linkpath);
+	vfs_unlock();
+	return ret;
+}
+
+/* readlink: the target's bytes, at most size, without a NUL; EINVAL if not a link. */
+int vfs_readlink(const char *pathname, char *buf, size_t size)
+{
+	struct path path;
+	int err;
+
+	vfs_lock();
+	err = kern_path(pathname, LOOKUP_NOFOLLOW, &path);
+	if (!err) {
+		struct inode *inode = path.dentry->d_inode;
+
+		if (S_ISLNK(inode->i_mode)) {
+			err = (int)MIN(size, strlen(inode->i_link));
+			memcpy(buf, inode->i_link, (size_t)err);
+		} else {
+			err = -EINVAL;
+		}
+		path_put(&path);
+	}
+	vfs_unlock();
+	return err;
 }
 
 /*

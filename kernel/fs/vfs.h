@@ -58,6 +58,7 @@ typedef unsigned int fmode_t;
 #define O_NONBLOCK 00004000
 #define O_LARGEFILE 00100000 /* always set by open on 64-bit Linux: F_GETFL shows it */
 #define O_DIRECTORY 00200000
+#define O_NOFOLLOW 00400000 /* a symbolic link as the last component: ELOOP */
 #define O_CLOEXEC 02000000 /* not a file flag: the descriptor's close-on-exec bit */
 
 #define SEEK_SET 0
@@ -70,6 +71,8 @@ typedef unsigned int fmode_t;
 #define S_IFREG 0100000
 #define S_IFCHR 0020000 /* a character device: its operations come from a driver (vfs_mknod) */
 #define S_IFIFO 0010000 /* a pipe */
+#define S_IFLNK 0120000 /* a symbolic link: its target is the name in inode->i_link */
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
@@ -90,6 +93,7 @@ typedef unsigned int fmode_t;
 #define DT_CHR 2
 #define DT_DIR 4
 #define DT_REG 8
+#define DT_LNK 10
 
 struct inode;
 struct file;
@@ -136,6 +140,8 @@ struct inode_operations {
 	int (*rmdir)(struct inode *dir, struct dentry *dentry);
 	int (*rename)(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
 		      struct dentry *new_dentry);
+	/* Makes dentry a symbolic link to target (copied). NULL: symlink fails with EPERM. */
+	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target);
 	/* Cuts or extends a regular file's data to size bytes. NULL: there is no data to cut. */
 	int (*truncate)(struct inode *inode, loff_t size);
 	/*
@@ -179,6 +185,7 @@ struct inode {
 	 * leave atime alone) and does not touch a directory's times when its names change.
 	 */
 	struct timespec64 i_atime, i_mtime, i_ctime;
+	char *i_link; /* a symbolic link's target, kmalloc'd; freed with the inode */
 };
 
 struct dentry {
@@ -272,6 +279,10 @@ int vfs_readdir(int fd, struct dirent *de);
 int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
 int vfs_chmod(const char *pathname, umode_t mode);
+/* Symbolic links: lstat does not follow the last one; readlink returns the bytes copied. */
+int vfs_lstat(const char *pathname, struct kstat *st);
+int vfs_symlink(const char *target, const char *linkpath);
+int vfs_readlink(const char *pathname, char *buf, size_t size);
 /* utimensat: times[0] atime, times[1] mtime, each a time, UTIME_NOW or UTIME_OMIT; NULL: now. */
 int vfs_utimes(const char *pathname, const struct timespec64 *times);
 int vfs_futimes(int fd, const struct timespec64 *times);

@@ -78,3 +78,12 @@ def test_sysinfo_uname_rseq(lucid):
     # rseq: Linux's answer without CONFIG_RSEQ, and not a "not implemented" line in the log.
     assert "rseq: -1 Function not implemented\n" in out, out
     assert "(rseq) is not implemented" not in lucid.run("dmesg")
+
+
+def test_symbolic_links(lucid):
+    # symlink(at), readlink(at), lstat, links followed mid-path and last, O_NOFOLLOW, ELOOP.
+    same_as_linux(lucid, "links", "{dir}")
+    # Links and loops made and removed in a directory of the shell's leave it as it was.
+    out = lucid.run("mkdir /tmp/sh; echo hi > /tmp/sh/f; links /tmp/sh > /dev/null; ls /tmp/sh; "
+                    "cat /tmp/sh/f")
+    assert out == "f\nhi\n", out
