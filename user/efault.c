@@ -66,6 +66,8 @@ int main(void)
 	syscall(SYS_symlink, "/tmp", "/tmp/efault-link"); /* a link to read into a bad buffer */
 	check("readlinkat buf", syscall(SYS_readlinkat, -100, "/tmp/efault-link", UNMAPPED, 10));
 	syscall(SYS_unlink, "/tmp/efault-link");
+	check("access", syscall(SYS_access, UNMAPPED, 0));
+	check("faccessat", syscall(SYS_faccessat, -100, NONCANONICAL, 0));
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;

@@ -150,10 +150,21 @@ int main(int argc, char **argv)
 	step("rename link", rename("filelink", "renamed"));
 	readlink_of("readlink renamed", "renamed", 64);
 	step("unlink link", unlink("renamed"));
+	step("target still there", access("real/file", F_OK));
+	step("access R_OK", access("real/file", R_OK));
+	step("access X_OK on a plain file", access("real/file", X_OK));
+	step("access X_OK on a directory", access("real", X_OK));
+	step("access through a dangling link", access("dangling", F_OK));
+	step("access bad mode", access("real/file", 8));
+	step("faccessat", faccessat(AT_FDCWD, "dirlink/file", R_OK, 0));
 	{
+		struct timespec t[2] = {{2000000000, 0}, {2000000000, 0}};
 		struct stat st;
 
-		step("target still there", stat("real/file", &st));
+		step("utimensat nofollow on a link",
+		     utimensat(AT_FDCWD, "dangling", t, AT_SYMLINK_NOFOLLOW));
+		step("link's mtime", lstat("dangling", &st) ? -1 : st.st_mtim.tv_sec);
+		step("utimensat following a dangling link", utimensat(AT_FDCWD, "dangling", t, 0));
 	}
 	const char *names[] = {"dirlink", "abslink", "dangling", "loopa", "loopb", "atlink"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -301,8 +301,7 @@ long sys_fchmod(unsigned int fd, umode_t mode)
 /*
  * utimensat: a file's access and modification times, each given, UTIME_NOW or UTIME_OMIT;
  * times NULL: both now. A NULL filename works on dfd itself (what futimens calls), as does ""
- * with AT_EMPTY_PATH. There are no symbolic links to not follow: AT_SYMLINK_NOFOLLOW is
- * accepted and changes nothing.
+ * with AT_EMPTY_PATH. AT_SYMLINK_NOFOLLOW: a link's own times, not its target's.
  */
 long sys_utimensat(int dfd, const char __user *filename, const struct timespec64 __user *utimes,
 		   int flags)
@@ -326,7 +325,7 @@ long sys_utimensat(int dfd, const char __user *filename, const struct timespec64
 			return vfs_futimes(dfd, utimes ? t : NULL);
 		return err;
 	}
-	err = vfs_utimes(name, utimes ? t : NULL);
+	err = vfs_utimes(name, utimes ? t : NULL, flags & AT_SYMLINK_NOFOLLOW);
 	putname(name);
 	return err;
 }
@@ -391,6 +390,42 @@ long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int 
 long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
 {
 	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
+}
+
+/*
+ * access and faccessat: does the file exist (F_OK), and may this process read, write or run
+ * it? Lucid's only user is root, so Linux would grant R_OK and W_OK always and X_OK for a
+ * directory or a file with any x bit; Lucid's open obeys the r and w bits even for root
+ * (kernel/fs/namei.c, may_open), and access answers as open would: EACCES without them.
+ */
+#define R_OK 4
+#define W_OK 2
+#define X_OK 1
+
+long sys_faccessat(int dfd, const char __user *filename, int mode)
+{
+	struct kstat k;
+	long err;
+	char *name;
+
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	name = getname_at(dfd, filename, &err);
+	if (!name)
+		return err;
+	err = vfs_stat(name, &k);
+	putname(name);
+	if (err || S_ISDIR(k.mode))
+		return err;
+	if (((mode & X_OK) && !(k.mode & 0111)) || ((mode & W_OK) && !(k.mode & S_IWUGO)) ||
+	    ((mode & R_OK) && !(k.mode & S_IRUGO)))
+		return -EACCES;
+	return 0;
+}
+
+long sys_access(const char __user *filename, int mode)
+{
+	return sys_faccessat(AT_FDCWD, filename, mode);
 }
 
 /* umask: the mode bits new files and directories go without; returns the old mask. */

@@ -512,13 +512,13 @@ static int utimes_inode(struct inode *inode, const struct timespec64 *times)
 	return 0;
 }
 
-int vfs_utimes(const char *pathname, const struct timespec64 *times)
+int vfs_utimes(const char *pathname, const struct timespec64 *times, bool nofollow)
 {
 	struct path path;
 	int err;
 
 	vfs_lock();
-	err = kern_path(pathname, 0, &path);
+	err = kern_path(pathname, nofollow ? LOOKUP_NOFOLLOW : 0, &path);
 	if (!err) {
 		err = utimes_inode(path.dentry->d_inode, times);
 		path_put(&path);

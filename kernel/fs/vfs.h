@@ -284,7 +284,7 @@ int vfs_lstat(const char *pathname, struct kstat *st);
 int vfs_symlink(const char *target, const char *linkpath);
 int vfs_readlink(const char *pathname, char *buf, size_t size);
 /* utimensat: times[0] atime, times[1] mtime, each a time, UTIME_NOW or UTIME_OMIT; NULL: now. */
-int vfs_utimes(const char *pathname, const struct timespec64 *times);
+int vfs_utimes(const char *pathname, const struct timespec64 *times, bool nofollow);
 int vfs_futimes(int fd, const struct timespec64 *times);
 /* The time to stamp a file with now (Linux's current_time). */
 struct timespec64 current_time(void);
