@@ -17,6 +17,10 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/sched/wait.h"
+#include "kernel/drivers/random.h"
+#include "kernel/sched/time.h"
+#include "kernel/mm/page_alloc.h"
+#include "arch/x86_64/mmu.h"
 
 #define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
@@ -163,9 +167,8 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 }
 
 /*
- * getrandom: bytes from a xorshift generator seeded by the TSC. No entropy pool yet: enough for
- * hash seeds and canaries in a teaching kernel, not for keys. GRND_NONBLOCK and GRND_RANDOM are
- * accepted; nothing ever blocks.
+ * getrandom: get_random_bytes() (kernel/drivers/random.c), a chunk at a time into the user's
+ * buffer. GRND_NONBLOCK and GRND_RANDOM are accepted; nothing ever blocks.
  */
 #define GRND_NONBLOCK 0x0001
 #define GRND_RANDOM 0x0002
@@ -175,7 +178,6 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 {
 	uint8_t chunk[GETRANDOM_CHUNK];
-	uint64_t x = rdtsc() | 1;
 	size_t done = 0;
 
 	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
@@ -185,12 +187,7 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 	while (done < count) {
 		size_t n = MIN(count - done, sizeof(chunk));
 
-		for (size_t i = 0; i < n; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			chunk[i] = (uint8_t)(x >> 32);
-		}
+		get_random_bytes(chunk, n);
 		if (copy_to_user(buf + done, chunk, n))
 			return done ? (long)done : -EFAULT;
 		done += n;
@@ -254,4 +251,72 @@ long sys_pause(void)
 	}
 	set_current_state(TASK_RUNNING);
 	return -EINTR;
+}
+
+/* Linux's struct sysinfo on x86_64 (include/uapi/linux/sysinfo.h): 112 bytes. */
+struct sysinfo {
+	long uptime; /* seconds since boot */
+	unsigned long loads[3]; /* 1, 5 and 15 minute load averages, << SI_LOAD_SHIFT */
+	unsigned long totalram; /* in mem_unit units */
+	unsigned long freeram;
+	unsigned long sharedram;
+	unsigned long bufferram;
+	unsigned long totalswap;
+	unsigned long freeswap;
+	unsigned short procs; /* tasks: processes and kernel threads, as Linux's nr_threads */
+	unsigned short pad;
+	unsigned long totalhigh; /* high memory: none on 64-bit */
+	unsigned long freehigh;
+	unsigned int mem_unit;
+	char _f[20 - 2 * sizeof(long) - sizeof(int)];
+};
+_Static_assert(sizeof(struct sysinfo) == 112, "struct sysinfo is Linux's x86_64 layout");
+
+/* Tasks alive now (not yet dead), kernel threads included. */
+static unsigned int nr_threads(void)
+{
+	struct task *t;
+	unsigned int n = 0;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (READ_ONCE(t->state) != TASK_DEAD)
+			n++;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return n;
+}
+
+/*
+ * sysinfo: uptime, memory and the number of tasks. Lucid keeps no load average (the loads are
+ * 0), no shared or buffer memory apart from the rest, and no swap; the page cache is counted
+ * as used, as ramfs's pages cannot be dropped.
+ */
+long sys_sysinfo(void __user *info)
+{
+	struct sysinfo si;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime =
+		(long)((ktime_get_ns() + NSEC_PER_SEC - 1) / NSEC_PER_SEC); /* Linux rounds up */
+	si.totalram = nr_total_pages() * PAGE_SIZE;
+	si.freeram = nr_free_pages() * PAGE_SIZE;
+	si.procs = (unsigned short)MIN(nr_threads(), 0xffffU);
+	si.mem_unit = 1;
+	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/*
+ * rseq (restartable sequences) is a Linux option (CONFIG_RSEQ) Lucid does not have; its answer
+ * is then ENOSYS, and glibc, which tries it at every start, goes on without. A table entry of
+ * its own, so that it is not named as missing in the log each boot.
+ */
+long sys_rseq(void __user *rseq, uint32_t rseq_len, int flags, uint32_t sig)
+{
+	(void)rseq;
+	(void)rseq_len;
+	(void)flags;
+	(void)sig;
+	return -ENOSYS;
 }

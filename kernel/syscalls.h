@@ -25,6 +25,10 @@ long ksys_write(unsigned int fd, const char __user *buf, size_t count);
 long sys_readv(unsigned long fd, const void __user *vec, unsigned long vlen);
 long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
+long ksys_pread64(unsigned int fd, char __user *buf, size_t count, long pos);
+long ksys_pwrite64(unsigned int fd, const char __user *buf, size_t count, long pos);
+long sys_pread64(unsigned int fd, char __user *buf, size_t count, long pos);
+long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, long pos);
 
 /* kernel/fs/open.c */
 struct stat;
@@ -49,6 +53,26 @@ long sys_newlstat(const char __user *filename, struct stat __user *statbuf);
 long sys_newfstat(unsigned int fd, struct stat __user *statbuf);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag);
+long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode);
+long sys_unlinkat(int dfd, const char __user *pathname, int flag);
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname);
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		   unsigned int flags);
+long sys_umask(int mask);
+long sys_chmod(const char __user *filename, umode_t mode);
+long sys_fchmod(unsigned int fd, umode_t mode);
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode);
+long sys_truncate(const char __user *path, long length);
+long sys_access(const char __user *filename, int mode);
+long sys_faccessat(int dfd, const char __user *filename, int mode);
+long sys_symlink(const char __user *oldname, const char __user *newname);
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname);
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz);
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz);
+long sys_ftruncate(unsigned int fd, unsigned long length);
+struct timespec64;
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec64 __user *utimes,
+		   int flags);
 
 /* kernel/fs/readdir.c */
 long sys_getdents64(unsigned int fd, void __user *dirent, unsigned int count);
@@ -72,6 +96,8 @@ long sys_set_robust_list(void __user *head, size_t len);
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim);
 long sys_sched_yield(void);
+long sys_sysinfo(void __user *info);
+long sys_rseq(void __user *rseq, uint32_t rseq_len, int flags, uint32_t sig);
 long sys_pause(void);
 
 /* kernel/sched/sys_time.c */

@@ -45,6 +45,29 @@ int main(void)
 	check("getcwd", syscall(SYS_getcwd, UNMAPPED, 100));
 	check("mkdir", syscall(SYS_mkdir, UNMAPPED, 0755));
 	check("rename", syscall(SYS_rename, "/tmp", UNMAPPED));
+	long zero = syscall(SYS_open, "/dev/zero", 0); /* never waits, as the console would */
+
+	check("pread64", syscall(SYS_pread64, zero, KERNEL_DIRECT_MAP, 5, 0));
+	check("pwrite64", syscall(SYS_pwrite64, 1, UNMAPPED, 5, 0));
+	check("readv base", syscall(SYS_readv, zero, bad_iov, 1));
+	check("mkdirat", syscall(SYS_mkdirat, -100, UNMAPPED, 0755));
+	check("unlinkat", syscall(SYS_unlinkat, -100, KERNEL_DIRECT_MAP, 0));
+	check("renameat", syscall(SYS_renameat, -100, UNMAPPED, -100, "/tmp/x"));
+	check("renameat2", syscall(SYS_renameat2, -100, "/tmp", -100, NONCANONICAL, 0));
+	check("newfstatat buf", syscall(SYS_newfstatat, -100, "/", UNMAPPED, 0));
+	check("sysinfo", syscall(SYS_sysinfo, KERNEL_DIRECT_MAP));
+	check("chmod", syscall(SYS_chmod, UNMAPPED, 0644));
+	check("fchmodat", syscall(SYS_fchmodat, -100, KERNEL_DIRECT_MAP, 0644));
+	check("utimensat times", syscall(SYS_utimensat, -100, "/tmp", UNMAPPED, 0));
+	check("utimensat path", syscall(SYS_utimensat, -100, KERNEL_DIRECT_MAP, NULL, 0));
+	check("truncate", syscall(SYS_truncate, UNMAPPED, 0));
+	check("symlink", syscall(SYS_symlink, UNMAPPED, "/tmp/l"));
+	check("readlink path", syscall(SYS_readlink, KERNEL_DIRECT_MAP, NULL, 10));
+	syscall(SYS_symlink, "/tmp", "/tmp/efault-link"); /* a link to read into a bad buffer */
+	check("readlinkat buf", syscall(SYS_readlinkat, -100, "/tmp/efault-link", UNMAPPED, 10));
+	syscall(SYS_unlink, "/tmp/efault-link");
+	check("access", syscall(SYS_access, UNMAPPED, 0));
+	check("faccessat", syscall(SYS_faccessat, -100, NONCANONICAL, 0));
 	sigemptyset(&set);
 	check("rt_sigprocmask good", syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 8));
 	return 0;

@@ -268,13 +268,20 @@ int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags)
 		}
 		t = __va(t[idx] & PTE_ADDR_MASK);
 	}
-	uint64_t pte = pa | PTE_PRESENT | PTE_USER;
+	uint64_t pte = pa | PTE_PRESENT | (flags & MMU_NOACCESS ? 0 : PTE_USER);
 	if (flags & MMU_WRITE)
 		pte |= PTE_WRITE;
 	if (!(flags & MMU_EXEC))
 		pte |= PTE_NX;
 	t[pt_index(va, 0)] = pte;
 	return 0;
+}
+
+/* A user PTE's permissions as MMU_* flags. */
+static int pte_to_mmu(uint64_t pte)
+{
+	return (pte & PTE_WRITE ? MMU_WRITE : 0) | (pte & PTE_NX ? 0 : MMU_EXEC) |
+	       (pte & PTE_USER ? 0 : MMU_NOACCESS);
 }
 
 /* The page behind a user address (its direct-map address), or NULL; *flags gets MMU_*. */
@@ -293,7 +300,7 @@ void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags)
 	if (!(pte & PTE_PRESENT))
 		return NULL;
 	if (flags)
-		*flags = (pte & PTE_WRITE ? MMU_WRITE : 0) | (pte & PTE_NX ? 0 : MMU_EXEC);
+		*flags = pte_to_mmu(pte);
 	return __va(pte & PTE_ADDR_MASK);
 }
 
@@ -325,6 +332,30 @@ uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end)
 		va = next;
 	}
 	return end;
+}
+
+/*
+ * mprotect's work on one page: the new permissions, the same physical page. PROT_NONE is a
+ * page without the U bit: present (its data kept), but ring 3 faults on any touch.
+ */
+int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags)
+{
+	uint64_t *t = pgd;
+
+	for (int level = 3; level > 0; level--) {
+		uint64_t e = t[pt_index(va, level)];
+
+		if (!(e & PTE_PRESENT))
+			return -ENOMEM;
+		t = __va(e & PTE_ADDR_MASK);
+	}
+	uint64_t *pte = &t[pt_index(va, 0)];
+	if (!(*pte & PTE_PRESENT))
+		return -ENOMEM;
+	*pte = (*pte & PTE_ADDR_MASK) | PTE_PRESENT | (flags & MMU_NOACCESS ? 0 : PTE_USER) |
+	       (flags & MMU_WRITE ? PTE_WRITE : 0) | (flags & MMU_EXEC ? 0 : PTE_NX);
+	invlpg(va);
+	return 0;
 }
 
 /*
@@ -394,7 +425,7 @@ static int copy_user_table(uint64_t *dst, const uint64_t *t, int level, uintptr_
 			continue;
 		}
 		void *page = alloc_pages(1);
-		int flags = (t[i] & PTE_WRITE ? MMU_WRITE : 0) | (t[i] & PTE_NX ? 0 : MMU_EXEC);
+		int flags = pte_to_mmu(t[i]);
 
 		if (!page)
 			return -ENOMEM;

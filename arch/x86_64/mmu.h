@@ -25,6 +25,7 @@ void mmu_init(void);
 #define MMU_WRITE 0x1
 #define MMU_EXEC 0x2
 #define MMU_NOCACHE 0x4
+#define MMU_NOACCESS 0x8 /* a user page ring 3 may not touch at all (mprotect PROT_NONE) */
 int mmu_map_page(uintptr_t va, uintptr_t pa, int flags);
 void mmu_unmap_page(uintptr_t va);
 uintptr_t mmu_virt_to_phys(uintptr_t va);
@@ -44,6 +45,8 @@ int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags);
 void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags);
 uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end);
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va);
+/* Changes a present user page's MMU_WRITE/MMU_EXEC/MMU_NOACCESS; -ENOMEM if not present. */
+int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags);
 int mmu_user_copy(uint64_t *dst, const uint64_t *src);
 
 extern char _text[], _etext[], _erodata[], _end[];

@@ -44,9 +44,20 @@ static ssize_t full_write(struct file *file, const char *buf, size_t count, loff
 	return -ENOSPC;
 }
 
-static const struct file_operations null_fops = {.read = null_read, .write = null_write};
-static const struct file_operations zero_fops = {.read = zero_read, .write = null_write};
-static const struct file_operations full_fops = {.read = zero_read, .write = full_write};
+/* Seeking them succeeds and puts the position at 0, as Linux's null_lseek. */
+static loff_t null_lseek(struct file *file, loff_t offset, int whence)
+{
+	(void)offset;
+	(void)whence;
+	return file->f_pos = 0;
+}
+
+static const struct file_operations null_fops = {
+	.read = null_read, .write = null_write, .llseek = null_lseek};
+static const struct file_operations zero_fops = {
+	.read = zero_read, .write = null_write, .llseek = null_lseek};
+static const struct file_operations full_fops = {
+	.read = zero_read, .write = full_write, .llseek = null_lseek};
 
 int mem_devs_init(void)
 {

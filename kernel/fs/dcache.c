@@ -32,6 +32,7 @@ struct inode *new_inode(umode_t mode)
 		return NULL;
 	inode->i_ino = ++last_ino;
 	inode->i_mode = mode;
+	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time();
 	return inode;
 }
 
@@ -44,6 +45,7 @@ static void free_inode(struct inode *inode)
 	for (unsigned long i = 0; i < inode->i_nr_slots; i++)
 		kfree(inode->i_pages[i]);
 	kfree(inode->i_pages);
+	kfree(inode->i_link);
 	kfree(inode);
 }
 

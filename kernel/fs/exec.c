@@ -237,6 +237,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (old_fpu)
 		fpu_free(old_fpu);
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
+	vfs_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
 	trace_sched_process_exec(t, t->pid, filename); /* one thread: the pid stays */
 	if (args) {
 		free_pages(args[0], ARG_PAGES);

@@ -61,6 +61,7 @@ static int do_close(int fd)
 	if (!file)
 		return -EBADF;
 	current_fs()->fd[fd] = NULL;
+	current_fs()->close_on_exec &= ~(1UL << fd); /* the next file here starts without it */
 	fput(file);
 	return 0;
 }
@@ -89,6 +90,7 @@ static int do_dup2(int oldfd, int newfd)
 	if (fs->fd[newfd])
 		fput(fs->fd[newfd]);
 	fs->fd[newfd] = file;
+	fs->close_on_exec &= ~(1UL << newfd); /* dup2's copy is kept across exec, as Linux's */
 	return newfd;
 }
 
@@ -125,10 +127,13 @@ int vfs_dup(int oldfd)
 	return ret;
 }
 
+#define DEFAULT_UMASK 0022 /* Linux's init starts with it */
+
 /* A fresh context: cwd at /, no open files. The first task gets one at boot. */
 static void do_fs_context_init(struct fs_context *fs)
 {
 	memset(fs, 0, sizeof(*fs));
+	fs->umask = DEFAULT_UMASK;
 	get_fs_root(&fs->cwd);
 	path_get(&fs->cwd);
 }
@@ -144,6 +149,8 @@ void fs_context_init(struct fs_context *fs)
 static void do_fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 {
 	dst->cwd = src->cwd;
+	dst->close_on_exec = src->close_on_exec;
+	dst->umask = src->umask;
 	path_get(&dst->cwd);
 	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
 		dst->fd[fd] = src->fd[fd];
@@ -168,6 +175,7 @@ static void do_fs_context_exit(struct fs_context *fs)
 			fs->fd[fd] = NULL;
 		}
 	}
+	fs->close_on_exec = 0;
 	path_put(&fs->cwd);
 	fs->cwd.mnt = NULL;
 	fs->cwd.dentry = NULL;
@@ -177,5 +185,43 @@ void fs_context_exit(struct fs_context *fs)
 {
 	vfs_lock();
 	do_fs_context_exit(fs);
+	vfs_unlock();
+}
+
+int vfs_get_cloexec(int fd)
+{
+	int ret;
+
+	vfs_lock();
+	ret = fget(fd) ? !!(current_fs()->close_on_exec & (1UL << fd)) : -EBADF;
+	vfs_unlock();
+	return ret;
+}
+
+int vfs_set_cloexec(int fd, bool on)
+{
+	struct fs_context *fs = current_fs();
+	int ret = 0;
+
+	vfs_lock();
+	if (!fget(fd))
+		ret = -EBADF;
+	else if (on)
+		fs->close_on_exec |= 1UL << fd;
+	else
+		fs->close_on_exec &= ~(1UL << fd);
+	vfs_unlock();
+	return ret;
+}
+
+/* execve, past its point of no return: the new program never sees these (do_close_on_exec). */
+void vfs_close_on_exec(void)
+{
+	struct fs_context *fs = current_fs();
+
+	vfs_lock();
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
+		if (fs->close_on_exec & (1UL << fd))
+			do_close(fd);
 	vfs_unlock();
 }

@@ -9,6 +9,7 @@
 #include "kernel/fs/proc/proc_fs.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/drivers/mem_devs.h"
+#include "kernel/drivers/random.h"
 #include "kernel/drivers/serial_dev.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/panic.h"
@@ -34,6 +35,8 @@ void fs_boot_init(void)
 		err = tty_init();
 	if (!err)
 		err = mem_devs_init();
+	if (!err)
+		err = random_devs_init();
 	if (!err)
 		err = serial_dev_init();
 	if (!err)

@@ -13,6 +13,11 @@
  * (mkdir "a/b/c" must create "c" in "a/b"), so the walk stops one short: path_parentat().
  * A trailing slash ("dir/") says the last component must be a directory.
  *
+ * A symbolic link met on the way is followed: its target is walked from the directory holding
+ * the link (or from / if absolute), and the walk goes on from where that lands. The last
+ * component is followed too unless the caller says not to (lstat, readlink, unlink, rename:
+ * those work on the link itself). At most MAXSYMLINKS links per lookup, then ELOOP, as Linux.
+ *
  * The walk takes no references: everything runs under the VFS lock, so nothing can be removed
  * under it. Only a path kept after the call (an open file, a cwd) is pinned, with path_get().
  */
@@ -23,13 +28,20 @@
 
 enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
+#define MAXSYMLINKS 40 /* links followed in one lookup before ELOOP (Linux's) */
+
 struct nameidata {
 	struct path path;	/* the directory holding last */
 	const char *last;	/* the last component, not NUL-terminated */
 	size_t last_len;
 	int last_type;		/* LAST_ROOT: the name was only slashes, there is no last */
 	bool trailing_slash;
+	int *links;		/* links followed so far, shared with the walks of their targets */
+	int link_count;		/* the storage links points at for a top-level lookup */
 };
+
+static int walk_component(struct path *path, const char *name, size_t len, int type, int *links,
+			  bool follow);
 
 static bool is_dir(const struct dentry *dentry)
 {
@@ -82,11 +94,32 @@ static struct dentry *lookup_one(struct dentry *dir, const char *name, size_t le
 	return err ? NULL : child;
 }
 
-/* One step from the directory at *path to its component name. */
-static int walk_component(struct path *path, const char *name, size_t len, int type)
+static int walk_path(const char *name, const struct path *start, int *links, struct nameidata *nd);
+static int lookup_last_follow(struct nameidata *nd, bool follow);
+
+/* Where the link at dentry, found in the directory dir, leads: *path. */
+static int follow_link(const struct path *dir, struct dentry *link, int *links, struct path *path)
+{
+	struct nameidata nd;
+	int err;
+
+	if (++*links > MAXSYMLINKS)
+		return -ELOOP;
+	err = walk_path(link->d_inode->i_link, dir, links, &nd);
+	if (!err)
+		err = lookup_last_follow(&nd, true);
+	if (!err)
+		*path = nd.path;
+	return err;
+}
+
+/* One step from the directory at *path to its component name; follow: through a link too. */
+static int walk_component(struct path *path, const char *name, size_t len, int type, int *links,
+			  bool follow)
 {
 	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	struct dentry *child;
+	struct path dir = *path;
 
 	if (!is_dir(path->dentry))
 		return -ENOTDIR;
@@ -100,6 +133,8 @@ static int walk_component(struct path *path, const char *name, size_t len, int t
 	child = lookup_one(path->dentry, name, len);
 	if (!child)
 		return -ENOENT;
+	if (follow && S_ISLNK(child->d_inode->i_mode))
+		return follow_link(&dir, child, links, path);
 	path->dentry = child;
 	follow_mount(path);
 	return 0;
@@ -114,11 +149,15 @@ static int component_type(const char *name, size_t len)
 	return LAST_NORM;
 }
 
-/* Walks all of name but its last component; leaves nd->path at the directory holding it. */
-static int path_parentat(const char *name, struct nameidata *nd)
+/*
+ * Walks all of name but its last component, from start for a relative name (NULL: the cwd);
+ * leaves nd->path at the directory holding it. links counts the symbolic links followed.
+ */
+static int walk_path(const char *name, const struct path *start, int *links, struct nameidata *nd)
 {
 	size_t len = strnlen(name, PATH_MAX);
 
+	nd->links = links;
 	if (len == 0)
 		return -ENOENT; /* Linux: the empty name names nothing */
 	if (len == PATH_MAX)
@@ -126,7 +165,7 @@ static int path_parentat(const char *name, struct nameidata *nd)
 	if (*name == '/')
 		get_fs_root(&nd->path);
 	else
-		nd->path = current_fs()->cwd;
+		nd->path = start ? *start : current_fs()->cwd;
 	nd->last = NULL;
 	nd->last_len = 0;
 	nd->last_type = LAST_ROOT;
@@ -145,7 +184,8 @@ static int path_parentat(const char *name, struct nameidata *nd)
 			return -ENAMETOOLONG;
 		/* There is a further component, so the previous one must be a directory: go in. */
 		if (nd->last_type != LAST_ROOT) {
-			int err = walk_component(&nd->path, nd->last, nd->last_len, nd->last_type);
+			int err = walk_component(&nd->path, nd->last, nd->last_len, nd->last_type,
+						 nd->links, true);
 
 			if (err)
 				return err;
@@ -160,13 +200,21 @@ static int path_parentat(const char *name, struct nameidata *nd)
 	return is_dir(nd->path.dentry) ? 0 : -ENOTDIR;
 }
 
-/* Steps into the last component too. */
-static int lookup_last(struct nameidata *nd)
+/* A top-level lookup of name's directory, from the cwd. */
+static int path_parentat(const char *name, struct nameidata *nd)
+{
+	nd->link_count = 0;
+	return walk_path(name, NULL, &nd->link_count, nd);
+}
+
+/* Steps into the last component too; through a link there if follow (or a trailing slash). */
+static int lookup_last_follow(struct nameidata *nd, bool follow)
 {
 	int err = 0;
 
 	if (nd->last_type != LAST_ROOT)
-		err = walk_component(&nd->path, nd->last, nd->last_len, nd->last_type);
+		err = walk_component(&nd->path, nd->last, nd->last_len, nd->last_type, nd->links,
+				     follow || nd->trailing_slash);
 	if (!err && nd->trailing_slash && !is_dir(nd->path.dentry))
 		err = -ENOTDIR;
 	return err;
@@ -179,7 +227,7 @@ int kern_path(const char *name, unsigned int flags, struct path *path)
 	int err = path_parentat(name, &nd);
 
 	if (!err)
-		err = lookup_last(&nd);
+		err = lookup_last_follow(&nd, !(flags & LOOKUP_NOFOLLOW));
 	if (err)
 		return err;
 	if ((flags & LOOKUP_DIRECTORY) && !is_dir(nd.path.dentry))
@@ -249,7 +297,9 @@ int path_openat(const char *name, int flags, umode_t mode, struct path *path)
 	if (err)
 		return err;
 	if (!(flags & O_CREAT)) {
-		err = lookup_last(&nd);
+		err = lookup_last_follow(&nd, !(flags & O_NOFOLLOW));
+		if (!err && S_ISLNK(nd.path.dentry->d_inode->i_mode))
+			err = -ELOOP; /* O_NOFOLLOW met a link */
 		if (!err)
 			err = may_open(nd.path.dentry, flags);
 		if (err)
@@ -264,6 +314,15 @@ int path_openat(const char *name, int flags, umode_t mode, struct path *path)
 	if (child) {
 		if (flags & O_EXCL)
 			return -EEXIST;
+		if (S_ISLNK(child->d_inode->i_mode)) {
+			/* To an existing file; a link to nothing gives ENOENT (Linux creates it). */
+			if (flags & O_NOFOLLOW)
+				return -ELOOP;
+			err = follow_link(&nd.path, child, nd.links, &nd.path);
+			if (err)
+				return err;
+			child = nd.path.dentry;
+		}
 		nd.path.dentry = child;
 		follow_mount(&nd.path);
 		if (is_dir(nd.path.dentry))
@@ -513,4 +572,33 @@ int vfs_rename(const char *oldpath, const char *newpath)
 	ret = do_rename(oldpath, newpath);
 	vfs_unlock();
 	return ret;
+}
+
+/* symlink(2): linkpath becomes a new name whose content is target (not looked at now). */
+int do_symlink(const char *target, const char *linkpath)
+{
+	struct nameidata nd;
+	struct dentry *dir, *dentry;
+	int err;
+
+	if (!*target)
+		return -ENOENT; /* Linux: an empty target names nothing */
+	err = path_parentat(linkpath, &nd);
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM || nd.trailing_slash)
+		return -EEXIST;
+	dir = nd.path.dentry;
+	if (lookup_one(dir, nd.last, nd.last_len))
+		return -EEXIST;
+	if (dir->d_unlinked)
+		return -ENOENT;
+	if (!dir->d_inode->i_op || !dir->d_inode->i_op->symlink)
+		return -EPERM; /* as Linux's debugfs and tracefs */
+	dentry = d_alloc(dir, nd.last, nd.last_len);
+	if (!dentry)
+		return -ENOMEM;
+	err = dir->d_inode->i_op->symlink(dir->d_inode, dentry, target);
+	dput(dentry);
+	return err;
 }

@@ -1,13 +1,15 @@
 /*
  * File system calls on paths and descriptors, over the VFS the kernel shell uses (Linux's
  * fs/open.c, fs/namei.c, fs/file.c and fs/pipe.c, their entry points): open, openat, close,
- * lseek, dup, dup2, dup3, pipe2, chdir, getcwd, mkdir, rmdir, unlink, rename, and the stat
- * family (fs/stat.c) with Linux's x86_64 struct stat.
+ * lseek, dup, dup2, dup3, pipe2, chdir, getcwd, mkdir(at), rmdir, unlink(at), rename(at, at2),
+ * umask, fcntl, and the stat family (fs/stat.c) with Linux's x86_64 struct stat.
  *
  * Paths come from user memory through getname(), which copies them in with
  * strncpy_from_user: a bad pointer is EFAULT, a path of PATH_MAX bytes or more ENAMETOOLONG,
- * an empty one ENOENT, as Linux. Relative paths are from the cwd (AT_FDCWD); a directory fd as
- * the base of the *at() calls is not supported yet: EBADF unless the path is absolute.
+ * an empty one ENOENT, as Linux. Relative paths are from the cwd (AT_FDCWD) or, for the *at()
+ * calls, from the directory open at dfd: getname_at() puts that directory's absolute name in
+ * front (the VFS walks from / or the cwd only). So a dfd whose directory was removed gives
+ * ENOENT where Linux would still walk from it; nothing else differs.
  */
 #include "kernel/syscalls.h"
 #include "kernel/fs/vfs.h"
@@ -18,8 +20,9 @@
 
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR 0x200
 #define AT_EMPTY_PATH 0x1000
-#define O_CLOEXEC 02000000 /* accepted: there is no execve from user space to close on yet */
+#define RENAME_NOREPLACE 0x1
 #define STAT_BLKSIZE 4096
 #define STAT_BLOCK 512 /* st_blocks counts 512-byte units */
 
@@ -58,20 +61,58 @@ static void putname(char *name)
 	kfree(name);
 }
 
-/* The *at() calls: only the cwd, or any dirfd with an absolute path, as the VFS walks. */
-static bool dirfd_ok(int dfd, const char *name)
+/*
+ * A user path for an *at() call: as getname(), and a relative name is made absolute from the
+ * directory open at dfd (EBADF if none, ENOTDIR if not a directory), unless dfd is AT_FDCWD.
+ */
+static char *getname_at(int dfd, const char __user *filename, long *err)
 {
-	return dfd == AT_FDCWD || name[0] == '/';
+	char *name = getname(filename, err), *full;
+	size_t dlen, nlen;
+	int ret;
+
+	if (!name || dfd == AT_FDCWD || name[0] == '/')
+		return name;
+	full = kmalloc(PATH_MAX);
+	if (!full) {
+		putname(name);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	ret = vfs_fd_dirpath(dfd, full, PATH_MAX);
+	dlen = ret < 0 ? 0 : strlen(full);
+	nlen = strlen(name);
+	if (ret >= 0 && dlen + 1 + nlen >= PATH_MAX)
+		ret = -ENAMETOOLONG;
+	if (ret < 0) {
+		kfree(full);
+		putname(name);
+		*err = ret;
+		return NULL;
+	}
+	if (full[dlen - 1] != '/')
+		full[dlen++] = '/';
+	memcpy(full + dlen, name, nlen + 1);
+	putname(name);
+	return full;
+}
+
+static umode_t current_umask(void)
+{
+	return current_fs()->umask;
 }
 
 long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode)
 {
 	long err;
-	char *name = getname(filename, &err);
+	char *name = getname_at(dfd, filename, &err);
 
 	if (!name)
 		return err;
-	err = dirfd_ok(dfd, name) ? vfs_open(name, flags & ~O_CLOEXEC, mode) : -EBADF;
+	if (flags & O_CREAT)
+		mode &= ~current_umask();
+	/* 64-bit Linux opens every file O_LARGEFILE (force_o_largefile): F_GETFL shows it. */
+	err = vfs_open(name, flags | O_LARGEFILE, mode);
 	putname(name);
 	return err;
 }
@@ -103,9 +144,14 @@ long sys_dup2(unsigned int oldfd, unsigned int newfd)
 
 long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
 {
+	long ret;
+
 	if ((flags & ~O_CLOEXEC) || oldfd == newfd)
 		return -EINVAL;
-	return vfs_dup2((int)oldfd, (int)newfd);
+	ret = vfs_dup2((int)oldfd, (int)newfd);
+	if (ret >= 0 && (flags & O_CLOEXEC))
+		vfs_set_cloexec((int)ret, true);
+	return ret;
 }
 
 long sys_pipe2(int __user *fildes, int flags)
@@ -115,7 +161,7 @@ long sys_pipe2(int __user *fildes, int flags)
 
 	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
-	err = vfs_pipe(fds);
+	err = vfs_pipe2(fds, flags);
 	if (err)
 		return err;
 	if (copy_to_user(fildes, fds, sizeof(fds))) {
@@ -149,42 +195,247 @@ long sys_chdir(const char __user *filename)
 	return path_call(filename, vfs_chdir);
 }
 
-long sys_rmdir(const char __user *pathname)
-{
-	return path_call(pathname, vfs_rmdir);
-}
-
-long sys_unlink(const char __user *pathname)
-{
-	return path_call(pathname, vfs_unlink);
-}
-
-long sys_mkdir(const char __user *pathname, umode_t mode)
+long sys_unlinkat(int dfd, const char __user *pathname, int flag)
 {
 	long err;
-	char *name = getname(pathname, &err);
+	char *name;
 
+	if (flag & ~AT_REMOVEDIR)
+		return -EINVAL;
+	name = getname_at(dfd, pathname, &err);
 	if (!name)
 		return err;
-	err = vfs_mkdir(name, mode);
+	err = flag & AT_REMOVEDIR ? vfs_rmdir(name) : vfs_unlink(name);
 	putname(name);
 	return err;
 }
 
-long sys_rename(const char __user *oldname, const char __user *newname)
+long sys_rmdir(const char __user *pathname)
+{
+	return sys_unlinkat(AT_FDCWD, pathname, AT_REMOVEDIR);
+}
+
+long sys_unlink(const char __user *pathname)
+{
+	return sys_unlinkat(AT_FDCWD, pathname, 0);
+}
+
+long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
 {
 	long err;
-	char *from = getname(oldname, &err), *to;
+	char *name = getname_at(dfd, pathname, &err);
 
+	if (!name)
+		return err;
+	err = vfs_mkdir(name, mode & ~current_umask());
+	putname(name);
+	return err;
+}
+
+long sys_mkdir(const char __user *pathname, umode_t mode)
+{
+	return sys_mkdirat(AT_FDCWD, pathname, mode);
+}
+
+/*
+ * renameat2's flags: RENAME_NOREPLACE fails with EEXIST if the new name exists (checked under
+ * no lock, which is safe while a process is one thread and the shell does not race it);
+ * RENAME_EXCHANGE and RENAME_WHITEOUT are not in Lucid's VFS: EINVAL.
+ */
+long sys_renameat2(int olddfd, const char __user *oldname, int newdfd, const char __user *newname,
+		   unsigned int flags)
+{
+	struct kstat st;
+	long err;
+	char *from, *to;
+
+	if (flags & ~RENAME_NOREPLACE)
+		return -EINVAL;
+	from = getname_at(olddfd, oldname, &err);
 	if (!from)
 		return err;
-	to = getname(newname, &err);
+	to = getname_at(newdfd, newname, &err);
 	if (to) {
-		err = vfs_rename(from, to);
+		if ((flags & RENAME_NOREPLACE) && vfs_stat(to, &st) == 0)
+			err = vfs_stat(from, &st) ? -ENOENT : -EEXIST;
+		else
+			err = vfs_rename(from, to);
 		putname(to);
 	}
 	putname(from);
 	return err;
+}
+
+long sys_renameat(int olddfd, const char __user *oldname, int newdfd, const char __user *newname)
+{
+	return sys_renameat2(olddfd, oldname, newdfd, newname, 0);
+}
+
+long sys_rename(const char __user *oldname, const char __user *newname)
+{
+	return sys_renameat2(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
+}
+
+long sys_fchmodat(int dfd, const char __user *filename, umode_t mode)
+{
+	long err;
+	char *name = getname_at(dfd, filename, &err);
+
+	if (!name)
+		return err;
+	err = vfs_chmod(name, mode);
+	putname(name);
+	return err;
+}
+
+long sys_chmod(const char __user *filename, umode_t mode)
+{
+	return sys_fchmodat(AT_FDCWD, filename, mode);
+}
+
+long sys_fchmod(unsigned int fd, umode_t mode)
+{
+	return vfs_fchmod((int)fd, mode);
+}
+
+/*
+ * utimensat: a file's access and modification times, each given, UTIME_NOW or UTIME_OMIT;
+ * times NULL: both now. A NULL filename works on dfd itself (what futimens calls), as does ""
+ * with AT_EMPTY_PATH. AT_SYMLINK_NOFOLLOW: a link's own times, not its target's.
+ */
+long sys_utimensat(int dfd, const char __user *filename, const struct timespec64 __user *utimes,
+		   int flags)
+{
+	struct timespec64 t[2];
+	long err;
+	char *name;
+
+	if (utimes && copy_from_user(t, utimes, sizeof(t)))
+		return -EFAULT;
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (!filename) {
+		if (dfd == AT_FDCWD || flags)
+			return dfd == AT_FDCWD ? -EFAULT : -EINVAL;
+		return vfs_futimes(dfd, utimes ? t : NULL);
+	}
+	name = getname_at(dfd, filename, &err);
+	if (!name) {
+		if (err == -ENOENT && (flags & AT_EMPTY_PATH) && dfd != AT_FDCWD)
+			return vfs_futimes(dfd, utimes ? t : NULL);
+		return err;
+	}
+	err = vfs_utimes(name, utimes ? t : NULL, flags & AT_SYMLINK_NOFOLLOW);
+	putname(name);
+	return err;
+}
+
+long sys_truncate(const char __user *path, long length)
+{
+	long err;
+	char *name = getname(path, &err);
+
+	if (!name)
+		return err;
+	err = vfs_truncate(name, length);
+	putname(name);
+	return err;
+}
+
+long sys_ftruncate(unsigned int fd, unsigned long length)
+{
+	return vfs_ftruncate((int)fd, (loff_t)length);
+}
+
+long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname)
+{
+	long err;
+	char *target = getname(oldname, &err), *name;
+
+	if (!target)
+		return err;
+	name = getname_at(newdfd, newname, &err);
+	if (name) {
+		err = vfs_symlink(target, name);
+		putname(name);
+	}
+	putname(target);
+	return err;
+}
+
+long sys_symlink(const char __user *oldname, const char __user *newname)
+{
+	return sys_symlinkat(oldname, AT_FDCWD, newname);
+}
+
+long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int bufsiz)
+{
+	char *name, *kbuf;
+	long err;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	name = getname_at(dfd, pathname, &err);
+	if (!name)
+		return err;
+	kbuf = kmalloc(PATH_MAX);
+	err = kbuf ? vfs_readlink(name, kbuf, MIN((size_t)bufsiz, PATH_MAX)) : -ENOMEM;
+	if (err > 0 && copy_to_user(buf, kbuf, (size_t)err))
+		err = -EFAULT;
+	kfree(kbuf);
+	putname(name);
+	return err;
+}
+
+long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
+}
+
+/*
+ * access and faccessat: does the file exist (F_OK), and may this process read, write or run
+ * it? Lucid's only user is root, so Linux would grant R_OK and W_OK always and X_OK for a
+ * directory or a file with any x bit; Lucid's open obeys the r and w bits even for root
+ * (kernel/fs/namei.c, may_open), and access answers as open would: EACCES without them.
+ */
+#define R_OK 4
+#define W_OK 2
+#define X_OK 1
+
+long sys_faccessat(int dfd, const char __user *filename, int mode)
+{
+	struct kstat k;
+	long err;
+	char *name;
+
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	name = getname_at(dfd, filename, &err);
+	if (!name)
+		return err;
+	err = vfs_stat(name, &k);
+	putname(name);
+	if (err || S_ISDIR(k.mode))
+		return err;
+	if (((mode & X_OK) && !(k.mode & 0111)) || ((mode & W_OK) && !(k.mode & S_IWUGO)) ||
+	    ((mode & R_OK) && !(k.mode & S_IRUGO)))
+		return -EACCES;
+	return 0;
+}
+
+long sys_access(const char __user *filename, int mode)
+{
+	return sys_faccessat(AT_FDCWD, filename, mode);
+}
+
+/* umask: the mode bits new files and directories go without; returns the old mask. */
+long sys_umask(int mask)
+{
+	struct fs_context *fs = current_fs();
+	umode_t old = fs->umask;
+
+	fs->umask = (umode_t)mask & 0777;
+	return old;
 }
 
 /* Linux's getcwd returns the length with the NUL; ERANGE if it does not fit. */
@@ -219,6 +470,12 @@ static long cp_new_stat(const struct kstat *k, struct stat __user *statbuf)
 	st.st_size = k->size;
 	st.st_blksize = STAT_BLKSIZE;
 	st.st_blocks = (k->size + STAT_BLOCK - 1) / STAT_BLOCK;
+	st.st_atime = (unsigned long)k->atime.tv_sec;
+	st.st_atime_nsec = (unsigned long)k->atime.tv_nsec;
+	st.st_mtime = (unsigned long)k->mtime.tv_sec;
+	st.st_mtime_nsec = (unsigned long)k->mtime.tv_nsec;
+	st.st_ctime = (unsigned long)k->ctime.tv_sec;
+	st.st_ctime_nsec = (unsigned long)k->ctime.tv_nsec;
 	return copy_to_user(statbuf, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
@@ -238,14 +495,13 @@ long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *st
 
 	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	name = getname(filename, &err);
+	name = getname_at(dfd, filename, &err);
 	if (!name) {
-		if (err == -ENOENT && (flag & AT_EMPTY_PATH))
+		if (err == -ENOENT && (flag & AT_EMPTY_PATH) && dfd != AT_FDCWD)
 			return sys_newfstat((unsigned int)dfd, statbuf);
 		return err;
 	}
-	/* No symbolic links in Lucid's file systems: lstat is stat. */
-	err = dirfd_ok(dfd, name) ? vfs_stat(name, &k) : -EBADF;
+	err = flag & AT_SYMLINK_NOFOLLOW ? vfs_lstat(name, &k) : vfs_stat(name, &k);
 	putname(name);
 	return err ? err : cp_new_stat(&k, statbuf);
 }
@@ -261,14 +517,17 @@ long sys_newlstat(const char __user *filename, struct stat __user *statbuf)
 }
 
 /*
- * fcntl: duplicating (F_DUPFD, F_DUPFD_CLOEXEC) and the descriptor flags. FD_CLOEXEC is
- * accepted and not kept: nothing execs from user space yet, so there is nothing to close on.
- * The file status flags (F_GETFL/F_SETFL) need the VFS to keep them: EINVAL until then.
+ * fcntl: duplicating (F_DUPFD, F_DUPFD_CLOEXEC), the descriptor's flag (FD_CLOEXEC, which
+ * execve obeys) and the open file's status flags (F_GETFL; F_SETFL changes O_APPEND and
+ * O_NONBLOCK, and ignores the rest, as Linux).
  */
 #define F_DUPFD 0
 #define F_GETFD 1
 #define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC 1
 
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {
@@ -282,14 +541,24 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 	case F_DUPFD_CLOEXEC:
 		if (arg >= NR_OPEN_DEFAULT)
 			return -EINVAL;
-		for (int newfd = (int)arg; newfd < NR_OPEN_DEFAULT; newfd++)
-			if (vfs_fstat(newfd, &st) == -EBADF)
-				return vfs_dup2((int)fd, newfd);
+		for (int newfd = (int)arg; newfd < NR_OPEN_DEFAULT; newfd++) {
+			if (vfs_fstat(newfd, &st) != -EBADF)
+				continue;
+			err = vfs_dup2((int)fd, newfd);
+			if (err >= 0 && cmd == F_DUPFD_CLOEXEC)
+				vfs_set_cloexec(newfd, true);
+			return err;
+		}
 		return -EMFILE;
 	case F_GETFD:
-		return 0;
+		err = vfs_get_cloexec((int)fd);
+		return err > 0 ? FD_CLOEXEC : err;
 	case F_SETFD:
-		return 0;
+		return vfs_set_cloexec((int)fd, arg & FD_CLOEXEC);
+	case F_GETFL:
+		return vfs_getfl((int)fd);
+	case F_SETFL:
+		return vfs_setfl((int)fd, (unsigned int)arg);
 	default:
 		return -EINVAL;
 	}

@@ -119,11 +119,11 @@ static void init_end(struct file *file, struct dentry *dentry, struct pipe *p, i
 	file->f_inode = dentry->d_inode;
 	file->f_op = &pipe_fops;
 	file->f_flags = (unsigned int)flags;
-	file->f_mode = flags == O_RDONLY ? FMODE_READ : FMODE_WRITE;
+	file->f_mode = (flags & O_ACCMODE) == O_RDONLY ? FMODE_READ : FMODE_WRITE;
 	file->private_data = p;
 }
 
-static int do_pipe(int fds[2])
+static int do_pipe(int fds[2], int flags)
 {
 	struct fs_context *fs = current_fs();
 	struct pipe *p = kzalloc(sizeof(*p));
@@ -152,11 +152,13 @@ static int do_pipe(int fds[2])
 	p->readers = p->writers = 1;
 	inode->i_private = p;
 	dentry->d_inode = inode; /* a root of its own: in no directory */
-	init_end(rd, dentry, p, O_RDONLY);
-	init_end(wr, dentry, p, O_WRONLY);
+	init_end(rd, dentry, p, O_RDONLY | (flags & O_NONBLOCK));
+	init_end(wr, dentry, p, O_WRONLY | (flags & O_NONBLOCK));
 	dput(dentry); /* the two ends hold it now */
 	fs->fd[fds[0]] = rd;
 	fs->fd[fds[1]] = wr;
+	if (flags & O_CLOEXEC)
+		fs->close_on_exec |= (1UL << fds[0]) | (1UL << fds[1]);
 	return 0;
 fail:
 	kfree(rd);
@@ -169,12 +171,17 @@ fail:
 	return err;
 }
 
-int vfs_pipe(int fds[2])
+int vfs_pipe2(int fds[2], int flags)
 {
 	int ret;
 
 	vfs_lock();
-	ret = do_pipe(fds);
+	ret = do_pipe(fds, flags);
 	vfs_unlock();
 	return ret;
+}
+
+int vfs_pipe(int fds[2])
+{
+	return vfs_pipe2(fds, 0);
 }

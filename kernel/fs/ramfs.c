@@ -54,6 +54,25 @@ static int ramfs_mknod(struct inode *dir, struct dentry *dentry, umode_t mode)
 	return 0;
 }
 
+/* A symbolic link: its target kept as a string, its size the target's length (as Linux's). */
+static int ramfs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	struct inode *inode = ramfs_get_inode(S_IFLNK | 0777);
+
+	(void)dir;
+	if (!inode)
+		return -ENOMEM;
+	inode->i_link = kstrdup(target);
+	if (!inode->i_link) {
+		kfree(inode);
+		return -ENOMEM;
+	}
+	inode->i_size = (loff_t)strlen(target);
+	d_add(dentry, inode);
+	dget(dentry); /* the tree's reference: the caller drops its own */
+	return 0;
+}
+
 /* Makes room in i_pages for blocks [0, nr); doubling keeps growth linear. */
 static int grow_slots(struct inode *inode, unsigned long nr)
 {
@@ -168,6 +187,7 @@ static const struct inode_operations ramfs_dir_inode_operations = {
 	.unlink = simple_unlink,
 	.rmdir = simple_rmdir,
 	.rename = simple_rename,
+	.symlink = ramfs_symlink,
 };
 
 static const struct inode_operations ramfs_file_inode_operations = {

@@ -139,6 +139,55 @@ long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen)
 }
 
 /*
+ * pread64 and pwrite64: one transfer at pos (at most a chunk, as read), f_pos left alone.
+ * ESPIPE on a pipe; EINVAL for a negative pos (checked first, as Linux).
+ */
+long ksys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos)
+{
+	char *kbuf;
+	long ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	kbuf = kmalloc(RW_CHUNK);
+	if (!kbuf)
+		return -ENOMEM;
+	ret = vfs_pread((int)fd, kbuf, MIN(count, RW_CHUNK), pos);
+	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
+		ret = -EFAULT;
+	kfree(kbuf);
+	return ret;
+}
+
+long ksys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t pos)
+{
+	char *kbuf;
+	long ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	kbuf = kmalloc(RW_CHUNK);
+	if (!kbuf)
+		return -ENOMEM;
+	count = MIN(count, RW_CHUNK);
+	ret = copy_from_user(kbuf, buf, count) ? -EFAULT : vfs_pwrite((int)fd, kbuf, count, pos);
+	kfree(kbuf);
+	return ret;
+}
+
+long sys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos)
+{
+	return ksys_pread64(fd, buf, count, pos);
+}
+
+long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t pos)
+{
+	return ksys_pwrite64(fd, buf, count, pos);
+}
+
+/*
  * No device of Lucid's answers an ioctl yet (the console's termios comes with the tty): a
  * valid fd gets ENOTTY, which is what the C library expects of a file that is not a terminal.
  */

@@ -17,11 +17,19 @@
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/sched/time.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
 /* Linux's cap on one read or write, which keeps every byte count inside an int. */
 #define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_CACHE_SIZE - 1))
+
+/* A regular file's data changed (write, truncate): Linux's file_update_time. */
+static void file_update_time(struct inode *inode)
+{
+	if (S_ISREG(inode->i_mode))
+		inode->i_mtime = inode->i_ctime = current_time();
+}
 
 static int do_open(const char *pathname, int flags, umode_t mode)
 {
@@ -62,8 +70,14 @@ static int do_open(const char *pathname, int flags, umode_t mode)
 			fput(file); /* opened: close it properly, release and all */
 			return err;
 		}
+		file_update_time(inode);
 	}
+	/* Linux keeps none of the flags that only mattered for the open itself (tracefs's open
+	 * looked at O_TRUNC above). */
+	file->f_flags &= ~(unsigned int)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC);
 	fs->fd[fd] = file;
+	if (flags & O_CLOEXEC)
+		fs->close_on_exec |= 1UL << fd;
 	return fd;
 }
 
@@ -96,6 +110,7 @@ static ssize_t do_read(int fd, void *buf, size_t count)
 static ssize_t do_write(int fd, void *buf, size_t count)
 {
 	struct file *file = fget(fd);
+	ssize_t ret;
 
 	if (!file || !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
@@ -103,7 +118,10 @@ static ssize_t do_write(int fd, void *buf, size_t count)
 		return -EIO;
 	if (!file->f_op || !file->f_op->write)
 		return -EINVAL;
-	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+	ret = file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+	if (ret > 0)
+		file_update_time(file->f_inode);
+	return ret;
 }
 
 /* A read that finds nothing yet waits for it, unless the file was opened O_NONBLOCK. */
@@ -124,6 +142,91 @@ ssize_t vfs_write(int fd, const void *buf, size_t count)
 
 	vfs_lock();
 	ret = vfs_block(fget(fd), do_write, fd, (void *)buf, count);
+	vfs_unlock();
+	return ret;
+}
+
+/*
+ * pread and pwrite: a read or write at pos, leaving f_pos alone. Only a file that has positions
+ * may (Linux's FMODE_PREAD): a pipe, or trace_pipe, answers -ESPIPE. They never wait: a file
+ * with positions has its data at hand.
+ */
+static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool write)
+{
+	struct file *file = fget(fd);
+	ssize_t ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (!file)
+		return -EBADF;
+	/* A directory has positions (lseek rewinds it) though ramfs gives it no llseek. */
+	if (!S_ISDIR(file->f_inode->i_mode) &&
+	    (!file->f_op || !file->f_op->llseek || file->f_op->llseek == no_llseek))
+		return -ESPIPE;
+	if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+		return -EBADF;
+	if (!write && S_ISDIR(file->f_inode->i_mode))
+		return -EISDIR;
+	if (file->f_inode->i_flags & S_DEAD)
+		return -EIO;
+	if (write ? !file->f_op->write : !file->f_op->read)
+		return -EINVAL;
+	count = MIN(count, MAX_RW_COUNT);
+	if (!write)
+		return file->f_op->read(file, buf, count, &pos);
+	ret = file->f_op->write(file, buf, count, &pos);
+	if (ret > 0)
+		file_update_time(file->f_inode);
+	return ret;
+}
+
+ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = do_pread_pwrite(fd, buf, count, pos, false);
+	vfs_unlock();
+	return ret;
+}
+
+ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = do_pread_pwrite(fd, (void *)buf, count, pos, true);
+	vfs_unlock();
+	return ret;
+}
+
+/* The flags fcntl(F_SETFL) may change (Linux's SETFL_MASK, less what Lucid lacks). */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK)
+
+int vfs_getfl(int fd)
+{
+	struct file *file;
+	int ret;
+
+	vfs_lock();
+	file = fget(fd);
+	ret = file ? (int)file->f_flags : -EBADF;
+	vfs_unlock();
+	return ret;
+}
+
+int vfs_setfl(int fd, unsigned int flags)
+{
+	struct file *file;
+	int ret = 0;
+
+	vfs_lock();
+	file = fget(fd);
+	if (file)
+		file->f_flags = (flags & SETFL_MASK) | (file->f_flags & ~SETFL_MASK);
+	else
+		ret = -EBADF;
 	vfs_unlock();
 	return ret;
 }
@@ -210,6 +313,8 @@ static unsigned char dtype(const struct inode *inode)
 		return DT_DIR;
 	if (S_ISCHR(inode->i_mode))
 		return DT_CHR;
+	if (S_ISLNK(inode->i_mode))
+		return DT_LNK;
 	return S_ISFIFO(inode->i_mode) ? DT_FIFO : DT_REG;
 }
 
@@ -283,6 +388,9 @@ static void fill_stat(const struct dentry *dentry, struct kstat *st)
 	st->ino = inode->i_ino;
 	st->mode = inode->i_mode;
 	st->size = inode->i_size;
+	st->atime = inode->i_atime;
+	st->mtime = inode->i_mtime;
+	st->ctime = inode->i_ctime;
 	/* A directory is linked from its parent, from its own ".", and from each subdir's "..". */
 	st->nlink = dentry->d_unlinked ? 0 : S_ISDIR(inode->i_mode) ? 2 : 1;
 	if (S_ISDIR(inode->i_mode) && !dentry->d_unlinked) {
@@ -293,10 +401,10 @@ static void fill_stat(const struct dentry *dentry, struct kstat *st)
 	}
 }
 
-static int do_stat(const char *pathname, struct kstat *st)
+static int do_stat(const char *pathname, unsigned int flags, struct kstat *st)
 {
 	struct path path;
-	int err = kern_path(pathname, 0, &path);
+	int err = kern_path(pathname, flags, &path);
 
 	if (err)
 		return err;
@@ -312,9 +420,150 @@ int vfs_stat(const char *pathname, struct kstat *st)
 	int ret;
 
 	vfs_lock();
-	ret = do_stat(pathname, st);
+	ret = do_stat(pathname, 0, st);
 	vfs_unlock();
 	return ret;
+}
+
+int vfs_lstat(const char *pathname, struct kstat *st)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_stat(pathname, LOOKUP_NOFOLLOW, st);
+	vfs_unlock();
+	return ret;
+}
+
+int vfs_symlink(const char *target, const char *linkpath)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_symlink(target, linkpath);
+	vfs_unlock();
+	return ret;
+}
+
+/* readlink: the target's bytes, at most size, without a NUL; EINVAL if not a link. */
+int vfs_readlink(const char *pathname, char *buf, size_t size)
+{
+	struct path path;
+	int err;
+
+	vfs_lock();
+	err = kern_path(pathname, LOOKUP_NOFOLLOW, &path);
+	if (!err) {
+		struct inode *inode = path.dentry->d_inode;
+
+		if (S_ISLNK(inode->i_mode)) {
+			err = (int)MIN(size, strlen(inode->i_link));
+			memcpy(buf, inode->i_link, (size_t)err);
+		} else {
+			err = -EINVAL;
+		}
+		path_put(&path);
+	}
+	vfs_unlock();
+	return err;
+}
+
+/*
+ * chmod: the permission bits (and setuid, setgid, sticky) change, the file type never. A file
+ * system whose files live elsewhere (9p: getattr refreshes the mode from the host) would need
+ * to be told, which Lucid's does not do yet: EPERM there rather than a change that a later
+ * stat would undo.
+ */
+static int chmod_inode(struct inode *inode, umode_t mode)
+{
+	if (inode->i_op && inode->i_op->getattr)
+		return -EPERM;
+	inode->i_mode = (umode_t)((inode->i_mode & S_IFMT) | (mode & S_IALLUGO));
+	inode->i_ctime = current_time();
+	return 0;
+}
+
+struct timespec64 current_time(void)
+{
+	uint64_t ns = ktime_get_ns(); /* CLOCK_REALTIME: kernel/sched/sys_time.c */
+
+	return (struct timespec64){.tv_sec = (long)(ns / NSEC_PER_SEC),
+				   .tv_nsec = (long)(ns % NSEC_PER_SEC)};
+}
+
+/* utimensat's work on one inode, with Linux's rules for UTIME_NOW and UTIME_OMIT. */
+static int utimes_inode(struct inode *inode, const struct timespec64 *times)
+{
+	struct timespec64 now = current_time();
+
+	for (int i = 0; times && i < 2; i++) {
+		long ns = times[i].tv_nsec;
+
+		if (ns != UTIME_NOW && ns != UTIME_OMIT && (ns < 0 || ns >= (long)NSEC_PER_SEC))
+			return -EINVAL;
+	}
+	if (inode->i_op && inode->i_op->getattr)
+		return -EPERM; /* 9p: the times live on the host, as the mode does (chmod_inode) */
+	if (!times || times[0].tv_nsec != UTIME_OMIT)
+		inode->i_atime = !times || times[0].tv_nsec == UTIME_NOW ? now : times[0];
+	if (!times || times[1].tv_nsec != UTIME_OMIT)
+		inode->i_mtime = !times || times[1].tv_nsec == UTIME_NOW ? now : times[1];
+	inode->i_ctime = now;
+	return 0;
+}
+
+int vfs_utimes(const char *pathname, const struct timespec64 *times, bool nofollow)
+{
+	struct path path;
+	int err;
+
+	vfs_lock();
+	err = kern_path(pathname, nofollow ? LOOKUP_NOFOLLOW : 0, &path);
+	if (!err) {
+		err = utimes_inode(path.dentry->d_inode, times);
+		path_put(&path);
+	}
+	vfs_unlock();
+	return err;
+}
+
+int vfs_futimes(int fd, const struct timespec64 *times)
+{
+	struct file *file;
+	int err;
+
+	vfs_lock();
+	file = fget(fd);
+	err = file ? utimes_inode(file->f_inode, times) : -EBADF;
+	vfs_unlock();
+	return err;
+}
+
+int vfs_chmod(const char *pathname, umode_t mode)
+{
+	struct path path;
+	int err;
+
+	vfs_lock();
+	err = kern_path(pathname, 0, &path);
+	if (!err) {
+		err = chmod_inode(path.dentry->d_inode, mode);
+		path_put(&path);
+	}
+	vfs_unlock();
+	return err;
+}
+
+int vfs_fchmod(int fd, umode_t mode)
+{
+	struct file *file;
+	int err;
+
+	vfs_lock();
+	file = fget(fd);
+	err = file ? chmod_inode(file->f_inode, mode) : -EBADF;
+	vfs_unlock();
+	return err;
 }
 
 static int do_fstat(int fd, struct kstat *st)
@@ -351,7 +600,11 @@ static int do_truncate(struct inode *inode, loff_t length)
 	/* No truncate operation: a pseudo file without data; Linux accepts and ignores it too. */
 	if (!inode->i_op || !inode->i_op->truncate)
 		return 0;
-	return inode->i_op->truncate(inode, length);
+	int err = inode->i_op->truncate(inode, length);
+
+	if (!err)
+		file_update_time(inode);
+	return err;
 }
 
 static int do_truncate_path(const char *pathname, loff_t length)
@@ -447,6 +700,28 @@ int vfs_chdir(const char *pathname)
 static int do_getcwd(char *buf, size_t size)
 {
 	return d_path(&current_fs()->cwd, buf, size);
+}
+
+/* The base of the *at() system calls: the absolute name of the directory open at fd. */
+static int do_fd_dirpath(int fd, char *buf, size_t size)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	if (!S_ISDIR(file->f_inode->i_mode))
+		return -ENOTDIR;
+	return d_path(&file->f_path, buf, size);
+}
+
+int vfs_fd_dirpath(int fd, char *buf, size_t size)
+{
+	int ret;
+
+	vfs_lock();
+	ret = do_fd_dirpath(fd, buf, size);
+	vfs_unlock();
+	return ret;
 }
 
 int vfs_getcwd(char *buf, size_t size)

@@ -56,7 +56,10 @@ typedef unsigned int fmode_t;
 #define O_TRUNC 00001000
 #define O_APPEND 00002000
 #define O_NONBLOCK 00004000
+#define O_LARGEFILE 00100000 /* always set by open on 64-bit Linux: F_GETFL shows it */
 #define O_DIRECTORY 00200000
+#define O_NOFOLLOW 00400000 /* a symbolic link as the last component: ELOOP */
+#define O_CLOEXEC 02000000 /* not a file flag: the descriptor's close-on-exec bit */
 
 #define SEEK_SET 0
 #define SEEK_CUR 1
@@ -68,10 +71,13 @@ typedef unsigned int fmode_t;
 #define S_IFREG 0100000
 #define S_IFCHR 0020000 /* a character device: its operations come from a driver (vfs_mknod) */
 #define S_IFIFO 0010000 /* a pipe */
+#define S_IFLNK 0120000 /* a symbolic link: its target is the name in inode->i_link */
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
+#define S_IALLUGO 07777 /* what chmod may change: permissions, setuid, setgid, sticky */
 #define S_IRUGO 00444
 #define S_IWUGO 00222
 
@@ -87,6 +93,7 @@ typedef unsigned int fmode_t;
 #define DT_CHR 2
 #define DT_DIR 4
 #define DT_REG 8
+#define DT_LNK 10
 
 struct inode;
 struct file;
@@ -133,6 +140,8 @@ struct inode_operations {
 	int (*rmdir)(struct inode *dir, struct dentry *dentry);
 	int (*rename)(struct inode *old_dir, struct dentry *old_dentry, struct inode *new_dir,
 		      struct dentry *new_dentry);
+	/* Makes dentry a symbolic link to target (copied). NULL: symlink fails with EPERM. */
+	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target);
 	/* Cuts or extends a regular file's data to size bytes. NULL: there is no data to cut. */
 	int (*truncate)(struct inode *inode, loff_t size);
 	/*
@@ -152,6 +161,14 @@ struct inode_operations {
 	bool (*revalidate)(struct dentry *dentry);
 };
 
+/* A time as the VFS keeps it: seconds and nanoseconds since the epoch (CLOCK_REALTIME). */
+struct timespec64 {
+	long tv_sec;
+	long tv_nsec;
+};
+#define UTIME_NOW ((1L << 30) - 1L) /* utimensat: this one becomes the current time */
+#define UTIME_OMIT ((1L << 30) - 2L) /* utimensat: this one stays as it is */
+
 struct inode {
 	unsigned long i_ino;
 	umode_t i_mode;
@@ -167,6 +184,13 @@ struct inode {
 	 */
 	char **i_pages;
 	unsigned long i_nr_slots; /* length of the i_pages array */
+	/*
+	 * Last access, data change, status change. Set at creation; a write or truncate moves
+	 * mtime and ctime, chmod and utimensat ctime; Lucid mounts everything "noatime" (reads
+	 * leave atime alone) and does not touch a directory's times when its names change.
+	 */
+	struct timespec64 i_atime, i_mtime, i_ctime;
+	char *i_link; /* a symbolic link's target, kmalloc'd; freed with the inode */
 };
 
 struct dentry {
@@ -205,7 +229,11 @@ static inline struct inode *file_inode(const struct file *file)
 struct fs_context {
 	struct path cwd;
 	struct file *fd[NR_OPEN_DEFAULT];
+	/* Bit n: descriptor n is closed by execve (FD_CLOEXEC), Linux's fdtable close_on_exec. */
+	unsigned long close_on_exec;
+	umode_t umask; /* cleared from the mode of every file and directory made (umask(2)) */
 };
+_Static_assert(NR_OPEN_DEFAULT <= sizeof(unsigned long) * 8, "close_on_exec has a bit per fd");
 
 /* What vfs_stat() tells about a file. */
 struct kstat {
@@ -213,6 +241,7 @@ struct kstat {
 	umode_t mode;
 	unsigned int nlink;
 	loff_t size;
+	struct timespec64 atime, mtime, ctime;
 };
 
 /* One directory entry, as vfs_readdir() returns it. */
@@ -239,12 +268,32 @@ int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
 loff_t vfs_lseek(int fd, loff_t offset, int whence);
+/* pread/pwrite: at pos, f_pos untouched; -ESPIPE for a file without positions (a pipe). */
+ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos);
+ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos);
+/* fcntl's F_GETFL/F_SETFL (only O_APPEND and O_NONBLOCK change) and FD_CLOEXEC. */
+int vfs_getfl(int fd);
+int vfs_setfl(int fd, unsigned int flags);
+int vfs_get_cloexec(int fd); /* 1, 0, or -EBADF */
+int vfs_set_cloexec(int fd, bool on);
+void vfs_close_on_exec(void); /* execve: closes every descriptor marked close-on-exec */
 int vfs_dup(int oldfd);
 int vfs_dup2(int oldfd, int newfd);
 /* 1: *de filled; 0: end of directory. "." and ".." come first, as on Linux: ls hides them. */
 int vfs_readdir(int fd, struct dirent *de);
 int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
+int vfs_chmod(const char *pathname, umode_t mode);
+/* Symbolic links: lstat does not follow the last one; readlink returns the bytes copied. */
+int vfs_lstat(const char *pathname, struct kstat *st);
+int vfs_symlink(const char *target, const char *linkpath);
+int vfs_readlink(const char *pathname, char *buf, size_t size);
+/* utimensat: times[0] atime, times[1] mtime, each a time, UTIME_NOW or UTIME_OMIT; NULL: now. */
+int vfs_utimes(const char *pathname, const struct timespec64 *times, bool nofollow);
+int vfs_futimes(int fd, const struct timespec64 *times);
+/* The time to stamp a file with now (Linux's current_time). */
+struct timespec64 current_time(void);
+int vfs_fchmod(int fd, umode_t mode);
 int vfs_truncate(const char *pathname, loff_t length);
 int vfs_ftruncate(int fd, loff_t length);
 int vfs_fsync(int fd);
@@ -254,6 +303,8 @@ int vfs_unlink(const char *pathname);
 int vfs_rename(const char *oldpath, const char *newpath);
 int vfs_chdir(const char *pathname);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
+/* The absolute name of the directory open at fd (-ENOTDIR if not one), for the *at() calls. */
+int vfs_fd_dirpath(int fd, char *buf, size_t size);
 int vfs_mount(const char *fstype, const char *dir);
 /* mount(2) with a source: the device, or for 9p the mount tag ("host"); NULL for none. */
 int vfs_mount_source(const char *fstype, const char *source, const char *dir);
@@ -262,6 +313,8 @@ int vfs_umount(const char *dir);
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
 /* A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). */
 int vfs_pipe(int fds[2]);
+/* pipe2: flags O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors). */
+int vfs_pipe2(int fds[2], int flags);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 

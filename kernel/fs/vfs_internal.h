@@ -60,8 +60,10 @@ int d_path(const struct path *path, char *buf, size_t size);
 
 /* namei.c: from names to paths */
 #define LOOKUP_DIRECTORY 0x1 /* the result must be a directory */
+#define LOOKUP_NOFOLLOW 0x2 /* a symbolic link as the last component is the result itself */
 int kern_path(const char *name, unsigned int flags, struct path *path);
 int path_openat(const char *name, int flags, umode_t mode, struct path *path);
+int do_symlink(const char *target, const char *linkpath);
 
 /* mount.c */
 int mount_init(void);

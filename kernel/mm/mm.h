@@ -41,5 +41,6 @@ long sys_brk(unsigned long brk);
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
 	      unsigned long fd, unsigned long off);
 long sys_munmap(unsigned long addr, unsigned long len);
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
 
 #endif

@@ -27,6 +27,13 @@
 #define MAP_PRIVATE 0x02
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_SHARED 0x01
+#define MAP_FIXED_NOREPLACE 0x100000
+#define PROT_NONE 0x0
+#define PROT_GROWSDOWN 0x01000000 /* mprotect: to the start of a stack area (accepted, ignored) */
+#define PROT_GROWSUP 0x02000000
+#define PROT_SEM 0x8
+#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
 
 struct mm_struct *mm_alloc(void)
 {
@@ -114,9 +121,74 @@ long sys_brk(unsigned long brk)
 	return (long)mm->brk;
 }
 
+/*
+ * A page is writable and executable at once only when the program asks for both; x86 cannot
+ * have a present page that is not readable, so PROT_WRITE and PROT_EXEC read too, as on Linux.
+ */
 static int prot_to_mmu(unsigned long prot)
 {
+	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return MMU_NOACCESS;
 	return (prot & PROT_WRITE ? MMU_WRITE : 0) | (prot & PROT_EXEC ? MMU_EXEC : 0);
+}
+
+/* Is every page of [start, end) mapped, or in the heap where a touch would map it? */
+static bool range_mapped(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
+		bool in_heap = va >= mm->start_brk && va < ALIGN_UP(mm->brk, PAGE_SIZE);
+
+		if (!in_heap && !mmu_user_page(mm->pgd, va, NULL))
+			return false;
+	}
+	return true;
+}
+
+/* Could [start, end) be mapped fresh now? Checked before MAP_FIXED takes the old pages away. */
+static bool pages_available(unsigned long start, unsigned long end)
+{
+	unsigned long pages = (end - start) / PAGE_SIZE;
+
+	/* one page table per 512 pages, and one more at each end for a range that straddles */
+	return pages + pages / 512 + 2 <= nr_free_pages();
+}
+
+/*
+ * mprotect: new permissions for [start, start + len). Linux's errors: EINVAL for an unaligned
+ * start or unknown prot bits, ENOMEM for a range that is not all mapped. Unlike Linux, which
+ * changes the pages before a hole and then fails, Lucid checks the whole range first and
+ * changes nothing when it fails. Untouched heap pages are mapped now, so that they keep their
+ * new permissions when touched.
+ */
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long end;
+	int flags;
+
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (prot & ~(PROT_ALL | PROT_GROWSDOWN | PROT_GROWSUP))
+		return -EINVAL;
+	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	end = start + len;
+	if (!len || end <= start || end > STACK_TOP)
+		return -ENOMEM;
+	if (!range_mapped(mm, start, end))
+		return -ENOMEM;
+	if (!pages_available(start, end))
+		return -ENOMEM;
+	flags = prot_to_mmu(prot);
+	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
+		if (!mmu_user_page(mm->pgd, va, NULL) && mm_map_zeroed(mm, va, va + PAGE_SIZE, 0))
+			return -ENOMEM; /* cannot happen: pages_available said there was room */
+		mmu_user_protect(mm->pgd, va, flags);
+	}
+	return 0;
 }
 
 /* Anonymous private mappings only, for now: files come with the VFS system calls. */
@@ -128,6 +200,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	(void)fd;
 	if (!len || (off & (PAGE_SIZE - 1)))
 		return -EINVAL;
+	if (!(flags & (MAP_PRIVATE | MAP_SHARED)))
+		return -EINVAL; /* Linux: one of the two, or there is no mapping type */
 	if (!(flags & MAP_ANONYMOUS))
 		return -ENODEV;
 	if (!(flags & MAP_PRIVATE))
@@ -135,9 +209,19 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	if (len > STACK_TOP)
 		return -ENOMEM;
 	len = ALIGN_UP(len, PAGE_SIZE);
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;
 	if (flags & MAP_FIXED) {
 		if ((addr & (PAGE_SIZE - 1)) || addr > STACK_TOP - len)
 			return -EINVAL;
+		/* Fail before the old pages go, not after: a failed mmap changes nothing. */
+		if (!pages_available(addr, addr + len))
+			return -ENOMEM;
+		if (flags & MAP_FIXED_NOREPLACE) {
+			for (unsigned long va = addr; va < addr + len; va += PAGE_SIZE)
+				if (mmu_user_page(mm->pgd, va, NULL))
+					return -EEXIST;
+		}
 		mm_unmap(mm, addr, addr + len);
 	} else {
 		if (len > mm->mmap_base || mm->mmap_base - len < ALIGN_UP(mm->brk, PAGE_SIZE))

@@ -28,7 +28,8 @@ def test_boot_tree(lucid):
     check(lucid, "pwd", "/root\n")
     check(lucid, "ls /", "bin\ndev\nproc\nroot\nsys\ntmp\n")
     check(lucid, "ls -l /dev", "crw------- 0 console\ncrw-rw-rw- 0 full\n"
-                               "crw-rw-rw- 0 null\ncrw-rw-rw- 0 zero\n")
+                               "crw-rw-rw- 0 null\ncrw-rw-rw- 0 random\n"
+                               "crw-rw-rw- 0 urandom\ncrw-rw-rw- 0 zero\n")
     check(lucid, "ls /proc",
           "cpuinfo\ninterrupts\nkallsyms\nmeminfo\nmounts\nsys\nsysrq-trigger\nuptime\n")
     check(lucid, "ls /proc/sys", "kernel\n")

@@ -54,7 +54,7 @@ def test_bad_pointers_efault(lucid):
     assert lines[-1] == "rt_sigprocmask good: no error", out
     for line in lines[:-1]:
         assert line.endswith(": Bad address"), out
-    assert len(lines) == 21, out
+    assert len(lines) == 40, out
     assert lucid.status() == 0
 
 
@@ -197,7 +197,7 @@ def test_programs_under_the_function_tracer_on_all_cpus(lucid):
     run(lucid, "echo function > %s/current_tracer" % T, "")
     for _ in range(5):
         run(lucid, "mem | wc -l; hello | hello | args x | wc -l; efault | wc -l",
-            "5\n13\n21\n", timeout=120)
+            "5\n13\n40\n", timeout=120)
     run(lucid, "echo nop > %s/current_tracer" % T, "")
     assert "Oops" not in lucid.run("dmesg") and "BUG" not in lucid.run("dmesg")
     after = free_kb()

@@ -140,7 +140,7 @@ static void rm_rf(const char *path)
 	char child[512];
 	int fd;
 
-	if (vfs_stat(path, &st) < 0)
+	if (vfs_lstat(path, &st) < 0) /* a link is removed, not followed */
 		return;
 	if (!S_ISDIR(st.mode)) {
 		vfs_unlink(path);
@@ -1501,6 +1501,69 @@ static void test_allocation_failure_every_n(void **state)
 	end_test();
 }
 
+/*
+ * Symbolic links: followed in the middle of a path and at its end, relative to the link's own
+ * directory or from /, not followed by lstat, readlink, unlink, rename and O_NOFOLLOW; a loop
+ * and a chain longer than MAXSYMLINKS end in ELOOP; the target's memory goes with the link.
+ */
+static void test_symlinks(void **state)
+{
+	char buf[64], name[32], target[32];
+	struct kstat st;
+
+	(void)state;
+	assert_int_equal(vfs_mkdir("/d", 0755), 0);
+	assert_int_equal(write_file("/d/f", 0, "data"), 0);
+	assert_int_equal(vfs_symlink("d", "/dl"), 0);	       /* relative to / */
+	assert_int_equal(vfs_symlink("f", "/d/fl"), 0);       /* relative to /d */
+	assert_int_equal(vfs_symlink("/dl/fl", "/abs"), 0); /* a link through links */
+	assert_string_equal(cat("/dl/f"), "data");
+	assert_string_equal(cat("/dl/fl"), "data");
+	assert_string_equal(cat("/abs"), "data");
+	assert_int_equal(vfs_stat("/abs", &st), 0);
+	assert_true(S_ISREG(st.mode));
+	assert_int_equal(vfs_lstat("/abs", &st), 0);
+	assert_true(S_ISLNK(st.mode));
+	assert_int_equal(st.size, 6);
+	assert_int_equal(vfs_readlink("/abs", buf, sizeof(buf)), 6);
+	assert_memory_equal(buf, "/dl/fl", 6);
+	assert_int_equal(vfs_readlink("/d/f", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(vfs_open("/abs", O_RDONLY | O_NOFOLLOW, 0), -ELOOP);
+	assert_int_equal(vfs_symlink("x", "/abs"), -EEXIST);
+	assert_int_equal(vfs_symlink("", "/empty"), -ENOENT);
+	assert_int_equal(vfs_symlink("x", "/sys/kernel/tracing/l"), -EPERM);
+
+	/* a loop, and a chain one longer than Linux allows */
+	assert_int_equal(vfs_symlink("/b", "/a"), 0);
+	assert_int_equal(vfs_symlink("/a", "/b"), 0);
+	assert_int_equal(vfs_stat("/a", &st), -ELOOP);
+	assert_int_equal(vfs_stat("/a/x", &st), -ELOOP);
+	for (int i = 0; i <= 40; i++) {
+		snprintf(name, sizeof(name), "/c%d", i);
+		snprintf(target, sizeof(target), i == 40 ? "/d/f" : "/c%d", i + 1);
+		assert_int_equal(vfs_symlink(target, name), 0);
+	}
+	assert_string_equal(cat("/c1"), "data"); /* 40 links: allowed */
+	assert_string_equal(cat("/c0"), "ERR-40"); /* 41: ELOOP */
+
+	/* unlink and rename work on the link, and leave the target alone */
+	assert_int_equal(vfs_rename("/dl", "/dl2"), 0);
+	assert_string_equal(cat("/dl2/f"), "data");
+	assert_int_equal(vfs_unlink("/dl2"), 0);
+	assert_string_equal(cat("/d/f"), "data");
+	assert_int_equal(vfs_rmdir("/abs"), -ENOTDIR);
+	rm_rf("/d");
+	assert_int_equal(vfs_stat("/abs", &st), -ENOENT); /* dangling now */
+	for (int i = 0; i <= 40; i++) {
+		snprintf(name, sizeof(name), "/c%d", i);
+		assert_int_equal(vfs_unlink(name), 0);
+	}
+	assert_int_equal(vfs_unlink("/a"), 0);
+	assert_int_equal(vfs_unlink("/b"), 0);
+	assert_int_equal(vfs_unlink("/abs"), 0);
+	end_test();
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup(f, test_setup)
@@ -1529,6 +1592,7 @@ int main(void)
 		T(test_fd_table_full),
 		T(test_fs_context_fork_exit),
 		T(test_allocation_failure_every_n),
+		T(test_symlinks),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);
