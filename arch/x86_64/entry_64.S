@@ -23,9 +23,9 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/calling.h"
 
+#include "arch/x86_64/page_64_types.h" /* TASK_SIZE_MAX: where SYSRET must not return */
+
 #define ENOSYS 38
-/* The first address SYSRET must not return to: the top of the user half, less a guard page. */
-#define TASK_SIZE_MAX 0x00007ffffffff000
 
 	.section .text.entry, "ax"
 	.code64

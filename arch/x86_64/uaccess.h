@@ -14,9 +14,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "lib/errno.h"
-
-/* The user half ends here, less a guard page (Linux's TASK_SIZE_MAX). */
-#define TASK_SIZE_MAX 0x00007ffffffff000UL
+#include "arch/x86_64/page_64_types.h" /* TASK_SIZE_MAX */
 
 unsigned long __copy_user(void *to, const void *from, unsigned long n);
 long __strncpy_from_user(char *dst, const char *src, long count);

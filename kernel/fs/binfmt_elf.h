@@ -9,11 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "arch/x86_64/page_64_types.h"
 
 #define ELF_MAX_LOADS 16 /* PT_LOAD segments Lucid accepts (a static program has 4 or 5) */
 #define ELF_MAX_PHNUM 64
-#define ELF_MIN_ADDR 0x10000UL /* Linux's mmap_min_addr: nothing maps below 64 KiB */
-#define ELF_USER_END 0x00007ffffffff000UL /* TASK_SIZE_MAX: segments must end below */
+#define ELF_MIN_ADDR MMAP_MIN_ADDR /* nothing maps below 64 KiB */
+#define ELF_USER_END TASK_SIZE_MAX /* segments must end below */
 #define ELF_PAGE_SIZE 4096UL
 
 #define PF_X 0x1 /* p_flags */

@@ -9,8 +9,9 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include "arch/x86_64/page_64_types.h"
 
-#define STACK_TOP 0x00007ffffffff000UL /* the initial stack ends here (TASK_SIZE_MAX) */
+#define STACK_TOP TASK_SIZE_MAX /* the initial stack ends at the top of the user half */
 #define STACK_MAX (8UL << 20) /* RLIMIT_STACK's default: 8 MiB, grown on demand */
 #define MMAP_BASE 0x00007f0000000000UL /* anonymous mmaps go down from here */
 #define ELF_ET_DYN_BASE 0x0000555555554000UL /* where a static-pie program is loaded */

@@ -214,6 +214,12 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	if (flags & MAP_FIXED) {
 		if ((addr & (PAGE_SIZE - 1)) || addr > STACK_TOP - len)
 			return -EINVAL;
+		/*
+		 * Not below mmap_min_addr, as Linux (security_mmap_addr): with page 0 mapped, a
+		 * kernel NULL dereference in this process would read or run the program's bytes.
+		 */
+		if (addr < MMAP_MIN_ADDR)
+			return -EPERM;
 		/* Fail before the old pages go, not after: a failed mmap changes nothing. */
 		if (!pages_available(addr, addr + len))
 			return -ENOMEM;

@@ -66,6 +66,11 @@ def test_path_running_into_the_end_of_user_memory(lucid):
                           for c in ["open", "stat", "mkdir", "chdir", "execve"]), out
 
 
+def test_page_zero_cannot_be_mapped(lucid):
+    """MAP_FIXED below mmap_min_addr (64 KiB) is EPERM; at 64 KiB it maps."""
+    assert lucid.run("page0") == "page 0: Operation not permitted\n64 KiB: mapped\n"
+
+
 def test_segfault_kills_only_the_process(lucid):
     out = lucid.run("segv")
     assert out.startswith("about to fault\n"), out
