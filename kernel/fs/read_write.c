@@ -4,7 +4,11 @@
  * trace of a program's write reads do_syscall_64 -> sys_write -> ksys_write -> vfs_write.
  *
  * Lucid's VFS works on kernel buffers, so the user's bytes go through a bounce buffer, copied
- * with copy_from_user/copy_to_user: a bad pointer is -EFAULT, never a fault in the VFS.
+ * with copy_from_user/copy_to_user: a bad pointer is -EFAULT, never a fault in the VFS. A small
+ * transfer (a byte into a pipe, a line to the console: most of them) bounces through a buffer
+ * on the kernel stack, which costs nothing to get; only a larger one allocates a chunk, whose
+ * allocation and freeing would otherwise cost more than the whole system call
+ * (docs/design/syscall-cost.md).
  */
 #include "kernel/syscalls.h"
 #include "kernel/fs/vfs.h"
@@ -13,6 +17,7 @@
 #include "lib/errno.h"
 
 #define RW_CHUNK 4096 /* the bounce buffer: larger transfers go a chunk at a time */
+#define RW_STACK_CHUNK 256 /* transfers up to this size bounce on the stack (16 KiB deep) */
 #define UIO_MAXIOV 1024 /* Linux's limit on iovecs per call */
 #define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 
@@ -21,17 +26,35 @@ struct iovec {
 	size_t iov_len;
 };
 
+/* The bounce buffer for count bytes: stack_buf if they fit, else a chunk (NULL: no memory). */
+static inline char *rw_buf_get(char *stack_buf, size_t count, size_t *chunk)
+{
+	if (count <= RW_STACK_CHUNK) {
+		*chunk = RW_STACK_CHUNK;
+		return stack_buf;
+	}
+	*chunk = RW_CHUNK;
+	return kmalloc(RW_CHUNK);
+}
+
+static inline void rw_buf_put(char *kbuf, char *stack_buf)
+{
+	if (kbuf != stack_buf)
+		kfree(kbuf);
+}
+
 noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 {
-	size_t done = 0;
-	char *kbuf = kmalloc(RW_CHUNK);
+	char stack_buf[RW_STACK_CHUNK];
+	size_t done = 0, chunk;
+	char *kbuf = rw_buf_get(stack_buf, count, &chunk);
 
 	if (!kbuf)
 		return -ENOMEM;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
 	do {
-		size_t n = MIN(count - done, RW_CHUNK);
+		size_t n = MIN(count - done, chunk);
 		long ret;
 
 		if (copy_from_user(kbuf, buf + done, n)) {
@@ -40,14 +63,14 @@ noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 			ret = vfs_write((int)fd, kbuf, n);
 		}
 		if (ret < 0) {
-			kfree(kbuf);
+			rw_buf_put(kbuf, stack_buf);
 			return done ? (long)done : ret;
 		}
 		done += (size_t)ret;
 		if ((size_t)ret < n)
 			break; /* a short write (a full pipe whose reader left...): say so */
 	} while (done < count);
-	kfree(kbuf);
+	rw_buf_put(kbuf, stack_buf);
 	return (long)done;
 }
 
@@ -59,19 +82,20 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count)
 /* One read, at most a chunk: a read may always return fewer bytes than asked. */
 noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 {
-	char *kbuf = kmalloc(RW_CHUNK);
+	char stack_buf[RW_STACK_CHUNK];
+	size_t chunk;
+	char *kbuf;
 	long ret;
 
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	kbuf = rw_buf_get(stack_buf, count, &chunk);
 	if (!kbuf)
 		return -ENOMEM;
-	if (!access_ok(buf, count)) {
-		kfree(kbuf);
-		return -EFAULT;
-	}
-	ret = vfs_read((int)fd, kbuf, MIN(count, RW_CHUNK));
+	ret = vfs_read((int)fd, kbuf, MIN(count, chunk));
 	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
 		ret = -EFAULT;
-	kfree(kbuf);
+	rw_buf_put(kbuf, stack_buf);
 	return ret;
 }
 
