@@ -19,7 +19,6 @@
 #define RW_CHUNK 4096 /* the bounce buffer: larger transfers go a chunk at a time */
 #define RW_STACK_CHUNK 256 /* transfers up to this size bounce on the stack (16 KiB deep) */
 #define UIO_MAXIOV 1024 /* Linux's limit on iovecs per call */
-#define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 
 struct iovec {
 	void __user *iov_base;
@@ -79,8 +78,12 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count)
 	return ksys_write(fd, buf, count);
 }
 
-/* One read, at most a chunk: a read may always return fewer bytes than asked. */
-noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
+/*
+ * One read, at most a chunk: a read may always return fewer bytes than asked. nowait: never
+ * wait for data (-EAGAIN instead), as readv's later iovecs must not.
+ */
+static __always_inline long do_ksys_read(unsigned int fd, char __user *buf, size_t count,
+					 bool nowait)
 {
 	char stack_buf[RW_STACK_CHUNK];
 	size_t chunk;
@@ -92,11 +95,17 @@ noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 	kbuf = rw_buf_get(stack_buf, count, &chunk);
 	if (!kbuf)
 		return -ENOMEM;
-	ret = vfs_read((int)fd, kbuf, MIN(count, chunk));
+	ret = nowait ? vfs_read_nowait((int)fd, kbuf, MIN(count, chunk))
+		     : vfs_read((int)fd, kbuf, MIN(count, chunk));
 	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
 		ret = -EFAULT;
 	rw_buf_put(kbuf, stack_buf);
 	return ret;
+}
+
+noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
+{
+	return do_ksys_read(fd, buf, count, false);
 }
 
 long sys_read(unsigned int fd, char __user *buf, size_t count)
@@ -137,8 +146,11 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 
 		if (!iov[i].iov_len)
 			continue;
+		/* Once some bytes are in, a read returns them rather than wait for more (Linux's
+		 * pipe_read fills what it has across the iovecs and returns). */
 		ret = write ? ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len)
-			    : ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
+			    : do_ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len,
+					   total > 0);
 		if (ret < 0) {
 			if (!total)
 				total = ret;

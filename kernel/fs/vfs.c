@@ -21,9 +21,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* Linux's cap on one read or write, which keeps every byte count inside an int. */
-#define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_CACHE_SIZE - 1))
-
 /* A regular file's data changed (write, truncate): Linux's file_update_time. */
 static void file_update_time(struct inode *inode)
 {
@@ -131,6 +128,16 @@ ssize_t vfs_read(int fd, void *buf, size_t count)
 
 	vfs_lock();
 	ret = vfs_block(fget(fd), do_read, fd, buf, count);
+	vfs_unlock();
+	return ret;
+}
+
+ssize_t vfs_read_nowait(int fd, void *buf, size_t count)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = do_read(fd, buf, count);
 	vfs_unlock();
 	return ret;
 }

@@ -45,6 +45,8 @@ typedef unsigned int fmode_t;
 #define PATH_MAX 4096 /* longest path, with its NUL, as Linux */
 #endif
 #define NR_OPEN_DEFAULT 64 /* file descriptors per task, as Linux (BITS_PER_LONG) */
+/* Linux's cap on one read or write (INT_MAX & PAGE_MASK): every byte count fits an int. */
+#define MAX_RW_COUNT 0x7ffff000UL
 
 /* open() flags, with Linux's x86 values (octal, as in Linux's fcntl.h). */
 #define O_ACCMODE 00000003
@@ -266,6 +268,8 @@ void fs_context_exit(struct fs_context *fs);
 int vfs_open(const char *pathname, int flags, umode_t mode);
 int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
+/* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
+ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
 loff_t vfs_lseek(int fd, loff_t offset, int whence);
 /* pread/pwrite: at pos, f_pos untouched; -ESPIPE for a file without positions (a pipe). */

@@ -188,7 +188,8 @@ def test_files_through_system_calls(lucid):
         "stat: 0\nsize=26 regular=1\nlseek: 8\nread: 18\nbuf=by a user program\nfstat: 0\n"
         "size=26\ndup2: 9\nclose dup: 0\nopen missing: -1 No such file or directory\n"
         "open excl: -1 File exists\nrename: 0\nstat old: -1 No such file or directory\n"
-        "pipe: 0\npipe write: 4\npipe read: 4\ngot=ping\nlseek pipe: -1 Invalid seek\n"
+        "pipe: 0\npipe write: 4\npipe read: 4\ngot=ping\npipe write: 4\npipe readv: 4\n"
+        "lseek pipe: -1 Invalid seek\n"
         "unlink: 0\nchdir /: 0\nrmdir: 0\nrmdir again: -1 No such file or directory\n")
 
 
