@@ -492,7 +492,7 @@ static int chmod_inode(struct inode *inode, umode_t mode)
 
 struct timespec64 current_time(void)
 {
-	uint64_t ns = ktime_get_ns(); /* CLOCK_REALTIME: kernel/sched/sys_time.c */
+	uint64_t ns = ktime_get_real_ns(); /* CLOCK_REALTIME: kernel/sched/sys_time.c */
 
 	return (struct timespec64){.tv_sec = (long)(ns / NSEC_PER_SEC),
 				   .tv_nsec = (long)(ns % NSEC_PER_SEC)};

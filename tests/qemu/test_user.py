@@ -233,6 +233,7 @@ def test_run_test_beside_1000_forks_and_execs_traced(lucid):
 def test_time_random_limits(lucid):
     # The host's Linux prints the same lines, but nofile (its own limit; Lucid's is 64 fds).
     run(lucid, "clocks", "nanosleep: 0\nslept at least 50 ms: 1\ngettimeofday: 0\n"
+        "realtime after 2020: 1\nclock_gettime realtime after 2020: 1\n"
         "bad clock: -1 Invalid argument\nbad nanosleep: -1 Invalid argument\ngetrandom: 32\n"
         "getrandom bad flags: -1 Invalid argument\ngetrandom bad buffer: -1 Bad address\n"
         "getrlimit nofile: 0\nnofile=64\nset_robust_list: 0\n"
