@@ -126,6 +126,13 @@ struct file_operations {
 	/* Makes the file's data durable where it lives (9p: Tfsync on the host). NULL: nothing
 	 * to do, the data is in memory only. */
 	int (*fsync)(struct file *file);
+	/*
+	 * read and write need no VFS lock: they keep no state it guards, never answer -EAGAIN
+	 * and never sleep (/dev/null, /dev/zero, trace_marker). vfs_read and vfs_write then call
+	 * them without it, as Linux calls every file's: a system call's fast path
+	 * (docs/design/syscall-cost.md).
+	 */
+	bool no_vfs_lock;
 };
 
 /*
@@ -255,6 +262,11 @@ struct dirent {
 
 /* The kernel implements this: the running task's fs_context. */
 struct fs_context *current_fs(void);
+/*
+ * The running task's open file fd without the VFS lock, when that is safe: the task has a
+ * descriptor table of its own (kernel/fs/file.c says why). NULL: none, or take the lock.
+ */
+struct file *fget_unlocked(int fd);
 
 /* Boot: builds / (ramfs), the debugfs, tracefs and proc trees and mounts them. Call once. */
 int vfs_init(void);

@@ -31,6 +31,12 @@ struct fs_context *current_fs(void)
 	return current;
 }
 
+/* Every test task has a table of its own, as the kernel's user processes. */
+struct file *fget_unlocked(int fd)
+{
+	return fget(fd);
+}
+
 /*
  * The kernel's VFS lock is a mutex (kernel/fs/vfs_lock.c). Here it is a depth counter, which
  * checks that every entry point takes it once, never twice, and always lets it go.
