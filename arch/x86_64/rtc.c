@@ -31,6 +31,7 @@
 #define RTC_DM_BINARY 0x04 /* register B: binary values, not BCD */
 #define RTC_HOUR_PM 0x80 /* the hour's top bit on a 12-hour clock */
 #define RTC_CENTURY_BASE 2000
+#define DAYS_0000_TO_1970 719499 /* the formula's day count at 1970-01-01, as Linux's */
 #define RTC_MAX_TRIES 1000 /* bounded waits: a broken or absent chip gives a time, not a hang */
 
 struct rtc_time {
@@ -68,8 +69,10 @@ int64_t mktime64(unsigned int year, unsigned int mon, unsigned int day, unsigned
 		mon += 12;
 		year -= 1;
 	}
-	return ((((int64_t)(year / 4 - year / 100 + year / 400 + 367 * mon / 12 + day) +
-		  year * 365 - 719499) * 24 + hour) * 60 + min) * 60 + sec;
+	int64_t days = (int64_t)(year / 4 - year / 100 + year / 400 + 367 * mon / 12 + day) +
+		       (int64_t)year * 365 - DAYS_0000_TO_1970;
+
+	return ((days * 24 + hour) * 60 + min) * 60 + sec;
 }
 
 int64_t mach_get_cmos_time(void)

@@ -42,18 +42,22 @@ static inline void rw_buf_put(char *kbuf, char *stack_buf)
 		kfree(kbuf);
 }
 
-noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
+/*
+ * A write larger than the stack's bounce buffer: chunk by chunk through an allocated one.
+ * notrace: a detail of ksys_write, so that traces read ksys_write -> vfs_write, as Linux's.
+ */
+static noinline notrace long ksys_write_chunks(unsigned int fd, const char __user *buf,
+					       size_t count)
 {
-	char stack_buf[RW_STACK_CHUNK];
-	size_t done = 0, chunk;
-	char *kbuf = rw_buf_get(stack_buf, count, &chunk);
+	size_t done = 0;
+	char *kbuf = kmalloc(RW_CHUNK);
 
 	if (!kbuf)
 		return -ENOMEM;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
 	do {
-		size_t n = MIN(count - done, chunk);
+		size_t n = MIN(count - done, RW_CHUNK);
 		long ret;
 
 		if (copy_from_user(kbuf, buf + done, n)) {
@@ -62,15 +66,26 @@ noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 			ret = vfs_write((int)fd, kbuf, n);
 		}
 		if (ret < 0) {
-			rw_buf_put(kbuf, stack_buf);
+			kfree(kbuf);
 			return done ? (long)done : ret;
 		}
 		done += (size_t)ret;
 		if ((size_t)ret < n)
 			break; /* a short write (a full pipe whose reader left...): say so */
 	} while (done < count);
-	rw_buf_put(kbuf, stack_buf);
+	kfree(kbuf);
 	return (long)done;
+}
+
+noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	char kbuf[RW_STACK_CHUNK];
+
+	if (count > RW_STACK_CHUNK)
+		return ksys_write_chunks(fd, buf, count);
+	if (copy_from_user(kbuf, buf, count))
+		return -EFAULT;
+	return vfs_write((int)fd, kbuf, count);
 }
 
 long sys_write(unsigned int fd, const char __user *buf, size_t count)
@@ -80,10 +95,11 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count)
 
 /*
  * One read, at most a chunk: a read may always return fewer bytes than asked. nowait: never
- * wait for data (-EAGAIN instead), as readv's later iovecs must not.
+ * wait for data (-EAGAIN instead), as readv's later iovecs must not. notrace: a detail of
+ * ksys_read and readv, so that traces read ksys_read -> vfs_read, as Linux's.
  */
-static __always_inline long do_ksys_read(unsigned int fd, char __user *buf, size_t count,
-					 bool nowait)
+static noinline notrace long read_chunk(unsigned int fd, char __user *buf, size_t count,
+					bool nowait)
 {
 	char stack_buf[RW_STACK_CHUNK];
 	size_t chunk;
@@ -103,9 +119,20 @@ static __always_inline long do_ksys_read(unsigned int fd, char __user *buf, size
 	return ret;
 }
 
+/* The common small read straight through the stack's buffer; the rest by read_chunk. */
 noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 {
-	return do_ksys_read(fd, buf, count, false);
+	char kbuf[RW_STACK_CHUNK];
+	long ret;
+
+	if (count > RW_STACK_CHUNK)
+		return read_chunk(fd, buf, count, false);
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	ret = vfs_read((int)fd, kbuf, count);
+	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
+		ret = -EFAULT;
+	return ret;
 }
 
 long sys_read(unsigned int fd, char __user *buf, size_t count)
@@ -148,9 +175,12 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 			continue;
 		/* Once some bytes are in, a read returns them rather than wait for more (Linux's
 		 * pipe_read fills what it has across the iovecs and returns). */
-		ret = write ? ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len)
-			    : do_ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len,
-					   total > 0);
+		if (write)
+			ret = ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
+		else if (total)
+			ret = read_chunk((unsigned int)fd, iov[i].iov_base, iov[i].iov_len, true);
+		else
+			ret = ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
 		if (ret < 0) {
 			if (!total)
 				total = ret;

@@ -241,7 +241,8 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 	vp->msix_used++;
 	return vq;
 
-fail:	/* the queue was never enabled: give back its vector, its names and its rings */
+	/* The queue was never enabled: give back its vector, its names and its rings. */
+fail:
 	wr16(c, VIRTIO_PCI_COMMON_Q_MSIX, VIRTIO_MSI_NO_VECTOR);
 	free_irq((int)vector - VEC_ISA_BASE);
 	vq_by_vector[--nr_vectors_used] = NULL;
