@@ -101,10 +101,6 @@ static ssize_t do_read_file(struct file *file, void *buf, size_t count)
 	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
-static ssize_t do_read(int fd, void *buf, size_t count)
-{
-	return do_read_file(fget(fd), buf, count);
-}
 
 static ssize_t do_write_file(struct file *file, const void *buf, size_t count)
 {
@@ -122,10 +118,10 @@ static ssize_t do_write_file(struct file *file, const void *buf, size_t count)
 	return ret;
 }
 
-/* buf is only read; it is not const so that do_read and do_write fit vfs_block() alike. */
-static ssize_t do_write(int fd, void *buf, size_t count)
+/* buf is only read; it is not const so that reads and writes fit vfs_block() alike. */
+static ssize_t do_write_io(struct file *file, void *buf, size_t count)
 {
-	return do_write_file(fget(fd), buf, count);
+	return do_write_file(file, buf, count);
 }
 
 /* Can file's read and write run without the VFS lock (file_operations.no_vfs_lock)? */
@@ -143,7 +139,7 @@ ssize_t vfs_read(int fd, void *buf, size_t count)
 	if (no_vfs_lock(file))
 		return do_read_file(file, buf, count);
 	vfs_lock();
-	ret = vfs_block(fget(fd), do_read, fd, buf, count);
+	ret = vfs_block(file ? file : fget(fd), do_read_file, fd, buf, count);
 	vfs_unlock();
 	return ret;
 }
@@ -153,7 +149,7 @@ ssize_t vfs_read_nowait(int fd, void *buf, size_t count)
 	ssize_t ret;
 
 	vfs_lock();
-	ret = do_read(fd, buf, count);
+	ret = do_read_file(fget(fd), buf, count);
 	vfs_unlock();
 	return ret;
 }
@@ -167,7 +163,7 @@ ssize_t vfs_write(int fd, const void *buf, size_t count)
 	if (no_vfs_lock(file))
 		return do_write_file(file, buf, count);
 	vfs_lock();
-	ret = vfs_block(fget(fd), do_write, fd, (void *)buf, count);
+	ret = vfs_block(file ? file : fget(fd), do_write_io, fd, (void *)buf, count);
 	vfs_unlock();
 	return ret;
 }

@@ -47,8 +47,8 @@ void vfs_unlock(void)
 
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
 {
-	(void)file;
-	return io(fd, buf, count);
+	(void)fd;
+	return io(file, buf, count);
 }
 
 /* ---- the "host" and the remote file system ---------------------------------------------- */
