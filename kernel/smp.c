@@ -105,6 +105,32 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 	spin_unlock(&call_lock);
 }
 
+static void sync_sched_ipi(void *info)
+{
+	(void)info;
+}
+
+/*
+ * A section with preemption off cannot span a task switch, and a CPU seen with its count at 0
+ * is outside every section. The IPI round first: once a CPU has answered, its count as it was
+ * at the IPI is visible here (x86 keeps its stores in order, the answer last), and its later
+ * sections read what was stored before the call. So a CPU seen at 0, or running another task
+ * than at the start, after that, is done with what it read before.
+ */
+void synchronize_sched(void)
+{
+	struct task *was[NR_CPUS];
+	int me = smp_processor_id(); /* in no section: it runs us (an interrupt's is over) */
+
+	for (int c = 0; c < num_online_cpus(); c++)
+		was[c] = READ_ONCE(cpus[c].curr);
+	smp_call_function(sync_sched_ipi, NULL);
+	for (int c = 0; c < num_online_cpus(); c++)
+		while (c != me && READ_ONCE(cpus[c].online) && READ_ONCE(cpus[c].preempt_count) &&
+		       READ_ONCE(cpus[c].curr) == was[c])
+			cpu_relax();
+}
+
 void smp_ipi_init(void)
 {
 	set_irq_handler(VEC_IPI_RESCHEDULE, ipi_reschedule);

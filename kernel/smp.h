@@ -24,5 +24,12 @@ void smp_send_stop(void);
  * boot, when no other CPU calls here yet (Linux's early_boot_irqs_disabled).
  */
 void smp_call_function(void (*fn)(void *info), void *info);
+/*
+ * Waits until every CPU has left the preempt-disabled sections it was in when called (Linux's
+ * synchronize_rcu for rcu_read_lock_sched readers): after it, no CPU can still hold a pointer
+ * it read in such a section before the call. Task context, interrupts enabled (as
+ * smp_call_function wants them).
+ */
+void synchronize_sched(void);
 
 #endif

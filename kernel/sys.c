@@ -22,7 +22,6 @@
 #include "kernel/mm/page_alloc.h"
 #include "arch/x86_64/mmu.h"
 
-#define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
 #define NSIG 64
 #define SIG_BLOCK 0

@@ -78,13 +78,8 @@ int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
 	return 0;
 }
 
-/* Probes run with interrupts off: a CPU that answers an IPI is not inside one. */
-static void tracepoint_sync_ipi(void *info)
-{
-	(void)info;
-}
-
+/* Probes run with preemption off: see kernel/tracepoint.h for why this is enough. */
 void tracepoint_synchronize_unregister(void)
 {
-	smp_call_function(tracepoint_sync_ipi, NULL); /* every other CPU; this one is in a task */
+	synchronize_sched();
 }

@@ -28,14 +28,21 @@
  * calls through what it read, so a pair is always seen whole. Attaching allocates a pair and
  * publishes its pointer; detaching clears the pointer, then waits until no CPU can still be
  * using the old pair before freeing it. How does it know? trace_X() runs the probes with
- * interrupts disabled, so a CPU that has taken an interrupt since the pointer was cleared is
- * done with it: tracepoint_synchronize_unregister() sends every other CPU an interrupt (an
- * IPI) and waits for all of them to answer. That is what Linux's synchronize_rcu() proves in
- * its own way: every CPU has passed a point where it held no reference.
+ * preemption disabled, as Linux's does (rcu_read_lock_sched): a CPU that has since been seen
+ * with preemption enabled, or switching tasks, has left the probes it was in.
+ * tracepoint_synchronize_unregister() first sends every other CPU an interrupt (an IPI) and
+ * waits for the answers, so each CPU's own "preemption off" count is visible, and the probes
+ * that ran in interrupt handlers (interrupts off) are over; then it watches each CPU until it
+ * is seen outside (synchronize_sched(), kernel/smp.c). That is what Linux's synchronize_rcu()
+ * proves in its own way: every CPU has passed a point where it held no reference.
  *
- * So probes run with interrupts off, on the CPU that hit the tracepoint, in whatever context
- * that was (a task, an interrupt handler, the scheduler with its run queue locked): they must
- * not sleep, must not take locks the traced code may hold, and must be notrace.
+ * Interrupts stay as the caller had them, so an event records the caller's irqs-off state:
+ * a system call's events show interrupts on ('.'), as Linux's, and an interrupt handler's
+ * show them off ('d'). Probes run on the CPU that hit the tracepoint, in whatever context that
+ * was (a task, an interrupt handler, the scheduler with its run queue locked): they must not
+ * sleep, must not take locks the traced code may hold, must be safe against an interrupt that
+ * records meanwhile (the ring buffer is), and must be notrace. The event they record does not
+ * count the tracepoint's own preempt_disable (tracing_gen_ctx_dec(), trace/trace_events.c).
  */
 #ifndef KERNEL_TRACEPOINT_H
 #define KERNEL_TRACEPOINT_H
@@ -43,6 +50,7 @@
 #include <stdbool.h>
 #include "lib/compiler.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/sched/preempt.h"
 
 #define TRACEPOINT_MAX_PROBES 4 /* probes one tracepoint can have at once */
 
@@ -79,22 +87,24 @@ void tracepoint_synchronize_unregister(void);
 #define TRACEPOINT_PROBE(name, fn) ((void *)(1 ? (fn) : (tp_probe_##name##_t)0))
 
 /*
- * trace_NAME(args): the check, then every attached probe with interrupts disabled.
+ * trace_NAME(args): the check, then every attached probe with preemption disabled (without a
+ * reschedule on the way out: some callers may not schedule; the next chance does). The probe
+ * loop is out of line (noinline), so the caller's fast path keeps its registers for itself.
  * register_trace_NAME(probe, data) / unregister_trace_NAME(probe, data): type-checked.
  */
 #define DECLARE_TRACE(name, proto, args)                                                        \
 	extern struct tracepoint __tracepoint_##name;                                           \
 	typedef void (*tp_probe_##name##_t)(void *data, proto);                                 \
-	static inline notrace void __do_trace_##name(proto)                                     \
+	static noinline notrace void __do_trace_##name(proto)                                   \
 	{                                                                                       \
-		unsigned long __flags = local_irq_save();                                       \
+		preempt_disable();                                                              \
 		for (int __i = 0; __i < TRACEPOINT_MAX_PROBES; __i++) {                         \
 			const struct tracepoint_func *__f = __atomic_load_n(                    \
 				&__tracepoint_##name.funcs[__i], __ATOMIC_ACQUIRE);             \
 			if (__f)                                                                \
 				((void (*)(void *, proto))__f->func)(__f->data, args);          \
 		}                                                                               \
-		local_irq_restore(__flags);                                                     \
+		preempt_enable_no_resched();                                                    \
 	}                                                                                       \
 	static __always_inline void trace_##name(proto)                                         \
 	{                                                                                       \

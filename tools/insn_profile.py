@@ -40,6 +40,25 @@ PROFILES = {
                "one trace_printk(\"ftrace test %d\\n\", 42) under the nop tracer"),
 }
 
+# One system call of lbench's, from `syscall` back to user space (USER_STOP): the breakpoint's
+# condition picks the call out by its registers (lbench's fds: 3 /dev/null, 4 /dev/zero, 5 and 6
+# the pipe's ends in `suite`; 4 trace_marker in `trace`).
+USER_STOP = "user space"
+LBENCH = "/bin/lbench suite 1"
+for _name, _cond, _trigger, _what in [
+        ("getpid", "$rax == 39", LBENCH, "getpid"),
+        ("write", "$rax == 1 && $rdi == 3 && $rdx == 1", LBENCH, "write of 1 byte to /dev/null"),
+        ("read", "$rax == 0 && $rdi == 4 && $rdx == 1", LBENCH, "read of 1 byte from /dev/zero"),
+        ("open", "$rax == 257", LBENCH, "openat of /init"),
+        ("pipe_write", "$rax == 1 && $rdi == 6", LBENCH, "write of 1 byte into a pipe"),
+        ("pipe_read", "$rax == 0 && $rdi == 5", LBENCH, "read of 1 byte from a pipe"),
+        ("marker", "$rax == 1 && $rdi == 4 && $rdx == 1", "/bin/lbench trace",
+         "write of 1 byte to trace_marker, refused: lbench's first ones run with tracing_on 0 "
+         "(the path to the ring buffer, without the record)")]:
+    PROFILES[_name] = ([], "entry_SYSCALL_64 if " + _cond, USER_STOP, _trigger,
+                       "one system call: " + _what)
+USER_HALF_END = 1 << 47  # below: user space
+
 
 def gdb_main():
     import gdb  # noqa: F401 (only inside gdb)
@@ -58,7 +77,7 @@ def gdb_main():
         pc = int(gdb.parse_and_eval("$pc"))
         where = gdb.execute("info symbol %d" % pc, to_string=True)
         sym = where.split(" in ")[0].split(" + ")[0].strip()
-        if sym == stop:
+        if sym == stop or (stop == USER_STOP and pc < USER_HALF_END):
             break
         counts[sym] += 1
         if not order or order[-1] != sym:

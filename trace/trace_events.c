@@ -231,7 +231,7 @@ int ftrace_set_clr_event(const struct trace_event_selector *sel)
 
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
-	lockdep_assert_irqs_disabled();
+	lockdep_assert_preemption_disabled(); /* by the tracepoint (kernel/tracepoint.h) */
 	struct ring_buffer_event *event;
 	struct trace_entry *entry;
 
@@ -241,7 +241,8 @@ void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long le
 	if (!event)
 		return NULL; /* tracing is off, or the buffer is full in producer/consumer mode */
 	entry = ring_buffer_event_data(event);
-	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx());
+	/* The context the tracepoint was hit in: its own preempt_disable not counted, as Linux. */
+	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx_dec());
 	return entry;
 }
 

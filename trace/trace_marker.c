@@ -74,4 +74,5 @@ static loff_t tracing_mark_lseek(struct file *file, loff_t offset, int whence)
 const struct file_operations tracing_mark_fops = {
 	.write = tracing_mark_write,
 	.llseek = tracing_mark_lseek,
+	.no_vfs_lock = true, /* the ring buffer is safe without it: any context may write */
 };

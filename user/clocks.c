@@ -15,6 +15,7 @@
 
 #define NAP_NS 50000000L /* 50 ms */
 #define BAD_CLOCK 99
+#define REALTIME_2020 1577836800L /* 2020-01-01 00:00:00 UTC */
 
 /* The call first, then errno: printf's arguments are evaluated in no fixed order. */
 static void show(const char *what, long ret)
@@ -39,6 +40,10 @@ int main(void)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	printf("slept at least 50 ms: %d\n", ns_of(&b) - ns_of(&a) >= NAP_NS);
 	printf("gettimeofday: %d\n", gettimeofday(&tv, NULL));
+	/* The real date, from the machine's clock: not 1970 plus the time since boot. */
+	printf("realtime after 2020: %d\n", tv.tv_sec > REALTIME_2020);
+	clock_gettime(CLOCK_REALTIME, &a);
+	printf("clock_gettime realtime after 2020: %d\n", a.tv_sec > REALTIME_2020);
 	show("bad clock", clock_gettime(BAD_CLOCK, &a));
 	nap.tv_nsec = 1000000000L;
 	show("bad nanosleep", nanosleep(&nap, NULL));

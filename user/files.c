@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define MSG "written by a user program\n"
@@ -53,6 +54,10 @@ int main(void)
 	memset(buf, 0, sizeof(buf));
 	step("pipe read", read(p[0], buf, sizeof(buf)));
 	printf("got=%s\n", buf);
+	/* readv returns what the pipe has: a full first iovec does not wait to fill the second. */
+	step("pipe write", write(p[1], "pong", 4));
+	struct iovec iov[2] = {{buf, 4}, {buf + 4, 4}};
+	step("pipe readv", readv(p[0], iov, 2));
 	step("lseek pipe", lseek(p[0], 0, SEEK_SET));
 	close(p[0]);
 	close(p[1]);

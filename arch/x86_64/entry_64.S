@@ -45,7 +45,7 @@ entry_SYSCALL_64:
 	pushq %rax		/* orig_rax: the system call's number */
 	pushq $-1		/* vector: VEC_SYSCALL, not an interrupt */
 	PUSH_REGS rax=$-ENOSYS	/* rax: the result, until there is one */
-	cld
+	/* No cld: MSR_SYSCALL_MASK has cleared DF already. */
 	xorl %ebp, %ebp		/* the end of the frame chain: backtraces stop at user space */
 	movq %rsp, %rdi
 	movq %rax, %rsi

@@ -97,6 +97,13 @@ void request_irq(int irq, irq_handler_t fn, const char *name)
 
 static const char *irq_chips[256];
 
+void free_irq(int irq)
+{
+	irq_handlers[VEC_ISA_BASE + irq] = NULL;
+	irq_names[VEC_ISA_BASE + irq] = NULL;
+	irq_chips[VEC_ISA_BASE + irq] = NULL;
+}
+
 void irq_set_chip_name(int vector, const char *chip)
 {
 	irq_chips[vector] = chip;

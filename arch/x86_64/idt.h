@@ -34,6 +34,8 @@ void set_irq_handler(int vector, irq_handler_t fn);
 bool is_irq_handler(unsigned long addr);
 /* A device interrupt: ISA IRQ irq (at vector VEC_ISA_BASE + irq), named as Linux names it. */
 void request_irq(int irq, irq_handler_t fn, const char *name);
+/* Undoes request_irq (and irq_set_chip_name): the vector has no handler, name or chip again. */
+void free_irq(int irq);
 void set_exception_handler(int vector, exception_handler_t fn);
 /*
  * For /proc/interrupts: the controller line of a device interrupt that is not an ISA IRQ (an

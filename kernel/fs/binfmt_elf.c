@@ -29,8 +29,6 @@
 #define PT_LOAD 1
 #define PT_INTERP 3
 #define PT_PHDR 6
-#define PT_TLS 7
-#define PT_GNU_STACK 0x6474e551
 
 struct elf64_hdr {
 	uint8_t e_ident[EI_NIDENT];
@@ -135,13 +133,11 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 		case PT_PHDR:
 			out->phdr = ph.p_vaddr + out->load_bias;
 			break;
-		case PT_TLS:
-			out->tls_vaddr = ph.p_vaddr + out->load_bias;
-			out->tls_memsz = ph.p_memsz;
-			break;
-		case PT_GNU_STACK:
-			out->exec_stack = ph.p_flags & PF_X;
-			break;
+		/*
+		 * Nothing to do for PT_TLS (the C library finds it through AT_PHDR and sets its
+		 * TLS up itself) or PT_GNU_STACK (the stack is never executable, whatever its
+		 * flags ask: Lucid has no READ_IMPLIES_EXEC).
+		 */
 		}
 	}
 	if (!out->phdr)

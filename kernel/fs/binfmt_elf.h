@@ -41,8 +41,6 @@ struct elf_info {
 	struct elf_segment segs[ELF_MAX_LOADS];
 	int nsegs;
 	uint64_t end; /* the end of the highest segment: brk starts here (page-aligned) */
-	uint64_t tls_vaddr, tls_memsz; /* PT_TLS, for the record: the C library sets up TLS */
-	bool exec_stack; /* PT_GNU_STACK asked for an executable stack (Lucid never gives one) */
 };
 
 /*

@@ -19,6 +19,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/sched/sched.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/drivers/random.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/timer.h"
@@ -118,24 +119,13 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 	return 0;
 }
 
-/* 16 bytes for AT_RANDOM: the TSC, mixed; no entropy pool yet, but never the same twice. */
-static void get_random_bytes(uint8_t *buf, size_t n)
-{
-	uint64_t x = rdtsc() ^ ((uint64_t)current->pid << 32);
-
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13; /* xorshift64 */
-		x ^= x >> 7;
-		x ^= x << 17;
-		buf[i] = (uint8_t)(x >> 24);
-	}
-}
+#define CPUID_LEAF_FEATURES 1 /* EDX: the feature bits Linux's ELF_HWCAP gives (x86's AT_HWCAP) */
 
 static uint64_t cpuid_hwcap(void)
 {
-	uint32_t a = 1, b, c = 0, d;
+	uint32_t a, b, c, d;
 
-	__asm__ __volatile__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	cpuid(CPUID_LEAF_FEATURES, 0, &a, &b, &c, &d);
 	return d;
 }
 
@@ -154,7 +144,7 @@ static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, const c
 
 	if (!buf)
 		return -ENOMEM;
-	get_random_bytes(info.random, sizeof(info.random));
+	get_random_bytes(info.random, sizeof(info.random)); /* AT_RANDOM: 16 bytes */
 	int err = build_user_stack(buf, size, STACK_TOP, argv, envp, &info, lay);
 	if (!err)
 		err = mm_map_zeroed(mm, STACK_TOP - STACK_INITIAL_PAGES * PAGE_SIZE, STACK_TOP,

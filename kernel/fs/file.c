@@ -25,6 +25,15 @@ struct file *fget(int fd)
 	return fs->fd[fd];
 }
 
+/*
+ * fget_unlocked (kernel/fs/fs_struct.c) is the same without the VFS lock, for the files whose
+ * operations need none (no_vfs_lock). A task's own table changes only through the task's own
+ * calls (open, close, dup, exec, exit), never another's: a task that is looking in it is in
+ * none of them, so the slot stays as read, and the file it names stays open (the table's
+ * reference) until the task itself closes it. Not so for init_fs, which every task made before
+ * the VFS shares: those take the lock.
+ */
+
 int get_unused_fd(struct fs_context *fs)
 {
 	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {

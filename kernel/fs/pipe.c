@@ -32,6 +32,17 @@ struct pipe {
 
 static struct vfsmount pipe_mnt; /* "pipefs": counts the paths held, shows nowhere */
 
+/*
+ * Wakes the pipe's waiters, if there are any: the common read or write, with nobody waiting,
+ * then costs no spin lock. Looking at the queue needs no barrier here: a waiter joins it in
+ * vfs_block() with the VFS lock held, as we hold it, so none can be joining meanwhile.
+ */
+static void pipe_wake(struct pipe *p)
+{
+	if (!list_empty(&p->wait.head))
+		wake_up(&p->wait);
+}
+
 static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
 	struct pipe *p = file->private_data;
@@ -50,7 +61,7 @@ static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos
 		p->len -= n;
 		done += n;
 	}
-	wake_up(&p->wait); /* there is room now */
+	pipe_wake(p); /* there is room now */
 	return (ssize_t)done;
 }
 
@@ -74,7 +85,7 @@ static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff
 		p->len += n;
 		done += n;
 	}
-	wake_up(&p->wait); /* there is data now */
+	pipe_wake(p); /* there is data now */
 	return (ssize_t)done;
 }
 
@@ -86,7 +97,7 @@ static int pipe_release(struct inode *inode, struct file *file)
 		p->readers--;
 	else
 		p->writers--;
-	wake_up(&p->wait); /* a writer learns of -EPIPE, a reader of end of file */
+	pipe_wake(p); /* a writer learns of -EPIPE, a reader of end of file */
 	if (p->readers == 0 && p->writers == 0) {
 		inode->i_private = NULL;
 		kfree(p->buf);

@@ -4,7 +4,11 @@
  * trace of a program's write reads do_syscall_64 -> sys_write -> ksys_write -> vfs_write.
  *
  * Lucid's VFS works on kernel buffers, so the user's bytes go through a bounce buffer, copied
- * with copy_from_user/copy_to_user: a bad pointer is -EFAULT, never a fault in the VFS.
+ * with copy_from_user/copy_to_user: a bad pointer is -EFAULT, never a fault in the VFS. A small
+ * transfer (a byte into a pipe, a line to the console: most of them) bounces through a buffer
+ * on the kernel stack, which costs nothing to get; only a larger one allocates a chunk, whose
+ * allocation and freeing would otherwise cost more than the whole system call
+ * (docs/design/syscall-cost.md).
  */
 #include "kernel/syscalls.h"
 #include "kernel/fs/vfs.h"
@@ -13,15 +17,37 @@
 #include "lib/errno.h"
 
 #define RW_CHUNK 4096 /* the bounce buffer: larger transfers go a chunk at a time */
+#define RW_STACK_CHUNK 256 /* transfers up to this size bounce on the stack (16 KiB deep) */
 #define UIO_MAXIOV 1024 /* Linux's limit on iovecs per call */
-#define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 
 struct iovec {
 	void __user *iov_base;
 	size_t iov_len;
 };
 
-noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
+/* The bounce buffer for count bytes: stack_buf if they fit, else a chunk (NULL: no memory). */
+static inline char *rw_buf_get(char *stack_buf, size_t count, size_t *chunk)
+{
+	if (count <= RW_STACK_CHUNK) {
+		*chunk = RW_STACK_CHUNK;
+		return stack_buf;
+	}
+	*chunk = RW_CHUNK;
+	return kmalloc(RW_CHUNK);
+}
+
+static inline void rw_buf_put(char *kbuf, char *stack_buf)
+{
+	if (kbuf != stack_buf)
+		kfree(kbuf);
+}
+
+/*
+ * A write larger than the stack's bounce buffer: chunk by chunk through an allocated one.
+ * notrace: a detail of ksys_write, so that traces read ksys_write -> vfs_write, as Linux's.
+ */
+static noinline notrace long ksys_write_chunks(unsigned int fd, const char __user *buf,
+					       size_t count)
 {
 	size_t done = 0;
 	char *kbuf = kmalloc(RW_CHUNK);
@@ -51,27 +77,61 @@ noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 	return (long)done;
 }
 
+noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
+{
+	char kbuf[RW_STACK_CHUNK];
+
+	if (count > RW_STACK_CHUNK)
+		return ksys_write_chunks(fd, buf, count);
+	if (copy_from_user(kbuf, buf, count))
+		return -EFAULT;
+	return vfs_write((int)fd, kbuf, count);
+}
+
 long sys_write(unsigned int fd, const char __user *buf, size_t count)
 {
 	return ksys_write(fd, buf, count);
 }
 
-/* One read, at most a chunk: a read may always return fewer bytes than asked. */
-noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
+/*
+ * One read, at most a chunk: a read may always return fewer bytes than asked. nowait: never
+ * wait for data (-EAGAIN instead), as readv's later iovecs must not. notrace: a detail of
+ * ksys_read and readv, so that traces read ksys_read -> vfs_read, as Linux's.
+ */
+static noinline notrace long read_chunk(unsigned int fd, char __user *buf, size_t count,
+					bool nowait)
 {
-	char *kbuf = kmalloc(RW_CHUNK);
+	char stack_buf[RW_STACK_CHUNK];
+	size_t chunk;
+	char *kbuf;
 	long ret;
 
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	kbuf = rw_buf_get(stack_buf, count, &chunk);
 	if (!kbuf)
 		return -ENOMEM;
-	if (!access_ok(buf, count)) {
-		kfree(kbuf);
-		return -EFAULT;
-	}
-	ret = vfs_read((int)fd, kbuf, MIN(count, RW_CHUNK));
+	ret = nowait ? vfs_read_nowait((int)fd, kbuf, MIN(count, chunk))
+		     : vfs_read((int)fd, kbuf, MIN(count, chunk));
 	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
 		ret = -EFAULT;
-	kfree(kbuf);
+	rw_buf_put(kbuf, stack_buf);
+	return ret;
+}
+
+/* The common small read straight through the stack's buffer; the rest by read_chunk. */
+noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
+{
+	char kbuf[RW_STACK_CHUNK];
+	long ret;
+
+	if (count > RW_STACK_CHUNK)
+		return read_chunk(fd, buf, count, false);
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	ret = vfs_read((int)fd, kbuf, count);
+	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
+		ret = -EFAULT;
 	return ret;
 }
 
@@ -113,8 +173,14 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 
 		if (!iov[i].iov_len)
 			continue;
-		ret = write ? ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len)
-			    : ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
+		/* Once some bytes are in, a read returns them rather than wait for more (Linux's
+		 * pipe_read fills what it has across the iovecs and returns). */
+		if (write)
+			ret = ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
+		else if (total)
+			ret = read_chunk((unsigned int)fd, iov[i].iov_base, iov[i].iov_len, true);
+		else
+			ret = ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
 		if (ret < 0) {
 			if (!total)
 				total = ret;

@@ -21,9 +21,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* Linux's cap on one read or write, which keeps every byte count inside an int. */
-#define MAX_RW_COUNT (0x7fffffffUL & ~(PAGE_CACHE_SIZE - 1))
-
 /* A regular file's data changed (write, truncate): Linux's file_update_time. */
 static void file_update_time(struct inode *inode)
 {
@@ -91,10 +88,8 @@ int vfs_open(const char *pathname, int flags, umode_t mode)
 	return ret;
 }
 
-static ssize_t do_read(int fd, void *buf, size_t count)
+static ssize_t do_read_file(struct file *file, void *buf, size_t count)
 {
-	struct file *file = fget(fd);
-
 	if (!file || !(file->f_mode & FMODE_READ))
 		return -EBADF;
 	if (S_ISDIR(file->f_inode->i_mode))
@@ -106,10 +101,9 @@ static ssize_t do_read(int fd, void *buf, size_t count)
 	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
-/* buf is only read; it is not const so that do_read and do_write fit vfs_block() alike. */
-static ssize_t do_write(int fd, void *buf, size_t count)
+
+static ssize_t do_write_file(struct file *file, const void *buf, size_t count)
 {
-	struct file *file = fget(fd);
 	ssize_t ret;
 
 	if (!file || !(file->f_mode & FMODE_WRITE))
@@ -124,13 +118,38 @@ static ssize_t do_write(int fd, void *buf, size_t count)
 	return ret;
 }
 
+/* buf is only read; it is not const so that reads and writes fit vfs_block() alike. */
+static ssize_t do_write_io(struct file *file, void *buf, size_t count)
+{
+	return do_write_file(file, buf, count);
+}
+
+/* Can file's read and write run without the VFS lock (file_operations.no_vfs_lock)? */
+static inline bool no_vfs_lock(const struct file *file)
+{
+	return file && file->f_op && file->f_op->no_vfs_lock;
+}
+
 /* A read that finds nothing yet waits for it, unless the file was opened O_NONBLOCK. */
 ssize_t vfs_read(int fd, void *buf, size_t count)
+{
+	struct file *file = fget_unlocked(fd);
+	ssize_t ret;
+
+	if (no_vfs_lock(file))
+		return do_read_file(file, buf, count);
+	vfs_lock();
+	ret = vfs_block(file ? file : fget(fd), do_read_file, fd, buf, count);
+	vfs_unlock();
+	return ret;
+}
+
+ssize_t vfs_read_nowait(int fd, void *buf, size_t count)
 {
 	ssize_t ret;
 
 	vfs_lock();
-	ret = vfs_block(fget(fd), do_read, fd, buf, count);
+	ret = do_read_file(fget(fd), buf, count);
 	vfs_unlock();
 	return ret;
 }
@@ -138,10 +157,13 @@ ssize_t vfs_read(int fd, void *buf, size_t count)
 /* May write less than count (a pipe with little room): the caller writes the rest. */
 ssize_t vfs_write(int fd, const void *buf, size_t count)
 {
+	struct file *file = fget_unlocked(fd);
 	ssize_t ret;
 
+	if (no_vfs_lock(file))
+		return do_write_file(file, buf, count);
 	vfs_lock();
-	ret = vfs_block(fget(fd), do_write, fd, (void *)buf, count);
+	ret = vfs_block(file ? file : fget(fd), do_write_io, fd, (void *)buf, count);
 	vfs_unlock();
 	return ret;
 }
@@ -485,7 +507,7 @@ static int chmod_inode(struct inode *inode, umode_t mode)
 
 struct timespec64 current_time(void)
 {
-	uint64_t ns = ktime_get_ns(); /* CLOCK_REALTIME: kernel/sched/sys_time.c */
+	uint64_t ns = ktime_get_real_ns(); /* CLOCK_REALTIME: kernel/sched/sys_time.c */
 
 	return (struct timespec64){.tv_sec = (long)(ns / NSEC_PER_SEC),
 				   .tv_nsec = (long)(ns % NSEC_PER_SEC)};

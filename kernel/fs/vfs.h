@@ -45,6 +45,8 @@ typedef unsigned int fmode_t;
 #define PATH_MAX 4096 /* longest path, with its NUL, as Linux */
 #endif
 #define NR_OPEN_DEFAULT 64 /* file descriptors per task, as Linux (BITS_PER_LONG) */
+/* Linux's cap on one read or write (INT_MAX & PAGE_MASK): every byte count fits an int. */
+#define MAX_RW_COUNT 0x7ffff000UL
 
 /* open() flags, with Linux's x86 values (octal, as in Linux's fcntl.h). */
 #define O_ACCMODE 00000003
@@ -124,6 +126,13 @@ struct file_operations {
 	/* Makes the file's data durable where it lives (9p: Tfsync on the host). NULL: nothing
 	 * to do, the data is in memory only. */
 	int (*fsync)(struct file *file);
+	/*
+	 * read and write need no VFS lock: they keep no state it guards, never answer -EAGAIN
+	 * and never sleep (/dev/null, /dev/zero, trace_marker). vfs_read and vfs_write then call
+	 * them without it, as Linux calls every file's: a system call's fast path
+	 * (docs/design/syscall-cost.md).
+	 */
+	bool no_vfs_lock;
 };
 
 /*
@@ -253,6 +262,11 @@ struct dirent {
 
 /* The kernel implements this: the running task's fs_context. */
 struct fs_context *current_fs(void);
+/*
+ * The running task's open file fd without the VFS lock, when that is safe: the task has a
+ * descriptor table of its own (kernel/fs/file.c says why). NULL: none, or take the lock.
+ */
+struct file *fget_unlocked(int fd);
 
 /* Boot: builds / (ramfs), the debugfs, tracefs and proc trees and mounts them. Call once. */
 int vfs_init(void);
@@ -266,6 +280,8 @@ void fs_context_exit(struct fs_context *fs);
 int vfs_open(const char *pathname, int flags, umode_t mode);
 int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
+/* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
+ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
 loff_t vfs_lseek(int fd, loff_t offset, int whence);
 /* pread/pwrite: at pos, f_pos untouched; -ESPIPE for a file without positions (a pipe). */

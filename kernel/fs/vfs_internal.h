@@ -82,15 +82,16 @@ int pseudofs_init(void);
 
 /*
  * The global VFS lock and waiting (kernel/fs/vfs_lock.c; the host tests stand in for them).
- * vfs_block() runs io(fd, buf, count) with the lock held and, while it answers -EAGAIN for a
- * file that waits (file_operations.wait_queue, no O_NONBLOCK), sleeps on the file's wait queue
- * with the lock let go and tries again; Ctrl-C ends the wait with -EINTR.
+ * vfs_block() runs io(file, buf, count) with the lock held and, while it answers -EAGAIN for
+ * a file that waits (file_operations.wait_queue, no O_NONBLOCK), sleeps on the file's wait
+ * queue with the lock let go and tries again, with fd looked up again (the lock was let go);
+ * Ctrl-C ends the wait with -EINTR. file is fd's file (or NULL: io says -EBADF).
  */
 void vfs_lock(void);
 void vfs_unlock(void);
 /* This task holds the lock, or it is kmain making the boot files (vfs.h): for the checks. */
 bool vfs_lock_held(void);
-typedef ssize_t (*vfs_io_fn)(int fd, void *buf, size_t count);
+typedef ssize_t (*vfs_io_fn)(struct file *file, void *buf, size_t count);
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count);
 
 #endif

@@ -7,10 +7,11 @@
  * that CPU all the while.
  *
  * Waiting (vfs_block): the task must let the lock go while it sleeps, or the writer it waits
- * for could never get in. It goes on the file's wait queue *before* it tries the operation, so
- * a wakeup that comes between the operation's -EAGAIN and the sleep (a byte typed on the
- * console, from an interrupt that takes no lock) is not lost: it marks the task running and
- * schedule() returns at once. That is the order wait_event() uses (kernel/sched/wait.h). The
+ * for could never get in. A first try runs as it is (most tries succeed, and a task that is not
+ * on the queue costs the waker nothing). After an -EAGAIN the task goes on the file's wait
+ * queue *before* it tries the operation again, so a wakeup that comes between the operation's
+ * -EAGAIN and the sleep (a byte typed on the console, from an interrupt that takes no lock) is
+ * not lost: it marks the task running and schedule() returns at once. That is the order wait_event() uses (kernel/sched/wait.h). The
  * operation therefore runs in TASK_INTERRUPTIBLE state; if it sleeps itself (a mutex), it
  * comes back running and we only go round the loop once more.
  *
@@ -48,13 +49,17 @@ ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t cou
 	struct wait_queue_head *wq = NULL;
 	ssize_t ret;
 
+	/* First the plain try: most find their data (or room) and need no wait queue at all. */
+	ret = io(file, buf, count);
+	if (ret != -EAGAIN)
+		return ret;
 	if (file && file->f_op && file->f_op->wait_queue && !(file->f_flags & O_NONBLOCK))
 		wq = file->f_op->wait_queue(file);
 	if (!wq)
-		return io(fd, buf, count);
+		return ret;
 	for (;;) {
 		prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
-		ret = io(fd, buf, count);
+		ret = io(file, buf, count);
 		if (ret != -EAGAIN)
 			break;
 		if (signal_pending_current()) {
@@ -64,6 +69,7 @@ ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t cou
 		vfs_unlock();
 		schedule();
 		vfs_lock();
+		file = fget(fd); /* the lock was let go: look again (a shared init_fs may change) */
 	}
 	finish_wait(wq, &w);
 	return ret;

@@ -34,8 +34,17 @@ void mutex_lock(struct mutex *m)
 void mutex_unlock(struct mutex *m)
 {
 	BUG_ON(READ_ONCE(m->owner) != current);
-	__atomic_store_n(&m->owner, NULL, __ATOMIC_RELEASE);
-	wake_up(&m->waiters);
+	/*
+	 * Wake only if someone waits: the common unlock (nobody waiting) is then one store and
+	 * one load, not a spin lock and a walk of an empty list. The store must be seen before
+	 * the waiter list is read (SEQ_CST: an XCHG on x86, not a plain store that a later load
+	 * may pass), pairing with wait_event(), which puts the waiter on the list before its
+	 * trylock (a locked CMPXCHG): either the waiter's trylock sees the lock free, or this
+	 * load sees the waiter.
+	 */
+	__atomic_store_n(&m->owner, NULL, __ATOMIC_SEQ_CST);
+	if (!list_empty(&m->waiters.head))
+		wake_up(&m->waiters);
 }
 
 bool mutex_is_locked(struct mutex *m)

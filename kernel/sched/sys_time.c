@@ -2,9 +2,10 @@
  * Time for user programs: clock_gettime, gettimeofday, nanosleep and clock_nanosleep (Linux's
  * kernel/time/posix-timers.c and hrtimer.c, their entry points).
  *
- * Lucid reads no battery-backed clock, so CLOCK_REALTIME counts from the epoch as if the
- * machine had booted at 1970-01-01 00:00:00: the same as CLOCK_MONOTONIC. Every clock here
- * is the TSC-based ktime_get_ns(); the CPU-time clocks are too (a process runs alone).
+ * Every clock here is the TSC-based ktime_get_ns(); the CPU-time clocks are too (a process
+ * runs alone). CLOCK_REALTIME adds where the battery-backed CMOS clock stood at boot
+ * (timekeeping_init, arch/x86_64/rtc.c), so dates are real; nothing sets it later (no
+ * settimeofday, no NTP), so it moves exactly as CLOCK_MONOTONIC does.
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
@@ -12,6 +13,7 @@
 #include "kernel/sched/timer.h"
 #include "kernel/sched/wait.h"
 #include "arch/x86_64/uaccess.h"
+#include "arch/x86_64/rtc.h"
 #include "lib/errno.h"
 
 #define CLOCK_REALTIME 0 /* Linux's clock ids */
@@ -32,15 +34,33 @@ struct __kernel_old_timeval {
 	long tv_sec, tv_usec;
 };
 
+static uint64_t realtime_at_boot_ns; /* CLOCK_REALTIME when ktime_get_ns() read 0 */
+
+void timekeeping_init(void)
+{
+	int64_t now = mach_get_cmos_time();
+	uint64_t since_boot = ktime_get_ns();
+	uint64_t real = now > 0 ? (uint64_t)now * NSEC_PER_SEC : 0; /* a clock before 1970: 0 */
+
+	realtime_at_boot_ns = real > since_boot ? real - since_boot : 0;
+}
+
+uint64_t ktime_get_real_ns(void)
+{
+	return realtime_at_boot_ns + ktime_get_ns();
+}
+
 static int clock_ns(int which_clock, uint64_t *ns)
 {
 	switch (which_clock) {
 	case CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+		*ns = ktime_get_real_ns();
+		return 0;
 	case CLOCK_MONOTONIC:
 	case CLOCK_PROCESS_CPUTIME_ID:
 	case CLOCK_THREAD_CPUTIME_ID:
 	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_REALTIME_COARSE:
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
 		*ns = ktime_get_ns();
@@ -63,7 +83,7 @@ long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
 
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 {
-	uint64_t ns = ktime_get_ns();
+	uint64_t ns = ktime_get_real_ns();
 	struct __kernel_old_timeval t = {(long)(ns / NSEC_PER_SEC),
 					 (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC)};
 	static const int zero_tz[2]; /* struct timezone: UTC, no DST */
@@ -130,8 +150,12 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 	err = get_timespec(rqtp, &ns);
 	if (err)
 		return err;
-	if (flags & TIMER_ABSTIME)
+	if (flags & TIMER_ABSTIME) {
+		/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
+		if (which_clock == CLOCK_REALTIME && ns != KTIME_MAX)
+			ns = ns > realtime_at_boot_ns ? ns - realtime_at_boot_ns : 0;
 		return do_nanosleep(ns, NULL);
+	}
 	return do_nanosleep(ns > KTIME_MAX - now ? KTIME_MAX : now + ns, rmtp);
 }
 

@@ -11,6 +11,12 @@
 
 /* Nanoseconds since the TSC was calibrated at boot; 0 before that. */
 uint64_t ktime_get_ns(void);
+/*
+ * CLOCK_REALTIME: nanoseconds since 1970-01-01 00:00:00 UTC (Linux's ktime_get_real_ns), the
+ * CMOS clock read at boot (timekeeping_init) plus ktime_get_ns() since.
+ */
+uint64_t ktime_get_real_ns(void);
+void timekeeping_init(void);
 /* The TSC rate found at boot, in kHz. */
 extern uint64_t tsc_khz;
 void tsc_init(void);

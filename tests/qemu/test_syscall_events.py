@@ -193,6 +193,25 @@ def test_set_event_and_whole_system(lucid):
     assert "sys_close -> 0xfffffffffffffff7" in body, body
 
 
+def test_interrupts_on_in_the_flags(lucid):
+    """A system call runs with interrupts on (Linux's syscall_enter_from_user_mode turns them on
+    before the sys_enter tracepoint): both kinds of syscall events show '.' in the irqs-off
+    column, and no preemption depth (the tracepoint's own preempt_disable is not counted)."""
+    fresh(lucid)
+    ok(lucid, "echo raw_syscalls:sys_enter raw_syscalls:sys_exit syscalls:sys_enter_writev "
+              "syscalls:sys_exit_writev > set_event")
+    assert sh(lucid, "hello > /dev/null") == ""
+    ok(lucid, "echo > set_event")
+    flags = []
+    for line in cat(lucid, "trace", timeout=60).splitlines():
+        m = re.match(r"^ *hello-\d+ +\[\d{3}\] (\S{4}) ", line)
+        if m:
+            flags.append((m.group(1), line))
+    assert len(flags) >= 4, flags  # at least writev's four events
+    for f, line in flags:
+        assert f[0] == "." and f[3] == ".", line
+
+
 def test_trace_cmd_report(lucid):
     """trace-cmd report on a trace.dat with syscalls events: the same calls and values."""
     from test_record import Recording, guest_records, report_records

@@ -188,7 +188,8 @@ def test_files_through_system_calls(lucid):
         "stat: 0\nsize=26 regular=1\nlseek: 8\nread: 18\nbuf=by a user program\nfstat: 0\n"
         "size=26\ndup2: 9\nclose dup: 0\nopen missing: -1 No such file or directory\n"
         "open excl: -1 File exists\nrename: 0\nstat old: -1 No such file or directory\n"
-        "pipe: 0\npipe write: 4\npipe read: 4\ngot=ping\nlseek pipe: -1 Invalid seek\n"
+        "pipe: 0\npipe write: 4\npipe read: 4\ngot=ping\npipe write: 4\npipe readv: 4\n"
+        "lseek pipe: -1 Invalid seek\n"
         "unlink: 0\nchdir /: 0\nrmdir: 0\nrmdir again: -1 No such file or directory\n")
 
 
@@ -232,6 +233,7 @@ def test_run_test_beside_1000_forks_and_execs_traced(lucid):
 def test_time_random_limits(lucid):
     # The host's Linux prints the same lines, but nofile (its own limit; Lucid's is 64 fds).
     run(lucid, "clocks", "nanosleep: 0\nslept at least 50 ms: 1\ngettimeofday: 0\n"
+        "realtime after 2020: 1\nclock_gettime realtime after 2020: 1\n"
         "bad clock: -1 Invalid argument\nbad nanosleep: -1 Invalid argument\ngetrandom: 32\n"
         "getrandom bad flags: -1 Invalid argument\ngetrandom bad buffer: -1 Bad address\n"
         "getrlimit nofile: 0\nnofile=64\nset_robust_list: 0\n"

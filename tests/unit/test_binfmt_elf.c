@@ -89,7 +89,6 @@ static void test_static_exec(void **state)
 	assert_int_equal(info.segs[2].filesz, 0x10);
 	assert_int_equal(info.segs[2].memsz, 0x3000);
 	assert_int_equal(info.end, 0x405100);
-	assert_false(info.exec_stack);
 }
 
 static void test_static_pie(void **state)

@@ -110,6 +110,8 @@ struct virtqueue {
 struct virtqueue *vring_create_virtqueue(struct virtio_device *vdev, unsigned int index,
 					 unsigned int num, const char *name,
 					 vq_callback_t callback);
+/* Frees a queue vring_create_virtqueue made (the device must no longer use it). */
+void vring_del_virtqueue(struct virtqueue *vq);
 /* Queues one request (out buffers, then in buffers); -ENOSPC if the ring is full. */
 int virtqueue_add_sgs(struct virtqueue *vq, const struct vring_sg *sg, unsigned int out,
 		      unsigned int in, void *data);

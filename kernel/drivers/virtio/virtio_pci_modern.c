@@ -224,8 +224,7 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 		irq_set_chip_name((int)vector, chip);
 	}
 	if (pci_msix_set_vector(vp->pci, (int)entry, (int)vector, lapic_id()))
-		return NULL;
-	vp->msix_used++;
+		goto fail;
 
 	wr16(c, VIRTIO_PCI_COMMON_Q_SIZE, (uint16_t)num);
 	wr32(c, VIRTIO_PCI_COMMON_Q_DESCLO, (uint32_t)virt_to_bus(vq->desc));
@@ -237,9 +236,20 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 	wr16(c, VIRTIO_PCI_COMMON_Q_MSIX, (uint16_t)entry);
 	/* The device answers NO_VECTOR if it could not take the vector: no interrupts then. */
 	if (rd16(c, VIRTIO_PCI_COMMON_Q_MSIX) != entry)
-		return NULL;
+		goto fail;
 	wr16(c, VIRTIO_PCI_COMMON_Q_ENABLE, 1);
+	vp->msix_used++;
 	return vq;
+
+	/* The queue was never enabled: give back its vector, its names and its rings. */
+fail:
+	wr16(c, VIRTIO_PCI_COMMON_Q_MSIX, VIRTIO_MSI_NO_VECTOR);
+	free_irq((int)vector - VEC_ISA_BASE);
+	vq_by_vector[--nr_vectors_used] = NULL;
+	kfree(irq_name);
+	kfree(chip);
+	vring_del_virtqueue(vq);
+	return NULL;
 }
 
 /* Finds the structure of type cfg_type; maps it and checks it lies inside its BAR. */

@@ -78,6 +78,29 @@ static void *ring_alloc(size_t bytes)
 	return p;
 }
 
+static void ring_free(void *p, size_t bytes)
+{
+	if (p)
+		free_pages(p, (bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+}
+
+/* The rings' sizes for num entries, for ring_alloc and ring_free alike. */
+#define DESC_BYTES(num) ((num) * sizeof(struct vring_desc))
+#define AVAIL_BYTES(num) (sizeof(struct vring_avail) + (num) * sizeof(uint16_t) + 2)
+#define USED_BYTES(num) (sizeof(struct vring_used) + (num) * sizeof(struct vring_used_elem) + 2)
+
+void vring_del_virtqueue(struct virtqueue *vq)
+{
+	ring_free(vq->desc, DESC_BYTES(vq->num));
+	ring_free(vq->avail, AVAIL_BYTES(vq->num));
+	ring_free(vq->used, USED_BYTES(vq->num));
+	kfree(vq->data);
+	kfree(vq->next);
+	kfree(vq->in_len);
+	kfree(vq->ndesc);
+	kfree(vq);
+}
+
 struct virtqueue *vring_create_virtqueue(struct virtio_device *vdev, unsigned int index,
 					 unsigned int num, const char *name, vq_callback_t callback)
 {
@@ -85,19 +108,21 @@ struct virtqueue *vring_create_virtqueue(struct virtio_device *vdev, unsigned in
 
 	if (!vq)
 		return NULL;
-	vq->desc = ring_alloc(num * sizeof(struct vring_desc));
-	vq->avail = ring_alloc(sizeof(struct vring_avail) + num * sizeof(uint16_t) + 2);
-	vq->used = ring_alloc(sizeof(struct vring_used) + num * sizeof(struct vring_used_elem) + 2);
+	vq->num = num; /* first: vring_del_virtqueue sizes the rings by it */
+	vq->desc = ring_alloc(DESC_BYTES(num));
+	vq->avail = ring_alloc(AVAIL_BYTES(num));
+	vq->used = ring_alloc(USED_BYTES(num));
 	vq->data = kzalloc(num * sizeof(*vq->data));
 	vq->next = kzalloc(num * sizeof(*vq->next));
 	vq->in_len = kzalloc(num * sizeof(*vq->in_len));
 	vq->ndesc = kzalloc(num * sizeof(*vq->ndesc));
 	if (!vq->desc || !vq->avail || !vq->used || !vq->data || !vq->next || !vq->in_len ||
-	    !vq->ndesc)
-		return NULL; /* boot-time set-up: a few pages lost on a machine out of memory */
+	    !vq->ndesc) {
+		vring_del_virtqueue(vq);
+		return NULL;
+	}
 	vq->vdev = vdev;
 	vq->index = index;
-	vq->num = num;
 	vq->name = name;
 	vq->callback = callback;
 	vq->num_free = num;
