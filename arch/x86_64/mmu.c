@@ -359,10 +359,11 @@ int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags)
 }
 
 /*
- * Unmaps one user page, flushes this CPU's TLB entry for it, and only then frees it: a page
- * freed while a stale translation could still reach it may be handed out and written through
- * that translation. (A process runs on one CPU at a time and has no threads, so no other CPU
- * holds its translations: see mmap.c.)
+ * Unmaps one user page, flushes this CPU's TLB entry for it, and only then drops its
+ * reference: a page freed while a stale translation could still reach it may be handed out and
+ * written through that translation. (A process runs on one CPU at a time and has no threads, so
+ * no other CPU holds its translations: see kernel/mm/mmap.c.) A page another process still maps
+ * (shared by fork, kernel/mm/memory.c) stays until its last mapping goes.
  */
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va)
 {
@@ -381,8 +382,53 @@ void mmu_user_unmap(uint64_t *pgd, uintptr_t va)
 	if (e & PTE_PRESENT) {
 		*pte = 0;
 		invlpg(va);
-		free_pages(__va(e & PTE_ADDR_MASK), 1);
+		put_page(__va(e & PTE_ADDR_MASK));
 	}
+}
+
+/* Unmaps every present page of [start, end), stepping over missing tables whole. */
+void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end)
+{
+	for (uintptr_t va = mmu_user_next_mapped(pgd, start, end); va < end;
+	     va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, end))
+		mmu_user_unmap(pgd, va);
+}
+
+/*
+ * A user page's entry itself, or NULL if a table above it is missing: what the page-fault
+ * handler (kernel/mm/memory.c) reads and rewrites. Changing a present entry needs an invlpg.
+ */
+static uint64_t *mmu_user_pte(uint64_t *pgd, uintptr_t va)
+{
+	uint64_t *t = pgd;
+
+	for (int level = 3; level > 0; level--) {
+		uint64_t e = t[pt_index(va, level)];
+
+		if (!(e & PTE_PRESENT))
+			return NULL;
+		t = __va(e & PTE_ADDR_MASK);
+	}
+	return &t[pt_index(va, 0)];
+}
+
+/*
+ * Copy-on-write, the fault's side: the present page at va becomes writable in place (this table
+ * holds its last reference), or is replaced by new_page, a copy, mapped writable; the old
+ * page's reference goes. Either way this CPU forgets the read-only translation.
+ */
+void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page)
+{
+	uint64_t *pte = mmu_user_pte(pgd, va);
+	uint64_t e = *pte;
+
+	if (new_page)
+		*pte = __pa(new_page) | (e & ~PTE_ADDR_MASK) | PTE_WRITE;
+	else
+		*pte = e | PTE_WRITE;
+	invlpg(va);
+	if (new_page)
+		put_page(__va(e & PTE_ADDR_MASK));
 }
 
 /* Frees a table and everything below it; level 0 is a page table, whose entries are pages. */
@@ -395,7 +441,7 @@ static void free_user_table(uint64_t *t, int level)
 		if (level > 0)
 			free_user_table(below, level - 1);
 		else
-			free_pages(below, 1);
+			put_page(below); /* freed if no other process shares it */
 	}
 	free_pages(t, 1);
 }
@@ -409,49 +455,49 @@ void mmu_pgd_free(uint64_t *pgd)
 	free_pages(pgd, 1);
 }
 
-/* Copies every page of src's table t (level 0: a page table) into dst at the same addresses. */
-static int copy_user_table(uint64_t *dst, const uint64_t *t, int level, uintptr_t base)
+/*
+ * fork's copy of one table of src (level 0: a page table) into dst, a fresh zeroed table at the
+ * same place: the tables below are new, the pages are shared. A writable page becomes read-only
+ * in both (the first write faults and gets a copy, kernel/mm/memory.c); every shared page gains
+ * a reference.
+ */
+static int copy_user_table(uint64_t *dst, uint64_t *src, int level, int entries)
 {
-	for (int i = 0; i < ENTRIES; i++) {
-		if (!(t[i] & PTE_PRESENT))
-			continue;
-		uintptr_t va = base + ((uintptr_t)i << (PAGE_SHIFT + 9 * level));
-		const void *below = __va(t[i] & PTE_ADDR_MASK);
-		if (level > 0) {
-			int err = copy_user_table(dst, below, level - 1, va);
+	for (int i = 0; i < entries; i++) {
+		uint64_t e = src[i];
 
-			if (err)
-				return err;
+		if (!(e & PTE_PRESENT))
+			continue;
+		if (level == 0) {
+			if (e & PTE_WRITE)
+				src[i] = e &= ~PTE_WRITE;
+			get_page(__va(e & PTE_ADDR_MASK));
+			dst[i] = e;
 			continue;
 		}
-		void *page = alloc_pages(1);
-		int flags = pte_to_mmu(t[i]);
+		uint64_t *below = alloc_page_zeroed();
 
-		if (!page)
+		if (!below)
 			return -ENOMEM;
-		memcpy(page, below, PAGE_SIZE);
-		if (mmu_user_map(dst, va, __pa(page), flags)) {
-			free_pages(page, 1);
-			return -ENOMEM;
-		}
+		dst[i] = __pa(below) | PTE_PRESENT | PTE_WRITE | PTE_USER;
+		int err = copy_user_table(below, __va(e & PTE_ADDR_MASK), level - 1, ENTRIES);
+
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
 /*
- * fork's copy of an address space: every user page of src copied into dst, with the same
- * permissions. Not copy-on-write yet: simple, and a static program is small. On -ENOMEM, dst
- * holds part of the copy; the caller frees it whole.
+ * fork's copy of an address space, copy-on-write: dst gets tables of its own mapping src's
+ * pages, read-only in both. src must be the address space loaded on this CPU (the parent's,
+ * at fork): its TLB forgets the writable translations at the end. On -ENOMEM, dst holds part
+ * of the copy, each page in it counted; the caller frees it whole.
  */
-int mmu_user_copy(uint64_t *dst, const uint64_t *src)
+int mmu_user_copy(uint64_t *dst, uint64_t *src)
 {
-	for (int i = 0; i < USER_PGD_ENTRIES; i++) {
-		if (!(src[i] & PTE_PRESENT))
-			continue;
-		int err = copy_user_table(dst, __va(src[i] & PTE_ADDR_MASK), 2,
-					  (uintptr_t)i << (PAGE_SHIFT + 9 * 3));
-		if (err)
-			return err;
-	}
-	return 0;
+	int err = copy_user_table(dst, src, 3, USER_PGD_ENTRIES); /* the lower half only */
+
+	write_cr3(read_cr3()); /* drops every user translation: the writable ones are stale */
+	return err;
 }

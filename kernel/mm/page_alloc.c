@@ -118,6 +118,7 @@ notrace void *alloc_pages(size_t n)
 			pages[pfn + i] = (struct page){.flags = PG_ALLOCATED};
 		pages[pfn].flags |= PG_HEAD;
 		pages[pfn].nr_pages = n;
+		pages[pfn]._refcount = 1;
 		free_count -= n;
 		search_hint = pfn + n;
 	}
@@ -150,6 +151,29 @@ notrace void free_pages(void *va, size_t n)
 notrace struct page *virt_to_page(const void *va)
 {
 	return &pages[__pa(va) / PAGE_SIZE];
+}
+
+/*
+ * Atomic, without page_lock: two processes sharing a page may fault or exit on two CPUs at
+ * once. Only the one that drops the last reference frees it.
+ */
+notrace void get_page(void *va)
+{
+	__atomic_add_fetch(&virt_to_page(va)->_refcount, 1, __ATOMIC_RELAXED);
+}
+
+notrace void put_page(void *va)
+{
+	struct page *pg = virt_to_page(va);
+
+	BUG_ON(!pg->_refcount);
+	if (__atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0)
+		free_pages(va, 1);
+}
+
+notrace unsigned int page_count(void *va)
+{
+	return __atomic_load_n(&virt_to_page(va)->_refcount, __ATOMIC_ACQUIRE);
 }
 
 size_t nr_free_pages(void)
