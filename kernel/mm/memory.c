@@ -20,6 +20,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
+#include "arch/x86_64/page_64.h"
 #include "lib/string.h"
 
 /* Grows the stack area vma down to the page of addr, if RLIMIT_STACK and the gap allow. */
@@ -59,7 +60,7 @@ static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
 
 	if (!copy)
 		return VM_FAULT_OOM;
-	memcpy(copy, old, PAGE_SIZE);
+	copy_page(copy, old);
 	mmu_user_make_writable(mm->pgd, va, copy);
 	return 0;
 }

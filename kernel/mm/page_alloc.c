@@ -17,6 +17,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
+#include "arch/x86_64/page_64.h"
 #include "lib/string.h"
 
 #define LOW_MEMORY_END (1UL << 20) /* below 1 MiB: BIOS data, and the AP trampoline */
@@ -130,7 +131,7 @@ notrace void *alloc_page_zeroed(void)
 {
 	void *p = alloc_pages(1);
 	if (p)
-		memset(p, 0, PAGE_SIZE);
+		clear_page(p);
 	return p;
 }
 
