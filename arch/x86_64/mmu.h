@@ -49,7 +49,9 @@ void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end);
 void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page);
 /* Changes a present user page's MMU_WRITE/MMU_EXEC/MMU_NOACCESS; -ENOMEM if not present. */
 int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags);
-int mmu_user_copy(uint64_t *dst, uint64_t *src); /* copy-on-write: src loses write access */
+/* fork: [start, end) of src shared copy-on-write into dst (src loses write access). */
+int mmu_user_copy_range(uint64_t *dst, uint64_t *src, uintptr_t start, uintptr_t end);
+void mmu_flush_user(void);
 
 extern char _text[], _etext[], _erodata[], _end[];
 

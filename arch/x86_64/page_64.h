@@ -26,4 +26,10 @@ static __always_inline void copy_page(void *to, const void *from)
 	__asm__ __volatile__("rep movsq" : "+D"(to), "+S"(from), "+c"(n) : : "memory");
 }
 
+/* n quadwords from from to to, which do not overlap: a pgd's kernel half, say. */
+static __always_inline void copy_qwords(void *to, const void *from, unsigned long n)
+{
+	__asm__ __volatile__("rep movsq" : "+D"(to), "+S"(from), "+c"(n) : : "memory");
+}
+
 #endif

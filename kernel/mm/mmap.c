@@ -174,8 +174,13 @@ void mmput(struct mm_struct *mm)
 
 	if (!mm)
 		return;
-	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list) kfree(vma);
-	mmu_pgd_free(mm->pgd); /* each page goes with its last reference */
+	/* Area by area: each page goes with its last reference, each table once it is empty. */
+	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
+	{
+		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
+		kfree(vma);
+	}
+	mmu_pgd_free(mm->pgd);
 	kfree(mm);
 }
 
@@ -207,11 +212,13 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		*new = *vma;
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
+		if (mmu_user_copy_range(mm->pgd, old->pgd, vma->vm_start, vma->vm_end)) {
+			mmu_flush_user();
+			mmput(mm); /* the part copied is in its areas: freed with them */
+			return NULL;
+		}
 	}
-	if (mmu_user_copy(mm->pgd, old->pgd)) {
-		mmput(mm);
-		return NULL;
-	}
+	mmu_flush_user(); /* the parent's writable translations are stale: its pages are shared */
 	return mm;
 }
 
