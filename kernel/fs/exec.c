@@ -104,9 +104,11 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 			(seg->flags & PF_W ? MMU_WRITE : 0) | (seg->flags & PF_X ? MMU_EXEC : 0);
 		unsigned long start = ALIGN_DOWN(seg->vaddr, PAGE_SIZE);
 		unsigned long end = ALIGN_UP(seg->vaddr + seg->memsz, PAGE_SIZE);
+		/* The pages with the file's bytes now; the bss's pages past them come on demand. */
+		unsigned long file_end = ALIGN_UP(seg->vaddr + seg->filesz, PAGE_SIZE);
 		unsigned long vm_flags =
 			VM_READ | (seg->flags & PF_W ? VM_WRITE : 0) | (seg->flags & PF_X ? VM_EXEC : 0);
-		int err = mm_map_zeroed(mm, start, end, flags);
+		int err = mm_map_zeroed(mm, start, file_end, flags);
 		struct vm_area_struct *prev = find_vma(mm, start);
 
 		/* Its area: from where the one before ends, if they share a page. */
