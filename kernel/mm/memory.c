@@ -78,7 +78,7 @@ static bool access_error(const struct vm_area_struct *vma, bool write, bool inst
 	return !(vma->vm_flags & VM_ACCESS_FLAGS);
 }
 
-int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr)
+static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr)
 {
 	struct vm_area_struct *vma = find_vma(mm, addr);
 	unsigned long va = ALIGN_DOWN(addr, PAGE_SIZE);
@@ -99,6 +99,15 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool i
 		return do_wp_page(mm, va, page);
 	/* Present and allowed: nothing a fault could fix (a stale entry would not fault twice). */
 	return VM_FAULT_SIGSEGV;
+}
+
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr)
+{
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	int ret = __handle_mm_fault(mm, addr, write, instr);
+
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return ret;
 }
 
 /*

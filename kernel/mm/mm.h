@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include "arch/x86_64/page_64_types.h"
 #include "lib/list.h"
+#include "kernel/sched/spinlock.h"
 
 #define STACK_TOP TASK_SIZE_MAX /* the initial stack ends at the top of the user half */
 #define STACK_MAX (8UL << 20) /* RLIMIT_STACK's default: 8 MiB, grown on demand */
@@ -46,6 +47,13 @@ struct vm_area_struct {
 
 struct mm_struct {
 	uint64_t *pgd; /* the top-level page table (arch/x86_64/mmu.c) */
+	/*
+	 * Held while the areas or the page tables change (mmap, munmap, mprotect, brk, a fault),
+	 * and by /proc/PID's readers, who walk them from another process. Linux's mmap_lock is a
+	 * reader-writer semaphore; a spinlock here, as the fault handler runs with interrupts off
+	 * and /proc reads under task_list_lock, and nothing sleeps while holding it.
+	 */
+	spinlock_t mmap_lock;
 	struct list_head mmap; /* its areas, in address order */
 	int map_count;
 	unsigned long start_brk; /* the heap: [start_brk, brk), grown by brk() */

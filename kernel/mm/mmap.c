@@ -164,6 +164,7 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	}
 	INIT_LIST_HEAD(&mm->mmap);
+	spin_lock_init(&mm->mmap_lock);
 	mm->mmap_base = MMAP_BASE;
 	return mm;
 }
@@ -197,15 +198,19 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	if (!mm)
 		return NULL;
 	uint64_t *pgd = mm->pgd;
+	unsigned long flags = spin_lock_irqsave(&old->mmap_lock);
+
 	*mm = *old;
 	mm->pgd = pgd;
 	INIT_LIST_HEAD(&mm->mmap);
+	spin_lock_init(&mm->mmap_lock);
 	mm->map_count = 0;
 	list_for_each_entry(vma, &old->mmap, vm_list)
 	{
 		struct vm_area_struct *new = kmalloc(sizeof(*new));
 
 		if (!new) {
+			spin_unlock_irqrestore(&old->mmap_lock, flags);
 			mmput(mm);
 			return NULL;
 		}
@@ -214,11 +219,13 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		mm->map_count++;
 		if (mmu_user_copy_range(mm->pgd, old->pgd, vma->vm_start, vma->vm_end)) {
 			mmu_flush_user();
+			spin_unlock_irqrestore(&old->mmap_lock, flags);
 			mmput(mm); /* the part copied is in its areas: freed with them */
 			return NULL;
 		}
 	}
 	mmu_flush_user(); /* the parent's writable translations are stale: its pages are shared */
+	spin_unlock_irqrestore(&old->mmap_lock, flags);
 	return mm;
 }
 
@@ -259,9 +266,8 @@ static bool range_free(struct mm_struct *mm, unsigned long start, unsigned long 
  * brk(0) asks what it is. The heap is an area of its own (VMA_BRK) from start_brk; growing it
  * maps nothing, the pages come on demand; shrinking it unmaps them now.
  */
-long sys_brk(unsigned long brk)
+static long do_brk(struct mm_struct *mm, unsigned long brk)
 {
-	struct mm_struct *mm = current->mm;
 	unsigned long old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
 	unsigned long new_end = ALIGN_UP(brk, PAGE_SIZE);
 
@@ -282,6 +288,16 @@ long sys_brk(unsigned long brk)
 	}
 	mm->brk = brk;
 	return (long)mm->brk;
+}
+
+long sys_brk(unsigned long brk)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	long ret = do_brk(mm, brk);
+
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return ret;
 }
 
 /*
@@ -310,10 +326,9 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint,
 }
 
 /* Anonymous private mappings only, for now: files come with the VFS system calls. */
-long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
-	      unsigned long fd, unsigned long off)
+static long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+		    unsigned long flags, unsigned long fd, unsigned long off)
 {
-	struct mm_struct *mm = current->mm;
 	unsigned long vm_flags = prot & VM_ACCESS_FLAGS; /* PROT_* and VM_* agree on these */
 
 	(void)fd;
@@ -362,10 +377,27 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	return (long)addr;
 }
 
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
+	      unsigned long fd, unsigned long off)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
+	long ret = do_mmap(mm, addr, len, prot, flags, fd, off);
+
+	spin_unlock_irqrestore(&mm->mmap_lock, irq);
+	return ret;
+}
+
 long sys_munmap(unsigned long addr, unsigned long len)
 {
+	struct mm_struct *mm = current->mm;
+
 	if ((addr & (PAGE_SIZE - 1)) || !len || len > STACK_TOP ||
 	    addr > STACK_TOP - ALIGN_UP(len, PAGE_SIZE))
 		return -EINVAL;
-	return do_munmap(current->mm, addr, addr + ALIGN_UP(len, PAGE_SIZE));
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	int ret = do_munmap(mm, addr, addr + ALIGN_UP(len, PAGE_SIZE));
+
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return ret;
 }

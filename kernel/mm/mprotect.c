@@ -41,9 +41,9 @@ static void change_pages(struct mm_struct *mm, struct vm_area_struct *vma)
  * is not all mapped. Unlike Linux, which changes the areas before a hole and then fails, Lucid
  * checks the whole range first and changes nothing when it fails.
  */
-long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
+static long do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+			unsigned long prot)
 {
-	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	unsigned long end, addr;
 
@@ -91,4 +91,14 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
 			break;
 	}
 	return 0;
+}
+
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	long ret = do_mprotect(mm, start, len, prot);
+
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return ret;
 }

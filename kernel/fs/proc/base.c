@@ -193,11 +193,14 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->cpus_allowed = t->cpus_allowed & ((1ULL << num_online_cpus()) - 1);
 	pt->kthread = !t->mm;
 	if (t->mm) {
+		/* The process may be changing its areas on another CPU: its mmap_lock stops it. */
+		spin_lock(&t->mm->mmap_lock);
 		pt->mm = *t->mm;
 		if (vmas)
 			n = collect_vmas(t->mm, pt, vmas);
 		if (cmdline)
 			*cmdline_len = copy_cmdline(t->mm, cmdline);
+		spin_unlock(&t->mm->mmap_lock);
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	if (nr_vmas)
