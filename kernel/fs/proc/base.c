@@ -26,7 +26,7 @@
 #include "lib/printf.h"
 
 #define PROC_CMDLINE_MAX PAGE_SIZE /* argv bytes shown: enough for any command Lucid runs */
-#define PROC_MAPS_MAX 64 /* lines in maps: Lucid's processes have a handful */
+#define PROC_MAPS_MAX 256 /* lines in maps: an area each; more are left out */
 #define PF_KTHREAD 0x00200000 /* Linux's task flag for a kernel thread, shown in stat */
 #define SIGCHLD 17
 #define RLIM_INFINITY (~0UL)
