@@ -7,7 +7,7 @@
 #   make debug         boot, and wait for gdb
 #   make bench         figures measured in guest instructions (qemu -icount shift=0)
 #   make DEBUG=1       the kernel with every invariant check on (kernel/sched/lockdep.h), in build-debug/
-#   make profile EVENT=function|graph|printk|getpid|write|read|open|pipe_write|pipe_read|marker
+#   make profile EVENT=function|graph|printk|fork|getpid|write|read|open|pipe_write|pipe_read|marker
 #                      where one event's (or one lbench system call's) instructions go (gdb)
 #   make record        trace a command in the guest into trace.dat (CMD='...' ARGS='-p function')
 #   make clean

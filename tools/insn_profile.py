@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make profile EVENT=function|graph|printk: where the instructions of one traced event go.
+"""make profile EVENT=function|graph|printk|fork: where the instructions of one event go.
 
 `make bench` says how many instructions an event costs; this says which functions they are spent
 in. It boots the kernel in QEMU with one CPU and a gdb stub, sets the tracer up at the shell,
@@ -38,7 +38,13 @@ PROFILES = {
               "one function_graph call: entry, the traced function (a few instructions), return"),
     "printk": ([TRACING], "__trace_bprintk", "cmd_ftest", "ftest printk 3",
                "one trace_printk(\"ftrace test %d\\n\", 42) under the nop tracer"),
+    # lbench's fork loops: one whole iteration, from one fork to the next (the child's run and
+    # exit, the parent's wait and its user code between the calls).
+    "fork": ([], "sys_fork", "sys_fork", "/bin/lbench suite 1",
+             "one fork + exit + wait of lbench's fork_exit_wait_libc loop, fork to fork"),
 }
+# Steps before giving up: an event is a few thousand instructions, a fork tens of thousands.
+MAX_STEPS_OF = {"fork": 200000}
 
 # One system call of lbench's, from `syscall` back to user space (USER_STOP): the breakpoint's
 # condition picks the call out by its registers (lbench's fds: 3 /dev/null, 4 /dev/zero, 5 and 6
@@ -73,12 +79,15 @@ def gdb_main():
     counts = collections.Counter()
     order = []
     steps = 0
-    while steps < MAX_STEPS:
+    max_steps = int(os.environ.get("PROFILE_MAX_STEPS", MAX_STEPS))
+    left = False
+    while steps < max_steps:
         pc = int(gdb.parse_and_eval("$pc"))
         where = gdb.execute("info symbol %d" % pc, to_string=True)
         sym = where.split(" in ")[0].split(" + ")[0].strip()
-        if sym == stop or (stop == USER_STOP and pc < USER_HALF_END):
+        if (sym == stop and left) or (stop == USER_STOP and pc < USER_HALF_END):
             break
+        left = left or sym != stop  # where start is stop (fork to fork): once it is left
         counts[sym] += 1
         if not order or order[-1] != sym:
             order.append(sym)
@@ -108,7 +117,7 @@ def main():
             k.run(cmd)
         ready = os.path.join(tempfile.mkdtemp(prefix="insn-profile-"), "ready")
         env = dict(os.environ, PROFILE_START=start, PROFILE_STOP=stop, PROFILE_PORT=str(port),
-                   PROFILE_READY=ready)
+                   PROFILE_READY=ready, PROFILE_MAX_STEPS=str(MAX_STEPS_OF.get(name, MAX_STEPS)))
         gdb = subprocess.Popen(["gdb", "-batch", "-nx", "-ex", "set pagination off", "-x",
                                 os.path.abspath(__file__), os.path.join(build, "lucid.elf")],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
@@ -119,7 +128,7 @@ def main():
                 sys.exit("insn_profile: gdb did not attach:\n" + gdb.communicate()[0])
             time.sleep(0.1)
         k.send_line(trigger)
-        out, _ = gdb.communicate(timeout=600)
+        out, _ = gdb.communicate(timeout=1800)
     finally:
         k.close()
     lines = [line[len("PROFILE "):] for line in out.splitlines() if line.startswith("PROFILE ")]

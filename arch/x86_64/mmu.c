@@ -20,6 +20,7 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/mm/page_alloc.h"
+#include "arch/x86_64/page_64.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/panic.h"
@@ -237,18 +238,45 @@ notrace uintptr_t mmu_kernel_cr3(void)
  * kernel's, so every process shares the one kernel half, whose lower-level tables mmu_init made
  * in advance. User pages carry the U bit (ring 3 may touch them), and never G (they must leave
  * the TLB when CR3 changes). Kernel pages have no U bit: ring 3 cannot reach them.
+ *
+ * Each user table counts its present entries (in its struct page's inuse field, which only
+ * slab pages use otherwise): when an unmap empties a table, the table is freed and its entry in
+ * the table above cleared, so munmap gives page tables back too, and freeing an address space
+ * walks only the ranges its areas cover (mmu_user_unmap_range), never all 512 entries of every
+ * table. The pgd's count is of its user entries: 0 once everything is unmapped.
  */
 #define PTE_USER (1UL << 2)
 #define USER_PGD_ENTRIES (ENTRIES / 2) /* the lower half */
+#define LEVEL_SPAN(level) (1UL << (PAGE_SHIFT + 9 * (level))) /* what one entry maps */
+#define USER_TABLE (PTE_PRESENT | PTE_WRITE | PTE_USER) /* the leaf says what is allowed */
+
+static inline uint16_t *table_count(uint64_t *table)
+{
+	return &virt_to_page(table)->inuse;
+}
 
 uint64_t *mmu_pgd_alloc(void)
 {
 	uint64_t *pgd = alloc_page_zeroed();
 
 	if (pgd)
-		memcpy(pgd + USER_PGD_ENTRIES, kernel_pml4 + USER_PGD_ENTRIES,
-		       USER_PGD_ENTRIES * sizeof(uint64_t));
+		copy_qwords(pgd + USER_PGD_ENTRIES, kernel_pml4 + USER_PGD_ENTRIES,
+			    USER_PGD_ENTRIES);
 	return pgd;
+}
+
+/* The table below entry e of t, made (zeroed, and counted in t) if missing; NULL if no memory. */
+static uint64_t *table_below(uint64_t *t, int idx)
+{
+	if (!(t[idx] & PTE_PRESENT)) {
+		void *page = alloc_page_zeroed();
+
+		if (!page)
+			return NULL;
+		t[idx] = __pa(page) | USER_TABLE;
+		(*table_count(t))++;
+	}
+	return __va(t[idx] & PTE_ADDR_MASK);
 }
 
 int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags)
@@ -256,23 +284,17 @@ int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags)
 	uint64_t *t = pgd;
 
 	for (int level = 3; level > 0; level--) {
-		int idx = pt_index(va, level);
-
-		if (!(t[idx] & PTE_PRESENT)) {
-			void *page = alloc_page_zeroed();
-
-			if (!page)
-				return -ENOMEM;
-			/* Permissions are the leaf's business: the tables above allow all. */
-			t[idx] = __pa(page) | PTE_PRESENT | PTE_WRITE | PTE_USER;
-		}
-		t = __va(t[idx] & PTE_ADDR_MASK);
+		t = table_below(t, pt_index(va, level));
+		if (!t)
+			return -ENOMEM;
 	}
 	uint64_t pte = pa | PTE_PRESENT | (flags & MMU_NOACCESS ? 0 : PTE_USER);
 	if (flags & MMU_WRITE)
 		pte |= PTE_WRITE;
 	if (!(flags & MMU_EXEC))
 		pte |= PTE_NX;
+	if (!(t[pt_index(va, 0)] & PTE_PRESENT))
+		(*table_count(t))++;
 	t[pt_index(va, 0)] = pte;
 	return 0;
 }
@@ -284,8 +306,8 @@ static int pte_to_mmu(uint64_t pte)
 	       (pte & PTE_USER ? 0 : MMU_NOACCESS);
 }
 
-/* The page behind a user address (its direct-map address), or NULL; *flags gets MMU_*. */
-void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags)
+/* A user page's entry, or NULL if a table above it is missing. */
+static uint64_t *user_pte(uint64_t *pgd, uintptr_t va)
 {
 	uint64_t *t = pgd;
 
@@ -296,12 +318,19 @@ void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags)
 			return NULL;
 		t = __va(e & PTE_ADDR_MASK);
 	}
-	uint64_t pte = t[pt_index(va, 0)];
-	if (!(pte & PTE_PRESENT))
+	return &t[pt_index(va, 0)];
+}
+
+/* The page behind a user address (its direct-map address), or NULL; *flags gets MMU_*. */
+void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags)
+{
+	uint64_t *pte = user_pte(pgd, va);
+
+	if (!pte || !(*pte & PTE_PRESENT))
 		return NULL;
 	if (flags)
-		*flags = pte_to_mmu(pte);
-	return __va(pte & PTE_ADDR_MASK);
+		*flags = pte_to_mmu(*pte);
+	return __va(*pte & PTE_ADDR_MASK);
 }
 
 /*
@@ -324,7 +353,7 @@ uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end)
 		if (level == 0 && (t[pt_index(va, 0)] & PTE_PRESENT))
 			return va;
 		/* Past what the missing entry at this level would have mapped. */
-		uintptr_t span = 1UL << (PAGE_SHIFT + 9 * level);
+		uintptr_t span = LEVEL_SPAN(level);
 		uintptr_t next = (va & ~(span - 1)) + span;
 
 		if (next <= va)
@@ -340,17 +369,9 @@ uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end)
  */
 int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags)
 {
-	uint64_t *t = pgd;
+	uint64_t *pte = user_pte(pgd, va);
 
-	for (int level = 3; level > 0; level--) {
-		uint64_t e = t[pt_index(va, level)];
-
-		if (!(e & PTE_PRESENT))
-			return -ENOMEM;
-		t = __va(e & PTE_ADDR_MASK);
-	}
-	uint64_t *pte = &t[pt_index(va, 0)];
-	if (!(*pte & PTE_PRESENT))
+	if (!pte || !(*pte & PTE_PRESENT))
 		return -ENOMEM;
 	*pte = (*pte & PTE_ADDR_MASK) | PTE_PRESENT | (flags & MMU_NOACCESS ? 0 : PTE_USER) |
 	       (flags & MMU_WRITE ? PTE_WRITE : 0) | (flags & MMU_EXEC ? 0 : PTE_NX);
@@ -359,30 +380,77 @@ int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags)
 }
 
 /*
- * Unmaps one user page, flushes this CPU's TLB entry for it, and only then frees it: a page
- * freed while a stale translation could still reach it may be handed out and written through
- * that translation. (A process runs on one CPU at a time and has no threads, so no other CPU
- * holds its translations: see mmap.c.)
+ * The end of the part of [va, end) that entry va of a table at this level maps: the next
+ * entry's start, or end if that comes first.
  */
+static inline uintptr_t entry_end(uintptr_t va, uintptr_t end, int level)
+{
+	uintptr_t next = (va & ~(LEVEL_SPAN(level) - 1)) + LEVEL_SPAN(level);
+
+	return next < end ? next : end;
+}
+
+/*
+ * Unmaps every present page of [start, end) below table t (of this level), dropping each
+ * page's reference, and frees the tables that this leaves empty. flush: the tables are loaded
+ * on this CPU, whose TLB must forget each page before it may be freed and reused (a process
+ * runs on one CPU at a time and has no threads, so no other CPU holds its translations: see
+ * kernel/mm/mmap.c). invlpg also empties the paging-structure caches, so a table freed after
+ * it is no longer walked.
+ */
+static void zap_range(uint64_t *t, int level, uintptr_t start, uintptr_t end, bool flush)
+{
+	for (uintptr_t va = start, next; va < end; va = next) {
+		uint64_t *e = &t[pt_index(va, level)];
+
+		next = entry_end(va, end, level);
+		if (!(*e & PTE_PRESENT))
+			continue;
+		void *below = __va(*e & PTE_ADDR_MASK);
+
+		if (level > 0) {
+			zap_range(below, level - 1, va, next, flush);
+			if (*table_count(below))
+				continue; /* other pages still in it */
+			*e = 0;
+			free_pages(below, 1);
+		} else {
+			*e = 0;
+			if (flush)
+				invlpg(va);
+			put_page(below); /* freed if no other process shares it */
+		}
+		(*table_count(t))--;
+	}
+}
+
+void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end)
+{
+	zap_range(pgd, 3, start, end, read_cr3() == __pa(pgd));
+}
+
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va)
 {
-	uint64_t *t = pgd;
+	mmu_user_unmap_range(pgd, va, va + PAGE_SIZE);
+}
 
-	for (int level = 3; level > 0; level--) {
-		uint64_t e = t[pt_index(va, level)];
-
-		if (!(e & PTE_PRESENT))
-			return;
-		t = __va(e & PTE_ADDR_MASK);
-	}
-	uint64_t *pte = &t[pt_index(va, 0)];
+/*
+ * Copy-on-write, the fault's side: the present page at va becomes writable in place (this table
+ * holds its last reference), or is replaced by new_page, a copy, mapped writable; the old
+ * page's reference goes. Either way this CPU forgets the read-only translation.
+ */
+void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page)
+{
+	uint64_t *pte = user_pte(pgd, va);
 	uint64_t e = *pte;
 
-	if (e & PTE_PRESENT) {
-		*pte = 0;
-		invlpg(va);
-		free_pages(__va(e & PTE_ADDR_MASK), 1);
-	}
+	if (new_page)
+		*pte = __pa(new_page) | (e & ~PTE_ADDR_MASK) | PTE_WRITE;
+	else
+		*pte = e | PTE_WRITE;
+	invlpg(va);
+	if (new_page)
+		put_page(__va(e & PTE_ADDR_MASK));
 }
 
 /* Frees a table and everything below it; level 0 is a page table, whose entries are pages. */
@@ -395,63 +463,72 @@ static void free_user_table(uint64_t *t, int level)
 		if (level > 0)
 			free_user_table(below, level - 1);
 		else
-			free_pages(below, 1);
+			put_page(below);
 	}
 	free_pages(t, 1);
 }
 
-/* Frees the whole lower half and the pgd itself. Not while it is loaded in CR3. */
+/*
+ * Frees the pgd, and whatever is still mapped in the lower half: nothing, once the caller
+ * unmapped every area (kernel/mm/mmap.c mmput), which costs a walk of the areas only. Not
+ * while it is loaded in CR3.
+ */
 void mmu_pgd_free(uint64_t *pgd)
 {
-	for (int i = 0; i < USER_PGD_ENTRIES; i++)
-		if (pgd[i] & PTE_PRESENT)
+	for (int i = 0; *table_count(pgd) && i < USER_PGD_ENTRIES; i++) {
+		if (pgd[i] & PTE_PRESENT) {
 			free_user_table(__va(pgd[i] & PTE_ADDR_MASK), 2);
+			pgd[i] = 0;
+			(*table_count(pgd))--;
+		}
+	}
 	free_pages(pgd, 1);
 }
 
-/* Copies every page of src's table t (level 0: a page table) into dst at the same addresses. */
-static int copy_user_table(uint64_t *dst, const uint64_t *t, int level, uintptr_t base)
+/*
+ * fork's copy of [start, end) of src's table t (level 0: a page table) into dst, at the same
+ * place: the tables below are new, the pages are shared. A writable page becomes read-only in
+ * both (the first write faults and gets a copy, kernel/mm/memory.c); every shared page gains a
+ * reference.
+ */
+static int copy_range(uint64_t *dst, uint64_t *src, int level, uintptr_t start, uintptr_t end)
 {
-	for (int i = 0; i < ENTRIES; i++) {
-		if (!(t[i] & PTE_PRESENT))
-			continue;
-		uintptr_t va = base + ((uintptr_t)i << (PAGE_SHIFT + 9 * level));
-		const void *below = __va(t[i] & PTE_ADDR_MASK);
-		if (level > 0) {
-			int err = copy_user_table(dst, below, level - 1, va);
+	for (uintptr_t va = start, next; va < end; va = next) {
+		int i = pt_index(va, level);
+		uint64_t e = src[i];
 
-			if (err)
-				return err;
+		next = entry_end(va, end, level);
+		if (!(e & PTE_PRESENT))
+			continue;
+		if (level == 0) {
+			if (e & PTE_WRITE)
+				src[i] = e &= ~PTE_WRITE;
+			get_page(__va(e & PTE_ADDR_MASK));
+			dst[i] = e;
+			(*table_count(dst))++;
 			continue;
 		}
-		void *page = alloc_pages(1);
-		int flags = pte_to_mmu(t[i]);
+		uint64_t *below = table_below(dst, i);
 
-		if (!page)
+		if (!below || copy_range(below, __va(e & PTE_ADDR_MASK), level - 1, va, next))
 			return -ENOMEM;
-		memcpy(page, below, PAGE_SIZE);
-		if (mmu_user_map(dst, va, __pa(page), flags)) {
-			free_pages(page, 1);
-			return -ENOMEM;
-		}
 	}
 	return 0;
 }
 
 /*
- * fork's copy of an address space: every user page of src copied into dst, with the same
- * permissions. Not copy-on-write yet: simple, and a static program is small. On -ENOMEM, dst
- * holds part of the copy; the caller frees it whole.
+ * fork's copy of [start, end) of an address space (an area: kernel/mm/mmap.c dup_mm),
+ * copy-on-write: dst gets tables of its own mapping src's pages, read-only in both. On
+ * -ENOMEM, dst holds part of the copy, each page in it counted; the caller frees it whole.
+ * The caller flushes src's TLB when every area is done (mmu_flush_user).
  */
-int mmu_user_copy(uint64_t *dst, const uint64_t *src)
+int mmu_user_copy_range(uint64_t *dst, uint64_t *src, uintptr_t start, uintptr_t end)
 {
-	for (int i = 0; i < USER_PGD_ENTRIES; i++) {
-		if (!(src[i] & PTE_PRESENT))
-			continue;
-		int err = copy_user_table(dst, __va(src[i] & PTE_ADDR_MASK), 2,
-					  (uintptr_t)i << (PAGE_SHIFT + 9 * 3));
-		if (err)
-			return err;
-	}
-	return 0;
+	return copy_range(dst, src, 3, start, end);
+}
+
+/* This CPU forgets every user translation (a CR3 reload: user pages are never global). */
+void mmu_flush_user(void)
+{
+	write_cr3(read_cr3());
 }

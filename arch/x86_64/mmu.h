@@ -45,9 +45,13 @@ int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags);
 void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags);
 uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end);
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va);
+void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end);
+void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page);
 /* Changes a present user page's MMU_WRITE/MMU_EXEC/MMU_NOACCESS; -ENOMEM if not present. */
 int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags);
-int mmu_user_copy(uint64_t *dst, const uint64_t *src);
+/* fork: [start, end) of src shared copy-on-write into dst (src loses write access). */
+int mmu_user_copy_range(uint64_t *dst, uint64_t *src, uintptr_t start, uintptr_t end);
+void mmu_flush_user(void);
 
 extern char _text[], _etext[], _erodata[], _end[];
 

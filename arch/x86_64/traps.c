@@ -220,10 +220,12 @@ notrace void do_user_exception(struct pt_regs *regs)
 }
 
 /*
- * Page faults that are not bugs: a first touch of a user stack or heap page (mapped now, on
- * demand), and a bad user pointer met by copy_from_user and friends, which resume at their
- * fixup and return -EFAULT. A fault in user mode that is neither kills the process
- * (do_user_exception); one in kernel mode is an oops.
+ * Page faults that are not bugs: a first touch of a page in one of the process's areas (mapped
+ * now, on demand), a write to a page fork shares (copied now), a touch just below the stack
+ * (it grows), all in kernel/mm/memory.c; and a bad user pointer met by copy_from_user and
+ * friends, which resume at their fixup and return -EFAULT. A fault in user mode that is none of
+ * these kills the process (do_user_exception); one in kernel mode is an oops. No memory for the
+ * page: the process dies of SIGKILL with Linux's OOM line, and the kernel goes on.
  */
 DEFINE_TRACE(page_fault_user); /* trace/events/exceptions.h */
 DEFINE_TRACE(page_fault_kernel);
@@ -233,6 +235,7 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	unsigned long addr = read_cr2();
 	struct task *t = current;
 	unsigned long fixup = user_mode(regs) ? 0 : search_exception_tables(regs->rip);
+	int fault = VM_FAULT_SIGSEGV;
 
 	/* Every fault, before anything is done about it, as Linux's trace_page_fault_entries(). */
 	if (user_mode(regs))
@@ -240,9 +243,19 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	else
 		trace_page_fault_kernel(addr, regs, regs->error_code);
 
-	if (t->mm && addr < TASK_SIZE_MAX && (user_mode(regs) || fixup) &&
-	    mm_fault_in(t->mm, addr, regs->error_code & PF_ERR_WRITE))
+	if (t->mm && addr < TASK_SIZE_MAX && (user_mode(regs) || fixup))
+		fault = handle_mm_fault(t->mm, addr, regs->error_code & PF_ERR_WRITE,
+					regs->error_code & PF_ERR_INSTR);
+	if (!fault)
 		return true;
+	if (fault == VM_FAULT_OOM) {
+		pagefault_out_of_memory();
+		if (user_mode(regs)) {
+			local_irq_enable();
+			do_exit(SIGKILL);
+		}
+		send_sig(SIGKILL, t); /* the system call fails with EFAULT, then the process dies */
+	}
 	if (fixup) {
 		regs->rip = fixup;
 		return true;

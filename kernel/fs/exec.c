@@ -36,7 +36,6 @@
 
 #define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
 #define ARG_PAGES 8 /* argv, envp and auxv must fit in 32 KiB */
-#define STACK_INITIAL_PAGES 16 /* mapped at exec; the rest of STACK_MAX comes on demand */
 #define USER_HZ 100 /* AT_CLKTCK: the unit of times() and /proc's ticks */
 #define S_IXUGO 0111
 
@@ -106,8 +105,18 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 			(seg->flags & PF_W ? MMU_WRITE : 0) | (seg->flags & PF_X ? MMU_EXEC : 0);
 		unsigned long start = ALIGN_DOWN(seg->vaddr, PAGE_SIZE);
 		unsigned long end = ALIGN_UP(seg->vaddr + seg->memsz, PAGE_SIZE);
-		int err = mm_map_zeroed(mm, start, end, flags);
+		/* The pages with the file's bytes now; the bss's pages past them come on demand. */
+		unsigned long file_end = ALIGN_UP(seg->vaddr + seg->filesz, PAGE_SIZE);
+		unsigned long vm_flags =
+			VM_READ | (seg->flags & PF_W ? VM_WRITE : 0) | (seg->flags & PF_X ? VM_EXEC : 0);
+		int err = mm_map_zeroed(mm, start, file_end, flags);
+		struct vm_area_struct *prev = find_vma(mm, start);
 
+		/* Its area: from where the one before ends, if they share a page. */
+		if (prev && prev->vm_start < start)
+			start = prev->vm_end;
+		if (!err && start < end)
+			err = insert_vma(mm, start, end, vm_flags, VMA_ELF);
 		if (err)
 			return err;
 		copy_to_mm(mm, seg->vaddr, file + seg->offset, seg->filesz);
@@ -146,14 +155,19 @@ static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, const c
 		return -ENOMEM;
 	get_random_bytes(info.random, sizeof(info.random)); /* AT_RANDOM: 16 bytes */
 	int err = build_user_stack(buf, size, STACK_TOP, argv, envp, &info, lay);
+	/*
+	 * The stack's area: the pages in use (the words and strings between sp and the top),
+	 * mapped now, and STACK_EXPAND below them that will come on demand, as Linux's
+	 * setup_arg_pages leaves it; below that the area grows on faults (kernel/mm/memory.c).
+	 */
+	size_t used = STACK_TOP - ALIGN_DOWN(lay->sp, PAGE_SIZE);
 	if (!err)
-		err = mm_map_zeroed(mm, STACK_TOP - STACK_INITIAL_PAGES * PAGE_SIZE, STACK_TOP,
-				    MMU_WRITE);
-	if (!err) {
-		/* Only the part in use: the words and strings between sp and the top. */
-		size_t used = STACK_TOP - ALIGN_DOWN(lay->sp, PAGE_SIZE);
+		err = mm_map_zeroed(mm, STACK_TOP - used, STACK_TOP, MMU_WRITE);
+	if (!err)
+		err = insert_vma(mm, STACK_TOP - used - STACK_EXPAND, STACK_TOP,
+				 VM_READ | VM_WRITE | VM_GROWSDOWN, VMA_STACK);
+	if (!err)
 		copy_to_mm(mm, STACK_TOP - used, buf + size - used, used);
-	}
 	free_pages(buf, ARG_PAGES);
 	return err;
 }

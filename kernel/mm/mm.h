@@ -1,7 +1,8 @@
 /*
- * A process's address space (kernel/mm/mmap.c): its page tables and the few boundaries Lucid
- * keeps. No list of areas yet (Linux's VMAs): the page tables are the record of what is mapped,
- * and the boundaries say where the heap and the stack may grow on demand.
+ * A process's address space (kernel/mm/mmap.c): its page tables and its areas (VMAs), Linux's
+ * mm_struct and vm_area_struct. The areas say what may be mapped where, with which permissions;
+ * the page tables say what is mapped now. An area's pages come on demand (kernel/mm/memory.c),
+ * and fork shares them copy-on-write.
  */
 #ifndef KERNEL_MM_H
 #define KERNEL_MM_H
@@ -10,33 +11,99 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include "arch/x86_64/page_64_types.h"
+#include "lib/list.h"
+#include "kernel/sched/spinlock.h"
 
 #define STACK_TOP TASK_SIZE_MAX /* the initial stack ends at the top of the user half */
 #define STACK_MAX (8UL << 20) /* RLIMIT_STACK's default: 8 MiB, grown on demand */
+#define STACK_EXPAND (128UL << 10) /* exec's stack area: the arguments and 128 KiB, as Linux */
+#define STACK_GUARD_GAP (256UL << 12) /* Linux's stack_guard_gap: 256 pages kept free below it */
 #define MMAP_BASE 0x00007f0000000000UL /* anonymous mmaps go down from here */
 #define ELF_ET_DYN_BASE 0x0000555555554000UL /* where a static-pie program is loaded */
 
 #define EXE_PATH_LEN 128 /* longer paths are cut: only /proc/PID/maps shows them */
 
+/* vm_flags: Linux's values. */
+#define VM_READ 0x00000001
+#define VM_WRITE 0x00000002
+#define VM_EXEC 0x00000004
+#define VM_GROWSDOWN 0x00000100 /* the stack: a fault just below it grows it */
+#define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
+
+/* What an area holds: /proc/PID/maps names it, and only areas of one kind merge. */
+enum vma_kind {
+	VMA_ANON, /* an anonymous mmap */
+	VMA_BRK, /* the heap: [start_brk, brk) */
+	VMA_STACK, /* the stack, growing down */
+	VMA_ELF, /* a PT_LOAD segment of the program (mm->exe_path) */
+};
+
+struct vm_area_struct {
+	unsigned long vm_start, vm_end; /* [vm_start, vm_end), page-aligned */
+	unsigned long vm_flags; /* VM_* */
+	enum vma_kind kind;
+	struct list_head vm_list; /* on mm->mmap, sorted by address, never overlapping */
+};
+
 struct mm_struct {
 	uint64_t *pgd; /* the top-level page table (arch/x86_64/mmu.c) */
+	/*
+	 * Held while the areas or the page tables change (mmap, munmap, mprotect, brk, a fault),
+	 * and by /proc/PID's readers, who walk them from another process. Linux's mmap_lock is a
+	 * reader-writer semaphore; a spinlock here, as the fault handler runs with interrupts off
+	 * and /proc reads under task_list_lock, and nothing sleeps while holding it.
+	 */
+	spinlock_t mmap_lock;
+	struct list_head mmap; /* its areas, in address order */
+	int map_count;
 	unsigned long start_brk; /* the heap: [start_brk, brk), grown by brk() */
 	unsigned long brk;
-	unsigned long mmap_base; /* the next anonymous mmap ends here */
-	unsigned long stack_low; /* the lowest address the stack may grow down to */
+	unsigned long mmap_base; /* anonymous mmaps go below this */
 	unsigned long start_code, end_code, start_data, end_data, start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
 	char exe_path[EXE_PATH_LEN]; /* the program's path, as /proc/PID/maps names its pages */
 };
 
 struct mm_struct *mm_alloc(void);
-void mmput(struct mm_struct *mm); /* frees every page of it: it must not be loaded */
-/* Maps zeroed pages over [start, end) (page-aligned) with MMU_* flags; -ENOMEM undoes them. */
-int mm_map_zeroed(struct mm_struct *mm, unsigned long start, unsigned long end, int flags);
-void mm_unmap(struct mm_struct *mm, unsigned long start, unsigned long end);
-/* A fault at addr in the stack or heap area: map a zeroed page there. Returns true if it did. */
-bool mm_fault_in(struct mm_struct *mm, unsigned long addr, bool write);
+void mmput(struct mm_struct *mm); /* frees every page and area of it: it must not be loaded */
+/* fork: a copy of old (the address space loaded on this CPU), its pages shared copy-on-write. */
+struct mm_struct *dup_mm(struct mm_struct *old);
 void switch_mm(struct mm_struct *mm); /* load mm's tables (NULL: the kernel's alone) */
+
+/* Areas (kernel/mm/mmap.c). */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr); /* first end > addr */
+
+/* The areas either side of vma in the list, or NULL. */
+static inline struct vm_area_struct *next_vma(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (vma->vm_list.next == &mm->mmap)
+		return NULL;
+	return list_entry(vma->vm_list.next, struct vm_area_struct, vm_list);
+}
+
+static inline struct vm_area_struct *prev_vma(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (vma->vm_list.prev == &mm->mmap)
+		return NULL;
+	return list_entry(vma->vm_list.prev, struct vm_area_struct, vm_list);
+}
+
+/* A new area over [start, end), which must be free; -ENOMEM if no memory for it. */
+int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
+	       enum vma_kind kind);
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long end);
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
+void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma);
+/* Maps zeroed pages over [start, end) (page-aligned) with MMU_* flags at once (exec's segments). */
+int mm_map_zeroed(struct mm_struct *mm, unsigned long start, unsigned long end, int flags);
+int vm_flags_to_mmu(unsigned long vm_flags);
+
+/* Page faults (kernel/mm/memory.c): 0 when the page is there now, else what to do. */
+#define VM_FAULT_SIGSEGV 1 /* no area, or one that does not allow this access */
+#define VM_FAULT_OOM 2 /* no page to be had */
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
+/* Out of memory in a page fault: Linux's one-line OOM report for the current process. */
+void pagefault_out_of_memory(void);
 
 long sys_brk(unsigned long brk);
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,

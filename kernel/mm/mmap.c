@@ -1,16 +1,24 @@
 /*
- * Process address spaces: creating and freeing them, brk, anonymous mmap and munmap, and the
- * demand paging of the stack and heap (a first touch maps a zeroed page).
+ * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, and
+ * anonymous mmap and munmap. mprotect is in mprotect.c, page faults in memory.c.
  *
  * The layout of a process, as on Linux x86_64:
  *	0x400000 or ELF_ET_DYN_BASE   the program's segments (kernel/fs/exec.c), then the heap (brk)
- *	below MMAP_BASE               anonymous mmaps, going down
+ *	below MMAP_BASE               anonymous mmaps, going down (the first gap that fits)
  *	below STACK_TOP               the stack, growing down to STACK_TOP - STACK_MAX
  *
+ * An area (struct vm_area_struct) is a range of pages with one set of permissions: what the
+ * program asked for. Nothing is mapped when an area is made (but exec's segments): the page
+ * tables fill in as the program touches the pages (memory.c). The areas are a list sorted by
+ * address, as Linux's was before its maple tree: a process has a handful, and a list is the
+ * easiest thing to read. munmap and mprotect cut an area in two or three (split_vma); areas
+ * that touch and agree in everything become one again (vma_merge_around).
+ *
  * A process is one thread (no clone of the mm yet), and only its own system calls change its
- * tables while they are loaded on this CPU: so no lock, and only this CPU's TLB to flush (a CPU
- * that ran the process earlier dropped its entries when it loaded another CR3; user pages are
- * never global).
+ * areas and tables while they are loaded on this CPU: so no lock, and only this CPU's TLB to
+ * flush (a CPU that ran the process earlier dropped its entries when it loaded another CR3;
+ * user pages are never global). /proc/PID reads them under task_list_lock, which exec and exit
+ * take to take an mm away (kernel/fs/proc/base.c).
  */
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
@@ -24,16 +32,125 @@
 #define PROT_READ 0x1 /* mmap's prot and flags, Linux's values */
 #define PROT_WRITE 0x2
 #define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
 #define MAP_PRIVATE 0x02
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
-#define MAP_SHARED 0x01
 #define MAP_FIXED_NOREPLACE 0x100000
-#define PROT_NONE 0x0
-#define PROT_GROWSDOWN 0x01000000 /* mprotect: to the start of a stack area (accepted, ignored) */
-#define PROT_GROWSUP 0x02000000
-#define PROT_SEM 0x8
-#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM)
+
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
+		if (addr < vma->vm_end)
+			return vma;
+	}
+	return NULL;
+}
+
+/* Links vma into mm's list at its place in address order. */
+static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vm_area_struct *next = find_vma(mm, vma->vm_start);
+
+	list_add_tail(&vma->vm_list, next ? &next->vm_list : &mm->mmap);
+	mm->map_count++;
+}
+
+static void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	list_del(&vma->vm_list);
+	mm->map_count--;
+	kfree(vma);
+}
+
+int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
+	       enum vma_kind kind)
+{
+	struct vm_area_struct *vma = kmalloc(sizeof(*vma));
+
+	if (!vma)
+		return -ENOMEM;
+	*vma = (struct vm_area_struct){
+		.vm_start = start, .vm_end = end, .vm_flags = flags, .kind = kind};
+	vma_link(mm, vma);
+	vma_merge_around(mm, vma);
+	return 0;
+}
+
+/* Two neighbours that could be one area: touching, same permissions, same kind, not segments. */
+static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
+{
+	return a && b && a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
+	       a->kind == b->kind && a->kind != VMA_ELF;
+}
+
+void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vm_area_struct *prev = prev_vma(mm, vma), *next = next_vma(mm, vma);
+
+	if (can_merge(vma, next)) {
+		vma->vm_end = next->vm_end;
+		vma_unlink(mm, next);
+	}
+	if (can_merge(prev, vma)) {
+		prev->vm_end = vma->vm_end;
+		vma_unlink(mm, vma);
+	}
+}
+
+/* Cuts vma in two at addr (inside it): vma keeps [vm_start, addr), a new one the rest. */
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct *new = kmalloc(sizeof(*new));
+
+	if (!new)
+		return -ENOMEM;
+	*new = *vma;
+	new->vm_start = addr;
+	vma->vm_end = addr;
+	list_add(&new->vm_list, &vma->vm_list);
+	mm->map_count++;
+	return 0;
+}
+
+/*
+ * Takes [start, end) out of the address space: the areas in it go (those across an end are cut
+ * first), and so do its pages. The only failure is a cut that finds no memory for the second
+ * half, before anything is taken away.
+ */
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(mm, start), *next;
+
+	if (!vma || vma->vm_start >= end)
+		return 0;
+	if (vma->vm_start < start) {
+		if (split_vma(mm, vma, start))
+			return -ENOMEM;
+		vma = next_vma(mm, vma);
+	}
+	struct vm_area_struct *last = find_vma(mm, end - 1);
+
+	if (last && last->vm_start < end && last->vm_end > end && split_vma(mm, last, end))
+		return -ENOMEM;
+	for (; vma && vma->vm_start < end; vma = next) {
+		next = next_vma(mm, vma);
+		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
+		vma_unlink(mm, vma);
+	}
+	return 0;
+}
+
+/* The MMU_* flags of a page in an area with these VM_* flags. */
+int vm_flags_to_mmu(unsigned long vm_flags)
+{
+	if (!(vm_flags & VM_ACCESS_FLAGS))
+		return MMU_NOACCESS;
+	return (vm_flags & VM_WRITE ? MMU_WRITE : 0) | (vm_flags & VM_EXEC ? MMU_EXEC : 0);
+}
 
 struct mm_struct *mm_alloc(void)
 {
@@ -46,17 +163,70 @@ struct mm_struct *mm_alloc(void)
 		kfree(mm);
 		return NULL;
 	}
+	INIT_LIST_HEAD(&mm->mmap);
+	spin_lock_init(&mm->mmap_lock);
 	mm->mmap_base = MMAP_BASE;
-	mm->stack_low = STACK_TOP - STACK_MAX;
 	return mm;
 }
 
 void mmput(struct mm_struct *mm)
 {
+	struct vm_area_struct *vma, *next;
+
 	if (!mm)
 		return;
+	/* Area by area: each page goes with its last reference, each table once it is empty. */
+	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
+	{
+		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
+		kfree(vma);
+	}
 	mmu_pgd_free(mm->pgd);
 	kfree(mm);
+}
+
+/*
+ * fork's copy: the same boundaries, a copy of each area, and page tables of its own that share
+ * every page with old, read-only in both until one of them writes (memory.c copies the page
+ * then). Nothing is copied that the child may never touch.
+ */
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma;
+
+	if (!mm)
+		return NULL;
+	uint64_t *pgd = mm->pgd;
+	unsigned long flags = spin_lock_irqsave(&old->mmap_lock);
+
+	*mm = *old;
+	mm->pgd = pgd;
+	INIT_LIST_HEAD(&mm->mmap);
+	spin_lock_init(&mm->mmap_lock);
+	mm->map_count = 0;
+	list_for_each_entry(vma, &old->mmap, vm_list)
+	{
+		struct vm_area_struct *new = kmalloc(sizeof(*new));
+
+		if (!new) {
+			spin_unlock_irqrestore(&old->mmap_lock, flags);
+			mmput(mm);
+			return NULL;
+		}
+		*new = *vma;
+		list_add_tail(&new->vm_list, &mm->mmap);
+		mm->map_count++;
+		if (mmu_user_copy_range(mm->pgd, old->pgd, vma->vm_start, vma->vm_end)) {
+			mmu_flush_user();
+			spin_unlock_irqrestore(&old->mmap_lock, flags);
+			mmput(mm); /* the part copied is in its areas: freed with them */
+			return NULL;
+		}
+	}
+	mmu_flush_user(); /* the parent's writable translations are stale: its pages are shared */
+	spin_unlock_irqrestore(&old->mmap_lock, flags);
+	return mm;
 }
 
 void switch_mm(struct mm_struct *mm)
@@ -67,12 +237,6 @@ void switch_mm(struct mm_struct *mm)
 		write_cr3(cr3);
 }
 
-void mm_unmap(struct mm_struct *mm, unsigned long start, unsigned long end)
-{
-	for (unsigned long va = start; va < end; va += PAGE_SIZE)
-		mmu_user_unmap(mm->pgd, va);
-}
-
 int mm_map_zeroed(struct mm_struct *mm, unsigned long start, unsigned long end, int flags)
 {
 	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
@@ -81,121 +245,91 @@ int mm_map_zeroed(struct mm_struct *mm, unsigned long start, unsigned long end, 
 		void *page = alloc_page_zeroed();
 		if (!page || mmu_user_map(mm->pgd, va, __pa(page), flags)) {
 			free_pages(page, 1);
-			mm_unmap(mm, start, va);
+			mmu_user_unmap_range(mm->pgd, start, va);
 			return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-bool mm_fault_in(struct mm_struct *mm, unsigned long addr, bool write)
+/* Is [start, end) free of areas? */
+static bool range_free(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	unsigned long page = ALIGN_DOWN(addr, PAGE_SIZE);
-	bool in_stack = addr >= mm->stack_low && addr < STACK_TOP;
-	bool in_heap = addr >= mm->start_brk && addr < ALIGN_UP(mm->brk, PAGE_SIZE);
+	struct vm_area_struct *vma = find_vma(mm, start);
 
-	(void)write; /* both areas are writable */
-	if (!in_stack && !in_heap)
-		return false;
-	if (mmu_user_page(mm->pgd, page, NULL))
-		return false; /* present: a protection fault, not ours to fix */
-	return mm_map_zeroed(mm, page, page + PAGE_SIZE, MMU_WRITE) == 0;
+	return !vma || vma->vm_start >= end;
 }
 
 /*
- * brk: the heap's end. Linux's rules: asking below the start, or for memory it cannot have,
- * changes nothing and returns the current break; brk(0) asks what it is. The pages come on
- * demand (mm_fault_in); shrinking frees them now.
+ * brk: the heap's end. Linux's rules: asking below the start, or for memory it cannot have
+ * (up to another area, or the mmap region), changes nothing and returns the current break;
+ * brk(0) asks what it is. The heap is an area of its own (VMA_BRK) from start_brk; growing it
+ * maps nothing, the pages come on demand; shrinking it unmaps them now.
  */
-long sys_brk(unsigned long brk)
+static long do_brk(struct mm_struct *mm, unsigned long brk)
 {
-	struct mm_struct *mm = current->mm;
 	unsigned long old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
-
-	if (brk < mm->start_brk || brk > mm->mmap_base || brk >= mm->stack_low)
-		return (long)mm->brk;
 	unsigned long new_end = ALIGN_UP(brk, PAGE_SIZE);
-	if (new_end < old_end)
-		mm_unmap(mm, new_end, old_end);
+
+	if (brk < mm->start_brk || brk > mm->mmap_base)
+		return (long)mm->brk;
+	if (new_end < old_end && do_munmap(mm, new_end, old_end))
+		return (long)mm->brk;
+	if (new_end > old_end) {
+		struct vm_area_struct *next = find_vma(mm, old_end);
+
+		/* Not into another area, nor within the stack's guard gap of it. */
+		if (next &&
+		    (new_end > next->vm_start || ((next->vm_flags & VM_GROWSDOWN) &&
+						  new_end > next->vm_start - STACK_GUARD_GAP)))
+			return (long)mm->brk;
+		if (insert_vma(mm, old_end, new_end, VM_READ | VM_WRITE, VMA_BRK))
+			return (long)mm->brk;
+	}
 	mm->brk = brk;
 	return (long)mm->brk;
 }
 
-/*
- * A page is writable and executable at once only when the program asks for both; x86 cannot
- * have a present page that is not readable, so PROT_WRITE and PROT_EXEC read too, as on Linux.
- */
-static int prot_to_mmu(unsigned long prot)
-{
-	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
-		return MMU_NOACCESS;
-	return (prot & PROT_WRITE ? MMU_WRITE : 0) | (prot & PROT_EXEC ? MMU_EXEC : 0);
-}
-
-/* Is every page of [start, end) mapped, or in the heap where a touch would map it? */
-static bool range_mapped(struct mm_struct *mm, unsigned long start, unsigned long end)
-{
-	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
-		bool in_heap = va >= mm->start_brk && va < ALIGN_UP(mm->brk, PAGE_SIZE);
-
-		if (!in_heap && !mmu_user_page(mm->pgd, va, NULL))
-			return false;
-	}
-	return true;
-}
-
-/* Could [start, end) be mapped fresh now? Checked before MAP_FIXED takes the old pages away. */
-static bool pages_available(unsigned long start, unsigned long end)
-{
-	unsigned long pages = (end - start) / PAGE_SIZE;
-
-	/* one page table per 512 pages, and one more at each end for a range that straddles */
-	return pages + pages / 512 + 2 <= nr_free_pages();
-}
-
-/*
- * mprotect: new permissions for [start, start + len). Linux's errors: EINVAL for an unaligned
- * start or unknown prot bits, ENOMEM for a range that is not all mapped. Unlike Linux, which
- * changes the pages before a hole and then fails, Lucid checks the whole range first and
- * changes nothing when it fails. Untouched heap pages are mapped now, so that they keep their
- * new permissions when touched.
- */
-long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
+long sys_brk(unsigned long brk)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long end;
-	int flags;
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	long ret = do_brk(mm, brk);
 
-	if (start & (PAGE_SIZE - 1))
-		return -EINVAL;
-	if (prot & ~(PROT_ALL | PROT_GROWSDOWN | PROT_GROWSUP))
-		return -EINVAL;
-	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
-		return -EINVAL;
-	if (!len)
-		return 0;
-	len = ALIGN_UP(len, PAGE_SIZE);
-	end = start + len;
-	if (!len || end <= start || end > STACK_TOP)
-		return -ENOMEM;
-	if (!range_mapped(mm, start, end))
-		return -ENOMEM;
-	if (!pages_available(start, end))
-		return -ENOMEM;
-	flags = prot_to_mmu(prot);
-	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
-		if (!mmu_user_page(mm->pgd, va, NULL) && mm_map_zeroed(mm, va, va + PAGE_SIZE, 0))
-			return -ENOMEM; /* cannot happen: pages_available said there was room */
-		mmu_user_protect(mm->pgd, va, flags);
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return ret;
+}
+
+/*
+ * Where an mmap without MAP_FIXED goes: at the hint if [hint, hint + len) is free, else the
+ * highest gap below mmap_base that fits (Linux's top-down search, without its randomization).
+ * 0 if none.
+ */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, unsigned long len)
+{
+	unsigned long end = mm->mmap_base;
+	struct list_head *pos;
+
+	hint = ALIGN_DOWN(hint, PAGE_SIZE);
+	if (hint >= MMAP_MIN_ADDR && hint <= STACK_TOP - len && range_free(mm, hint, hint + len))
+		return hint;
+	for (pos = mm->mmap.prev; pos != &mm->mmap; pos = pos->prev) {
+		struct vm_area_struct *vma = list_entry(pos, struct vm_area_struct, vm_list);
+
+		if (vma->vm_start >= end)
+			continue; /* above the region */
+		if (vma->vm_end + len <= end)
+			break; /* the gap between it and end fits */
+		end = vma->vm_start;
 	}
-	return 0;
+	return end >= MMAP_MIN_ADDR + len ? end - len : 0;
 }
 
 /* Anonymous private mappings only, for now: files come with the VFS system calls. */
-long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
-	      unsigned long fd, unsigned long off)
+static long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+		    unsigned long flags, unsigned long fd, unsigned long off)
 {
-	struct mm_struct *mm = current->mm;
+	unsigned long vm_flags = prot & VM_ACCESS_FLAGS; /* PROT_* and VM_* agree on these */
 
 	(void)fd;
 	if (!len || (off & (PAGE_SIZE - 1)))
@@ -220,33 +354,50 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 		 */
 		if (addr < MMAP_MIN_ADDR)
 			return -EPERM;
-		/* Fail before the old pages go, not after: a failed mmap changes nothing. */
-		if (!pages_available(addr, addr + len))
-			return -ENOMEM;
-		if (flags & MAP_FIXED_NOREPLACE) {
-			for (unsigned long va = addr; va < addr + len; va += PAGE_SIZE)
-				if (mmu_user_page(mm->pgd, va, NULL))
-					return -EEXIST;
-		}
-		mm_unmap(mm, addr, addr + len);
+		if ((flags & MAP_FIXED_NOREPLACE) && !range_free(mm, addr, addr + len))
+			return -EEXIST;
 	} else {
-		if (len > mm->mmap_base || mm->mmap_base - len < ALIGN_UP(mm->brk, PAGE_SIZE))
+		addr = get_unmapped_area(mm, addr, len);
+		if (!addr)
 			return -ENOMEM;
-		addr = mm->mmap_base - len;
 	}
-	int err = mm_map_zeroed(mm, addr, addr + len, prot_to_mmu(prot));
-	if (err)
-		return err;
-	if (!(flags & MAP_FIXED))
-		mm->mmap_base = addr;
+	/* The new area first, so that running out of memory leaves the old ones in place. */
+	struct vm_area_struct *vma = kmalloc(sizeof(*vma));
+
+	if (!vma)
+		return -ENOMEM;
+	if (do_munmap(mm, addr, addr + len)) {
+		kfree(vma);
+		return -ENOMEM;
+	}
+	*vma = (struct vm_area_struct){
+		.vm_start = addr, .vm_end = addr + len, .vm_flags = vm_flags, .kind = VMA_ANON};
+	vma_link(mm, vma);
+	vma_merge_around(mm, vma);
 	return (long)addr;
+}
+
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
+	      unsigned long fd, unsigned long off)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
+	long ret = do_mmap(mm, addr, len, prot, flags, fd, off);
+
+	spin_unlock_irqrestore(&mm->mmap_lock, irq);
+	return ret;
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)
 {
+	struct mm_struct *mm = current->mm;
+
 	if ((addr & (PAGE_SIZE - 1)) || !len || len > STACK_TOP ||
 	    addr > STACK_TOP - ALIGN_UP(len, PAGE_SIZE))
 		return -EINVAL;
-	mm_unmap(current->mm, addr, addr + ALIGN_UP(len, PAGE_SIZE));
-	return 0;
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	int ret = do_munmap(mm, addr, addr + ALIGN_UP(len, PAGE_SIZE));
+
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return ret;
 }

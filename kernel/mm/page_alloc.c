@@ -17,6 +17,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
+#include "arch/x86_64/page_64.h"
 #include "lib/string.h"
 
 #define LOW_MEMORY_END (1UL << 20) /* below 1 MiB: BIOS data, and the AP trampoline */
@@ -118,6 +119,7 @@ notrace void *alloc_pages(size_t n)
 			pages[pfn + i] = (struct page){.flags = PG_ALLOCATED};
 		pages[pfn].flags |= PG_HEAD;
 		pages[pfn].nr_pages = n;
+		pages[pfn]._refcount = 1;
 		free_count -= n;
 		search_hint = pfn + n;
 	}
@@ -129,7 +131,7 @@ notrace void *alloc_page_zeroed(void)
 {
 	void *p = alloc_pages(1);
 	if (p)
-		memset(p, 0, PAGE_SIZE);
+		clear_page(p);
 	return p;
 }
 
@@ -150,6 +152,29 @@ notrace void free_pages(void *va, size_t n)
 notrace struct page *virt_to_page(const void *va)
 {
 	return &pages[__pa(va) / PAGE_SIZE];
+}
+
+/*
+ * Atomic, without page_lock: two processes sharing a page may fault or exit on two CPUs at
+ * once. Only the one that drops the last reference frees it.
+ */
+notrace void get_page(void *va)
+{
+	__atomic_add_fetch(&virt_to_page(va)->_refcount, 1, __ATOMIC_RELAXED);
+}
+
+notrace void put_page(void *va)
+{
+	struct page *pg = virt_to_page(va);
+
+	BUG_ON(!pg->_refcount);
+	if (__atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0)
+		free_pages(va, 1);
+}
+
+notrace unsigned int page_count(void *va)
+{
+	return __atomic_load_n(&virt_to_page(va)->_refcount, __ATOMIC_ACQUIRE);
 }
 
 size_t nr_free_pages(void)

@@ -13,6 +13,7 @@ struct page {
 	uint16_t flags;
 	uint16_t slab_class; /* kmalloc size class, for a slab page */
 	uint16_t inuse;      /* objects handed out from this slab page */
+	uint16_t _refcount;  /* a user page: the page tables that map it (copy-on-write fork) */
 	uint32_t nr_pages;   /* pages in this allocation, on its first page */
 	void *freelist;      /* free objects of this slab page */
 	struct list_head lru; /* on its size class's list of partly used slab pages */
@@ -29,6 +30,15 @@ void *alloc_pages(size_t n);
 void *alloc_page_zeroed(void);
 void free_pages(void *va, size_t n);
 struct page *virt_to_page(const void *va);
+
+/*
+ * A user page's references, one per page table entry that maps it (Linux's page refcount,
+ * simplified): fork shares a page and takes a reference (get_page); an unmap drops one
+ * (put_page), and the last one frees the page. A page fresh from alloc_pages has one.
+ */
+void get_page(void *va);
+void put_page(void *va);
+unsigned int page_count(void *va);
 
 size_t nr_free_pages(void);
 size_t nr_total_pages(void);

@@ -49,32 +49,32 @@ DEFINE_TRACE(sched_process_wait);
 
 void ret_to_user(struct pt_regs *regs) __noreturn;
 
-/* The child's first code: its copy of the parent's frame, RAX 0, back to ring 3. */
+/* What the child's first code needs: the parent's frame, and where CLONE_CHILD_SETTID writes. */
+struct fork_frame {
+	struct pt_regs regs;
+	int __user *set_child_tid;
+};
+
+/*
+ * The child's first code: CLONE_CHILD_SETTID's write, in the child's own memory and through
+ * copy_to_user (the page is shared copy-on-write with the parent, or not there yet: the fault
+ * gives the child its copy, as Linux's schedule_tail does it); then its copy of the parent's
+ * frame, RAX 0, back to ring 3.
+ */
 static int ret_from_fork(void *arg)
 {
-	struct pt_regs regs = *(struct pt_regs *)arg;
+	struct fork_frame *f = arg;
+	struct pt_regs regs = f->regs;
+	int __user *tidp = f->set_child_tid;
+	int pid = current->pid;
 
 	kfree(arg);
+	if (tidp) /* a bad pointer is ignored, as Linux ignores it */
+		(void)copy_to_user(tidp, &pid, sizeof(pid));
 	regs.rax = 0;
 	local_irq_disable();
 	current->curr_ret_stack = 0; /* the kernel frames below never return */
 	ret_to_user(&regs);
-}
-
-static struct mm_struct *dup_mm(struct mm_struct *old)
-{
-	struct mm_struct *mm = mm_alloc();
-
-	if (!mm)
-		return NULL;
-	uint64_t *pgd = mm->pgd;
-	*mm = *old;
-	mm->pgd = pgd;
-	if (mmu_user_copy(pgd, old->pgd)) {
-		mmput(mm);
-		return NULL;
-	}
-	return mm;
 }
 
 static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_tidptr)
@@ -89,7 +89,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 		__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
 		return -EAGAIN;
 	}
-	struct pt_regs *frame = kmalloc(sizeof(*frame));
+	struct fork_frame *frame = kmalloc(sizeof(*frame));
 	struct mm_struct *mm = frame ? dup_mm(p->mm) : NULL;
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
 	struct k_sigaction *sighand = NULL;
@@ -110,7 +110,8 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 		__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
 		return -ENOMEM;
 	}
-	*frame = *regs;
+	frame->regs = *regs;
+	frame->set_child_tid = flags & CLONE_CHILD_SETTID ? child_tidptr : NULL;
 	fpu_save(fpu); /* the parent's registers, live: the kernel never touches them */
 	c->mm = mm;
 	c->fpu = fpu;
@@ -120,16 +121,6 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = (unsigned long)child_tidptr;
-	if (flags & CLONE_CHILD_SETTID) {
-		/* In the child's memory: its copy of the variable. */
-		int *kaddr = NULL;
-		unsigned long a = (unsigned long)child_tidptr;
-		if (a < TASK_SIZE_MAX - sizeof(int) &&
-		    (a & (PAGE_SIZE - 1)) <= PAGE_SIZE - sizeof(int))
-			kaddr = mmu_user_page(mm->pgd, ALIGN_DOWN(a, PAGE_SIZE), NULL);
-		if (kaddr)
-			*(int *)((char *)kaddr + (a & (PAGE_SIZE - 1))) = c->pid;
-	}
 	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
 	setpgid_task(c, p->pgrp);
 	int pid = c->pid;

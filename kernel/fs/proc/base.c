@@ -26,7 +26,7 @@
 #include "lib/printf.h"
 
 #define PROC_CMDLINE_MAX PAGE_SIZE /* argv bytes shown: enough for any command Lucid runs */
-#define PROC_MAPS_MAX 64 /* lines in maps: Lucid's processes have a handful */
+#define PROC_MAPS_MAX 256 /* lines in maps: an area each; more are left out */
 #define PF_KTHREAD 0x00200000 /* Linux's task flag for a kernel thread, shown in stat */
 #define SIGCHLD 17
 #define RLIM_INFINITY (~0UL)
@@ -48,7 +48,7 @@ struct proc_task {
 
 struct proc_vma {
 	unsigned long start, end;
-	int flags; /* MMU_* */
+	unsigned long flags; /* VM_* */
 	const char *name; /* NULL, "[heap]", "[stack]", or the program's path */
 };
 
@@ -94,60 +94,51 @@ static bool task_alive(int pid)
 	return alive;
 }
 
-/* The pages of [start, end) that are mapped, one run of equal flags at a time, into vmas. */
-static int walk_range(uint64_t *pgd, unsigned long start, unsigned long end, const char *name,
-		      struct proc_vma *vmas, int n, unsigned long *rss)
+/* The pages of [start, end) that are mapped, skipping missing page tables whole. */
+static unsigned long count_mapped(uint64_t *pgd, unsigned long start, unsigned long end)
 {
-	for (unsigned long va = mmu_user_next_mapped(pgd, start, end);
-	     va < end && n < PROC_MAPS_MAX; va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, end)) {
-		int flags;
+	unsigned long n = 0;
 
-		if (!mmu_user_page(pgd, va, &flags))
-			continue;
-		(*rss)++;
-		if (n && vmas[n - 1].end == va && vmas[n - 1].flags == flags &&
-		    vmas[n - 1].name == name) {
-			vmas[n - 1].end = va + PAGE_SIZE;
-			continue;
-		}
-		vmas[n++] = (struct proc_vma){va, va + PAGE_SIZE, flags, name};
-	}
+	for (unsigned long va = mmu_user_next_mapped(pgd, start, end); va < end;
+	     va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, end))
+		n++;
 	return n;
 }
 
-static unsigned long vm_size(const struct proc_vma *vmas, int n)
+static const char *vma_name(const struct mm_struct *mm, const struct vm_area_struct *vma)
 {
-	unsigned long size = 0;
-
-	for (int i = 0; i < n; i++)
-		size += vmas[i].end - vmas[i].start;
-	return size;
+	switch (vma->kind) {
+	case VMA_ELF:
+		return mm->exe_path;
+	case VMA_BRK:
+		return "[heap]";
+	case VMA_STACK:
+		return "[stack]";
+	default:
+		return NULL;
+	}
 }
 
 /*
- * Lucid keeps no list of areas (kernel/mm/mm.h): the page tables are the record. The program's
- * segments run from start_code to the heap, the heap is [start_brk, brk), anonymous mmaps lie
- * below MMAP_BASE, the stack below STACK_TOP. The heap is shown whole, as Linux shows its VMA,
- * though its pages come on demand.
+ * One line of maps for each of the process's areas (kernel/mm/mmap.c), and its resident pages:
+ * those mapped in the page tables, which demand paging fills only as they are touched.
  */
-static int collect_vmas(struct proc_task *pt, struct proc_vma *vmas)
+static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_vma *vmas)
 {
-	struct mm_struct *mm = &pt->mm;
-	unsigned long heap_end = ALIGN_UP(mm->brk, PAGE_SIZE);
+	struct vm_area_struct *vma;
 	unsigned long rss = 0;
-	int n;
+	int n = 0;
 
-	n = walk_range(mm->pgd, ALIGN_DOWN(mm->start_code, PAGE_SIZE), mm->start_brk, mm->exe_path,
-		       vmas, 0, &rss);
-	if (heap_end > mm->start_brk && n < PROC_MAPS_MAX)
-		vmas[n++] = (struct proc_vma){mm->start_brk, heap_end, MMU_WRITE, "[heap]"};
-	for (unsigned long va = mmu_user_next_mapped(mm->pgd, mm->start_brk, heap_end);
-	     va < heap_end; va = mmu_user_next_mapped(mm->pgd, va + PAGE_SIZE, heap_end))
-		rss++;
-	n = walk_range(mm->pgd, mm->mmap_base, MMAP_BASE, NULL, vmas, n, &rss);
-	n = walk_range(mm->pgd, mm->stack_low, STACK_TOP, "[stack]", vmas, n, &rss);
+	pt->vsize = 0;
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
+		rss += count_mapped(mm->pgd, vma->vm_start, vma->vm_end);
+		pt->vsize += vma->vm_end - vma->vm_start;
+		if (n < PROC_MAPS_MAX)
+			vmas[n++] = (struct proc_vma){vma->vm_start, vma->vm_end, vma->vm_flags,
+						      vma_name(&pt->mm, vma)};
+	}
 	pt->rss = rss;
-	pt->vsize = vm_size(vmas, n);
 	return n;
 }
 
@@ -202,11 +193,14 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->cpus_allowed = t->cpus_allowed & ((1ULL << num_online_cpus()) - 1);
 	pt->kthread = !t->mm;
 	if (t->mm) {
+		/* The process may be changing its areas on another CPU: its mmap_lock stops it. */
+		spin_lock(&t->mm->mmap_lock);
 		pt->mm = *t->mm;
 		if (vmas)
-			n = collect_vmas(pt, vmas);
+			n = collect_vmas(t->mm, pt, vmas);
 		if (cmdline)
 			*cmdline_len = copy_cmdline(t->mm, cmdline);
+		spin_unlock(&t->mm->mmap_lock);
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	if (nr_vmas)
@@ -304,12 +298,12 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", pt.tgid, pt.pid,
 		   pt.pgrp, pt.pgrp);
 	if (!pt.kthread) {
-		unsigned long size = vm_size(vmas, n), stk = 0, exe = 0;
+		unsigned long size = pt.vsize, stk = 0, exe = 0;
 
 		for (int i = 0; i < n; i++) {
 			if (vmas[i].name && strcmp(vmas[i].name, "[stack]") == 0)
 				stk += vmas[i].end - vmas[i].start;
-			else if (vmas[i].flags & MMU_EXEC)
+			else if (vmas[i].flags & VM_EXEC)
 				exe += vmas[i].end - vmas[i].start;
 		}
 		status_kb(m, "VmPeak", size);
@@ -383,9 +377,10 @@ static int maps_show(struct seq_file *m, void *v)
 		const struct proc_vma *a = &vmas[i];
 		char head[MAPS_NAME_COLUMN + 1];
 		/* Lucid's files have no device numbers and its segments no recorded offsets. */
-		int len = snprintf(head, sizeof(head), "%08lx-%08lx r%c%cp %08lx %02x:%02x %lu ",
-				   a->start, a->end, a->flags & MMU_WRITE ? 'w' : '-',
-				   a->flags & MMU_EXEC ? 'x' : '-', 0UL, 0, 0, 0UL);
+		int len = snprintf(head, sizeof(head), "%08lx-%08lx %c%c%cp %08lx %02x:%02x %lu ",
+				   a->start, a->end, a->flags & VM_READ ? 'r' : '-',
+				   a->flags & VM_WRITE ? 'w' : '-', a->flags & VM_EXEC ? 'x' : '-',
+				   0UL, 0, 0, 0UL);
 
 		seq_puts(m, head);
 		if (a->name && a->name[0])

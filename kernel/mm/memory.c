@@ -1,0 +1,135 @@
+/*
+ * Page faults in user memory (Linux's mm/memory.c): demand paging, stack growth and
+ * copy-on-write.
+ *
+ * arch/x86_64/traps.c sends here every fault on a user address, from ring 3 or from
+ * copy_to_user and friends. The area (VMA) the address lies in decides:
+ *	- no area, or one that forbids the access (a write to a read-only area, a fetch from a
+ *	  non-executable one, anything in a PROT_NONE one): VM_FAULT_SIGSEGV, as before areas;
+ *	- just below the stack's area: the stack grows down to the address (expand_stack), up to
+ *	  STACK_MAX (RLIMIT_STACK) and never within STACK_GUARD_GAP of the area below;
+ *	- no page yet: a zeroed page, with the area's permissions (do_anonymous_page). That is
+ *	  how every anonymous mmap, the heap and the stack get their pages: only the ones touched;
+ *	- a write to a page that fork left read-only (copy-on-write, do_wp_page): if no other
+ *	  process maps it any more, it becomes writable where it is; else this process gets a copy
+ *	  and drops its reference to the shared one.
+ * No page to be had: VM_FAULT_OOM, and the caller ends the process (pagefault_out_of_memory).
+ */
+#include "kernel/mm/mm.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/sched/sched.h"
+#include "kernel/printk.h"
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/page_64.h"
+#include "lib/string.h"
+
+/* Grows the stack area vma down to the page of addr, if RLIMIT_STACK and the gap allow. */
+static bool expand_stack(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
+{
+	unsigned long start = ALIGN_DOWN(addr, PAGE_SIZE);
+	struct vm_area_struct *prev = prev_vma(mm, vma);
+
+	if (vma->vm_end - start > STACK_MAX)
+		return false;
+	if (prev && prev->vm_end + STACK_GUARD_GAP > start)
+		return false;
+	vma->vm_start = start;
+	return true;
+}
+
+static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va)
+{
+	void *page = alloc_page_zeroed();
+
+	if (!page)
+		return VM_FAULT_OOM;
+	if (mmu_user_map(mm->pgd, va, __pa(page), vm_flags_to_mmu(vma->vm_flags))) {
+		free_pages(page, 1); /* no room for a page table */
+		return VM_FAULT_OOM;
+	}
+	return 0;
+}
+
+static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
+{
+	if (page_count(old) == 1) {
+		mmu_user_make_writable(mm->pgd, va, NULL); /* the other side let it go */
+		return 0;
+	}
+	void *copy = alloc_pages(1);
+
+	if (!copy)
+		return VM_FAULT_OOM;
+	copy_page(copy, old);
+	mmu_user_make_writable(mm->pgd, va, copy);
+	return 0;
+}
+
+/*
+ * Does the area forbid this access? x86 has no present page that cannot be read: any access
+ * flag lets it be read, as Linux's access_error() says.
+ */
+static bool access_error(const struct vm_area_struct *vma, bool write, bool instr)
+{
+	if (write)
+		return !(vma->vm_flags & VM_WRITE);
+	if (instr)
+		return !(vma->vm_flags & VM_EXEC);
+	return !(vma->vm_flags & VM_ACCESS_FLAGS);
+}
+
+static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	unsigned long va = ALIGN_DOWN(addr, PAGE_SIZE);
+	int flags;
+
+	if (!vma)
+		return VM_FAULT_SIGSEGV;
+	if (addr < vma->vm_start &&
+	    (!(vma->vm_flags & VM_GROWSDOWN) || !expand_stack(mm, vma, addr)))
+		return VM_FAULT_SIGSEGV;
+	if (access_error(vma, write, instr))
+		return VM_FAULT_SIGSEGV;
+	void *page = mmu_user_page(mm->pgd, va, &flags);
+
+	if (!page)
+		return do_anonymous_page(mm, vma, va);
+	if (write && !(flags & MMU_WRITE))
+		return do_wp_page(mm, va, page);
+	/* Present and allowed: nothing a fault could fix (a stale entry would not fault twice). */
+	return VM_FAULT_SIGSEGV;
+}
+
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr)
+{
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	int ret = __handle_mm_fault(mm, addr, write, instr);
+
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return ret;
+}
+
+/*
+ * Linux's OOM killer picks the process using the most memory; Lucid's ends the one whose fault
+ * found none (the caller kills it), with the line Linux's oom_kill_process prints.
+ */
+void pagefault_out_of_memory(void)
+{
+	struct task *t = current;
+	struct mm_struct *mm = t->mm;
+	struct vm_area_struct *vma;
+	unsigned long total = 0, rss = 0;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
+		total += vma->vm_end - vma->vm_start;
+		for (unsigned long va = mmu_user_next_mapped(mm->pgd, vma->vm_start, vma->vm_end);
+		     va < vma->vm_end;
+		     va = mmu_user_next_mapped(mm->pgd, va + PAGE_SIZE, vma->vm_end))
+			rss++;
+	}
+	printk(KERN_ERR "Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, "
+			"file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:0kB oom_score_adj:0\n",
+	       t->pid, t->comm, total >> 10, rss * (PAGE_SIZE >> 10));
+}

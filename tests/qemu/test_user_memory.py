@@ -1,0 +1,92 @@
+"""User memory (docs/design/user-memory.md): areas (VMAs), demand paging, stack growth and
+copy-on-write fork, judged by Linux where the output allows: user/cow.c, sparse.c, stackgrow.c
+and maps.c print the same on the host (musl-gcc) as in Lucid. And what Linux's output cannot
+show: how many pages a program really used, that a fork copies no page its child does not
+write, that running out of memory in a page fault kills only that process, and that every page
+comes back when the processes are gone.
+"""
+import re
+
+from test_syscalls import same_as_linux
+
+FREE = re.compile(r"MemFree: +(\d+) kB")
+
+
+def free_kb(lucid):
+    return int(FREE.search(lucid.run("cat /proc/meminfo")).group(1))
+
+
+def test_cow_fork_each_sees_its_own_writes(lucid):
+    before = free_kb(lucid)
+    same_as_linux(lucid, "cow")
+    for _ in range(3):
+        lucid.run("cow > /dev/null")
+        assert lucid.status() == 0
+    # Every shared page lost its last reference with the last process (a few kB of slack for
+    # the kernel's caches, as test_user's check).
+    assert abs(free_kb(lucid) - before) <= 64, (before, free_kb(lucid))
+
+
+def test_demand_paging_uses_only_the_pages_touched(lucid):
+    same_as_linux(lucid, "sparse")
+    out = lucid.run("sparse -v")
+    # Exactly the 8 pages touched; MemFree also pays for the page tables that reach them (a
+    # page directory for the 1 GiB, a page table for each 2 MiB touched, at most one more).
+    m = re.search(r"VmRSS grew by (\d+) kB, MemFree dropped by (\d+) kB", out)
+    assert m, out
+    assert int(m.group(1)) == 8 * 4, out
+    assert 8 * 4 <= int(m.group(2)) <= (8 + 8 + 2 + 4) * 4, out
+    # munmap frees the 10 pages read or written, and the page tables it leaves empty: more
+    # than the pages alone (without freeing tables it would be 40 kB exactly).
+    m = re.search(r"munmap gave back (\d+) kB", out)
+    assert m and 10 * 4 + 8 * 4 <= int(m.group(1)) <= (10 + 10 + 2 + 4) * 4, out
+
+
+def test_stack_grows_to_rlimit_stack(lucid):
+    same_as_linux(lucid, "stackgrow")
+
+
+def test_maps_through_munmap_holes_and_mprotect_splits(lucid):
+    same_as_linux(lucid, "maps")
+
+
+def test_fork_copies_no_page_until_it_is_written(lucid):
+    """A child of a process with 4 MiB touched costs its page tables and kernel stack at fork,
+    nothing to read its parent's memory, and the 4 MiB only when it writes them."""
+    out = lucid.run("cow -v")
+    m = re.search(r"fork of 4096 kB: (-?\d+) kB, reading it: (-?\d+) kB, writing it: (-?\d+) kB "
+                  r"\(sum 1024\)", out)
+    assert m, out
+    fork, read, write = (int(x) for x in m.groups())
+    assert fork < 256, out
+    assert read < 64, out
+    assert 4096 <= write < 4096 + 256, out
+
+
+def test_out_of_memory_in_a_fault_kills_only_that_process(lucid):
+    """fail_page_alloc makes every Nth page allocation of a command fail: a page fault that
+    meets one ends the program with Linux's OOM line and SIGKILL (status 137); the shell and
+    the kernel go on, and every page comes back."""
+    before = free_kb(lucid)
+    seen = None
+    try:
+        for interval in (97, 61, 37, 23, 11):
+            lucid.run("echo %d > /proc/sys/kernel/fail_page_alloc" % interval)
+            for _ in range(4):
+                out = lucid.run("sparse", timeout=60)
+                if "Out of memory: Killed process" in out:
+                    seen = (interval, out, lucid.status())
+                    break
+            if seen:
+                break
+    finally:
+        lucid.run("echo 0 > /proc/sys/kernel/fail_page_alloc")
+    assert seen, "no page fault met an injected failure"
+    interval, out, status = seen
+    assert re.search(r"Out of memory: Killed process \d+ \(sparse\) total-vm:\d+kB, "
+                     r"anon-rss:\d+kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:0kB "
+                     r"oom_score_adj:0", out), out
+    assert status == 128 + 9, (interval, status, out)
+    assert "Oops" not in lucid.run("dmesg")
+    assert lucid.run("echo alive") == "alive\n"
+    assert abs(free_kb(lucid) - before) <= 64, (before, free_kb(lucid))
