@@ -30,7 +30,6 @@
 #include "lib/string.h"
 #include "trace/events/sched.h"
 
-#define SIGCHLD 17
 #define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_CHILD_SETTID 0x01000000
@@ -92,17 +91,12 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	struct pt_regs *frame = kmalloc(sizeof(*frame));
 	struct mm_struct *mm = frame ? dup_mm(p->mm) : NULL;
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
-	struct k_sigaction *sighand = NULL;
-	size_t sighand_size = 64 * 32; /* NSIG entries of struct k_sigaction (kernel/sys.c) */
+	/* The handlers, ignored signals and mask are the parent's; nothing is pending. */
+	struct sighand_struct *sighand = fpu ? sighand_dup(p->sighand) : NULL;
 
-	if (fpu && p->sighand) {
-		sighand = kmalloc(sighand_size);
-		if (sighand)
-			memcpy(sighand, p->sighand, sighand_size);
-	}
-	c = fpu && (sighand || !p->sighand) ? kthread_create(ret_from_fork, frame, p->comm) : NULL;
+	c = sighand ? kthread_create(ret_from_fork, frame, p->comm) : NULL;
 	if (!c) {
-		kfree(sighand);
+		sighand_free(sighand);
 		if (fpu)
 			fpu_free(fpu);
 		mmput(mm);
@@ -116,7 +110,6 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	c->fpu = fpu;
 	c->fsbase = p->fsbase;
 	c->blocked = p->blocked;
-	c->sighand = sighand;
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = (unsigned long)child_tidptr;
@@ -132,6 +125,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	}
 	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
 	setpgid_task(c, p->pgrp);
+	attach_sighand(c, sighand); /* under sig_lock: a kill may see c already */
 	int pid = c->pid;
 	trace_sched_process_fork(p, c);
 	ftrace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
@@ -157,25 +151,48 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 	return do_fork(clone_flags, newsp, child_tidptr);
 }
 
-/* A child of p that pid selects (-1 or 0: any), and whether one is a zombie. */
-static struct task *find_child(struct task *p, int pid, bool *any)
+/* Does child t match wait4's pid argument (> 0: that pid, 0: p's group, < -1: a group)? */
+static bool child_matches(struct task *p, struct task *t, int upid)
 {
-	struct task *t, *zombie = NULL;
+	if (t->parent != p || t->reaped)
+		return false;
+	if (upid > 0)
+		return t->pid == upid;
+	if (upid == 0)
+		return t->pgrp == p->pgrp;
+	if (upid < -1)
+		return t->pgrp == -upid;
+	return true;
+}
+
+/*
+ * A child of p that upid selects with something to report: a zombie first, else one stopped
+ * or continued that options ask about (*report set). *any: whether upid selects a child at all.
+ */
+static struct task *find_child(struct task *p, int upid, int options, bool *any, bool *report)
+{
+	struct task *t, *found = NULL;
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 
 	*any = false;
+	*report = false;
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->parent != p || t->reaped || (pid > 0 && t->pid != pid))
+		if (!child_matches(p, t, upid))
 			continue;
 		*any = true;
 		if (READ_ONCE(t->state) == TASK_DEAD) {
-			zombie = t;
+			found = t;
+			*report = false;
 			break;
+		}
+		if (!found && child_report_pending(t, options & WUNTRACED, options & WCONTINUED)) {
+			found = t;
+			*report = true;
 		}
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	return zombie;
+	return found;
 }
 
 static int reap(struct task *t, int *status)
@@ -191,31 +208,41 @@ static int reap(struct task *t, int *status)
 
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 {
-	struct task *p = current, *z;
-	bool any;
-	int status;
+	struct task *p = current, *c;
+	bool any, report;
+	int status, pid;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
 	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
 	trace_sched_process_wait(p, upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
-	if (upid < -1)
-		upid = -1; /* a process group: all of Lucid's are one group for now */
 	for (;;) {
-		z = find_child(p, upid, &any);
-		if (z || !any || (options & WNOHANG))
+		c = find_child(p, upid, options, &any, &report);
+		if (c && !report && c->autoreap) {
+			reap(c, &status); /* its parent ignores SIGCHLD: nothing to report */
+			continue;
+		}
+		if (c && report) {
+			/* Taken under the signal lock: a SIGCONT may have come meanwhile. */
+			if (!child_report_take(c, options & WUNTRACED, options & WCONTINUED, &status))
+				continue;
+			pid = c->pid;
 			break;
+		}
+		if (c) {
+			pid = reap(c, &status);
+			break;
+		}
+		if (!any)
+			return -ECHILD;
+		if (options & WNOHANG)
+			return 0; /* children, none with news */
 		if (wait_event_interruptible(&p->wait_chldexit, ({
-			    bool a;
-			    find_child(p, upid, &a) || !a;
+			    bool a, r;
+			    find_child(p, upid, options, &a, &r) || !a;
 		    })))
-			return -EINTR;
+			return -ERESTARTSYS; /* a handler with SA_RESTART waits on */
 	}
-	if (!any)
-		return -ECHILD;
-	if (!z)
-		return 0; /* WNOHANG: children, none exited */
-	int pid = reap(z, &status);
 	if (stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
 	if (ru && clear_user(ru, RUSAGE_SIZE))
@@ -237,7 +264,8 @@ void exit_children(struct task *p)
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	for (;;) {
-		struct task *z = find_child(p, -1, &any);
+		bool report;
+		struct task *z = find_child(p, -1, 0, &any, &report);
 
 		if (z)
 			reap(z, &status);
@@ -245,8 +273,8 @@ void exit_children(struct task *p)
 			break;
 		else
 			wait_event(&p->wait_chldexit, ({
-				bool a;
-				find_child(p, -1, &a) || !a;
+				bool a, r;
+				find_child(p, -1, 0, &a, &r) || !a;
 			}));
 	}
 }

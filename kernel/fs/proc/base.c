@@ -67,6 +67,8 @@ static const char *state_name(char state)
 		return "S (sleeping)";
 	case 'D':
 		return "D (disk sleep)";
+	case 'T':
+		return "T (stopped)";
 	default:
 		return "Z (zombie)";
 	}

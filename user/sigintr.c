@@ -1,0 +1,213 @@
+/*
+ * Interrupted system calls and signals as a verdict, judged against Linux
+ * (tests/qemu/test_signals.py): a read of an empty pipe, wait4, pause and nanosleep that a
+ * handler interrupts return EINTR, or go on with SA_RESTART (nanosleep never restarts after a
+ * handler: EINTR with the time left); a write to a pipe whose reader left gets SIGPIPE, or EPIPE
+ * when SIGPIPE is ignored; a handler that returns into garbage, and a signal whose frame cannot
+ * be written (the stack pointer points nowhere), kill only their process, with SIGSEGV.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DELAY_NS 200000000L /* a child signals its parent this long after it starts */
+
+static volatile int handled;
+
+static void on_usr1(int sig)
+{
+	handled += sig;
+}
+
+static void set_usr1(int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = flags;
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* A child that sends its parent SIGUSR1 after a moment, then, if fd >= 0, writes to it. */
+static pid_t poke_later(int fd)
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct timespec ts = {0, DELAY_NS};
+		nanosleep(&ts, NULL);
+		kill(parent, SIGUSR1);
+		nanosleep(&ts, NULL);
+		if (fd >= 0 && write(fd, "data", 4) != 4)
+			_exit(1);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	int status;
+
+	waitpid(pid, &status, 0);
+}
+
+static void test_read(int flags, const char *name)
+{
+	int p[2];
+	char buf[8];
+
+	if (pipe(p))
+		return;
+	set_usr1(flags);
+	handled = 0;
+	pid_t pid = poke_later(p[1]);
+	ssize_t n = read(p[0], buf, sizeof(buf));
+	int e = errno;
+	printf("%s read: %zd %s handled=%d\n", name, n, n < 0 ? strerror(e) : "", handled);
+	reap(pid);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_wait(int flags, const char *name)
+{
+	set_usr1(flags);
+	handled = 0;
+	pid_t pid = poke_later(-1);
+	int status;
+	pid_t w = waitpid(pid, &status, 0);
+	int e = errno;
+	printf("%s waitpid: %s handled=%d\n", name, w == pid ? "the child" : strerror(e), handled);
+	if (w != pid)
+		reap(pid);
+}
+
+static void test_sleeps(void)
+{
+	set_usr1(SA_RESTART);
+	handled = 0;
+	pid_t pid = poke_later(-1);
+	struct timespec ts = {5, 0}, rem = {0, 0};
+	int r = nanosleep(&ts, &rem);
+	int e = errno;
+	printf("nanosleep SA_RESTART: %d %s rem<5s=%d rem>3s=%d handled=%d\n", r, strerror(e),
+	       rem.tv_sec < 5, rem.tv_sec >= 3, handled);
+	reap(pid);
+
+	handled = 0;
+	pid = poke_later(-1);
+	r = pause();
+	e = errno;
+	printf("pause SA_RESTART: %d %s handled=%d\n", r, strerror(e), handled);
+	reap(pid);
+
+	/* A stop and a continue are no handler: the sleep goes on to its end (restart_syscall). */
+	pid_t parent = getpid();
+	pid = fork();
+	if (pid == 0) {
+		struct timespec d = {0, DELAY_NS};
+		nanosleep(&d, NULL);
+		kill(parent, SIGSTOP);
+		nanosleep(&d, NULL);
+		kill(parent, SIGCONT);
+		_exit(0);
+	}
+	struct timespec t0, t1, nap = {0, 3 * DELAY_NS};
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = nanosleep(&nap, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	printf("nanosleep across stop/continue: %d slept>=600ms=%d\n", r, ms >= 600);
+	reap(pid);
+}
+
+static void test_sigpipe(void)
+{
+	int p[2], status;
+
+	if (pipe(p))
+		return;
+	close(p[0]);
+	pid_t pid = fork();
+	if (pid == 0) {
+		ssize_t n = write(p[1], "x", 1);
+		printf("not reached: %zd\n", n);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	printf("writer to a closed pipe: killed by signal %d\n",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	signal(SIGPIPE, SIG_IGN);
+	ssize_t n = write(p[1], "x", 1);
+	int e = errno;
+	printf("SIGPIPE ignored: write=%zd %s\n", n, strerror(e));
+	signal(SIGPIPE, SIG_DFL);
+	close(p[1]);
+}
+
+/* rt_sigaction by hand: a handler whose "restorer" (its return address) is garbage. */
+struct kernel_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	unsigned long mask;
+};
+#define SA_RESTORER 0x04000000
+#define GARBAGE_ADDRESS 0xdead0000UL
+
+static void test_bad_frames(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct kernel_sigaction ka = {on_usr1, SA_RESTORER, (void (*)(void))GARBAGE_ADDRESS,
+					      0};
+		syscall(SYS_rt_sigaction, SIGUSR1, &ka, NULL, 8);
+		raise(SIGUSR1);
+		printf("not reached\n");
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	printf("handler returning into garbage: killed by %s\n",
+	       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "nothing");
+
+	pid = fork();
+	if (pid == 0) {
+		set_usr1(0);
+		/* The stack pointer into unmapped memory, then kill(self): no room for the frame. */
+		__asm__ volatile("mov %%rsp, %%r12\n\tmov %[bad], %%rsp\n\tsyscall\n\tmov %%r12, %%rsp"
+				 :
+				 : "a"(SYS_kill), "D"(getpid()), "S"(SIGUSR1),
+				   [bad] "r"(GARBAGE_ADDRESS)
+				 : "rcx", "r11", "r12", "memory");
+		printf("not reached\n");
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	printf("frame on a bad stack: killed by signal %d\n",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	test_read(0, "no SA_RESTART");
+	test_read(SA_RESTART, "SA_RESTART");
+	test_wait(0, "no SA_RESTART");
+	test_wait(SA_RESTART, "SA_RESTART");
+	test_sleeps();
+	test_sigpipe();
+	test_bad_frames();
+	printf("done\n");
+	return 0;
+}
