@@ -110,23 +110,28 @@ static void test_sleeps(void)
 	printf("pause SA_RESTART: %d %s handled=%d\n", r, strerror(e), handled);
 	reap(pid);
 
-	/* A stop and a continue are no handler: the sleep goes on to its end (restart_syscall). */
-	pid_t parent = getpid();
+	/*
+	 * A stop and a continue are no handler: the sleep goes on to its end (restart_syscall).
+	 * A child sleeps, so that a shell's job control does not see its foreground job stop.
+	 */
 	pid = fork();
 	if (pid == 0) {
-		struct timespec d = {0, DELAY_NS};
-		nanosleep(&d, NULL);
-		kill(parent, SIGSTOP);
-		nanosleep(&d, NULL);
-		kill(parent, SIGCONT);
+		struct timespec t0, t1, nap = {0, 3 * DELAY_NS};
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		r = nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		printf("nanosleep across stop/continue: %d slept>=600ms=%d\n", r, ms >= 600);
 		_exit(0);
 	}
-	struct timespec t0, t1, nap = {0, 3 * DELAY_NS};
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r = nanosleep(&nap, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-	printf("nanosleep across stop/continue: %d slept>=600ms=%d\n", r, ms >= 600);
+	struct timespec d = {0, DELAY_NS / 2};
+	int status;
+	nanosleep(&d, NULL);
+	kill(pid, SIGSTOP);
+	waitpid(pid, &status, WUNTRACED);
+	printf("sleeper stopped: %d\n", WIFSTOPPED(status));
+	nanosleep(&d, NULL);
+	kill(pid, SIGCONT);
 	reap(pid);
 }
 
@@ -185,11 +190,11 @@ static void test_bad_frames(void)
 	if (pid == 0) {
 		set_usr1(0);
 		/* The stack pointer into unmapped memory, then kill(self): no room for the frame. */
-		__asm__ volatile("mov %%rsp, %%r12\n\tmov %[bad], %%rsp\n\tsyscall\n\tmov %%r12, %%rsp"
-				 :
-				 : "a"(SYS_kill), "D"(getpid()), "S"(SIGUSR1),
-				   [bad] "r"(GARBAGE_ADDRESS)
-				 : "rcx", "r11", "r12", "memory");
+		__asm__ volatile(
+			"mov %%rsp, %%r12\n\tmov %[bad], %%rsp\n\tsyscall\n\tmov %%r12, %%rsp"
+			:
+			: "a"(SYS_kill), "D"(getpid()), "S"(SIGUSR1), [bad] "r"(GARBAGE_ADDRESS)
+			: "rcx", "r11", "r12", "memory");
 		printf("not reached\n");
 		_exit(0);
 	}

@@ -37,14 +37,14 @@
 #include "lib/compiler.h"
 #include <stddef.h>
 
-#define RED_ZONE 128        /* below RSP, the ABI's leaf functions' scratch: left alone */
-#define FPSTATE_ALIGN 64    /* as Linux aligns the math frame */
+#define RED_ZONE 128 /* below RSP, the ABI's leaf functions' scratch: left alone */
+#define FPSTATE_ALIGN 64 /* as Linux aligns the math frame */
 #define FRAME_ALIGN 16
-#define SYSCALL_INSN_LEN 2  /* `syscall` is 0f 05 */
+#define SYSCALL_INSN_LEN 2 /* `syscall` is 0f 05 */
 #define __NR_restart_syscall 219
 #define UC_SIGCONTEXT_SS 0x2 /* uc_flags: the sigcontext has SS, and rt_sigreturn honours it */
 #define UC_STRICT_RESTORE_SS 0x4
-#define SS_DISABLE 2        /* uc_stack.ss_flags: no alternate signal stack */
+#define SS_DISABLE 2 /* uc_stack.ss_flags: no alternate signal stack */
 #define SI_MAX_SIZE 128
 /* The flags rt_sigreturn takes from the frame (Linux's FIX_EFLAGS): arithmetic, DF, TF, AC, RF. */
 #define X86_EFLAGS_CF 0x00000001
@@ -57,8 +57,8 @@
 #define X86_EFLAGS_OF 0x00000800
 #define X86_EFLAGS_RF 0x00010000
 #define X86_EFLAGS_AC 0x00040000
-#define FIX_EFLAGS                                                                             \
-	(X86_EFLAGS_AC | X86_EFLAGS_OF | X86_EFLAGS_DF | X86_EFLAGS_TF | X86_EFLAGS_SF |       \
+#define FIX_EFLAGS                                                                       \
+	(X86_EFLAGS_AC | X86_EFLAGS_OF | X86_EFLAGS_DF | X86_EFLAGS_TF | X86_EFLAGS_SF | \
 	 X86_EFLAGS_ZF | X86_EFLAGS_AF | X86_EFLAGS_PF | X86_EFLAGS_CF | X86_EFLAGS_RF)
 
 /* Linux's struct sigcontext (uapi/asm/sigcontext.h, 64-bit): 256 bytes. */

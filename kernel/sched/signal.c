@@ -60,11 +60,11 @@
 static DEFINE_SPINLOCK(sig_lock);
 
 /* The default actions (Linux's SIG_KERNEL_*_MASK): what is neither of these terminates. */
-#define SIG_KERNEL_IGNORE_MASK                                                                 \
+#define SIG_KERNEL_IGNORE_MASK \
 	(sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGWINCH) | sigmask(SIGURG))
-#define SIG_KERNEL_COREDUMP_MASK                                                               \
-	(sigmask(SIGQUIT) | sigmask(SIGILL) | sigmask(SIGTRAP) | sigmask(SIGABRT) |            \
-	 sigmask(SIGFPE) | sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGSYS) |              \
+#define SIG_KERNEL_COREDUMP_MASK                                                    \
+	(sigmask(SIGQUIT) | sigmask(SIGILL) | sigmask(SIGTRAP) | sigmask(SIGABRT) | \
+	 sigmask(SIGFPE) | sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGSYS) |   \
 	 sigmask(SIGXCPU) | sigmask(SIGXFSZ))
 
 static bool sig_in(int sig, sigset_t set)
@@ -102,7 +102,9 @@ void sighand_free(struct sighand_struct *sh)
 	if (!sh)
 		return;
 	list_for_each_entry_safe(q, n, &sh->rtqueue, list)
+	{
 		kfree(q);
+	}
 	kfree(sh);
 }
 
@@ -210,6 +212,9 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
 	int ret = 0;
 
 	if (!sh) { /* a kernel thread: a mark it acts on at its next check */
+		/* It cannot stop, and what a process ignores by default it ignores too. */
+		if (sig_in(sig, SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK))
+			goto out;
 		__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
 		signal_wake_up(t, true);
 		goto out;
@@ -259,7 +264,8 @@ static int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info)
 	if (pgrp <= 0)
 		return -ESRCH; /* the kernel's own threads form no group */
 	flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pgrp == pgrp && !(t->state & TASK_DEAD)) {
 			if (sig)
 				send_sig_info(sig, info, t);
@@ -282,12 +288,14 @@ static int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t, *target = NULL;
 
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pid == pid) /* dead but not yet joined, it is a zombie: still there */
 			target = t;
 	}
 	if (target && target->pgrp && sig) {
-		list_for_each_entry(t, &task_list, tasks) {
+		list_for_each_entry(t, &task_list, tasks)
+		{
 			if (t->tgid == target->tgid)
 				send_sig_info(sig, info, t);
 		}
@@ -363,8 +371,7 @@ void signal_delivered(int sig, const struct k_sigaction *ka)
 }
 
 /* Takes sig off t's pending set, its siginfo into *info. Called with sig_lock held. */
-static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info,
-			   struct sigqueue **freed)
+static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info, struct sigqueue **freed)
 {
 	struct sighand_struct *sh = t->sighand;
 	bool more = false;
@@ -376,7 +383,8 @@ static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info,
 		struct sigqueue *q;
 
 		memset(info, 0, sizeof(*info));
-		list_for_each_entry(q, &sh->rtqueue, list) {
+		list_for_each_entry(q, &sh->rtqueue, list)
+		{
 			if (q->info.signo != sig)
 				continue;
 			if (*freed) {
@@ -517,8 +525,7 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		}
 		dequeue_signal(t, sig, info, &freed);
 		*ka = t->sighand->action[sig - 1];
-		if (ka->handler != SIG_DFL && ka->handler != SIG_IGN &&
-		    (ka->flags & SA_RESETHAND))
+		if (ka->handler != SIG_DFL && ka->handler != SIG_IGN && (ka->flags & SA_RESETHAND))
 			t->sighand->action[sig - 1].handler = SIG_DFL;
 		bool stop = ka->handler == SIG_DFL && sig_in(sig, SIG_KERNEL_STOP_MASK);
 		if (stop) { /* under the lock, so that a SIGCONT from now on ends it */
@@ -568,7 +575,7 @@ long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 		t->sighand->action[sig - 1] = new;
 		/* POSIX: setting SIG_IGN (or a default of ignore) discards what is pending. */
 		if (new.handler == SIG_IGN ||
-		    (new.handler == SIG_DFL && sig_in(sig, SIG_KERNEL_IGNORE_MASK))) {
+		    (new.handler == SIG_DFL &&sig_in(sig, SIG_KERNEL_IGNORE_MASK))) {
 			struct ksiginfo info;
 			struct sigqueue *q;
 
@@ -687,7 +694,8 @@ long sys_kill(int pid, int sig)
 	if (pid == 0)
 		return kill_pgrp_info(me->pgrp, sig, &info) < 0 ? -ESRCH : 0;
 	flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pgrp && t->tgid != me->tgid && !(t->state & TASK_DEAD)) {
 			if (sig)
 				send_sig_info(sig, &info, t);
@@ -709,7 +717,8 @@ static long do_tkill(int tgid, int pid, int sig)
 	if (pid <= 0 || check_sig(sig))
 		return -EINVAL;
 	flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pid == pid && (tgid <= 0 || t->tgid == tgid) && !(t->state & TASK_DEAD))
 			target = t;
 	}

@@ -49,10 +49,10 @@ struct pt_regs;
 
 /* A set of signals as Linux keeps it (sigset_t on x86_64): bit sig - 1 for signal sig. */
 typedef uint64_t sigset_t;
-#define sigmask(sig) (1ULL << ((sig) - 1))
+#define sigmask(sig) (1ULL << ((sig)-1))
 /* Neither caught, blocked nor ignored, whatever a program asks. */
 #define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
-#define SIG_KERNEL_STOP_MASK                                                                   \
+#define SIG_KERNEL_STOP_MASK \
 	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 
 /* sa_handler's two special values, and sa_flags, as asm/signal-defs.h has them. */
@@ -68,7 +68,7 @@ typedef uint64_t sigset_t;
 #define SA_RESETHAND 0x80000000
 
 /* siginfo's si_code values Lucid sends (asm-generic/siginfo.h). */
-#define SI_USER 0    /* kill */
+#define SI_USER 0 /* kill */
 #define SI_KERNEL 0x80
 #define SI_TKILL (-6) /* tkill, tgkill */
 #define SEGV_MAPERR 1
@@ -94,7 +94,7 @@ struct k_sigaction {
 struct ksiginfo {
 	int signo;
 	int code;
-	int pid;    /* SI_USER, SI_TKILL, SIGCHLD: the sender, or the child */
+	int pid; /* SI_USER, SI_TKILL, SIGCHLD: the sender, or the child */
 	int status; /* SIGCHLD: the exit code or the signal */
 	unsigned long addr; /* SIGSEGV, SIGBUS, SIGILL, SIGFPE: the faulting address */
 };
