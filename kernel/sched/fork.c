@@ -7,7 +7,10 @@
  * frame (ret_from_fork), so it returns from the same fork as its parent, with 0.
  *
  * wait4 finds an exited child (a zombie: TASK_DEAD, not yet reaped), takes its status word and
- * frees it (kthread_join). A child's exit wakes its parent's wait_chldexit queue.
+ * frees it (kthread_join); with WUNTRACED or WCONTINUED, also a child stopped or continued since
+ * it last looked (docs/design/signals.md). A child's exit, stop and continue wake its parent's
+ * wait_chldexit queue. A child whose parent ignores SIGCHLD is reaped by the parent's next
+ * wait4 (or its exit) without being reported, as Linux reaps it at once.
  *
  * One deviation from Linux, until there is an init to adopt orphans: a process that exits ends
  * its children too (as Ctrl-C would) and reaps them, so that no task is left that nobody can
@@ -110,6 +113,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	c->fpu = fpu;
 	c->fsbase = p->fsbase;
 	c->blocked = p->blocked;
+	c->execed = true; /* a program, as its parent */
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = (unsigned long)child_tidptr;

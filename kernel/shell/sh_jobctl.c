@@ -2,18 +2,21 @@
  * Job control: kill, fg and bg, with bash's meanings, messages and statuses.
  *
  * `kill %N` sends a signal to the job's process group, `kill PID` to one command and the
- * threads it started, `kill -- -PGID` to a group (kernel/sched/signal.c). Kernel threads cannot be
- * stopped from outside, so every signal ends a command as Ctrl-C does: the command is marked,
- * gives up at its next check (a blocking read, an interruptible sleep, its next write, its
- * loop's test) and reports 128 + the signal; SIGKILL is no more forceful than SIGTERM. On
- * Linux a killed process is gone before the shell reads its next line, and scripts count on
- * it (`kill %1; echo function > current_tracer` once `cat trace_pipe &` let go of the
- * tracer): so kill waits, a moment at most, for the jobs it signalled to end.
+ * threads it started, `kill -- -PGID` to a group (kernel/sched/signal.c). A program acts on it
+ * as on Linux: its handler, or the default action (docs/design/signals.md), a stop included.
+ * The shell's own commands are kernel threads, which cannot be stopped: a stop signal, and what
+ * a process ignores by default, do nothing to them, and any other ends a command as Ctrl-C
+ * does: the command is marked, gives up at its next check (a blocking read, an interruptible
+ * sleep, its next write, its loop's test) and reports 128 + the signal; SIGKILL is no more
+ * forceful than SIGTERM. On Linux a killed process is gone before the shell reads its next
+ * line, and scripts count on it (`kill %1; echo function > current_tracer` once `cat
+ * trace_pipe &` let go of the tracer): so kill waits, a moment at most, for the jobs it
+ * signalled to end (or, for a stop signal, to stop).
  *
  * fg waits for a background job as for a pipeline typed in the foreground: Ctrl-C now goes to
- * its process group. With no Ctrl-Z there are no stopped jobs, so bg only ever finds a job
- * already running, and says so as bash does. A job keeps the stdin it started with
- * (/dev/null): fg does not give it the console.
+ * its process group, and a stopped one is continued (SIGCONT) first. bg continues a stopped job
+ * and prints it as bash does ("[1]+ cmd &"), or says a running one already runs. A job keeps
+ * the stdin it started with (/dev/null): fg does not give it the console.
  */
 #include "kernel/shell/sh_jobs.h"
 #include "kernel/sched/sched.h"

@@ -4,7 +4,9 @@
  * A pipeline ended by '&' is started like any other (kernel/shell/sh_exec.c), but the shell does not
  * wait for it: it goes into a small table here and the prompt comes back at once. Before each
  * prompt the shell reaps the jobs whose threads have all exited: it joins them and reports
- * "[1]+  Done    cmd", "Exit N" or the signal that ended it ("Terminated"), as bash does.
+ * "[1]+  Done    cmd", "Exit N" or the signal that ended it ("Terminated"), as bash does. A
+ * job whose programs all stopped (kernel/sched/signal.c) is "Stopped" until fg or bg continues
+ * it; one that stops in the foreground comes here too (sh_job_stop).
  * `jobs` lists the table; `wait` blocks until every job (or the ones named) has ended; Ctrl-C
  * stops the waiting, not the jobs. fg, bg and kill (kernel/shell/sh_jobctl.c) find jobs here.
  *
