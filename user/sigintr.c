@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define DELAY_NS 200000000L /* a child signals its parent this long after it starts */
@@ -168,6 +169,16 @@ struct kernel_sigaction {
 };
 #define SA_RESTORER 0x04000000
 #define GARBAGE_ADDRESS 0xdead0000UL
+#define NONCANONICAL_ADDRESS 0x8000000000000000UL
+
+static void on_usr1_bad_rip(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	(void)sig;
+	(void)si;
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)NONCANONICAL_ADDRESS;
+}
 
 static void test_bad_frames(void)
 {
@@ -201,6 +212,32 @@ static void test_bad_frames(void)
 	waitpid(pid, &status, 0);
 	printf("frame on a bad stack: killed by signal %d\n",
 	       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+
+	/* Addresses no user code can run at: a handler there, and a frame whose RIP is there. */
+	for (int i = 0; i < 2; i++) {
+		pid = fork();
+		if (pid == 0) {
+			if (i == 0) {
+				struct kernel_sigaction ka = {(void (*)(int))NONCANONICAL_ADDRESS,
+							      SA_RESTORER,
+							      (void (*)(void))GARBAGE_ADDRESS, 0};
+				syscall(SYS_rt_sigaction, SIGUSR1, &ka, NULL, 8);
+			} else {
+				struct sigaction sa;
+				memset(&sa, 0, sizeof(sa));
+				sa.sa_sigaction = on_usr1_bad_rip;
+				sa.sa_flags = SA_SIGINFO;
+				sigaction(SIGUSR1, &sa, NULL);
+			}
+			raise(SIGUSR1);
+			printf("not reached\n");
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+		printf("%s: killed by signal %d\n",
+		       i ? "rt_sigreturn to a non-canonical RIP" : "a non-canonical handler",
+		       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	}
 }
 
 int main(void)

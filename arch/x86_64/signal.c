@@ -177,6 +177,8 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
 
 	if (!(ka->flags & SA_RESTORER))
 		return -EFAULT; /* no way back: Linux x86_64 has no fallback trampoline either */
+	if (ka->handler >= TASK_SIZE_MAX)
+		return -EFAULT; /* IRET would fault on it in ring 0: SIGSEGV now instead */
 	memset(&frame, 0, sizeof(frame));
 	frame.pretcode = ka->restorer;
 	frame.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
@@ -240,6 +242,12 @@ long sys_rt_sigreturn(void)
 	struct fpu fpu;
 
 	if (copy_from_user(&frame, (const void __user *)fp, sizeof(frame)))
+		force_sigsegv();
+	/*
+	 * Not a user address: IRET to it would fault in ring 0 (Linux fixes that fault up into a
+	 * SIGSEGV, bad_iret); Lucid says SIGSEGV before trying.
+	 */
+	if (sc->rip >= TASK_SIZE_MAX || sc->rsp >= TASK_SIZE_MAX)
 		force_sigsegv();
 	if (sc->fpstate) {
 		uint32_t mxcsr;

@@ -41,9 +41,6 @@ void __noreturn do_exit(int code)
 	int sig = code & WSIG_MASK;
 
 	exit_children(t);
-	/* SIGCHLD to the parent; one that ignores it will never wait: reaped without it. */
-	t->wait_status = code;
-	t->autoreap = do_notify_parent(t, code);
 	ftrace_pid_follow_exit(t->pid);
 	t->wait_status = code;
 

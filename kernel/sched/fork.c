@@ -10,7 +10,7 @@
  * frees it (kthread_join); with WUNTRACED or WCONTINUED, also a child stopped or continued since
  * it last looked (docs/design/signals.md). A child's exit, stop and continue wake its parent's
  * wait_chldexit queue. A child whose parent ignores SIGCHLD is reaped by the parent's next
- * wait4 (or its exit) without being reported, as Linux reaps it at once.
+ * fork, wait4 or exit without being reported, as Linux reaps it at once.
  *
  * One deviation from Linux, until there is an init to adopt orphans: a process that exits ends
  * its children too (as Ctrl-C would) and reaps them, so that no task is left that nobody can
@@ -79,11 +79,14 @@ static struct mm_struct *dup_mm(struct mm_struct *old)
 	return mm;
 }
 
+static void reap_ignored_children(struct task *p);
+
 static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_tidptr)
 {
 	struct task *p = current, *c;
 	struct pt_regs *regs = (struct pt_regs *)((char *)p->stack + KSTACK_SIZE) - 1;
 
+	reap_ignored_children(p); /* their slots count against MAX_USER_PROCS until reaped */
 	if ((flags & ~(CSIGNAL | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) ||
 	    (flags & CSIGNAL) != SIGCHLD || newsp)
 		return -EINVAL; /* threads and the rest of clone come later */
@@ -185,7 +188,8 @@ static struct task *find_child(struct task *p, int upid, int options, bool *any,
 		if (!child_matches(p, t, upid))
 			continue;
 		*any = true;
-		if (READ_ONCE(t->state) == TASK_DEAD) {
+		if (__atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST) ||
+		    READ_ONCE(t->state) == TASK_DEAD) {
 			found = t;
 			*report = false;
 			break;
@@ -208,6 +212,29 @@ static int reap(struct task *t, int *status)
 	kthread_join(t);
 	__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
 	return pid;
+}
+
+/* Frees the children that exited while p ignored SIGCHLD: nobody will ever ask for them. */
+static void reap_ignored_children(struct task *p)
+{
+	for (;;) {
+		struct task *t, *found = NULL;
+		unsigned long flags = spin_lock_irqsave(&task_list_lock);
+		int status;
+
+		list_for_each_entry(t, &task_list, tasks)
+		{
+			if (t->parent == p && !t->reaped && t->autoreap &&
+			    __atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST)) {
+				found = t;
+				break;
+			}
+		}
+		spin_unlock_irqrestore(&task_list_lock, flags);
+		if (!found)
+			return;
+		reap(found, &status);
+	}
 }
 
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)

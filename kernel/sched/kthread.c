@@ -113,6 +113,9 @@ void __noreturn kthread_exit_status(int code, int sig)
 	 */
 	t->exit_signal = sig >= 0 ? sig : task_signal_pending(t);
 	t->exit_code = t->exit_signal ? STATUS_SIGNALED(t->exit_signal) : code;
+	/* A process: a zombie for wait4 from now on, and SIGCHLD to its parent, its files closed. */
+	if (sig >= 0)
+		do_notify_parent(t, t->wait_status);
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */

@@ -78,6 +78,7 @@ struct task {
 	bool cont_report;          /* continued, and no wait4 has said so yet (WCONTINUED) */
 	bool cont_notify;          /* continued: it sends its parent CLD_CONTINUED when it runs */
 	bool autoreap;             /* its parent ignores SIGCHLD: nobody waits for its status */
+	bool zombie;               /* exited, its status final: wait4 may collect it */
 	bool execed;               /* became a program: its exit status is its own, signals aside */
 	/* nanosleep's restart_block: where an interrupted sleep resumes (restart_syscall). */
 	uint64_t restart_end;      /* the clock's reading the sleep ends at, in ns */

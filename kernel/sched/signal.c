@@ -266,7 +266,7 @@ static int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pgrp == pgrp && !(t->state & TASK_DEAD)) {
+		if (t->pgrp == pgrp) { /* a zombie too, as Linux: it is still in the group */
 			if (sig)
 				send_sig_info(sig, info, t);
 			n++;
@@ -444,14 +444,16 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig)
 	wake_up(&p->wait_chldexit);
 }
 
-bool do_notify_parent(struct task *t, int status)
+void do_notify_parent(struct task *t, int status)
 {
 	struct task *p = t->parent;
 	int sig = status & WSTOPPED_CODE;
 	struct ksiginfo info = {.signo = SIGCHLD, .pid = t->pid};
 
-	if (!p)
-		return false;
+	if (!p) {
+		__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
+		return;
+	}
 	/* No core is ever written: a "core" signal's death is reported as a kill, as with ulimit -c 0. */
 	info.code = sig ? CLD_KILLED : CLD_EXITED;
 	info.status = sig ? sig : (status >> 8) & 0xff;
@@ -459,10 +461,12 @@ bool do_notify_parent(struct task *t, int status)
 	struct k_sigaction ka = parent_sigchld(p);
 	spin_unlock_irqrestore(&sig_lock, flags);
 	/* As Linux: SIG_IGN or SA_NOCLDWAIT means nobody collects it; it is reaped at once. */
-	bool autoreap = ka.handler == SIG_IGN || (ka.flags & SA_NOCLDWAIT);
+	t->autoreap = ka.handler == SIG_IGN || (ka.flags & SA_NOCLDWAIT);
+	/* A zombie before the signal: a handler's waitpid(WNOHANG) must find it. */
+	__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
 	if (ka.handler != SIG_IGN)
 		send_sig_info(SIGCHLD, &info, p);
-	return autoreap;
+	wake_up(&p->wait_chldexit);
 }
 
 bool child_report_pending(struct task *c, bool stopped, bool continued)
@@ -696,7 +700,7 @@ long sys_kill(int pid, int sig)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pgrp && t->tgid != me->tgid && !(t->state & TASK_DEAD)) {
+		if (t->pgrp && t->tgid != me->tgid) {
 			if (sig)
 				send_sig_info(sig, &info, t);
 			n++;
@@ -719,7 +723,7 @@ static long do_tkill(int tgid, int pid, int sig)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pid == pid && (tgid <= 0 || t->tgid == tgid) && !(t->state & TASK_DEAD))
+		if (t->pid == pid && (tgid <= 0 || t->tgid == tgid))
 			target = t;
 	}
 	if (target && target->pgrp && sig)

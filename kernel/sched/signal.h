@@ -182,7 +182,10 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig);
 bool child_report_pending(struct task *c, bool stopped, bool continued);
 /* The same, taken: *status is wait4's word for it ((sig << 8) | 0x7f, or 0xffff). */
 bool child_report_take(struct task *c, bool stopped, bool continued, int *status);
-/* At exit: SIGCHLD to the parent, CLD_EXITED or CLD_KILLED. Returns whether to reap at once. */
-bool do_notify_parent(struct task *t, int status);
+/*
+ * At exit, its files closed: t becomes a zombie wait4 can collect (t->zombie), and its parent
+ * gets SIGCHLD, CLD_EXITED or CLD_KILLED; t->autoreap if the parent will never wait for it.
+ */
+void do_notify_parent(struct task *t, int status);
 
 #endif
