@@ -259,6 +259,35 @@ static void test_frame(void)
 	printf("fp: main=%.6f handler=%.1f r12=%lx r13=%lx\n", a, fp_in_handler, r12, r13);
 }
 
+/* What /proc/self/status says of the actions and the mask. */
+static void test_proc_status(void)
+{
+	sigset_t block;
+	char line[128];
+
+	for (int sig = 1; sig < 32; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL); /* what the test runner passed down aside */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGRTMIN + 3, SIG_IGN);
+	set_handler(SIGUSR2, on_record, 0, NULL);
+	set_handler(SIGWINCH, on_record, 0, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGRTMIN + 4);
+	sigprocmask(SIG_SETMASK, &block, NULL);
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigBlk:", 7) || !strncmp(line, "SigIgn:", 7) ||
+		    !strncmp(line, "SigCgt:", 7))
+			printf("%s", line);
+	fclose(f);
+	sigemptyset(&block);
+	sigprocmask(SIG_SETMASK, &block, NULL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -267,6 +296,7 @@ int main(void)
 	test_mask_pending();
 	test_sigsuspend();
 	test_frame();
+	test_proc_status();
 	printf("done\n");
 	return 0;
 }

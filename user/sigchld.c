@@ -212,9 +212,25 @@ static void on_usr1(int sig)
 	got_usr1 += sig;
 }
 
+/* A child that waits for SIGUSR1 (blocked until it waits: none is missed) and exits with it. */
+static pid_t usr1_child(int plus)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		while (!got_usr1)
+			sigsuspend(&none);
+		_exit(got_usr1 + plus);
+	}
+	return pid;
+}
+
 /* kill(0) and kill(-pgrp): the caller's group, itself included. */
 static void test_process_group(void)
 {
+	sigset_t usr1, old;
 	int status;
 
 	/* The test starts it as a group of its own (a new session on the host, a job in Lucid). */
@@ -223,27 +239,23 @@ static void test_process_group(void)
 		return;
 	}
 	signal(SIGUSR1, on_usr1);
-	pid_t pid = fork();
-	if (pid == 0) {
-		while (!got_usr1) /* 0 from the parent: a signal that came already counts */
-			pause();
-		_exit(got_usr1);
-	}
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	pid_t pid = usr1_child(0);
 	kill(0, SIGUSR1);
+	sigsuspend(&old);
 	waitpid(pid, &status, 0);
 	describe("kill(0) child", status);
 	printf("kill(0) parent got %d\n", got_usr1);
 	got_usr1 = 0;
-	pid = fork();
-	if (pid == 0) {
-		while (!got_usr1)
-			pause();
-		_exit(got_usr1 + 1);
-	}
+	pid = usr1_child(1);
 	kill(-getpid(), SIGUSR1);
+	sigsuspend(&old);
 	waitpid(pid, &status, 0);
 	describe("kill(-pgrp) child", status);
 	printf("kill(-pgrp) parent got %d\n", got_usr1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	pid = fork(); /* a pid just freed: nobody has it */
 	if (pid == 0)
 		_exit(0);

@@ -17,7 +17,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define DELAY_NS 200000000L /* a child signals its parent this long after it starts */
+/* A moment: between a signal and a write, between a stop and a continue, a sleep's length. */
+#define DELAY_NS 400000000L
+#define NSEC_PER_SEC 1000000000L
+#define POLL_NS 5000000L /* how often a child looks whether its parent sleeps yet */
 
 static volatile int handled;
 
@@ -36,7 +39,33 @@ static void set_usr1(int flags)
 	sigaction(SIGUSR1, &sa, NULL);
 }
 
-/* A child that sends its parent SIGUSR1 after a moment, then, if fd >= 0, writes to it. */
+/*
+ * Waits until pid sleeps (its /proc/PID/stat state is S): in the call under test, since it
+ * makes no other. A delay alone would not do on a loaded machine.
+ */
+static void wait_asleep(pid_t pid)
+{
+	char path[32], buf[256];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (;;) {
+		struct timespec ts = {0, POLL_NS};
+		FILE *f = fopen(path, "r");
+		char *paren = NULL;
+
+		if (f) {
+			size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+			buf[n] = '\0';
+			fclose(f);
+			paren = strrchr(buf, ')');
+		}
+		if (!paren || (paren[1] == ' ' && paren[2] == 'S'))
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* A child that sends its parent SIGUSR1 once it sleeps, then, if fd >= 0, writes to it. */
 static pid_t poke_later(int fd)
 {
 	pid_t parent = getpid();
@@ -44,7 +73,7 @@ static pid_t poke_later(int fd)
 
 	if (pid == 0) {
 		struct timespec ts = {0, DELAY_NS};
-		nanosleep(&ts, NULL);
+		wait_asleep(parent);
 		kill(parent, SIGUSR1);
 		nanosleep(&ts, NULL);
 		if (fd >= 0 && write(fd, "data", 4) != 4)
@@ -70,7 +99,8 @@ static void test_read(int flags, const char *name)
 		return;
 	set_usr1(flags);
 	handled = 0;
-	pid_t pid = poke_later(p[1]);
+	/* Without SA_RESTART no data comes: nothing but the signal can end the read. */
+	pid_t pid = poke_later(flags & SA_RESTART ? p[1] : -1);
 	ssize_t n = read(p[0], buf, sizeof(buf));
 	int e = errno;
 	printf("%s read: %zd %s handled=%d\n", name, n, n < 0 ? strerror(e) : "", handled);
@@ -100,8 +130,8 @@ static void test_sleeps(void)
 	struct timespec ts = {5, 0}, rem = {0, 0};
 	int r = nanosleep(&ts, &rem);
 	int e = errno;
-	printf("nanosleep SA_RESTART: %d %s rem<5s=%d rem>3s=%d handled=%d\n", r, strerror(e),
-	       rem.tv_sec < 5, rem.tv_sec >= 3, handled);
+	printf("nanosleep SA_RESTART: %d %s rem<5s=%d rem>=1s=%d handled=%d\n", r, strerror(e),
+	       rem.tv_sec < 5, rem.tv_sec >= 1, handled);
 	reap(pid);
 
 	handled = 0;
@@ -117,23 +147,29 @@ static void test_sleeps(void)
 	 */
 	pid = fork();
 	if (pid == 0) {
-		struct timespec t0, t1, nap = {0, 3 * DELAY_NS};
+		struct timespec t0, t1,
+			nap = {3 * DELAY_NS / NSEC_PER_SEC, 3 * DELAY_NS % NSEC_PER_SEC};
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		r = nanosleep(&nap, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-		printf("nanosleep across stop/continue: %d slept>=600ms=%d\n", r, ms >= 600);
+		printf("nanosleep across stop/continue: %d slept it all=%d\n", r,
+		       ms >= 3 * DELAY_NS / 1000000);
 		_exit(0);
 	}
-	struct timespec d = {0, DELAY_NS / 2};
+	struct timespec d = {0, DELAY_NS / 4};
 	int status;
-	nanosleep(&d, NULL);
+	wait_asleep(pid);
 	kill(pid, SIGSTOP);
 	waitpid(pid, &status, WUNTRACED);
 	printf("sleeper stopped: %d\n", WIFSTOPPED(status));
 	nanosleep(&d, NULL);
 	kill(pid, SIGCONT);
 	reap(pid);
+	/* Called with nothing to resume. */
+	r = (int)syscall(SYS_restart_syscall);
+	e = errno;
+	printf("restart_syscall alone: %d %s\n", r, strerror(e));
 }
 
 static void test_sigpipe(void)

@@ -33,9 +33,16 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
+	/* Blocked but while waiting: one that comes before the wait is not lost (pause would be). */
+	sigset_t block, wait_mask;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
 	printf("waiting\n");
 	for (;;) {
-		pause();
+		sigsuspend(&wait_mask);
 		printf("caught %s\n", strsignal(last));
 		if (last != SIGUSR1)
 			return CAUGHT_STATUS;

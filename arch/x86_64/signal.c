@@ -283,6 +283,7 @@ long sys_rt_sigreturn(void)
 	regs->cs = __USER_CS; /* a program cannot make itself ring 0 */
 	regs->ss = __USER_DS;
 	regs->orig_rax = (uint64_t)-1; /* not a system call to restart */
+	current->restart_end = 0; /* nor one interrupted before: restart_syscall is EINTR now */
 	fpu_load(&fpu);
 	return (long)regs->rax; /* do_syscall_64 stores it back: RAX as it was */
 }

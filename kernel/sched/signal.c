@@ -129,6 +129,22 @@ void flush_signal_handlers(struct task *t)
 	spin_unlock_irqrestore(&sig_lock, flags);
 }
 
+void task_sigactions(struct task *t, sigset_t *ignored, sigset_t *caught)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	*ignored = *caught = 0;
+	for (int sig = 1; t->sighand && sig <= _NSIG; sig++) {
+		unsigned long handler = t->sighand->action[sig - 1].handler;
+
+		if (handler == SIG_IGN)
+			*ignored |= sigmask(sig);
+		else if (handler != SIG_DFL)
+			*caught |= sigmask(sig);
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+}
+
 bool sig_handled(struct task *t, int sig)
 {
 	unsigned long flags = spin_lock_irqsave(&sig_lock);

@@ -147,6 +147,8 @@ int task_signal_pending(struct task *t);
 void flush_signals(void);
 /* bool signal_pending_current(void) is declared in kernel/sched/wait.h, which tests it. */
 
+/* /proc/PID/status's SigIgn and SigCgt: the signals t's actions ignore, and those it handles. */
+void task_sigactions(struct task *t, sigset_t *ignored, sigset_t *caught);
 /* Whether t has a handler for sig that it does not block: a fault's signal then runs it. */
 bool sig_handled(struct task *t, int sig);
 /* Takes t's signal table away (exit), so that signals sent from now on only mark it. */

@@ -154,8 +154,12 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 long sys_restart_syscall(void)
 {
 	struct task *t = current;
+	uint64_t end = t->restart_end;
 
-	return do_nanosleep(t->restart_end, t->restart_rmtp, t->restart_clock, false);
+	if (!end)
+		return -EINTR; /* nothing to resume: Linux's do_no_restart_syscall() */
+	t->restart_end = 0;
+	return do_nanosleep(end, t->restart_rmtp, t->restart_clock, false);
 }
 
 long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
