@@ -1,10 +1,6 @@
 /*
  * Small system calls about the process itself: who it is (pids, ids), what system it runs on
- * (uname), and the signal bookkeeping the C library does at start-up.
- *
- * Signals: Lucid delivers none to handlers yet (a signal's default action, ending the program,
- * is all there is), but rt_sigaction and rt_sigprocmask check their arguments as Linux does and
- * remember what was asked, so a program that sets a handler or a mask gets what it reads back.
+ * (uname). The signal system calls are in kernel/sched/signal.c.
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
@@ -23,12 +19,6 @@
 #include "arch/x86_64/mmu.h"
 
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
-#define NSIG 64
-#define SIG_BLOCK 0
-#define SIG_UNBLOCK 1
-#define SIG_SETMASK 2
-#define SIGSET_SIZE sizeof(uint64_t) /* the only sigsetsize Linux x86_64 accepts */
-#define SIG_UNBLOCKABLE ((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)))
 
 struct new_utsname {
 	char sysname[__NEW_UTS_LEN + 1];
@@ -37,14 +27,6 @@ struct new_utsname {
 	char version[__NEW_UTS_LEN + 1];
 	char machine[__NEW_UTS_LEN + 1];
 	char domainname[__NEW_UTS_LEN + 1];
-};
-
-/* What rt_sigaction reads and writes: Linux's struct sigaction for x86_64, as the libcs pass it. */
-struct k_sigaction {
-	unsigned long handler;
-	unsigned long flags;
-	unsigned long restorer;
-	uint64_t mask;
 };
 
 long sys_getpid(void)
@@ -106,63 +88,6 @@ long sys_set_tid_address(int __user *tidptr)
 {
 	current->clear_child_tid = (unsigned long)tidptr;
 	return current->pid;
-}
-
-long sys_rt_sigaction(int sig, const void __user *act, void __user *oact, size_t sigsetsize)
-{
-	struct task *t = current;
-	struct k_sigaction new;
-
-	if (sigsetsize != SIGSET_SIZE)
-		return -EINVAL;
-	if (sig < 1 || sig > NSIG || (act && (sig == SIGKILL || sig == SIGSTOP)))
-		return -EINVAL;
-	if (act && copy_from_user(&new, act, sizeof(new)))
-		return -EFAULT;
-	if (!t->sighand) {
-		t->sighand = kzalloc(NSIG * sizeof(struct k_sigaction));
-		if (!t->sighand)
-			return -ENOMEM;
-	}
-	if (oact && copy_to_user(oact, &t->sighand[sig - 1], sizeof(struct k_sigaction)))
-		return -EFAULT;
-	if (act) {
-		new.mask &= ~SIG_UNBLOCKABLE;
-		t->sighand[sig - 1] = new;
-	}
-	return 0;
-}
-
-long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *oset,
-			size_t sigsetsize)
-{
-	struct task *t = current;
-	uint64_t new, old = t->blocked;
-
-	if (sigsetsize != SIGSET_SIZE)
-		return -EINVAL;
-	if (set) {
-		if (copy_from_user(&new, set, sizeof(new)))
-			return -EFAULT;
-		new &= ~SIG_UNBLOCKABLE;
-		switch (how) {
-		case SIG_BLOCK:
-			new = old | new;
-			break;
-		case SIG_UNBLOCK:
-			new = old & ~new;
-			break;
-		case SIG_SETMASK:
-			break;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (oset && copy_to_user(oset, &old, sizeof(old)))
-		return -EFAULT;
-	if (set)
-		t->blocked = new;
-	return 0;
 }
 
 /*
@@ -238,18 +163,6 @@ long sys_sched_yield(void)
 {
 	yield();
 	return 0;
-}
-
-/* pause: sleep until a signal. Lucid's only one, Ctrl-C, then ends the program on its way out. */
-long sys_pause(void)
-{
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!signal_pending_current()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	set_current_state(TASK_RUNNING);
-	return -EINTR;
 }
 
 /* Linux's struct sysinfo on x86_64 (include/uapi/linux/sysinfo.h): 112 bytes. */

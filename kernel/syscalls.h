@@ -87,9 +87,6 @@ long sys_getgid(void);
 long sys_getegid(void);
 long sys_newuname(void __user *name);
 long sys_set_tid_address(int __user *tidptr);
-long sys_rt_sigaction(int sig, const void __user *act, void __user *oact, size_t sigsetsize);
-long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *oset,
-			size_t sigsetsize);
 
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_set_robust_list(void __user *head, size_t len);
@@ -98,7 +95,6 @@ long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 long sys_sched_yield(void);
 long sys_sysinfo(void __user *info);
 long sys_rseq(void __user *rseq, uint32_t rseq_len, int flags, uint32_t sig);
-long sys_pause(void);
 
 /* kernel/sched/sys_time.c */
 struct __kernel_timespec;
@@ -109,6 +105,7 @@ long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
 		   struct __kernel_timespec __user *rmtp);
 long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
 			 struct __kernel_timespec __user *rmtp);
+long sys_restart_syscall(void);
 
 /* kernel/sched/exit.c */
 long sys_exit(int error_code);
@@ -122,8 +119,27 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 	       int __user *child_tidptr, unsigned long tls);
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
 void exit_children(struct task *p);
-/* A fault in user mode that nothing fixes: the one-line report, then the process dies. */
-void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr);
+/*
+ * A fault in user mode that nothing fixes: the process's handler for sig runs, or the one-line
+ * report, then the process dies.
+ */
+void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr);
+
+/* kernel/sched/signal.c */
+struct k_sigaction;
+long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
+		      struct k_sigaction __user *oact, size_t sigsetsize);
+long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *oset,
+			size_t sigsetsize);
+long sys_rt_sigpending(uint64_t __user *uset, size_t sigsetsize);
+long sys_rt_sigsuspend(const uint64_t __user *unewset, size_t sigsetsize);
+long sys_pause(void);
+long sys_kill(int pid, int sig);
+long sys_tkill(int pid, int sig);
+long sys_tgkill(int tgid, int pid, int sig);
+
+/* arch/x86_64/signal.c */
+long sys_rt_sigreturn(void);
 
 /* arch/x86_64/process_64.c */
 long sys_arch_prctl(int option, unsigned long arg2);

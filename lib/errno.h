@@ -37,6 +37,15 @@
 #define ENOTEMPTY 39
 #define ELOOP 40
 
+/*
+ * Never seen by user space (include/linux/errno.h): an interrupted system call asks the signal
+ * code (arch/x86_64/signal.c) to restart it or to make it -EINTR, depending on the handler.
+ */
+#define ERESTARTSYS 512     /* restart if the handler has SA_RESTART, else -EINTR */
+#define ERESTARTNOINTR 513  /* always restart */
+#define ERESTARTNOHAND 514  /* restart if no handler runs, else -EINTR */
+#define ERESTART_RESTARTBLOCK 516 /* restart through restart_syscall if no handler, else -EINTR */
+
 /* Linux's text for err ("Invalid argument" for EINVAL); "Unknown error N" for others. */
 const char *errno_text(int err);
 

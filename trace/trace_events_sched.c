@@ -101,6 +101,8 @@ static long sched_switch_state(bool preempt, struct task *prev)
 		return TASK_REPORT_D;
 	if (state & TASK_INTERRUPTIBLE)
 		return TASK_REPORT_S;
+	if (state & TASK_STOPPED)
+		return TASK_REPORT_T;
 	return TASK_REPORT_RUNNING;
 }
 

@@ -57,6 +57,14 @@ entry_SYSCALL_64:
 	movq $TASK_SIZE_MAX, %rax
 	cmpq %rax, %rcx
 	jae ret_to_user_iret	/* not a user address: let IRET fault it, in ring 3 */
+	/*
+	 * SYSRET loses the frame's RCX and R11: after rt_sigreturn (or a restarted call, or a
+	 * handler's frame) they hold the program's own values, so IRET restores every register.
+	 */
+	cmpq %rcx, 11*8(%rsp)	/* regs->rcx */
+	jne ret_to_user_iret
+	cmpq %r11, 6*8(%rsp)	/* regs->r11 */
+	jne ret_to_user_iret
 	popq %r15
 	popq %r14
 	popq %r13

@@ -17,6 +17,8 @@
 #define MXCSR_DEFAULT 0x1f80 /* all SSE exceptions masked, round to nearest */
 #define FXSAVE_FCW 0 /* offsets in the FXSAVE area */
 #define FXSAVE_MXCSR 24
+#define FXSAVE_MXCSR_MASK 28
+#define MXCSR_MASK_DEFAULT 0xffbf
 
 void fpu_init_this_cpu(void)
 {
@@ -30,19 +32,39 @@ void fpu_init_this_cpu(void)
 	__asm__ __volatile__("mov %0, %%cr4" : : "r"(cr4));
 }
 
+void fpu_init_state(struct fpu *fpu)
+{
+	uint16_t fcw = FCW_DEFAULT;
+	uint32_t mxcsr = MXCSR_DEFAULT;
+
+	memset(fpu, 0, sizeof(*fpu));
+	memcpy(fpu->fxsave + FXSAVE_FCW, &fcw, sizeof(fcw));
+	memcpy(fpu->fxsave + FXSAVE_MXCSR, &mxcsr, sizeof(mxcsr));
+}
+
 /* A page each: 512 bytes aligned to 16, without asking the slab allocator for alignment. */
 struct fpu *fpu_alloc(void)
 {
 	struct fpu *fpu = alloc_page_zeroed();
 
-	if (fpu) {
-		uint16_t fcw = FCW_DEFAULT;
-		uint32_t mxcsr = MXCSR_DEFAULT;
-
-		memcpy(fpu->fxsave + FXSAVE_FCW, &fcw, sizeof(fcw));
-		memcpy(fpu->fxsave + FXSAVE_MXCSR, &mxcsr, sizeof(mxcsr));
-	}
+	if (fpu)
+		fpu_init_state(fpu);
 	return fpu;
+}
+
+/*
+ * MXCSR bits a program may set: FXRSTOR faults (#GP, in the kernel) on any other, so state read
+ * back from a signal frame is masked with this first. The CPU says which in FXSAVE's
+ * MXCSR_MASK field; 0 there means the original 0xffbf.
+ */
+uint32_t fpu_mxcsr_mask(void)
+{
+	struct fpu probe; /* aligned(16): the compiler aligns it on the stack */
+	uint32_t mask;
+
+	__asm__ __volatile__("fxsaveq %0" : "=m"(probe));
+	memcpy(&mask, probe.fxsave + FXSAVE_MXCSR_MASK, sizeof(mask));
+	return mask ? mask : MXCSR_MASK_DEFAULT;
 }
 
 void fpu_free(struct fpu *fpu)

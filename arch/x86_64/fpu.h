@@ -21,6 +21,9 @@ struct fpu {
 void fpu_init_this_cpu(void); /* CR0/CR4: SSE on, exceptions reported as on Linux */
 struct fpu *fpu_alloc(void); /* the state a new program starts with, as after FNINIT */
 void fpu_free(struct fpu *fpu);
+void fpu_init_state(struct fpu *fpu); /* FNINIT's state, as a new program and a handler start */
+uint32_t fpu_mxcsr_mask(void);       /* the MXCSR bits FXRSTOR accepts */
+#define FXSAVE_MXCSR_OFFSET 24
 void fpu_save(struct fpu *fpu);
 void fpu_restore(const struct fpu *fpu);
 

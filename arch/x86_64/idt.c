@@ -142,8 +142,12 @@ notrace void do_interrupt(struct pt_regs *regs)
 	if (vec < VEC_FIRST_IRQ) {
 		if (exception_handlers[vec] && exception_handlers[vec](regs))
 			return;
-		if (user_mode(regs))
-			do_user_exception(regs); /* the process dies; the kernel goes on */
+		if (user_mode(regs)) {
+			/* A signal: the process's handler, or its death; the kernel goes on. */
+			do_user_exception(regs);
+			exit_to_user_mode(regs);
+			return;
+		}
 		do_fatal_exception(regs);
 		return;
 	}

@@ -7,6 +7,8 @@
 void syscall_init(void); /* each CPU: MSR_LSTAR and friends, SSE on */
 void do_syscall_64(struct pt_regs *regs, unsigned long nr);
 void exit_to_user_mode(struct pt_regs *regs);
+/* Delivers a pending signal or restarts an interrupted call (arch/x86_64/signal.c). */
+void arch_do_signal_or_restart(struct pt_regs *regs);
 
 struct task;
 void arch_switch_to(struct task *prev, struct task *next); /* process_64.c */

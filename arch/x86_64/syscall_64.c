@@ -17,6 +17,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/fpu.h"
+#include "arch/x86_64/syscall.h"
 #include "arch/x86_64/syscall_64_names.h"
 #include "kernel/syscalls.h"
 #include "kernel/mm/mm.h"
@@ -70,20 +71,32 @@ static long ni_syscall(unsigned long nr)
 	return -ENOSYS;
 }
 
+/* A system call's return value that asks the signal code what to do (arch/x86_64/signal.c). */
+static bool restart_pending(const struct pt_regs *regs)
+{
+	long ret = (long)regs->rax;
+
+	return regs->vector == VEC_SYSCALL && (long)regs->orig_rax >= 0 &&
+	       ret >= -ERESTART_RESTARTBLOCK && ret <= -ERESTARTSYS;
+}
+
 /*
- * The last stop before ring 3, after a system call or an interrupt that came from there:
- * Ctrl-C ends the program (SIGINT's default action), and a reschedule asked for meanwhile
- * happens now. Returns with interrupts off, as the assembly wants them.
+ * The last stop before ring 3, after a system call or an interrupt that came from there: a
+ * signal is acted on (its handler's frame built, or its default action taken: Ctrl-C ends the
+ * program), an interrupted system call is restarted or fails with EINTR, and a reschedule
+ * asked for meanwhile happens now. Returns with interrupts off, as the assembly wants them.
  */
 void exit_to_user_mode(struct pt_regs *regs)
 {
-	(void)regs;
+	struct task *t = current;
+
 	for (;;) {
 		local_irq_disable();
-		int sig = task_signal_pending(current);
-		if (sig) {
+		if (signal_pending_current() || READ_ONCE(t->cont_notify) || t->restore_sigmask ||
+		    restart_pending(regs)) {
 			local_irq_enable();
-			do_exit(sig); /* the default action of SIGINT, SIGTERM, SIGKILL: the process dies */
+			arch_do_signal_or_restart(regs);
+			continue;
 		}
 		if (!READ_ONCE(this_cpu()->need_resched))
 			return;

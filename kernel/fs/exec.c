@@ -18,6 +18,7 @@
 #include "kernel/fs/binfmt_elf.h"
 #include "kernel/mm/mm.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/drivers/random.h"
 #include "kernel/mm/page_alloc.h"
@@ -202,7 +203,8 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
 	struct mm_struct *mm = err ? NULL : mm_alloc();
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
-	if (!err && (!mm || !fpu))
+	struct sighand_struct *sighand = fpu ? sighand_alloc() : NULL;
+	if (!err && (!mm || !fpu || !sighand))
 		err = -ENOMEM;
 	if (!err)
 		err = load_segments(mm, elf, file);
@@ -213,6 +215,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 		mmput(mm);
 		if (fpu)
 			fpu_free(fpu);
+		sighand_free(sighand);
 		kfree(elf);
 		return err;
 	}
@@ -247,9 +250,11 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 		free_pages(args[0], ARG_PAGES);
 		free_pages(args[1], ARG_PAGES);
 	}
+	/* Handled signals back to their default; ignored ones and the mask stay, as Linux's. */
+	attach_sighand(t, sighand);
+	t->execed = true;
 	local_irq_disable();
 	t->fsbase = 0;
-	t->blocked = 0;
 	start_thread(entry, lay.sp);
 }
 

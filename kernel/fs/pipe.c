@@ -17,6 +17,8 @@
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/wait.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -71,8 +73,16 @@ static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff
 	size_t done = 0;
 
 	(void)pos;
-	if (p->readers == 0)
+	if (p->readers == 0) {
+		/* A program is told with SIGPIPE too, which kills it unless it ignores it or has a
+		 * handler (then write returns EPIPE), as Linux's pipe_write. */
+		if (current->sighand) {
+			struct ksiginfo info = {.signo = SIGPIPE, .code = SI_USER, .pid = current->tgid};
+
+			send_sig_info(SIGPIPE, &info, current);
+		}
 		return -EPIPE;
+	}
 	if (count == 0)
 		return 0;
 	if (p->len == PIPE_SIZE)

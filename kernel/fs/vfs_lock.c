@@ -63,7 +63,12 @@ ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t cou
 		if (ret != -EAGAIN)
 			break;
 		if (signal_pending_current()) {
-			ret = -EINTR;
+			/*
+			 * A program's read or write starts again after a handler with SA_RESTART,
+			 * as Linux's pipe and tty code asks (arch/x86_64/signal.c); the kernel's
+			 * own commands just stop.
+			 */
+			ret = current->sighand ? -ERESTARTSYS : -EINTR;
 			break;
 		}
 		vfs_unlock();

@@ -18,11 +18,15 @@
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
+#include "kernel/sched/signal.h"
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
 #define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
 #define WSIG_MASK 0x7f /* wait status: the signal that killed it, or 0 for an exit */
 #define WEXIT_SHIFT 8 /* wait status: the exit code, in the second byte */
+#define PF_ERR_PRESENT 0x1 /* page-fault error code: a protection fault, not a missing page */
+#define FPE_INTDIV 1 /* si_code of a division by zero */
+#define ILL_ILLOPN 2 /* si_code of an invalid opcode */
 
 /*
  * code is the wait status word as Linux's wait4 reports it: (exit code << 8) for an exit, the
@@ -52,9 +56,9 @@ void __noreturn do_exit(int code)
 	mmput(mm);
 	if (fpu)
 		fpu_free(fpu);
-	kfree(t->sighand);
-	t->sighand = NULL;
-	kthread_exit(sig ? SIG_EXIT_BASE + sig : (code >> WEXIT_SHIFT) & EXIT_CODE_MASK);
+	sighand_free(detach_sighand(t));
+	kthread_exit_status(sig ? SIG_EXIT_BASE + sig : (code >> WEXIT_SHIFT) & EXIT_CODE_MASK,
+			    sig);
 }
 
 long sys_exit(int error_code)
@@ -68,13 +72,25 @@ long sys_exit_group(int error_code)
 }
 
 /*
- * Linux's show_signal_msg line, then the default action of the signal: the process dies. The
- * kernel, the shell and every other process go on.
+ * A fault in user mode: the process's handler for sig runs (on the way out, with the address
+ * in its siginfo), or, if it has none or blocks the signal, Linux's show_signal_msg line and
+ * the default action: the process dies. The kernel, the shell and every other process go on.
  */
-void __noreturn force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
+void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 {
 	struct task *t = current;
+	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL, .addr = addr};
 
+	if (regs->vector == VEC_PAGE_FAULT) {
+		info.code = regs->error_code & PF_ERR_PRESENT ? SEGV_ACCERR : SEGV_MAPERR;
+	} else if (regs->vector == VEC_DIVIDE_ERROR || regs->vector == VEC_INVALID_OPCODE) {
+		info.code = regs->vector == VEC_DIVIDE_ERROR ? FPE_INTDIV : ILL_ILLOPN;
+		info.addr = regs->rip; /* the instruction, as Linux's do_error_trap() */
+	}
+	if (sig_handled(t, sig)) {
+		send_sig_info(sig, &info, t);
+		return;
+	}
 	if (regs->vector == VEC_PAGE_FAULT) /* the address and the error code, as Linux */
 		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n", t->comm,
 		       t->pid, addr, regs->rip, regs->rsp, regs->error_code);

@@ -7,7 +7,10 @@
  * frame (ret_from_fork), so it returns from the same fork as its parent, with 0.
  *
  * wait4 finds an exited child (a zombie: TASK_DEAD, not yet reaped), takes its status word and
- * frees it (kthread_join). A child's exit wakes its parent's wait_chldexit queue.
+ * frees it (kthread_join); with WUNTRACED or WCONTINUED, also a child stopped or continued since
+ * it last looked (docs/design/signals.md). A child's exit, stop and continue wake its parent's
+ * wait_chldexit queue. A child whose parent ignores SIGCHLD is reaped by the parent's next
+ * fork, wait4 or exit without being reported, as Linux reaps it at once.
  *
  * One deviation from Linux, until there is an init to adopt orphans: a process that exits ends
  * its children too (as Ctrl-C would) and reaps them, so that no task is left that nobody can
@@ -30,7 +33,6 @@
 #include "lib/string.h"
 #include "trace/events/sched.h"
 
-#define SIGCHLD 17
 #define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_CHILD_SETTID 0x01000000
@@ -77,11 +79,14 @@ static int ret_from_fork(void *arg)
 	ret_to_user(&regs);
 }
 
+static void reap_ignored_children(struct task *p);
+
 static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_tidptr)
 {
 	struct task *p = current, *c;
 	struct pt_regs *regs = (struct pt_regs *)((char *)p->stack + KSTACK_SIZE) - 1;
 
+	reap_ignored_children(p); /* their slots count against MAX_USER_PROCS until reaped */
 	if ((flags & ~(CSIGNAL | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) ||
 	    (flags & CSIGNAL) != SIGCHLD || newsp)
 		return -EINVAL; /* threads and the rest of clone come later */
@@ -92,17 +97,12 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	struct fork_frame *frame = kmalloc(sizeof(*frame));
 	struct mm_struct *mm = frame ? dup_mm(p->mm) : NULL;
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
-	struct k_sigaction *sighand = NULL;
-	size_t sighand_size = 64 * 32; /* NSIG entries of struct k_sigaction (kernel/sys.c) */
+	/* The handlers, ignored signals and mask are the parent's; nothing is pending. */
+	struct sighand_struct *sighand = fpu ? sighand_dup(p->sighand) : NULL;
 
-	if (fpu && p->sighand) {
-		sighand = kmalloc(sighand_size);
-		if (sighand)
-			memcpy(sighand, p->sighand, sighand_size);
-	}
-	c = fpu && (sighand || !p->sighand) ? kthread_create(ret_from_fork, frame, p->comm) : NULL;
+	c = sighand ? kthread_create(ret_from_fork, frame, p->comm) : NULL;
 	if (!c) {
-		kfree(sighand);
+		sighand_free(sighand);
 		if (fpu)
 			fpu_free(fpu);
 		mmput(mm);
@@ -117,12 +117,13 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	c->fpu = fpu;
 	c->fsbase = p->fsbase;
 	c->blocked = p->blocked;
-	c->sighand = sighand;
+	c->execed = true; /* a program, as its parent */
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = (unsigned long)child_tidptr;
 	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
 	setpgid_task(c, p->pgrp);
+	attach_sighand(c, sighand); /* under sig_lock: a kill may see c already */
 	int pid = c->pid;
 	trace_sched_process_fork(p, c);
 	ftrace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
@@ -148,25 +149,49 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 	return do_fork(clone_flags, newsp, child_tidptr);
 }
 
-/* A child of p that pid selects (-1 or 0: any), and whether one is a zombie. */
-static struct task *find_child(struct task *p, int pid, bool *any)
+/* Does child t match wait4's pid argument (> 0: that pid, 0: p's group, < -1: a group)? */
+static bool child_matches(struct task *p, struct task *t, int upid)
 {
-	struct task *t, *zombie = NULL;
+	if (t->parent != p || t->reaped)
+		return false;
+	if (upid > 0)
+		return t->pid == upid;
+	if (upid == 0)
+		return t->pgrp == p->pgrp;
+	if (upid < -1)
+		return t->pgrp == -upid;
+	return true;
+}
+
+/*
+ * A child of p that upid selects with something to report: a zombie first, else one stopped
+ * or continued that options ask about (*report set). *any: whether upid selects a child at all.
+ */
+static struct task *find_child(struct task *p, int upid, int options, bool *any, bool *report)
+{
+	struct task *t, *found = NULL;
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 
 	*any = false;
+	*report = false;
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->parent != p || t->reaped || (pid > 0 && t->pid != pid))
+		if (!child_matches(p, t, upid))
 			continue;
 		*any = true;
-		if (READ_ONCE(t->state) == TASK_DEAD) {
-			zombie = t;
+		if (__atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST) ||
+		    READ_ONCE(t->state) == TASK_DEAD) {
+			found = t;
+			*report = false;
 			break;
+		}
+		if (!found && child_report_pending(t, options & WUNTRACED, options & WCONTINUED)) {
+			found = t;
+			*report = true;
 		}
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	return zombie;
+	return found;
 }
 
 static int reap(struct task *t, int *status)
@@ -180,33 +205,66 @@ static int reap(struct task *t, int *status)
 	return pid;
 }
 
+/* Frees the children that exited while p ignored SIGCHLD: nobody will ever ask for them. */
+static void reap_ignored_children(struct task *p)
+{
+	for (;;) {
+		struct task *t, *found = NULL;
+		unsigned long flags = spin_lock_irqsave(&task_list_lock);
+		int status;
+
+		list_for_each_entry(t, &task_list, tasks)
+		{
+			if (t->parent == p && !t->reaped && t->autoreap &&
+			    __atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST)) {
+				found = t;
+				break;
+			}
+		}
+		spin_unlock_irqrestore(&task_list_lock, flags);
+		if (!found)
+			return;
+		reap(found, &status);
+	}
+}
+
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 {
-	struct task *p = current, *z;
-	bool any;
-	int status;
+	struct task *p = current, *c;
+	bool any, report;
+	int status, pid;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
 	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
 	trace_sched_process_wait(p, upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
-	if (upid < -1)
-		upid = -1; /* a process group: all of Lucid's are one group for now */
 	for (;;) {
-		z = find_child(p, upid, &any);
-		if (z || !any || (options & WNOHANG))
+		c = find_child(p, upid, options, &any, &report);
+		if (c && !report && c->autoreap) {
+			reap(c, &status); /* its parent ignores SIGCHLD: nothing to report */
+			continue;
+		}
+		if (c && report) {
+			/* Taken under the signal lock: a SIGCONT may have come meanwhile. */
+			if (!child_report_take(c, options & WUNTRACED, options & WCONTINUED, &status))
+				continue;
+			pid = c->pid;
 			break;
+		}
+		if (c) {
+			pid = reap(c, &status);
+			break;
+		}
+		if (!any)
+			return -ECHILD;
+		if (options & WNOHANG)
+			return 0; /* children, none with news */
 		if (wait_event_interruptible(&p->wait_chldexit, ({
-			    bool a;
-			    find_child(p, upid, &a) || !a;
+			    bool a, r;
+			    find_child(p, upid, options, &a, &r) || !a;
 		    })))
-			return -EINTR;
+			return -ERESTARTSYS; /* a handler with SA_RESTART waits on */
 	}
-	if (!any)
-		return -ECHILD;
-	if (!z)
-		return 0; /* WNOHANG: children, none exited */
-	int pid = reap(z, &status);
 	if (stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
 	if (ru && clear_user(ru, RUSAGE_SIZE))
@@ -228,7 +286,8 @@ void exit_children(struct task *p)
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	for (;;) {
-		struct task *z = find_child(p, -1, &any);
+		bool report;
+		struct task *z = find_child(p, -1, 0, &any, &report);
 
 		if (z)
 			reap(z, &status);
@@ -236,8 +295,8 @@ void exit_children(struct task *p)
 			break;
 		else
 			wait_event(&p->wait_chldexit, ({
-				bool a;
-				find_child(p, -1, &a) || !a;
+				bool a, r;
+				find_child(p, -1, 0, &a, &r) || !a;
 			}));
 	}
 }

@@ -98,6 +98,11 @@ struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
 
 void __noreturn kthread_exit(int code)
 {
+	kthread_exit_status(code, -1);
+}
+
+void __noreturn kthread_exit_status(int code, int sig)
+{
 	struct task *t = current;
 	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
 	exit_fs_context(t);
@@ -106,8 +111,11 @@ void __noreturn kthread_exit(int code)
 	 * signal, as a process killed by a signal reports. Its files are closed first, so a job
 	 * killed while it held trace_pipe open no longer keeps current_tracer busy.
 	 */
-	t->exit_signal = task_signal_pending(t);
+	t->exit_signal = sig >= 0 ? sig : task_signal_pending(t);
 	t->exit_code = t->exit_signal ? STATUS_SIGNALED(t->exit_signal) : code;
+	/* A process: a zombie for wait4 from now on, and SIGCHLD to its parent, its files closed. */
+	if (sig >= 0)
+		do_notify_parent(t, t->wait_status);
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */

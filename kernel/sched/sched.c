@@ -71,6 +71,8 @@ char task_state_char(long state)
 		return 'D';
 	if (state & TASK_INTERRUPTIBLE)
 		return 'S';
+	if (state & TASK_STOPPED)
+		return 'T';
 	return 'R';
 }
 

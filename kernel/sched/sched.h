@@ -16,6 +16,7 @@
 #define TASK_RUNNING 0x0000
 #define TASK_INTERRUPTIBLE 0x0001   /* sleeping: "S" */
 #define TASK_UNINTERRUPTIBLE 0x0002 /* sleeping, deaf to Ctrl-C: "D" */
+#define TASK_STOPPED 0x0004         /* stopped by SIGSTOP and friends until SIGCONT: "T" */
 #define TASK_DEAD 0x0080            /* exited: "X" */
 #define TASK_NEW 0x0800             /* created, not yet woken */
 
@@ -23,7 +24,7 @@ struct fs_context;
 struct ftrace_ret_stack;
 struct mm_struct;
 struct fpu;
-struct k_sigaction;
+struct sighand_struct;
 struct task {
 	unsigned long saved_rsp; /* must stay first: arch/x86_64/switch.S saves RSP here */
 	int pid;
@@ -43,7 +44,7 @@ struct task {
 	void *arg;
 	int exit_code;
 	int exit_signal;      /* the signal that ended it (kernel/sched/signal.c), or 0 */
-	unsigned long sigpending; /* bit n: signal n was sent to it (kernel/sched/signal.c) */
+	unsigned long sigpending; /* bit n - 1: signal n was sent to it (kernel/sched/signal.c) */
 	int pgrp;             /* its job (process group): the first command's pid; 0: the kernel's */
 	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
 	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
@@ -67,7 +68,22 @@ struct task {
 	int ppid;                  /* the pid of the task that created it (getppid) */
 	unsigned long clear_child_tid; /* set_tid_address */
 	uint64_t blocked;          /* rt_sigprocmask: the signals it blocks */
-	struct k_sigaction *sighand; /* rt_sigaction: what it asked for each signal (kernel/sys.c) */
+	/* Signals of a user process (kernel/sched/signal.c), under its sig_lock. */
+	struct sighand_struct *sighand; /* actions and pending siginfo; NULL: a kernel thread */
+	uint64_t saved_sigmask;    /* the mask rt_sigsuspend replaced, while restore_sigmask */
+	bool restore_sigmask;
+	bool stopped;              /* in a group stop until SIGCONT or SIGKILL */
+	int stop_sig;              /* the signal that stopped it, for wait4 */
+	bool stop_report;          /* stopped, and no wait4 has said so yet (WUNTRACED) */
+	bool cont_report;          /* continued, and no wait4 has said so yet (WCONTINUED) */
+	bool cont_notify;          /* continued: it sends its parent CLD_CONTINUED when it runs */
+	bool autoreap;             /* its parent ignores SIGCHLD: nobody waits for its status */
+	bool zombie;               /* exited, its status final: wait4 may collect it */
+	bool execed;               /* became a program: its exit status is its own, signals aside */
+	/* nanosleep's restart_block: where an interrupted sleep resumes (restart_syscall). */
+	uint64_t restart_end;      /* the clock's reading the sleep ends at, in ns */
+	void *restart_rmtp;        /* where to say the time left if interrupted again */
+	int restart_clock;
 	struct task *parent;       /* a forked process: the process that forked it (kernel/sched/fork.c) */
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
 	int wait_status;           /* how it ended, as wait4's status word */
@@ -92,6 +108,8 @@ void kthread_bind_mask(struct task *t, uint64_t mask);
 void wake_up_new_task(struct task *t);
 struct task *kthread_run(int (*fn)(void *), void *arg, const char *name);
 void __noreturn kthread_exit(int code);
+/* A process's end (do_exit): its status says itself whether a signal (sig, or 0) ended it. */
+void __noreturn kthread_exit_status(int code, int sig);
 /* Waits for t to exit, frees it and returns its exit code. */
 int kthread_join(struct task *t);
 

@@ -1,14 +1,28 @@
 /*
- * Signals, as far as kernel threads can have them: enough to end a command that waits or runs
- * too long, and every thread it started.
+ * Signals: sending one, keeping it pending, and acting on it, as Linux's kernel/signal.c.
  *
- * There is no signal delivery: a task is only marked (a bit per signal in task->sigpending)
- * and, if it sleeps in wait_event_interruptible(), msleep_interruptible() or a blocking read,
- * woken. The code it runs sees the mark (signal_pending_current()), gives up what it was doing
- * with -EINTR, and the thread exits; kthread_exit() then makes its status 128 + the signal, as
- * if the signal had killed it. A thread cannot be stopped from outside, so SIGKILL and SIGTERM
- * end a command the same way, at its next check: code that loops long checks, and sleeps a
- * user can wait on are interruptible.
+ * Two kinds of task receive them. A kernel thread (the kernel shell's commands) has no signal
+ * table: a signal only marks it (a bit per signal in task->sigpending) and, if it sleeps in
+ * wait_event_interruptible(), msleep_interruptible() or a blocking read, wakes it. The code it
+ * runs sees the mark (signal_pending_current()), gives up what it was doing with -EINTR, and
+ * the thread exits; kthread_exit() then makes its status 128 + the signal, as if the signal had
+ * killed it.
+ *
+ * A user process (a task exec gave a program) has a struct sighand_struct: an action for each
+ * of the 64 signals, and what each pending signal carries (its siginfo). A signal sent to it is
+ *	- dropped at once if the process ignores it (SIG_IGN, or a default of "ignore") and does
+ *	  not block it: blocked signals are kept, since the action may change before unblocking;
+ *	- for a standard signal (1-31), one pending bit: a second one sent before delivery merges
+ *	  with the first; for a real-time signal (32-64), one entry more in a queue, in order;
+ *	- a wakeup if it is not blocked and the process sleeps interruptibly: the sleep ends with
+ *	  -EINTR (or a code asking for a restart, arch/x86_64/signal.c) and the signal is acted on
+ *	  in exit_to_user_mode(), on the way back to user mode: get_signal() below takes the
+ *	  lowest one pending, does the default action itself (terminate, stop, ignore), or returns
+ *	  it for the architecture to build the handler's frame.
+ * SIGSTOP and friends stop the process until SIGCONT (a stopped task sleeps in TASK_STOPPED,
+ * which only SIGCONT and SIGKILL end); SIGCONT also discards pending stop signals and a stop
+ * signal a pending SIGCONT, as Linux's prepare_signal(). Each stop, continue and exit sends
+ * the parent SIGCHLD with the matching si_code and makes wait4 able to report it.
  *
  * Who gets a signal: Ctrl-C and `kill %N` are for a whole job, `kill PID` for one command
  * with every thread it started, as bash's SIGINT to the foreground process group and kill(2)
@@ -20,9 +34,8 @@
  *
  * No thread of a group escapes: kthread_create() puts the new thread on the task list and
  * copies its creator's marks under task_list_lock, and kill_pgrp() and kill_pid() mark under
- * the same lock. A thread created during a kill either is on the list when the walk passes,
- * or is created after it, from a creator already marked. A mark on a thread that already
- * exited changes nothing: its status was fixed when it exited.
+ * the same lock. All signal state (pending sets, masks, actions, the stop flags) changes under
+ * one lock, sig_lock, taken inside task_list_lock; a sender may be an interrupt (Ctrl-C).
  *
  * No wakeup is lost: the sleeper marks itself asleep and then tests the mark, the sender sets
  * the mark and then tests whether the task sleeps, all with sequentially consistent atomics,
@@ -30,17 +43,235 @@
  */
 #include "kernel/sched/signal.h"
 #include "kernel/sched/sched.h"
+#include "kernel/syscalls.h"
+#include "kernel/mm/kmalloc.h"
+#include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 
-void send_sig(int sig, struct task *t)
+#define SIG_BLOCK 0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+#define SIGSET_SIZE sizeof(sigset_t) /* the only sigsetsize Linux x86_64 accepts */
+#define MAX_RT_QUEUED 1024 /* real-time signals queued per process (Linux: RLIMIT_SIGPENDING) */
+#define WSTOPPED_CODE 0x7f /* wait status of a stopped child: (sig << 8) | 0x7f */
+#define WCONTINUED_STATUS 0xffff /* wait status of a continued child */
+
+static DEFINE_SPINLOCK(sig_lock);
+
+/* The default actions (Linux's SIG_KERNEL_*_MASK): what is neither of these terminates. */
+#define SIG_KERNEL_IGNORE_MASK \
+	(sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGWINCH) | sigmask(SIGURG))
+#define SIG_KERNEL_COREDUMP_MASK                                                    \
+	(sigmask(SIGQUIT) | sigmask(SIGILL) | sigmask(SIGTRAP) | sigmask(SIGABRT) | \
+	 sigmask(SIGFPE) | sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGSYS) |   \
+	 sigmask(SIGXCPU) | sigmask(SIGXFSZ))
+
+static bool sig_in(int sig, sigset_t set)
 {
-	__atomic_fetch_or(&t->sigpending, 1UL << sig, __ATOMIC_SEQ_CST);
+	return sig < SIGRTMIN && (set & sigmask(sig));
+}
+
+struct sighand_struct *sighand_alloc(void)
+{
+	struct sighand_struct *sh = kzalloc(sizeof(*sh));
+
+	if (sh)
+		INIT_LIST_HEAD(&sh->rtqueue);
+	return sh;
+}
+
+/* fork: the actions are copied, nothing pending is (the child starts with none). */
+struct sighand_struct *sighand_dup(const struct sighand_struct *old)
+{
+	struct sighand_struct *sh = sighand_alloc();
+	unsigned long flags;
+
+	if (!sh)
+		return NULL;
+	flags = spin_lock_irqsave(&sig_lock);
+	memcpy(sh->action, old->action, sizeof(sh->action));
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return sh;
+}
+
+void sighand_free(struct sighand_struct *sh)
+{
+	struct sigqueue *q, *n;
+
+	if (!sh)
+		return;
+	list_for_each_entry_safe(q, n, &sh->rtqueue, list)
+	{
+		kfree(q);
+	}
+	kfree(sh);
+}
+
+/*
+ * exec: a handler's address means nothing in the new program, so a handled signal goes back
+ * to its default; an ignored one stays ignored, and the mask and what is pending stay (Linux's
+ * flush_signal_handlers()).
+ */
+void flush_signal_handlers(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	for (int i = 0; i < _NSIG; i++) {
+		struct k_sigaction *ka = &t->sighand->action[i];
+
+		if (ka->handler != SIG_IGN)
+			ka->handler = SIG_DFL;
+		ka->flags = 0;
+		ka->restorer = 0;
+		ka->mask = 0;
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+}
+
+void task_sigactions(struct task *t, sigset_t *ignored, sigset_t *caught)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	*ignored = *caught = 0;
+	for (int sig = 1; t->sighand && sig <= _NSIG; sig++) {
+		unsigned long handler = t->sighand->action[sig - 1].handler;
+
+		if (handler == SIG_IGN)
+			*ignored |= sigmask(sig);
+		else if (handler != SIG_DFL)
+			*caught |= sigmask(sig);
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+}
+
+bool sig_handled(struct task *t, int sig)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	bool handled = false;
+
+	if (t->sighand && !(t->blocked & sigmask(sig))) {
+		unsigned long handler = t->sighand->action[sig - 1].handler;
+
+		handled = handler != SIG_DFL && handler != SIG_IGN;
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return handled;
+}
+
+struct sighand_struct *detach_sighand(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	struct sighand_struct *sh = t->sighand;
+
+	t->sighand = NULL;
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return sh;
+}
+
+void attach_sighand(struct task *t, struct sighand_struct *fresh)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	bool had = t->sighand != NULL;
+
+	if (!had)
+		t->sighand = fresh;
+	spin_unlock_irqrestore(&sig_lock, flags);
+	if (had) {
+		sighand_free(fresh);
+		flush_signal_handlers(t);
+	}
+}
+
+/* Would delivering sig to t do nothing? Called with sig_lock held. */
+static bool sig_ignored(struct task *t, int sig)
+{
+	unsigned long handler = t->sighand->action[sig - 1].handler;
+
+	if (t->blocked & sigmask(sig))
+		return false; /* the action may change before it is unblocked */
+	if (handler == SIG_IGN)
+		return true;
+	return handler == SIG_DFL && sig_in(sig, SIG_KERNEL_IGNORE_MASK);
+}
+
+static void signal_wake_up(struct task *t, bool fatal)
+{
+	long state = __atomic_load_n(&t->state, __ATOMIC_SEQ_CST);
+
 	/* Only interruptible sleeps: an uninterruptible one (a mutex) would sleep again anyway. */
-	if (__atomic_load_n(&t->state, __ATOMIC_SEQ_CST) == TASK_INTERRUPTIBLE)
+	if (state == TASK_INTERRUPTIBLE || (fatal && state == TASK_STOPPED))
 		wake_up_process(t);
 }
 
-int kill_pgrp(int pgrp, int sig)
+/* SIGCONT and the stop signals cancel each other, and SIGCONT ends a stop: before queueing. */
+static void prepare_signal(int sig, struct task *t)
+{
+	if (sig_in(sig, SIG_KERNEL_STOP_MASK)) {
+		__atomic_fetch_and(&t->sigpending, ~sigmask(SIGCONT), __ATOMIC_SEQ_CST);
+	} else if (sig == SIGCONT) {
+		__atomic_fetch_and(&t->sigpending, ~SIG_KERNEL_STOP_MASK, __ATOMIC_SEQ_CST);
+		if (t->stopped) {
+			__atomic_store_n(&t->stopped, false, __ATOMIC_SEQ_CST);
+			t->stop_report = false;
+			t->cont_report = true;
+			t->cont_notify = true; /* it tells its parent once it runs */
+			wake_up_process(t);
+		}
+	}
+}
+
+int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	struct sighand_struct *sh = t->sighand;
+	int ret = 0;
+
+	if (!sh) { /* a kernel thread: a mark it acts on at its next check */
+		/* It cannot stop, and what a process ignores by default it ignores too. */
+		if (sig_in(sig, SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK))
+			goto out;
+		__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
+		signal_wake_up(t, true);
+		goto out;
+	}
+	prepare_signal(sig, t);
+	if (sig != SIGKILL && sig_ignored(t, sig))
+		goto out;
+	if (sig < SIGRTMIN) {
+		if (t->sigpending & sigmask(sig))
+			goto out; /* standard signals do not queue: the two are one */
+		sh->info[sig] = *info;
+	} else {
+		struct sigqueue *q = NULL;
+
+		if (sh->nr_queued < MAX_RT_QUEUED)
+			q = kmalloc(sizeof(*q));
+		if (q) {
+			q->info = *info;
+			list_add_tail(&q->list, &sh->rtqueue);
+			sh->nr_queued++;
+		} else if (info->code != SI_USER) {
+			ret = -EAGAIN; /* as Linux: kill() still marks it, sigqueue() fails */
+			goto out;
+		}
+	}
+	__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
+	if (!(t->blocked & sigmask(sig)) || sig == SIGKILL)
+		signal_wake_up(t, sig == SIGKILL);
+out:
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return ret;
+}
+
+void send_sig(int sig, struct task *t)
+{
+	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL};
+
+	send_sig_info(sig, &info, t);
+}
+
+static int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info)
 {
 	unsigned long flags;
 	struct task *t;
@@ -49,10 +280,11 @@ int kill_pgrp(int pgrp, int sig)
 	if (pgrp <= 0)
 		return -ESRCH; /* the kernel's own threads form no group */
 	flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks) {
-		if (t->pgrp == pgrp) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pgrp == pgrp) { /* a zombie too, as Linux: it is still in the group */
 			if (sig)
-				send_sig(sig, t);
+				send_sig_info(sig, info, t);
 			n++;
 		}
 	}
@@ -60,23 +292,39 @@ int kill_pgrp(int pgrp, int sig)
 	return n ? n : -ESRCH;
 }
 
-int kill_pid(int pid, int sig)
+int kill_pgrp(int pgrp, int sig)
+{
+	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL};
+
+	return kill_pgrp_info(pgrp, sig, &info);
+}
+
+static int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t, *target = NULL;
 
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pid == pid) /* dead but not yet joined, it is a zombie: still there */
 			target = t;
 	}
 	if (target && target->pgrp && sig) {
-		list_for_each_entry(t, &task_list, tasks) {
+		list_for_each_entry(t, &task_list, tasks)
+		{
 			if (t->tgid == target->tgid)
-				send_sig(sig, t);
+				send_sig_info(sig, info, t);
 		}
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return target ? 0 : -ESRCH;
+}
+
+int kill_pid(int pid, int sig)
+{
+	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL};
+
+	return kill_pid_info(pid, sig, &info);
 }
 
 void setpgid_task(struct task *t, int pgrp)
@@ -93,7 +341,7 @@ int task_signal_pending(struct task *t)
 {
 	unsigned long pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST);
 
-	return pending ? __builtin_ctzl(pending) : 0;
+	return pending ? __builtin_ctzl(pending) + 1 : 0;
 }
 
 void flush_signals(void)
@@ -101,7 +349,423 @@ void flush_signals(void)
 	__atomic_store_n(&current->sigpending, 0, __ATOMIC_SEQ_CST);
 }
 
+/* A signal that is not blocked: it ends interruptible sleeps. Kernel threads block none. */
 bool signal_pending_current(void)
 {
-	return __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST) != 0;
+	struct task *t = current;
+
+	return (__atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & ~READ_ONCE(t->blocked)) != 0;
+}
+
+void set_current_blocked(sigset_t mask)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	current->blocked = mask & ~SIG_KERNEL_ONLY_MASK;
+	spin_unlock_irqrestore(&sig_lock, flags);
+}
+
+void restore_saved_sigmask(void)
+{
+	struct task *t = current;
+
+	if (t->restore_sigmask) {
+		t->restore_sigmask = false;
+		set_current_blocked(t->saved_sigmask);
+	}
+}
+
+void signal_delivered(int sig, const struct k_sigaction *ka)
+{
+	struct task *t = current;
+	sigset_t mask = t->blocked | ka->mask;
+
+	if (!(ka->flags & SA_NODEFER))
+		mask |= sigmask(sig);
+	t->restore_sigmask = false; /* the frame holds the mask to go back to */
+	set_current_blocked(mask);
+}
+
+/* Takes sig off t's pending set, its siginfo into *info. Called with sig_lock held. */
+static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info, struct sigqueue **freed)
+{
+	struct sighand_struct *sh = t->sighand;
+	bool more = false;
+
+	*freed = NULL;
+	if (sig < SIGRTMIN) {
+		*info = sh->info[sig];
+	} else {
+		struct sigqueue *q;
+
+		memset(info, 0, sizeof(*info));
+		list_for_each_entry(q, &sh->rtqueue, list)
+		{
+			if (q->info.signo != sig)
+				continue;
+			if (*freed) {
+				more = true;
+				break;
+			}
+			*info = q->info;
+			*freed = q;
+		}
+		if (*freed) {
+			list_del(&(*freed)->list);
+			sh->nr_queued--;
+		}
+	}
+	if (info->signo != sig) { /* marked before it had a table, or a queue that overflowed */
+		memset(info, 0, sizeof(*info));
+		info->signo = sig;
+		info->code = SI_KERNEL;
+	}
+	if (!more)
+		__atomic_fetch_and(&t->sigpending, ~sigmask(sig), __ATOMIC_SEQ_CST);
+}
+
+/* The lowest unblocked signal pending, SIGKILL first; 0 if none. */
+static int next_signal(struct task *t)
+{
+	sigset_t avail = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & ~t->blocked;
+
+	if (avail & sigmask(SIGKILL))
+		return SIGKILL;
+	return avail ? __builtin_ctzll(avail) + 1 : 0;
+}
+
+/* The parent's action for SIGCHLD, read under sig_lock; SIG_DFL if it has no table. */
+static struct k_sigaction parent_sigchld(struct task *p)
+{
+	struct k_sigaction ka = {0};
+
+	if (p->sighand)
+		ka = p->sighand->action[SIGCHLD - 1];
+	return ka;
+}
+
+void do_notify_parent_cldstop(struct task *t, int why, int sig)
+{
+	struct task *p = t->parent;
+	struct ksiginfo info = {.signo = SIGCHLD, .code = why, .pid = t->pid, .status = sig};
+
+	wake_up(&t->exit_wait); /* the kernel shell waits there for its job */
+	if (!p)
+		return;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	struct k_sigaction ka = parent_sigchld(p);
+	spin_unlock_irqrestore(&sig_lock, flags);
+	if (!(ka.flags & SA_NOCLDSTOP))
+		send_sig_info(SIGCHLD, &info, p);
+	wake_up(&p->wait_chldexit);
+}
+
+void do_notify_parent(struct task *t, int status)
+{
+	struct task *p = t->parent;
+	int sig = status & WSTOPPED_CODE;
+	struct ksiginfo info = {.signo = SIGCHLD, .pid = t->pid};
+
+	if (!p) {
+		__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
+		return;
+	}
+	/* No core is ever written: a "core" signal's death is reported as a kill, as with ulimit -c 0. */
+	info.code = sig ? CLD_KILLED : CLD_EXITED;
+	info.status = sig ? sig : (status >> 8) & 0xff;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	struct k_sigaction ka = parent_sigchld(p);
+	spin_unlock_irqrestore(&sig_lock, flags);
+	/* As Linux: SIG_IGN or SA_NOCLDWAIT means nobody collects it; it is reaped at once. */
+	t->autoreap = ka.handler == SIG_IGN || (ka.flags & SA_NOCLDWAIT);
+	/* A zombie before the signal: a handler's waitpid(WNOHANG) must find it. */
+	__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
+	if (ka.handler != SIG_IGN)
+		send_sig_info(SIGCHLD, &info, p);
+	wake_up(&p->wait_chldexit);
+}
+
+bool child_report_pending(struct task *c, bool stopped, bool continued)
+{
+	return (stopped && READ_ONCE(c->stop_report)) || (continued && READ_ONCE(c->cont_report));
+}
+
+bool child_report_take(struct task *c, bool stopped, bool continued, int *status)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	bool taken = true;
+
+	if (stopped && c->stop_report) {
+		c->stop_report = false;
+		*status = (c->stop_sig << 8) | WSTOPPED_CODE;
+	} else if (continued && c->cont_report) {
+		c->cont_report = false;
+		*status = WCONTINUED_STATUS;
+	} else {
+		taken = false;
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return taken;
+}
+
+/* Stopped by sig: tell the parent, then sleep until SIGCONT (or SIGKILL) ends the stop. */
+static void do_signal_stop(int sig)
+{
+	struct task *t = current;
+
+	do_notify_parent_cldstop(t, CLD_STOPPED, sig);
+	for (;;) {
+		set_current_state(TASK_STOPPED);
+		if (!__atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST) ||
+		    (__atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & sigmask(SIGKILL)))
+			break;
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+}
+
+int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
+{
+	struct task *t = current;
+
+	for (;;) {
+		struct sigqueue *freed;
+		unsigned long flags;
+		int sig;
+
+		if (t->cont_notify) {
+			t->cont_notify = false;
+			do_notify_parent_cldstop(t, CLD_CONTINUED, SIGCONT);
+		}
+		flags = spin_lock_irqsave(&sig_lock);
+		sig = next_signal(t);
+		if (!sig) {
+			spin_unlock_irqrestore(&sig_lock, flags);
+			return 0;
+		}
+		dequeue_signal(t, sig, info, &freed);
+		*ka = t->sighand->action[sig - 1];
+		if (ka->handler != SIG_DFL && ka->handler != SIG_IGN && (ka->flags & SA_RESETHAND))
+			t->sighand->action[sig - 1].handler = SIG_DFL;
+		bool stop = ka->handler == SIG_DFL && sig_in(sig, SIG_KERNEL_STOP_MASK);
+		if (stop) { /* under the lock, so that a SIGCONT from now on ends it */
+			__atomic_store_n(&t->stopped, true, __ATOMIC_SEQ_CST);
+			t->stop_sig = sig;
+			t->stop_report = true;
+			t->cont_report = false;
+		}
+		spin_unlock_irqrestore(&sig_lock, flags);
+		kfree(freed);
+
+		if (ka->handler == SIG_IGN)
+			continue;
+		if (ka->handler != SIG_DFL)
+			return sig;
+		if (sig_in(sig, SIG_KERNEL_IGNORE_MASK))
+			continue;
+		if (stop) {
+			do_signal_stop(sig);
+			continue;
+		}
+		do_exit(sig); /* terminate, or "core" (no core is written): killed by sig */
+	}
+}
+
+/* The system calls. */
+
+long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
+		      struct k_sigaction __user *oact, size_t sigsetsize)
+{
+	struct task *t = current;
+	struct k_sigaction new, old;
+	unsigned long flags;
+
+	if (sigsetsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (sig < 1 || sig > _NSIG || (act && (sigmask(sig) & SIG_KERNEL_ONLY_MASK)))
+		return -EINVAL;
+	if (act && copy_from_user(&new, act, sizeof(new)))
+		return -EFAULT;
+	if (!t->sighand)
+		return -EINVAL; /* not a program: nothing here ever runs a handler */
+	flags = spin_lock_irqsave(&sig_lock);
+	old = t->sighand->action[sig - 1];
+	if (act) {
+		new.mask &= ~SIG_KERNEL_ONLY_MASK;
+		t->sighand->action[sig - 1] = new;
+		/* POSIX: setting SIG_IGN (or a default of ignore) discards what is pending. */
+		if (new.handler == SIG_IGN ||
+		    (new.handler == SIG_DFL &&sig_in(sig, SIG_KERNEL_IGNORE_MASK))) {
+			struct ksiginfo info;
+			struct sigqueue *q;
+
+			while (t->sigpending & sigmask(sig)) {
+				dequeue_signal(t, sig, &info, &q);
+				kfree(q);
+			}
+		}
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+	if (oact && copy_to_user(oact, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigprocmask(int how, const sigset_t __user *set, sigset_t __user *oset,
+			size_t sigsetsize)
+{
+	struct task *t = current;
+	sigset_t new, old = t->blocked;
+
+	if (sigsetsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (set) {
+		if (copy_from_user(&new, set, sizeof(new)))
+			return -EFAULT;
+		switch (how) {
+		case SIG_BLOCK:
+			new = old | new;
+			break;
+		case SIG_UNBLOCK:
+			new = old & ~new;
+			break;
+		case SIG_SETMASK:
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (oset && copy_to_user(oset, &old, sizeof(old)))
+		return -EFAULT;
+	if (set)
+		set_current_blocked(new); /* one unblocked now is delivered on the way out */
+	return 0;
+}
+
+long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize)
+{
+	struct task *t = current;
+	sigset_t pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & t->blocked;
+
+	if (sigsetsize > SIGSET_SIZE)
+		return -EINVAL;
+	return copy_to_user(uset, &pending, sigsetsize) ? -EFAULT : 0;
+}
+
+/* Sleeps until a signal is pending that is not blocked. */
+static void sleep_until_signal(void)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!signal_pending_current()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	set_current_state(TASK_RUNNING);
+}
+
+/* pause: until a signal's handler has run (then -EINTR), or forever. */
+long sys_pause(void)
+{
+	sleep_until_signal();
+	return -ERESTARTNOHAND;
+}
+
+/*
+ * rt_sigsuspend: the mask replaced until a signal comes; the old one goes back once its handler
+ * returns (the frame holds it, arch/x86_64/signal.c), or at once if no handler runs.
+ */
+long sys_rt_sigsuspend(const sigset_t __user *unewset, size_t sigsetsize)
+{
+	struct task *t = current;
+	sigset_t newset;
+
+	if (sigsetsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&newset, unewset, sizeof(newset)))
+		return -EFAULT;
+	t->saved_sigmask = t->blocked;
+	t->restore_sigmask = true;
+	set_current_blocked(newset);
+	sleep_until_signal();
+	return -ERESTARTNOHAND;
+}
+
+static int check_sig(int sig)
+{
+	return sig < 0 || sig > _NSIG ? -EINVAL : 0;
+}
+
+/* kill: a process (pid > 0), the caller's group (0), every process but the caller (-1), or a
+ * group (< -1). */
+long sys_kill(int pid, int sig)
+{
+	struct task *me = current;
+	struct ksiginfo info = {.signo = sig, .code = SI_USER, .pid = me->tgid};
+	unsigned long flags;
+	struct task *t;
+	int n = 0;
+
+	if (check_sig(sig))
+		return -EINVAL;
+	if (pid > 0)
+		return kill_pid_info(pid, sig, &info);
+	if (pid < -1)
+		return kill_pgrp_info(-pid, sig, &info) < 0 ? -ESRCH : 0;
+	if (pid == 0)
+		return kill_pgrp_info(me->pgrp, sig, &info) < 0 ? -ESRCH : 0;
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pgrp && t->tgid != me->tgid) {
+			if (sig)
+				send_sig_info(sig, &info, t);
+			n++;
+		}
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return n ? 0 : -ESRCH;
+}
+
+/* tgkill and tkill: one thread, by its id (and, for tgkill, its process's). */
+static long do_tkill(int tgid, int pid, int sig)
+{
+	struct ksiginfo info = {.signo = sig, .code = SI_TKILL, .pid = current->tgid};
+	unsigned long flags;
+	struct task *t, *target = NULL;
+	long ret = 0;
+
+	if (pid <= 0 || check_sig(sig))
+		return -EINVAL;
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid == pid && (tgid <= 0 || t->tgid == tgid))
+			target = t;
+	}
+	if (target && target->pgrp && sig)
+		ret = send_sig_info(sig, &info, target);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return target ? ret : -ESRCH;
+}
+
+long sys_tgkill(int tgid, int pid, int sig)
+{
+	if (tgid <= 0)
+		return -EINVAL;
+	return do_tkill(tgid, pid, sig);
+}
+
+long sys_tkill(int pid, int sig)
+{
+	return do_tkill(0, pid, sig);
+}
+
+/*
+ * A signal frame that cannot be written (a stack pointer into nowhere) or read back: the
+ * process dies of SIGSEGV, its handler for it, if any, unused, as Linux's force_sigsegv()
+ * resets it first.
+ */
+void force_sigsegv(void)
+{
+	do_exit(SIGSEGV);
 }

@@ -1,10 +1,13 @@
-/* Signals as far as kernel threads can have them: Ctrl-C, kill and job control (kernel/sched/signal.c). */
+/* Signals: sending, queueing and the system calls around them (kernel/sched/signal.c). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include "lib/list.h"
 
 struct task;
+struct pt_regs;
 
 /*
  * Linux's numbers (asm/signal.h): `kill -9` and an exit status of 128 + 9 mean the same here,
@@ -25,10 +28,94 @@ struct task;
 #define SIGPIPE 13
 #define SIGALRM 14
 #define SIGTERM 15
+#define SIGSTKFLT 16
 #define SIGCHLD 17
 #define SIGCONT 18
 #define SIGSTOP 19
 #define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG 23
+#define SIGXCPU 24
+#define SIGXFSZ 25
+#define SIGVTALRM 26
+#define SIGPROF 27
+#define SIGWINCH 28
+#define SIGIO 29
+#define SIGPWR 30
+#define SIGSYS 31
+#define SIGRTMIN 32 /* the kernel's: the C libraries keep the first two or three for themselves */
+#define _NSIG 64
+
+/* A set of signals as Linux keeps it (sigset_t on x86_64): bit sig - 1 for signal sig. */
+typedef uint64_t sigset_t;
+#define sigmask(sig) (1ULL << ((sig)-1))
+/* Neither caught, blocked nor ignored, whatever a program asks. */
+#define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define SIG_KERNEL_STOP_MASK \
+	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
+
+/* sa_handler's two special values, and sa_flags, as asm/signal-defs.h has them. */
+#define SIG_DFL 0UL
+#define SIG_IGN 1UL
+#define SA_NOCLDSTOP 0x00000001
+#define SA_NOCLDWAIT 0x00000002
+#define SA_SIGINFO 0x00000004
+#define SA_RESTORER 0x04000000
+#define SA_ONSTACK 0x08000000
+#define SA_RESTART 0x10000000
+#define SA_NODEFER 0x40000000
+#define SA_RESETHAND 0x80000000
+
+/* siginfo's si_code values Lucid sends (asm-generic/siginfo.h). */
+#define SI_USER 0 /* kill */
+#define SI_KERNEL 0x80
+#define SI_TKILL (-6) /* tkill, tgkill */
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_DUMPED 3
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+
+/* What rt_sigaction reads and writes: Linux's struct sigaction for x86_64, as the libcs pass it. */
+struct k_sigaction {
+	unsigned long handler;
+	unsigned long flags;
+	unsigned long restorer;
+	sigset_t mask;
+};
+
+/*
+ * What a sent signal carries until it is delivered: the fields of siginfo_t Lucid fills in.
+ * arch/x86_64/signal.c lays it out as the 128 bytes of Linux's siginfo_t.
+ */
+struct ksiginfo {
+	int signo;
+	int code;
+	int pid; /* SI_USER, SI_TKILL, SIGCHLD: the sender, or the child */
+	int status; /* SIGCHLD: the exit code or the signal */
+	unsigned long addr; /* SIGSEGV, SIGBUS, SIGILL, SIGFPE: the faulting address */
+};
+
+/* A real-time signal waiting in its queue: each one sent is delivered, in order. */
+struct sigqueue {
+	struct list_head list;
+	struct ksiginfo info;
+};
+
+/*
+ * A process's signal state, allocated at exec (a kernel thread has none: see signal.c):
+ * the action for each signal, the siginfo of each standard signal pending (one at most), and
+ * the queue of real-time ones.
+ */
+struct sighand_struct {
+	struct k_sigaction action[_NSIG];
+	struct ksiginfo info[SIGRTMIN];
+	struct list_head rtqueue;
+	int nr_queued;
+};
 
 /* The exit status of a command a signal ended, as bash reports it: 128 + the signal number. */
 #define STATUS_SIGNALED(sig) (128 + (sig))
@@ -36,8 +123,10 @@ struct task;
 #define STATUS_SIGPIPE STATUS_SIGNALED(SIGPIPE) /* 141: a pipeline's reader went away */
 
 /* Marks t with sig and wakes it if it sleeps interruptibly. Safe from an interrupt, as are the
- * two below. */
+ * two below. The signal comes from the kernel (SI_KERNEL). */
 void send_sig(int sig, struct task *t);
+/* As send_sig, with what the siginfo says. 0, or -EAGAIN if a real-time queue is full. */
+int send_sig_info(int sig, const struct ksiginfo *info, struct task *t);
 /* sig to every task of process group pgrp (a job). Returns how many, or -ESRCH if none. */
 int kill_pgrp(int pgrp, int sig);
 /*
@@ -57,5 +146,48 @@ int task_signal_pending(struct task *t);
 /* Forgets the signals current was sent (the shell, after a Ctrl-C ended its own wait). */
 void flush_signals(void);
 /* bool signal_pending_current(void) is declared in kernel/sched/wait.h, which tests it. */
+
+/* /proc/PID/status's SigIgn and SigCgt: the signals t's actions ignore, and those it handles. */
+void task_sigactions(struct task *t, sigset_t *ignored, sigset_t *caught);
+/* Whether t has a handler for sig that it does not block: a fault's signal then runs it. */
+bool sig_handled(struct task *t, int sig);
+/* Takes t's signal table away (exit), so that signals sent from now on only mark it. */
+struct sighand_struct *detach_sighand(struct task *t);
+/* A process's signal table: a fresh one (exec), a copy (fork), and exec's reset of it. */
+struct sighand_struct *sighand_alloc(void);
+struct sighand_struct *sighand_dup(const struct sighand_struct *old);
+void sighand_free(struct sighand_struct *sh);
+void flush_signal_handlers(struct task *t);
+/*
+ * fresh becomes t's table (fork, and exec of a kernel thread); if t had one (exec from a
+ * program), that one stays, minus its handlers, and fresh is freed.
+ */
+void attach_sighand(struct task *t, struct sighand_struct *fresh);
+
+/*
+ * The next signal current should act on, taken off its pending set, with its siginfo: 0 if none.
+ * Default actions are taken here (a stop stops, a fatal one exits, an ignored one is dropped),
+ * so what it returns has a handler; *ka is a copy of the action, already reset if SA_RESETHAND.
+ */
+int get_signal(struct ksiginfo *info, struct k_sigaction *ka);
+/* current's mask after a handler for sig starts (sa_mask, and sig itself unless SA_NODEFER). */
+void signal_delivered(int sig, const struct k_sigaction *ka);
+/* Sets current's mask; SIGKILL and SIGSTOP stay unblocked. */
+void set_current_blocked(sigset_t mask);
+/* rt_sigsuspend's and pselect's mask ends: the one before, unless a handler's frame took it. */
+void restore_saved_sigmask(void);
+/* Dies as Linux's force_sigsegv: a signal frame could not be written or read back. */
+void __attribute__((noreturn)) force_sigsegv(void);
+/* SIGCHLD and the wait4 bookkeeping for a stop (CLD_STOPPED) or a continue (CLD_CONTINUED). */
+void do_notify_parent_cldstop(struct task *t, int why, int sig);
+/* wait4: has child c a stop (WUNTRACED) or continue (WCONTINUED) not yet reported? */
+bool child_report_pending(struct task *c, bool stopped, bool continued);
+/* The same, taken: *status is wait4's word for it ((sig << 8) | 0x7f, or 0xffff). */
+bool child_report_take(struct task *c, bool stopped, bool continued, int *status);
+/*
+ * At exit, its files closed: t becomes a zombie wait4 can collect (t->zombie), and its parent
+ * gets SIGCHLD, CLD_EXITED or CLD_KILLED; t->autoreap if the parent will never wait for it.
+ */
+void do_notify_parent(struct task *t, int status);
 
 #endif

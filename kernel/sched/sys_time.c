@@ -96,11 +96,15 @@ long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 }
 
 /*
- * Sleeps until the clock reads end (ns), or Ctrl-C: then -EINTR and, for a relative sleep,
- * the time left in rem, as Linux (the shell then ends the program on its way out).
+ * Sleeps until the clock reads end (ns), or a signal: then, for a relative sleep, the time left
+ * in rem, as Linux. A program's sleep returns -ERESTART_RESTARTBLOCK: -EINTR if a handler runs,
+ * otherwise (a stop and SIGCONT) restart_syscall sleeps on to the same end; an absolute one
+ * just starts again (-ERESTARTNOHAND). A kernel command's sleep ends with -EINTR.
  */
-static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem)
+static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int clock,
+			 bool abs)
 {
+	struct task *t = current;
 	uint64_t now;
 
 	while ((now = ktime_get_ns()) < end) {
@@ -111,7 +115,14 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem)
 
 			if (rem && copy_to_user(rem, &ts, sizeof(ts)))
 				return -EFAULT;
-			return -EINTR;
+			if (!t->sighand)
+				return -EINTR;
+			if (abs)
+				return -ERESTARTNOHAND;
+			t->restart_end = end;
+			t->restart_rmtp = rem;
+			t->restart_clock = clock;
+			return -ERESTART_RESTARTBLOCK;
 		}
 		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_timeout((long)((end - now) / NSEC_PER_MSEC) + 1); /* ms, rounded up */
@@ -150,13 +161,30 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 	err = get_timespec(rqtp, &ns);
 	if (err)
 		return err;
+	/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
 	if (flags & TIMER_ABSTIME) {
-		/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
 		if (which_clock == CLOCK_REALTIME && ns != KTIME_MAX)
 			ns = ns > realtime_at_boot_ns ? ns - realtime_at_boot_ns : 0;
-		return do_nanosleep(ns, NULL);
+		return do_nanosleep(ns, NULL, which_clock, true);
 	}
-	return do_nanosleep(ns > KTIME_MAX - now ? KTIME_MAX : now + ns, rmtp);
+	now = ktime_get_ns(); /* a relative sleep is the same length on every clock */
+	return do_nanosleep(ns > KTIME_MAX - now ? KTIME_MAX : now + ns, rmtp, which_clock, false);
+}
+
+/*
+ * restart_syscall: what an interrupted call left in the task's restart block, resumed. Only
+ * nanosleep leaves one: it sleeps on to the end it had (on every clock, a ktime_get_ns()
+ * reading: see sys_clock_nanosleep).
+ */
+long sys_restart_syscall(void)
+{
+	struct task *t = current;
+	uint64_t end = t->restart_end;
+
+	if (!end)
+		return -EINTR; /* nothing to resume: Linux's do_no_restart_syscall() */
+	t->restart_end = 0;
+	return do_nanosleep(end, t->restart_rmtp, t->restart_clock, false);
 }
 
 long sys_nanosleep(const struct __kernel_timespec __user *rqtp,

@@ -65,6 +65,7 @@ static DEFINE_SPINLOCK(fg_lock);
 static struct task *fg_shell;
 static int fg_pgrp; /* 0: no job in the foreground */
 static bool fg_interrupted; /* Ctrl-C since the line began */
+static bool fg_caught; /* and a program caught it: its status stands (shell's thread only) */
 
 /* Called by the console's interrupt for a Ctrl-C while the shell runs a line. */
 static void sh_interrupt(void)
@@ -92,6 +93,7 @@ static void line_begin(void)
 	fg_shell = current;
 	fg_pgrp = 0;
 	fg_interrupted = false;
+	fg_caught = false;
 	spin_unlock_irqrestore(&fg_lock, flags);
 	console_set_intr(sh_interrupt);
 }
@@ -130,21 +132,45 @@ void sh_foreground_begin(int pgrp)
 		kill_pgrp(pgrp, SIGINT);
 }
 
-int sh_foreground_wait(struct task **tasks, int n)
+/* Exited, or stopped by a signal (a program: kernel/sched/signal.c wakes exit_wait then too). */
+static bool task_settled(struct task *t)
+{
+	return READ_ONCE(t->state) == TASK_DEAD || READ_ONCE(t->stopped);
+}
+
+int sh_foreground_wait(struct task **tasks, int n, bool *stopped)
 {
 	unsigned long flags;
-	int status = 1;
+	int status = 1, stop_sig = 0;
+	bool settled;
 
-	/* Every one exits before Ctrl-C stops going to the group: a later one must hear it too. */
-	for (int i = 0; i < n; i++)
-		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
+	/*
+	 * Every one exits (or stops) before Ctrl-C stops going to the group: a later one must
+	 * hear it too. A task continued meanwhile from elsewhere is waited for again.
+	 */
+	do {
+		for (int i = 0; i < n; i++)
+			wait_event(&tasks[i]->exit_wait, task_settled(tasks[i]));
+		settled = true;
+		for (int i = 0; i < n; i++)
+			settled &= task_settled(tasks[i]);
+	} while (!settled);
 	flags = spin_lock_irqsave(&fg_lock);
 	fg_pgrp = 0;
 	spin_unlock_irqrestore(&fg_lock, flags);
 	for (int i = 0; i < n; i++)
+		if (READ_ONCE(tasks[i]->state) != TASK_DEAD)
+			stop_sig = READ_ONCE(tasks[i]->stop_sig);
+	*stopped = stop_sig != 0;
+	if (stop_sig) /* bash: a job stopped in the foreground goes to the table, $? 128 + sig */
+		return STATUS_SIGNALED(stop_sig);
+	/* A program that caught the Ctrl-C and exited says its own status (its handler ran). */
+	bool own_status = tasks[n - 1]->execed && !tasks[n - 1]->exit_signal;
+	for (int i = 0; i < n; i++)
 		status = kthread_join(tasks[i]);
 	/* Even if the last one saw end of file first, as bash reports a job Ctrl-C ended. */
-	return line_interrupted() ? STATUS_SIGINT : status;
+	fg_caught = own_status;
+	return line_interrupted() && !own_status ? STATUS_SIGINT : status;
 }
 
 /* Opens r's file (or copies r's fd) onto fd r->fd. Prints bash's message on failure. */
@@ -353,24 +379,6 @@ static int create_pipeline(const struct sh_pipeline *p, struct stage *stages, st
 	return created;
 }
 
-static int run_pipeline(const struct sh_pipeline *p)
-{
-	struct stage stages[SH_MAX_CMDS];
-	struct task *tasks[SH_MAX_CMDS];
-	int pipe_fds[2 * (SH_MAX_CMDS - 1)], n = p->ncmds, created, status;
-
-	if (n == 1 && is_builtin(&p->cmds[0]))
-		return run_builtin(&p->cmds[0]);
-	created = create_pipeline(p, stages, tasks, pipe_fds);
-	if (!created)
-		return 1;
-	sh_foreground_begin(tasks[0]->pgrp);
-	for (int i = 0; i < created; i++)
-		wake_up_new_task(tasks[i]);
-	status = sh_foreground_wait(tasks, created);
-	return created == n || status == STATUS_SIGINT ? status : 1;
-}
-
 /*
  * A background pipeline outlives the line it was typed on: its threads read their argv and
  * redirections from the parsed line, so the job holds a reference to it.
@@ -475,6 +483,50 @@ static int run_background(const struct sh_pipeline *p, struct line_ref *lr)
 	return 0; /* bash: starting a job succeeds */
 }
 
+/*
+ * A pipeline in the foreground. Its storage is a job's from the start: if it stops (a program's
+ * SIGSTOP or SIGTSTP), it goes to the job table, as bash's does, and outlives the line.
+ */
+static int run_pipeline(const struct sh_pipeline *p, struct line_ref *lr)
+{
+	struct bg_pipeline *bg;
+	int n = p->ncmds, created, status;
+	bool stopped;
+
+	if (n == 1 && is_builtin(&p->cmds[0]))
+		return run_builtin(&p->cmds[0]);
+	bg = kzalloc(sizeof(*bg));
+	if (!bg) {
+		dprintf(STDERR_FILENO, "sh: %s\n", errno_text(ENOMEM));
+		return 1;
+	}
+	bg->lr = lr;
+	lr->refs++;
+	created = create_pipeline(p, bg->stages, bg->tasks, bg->pipe_fds);
+	if (!created) {
+		bg_release(&bg->job);
+		return 1;
+	}
+	bg->job = (struct sh_job){.ntasks = created,
+				  .tasks = bg->tasks,
+				  .pgrp = bg->tasks[0]->pgrp,
+				  .release = bg_release};
+	job_text(p, bg->job.text, sizeof(bg->job.text));
+	sh_foreground_begin(bg->job.pgrp);
+	for (int i = 0; i < created; i++)
+		wake_up_new_task(bg->tasks[i]);
+	status = sh_foreground_wait(bg->tasks, created, &stopped);
+	while (stopped && sh_job_stop(&bg->job)) { /* no room to keep it: it goes */
+		dprintf(STDERR_FILENO, "sh: too many jobs (max %d)\n", SH_JOBS_MAX);
+		kill_pgrp(bg->job.pgrp, SIGKILL);
+		status = sh_foreground_wait(bg->tasks, created, &stopped);
+	}
+	if (stopped)
+		return status; /* the job table has it now */
+	bg_release(&bg->job);
+	return created == n || status == STATUS_SIGINT ? status : 1;
+}
+
 int sh_run_line(const char *text, int status)
 {
 	struct line_ref *lr = kzalloc(sizeof(*lr));
@@ -500,9 +552,9 @@ int sh_run_line(const char *text, int status)
 			status = 1;
 			continue;
 		}
-		status = p->background ? run_background(p, lr) : run_pipeline(p);
+		status = p->background ? run_background(p, lr) : run_pipeline(p, lr);
 	}
-	if (line_end())
+	if (line_end() && !fg_caught)
 		status = STATUS_SIGINT; /* as bash after a Ctrl-C, whatever ran last */
 	line_put(lr);
 	return status;

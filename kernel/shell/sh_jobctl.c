@@ -2,18 +2,21 @@
  * Job control: kill, fg and bg, with bash's meanings, messages and statuses.
  *
  * `kill %N` sends a signal to the job's process group, `kill PID` to one command and the
- * threads it started, `kill -- -PGID` to a group (kernel/sched/signal.c). Kernel threads cannot be
- * stopped from outside, so every signal ends a command as Ctrl-C does: the command is marked,
- * gives up at its next check (a blocking read, an interruptible sleep, its next write, its
- * loop's test) and reports 128 + the signal; SIGKILL is no more forceful than SIGTERM. On
- * Linux a killed process is gone before the shell reads its next line, and scripts count on
- * it (`kill %1; echo function > current_tracer` once `cat trace_pipe &` let go of the
- * tracer): so kill waits, a moment at most, for the jobs it signalled to end.
+ * threads it started, `kill -- -PGID` to a group (kernel/sched/signal.c). A program acts on it
+ * as on Linux: its handler, or the default action (docs/design/signals.md), a stop included.
+ * The shell's own commands are kernel threads, which cannot be stopped: a stop signal, and what
+ * a process ignores by default, do nothing to them, and any other ends a command as Ctrl-C
+ * does: the command is marked, gives up at its next check (a blocking read, an interruptible
+ * sleep, its next write, its loop's test) and reports 128 + the signal; SIGKILL is no more
+ * forceful than SIGTERM. On Linux a killed process is gone before the shell reads its next
+ * line, and scripts count on it (`kill %1; echo function > current_tracer` once `cat
+ * trace_pipe &` let go of the tracer): so kill waits, a moment at most, for the jobs it
+ * signalled to end (or, for a stop signal, to stop).
  *
  * fg waits for a background job as for a pipeline typed in the foreground: Ctrl-C now goes to
- * its process group. With no Ctrl-Z there are no stopped jobs, so bg only ever finds a job
- * already running, and says so as bash does. A job keeps the stdin it started with
- * (/dev/null): fg does not give it the console.
+ * its process group, and a stopped one is continued (SIGCONT) first. bg continues a stopped job
+ * and prints it as bash does ("[1]+ cmd &"), or says a running one already runs. A job keeps
+ * the stdin it started with (/dev/null): fg does not give it the console.
  */
 #include "kernel/shell/sh_jobs.h"
 #include "kernel/sched/sched.h"
@@ -27,46 +30,73 @@
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 #include "lib/string.h"
+#include "lib/printf.h"
 
 #define KILL_SETTLE_MS 500 /* how long kill waits for the jobs it signalled to end */
 #define KILL_SETTLE_MAX 32 /* tasks it waits for: beyond, the next prompt reports them */
 #define STATUS_USAGE 2 /* bash's status for a builtin used wrongly */
 #define NO_SIGNAL (-1)
+/* Signals after which kill does not wait for the jobs to end: they continue, or do nothing. */
+#define NOT_FATAL_MASK (sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGURG) | sigmask(SIGWINCH))
 
-/* The signals kill can send: those a kernel thread can act on. */
-static const struct {
-	int sig;
-	const char *name; /* without "SIG", as `kill -l 15` prints it */
-} signals[] = {
-	{SIGINT, "INT"},
-	{SIGKILL, "KILL"},
-	{SIGTERM, "TERM"},
+/* The standard signals by number, without "SIG", as `kill -l 15` prints them. */
+static const char *const signal_names[SIGRTMIN] = {
+	[SIGHUP] = "HUP",   [SIGINT] = "INT",	    [SIGQUIT] = "QUIT", [SIGILL] = "ILL",
+	[SIGTRAP] = "TRAP", [SIGABRT] = "ABRT",	    [SIGBUS] = "BUS",	[SIGFPE] = "FPE",
+	[SIGKILL] = "KILL", [SIGUSR1] = "USR1",	    [SIGSEGV] = "SEGV", [SIGUSR2] = "USR2",
+	[SIGPIPE] = "PIPE", [SIGALRM] = "ALRM",	    [SIGTERM] = "TERM", [SIGSTKFLT] = "STKFLT",
+	[SIGCHLD] = "CHLD", [SIGCONT] = "CONT",	    [SIGSTOP] = "STOP", [SIGTSTP] = "TSTP",
+	[SIGTTIN] = "TTIN", [SIGTTOU] = "TTOU",	    [SIGURG] = "URG",	[SIGXCPU] = "XCPU",
+	[SIGXFSZ] = "XFSZ", [SIGVTALRM] = "VTALRM", [SIGPROF] = "PROF", [SIGWINCH] = "WINCH",
+	[SIGIO] = "IO",	    [SIGPWR] = "PWR",	    [SIGSYS] = "SYS",
 };
 
-/* The name of a signal kill can send ("TERM"), or NULL. */
-static const char *signal_name(int sig)
+/*
+ * The real-time signals as bash names them: glibc keeps 32 and 33 for itself, so they have no
+ * name; 34 is RTMIN, up to RTMIN+15, then RTMAX-14 down to RTMAX (64).
+ */
+#define BASH_SIGRTMIN 34
+#define RT_HALF 15 /* RTMIN+1..RTMIN+15, then RTMAX-14..RTMAX-1 */
+
+/* The name of a signal kill can send ("TERM", "RTMIN+2"), in buf; NULL if it has none. */
+static const char *signal_name(int sig, char *buf, size_t size)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(signals); i++)
-		if (signals[i].sig == sig)
-			return signals[i].name;
-	return NULL;
+	if (sig > 0 && sig < SIGRTMIN)
+		return signal_names[sig];
+	if (sig < BASH_SIGRTMIN || sig > _NSIG)
+		return NULL;
+	if (sig == BASH_SIGRTMIN)
+		return "RTMIN";
+	if (sig == _NSIG)
+		return "RTMAX";
+	if (sig - BASH_SIGRTMIN <= RT_HALF)
+		snprintf(buf, size, "RTMIN+%d", sig - BASH_SIGRTMIN);
+	else
+		snprintf(buf, size, "RTMAX-%d", _NSIG - sig);
+	return buf;
 }
 
-/* "TERM", "SIGTERM", "term" or "15" to 15; 0 is the null signal (`kill -0`: does it exist?). */
+#define SIGNAME_LEN 16
+
+/* "TERM", "SIGTERM", "term", "RTMIN+2" or "15" to 15; 0 is the null signal (`kill -0`). */
 static int decode_signal(const char *spec)
 {
+	char buf[SIGNAME_LEN];
 	unsigned int n;
 
 	if (isdigit((unsigned char)*spec)) {
-		if (kstrtouint(spec, 10, &n) || (n && !signal_name((int)n)))
+		if (kstrtouint(spec, 10, &n) || (n && !signal_name((int)n, buf, sizeof(buf))))
 			return NO_SIGNAL;
 		return (int)n;
 	}
 	if (!strncasecmp(spec, "SIG", 3))
 		spec += 3;
-	for (size_t i = 0; i < ARRAY_SIZE(signals); i++)
-		if (!strcasecmp(spec, signals[i].name))
-			return signals[i].sig;
+	for (int sig = 1; sig <= _NSIG; sig++) {
+		const char *name = signal_name(sig, buf, sizeof(buf));
+
+		if (name && !strcasecmp(spec, name))
+			return sig;
+	}
 	return NO_SIGNAL;
 }
 
@@ -84,15 +114,32 @@ static int kill_usage(void)
 	return STATUS_USAGE;
 }
 
+#define KILL_LIST_COLUMNS 5 /* bash's `kill -l`: five signals a line, tab-separated */
+
 /* kill -l [SIG...]: the names for numbers (an exit status 128 + N too), numbers for names. */
 static int kill_list(int argc, char **argv)
 {
+	char buf[SIGNAME_LEN];
 	int status = 0;
 
 	if (argc == 0) {
-		for (size_t i = 0; i < ARRAY_SIZE(signals); i++)
-			printf("%2d) SIG%s\t", signals[i].sig, signals[i].name);
-		printf("\n");
+		int column = 0;
+
+		for (int sig = 1; sig <= _NSIG; sig++) {
+			const char *name = signal_name(sig, buf, sizeof(buf));
+
+			if (!name)
+				continue;
+			printf("%2d) SIG%s", sig, name);
+			if (++column < KILL_LIST_COLUMNS) {
+				printf("\t");
+			} else {
+				printf("\n");
+				column = 0;
+			}
+		}
+		if (column)
+			printf("\n");
 		return 0;
 	}
 	for (int i = 0; i < argc; i++) {
@@ -102,8 +149,8 @@ static int kill_list(int argc, char **argv)
 		if (!kstrtouint(argv[i], 10, &n)) {
 			if (n > STATUS_SIGNALED(0)) /* bash: `kill -l $?` names what ended a job */
 				n -= STATUS_SIGNALED(0);
-			if (signal_name((int)n)) {
-				printf("%s\n", signal_name((int)n));
+			if (signal_name((int)n, buf, sizeof(buf))) {
+				printf("%s\n", signal_name((int)n, buf, sizeof(buf)));
 				continue;
 			}
 		} else if ((sig = decode_signal(argv[i])) > 0) {
@@ -146,13 +193,24 @@ static void add_target(struct kill_targets *kt, struct task *t)
 		kt->tasks[kt->n++] = t;
 }
 
-/* Gives the tasks just signalled a moment to end, so the next line finds them gone. */
-static void kill_settle(const struct kill_targets *kt)
+/* Whether t has done what sig asks of it: ended, or, for a stop signal, stopped. */
+static bool settled(struct task *t, int sig)
+{
+	if (READ_ONCE(t->state) == TASK_DEAD)
+		return true;
+	return (sigmask(sig) & SIG_KERNEL_STOP_MASK) && READ_ONCE(t->stopped);
+}
+
+/*
+ * Gives the tasks just signalled a moment to end (or stop), so the next line finds them gone
+ * (or `jobs` says Stopped).
+ */
+static void kill_settle(const struct kill_targets *kt, int sig)
 {
 	uint64_t deadline = ktime_get_ns() + KILL_SETTLE_MS * NSEC_PER_MSEC;
 
 	for (int i = 0; i < kt->n; i++)
-		while (READ_ONCE(kt->tasks[i]->state) != TASK_DEAD && ktime_get_ns() < deadline)
+		while (!settled(kt->tasks[i], sig) && ktime_get_ns() < deadline)
 			msleep(1);
 }
 
@@ -168,6 +226,9 @@ static int kill_one(const char *arg, int sig, struct kill_targets *kt)
 			return no_such_job("kill", arg, err);
 		/* Its tasks are joined only once it is reaped: the group still has them. */
 		kill_pgrp(job->pgrp, sig);
+		/* As bash: a stopped job would only hold these pending, so it is woken to die. */
+		if ((sig == SIGTERM || sig == SIGHUP) && sh_job_stopped(job))
+			kill_pgrp(job->pgrp, SIGCONT);
 		for (int i = 0; sig && i < job->ntasks; i++)
 			add_target(kt, job->tasks[i]);
 	} else if (parse_pid(arg, &pid)) {
@@ -226,7 +287,8 @@ static int cmd_kill(int argc, char **argv)
 		return kill_usage();
 	for (; i < argc; i++)
 		ok += !kill_one(argv[i], sig, &kt);
-	kill_settle(&kt);
+	if (sig && !(sigmask(sig) & NOT_FATAL_MASK))
+		kill_settle(&kt, sig);
 	return ok ? 0 : 1;
 }
 SHELL_BUILTIN("kill", "kill [-s SIG | -SIG] PID|%N...: end a job or command (INT, TERM, KILL)",
@@ -238,6 +300,7 @@ static int cmd_fg(int argc, char **argv)
 	const char *spec = argc > 1 ? argv[1] : NULL;
 	struct sh_job *job;
 	int err, status;
+	bool stopped;
 
 	if (!sh_job_control()) {
 		dprintf(STDERR_FILENO, "sh: fg: no job control\n");
@@ -252,7 +315,13 @@ static int cmd_fg(int argc, char **argv)
 	}
 	printf("%s\n", job->text); /* bash shows what it brings back */
 	sh_foreground_begin(job->pgrp);
-	status = sh_foreground_wait(job->tasks, job->ntasks);
+	if (sh_job_stopped(job))
+		kill_pgrp(job->pgrp, SIGCONT);
+	status = sh_foreground_wait(job->tasks, job->ntasks, &stopped);
+	if (stopped) {
+		sh_job_stop(job); /* stopped again: it stays in the table */
+		return status;
+	}
 	sh_job_forget(job);
 	return status;
 }
@@ -277,6 +346,10 @@ static int cmd_bg(int argc, char **argv)
 		} else if (sh_job_done(job)) {
 			dprintf(STDERR_FILENO, "sh: bg: job has terminated\n");
 			status = 1;
+		} else if (sh_job_stopped(job)) { /* it goes on where it stopped */
+			kill_pgrp(job->pgrp, SIGCONT);
+			printf("[%d]%c %s &\n", job->id, sh_job_is_current(job) ? '+' : ' ',
+			       job->text);
 		} else {
 			dprintf(STDERR_FILENO, "sh: bg: job %d already in background\n", job->id);
 		}

@@ -4,7 +4,9 @@
  * A pipeline ended by '&' is started like any other (kernel/shell/sh_exec.c), but the shell does not
  * wait for it: it goes into a small table here and the prompt comes back at once. Before each
  * prompt the shell reaps the jobs whose threads have all exited: it joins them and reports
- * "[1]+  Done    cmd", "Exit N" or the signal that ended it ("Terminated"), as bash does.
+ * "[1]+  Done    cmd", "Exit N" or the signal that ended it ("Terminated"), as bash does. A
+ * job whose programs all stopped (kernel/sched/signal.c) is "Stopped" until fg or bg continues
+ * it; one that stops in the foreground comes here too (sh_job_stop).
  * `jobs` lists the table; `wait` blocks until every job (or the ones named) has ended; Ctrl-C
  * stops the waiting, not the jobs. fg, bg and kill (kernel/shell/sh_jobctl.c) find jobs here.
  *
@@ -50,28 +52,81 @@ static struct sh_job *current_job(void)
 	return best;
 }
 
+bool sh_job_is_current(const struct sh_job *job)
+{
+	return job == current_job();
+}
+
 /* bash's "[1]+  Done                    sleep 1": the state padded to 24 columns. */
 static void report(const struct sh_job *job, const char *state)
 {
 	printf("[%d]%c  %-24s%s\n", job->id, job == current_job() ? '+' : ' ', state, job->text);
 }
 
-/* How bash names the signal that ended a job (its strsignal() text). */
+/* How bash names the signal that ended a job (glibc's strsignal() text). */
 static const char *signal_state(int sig)
 {
+	static const char *const text[SIGRTMIN] = {
+		[SIGHUP] = "Hangup",
+		[SIGINT] = "Interrupt",
+		[SIGQUIT] = "Quit",
+		[SIGILL] = "Illegal instruction",
+		[SIGTRAP] = "Trace/breakpoint trap",
+		[SIGABRT] = "Aborted",
+		[SIGBUS] = "Bus error",
+		[SIGFPE] = "Floating point exception",
+		[SIGKILL] = "Killed",
+		[SIGUSR1] = "User defined signal 1",
+		[SIGSEGV] = "Segmentation fault",
+		[SIGUSR2] = "User defined signal 2",
+		[SIGPIPE] = "Broken pipe",
+		[SIGALRM] = "Alarm clock",
+		[SIGTERM] = "Terminated",
+		[SIGSTKFLT] = "Stack fault",
+		[SIGXCPU] = "CPU time limit exceeded",
+		[SIGXFSZ] = "File size limit exceeded",
+		[SIGVTALRM] = "Virtual timer expired",
+		[SIGPROF] = "Profiling timer expired",
+		[SIGIO] = "I/O possible",
+		[SIGPWR] = "Power failure",
+		[SIGSYS] = "Bad system call",
+	};
+
+	return sig > 0 && sig < SIGRTMIN && text[sig] ? text[sig] : "Signalled";
+}
+
+/* bash's words for a stopped job: SIGTSTP's plain "Stopped", the others' with a reason. */
+static const char *stop_state(int sig)
+{
 	switch (sig) {
-	case SIGINT:
-		return "Interrupt";
-	case SIGKILL:
-		return "Killed";
-	case SIGTERM:
-		return "Terminated";
+	case SIGSTOP:
+		return "Stopped (signal)";
+	case SIGTTIN:
+		return "Stopped (tty input)";
+	case SIGTTOU:
+		return "Stopped (tty output)";
 	default:
-		return "Signalled";
+		return "Stopped";
 	}
 }
 
-int sh_job_add(struct sh_job *job)
+int sh_job_stopped(const struct sh_job *job)
+{
+	int sig = 0;
+
+	for (int i = 0; i < job->ntasks; i++) {
+		struct task *t = job->tasks[i];
+
+		if (READ_ONCE(t->state) == TASK_DEAD)
+			continue;
+		if (!READ_ONCE(t->stopped))
+			return 0;
+		sig = READ_ONCE(t->stop_sig);
+	}
+	return sig;
+}
+
+static int job_insert(struct sh_job *job)
 {
 	int slot, id = 1;
 
@@ -85,7 +140,29 @@ int sh_job_add(struct sh_job *job)
 	job->id = id;
 	last_id = id;
 	jobs[slot] = job;
-	printf("[%d] %d\n", id, job->tasks[job->ntasks - 1]->pid);
+	return 0;
+}
+
+int sh_job_add(struct sh_job *job)
+{
+	int err = job_insert(job);
+
+	if (!err)
+		printf("[%d] %d\n", job->id, job->tasks[job->ntasks - 1]->pid);
+	return err;
+}
+
+int sh_job_stop(struct sh_job *job)
+{
+	bool known = false;
+
+	for (int slot = 0; slot < SH_JOBS_MAX; slot++)
+		known |= jobs[slot] == job;
+	if (!known && job_insert(job))
+		return -EAGAIN;
+	last_id = job->id; /* the stopped job becomes the current one, as in bash */
+	printf("\n");
+	report(job, stop_state(sh_job_stopped(job)));
 	return 0;
 }
 
@@ -183,6 +260,16 @@ struct sh_job *sh_job_find_pid(int pid)
 	return NULL;
 }
 
+static const char *job_state(const struct sh_job *job)
+{
+	int sig;
+
+	if (sh_job_done(job))
+		return "Done";
+	sig = sh_job_stopped(job);
+	return sig ? stop_state(sig) : "Running";
+}
+
 static int cmd_jobs(int argc, char **argv)
 {
 	(void)argc;
@@ -190,7 +277,7 @@ static int cmd_jobs(int argc, char **argv)
 	for (int id = 1; id <= last_id; id++)
 		for (int slot = 0; slot < SH_JOBS_MAX; slot++)
 			if (jobs[slot] && jobs[slot]->id == id)
-				report(jobs[slot], sh_job_done(jobs[slot]) ? "Done" : "Running");
+				report(jobs[slot], job_state(jobs[slot]));
 	return 0;
 }
 SHELL_BUILTIN("jobs", "jobs: list the background jobs", cmd_jobs);

@@ -40,6 +40,13 @@ bool sh_job_control(void);
 struct sh_job *sh_job_find_pid(int pid);
 /* Whether every task of job has exited. */
 bool sh_job_done(const struct sh_job *job);
+/* Whether job is bash's current one, marked '+'. */
+bool sh_job_is_current(const struct sh_job *job);
+/* The signal that stopped job (every task stopped or exited, one stopped), or 0. */
+int sh_job_stopped(const struct sh_job *job);
+/* A foreground job stopped: into the table if not there yet, with bash's "[1]+  Stopped"
+ * line. -EAGAIN (nothing taken) when the table is full. */
+int sh_job_stop(struct sh_job *job);
 /* Takes an ended job out of the table: joins it, returns its status (128 + a signal that
  * killed it), and prints bash's notice ("[1]+  Terminated    cmd") if report is set. */
 int sh_job_finish(struct sh_job *job, bool report);
@@ -48,8 +55,12 @@ void sh_job_forget(struct sh_job *job);
 
 /* Ctrl-C goes to process group pgrp until sh_foreground_wait() returns (kernel/shell/sh_exec.c). */
 void sh_foreground_begin(int pgrp);
-/* Waits for the tasks of the foreground job and joins them. Their status: the last one's, or
- * 130 if Ctrl-C was pressed during the line (the shell prints "^C" when the line ends). */
-int sh_foreground_wait(struct task **tasks, int n);
+/*
+ * Waits for the tasks of the foreground job and joins them. Their status: the last one's, or
+ * 130 if Ctrl-C was pressed during the line (the shell prints "^C" when the line ends). If the
+ * job stops instead (a program's SIGSTOP or SIGTSTP), *stopped is set, nothing is joined, and
+ * the status is 128 + the stop signal, as bash's.
+ */
+int sh_foreground_wait(struct task **tasks, int n, bool *stopped);
 
 #endif

@@ -199,8 +199,13 @@ def test_kill_pid_ends_one_command(lucid):
     assert lucid.run("kill %1") == "[1]+  Terminated              sleep 100 | cat\n"
     # One worker of run_test ends the whole command: its workers are one thread group.
     job_pid(lucid.run("run_test -t 8 -r 100000 > /dev/null &"))
-    ps = lucid.run("ps")
-    worker = [line.split()[0] for line in ps.splitlines() if line.endswith("run_test/3")]
+    deadline = time.monotonic() + 30  # run_test starts its workers a moment after the prompt
+    while True:
+        ps = lucid.run("ps")
+        worker = [line.split()[0] for line in ps.splitlines() if line.endswith("run_test/3")]
+        if worker or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert worker, ps
     out = lucid.run("kill -KILL %s; wait %%1; echo $?" % worker[0], timeout=60)
     assert out == "[1]+  Killed                  run_test -t 8 -r 100000 > /dev/null\n137\n"

@@ -19,6 +19,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/mm.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -28,7 +29,6 @@
 #define PROC_CMDLINE_MAX PAGE_SIZE /* argv bytes shown: enough for any command Lucid runs */
 #define PROC_MAPS_MAX 256 /* lines in maps: an area each; more are left out */
 #define PF_KTHREAD 0x00200000 /* Linux's task flag for a kernel thread, shown in stat */
-#define SIGCHLD 17
 #define RLIM_INFINITY (~0UL)
 #define NICE_0_PRIO 100 /* stat's priority field is prio - 100, as Linux */
 #define SELF_NAME "self"
@@ -41,6 +41,7 @@ struct proc_task {
 	char comm[TASK_COMM_LEN];
 	bool kthread;
 	uint64_t nr_switches, sigpending, blocked, cpus_allowed;
+	uint64_t sigignore, sigcatch; /* the signals its actions ignore, and those it handles */
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
 	unsigned long rss; /* pages mapped */
 	unsigned long vsize; /* bytes in its areas (maps's lines) */
@@ -67,6 +68,8 @@ static const char *state_name(char state)
 		return "S (sleeping)";
 	case 'D':
 		return "D (disk sleep)";
+	case 'T':
+		return "T (stopped)";
 	default:
 		return "Z (zombie)";
 	}
@@ -189,6 +192,7 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->nr_switches = t->nr_switches;
 	pt->sigpending = t->sigpending;
 	pt->blocked = t->blocked;
+	task_sigactions(t, &pt->sigignore, &pt->sigcatch);
 	/* Of the CPUs there are, as Linux's mask has a bit only for each possible CPU. */
 	pt->cpus_allowed = t->cpus_allowed & ((1ULL << num_online_cpus()) - 1);
 	pt->kthread = !t->mm;
@@ -239,8 +243,9 @@ static int stat_show(struct seq_file *m, void *v)
 	/* startcode endcode startstack kstkesp kstkeip */
 	seq_printf(m, "%lu %lu %lu 0 0 ", mm->start_code, mm->end_code, mm->start_stack);
 	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
-	seq_printf(m, "%lu %lu 0 0 0 0 0 %d %d ", (unsigned long)pt.sigpending,
-		   (unsigned long)pt.blocked, SIGCHLD, pt.cpu);
+	seq_printf(m, "%lu %lu %lu %lu 0 0 0 %d %d ", (unsigned long)pt.sigpending,
+		   (unsigned long)pt.blocked, (unsigned long)pt.sigignore,
+		   (unsigned long)pt.sigcatch, SIGCHLD, pt.cpu);
 	/* rt_priority policy delayacct_blkio_ticks guest_time cguest_time */
 	seq_puts(m, "0 0 0 0 0 ");
 	/* start_data end_data start_brk arg_start arg_end env_start env_end exit_code */
@@ -329,7 +334,8 @@ static int status_show(struct seq_file *m, void *v)
 	seq_printf(m, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n",
 		   (unsigned long)pt.sigpending, (unsigned long)pt.sigpending,
 		   (unsigned long)pt.blocked);
-	seq_puts(m, "SigIgn:\t0000000000000000\nSigCgt:\t0000000000000000\n");
+	seq_printf(m, "SigIgn:\t%016lx\nSigCgt:\t%016lx\n", (unsigned long)pt.sigignore,
+		   (unsigned long)pt.sigcatch);
 	/* Everyone is root with every capability (Linux 6.1's CAP_LAST_CAP: 41 bits). */
 	seq_printf(m, "CapInh:\t%016lx\nCapPrm:\t%016lx\nCapEff:\t%016lx\nCapBnd:\t%016lx\n", 0UL,
 		   CAP_FULL_SET, CAP_FULL_SET, CAP_FULL_SET);

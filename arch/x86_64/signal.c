@@ -1,0 +1,353 @@
+/*
+ * Running a signal handler in user space and coming back from it: Linux's
+ * arch/x86/kernel/signal.c, for 64-bit programs. docs/design/signals.md draws the frame.
+ *
+ * On the way back to user mode (exit_to_user_mode), a signal with a handler is delivered by
+ * rewriting the saved user registers: below the user's stack pointer (past the 128-byte red
+ * zone the ABI gives leaf functions) the kernel writes
+ *	- the FPU/SSE state (FXSAVE's 512 bytes, 64-byte aligned),
+ *	- a struct rt_sigframe: the address of the C library's restorer (sa_restorer), then a
+ *	  ucontext whose sigcontext holds every register the program had, and the mask to go back
+ *	  to, then the siginfo,
+ * and points RIP at the handler, RSP at the frame (so pretcode is the handler's return address,
+ * RSP 16-byte aligned minus 8 as after a call), RDI at the signal number, RSI at the siginfo and
+ * RDX at the ucontext. The handler's `ret` enters the restorer, whose one job is the system call
+ * rt_sigreturn: it reads the frame back (RSP - 8 is where it starts) and restores what it saved,
+ * including a mask and registers the handler may have changed, as Linux does.
+ *
+ * A system call that a signal interrupted asks, through its return value, what should happen
+ * next (ERESTARTSYS and friends, lib/errno.h): with a handler, -EINTR or (SA_RESTART) the call
+ * again; without one (the signal stopped the process, or was ignored), the call again. "Again"
+ * is RIP back over the two bytes of `syscall` with RAX its number.
+ *
+ * A frame that cannot be written, or read back, kills the process with SIGSEGV (force_sigsegv).
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/fpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/uaccess.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
+#include "kernel/syscalls.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "lib/compiler.h"
+#include <stddef.h>
+
+#define RED_ZONE 128 /* below RSP, the ABI's leaf functions' scratch: left alone */
+#define FPSTATE_ALIGN 64 /* as Linux aligns the math frame */
+#define FRAME_ALIGN 16
+#define SYSCALL_INSN_LEN 2 /* `syscall` is 0f 05 */
+#define __NR_restart_syscall 219
+#define UC_SIGCONTEXT_SS 0x2 /* uc_flags: the sigcontext has SS, and rt_sigreturn honours it */
+#define UC_STRICT_RESTORE_SS 0x4
+#define SS_DISABLE 2 /* uc_stack.ss_flags: no alternate signal stack */
+#define SI_MAX_SIZE 128
+/* The flags rt_sigreturn takes from the frame (Linux's FIX_EFLAGS): arithmetic, DF, TF, AC, RF. */
+#define X86_EFLAGS_CF 0x00000001
+#define X86_EFLAGS_PF 0x00000004
+#define X86_EFLAGS_AF 0x00000010
+#define X86_EFLAGS_ZF 0x00000040
+#define X86_EFLAGS_SF 0x00000080
+#define X86_EFLAGS_TF 0x00000100
+#define X86_EFLAGS_DF 0x00000400
+#define X86_EFLAGS_OF 0x00000800
+#define X86_EFLAGS_RF 0x00010000
+#define X86_EFLAGS_AC 0x00040000
+#define FIX_EFLAGS                                                                       \
+	(X86_EFLAGS_AC | X86_EFLAGS_OF | X86_EFLAGS_DF | X86_EFLAGS_TF | X86_EFLAGS_SF | \
+	 X86_EFLAGS_ZF | X86_EFLAGS_AF | X86_EFLAGS_PF | X86_EFLAGS_CF | X86_EFLAGS_RF)
+
+/* Linux's struct sigcontext (uapi/asm/sigcontext.h, 64-bit): 256 bytes. */
+struct sigcontext {
+	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
+	uint64_t rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
+	uint16_t cs, gs, fs, ss;
+	uint64_t err, trapno, oldmask, cr2;
+	uint64_t fpstate; /* user address of the FXSAVE area, or 0: the FPU starts afresh */
+	uint64_t reserved1[8];
+};
+
+struct ustack {
+	uint64_t ss_sp;
+	int32_t ss_flags;
+	uint64_t ss_size;
+};
+
+struct ucontext {
+	uint64_t uc_flags;
+	uint64_t uc_link;
+	struct ustack uc_stack;
+	struct sigcontext uc_mcontext;
+	sigset_t uc_sigmask;
+};
+
+/* siginfo_t: three ints, then a union (8-aligned) whose layout depends on the signal. */
+struct user_siginfo {
+	int32_t si_signo, si_errno, si_code, pad;
+	union {
+		struct {
+			int32_t pid;
+			uint32_t uid;
+			int32_t status; /* SIGCHLD */
+			int32_t pad;
+			int64_t utime, stime;
+		} kill;
+		struct {
+			uint64_t addr;
+		} fault;
+		uint8_t pad[SI_MAX_SIZE - 16];
+	} u;
+};
+
+struct rt_sigframe {
+	uint64_t pretcode; /* the handler returns here: the restorer */
+	struct ucontext uc;
+	struct user_siginfo info;
+};
+
+_Static_assert(sizeof(struct sigcontext) == 256, "Linux's sigcontext");
+_Static_assert(sizeof(struct ucontext) == 304, "Linux's ucontext");
+_Static_assert(sizeof(struct user_siginfo) == SI_MAX_SIZE, "Linux's siginfo_t");
+_Static_assert(sizeof(struct rt_sigframe) == 440, "Linux's rt_sigframe");
+
+static struct pt_regs *current_pt_regs(void)
+{
+	return (struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1;
+}
+
+static void siginfo_to_user(struct user_siginfo *u, const struct ksiginfo *info)
+{
+	memset(u, 0, sizeof(*u));
+	u->si_signo = info->signo;
+	u->si_code = info->code;
+	switch (info->signo) {
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGILL:
+	case SIGFPE:
+	case SIGTRAP:
+		if (info->code > 0 && info->code < SI_KERNEL) { /* from a fault */
+			u->u.fault.addr = info->addr;
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	u->u.kill.pid = info->pid; /* uid 0: everything runs as root */
+	if (info->signo == SIGCHLD)
+		u->u.kill.status = info->status;
+}
+
+/* The FPU state now in the registers, into buf (the registers are the task's until it leaves). */
+static void fpu_snapshot(struct fpu *buf)
+{
+	unsigned long flags = local_irq_save();
+
+	fpu_save(buf);
+	local_irq_restore(flags);
+}
+
+/* Makes fpu the task's FPU state: its saved copy and, at once, the registers. */
+static void fpu_load(const struct fpu *fpu)
+{
+	struct task *t = current;
+	unsigned long flags = local_irq_save();
+
+	memcpy(t->fpu, fpu, sizeof(*fpu));
+	fpu_restore(t->fpu);
+	local_irq_restore(flags);
+}
+
+static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_sigaction *ka,
+			  struct pt_regs *regs)
+{
+	struct task *t = current;
+	struct fpu fpu; /* aligned(16), as FXSAVE wants */
+	struct rt_sigframe frame;
+	unsigned long sp = regs->rsp - RED_ZONE;
+	unsigned long fx = ALIGN_DOWN(sp - sizeof(fpu), FPSTATE_ALIGN);
+	/* As after a call: (RSP + 8) 16-byte aligned when the handler starts. */
+	unsigned long fp = ALIGN_DOWN(fx - sizeof(frame), FRAME_ALIGN) - sizeof(uint64_t);
+	struct sigcontext *sc = &frame.uc.uc_mcontext;
+
+	if (!(ka->flags & SA_RESTORER))
+		return -EFAULT; /* no way back: Linux x86_64 has no fallback trampoline either */
+	if (ka->handler >= TASK_SIZE_MAX)
+		return -EFAULT; /* IRET would fault on it in ring 0: SIGSEGV now instead */
+	memset(&frame, 0, sizeof(frame));
+	frame.pretcode = ka->restorer;
+	frame.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+	frame.uc.uc_stack.ss_flags = SS_DISABLE;
+	frame.uc.uc_sigmask = t->restore_sigmask ? t->saved_sigmask : t->blocked;
+	sc->r8 = regs->r8;
+	sc->r9 = regs->r9;
+	sc->r10 = regs->r10;
+	sc->r11 = regs->r11;
+	sc->r12 = regs->r12;
+	sc->r13 = regs->r13;
+	sc->r14 = regs->r14;
+	sc->r15 = regs->r15;
+	sc->rdi = regs->rdi;
+	sc->rsi = regs->rsi;
+	sc->rbp = regs->rbp;
+	sc->rbx = regs->rbx;
+	sc->rdx = regs->rdx;
+	sc->rax = regs->rax;
+	sc->rcx = regs->rcx;
+	sc->rsp = regs->rsp;
+	sc->rip = regs->rip;
+	sc->eflags = regs->rflags;
+	sc->cs = __USER_CS;
+	sc->ss = __USER_DS;
+	if (regs->vector < VEC_FIRST_IRQ) { /* a fault: what the CPU said about it */
+		sc->trapno = regs->vector;
+		sc->err = regs->error_code;
+		sc->cr2 = info->addr;
+	}
+	sc->oldmask = frame.uc.uc_sigmask;
+	sc->fpstate = fx;
+	siginfo_to_user(&frame.info, info);
+
+	fpu_snapshot(&fpu);
+	if (copy_to_user((void __user *)fx, &fpu, sizeof(fpu)) ||
+	    copy_to_user((void __user *)fp, &frame, sizeof(frame)))
+		return -EFAULT;
+
+	regs->rdi = (uint64_t)sig;
+	regs->rax = 0; /* for handlers declared without a prototype, as Linux */
+	regs->rsi = fp + offsetof(struct rt_sigframe, info);
+	regs->rdx = fp + offsetof(struct rt_sigframe, uc);
+	regs->rip = ka->handler;
+	regs->rsp = fp;
+	regs->rflags &= ~(X86_EFLAGS_DF | X86_EFLAGS_RF | X86_EFLAGS_TF);
+	regs->cs = __USER_CS;
+	regs->ss = __USER_DS;
+	/* The handler starts with a clean FPU, as Linux's fpu__clear_user_states(). */
+	fpu_init_state(&fpu);
+	fpu_load(&fpu);
+	return 0;
+}
+
+long sys_rt_sigreturn(void)
+{
+	struct pt_regs *regs = current_pt_regs();
+	unsigned long fp = regs->rsp - sizeof(uint64_t); /* the handler's ret popped pretcode */
+	struct rt_sigframe frame;
+	struct sigcontext *sc = &frame.uc.uc_mcontext;
+	struct fpu fpu;
+
+	if (copy_from_user(&frame, (const void __user *)fp, sizeof(frame)))
+		force_sigsegv();
+	/*
+	 * Not a user address: IRET to it would fault in ring 0 (Linux fixes that fault up into a
+	 * SIGSEGV, bad_iret); Lucid says SIGSEGV before trying.
+	 */
+	if (sc->rip >= TASK_SIZE_MAX || sc->rsp >= TASK_SIZE_MAX)
+		force_sigsegv();
+	if (sc->fpstate) {
+		uint32_t mxcsr;
+
+		if (copy_from_user(&fpu, (const void __user *)sc->fpstate, sizeof(fpu)))
+			force_sigsegv();
+		/* A bit FXRSTOR refuses would fault in the kernel: drop it, as Linux sanitizes. */
+		memcpy(&mxcsr, fpu.fxsave + FXSAVE_MXCSR_OFFSET, sizeof(mxcsr));
+		mxcsr &= fpu_mxcsr_mask();
+		memcpy(fpu.fxsave + FXSAVE_MXCSR_OFFSET, &mxcsr, sizeof(mxcsr));
+	} else {
+		fpu_init_state(&fpu);
+	}
+	set_current_blocked(frame.uc.uc_sigmask);
+	regs->r8 = sc->r8;
+	regs->r9 = sc->r9;
+	regs->r10 = sc->r10;
+	regs->r11 = sc->r11;
+	regs->r12 = sc->r12;
+	regs->r13 = sc->r13;
+	regs->r14 = sc->r14;
+	regs->r15 = sc->r15;
+	regs->rdi = sc->rdi;
+	regs->rsi = sc->rsi;
+	regs->rbp = sc->rbp;
+	regs->rbx = sc->rbx;
+	regs->rdx = sc->rdx;
+	regs->rax = sc->rax;
+	regs->rcx = sc->rcx;
+	regs->rsp = sc->rsp;
+	regs->rip = sc->rip; /* garbage here faults in user mode, and only the process dies */
+	regs->rflags = (regs->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
+	regs->cs = __USER_CS; /* a program cannot make itself ring 0 */
+	regs->ss = __USER_DS;
+	regs->orig_rax = (uint64_t)-1; /* not a system call to restart */
+	current->restart_end = 0; /* nor one interrupted before: restart_syscall is EINTR now */
+	fpu_load(&fpu);
+	return (long)regs->rax; /* do_syscall_64 stores it back: RAX as it was */
+}
+
+/* The syscall frame of a call that can still be restarted (not after rt_sigreturn). */
+static bool in_syscall(const struct pt_regs *regs)
+{
+	return regs->vector == VEC_SYSCALL && (long)regs->orig_rax >= 0;
+}
+
+static void restart_syscall(struct pt_regs *regs, unsigned long nr)
+{
+	regs->rax = nr;
+	regs->rip -= SYSCALL_INSN_LEN;
+}
+
+void arch_do_signal_or_restart(struct pt_regs *regs)
+{
+	struct ksiginfo info;
+	struct k_sigaction ka;
+	int sig = get_signal(&info, &ka);
+	long ret = (long)regs->rax;
+
+	if (sig) {
+		if (in_syscall(regs)) {
+			switch (ret) {
+			case -ERESTART_RESTARTBLOCK:
+			case -ERESTARTNOHAND:
+				regs->rax = (uint64_t)-EINTR;
+				break;
+			case -ERESTARTSYS:
+				if (!(ka.flags & SA_RESTART)) {
+					regs->rax = (uint64_t)-EINTR;
+					break;
+				}
+				restart_syscall(regs, regs->orig_rax);
+				break;
+			case -ERESTARTNOINTR:
+				restart_syscall(regs, regs->orig_rax);
+				break;
+			default:
+				break;
+			}
+			regs->orig_rax = (uint64_t)-1;
+		}
+		if (setup_rt_frame(sig, &info, &ka, regs))
+			force_sigsegv();
+		signal_delivered(sig, &ka);
+		return;
+	}
+	if (in_syscall(regs)) { /* no handler ran: the call goes on as if nothing happened */
+		switch (ret) {
+		case -ERESTARTNOHAND:
+		case -ERESTARTSYS:
+		case -ERESTARTNOINTR:
+			restart_syscall(regs, regs->orig_rax);
+			break;
+		case -ERESTART_RESTARTBLOCK:
+			restart_syscall(regs, __NR_restart_syscall);
+			break;
+		default:
+			break;
+		}
+		regs->orig_rax = (uint64_t)-1;
+	}
+	restore_saved_sigmask();
+}

@@ -1,0 +1,114 @@
+"""Signals as Linux x86_64 has them (issue 16 item 1): the programs user/sig*.c, built with
+musl-gcc, print the same on the host's Linux and in Lucid; then the kernel shell's side of it:
+Ctrl-C reaching a program's handler, kill -STOP and -CONT of a job.
+"""
+import difflib
+import os
+import re
+import subprocess
+import tempfile
+
+import test_syscalls
+from lucid import ROOT
+
+
+def on_linux(prog):
+    """user/PROG.c's output on the host, run as the leader of a process group of its own, as
+    Lucid's shell runs a command: its kill(0) must not reach the test. In the test's session,
+    so that the group is not orphaned (SIGTSTP would be discarded there, as Linux does)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, prog)
+        subprocess.run(["musl-gcc"] + test_syscalls.MUSL_CFLAGS +
+                       [os.path.join(ROOT, "user", prog + ".c"), "-o", exe], check=True)
+        out = subprocess.run([exe], cwd=tmp, capture_output=True, text=True, timeout=120,
+                             preexec_fn=os.setpgrp)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+
+def same_as_linux(lucid, prog):
+    want = on_linux(prog)
+    got = test_syscalls.on_lucid(lucid, prog)
+    # A child killed by a real fault has the kernel's one-line report on the console.
+    reports = len(test_syscalls.SEGFAULT_LINE.findall(got))
+    got = test_syscalls.SEGFAULT_LINE.sub("", got)
+    assert reports == got.count("killed by Segmentation fault"), got
+    diff = difflib.unified_diff(want.splitlines(), got.splitlines(), "linux", "lucid", lineterm="")
+    assert got == want, "Lucid differs from Linux:\n" + "\n".join(diff)
+
+
+def test_handlers_masks_and_the_signal_frame(lucid):
+    # SA_SIGINFO/NODEFER/RESETHAND, sa_mask, sigprocmask/sigpending/sigsuspend, real-time
+    # signals queued, standard ones merged, tkill/tgkill, rt_sigreturn's registers and FPU.
+    same_as_linux(lucid, "sigbasic")
+
+
+def test_sigchld_stop_continue_wait4_fork_exec(lucid):
+    # Every default action, SIGSTOP/SIGTSTP/SIGCONT with WUNTRACED/WCONTINUED and SIGCHLD's
+    # codes, SIGCHLD ignored, kill(0) and kill(-pgrp), what fork and exec keep.
+    same_as_linux(lucid, "sigchld")
+
+
+def test_interrupted_calls_sigpipe_and_bad_frames(lucid):
+    # EINTR or restart with SA_RESTART, nanosleep's time left and its restart after a stop,
+    # SIGPIPE/EPIPE, a handler returning into garbage and a frame on a bad stack.
+    same_as_linux(lucid, "sigintr")
+
+
+def test_ctrl_c_reaches_a_handler(lucid):
+    # Ctrl-C is SIGINT to the job: a program with a handler runs it and exits with its own
+    # status, as under bash (test_user's Ctrl-C tests: one without dies of it, 130).
+    lucid.send_line("trapper")
+    lucid.expect("waiting\r?\n", 30)
+    lucid.p.send("\x03")
+    out = lucid.expect_prompt(30)
+    assert "caught Interrupt\n" in out, out
+    assert lucid.status() == 3
+
+
+def test_kill_stop_cont_jobs_fg_bg(lucid):
+    lucid.run("trapper > /tmp/trapper.out &")
+    lucid.run("sleep 0.5")  # "waiting" is written
+    assert lucid.run("kill -STOP %1; jobs") == "[1]+  Stopped (signal)        trapper > /tmp/trapper.out\n"
+    ps = lucid.run("ps")
+    assert re.search(r"^ +\d+ +\d+ user +T +trapper$", ps, re.M), ps
+    # A signal sent to a stopped job waits for SIGCONT; then its handler runs.
+    assert lucid.run("kill -USR1 %1; kill -CONT %1; sleep 0.5; jobs") == \
+        "[1]+  Running                 trapper > /tmp/trapper.out\n"
+    assert lucid.run("cat /tmp/trapper.out") == "waiting\ncaught User defined signal 1\n"
+    assert lucid.run("kill -TSTP %1; jobs") == "[1]+  Stopped                 trapper > /tmp/trapper.out\n"
+    assert lucid.run("bg") == "[1]+ trapper > /tmp/trapper.out &\n"
+    assert lucid.run("jobs") == "[1]+  Running                 trapper > /tmp/trapper.out\n"
+    # kill (SIGTERM) of a stopped job also continues it, as bash's: the handler exits 3.
+    lucid.run("kill -STOP %1")
+    assert lucid.run("kill %1; wait %1; echo $?") == "[1]+  Exit 3                  trapper > /tmp/trapper.out\n3\n"
+    assert lucid.run("cat /tmp/trapper.out") == \
+        "waiting\ncaught User defined signal 1\ncaught Terminated\n"
+
+
+def test_program_stopping_in_the_foreground(lucid):
+    # A program that stops itself gives the prompt back, as bash's job control does; fg
+    # continues it, and kill ends it even while stopped.
+    assert lucid.run("trapper stop") == "\n[1]+  Stopped (signal)        trapper stop\n"
+    assert lucid.status() == 128 + 19
+    assert lucid.run("jobs") == "[1]+  Stopped (signal)        trapper stop\n"
+    assert lucid.run("fg") == "trapper stop\ncontinued\n"
+    assert lucid.status() == 0
+    assert lucid.run("jobs") == ""
+    assert lucid.run("trapper stop; echo next") == \
+        "\n[1]+  Stopped (signal)        trapper stop\nnext\n"
+    assert lucid.run("kill -KILL %1") == "[1]+  Killed                  trapper stop\n"
+    assert lucid.run("jobs") == ""
+
+
+def test_kill_names_every_signal(lucid):
+    out = lucid.run("kill -l")
+    assert out.startswith(" 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP\n"), out
+    assert "31) SIGSYS\t34) SIGRTMIN\t35) SIGRTMIN+1\t" in out, out
+    assert out.endswith("63) SIGRTMAX-1\t64) SIGRTMAX\t\n"), out
+    out = lucid.run("kill -l 36; kill -l RTMAX-2; kill -l SIGSEGV; kill -l 139")
+    assert out == "RTMIN+2\n62\n11\nSEGV\n", out
+    # A program killed by a default action reports it; the shell lives.
+    lucid.run("trapper > /dev/null &")
+    out = lucid.run("kill -QUIT %1; wait %1; echo $?")
+    assert out == "[1]+  Quit                    trapper > /dev/null\n131\n", out
