@@ -84,3 +84,16 @@ SYSCALL_DEFINE2(pipe2, int __user *, fildes, int, flags)
 SYSCALL_DEFINE4(prlimit64, pid_t, pid, unsigned int, resource,
 		const struct rlimit64 __user *, new_rlim, struct rlimit64 __user *, old_rlim)
 SYSCALL_DEFINE3(getrandom, char __user *, ubuf, size_t, len, unsigned int, flags)
+SYSCALL_DEFINE3(poll, struct pollfd __user *, ufds, unsigned int, nfds, int, timeout_msecs)
+SYSCALL_DEFINE5(select, int, n, fd_set __user *, inp, fd_set __user *, outp,
+		fd_set __user *, exp, struct __kernel_old_timeval __user *, tvp)
+SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
+SYSCALL_DEFINE0(getpgrp)
+SYSCALL_DEFINE0(setsid)
+SYSCALL_DEFINE1(getpgid, pid_t, pid)
+SYSCALL_DEFINE1(getsid, pid_t, pid)
+SYSCALL_DEFINE6(pselect6, int, n, fd_set __user *, inp, fd_set __user *, outp,
+		fd_set __user *, exp, struct __kernel_timespec __user *, tsp, void __user *, sig)
+SYSCALL_DEFINE5(ppoll, struct pollfd __user *, ufds, unsigned int, nfds,
+		struct __kernel_timespec __user *, tsp, const sigset_t __user *, sigmask,
+		size_t, sigsetsize)
