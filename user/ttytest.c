@@ -8,6 +8,7 @@
  *	poll	poll on the console: nothing typed, then a line; FIONREAD
  *	jobs	a background group reads (EIO with SIGTTIN blocked), takes the terminal, reads,
  *		gives it back; the errors of TIOCSPGRP, TIOCSCTTY and the rest
+ *	ctty	a new session's leader takes the console (TIOCSCTTY, open) and lets it go
  *	wait	waits for a signal: ^C or ^\ ends it as Linux's default action does
  */
 #include <errno.h>
@@ -238,6 +239,47 @@ static int jobs(void)
 	return 0;
 }
 
+/*
+ * The controlling terminal as a session leader gets it: not by opening a terminal another
+ * session has, nor with O_NOCTTY; by TIOCSCTTY 1 (root takes it); and by opening it once free.
+ */
+static int ctty(void)
+{
+	pid_t child;
+	int status, fd;
+
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		setsid();
+		fd = open("/dev/console", O_RDWR);
+		SHOW("leader opens the console another session has: tcgetsid", tcgetsid(fd));
+		SHOW("TIOCSCTTY 0", ioctl(fd, TIOCSCTTY, 0));
+		SHOW("TIOCSCTTY 1", ioctl(fd, TIOCSCTTY, 1));
+		printf("now mine: %s\n", tcgetsid(fd) == getsid(0) && tcgetpgrp(fd) == getpgrp()
+						 ? "yes" : "no");
+		SHOW("open /dev/tty", open("/dev/tty", O_RDWR));
+		fflush(stdout);
+		_exit(0); /* the leader exits: the terminal is free */
+	}
+	waitpid(child, &status, 0);
+	SHOW("the old session lost it: tcgetpgrp", tcgetpgrp(0));
+	child = fork();
+	if (child == 0) {
+		setsid();
+		fd = open("/dev/console", O_RDWR | O_NOCTTY);
+		SHOW("leader opens the free console O_NOCTTY: tcgetsid", tcgetsid(fd));
+		close(fd);
+		fd = open("/dev/console", O_RDWR);
+		printf("leader opens the free console: mine: %s\n",
+		       tcgetsid(fd) == getsid(0) && tcgetpgrp(fd) == getpgrp() ? "yes" : "no");
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(child, &status, 0);
+	return 0;
+}
+
 static int waitsig(void)
 {
 	printf("ready\n");
@@ -266,6 +308,8 @@ int main(int argc, char **argv)
 		return pollcons();
 	if (!strcmp(mode, "jobs"))
 		return jobs();
+	if (!strcmp(mode, "ctty"))
+		return ctty();
 	if (!strcmp(mode, "wait"))
 		return waitsig();
 	fprintf(stderr, "usage: ttytest attrs|canon|raw|vtime|vmin|poll|jobs|wait\n");

@@ -624,6 +624,15 @@ void tty_claim_console(void)
 	spin_unlock_irqrestore(&tty_lock, flags);
 }
 
+void tty_take_back(int sid)
+{
+	unsigned long flags = spin_lock_irqsave(&tty_lock);
+
+	tty.session = sid; /* even if a program took it away (TIOCSCTTY 1) and let it go */
+	tty.pgrp = sid;
+	spin_unlock_irqrestore(&tty_lock, flags);
+}
+
 void tty_set_intr_hook(void (*hook)(int sig))
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);

@@ -23,6 +23,8 @@ void tty_exit(struct task *t);
  * raw mode at its prompt and gives back the settings it found (tty_get/set_termios).
  */
 void tty_claim_console(void);
+/* After a job: the console is session sid's again, with the shell in the foreground. */
+void tty_take_back(int sid);
 void tty_set_intr_hook(void (*hook)(int sig));
 void tty_set_fg_pgrp(int pgrp);
 int tty_get_fg_pgrp(void);

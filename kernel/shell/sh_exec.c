@@ -79,9 +79,13 @@ static void sh_interrupt(int sig)
 		if (fg_pgrp) /* ^\ or ^Z: for the programs in the foreground */
 			kill_pgrp_procs(tty_get_fg_pgrp(), sig);
 	} else if (fg_pgrp) {
-		fg_interrupted = true;
+		int pgrp = tty_get_fg_pgrp();
+
+		/* A group the job gave the terminal to (a shell's child) ends alone, as under bash. */
+		if (pgrp == fg_pgrp)
+			fg_interrupted = true;
 		/* every task of the job, the threads it started too */
-		kill_pgrp(tty_get_fg_pgrp(), SIGINT);
+		kill_pgrp(pgrp, SIGINT);
 	} else {
 		fg_interrupted = true;
 		send_sig(SIGINT, fg_shell); /* ends a builtin's wait; children inherit it */
@@ -155,7 +159,7 @@ int sh_foreground_wait(struct task **tasks, int n)
 		wait_event(&tasks[i]->exit_wait, READ_ONCE(tasks[i]->state) == TASK_DEAD);
 	flags = spin_lock_irqsave(&fg_lock);
 	fg_pgrp = 0;
-	tty_set_fg_pgrp(current->sid); /* the shell takes the terminal back, as bash's tcsetpgrp */
+	tty_take_back(current->sid); /* the shell takes the terminal back, as bash's tcsetpgrp */
 	spin_unlock_irqrestore(&fg_lock, flags);
 	for (int i = 0; i < n; i++)
 		status = kthread_join(tasks[i]);

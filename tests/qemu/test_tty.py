@@ -139,3 +139,20 @@ def test_signal_keys_reach_the_foreground_program(lucid):
     # The shell has the terminal back: its own Ctrl-C and lines work as before.
     assert lucid.run("echo back") == "back\n"
     assert lucid.run("ttytest attrs").startswith(TTY_STD_ATTRS)
+
+
+def test_controlling_terminal_acquired_as_linux(lucid):
+    """A session leader gets the console by TIOCSCTTY 1 or by opening it once free; the kernel
+    shell takes it back after the job."""
+    out = lucid.run("ttytest ctty")
+    assert out == (
+        "leader opens the console another session has: tcgetsid: -1 Not a tty\n"
+        "TIOCSCTTY 0: -1 Operation not permitted\n"
+        "TIOCSCTTY 1: ok\n"
+        "now mine: yes\n"
+        "open /dev/tty: ok\n"
+        "the old session lost it: tcgetpgrp: -1 Not a tty\n"
+        "leader opens the free console O_NOCTTY: tcgetsid: -1 Not a tty\n"
+        "leader opens the free console: mine: yes\n"), out
+    out = lucid.run("ttytest attrs")
+    assert "foreground is my group: yes\ntty session is mine: yes\n" in out, out
