@@ -22,8 +22,8 @@ static const char *events(short ev)
 	static const struct {
 		short bit;
 		const char *name;
-	} names[] = {{POLLIN, "IN"},	     {POLLPRI, "PRI"},	   {POLLOUT, "OUT"},
-		     {POLLERR, "ERR"},	     {POLLHUP, "HUP"},	   {POLLNVAL, "NVAL"},
+	} names[] = {{POLLIN, "IN"},	     {POLLPRI, "PRI"},	    {POLLOUT, "OUT"},
+		     {POLLERR, "ERR"},	     {POLLHUP, "HUP"},	    {POLLNVAL, "NVAL"},
 		     {POLLRDNORM, "RDNORM"}, {POLLWRNORM, "WRNORM"}};
 
 	buf[0] = 0;
@@ -47,11 +47,11 @@ static void poll1(const char *what, int fd, short want, int timeout)
 }
 
 /* A call's result, and its error if it failed. */
-#define SHOW(label, call)                                                                  \
-	do {                                                                               \
-		errno = 0;                                                                 \
-		long r_ = (long)(call);                                                    \
-		int e_ = errno;                                                            \
+#define SHOW(label, call)                                                                          \
+	do {                                                                                       \
+		errno = 0;                                                                         \
+		long r_ = (long)(call);                                                            \
+		int e_ = errno;                                                                    \
 		printf("%s: %ld%s%s\n", label, r_, r_ < 0 ? " " : "", r_ < 0 ? strerror(e_) : ""); \
 	} while (0)
 
@@ -165,7 +165,8 @@ int main(int argc, char **argv)
 		SHOW("ppoll empty 50 ms", ppoll(&pf, 1, &ts, &mask));
 		sigprocmask(SIG_SETMASK, NULL, &after);
 		printf("mask unchanged after: %s\n",
-		       sigismember(&after, SIGUSR1) == sigismember(&before, SIGUSR1) ? "yes" : "no");
+		       sigismember(&after, SIGUSR1) == sigismember(&before, SIGUSR1) ? "yes"
+										     : "no");
 		ts.tv_nsec = 1000000000;
 		SHOW("ppoll bad timespec", syscall(SYS_ppoll, &pf, 1, &ts, NULL, 8));
 		ts.tv_nsec = 0;

@@ -23,13 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SHOW(label, call)                                                                  \
-	do {                                                                               \
-		errno = 0;                                                                 \
-		long r_ = (long)(call);                                                    \
-		int e_ = errno;                                                            \
-		printf("%s: %s%s\n", label, r_ < 0 ? "-1 " : "ok",                         \
-		       r_ < 0 ? strerror(e_) : "");                                        \
+#define SHOW(label, call)                                                                       \
+	do {                                                                                    \
+		errno = 0;                                                                      \
+		long r_ = (long)(call);                                                         \
+		int e_ = errno;                                                                 \
+		printf("%s: %s%s\n", label, r_ < 0 ? "-1 " : "ok", r_ < 0 ? strerror(e_) : ""); \
 	} while (0)
 
 static struct termios saved;
@@ -65,9 +64,9 @@ static int attrs(void)
 	tcgetattr(0, &t);
 	printf("iflag %#x oflag %#x lflag %#x cflag-speed %s\n", t.c_iflag, t.c_oflag, t.c_lflag,
 	       cfgetospeed(&t) == B115200 ? "115200" : "other");
-	printf("intr %d quit %d erase %d kill %d eof %d susp %d min %d time %d\n",
-	       t.c_cc[VINTR], t.c_cc[VQUIT], t.c_cc[VERASE], t.c_cc[VKILL], t.c_cc[VEOF],
-	       t.c_cc[VSUSP], t.c_cc[VMIN], t.c_cc[VTIME]);
+	printf("intr %d quit %d erase %d kill %d eof %d susp %d min %d time %d\n", t.c_cc[VINTR],
+	       t.c_cc[VQUIT], t.c_cc[VERASE], t.c_cc[VKILL], t.c_cc[VEOF], t.c_cc[VSUSP],
+	       t.c_cc[VMIN], t.c_cc[VTIME]);
 	ioctl(0, TIOCGWINSZ, &ws);
 	printf("winsize %d %d\n", ws.ws_row, ws.ws_col);
 	ioctl(0, TIOCSWINSZ, &set);
@@ -256,8 +255,8 @@ static int ctty(void)
 		SHOW("leader opens the console another session has: tcgetsid", tcgetsid(fd));
 		SHOW("TIOCSCTTY 0", ioctl(fd, TIOCSCTTY, 0));
 		SHOW("TIOCSCTTY 1", ioctl(fd, TIOCSCTTY, 1));
-		printf("now mine: %s\n", tcgetsid(fd) == getsid(0) && tcgetpgrp(fd) == getpgrp()
-						 ? "yes" : "no");
+		printf("now mine: %s\n",
+		       tcgetsid(fd) == getsid(0) && tcgetpgrp(fd) == getpgrp() ? "yes" : "no");
 		SHOW("open /dev/tty", open("/dev/tty", O_RDWR));
 		fflush(stdout);
 		_exit(0); /* the leader exits: the terminal is free */

@@ -105,7 +105,8 @@ static long do_poll(struct pollfd *fds, unsigned int nfds, uint64_t deadline)
 			uint64_t left = deadline - ktime_get_ns();
 
 			if ((int64_t)left > 0)
-				schedule_timeout((long)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
+				schedule_timeout(
+					(long)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
 		}
 		vfs_lock();
 	}
@@ -184,8 +185,9 @@ static long poll_common(void __user *ufds, unsigned int nfds, uint64_t deadline)
 /* poll(fds, nfds, timeout): milliseconds, negative for none. */
 long sys_poll(void __user *ufds, unsigned int nfds, int timeout_msecs)
 {
-	uint64_t deadline = timeout_msecs < 0 ? NO_TIMEOUT
-					      : deadline_after((uint64_t)timeout_msecs * NSEC_PER_MSEC);
+	uint64_t deadline = timeout_msecs < 0
+				    ? NO_TIMEOUT
+				    : deadline_after((uint64_t)timeout_msecs * NSEC_PER_MSEC);
 
 	return poll_common(ufds, nfds, deadline);
 }
@@ -202,10 +204,10 @@ static long timespec_deadline(const void __user *tsp, uint64_t *deadline)
 		return -EFAULT;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || (uint64_t)ts.tv_nsec >= NSEC_PER_SEC)
 		return -EINVAL;
-	*deadline = (uint64_t)ts.tv_sec >= NO_TIMEOUT / NSEC_PER_SEC
-			    ? NO_TIMEOUT
-			    : deadline_after((uint64_t)ts.tv_sec * NSEC_PER_SEC +
-					     (uint64_t)ts.tv_nsec);
+	*deadline =
+		(uint64_t)ts.tv_sec >= NO_TIMEOUT / NSEC_PER_SEC
+			? NO_TIMEOUT
+			: deadline_after((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
 	return 0;
 }
 

@@ -51,7 +51,8 @@ int kill_pgrp_caught(int pgrp, int sig)
 	struct task *t;
 	int n = 0;
 
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (pgrp > 0 && t->pgrp == pgrp && t->mm && sig_handler(t, sig) > SIG_IGN) {
 			send_sig(sig, t);
 			n++;
@@ -66,7 +67,8 @@ static struct task *find_task(int pid)
 {
 	struct task *t;
 
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pid == pid && !t->reaped)
 			return t;
 	}
@@ -78,7 +80,8 @@ static struct task *find_pgrp_member(int pgrp)
 {
 	struct task *t;
 
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pgrp == pgrp && READ_ONCE(t->state) != TASK_DEAD)
 			return t;
 	}
@@ -105,7 +108,8 @@ int kill_pgrp_procs(int pgrp, int sig)
 	struct task *t;
 	int n = 0;
 
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (pgrp > 0 && t->pgrp == pgrp && t->mm) {
 			send_sig(sig, t);
 			n++;
