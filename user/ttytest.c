@@ -9,6 +9,7 @@
  *	jobs	a background group reads (EIO with SIGTTIN blocked), takes the terminal, reads,
  *		gives it back; the errors of TIOCSPGRP, TIOCSCTTY and the rest
  *	ctty	a new session's leader takes the console (TIOCSCTTY, open) and lets it go
+ *	pollpath PATH MS	poll on a file for reading (trace_pipe)
  *	wait	waits for a signal: ^C or ^\ ends it as Linux's default action does
  */
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -279,6 +281,16 @@ static int ctty(void)
 	return 0;
 }
 
+/* poll on a file for reading, with a timeout: ttytest pollpath PATH MS. */
+static int pollpath(const char *path, int ms)
+{
+	struct pollfd p = {.fd = open(path, O_RDONLY | O_NONBLOCK), .events = POLLIN};
+	int n = poll(&p, 1, ms);
+
+	printf("poll %d revents %s\n", n, p.revents & POLLIN ? "IN" : "-");
+	return 0;
+}
+
 static int waitsig(void)
 {
 	printf("ready\n");
@@ -309,6 +321,8 @@ int main(int argc, char **argv)
 		return jobs();
 	if (!strcmp(mode, "ctty"))
 		return ctty();
+	if (!strcmp(mode, "pollpath") && argc > 3)
+		return pollpath(argv[2], atoi(argv[3]));
 	if (!strcmp(mode, "wait"))
 		return waitsig();
 	fprintf(stderr, "usage: ttytest attrs|canon|raw|vtime|vmin|poll|jobs|wait\n");

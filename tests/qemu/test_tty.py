@@ -104,6 +104,16 @@ def test_poll_the_console(lucid):
     assert "nothing typed: poll 0 revents 0" in lucid.tail(1000)
 
 
+def test_poll_trace_pipe(lucid):
+    """trace_pipe is readable once there is an event, and not before (the timeout passes)."""
+    pipe = "/sys/kernel/tracing/trace_pipe"
+    lucid.run("echo > /sys/kernel/tracing/trace")
+    assert lucid.run("ttytest pollpath %s 300" % pipe) == "poll 0 revents -\n"
+    lucid.run("echo hello > /sys/kernel/tracing/trace_marker")
+    assert lucid.run("ttytest pollpath %s -1" % pipe) == "poll 1 revents IN\n"
+    lucid.run("echo > /sys/kernel/tracing/trace")
+
+
 def test_job_control_ioctls_and_sessions(lucid):
     start(lucid, "ttytest jobs", "type")
     lucid.p.send("fgline\r")
