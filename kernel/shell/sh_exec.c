@@ -21,9 +21,9 @@
  * discipline reports Ctrl-C to sh_interrupt(); that sends SIGINT to the foreground group
  * (kill_pgrp): the job, or a group a program of it gave the terminal to. It ends a blocking
  * read, an interruptible sleep and any further output of every command and of the threads they
- * started (-EINTR), and a program's process. Ctrl-\ and Ctrl-Z go to the job's programs only
- * (SIGQUIT, SIGTSTP): the shell's own commands have nothing to do with them. The rest of the
- * line does not run (`sleep 60; echo hi`): bash, seeing its child die of SIGINT, stops too. A
+ * started (-EINTR), and a program's process. Ctrl-\ goes to the job's programs only (SIGQUIT):
+ * the shell's own commands have nothing to do with it; Ctrl-Z (SIGTSTP) only to a group the job
+ * gave the terminal to, as this shell has no stopped jobs. The rest of the line does not run (`sleep 60; echo hi`): bash, seeing its child die of SIGINT, stops too. A
  * Ctrl-C between two jobs of a line, or while the shell starts one, is for the shell itself:
  * it stops the line, and a job being started hears it (sh_foreground_begin).
  */
@@ -76,8 +76,15 @@ static void sh_interrupt(int sig)
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
 	if (sig != SIGINT) {
-		if (fg_pgrp) /* ^\ or ^Z: for the programs in the foreground */
-			kill_pgrp_procs(tty_get_fg_pgrp(), sig);
+		int pgrp = tty_get_fg_pgrp();
+
+		/*
+		 * ^\ or ^Z: for the programs in the foreground. This shell cannot wait for a
+		 * stopped job, so ^Z reaches only a group its job gave the terminal to (bash's
+		 * child, which bash then reports "Stopped").
+		 */
+		if (fg_pgrp && (sig != SIGTSTP || pgrp != fg_pgrp))
+			kill_pgrp_procs(pgrp, sig);
 	} else if (fg_pgrp) {
 		int pgrp = tty_get_fg_pgrp();
 
