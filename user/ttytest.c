@@ -226,6 +226,25 @@ static int jobs(void)
 	waitpid(child, &status, 0);
 	printf("child exited %d, foreground is mine again: %s\n", WEXITSTATUS(status),
 	       tcgetpgrp(0) == getpgrp() ? "yes" : "no");
+	/* A background reader that does not block SIGTTIN: its group gets it (and stops). */
+	child = fork();
+	if (child == 0) {
+		char c;
+
+		setpgid(0, 0);
+		read(0, &c, 1);
+		_exit(0);
+	}
+	waitpid(child, &status, WUNTRACED);
+	printf("background reader got %s\n", (WIFSTOPPED(status)    ? WSTOPSIG(status)
+					      : WIFSIGNALED(status) ? WTERMSIG(status)
+								    : 0) == SIGTTIN
+						     ? "SIGTTIN"
+						     : "no SIGTTIN");
+	if (WIFSTOPPED(status)) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
 	child = fork();
 	if (child == 0) {
 		setsid();

@@ -127,6 +127,7 @@ def test_job_control_ioctls_and_sessions(lucid):
         'foreground read 7 "fgline\\x0a"',
         "gives it back: ok",
         "child exited 0, foreground is mine again: yes",
+        "background reader got SIGTTIN",
         "new session: open /dev/tty: -1 No such device or address",
         "new session: tcgetpgrp: -1 Not a tty",  # musl's ENOTTY
         "new session: TIOCSCTTY of a terminal another session has: -1 Operation not permitted",
