@@ -117,7 +117,7 @@ def test_poll_trace_pipe(lucid):
 def test_job_control_ioctls_and_sessions(lucid):
     start(lucid, "ttytest jobs", "type")
     lucid.p.send("fgline\r")
-    out = lucid.expect_prompt(20)
+    lucid.expect_prompt(20)
     assert lucid.status() == 0
     want = [
         "background: foreground is mine: no",
