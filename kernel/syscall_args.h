@@ -91,3 +91,16 @@ SYSCALL_DEFINE2(rt_sigsuspend, sigset_t __user *, unewset, size_t, sigsetsize)
 SYSCALL_DEFINE2(tkill, pid_t, pid, int, sig)
 SYSCALL_DEFINE0(restart_syscall)
 SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, pid, int, sig)
+SYSCALL_DEFINE3(poll, struct pollfd __user *, ufds, unsigned int, nfds, int, timeout_msecs)
+SYSCALL_DEFINE5(select, int, n, fd_set __user *, inp, fd_set __user *, outp,
+		fd_set __user *, exp, struct __kernel_old_timeval __user *, tvp)
+SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
+SYSCALL_DEFINE0(getpgrp)
+SYSCALL_DEFINE0(setsid)
+SYSCALL_DEFINE1(getpgid, pid_t, pid)
+SYSCALL_DEFINE1(getsid, pid_t, pid)
+SYSCALL_DEFINE6(pselect6, int, n, fd_set __user *, inp, fd_set __user *, outp,
+		fd_set __user *, exp, struct __kernel_timespec __user *, tsp, void __user *, sig)
+SYSCALL_DEFINE5(ppoll, struct pollfd __user *, ufds, unsigned int, nfds,
+		struct __kernel_timespec __user *, tsp, const sigset_t __user *, sigmask,
+		size_t, sigsetsize)

@@ -93,6 +93,22 @@ long sys_set_robust_list(void __user *head, size_t len);
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim);
 long sys_sched_yield(void);
+
+/* kernel/sched/session.c */
+long sys_setsid(void);
+long sys_getsid(int pid);
+long sys_setpgid(int pid, int pgid);
+long sys_getpgid(int pid);
+long sys_getpgrp(void);
+
+/* kernel/fs/select.c */
+long sys_poll(void __user *ufds, unsigned int nfds, int timeout_msecs);
+long sys_ppoll(void __user *ufds, unsigned int nfds, const void __user *tsp,
+	       const uint64_t __user *sigmask, size_t sigsetsize);
+long sys_select(int n, void __user *inp, void __user *outp, void __user *exp,
+		void __user *tvp);
+long sys_pselect6(int n, void __user *inp, void __user *outp, void __user *exp,
+		  void __user *tsp, void __user *sig);
 long sys_sysinfo(void __user *info);
 long sys_rseq(void __user *rseq, uint32_t rseq_len, int flags, uint32_t sig);
 

@@ -405,11 +405,24 @@ static ssize_t tracing_read_pipe(struct file *file, char *ubuf, size_t cnt, loff
 	return (ssize_t)copied;
 }
 
+/* poll and select: readable when a read would not wait (events, or the end of the file). */
+static unsigned int tracing_poll_pipe(struct file *file)
+{
+	struct trace_iterator *iter = file->private_data;
+
+	if (iter->seq.readpos < iter->seq.len || !pipe_empty(iter) ||
+	    (!tracer_tracing_is_on(iter->tr) && iter->pos))
+		return POLLIN | POLLRDNORM;
+	arm_poll_timer(); /* nobody wakes us for events: look again soon */
+	return 0;
+}
+
 const struct file_operations tracing_pipe_fops = {
 	.open = tracing_open_pipe,
 	.read = tracing_read_pipe,
 	.release = tracing_release_pipe,
 	.wait_queue = tracing_pipe_wait_queue,
+	.poll = tracing_poll_pipe,
 };
 
 /* --- per_cpu/cpuN/stats --------------------------------------------------------------------- */

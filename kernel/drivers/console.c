@@ -5,8 +5,8 @@
  * ring (console_rx), and console_getc() sleeps until there is something in it: the CPU halts
  * rather than spinning, so an idle Lucid costs the host nothing.
  *
- * Ctrl-C: while the shell runs a command line it asks, with console_set_intr(), to be told of
- * a Ctrl-C instead of finding it in the input, as a Linux tty with ISIG turns it into SIGINT.
+ * Ctrl-C, Ctrl-\ and Ctrl-Z: the tty (kernel/drivers/tty.c) sees each byte as it arrives, in
+ * the interrupt, and takes the ones that send a signal (ISIG) before they reach the ring.
  *
  * Ctrl-O: the next key is a SysRq key (kernel/debug/sysrq.c), acted on here in the interrupt, so it
  * works even when nothing reads the console: Lucid's stand-in for a serial BREAK.
@@ -14,6 +14,7 @@
  * Not traced: printk reaches here, and printk must work from inside the tracer.
  */
 #include "kernel/drivers/console.h"
+#include "kernel/drivers/tty.h"
 #include "kernel/shell/line_edit.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/debug/sysrq.h"
@@ -35,8 +36,8 @@ _Static_assert(RX_RING_SIZE > LINE_EDIT_MAX, "a typed-ahead line and its Enter m
 static char rx_ring[RX_RING_SIZE];
 static unsigned int rx_head, rx_tail; /* written by the interrupt, read by console_getc */
 static DEFINE_SPINLOCK(tx_lock);
+static DEFINE_SPINLOCK(rx_lock); /* between readers, and a flush from the interrupt */
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
-static void (*intr_handler)(void);
 static bool sysrq_pending; /* Ctrl-O came: the next byte is a SysRq key (interrupt only) */
 
 void console_init(void)
@@ -44,7 +45,7 @@ void console_init(void)
 	uart_init(COM1_PORT);
 }
 
-notrace void console_write(const char *s, size_t n)
+static notrace void write_bytes(const char *s, size_t n, bool onlcr)
 {
 	unsigned long flags = local_irq_save();
 	bool locked = arch_spin_trylock(&tx_lock);
@@ -54,7 +55,7 @@ notrace void console_write(const char *s, size_t n)
 		locked = arch_spin_trylock(&tx_lock);
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\n')
+		if (s[i] == '\n' && onlcr)
 			uart_putc(COM1_PORT, '\r');
 		uart_putc(COM1_PORT, s[i]);
 	}
@@ -63,15 +64,18 @@ notrace void console_write(const char *s, size_t n)
 	local_irq_restore(flags);
 }
 
-void console_set_intr(void (*handler)(void))
+notrace void console_write(const char *s, size_t n)
 {
-	__atomic_store_n(&intr_handler, handler, __ATOMIC_RELEASE);
+	write_bytes(s, n, true);
+}
+
+void console_write_raw(const char *s, size_t n)
+{
+	write_bytes(s, n, false);
 }
 
 notrace void console_rx(char c)
 {
-	void (*intr)(void) = __atomic_load_n(&intr_handler, __ATOMIC_ACQUIRE);
-
 	if (sysrq_pending) {
 		sysrq_pending = false;
 		handle_sysrq((unsigned char)c);
@@ -81,10 +85,8 @@ notrace void console_rx(char c)
 		sysrq_pending = true;
 		return;
 	}
-	if (c == 0x03 && intr) { /* Ctrl-C */
-		intr();
-		return;
-	}
+	if (tty_receive_signal_char((unsigned char)c))
+		return; /* ISIG: it became a signal, not input */
 	if (rx_head - rx_tail < RX_RING_SIZE) {
 		rx_ring[rx_head % RX_RING_SIZE] = c;
 		__atomic_store_n(&rx_head, rx_head + 1, __ATOMIC_RELEASE);
@@ -101,19 +103,40 @@ int console_getc(void)
 {
 	if (!boot_prompt_tsc)
 		boot_prompt_tsc = rdtsc(); /* the first read is the shell at its first prompt */
-	wait_event(&rx_wait, rx_ready());
-	char c = rx_ring[rx_tail % RX_RING_SIZE];
-	__atomic_store_n(&rx_tail, rx_tail + 1, __ATOMIC_RELEASE);
-	return (unsigned char)c;
+	for (;;) {
+		int c;
+
+		wait_event(&rx_wait, rx_ready());
+		c = console_getc_nowait();
+		if (c >= 0) /* a flush may have taken it between the two */
+			return c;
+	}
 }
 
 int console_getc_nowait(void)
 {
-	if (!rx_ready())
-		return -1;
-	char c = rx_ring[rx_tail % RX_RING_SIZE];
-	__atomic_store_n(&rx_tail, rx_tail + 1, __ATOMIC_RELEASE);
-	return (unsigned char)c;
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	int c = -1;
+
+	if (rx_ready()) {
+		c = (unsigned char)rx_ring[rx_tail % RX_RING_SIZE];
+		__atomic_store_n(&rx_tail, rx_tail + 1, __ATOMIC_RELEASE);
+	}
+	spin_unlock_irqrestore(&rx_lock, flags);
+	return c;
+}
+
+unsigned int console_rx_count(void)
+{
+	return __atomic_load_n(&rx_head, __ATOMIC_ACQUIRE) - READ_ONCE(rx_tail);
+}
+
+void console_rx_flush(void)
+{
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+
+	__atomic_store_n(&rx_tail, __atomic_load_n(&rx_head, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+	spin_unlock_irqrestore(&rx_lock, flags);
 }
 
 wait_queue_head_t *console_rx_wait_queue(void)

@@ -6,7 +6,10 @@
 #include <stdint.h>
 
 void console_init(void);
+/* Writes s, each "\n" as "\r\n" (what printk wants; the tty's ONLCR). */
 void console_write(const char *s, size_t n);
+/* Writes s exactly, for a tty whose output processing (OPOST, ONLCR) is off. */
+void console_write_raw(const char *s, size_t n);
 /* Blocks until a byte arrives; returns it. */
 int console_getc(void);
 /* Called from the UART interrupt with each byte received. */
@@ -15,11 +18,9 @@ void console_rx(char c);
 /* The next byte typed, or -1 if there is none yet; console_rx_wait_queue() is woken for each. */
 int console_getc_nowait(void);
 struct wait_queue_head *console_rx_wait_queue(void);
-/*
- * From now on, a Ctrl-C typed calls handler (from the interrupt) instead of being input;
- * NULL makes it input again. The shell sets it while a command runs (kernel/shell/sh_exec.c).
- */
-void console_set_intr(void (*handler)(void));
+/* How many bytes wait in the ring; and throwing them away (a tty's flush, after ^C). */
+unsigned int console_rx_count(void);
+void console_rx_flush(void);
 
 /*
  * The TSC when the console was first read, by the shell at its first prompt: where boot ends,

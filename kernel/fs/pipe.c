@@ -123,12 +123,35 @@ static struct wait_queue_head *pipe_wait_queue(struct file *file)
 	return &p->wait;
 }
 
+/* poll: the read end is ready with data, and hung up once every writer is gone; the write end
+ * is ready with room, and in error once every reader is gone (a write would be EPIPE). */
+static unsigned int pipe_poll(struct file *file)
+{
+	struct pipe *p = file->private_data;
+	unsigned int mask = 0;
+
+	if (file->f_mode & FMODE_READ) {
+		if (p->len)
+			mask |= POLLIN | POLLRDNORM;
+		if (!p->writers)
+			mask |= POLLHUP;
+	}
+	if (file->f_mode & FMODE_WRITE) {
+		if (p->len < PIPE_SIZE)
+			mask |= POLLOUT | POLLWRNORM;
+		if (!p->readers)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static const struct file_operations pipe_fops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.llseek = no_llseek,
 	.release = pipe_release,
 	.wait_queue = pipe_wait_queue,
+	.poll = pipe_poll,
 };
 
 /* One end: an open file on the pipe's dentry, which it holds a reference to. */

@@ -253,16 +253,9 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t 
 	return ksys_pwrite64(fd, buf, count, pos);
 }
 
-/*
- * No device of Lucid's answers an ioctl yet (the console's termios comes with the tty): a
- * valid fd gets ENOTTY, which is what the C library expects of a file that is not a terminal.
- */
+/* A device's own requests (the tty's termios, kernel/drivers/tty.c); any other file: ENOTTY, as
+ * Linux answers a file that is not a terminal. */
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {
-	struct kstat st;
-	int err = vfs_fstat((int)fd, &st);
-
-	(void)cmd;
-	(void)arg;
-	return err < 0 ? err : -ENOTTY;
+	return vfs_ioctl((int)fd, cmd, arg);
 }

@@ -154,6 +154,30 @@ ssize_t vfs_read_nowait(int fd, void *buf, size_t count)
 	return ret;
 }
 
+long vfs_ioctl(int fd, unsigned int cmd, unsigned long arg)
+{
+	struct file *file;
+	long ret;
+
+	vfs_lock();
+	file = fget(fd);
+	if (!file) {
+		vfs_unlock();
+		return -EBADF;
+	}
+	if (!file->f_op || !file->f_op->unlocked_ioctl) {
+		vfs_unlock();
+		return -ENOTTY;
+	}
+	file->f_count++; /* held while the driver runs without the lock */
+	vfs_unlock();
+	ret = file->f_op->unlocked_ioctl(file, cmd, arg);
+	vfs_lock();
+	fput(file);
+	vfs_unlock();
+	return ret;
+}
+
 /* May write less than count (a pipe with little room): the caller writes the rest. */
 ssize_t vfs_write(int fd, const void *buf, size_t count)
 {

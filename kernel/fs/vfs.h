@@ -55,6 +55,7 @@ typedef unsigned int fmode_t;
 #define O_RDWR 00000002
 #define O_CREAT 00000100
 #define O_EXCL 00000200
+#define O_NOCTTY 00000400 /* opening a terminal does not make it the controlling tty */
 #define O_TRUNC 00001000
 #define O_APPEND 00002000
 #define O_NONBLOCK 00004000
@@ -133,7 +134,25 @@ struct file_operations {
 	 * (docs/design/syscall-cost.md).
 	 */
 	bool no_vfs_lock;
+	/*
+	 * A device's own requests (the tty's termios), called without the VFS lock, arg as the
+	 * user passed it. NULL: -ENOTTY, as Linux answers a file that is not a terminal.
+	 */
+	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+	/* For poll and select: which POLL* events the file is ready for now, under the VFS lock;
+	 * they sleep on wait_queue. NULL: always ready to read and write (a regular file). */
+	unsigned int (*poll)(struct file *file);
 };
+
+/* poll's events, Linux's values (include/uapi/asm-generic/poll.h). */
+#define POLLIN 0x0001
+#define POLLPRI 0x0002
+#define POLLOUT 0x0004
+#define POLLERR 0x0008
+#define POLLHUP 0x0010
+#define POLLNVAL 0x0020
+#define POLLRDNORM 0x0040
+#define POLLWRNORM 0x0100
 
 /*
  * What a directory's file system does when names are made or removed in it. A NULL operation
@@ -283,6 +302,8 @@ ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
+/* The file's unlocked_ioctl; -EBADF for no such fd, -ENOTTY for a file without one. */
+long vfs_ioctl(int fd, unsigned int cmd, unsigned long arg);
 loff_t vfs_lseek(int fd, loff_t offset, int whence);
 /* pread/pwrite: at pos, f_pos untouched; -ESPIPE for a file without positions (a pipe). */
 ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos);

@@ -19,6 +19,7 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/sched/signal.h"
+#include "kernel/drivers/tty.h"
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
 #define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
@@ -41,6 +42,7 @@ void __noreturn do_exit(int code)
 	int sig = code & WSIG_MASK;
 
 	exit_children(t);
+	tty_exit(t); /* a session leader lets go of its terminal */
 	ftrace_pid_follow_exit(t->pid);
 	t->wait_status = code;
 

@@ -77,6 +77,7 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	t->pgrp = current->pgrp;
 	t->tgid = current->tgid;
+	t->sid = current->sid;
 	t->sigpending = __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST);
 	list_add_tail(&t->tasks, &task_list);
 	spin_unlock_irqrestore(&task_list_lock, flags);

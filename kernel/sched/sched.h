@@ -88,6 +88,7 @@ struct task {
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
 	int wait_status;           /* how it ended, as wait4's status word */
 	bool reaped;               /* wait4 has collected it */
+	int sid;                   /* its session (setsid): the leader's pid; 0: the kernel's */
 };
 
 extern struct list_head task_list;

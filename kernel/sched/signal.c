@@ -52,7 +52,6 @@
 #define SIG_BLOCK 0
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
-#define SIGSET_SIZE sizeof(sigset_t) /* the only sigsetsize Linux x86_64 accepts */
 #define MAX_RT_QUEUED 1024 /* real-time signals queued per process (Linux: RLIMIT_SIGPENDING) */
 #define WSTOPPED_CODE 0x7f /* wait status of a stopped child: (sig << 8) | 0x7f */
 #define WCONTINUED_STATUS 0xffff /* wait status of a continued child */
@@ -157,6 +156,17 @@ bool sig_handled(struct task *t, int sig)
 	}
 	spin_unlock_irqrestore(&sig_lock, flags);
 	return handled;
+}
+
+bool sig_ignored_or_blocked(int sig)
+{
+	struct task *t = current;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	bool ret = (t->blocked & sigmask(sig)) ||
+		   (t->sighand && t->sighand->action[sig - 1].handler == SIG_IGN);
+
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return ret;
 }
 
 struct sighand_struct *detach_sighand(struct task *t)

@@ -79,6 +79,8 @@ typedef uint64_t sigset_t;
 #define CLD_STOPPED 5
 #define CLD_CONTINUED 6
 
+#define SIGSET_SIZE sizeof(sigset_t) /* the only sigsetsize Linux x86_64 accepts */
+
 /* What rt_sigaction reads and writes: Linux's struct sigaction for x86_64, as the libcs pass it. */
 struct k_sigaction {
 	unsigned long handler;
@@ -151,6 +153,9 @@ void flush_signals(void);
 void task_sigactions(struct task *t, sigset_t *ignored, sigset_t *caught);
 /* Whether t has a handler for sig that it does not block: a fault's signal then runs it. */
 bool sig_handled(struct task *t, int sig);
+/* Whether current blocks or ignores sig: the tty's SIGTTIN and SIGTTOU checks, Linux's
+ * is_ignored() in tty_check_change. */
+bool sig_ignored_or_blocked(int sig);
 /* Takes t's signal table away (exit), so that signals sent from now on only mark it. */
 struct sighand_struct *detach_sighand(struct task *t);
 /* A process's signal table: a fresh one (exec), a copy (fork), and exec's reset of it. */

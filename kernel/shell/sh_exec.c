@@ -16,11 +16,16 @@
  * to the shell's fds and undone afterwards, as bash does for its builtins.
  *
  * Ctrl-C: the commands of a pipeline form a job, a process group whose id is the first one's
- * pid, and every thread a command starts joins it (kernel/sched/signal.c). While the job runs, the
- * console reports Ctrl-C to sh_interrupt() instead of queueing it as input; that sends SIGINT
- * to the whole group (kill_pgrp), which ends a blocking read, an interruptible sleep and any
- * further output of every command and of the threads they started (-EINTR). The rest of the
- * line does not run (`sleep 60; echo hi`): bash, seeing its child die of SIGINT, stops too. A
+ * pid, and every thread a command starts joins it (kernel/sched/signal.c). While the job runs it
+ * is the terminal's foreground group (tty_set_fg_pgrp, bash's tcsetpgrp), and the tty's line
+ * discipline reports Ctrl-C to sh_interrupt(); that sends SIGINT to the foreground group
+ * (kill_pgrp): the job, or a group a program of it gave the terminal to. It ends a blocking
+ * read, an interruptible sleep and any further output of every command and of the threads they
+ * started (-EINTR), and a program's process. Ctrl-\ goes to the job's programs only (SIGQUIT):
+ * the shell's own commands have nothing to do with it, and so does Ctrl-Z (SIGTSTP): the job's
+ * programs stop, and the shell, seeing them all stopped, reports the job Stopped and keeps it
+ * for fg and bg (sh_jobctl.c). The rest of the line does not run (`sleep 60; echo hi`): bash,
+ * seeing its child die of SIGINT, stops too. A
  * Ctrl-C between two jobs of a line, or while the shell starts one, is for the shell itself:
  * it stops the line, and a job being started hears it (sh_foreground_begin).
  */
@@ -33,6 +38,7 @@
 #include "kernel/debug/fault_inject.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
+#include "kernel/sched/session.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/fs/vfs.h"
@@ -67,16 +73,30 @@ static int fg_pgrp; /* 0: no job in the foreground */
 static bool fg_interrupted; /* Ctrl-C since the line began */
 static bool fg_caught; /* and a program caught it: its status stands (shell's thread only) */
 
-/* Called by the console's interrupt for a Ctrl-C while the shell runs a line. */
-static void sh_interrupt(void)
+/* Called by the tty, from the console's interrupt, for a signal key while the shell runs a line. */
+static void sh_interrupt(int sig)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
-	fg_interrupted = true;
-	if (fg_pgrp)
-		kill_pgrp(fg_pgrp, SIGINT); /* every task of the job, the threads it started too */
-	else
+	if (sig != SIGINT) {
+		int pgrp = tty_get_fg_pgrp();
+
+		/* ^\ or ^Z: for the programs in the foreground (the shell's own commands, kernel
+		 * threads, neither dump nor stop). */
+		if (fg_pgrp)
+			kill_pgrp_procs(pgrp, sig);
+	} else if (fg_pgrp) {
+		int pgrp = tty_get_fg_pgrp();
+
+		/* A group the job gave the terminal to (a shell's child) ends alone, as under bash. */
+		if (pgrp == fg_pgrp)
+			fg_interrupted = true;
+		/* every task of the job, the threads it started too */
+		kill_pgrp(pgrp, SIGINT);
+	} else {
+		fg_interrupted = true;
 		send_sig(SIGINT, fg_shell); /* ends a builtin's wait; children inherit it */
+	}
 	spin_unlock_irqrestore(&fg_lock, flags);
 }
 
@@ -85,7 +105,10 @@ static bool line_interrupted(void)
 	return __atomic_load_n(&fg_interrupted, __ATOMIC_SEQ_CST);
 }
 
-/* From now on until line_end(), the console hands Ctrl-C to sh_interrupt(). */
+/*
+ * From now on until line_end(), the tty hands Ctrl-C to sh_interrupt(); the terminal gets back
+ * the settings the prompt found (cooked, with ISIG), as the line's commands expect them.
+ */
 static void line_begin(void)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
@@ -95,7 +118,8 @@ static void line_begin(void)
 	fg_interrupted = false;
 	fg_caught = false;
 	spin_unlock_irqrestore(&fg_lock, flags);
-	console_set_intr(sh_interrupt);
+	tty_set_intr_hook(sh_interrupt);
+	sh_tty_restore();
 }
 
 /*
@@ -106,7 +130,7 @@ static bool line_end(void)
 {
 	unsigned long flags;
 
-	console_set_intr(NULL);
+	tty_set_intr_hook(NULL);
 	flags = spin_lock_irqsave(&fg_lock); /* a sh_interrupt() under way finishes first */
 	spin_unlock_irqrestore(&fg_lock, flags);
 	flush_signals(); /* a Ctrl-C sent to the shell was for this line only */
@@ -122,6 +146,7 @@ void sh_foreground_begin(int pgrp)
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
 
 	fg_pgrp = pgrp;
+	tty_set_fg_pgrp(pgrp); /* the job has the terminal: it may read, ^C is for it */
 	spin_unlock_irqrestore(&fg_lock, flags);
 	/*
 	 * A Ctrl-C that came before fg_pgrp was set marked the shell; threads created since
@@ -157,6 +182,7 @@ int sh_foreground_wait(struct task **tasks, int n, bool *stopped)
 	} while (!settled);
 	flags = spin_lock_irqsave(&fg_lock);
 	fg_pgrp = 0;
+	tty_take_back(current->sid); /* the shell takes the terminal back, as bash's tcsetpgrp */
 	spin_unlock_irqrestore(&fg_lock, flags);
 	for (int i = 0; i < n; i++)
 		if (READ_ONCE(tasks[i]->state) != TASK_DEAD)

@@ -13,6 +13,8 @@
 #include "kernel/shell/sh_jobs.h"
 #include "kernel/shell/stdio.h"
 #include "kernel/drivers/console.h"
+#include "kernel/drivers/termios.h"
+#include "kernel/drivers/tty.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/shell/line_edit.h"
 #include "kernel/shell/sh_parse.h"
@@ -75,9 +77,43 @@ static void echo(const char *s, size_t n)
 	}
 }
 
+/*
+ * The terminal's settings before the prompt: the shell edits the line itself, so it reads raw,
+ * with no echo and with Ctrl-C as a key (no ISIG), and gives the settings back before the line
+ * runs (sh_tty_restore), as bash's readline does around each line it reads.
+ */
+static struct termios saved_termios;
+static bool tty_raw;
+
+static void tty_raw_begin(void)
+{
+	struct termios raw;
+
+	if (tty_raw)
+		return;
+	tty_get_termios(&saved_termios);
+	raw = saved_termios;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ECHONL | ISIG | IEXTEN);
+	raw.c_iflag &= ~(tcflag_t)(ICRNL | INLCR | IGNCR);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	tty_set_termios(&raw);
+	tty_raw = true;
+}
+
+void sh_tty_restore(void)
+{
+	if (!tty_raw)
+		return;
+	tty_set_termios(&saved_termios);
+	tty_raw = false;
+}
+
 static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
 {
 	enum line_edit_event ev;
+
+	tty_raw_begin();
 
 	do {
 		size_t len = 0;
@@ -127,6 +163,7 @@ static void shell_setup(void)
 	int fd;
 
 	vfs_chdir(SH_HOME);
+	tty_claim_console(); /* the console's session is the shell's, as a login shell's */
 	fd = vfs_open("/dev/console", O_RDWR, 0);
 	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
 		panic("sh: cannot open /dev/console");

@@ -32,6 +32,8 @@ const struct shell_cmd *shell_find_cmd(const char *name);
 int shell_main(void *arg);
 /* Runs one line as typed (kernel/shell/sh_exec.c); status is $? before it. Returns $? after it. */
 int sh_run_line(const char *text, int status);
+/* Gives the terminal back the settings it had before the prompt read the line in raw mode. */
+void sh_tty_restore(void);
 /* Iterates over the table in name order. */
 const struct shell_cmd *shell_cmd_first(void);
 const struct shell_cmd *shell_cmd_next(const struct shell_cmd *c);

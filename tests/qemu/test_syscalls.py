@@ -87,3 +87,15 @@ def test_symbolic_links(lucid):
     out = lucid.run("mkdir /tmp/sh; echo hi > /tmp/sh/f; links /tmp/sh > /dev/null; ls /tmp/sh; "
                     "cat /tmp/sh/f")
     assert out == "f\nhi\n", out
+
+
+def test_poll_select_on_pipes_and_files(lucid):
+    # poll, ppoll, select and pselect6 on pipes, /dev/null and a file: readiness, hang-up,
+    # timeouts, a writer that comes later, and the errors (EBADF, EINVAL, EFAULT).
+    same_as_linux(lucid, "pollfds", "{dir}")
+
+
+def test_sessions_and_process_groups(lucid):
+    # setsid, getsid, setpgid, getpgid, getpgrp: Linux's rules (EPERM for a group or session
+    # leader and across sessions, ESRCH, EINVAL), and /dev/tty without a controlling tty.
+    same_as_linux(lucid, "sessions")

@@ -1,0 +1,166 @@
+/*
+ * Sessions and process groups: setsid, getsid, setpgid, getpgid and getpgrp, with Linux's rules
+ * and errors (kernel/sys.c there).
+ *
+ * A process group is a job: the processes a shell started for one pipeline, which ^C reaches
+ * together (kernel/sched/signal.c). A session is a login: the groups a shell started, sharing
+ * one controlling terminal, of which one group at a time is in the foreground
+ * (kernel/drivers/tty.c). Both are named by the pid of the process that made them, their
+ * leader, and kept in the task (task->pgrp, task->sid); a fork inherits both.
+ *
+ * The kernel shell leads the console's session (tty_claim_console): the programs it runs are in
+ * its session, each pipeline a group of its own, as under bash. A program can then make a new
+ * group in it (setpgid), give it the terminal (tcsetpgrp, TIOCSPGRP) or leave for a session of
+ * its own with no terminal (setsid), as a shell it runs does.
+ *
+ * The rules hold a process to its own session: setpgid moves only the caller or a child of
+ * it, never a session leader, and only into a group of the same session. What Lucid leaves out:
+ * EACCES for a child that has already called execve (nothing records that yet).
+ */
+#include "kernel/sched/session.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
+#include "kernel/syscalls.h"
+#include "lib/errno.h"
+
+/* The task with this pid, zombies included (their ids still count), or NULL. Under the lock. */
+static struct task *find_task(int pid)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid == pid && !t->reaped)
+			return t;
+	}
+	return NULL;
+}
+
+/* A live task of group pgrp, or NULL. Under the lock. */
+static struct task *find_pgrp_member(int pgrp)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pgrp == pgrp && READ_ONCE(t->state) != TASK_DEAD)
+			return t;
+	}
+	return NULL;
+}
+
+int session_of_pgrp(int pgrp)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = pgrp > 0 ? find_pgrp_member(pgrp) : NULL;
+	int sid = -ESRCH;
+
+	if (!t && pgrp > 0)
+		t = find_task(pgrp);
+	if (t)
+		sid = t->sid;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return sid;
+}
+
+int kill_pgrp_procs(int pgrp, int sig)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t;
+	int n = 0;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (pgrp > 0 && t->pgrp == pgrp && t->mm) {
+			send_sig(sig, t);
+			n++;
+		}
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return n ? n : -ESRCH;
+}
+
+/* setsid(): a new session and group, both the caller's pid, with no controlling terminal. */
+long sys_setsid(void)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *p = current;
+	long ret = -EPERM;
+
+	/* A group leader cannot leave its group behind in the old session; nor can anyone whose
+	 * pid names a group already (Linux: pid_task(sid, PIDTYPE_PGID)). */
+	if (!find_pgrp_member(p->pid)) {
+		p->sid = p->pgrp = p->pid;
+		ret = p->sid;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return ret;
+}
+
+/* getsid(pid) and getpgid(pid): 0 is the caller; ESRCH for no such process. */
+static long get_id(int pid, bool session)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = pid ? find_task(pid) : current;
+	long ret = -ESRCH;
+
+	if (pid >= 0 && t)
+		ret = session ? t->sid : t->pgrp;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return ret;
+}
+
+long sys_getsid(int pid)
+{
+	return get_id(pid, true);
+}
+
+long sys_getpgid(int pid)
+{
+	return get_id(pid, false);
+}
+
+long sys_getpgrp(void)
+{
+	return current->pgrp;
+}
+
+/*
+ * setpgid(pid, pgid): moves the caller or one of its children (pid 0: the caller) into group
+ * pgid of its session (0: a new group named by pid). The errors, in Linux's order: EINVAL for
+ * a negative pgid, ESRCH for a pid that is neither, EPERM for a child in another session, a
+ * session leader, or a group that does not exist in this session.
+ */
+long sys_setpgid(int pid, int pgid)
+{
+	struct task *p = current, *t, *g;
+	unsigned long flags;
+	long err;
+
+	if (!pid)
+		pid = p->pid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	flags = spin_lock_irqsave(&task_list_lock);
+	t = find_task(pid);
+	err = -ESRCH;
+	if (!t || (t != p && t->parent != p))
+		goto out;
+	err = -EPERM;
+	if (t != p && t->sid != p->sid)
+		goto out;
+	if (t->sid == t->pid) /* a session leader stays the leader of its group */
+		goto out;
+	if (pgid != pid) {
+		g = find_pgrp_member(pgid);
+		if (!g || g->sid != p->sid)
+			goto out;
+	}
+	t->pgrp = pgid;
+	err = 0;
+out:
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return err;
+}
