@@ -220,7 +220,9 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	mm->arg_end = lay.arg_end;
 	mm->env_start = lay.env_start;
 	mm->env_end = lay.env_end;
-	strlcpy(mm->exe_path, filename, sizeof(mm->exe_path));
+	/* The file itself, as Linux's /proc/PID/exe names it: /bin/sh runs /bin/busybox. */
+	if (vfs_realpath(filename, mm->exe_path, sizeof(mm->exe_path)) < 0)
+		strlcpy(mm->exe_path, filename, sizeof(mm->exe_path));
 	unsigned long entry = elf->entry;
 	kfree(elf);
 	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */

@@ -724,6 +724,22 @@ int vfs_fd_dirpath(int fd, char *buf, size_t size)
 	return ret;
 }
 
+/* The absolute name of what pathname names, symbolic links followed, as realpath(3) gives it. */
+int vfs_realpath(const char *pathname, char *buf, size_t size)
+{
+	struct path path;
+	int ret;
+
+	vfs_lock();
+	ret = kern_path(pathname, 0, &path);
+	if (!ret) {
+		ret = d_path(&path, buf, size);
+		path_put(&path);
+	}
+	vfs_unlock();
+	return ret;
+}
+
 int vfs_getcwd(char *buf, size_t size)
 {
 	int ret;

@@ -13,6 +13,7 @@
 #include "trace/ftrace_pid.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/regs.h"
@@ -29,6 +30,8 @@
  * signal number for a death by signal. The kernel thread's own exit code, which the shell
  * shows in $?, is bash's: the exit code, or 128 + the signal.
  */
+struct task *child_reaper;
+
 void __noreturn do_exit(int code)
 {
 	struct task *t = current;
@@ -36,6 +39,8 @@ void __noreturn do_exit(int code)
 	struct fpu *fpu = t->fpu;
 	int sig = code & WSIG_MASK;
 
+	if (t == child_reaper) /* Linux's words; the kernel has nothing left to run */
+		panic("Attempted to kill init! exitcode=0x%08x", code);
 	exit_children(t);
 	ftrace_pid_follow_exit(t->pid);
 	t->wait_status = code;
