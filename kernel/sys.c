@@ -21,6 +21,7 @@
 #include "kernel/sched/time.h"
 #include "kernel/mm/page_alloc.h"
 #include "arch/x86_64/mmu.h"
+#include "trace/trace.h"
 
 #define MAX_RW_COUNT 0x7ffff000UL /* Linux caps one transfer so the result fits an int */
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
@@ -343,6 +344,7 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 			return n;
 		comm[n] = '\0';
 		strlcpy(current->comm, comm, sizeof(current->comm));
+		tracing_task_renamed(current);
 		return 0;
 	case PR_GET_NAME:
 		strlcpy(comm, current->comm, sizeof(comm));

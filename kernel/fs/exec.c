@@ -30,6 +30,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "trace/events/sched.h"
+#include "trace/trace.h"
 #include "lib/printf.h"
 #include "kernel/shell/stdio.h"
 
@@ -239,6 +240,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (old_fpu)
 		fpu_free(old_fpu);
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
+	tracing_task_renamed(t); /* the trace's TASK column names it anew */
 	vfs_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
 	trace_sched_process_exec(t, t->pid, filename); /* one thread: the pid stays */
 	if (args) {
