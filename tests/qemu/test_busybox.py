@@ -155,3 +155,17 @@ def test_init_missing_panics():
                  120)
     finally:
         k.close()
+
+
+def test_shells_typed_at_the_kernel_prompt(lucid):
+    """`sh` and `bash` at the kernel shell read commands from the console until exit; the
+    kernel shell's prompt and $? come back. (Not interactive yet: no termios, so no prompt of
+    their own and no line editing; that is the tty work of issue 16.)"""
+    lucid.run("bash -c true")
+    for shell in ("sh", "bash"):
+        lucid.send_line(shell)
+        lucid.p.send("echo inside $((2+3)) $(readlink /proc/$$/exe)\r")
+        lucid.expect("inside 5 /bin/(busybox|bash)", 30)
+        lucid.p.send("exit 3\r")
+        lucid.expect_prompt(30)
+        assert lucid.status() == 3, shell
