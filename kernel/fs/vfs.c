@@ -338,6 +338,8 @@ static int do_readdir(int fd, struct dirent *de)
 		return -ENOTDIR;
 	if (dir->d_unlinked)
 		return -ENOENT;
+	if (file->f_pos == 2 && dir->d_inode->i_op && dir->d_inode->i_op->populate)
+		dir->d_inode->i_op->populate(dir); /* the names come first, then the listing */
 	if (file->f_pos < 2) {
 		struct dentry *d = file->f_pos == 0 ? dir : dir->d_parent;
 

@@ -159,6 +159,11 @@ struct inode_operations {
 	 * cached child is still there; false drops it and asks lookup again. NULL: always there.
 	 */
 	bool (*revalidate)(struct dentry *dentry);
+	/*
+	 * For such a directory: makes the names it has now before a listing starts (/proc: one
+	 * per live task), so that readdir shows them too. NULL: the tree is what there is.
+	 */
+	void (*populate)(struct dentry *dir);
 };
 
 /* A time as the VFS keeps it: seconds and nanoseconds since the epoch (CLOCK_REALTIME). */

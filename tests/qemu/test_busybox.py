@@ -169,3 +169,15 @@ def test_shells_typed_at_the_kernel_prompt(lucid):
         lucid.p.send("exit 3\r")
         lucid.expect_prompt(30)
         assert lucid.status() == 3, shell
+
+
+def test_ps_lists_every_task(lucid):
+    """busybox ps reads /proc: every live task has its directory there, as in Linux."""
+    lucid.run("nap 100 &")
+    try:
+        ps = lucid.run("busybox ps")
+        assert re.search(r"^\s*1 root\s+\[snapshotd\]$", ps, re.M), ps
+        assert re.search(r"^\s*\d+ root\s+nap 100$", ps, re.M), ps
+        assert re.search(r"^\s*\d+ root\s+busybox ps$", ps, re.M), ps
+    finally:
+        lucid.run("kill %1")

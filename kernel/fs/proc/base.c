@@ -426,6 +426,7 @@ static const struct {
 };
 
 #define EXE_NAME "exe"
+#define PROC_PID_NAME_MAX 12 /* an int in decimal, its sign and NUL */
 
 /* The program task pid runs, copied into buf (EXE_PATH_LEN bytes): false for a kernel thread. */
 static bool task_exe(int pid, char *buf)
@@ -549,7 +550,44 @@ static bool proc_root_revalidate(struct dentry *dentry)
 	return name_to_pid(dentry->d_name) == pid && proc_exe_current(dentry, pid);
 }
 
+/*
+ * Before /proc is listed: a directory for each live task that has none yet, so that readdir
+ * shows every pid (busybox ps lists /proc), as Linux's proc_pid_readdir does. pid 0, the idle
+ * tasks, has none, as in Linux.
+ */
+#define PROC_LIST_MAX 1024 /* pids listed at most: far more tasks than Lucid runs */
+
+static void proc_root_populate(struct dentry *root)
+{
+	int *pids = kmalloc(PROC_LIST_MAX * sizeof(*pids)), n = 0;
+	unsigned long flags;
+	struct task *t;
+
+	if (!pids)
+		return; /* the listing shows what is there already */
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid > 0 && !t->reaped && n < PROC_LIST_MAX)
+			pids[n++] = t->pid;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	prune_dead(root);
+	for (int i = 0; i < n; i++) {
+		char name[PROC_PID_NAME_MAX];
+		size_t len = (size_t)snprintf(name, sizeof(name), "%d", pids[i]);
+		struct dentry *d = d_lookup(root, name, len) ? NULL : d_alloc(root, name, len);
+
+		if (d) {
+			proc_root_lookup(root->d_inode, d); /* gone since: no directory, as lookup */
+			dput(d); /* ours; the tree keeps its own */
+		}
+	}
+	kfree(pids);
+}
+
 const struct inode_operations proc_root_inode_operations = {
 	.lookup = proc_root_lookup,
 	.revalidate = proc_root_revalidate,
+	.populate = proc_root_populate,
 };
