@@ -168,10 +168,25 @@ $(B)/user/lbench: $(LBENCH_SRC)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(LBENCH_CFLAGS) $< -o $@
 endif
 
-$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) tools/mkcpio.py
+# Debian 12's busybox-static and bash-static, exactly as the packages ship them (tools/deps.sh
+# installs both): /bin/busybox with a symbolic link per applet the tests and the tutorial use,
+# /bin/bash, /bin/sh -> busybox, and rootfs/'s /etc/passwd and /etc/group for root.
+BUSYBOX ?= /bin/busybox
+BASH_STATIC ?= /bin/bash-static
+BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirname dmesg du echo \
+	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount \
+	mv nproc od printf ps pwd readlink realpath rm rmdir rmmod sed seq sleep sort stat tac tail \
+	tee test touch tr true uname uniq wc which whoami xargs yes
+ROOTFS_FILES := etc/passwd etc/group
+
+$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(addprefix rootfs/,$(ROOTFS_FILES)) \
+		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
 		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
-		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f))
+		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f)) \
+		bin/busybox=$(BUSYBOX) bin/bash=$(BASH_STATIC) \
+		$(foreach a,$(BUSYBOX_APPLETS),'link:bin/$(a)=busybox') \
+		$(foreach f,$(ROOTFS_FILES),$(f)=rootfs/$(f))
 
 FORCE:
 

@@ -24,6 +24,8 @@
 #include "kernel/sched/watchdog.h"
 #include "kernel/debug/sysrq.h"
 #include "kernel/fs/initramfs.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/syscalls.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/debug/stackprotector.h"
@@ -68,10 +70,40 @@ static void print_banner(void)
 	       cpus > 1 ? "s" : "", mib, (unsigned long)(tsc_khz / 1000));
 }
 
-/* The init steps that must run in a task, as they may sleep; then the task becomes the shell. */
+/*
+ * init=PATH on the command line: the task runs that program instead of the kernel shell, as
+ * Linux's kernel_init runs its init, in /, on the console, with Linux's argv and environment
+ * for it. It never returns: if the program cannot start, or ends, the kernel panics (do_exit
+ * says "Attempted to kill init!"), as Linux's does. A bare "init" with no path runs the shell.
+ */
+static noinline void run_init_process(void)
+{
+	static char path[PROGRAM_PATH_MAX];
+	char *argv[] = {path, NULL};
+	static char *const envp[] = {"HOME=/", "TERM=linux", NULL}; /* Linux's envp_init */
+	int fd;
+
+	if (!cmdline_get("init", path, sizeof(path)) || !path[0])
+		return;
+	vfs_chdir("/");
+	fd = vfs_open("/dev/console", O_RDWR, 0);
+	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
+		printk(KERN_WARNING "Warning: unable to open an initial console.\n");
+	printk(KERN_INFO "Run %s as init process\n", path);
+	child_reaper = current;
+	int err = kernel_execve(path, argv, envp);
+	panic("Requested init %s failed (error %d).", path, err);
+}
+
+/*
+ * The init steps that must run in a task, as they may sleep; then the task becomes the shell
+ * (a tail call: traces show shell_main called from kthread_start, the page's figures too).
+ */
 static int kernel_init(void *arg)
 {
 	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
+	if (cmdline_has("init"))
+		run_init_process(); // init=/bin/sh: a user program instead of the shell
 	return shell_main(arg);
 }
 

@@ -15,6 +15,9 @@
 #include "kernel/sched/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/errno.h"
+#include "arch/x86_64/uaccess.h"
+#include "kernel/syscalls.h"
 
 #define LOG_BUF_SIZE (64 * 1024) /* power of two: the ring index is masked */
 #define LINE_MAX 1024
@@ -81,6 +84,53 @@ notrace int printk(const char *fmt, ...)
 notrace size_t printk_log_size(void)
 {
 	return log_head < LOG_BUF_SIZE ? log_head : LOG_BUF_SIZE;
+}
+
+/*
+ * syslog(2), which busybox dmesg (klogctl) reads the log through. SYSLOG_ACTION_READ_ALL copies
+ * the newest len bytes (all of it when they fit) without consuming them, SIZE_BUFFER says how
+ * big the ring is, CLOSE and OPEN do nothing, as in Linux. Lucid's log keeps no level per line,
+ * so the lines come without Linux's "<6>" prefix (busybox dmesg strips it anyway); the actions
+ * that consume or clear the log or set the console level are EINVAL, for now.
+ */
+#define SYSLOG_ACTION_CLOSE 0
+#define SYSLOG_ACTION_OPEN 1
+#define SYSLOG_ACTION_READ_ALL 3
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+#define SYSLOG_CHUNK 256 /* the bounce buffer on the stack: copy_to_user may sleep, the lock not */
+
+long sys_syslog(int type, char __user *buf, int len)
+{
+	char kbuf[SYSLOG_CHUNK];
+	size_t avail, skip, done = 0;
+
+	switch (type) {
+	case SYSLOG_ACTION_CLOSE:
+	case SYSLOG_ACTION_OPEN:
+		return 0;
+	case SYSLOG_ACTION_SIZE_BUFFER:
+		return LOG_BUF_SIZE;
+	case SYSLOG_ACTION_READ_ALL:
+		if (!buf || len < 0)
+			return -EINVAL;
+		if (!access_ok(buf, (size_t)len))
+			return -EFAULT;
+		avail = printk_log_size();
+		skip = avail > (size_t)len ? avail - (size_t)len : 0;
+		while (skip + done < avail) {
+			size_t n = printk_log_copy(kbuf, MIN(sizeof(kbuf), avail - skip - done),
+						   skip + done);
+
+			if (!n)
+				break;
+			if (copy_to_user(buf + done, kbuf, n))
+				return -EFAULT;
+			done += n;
+		}
+		return (long)done;
+	default:
+		return -EINVAL;
+	}
 }
 
 /* Copies size bytes of the log starting offset bytes after its oldest byte. */

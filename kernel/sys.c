@@ -17,6 +17,7 @@
 #include "kernel/sched/time.h"
 #include "kernel/mm/page_alloc.h"
 #include "arch/x86_64/mmu.h"
+#include "trace/trace.h"
 
 #define __NEW_UTS_LEN 64 /* struct new_utsname: six strings of 65 bytes */
 
@@ -63,6 +64,17 @@ long sys_getgid(void)
 long sys_getegid(void)
 {
 	return 0;
+}
+
+/*
+ * getgroups: the supplementary groups. Nothing on Lucid calls setgroups (no login does), so the
+ * list is empty, as it is for Linux's init and whatever it starts before a login sets one; busybox
+ * `id` then prints no groups=, as on such a Linux.
+ */
+long sys_getgroups(int gidsetsize, unsigned int __user *grouplist)
+{
+	(void)grouplist;
+	return gidsetsize < 0 ? -EINVAL : 0;
 }
 
 /*
@@ -217,6 +229,64 @@ long sys_sysinfo(void __user *info)
 	si.procs = (unsigned short)MIN(nr_threads(), 0xffffU);
 	si.mem_unit = 1;
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/*
+ * prctl: the process's own settings. Lucid keeps one of them, its name (busybox names each
+ * applet it runs in a forked child): PR_SET_NAME copies at most TASK_COMM_LEN - 1 bytes, as
+ * Linux's set_task_comm, and PR_GET_NAME gives all TASK_COMM_LEN back. Any other option is
+ * EINVAL, Linux's answer for an option it does not know.
+ */
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+	       unsigned long arg5)
+{
+	char comm[TASK_COMM_LEN];
+	long n;
+
+	(void)arg3;
+	(void)arg4;
+	(void)arg5;
+	switch (option) {
+	case PR_SET_NAME:
+		n = strncpy_from_user(comm, (const char __user *)arg2, sizeof(comm) - 1);
+		if (n < 0)
+			return n;
+		comm[n] = '\0';
+		strlcpy(current->comm, comm, sizeof(current->comm));
+		tracing_task_renamed(current);
+		return 0;
+	case PR_GET_NAME:
+		strlcpy(comm, current->comm, sizeof(comm));
+		return copy_to_user((void __user *)arg2, comm, sizeof(comm)) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * sched_getaffinity: the CPUs a task may run on, as a bitmap. Lucid runs any task on any online
+ * CPU, so it is the online mask, ids 0 .. num_online_cpus() - 1. Linux's checks: len must hold
+ * a bit per possible CPU and be a whole number of longs; the answer is the mask's size in bytes
+ * (cpumask_size(), one long here), which is what glibc's sysconf and nproc count from.
+ */
+#define CPUMASK_SIZE sizeof(unsigned long)
+#define BITS_PER_BYTE 8
+
+long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr)
+{
+	unsigned long mask = 0;
+
+	if (len * BITS_PER_BYTE < (unsigned int)num_online_cpus() ||
+	    (len & (sizeof(unsigned long) - 1)))
+		return -EINVAL;
+	if (pid < 0 || (pid && kill_pid(pid, 0))) /* signal 0: only whether pid exists */
+		return -ESRCH;
+	for (int cpu = 0; cpu < num_online_cpus(); cpu++)
+		mask |= 1UL << cpu;
+	return copy_to_user(user_mask_ptr, &mask, CPUMASK_SIZE) ? -EFAULT : (long)CPUMASK_SIZE;
 }
 
 /*

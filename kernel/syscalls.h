@@ -111,6 +111,12 @@ long sys_pselect6(int n, void __user *inp, void __user *outp, void __user *exp,
 		  void __user *tsp, void __user *sig);
 long sys_sysinfo(void __user *info);
 long sys_rseq(void __user *rseq, uint32_t rseq_len, int flags, uint32_t sig);
+long sys_getgroups(int gidsetsize, unsigned int __user *grouplist);
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+	       unsigned long arg5);
+long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr);
+long sys_syslog(int type, char __user *buf, int len); /* kernel/printk.c */
+long sys_sendfile64(int out_fd, int in_fd, long __user *offset, size_t count); /* read_write.c */
 
 /* kernel/sched/sys_time.c */
 struct __kernel_timespec;
@@ -122,11 +128,13 @@ long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
 long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
 			 struct __kernel_timespec __user *rmtp);
 long sys_restart_syscall(void);
+long sys_time(long __user *tloc);
 
 /* kernel/sched/exit.c */
 long sys_exit(int error_code);
 long sys_exit_group(int error_code);
 void __noreturn do_exit(int code); /* code: wait4's status word */
+extern struct task *child_reaper; /* the init= program: its end is a panic, as Linux's */
 
 /* kernel/sched/fork.c */
 long sys_fork(void);

@@ -166,6 +166,22 @@ void __tracing_record_cmdline(struct task *t)
 	c->trace_cmdline_pid = t->pid;
 }
 
+/*
+ * A task changed its name (exec, prctl's PR_SET_NAME): no CPU may count it as saved, so that its
+ * next event saves the new name and the trace names all its lines so (`readfil-8` rather than
+ * `bash-8` for a bash that exec'd readfile), as Linux's does from the task's next switch on.
+ * Only a CPU whose mark is still t is cleared: one that moved on to another task keeps its mark.
+ */
+void tracing_task_renamed(struct task *t)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct task *expected = t;
+
+		__atomic_compare_exchange_n(&cpus[cpu].trace_cmdline_task, &expected, NULL, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	}
+}
+
 /* After record-cmd was off: the next event of each task saves its name again. */
 void tracing_forget_cmdline_tasks(void)
 {

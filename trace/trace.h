@@ -218,6 +218,7 @@ int trace_save_stack(unsigned long *store, int size);
 bool trace_save_cmdline(int pid, const char *comm); /* false: busy, try again later */
 void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN]); /* "<idle>", "<...>" */
 void tracing_forget_cmdline_tasks(void);
+void tracing_task_renamed(struct task *t);
 /* saved_cmdlines: slot by slot (pid -1: unused; false past the end), the size, resizing. */
 #define PID_MAX_DEFAULT 32768 /* the most saved_cmdlines_size accepts, as Linux */
 bool trace_saved_cmdline(unsigned int slot, int *pid, char comm[TRACE_COMM_LEN]);

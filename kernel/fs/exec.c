@@ -32,6 +32,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "trace/events/sched.h"
+#include "trace/trace.h"
 #include "lib/printf.h"
 #include "kernel/shell/stdio.h"
 
@@ -227,7 +228,9 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	mm->arg_end = lay.arg_end;
 	mm->env_start = lay.env_start;
 	mm->env_end = lay.env_end;
-	strlcpy(mm->exe_path, filename, sizeof(mm->exe_path));
+	/* The file itself, as Linux's /proc/PID/exe names it: /bin/sh runs /bin/busybox. */
+	if (vfs_realpath(filename, mm->exe_path, sizeof(mm->exe_path)) < 0)
+		strlcpy(mm->exe_path, filename, sizeof(mm->exe_path));
 	unsigned long entry = elf->entry;
 	kfree(elf);
 	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */
@@ -244,6 +247,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (old_fpu)
 		fpu_free(old_fpu);
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
+	tracing_task_renamed(t); /* the trace's TASK column names it anew */
 	vfs_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
 	trace_sched_process_exec(t, t->pid, filename); /* one thread: the pid stays */
 	if (args) {

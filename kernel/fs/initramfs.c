@@ -113,8 +113,22 @@ static int unpack_entry(const struct cpio_entry *e, void *ctx)
 			printk(KERN_ERR "initramfs: %s: %s\n", path, errno_text(-err));
 		return 0;
 	}
+	if (S_ISLNK(e->mode)) { /* the data is the target, without a NUL (as Linux's do_symlink) */
+		char target[PATH_MAX_INITRAMFS];
+		int err = -ENAMETOOLONG;
+
+		if (e->size < sizeof(target)) {
+			memcpy(target, e->data, e->size);
+			target[e->size] = '\0';
+			err = vfs_symlink(target, path);
+		}
+		if (err)
+			printk(KERN_ERR "initramfs: %s: %s\n", path, errno_text(-err));
+		return 0;
+	}
 	if (!S_ISREG(e->mode)) {
-		printk(KERN_WARNING "initramfs: %s: not a regular file or directory, skipped\n",
+		printk(KERN_WARNING
+		       "initramfs: %s: not a regular file, directory or symbolic link, skipped\n",
 		       path);
 		return 0;
 	}

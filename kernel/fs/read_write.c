@@ -253,6 +253,66 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t 
 	return ksys_pwrite64(fd, buf, count, pos);
 }
 
+/*
+ * sendfile: count bytes of in_fd, from *offset (which then moves, f_pos staying put) or from its
+ * file position, written to out_fd. Linux splices them through the page cache; Lucid copies
+ * through a kernel buffer, a chunk at a time, until count, the end of the file or a short
+ * write. Linux's rules that programs see: in_fd must be a file read at positions (a pipe or a
+ * directory there is EINVAL, and busybox cat then falls back to read and write), and an out_fd
+ * opened O_APPEND is EINVAL.
+ */
+long sys_sendfile64(int out_fd, int in_fd, long __user *offset, size_t count)
+{
+	struct kstat st;
+	loff_t pos;
+	long done = 0, err;
+	int fl = vfs_getfl(out_fd);
+	char *kbuf;
+
+	err = vfs_fstat(in_fd, &st);
+	if (err)
+		return err;
+	if (fl < 0)
+		return fl;
+	if (!S_ISREG(st.mode) || (fl & O_APPEND))
+		return -EINVAL;
+	if (offset) {
+		if (copy_from_user(&pos, offset, sizeof(pos)))
+			return -EFAULT;
+	} else {
+		pos = vfs_lseek(in_fd, 0, SEEK_CUR);
+	}
+	if (pos < 0)
+		return -EINVAL;
+	kbuf = kmalloc(RW_CHUNK);
+	if (!kbuf)
+		return -ENOMEM;
+	count = MIN(count, MAX_RW_COUNT);
+	while ((size_t)done < count) {
+		long n = vfs_pread(in_fd, kbuf, MIN(count - (size_t)done, RW_CHUNK), pos);
+
+		if (n <= 0) {
+			err = n;
+			break;
+		}
+		long w = vfs_write(out_fd, kbuf, (size_t)n);
+		if (w <= 0) {
+			err = w;
+			break;
+		}
+		done += w;
+		pos += w;
+		if (w < n)
+			break;
+	}
+	kfree(kbuf);
+	if (!offset)
+		vfs_lseek(in_fd, pos, SEEK_SET); /* a regular file: cannot fail */
+	else if (copy_to_user(offset, &pos, sizeof(pos)))
+		return -EFAULT;
+	return done ? done : err;
+}
+
 /* A device's own requests (the tty's termios, kernel/drivers/tty.c); any other file: ENOTTY, as
  * Linux answers a file that is not a terminal. */
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)

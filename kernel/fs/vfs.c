@@ -384,6 +384,8 @@ static int do_readdir(int fd, struct dirent *de)
 		return -ENOTDIR;
 	if (dir->d_unlinked)
 		return -ENOENT;
+	if (file->f_pos == 2 && dir->d_inode->i_op && dir->d_inode->i_op->populate)
+		dir->d_inode->i_op->populate(dir); /* the names come first, then the listing */
 	if (file->f_pos < 2) {
 		struct dentry *d = file->f_pos == 0 ? dir : dir->d_parent;
 
@@ -766,6 +768,22 @@ int vfs_fd_dirpath(int fd, char *buf, size_t size)
 
 	vfs_lock();
 	ret = do_fd_dirpath(fd, buf, size);
+	vfs_unlock();
+	return ret;
+}
+
+/* The absolute name of what pathname names, symbolic links followed, as realpath(3) gives it. */
+int vfs_realpath(const char *pathname, char *buf, size_t size)
+{
+	struct path path;
+	int ret;
+
+	vfs_lock();
+	ret = kern_path(pathname, 0, &path);
+	if (!ret) {
+		ret = d_path(&path, buf, size);
+		path_put(&path);
+	}
 	vfs_unlock();
 	return ret;
 }

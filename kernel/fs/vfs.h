@@ -187,6 +187,11 @@ struct inode_operations {
 	 * cached child is still there; false drops it and asks lookup again. NULL: always there.
 	 */
 	bool (*revalidate)(struct dentry *dentry);
+	/*
+	 * For such a directory: makes the names it has now before a listing starts (/proc: one
+	 * per live task), so that readdir shows them too. NULL: the tree is what there is.
+	 */
+	void (*populate)(struct dentry *dir);
 };
 
 /* A time as the VFS keeps it: seconds and nanoseconds since the epoch (CLOCK_REALTIME). */
@@ -340,6 +345,7 @@ int vfs_unlink(const char *pathname);
 int vfs_rename(const char *oldpath, const char *newpath);
 int vfs_chdir(const char *pathname);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
+int vfs_realpath(const char *pathname, char *buf, size_t size); /* links followed; its length */
 /* The absolute name of the directory open at fd (-ENOTDIR if not one), for the *at() calls. */
 int vfs_fd_dirpath(int fd, char *buf, size_t size);
 int vfs_mount(const char *fstype, const char *dir);

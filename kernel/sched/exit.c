@@ -13,6 +13,7 @@
 #include "trace/ftrace_pid.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/regs.h"
@@ -34,6 +35,8 @@
  * signal number for a death by signal. The kernel thread's own exit code, which the shell
  * shows in $?, is bash's: the exit code, or 128 + the signal.
  */
+struct task *child_reaper;
+
 void __noreturn do_exit(int code)
 {
 	struct task *t = current;
@@ -41,6 +44,8 @@ void __noreturn do_exit(int code)
 	struct fpu *fpu = t->fpu;
 	int sig = code & WSIG_MASK;
 
+	if (t == child_reaper) /* Linux's words; the kernel has nothing left to run */
+		panic("Attempted to kill init! exitcode=0x%08x", code);
 	exit_children(t);
 	tty_exit(t); /* a session leader lets go of its terminal */
 	ftrace_pid_follow_exit(t->pid);

@@ -95,6 +95,16 @@ long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 	return 0;
 }
 
+/* time: whole seconds of CLOCK_REALTIME, returned and, if tloc is not NULL, stored there too. */
+long sys_time(long __user *tloc)
+{
+	long t = (long)(ktime_get_ns() / NSEC_PER_SEC);
+
+	if (tloc && copy_to_user(tloc, &t, sizeof(t)))
+		return -EFAULT;
+	return t;
+}
+
 /*
  * Sleeps until the clock reads end (ns), or a signal: then, for a relative sleep, the time left
  * in rem, as Linux. A program's sleep returns -ERESTART_RESTARTBLOCK: -EINTR if a handler runs,

@@ -1,6 +1,8 @@
 /*
  * /proc/PID and /proc/self: a directory for every task, user process or kernel thread, with
- * Linux's stat, status, cmdline and maps (Linux: fs/proc/base.c, array.c, task_mmu.c).
+ * Linux's stat, status, cmdline and maps (Linux: fs/proc/base.c, array.c, task_mmu.c), and for a
+ * user process the symbolic link exe to its program (busybox reads it to find itself, and runs
+ * its applets by an execve of /proc/self/exe).
  *
  * Tasks come and go far more often than files are read, so the directories are not made at
  * fork and removed at exit: /proc's lookup makes one when a name is asked for and the task
@@ -424,6 +426,56 @@ static const struct {
 	{"status", &proc_pid_status_fops},
 };
 
+#define EXE_NAME "exe"
+#define PROC_PID_NAME_MAX 12 /* an int in decimal, its sign and NUL */
+
+/* The program task pid runs, copied into buf (EXE_PATH_LEN bytes): false for a kernel thread. */
+static bool task_exe(int pid, char *buf)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = find_task_locked(pid);
+	bool user = t && !t->reaped && t->mm;
+
+	if (user)
+		strlcpy(buf, t->mm->exe_path, EXE_PATH_LEN);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return user;
+}
+
+/*
+ * /proc/PID/exe: a link whose target is the program's path, fixed when the directory is made;
+ * revalidate drops the directory when the process has run another program since.
+ */
+static int proc_exe_create(struct dentry *dir, const char *target)
+{
+	struct inode *inode = new_inode(S_IFLNK | 0777);
+	struct dentry *dentry;
+
+	if (!inode)
+		return -ENOMEM;
+	inode->i_link = kstrdup(target);
+	dentry = inode->i_link ? d_alloc(dir, EXE_NAME, strlen(EXE_NAME)) : NULL;
+	if (!dentry) {
+		kfree(inode->i_link);
+		kfree(inode);
+		return -ENOMEM;
+	}
+	d_add(dentry, inode);
+	return 0;
+}
+
+/* Whether the pid directory's exe link (if any) still names what the task runs. */
+static bool proc_exe_current(struct dentry *dir, int pid)
+{
+	char exe[EXE_PATH_LEN];
+	struct dentry *d = d_lookup(dir, EXE_NAME, strlen(EXE_NAME));
+	bool user = task_exe(pid, exe);
+
+	if (!d)
+		return !user;
+	return user && strcmp(d->d_inode->i_link, exe) == 0;
+}
+
 static int dentry_pid(const struct dentry *dentry)
 {
 	return (int)(long)dentry->d_inode->i_private;
@@ -481,6 +533,11 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 			return -ENOMEM;
 		}
 	}
+	char exe[EXE_PATH_LEN];
+	if (task_exe(pid, exe) && proc_exe_create(dentry, exe)) {
+		d_kill_tree(dentry, S_DEAD);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -489,10 +546,49 @@ static bool proc_root_revalidate(struct dentry *dentry)
 {
 	int pid = dentry_pid(dentry);
 
-	return !pid || name_to_pid(dentry->d_name) == pid; /* !pid: a file of /proc's own */
+	if (!pid)
+		return true; /* a file of /proc's own */
+	return name_to_pid(dentry->d_name) == pid && proc_exe_current(dentry, pid);
+}
+
+/*
+ * Before /proc is listed: a directory for each live task that has none yet, so that readdir
+ * shows every pid (busybox ps lists /proc), as Linux's proc_pid_readdir does. pid 0, the idle
+ * tasks, has none, as in Linux.
+ */
+#define PROC_LIST_MAX 1024 /* pids listed at most: far more tasks than Lucid runs */
+
+static void proc_root_populate(struct dentry *root)
+{
+	int *pids = kmalloc(PROC_LIST_MAX * sizeof(*pids)), n = 0;
+	unsigned long flags;
+	struct task *t;
+
+	if (!pids)
+		return; /* the listing shows what is there already */
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid > 0 && !t->reaped && n < PROC_LIST_MAX)
+			pids[n++] = t->pid;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	prune_dead(root);
+	for (int i = 0; i < n; i++) {
+		char name[PROC_PID_NAME_MAX];
+		size_t len = (size_t)snprintf(name, sizeof(name), "%d", pids[i]);
+		struct dentry *d = d_lookup(root, name, len) ? NULL : d_alloc(root, name, len);
+
+		if (d) {
+			proc_root_lookup(root->d_inode, d); /* gone since: no directory, as lookup */
+			dput(d); /* ours; the tree keeps its own */
+		}
+	}
+	kfree(pids);
 }
 
 const struct inode_operations proc_root_inode_operations = {
 	.lookup = proc_root_lookup,
 	.revalidate = proc_root_revalidate,
+	.populate = proc_root_populate,
 };

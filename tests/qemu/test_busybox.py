@@ -1,0 +1,183 @@
+"""Debian's busybox-static and bash-static in the initramfs, run unmodified (issue 16).
+
+What they ask of the kernel beyond the musl programs: symbolic links in the initramfs (/bin/sh
+and each applet -> busybox), /proc/self/exe (busybox finds itself there and re-executes it),
+init=PATH, and the small system calls of user/bbcalls.c. The conformance suite
+(test_conformance.py) and the tutorial in bash (test_docs_bash.py) run the shells at length.
+"""
+import re
+import tempfile
+
+from pexpect.popen_spawn import PopenSpawn
+
+from lucid import Lucid, iso_for, qemu_cmd
+
+MISSING = re.compile(r"system call \d+ \((\w+)\) is not implemented")
+
+
+def run(lucid, line, want, timeout=60):
+    out = lucid.run(line, timeout)
+    assert out == want, "%r printed %r, not %r" % (line, out[-2000:], want)
+
+
+def missing(lucid):
+    return set(MISSING.findall(lucid.run("dmesg")))
+
+
+def test_initramfs_links_and_etc(lucid):
+    for name in ("sh", "cat", "true", "ls"):
+        run(lucid, "busybox readlink /bin/" + name, "busybox\n")
+    run(lucid, "busybox cat /etc/passwd /etc/group",
+        "root:x:0:0:root:/root:/bin/sh\nroot:x:0:\n")
+    run(lucid, "busybox ls -ld /tmp", "drwxrwxrwt    2 root     root             0 Jan  1 00:00 /tmp\n")
+    assert lucid.run("dmesg | grep initramfs:") == ""  # no member skipped or failed
+
+
+def test_busybox_sh_and_bash_run(lucid):
+    lucid.run("bash -c true")  # bash's start-up asks for socket and getpgrp: logged once
+    run(lucid, "busybox sh -c 'echo hi; ls /'", "hi\nbin\ndev\netc\nproc\nroot\nsys\ntmp\n")
+    run(lucid, "sh -c 'x=$(echo a b | tr a-z A-Z); echo \"$x\" $((6*7))'", "A B 42\n")
+    run(lucid, "bash -c 'a=(1 2 3); f() { echo ${#a[@]} $1; }; f x; [[ ab == a* ]] && echo glob'",
+        "3 x\nglob\n")
+    run(lucid, "sh -c 'exit 7'; echo $?", "7\n")
+    run(lucid, "bash -c 'exit 9'; echo $?", "9\n")
+
+
+def test_scripts_from_files(lucid):
+    lucid.run("echo 'echo script $# \"$1\"; ls /etc | wc -l' > /tmp/s.sh")
+    run(lucid, "sh /tmp/s.sh one", "script 1 one\n2\n")
+    run(lucid, "bash /tmp/s.sh two", "script 1 two\n2\n")
+    lucid.run("echo '#!/bin/sh' > /tmp/x.sh; echo 'echo shebang $0' >> /tmp/x.sh")
+    lucid.run("chmod +x /tmp/x.sh")
+    run(lucid, "bash -c /tmp/x.sh", "shebang /tmp/x.sh\n")
+
+
+def test_applets_need_no_missing_call(lucid):
+    """id, nproc, cat (sendfile), dmesg (syslog), date (time), and busybox's prctl."""
+    run(lucid, "sh -c id", "uid=0(root) gid=0(root)\n")
+    run(lucid, "nproc", "4\n")
+    run(lucid, "sh -c 'cat /etc/group; cat /etc/group >> /tmp/g; cat /tmp/g; echo p | cat'",
+        "root:x:0:\nroot:x:0:\np\n")
+    assert "Lucid" in lucid.run("busybox dmesg | busybox head -1")
+    assert re.fullmatch(r"\d+\n", lucid.run("busybox date +%s"))
+    gone = {"prctl", "time", "getgroups", "sched_getaffinity", "sendfile", "syslog"}
+    assert not gone & missing(lucid), missing(lucid)
+
+
+def test_small_system_calls(lucid):
+    run(lucid, "bbcalls",
+        "prctl: ok a-rather-long-n\n"
+        "prctl unknown: Invalid argument\n"
+        "time: ok\n"
+        "getgroups: 0\n"
+        "getgroups -1: Invalid argument\n"
+        "sched_getaffinity: 8 cpus 4\n"
+        "sched_getaffinity len 4: Invalid argument\n"
+        "sched_getaffinity pid 99999: No such process\n"
+        "sendfile offset: 5 off 7 pos 0\n"
+        "sendfile pos: 10 pos 10\n"
+        "sendfile eof: 0\n"
+        "sendfile wrote: 234560123456789\n"
+        "sendfile from a pipe: Invalid argument\n"
+        "sendfile to O_APPEND: Invalid argument\n"
+        "sendfile bad fd: Bad file descriptor\n"
+        "syslog size: ok\n"
+        "syslog read 8: 8\n"
+        "syslog bad: Invalid argument\n")
+
+
+def test_proc_self_exe(lucid):
+    lucid.run("bash -c true")  # the log's one-time lines, out of the way
+    run(lucid, "sh -c 'readlink /proc/self/exe; readlink /proc/$$/exe'",
+        "/bin/busybox\n/bin/busybox\n")
+    run(lucid, "bash -c 'readlink /proc/$$/exe; exec /proc/self/exe -c \"echo again\"'",
+        "/bin/bash\nagain\n")
+    run(lucid, "busybox ls -l /proc/self/exe | busybox sed 's/.* -> //'", "/bin/busybox\n")
+    run(lucid, "readlink /proc/1/exe; echo $?", "1\n")  # a kernel thread runs no program
+    # A pid that execs another program: its exe follows (bash -c runs a last command by an
+    # exec in its own pid, so the `true` keeps bash there while readlink looks)
+    run(lucid, "sh -c 'readlink /proc/$$/exe; exec bash -c \"readlink /proc/\\$\\$/exe; true\"'",
+        "/bin/busybox\n/bin/bash\n")
+
+
+def test_trace_names_pid_after_exec(lucid):
+    """bash -c PROGRAM execs it in bash's pid: the trace names all that pid's lines after it."""
+    lucid.run("bash -c true")
+    T = "/sys/kernel/tracing"
+    lucid.run("cd %s; echo sys_getpid > set_ftrace_filter; echo function > current_tracer" % T)
+    lucid.run("echo > trace")
+    lucid.run("bash -c 'marker found'")
+    lucid.run("echo 0 > tracing_on")
+    trace = lucid.run("cat trace")
+    lucid.run("echo nop > current_tracer; echo > set_ftrace_filter; echo 1 > tracing_on; cd")
+    tasks = set(re.findall(r"^\s*(\S+)-\d+\s+\[", trace, re.M))
+    assert tasks == {"marker"}, trace  # bash's getpid calls too, under the name it took
+
+
+def test_insns(lucid):
+    assert re.fullmatch(r"insns: \d+\n", lucid.run("insns /bin/true"))
+    assert lucid.status() == 0
+    lucid.run("insns /bin/false")
+    assert lucid.status() == 1
+
+
+def boot_no_prompt(cmdline):
+    """A kernel booted with cmdline whose console is not the kernel shell's: no prompt to wait
+    for. Lucid's expect(), wait_exit() and close() work on it as on any."""
+    k = Lucid.__new__(Lucid)
+    k.iso = iso_for(cmdline)
+    k.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
+    k.p = PopenSpawn(qemu_cmd(k.iso), encoding="utf-8", codec_errors="replace", timeout=120)
+    k.p.logfile_read = k.log
+    return k
+
+
+def test_init_is_a_shell():
+    """init=/bin/sh or /bin/bash: the shell is the console's program, in / with Linux's init
+    environment; its end panics, as Linux's does."""
+    for shell, exe in (("/bin/sh", "/bin/busybox"), ("/bin/bash", "/bin/bash")):
+        k = boot_no_prompt("init=" + shell)
+        try:
+            k.expect("Run %s as init process" % re.escape(shell), 120)
+            k.p.send("echo $0 is $(readlink /proc/$$/exe) in $(pwd) HOME=$HOME\r")
+            k.expect(r"%s is %s in / HOME=/" % (re.escape(shell), re.escape(exe)), 60)
+            k.p.send("exit 5\r")
+            k.expect(r"Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000500",
+                     60)
+        finally:
+            k.close()
+
+
+def test_init_missing_panics():
+    k = boot_no_prompt("init=/bin/nosuch")
+    try:
+        k.expect(r"Kernel panic - not syncing: Requested init /bin/nosuch failed \(error -2\)\.",
+                 120)
+    finally:
+        k.close()
+
+
+def test_shells_typed_at_the_kernel_prompt(lucid):
+    """`sh` and `bash` at the kernel shell read commands from the console until exit; the
+    kernel shell's prompt and $? come back. (Not interactive yet: no termios, so no prompt of
+    their own and no line editing; that is the tty work of issue 16.)"""
+    lucid.run("bash -c true")
+    for shell in ("sh", "bash"):
+        lucid.send_line(shell)
+        lucid.p.send("echo inside $((2+3)) $(readlink /proc/$$/exe)\r")
+        lucid.expect("inside 5 /bin/(busybox|bash)", 30)
+        lucid.p.send("exit 3\r")
+        lucid.expect_prompt(30)
+        assert lucid.status() == 3, shell
+
+
+def test_ps_lists_every_task(lucid):
+    """busybox ps reads /proc: every live task has its directory there, as in Linux."""
+    lucid.run("nap 100 &")
+    try:
+        ps = lucid.run("busybox ps")
+        assert re.search(r"^\s*1 root\s+\[snapshotd\]$", ps, re.M), ps
+        assert re.search(r"^\s*\d+ root\s+nap 100$", ps, re.M), ps
+        assert re.search(r"^\s*\d+ root\s+busybox ps$", ps, re.M), ps
+    finally:
+        lucid.run("kill %1")
