@@ -3,7 +3,7 @@
  *
  *     trace_printk("read foo %d out of bar %p\n", bar->foo, bar);
  *
- * appears in the trace, under any tracer, as "foo_init: read foo 10 out of bar 0x...": the
+ * appears in the trace, under any tracer, as "foo_init: read foo 10 out of bar ffff...": the
  * function that called it, then the text. It costs a few hundred instructions at most (`bench`
  * shows trace_printk_insns) because it does not format anything: when the format is a string
  * literal (the usual case) it saves the address of the format and the argument values

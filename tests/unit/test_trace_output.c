@@ -404,11 +404,11 @@ static void test_bprint_line(void **state)
 {
 	(void)state;
 	trace_save_cmdline(12, "insmod");
-	/* the article's module, in profile PA, Lucid's %p (glibc's) */
+	/* the article's module, in profile PA: its line byte for byte (%p as Linux's) */
 	bprint_event(12, 1, 123456789000ULL, SYM(10) + 0x1c, "read foo %d out of bar %p\n", 10,
 		     (void *)0xffff880013a5bef8UL);
 	line_is("          insmod-12    [001] ....   123.456789: "
-		"foo_init: read foo 10 out of bar 0xffff880013a5bef8\n");
+		"foo_init: read foo 10 out of bar ffff880013a5bef8\n");
 	/* sym-offset applies to the caller */
 	bprint_event(12, 1, 123456789000ULL, SYM(10) + 0x1c, "%s=%lu %c\n", "jiffies", 4294967296UL,
 		     'x');
