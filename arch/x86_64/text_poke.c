@@ -49,7 +49,10 @@ static text_poke_site_fn holds_site_insn; /* what the sites hold between batches
 /* Writes within one page. */
 static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
 {
-	uintptr_t pa = __pa(addr);
+	/* The kernel's text is one linear mapping; a module's pages are wherever they were found. */
+	uintptr_t pa = kernel_text_address(addr) ? __pa(addr) : mmu_virt_to_phys(addr);
+	if (!pa)
+		panic("text_poke: %lx is not mapped", (unsigned long)addr);
 	unsigned long flags = spin_lock_irqsave(&poke_lock);
 	if (mmu_map_page(POKE_AREA, pa & ~(PAGE_SIZE - 1), MMU_WRITE))
 		panic("text_poke: cannot map the alias");

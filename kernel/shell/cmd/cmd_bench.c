@@ -220,7 +220,7 @@ static void bench_trace_printk(void)
 static int bench_thread(void *arg)
 {
 	(void)arg;
-	printf("callsites: %d sites\n", ftrace_nr_records());
+	printf("callsites: %d sites\n", ftrace_nr_live_records());
 	/* TSC ticks, which under -icount shift=0 are instructions (see the top of this file). */
 	printf("ftrace_init_insns: %lu insns\n", (unsigned long)ftrace_init_tsc);
 	bench_workload(); /* warm up: first-time allocations */
