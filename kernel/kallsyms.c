@@ -14,6 +14,8 @@
  */
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
+#include "kernel/module/module.h"
+#include "arch/x86_64/mmu.h"
 #include "lib/bsearch.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -46,6 +48,9 @@ static notrace int symbol_range_cmp(const void *key, const void *elt)
 notrace bool kallsyms_lookup(unsigned long addr, const char **name, unsigned long *start,
 			     unsigned long *size)
 {
+	/* A loaded module's function: its own symbol table (kernel/module/main.c). */
+	if (addr >= MODULES_VADDR && addr < MODULES_END)
+		return module_address_lookup(addr, name, start, size, NULL);
 	if (!kallsyms_num || addr < kallsyms_addresses[0] || addr >= kallsyms_text_end)
 		return false;
 	/*

@@ -43,6 +43,8 @@ int __trace_bputs(unsigned long ip, const char *str);
 int __trace_puts(unsigned long ip, const char *str, int size);
 int trace_vbprintk(unsigned long ip, const char *fmt, va_list args);
 int trace_vprintk(unsigned long ip, const char *fmt, va_list args);
+/* A module's formats [start, end) are made to point at copies that outlive it (before its init). */
+void hold_module_trace_bprintk_format(const char **start, const char **end);
 /* Boot, before tracing_init(): each literal format parsed once, for the record path. */
 void trace_printk_init(void);
 /* Whether fmt's calls take the layout path (a literal format without %s); for the self-test. */
