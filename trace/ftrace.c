@@ -1087,8 +1087,8 @@ void ftrace_module_sites_release(const char *modname)
 	kfree(g);
 }
 
-bool ftrace_mod_address_lookup(unsigned long addr, unsigned long *size, unsigned long *offset,
-			       char *modname, char *name, size_t namelen)
+bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned long *start,
+			       unsigned long *size, const char **modname)
 {
 	unsigned long flags = local_irq_save(); /* a map is freed only after a sync */
 	bool found = false;
@@ -1098,13 +1098,14 @@ bool ftrace_mod_address_lookup(unsigned long addr, unsigned long *size, unsigned
 
 		if (!f)
 			continue;
+		if (name)
+			*name = f->name;
+		if (start)
+			*start = f->ip;
 		if (size)
 			*size = f->size;
-		if (offset)
-			*offset = addr - f->ip;
 		if (modname)
-			strlcpy(modname, m->modname, FTRACE_MODNAME_LEN);
-		strlcpy(name, f->name, namelen);
+			*modname = m->modname;
 		found = true;
 	}
 	local_irq_restore(flags);

@@ -162,11 +162,11 @@ void ftrace_module_sites_enable(const char *modname);
 void ftrace_module_sites_release(const char *modname);
 /*
  * kallsyms' last resort (Linux's ftrace_mod_address_lookup): addr in a function of a module
- * that was unloaded since, as the map ftrace kept of it has it. The function's name and its
- * module's are copied out (name: namelen bytes; modname: FTRACE_MODNAME_LEN). Any context.
+ * that was unloaded since, as the map ftrace kept of it has it. The names point into the map,
+ * which stays until a module of the same name loads again. Any context.
  */
-bool ftrace_mod_address_lookup(unsigned long addr, unsigned long *size, unsigned long *offset,
-			       char *modname, char *name, size_t namelen);
+bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned long *start,
+			       unsigned long *size, const char **modname);
 /* Instructions of the last ftrace_module_sites_add, per site (`bench`): TSC ticks, sites. */
 extern uint64_t ftrace_module_init_tsc;
 extern int ftrace_module_init_sites;

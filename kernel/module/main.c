@@ -258,6 +258,45 @@ notrace bool module_address_lookup(unsigned long addr, const char **name, unsign
 	return best != NULL;
 }
 
+/*
+ * The symnum-th symbol of the loaded modules, newest module first (Linux's module_get_kallsym,
+ * for /proc/kallsyms): its value, its nm type letter (t/T text, r/R rodata, d/D data; capital
+ * when global), its name and its module's, copied out under the lock (name: KSYM_NAME_LEN
+ * bytes, module_name: MODULE_NAME_LEN). -ERANGE past the last.
+ */
+notrace int module_get_kallsym(unsigned int symnum, unsigned long *value, char *type, char *name,
+			       char *module_name)
+{
+	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	struct module *mod;
+	int ret = -ERANGE;
+
+	list_for_each_entry(mod, &modules, list) {
+		const struct mod_kallsyms *ks = mod->kallsyms;
+
+		if (mod->state == MODULE_STATE_UNFORMED || !ks)
+			continue;
+		if (symnum >= ks->num_symtab) {
+			symnum -= ks->num_symtab;
+			continue;
+		}
+		const Elf64_Sym *sym = &ks->symtab[symnum];
+		unsigned long off = sym->st_value - (unsigned long)mod->core_layout.base;
+		char t = off < mod->core_layout.text_size ? 't'
+			 : off < mod->core_layout.ro_size ? 'r'
+							    : 'd';
+
+		*value = sym->st_value;
+		*type = ELF64_ST_BIND(sym->st_info) == STB_LOCAL ? t : (char)(t - 'a' + 'A');
+		strlcpy(name, ks->strtab + sym->st_name, KSYM_NAME_LEN);
+		strlcpy(module_name, mod->name, MODULE_NAME_LEN);
+		ret = 0;
+		break;
+	}
+	spin_unlock_irqrestore(&modules_lock, irq);
+	return ret;
+}
+
 /* --- loading -------------------------------------------------------------------------------- */
 
 /*
