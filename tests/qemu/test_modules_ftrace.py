@@ -7,6 +7,7 @@ loads; on rmmod its sites leave every table, and the lines already in the trace 
 functions (ftrace_release_mod, ftrace_mod_map). docs/design/modules.md tells the story.
 """
 import re
+from lucid import OOPS_MARK, Lucid
 from tracefs import EINVAL, T, cat, fails, ok, sh  # noqa: F401
 
 BOOT = {"cmdline": "ftrace_selftest"}
@@ -209,3 +210,27 @@ def test_load_trace_unload_gives_memory_back(lucid):
     ok(lucid, "echo nop > current_tracer")
     assert free_kb() == before
     fresh(lucid)
+
+
+def test_oops_in_a_module_names_its_functions():
+    """faulty's init writes through NULL: the oops says where, as Linux does, "[faulty]" and all,
+    and ftrace_dump_on_oops prints the trace with the module's functions named."""
+    k = Lucid(cmdline="ftrace_dump_on_oops", timeout=90)
+    try:
+        ok(k, "cd %s" % T)
+        ok(k, "echo 'do_one_initcall faulty_*:mod:faulty' > set_ftrace_filter")
+        ok(k, "echo function > current_tracer")
+        k.send_line("insmod faulty")
+        k.expect(OOPS_MARK, timeout=60)
+        k.wait_exit(timeout=120)
+        out = k.tail(10 ** 8).replace("\r\n", "\n")
+        # gcc may name it faulty_write.constprop.0
+        sym = r"faulty_write[\w.]*\+0x[0-9a-f]+/0x[0-9a-f]+ \[faulty\]"
+        assert re.search(r"RIP: 0008:%s\n" % sym, out), out
+        assert re.search(r"^\[ *\d+\.\d+\]  %s\n" % sym, out, re.M), out  # the Call Trace
+        # the dump (latency format): the module's functions by name, its trace_printk's line
+        assert re.search(r" insmod-\d+ +\d\.{4} +\d+us : faulty_init <-do_one_initcall\n", out), out
+        assert re.search(r" insmod-\d+ +\d\.{4} +\d+us : faulty_init: faulty: about to write "
+                         r"through 0{16}\n", out), out
+    finally:
+        k.close()
