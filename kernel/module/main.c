@@ -353,24 +353,18 @@ int load_module(void *buf, size_t len, const char *uargs)
 	}
 	move_module(&info, base);
 	mod = (struct module *)info.sechdrs[info.index.mod].sh_addr;
-	mod->state = MODULE_STATE_UNFORMED;
-	mod->core_layout = info.layout;
-	mod->refcnt = 0;
-	mod->kallsyms = NULL;
-	mod->syms = NULL;
-	mod->num_syms = 0;
-
 	err = simplify_symbols(&info, find_symbol, NULL);
 	if (!err)
 		err = apply_relocations(&info);
+	/* Relocated, so its tables now hold addresses: ftrace may read __mcount_loc. */
+	if (!err)
+		err = setup_module_struct(&info, mod);
 	if (!err)
 		err = add_kallsyms(mod, &info);
 	if (err) {
-		free_module(mod);
+		module_memfree(info.layout.base, info.layout.size);
 		goto unlock;
 	}
-	/* Relocated, so these tables now hold addresses: ftrace may read __mcount_loc. */
-	find_module_sections(&info, mod);
 	ftrace_module_init(mod);
 	module_enable_protections(&mod->core_layout);
 	mod->state = MODULE_STATE_COMING;
