@@ -175,7 +175,9 @@ endif
 # (ld -r). The initramfs carries them in /lib/modules; `insmod foo` loads one.
 MODULES :=
 include modules/Makefile.inc
-MODULE_KOS := $(patsubst %,$(B)/modules/%.ko,$(MODULES))
+TEST_MODULES :=
+include tests/modules/Makefile.inc
+MODULE_KOS := $(patsubst %,$(B)/modules/%.ko,$(MODULES) $(TEST_MODULES))
 MODULES_ON_DISK := $(patsubst modules/%.c,%,$(wildcard modules/*.c))
 ifneq ($(sort $(MODULES)),$(sort $(MODULES_ON_DISK)))
 $(error modules/Makefile.inc and modules/*.c disagree: listed $(sort $(MODULES)), on disk \
@@ -184,6 +186,10 @@ endif
 MOD_CFLAGS = $(KCFLAGS) $(if $(filter 1,$(FTRACE)),$(FTRACE_CFLAGS)) -DKBUILD_MODNAME='"$*"'
 
 $(B)/modules/%.o: modules/%.c $(B)/kcflags
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $<"; $(CC) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/modules/%.o: tests/modules/%.c $(B)/kcflags
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"; $(CC) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -207,7 +213,8 @@ $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODULE_KOS) tools/mkcpio.py
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
 		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
 		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f)) \
-		$(foreach m,$(MODULES),lib/modules/$(m).ko=$(B)/modules/$(m).ko)
+		$(foreach m,$(MODULES),lib/modules/$(m).ko=$(B)/modules/$(m).ko) \
+		$(foreach m,$(TEST_MODULES),lib/modules/test/$(m).ko=$(B)/modules/$(m).ko)
 
 FORCE:
 

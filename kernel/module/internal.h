@@ -41,6 +41,8 @@ int simplify_symbols(struct load_info *info,
 		     unsigned long (*resolve)(const char *name, void *data), void *data);
 /* Every relocation section that targets a loaded section, through apply_relocate_add. */
 int apply_relocations(struct load_info *info);
+/* The module's struct, relocated: all but name, init and exit reset; then the sections below. */
+int setup_module_struct(struct load_info *info, struct module *mod);
 /* What the module keeps: its __mcount_loc, __trace_printk_fmt and __ksymtab, once moved. */
 void find_module_sections(struct load_info *info, struct module *mod);
 /* The value of "key=" in .modinfo, or NULL. */

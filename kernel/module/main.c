@@ -46,6 +46,8 @@
 #include "kernel/printk.h"
 #include "trace/trace_printk.h"
 #include "arch/x86_64/mmu.h"
+#include "arch/x86_64/uaccess.h"
+#include "kernel/syscalls.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -390,24 +392,18 @@ int load_module(void *buf, size_t len, const char *uargs)
 	}
 	move_module(&info, base);
 	mod = (struct module *)info.sechdrs[info.index.mod].sh_addr;
-	mod->state = MODULE_STATE_UNFORMED;
-	mod->core_layout = info.layout;
-	mod->refcnt = 0;
-	mod->kallsyms = NULL;
-	mod->syms = NULL;
-	mod->num_syms = 0;
-
 	err = simplify_symbols(&info, find_symbol, NULL);
 	if (!err)
 		err = apply_relocations(&info);
+	/* Relocated, so its tables now hold addresses: ftrace may read __mcount_loc. */
+	if (!err)
+		err = setup_module_struct(&info, mod);
 	if (!err)
 		err = add_kallsyms(mod, &info);
 	if (err) {
-		free_module(mod);
+		module_memfree(info.layout.base, info.layout.size);
 		goto unlock;
 	}
-	/* Relocated, so these tables now hold addresses: ftrace may read __mcount_loc. */
-	find_module_sections(&info, mod);
 	ftrace_module_init(mod);
 	module_enable_protections(&mod->core_layout);
 	mod->state = MODULE_STATE_COMING;
@@ -520,4 +516,71 @@ int delete_module(const char *name, unsigned int flags)
 	mutex_unlock(&module_mutex);
 	free_module(mod);
 	return 0;
+}
+
+/* --- the system calls ----------------------------------------------------------------------- */
+
+#define MODULE_INIT_IGNORE_MODVERSIONS 1 /* finit_module's flags: Lucid checks neither */
+#define MODULE_INIT_IGNORE_VERMAGIC 2
+#define MODULE_PARAMS_MAX 256 /* Lucid's modules take no parameters: a line is plenty */
+
+/* The parameter string from user space: "" for NULL, as Linux's strndup_user would refuse. */
+static long copy_params(char *buf, const char __user *uargs)
+{
+	long n = strncpy_from_user(buf, uargs, MODULE_PARAMS_MAX);
+
+	if (n < 0)
+		return -EFAULT;
+	if (n == MODULE_PARAMS_MAX)
+		return -EINVAL; /* too long */
+	return 0;
+}
+
+long sys_init_module(void __user *umod, unsigned long len, const char __user *uargs)
+{
+	char params[MODULE_PARAMS_MAX];
+	size_t npages;
+	void *buf;
+	long err = copy_params(params, uargs);
+
+	if (err)
+		return err;
+	if (len < sizeof(Elf64_Ehdr))
+		return -ENOEXEC;
+	if (len > MODULE_MAX_FILE)
+		return -ENOMEM;
+	npages = ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE;
+	buf = alloc_pages(npages);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, umod, len))
+		err = -EFAULT;
+	else
+		err = load_module(buf, len, params);
+	free_pages(buf, npages);
+	return err;
+}
+
+long sys_finit_module(int fd, const char __user *uargs, int flags)
+{
+	char params[MODULE_PARAMS_MAX];
+	long err;
+
+	if (flags & ~(MODULE_INIT_IGNORE_MODVERSIONS | MODULE_INIT_IGNORE_VERMAGIC))
+		return -EINVAL;
+	err = copy_params(params, uargs);
+	if (err)
+		return err;
+	return load_module_fd(fd, params);
+}
+
+long sys_delete_module(const char __user *name_user, unsigned int flags)
+{
+	char name[MODULE_NAME_LEN];
+
+	/* As Linux: a longer name is cut, and then names no module. */
+	if (strncpy_from_user(name, name_user, MODULE_NAME_LEN - 1) < 0)
+		return -EFAULT;
+	name[MODULE_NAME_LEN - 1] = '\0';
+	return delete_module(name, flags);
 }

@@ -366,10 +366,11 @@ void move_module(struct load_info *info, void *base)
 	info->layout.base = base;
 	for (unsigned int i = 1; i < info->hdr->e_shnum; i++) {
 		Elf64_Shdr *s = &info->sechdrs[i];
-		void *dest = (char *)base + s->sh_entsize;
+		void *dest;
 
 		if (!(s->sh_flags & SHF_ALLOC))
 			continue;
+		dest = (char *)base + s->sh_entsize;
 		if (s->sh_type != SHT_NOBITS)
 			memcpy(dest, (char *)info->hdr + s->sh_offset, s->sh_size);
 		s->sh_addr = (uintptr_t)dest;
@@ -435,6 +436,35 @@ int apply_relocations(struct load_info *info)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/*
+ * The struct module the file brought, relocated: only its name, init and exit are the file's to
+ * say (and those must be in the module's text); every other field is the loader's, whatever the
+ * file or its relocations wrote there.
+ */
+int setup_module_struct(struct load_info *info, struct module *mod)
+{
+	uintptr_t text = (uintptr_t)info->layout.base;
+	int (*init)(void) = mod->init;
+	void (*exit)(void) = mod->exit;
+	char name[MODULE_NAME_LEN];
+
+	memcpy(name, mod->name, sizeof(name));
+	if ((init && ((uintptr_t)init - text) >= info->layout.text_size) ||
+	    (exit && ((uintptr_t)exit - text) >= info->layout.text_size)) {
+		pr_err("%s: init or exit outside the module's text\n", info->name);
+		return -ENOEXEC;
+	}
+	memset(mod, 0, sizeof(*mod));
+	memcpy(mod->name, name, sizeof(name));
+	mod->init = init;
+	mod->exit = exit;
+	mod->state = MODULE_STATE_UNFORMED;
+	mod->core_layout = info->layout;
+	info->name = mod->name; /* the file's copy may be freed before the module */
+	find_module_sections(info, mod);
 	return 0;
 }
 
