@@ -905,7 +905,6 @@ static struct ftrace_mod_map *take_old_map(const char *modname)
 
 void ftrace_module_sites_add(const char *modname, const struct ftrace_mod_site *sites, int n)
 {
-	uint64_t t0 = rdtsc();
 	struct ftrace_mod_group *g, **link;
 	struct ftrace_mod_map *old;
 	struct group_map *gm;
@@ -970,8 +969,6 @@ void ftrace_module_sites_add(const char *modname, const struct ftrace_mod_site *
 		sync_hash_readers(); /* no CPU is still reading it (ftrace_mod_address_lookup) */
 		kfree(old);
 	}
-	ftrace_module_init_tsc = rdtsc() - t0;
-	ftrace_module_init_sites = n;
 	return;
 fail:
 	if (gm)

@@ -167,7 +167,7 @@ void ftrace_module_sites_release(const char *modname);
  */
 bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned long *start,
 			       unsigned long *size, const char **modname);
-/* Instructions of the last ftrace_module_sites_add, per site (`bench`): TSC ticks, sites. */
+/* The last ftrace_module_init: how long it took (TSC ticks), for how many sites (`bench`). */
 extern uint64_t ftrace_module_init_tsc;
 extern int ftrace_module_init_sites;
 int ftrace_rec_refcount(int rec); /* how many ops want this function */
