@@ -20,7 +20,7 @@
  * asks each ops whether it wants this ip, newest first, function probes last.
  *
  * Modules bring call sites that come and go (Linux's ftrace_module_init, ftrace_module_enable,
- * ftrace_release_mod; docs/design/modules.md). The kernel's records are one array fixed at boot;
+ * ftrace_release_mod; docs/design/modules-ftrace.md). The kernel's records are one array fixed at boot;
  * each module's are a group of their own (Linux's ftrace_page), holding a range of record
  * numbers in a space of FTRACE_MODULE_SITES reserved after the kernel's. Every set (a bitmap by
  * record number) is sized for that whole space, so a module coming never resizes a set a callback
