@@ -245,7 +245,7 @@ static __always_inline int __format_decode(const char *fmt, struct printf_spec *
 	case 'p':
 		spec->type = FORMAT_TYPE_PTR;
 		/*
-		 * Linux reads the extension from the first character and then skips every letter and
+		 * Linux reads the extension from the first character, then skips every letter and
 		 * digit after the p (its vsnprintf's "while (isalnum(*fmt))"): "%pS", "%px" and
 		 * "%pSR" are one directive each, so "%px" never prints a stray x.
 		 */

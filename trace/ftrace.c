@@ -20,13 +20,13 @@
  * asks each ops whether it wants this ip, newest first, function probes last.
  *
  * Modules bring call sites that come and go (Linux's ftrace_module_init, ftrace_module_enable,
- * ftrace_release_mod; docs/design/modules-ftrace.md). The kernel's records are one array fixed at boot;
- * each module's are a group of their own (Linux's ftrace_page), holding a range of record
- * numbers in a space of FTRACE_MODULE_SITES reserved after the kernel's. Every set (a bitmap by
- * record number) is sized for that whole space, so a module coming never resizes a set a callback
- * may be reading. A group is published complete, and freed only after every CPU took an
- * interrupt: the readers that may run while it goes (ftrace_find_rec, from a callback) look with
- * interrupts off; the files take ftrace_lock.
+ * ftrace_release_mod; docs/design/modules-ftrace.md). The kernel's records are one array
+ * fixed at boot; each module's are a group of their own (Linux's ftrace_page), holding a range
+ * of record numbers in a space of FTRACE_MODULE_SITES reserved after the kernel's. Every set (a
+ * bitmap by record number) is sized for that whole space, so a module coming never resizes a set
+ * a callback may be reading. A group is published complete, and freed only after every CPU took
+ * an interrupt: the readers that may run while it goes (ftrace_find_rec, from a callback) look
+ * with interrupts off; the files take ftrace_lock.
  *
  * Not traced: this is the tracer.
  */
@@ -619,9 +619,10 @@ static int edit_mod_word(struct ftrace_hash_edit *edit, struct ftrace_mod_spec *
 	mutex_lock(&ftrace_lock);
 	matched = select_records(edit->bits, &sel, spec->module, remove, &removed);
 	bool loaded = module_loaded(spec->module), kept = false;
+	bool is_notrace = edit->hash == &edit->ops->notrace_hash;
 
 	for (struct mod_cache *c = mod_cache; c && remove && !kept; c = c->next)
-		kept = c->ops == edit->ops && c->is_notrace == (edit->hash == &edit->ops->notrace_hash) &&
+		kept = c->ops == edit->ops && c->is_notrace == is_notrace &&
 		       !strcmp(c->module, spec->module) &&
 		       (!strcmp(spec->func, "*") || !strcmp(c->func, spec->func));
 	mutex_unlock(&ftrace_lock);
@@ -781,7 +782,8 @@ static void mod_loads_free(struct ftrace_hash_edit *edit)
 	}
 }
 
-size_t ftrace_mod_cache_show(struct ftrace_ops *ops, bool is_notrace, int n, char *buf, size_t size)
+size_t ftrace_mod_cache_show(struct ftrace_ops *ops, bool is_notrace, int n, char *buf,
+			     size_t size)
 {
 	size_t len = 0;
 
@@ -1006,7 +1008,8 @@ static void process_cached_mods(const char *modname)
 		if (bits && hash->bits)
 			memcpy(bits, hash->bits, hash_bytes());
 		for (struct mod_cache **pp = &mod_cache, *c; (c = *pp);) {
-			if (c->ops != ops || c->is_notrace != is_notrace || strcmp(c->module, modname)) {
+			if (c->ops != ops || c->is_notrace != is_notrace ||
+			    strcmp(c->module, modname)) {
 				pp = &c->next;
 				continue;
 			}

@@ -146,7 +146,8 @@ int ftrace_nr_groups(void); /* the kernel's records and each module's: dyn_ftrac
  * set_ftrace_filter's kept ":mod:" words (of ops's filter or notrace set): the nth as its line,
  * "glob:mod:module\n", into buf; 0 when there is no nth.
  */
-size_t ftrace_mod_cache_show(struct ftrace_ops *ops, bool is_notrace, int n, char *buf, size_t size);
+size_t ftrace_mod_cache_show(struct ftrace_ops *ops, bool is_notrace, int n, char *buf,
+			     size_t size);
 
 /*
  * Modules (called by the loader, kernel/module/ftrace_hooks.c, under its module_mutex).

@@ -49,7 +49,7 @@ static text_poke_site_fn holds_site_insn; /* what the sites hold between batches
 /* Writes within one page. */
 static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
 {
-	/* The kernel's text is one linear mapping; a module's pages are wherever they were found. */
+	/* The kernel's text is one linear mapping; a module's pages are anywhere. */
 	uintptr_t pa = kernel_text_address(addr) ? __pa(addr) : mmu_virt_to_phys(addr);
 	if (!pa)
 		panic("text_poke: %lx is not mapped", (unsigned long)addr);

@@ -186,7 +186,10 @@ static void add_conversion(struct format *f, struct fuzz_input *in)
 		add_arg(f, take_value(in));
 }
 
-/* Text between conversions (after a %p, without the letters and digits Linux would read as its extension). */
+/*
+ * Text between conversions (after a %p, without the letters and digits Linux would read as its
+ * extension).
+ */
 static void add_literal(struct format *f, struct fuzz_input *in)
 {
 	static const char alphabet[] = "ab \t\n-+#.*0123lhzjqk%";

@@ -367,7 +367,8 @@ static void test_pointer_linux(void **state)
 	snprintf(buf, sizeof(buf), "[%20p][%-20p][%8p]", (void *)0xabc, (void *)0xabc, (void *)0x1);
 	assert_string_equal(buf, "[                 abc][abc                 ][       1]");
 	snprintf(buf, sizeof(buf), flags_fmt, (void *)0x10, (void *)0x10, (void *)0x10);
-	assert_string_equal(buf, "[10              ][0000000000000010][0000000000000010]"); /* - drops the 0 */
+	/* '-' drops the 0 padding, as in Linux's number() */
+	assert_string_equal(buf, "[10              ][0000000000000010][0000000000000010]");
 	/* Cut short like anything else; the return value is the full length. */
 	assert_int_equal(snprintf(buf, 4, "%p", (void *)0x1234), 16);
 	assert_string_equal(buf, "000");
