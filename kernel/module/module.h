@@ -161,6 +161,7 @@ int delete_module(const char *name, unsigned int flags);
 /* The module whose text, rodata or data holds addr, or NULL (callers hold module_mutex or
  * otherwise know the module stays: see main.c). */
 struct module *__module_address(unsigned long addr);
+bool is_module_text_address(unsigned long addr);
 /* kallsyms: the name of the module function around addr (main.c: module_address_lookup). */
 bool module_address_lookup(unsigned long addr, const char **name, unsigned long *start,
 			   unsigned long *size, const char **modname);
