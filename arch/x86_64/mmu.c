@@ -23,6 +23,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/kstack.h"
+#include "kernel/module/module.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
@@ -159,8 +160,11 @@ notrace bool mmu_kernel_addr_mapped(uintptr_t va)
 	return false;
 }
 
+/* The kernel's text, or a loaded module's (kernel/module/main.c), as Linux's. */
 notrace bool kernel_text_address(uintptr_t addr)
 {
+	if (addr >= MODULES_VADDR && addr < MODULES_END)
+		return is_module_text_address(addr);
 	return addr >= (uintptr_t)_text && addr < (uintptr_t)_etext;
 }
 

@@ -49,8 +49,9 @@ static text_poke_site_fn holds_site_insn; /* what the sites hold between batches
 /* Writes within one page. */
 static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
 {
-	/* The kernel's text is one linear mapping; a module's pages are anywhere. */
-	uintptr_t pa = kernel_text_address(addr) ? __pa(addr) : mmu_virt_to_phys(addr);
+	/* The kernel's image is one linear mapping; a module's pages were found anywhere. */
+	bool module = addr >= MODULES_VADDR && addr < MODULES_END;
+	uintptr_t pa = module ? mmu_virt_to_phys(addr) : __pa(addr);
 	if (!pa)
 		panic("text_poke: %lx is not mapped", (unsigned long)addr);
 	unsigned long flags = spin_lock_irqsave(&poke_lock);

@@ -145,6 +145,17 @@ notrace struct module *__module_address(unsigned long addr)
 	return mod;
 }
 
+/* Within a loaded module's text: for backtraces and text_poke, as kernel_text_address asks. */
+notrace bool is_module_text_address(unsigned long addr)
+{
+	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	struct module *mod = __module_address_locked(addr);
+	bool text = mod && addr - (unsigned long)mod->core_layout.base < mod->core_layout.text_size;
+
+	spin_unlock_irqrestore(&modules_lock, irq);
+	return text;
+}
+
 void module_for_each(void (*fn)(struct module *mod, void *data), void *data)
 {
 	struct module *mod;

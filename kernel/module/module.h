@@ -161,6 +161,7 @@ int delete_module(const char *name, unsigned int flags);
 /* The module whose text, rodata or data holds addr, or NULL (callers hold module_mutex or
  * otherwise know the module stays: see main.c). */
 struct module *__module_address(unsigned long addr);
+bool is_module_text_address(unsigned long addr);
 /* /proc/kallsyms: the loaded modules' symbols, one by one (main.c: module_get_kallsym). */
 #define KSYM_NAME_LEN 128 /* Linux's, with the NUL */
 int module_get_kallsym(unsigned int symnum, unsigned long *value, char *type, char *name,

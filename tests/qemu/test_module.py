@@ -4,8 +4,9 @@ The modules are build/modules/*.ko (`make modules`), in the initramfs at /lib/mo
 that exist to fail at /lib/modules/test). Broken files are made here, on the host, from foo.ko,
 each with one field spoiled, and reach Lucid through the shared folder (/mnt/host). Every failure
 must say what kmod says (`insmod: ERROR: could not insert module X: Invalid module format`), leave
-dmesg with Linux's reason, and leave no page behind: MemFree is compared before and after, with
-the shell's history settled the same way both times (test_fault_inject.py explains).
+dmesg with Linux's reason, and leave nothing behind: MemFree and the kmalloc objects in use
+(/proc/slabinfo) are compared before and after, with the shell's history settled the same way
+both times (test_fault_inject.py explains).
 """
 import os
 import re
@@ -40,11 +41,14 @@ def ok(lucid, cmd, timeout=60):
 
 
 def settle_and_measure(lucid):
-    """The same 32 lines fill the history each time; then MemFree, in kB."""
+    """The same 32 lines fill the history each time; then MemFree (kB) and the objects in use
+    of each kmalloc size class (/proc/slabinfo): a leak of one small object shows there."""
     for i in range(32):
         assert lucid.run("true %d" % i) == ""
-    out = lucid.run("cat /proc/meminfo")
-    return int(re.search(r"^MemFree:\s+(\d+) kB$", out, re.M).group(1))
+    out = lucid.run("cat /proc/meminfo /proc/slabinfo")
+    slabs = dict(re.findall(r"^(kmalloc-\w+) +(\d+) ", out, re.M))
+    assert len(slabs) == 8, out
+    return int(re.search(r"^MemFree:\s+(\d+) kB$", out, re.M).group(1)), slabs
 
 
 def modules(lucid):
@@ -226,27 +230,32 @@ def test_system_calls(lucid):
 
 def test_bad_files(lucid):
     """Each spoiled file: refused, with Linux's reason in dmesg, and nothing left behind."""
-    ok(lucid, "insmod foo; rmmod foo")  # what a first load makes for good, made now
     files = [(name, to_share(name, bytes(data)), why) for name, data, why in bad_files()]
-    for name, path, why in files:  # the shared folder's dentries for them, made now
-        sh(lucid, "insmod %s" % path)
-    before = settle_and_measure(lucid)
-    for name, path, why in files:
-        out = sh(lucid, "insmod %s" % path)
-        # the console shows dmesg's line too: the insmod line must be the last
-        assert out.splitlines(True)[-1] == INVALID % path, (name, out)
-        if why:
-            assert last_dmesg(lucid)[0].endswith("] " + why), (name, last_dmesg(lucid))
-        assert modules(lucid) == [], name
-    # An executable is not a module either.
-    assert sh(lucid, "insmod /bin/hello").splitlines(True)[-1] == INVALID % "/bin/hello"
-    assert last_dmesg(lucid)[0].endswith("Invalid ELF header type: 2 != 1")
-    # A directory, and an empty file.
-    assert sh(lucid, "insmod /lib") == \
-        "insmod: ERROR: could not insert module /lib: Invalid parameters\n"
     open(os.path.join(SHARE, "empty.ko"), "wb").close()
-    assert sh(lucid, "insmod /mnt/host/empty.ko").splitlines(True)[-1] == \
-        INVALID % "/mnt/host/empty.ko"
+
+    def refuse_all():
+        for name, path, why in files:
+            out = sh(lucid, "insmod %s" % path)
+            # the console shows dmesg's line too: the insmod line must be the last
+            assert out.splitlines(True)[-1] == INVALID % path, (name, out)
+            if why:
+                assert last_dmesg(lucid)[0].endswith("] " + why), (name, last_dmesg(lucid))
+            assert modules(lucid) == [], name
+        # An executable is not a module either.
+        assert sh(lucid, "insmod /bin/hello").splitlines(True)[-1] == INVALID % "/bin/hello"
+        assert last_dmesg(lucid)[0].endswith("Invalid ELF header type: 2 != 1")
+        # A directory, and an empty file.
+        assert sh(lucid, "insmod /lib") == \
+            "insmod: ERROR: could not insert module /lib: Invalid parameters\n"
+        assert sh(lucid, "insmod /mnt/host/empty.ko").splitlines(True)[-1] == \
+            INVALID % "/mnt/host/empty.ko"
+
+    # The first round makes what stays (the shared folder's dentries for the files, foo's
+    # formats); the second must leave everything as it found it.
+    ok(lucid, "insmod foo; rmmod foo")
+    refuse_all()
+    before = settle_and_measure(lucid)
+    refuse_all()
     after = settle_and_measure(lucid)
     assert after == before, (before, after)
     # foo itself still loads: none of that changed the kernel.
@@ -254,20 +263,26 @@ def test_bad_files(lucid):
 
 
 def test_unknown_symbol_and_failing_init(lucid):
-    ok(lucid, "insmod initfail; rmmod initfail 2>/dev/null; true")  # warm-up (its format)
+    def fail_both():
+        out = sh(lucid, "insmod /lib/modules/test/undef.ko")
+        assert out.splitlines(True)[-1] == ("insmod: ERROR: could not insert module "
+                                            "/lib/modules/test/undef.ko: Unknown symbol in "
+                                            "module\n")
+        # each missing symbol named, in the symbol table's order
+        log = sorted(l.split("] ", 1)[1] for l in last_dmesg(lucid, 2))
+        assert log == ["undef: Unknown symbol bar (err -2)",
+                       "undef: Unknown symbol kallsyms_lookup_name (err -2)"], log
+        assert sh(lucid, "insmod /lib/modules/test/initfail.ko") == \
+            "insmod: ERROR: could not insert module /lib/modules/test/initfail.ko: " \
+            "No such device\n"
+        assert modules(lucid) == []  # the init failed: the module is gone
+
+    fail_both()  # what stays made now: dentries, initfail's format
+    ok(lucid, "echo > %s/trace" % T)
     before = settle_and_measure(lucid)
-    out = sh(lucid, "insmod /lib/modules/test/undef.ko")
-    assert out.splitlines(True)[-1] == ("insmod: ERROR: could not insert module "
-                                        "/lib/modules/test/undef.ko: Unknown symbol in module\n")
-    # each missing symbol named, in the symbol table's order
-    log = sorted(l.split("] ", 1)[1] for l in last_dmesg(lucid, 2))
-    assert log == ["undef: Unknown symbol bar (err -2)",
-                   "undef: Unknown symbol kallsyms_lookup_name (err -2)"], log
-    assert sh(lucid, "insmod /lib/modules/test/initfail.ko") == \
-        "insmod: ERROR: could not insert module /lib/modules/test/initfail.ko: No such device\n"
-    assert modules(lucid) == []  # the init failed: the module is gone
-    assert "initfail refuses to load" in sh(lucid, "cat %s/trace" % T)
+    fail_both()
     after = settle_and_measure(lucid)
+    assert "initfail refuses to load" in sh(lucid, "cat %s/trace" % T)
     assert after == before, (before, after)
 
 
@@ -299,13 +314,15 @@ def test_load_unload_100_on_4_cpus(lucid):
     assert "smp: Brought up 4 CPUs" in sh(lucid, "dmesg")
     jobs = [("/lib/modules/foo.ko", "foo"), ("/lib/modules/ticktock.ko", "ticktock"),
             ("/lib/modules/mytracer.ko", "mytracer")]
-    for path, name in jobs:
-        ok(lucid, "modload %s %s 1" % (path, name))  # warm-up: formats kept for good
     ok(lucid, "echo function > %s/current_tracer" % T)
+
+    def line(n):
+        return " ".join("modload %s %s %d &" % (p, m, n) for p, m in jobs) + \
+            " modload -f /lib/modules/test/initfail.ko %d & wait; echo done" % n
+
+    sh(lucid, line(1), timeout=120)  # warm-up: formats kept for good, dentries, job slots
     before = settle_and_measure(lucid)
-    line = " ".join("modload %s %s 100 &" % j for j in jobs)
-    line += " modload -f /lib/modules/test/initfail.ko 100 & wait; echo done"
-    out = sh(lucid, line, timeout=600)
+    out = sh(lucid, line(100), timeout=600)
     assert "done\n" in out and "ERROR" not in out and "should fail" not in out, out
     assert len(re.findall(r"^\[\d\][+-]? +Done +modload ", out, re.M)) == 4, out
     assert modules(lucid) == []
@@ -313,3 +330,21 @@ def test_load_unload_100_on_4_cpus(lucid):
     ok(lucid, "echo nop > %s/current_tracer" % T)
     assert after == before, (before, after)
     assert lucid.alive()
+
+
+def test_faulty_init_oopses_with_dump():
+    """faulty's init writes through NULL: the oops names its functions, the trace is dumped."""
+    k = Lucid(cmdline="ftrace_dump_on_oops", timeout=90)
+    try:
+        k.send_line("insmod faulty")
+        assert k.wait_exit(timeout=120) == 3  # a panic: QEMU's exit status 3
+        out = k.tail(200000).replace("\r", "")
+    finally:
+        k.close()
+    assert "BUG: kernel NULL pointer dereference, address: 0000000000000000" in out, out[-3000:]
+    assert re.search(r"RIP: [0-9a-f]{4}:faulty_init\+0x[0-9a-f]+/0x[0-9a-f]+", out), out[-3000:]
+    # the backtrace walks from the module's text on into the kernel's
+    assert re.search(r"^\[ *\d+\.\d+\]  faulty_init\+0x[0-9a-f]+/0x[0-9a-f]+\n"
+                     r"\[ *\d+\.\d+\]  do_one_initcall\+", out, re.M), out[-3000:]
+    dump = out[out.index("Dumping ftrace buffer:"):]
+    assert re.search(r"insmod-\d+ .*faulty_init: faulty: about to write through", dump), dump
