@@ -919,8 +919,8 @@ void ftrace_module_sites_add(const char *modname, const struct ftrace_mod_site *
 		names += strlen(sites[i].name) + 1;
 	g = kzalloc(sizeof(*g) + (size_t)n * sizeof(g->recs[0]) + names);
 	gm = kzalloc(sizeof(*gm));
-	if (g)
-		gm->map = gm ? ftrace_mod_map_alloc(modname, sites, n) : NULL;
+	if (g && gm)
+		gm->map = ftrace_mod_map_alloc(modname, sites, n);
 	if (!g || !gm || !gm->map) {
 		/* Its sites stay calls to __fentry__, a plain ret: it runs, untraceable. */
 		printk(KERN_ERR "ftrace: no memory for %s's %d call sites: not traceable\n",

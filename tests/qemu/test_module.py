@@ -162,7 +162,8 @@ def bad_files():
 
 def test_load_list_unload(lucid):
     ok(lucid, "cd /")
-    assert sh(lucid, "ls /lib/modules") == "faulty.ko\nfoo.ko\nmytracer.ko\ntest\nticktock.ko\n"
+    assert sh(lucid, "ls /lib/modules") == \
+        "faulty.ko\nfoo.ko\nhowdy.ko\nmytracer.ko\ntest\nticktock.ko\n"
     assert sh(lucid, "lsmod") == "Module                  Size  Used by\n"
     ok(lucid, "insmod foo")
     mods = modules(lucid)
