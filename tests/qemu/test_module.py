@@ -343,9 +343,11 @@ def test_faulty_init_oopses_with_dump():
     finally:
         k.close()
     assert "BUG: kernel NULL pointer dereference, address: 0000000000000000" in out, out[-3000:]
-    assert re.search(r"RIP: [0-9a-f]{4}:faulty_init\+0x[0-9a-f]+/0x[0-9a-f]+", out), out[-3000:]
+    assert re.search(r"RIP: [0-9a-f]{4}:faulty_init\+0x[0-9a-f]+/0x[0-9a-f]+ \[faulty\]\n", out), \
+        out[-3000:]
     # the backtrace walks from the module's text on into the kernel's
-    assert re.search(r"^\[ *\d+\.\d+\]  faulty_init\+0x[0-9a-f]+/0x[0-9a-f]+\n"
+    # (with its module's name after it, as Linux prints a module's symbol)
+    assert re.search(r"^\[ *\d+\.\d+\]  faulty_init\+0x[0-9a-f]+/0x[0-9a-f]+ \[faulty\]\n"
                      r"\[ *\d+\.\d+\]  do_one_initcall\+", out, re.M), out[-3000:]
     dump = out[out.index("Dumping ftrace buffer:"):]
     assert re.search(r"insmod-\d+ .*faulty_init: faulty: about to write through", dump), dump
