@@ -163,6 +163,25 @@ static notrace unsigned long nr_kernel_lines(void)
 	return kallsyms_num - first_text_symbol();
 }
 
+/*
+ * The n-th symbol after the kernel's: the loaded modules' first, then (Linux's
+ * ftrace_mod_get_kallsym) the functions ftrace keeps of unloaded modules, so that a tool reading
+ * a trace with this file (trace-cmd) names the lines they left. 0, or -ERANGE past the last.
+ */
+static notrace int module_or_kept_sym(unsigned long n, unsigned long *value, char *type,
+				      char *name, char *modname)
+{
+	unsigned long nmod = 0;
+
+	/* Counted afresh: modules come and go between two reads. */
+	while (!module_get_kallsym((unsigned int)nmod, value, type, name, modname)) {
+		if (nmod == n)
+			return 0;
+		nmod++;
+	}
+	return ftrace_mod_get_kallsym((unsigned int)(n - nmod), value, type, name, modname);
+}
+
 static notrace void *s_start(struct seq_file *m, loff_t *pos)
 {
 	unsigned long i = first_text_symbol() + (unsigned long)*pos;
@@ -172,8 +191,8 @@ static notrace void *s_start(struct seq_file *m, loff_t *pos)
 	(void)m;
 	if (i < kallsyms_num)
 		return (void *)(i + 1);
-	if (module_get_kallsym((unsigned int)((unsigned long)*pos - nr_kernel_lines()), &value,
-			       &type, name, modname))
+	if (module_or_kept_sym((unsigned long)*pos - nr_kernel_lines(), &value, &type, name,
+			       modname))
 		return NULL;
 	return (void *)(MODULE_SYM_RECORD | (unsigned long)*pos);
 }
@@ -202,8 +221,7 @@ static notrace int s_show(struct seq_file *m, void *v)
 			   &kallsyms_names[kallsyms_name_offsets[i]]);
 		return 0;
 	}
-	if (!module_get_kallsym((unsigned int)(pos - nr_kernel_lines()), &value, &type, name,
-				modname))
+	if (!module_or_kept_sym(pos - nr_kernel_lines(), &value, &type, name, modname))
 		seq_printf(m, "%016lx %c %s\t[%s]\n", value, type, name, modname);
 	return 0;
 }

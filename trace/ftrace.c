@@ -1111,3 +1111,25 @@ bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned l
 	local_irq_restore(flags);
 	return found;
 }
+
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type, char *name,
+			   char *module_name)
+{
+	unsigned long flags = local_irq_save(); /* a map is freed only after a sync */
+	int ret = -ERANGE;
+
+	for (struct ftrace_mod_map *m = READ_ONCE(mod_maps); m; m = READ_ONCE(m->next)) {
+		if (symnum >= (unsigned int)m->nr) {
+			symnum -= (unsigned int)m->nr;
+			continue;
+		}
+		*value = m->funcs[symnum].ip;
+		*type = 't';
+		strlcpy(name, m->funcs[symnum].name, FTRACE_MOD_FUNC_LEN);
+		strlcpy(module_name, m->modname, FTRACE_MODNAME_LEN);
+		ret = 0;
+		break;
+	}
+	local_irq_restore(flags);
+	return ret;
+}

@@ -168,6 +168,13 @@ void ftrace_module_sites_release(const char *modname);
  */
 bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned long *start,
 			       unsigned long *size, const char **modname);
+/*
+ * /proc/kallsyms' last part (Linux's ftrace_mod_get_kallsym): the symnum-th function of the
+ * kept maps, as type 't' of its module; name: FTRACE_MOD_FUNC_LEN bytes, module_name:
+ * FTRACE_MODNAME_LEN. -ERANGE past the last.
+ */
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type, char *name,
+			   char *module_name);
 /* The last ftrace_module_init: how long it took (TSC ticks), for how many sites (`bench`). */
 extern uint64_t ftrace_module_init_tsc;
 extern int ftrace_module_init_sites;

@@ -176,11 +176,12 @@ def test_unloaded_functions_keep_their_names(lucid):
 
 def test_kallsyms_and_callsite(lucid):
     fresh(lucid)
-    assert "[foo]" not in sh(lucid, "grep foo_init /proc/kallsyms")
+    assert "foo_bar" not in sh(lucid, "cat /proc/kallsyms")
     ok(lucid, "insmod foo")
     syms = sh(lucid, "grep '\\[foo\\]' /proc/kallsyms")
     assert re.search(r"^ffffffffc[0-9a-f]{7} t foo_init\t\[foo\]$", syms, re.M), syms
     assert re.search(r"^ffffffffc[0-9a-f]{7} t foo_exit\t\[foo\]$", syms, re.M), syms
+    assert re.search(r"^ffffffffc[0-9a-f]{7} d foo_bar\t\[foo\]$", syms, re.M), syms
     out = sh(lucid, "callsite foo_init")
     assert re.match(r"^foo_init at ffffffffc[0-9a-f]{7}: 0f 1f 44 00 00  nop \(refcount 0\)\n$",
                     out), out
@@ -191,7 +192,12 @@ def test_kallsyms_and_callsite(lucid):
                     r"\(refcount 1\)\n$", out), out
     ok(lucid, "echo nop > current_tracer")
     ok(lucid, "rmmod foo")
-    assert "[foo]" not in sh(lucid, "cat /proc/kallsyms | grep foo_")
+    # Gone, but for the functions ftrace keeps the names of (Linux's ftrace_mod_get_kallsym),
+    # for tools that read a trace with this file: text only, once each.
+    kept = sh(lucid, "grep '\\[foo\\]' /proc/kallsyms")
+    assert sorted(l.split(" ", 1)[1] for l in kept.splitlines()) == \
+        ["t foo_exit\t[foo]", "t foo_init\t[foo]"], kept
+    assert sh(lucid, "callsite foo_init") == "callsite: foo_init: no such function\n"
     fresh(lucid)
 
 
