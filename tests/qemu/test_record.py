@@ -396,9 +396,11 @@ def test_function_graph_records_read_by_trace_cmd(lucid):
 
 def test_record_function_and_printk():
     """-p function, with trace_printk (bprint, bputs), trace_marker (print) and stack traces."""
-    rec = Recording(["-p", "function", "-l", "ftest_*", "-l", "foo_*", "-O", "func_stack_trace"],
+    # foo is a module: trace-cmd names its functions from /proc/kallsyms, read when the
+    # recording ends, so foo is loaded again (at the same place) before it does.
+    rec = Recording(["-p", "function", "-l", "ftest_*", "-O", "func_stack_trace"],
                     "ftest call; ftest printk; echo hello marker > %s/trace_marker; "
-                    "insmod foo; rmmod foo" % T)
+                    "insmod foo; rmmod foo; insmod foo" % T)
     seen = set()
     pairs = compare(rec, seen)
     assert seen == {"function", "kernel_stack", "bprint", "bputs", "print"}, seen
@@ -410,7 +412,8 @@ def test_record_function_and_printk():
     texts = [p["body"] for g, p in pairs if p["event"] in ("print", "bprint", "bputs")]
     assert texts[0] == "ftest_printk: ftrace test 42", texts
     assert texts[1] == "tracing_mark_write: hello marker", texts
-    assert re.match(r"^foo_init: read foo 10 out of bar 0xffffffff[0-9a-f]{8}$", texts[2]), texts
+    assert re.match(r"^foo_init: read foo 10 out of bar (0x)?ffffffffc[0-9a-f]{7}$", texts[2]), \
+        texts
     assert texts[3] == "foo_exit: foo says goodbye", texts
 
     # The JSON: the same calls as instants on the same threads, and the messages.
