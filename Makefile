@@ -183,6 +183,10 @@ ifneq ($(sort $(MODULES)),$(sort $(MODULES_ON_DISK)))
 $(error modules/Makefile.inc and modules/*.c disagree: listed $(sort $(MODULES)), on disk \
 	$(sort $(MODULES_ON_DISK)))
 endif
+TEST_MODULES_ON_DISK := $(patsubst tests/modules/%.c,%,$(wildcard tests/modules/*.c))
+ifneq ($(sort $(TEST_MODULES)),$(sort $(TEST_MODULES_ON_DISK)))
+$(error tests/modules/Makefile.inc and tests/modules/*.c disagree)
+endif
 MOD_CFLAGS = $(KCFLAGS) $(if $(filter 1,$(FTRACE)),$(FTRACE_CFLAGS)) -DKBUILD_MODNAME='"$*"'
 
 $(B)/modules/%.o: modules/%.c $(B)/kcflags

@@ -99,7 +99,7 @@ typedef struct {
 #define STT_SECTION 3
 #define STT_FILE 4
 
-/* "At r_offset in the section, put (the symbol's address + r_addend), computed as r_info's type says." */
+/* At r_offset in the section: the symbol's address + r_addend, computed as r_info's type says. */
 typedef struct {
 	Elf64_Addr r_offset;
 	Elf64_Xword r_info;

@@ -35,6 +35,22 @@ static size_t reloc_size(unsigned int type)
 	return 0;
 }
 
+/* The field's value for a relocation of val at place; false if it does not fit the field. */
+static bool fits(unsigned int type, uint64_t *val, uintptr_t place)
+{
+	switch (type) {
+	case R_X86_64_32:
+		return *val == (uint32_t)*val;
+	case R_X86_64_32S:
+		return (int64_t)*val == (int32_t)*val;
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+		*val -= place;
+		return (int64_t)*val == (int32_t)*val;
+	}
+	return true; /* R_X86_64_64: all 64 bits */
+}
+
 int apply_relocate_add(Elf64_Shdr *sechdrs, const char *strtab, unsigned int symindex,
 		       unsigned int relsec, const char *modname)
 {
@@ -77,30 +93,13 @@ int apply_relocate_add(Elf64_Shdr *sechdrs, const char *strtab, unsigned int sym
 			       type, loc, (unsigned long)val);
 			return -ENOEXEC;
 		}
-		switch (type) {
-		case R_X86_64_64:
-			break;
-		case R_X86_64_32:
-			if (val != (uint32_t)val)
-				goto overflow;
-			break;
-		case R_X86_64_32S:
-			if ((int64_t)val != (int32_t)val)
-				goto overflow;
-			break;
-		case R_X86_64_PC32:
-		case R_X86_64_PLT32:
-			val -= (uint64_t)(uintptr_t)loc;
-			if ((int64_t)val != (int32_t)val)
-				goto overflow;
-			break;
+		if (!fits(type, &val, (uintptr_t)loc)) {
+			pr_err("overflow in relocation type %u val %lx\n", type,
+			       (unsigned long)val);
+			pr_err("`%s' likely not compiled with -mcmodel=kernel\n", modname);
+			return -ENOEXEC;
 		}
 		memcpy(loc, &val, size); /* little-endian: the low bytes are the field */
-		continue;
-overflow:
-		pr_err("overflow in relocation type %u val %lx\n", type, (unsigned long)val);
-		pr_err("`%s' likely not compiled with -mcmodel=kernel\n", modname);
-		return -ENOEXEC;
 	}
 	return 0;
 }

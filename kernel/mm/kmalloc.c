@@ -218,10 +218,10 @@ static int slabinfo_show(struct seq_file *m, void *v)
 			snprintf(name, sizeof(name), "kmalloc-%luk", class_size(c) / 1024);
 		else
 			snprintf(name, sizeof(name), "kmalloc-%lu", class_size(c));
-		seq_printf(m, "%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu "
-			      "%6lu\n",
-			   name, objs, slabs * per_slab, (unsigned int)class_size(c), per_slab, 1, 0,
-			   0, 0, slabs, slabs, 0UL);
+		seq_printf(m, "%-17s %6lu %6lu %6u %4u %4d", name, objs, slabs * per_slab,
+			   (unsigned int)class_size(c), per_slab, 1);
+		seq_printf(m, " : tunables %4u %4u %4u", 0, 0, 0);
+		seq_printf(m, " : slabdata %6lu %6lu %6lu\n", slabs, slabs, 0UL);
 	}
 	return 0;
 }

@@ -69,8 +69,8 @@ bool try_module_get(struct module *mod)
 	do {
 		if (old == MODULE_REF_DEAD || READ_ONCE(mod->state) == MODULE_STATE_GOING)
 			return false;
-	} while (!__atomic_compare_exchange_n(&mod->refcnt, &old, old + 1, false,
-					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	} while (!__atomic_compare_exchange_n(&mod->refcnt, &old, old + 1, false, __ATOMIC_ACQUIRE,
+					      __ATOMIC_RELAXED));
 	return true;
 }
 EXPORT_SYMBOL(try_module_get);
@@ -232,7 +232,7 @@ static int add_kallsyms(struct module *mod, const struct load_info *info)
  * loaded: a caller that may race with rmmod gets at worst a name read just before the unload.
  */
 notrace bool module_address_lookup(unsigned long addr, const char **name, unsigned long *start,
-			   unsigned long *size, const char **modname)
+				   unsigned long *size, const char **modname)
 {
 	unsigned long irq = spin_lock_irqsave(&modules_lock);
 	struct module *mod = __module_address_locked(addr);
@@ -364,8 +364,8 @@ static int do_init_module(struct module *mod)
 		return ret;
 	}
 	if (ret > 0)
-		pr_warn("%s: '%s'->init suspiciously returned %d, it should follow 0/-E convention\n"
-			"%s: loading module anyway...\n",
+		pr_warn("%s: '%s'->init suspiciously returned %d, it should follow 0/-E "
+			"convention\n%s: loading module anyway...\n",
 			__func__, mod->name, ret, __func__);
 	mutex_lock(&module_mutex);
 	WRITE_ONCE(mod->state, MODULE_STATE_LIVE);
@@ -446,15 +446,15 @@ static void *read_module_file(int fd, size_t *size, size_t *npages, int *err)
 	*err = vfs_fstat(fd, &st);
 	if (*err)
 		return NULL;
-	if (!S_ISREG(st.mode)) {
-		*err = -EINVAL;
+	if (!S_ISREG(st.mode) || st.size <= 0) {
+		*err = -EINVAL; /* Linux's kernel_read_file: not a regular file, or empty */
 		return NULL;
 	}
 	if ((uint64_t)st.size > MODULE_MAX_FILE) {
 		*err = -EFBIG;
 		return NULL;
 	}
-	*npages = st.size ? ALIGN_UP((size_t)st.size, PAGE_SIZE) / PAGE_SIZE : 1;
+	*npages = ALIGN_UP((size_t)st.size, PAGE_SIZE) / PAGE_SIZE;
 	buf = alloc_pages(*npages);
 	if (!buf) {
 		*err = -ENOMEM;

@@ -35,7 +35,7 @@ static bool strtab_ok(const struct load_info *info, const Elf64_Shdr *s)
 	       ((const char *)info->hdr)[s->sh_offset + s->sh_size - 1] == '\0';
 }
 
-/* An array of fixed-size entries (symbols, relocations): aligned, whole, entries as we know them. */
+/* An array of fixed-size entries (symbols, relocations): aligned, whole, of known entries. */
 static bool table_ok(const Elf64_Shdr *s, size_t entsize)
 {
 	return s->sh_entsize == entsize && s->sh_size % entsize == 0 &&
@@ -131,7 +131,7 @@ static int check_symtab(struct load_info *info)
 			pr_err("Invalid ELF symbol %u in module\n", i);
 			return -ENOEXEC;
 		}
-		/* A symbol inside a loaded section points inside it (or just past, an end marker). */
+		/* A symbol in a loaded section points inside it (or just past: an end marker). */
 		if (!special && (info->sechdrs[shndx].sh_flags & SHF_ALLOC) &&
 		    sym[i].st_value > info->sechdrs[shndx].sh_size) {
 			pr_err("Invalid ELF symbol %u in module\n", i);
@@ -337,7 +337,7 @@ int layout_sections(struct load_info *info)
 
 		for (unsigned int i = 1; i < info->hdr->e_shnum; i++) {
 			Elf64_Shdr *s = &info->sechdrs[i];
-			int region = (s->sh_flags & SHF_WRITE)	       ? DATA
+			int region = (s->sh_flags & SHF_WRITE)	     ? DATA
 				     : (s->sh_flags & SHF_EXECINSTR) ? TEXT
 								     : RODATA;
 
@@ -377,10 +377,11 @@ void move_module(struct load_info *info, void *base)
 	}
 }
 
-int simplify_symbols(struct load_info *info,
-		     unsigned long (*resolve)(const char *name, void *data), void *data)
+int simplify_symbols(struct load_info *info, unsigned long (*resolve)(const char *name, void *data),
+		     void *data)
 {
-	Elf64_Sym *sym = (Elf64_Sym *)((char *)info->hdr + info->sechdrs[info->index.sym].sh_offset);
+	Elf64_Sym *sym =
+		(Elf64_Sym *)((char *)info->hdr + info->sechdrs[info->index.sym].sh_offset);
 	int ret = 0;
 
 	for (unsigned int i = 1; i < info->num_syms; i++) {
@@ -432,7 +433,8 @@ int apply_relocations(struct load_info *info)
 		/* Relocations of what is not loaded (debug information) are not needed. */
 		if (!(info->sechdrs[s->sh_info].sh_flags & SHF_ALLOC))
 			continue;
-		err = apply_relocate_add(info->sechdrs, info->strtab, info->index.sym, i, info->name);
+		err = apply_relocate_add(info->sechdrs, info->strtab, info->index.sym, i,
+					 info->name);
 		if (err)
 			return err;
 	}

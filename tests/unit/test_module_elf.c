@@ -134,7 +134,8 @@ static void test_foo_loads(void **state)
 		assert_in_range((uintptr_t)site, base, base + l->text_size - CALL_SIZE);
 		assert_int_equal(site[0], CALL_OPCODE);
 		memcpy(&rel, site + 1, sizeof(rel));
-		assert_int_equal((uintptr_t)site + CALL_SIZE + rel, host_resolve("__fentry__", NULL));
+		assert_int_equal((uintptr_t)site + CALL_SIZE + rel,
+				 host_resolve("__fentry__", NULL));
 	}
 	/* Its two trace_printk formats, relocated to its own rodata. */
 	assert_int_equal(hm.mod->num_trace_bprintk_fmt, 2);
@@ -258,8 +259,9 @@ static void test_bad_module_section(void **state)
 	shdr(b, find(b, ".gnu.linkonce.this_module"))->sh_flags &= ~(uint64_t)SHF_WRITE;
 	expect(b, foo_len, -ENOEXEC, "section size must match");
 	b = copy();
-	memset(b + shdr(b, find(b, ".gnu.linkonce.this_module"))->sh_offset +
-		       offsetof(struct module, name), 'x', MODULE_NAME_LEN);
+	char *name = (char *)b + shdr(b, find(b, ".gnu.linkonce.this_module"))->sh_offset +
+		     offsetof(struct module, name);
+	memset(name, 'x', MODULE_NAME_LEN);
 	expect(b, foo_len, -ENOEXEC, "Invalid module name");
 	b = copy();
 	b[shdr(b, hdr(b)->e_shstrndx)->sh_offset +
@@ -306,7 +308,8 @@ static void test_bad_relocations(void **state)
 
 	(void)state;
 	b = copy();
-	first_rela(b, ".rela.text")->r_info = ELF64_R_SYM(first_rela(b, ".rela.text")->r_info) << 32 | 42;
+	first_rela(b, ".rela.text")->r_info =
+		ELF64_R_SYM(first_rela(b, ".rela.text")->r_info) << 32 | 42;
 	expect(b, foo_len, -ENOEXEC, "foo: Unknown rela relocation: 42");
 	b = copy();
 	first_rela(b, ".rela.text")->r_offset = 1UL << 40;
@@ -333,9 +336,9 @@ static void test_bad_relocations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_foo_loads),      cmocka_unit_test(test_bad_header),
-		cmocka_unit_test(test_bad_sections),   cmocka_unit_test(test_bad_module_section),
-		cmocka_unit_test(test_bad_symbols),    cmocka_unit_test(test_bad_relocations),
+		cmocka_unit_test(test_foo_loads),    cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_bad_sections), cmocka_unit_test(test_bad_module_section),
+		cmocka_unit_test(test_bad_symbols),  cmocka_unit_test(test_bad_relocations),
 	};
 	return cmocka_run_group_tests(tests, read_foo, free_foo);
 }
