@@ -5,6 +5,7 @@
 #                      SHARE=DIR: the host folder at /mnt/host, ./share by default, SHARE= none)
 #   make test          every test: host unit tests, then QEMU integration tests
 #   make debug         boot, and wait for gdb
+#   make modules       build modules/*.c into build/modules/*.ko (the ISO carries them)
 #   make bench         figures measured in guest instructions (qemu -icount shift=0)
 #   make DEBUG=1       the kernel with every invariant check on (kernel/sched/lockdep.h), in build-debug/
 #   make profile EVENT=function|graph|printk|fork|getpid|write|read|open|pipe_write|pipe_read|marker
@@ -179,14 +180,61 @@ BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirna
 	tee test touch tr true uname uniq wc which whoami xargs yes
 ROOTFS_FILES := etc/passwd etc/group
 
-$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(addprefix rootfs/,$(ROOTFS_FILES)) \
+# --- modules: modules/NAME.c is a loadable module (kernel/module/module.h), compiled with the
+# kernel's own flags (-mcmodel=kernel, and -pg -mfentry -mrecord-mcount when the kernel has them,
+# so each carries its __mcount_loc), linked with a generated NAME.mod.c that defines its struct
+# module (as Linux's modpost writes one) into build/modules/NAME.ko, a relocatable object
+# (ld -r). The initramfs carries them in /lib/modules; `insmod foo` loads one.
+MODULES :=
+include modules/Makefile.inc
+TEST_MODULES :=
+include tests/modules/Makefile.inc
+MODULE_KOS := $(patsubst %,$(B)/modules/%.ko,$(MODULES) $(TEST_MODULES))
+MODULES_ON_DISK := $(patsubst modules/%.c,%,$(wildcard modules/*.c))
+ifneq ($(sort $(MODULES)),$(sort $(MODULES_ON_DISK)))
+$(error modules/Makefile.inc and modules/*.c disagree: listed $(sort $(MODULES)), on disk \
+	$(sort $(MODULES_ON_DISK)))
+endif
+TEST_MODULES_ON_DISK := $(patsubst tests/modules/%.c,%,$(wildcard tests/modules/*.c))
+ifneq ($(sort $(TEST_MODULES)),$(sort $(TEST_MODULES_ON_DISK)))
+$(error tests/modules/Makefile.inc and tests/modules/*.c disagree)
+endif
+MOD_CFLAGS = $(KCFLAGS) $(if $(filter 1,$(FTRACE)),$(FTRACE_CFLAGS)) -DKBUILD_MODNAME='"$*"'
+
+$(B)/modules/%.o: modules/%.c $(B)/kcflags
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $<"; $(CC) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/modules/%.o: tests/modules/%.c $(B)/kcflags
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $<"; $(CC) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/modules/%.mod.c: $(B)/kcflags
+	@mkdir -p $(dir $@)
+	@printf '#include "kernel/module/module.h"\nMODULE_THIS_MODULE("%s");\n' $* > $@
+
+# No -pg here: __this_module is data.
+$(B)/modules/%.mod.o: $(B)/modules/%.mod.c
+	@$(CC) $(KCFLAGS) -DKBUILD_MODNAME='"$*"' -c $< -o $@
+
+$(B)/modules/%.ko: $(B)/modules/%.o $(B)/modules/%.mod.o
+	@echo "  LD [M]  $@"; $(LD) -r -o $@ $^
+
+modules: $(MODULE_KOS)
+.PHONY: modules
+.PRECIOUS: $(B)/modules/%.o $(B)/modules/%.mod.c $(B)/modules/%.mod.o
+-include $(MODULE_KOS:.ko=.d)
+
+$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODULE_KOS) $(addprefix rootfs/,$(ROOTFS_FILES)) \
 		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
 		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
 		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f)) \
 		bin/busybox=$(BUSYBOX) bin/bash=$(BASH_STATIC) \
 		$(foreach a,$(BUSYBOX_APPLETS),'link:bin/$(a)=busybox') \
-		$(foreach f,$(ROOTFS_FILES),$(f)=rootfs/$(f))
+		$(foreach f,$(ROOTFS_FILES),$(f)=rootfs/$(f)) \
+		$(foreach m,$(MODULES),lib/modules/$(m).ko=$(B)/modules/$(m).ko) \
+		$(foreach m,$(TEST_MODULES),lib/modules/test/$(m).ko=$(B)/modules/$(m).ko)
 
 FORCE:
 

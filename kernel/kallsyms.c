@@ -14,6 +14,9 @@
  */
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
+#include "kernel/module/module.h"
+#include "trace/ftrace.h"
+#include "arch/x86_64/mmu.h"
 #include "lib/bsearch.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -43,9 +46,19 @@ static notrace int symbol_range_cmp(const void *key, const void *elt)
 	return addr >= end;
 }
 
-notrace bool kallsyms_lookup(unsigned long addr, const char **name, unsigned long *start,
-			     unsigned long *size)
+notrace bool kallsyms_lookup_mod(unsigned long addr, const char **name, unsigned long *start,
+				 unsigned long *size, const char **modname)
 {
+	if (modname)
+		*modname = NULL;
+	/*
+	 * A loaded module's function: its own symbol table (kernel/module/main.c); else one of a
+	 * module unloaded since, whose traced functions ftrace keeps (Linux's ftrace_mod_map), so
+	 * that the lines it left in the trace still name them.
+	 */
+	if (addr >= MODULES_VADDR && addr < MODULES_END)
+		return module_address_lookup(addr, name, start, size, modname) ||
+		       ftrace_mod_address_lookup(addr, name, start, size, modname);
 	if (!kallsyms_num || addr < kallsyms_addresses[0] || addr >= kallsyms_text_end)
 		return false;
 	/*
@@ -69,11 +82,24 @@ notrace bool kallsyms_lookup(unsigned long addr, const char **name, unsigned lon
 	return true;
 }
 
+notrace bool kallsyms_lookup(unsigned long addr, const char **name, unsigned long *start,
+			     unsigned long *size)
+{
+	return kallsyms_lookup_mod(addr, name, start, size, NULL);
+}
+
 notrace unsigned long kallsyms_lookup_name(const char *name)
 {
+	unsigned long value;
+	char type, sym[KSYM_NAME_LEN], modname[MODULE_NAME_LEN];
+
 	for (unsigned long i = 0; i < kallsyms_num; i++)
 		if (!strcmp(&kallsyms_names[kallsyms_name_offsets[i]], name))
 			return kallsyms_addresses[i];
+	/* Then the loaded modules' functions, as Linux's module_kallsyms_lookup_name. */
+	for (unsigned int i = 0; !module_get_kallsym(i, &value, &type, sym, modname); i++)
+		if ((type == 't' || type == 'T') && !strcmp(sym, name))
+			return value;
 	return 0;
 }
 
@@ -90,13 +116,19 @@ notrace int kallsyms_for_each(int (*fn)(void *data, const char *name, unsigned l
 
 notrace size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
 {
-	const char *name;
+	const char *name, *mod;
 	unsigned long start, len;
-	if (!kallsyms_lookup(addr, &name, &start, &len))
+	size_t n;
+	if (!kallsyms_lookup_mod(addr, &name, &start, &len, &mod))
 		return 0;
 	if (with_offset)
-		return scnprintf(buf, size, "%s+0x%lx/0x%lx", name, addr - start, len);
-	return scnprintf(buf, size, "%s", name);
+		n = scnprintf(buf, size, "%s+0x%lx/0x%lx", name, addr - start, len);
+	else
+		n = scnprintf(buf, size, "%s", name);
+	/* A module's, as Linux's __sprint_symbol: "foo_init+0x12/0x40 [foo]". */
+	if (mod)
+		n += scnprintf(buf + n, size - n, " [%s]", mod);
+	return n;
 }
 
 void kallsyms_init(void)
@@ -119,13 +151,50 @@ static notrace unsigned long first_text_symbol(void)
 	return i;
 }
 
-/* A record is a symbol's index + 1 (seq_file's NULL means the end). */
+/*
+ * A record is a symbol's index + 1 (seq_file's NULL means the end); after the kernel's come the
+ * loaded modules' symbols, "address type name\t[module]" as Linux lists them, a record being
+ * the position + 1 there (s_show asks the loader for the symbol: modules come and go).
+ */
+#define MODULE_SYM_RECORD (1UL << 62) /* above any kernel symbol's index + 1 */
+
+static notrace unsigned long nr_kernel_lines(void)
+{
+	return kallsyms_num - first_text_symbol();
+}
+
+/*
+ * The n-th symbol after the kernel's: the loaded modules' first, then (Linux's
+ * ftrace_mod_get_kallsym) the functions ftrace keeps of unloaded modules, so that a tool reading
+ * a trace with this file (trace-cmd) names the lines they left. 0, or -ERANGE past the last.
+ */
+static notrace int module_or_kept_sym(unsigned long n, unsigned long *value, char *type,
+				      char *name, char *modname)
+{
+	unsigned long nmod = 0;
+
+	/* Counted afresh: modules come and go between two reads. */
+	while (!module_get_kallsym((unsigned int)nmod, value, type, name, modname)) {
+		if (nmod == n)
+			return 0;
+		nmod++;
+	}
+	return ftrace_mod_get_kallsym((unsigned int)(n - nmod), value, type, name, modname);
+}
+
 static notrace void *s_start(struct seq_file *m, loff_t *pos)
 {
 	unsigned long i = first_text_symbol() + (unsigned long)*pos;
+	unsigned long value;
+	char type, name[KSYM_NAME_LEN], modname[MODULE_NAME_LEN];
 
 	(void)m;
-	return i < kallsyms_num ? (void *)(i + 1) : NULL;
+	if (i < kallsyms_num)
+		return (void *)(i + 1);
+	if (module_or_kept_sym((unsigned long)*pos - nr_kernel_lines(), &value, &type, name,
+			       modname))
+		return NULL;
+	return (void *)(MODULE_SYM_RECORD | (unsigned long)*pos);
 }
 
 static notrace void *s_next(struct seq_file *m, void *v, loff_t *pos)
@@ -143,10 +212,17 @@ static notrace void s_stop(struct seq_file *m, void *v)
 
 static notrace int s_show(struct seq_file *m, void *v)
 {
-	unsigned long i = (unsigned long)v - 1;
+	unsigned long i = (unsigned long)v - 1, pos = (unsigned long)v & ~MODULE_SYM_RECORD;
+	unsigned long value;
+	char type, name[KSYM_NAME_LEN], modname[MODULE_NAME_LEN];
 
-	seq_printf(m, "%016lx %c %s\n", kallsyms_addresses[i], kallsyms_types[i],
-		   &kallsyms_names[kallsyms_name_offsets[i]]);
+	if (!((unsigned long)v & MODULE_SYM_RECORD)) {
+		seq_printf(m, "%016lx %c %s\n", kallsyms_addresses[i], kallsyms_types[i],
+			   &kallsyms_names[kallsyms_name_offsets[i]]);
+		return 0;
+	}
+	if (!module_or_kept_sym(pos - nr_kernel_lines(), &value, &type, name, modname))
+		seq_printf(m, "%016lx %c %s\t[%s]\n", value, type, name, modname);
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/syscalls.h"
+#include "kernel/module/module.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/debug/stackprotector.h"
@@ -157,6 +158,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
+	if (module_init_files())         // /proc/modules
+		panic("cannot make /proc/modules");
 	late_trace_init();               // boot is done: tp_printk_stop_on_boot
 	if (!kthread_run(kernel_init, NULL, "sh")) // the shell, as a task of its own
 		panic("cannot start the shell");

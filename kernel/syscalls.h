@@ -177,4 +177,9 @@ long sys_execve(const char __user *filename, const char __user *const __user *ar
 bool find_program(const char *name, char *path, size_t size);
 int run_program(const char *path, char *const argv[]);
 
+/* kernel/module/main.c: the module loader's calls (kmod's insmod, rmmod). */
+long sys_init_module(void __user *umod, unsigned long len, const char __user *uargs);
+long sys_finit_module(int fd, const char __user *uargs, int flags);
+long sys_delete_module(const char __user *name_user, unsigned int flags);
+
 #endif

@@ -13,6 +13,7 @@
 #define EBADF 9
 #define ECHILD 10
 #define EAGAIN 11
+#define EWOULDBLOCK EAGAIN /* the same number in Linux */
 #define ENOMEM 12
 #define EACCES 13
 #define EFAULT 14

@@ -10,9 +10,11 @@
  * always counts it: that count is what vsnprintf returns, so callers can tell the output was cut
  * short (Linux's and C's contract).
  *
- * Plain conversions match glibc byte for byte (the unit tests compare them), including %p as
- * "0x..." and "(nil)". %pS/%ps are Linux's symbol extensions; the symbolizer is registered by the
- * kernel's symbol table code so that lib/ does not depend on it.
+ * Plain conversions match glibc byte for byte (the unit tests compare them). %p is Linux's
+ * kernel printf, not glibc's: 16 zero-padded lowercase hex digits and no "0x" (NULL too), as the
+ * article's "read foo 10 out of bar ffff880013a5bef8" shows, and any letters or digits right after
+ * the p belong to the directive (Linux's extensions: %pS/%ps symbols, %px). The symbolizer is
+ * registered by the kernel's symbol table code so that lib/ does not depend on it.
  *
  * Not traced (lib/ is built without -pg): the tracer formats its output with these functions.
  */
@@ -242,8 +244,15 @@ static __always_inline int __format_decode(const char *fmt, struct printf_spec *
 		break;
 	case 'p':
 		spec->type = FORMAT_TYPE_PTR;
-		if (*fmt == 'S' || *fmt == 's')
-			spec->ptr_ext = *fmt++; /* the S belongs to the directive */
+		/*
+		 * Linux reads the extension from the first character, then skips every letter and
+		 * digit after the p (its vsnprintf's "while (isalnum(*fmt))"): "%pS", "%px" and
+		 * "%pSR" are one directive each, so "%px" never prints a stray x.
+		 */
+		if (isalnum(*fmt))
+			spec->ptr_ext = *fmt;
+		while (isalnum(*fmt))
+			fmt++;
 		break;
 	case '%':
 		spec->type = FORMAT_TYPE_PERCENT_CHAR;
@@ -266,11 +275,13 @@ static int clamp_field(int n)
 	return n < 0 ? (n < -FORMAT_FIELD_MAX ? -FORMAT_FIELD_MAX : n) : MIN(n, FORMAT_FIELD_MAX);
 }
 
+#define POINTER_HEX_DIGITS (2 * (int)sizeof(void *)) /* two hex digits a byte */
+
 static void emit_pointer(struct out *o, void *ptr, struct printf_spec *sp)
 {
 	char sym[128];
 
-	if (sp->ptr_ext) {
+	if (sp->ptr_ext == 'S' || sp->ptr_ext == 's') {
 		bool with_offset = sp->ptr_ext == 'S';
 		printf_symbolizer_t fn = READ_ONCE(symbolizer);
 		size_t n = fn ? fn(sym, sizeof(sym), (unsigned long)ptr, with_offset) : 0;
@@ -280,13 +291,16 @@ static void emit_pointer(struct out *o, void *ptr, struct printf_spec *sp)
 		emit_str(o, sym, n, sp);
 		return;
 	}
-	/* glibc's %p: like %#lx (but honouring '+' and ' '), and "(nil)" for NULL. */
-	if (!ptr) {
-		emit_str(o, "(nil)", 5, sp);
-		return;
+	/*
+	 * Linux's pointer_string(), for %p, %px and any other extension: lowercase hex without
+	 * "0x"; with no width given, as wide as a pointer's digits and zero-padded. Linux hashes a
+	 * plain %p unless booted with no_hash_pointers; Lucid, a kernel to be read, never hashes.
+	 */
+	if (!sp->field_width && !sp->width_star) { /* "%*p" with 0 is a width given: none */
+		sp->field_width = POINTER_HEX_DIGITS;
+		sp->flags |= ZEROPAD;
 	}
-	sp->flags |= SPECIAL;
-	emit_number(o, (uintptr_t)ptr, false, 16, false, sp, true);
+	emit_number(o, (uintptr_t)ptr, false, 16, false, sp, false);
 }
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)

@@ -17,6 +17,8 @@
 #include "lib/compiler.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/preempt.h"
+#include "trace/ftrace_cmd_parse.h"
+#include "trace/ftrace_mod_map.h"
 
 struct ftrace_ops;
 
@@ -47,6 +49,7 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip, struct 
 struct ftrace_hash {
 	unsigned long *bits; /* NULL or ftrace_nr_records() bits */
 	unsigned long count; /* bits set */
+	struct ftrace_hash *next_hash; /* on ftrace.c's list of sets that hold bits */
 };
 
 struct ftrace_ops {
@@ -97,10 +100,20 @@ int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset);
  * fails anywhere changes nothing, and one that succeeds patches the call sites once. A begun
  * edit ends in commit or abort. Callers serialise edits of one set (trace_types_lock).
  */
+/* A ":mod:" word of the edit, to be kept (or forgotten: remove) at commit. */
+struct ftrace_mod_load {
+	struct ftrace_mod_load *next;
+	bool remove;
+	char func[FTRACE_MOD_FUNC_LEN];
+	char module[FTRACE_MODNAME_LEN];
+};
+
 struct ftrace_hash_edit {
 	struct ftrace_ops *ops;
 	struct ftrace_hash *hash; /* ops's filter_hash or notrace_hash */
 	unsigned long *bits;      /* the copy being edited */
+	bool reset;               /* ">": the kept ":mod:" words go too */
+	struct ftrace_mod_load *mods;
 };
 int ftrace_hash_edit_begin(struct ftrace_hash_edit *edit, struct ftrace_ops *ops, bool is_notrace,
 			   bool reset);
@@ -112,10 +125,59 @@ bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec);
 /* Is the function at ip in the set? Safe in a callback, while a filter write swaps the set. */
 bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip);
 
-/* The call site records, sorted by address (available_filter_functions, enabled_functions). */
+/*
+ * The call site records (available_filter_functions, enabled_functions), numbered from 0: the
+ * kernel's, sorted by address, then modules' (FTRACE_MODULE_SITES numbers reserved for them, a
+ * group per module). ftrace_nr_records() is how many numbers there are, a bound that never
+ * changes once ftrace_init() ran (arrays by record are that long); a number no live record has
+ * gives a NULL name. A module's name and record may go when it unloads: walk them holding
+ * ftrace_records_lock() (not from a callback: ftrace_find_rec is safe there).
+ */
+#define FTRACE_MODULE_SITES 1024
 int ftrace_nr_records(void);
+int ftrace_nr_live_records(void); /* live records: the kernel's and the loaded modules' */
 unsigned long ftrace_rec_ip(int rec);
 const char *ftrace_rec_name(int rec);
+const char *ftrace_rec_modname(int rec); /* its module's name, NULL for the kernel's */
+void ftrace_records_lock(void);
+void ftrace_records_unlock(void);
+int ftrace_nr_groups(void); /* the kernel's records and each module's: dyn_ftrace_total_info */
+/*
+ * set_ftrace_filter's kept ":mod:" words (of ops's filter or notrace set): the nth as its line,
+ * "glob:mod:module\n", into buf; 0 when there is no nth.
+ */
+size_t ftrace_mod_cache_show(struct ftrace_ops *ops, bool is_notrace, int n, char *buf,
+			     size_t size);
+
+/*
+ * Modules (called by the loader, kernel/module/ftrace_hooks.c, under its module_mutex).
+ * ftrace_module_init: the module's sites, its text still writable and not yet executable: each
+ * checked to be "call __fentry__" and made a NOP (a site that is not is refused and left alone,
+ * as at boot), and its functions join the tables, disabled. ftrace_module_enable: just before
+ * its init runs, its functions become traceable, those the current filters (and ":mod:" words
+ * kept for it) select are enabled. ftrace_release_mod: its records leave every table and set,
+ * and the names of its traced functions stay for the trace's lines (ftrace_mod_map).
+ */
+void ftrace_module_sites_add(const char *modname, const struct ftrace_mod_site *sites, int n);
+void ftrace_module_sites_enable(const char *modname);
+void ftrace_module_sites_release(const char *modname);
+/*
+ * kallsyms' last resort (Linux's ftrace_mod_address_lookup): addr in a function of a module
+ * that was unloaded since, as the map ftrace kept of it has it. The names point into the map,
+ * which stays until a module of the same name loads again. Any context.
+ */
+bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned long *start,
+			       unsigned long *size, const char **modname);
+/*
+ * /proc/kallsyms' last part (Linux's ftrace_mod_get_kallsym): the symnum-th function of the
+ * kept maps, as type 't' of its module; name: FTRACE_MOD_FUNC_LEN bytes, module_name:
+ * FTRACE_MODNAME_LEN. -ERANGE past the last.
+ */
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type, char *name,
+			   char *module_name);
+/* The last ftrace_module_init: how long it took (TSC ticks), for how many sites (`bench`). */
+extern uint64_t ftrace_module_init_tsc;
+extern int ftrace_module_init_sites;
 int ftrace_rec_refcount(int rec); /* how many ops want this function */
 bool ftrace_rec_enabled(int rec); /* is the site a call right now */
 int ftrace_find_rec(unsigned long ip); /* -1 if ip is not a call site */

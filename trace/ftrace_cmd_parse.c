@@ -29,6 +29,23 @@ bool ftrace_cmd_split(char *word, struct ftrace_cmd_spec *spec)
 	return true;
 }
 
+int ftrace_mod_split(const char *word, struct ftrace_mod_spec *spec)
+{
+	const char *cmd = strchr(word, ':'), *module;
+	size_t flen;
+
+	if (!cmd || strncmp(cmd + 1, "mod:", 4)) /* ftrace_process_regex: the word between */
+		return !!cmd && !strcmp(cmd + 1, "mod") ? -EINVAL : 0;
+	module = cmd + 5; /* Linux passes the rest, ':'s and all, as the module's name */
+	flen = (size_t)(cmd - word);
+	if (!*module || flen >= sizeof(spec->func) || strlen(module) >= sizeof(spec->module))
+		return -EINVAL;
+	memcpy(spec->func, word, flen);
+	spec->func[flen] = '\0';
+	strcpy(spec->module, module);
+	return 1;
+}
+
 int ftrace_cmd_count(const char *param, bool *counted, long *count)
 {
 	char number[32];

@@ -37,4 +37,22 @@ int ftrace_cmd_count(const char *param, bool *counted, long *count);
 size_t ftrace_probe_line(char *buf, size_t size, const char *func, const char *cmd, bool counted,
 			 long count);
 
+/*
+ * The "mod" command, "glob:mod:module" (Linux's ftrace_mod_cmd): not a function command but a
+ * filter word limited to one module's functions (trace/ftrace.c). The '!' of "!glob:mod:module"
+ * is the caller's, as for plain words.
+ */
+#define FTRACE_MODNAME_LEN 56 /* Linux's MODULE_NAME_LEN: 64 - sizeof(unsigned long), NUL too */
+#define FTRACE_MOD_FUNC_LEN 128
+struct ftrace_mod_spec {
+	char func[FTRACE_MOD_FUNC_LEN]; /* the glob, "*" for every function of the module */
+	char module[FTRACE_MODNAME_LEN];
+};
+
+/*
+ * 1 if word is "glob:mod:module" (filled in spec), 0 if it is not the mod command (a plain word
+ * or another command), -EINVAL if it is but cannot name one: no module, or a part too long.
+ */
+int ftrace_mod_split(const char *word, struct ftrace_mod_spec *spec);
+
 #endif

@@ -51,6 +51,8 @@ static void *rec_seek(struct seq_file *m, loff_t *pos, bool (*want)(struct seq_f
 	int n = ftrace_nr_records();
 
 	for (loff_t i = *pos; i < n; i++) {
+		if (!ftrace_rec_name((int)i))
+			continue; /* a number no module has now */
 		if (!want || want(m, (int)i)) {
 			*pos = i;
 			return (void *)(i + 2);
@@ -65,22 +67,34 @@ static int rec_index(void *v)
 	return (int)((long)v - 2);
 }
 
+/* A module's records and names may go while we read: ftrace_release_mod waits for this lock. */
 static void rec_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
+	ftrace_records_unlock();
+}
+
+/* "name", or "name [module]" for a module's function, as Linux's %ps prints it. */
+static void show_rec_name(struct seq_file *m, int rec)
+{
+	const char *mod = ftrace_rec_modname(rec);
+
+	seq_printf(m, mod ? "%s [%s]" : "%s", ftrace_rec_name(rec), mod);
 }
 
 /* --- available_filter_functions, enabled_functions, dyn_ftrace_total_info -------------------- */
 
 static int avail_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "%s\n", ftrace_rec_name(rec_index(v)));
+	show_rec_name(m, rec_index(v));
+	seq_puts(m, "\n");
 	return 0;
 }
 
 static void *avail_start(struct seq_file *m, loff_t *pos)
 {
+	ftrace_records_lock();
 	return rec_seek(m, pos, NULL);
 }
 
@@ -118,7 +132,8 @@ static int enabled_show(struct seq_file *m, void *v)
 {
 	int rec = rec_index(v);
 
-	seq_printf(m, "%s (%d)      \n", ftrace_rec_name(rec), ftrace_rec_refcount(rec));
+	show_rec_name(m, rec);
+	seq_printf(m, " (%d)      \n", ftrace_rec_refcount(rec));
 	return 0;
 }
 
@@ -130,6 +145,7 @@ static bool rec_enabled(struct seq_file *m, int rec)
 
 static void *enabled_start(struct seq_file *m, loff_t *pos)
 {
+	ftrace_records_lock();
 	return rec_seek(m, pos, rec_enabled);
 }
 
@@ -159,15 +175,15 @@ const struct file_operations ftrace_enabled_fops = {
 	.release = seq_release,
 };
 
-/* Linux's "sites pages:P groups: G"; Lucid keeps its records in one group. */
+/* Linux's "sites pages:P groups: G": the kernel's records are one group, each module's one. */
 static ssize_t dyn_info_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char buf[64];
 	int len;
 
 	(void)file;
-	len = snprintf(buf, sizeof(buf), "%d pages:%lu groups: 1\n", ftrace_nr_records(),
-		       ftrace_nr_pages());
+	len = snprintf(buf, sizeof(buf), "%d pages:%lu groups: %d\n", ftrace_nr_live_records(),
+		       ftrace_nr_pages(), ftrace_nr_groups());
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
 }
 
@@ -198,13 +214,26 @@ static bool rec_in_hash(struct seq_file *m, int rec)
 
 /*
  * Positions 0 .. n-1 are the call site records (or, for an empty set, position 0 is the "all
- * functions" line), positions from probes_base() on the function commands' lines
- * (set_ftrace_filter only). A record is its position + 2, as elsewhere in this file.
+ * functions" line), positions from extras_base() on the ":mod:" words kept for modules not
+ * loaded, then the function commands' lines (set_ftrace_filter only), Linux's order. A record
+ * is its position + 2, as elsewhere in this file.
  */
-static loff_t probes_base(void)
+static loff_t extras_base(void)
 {
 	return MAX((loff_t)ftrace_nr_records(),
 		   1); /* after the "all functions" line, if no sites */
+}
+
+static int nr_kept_mods(struct regex_file *rf)
+{
+	char line[WORD_MAX * 2];
+	int n = 0;
+
+	if (!rf->commands)
+		return 0;
+	while (ftrace_mod_cache_show(rf->ops, rf->is_notrace, n, line, sizeof(line)))
+		n++;
+	return n;
 }
 
 static void *regex_seek(struct seq_file *m, loff_t *pos)
@@ -214,29 +243,36 @@ static void *regex_seek(struct seq_file *m, loff_t *pos)
 	if (regex_hash(rf)->count == 0) {
 		if (*pos == 0)
 			return SEQ_START_TOKEN;
-		*pos = MAX(*pos, probes_base());
-	} else if (*pos < probes_base()) {
+		*pos = MAX(*pos, extras_base());
+	} else if (*pos < extras_base()) {
 		void *v = rec_seek(m, pos, rec_in_hash);
 
 		if (v)
 			return v;
 	}
-	if (!rf->commands || rf->is_notrace ||
-	    !ftrace_probe_show((int)(*pos - probes_base()), NULL, 0))
+	int k = (int)(*pos - extras_base()), mods = nr_kept_mods(rf);
+
+	if (k < mods)
+		return (void *)(*pos + 2);
+	if (!rf->commands || rf->is_notrace || !ftrace_probe_show(k - mods, NULL, 0))
 		return NULL;
 	return (void *)(*pos + 2);
 }
 
-/* The list is read under trace_types_lock: a write frees the old set when it swaps. */
+/*
+ * The list is read under trace_types_lock: a write frees the old set when it swaps; and the
+ * records lock, as a module's records may go meanwhile.
+ */
 static void *regex_start(struct seq_file *m, loff_t *pos)
 {
 	mutex_lock(&trace_types_lock);
+	ftrace_records_lock();
 	return regex_seek(m, pos);
 }
 
 static void *regex_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	*pos = v == SEQ_START_TOKEN ? probes_base() : rec_index(v) + 1;
+	*pos = v == SEQ_START_TOKEN ? extras_base() : rec_index(v) + 1;
 	return regex_seek(m, pos);
 }
 
@@ -244,22 +280,27 @@ static void regex_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
+	ftrace_records_unlock();
 	mutex_unlock(&trace_types_lock);
 }
 
 static int regex_show(struct seq_file *m, void *v)
 {
 	struct regex_file *rf = m->private;
-	int idx = v == SEQ_START_TOKEN ? 0 : rec_index(v), base = (int)probes_base();
+	int idx = v == SEQ_START_TOKEN ? 0 : rec_index(v), base = (int)extras_base();
 	char line[WORD_MAX * 2];
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, rf->is_notrace ? "#### no functions disabled ####\n"
 					   : "#### all functions enabled ####\n");
 	} else if (idx < ftrace_nr_records()) {
-		seq_printf(m, "%s\n", ftrace_rec_name(idx));
+		show_rec_name(m, idx);
+		seq_puts(m, "\n");
+	} else if (idx - base < nr_kept_mods(rf)) {
+		ftrace_mod_cache_show(rf->ops, rf->is_notrace, idx - base, line, sizeof(line));
+		seq_puts(m, line);
 	} else {
-		ftrace_probe_show(idx - base, line, sizeof(line));
+		ftrace_probe_show(idx - base - nr_kept_mods(rf), line, sizeof(line));
 		seq_puts(m, line);
 	}
 	return 0;
@@ -348,7 +389,11 @@ static int command_word(struct regex_file *rf, const char *word, bool apply)
  */
 static bool is_command(struct regex_file *rf, const char *word)
 {
-	return rf->ops != &graph_hash_ops && strchr(word, ':') != NULL;
+	struct ftrace_mod_spec mod;
+
+	/* "glob:mod:module" is a filter word (trace/ftrace.c), not a function command. */
+	return rf->ops != &graph_hash_ops && strchr(word, ':') != NULL &&
+	       !ftrace_mod_split(word + (word[0] == '!'), &mod);
 }
 
 /*

@@ -126,8 +126,9 @@ static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool
 	bool all = remove && (!*glob || !strcmp(glob, "*"));
 	int n = 0;
 
+	ftrace_records_lock(); /* a module's names may go meanwhile */
 	for (int rec = 0; rec < ftrace_nr_records(); rec++) {
-		if (has_probe(probe, rec) != remove)
+		if (!ftrace_rec_name(rec) || has_probe(probe, rec) != remove)
 			continue;
 		if (!all && !glob_match(glob, ftrace_rec_name(rec)))
 			continue;
@@ -135,6 +136,7 @@ static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool
 			counts[rec] = count;
 		n++;
 	}
+	ftrace_records_unlock();
 	return n;
 }
 
@@ -244,7 +246,7 @@ size_t ftrace_probe_show(int k, char *buf, size_t size)
 		if (!p->ops.filter_hash.count)
 			continue;
 		for (int rec = 0; rec < ftrace_nr_records(); rec++) {
-			if (!has_probe(p, rec) || k-- > 0)
+			if (!has_probe(p, rec) || !ftrace_rec_name(rec) || k-- > 0)
 				continue;
 			return ftrace_probe_line(buf, size, ftrace_rec_name(rec),
 						 p->probe_ops->name, p->probe_ops->counted,

@@ -393,6 +393,32 @@ out:
 	return ret;
 }
 
+/*
+ * A module's tracer leaves with its module (its exit calls this). A module keeps a reference
+ * while its tracer is current (its init takes one), so rmmod refuses until another tracer is
+ * chosen; should one still be current here, nop takes over, as a tracer that failed would.
+ * Tracer options (t->flags) would leave files behind: a module's tracer has none.
+ */
+void unregister_tracer(struct tracer *t)
+{
+	struct tracer **p;
+
+	mutex_lock(&trace_types_lock);
+	if (global_trace.current_trace == t) {
+		if (t->reset)
+			t->reset(&global_trace);
+		global_trace.current_trace = &nop_trace;
+		tracing_reset_online_cpus(&global_trace);
+	}
+	for (p = &trace_types; *p; p = &(*p)->next) {
+		if (*p == t) {
+			*p = t->next;
+			break;
+		}
+	}
+	mutex_unlock(&trace_types_lock);
+}
+
 int tracing_set_tracer(struct trace_array *tr, const char *name)
 {
 	struct tracer *t;

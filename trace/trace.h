@@ -180,6 +180,7 @@ struct trace_iterator {
 
 /* Tracers and options (task context). Each returns 0 or a negative errno. */
 int register_tracer(struct tracer *t);
+void unregister_tracer(struct tracer *t); /* a module's tracer, as it unloads */
 int tracing_set_tracer(struct trace_array *tr, const char *name);
 void set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled); /* cannot fail */
 int set_tracer_option(struct trace_array *tr, struct tracer_flags *flags,

@@ -296,7 +296,7 @@ static enum print_line_t print_graph_entry_leaf(struct trace_iterator *iter,
 	}
 	print_graph_duration(iter, ret->rettime - ret->calltime, true, flags);
 	print_indent(s, call->depth);
-	seq_print_ip_sym(s, call->func, 0);
+	seq_print_ip_sym(s, call->func, SEQ_PRINT_SYM_MOD); /* %ps */
 	trace_seq_puts(s, "();\n");
 	print_graph_irq(iter, ret->func, TRACE_GRAPH_RET, call->ent.pid, flags);
 	return trace_handle_return(s);
@@ -316,7 +316,7 @@ static void print_graph_entry_nested(struct trace_iterator *iter,
 	}
 	print_graph_duration(iter, 0, false, flags);
 	print_indent(s, call->depth);
-	seq_print_ip_sym(s, call->func, 0);
+	seq_print_ip_sym(s, call->func, SEQ_PRINT_SYM_MOD); /* %ps */
 	trace_seq_puts(s, "() {\n");
 }
 
@@ -361,7 +361,7 @@ static enum print_line_t print_graph_return(struct trace_iterator *iter,
 		trace_seq_puts(s, "}\n");
 	} else {
 		trace_seq_puts(s, "} /* ");
-		seq_print_ip_sym(s, trace->func, 0);
+		seq_print_ip_sym(s, trace->func, SEQ_PRINT_SYM_MOD); /* %ps */
 		trace_seq_puts(s, " */\n");
 	}
 	if (flags & TRACE_GRAPH_PRINT_OVERRUN)

@@ -33,8 +33,13 @@ void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned int sym_fl
 		trace_seq_putc(s, '0');
 		return;
 	}
-	if (sprint_symbol(str, sizeof(str), ip, sym_flags & TRACE_ITER_SYM_OFFSET))
+	if (sprint_symbol(str, sizeof(str), ip, sym_flags & TRACE_ITER_SYM_OFFSET)) {
+		char *mod = strstr(str, " [");
+
+		if (mod && !(sym_flags & (TRACE_ITER_SYM_OFFSET | SEQ_PRINT_SYM_MOD)))
+			*mod = '\0'; /* no symbol has a blank: " [" starts the module's name */
 		trace_seq_puts(s, str);
+	}
 	else
 		trace_seq_printf(s, "0x%08lx", ip); /* not in the symbol table */
 	if (sym_flags & TRACE_ITER_SYM_ADDR)

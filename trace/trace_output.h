@@ -53,7 +53,13 @@ void trace_print_context(struct trace_iterator *iter);
 void trace_print_lat_context(struct trace_iterator *iter);
 /* The four flag characters: irqs-off, need-resched, hardirq/softirq, preempt-depth. */
 void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry);
-/* A code address as "func", "func+0x6/0xa0" and/or "<ffffffff...>" (TRACE_ITER_SYM_*). */
+/*
+ * A code address as "func", "func+0x6/0xa0" and/or "<ffffffff...>" (TRACE_ITER_SYM_*). A
+ * module's function is "func" alone, as Linux's kallsyms_lookup prints it, but "func+0x6/0xa0
+ * [foo]" with the offset (sprint_symbol), and "func [foo]" with SEQ_PRINT_SYM_MOD: what %ps
+ * prints, the function graph's names.
+ */
+#define SEQ_PRINT_SYM_MOD (1u << 31) /* above every TRACE_ITER_* option */
 void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned int sym_flags);
 
 static inline notrace enum print_line_t trace_handle_return(struct trace_seq *s)

@@ -50,6 +50,7 @@
 #include "trace/ring_buffer.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/preempt.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/fs/seq_file.h"
 #include "lib/bprintf.h"
 #include "lib/errno.h"
@@ -256,6 +257,8 @@ __no_stack_protector int __trace_bprintk(unsigned long ip, const char *fmt, ...)
 	va_list ap;
 	int ret;
 
+	if (unlikely(!fmt))
+		return 0; /* a module's format that could not be kept (hold_module_...) */
 	va_start(ap, fmt);
 	ret = bprintk(ip, fmt, ap);
 	va_end(ap);
@@ -310,7 +313,7 @@ int __trace_bputs(unsigned long ip, const char *str)
 	struct bputs_entry *entry;
 	int ret = 0;
 
-	if (!printk_enabled())
+	if (!printk_enabled() || unlikely(!str))
 		return 0;
 	preempt_disable();
 	entry = printk_reserve(TRACE_BPUTS, sizeof(*entry), trace_ctx);
@@ -350,15 +353,51 @@ int __trace_puts(unsigned long ip, const char *str, int size)
 	return size;
 }
 
+/* --- modules' formats ------------------------------------------------------------------------ */
+
+/*
+ * A record keeps its format's address, and the trace is read long after: maybe after the module
+ * that printed it was unloaded and its pages freed. So, as Linux does, the loader calls this
+ * before a module's init runs, and each of the module's format pointers (its section
+ * __trace_printk_fmt, which the trace_printk macro passes) is pointed at a copy the kernel
+ * keeps for good: one per distinct string, shared by every module (and every load of one) that
+ * prints it. A copy that cannot be made leaves the pointer NULL: that trace_printk records
+ * nothing, as in Linux. The list is trace_bprintk_fmt_list, Linux's name.
+ */
+struct trace_bprintk_fmt {
+	struct list_head list;
+	const char *fmt;
+};
+
+static LIST_HEAD(trace_bprintk_fmt_list);
+static DEFINE_MUTEX(btrace_mutex);
+
 /* --- printk_formats ------------------------------------------------------------------------ */
 
-/* Records are positions in the section; a NULL pointer (a variable format) shows nothing. */
+/*
+ * Records are positions: first in the kernel's section, then in the list of modules' formats
+ * (below), as Linux lists them; a record is a pointer to the format's pointer. A NULL pointer (a
+ * variable format) shows nothing. The list is walked under btrace_mutex, from start to stop.
+ */
 static void *fmt_start(struct seq_file *m, loff_t *pos)
 {
 	const char **p = __start___trace_bprintk_fmt + *pos;
+	struct trace_bprintk_fmt *tb;
+	loff_t i = *pos - (__stop___trace_bprintk_fmt - __start___trace_bprintk_fmt);
 
 	(void)m;
-	return p < __stop___trace_bprintk_fmt ? (void *)p : NULL;
+	if (p < __stop___trace_bprintk_fmt)
+		return (void *)p;
+	list_for_each_entry(tb, &trace_bprintk_fmt_list, list)
+		if (i-- == 0)
+			return (void *)&tb->fmt;
+	return NULL;
+}
+
+static void *fmt_start_locked(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&btrace_mutex);
+	return fmt_start(m, pos);
 }
 
 static void *fmt_next(struct seq_file *m, void *v, loff_t *pos)
@@ -372,6 +411,7 @@ static void fmt_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
+	mutex_unlock(&btrace_mutex);
 }
 
 static int fmt_show(struct seq_file *m, void *v)
@@ -393,7 +433,7 @@ static int fmt_show(struct seq_file *m, void *v)
 }
 
 static const struct seq_operations show_format_seq_ops = {
-	.start = fmt_start,
+	.start = fmt_start_locked,
 	.next = fmt_next,
 	.stop = fmt_stop,
 	.show = fmt_show,
@@ -411,3 +451,40 @@ const struct file_operations ftrace_formats_fops = {
 	.llseek = seq_lseek,
 	.release = seq_release,
 };
+
+static struct trace_bprintk_fmt *lookup_format(const char *fmt)
+{
+	struct trace_bprintk_fmt *pos;
+
+	list_for_each_entry(pos, &trace_bprintk_fmt_list, list)
+		if (!strcmp(pos->fmt, fmt))
+			return pos;
+	return NULL;
+}
+
+void hold_module_trace_bprintk_format(const char **start, const char **end)
+{
+	mutex_lock(&btrace_mutex);
+	for (const char **iter = start; iter < end; iter++) {
+		struct trace_bprintk_fmt *tb;
+		char *copy;
+
+		if (!*iter)
+			continue;
+		tb = lookup_format(*iter);
+		if (!tb) {
+			tb = kmalloc(sizeof(*tb));
+			copy = kstrdup(*iter);
+			if (!tb || !copy) {
+				kfree(tb);
+				kfree(copy);
+				*iter = NULL;
+				continue;
+			}
+			tb->fmt = copy;
+			list_add_tail(&tb->list, &trace_bprintk_fmt_list);
+		}
+		*iter = tb->fmt;
+	}
+	mutex_unlock(&btrace_mutex);
+}

@@ -3,7 +3,7 @@
  *
  *     trace_printk("read foo %d out of bar %p\n", bar->foo, bar);
  *
- * appears in the trace, under any tracer, as "foo_init: read foo 10 out of bar 0x...": the
+ * appears in the trace, under any tracer, as "foo_init: read foo 10 out of bar ffff...": the
  * function that called it, then the text. It costs a few hundred instructions at most (`bench`
  * shows trace_printk_insns) because it does not format anything: when the format is a string
  * literal (the usual case) it saves the address of the format and the argument values
@@ -43,6 +43,8 @@ int __trace_bputs(unsigned long ip, const char *str);
 int __trace_puts(unsigned long ip, const char *str, int size);
 int trace_vbprintk(unsigned long ip, const char *fmt, va_list args);
 int trace_vprintk(unsigned long ip, const char *fmt, va_list args);
+/* A module's formats [start, end) are made to point at copies that outlive it (before its init). */
+void hold_module_trace_bprintk_format(const char **start, const char **end);
 /* Boot, before tracing_init(): each literal format parsed once, for the record path. */
 void trace_printk_init(void);
 /* Whether fmt's calls take the layout path (a literal format without %s); for the self-test. */

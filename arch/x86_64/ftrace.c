@@ -43,6 +43,21 @@ notrace int ftrace_make_nop_early(unsigned long ip)
 	return 0;
 }
 
+/*
+ * A module's site, before its text is executable (kernel/module/main.c maps it read-write and
+ * no-execute until then): no CPU can be executing it, and the page is writable where it is, so
+ * a plain write is safe. As Linux's ftrace_module_init, before module_enable_ro.
+ */
+notrace int ftrace_make_nop_module(unsigned long ip)
+{
+	uint8_t call[MCOUNT_INSN_SIZE];
+	ftrace_call_insn(ip, (unsigned long)__fentry__, call);
+	if (!ftrace_site_is(ip, call))
+		return -EINVAL;
+	memcpy((void *)ip, ftrace_nop_insn, MCOUNT_INSN_SIZE);
+	return 0;
+}
+
 notrace int ftrace_check_site(unsigned long ip, bool is_call)
 {
 	uint8_t call[MCOUNT_INSN_SIZE];

@@ -21,6 +21,8 @@ void ftrace_call_insn(unsigned long ip, unsigned long target, uint8_t out[MCOUNT
 bool ftrace_site_is(unsigned long ip, const uint8_t expected[MCOUNT_INSN_SIZE]);
 /* Checks "call __fentry__" and writes the NOP; -EINVAL if the site holds something else. */
 int ftrace_make_nop_early(unsigned long ip);
+/* The same for a module's site, while its text is still writable and not executable. */
+int ftrace_make_nop_module(unsigned long ip);
 /* 0 if the site holds what it should: a call to ftrace_caller (is_call) or the NOP. */
 int ftrace_check_site(unsigned long ip, bool is_call);
 void ftrace_new_insn(unsigned long ip, bool to_call, uint8_t out[MCOUNT_INSN_SIZE]);

@@ -11,6 +11,8 @@
  *                       read-only here too)
  *   0xffffc90000000000  kernel stacks, 4 KiB pages, each with an unmapped guard page below it
  *   0xffffc98000000000  one page where text_poke maps a writable alias of code it patches
+ *   0xffffffffc0000000  loaded modules (64 MiB), 4 KiB pages: text read-only+executable, rodata
+ *                       read-only, data read-write and no-execute (module_alloc)
  *
  * Nothing is mapped at address 0, so a NULL dereference faults. Only the boot CPU builds the
  * tables; the other CPUs load the same root.
@@ -22,6 +24,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "arch/x86_64/page_64.h"
 #include "kernel/mm/kstack.h"
+#include "kernel/module/module.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
@@ -158,8 +161,11 @@ notrace bool mmu_kernel_addr_mapped(uintptr_t va)
 	return false;
 }
 
+/* The kernel's text, or a loaded module's (kernel/module/main.c), as Linux's. */
 notrace bool kernel_text_address(uintptr_t addr)
 {
+	if (addr >= MODULES_VADDR && addr < MODULES_END)
+		return is_module_text_address(addr);
 	return addr >= (uintptr_t)_text && addr < (uintptr_t)_etext;
 }
 
@@ -211,6 +217,123 @@ static void map_direct(void)
 	}
 }
 
+/*
+ * The module area. Its page tables are made at boot, all of them (33 pages for 64 MiB): mapping a
+ * module then never allocates a table, so a load that fails gives back exactly the pages it took,
+ * and no table is ever freed under another CPU's walk. Virtual pages are handed out first-fit from
+ * a bitmap; the physical pages behind a module are one contiguous allocation, so that freeing
+ * needs nothing but the first page's address.
+ */
+#define MODULE_AREA_PAGES (MODULES_LEN / PAGE_SIZE)
+#define BITS_PER_WORD 64
+static uint64_t module_area_used[MODULE_AREA_PAGES / BITS_PER_WORD];
+static DEFINE_SPINLOCK(module_area_lock);
+
+static int module_area_init(void)
+{
+	for (uintptr_t va = MODULES_VADDR; va < MODULES_END; va += HUGE_PAGE_SIZE) {
+		uint64_t *t = kernel_pml4;
+
+		for (int level = 3; level > 0; level--) {
+			t = next_table(t, pt_index(va, level), true);
+			if (!t)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static bool area_page_used(size_t i)
+{
+	return module_area_used[i / BITS_PER_WORD] & (1UL << (i % BITS_PER_WORD));
+}
+
+static void area_mark(size_t first, size_t n, bool used)
+{
+	for (size_t i = first; i < first + n; i++) {
+		if (used)
+			module_area_used[i / BITS_PER_WORD] |= 1UL << (i % BITS_PER_WORD);
+		else
+			module_area_used[i / BITS_PER_WORD] &= ~(1UL << (i % BITS_PER_WORD));
+	}
+}
+
+/* n free pages in a row of the area: the first one's index, or -1. */
+static long area_reserve(size_t n)
+{
+	unsigned long irq = spin_lock_irqsave(&module_area_lock);
+	size_t run = 0;
+
+	for (size_t i = 0; i < MODULE_AREA_PAGES; i++) {
+		run = area_page_used(i) ? 0 : run + 1;
+		if (run == n) {
+			area_mark(i + 1 - n, n, true);
+			spin_unlock_irqrestore(&module_area_lock, irq);
+			return (long)(i + 1 - n);
+		}
+	}
+	spin_unlock_irqrestore(&module_area_lock, irq);
+	return -1;
+}
+
+static void area_release(size_t first, size_t n)
+{
+	unsigned long irq = spin_lock_irqsave(&module_area_lock);
+
+	area_mark(first, n, false);
+	spin_unlock_irqrestore(&module_area_lock, irq);
+}
+
+void *module_alloc(size_t size)
+{
+	size_t n = size / PAGE_SIZE;
+	long first;
+	void *pages;
+
+	if (!n || size % PAGE_SIZE || n > MODULE_AREA_PAGES)
+		return NULL;
+	first = area_reserve(n);
+	if (first < 0)
+		return NULL;
+	pages = alloc_pages(n);
+	if (!pages) {
+		area_release((size_t)first, n);
+		return NULL;
+	}
+	uintptr_t base = MODULES_VADDR + (uintptr_t)first * PAGE_SIZE;
+	for (size_t i = 0; i < n; i++)
+		if (mmu_map_page(base + i * PAGE_SIZE, __pa(pages) + i * PAGE_SIZE, MMU_WRITE))
+			panic("mmu: the module area's tables are missing"); /* made at boot */
+	return (void *)base;
+}
+
+void module_memfree(void *addr, size_t size)
+{
+	uintptr_t base = (uintptr_t)addr;
+	size_t n = size / PAGE_SIZE;
+	uintptr_t pa = mmu_virt_to_phys(base);
+
+	if (!addr)
+		return;
+	for (size_t i = 0; i < n; i++)
+		mmu_unmap_page(base + i * PAGE_SIZE);
+	/* No CPU may still reach the pages (a stale TLB entry) once someone else owns them. */
+	flush_tlb_kernel_range(base, base + size);
+	free_pages(__va(pa), n);
+	area_release((base - MODULES_VADDR) / PAGE_SIZE, n);
+}
+
+void set_memory_perms(uintptr_t addr, size_t numpages, int flags)
+{
+	for (size_t i = 0; i < numpages; i++) {
+		uintptr_t va = addr + i * PAGE_SIZE;
+
+		if (mmu_map_page(va, mmu_virt_to_phys(va), flags))
+			panic("mmu: the module area's tables are missing");
+	}
+	flush_tlb_kernel_range(addr, addr + numpages * PAGE_SIZE);
+}
+
 void mmu_init(void)
 {
 	kernel_pml4 = alloc_page_zeroed();
@@ -220,7 +343,7 @@ void mmu_init(void)
 	map_kernel_image();
 	/* Allocate the stack area's top-level table now, so every CPU's copy of it is shared. */
 	if (!next_table(kernel_pml4, pt_index(KSTACK_AREA, 3), true) ||
-	    !next_table(kernel_pml4, pt_index(POKE_AREA, 3), true))
+	    !next_table(kernel_pml4, pt_index(POKE_AREA, 3), true) || module_area_init())
 		panic("mmu: out of memory");
 	write_cr3(__pa(kernel_pml4));
 	boot_stack_guard_init();

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define PAGE_SIZE 4096UL
 #define PAGE_SHIFT 12
@@ -16,6 +17,13 @@
 #define KSTACK_AREA_SIZE (1UL << 30)
 /* Text is patched through a writable alias mapped here for an instant (text_poke). */
 #define POKE_AREA 0xffffc98000000000UL
+/*
+ * Loaded modules live here, 1 GiB above the kernel's text: within the 2 GiB that -mcmodel=kernel
+ * code reaches with 32-bit displacements (arch/x86_64/module.c), as on Linux.
+ */
+#define MODULES_VADDR 0xffffffffc0000000UL
+#define MODULES_LEN (64UL << 20)
+#define MODULES_END (MODULES_VADDR + MODULES_LEN)
 
 #define __va(pa) ((void *)((uintptr_t)(pa) + PHYS_OFFSET))
 #define __pa(va) ((uintptr_t)(va) - (((uintptr_t)(va) >= KERNEL_VMA) ? KERNEL_VMA : PHYS_OFFSET))
@@ -35,6 +43,15 @@ bool mmu_kernel_addr_mapped(uintptr_t va);
 /* True when addr falls in a kernel stack's guard page (for the stack overflow report). */
 bool stack_guard_page(uintptr_t addr);
 bool kernel_text_address(uintptr_t addr);
+/*
+ * Memory for a module: size bytes (a multiple of PAGE_SIZE) of the module area, mapped
+ * read-write and no-execute; NULL when out of memory or area. module_memfree unmaps (on every
+ * CPU) and frees it. set_memory_perms gives numpages pages from addr MMU_* flags, on every CPU:
+ * how a module's text becomes read-only and executable once written.
+ */
+void *module_alloc(size_t size);
+void module_memfree(void *addr, size_t size);
+void set_memory_perms(uintptr_t addr, size_t numpages, int flags);
 /* The physical page tables' root, for the APs to load. */
 uintptr_t mmu_kernel_cr3(void);
 

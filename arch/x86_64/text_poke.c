@@ -49,7 +49,11 @@ static text_poke_site_fn holds_site_insn; /* what the sites hold between batches
 /* Writes within one page. */
 static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
 {
-	uintptr_t pa = __pa(addr);
+	/* The kernel's image is one linear mapping; a module's pages were found anywhere. */
+	bool module = addr >= MODULES_VADDR && addr < MODULES_END;
+	uintptr_t pa = module ? mmu_virt_to_phys(addr) : __pa(addr);
+	if (!pa)
+		panic("text_poke: %lx is not mapped", (unsigned long)addr);
 	unsigned long flags = spin_lock_irqsave(&poke_lock);
 	if (mmu_map_page(POKE_AREA, pa & ~(PAGE_SIZE - 1), MMU_WRITE))
 		panic("text_poke: cannot map the alias");

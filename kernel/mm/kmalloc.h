@@ -11,4 +11,8 @@ void *krealloc(void *p, size_t size);
 void kfree(void *p);
 char *kstrdup(const char *s);
 
+/* /proc/slabinfo: objects in use per size class, in Linux's format (made by proc_misc_init). */
+struct file_operations;
+extern const struct file_operations slabinfo_fops;
+
 #endif

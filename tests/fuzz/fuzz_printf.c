@@ -23,6 +23,7 @@
  * every buffer size too. And where the format has a layout (no %s), bprint_layout_save() must
  * save the very words vbin_printf saved, and not one more.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,9 +45,16 @@ int host_snprintf(char *buf, size_t size, const char *fmt, ...); /* tests/unit/h
 #define FIELD_LIMIT 4096 /* FORMAT_FIELD_MAX */
 #define BIN_WORDS 2048 /* MAX_ARGS strings of at most 300 bytes, as words */
 
+/*
+ * fmt is what Lucid formats; ref what glibc must be given to print the same. They differ only
+ * where Lucid is Linux's kernel printf and not glibc's: a %p is glibc's %lx (with 016 when no
+ * width is given: no "0x", 16 digits), and the letters and digits a literal would put right
+ * after a %p are left out, as Linux reads them as the pointer's extension.
+ */
 struct format {
-	char fmt[FMT_MAX];
-	size_t len;
+	char fmt[FMT_MAX], ref[FMT_MAX];
+	size_t len, ref_len;
+	bool after_p; /* the last piece was a %p */
 	uint64_t args[MAX_ARGS];
 	int nargs;
 };
@@ -54,14 +62,27 @@ struct format {
 static char long_string[300];
 static const char *const strings[] = {"", "a", "hello", "tab\there", "%d%s", long_string, NULL};
 
-static void add(struct format *f, const char *s)
+static void append(char *buf, size_t *len, const char *s)
 {
 	size_t n = strlen(s);
 
-	if (f->len + n < FMT_MAX) {
-		memcpy(f->fmt + f->len, s, n + 1);
-		f->len += n;
+	if (*len + n < FMT_MAX) {
+		memcpy(buf + *len, s, n + 1);
+		*len += n;
 	}
+}
+
+/* s to Lucid's format, ref to glibc's. */
+static void add2(struct format *f, const char *s, const char *ref)
+{
+	append(f->fmt, &f->len, s);
+	append(f->ref, &f->ref_len, ref);
+	f->after_p = false;
+}
+
+static void add(struct format *f, const char *s)
+{
+	add2(f, s, s);
 }
 
 static void add_arg(struct format *f, uint64_t v)
@@ -141,13 +162,22 @@ static void add_conversion(struct format *f, struct fuzz_input *in)
 		if (flags & 1)
 			add(f, s);
 	}
+	size_t before_width = f->len;
+
 	add_field(f, in, false);
 	if (convs[c].precision)
 		add_field(f, in, true);
 	if (convs[c].length)
 		add(f, lengths[take_below(in, ARRAY_SIZE(lengths))]);
 	s[0] = convs[c].conv;
-	add(f, s);
+	/* A width of "0" is the 0 flag: no width either. (A %p has no precision or length.) */
+	bool no_width = f->len == before_width || !strcmp(f->fmt + before_width, "0");
+
+	if (s[0] == 'p')
+		add2(f, s, no_width ? "016lx" : "lx");
+	else
+		add(f, s);
+	f->after_p = s[0] == 'p';
 	if (convs[c].conv == 's')
 		add_arg(f, (uintptr_t)strings[take_below(in, ARRAY_SIZE(strings))]);
 	else if (convs[c].conv == 'c')
@@ -156,7 +186,10 @@ static void add_conversion(struct format *f, struct fuzz_input *in)
 		add_arg(f, take_value(in));
 }
 
-/* Text between conversions. No 's'/'S': after a %p it would make Linux's %ps/%pS. */
+/*
+ * Text between conversions (after a %p, without the letters and digits Linux would read as its
+ * extension).
+ */
 static void add_literal(struct format *f, struct fuzz_input *in)
 {
 	static const char alphabet[] = "ab \t\n-+#.*0123lhzjqk%";
@@ -165,6 +198,8 @@ static void add_literal(struct format *f, struct fuzz_input *in)
 
 	for (unsigned int i = 0; i < n; i++) {
 		s[0] = alphabet[take_below(in, sizeof(alphabet) - 1)];
+		if (f->after_p && isalnum((unsigned char)s[0]))
+			continue; /* it would be the %p's extension */
 		add(f, s[0] == '%' ? "%%" : s);
 	}
 }
@@ -341,7 +376,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (with_extras) {
 		check_sizes(&f, &in, ref, n); /* only against itself */
 	} else {
-		int want = host_snprintf(ref, sizeof(ref), f.fmt, ARGS(f.args));
+		int want = host_snprintf(ref, sizeof(ref), f.ref, ARGS(f.args));
 
 		if (want != n)
 			fprintf(stderr, "format \"%s\": lucid returns %d, glibc %d\n", f.fmt, n,

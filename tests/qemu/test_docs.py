@@ -11,7 +11,7 @@ A transcript is a fenced block whose info string starts with `lucid`:
 A line that starts with a prompt (`[dir]# `) is a command, typed as it stands; the lines after it,
 up to the next command, are what it must print. Traces differ from run to run in their numbers
 and in their spacing, so a line matches when it is equal after every hexadecimal number written
-with 0x becomes `0xN`, every run of digits `N` and every run of blanks one space: timestamps,
+with 0x becomes `0xN` (16 bare hex digits, Linux's %p, `P`), every run of digits `N` and every run of blanks one space: timestamps,
 pids, durations and addresses (which move whenever the kernel changes) may differ, function
 names, columns and words may not. A line `...` stands for any number of lines (the page shows part of a
 long output); without it the output must match line for line.
@@ -35,6 +35,7 @@ COMMAND = re.compile(r"^\[[^\]]*\]# (?P<cmd>.*)$")
 
 def normalize(line):
     line = re.sub(r"0x[0-9a-f]+", "0xN", line)
+    line = re.sub(r"\b[0-9a-f]{16}\b", "P", line)  # %p: Linux's 16 digits, no 0x
     return re.sub(r"[ \t]+", " ", re.sub(r"\d+", "N", line)).strip()
 
 
@@ -132,4 +133,6 @@ def test_matcher():
     assert not matches(["func_a"], ["func_b"])
     assert matches(["bar 0xffffffff80143100"], ["bar 0xffffffff8014a0c0"])
     assert not matches(["bar 0xffffffff80143100"], ["bar 80143100"])
+    assert matches(["bar ffffffff80143100"], ["bar ffffffff8014a0c0"])
+    assert not matches(["bar ffffffff80143100"], ["bar 0xffffffff8014a0c0"])
     assert parse_block("[/]# ls\nbin\n[/]# pwd\n/\n") == [("ls", ["bin"]), ("pwd", ["/"])]

@@ -197,6 +197,10 @@ def linux_text(g, event):
     if event not in FTRACE_RECORDS:  # a trace event's line: "name: text"
         assert body.startswith(event + ": "), body
         return body[len(event) + 2:]
+    if event == "bprint":
+        # The one place the two printfs differ: the kernel's %p is 16 digits without 0x (Linux's
+        # pointer_string), libtraceevent's is "0x%lx", as glibc's.
+        body = re.sub(r"\b([0-9a-f]{16})\b", lambda m: "0x%x" % int(m.group(1), 16), body)
     return body  # trace_printk, trace_marker: "caller: text", as "%ps: %s"
 
 
@@ -396,9 +400,13 @@ def test_function_graph_records_read_by_trace_cmd(lucid):
 
 def test_record_function_and_printk():
     """-p function, with trace_printk (bprint, bputs), trace_marker (print) and stack traces."""
-    rec = Recording(["-p", "function", "-l", "ftest_*", "-l", "foo_*", "-O", "func_stack_trace"],
+    # foo is loaded later: its functions are named with :mod:, kept until it loads
+    rec = Recording(["-p", "function", "-l", "ftest_*", "-l", "foo_*:mod:foo", "-O",
+                     "func_stack_trace"],
                     "ftest call; ftest printk; echo hello marker > %s/trace_marker; "
-                    "insmod foo; rmmod foo" % T)
+                    "insmod foo; insmod ticktock; rmmod foo" % T)
+    # (ticktock stays, above foo: libtraceevent never resolves the highest symbol of kallsyms,
+    # and with nothing above it, that would be foo's foo_exit, which ftrace keeps for the trace)
     seen = set()
     pairs = compare(rec, seen)
     assert seen == {"function", "kernel_stack", "bprint", "bputs", "print"}, seen
@@ -407,10 +415,12 @@ def test_record_function_and_printk():
     assert funcs[:3] == ["ftest_outer <-- cmd_ftest", "ftest_mid <-- ftest_outer",
                          "ftest_leaf <-- ftest_mid"], funcs
     assert funcs.count("ftest_leaf <-- ftest_mid") == 3, funcs
-    texts = [p["body"] for g, p in pairs if p["event"] in ("print", "bprint", "bputs")]
+    texts = [p["body"] for g, p in pairs if p["event"] in ("print", "bprint", "bputs")
+             and not p["body"].startswith("ticktock_")]  # its timer's lines, any time
     assert texts[0] == "ftest_printk: ftrace test 42", texts
     assert texts[1] == "tracing_mark_write: hello marker", texts
-    assert re.match(r"^foo_init: read foo 10 out of bar 0xffffffff[0-9a-f]{8}$", texts[2]), texts
+    assert re.match(r"^foo_init: read foo 10 out of bar (0x)?ffffffffc[0-9a-f]{7}$", texts[2]), \
+        texts
     assert texts[3] == "foo_exit: foo says goodbye", texts
 
     # The JSON: the same calls as instants on the same threads, and the messages.

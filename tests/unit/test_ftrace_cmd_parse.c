@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "trace/ftrace_cmd_parse.h"
+#include "lib/printf.h"
 #include "lib/errno.h"
 
 static char word[128];
@@ -84,6 +85,40 @@ static void count_is(const char *param, int ret, bool counted, long count)
 	assert_int_equal(n, count);
 }
 
+static void test_mod_split(void **state)
+{
+	struct ftrace_mod_spec spec;
+	char longname[FTRACE_MODNAME_LEN + 1];
+
+	(void)state;
+	assert_int_equal(ftrace_mod_split("*:mod:foo", &spec), 1);
+	assert_string_equal(spec.func, "*");
+	assert_string_equal(spec.module, "foo");
+	assert_int_equal(ftrace_mod_split("foo_*:mod:foo", &spec), 1);
+	assert_string_equal(spec.func, "foo_*");
+	assert_string_equal(spec.module, "foo");
+	/* An empty glob is the caller's to refuse; the rest after "mod:" is the name. */
+	assert_int_equal(ftrace_mod_split(":mod:a:b", &spec), 1);
+	assert_string_equal(spec.func, "");
+	assert_string_equal(spec.module, "a:b");
+	/* Not the mod command: plain words and other commands. */
+	assert_int_equal(ftrace_mod_split("schedule", &spec), 0);
+	assert_int_equal(ftrace_mod_split("do_trap:traceoff:3", &spec), 0);
+	assert_int_equal(ftrace_mod_split("do_trap:modx:foo", &spec), 0);
+	assert_int_equal(ftrace_mod_split("do_trap:mo:foo", &spec), 0);
+	/* The mod command without a module, or with one too long for a module's name. */
+	assert_int_equal(ftrace_mod_split("*:mod", &spec), -EINVAL);
+	assert_int_equal(ftrace_mod_split("*:mod:", &spec), -EINVAL);
+	memset(longname, 'm', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	char word[FTRACE_MODNAME_LEN + 16];
+	snprintf(word, sizeof(word), "*:mod:%s", longname);
+	assert_int_equal(ftrace_mod_split(word, &spec), -EINVAL);
+	word[strlen(word) - 1] = '\0'; /* 55 characters and the NUL: the longest name */
+	assert_int_equal(ftrace_mod_split(word, &spec), 1);
+	assert_int_equal(strlen(spec.module), FTRACE_MODNAME_LEN - 1);
+}
+
 static void test_count(void **state)
 {
 	(void)state;
@@ -129,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_words_are_not_commands),
 		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_mod_split),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_listing),
 	};

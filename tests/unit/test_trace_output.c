@@ -35,8 +35,17 @@ static const struct host_sym syms[] = {
 	{"tracing_mark_write", 0xffffffff8100c000, 0x120},
 };
 
+/* A module's functions: kernel/kallsyms.c's sprint_symbol puts " [foo]" after them. */
+static const struct host_sym mod_syms[] = {
+	{"howdy_init", 0xffffffffc0000010, 0x40},
+};
+
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
 {
+	size_t n = host_sprint_symbol(mod_syms, ARRAY_SIZE(mod_syms), buf, size, addr, with_offset);
+
+	if (n)
+		return n + (size_t)snprintf(buf + n, size - n, " [howdy]");
 	return host_sprint_symbol(syms, ARRAY_SIZE(syms), buf, size, addr, with_offset);
 }
 
@@ -186,6 +195,27 @@ static void test_function_line_ftrace_rst(void **state)
 	/* 3082.0630296 s rounds to the microsecond above, as Linux's ns2usecs does */
 	fn_event(1994, 2, 3082063029600ULL, SYM(0), SYM(1) + 0x3c, 0, 0);
 	line_is("            bash-1994  [002] ....  3082.063030: mutex_unlock <-rb_simple_write\n");
+}
+
+/*
+ * A module's function: the bare name, as Linux's seq_print_sym prints it (kallsyms_lookup); with
+ * sym-offset, sprint_symbol's "name+0x../0x.. [howdy]"; as the graph's %ps, "name [howdy]".
+ */
+static void test_function_line_module(void **state)
+{
+	(void)state;
+	fn_event(12, 0, 123456789000ULL, mod_syms[0].start, SYM(10) + 0x1c, 0, 0);
+	line_is("          insmod-12    [000] ....   123.456789: howdy_init <-foo_init\n");
+	iter.tr->trace_flags |= TRACE_ITER_SYM_OFFSET;
+	fn_event(12, 0, 123456789000ULL, mod_syms[0].start + 4, SYM(10) + 0x1c, 0, 0);
+	line_is("          insmod-12    [000] ....   123.456789: "
+		"howdy_init+0x4/0x40 [howdy] <-foo_init+0x1c/0x50\n");
+	iter.tr->trace_flags &= ~TRACE_ITER_SYM_OFFSET;
+	trace_seq_init(&iter.seq);
+	seq_print_ip_sym(&iter.seq, mod_syms[0].start, SEQ_PRINT_SYM_MOD);
+	seq_print_ip_sym(&iter.seq, SYM(10), SEQ_PRINT_SYM_MOD);
+	iter.seq.buffer[iter.seq.len] = '\0';
+	assert_string_equal(iter.seq.buffer, "howdy_init [howdy]foo_init");
 }
 
 static void test_function_line_idle_hardirq(void **state)
@@ -404,11 +434,11 @@ static void test_bprint_line(void **state)
 {
 	(void)state;
 	trace_save_cmdline(12, "insmod");
-	/* the article's module, in profile PA, Lucid's %p (glibc's) */
+	/* the article's module, in profile PA: its line byte for byte (%p as Linux's) */
 	bprint_event(12, 1, 123456789000ULL, SYM(10) + 0x1c, "read foo %d out of bar %p\n", 10,
 		     (void *)0xffff880013a5bef8UL);
 	line_is("          insmod-12    [001] ....   123.456789: "
-		"foo_init: read foo 10 out of bar 0xffff880013a5bef8\n");
+		"foo_init: read foo 10 out of bar ffff880013a5bef8\n");
 	/* sym-offset applies to the caller */
 	bprint_event(12, 1, 123456789000ULL, SYM(10) + 0x1c, "%s=%lu %c\n", "jiffies", 4294967296UL,
 		     'x');
@@ -653,6 +683,7 @@ int main(void)
 		cmocka_unit_test_setup(test_annotate, setup),
 		cmocka_unit_test_setup(test_stack_trace, setup),
 		cmocka_unit_test_setup(test_bprint_line, setup),
+		cmocka_unit_test_setup(test_function_line_module, setup),
 		cmocka_unit_test_setup(test_bprint_truncated_record, setup),
 		cmocka_unit_test_setup(test_bputs_line, setup),
 		cmocka_unit_test_setup(test_marker_line, setup),

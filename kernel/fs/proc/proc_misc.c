@@ -9,6 +9,7 @@
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/time.h"
 #include "arch/x86_64/mmu.h"
@@ -142,7 +143,8 @@ int proc_misc_init(void)
 	    !proc_create("cpuinfo", 0444, NULL, &cpuinfo_fops) ||
 	    !proc_create("meminfo", 0444, NULL, &meminfo_fops) ||
 	    !proc_create("interrupts", 0444, NULL, &interrupts_fops) ||
-	    !proc_create("kallsyms", 0444, NULL, &kallsyms_proc_ops))
+	    !proc_create("kallsyms", 0444, NULL, &kallsyms_proc_ops) ||
+	    !proc_create("slabinfo", 0400, NULL, &slabinfo_fops))
 		return -ENOMEM;
 	return 0;
 }

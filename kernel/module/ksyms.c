@@ -1,0 +1,79 @@
+/*
+ * What a module may call: the kernel's exports (kernel/module/export.h), in one list.
+ *
+ * Linux writes EXPORT_SYMBOL() under each function's definition. Lucid keeps them here instead,
+ * so that the whole interface a module has is one page to read, and so that lib/ (a leaf, which
+ * includes nothing of the kernel) and assembly can export too. A module that needs another
+ * function adds one line here; nothing else of the kernel is reachable from a module.
+ */
+#include "kernel/module/module.h"
+#include "kernel/printk.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/timer.h"
+#include "kernel/sched/time.h"
+#include "kernel/debug/stackprotector.h"
+#include "trace/trace.h"
+#include "trace/trace_printk.h"
+#include "arch/x86_64/ftrace.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+/* Messages: the log, and the trace buffer (trace_printk's macros call these). */
+EXPORT_SYMBOL(printk);
+EXPORT_SYMBOL(__trace_bprintk);
+EXPORT_SYMBOL(__trace_printk);
+EXPORT_SYMBOL(__trace_bputs);
+EXPORT_SYMBOL(__trace_puts);
+EXPORT_SYMBOL(tracing_on);
+EXPORT_SYMBOL(tracing_off);
+
+/* A tracer of one's own (available_tracers). */
+EXPORT_SYMBOL(register_tracer);
+EXPORT_SYMBOL(unregister_tracer);
+
+/* Memory and time. */
+EXPORT_SYMBOL(kmalloc);
+EXPORT_SYMBOL(kzalloc);
+EXPORT_SYMBOL(kfree);
+EXPORT_SYMBOL(add_timer);
+EXPORT_SYMBOL(del_timer);
+EXPORT_SYMBOL(ktime_get_ns);
+EXPORT_SYMBOL(msleep);
+
+/* The C library's own functions: gcc may call memcpy and memset for a struct copy. */
+EXPORT_SYMBOL(memcpy);
+EXPORT_SYMBOL(memmove);
+EXPORT_SYMBOL(memset);
+EXPORT_SYMBOL(memcmp);
+EXPORT_SYMBOL(strlen);
+EXPORT_SYMBOL(strcmp);
+EXPORT_SYMBOL(strncmp);
+EXPORT_SYMBOL(snprintf);
+
+/* What the compiler's flags make every module call: -pg -mfentry, -fstack-protector. */
+EXPORT_SYMBOL(__fentry__);
+#ifdef CONFIG_STACKPROTECTOR
+void __stack_chk_fail(void);
+EXPORT_SYMBOL(__stack_chk_fail);
+EXPORT_SYMBOL(__stack_chk_guard);
+#endif
+
+/* UBSAN=1 builds modules with the checks too: their reports go to kernel/debug/ubsan.c. */
+#ifdef CONFIG_UBSAN
+#define UBSAN_HANDLER(name) \
+	void name(void);    \
+	EXPORT_SYMBOL(name)
+UBSAN_HANDLER(__ubsan_handle_add_overflow);
+UBSAN_HANDLER(__ubsan_handle_sub_overflow);
+UBSAN_HANDLER(__ubsan_handle_mul_overflow);
+UBSAN_HANDLER(__ubsan_handle_negate_overflow);
+UBSAN_HANDLER(__ubsan_handle_divrem_overflow);
+UBSAN_HANDLER(__ubsan_handle_shift_out_of_bounds);
+UBSAN_HANDLER(__ubsan_handle_out_of_bounds);
+UBSAN_HANDLER(__ubsan_handle_type_mismatch_v1);
+UBSAN_HANDLER(__ubsan_handle_vla_bound_not_positive);
+UBSAN_HANDLER(__ubsan_handle_load_invalid_value);
+UBSAN_HANDLER(__ubsan_handle_builtin_unreachable);
+UBSAN_HANDLER(__ubsan_handle_pointer_overflow);
+UBSAN_HANDLER(__ubsan_handle_invalid_builtin);
+#endif
