@@ -98,7 +98,7 @@ long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 /* time: whole seconds of CLOCK_REALTIME, returned and, if tloc is not NULL, stored there too. */
 long sys_time(long __user *tloc)
 {
-	long t = (long)(ktime_get_ns() / NSEC_PER_SEC);
+	long t = (long)(ktime_get_real_ns() / NSEC_PER_SEC); /* CLOCK_REALTIME, in seconds */
 
 	if (tloc && copy_to_user(tloc, &t, sizeof(t)))
 		return -EFAULT;

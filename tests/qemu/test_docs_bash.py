@@ -16,6 +16,7 @@ test_docs.py's rules, with what bash does differently from the kernel shell allo
   every system call is graphed (set_graph_function do_syscall_64) all lines run there: busybox
   cat's reads of `trace` would be graphed into the buffer it reads.
   test_bash_writes_current_tracer below is bash under that graph;
+- busybox ls, at a terminal, prints in columns: its names are compared one a line;
 - a program bash starts gets bash's environment (PWD, SHLVL, _), a longer one than the kernel
   shell gives, so user stack addresses in a trace (writev's vec) differ, as they would on Linux.
 
@@ -37,16 +38,18 @@ from lucid import Lucid
 TUTORIAL = os.path.join(test_docs.DOCS, "tutorial.md")
 PROMPT_DIR = re.compile(r"^\[(?P<dir>[^\]]*)\]# ")
 # Commands of the kernel shell with no program in /bin that does the same: the traced
-# workloads (ftest, taskset's CPU placement of them, sysrq), the built-in module (insmod and
-# rmmod of `foo`: no init_module yet) and mount -t (no mount(2) yet).
+# workloads (ftest, taskset's CPU placement of them, sysrq), insmod and rmmod of a bare name
+# (`insmod foo`: the kernel shell looks in /lib/modules; busybox's wants modules.dep) and
+# mount -t (no mount(2) yet).
 KERNEL_ONLY = {"ftest", "taskset", "sysrq", "insmod", "rmmod", "mount"}
 # The page's traced programs (user/): started by bash, a program's pid would carry bash's own
 # system calls before the exec (its getpid calls under a sys_getpid filter...), named after the
 # program as Linux names a pid's lines after its last comm; the page shows the program alone.
 TRACED_PROGRAMS = {"hello", "readfile", "marker"}
-# Lines the page shows in the kernel shell's own format, not Linux's: its `ls -l` is short
-# (mode, size, name); busybox's is Linux's long one. They stay the kernel shell's.
-KERNEL_FORMAT = ("ls -l",)
+# Lines the page shows in the kernel shell's own format, not busybox's: its `ls -l` is short
+# (mode, size, name) where busybox's is Linux's long one, and its `lsmod` is kmod's, where
+# busybox's header adds the taint ("Not tainted"). They stay the kernel shell's.
+KERNEL_FORMAT = ("ls -l", "lsmod")
 T = "/sys/kernel/tracing"
 
 
@@ -59,6 +62,15 @@ def as_page(line):
     """A line bash printed, in the words the page uses for the kernel shell."""
     line = re.sub(r"^bash: line \d+: ", "sh: ", line)
     return re.sub(r"vec: [0-9a-f]+", "vec: STACK", line)
+
+
+def ls_one_per_line(cmd, out):
+    """busybox ls at a terminal (the console is one, as on Linux) prints its names in columns
+    where the kernel shell's prints one a line: the same names, in the page's layout. (Names
+    in tracefs have no spaces.)"""
+    if re.match(r"ls(\s|$)", cmd) and "-l" not in cmd.split() and "|" not in cmd:
+        return "".join(name + "\n" for name in out.split())
+    return out
 
 
 def page_for_bash(line):
@@ -138,7 +150,8 @@ def test_tutorial_in_bash():
                         lucid.run("cd %s" % cwd)
                         out += lucid.run(part.strip(), timeout=60)
                     else:
-                        out += lucid.run(bash_line(cwd, part.strip()), timeout=60)
+                        out += ls_one_per_line(part.strip(),
+                                               lucid.run(bash_line(cwd, part.strip()), timeout=60))
                         ran += 1
                 actual = [as_page(a) for a in out.rstrip("\n").split("\n")] \
                     if out.strip("\n") else []

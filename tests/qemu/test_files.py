@@ -29,7 +29,7 @@ def test_boot_tree(lucid):
     check(lucid, "ls /", "bin\ndev\netc\nlib\nproc\nroot\nsys\ntmp\n")
     check(lucid, "ls -l /dev", "crw------- 0 console\ncrw-rw-rw- 0 full\n"
                                "crw-rw-rw- 0 null\ncrw-rw-rw- 0 random\n"
-                               "crw-rw-rw- 0 urandom\ncrw-rw-rw- 0 zero\n")
+                               "crw-rw-rw- 0 tty\ncrw-rw-rw- 0 urandom\ncrw-rw-rw- 0 zero\n")
     # A directory per live task first (snapshotd, this shell, ls itself), then /proc's files.
     procs = lucid.run("ls /proc")
     m = re.fullmatch(r"((?:\d+\n)+)cpuinfo\ninterrupts\nkallsyms\nmeminfo\nmodules\nmounts\n"
@@ -253,7 +253,7 @@ def test_mount_debugfs_as_in_the_article(lucid):
     check(lucid, "umount /debug", "umount: /debug: target is busy.\n")
     lucid.run("cd /")
     assert lucid.run("umount /debug; echo $?; rmdir /debug; ls /") == \
-        "0\nbin\ndev\nlib\nproc\nroot\nsys\ntmp\n"
+        "0\nbin\ndev\netc\nlib\nproc\nroot\nsys\ntmp\n"
     # A ramfs of one's own: its files go with it.
     check(lucid, "mkdir /mnt; mount -t ramfs nodev /mnt; echo x > /mnt/f; ls /mnt", "f\n")
     check(lucid, "umount /mnt; ls /mnt; rmdir /mnt", "")

@@ -5,11 +5,26 @@ Ctrl-C reaching a program's handler, kill -STOP and -CONT of a job.
 import difflib
 import os
 import re
+import signal
 import subprocess
 import tempfile
 
 import test_syscalls
 from lucid import ROOT
+
+
+def fresh_process():
+    """In the host's child before the exec: a group of its own, and every signal at its default
+    and unblocked, as a process Lucid's shell starts has them (whatever ran the tests may have
+    ignored some: the ignored ones would show in SigIgn)."""
+    os.setpgrp()
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for sig in signal.valid_signals():
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):
+            try:
+                signal.signal(sig, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
 
 
 def on_linux(prog):
@@ -21,7 +36,7 @@ def on_linux(prog):
         subprocess.run(["musl-gcc"] + test_syscalls.MUSL_CFLAGS +
                        [os.path.join(ROOT, "user", prog + ".c"), "-o", exe], check=True)
         out = subprocess.run([exe], cwd=tmp, capture_output=True, text=True, timeout=120,
-                             preexec_fn=os.setpgrp)
+                             preexec_fn=fresh_process)
         assert out.returncode == 0, out.stderr
         return out.stdout
 
