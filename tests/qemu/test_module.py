@@ -231,6 +231,32 @@ def test_system_calls(lucid):
     ok(lucid, "modload -f /bin/hello 2")
 
 
+def test_busybox_module_tools(lucid):
+    """Debian's busybox insmod, lsmod and rmmod, unmodified, on the same system calls: its
+    insmod tries finit_module, then init_module (so a refused module's dmesg lines come twice,
+    as on Linux), and exits with the errno; its lsmod reads /proc/modules."""
+    def without_dmesg(out):
+        return "".join(l for l in out.splitlines(True) if not re.match(r"\[ *\d+\.\d+\] ", l))
+
+    ok(lucid, "busybox insmod /lib/modules/foo.ko")
+    mods = modules(lucid)
+    assert [m["name"] for m in mods] == ["foo"], mods
+    assert sh(lucid, "busybox lsmod") == (
+        "Module                  Size  Used by    Not tainted\n"
+        "foo                    %5s  0 \n" % mods[0]["size"])
+    ok(lucid, "busybox rmmod foo")
+    assert modules(lucid) == []
+    out = sh(lucid, "busybox insmod /lib/modules/test/undef.ko; echo $?")
+    assert out.count("undef: Unknown symbol bar (err -2)\n") == 2, out
+    assert without_dmesg(out) == ("insmod: can't insert '/lib/modules/test/undef.ko': unknown "
+                                  "symbol in module, or unknown parameter\n2\n"), out
+    assert without_dmesg(sh(lucid, "busybox insmod /bin/hello; echo $?")) == \
+        "insmod: can't insert '/bin/hello': invalid module format\n8\n"
+    assert sh(lucid, "busybox rmmod nosuch; echo $?") == \
+        "rmmod: can't unload module 'nosuch': No such file or directory\n1\n"
+    assert modules(lucid) == []
+
+
 def test_bad_files(lucid):
     """Each spoiled file: refused, with Linux's reason in dmesg, and nothing left behind."""
     files = [(name, to_share(name, bytes(data)), why) for name, data, why in bad_files()]
