@@ -152,7 +152,7 @@ $(error user/Makefile.inc and user/*.c disagree: listed $(sort $(USER_PROGS)), o
 	$(sort $(USER_ON_DISK)))
 endif
 
-$(B)/user/%: user/%.c
+$(B)/user/%: user/%.c $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
 

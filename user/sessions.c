@@ -11,15 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NO_SUCH_PID 4000000 /* over Linux's pid_max limit: no process has it */
+#include "show.h"
 
-#define SHOW(label, call)                                                                       \
-	do {                                                                                    \
-		errno = 0;                                                                      \
-		long r_ = (long)(call);                                                         \
-		int e_ = errno;                                                                 \
-		printf("%s: %s%s\n", label, r_ < 0 ? "-1 " : "ok", r_ < 0 ? strerror(e_) : ""); \
-	} while (0)
+#define NO_SUCH_PID 4000000 /* over Linux's pid_max limit: no process has it */
 
 static void yesno(const char *what, int cond)
 {

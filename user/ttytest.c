@@ -25,13 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SHOW(label, call)                                                                       \
-	do {                                                                                    \
-		errno = 0;                                                                      \
-		long r_ = (long)(call);                                                         \
-		int e_ = errno;                                                                 \
-		printf("%s: %s%s\n", label, r_ < 0 ? "-1 " : "ok", r_ < 0 ? strerror(e_) : ""); \
-	} while (0)
+#include "show.h"
 
 static struct termios saved;
 

@@ -32,12 +32,19 @@ notrace bool ftrace_site_is(unsigned long ip, const uint8_t expected[MCOUNT_INSN
 	return memcmp((const void *)ip, expected, MCOUNT_INSN_SIZE) == 0;
 }
 
+/* Whether the site holds what the compiler put there: a call of __fentry__. */
+static notrace bool ftrace_site_calls_fentry(unsigned long ip)
+{
+	uint8_t call[MCOUNT_INSN_SIZE];
+
+	ftrace_call_insn(ip, (unsigned long)__fentry__, call);
+	return ftrace_site_is(ip, call);
+}
+
 /* Boot only, one CPU: no other CPU can be executing the site, so a plain write is safe. */
 notrace int ftrace_make_nop_early(unsigned long ip)
 {
-	uint8_t call[MCOUNT_INSN_SIZE];
-	ftrace_call_insn(ip, (unsigned long)__fentry__, call);
-	if (!ftrace_site_is(ip, call))
+	if (!ftrace_site_calls_fentry(ip))
 		return -EINVAL;
 	text_poke((void *)ip, ftrace_nop_insn, MCOUNT_INSN_SIZE);
 	return 0;
@@ -50,9 +57,7 @@ notrace int ftrace_make_nop_early(unsigned long ip)
  */
 notrace int ftrace_make_nop_module(unsigned long ip)
 {
-	uint8_t call[MCOUNT_INSN_SIZE];
-	ftrace_call_insn(ip, (unsigned long)__fentry__, call);
-	if (!ftrace_site_is(ip, call))
+	if (!ftrace_site_calls_fentry(ip))
 		return -EINVAL;
 	memcpy((void *)ip, ftrace_nop_insn, MCOUNT_INSN_SIZE);
 	return 0;

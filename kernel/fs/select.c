@@ -139,27 +139,6 @@ static uint64_t time_left(uint64_t deadline)
 }
 
 /*
- * Installs a mask for the wait (SIGKILL and SIGSTOP stay unblocked), the caller's kept in
- * saved_sigmask until end_wait_sigmask().
- */
-static long set_wait_sigmask(const uint64_t __user *umask, size_t size)
-{
-	struct task *t = current;
-	sigset_t mask;
-
-	if (!umask)
-		return 0;
-	if (size != SIGSET_SIZE)
-		return -EINVAL;
-	if (copy_from_user(&mask, umask, sizeof(mask)))
-		return -EFAULT;
-	t->saved_sigmask = t->blocked;
-	t->restore_sigmask = true;
-	set_current_blocked(mask);
-	return 0;
-}
-
-/*
  * Linux's restore_saved_sigmask_unless(): a wait a signal ended leaves the caller's mask for
  * the signal code to put back once the handler's frame is built; any other end puts it back.
  */
@@ -245,7 +224,7 @@ long sys_ppoll(void __user *ufds, unsigned int nfds, const void __user *tsp,
 
 	if (ret)
 		return ret;
-	ret = set_wait_sigmask(sigmask, sigsetsize);
+	ret = set_user_sigmask(sigmask, sigsetsize);
 	if (ret)
 		return ret;
 	ret = poll_common(ufds, nfds, deadline);
@@ -358,7 +337,7 @@ long sys_pselect6(int n, void __user *inp, void __user *outp, void __user *exp, 
 		return ret;
 	if (sig && copy_from_user(&pack, sig, sizeof(pack)))
 		return -EFAULT;
-	ret = set_wait_sigmask(pack.p, pack.size);
+	ret = set_user_sigmask(pack.p, pack.size);
 	if (ret)
 		return ret;
 	ret = core_select(n, inp, outp, exp, deadline);

@@ -385,6 +385,23 @@ void restore_saved_sigmask(void)
 	}
 }
 
+long set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
+{
+	struct task *t = current;
+	sigset_t mask;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	t->saved_sigmask = t->blocked;
+	t->restore_sigmask = true;
+	set_current_blocked(mask);
+	return 0;
+}
+
 void signal_delivered(int sig, const struct k_sigaction *ka)
 {
 	struct task *t = current;
@@ -686,16 +703,13 @@ long sys_pause(void)
  */
 long sys_rt_sigsuspend(const sigset_t __user *unewset, size_t sigsetsize)
 {
-	struct task *t = current;
-	sigset_t newset;
+	long err;
 
 	if (sigsetsize != SIGSET_SIZE)
 		return -EINVAL;
-	if (copy_from_user(&newset, unewset, sizeof(newset)))
-		return -EFAULT;
-	t->saved_sigmask = t->blocked;
-	t->restore_sigmask = true;
-	set_current_blocked(newset);
+	err = unewset ? set_user_sigmask(unewset, sigsetsize) : -EFAULT;
+	if (err)
+		return err;
 	sleep_until_signal();
 	return -ERESTARTNOHAND;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/list.h"
+#include "kernel/syscalls.h" /* __user */
 
 struct task;
 struct pt_regs;
@@ -181,6 +182,12 @@ void signal_delivered(int sig, const struct k_sigaction *ka);
 void set_current_blocked(sigset_t mask);
 /* rt_sigsuspend's and pselect's mask ends: the one before, unless a handler's frame took it. */
 void restore_saved_sigmask(void);
+/*
+ * Linux's set_user_sigmask: the mask a call waits under (rt_sigsuspend, ppoll, pselect6), the
+ * caller's kept in saved_sigmask for restore_saved_sigmask(), after the handler of the signal
+ * that ends the wait has its frame. A NULL umask: nothing changes. -EINVAL, -EFAULT.
+ */
+long set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize);
 /* Dies as Linux's force_sigsegv: a signal frame could not be written or read back. */
 void __attribute__((noreturn)) force_sigsegv(void);
 /* SIGCHLD and the wait4 bookkeeping for a stop (CLD_STOPPED) or a continue (CLD_CONTINUED). */
