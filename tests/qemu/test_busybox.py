@@ -181,7 +181,8 @@ def test_ps_lists_every_task(lucid):
     lucid.run("nap 100 &")
     try:
         ps = lucid.run("busybox ps")
-        assert re.search(r"^\s*1 root\s+\[snapshotd\]$", ps, re.M), ps
+        assert re.search(r"^\s*1 root\s+\[sh\]$", ps, re.M), ps  # the kernel shell: init's pid
+        assert re.search(r"^\s*2 root\s+\[snapshotd\]$", ps, re.M), ps
         assert re.search(r"^\s*\d+ root\s+nap 100$", ps, re.M), ps
         assert re.search(r"^\s*\d+ root\s+busybox ps$", ps, re.M), ps
     finally:
