@@ -80,7 +80,7 @@ static struct {
 	struct winsize winsize; /* 0 x 0 until set: a serial line does not know its screen */
 	int session; /* the session it is the controlling terminal of; 0: none */
 	int pgrp; /* its foreground process group; 0: none */
-	void (*intr_hook)(int sig); /* the kernel shell, while it runs a line */
+	bool (*intr_hook)(int sig); /* the kernel shell, while it runs a line */
 	/* The line being collected in canonical mode. */
 	char buf[N_TTY_BUF_SIZE];
 	size_t len; /* bytes in buf */
@@ -267,13 +267,15 @@ static int tty_check_change(int sig)
  * From the UART interrupt, each byte typed: with ISIG, INTR, QUIT and SUSP become signals to
  * the foreground group (true: the byte is used up). The unread input goes unless NOFLSH, and
  * the character shows as ^C with ECHOCTL. While the kernel shell runs a line it takes the
- * signal itself (tty_set_intr_hook): it prints "^C" and knows the line was interrupted.
+ * signal itself (tty_set_intr_hook): for a ^C of its own job it prints "^C" itself, at the
+ * line's end, and knows the line was interrupted; for any other (a group a program it runs gave
+ * the terminal to, as `bash -i` does for its jobs, or ^Z) the tty flushes and echoes as ever.
  */
 bool tty_receive_signal_char(unsigned char c)
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);
 	const struct termios *t = &tty.termios;
-	void (*hook)(int sig) = tty.intr_hook;
+	bool (*hook)(int sig) = tty.intr_hook;
 	int sig = 0, pgrp = tty.pgrp;
 
 	if (t->c_lflag & ISIG) {
@@ -284,20 +286,20 @@ bool tty_receive_signal_char(unsigned char c)
 		else if (is_char(t, VSUSP, c))
 			sig = SIGTSTP;
 	}
-	if (sig && !hook) {
-		if (!(t->c_lflag & NOFLSH)) {
-			tty.len = tty.off = 0;
-			tty.done = false;
-			console_rx_flush();
-		}
-		echo_char(t, c);
-	}
 	spin_unlock_irqrestore(&tty_lock, flags);
 	if (!sig)
 		return false;
-	if (hook)
-		hook(sig);
-	else if (pgrp > 0)
+	if (hook && hook(sig))
+		return true; /* the kernel shell shows it */
+	flags = spin_lock_irqsave(&tty_lock);
+	if (!(t->c_lflag & NOFLSH)) {
+		tty.len = tty.off = 0;
+		tty.done = false;
+		console_rx_flush();
+	}
+	echo_char(t, c);
+	spin_unlock_irqrestore(&tty_lock, flags);
+	if (!hook && pgrp > 0)
 		kill_pgrp(pgrp, sig);
 	return true;
 }
@@ -635,7 +637,7 @@ void tty_take_back(int sid)
 	spin_unlock_irqrestore(&tty_lock, flags);
 }
 
-void tty_set_intr_hook(void (*hook)(int sig))
+void tty_set_intr_hook(bool (*hook)(int sig))
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);
 

@@ -73,10 +73,14 @@ static int fg_pgrp; /* 0: no job in the foreground */
 static bool fg_interrupted; /* Ctrl-C since the line began */
 static bool fg_caught; /* and a program caught it: its status stands (shell's thread only) */
 
-/* Called by the tty, from the console's interrupt, for a signal key while the shell runs a line. */
-static void sh_interrupt(int sig)
+/*
+ * Called by the tty, from the console's interrupt, for a signal key while the shell runs a line.
+ * Returns whether the shell shows the key itself (line_end's "^C"); else the tty echoes it.
+ */
+static bool sh_interrupt(int sig)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
+	bool mine = true;
 
 	if (sig != SIGINT) {
 		int pgrp = tty_get_fg_pgrp();
@@ -85,12 +89,15 @@ static void sh_interrupt(int sig)
 		 * threads, neither dump nor stop). */
 		if (fg_pgrp)
 			kill_pgrp_procs(pgrp, sig);
+		mine = false;
 	} else if (fg_pgrp) {
 		int pgrp = tty_get_fg_pgrp();
 
 		/* A group the job gave the terminal to (a shell's child) ends alone, as under bash. */
 		if (pgrp == fg_pgrp)
 			fg_interrupted = true;
+		else
+			mine = false;
 		/* every task of the job, the threads it started too */
 		kill_pgrp(pgrp, SIGINT);
 	} else {
@@ -98,6 +105,7 @@ static void sh_interrupt(int sig)
 		send_sig(SIGINT, fg_shell); /* ends a builtin's wait; children inherit it */
 	}
 	spin_unlock_irqrestore(&fg_lock, flags);
+	return mine;
 }
 
 static bool line_interrupted(void)
