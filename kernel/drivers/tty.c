@@ -80,7 +80,7 @@ static struct {
 	struct winsize winsize; /* 0 x 0 until set: a serial line does not know its screen */
 	int session; /* the session it is the controlling terminal of; 0: none */
 	int pgrp; /* its foreground process group; 0: none */
-	bool (*intr_hook)(int sig); /* the kernel shell, while it runs a line */
+	void (*intr_hook)(int sig); /* the kernel shell, while it runs a line */
 	/* The line being collected in canonical mode. */
 	char buf[N_TTY_BUF_SIZE];
 	size_t len; /* bytes in buf */
@@ -266,16 +266,15 @@ static int tty_check_change(int sig)
 /*
  * From the UART interrupt, each byte typed: with ISIG, INTR, QUIT and SUSP become signals to
  * the foreground group (true: the byte is used up). The unread input goes unless NOFLSH, and
- * the character shows as ^C with ECHOCTL. While the kernel shell runs a line it takes the
- * signal itself (tty_set_intr_hook): for a ^C of its own job it prints "^C" itself, at the
- * line's end, and knows the line was interrupted; for any other (a group a program it runs gave
- * the terminal to, as `bash -i` does for its jobs, or ^Z) the tty flushes and echoes as ever.
+ * the character shows as ^C with ECHOCTL, at once, as Linux's n_tty does. While the kernel
+ * shell runs a line it sends the signal itself (tty_set_intr_hook), to know the line was
+ * interrupted; it then ends the line as bash does, with a newline.
  */
 bool tty_receive_signal_char(unsigned char c)
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);
 	const struct termios *t = &tty.termios;
-	bool (*hook)(int sig) = tty.intr_hook;
+	void (*hook)(int sig) = tty.intr_hook;
 	int sig = 0, pgrp = tty.pgrp;
 
 	if (t->c_lflag & ISIG) {
@@ -286,20 +285,20 @@ bool tty_receive_signal_char(unsigned char c)
 		else if (is_char(t, VSUSP, c))
 			sig = SIGTSTP;
 	}
+	if (sig) { /* n_tty's isig(): for any group, the kernel shell's jobs too */
+		if (!(t->c_lflag & NOFLSH)) {
+			tty.len = tty.off = 0;
+			tty.done = false;
+			console_rx_flush();
+		}
+		echo_char(t, c);
+	}
 	spin_unlock_irqrestore(&tty_lock, flags);
 	if (!sig)
 		return false;
-	if (hook && hook(sig))
-		return true; /* the kernel shell shows it */
-	flags = spin_lock_irqsave(&tty_lock);
-	if (!(t->c_lflag & NOFLSH)) {
-		tty.len = tty.off = 0;
-		tty.done = false;
-		console_rx_flush();
-	}
-	echo_char(t, c);
-	spin_unlock_irqrestore(&tty_lock, flags);
-	if (!hook && pgrp > 0)
+	if (hook)
+		hook(sig);
+	else if (pgrp > 0)
 		kill_pgrp(pgrp, sig);
 	return true;
 }
@@ -637,7 +636,7 @@ void tty_take_back(int sid)
 	spin_unlock_irqrestore(&tty_lock, flags);
 }
 
-void tty_set_intr_hook(bool (*hook)(int sig))
+void tty_set_intr_hook(void (*hook)(int sig))
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);
 

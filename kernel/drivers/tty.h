@@ -19,14 +19,13 @@ void tty_exit(struct task *t);
 /*
  * For the kernel shell (kernel/shell/): it leads the console's session (tty_claim_console), gives
  * the foreground to the job it runs (tty_set_fg_pgrp, as bash's tcsetpgrp) and takes the signal
- * characters itself while it runs a line (hook, from the interrupt; NULL: no more; it returns
- * whether it shows the character itself, else the tty echoes it). It reads in
+ * characters itself while it runs a line (hook, from the interrupt; NULL: no more). It reads in
  * raw mode at its prompt and gives back the settings it found (tty_get/set_termios).
  */
 void tty_claim_console(void);
 /* After a job: the console is session sid's again, with the shell in the foreground. */
 void tty_take_back(int sid);
-void tty_set_intr_hook(bool (*hook)(int sig));
+void tty_set_intr_hook(void (*hook)(int sig));
 void tty_set_fg_pgrp(int pgrp);
 int tty_get_fg_pgrp(void);
 void tty_get_termios(struct termios *t);

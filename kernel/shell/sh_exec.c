@@ -73,14 +73,10 @@ static int fg_pgrp; /* 0: no job in the foreground */
 static bool fg_interrupted; /* Ctrl-C since the line began */
 static bool fg_caught; /* and a program caught it: its status stands (shell's thread only) */
 
-/*
- * Called by the tty, from the console's interrupt, for a signal key while the shell runs a line.
- * Returns whether the shell shows the key itself (line_end's "^C"); else the tty echoes it.
- */
-static bool sh_interrupt(int sig)
+/* Called by the tty, from the console's interrupt, for a signal key while the shell runs a line. */
+static void sh_interrupt(int sig)
 {
 	unsigned long flags = spin_lock_irqsave(&fg_lock);
-	bool mine = true;
 
 	if (sig != SIGINT) {
 		int pgrp = tty_get_fg_pgrp();
@@ -89,15 +85,12 @@ static bool sh_interrupt(int sig)
 		 * threads, neither dump nor stop). */
 		if (fg_pgrp)
 			kill_pgrp_procs(pgrp, sig);
-		mine = false;
 	} else if (fg_pgrp) {
 		int pgrp = tty_get_fg_pgrp();
 
 		/* A group the job gave the terminal to (a shell's child) ends alone, as under bash. */
 		if (pgrp == fg_pgrp)
 			fg_interrupted = true;
-		else
-			mine = false;
 		/* every task of the job, the threads it started too */
 		kill_pgrp(pgrp, SIGINT);
 	} else {
@@ -105,7 +98,6 @@ static bool sh_interrupt(int sig)
 		send_sig(SIGINT, fg_shell); /* ends a builtin's wait; children inherit it */
 	}
 	spin_unlock_irqrestore(&fg_lock, flags);
-	return mine;
 }
 
 static bool line_interrupted(void)
@@ -131,8 +123,8 @@ static void line_begin(void)
 }
 
 /*
- * Ctrl-C is input again; after one, the typed-ahead input goes and "^C" shows, as a tty's.
- * Returns whether there was one.
+ * Ctrl-C is input again; after one, the typed-ahead input goes and the line ends with a newline
+ * after the tty's "^C", as bash ends a line a job's SIGINT cut short. Returns whether there was one.
  */
 static bool line_end(void)
 {
@@ -145,7 +137,7 @@ static bool line_end(void)
 	if (!line_interrupted())
 		return false;
 	tty_flush_input(); /* the half-typed line the command was reading */
-	printf("^C\n");
+	printf("\n");
 	return true;
 }
 
