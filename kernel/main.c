@@ -97,7 +97,7 @@ static noinline void run_init_process(void)
 		return;
 	vfs_chdir("/");
 	setpgid_task(current, current->pid); /* a group of its own, which kill and ^C reach */
-	tty_claim_console();                 /* its session's terminal, with it in the foreground */
+	tty_claim_console(); /* its session's terminal, with it in the foreground */
 	fd = vfs_open("/dev/console", O_RDWR, 0);
 	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
 		printk(KERN_WARNING "Warning: unable to open an initial console.\n");

@@ -560,7 +560,7 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		if (ka->handler != SIG_DFL && ka->handler != SIG_IGN && (ka->flags & SA_RESETHAND))
 			t->sighand->action[sig - 1].handler = SIG_DFL;
 		if (ka->handler == SIG_DFL && t == child_reaper)
-			ka->handler = SIG_IGN; /* blocked when sent, now unblocked: init ignores it */
+			ka->handler = SIG_IGN; /* sent while blocked: init ignores it still */
 		bool stop = ka->handler == SIG_DFL && sig_in(sig, SIG_KERNEL_STOP_MASK);
 		if (stop) { /* under the lock, so that a SIGCONT from now on ends it */
 			__atomic_store_n(&t->stopped, true, __ATOMIC_SEQ_CST);

@@ -124,7 +124,8 @@ static void line_begin(void)
 
 /*
  * Ctrl-C is input again; after one, the typed-ahead input goes and the line ends with a newline
- * after the tty's "^C", as bash ends a line a job's SIGINT cut short. Returns whether there was one.
+ * after the tty's "^C", as bash ends a line that a job's SIGINT cut short. Returns whether there
+ * was one.
  */
 static bool line_end(void)
 {

@@ -51,8 +51,8 @@ def test_nothing_refused(lucid):
 
 def test_filters(lucid):
     names = [l for l in cat(lucid, "available_filter_functions").splitlines()]
-    want = {"kthread_run", "kthread_run_init", "shell_main", "ftest_leaf", "ftest_mid", "ftest_outer", "ftest_delay",
-            "ftest_stack", "ftest_stack_deep", "ftest_deep", "ftest_printk", "ftest_off"}
+    want = {"kthread_run", "kthread_run_init", "shell_main", "ftest_leaf", "ftest_mid",
+            "ftest_outer", "ftest_delay", "ftest_stack", "ftest_stack_deep", "ftest_deep", "ftest_printk", "ftest_off"}
     got = cat(lucid, "set_ftrace_filter").splitlines()
     assert set(got) == want, got
     assert got == [n for n in names if n in want]  # listed in call-site order, as ever

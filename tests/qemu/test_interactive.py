@@ -1,4 +1,4 @@
-"""Debian's busybox sh and bash, interactive on the console, judged by the same binaries on the host.
+"""Debian's busybox sh and bash, interactive on the console, judged by the same programs on the host
 
 The same keystrokes go to `sh -i` and `bash -i` started from Lucid's kernel shell (over the serial
 console) and to /bin/busybox sh -i and /bin/bash-static -i on the host (under a pexpect pty), in
