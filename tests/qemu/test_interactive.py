@@ -28,7 +28,7 @@ BASH = "/bin/bash-static"
 PS1 = "$ "
 PROMPT = r"(?m)^\$ "  # PS1 at the start of a line (echoed text has no "$ ")
 BLOCK_TIMEOUT = 60   # one block in Lucid under TCG, with other guests loading the host
-START_PAUSE = 2      # after a command line, before a key meant for its program: fork + exec
+START_PAUSE = 3      # after a command line, before a key meant for its program: fork + exec
 SHELLS = {  # name: (the command line, the program it names on the host)
     "sh": ("sh -i", BUSYBOX),
     "bash": ("bash --norc --noprofile -i", BASH),
@@ -42,15 +42,15 @@ BLOCKS = [
     ["junk junk\x15echo ok\r"],                     # ^U erases the line
     ["sleep 10\r", PAUSE, "\x03"],                  # ^C: status 130
     ["echo still here\r"],                          # the shell lives on
-    ["sleep 10\r", PAUSE, "\x1a"],                  # ^Z: Stopped, status 148
+    ["sleep 60\r", PAUSE, "\x1a"],                  # ^Z: Stopped, status 148
     ["jobs\r"],
-    ["bg\r"],                                       # [1]+ sleep 10 &
+    ["bg\r"],                                       # [1]+ sleep 60 &
     ["jobs\r"],                                     # Running
     ["fg\r", PAUSE, "\x03"],                        # back in the foreground, then ^C
-    ["sleep 10 &\r"],                               # [1] PID
+    ["sleep 60 &\r"],                               # [1] PID
     ["kill %1\r", PAUSE, "jobs\r"],                 # Terminated: announced, or shown by jobs
     ["wait\r"],
-    ["sleep 10\r", PAUSE, "\x1a"],                  # a stopped job killed: kill sends SIGCONT
+    ["sleep 60\r", PAUSE, "\x1a"],                  # a stopped job killed: kill sends SIGCONT
     ["kill %1\r", PAUSE, "jobs\r"],                 # bash's kill continues it, busybox's not
     ["kill -9 %1\r", PAUSE, "jobs\r"],              # Killed; or bash's "no such job"
     ["read x\r", PAUSE, "\x03"],                    # a read builtin interrupted by ^C
@@ -212,17 +212,17 @@ def test_init_shell_has_job_control():
             m = k.expect(r"pid (\d+) flags (\w+) pgrp (\d+)\r\n", 60)
             assert m.group(1) == "1" and "m" in m.group(2) and m.group(3) == "1", m.group(0)
             k.expect(prompt, 30)
-            k.p.send("sleep 10\r")
-            k.expect("sleep 10\r\n", 30)
+            k.p.send("sleep 60\r")
+            k.expect("sleep 60\r\n", 30)
             time.sleep(START_PAUSE)
             k.p.send("\x1a")
-            k.expect(r"\^Z\r?\n?\[1\]\+  Stopped +sleep 10\r\n", 60)
+            k.expect(r"\^Z\r?\n?\[1\]\+  Stopped +sleep 60\r\n", 60)
             k.expect(prompt, 30)
             k.p.send("jobs; echo status $?\r")
-            k.expect(r"\[1\]\+  Stopped +sleep 10\r\nstatus 0\r\n", 30)
+            k.expect(r"\[1\]\+  Stopped +sleep 60\r\nstatus 0\r\n", 30)
             k.expect(prompt, 30)
             k.p.send("fg\r")
-            k.expect("fg\r\nsleep 10\r\n", 30)
+            k.expect("fg\r\nsleep 60\r\n", 30)
             time.sleep(START_PAUSE)
             k.p.send("\x03")
             k.expect(r"\^C\r\n\$ ", 60)
