@@ -231,6 +231,13 @@ def test_init_shell_has_job_control():
             k.expect(prompt, 30)
             k.p.send("kill -TERM $$; kill -KILL 1; echo still init\r")
             k.expect("still init\r\n", 30)
+            k.expect(prompt, 30)
+            # kill(-1) is for every process but init and the caller: init's handler stays idle
+            k.p.send("trap 'echo got USR1' USR1; sh -c 'kill -USR1 -1'; echo done\r")
+            k.expect("\r\ndone\r\n", 30)
+            assert not re.search(r"^got USR1", k.p.before, re.M), k.p.before
+            k.p.send("kill -USR1 $$; echo sent\r")
+            k.expect("got USR1\r\nsent\r\n", 30)  # and the handler works
             k.p.send("exit 5\r")
             k.expect(r"Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000500",
                      60)
