@@ -26,6 +26,8 @@
 #include "kernel/fs/initramfs.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/syscalls.h"
+#include "kernel/sched/signal.h"
+#include "kernel/drivers/tty.h"
 #include "kernel/module/module.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
@@ -72,10 +74,17 @@ static void print_banner(void)
 }
 
 /*
- * init=PATH on the command line: the task runs that program instead of the kernel shell, as
- * Linux's kernel_init runs its init, in /, on the console, with Linux's argv and environment
- * for it. It never returns: if the program cannot start, or ends, the kernel panics (do_exit
- * says "Attempted to kill init!"), as Linux's does. A bare "init" with no path runs the shell.
+ * init=PATH on the command line: the task (pid 1, kthread_run_init) runs that program instead
+ * of the kernel shell, as Linux's kernel_init runs its init, in /, on the console, with Linux's
+ * argv and environment for it. It never returns: if the program cannot start, or ends, the
+ * kernel panics (do_exit says "Attempted to kill init!"), as Linux's does. A bare "init" with no
+ * path runs the shell. Signals it does not handle do not reach it, as Linux's init.
+ *
+ * Where Lucid differs: Linux's console is nobody's controlling terminal (an init that wants job
+ * control opens a real tty, as busybox's cttyhack does), so `init=/bin/sh` there says "can't
+ * access tty; job control turned off". Here init leads the console's session and its group is
+ * the foreground, as the kernel shell's (tty_claim_console): `sh` or `bash` as init has job
+ * control, ^C, ^Z, fg and bg, as issue 16 asks.
  */
 static noinline void run_init_process(void)
 {
@@ -87,6 +96,8 @@ static noinline void run_init_process(void)
 	if (!cmdline_get("init", path, sizeof(path)) || !path[0])
 		return;
 	vfs_chdir("/");
+	setpgid_task(current, current->pid); /* a group of its own, which kill and ^C reach */
+	tty_claim_console(); /* its session's terminal, with it in the foreground */
 	fd = vfs_open("/dev/console", O_RDWR, 0);
 	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
 		printk(KERN_WARNING "Warning: unable to open an initial console.\n");
@@ -161,7 +172,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	if (module_init_files())         // /proc/modules
 		panic("cannot make /proc/modules");
 	late_trace_init();               // boot is done: tp_printk_stop_on_boot
-	if (!kthread_run(kernel_init, NULL, "sh")) // the shell, as a task of its own
+	if (!kthread_run_init(kernel_init, NULL, "sh")) // the shell, as pid 1: Linux's init task
 		panic("cannot start the shell");
 	cpu_idle();                      // the boot CPU is now swapper/0
 }

@@ -266,8 +266,9 @@ static int tty_check_change(int sig)
 /*
  * From the UART interrupt, each byte typed: with ISIG, INTR, QUIT and SUSP become signals to
  * the foreground group (true: the byte is used up). The unread input goes unless NOFLSH, and
- * the character shows as ^C with ECHOCTL. While the kernel shell runs a line it takes the
- * signal itself (tty_set_intr_hook): it prints "^C" and knows the line was interrupted.
+ * the character shows as ^C with ECHOCTL, at once, as Linux's n_tty does. While the kernel
+ * shell runs a line it sends the signal itself (tty_set_intr_hook), to know the line was
+ * interrupted; it then ends the line as bash does, with a newline.
  */
 bool tty_receive_signal_char(unsigned char c)
 {
@@ -284,7 +285,7 @@ bool tty_receive_signal_char(unsigned char c)
 		else if (is_char(t, VSUSP, c))
 			sig = SIGTSTP;
 	}
-	if (sig && !hook) {
+	if (sig) { /* n_tty's isig(): for any group, the kernel shell's jobs too */
 		if (!(t->c_lflag & NOFLSH)) {
 			tty.len = tty.off = 0;
 			tty.done = false;

@@ -37,7 +37,7 @@ void __noreturn kthread_start(struct task *t)
 	kthread_exit(t->fn(t->arg));
 }
 
-struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
+static struct task *create_task(int (*fn)(void *), void *arg, const char *name, int pid)
 {
 	struct task *t = kzalloc(sizeof(*t));
 	if (!t)
@@ -54,7 +54,7 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 		kfree(t);
 		return NULL;
 	}
-	t->pid = sched_alloc_pid();
+	t->pid = pid ? pid : sched_alloc_pid();
 	t->make_it_fail = current->make_it_fail; /* a command's helper threads are the command */
 	t->ppid = current->pid; /* its parent, for getppid() once it runs a program */
 	t->fn = fn;
@@ -84,6 +84,11 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 	return t;
 }
 
+struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
+{
+	return create_task(fn, arg, name, 0);
+}
+
 void kthread_bind_mask(struct task *t, uint64_t mask)
 {
 	t->cpus_allowed = mask;
@@ -92,6 +97,15 @@ void kthread_bind_mask(struct task *t, uint64_t mask)
 struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
 {
 	struct task *t = kthread_create(fn, arg, name);
+	if (t)
+		wake_up_new_task(t);
+	return t;
+}
+
+/* The init task, with the pid kept for it (INIT_PID); kmain starts it once, when boot is done. */
+struct task *kthread_run_init(int (*fn)(void *), void *arg, const char *name)
+{
+	struct task *t = create_task(fn, arg, name, INIT_PID);
 	if (t)
 		wake_up_new_task(t);
 	return t;

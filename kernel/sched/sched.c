@@ -48,7 +48,7 @@ DEFINE_SPINLOCK(task_list_lock);
 DEFINE_TRACE(sched_switch);
 DEFINE_TRACE(sched_wakeup);
 DEFINE_TRACE(sched_wakeup_new);
-static int next_pid = 1;
+static int next_pid = INIT_PID + 1; /* pid 1 waits for the init task (kthread_run_init) */
 static struct task idle_tasks[NR_CPUS];
 
 void __switch_to(struct task *prev, struct task *next);

@@ -108,6 +108,13 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);
 void kthread_bind_mask(struct task *t, uint64_t mask);
 void wake_up_new_task(struct task *t);
 struct task *kthread_run(int (*fn)(void *), void *arg, const char *name);
+/*
+ * pid 1 is the init task's, as in Linux: the task kmain starts last (kernel_init), which runs
+ * the kernel shell or the init= program. Linux creates it first (rest_init) and has it wait for
+ * the rest of boot; here boot runs in kmain itself, so the pid is kept for it instead.
+ */
+#define INIT_PID 1
+struct task *kthread_run_init(int (*fn)(void *), void *arg, const char *name);
 void __noreturn kthread_exit(int code);
 /* A process's end (do_exit): its status says itself whether a signal (sig, or 0) ended it. */
 void __noreturn kthread_exit_status(int code, int sig);

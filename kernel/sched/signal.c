@@ -202,6 +202,8 @@ static bool sig_ignored(struct task *t, int sig)
 		return false; /* the action may change before it is unblocked */
 	if (handler == SIG_IGN)
 		return true;
+	if (handler == SIG_DFL && t == child_reaper)
+		return true; /* init takes only the signals it handles: Linux's SIGNAL_UNKILLABLE */
 	return handler == SIG_DFL && sig_in(sig, SIG_KERNEL_IGNORE_MASK);
 }
 
@@ -246,7 +248,7 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
 		goto out;
 	}
 	prepare_signal(sig, t);
-	if (sig != SIGKILL && sig_ignored(t, sig))
+	if ((sig != SIGKILL || t == child_reaper) && sig_ignored(t, sig))
 		goto out;
 	if (sig < SIGRTMIN) {
 		if (t->sigpending & sigmask(sig))
@@ -574,6 +576,8 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		*ka = t->sighand->action[sig - 1];
 		if (ka->handler != SIG_DFL && ka->handler != SIG_IGN && (ka->flags & SA_RESETHAND))
 			t->sighand->action[sig - 1].handler = SIG_DFL;
+		if (ka->handler == SIG_DFL && t == child_reaper)
+			ka->handler = SIG_IGN; /* sent while blocked: init ignores it still */
 		bool stop = ka->handler == SIG_DFL && sig_in(sig, SIG_KERNEL_STOP_MASK);
 		if (stop) { /* under the lock, so that a SIGCONT from now on ends it */
 			__atomic_store_n(&t->stopped, true, __ATOMIC_SEQ_CST);
@@ -719,8 +723,8 @@ static int check_sig(int sig)
 	return sig < 0 || sig > _NSIG ? -EINVAL : 0;
 }
 
-/* kill: a process (pid > 0), the caller's group (0), every process but the caller (-1), or a
- * group (< -1). */
+/* kill: a process (pid > 0), the caller's group (0), every process but init and the caller
+ * (-1), or a group (< -1). */
 long sys_kill(int pid, int sig)
 {
 	struct task *me = current;
@@ -740,7 +744,7 @@ long sys_kill(int pid, int sig)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pgrp && t->tgid != me->tgid) {
+		if (t->pgrp && t->tgid != me->tgid && t != child_reaper) {
 			if (sig)
 				send_sig_info(sig, &info, t);
 			n++;

@@ -123,8 +123,9 @@ static void line_begin(void)
 }
 
 /*
- * Ctrl-C is input again; after one, the typed-ahead input goes and "^C" shows, as a tty's.
- * Returns whether there was one.
+ * Ctrl-C is input again; after one, the typed-ahead input goes and the line ends with a newline
+ * after the tty's "^C", as bash ends a line that a job's SIGINT cut short. Returns whether there
+ * was one.
  */
 static bool line_end(void)
 {
@@ -137,7 +138,7 @@ static bool line_end(void)
 	if (!line_interrupted())
 		return false;
 	tty_flush_input(); /* the half-typed line the command was reading */
-	printf("^C\n");
+	printf("\n");
 	return true;
 }
 

@@ -11,7 +11,7 @@ import time
 
 from lucid import Lucid, LucidError
 
-BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,shell_main,ftest_* "
+BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,shell_main,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
                    "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep "
                    "trace_clock=global alloc_snapshot"}
@@ -51,8 +51,8 @@ def test_nothing_refused(lucid):
 
 def test_filters(lucid):
     names = [l for l in cat(lucid, "available_filter_functions").splitlines()]
-    want = {"kthread_run", "shell_main", "ftest_leaf", "ftest_mid", "ftest_outer", "ftest_delay",
-            "ftest_stack", "ftest_stack_deep", "ftest_deep", "ftest_printk", "ftest_off"}
+    want = {"kthread_run", "kthread_run_init", "shell_main", "ftest_leaf", "ftest_mid",
+            "ftest_outer", "ftest_delay", "ftest_stack", "ftest_stack_deep", "ftest_deep", "ftest_printk", "ftest_off"}
     got = cat(lucid, "set_ftrace_filter").splitlines()
     assert set(got) == want, got
     assert got == [n for n in names if n in want]  # listed in call-site order, as ever
@@ -97,12 +97,13 @@ def test_snapshot_allocated_from_boot(lucid):
 
 
 def test_boot_was_traced(lucid):
-    # From boot: the boot CPU (swapper/0, pid 0) starting the snapshot trigger's thread and
-    # the shell (kthread_run), then the shell itself running.
+    # From boot: the boot CPU (swapper/0, pid 0) starting the snapshot trigger's thread
+    # (kthread_run) and the shell (kthread_run_init: pid 1), then the shell itself running.
     ev = events(cat(lucid, "trace"))
-    starts = [e for e in ev if e[2].startswith("kthread_run+0x0/")]
+    starts = [e for e in ev if re.match(r"kthread_run(_init)?\+0x0/", e[2])]
     assert [e[2].split("<-")[1].split("+")[0] for e in starts[:2]] == [
         "trace_snapshot_trigger_init", "kmain"], starts
+    assert starts[1][2].startswith("kthread_run_init+0x0/"), starts
     assert all(e[:2] == ("<idle>", 0) for e in starts[:2])
     shell = [e for e in ev if e[0] == "sh" and e[2].startswith("shell_main+0x0/")]
     assert shell and re.match(r"^shell_main\+0x0/0x[0-9a-f]+ <-kthread_start\+", shell[0][2])
@@ -343,7 +344,7 @@ def test_warning_and_end_of_boot_options():
                       "tp_printk_stop_on_boot nosoftlockup watchdog_thresh=1 nosmp")
     try:
         # snapshotd starts during boot: printed; the shell starts once boot is done: not
-        assert re.search(r"^\[ *\d+\.\d{6}\] sched_wakeup_new: comm=snapshotd pid=1 prio=120 "
+        assert re.search(r"^\[ *\d+\.\d{6}\] sched_wakeup_new: comm=snapshotd pid=2 prio=120 "
                          r"target_cpu=\d{3}$", k.boot_output, re.M), k.boot_output[-2000:]
         assert "sched_wakeup_new: comm=sh " not in k.boot_output
         assert "smpboot: 4 Processors exceeds max_cpus limit of 0\nsmp: Brought up 1 CPU\n" in \

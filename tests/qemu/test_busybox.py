@@ -5,7 +5,11 @@ and each applet -> busybox), /proc/self/exe (busybox finds itself there and re-e
 init=PATH, and the small system calls of user/bbcalls.c. The conformance suite
 (test_conformance.py) and the tutorial in bash (test_docs_bash.py) run the shells at length.
 """
+import os
 import re
+import shutil
+import signal
+import subprocess
 import tempfile
 
 from pexpect.popen_spawn import PopenSpawn
@@ -181,8 +185,51 @@ def test_ps_lists_every_task(lucid):
     lucid.run("nap 100 &")
     try:
         ps = lucid.run("busybox ps")
-        assert re.search(r"^\s*1 root\s+\[snapshotd\]$", ps, re.M), ps
+        assert re.search(r"^\s*1 root\s+\[sh\]$", ps, re.M), ps  # the kernel shell: init's pid
+        assert re.search(r"^\s*2 root\s+\[snapshotd\]$", ps, re.M), ps
         assert re.search(r"^\s*\d+ root\s+nap 100$", ps, re.M), ps
         assert re.search(r"^\s*\d+ root\s+busybox ps$", ps, re.M), ps
     finally:
         lucid.run("kill %1")
+
+
+FORK_BOMB = "while :; do sleep 100 >/dev/null 2>&1 & done"
+NPROC_HOST = 20  # the host's RLIMIT_NPROC for the run (Lucid's own limit: MAX_USER_PROCS)
+
+
+def fork_bomb_on_host(shell):
+    """The bomb on the host, as an unprivileged user (root is exempt from RLIMIT_NPROC) under a
+    low limit; every process it left is killed after. Its output and status."""
+    d = tempfile.mkdtemp(prefix="lucid-forkbomb-")
+    os.chmod(d, 0o755)
+    for name, target in (("sh", "/bin/busybox"), ("sleep", "/bin/busybox"),
+                         ("bash", "/bin/bash-static")):
+        os.symlink(target, os.path.join(d, name))
+    try:
+        p = subprocess.Popen(["prlimit", "--nproc=%d" % NPROC_HOST, "setpriv", "--reuid=65534",
+                              "--regid=65534", "--clear-groups", "/usr/bin/env", "-i",
+                              "PATH=" + d, shell, "-c", FORK_BOMB],
+                             start_new_session=True, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, cwd="/tmp")
+        try:
+            out, _ = p.communicate(timeout=120)
+        finally:
+            os.killpg(p.pid, signal.SIGKILL)  # the sleeps it left, in its session's group
+        return out, p.returncode
+    finally:
+        shutil.rmtree(d)
+
+
+def test_fork_bomb_in_the_shells(lucid):
+    """A script that forks without end (issue 16 item 7): the shell meets EAGAIN and says so as
+    on the host (bash retries with its "fork: retry" lines, as many as its sleeps allow), gives
+    up with the host's status; its children go with it, and Lucid answers afterwards."""
+    for shell in ("sh", "bash"):
+        want, want_status = fork_bomb_on_host(shell)
+        lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
+        out = lucid.run("%s -c '%s'; echo status $?" % (shell, FORK_BOMB), timeout=240)
+        lines, status = out.splitlines()[:-1], out.splitlines()[-1]
+        assert sorted(set(lines)) == sorted(set(want.splitlines())), (shell, out, want)
+        assert status == "status %d" % want_status, (shell, out, want_status)
+        assert "Resource temporarily unavailable" in want, want
+        assert lucid.run("busybox ps | grep -c 'sleep 100'; echo ok") == "0\nok\n"

@@ -13,6 +13,7 @@ boots a fresh kernel (tests/run_tests.py does that after any failure).
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 
@@ -52,11 +53,24 @@ def host_bin():
     return d
 
 
+def default_signals():
+    """In the host's child before the exec: every signal at its default and unblocked, as a
+    program Lucid's shell starts has them (whatever ran the tests may have ignored some, SIGQUIT
+    say, and a shell cannot undo what was ignored when it started)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for sig in signal.valid_signals():
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):
+            try:
+                signal.signal(sig, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+
+
 def on_host(shell, script):
     env = dict(ENV, PATH=host_bin())
     p = subprocess.run([os.path.join(host_bin(), shell), os.path.join(SCRIPTS, script)],
                        cwd="/tmp", env=env, capture_output=True, text=True,
-                       timeout=HOST_TIMEOUT)
+                       timeout=HOST_TIMEOUT, preexec_fn=default_signals)
     return p.stdout, p.returncode
 
 
@@ -114,5 +128,5 @@ def test_scripts_exist():
     have = {os.path.basename(p)[:-3] for p in glob.glob(os.path.join(SCRIPTS, "*.sh"))}
     for name in ["redirections", "pipes", "substitution", "arithmetic", "loops", "functions",
                  "heredoc", "trap", "kill", "wait", "read", "set_e", "subshell", "glob",
-                 "applets"]:
+                 "applets", "killed", "sigpipe"]:
         assert name in have, name
