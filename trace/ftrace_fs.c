@@ -37,6 +37,9 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "kernel/sched/lockdep.h"
+#include "kernel/fs/proc/sysctl.h"
+#include "kernel/printk.h"
+#include <limits.h>
 
 #define WORD_MAX 128 /* longest function name or pattern */
 
@@ -676,3 +679,23 @@ const struct file_operations ftrace_pid_fops = {
 	.write = pid_write,
 	.release = pid_release,
 };
+
+/* ftrace_enabled: any int, as Linux's proc_dointvec takes it; what counts is zero or not. */
+static unsigned long ftrace_enabled_val = 1;
+
+static int ftrace_enabled_handler(const struct ctl_table *table, unsigned long val)
+{
+	(void)table;
+	ftrace_set_enabled(val != 0);
+	return 0;
+}
+
+static const struct ctl_table ftrace_sysctls[] = {
+	{"ftrace_enabled", &ftrace_enabled_val, 0644, 0, INT_MAX, ftrace_enabled_handler},
+};
+
+void ftrace_init_sysctl(void)
+{
+	if (register_sysctl_table(ftrace_sysctls, ARRAY_SIZE(ftrace_sysctls)))
+		printk(KERN_ERR "ftrace: cannot create /proc/sys/kernel/ftrace_enabled\n");
+}

@@ -369,6 +369,8 @@ int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *
 int vfs_pipe(int fds[2]);
 /* pipe2: flags O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors). */
 int vfs_pipe2(int fds[2], int flags);
+/* The room in the pipe whose write end is fd (splice's bound), -EINVAL if it is not one. */
+ssize_t vfs_pipe_room(int fd);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 
