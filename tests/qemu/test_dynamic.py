@@ -3,18 +3,23 @@
 The initramfs carries tests/dyn's programs built by the host's plain gcc (/opt/dyn), Debian's
 /usr/bin/trace-cmd, the loader and exactly the libraries ldd lists (the Makefile's dynamic
 section). Each program's output and status are compared with the same file run on the host;
-the bad inputs with Linux's errors and ld.so's messages; trace-cmd list with Lucid's tracefs.
+the bad inputs with Linux's errors and ld.so's messages; trace-cmd list with Lucid's tracefs;
+a trace.dat trace-cmd records in Lucid is read by trace-cmd report in Lucid and on the host
+(copied out through the share).
 """
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 
 from lucid import BUILD
 from test_syscalls import same_as_linux
 
 DYN = os.path.join(BUILD, "dyn")
 T = "/sys/kernel/tracing"
-BOOT = {"timeout": 120}
+SHARE = tempfile.mkdtemp(prefix="lucid-dyn-")
+BOOT = {"timeout": 120, "share": SHARE}
 
 
 def on_host(prog, *args, env=None):
@@ -58,6 +63,28 @@ def test_mmap_of_a_file_as_on_linux(lucid):
     # MAP_PRIVATE at offsets, past the end (zeroes, then SIGBUS), MAP_FIXED, PROT_*, mprotect
     # and munmap of parts, fork, and the errors: user/mmapfile.c on Linux and in Lucid.
     same_as_linux(lucid, "mmapfile", "{dir}")
+
+
+def test_splice_as_on_linux(lucid):
+    # trace-cmd's recorders: a file into a pipe and the pipe into a file; user/splice.c.
+    same_as_linux(lucid, "splice", "{dir}")
+
+
+def test_ftrace_enabled_sysctl(lucid):
+    # Off, the function tracer's sites are NOPs (no events), its filter kept; on, they trace.
+    lucid.run("cd %s; echo vfs_write > set_ftrace_filter; echo function > current_tracer" % T)
+    try:
+        check(lucid, "cat /proc/sys/kernel/ftrace_enabled", "1\n", 0)
+        check(lucid, "echo 0 > /proc/sys/kernel/ftrace_enabled; echo > trace; cat /bin/args "
+              "> /dev/null; grep -c vfs_write trace; cat set_ftrace_filter", "0\nvfs_write\n", 0)
+        check(lucid, "cat enabled_functions", "", 0)
+        check(lucid, "echo 1 > /proc/sys/kernel/ftrace_enabled; cat /bin/args > /dev/null; "
+              "grep -c 'vfs_write <-' trace > /dev/null; echo $?", "0\n", 0)
+        check(lucid, "echo x > /proc/sys/kernel/ftrace_enabled",
+              "sh: echo: write error: Invalid argument\n", 1)
+    finally:
+        lucid.run("echo 1 > /proc/sys/kernel/ftrace_enabled; echo nop > current_tracer; "
+                  "echo > set_ftrace_filter; echo > trace; cd /")
 
 
 def test_bad_programs_and_libraries(lucid):
@@ -118,3 +145,48 @@ def test_trace_cmd_list(lucid):
     # An event glob, as trace-cmd matches it (a regex over system:event).
     out = lucid.run("trace-cmd list -e sched_switch", 60)
     assert out == "sched:sched_switch\n", out
+
+
+def test_trace_cmd_record_and_report(lucid):
+    # trace-cmd record in Lucid: the function tracer on vfs_write while the dynamic hello runs.
+    out = PRINTK_LINE.sub("", lucid.run(
+        "cd /tmp; trace-cmd record -p function -l vfs_write /opt/dyn/hello", 180))
+    assert lucid.status() == 0, out
+    assert out.startswith("  plugin 'function'\nhello, dynamic world"), out
+    assert re.search(r"CPU0 data recorded at offset=0x[0-9a-f]+\n", out), out
+    # It leaves tracing as it found it: no tracer, no filter, tracing on.
+    check(lucid, "cat %s/current_tracer %s/set_ftrace_filter %s/tracing_on" % (T, T, T),
+          "nop\n#### all functions enabled ####\n1\n", 0)
+    # trace-cmd report in Lucid reads it: the program's write and the recorders' own.
+    report = PRINTK_LINE.sub("", lucid.run("trace-cmd report", 120))
+    assert lucid.status() == 0, report
+    assert report.startswith("cpus=4\n"), report
+    assert re.search(r"^ +hello-\d+ +\[00\d\] +\d+\.\d{6}: function: +vfs_write <-- "
+                     r"ksys_write$", report, re.M), report
+    for line in report.splitlines()[1:]:
+        assert re.search(r"function: +vfs_write <-- ", line), line
+    # The host's trace-cmd reads the same file (copied out through the share) alike.
+    check(lucid, "cp /tmp/trace.dat /mnt/host/trace.dat; rm /tmp/trace.dat", "", 0)
+    host, squeezed = host_report(os.path.join(SHARE, "trace.dat"))
+    assert host == (re.sub(" +", " ", report) if squeezed else report), (host, report)
+
+
+PLUGINS = "/usr/lib/x86_64-linux-gnu/traceevent/plugins"
+
+
+def host_report(dat):
+    """The host's `trace-cmd report` of dat, as Lucid's prints it: without libtraceevent's event
+    plugins, which it loads by dlopen (ldd does not list them, so the initramfs has none). As
+    root, the plugin folder is hidden in a mount namespace of its own: the same binary then
+    finds none, exactly as in Lucid. Else -N (no plugins), which pads the event names one
+    column wider: compared with runs of blanks made one (the second value says so)."""
+    assert shutil.which("trace-cmd"), "trace-cmd is needed (tools/deps.sh installs it)"
+    if os.geteuid() == 0 and shutil.which("unshare") and os.path.isdir(PLUGINS):
+        cmd = ["unshare", "-m", "sh", "-c",
+               "mount -t tmpfs none %s && exec trace-cmd report -i '%s'" % (PLUGINS, dat)]
+        squeeze = False
+    else:
+        cmd, squeeze = ["trace-cmd", "report", "-N", "-i", dat], True
+    host = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert host.returncode == 0, host.stderr
+    return (re.sub(" +", " ", host.stdout) if squeeze else host.stdout), squeeze
