@@ -152,13 +152,15 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 	if (file)
 		err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
 	if (!err && elf->type == ET_DYN) {
-		/* Parsed once to learn its size; again at the base that leaves room for it. */
-		uint64_t span = ALIGN_UP(elf->end, PAGE_SIZE) - elf->load_bias;
-		uint64_t low = ALIGN_DOWN(elf->segs[0].vaddr, PAGE_SIZE) - elf->load_bias;
+		/*
+		 * Parsed once to learn its size (its lowest page went to ELF_ET_DYN_BASE), again at
+		 * the base that leaves room for it below mmap_base.
+		 */
+		uint64_t span = ALIGN_UP(elf->end, PAGE_SIZE) - ELF_ET_DYN_BASE;
 
-		err = span - low < mm->mmap_base ? 0 : -ENOMEM;
+		err = span < mm->mmap_base - ELF_ET_DYN_BASE ? 0 : -ENOMEM;
 		if (!err)
-			err = elf_parse(file, size, mm->mmap_base - (span - low), elf);
+			err = elf_parse(file, size, mm->mmap_base - span, elf);
 	}
 	if (err == -ENOEXEC)
 		err = -ELIBBAD; /* not an interpreter Lucid can run */

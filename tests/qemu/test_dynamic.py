@@ -212,3 +212,23 @@ def test_trace_cmd_event_record_ends_cleanly(lucid):
     assert status == 0 or "No events enabled with sched\n" in out, (status, out)
     check(lucid, "trace-cmd list -t", tracefs(lucid, "available_tracers"), 0)
     check(lucid, "rm -f /tmp/trace.dat; cd /", "", 0)
+
+
+def test_trace_cmd_record_function_graph_buffer_clock(lucid):
+    # function_graph on vfs_write, a per-CPU buffer size (-b) and a clock (-C): the host's
+    # trace-cmd report reads the file as Lucid's does.
+    out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record -p function_graph -g vfs_write "
+                                        "-b 512 -C global /opt/dyn/hello", 180))
+    assert lucid.status() == 0, out
+    assert out.startswith("  plugin 'function_graph'\nhello, dynamic world"), out
+    check(lucid, "cat %s/buffer_size_kb" % T, "512\n", 0)
+    report = PRINTK_LINE.sub("", lucid.run("trace-cmd report", 120))
+    assert lucid.status() == 0, report
+    assert re.search(r"^ +hello-\d+ +\[00\d\] +\d+\.\d{6}: funcgraph_entry: +\| +vfs_write\(\) \{$",
+                     report, re.M), report[:3000]
+    check(lucid, "cp /tmp/trace.dat /mnt/host/graph.dat; rm /tmp/trace.dat; trace-cmd reset; cd /",
+          "", 0)
+    host, squeezed = host_report(os.path.join(SHARE, "graph.dat"))
+    assert host == (re.sub(" +", " ", report) if squeezed else report)
+    check(lucid, "cat %s/current_tracer" % T, "nop\n", 0)
+    check(lucid, "echo 1408 > %s/buffer_size_kb" % T, "", 0)  # the size other tests expect
