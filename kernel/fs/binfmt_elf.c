@@ -90,8 +90,8 @@ static int add_segment(struct elf_info *out, const struct elf64_phdr *ph, size_t
 static int note_interp(struct elf_info *out, const struct elf64_phdr *ph, const uint8_t *file,
 		       size_t len)
 {
-	if (ph->p_filesz < ELF_INTERP_MIN || ph->p_filesz > ELF_INTERP_MAX ||
-	    ph->p_offset > len || ph->p_filesz > len - ph->p_offset)
+	if (ph->p_filesz < ELF_INTERP_MIN || ph->p_filesz > ELF_INTERP_MAX || ph->p_offset > len ||
+	    ph->p_filesz > len - ph->p_offset)
 		return -ENOEXEC;
 	if (file[ph->p_offset + ph->p_filesz - 1] != '\0')
 		return -ENOEXEC;

@@ -139,8 +139,7 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
  * its load bias (AT_BASE) and entry point, where the program starts. Linux's errors: the path's
  * own (ENOENT, EACCES), ELIBBAD for a file that is not an x86_64 ELF program.
  */
-static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *base,
-			   uint64_t *entry)
+static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *base, uint64_t *entry)
 {
 	size_t size = 0, npages = 0;
 	struct elf_info *elf = kmalloc(sizeof(*elf));
