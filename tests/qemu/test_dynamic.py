@@ -71,6 +71,18 @@ def test_library_of_our_own_and_the_loader_run_directly(lucid):
     check(lucid, "/lib64/ld-linux-x86-64.so.2 /opt/dyn/hello direct", want, status)
 
 
+def test_program_and_library_from_the_host_share(lucid):
+    # Over virtio-9p: the program exec reads, and a library ld.so maps from there (a 9p read
+    # may sleep: the copy is made before mmap takes the address space's lock).
+    os.makedirs(os.path.join(SHARE, "lib"), exist_ok=True)
+    shutil.copy(os.path.join(DYN, "hello"), SHARE)
+    shutil.copy(os.path.join(DYN, "libdynmissing.so"), os.path.join(SHARE, "lib"))
+    want, status = on_host("hello", "shared")
+    check(lucid, "/mnt/host/hello shared", want, status)
+    check(lucid, "/lib64/ld-linux-x86-64.so.2 --library-path /mnt/host/lib /opt/dyn/needmissing",
+          "dyn_add(2) = 43\n", 0)
+
+
 def test_mmap_of_a_file_as_on_linux(lucid):
     # MAP_PRIVATE at offsets, past the end (zeroes, then SIGBUS), MAP_FIXED, PROT_*, mprotect
     # and munmap of parts, fork, and the errors: user/mmapfile.c on Linux and in Lucid.
@@ -215,10 +227,11 @@ def test_trace_cmd_event_record_ends_cleanly(lucid):
 
 
 def test_trace_cmd_record_function_graph_buffer_clock(lucid):
-    # function_graph on vfs_write, a per-CPU buffer size (-b) and a clock (-C): the host's
-    # trace-cmd report reads the file as Lucid's does.
-    out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record -p function_graph -g vfs_write "
-                                        "-b 512 -C global /opt/dyn/hello", 180))
+    # function_graph on vfs_write, the command's pid only (-F: set_ftrace_pid, so not the
+    # recorders' own splices), a per-CPU buffer size (-b) and a clock (-C): the host's trace-cmd
+    # report reads the file as Lucid's does.
+    out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record -p function_graph "
+                                        "-g vfs_write -F -b 512 -C global /opt/dyn/hello", 180))
     assert lucid.status() == 0, out
     assert out.startswith("  plugin 'function_graph'\nhello, dynamic world"), out
     check(lucid, "cat %s/buffer_size_kb" % T, "512\n", 0)
@@ -226,6 +239,8 @@ def test_trace_cmd_record_function_graph_buffer_clock(lucid):
     assert lucid.status() == 0, report
     assert re.search(r"^ +hello-\d+ +\[00\d\] +\d+\.\d{6}: funcgraph_entry: +\| +vfs_write\(\) \{$",
                      report, re.M), report[:3000]
+    for line in report.splitlines()[1:]:
+        assert re.match(r" +hello-\d+ ", line), line  # -F: the command's own, nobody else's
     check(lucid, "cp /tmp/trace.dat /mnt/host/graph.dat; rm /tmp/trace.dat; trace-cmd reset; cd /",
           "", 0)
     host, squeezed = host_report(os.path.join(SHARE, "graph.dat"))
