@@ -38,8 +38,8 @@
 #include "lib/string.h"
 #include "kernel/sched/lockdep.h"
 #include "kernel/fs/proc/sysctl.h"
+#include "kernel/fs/proc/proc_fs.h"
 #include "kernel/printk.h"
-#include <limits.h>
 
 #define WORD_MAX 128 /* longest function name or pattern */
 
@@ -680,22 +680,35 @@ const struct file_operations ftrace_pid_fops = {
 	.release = pid_release,
 };
 
-/* ftrace_enabled: any int, as Linux's proc_dointvec takes it; what counts is zero or not. */
-static unsigned long ftrace_enabled_val = 1;
+/*
+ * /proc/sys/kernel/ftrace_enabled: an int, as Linux's proc_dointvec takes it (-1 too); what
+ * counts is zero or not. The int sysctl's own read and write, then the switch.
+ */
+static int ftrace_enabled = 1;
 
-static int ftrace_enabled_handler(const struct ctl_table *table, unsigned long val)
+static ssize_t ftrace_enabled_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
-	(void)table;
-	ftrace_set_enabled(val != 0);
-	return 0;
+	return proc_dointvec_fops.read(file, ubuf, cnt, ppos);
 }
 
-static const struct ctl_table ftrace_sysctls[] = {
-	{"ftrace_enabled", &ftrace_enabled_val, 0644, 0, INT_MAX, ftrace_enabled_handler},
+static ssize_t ftrace_enabled_write(struct file *file, const char *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	ssize_t ret = proc_dointvec_fops.write(file, ubuf, cnt, ppos);
+
+	if (ret > 0)
+		ftrace_set_enabled(READ_ONCE(ftrace_enabled) != 0);
+	return ret;
+}
+
+static const struct file_operations ftrace_enabled_sysctl_fops = {
+	.read = ftrace_enabled_read,
+	.write = ftrace_enabled_write,
 };
 
 void ftrace_init_sysctl(void)
 {
-	if (register_sysctl_table(ftrace_sysctls, ARRAY_SIZE(ftrace_sysctls)))
+	if (!proc_create_data("ftrace_enabled", 0644, proc_sys_kernel, &ftrace_enabled_sysctl_fops,
+			      &ftrace_enabled))
 		printk(KERN_ERR "ftrace: cannot create /proc/sys/kernel/ftrace_enabled\n");
 }

@@ -106,6 +106,10 @@ def test_ftrace_enabled_sysctl(lucid):
               "grep -c 'vfs_write <-' trace > /dev/null; echo $?", "0\n", 0)
         check(lucid, "echo x > /proc/sys/kernel/ftrace_enabled",
               "sh: echo: write error: Invalid argument\n", 1)
+        # An int, as Linux's proc_dointvec: -1 is taken, and is not zero: still on.
+        check(lucid, "echo -1 > /proc/sys/kernel/ftrace_enabled; cat /proc/sys/kernel/"
+              "ftrace_enabled; echo > trace; cat /bin/args > /dev/null; grep -c 'vfs_write <-' "
+              "trace > /dev/null; echo $?", "-1\n0\n", 0)
     finally:
         lucid.run("echo 1 > /proc/sys/kernel/ftrace_enabled; echo nop > current_tracer; "
                   "echo > set_ftrace_filter; echo > trace; cd /")
