@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 from lucid import BUILD
 from test_syscalls import same_as_linux
@@ -251,3 +252,26 @@ def test_trace_cmd_record_function_graph_buffer_clock(lucid):
     assert host == (re.sub(" +", " ", report) if squeezed else report)
     check(lucid, "cat %s/current_tracer" % T, "nop\n", 0)
     check(lucid, "echo 1408 > %s/buffer_size_kb" % T, "", 0)  # the size other tests expect
+
+
+def test_trace_cmd_record_until_ctrl_c(lucid):
+    # No command: trace-cmd records until Ctrl-C (SIGINT to it, and SIGUSR1 from it to its
+    # recorders), then writes trace.dat; a second Ctrl-C while it finishes changes nothing. Each
+    # time tracing is left as trace-cmd found it, and the next record works.
+    for ctrl_c in (1, 2):
+        lucid.run("cd /tmp; rm -f trace.dat")
+        lucid.send_line("trace-cmd record -p function -l vfs_write")
+        lucid.expect("Hit Ctrl\\^C to stop recording", timeout=120)
+        time.sleep(2)
+        for _ in range(ctrl_c):
+            lucid.p.send("\x03")
+            time.sleep(0.3)
+        out = PRINTK_LINE.sub("", lucid.expect_prompt(120))
+        assert re.search(r"CPU3 data recorded at offset=0x[0-9a-f]+\n", out), out
+        assert lucid.status() == 0, out
+        check(lucid, "cat %s/current_tracer %s/tracing_on" % (T, T), "nop\n1\n", 0)
+        report = PRINTK_LINE.sub("", lucid.run("trace-cmd report", 120))
+        assert report.startswith("cpus=4\n") and "function:" in report, report[:2000]
+    out = PRINTK_LINE.sub("", lucid.run("trace-cmd record -p function -l vfs_write "
+                                        "/opt/dyn/hello; rm /tmp/trace.dat; cd /", 180))
+    assert "hello, dynamic world" in out, out
