@@ -180,6 +180,61 @@ BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirna
 	tee test touch tr true uname uniq wc which whoami xargs yes
 ROOTFS_FILES := etc/passwd etc/group
 
+# --- dynamic programs (docs/design/exec.md, "Dynamic programs"): Debian's own trace-cmd at
+# /usr/bin/trace-cmd (and /bin/trace-cmd, a link, so the shell finds it by name), and
+# tests/dyn/*.c built by the host's plain gcc (glibc, PIE unless -no-pie) into /opt/dyn, with
+# their test libraries in /opt/dyn/lib (their rpath). The loader and exactly the libraries `ldd`
+# lists for them come from the host's Debian packages (tools/ldd-libs.sh), copied as they are.
+# The bad-input cases of tests/qemu/test_dynamic.py: nointerp names a loader that is not there,
+# badinterp one that is not ELF (notelf, also run itself), needmissing a library never packed,
+# needshort and needcut libraries packed cut short (inside the ELF header; after the first page).
+TRACE_CMD ?= /usr/bin/trace-cmd
+DYN_CC ?= gcc
+DYN_CFLAGS := -O2 -Wall -Wextra -Werror
+DYN := $(B)/dyn
+DYN_RPATH := /opt/dyn/lib
+DYN_PROGS := hello hello-nopie usedyn nointerp badinterp needmissing needshort needcut
+# libdynshort is cut inside the ELF header (ld.so says "file too short"); libdyncut after its
+# first page, so its data segment is past the end, and ld.so's first touch of it is SIGBUS.
+DYN_SHORT_BYTES := 40
+DYN_CUT_BYTES := 4096
+DYN_FILES := $(foreach p,$(DYN_PROGS) notelf,opt/dyn/$(p)=$(DYN)/$(p)) \
+	opt/dyn/lib/libdyn.so=$(DYN)/libdyn.so opt/dyn/lib/libdynshort.so=$(DYN)/cut/libdynshort.so \
+	opt/dyn/lib/libdyncut.so=$(DYN)/cut/libdyncut.so usr/bin/trace-cmd=$(TRACE_CMD) \
+	link:bin/trace-cmd=/usr/bin/trace-cmd
+
+$(DYN)/hello: tests/dyn/hello.c
+	@mkdir -p $(dir $@)
+	@echo "  GCC     $<"; $(DYN_CC) $(DYN_CFLAGS) $< -o $@
+$(DYN)/hello-nopie: tests/dyn/hello.c
+	@mkdir -p $(dir $@)
+	@echo "  GCC     $< (-no-pie)"; $(DYN_CC) $(DYN_CFLAGS) -no-pie $< -o $@
+$(DYN)/nointerp: tests/dyn/hello.c
+	@mkdir -p $(dir $@)
+	$(DYN_CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/lib64/ld-missing.so.2 $< -o $@
+$(DYN)/badinterp: tests/dyn/hello.c
+	@mkdir -p $(dir $@)
+	$(DYN_CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/opt/dyn/notelf $< -o $@
+$(DYN)/notelf:
+	@mkdir -p $(dir $@)
+	printf 'NOTELF\0\1\2\3\n' > $@ && chmod 755 $@
+$(patsubst %,$(DYN)/%.so,libdyn libdynmissing libdynshort libdyncut): $(DYN)/%.so: tests/dyn/libdyn.c
+	@mkdir -p $(dir $@)
+	$(DYN_CC) $(DYN_CFLAGS) -shared -fPIC -Wl,-soname,$*.so $< -o $@
+$(DYN)/cut/libdynshort.so: $(DYN)/libdynshort.so
+	@mkdir -p $(dir $@)
+	head -c $(DYN_SHORT_BYTES) $< > $@ && chmod 755 $@
+$(DYN)/cut/libdyncut.so: $(DYN)/libdyncut.so
+	@mkdir -p $(dir $@)
+	head -c $(DYN_CUT_BYTES) $< > $@ && chmod 755 $@
+$(DYN)/usedyn: tests/dyn/usedyn.c $(DYN)/libdyn.so
+	$(DYN_CC) $(DYN_CFLAGS) $< -L$(DYN) -ldyn -Wl,-rpath,$(DYN_RPATH) -o $@
+$(DYN)/needmissing $(DYN)/needshort $(DYN)/needcut: $(DYN)/need%: tests/dyn/usedyn.c $(DYN)/libdyn%.so
+	$(DYN_CC) $(DYN_CFLAGS) $< -L$(DYN) -ldyn$* -Wl,-rpath,$(DYN_RPATH) -o $@
+$(DYN)/libs.list: $(patsubst %,$(DYN)/%,$(DYN_PROGS)) $(TRACE_CMD) tools/ldd-libs.sh
+	@echo "  LDD     $@"; tools/ldd-libs.sh $(DYN)/hello $(DYN)/hello-nopie $(DYN)/usedyn \
+		$(TRACE_CMD) > $@.tmp && mv $@.tmp $@
+
 # --- modules: modules/NAME.c is a loadable module (kernel/module/module.h), compiled with the
 # kernel's own flags (-mcmodel=kernel, and -pg -mfentry -mrecord-mcount when the kernel has them,
 # so each carries its __mcount_loc), linked with a generated NAME.mod.c that defines its struct
@@ -226,8 +281,11 @@ modules: $(MODULE_KOS)
 -include $(MODULE_KOS:.ko=.d)
 
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODULE_KOS) $(addprefix rootfs/,$(ROOTFS_FILES)) \
-		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile
+		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile $(DYN)/libs.list \
+		$(patsubst %,$(DYN)/%,$(DYN_PROGS) notelf) $(DYN)/libdyn.so $(DYN)/cut/libdynshort.so \
+		$(DYN)/cut/libdyncut.so
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
+		$$(cat $(DYN)/libs.list) $(DYN_FILES) \
 		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
 		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f)) \
 		bin/busybox=$(BUSYBOX) bin/bash=$(BASH_STATIC) \

@@ -37,6 +37,8 @@ static const char *const errno_texts[] = {
 	[ENOSYS] = "Function not implemented",
 	[ENOTEMPTY] = "Directory not empty",
 	[ELOOP] = "Too many levels of symbolic links",
+	[EOVERFLOW] = "Value too large for defined data type",
+	[ELIBBAD] = "Accessing a corrupted shared library",
 };
 
 const char *errno_text(int err)

@@ -37,6 +37,8 @@
 #define ENOSYS 38
 #define ENOTEMPTY 39
 #define ELOOP 40
+#define EOVERFLOW 75
+#define ELIBBAD 80
 
 /*
  * Never seen by user space (include/linux/errno.h): an interrupted system call asks the signal

@@ -87,6 +87,7 @@ static struct ftrace_mod_group *mod_groups;
 static unsigned long record_pages;
 static struct ftrace_ops *ftrace_ops_list;
 static DEFINE_MUTEX(ftrace_lock); /* the ops list, the filters and the sites */
+static bool ftrace_on = true; /* /proc/sys/kernel/ftrace_enabled, under ftrace_lock */
 uint64_t ftrace_init_tsc;
 unsigned long ftrace_update_count;
 
@@ -387,7 +388,7 @@ static void ftrace_update_sites(void)
 		for (struct ftrace_ops *ops = ftrace_ops_list; ops; ops = ops->next)
 			ref += ops_wants(ops, i);
 		r->flags = (r->flags & ~REC_REF_MASK) | (uint32_t)ref;
-		bool want = ref > 0, is = r->flags & REC_ENABLED;
+		bool want = ref > 0 && ftrace_on, is = r->flags & REC_ENABLED;
 		if (want == is || (r->flags & REC_FAILED))
 			continue;
 		if (ftrace_check_site(r->ip, is)) {
@@ -412,7 +413,7 @@ static void ftrace_update_sites(void)
 /* Which callback ftrace_caller calls: one ops directly, several through the list. */
 static void update_trace_function(void)
 {
-	struct ftrace_ops *only = ftrace_ops_list;
+	struct ftrace_ops *only = ftrace_on ? ftrace_ops_list : NULL;
 	if (!only) {
 		function_trace_op = NULL;
 		WRITE_ONCE(ftrace_trace_function, (ftrace_func_t)ftrace_stub);
@@ -469,6 +470,28 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	update_trace_function();
 	mutex_unlock(&ftrace_lock);
 	return 0;
+}
+
+/*
+ * /proc/sys/kernel/ftrace_enabled (Linux's ftrace_enable_sysctl): off, every call site is a NOP
+ * again and ftrace_caller calls the stub, whatever ops are registered; they stay registered
+ * (their filters and counts too), and on brings their sites back. trace-cmd turns it on before
+ * it records a function tracer.
+ */
+void ftrace_set_enabled(bool on)
+{
+	mutex_lock(&ftrace_lock);
+	if (on != ftrace_on) {
+		ftrace_on = on;
+		if (on) {
+			update_trace_function(); /* before any site calls it */
+			ftrace_update_sites();
+		} else {
+			ftrace_update_sites(); /* the sites stop calling first */
+			update_trace_function();
+		}
+	}
+	mutex_unlock(&ftrace_lock);
 }
 
 static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,

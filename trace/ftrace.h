@@ -81,6 +81,9 @@ void ftrace_init(void);
 /* Start/stop calling ops->func for its chosen functions. 0, or a negative errno. */
 int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);
+/* /proc/sys/kernel/ftrace_enabled: false makes every site a NOP, the ops staying registered. */
+void ftrace_set_enabled(bool on);
+void ftrace_init_sysctl(void); /* makes that file (trace/ftrace_fs.c) */
 
 /*
  * Changes ops's filter (or notrace set) as a write to set_ftrace_filter does: pattern is a

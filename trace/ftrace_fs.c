@@ -37,6 +37,9 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "kernel/sched/lockdep.h"
+#include "kernel/fs/proc/sysctl.h"
+#include "kernel/fs/proc/proc_fs.h"
+#include "kernel/printk.h"
 
 #define WORD_MAX 128 /* longest function name or pattern */
 
@@ -676,3 +679,36 @@ const struct file_operations ftrace_pid_fops = {
 	.write = pid_write,
 	.release = pid_release,
 };
+
+/*
+ * /proc/sys/kernel/ftrace_enabled: an int, as Linux's proc_dointvec takes it (-1 too); what
+ * counts is zero or not. The int sysctl's own read and write, then the switch.
+ */
+static int ftrace_enabled = 1;
+
+static ssize_t ftrace_enabled_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	return proc_dointvec_fops.read(file, ubuf, cnt, ppos);
+}
+
+static ssize_t ftrace_enabled_write(struct file *file, const char *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	ssize_t ret = proc_dointvec_fops.write(file, ubuf, cnt, ppos);
+
+	if (ret > 0)
+		ftrace_set_enabled(READ_ONCE(ftrace_enabled) != 0);
+	return ret;
+}
+
+static const struct file_operations ftrace_enabled_sysctl_fops = {
+	.read = ftrace_enabled_read,
+	.write = ftrace_enabled_write,
+};
+
+void ftrace_init_sysctl(void)
+{
+	if (!proc_create_data("ftrace_enabled", 0644, proc_sys_kernel, &ftrace_enabled_sysctl_fops,
+			      &ftrace_enabled))
+		printk(KERN_ERR "ftrace: cannot create /proc/sys/kernel/ftrace_enabled\n");
+}

@@ -530,5 +530,6 @@ void tracing_init_tracefs(void)
 	event_trace_init(); /* the events' files, and trace_event= */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	traceoff_on_warning_init_sysctl();
+	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */
 	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 }

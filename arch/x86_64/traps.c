@@ -29,6 +29,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/mm.h"
 #include "kernel/syscalls.h"
+#include "arch/x86_64/syscall.h" /* exit_to_user_mode */
 #include "trace/events/exceptions.h"
 
 #define MAX_BACKTRACE 32
@@ -224,7 +225,8 @@ notrace void do_user_exception(struct pt_regs *regs)
  * now, on demand), a write to a page fork shares (copied now), a touch just below the stack
  * (it grows), all in kernel/mm/memory.c; and a bad user pointer met by copy_from_user and
  * friends, which resume at their fixup and return -EFAULT. A fault in user mode that is none of
- * these kills the process (do_user_exception); one in kernel mode is an oops. No memory for the
+ * these kills the process (do_user_exception; SIGBUS for a page past a mapped file's end); one
+ * in kernel mode is an oops. No memory for the
  * page: the process dies of SIGKILL with Linux's OOM line, and the kernel goes on.
  */
 DEFINE_TRACE(page_fault_user); /* trace/events/exceptions.h */
@@ -258,6 +260,12 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	}
 	if (fixup) {
 		regs->rip = fixup;
+		return true;
+	}
+	if (fault == VM_FAULT_SIGBUS) {
+		/* Past the end of a mapped file: SIGBUS, delivered as idt.c delivers the others. */
+		force_sig_fault(regs, SIGBUS, addr);
+		exit_to_user_mode(regs);
 		return true;
 	}
 	return false;

@@ -1,5 +1,5 @@
 /*
- * Static ELF64 programs: checking their headers and laying out their first stack.
+ * ELF64 programs: checking their headers and laying out their first stack.
  *
  * An ELF file starts with a header (the machine, the type, the entry point, where the program
  * headers are); each program header of type PT_LOAD says "map file bytes [offset, offset +
@@ -7,6 +7,11 @@
  * musl-gcc -static makes) needs nothing else: no interpreter, no relocations by the kernel. A
  * static-pie (ET_DYN without PT_INTERP) is the same, placed at a base the kernel chooses; its
  * own start-up code relocates itself.
+ *
+ * A dynamic program names its interpreter in PT_INTERP ("/lib64/ld-linux-x86-64.so.2"): the
+ * kernel loads that file too (kernel/fs/exec.c, load_elf_interp) and starts there; the
+ * interpreter finds the program through the auxiliary vector (AT_PHDR, AT_ENTRY) and maps the
+ * libraries itself. Here elf_parse only notes where the interpreter's path is in the file.
  *
  * Everything here works on buffers and trusts no field: the loader is fuzzed on the host
  * (tests/fuzz/fuzz_binfmt_elf.c) and tested in tests/unit/test_binfmt_elf.c.
@@ -78,6 +83,23 @@ static int add_segment(struct elf_info *out, const struct elf64_phdr *ph, size_t
 	return 0;
 }
 
+/*
+ * The interpreter's path, as Linux's load_elf_binary checks it: inside the file, at least two
+ * bytes, at most PATH_MAX, and ending in its NUL (else ENOEXEC). Only the first PT_INTERP counts.
+ */
+static int note_interp(struct elf_info *out, const struct elf64_phdr *ph, const uint8_t *file,
+		       size_t len)
+{
+	if (ph->p_filesz < ELF_INTERP_MIN || ph->p_filesz > ELF_INTERP_MAX || ph->p_offset > len ||
+	    ph->p_filesz > len - ph->p_offset)
+		return -ENOEXEC;
+	if (file[ph->p_offset + ph->p_filesz - 1] != '\0')
+		return -ENOEXEC;
+	out->interp_offset = ph->p_offset;
+	out->interp_len = ph->p_filesz;
+	return 0;
+}
+
 int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *out)
 {
 	const uint8_t *file = buf;
@@ -100,8 +122,12 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 		struct elf64_phdr ph;
 
 		memcpy(&ph, file + h.e_phoff + i * sizeof(ph), sizeof(ph));
-		if (ph.p_type == PT_INTERP)
-			return -ENOEXEC; /* a dynamic program: Lucid has no ld.so to run it */
+		if (ph.p_type == PT_INTERP && !out->interp_len) {
+			int err = note_interp(out, &ph, file, len);
+
+			if (err)
+				return err;
+		}
 		if (ph.p_type == PT_LOAD && ph.p_vaddr < lowest)
 			lowest = ph.p_vaddr;
 	}
@@ -253,7 +279,7 @@ int build_user_stack(uint8_t *buf, size_t size, uint64_t top, char *const argv[]
 		{AT_PHDR, info->elf->phdr},
 		{AT_PHENT, info->elf->phent},
 		{AT_PHNUM, info->elf->phnum},
-		{AT_BASE, 0},
+		{AT_BASE, info->interp_base},
 		{AT_FLAGS, 0},
 		{AT_ENTRY, info->elf->entry},
 		{AT_UID, info->uid},

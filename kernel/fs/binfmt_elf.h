@@ -1,5 +1,5 @@
 /*
- * Reading a static ELF64 program and laying out its first stack (kernel/fs/binfmt_elf.c): pure
+ * Reading an ELF64 program and laying out its first stack (kernel/fs/binfmt_elf.c): pure
  * functions over buffers, so the unit tests and the fuzzers run the kernel's code. kernel/fs/exec.c
  * does the mapping.
  */
@@ -16,6 +16,8 @@
 #define ELF_MIN_ADDR MMAP_MIN_ADDR /* nothing maps below 64 KiB */
 #define ELF_USER_END TASK_SIZE_MAX /* segments must end below */
 #define ELF_PAGE_SIZE 4096UL
+#define ELF_INTERP_MIN 2 /* PT_INTERP: a one-letter path and its NUL at least... */
+#define ELF_INTERP_MAX 4096 /* ... and at most PATH_MAX bytes, as Linux */
 
 #define PF_X 0x1 /* p_flags */
 #define PF_W 0x2
@@ -32,7 +34,7 @@ struct elf_segment {
 };
 
 struct elf_info {
-	uint16_t type; /* ET_EXEC or ET_DYN (static-pie) */
+	uint16_t type; /* ET_EXEC or ET_DYN (a PIE, static or dynamic) */
 	uint64_t load_bias; /* added to every address: 0 for ET_EXEC */
 	uint64_t entry; /* AT_ENTRY, bias included */
 	uint64_t phdr; /* AT_PHDR: where the program headers are in memory, or 0 */
@@ -41,12 +43,14 @@ struct elf_info {
 	struct elf_segment segs[ELF_MAX_LOADS];
 	int nsegs;
 	uint64_t end; /* the end of the highest segment: brk starts here (page-aligned) */
+	/* PT_INTERP: the interpreter's path is file[interp_offset..+interp_len), NUL included. */
+	uint64_t interp_offset, interp_len; /* interp_len 0: a static program */
 };
 
 /*
- * Checks and reads the program in buf[0..len). A static-pie (ET_DYN) program is placed at
- * dyn_base. Returns 0, -ENOEXEC for a file that is not an x86_64 ELF executable Lucid can run
- * (not ELF, another machine, a dynamic program wanting an interpreter, headers cut short), or
+ * Checks and reads the program in buf[0..len). An ET_DYN program (a PIE, or an interpreter) is
+ * placed at dyn_base. Returns 0, -ENOEXEC for a file that is not an x86_64 ELF executable Lucid
+ * can run (not ELF, another machine, headers cut short, a bad PT_INTERP path), or
  * -EINVAL for bad segments (outside the file, overlapping the kernel half, below 64 KiB, both
  * writable and executable).
  */
@@ -61,6 +65,7 @@ struct exec_stack_info {
 	uint64_t hwcap; /* AT_HWCAP: CPUID 1's EDX */
 	uint64_t clktck; /* AT_CLKTCK: USER_HZ */
 	uint64_t uid, gid; /* AT_UID/EUID, AT_GID/EGID */
+	uint64_t interp_base; /* AT_BASE: where the interpreter is loaded, 0 without one */
 };
 
 /*

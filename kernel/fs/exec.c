@@ -4,7 +4,8 @@
  * Lucid's processes start as Linux's first one does (kernel_execve from a kernel thread): the
  * shell runs each command of a pipeline in a thread of its own (kernel/shell/sh_exec.c) with the
  * command's fds in place; for a program on disk, that thread calls kernel_execve(), which
- *	1. reads the file and checks it (kernel/fs/binfmt_elf.c: a static x86_64 ELF program),
+ *	1. reads the file and checks it (kernel/fs/binfmt_elf.c: an x86_64 ELF program; a
+ *	   dynamic one names its interpreter, ld.so, which is read and loaded too: load_elf_interp),
  *	2. builds a new address space: each PT_LOAD segment copied into fresh pages with its
  *	   permissions (the bss is the part of the last pages past the file's bytes: zeroes), an
  *	   empty heap after the highest segment, a stack below STACK_TOP holding argv, envp and
@@ -130,6 +131,56 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 	return 0;
 }
 
+/*
+ * A dynamic program's interpreter (Linux's load_elf_interp): the file PT_INTERP names, itself
+ * an ELF program (Debian's ld-linux-x86-64.so.2 is ET_DYN, linked at 0), loaded into mm with the
+ * same load_segments as the program. An ET_DYN interpreter goes just below mm->mmap_base, where
+ * Linux's first mmap would put it, so the libraries it then maps go below it, top-down. Returns
+ * its load bias (AT_BASE) and entry point, where the program starts. Linux's errors: the path's
+ * own (ENOENT, EACCES), ELIBBAD for a file that is not an x86_64 ELF program.
+ */
+static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *base, uint64_t *entry)
+{
+	size_t size = 0, npages = 0;
+	struct elf_info *elf = kmalloc(sizeof(*elf));
+	int err;
+
+	if (!elf)
+		return -ENOMEM;
+	uint8_t *file = read_program(path, &size, &npages, &err);
+	if (file)
+		err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
+	if (!err && elf->type == ET_DYN) {
+		/*
+		 * Parsed once to learn its size (its lowest page went to ELF_ET_DYN_BASE), again at
+		 * the base that leaves room for it below mmap_base.
+		 */
+		uint64_t span = ALIGN_UP(elf->end, PAGE_SIZE) - ELF_ET_DYN_BASE;
+
+		err = span < mm->mmap_base - ELF_ET_DYN_BASE ? 0 : -ENOMEM;
+		if (!err)
+			err = elf_parse(file, size, mm->mmap_base - span, elf);
+	}
+	if (err == -ENOEXEC)
+		err = -ELIBBAD; /* not an interpreter Lucid can run */
+	if (!err) {
+		/* The program's code stays what /proc/PID/stat's startcode and endcode show. */
+		unsigned long start_code = mm->start_code, end_code = mm->end_code;
+
+		err = load_segments(mm, elf, file);
+		mm->start_code = start_code;
+		mm->end_code = end_code;
+	}
+	if (!err) {
+		*base = elf->load_bias;
+		*entry = elf->entry;
+	}
+	if (file)
+		free_pages(file, npages ? npages : 1);
+	kfree(elf);
+	return err;
+}
+
 #define CPUID_LEAF_FEATURES 1 /* EDX: the feature bits Linux's ELF_HWCAP gives (x86's AT_HWCAP) */
 
 static uint64_t cpuid_hwcap(void)
@@ -140,8 +191,9 @@ static uint64_t cpuid_hwcap(void)
 	return d;
 }
 
-static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, const char *filename,
-		       char *const argv[], char *const envp[], struct exec_stack_layout *lay)
+static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, uint64_t interp_base,
+		       const char *filename, char *const argv[], char *const envp[],
+		       struct exec_stack_layout *lay)
 {
 	uint8_t *buf = alloc_pages(ARG_PAGES);
 	struct exec_stack_info info = {
@@ -150,6 +202,7 @@ static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, const c
 		.platform = "x86_64",
 		.hwcap = cpuid_hwcap(),
 		.clktck = USER_HZ,
+		.interp_base = interp_base,
 	};
 	size_t size = ARG_PAGES * PAGE_SIZE;
 
@@ -209,8 +262,13 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 		err = -ENOMEM;
 	if (!err)
 		err = load_segments(mm, elf, file);
+	/* A dynamic program starts in its interpreter, which is told where the program is. */
+	uint64_t interp_base = 0, entry = err ? 0 : elf->entry;
+	if (!err && elf->interp_len)
+		err = load_elf_interp(mm, (const char *)file + elf->interp_offset, &interp_base,
+				      &entry);
 	if (!err)
-		err = setup_stack(mm, elf, filename, argv, envp, &lay);
+		err = setup_stack(mm, elf, interp_base, filename, argv, envp, &lay);
 	free_pages(file, npages ? npages : 1);
 	if (err) {
 		mmput(mm);
@@ -231,7 +289,6 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	/* The file itself, as Linux's /proc/PID/exe names it: /bin/sh runs /bin/busybox. */
 	if (vfs_realpath(filename, mm->exe_path, sizeof(mm->exe_path)) < 0)
 		strlcpy(mm->exe_path, filename, sizeof(mm->exe_path));
-	unsigned long entry = elf->entry;
 	kfree(elf);
 	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */
 	struct fpu *old_fpu = t->fpu;

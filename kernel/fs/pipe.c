@@ -154,6 +154,28 @@ static const struct file_operations pipe_fops = {
 	.poll = pipe_poll,
 };
 
+/*
+ * splice (kernel/fs/splice.c): the bytes a write to fd's pipe would take now, or -EINVAL when fd
+ * is not the write end of a pipe (-EBADF when there is no fd). splice reads no more than this
+ * from a file that cannot give bytes back (trace_pipe_raw consumes what it hands out).
+ */
+ssize_t vfs_pipe_room(int fd)
+{
+	struct file *file;
+	ssize_t ret;
+
+	vfs_lock();
+	file = fget(fd);
+	if (!file)
+		ret = -EBADF;
+	else if (file->f_op != &pipe_fops || !(file->f_mode & FMODE_WRITE))
+		ret = -EINVAL;
+	else
+		ret = (ssize_t)(PIPE_SIZE - ((struct pipe *)file->private_data)->len);
+	vfs_unlock();
+	return ret;
+}
+
 /* One end: an open file on the pipe's dentry, which it holds a reference to. */
 static void init_end(struct file *file, struct dentry *dentry, struct pipe *p, int flags)
 {

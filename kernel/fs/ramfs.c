@@ -198,6 +198,7 @@ static const struct file_operations ramfs_file_operations = {
 	.read = ramfs_read,
 	.write = ramfs_write,
 	.llseek = default_llseek,
+	.may_mmap = true,
 };
 
 /* Every mount of ramfs is a new, empty file system. */

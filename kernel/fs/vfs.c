@@ -237,6 +237,25 @@ ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos)
 	return ret;
 }
 
+int vfs_mmap_check(int fd, loff_t *size)
+{
+	struct file *file;
+	int ret = 0;
+
+	vfs_lock();
+	file = fget(fd);
+	if (!file)
+		ret = -EBADF;
+	else if (!(file->f_mode & FMODE_READ))
+		ret = -EACCES; /* even a private mapping reads the file */
+	else if (!file->f_op || !file->f_op->may_mmap || !S_ISREG(file->f_inode->i_mode))
+		ret = -ENODEV;
+	else
+		*size = file->f_inode->i_size;
+	vfs_unlock();
+	return ret;
+}
+
 ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos)
 {
 	ssize_t ret;

@@ -142,6 +142,12 @@ struct file_operations {
 	/* For poll and select: which POLL* events the file is ready for now, under the VFS lock;
 	 * they sleep on wait_queue. NULL: always ready to read and write (a regular file). */
 	unsigned int (*poll)(struct file *file);
+	/*
+	 * mmap may map this file (MAP_PRIVATE: kernel/mm/filemap.c copies its bytes in), as
+	 * Linux's generic_file_mmap lets ramfs and 9p files be mapped. false: mmap answers
+	 * -ENODEV, Linux's answer for a file without f_op->mmap (a pipe, a tracefs or proc file).
+	 */
+	bool may_mmap;
 };
 
 /* poll's events, Linux's values (include/uapi/asm-generic/poll.h). */
@@ -312,6 +318,11 @@ long vfs_ioctl(int fd, unsigned int cmd, unsigned long arg);
 loff_t vfs_lseek(int fd, loff_t offset, int whence);
 /* pread/pwrite: at pos, f_pos untouched; -ESPIPE for a file without positions (a pipe). */
 ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos);
+/*
+ * May fd be mapped (kernel/mm/filemap.c)? 0 with the file's size, -EBADF (no such fd), -EACCES
+ * (not open for reading), or -ENODEV (a file whose kind cannot be mapped), as Linux's do_mmap.
+ */
+int vfs_mmap_check(int fd, loff_t *size);
 ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos);
 /* fcntl's F_GETFL/F_SETFL (only O_APPEND and O_NONBLOCK change) and FD_CLOEXEC. */
 int vfs_getfl(int fd);
@@ -358,6 +369,8 @@ int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *
 int vfs_pipe(int fds[2]);
 /* pipe2: flags O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors). */
 int vfs_pipe2(int fds[2], int flags);
+/* The room in the pipe whose write end is fd (splice's bound), -EINVAL if it is not one. */
+ssize_t vfs_pipe_room(int fd);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 

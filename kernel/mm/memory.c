@@ -10,6 +10,9 @@
  *	  STACK_MAX (RLIMIT_STACK) and never within STACK_GUARD_GAP of the area below;
  *	- no page yet: a zeroed page, with the area's permissions (do_anonymous_page). That is
  *	  how every anonymous mmap, the heap and the stack get their pages: only the ones touched;
+ *	  but a file mapping (VMA_FILE) had every page with file bytes copied in at mmap time
+ *	  (filemap.c), so a page missing there is wholly past the file's end: VM_FAULT_SIGBUS, as
+ *	  Linux answers a touch of such a page (a library cut short on disk dies so);
  *	- a write to a page that fork left read-only (copy-on-write, do_wp_page): if no other
  *	  process maps it any more, it becomes writable where it is; else this process gets a copy
  *	  and drops its reference to the shared one.
@@ -93,6 +96,8 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		return VM_FAULT_SIGSEGV;
 	void *page = mmu_user_page(mm->pgd, va, &flags);
 
+	if (!page && vma->kind == VMA_FILE)
+		return VM_FAULT_SIGBUS;
 	if (!page)
 		return do_anonymous_page(mm, vma, va);
 	if (write && !(flags & MMU_WRITE))

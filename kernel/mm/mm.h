@@ -36,6 +36,7 @@ enum vma_kind {
 	VMA_BRK, /* the heap: [start_brk, brk) */
 	VMA_STACK, /* the stack, growing down */
 	VMA_ELF, /* a PT_LOAD segment of the program (mm->exe_path) */
+	VMA_FILE, /* a private mmap of a file (filemap.c): a shared library, say */
 };
 
 struct vm_area_struct {
@@ -101,9 +102,20 @@ int vm_flags_to_mmu(unsigned long vm_flags);
 /* Page faults (kernel/mm/memory.c): 0 when the page is there now, else what to do. */
 #define VM_FAULT_SIGSEGV 1 /* no area, or one that does not allow this access */
 #define VM_FAULT_OOM 2 /* no page to be had */
+#define VM_FAULT_SIGBUS 4 /* a page of a file mapping wholly past the file's end */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
 /* Out of memory in a page fault: Linux's one-line OOM report for the current process. */
 void pagefault_out_of_memory(void);
+
+/*
+ * mmap's work (mmap.c), with mm->mmap_lock held: a new private area of this kind at addr (or
+ * where there is room), the old ones under it unmapped. Returns its address or an error.
+ */
+long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+	     unsigned long flags, unsigned long off, enum vma_kind kind);
+/* mmap of file descriptor fd (filemap.c), mmap_lock not held: its bytes copied in. */
+long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+	       unsigned long flags, int fd, unsigned long off);
 
 long sys_brk(unsigned long brk);
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,

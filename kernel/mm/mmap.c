@@ -1,6 +1,7 @@
 /*
  * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, and
- * anonymous mmap and munmap. mprotect is in mprotect.c, page faults in memory.c.
+ * anonymous mmap and munmap. mprotect is in mprotect.c, page faults in memory.c, the mmap of a
+ * file in filemap.c.
  *
  * The layout of a process, as on Linux x86_64:
  *	0x400000 or ELF_ET_DYN_BASE   the program's segments (kernel/fs/exec.c), then the heap (brk)
@@ -84,7 +85,7 @@ int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, uns
 static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
 	return a && b && a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
-	       a->kind == b->kind && a->kind != VMA_ELF;
+	       a->kind == b->kind && a->kind != VMA_ELF && a->kind != VMA_FILE;
 }
 
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -325,19 +326,19 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint,
 	return end >= MMAP_MIN_ADDR + len ? end - len : 0;
 }
 
-/* Anonymous private mappings only, for now: files come with the VFS system calls. */
-static long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
-		    unsigned long flags, unsigned long fd, unsigned long off)
+/*
+ * A private mapping's area: anonymous memory (kind VMA_ANON), or the area a file's copy goes
+ * into (VMA_FILE, kernel/mm/filemap.c). Called with mm->mmap_lock held.
+ */
+long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+	     unsigned long flags, unsigned long off, enum vma_kind kind)
 {
 	unsigned long vm_flags = prot & VM_ACCESS_FLAGS; /* PROT_* and VM_* agree on these */
 
-	(void)fd;
 	if (!len || (off & (PAGE_SIZE - 1)))
 		return -EINVAL;
 	if (!(flags & (MAP_PRIVATE | MAP_SHARED)))
 		return -EINVAL; /* Linux: one of the two, or there is no mapping type */
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV;
 	if (!(flags & MAP_PRIVATE))
 		return -EINVAL; /* shared anonymous memory needs fork first */
 	if (len > STACK_TOP)
@@ -371,7 +372,7 @@ static long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		return -ENOMEM;
 	}
 	*vma = (struct vm_area_struct){
-		.vm_start = addr, .vm_end = addr + len, .vm_flags = vm_flags, .kind = VMA_ANON};
+		.vm_start = addr, .vm_end = addr + len, .vm_flags = vm_flags, .kind = kind};
 	vma_link(mm, vma);
 	vma_merge_around(mm, vma);
 	return (long)addr;
@@ -381,8 +382,11 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	      unsigned long fd, unsigned long off)
 {
 	struct mm_struct *mm = current->mm;
+
+	if (!(flags & MAP_ANONYMOUS))
+		return mmap_file(mm, addr, len, prot, flags, (int)fd, off); /* filemap.c */
 	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
-	long ret = do_mmap(mm, addr, len, prot, flags, fd, off);
+	long ret = do_mmap(mm, addr, len, prot, flags, off, VMA_ANON);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
 	return ret;

@@ -88,7 +88,9 @@ void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 	struct task *t = current;
 	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL, .addr = addr};
 
-	if (regs->vector == VEC_PAGE_FAULT) {
+	if (regs->vector == VEC_PAGE_FAULT && sig == SIGBUS) {
+		info.code = BUS_ADRERR; /* a page past a mapped file's end (kernel/mm/memory.c) */
+	} else if (regs->vector == VEC_PAGE_FAULT) {
 		info.code = regs->error_code & PF_ERR_PRESENT ? SEGV_ACCERR : SEGV_MAPERR;
 	} else if (regs->vector == VEC_DIVIDE_ERROR || regs->vector == VEC_INVALID_OPCODE) {
 		info.code = regs->vector == VEC_DIVIDE_ERROR ? FPE_INTDIV : ILL_ILLOPN;
@@ -98,7 +100,9 @@ void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 		send_sig_info(sig, &info, t);
 		return;
 	}
-	if (regs->vector == VEC_PAGE_FAULT) /* the address and the error code, as Linux */
+	if (regs->vector == VEC_PAGE_FAULT && sig == SIGBUS)
+		; /* Linux's do_sigbus says nothing */
+	else if (regs->vector == VEC_PAGE_FAULT) /* the address and the error code, as Linux */
 		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n", t->comm,
 		       t->pid, addr, regs->rip, regs->rsp, regs->error_code);
 	else if (regs->vector == VEC_GENERAL_PROTECTION)

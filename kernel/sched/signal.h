@@ -74,6 +74,7 @@ typedef uint64_t sigset_t;
 #define SI_TKILL (-6) /* tkill, tgkill */
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
+#define BUS_ADRERR 2 /* SIGBUS: no memory behind the address (past a mapped file's end) */
 #define CLD_EXITED 1
 #define CLD_KILLED 2
 #define CLD_DUMPED 3

@@ -72,6 +72,7 @@ RULES = [
     ("stack_trace_filter", FUNCS),
     ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
     ("/proc/sys/kernel/traceoff_on_warning", SYSCTL_INT),
+    ("/proc/sys/kernel/ftrace_enabled", SYSCTL_INT),
     ("/proc/sys/kernel/*", SYSCTL),
 ]
 

@@ -43,8 +43,10 @@ def test_initramfs_links_and_etc(lucid):
 def test_busybox_sh_and_bash_run(lucid):
     lucid.run("bash -c true")  # bash's start-up asks for socket and getpgrp: logged once
     # ls at a terminal (the console, with no window size set: 80 columns) prints columns.
-    run(lucid, "busybox sh -c 'echo hi; ls /'", "hi\nbin   dev   etc   lib   proc  root  sys   tmp\n")
-    run(lucid, "busybox sh -c 'ls / | cat'", "bin\ndev\netc\nlib\nproc\nroot\nsys\ntmp\n")
+    run(lucid, "busybox sh -c 'echo hi; ls /'",
+        "hi\nbin    dev    etc    lib    lib64  opt    proc   root   sys    tmp    usr\n")
+    run(lucid, "busybox sh -c 'ls / | cat'",
+        "bin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsys\ntmp\nusr\n")
     run(lucid, "sh -c 'x=$(echo a b | tr a-z A-Z); echo \"$x\" $((6*7))'", "A B 42\n")
     run(lucid, "bash -c 'a=(1 2 3); f() { echo ${#a[@]} $1; }; f x; [[ ab == a* ]] && echo glob'",
         "3 x\nglob\n")

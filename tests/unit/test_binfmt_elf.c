@@ -123,11 +123,41 @@ static void test_not_elf_or_wrong_kind(void **state)
 	file[18] = 40;                                        /* EM_ARM */
 	assert_int_equal(parse(len, &info), -ENOEXEC);
 	len = make_elf(ET_EXEC, 0x400000);
-	phdr(3)->type = PT_INTERP;                            /* dynamic: no ld.so */
-	assert_int_equal(parse(len, &info), -ENOEXEC);
-	len = make_elf(ET_EXEC, 0x400000);
 	file[7] = 3;                                          /* ELFOSABI_GNU: fine */
 	assert_int_equal(parse(len, &info), 0);
+}
+
+/* A dynamic program: the interpreter's path is noted, checked as Linux checks it. */
+static void test_interp(void **state)
+{
+	static const char ld[] = "/lib64/ld-linux-x86-64.so.2";
+	struct elf_info info;
+	size_t len;
+
+	(void)state;
+	len = make_elf(ET_DYN, 0);
+	memcpy(file + 0x200 - sizeof(ld), ld, sizeof(ld)); /* inside the first segment's bytes */
+	*phdr(3) = (struct phdr){PT_INTERP, PF_R, 0x200 - sizeof(ld), 0x200 - sizeof(ld), 0,
+				 sizeof(ld), sizeof(ld), 1};
+	assert_int_equal(parse(len, &info), 0);
+	assert_int_equal(info.interp_len, sizeof(ld));
+	assert_string_equal((char *)file + info.interp_offset, ld);
+	assert_int_equal(info.load_bias, DYN_BASE); /* a PIE goes at the base all the same */
+	assert_int_equal(info.nsegs, 3);
+	phdr(3)->filesz = sizeof(ld) - 1; /* the NUL left out */
+	assert_int_equal(parse(len, &info), -ENOEXEC);
+	phdr(3)->filesz = 1; /* shorter than "/" and its NUL */
+	assert_int_equal(parse(len, &info), -ENOEXEC);
+	phdr(3)->filesz = ELF_INTERP_MAX + 1; /* longer than PATH_MAX */
+	assert_int_equal(parse(len, &info), -ENOEXEC);
+	phdr(3)->filesz = sizeof(ld);
+	phdr(3)->offset = len - 4; /* running past the file's end */
+	assert_int_equal(parse(len, &info), -ENOEXEC);
+	phdr(3)->offset = UINT64_MAX - 2; /* wrapping */
+	assert_int_equal(parse(len, &info), -ENOEXEC);
+	len = make_elf(ET_EXEC, 0x400000); /* a static program has none */
+	assert_int_equal(parse(len, &info), 0);
+	assert_int_equal(info.interp_len, 0);
 }
 
 static void test_bad_segments(void **state)
@@ -180,7 +210,8 @@ static void test_stack_layout(void **state)
 	static uint8_t buf[8192] __attribute__((aligned(16)));
 	char *argv[] = {"prog", "one", NULL};
 	char *envp[] = {"HOME=/root", NULL};
-	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {1, 2, 3}, 0x178bfbff, 100, 0, 0};
+	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {1, 2, 3}, 0x178bfbff, 100, 0, 0,
+				       .interp_base = 0x7ffff7fc3000};
 	struct exec_stack_layout lay;
 
 	(void)state;
@@ -211,6 +242,8 @@ static void test_stack_layout(void **state)
 			seen_entry = val;
 		if (key == 6)
 			assert_int_equal(val, 4096);
+		if (key == 7) /* AT_BASE: the interpreter's load bias */
+			assert_int_equal(val, 0x7ffff7fc3000);
 	}
 	assert_int_equal(n, 17);
 	assert_string_equal(str(buf, sizeof(buf), seen_execfn), "/bin/prog");
@@ -228,7 +261,7 @@ static void test_stack_too_big(void **state)
 	static uint8_t buf[256] __attribute__((aligned(16)));
 	char big[300];
 	char *argv[] = {big, NULL};
-	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {0}, 0, 100, 0, 0};
+	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {0}, 0, 100, 0, 0, 0};
 	struct exec_stack_layout lay;
 
 	(void)state;
@@ -250,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_static_exec),
 		cmocka_unit_test(test_static_pie),
 		cmocka_unit_test(test_not_elf_or_wrong_kind),
+		cmocka_unit_test(test_interp),
 		cmocka_unit_test(test_bad_segments),
 		cmocka_unit_test(test_stack_layout),
 		cmocka_unit_test(test_stack_too_big),

@@ -545,6 +545,7 @@ static const struct file_operations v9fs_file_operations = {
 	.llseek = v9fs_llseek,
 	.release = v9fs_release,
 	.fsync = v9fs_fsync,
+	.may_mmap = true,
 };
 
 /* A mount: Tattach gives the root's fid. Each mount is a tree of its own, with its own fids. */
