@@ -78,13 +78,14 @@ static int add_segment(struct elf_info *out, const struct elf64_phdr *ph, size_t
 	return 0;
 }
 
-int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *out)
+int elf_parse_headers(const void *buf, size_t len, size_t file_len, uint64_t dyn_base,
+		      struct elf_info *out)
 {
 	const uint8_t *file = buf;
 	struct elf64_hdr h;
 
 	memset(out, 0, sizeof(*out));
-	if (len < sizeof(h))
+	if (len < sizeof(h) || file_len < len)
 		return -ENOEXEC;
 	memcpy(&h, file, sizeof(h)); /* the buffer may not be aligned */
 	if (!ident_ok(&h))
@@ -121,7 +122,7 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 		memcpy(&ph, file + h.e_phoff + i * sizeof(ph), sizeof(ph));
 		switch (ph.p_type) {
 		case PT_LOAD:
-			err = add_segment(out, &ph, len);
+			err = add_segment(out, &ph, file_len);
 			if (err)
 				return err;
 			/* The headers are in memory if a segment maps the bytes they are in. */
@@ -146,6 +147,11 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 	if (out->entry < ELF_MIN_ADDR || out->entry >= ELF_USER_END)
 		return -EINVAL;
 	return 0;
+}
+
+int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *out)
+{
+	return elf_parse_headers(buf, len, len, dyn_base, out);
 }
 
 /* The auxiliary vector's keys, Linux's values (include/uapi/linux/auxvec.h). */

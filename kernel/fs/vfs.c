@@ -637,6 +637,23 @@ int vfs_fstat(int fd, struct kstat *st)
 	return ret;
 }
 
+struct file_pages *vfs_mmap_pages(int fd, int *err)
+{
+	struct file_pages *fp = NULL;
+	struct file *file;
+
+	vfs_lock();
+	file = fget(fd);
+	*err = !file ? -EBADF : !file->f_op || !file->f_op->mmap_pages ? -ENODEV : 0;
+	if (!*err) {
+		fp = file->f_op->mmap_pages(file);
+		if (!fp)
+			*err = -ENOMEM;
+	}
+	vfs_unlock();
+	return fp;
+}
+
 static int do_truncate(struct inode *inode, loff_t length)
 {
 	if (length < 0)

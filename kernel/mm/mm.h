@@ -43,6 +43,14 @@ struct vm_area_struct {
 	unsigned long vm_flags; /* VM_* */
 	enum vma_kind kind;
 	struct list_head vm_list; /* on mm->mmap, sorted by address, never overlapping */
+	/*
+	 * A private mapping of a file (a program's segment): the file's pages
+	 * (kernel/mm/filemap.c), the file page at vm_start, and the address where the file's
+	 * bytes end: from there to vm_end the area is zeroes (a segment's bss). NULL: anonymous.
+	 */
+	struct file_pages *vm_file;
+	unsigned long vm_pgoff;
+	unsigned long vm_file_end;
 };
 
 struct mm_struct {
@@ -91,6 +99,10 @@ static inline struct vm_area_struct *prev_vma(struct mm_struct *mm, struct vm_ar
 /* A new area over [start, end), which must be free; -ENOMEM if no memory for it. */
 int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
 	       enum vma_kind kind);
+/* The same, mapping fp's pages from file page pgoff; file bytes up to file_end (see above). */
+int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    unsigned long flags, enum vma_kind kind, struct file_pages *fp,
+		    unsigned long pgoff, unsigned long file_end);
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long end);
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma);

@@ -21,6 +21,7 @@
  * take to take an mm away (kernel/fs/proc/base.c).
  */
 #include "kernel/mm/mm.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
@@ -59,32 +60,56 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count++;
 }
 
+/* An area goes: with it, its hold on the file's pages. */
+static void vma_free(struct vm_area_struct *vma)
+{
+	file_pages_put(vma->vm_file);
+	kfree(vma);
+}
+
 static void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
 	mm->map_count--;
-	kfree(vma);
+	vma_free(vma);
 }
 
-int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
-	       enum vma_kind kind)
+int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    unsigned long flags, enum vma_kind kind, struct file_pages *fp,
+		    unsigned long pgoff, unsigned long file_end)
 {
 	struct vm_area_struct *vma = kmalloc(sizeof(*vma));
 
 	if (!vma)
 		return -ENOMEM;
-	*vma = (struct vm_area_struct){
-		.vm_start = start, .vm_end = end, .vm_flags = flags, .kind = kind};
+	*vma = (struct vm_area_struct){.vm_start = start,
+				       .vm_end = end,
+				       .vm_flags = flags,
+				       .kind = kind,
+				       .vm_file = fp,
+				       .vm_pgoff = pgoff,
+				       .vm_file_end = file_end};
+	if (fp)
+		file_pages_get(fp);
 	vma_link(mm, vma);
 	vma_merge_around(mm, vma);
 	return 0;
 }
 
-/* Two neighbours that could be one area: touching, same permissions, same kind, not segments. */
+int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
+	       enum vma_kind kind)
+{
+	return insert_file_vma(mm, start, end, flags, kind, NULL, 0, 0);
+}
+
+/*
+ * Two neighbours that could be one area: touching, same permissions, same kind, not segments
+ * (nor anything else mapping a file).
+ */
 static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
 	return a && b && a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
-	       a->kind == b->kind && a->kind != VMA_ELF;
+	       a->kind == b->kind && a->kind != VMA_ELF && !a->vm_file && !b->vm_file;
 }
 
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -110,7 +135,10 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long ad
 		return -ENOMEM;
 	*new = *vma;
 	new->vm_start = addr;
+	new->vm_pgoff += (addr - vma->vm_start) / PAGE_SIZE; /* the file page at addr */
 	vma->vm_end = addr;
+	if (new->vm_file)
+		file_pages_get(new->vm_file);
 	list_add(&new->vm_list, &vma->vm_list);
 	mm->map_count++;
 	return 0;
@@ -179,7 +207,7 @@ void mmput(struct mm_struct *mm)
 	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
 	{
 		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
-		kfree(vma);
+		vma_free(vma);
 	}
 	mmu_pgd_free(mm->pgd);
 	kfree(mm);
@@ -215,6 +243,8 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			return NULL;
 		}
 		*new = *vma;
+		if (new->vm_file)
+			file_pages_get(new->vm_file); /* the child's area maps the file too */
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
 		if (mmu_user_copy_range(mm->pgd, old->pgd, vma->vm_start, vma->vm_end)) {

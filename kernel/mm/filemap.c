@@ -1,0 +1,74 @@
+/*
+ * The page cache as mappings see it: a private mapping of a ramfs file (a program's segments
+ * at exec, mmap(MAP_PRIVATE) of a file) maps the file's own pages, as Linux maps its page
+ * cache's, instead of copying the file: the text is shared read-only by every process running
+ * the program, and a written page is copied first (copy-on-write, kernel/mm/memory.c).
+ *
+ * ramfs keeps a file's data in pages (inode->i_pages, kernel/fs/ramfs.c), but that array
+ * changes under the VFS lock, which a page fault cannot take: it runs with interrupts off under
+ * the process's mmap_lock. So an area does not look at the inode: it holds a struct file_pages,
+ * a snapshot of the array with a reference on each page, which nobody changes once made. The
+ * inode keeps the current snapshot, so that every exec of a program shares one (an exec costs a
+ * reference, not a walk of the file); when a page is added to the file or taken from it (a
+ * write into a hole or past the end, a truncate, the file's end) the inode lets its snapshot go
+ * and the next mapping takes a new one. A page's bytes are the file's: a write into an existing
+ * page shows in every mapping of it that has not copied it, as on Linux. What the snapshot
+ * misses: a page written into a hole after the mapping was made still reads as zeroes there,
+ * and a truncated file's pages stay mapped (Linux unmaps them, and a touch past the new end is
+ * SIGBUS); the pages live on, with their references, until the last area lets them go.
+ */
+#include "kernel/mm/filemap.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/fs/vfs.h"
+#include "lib/string.h"
+
+#define FILE_PAGE_SIZE 4096UL
+
+static struct file_pages *snapshot(struct inode *inode)
+{
+	unsigned long n = ((unsigned long)inode->i_size + FILE_PAGE_SIZE - 1) / FILE_PAGE_SIZE;
+	struct file_pages *fp = kmalloc(sizeof(*fp) + n * sizeof(fp->pages[0]));
+
+	if (!fp)
+		return NULL;
+	fp->refcount = 1;
+	fp->nr_pages = n;
+	for (unsigned long i = 0; i < n; i++) {
+		fp->pages[i] = i < inode->i_nr_slots ? inode->i_pages[i] : NULL;
+		if (fp->pages[i])
+			get_page(fp->pages[i]);
+	}
+	return fp;
+}
+
+struct file_pages *filemap_get_pages(struct inode *inode)
+{
+	if (!inode->i_mmap_pages)
+		inode->i_mmap_pages = snapshot(inode);
+	if (inode->i_mmap_pages)
+		file_pages_get(inode->i_mmap_pages);
+	return inode->i_mmap_pages;
+}
+
+void filemap_invalidate(struct inode *inode)
+{
+	file_pages_put(inode->i_mmap_pages);
+	inode->i_mmap_pages = NULL;
+}
+
+void file_pages_get(struct file_pages *fp)
+{
+	__atomic_add_fetch(&fp->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void file_pages_put(struct file_pages *fp)
+{
+	if (!fp || __atomic_sub_fetch(&fp->refcount, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (unsigned long i = 0; i < fp->nr_pages; i++) {
+		if (fp->pages[i])
+			put_page(fp->pages[i]);
+	}
+	kfree(fp);
+}
