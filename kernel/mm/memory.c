@@ -69,9 +69,7 @@ static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 	if (va < vma->vm_file_end)
 		from = file_pages_page(vma->vm_file,
 				       vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE);
-	if (!from)
-		return do_anonymous_page(mm, vma, va);
-	size_t file_bytes = MIN(PAGE_SIZE, vma->vm_file_end - va);
+	size_t file_bytes = from ? MIN(PAGE_SIZE, vma->vm_file_end - va) : 0;
 
 	if (file_bytes == PAGE_SIZE && !write) {
 		if (mmu_user_map(mm->pgd, va, __pa(from), flags & ~MMU_WRITE))
@@ -79,6 +77,9 @@ static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 		get_page(from); /* this page table's reference */
 		return 0;
 	}
+	vma->vm_private_pages = true; /* from now on fork copies the area's tables */
+	if (!from)
+		return do_anonymous_page(mm, vma, va);
 	void *page = alloc_pages(1);
 
 	if (!page)
@@ -143,8 +144,10 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		return do_file_page(mm, vma, va, write);
 	if (!page)
 		return do_anonymous_page(mm, vma, va);
-	if (write && !(flags & MMU_WRITE))
+	if (write && !(flags & MMU_WRITE)) {
+		vma->vm_private_pages = true; /* the page becomes this process's own */
 		return do_wp_page(mm, va, page);
+	}
 	/* Present and allowed: nothing a fault could fix (a stale entry would not fault twice). */
 	return VM_FAULT_SIGSEGV;
 }

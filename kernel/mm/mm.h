@@ -51,6 +51,12 @@ struct vm_area_struct {
 	struct file_pages *vm_file;
 	unsigned long vm_pgoff;
 	unsigned long vm_file_end;
+	/*
+	 * Does the area map pages of its own, not the file's (a copy made by a write, the bss)?
+	 * Until it does, fork leaves its page tables out: the child's faults find the same file
+	 * pages (Linux's copy_page_range skips such an area, one without an anon_vma).
+	 */
+	bool vm_private_pages;
 };
 
 struct mm_struct {

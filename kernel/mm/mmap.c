@@ -216,7 +216,9 @@ void mmput(struct mm_struct *mm)
 /*
  * fork's copy: the same boundaries, a copy of each area, and page tables of its own that share
  * every page with old, read-only in both until one of them writes (memory.c copies the page
- * then). Nothing is copied that the child may never touch.
+ * then). Nothing is copied that the child may never touch. An area that maps only a file's
+ * pages (a program's text) gets no tables at all: a child that touches it faults the same
+ * pages in, and most children exec at once.
  */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
@@ -247,6 +249,8 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			file_pages_get(new->vm_file); /* the child's area maps the file too */
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
+		if (vma->vm_file && !vma->vm_private_pages)
+			continue; /* only the file's pages: the child's faults map them again */
 		if (mmu_user_copy_range(mm->pgd, old->pgd, vma->vm_start, vma->vm_end)) {
 			mmu_flush_user();
 			spin_unlock_irqrestore(&old->mmap_lock, flags);
