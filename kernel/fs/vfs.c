@@ -16,6 +16,7 @@
  * Every entry point is a do_ function wrapped in the global VFS lock (kernel/fs/vfs.h).
  */
 #include "kernel/fs/vfs_internal.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/time.h"
 #include "lib/errno.h"
@@ -662,6 +663,8 @@ static int do_truncate(struct inode *inode, loff_t length)
 		return -EISDIR;
 	if (inode->i_flags & S_DEAD)
 		return -EIO;
+	if (filemap_mapped(inode))
+		return -ETXTBSY; /* a running program's file, as open for writing (namei.c) */
 	/* No truncate operation: a pseudo file without data; Linux accepts and ignores it too. */
 	if (!inode->i_op || !inode->i_op->truncate)
 		return 0;

@@ -5,6 +5,7 @@
 #ifndef KERNEL_MM_FILEMAP_H
 #define KERNEL_MM_FILEMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct inode;
@@ -22,6 +23,11 @@ struct file_pages {
 struct file_pages *filemap_get_pages(struct inode *inode);
 /* A page was added to or taken from inode->i_pages: the next mapping takes a new snapshot. */
 void filemap_invalidate(struct inode *inode);
+/*
+ * Does a process map the file's pages (a program running from it)? Then opening it for
+ * writing fails with ETXTBSY, as Linux's deny_write_access makes it. Under the VFS lock.
+ */
+bool filemap_mapped(const struct inode *inode);
 /* One more, or one fewer, area using fp; the last one frees it and drops its page references. */
 void file_pages_get(struct file_pages *fp);
 void file_pages_put(struct file_pages *fp);

@@ -130,3 +130,21 @@ def test_exec_shares_the_text_between_processes(lucid):
     assert used <= sum(anons) + 2 * 128, (used, files, anons)
     lucid.run("kill %d %d; wait" % tuple(pids))
     assert abs(free_kb(lucid) - before) <= 64, (before, free_kb(lucid))
+
+
+def test_a_running_program_file_is_text_busy(lucid):
+    """Its processes map the file's pages, so a write would change a running program: opening
+    it for writing or truncating it fails with ETXTBSY, as on Linux, until the last one ends."""
+    lucid.run("cat /bin/spin > /tmp/spin; chmod 755 /tmp/spin")
+    m = re.match(r"^\[(\d+)\] (\d+)\n$", lucid.run("/tmp/spin &"))
+    assert m
+    try:
+        assert lucid.run("echo x > /tmp/spin") == "sh: /tmp/spin: Text file busy\n"
+        assert lucid.run("/bin/sh -c 'echo x > /tmp/spin'") == \
+            "/bin/sh: can't create /tmp/spin: Text file busy\n"
+        assert lucid.run("/bin/sh -c 'truncate -s 0 /tmp/spin'") == \
+            "truncate: /tmp/spin: open: Text file busy\n"
+        assert lucid.run("cmp /bin/spin /tmp/spin && echo same") == "same\n"
+    finally:
+        lucid.run("kill %s; wait" % m.group(2))
+    assert lucid.run("echo x > /tmp/spin; cat /tmp/spin; rm /tmp/spin") == "x\n"
