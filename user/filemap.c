@@ -120,19 +120,25 @@ int main(void)
 			/* The C library has written its data and bss: what comes before them. */
 			printf("before its bytes in the page, the file's: %s\n",
 			       same_as_file(fd, start, p->p_offset - (p->p_vaddr - start),
-					    p->p_vaddr - start) ? "yes" : "NO");
+					    p->p_vaddr - start)
+				       ? "yes"
+				       : "NO");
 			continue;
 		}
 		/* The file from the page's start; after the file bytes, the file or zeroes. */
 		printf("file bytes %s",
-		       same_as_file(fd, start, p->p_offset - (p->p_vaddr - start),
-				    file_end - start) ? "match" : "DIFFER");
+		       same_as_file(fd, start, p->p_offset - (p->p_vaddr - start), file_end - start)
+			       ? "match"
+			       : "DIFFER");
 		if (bss)
-			printf(", bss %s\n", all_zero(file_end, end - file_end) ? "zero" : "NOT ZERO");
+			printf(", bss %s\n",
+			       all_zero(file_end, end - file_end) ? "zero" : "NOT ZERO");
 		else
 			printf(", rest of its page %s\n",
 			       same_as_file(fd, file_end, p->p_offset + p->p_filesz,
-					    page_end - file_end) ? "the file's" : "DIFFERS");
+					    page_end - file_end)
+				       ? "the file's"
+				       : "DIFFERS");
 	}
 	data = 2;
 	printf("data written: %d, in the file: %d\n", data, file_int(fd, &data));

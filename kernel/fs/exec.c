@@ -139,7 +139,7 @@ static void copy_to_mm(struct mm_struct *mm, unsigned long va, const void *src, 
 	}
 }
 
-/* The code's and data's bounds, for /proc/PID/stat and prctl(PR_SET_MM): Linux's fields. */
+/* The code's bounds, as Linux's mm keeps them: /proc/PID/stat shows them. */
 static void note_segment(struct mm_struct *mm, const struct elf_segment *seg)
 {
 	if (seg->vaddr < mm->start_code || !mm->start_code)

@@ -60,8 +60,8 @@ void filemap_invalidate(struct inode *inode)
 bool filemap_mapped(const struct inode *inode)
 {
 	/* The inode's own reference, and one for each area (or exec under way) using it. */
-	return inode->i_mmap_pages && __atomic_load_n(&inode->i_mmap_pages->refcount,
-						      __ATOMIC_RELAXED) > 1;
+	return inode->i_mmap_pages &&
+	       __atomic_load_n(&inode->i_mmap_pages->refcount, __ATOMIC_RELAXED) > 1;
 }
 
 void file_pages_get(struct file_pages *fp)
