@@ -71,7 +71,7 @@ for _name, _cond, _trigger, _what in [
     PROFILES[_name] = ([], "entry_SYSCALL_64 if " + _cond, USER_STOP, _trigger,
                        "one system call: " + _what)
 USER_HALF_END = 1 << 47  # below: user space
-USER = "(user space)"
+USER = "[user_space]"  # one word, as the function names
 
 
 def phase_of(dbg, phase, sym, pc, entry):
