@@ -283,7 +283,7 @@ static int may_open(const struct dentry *dentry, int flags)
 	if (acc != O_WRONLY && !(mode & S_IRUGO))
 		return -EACCES;
 	/* A running program's file: its processes map its pages, a write would change them. */
-	if (write && filemap_mapped(dentry->d_inode))
+	if (write && filemap_running(dentry->d_inode))
 		return -ETXTBSY;
 	return 0;
 }

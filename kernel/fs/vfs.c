@@ -645,7 +645,8 @@ struct file_pages *vfs_mmap_pages(int fd, int *err)
 
 	vfs_lock();
 	file = fget(fd);
-	*err = !file ? -EBADF : !file->f_op || !file->f_op->mmap_pages ? -ENODEV : 0;
+	*err = !file ? -EBADF : !(file->f_mode & FMODE_READ) ? -EACCES
+		: !file->f_op || !file->f_op->mmap_pages ? -ENODEV : 0;
 	if (!*err) {
 		fp = file->f_op->mmap_pages(file);
 		if (!fp)
@@ -663,7 +664,7 @@ static int do_truncate(struct inode *inode, loff_t length)
 		return -EISDIR;
 	if (inode->i_flags & S_DEAD)
 		return -EIO;
-	if (filemap_mapped(inode))
+	if (filemap_running(inode))
 		return -ETXTBSY; /* a running program's file, as open for writing (namei.c) */
 	/* No truncate operation: a pseudo file without data; Linux accepts and ignores it too. */
 	if (!inode->i_op || !inode->i_op->truncate)

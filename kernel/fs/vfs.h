@@ -340,7 +340,8 @@ int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
 /*
  * The pages of fd's file for a private mapping, with a reference (kernel/mm/filemap.h); NULL
- * with *err -EBADF, -ENODEV (a file that cannot be mapped) or -ENOMEM.
+ * with *err -EBADF, -EACCES (not open for reading), -ENODEV (a file that cannot be mapped) or
+ * -ENOMEM.
  */
 struct file_pages *vfs_mmap_pages(int fd, int *err);
 int vfs_chmod(const char *pathname, umode_t mode);

@@ -33,6 +33,7 @@ static struct file_pages *snapshot(struct inode *inode)
 	if (!fp)
 		return NULL;
 	fp->refcount = 1;
+	fp->exec_maps = 0;
 	fp->nr_pages = n;
 	for (unsigned long i = 0; i < n; i++) {
 		fp->pages[i] = i < inode->i_nr_slots ? inode->i_pages[i] : NULL;
@@ -57,16 +58,29 @@ void filemap_invalidate(struct inode *inode)
 	inode->i_mmap_pages = NULL;
 }
 
-bool filemap_mapped(const struct inode *inode)
+bool filemap_running(const struct inode *inode)
 {
-	/* The inode's own reference, and one for each area (or exec under way) using it. */
 	return inode->i_mmap_pages &&
-	       __atomic_load_n(&inode->i_mmap_pages->refcount, __ATOMIC_RELAXED) > 1;
+	       __atomic_load_n(&inode->i_mmap_pages->exec_maps, __ATOMIC_RELAXED) > 0;
 }
 
 void file_pages_get(struct file_pages *fp)
 {
 	__atomic_add_fetch(&fp->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void file_pages_get_area(struct file_pages *fp, bool exec)
+{
+	if (exec)
+		__atomic_add_fetch(&fp->exec_maps, 1, __ATOMIC_RELAXED);
+	file_pages_get(fp);
+}
+
+void file_pages_put_area(struct file_pages *fp, bool exec)
+{
+	if (fp && exec)
+		__atomic_sub_fetch(&fp->exec_maps, 1, __ATOMIC_RELAXED);
+	file_pages_put(fp);
 }
 
 void file_pages_put(struct file_pages *fp)

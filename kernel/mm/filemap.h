@@ -12,6 +12,7 @@ struct inode;
 
 struct file_pages {
 	int refcount; /* the areas using it, and the inode while it is the current one */
+	int exec_maps; /* of those areas, a running program's segments (ETXTBSY) */
 	unsigned long nr_pages; /* pages[i] holds the file's bytes [i * 4096, (i + 1) * 4096) */
 	void *pages[]; /* each with a reference of its own; NULL: a hole, which reads as zeroes */
 };
@@ -24,13 +25,17 @@ struct file_pages *filemap_get_pages(struct inode *inode);
 /* A page was added to or taken from inode->i_pages: the next mapping takes a new snapshot. */
 void filemap_invalidate(struct inode *inode);
 /*
- * Does a process map the file's pages (a program running from it)? Then opening it for
- * writing fails with ETXTBSY, as Linux's deny_write_access makes it. Under the VFS lock.
+ * Is a program running from the file (its segments mapping the pages)? Then opening it for
+ * writing fails with ETXTBSY, as Linux's deny_write_access makes it; an mmap of the file does
+ * not count. Under the VFS lock.
  */
-bool filemap_mapped(const struct inode *inode);
-/* One more, or one fewer, area using fp; the last one frees it and drops its page references. */
+bool filemap_running(const struct inode *inode);
+/* One more, or one fewer, user of fp; the last one frees it and drops its page references. */
 void file_pages_get(struct file_pages *fp);
 void file_pages_put(struct file_pages *fp);
+/* The same for an area: exec says it is a program's segment. */
+void file_pages_get_area(struct file_pages *fp, bool exec);
+void file_pages_put_area(struct file_pages *fp, bool exec);
 
 /* The page of file page index i, or NULL for a hole or past the end. */
 static inline void *file_pages_page(const struct file_pages *fp, unsigned long i)

@@ -1,6 +1,7 @@
 /*
  * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, and
- * anonymous mmap and munmap. mprotect is in mprotect.c, page faults in memory.c.
+ * private mmap (anonymous, or of a file in pages: kernel/mm/filemap.c) and munmap. mprotect is
+ * in mprotect.c, page faults in memory.c.
  *
  * The layout of a process, as on Linux x86_64:
  *	0x400000 or ELF_ET_DYN_BASE   the program's segments (kernel/fs/exec.c), then the heap (brk)
@@ -8,8 +9,8 @@
  *	below STACK_TOP               the stack, growing down to STACK_TOP - STACK_MAX
  *
  * An area (struct vm_area_struct) is a range of pages with one set of permissions: what the
- * program asked for. Nothing is mapped when an area is made (but exec's segments): the page
- * tables fill in as the program touches the pages (memory.c). The areas are a list sorted by
+ * program asked for. Nothing is mapped when an area is made: the page tables fill in as the
+ * program touches the pages (memory.c). The areas are a list sorted by
  * address, as Linux's was before its maple tree: a process has a handful, and a list is the
  * easiest thing to read. munmap and mprotect cut an area in two or three (split_vma); areas
  * that touch and agree in everything become one again (vma_merge_around).
@@ -25,6 +26,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
+#include "kernel/fs/vfs.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
@@ -63,7 +65,7 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
 /* An area goes: with it, its hold on the file's pages. */
 static void vma_free(struct vm_area_struct *vma)
 {
-	file_pages_put(vma->vm_file);
+	file_pages_put_area(vma->vm_file, vma->kind == VMA_ELF);
 	kfree(vma);
 }
 
@@ -90,7 +92,7 @@ int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end
 				       .vm_pgoff = pgoff,
 				       .vm_file_end = file_end};
 	if (fp)
-		file_pages_get(fp);
+		file_pages_get_area(fp, kind == VMA_ELF);
 	vma_link(mm, vma);
 	vma_merge_around(mm, vma);
 	return 0;
@@ -138,7 +140,7 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long ad
 	new->vm_pgoff += (addr - vma->vm_start) / PAGE_SIZE; /* the file page at addr */
 	vma->vm_end = addr;
 	if (new->vm_file)
-		file_pages_get(new->vm_file);
+		file_pages_get_area(new->vm_file, new->kind == VMA_ELF);
 	list_add(&new->vm_list, &vma->vm_list);
 	mm->map_count++;
 	return 0;
@@ -246,7 +248,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		}
 		*new = *vma;
 		if (new->vm_file)
-			file_pages_get(new->vm_file); /* the child's area maps the file too */
+			file_pages_get_area(new->vm_file, new->kind == VMA_ELF); /* the child's too */
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
 		if (vma->vm_file && !vma->vm_private_pages)
@@ -359,19 +361,25 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint,
 	return end >= MMAP_MIN_ADDR + len ? end - len : 0;
 }
 
-/* Anonymous private mappings only, for now: files come with the VFS system calls. */
+/*
+ * Private mappings: anonymous ones, and a file's whose data is in pages (ramfs, fp: what
+ * sys_mmap got for the fd, or NULL and why not in fd_err). A file's area maps the file's own
+ * pages from file page off / PAGE_SIZE, a written page copied first (memory.c), as exec's
+ * segments do. Shared mappings are not there yet.
+ */
 static long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
-		    unsigned long flags, unsigned long fd, unsigned long off)
+		    unsigned long flags, struct file_pages *fp, int fd_err, unsigned long off)
 {
 	unsigned long vm_flags = prot & VM_ACCESS_FLAGS; /* PROT_* and VM_* agree on these */
 
-	(void)fd;
 	if (!len || (off & (PAGE_SIZE - 1)))
 		return -EINVAL;
 	if (!(flags & (MAP_PRIVATE | MAP_SHARED)))
 		return -EINVAL; /* Linux: one of the two, or there is no mapping type */
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV;
+	if (!(flags & MAP_ANONYMOUS) && !(flags & MAP_PRIVATE))
+		return -ENODEV; /* a shared mapping of a file */
+	if (!(flags & MAP_ANONYMOUS) && !fp)
+		return fd_err;
 	if (!(flags & MAP_PRIVATE))
 		return -EINVAL; /* shared anonymous memory needs fork first */
 	if (len > STACK_TOP)
@@ -406,6 +414,12 @@ static long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	}
 	*vma = (struct vm_area_struct){
 		.vm_start = addr, .vm_end = addr + len, .vm_flags = vm_flags, .kind = VMA_ANON};
+	if (!(flags & MAP_ANONYMOUS)) {
+		vma->vm_file = fp;
+		vma->vm_pgoff = off / PAGE_SIZE;
+		vma->vm_file_end = addr + len; /* whole pages: past the file's end, zeroes */
+		file_pages_get_area(fp, false);
+	}
 	vma_link(mm, vma);
 	vma_merge_around(mm, vma);
 	return (long)addr;
@@ -415,10 +429,17 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	      unsigned long fd, unsigned long off)
 {
 	struct mm_struct *mm = current->mm;
+	struct file_pages *fp = NULL;
+	int fd_err = 0;
+
+	/* The file's pages first: the VFS lock is a mutex, not to be taken under mmap_lock. */
+	if (!(flags & MAP_ANONYMOUS) && (flags & MAP_PRIVATE))
+		fp = vfs_mmap_pages((int)fd, &fd_err);
 	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
-	long ret = do_mmap(mm, addr, len, prot, flags, fd, off);
+	long ret = do_mmap(mm, addr, len, prot, flags, fp, fd_err, off);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
+	file_pages_put(fp); /* the area has its own reference */
 	return ret;
 }
 

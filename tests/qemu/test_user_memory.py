@@ -148,3 +148,10 @@ def test_a_running_program_file_is_text_busy(lucid):
     finally:
         lucid.run("kill %s; wait" % m.group(2))
     assert lucid.run("echo x > /tmp/spin; cat /tmp/spin; rm /tmp/spin") == "x\n"
+
+
+def test_mmap_of_a_file_is_private(lucid):
+    """mmap(MAP_PRIVATE) of a ramfs file maps its pages as exec does: the file's bytes from the
+    offset, a write the process's own, the file's later writes seen where the process has not
+    written, and Linux's errors (user/mmapfile.c, compared with Linux)."""
+    same_as_linux(lucid, "mmapfile", "{dir}")
