@@ -54,11 +54,11 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, u
 }
 
 /*
- * A page of an area that maps a file (exec's segments): the file's own page, shared and
- * read-only even in a writable area, so that its first write copies it (do_wp_page: the file
- * holds a reference, so the count is never 1); for a write fault, the copy at once (Linux's
- * do_cow_fault); for the page where the file's bytes end and the bss begins, a copy with
- * zeroes after them; past that, or in a hole of the file, a zeroed page.
+ * A page of an area that maps a file (exec's segments, mmap of a file): the file's own page,
+ * shared and read-only even in a writable area, so that its first write copies it (do_wp_page:
+ * the file holds a reference, so the count is never 1); for a write fault, the copy at once
+ * (Linux's do_cow_fault); for the page where the file's bytes end and the bss begins, a copy
+ * with zeroes after them; past that, or in a hole of the file, a zeroed page.
  */
 static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
 			bool write)

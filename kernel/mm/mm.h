@@ -44,7 +44,7 @@ struct vm_area_struct {
 	enum vma_kind kind;
 	struct list_head vm_list; /* on mm->mmap, sorted by address, never overlapping */
 	/*
-	 * A private mapping of a file (a program's segment): the file's pages
+	 * A private mapping of a file (a program's segment, an mmap): the file's pages
 	 * (kernel/mm/filemap.c), the file page at vm_start, and the address where the file's
 	 * bytes end: from there to vm_end the area is zeroes (a segment's bss). NULL: anonymous.
 	 */
