@@ -247,8 +247,8 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			return NULL;
 		}
 		*new = *vma;
-		if (new->vm_file)
-			file_pages_get_area(new->vm_file, new->kind == VMA_ELF); /* the child's too */
+		if (new->vm_file) /* the child's area maps the file too */
+			file_pages_get_area(new->vm_file, new->kind == VMA_ELF);
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
 		if (vma->vm_file && !vma->vm_private_pages)
