@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make profile EVENT=function|graph|printk|fork: where the instructions of one event go.
+"""make profile EVENT=function|graph|printk|fork|busybox: where the instructions of one event go.
 
 `make bench` says how many instructions an event costs; this says which functions they are spent
 in. It boots the kernel in QEMU with one CPU and a gdb stub, sets the tracer up at the shell,
@@ -42,9 +42,16 @@ PROFILES = {
     # exit, the parent's wait and its user code between the calls).
     "fork": ([], "sys_fork", "sys_fork", "/bin/lbench suite 1",
              "one fork + exit + wait of lbench's fork_exit_wait_libc loop, fork to fork"),
+    # make bench's busybox loop: one iteration of `for ...; do /bin/true; done` in busybox sh,
+    # from one fork (clone) to the next: the fork, the child's exec of /bin/true (busybox) and
+    # its run and exit, the parent's wait and its loop code. The phases (below) say how much of
+    # it is user space and how much each system call and page fault took in the kernel.
+    "busybox": ([], "sys_clone", "sys_clone",
+                "/bin/sh -c 'for i in 1 2 3; do /bin/true; done'",
+                "one fork + exec + exit + wait of busybox sh running /bin/true, clone to clone"),
 }
 # Steps before giving up: an event is a few thousand instructions, a fork tens of thousands.
-MAX_STEPS_OF = {"fork": 200000}
+MAX_STEPS_OF = {"fork": 200000, "busybox": 1000000}
 
 # One system call of lbench's, from `syscall` back to user space (USER_STOP): the breakpoint's
 # condition picks the call out by its registers (lbench's fds: 3 /dev/null, 4 /dev/zero, 5 and 6
@@ -64,6 +71,27 @@ for _name, _cond, _trigger, _what in [
     PROFILES[_name] = ([], "entry_SYSCALL_64 if " + _cond, USER_STOP, _trigger,
                        "one system call: " + _what)
 USER_HALF_END = 1 << 47  # below: user space
+USER = "[user_space]"  # one word, as the function names
+
+
+def phase_of(dbg, phase, sym, pc, entry):
+    """What the instruction at pc is part of: user space, one system call (named at its entry's
+    first instruction, from RAX), a page fault, or another interrupt or exception from user
+    space. A switch to another task inside the kernel stays charged to the call that switched,
+    until that task returns to user space."""
+    if pc < USER_HALF_END:
+        return USER
+    if pc == entry:
+        nr = int(dbg.parse_and_eval("$rax"))
+        try:
+            return "syscall " + dbg.parse_and_eval("syscall_names[%d]" % nr).string()
+        except dbg.error:
+            return "syscall %d" % nr
+    if phase == USER:
+        return "interrupt or exception"
+    if sym == "do_page_fault" and phase == "interrupt or exception":
+        return "page fault"
+    return phase
 
 
 def gdb_main():
@@ -77,6 +105,11 @@ def gdb_main():
     # big for its header, so it takes the ring buffer's slow path): count the second.
     gdb.execute("continue")
     counts = collections.Counter()
+    phases = collections.Counter()
+    # Until the first switch of phase: the function the breakpoint is in, a system call's?
+    first = start.split()[0]
+    phase = "syscall " + first[len("sys_"):] if first.startswith("sys_") else first
+    entry = int(gdb.parse_and_eval("(unsigned long)&entry_SYSCALL_64"))
     order = []
     steps = 0
     max_steps = int(os.environ.get("PROFILE_MAX_STEPS", MAX_STEPS))
@@ -88,12 +121,18 @@ def gdb_main():
         if (sym == stop and left) or (stop == USER_STOP and pc < USER_HALF_END):
             break
         left = left or sym != stop  # where start is stop (fork to fork): once it is left
+        if pc < USER_HALF_END:
+            sym = USER
+        phase = phase_of(gdb, phase, sym, pc, entry)
+        phases[phase] += 1
         counts[sym] += 1
         if not order or order[-1] != sym:
             order.append(sym)
         gdb.execute("stepi", to_string=True)
         steps += 1
     print("PROFILE total: %d instructions" % steps)
+    for name, n in phases.most_common() if len(phases) > 1 else []:
+        print("PROFILE phase %8d  %s" % (n, name))
     for sym, n in counts.most_common():
         print("PROFILE %6d  %s" % (n, sym))
     print("PROFILE path: " + " -> ".join(order))

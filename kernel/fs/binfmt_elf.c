@@ -86,6 +86,8 @@ static int add_segment(struct elf_info *out, const struct elf64_phdr *ph, size_t
 /*
  * The interpreter's path, as Linux's load_elf_binary checks it: inside the file, at least two
  * bytes, at most PATH_MAX, and ending in its NUL (else ENOEXEC). Only the first PT_INTERP counts.
+ * It must be in the len bytes at hand: exec, given a mapped file's first page only, reads the
+ * whole file and parses again when it is not.
  */
 static int note_interp(struct elf_info *out, const struct elf64_phdr *ph, const uint8_t *file,
 		       size_t len)
@@ -100,13 +102,14 @@ static int note_interp(struct elf_info *out, const struct elf64_phdr *ph, const 
 	return 0;
 }
 
-int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *out)
+int elf_parse_headers(const void *buf, size_t len, size_t file_len, uint64_t dyn_base,
+		      struct elf_info *out)
 {
 	const uint8_t *file = buf;
 	struct elf64_hdr h;
 
 	memset(out, 0, sizeof(*out));
-	if (len < sizeof(h))
+	if (len < sizeof(h) || file_len < len)
 		return -ENOEXEC;
 	memcpy(&h, file, sizeof(h)); /* the buffer may not be aligned */
 	if (!ident_ok(&h))
@@ -147,7 +150,7 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 		memcpy(&ph, file + h.e_phoff + i * sizeof(ph), sizeof(ph));
 		switch (ph.p_type) {
 		case PT_LOAD:
-			err = add_segment(out, &ph, len);
+			err = add_segment(out, &ph, file_len);
 			if (err)
 				return err;
 			/* The headers are in memory if a segment maps the bytes they are in. */
@@ -172,6 +175,11 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 	if (out->entry < ELF_MIN_ADDR || out->entry >= ELF_USER_END)
 		return -EINVAL;
 	return 0;
+}
+
+int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *out)
+{
+	return elf_parse_headers(buf, len, len, dyn_base, out);
 }
 
 /* The auxiliary vector's keys, Linux's values (include/uapi/linux/auxvec.h). */

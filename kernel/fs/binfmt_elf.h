@@ -55,6 +55,12 @@ struct elf_info {
  * writable and executable).
  */
 int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *out);
+/*
+ * The same from the file's first len bytes, which must hold the headers, of a file of file_len
+ * bytes: exec looks at the first page of a file it maps without reading the rest.
+ */
+int elf_parse_headers(const void *buf, size_t len, size_t file_len, uint64_t dyn_base,
+		      struct elf_info *out);
 
 /* What the new program's stack starts with besides argv and envp (Linux's create_elf_tables). */
 struct exec_stack_info {

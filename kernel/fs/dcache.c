@@ -19,6 +19,8 @@
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/filemap.h"
+#include "kernel/mm/page_alloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "kernel/sched/lockdep.h"
@@ -42,8 +44,11 @@ static void free_inode(struct inode *inode)
 		return;
 	if (inode->i_op && inode->i_op->evict)
 		inode->i_op->evict(inode);
-	for (unsigned long i = 0; i < inode->i_nr_slots; i++)
-		kfree(inode->i_pages[i]);
+	filemap_invalidate(inode);
+	for (unsigned long i = 0; i < inode->i_nr_slots; i++) {
+		if (inode->i_pages[i])
+			put_page(inode->i_pages[i]); /* a process mapping it keeps it */
+	}
 	kfree(inode->i_pages);
 	kfree(inode->i_link);
 	kfree(inode);
@@ -98,7 +103,8 @@ struct dentry *d_lookup(struct dentry *parent, const char *name, size_t len)
 	struct dentry *child;
 
 	list_for_each_entry(child, &parent->d_subdirs, d_child) {
-		if (strlen(child->d_name) == len && memcmp(child->d_name, name, len) == 0)
+		/* strncmp stops at the first difference: most names cost a byte or two. */
+		if (strncmp(child->d_name, name, len) == 0 && child->d_name[len] == '\0')
 			return child;
 	}
 	return NULL;

@@ -4,12 +4,13 @@
  * Lucid's processes start as Linux's first one does (kernel_execve from a kernel thread): the
  * shell runs each command of a pipeline in a thread of its own (kernel/shell/sh_exec.c) with the
  * command's fds in place; for a program on disk, that thread calls kernel_execve(), which
- *	1. reads the file and checks it (kernel/fs/binfmt_elf.c: an x86_64 ELF program; a
- *	   dynamic one names its interpreter, ld.so, which is read and loaded too: load_elf_interp),
- *	2. builds a new address space: each PT_LOAD segment copied into fresh pages with its
- *	   permissions (the bss is the part of the last pages past the file's bytes: zeroes), an
- *	   empty heap after the highest segment, a stack below STACK_TOP holding argv, envp and
- *	   the auxiliary vector (build_user_stack),
+ *	1. checks the file (kernel/fs/binfmt_elf.c: an x86_64 ELF program; a dynamic one names
+ *	   its interpreter, ld.so, which is read and loaded too: load_elf_interp),
+ *	2. builds a new address space: each PT_LOAD segment an area with its permissions that
+ *	   maps the file's own pages, faulted in as the program touches them (a ramfs file: its
+ *	   pages are the page cache; kernel/mm/filemap.c), or for any other file, copied into
+ *	   fresh pages; an empty heap after the highest segment; a stack below STACK_TOP holding
+ *	   argv, envp and the auxiliary vector (build_user_stack),
  *	3. past the point of no return, makes them the thread's: its mm, a fresh FPU state, its
  *	   name (comm) the file's name, and leaves for ring 3 at the entry point (start_thread).
  * Failures before 3 free what was built and return the error; the thread is unchanged.
@@ -18,6 +19,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/fs/binfmt_elf.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "kernel/fs/vfs.h"
@@ -44,44 +46,82 @@
 
 DEFINE_TRACE(sched_process_exec); /* trace/events/sched.h */
 
-/* Reads the whole file into pages; returns them (*npages of them) or NULL with *err. */
-static void *read_program(const char *filename, size_t *size, size_t *npages, int *err)
+/* Opens the program and checks it may run; returns the fd (its size in *size) or the error. */
+static int open_program(const char *filename, size_t *size)
 {
 	struct kstat st;
 	int fd = vfs_open(filename, O_RDONLY, 0);
+	int err;
 
-	if (fd < 0) {
-		*err = fd;
-		return NULL;
+	if (fd < 0)
+		return fd;
+	err = vfs_fstat(fd, &st);
+	if (!err && (!S_ISREG(st.mode) || !(st.mode & S_IXUGO)))
+		err = -EACCES; /* Linux's answer for a directory or a file without x too */
+	if (!err && (uint64_t)st.size > EXEC_MAX_FILE)
+		err = -ENOMEM;
+	if (err) {
+		vfs_close(fd);
+		return err;
 	}
-	*err = vfs_fstat(fd, &st);
-	if (!*err && (!S_ISREG(st.mode) || !(st.mode & S_IXUGO)))
-		*err = -EACCES; /* Linux's answer for a directory or a file without x too */
-	if (!*err && (uint64_t)st.size > EXEC_MAX_FILE)
-		*err = -ENOMEM;
-	void *buf = NULL;
-	if (!*err) {
-		*npages = ALIGN_UP((size_t)st.size, PAGE_SIZE) / PAGE_SIZE;
-		buf = alloc_pages(*npages ? *npages : 1);
-		if (!buf)
-			*err = -ENOMEM;
-	}
+	*size = (size_t)st.size;
+	return fd;
+}
+
+/* Reads the whole file into pages; returns them (*npages of them) or NULL with *err. */
+static void *read_program(int fd, size_t size, size_t *npages, int *err)
+{
+	*npages = ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE;
+	void *buf = alloc_pages(*npages ? *npages : 1);
 	size_t got = 0;
-	while (buf && got < (size_t)st.size) {
-		ssize_t n = vfs_read(fd, (char *)buf + got, (size_t)st.size - got);
+
+	*err = buf ? 0 : -ENOMEM;
+	while (buf && got < size) {
+		ssize_t n = vfs_read(fd, (char *)buf + got, size - got);
 		if (n <= 0) {
 			*err = n < 0 ? (int)n : -EIO;
 			break;
 		}
 		got += (size_t)n;
 	}
-	vfs_close(fd);
 	if (*err) {
 		free_pages(buf, *npages ? *npages : 1);
 		return NULL;
 	}
-	*size = got;
 	return buf;
+}
+
+/*
+ * Can the segments map the file's pages as they are? Each must have a page of its own: two
+ * that share one (a small program linked without page alignment) need it built from both, so
+ * such a program is copied in whole. (elf_parse already checked that each segment's file
+ * offset and address agree within a page, and the ELF rules keep PT_LOADs in address order.)
+ */
+static bool segments_mappable(const struct elf_info *elf)
+{
+	for (int i = 1; i < elf->nsegs; i++) {
+		const struct elf_segment *prev = &elf->segs[i - 1];
+
+		if (ALIGN_DOWN(elf->segs[i].vaddr, PAGE_SIZE) <
+		    ALIGN_UP(prev->vaddr + prev->memsz, PAGE_SIZE))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The program's headers from the first page of fp, the file's pages (ramfs): 0 if they are
+ * there and the segments can map the pages, else the caller reads the file whole.
+ */
+static int parse_mapped(const struct file_pages *fp, size_t size, struct elf_info *elf)
+{
+	const void *first = file_pages_page(fp, 0);
+
+	if (!first)
+		return -ENOEXEC; /* empty, or a hole where the header should be */
+	int err = elf_parse_headers(first, MIN(size, PAGE_SIZE), size, ELF_ET_DYN_BASE, elf);
+
+	return err ? err : segments_mappable(elf) ? 0 : -EINVAL;
 }
 
 /* Copies len bytes to user address va of mm, whose pages are all mapped: through the direct map. */
@@ -100,6 +140,49 @@ static void copy_to_mm(struct mm_struct *mm, unsigned long va, const void *src, 
 	}
 }
 
+/* The code's bounds, as Linux's mm keeps them: /proc/PID/stat shows them. */
+static void note_segment(struct mm_struct *mm, const struct elf_segment *seg)
+{
+	if (seg->vaddr < mm->start_code || !mm->start_code)
+		mm->start_code = seg->vaddr;
+	if (seg->flags & PF_X)
+		mm->end_code = MAX(mm->end_code, seg->vaddr + seg->memsz);
+}
+
+static unsigned long segment_vm_flags(const struct elf_segment *seg)
+{
+	return VM_READ | (seg->flags & PF_W ? VM_WRITE : 0) | (seg->flags & PF_X ? VM_EXEC : 0);
+}
+
+/*
+ * Each segment an area mapping the file's own pages (fp), as Linux's elf_map does: nothing is
+ * copied or mapped now; a page comes when the program first touches it (kernel/mm/memory.c),
+ * the text shared read-only with every other process running the program, the data copied on
+ * its first write. A segment with a bss has its file's bytes end at vaddr + filesz: the page
+ * there is copied with zeroes after them, and the pages past it are zeroed ones.
+ */
+static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct file_pages *fp)
+{
+	for (int i = 0; i < elf->nsegs; i++) {
+		const struct elf_segment *seg = &elf->segs[i];
+		unsigned long start = ALIGN_DOWN(seg->vaddr, PAGE_SIZE);
+		unsigned long end = ALIGN_UP(seg->vaddr + seg->memsz, PAGE_SIZE);
+		unsigned long file_end = seg->memsz > seg->filesz ? seg->vaddr + seg->filesz : end;
+		int err = 0;
+
+		if (start < end)
+			err = insert_file_vma(mm, start, end, segment_vm_flags(seg), VMA_ELF,
+					      seg->filesz ? fp : NULL,
+					      (seg->offset - (seg->vaddr - start)) / PAGE_SIZE,
+					      file_end);
+		if (err)
+			return err;
+		note_segment(mm, seg);
+	}
+	return 0;
+}
+
+/* Each segment copied into fresh pages: for a file that is not in pages (9p), or odd segments. */
 static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const uint8_t *file)
 {
 	for (int i = 0; i < elf->nsegs; i++) {
@@ -110,8 +193,6 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 		unsigned long end = ALIGN_UP(seg->vaddr + seg->memsz, PAGE_SIZE);
 		/* The pages with the file's bytes now; the bss's pages past them come on demand. */
 		unsigned long file_end = ALIGN_UP(seg->vaddr + seg->filesz, PAGE_SIZE);
-		unsigned long vm_flags =
-			VM_READ | (seg->flags & PF_W ? VM_WRITE : 0) | (seg->flags & PF_X ? VM_EXEC : 0);
 		int err = mm_map_zeroed(mm, start, file_end, flags);
 		struct vm_area_struct *prev = find_vma(mm, start);
 
@@ -119,14 +200,11 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 		if (prev && prev->vm_start < start)
 			start = prev->vm_end;
 		if (!err && start < end)
-			err = insert_vma(mm, start, end, vm_flags, VMA_ELF);
+			err = insert_vma(mm, start, end, segment_vm_flags(seg), VMA_ELF);
 		if (err)
 			return err;
 		copy_to_mm(mm, seg->vaddr, file + seg->offset, seg->filesz);
-		if (seg->vaddr < mm->start_code || !mm->start_code)
-			mm->start_code = seg->vaddr;
-		if (seg->flags & PF_X)
-			mm->end_code = MAX(mm->end_code, seg->vaddr + seg->memsz);
+		note_segment(mm, seg);
 	}
 	return 0;
 }
@@ -147,7 +225,13 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 
 	if (!elf)
 		return -ENOMEM;
-	uint8_t *file = read_program(path, &size, &npages, &err);
+	int fd = open_program(path, &size);
+	if (fd < 0) {
+		kfree(elf);
+		return fd;
+	}
+	uint8_t *file = read_program(fd, size, &npages, &err);
+	vfs_close(fd);
 	if (file)
 		err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
 	if (!err && elf->type == ET_DYN) {
@@ -249,27 +333,46 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 
 	if (!elf)
 		return -ENOMEM;
-	uint8_t *file = read_program(filename, &size, &npages, &err);
-	if (!file) {
+	int fd = open_program(filename, &size);
+	if (fd < 0) {
+		kfree(elf);
+		return fd;
+	}
+	/* A file in pages (ramfs) is mapped, as Linux maps its page cache; any other is read. */
+	struct file_pages *fp = vfs_mmap_pages(fd, &err);
+	uint8_t *file = NULL;
+	if (!fp || parse_mapped(fp, size, elf)) {
+		file_pages_put(fp);
+		fp = NULL;
+		file = read_program(fd, size, &npages, &err);
+		if (file)
+			err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
+	}
+	vfs_close(fd);
+	if (!fp && !file) {
 		kfree(elf);
 		return err;
 	}
-	err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
 	struct mm_struct *mm = err ? NULL : mm_alloc();
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
 	struct sighand_struct *sighand = fpu ? sighand_alloc() : NULL;
 	if (!err && (!mm || !fpu || !sighand))
 		err = -ENOMEM;
 	if (!err)
-		err = load_segments(mm, elf, file);
+		err = fp ? map_segments(mm, elf, fp) : load_segments(mm, elf, file);
 	/* A dynamic program starts in its interpreter, which is told where the program is. */
 	uint64_t interp_base = 0, entry = err ? 0 : elf->entry;
-	if (!err && elf->interp_len)
-		err = load_elf_interp(mm, (const char *)file + elf->interp_offset, &interp_base,
-				      &entry);
+	if (!err && elf->interp_len) {
+		/* Its path: in the bytes read, or in the first page (parse_mapped checked it). */
+		const char *interp = (const char *)(file ? file : file_pages_page(fp, 0));
+
+		err = load_elf_interp(mm, interp + elf->interp_offset, &interp_base, &entry);
+	}
 	if (!err)
 		err = setup_stack(mm, elf, interp_base, filename, argv, envp, &lay);
-	free_pages(file, npages ? npages : 1);
+	file_pages_put(fp); /* the areas hold their own references */
+	if (file)
+		free_pages(file, npages ? npages : 1);
 	if (err) {
 		mmput(mm);
 		if (fpu)

@@ -22,6 +22,7 @@
  * under it. Only a path kept after the call (an open file, a cwd) is pinned, with path_get().
  */
 #include "kernel/fs/vfs_internal.h"
+#include "kernel/mm/filemap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "kernel/sched/lockdep.h"
@@ -264,7 +265,8 @@ static int vfs_create(struct nameidata *nd, umode_t mode, struct dentry **res)
  * Linux's root it obeys the mode: opening for writing needs a w bit and for reading an r bit,
  * else -EACCES ("Permission denied"). That is what makes tracefs's read-only files (0444)
  * refuse "echo x > available_tracers" with a clear message. O_TRUNC counts as writing, and
- * a directory cannot be opened for writing at all.
+ * a directory cannot be opened for writing at all, nor the file of a running program (Linux's
+ * ETXTBSY, "Text file busy").
  */
 static int may_open(const struct dentry *dentry, int flags)
 {
@@ -280,6 +282,9 @@ static int may_open(const struct dentry *dentry, int flags)
 		return -EACCES;
 	if (acc != O_WRONLY && !(mode & S_IRUGO))
 		return -EACCES;
+	/* A running program's file: its processes map its pages, a write would change them. */
+	if (write && filemap_running(dentry->d_inode))
+		return -ETXTBSY;
 	return 0;
 }
 

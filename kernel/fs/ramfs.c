@@ -11,12 +11,19 @@
  * of block pointers grows by doubling: writing a file of n bytes in small pieces copies the
  * array O(log n) times and never the data, so growth is linear, not quadratic.
  *
+ * The blocks are whole pages with reference counts (kernel/mm/page_alloc.h), the file holding
+ * one: a private mapping of the file (a program's text at exec, mmap) maps these same pages and
+ * takes references of its own (kernel/mm/filemap.c), so a page cut off by truncate or freed
+ * with the file lives on until the last process mapping it lets it go.
+ *
  * Invariant: every byte of an allocated block that lies beyond i_size is zero. Truncation
  * re-zeroes the tail it cuts off; that is what lets a later extension (by truncate or by a
  * write past the end) show zeros without touching the blocks in between.
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/filemap.h"
+#include "kernel/mm/page_alloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -143,9 +150,10 @@ static ssize_t ramfs_write(struct file *file, const char *buf, size_t count, lof
 		size_t n = MIN(count - done, PAGE_CACHE_SIZE - offset);
 
 		if (!inode->i_pages[index]) {
-			inode->i_pages[index] = kzalloc(PAGE_CACHE_SIZE);
+			inode->i_pages[index] = alloc_page_zeroed();
 			if (!inode->i_pages[index])
 				break;
+			filemap_invalidate(inode); /* mappings made from now on see this page */
 		}
 		memcpy(inode->i_pages[index] + offset, buf + done, n);
 		done += n;
@@ -164,8 +172,10 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 	if (size > RAMFS_MAX_FILE_SIZE)
 		return -EFBIG;
 	if (size < inode->i_size) {
+		filemap_invalidate(inode); /* its pages past the end go */
 		for (unsigned long i = keep; i < inode->i_nr_slots; i++) {
-			kfree(inode->i_pages[i]);
+			if (inode->i_pages[i])
+				put_page(inode->i_pages[i]); /* freed unless a mapping has it */
 			inode->i_pages[i] = NULL;
 		}
 		/* Keep the invariant: what lies past the new end of the last block reads as 0. */
@@ -194,11 +204,18 @@ static const struct inode_operations ramfs_file_inode_operations = {
 	.truncate = ramfs_truncate,
 };
 
+/* A private mapping's pages are the file's own (kernel/mm/filemap.c). */
+static struct file_pages *ramfs_mmap_pages(struct file *file)
+{
+	return filemap_get_pages(file_inode(file));
+}
+
 static const struct file_operations ramfs_file_operations = {
 	.read = ramfs_read,
 	.write = ramfs_write,
 	.llseek = default_llseek,
 	.may_mmap = true,
+	.mmap_pages = ramfs_mmap_pages,
 };
 
 /* Every mount of ramfs is a new, empty file system. */

@@ -16,6 +16,7 @@
  * Every entry point is a do_ function wrapped in the global VFS lock (kernel/fs/vfs.h).
  */
 #include "kernel/fs/vfs_internal.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/time.h"
 #include "lib/errno.h"
@@ -656,6 +657,24 @@ int vfs_fstat(int fd, struct kstat *st)
 	return ret;
 }
 
+struct file_pages *vfs_mmap_pages(int fd, int *err)
+{
+	struct file_pages *fp = NULL;
+	struct file *file;
+
+	vfs_lock();
+	file = fget(fd);
+	*err = !file ? -EBADF : !(file->f_mode & FMODE_READ) ? -EACCES
+		: !file->f_op || !file->f_op->mmap_pages ? -ENODEV : 0;
+	if (!*err) {
+		fp = file->f_op->mmap_pages(file);
+		if (!fp)
+			*err = -ENOMEM;
+	}
+	vfs_unlock();
+	return fp;
+}
+
 static int do_truncate(struct inode *inode, loff_t length)
 {
 	if (length < 0)
@@ -664,6 +683,8 @@ static int do_truncate(struct inode *inode, loff_t length)
 		return -EISDIR;
 	if (inode->i_flags & S_DEAD)
 		return -EIO;
+	if (filemap_running(inode))
+		return -ETXTBSY; /* a running program's file, as open for writing (namei.c) */
 	/* No truncate operation: a pseudo file without data; Linux accepts and ignores it too. */
 	if (!inode->i_op || !inode->i_op->truncate)
 		return 0;

@@ -103,6 +103,7 @@ struct file;
 struct dentry;
 struct vfsmount;
 struct wait_queue_head;
+struct file_pages;
 
 /*
  * What a kernel file does when it is opened, read, written, seeked and closed. All may be NULL:
@@ -143,11 +144,17 @@ struct file_operations {
 	 * they sleep on wait_queue. NULL: always ready to read and write (a regular file). */
 	unsigned int (*poll)(struct file *file);
 	/*
-	 * mmap may map this file (MAP_PRIVATE: kernel/mm/filemap.c copies its bytes in), as
+	 * mmap may map this file (MAP_PRIVATE: kernel/mm/mmap_file.c maps its pages or copies its bytes in), as
 	 * Linux's generic_file_mmap lets ramfs and 9p files be mapped. false: mmap answers
 	 * -ENODEV, Linux's answer for a file without f_op->mmap (a pipe, a tracefs or proc file).
 	 */
 	bool may_mmap;
+	/*
+	 * For a file whose data is in pages (ramfs): those pages, for a private mapping to map
+	 * (exec's segments, mmap; kernel/mm/filemap.c), with a reference; NULL if no memory, under
+	 * the VFS lock. NULL: the file cannot be mapped (mmap answers ENODEV, exec reads it).
+	 */
+	struct file_pages *(*mmap_pages)(struct file *file);
 };
 
 /* poll's events, Linux's values (include/uapi/asm-generic/poll.h). */
@@ -223,6 +230,12 @@ struct inode {
 	 */
 	char **i_pages;
 	unsigned long i_nr_slots; /* length of the i_pages array */
+	/*
+	 * What private mappings of the file map (exec's segments, mmap): references on the pages
+	 * of i_pages, taken the first time and kept until a page is added or taken away
+	 * (kernel/mm/filemap.c). NULL until then.
+	 */
+	struct file_pages *i_mmap_pages;
 	/*
 	 * Last access, data change, status change. Set at creation; a write or truncate moves
 	 * mtime and ctime, chmod and utimensat ctime; Lucid mounts everything "noatime" (reads
@@ -336,6 +349,12 @@ int vfs_dup2(int oldfd, int newfd);
 int vfs_readdir(int fd, struct dirent *de);
 int vfs_stat(const char *pathname, struct kstat *st);
 int vfs_fstat(int fd, struct kstat *st);
+/*
+ * The pages of fd's file for a private mapping, with a reference (kernel/mm/filemap.h); NULL
+ * with *err -EBADF, -EACCES (not open for reading), -ENODEV (a file that cannot be mapped) or
+ * -ENOMEM.
+ */
+struct file_pages *vfs_mmap_pages(int fd, int *err);
 int vfs_chmod(const char *pathname, umode_t mode);
 /* Symbolic links: lstat does not follow the last one; readlink returns the bytes copied. */
 int vfs_lstat(const char *pathname, struct kstat *st);

@@ -1,136 +1,95 @@
 /*
- * mmap of a file, MAP_PRIVATE: a private copy of the file's bytes.
+ * The page cache as mappings see it: a private mapping of a ramfs file (a program's segments
+ * at exec, mmap(MAP_PRIVATE) of a file) maps the file's own pages, as Linux maps its page
+ * cache's, instead of copying the file: the text is shared read-only by every process running
+ * the program, and a written page is copied first (copy-on-write, kernel/mm/memory.c).
  *
- * ld.so maps every shared library so: one mapping of the whole library from offset 0 (which
- * reserves the room), then each PT_LOAD segment over it with MAP_FIXED at its own offset and
- * permissions, mprotect(PROT_NONE) on the holes between them, and anonymous memory for the bss.
- * Linux maps the file's page-cache pages and copies one only when the process writes it; Lucid
- * copies the bytes into fresh pages at mmap time instead. For MAP_PRIVATE that is the same
- * memory to the process: what it writes stays its own, and Linux leaves it unspecified whether
- * later changes to the file show through a private mapping.
- *
- * The copy is made first, outside mmap_lock (reading a 9p file sleeps, and the lock is a
- * spinlock), then the area (do_mmap, kind VMA_FILE) and all its copied pages go in at once under
- * the lock, with the area's permissions: the process never sees the area half filled. The pages
- * past the file's end are left to demand paging, which gives zeroes (Linux sends SIGBUS for a
- * touch of a page wholly past the end; a program that does that is wrong either way). From
- * then on the pages are anonymous ones: fork shares them copy-on-write, munmap and mprotect cut
- * the area like any other.
- *
- * MAP_SHARED of a file is not there: it would need the page cache, one page seen by every
- * process and by read() (-ENODEV, the answer of a Linux file system without shared mmap).
+ * ramfs keeps a file's data in pages (inode->i_pages, kernel/fs/ramfs.c), but that array
+ * changes under the VFS lock, which a page fault cannot take: it runs with interrupts off under
+ * the process's mmap_lock. So an area does not look at the inode: it holds a struct file_pages,
+ * a snapshot of the array with a reference on each page, which nobody changes once made. The
+ * inode keeps the current snapshot, so that every exec of a program shares one (an exec costs a
+ * reference, not a walk of the file); when a page is added to the file or taken from it (a
+ * write into a hole or past the end, a truncate, the file's end) the inode lets its snapshot go
+ * and the next mapping takes a new one. A page's bytes are the file's: a write into an existing
+ * page shows in every mapping of it that has not copied it, as on Linux. What the snapshot
+ * misses: a page written into a hole after the mapping was made still reads as zeroes there,
+ * and a truncated file's pages stay mapped (Linux unmaps them, and a touch past the new end is
+ * SIGBUS); the pages live on, with their references, until the last area lets them go.
  */
-#include "kernel/mm/mm.h"
-#include "kernel/mm/page_alloc.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/fs/vfs.h"
-#include "arch/x86_64/mmu.h"
-#include "lib/errno.h"
 #include "lib/string.h"
 
-#define MAP_SHARED 0x01 /* mmap's flags, Linux's values */
-#define MAP_PRIVATE 0x02
-#define MAP_SHARED_VALIDATE 0x03
-#define MAP_TYPE 0x0f
+#define FILE_PAGE_SIZE 4096UL
 
-/* Frees the pages of the copy still in hand (those not mapped). */
-static void free_copy(void **pages, unsigned long n)
+static struct file_pages *snapshot(struct inode *inode)
 {
-	for (unsigned long i = 0; i < n; i++)
-		if (pages[i])
-			free_pages(pages[i], 1);
-	kfree(pages);
-}
+	unsigned long n = ((unsigned long)inode->i_size + FILE_PAGE_SIZE - 1) / FILE_PAGE_SIZE;
+	struct file_pages *fp = kmalloc(sizeof(*fp) + n * sizeof(fp->pages[0]));
 
-/*
- * Reads the file's n pages from off into fresh pages (pages[i], the part of the last one past
- * the file's end zeroed). 0 or an error.
- */
-static int copy_file_pages(int fd, unsigned long off, void **pages, unsigned long n)
-{
+	if (!fp)
+		return NULL;
+	fp->refcount = 1;
+	fp->exec_maps = 0;
+	fp->nr_pages = n;
 	for (unsigned long i = 0; i < n; i++) {
-		loff_t pos = (loff_t)(off + i * PAGE_SIZE);
-
-		pages[i] = alloc_page_zeroed();
-		if (!pages[i])
-			return -ENOMEM;
-		for (size_t got = 0; got < PAGE_SIZE;) {
-			ssize_t r = vfs_pread(fd, (char *)pages[i] + got, PAGE_SIZE - got,
-					      pos + (loff_t)got);
-			if (r < 0)
-				return (int)r;
-			if (r == 0)
-				break; /* the file ends inside this page */
-			got += (size_t)r;
-		}
+		fp->pages[i] = i < inode->i_nr_slots ? inode->i_pages[i] : NULL;
+		if (fp->pages[i])
+			get_page(fp->pages[i]);
 	}
-	return 0;
+	return fp;
 }
 
-/* Puts the copied pages in at addr, in the area just made; false if a page table is missing. */
-static bool map_copy(struct mm_struct *mm, unsigned long addr, unsigned long prot, void **pages,
-		     unsigned long n)
+struct file_pages *filemap_get_pages(struct inode *inode)
 {
-	int flags = vm_flags_to_mmu(prot & VM_ACCESS_FLAGS);
-
-	for (unsigned long i = 0; i < n; i++) {
-		if (!pages[i])
-			continue;
-		if (mmu_user_map(mm->pgd, addr + i * PAGE_SIZE, __pa(pages[i]), flags))
-			return false;
-		pages[i] = NULL; /* the page tables own it now */
-	}
-	return true;
+	if (!inode->i_mmap_pages)
+		inode->i_mmap_pages = snapshot(inode);
+	if (inode->i_mmap_pages)
+		file_pages_get(inode->i_mmap_pages);
+	return inode->i_mmap_pages;
 }
 
-long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	       unsigned long flags, int fd, unsigned long off)
+void filemap_invalidate(struct inode *inode)
 {
-	loff_t size = 0;
-	long ret;
+	file_pages_put(inode->i_mmap_pages);
+	inode->i_mmap_pages = NULL;
+}
 
-	/* Linux's order: the arguments, then the descriptor, then what the file allows. */
-	if (!len || (off & (PAGE_SIZE - 1)))
-		return -EINVAL;
-	if (len > STACK_TOP)
-		return -ENOMEM;
-	unsigned long n = ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE;
-	if (off / PAGE_SIZE + n < off / PAGE_SIZE)
-		return -EOVERFLOW; /* the last page's offset wraps */
-	if (fd < 0)
-		return -EBADF;
-	int err = vfs_mmap_check(fd, &size);
-	if (err)
-		return err;
-	switch (flags & MAP_TYPE) {
-	case MAP_PRIVATE:
-		break;
-	case MAP_SHARED:
-	case MAP_SHARED_VALIDATE:
-		return -ENODEV; /* no shared file mappings yet (see above) */
-	default:
-		return -EINVAL;
-	}
+bool filemap_running(const struct inode *inode)
+{
+	return inode->i_mmap_pages &&
+	       __atomic_load_n(&inode->i_mmap_pages->exec_maps, __ATOMIC_RELAXED) > 0;
+}
 
-	/* The pages with file bytes in them are copied; the rest will be demand-zero. */
-	unsigned long nfile = 0;
-	if ((loff_t)off < size)
-		nfile = MIN(n, ALIGN_UP((unsigned long)size - off, PAGE_SIZE) / PAGE_SIZE);
-	void **pages = kzalloc(MAX(nfile, 1UL) * sizeof(*pages));
-	if (!pages)
-		return -ENOMEM;
-	err = copy_file_pages(fd, off, pages, nfile);
-	if (err) {
-		free_copy(pages, nfile);
-		return err;
+void file_pages_get(struct file_pages *fp)
+{
+	__atomic_add_fetch(&fp->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void file_pages_get_area(struct file_pages *fp, bool exec)
+{
+	if (exec)
+		__atomic_add_fetch(&fp->exec_maps, 1, __ATOMIC_RELAXED);
+	file_pages_get(fp);
+}
+
+void file_pages_put_area(struct file_pages *fp, bool exec)
+{
+	if (fp && exec)
+		__atomic_sub_fetch(&fp->exec_maps, 1, __ATOMIC_RELAXED);
+	file_pages_put(fp);
+}
+
+void file_pages_put(struct file_pages *fp)
+{
+	if (!fp || __atomic_sub_fetch(&fp->refcount, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (unsigned long i = 0; i < fp->nr_pages; i++) {
+		if (fp->pages[i])
+			put_page(fp->pages[i]);
 	}
-	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
-	ret = do_mmap(mm, addr, len, prot, flags, off, VMA_FILE);
-	if (ret >= 0 && !map_copy(mm, (unsigned long)ret, prot, pages, nfile)) {
-		do_munmap(mm, (unsigned long)ret, (unsigned long)ret + n * PAGE_SIZE);
-		ret = -ENOMEM;
-	}
-	spin_unlock_irqrestore(&mm->mmap_lock, irq);
-	free_copy(pages, nfile);
-	return ret;
+	kfree(fp);
 }

@@ -10,15 +10,19 @@
  *	  STACK_MAX (RLIMIT_STACK) and never within STACK_GUARD_GAP of the area below;
  *	- no page yet: a zeroed page, with the area's permissions (do_anonymous_page). That is
  *	  how every anonymous mmap, the heap and the stack get their pages: only the ones touched;
- *	  but a file mapping (VMA_FILE) had every page with file bytes copied in at mmap time
- *	  (filemap.c), so a page missing there is wholly past the file's end: VM_FAULT_SIGBUS, as
- *	  Linux answers a touch of such a page (a library cut short on disk dies so);
+ *	  in an area that maps a file's pages (a program's segment, a ramfs file's mmap), the
+ *	  file's own page, shared read-only until a write copies it (do_file_page); a file
+ *	  mapping whose bytes were copied in at mmap time (VMA_FILE, mmap_file.c) had every page
+ *	  with file bytes filled then; in both, a page wholly past the file's end is
+ *	  VM_FAULT_SIGBUS, as Linux answers a touch of such a page (a library cut short on disk
+ *	  dies so);
  *	- a write to a page that fork left read-only (copy-on-write, do_wp_page): if no other
  *	  process maps it any more, it becomes writable where it is; else this process gets a copy
  *	  and drops its reference to the shared one.
  * No page to be had: VM_FAULT_OOM, and the caller ends the process (pagefault_out_of_memory).
  */
 #include "kernel/mm/mm.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/printk.h"
@@ -48,6 +52,55 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, u
 		return VM_FAULT_OOM;
 	if (mmu_user_map(mm->pgd, va, __pa(page), vm_flags_to_mmu(vma->vm_flags))) {
 		free_pages(page, 1); /* no room for a page table */
+		return VM_FAULT_OOM;
+	}
+	return 0;
+}
+
+/*
+ * A page of an area that maps a file (exec's segments, mmap of a file): the file's own page,
+ * shared and read-only even in a writable area, so that its first write copies it (do_wp_page:
+ * the file holds a reference, so the count is never 1); for a write fault, the copy at once
+ * (Linux's do_cow_fault); for the page where the file's bytes end and the bss begins, a copy
+ * with zeroes after them; past that (the bss), or in a hole of the file, a zeroed page; a page
+ * of the mapping wholly past the file's end, SIGBUS.
+ */
+static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
+			bool write)
+{
+	void *from = NULL;
+	int flags = vm_flags_to_mmu(vma->vm_flags);
+
+	if (va < vma->vm_file_end) {
+		unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
+
+		if (index >= vma->vm_file->nr_pages)
+			return VM_FAULT_SIGBUS; /* wholly past the file's end (an mmap longer than it) */
+		from = file_pages_page(vma->vm_file, index);
+	}
+	size_t file_bytes = from ? MIN(PAGE_SIZE, vma->vm_file_end - va) : 0;
+
+	if (file_bytes == PAGE_SIZE && !write) {
+		if (mmu_user_map(mm->pgd, va, __pa(from), flags & ~MMU_WRITE))
+			return VM_FAULT_OOM;
+		get_page(from); /* this page table's reference */
+		return 0;
+	}
+	vma->vm_private_pages = true; /* from now on fork copies the area's tables */
+	if (!from)
+		return do_anonymous_page(mm, vma, va);
+	void *page = alloc_pages(1);
+
+	if (!page)
+		return VM_FAULT_OOM;
+	if (file_bytes == PAGE_SIZE) {
+		copy_page(page, from);
+	} else {
+		memcpy(page, from, file_bytes);
+		memset((char *)page + file_bytes, 0, PAGE_SIZE - file_bytes);
+	}
+	if (mmu_user_map(mm->pgd, va, __pa(page), flags)) {
+		free_pages(page, 1);
 		return VM_FAULT_OOM;
 	}
 	return 0;
@@ -98,10 +151,14 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 
 	if (!page && vma->kind == VMA_FILE)
 		return VM_FAULT_SIGBUS;
+	if (!page && vma->vm_file)
+		return do_file_page(mm, vma, va, write);
 	if (!page)
 		return do_anonymous_page(mm, vma, va);
-	if (write && !(flags & MMU_WRITE))
+	if (write && !(flags & MMU_WRITE)) {
+		vma->vm_private_pages = true; /* the page becomes this process's own */
 		return do_wp_page(mm, va, page);
+	}
 	/* Present and allowed: nothing a fault could fix (a stale entry would not fault twice). */
 	return VM_FAULT_SIGSEGV;
 }

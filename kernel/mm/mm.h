@@ -44,6 +44,20 @@ struct vm_area_struct {
 	unsigned long vm_flags; /* VM_* */
 	enum vma_kind kind;
 	struct list_head vm_list; /* on mm->mmap, sorted by address, never overlapping */
+	/*
+	 * A private mapping of a file (a program's segment, an mmap): the file's pages
+	 * (kernel/mm/filemap.c), the file page at vm_start, and the address where the file's
+	 * bytes end: from there to vm_end the area is zeroes (a segment's bss). NULL: anonymous.
+	 */
+	struct file_pages *vm_file;
+	unsigned long vm_pgoff;
+	unsigned long vm_file_end;
+	/*
+	 * Does the area map pages of its own, not the file's (a copy made by a write, the bss)?
+	 * Until it does, fork leaves its page tables out: the child's faults find the same file
+	 * pages (Linux's copy_page_range skips such an area, one without an anon_vma).
+	 */
+	bool vm_private_pages;
 };
 
 struct mm_struct {
@@ -92,6 +106,10 @@ static inline struct vm_area_struct *prev_vma(struct mm_struct *mm, struct vm_ar
 /* A new area over [start, end), which must be free; -ENOMEM if no memory for it. */
 int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
 	       enum vma_kind kind);
+/* The same, mapping fp's pages from file page pgoff; file bytes up to file_end (see above). */
+int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    unsigned long flags, enum vma_kind kind, struct file_pages *fp,
+		    unsigned long pgoff, unsigned long file_end);
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long end);
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma);
@@ -109,11 +127,13 @@ void pagefault_out_of_memory(void);
 
 /*
  * mmap's work (mmap.c), with mm->mmap_lock held: a new private area of this kind at addr (or
- * where there is room), the old ones under it unmapped. Returns its address or an error.
+ * where there is room), mapping fp's pages from off if fp is not NULL, the old ones under it
+ * unmapped. Returns its address or an error.
  */
 long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	     unsigned long flags, unsigned long off, enum vma_kind kind);
-/* mmap of file descriptor fd (filemap.c), mmap_lock not held: its bytes copied in. */
+	     unsigned long flags, struct file_pages *fp, unsigned long off, enum vma_kind kind);
+/* mmap of file descriptor fd (mmap_file.c), mmap_lock not held: its pages mapped (ramfs) or its
+ * bytes copied in (9p). */
 long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
 	       unsigned long flags, int fd, unsigned long off);
 

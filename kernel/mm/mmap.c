@@ -1,7 +1,7 @@
 /*
  * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, and
- * anonymous mmap and munmap. mprotect is in mprotect.c, page faults in memory.c, the mmap of a
- * file in filemap.c.
+ * private mmap (anonymous, or of a file: kernel/mm/mmap_file.c) and munmap. mprotect is in
+ * mprotect.c, page faults in memory.c, the pages of a file that mappings share in filemap.c.
  *
  * The layout of a process, as on Linux x86_64:
  *	0x400000 or ELF_ET_DYN_BASE   the program's segments (kernel/fs/exec.c), then the heap (brk)
@@ -9,8 +9,8 @@
  *	below STACK_TOP               the stack, growing down to STACK_TOP - STACK_MAX
  *
  * An area (struct vm_area_struct) is a range of pages with one set of permissions: what the
- * program asked for. Nothing is mapped when an area is made (but exec's segments): the page
- * tables fill in as the program touches the pages (memory.c). The areas are a list sorted by
+ * program asked for. Nothing is mapped when an area is made: the page tables fill in as the
+ * program touches the pages (memory.c). The areas are a list sorted by
  * address, as Linux's was before its maple tree: a process has a handful, and a list is the
  * easiest thing to read. munmap and mprotect cut an area in two or three (split_vma); areas
  * that touch and agree in everything become one again (vma_merge_around).
@@ -22,9 +22,11 @@
  * take to take an mm away (kernel/fs/proc/base.c).
  */
 #include "kernel/mm/mm.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
+#include "kernel/fs/vfs.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
@@ -60,32 +62,57 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count++;
 }
 
+/* An area goes: with it, its hold on the file's pages. */
+static void vma_free(struct vm_area_struct *vma)
+{
+	file_pages_put_area(vma->vm_file, vma->kind == VMA_ELF);
+	kfree(vma);
+}
+
 static void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
 	mm->map_count--;
-	kfree(vma);
+	vma_free(vma);
 }
 
-int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
-	       enum vma_kind kind)
+int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    unsigned long flags, enum vma_kind kind, struct file_pages *fp,
+		    unsigned long pgoff, unsigned long file_end)
 {
 	struct vm_area_struct *vma = kmalloc(sizeof(*vma));
 
 	if (!vma)
 		return -ENOMEM;
-	*vma = (struct vm_area_struct){
-		.vm_start = start, .vm_end = end, .vm_flags = flags, .kind = kind};
+	*vma = (struct vm_area_struct){.vm_start = start,
+				       .vm_end = end,
+				       .vm_flags = flags,
+				       .kind = kind,
+				       .vm_file = fp,
+				       .vm_pgoff = pgoff,
+				       .vm_file_end = file_end};
+	if (fp)
+		file_pages_get_area(fp, kind == VMA_ELF);
 	vma_link(mm, vma);
 	vma_merge_around(mm, vma);
 	return 0;
 }
 
-/* Two neighbours that could be one area: touching, same permissions, same kind, not segments. */
+int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
+	       enum vma_kind kind)
+{
+	return insert_file_vma(mm, start, end, flags, kind, NULL, 0, 0);
+}
+
+/*
+ * Two neighbours that could be one area: touching, same permissions, same kind, not segments
+ * (nor anything else mapping a file).
+ */
 static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
 	return a && b && a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
-	       a->kind == b->kind && a->kind != VMA_ELF && a->kind != VMA_FILE;
+	       a->kind == b->kind && a->kind != VMA_ELF && a->kind != VMA_FILE && !a->vm_file &&
+	       !b->vm_file;
 }
 
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -111,7 +138,10 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long ad
 		return -ENOMEM;
 	*new = *vma;
 	new->vm_start = addr;
+	new->vm_pgoff += (addr - vma->vm_start) / PAGE_SIZE; /* the file page at addr */
 	vma->vm_end = addr;
+	if (new->vm_file)
+		file_pages_get_area(new->vm_file, new->kind == VMA_ELF);
 	list_add(&new->vm_list, &vma->vm_list);
 	mm->map_count++;
 	return 0;
@@ -180,7 +210,7 @@ void mmput(struct mm_struct *mm)
 	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
 	{
 		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
-		kfree(vma);
+		vma_free(vma);
 	}
 	mmu_pgd_free(mm->pgd);
 	kfree(mm);
@@ -189,7 +219,9 @@ void mmput(struct mm_struct *mm)
 /*
  * fork's copy: the same boundaries, a copy of each area, and page tables of its own that share
  * every page with old, read-only in both until one of them writes (memory.c copies the page
- * then). Nothing is copied that the child may never touch.
+ * then). Nothing is copied that the child may never touch. An area that maps only a file's
+ * pages (a program's text) gets no tables at all: a child that touches it faults the same
+ * pages in, and most children exec at once.
  */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
@@ -216,8 +248,12 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			return NULL;
 		}
 		*new = *vma;
+		if (new->vm_file) /* the child's area maps the file too */
+			file_pages_get_area(new->vm_file, new->kind == VMA_ELF);
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
+		if (vma->vm_file && !vma->vm_private_pages)
+			continue; /* only the file's pages: the child's faults map them again */
 		if (mmu_user_copy_range(mm->pgd, old->pgd, vma->vm_start, vma->vm_end)) {
 			mmu_flush_user();
 			spin_unlock_irqrestore(&old->mmap_lock, flags);
@@ -327,11 +363,13 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint,
 }
 
 /*
- * A private mapping's area: anonymous memory (kind VMA_ANON), or the area a file's copy goes
- * into (VMA_FILE, kernel/mm/filemap.c). Called with mm->mmap_lock held.
+ * A private mapping's area, called with mm->mmap_lock held: anonymous memory (kind VMA_ANON,
+ * fp NULL), the area a copy of a file's bytes goes into (VMA_FILE, fp NULL), or an area that
+ * maps a file's own pages (VMA_ANON with fp: ramfs), from file page off / PAGE_SIZE, a written
+ * page copied first (memory.c), as exec's segments do. mmap_file.c has checked the file.
  */
 long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	     unsigned long flags, unsigned long off, enum vma_kind kind)
+	     unsigned long flags, struct file_pages *fp, unsigned long off, enum vma_kind kind)
 {
 	unsigned long vm_flags = prot & VM_ACCESS_FLAGS; /* PROT_* and VM_* agree on these */
 
@@ -373,6 +411,12 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsign
 	}
 	*vma = (struct vm_area_struct){
 		.vm_start = addr, .vm_end = addr + len, .vm_flags = vm_flags, .kind = kind};
+	if (fp) {
+		vma->vm_file = fp;
+		vma->vm_pgoff = off / PAGE_SIZE;
+		vma->vm_file_end = addr + len; /* a page wholly past the file's end: SIGBUS */
+		file_pages_get_area(fp, false);
+	}
 	vma_link(mm, vma);
 	vma_merge_around(mm, vma);
 	return (long)addr;
@@ -384,9 +428,9 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	struct mm_struct *mm = current->mm;
 
 	if (!(flags & MAP_ANONYMOUS))
-		return mmap_file(mm, addr, len, prot, flags, (int)fd, off); /* filemap.c */
+		return mmap_file(mm, addr, len, prot, flags, (int)fd, off); /* mmap_file.c */
 	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
-	long ret = do_mmap(mm, addr, len, prot, flags, off, VMA_ANON);
+	long ret = do_mmap(mm, addr, len, prot, flags, NULL, off, VMA_ANON);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
 	return ret;

@@ -204,6 +204,36 @@ static const char *str(const uint8_t *buf, size_t size, uint64_t ua)
 	return (const char *)buf + size - (TOP - ua);
 }
 
+/*
+ * exec parses a mapped file from its first page only: the headers must be in that part, and
+ * the segments are checked against the whole file's size, not the part's.
+ */
+static int parse_headers(size_t part, size_t file_len, struct elf_info *info)
+{
+	uint8_t *copy = malloc(part ? part : 1); /* exact size: ASan sees any overread */
+	memcpy(copy, file, part);
+	int ret = elf_parse_headers(copy, part, file_len, DYN_BASE, info);
+	free(copy);
+	return ret;
+}
+
+static void test_headers_from_the_first_page(void **state)
+{
+	struct elf_info info;
+	size_t len = make_elf(ET_EXEC, 0x400000);
+
+	(void)state;
+	assert_int_equal(parse_headers(0x1000, len, &info), 0);
+	assert_int_equal(info.nsegs, 3);
+	assert_int_equal(info.segs[2].offset, 0x1100);
+	/* The part has the headers, but the file is too short for the last segment's bytes. */
+	assert_int_equal(parse_headers(0x1000, 0x1105, &info), -EINVAL);
+	/* The program headers cut short by the part: not parsed (exec then reads the file). */
+	assert_int_equal(parse_headers(EHDR_SIZE + PHDR_SIZE, len, &info), -ENOEXEC);
+	/* A part longer than the file is a caller's error. */
+	assert_int_equal(parse_headers(0x1000, 0x800, &info), -ENOEXEC);
+}
+
 static void test_stack_layout(void **state)
 {
 	struct elf_info elf;
@@ -285,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_not_elf_or_wrong_kind),
 		cmocka_unit_test(test_interp),
 		cmocka_unit_test(test_bad_segments),
+		cmocka_unit_test(test_headers_from_the_first_page),
 		cmocka_unit_test(test_stack_layout),
 		cmocka_unit_test(test_stack_too_big),
 	};

@@ -20,6 +20,7 @@
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "arch/x86_64/mmu.h"
@@ -46,6 +47,7 @@ struct proc_task {
 	uint64_t sigignore, sigcatch; /* the signals its actions ignore, and those it handles */
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
 	unsigned long rss; /* pages mapped */
+	unsigned long rss_file; /* of them, a file's own pages (a program's text): RssFile */
 	unsigned long vsize; /* bytes in its areas (maps's lines) */
 };
 
@@ -110,6 +112,22 @@ static unsigned long count_mapped(uint64_t *pgd, unsigned long start, unsigned l
 	return n;
 }
 
+/* The pages of a file-mapping area that are the file's own (not yet copied on a write). */
+static unsigned long count_file_pages(uint64_t *pgd, const struct vm_area_struct *vma)
+{
+	unsigned long n = 0;
+
+	for (unsigned long va = mmu_user_next_mapped(pgd, vma->vm_start, vma->vm_end);
+	     va < vma->vm_end; va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, vma->vm_end)) {
+		unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
+		void *page = mmu_user_page(pgd, va, NULL);
+
+		if (va < vma->vm_file_end && page && page == file_pages_page(vma->vm_file, index))
+			n++;
+	}
+	return n;
+}
+
 static const char *vma_name(const struct mm_struct *mm, const struct vm_area_struct *vma)
 {
 	switch (vma->kind) {
@@ -135,9 +153,12 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 	int n = 0;
 
 	pt->vsize = 0;
+	pt->rss_file = 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 	{
 		rss += count_mapped(mm->pgd, vma->vm_start, vma->vm_end);
+		if (vma->vm_file)
+			pt->rss_file += count_file_pages(mm->pgd, vma);
 		pt->vsize += vma->vm_end - vma->vm_start;
 		if (n < PROC_MAPS_MAX)
 			vmas[n++] = (struct proc_vma){vma->vm_start, vma->vm_end, vma->vm_flags,
@@ -319,8 +340,8 @@ static int status_show(struct seq_file *m, void *v)
 		status_kb(m, "VmPin", 0);
 		status_kb(m, "VmHWM", pt.rss * PAGE_SIZE);
 		status_kb(m, "VmRSS", pt.rss * PAGE_SIZE);
-		status_kb(m, "RssAnon", pt.rss * PAGE_SIZE);
-		status_kb(m, "RssFile", 0);
+		status_kb(m, "RssAnon", (pt.rss - pt.rss_file) * PAGE_SIZE);
+		status_kb(m, "RssFile", pt.rss_file * PAGE_SIZE);
 		status_kb(m, "RssShmem", 0);
 		status_kb(m, "VmData", size - stk - exe);
 		status_kb(m, "VmStk", stk);

@@ -1,0 +1,46 @@
+/*
+ * A file's pages as its private mappings see them (kernel/mm/filemap.c): what exec's segments
+ * and mmap(MAP_PRIVATE) of a ramfs file fault in, instead of copying the file.
+ */
+#ifndef KERNEL_MM_FILEMAP_H
+#define KERNEL_MM_FILEMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct inode;
+
+struct file_pages {
+	int refcount; /* the areas using it, and the inode while it is the current one */
+	int exec_maps; /* of those areas, a running program's segments (ETXTBSY) */
+	unsigned long nr_pages; /* pages[i] holds the file's bytes [i * 4096, (i + 1) * 4096) */
+	void *pages[]; /* each with a reference of its own; NULL: a hole, which reads as zeroes */
+};
+
+/*
+ * The inode's pages (ramfs: inode->i_pages) with a reference for the caller, made the first
+ * time and kept with the inode until its pages change; NULL if no memory. Under the VFS lock.
+ */
+struct file_pages *filemap_get_pages(struct inode *inode);
+/* A page was added to or taken from inode->i_pages: the next mapping takes a new snapshot. */
+void filemap_invalidate(struct inode *inode);
+/*
+ * Is a program running from the file (its segments mapping the pages)? Then opening it for
+ * writing fails with ETXTBSY, as Linux's deny_write_access makes it; an mmap of the file does
+ * not count. Under the VFS lock.
+ */
+bool filemap_running(const struct inode *inode);
+/* One more, or one fewer, user of fp; the last one frees it and drops its page references. */
+void file_pages_get(struct file_pages *fp);
+void file_pages_put(struct file_pages *fp);
+/* The same for an area: exec says it is a program's segment. */
+void file_pages_get_area(struct file_pages *fp, bool exec);
+void file_pages_put_area(struct file_pages *fp, bool exec);
+
+/* The page of file page index i, or NULL for a hole or past the end. */
+static inline void *file_pages_page(const struct file_pages *fp, unsigned long i)
+{
+	return i < fp->nr_pages ? fp->pages[i] : NULL;
+}
+
+#endif

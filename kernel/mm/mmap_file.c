@@ -1,0 +1,151 @@
+/*
+ * mmap of a file, MAP_PRIVATE: the file's own pages, or a private copy of its bytes.
+ *
+ * ld.so maps every shared library so: one mapping of the whole library from offset 0 (which
+ * reserves the room), then each PT_LOAD segment over it with MAP_FIXED at its own offset and
+ * permissions, mprotect(PROT_NONE) on the holes between them, and anonymous memory for the bss.
+ *
+ * A ramfs file's data is in pages already: the area maps those (filemap.c's snapshot of them),
+ * shared with every other mapping until a write copies one (memory.c), as Linux maps its page
+ * cache and as exec maps a program's segments. A file with no pages of its own (9p: its bytes
+ * are on the host) is copied into fresh pages at mmap time instead. For MAP_PRIVATE that is the
+ * same memory to the process: what it writes stays its own, and Linux leaves it unspecified
+ * whether later changes to the file show through a private mapping.
+ *
+ * The copy is made first, outside mmap_lock (reading a 9p file sleeps, and the lock is a
+ * spinlock), then the area (do_mmap, kind VMA_FILE) and all its copied pages go in at once under
+ * the lock, with the area's permissions: the process never sees the area half filled. A touch
+ * of a page wholly past the file's end is SIGBUS, as on Linux (memory.c): a library cut short
+ * on disk dies so. From then on the copied pages are anonymous ones: fork shares them
+ * copy-on-write, munmap and mprotect cut the area like any other.
+ *
+ * MAP_SHARED of a file is not there: it would need one page seen by every process and by
+ * write() through the VFS (-ENODEV, the answer of a Linux file system without shared mmap).
+ */
+#include "kernel/mm/mm.h"
+#include "kernel/mm/filemap.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/fs/vfs.h"
+#include "arch/x86_64/mmu.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define MAP_SHARED 0x01 /* mmap's flags, Linux's values */
+#define MAP_PRIVATE 0x02
+#define MAP_SHARED_VALIDATE 0x03
+#define MAP_TYPE 0x0f
+
+/* Frees the pages of the copy still in hand (those not mapped). */
+static void free_copy(void **pages, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		if (pages[i])
+			free_pages(pages[i], 1);
+	kfree(pages);
+}
+
+/*
+ * Reads the file's n pages from off into fresh pages (pages[i], the part of the last one past
+ * the file's end zeroed). 0 or an error.
+ */
+static int copy_file_pages(int fd, unsigned long off, void **pages, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		loff_t pos = (loff_t)(off + i * PAGE_SIZE);
+
+		pages[i] = alloc_page_zeroed();
+		if (!pages[i])
+			return -ENOMEM;
+		for (size_t got = 0; got < PAGE_SIZE;) {
+			ssize_t r = vfs_pread(fd, (char *)pages[i] + got, PAGE_SIZE - got,
+					      pos + (loff_t)got);
+			if (r < 0)
+				return (int)r;
+			if (r == 0)
+				break; /* the file ends inside this page */
+			got += (size_t)r;
+		}
+	}
+	return 0;
+}
+
+/* Puts the copied pages in at addr, in the area just made; false if a page table is missing. */
+static bool map_copy(struct mm_struct *mm, unsigned long addr, unsigned long prot, void **pages,
+		     unsigned long n)
+{
+	int flags = vm_flags_to_mmu(prot & VM_ACCESS_FLAGS);
+
+	for (unsigned long i = 0; i < n; i++) {
+		if (!pages[i])
+			continue;
+		if (mmu_user_map(mm->pgd, addr + i * PAGE_SIZE, __pa(pages[i]), flags))
+			return false;
+		pages[i] = NULL; /* the page tables own it now */
+	}
+	return true;
+}
+
+long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+	       unsigned long flags, int fd, unsigned long off)
+{
+	loff_t size = 0;
+	long ret;
+
+	/* Linux's order: the arguments, then the descriptor, then what the file allows. */
+	if (!len || (off & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	if (len > STACK_TOP)
+		return -ENOMEM;
+	unsigned long n = ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE;
+	if (off / PAGE_SIZE + n < off / PAGE_SIZE)
+		return -EOVERFLOW; /* the last page's offset wraps */
+	if (fd < 0)
+		return -EBADF;
+	int err = vfs_mmap_check(fd, &size);
+	if (err)
+		return err;
+	switch (flags & MAP_TYPE) {
+	case MAP_PRIVATE:
+		break;
+	case MAP_SHARED:
+	case MAP_SHARED_VALIDATE:
+		return -ENODEV; /* no shared file mappings yet (see above) */
+	default:
+		return -EINVAL;
+	}
+
+	/* A ramfs file: its pages, mapped as they are (-ENODEV: a file without pages). */
+	struct file_pages *fp = vfs_mmap_pages(fd, &err);
+	if (fp || err != -ENODEV) {
+		if (!fp)
+			return err;
+		unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
+		ret = do_mmap(mm, addr, len, prot, flags, fp, off, VMA_ANON);
+		spin_unlock_irqrestore(&mm->mmap_lock, irq);
+		file_pages_put(fp); /* the area has its own reference */
+		return ret;
+	}
+
+	/* Any other file: the pages with file bytes in them are copied; a touch past them, SIGBUS. */
+	unsigned long nfile = 0;
+	if ((loff_t)off < size)
+		nfile = MIN(n, ALIGN_UP((unsigned long)size - off, PAGE_SIZE) / PAGE_SIZE);
+	void **pages = kzalloc(MAX(nfile, 1UL) * sizeof(*pages));
+	if (!pages)
+		return -ENOMEM;
+	err = copy_file_pages(fd, off, pages, nfile);
+	if (err) {
+		free_copy(pages, nfile);
+		return err;
+	}
+	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
+	ret = do_mmap(mm, addr, len, prot, flags, NULL, off, VMA_FILE);
+	if (ret >= 0 && !map_copy(mm, (unsigned long)ret, prot, pages, nfile)) {
+		do_munmap(mm, (unsigned long)ret, (unsigned long)ret + n * PAGE_SIZE);
+		ret = -ENOMEM;
+	}
+	spin_unlock_irqrestore(&mm->mmap_lock, irq);
+	free_copy(pages, nfile);
+	return ret;
+}

@@ -1,0 +1,38 @@
+/*
+ * Pages for host unit tests: what ramfs keeps a file's data in (kernel/mm/page_alloc.h's API,
+ * on the host's heap, counted with host_kmalloc's live allocations so the leak checks see them).
+ * Nothing on the host maps a file (exec and mmap are the kernel's), so a page never has more
+ * than its file's reference: put_page frees it, and a mapping's get_page is never called.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "kernel/mm/page_alloc.h"
+#include "tests/unit/host_kmalloc.h"
+
+#define HOST_PAGE_SIZE 4096
+
+void *alloc_page_zeroed(void)
+{
+	void *p;
+
+	if (host_kmalloc_fail_at > 0 && --host_kmalloc_fail_at == 0)
+		return NULL;
+	p = aligned_alloc(HOST_PAGE_SIZE, HOST_PAGE_SIZE);
+	if (p) {
+		memset(p, 0, HOST_PAGE_SIZE);
+		host_kmalloc_live++;
+	}
+	return p;
+}
+
+void put_page(void *va)
+{
+	host_kmalloc_live--;
+	free(va);
+}
+
+void get_page(void *va)
+{
+	(void)va;
+	abort(); /* only a mapping takes a second reference */
+}
