@@ -155,6 +155,7 @@ static long set_wait_sigmask(const uint64_t __user *umask, size_t size)
 		return -EFAULT;
 	t->saved_sigmask = t->blocked;
 	t->restore_sigmask = true;
+	set_tsk_thread_flag(t, TIF_SIGPENDING); /* the mask goes back on the way out */
 	set_current_blocked(mask);
 	return 0;
 }
