@@ -97,8 +97,10 @@ struct dentry *d_lookup(struct dentry *parent, const char *name, size_t len)
 	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	struct dentry *child;
 
+	/* The first byte first: most siblings differ there, and it spares a strlen of each. */
 	list_for_each_entry(child, &parent->d_subdirs, d_child) {
-		if (strlen(child->d_name) == len && memcmp(child->d_name, name, len) == 0)
+		if (child->d_name[0] == name[0] && strlen(child->d_name) == len &&
+		    memcmp(child->d_name, name, len) == 0)
 			return child;
 	}
 	return NULL;
