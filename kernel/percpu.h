@@ -78,6 +78,14 @@ static __always_inline struct task *get_current(void)
 }
 #define current get_current()
 
+/* A better task waits for this CPU (Linux's need_resched(), a per-CPU flag here): one load. */
+static __always_inline bool need_resched(void)
+{
+	bool r;
+	__asm__ __volatile__("movb %%gs:%c1, %0" : "=q"(r) : "i"(offsetof(struct cpu, need_resched)));
+	return r;
+}
+
 void percpu_init_this_cpu(struct cpu *c);
 
 #endif

@@ -87,6 +87,14 @@ void tracepoint_synchronize_unregister(void);
 #define TRACEPOINT_PROBE(name, fn) ((void *)(1 ? (fn) : (tp_probe_##name##_t)0))
 
 /*
+ * The check of trace_NAME(): jump to label when tp.enabled. Written as a compare with memory
+ * and a branch, two instructions, because a compiler loads a bool it must read once (READ_ONCE)
+ * into a register and tests it there: three, on every system call's way in and out.
+ */
+#define TRACEPOINT_TEST(tp, label) \
+	__asm__ goto("cmpb $0, %0\n\tjne %l[" #label "]" : : "m"((tp).enabled) : "cc" : label)
+
+/*
  * trace_NAME(args): the check, then every attached probe with preemption disabled (without a
  * reschedule on the way out: some callers may not schedule; the next chance does). The probe
  * loop is out of line (noinline), so the caller's fast path keeps its registers for itself.
@@ -108,8 +116,11 @@ void tracepoint_synchronize_unregister(void);
 	}                                                                                       \
 	static __always_inline void trace_##name(proto)                                         \
 	{                                                                                       \
-		if (unlikely(READ_ONCE(__tracepoint_##name.enabled)))                           \
-			__do_trace_##name(args);                                                \
+		TRACEPOINT_TEST(__tracepoint_##name, do_trace);                                  \
+		return;                                                                         \
+	do_trace:                                                                               \
+		__attribute__((cold));                                                          \
+		__do_trace_##name(args);                                                        \
 	}                                                                                       \
 	static inline int register_trace_##name(void (*probe)(void *data, proto), void *data)   \
 	{                                                                                       \

@@ -21,6 +21,7 @@
 #include "arch/x86_64/syscall_64_names.h"
 #include "kernel/syscalls.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "kernel/printk.h"
@@ -48,11 +49,21 @@ extern char entry_SYSCALL_64[];
 typedef long (*sys_call_ptr_t)(unsigned long, unsigned long, unsigned long, unsigned long,
 			       unsigned long, unsigned long);
 
-/* Each entry point takes the arguments it declares; the extra registers are ignored. */
+static long sys_ni_syscall(void);
+
+/*
+ * Each entry point takes the arguments it declares; the extra registers are ignored. Every
+ * number Lucid lacks calls sys_ni_syscall, as in Linux's table, so that the way in needs no
+ * test for a hole (the range initializer is overridden by the listed calls on purpose).
+ */
 #define __SYSCALL(nr, name, entry) [nr] = (sys_call_ptr_t)(void *)entry,
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 static const sys_call_ptr_t sys_call_table[NR_SYSCALL_NAMES] = {
+	[0 ... NR_SYSCALL_NAMES - 1] = (sys_call_ptr_t)(void *)sys_ni_syscall,
 #include "arch/x86_64/syscall_64_tbl.h"
 };
+#pragma GCC diagnostic pop
 #undef __SYSCALL
 
 /* Numbers already reported missing: one line each per boot (those past the end share one). */
@@ -71,13 +82,31 @@ static long ni_syscall(unsigned long nr)
 	return -ENOSYS;
 }
 
+/* A hole in the table: the number is the frame's (entry_SYSCALL_64 builds it at the stack top). */
+static long sys_ni_syscall(void)
+{
+	const struct pt_regs *regs = (struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1;
+
+	return ni_syscall(regs->orig_rax);
+}
+
 /* A system call's return value that asks the signal code what to do (arch/x86_64/signal.c). */
+static __always_inline bool is_restart_value(long ret)
+{
+	return ret >= -ERESTART_RESTARTBLOCK && ret <= -ERESTARTSYS;
+}
+
 static bool restart_pending(const struct pt_regs *regs)
 {
-	long ret = (long)regs->rax;
-
 	return regs->vector == VEC_SYSCALL && (long)regs->orig_rax >= 0 &&
-	       ret >= -ERESTART_RESTARTBLOCK && ret <= -ERESTARTSYS;
+	       is_restart_value((long)regs->rax);
+}
+
+/* Signal work for the way out: a signal to act on, a parent to tell, a mask to put back. */
+static bool signal_work(struct task *t, const struct pt_regs *regs)
+{
+	return signal_pending_current() || READ_ONCE(t->cont_notify) || t->restore_sigmask ||
+	       restart_pending(regs);
 }
 
 /*
@@ -85,6 +114,10 @@ static bool restart_pending(const struct pt_regs *regs)
  * signal is acted on (its handler's frame built, or its default action taken: Ctrl-C ends the
  * program), an interrupted system call is restarted or fails with EINTR, and a reschedule
  * asked for meanwhile happens now. Returns with interrupts off, as the assembly wants them.
+ *
+ * The signal work is looked at only while TIF_SIGPENDING is set (or a system call asks for a
+ * restart); the flag is cleared when a look finds nothing, and the look is then made once more,
+ * since a signal sent between the look and the clearing set the flag before the clearing.
  */
 void exit_to_user_mode(struct pt_regs *regs)
 {
@@ -92,13 +125,19 @@ void exit_to_user_mode(struct pt_regs *regs)
 
 	for (;;) {
 		local_irq_disable();
-		if (signal_pending_current() || READ_ONCE(t->cont_notify) || t->restore_sigmask ||
-		    restart_pending(regs)) {
-			local_irq_enable();
-			arch_do_signal_or_restart(regs);
-			continue;
+		if (test_tsk_thread_flag(t, TIF_SIGPENDING) || restart_pending(regs)) {
+			if (signal_work(t, regs)) {
+				local_irq_enable();
+				arch_do_signal_or_restart(regs);
+				continue; /* the flag stays: the next pass looks again */
+			}
+			clear_tsk_thread_flag(t, TIF_SIGPENDING);
+			if (signal_work(t, regs)) {
+				set_tsk_thread_flag(t, TIF_SIGPENDING);
+				continue;
+			}
 		}
-		if (!READ_ONCE(this_cpu()->need_resched))
+		if (!need_resched())
 			return;
 		local_irq_enable();
 		schedule();
@@ -108,17 +147,29 @@ void exit_to_user_mode(struct pt_regs *regs)
 DEFINE_TRACE(sys_enter); /* trace/events/syscalls.h: raw_syscalls:sys_enter and sys_exit */
 DEFINE_TRACE(sys_exit);
 
+/*
+ * The way back tests one word of the task's (thread_flags) and the CPU's need_resched, with
+ * interrupts off so that nothing is set unseen before SYSRET: most calls have nothing to do and
+ * leave at once, as Linux's syscall_exit_to_user_mode tests ti_work. A call that asks for a
+ * restart (-ERESTARTSYS...) has seen a signal pending and unblocked, whose sending (or
+ * unblocking) set TIF_SIGPENDING, which nothing but this task's way out clears: the flag covers
+ * it too.
+ */
 void do_syscall_64(struct pt_regs *regs, unsigned long nr)
 {
 	local_irq_enable();
 	trace_sys_enter(regs, (long)nr);
-	if (nr < NR_SYSCALL_NAMES && sys_call_table[nr])
+	/* No probe changes it: read again, so that only regs stays in a register across calls. */
+	nr = regs->orig_rax;
+	if (likely(nr < NR_SYSCALL_NAMES))
 		regs->rax = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
 					       regs->r9);
 	else
 		regs->rax = ni_syscall(nr);
 	trace_sys_exit(regs, (long)regs->rax);
-	exit_to_user_mode(regs);
+	local_irq_disable();
+	if (unlikely(READ_ONCE(current->thread_flags)) || unlikely(need_resched()))
+		exit_to_user_mode(regs);
 }
 
 void syscall_init(void)

@@ -260,6 +260,7 @@ static int tty_check_change(int sig)
 	if (sig_ignored_or_blocked(sig))
 		return sig == SIGTTIN ? -EIO : 0;
 	kill_pgrp(current->pgrp, sig);
+	set_tsk_thread_flag(current, TIF_SIGPENDING); /* the way out restarts it (syscall_64.c) */
 	return -ERESTARTSYS; /* once continued, the call starts again (or EINTR: a handler) */
 }
 

@@ -102,9 +102,10 @@ struct dentry *d_lookup(struct dentry *parent, const char *name, size_t len)
 	lockdep_assert(vfs_lock_held()); /* see the top of this file */
 	struct dentry *child;
 
+	/* The first byte inline: most siblings differ there, and it spares a call of strncmp. */
 	list_for_each_entry(child, &parent->d_subdirs, d_child) {
-		/* strncmp stops at the first difference: most names cost a byte or two. */
-		if (strncmp(child->d_name, name, len) == 0 && child->d_name[len] == '\0')
+		if (child->d_name[0] == name[0] && strncmp(child->d_name, name, len) == 0 &&
+		    child->d_name[len] == '\0')
 			return child;
 	}
 	return NULL;

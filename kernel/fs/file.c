@@ -26,7 +26,7 @@ struct file *fget(int fd)
 }
 
 /*
- * fget_unlocked (kernel/fs/fs_struct.c) is the same without the VFS lock, for the files whose
+ * fget_unlocked (kernel/fs/vfs.h) is the same without the VFS lock, for the files whose
  * operations need none (no_vfs_lock). A task's own table changes only through the task's own
  * calls (open, close, dup, exec, exit), never another's: a task that is looking in it is in
  * none of them, so the slot stays as read, and the file it names stays open (the table's

@@ -31,16 +31,6 @@ struct fs_context *current_fs(void)
 	return t->fs ? t->fs : &init_fs;
 }
 
-/* kernel/fs/file.c says why this needs no lock. One call: it is on every read and write. */
-struct file *fget_unlocked(int fd)
-{
-	struct fs_context *fs = current->fs;
-
-	if (!fs || fd < 0 || fd >= NR_OPEN_DEFAULT)
-		return NULL;
-	return fs->fd[fd];
-}
-
 int copy_fs_context(struct task *t)
 {
 	struct fs_context *fs;

@@ -37,12 +37,35 @@ struct stat {
 };
 _Static_assert(sizeof(struct stat) == 144, "struct stat is Linux's x86_64 layout");
 
+/*
+ * Paths shorter than this are copied to the stack first and then into a small kmalloc'd
+ * buffer of their own size: a PATH_MAX buffer is a whole page from alloc_pages, which cost an
+ * open of /init about a third of its instructions (docs/design/syscall-cost.md). Linux keeps
+ * short names inside its struct filename for the same reason.
+ */
+#define GETNAME_SHORT 128
+
 /* A user path into a kmalloc'd buffer (putname frees it); NULL with *err on failure. */
 static char *getname(const char __user *filename, long *err)
 {
-	char *name = kmalloc(PATH_MAX);
-	long len;
+	char short_name[GETNAME_SHORT];
+	char *name;
+	long len = strncpy_from_user(short_name, filename, GETNAME_SHORT);
 
+	if (len > 0 && len < GETNAME_SHORT) {
+		name = kmalloc((size_t)len + 1);
+		if (!name) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		memcpy(name, short_name, (size_t)len + 1);
+		return name;
+	}
+	if (len <= 0) {
+		*err = len < 0 ? len : -ENOENT;
+		return NULL;
+	}
+	name = kmalloc(PATH_MAX); /* a long one: copied again, whole */
 	if (!name) {
 		*err = -ENOMEM;
 		return NULL;

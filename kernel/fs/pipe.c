@@ -48,55 +48,62 @@ static void pipe_wake(struct pipe *p)
 static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
 	struct pipe *p = file->private_data;
-	size_t done = 0;
+	size_t n, first;
 
 	(void)pos;
 	if (count == 0)
 		return 0;
 	if (p->len == 0)
 		return p->writers ? -EAGAIN : 0;
-	while (done < count && p->len) {
-		size_t n = MIN(MIN(count - done, p->len), PIPE_SIZE - p->head);
-
-		memcpy(buf + done, p->buf + p->head, n);
-		p->head = (p->head + n) % PIPE_SIZE;
-		p->len -= n;
-		done += n;
-	}
+	/* The bytes run from head to the end of the ring, then on from its start: two copies. */
+	n = MIN(count, p->len);
+	first = MIN(n, PIPE_SIZE - p->head);
+	memcpy(buf, p->buf + p->head, first);
+	if (n > first)
+		memcpy(buf + first, p->buf, n - first);
+	p->head = (p->head + n) % PIPE_SIZE;
+	p->len -= n;
 	pipe_wake(p); /* there is room now */
-	return (ssize_t)done;
+	return (ssize_t)n;
+}
+
+/*
+ * A write with no reader left. A program is told with SIGPIPE too, which kills it unless it
+ * ignores it or has a handler (then write returns EPIPE), as Linux's pipe_write. Out of line:
+ * its siginfo on the stack would cost every write a stack-protector canary and a frame.
+ */
+static noinline ssize_t pipe_write_epipe(void)
+{
+	if (current->sighand) {
+		struct ksiginfo info = {.signo = SIGPIPE, .code = SI_USER, .pid = current->tgid};
+
+		send_sig_info(SIGPIPE, &info, current);
+	}
+	return -EPIPE;
 }
 
 static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
 	struct pipe *p = file->private_data;
-	size_t done = 0;
+	size_t n, tail, first;
 
 	(void)pos;
-	if (p->readers == 0) {
-		/* A program is told with SIGPIPE too, which kills it unless it ignores it or has a
-		 * handler (then write returns EPIPE), as Linux's pipe_write. */
-		if (current->sighand) {
-			struct ksiginfo info = {.signo = SIGPIPE, .code = SI_USER, .pid = current->tgid};
-
-			send_sig_info(SIGPIPE, &info, current);
-		}
-		return -EPIPE;
-	}
+	if (p->readers == 0)
+		return pipe_write_epipe();
 	if (count == 0)
 		return 0;
 	if (p->len == PIPE_SIZE)
 		return -EAGAIN;
-	while (done < count && p->len < PIPE_SIZE) {
-		size_t tail = (p->head + p->len) % PIPE_SIZE;
-		size_t n = MIN(MIN(count - done, PIPE_SIZE - p->len), PIPE_SIZE - tail);
-
-		memcpy(p->buf + tail, buf + done, n);
-		p->len += n;
-		done += n;
-	}
+	/* The room runs from the tail to the end of the ring, then on from its start. */
+	n = MIN(count, PIPE_SIZE - p->len);
+	tail = (p->head + p->len) % PIPE_SIZE;
+	first = MIN(n, PIPE_SIZE - tail);
+	memcpy(p->buf + tail, buf, first);
+	if (n > first)
+		memcpy(p->buf, buf + first, n - first);
+	p->len += n;
 	pipe_wake(p); /* there is data now */
-	return (ssize_t)done;
+	return (ssize_t)n;
 }
 
 static int pipe_release(struct inode *inode, struct file *file)

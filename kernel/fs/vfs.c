@@ -89,7 +89,12 @@ int vfs_open(const char *pathname, int flags, umode_t mode)
 	return ret;
 }
 
-static ssize_t do_read_file(struct file *file, void *buf, size_t count)
+/*
+ * Linux's checks before a file's read and write. Inline in vfs_read's and vfs_write's lock-free
+ * way (a call, a frame and saved registers on every read of /dev/zero otherwise); the locked
+ * way calls them through vfs_block as do_read_file and do_write_io.
+ */
+static __always_inline ssize_t __do_read_file(struct file *file, void *buf, size_t count)
 {
 	if (!file || !(file->f_mode & FMODE_READ))
 		return -EBADF;
@@ -102,27 +107,36 @@ static ssize_t do_read_file(struct file *file, void *buf, size_t count)
 	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
-
-static ssize_t do_write_file(struct file *file, const void *buf, size_t count)
+static ssize_t do_read_file(struct file *file, void *buf, size_t count)
 {
-	ssize_t ret;
+	return __do_read_file(file, buf, count);
+}
 
+
+static __always_inline ssize_t do_write_file(struct file *file, const void *buf, size_t count)
+{
 	if (!file || !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if (file->f_inode->i_flags & S_DEAD)
 		return -EIO;
 	if (!file->f_op || !file->f_op->write)
 		return -EINVAL;
-	ret = file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+}
+
+/*
+ * The locked way's write: a regular file's time changes with its data, as Linux's file systems
+ * set it in their write. The lock-free files (devices, trace_marker) keep theirs, as Linux's
+ * do, and their write is then the last thing vfs_write does: a tail call.
+ * buf is only read; it is not const so that reads and writes fit vfs_block() alike.
+ */
+static ssize_t do_write_io(struct file *file, void *buf, size_t count)
+{
+	ssize_t ret = do_write_file(file, buf, count);
+
 	if (ret > 0)
 		file_update_time(file->f_inode);
 	return ret;
-}
-
-/* buf is only read; it is not const so that reads and writes fit vfs_block() alike. */
-static ssize_t do_write_io(struct file *file, void *buf, size_t count)
-{
-	return do_write_file(file, buf, count);
 }
 
 /* Can file's read and write run without the VFS lock (file_operations.no_vfs_lock)? */
@@ -131,18 +145,30 @@ static inline bool no_vfs_lock(const struct file *file)
 	return file && file->f_op && file->f_op->no_vfs_lock;
 }
 
+/*
+ * vfs_read's and vfs_write's way for a file that needs the VFS lock (and may wait). Out of line
+ * so that the lock-free way (/dev/null, /dev/zero, trace_marker) keeps no registers for it;
+ * notrace: a detail of vfs_read and vfs_write, whose traces show vfs_lock and vfs_block.
+ */
+static noinline notrace ssize_t vfs_rw_locked(int fd, struct file *file, void *buf, size_t count,
+					      vfs_io_fn io)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = vfs_block(file ? file : fget(fd), io, fd, buf, count);
+	vfs_unlock();
+	return ret;
+}
+
 /* A read that finds nothing yet waits for it, unless the file was opened O_NONBLOCK. */
 ssize_t vfs_read(int fd, void *buf, size_t count)
 {
 	struct file *file = fget_unlocked(fd);
-	ssize_t ret;
 
 	if (no_vfs_lock(file))
-		return do_read_file(file, buf, count);
-	vfs_lock();
-	ret = vfs_block(file ? file : fget(fd), do_read_file, fd, buf, count);
-	vfs_unlock();
-	return ret;
+		return __do_read_file(file, buf, count);
+	return vfs_rw_locked(fd, file, buf, count, do_read_file);
 }
 
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count)
@@ -183,14 +209,10 @@ long vfs_ioctl(int fd, unsigned int cmd, unsigned long arg)
 ssize_t vfs_write(int fd, const void *buf, size_t count)
 {
 	struct file *file = fget_unlocked(fd);
-	ssize_t ret;
 
 	if (no_vfs_lock(file))
 		return do_write_file(file, buf, count);
-	vfs_lock();
-	ret = vfs_block(file ? file : fget(fd), do_write_io, fd, (void *)buf, count);
-	vfs_unlock();
-	return ret;
+	return vfs_rw_locked(fd, file, (void *)buf, count, do_write_io);
 }
 
 /*

@@ -79,6 +79,8 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 	t->tgid = current->tgid;
 	t->sid = current->sid;
 	t->sigpending = __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST);
+	if (t->sigpending)
+		set_tsk_thread_flag(t, TIF_SIGPENDING); /* should it become a program */
 	list_add_tail(&t->tasks, &task_list);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return t;

@@ -45,6 +45,7 @@ struct task {
 	int exit_code;
 	int exit_signal;      /* the signal that ended it (kernel/sched/signal.c), or 0 */
 	unsigned long sigpending; /* bit n - 1: signal n was sent to it (kernel/sched/signal.c) */
+	unsigned long thread_flags; /* TIF_*: work for the way back to user space (below) */
 	int pgrp;             /* its job (process group): the first command's pid; 0: the kernel's */
 	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
 	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
@@ -90,6 +91,32 @@ struct task {
 	bool reaped;               /* wait4 has collected it */
 	int sid;                   /* its session (setsid): the leader's pid; 0: the kernel's */
 };
+
+/*
+ * thread_flags, Linux's thread_info->flags: the one word a system call's way back to ring 3
+ * tests (do_syscall_64, arch/x86_64/syscall_64.c), instead of a load for each kind of work.
+ * TIF_SIGPENDING says "look at the signals": it is set (after the mark it announces) wherever
+ * a signal is sent, a continued task must tell its parent, a saved mask waits to be put back,
+ * or a new mask unblocks a pending signal; only exit_to_user_mode clears it, once it has found
+ * nothing left to do.
+ */
+#define TIF_SIGPENDING 0
+#define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
+
+static inline void set_tsk_thread_flag(struct task *t, int flag)
+{
+	__atomic_fetch_or(&t->thread_flags, 1UL << flag, __ATOMIC_SEQ_CST);
+}
+
+static inline void clear_tsk_thread_flag(struct task *t, int flag)
+{
+	__atomic_fetch_and(&t->thread_flags, ~(1UL << flag), __ATOMIC_SEQ_CST);
+}
+
+static inline bool test_tsk_thread_flag(struct task *t, int flag)
+{
+	return (__atomic_load_n(&t->thread_flags, __ATOMIC_SEQ_CST) >> flag) & 1;
+}
 
 extern struct list_head task_list;
 extern spinlock_t task_list_lock;

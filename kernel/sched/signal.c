@@ -228,6 +228,7 @@ static void prepare_signal(int sig, struct task *t)
 			t->stop_report = false;
 			t->cont_report = true;
 			t->cont_notify = true; /* it tells its parent once it runs */
+			set_tsk_thread_flag(t, TIF_SIGPENDING);
 			wake_up_process(t);
 		}
 	}
@@ -244,6 +245,7 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
 		if (sig_in(sig, SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK))
 			goto out;
 		__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
+		set_tsk_thread_flag(t, TIF_SIGPENDING); /* after the mark: see kernel/sched/sched.h */
 		signal_wake_up(t, true);
 		goto out;
 	}
@@ -269,6 +271,7 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
 		}
 	}
 	__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
+	set_tsk_thread_flag(t, TIF_SIGPENDING);
 	if (!(t->blocked & sigmask(sig)) || sig == SIGKILL)
 		signal_wake_up(t, sig == SIGKILL);
 out:
@@ -374,6 +377,9 @@ void set_current_blocked(sigset_t mask)
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 
 	current->blocked = mask & ~SIG_KERNEL_ONLY_MASK;
+	/* A signal this unblocks is acted on before the way back to user space. */
+	if (__atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST) & ~current->blocked)
+		set_tsk_thread_flag(current, TIF_SIGPENDING);
 	spin_unlock_irqrestore(&sig_lock, flags);
 }
 
@@ -400,6 +406,7 @@ long set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
 		return -EFAULT;
 	t->saved_sigmask = t->blocked;
 	t->restore_sigmask = true;
+	set_tsk_thread_flag(t, TIF_SIGPENDING); /* the mask goes back on the way out */
 	set_current_blocked(mask);
 	return 0;
 }
