@@ -3,8 +3,10 @@
 Every wait has a timeout, and QEMU leaves through the isa-debug-exit device on a panic, so a hung
 or crashed kernel fails a test instead of hanging the run.
 """
+import ctypes
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import time
@@ -21,6 +23,25 @@ OOPS_MARK = "Kernel panic - not syncing"
 
 class LucidError(AssertionError):
     pass
+
+
+SYS_RT_SIGACTION = 13  # x86_64
+KERNEL_SIGACTION_SIZE = 32  # handler, flags, restorer, mask: the kernel's struct sigaction
+NSIG = 65
+
+
+def default_signals():
+    """For a host program a test compares with Lucid (subprocess's preexec_fn): every signal at
+    its default and unblocked, as a program Lucid's shell starts has them. Whatever ran the tests
+    may have ignored some, and a program, or a shell, inherits that. Through the system call
+    itself: glibc (and so Python's signal module) refuses 32 and 33, which it keeps for its
+    threads, and those may be ignored too."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    libc = ctypes.CDLL(None, use_errno=True)
+    sig_dfl = ctypes.create_string_buffer(KERNEL_SIGACTION_SIZE)  # handler 0: SIG_DFL
+    for sig in range(1, NSIG):
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):
+            libc.syscall(SYS_RT_SIGACTION, sig, sig_dfl, None, 8)
 
 
 def iso_for(cmdline="", build=None):

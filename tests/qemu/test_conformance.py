@@ -13,11 +13,10 @@ boots a fresh kernel (tests/run_tests.py does that after any failure).
 import glob
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 
-from lucid import ROOT
+from lucid import ROOT, default_signals
 
 SCRIPTS = os.path.join(ROOT, "tests", "conformance")
 SHARE = tempfile.mkdtemp(prefix="lucid-conformance-")
@@ -51,19 +50,6 @@ def host_bin():
             os.symlink(BUSYBOX, os.path.join(d, name))
         os.symlink(BASH, os.path.join(d, "bash"))
     return d
-
-
-def default_signals():
-    """In the host's child before the exec: every signal at its default and unblocked, as a
-    program Lucid's shell starts has them (whatever ran the tests may have ignored some, SIGQUIT
-    say, and a shell cannot undo what was ignored when it started)."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for sig in signal.valid_signals():
-        if sig not in (signal.SIGKILL, signal.SIGSTOP):
-            try:
-                signal.signal(sig, signal.SIG_DFL)
-            except (OSError, ValueError):
-                pass
 
 
 def on_host(shell, script):

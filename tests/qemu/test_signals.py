@@ -5,26 +5,17 @@ Ctrl-C reaching a program's handler, kill -STOP and -CONT of a job.
 import difflib
 import os
 import re
-import signal
 import subprocess
 import tempfile
 
 import test_syscalls
-from lucid import ROOT
+from lucid import ROOT, default_signals
 
 
 def fresh_process():
-    """In the host's child before the exec: a group of its own, and every signal at its default
-    and unblocked, as a process Lucid's shell starts has them (whatever ran the tests may have
-    ignored some: the ignored ones would show in SigIgn)."""
+    """In the host's child before the exec: a group of its own, every signal at its default."""
     os.setpgrp()
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for sig in signal.valid_signals():
-        if sig not in (signal.SIGKILL, signal.SIGSTOP):
-            try:
-                signal.signal(sig, signal.SIG_DFL)
-            except (OSError, ValueError):
-                pass
+    default_signals()
 
 
 def on_linux(prog):
