@@ -13,6 +13,7 @@ the terminal's redrawing (each line is rendered as a terminal would show it: Bac
 escape sequences for clearing), the prompt lines (the prompt and what was typed after it), and a
 background job's pid. The job-control messages, the ^C and ^Z echoes and the statuses remain.
 """
+import concurrent.futures
 import os
 import re
 import shutil
@@ -29,6 +30,7 @@ PS1 = "$ "
 PROMPT = r"(?m)^\$ "  # PS1 at the start of a line (echoed text has no "$ ")
 BLOCK_TIMEOUT = 60   # one block in Lucid under TCG, with other guests loading the host
 START_PAUSE = 3      # after a command line, before a key meant for its program: fork + exec
+HOST_PAUSE = 0.5     # the same on the host, where fork + exec takes milliseconds
 SHELLS = {  # name: (the command line, the program it names on the host)
     "sh": ("sh -i", BUSYBOX),
     "bash": ("bash --norc --noprofile -i", BASH),
@@ -104,7 +106,7 @@ def settled(lines):
     return jobs[-1:] + lines[-1:]
 
 
-def drive(send, expect, before):
+def drive(send, expect, before, pause):
     """Types every block at a shell; returns what each printed, normalised. A key that ends a
     command line waits for the next prompt, so that nothing is typed ahead (a key typed ahead is
     echoed by whoever reads it first: the tty or the line editor, a race)."""
@@ -113,7 +115,7 @@ def drive(send, expect, before):
     for n, block in enumerate(BLOCKS):
         for i, keys in enumerate(block):
             if keys is PAUSE:
-                time.sleep(START_PAUSE)
+                time.sleep(pause)
                 continue
             send(keys)
             if keys[-1] in "\r\x03\x1a" and (i + 1 == len(block) or block[i + 1] is not PAUSE):
@@ -147,7 +149,7 @@ def on_host(name):
         text.clear()
         return s
     try:
-        return drive(p.send, expect, before)
+        return drive(p.send, expect, before, HOST_PAUSE)
     finally:
         p.close(force=True)
         shutil.rmtree(home)
@@ -168,7 +170,7 @@ def in_lucid(lucid, name):
         s = "".join(text)
         text.clear()
         return s
-    out = drive(lucid.p.send, expect, before)
+    out = drive(lucid.p.send, expect, before, START_PAUSE)
     lucid.p.send("exit\r")
     lucid.expect_prompt(30)
     assert lucid.status() == 0, name
@@ -176,7 +178,11 @@ def in_lucid(lucid, name):
 
 
 def compare(lucid, name):
-    host, mine = on_host(name), in_lucid(lucid, name)
+    # The host's session runs beside Lucid's, in a thread: each waits on its own pty.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        host_run = pool.submit(on_host, name)
+        mine = in_lucid(lucid, name)
+        host = host_run.result(timeout=BLOCK_TIMEOUT * len(BLOCKS))
     for n, (block, h, m) in enumerate(zip(BLOCKS, host, mine)):
         if n in RACY:
             h, m = settled(h), settled(m)
