@@ -113,15 +113,61 @@ static bool segments_mappable(const struct elf_info *elf)
  * The program's headers from the first page of fp, the file's pages (ramfs): 0 if they are
  * there and the segments can map the pages, else the caller reads the file whole.
  */
-static int parse_mapped(const struct file_pages *fp, size_t size, struct elf_info *elf)
+static int parse_mapped(const struct file_pages *fp, size_t size, uint64_t base,
+			struct elf_info *elf)
 {
 	const void *first = file_pages_page(fp, 0);
 
 	if (!first)
 		return -ENOEXEC; /* empty, or a hole where the header should be */
-	int err = elf_parse_headers(first, MIN(size, PAGE_SIZE), size, ELF_ET_DYN_BASE, elf);
+	int err = elf_parse_headers(first, MIN(size, PAGE_SIZE), size, base, elf);
 
 	return err ? err : segments_mappable(elf) ? 0 : -EINVAL;
+}
+
+/*
+ * An ELF file as exec loads it: its pages (fp, a ramfs file: the segments map them), or, for
+ * any other file or one whose segments cannot map its pages, its bytes read whole (bytes,
+ * npages pages of them).
+ */
+struct elf_file {
+	size_t size;
+	struct file_pages *fp;
+	uint8_t *bytes;
+	size_t npages;
+};
+
+/* The headers parsed again with the lowest page at base (ELF_ET_DYN_BASE for a PIE at first). */
+static int elf_file_parse(struct elf_file *f, uint64_t base, struct elf_info *elf)
+{
+	return f->fp ? parse_mapped(f->fp, f->size, base, elf)
+		     : elf_parse(f->bytes, f->size, base, elf);
+}
+
+/*
+ * Takes the f->size bytes of the file open at fd: its pages if they will do, else a copy;
+ * then parses the headers. On an error, what was taken is still for elf_file_put.
+ */
+static int elf_file_get(int fd, uint64_t base, struct elf_info *elf, struct elf_file *f)
+{
+	int err;
+
+	f->fp = vfs_mmap_pages(fd, &err);
+	if (f->fp && !parse_mapped(f->fp, f->size, base, elf))
+		return 0;
+	file_pages_put(f->fp);
+	f->fp = NULL;
+	f->bytes = read_program(fd, f->size, &f->npages, &err);
+	return f->bytes ? elf_parse(f->bytes, f->size, base, elf) : err;
+}
+
+static void elf_file_put(struct elf_file *f)
+{
+	file_pages_put(f->fp);
+	if (f->bytes)
+		free_pages(f->bytes, f->npages ? f->npages : 1);
+	f->fp = NULL;
+	f->bytes = NULL;
 }
 
 /* Copies len bytes to user address va of mm, whose pages are all mapped: through the direct map. */
@@ -161,7 +207,8 @@ static unsigned long segment_vm_flags(const struct elf_segment *seg)
  * its first write. A segment with a bss has its file's bytes end at vaddr + filesz: the page
  * there is copied with zeroes after them, and the pages past it are zeroed ones.
  */
-static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct file_pages *fp)
+static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct file_pages *fp,
+			struct vma_name *name)
 {
 	for (int i = 0; i < elf->nsegs; i++) {
 		const struct elf_segment *seg = &elf->segs[i];
@@ -174,7 +221,7 @@ static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct
 			err = insert_file_vma(mm, start, end, segment_vm_flags(seg), VMA_ELF,
 					      seg->filesz ? fp : NULL,
 					      (seg->offset - (seg->vaddr - start)) / PAGE_SIZE,
-					      file_end);
+					      file_end, name);
 		if (err)
 			return err;
 		note_segment(mm, seg);
@@ -183,7 +230,8 @@ static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct
 }
 
 /* Each segment copied into fresh pages: for a file that is not in pages (9p), or odd segments. */
-static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const uint8_t *file)
+static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const uint8_t *file,
+			 struct vma_name *name)
 {
 	for (int i = 0; i < elf->nsegs; i++) {
 		const struct elf_segment *seg = &elf->segs[i];
@@ -200,7 +248,8 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 		if (prev && prev->vm_start < start)
 			start = prev->vm_end;
 		if (!err && start < end)
-			err = insert_vma(mm, start, end, segment_vm_flags(seg), VMA_ELF);
+			err = insert_file_vma(mm, start, end, segment_vm_flags(seg), VMA_ELF, NULL,
+					      0, 0, name);
 		if (err)
 			return err;
 		copy_to_mm(mm, seg->vaddr, file + seg->offset, seg->filesz);
@@ -219,21 +268,29 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
  */
 static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *base, uint64_t *entry)
 {
-	size_t size = 0, npages = 0;
 	struct elf_info *elf = kmalloc(sizeof(*elf));
+	struct elf_file f = {0};
+	char *realpath = kmalloc(PATH_MAX);
+	struct vma_name *name = NULL;
 	int err;
 
-	if (!elf)
+	if (!elf || !realpath) {
+		kfree(elf);
+		kfree(realpath);
 		return -ENOMEM;
-	int fd = open_program(path, &size);
+	}
+	int fd = open_program(path, &f.size);
 	if (fd < 0) {
 		kfree(elf);
+		kfree(realpath);
 		return fd;
 	}
-	uint8_t *file = read_program(fd, size, &npages, &err);
+	/* Its areas are named by the file's own path, as Linux's maps shows the loader. */
+	if (vfs_fd_path(fd, realpath, PATH_MAX) >= 0)
+		name = vma_name_new(realpath);
+	kfree(realpath);
+	err = elf_file_get(fd, ELF_ET_DYN_BASE, elf, &f);
 	vfs_close(fd);
-	if (file)
-		err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
 	if (!err && elf->type == ET_DYN) {
 		/*
 		 * Parsed once to learn its size (its lowest page went to ELF_ET_DYN_BASE), again at
@@ -243,7 +300,7 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 
 		err = span < mm->mmap_base - ELF_ET_DYN_BASE ? 0 : -ENOMEM;
 		if (!err)
-			err = elf_parse(file, size, mm->mmap_base - span, elf);
+			err = elf_file_parse(&f, mm->mmap_base - span, elf);
 	}
 	if (err == -ENOEXEC)
 		err = -ELIBBAD; /* not an interpreter Lucid can run */
@@ -251,7 +308,7 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 		/* The program's code stays what /proc/PID/stat's startcode and endcode show. */
 		unsigned long start_code = mm->start_code, end_code = mm->end_code;
 
-		err = load_segments(mm, elf, file);
+		err = f.fp ? map_segments(mm, elf, f.fp, name) : load_segments(mm, elf, f.bytes, name);
 		mm->start_code = start_code;
 		mm->end_code = end_code;
 	}
@@ -259,8 +316,8 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 		*base = elf->load_bias;
 		*entry = elf->entry;
 	}
-	if (file)
-		free_pages(file, npages ? npages : 1);
+	elf_file_put(&f); /* the areas hold their own references */
+	vma_name_put(name);
 	kfree(elf);
 	return err;
 }
@@ -326,30 +383,22 @@ static const char *kbasename(const char *path)
 static int do_execve(const char *filename, char *const argv[], char *const envp[], void *args[2])
 {
 	struct task *t = current;
-	size_t size = 0, npages = 0;
 	struct elf_info *elf = kmalloc(sizeof(*elf));
+	struct elf_file f = {0};
 	struct exec_stack_layout lay;
 	int err;
 
 	if (!elf)
 		return -ENOMEM;
-	int fd = open_program(filename, &size);
+	int fd = open_program(filename, &f.size);
 	if (fd < 0) {
 		kfree(elf);
 		return fd;
 	}
 	/* A file in pages (ramfs) is mapped, as Linux maps its page cache; any other is read. */
-	struct file_pages *fp = vfs_mmap_pages(fd, &err);
-	uint8_t *file = NULL;
-	if (!fp || parse_mapped(fp, size, elf)) {
-		file_pages_put(fp);
-		fp = NULL;
-		file = read_program(fd, size, &npages, &err);
-		if (file)
-			err = elf_parse(file, size, ELF_ET_DYN_BASE, elf);
-	}
+	err = elf_file_get(fd, ELF_ET_DYN_BASE, elf, &f);
 	vfs_close(fd);
-	if (!fp && !file) {
+	if (!f.fp && !f.bytes) {
 		kfree(elf);
 		return err;
 	}
@@ -359,20 +408,18 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (!err && (!mm || !fpu || !sighand))
 		err = -ENOMEM;
 	if (!err)
-		err = fp ? map_segments(mm, elf, fp) : load_segments(mm, elf, file);
+		err = f.fp ? map_segments(mm, elf, f.fp, NULL) : load_segments(mm, elf, f.bytes, NULL);
 	/* A dynamic program starts in its interpreter, which is told where the program is. */
 	uint64_t interp_base = 0, entry = err ? 0 : elf->entry;
 	if (!err && elf->interp_len) {
 		/* Its path: in the bytes read, or in the first page (parse_mapped checked it). */
-		const char *interp = (const char *)(file ? file : file_pages_page(fp, 0));
+		const char *interp = (const char *)(f.bytes ? f.bytes : file_pages_page(f.fp, 0));
 
 		err = load_elf_interp(mm, interp + elf->interp_offset, &interp_base, &entry);
 	}
 	if (!err)
 		err = setup_stack(mm, elf, interp_base, filename, argv, envp, &lay);
-	file_pages_put(fp); /* the areas hold their own references */
-	if (file)
-		free_pages(file, npages ? npages : 1);
+	elf_file_put(&f); /* the areas hold their own references */
 	if (err) {
 		mmput(mm);
 		if (fpu)

@@ -824,6 +824,18 @@ static int do_fd_dirpath(int fd, char *buf, size_t size)
 	return d_path(&file->f_path, buf, size);
 }
 
+int vfs_fd_path(int fd, char *buf, size_t size)
+{
+	struct file *file;
+	int ret;
+
+	vfs_lock();
+	file = fget(fd);
+	ret = file ? d_path(&file->f_path, buf, size) : -EBADF;
+	vfs_unlock();
+	return ret;
+}
+
 int vfs_fd_dirpath(int fd, char *buf, size_t size)
 {
 	int ret;

@@ -391,6 +391,7 @@ int vfs_unlink(const char *pathname);
 int vfs_rename(const char *oldpath, const char *newpath);
 int vfs_chdir(const char *pathname);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
+int vfs_fd_path(int fd, char *buf, size_t size); /* the absolute name of the file open at fd */
 int vfs_realpath(const char *pathname, char *buf, size_t size); /* links followed; its length */
 /* The absolute name of the directory open at fd (-ENOTDIR if not one), for the *at() calls. */
 int vfs_fd_dirpath(int fd, char *buf, size_t size);

@@ -58,7 +58,25 @@ struct vm_area_struct {
 	 * pages (Linux's copy_page_range skips such an area, one without an anon_vma).
 	 */
 	bool vm_private_pages;
+	/*
+	 * What /proc/PID/maps names the area after: the file it maps (a library, ld.so), or
+	 * NULL to be named by its kind (the program's segments, [heap], [stack], anonymous).
+	 */
+	struct vma_name *vm_name;
 };
+
+/*
+ * A mapped file's path as it was at mmap or exec, shared by the areas cut from that mapping
+ * and by fork's copies; the last one frees it. (Linux's area holds the struct file itself and
+ * asks d_path at each read of maps, so a rename shows there; Lucid's keeps only the name.)
+ */
+struct vma_name {
+	int refcount;
+	char path[];
+};
+struct vma_name *vma_name_new(const char *path); /* NULL if no memory */
+void vma_name_get(struct vma_name *name); /* name may be NULL in both */
+void vma_name_put(struct vma_name *name);
 
 struct mm_struct {
 	uint64_t *pgd; /* the top-level page table (arch/x86_64/mmu.c) */
@@ -106,10 +124,13 @@ static inline struct vm_area_struct *prev_vma(struct mm_struct *mm, struct vm_ar
 /* A new area over [start, end), which must be free; -ENOMEM if no memory for it. */
 int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
 	       enum vma_kind kind);
-/* The same, mapping fp's pages from file page pgoff; file bytes up to file_end (see above). */
+/*
+ * The same, mapping fp's pages from file page pgoff; file bytes up to file_end (see above).
+ * The area takes a reference of its own on fp and on name.
+ */
 int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    unsigned long flags, enum vma_kind kind, struct file_pages *fp,
-		    unsigned long pgoff, unsigned long file_end);
+		    unsigned long pgoff, unsigned long file_end, struct vma_name *name);
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long end);
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma);

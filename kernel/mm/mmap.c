@@ -62,10 +62,43 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count++;
 }
 
-/* An area goes: with it, its hold on the file's pages. */
+struct vma_name *vma_name_new(const char *path)
+{
+	size_t len = strlen(path) + 1;
+	struct vma_name *name = kmalloc(sizeof(*name) + len);
+
+	if (name) {
+		name->refcount = 1;
+		memcpy(name->path, path, len);
+	}
+	return name;
+}
+
+void vma_name_get(struct vma_name *name)
+{
+	if (name) /* areas of two processes (after fork) drop theirs on two CPUs */
+		__atomic_add_fetch(&name->refcount, 1, __ATOMIC_RELAXED);
+}
+
+void vma_name_put(struct vma_name *name)
+{
+	if (name && __atomic_sub_fetch(&name->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(name);
+}
+
+/* A copy of vma (a cut, or fork's) holds the file's pages and the name as well. */
+static void vma_get_copy(struct vm_area_struct *copy)
+{
+	if (copy->vm_file)
+		file_pages_get_area(copy->vm_file, copy->kind == VMA_ELF);
+	vma_name_get(copy->vm_name);
+}
+
+/* An area goes: with it, its hold on the file's pages and its name. */
 static void vma_free(struct vm_area_struct *vma)
 {
 	file_pages_put_area(vma->vm_file, vma->kind == VMA_ELF);
+	vma_name_put(vma->vm_name);
 	kfree(vma);
 }
 
@@ -78,7 +111,7 @@ static void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
 
 int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    unsigned long flags, enum vma_kind kind, struct file_pages *fp,
-		    unsigned long pgoff, unsigned long file_end)
+		    unsigned long pgoff, unsigned long file_end, struct vma_name *name)
 {
 	struct vm_area_struct *vma = kmalloc(sizeof(*vma));
 
@@ -90,9 +123,9 @@ int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end
 				       .kind = kind,
 				       .vm_file = fp,
 				       .vm_pgoff = pgoff,
-				       .vm_file_end = file_end};
-	if (fp)
-		file_pages_get_area(fp, kind == VMA_ELF);
+				       .vm_file_end = file_end,
+				       .vm_name = name};
+	vma_get_copy(vma);
 	vma_link(mm, vma);
 	vma_merge_around(mm, vma);
 	return 0;
@@ -101,7 +134,7 @@ int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end
 int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned long flags,
 	       enum vma_kind kind)
 {
-	return insert_file_vma(mm, start, end, flags, kind, NULL, 0, 0);
+	return insert_file_vma(mm, start, end, flags, kind, NULL, 0, 0, NULL);
 }
 
 /*
@@ -112,7 +145,7 @@ static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struc
 {
 	return a && b && a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
 	       a->kind == b->kind && a->kind != VMA_ELF && a->kind != VMA_FILE && !a->vm_file &&
-	       !b->vm_file;
+	       !b->vm_file && !a->vm_name && !b->vm_name;
 }
 
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -140,8 +173,7 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long ad
 	new->vm_start = addr;
 	new->vm_pgoff += (addr - vma->vm_start) / PAGE_SIZE; /* the file page at addr */
 	vma->vm_end = addr;
-	if (new->vm_file)
-		file_pages_get_area(new->vm_file, new->kind == VMA_ELF);
+	vma_get_copy(new);
 	list_add(&new->vm_list, &vma->vm_list);
 	mm->map_count++;
 	return 0;
@@ -248,8 +280,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			return NULL;
 		}
 		*new = *vma;
-		if (new->vm_file) /* the child's area maps the file too */
-			file_pages_get_area(new->vm_file, new->kind == VMA_ELF);
+		vma_get_copy(new); /* the child's area maps the file too */
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
 		if (vma->vm_file && !vma->vm_private_pages)
@@ -411,9 +442,9 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsign
 	}
 	*vma = (struct vm_area_struct){
 		.vm_start = addr, .vm_end = addr + len, .vm_flags = vm_flags, .kind = kind};
+	vma->vm_pgoff = off / PAGE_SIZE; /* for a file's area; /proc/PID/maps shows it */
 	if (fp) {
 		vma->vm_file = fp;
-		vma->vm_pgoff = off / PAGE_SIZE;
 		vma->vm_file_end = addr + len; /* a page wholly past the file's end: SIGBUS */
 		file_pages_get_area(fp, false);
 	}

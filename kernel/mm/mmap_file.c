@@ -86,34 +86,38 @@ static bool map_copy(struct mm_struct *mm, unsigned long addr, unsigned long pro
 	return true;
 }
 
-long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	       unsigned long flags, int fd, unsigned long off)
+/*
+ * The area just made at addr takes name, the file's path, for /proc/PID/maps (file areas never
+ * merge with their neighbours, so it is the area alone). Called with mmap_lock held.
+ */
+static void name_area(struct mm_struct *mm, unsigned long addr, struct vma_name *name)
 {
-	loff_t size = 0;
-	long ret;
+	struct vm_area_struct *vma = find_vma(mm, addr);
 
-	/* Linux's order: the arguments, then the descriptor, then what the file allows. */
-	if (!len || (off & (PAGE_SIZE - 1)))
-		return -EINVAL;
-	if (len > STACK_TOP)
-		return -ENOMEM;
+	vma->vm_name = name;
+	vma_name_get(name);
+}
+
+/* The name of the file open at fd for its areas, or NULL: no memory, or a file unlinked. */
+static struct vma_name *fd_vma_name(int fd)
+{
+	char *path = kmalloc(PATH_MAX);
+	struct vma_name *name = NULL;
+
+	if (path && vfs_fd_path(fd, path, PATH_MAX) >= 0)
+		name = vma_name_new(path);
+	kfree(path);
+	return name;
+}
+
+/* The two ways to map the file (see above), the area named after it. */
+static long map_pages_or_copy(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			      unsigned long prot, unsigned long flags, int fd, unsigned long off,
+			      loff_t size, struct vma_name *name)
+{
 	unsigned long n = ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE;
-	if (off / PAGE_SIZE + n < off / PAGE_SIZE)
-		return -EOVERFLOW; /* the last page's offset wraps */
-	if (fd < 0)
-		return -EBADF;
-	int err = vfs_mmap_check(fd, &size);
-	if (err)
-		return err;
-	switch (flags & MAP_TYPE) {
-	case MAP_PRIVATE:
-		break;
-	case MAP_SHARED:
-	case MAP_SHARED_VALIDATE:
-		return -ENODEV; /* no shared file mappings yet (see above) */
-	default:
-		return -EINVAL;
-	}
+	long ret;
+	int err;
 
 	/* A ramfs file: its pages, mapped as they are (-ENODEV: a file without pages). */
 	struct file_pages *fp = vfs_mmap_pages(fd, &err);
@@ -122,6 +126,8 @@ long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsi
 			return err;
 		unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
 		ret = do_mmap(mm, addr, len, prot, flags, fp, off, VMA_ANON);
+		if (ret >= 0)
+			name_area(mm, (unsigned long)ret, name);
 		spin_unlock_irqrestore(&mm->mmap_lock, irq);
 		file_pages_put(fp); /* the area has its own reference */
 		return ret;
@@ -145,7 +151,43 @@ long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsi
 		do_munmap(mm, (unsigned long)ret, (unsigned long)ret + n * PAGE_SIZE);
 		ret = -ENOMEM;
 	}
+	if (ret >= 0)
+		name_area(mm, (unsigned long)ret, name);
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
 	free_copy(pages, nfile);
+	return ret;
+}
+
+long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+	       unsigned long flags, int fd, unsigned long off)
+{
+	loff_t size = 0;
+
+	/* Linux's order: the arguments, then the descriptor, then what the file allows. */
+	if (!len || (off & (PAGE_SIZE - 1)))
+		return -EINVAL;
+	if (len > STACK_TOP)
+		return -ENOMEM;
+	unsigned long n = ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE;
+	if (off / PAGE_SIZE + n < off / PAGE_SIZE)
+		return -EOVERFLOW; /* the last page's offset wraps */
+	if (fd < 0)
+		return -EBADF;
+	int err = vfs_mmap_check(fd, &size);
+	if (err)
+		return err;
+	switch (flags & MAP_TYPE) {
+	case MAP_PRIVATE:
+		break;
+	case MAP_SHARED:
+	case MAP_SHARED_VALIDATE:
+		return -ENODEV; /* no shared file mappings yet (see above) */
+	default:
+		return -EINVAL;
+	}
+	struct vma_name *name = fd_vma_name(fd);
+	long ret = map_pages_or_copy(mm, addr, len, prot, flags, fd, off, size, name);
+
+	vma_name_put(name); /* the area has its own reference */
 	return ret;
 }

@@ -3,6 +3,8 @@
  * ET_EXEC twin): what it prints depends on ld.so having found the program (argv, the
  * environment, AT_EXECFN), mapped libc (printf, malloc, qsort) and run its constructors, so
  * tests/qemu/test_dynamic.py compares its output and exit status with the host's run.
+ * With DYN_MAPS in the environment it also prints its /proc/self/maps: the areas ld.so mapped
+ * for libc and itself, named and placed by the kernel as Linux's are.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,15 @@ int main(int argc, char **argv)
 	free(sorted);
 	printf("DYN_VAR=%s\n", getenv("DYN_VAR") ? getenv("DYN_VAR") : "(unset)");
 	printf("page size %lu, secure %lu\n", getauxval(AT_PAGESZ), getauxval(AT_SECURE));
+	if (getenv("DYN_MAPS")) {
+		FILE *maps = fopen("/proc/self/maps", "r");
+		int c;
+
+		while (maps && (c = getc(maps)) != EOF)
+			putchar(c);
+		if (maps)
+			fclose(maps);
+	}
 	fflush(stdout);
 	exit(EXIT_STATUS);
 }

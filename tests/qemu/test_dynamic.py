@@ -52,6 +52,28 @@ def test_hello_pie_and_not_pie_as_on_the_host(lucid):
     check(lucid, "bash -c 'DYN_VAR=\"set here\" /opt/dyn/hello x'", want, status)
 
 
+def file_areas(text):
+    """The maps lines of the program, libc and ld.so: (permissions, offset, the file's name).
+    Addresses differ (Linux randomises them) and so do directories (Debian's /usr merge)."""
+    want = ("hello", "hello-nopie", "libc.so.6", "ld-linux-x86-64.so.2")
+    areas = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) == 6 and os.path.basename(f[5]) in want:
+            areas.append((f[1], f[2], os.path.basename(f[5])))
+    return areas
+
+
+def test_maps_names_each_file_area_as_on_linux(lucid):
+    # ld.so is mapped by the kernel (exec), libc by ld.so (mmap, MAP_FIXED, mprotect cuts the
+    # RELRO page): every area names its file, with the file offset, line for line as on Linux.
+    for prog in ("hello", "hello-nopie"):
+        want, _ = on_host(prog, env={"PATH": "/usr/bin:/bin", "DYN_MAPS": "1"})
+        mine = PRINTK_LINE.sub("", lucid.run("bash -c 'DYN_MAPS=1 /opt/dyn/%s'" % prog, 60))
+        assert file_areas(mine) == file_areas(want), (mine, want)
+        assert len(file_areas(want)) >= 14, want  # 5 of the program, 5 of libc, 5 of ld.so
+
+
 def test_every_page_comes_back(lucid):
     # ld.so's file mappings are private copies: each goes back at munmap or exit.
     def free_kb():

@@ -54,8 +54,19 @@ struct proc_task {
 struct proc_vma {
 	unsigned long start, end;
 	unsigned long flags; /* VM_* */
+	unsigned long offset; /* in the file it maps, in bytes */
 	const char *name; /* NULL, "[heap]", "[stack]", or the program's path */
+	/* Or the name of the file mapped, with a reference: the area may go once the lock is off. */
+	struct vma_name *file;
 };
+
+/* The maps lines are done with: each file name's reference goes, then the array. */
+static void put_vmas(struct proc_vma *vmas, int n)
+{
+	for (int i = 0; i < n; i++)
+		vma_name_put(vmas[i].file);
+	kfree(vmas);
+}
 
 /* The state letter Linux's /proc shows: a task that exited but is not yet reaped is a zombie. */
 static char proc_state(const struct task *t)
@@ -160,9 +171,15 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 		if (vma->vm_file)
 			pt->rss_file += count_file_pages(mm->pgd, vma);
 		pt->vsize += vma->vm_end - vma->vm_start;
-		if (n < PROC_MAPS_MAX)
-			vmas[n++] = (struct proc_vma){vma->vm_start, vma->vm_end, vma->vm_flags,
-						      vma_name(&pt->mm, vma)};
+		if (n == PROC_MAPS_MAX)
+			continue;
+		/* An anonymous area's vm_pgoff means nothing (a cut moves it): Linux shows 0. */
+		bool file = vma->vm_file || vma->vm_name || vma->kind == VMA_ELF;
+
+		vmas[n++] = (struct proc_vma){vma->vm_start, vma->vm_end, vma->vm_flags,
+					      file ? vma->vm_pgoff * PAGE_SIZE : 0,
+					      vma_name(&pt->mm, vma), vma->vm_name};
+		vma_name_get(vma->vm_name);
 	}
 	pt->rss = rss;
 	return n;
@@ -251,7 +268,7 @@ static int stat_show(struct seq_file *m, void *v)
 	if (!vmas)
 		return -ENOMEM;
 	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
-	kfree(vmas);
+	put_vmas(vmas, err ? 0 : n);
 	if (err)
 		return err;
 	const struct mm_struct *mm = &pt.mm;
@@ -316,7 +333,7 @@ static int status_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
 	if (err) {
-		kfree(vmas);
+		put_vmas(vmas, 0);
 		return err;
 	}
 	seq_printf(m, "Name:\t%s\nUmask:\t0022\nState:\t%s\n", pt.comm, state_name(pt.state));
@@ -352,7 +369,7 @@ static int status_show(struct seq_file *m, void *v)
 		status_kb(m, "HugetlbPages", 0);
 		seq_puts(m, "CoreDumping:\t0\nTHP_enabled:\t1\n");
 	}
-	kfree(vmas);
+	put_vmas(vmas, n);
 	seq_puts(m, "Threads:\t1\nSigQ:\t0/0\n");
 	seq_printf(m, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n",
 		   (unsigned long)pt.sigpending, (unsigned long)pt.sigpending,
@@ -402,21 +419,24 @@ static int maps_show(struct seq_file *m, void *v)
 	if (!vmas)
 		return -ENOMEM;
 	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
-	for (int i = 0; !err && i < n; i++) {
+	if (err)
+		n = 0;
+	for (int i = 0; i < n; i++) {
 		const struct proc_vma *a = &vmas[i];
+		const char *name = a->file ? a->file->path : a->name;
 		char head[MAPS_NAME_COLUMN + 1];
-		/* Lucid's files have no device numbers and its segments no recorded offsets. */
+		/* Lucid's files have no device or inode numbers to show. */
 		int len = snprintf(head, sizeof(head), "%08lx-%08lx %c%c%cp %08lx %02x:%02x %lu ",
 				   a->start, a->end, a->flags & VM_READ ? 'r' : '-',
 				   a->flags & VM_WRITE ? 'w' : '-', a->flags & VM_EXEC ? 'x' : '-',
-				   0UL, 0, 0, 0UL);
+				   a->offset, 0, 0, 0UL);
 
 		seq_puts(m, head);
-		if (a->name && a->name[0])
-			seq_printf(m, "%*s %s", MAX(MAPS_NAME_COLUMN - len, 0), "", a->name);
+		if (name && name[0])
+			seq_printf(m, "%*s %s", MAX(MAPS_NAME_COLUMN - len, 0), "", name);
 		seq_putc(m, '\n');
 	}
-	kfree(vmas);
+	put_vmas(vmas, n);
 	return err;
 }
 
