@@ -207,6 +207,9 @@ void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const ch
 
 /* --- the text side (trace/trace_events_text.c) ---------------------------------------------- */
 
+/* struct trace_entry's fields, common_type to common_pid, up to TRACE_FIELD_END. */
+extern const struct trace_event_field trace_common_fields[];
+
 /* The format file of call: name, ID, the fields with the common ones first, print fmt. */
 void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call);
 
