@@ -261,7 +261,8 @@ static noinline void *filtered_buffer_reserve(struct trace_event_call *call, uns
 		return NULL;
 	}
 	entry = (struct trace_entry *)filter_buffers[cpu][level];
-	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx_dec());
+	tracing_generic_entry_update(entry, (unsigned short)call->event.type,
+				     tracing_gen_ctx_dec());
 	return entry;
 }
 

@@ -151,7 +151,7 @@ enum regex_type { MATCH_FULL, MATCH_FRONT_ONLY, MATCH_MIDDLE_ONLY, MATCH_END_ONL
 struct filter_pred {
 	enum filter_field_kind kind;
 	int op; /* OP_* */
-	bool not; /* != (or a glob starting with '!'): the result inverted */
+	bool negate; /* != (or a glob starting with '!'): the result inverted */
 	unsigned int offset, size; /* of the field in the record */
 	bool is_signed;
 	unsigned long long val;
@@ -228,7 +228,7 @@ static void filter_build_regex(struct filter_pred *pred)
 	if (pred->op != OP_GLOB)
 		return;
 	if (p[0] == '!') {
-		pred->not = true;
+		pred->negate = true;
 		memmove(p, p + 1, len--);
 	}
 	if (isdigit(p[0]))
@@ -238,8 +238,8 @@ static void filter_build_regex(struct filter_pred *pred)
 			if (i == 0) {
 				pred->match = MATCH_END_ONLY;
 			} else if (i == len - 1) {
-				pred->match = pred->match == MATCH_END_ONLY ? MATCH_MIDDLE_ONLY :
-									      MATCH_FRONT_ONLY;
+				pred->match = pred->match == MATCH_END_ONLY ? MATCH_MIDDLE_ONLY
+									    : MATCH_FRONT_ONLY;
 				p[i] = '\0';
 				len = i;
 				break;
@@ -316,7 +316,7 @@ static int parse_pred(const struct trace_event_call *call, const char *str, int 
 			parse_error(pe, FILT_ERR_ILLEGAL_FIELD_OP, pos + i);
 			goto err;
 		}
-		pred->not = op == OP_NE;
+		pred->negate = op == OP_NE;
 		if (!is_string_kind(pred->kind)) {
 			parse_error(pe, FILT_ERR_EXPECT_DIGIT, pos + i);
 			goto err;
@@ -368,7 +368,7 @@ static int parse_pred(const struct trace_event_call *call, const char *str, int 
 			parse_error(pe, FILT_ERR_ILLEGAL_INTVAL, pos + s);
 			goto err;
 		}
-		pred->not = op == OP_NE;
+		pred->negate = op == OP_NE;
 	} else {
 		parse_error(pe, FILT_ERR_INVALID_VALUE, pos + i);
 		goto err;
@@ -799,7 +799,7 @@ static bool match_string(const struct filter_pred *pred, const char *str, unsign
 		m = glob_match(pred->pattern, buf);
 		break;
 	}
-	return m != pred->not;
+	return m != pred->negate;
 }
 
 static bool pred_match(const struct filter_pred *pred, const unsigned char *rec, unsigned int len)

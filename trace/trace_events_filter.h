@@ -32,9 +32,9 @@ void free_event_filter(struct event_filter *filter);
 bool filter_match_preds(const struct event_filter *filter, const void *rec, unsigned int len);
 
 /* Linux's text for the system filter file when no error is to be shown. */
-#define DEFAULT_SYS_FILTER_MESSAGE                                 \
-	"### global filter ###\n"                                  \
-	"# Use this to set filters for multiple events.\n"         \
+#define DEFAULT_SYS_FILTER_MESSAGE                                \
+	"### global filter ###\n"                                 \
+	"# Use this to set filters for multiple events.\n"        \
 	"# Only events with the given fields will be affected.\n" \
 	"# If no events are modified, an error message will be displayed here"
 

@@ -335,7 +335,7 @@ static const struct file_operations ftrace_system_enable_fops = {
 	.write = system_enable_write,
 };
 
-/* --- filter files ------------------------------------------------------------------------------ */
+/* --- filter files ----------------------------------------------------------------------------- */
 
 /* Installs filter (or NULL) as call's; returns the one it replaces, to be freed after a sync. */
 static struct event_filter *event_set_filter(struct trace_event_call *call,
@@ -410,7 +410,9 @@ static int apply_subsystem_event_filter(const char *system, char *str)
 	int nr = 0, ret = 0;
 
 	list_for_each_entry(call, &ftrace_events, list)
+	{
 		nr++;
+	}
 	old = kmalloc((size_t)nr * sizeof(*old));
 	if (!old)
 		return -ENOMEM;
@@ -513,8 +515,7 @@ static int subsystem_filter_open(struct inode *inode, struct file *file)
 	return single_open(file, subsystem_filter_show, inode->i_private);
 }
 
-static ssize_t subsystem_filter_write(struct file *file, const char *ubuf, size_t cnt,
-				      loff_t *ppos)
+static ssize_t subsystem_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char *buf = filter_text(ubuf, cnt);
 	int ret;

@@ -49,15 +49,22 @@ struct fuzz_rec {
 
 #define FR struct fuzz_rec
 static const struct trace_event_field fuzz_fields[] = {
-	TRACE_FIELD_ARRAY(FR, char, comm, 16), TRACE_FIELD(FR, int, pid),
-	TRACE_FIELD(FR, unsigned int, u32),    TRACE_FIELD(FR, int64_t, s64),
-	TRACE_FIELD(FR, uint64_t, u64),	       TRACE_FIELD(FR, int16_t, s16),
-	TRACE_FIELD(FR, uint8_t, u8),	       TRACE_FIELD_STRING(FR, name),
+	TRACE_FIELD_ARRAY(FR, char, comm, 16),
+	TRACE_FIELD(FR, int, pid),
+	TRACE_FIELD(FR, unsigned int, u32),
+	TRACE_FIELD(FR, int64_t, s64),
+	TRACE_FIELD(FR, uint64_t, u64),
+	TRACE_FIELD(FR, int16_t, s16),
+	TRACE_FIELD(FR, uint8_t, u8),
+	TRACE_FIELD_STRING(FR, name),
 	TRACE_FIELD_END,
 };
 
 static struct trace_event_call fuzz_call = {
-	.system = "fuzz", .name = "fuzz", .fields = fuzz_fields, .size = sizeof(struct fuzz_rec),
+	.system = "fuzz",
+	.name = "fuzz",
+	.fields = fuzz_fields,
+	.size = sizeof(struct fuzz_rec),
 };
 
 /* -1: did not compile; else whether rec passes. */

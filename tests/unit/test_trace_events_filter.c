@@ -4,7 +4,7 @@
  * && || ! and parentheses checked against C's own evaluation of the same expression for every
  * combination of eight fields; and bad filters, each with Linux 6.1's errno and report text.
  */
-#include "lib/compiler.h" /* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+#include "lib/compiler.h" /* first: glibc's cdefs.h accepts its __always_inline, not the reverse */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,7 +79,8 @@ static void set_name(const char *s)
 	size_t len = strlen(s) + 1;
 
 	memcpy(rec.data, s, len);
-	rec.__data_loc_name = (uint32_t)(len << DATA_LOC_LEN_SHIFT | offsetof(struct test_rec, data));
+	rec.__data_loc_name =
+		(uint32_t)(len << DATA_LOC_LEN_SHIFT | offsetof(struct test_rec, data));
 }
 
 static int setup(void **state)
@@ -261,12 +262,15 @@ static void test_errors(void **state)
 	    "pid == bash\n        ^\nparse_error: Invalid value (did you forget quotes)?\n");
 	bad("comm == bash", -EINVAL,
 	    "comm == bash\n         ^\nparse_error: Invalid value (did you forget quotes)?\n");
-	bad("pid == \"1\"", -EINVAL, "pid == \"1\"\n        ^\nparse_error: Expecting numeric field\n");
+	bad("pid == \"1\"", -EINVAL,
+	    "pid == \"1\"\n        ^\nparse_error: Expecting numeric field\n");
 	bad("comm == 1", -EINVAL, "comm == 1\n         ^\nparse_error: Expecting string field\n");
 	bad("comm < \"a\"", -EINVAL,
 	    "comm < \"a\"\n        ^\nparse_error: Illegal operation for field type\n");
-	bad("pid ~ 1", -EINVAL, "pid ~ 1\n       ^\nparse_error: Illegal operation for field type\n");
-	bad("pid == 12abc", -EINVAL, "pid == 12abc\n        ^\nparse_error: Illegal integer value\n");
+	bad("pid ~ 1", -EINVAL,
+	    "pid ~ 1\n       ^\nparse_error: Illegal operation for field type\n");
+	bad("pid == 12abc", -EINVAL,
+	    "pid == 12abc\n        ^\nparse_error: Illegal integer value\n");
 	bad("upid == -1", -EINVAL, "upid == -1\n         ^\nparse_error: Illegal integer value\n");
 	bad("pid == 123456789012345678901234", -EINVAL,
 	    "pid == 123456789012345678901234\n                               ^\n"
@@ -276,11 +280,13 @@ static void test_errors(void **state)
 	bad("(pid == 1", -ENOENT, "(pid == 1\n^\nparse_error: Too many '('\n");
 	bad("pid == 1 && ((pid == 2)", -ENOENT,
 	    "pid == 1 && ((pid == 2)\n            ^\nparse_error: Too many '('\n");
-	bad("comm == \"bash", -ESRCH, "comm == \"bash\n        ^\nparse_error: Missing matching quote\n");
+	bad("comm == \"bash", -ESRCH,
+	    "comm == \"bash\n        ^\nparse_error: Missing matching quote\n");
 	bad("pid == 1 pid == 2", -EPERM,
 	    "pid == 1 pid == 2\n         ^\nparse_error: Too many terms in predicate expression\n");
 	bad("pid == 1 & pid == 2", -EPERM,
-	    "pid == 1 & pid == 2\n         ^\nparse_error: Too many terms in predicate expression\n");
+	    "pid == 1 & pid == 2\n         ^\nparse_error: Too many terms in predicate "
+	    "expression\n");
 	bad("== 1", -EPERM, "== 1\nError: (0)\n");
 	bad("pid == 1 || && pid == 2", -EPERM, "pid == 1 || && pid == 2\nError: (0)\n");
 	bad("!", -EINVAL, "!\n ^\nparse_error: No filter found\n");
@@ -291,9 +297,10 @@ static void test_errors(void **state)
 		struct event_filter *f;
 
 		assert_int_equal(create_event_filter(&test_call, "foo == 1", true, &f), -EINVAL);
-		assert_string_equal(f->filter_string,
-				    "foo == 1\n^\nparse_error: Couldn't find or set field in one of "
-				    "a subsystem's events\n");
+		assert_string_equal(
+			f->filter_string,
+			"foo == 1\n^\nparse_error: Couldn't find or set field in one of "
+			"a subsystem's events\n");
 		free_event_filter(f);
 	}
 }
