@@ -344,7 +344,8 @@ static struct event_filter *event_set_filter(struct trace_event_call *call,
 	lockdep_assert_held(&event_mutex);
 	struct event_filter *old = call->filter;
 
-	WRITE_ONCE(call->filter, filter);
+	/* Published whole: a probe that sees the pointer sees the program it points to. */
+	__atomic_store_n(&call->filter, filter, __ATOMIC_RELEASE);
 	kfree(call->filter_err);
 	call->filter_err = err;
 	return old;
