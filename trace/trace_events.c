@@ -23,9 +23,18 @@
  * buffer, fill the struct trace_entry header (type = the id, flags, preempt depth, pid), then
  * the event's fields, and commit. Probes run with interrupts off, in any context.
  *
+ * An event with a filter (trace/trace_events_filter.c) cannot be reserved in the ring buffer
+ * directly: the filter needs the filled record, and a record the filter drops would have to be
+ * taken back out. So, as Linux's trace_buffered_event does, its record is built in a buffer of
+ * this CPU's aside, and commit copies it into the ring buffer (ring_buffer_write) only if the
+ * filter keeps it. An interrupt's event may come while a task's is being built there, so each
+ * CPU has one such buffer per level of nesting. An event without a filter pays one test of its
+ * filter pointer at reserve and one of the record's address at commit.
+ *
  * Not traced, as all of trace/: probes run inside the scheduler and interrupt handlers.
  */
 #include "trace/trace_events.h"
+#include "trace/trace_events_filter.h"
 #include "trace/ring_buffer.h"
 #include "kernel/tracepoint.h"
 #include "kernel/sched/mutex.h"
@@ -229,6 +238,34 @@ int ftrace_set_clr_event(const struct trace_event_selector *sel)
 
 /* --- recording -------------------------------------------------------------------------------- */
 
+/*
+ * The records of filtered events, built aside: one per CPU and level of nesting (a task's
+ * event, an interrupt's that came meanwhile, an exception's in that...). Deeper than that, an
+ * event with a filter is dropped.
+ */
+#define FILTER_NEST_MAX 4
+static char filter_buffers[NR_CPUS][FILTER_NEST_MAX][BUF_MAX_DATA_SIZE] __aligned(8);
+static int filter_nest[NR_CPUS]; /* the levels in use on each CPU */
+
+static noinline void *filtered_buffer_reserve(struct trace_event_call *call, unsigned long len)
+{
+	int cpu = ring_buffer_cpu_id(), level;
+	struct trace_entry *entry;
+
+	if (len > BUF_MAX_DATA_SIZE || !ring_buffer_record_is_on(global_trace.buffer))
+		return NULL;
+	/* An interrupt that nests here finishes before we go on: a plain count is enough. */
+	level = filter_nest[cpu]++;
+	if (level >= FILTER_NEST_MAX) {
+		filter_nest[cpu]--;
+		return NULL;
+	}
+	entry = (struct trace_entry *)filter_buffers[cpu][level];
+	tracing_generic_entry_update(entry, (unsigned short)call->event.type,
+				     tracing_gen_ctx_dec());
+	return entry;
+}
+
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
 	lockdep_assert_preemption_disabled(); /* by the tracepoint (kernel/tracepoint.h) */
@@ -237,6 +274,8 @@ void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long le
 
 	if (!global_trace.buffer)
 		return NULL;
+	if (unlikely(READ_ONCE(call->filter)))
+		return filtered_buffer_reserve(call, len);
 	event = ring_buffer_lock_reserve(global_trace.buffer, len);
 	if (!event)
 		return NULL; /* tracing is off, or the buffer is full in producer/consumer mode */
@@ -273,8 +312,29 @@ static void output_printk(struct trace_event_call *call, struct trace_entry *ent
 	__atomic_store_n(&tp_printk_busy, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * A filtered event's record: into the buffer if its filter keeps it. The filter read here may
+ * be newer than the one reserve saw (or gone): the one in force now decides.
+ */
+static noinline void filtered_buffer_commit(struct trace_event_call *call, void *rec,
+					    unsigned long len)
+{
+	struct event_filter *filter = READ_ONCE(call->filter);
+
+	if (filter_match_preds(filter, rec, (unsigned int)len)) {
+		if (unlikely(READ_ONCE(tracepoint_printk)))
+			output_printk(call, rec, len);
+		ring_buffer_write(global_trace.buffer, len, rec);
+	}
+	filter_nest[ring_buffer_cpu_id()]--;
+}
+
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
 {
+	if (unlikely((uintptr_t)rec - (uintptr_t)filter_buffers < sizeof(filter_buffers))) {
+		filtered_buffer_commit(call, rec, len);
+		return;
+	}
 	if (unlikely(READ_ONCE(tracepoint_printk)))
 		output_printk(call, rec, len);
 	ring_buffer_unlock_commit(global_trace.buffer);

@@ -29,6 +29,7 @@
 
 struct tracepoint;
 struct mutex;
+struct event_filter;
 
 typedef int pid_t; /* as Linux's records name their pid fields */
 
@@ -139,6 +140,13 @@ struct trace_event_call {
 	void *data; /* the event's own, for reg and its output (the syscall's metadata) */
 
 	/* Set at boot or under event_mutex. */
+	/*
+	 * Its filter (trace/trace_events_filter.h), the program every record is checked against
+	 * before it goes into the buffer, or NULL: records are kept without a check. Read by the
+	 * probe; a replaced one is freed only once no probe can still be running it.
+	 */
+	struct event_filter *filter;
+	char *filter_err; /* the report on a refused filter, which the filter file shows */
 	bool enabled; /* by the user: its enable file, set_event */
 	int tracer_refs; /* by tracers that record it while they are current */
 	bool registered; /* its probe is attached: enabled || tracer_refs */
@@ -191,7 +199,8 @@ int trace_event_tracer_hold(const char *system, const char *name, bool hold);
 /*
  * Recording, from probes (interrupts off). reserve returns the record, its trace_entry
  * filled (type = the event's id, the context, the pid), or NULL if nothing is to be recorded;
- * the caller fills its fields and commits.
+ * the caller fills its fields and commits. The record of an event with a filter is built
+ * aside, and commit copies it into the buffer only if the filter keeps it.
  */
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len);
 /* rec: what trace_event_buffer_reserve returned, filled in; len: as asked for there. */
@@ -206,6 +215,9 @@ void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const ch
 			 unsigned int len);
 
 /* --- the text side (trace/trace_events_text.c) ---------------------------------------------- */
+
+/* struct trace_entry's fields, common_type to common_pid, up to TRACE_FIELD_END. */
+extern const struct trace_event_field trace_common_fields[];
 
 /* The format file of call: name, ID, the fields with the common ones first, print fmt. */
 void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call);

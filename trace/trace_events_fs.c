@@ -10,11 +10,20 @@
  *   events/SYSTEM/NAME/enable 0 or 1
  *   events/SYSTEM/NAME/format the record's layout for tools (trace/trace_events_text.c)
  *   events/SYSTEM/NAME/id     the event's id: the type of its records
+ *   events/SYSTEM/NAME/filter the event's filter, "none", or the report on a refused one
+ *   events/SYSTEM/filter      write: a filter for each event of the system that has its fields
  *   events/header_page        the ring buffer's page header, for tools
  *   events/header_event       its record header
  *
  * events/ftrace/ holds the records tracers write themselves (trace/trace_export.c): format and
- * id only, no enable files, and neither available_events nor set_event list them.
+ * id only, no enable or filter files, and neither available_events nor set_event list them.
+ *
+ * Filters (trace/trace_events_filter.c) are Linux's: "0" removes one, a bad one is refused with
+ * Linux's errno and the filter file then shows Linux's report (the text, a caret, the reason).
+ * Linux also drops the event's previous filter then; Lucid keeps it in force, as a refused
+ * write changes nothing that is recorded (the file shows the report until the next write). A
+ * system's filter is given to each of its events that has the fields; the others lose theirs
+ * and show the report, as in Linux, and the system's file always reads Linux's help text.
  *
  * A file's inode data says what it is about: the event (trace_event_call), the system (its
  * name), or nothing for the top events/enable.
@@ -29,6 +38,8 @@
  * Everything is read and changed under event_mutex. Not traced, as all of trace/.
  */
 #include "trace/trace_events.h"
+#include "trace/trace_events_filter.h"
+#include "kernel/tracepoint.h"
 #include "kernel/cmdline.h"
 #include "kernel/fs/proc/sysctl.h"
 #include "kernel/printk.h"
@@ -46,6 +57,7 @@
 #include "kernel/sched/lockdep.h"
 
 #define EVENT_BUF_SIZE 127 /* Linux's longest set_event word */
+#define FILTER_WRITE_MAX 4096 /* Linux refuses a filter of a page or more */
 
 /* --- available_events, set_event (reading) ---------------------------------------------------- */
 
@@ -323,6 +335,212 @@ static const struct file_operations ftrace_system_enable_fops = {
 	.write = system_enable_write,
 };
 
+/* --- filter files ----------------------------------------------------------------------------- */
+
+/* Installs filter (or NULL) as call's; returns the one it replaces, to be freed after a sync. */
+static struct event_filter *event_set_filter(struct trace_event_call *call,
+					     struct event_filter *filter, char *err)
+{
+	lockdep_assert_held(&event_mutex);
+	struct event_filter *old = call->filter;
+
+	/* Published whole: a probe that sees the pointer sees the program it points to. */
+	__atomic_store_n(&call->filter, filter, __ATOMIC_RELEASE);
+	kfree(call->filter_err);
+	call->filter_err = err;
+	return old;
+}
+
+/* Once no probe can still be running the old filters (they read call->filter once each). */
+static void free_old_filters(struct event_filter **old, int nr)
+{
+	bool any = false;
+
+	for (int i = 0; i < nr; i++)
+		any |= old[i] != NULL;
+	if (any)
+		tracepoint_synchronize_unregister();
+	for (int i = 0; i < nr; i++)
+		free_event_filter(old[i]);
+}
+
+/* Linux's strstrip() as its filter writes use it: trailing blanks cut, the leading skipped. */
+static const char *strip_blanks(char *s)
+{
+	size_t len = strlen(s);
+
+	while (len && isspace(s[len - 1]))
+		s[--len] = '\0';
+	while (isspace(*s))
+		s++;
+	return s;
+}
+
+/* One event's filter. event_mutex held. */
+static int apply_event_filter(struct trace_event_call *call, char *str)
+{
+	struct event_filter *filter, *old;
+	int ret;
+
+	if (strcmp(strip_blanks(str), "0") == 0) {
+		old = event_set_filter(call, NULL, NULL);
+		free_old_filters(&old, 1);
+		return 0;
+	}
+	ret = create_event_filter(call, str, false, &filter);
+	if (!filter)
+		return ret;
+	if (ret) { /* refused: the filter in force stays, the report is shown */
+		kfree(call->filter_err);
+		call->filter_err = filter->filter_string;
+		filter->filter_string = NULL;
+		free_event_filter(filter);
+		return ret;
+	}
+	old = event_set_filter(call, filter, NULL);
+	free_old_filters(&old, 1);
+	return 0;
+}
+
+/* Every event of system: the filter where it applies, the report where it does not. */
+static int apply_subsystem_event_filter(const char *system, char *str)
+{
+	struct trace_event_call *call;
+	struct event_filter **old;
+	bool clear = strcmp(strip_blanks(str), "0") == 0;
+	int nr = 0, ret = 0;
+
+	list_for_each_entry(call, &ftrace_events, list)
+	{
+		nr++;
+	}
+	old = kmalloc((size_t)nr * sizeof(*old));
+	if (!old)
+		return -ENOMEM;
+	nr = 0;
+	list_for_each_entry(call, &ftrace_events, list)
+	{
+		struct event_filter *filter = NULL;
+		char *err = NULL;
+
+		if (strcmp(call->system, system) || (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
+			continue;
+		if (!clear) {
+			if (create_event_filter(call, str, true, &filter) && filter) {
+				err = filter->filter_string; /* this event lacks a field */
+				filter->filter_string = NULL;
+				free_event_filter(filter);
+				filter = NULL;
+			} else if (!filter) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
+		old[nr++] = event_set_filter(call, filter, err);
+	}
+	free_old_filters(old, nr);
+	kfree(old);
+	return ret;
+}
+
+static int event_filter_show(struct seq_file *m, void *v)
+{
+	struct trace_event_call *call = m->private;
+
+	(void)v;
+	mutex_lock(&event_mutex);
+	if (call->filter_err)
+		seq_printf(m, "%s\n", call->filter_err);
+	else if (call->filter)
+		seq_printf(m, "%s\n", call->filter->filter_string);
+	else
+		seq_puts(m, "none\n");
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+static int event_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, event_filter_show, inode->i_private);
+}
+
+/* A filter write's text: at most a page, as Linux takes it (a trailing newline and all). */
+static char *filter_text(const char *ubuf, size_t cnt)
+{
+	char *buf;
+
+	if (cnt >= FILTER_WRITE_MAX)
+		return NULL;
+	buf = kmalloc(cnt + 1);
+	if (buf) {
+		memcpy(buf, ubuf, cnt);
+		buf[cnt] = '\0';
+	}
+	return buf;
+}
+
+static ssize_t event_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char *buf = filter_text(ubuf, cnt);
+	int ret;
+
+	if (!buf)
+		return cnt >= FILTER_WRITE_MAX ? -EINVAL : -ENOMEM;
+	mutex_lock(&event_mutex);
+	ret = apply_event_filter(file_inode(file)->i_private, buf);
+	mutex_unlock(&event_mutex);
+	kfree(buf);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations ftrace_event_filter_fops = {
+	.open = event_filter_open,
+	.read = seq_read,
+	.write = event_filter_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int subsystem_filter_show(struct seq_file *m, void *v)
+{
+	(void)v;
+	seq_puts(m, DEFAULT_SYS_FILTER_MESSAGE "\n");
+	return 0;
+}
+
+static int subsystem_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, subsystem_filter_show, inode->i_private);
+}
+
+static ssize_t subsystem_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char *buf = filter_text(ubuf, cnt);
+	int ret;
+
+	if (!buf)
+		return cnt >= FILTER_WRITE_MAX ? -EINVAL : -ENOMEM;
+	mutex_lock(&event_mutex);
+	ret = apply_subsystem_event_filter(file_inode(file)->i_private, buf);
+	mutex_unlock(&event_mutex);
+	kfree(buf);
+	if (ret)
+		return ret;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations ftrace_subsystem_filter_fops = {
+	.open = subsystem_filter_open,
+	.read = seq_read,
+	.write = subsystem_filter_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /* --- format, id ------------------------------------------------------------------------------- */
 
 static int format_show(struct seq_file *m, void *v)
@@ -402,6 +620,8 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_call *
 	if (!dir ||
 	    (enable &&
 	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops)) ||
+	    (enable && !tracefs_create_file("filter", TRACE_MODE_WRITE, dir, call,
+					    &ftrace_event_filter_fops)) ||
 	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
 	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
 		return -ENOMEM;
@@ -446,7 +666,9 @@ int event_trace_init_tracefs(void)
 		if (system_dir && !system_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
 			system_enable = true;
 			if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
-						 (void *)system, &ftrace_system_enable_fops))
+						 (void *)system, &ftrace_system_enable_fops) ||
+			    !tracefs_create_file("filter", TRACE_MODE_WRITE, system_dir,
+						 (void *)system, &ftrace_subsystem_filter_fops))
 				ret = -ENOMEM;
 		}
 		if (system_dir && event_create_dir(system_dir, call))

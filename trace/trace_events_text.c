@@ -37,7 +37,7 @@
 		.is_signed = is_signed_type(_type),                           \
 	}
 
-static const struct trace_event_field common_fields[] = {
+const struct trace_event_field trace_common_fields[] = {
 	COMMON_FIELD(unsigned short, type),
 	COMMON_FIELD(unsigned char, flags),
 	COMMON_FIELD(unsigned char, preempt_count),
@@ -67,7 +67,7 @@ void trace_event_print_format(struct trace_seq *s, const struct trace_event_call
 	trace_seq_printf(s, "name: %s\n", call->name);
 	trace_seq_printf(s, "ID: %d\n", call->event.type);
 	trace_seq_puts(s, "format:\n");
-	print_fields(s, common_fields);
+	print_fields(s, trace_common_fields);
 	trace_seq_putc(s, '\n');
 	print_fields(s, call->fields);
 	trace_seq_printf(s, "\nprint fmt: %s\n", call->print_fmt);

@@ -525,6 +525,7 @@ static const char readme_msg[] =
 	"\t     accepts: system:event, system:*, *:event, *:*, system, event\n"
 	"  events/\t\t- a directory per system, and in it one per event:\n"
 	"      enable\t\t- 0 or 1; a system's and events/enable say X when mixed\n"
+	"      filter\t\t- If set, only events passing filter are traced (0 removes it)\n"
 	"      format\t\t- the layout of the event's records, for tools\n"
 	"      id\t\t- the event's type number, the first field of its records\n"
 	"  snapshot\t\t- like 'trace', for the snapshot buffer: echo 1 > snapshot takes one\n"

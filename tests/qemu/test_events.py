@@ -153,14 +153,15 @@ def test_files_and_modes(lucid):
         "enable", "exceptions", "ftrace", "header_event", "header_page", "irq", "raw_syscalls",
         "sched", "syscalls"]
     assert sh(lucid, "ls events/sched").split() == [
-        "enable", "sched_process_exec", "sched_process_exit", "sched_process_fork",
+        "enable", "filter", "sched_process_exec", "sched_process_exit", "sched_process_fork",
         "sched_process_wait", "sched_switch", "sched_wakeup", "sched_wakeup_new"]
     assert sh(lucid, "ls events/irq").split() == [
-        "enable", "irq_handler_entry", "irq_handler_exit"]
+        "enable", "filter", "irq_handler_entry", "irq_handler_exit"]
     for ev in EVENTS:
         d = "events/" + ev.replace(":", "/")
         modes = {l.split()[-1]: l.split()[0] for l in sh(lucid, "ls -l " + d).splitlines()}
-        assert modes == {"enable": "-rw-r-----", "format": "-r--r-----", "id": "-r--r-----"}, \
+        assert modes == {"enable": "-rw-r-----", "filter": "-rw-r-----", "format": "-r--r-----",
+                         "id": "-r--r-----"}, \
             (d, modes)
         assert cat(lucid, d + "/enable") == "0\n"
     for d in ["events", "events/sched", "events/irq"]:

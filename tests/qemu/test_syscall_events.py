@@ -95,8 +95,9 @@ def test_available_and_directories(lucid):
     assert [e for e in avail if e.startswith("syscalls:")] == want, avail
     assert "syscalls:sys_enter_write" in want and "syscalls:sys_exit_exit_group" in want
     ls = sh(lucid, "ls events/syscalls").split()
-    assert ls == ["enable"] + [w.split(":")[1] for w in want], ls
-    assert sh(lucid, "ls events/syscalls/sys_enter_write").split() == ["enable", "format", "id"]
+    assert ls == ["enable", "filter"] + [w.split(":")[1] for w in want], ls
+    assert sh(lucid, "ls events/syscalls/sys_enter_write").split() == [
+        "enable", "filter", "format", "id"]
     assert cat(lucid, "events/syscalls/enable") == "0\n"
 
 

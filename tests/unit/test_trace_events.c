@@ -19,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "trace/trace_events.h"
+#include "trace/trace_events_filter.h"
 #include "trace/ring_buffer.h"
 #include "trace/events/sched.h"
 #include "trace/events/irq.h"
@@ -73,6 +74,17 @@ int printk(const char *fmt, ...)
 int ring_buffer_cpu_id(void)
 {
 	return 0;
+}
+
+/* trace/trace_events_filter.c's generic fields, cpu and comm */
+int filter_current_cpu(void)
+{
+	return 0;
+}
+
+const char *filter_current_comm(void)
+{
+	return "test";
 }
 
 size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offset)
@@ -593,6 +605,49 @@ static void test_sched_switch_record(void **state)
 	}
 }
 
+/*
+ * An event with a filter: its record is built aside and reaches the buffer only if the filter
+ * keeps it, the same bytes as without a filter; a filter removed keeps everything again.
+ */
+static void test_filtered_records(void **state)
+{
+	struct task prev = {.pid = 7, .comm = "run_test-worker", .prio = DEFAULT_PRIO};
+	struct task next = {.pid = 0, .comm = "swapper/3", .prio = DEFAULT_PRIO};
+	switch_probe_t probe = (switch_probe_t)event_sched_switch.probe;
+	unsigned char unfiltered[512];
+	const unsigned char *rec;
+	struct event_filter *f;
+	unsigned int len, len0;
+	uint64_t ts;
+
+	(void)state;
+	probe(&event_sched_switch, false, &prev, &next);
+	rec = consume_record(&len0);
+	memcpy(unfiltered, rec, len0);
+
+	assert_int_equal(create_event_filter(&event_sched_switch,
+					     "prev_pid == 7 && next_comm ~ \"swap*\"", false, &f),
+			 0);
+	event_sched_switch.filter = f;
+	probe(&event_sched_switch, false, &prev, &next);
+	rec = consume_record(&len); /* kept: exactly one record, as without the filter */
+	assert_int_equal(len, len0);
+	assert_memory_equal(rec, unfiltered, len);
+	prev.pid = 8;
+	probe(&event_sched_switch, false, &prev, &next);
+	assert_null(ring_buffer_consume(global_trace.buffer, 0, &ts, NULL)); /* dropped */
+	prev.pid = 7;
+	strcpy(next.comm, "sh");
+	probe(&event_sched_switch, false, &prev, &next);
+	assert_null(ring_buffer_consume(global_trace.buffer, 0, &ts, NULL));
+
+	event_sched_switch.filter = NULL;
+	free_event_filter(f);
+	probe(&event_sched_switch, false, &prev, &next);
+	rec = consume_record(&len);
+	assert_int_equal(len, len0);
+}
+
 static void test_sched_task_records(void **state)
 {
 	struct task t = {.pid = -3, .comm = "a-comm-of-15-ch", .prio = DEFAULT_PRIO, .cpu = 2};
@@ -984,6 +1039,7 @@ int main(void)
 		cmocka_unit_test_setup(test_sched_process_life_records, setup),
 		cmocka_unit_test_setup(test_syscall_records, setup),
 		cmocka_unit_test_setup(test_irq_records, setup),
+		cmocka_unit_test_setup(test_filtered_records, setup),
 		cmocka_unit_test_setup(test_bad_records, setup),
 		cmocka_unit_test_setup(test_ftrace_internal_events, setup),
 		cmocka_unit_test_setup(test_ftrace_internal_records, setup),

@@ -18,6 +18,7 @@
 #include "trace/ftrace.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
+#include "trace/trace_events.h"
 #include "trace/ring_buffer.h"
 #include "kernel/printk.h"
 #include "kernel/drivers/console.h"
@@ -263,6 +264,38 @@ static void bench_module_load(void)
 		printf("module_ftrace_init_insns_per_site: none (foo has no call sites)\n");
 }
 
+/*
+ * One trace event's cost: sched_switch and sched_wakeup enabled, the same same-CPU ping-pong
+ * as ctx_switch_insns (one wakeup and one switch a round), the difference halved. Only the
+ * events bench enabled itself are changed back.
+ */
+static int bench_set_events(int on)
+{
+	struct trace_event_selector sel = {.sub = "sched", .event = "sched_switch", .set = on};
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ret = ftrace_set_clr_event(&sel);
+	sel.event = "sched_wakeup";
+	if (!ret)
+		ret = ftrace_set_clr_event(&sel);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+static void bench_trace_event(void)
+{
+	uint64_t base = measure_pingpong(0, 0, SWITCH_ROUNDS), traced;
+
+	if (!tracing_is_on() || bench_set_events(1))
+		return;
+	tracing_reset_online_cpus(&global_trace);
+	traced = measure_pingpong(0, 0, SWITCH_ROUNDS);
+	bench_set_events(0);
+	tracing_reset_online_cpus(&global_trace);
+	printf("trace_event_insns: %lu insns\n", (unsigned long)((traced - base) / 2));
+}
+
 static int bench_thread(void *arg)
 {
 	(void)arg;
@@ -276,6 +309,7 @@ static int bench_thread(void *arg)
 	if (ftrace_nr_records())
 		bench_function_tracer();
 	bench_trace_printk();
+	bench_trace_event();
 	bench_module_load();
 	printf("boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
 	printf("kmain_to_prompt_insns: %lu insns\n", (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));

@@ -1,0 +1,198 @@
+"""Event filters from the shell (trace/trace_events_filter.c): Linux's files, texts and errors.
+
+Each event that can be enabled has events/SYSTEM/EVENT/filter ("none", or the filter), each
+system but ftrace events/SYSTEM/filter (Linux's help text; a write gives the filter to each of
+its events that has the fields). A filter is written and read back as Linux keeps it (leading
+blanks kept, trailing ones cut), a bad one is refused with Linux's errno and the file then
+shows Linux's report, the caret in Linux's column, while the filter in force stays. And the
+trace holds only what the filters keep, for sched, syscalls and the generic cpu field.
+"""
+import re
+
+from tracefs import EINVAL, T, cat, fails, ok, sh
+from test_events import LINE, fresh
+
+BOOT = {"timeout": 120}
+
+SYS_HELP = ("### global filter ###\n"
+            "# Use this to set filters for multiple events.\n"
+            "# Only events with the given fields will be affected.\n"
+            "# If no events are modified, an error message will be displayed here\n")
+SW = "events/sched/sched_switch/filter"
+EPERM = "sh: echo: write error: Operation not permitted\n"
+ENOENT = "sh: echo: write error: No such file or directory\n"
+ESRCH = "sh: echo: write error: No such process\n"
+
+
+# A syscalls:* event's line has no "name: " before its text: "sys_write(fd: 2, ...)".
+SYSCALL_LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] [dX.][Nnp.][ZzHhs.]"
+                          r"[0-9a-f.] +\d+\.\d{6}: (?P<body>(?P<event>sys_\w+)\(.*\))$")
+
+
+def report(text, col, why):
+    """What Linux 6.1's filter file shows after a refused filter: the text, a caret, why."""
+    return "%s\n%s^\nparse_error: %s\n\n" % (text, " " * col, why)
+
+
+def lines_of(k):
+    """The trace's event lines as (event, body, cpu); pids[] gets each line's pid."""
+    out = cat(k, "trace", timeout=60)
+    got = []
+    for line in out.splitlines():
+        if line.startswith("#"):
+            continue
+        m = LINE.match(line) or SYSCALL_LINE.match(line)
+        assert m, "not an event line: %r" % line
+        got.append((m.group("event"), m.group("body"), int(m.group("cpu"))))
+        pids.append(int(m.group("pid")))
+    return got
+
+
+pids = []
+
+
+def record(k, what, enable, timeout=120):
+    """Enables the events (enable files), runs what, disables them: the lines recorded."""
+    ok(k, "echo > trace")
+    for e in enable:
+        ok(k, "echo 1 > events/%s/enable" % e)
+    sh(k, what, timeout)
+    for e in enable:
+        ok(k, "echo 0 > events/%s/enable" % e)
+    return lines_of(k)
+
+
+def test_filter_files_as_linux(lucid):
+    fresh(lucid)
+    for ev in cat(lucid, "available_events").splitlines():
+        d = "events/" + ev.replace(":", "/")
+        assert cat(lucid, d + "/filter") == "none\n", d
+    for system in ["sched", "irq", "syscalls", "raw_syscalls", "exceptions"]:
+        assert cat(lucid, "events/%s/filter" % system) == SYS_HELP, system
+    modes = {l.split()[-1]: l.split()[0] for l in sh(lucid, "ls -l events/sched").splitlines()}
+    assert modes["filter"] == "-rw-r-----", modes
+    # As in Linux: none at the top of events/, none for events/ftrace/ and its formats.
+    assert "filter" not in sh(lucid, "ls events").split()
+    assert "filter" not in sh(lucid, "ls events/ftrace").split()
+    assert sh(lucid, "ls events/ftrace/function").split() == ["format", "id"]
+
+
+def test_filters_written_and_read_back(lucid):
+    fresh(lucid)
+    for text, reads in [
+            ("prev_pid == 0", "prev_pid == 0\n"),
+            ('  prev_pid == 0 && next_comm ~ "sh*"   ', '  prev_pid == 0 && next_comm ~ "sh*"\n'),
+            ("(prev_pid != 0 || !(next_pid > 0)) && prev_state & 1",
+             "(prev_pid != 0 || !(next_pid > 0)) && prev_state & 1\n"),
+            ("prev_pid==0&&next_pid<=0x10", "prev_pid==0&&next_pid<=0x10\n"),
+            ("0", "none\n"),
+            (" 0 ", "none\n")]:
+        ok(lucid, "echo '%s' > %s" % (text, SW))
+        assert cat(lucid, SW) == reads, text
+    ok(lucid, "echo \"common_pid >= 1 || cpu == 0 || COMM == 'sh'\" > %s" % SW)
+    assert cat(lucid, SW) == "common_pid >= 1 || cpu == 0 || COMM == 'sh'\n"
+    ok(lucid, "echo 0 > %s" % SW)
+    ok(lucid, "echo 'fd == 1' > events/syscalls/sys_enter_write/filter")
+    assert cat(lucid, "events/syscalls/sys_enter_write/filter") == "fd == 1\n"
+    ok(lucid, "echo 'name ~ \"tty*\"' > events/irq/irq_handler_entry/filter")
+    assert cat(lucid, "events/irq/irq_handler_entry/filter") == 'name ~ "tty*"\n'
+    for f in ["events/syscalls/sys_enter_write/filter", "events/irq/irq_handler_entry/filter"]:
+        ok(lucid, "echo 0 > " + f)
+        assert cat(lucid, f) == "none\n"
+
+
+# Bad filters for sched_switch: the errno (Linux's own, odd ones included) and Linux's report.
+BAD = [
+    ("foo == 1", EINVAL, 4, "Field not found"),
+    ("prev_pid = 1", EINVAL, 10, "Invalid operator"),
+    ("prev_comm == sh", EINVAL, 14, "Invalid value (did you forget quotes)?"),
+    ('prev_pid == "1"', EINVAL, 13, "Expecting numeric field"),
+    ("prev_comm == 1", EINVAL, 14, "Expecting string field"),
+    ('prev_comm < "a"', EINVAL, 13, "Illegal operation for field type"),
+    ("prev_pid ~ 1", EINVAL, 12, "Illegal operation for field type"),
+    ("prev_pid == 1x", EINVAL, 13, "Illegal integer value"),
+    ("(prev_pid == 1", ENOENT, 0, "Too many '('"),
+    ("prev_pid == 1)", EPERM, 13, "Too few '('"),
+    ('prev_comm == "sh', ESRCH, 13, "Missing matching quote"),
+    ("prev_pid == 1 next_pid == 2", EPERM, 14, "Too many terms in predicate expression"),
+    ("!", EINVAL, 1, "No filter found"),
+]
+
+
+def test_bad_filters_refused(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 'prev_pid == 0' > %s" % SW)
+    for text, err, col, why in BAD:
+        fails(lucid, "echo '%s' > %s" % (text, SW), err)
+        assert cat(lucid, SW) == report(text, col, why), text
+    # Errors Linux reports by number only.
+    fails(lucid, "echo '== 1' > %s" % SW, EPERM)
+    assert cat(lucid, SW) == "== 1\nError: (0)\n\n"
+    fails(lucid, "echo > %s" % SW)
+    assert cat(lucid, SW) == "\nError: (0)\n\n"
+    fails(lucid, "yes prev_pid | head -c 4096 > %s" % SW,
+          "head: write error: Invalid argument\n")  # a page or more: EINVAL, as Linux
+    # Refused, the filter in force stays: only the idle tasks' switches are recorded.
+    got = record(lucid, "run_test", ["sched/sched_switch"])
+    assert got, "no switch recorded"
+    for event, body, _ in got:
+        assert event == "sched_switch" and " prev_pid=0 " in body, body
+    # A good write replaces the report.
+    ok(lucid, "echo 'prev_pid != 0' > %s" % SW)
+    assert cat(lucid, SW) == "prev_pid != 0\n"
+    ok(lucid, "echo 0 > %s" % SW)
+
+
+def test_events_filtered(lucid):
+    fresh(lucid)
+    # Strings, a glob and ||: the switches to and from busybox's sleep only.
+    ok(lucid, "echo 'next_comm == \"sleep\" || prev_comm ~ \"sl*p\"' > %s" % SW)
+    got = record(lucid, "sleep 1", ["sched/sched_switch"])
+    assert len(got) >= 2, got
+    for _, body, _ in got:
+        assert "next_comm=sleep " in body or "prev_comm=sleep " in body, body
+    # The generic cpu: run_test switches on every CPU, the filter keeps CPU 1's.
+    ok(lucid, "echo 'cpu == 1 && !(next_pid == 0)' > %s" % SW)
+    got = record(lucid, "run_test", ["sched/sched_switch"])
+    assert got, "nothing recorded on CPU 1"
+    for _, body, cpu in got:
+        assert cpu == 1 and " next_pid=0 " not in body, (cpu, body)
+    ok(lucid, "echo 0 > %s" % SW)
+    # A system call's argument: hello writes to fd 1, busybox cat's error goes to fd 2 (the
+    # shell's own cat is a builtin: no system call).
+    f = "events/syscalls/sys_enter_write/filter"
+    ok(lucid, "echo 'fd == 2' > %s" % f)
+    got = record(lucid, "hello > /dev/null; busybox cat /no/such/file",
+                 ["syscalls/sys_enter_write"])
+    assert got, "cat's error not recorded"
+    for event, body, _ in got:
+        assert event == "sys_write" and body.startswith("sys_write(fd: 2, "), body
+    ok(lucid, "echo 0 > %s" % f)
+
+
+def test_system_filter(lucid):
+    fresh(lucid)
+    # Only sched_switch has prev_pid: it gets the filter, the others Linux's report, and the
+    # write succeeds, as in Linux. The system's file keeps its help text.
+    ok(lucid, "echo 'prev_pid == 0' > events/sched/filter")
+    assert cat(lucid, SW) == "prev_pid == 0\n"
+    for ev in ["sched_wakeup", "sched_process_exit", "sched_wakeup_new"]:
+        assert cat(lucid, "events/sched/%s/filter" % ev) == report(
+            "prev_pid == 0", 0,
+            "Couldn't find or set field in one of a subsystem's events"), ev
+    assert cat(lucid, "events/sched/filter") == SYS_HELP
+    got = record(lucid, "run_test", ["sched"])
+    assert any(e == "sched_wakeup" for e, _, _ in got), "wakeups were filtered out"
+    for event, body, _ in got:
+        assert event != "sched_switch" or " prev_pid=0 " in body, body
+    # A field every event has: all get it; 0 clears them all.
+    ok(lucid, "echo 'common_pid != 0' > events/sched/filter")
+    for ev in ["sched_switch", "sched_wakeup", "sched_process_exit"]:
+        assert cat(lucid, "events/sched/%s/filter" % ev) == "common_pid != 0\n", ev
+    del pids[:]
+    got = record(lucid, "run_test", ["sched"])
+    assert got and len(pids) == len(got)
+    assert 0 not in pids, "an idle task's event passed common_pid != 0"
+    ok(lucid, "echo 0 > events/sched/filter")
+    for ev in ["sched_switch", "sched_wakeup", "sched_process_exit"]:
+        assert cat(lucid, "events/sched/%s/filter" % ev) == "none\n", ev

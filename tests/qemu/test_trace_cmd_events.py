@@ -1,0 +1,130 @@
+"""Debian's trace-cmd recording trace events in Lucid (issue 19 item 2): -e, -f, -F.
+
+trace-cmd record -e finds events through their filter files (events/*/filter), and -f and -F
+write filters into them (trace/trace_events_filter.c). Each trace.dat is read by trace-cmd
+report in Lucid and, copied out through the share, by the host's trace-cmd report, which must
+print the same lines; what the lines say is checked too: the events asked for and no others,
+each kept by the filter, and tracing left as trace-cmd found it.
+"""
+import os
+import re
+import tempfile
+
+from test_dynamic import PRINTK_LINE, T, check, host_report
+
+SHARE = tempfile.mkdtemp(prefix="lucid-tcmd-events-")
+BOOT = {"timeout": 120, "share": SHARE}
+IN_FILE = "in.bin"  # read through the share: virtio interrupts, so irq events
+with open(os.path.join(SHARE, IN_FILE), "wb") as f:
+    f.write(os.urandom(64 << 10))
+
+# trace-cmd report's event line: comm-pid, [cpu], time, event name and its text.
+LINE = re.compile(r"^ *(?P<comm>.+)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] +\d+\.\d{6}: "
+                  r"(?P<event>\w+): +(?P<body>.*)$")
+
+
+def report_of(lucid, name):
+    """trace-cmd report in Lucid of /tmp/trace.dat, checked against the host's on a copy."""
+    report = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd report", 180))
+    assert lucid.status() == 0, report[-2000:]
+    assert report.startswith("cpus=4\n"), report[:2000]
+    check(lucid, "cp /tmp/trace.dat /mnt/host/%s; rm /tmp/trace.dat" % name, "", 0)
+    host, squeezed = host_report(os.path.join(SHARE, name))
+    assert host == (re.sub(" +", " ", report) if squeezed else report), name
+    lines = []
+    for line in report.splitlines()[1:]:
+        m = LINE.match(line)
+        assert m, "not an event line: %r" % line
+        lines.append(m)
+    return lines
+
+
+def record(lucid, args, timeout=240):
+    out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record %s" % args, timeout))
+    assert lucid.status() == 0, out
+    assert re.search(r"CPU3 data recorded at offset=0x[0-9a-f]+\n", out), out
+    return out
+
+
+def filters_left_none(lucid, events):
+    for e in events:
+        check(lucid, "cat %s/events/%s/filter" % (T, e), "none\n", 0)
+    check(lucid, "cat %s/set_event" % T, "", 0)
+
+
+def test_record_sched_and_irq_around_run_test(lucid):
+    # trace-cmd in the background until Ctrl-C (SIGINT from kill), while the shell's run_test
+    # runs and a file is read through the share (virtio interrupts): trace-cmd record -e sched
+    # -e irq, as a Linux user types it.
+    lucid.run("cd /tmp; rm -f trace.dat rec.log")
+    out = lucid.run("trace-cmd record -e sched -e irq > /tmp/rec.log 2>&1 &")
+    assert re.match(r"\[1\] \d+\n$", out), out
+    # Its output goes to a file, so stdio holds "Hit Ctrl^C" back: wait for its events instead.
+    for _ in range(60):
+        if "sched:sched_switch\n" in lucid.run("cat %s/set_event" % T):
+            break
+        lucid.run("sleep 1")
+    lucid.run("sleep 2")  # and its recorders
+    lucid.run("run_test", 300)
+    lucid.run("cat /mnt/host/%s > /dev/null" % IN_FILE, 120)
+    out = PRINTK_LINE.sub("", lucid.run("kill -INT %1; wait %1", 180))
+    assert lucid.status() == 0, out
+    log = lucid.run("cat /tmp/rec.log")
+    assert re.search(r"CPU3 data recorded at offset=0x[0-9a-f]+\n", log), log
+    filters_left_none(lucid, ["sched/sched_switch", "irq/irq_handler_entry"])
+    lines = report_of(lucid, "sched_irq.dat")
+    events = {m.group("event") for m in lines}
+    assert {"sched_switch", "sched_wakeup", "irq_handler_entry", "irq_handler_exit"} <= events, \
+        events
+    assert events <= {"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_process_exit",
+                      "sched_process_fork", "sched_process_exec", "sched_process_wait",
+                      "irq_handler_entry", "irq_handler_exit"}, events
+    assert any(m.group("comm").startswith("run_test") for m in lines), "no run_test thread"
+    assert any(re.match(r"irq=\d+ name=virtio", m.group("body")) for m in lines
+               if m.group("event") == "irq_handler_entry"), "no virtio interrupt"
+
+
+def test_record_one_event(lucid):
+    record(lucid, "-e sched_switch /opt/dyn/hello")
+    lines = report_of(lucid, "switch.dat")
+    assert lines
+    for m in lines:
+        assert m.group("event") == "sched_switch", m.group(0)
+
+
+def test_record_syscalls(lucid):
+    out = record(lucid, "-e syscalls /opt/dyn/hello")
+    assert "hello, dynamic world" in out, out
+    lines = report_of(lucid, "syscalls.dat")
+    hello = [m for m in lines if m.group("comm") == "hello"]
+    assert any(m.group("event") == "sys_enter_write" and re.match(r"fd: 0x0*1,", m.group("body"))
+               for m in hello), [m.group(0) for m in hello][:20]
+    for m in lines:
+        assert m.group("event").startswith(("sys_enter_", "sys_exit_")), m.group(0)
+
+
+def test_record_with_a_filter(lucid):
+    # -f: the filter of the event before it, written into its filter file by trace-cmd.
+    record(lucid, "-e sched_switch -f 'prev_pid == 0 && next_comm != \"hello\"' /opt/dyn/hello")
+    filters_left_none(lucid, ["sched/sched_switch"])
+    lines = report_of(lucid, "filtered.dat")
+    assert lines
+    for m in lines:
+        assert m.group("event") == "sched_switch", m.group(0)
+        assert " prev_pid=0 " in m.group("body") and "next_comm=hello " not in m.group("body"), \
+            m.group(0)
+
+
+def test_record_events_of_one_command(lucid):
+    # -F: trace-cmd filters each event on the command's pid (common_pid, and next_pid or pid for
+    # the switches to it and its wakeups), since Lucid has no set_event_pid.
+    out = record(lucid, "-e sched -F /opt/dyn/hello")
+    assert "hello, dynamic world" in out, out
+    filters_left_none(lucid, ["sched/sched_switch", "sched/sched_wakeup"])
+    lines = report_of(lucid, "pid.dat")
+    execs = [m for m in lines if m.group("event") == "sched_process_exec"]
+    assert len(execs) == 1, [m.group(0) for m in execs]
+    pid = re.search(r" pid=(\d+) ", execs[0].group("body")).group(1)
+    for m in lines:
+        assert m.group("pid") == pid or re.search(r"\b(next_pid|pid)=%s\b" % pid,
+                                                  m.group("body")), m.group(0)
