@@ -1,5 +1,10 @@
 """Traces out of the machine: tools/lucid-record, trace-cmd report, and the Trace Event Format.
 
+Most recordings here take lucid-record's tracefs route (--route tracefs), the one that can
+keep the guest's own text of the same records; the last tests take its default route, Debian's
+trace-cmd record inside Lucid, and the 60-second record of run_test that must lose no event
+trace-cmd does not report as lost.
+
 Each recording boots its own kernel through the tool, as a user runs it, and keeps the guest's
 own `cat trace` (taken just before the copy). trace-cmd must then list the same records: same
 CPUs, pids, comms, timestamps and order, and for every event the very text Linux prints, which
@@ -59,8 +64,10 @@ class Recording:
             self.dat = os.path.join(tmp, "trace.dat")
             guest, js = os.path.join(tmp, "guest.txt"), os.path.join(tmp, "trace.json")
             build = os.environ.get("LUCID_BUILD", BUILD)
-            cmd = ["/usr/bin/python3", LUCID_RECORD, "--iso", iso_for("", build), "-o",
-                   self.dat, "--guest-trace", guest, "--json", js] + args + ["--", command]
+            # The tracefs route: it alone leaves the buffer unread, for the guest's own text.
+            cmd = ["/usr/bin/python3", LUCID_RECORD, "--route", "tracefs", "--iso",
+                   iso_for("", build), "-o", self.dat, "--guest-trace", guest, "--json",
+                   js] + args + ["--", command]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=RECORD_TIMEOUT)
             assert r.returncode == 0, "lucid-record failed:\n%s\n%s" % (r.stdout, r.stderr)
             self.stdout, self.log = r.stdout, r.stderr
@@ -542,3 +549,81 @@ def test_record_function_graph():
             want.append((name, int(pid), float(dur)))
     got = sorted((e["name"], e["pid"], e["dur"]) for e in slices)
     assert got == sorted(want), (got, want)
+
+
+# --- trace-cmd record inside Lucid (lucid-record's default route) ----------------------------------
+
+def record_in_lucid(args, command, timeout=RECORD_TIMEOUT):
+    """tools/lucid-record's default route: trace.dat from Debian's trace-cmd in the guest, the
+    JSON from its pages; (trace.dat path in tmp, stdout, stderr, JSON)."""
+    tmp = tempfile.mkdtemp(prefix="lucid-test-tcmd-")
+    dat, js = os.path.join(tmp, "trace.dat"), os.path.join(tmp, "trace.json")
+    cmd = ["/usr/bin/python3", LUCID_RECORD, "--iso",
+           iso_for("", os.environ.get("LUCID_BUILD", BUILD)), "-o", dat, "--json", js] + args
+    r = subprocess.run(cmd + ["--", command], capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, "lucid-record failed:\n%s\n%s" % (r.stdout, r.stderr)
+    with open(js) as f:
+        obj = json.load(f)
+    return tmp, dat, r.stdout, r.stderr, obj
+
+
+def host_report(dat, *opts):
+    r = subprocess.run(["trace-cmd", "report"] + list(opts) + [dat], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", (r.returncode, r.stderr)
+    for bad in BROKEN:
+        assert bad not in r.stdout, "%s in trace-cmd report %s:\n%s" % (bad, opts, r.stdout)
+    return r.stdout
+
+
+def test_record_with_trace_cmd_in_lucid():
+    """The default route: trace-cmd record runs in Lucid around a kernel command (ftest), its
+    trace.dat comes out through the share; the host's trace-cmd and KernelShark read it, and
+    the JSON says the same calls at the same times."""
+    tmp, dat, out, log, obj = record_in_lucid(["-p", "function", "-l", "ftest_*"], "ftest call")
+    try:
+        assert "trace-cmd record -p function -l 'ftest_*' -o /mnt/host/trace.dat &" in log, log
+        assert re.search(r"^CPU3 data recorded at offset=0x[0-9a-f]+$", log, re.M), log
+        with open(dat, "rb") as f:
+            assert f.read(10) == b"\x17\x08\x44tracing"
+        recs, dropped = report_records(host_report(dat, "-t"))
+        assert dropped == {}, dropped
+        funcs = [p["body"].split()[0] for p in recs]
+        # Three calls of ftest_outer, each with its mid and leaf; the kernel thread ftest's.
+        assert funcs == 3 * ["ftest_outer", "ftest_mid", "ftest_leaf"], funcs
+        assert {p["comm"] for p in recs} == {"ftest"}, recs
+        plain, _ = report_records(host_report(dat, "-N", "-t"))
+        assert [p["body"] for p in plain][:3] == ["ftest_outer <-- cmd_ftest",
+                                                  "ftest_mid <-- ftest_outer",
+                                                  "ftest_leaf <-- ftest_mid"], plain
+        kshark = sorted(kshark_entries(dat))
+        assert [(k[0], k[1], k[2]) for k in kshark] == sorted(
+            (int(p["sec"]) * 10**9 + int(p["nsec"]), int(p["cpu"]), int(p["pid"]))
+            for p in recs), kshark
+        calls = [e for e in json_events(obj) if e["cat"] == "function"]
+        assert [(e["name"], e["pid"], e["args"]["cpu"], e["ts"]) for e in calls] == \
+            [(p["body"].split()[0], int(p["pid"]), int(p["cpu"]), ts_us(p)) for p in recs]
+        assert names_of(obj)[(calls[0]["pid"], calls[0]["tid"])] == "ftest"
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_record_with_trace_cmd_pid_filter():
+    """-F: trace-cmd starts the program itself and traces its pid alone (set_ftrace_pid), as
+    `trace-cmd record -F` on Linux; function_graph's pairs come out whole."""
+    if not built_with_function_graph():
+        return
+    tmp, dat, out, log, obj = record_in_lucid(["-p", "function_graph", "-g", "vfs_write", "-F"],
+                                              "/bin/hello")
+    try:
+        assert "Hello, world!\n" in out, out
+        text = host_report(dat)
+        lines = text.splitlines()[1:]
+        assert lines and all(re.match(r" *hello-\d+ ", l) for l in lines), text[:3000]
+        assert re.search(r"funcgraph_entry: +\| +vfs_write\(\) \{$", text, re.M), text[:3000]
+        slices = [e for e in json_events(obj) if e["ph"] == "X" and e["name"] == "vfs_write"]
+        # One slice per call of vfs_write (each returned before the program exited).
+        calls = len(re.findall(r"\| +vfs_write\(\)(?: \{|;)$", text, re.M))
+        assert slices and len(slices) == calls, (len(slices), calls, text[:3000])
+    finally:
+        shutil.rmtree(tmp)
