@@ -113,6 +113,57 @@ def hostshare_read_insns_per_kib():
     return int(us * mhz / (INSNS_MIB << 10))
 
 
+TRACE_CMD_ROUNDS = 50  # run_test -r: a few seconds of guest time, /proc/uptime's 10 ms are small
+TRACE_CMD_STAT = re.compile(r"^CPU: \d+\nentries: (\d+)\noverrun: (\d+)\n(?:.*\n)*?"
+                            r"read events: (\d+)$", re.M)
+
+
+def trace_cmd_figures():
+    """run_test under Debian's trace-cmd record -p function, in Lucid, against run_test alone.
+
+    Guest time, not instructions: the recorders (one process per CPU, splicing pages into the
+    shared folder) run beside run_test on the other CPUs, and what a user feels is how much
+    longer the workload takes, naps and waits for each other included. Under -icount shift=0
+    the guest clock is the count of instructions executed (plus idle time skipped forward),
+    so the figure does not depend on the host's load. The throughput is the events trace.dat
+    holds (trace-cmd report --stat: read, plus any flushed at the end) per second of that
+    guest time; events the buffer overwrote are printed beside it.
+    """
+    share = tempfile.mkdtemp(prefix="lucid-bench-tcmd-")
+    line = "run_test -r %d > /dev/null" % TRACE_CMD_ROUNDS
+    try:
+        k = Lucid(icount=True, share=share, timeout=300)
+        try:
+            k.run(line, timeout=1800)  # the first run's lasting allocations, out of the way
+            alone = elapsed(k, line, timeout=1800)
+            k.run("cd /tmp")
+            k.send_line("trace-cmd record -p function -o /mnt/host/bench.dat &")
+            k.expect(r"Hit Ctrl\^C to stop recording", timeout=1800)
+            k.send_line("echo lucid-synced")  # past the & line's prompt, wherever it came
+            k.expect(r"(?m)^lucid-synced\r?$", timeout=600)
+            k.expect_prompt(600)
+            traced = elapsed(k, line, timeout=3600)
+            k.run("kill -INT %1; wait", timeout=3600)
+        finally:
+            k.close()
+        r = subprocess.run(["trace-cmd", "report", "--stat", os.path.join(share, "bench.dat")],
+                           capture_output=True, text=True, timeout=600)
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+    cpus = TRACE_CMD_STAT.findall(r.stdout)
+    if r.returncode or not cpus:
+        print("trace_cmd_record_overhead_ratio: none: trace-cmd report --stat failed: %s" %
+              (r.stderr or r.stdout)[-300:].strip())
+        return
+    events = sum(int(e) + int(rd) for e, _, rd in cpus)
+    lost = sum(int(o) for _, o, _ in cpus)
+    print("trace_cmd_record_overhead_ratio: %.3f ratio (run_test -r %d: %.2f s of guest time "
+          "under trace-cmd record -p function, %.2f s alone)" %
+          (traced / alone, TRACE_CMD_ROUNDS, traced, alone))
+    print("trace_cmd_record_events_per_s: %d events/s (%d events in trace.dat, %d overwritten, "
+          "in %.2f s of guest time)" % (events / traced, events, lost, traced))
+
+
 # lbench (../shared/bench/lbench.c, built into /bin/lbench by the Makefile): the same program
 # measured Linux 6.1 on the same QEMU, whose figures are the README's table beside it.
 LBENCH_README = os.path.join(ROOT, "..", "shared", "bench", "README.md")
@@ -244,6 +295,7 @@ def main():
     if sys.argv[1:] == ["lbench"]:
         return 0  # tools/bench.py lbench: only the lbench and busybox lines
     hostshare_figures()
+    trace_cmd_figures()
     figures = guest_figures()
     for name, (value, unit) in figures.items():
         print("%s: %s %s" % (name, value, unit))
