@@ -630,6 +630,19 @@ def test_record_with_trace_cmd_pid_filter():
         shutil.rmtree(tmp)
 
 
+def test_record_with_trace_cmd_bad_tracer():
+    """A tracer Lucid lacks: trace-cmd says so and exits, and lucid-record stops at once with
+    its words (from the job's Exit status), never waiting for a recording that will not come."""
+    cmd = ["/usr/bin/python3", LUCID_RECORD, "--iso",
+           iso_for("", os.environ.get("LUCID_BUILD", BUILD)), "-o", os.devnull, "-p",
+           "nosuchtracer", "--", "ftest call"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=RECORD_TIMEOUT)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "lucid-record: trace-cmd record ended:" in r.stderr, r.stderr
+    assert "Plugin 'nosuchtracer' does not exist" in r.stderr, r.stderr
+    assert "running ftest call" not in r.stderr, r.stderr
+
+
 RECORD_SECONDS = 60  # issue 19: a minute of run_test under trace-cmd record -p function
 SEQ = re.compile(r"^print: +tracing_mark_write: lucid-seq (\d+)$")
 CPU_STAT = re.compile(r"^CPU: (\d+)\nentries: (\d+)\noverrun: (\d+)\n(?:.*\n)*?dropped events: "
