@@ -655,8 +655,9 @@ def test_record_a_minute_loses_only_what_it_reports():
     Every event the kernel counted as read, or left unread at the end, is in trace.dat; what
     the buffer overwrote is what `trace-cmd report --stat` calls overrun, and is marked
     "[N EVENTS DROPPED]" where it happened; markers are missing only if events were reported
-    lost, and never more of them than were. Bounded: the marker loop ends itself after
-    RECORD_SECONDS of /proc/uptime, and every wait has a timeout."""
+    lost, and never more of them than were. Bounded: run_test runs again only until
+    RECORD_SECONDS of the guest's /proc/uptime (the TSC's) have passed, then a flag file ends
+    the marker loop at its next turn, and every wait has a timeout."""
     share = tempfile.mkdtemp(prefix="lucid-test-minute-")
     k = Lucid(share=share, timeout=120)
     try:
@@ -666,19 +667,25 @@ def test_record_a_minute_loses_only_what_it_reports():
         k.send_line("echo lucid-synced")  # past the prompt of the & line, wherever it came
         k.expect(r"(?m)^lucid-synced\r?$", timeout=120)
         k.expect_prompt(120)
-        k.send_line("sh -c 'read t x < /proc/uptime; end=$((${t%%.*} + %d)); i=0; "
-                    "while read t x < /proc/uptime && [ ${t%%.*} -lt $end ]; do "
+        k.send_line("sh -c 'i=0; while [ ! -e /tmp/seq.stop ]; do "
                     "echo \"lucid-seq $i\" > %s/trace_marker; i=$((i+1)); done; "
-                    "echo $i > /mnt/host/seq.count' &" % (RECORD_SECONDS, T))
+                    "echo $i > /mnt/host/seq.count' &" % T)
         k.expect_prompt(120)
-        count = os.path.join(share, "seq.count")
-        deadline = time.monotonic() + 6 * RECORD_SECONDS
+
+        def uptime():
+            return float(k.run("cat /proc/uptime").split()[0])
+        end = uptime() + RECORD_SECONDS
         runs = 0
-        while not os.path.exists(count):
-            assert time.monotonic() < deadline, "the marker loop did not end: " + k.tail()
+        while uptime() < end:  # guest time is the TSC's: a minute of it is about one of ours
             out = k.run("run_test -r 20", timeout=300)
             assert re.search(r"^run_test: .* ok$", out, re.M), out
             runs += 1
+        k.run("touch /tmp/seq.stop")
+        count = os.path.join(share, "seq.count")
+        deadline = time.monotonic() + 300
+        while not os.path.exists(count):
+            assert time.monotonic() < deadline, "the marker loop did not end: " + k.tail()
+            time.sleep(1)
         out = k.run("kill -INT %1; wait", timeout=600)
         assert re.search(r"^CPU3 data recorded at offset=0x[0-9a-f]+$", out, re.M), out
         with open(count) as f:
@@ -705,7 +712,7 @@ def test_record_a_minute_loses_only_what_it_reports():
         d = DROPPED.match(line)
         if d:
             dropped.setdefault(int(d.group("cpu")), []).append(int(d.group("n") or -1))
-    assert runs >= 1 and written >= 100 and len(recs) > 10000, (runs, written, len(recs))
+    assert runs >= 1 and written >= 20 and len(recs) > 10000, (runs, written, len(recs))
     for cpu, s in stats.items():
         # Read by the recorders during the minute, or flushed after it: all of it in the file.
         assert per_cpu.get(cpu, 0) == s["read"] + s["entries"], (cpu, per_cpu, s)
@@ -718,4 +725,4 @@ def test_record_a_minute_loses_only_what_it_reports():
     lost = sum(s["overrun"] + s["dropped"] for s in stats.values())
     assert len(set(seqs)) == len(seqs) and all(0 <= n < written for n in seqs), seqs
     missing = written - len(seqs)
-    assert missing <= lost and (missing == 0 or lost > 0), (missing, lost, stats)
+    assert missing <= lost and (missing == 0 or lost > 0), (missing, written, lost, stats)
