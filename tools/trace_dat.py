@@ -77,11 +77,13 @@ def read(data):
     """{"header_page", "header_event", "formats": [(system, text)], "kallsyms",
     "printk_formats", "saved_cmdlines", "cpus": [pages bytes per CPU]} of a trace.dat."""
     r = Reader(data)
+    if not data.startswith(MAGIC):
+        raise TraceDatError("not a trace.dat (no trace-cmd magic)")
     r.expect(MAGIC)
     version = r.cstring()
     if version != b"6":
-        raise TraceDatError("file version %s: only version 6 is read (trace-cmd record's "
-                            "default)" % version.decode(errors="replace"))
+        raise TraceDatError("file version %s: only version 6 is read here (to_mirror() has "
+                            "trace-cmd convert others)" % version.decode(errors="replace"))
     endian, long_size, page_size = r.num("B"), r.num("B"), r.num("I")
     if endian != 0 or long_size != 8:
         raise TraceDatError("not a little-endian 64-bit trace (endian %d, long %d)" %

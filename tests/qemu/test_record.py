@@ -33,6 +33,7 @@ from lucid import BUILD, ROOT, Lucid, iso_for
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import ftrace_format  # noqa: E402
+import trace_dat  # noqa: E402
 import trace_json  # noqa: E402
 from test_events import TraceEvent  # noqa: E402 - libtraceevent through ctypes
 
@@ -552,7 +553,7 @@ def test_record_function_graph():
     assert got == sorted(want), (got, want)
 
 
-# --- trace-cmd record inside Lucid (lucid-record's default route) ----------------------------------
+# --- trace-cmd record inside Lucid (lucid-record's default route) ------------------------------
 
 def record_in_lucid(args, command, timeout=RECORD_TIMEOUT):
     """tools/lucid-record's default route: trace.dat from Debian's trace-cmd in the guest, the
@@ -605,6 +606,22 @@ def test_record_with_trace_cmd_in_lucid():
         assert [(e["name"], e["pid"], e["args"]["cpu"], e["ts"]) for e in calls] == \
             [(p["body"].split()[0], int(p["pid"]), int(p["cpu"]), ts_us(p)) for p in recs]
         assert names_of(obj)[(calls[0]["pid"], calls[0]["tid"])] == "ftest"
+        # tools/trace_dat.py: the file was version 7 (converted for it); a cut or foreign file
+        # is refused with a reason, never misread.
+        assert trace_dat.version(dat) == "7"
+        v6 = os.path.join(tmp, "v6.dat")
+        subprocess.run(["trace-cmd", "convert", "--file-version", "6", "--compression", "none",
+                        "-i", dat, "-o", v6], capture_output=True, timeout=60, check=True)
+        with open(v6, "rb") as f:
+            whole = f.read()
+        assert len(trace_dat.read(whole)["cpus"]) == 4
+        for bad, why in ((whole[:len(whole) // 3], "truncated"), (b"\x7fELF" + whole[4:], "magic"),
+                         (whole[:10] + b"7" + whole[11:], "version 7")):
+            try:
+                trace_dat.read(bad)
+                raise AssertionError("read a %s file" % why)
+            except trace_dat.TraceDatError as e:
+                assert why in str(e) or why == "truncated" and "past the end" in str(e), (why, e)
     finally:
         shutil.rmtree(tmp)
 
