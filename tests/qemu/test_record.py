@@ -586,6 +586,9 @@ def test_record_with_trace_cmd_in_lucid():
     try:
         assert "trace-cmd record -p function -l 'ftest_*' -o /mnt/host/trace.dat &" in log, log
         assert re.search(r"^CPU3 data recorded at offset=0x[0-9a-f]+$", log, re.M), log
+        # Each CPU's count from the statistics trace-cmd stored: nine calls in all.
+        counts = [int(n) for n in re.findall(r"^  cpu\d: (\d+) events$", log, re.M)]
+        assert len(counts) == 4 and sum(counts) == 9, log
         with open(dat, "rb") as f:
             assert f.read(10) == b"\x17\x08\x44tracing"
         recs, dropped = report_records(host_report(dat, "-t"))
