@@ -320,9 +320,10 @@ debug: deps iso
 print-gdbport:
 	@echo $(GDBPORT)
 
-# tools/lucid-record: boots the ISO, traces CMD (one line for Lucid's shell) with what ARGS asks
-# (trace-cmd record's options: -p function_graph -l 'ftest*' -e sched --json trace.json ...),
-# and writes trace.dat for `trace-cmd report` and KernelShark. CMD is quoted for the host shell.
+# tools/lucid-record: boots the ISO, runs Debian's trace-cmd record in Lucid around CMD (one line
+# for Lucid's shell) with what ARGS asks (trace-cmd record's options: -p function_graph
+# -l 'ftest*' -e sched --json trace.json ...), and copies its trace.dat out through the shared
+# folder for `trace-cmd report` and KernelShark. CMD is quoted for the host shell.
 CMD ?=
 ARGS ?=
 record: deps iso

@@ -113,6 +113,77 @@ def hostshare_read_insns_per_kib():
     return int(us * mhz / (INSNS_MIB << 10))
 
 
+TRACE_CMD_ROUNDS = 500  # run_test -r: about half a second of guest time alone
+TRACE_CMD_STAT = re.compile(r"^CPU: \d+\nentries: (\d+)\noverrun: (\d+)\n", re.M)
+# The markers around the workload, and the trace's timestamps (trace-cmd report -t: ns).
+BENCH_MARKS = "echo bench-start > {t}/trace_marker; {line}; echo bench-end > {t}/trace_marker"
+MARK_TS = re.compile(r"\s(\d+)\.(\d+): +(?:print: +)?tracing_mark_write: bench-(start|end)$",
+                     re.M)
+EVENT_TS = re.compile(r"^ *\S.*?-\d+ +\[\d{3}\] +(\d+)\.(\d{9}): ", re.M)
+
+
+def mark_times(text):
+    """{"start": s, "end": s} of the bench markers in a trace's text (report -t or `trace`)."""
+    return {what: int(sec) + int(frac) / 10 ** len(frac) for sec, frac, what in
+            MARK_TS.findall(text)}
+
+
+def trace_cmd_figures():
+    """run_test under Debian's trace-cmd record -p function, in Lucid, against run_test alone.
+
+    Guest time, not instructions: the recorders (one process per CPU, splicing pages into the
+    shared folder) run beside run_test on the other CPUs, and what a user feels is how much
+    longer the workload takes, naps and waits for each other included. Under -icount shift=0
+    the guest clock is the count of instructions executed (plus idle time skipped forward),
+    so the figure does not depend on the host's load. Both runs are timed by trace_marker
+    writes around them, read back from the trace (microseconds alone, nanoseconds from
+    trace.dat). The throughput is the events trace.dat holds between the two markers, per
+    second of guest time between them; events the buffer overwrote are printed beside it.
+    """
+    share = tempfile.mkdtemp(prefix="lucid-bench-tcmd-")
+    line = BENCH_MARKS.format(t="/sys/kernel/tracing", line="run_test -r %d > /dev/null" %
+                              TRACE_CMD_ROUNDS)
+    try:
+        k = Lucid(icount=True, share=share, timeout=300)
+        try:
+            k.run("run_test -r %d > /dev/null" % TRACE_CMD_ROUNDS, timeout=1800)  # warm up
+            k.run("echo > /sys/kernel/tracing/trace; " + line, timeout=1800)
+            alone = mark_times(k.run("grep bench- /sys/kernel/tracing/trace", timeout=60))
+            k.run("echo > /sys/kernel/tracing/trace; cd /tmp")
+            k.send_line("trace-cmd record -p function -o /mnt/host/bench.dat &")
+            k.expect(r"Hit Ctrl\^C to stop recording", timeout=1800)
+            k.send_line("echo lucid-synced")  # past the & line's prompt, wherever it came
+            k.expect(r"(?m)^lucid-synced\r?$", timeout=600)
+            k.expect_prompt(600)
+            k.run(line, timeout=3600)
+            k.run("kill -INT %1; wait", timeout=3600)
+        finally:
+            k.close()
+        dat = os.path.join(share, "bench.dat")
+        stat = subprocess.run(["trace-cmd", "report", "--stat", dat], capture_output=True,
+                              text=True, timeout=600)
+        report = subprocess.run(["trace-cmd", "report", "-t", dat], capture_output=True,
+                                text=True, timeout=600)
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+    traced = mark_times(report.stdout)
+    cpus = TRACE_CMD_STAT.findall(stat.stdout)
+    if len(alone) != 2 or len(traced) != 2 or not cpus:
+        print("trace_cmd_record_overhead_ratio: none: no markers or no stats (%s)" %
+              (report.stderr or stat.stderr)[-300:].strip())
+        return
+    t_alone, t_traced = alone["end"] - alone["start"], traced["end"] - traced["start"]
+    events = sum(1 for sec, ns in EVENT_TS.findall(report.stdout)
+                 if traced["start"] <= int(sec) + int(ns) / 1e9 <= traced["end"])
+    lost = sum(int(o) for _, o in cpus)
+    print("trace_cmd_record_overhead_ratio: %.3f ratio (run_test -r %d: %.6f s of guest time "
+          "under trace-cmd record -p function, %.6f s alone)" %
+          (t_traced / t_alone, TRACE_CMD_ROUNDS, t_traced, t_alone))
+    print("trace_cmd_record_events_per_s: %d events/s (%d events in trace.dat in %.6f s of guest "
+          "time; %d overwritten in the whole recording)" %
+          (events / t_traced, events, t_traced, lost))
+
+
 # lbench (../shared/bench/lbench.c, built into /bin/lbench by the Makefile): the same program
 # measured Linux 6.1 on the same QEMU, whose figures are the README's table beside it.
 LBENCH_README = os.path.join(ROOT, "..", "shared", "bench", "README.md")
@@ -244,6 +315,7 @@ def main():
     if sys.argv[1:] == ["lbench"]:
         return 0  # tools/bench.py lbench: only the lbench and busybox lines
     hostshare_figures()
+    trace_cmd_figures()
     figures = guest_figures()
     for name, (value, unit) in figures.items():
         print("%s: %s %s" % (name, value, unit))

@@ -261,15 +261,16 @@ def test_mount_by_hand(lucid):
 
 
 def test_lucid_record_through_the_share():
-    """tools/lucid-record --channel share: the same trace.dat as through COM2."""
+    """tools/lucid-record --route tracefs --channel share: the same trace.dat as through COM2."""
     out = tempfile.mkdtemp(prefix="lucid-record-9p-")
     try:
         reports = []
         for channel in ("share", "com2"):
             dat = os.path.join(out, channel + ".dat")
             subprocess.run([os.path.join(ROOT, "tools", "lucid-record"),
-                            "-q", "--channel", channel, "-o", dat, "-p", "function", "-l",
-                            "ftest_*", "--", "ftest call"], check=True, timeout=300,
+                            "-q", "--route", "tracefs", "--channel", channel, "-o", dat, "-p",
+                            "function", "-l", "ftest_*", "--", "ftest call"], check=True,
+                           timeout=300,
                            stdout=subprocess.DEVNULL)
             rep = subprocess.run(["trace-cmd", "report", dat], capture_output=True, text=True,
                                  check=True).stdout

@@ -1,5 +1,10 @@
 """Traces out of the machine: tools/lucid-record, trace-cmd report, and the Trace Event Format.
 
+Most recordings here take lucid-record's tracefs route (--route tracefs), the one that can
+keep the guest's own text of the same records; the last tests take its default route, Debian's
+trace-cmd record inside Lucid, and the 60-second record of run_test that must lose no event
+trace-cmd does not report as lost.
+
 Each recording boots its own kernel through the tool, as a user runs it, and keeps the guest's
 own `cat trace` (taken just before the copy). trace-cmd must then list the same records: same
 CPUs, pids, comms, timestamps and order, and for every event the very text Linux prints, which
@@ -20,13 +25,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from importlib.machinery import SourceFileLoader
 from importlib.util import module_from_spec, spec_from_loader
 
-from lucid import BUILD, ROOT, iso_for
+from lucid import BUILD, ROOT, Lucid, iso_for
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import ftrace_format  # noqa: E402
+import trace_dat  # noqa: E402
 import trace_json  # noqa: E402
 from test_events import TraceEvent  # noqa: E402 - libtraceevent through ctypes
 
@@ -59,8 +66,10 @@ class Recording:
             self.dat = os.path.join(tmp, "trace.dat")
             guest, js = os.path.join(tmp, "guest.txt"), os.path.join(tmp, "trace.json")
             build = os.environ.get("LUCID_BUILD", BUILD)
-            cmd = ["/usr/bin/python3", LUCID_RECORD, "--iso", iso_for("", build), "-o",
-                   self.dat, "--guest-trace", guest, "--json", js] + args + ["--", command]
+            # The tracefs route: it alone leaves the buffer unread, for the guest's own text.
+            cmd = ["/usr/bin/python3", LUCID_RECORD, "--route", "tracefs", "--iso",
+                   iso_for("", build), "-o", self.dat, "--guest-trace", guest, "--json",
+                   js] + args + ["--", command]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=RECORD_TIMEOUT)
             assert r.returncode == 0, "lucid-record failed:\n%s\n%s" % (r.stdout, r.stderr)
             self.stdout, self.log = r.stdout, r.stderr
@@ -542,3 +551,198 @@ def test_record_function_graph():
             want.append((name, int(pid), float(dur)))
     got = sorted((e["name"], e["pid"], e["dur"]) for e in slices)
     assert got == sorted(want), (got, want)
+
+
+# --- trace-cmd record inside Lucid (lucid-record's default route) ------------------------------
+
+def record_in_lucid(args, command, timeout=RECORD_TIMEOUT):
+    """tools/lucid-record's default route: trace.dat from Debian's trace-cmd in the guest, the
+    JSON from its pages; (trace.dat path in tmp, stdout, stderr, JSON)."""
+    tmp = tempfile.mkdtemp(prefix="lucid-test-tcmd-")
+    dat, js = os.path.join(tmp, "trace.dat"), os.path.join(tmp, "trace.json")
+    cmd = ["/usr/bin/python3", LUCID_RECORD, "--iso",
+           iso_for("", os.environ.get("LUCID_BUILD", BUILD)), "-o", dat, "--json", js] + args
+    r = subprocess.run(cmd + ["--", command], capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, "lucid-record failed:\n%s\n%s" % (r.stdout, r.stderr)
+    with open(js) as f:
+        obj = json.load(f)
+    return tmp, dat, r.stdout, r.stderr, obj
+
+
+def host_report(dat, *opts):
+    r = subprocess.run(["trace-cmd", "report"] + list(opts) + [dat], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", (r.returncode, r.stderr)
+    for bad in BROKEN:
+        assert bad not in r.stdout, "%s in trace-cmd report %s:\n%s" % (bad, opts, r.stdout)
+    return r.stdout
+
+
+def test_record_with_trace_cmd_in_lucid():
+    """The default route: trace-cmd record runs in Lucid around a kernel command (ftest), its
+    trace.dat comes out through the share; the host's trace-cmd and KernelShark read it, and
+    the JSON says the same calls at the same times."""
+    tmp, dat, out, log, obj = record_in_lucid(["-p", "function", "-l", "ftest_*"], "ftest call")
+    try:
+        assert "trace-cmd record -p function -l 'ftest_*' -o /mnt/host/trace.dat &" in log, log
+        assert re.search(r"^CPU3 data recorded at offset=0x[0-9a-f]+$", log, re.M), log
+        # Each CPU's count from the statistics trace-cmd stored: nine calls in all.
+        counts = [int(n) for n in re.findall(r"^  cpu\d: (\d+) events$", log, re.M)]
+        assert len(counts) == 4 and sum(counts) == 9, log
+        with open(dat, "rb") as f:
+            assert f.read(10) == b"\x17\x08\x44tracing"
+        recs, dropped = report_records(host_report(dat, "-t"))
+        assert dropped == {}, dropped
+        funcs = [p["body"].split()[0] for p in recs]
+        # Three calls of ftest_outer, each with its mid and leaf; the kernel thread ftest's.
+        assert funcs == 3 * ["ftest_outer", "ftest_mid", "ftest_leaf"], funcs
+        assert {p["comm"] for p in recs} == {"ftest"}, recs
+        plain, _ = report_records(host_report(dat, "-N", "-t"))
+        assert [p["body"] for p in plain][:3] == ["ftest_outer <-- cmd_ftest",
+                                                  "ftest_mid <-- ftest_outer",
+                                                  "ftest_leaf <-- ftest_mid"], plain
+        kshark = sorted(kshark_entries(dat))
+        assert [(k[0], k[1], k[2]) for k in kshark] == sorted(
+            (int(p["sec"]) * 10**9 + int(p["nsec"]), int(p["cpu"]), int(p["pid"]))
+            for p in recs), kshark
+        calls = [e for e in json_events(obj) if e["cat"] == "function"]
+        assert [(e["name"], e["pid"], e["args"]["cpu"], e["ts"]) for e in calls] == \
+            [(p["body"].split()[0], int(p["pid"]), int(p["cpu"]), ts_us(p)) for p in recs]
+        assert names_of(obj)[(calls[0]["pid"], calls[0]["tid"])] == "ftest"
+        # tools/trace_dat.py: the file was version 7 (converted for it); a cut or foreign file
+        # is refused with a reason, never misread.
+        assert trace_dat.version(dat) == "7"
+        v6 = os.path.join(tmp, "v6.dat")
+        subprocess.run(["trace-cmd", "convert", "--file-version", "6", "--compression", "none",
+                        "-i", dat, "-o", v6], capture_output=True, timeout=60, check=True)
+        with open(v6, "rb") as f:
+            whole = f.read()
+        assert len(trace_dat.read(whole)["cpus"]) == 4
+        for bad, why in ((whole[:len(whole) // 3], "truncated"), (b"\x7fELF" + whole[4:], "magic"),
+                         (whole[:10] + b"7" + whole[11:], "version 7")):
+            try:
+                trace_dat.read(bad)
+                raise AssertionError("read a %s file" % why)
+            except trace_dat.TraceDatError as e:
+                assert why in str(e) or why == "truncated" and "past the end" in str(e), (why, e)
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_record_with_trace_cmd_pid_filter():
+    """-F: trace-cmd starts the program itself and traces its pid alone (set_ftrace_pid), as
+    `trace-cmd record -F` on Linux; function_graph's pairs come out whole."""
+    if not built_with_function_graph():
+        return
+    tmp, dat, out, log, obj = record_in_lucid(["-p", "function_graph", "-g", "vfs_write", "-F"],
+                                              "/bin/hello")
+    try:
+        assert "Hello, world!\n" in out, out
+        text = host_report(dat)
+        lines = text.splitlines()[1:]
+        assert lines and all(re.match(r" *hello-\d+ ", l) for l in lines), text[:3000]
+        assert re.search(r"funcgraph_entry: +\| +vfs_write\(\) \{$", text, re.M), text[:3000]
+        slices = [e for e in json_events(obj) if e["ph"] == "X" and e["name"] == "vfs_write"]
+        # One slice per call of vfs_write (each returned before the program exited).
+        calls = len(re.findall(r"\| +vfs_write\(\)(?: \{|;)$", text, re.M))
+        assert slices and len(slices) == calls, (len(slices), calls, text[:3000])
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_record_with_trace_cmd_bad_tracer():
+    """A tracer Lucid lacks: trace-cmd says so and exits, and lucid-record stops at once with
+    its words (from the job's Exit status), never waiting for a recording that will not come."""
+    cmd = ["/usr/bin/python3", LUCID_RECORD, "--iso",
+           iso_for("", os.environ.get("LUCID_BUILD", BUILD)), "-o", os.devnull, "-p",
+           "nosuchtracer", "--", "ftest call"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=RECORD_TIMEOUT)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "lucid-record: trace-cmd record ended:" in r.stderr, r.stderr
+    assert "Plugin 'nosuchtracer' does not exist" in r.stderr, r.stderr
+    assert "running ftest call" not in r.stderr, r.stderr
+
+
+RECORD_SECONDS = 60  # issue 19: a minute of run_test under trace-cmd record -p function
+SEQ = re.compile(r"^print: +tracing_mark_write: lucid-seq (\d+)$")
+CPU_STAT = re.compile(r"^CPU: (\d+)\nentries: (\d+)\noverrun: (\d+)\n(?:.*\n)*?dropped events: "
+                      r"(\d+)\nread events: (\d+)$", re.M)
+
+
+def test_record_a_minute_loses_only_what_it_reports():
+    """trace-cmd record -p function on 4 CPUs for 60 s of guest time while run_test runs over
+    and over, and a shell loop writes numbered markers (lucid-seq 0, 1, ...) into trace_marker.
+    Every event the kernel counted as read, or left unread at the end, is in trace.dat; what
+    the buffer overwrote is what `trace-cmd report --stat` calls overrun, and is marked
+    "[N EVENTS DROPPED]" where it happened; markers are missing only if events were reported
+    lost, and never more of them than were. Bounded: run_test runs again only until
+    RECORD_SECONDS of the guest's /proc/uptime (the TSC's) have passed, then a flag file ends
+    the marker loop at its next turn, and every wait has a timeout."""
+    share = tempfile.mkdtemp(prefix="lucid-test-minute-")
+    k = Lucid(share=share, timeout=120)
+    try:
+        k.run("cd /tmp")
+        k.send_line("trace-cmd record -p function -o /mnt/host/minute.dat &")
+        k.expect(r"Hit Ctrl\^C to stop recording", timeout=300)
+        k.send_line("echo lucid-synced")  # past the prompt of the & line, wherever it came
+        k.expect(r"(?m)^lucid-synced\r?$", timeout=120)
+        k.expect_prompt(120)
+        k.send_line("sh -c 'i=0; while [ ! -e /tmp/seq.stop ]; do "
+                    "echo \"lucid-seq $i\" > %s/trace_marker; i=$((i+1)); done; "
+                    "echo $i > /mnt/host/seq.count' &" % T)
+        k.expect_prompt(120)
+
+        def uptime():
+            return float(k.run("cat /proc/uptime").split()[0])
+        end = uptime() + RECORD_SECONDS
+        runs = 0
+        while uptime() < end:  # guest time is the TSC's: a minute of it is about one of ours
+            out = k.run("run_test -r 20", timeout=300)
+            assert re.search(r"^run_test: .* ok$", out, re.M), out
+            runs += 1
+        k.run("touch /tmp/seq.stop")
+        count = os.path.join(share, "seq.count")
+        deadline = time.monotonic() + 300
+        while not os.path.exists(count):
+            assert time.monotonic() < deadline, "the marker loop did not end: " + k.tail()
+            time.sleep(1)
+        out = k.run("kill -INT %1; wait", timeout=600)
+        assert re.search(r"^CPU3 data recorded at offset=0x[0-9a-f]+$", out, re.M), out
+        with open(count) as f:
+            written = int(f.read())
+    finally:
+        k.close()
+    try:
+        dat = os.path.join(share, "minute.dat")
+        stats = {int(c): dict(entries=int(e), overrun=int(o), dropped=int(d), read=int(r))
+                 for c, e, o, d, r in CPU_STAT.findall(host_report(dat, "--stat"))}
+        assert sorted(stats) == [0, 1, 2, 3], stats
+        text = host_report(dat, "-t")
+    finally:
+        shutil.rmtree(share)
+    recs, _ = report_records(text)
+    per_cpu, seqs = {}, []
+    for p in recs:
+        per_cpu[int(p["cpu"])] = per_cpu.get(int(p["cpu"]), 0) + 1
+        m = SEQ.match("%s: %s" % (p["event"], p["body"]))
+        if m:
+            seqs.append(int(m.group(1)))
+    dropped = {}  # cpu: [events lost before each page that says so]
+    for line in text.splitlines():
+        d = DROPPED.match(line)
+        if d:
+            dropped.setdefault(int(d.group("cpu")), []).append(int(d.group("n") or -1))
+    assert runs >= 1 and written >= 20 and len(recs) > 10000, (runs, written, len(recs))
+    for cpu, s in stats.items():
+        # Read by the recorders during the minute, or flushed after it: all of it in the file.
+        assert per_cpu.get(cpu, 0) == s["read"] + s["entries"], (cpu, per_cpu, s)
+        # Overwritten events are marked where they were lost, and counted exactly.
+        if s["overrun"]:
+            n = dropped.get(cpu, [])
+            assert n and (-1 in n or sum(n) == s["overrun"]), (cpu, n, s)
+        else:
+            assert cpu not in dropped, (cpu, dropped[cpu], s)
+    lost = sum(s["overrun"] + s["dropped"] for s in stats.values())
+    assert len(set(seqs)) == len(seqs) and all(0 <= n < written for n in seqs), seqs
+    missing = written - len(seqs)
+    assert missing <= lost and (missing == 0 or lost > 0), (missing, written, lost, stats)
