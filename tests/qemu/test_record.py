@@ -669,9 +669,16 @@ CPU_STAT = re.compile(r"^CPU: (\d+)\nentries: (\d+)\noverrun: (\d+)\n(?:.*\n)*?d
                       r"(\d+)\nread events: (\d+)$", re.M)
 
 
+# A function tracer line as `cat trace` prints it (the kernel's own text, not trace-cmd's).
+FUNCTION_LINE = re.compile(
+    r"^ {0,16}\S.{0,15}-\d+ +\[\d{3}\] [d.][Nn.][hs.][0-9a-f.] +\d+\.\d{6}: \S+( <-\S+)?$")
+
+
 def test_record_a_minute_loses_only_what_it_reports():
     """trace-cmd record -p function on 4 CPUs for 60 s of guest time while run_test runs over
-    and over, and a shell loop writes numbered markers (lucid-seq 0, 1, ...) into trace_marker.
+    and over (the minute of the function tracer on every function under run_test that
+    test_ftrace_stress was: no oops, and the kernel's trace text sound after it), and a shell
+    loop writes numbered markers (lucid-seq 0, 1, ...) into trace_marker.
     Every event the kernel counted as read, or left unread at the end, is in trace.dat; what
     the buffer overwrote is what `trace-cmd report --stat` calls overrun, and is marked
     "[N EVENTS DROPPED]" where it happened; markers are missing only if events were reported
@@ -710,6 +717,15 @@ def test_record_a_minute_loses_only_what_it_reports():
         assert re.search(r"^CPU3 data recorded at offset=0x[0-9a-f]+$", out, re.M), out
         with open(count) as f:
             written = int(f.read())
+        # The kernel came through the minute whole, and its own trace text after it is sound.
+        assert "Oops" not in k.run("dmesg", timeout=120)
+        k.run("echo function > %s/current_tracer; run_test -r 2" % T, timeout=300)
+        lines = k.run("cat %s/trace | head -300" % T, timeout=120).splitlines()
+        k.run("echo nop > %s/current_tracer" % T)
+        events = [l for l in lines if not l.startswith("#")]
+        assert len(events) > 200, lines[:20]
+        assert all(FUNCTION_LINE.match(l) for l in events), \
+            [l for l in events if not FUNCTION_LINE.match(l)][:5]
     finally:
         k.close()
     try:
