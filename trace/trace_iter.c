@@ -502,11 +502,29 @@ static ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, l
 	return (ssize_t)n;
 }
 
+/*
+ * poll and select: readable when a read would not wait, as Linux's ring_buffer_poll_wait says
+ * of one CPU's buffer: part of a page still in hand, events in the buffer, or (Lucid's end of
+ * file above) tracing off. trace-cmd's recorders wait here between pages.
+ */
+static unsigned int tracing_buffers_poll(struct file *file)
+{
+	struct raw_reader *r = file->private_data;
+
+	if ((r->valid && r->read < RB_PAGE_SIZE) ||
+	    !ring_buffer_empty_cpu(global_trace.buffer, r->cpu) ||
+	    !tracer_tracing_is_on(&global_trace))
+		return POLLIN | POLLRDNORM;
+	arm_poll_timer(); /* nobody wakes us for events: look again soon */
+	return 0;
+}
+
 const struct file_operations tracing_buffers_fops = {
 	.open = tracing_buffers_open,
 	.read = tracing_buffers_read,
 	.release = tracing_buffers_release,
 	.wait_queue = tracing_pipe_wait_queue,
+	.poll = tracing_buffers_poll,
 };
 
 static void print_ts(struct seq_file *m, const char *what, uint64_t ts, bool in_ns)

@@ -111,3 +111,12 @@ def test_lost_events_are_flagged():
     finally:
         lucid.close()
         os.unlink(path)
+
+
+def test_poll_waits_for_events(lucid):
+    """poll on trace_pipe_raw, as trace-cmd's recorders wait: readable only when a read would
+    not wait (user/rawpoll.c); with no .poll every file was always readable and the recorders
+    spun."""
+    assert lucid.run("rawpoll", timeout=60) == (
+        "empty: 0 ready\nafter a marker: 1 ready\nread 4096 bytes\ndrained: 0 ready\n"
+        "tracing off: all ready\n")

@@ -1,0 +1,70 @@
+/*
+ * poll on per_cpu/cpuN/trace_pipe_raw, as trace-cmd's recorders wait on it: no CPU's file is
+ * readable while its buffer is empty, the CPU that took a trace_marker write becomes readable
+ * and gives a whole page, and with tracing off every file reads as at its end
+ * (tests/qemu/test_raw.py).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRACING "/sys/kernel/tracing"
+#define MAX_CPUS 64
+#define PAGE 4096
+#define EMPTY_WAIT_MS 300 /* long enough for a wrong "readable" to show */
+#define EVENT_WAIT_MS 5000
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	if (fd >= 0)
+		close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* How many of the n files poll finds readable within ms. */
+static int ready(struct pollfd *p, int n, int ms)
+{
+	for (int i = 0; i < n; i++)
+		p[i].revents = 0;
+	return poll(p, (nfds_t)n, ms);
+}
+
+int main(void)
+{
+	struct pollfd p[MAX_CPUS];
+	static char page[PAGE];
+	int n = 0;
+
+	if (write_file(TRACING "/current_tracer", "nop") || write_file(TRACING "/trace", "") ||
+	    write_file(TRACING "/tracing_on", "1")) {
+		perror("tracing files");
+		return 1;
+	}
+	for (; n < MAX_CPUS; n++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), TRACING "/per_cpu/cpu%d/trace_pipe_raw", n);
+		p[n] = (struct pollfd){.fd = open(path, O_RDONLY | O_NONBLOCK), .events = POLLIN};
+		if (p[n].fd < 0)
+			break;
+		while (read(p[n].fd, page, PAGE) > 0) /* what is there already: to EAGAIN */
+			;
+	}
+	printf("empty: %d ready\n", ready(p, n, EMPTY_WAIT_MS));
+	write_file(TRACING "/trace_marker", "rawpoll");
+	printf("after a marker: %d ready\n", ready(p, n, EVENT_WAIT_MS));
+	for (int i = 0; i < n; i++)
+		if (p[i].revents & POLLIN)
+			printf("read %zd bytes\n", read(p[i].fd, page, PAGE));
+	printf("drained: %d ready\n", ready(p, n, EMPTY_WAIT_MS));
+	write_file(TRACING "/tracing_on", "0");
+	printf("tracing off: %s\n", ready(p, n, EMPTY_WAIT_MS) == n ? "all ready" : "not all");
+	write_file(TRACING "/tracing_on", "1");
+	return 0;
+}
