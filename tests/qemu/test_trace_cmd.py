@@ -1,5 +1,5 @@
 """trace-cmd's other subcommands in Lucid (issue 19 item 2): start, stop, show, extract, reset,
-stat, stack, snapshot, profile, -O and -P, each checked against Lucid's tracefs files or, for a
+stat, stack, snapshot (of all CPUs and of one), profile, -O and -P, each checked against Lucid's tracefs files or, for a
 trace.dat, against the host's trace-cmd report of the same file (copied out through the share);
 and alarm(2), which trace-cmd's recorders use, against Linux. One boot for the whole file.
 """
@@ -143,6 +143,32 @@ def test_snapshot(lucid):
         out, status = run(lucid, "trace-cmd snapshot")
         assert out == tracefs(lucid, "snapshot") and "# * Snapshot is freed *\n" in out, out
     finally:
+        reset(lucid)
+
+
+def test_snapshot_of_one_cpu(lucid):
+    # -c CPU: per_cpu/cpuN/snapshot, as Linux's (CONFIG_RING_BUFFER_ALLOW_SWAP): -s swaps that
+    # CPU's part only, -r empties it; "echo 0" (free) is refused there.
+    check(lucid, "cd /tmp; trace-cmd start -p function -l 'ftest_*'", "  plugin 'function'\n", 0)
+    try:
+        check(lucid, "taskset -c 1 ftest call; taskset -c 2 ftest call", "", 0)
+        check(lucid, "trace-cmd snapshot -c 1 -s", "", 0)
+        out, status = run(lucid, "trace-cmd snapshot -c 1")
+        assert status == 0 and out == tracefs(lucid, "per_cpu/cpu1/snapshot"), out
+        assert out == tracefs(lucid, "snapshot"), out  # CPU 1's part is all the snapshot holds
+        assert len(re.findall(r"^ +ftest-\d+ +\[001\] .*: ftest_", out, re.M)) == 9, out
+        trace = tracefs(lucid, "trace")
+        assert len(re.findall(r"^ +ftest-\d+ +\[002\] .*: ftest_", trace, re.M)) == 9, trace
+        assert "[001]" not in trace, trace
+        check(lucid, "echo 0 > %s/per_cpu/cpu1/snapshot" % T,
+              "sh: echo: write error: Invalid argument\n", 1)
+        check(lucid, "trace-cmd snapshot -c 1 -r", "", 0)
+        out = tracefs(lucid, "per_cpu/cpu1/snapshot")
+        assert out.startswith("# tracer: function\n#\n#\n# * Snapshot is allocated *\n#\n"
+                              "# Snapshot commands:\n# echo 0 > snapshot : Invalid for per_cpu "
+                              "snapshot file.\n"), out
+    finally:
+        check(lucid, "trace-cmd snapshot -f", "", 0)
         reset(lucid)
 
 
