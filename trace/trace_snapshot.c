@@ -108,7 +108,7 @@ void tracing_free_snapshot(struct trace_array *tr)
 
 /* --- the snapshot file ---------------------------------------------------------------------- */
 
-/* Linux's show_snapshot_main_help and show_snapshot_percpu_help, less their common last lines. */
+/* Linux's show_snapshot_main_help and show_snapshot_percpu_help, and their common end. */
 static const char snapshot_main_help[] =
 	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
 	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
@@ -119,6 +119,9 @@ static const char snapshot_percpu_help[] =
 	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
 	"#                      Takes a snapshot of the main buffer for this cpu.\n"
 	"# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)\n";
+static const char snapshot_help_end[] =
+	"#                      (Doesn't have to be '2' works with any number that\n"
+	"#                       is not a '0' or '1')\n";
 
 void print_snapshot_help(struct trace_iterator *iter)
 {
@@ -132,8 +135,7 @@ void print_snapshot_help(struct trace_iterator *iter)
 	trace_seq_puts(s, "# Snapshot commands:\n");
 	trace_seq_puts(s, iter->cpu_file == RING_BUFFER_ALL_CPUS ? snapshot_main_help
 								 : snapshot_percpu_help);
-	trace_seq_puts(s, "#                      (Doesn't have to be '2' works with any number that\n"
-			  "#                       is not a '0' or '1')\n");
+	trace_seq_puts(s, snapshot_help_end);
 }
 
 static int snapshot_open(struct inode *inode, struct file *file)

@@ -20,7 +20,7 @@
 #include "lib/string.h"
 
 #define PIDFD_NAME "anon_inode:[pidfd]" /* what /proc/PID/fd/N names, as Linux's */
-#define PIDFD_MODE 0600                 /* Linux's anon inode: no file type bits */
+#define PIDFD_MODE 0600 /* Linux's anon inode: no file type bits */
 
 static DECLARE_WAIT_QUEUE_HEAD(pidfd_wait);
 static struct vfsmount pidfd_mnt; /* counts the paths held, shows nowhere (as pipe_mnt) */
@@ -34,11 +34,12 @@ static enum pid_state pid_state(int pid)
 	enum pid_state state = PID_GONE;
 	struct task *t;
 
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (t->pid != pid || READ_ONCE(t->reaped))
 			continue;
 		state = READ_ONCE(t->zombie) || READ_ONCE(t->state) == TASK_DEAD ? PID_EXITED
-										  : PID_RUNNING;
+										 : PID_RUNNING;
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return state;
