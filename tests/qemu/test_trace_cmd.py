@@ -191,6 +191,15 @@ def test_pidfd_as_on_linux(lucid):
     same_as_linux(lucid, "pidfd")
 
 
+def test_trace_pipe_waits_end_with_eintr(lucid):
+    # A handler with SA_RESTART interrupts a blocking read of trace_pipe or trace_pipe_raw:
+    # EINTR, not a restart, as Linux's ring_buffer_wait (a pipe's read restarts: user/pipewait.c
+    # exits 2 then). trace-cmd's recorders, told to stop while they wait there, count on it.
+    for f in ("trace_pipe", "per_cpu/cpu0/trace_pipe_raw"):
+        check(lucid, "pipewait %s/%s" % (T, f),
+              "read = -1 (Interrupted system call), handler ran 1 time(s)\n", 0)
+
+
 def test_record_pid_and_option(lucid):
     # -P PID: the function tracer for that process only (set_ftrace_pid), recorded until it
     # exits (trace-cmd polls a pidfd of it); -O for the recording only: func_stack_trace, a
