@@ -131,6 +131,10 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 			 struct __kernel_timespec __user *rmtp);
 long sys_restart_syscall(void);
 long sys_time(long __user *tloc);
+/* kernel/fs/pidfd.c */
+long sys_pidfd_open(int pid, unsigned int flags);
+/* kernel/sched/itimer.c */
+long sys_alarm(unsigned int seconds);
 
 /* kernel/sched/exit.c */
 long sys_exit(int error_code);

@@ -709,6 +709,32 @@ int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
 	return 0;
 }
 
+/*
+ * Linux's ring_buffer_swap_cpu: the same trade for one CPU's part only (per_cpu/cpuN/snapshot),
+ * with that CPU's writers held off. Both parts must be the same size, as in Linux: a swap must
+ * not change the buffer's sizes.
+ */
+int ring_buffer_swap_cpu(struct ring_buffer *a, struct ring_buffer *b, int cpu)
+{
+	struct ring_buffer_per_cpu *ca, *cbb;
+
+	if (a == b || a->nr_cpus != b->nr_cpus || !rb_valid_cpu(a, cpu))
+		return -EINVAL;
+	ca = a->buffers[cpu];
+	cbb = b->buffers[cpu];
+	if (ca->nr_pages != cbb->nr_pages)
+		return -EINVAL;
+	rb_disable_writers(ca);
+	rb_disable_writers(cbb);
+	__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+	rb_enable_writers(ca);
+	rb_enable_writers(cbb);
+	return 0;
+}
+
 void ring_buffer_change_overwrite(struct ring_buffer *buffer, int val)
 {
 	if (val)

@@ -116,6 +116,8 @@ void ring_buffer_reset(struct ring_buffer *buffer);
  * Task context; waits for writes in progress. -EINVAL if their CPU counts differ.
  */
 int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b);
+/* The same for one CPU's part; -EINVAL if the two parts differ in size. */
+int ring_buffer_swap_cpu(struct ring_buffer *a, struct ring_buffer *b, int cpu);
 
 /* Writing. reserve returns NULL if recording is off, length > BUF_MAX_DATA_SIZE or no room. */
 struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,

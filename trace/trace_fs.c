@@ -480,7 +480,7 @@ static const char readme_msg[] =
 	"  tracing_on\t\t- 1 while events are recorded, 0 when recording is stopped\n"
 	"  buffer_size_kb\t- kilobytes of buffer per CPU (writing resizes and empties it)\n"
 	"  buffer_total_size_kb\t- the same, summed over all CPUs\n"
-	"  per_cpu/cpuN/\t\t- trace, trace_pipe, buffer_size_kb and stats of one CPU\n"
+	"  per_cpu/cpuN/\t\t- trace, trace_pipe, buffer_size_kb, snapshot and stats of one CPU\n"
 	"  trace_options\t\t- every option, \"noname\" when off\n"
 	"\t\t\t  echo nosym-offset > trace_options\n"
 	"  options/\t\t- one file per option, 0 or 1\n"
@@ -621,7 +621,7 @@ static const struct {
 	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
 	{"saved_cmdlines_size", TRACE_MODE_WRITE, &tracing_saved_cmdlines_size_fops, TOP},
 	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
-	{"snapshot", TRACE_MODE_WRITE, &snapshot_fops, TOP},
+	{"snapshot", TRACE_MODE_WRITE, &snapshot_fops, TOP | PER_CPU},
 	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
 	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},
 	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP},

@@ -422,6 +422,7 @@ const struct file_operations tracing_pipe_fops = {
 	.read = tracing_read_pipe,
 	.release = tracing_release_pipe,
 	.wait_queue = tracing_pipe_wait_queue,
+	.wait_eintr = true, /* tracing_wait_pipe: -EINTR, as Linux's ring_buffer_wait */
 	.poll = tracing_poll_pipe,
 };
 
@@ -525,6 +526,7 @@ const struct file_operations tracing_buffers_fops = {
 	.release = tracing_buffers_release,
 	.wait_queue = tracing_pipe_wait_queue,
 	.poll = tracing_buffers_poll,
+	.wait_eintr = true, /* a recorder told to stop must not wait on */
 };
 
 static void print_ts(struct seq_file *m, const char *what, uint64_t ts, bool in_ns)

@@ -5,7 +5,10 @@
  * so far is now in the snapshot file, which reads like trace, and recording goes on into the
  * spare (empty the first time; after that, whatever the previous snapshot held, as in Linux).
  * "echo 2 > snapshot" (any number but 0 and 1) empties the snapshot, "echo 0 > snapshot" frees
- * it. An empty snapshot reads as Linux's help text.
+ * it. An empty snapshot reads as Linux's help text. per_cpu/cpuN/snapshot is the same for one
+ * CPU (Linux with CONFIG_RING_BUFFER_ALLOW_SWAP, as x86 has it): 1 swaps that CPU's part only,
+ * 2 empties that CPU's part of the snapshot; 0 is refused (EINVAL), since the spare is freed
+ * whole or not at all.
  *
  * The swap happens in the ring buffer, CPU part by CPU part, all at one instant with every
  * CPU's writers held off for it (ring_buffer_swap in trace/ring_buffer.c says how a writer that
@@ -77,6 +80,15 @@ int tracing_snapshot_swap(struct trace_array *tr)
 	return ret ? ret : ring_buffer_swap(tr->buffer, tr->snapshot_buffer);
 }
 
+/* One CPU's part only: allocates the spare first if need be, as the whole swap does. */
+static int tracing_snapshot_swap_cpu(struct trace_array *tr, int cpu)
+{
+	lockdep_assert_held(&trace_types_lock);
+	int ret = tracing_alloc_snapshot(tr);
+
+	return ret ? ret : ring_buffer_swap_cpu(tr->buffer, tr->snapshot_buffer, cpu);
+}
+
 void tracing_clear_snapshot(struct trace_array *tr)
 {
 	lockdep_assert_held(&trace_types_lock);
@@ -96,6 +108,21 @@ void tracing_free_snapshot(struct trace_array *tr)
 
 /* --- the snapshot file ---------------------------------------------------------------------- */
 
+/* Linux's show_snapshot_main_help and show_snapshot_percpu_help, and their common end. */
+static const char snapshot_main_help[] =
+	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+	"#                      Takes a snapshot of the main buffer.\n"
+	"# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n";
+static const char snapshot_percpu_help[] =
+	"# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"
+	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+	"#                      Takes a snapshot of the main buffer for this cpu.\n"
+	"# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)\n";
+static const char snapshot_help_end[] =
+	"#                      (Doesn't have to be '2' works with any number that\n"
+	"#                       is not a '0' or '1')\n";
+
 void print_snapshot_help(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
@@ -106,13 +133,9 @@ void print_snapshot_help(struct trace_iterator *iter)
 	else
 		trace_seq_puts(s, "#\n# * Snapshot is freed *\n#\n");
 	trace_seq_puts(s, "# Snapshot commands:\n");
-	trace_seq_puts(
-		s, "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
-		   "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
-		   "#                      Takes a snapshot of the main buffer.\n"
-		   "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
-		   "#                      (Doesn't have to be '2' works with any number that\n"
-		   "#                       is not a '0' or '1')\n");
+	trace_seq_puts(s, iter->cpu_file == RING_BUFFER_ALL_CPUS ? snapshot_main_help
+								 : snapshot_percpu_help);
+	trace_seq_puts(s, snapshot_help_end);
 }
 
 static int snapshot_open(struct inode *inode, struct file *file)
@@ -120,21 +143,30 @@ static int snapshot_open(struct inode *inode, struct file *file)
 	return tracing_open_buffer(inode, file, true);
 }
 
-/* A number, as Linux's tracing_snapshot_write: 0 frees, 1 swaps, any other clears. */
+/*
+ * A number, as Linux's tracing_snapshot_write: 0 frees, 1 swaps, any other clears; in a
+ * per_cpu directory, for that CPU only, and 0 is EINVAL there.
+ */
 static ssize_t snapshot_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = &global_trace;
+	int cpu = tracing_get_cpu(file_inode(file));
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
-	(void)file;
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);
-	if (val == 0)
+	if (val == 0 && cpu != RING_BUFFER_ALL_CPUS)
+		ret = -EINVAL;
+	else if (val == 0)
 		tracing_free_snapshot(tr);
+	else if (val == 1 && cpu != RING_BUFFER_ALL_CPUS)
+		ret = tracing_snapshot_swap_cpu(tr, cpu);
 	else if (val == 1)
 		ret = tracing_snapshot_swap(tr);
+	else if (tr->allocated_snapshot && cpu != RING_BUFFER_ALL_CPUS)
+		ring_buffer_reset_cpu(tr->snapshot_buffer, cpu);
 	else if (tr->allocated_snapshot)
 		tracing_clear_snapshot(tr);
 	mutex_unlock(&trace_types_lock);

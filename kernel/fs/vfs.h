@@ -125,6 +125,12 @@ struct file_operations {
 	 * Ctrl-C, unless the file was opened O_NONBLOCK. NULL: the file never waits.
 	 */
 	struct wait_queue_head *(*wait_queue)(struct file *file);
+	/*
+	 * A signal ends that wait with -EINTR, never restarted, even after an SA_RESTART handler:
+	 * Linux's trace_pipe and trace_pipe_raw (ring_buffer_wait). false: restarted, as Linux's
+	 * pipe and tty waits are.
+	 */
+	bool wait_eintr;
 	/* Makes the file's data durable where it lives (9p: Tfsync on the host). NULL: nothing
 	 * to do, the data is in memory only. */
 	int (*fsync)(struct file *file);

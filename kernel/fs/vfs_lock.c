@@ -65,10 +65,13 @@ ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t cou
 		if (signal_pending_current()) {
 			/*
 			 * A program's read or write starts again after a handler with SA_RESTART,
-			 * as Linux's pipe and tty code asks (arch/x86_64/signal.c); the kernel's
-			 * own commands just stop.
+			 * as Linux's pipe and tty code asks (arch/x86_64/signal.c), but for a file
+			 * whose wait says EINTR (trace_pipe_raw: trace-cmd's recorders count on
+			 * it to stop); the kernel's own commands just stop.
 			 */
-			ret = current->sighand ? -ERESTARTSYS : -EINTR;
+			ret = current->sighand && !(file && file->f_op && file->f_op->wait_eintr)
+				      ? -ERESTARTSYS
+				      : -EINTR;
 			break;
 		}
 		vfs_unlock();

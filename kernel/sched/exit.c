@@ -20,6 +20,7 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/sched/signal.h"
+#include "kernel/sched/timer.h"
 #include "kernel/drivers/tty.h"
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
@@ -49,6 +50,7 @@ void __noreturn do_exit(int code)
 	exit_children(t);
 	tty_exit(t); /* a session leader lets go of its terminal */
 	ftrace_pid_follow_exit(t->pid);
+	exit_itimers(t); /* before its signals go: the alarm would send one */
 	t->wait_status = code;
 
 	/* Off the process's tables and FPU area first, so that no switch touches them freed. */

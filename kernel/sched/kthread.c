@@ -138,6 +138,7 @@ void __noreturn kthread_exit_status(int code, int sig)
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
+	pidfd_notify_exit(); /* poll on a pidfd of it: readable now */
 	if (t->parent)
 		wake_up(&t->parent->wait_chldexit); /* a forked process: its parent's wait4 */
 	schedule();

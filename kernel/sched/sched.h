@@ -7,6 +7,7 @@
 #include "lib/list.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/wait.h"
+#include "kernel/sched/timer.h"
 #include "kernel/percpu.h"
 
 #define TASK_COMM_LEN 16 /* as Linux: 15 characters and a NUL */
@@ -85,6 +86,7 @@ struct task {
 	uint64_t restart_end;      /* the clock's reading the sleep ends at, in ns */
 	void *restart_rmtp;        /* where to say the time left if interrupted again */
 	int restart_clock;
+	struct timer_list real_timer; /* alarm(2): SIGALRM when it expires (kernel/sched/itimer.c) */
 	struct task *parent;       /* a forked process: the process that forked it (kernel/sched/fork.c) */
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
 	int wait_status;           /* how it ended, as wait4's status word */
@@ -120,6 +122,8 @@ static inline bool test_tsk_thread_flag(struct task *t, int flag)
 
 extern struct list_head task_list;
 extern spinlock_t task_list_lock;
+/* kernel/fs/pidfd.c: wakes whoever polls a pidfd, as a task exits. */
+void pidfd_notify_exit(void);
 
 void sched_init(void);         /* the boot CPU, before anything sleeps */
 void sched_init_this_cpu(void *stack); /* each CPU: its idle task, on the stack it runs on */

@@ -21,4 +21,8 @@ void msleep(unsigned long ms);
 unsigned long msleep_interruptible(unsigned long ms);
 void timer_interrupt_init(void);
 
+struct task;
+/* kernel/sched/itimer.c: cancels t's alarm(2), as t exits. */
+void exit_itimers(struct task *t);
+
 #endif

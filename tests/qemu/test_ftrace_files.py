@@ -119,8 +119,8 @@ def test_files_and_modes(lucid):
     assert modes.get("options", "").startswith("d") and modes.get("per_cpu", "").startswith("d")
     per_cpu = sh(lucid, "ls -l %s/per_cpu/cpu0" % T)
     modes = {l.split()[-1]: l.split()[0] for l in per_cpu.splitlines()}
-    assert modes == {"buffer_size_kb": "-rw-r-----", "stats": "-r--r-----",
-                     "trace": "-rw-r-----", "trace_pipe": "-r--r-----",
+    assert modes == {"buffer_size_kb": "-rw-r-----", "snapshot": "-rw-r-----",
+                     "stats": "-r--r-----", "trace": "-rw-r-----", "trace_pipe": "-r--r-----",
                      "trace_pipe_raw": "-r--r-----"}, per_cpu
     assert sh(lucid, "ls %s/per_cpu" % T).split() == ["cpu%d" % i for i in range(ncpus(lucid))]
     opts = sh(lucid, "ls %s/options" % T).split()

@@ -1391,6 +1391,39 @@ static void test_swap_basic(void **state)
 	ring_buffer_free(c);
 }
 
+/* One CPU's part only (per_cpu/cpuN/snapshot): the other CPUs' parts stay where they were. */
+static void test_swap_cpu(void **state)
+{
+	(void)state;
+	struct ring_buffer *a = new_rb(4, RB_FL_OVERWRITE, 2), *b = new_rb(4, RB_FL_OVERWRITE, 2);
+	struct ring_buffer *big = new_rb(8, RB_FL_OVERWRITE, 2);
+
+	for (int i = 0; i < 5; i++)
+		assert_true(tev_write(a, 0));
+	this_cpu = 1;
+	for (int i = 0; i < 7; i++)
+		assert_true(tev_write(a, 0));
+	this_cpu = 0;
+	assert_int_equal(ring_buffer_swap_cpu(a, big, 1), -EINVAL); /* sizes differ */
+	assert_int_equal(ring_buffer_swap_cpu(a, b, 2), -EINVAL);   /* no such CPU */
+	assert_int_equal(ring_buffer_swap_cpu(a, a, 1), -EINVAL);
+	assert_int_equal(ring_buffer_entries_cpu(a, 1), 7); /* the refusals changed nothing */
+	assert_int_equal(ring_buffer_swap_cpu(a, b, 1), 0);
+	assert_int_equal(ring_buffer_entries_cpu(a, 0), 5);
+	assert_int_equal(ring_buffer_entries_cpu(a, 1), 0);
+	assert_int_equal(ring_buffer_entries_cpu(b, 0), 0);
+	assert_int_equal(ring_buffer_entries_cpu(b, 1), 7);
+	/* a records on CPU 1 into its new, empty part */
+	this_cpu = 1;
+	assert_true(tev_write(a, 0));
+	this_cpu = 0;
+	assert_int_equal(ring_buffer_entries_cpu(a, 1), 1);
+	assert_int_equal(ring_buffer_entries_cpu(b, 1), 7);
+	ring_buffer_free(a);
+	ring_buffer_free(b);
+	ring_buffer_free(big);
+}
+
 #define MIN_SWAPS 20 /* writers go on until this many swaps landed among their writes */
 
 struct swapper {
@@ -1530,6 +1563,7 @@ int main(void)
 		cmocka_unit_test(test_nested_signals_producer_consumer),
 		cmocka_unit_test(test_multi_cpu_concurrent),
 		cmocka_unit_test(test_swap_basic),
+		cmocka_unit_test(test_swap_cpu),
 		cmocka_unit_test(test_swap_while_writing),
 		cmocka_unit_test(test_write_rate),
 	};
