@@ -24,10 +24,11 @@
 #include <unistd.h>
 
 #define ROUND_TIMEOUT 20 /* seconds: far more than a round takes, even under TCG and load */
-#define CHILD_SLEEP 60	 /* seconds: the child is killed long before */
-#define MAX_DELAY_US 2000 /* a random pause before a kill, so that it lands anywhere */
+#define CHILD_SLEEP 60 /* seconds: the child is killed long before */
+#define CYCLES 8 /* stops (and continues) of each child before it is killed */
 
-enum child_kind { CHILD_SLEEPS, CHILD_SPINS, NR_CHILD_KINDS };
+/* Two rounds in three with a sleeping child: its way into the sleep is where races hide. */
+enum child_kind { CHILD_SLEEPS, CHILD_SLEEPS_TOO, CHILD_SPINS, NR_CHILD_KINDS };
 enum kill_kind { KILL_TERM_CONT, KILL_KILL, KILL_CONT_KILL, NR_KILL_KINDS };
 
 /* What the handler's waitpid calls have found for the current child. */
@@ -62,6 +63,11 @@ static void on_sigalrm(int sig)
 	(void)sig; /* only to end a sigsuspend: the deadline is checked after it */
 }
 
+static void on_sigusr1(int sig)
+{
+	(void)sig; /* the child's: its sleep ends (EINTR) and starts again */
+}
+
 static void child(enum child_kind kind)
 {
 	struct timespec ts = {.tv_sec = CHILD_SLEEP};
@@ -73,12 +79,18 @@ static void child(enum child_kind kind)
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 }
 
+/*
+ * A pause of random length before a signal, so that over many rounds it lands anywhere in
+ * what the child is doing: often none, or a spin (a sleep would take a tick at least).
+ */
 static void random_delay(void)
 {
-	struct timespec ts = {.tv_nsec = (rand() % MAX_DELAY_US) * 1000L};
+	static const int spins[] = {0, 1000, 10000, 100000};
+	int n = spins[rand() % 4];
 
-	if (rand() % 2)
-		nanosleep(&ts, NULL);
+	n = n ? rand() % n : 0;
+	for (volatile int i = 0; i < n; i++)
+		;
 }
 
 /* The child's state letter and wait channel as /proc says it, for a report. */
@@ -129,12 +141,38 @@ static int lost(int round, const char *what, pid_t pid)
 	int status;
 	pid_t r = waitpid(pid, &status, WNOHANG | WUNTRACED | WCONTINUED);
 
-	printf("stopkill: round %d: %s never seen (SIGCHLD %d, stopped %d, continued %d, dead %d)\n",
-	       round, what, nr_sigchld, seen_stopped, seen_continued, seen_dead);
+	printf("stopkill: round %d: %s never seen (SIGCHLD %d, stopped %d, continued %d)\n", round,
+	       what, nr_sigchld, seen_stopped, seen_continued);
 	show_child(pid);
 	printf("stopkill:   waitpid(WNOHANG) now: %d status %#x\n", r, r > 0 ? status : 0);
 	kill(pid, SIGKILL);
 	return 1;
+}
+
+/*
+ * Stops and continues the job a few times, aiming the stops at a sleeping child's way back
+ * into clock_nanosleep: it goes back right after it told us it continued (restart_syscall),
+ * and after a SIGUSR1 (its handler does nothing) ended its sleep with EINTR.
+ */
+static int stop_and_continue(int round, pid_t pid, int stop, const sigset_t *unblocked)
+{
+	for (int i = 0; i < CYCLES; i++) {
+		if (i % 2)
+			kill(pid, SIGUSR1);
+		random_delay();
+		kill(-pid, stop);
+		if (wait_for(&seen_stopped, unblocked, round))
+			return lost(round, "stop", pid);
+		seen_stopped = 0;
+		if (i + 1 == CYCLES)
+			break; /* stopped: one_round kills it */
+		random_delay();
+		kill(-pid, SIGCONT);
+		if (wait_for(&seen_continued, unblocked, round))
+			return lost(round, "continue", pid);
+		seen_continued = 0;
+	}
+	return 0;
 }
 
 static int one_round(int round, const sigset_t *unblocked)
@@ -157,10 +195,8 @@ static int one_round(int round, const sigset_t *unblocked)
 	}
 	setpgid(pid, pid); /* as bash: whichever of the two runs first makes the job */
 	child_pid = pid;
-	random_delay();
-	kill(-pid, stop);
-	if (wait_for(&seen_stopped, unblocked, round))
-		return lost(round, "stop", pid);
+	if (stop_and_continue(round, pid, stop, unblocked))
+		return 1;
 	random_delay();
 	/* As bash's kill_pid(): SIGCHLD blocked while the job is signalled. */
 	sigemptyset(&chld);
@@ -180,7 +216,8 @@ static int one_round(int round, const sigset_t *unblocked)
 	if (wait_for(&seen_dead, unblocked, round))
 		return lost(round, "death", pid);
 	if (!WIFSIGNALED(dead_status) || WTERMSIG(dead_status) != want) {
-		printf("stopkill: round %d: status %#x, not killed by %d\n", round, dead_status, want);
+		printf("stopkill: round %d: status %#x, not killed by %d\n", round, dead_status,
+		       want);
 		return 1;
 	}
 	return 0;
@@ -205,12 +242,14 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa = {.sa_handler = on_sigchld, .sa_flags = SA_RESTART};
 	struct sigaction alrm = {.sa_handler = on_sigalrm};
+	struct sigaction usr1 = {.sa_handler = on_sigusr1};
 	sigset_t chld, unblocked;
 	int rounds = argc > 1 ? atoi(argv[1]) : 100;
 
 	srand(argc > 2 ? (unsigned)atoi(argv[2]) : (unsigned)getpid());
 	sigaction(SIGCHLD, &sa, NULL);
 	sigaction(SIGALRM, &alrm, NULL);
+	sigaction(SIGUSR1, &usr1, NULL); /* for the children, which inherit it */
 	/* SIGCHLD is taken only inside sigsuspend, so no check can race with its handler. */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
