@@ -3,13 +3,15 @@
  * event reaches the parent (tests/qemu/test_signals.py runs several at once, with load).
  *
  * Each round forks a child in a process group of its own (a job), which sleeps in
- * clock_nanosleep or spins in user mode, stops the group (SIGTSTP or SIGSTOP), then kills it
- * as bash's `kill %1` does (SIGTERM then SIGCONT), or with SIGKILL alone, or SIGCONT then
- * SIGKILL. As bash, the parent learns everything from its SIGCHLD handler, which calls
- * waitpid(-1, WNOHANG | WUNTRACED | WCONTINUED) until it returns 0; the main loop only waits
- * in sigsuspend. A round whose stop or death the handler has not seen within ROUND_TIMEOUT
- * seconds is a lost event: the program says what the child's state is then (/proc/PID/stat)
- * and whether a waitpid finds what the handler missed, and exits 1.
+ * clock_nanosleep or spins in user mode, stops and continues the group CYCLES times (SIGTSTP
+ * or SIGSTOP, then SIGCONT), then kills it as bash's `kill %1` does (SIGTERM then SIGCONT),
+ * or with SIGKILL alone, or SIGCONT then SIGKILL. As bash, the parent learns everything from
+ * its SIGCHLD handler, which calls waitpid(-1, WNOHANG | WUNTRACED | WCONTINUED) until it
+ * returns 0; the main loop only waits, in pselect with a signal mask (as bash's readline) or
+ * in sigsuspend. A stop, continue or death the handler has not seen within ROUND_TIMEOUT
+ * seconds is a lost event: the program says what the child's state is then (/proc/PID/stat:
+ * its state letter and its pending signals) and whether a waitpid finds what the handler
+ * missed, and exits 1.
  *
  * Usage: stopkill ROUNDS [SEED]. Prints "stopkill: N rounds ok" when all went well.
  */
