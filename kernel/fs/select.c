@@ -67,6 +67,8 @@ static long do_poll(struct pollfd *fds, unsigned int nfds, uint64_t deadline)
 	vfs_lock();
 	for (;;) {
 		count = 0;
+		/* Asleep before looking, as prepare_to_wait() below: so is a poll of no file. */
+		set_current_state(TASK_INTERRUPTIBLE);
 		for (unsigned int i = 0; i < nfds; i++) {
 			struct file *file = fds[i].fd >= 0 ? fget(fds[i].fd) : NULL;
 			unsigned int mask;

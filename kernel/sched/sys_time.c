@@ -118,11 +118,18 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 	uint64_t now;
 
 	while ((now = ktime_get_ns()) < end) {
+		/*
+		 * Asleep before the look for a signal, never after: a signal sent between the
+		 * two would find the task still running, wake nobody, and the sleep would go on
+		 * to its end with the signal (^Z's SIGTSTP, bash's SIGTERM) pending.
+		 */
+		set_current_state(TASK_INTERRUPTIBLE);
 		if (signal_pending_current()) {
 			uint64_t left = end - now;
 			struct __kernel_timespec ts = {(long)(left / NSEC_PER_SEC),
 						       (long)(left % NSEC_PER_SEC)};
 
+			set_current_state(TASK_RUNNING);
 			if (rem && copy_to_user(rem, &ts, sizeof(ts)))
 				return -EFAULT;
 			if (!t->sighand)
@@ -134,7 +141,6 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 			t->restart_clock = clock;
 			return -ERESTART_RESTARTBLOCK;
 		}
-		set_current_state(TASK_INTERRUPTIBLE);
 		schedule_timeout((long)((end - now) / NSEC_PER_MSEC) + 1); /* ms, rounded up */
 	}
 	return 0;
