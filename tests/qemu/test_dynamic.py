@@ -225,7 +225,7 @@ def test_trace_cmd_record_and_report(lucid):
 PLUGINS = "/usr/lib/x86_64-linux-gnu/traceevent/plugins"
 
 
-def host_report(dat):
+def host_report(dat, *args):
     """The host's `trace-cmd report` of dat, as Lucid's prints it: without libtraceevent's event
     plugins, which it loads by dlopen (ldd does not list them, so the initramfs has none). As
     root, the plugin folder is hidden in a mount namespace of its own: the same binary then
@@ -234,10 +234,11 @@ def host_report(dat):
     assert shutil.which("trace-cmd"), "trace-cmd is needed (tools/deps.sh installs it)"
     if os.geteuid() == 0 and shutil.which("unshare") and os.path.isdir(PLUGINS):
         cmd = ["unshare", "-m", "sh", "-c",
-               "mount -t tmpfs none %s && exec trace-cmd report -i '%s'" % (PLUGINS, dat)]
+               "mount -t tmpfs none %s && exec trace-cmd report %s -i '%s'"
+               % (PLUGINS, " ".join(args), dat)]
         squeeze = False
     else:
-        cmd, squeeze = ["trace-cmd", "report", "-N", "-i", dat], True
+        cmd, squeeze = ["trace-cmd", "report", "-N"] + list(args) + ["-i", dat], True
     host = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert host.returncode == 0, host.stderr
     return (re.sub(" +", " ", host.stdout) if squeeze else host.stdout), squeeze
