@@ -35,6 +35,7 @@
  */
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
+#include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "kernel/tracepoint.h"
 #include "kernel/sched/mutex.h"
@@ -266,7 +267,8 @@ static noinline void *filtered_buffer_reserve(struct trace_event_call *call, uns
 	return entry;
 }
 
-void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
+static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
+						   unsigned long len)
 {
 	lockdep_assert_preemption_disabled(); /* by the tracepoint (kernel/tracepoint.h) */
 	struct ring_buffer_event *event;
@@ -283,6 +285,27 @@ void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long le
 	/* The context the tracepoint was hit in: its own preempt_disable not counted, as Linux. */
 	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx_dec());
 	return entry;
+}
+
+/*
+ * set_event_pid, set_event_notrace_pid (trace/trace_pid.h): the event of a task they leave out
+ * is not recorded. One load while neither is set.
+ */
+void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
+{
+	if (unlikely(READ_ONCE(event_pid_filter.in_force)) &&
+	    trace_ignore_current(&event_pid_filter))
+		return NULL;
+	return event_buffer_reserve(call, len);
+}
+
+void *trace_event_buffer_reserve_pid(struct trace_event_call *call, unsigned long len, int pid)
+{
+	if (unlikely(READ_ONCE(event_pid_filter.in_force)) &&
+	    trace_ignore_current(&event_pid_filter) &&
+	    trace_ignore_this_task(&event_pid_filter, pid))
+		return NULL;
+	return event_buffer_reserve(call, len);
 }
 
 /*
