@@ -289,22 +289,31 @@ static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
 
 /*
  * set_event_pid, set_event_notrace_pid (trace/trace_pid.h): the event of a task they leave out
- * is not recorded. One load while neither is set.
+ * is not recorded. While neither is set this costs one load: the check is out of line, reached
+ * by a tail call, so the fast path saves no registers for it.
  */
+#define NO_OTHER_TASK (-1) /* the event is about the current task alone */
+
+static noinline void *pid_filtered_reserve(struct trace_event_call *call, unsigned long len,
+					   int other_pid)
+{
+	if (trace_ignore_current(&event_pid_filter) &&
+	    (other_pid == NO_OTHER_TASK || trace_ignore_this_task(&event_pid_filter, other_pid)))
+		return NULL;
+	return event_buffer_reserve(call, len);
+}
+
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
-	if (unlikely(READ_ONCE(event_pid_filter.in_force)) &&
-	    trace_ignore_current(&event_pid_filter))
-		return NULL;
+	if (unlikely(READ_ONCE(event_pid_filter.in_force)))
+		return pid_filtered_reserve(call, len, NO_OTHER_TASK);
 	return event_buffer_reserve(call, len);
 }
 
 void *trace_event_buffer_reserve_pid(struct trace_event_call *call, unsigned long len, int pid)
 {
-	if (unlikely(READ_ONCE(event_pid_filter.in_force)) &&
-	    trace_ignore_current(&event_pid_filter) &&
-	    trace_ignore_this_task(&event_pid_filter, pid))
-		return NULL;
+	if (unlikely(READ_ONCE(event_pid_filter.in_force)))
+		return pid_filtered_reserve(call, len, pid);
 	return event_buffer_reserve(call, len);
 }
 
