@@ -51,8 +51,8 @@ bool trace_ignore_current(struct trace_pid_filter *f)
 }
 
 /* Publishes pids (nr of them, even none) as f's kind list; NULL: that list is not in force. */
-static void pid_list_publish(struct trace_pid_filter *f, enum trace_pid_kind kind,
-			     const int *pids, int nr)
+static void pid_list_publish(struct trace_pid_filter *f, enum trace_pid_kind kind, const int *pids,
+			     int nr)
 {
 	struct trace_pid_list *old = f->lists[kind], *l = NULL;
 
@@ -87,14 +87,36 @@ static bool following(struct trace_pid_filter *f)
 	return (READ_ONCE(global_trace.trace_flags) & f->fork_option) && READ_ONCE(f->in_force);
 }
 
+#define NO_CHILD (-1) /* pid_lists_follow() of an exit */
+
 /*
- * A child joins each list its parent is in (Linux: trace_filter_add_remove_task, from the
- * sched_process_fork probes of both options). A full list stays as it is: the child is left
- * out, as a write of one pid too many fails.
+ * The list pids (n of them, l published) after a fork of pid's child (Linux:
+ * trace_filter_add_remove_task, from the sched_process_fork probes of both options) or pid's
+ * exit. A child joins a list its parent is in, unless it is full: then the child is left out, as
+ * a write of one pid too many fails. An exiting task leaves the list, so that its pid does not
+ * stay there; the last one to leave leaves it empty but in force, as Linux's: for set_*_pid, no
+ * task is traced until the file is written again. Returns the new count.
  */
-void trace_pid_follow_fork(int parent_pid, int child_pid)
+static int pid_list_followed(int *pids, int n, const struct trace_pid_list *l, int pid,
+			     int child_pid)
 {
-	int pids[TRACE_PID_MAX], n;
+	int kept = 0;
+
+	if (child_pid != NO_CHILD) {
+		if (pid_listed(l, pid) && !pid_listed(l, child_pid) && n < TRACE_PID_MAX)
+			pids[n++] = child_pid;
+		return n;
+	}
+	for (int i = 0; i < n; i++)
+		if (pids[i] != pid)
+			pids[kept++] = pids[i];
+	return kept;
+}
+
+/* A fork or an exit, applied to every list whose option is set. */
+static void pid_lists_follow(int pid, int child_pid)
+{
+	int pids[TRACE_PID_MAX], n, now;
 
 	for (size_t i = 0; i < ARRAY_SIZE(pid_filters); i++) {
 		struct trace_pid_filter *f = pid_filters[i];
@@ -103,45 +125,23 @@ void trace_pid_follow_fork(int parent_pid, int child_pid)
 			continue;
 		mutex_lock(&trace_types_lock);
 		for (int kind = 0; kind < TRACE_PID_KINDS && following(f); kind++) {
-			struct trace_pid_list *l = f->lists[kind];
-
 			n = pid_list_get(f, kind, pids);
-			if (pid_listed(l, parent_pid) && !pid_listed(l, child_pid) &&
-			    n < TRACE_PID_MAX) {
-				pids[n++] = child_pid;
-				pid_list_publish(f, kind, pids, n);
-			}
+			now = pid_list_followed(pids, n, f->lists[kind], pid, child_pid);
+			if (now != n)
+				pid_list_publish(f, kind, pids, now);
 		}
 		mutex_unlock(&trace_types_lock);
 	}
 }
 
-/*
- * An exiting task leaves the lists, so that its pid does not stay there. The last one to leave
- * a list leaves it empty but in force, as Linux's: for set_*_pid, no task is traced until the
- * file is written again.
- */
+void trace_pid_follow_fork(int parent_pid, int child_pid)
+{
+	pid_lists_follow(parent_pid, child_pid);
+}
+
 void trace_pid_follow_exit(int pid)
 {
-	int pids[TRACE_PID_MAX], n, kept;
-
-	for (size_t i = 0; i < ARRAY_SIZE(pid_filters); i++) {
-		struct trace_pid_filter *f = pid_filters[i];
-
-		if (!following(f))
-			continue;
-		mutex_lock(&trace_types_lock);
-		for (int kind = 0; kind < TRACE_PID_KINDS && following(f); kind++) {
-			n = pid_list_get(f, kind, pids);
-			kept = 0;
-			for (int j = 0; j < n; j++)
-				if (pids[j] != pid)
-					pids[kept++] = pids[j];
-			if (kept != n)
-				pid_list_publish(f, kind, pids, kept);
-		}
-		mutex_unlock(&trace_types_lock);
-	}
+	pid_lists_follow(pid, NO_CHILD);
 }
 
 /* --- the files ----------------------------------------------------------------------------- */
@@ -155,7 +155,10 @@ static ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t
 static int pid_release(struct inode *inode, struct file *file);
 
 /* Four files, the same operations: each its own struct, which is how pid_file() tells them. */
-#define PID_FOPS {.open = pid_open, .read = pid_read, .write = pid_write, .release = pid_release}
+#define PID_FOPS                                                                               \
+	{                                                                                      \
+		.open = pid_open, .read = pid_read, .write = pid_write, .release = pid_release \
+	}
 const struct file_operations ftrace_pid_fops = PID_FOPS;
 const struct file_operations ftrace_no_pid_fops = PID_FOPS;
 const struct file_operations event_pid_fops = PID_FOPS;

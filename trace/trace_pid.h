@@ -28,7 +28,7 @@ struct trace_pid_list {
 };
 
 enum trace_pid_kind {
-	TRACE_PIDS,    /* set_*_pid: only these */
+	TRACE_PIDS, /* set_*_pid: only these */
 	TRACE_NO_PIDS, /* set_*_notrace_pid: never these */
 	TRACE_PID_KINDS,
 };
@@ -41,7 +41,7 @@ struct trace_pid_filter {
 };
 
 extern struct trace_pid_filter ftrace_pid_filter; /* set_ftrace_pid, set_ftrace_notrace_pid */
-extern struct trace_pid_filter event_pid_filter;  /* set_event_pid, set_event_notrace_pid */
+extern struct trace_pid_filter event_pid_filter; /* set_event_pid, set_event_notrace_pid */
 
 /* Is pid filtered out? Only once in_force was seen set. */
 bool trace_ignore_this_task(struct trace_pid_filter *f, int pid);
