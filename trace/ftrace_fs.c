@@ -1,4 +1,4 @@
-/* The dynamic ftrace files: the call sites, the tracers' function filters, and pids. */
+/* The dynamic ftrace files: the call sites, and the tracers' function filters. */
 
 /*
  * available_filter_functions lists every call site ftrace_init() found, enabled_functions the
@@ -574,110 +574,6 @@ const struct file_operations ftrace_graph_notrace_fops = {
 	.write = regex_write,
 	.llseek = regex_lseek,
 	.release = regex_release,
-};
-
-/* --- set_ftrace_pid ----------------------------------------------------------------------- */
-
-#define PID_WORD_MAX 127 /* Linux's PID_BUF_SIZE: a longer word is refused */
-#define PID_LIMIT (1U << 30) /* Linux's pid lists (MAX_PID) hold the pids below this */
-
-static int pid_open(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	/* private_data: "the O_TRUNC still has to empty the list" */
-	file->private_data =
-		(void *)(long)((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC));
-	return 0;
-}
-
-static ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
-{
-	int pids[FTRACE_PID_MAX], n;
-	char buf[FTRACE_PID_MAX * 12 + 8];
-	size_t len = 0;
-	bool in_force;
-
-	(void)file;
-	mutex_lock(&trace_types_lock);
-	n = ftrace_pid_get(pids, FTRACE_PID_MAX);
-	in_force = READ_ONCE(ftrace_pids) != NULL;
-	mutex_unlock(&trace_types_lock);
-	if (!in_force) /* an empty list in force (function-fork's followed tasks exited): nothing */
-		len = strlcpy(buf, "no pid\n", sizeof(buf));
-	for (int i = 0; i < n; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%d\n", pids[i]);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
-}
-
-static ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
-{
-	bool reset = file->private_data != NULL;
-	int pids[FTRACE_PID_MAX], n = 0, ret = 0;
-	char *text = kmalloc(cnt + 1), *p, *w;
-
-	file->private_data = NULL; /* applied, or failed: either way close changes nothing */
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, ubuf, cnt);
-	text[cnt] = '\0';
-	mutex_lock(&trace_types_lock);
-	if (!reset)
-		n = ftrace_pid_get(pids, FTRACE_PID_MAX);
-	for (p = text; !ret && (w = next_word(&p));) {
-		unsigned long val;
-		unsigned int pid;
-		int i;
-
-		/*
-		 * As Linux's trace_pid_write: a number in any base kstrtoul reads ("0x10" is 16),
-		 * else -EINVAL; one its pid list cannot hold fails with the -1 Linux returns for
-		 * it, -EPERM. Linux keeps the low 32 bits first (a pid_t), so 4294967296 was pid 0:
-		 * here every number too big for the list is too big, whatever its low bits.
-		 */
-		if (strlen(w) > PID_WORD_MAX || kstrtoul(w, 0, &val)) {
-			ret = -EINVAL;
-			break;
-		}
-		if (val >= PID_LIMIT) {
-			ret = -EPERM;
-			break;
-		}
-		pid = (unsigned int)val;
-		for (i = 0; i < n && pids[i] != (int)pid; i++)
-			;
-		if (i == n) {
-			if (n == FTRACE_PID_MAX)
-				ret = -ENOSPC;
-			else
-				pids[n++] = (int)pid;
-		}
-	}
-	if (!ret)
-		ret = ftrace_pid_set(pids, n);
-	mutex_unlock(&trace_types_lock);
-	kfree(text);
-	if (ret)
-		return ret;
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
-}
-
-static int pid_release(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	if (file->private_data) { /* opened with ">" and never written: empty the list */
-		mutex_lock(&trace_types_lock);
-		ftrace_pid_set(NULL, 0);
-		mutex_unlock(&trace_types_lock);
-	}
-	return 0;
-}
-
-const struct file_operations ftrace_pid_fops = {
-	.open = pid_open,
-	.read = pid_read,
-	.write = pid_write,
-	.release = pid_release,
 };
 
 /*

@@ -69,6 +69,7 @@ const struct trace_option trace_options[] = {
 	{"overwrite", TRACE_ITER_OVERWRITE},
 	{"irq-info", TRACE_ITER_IRQ_INFO},
 	{"markers", TRACE_ITER_MARKERS},
+	{"event-fork", TRACE_ITER_EVENT_FORK},
 	{"function-fork", TRACE_ITER_FUNCTION_FORK},
 };
 const int nr_trace_options = ARRAY_SIZE(trace_options);

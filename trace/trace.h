@@ -41,7 +41,8 @@ enum trace_iterator_flags {
 	TRACE_ITER_OVERWRITE = 1 << 7,    /* full buffer: lose the oldest (1) or the newest (0) */
 	TRACE_ITER_IRQ_INFO = 1 << 8,     /* the four flag columns */
 	TRACE_ITER_MARKERS = 1 << 9,      /* trace_marker writes are recorded */
-	TRACE_ITER_FUNCTION_FORK = 1 << 10, /* set_ftrace_pid follows forks and exits */
+	TRACE_ITER_FUNCTION_FORK = 1 << 10, /* set_ftrace_*pid follow forks and exits */
+	TRACE_ITER_EVENT_FORK = 1 << 11,    /* set_event_*pid follow forks and exits */
 };
 #define TRACE_ITER_SYM_MASK (TRACE_ITER_PRINT_PARENT | TRACE_ITER_SYM_OFFSET | TRACE_ITER_SYM_ADDR)
 
@@ -268,12 +269,6 @@ void late_trace_init(void);      /* the end of boot: tp_printk_stop_on_boot */
 int tracer_init_tracefs(struct trace_array *tr); /* trace/trace_fs.c */
 void tracing_create_tracer_options(struct tracer *t);
 void trace_selftest_run(void); /* trace/trace_selftest.c */
-
-/* set_ftrace_pid (trace/trace_functions.c): the function tracer records only these pids. */
-#define FTRACE_PID_MAX 32
-int ftrace_pid_set(const int *pids, int nr); /* trace_types_lock held; nr 0: every task */
-int ftrace_pid_get(int *pids, int max);
-bool ftrace_trace_task(void); /* may the current task be traced? (from callbacks) */
 
 /*
  * The function_graph tracer's sets (trace/trace_functions_graph.c): filter_hash is

@@ -16,6 +16,7 @@
 #include "kernel/sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "trace/trace_entries.h"
+#include "trace/trace_pid.h"
 #include "lib/compiler.h"
 
 #define TRACE_CTX_MAX_DEPTH 0xfu /* the depth column is one hex digit */
@@ -87,16 +88,13 @@ static __always_inline void tracing_entry_update(struct trace_entry *entry, unsi
 }
 
 /*
- * set_ftrace_pid (trace/trace_functions.c): may the current task be traced? Inline for the
- * common case, no pid list, where the answer is yes without a call.
+ * set_ftrace_pid, set_ftrace_notrace_pid (trace/trace_pid.h): may the current task be traced?
+ * Inline for the common case, neither list, where the answer is yes after one load.
  */
-struct pid_list;
-extern struct pid_list *ftrace_pids;
-bool ftrace_trace_task(void);
-
 static __always_inline bool ftrace_trace_task_inline(void)
 {
-	return likely(!READ_ONCE(ftrace_pids)) || ftrace_trace_task();
+	return likely(!READ_ONCE(ftrace_pid_filter.in_force)) ||
+	       !trace_ignore_current(&ftrace_pid_filter);
 }
 
 #endif

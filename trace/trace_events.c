@@ -35,6 +35,7 @@
  */
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
+#include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "kernel/tracepoint.h"
 #include "kernel/sched/mutex.h"
@@ -266,7 +267,8 @@ static noinline void *filtered_buffer_reserve(struct trace_event_call *call, uns
 	return entry;
 }
 
-void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
+static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
+						   unsigned long len)
 {
 	lockdep_assert_preemption_disabled(); /* by the tracepoint (kernel/tracepoint.h) */
 	struct ring_buffer_event *event;
@@ -283,6 +285,36 @@ void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long le
 	/* The context the tracepoint was hit in: its own preempt_disable not counted, as Linux. */
 	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx_dec());
 	return entry;
+}
+
+/*
+ * set_event_pid, set_event_notrace_pid (trace/trace_pid.h): the event of a task they leave out
+ * is not recorded. While neither is set this costs one load: the check is out of line, reached
+ * by a tail call, so the fast path saves no registers for it.
+ */
+#define NO_OTHER_TASK (-1) /* the event is about the current task alone */
+
+static noinline void *pid_filtered_reserve(struct trace_event_call *call, unsigned long len,
+					   int other_pid)
+{
+	if (trace_ignore_current(&event_pid_filter) &&
+	    (other_pid == NO_OTHER_TASK || trace_ignore_this_task(&event_pid_filter, other_pid)))
+		return NULL;
+	return event_buffer_reserve(call, len);
+}
+
+void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
+{
+	if (unlikely(READ_ONCE(event_pid_filter.in_force)))
+		return pid_filtered_reserve(call, len, NO_OTHER_TASK);
+	return event_buffer_reserve(call, len);
+}
+
+void *trace_event_buffer_reserve_pid(struct trace_event_call *call, unsigned long len, int pid)
+{
+	if (unlikely(READ_ONCE(event_pid_filter.in_force)))
+		return pid_filtered_reserve(call, len, pid);
+	return event_buffer_reserve(call, len);
 }
 
 /*

@@ -203,6 +203,11 @@ int trace_event_tracer_hold(const char *system, const char *name, bool hold);
  * aside, and commit copies it into the buffer only if the filter keeps it.
  */
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len);
+/*
+ * The same for an event about a second task, pid (sched_switch's next, sched_wakeup's wakee):
+ * set_event_pid keeps it if either task is kept, as Linux's sched probes of the pid filter do.
+ */
+void *trace_event_buffer_reserve_pid(struct trace_event_call *call, unsigned long len, int pid);
 /* rec: what trace_event_buffer_reserve returned, filled in; len: as asked for there. */
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len);
 /* tp_printk, /proc/sys/kernel/tracepoint_printk: events are printk'ed too. */

@@ -110,7 +110,8 @@ static void probe_sched_switch(void *data, bool preempt, struct task *prev,
 			       struct task *next)
 {
 	struct trace_event_call *call = data;
-	struct trace_event_raw_sched_switch *r = trace_event_buffer_reserve(call, sizeof(*r));
+	struct trace_event_raw_sched_switch *r =
+		trace_event_buffer_reserve_pid(call, sizeof(*r), next->pid);
 
 	if (!r)
 		return;
@@ -214,7 +215,7 @@ static void probe_sched_wakeup_template(void *data, struct task *p)
 {
 	struct trace_event_call *call = data;
 	struct trace_event_raw_sched_wakeup_template *r =
-		trace_event_buffer_reserve(call, sizeof(*r));
+		trace_event_buffer_reserve_pid(call, sizeof(*r), p->pid);
 
 	if (!r)
 		return;

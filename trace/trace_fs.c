@@ -513,6 +513,7 @@ static const char readme_msg[] =
 	"  set_ftrace_notrace\t- never trace these functions (wins over set_ftrace_filter)\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
 	"  set_ftrace_pid\t- trace only these pids with the function tracer (empty: all)\n"
+	"  set_ftrace_notrace_pid\t- never function trace these pids (wins over set_ftrace_pid)\n"
 	"  set_graph_function\t- function_graph: trace these functions and what they call\n"
 	"  set_graph_notrace\t- function_graph: trace neither these functions nor their calls\n"
 	"  max_graph_depth\t- function_graph: trace this many levels of calls (0: all)\n"
@@ -523,6 +524,8 @@ static const char readme_msg[] =
 	"  available_events\t- the trace events, system:event\n"
 	"  set_event\t\t- the enabled events; echo words to enable, '!' before one disables\n"
 	"\t     accepts: system:event, system:*, *:event, *:*, system, event\n"
+	"  set_event_pid\t- record events only of these pids (empty: all)\n"
+	"  set_event_notrace_pid\t- never record events of these pids\n"
 	"  events/\t\t- a directory per system, and in it one per event:\n"
 	"      enable\t\t- 0 or 1; a system's and events/enable say X when mixed\n"
 	"      filter\t\t- If set, only events passing filter are traced (0 removes it)\n"
@@ -621,6 +624,9 @@ static const struct {
 	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
 	{"saved_cmdlines_size", TRACE_MODE_WRITE, &tracing_saved_cmdlines_size_fops, TOP},
 	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
+	{"set_ftrace_notrace_pid", TRACE_MODE_WRITE, &ftrace_no_pid_fops, TOP},
+	{"set_event_pid", TRACE_MODE_WRITE, &event_pid_fops, TOP},
+	{"set_event_notrace_pid", TRACE_MODE_WRITE, &event_no_pid_fops, TOP},
 	{"snapshot", TRACE_MODE_WRITE, &snapshot_fops, TOP | PER_CPU},
 	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
 	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},

@@ -54,7 +54,11 @@ extern const struct file_operations ftrace_enabled_fops; /* enabled_functions */
 extern const struct file_operations tracing_dyn_info_fops; /* dyn_ftrace_total_info */
 extern const struct file_operations ftrace_filter_fops;  /* set_ftrace_filter */
 extern const struct file_operations ftrace_notrace_fops; /* set_ftrace_notrace */
-extern const struct file_operations ftrace_pid_fops;     /* set_ftrace_pid */
+/* The pid filters (trace/trace_pid.c). */
+extern const struct file_operations ftrace_pid_fops;    /* set_ftrace_pid */
+extern const struct file_operations ftrace_no_pid_fops; /* set_ftrace_notrace_pid */
+extern const struct file_operations event_pid_fops;     /* set_event_pid */
+extern const struct file_operations event_no_pid_fops;  /* set_event_notrace_pid */
 extern const struct file_operations ftrace_formats_fops;  /* printk_formats */
 extern const struct file_operations tracing_mark_fops;    /* trace_marker */
 /* The function_graph tracer's (trace/ftrace_fs.c, trace/trace_functions_graph.c). */

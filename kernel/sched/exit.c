@@ -10,7 +10,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/mm.h"
-#include "trace/ftrace_pid.h"
+#include "trace/trace_pid.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
@@ -49,7 +49,7 @@ void __noreturn do_exit(int code)
 		panic("Attempted to kill init! exitcode=0x%08x", code);
 	exit_children(t);
 	tty_exit(t); /* a session leader lets go of its terminal */
-	ftrace_pid_follow_exit(t->pid);
+	trace_pid_follow_exit(t->pid);
 	exit_itimers(t); /* before its signals go: the alarm would send one */
 	t->wait_status = code;
 

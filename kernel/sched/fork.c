@@ -19,7 +19,7 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
-#include "trace/ftrace_pid.h"
+#include "trace/trace_pid.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/signal.h"
@@ -126,7 +126,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 	attach_sighand(c, sighand); /* under sig_lock: a kill may see c already */
 	int pid = c->pid;
 	trace_sched_process_fork(p, c);
-	ftrace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
+	trace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
 	wake_up_new_task(c);
 	return pid;
 }

@@ -68,7 +68,7 @@ RULES = [
     ("set_ftrace_filter", FUNCS),
     ("set_ftrace_notrace", FUNCS),
     ("set_event", LIST),
-    ("set_ftrace_pid", PIDS),
+    ("set_*pid", PIDS),  # set_ftrace_pid, set_ftrace_notrace_pid, set_event_pid, ..._notrace_pid
     ("max_graph_depth", NUMBER),
     ("tracing_thresh", NUMBER),
     ("set_graph_function", LIST),
@@ -205,7 +205,7 @@ NUMERIC = [
     ("events/*enable", REFUSED),
     # A pid too big for the list is EPERM (Linux's -1), even one whose low 32 bits are small:
     # Linux made 2^32 pid 0. 2^64 is no number at all: EINVAL, as any bad word.
-    ("set_ftrace_pid", table(EPERM, u64=EINVAL)),
+    ("set_*pid", table(EPERM, u64=EINVAL)),
     ("/proc/sys/kernel/*", table(EINVAL, u64=EINVAL)),  # each has a maximum; sysctls say EINVAL
 ]
 NUMERIC_KINDS = [NUMBER, BOOL, SYSCTL, SYSCTL_INT, PIDS]

@@ -18,7 +18,7 @@ BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,s
 T = "/sys/kernel/tracing"
 DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
                    "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                   "nofunction-fork"]
+                   "noevent-fork", "nofunction-fork"]
 # "%16s-%-5d [%03d] " + " %5lu.%06lu: " + body (irq-info off: no flag columns)
 LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\]  +(?P<sec>\d+)\."
                   r"(?P<usec>\d{6}): (?P<body>\S.*)$")

@@ -42,7 +42,7 @@ HEADER_LINES = 11
 
 DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
                    "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                   "nofunction-fork"]
+                   "noevent-fork", "nofunction-fork"]
 
 
 def fresh(k):
@@ -110,7 +110,9 @@ def test_files_and_modes(lucid):
         "buffer_total_size_kb": "-r--r-----", "current_tracer": "-rw-r-----",
         "dyn_ftrace_total_info": "-r--r-----", "enabled_functions": "-r--r-----",
         "set_ftrace_filter": "-rw-r-----", "set_ftrace_notrace": "-rw-r-----",
-        "set_ftrace_pid": "-rw-r-----", "saved_cmdlines": "-r--r-----",
+        "set_ftrace_pid": "-rw-r-----", "set_ftrace_notrace_pid": "-rw-r-----",
+        "set_event_pid": "-rw-r-----", "set_event_notrace_pid": "-rw-r-----",
+        "saved_cmdlines": "-r--r-----",
         "saved_cmdlines_size": "-rw-r-----", "trace": "-rw-r-----", "trace_clock": "-rw-r-----",
         "trace_options": "-rw-r-----", "trace_pipe": "-r--r-----", "tracing_on": "-rw-r-----",
     }

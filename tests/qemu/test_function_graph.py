@@ -21,7 +21,7 @@ GRAPH_OPTIONS = ["nofuncgraph-overrun", "funcgraph-cpu", "funcgraph-overhead", "
                  "sleep-time", "graph-time"]
 CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
                 "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                "nofunction-fork"]
+                "noevent-fork", "nofunction-fork"]
 
 # [abstime "%5lu.%06lu |  "] [cpu " %d) "] [proc, 14 wide, " | "] [duration column] indent body
 DURATION = r"(?:(?P<mark>[ +!#*@$]) (?P<num>\d+(?:\.\d+)?) us +|              )\|  "

@@ -116,8 +116,8 @@ def test_record_with_a_filter(lucid):
 
 
 def test_record_events_of_one_command(lucid):
-    # -F: trace-cmd filters each event on the command's pid (common_pid, and next_pid or pid for
-    # the switches to it and its wakeups), since Lucid has no set_event_pid.
+    # -F: trace-cmd writes the command's pid into set_event_pid, which keeps its events and the
+    # switches to it and its wakeups (next_pid, pid), as Linux's sched probes of the filter do.
     out = record(lucid, "-e sched -F /opt/dyn/hello")
     assert "hello, dynamic world" in out, out
     filters_left_none(lucid, ["sched/sched_switch", "sched/sched_wakeup"])

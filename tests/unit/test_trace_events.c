@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "trace/trace_pid.h"
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
 #include "trace/ring_buffer.h"
@@ -46,6 +47,21 @@ DEFINE_TRACE(irq_handler_entry);
 DEFINE_TRACE(irq_handler_exit);
 
 struct trace_array global_trace;
+/* No pid filter here (trace/trace_pid.c has its own test): every task is recorded. */
+struct trace_pid_filter event_pid_filter;
+
+bool trace_ignore_current(struct trace_pid_filter *f)
+{
+	(void)f;
+	return false;
+}
+
+bool trace_ignore_this_task(struct trace_pid_filter *f, int pid)
+{
+	(void)f;
+	(void)pid;
+	return false;
+}
 struct trace_event_call *const __start_trace_events[1], *const __stop_trace_events[1];
 static int current_pid = 42; /* the pid the recorder puts in each trace_entry */
 static int sync_calls; /* tracepoint_synchronize_unregister() rounds: synchronize_sched() */
