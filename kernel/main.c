@@ -168,6 +168,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
+	shell_command_init();            // /sys/kernel/debug/shell_command: /bin/ftest, /bin/run_test
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (module_init_files())         // /proc/modules
 		panic("cannot make /proc/modules");

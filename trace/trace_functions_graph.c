@@ -227,7 +227,16 @@ static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *t
 	 * code's. It turned interrupts off, so the events' irqs-off flag is always set;
 	 * function_graph's lines do not show the flags.
 	 */
-	return trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_pc(preempt_count()));
+	if (trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_pc(preempt_count())))
+		return true;
+	/*
+	 * Nothing recorded (tracing off, as while trace-cmd starts its program), so its return
+	 * will not be seen: a set_graph_function mark this very call made must go now, or every
+	 * later call of the task would be traced as if inside it.
+	 */
+	if ((t->graph_filter & TRACE_GRAPH_BIT) && t->graph_filter_depth == trace->depth)
+		t->graph_filter &= ~(TRACE_GRAPH_BIT | TRACE_IRQ_BIT);
+	return false;
 }
 
 /* Called by the hook at a traced function's entry: true to see (and record) its return. */

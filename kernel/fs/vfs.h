@@ -135,8 +135,9 @@ struct file_operations {
 	 * to do, the data is in memory only. */
 	int (*fsync)(struct file *file);
 	/*
-	 * read and write need no VFS lock: they keep no state it guards, never answer -EAGAIN
-	 * and never sleep (/dev/null, /dev/zero, trace_marker). vfs_read and vfs_write then call
+	 * read and write need no VFS lock: they keep no state it guards and never answer -EAGAIN
+	 * (/dev/null, /dev/zero, trace_marker; /sys/kernel/debug/shell_command, whose commands
+	 * take the lock themselves for the files they use). vfs_read and vfs_write then call
 	 * them without it, as Linux calls every file's: a system call's fast path
 	 * (docs/design/syscall-cost.md).
 	 */

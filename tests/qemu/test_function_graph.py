@@ -648,3 +648,19 @@ def test_every_function_while_run_test_runs(lucid):
     assert check_balanced(events) > 1000
     assert "Kernel panic" not in sh(lucid, "dmesg") and "Oops" not in sh(lucid, "dmesg")
     fresh(lucid)
+
+
+def test_set_graph_function_entered_with_tracing_off(lucid):
+    """user/graphon: a vfs_write entered while tracing is off records nothing and is not
+    hooked for its return; what the task calls after it, outside any vfs_write, must not be
+    traced as if inside one (every top-level call is vfs_write), and the next vfs_write is."""
+    fresh(lucid)
+    ok(lucid, "echo 0 > options/funcgraph-irqs")
+    ok(lucid, "echo vfs_write > set_graph_function")
+    ok(lucid, "echo function_graph > current_tracer")
+    ok(lucid, "graphon")
+    ok(lucid, "echo 0 > tracing_on")
+    text = cat(lucid, "trace")
+    top = re.findall(r"\|  (\w+)\(\)", text)  # depth 0: two blanks after the bar
+    assert top and set(top) == {"vfs_write"}, text[:3000]
+    fresh(lucid)

@@ -252,3 +252,44 @@ def test_instance_missing_fails_in_trace_cmd_only(lucid):
     report = same_report_on_host(lucid, "after.dat")
     assert re.search(r"hello-\d+ .*function: +vfs_write <-- ksys_write$", report, re.M), report
     check(lucid, "cd /", "", 0)
+
+
+def test_kernel_commands_as_programs(lucid):
+    # /bin/ftest and /bin/run_test run the kernel shell's command in their own process
+    # (/sys/kernel/debug/shell_command): bash prints and returns what the kernel shell does.
+    def placed(text):  # which CPUs run_test's threads ran on is the scheduler's choice
+        return re.sub(r"rounds per CPU: [\d ]+, \d+ CPUs? used", "rounds per CPU: ...", text)
+    for line in ("ftest call", "ftest delay 10", "ftest nosuch", "run_test -t 2 -r 1"):
+        want, status = run(lucid, line, timeout=300)
+        got, got_status = run(lucid, "bash -c '%s'" % line, timeout=300)
+        assert (placed(got), got_status) == (placed(want), status), (line, got, want)
+    assert status == 0 and re.search(r"^run_test: .* ok$", want, re.M), want
+    # The file itself: a line that names no command, or no word, changes nothing.
+    f = "/sys/kernel/debug/shell_command"
+    check(lucid, "echo nosuch > %s" % f, "sh: echo: write error: No such file or directory\n", 1)
+    check(lucid, "echo > %s" % f, "sh: echo: write error: Invalid argument\n", 1)
+    check(lucid, "bash -c 'ftest \"two words\"'",
+          "ftest: arguments must be words, 256 bytes in all at most\n", 126)
+
+
+def test_record_what_the_issue_types(lucid):
+    # The commands as the issue (and Linux users) type them: trace-cmd execs ftest and run_test,
+    # which are programs now; the host's trace-cmd report reads each trace.dat alike.
+    out, status = run(lucid, "cd /tmp; trace-cmd record -p function -l 'ftest_*' ftest call",
+                      timeout=300)
+    assert status == 0, out
+    report = same_report_on_host(lucid, "ftest-function.dat")
+    assert len(re.findall(r"^ +ftest-\d+ +\[00\d\] +\d+\.\d{6}: function: +ftest_leaf <-- "
+                          r"ftest_mid$", report, re.M)) == 3, (out, report)
+    out, status = run(lucid, "cd /tmp; trace-cmd record -p function_graph -g ftest_outer "
+                      "ftest call", timeout=300)
+    assert status == 0, out
+    report = same_report_on_host(lucid, "ftest-graph.dat")
+    assert report.count("ftest_outer() {") == 3 and report.count("ftest_leaf();") == 3, report
+    out, status = run(lucid, "cd /tmp; trace-cmd record -e sched -e irq run_test", timeout=600)
+    assert status == 0 and re.search(r"^run_test: .* ok$", out, re.M), out
+    report = same_report_on_host(lucid, "run_test-events.dat")
+    # run_test's threads wake and switch to each other (no device interrupt need come).
+    assert re.search(r"^ +run_test-\d+ .* sched_wakeup: ", report, re.M), report[:3000]
+    assert re.search(r" sched_switch: .*run_test", report), report[:3000]
+    reset(lucid)
