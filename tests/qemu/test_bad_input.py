@@ -57,6 +57,7 @@ RULES = [
     ("stack_max_size", NUMBER),
     ("function_profile_enabled", NUMBER),
     ("snapshot", NUMBER),             # 0 frees, 1 takes one, any other number clears
+    ("per_cpu/cpu*/snapshot", NUMBER),  # 0 is EINVAL, 1 swaps this CPU's, others clear it
     ("options/*", BOOL),
     ("events/enable", BOOL),
     ("events/*/enable", BOOL),
@@ -200,6 +201,7 @@ NUMERIC = [
     ("function_profile_enabled", table(reads("1"))),
     ("stack_max_size", table(reads("0"))),
     ("snapshot", table(SAME)),       # any number but 0 and 1 clears the snapshot
+    ("per_cpu/cpu*/snapshot", "snapshot"),
     ("saved_cmdlines_size", REFUSED),  # at most PID_MAX_DEFAULT
     ("options/*", REFUSED),
     ("events/*enable", REFUSED),
