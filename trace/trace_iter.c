@@ -476,17 +476,22 @@ static int tracing_buffers_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+/*
+ * A read takes what there is, a part page too (full 0); splice takes whole pages only (full 1),
+ * as Linux's tracing_buffers_splice_read: trace-cmd's recorders splice page after page, and a
+ * part page for each event would fill the output a page per event (their own vfs_write, traced,
+ * is an event: they would never catch up), then read() the last part page when they stop.
+ */
+static ssize_t raw_read(struct file *file, char *ubuf, size_t cnt, int full)
 {
 	struct raw_reader *r = file->private_data;
 	size_t n;
 
-	(void)ppos;
 	if (!cnt)
 		return 0;
 	if (!r->valid || r->read == RB_PAGE_SIZE) {
 		int ret = ring_buffer_read_page(global_trace.buffer, &r->spare, RB_PAGE_SIZE,
-						r->cpu, 0);
+						r->cpu, full);
 
 		if (ret < 0) {
 			if (!tracer_tracing_is_on(&global_trace))
@@ -501,6 +506,19 @@ static ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, l
 	memcpy(ubuf, (char *)r->spare + r->read, n);
 	r->read += n;
 	return (ssize_t)n;
+}
+
+static ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	(void)ppos;
+	return raw_read(file, ubuf, cnt, 0);
+}
+
+static ssize_t tracing_buffers_splice_read(struct file *file, char *ubuf, size_t cnt,
+					   loff_t *ppos)
+{
+	(void)ppos;
+	return raw_read(file, ubuf, cnt, 1);
 }
 
 /*
@@ -523,6 +541,7 @@ static unsigned int tracing_buffers_poll(struct file *file)
 const struct file_operations tracing_buffers_fops = {
 	.open = tracing_buffers_open,
 	.read = tracing_buffers_read,
+	.splice_read = tracing_buffers_splice_read,
 	.release = tracing_buffers_release,
 	.wait_queue = tracing_pipe_wait_queue,
 	.poll = tracing_buffers_poll,

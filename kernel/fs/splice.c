@@ -62,7 +62,7 @@ static ssize_t splice_read(int fd_in, loff_t *pos, void *buf, size_t n, bool non
 			*pos += r;
 		return r;
 	}
-	return nonblock ? vfs_read_nowait(fd_in, buf, n) : vfs_read(fd_in, buf, n);
+	return vfs_splice_read(fd_in, buf, n, nonblock);
 }
 
 /* Writes all n bytes (the read consumed them): the count written, or the error if none were. */

@@ -112,6 +112,14 @@ static ssize_t do_read_file(struct file *file, void *buf, size_t count)
 	return __do_read_file(file, buf, count);
 }
 
+/* splice(2)'s read: the file's own splice_read where it has one (trace_pipe_raw), else read. */
+static ssize_t do_splice_read_file(struct file *file, void *buf, size_t count)
+{
+	if (file && (file->f_mode & FMODE_READ) && file->f_op && file->f_op->splice_read)
+		return file->f_op->splice_read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
+	return do_read_file(file, buf, count);
+}
+
 
 static __always_inline ssize_t do_write_file(struct file *file, const void *buf, size_t count)
 {
@@ -169,6 +177,17 @@ ssize_t vfs_read(int fd, void *buf, size_t count)
 	if (no_vfs_lock(file))
 		return __do_read_file(file, buf, count);
 	return vfs_rw_locked(fd, file, buf, count, do_read_file);
+}
+
+ssize_t vfs_splice_read(int fd, void *buf, size_t count, bool nonblock)
+{
+	ssize_t ret;
+
+	vfs_lock();
+	ret = nonblock ? do_splice_read_file(fget(fd), buf, count)
+		       : vfs_block(fget(fd), do_splice_read_file, fd, buf, count);
+	vfs_unlock();
+	return ret;
 }
 
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count)

@@ -126,6 +126,12 @@ struct file_operations {
 	 */
 	struct wait_queue_head *(*wait_queue)(struct file *file);
 	/*
+	 * What splice(2) reads, where it is not what read gives: trace_pipe_raw gives splice only
+	 * whole pages, as Linux's tracing_buffers_splice_read does (a recorder that splices waits
+	 * for a page to fill, and reads the last part page at the end). NULL: read.
+	 */
+	ssize_t (*splice_read)(struct file *file, char *buf, size_t count, loff_t *pos);
+	/*
 	 * A signal ends that wait with -EINTR, never restarted, even after an SA_RESTART handler:
 	 * Linux's trace_pipe and trace_pipe_raw (ring_buffer_wait). false: restarted, as Linux's
 	 * pipe and tty waits are.
@@ -348,6 +354,8 @@ int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
+/* splice(2)'s read of fd: as vfs_read (or vfs_read_nowait), through f_op->splice_read if set. */
+ssize_t vfs_splice_read(int fd, void *buf, size_t count, bool nonblock);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
 /* The file's unlocked_ioctl; -EBADF for no such fd, -ENOTTY for a file without one. */
 long vfs_ioctl(int fd, unsigned int cmd, unsigned long arg);
