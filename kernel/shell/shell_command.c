@@ -47,21 +47,15 @@ static int shell_command_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Splits line into its blank-separated words; their number, or -EINVAL. */
+/* Splits line into its blank-separated words (lib's next_word); their number, or -EINVAL. */
 static int split_words(char *line, char **argv)
 {
 	int argc = 0;
 
-	for (char *p = line; *p;) {
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			*p++ = '\0';
-		if (!*p)
-			break;
+	for (char *w; (w = next_word(&line));) {
 		if (argc == COMMAND_ARGS_MAX)
 			return -EINVAL;
-		argv[argc++] = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
-			p++;
+		argv[argc++] = w;
 	}
 	argv[argc] = NULL;
 	return argc ? argc : -EINVAL;
