@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include "show.h"
 
-#define SIZE 10000 /* more than a pipe's page: several splices */
-#define PIPE_ROOM 4096 /* Lucid's pipes hold a page; the test fills no more than that */
+#define SIZE 10000 /* more than a page: several splices */
+#define PIPE_ROOM 4096 /* a page a splice: several splices for the file */
 
 static char data[SIZE], back[SIZE];
 

@@ -541,8 +541,8 @@ long sys_newlstat(const char __user *filename, struct stat __user *statbuf)
 
 /*
  * fcntl: duplicating (F_DUPFD, F_DUPFD_CLOEXEC), the descriptor's flag (FD_CLOEXEC, which
- * execve obeys) and the open file's status flags (F_GETFL; F_SETFL changes O_APPEND and
- * O_NONBLOCK, and ignores the rest, as Linux).
+ * execve obeys), the open file's status flags (F_GETFL; F_SETFL changes O_APPEND and
+ * O_NONBLOCK, and ignores the rest, as Linux) and a pipe's size (kernel/fs/pipe.c).
  */
 #define F_DUPFD 0
 #define F_GETFD 1
@@ -582,6 +582,9 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 		return vfs_getfl((int)fd);
 	case F_SETFL:
 		return vfs_setfl((int)fd, (unsigned int)arg);
+	case F_GETPIPE_SZ:
+	case F_SETPIPE_SZ:
+		return vfs_pipe_fcntl((int)fd, cmd, (unsigned int)arg);
 	default:
 		return -EINVAL;
 	}

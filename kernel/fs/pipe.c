@@ -1,5 +1,5 @@
 /*
- * Pipes: `a | b` connects a's stdout to b's stdin through a one-page ring buffer.
+ * Pipes: `a | b` connects a's stdout to b's stdin through a ring of pages.
  *
  * A pipe is an inode that no directory names (it lives in "pipefs", a mount no path reaches,
  * as on Linux) and two open files on it: the read end and the write end. Each end counts as
@@ -13,33 +13,66 @@
  * The waiting itself is vfs_block()'s (kernel/fs/vfs_lock.c): the operations here only say
  * -EAGAIN and name the wait queue, which readers and writers share. Everything here runs under
  * the VFS lock.
+ *
+ * The buffer is Linux's (fs/pipe.c): a ring of slots, struct pipe_buffer, each a page and the
+ * bytes in use within it; 16 slots (64 KiB) to start with, which fcntl's F_GETPIPE_SZ and
+ * F_SETPIPE_SZ read and change. Programs count on that size: trace-cmd's recorders flush their
+ * last pages into a pipe to their parent after it has stopped reading. A write first tops up
+ * the last page when its odd bytes (count % PAGE_SIZE) fit there, then fills fresh pages, one a
+ * slot. So a write of up to PIPE_BUF bytes (a page) goes in whole or waits for a slot: two
+ * writers' lines never interleave, as POSIX asks. A page is freed when a read empties its
+ * slot: an idle pipe holds no page. (One difference is left: a program's write of more than
+ * a page reaches the pipe a page at a time, through the system call's bounce buffer in
+ * kernel/fs/read_write.c, so its odd bytes come last, when Linux tries them first.)
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/wait.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
+#include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define PIPE_SIZE 4096 /* one page, Linux's PIPE_BUF; the buffer is bounded, so is the memory */
+#define PIPE_DEF_BUFFERS 16 /* slots in a new pipe: Linux's default, 64 KiB */
+#define PIPE_MAX_SIZE (1024 * 1024) /* F_SETPIPE_SZ's bound: Linux's pipe-max-size default */
 
-struct pipe {
+struct pipe_buffer {
+	char *page; /* NULL in a free slot */
+	unsigned int offset, len; /* the bytes not yet read: page[offset .. offset + len) */
+};
+
+struct pipe_inode_info {
 	wait_queue_head_t wait; /* woken at every change: data, room, an end closed */
-	char *buf;
-	size_t head; /* the next byte to read */
-	size_t len; /* bytes in buf, from head on, wrapping around */
+	struct pipe_buffer *bufs; /* ring_size slots; slot n is bufs[n & (ring_size - 1)] */
+	unsigned int ring_size; /* a power of two */
+	unsigned int head, tail; /* the next slot to fill and the next to read; they only grow */
 	int readers, writers; /* open ends */
 };
 
 static struct vfsmount pipe_mnt; /* "pipefs": counts the paths held, shows nowhere */
+
+static unsigned int pipe_occupancy(struct pipe_inode_info *p)
+{
+	return p->head - p->tail; /* unsigned: right when head has wrapped past 2^32 and tail not */
+}
+
+static bool pipe_full(struct pipe_inode_info *p)
+{
+	return pipe_occupancy(p) >= p->ring_size;
+}
+
+static struct pipe_buffer *pipe_slot(struct pipe_inode_info *p, unsigned int n)
+{
+	return &p->bufs[n & (p->ring_size - 1)];
+}
 
 /*
  * Wakes the pipe's waiters, if there are any: the common read or write, with nobody waiting,
  * then costs no spin lock. Looking at the queue needs no barrier here: a waiter joins it in
  * vfs_block() with the VFS lock held, as we hold it, so none can be joining meanwhile.
  */
-static void pipe_wake(struct pipe *p)
+static void pipe_wake(struct pipe_inode_info *p)
 {
 	if (!list_empty(&p->wait.head))
 		wake_up(&p->wait);
@@ -47,24 +80,31 @@ static void pipe_wake(struct pipe *p)
 
 static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
-	struct pipe *p = file->private_data;
-	size_t n, first;
+	struct pipe_inode_info *p = file->private_data;
+	size_t done = 0;
 
 	(void)pos;
 	if (count == 0)
 		return 0;
-	if (p->len == 0)
+	if (p->head == p->tail)
 		return p->writers ? -EAGAIN : 0;
-	/* The bytes run from head to the end of the ring, then on from its start: two copies. */
-	n = MIN(count, p->len);
-	first = MIN(n, PIPE_SIZE - p->head);
-	memcpy(buf, p->buf + p->head, first);
-	if (n > first)
-		memcpy(buf + first, p->buf, n - first);
-	p->head = (p->head + n) % PIPE_SIZE;
-	p->len -= n;
+	/* Slot after slot, until count bytes or the pipe is empty; an emptied slot is freed. */
+	while (done < count && p->head != p->tail) {
+		struct pipe_buffer *b = pipe_slot(p, p->tail);
+		size_t n = MIN(count - done, (size_t)b->len);
+
+		memcpy(buf + done, b->page + b->offset, n);
+		done += n;
+		b->offset += (unsigned int)n;
+		b->len -= (unsigned int)n;
+		if (b->len == 0) {
+			kfree(b->page);
+			b->page = NULL;
+			p->tail++;
+		}
+	}
 	pipe_wake(p); /* there is room now */
-	return (ssize_t)n;
+	return (ssize_t)done;
 }
 
 /*
@@ -84,31 +124,47 @@ static noinline ssize_t pipe_write_epipe(void)
 
 static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
-	struct pipe *p = file->private_data;
-	size_t n, tail, first;
+	struct pipe_inode_info *p = file->private_data;
+	size_t done = 0, odd = count % PAGE_SIZE;
 
 	(void)pos;
 	if (p->readers == 0)
 		return pipe_write_epipe();
 	if (count == 0)
 		return 0;
-	if (p->len == PIPE_SIZE)
-		return -EAGAIN;
-	/* The room runs from the tail to the end of the ring, then on from its start. */
-	n = MIN(count, PIPE_SIZE - p->len);
-	tail = (p->head + p->len) % PIPE_SIZE;
-	first = MIN(n, PIPE_SIZE - tail);
-	memcpy(p->buf + tail, buf, first);
-	if (n > first)
-		memcpy(p->buf, buf + first, n - first);
-	p->len += n;
+	/* The odd bytes first, into the last page if they fit in it whole. */
+	if (odd && p->head != p->tail) {
+		struct pipe_buffer *b = pipe_slot(p, p->head - 1);
+
+		if (b->offset + b->len + odd <= PAGE_SIZE) {
+			memcpy(b->page + b->offset + b->len, buf, odd);
+			b->len += (unsigned int)odd;
+			done = odd;
+		}
+	}
+	/* The rest a page at a time, each into a free slot. */
+	while (done < count && !pipe_full(p)) {
+		struct pipe_buffer *b = pipe_slot(p, p->head);
+		size_t n = MIN(count - done, (size_t)PAGE_SIZE);
+
+		b->page = kmalloc(PAGE_SIZE);
+		if (!b->page)
+			break;
+		memcpy(b->page, buf + done, n);
+		b->offset = 0;
+		b->len = (unsigned int)n;
+		p->head++;
+		done += n;
+	}
+	if (done == 0)
+		return pipe_full(p) ? -EAGAIN : -ENOMEM; /* full: wait for a reader */
 	pipe_wake(p); /* there is data now */
-	return (ssize_t)n;
+	return (ssize_t)done;
 }
 
 static int pipe_release(struct inode *inode, struct file *file)
 {
-	struct pipe *p = file->private_data;
+	struct pipe_inode_info *p = file->private_data;
 
 	if (file->f_mode & FMODE_READ)
 		p->readers--;
@@ -117,7 +173,9 @@ static int pipe_release(struct inode *inode, struct file *file)
 	pipe_wake(p); /* a writer learns of -EPIPE, a reader of end of file */
 	if (p->readers == 0 && p->writers == 0) {
 		inode->i_private = NULL;
-		kfree(p->buf);
+		for (unsigned int i = 0; i < p->ring_size; i++)
+			kfree(p->bufs[i].page);
+		kfree(p->bufs);
 		kfree(p);
 	}
 	return 0;
@@ -125,26 +183,26 @@ static int pipe_release(struct inode *inode, struct file *file)
 
 static struct wait_queue_head *pipe_wait_queue(struct file *file)
 {
-	struct pipe *p = file->private_data;
+	struct pipe_inode_info *p = file->private_data;
 
 	return &p->wait;
 }
 
 /* poll: the read end is ready with data, and hung up once every writer is gone; the write end
- * is ready with room, and in error once every reader is gone (a write would be EPIPE). */
+ * is ready with a free slot, and in error once every reader is gone (a write would be EPIPE). */
 static unsigned int pipe_poll(struct file *file)
 {
-	struct pipe *p = file->private_data;
+	struct pipe_inode_info *p = file->private_data;
 	unsigned int mask = 0;
 
 	if (file->f_mode & FMODE_READ) {
-		if (p->len)
+		if (p->head != p->tail)
 			mask |= POLLIN | POLLRDNORM;
 		if (!p->writers)
 			mask |= POLLHUP;
 	}
 	if (file->f_mode & FMODE_WRITE) {
-		if (p->len < PIPE_SIZE)
+		if (!pipe_full(p))
 			mask |= POLLOUT | POLLWRNORM;
 		if (!p->readers)
 			mask |= POLLERR;
@@ -162,9 +220,10 @@ static const struct file_operations pipe_fops = {
 };
 
 /*
- * splice (kernel/fs/splice.c): the bytes a write to fd's pipe would take now, or -EINVAL when fd
- * is not the write end of a pipe (-EBADF when there is no fd). splice reads no more than this
- * from a file that cannot give bytes back (trace_pipe_raw consumes what it hands out).
+ * splice (kernel/fs/splice.c): the bytes a write to fd's pipe is sure to take now, a page for
+ * each free slot, or -EINVAL when fd is not the write end of a pipe (-EBADF when there is no
+ * fd). splice reads no more than this from a file that cannot give bytes back (trace_pipe_raw
+ * consumes what it hands out).
  */
 ssize_t vfs_pipe_room(int fd)
 {
@@ -177,14 +236,68 @@ ssize_t vfs_pipe_room(int fd)
 		ret = -EBADF;
 	else if (file->f_op != &pipe_fops || !(file->f_mode & FMODE_WRITE))
 		ret = -EINVAL;
-	else
-		ret = (ssize_t)(PIPE_SIZE - ((struct pipe *)file->private_data)->len);
+	else {
+		struct pipe_inode_info *p = file->private_data;
+
+		ret = (ssize_t)((p->ring_size - pipe_occupancy(p)) * PAGE_SIZE);
+	}
+	vfs_unlock();
+	return ret;
+}
+
+/* Moves the pipe's slots into a new ring of nr_slots, in order from its first. */
+static long pipe_resize_ring(struct pipe_inode_info *p, unsigned int nr_slots)
+{
+	unsigned int n = pipe_occupancy(p);
+	struct pipe_buffer *bufs;
+
+	if (nr_slots < n)
+		return -EBUSY; /* Linux's answer: the pages there would not fit */
+	bufs = kzalloc(nr_slots * sizeof(*bufs));
+	if (!bufs)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++)
+		bufs[i] = *pipe_slot(p, p->tail + i);
+	kfree(p->bufs);
+	p->bufs = bufs;
+	p->ring_size = nr_slots;
+	p->tail = 0;
+	p->head = n;
+	pipe_wake(p); /* a writer may have room now */
+	return (long)(nr_slots * PAGE_SIZE);
+}
+
+/*
+ * fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ, as Linux's pipe_fcntl: the ring's size in bytes, or a
+ * new one of at least arg bytes (a power of two pages, one at least). -EBADF when fd is not a
+ * pipe. Above PIPE_MAX_SIZE it is -EPERM, Linux's answer to a program without
+ * CAP_SYS_RESOURCE: Lucid bounds a pipe's memory for everyone, root too.
+ */
+long vfs_pipe_fcntl(int fd, unsigned int cmd, unsigned long arg)
+{
+	struct file *file;
+	unsigned int nr_slots = 1;
+	long ret;
+
+	vfs_lock();
+	file = fget(fd);
+	if (!file || file->f_op != &pipe_fops)
+		ret = -EBADF;
+	else if (cmd == F_GETPIPE_SZ)
+		ret = (long)(((struct pipe_inode_info *)file->private_data)->ring_size * PAGE_SIZE);
+	else if (arg > PIPE_MAX_SIZE)
+		ret = -EPERM;
+	else {
+		while (nr_slots * PAGE_SIZE < arg)
+			nr_slots <<= 1;
+		ret = pipe_resize_ring(file->private_data, nr_slots);
+	}
 	vfs_unlock();
 	return ret;
 }
 
 /* One end: an open file on the pipe's dentry, which it holds a reference to. */
-static void init_end(struct file *file, struct dentry *dentry, struct pipe *p, int flags)
+static void init_end(struct file *file, struct dentry *dentry, struct pipe_inode_info *p, int flags)
 {
 	file->f_path.mnt = &pipe_mnt;
 	file->f_path.dentry = dentry;
@@ -199,14 +312,14 @@ static void init_end(struct file *file, struct dentry *dentry, struct pipe *p, i
 static int do_pipe(int fds[2], int flags)
 {
 	struct fs_context *fs = current_fs();
-	struct pipe *p = kzalloc(sizeof(*p));
-	char *buf = kmalloc(PIPE_SIZE);
+	struct pipe_inode_info *p = kzalloc(sizeof(*p));
+	struct pipe_buffer *bufs = kzalloc(PIPE_DEF_BUFFERS * sizeof(*bufs));
 	struct inode *inode = new_inode(S_IFIFO | 0600);
 	struct dentry *dentry = d_alloc(NULL, "pipe:", 5);
 	struct file *rd = alloc_file(), *wr = alloc_file();
 	int err = -ENOMEM;
 
-	if (!p || !buf || !inode || !dentry || !rd || !wr)
+	if (!p || !bufs || !inode || !dentry || !rd || !wr)
 		goto fail;
 	fds[0] = get_unused_fd(fs);
 	if (fds[0] < 0) {
@@ -221,7 +334,8 @@ static int do_pipe(int fds[2], int flags)
 		goto fail;
 	}
 	init_waitqueue_head(&p->wait);
-	p->buf = buf;
+	p->bufs = bufs;
+	p->ring_size = PIPE_DEF_BUFFERS;
 	p->readers = p->writers = 1;
 	inode->i_private = p;
 	dentry->d_inode = inode; /* a root of its own: in no directory */
@@ -239,7 +353,7 @@ fail:
 	if (dentry)
 		dput(dentry);
 	kfree(inode);
-	kfree(buf);
+	kfree(bufs);
 	kfree(p);
 	return err;
 }

@@ -119,14 +119,41 @@ static noinline notrace long read_chunk(unsigned int fd, char __user *buf, size_
 	return ret;
 }
 
-/* The common small read straight through the stack's buffer; the rest by read_chunk. */
+/*
+ * A read of more than a chunk. From a pipe or a regular file, Linux returns all the bytes there
+ * are, up to count: after the first chunk the rest follow without waiting, until one comes up
+ * short. Other files (the console, trace_pipe) give a chunk a read, as Linux's do a page.
+ */
+static noinline notrace long read_chunks(unsigned int fd, char __user *buf, size_t count)
+{
+	long ret = read_chunk(fd, buf, count, false);
+	size_t done = ret > 0 ? (size_t)ret : 0;
+	struct kstat st;
+
+	if (done != RW_CHUNK || count <= RW_CHUNK || vfs_fstat((int)fd, &st) ||
+	    !(S_ISFIFO(st.mode) || S_ISREG(st.mode)))
+		return ret;
+	while (done < count) {
+		size_t n = MIN(count - done, RW_CHUNK);
+
+		ret = read_chunk(fd, buf + done, n, true);
+		if (ret <= 0)
+			break;
+		done += (size_t)ret;
+		if ((size_t)ret < n)
+			break;
+	}
+	return (long)done;
+}
+
+/* The common small read straight through the stack's buffer; the rest by read_chunks. */
 noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 {
 	char kbuf[RW_STACK_CHUNK];
 	long ret;
 
 	if (count > RW_STACK_CHUNK)
-		return read_chunk(fd, buf, count, false);
+		return read_chunks(fd, buf, count);
 	if (!access_ok(buf, count))
 		return -EFAULT;
 	ret = vfs_read((int)fd, kbuf, count);

@@ -3,20 +3,22 @@
  * the caller's memory (Linux's fs/splice.c).
  *
  * Linux moves page references: a page of trace_pipe_raw goes into the pipe and on into the
- * file without a copy. Lucid copies through a kernel buffer, one pipe's worth (PIPE_SIZE) per
- * call at most, as sendfile does; what a program sees is the same. trace-cmd's recorders are
+ * file without a copy. Lucid copies through a kernel buffer, a page at a time, as sendfile
+ * does; what a program sees is the same. trace-cmd's recorders are
  * its users: splice(trace_pipe_raw -> pipe), then splice(pipe -> trace file).
  *
  * One rule needs care: a file whose reads consume what they return (trace_pipe_raw, a pipe)
  * must not give more than the pipe it goes into can take, or bytes would be lost between the
  * read and the write. So into a pipe, splice reads at most the room there is now; with none,
  * SPLICE_F_NONBLOCK is EAGAIN and a blocking splice reads one chunk and waits in the write.
+ * A chunk is a page, a whole one of trace_pipe_raw's, which gives splice whole pages only.
  * (Two writers racing for the same pipe could still make the non-blocking write short: then
  * the bytes it could not write are lost, a corner no user of splice here has.)
  */
 #include "kernel/syscalls.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/kmalloc.h"
+#include "arch/x86_64/mmu.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 
@@ -25,7 +27,7 @@
 #define SPLICE_F_MORE 0x04
 #define SPLICE_F_GIFT 0x08
 #define SPLICE_F_ALL (SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE | SPLICE_F_GIFT)
-#define SPLICE_CHUNK 4096 /* a pipe's size (kernel/fs/pipe.c): more would not fit anyway */
+#define SPLICE_CHUNK PAGE_SIZE /* bytes copied at a time, the unit of Linux's pipe buffers */
 
 /* The checks of Linux's do_splice, in its order; *in_pipe and *out_pipe say which ends are. */
 static long splice_check(int fd_in, const loff_t __user *off_in, int fd_out,
@@ -88,7 +90,8 @@ long sys_splice(int fd_in, loff_t __user *off_in, int fd_out, loff_t __user *off
 {
 	bool in_pipe, out_pipe, nonblock = flags & SPLICE_F_NONBLOCK;
 	loff_t in_pos = 0, out_pos = 0;
-	size_t chunk = MIN(len, SPLICE_CHUNK);
+	size_t want = len, done = 0;
+	ssize_t n = 0;
 
 	if (!len)
 		return 0;
@@ -109,16 +112,30 @@ long sys_splice(int fd_in, loff_t __user *off_in, int fd_out, loff_t __user *off
 			return room;
 		if (room == 0 && nonblock)
 			return -EAGAIN;
-		if (room)
-			chunk = MIN(chunk, (size_t)room);
+		want = MIN(want, room ? (size_t)room : SPLICE_CHUNK);
 	}
-	char *buf = kmalloc(chunk);
+	char *buf = kmalloc(SPLICE_CHUNK);
 	if (!buf)
 		return -ENOMEM;
-	ssize_t n = splice_read(fd_in, off_in ? &in_pos : NULL, buf, chunk, nonblock);
-	if (n > 0)
-		n = splice_write(fd_out, off_out ? &out_pos : NULL, buf, (size_t)n);
+	/*
+	 * A chunk at a time. Only the first read may wait: once some bytes have moved, splice
+	 * returns them rather than wait for more, as Linux's does.
+	 */
+	while (done < want) {
+		size_t chunk = MIN(want - done, SPLICE_CHUNK);
+
+		n = splice_read(fd_in, off_in ? &in_pos : NULL, buf, chunk, nonblock || done);
+		if (n > 0)
+			n = splice_write(fd_out, off_out ? &out_pos : NULL, buf, (size_t)n);
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+		if ((size_t)n < chunk)
+			break; /* the file had no more now */
+	}
 	kfree(buf);
+	if (done)
+		n = (ssize_t)done;
 	if (n > 0 && ((off_in && copy_to_user(off_in, &in_pos, sizeof(in_pos))) ||
 		      (off_out && copy_to_user(off_out, &out_pos, sizeof(out_pos)))))
 		return -EFAULT;

@@ -422,6 +422,10 @@ int vfs_pipe(int fds[2]);
 int vfs_pipe2(int fds[2], int flags);
 /* The room in the pipe whose write end is fd (splice's bound), -EINVAL if it is not one. */
 ssize_t vfs_pipe_room(int fd);
+/* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ on the pipe fd: its size in bytes, or -errno. */
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
+long vfs_pipe_fcntl(int fd, unsigned int cmd, unsigned long arg);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 

@@ -95,6 +95,13 @@ def test_poll_select_on_pipes_and_files(lucid):
     same_as_linux(lucid, "pollfds", "{dir}")
 
 
+def test_pipe_size_as_on_linux(lucid):
+    # 64 KiB pipes, F_GETPIPE_SZ and F_SETPIPE_SZ (rounding, EBUSY, EBADF), a write topping up
+    # the last page or waiting whole for a free one (PIPE_BUF), and a child's 32 KiB taken
+    # before its reader reads, as trace-cmd's recorders flush at their end; user/pipesize.c.
+    same_as_linux(lucid, "pipesize", "{dir}")
+
+
 def test_sessions_and_process_groups(lucid):
     # setsid, getsid, setpgid, getpgid, getpgrp: Linux's rules (EPERM for a group or session
     # leader and across sessions, ESRCH, EINVAL), and /dev/tty without a controlling tty.
