@@ -347,9 +347,11 @@ $(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
 
 unit: $(UNIT_BINS)
 
-# Runs every suite and ends with one "N passed, N failed" line over all of them.
+# Runs every suite and ends with one "N passed, N failed" line over all of them. QEMU_JOBS test
+# files boot their kernels at once (tests/run_tests.py): one a host core, CI has two.
+QEMU_JOBS ?= 2
 test: deps iso unit fuzz-build ubsan-iso
-	@$(PYTHON) tests/run_tests.py --unit $(UNIT_BINS) --qemu tests/qemu \
+	@$(PYTHON) tests/run_tests.py --unit $(UNIT_BINS) --qemu tests/qemu --jobs $(QEMU_JOBS) \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--ubsan-build $(UBSAN_B) --ubsan-qemu $(UBSAN_QEMU_TESTS)
 

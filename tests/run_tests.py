@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Lucid's test runner: every suite, one closing line.
 
-  run_tests.py --unit build/host/test_* --qemu tests/qemu [-k NAME]
+  run_tests.py --unit build/host/test_* --qemu tests/qemu [-k NAME] [--jobs N]
                [--fuzz build/fuzz/fuzz_* --fuzz-seconds N]
                [--ubsan-build build-ubsan --ubsan-qemu test_boot test_smp ...]
 
@@ -11,14 +11,22 @@ QEMU tests are functions named test_* in tests/qemu/test_*.py; a function taking
 `lucid` shares one booted kernel with the rest of its file, others boot their own. The files
 named by --ubsan-qemu then run again against the kernel in --ubsan-build, as "ubsan:test_...".
 The last line reads "N passed, N failed".
+
+With --jobs N, N test files boot their kernels at once, each file in a process of its own whose
+output is printed whole when it ends: a QEMU without KVM keeps about one host core busy, and
+make test runs two on CI's two cores. A file that sets ALONE = True (its tests measure time or
+load every CPU: the job-control and minute-long recording tests) runs with nothing beside it.
+Files start longest first, by the times of the last run (build/qemu-test-times.json).
 """
 import argparse
 import importlib.util
 import inspect
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -78,15 +86,25 @@ def run_fuzz(binaries, seconds, results):
         results.append(("fuzz/" + name, ok, "" if ok else "crash or timeout"))
 
 
+def test_files(directory, files=None):
+    """The test files of directory (only those named in files, if given), without .py."""
+    return [f[:-3] for f in sorted(os.listdir(directory)) if re.match(r"test_.*\.py$", f)
+            and (files is None or f[:-3] in files)]
+
+
+def load(directory, name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(directory, name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def run_qemu(directory, only, results, files=None, label=""):
     """Runs the tests of directory (only those of files, if given), naming each label + name."""
     import lucid as lucid_mod
-    for path in sorted(f for f in os.listdir(directory) if re.match(r"test_.*\.py$", f)):
-        if files is not None and path[:-3] not in files:
-            continue
-        spec = importlib.util.spec_from_file_location(path[:-3], os.path.join(directory, path))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+    for name in test_files(directory, files):
+        path = name + ".py"
+        mod = load(directory, name)
         tests = [(n, f) for n, f in inspect.getmembers(mod, inspect.isfunction)
                  if n.startswith("test_") and f.__module__ == mod.__name__]
         tests.sort(key=lambda t: t[1].__code__.co_firstlineno)
@@ -117,11 +135,79 @@ def run_qemu(directory, only, results, files=None, label=""):
             shared.close()
 
 
+RESULT = re.compile(r"^(PASS|FAIL) (\S+) \((\d+\.\d)s\)", re.M)
+TIMES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build",
+                     "qemu-test-times.json")
+FILE_TIMEOUT = 1200  # seconds: a file whose kernel hangs past every test's own timeout
+
+
+def run_qemu_jobs(directory, only, results, jobs, batches):
+    """run_qemu over the files of batches [(label, files, env)], jobs files at a time."""
+    try:
+        with open(TIMES) as f:
+            times = json.load(f)
+    except (OSError, ValueError):
+        times = {}
+    queue = []
+    for label, files, env in batches:
+        for name in test_files(directory, files):
+            with open(os.path.join(directory, name + ".py")) as f:
+                alone = re.search(r"^ALONE = True\b", f.read(), re.M) is not None
+            queue.append((label, name, env, alone))
+    # Longest first (unknown ones count as long), so that the short ones fill in at the end.
+    queue.sort(key=lambda t: -times.get(t[0] + t[1], 1e9))
+    running = []  # (process, output file, label, name, start, alone)
+    while queue or running:
+        busy_alone = any(r[5] for r in running)
+        if queue and not busy_alone and len(running) < jobs:
+            pick = next((t for t in queue if not t[3]), None) if running else queue[0]
+            if pick is not None:
+                queue.remove(pick)
+                label, name, env, alone = pick
+                out = tempfile.TemporaryFile("w+")
+                cmd = [sys.executable, os.path.abspath(__file__), "--qemu", directory,
+                       "--file", name, "--label", label] + sum((["-k", k] for k in only), [])
+                proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                        env=dict(os.environ, **env))
+                running.append((proc, out, label, name, time.monotonic(), alone))
+                continue
+        for r in list(running):
+            proc, out, label, name, start, alone = r
+            elapsed = time.monotonic() - start
+            if proc.poll() is None and elapsed < FILE_TIMEOUT:
+                continue
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            running.remove(r)
+            out.seek(0)
+            text = out.read()
+            out.close()
+            sys.stdout.write(text)
+            found = RESULT.findall(text)
+            for status, full, _ in found:
+                results.append((full, status == "PASS", ""))
+            if proc.returncode != 0 and not any(s == "FAIL" for s, _, _ in found):
+                results.append((label + name, False, "exit status %d" % proc.returncode))
+                print("FAIL %s%s: its process ended with status %d" % (label, name,
+                                                                       proc.returncode))
+            times[label + name] = round(elapsed, 1)
+            sys.stdout.flush()
+        time.sleep(0.2)
+    if not only:
+        os.makedirs(os.path.dirname(TIMES), exist_ok=True)
+        with open(TIMES, "w") as f:
+            json.dump(times, f, indent=0, sort_keys=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--unit", nargs="*", default=[])
     ap.add_argument("--qemu", default=None)
     ap.add_argument("-k", action="append", default=[], help="run only tests whose name has this")
+    ap.add_argument("--jobs", type=int, default=1, help="QEMU test files run at once")
+    ap.add_argument("--file", help="only this QEMU test file (a process of --jobs)")
+    ap.add_argument("--label", default="", help="what --file's test names start with")
     ap.add_argument("--fuzz", nargs="*", default=[])
     ap.add_argument("--fuzz-seconds", type=int, default=3)
     ap.add_argument("--ubsan-build", help="a UBSAN=1 build directory to run QEMU tests against")
@@ -129,14 +215,25 @@ def main():
     a = ap.parse_args()
     results = []
     t0 = time.monotonic()
+    if a.file:
+        run_qemu(a.qemu, a.k, results, files=[a.file], label=a.label)
+        sys.exit(0)  # the results are the lines printed; the caller counts them
     if not a.k:
         run_unit(a.unit, results)
         run_fuzz(a.fuzz, a.fuzz_seconds, results)
-    if a.qemu:
-        run_qemu(a.qemu, a.k, results)
-    if a.qemu and a.ubsan_build:
-        os.environ["LUCID_BUILD"] = os.path.abspath(a.ubsan_build)  # tests/qemu/lucid.py
-        run_qemu(a.qemu, a.k, results, files=a.ubsan_qemu, label="ubsan:")
+    # The UBSAN kernel is found through LUCID_BUILD (tests/qemu/lucid.py).
+    ubsan_env = {"LUCID_BUILD": os.path.abspath(a.ubsan_build)} if a.ubsan_build else {}
+    if a.qemu and a.jobs > 1:
+        batches = [("", None, {})]
+        if a.ubsan_build:
+            batches.append(("ubsan:", a.ubsan_qemu, ubsan_env))
+        run_qemu_jobs(a.qemu, a.k, results, a.jobs, batches)
+    else:
+        if a.qemu:
+            run_qemu(a.qemu, a.k, results)
+        if a.qemu and a.ubsan_build:
+            os.environ.update(ubsan_env)
+            run_qemu(a.qemu, a.k, results, files=a.ubsan_qemu, label="ubsan:")
     passed = sum(1 for r in results if r[1])
     failed = len(results) - passed
     print("(%.0f s)" % (time.monotonic() - t0))

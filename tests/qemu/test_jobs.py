@@ -9,6 +9,10 @@ far beyond the timeouts here.
 import re
 import time
 
+# Run with no other test file beside it (tests/run_tests.py --jobs):
+# stop, continue and kill of jobs: what arrives when.
+ALONE = True
+
 TRACING = "/sys/kernel/tracing"
 
 # Each runs for a minute or more, or for ever: only Ctrl-C ends it within the timeout.

@@ -6,6 +6,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import stress  # noqa: E402
 
+# Run with no other test file beside it (tests/run_tests.py --jobs):
+# every CPU busy, the tracers switched under it.
+ALONE = True
+
 SECONDS = 40
 
 
