@@ -27,6 +27,7 @@ state. Then `bash-PID` is seen writing current_tracer through do_syscall_64 -> k
 vfs_write, the article's first function_graph trace, and `echo 0> tracing_on` does what it does
 in bash (a redirection of fd 0: tracing stays on).
 """
+import difflib
 import os
 import re
 import shutil
@@ -157,9 +158,13 @@ def test_tutorial_in_bash():
                     if out.strip("\n") else []
                 want = [page_for_bash(e) for e in expected]
                 actual = drop_own(actual, want)
+                # The difference first: a long output is cut short in CI's log.
                 assert test_docs.matches(want, actual), (
-                    "tutorial.md: `%s` in bash (in %s) printed\n%s\nbut the page shows\n%s" %
-                    (cmd, cwd, "\n".join(actual), "\n".join(want)))
+                    "tutorial.md: `%s` in bash (in %s) differs from the page:\n%s\n"
+                    "It printed\n%s\nbut the page shows\n%s" %
+                    (cmd, cwd, "\n".join(difflib.unified_diff(want, actual, "page", "bash",
+                                                               lineterm="")),
+                     "\n".join(actual), "\n".join(want)))
     finally:
         if lucid is not None:
             lucid.close()

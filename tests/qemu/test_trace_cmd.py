@@ -8,7 +8,7 @@ import os
 import re
 import tempfile
 
-from test_dynamic import PRINTK_LINE, check, host_report, tracefs
+from test_dynamic import PRINTK_LINE, assert_same_report, check, host_report, tracefs
 from test_syscalls import same_as_linux
 
 T = "/sys/kernel/tracing"
@@ -34,7 +34,7 @@ def same_report_on_host(lucid, name):
     assert status == 0, report
     check(lucid, "cp /tmp/trace.dat /mnt/host/%s; rm /tmp/trace.dat" % name, "", 0)
     host, squeezed = host_report(os.path.join(SHARE, name))
-    assert host == (re.sub(" +", " ", report) if squeezed else report), (host, report)
+    assert_same_report(host, report, squeezed)
     return report
 
 
