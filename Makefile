@@ -350,7 +350,11 @@ unit: $(UNIT_BINS)
 # Runs every suite and ends with one "N passed, N failed" line over all of them. QEMU_JOBS test
 # files boot their kernels at once (tests/run_tests.py): one a host core, CI has two.
 QEMU_JOBS ?= 2
-test: deps iso unit fuzz-build ubsan-iso
+# The build before it runs nproc jobs at once unless make was given -j.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+test: deps
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) iso unit \
+		fuzz-build ubsan-iso
 	@$(PYTHON) tests/run_tests.py --unit $(UNIT_BINS) --qemu tests/qemu --jobs $(QEMU_JOBS) \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--ubsan-build $(UBSAN_B) --ubsan-qemu $(UBSAN_QEMU_TESTS)
