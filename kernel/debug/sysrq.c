@@ -12,9 +12,11 @@
  * unknown key prints the list, Linux's "HELP" line. Lucid has the two actions a tracer needs:
  * z dumps the trace buffer (ftrace_dump, with Linux's consequence: tracing is off afterwards
  * and what was printed is consumed), c crashes the kernel on purpose (panic: with
- * ftrace_dump_on_oops set, the trace is dumped on the way down). And one of its own: x turns
- * fault injection off (kernel/debug/fault_inject.c), the way out when allocations fail everywhere;
- * Linux leaves x to a few other architectures, none of them x86.
+ * ftrace_dump_on_oops set, the trace is dumped on the way down). t shows every task's state
+ * and, for one that sleeps, where: the first question about a hang ("who waits for what?").
+ * And one of its own: x turns fault injection off (kernel/debug/fault_inject.c), the way out
+ * when allocations fail everywhere; Linux leaves x to a few other architectures, none of them
+ * x86.
  *
  * Actions run in interrupt context when the key comes from the console, so they must be safe
  * there: ftrace_dump and panic are.
@@ -26,6 +28,8 @@
 #include "kernel/fs/proc/proc_fs.h"
 #include "kernel/shell/shell.h"
 #include "kernel/shell/stdio.h"
+#include "kernel/sched/sched.h"
+#include "arch/x86_64/traps.h"
 #include "trace/trace_dump.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -55,9 +59,50 @@ static void sysrq_ftrace_dump(int key)
 	ftrace_dump(DUMP_ALL);
 }
 
+/*
+ * A task off its CPU stopped in __switch_to (arch/x86_64/switch.S), which left on its stack
+ * the six registers it saves and, above them, the return into schedule(): enough to walk its
+ * frames. One running elsewhere has a stack in use under our feet: its line only.
+ */
+#define SWITCH_FRAME_RBP 5 /* words from saved_rsp: r15 r14 r13 r12 rbx rbp, then the return */
+#define SWITCH_FRAME_RET 6
+
+static void sched_show_task(struct task *t)
+{
+	printk(KERN_INFO "task:%-15.15s state:%c pid:%-5d ppid:%-6d\n", t->comm,
+	       t->state & TASK_DEAD ? 'Z' : task_state_char(t->state), t->pid, t->ppid);
+	if (t == current || READ_ONCE(t->on_cpu))
+		return;
+	const unsigned long *frame = (const unsigned long *)t->saved_rsp;
+
+	show_stack(frame[SWITCH_FRAME_RET], 0, frame[SWITCH_FRAME_RBP]);
+}
+
+/*
+ * Interrupt context, perhaps on a CPU that holds the task list's lock (the interrupted code
+ * does): so only a try, as Linux's show_state takes no lock that could deadlock there.
+ */
+static void sysrq_show_state(int key)
+{
+	struct task *t;
+	unsigned long flags = local_irq_save();
+
+	(void)key;
+	if (!spin_trylock(&task_list_lock)) {
+		printk(KERN_INFO "sysrq: the task list is busy, try again\n");
+		local_irq_restore(flags);
+		return;
+	}
+	list_for_each_entry(t, &task_list, tasks)
+		sched_show_task(t);
+	spin_unlock(&task_list_lock);
+	local_irq_restore(flags);
+}
+
 /* In key order, as Linux's table (its HELP line follows the table). */
 static const struct sysrq_key_op sysrq_key_table[] = {
 	{'c', sysrq_handle_crash, "crash(c)", "Trigger a crash"},
+	{'t', sysrq_show_state, "show-task-states(t)", "Show State"},
 	{'x', sysrq_fault_inject_off, "fault-injection-off(x)", "Turn fault injection off"},
 	{'z', sysrq_ftrace_dump, "dump-ftrace-buffer(z)", "Dump ftrace buffer"},
 };

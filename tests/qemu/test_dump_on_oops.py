@@ -278,7 +278,7 @@ def test_sysrq_z(lucid):
     assert "sysrq: Dump ftrace buffer" in out
     # an unknown key lists the keys, as Linux's HELP line (h: its key for that)
     lines, _ = sysrq_dump(lucid, "sysrq h")
-    assert lines == ["sysrq: HELP : crash(c) fault-injection-off(x) dump-ftrace-buffer(z) "], lines
+    assert lines == ["sysrq: HELP : crash(c) show-task-states(t) fault-injection-off(x) dump-ftrace-buffer(z) "], lines
     assert "usage" in run(lucid, "sysrq")
     ok(lucid, "echo 1 > tracing_on")
     ok(lucid, "echo nop > current_tracer")
@@ -500,3 +500,18 @@ def test_nop_lockup_dump():
 
 def test_nop_panic_dump():
     panic_orig_cpu("nop")
+
+
+def test_sysrq_t(lucid):
+    # Show State: a line per task, Linux's "task:COMM state:S pid:N ppid:N", and where each
+    # task off its CPU sleeps: the kernel shell (pid 1) waits in sh_foreground_wait for `sleep`,
+    # which sleeps in schedule_timeout; the one that asked (sysrq) runs, so no trace for it.
+    lines = console_text(lucid.run("sleep 30 & sysrq t; kill %1; wait", timeout=60))
+    lines = lines[lines.index("sysrq: Show State"):]  # after the job's "[1] PID"
+    tasks = [l for l in lines if l.startswith("task:")]
+    assert any(re.match(r"task:sh +state:[SD] pid:1 +ppid:0 *$", l) for l in tasks), tasks
+    sleeper = next(i for i, l in enumerate(lines) if re.match(r"task:sleep +state:S ", l))
+    trace = lines[sleeper + 1:lines.index(tasks[tasks.index(lines[sleeper]) + 1])] \
+        if lines[sleeper] != tasks[-1] else lines[sleeper + 1:]
+    assert trace[0] == "Call Trace:" and any("schedule+" in l for l in trace), trace
+    assert any(re.match(r"task:sysrq +state:R ", l) for l in tasks), tasks
