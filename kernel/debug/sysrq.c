@@ -148,8 +148,8 @@ void sysrq_init(void)
 static int cmd_sysrq(int argc, char **argv)
 {
 	if (argc != 2 || strlen(argv[1]) != 1) {
-		dprintf(STDERR_FILENO, "usage: sysrq KEY (z: dump the trace buffer, c: crash, x: "
-				       "fault injection off)\n");
+		dprintf(STDERR_FILENO, "usage: sysrq KEY (z: dump the trace buffer, t: tasks, c: "
+				       "crash, x: fault injection off)\n");
 		return 2;
 	}
 	handle_sysrq((unsigned char)argv[1][0]);
