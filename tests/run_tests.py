@@ -167,8 +167,9 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
                 out = tempfile.TemporaryFile("w+")
                 cmd = [sys.executable, os.path.abspath(__file__), "--qemu", directory,
                        "--file", name, "--label", label] + sum((["-k", k] for k in only), [])
+                # A session of its own: a file that overstays is killed with its QEMUs.
                 proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                        env=dict(os.environ, **env))
+                                        env=dict(os.environ, **env), start_new_session=True)
                 running.append((proc, out, label, name, time.monotonic(), alone))
                 continue
         for r in list(running):
@@ -177,7 +178,7 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
             if proc.poll() is None and elapsed < FILE_TIMEOUT:
                 continue
             if proc.poll() is None:
-                proc.kill()
+                os.killpg(proc.pid, 9)
                 proc.wait()
             running.remove(r)
             out.seek(0)
