@@ -21,7 +21,8 @@
  * the last page when its odd bytes (count % PAGE_SIZE) fit there, then fills fresh pages, one a
  * slot. So a write of up to PIPE_BUF bytes (a page) goes in whole or waits for a slot: two
  * writers' lines never interleave, as POSIX asks. A page is freed when a read empties its
- * slot: an idle pipe holds no page. (One difference is left: a program's write of more than
+ * slot, but one is kept back for the next write (Linux's tmp_page): a pipe that carries a byte
+ * at a time, as most do, then allocates nothing after its first write. (One difference is left: a program's write of more than
  * a page reaches the pipe a page at a time, through the system call's bounce buffer in
  * kernel/fs/read_write.c, so its odd bytes come last, when Linux tries them first.)
  */
@@ -47,6 +48,7 @@ struct pipe_inode_info {
 	struct pipe_buffer *bufs; /* ring_size slots; slot n is bufs[n & (ring_size - 1)] */
 	unsigned int ring_size; /* a power of two */
 	unsigned int head, tail; /* the next slot to fill and the next to read; they only grow */
+	char *tmp_page; /* a page a read emptied, kept for the next write */
 	int readers, writers; /* open ends */
 };
 
@@ -98,7 +100,10 @@ static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos
 		b->offset += (unsigned int)n;
 		b->len -= (unsigned int)n;
 		if (b->len == 0) {
-			kfree(b->page);
+			if (p->tmp_page)
+				kfree(b->page);
+			else
+				p->tmp_page = b->page;
 			b->page = NULL;
 			p->tail++;
 		}
@@ -147,9 +152,10 @@ static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff
 		struct pipe_buffer *b = pipe_slot(p, p->head);
 		size_t n = MIN(count - done, (size_t)PAGE_SIZE);
 
-		b->page = kmalloc(PAGE_SIZE);
+		b->page = p->tmp_page ? p->tmp_page : kmalloc(PAGE_SIZE);
 		if (!b->page)
 			break;
+		p->tmp_page = NULL;
 		memcpy(b->page, buf + done, n);
 		b->offset = 0;
 		b->len = (unsigned int)n;
@@ -175,6 +181,7 @@ static int pipe_release(struct inode *inode, struct file *file)
 		inode->i_private = NULL;
 		for (unsigned int i = 0; i < p->ring_size; i++)
 			kfree(p->bufs[i].page);
+		kfree(p->tmp_page);
 		kfree(p->bufs);
 		kfree(p);
 	}
