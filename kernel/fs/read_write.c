@@ -120,18 +120,17 @@ static noinline notrace long read_chunk(unsigned int fd, char __user *buf, size_
 }
 
 /*
- * A read of more than a chunk. From a pipe or a regular file, Linux returns all the bytes there
- * are, up to count: after the first chunk the rest follow without waiting, until one comes up
- * short. Other files (the console, trace_pipe) give a chunk a read, as Linux's do a page.
+ * A read of more than a chunk. From a pipe or a file that never waits, Linux returns all the
+ * bytes there are, up to count: after the first chunk the rest follow without waiting, until
+ * one comes up short (vfs_read_fills). Others (the console, trace_pipe) give a chunk a read,
+ * as Linux's give a line or a page.
  */
 static noinline notrace long read_chunks(unsigned int fd, char __user *buf, size_t count)
 {
 	long ret = read_chunk(fd, buf, count, false);
 	size_t done = ret > 0 ? (size_t)ret : 0;
-	struct kstat st;
 
-	if (done != RW_CHUNK || count <= RW_CHUNK || vfs_fstat((int)fd, &st) ||
-	    !(S_ISFIFO(st.mode) || S_ISREG(st.mode)))
+	if (done != RW_CHUNK || count <= RW_CHUNK || !vfs_read_fills((int)fd))
 		return ret;
 	while (done < count) {
 		size_t n = MIN(count - done, RW_CHUNK);

@@ -190,6 +190,22 @@ ssize_t vfs_splice_read(int fd, void *buf, size_t count, bool nonblock)
 	return ret;
 }
 
+bool vfs_read_fills(int fd)
+{
+	struct file *file;
+	bool ret = false;
+
+	vfs_lock();
+	file = fget(fd);
+	if (file && file->f_inode && file->f_op) {
+		umode_t mode = file->f_inode->i_mode;
+
+		ret = S_ISFIFO(mode) || (S_ISREG(mode) && !file->f_op->wait_queue);
+	}
+	vfs_unlock();
+	return ret;
+}
+
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count)
 {
 	ssize_t ret;

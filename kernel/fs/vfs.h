@@ -354,6 +354,12 @@ int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
+/*
+ * Whether a read of fd returns all the bytes there are, up to count, as Linux's do for a pipe
+ * and a file that never waits (ramfs, 9p, proc and tracefs text); not for those that give a
+ * page a read (trace_pipe, trace_pipe_raw) or a line (a terminal).
+ */
+bool vfs_read_fills(int fd);
 /* splice(2)'s read of fd: as vfs_read (or vfs_read_nowait), through f_op->splice_read if set. */
 ssize_t vfs_splice_read(int fd, void *buf, size_t count, bool nonblock);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
