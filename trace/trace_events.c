@@ -31,6 +31,11 @@
  * CPU has one such buffer per level of nesting. An event without a filter pays one test of its
  * filter pointer at reserve and one of the record's address at commit.
  *
+ * Triggers (trace/trace_events_trigger.c) cost an event without them one more test at reserve,
+ * of its file_flags. With triggers, or soft-disabled (its probe held attached by a trigger,
+ * its records dropped), triggered_buffer_reserve() runs the triggers that need nothing of the
+ * record at once, and those that do look at a record built aside, as a filter does.
+ *
  * Not traced, as all of trace/: probes run inside the scheduler and interrupt handlers.
  */
 #include "trace/trace_events.h"
