@@ -344,7 +344,7 @@ static noinline void *filtered_buffer_reserve(struct trace_event_call *call, uns
 }
 
 static __always_inline void *ring_buffer_event_reserve(struct trace_event_call *call,
-							unsigned long len)
+						       unsigned long len)
 {
 	struct ring_buffer_event *event;
 	struct trace_entry *entry;
@@ -354,7 +354,8 @@ static __always_inline void *ring_buffer_event_reserve(struct trace_event_call *
 		return NULL; /* tracing is off, or the buffer is full in producer/consumer mode */
 	entry = ring_buffer_event_data(event);
 	/* The context the tracepoint was hit in: its own preempt_disable not counted, as Linux. */
-	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx_dec());
+	tracing_generic_entry_update(entry, (unsigned short)call->event.type,
+				     tracing_gen_ctx_dec());
 	return entry;
 }
 

@@ -118,9 +118,11 @@ static void event_enable_trigger(struct event_trigger_data *data, unsigned long 
 	if (!trigger_take_count(data))
 		return;
 	if (enable)
-		__atomic_fetch_and(&target->file_flags, ~EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
+		__atomic_fetch_and(&target->file_flags, ~EVENT_FILE_FL_SOFT_DISABLED,
+				   __ATOMIC_RELEASE);
 	else
-		__atomic_fetch_or(&target->file_flags, EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&target->file_flags, EVENT_FILE_FL_SOFT_DISABLED,
+				  __ATOMIC_RELEASE);
 }
 
 /* In Linux's order of registration: the trigger file's header lists them so. */
@@ -287,8 +289,7 @@ static int register_trigger(struct trace_event_call *call, struct event_trigger_
 }
 
 /* Removes call's trigger of test's kind; removing one that is not there is no error. */
-static void unregister_trigger(struct trace_event_call *call,
-			       const struct event_trigger_data *test)
+static void unregister_trigger(struct trace_event_call *call, const struct event_trigger_data *test)
 {
 	struct event_trigger_data **link, *data = find_trigger(call, test, &link);
 
@@ -432,8 +433,7 @@ int event_trigger_show(struct trace_event_call *call, int k, char *buf, size_t s
 		data = data->next;
 	if (!data)
 		return -1;
-	return event_trigger_format(buf, size, data->cmd->name,
-				    data->target ? data->target->system : NULL,
-				    data->target ? data->target->name : NULL, data->count,
-				    data->filter_str);
+	return event_trigger_format(
+		buf, size, data->cmd->name, data->target ? data->target->system : NULL,
+		data->target ? data->target->name : NULL, data->count, data->filter_str);
 }

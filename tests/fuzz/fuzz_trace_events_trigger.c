@@ -30,7 +30,8 @@ static bool inside(const char *p, const char *buf, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char buf[TRIGGER_WRITE_MAX], line[3 * TRIGGER_WRITE_MAX], back[3 * TRIGGER_WRITE_MAX];
+	static char buf[TRIGGER_WRITE_MAX], line[3 * TRIGGER_WRITE_MAX],
+		back[3 * TRIGGER_WRITE_MAX];
 	struct event_trigger_spec spec, again;
 	char *rest, *expr;
 	long count;
@@ -64,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret)
 		return 0;
 
-	n = event_trigger_format(line, sizeof(line), spec.cmd, spec.system, spec.event, count, expr);
+	n = event_trigger_format(line, sizeof(line), spec.cmd, spec.system, spec.event, count,
+				 expr);
 	CHECK(n > 0 && (size_t)n == strlen(line) && line[n - 1] == '\n');
 	CHECK(strncmp(line, spec.cmd, strlen(spec.cmd)) == 0);
 	CHECK(event_trigger_format(NULL, 0, spec.cmd, spec.system, spec.event, count, expr) == n);
@@ -78,7 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ev && !strchr(spec.system, ' ') && !strchr(spec.system, '\t') &&
 	    !strpbrk(spec.event, " \t\n\v\f\r")) {
 		CHECK(ret == 0);
-		CHECK(strcmp(again.system, spec.system) == 0 && strcmp(again.event, spec.event) == 0);
+		CHECK(strcmp(again.system, spec.system) == 0 &&
+		      strcmp(again.event, spec.event) == 0);
 	}
 	return 0;
 }

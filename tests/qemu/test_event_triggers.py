@@ -108,7 +108,9 @@ def test_bad_writes_change_nothing(lucid):
 
 
 def hello(k):
-    assert sh(k, "hello", timeout=60).startswith("hello"), "hello did not run"
+    """Runs /bin/hello: one exec, of a file name the filters below look for."""
+    out = sh(k, "hello", timeout=60)
+    assert out == "Hello, world!\n", out
 
 
 def test_traceoff_and_traceon(lucid):
@@ -127,6 +129,10 @@ def test_traceoff_and_traceon(lucid):
 
     # traceon with a count: it counts only when it turned tracing on.
     ok(lucid, "echo 'traceon:1 if filename ~ \"*hello*\"' > " + t)
+    ok(lucid, "echo 1 > tracing_on")
+    hello(lucid)  # on already: nothing done, no count used
+    assert cat(lucid, t) == "traceon:count=1 if filename ~ \"*hello*\"\n"
+    ok(lucid, "echo 0 > tracing_on")
     hello(lucid)
     assert cat(lucid, "tracing_on") == "1\n"
     assert cat(lucid, t) == "traceon:count=0 if filename ~ \"*hello*\"\n"

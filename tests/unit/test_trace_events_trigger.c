@@ -208,7 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain_commands), cmocka_unit_test(test_bad_writes),
 		cmocka_unit_test(test_empty_write),    cmocka_unit_test(test_event_commands),
-		cmocka_unit_test(test_removal),        cmocka_unit_test(test_format),
+		cmocka_unit_test(test_removal),	       cmocka_unit_test(test_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
