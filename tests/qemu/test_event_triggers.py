@@ -35,9 +35,11 @@ def test_trigger_files_as_linux(lucid):
     fresh(lucid)
     # Every event that can be enabled has one, reading Linux's help; events/ftrace/ has none.
     events = cat(lucid, "available_events").splitlines()
-    out = sh(lucid, "cat " + " ".join("events/%s/trigger" % e.replace(":", "/") for e in events),
-             timeout=300)
-    assert out == HELP * len(events), out[:500]
+    assert len(events) > 100, events
+    for i in range(0, len(events), 40):  # a shell line holds 4 KiB
+        some = events[i:i + 40]
+        out = sh(lucid, "cat " + " ".join("events/%s/trigger" % e.replace(":", "/") for e in some))
+        assert out == HELP * len(some), out[:500]
     modes = {l.split()[-1]: l.split()[0] for l in sh(lucid, "ls -l %s" % EXEC).splitlines()}
     assert modes["trigger"] == "-rw-r-----", modes
     assert sh(lucid, "ls events/ftrace/function").split() == ["format", "id"]
