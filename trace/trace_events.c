@@ -463,11 +463,17 @@ static void output_printk(struct trace_event_call *call, struct trace_entry *ent
  * may (recording was on at reserve, the event is not soft-disabled, its filter keeps it), then
  * the triggers that run after it (traceoff, stacktrace: Linux's post triggers), whether it was
  * kept or not. The filter and flags read here may be newer than the ones reserve saw: the ones
- * in force now decide. ip: where the probe called commit, where a stack trace starts.
+ * in force now decide.
  */
 static noinline void filtered_buffer_commit(struct trace_event_call *call, void *rec,
-					    unsigned long len, unsigned long ip)
+					    unsigned long len)
 {
+	/*
+	 * Where a stack trace starts: trace_event_buffer_commit() tail-calls this, so this is the
+	 * return into the probe's caller (else into trace_event_buffer_commit(): one frame more).
+	 * Asking there would cost every event a frame of its own.
+	 */
+	unsigned long ip = (unsigned long)__builtin_return_address(0);
 	int cpu = ring_buffer_cpu_id();
 	unsigned long flags = READ_ONCE(call->file_flags);
 	struct event_filter *filter = READ_ONCE(call->filter);
@@ -489,7 +495,7 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
 {
 	if (unlikely((uintptr_t)rec - (uintptr_t)filter_buffers < sizeof(filter_buffers))) {
-		filtered_buffer_commit(call, rec, len, (unsigned long)__builtin_return_address(0));
+		filtered_buffer_commit(call, rec, len);
 		return;
 	}
 	if (unlikely(READ_ONCE(tracepoint_printk)))
