@@ -196,6 +196,44 @@ def test_enable_and_disable_event(lucid):
     clean(lucid)
 
 
+def test_trigger_in_interrupt_context(lucid):
+    # Every key typed on the console is an interrupt of ttyS0, IRQ 4: the next line typed
+    # after the trigger is set stops tracing from inside the interrupt handler's event.
+    fresh(lucid)
+    t = "events/irq/irq_handler_entry/trigger"
+    ok(lucid, "echo 'traceoff if irq == 4' > " + t)
+    assert cat(lucid, "tracing_on") == "0\n"
+    ok(lucid, "echo '!traceoff' > " + t)
+    ok(lucid, "echo 1 > tracing_on")
+    # A count in interrupt context: the stacks of three interrupts (flags d.h: irqs off, in a
+    # hard interrupt), no more.
+    ok(lucid, "echo 'stacktrace:3 if irq == 4' > " + t)
+    ok(lucid, "echo '!stacktrace' > " + t)
+    stacks = [l for l in cat(lucid, "trace").splitlines() if l.endswith("<stack trace>")]
+    assert len(stacks) == 3 and all(re.search(r"\] d[.Nnp]h", l) for l in stacks), stacks
+    clean(lucid)
+
+
+def test_triggers_come_and_go_under_load(lucid):
+    # Added and removed while run_test's threads switch on every CPU: each probe walks the
+    # list without a lock, and a removed trigger is freed only once no probe can be on it.
+    fresh(lucid)
+    t = "events/sched/sched_switch/trigger"
+    sh(lucid, "run_test -r 600 > /dev/null &")
+    for i in range(8):
+        for cmd in ["echo 'stacktrace:%d if prev_state & 3' > %s" % (i + 1, t),
+                    "echo 'enable_event:sched:sched_wakeup if next_pid > 0' >> " + t,
+                    "echo '!stacktrace' > " + t,
+                    "echo '!enable_event:sched:sched_wakeup' > " + t]:
+            out = sh(lucid, cmd)  # nothing, or the shell's word that run_test is done
+            assert out == "" or re.match(r"^\[1\]\+ +Done +run_test", out), (cmd, out)
+            assert lucid.status() == 0, cmd
+    sh(lucid, "wait", timeout=600)
+    assert cat(lucid, t) == HELP
+    ok(lucid, "echo 0 > events/sched/sched_wakeup/enable")
+    clean(lucid)
+
+
 def test_snapshot(lucid):
     fresh(lucid)
     t = EXEC + "trigger"
