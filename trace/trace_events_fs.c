@@ -7,7 +7,7 @@
  *   set_event                 the enabled ones, same form; write words to enable/disable
  *   events/enable             0, 1, or X when some are enabled and some not; write 0 or 1
  *   events/SYSTEM/enable      the same, for one system
- *   events/SYSTEM/NAME/enable 0 or 1
+ *   events/SYSTEM/NAME/enable 0 or 1, with a '*' while a trigger holds it (soft mode)
  *   events/SYSTEM/NAME/format the record's layout for tools (trace/trace_events_text.c)
  *   events/SYSTEM/NAME/id     the event's id: the type of its records
  *   events/SYSTEM/NAME/filter the event's filter, "none", or the report on a refused one
