@@ -37,6 +37,8 @@ struct ftrace_func_command {
 /* "func:snapshot" (trace/trace_snapshot_trigger.c). */
 extern const struct ftrace_probe_ops snapshot_probe_ops, snapshot_count_probe_ops;
 void trace_snapshot_tick(void); /* the timer tick: a snapshot was asked for? */
+/* Any context: stop recording and ask for the swap; false if one is on its way already. */
+bool trace_snapshot_request(struct trace_array *tr);
 int trace_snapshot_trigger_setup(struct trace_array *tr); /* its buffer */
 void trace_snapshot_trigger_init(void);                   /* boot: its thread */
 

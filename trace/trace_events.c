@@ -31,10 +31,16 @@
  * CPU has one such buffer per level of nesting. An event without a filter pays one test of its
  * filter pointer at reserve and one of the record's address at commit.
  *
+ * Triggers (trace/trace_events_trigger.c) cost an event without them one more test at reserve,
+ * of its file_flags. With triggers, or soft-disabled (its probe held attached by a trigger,
+ * its records dropped), triggered_buffer_reserve() runs the triggers that need nothing of the
+ * record at once, and those that do look at a record built aside, as a filter does.
+ *
  * Not traced, as all of trace/: probes run inside the scheduler and interrupt handlers.
  */
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
+#include "trace/trace_events_trigger.h"
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "kernel/tracepoint.h"
@@ -135,16 +141,75 @@ static int trace_event_update(struct trace_event_call *call)
 	return ret;
 }
 
-int trace_event_enable_disable(struct trace_event_call *call, int enable)
+static void file_flags_set(struct trace_event_call *call, unsigned long mask, bool on)
 {
-	bool old = call->enabled;
+	if (on)
+		__atomic_fetch_or(&call->file_flags, mask, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&call->file_flags, ~mask, __ATOMIC_RELEASE);
+}
+
+/* Attaches or detaches the probe for enabled; on failure, enabled is as it was. */
+static int event_set_enabled(struct trace_event_call *call, bool on)
+{
 	int ret;
 
-	call->enabled = !!enable;
+	call->enabled = on;
 	ret = trace_event_update(call);
 	if (ret)
-		call->enabled = old; /* the probe could not be attached: as it was */
+		call->enabled = !on;
 	return ret;
+}
+
+/*
+ * Linux's rules: a trigger's hold (soft) keeps the probe attached; the user's 0 then only
+ * soft-disables the event (records dropped, triggers still run), and when the last hold goes
+ * the probe is detached only if the event is soft-disabled. The user's 1 always records.
+ */
+int __trace_event_enable_disable(struct trace_event_call *call, int enable, int soft_disable)
+{
+	lockdep_assert_held(&event_mutex);
+	bool disable;
+	int ret = 0;
+
+	if (!enable) {
+		if (soft_disable) {
+			if (call->sm_ref > 0 && --call->sm_ref > 0)
+				return 0;
+			disable = call->file_flags & EVENT_FILE_FL_SOFT_DISABLED;
+			file_flags_set(call, EVENT_FILE_FL_SOFT_MODE, false);
+		} else {
+			disable = !(call->file_flags & EVENT_FILE_FL_SOFT_MODE);
+		}
+		if (disable && call->enabled)
+			ret = event_set_enabled(call, false);
+		file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED,
+			       call->file_flags & EVENT_FILE_FL_SOFT_MODE);
+		return ret;
+	}
+	if (!soft_disable) {
+		file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED, false);
+	} else {
+		if (++call->sm_ref > 1)
+			return 0;
+		file_flags_set(call, EVENT_FILE_FL_SOFT_MODE, true);
+	}
+	if (!call->enabled) {
+		if (soft_disable) /* held for a trigger, not yet recording */
+			file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED, true);
+		ret = event_set_enabled(call, true);
+		if (ret && soft_disable) { /* as it was: no hold */
+			call->sm_ref--;
+			file_flags_set(call, EVENT_FILE_FL_SOFT_MODE | EVENT_FILE_FL_SOFT_DISABLED,
+				       false);
+		}
+	}
+	return ret;
+}
+
+int trace_event_enable_disable(struct trace_event_call *call, int enable)
+{
+	return __trace_event_enable_disable(call, enable, 0);
 }
 
 int trace_event_tracer_hold(const char *system, const char *name, bool hold)
@@ -242,18 +307,21 @@ int ftrace_set_clr_event(const struct trace_event_selector *sel)
 /*
  * The records of filtered events, built aside: one per CPU and level of nesting (a task's
  * event, an interrupt's that came meanwhile, an exception's in that...). Deeper than that, an
- * event with a filter is dropped.
+ * event with a filter is dropped. filter_record says whether the record may go into the buffer
+ * at all: a trigger that needs the record gets one even while recording is off (Linux's
+ * temp_buffer), to look at and drop.
  */
 #define FILTER_NEST_MAX 4
 static char filter_buffers[NR_CPUS][FILTER_NEST_MAX][BUF_MAX_DATA_SIZE] __aligned(8);
 static int filter_nest[NR_CPUS]; /* the levels in use on each CPU */
+static bool filter_record[NR_CPUS][FILTER_NEST_MAX];
 
-static noinline void *filtered_buffer_reserve(struct trace_event_call *call, unsigned long len)
+static void *aside_buffer_reserve(struct trace_event_call *call, unsigned long len, bool record)
 {
 	int cpu = ring_buffer_cpu_id(), level;
 	struct trace_entry *entry;
 
-	if (len > BUF_MAX_DATA_SIZE || !ring_buffer_record_is_on(global_trace.buffer))
+	if (len > BUF_MAX_DATA_SIZE)
 		return NULL;
 	/* An interrupt that nests here finishes before we go on: a plain count is enough. */
 	level = filter_nest[cpu]++;
@@ -261,30 +329,76 @@ static noinline void *filtered_buffer_reserve(struct trace_event_call *call, uns
 		filter_nest[cpu]--;
 		return NULL;
 	}
+	filter_record[cpu][level] = record;
 	entry = (struct trace_entry *)filter_buffers[cpu][level];
 	tracing_generic_entry_update(entry, (unsigned short)call->event.type,
 				     tracing_gen_ctx_dec());
 	return entry;
 }
 
-static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
-						   unsigned long len)
+static noinline void *filtered_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
-	lockdep_assert_preemption_disabled(); /* by the tracepoint (kernel/tracepoint.h) */
+	if (!ring_buffer_record_is_on(global_trace.buffer))
+		return NULL;
+	return aside_buffer_reserve(call, len, true);
+}
+
+static __always_inline void *ring_buffer_event_reserve(struct trace_event_call *call,
+						       unsigned long len)
+{
 	struct ring_buffer_event *event;
 	struct trace_entry *entry;
 
-	if (!global_trace.buffer)
-		return NULL;
-	if (unlikely(READ_ONCE(call->filter)))
-		return filtered_buffer_reserve(call, len);
 	event = ring_buffer_lock_reserve(global_trace.buffer, len);
 	if (!event)
 		return NULL; /* tracing is off, or the buffer is full in producer/consumer mode */
 	entry = ring_buffer_event_data(event);
 	/* The context the tracepoint was hit in: its own preempt_disable not counted, as Linux. */
-	tracing_generic_entry_update(entry, (unsigned short)call->event.type, tracing_gen_ctx_dec());
+	tracing_generic_entry_update(entry, (unsigned short)call->event.type,
+				     tracing_gen_ctx_dec());
 	return entry;
+}
+
+/* Dropped: the event is soft-disabled, unless a tracer records it for itself. */
+static bool event_soft_disabled(struct trace_event_call *call, unsigned long flags)
+{
+	return (flags & EVENT_FILE_FL_SOFT_DISABLED) && !READ_ONCE(call->tracer_refs);
+}
+
+/*
+ * An event with triggers, or soft-disabled (Linux's trace_trigger_soft_disabled()). Triggers
+ * that need nothing of the record run now, before it is reserved (a traceon's event is then
+ * recorded); if one needs the record, it is built aside and they all run at commit.
+ */
+static noinline void *triggered_buffer_reserve(struct trace_event_call *call, unsigned long len)
+{
+	unsigned long flags = READ_ONCE(call->file_flags);
+
+	if (flags & EVENT_FILE_FL_TRIGGER_COND)
+		return aside_buffer_reserve(call, len,
+					    ring_buffer_record_is_on(global_trace.buffer));
+	if (flags & EVENT_FILE_FL_TRIGGER_MODE)
+		event_triggers_call(call, NULL, 0);
+	if (event_soft_disabled(call, flags))
+		return NULL;
+	if (READ_ONCE(call->filter))
+		return filtered_buffer_reserve(call, len);
+	return ring_buffer_event_reserve(call, len);
+}
+
+static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
+						   unsigned long len)
+{
+	lockdep_assert_preemption_disabled(); /* by the tracepoint (kernel/tracepoint.h) */
+
+	if (!global_trace.buffer)
+		return NULL;
+	if (unlikely(READ_ONCE(call->file_flags) &
+		     (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED)))
+		return triggered_buffer_reserve(call, len);
+	if (unlikely(READ_ONCE(call->filter)))
+		return filtered_buffer_reserve(call, len);
+	return ring_buffer_event_reserve(call, len);
 }
 
 /*
@@ -345,20 +459,37 @@ static void output_printk(struct trace_event_call *call, struct trace_entry *ent
 }
 
 /*
- * A filtered event's record: into the buffer if its filter keeps it. The filter read here may
- * be newer than the one reserve saw (or gone): the one in force now decides.
+ * A record built aside: its triggers run if they need it, then it goes into the buffer if it
+ * may (recording was on at reserve, the event is not soft-disabled, its filter keeps it), then
+ * the triggers that run after it (traceoff, stacktrace: Linux's post triggers), whether it was
+ * kept or not. The filter and flags read here may be newer than the ones reserve saw: the ones
+ * in force now decide.
  */
 static noinline void filtered_buffer_commit(struct trace_event_call *call, void *rec,
 					    unsigned long len)
 {
+	/*
+	 * Where a stack trace starts: trace_event_buffer_commit() tail-calls this, so this is the
+	 * return into the probe's caller (else into trace_event_buffer_commit(): one frame more).
+	 * Asking there would cost every event a frame of its own.
+	 */
+	unsigned long ip = (unsigned long)__builtin_return_address(0);
+	int cpu = ring_buffer_cpu_id();
+	unsigned long flags = READ_ONCE(call->file_flags);
 	struct event_filter *filter = READ_ONCE(call->filter);
+	enum event_trigger_type tt = ETT_NONE;
 
-	if (filter_match_preds(filter, rec, (unsigned int)len)) {
+	if (flags & EVENT_FILE_FL_TRIGGER_COND)
+		tt = event_triggers_call(call, rec, (unsigned int)len);
+	if (filter_record[cpu][filter_nest[cpu] - 1] && !event_soft_disabled(call, flags) &&
+	    (!filter || filter_match_preds(filter, rec, (unsigned int)len))) {
 		if (unlikely(READ_ONCE(tracepoint_printk)))
 			output_printk(call, rec, len);
 		ring_buffer_write(global_trace.buffer, len, rec);
 	}
-	filter_nest[ring_buffer_cpu_id()]--;
+	if (tt)
+		event_triggers_post_call(call, tt, ip);
+	filter_nest[cpu]--;
 }
 
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)

@@ -30,6 +30,7 @@
 struct tracepoint;
 struct mutex;
 struct event_filter;
+struct event_trigger_data;
 
 typedef int pid_t; /* as Linux's records name their pid fields */
 
@@ -117,6 +118,20 @@ struct trace_event_field {
  */
 #define TRACE_EVENT_FL_IGNORE_ENABLE 0x1
 
+/*
+ * trace_event_call.file_flags, Linux's trace_event_file flags (trace/trace_events_trigger.c):
+ *  SOFT_MODE      a trigger holds the event's probe attached (its enable file shows a '*');
+ *  SOFT_DISABLED  attached, but its records are dropped: only its triggers run (enable: 0*);
+ *  TRIGGER_MODE   it has triggers;
+ *  TRIGGER_COND   one of them needs the record (a filter) or runs after it (traceoff,
+ *                 stacktrace): the record is built aside and the triggers run at commit.
+ * The probe tests TRIGGER_MODE | SOFT_DISABLED once, at reserve.
+ */
+#define EVENT_FILE_FL_SOFT_MODE (1UL << 0)
+#define EVENT_FILE_FL_SOFT_DISABLED (1UL << 1)
+#define EVENT_FILE_FL_TRIGGER_MODE (1UL << 2)
+#define EVENT_FILE_FL_TRIGGER_COND (1UL << 3)
+
 struct trace_event_call {
 	const char *system; /* "sched" */
 	const char *name; /* "sched_switch" */
@@ -147,8 +162,21 @@ struct trace_event_call {
 	 */
 	struct event_filter *filter;
 	char *filter_err; /* the report on a refused filter, which the filter file shows */
-	bool enabled; /* by the user: its enable file, set_event */
+	/*
+	 * By the user (its enable file, set_event) or by a trigger (soft mode, below): Linux's
+	 * EVENT_FILE_FL_ENABLED. A soft-disabled event is enabled but records nothing.
+	 */
+	bool enabled;
 	int tracer_refs; /* by tracers that record it while they are current */
+	/*
+	 * Triggers (trace/trace_events_trigger.h): the event's own, newest first, read by the
+	 * probe without a lock; file_flags, EVENT_FILE_FL_* below, say what the probe must do
+	 * beyond recording. sm_ref: the triggers that hold it in soft mode (its own and the
+	 * enable_event/disable_event triggers of other events that name it); tm_ref: its own.
+	 */
+	struct event_trigger_data *triggers;
+	unsigned long file_flags;
+	int sm_ref, tm_ref;
 	bool registered; /* its probe is attached: enabled || tracer_refs */
 	struct list_head list; /* on ftrace_events, sorted by system then name */
 };
@@ -193,6 +221,12 @@ bool trace_event_selector_any(const struct trace_event_selector *sel); /* matche
  */
 int ftrace_set_clr_event(const struct trace_event_selector *sel);
 int trace_event_enable_disable(struct trace_event_call *call, int enable);
+/*
+ * Linux's __ftrace_event_enable_disable(): with soft_disable, a trigger's hold (soft mode:
+ * the probe stays attached while any trigger needs it, and records only if the event is
+ * enabled too); without, the user's enable. event_mutex held; 0 or a negative errno.
+ */
+int __trace_event_enable_disable(struct trace_event_call *call, int enable, int soft_disable);
 /* A tracer that records events while it is current: takes or drops a hold on one event. */
 int trace_event_tracer_hold(const char *system, const char *name, bool hold);
 

@@ -7,10 +7,11 @@
  *   set_event                 the enabled ones, same form; write words to enable/disable
  *   events/enable             0, 1, or X when some are enabled and some not; write 0 or 1
  *   events/SYSTEM/enable      the same, for one system
- *   events/SYSTEM/NAME/enable 0 or 1
+ *   events/SYSTEM/NAME/enable 0 or 1, with a '*' while a trigger holds it (soft mode)
  *   events/SYSTEM/NAME/format the record's layout for tools (trace/trace_events_text.c)
  *   events/SYSTEM/NAME/id     the event's id: the type of its records
  *   events/SYSTEM/NAME/filter the event's filter, "none", or the report on a refused one
+ *   events/SYSTEM/NAME/trigger its triggers (trace/trace_events_trigger_fs.c)
  *   events/SYSTEM/filter      write: a filter for each event of the system that has its fields
  *   events/header_page        the ring buffer's page header, for tools
  *   events/header_event       its record header
@@ -39,6 +40,7 @@
  */
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
+#include "trace/trace_events_trigger.h"
 #include "kernel/tracepoint.h"
 #include "kernel/cmdline.h"
 #include "kernel/fs/proc/sysctl.h"
@@ -257,12 +259,19 @@ static int write_01(const char *ubuf, size_t cnt, unsigned long *val)
 static ssize_t event_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_event_call *call = file_inode(file)->i_private;
+	unsigned long flags;
+	char buf[4];
 	bool on;
 
 	mutex_lock(&event_mutex);
 	on = call->enabled;
+	flags = READ_ONCE(call->file_flags);
 	mutex_unlock(&event_mutex);
-	return simple_read_from_buffer(ubuf, cnt, ppos, on ? "1\n" : "0\n", 2);
+	/* Linux's: "1" if it records; a '*' while a trigger holds it (soft mode) */
+	snprintf(buf, sizeof(buf), "%c%s\n",
+		 on && !(flags & EVENT_FILE_FL_SOFT_DISABLED) ? '1' : '0',
+		 flags & (EVENT_FILE_FL_SOFT_MODE | EVENT_FILE_FL_SOFT_DISABLED) ? "*" : "");
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
 }
 
 static ssize_t event_enable_write(struct file *file, const char *ubuf, size_t cnt,
@@ -622,6 +631,8 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_call *
 	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops)) ||
 	    (enable && !tracefs_create_file("filter", TRACE_MODE_WRITE, dir, call,
 					    &ftrace_event_filter_fops)) ||
+	    (enable &&
+	     !tracefs_create_file("trigger", TRACE_MODE_WRITE, dir, call, &event_trigger_fops)) ||
 	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
 	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
 		return -ENOMEM;

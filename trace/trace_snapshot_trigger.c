@@ -26,8 +26,11 @@ static int snapshot_pending; /* a trigger fired: swap, then record again */
 static DECLARE_WAIT_QUEUE_HEAD(snapshot_wait);
 static struct trace_array *snapshot_tr;
 
-/* Stops recording and asks for the swap; false if a snapshot is already on its way. */
-static bool request_snapshot(struct trace_array *tr)
+/*
+ * Stops recording and asks for the swap; false if a snapshot is already on its way. Also the
+ * event trigger's (trace/trace_events_trigger.c).
+ */
+bool trace_snapshot_request(struct trace_array *tr)
 {
 	if (!tracer_tracing_is_on(tr) ||
 	    __atomic_exchange_n(&snapshot_pending, 1, __ATOMIC_ACQ_REL))
@@ -43,7 +46,7 @@ static void ftrace_snapshot(unsigned long ip, unsigned long parent_ip,
 	(void)ip;
 	(void)parent_ip;
 	(void)count;
-	request_snapshot(tr);
+	trace_snapshot_request(tr);
 }
 
 static void ftrace_snapshot_count(unsigned long ip, unsigned long parent_ip,
@@ -53,7 +56,7 @@ static void ftrace_snapshot_count(unsigned long ip, unsigned long parent_ip,
 
 	(void)ip;
 	(void)parent_ip;
-	if (old > 0 && request_snapshot(tr))
+	if (old > 0 && trace_snapshot_request(tr))
 		__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED);
 }

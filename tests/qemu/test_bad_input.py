@@ -39,6 +39,7 @@ LIST = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}  # empty:
 FUNCS = {k: v for k, v in LIST.items() if k != "trailing junk"}
 PIDS = dict(LIST)
 PIDS["huge"] = EINVAL  # Linux trace_pid_write: any kstrtoul failure, overflow too, is EINVAL
+TRIGGER = {k: EINVAL for k in BAD_INPUTS}  # events/*/*/trigger: no such command, even ""
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
 SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointvec takes -1
 
@@ -66,6 +67,9 @@ RULES = [
     # error, as in Linux): test_event_filter.py checks both, and that the filter in force stays.
     ("events/*/filter", None),
     ("events/*/*/filter", None),
+    # A trigger write names a command first: none of these does (Linux's EINVAL, the file's
+    # help unchanged). test_event_triggers.py checks the errors of commands that exist.
+    ("events/*/*/trigger", TRIGGER),
     ("set_ftrace_filter", FUNCS),
     ("set_ftrace_notrace", FUNCS),
     ("set_event", LIST),

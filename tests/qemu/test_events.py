@@ -161,7 +161,7 @@ def test_files_and_modes(lucid):
         d = "events/" + ev.replace(":", "/")
         modes = {l.split()[-1]: l.split()[0] for l in sh(lucid, "ls -l " + d).splitlines()}
         assert modes == {"enable": "-rw-r-----", "filter": "-rw-r-----", "format": "-r--r-----",
-                         "id": "-r--r-----"}, \
+                         "id": "-r--r-----", "trigger": "-rw-r-----"}, \
             (d, modes)
         assert cat(lucid, d + "/enable") == "0\n"
     for d in ["events", "events/sched", "events/irq"]:

@@ -97,7 +97,7 @@ def test_available_and_directories(lucid):
     ls = sh(lucid, "ls events/syscalls").split()
     assert ls == ["enable", "filter"] + [w.split(":")[1] for w in want], ls
     assert sh(lucid, "ls events/syscalls/sys_enter_write").split() == [
-        "enable", "filter", "format", "id"]
+        "enable", "filter", "format", "id", "trigger"]
     assert cat(lucid, "events/syscalls/enable") == "0\n"
 
 

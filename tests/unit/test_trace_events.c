@@ -21,6 +21,8 @@
 #include "trace/trace_pid.h"
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
+#include "trace/trace_events_trigger.h"
+#include "trace/trace.h"
 #include "trace/ring_buffer.h"
 #include "trace/events/sched.h"
 #include "trace/events/irq.h"
@@ -135,6 +137,40 @@ void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type
 int event_trace_init_tracefs(void)
 {
 	return 0;
+}
+
+/* What the triggers call (trace/trace_events_trigger.c): recorded, for the trigger tests. */
+static int stack_traces, snapshots;
+static unsigned long stack_from;
+
+void tracer_tracing_on(struct trace_array *tr)
+{
+	ring_buffer_record_on(tr->buffer);
+}
+
+void tracer_tracing_off(struct trace_array *tr)
+{
+	ring_buffer_record_off(tr->buffer);
+}
+
+bool tracer_tracing_is_on(struct trace_array *tr)
+{
+	return ring_buffer_record_is_on(tr->buffer);
+}
+
+void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from)
+{
+	(void)tr;
+	(void)trace_ctx;
+	stack_traces++;
+	stack_from = from;
+}
+
+bool trace_snapshot_request(struct trace_array *tr)
+{
+	(void)tr;
+	snapshots++;
+	return true;
 }
 
 extern struct trace_event_call event_sched_switch, event_sched_wakeup, event_sched_wakeup_new,
@@ -664,6 +700,200 @@ static void test_filtered_records(void **state)
 	assert_int_equal(len, len0);
 }
 
+/* --- triggers --------------------------------------------------------------------------------- */
+
+/* A write to call's trigger file, as trace/trace_events_trigger_fs.c makes it. */
+static int trigger_write(struct trace_event_call *call, const char *text)
+{
+	char buf[256];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	ret = trigger_check_regex(call, buf);
+	snprintf(buf, sizeof(buf), "%s", text);
+	return ret ? ret : trigger_process_regex(call, buf);
+}
+
+static const char *trigger_line(struct trace_event_call *call, int k)
+{
+	static char buf[256];
+
+	if (event_trigger_show(call, k, buf, sizeof(buf)) < 0)
+		return "";
+	return buf;
+}
+
+/* One record in the buffer (consumed), or none. */
+static bool recorded(void)
+{
+	uint64_t ts;
+	bool any = ring_buffer_consume(global_trace.buffer, 0, &ts, NULL) != NULL;
+
+	while (ring_buffer_consume(global_trace.buffer, 0, &ts, NULL))
+		;
+	return any;
+}
+
+#define SOFT_FLAGS (EVENT_FILE_FL_SOFT_MODE | EVENT_FILE_FL_SOFT_DISABLED)
+#define ALL_FLAGS (SOFT_FLAGS | EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_TRIGGER_COND)
+
+/*
+ * A trigger on an event the user did not enable: the probe is attached for it, the records
+ * are dropped (soft disabled: "0*"), and it fires on the filter's records only. traceoff runs
+ * after the record; a second trigger of the same kind (traceon) is EEXIST, and "!traceon"
+ * removes it, as in Linux, where the two share a type. Bad writes change nothing.
+ */
+static void test_trigger_traceoff(void **state)
+{
+	struct task prev = {.pid = 8, .comm = "worker", .prio = DEFAULT_PRIO};
+	struct task next = {.pid = 0, .comm = "swapper/0", .prio = DEFAULT_PRIO};
+	switch_probe_t probe = (switch_probe_t)event_sched_switch.probe;
+	struct trace_event_call *call = &event_sched_switch;
+
+	(void)state;
+	assert_int_equal(trigger_write(call, "nosuch\n"), -EINVAL);
+	assert_int_equal(trigger_write(call, "\n"), -EINVAL);
+	assert_int_equal(trigger_write(call, "traceoff if no_field == 1\n"), -EINVAL);
+	assert_int_equal(trigger_write(call, "traceoff if prev_pid = 1\n"), -EINVAL);
+	assert_int_equal(trigger_write(call, "enable_event:sched:nosuch\n"), -EINVAL);
+	assert_int_equal(trigger_write(call, "enable_event:ftrace:function\n"), -EINVAL);
+	assert_null(call->triggers);
+	assert_int_equal(call->file_flags, 0);
+	assert_false(call->enabled);
+	assert_int_equal(trigger_write(call, "!traceoff\n"), 0); /* none: no error, as Linux */
+
+	assert_int_equal(trigger_write(call, "traceoff if prev_pid == 7\n"), 0);
+	assert_string_equal(trigger_line(call, 0), "traceoff:unlimited if prev_pid == 7\n");
+	assert_true(call->enabled); /* the probe is attached for the trigger */
+	assert_int_equal(call->file_flags, ALL_FLAGS);
+	assert_int_equal(trigger_write(call, "traceon\n"), -EEXIST);
+
+	probe(call, false, &prev, &next); /* pid 8: not the filter's */
+	assert_false(recorded()); /* soft disabled */
+	assert_true(ring_buffer_record_is_on(global_trace.buffer));
+	prev.pid = 7;
+	probe(call, false, &prev, &next);
+	assert_false(ring_buffer_record_is_on(global_trace.buffer));
+	ring_buffer_record_on(global_trace.buffer);
+
+	/* The user's enable records again; traceoff runs after the record: it is kept. */
+	assert_int_equal(trace_event_enable_disable(call, 1), 0);
+	assert_int_equal(call->file_flags & SOFT_FLAGS, EVENT_FILE_FL_SOFT_MODE); /* "1*" */
+	probe(call, false, &prev, &next);
+	assert_true(recorded());
+	assert_false(ring_buffer_record_is_on(global_trace.buffer));
+	ring_buffer_record_on(global_trace.buffer);
+	/* The user's 0 only soft-disables while the trigger holds it. */
+	assert_int_equal(trace_event_enable_disable(call, 0), 0);
+	assert_true(call->enabled);
+	assert_int_equal(call->file_flags & SOFT_FLAGS, SOFT_FLAGS); /* "0*" */
+
+	assert_int_equal(trigger_write(call, "!traceon\n"), 0);
+	assert_null(call->triggers);
+	assert_int_equal(call->file_flags, 0);
+	assert_false(call->enabled);
+}
+
+/* Counts go down only when the trigger did something; traceon's own event is recorded. */
+static void test_trigger_counts(void **state)
+{
+	struct task prev = {.pid = 7, .comm = "worker", .prio = DEFAULT_PRIO};
+	struct task next = {.pid = 0, .comm = "swapper/0", .prio = DEFAULT_PRIO};
+	switch_probe_t probe = (switch_probe_t)event_sched_switch.probe;
+	struct trace_event_call *call = &event_sched_switch;
+	int stacks = stack_traces, snaps = snapshots;
+
+	(void)state;
+	assert_int_equal(trace_event_enable_disable(call, 1), 0);
+	assert_int_equal(trigger_write(call, "traceon:2\n"), 0);
+	assert_int_equal(call->file_flags & EVENT_FILE_FL_TRIGGER_COND, 0); /* runs at reserve */
+	probe(call, false, &prev, &next); /* on already: no count used */
+	assert_true(recorded());
+	assert_string_equal(trigger_line(call, 0), "traceon:count=2\n");
+	ring_buffer_record_off(global_trace.buffer);
+	probe(call, false, &prev, &next);
+	assert_true(recorded()); /* turned on before its record was reserved */
+	assert_string_equal(trigger_line(call, 0), "traceon:count=1\n");
+	assert_int_equal(trigger_write(call, "!traceon:0\n"), 0);
+
+	/* A filtered traceon looks at a record made while recording was off: not kept. */
+	assert_int_equal(trigger_write(call, "traceon if prev_pid == 7\n"), 0);
+	ring_buffer_record_off(global_trace.buffer);
+	probe(call, false, &prev, &next);
+	assert_true(ring_buffer_record_is_on(global_trace.buffer));
+	assert_false(recorded());
+	assert_int_equal(trigger_write(call, "!traceon\n"), 0);
+
+	/* Newest first in the file; stacktrace after the record, from the probe on. */
+	assert_int_equal(trigger_write(call, "stacktrace:2 if prev_pid == 7\n"), 0);
+	assert_int_equal(trigger_write(call, "snapshot:1\n"), 0);
+	assert_string_equal(trigger_line(call, 0), "snapshot:count=1\n");
+	assert_string_equal(trigger_line(call, 1), "stacktrace:count=2 if prev_pid == 7\n");
+	assert_string_equal(trigger_line(call, 2), "");
+	for (int i = 0; i < 3; i++)
+		probe(call, false, &prev, &next);
+	assert_int_equal(stack_traces - stacks, 2);
+	assert_true(stack_from != 0);
+	assert_int_equal(snapshots - snaps, 1);
+	assert_string_equal(trigger_line(call, 1), "stacktrace:count=0 if prev_pid == 7\n");
+	prev.pid = 1;
+	assert_int_equal(trigger_write(call, "!stacktrace\n"), 0);
+	assert_int_equal(trigger_write(call, "!snapshot\n"), 0);
+	assert_int_equal(call->file_flags, 0);
+	assert_true(call->enabled); /* the user's, still */
+	recorded();
+}
+
+/*
+ * enable_event holds its target in soft mode: attached, soft disabled, until the trigger fires;
+ * disable_event turns it back off. Removing the last hold leaves the target as the triggers
+ * left it (Linux: enabled, if it was soft-enabled then).
+ */
+static void test_trigger_enable_event(void **state)
+{
+	struct task prev = {.pid = 7, .comm = "worker", .prio = DEFAULT_PRIO};
+	struct task next = {.pid = 0, .comm = "swapper/0", .prio = DEFAULT_PRIO};
+	struct task t = {.pid = 9, .comm = "wakee", .prio = DEFAULT_PRIO};
+	switch_probe_t probe = (switch_probe_t)event_sched_switch.probe;
+	task_probe_t wakeup = (task_probe_t)event_sched_wakeup.probe;
+	struct trace_event_call *call = &event_sched_switch, *target = &event_sched_wakeup;
+
+	(void)state;
+	assert_int_equal(trigger_write(call, "enable_event:sched:sched_wakeup:1 if prev_pid == 7\n"),
+			 0);
+	assert_int_equal(trigger_write(call, "disable_event:sched:sched_wakeup\n"), -EEXIST);
+	assert_string_equal(trigger_line(call, 0),
+			    "enable_event:sched:sched_wakeup:count=1 if prev_pid == 7\n");
+	assert_true(target->enabled);
+	assert_int_equal(target->file_flags, SOFT_FLAGS); /* "0*" */
+	wakeup(target, &t);
+	assert_false(recorded());
+	probe(call, false, &prev, &next); /* fires: the target records from now on */
+	assert_int_equal(target->file_flags, EVENT_FILE_FL_SOFT_MODE); /* "1*" */
+	assert_string_equal(trigger_line(call, 0),
+			    "enable_event:sched:sched_wakeup:count=0 if prev_pid == 7\n");
+	wakeup(target, &t);
+	assert_true(recorded());
+
+	assert_int_equal(trigger_write(call, "!enable_event:sched:sched_wakeup\n"), 0);
+	assert_null(call->triggers);
+	assert_true(target->enabled); /* as the trigger left it */
+	assert_int_equal(target->file_flags, 0);
+	assert_int_equal(trace_event_enable_disable(target, 0), 0);
+
+	assert_int_equal(trigger_write(call, "disable_event:sched:sched_wakeup\n"), 0);
+	assert_int_equal(trace_event_enable_disable(target, 1), 0); /* the user's */
+	wakeup(target, &t);
+	assert_true(recorded());
+	probe(call, false, &prev, &next);
+	wakeup(target, &t);
+	assert_false(recorded());
+	assert_int_equal(trigger_write(call, "!disable_event:sched:sched_wakeup:0\n"), 0);
+	assert_false(target->enabled); /* soft disabled when its last hold went: detached */
+	assert_int_equal(target->file_flags, 0);
+	assert_int_equal(call->file_flags, 0);
+}
+
 static void test_sched_task_records(void **state)
 {
 	struct task t = {.pid = -3, .comm = "a-comm-of-15-ch", .prio = DEFAULT_PRIO, .cpu = 2};
@@ -1056,6 +1286,9 @@ int main(void)
 		cmocka_unit_test_setup(test_syscall_records, setup),
 		cmocka_unit_test_setup(test_irq_records, setup),
 		cmocka_unit_test_setup(test_filtered_records, setup),
+		cmocka_unit_test_setup(test_trigger_traceoff, setup),
+		cmocka_unit_test_setup(test_trigger_counts, setup),
+		cmocka_unit_test_setup(test_trigger_enable_event, setup),
 		cmocka_unit_test_setup(test_bad_records, setup),
 		cmocka_unit_test_setup(test_ftrace_internal_events, setup),
 		cmocka_unit_test_setup(test_ftrace_internal_records, setup),
