@@ -22,9 +22,10 @@
  * slot. So a write of up to PIPE_BUF bytes (a page) goes in whole or waits for a slot: two
  * writers' lines never interleave, as POSIX asks. A page is freed when a read empties its
  * slot, but one is kept back for the next write (Linux's tmp_page): a pipe that carries a byte
- * at a time, as most do, then allocates nothing after its first write. (One difference is left: a program's write of more than
- * a page reaches the pipe a page at a time, through the system call's bounce buffer in
- * kernel/fs/read_write.c, so its odd bytes come last, when Linux tries them first.)
+ * at a time, as most do, then allocates nothing after its first write. (One difference is
+ * left: a program's write of more than a page reaches the pipe a page at a time, through the
+ * system call's bounce buffer in kernel/fs/read_write.c, so its odd bytes come last, when
+ * Linux tries them first.)
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
