@@ -9,6 +9,7 @@ status 3 (a panic). The shared kernel checks the /proc file and sysrq-z, which d
 crash.
 """
 import re
+import time
 
 from lucid import Lucid
 
@@ -504,14 +505,22 @@ def test_nop_panic_dump():
 
 def test_sysrq_t(lucid):
     # Show State: a line per task, Linux's "task:COMM state:S pid:N ppid:N", and where each
-    # task off its CPU sleeps: the kernel shell (pid 1) waits in sh_foreground_wait for `sleep`,
-    # which sleeps in schedule_timeout; the one that asked (sysrq) runs, so no trace for it.
+    # task off its CPU sleeps: the background `sleep` in schedule; the kernel shell (pid 1)
+    # may be running or waiting for the builtin; the one that asked (sysrq) runs, no trace.
     lines = console_text(lucid.run("sleep 30 & sysrq t; kill %1; wait", timeout=60))
     lines = lines[lines.index("sysrq: Show State"):]  # after the job's "[1] PID"
     tasks = [l for l in lines if l.startswith("task:")]
-    assert any(re.match(r"task:sh +state:[SD] pid:1 +ppid:0 *$", l) for l in tasks), tasks
+    assert any(re.match(r"task:sh +state:[RSD] pid:1 +ppid:0 *$", l) for l in tasks), tasks
     sleeper = next(i for i, l in enumerate(lines) if re.match(r"task:sleep +state:S ", l))
     trace = lines[sleeper + 1:lines.index(tasks[tasks.index(lines[sleeper]) + 1])] \
         if lines[sleeper] != tasks[-1] else lines[sleeper + 1:]
     assert trace[0] == "Call Trace:" and any("schedule+" in l for l in trace), trace
     assert any(re.match(r"task:sysrq +state:R ", l) for l in tasks), tasks
+    # Ctrl-O t straight from the console's interrupt, while the shell waits for its job.
+    lucid.send_line("sleep 3")
+    time.sleep(1)
+    lucid.p.send("\x0ft")
+    out = lucid.expect_prompt(60)
+    lines = console_text(out)
+    assert "sysrq: Show State" in lines, out
+    assert any(re.match(r"task:sh +state:[RSD] pid:1 ", l) for l in lines), out
