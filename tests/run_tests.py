@@ -102,8 +102,8 @@ def merge_corpus(binary, seeds, work):
     os.makedirs(seeds, exist_ok=True)
     before = set(os.listdir(seeds))
     try:
-        p = subprocess.run([binary, "-merge=1", "-use_counters=0", "-timeout=30", seeds, work], capture_output=True,
-                           text=True, errors="replace", timeout=600)
+        p = subprocess.run([binary, "-merge=1", "-use_counters=0", "-timeout=30", seeds, work],
+                           capture_output=True, text=True, errors="replace", timeout=600)
     except (subprocess.TimeoutExpired, OSError) as e:
         return ", merge failed: %s" % e
     if p.returncode != 0:
