@@ -148,3 +148,20 @@ def test_stacktrace_command(lucid):
     assert not [f for f in frames if TRAMPOLINE.search(f)], "\n".join(frames)
     assert in_order(names(frames), ["schedule_timeout", "msleep_interruptible", "cmd_sleep",
                                     "kthread_start"]), "\n".join(frames)
+
+
+def test_func_stack_trace_with_profiler(lucid):
+    # func_stack_trace is the function tracer's; the function profiler hooks returns through
+    # the graph trampoline meanwhile, so the function tracer's stacks cross hooked frames.
+    ok(lucid, "cd %s; echo nop > current_tracer; echo > trace" % T)
+    ok(lucid, "echo schedule_timeout > set_ftrace_filter; echo function > current_tracer")
+    ok(lucid, "echo 1 > function_profile_enabled; echo 1 > options/func_stack_trace")
+    sh(lucid, "sleep 0.1")
+    ok(lucid, "echo 0 > options/func_stack_trace; echo 0 > function_profile_enabled")
+    trace = sh(lucid, "cat trace", timeout=120)
+    ok(lucid, "echo nop > current_tracer; echo > set_ftrace_filter; echo > trace")
+    frames = stack_frames(trace)
+    assert frames, trace[-3000:]
+    assert not [f for f in frames if TRAMPOLINE.search(f)], "\n".join(frames)
+    assert in_order(names(frames), ["msleep_interruptible", "cmd_sleep", "kthread_start"]), \
+        "\n".join(frames)
