@@ -65,12 +65,12 @@ static const char *filter_current_comm(void)
 #include "kernel/panic.h"
 #else
 /* On the host (unit tests, fuzzer) a broken invariant stops the program where it broke. */
-#define WARN_ON(cond)                                                                              \
-	({                                                                                         \
-		bool __w = !!(cond);                                                               \
-		if (__w)                                                                           \
-			__builtin_trap();                                                          \
-		__w;                                                                               \
+#define WARN_ON(cond)                     \
+	({                                \
+		bool __w = !!(cond);      \
+		if (__w)                  \
+			__builtin_trap(); \
+		__w;                      \
 	})
 int filter_current_cpu(void); /* the host tests say what they are */
 const char *filter_current_comm(void);
