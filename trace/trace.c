@@ -216,7 +216,7 @@ int trace_save_stack(unsigned long *store, int size)
 	hi = lo + KSTACK_SIZE;
 	while (n < size && rbp >= lo && rbp + 2 * sizeof(long) <= hi && !(rbp & 7)) {
 		/* the graph tracer may have borrowed this return address: the real one */
-		unsigned long ret = ftrace_graph_ret_addr(t, NULL, ((unsigned long *)rbp)[1],
+		unsigned long ret = ftrace_graph_ret_addr(t, ((unsigned long *)rbp)[1],
 							  (unsigned long *)rbp + 1);
 		unsigned long next = ((unsigned long *)rbp)[0];
 

@@ -46,7 +46,7 @@ static int save_trace(struct task *t, unsigned long ip, struct ftrace_regs *freg
 	unsigned long fp = fregs->frame1_rbp; /* the parent's frame: the traced one has none yet */
 	while (n < STACK_TRACE_ENTRIES && on_stack(fp, lo, top)) {
 		unsigned long *frame = (unsigned long *)fp;
-		unsigned long ret = ftrace_graph_ret_addr(t, NULL, *retp, retp);
+		unsigned long ret = ftrace_graph_ret_addr(t, *retp, retp);
 		max_trace[n++] = (struct stack_trace_entry){ret, top - (unsigned long)&frame[1]};
 		retp = &frame[1];
 		if (frame[0] <= fp)

@@ -116,7 +116,7 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 	long off = rip && rsp ? return_address_offset(rip) : -1;
 	if (off >= 0 && mmu_kernel_addr_mapped(rsp + off)) {
 		unsigned long *slot = (unsigned long *)(rsp + off);
-		unsigned long ret = ftrace_graph_ret_addr(t, NULL, *slot, slot);
+		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
 		/* A guess (a frameless function may have pushed other registers): "?" as Linux. */
 		if (kernel_text_address(ret))
 			print_ret_addr("? ", ret);
@@ -126,7 +126,7 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 			break;
 		unsigned long *slot = (unsigned long *)rbp + 1;
 		/* The function graph tracer may have borrowed this return address. */
-		unsigned long ret = ftrace_graph_ret_addr(t, NULL, *slot, slot);
+		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
 		if (!ret || !kernel_text_address(ret))
 			break;
 		print_ret_addr("", ret);
