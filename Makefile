@@ -385,11 +385,17 @@ clean:
 # (-DLUCID_HOST, never a copy). Each tests/fuzz/NAME.mk says:
 #     FUZZ_TARGETS += NAME
 #     fuzz_NAME_SRCS := tests/fuzz/fuzz_NAME.c lib/foo.c ...
-# and the seeds are in tests/fuzz/corpus/NAME/. `make fuzz` runs each target FUZZ_SECONDS;
-# `make test` runs each FUZZ_TEST_SECONDS (tests/run_tests.py --fuzz). New inputs found go to
+# and the seeds are in tests/fuzz/corpus/NAME/. `make fuzz` runs each target FUZZ_SECONDS, then
+# merges the new inputs that reach new code into tests/fuzz/corpus/NAME (libFuzzer -merge=1:
+# only what adds coverage, so the corpus stays small): commit them, and the next run, anyone's,
+# starts where this one ended instead of from the seeds again (FUZZ_MERGE=0: keep the tree as
+# it is). Run it before each stop: 30 s a target from the kept corpus finds what 45 s from the
+# seeds found in issue 26 (about 8 minutes for 16 targets). `make test` replays the corpus and
+# fuzzes each FUZZ_TEST_SECONDS (tests/run_tests.py --fuzz), merging nothing. New inputs go to
 # $(B)/fuzz/work/NAME, crashes to $(B)/fuzz/crash-NAME-*: copy a crash into the corpus once fixed.
 FUZZ_CC ?= clang
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 30
+FUZZ_MERGE ?= 1
 FUZZ_TEST_SECONDS ?= 2
 FUZZ_TARGETS :=
 include $(wildcard tests/fuzz/*.mk)
@@ -407,7 +413,8 @@ $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: deps fuzz-build
-	@$(PYTHON) tests/run_tests.py --fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_SECONDS)
+	@$(PYTHON) tests/run_tests.py --fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_SECONDS) \
+		$(if $(filter 1,$(FUZZ_MERGE)),--fuzz-merge)
 .PHONY: fuzz fuzz-build
 
 # --- sanitizers in the kernel ----------------------------------------------------------------

@@ -2,11 +2,12 @@
 """Lucid's test runner: every suite, one closing line.
 
   run_tests.py --unit build/host/test_* --qemu tests/qemu [-k NAME] [--jobs N]
-               [--fuzz build/fuzz/fuzz_* --fuzz-seconds N]
+               [--fuzz build/fuzz/fuzz_* --fuzz-seconds N [--fuzz-merge]]
                [--ubsan-build build-ubsan --ubsan-qemu test_boot test_smp ...]
 
 Host unit tests are cmocka programs: each counts as its cmocka tests. A fuzz target (libFuzzer)
-replays its seeds, tests/fuzz/corpus/NAME/, then fuzzes for N seconds: each target is one test.
+replays its seeds, tests/fuzz/corpus/NAME/, then fuzzes for N seconds: each target is one test;
+with --fuzz-merge (make fuzz) what it found that reaches new code joins the seeds in the tree.
 QEMU tests are functions named test_* in tests/qemu/test_*.py; a function taking an argument
 `lucid` shares one booted kernel with the rest of its file, others boot their own. The files
 named by --ubsan-qemu then run again against the kernel in --ubsan-build, as "ubsan:test_...".
@@ -56,12 +57,19 @@ def run_unit(binaries, results):
         results.extend([(name, False, "see output")] * failed)
 
 
-def run_fuzz(binaries, seconds, results):
+def run_fuzz(binaries, seconds, results, merge=False):
+    """Each target replays its seeds and fuzzes for seconds; merge: then keeps what it found.
+
+    New inputs go to a work directory under build/, so runs build on each other on one
+    machine. With merge (make fuzz), the inputs of the work directory that reach code the
+    seeds do not are then merged into tests/fuzz/corpus/NAME (libFuzzer's -merge=1, the smallest
+    first; -use_counters=0: a new edge counts, not a new hit count of one, or the tree would
+    take hundreds of files a run), so the corpus in the tree grows with each run and the next
+    run, anywhere, starts where this one ended. make test only replays and fuzzes.
+    """
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for b in binaries:
         name = os.path.basename(b)[len("fuzz_"):]
-        # New inputs go to a work directory under build/, so runs build on each other while
-        # the seeds in the repository stay as they are.
         work = os.path.join(os.path.dirname(b), "work", name)
         os.makedirs(work, exist_ok=True)
         seeds = os.path.join(root, "tests", "fuzz", "corpus", name)
@@ -78,12 +86,31 @@ def run_fuzz(binaries, seconds, results):
         except OSError as e:
             out, ok = str(e), False
         runs = re.search(r"stat::number_of_executed_units: (\d+)", out)
-        print("%s fuzz/%s: %s runs in %d s" % ("PASS" if ok else "FAIL", name,
-                                               runs.group(1) if runs else "?", seconds),
-              flush=True)
+        merged = ""
+        if ok and merge:
+            merged = merge_corpus(b, seeds, work)
+        print("%s fuzz/%s: %s runs in %d s%s" % ("PASS" if ok else "FAIL", name,
+                                                 runs.group(1) if runs else "?", seconds,
+                                                 merged), flush=True)
         if not ok:
             print(out[-6000:])
         results.append(("fuzz/" + name, ok, "" if ok else "crash or timeout"))
+
+
+def merge_corpus(binary, seeds, work):
+    """Merges work's new-coverage inputs into seeds; says how many (or why none)."""
+    os.makedirs(seeds, exist_ok=True)
+    before = set(os.listdir(seeds))
+    try:
+        p = subprocess.run([binary, "-merge=1", "-use_counters=0", "-timeout=30", seeds, work],
+                           capture_output=True, text=True, errors="replace", timeout=600)
+    except (subprocess.TimeoutExpired, OSError) as e:
+        return ", merge failed: %s" % e
+    if p.returncode != 0:
+        return ", merge failed:\n" + (p.stdout + p.stderr)[-2000:]
+    added = len(set(os.listdir(seeds)) - before)
+    return ", %d new input%s kept in tests/fuzz/corpus/%s" % (
+        added, "" if added == 1 else "s", os.path.basename(seeds))
 
 
 def test_files(directory, files=None):
@@ -211,6 +238,8 @@ def main():
     ap.add_argument("--label", default="", help="what --file's test names start with")
     ap.add_argument("--fuzz", nargs="*", default=[])
     ap.add_argument("--fuzz-seconds", type=int, default=3)
+    ap.add_argument("--fuzz-merge", action="store_true",
+                    help="merge what the fuzzers found into tests/fuzz/corpus/ (make fuzz)")
     ap.add_argument("--ubsan-build", help="a UBSAN=1 build directory to run QEMU tests against")
     ap.add_argument("--ubsan-qemu", nargs="*", default=[], help="those tests (test_boot ...)")
     a = ap.parse_args()
@@ -221,7 +250,7 @@ def main():
         sys.exit(0)  # the results are the lines printed; the caller counts them
     if not a.k:
         run_unit(a.unit, results)
-        run_fuzz(a.fuzz, a.fuzz_seconds, results)
+        run_fuzz(a.fuzz, a.fuzz_seconds, results, a.fuzz_merge)
     # The UBSAN kernel is found through LUCID_BUILD (tests/qemu/lucid.py).
     ubsan_env = {"LUCID_BUILD": os.path.abspath(a.ubsan_build)} if a.ubsan_build else {}
     if a.qemu and a.jobs > 1:

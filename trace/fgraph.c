@@ -144,11 +144,31 @@ unsigned long ftrace_return_to_handler(void)
 	return ret;
 }
 
+/*
+ * Backtraces under the graph tracer. Every hooked function's return slot holds
+ * return_to_handler, so a frame walk would name the trampoline, never the caller. The real
+ * address is on t's return stack, in the entry that hooked this very slot: Linux 6.1 on x86
+ * (HAVE_FUNCTION_GRAPH_RET_ADDR_PTR) finds it by retp, the slot's address, which each entry
+ * remembers. (Linux's other form, for architectures whose entries do not remember the slot,
+ * counts the trampolines the walk has passed; every walker here knows the slot it read.) An
+ * address that is not the trampoline, or a slot no entry hooked, comes back as it is.
+ *
+ * t must not be running elsewhere (current, or a task off its CPU): its return stack is
+ * then still.
+ */
 unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned long *retp)
 {
 	if (ret != (unsigned long)return_to_handler || !t || !t->ret_stack)
 		return ret;
-	for (int i = t->curr_ret_stack - 1; i >= 0; i--)
+	int top = READ_ONCE(t->curr_ret_stack) - 1;
+	if (top >= FTRACE_RETFUNC_DEPTH)
+		return ret; /* not a depth the push could have left: do not index with it */
+	/*
+	 * From the bottom, as Linux: a function that tail-calls a traced one leaves two entries
+	 * on one slot, and only the first (older) holds the real address; the second saw
+	 * return_to_handler there already.
+	 */
+	for (int i = 0; i <= top; i++)
 		if (t->ret_stack[i].retp == retp)
 			return t->ret_stack[i].ret;
 	return ret;

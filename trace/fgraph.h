@@ -49,7 +49,7 @@ void unregister_ftrace_graph(void);
 /* A new task gets a return stack if the graph tracer is active (kernel/sched/kthread.c). */
 int ftrace_graph_init_task(struct task *t);
 void ftrace_graph_exit_task(struct task *t);
-/* For backtraces: the real return address behind return_to_handler at stack slot retp. */
+/* For backtraces of t: the real return address behind return_to_handler at stack slot retp. */
 unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned long *retp);
 /* Stop/restart hooking for the current task (trace_printk's internals, for instance). */
 void pause_graph_tracing(void);

@@ -62,7 +62,16 @@ static const char *filter_current_comm(void)
 	return current->comm;
 }
 #define FILTER_COMM_LEN TASK_COMM_LEN
+#include "kernel/panic.h"
 #else
+/* On the host (unit tests, fuzzer) a broken invariant stops the program where it broke. */
+#define WARN_ON(cond)                     \
+	({                                \
+		bool __w = !!(cond);      \
+		if (__w)                  \
+			__builtin_trap(); \
+		__w;                      \
+	})
 int filter_current_cpu(void); /* the host tests say what they are */
 const char *filter_current_comm(void);
 #define FILTER_COMM_LEN 16
@@ -561,6 +570,19 @@ static int first_pass(const struct trace_event_call *call, const char *str, int 
 			top--; /* ")": the group is one operand of what encloses it */
 		}
 	}
+	/*
+	 * The text ended where an operand was due: after "&&", "||", "!" or "(" (or at once).
+	 * The grammar is not finished: an && or || still waits to be joined, so the first
+	 * pass left a target naming no entry (-1), which the second pass would follow out of
+	 * the program. Linux 6.1 accepts a dangling && or || (and for "a && b || c &&" reads
+	 * before its program); Lucid refuses it, with the sentence Linux's older parser gave
+	 * for an operator without operands.
+	 */
+	if (n) {
+		parse_error(pe, FILT_ERR_INVALID_FILTER, (int)(ptr - str));
+		ret = -EINVAL;
+		goto out;
+	}
 end:
 	if (top != stack) {
 		parse_error(pe, FILT_ERR_TOO_MANY_OPEN, (int)(ptr - str));
@@ -602,6 +624,18 @@ static int process_preds(const struct trace_event_call *call, const char *str,
 	ret = first_pass(call, str, nr_parens, nr_preds, prog, inverts, &n, pe);
 	if (ret)
 		goto fail;
+
+	/*
+	 * A finished grammar leaves every entry but the last jumping forward inside the
+	 * program (to a label l# of Linux's comment, # > i): the passes below follow these
+	 * targets as indexes, so check it rather than trust it.
+	 */
+	for (int i = 0; i < n - 1; i++) {
+		if (WARN_ON(prog[i].target <= i || prog[i].target >= n)) {
+			ret = -EINVAL;
+			goto fail;
+		}
+	}
 
 	/* The ends: past the last entry is TRUE, one further FALSE. The last jumps to FALSE. */
 	prog[n].pred = NULL;

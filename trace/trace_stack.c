@@ -41,13 +41,14 @@ static int save_trace(struct task *t, unsigned long ip, struct ftrace_regs *freg
 {
 	int n = 0;
 	max_trace[n++] = (struct stack_trace_entry){ip, top - (unsigned long)&fregs->parent_ret};
-	unsigned long ret = fregs->parent_ret;
+	/* retp: the slot of the next return address, which the graph tracer may have hooked */
+	unsigned long *retp = &fregs->parent_ret;
 	unsigned long fp = fregs->frame1_rbp; /* the parent's frame: the traced one has none yet */
 	while (n < STACK_TRACE_ENTRIES && on_stack(fp, lo, top)) {
 		unsigned long *frame = (unsigned long *)fp;
-		ret = ftrace_graph_ret_addr(t, ret, &frame[1]);
+		unsigned long ret = ftrace_graph_ret_addr(t, *retp, retp);
 		max_trace[n++] = (struct stack_trace_entry){ret, top - (unsigned long)&frame[1]};
-		ret = frame[1];
+		retp = &frame[1];
 		if (frame[0] <= fp)
 			break; /* frames go up the stack; anything else is the end or garbage */
 		fp = frame[0];

@@ -75,7 +75,7 @@ static void sched_show_task(struct task *t)
 		return;
 	const unsigned long *frame = (const unsigned long *)t->saved_rsp;
 
-	show_stack(frame[SWITCH_FRAME_RET], 0, frame[SWITCH_FRAME_RBP]);
+	show_stack(t, frame[SWITCH_FRAME_RET], 0, frame[SWITCH_FRAME_RBP]);
 }
 
 /*

@@ -110,6 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(text, &rec, true);
 	if (x < 0)
 		return 0;
+	/* the grammar must be finished: text ending in an operator never compiles */
+	while (len && strchr(" \t\n\v\f\r", text[len - 1]))
+		len--;
+	CHECK(len < 2 || (strncmp(text + len - 2, "&&", 2) && strncmp(text + len - 2, "||", 2)));
 	snprintf(wrapped, sizeof(wrapped), "!(%s)", text);
 	y = run(wrapped, &rec, false);
 	CHECK(y < 0 || y == !x);
