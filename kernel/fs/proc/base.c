@@ -23,6 +23,7 @@
 #include "kernel/mm/filemap.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
+#include "kernel/sched/cputime.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -43,7 +44,8 @@ struct proc_task {
 	char state;
 	char comm[TASK_COMM_LEN];
 	bool kthread;
-	uint64_t nr_switches, sigpending, blocked, cpus_allowed;
+	uint64_t nvcsw, nivcsw, sigpending, blocked, cpus_allowed;
+	uint64_t utime, stime, cutime, cstime, start_time; /* ns (kernel/sched/cputime.c) */
 	uint64_t sigignore, sigcatch; /* the signals its actions ignore, and those it handles */
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
 	unsigned long rss; /* pages mapped */
@@ -229,7 +231,13 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->state = proc_state(t);
 	memcpy(pt->comm, t->comm, TASK_COMM_LEN);
 	pt->comm[TASK_COMM_LEN - 1] = '\0';
-	pt->nr_switches = t->nr_switches;
+	pt->nvcsw = t->nvcsw;
+	pt->nivcsw = t->nivcsw;
+	pt->utime = t->utime;
+	pt->stime = t->stime;
+	pt->cutime = t->cutime;
+	pt->cstime = t->cstime;
+	pt->start_time = t->start_time;
 	pt->sigpending = t->sigpending;
 	pt->blocked = t->blocked;
 	task_sigactions(t, &pt->sigignore, &pt->sigcatch);
@@ -275,11 +283,14 @@ static int stat_show(struct seq_file *m, void *v)
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
 	seq_printf(m, "%d (%s) %c %d %d %d 0 -1 %u ", pt.pid, pt.comm, pt.state, pt.ppid, pt.pgrp,
 		   pt.pgrp, pt.kthread ? PF_KTHREAD : 0);
-	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
-	seq_puts(m, "0 0 0 0 0 0 0 0 ");
-	/* priority nice num_threads itrealvalue starttime vsize rss rsslim */
-	seq_printf(m, "%d 0 1 0 0 %lu %lu %lu ", pt.prio - NICE_0_PRIO, pt.vsize, pt.rss,
-		   RLIM_INFINITY);
+	/* minflt cminflt majflt cmajflt utime stime cutime cstime, the times in clock ticks */
+	seq_printf(m, "0 0 0 0 %lu %lu %lu %lu ", (unsigned long)nsec_to_clock_t(pt.utime),
+		   (unsigned long)nsec_to_clock_t(pt.stime),
+		   (unsigned long)nsec_to_clock_t(pt.cutime),
+		   (unsigned long)nsec_to_clock_t(pt.cstime));
+	/* priority nice num_threads itrealvalue starttime (ticks after boot) vsize rss rsslim */
+	seq_printf(m, "%d 0 1 0 %lu %lu %lu %lu ", pt.prio - NICE_0_PRIO,
+		   (unsigned long)nsec_to_clock_t(pt.start_time), pt.vsize, pt.rss, RLIM_INFINITY);
 	/* startcode endcode startstack kstkesp kstkeip */
 	seq_printf(m, "%lu %lu %lu 0 0 ", mm->start_code, mm->end_code, mm->start_stack);
 	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
@@ -383,8 +394,8 @@ static int status_show(struct seq_file *m, void *v)
 		 "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n");
 	seq_printf(m, "Cpus_allowed:\t%lx\nCpus_allowed_list:\t", (unsigned long)pt.cpus_allowed);
 	print_cpu_list(m, pt.cpus_allowed);
-	seq_printf(m, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t0\n",
-		   (unsigned long)pt.nr_switches);
+	seq_printf(m, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t%lu\n",
+		   (unsigned long)pt.nvcsw, (unsigned long)pt.nivcsw);
 	return 0;
 }
 

@@ -1,0 +1,110 @@
+"""The files and figures of issue 26 items 5 and 6: /proc/stat and /proc/loadavg in Linux 6.1's
+formats, agreeing with /proc/uptime and /proc/cpuinfo; `busybox top -b -n 1`; a load average
+that rises as Linux's calc_load makes it; bash's `time` and `times` printing true figures.
+Times differ from run to run and machine to machine: the checks are shapes and invariants.
+"""
+import re
+import time
+
+from lucid import LucidError
+
+STAT_CPU = re.compile(r"^cpu(\d*) +((?:\d+ ){9}\d+)$")
+
+
+def stat_lines(text):
+    return text.strip("\n").split("\n")
+
+
+def test_proc_stat_format(lucid):
+    # Linux 6.1's show_stat: "cpu  " (two spaces) then ten columns, a line per CPU, intr with
+    # its total first, ctxt, btime, processes, procs_running, procs_blocked, softirq.
+    out = lucid.run("cat /proc/stat /proc/cpuinfo /proc/uptime /proc/stat")
+    first, rest = out.split("processor", 1)
+    lines = stat_lines(first)
+    assert lines[0].startswith("cpu  "), lines
+    cpus = [STAT_CPU.match(l) for l in lines if l.startswith("cpu")]
+    assert all(cpus), lines
+    assert [m.group(1) for m in cpus] == [""] + [str(i) for i in range(len(cpus) - 1)], lines
+    nproc = len(re.findall(r"^processor\t: \d+$", "processor" + rest, re.M))
+    assert len(cpus) - 1 == nproc, (lines, nproc)  # cpuinfo agrees
+    keys = [l.split()[0] for l in lines if not l.startswith("cpu")]
+    assert keys == ["intr", "ctxt", "btime", "processes", "procs_running", "procs_blocked",
+                    "softirq"], lines
+    rx = {"intr": r"intr \d+( \d+)+", "softirq": r"softirq \d+( \d+){10}"}
+    for l in lines[len(cpus):]:
+        key = l.split()[0]
+        assert re.fullmatch(rx.get(key, key + r" \d+"), l), l
+    fields = {l.split()[0]: int(l.split()[1]) for l in lines[len(cpus):]}
+    assert fields["procs_running"] >= 1 and fields["processes"] >= 3, lines
+    assert fields["btime"] > 1600000000, lines  # the CMOS clock's date at boot
+    # The columns sum over the CPUs (read a moment apart: a tick or two each may come between).
+    total = [int(x) for x in cpus[0].group(2).split()]
+    per_cpu = [sum(int(m.group(2).split()[i]) for m in cpus[1:]) for i in range(10)]
+    assert all(0 <= p - t <= 2 * nproc for t, p in zip(total, per_cpu)), lines
+    # uptime's idle seconds are stat's idle column (the 4th) over USER_HZ, read in between.
+    uptime = re.search(r"^(\d+\.\d\d) (\d+\.\d\d)$", rest, re.M)
+    assert uptime, rest
+    idle_before = total[3] / 100
+    idle_after = int(STAT_CPU.match(stat_lines(rest.split(uptime.group(0))[1])[0]).group(2)
+                     .split()[3]) / 100
+    assert idle_before - 0.02 * nproc <= float(uptime.group(2)) <= idle_after + 0.02 * nproc, out
+    # Every second of uptime is a second of ticks on each CPU: stat's columns add up to it.
+    ticks = sum(per_cpu) / 100
+    assert ticks <= float(uptime.group(1)) * nproc + 0.1 * nproc, (out, ticks)
+
+
+def test_proc_loadavg_and_top(lucid):
+    out = lucid.run("cat /proc/loadavg")
+    assert re.fullmatch(r"\d+\.\d\d \d+\.\d\d \d+\.\d\d \d+/\d+ \d+\n", out), out
+    run, total = map(int, out.split()[3].split("/"))
+    assert 1 <= run <= total, out
+    # A task spinning: the 1-minute average rises from its first step (every 5 s), as Linux's.
+    lucid.run("cputime burn 60000 &")
+    try:
+        deadline = time.time() + 40
+        while True:
+            out = lucid.run("cat /proc/loadavg")
+            if float(out.split()[0]) > 0 or time.time() > deadline:
+                break
+            time.sleep(1)
+        assert float(out.split()[0]) > 0, out
+        assert int(out.split()[3].split("/")[0]) >= 1, out
+    finally:
+        lucid.run("kill %1; wait")
+    # sysinfo's loads are the same averages (<< 16 rather than << 11).
+    si = lucid.run("sysinfo -v")
+    m = re.search(r"loads=(\d+),(\d+),(\d+)\n", si)
+    assert m and int(m.group(1)) > 0, si
+    # busybox top reads /proc/stat, meminfo, loadavg and every /proc/PID: its header parses.
+    out = lucid.run("busybox top -b -n 1; echo rc=$?", 60)
+    assert out.endswith("rc=0\n"), out
+    assert re.search(r"^Mem: \d+K used, \d+K free, \d+K shrd, \d+K buff, \d+K cached$", out,
+                     re.M), out
+    assert re.search(r"^CPU: +\d+% usr +\d+% sys +\d+% nic +\d+% idle +\d+% io +\d+% irq "
+                     r"+\d+% sirq$", out, re.M), out
+    assert re.search(r"^Load average: \d+\.\d\d \d+\.\d\d \d+\.\d\d \d+/\d+ \d+$", out, re.M), out
+    assert re.search(r"^ +PID +PPID +USER +STAT +VSZ +%VSZ +%CPU +COMMAND$", out, re.M), out
+    assert re.search(r"^ +\d+ +\d+ root +R +\d+ .*busybox top -b -n 1$", out, re.M), out
+
+
+def bash_times(out):
+    """bash's `time` lines: {'real': s, 'user': s, 'sys': s}."""
+    got = dict((k, int(m) * 60 + float(s)) for k, m, s in
+               re.findall(r"^(real|user|sys)\t(\d+)m(\d+\.\d{3})s$", out, re.M))
+    assert set(got) == {"real", "user", "sys"}, out
+    return got
+
+
+def test_bash_time_and_times(lucid):
+    lucid.run("bash -c true")  # bash's start-up asks for socket and getpeername: logged once
+    # `time`: the user time of a half-second spin is counted, and is not more than the real
+    # time (it was 69 minutes when getrusage was missing).
+    t = bash_times(lucid.run("bash -c 'time cputime burn 500'", 60))
+    assert 0.5 <= t["real"] < 30, t
+    assert 0 < t["user"] + t["sys"] <= t["real"] + 0.03, t
+    # `times`: the shell's own times, then its children's, which hold the spin's.
+    out = lucid.run("bash -c 'cputime burn 300; times'", 60)
+    lines = re.findall(r"^(\d+)m(\d+\.\d{3})s (\d+)m(\d+\.\d{3})s$", out, re.M)
+    assert len(lines) == 2, out
+    children = [int(m) * 60 + float(s) for m, s in (lines[1][:2], lines[1][2:])]
+    assert 0 < sum(children) < 30, out
