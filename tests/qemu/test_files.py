@@ -266,8 +266,9 @@ def test_proc_files(lucid):
     cpu = lucid.run("cat /proc/cpuinfo")
     assert re.findall(r"^processor\t: (\d+)$", cpu, re.M) == ["0", "1", "2", "3"], cpu
     mem = lucid.run("cat /proc/meminfo")
-    m = re.match(r"^MemTotal: +(\d+) kB\nMemFree: +(\d+) kB\n$", mem)
+    m = re.match(r"^MemTotal: +(\d+) kB\nMemFree: +(\d+) kB\nMemAvailable: +(\d+) kB\n", mem)
     assert m and 200000 < int(m.group(1)) <= 262144 and int(m.group(2)) < int(m.group(1)), mem
+    assert all(re.fullmatch(r"[A-Za-z()]+: +\d+ kB", l) for l in mem.splitlines()), mem
     irq = lucid.run("cat /proc/interrupts").splitlines()
     assert irq[0].split() == ["CPU0", "CPU1", "CPU2", "CPU3"], irq
     loc = [line for line in irq if line.startswith("LOC:")][0].split()

@@ -1,15 +1,16 @@
 /*
  * /proc/PID and /proc/self: a directory for every task, user process or kernel thread, with
- * Linux's stat, status, cmdline and maps (Linux: fs/proc/base.c, array.c, task_mmu.c), and for a
- * user process the symbolic link exe to its program (busybox reads it to find itself, and runs
- * its applets by an execve of /proc/self/exe).
+ * Linux's stat, status, cmdline and maps (Linux: fs/proc/base.c, array.c, task_mmu.c), fd and
+ * fdinfo (kernel/fs/proc/fd.c), and for a user process the symbolic link exe to its program
+ * (busybox reads it to find itself, and runs its applets by an execve of /proc/self/exe).
  *
  * Tasks come and go far more often than files are read, so the directories are not made at
  * fork and removed at exit: /proc's lookup makes one when a name is asked for and the task
  * exists, and its revalidate drops it once the task is gone (pids are never reused, so a
  * directory that names a live pid is the right one). "self" is made the same way for the task
- * that looks it up, and dropped when another task asks: Lucid's VFS has no symbolic links yet,
- * so /proc/self is a directory equal to /proc/<the reader's pid>, not a link to it.
+ * that looks it up, and dropped when another task asks: a symbolic link whose text is the
+ * reader's pid, as Linux's proc_self_get_link makes it, so that `cd /proc/self/fd` lands in
+ * /proc/PID/fd, which stays when another task looks at its own /proc/self.
  *
  * The files keep only the pid. Each read finds the task under task_list_lock and copies what it
  * shows (its user memory too, for cmdline and maps) before the lock is dropped: do_exit() and
@@ -562,6 +563,25 @@ static void prune_dead(struct dentry *root)
 	}
 }
 
+/* /proc/self for task pid: a link to "PID", Linux's lrwxrwxrwx with the size 0. */
+static int proc_self_create(struct dentry *dentry, int pid)
+{
+	struct inode *inode = new_inode(S_IFLNK | 0777);
+
+	if (!inode)
+		return -ENOMEM;
+	inode->i_private = (void *)(long)pid;
+	inode->i_link = kmalloc(PROC_PID_NAME_MAX);
+	if (!inode->i_link) {
+		kfree(inode);
+		return -ENOMEM;
+	}
+	snprintf(inode->i_link, PROC_PID_NAME_MAX, "%d", pid);
+	dget(dentry); /* the tree's reference, as d_add's callers give it */
+	d_add(dentry, inode);
+	return 0;
+}
+
 /* Makes /proc/<name> for the task pid: the directory, and its files holding the pid. */
 static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 {
@@ -572,6 +592,8 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	prune_dead(dentry->d_parent);
 	if (!pid)
 		return -ENOENT;
+	if (strcmp(dentry->d_name, SELF_NAME) == 0)
+		return proc_self_create(dentry, pid);
 	inode = new_inode(S_IFDIR | 0555);
 	if (!inode)
 		return -ENOMEM;
@@ -586,7 +608,8 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 		}
 	}
 	char exe[EXE_PATH_LEN];
-	if (task_exe(pid, exe) && proc_exe_create(dentry, exe)) {
+	if (proc_fd_dirs_create(dentry, pid) ||
+	    (task_exe(pid, exe) && proc_exe_create(dentry, exe))) {
 		d_kill_tree(dentry, S_DEAD);
 		return -ENOMEM;
 	}
@@ -600,6 +623,8 @@ static bool proc_root_revalidate(struct dentry *dentry)
 
 	if (!pid)
 		return true; /* a file of /proc's own */
+	if (S_ISLNK(dentry->d_inode->i_mode))
+		return name_to_pid(dentry->d_name) == pid; /* self: the same reader */
 	return name_to_pid(dentry->d_name) == pid && proc_exe_current(dentry, pid);
 }
 
