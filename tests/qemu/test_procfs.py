@@ -110,10 +110,11 @@ def test_bash_time_and_times(lucid):
     assert 0 < sum(children) < 30, out
 
 
-def on_host_bash(script):
-    """What the host's bash-static prints for script, run in a fresh temporary directory."""
+def on_host_bash(script, shell=("bash-static",)):
+    """What the host's bash-static (or shell) prints for script, run in a fresh temporary
+    directory."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(["bash-static", "-c", script], cwd=tmp, stdin=subprocess.DEVNULL,
+        out = subprocess.run(list(shell) + ["-c", script], cwd=tmp, stdin=subprocess.DEVNULL,
                              capture_output=True, text=True, timeout=30,
                              env={"PATH": "/usr/bin:/bin"})
         return out.stdout + out.stderr
@@ -157,4 +158,18 @@ def test_dev_fd_and_proc_pid_fd_as_on_linux(lucid):
     for script in FD_SCRIPTS:
         want = shape(on_host_bash(script))
         got = shape(lucid.run("cd /tmp; bash -c '%s'" % script.replace("'", "'\\''"), 60))
+        assert got == want, "%s\nLinux:\n%s\nLucid:\n%s" % (script, want, got)
+
+# busybox sh has no <(cmd), but the files are the same for it.
+SH_SCRIPTS = [
+    "echo hi | cat /dev/stdin",
+    "echo hi | cat /proc/self/fd/0; cat /proc/self/fdinfo/0 < /dev/null",
+    "ls -l /proc/self/fd/ < /dev/null 2>&1 | cat",
+]
+
+
+def test_dev_fd_in_busybox_sh(lucid):
+    for script in SH_SCRIPTS:
+        want = shape(on_host_bash(script, ("busybox", "sh")))
+        got = shape(lucid.run("cd /tmp; sh -c '%s'" % script, 60))
         assert got == want, "%s\nLinux:\n%s\nLucid:\n%s" % (script, want, got)
