@@ -173,3 +173,12 @@ def test_dev_fd_in_busybox_sh(lucid):
         want = shape(on_host_bash(script, ("busybox", "sh")))
         got = shape(lucid.run("cd /tmp; sh -c '%s'" % script, 60))
         assert got == want, "%s\nLinux:\n%s\nLucid:\n%s" % (script, want, got)
+
+
+def test_bash_read_timeout(lucid):
+    # bash's `read -t` is a setitimer(ITIMER_REAL) and a SIGALRM handler: the read, from the
+    # console or from a pipe, ends after the time with status 142 (128 + SIGALRM), as on Linux.
+    lucid.run("bash -c true")
+    assert lucid.run("bash -c 'read -t 1 x; echo rc=$?'", 30) == "rc=142\n"
+    script = "read -t 0.5 x < <(sleep 3); echo rc=$?"
+    assert lucid.run("bash -c '%s'" % script, 30) == on_host_bash(script) == "rc=142\n"
