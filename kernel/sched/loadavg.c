@@ -14,7 +14,7 @@
 #include "kernel/percpu.h"
 
 static unsigned long avenrun[3]; /* the three averages, FIXED_1 = one task */
-static uint64_t calc_load_update = LOAD_FREQ; /* the jiffies of the next step */
+uint64_t calc_load_update = LOAD_FREQ;
 
 void get_avenrun(unsigned long *loads, unsigned long offset, int shift)
 {
@@ -46,12 +46,10 @@ unsigned long nr_uninterruptible(void)
 	return n;
 }
 
-void calc_global_load(void)
+void calc_global_load_step(void)
 {
 	unsigned long active;
 
-	if (jiffies < calc_load_update)
-		return;
 	calc_load_update += LOAD_FREQ;
 	active = (nr_running_total() + nr_uninterruptible()) * FIXED_1;
 	WRITE_ONCE(avenrun[0], calc_load(avenrun[0], EXP_1, active));

@@ -2,6 +2,7 @@
 #ifndef KERNEL_SCHED_LOADAVG_H
 #define KERNEL_SCHED_LOADAVG_H
 
+#include <stdint.h>
 #include "kernel/sched/time.h"
 
 /*
@@ -32,8 +33,18 @@ static inline unsigned long calc_load(unsigned long load, unsigned long exp, uns
 
 /* The 1, 5 and 15 minute averages, plus offset (FIXED_1 / 200 rounds them to 2 decimals). */
 void get_avenrun(unsigned long *loads, unsigned long offset, int shift);
-/* From CPU 0's tick: every LOAD_FREQ, the averages take a step. */
-void calc_global_load(void);
+extern uint64_t calc_load_update; /* the jiffies of the next step */
+void calc_global_load_step(void);
+
+/*
+ * From CPU 0's tick: every LOAD_FREQ, the averages take a step. Inline, the test of the time:
+ * the tick (and a function_graph trace of it) pays a call only once in LOAD_FREQ ticks.
+ */
+static inline void calc_global_load(void)
+{
+	if (jiffies >= calc_load_update)
+		calc_global_load_step();
+}
 /* Tasks runnable now on every CPU (the running ones too), and user processes in D. */
 unsigned long nr_running_total(void);
 unsigned long nr_uninterruptible(void);
