@@ -116,3 +116,10 @@ def test_itimers_and_cpu_time(lucid):
     # SA_RESTART; getrusage, times and wait4's rusage counting a spin's user time. The program
     # prints invariants (user/cputime.c), never timings, so the two runs compare.
     same_as_linux(lucid, "cputime")
+
+
+def test_proc_self_fd_links(lucid):
+    # Issue 26 item 5: /proc/self/fd's links (text, mode, size), opening one (a pipe opened
+    # again as a reader, a writer or both; a removed file), fdinfo's pos and flags, and the
+    # errors for names that are no open descriptor: user/procfd.c against the host's Linux.
+    same_as_linux(lucid, "procfd", "{dir}")

@@ -216,13 +216,39 @@ static void proc_fd_populate(struct dentry *dir)
 	}
 }
 
+/*
+ * A name made here by a user: Linux's lookup answers ENOENT for a name that is no open
+ * descriptor before mkdir, symlink or open's create is tried, so that is what they say.
+ */
+static int proc_fd_no_create(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	(void)dir;
+	(void)dentry;
+	(void)mode;
+	return -ENOENT;
+}
+
+static int proc_fd_no_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	(void)dir;
+	(void)dentry;
+	(void)target;
+	return -ENOENT;
+}
+
 static const struct inode_operations proc_fd_inode_operations = {
+	.create = proc_fd_no_create,
+	.mkdir = proc_fd_no_create,
+	.symlink = proc_fd_no_symlink,
 	.lookup = proc_fd_lookup,
 	.revalidate = proc_fd_revalidate,
 	.populate = proc_fd_populate,
 };
 
 static const struct inode_operations proc_fdinfo_inode_operations = {
+	.create = proc_fd_no_create,
+	.mkdir = proc_fd_no_create,
+	.symlink = proc_fd_no_symlink,
 	.lookup = proc_fdinfo_lookup,
 	.revalidate = proc_fd_revalidate,
 	.populate = proc_fd_populate,
