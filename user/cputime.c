@@ -235,6 +235,35 @@ static void rusage_of_a_spin(long start_ns)
 	SHOW("getrusage(bad pointer)", getrusage(RUSAGE_SELF, (void *)8));
 }
 
+#define CHILD_TOUCH_KIB (8 * 1024) /* the memory the child touches: 8 MiB */
+
+/* ru_maxrss: the process's own is more than nothing; a child's that touched 8 MiB is more. */
+static void maxrss(void)
+{
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	getrusage(RUSAGE_SELF, &ru);
+	printf("ru_maxrss of this process: more than 0: %s\n", yes(ru.ru_maxrss > 0));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		volatile char *p = malloc(CHILD_TOUCH_KIB * 1024L);
+
+		if (!p)
+			_exit(1);
+		for (long i = 0; i < CHILD_TOUCH_KIB * 1024L; i += 1024) /* every page, for sure */
+			p[i] = 1;
+		_exit(0);
+	}
+	wait4(pid, &status, 0, &ru);
+	printf("a child that touched 8 MiB: its ru_maxrss at least that: %s\n",
+	       yes(WIFEXITED(status) && ru.ru_maxrss >= CHILD_TOUCH_KIB));
+	getrusage(RUSAGE_CHILDREN, &ru);
+	printf("RUSAGE_CHILDREN's ru_maxrss too: %s\n", yes(ru.ru_maxrss >= CHILD_TOUCH_KIB));
+}
+
 static void rusage_of_a_child(void)
 {
 	struct rusage ru;
@@ -276,5 +305,6 @@ int main(int argc, char **argv)
 	cpu_timers();
 	rusage_of_a_spin(start);
 	rusage_of_a_child();
+	maxrss();
 	return 0;
 }

@@ -15,12 +15,19 @@
  * children it collected itself, summed into the parent's cutime and cstime (what
  * getrusage(RUSAGE_CHILDREN) and times() report, and bash's `time` and `times` print). A child
  * nobody waited for (its parent ignored SIGCHLD) adds nothing, as on Linux.
+ *
+ * ru_maxrss is the largest resident size seen: counted in the page tables when getrusage asks
+ * and when exec or exit gives an address space up. Linux keeps a high-water mark that every
+ * unmap updates; here memory a program mapped and unmapped between two of those moments is
+ * not seen.
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/cputime.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "kernel/sched/lockdep.h"
+#include "kernel/mm/mm.h"
+#include "arch/x86_64/mmu.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -76,9 +83,40 @@ void account_process_tick(bool user)
 	itimer_tick(t, ITIMER_PROF, SIGPROF);
 }
 
+#define KIB 1024
+
+/* The pages of mm's areas that are mapped now, in KiB. */
+static unsigned long mm_rss_kib(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	unsigned long pages = 0;
+
+	spin_lock(&mm->mmap_lock); /* /proc/PID's readers walk it too */
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
+		for (unsigned long va = mmu_user_next_mapped(mm->pgd, vma->vm_start, vma->vm_end);
+		     va < vma->vm_end;
+		     va = mmu_user_next_mapped(mm->pgd, va + PAGE_SIZE, vma->vm_end))
+			pages++;
+	}
+	spin_unlock(&mm->mmap_lock);
+	return pages * (PAGE_SIZE / KIB);
+}
+
+void update_maxrss(struct task *t, struct mm_struct *mm)
+{
+	unsigned long kib = mm ? mm_rss_kib(mm) : 0;
+
+	if (kib > t->maxrss)
+		t->maxrss = kib;
+}
+
 /* Called by wait4 before it frees the child: nothing runs the child any more. */
 void account_child_times(struct task *parent, const struct task *child)
 {
+	unsigned long maxrss = MAX(child->maxrss, child->cmaxrss);
+
+	parent->cmaxrss = MAX(parent->cmaxrss, maxrss);
 	parent->cutime += child->utime + child->cutime;
 	parent->cstime += child->stime + child->cstime;
 	parent->cnvcsw += child->nvcsw + child->cnvcsw;
@@ -92,9 +130,10 @@ static void ns_to_timeval(uint64_t ns, long *sec, long *usec)
 }
 
 static void fill_rusage(struct rusage *ru, uint64_t utime, uint64_t stime, uint64_t nvcsw,
-			uint64_t nivcsw)
+			uint64_t nivcsw, unsigned long maxrss)
 {
 	memset(ru, 0, sizeof(*ru));
+	ru->ru_maxrss = (long)maxrss;
 	ns_to_timeval(utime, &ru->ru_utime_sec, &ru->ru_utime_usec);
 	ns_to_timeval(stime, &ru->ru_stime_sec, &ru->ru_stime_usec);
 	ru->ru_nvcsw = (long)nvcsw;
@@ -104,7 +143,7 @@ static void fill_rusage(struct rusage *ru, uint64_t utime, uint64_t stime, uint6
 void child_rusage(const struct task *c, struct rusage *ru)
 {
 	fill_rusage(ru, c->utime + c->cutime, c->stime + c->cstime, c->nvcsw + c->cnvcsw,
-		    c->nivcsw + c->cnivcsw);
+		    c->nivcsw + c->cnivcsw, MAX(c->maxrss, c->cmaxrss));
 }
 
 long sys_getrusage(int who, struct rusage __user *uru)
@@ -115,10 +154,12 @@ long sys_getrusage(int who, struct rusage __user *uru)
 	switch (who) {
 	case RUSAGE_SELF:
 	case RUSAGE_THREAD:
-		fill_rusage(&ru, READ_ONCE(t->utime), READ_ONCE(t->stime), t->nvcsw, t->nivcsw);
+		update_maxrss(t, t->mm);
+		fill_rusage(&ru, READ_ONCE(t->utime), READ_ONCE(t->stime), t->nvcsw, t->nivcsw,
+			    t->maxrss);
 		break;
 	case RUSAGE_CHILDREN:
-		fill_rusage(&ru, t->cutime, t->cstime, t->cnvcsw, t->cnivcsw);
+		fill_rusage(&ru, t->cutime, t->cstime, t->cnvcsw, t->cnivcsw, t->cmaxrss);
 		break;
 	default:
 		return -EINVAL;

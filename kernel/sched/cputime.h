@@ -59,6 +59,13 @@ struct rusage {
 };
 _Static_assert(sizeof(struct rusage) == 144, "Linux's x86_64 struct rusage");
 
+struct mm_struct;
+/*
+ * t's resident size in mm, if larger than any seen before, becomes its maxrss: at getrusage,
+ * and before exec or exit lets go of the address space (Linux's setmax_mm_hiwater_rss).
+ */
+void update_maxrss(struct task *t, struct mm_struct *mm);
+
 /* wait4's rusage for a child it reports: the child's own times and its children's. */
 void child_rusage(const struct task *child, struct rusage *ru);
 
