@@ -95,7 +95,7 @@ struct task {
 	uint64_t cutime, cstime;   /* of the children wait4 collected, and of theirs */
 	uint64_t nvcsw, nivcsw;    /* switches away: it waited (voluntary) / it was preempted */
 	uint64_t cnvcsw, cnivcsw;  /* the same, of the children collected */
-	unsigned long maxrss, cmaxrss; /* the largest resident size seen, its own and a child's: KiB */
+	unsigned long maxrss, cmaxrss; /* largest resident size seen, own and children's: KiB */
 	uint64_t start_time;       /* ktime_get_ns() when it was made: /proc/PID/stat's starttime */
 	struct task *parent;       /* a forked process: the process that forked it (kernel/sched/fork.c) */
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
