@@ -8,6 +8,7 @@
  * `cputime burn MS` spins for MS milliseconds of wall time, for bash's `time`.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,13 @@ static void itimer_calls(void)
 	SHOW("getitimer(bad pointer)", getitimer(ITIMER_REAL, (void *)8));
 	SHOW("setitimer(bad pointer)", syscall(SYS_setitimer, ITIMER_REAL, (void *)8, NULL));
 	SHOW("setitimer(value NULL)", syscall(SYS_setitimer, ITIMER_REAL, NULL, NULL));
+	/* A time too long to count is for ever, not an error (Linux saturates it). */
+	v = (struct itimerval){{0, 0}, {LONG_MAX, 0}};
+	SHOW("tv_sec LONG_MAX", setitimer(ITIMER_REAL, &v, NULL));
+	getitimer(ITIMER_REAL, &got);
+	printf("left: more than 100 years: %s\n", yes(got.it_value.tv_sec > 100L * 365 * 86400));
+	v.it_value.tv_sec = 0;
+	setitimer(ITIMER_REAL, &v, NULL);
 }
 
 static void alarm_interrupts_read(void)

@@ -90,8 +90,13 @@ struct itimerval {
 	struct old_timeval it_interval, it_value;
 };
 
+#define KTIME_MAX ((uint64_t)INT64_MAX) /* Linux's: the last time a ktime_t can say */
+
+/* Saturated, as Linux's timeval to ktime: a time too long to count is for ever. */
 static uint64_t timeval_to_ns(const struct old_timeval *tv)
 {
+	if ((uint64_t)tv->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
+		return KTIME_MAX;
 	return (uint64_t)tv->tv_sec * NSEC_PER_SEC + (uint64_t)tv->tv_usec * NSEC_PER_USEC;
 }
 
@@ -105,8 +110,7 @@ static struct old_timeval ns_to_timeval(uint64_t ns)
 /* Linux's timeval_valid(): what setitimer accepts. */
 static bool timeval_valid(const struct old_timeval *tv)
 {
-	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < USEC_PER_SEC &&
-	       (uint64_t)tv->tv_sec < UINT64_MAX / NSEC_PER_SEC / 2; /* in range of the clock */
+	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < USEC_PER_SEC;
 }
 
 /* The timer which of the current task now, as getitimer tells it. */
@@ -165,7 +169,9 @@ long sys_setitimer(int which, const struct itimerval __user *value, struct itime
 		del_timer(&t->real_timer);
 		t->it_real_incr = timeval_to_ns(&v.it_interval);
 		if (ns) {
-			t->real_timer.expires = ktime_get_ns() + ns;
+			uint64_t now = ktime_get_ns();
+
+			t->real_timer.expires = ns > KTIME_MAX - now ? KTIME_MAX : now + ns;
 			t->real_timer.fn = it_real_fn;
 			t->real_timer.data = t;
 			add_timer(&t->real_timer);
