@@ -1,4 +1,4 @@
-/* CPU time: what each CPU and each task spent where, counted at the tick (kernel/sched/cputime.c). */
+/* CPU time: where each CPU and each task spent it, counted at the tick (kernel/sched/cputime.c). */
 #ifndef KERNEL_SCHED_CPUTIME_H
 #define KERNEL_SCHED_CPUTIME_H
 

@@ -180,7 +180,7 @@ long sys_setitimer(int which, const struct itimerval __user *value, struct itime
 		uint64_t ns = timeval_to_ns(&v.it_value);
 		unsigned long flags = local_irq_save();
 
-		/* As Linux's set_cpu_itimer: a tick more, since the tick counts a part tick whole. */
+		/* A tick more, as Linux's set_cpu_itimer: a part tick is counted whole. */
 		t->it_cpu_left[which - 1] = ns ? ns + TICK_NSEC : 0;
 		t->it_cpu_incr[which - 1] = timeval_to_ns(&v.it_interval);
 		local_irq_restore(flags);

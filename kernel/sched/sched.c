@@ -198,7 +198,7 @@ static void __schedule(bool preempt)
 	next->cpu = cpu->id;
 	next->nr_switches++;
 	rq->nr_switches++;
-	/* Linux's switch_count: a task that gave the CPU up waits; one that was taken off it not. */
+	/* Linux's switch_count: a task that gave up the CPU waits; one taken off it does not. */
 	if (preempt && !(prev->state & TASK_DEAD))
 		prev->nivcsw++;
 	else

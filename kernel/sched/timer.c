@@ -2,9 +2,10 @@
  * Timers and the tick.
  *
  * Pending timers sit on one list sorted by expiry time. Each CPU's timer tick (HZ times a
- * second) looks at the head of the list and runs whatever has expired, then lets the scheduler
- * account the tick (the time to the task or to idle: kernel/sched/cputime.c). A sleep is a timer that wakes the sleeping task: so sleeps are as precise as
- * the tick, 10 ms.
+ * second) accounts the tick (to the running task's user or system time, or to idle:
+ * kernel/sched/cputime.c), looks at the head of the list and runs whatever has expired, then
+ * lets the scheduler account the tick. A sleep is a timer that wakes the sleeping task: so
+ * sleeps are as precise as the tick, 10 ms.
  *
  * One global list (not one per CPU) keeps this short; with a handful of sleepers it is never
  * contended enough to matter.

@@ -119,7 +119,10 @@ static unsigned long nr_threads(void)
 	return n;
 }
 
-/* "0.00 0.01 0.05 1/57 123": the averages, runnable/all tasks, the last pid (Linux's loadavg_proc_show). */
+/*
+ * "0.00 0.01 0.05 1/57 123": the three averages, runnable/all tasks, the last pid (Linux's
+ * loadavg_proc_show).
+ */
 static int loadavg_show(struct seq_file *m, void *v)
 {
 	unsigned long avnrun[3];
