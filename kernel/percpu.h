@@ -29,7 +29,6 @@ struct cpu {
 	bool online;
 	uint32_t apic_id;
 	uint64_t ticks;         /* timer interrupts taken on this CPU */
-	uint64_t idle_ticks;    /* of those, the ones that found it idle */
 	struct task *idle;      /* this CPU's swapper/N */
 	void *boot_stack;       /* the stack the CPU came up on: its idle task's */
 	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched/sched.c) */

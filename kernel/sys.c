@@ -15,6 +15,7 @@
 #include "kernel/sched/wait.h"
 #include "kernel/drivers/random.h"
 #include "kernel/sched/time.h"
+#include "kernel/sched/loadavg.h"
 #include "kernel/mm/page_alloc.h"
 #include "arch/x86_64/mmu.h"
 #include "trace/trace.h"
@@ -213,10 +214,12 @@ static unsigned int nr_threads(void)
 }
 
 /*
- * sysinfo: uptime, memory and the number of tasks. Lucid keeps no load average (the loads are
- * 0), no shared or buffer memory apart from the rest, and no swap; the page cache is counted
- * as used, as ramfs's pages cannot be dropped.
+ * sysinfo: uptime, the load average (/proc/loadavg's, kernel/sched/loadavg.c), memory and the
+ * number of tasks. Lucid keeps no shared or buffer memory apart from the rest, and no swap;
+ * the page cache is counted as used, as ramfs's pages cannot be dropped.
  */
+#define SI_LOAD_SHIFT 16 /* sysinfo's loads: fixed point with 16 bits of fraction */
+
 long sys_sysinfo(void __user *info)
 {
 	struct sysinfo si;
@@ -224,6 +227,7 @@ long sys_sysinfo(void __user *info)
 	memset(&si, 0, sizeof(si));
 	si.uptime =
 		(long)((ktime_get_ns() + NSEC_PER_SEC - 1) / NSEC_PER_SEC); /* Linux rounds up */
+	get_avenrun(si.loads, 0, SI_LOAD_SHIFT - FSHIFT);
 	si.totalram = nr_total_pages() * PAGE_SIZE;
 	si.freeram = nr_free_pages() * PAGE_SIZE;
 	si.procs = (unsigned short)MIN(nr_threads(), 0xffffU);

@@ -135,6 +135,15 @@ long sys_time(long __user *tloc);
 long sys_pidfd_open(int pid, unsigned int flags);
 /* kernel/sched/itimer.c */
 long sys_alarm(unsigned int seconds);
+struct itimerval;
+long sys_getitimer(int which, struct itimerval __user *value);
+long sys_setitimer(int which, const struct itimerval __user *value,
+		   struct itimerval __user *ovalue);
+/* kernel/sched/cputime.c */
+struct rusage;
+struct tms;
+long sys_getrusage(int who, struct rusage __user *ru);
+long sys_times(struct tms __user *tbuf);
 
 /* kernel/sched/exit.c */
 long sys_exit(int error_code);

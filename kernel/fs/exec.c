@@ -38,6 +38,7 @@
 #include "trace/trace.h"
 #include "lib/printf.h"
 #include "kernel/shell/stdio.h"
+#include "kernel/sched/cputime.h"
 
 #define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
 #define ARG_PAGES 8 /* argv, envp and auxv must fit in 32 KiB */
@@ -450,6 +451,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	t->fpu = fpu;
 	switch_mm(mm);
 	local_irq_enable();
+	update_maxrss(t, old_mm); /* getrusage's ru_maxrss counts the old program too */
 	mmput(old_mm);
 	if (old_fpu)
 		fpu_free(old_fpu);

@@ -2,7 +2,9 @@
  * The file tree at boot: what vfs_init() builds (/ as ramfs; /proc, /sys/kernel/debug and
  * /sys/kernel/tracing mounted), plus what a Linux system's early user space would add: the
  * home directory /root, /tmp, /dev with the console, null, zero and full, and /proc's own
- * files.
+ * files; and the links udev makes in /dev for a process's own descriptors: /dev/fd to
+ * /proc/self/fd, /dev/stdin, /dev/stdout and /dev/stderr to its 0, 1 and 2 (bash's <(cmd) and
+ * `cat /dev/stdin` go through them, to kernel/fs/proc/fd.c's links).
  */
 #include "kernel/fs/fs_boot.h"
 #include "kernel/fs/fs_struct.h"
@@ -25,6 +27,14 @@ void fs_boot_init(void)
 		{"/tmp", 01777},
 		{"/dev", 0755},
 	};
+	static const struct {
+		const char *target, *path;
+	} links[] = {
+		{"/proc/self/fd", "/dev/fd"},
+		{"/proc/self/fd/0", "/dev/stdin"},
+		{"/proc/self/fd/1", "/dev/stdout"},
+		{"/proc/self/fd/2", "/dev/stderr"},
+	};
 	int err = vfs_init();
 
 	if (!err)
@@ -41,6 +51,8 @@ void fs_boot_init(void)
 		err = serial_dev_init();
 	if (!err)
 		err = proc_misc_init();
+	for (size_t i = 0; i < ARRAY_SIZE(links) && !err; i++)
+		err = vfs_symlink(links[i].target, links[i].path);
 	if (err)
 		panic("cannot build the file tree: %s", errno_text(-err));
 }

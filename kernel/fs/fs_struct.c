@@ -10,7 +10,7 @@
  * use init_fs, as Linux's kernel threads do: cwd /, no open files.
  */
 #include "kernel/fs/fs_struct.h"
-#include "kernel/fs/vfs.h"
+#include "kernel/fs/vfs_internal.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/errno.h"
@@ -52,6 +52,9 @@ void exit_fs_context(struct task *t)
 	if (!fs)
 		return;
 	fs_context_exit(fs);
+	/* /proc/PID/fd reads another task's table under the VFS lock: it goes under it too. */
+	vfs_lock();
 	t->fs = NULL;
+	vfs_unlock();
 	kfree(fs);
 }

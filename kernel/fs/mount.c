@@ -88,11 +88,13 @@ static struct file_system_type *get_fs_type(const char *name)
 
 static struct vfsmount *alloc_mnt(struct file_system_type *type, const char *source, int *err)
 {
+	static int last_mnt_id; /* Linux's mnt_id: each mount's own, never reused */
 	struct vfsmount *mnt = kzalloc(sizeof(*mnt));
 
 	*err = -ENOMEM;
 	if (!mnt)
 		return NULL;
+	mnt->mnt_id = ++last_mnt_id;
 	/* Only a file system made from its source shows it: "nodev" stays out of the listing. */
 	if (source && type->mount_source) {
 		mnt->mnt_source = kstrdup(source);

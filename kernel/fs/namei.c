@@ -98,14 +98,20 @@ static struct dentry *lookup_one(struct dentry *dir, const char *name, size_t le
 static int walk_path(const char *name, const struct path *start, int *links, struct nameidata *nd);
 static int lookup_last_follow(struct nameidata *nd, bool follow);
 
-/* Where the link at dentry, found in the directory dir, leads: *path. */
+/*
+ * Where the link at dentry, found in the directory dir, leads: *path. A link that stands for
+ * an open file (/proc/PID/fd/N) leads to that file, whatever its text says.
+ */
 static int follow_link(const struct path *dir, struct dentry *link, int *links, struct path *path)
 {
+	const struct inode_operations *iop = link->d_inode->i_op;
 	struct nameidata nd;
 	int err;
 
 	if (++*links > MAXSYMLINKS)
 		return -ELOOP;
+	if (iop && iop->proc_get_link)
+		return iop->proc_get_link(link, path);
 	err = walk_path(link->d_inode->i_link, dir, links, &nd);
 	if (!err)
 		err = lookup_last_follow(&nd, true);

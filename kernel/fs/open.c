@@ -492,7 +492,8 @@ static long cp_new_stat(const struct kstat *k, struct stat __user *statbuf)
 	st.st_mode = k->mode;
 	st.st_size = k->size;
 	st.st_blksize = STAT_BLKSIZE;
-	st.st_blocks = (k->size + STAT_BLOCK - 1) / STAT_BLOCK;
+	/* A link's text is in its inode, as in Linux's fast symlinks (and proc's): no blocks. */
+	st.st_blocks = S_ISLNK(k->mode) ? 0 : (k->size + STAT_BLOCK - 1) / STAT_BLOCK;
 	st.st_atime = (unsigned long)k->atime.tv_sec;
 	st.st_atime_nsec = (unsigned long)k->atime.tv_nsec;
 	st.st_mtime = (unsigned long)k->mtime.tv_sec;

@@ -69,6 +69,21 @@ static const struct file_operations pidfd_fops = {
 	.wait_queue = pidfd_wait_queue,
 };
 
+/*
+ * The inode's own operations, for an open by name (/proc/PID/fd/N): none, as Linux's anon
+ * inodes refuse it (fs/inode.c's no_open) with ENXIO.
+ */
+static int no_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	(void)file;
+	return -ENXIO;
+}
+
+static const struct file_operations anon_inode_fops = {
+	.open = no_open,
+};
+
 void pidfd_notify_exit(void)
 {
 	wake_up(&pidfd_wait);
@@ -88,6 +103,7 @@ static int do_pidfd_open(int pid, unsigned int flags)
 	if (fd < 0)
 		goto fail;
 	dentry->d_inode = inode; /* a root of its own: in no directory */
+	inode->i_fop = &anon_inode_fops;
 	file->f_path.mnt = &pidfd_mnt;
 	file->f_path.dentry = dentry;
 	path_get(&file->f_path);

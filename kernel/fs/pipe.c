@@ -169,13 +169,34 @@ static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff
 	return (ssize_t)done;
 }
 
+/*
+ * A new open of a pipe by a name: /proc/PID/fd/N (kernel/fs/proc/fd.c), as /dev/stdin or bash's
+ * <(cmd) reach it. Linux's fifo_open for a pipe of pipefs: one more reader, writer or both,
+ * and no waiting for the other end (a FIFO made by mknod waits; an anonymous pipe does not).
+ */
+static int fifo_open(struct inode *inode, struct file *file)
+{
+	struct pipe_inode_info *p = inode->i_private;
+
+	if (!p)
+		return -ENXIO; /* both ends closed: nothing to open (cannot happen through /proc) */
+	file->private_data = p;
+	if (file->f_mode & FMODE_READ)
+		p->readers++;
+	if (file->f_mode & FMODE_WRITE)
+		p->writers++;
+	pipe_wake(p); /* a reader waiting for a writer, or the other way round */
+	return 0;
+}
+
 static int pipe_release(struct inode *inode, struct file *file)
 {
 	struct pipe_inode_info *p = file->private_data;
 
+	/* Both for an open with O_RDWR (only an open by name makes one: fifo_open). */
 	if (file->f_mode & FMODE_READ)
 		p->readers--;
-	else
+	if (file->f_mode & FMODE_WRITE)
 		p->writers--;
 	pipe_wake(p); /* a writer learns of -EPIPE, a reader of end of file */
 	if (p->readers == 0 && p->writers == 0) {
@@ -219,6 +240,7 @@ static unsigned int pipe_poll(struct file *file)
 }
 
 static const struct file_operations pipe_fops = {
+	.open = fifo_open,
 	.read = pipe_read,
 	.write = pipe_write,
 	.llseek = no_llseek,
@@ -346,6 +368,7 @@ static int do_pipe(int fds[2], int flags)
 	p->ring_size = PIPE_DEF_BUFFERS;
 	p->readers = p->writers = 1;
 	inode->i_private = p;
+	inode->i_fop = &pipe_fops; /* for an open by name (fifo_open), as the two ends have */
 	dentry->d_inode = inode; /* a root of its own: in no directory */
 	init_end(rd, dentry, p, O_RDONLY | (flags & O_NONBLOCK));
 	init_end(wr, dentry, p, O_WRONLY | (flags & O_NONBLOCK));

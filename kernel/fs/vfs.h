@@ -104,6 +104,7 @@ struct dentry;
 struct vfsmount;
 struct wait_queue_head;
 struct file_pages;
+struct path;
 
 /*
  * What a kernel file does when it is opened, read, written, seeked and closed. All may be NULL:
@@ -218,6 +219,12 @@ struct inode_operations {
 	 * per live task), so that readdir shows them too. NULL: the tree is what there is.
 	 */
 	void (*populate)(struct dentry *dir);
+	/*
+	 * For a symbolic link that stands for an open file rather than a name (/proc/PID/fd/N,
+	 * Linux's "magic links"): where following it leads, the file's own path (unreferenced:
+	 * the VFS lock keeps it), as Linux's proc_get_link. NULL: the link's text is walked.
+	 */
+	int (*proc_get_link)(struct dentry *link, struct path *path);
 };
 
 /* A time as the VFS keeps it: seconds and nanoseconds since the epoch (CLOCK_REALTIME). */

@@ -33,6 +33,7 @@ struct vfsmount {
 	struct file_system_type *mnt_type;
 	char *mnt_source;		/* what mount was given as the device, or NULL */
 	int mnt_count;			/* paths held inside: open files, cwds. Busy if > 0 */
+	int mnt_id;			/* its number (/proc/PID/fdinfo); 0: pipefs, pidfs */
 };
 
 /* The page cache's block: one page. */

@@ -22,6 +22,7 @@
 #include "kernel/sched/signal.h"
 #include "kernel/sched/timer.h"
 #include "kernel/drivers/tty.h"
+#include "kernel/sched/cputime.h"
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
 #define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
@@ -62,6 +63,7 @@ void __noreturn do_exit(int code)
 	t->fpu = NULL;
 	switch_mm(NULL);
 	local_irq_enable();
+	update_maxrss(t, mm); /* for its parent's wait4 and getrusage(RUSAGE_CHILDREN) */
 	mmput(mm);
 	if (fpu)
 		fpu_free(fpu);

@@ -23,6 +23,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/signal.h"
+#include "kernel/sched/cputime.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/regs.h"
@@ -42,7 +43,6 @@
 #define __WALL 0x40000000
 #define __WCLONE 0x80000000
 #define MAX_USER_PROCS 64 /* a fork bomb meets EAGAIN here, and the shell still answers */
-#define RUSAGE_SIZE 144 /* struct rusage on x86_64: zeroes for now */
 
 static int nr_user_procs;
 
@@ -233,6 +233,7 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 	struct task *p = current, *c;
 	bool any, report;
 	int status, pid;
+	struct rusage kru; /* the child's times and its children's (kernel/sched/cputime.c) */
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
@@ -248,10 +249,13 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 			/* Taken under the signal lock: a SIGCONT may have come meanwhile. */
 			if (!child_report_take(c, options & WUNTRACED, options & WCONTINUED, &status))
 				continue;
+			child_rusage(c, &kru);
 			pid = c->pid;
 			break;
 		}
 		if (c) {
+			child_rusage(c, &kru);
+			account_child_times(p, c); /* before reap frees it */
 			pid = reap(c, &status);
 			break;
 		}
@@ -267,7 +271,7 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 	}
 	if (stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
-	if (ru && clear_user(ru, RUSAGE_SIZE))
+	if (ru && copy_to_user(ru, &kru, sizeof(kru)))
 		return -EFAULT;
 	return pid;
 }

@@ -1,25 +1,50 @@
 /*
- * alarm(2): SIGALRM to the process after a number of seconds (Linux's kernel/time/itimer.c,
- * alarm_setitimer and it_real_fn).
+ * Interval timers: alarm(2), setitimer(2) and getitimer(2) (Linux's kernel/time/itimer.c).
  *
- * Linux keeps one real-time timer per process (signal->real_timer, the one ITIMER_REAL of
- * setitimer sets too); a Lucid process is one task, so the timer is the task's (real_timer, a
- * timer_list on the tick's list: it fires on the first tick at or after its time, 10 ms at
- * most late). As on Linux, a new alarm replaces the old one and says how many seconds the old
- * one had left, a forked child starts with none (its task is zeroed), exec keeps it, and exit
- * cancels it. trace-cmd's recorders use it: each, told to stop, re-arms an alarm so that a
- * read still blocked in trace_pipe_raw is interrupted and it finishes.
+ * ITIMER_REAL counts wall-clock time and sends SIGALRM. Linux keeps one per process
+ * (signal->real_timer, which alarm sets too: musl's alarm() is a setitimer); a Lucid process
+ * is one task, so the timer is the task's (real_timer, a timer_list on the tick's list: it fires
+ * on the first tick at or after its time, 10 ms at most late). With an interval it re-arms
+ * itself from its own function, as Linux's it_real_fn returns HRTIMER_RESTART. As on Linux, a
+ * new alarm replaces the old one and says how much the old one had left, a forked child
+ * starts with none (its task is zeroed), exec keeps them, and exit cancels them. trace-cmd's
+ * recorders use alarm: each, told to stop, re-arms one so that a read still blocked in
+ * trace_pipe_raw is interrupted and it finishes.
+ *
+ * ITIMER_VIRTUAL (user time, SIGVTALRM) and ITIMER_PROF (user and system time, SIGPROF) count
+ * the process's CPU time: the tick runs them down as it accounts it (kernel/sched/cputime.c).
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "kernel/sched/time.h"
 #include "kernel/sched/timer.h"
+#include "kernel/sched/cputime.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/errno.h"
 
-/* The timer's function: runs from the tick, under the timers' lock; send_sig is safe there. */
+#define ITIMER_REAL 0
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF 2
+#define USEC_PER_SEC 1000000L
+
+/*
+ * The timer's function: runs from the tick, under the timers' lock; send_sig is safe there.
+ * A periodic timer goes again an interval after its last time, skipping the ones the tick
+ * already missed, as Linux's hrtimer_forward.
+ */
 static void it_real_fn(struct timer_list *timer)
 {
-	send_sig(SIGALRM, timer->data); /* from the kernel: SI_KERNEL, as Linux's SEND_SIG_PRIV */
+	struct task *t = timer->data;
+	uint64_t now = ktime_get_ns();
+
+	send_sig(SIGALRM, t); /* from the kernel: SI_KERNEL, as Linux's SEND_SIG_PRIV */
+	if (!t->it_real_incr)
+		return;
+	timer->expires += t->it_real_incr;
+	if (timer->expires <= now)
+		timer->expires += ((now - timer->expires) / t->it_real_incr + 1) * t->it_real_incr;
+	add_timer_from_fn(timer);
 }
 
 /*
@@ -46,6 +71,7 @@ long sys_alarm(unsigned int seconds)
 	if (del_timer(&t->real_timer))
 		old = seconds_left(t->real_timer.expires > now ? t->real_timer.expires - now
 							       : NSEC_PER_USEC);
+	t->it_real_incr = 0; /* alarm is setitimer(ITIMER_REAL) without an interval */
 	if (seconds) {
 		t->real_timer.expires = now + (uint64_t)seconds * NSEC_PER_SEC;
 		t->real_timer.fn = it_real_fn;
@@ -53,6 +79,115 @@ long sys_alarm(unsigned int seconds)
 		add_timer(&t->real_timer);
 	}
 	return old;
+}
+
+/* struct timeval and struct itimerval, as x86_64 Linux lays them out. */
+struct old_timeval {
+	long tv_sec, tv_usec;
+};
+
+struct itimerval {
+	struct old_timeval it_interval, it_value;
+};
+
+#define KTIME_MAX ((uint64_t)INT64_MAX) /* Linux's: the last time a ktime_t can say */
+
+/* Saturated, as Linux's timeval to ktime: a time too long to count is for ever. */
+static uint64_t timeval_to_ns(const struct old_timeval *tv)
+{
+	if ((uint64_t)tv->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
+		return KTIME_MAX;
+	return (uint64_t)tv->tv_sec * NSEC_PER_SEC + (uint64_t)tv->tv_usec * NSEC_PER_USEC;
+}
+
+/* ns as a timeval, its microseconds cut off (Linux's ns_to_kernel_old_timeval). */
+static struct old_timeval ns_to_timeval(uint64_t ns)
+{
+	return (struct old_timeval){(long)(ns / NSEC_PER_SEC),
+				    (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC)};
+}
+
+/* Linux's timeval_valid(): what setitimer accepts. */
+static bool timeval_valid(const struct old_timeval *tv)
+{
+	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < USEC_PER_SEC;
+}
+
+/* The timer which of the current task now, as getitimer tells it. */
+static void do_getitimer(int which, struct itimerval *value)
+{
+	struct task *t = current;
+	uint64_t left = 0, incr;
+
+	if (which == ITIMER_REAL) {
+		uint64_t expires = timer_pending_expires(&t->real_timer), now = ktime_get_ns();
+
+		/* Due but not yet run counts as 1 us left, as Linux's itimer_get_remtime. */
+		if (expires)
+			left = expires > now ? expires - now : NSEC_PER_USEC;
+		incr = t->it_real_incr;
+	} else {
+		unsigned long flags = local_irq_save(); /* this CPU's tick runs it down */
+
+		left = t->it_cpu_left[which - 1];
+		incr = t->it_cpu_incr[which - 1];
+		local_irq_restore(flags);
+	}
+	value->it_value = ns_to_timeval(left);
+	value->it_interval = ns_to_timeval(incr);
+}
+
+long sys_getitimer(int which, struct itimerval __user *value)
+{
+	struct itimerval v;
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	do_getitimer(which, &v);
+	return copy_to_user(value, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+/*
+ * setitimer: the old setting into ovalue, then the new one; an it_value of 0 stops the timer.
+ * value NULL is a timer stopped, as Linux 6.1 still allows.
+ */
+long sys_setitimer(int which, const struct itimerval __user *value, struct itimerval __user *ovalue)
+{
+	struct task *t = current;
+	struct itimerval v = {{0, 0}, {0, 0}}, old;
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	if (value && copy_from_user(&v, value, sizeof(v)))
+		return -EFAULT;
+	if (!timeval_valid(&v.it_value) || !timeval_valid(&v.it_interval))
+		return -EINVAL;
+	do_getitimer(which, &old);
+	if (which == ITIMER_REAL) {
+		uint64_t ns = timeval_to_ns(&v.it_value);
+
+		del_timer(&t->real_timer);
+		t->it_real_incr = timeval_to_ns(&v.it_interval);
+		if (ns) {
+			uint64_t now = ktime_get_ns();
+
+			t->real_timer.expires = ns > KTIME_MAX - now ? KTIME_MAX : now + ns;
+			t->real_timer.fn = it_real_fn;
+			t->real_timer.data = t;
+			add_timer(&t->real_timer);
+		}
+	} else {
+		uint64_t ns = timeval_to_ns(&v.it_value);
+		unsigned long flags = local_irq_save();
+
+		/* A tick more, as Linux's set_cpu_itimer: a part tick is counted whole. */
+		t->it_cpu_left[which - 1] = ns ? ns + TICK_NSEC : 0;
+		t->it_cpu_incr[which - 1] = timeval_to_ns(&v.it_interval);
+		local_irq_restore(flags);
+	}
+	if (ovalue && copy_to_user(ovalue, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
 }
 
 /* do_exit: the process is going, and its alarm with it (after this, it_real_fn cannot run). */

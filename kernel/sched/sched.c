@@ -39,6 +39,7 @@ struct rq {
 	struct list_head queue; /* ready tasks, not counting the one running */
 	int nr_queued;
 	struct task *idle;
+	uint64_t nr_switches; /* switches on this CPU since boot: /proc/stat's ctxt */
 };
 
 static struct rq runqueues[NR_CPUS];
@@ -196,6 +197,12 @@ static void __schedule(bool preempt)
 	next->on_cpu = 1;
 	next->cpu = cpu->id;
 	next->nr_switches++;
+	rq->nr_switches++;
+	/* Linux's switch_count: a task that gave up the CPU waits; one taken off it does not. */
+	if (preempt && !(prev->state & TASK_DEAD))
+		prev->nivcsw++;
+	else
+		prev->nvcsw++;
 	trace_sched_switch(preempt, prev, next);
 	/* Time off the CPU, for the function graph tracer's sleep-time option (trace/fgraph.c). */
 	if (prev->ret_stack || next->ret_stack) {
@@ -350,6 +357,7 @@ static void task_init_common(struct task *t, const char *name)
 	strlcpy(t->comm, name, TASK_COMM_LEN);
 	t->prio = DEFAULT_PRIO;
 	t->cpus_allowed = ~0UL;
+	t->start_time = ktime_get_ns();
 	spin_lock_init(&t->pi_lock);
 	INIT_LIST_HEAD(&t->run_list);
 	init_waitqueue_head(&t->exit_wait);
@@ -397,6 +405,22 @@ void __noreturn cpu_idle(void)
 			safe_halt(); /* sti; hlt: an interrupt between the check and the halt still wakes us */
 		}
 	}
+}
+
+/* /proc/stat's ctxt: context switches on every CPU since boot (Linux's nr_context_switches). */
+uint64_t nr_context_switches(void)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < num_online_cpus(); c++)
+		n += READ_ONCE(cpu_rq(c)->nr_switches);
+	return n;
+}
+
+/* The last pid handed out: /proc/loadavg's last field, and (pids start at 1) tasks made. */
+int sched_last_pid(void)
+{
+	return __atomic_load_n(&next_pid, __ATOMIC_RELAXED) - 1;
 }
 
 int sched_alloc_pid(void)

@@ -87,6 +87,16 @@ struct task {
 	void *restart_rmtp;        /* where to say the time left if interrupted again */
 	int restart_clock;
 	struct timer_list real_timer; /* alarm(2): SIGALRM when it expires (kernel/sched/itimer.c) */
+	uint64_t it_real_incr;     /* ITIMER_REAL's interval in ns: re-armed by this; 0: once */
+	/* ITIMER_VIRTUAL and ITIMER_PROF: ns of CPU time left (0: off) and their intervals. */
+	uint64_t it_cpu_left[2], it_cpu_incr[2];
+	/* CPU time, counted at the tick (kernel/sched/cputime.c), in ns. */
+	uint64_t utime, stime;     /* in user mode, in the kernel */
+	uint64_t cutime, cstime;   /* of the children wait4 collected, and of theirs */
+	uint64_t nvcsw, nivcsw;    /* switches away: it waited (voluntary) / it was preempted */
+	uint64_t cnvcsw, cnivcsw;  /* the same, of the children collected */
+	unsigned long maxrss, cmaxrss; /* largest resident size seen, own and children's: KiB */
+	uint64_t start_time;       /* ktime_get_ns() when it was made: /proc/PID/stat's starttime */
 	struct task *parent;       /* a forked process: the process that forked it (kernel/sched/fork.c) */
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
 	int wait_status;           /* how it ended, as wait4's status word */
@@ -157,5 +167,7 @@ void finish_task_switch(struct task *prev);
 int sched_alloc_pid(void);
 void sched_task_init(struct task *t, const char *name);
 int nr_running(int cpu);
+uint64_t nr_context_switches(void);
+int sched_last_pid(void);
 
 #endif

@@ -2,9 +2,10 @@
  * Timers and the tick.
  *
  * Pending timers sit on one list sorted by expiry time. Each CPU's timer tick (HZ times a
- * second) looks at the head of the list and runs whatever has expired, then lets the scheduler
- * account the tick. A sleep is a timer that wakes the sleeping task: so sleeps are as precise as
- * the tick, 10 ms.
+ * second) accounts the tick (to the running task's user or system time, or to idle:
+ * kernel/sched/cputime.c), looks at the head of the list and runs whatever has expired, then
+ * lets the scheduler account the tick. A sleep is a timer that wakes the sleeping task: so
+ * sleeps are as precise as the tick, 10 ms.
  *
  * One global list (not one per CPU) keeps this short; with a handful of sleepers it is never
  * contended enough to matter.
@@ -13,6 +14,10 @@
 #include "kernel/sched/time.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
+#include "kernel/sched/cputime.h"
+#include "kernel/sched/loadavg.h"
+#include "kernel/sched/lockdep.h"
+#include "arch/x86_64/regs.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
 #include "kernel/sched/watchdog.h"
@@ -22,15 +27,30 @@
 static LIST_HEAD(timers);
 static DEFINE_SPINLOCK(timer_lock);
 
-void add_timer(struct timer_list *t)
+static void __add_timer(struct timer_list *t)
 {
-	unsigned long flags = spin_lock_irqsave(&timer_lock);
 	struct timer_list *pos;
 	list_for_each_entry(pos, &timers, entry)
 		if (pos->expires > t->expires)
 			break;
 	list_add_tail(&t->entry, &pos->entry); /* before the first later timer */
+}
+
+void add_timer(struct timer_list *t)
+{
+	unsigned long flags = spin_lock_irqsave(&timer_lock);
+	__add_timer(t);
 	spin_unlock_irqrestore(&timer_lock, flags);
+}
+
+/*
+ * A periodic timer's fn puts itself back with a later expires (Linux's hrtimer callback that
+ * returns HRTIMER_RESTART): run_timers holds the lock that add_timer would take.
+ */
+void add_timer_from_fn(struct timer_list *t)
+{
+	lockdep_assert_held(&timer_lock);
+	__add_timer(t);
 }
 
 bool del_timer(struct timer_list *t)
@@ -41,6 +61,15 @@ bool del_timer(struct timer_list *t)
 		list_del_init(&t->entry);
 	spin_unlock_irqrestore(&timer_lock, flags);
 	return pending;
+}
+
+uint64_t timer_pending_expires(struct timer_list *t)
+{
+	unsigned long flags = spin_lock_irqsave(&timer_lock);
+	uint64_t expires = t->entry.next && !list_empty(&t->entry) ? t->expires : 0;
+
+	spin_unlock_irqrestore(&timer_lock, flags);
+	return expires;
 }
 
 void run_timers(void)
@@ -119,10 +148,11 @@ static void timer_interrupt(struct pt_regs *regs)
 	struct cpu *cpu = this_cpu();
 	watchdog_tick(regs);
 	cpu->ticks++;
-	if (cpu->curr == cpu->idle)
-		cpu->idle_ticks++; /* /proc/uptime's idle time */
-	if (cpu->id == 0)
+	account_process_tick(user_mode(regs)); /* user, system or idle time (cputime.c) */
+	if (cpu->id == 0) {
 		jiffies++;
+		calc_global_load(); /* the load average, every LOAD_FREQ (loadavg.c) */
+	}
 	run_timers();
 	scheduler_tick();
 	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */

@@ -15,6 +15,10 @@ struct timer_list {
 void add_timer(struct timer_list *t);
 /* Returns true if the timer was pending (and now will not run). */
 bool del_timer(struct timer_list *t);
+/* Only from a timer's own fn, which run_timers calls with the timers' lock held: re-arms it. */
+void add_timer_from_fn(struct timer_list *t);
+/* When t will run (its expires), or 0 if it is not pending. */
+uint64_t timer_pending_expires(struct timer_list *t);
 void run_timers(void); /* from the tick */
 void msleep(unsigned long ms);
 /* Ends early if the task is sent a signal: returns the milliseconds left, or 0. */

@@ -27,13 +27,16 @@ def check_all(lucid, cases):
 def test_boot_tree(lucid):
     check(lucid, "pwd", "/root\n")
     check(lucid, "ls /", "bin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsys\ntmp\nusr\n")
-    check(lucid, "ls -l /dev", "crw------- 0 console\ncrw-rw-rw- 0 full\n"
-                               "crw-rw-rw- 0 null\ncrw-rw-rw- 0 random\n"
+    # The shell's ls -l follows links: /dev/fd is the shell's /proc/PID/fd, /dev/stdin its
+    # descriptor 0 (the console).
+    check(lucid, "ls -l /dev", "crw------- 0 console\ndr-x------ 0 fd\ncrw-rw-rw- 0 full\n"
+                               "crw-rw-rw- 0 null\ncrw-rw-rw- 0 random\ncrw------- 0 stderr\n"
+                               "crw------- 0 stdin\ncrw------- 0 stdout\n"
                                "crw-rw-rw- 0 tty\ncrw-rw-rw- 0 urandom\ncrw-rw-rw- 0 zero\n")
     # A directory per live task first (snapshotd, this shell, ls itself), then /proc's files.
     procs = lucid.run("ls /proc")
-    m = re.fullmatch(r"((?:\d+\n)+)cpuinfo\ninterrupts\nkallsyms\nmeminfo\nmodules\nmounts\n"
-                     r"slabinfo\nsys\nsysrq-trigger\nuptime\n", procs)
+    m = re.fullmatch(r"((?:\d+\n)+)cpuinfo\ninterrupts\nkallsyms\nloadavg\nmeminfo\nmodules\n"
+                     r"mounts\nslabinfo\nstat\nsys\nsysrq-trigger\nuptime\n", procs)
     assert m and len(m.group(1).split()) == 3 and m.group(1).startswith("1\n2\n"), procs
     check(lucid, "ls /proc/sys", "kernel\n")
     check(lucid, "ls /sys/kernel/debug", "shell_command\ntracing\n")  # /bin/ftest runs through it
@@ -266,8 +269,9 @@ def test_proc_files(lucid):
     cpu = lucid.run("cat /proc/cpuinfo")
     assert re.findall(r"^processor\t: (\d+)$", cpu, re.M) == ["0", "1", "2", "3"], cpu
     mem = lucid.run("cat /proc/meminfo")
-    m = re.match(r"^MemTotal: +(\d+) kB\nMemFree: +(\d+) kB\n$", mem)
+    m = re.match(r"^MemTotal: +(\d+) kB\nMemFree: +(\d+) kB\nMemAvailable: +(\d+) kB\n", mem)
     assert m and 200000 < int(m.group(1)) <= 262144 and int(m.group(2)) < int(m.group(1)), mem
+    assert all(re.fullmatch(r"[A-Za-z()]+: +\d+ kB", l) for l in mem.splitlines()), mem
     irq = lucid.run("cat /proc/interrupts").splitlines()
     assert irq[0].split() == ["CPU0", "CPU1", "CPU2", "CPU3"], irq
     loc = [line for line in irq if line.startswith("LOC:")][0].split()

@@ -1,15 +1,16 @@
 /*
  * /proc/PID and /proc/self: a directory for every task, user process or kernel thread, with
- * Linux's stat, status, cmdline and maps (Linux: fs/proc/base.c, array.c, task_mmu.c), and for a
- * user process the symbolic link exe to its program (busybox reads it to find itself, and runs
- * its applets by an execve of /proc/self/exe).
+ * Linux's stat, status, cmdline and maps (Linux: fs/proc/base.c, array.c, task_mmu.c), fd and
+ * fdinfo (kernel/fs/proc/fd.c), and for a user process the symbolic link exe to its program
+ * (busybox reads it to find itself, and runs its applets by an execve of /proc/self/exe).
  *
  * Tasks come and go far more often than files are read, so the directories are not made at
  * fork and removed at exit: /proc's lookup makes one when a name is asked for and the task
  * exists, and its revalidate drops it once the task is gone (pids are never reused, so a
  * directory that names a live pid is the right one). "self" is made the same way for the task
- * that looks it up, and dropped when another task asks: Lucid's VFS has no symbolic links yet,
- * so /proc/self is a directory equal to /proc/<the reader's pid>, not a link to it.
+ * that looks it up, and dropped when another task asks: a symbolic link whose text is the
+ * reader's pid, as Linux's proc_self_get_link makes it, so that `cd /proc/self/fd` lands in
+ * /proc/PID/fd, which stays when another task looks at its own /proc/self.
  *
  * The files keep only the pid. Each read finds the task under task_list_lock and copies what it
  * shows (its user memory too, for cmdline and maps) before the lock is dropped: do_exit() and
@@ -23,6 +24,7 @@
 #include "kernel/mm/filemap.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
+#include "kernel/sched/cputime.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -43,7 +45,8 @@ struct proc_task {
 	char state;
 	char comm[TASK_COMM_LEN];
 	bool kthread;
-	uint64_t nr_switches, sigpending, blocked, cpus_allowed;
+	uint64_t nvcsw, nivcsw, sigpending, blocked, cpus_allowed;
+	uint64_t utime, stime, cutime, cstime, start_time; /* ns (kernel/sched/cputime.c) */
 	uint64_t sigignore, sigcatch; /* the signals its actions ignore, and those it handles */
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
 	unsigned long rss; /* pages mapped */
@@ -229,7 +232,13 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->state = proc_state(t);
 	memcpy(pt->comm, t->comm, TASK_COMM_LEN);
 	pt->comm[TASK_COMM_LEN - 1] = '\0';
-	pt->nr_switches = t->nr_switches;
+	pt->nvcsw = t->nvcsw;
+	pt->nivcsw = t->nivcsw;
+	pt->utime = t->utime;
+	pt->stime = t->stime;
+	pt->cutime = t->cutime;
+	pt->cstime = t->cstime;
+	pt->start_time = t->start_time;
 	pt->sigpending = t->sigpending;
 	pt->blocked = t->blocked;
 	task_sigactions(t, &pt->sigignore, &pt->sigcatch);
@@ -275,11 +284,14 @@ static int stat_show(struct seq_file *m, void *v)
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
 	seq_printf(m, "%d (%s) %c %d %d %d 0 -1 %u ", pt.pid, pt.comm, pt.state, pt.ppid, pt.pgrp,
 		   pt.pgrp, pt.kthread ? PF_KTHREAD : 0);
-	/* minflt cminflt majflt cmajflt utime stime cutime cstime */
-	seq_puts(m, "0 0 0 0 0 0 0 0 ");
-	/* priority nice num_threads itrealvalue starttime vsize rss rsslim */
-	seq_printf(m, "%d 0 1 0 0 %lu %lu %lu ", pt.prio - NICE_0_PRIO, pt.vsize, pt.rss,
-		   RLIM_INFINITY);
+	/* minflt cminflt majflt cmajflt utime stime cutime cstime, the times in clock ticks */
+	seq_printf(m, "0 0 0 0 %lu %lu %lu %lu ", (unsigned long)nsec_to_clock_t(pt.utime),
+		   (unsigned long)nsec_to_clock_t(pt.stime),
+		   (unsigned long)nsec_to_clock_t(pt.cutime),
+		   (unsigned long)nsec_to_clock_t(pt.cstime));
+	/* priority nice num_threads itrealvalue starttime (ticks after boot) vsize rss rsslim */
+	seq_printf(m, "%d 0 1 0 %lu %lu %lu %lu ", pt.prio - NICE_0_PRIO,
+		   (unsigned long)nsec_to_clock_t(pt.start_time), pt.vsize, pt.rss, RLIM_INFINITY);
 	/* startcode endcode startstack kstkesp kstkeip */
 	seq_printf(m, "%lu %lu %lu 0 0 ", mm->start_code, mm->end_code, mm->start_stack);
 	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
@@ -383,8 +395,8 @@ static int status_show(struct seq_file *m, void *v)
 		 "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n");
 	seq_printf(m, "Cpus_allowed:\t%lx\nCpus_allowed_list:\t", (unsigned long)pt.cpus_allowed);
 	print_cpu_list(m, pt.cpus_allowed);
-	seq_printf(m, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t0\n",
-		   (unsigned long)pt.nr_switches);
+	seq_printf(m, "voluntary_ctxt_switches:\t%lu\nnonvoluntary_ctxt_switches:\t%lu\n",
+		   (unsigned long)pt.nvcsw, (unsigned long)pt.nivcsw);
 	return 0;
 }
 
@@ -551,6 +563,25 @@ static void prune_dead(struct dentry *root)
 	}
 }
 
+/* /proc/self for task pid: a link to "PID", Linux's lrwxrwxrwx with the size 0. */
+static int proc_self_create(struct dentry *dentry, int pid)
+{
+	struct inode *inode = new_inode(S_IFLNK | 0777);
+
+	if (!inode)
+		return -ENOMEM;
+	inode->i_private = (void *)(long)pid;
+	inode->i_link = kmalloc(PROC_PID_NAME_MAX);
+	if (!inode->i_link) {
+		kfree(inode);
+		return -ENOMEM;
+	}
+	snprintf(inode->i_link, PROC_PID_NAME_MAX, "%d", pid);
+	dget(dentry); /* the tree's reference, as d_add's callers give it */
+	d_add(dentry, inode);
+	return 0;
+}
+
 /* Makes /proc/<name> for the task pid: the directory, and its files holding the pid. */
 static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 {
@@ -561,6 +592,8 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	prune_dead(dentry->d_parent);
 	if (!pid)
 		return -ENOENT;
+	if (strcmp(dentry->d_name, SELF_NAME) == 0)
+		return proc_self_create(dentry, pid);
 	inode = new_inode(S_IFDIR | 0555);
 	if (!inode)
 		return -ENOMEM;
@@ -575,7 +608,8 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 		}
 	}
 	char exe[EXE_PATH_LEN];
-	if (task_exe(pid, exe) && proc_exe_create(dentry, exe)) {
+	if (proc_fd_dirs_create(dentry, pid) ||
+	    (task_exe(pid, exe) && proc_exe_create(dentry, exe))) {
 		d_kill_tree(dentry, S_DEAD);
 		return -ENOMEM;
 	}
@@ -589,6 +623,8 @@ static bool proc_root_revalidate(struct dentry *dentry)
 
 	if (!pid)
 		return true; /* a file of /proc's own */
+	if (S_ISLNK(dentry->d_inode->i_mode))
+		return name_to_pid(dentry->d_name) == pid; /* self: the same reader */
 	return name_to_pid(dentry->d_name) == pid && proc_exe_current(dentry, pid);
 }
 

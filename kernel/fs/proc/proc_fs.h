@@ -22,5 +22,7 @@ extern struct dentry *proc_sys_kernel; /* the parent for sysctl files, e.g. ftra
 /* /proc's own lookup (kernel/fs/proc/base.c): the directories /proc/PID and /proc/self. */
 extern const struct inode_operations proc_root_inode_operations;
 void proc_root_set_operations(const struct inode_operations *iop);
+/* /proc/PID/fd and /proc/PID/fdinfo in the directory of task pid (kernel/fs/proc/fd.c). */
+int proc_fd_dirs_create(struct dentry *pid_dir, int pid);
 
 #endif

@@ -1,6 +1,9 @@
 /*
- * /proc's files about the machine: uptime, cpuinfo, meminfo, interrupts, in Linux's formats,
- * so that what students know from Linux reads the same here. Each is a seq_file with one
+ * /proc's files about the machine: uptime, stat, loadavg, cpuinfo, meminfo, interrupts, in
+ * Linux 6.1's formats, so that what students know from Linux (and top, ps, uptime) reads the
+ * same here. The times all come from one count, the tick's (kernel/sched/cputime.c): uptime's
+ * idle seconds are the idle column of stat summed over the CPUs, and each CPU's columns add
+ * up to its ticks. Each is a seq_file with one
  * record (single_open), generated afresh at every open, so it is always current. kallsyms is
  * made here too; its seq_file is kernel/kallsyms.c's.
  * /proc/sys/kernel/ is made here, empty; kernel/fs/proc/sysctl.c and the tracer add their files to it.
@@ -12,25 +15,124 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/time.h"
+#include "kernel/sched/cputime.h"
+#include "kernel/sched/loadavg.h"
+#include "kernel/sched/sched.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/idt.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "lib/printf.h"
 
 struct dentry *proc_sys_kernel;
 
-/* "12.34 40.12": seconds up, and seconds idle summed over the CPUs (counted in ticks). */
+/* A CPU's time in one of /proc/stat's columns, in ns; cpu -1: all of them summed. */
+static uint64_t cpustat(int cpu, enum cpu_usage_stat which)
+{
+	uint64_t ns = 0;
+
+	for (int c = 0; c < num_online_cpus(); c++) {
+		if (cpu < 0 || c == cpu)
+			ns += READ_ONCE(kernel_cpustat[c].cpustat[which]);
+	}
+	return ns;
+}
+
+/* "12.34 40.12": seconds up, and seconds idle summed over the CPUs (stat's idle column). */
 static int uptime_show(struct seq_file *m, void *v)
 {
-	uint64_t cs = ktime_get_ns() / (NSEC_PER_SEC / 100), idle = 0;
+	uint64_t cs = ktime_get_ns() / (NSEC_PER_SEC / 100);
+	uint64_t idle = cpustat(-1, CPUTIME_IDLE) / (NSEC_PER_SEC / 100);
 
 	(void)v;
-	for (int c = 0; c < num_online_cpus(); c++)
-		idle += READ_ONCE(cpus[c].idle_ticks);
-	idle = idle * 100 / HZ; /* in hundredths */
 	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(cs / 100), (unsigned long)(cs % 100),
 		   (unsigned long)(idle / 100), (unsigned long)(idle % 100));
+	return 0;
+}
+
+/* One "cpu" line of /proc/stat: its ten columns in clock ticks (USER_HZ). */
+static void stat_cpu_line(struct seq_file *m, const char *label, int cpu)
+{
+	seq_puts(m, label);
+	for (int i = 0; i < NR_STATS; i++)
+		seq_printf(m, " %lu",
+			   (unsigned long)nsec_to_clock_t(cpustat(cpu, (enum cpu_usage_stat)i)));
+	seq_putc(m, '\n');
+}
+
+#define NR_SOFTIRQS 10 /* the columns of stat's softirq line: Linux's HI .. RCU */
+#define NR_IRQS_SHOWN (VEC_MSI_BASE - VEC_ISA_BASE) /* stat's intr columns: IRQ 0 and up */
+
+static unsigned long irq_sum(int vector)
+{
+	unsigned long n = 0;
+
+	for (int c = 0; c < num_online_cpus(); c++)
+		n += READ_ONCE(cpus[c].irq_count[vector]);
+	return n;
+}
+
+/* Linux 6.1's show_stat (fs/proc/stat.c): what top, vmstat and mpstat read. */
+static int stat_show(struct seq_file *m, void *v)
+{
+	uint64_t boot_real_ns = ktime_get_real_ns() - ktime_get_ns();
+	unsigned long intr = 0;
+
+	(void)v;
+	stat_cpu_line(m, "cpu ", -1); /* "cpu  ": two spaces, as Linux */
+	for (int c = 0; c < num_online_cpus(); c++) {
+		char label[8];
+
+		snprintf(label, sizeof(label), "cpu%d", c);
+		stat_cpu_line(m, label, c);
+	}
+	/* The total counts every vector (the local timer, IPIs), as Linux's arch_irq_stat does. */
+	for (int vec = VEC_FIRST_IRQ; vec < (int)ARRAY_SIZE(cpus[0].irq_count); vec++)
+		intr += irq_sum(vec);
+	seq_printf(m, "intr %lu", intr);
+	for (int irq = 0; irq < NR_IRQS_SHOWN; irq++)
+		seq_printf(m, " %lu", irq_sum(VEC_ISA_BASE + irq));
+	seq_printf(m, "\nctxt %lu\nbtime %lu\nprocesses %d\nprocs_running %lu\nprocs_blocked %lu\n",
+		   (unsigned long)nr_context_switches(),
+		   (unsigned long)(boot_real_ns / NSEC_PER_SEC), sched_last_pid(),
+		   nr_running_total(), nr_uninterruptible());
+	seq_puts(m, "softirq 0");
+	for (int i = 0; i < NR_SOFTIRQS; i++)
+		seq_puts(m, " 0");
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* The number of tasks there are (every state but reaped): loadavg's "1/57". */
+static unsigned long nr_threads(void)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock), n = 0;
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid > 0 && !t->reaped)
+			n++;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return n;
+}
+
+/*
+ * "0.00 0.01 0.05 1/57 123": the three averages, runnable/all tasks, the last pid (Linux's
+ * loadavg_proc_show).
+ */
+static int loadavg_show(struct seq_file *m, void *v)
+{
+	unsigned long avnrun[3];
+
+	(void)v;
+	get_avenrun(avnrun, FIXED_1 / 200, 0);
+	seq_printf(m, "%lu.%02lu %lu.%02lu %lu.%02lu %lu/%lu %d\n", LOAD_INT(avnrun[0]),
+		   LOAD_FRAC(avnrun[0]), LOAD_INT(avnrun[1]), LOAD_FRAC(avnrun[1]),
+		   LOAD_INT(avnrun[2]), LOAD_FRAC(avnrun[2]), nr_running_total(), nr_threads(),
+		   sched_last_pid());
 	return 0;
 }
 
@@ -70,11 +172,28 @@ static int cpuinfo_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static void meminfo_kb(struct seq_file *m, const char *name, unsigned long pages)
+{
+	seq_printf(m, "%-16s%8lu kB\n", name, pages * (PAGE_SIZE / 1024));
+}
+
+/*
+ * Linux 6.1's first lines of meminfo. Lucid has no swap, no buffers, and a page cache it
+ * cannot drop (ramfs's), so what is free is what is available, as sysinfo says too.
+ */
 static int meminfo_show(struct seq_file *m, void *v)
 {
+	static const char *const zero[] = {
+		"Buffers:",   "Cached:",   "SwapCached:", "Active:",	"Inactive:",
+		"SwapTotal:", "SwapFree:", "Dirty:",	  "Writeback:", "Shmem:"};
+	unsigned long free = nr_free_pages();
+
 	(void)v;
-	seq_printf(m, "%-16s%8lu kB\n", "MemTotal:", nr_total_pages() * (PAGE_SIZE / 1024));
-	seq_printf(m, "%-16s%8lu kB\n", "MemFree:", nr_free_pages() * (PAGE_SIZE / 1024));
+	meminfo_kb(m, "MemTotal:", nr_total_pages());
+	meminfo_kb(m, "MemFree:", free);
+	meminfo_kb(m, "MemAvailable:", free);
+	for (size_t i = 0; i < ARRAY_SIZE(zero); i++)
+		meminfo_kb(m, zero[i], 0);
 	return 0;
 }
 
@@ -129,6 +248,8 @@ static int interrupts_show(struct seq_file *m, void *v)
 	}
 
 PROC_SINGLE(uptime);
+PROC_SINGLE(stat);
+PROC_SINGLE(loadavg);
 PROC_SINGLE(cpuinfo);
 PROC_SINGLE(meminfo);
 PROC_SINGLE(interrupts);
@@ -140,6 +261,8 @@ int proc_misc_init(void)
 	proc_sys_kernel = proc_mkdir("kernel", sys);
 	proc_root_set_operations(&proc_root_inode_operations);
 	if (!proc_sys_kernel || !proc_create("uptime", 0444, NULL, &uptime_fops) ||
+	    !proc_create("stat", 0444, NULL, &stat_fops) ||
+	    !proc_create("loadavg", 0444, NULL, &loadavg_fops) ||
 	    !proc_create("cpuinfo", 0444, NULL, &cpuinfo_fops) ||
 	    !proc_create("meminfo", 0444, NULL, &meminfo_fops) ||
 	    !proc_create("interrupts", 0444, NULL, &interrupts_fops) ||

@@ -1,0 +1,191 @@
+/*
+ * CPU time: how long each task ran in user mode and in the kernel, and each CPU in each state
+ * (Linux's kernel/sched/cputime.c, tick-based accounting), and the calls that report it:
+ * getrusage and times (Linux's kernel/sys.c).
+ *
+ * The tick samples: every CPU's timer interrupt gives a whole TICK_NSEC to whatever it
+ * interrupted, the running task's user time if the interrupt came from ring 3, its system
+ * time if from the kernel, or the CPU's idle time if the CPU ran its idle task. That is
+ * Linux's tick-based accounting (without CONFIG_VIRT_CPU_ACCOUNTING): a task that runs in
+ * short bursts between ticks is seen less than it runs, one that spins is seen exactly, and
+ * over many ticks it averages out. The same samples make /proc/stat's per-CPU columns, so
+ * they add up with the tasks' times and with /proc/uptime's idle figure.
+ *
+ * A child's times reach its parent when wait4 collects it: its own and those of the
+ * children it collected itself, summed into the parent's cutime and cstime (what
+ * getrusage(RUSAGE_CHILDREN) and times() report, and bash's `time` and `times` print). A child
+ * nobody waited for (its parent ignored SIGCHLD) adds nothing, as on Linux.
+ *
+ * ru_maxrss is the largest resident size seen: counted in the page tables when getrusage asks
+ * and when exec or exit gives an address space up. Linux keeps a high-water mark that every
+ * unmap updates; here memory a program mapped and unmapped between two of those moments is
+ * not seen.
+ */
+#include "kernel/syscalls.h"
+#include "kernel/sched/cputime.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
+#include "kernel/sched/lockdep.h"
+#include "kernel/mm/mm.h"
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/uaccess.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define RUSAGE_SELF 0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_THREAD 1 /* a Lucid process is one thread: the same as RUSAGE_SELF */
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF 2
+
+struct kernel_cpustat kernel_cpustat[NR_CPUS];
+
+/*
+ * ITIMER_VIRTUAL (user time) or ITIMER_PROF (user and system time) of t runs down by a tick;
+ * at 0 it sends its signal and starts again from its interval, as Linux's check_cpu_itimer.
+ */
+static void itimer_tick(struct task *t, int which, int sig)
+{
+	uint64_t *left = &t->it_cpu_left[which - 1];
+
+	if (!*left)
+		return;
+	if (*left > TICK_NSEC) {
+		*left -= TICK_NSEC;
+		return;
+	}
+	*left = t->it_cpu_incr[which - 1];
+	send_sig(sig, t);
+}
+
+void account_process_tick(bool user)
+{
+	lockdep_assert_irqs_disabled();
+	struct cpu *cpu = this_cpu();
+	struct task *t = cpu->curr;
+	uint64_t *cpustat = kernel_cpustat[cpu->id].cpustat;
+
+	if (t == cpu->idle) {
+		cpustat[CPUTIME_IDLE] += TICK_NSEC;
+		return;
+	}
+	if (user) {
+		t->utime += TICK_NSEC;
+		cpustat[CPUTIME_USER] += TICK_NSEC;
+	} else {
+		t->stime += TICK_NSEC;
+		cpustat[CPUTIME_SYSTEM] += TICK_NSEC;
+	}
+	if (!t->mm)
+		return; /* a kernel thread has no interval timers */
+	if (user)
+		itimer_tick(t, ITIMER_VIRTUAL, SIGVTALRM);
+	itimer_tick(t, ITIMER_PROF, SIGPROF);
+}
+
+#define KIB 1024
+
+/* The pages of mm's areas that are mapped now, in KiB. */
+static unsigned long mm_rss_kib(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	unsigned long pages = 0;
+
+	spin_lock(&mm->mmap_lock); /* /proc/PID's readers walk it too */
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
+		for (unsigned long va = mmu_user_next_mapped(mm->pgd, vma->vm_start, vma->vm_end);
+		     va < vma->vm_end;
+		     va = mmu_user_next_mapped(mm->pgd, va + PAGE_SIZE, vma->vm_end))
+			pages++;
+	}
+	spin_unlock(&mm->mmap_lock);
+	return pages * (PAGE_SIZE / KIB);
+}
+
+void update_maxrss(struct task *t, struct mm_struct *mm)
+{
+	unsigned long kib = mm ? mm_rss_kib(mm) : 0;
+
+	if (kib > t->maxrss)
+		t->maxrss = kib;
+}
+
+/* Called by wait4 before it frees the child: nothing runs the child any more. */
+void account_child_times(struct task *parent, const struct task *child)
+{
+	unsigned long maxrss = MAX(child->maxrss, child->cmaxrss);
+
+	parent->cmaxrss = MAX(parent->cmaxrss, maxrss);
+	parent->cutime += child->utime + child->cutime;
+	parent->cstime += child->stime + child->cstime;
+	parent->cnvcsw += child->nvcsw + child->cnvcsw;
+	parent->cnivcsw += child->nivcsw + child->cnivcsw;
+}
+
+static void ns_to_timeval(uint64_t ns, long *sec, long *usec)
+{
+	*sec = (long)(ns / NSEC_PER_SEC);
+	*usec = (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC);
+}
+
+static void fill_rusage(struct rusage *ru, uint64_t utime, uint64_t stime, uint64_t nvcsw,
+			uint64_t nivcsw, unsigned long maxrss)
+{
+	memset(ru, 0, sizeof(*ru));
+	ru->ru_maxrss = (long)maxrss;
+	ns_to_timeval(utime, &ru->ru_utime_sec, &ru->ru_utime_usec);
+	ns_to_timeval(stime, &ru->ru_stime_sec, &ru->ru_stime_usec);
+	ru->ru_nvcsw = (long)nvcsw;
+	ru->ru_nivcsw = (long)nivcsw;
+}
+
+void child_rusage(const struct task *c, struct rusage *ru)
+{
+	fill_rusage(ru, c->utime + c->cutime, c->stime + c->cstime, c->nvcsw + c->cnvcsw,
+		    c->nivcsw + c->cnivcsw, MAX(c->maxrss, c->cmaxrss));
+}
+
+long sys_getrusage(int who, struct rusage __user *uru)
+{
+	struct task *t = current;
+	struct rusage ru;
+
+	switch (who) {
+	case RUSAGE_SELF:
+	case RUSAGE_THREAD:
+		update_maxrss(t, t->mm);
+		fill_rusage(&ru, READ_ONCE(t->utime), READ_ONCE(t->stime), t->nvcsw, t->nivcsw,
+			    t->maxrss);
+		break;
+	case RUSAGE_CHILDREN:
+		fill_rusage(&ru, t->cutime, t->cstime, t->cnvcsw, t->cnivcsw, t->cmaxrss);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return copy_to_user(uru, &ru, sizeof(ru)) ? -EFAULT : 0;
+}
+
+/* struct tms: the four times in clock ticks (USER_HZ). */
+struct tms {
+	long tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+/* times: the times in clock ticks, and clock ticks since boot as its value (Linux: since an
+ * arbitrary point; programs use only differences). */
+long sys_times(struct tms __user *tbuf)
+{
+	struct task *t = current;
+
+	if (tbuf) {
+		struct tms tms = {(long)nsec_to_clock_t(READ_ONCE(t->utime)),
+				  (long)nsec_to_clock_t(READ_ONCE(t->stime)),
+				  (long)nsec_to_clock_t(t->cutime),
+				  (long)nsec_to_clock_t(t->cstime)};
+
+		if (copy_to_user(tbuf, &tms, sizeof(tms)))
+			return -EFAULT;
+	}
+	return (long)nsec_to_clock_t(ktime_get_ns());
+}
