@@ -200,8 +200,21 @@ bool vfs_read_fills(int fd)
 	if (file && file->f_inode && file->f_op) {
 		umode_t mode = file->f_inode->i_mode;
 
-		ret = S_ISFIFO(mode) || (S_ISREG(mode) && !file->f_op->wait_queue);
+		ret = S_ISFIFO(mode) ||
+		      ((S_ISREG(mode) || S_ISCHR(mode)) && !file->f_op->wait_queue);
 	}
+	vfs_unlock();
+	return ret;
+}
+
+bool vfs_write_ignores_data(int fd)
+{
+	struct file *file;
+	bool ret;
+
+	vfs_lock();
+	file = fget(fd);
+	ret = file && (file->f_mode & FMODE_WRITE) && file->f_op && file->f_op->write_ignores_data;
 	vfs_unlock();
 	return ret;
 }

@@ -149,6 +149,13 @@ struct file_operations {
 	 */
 	bool no_vfs_lock;
 	/*
+	 * write never looks at the bytes (/dev/null, /dev/zero, /dev/full): the system call gives
+	 * it the count with buf NULL instead of copying the bytes in, so that a write of more than
+	 * the caller has mapped answers as Linux's write_null, which never touches the buffer
+	 * (write(/dev/null, buf, 1 << 40) is MAX_RW_COUNT).
+	 */
+	bool write_ignores_data;
+	/*
 	 * A device's own requests (the tty's termios), called without the VFS lock, arg as the
 	 * user passed it. NULL: -ENOTTY, as Linux answers a file that is not a terminal.
 	 */
@@ -355,11 +362,14 @@ ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
 /*
- * Whether a read of fd returns all the bytes there are, up to count, as Linux's do for a pipe
- * and a file that never waits (ramfs, 9p, proc and tracefs text); not for those that give a
- * page a read (trace_pipe, trace_pipe_raw) or a line (a terminal).
+ * Whether a read of fd returns all the bytes there are, up to count, as Linux's do for a pipe,
+ * a file that never waits (ramfs, 9p, proc and tracefs text) and a character device that never
+ * waits (/dev/zero, /dev/urandom: Linux's read_zero and urandom_read fill the count); not for
+ * those that give a page a read (trace_pipe, trace_pipe_raw) or a line (a terminal).
  */
 bool vfs_read_fills(int fd);
+/* Whether fd's write ignores the bytes (file_operations.write_ignores_data). */
+bool vfs_write_ignores_data(int fd);
 /* splice(2)'s read of fd: as vfs_read (or vfs_read_nowait), through f_op->splice_read if set. */
 ssize_t vfs_splice_read(int fd, void *buf, size_t count, bool nonblock);
 ssize_t vfs_write(int fd, const void *buf, size_t count);

@@ -63,6 +63,18 @@ def test_memory_devices(lucid):
     same_as_linux(lucid, "devs")
 
 
+def test_big_reads_and_writes(lucid):
+    # Issue 26 item 3: a read of /dev/zero or /dev/urandom fills the count, a regular file's
+    # read, write, pread and pwrite move it all, a buffer that ends early moves what is mapped,
+    # /dev/null takes MAX_RW_COUNT of a 1 TiB write, readv/writev check their vectors first.
+    same_as_linux(lucid, "bigrw", "{dir}")
+    # The issue's reproductions, in busybox's dd, which copies what each read gives.
+    assert lucid.run("dd if=/dev/zero bs=1M count=1 2>/dev/null | wc -c") == "1048576\n"
+    assert lucid.run("dd if=/dev/urandom bs=1M count=2 2>/dev/null | wc -c") == "2097152\n"
+    out = lucid.run("dd if=/dev/zero of=/tmp/fill bs=64k count=100; wc -c /tmp/fill; rm /tmp/fill")
+    assert out == "100+0 records in\n100+0 records out\n6553600 /tmp/fill\n", out
+
+
 def test_mprotect_map_fixed_partial_munmap(lucid):
     # W^X until mprotect asks, PROT_NONE, MAP_FIXED(_NOREPLACE), holes punched by munmap.
     same_as_linux(lucid, "mprot")
