@@ -13,6 +13,8 @@ enum p9_msg_t {
 	P9_TSTATFS = 8,
 	P9_TLOPEN = 12,
 	P9_TLCREATE = 14,
+	P9_TSYMLINK = 16,
+	P9_TREADLINK = 22,
 	P9_TGETATTR = 24,
 	P9_TSETATTR = 26,
 	P9_TREADDIR = 40,
@@ -51,6 +53,13 @@ enum p9_msg_t {
 #define P9_ATTR_CTIME 0x00000040
 
 #define P9_AT_REMOVEDIR 0x200 /* Tunlinkat: remove a directory */
+
+/*
+ * Tlopen's and Tlcreate's flags are Linux's open flags (9P2000.L's P9_DOTL_*): O_APPEND makes
+ * the server open the host file O_APPEND, so each Twrite lands at the end of the file as it is
+ * then, whatever offset it names (Linux's pwrite on an O_APPEND file appends).
+ */
+#define P9_DOTL_APPEND 00002000
 
 struct p9_qid {
 	uint8_t type;

@@ -373,6 +373,17 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 }
 
 /*
+ * What the host opens the file with: the access mode, and O_APPEND, so that two descriptors
+ * (here or on the host) appending to one file each land at its end: the host's O_APPEND makes
+ * each Twrite an append there, which no size asked for first could (another writer may add to
+ * the file between the Tgetattr and the Twrite), as Linux's v9fs passes P9_DOTL_APPEND on.
+ */
+static uint32_t v9fs_open_flags(const struct file *file)
+{
+	return (file->f_flags & O_ACCMODE) | (file->f_flags & O_APPEND ? P9_DOTL_APPEND : 0);
+}
+
+/*
  * open(O_CREAT) of a name we have but the host removed meanwhile: made again on the host, as
  * it would have been had we not known the name. Tlcreate leaves fid open on the new file.
  */
@@ -388,7 +399,7 @@ static int v9fs_recreate(struct inode *inode, struct file *file, uint32_t *fid)
 	err = v9fs_clone_fid(d->d_parent->d_inode, fid);
 	if (err)
 		return err;
-	err = p9_client_lcreate(v->clnt, *fid, d->d_name, file->f_flags & O_ACCMODE,
+	err = p9_client_lcreate(v->clnt, *fid, d->d_name, v9fs_open_flags(file),
 				inode->i_mode & 07777, &qid);
 	if (err) {
 		p9_client_clunk(v->clnt, *fid);
@@ -417,7 +428,7 @@ static int v9fs_open(struct inode *inode, struct file *file)
 	}
 	if (err)
 		return err;
-	err = p9_client_lopen(c, fid, dir ? O_RDONLY : file->f_flags & O_ACCMODE, &iounit);
+	err = p9_client_lopen(c, fid, dir ? O_RDONLY : v9fs_open_flags(file), &iounit);
 	if (!err && dir)
 		err = v9fs_dir_sync(file->f_path.dentry, c, fid);
 	if (err || dir) {
@@ -470,18 +481,26 @@ static ssize_t v9fs_read(struct file *file, char *buf, size_t count, loff_t *pos
 	return n;
 }
 
+/*
+ * A write at the file position, or for O_APPEND at the end of the file: the host appends each
+ * Twrite itself (v9fs_open_flags), and the Tgetattr first tells where that is, for the file
+ * position after it (and for a descriptor that fcntl made O_APPEND after the open, which the
+ * host does not know of). An append goes one Twrite at a time: pieces in flight at once could
+ * reach the host's file in another order.
+ */
 static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
 	struct v9fs_file *f = file->private_data;
 	struct inode *inode = file_inode(file);
 	struct p9_client *c = V9FS_I(inode)->clnt;
-	size_t done;
-	long n;
+	bool append = file->f_flags & O_APPEND;
+	size_t done = 0;
+	long n = 0;
 	loff_t off;
 
 	if (count == 0)
 		return 0;
-	if (file->f_flags & O_APPEND) {
+	if (append) {
 		struct p9_stat_dotl st;
 		int err = p9_client_getattr(c, f->fid, &st);
 
@@ -491,9 +510,15 @@ static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff
 		*pos = inode->i_size;
 	}
 	off = *pos;
-	vfs_unlock();
-	n = p9_client_write(c, f->fid, (uint64_t)off, buf, (uint32_t)MIN(count, INT32_MAX));
-	done = n > 0 ? (size_t)n : 0;
+	vfs_unlock(); /* the transfer runs without the VFS lock: see the top of this file */
+	do {
+		size_t piece = MIN(count - done, append ? p9_client_iosize(c) : INT32_MAX);
+
+		n = p9_client_write(c, f->fid, (uint64_t)(off + (loff_t)done), buf + done,
+				    (uint32_t)piece);
+		if (n > 0)
+			done += (size_t)n;
+	} while (append && n > 0 && done < count);
 	vfs_lock();
 	*pos = off + (loff_t)done;
 	if (*pos > inode->i_size)
