@@ -47,6 +47,7 @@ struct v9fs_file {
 
 static const struct inode_operations v9fs_dir_inode_operations;
 static const struct inode_operations v9fs_file_inode_operations;
+static const struct inode_operations v9fs_symlink_inode_operations;
 static const struct file_operations v9fs_dir_operations;
 static const struct file_operations v9fs_file_operations;
 static unsigned int v9fs_generation;
@@ -74,6 +75,9 @@ static struct inode *v9fs_get_inode(struct p9_client *c, umode_t mode, uint64_t 
 	if (S_ISDIR(mode)) {
 		inode->i_op = &v9fs_dir_inode_operations;
 		inode->i_fop = &v9fs_dir_operations;
+	} else if (S_ISLNK(mode)) {
+		/* Never opened: the walk follows it, or O_NOFOLLOW stops at it (ELOOP). */
+		inode->i_op = &v9fs_symlink_inode_operations;
 	} else {
 		inode->i_op = &v9fs_file_inode_operations;
 		inode->i_fop = &v9fs_file_operations;
@@ -81,10 +85,26 @@ static struct inode *v9fs_get_inode(struct p9_client *c, umode_t mode, uint64_t 
 	return inode;
 }
 
-/* Host mode -> ours: directories stay directories, everything else reads as a regular file. */
+/*
+ * Host mode -> ours: directories and symbolic links stay what they are; anything else (a
+ * device, a fifo, a socket) reads as a regular file, whose data is the host's to serve or
+ * refuse.
+ */
 static umode_t v9fs_mode(uint32_t mode)
 {
-	return (S_ISDIR(mode) ? S_IFDIR : S_IFREG) | (mode & 07777);
+	umode_t type = S_ISDIR(mode) ? S_IFDIR : S_ISLNK(mode) ? S_IFLNK : S_IFREG;
+
+	return type | (mode & 07777);
+}
+
+/* An inode that never got a dentry: freed here, as d_add would have had the VFS free it. */
+static void v9fs_free_inode(struct inode *inode)
+{
+	if (!inode)
+		return;
+	kfree(inode->i_private);
+	kfree(inode->i_link);
+	kfree(inode);
 }
 
 /* Gives a new dentry its inode, in the tree (which takes a reference), as ramfs does. */
@@ -162,8 +182,11 @@ static int v9fs_lookup(struct inode *dir, struct dentry *dentry)
 		return err;
 	err = p9_client_getattr(c, fid, &st);
 	inode = err ? NULL : v9fs_get_inode(c, v9fs_mode(st.mode), st.qid.path);
-	if (!inode) {
+	if (inode && S_ISLNK(inode->i_mode))
+		err = p9_client_readlink(c, fid, &inode->i_link);
+	if (!inode || err) {
 		p9_client_clunk(c, fid);
+		v9fs_free_inode(inode);
 		return err ? err : -ENOMEM;
 	}
 	V9FS_I(inode)->fid = fid;
@@ -230,6 +253,31 @@ static int v9fs_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 	inode = v9fs_get_inode(c, S_IFDIR | (mode & 07777), qid.path);
 	if (!inode)
 		return -ENOMEM;
+	v9fs_attach(dentry, inode);
+	return 0;
+}
+
+/* symlink(2) on the share: Tsymlink makes the link on the host, with target as its text. */
+static int v9fs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	struct p9_client *c = V9FS_I(dir)->clnt;
+	struct inode *inode;
+	struct p9_qid qid;
+	uint32_t dfid;
+	int err = v9fs_fid(dir, &dfid);
+
+	if (!err)
+		err = p9_client_symlink(c, dfid, dentry->d_name, target, &qid);
+	if (err)
+		return err;
+	inode = v9fs_get_inode(c, S_IFLNK | 0777, qid.path);
+	if (inode)
+		inode->i_link = kstrdup(target);
+	if (!inode || !inode->i_link) {
+		v9fs_free_inode(inode);
+		return -ENOMEM; /* made on the host: a listing or lookup finds it */
+	}
+	inode->i_size = (loff_t)strlen(target);
 	v9fs_attach(dentry, inode);
 	return 0;
 }
@@ -303,6 +351,24 @@ static void v9fs_evict(struct inode *inode)
  */
 #define V9FS_READDIR_MAX_ROUNDS 65536
 
+/* The mode a name from a listing starts with, until a Tgetattr tells the host's. */
+static umode_t v9fs_dirent_mode(uint8_t d_type)
+{
+	return d_type == DT_DIR ? S_IFDIR | 0755 : d_type == DT_LNK ? S_IFLNK | 0777 : S_IFREG | 0644;
+}
+
+/*
+ * A link's target (Treadlink), which its inode must have before any walk meets it: the path
+ * walk follows inode->i_link (kernel/fs/namei.c), in Lucid's own tree, as Linux's v9fs does.
+ */
+static int v9fs_get_link(struct inode *inode)
+{
+	uint32_t fid;
+	int err = v9fs_fid(inode, &fid);
+
+	return err ? err : p9_client_readlink(V9FS_I(inode)->clnt, fid, &inode->i_link);
+}
+
 /*
  * Brings a directory's children in line with the host's listing: adds the names we did not
  * have, drops those the host no longer has (and nobody here holds).
@@ -343,9 +409,7 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 			child = d_lookup(dir, de.name.s, de.name.len);
 			if (!child) {
 				child = d_alloc(dir, de.name.s, de.name.len);
-				inode = child ? v9fs_get_inode(c,
-							       de.d_type == DT_DIR ? S_IFDIR | 0755
-										   : S_IFREG | 0644,
+				inode = child ? v9fs_get_inode(c, v9fs_dirent_mode(de.d_type),
 							       de.qid.path)
 					      : NULL;
 				if (!inode) {
@@ -355,6 +419,10 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 				}
 				v9fs_attach(child, inode);
 				dput(child);
+				if (S_ISLNK(inode->i_mode) && v9fs_get_link(inode)) {
+					d_delete(child); /* a lookup will try again */
+					continue;
+				}
 			}
 			V9FS_I(child->d_inode)->seen = gen;
 		}
@@ -548,6 +616,7 @@ static const struct inode_operations v9fs_dir_inode_operations = {
 	.unlink = v9fs_unlink,
 	.rmdir = v9fs_rmdir,
 	.rename = v9fs_rename,
+	.symlink = v9fs_symlink,
 	.lookup = v9fs_lookup,
 	.getattr = v9fs_getattr,
 	.evict = v9fs_evict,
@@ -555,6 +624,11 @@ static const struct inode_operations v9fs_dir_inode_operations = {
 
 static const struct inode_operations v9fs_file_inode_operations = {
 	.truncate = v9fs_truncate,
+	.getattr = v9fs_getattr,
+	.evict = v9fs_evict,
+};
+
+static const struct inode_operations v9fs_symlink_inode_operations = {
 	.getattr = v9fs_getattr,
 	.evict = v9fs_evict,
 };
