@@ -417,9 +417,9 @@ long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
 
 /*
  * access and faccessat: does the file exist (F_OK), and may this process read, write or run
- * it? Lucid's only user is root, so Linux would grant R_OK and W_OK always and X_OK for a
- * directory or a file with any x bit; Lucid's open obeys the r and w bits even for root
- * (kernel/fs/namei.c, may_open), and access answers as open would: EACCES without them.
+ * it? Lucid's only user is root, so, as Linux's generic_permission grants root
+ * (CAP_DAC_OVERRIDE), R_OK and W_OK always and X_OK for a directory or a file with any x bit:
+ * EACCES only for X_OK on a file without one (open agrees: kernel/fs/namei.c, may_open).
  */
 #define R_OK 4
 #define W_OK 2
@@ -440,8 +440,7 @@ long sys_faccessat(int dfd, const char __user *filename, int mode)
 	putname(name);
 	if (err || S_ISDIR(k.mode))
 		return err;
-	if (((mode & X_OK) && !(k.mode & 0111)) || ((mode & W_OK) && !(k.mode & S_IWUGO)) ||
-	    ((mode & R_OK) && !(k.mode & S_IRUGO)))
+	if ((mode & X_OK) && !(k.mode & 0111))
 		return -EACCES;
 	return 0;
 }

@@ -89,6 +89,12 @@ int vfs_open(const char *pathname, int flags, umode_t mode)
 	return ret;
 }
 
+/* The answer of a file without the read or write asked for. */
+static inline ssize_t no_rw_op(const struct inode *inode)
+{
+	return inode->i_flags & S_PROC_EIO ? -EIO : -EINVAL;
+}
+
 /*
  * Linux's checks before a file's read and write. Inline in vfs_read's and vfs_write's lock-free
  * way (a call, a frame and saved registers on every read of /dev/zero otherwise); the locked
@@ -103,7 +109,7 @@ static __always_inline ssize_t __do_read_file(struct file *file, void *buf, size
 	if (file->f_inode->i_flags & S_DEAD)
 		return -EIO;
 	if (!file->f_op || !file->f_op->read)
-		return -EINVAL;
+		return no_rw_op(file->f_inode);
 	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
@@ -128,7 +134,7 @@ static __always_inline ssize_t do_write_file(struct file *file, const void *buf,
 	if (file->f_inode->i_flags & S_DEAD)
 		return -EIO;
 	if (!file->f_op || !file->f_op->write)
-		return -EINVAL;
+		return no_rw_op(file->f_inode);
 	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
@@ -288,7 +294,7 @@ static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool
 	if (file->f_inode->i_flags & S_DEAD)
 		return -EIO;
 	if (write ? !file->f_op->write : !file->f_op->read)
-		return -EINVAL;
+		return no_rw_op(file->f_inode);
 	count = MIN(count, MAX_RW_COUNT);
 	if (!write)
 		return file->f_op->read(file, buf, count, &pos);
@@ -772,10 +778,8 @@ static int do_truncate_path(const char *pathname, loff_t length)
 
 	if (err)
 		return err;
-	if (!S_ISDIR(path.dentry->d_inode->i_mode) && !(path.dentry->d_inode->i_mode & S_IWUGO))
-		err = -EACCES;
-	else
-		err = do_truncate(path.dentry->d_inode, length);
+	/* No w bit needed: root's CAP_DAC_OVERRIDE, as in open (kernel/fs/namei.c). */
+	err = do_truncate(path.dentry->d_inode, length);
 	path_put(&path);
 	return err;
 }

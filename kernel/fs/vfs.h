@@ -90,6 +90,9 @@ typedef unsigned int fmode_t;
 
 /* inode->i_flags */
 #define S_DEAD 0x1 /* a pseudo file the kernel removed: open files get -EIO */
+/* A /proc file: a read or write it has no operation for is -EIO, as Linux's proc_reg_read and
+ * proc_reg_write answer (elsewhere, Linux's vfs_read and vfs_write say -EINVAL). */
+#define S_PROC_EIO 0x2
 
 /* struct dirent d_type values, as Linux's. */
 #define DT_FIFO 1

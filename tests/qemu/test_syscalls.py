@@ -75,6 +75,21 @@ def test_big_reads_and_writes(lucid):
     assert out == "100+0 records in\n100+0 records out\n6553600 /tmp/fill\n", out
 
 
+def test_root_and_the_mode_bits(lucid):
+    # Issue 26 item 8: Lucid's user is root, and Linux's root (CAP_DAC_OVERRIDE) reads and
+    # writes a file whatever its r and w bits. The host must run this as root too.
+    if os.geteuid() == 0:
+        same_as_linux(lucid, "rootperm", "{dir}")
+    # cp over a copy of a read-only tracefs file (cp keeps the 0440).
+    out = lucid.run("cp /sys/kernel/tracing/available_tracers /tmp/at; "
+                    "cp /sys/kernel/tracing/available_tracers /tmp/at; echo $?; "
+                    "cmp /tmp/at /sys/kernel/tracing/available_tracers && echo same; rm /tmp/at")
+    assert out == "0\nsame\n", out
+    # A tracefs file without a write operation opens for writing and refuses the write.
+    out = lucid.run("busybox sh -c 'echo 1 > /sys/kernel/tracing/available_tracers'; echo $?")
+    assert out.endswith("Invalid argument\n1\n"), out
+
+
 def test_mprotect_map_fixed_partial_munmap(lucid):
     # W^X until mprotect asks, PROT_NONE, MAP_FIXED(_NOREPLACE), holes punched by munmap.
     same_as_linux(lucid, "mprot")

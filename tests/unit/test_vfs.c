@@ -891,29 +891,40 @@ static void test_mount_ramfs_and_errors(void **state)
 
 /* ---- pseudo files ------------------------------------------------------------------------- */
 
+/* trace_marker's shape: written, never read. */
+static const struct file_operations write_only_fops = {
+	.open = rec_open,
+	.write = rec_write,
+	.release = rec_release,
+};
+
+/*
+ * Lucid's only user is root, and Linux's root (CAP_DAC_OVERRIDE) opens any file for reading
+ * and writing whatever its mode: a pseudo file is read-only by having no write operation, and
+ * its writes fail with -EINVAL (-EIO in /proc), as on Linux.
+ */
 static void test_pseudo_read_only(void **state)
 {
 	static struct recorder r = { .text = "function nop\n" };
 	struct kstat st;
 	struct dentry *f;
 	int fd;
+	char c;
 
 	(void)state;
 	f = tracefs_create_file("available_tracers", 0444, NULL, &r, &read_only_fops);
 	assert_non_null(f);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_WRONLY, 0), -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_RDWR, 0), -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_WRONLY | O_TRUNC, 0),
-			 -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_RDONLY | O_TRUNC, 0),
-			 -EACCES);
-	assert_int_equal(write_file("/sys/kernel/tracing/available_tracers", O_TRUNC, "x"),
-			 -EACCES);
-	assert_int_equal(vfs_truncate("/sys/kernel/tracing/available_tracers", 0), -EACCES);
-	assert_int_equal(r.opens, 0); /* refused before any operation ran */
-	assert_string_equal(cat("/sys/kernel/tracing/available_tracers"), "function nop\n");
+	fd = vfs_open("/sys/kernel/tracing/available_tracers", O_WRONLY, 0);
+	assert_true(fd >= 0);
 	assert_int_equal(r.opens, 1);
-	assert_int_equal(r.releases, 1);
+	assert_int_equal(vfs_write(fd, "x", 1), -EINVAL);
+	vfs_close(fd);
+	assert_int_equal(write_file("/sys/kernel/tracing/available_tracers", O_TRUNC, "x"),
+			 -EINVAL);
+	/* No truncate operation: nothing to cut, and Linux says 0 too. */
+	assert_int_equal(vfs_truncate("/sys/kernel/tracing/available_tracers", 0), 0);
+	assert_string_equal(cat("/sys/kernel/tracing/available_tracers"), "function nop\n");
+	assert_int_equal(r.opens, r.releases);
 	assert_int_equal(vfs_stat("/sys/kernel/tracing/available_tracers", &st), 0);
 	assert_int_equal(st.mode, S_IFREG | 0444);
 	assert_int_equal(st.size, 0);
@@ -924,14 +935,29 @@ static void test_pseudo_read_only(void **state)
 	assert_int_equal(vfs_rmdir("/sys/kernel/debug/tracing"), -EPERM);
 	assert_int_equal(vfs_mkdir("/proc/x", 0755), -EPERM);
 	tracefs_remove(f);
-	/* A write-only file (like trace_marker, 0220) refuses reading. */
-	f = tracefs_create_file("marker", 0220, NULL, &r, &rec_fops);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/marker", O_RDONLY, 0), -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/marker", O_RDWR, 0), -EACCES);
-	fd = vfs_open("/sys/kernel/tracing/marker", O_WRONLY, 0);
+	/* A write-only file (like trace_marker, 0220) opens for reading, and its reads fail. */
+	f = tracefs_create_file("marker", 0220, NULL, &r, &write_only_fops);
+	fd = vfs_open("/sys/kernel/tracing/marker", O_RDWR, 0);
 	assert_true(fd >= 0);
+	assert_int_equal(vfs_read(fd, &c, 1), -EINVAL);
+	assert_int_equal(vfs_write(fd, "m", 1), 1);
 	vfs_close(fd);
 	tracefs_remove(f);
+	/* In /proc, a missing operation is -EIO (Linux's proc_reg_read and proc_reg_write). */
+	f = proc_create_data("ro", 0444, NULL, &read_only_fops, &r);
+	assert_non_null(f);
+	assert_int_equal(write_file("/proc/ro", 0, "x"), -EIO);
+	proc_remove(f);
+	/* A ramfs file without w bits: root writes, truncates and opens it for writing. */
+	assert_int_equal(write_file("/ro", 0, "old"), 0);
+	assert_int_equal(vfs_chmod("/ro", 0444), 0);
+	assert_int_equal(write_file("/ro", O_TRUNC, "new"), 0);
+	assert_string_equal(cat("/ro"), "new");
+	assert_int_equal(vfs_chmod("/ro", 0), 0);
+	assert_string_equal(cat("/ro"), "new");
+	assert_int_equal(vfs_truncate("/ro", 1), 0);
+	assert_string_equal(cat("/ro"), "n");
+	assert_int_equal(vfs_unlink("/ro"), 0);
 	end_test();
 }
 
