@@ -212,16 +212,19 @@ struct file_system_type debugfs_fs_type = {
 	.name = "debugfs",
 	.mount = debugfs_mount,
 	.kill_sb = pseudo_kill_sb,
+	.magic = DEBUGFS_MAGIC,
 };
 struct file_system_type tracefs_fs_type = {
 	.name = "tracefs",
 	.mount = tracefs_mount,
 	.kill_sb = pseudo_kill_sb,
+	.magic = TRACEFS_MAGIC,
 };
 struct file_system_type proc_fs_type = {
 	.name = "proc",
 	.mount = proc_mount,
 	.kill_sb = pseudo_kill_sb,
+	.magic = PROC_SUPER_MAGIC,
 };
 
 static struct dentry *pseudo_root(void)

@@ -524,11 +524,13 @@ static int refresh_attr(struct dentry *dentry)
 	return iop && iop->getattr ? iop->getattr(dentry) : 0;
 }
 
-static void fill_stat(const struct dentry *dentry, struct kstat *st)
+static void fill_stat(const struct path *path, struct kstat *st)
 {
+	const struct dentry *dentry = path->dentry;
 	const struct inode *inode = dentry->d_inode;
 	struct dentry *child;
 
+	st->dev = path->mnt->mnt_dev;
 	st->ino = inode->i_ino;
 	st->mode = inode->i_mode;
 	st->size = inode->i_size;
@@ -554,7 +556,7 @@ static int do_stat(const char *pathname, unsigned int flags, struct kstat *st)
 		return err;
 	err = refresh_attr(path.dentry);
 	if (!err)
-		fill_stat(path.dentry, st);
+		fill_stat(&path, st);
 	path_put(&path);
 	return err;
 }
@@ -567,6 +569,53 @@ int vfs_stat(const char *pathname, struct kstat *st)
 	ret = do_stat(pathname, 0, st);
 	vfs_unlock();
 	return ret;
+}
+
+/*
+ * statfs of the mount path is in, as Linux's statfs_by_dentry: the file system's own figures
+ * over simple_statfs's defaults, f_frsize the block size unless said otherwise.
+ */
+static int statfs_path(const struct path *path, struct kstatfs *st)
+{
+	struct file_system_type *type = path->mnt->mnt_type;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	st->f_type = type->magic;
+	st->f_bsize = (long)PAGE_CACHE_SIZE;
+	st->f_namelen = NAME_MAX;
+	err = type->statfs ? type->statfs(path->mnt->mnt_root, st) : 0;
+	if (!st->f_frsize)
+		st->f_frsize = st->f_bsize;
+	st->f_flags = ST_VALID; /* read-write, and nothing else /proc/mounts shows */
+	return err;
+}
+
+int vfs_statfs(const char *pathname, struct kstatfs *st)
+{
+	struct path path;
+	int err;
+
+	vfs_lock();
+	err = kern_path(pathname, 0, &path);
+	if (!err) {
+		err = statfs_path(&path, st);
+		path_put(&path);
+	}
+	vfs_unlock();
+	return err;
+}
+
+int vfs_fstatfs(int fd, struct kstatfs *st)
+{
+	struct file *file;
+	int err;
+
+	vfs_lock();
+	file = fget(fd);
+	err = file ? statfs_path(&file->f_path, st) : -EBADF;
+	vfs_unlock();
+	return err;
 }
 
 int vfs_lstat(const char *pathname, struct kstat *st)
@@ -719,7 +768,7 @@ static int do_fstat(int fd, struct kstat *st)
 		return -EBADF;
 	err = refresh_attr(file->f_path.dentry);
 	if (!err)
-		fill_stat(file->f_path.dentry, st);
+		fill_stat(&file->f_path, st);
 	return err;
 }
 

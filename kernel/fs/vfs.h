@@ -312,12 +312,30 @@ _Static_assert(NR_OPEN_DEFAULT <= sizeof(unsigned long) * 8, "close_on_exec has 
 
 /* What vfs_stat() tells about a file. */
 struct kstat {
+	unsigned long dev; /* the tree's device number (kernel/fs/mount.c) */
 	unsigned long ino;
 	umode_t mode;
 	unsigned int nlink;
 	loff_t size;
 	struct timespec64 atime, mtime, ctime;
 };
+
+/*
+ * What statfs(2) tells about the file system a file is on (Linux's struct kstatfs): its kind
+ * (f_type, Linux's magic number), block size, blocks in all, free, and free for users, files in
+ * all and free (0: no limit), the name length limit, and the mount's ST_* flags.
+ */
+struct kstatfs {
+	long f_type;
+	long f_bsize;
+	unsigned long f_blocks, f_bfree, f_bavail;
+	unsigned long f_files, f_ffree;
+	unsigned long f_fsid;
+	long f_namelen;
+	long f_frsize;
+	long f_flags;
+};
+#define ST_VALID 0x0020 /* f_flags: the flags are set (Linux's) */
 
 /* One directory entry, as vfs_readdir() returns it. */
 struct dirent {
@@ -398,6 +416,9 @@ int vfs_dup2(int oldfd, int newfd);
 /* 1: *de filled; 0: end of directory. "." and ".." come first, as on Linux: ls hides them. */
 int vfs_readdir(int fd, struct dirent *de);
 int vfs_stat(const char *pathname, struct kstat *st);
+/* statfs and fstatfs: the file system pathname (fd) is on; links followed. */
+int vfs_statfs(const char *pathname, struct kstatfs *st);
+int vfs_fstatfs(int fd, struct kstatfs *st);
 int vfs_fstat(int fd, struct kstat *st);
 /*
  * The pages of fd's file for a private mapping, with a reference (kernel/mm/filemap.h); NULL

@@ -322,6 +322,21 @@ def test_symlinks(lucid):
         shutil.rmtree(host("ln"))
 
 
+def test_df(lucid):
+    """Issue 26 item 5: statfs on the share is the host's (Tstatfs), its magic number too, as
+    Linux's v9fs passes them on: busybox df shows the host's disk."""
+    st = os.statvfs(SHARE)
+    total_kib = st.f_blocks * st.f_frsize // 1024
+    line = lucid.run("busybox df /mnt/host").splitlines()[-1].split()
+    assert line[0] == "host" and line[-1] == "/mnt/host", line
+    # QEMU counts in blocks of its own size: the same bytes, give or take a block.
+    assert abs(int(line[1]) - total_kib) <= 1024, (line, total_kib)
+    host_type = subprocess.run(["stat", "-f", "-c", "%t", SHARE], capture_output=True,
+                               text=True, check=True).stdout
+    check(lucid, "stat -f -c %t /mnt/host", host_type)
+    assert "/mnt/host" in lucid.run("busybox df").splitlines()[-1]
+
+
 def test_mount_by_hand(lucid):
     with open(host("y"), "w") as f:
         f.write("y\n")

@@ -379,13 +379,10 @@ int p9_client_symlink(struct p9_client *c, uint32_t dfid, const char *name, cons
 	return P9_RPC(c, P9_TSYMLINK, "dssd", "Q", dfid, name, target, 0u, qid);
 }
 
-int p9_client_statfs(struct p9_client *c, uint32_t fid, uint32_t *bsize, uint64_t *bavail)
+int p9_client_statfs(struct p9_client *c, uint32_t fid, struct p9_rstatfs *st)
 {
-	uint32_t type, namelen;
-	uint64_t blocks, bfree, files, ffree, fsid;
-
-	return P9_RPC(c, P9_TSTATFS, "d", "ddqqqqqqd", fid, &type, bsize, &blocks, &bfree, bavail,
-		      &files, &ffree, &fsid, &namelen);
+	return P9_RPC(c, P9_TSTATFS, "d", "ddqqqqqqd", fid, &st->type, &st->bsize, &st->blocks,
+		      &st->bfree, &st->bavail, &st->files, &st->ffree, &st->fsid, &st->namelen);
 }
 
 int p9_client_fsync(struct p9_client *c, uint32_t fid)

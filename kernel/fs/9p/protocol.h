@@ -83,6 +83,13 @@ struct p9_stat_dotl {
 	uint64_t btime_sec, btime_nsec, gen, data_version;
 };
 
+/* Rstatfs: the host file system's statfs, in 9P2000.L's order. */
+struct p9_rstatfs {
+	uint32_t type, bsize;
+	uint64_t blocks, bfree, bavail, files, ffree, fsid;
+	uint32_t namelen;
+};
+
 /* One entry of an Rreaddir's data. */
 struct p9_dirent {
 	struct p9_qid qid;

@@ -684,17 +684,42 @@ static void v9fs_kill_sb(struct dentry *root)
 	d_kill_tree(root, 0);
 }
 
+/*
+ * statfs: the host's figures for the shared folder's file system (Tstatfs on the mount's root),
+ * its f_type too (ext4's, say), as Linux's v9fs_statfs passes them on.
+ */
+static int v9fs_statfs(struct dentry *root, struct kstatfs *buf)
+{
+	struct v9fs_inode *v = V9FS_I(root->d_inode);
+	struct p9_rstatfs st;
+	int err = p9_client_statfs(v->clnt, v->fid, &st);
+
+	if (err)
+		return err;
+	buf->f_type = st.type;
+	buf->f_bsize = st.bsize;
+	buf->f_blocks = st.blocks;
+	buf->f_bfree = st.bfree;
+	buf->f_bavail = st.bavail;
+	buf->f_files = st.files;
+	buf->f_ffree = st.ffree;
+	buf->f_fsid = st.fsid;
+	buf->f_namelen = st.namelen;
+	return 0;
+}
+
 static struct file_system_type v9fs_fs_type = {
 	.name = "9p",
 	.mount_source = v9fs_mount,
 	.kill_sb = v9fs_kill_sb,
+	.magic = V9FS_MAGIC,
+	.statfs = v9fs_statfs,
 };
 
 void v9fs_init(void)
 {
+	struct p9_rstatfs st = {0};
 	struct p9_client *c;
-	uint64_t bavail = 0;
-	uint32_t bsize = 0;
 	int err;
 
 	register_filesystem(&v9fs_fs_type);
@@ -716,10 +741,10 @@ void v9fs_init(void)
 		uint32_t fid = p9_fid_alloc(c);
 
 		if (!p9_client_attach(c, fid, &(struct p9_qid){0})) {
-			p9_client_statfs(c, fid, &bsize, &bavail);
+			p9_client_statfs(c, fid, &st);
 			p9_client_clunk(c, fid);
 		}
 		printk(KERN_INFO "9p: host folder mounted at %s (msize %u, %llu MiB free)\n",
-		       V9FS_BOOT_DIR, c->msize, (unsigned long long)(bavail * bsize >> 20));
+		       V9FS_BOOT_DIR, c->msize, (unsigned long long)(st.bavail * st.bsize >> 20));
 	}
 }
