@@ -544,9 +544,15 @@ struct statfs {
 static long cp_statfs(const struct kstatfs *k, struct statfs __user *ubuf)
 {
 	struct statfs buf = {
-		.f_type = k->f_type, .f_bsize = k->f_bsize, .f_blocks = k->f_blocks,
-		.f_bfree = k->f_bfree, .f_bavail = k->f_bavail, .f_files = k->f_files,
-		.f_ffree = k->f_ffree, .f_namelen = k->f_namelen, .f_frsize = k->f_frsize,
+		.f_type = k->f_type,
+		.f_bsize = k->f_bsize,
+		.f_blocks = k->f_blocks,
+		.f_bfree = k->f_bfree,
+		.f_bavail = k->f_bavail,
+		.f_files = k->f_files,
+		.f_ffree = k->f_ffree,
+		.f_namelen = k->f_namelen,
+		.f_frsize = k->f_frsize,
 		.f_flags = k->f_flags,
 		.f_fsid = {(int)(k->f_fsid & 0xffffffffUL), (int)(k->f_fsid >> 32)},
 	};

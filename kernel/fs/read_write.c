@@ -118,7 +118,8 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count)
  * file with positions gets the others back (its position moves back over them), as Linux's
  * copy_to_user in the file's own read would have stopped there.
  */
-static inline notrace long read_once(unsigned int fd, char *kbuf, char __user *buf, size_t n, bool nowait)
+static inline notrace long read_once(unsigned int fd, char *kbuf, char __user *buf, size_t n,
+				     bool nowait)
 {
 	long ret = nowait ? vfs_read_nowait((int)fd, kbuf, n) : vfs_read((int)fd, kbuf, n);
 	size_t left;

@@ -354,7 +354,9 @@ static void v9fs_evict(struct inode *inode)
 /* The mode a name from a listing starts with, until a Tgetattr tells the host's. */
 static umode_t v9fs_dirent_mode(uint8_t d_type)
 {
-	return d_type == DT_DIR ? S_IFDIR | 0755 : d_type == DT_LNK ? S_IFLNK | 0777 : S_IFREG | 0644;
+	return d_type == DT_DIR	  ? S_IFDIR | 0755
+	       : d_type == DT_LNK ? S_IFLNK | 0777
+				  : S_IFREG | 0644;
 }
 
 /*
