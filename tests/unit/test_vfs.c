@@ -1535,6 +1535,51 @@ static void test_allocation_failure_every_n(void **state)
 }
 
 /*
+ * statfs: each file system's magic number (Linux's), ramfs's figures from the pages, a page a
+ * block; st_dev the same across a tree and its other mounts, different between trees.
+ */
+static void test_statfs_and_devices(void **state)
+{
+	struct kstatfs sf, sf2;
+	struct kstat a, b;
+	int fd;
+
+	(void)state;
+	assert_int_equal(vfs_statfs("/", &sf), 0);
+	assert_int_equal(sf.f_type, RAMFS_MAGIC);
+	assert_int_equal(sf.f_bsize, 4096);
+	assert_int_equal(sf.f_frsize, 4096);
+	assert_int_equal(sf.f_namelen, NAME_MAX);
+	assert_int_equal(sf.f_flags, ST_VALID);
+	assert_true(sf.f_blocks > 0 && sf.f_bfree <= sf.f_blocks && sf.f_bavail == sf.f_bfree);
+	assert_int_equal(vfs_statfs("/proc", &sf), 0);
+	assert_int_equal(sf.f_type, PROC_SUPER_MAGIC);
+	assert_int_equal(sf.f_blocks, 0);
+	assert_int_equal(vfs_statfs("/sys/kernel/tracing", &sf), 0);
+	assert_int_equal(sf.f_type, TRACEFS_MAGIC);
+	fd = vfs_open("/sys/kernel/debug", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(vfs_fstatfs(fd, &sf2), 0);
+	assert_int_equal(sf2.f_type, DEBUGFS_MAGIC);
+	vfs_close(fd);
+	assert_int_equal(vfs_fstatfs(fd, &sf2), -EBADF);
+	assert_int_equal(vfs_statfs("/nonexistent", &sf), -ENOENT);
+	/* Device numbers: one per tree. */
+	assert_int_equal(vfs_mkdir("/m", 0755), 0);
+	assert_int_equal(vfs_stat("/", &a), 0);
+	assert_int_equal(vfs_stat("/m", &b), 0);
+	assert_int_equal(a.dev, b.dev);
+	assert_int_equal(vfs_mount("ramfs", "/m"), 0);
+	assert_int_equal(vfs_stat("/m", &b), 0);
+	assert_true(a.dev != b.dev);
+	assert_int_equal(vfs_stat("/proc", &a), 0);
+	assert_true(a.dev != b.dev);
+	assert_int_equal(vfs_umount("/m"), 0);
+	assert_int_equal(vfs_rmdir("/m"), 0);
+	end_test();
+}
+
+/*
  * Symbolic links: followed in the middle of a path and at its end, relative to the link's own
  * directory or from /, not followed by lstat, readlink, unlink, rename and O_NOFOLLOW; a loop
  * and a chain longer than MAXSYMLINKS end in ELOOP; the target's memory goes with the link.
@@ -1626,6 +1671,7 @@ int main(void)
 		T(test_fs_context_fork_exit),
 		T(test_allocation_failure_every_n),
 		T(test_symlinks),
+		T(test_statfs_and_devices),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);
