@@ -81,6 +81,13 @@ static void char_devices(char *shortbuf)
 	step("null write into the kernel half", write(null, shortbuf, KERNEL_COUNT));
 	step("null read 1<<40", read(null, buf, HUGE_COUNT));
 	step("urandom write past the mapping", write(urandom, shortbuf, 3 * PAGE));
+	/* The descriptor is looked at before the buffer: EBADF, not EFAULT. */
+	step("read closed fd, kernel buffer", read(99, (void *)-PAGE, 10));
+	step("read closed fd, 1<<47", read(99, buf, KERNEL_COUNT));
+	step("write closed fd, unmapped", write(99, shortbuf + 2 * PAGE, 10));
+	step("write O_RDONLY fd, unmapped", write(random, shortbuf + 2 * PAGE, 10));
+	step("write O_RDONLY fd, 1<<47", write(random, buf, KERNEL_COUNT));
+	step("read O_WRONLY fd, kernel buffer", read(full, (void *)-PAGE, 10));
 	close(zero);
 	close(null);
 	close(full);
@@ -104,6 +111,7 @@ static void vectors(char *shortbuf)
 	step("readv zero past the mapping", readv(zero, past, 1));
 	step("writev negative length", writev(null, negative, 1));
 	step("writev 1025 vectors", writev(null, big, 1025));
+	step("writev closed fd, kernel iov_base", writev(99, kernel, 2));
 	close(null);
 	close(zero);
 }

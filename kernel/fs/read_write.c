@@ -48,13 +48,30 @@ static inline long rw_result(size_t done, long err)
 }
 
 /*
+ * What a transfer whose buffer is bad answers: Linux looks at the descriptor first, so one
+ * that is not open (or not open for this) is -EBADF, and only then the buffer -EFAULT.
+ * notrace: a detail of the system calls, only on their failure paths.
+ */
+static noinline notrace long rw_fault(unsigned int fd, bool write)
+{
+	int fl = vfs_getfl((int)fd);
+
+	if (fl < 0)
+		return fl;
+	if ((fl & O_ACCMODE) == (write ? O_RDONLY : O_WRONLY))
+		return -EBADF;
+	return -EFAULT;
+}
+
+/*
  * The write of a file that never looks at the bytes (file_operations.write_ignores_data:
  * /dev/null, /dev/zero, /dev/full): the count goes to the file without them, so a buffer that
  * is not all mapped answers as Linux's write_null, which never touches it. -EFAULT otherwise.
  */
 static noinline notrace long write_unread(unsigned int fd, size_t count)
 {
-	return vfs_write_ignores_data((int)fd) ? vfs_write((int)fd, NULL, count) : -EFAULT;
+	return vfs_write_ignores_data((int)fd) ? vfs_write((int)fd, NULL, count)
+					       : rw_fault(fd, true);
 }
 
 /*
@@ -72,7 +89,7 @@ static noinline notrace long ksys_write_chunks(unsigned int fd, const char __use
 
 	count = rw_verify_area(buf, count, &err);
 	if (err)
-		return err;
+		return rw_fault(fd, true);
 	if (vfs_write_ignores_data((int)fd))
 		return vfs_write((int)fd, NULL, count);
 	kbuf = kmalloc(RW_CHUNK);
@@ -102,7 +119,7 @@ noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 	if (count > RW_STACK_CHUNK)
 		return ksys_write_chunks(fd, buf, count);
 	if (copy_from_user(kbuf, buf, count))
-		return access_ok(buf, count) ? write_unread(fd, count) : -EFAULT;
+		return access_ok(buf, count) ? write_unread(fd, count) : rw_fault(fd, true);
 	return vfs_write((int)fd, kbuf, count);
 }
 
@@ -152,7 +169,7 @@ static noinline notrace long read_chunks(unsigned int fd, char __user *buf, size
 
 	count = rw_verify_area(buf, count, &ret);
 	if (ret)
-		return ret;
+		return rw_fault(fd, false);
 	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;
@@ -183,7 +200,7 @@ noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 	if (count > RW_STACK_CHUNK)
 		return read_chunks(fd, buf, count, false);
 	if (!access_ok(buf, count))
-		return -EFAULT;
+		return rw_fault(fd, false);
 	return read_once(fd, kbuf, buf, count, false);
 }
 
@@ -233,7 +250,7 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 	struct iovec *iov = import_iovec(vec, vlen, &err);
 
 	if (!iov)
-		return err;
+		return err == -EFAULT ? rw_fault((unsigned int)fd, write) : err;
 	for (unsigned long i = 0; i < vlen; i++) {
 		long ret;
 
@@ -286,7 +303,7 @@ long ksys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos)
 		return -EINVAL;
 	count = rw_verify_area(buf, count, &ret);
 	if (ret)
-		return ret;
+		return rw_fault(fd, false);
 	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;
@@ -319,7 +336,7 @@ long ksys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t
 		return -EINVAL;
 	count = rw_verify_area(buf, count, &ret);
 	if (ret)
-		return ret;
+		return rw_fault(fd, true);
 	if (vfs_write_ignores_data((int)fd))
 		return vfs_pwrite((int)fd, NULL, count, pos);
 	kbuf = kmalloc(RW_CHUNK);
