@@ -300,7 +300,10 @@ def test_symlinks(lucid):
         check(lucid, "cat /mnt/host/ln/in /mnt/host/ln/dir/f", "inside\ninside\n")
         check(lucid, "readlink /mnt/host/ln/in; readlink /mnt/host/ln/abs",
               "sub/f\n%s\n" % outside)
-        # getdents's d_type and lstat: find -type l lists the links, ls -l shows them.
+        # getdents's d_type (DT_LNK 10, DT_DIR 4, DT_REG 8), and lstat: find -type l lists
+        # the links, ls -l shows them.
+        check(lucid, "lsdir -t /mnt/host/ln",
+              ". 4\n.. 4\nabs 10\ndir 10\necho 10\nin 10\nrel 10\nsub 4\n")
         check(lucid, "busybox find /mnt/host/ln -type l | sort",
               "".join("/mnt/host/ln/%s\n" % n for n in ("abs", "dir", "echo", "in", "rel")))
         out = lucid.run("busybox ls -l /mnt/host/ln/in")
