@@ -5,7 +5,8 @@
  * inode's file operations for reading and writing, its inode operations for truncation. What
  * is common to every file system is decided here, once, in Linux's way:
  *   - a file opened O_RDONLY cannot be written (-EBADF) and vice versa;
- *   - a file with no read (write) operation answers -EINVAL, with no llseek -ESPIPE;
+ *   - a file with no read (write) operation answers -EINVAL (-EIO in /proc), with no llseek
+ *     -ESPIPE; its mode does not stop root (CAP_DAC_OVERRIDE), Lucid's only user;
  *   - a pseudo file whose kernel code removed it answers -EIO (its data may be gone);
  *   - O_TRUNC empties a regular file after a successful open. A pseudo file has no data to
  *     cut, so for it O_TRUNC is just a flag its open() may look at: that is how

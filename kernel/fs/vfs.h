@@ -111,7 +111,8 @@ struct file_pages;
 /*
  * What a kernel file does when it is opened, read, written, seeked and closed. All may be NULL:
  * no open/release means nothing to set up or free, no read/write means the call fails with
- * -EINVAL (Linux's answer for a file without that operation), no llseek means -ESPIPE.
+ * -EINVAL (Linux's answer for a file without that operation; /proc's is -EIO), no llseek means
+ * -ESPIPE. A read-only file is one without write: root opens it for writing whatever its mode.
  * read and write move *pos themselves and return the bytes done or a negative errno. A write
  * handler gets exactly the count bytes written, not NUL-terminated.
  */
