@@ -1,4 +1,7 @@
-/* Lists a directory with opendir/readdir (getdents64 underneath), sorted, one name a line. */
+/*
+ * Lists a directory with opendir/readdir (getdents64 underneath), sorted, one name a line;
+ * with -t first, each name followed by its d_type ("lsdir -t DIR").
+ */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +17,20 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	char *names[MAX_NAMES];
-	int n = 0;
-	DIR *d = opendir(argc > 1 ? argv[1] : ".");
+	int n = 0, types = argc > 1 && strcmp(argv[1], "-t") == 0;
+	DIR *d = opendir(argc > 1 + types ? argv[1 + types] : ".");
 	struct dirent *e;
+	char line[300];
 
 	if (!d) {
 		perror("opendir");
 		return 1;
 	}
-	while ((e = readdir(d)) && n < MAX_NAMES)
-		names[n++] = strdup(e->d_name);
+	while ((e = readdir(d)) && n < MAX_NAMES) {
+		if (types)
+			snprintf(line, sizeof(line), "%s %d", e->d_name, e->d_type);
+		names[n++] = strdup(types ? line : e->d_name);
+	}
 	closedir(d);
 	qsort(names, n, sizeof(names[0]), cmp);
 	for (int i = 0; i < n; i++)

@@ -52,13 +52,25 @@ static loff_t null_lseek(struct file *file, loff_t offset, int whence)
 	return file->f_pos = 0;
 }
 
-/* No state at all: no VFS lock needed (file_operations.no_vfs_lock). */
-static const struct file_operations null_fops = {
-	.read = null_read, .write = null_write, .llseek = null_lseek, .no_vfs_lock = true};
-static const struct file_operations zero_fops = {
-	.read = zero_read, .write = null_write, .llseek = null_lseek, .no_vfs_lock = true};
-static const struct file_operations full_fops = {
-	.read = zero_read, .write = full_write, .llseek = null_lseek, .no_vfs_lock = true};
+/*
+ * No state at all: no VFS lock needed (file_operations.no_vfs_lock). Their writes never look at
+ * the bytes, so the system call does not copy them in (write_ignores_data).
+ */
+static const struct file_operations null_fops = {.read = null_read,
+						 .write = null_write,
+						 .llseek = null_lseek,
+						 .no_vfs_lock = true,
+						 .write_ignores_data = true};
+static const struct file_operations zero_fops = {.read = zero_read,
+						 .write = null_write,
+						 .llseek = null_lseek,
+						 .no_vfs_lock = true,
+						 .write_ignores_data = true};
+static const struct file_operations full_fops = {.read = zero_read,
+						 .write = full_write,
+						 .llseek = null_lseek,
+						 .no_vfs_lock = true,
+						 .write_ignores_data = true};
 
 int mem_devs_init(void)
 {

@@ -86,6 +86,26 @@ static struct file_system_type *get_fs_type(const char *name)
 	return NULL;
 }
 
+/*
+ * The device number stat shows for the files of the tree at root (st_dev): the one its other
+ * mounts have, else a new one, as Linux gives each in-memory file system instance an anonymous
+ * device (major 0: "0:21"). Tools tell file systems apart by it: busybox df finds the mount a
+ * file is on by comparing st_dev with each mount point's, find -xdev stops at a change.
+ */
+static unsigned long tree_dev(const struct dentry *root)
+{
+	static unsigned long last_anon_dev;
+	struct vfsmount *mnt;
+
+	list_for_each_entry(mnt, &mounts, mnt_list) {
+		if (mnt->mnt_root == root)
+			return mnt->mnt_dev;
+	}
+	if (root_mnt && root_mnt->mnt_root == root)
+		return root_mnt->mnt_dev;
+	return ++last_anon_dev;
+}
+
 static struct vfsmount *alloc_mnt(struct file_system_type *type, const char *source, int *err)
 {
 	static int last_mnt_id; /* Linux's mnt_id: each mount's own, never reused */
@@ -114,6 +134,7 @@ static struct vfsmount *alloc_mnt(struct file_system_type *type, const char *sou
 	}
 	*err = 0;
 	mnt->mnt_type = type;
+	mnt->mnt_dev = tree_dev(mnt->mnt_root);
 	return mnt;
 }
 

@@ -267,16 +267,16 @@ static int vfs_create(struct nameidata *nd, umode_t mode, struct dentry **res)
 }
 
 /*
- * May an existing file be opened with these flags? Lucid runs everything as root, but unlike
- * Linux's root it obeys the mode: opening for writing needs a w bit and for reading an r bit,
- * else -EACCES ("Permission denied"). That is what makes tracefs's read-only files (0444)
- * refuse "echo x > available_tracers" with a clear message. O_TRUNC counts as writing, and
- * a directory cannot be opened for writing at all, nor the file of a running program (Linux's
+ * May an existing file be opened with these flags? Lucid runs everything as root, and Linux's
+ * root has CAP_DAC_OVERRIDE: the r and w bits do not stop it (generic_permission), so a 0444
+ * file opens for writing (cp over a read-only copy works, as on Linux). What a file cannot do
+ * is its operations' to say: a tracefs or proc file without a write operation opens, and its
+ * write fails (-EINVAL, or proc's -EIO), as Linux's do. O_TRUNC counts as writing; a
+ * directory cannot be opened for writing at all, nor the file of a running program (Linux's
  * ETXTBSY, "Text file busy").
  */
 static int may_open(const struct dentry *dentry, int flags)
 {
-	umode_t mode = dentry->d_inode->i_mode;
 	int acc = flags & O_ACCMODE;
 	bool write = acc != O_RDONLY || (flags & O_TRUNC);
 
@@ -284,10 +284,6 @@ static int may_open(const struct dentry *dentry, int flags)
 		return write ? -EISDIR : 0;
 	if (flags & O_DIRECTORY)
 		return -ENOTDIR;
-	if (write && !(mode & S_IWUGO))
-		return -EACCES;
-	if (acc != O_WRONLY && !(mode & S_IRUGO))
-		return -EACCES;
 	/* A running program's file: its processes map its pages, a write would change them. */
 	if (write && filemap_running(dentry->d_inode))
 		return -ETXTBSY;

@@ -417,9 +417,9 @@ long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
 
 /*
  * access and faccessat: does the file exist (F_OK), and may this process read, write or run
- * it? Lucid's only user is root, so Linux would grant R_OK and W_OK always and X_OK for a
- * directory or a file with any x bit; Lucid's open obeys the r and w bits even for root
- * (kernel/fs/namei.c, may_open), and access answers as open would: EACCES without them.
+ * it? Lucid's only user is root, so, as Linux's generic_permission grants root
+ * (CAP_DAC_OVERRIDE), R_OK and W_OK always and X_OK for a directory or a file with any x bit:
+ * EACCES only for X_OK on a file without one (open agrees: kernel/fs/namei.c, may_open).
  */
 #define R_OK 4
 #define W_OK 2
@@ -440,8 +440,7 @@ long sys_faccessat(int dfd, const char __user *filename, int mode)
 	putname(name);
 	if (err || S_ISDIR(k.mode))
 		return err;
-	if (((mode & X_OK) && !(k.mode & 0111)) || ((mode & W_OK) && !(k.mode & S_IWUGO)) ||
-	    ((mode & R_OK) && !(k.mode & S_IRUGO)))
+	if ((mode & X_OK) && !(k.mode & 0111))
 		return -EACCES;
 	return 0;
 }
@@ -487,6 +486,7 @@ static long cp_new_stat(const struct kstat *k, struct stat __user *statbuf)
 	struct stat st;
 
 	memset(&st, 0, sizeof(st));
+	st.st_dev = k->dev;
 	st.st_ino = k->ino;
 	st.st_nlink = k->nlink;
 	st.st_mode = k->mode;
@@ -528,6 +528,59 @@ long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *st
 	err = flag & AT_SYMLINK_NOFOLLOW ? vfs_lstat(name, &k) : vfs_stat(name, &k);
 	putname(name);
 	return err ? err : cp_new_stat(&k, statbuf);
+}
+
+/* statfs(2)'s struct on x86_64 (Linux's struct statfs, __kernel_long_t fields). */
+struct statfs {
+	long f_type;
+	long f_bsize;
+	unsigned long f_blocks, f_bfree, f_bavail, f_files, f_ffree;
+	int f_fsid[2];
+	long f_namelen;
+	long f_frsize;
+	long f_flags;
+	long f_spare[4];
+};
+
+static long cp_statfs(const struct kstatfs *k, struct statfs __user *ubuf)
+{
+	struct statfs buf = {
+		.f_type = k->f_type,
+		.f_bsize = k->f_bsize,
+		.f_blocks = k->f_blocks,
+		.f_bfree = k->f_bfree,
+		.f_bavail = k->f_bavail,
+		.f_files = k->f_files,
+		.f_ffree = k->f_ffree,
+		.f_namelen = k->f_namelen,
+		.f_frsize = k->f_frsize,
+		.f_flags = k->f_flags,
+		.f_fsid = {(int)(k->f_fsid & 0xffffffffUL), (int)(k->f_fsid >> 32)},
+	};
+
+	return copy_to_user(ubuf, &buf, sizeof(buf)) ? -EFAULT : 0;
+}
+
+/* statfs and fstatfs: what df shows for the file system a file is on (kernel/fs/vfs.c). */
+long sys_statfs(const char __user *pathname, struct statfs __user *buf)
+{
+	struct kstatfs k;
+	long err;
+	char *name = getname_at(AT_FDCWD, pathname, &err);
+
+	if (!name)
+		return err;
+	err = vfs_statfs(name, &k);
+	putname(name);
+	return err ? err : cp_statfs(&k, buf);
+}
+
+long sys_fstatfs(unsigned int fd, struct statfs __user *buf)
+{
+	struct kstatfs k;
+	int err = vfs_fstatfs((int)fd, &k);
+
+	return err ? err : cp_statfs(&k, buf);
 }
 
 long sys_newstat(const char __user *filename, struct stat __user *statbuf)

@@ -156,9 +156,14 @@ struct dentry *tracefs_create_instance_dir(const char *name, struct dentry *pare
 struct dentry *proc_create_data(const char *name, umode_t mode, struct dentry *parent,
 				const struct file_operations *fops, void *data)
 {
+	struct dentry *dentry;
+
 	if ((mode & 07777) == 0)
 		mode |= S_IRUGO;
-	return create_file(name, mode, parent ? parent : proc_root, data, fops);
+	dentry = create_file(name, mode, parent ? parent : proc_root, data, fops);
+	if (dentry)
+		dentry->d_inode->i_flags |= S_PROC_EIO;
+	return dentry;
 }
 
 struct dentry *proc_create(const char *name, umode_t mode, struct dentry *parent,
@@ -207,16 +212,19 @@ struct file_system_type debugfs_fs_type = {
 	.name = "debugfs",
 	.mount = debugfs_mount,
 	.kill_sb = pseudo_kill_sb,
+	.magic = DEBUGFS_MAGIC,
 };
 struct file_system_type tracefs_fs_type = {
 	.name = "tracefs",
 	.mount = tracefs_mount,
 	.kill_sb = pseudo_kill_sb,
+	.magic = TRACEFS_MAGIC,
 };
 struct file_system_type proc_fs_type = {
 	.name = "proc",
 	.mount = proc_mount,
 	.kill_sb = pseudo_kill_sb,
+	.magic = PROC_SUPER_MAGIC,
 };
 
 static struct dentry *pseudo_root(void)

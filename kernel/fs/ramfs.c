@@ -238,8 +238,24 @@ static void ramfs_kill_sb(struct dentry *root)
 	d_kill_tree(root, 0);
 }
 
+/*
+ * statfs: a ramfs holds its files in free pages and has no other limit, so its size is the
+ * memory and its room the pages free now: what Linux's tmpfs says when mounted size=100%
+ * (Linux's ramfs says 0 for all, and df would then hide /). No limit on the files: 0.
+ */
+static int ramfs_statfs(struct dentry *root, struct kstatfs *buf)
+{
+	(void)root;
+	buf->f_bsize = (long)PAGE_CACHE_SIZE;
+	buf->f_blocks = nr_total_pages();
+	buf->f_bfree = buf->f_bavail = nr_free_pages();
+	return 0;
+}
+
 struct file_system_type ramfs_fs_type = {
 	.name = "ramfs",
 	.mount = ramfs_mount,
 	.kill_sb = ramfs_kill_sb,
+	.magic = RAMFS_MAGIC,
+	.statfs = ramfs_statfs,
 };

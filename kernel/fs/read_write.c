@@ -13,6 +13,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/sched/wait.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 
@@ -25,56 +26,90 @@ struct iovec {
 	size_t iov_len;
 };
 
-/* The bounce buffer for count bytes: stack_buf if they fit, else a chunk (NULL: no memory). */
-static inline char *rw_buf_get(char *stack_buf, size_t count, size_t *chunk)
+/*
+ * Linux's first checks on a read or write of count bytes at buf (vfs_read, vfs_write): the
+ * whole range must lie in user space, whatever is mapped there (-EFAULT before anything
+ * moves), and one call moves at most MAX_RW_COUNT bytes. Returns the count to move, or 0 with
+ * *err set.
+ */
+static inline size_t rw_verify_area(const void __user *buf, size_t count, long *err)
 {
-	if (count <= RW_STACK_CHUNK) {
-		*chunk = RW_STACK_CHUNK;
-		return stack_buf;
-	}
-	*chunk = RW_CHUNK;
-	return kmalloc(RW_CHUNK);
-}
-
-static inline void rw_buf_put(char *kbuf, char *stack_buf)
-{
-	if (kbuf != stack_buf)
-		kfree(kbuf);
+	*err = access_ok(buf, count) ? 0 : -EFAULT;
+	return *err ? 0 : MIN(count, MAX_RW_COUNT);
 }
 
 /*
- * A write larger than the stack's bounce buffer: chunk by chunk through an allocated one.
+ * What a transfer that stopped at a fault answers, as Linux's copy loops do: the bytes moved
+ * before it, or -EFAULT if none.
+ */
+static inline long rw_result(size_t done, long err)
+{
+	return done ? (long)done : err;
+}
+
+/*
+ * What a transfer whose buffer is bad answers: Linux looks at the descriptor first, so one
+ * that is not open (or not open for this) is -EBADF, and only then the buffer -EFAULT.
+ * notrace: a detail of the system calls, only on their failure paths.
+ */
+static noinline notrace long rw_fault(unsigned int fd, bool write)
+{
+	int fl = vfs_getfl((int)fd);
+
+	if (fl < 0)
+		return fl;
+	if ((fl & O_ACCMODE) == (write ? O_RDONLY : O_WRONLY))
+		return -EBADF;
+	return -EFAULT;
+}
+
+/*
+ * The write of a file that never looks at the bytes (file_operations.write_ignores_data:
+ * /dev/null, /dev/zero, /dev/full): the count goes to the file without them, so a buffer that
+ * is not all mapped answers as Linux's write_null, which never touches it. -EFAULT otherwise.
+ */
+static noinline notrace long write_unread(unsigned int fd, size_t count)
+{
+	return vfs_write_ignores_data((int)fd) ? vfs_write((int)fd, NULL, count)
+					       : rw_fault(fd, true);
+}
+
+/*
+ * A write larger than the stack's bounce buffer: chunk by chunk through an allocated one,
+ * until count is written, a write comes up short or the caller's buffer ends (a page that is
+ * not mapped: what came before it is written, as Linux's generic_perform_write does).
  * notrace: a detail of ksys_write, so that traces read ksys_write -> vfs_write, as Linux's.
  */
 static noinline notrace long ksys_write_chunks(unsigned int fd, const char __user *buf,
 					       size_t count)
 {
 	size_t done = 0;
-	char *kbuf = kmalloc(RW_CHUNK);
+	long err;
+	char *kbuf;
 
+	count = rw_verify_area(buf, count, &err);
+	if (err)
+		return rw_fault(fd, true);
+	if (vfs_write_ignores_data((int)fd))
+		return vfs_write((int)fd, NULL, count);
+	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;
-	if (count > MAX_RW_COUNT)
-		count = MAX_RW_COUNT;
 	do {
 		size_t n = MIN(count - done, RW_CHUNK);
-		long ret;
+		size_t got = n - copy_from_user(kbuf, buf + done, n);
+		long ret = got ? vfs_write((int)fd, kbuf, got) : -EFAULT;
 
-		if (copy_from_user(kbuf, buf + done, n)) {
-			ret = -EFAULT;
-		} else {
-			ret = vfs_write((int)fd, kbuf, n);
-		}
 		if (ret < 0) {
-			kfree(kbuf);
-			return done ? (long)done : ret;
+			err = ret;
+			break;
 		}
 		done += (size_t)ret;
 		if ((size_t)ret < n)
-			break; /* a short write (a full pipe whose reader left...): say so */
+			break; /* a short write (a full pipe whose reader left...), or a fault */
 	} while (done < count);
 	kfree(kbuf);
-	return (long)done;
+	return rw_result(done, err);
 }
 
 noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
@@ -84,7 +119,7 @@ noinline long ksys_write(unsigned int fd, const char __user *buf, size_t count)
 	if (count > RW_STACK_CHUNK)
 		return ksys_write_chunks(fd, buf, count);
 	if (copy_from_user(kbuf, buf, count))
-		return -EFAULT;
+		return access_ok(buf, count) ? write_unread(fd, count) : rw_fault(fd, true);
 	return vfs_write((int)fd, kbuf, count);
 }
 
@@ -94,71 +129,79 @@ long sys_write(unsigned int fd, const char __user *buf, size_t count)
 }
 
 /*
- * One read, at most a chunk: a read may always return fewer bytes than asked. nowait: never
- * wait for data (-EAGAIN instead), as readv's later iovecs must not. notrace: a detail of
- * ksys_read and readv, so that traces read ksys_read -> vfs_read, as Linux's.
+ * One read of n bytes (at most a chunk) through kbuf into buf. A read may always return fewer
+ * bytes than asked. nowait: never wait for data (-EAGAIN instead), as the chunks after the
+ * first must not. If buf ends early (a page not mapped), the bytes that fit are returned and a
+ * file with positions gets the others back (its position moves back over them), as Linux's
+ * copy_to_user in the file's own read would have stopped there.
  */
-static noinline notrace long read_chunk(unsigned int fd, char __user *buf, size_t count,
-					bool nowait)
+static inline notrace long read_once(unsigned int fd, char *kbuf, char __user *buf, size_t n,
+				     bool nowait)
 {
-	char stack_buf[RW_STACK_CHUNK];
-	size_t chunk;
-	char *kbuf;
-	long ret;
+	long ret = nowait ? vfs_read_nowait((int)fd, kbuf, n) : vfs_read((int)fd, kbuf, n);
+	size_t left;
 
-	if (!access_ok(buf, count))
-		return -EFAULT;
-	kbuf = rw_buf_get(stack_buf, count, &chunk);
-	if (!kbuf)
-		return -ENOMEM;
-	ret = nowait ? vfs_read_nowait((int)fd, kbuf, MIN(count, chunk))
-		     : vfs_read((int)fd, kbuf, MIN(count, chunk));
-	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
-		ret = -EFAULT;
-	rw_buf_put(kbuf, stack_buf);
+	if (ret <= 0)
+		return ret;
+	left = copy_to_user(buf, kbuf, (size_t)ret);
+	if (left) {
+		vfs_lseek((int)fd, -(loff_t)left, SEEK_CUR); /* ESPIPE for a pipe: they are lost */
+		ret = rw_result((size_t)ret - left, -EFAULT);
+	}
 	return ret;
 }
 
 /*
- * A read of more than a chunk. From a pipe or a file that never waits, Linux returns all the
- * bytes there are, up to count: after the first chunk the rest follow without waiting, until
- * one comes up short (vfs_read_fills). Others (the console, trace_pipe) give a chunk a read,
- * as Linux's give a line or a page.
+ * A read of more than the stack's buffer. From a pipe, a regular file or a character device
+ * that never waits (/dev/zero, /dev/urandom), Linux returns all the bytes there are, up to
+ * count: after the first chunk the rest follow without waiting, until one comes up short, the
+ * caller's buffer ends, or a signal comes (as Linux's read_zero stops for one), see
+ * vfs_read_fills. Others (the console, trace_pipe) give a chunk a read, as Linux's give a
+ * line or a page. nowait: not even the first chunk waits (readv's iovecs after the first).
+ * notrace: a detail of ksys_read and readv, so that traces read ksys_read -> vfs_read.
  */
-static noinline notrace long read_chunks(unsigned int fd, char __user *buf, size_t count)
+static noinline notrace long read_chunks(unsigned int fd, char __user *buf, size_t count,
+					 bool nowait)
 {
-	long ret = read_chunk(fd, buf, count, false);
-	size_t done = ret > 0 ? (size_t)ret : 0;
+	size_t done = 0;
+	long ret;
+	char *kbuf;
 
-	if (done != RW_CHUNK || count <= RW_CHUNK || !vfs_read_fills((int)fd))
-		return ret;
-	while (done < count) {
-		size_t n = MIN(count - done, RW_CHUNK);
+	count = rw_verify_area(buf, count, &ret);
+	if (ret)
+		return rw_fault(fd, false);
+	kbuf = kmalloc(RW_CHUNK);
+	if (!kbuf)
+		return -ENOMEM;
+	ret = read_once(fd, kbuf, buf, MIN(count, RW_CHUNK), nowait);
+	if (ret == RW_CHUNK && count > RW_CHUNK && vfs_read_fills((int)fd)) {
+		done = RW_CHUNK;
+		while (done < count && !signal_pending_current()) {
+			size_t n = MIN(count - done, RW_CHUNK);
 
-		ret = read_chunk(fd, buf + done, n, true);
-		if (ret <= 0)
-			break;
-		done += (size_t)ret;
-		if ((size_t)ret < n)
-			break;
+			ret = read_once(fd, kbuf, buf + done, n, true);
+			if (ret <= 0)
+				break;
+			done += (size_t)ret;
+			if ((size_t)ret < n)
+				break;
+		}
+		ret = (long)done;
 	}
-	return (long)done;
+	kfree(kbuf);
+	return ret;
 }
 
 /* The common small read straight through the stack's buffer; the rest by read_chunks. */
 noinline long ksys_read(unsigned int fd, char __user *buf, size_t count)
 {
 	char kbuf[RW_STACK_CHUNK];
-	long ret;
 
 	if (count > RW_STACK_CHUNK)
-		return read_chunks(fd, buf, count);
+		return read_chunks(fd, buf, count, false);
 	if (!access_ok(buf, count))
-		return -EFAULT;
-	ret = vfs_read((int)fd, kbuf, count);
-	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
-		ret = -EFAULT;
-	return ret;
+		return rw_fault(fd, false);
+	return read_once(fd, kbuf, buf, count, false);
 }
 
 long sys_read(unsigned int fd, char __user *buf, size_t count)
@@ -166,10 +209,16 @@ long sys_read(unsigned int fd, char __user *buf, size_t count)
 	return ksys_read(fd, buf, count);
 }
 
-/* The vector, copied in whole before any transfer, as Linux's import_iovec. */
+/*
+ * The vector, copied in whole and checked before any transfer, as Linux's import_iovec: a
+ * length that does not fit a ssize_t is -EINVAL, a buffer that reaches the kernel half -EFAULT
+ * (even for /dev/null, which would not look at it), and the lengths are cut so that the total
+ * is at most MAX_RW_COUNT.
+ */
 static struct iovec *import_iovec(const void __user *vec, unsigned long vlen, long *err)
 {
 	struct iovec *iov;
+	size_t total = 0;
 
 	*err = -EINVAL;
 	if (vlen > UIO_MAXIOV)
@@ -178,9 +227,17 @@ static struct iovec *import_iovec(const void __user *vec, unsigned long vlen, lo
 	iov = kmalloc(vlen ? vlen * sizeof(*iov) : 1);
 	if (!iov)
 		return NULL;
-	if (copy_from_user(iov, vec, vlen * sizeof(*iov))) {
+	*err = copy_from_user(iov, vec, vlen * sizeof(*iov)) ? -EFAULT : 0;
+	for (unsigned long i = 0; i < vlen && !*err; i++) {
+		if ((long)iov[i].iov_len < 0)
+			*err = -EINVAL;
+		else if (!access_ok(iov[i].iov_base, iov[i].iov_len))
+			*err = -EFAULT;
+		iov[i].iov_len = MIN(iov[i].iov_len, MAX_RW_COUNT - total);
+		total += iov[i].iov_len;
+	}
+	if (*err) {
 		kfree(iov);
-		*err = -EFAULT;
 		return NULL;
 	}
 	return iov;
@@ -193,7 +250,7 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 	struct iovec *iov = import_iovec(vec, vlen, &err);
 
 	if (!iov)
-		return err;
+		return err == -EFAULT ? rw_fault((unsigned int)fd, write) : err;
 	for (unsigned long i = 0; i < vlen; i++) {
 		long ret;
 
@@ -204,7 +261,7 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 		if (write)
 			ret = ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
 		else if (total)
-			ret = read_chunk((unsigned int)fd, iov[i].iov_base, iov[i].iov_len, true);
+			ret = read_chunks((unsigned int)fd, iov[i].iov_base, iov[i].iov_len, true);
 		else
 			ret = ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
 		if (ret < 0) {
@@ -231,42 +288,73 @@ long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen)
 }
 
 /*
- * pread64 and pwrite64: one transfer at pos (at most a chunk, as read), f_pos left alone.
- * ESPIPE on a pipe; EINVAL for a negative pos (checked first, as Linux).
+ * pread64 and pwrite64: a transfer at pos, f_pos left alone. ESPIPE on a pipe; EINVAL for a
+ * negative pos (checked first, as Linux). A file read at positions never waits, so the chunks
+ * follow one another as read_chunks's do: the whole count, up to the end of the file, a short
+ * transfer or the end of the caller's buffer.
  */
 long ksys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos)
 {
-	char *kbuf;
+	size_t done = 0;
 	long ret;
+	char *kbuf;
 
 	if (pos < 0)
 		return -EINVAL;
-	if (!access_ok(buf, count))
-		return -EFAULT;
+	count = rw_verify_area(buf, count, &ret);
+	if (ret)
+		return rw_fault(fd, false);
 	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;
-	ret = vfs_pread((int)fd, kbuf, MIN(count, RW_CHUNK), pos);
-	if (ret > 0 && copy_to_user(buf, kbuf, (size_t)ret))
-		ret = -EFAULT;
+	do {
+		size_t n = MIN(count - done, RW_CHUNK), left;
+
+		ret = vfs_pread((int)fd, kbuf, n, pos + (loff_t)done);
+		if (ret <= 0)
+			break;
+		left = copy_to_user(buf + done, kbuf, (size_t)ret);
+		done += (size_t)ret - left;
+		if (left) {
+			ret = -EFAULT;
+			break;
+		}
+		if ((size_t)ret < n)
+			break;
+	} while (done < count && !signal_pending_current());
 	kfree(kbuf);
-	return ret;
+	return rw_result(done, ret);
 }
 
 long ksys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t pos)
 {
-	char *kbuf;
+	size_t done = 0;
 	long ret;
+	char *kbuf;
 
 	if (pos < 0)
 		return -EINVAL;
+	count = rw_verify_area(buf, count, &ret);
+	if (ret)
+		return rw_fault(fd, true);
+	if (vfs_write_ignores_data((int)fd))
+		return vfs_pwrite((int)fd, NULL, count, pos);
 	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;
-	count = MIN(count, RW_CHUNK);
-	ret = copy_from_user(kbuf, buf, count) ? -EFAULT : vfs_pwrite((int)fd, kbuf, count, pos);
+	do {
+		size_t n = MIN(count - done, RW_CHUNK);
+		size_t got = n - copy_from_user(kbuf, buf + done, n);
+
+		ret = got ? vfs_pwrite((int)fd, kbuf, got, pos + (loff_t)done) : -EFAULT;
+		if (ret <= 0)
+			break;
+		done += (size_t)ret;
+		if ((size_t)ret < n)
+			break;
+	} while (done < count);
 	kfree(kbuf);
-	return ret;
+	return rw_result(done, ret);
 }
 
 long sys_pread64(unsigned int fd, char __user *buf, size_t count, loff_t pos)

@@ -13,8 +13,10 @@
  *
  * A file is a name, a mode (0444 read-only, 0644 read-write, 0200 write-only, ...), a data
  * pointer and its operations. open() finds data in inode->i_private; whatever it sets up goes
- * in file->private_data. Opening for writing a file whose mode has no w bit fails with -EACCES
- * before any operation runs, so a read-only file needs no write operation.
+ * in file->private_data. As on Linux, root (everyone, in Lucid) opens any file for writing
+ * whatever its mode; a read-only file is one without a write operation, whose writes then fail
+ * with -EINVAL (and a write-only file one without read). So a file's mode and its operations
+ * must agree: no write operation behind a mode without w bits.
  */
 struct dentry *tracefs_create_file(const char *name, umode_t mode, struct dentry *parent,
 				   void *data, const struct file_operations *fops);

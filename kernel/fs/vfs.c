@@ -5,7 +5,8 @@
  * inode's file operations for reading and writing, its inode operations for truncation. What
  * is common to every file system is decided here, once, in Linux's way:
  *   - a file opened O_RDONLY cannot be written (-EBADF) and vice versa;
- *   - a file with no read (write) operation answers -EINVAL, with no llseek -ESPIPE;
+ *   - a file with no read (write) operation answers -EINVAL (-EIO in /proc), with no llseek
+ *     -ESPIPE; its mode does not stop root (CAP_DAC_OVERRIDE), Lucid's only user;
  *   - a pseudo file whose kernel code removed it answers -EIO (its data may be gone);
  *   - O_TRUNC empties a regular file after a successful open. A pseudo file has no data to
  *     cut, so for it O_TRUNC is just a flag its open() may look at: that is how
@@ -89,6 +90,12 @@ int vfs_open(const char *pathname, int flags, umode_t mode)
 	return ret;
 }
 
+/* The answer of a file without the read or write asked for. */
+static inline ssize_t no_rw_op(const struct inode *inode)
+{
+	return inode->i_flags & S_PROC_EIO ? -EIO : -EINVAL;
+}
+
 /*
  * Linux's checks before a file's read and write. Inline in vfs_read's and vfs_write's lock-free
  * way (a call, a frame and saved registers on every read of /dev/zero otherwise); the locked
@@ -103,7 +110,7 @@ static __always_inline ssize_t __do_read_file(struct file *file, void *buf, size
 	if (file->f_inode->i_flags & S_DEAD)
 		return -EIO;
 	if (!file->f_op || !file->f_op->read)
-		return -EINVAL;
+		return no_rw_op(file->f_inode);
 	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
@@ -128,7 +135,7 @@ static __always_inline ssize_t do_write_file(struct file *file, const void *buf,
 	if (file->f_inode->i_flags & S_DEAD)
 		return -EIO;
 	if (!file->f_op || !file->f_op->write)
-		return -EINVAL;
+		return no_rw_op(file->f_inode);
 	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
 }
 
@@ -200,8 +207,21 @@ bool vfs_read_fills(int fd)
 	if (file && file->f_inode && file->f_op) {
 		umode_t mode = file->f_inode->i_mode;
 
-		ret = S_ISFIFO(mode) || (S_ISREG(mode) && !file->f_op->wait_queue);
+		ret = S_ISFIFO(mode) ||
+		      ((S_ISREG(mode) || S_ISCHR(mode)) && !file->f_op->wait_queue);
 	}
+	vfs_unlock();
+	return ret;
+}
+
+bool vfs_write_ignores_data(int fd)
+{
+	struct file *file;
+	bool ret;
+
+	vfs_lock();
+	file = fget(fd);
+	ret = file && (file->f_mode & FMODE_WRITE) && file->f_op && file->f_op->write_ignores_data;
 	vfs_unlock();
 	return ret;
 }
@@ -275,7 +295,7 @@ static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool
 	if (file->f_inode->i_flags & S_DEAD)
 		return -EIO;
 	if (write ? !file->f_op->write : !file->f_op->read)
-		return -EINVAL;
+		return no_rw_op(file->f_inode);
 	count = MIN(count, MAX_RW_COUNT);
 	if (!write)
 		return file->f_op->read(file, buf, count, &pos);
@@ -505,11 +525,13 @@ static int refresh_attr(struct dentry *dentry)
 	return iop && iop->getattr ? iop->getattr(dentry) : 0;
 }
 
-static void fill_stat(const struct dentry *dentry, struct kstat *st)
+static void fill_stat(const struct path *path, struct kstat *st)
 {
+	const struct dentry *dentry = path->dentry;
 	const struct inode *inode = dentry->d_inode;
 	struct dentry *child;
 
+	st->dev = path->mnt->mnt_dev;
 	st->ino = inode->i_ino;
 	st->mode = inode->i_mode;
 	st->size = inode->i_size;
@@ -535,7 +557,7 @@ static int do_stat(const char *pathname, unsigned int flags, struct kstat *st)
 		return err;
 	err = refresh_attr(path.dentry);
 	if (!err)
-		fill_stat(path.dentry, st);
+		fill_stat(&path, st);
 	path_put(&path);
 	return err;
 }
@@ -548,6 +570,53 @@ int vfs_stat(const char *pathname, struct kstat *st)
 	ret = do_stat(pathname, 0, st);
 	vfs_unlock();
 	return ret;
+}
+
+/*
+ * statfs of the mount path is in, as Linux's statfs_by_dentry: the file system's own figures
+ * over simple_statfs's defaults, f_frsize the block size unless said otherwise.
+ */
+static int statfs_path(const struct path *path, struct kstatfs *st)
+{
+	struct file_system_type *type = path->mnt->mnt_type;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	st->f_type = type->magic;
+	st->f_bsize = (long)PAGE_CACHE_SIZE;
+	st->f_namelen = NAME_MAX;
+	err = type->statfs ? type->statfs(path->mnt->mnt_root, st) : 0;
+	if (!st->f_frsize)
+		st->f_frsize = st->f_bsize;
+	st->f_flags = ST_VALID; /* read-write, and nothing else /proc/mounts shows */
+	return err;
+}
+
+int vfs_statfs(const char *pathname, struct kstatfs *st)
+{
+	struct path path;
+	int err;
+
+	vfs_lock();
+	err = kern_path(pathname, 0, &path);
+	if (!err) {
+		err = statfs_path(&path, st);
+		path_put(&path);
+	}
+	vfs_unlock();
+	return err;
+}
+
+int vfs_fstatfs(int fd, struct kstatfs *st)
+{
+	struct file *file;
+	int err;
+
+	vfs_lock();
+	file = fget(fd);
+	err = file ? statfs_path(&file->f_path, st) : -EBADF;
+	vfs_unlock();
+	return err;
 }
 
 int vfs_lstat(const char *pathname, struct kstat *st)
@@ -700,7 +769,7 @@ static int do_fstat(int fd, struct kstat *st)
 		return -EBADF;
 	err = refresh_attr(file->f_path.dentry);
 	if (!err)
-		fill_stat(file->f_path.dentry, st);
+		fill_stat(&file->f_path, st);
 	return err;
 }
 
@@ -759,10 +828,8 @@ static int do_truncate_path(const char *pathname, loff_t length)
 
 	if (err)
 		return err;
-	if (!S_ISDIR(path.dentry->d_inode->i_mode) && !(path.dentry->d_inode->i_mode & S_IWUGO))
-		err = -EACCES;
-	else
-		err = do_truncate(path.dentry->d_inode, length);
+	/* No w bit needed: root's CAP_DAC_OVERRIDE, as in open (kernel/fs/namei.c). */
+	err = do_truncate(path.dentry->d_inode, length);
 	path_put(&path);
 	return err;
 }

@@ -90,6 +90,9 @@ typedef unsigned int fmode_t;
 
 /* inode->i_flags */
 #define S_DEAD 0x1 /* a pseudo file the kernel removed: open files get -EIO */
+/* A /proc file: a read or write it has no operation for is -EIO, as Linux's proc_reg_read and
+ * proc_reg_write answer (elsewhere, Linux's vfs_read and vfs_write say -EINVAL). */
+#define S_PROC_EIO 0x2
 
 /* struct dirent d_type values, as Linux's. */
 #define DT_FIFO 1
@@ -109,7 +112,8 @@ struct path;
 /*
  * What a kernel file does when it is opened, read, written, seeked and closed. All may be NULL:
  * no open/release means nothing to set up or free, no read/write means the call fails with
- * -EINVAL (Linux's answer for a file without that operation), no llseek means -ESPIPE.
+ * -EINVAL (Linux's answer for a file without that operation; /proc's is -EIO), no llseek means
+ * -ESPIPE. A read-only file is one without write: root opens it for writing whatever its mode.
  * read and write move *pos themselves and return the bytes done or a negative errno. A write
  * handler gets exactly the count bytes written, not NUL-terminated.
  */
@@ -149,6 +153,13 @@ struct file_operations {
 	 * (docs/design/syscall-cost.md).
 	 */
 	bool no_vfs_lock;
+	/*
+	 * write never looks at the bytes (/dev/null, /dev/zero, /dev/full): the system call gives
+	 * it the count with buf NULL instead of copying the bytes in, so that a write of more than
+	 * the caller has mapped answers as Linux's write_null, which never touches the buffer
+	 * (write(/dev/null, buf, 1 << 40) is MAX_RW_COUNT).
+	 */
+	bool write_ignores_data;
 	/*
 	 * A device's own requests (the tty's termios), called without the VFS lock, arg as the
 	 * user passed it. NULL: -ENOTTY, as Linux answers a file that is not a terminal.
@@ -309,12 +320,30 @@ _Static_assert(NR_OPEN_DEFAULT <= sizeof(unsigned long) * 8, "close_on_exec has 
 
 /* What vfs_stat() tells about a file. */
 struct kstat {
+	unsigned long dev; /* the tree's device number (kernel/fs/mount.c) */
 	unsigned long ino;
 	umode_t mode;
 	unsigned int nlink;
 	loff_t size;
 	struct timespec64 atime, mtime, ctime;
 };
+
+/*
+ * What statfs(2) tells about the file system a file is on (Linux's struct kstatfs): its kind
+ * (f_type, Linux's magic number), block size, blocks in all, free, and free for users, files in
+ * all and free (0: no limit), the name length limit, and the mount's ST_* flags.
+ */
+struct kstatfs {
+	long f_type;
+	long f_bsize;
+	unsigned long f_blocks, f_bfree, f_bavail;
+	unsigned long f_files, f_ffree;
+	unsigned long f_fsid;
+	long f_namelen;
+	long f_frsize;
+	long f_flags;
+};
+#define ST_VALID 0x0020 /* f_flags: the flags are set (Linux's) */
 
 /* One directory entry, as vfs_readdir() returns it. */
 struct dirent {
@@ -362,11 +391,14 @@ ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
 /*
- * Whether a read of fd returns all the bytes there are, up to count, as Linux's do for a pipe
- * and a file that never waits (ramfs, 9p, proc and tracefs text); not for those that give a
- * page a read (trace_pipe, trace_pipe_raw) or a line (a terminal).
+ * Whether a read of fd returns all the bytes there are, up to count, as Linux's do for a pipe,
+ * a file that never waits (ramfs, 9p, proc and tracefs text) and a character device that never
+ * waits (/dev/zero, /dev/urandom: Linux's read_zero and urandom_read fill the count); not for
+ * those that give a page a read (trace_pipe, trace_pipe_raw) or a line (a terminal).
  */
 bool vfs_read_fills(int fd);
+/* Whether fd's write ignores the bytes (file_operations.write_ignores_data). */
+bool vfs_write_ignores_data(int fd);
 /* splice(2)'s read of fd: as vfs_read (or vfs_read_nowait), through f_op->splice_read if set. */
 ssize_t vfs_splice_read(int fd, void *buf, size_t count, bool nonblock);
 ssize_t vfs_write(int fd, const void *buf, size_t count);
@@ -392,6 +424,9 @@ int vfs_dup2(int oldfd, int newfd);
 /* 1: *de filled; 0: end of directory. "." and ".." come first, as on Linux: ls hides them. */
 int vfs_readdir(int fd, struct dirent *de);
 int vfs_stat(const char *pathname, struct kstat *st);
+/* statfs and fstatfs: the file system pathname (fd) is on; links followed. */
+int vfs_statfs(const char *pathname, struct kstatfs *st);
+int vfs_fstatfs(int fd, struct kstatfs *st);
 int vfs_fstat(int fd, struct kstat *st);
 /*
  * The pages of fd's file for a private mapping, with a reference (kernel/mm/filemap.h); NULL

@@ -15,7 +15,21 @@ struct file_system_type {
 	void (*kill_sb)(struct dentry *root); /* the last mount of this tree has gone */
 	/* Instead of mount, for a file system that has a source (9p): 0 or -errno. */
 	int (*mount_source)(const char *source, struct dentry **root);
+	long magic; /* statfs's f_type: Linux's number for this kind (RAMFS_MAGIC...) */
+	/*
+	 * statfs's figures for the tree at root: blocks, files, and f_type if the file system
+	 * knows better (9p: the host's). NULL: none, as Linux's simple_statfs gives the pseudo
+	 * file systems (f_bsize a page, f_namelen NAME_MAX, the rest 0).
+	 */
+	int (*statfs)(struct dentry *root, struct kstatfs *buf);
 };
+
+/* statfs's f_type values, Linux's (include/uapi/linux/magic.h). */
+#define RAMFS_MAGIC 0x858458f6
+#define DEBUGFS_MAGIC 0x64626720
+#define TRACEFS_MAGIC 0x74726163
+#define PROC_SUPER_MAGIC 0x9fa0
+#define V9FS_MAGIC 0x01021997
 
 /* Adds a file system type that is not built into the table (9p); -EBUSY if the table is full. */
 int register_filesystem(struct file_system_type *type);
@@ -34,6 +48,7 @@ struct vfsmount {
 	char *mnt_source;		/* what mount was given as the device, or NULL */
 	int mnt_count;			/* paths held inside: open files, cwds. Busy if > 0 */
 	int mnt_id;			/* its number (/proc/PID/fdinfo); 0: pipefs, pidfs */
+	unsigned long mnt_dev;		/* stat's st_dev for the files in this tree */
 };
 
 /* The page cache's block: one page. */

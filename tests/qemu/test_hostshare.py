@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 
 from lucid import ROOT, Lucid, qemu_cmd
+from test_syscalls import on_linux
 
 SHARE = tempfile.mkdtemp(prefix="lucid-share-")
 BOOT = {"share": SHARE}
@@ -244,6 +245,99 @@ def test_program_dropped_into_the_share_runs(lucid):
     check(lucid, "cd /mnt/host; ./fresh x | wc -l; cd /", "1\n")
     os.unlink(host("fresh"))
     os.unlink(src)
+
+
+def test_big_reads_and_writes(lucid):
+    """Issue 26 item 3 on the share: 1 MiB reads and writes in one call, dd's 64 KiB blocks
+    written whole, buffers that end early: as the same program does on the host."""
+    lucid.run("mkdir /mnt/host/big")
+    out = lucid.run("bigrw /mnt/host/big", 120)
+    want = on_linux("bigrw", "{dir}")
+    assert out == want, out
+    check(lucid, "dd if=/dev/zero of=/mnt/host/big/fill bs=64k count=100 2>/dev/null; "
+          "wc -c < /mnt/host/big/fill", "6553600\n", 120)
+    assert os.path.getsize(host("big/fill")) == 6553600
+    lucid.run("rm /mnt/host/big/fill; rmdir /mnt/host/big")
+    assert os.listdir(SHARE) == []
+
+
+def test_two_descriptors_append(lucid):
+    """Issue 26 item 8: stderr (2>>) and tee -a append to one file through two descriptors;
+    every line lands, on the share as in /tmp (the host opens the file O_APPEND)."""
+    with open(host("app.sh"), "w") as f:
+        f.write("for L in /mnt/host/L /tmp/L; do\n"
+                "  (for i in $(seq 200); do echo o$i; echo e$i >&2; done) 2>>$L | tee -a $L"
+                " >/dev/null\n"
+                "  sort $L | uniq | wc -l\n"
+                "done\n")
+    check(lucid, "sh /mnt/host/app.sh", "400\n400\n", 120)
+    with open(host("L")) as f:
+        lines = f.read().splitlines()
+    assert sorted(lines) == sorted(["o%d" % i for i in range(1, 201)] +
+                                   ["e%d" % i for i in range(1, 201)]), lines
+    # Each writer's own lines stay in its order.
+    assert [x for x in lines if x[0] == "o"] == ["o%d" % i for i in range(1, 201)]
+    lucid.run("rm /mnt/host/L /mnt/host/app.sh /tmp/L")
+    assert os.listdir(SHARE) == []
+
+
+def test_symlinks(lucid):
+    """Issue 26 item 8: the host's symbolic links are links here (lstat, getdents' d_type,
+    readlink), followed in Lucid's own tree as Linux's v9fs follows them: a link that leads out
+    of the share names Lucid's file, never the host's (the server never follows one)."""
+    outside = SHARE + "-outside"
+    with open(outside, "w") as f:
+        f.write("the host's, not Lucid's\n")
+    os.makedirs(host("ln/sub"))
+    with open(host("ln/sub/f"), "w") as f:
+        f.write("inside\n")
+    os.symlink("sub/f", host("ln/in"))
+    os.symlink("sub", host("ln/dir"))
+    os.symlink(outside, host("ln/abs"))
+    os.symlink("../../" + os.path.basename(outside), host("ln/rel"))
+    os.symlink("/bin/busybox", host("ln/echo"))
+    try:
+        check(lucid, "cat /mnt/host/ln/in /mnt/host/ln/dir/f", "inside\ninside\n")
+        check(lucid, "readlink /mnt/host/ln/in; readlink /mnt/host/ln/abs",
+              "sub/f\n%s\n" % outside)
+        # getdents's d_type (DT_LNK 10, DT_DIR 4, DT_REG 8), and lstat: find -type l lists
+        # the links, ls -l shows them.
+        check(lucid, "lsdir -t /mnt/host/ln",
+              ". 4\n.. 4\nabs 10\ndir 10\necho 10\nin 10\nrel 10\nsub 4\n")
+        check(lucid, "busybox find /mnt/host/ln -type l | sort",
+              "".join("/mnt/host/ln/%s\n" % n for n in ("abs", "dir", "echo", "in", "rel")))
+        out = lucid.run("busybox ls -l /mnt/host/ln/in")
+        assert out.startswith("lrwxrwxrwx") and out.endswith(" /mnt/host/ln/in -> sub/f\n"), out
+        check(lucid, "stat -c '%F %s' /mnt/host/ln/dir", "symbolic link 3\n")
+        # Out of the share: Lucid's own names (none here), not the host's file.
+        check(lucid, "cat /mnt/host/ln/abs",
+              "cat: /mnt/host/ln/abs: No such file or directory\n")
+        check(lucid, "cat /mnt/host/ln/rel",
+              "cat: /mnt/host/ln/rel: No such file or directory\n")
+        check(lucid, "/mnt/host/ln/echo through busybox", "through busybox\n")
+        # ln -s here makes a link on the host (Tsymlink).
+        check(lucid, "ln -s sub/f /mnt/host/ln/made; cat /mnt/host/ln/made", "inside\n")
+        assert os.readlink(host("ln/made")) == "sub/f"
+        check(lucid, "rm /mnt/host/ln/made; echo $?", "0\n")
+        assert not os.path.lexists(host("ln/made"))
+    finally:
+        os.unlink(outside)
+        shutil.rmtree(host("ln"))
+
+
+def test_df(lucid):
+    """Issue 26 item 5: statfs on the share is the host's (Tstatfs), its magic number too, as
+    Linux's v9fs passes them on: busybox df shows the host's disk."""
+    st = os.statvfs(SHARE)
+    total_kib = st.f_blocks * st.f_frsize // 1024
+    line = lucid.run("busybox df /mnt/host").splitlines()[-1].split()
+    assert line[0] == "host" and line[-1] == "/mnt/host", line
+    # QEMU counts in blocks of its own size: the same bytes, give or take a block.
+    assert abs(int(line[1]) - total_kib) <= 1024, (line, total_kib)
+    host_type = subprocess.run(["stat", "-f", "-c", "%t", SHARE], capture_output=True,
+                               text=True, check=True).stdout
+    check(lucid, "stat -f -c %t /mnt/host", host_type)
+    assert "/mnt/host" in lucid.run("busybox df").splitlines()[-1]
 
 
 def test_mount_by_hand(lucid):

@@ -63,6 +63,59 @@ def test_memory_devices(lucid):
     same_as_linux(lucid, "devs")
 
 
+def test_big_reads_and_writes(lucid):
+    # Issue 26 item 3: a read of /dev/zero or /dev/urandom fills the count, a regular file's
+    # read, write, pread and pwrite move it all, a buffer that ends early moves what is mapped,
+    # /dev/null takes MAX_RW_COUNT of a 1 TiB write, readv/writev check their vectors first.
+    same_as_linux(lucid, "bigrw", "{dir}")
+    # The issue's reproductions, in busybox's dd, which copies what each read gives.
+    assert lucid.run("dd if=/dev/zero bs=1M count=1 2>/dev/null | wc -c") == "1048576\n"
+    assert lucid.run("dd if=/dev/urandom bs=1M count=2 2>/dev/null | wc -c") == "2097152\n"
+    out = lucid.run("dd if=/dev/zero of=/tmp/fill bs=64k count=100; wc -c /tmp/fill; rm /tmp/fill")
+    assert out == "100+0 records in\n100+0 records out\n6553600 /tmp/fill\n", out
+
+
+def test_root_and_the_mode_bits(lucid):
+    # Issue 26 item 8: Lucid's user is root, and Linux's root (CAP_DAC_OVERRIDE) reads and
+    # writes a file whatever its r and w bits. The host must run this as root too.
+    if os.geteuid() == 0:
+        same_as_linux(lucid, "rootperm", "{dir}")
+    # cp over a copy of a read-only tracefs file (cp keeps the 0440).
+    out = lucid.run("cp /sys/kernel/tracing/available_tracers /tmp/at; "
+                    "cp /sys/kernel/tracing/available_tracers /tmp/at; echo $?; "
+                    "cmp /tmp/at /sys/kernel/tracing/available_tracers && echo same; rm /tmp/at")
+    assert out == "0\nsame\n", out
+    # A tracefs file without a write operation opens for writing and refuses the write.
+    out = lucid.run("busybox sh -c 'echo 1 > /sys/kernel/tracing/available_tracers'; echo $?")
+    assert out.endswith("Invalid argument\n1\n"), out
+
+
+def test_statfs_and_df(lucid):
+    # Issue 26 item 5: statfs and fstatfs, by Linux's rules and figures, so busybox df works.
+    same_as_linux(lucid, "statfs", "{dir}")
+    # Each file system's magic number, as Linux's stat -f prints it.
+    out = lucid.run("stat -f -c '%t %n' / /tmp /proc /sys/kernel/tracing /sys/kernel/debug")
+    assert out == ("858458f6 /\n858458f6 /tmp\n9fa0 /proc\n"
+                   "74726163 /sys/kernel/tracing\n64626720 /sys/kernel/debug\n"), out
+    # df: the ramfs at / is the memory, its room the free pages; the pseudo file systems have
+    # no blocks, so only -a lists them; a path is shown on the file system it is on.
+    lines = lucid.run("busybox df").splitlines()
+    assert lines[0].split() == ["Filesystem", "1K-blocks", "Used", "Available", "Use%",
+                                "Mounted", "on"], lines
+    root = lines[1].split()
+    assert root[0] == "ramfs" and root[-1] == "/" and len(lines) == 2, lines
+    total = int(re.search(r"totalram=(\d+)", lucid.run("sysinfo -v")).group(1))
+    assert int(root[1]) * 1024 == total, (root, total)
+    assert int(root[1]) == int(root[2]) + int(root[3]), root
+    out = lucid.run("busybox df /tmp /proc /sys/kernel/tracing | awk 'NR > 1 {print $1, $2, $6}'")
+    assert out == "ramfs %s /\nproc 0 /proc\ntracefs 0 /sys/kernel/tracing\n" % root[1], out
+    assert [l.split()[-1] for l in lucid.run("busybox df -a").splitlines()[1:]] == \
+        ["/", "/sys/kernel/debug", "/sys/kernel/tracing", "/proc"]
+    # st_dev tells the trees apart (df and find -xdev go by it).
+    devs = lucid.run("stat -c %d / /tmp /proc /sys/kernel/tracing /sys/kernel/debug").split()
+    assert devs[0] == devs[1] and len(set(devs)) == 4, devs
+
+
 def test_mprotect_map_fixed_partial_munmap(lucid):
     # W^X until mprotect asks, PROT_NONE, MAP_FIXED(_NOREPLACE), holes punched by munmap.
     same_as_linux(lucid, "mprot")

@@ -31,6 +31,21 @@ void put_page(void *va)
 	free(va);
 }
 
+/* ramfs's statfs: a machine of HOST_TOTAL_PAGES pages, the pages in use those allocated. */
+#define HOST_TOTAL_PAGES 4096UL
+
+size_t nr_total_pages(void)
+{
+	return HOST_TOTAL_PAGES;
+}
+
+size_t nr_free_pages(void)
+{
+	size_t used = (size_t)host_kmalloc_live;
+
+	return used < HOST_TOTAL_PAGES ? HOST_TOTAL_PAGES - used : 0;
+}
+
 void get_page(void *va)
 {
 	(void)va;

@@ -891,29 +891,40 @@ static void test_mount_ramfs_and_errors(void **state)
 
 /* ---- pseudo files ------------------------------------------------------------------------- */
 
+/* trace_marker's shape: written, never read. */
+static const struct file_operations write_only_fops = {
+	.open = rec_open,
+	.write = rec_write,
+	.release = rec_release,
+};
+
+/*
+ * Lucid's only user is root, and Linux's root (CAP_DAC_OVERRIDE) opens any file for reading
+ * and writing whatever its mode: a pseudo file is read-only by having no write operation, and
+ * its writes fail with -EINVAL (-EIO in /proc), as on Linux.
+ */
 static void test_pseudo_read_only(void **state)
 {
 	static struct recorder r = { .text = "function nop\n" };
 	struct kstat st;
 	struct dentry *f;
 	int fd;
+	char c;
 
 	(void)state;
 	f = tracefs_create_file("available_tracers", 0444, NULL, &r, &read_only_fops);
 	assert_non_null(f);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_WRONLY, 0), -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_RDWR, 0), -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_WRONLY | O_TRUNC, 0),
-			 -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/available_tracers", O_RDONLY | O_TRUNC, 0),
-			 -EACCES);
-	assert_int_equal(write_file("/sys/kernel/tracing/available_tracers", O_TRUNC, "x"),
-			 -EACCES);
-	assert_int_equal(vfs_truncate("/sys/kernel/tracing/available_tracers", 0), -EACCES);
-	assert_int_equal(r.opens, 0); /* refused before any operation ran */
-	assert_string_equal(cat("/sys/kernel/tracing/available_tracers"), "function nop\n");
+	fd = vfs_open("/sys/kernel/tracing/available_tracers", O_WRONLY, 0);
+	assert_true(fd >= 0);
 	assert_int_equal(r.opens, 1);
-	assert_int_equal(r.releases, 1);
+	assert_int_equal(vfs_write(fd, "x", 1), -EINVAL);
+	vfs_close(fd);
+	assert_int_equal(write_file("/sys/kernel/tracing/available_tracers", O_TRUNC, "x"),
+			 -EINVAL);
+	/* No truncate operation: nothing to cut, and Linux says 0 too. */
+	assert_int_equal(vfs_truncate("/sys/kernel/tracing/available_tracers", 0), 0);
+	assert_string_equal(cat("/sys/kernel/tracing/available_tracers"), "function nop\n");
+	assert_int_equal(r.opens, r.releases);
 	assert_int_equal(vfs_stat("/sys/kernel/tracing/available_tracers", &st), 0);
 	assert_int_equal(st.mode, S_IFREG | 0444);
 	assert_int_equal(st.size, 0);
@@ -924,14 +935,29 @@ static void test_pseudo_read_only(void **state)
 	assert_int_equal(vfs_rmdir("/sys/kernel/debug/tracing"), -EPERM);
 	assert_int_equal(vfs_mkdir("/proc/x", 0755), -EPERM);
 	tracefs_remove(f);
-	/* A write-only file (like trace_marker, 0220) refuses reading. */
-	f = tracefs_create_file("marker", 0220, NULL, &r, &rec_fops);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/marker", O_RDONLY, 0), -EACCES);
-	assert_int_equal(vfs_open("/sys/kernel/tracing/marker", O_RDWR, 0), -EACCES);
-	fd = vfs_open("/sys/kernel/tracing/marker", O_WRONLY, 0);
+	/* A write-only file (like trace_marker, 0220) opens for reading, and its reads fail. */
+	f = tracefs_create_file("marker", 0220, NULL, &r, &write_only_fops);
+	fd = vfs_open("/sys/kernel/tracing/marker", O_RDWR, 0);
 	assert_true(fd >= 0);
+	assert_int_equal(vfs_read(fd, &c, 1), -EINVAL);
+	assert_int_equal(vfs_write(fd, "m", 1), 1);
 	vfs_close(fd);
 	tracefs_remove(f);
+	/* In /proc, a missing operation is -EIO (Linux's proc_reg_read and proc_reg_write). */
+	f = proc_create_data("ro", 0444, NULL, &read_only_fops, &r);
+	assert_non_null(f);
+	assert_int_equal(write_file("/proc/ro", 0, "x"), -EIO);
+	proc_remove(f);
+	/* A ramfs file without w bits: root writes, truncates and opens it for writing. */
+	assert_int_equal(write_file("/ro", 0, "old"), 0);
+	assert_int_equal(vfs_chmod("/ro", 0444), 0);
+	assert_int_equal(write_file("/ro", O_TRUNC, "new"), 0);
+	assert_string_equal(cat("/ro"), "new");
+	assert_int_equal(vfs_chmod("/ro", 0), 0);
+	assert_string_equal(cat("/ro"), "new");
+	assert_int_equal(vfs_truncate("/ro", 1), 0);
+	assert_string_equal(cat("/ro"), "n");
+	assert_int_equal(vfs_unlink("/ro"), 0);
 	end_test();
 }
 
@@ -1509,6 +1535,51 @@ static void test_allocation_failure_every_n(void **state)
 }
 
 /*
+ * statfs: each file system's magic number (Linux's), ramfs's figures from the pages, a page a
+ * block; st_dev the same across a tree and its other mounts, different between trees.
+ */
+static void test_statfs_and_devices(void **state)
+{
+	struct kstatfs sf, sf2;
+	struct kstat a, b;
+	int fd;
+
+	(void)state;
+	assert_int_equal(vfs_statfs("/", &sf), 0);
+	assert_int_equal(sf.f_type, RAMFS_MAGIC);
+	assert_int_equal(sf.f_bsize, 4096);
+	assert_int_equal(sf.f_frsize, 4096);
+	assert_int_equal(sf.f_namelen, NAME_MAX);
+	assert_int_equal(sf.f_flags, ST_VALID);
+	assert_true(sf.f_blocks > 0 && sf.f_bfree <= sf.f_blocks && sf.f_bavail == sf.f_bfree);
+	assert_int_equal(vfs_statfs("/proc", &sf), 0);
+	assert_int_equal(sf.f_type, PROC_SUPER_MAGIC);
+	assert_int_equal(sf.f_blocks, 0);
+	assert_int_equal(vfs_statfs("/sys/kernel/tracing", &sf), 0);
+	assert_int_equal(sf.f_type, TRACEFS_MAGIC);
+	fd = vfs_open("/sys/kernel/debug", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(vfs_fstatfs(fd, &sf2), 0);
+	assert_int_equal(sf2.f_type, DEBUGFS_MAGIC);
+	vfs_close(fd);
+	assert_int_equal(vfs_fstatfs(fd, &sf2), -EBADF);
+	assert_int_equal(vfs_statfs("/nonexistent", &sf), -ENOENT);
+	/* Device numbers: one per tree. */
+	assert_int_equal(vfs_mkdir("/m", 0755), 0);
+	assert_int_equal(vfs_stat("/", &a), 0);
+	assert_int_equal(vfs_stat("/m", &b), 0);
+	assert_int_equal(a.dev, b.dev);
+	assert_int_equal(vfs_mount("ramfs", "/m"), 0);
+	assert_int_equal(vfs_stat("/m", &b), 0);
+	assert_true(a.dev != b.dev);
+	assert_int_equal(vfs_stat("/proc", &a), 0);
+	assert_true(a.dev != b.dev);
+	assert_int_equal(vfs_umount("/m"), 0);
+	assert_int_equal(vfs_rmdir("/m"), 0);
+	end_test();
+}
+
+/*
  * Symbolic links: followed in the middle of a path and at its end, relative to the link's own
  * directory or from /, not followed by lstat, readlink, unlink, rename and O_NOFOLLOW; a loop
  * and a chain longer than MAXSYMLINKS end in ELOOP; the target's memory goes with the link.
@@ -1600,6 +1671,7 @@ int main(void)
 		T(test_fs_context_fork_exit),
 		T(test_allocation_failure_every_n),
 		T(test_symlinks),
+		T(test_statfs_and_devices),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

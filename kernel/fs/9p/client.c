@@ -355,13 +355,34 @@ int p9_client_renameat(struct p9_client *c, uint32_t olddfid, const char *oldnam
 	return P9_RPC(c, P9_TRENAMEAT, "dsds", "", olddfid, oldname, newdfid, newname);
 }
 
-int p9_client_statfs(struct p9_client *c, uint32_t fid, uint32_t *bsize, uint64_t *bavail)
+int p9_client_readlink(struct p9_client *c, uint32_t fid, char **target)
 {
-	uint32_t type, namelen;
-	uint64_t blocks, bfree, files, ffree, fsid;
+	struct p9_req *req;
+	struct p9_str t;
+	int err = p9_rpc(c, &req, P9_TREADLINK, "d", "s", fid, &t);
 
-	return P9_RPC(c, P9_TSTATFS, "d", "ddqqqqqqd", fid, &type, bsize, &blocks, &bfree, bavail,
-		      &files, &ffree, &fsid, &namelen);
+	if (err)
+		return err;
+	*target = t.len ? kmalloc((size_t)t.len + 1) : NULL;
+	if (*target) {
+		memcpy(*target, t.s, t.len);
+		(*target)[t.len] = '\0';
+	}
+	p9_req_put(c, req);
+	return *target ? 0 : t.len ? -ENOMEM : -EIO; /* an empty target: not a link Linux makes */
+}
+
+int p9_client_symlink(struct p9_client *c, uint32_t dfid, const char *name, const char *target,
+		      struct p9_qid *qid)
+{
+	/* gid 0: root's, as Lucid runs everything (Tattach's n_uname 0). */
+	return P9_RPC(c, P9_TSYMLINK, "dssd", "Q", dfid, name, target, 0u, qid);
+}
+
+int p9_client_statfs(struct p9_client *c, uint32_t fid, struct p9_rstatfs *st)
+{
+	return P9_RPC(c, P9_TSTATFS, "d", "ddqqqqqqd", fid, &st->type, &st->bsize, &st->blocks,
+		      &st->bfree, &st->bavail, &st->files, &st->ffree, &st->fsid, &st->namelen);
 }
 
 int p9_client_fsync(struct p9_client *c, uint32_t fid)

@@ -80,7 +80,11 @@ int p9_client_mkdir(struct p9_client *c, uint32_t dfid, const char *name, uint32
 int p9_client_unlinkat(struct p9_client *c, uint32_t dfid, const char *name, uint32_t flags);
 int p9_client_renameat(struct p9_client *c, uint32_t olddfid, const char *oldname, uint32_t newdfid,
 		       const char *newname);
-int p9_client_statfs(struct p9_client *c, uint32_t fid, uint32_t *bsize, uint64_t *bavail);
+/* A symbolic link's target, kmalloc'd and NUL-terminated, in *target. */
+int p9_client_readlink(struct p9_client *c, uint32_t fid, char **target);
+int p9_client_symlink(struct p9_client *c, uint32_t dfid, const char *name, const char *target,
+		      struct p9_qid *qid);
+int p9_client_statfs(struct p9_client *c, uint32_t fid, struct p9_rstatfs *st);
 int p9_client_fsync(struct p9_client *c, uint32_t fid);
 int p9_client_clunk(struct p9_client *c, uint32_t fid);
 /*

@@ -13,6 +13,8 @@ enum p9_msg_t {
 	P9_TSTATFS = 8,
 	P9_TLOPEN = 12,
 	P9_TLCREATE = 14,
+	P9_TSYMLINK = 16,
+	P9_TREADLINK = 22,
 	P9_TGETATTR = 24,
 	P9_TSETATTR = 26,
 	P9_TREADDIR = 40,
@@ -52,6 +54,13 @@ enum p9_msg_t {
 
 #define P9_AT_REMOVEDIR 0x200 /* Tunlinkat: remove a directory */
 
+/*
+ * Tlopen's and Tlcreate's flags are Linux's open flags (9P2000.L's P9_DOTL_*): O_APPEND makes
+ * the server open the host file O_APPEND, so each Twrite lands at the end of the file as it is
+ * then, whatever offset it names (Linux's pwrite on an O_APPEND file appends).
+ */
+#define P9_DOTL_APPEND 00002000
+
 struct p9_qid {
 	uint8_t type;
 	uint32_t version;
@@ -72,6 +81,13 @@ struct p9_stat_dotl {
 	uint64_t nlink, rdev, size, blksize, blocks;
 	uint64_t atime_sec, atime_nsec, mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
 	uint64_t btime_sec, btime_nsec, gen, data_version;
+};
+
+/* Rstatfs: the host file system's statfs, in 9P2000.L's order. */
+struct p9_rstatfs {
+	uint32_t type, bsize;
+	uint64_t blocks, bfree, bavail, files, ffree, fsid;
+	uint32_t namelen;
 };
 
 /* One entry of an Rreaddir's data. */

@@ -47,6 +47,7 @@ struct v9fs_file {
 
 static const struct inode_operations v9fs_dir_inode_operations;
 static const struct inode_operations v9fs_file_inode_operations;
+static const struct inode_operations v9fs_symlink_inode_operations;
 static const struct file_operations v9fs_dir_operations;
 static const struct file_operations v9fs_file_operations;
 static unsigned int v9fs_generation;
@@ -74,6 +75,9 @@ static struct inode *v9fs_get_inode(struct p9_client *c, umode_t mode, uint64_t 
 	if (S_ISDIR(mode)) {
 		inode->i_op = &v9fs_dir_inode_operations;
 		inode->i_fop = &v9fs_dir_operations;
+	} else if (S_ISLNK(mode)) {
+		/* Never opened: the walk follows it, or O_NOFOLLOW stops at it (ELOOP). */
+		inode->i_op = &v9fs_symlink_inode_operations;
 	} else {
 		inode->i_op = &v9fs_file_inode_operations;
 		inode->i_fop = &v9fs_file_operations;
@@ -81,10 +85,26 @@ static struct inode *v9fs_get_inode(struct p9_client *c, umode_t mode, uint64_t 
 	return inode;
 }
 
-/* Host mode -> ours: directories stay directories, everything else reads as a regular file. */
+/*
+ * Host mode -> ours: directories and symbolic links stay what they are; anything else (a
+ * device, a fifo, a socket) reads as a regular file, whose data is the host's to serve or
+ * refuse.
+ */
 static umode_t v9fs_mode(uint32_t mode)
 {
-	return (S_ISDIR(mode) ? S_IFDIR : S_IFREG) | (mode & 07777);
+	umode_t type = S_ISDIR(mode) ? S_IFDIR : S_ISLNK(mode) ? S_IFLNK : S_IFREG;
+
+	return type | (mode & 07777);
+}
+
+/* An inode that never got a dentry: freed here, as d_add would have had the VFS free it. */
+static void v9fs_free_inode(struct inode *inode)
+{
+	if (!inode)
+		return;
+	kfree(inode->i_private);
+	kfree(inode->i_link);
+	kfree(inode);
 }
 
 /* Gives a new dentry its inode, in the tree (which takes a reference), as ramfs does. */
@@ -162,8 +182,11 @@ static int v9fs_lookup(struct inode *dir, struct dentry *dentry)
 		return err;
 	err = p9_client_getattr(c, fid, &st);
 	inode = err ? NULL : v9fs_get_inode(c, v9fs_mode(st.mode), st.qid.path);
-	if (!inode) {
+	if (inode && S_ISLNK(inode->i_mode))
+		err = p9_client_readlink(c, fid, &inode->i_link);
+	if (!inode || err) {
 		p9_client_clunk(c, fid);
+		v9fs_free_inode(inode);
 		return err ? err : -ENOMEM;
 	}
 	V9FS_I(inode)->fid = fid;
@@ -230,6 +253,31 @@ static int v9fs_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 	inode = v9fs_get_inode(c, S_IFDIR | (mode & 07777), qid.path);
 	if (!inode)
 		return -ENOMEM;
+	v9fs_attach(dentry, inode);
+	return 0;
+}
+
+/* symlink(2) on the share: Tsymlink makes the link on the host, with target as its text. */
+static int v9fs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	struct p9_client *c = V9FS_I(dir)->clnt;
+	struct inode *inode;
+	struct p9_qid qid;
+	uint32_t dfid;
+	int err = v9fs_fid(dir, &dfid);
+
+	if (!err)
+		err = p9_client_symlink(c, dfid, dentry->d_name, target, &qid);
+	if (err)
+		return err;
+	inode = v9fs_get_inode(c, S_IFLNK | 0777, qid.path);
+	if (inode)
+		inode->i_link = kstrdup(target);
+	if (!inode || !inode->i_link) {
+		v9fs_free_inode(inode);
+		return -ENOMEM; /* made on the host: a listing or lookup finds it */
+	}
+	inode->i_size = (loff_t)strlen(target);
 	v9fs_attach(dentry, inode);
 	return 0;
 }
@@ -303,6 +351,26 @@ static void v9fs_evict(struct inode *inode)
  */
 #define V9FS_READDIR_MAX_ROUNDS 65536
 
+/* The mode a name from a listing starts with, until a Tgetattr tells the host's. */
+static umode_t v9fs_dirent_mode(uint8_t d_type)
+{
+	return d_type == DT_DIR	  ? S_IFDIR | 0755
+	       : d_type == DT_LNK ? S_IFLNK | 0777
+				  : S_IFREG | 0644;
+}
+
+/*
+ * A link's target (Treadlink), which its inode must have before any walk meets it: the path
+ * walk follows inode->i_link (kernel/fs/namei.c), in Lucid's own tree, as Linux's v9fs does.
+ */
+static int v9fs_get_link(struct inode *inode)
+{
+	uint32_t fid;
+	int err = v9fs_fid(inode, &fid);
+
+	return err ? err : p9_client_readlink(V9FS_I(inode)->clnt, fid, &inode->i_link);
+}
+
 /*
  * Brings a directory's children in line with the host's listing: adds the names we did not
  * have, drops those the host no longer has (and nobody here holds).
@@ -343,9 +411,7 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 			child = d_lookup(dir, de.name.s, de.name.len);
 			if (!child) {
 				child = d_alloc(dir, de.name.s, de.name.len);
-				inode = child ? v9fs_get_inode(c,
-							       de.d_type == DT_DIR ? S_IFDIR | 0755
-										   : S_IFREG | 0644,
+				inode = child ? v9fs_get_inode(c, v9fs_dirent_mode(de.d_type),
 							       de.qid.path)
 					      : NULL;
 				if (!inode) {
@@ -355,6 +421,10 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 				}
 				v9fs_attach(child, inode);
 				dput(child);
+				if (S_ISLNK(inode->i_mode) && v9fs_get_link(inode)) {
+					d_delete(child); /* a lookup will try again */
+					continue;
+				}
 			}
 			V9FS_I(child->d_inode)->seen = gen;
 		}
@@ -373,6 +443,17 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 }
 
 /*
+ * What the host opens the file with: the access mode, and O_APPEND, so that two descriptors
+ * (here or on the host) appending to one file each land at its end: the host's O_APPEND makes
+ * each Twrite an append there, which no size asked for first could (another writer may add to
+ * the file between the Tgetattr and the Twrite), as Linux's v9fs passes P9_DOTL_APPEND on.
+ */
+static uint32_t v9fs_open_flags(const struct file *file)
+{
+	return (file->f_flags & O_ACCMODE) | (file->f_flags & O_APPEND ? P9_DOTL_APPEND : 0);
+}
+
+/*
  * open(O_CREAT) of a name we have but the host removed meanwhile: made again on the host, as
  * it would have been had we not known the name. Tlcreate leaves fid open on the new file.
  */
@@ -388,7 +469,7 @@ static int v9fs_recreate(struct inode *inode, struct file *file, uint32_t *fid)
 	err = v9fs_clone_fid(d->d_parent->d_inode, fid);
 	if (err)
 		return err;
-	err = p9_client_lcreate(v->clnt, *fid, d->d_name, file->f_flags & O_ACCMODE,
+	err = p9_client_lcreate(v->clnt, *fid, d->d_name, v9fs_open_flags(file),
 				inode->i_mode & 07777, &qid);
 	if (err) {
 		p9_client_clunk(v->clnt, *fid);
@@ -417,7 +498,7 @@ static int v9fs_open(struct inode *inode, struct file *file)
 	}
 	if (err)
 		return err;
-	err = p9_client_lopen(c, fid, dir ? O_RDONLY : file->f_flags & O_ACCMODE, &iounit);
+	err = p9_client_lopen(c, fid, dir ? O_RDONLY : v9fs_open_flags(file), &iounit);
 	if (!err && dir)
 		err = v9fs_dir_sync(file->f_path.dentry, c, fid);
 	if (err || dir) {
@@ -470,18 +551,26 @@ static ssize_t v9fs_read(struct file *file, char *buf, size_t count, loff_t *pos
 	return n;
 }
 
+/*
+ * A write at the file position, or for O_APPEND at the end of the file: the host appends each
+ * Twrite itself (v9fs_open_flags), and the Tgetattr first tells where that is, for the file
+ * position after it (and for a descriptor that fcntl made O_APPEND after the open, which the
+ * host does not know of). An append goes one Twrite at a time: pieces in flight at once could
+ * reach the host's file in another order.
+ */
 static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
 	struct v9fs_file *f = file->private_data;
 	struct inode *inode = file_inode(file);
 	struct p9_client *c = V9FS_I(inode)->clnt;
-	size_t done;
-	long n;
+	bool append = file->f_flags & O_APPEND;
+	size_t done = 0;
+	long n = 0;
 	loff_t off;
 
 	if (count == 0)
 		return 0;
-	if (file->f_flags & O_APPEND) {
+	if (append) {
 		struct p9_stat_dotl st;
 		int err = p9_client_getattr(c, f->fid, &st);
 
@@ -491,9 +580,15 @@ static ssize_t v9fs_write(struct file *file, const char *buf, size_t count, loff
 		*pos = inode->i_size;
 	}
 	off = *pos;
-	vfs_unlock();
-	n = p9_client_write(c, f->fid, (uint64_t)off, buf, (uint32_t)MIN(count, INT32_MAX));
-	done = n > 0 ? (size_t)n : 0;
+	vfs_unlock(); /* the transfer runs without the VFS lock: see the top of this file */
+	do {
+		size_t piece = MIN(count - done, append ? p9_client_iosize(c) : INT32_MAX);
+
+		n = p9_client_write(c, f->fid, (uint64_t)(off + (loff_t)done), buf + done,
+				    (uint32_t)piece);
+		if (n > 0)
+			done += (size_t)n;
+	} while (append && n > 0 && done < count);
 	vfs_lock();
 	*pos = off + (loff_t)done;
 	if (*pos > inode->i_size)
@@ -523,6 +618,7 @@ static const struct inode_operations v9fs_dir_inode_operations = {
 	.unlink = v9fs_unlink,
 	.rmdir = v9fs_rmdir,
 	.rename = v9fs_rename,
+	.symlink = v9fs_symlink,
 	.lookup = v9fs_lookup,
 	.getattr = v9fs_getattr,
 	.evict = v9fs_evict,
@@ -530,6 +626,11 @@ static const struct inode_operations v9fs_dir_inode_operations = {
 
 static const struct inode_operations v9fs_file_inode_operations = {
 	.truncate = v9fs_truncate,
+	.getattr = v9fs_getattr,
+	.evict = v9fs_evict,
+};
+
+static const struct inode_operations v9fs_symlink_inode_operations = {
 	.getattr = v9fs_getattr,
 	.evict = v9fs_evict,
 };
@@ -585,17 +686,42 @@ static void v9fs_kill_sb(struct dentry *root)
 	d_kill_tree(root, 0);
 }
 
+/*
+ * statfs: the host's figures for the shared folder's file system (Tstatfs on the mount's root),
+ * its f_type too (ext4's, say), as Linux's v9fs_statfs passes them on.
+ */
+static int v9fs_statfs(struct dentry *root, struct kstatfs *buf)
+{
+	struct v9fs_inode *v = V9FS_I(root->d_inode);
+	struct p9_rstatfs st;
+	int err = p9_client_statfs(v->clnt, v->fid, &st);
+
+	if (err)
+		return err;
+	buf->f_type = st.type;
+	buf->f_bsize = st.bsize;
+	buf->f_blocks = st.blocks;
+	buf->f_bfree = st.bfree;
+	buf->f_bavail = st.bavail;
+	buf->f_files = st.files;
+	buf->f_ffree = st.ffree;
+	buf->f_fsid = st.fsid;
+	buf->f_namelen = st.namelen;
+	return 0;
+}
+
 static struct file_system_type v9fs_fs_type = {
 	.name = "9p",
 	.mount_source = v9fs_mount,
 	.kill_sb = v9fs_kill_sb,
+	.magic = V9FS_MAGIC,
+	.statfs = v9fs_statfs,
 };
 
 void v9fs_init(void)
 {
+	struct p9_rstatfs st = {0};
 	struct p9_client *c;
-	uint64_t bavail = 0;
-	uint32_t bsize = 0;
 	int err;
 
 	register_filesystem(&v9fs_fs_type);
@@ -617,10 +743,10 @@ void v9fs_init(void)
 		uint32_t fid = p9_fid_alloc(c);
 
 		if (!p9_client_attach(c, fid, &(struct p9_qid){0})) {
-			p9_client_statfs(c, fid, &bsize, &bavail);
+			p9_client_statfs(c, fid, &st);
 			p9_client_clunk(c, fid);
 		}
 		printk(KERN_INFO "9p: host folder mounted at %s (msize %u, %llu MiB free)\n",
-		       V9FS_BOOT_DIR, c->msize, (unsigned long long)(bavail * bsize >> 20));
+		       V9FS_BOOT_DIR, c->msize, (unsigned long long)(st.bavail * st.bsize >> 20));
 	}
 }
