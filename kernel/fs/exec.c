@@ -18,6 +18,7 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/fs/binfmt_elf.h"
+#include "kernel/fs/binfmt_script.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
 #include "kernel/sched/sched.h"
@@ -37,10 +38,10 @@
 #include "trace/events/sched.h"
 #include "trace/trace.h"
 #include "lib/printf.h"
+#include "kernel/printk.h"
 #include "kernel/shell/stdio.h"
 
 #define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
-#define ARG_PAGES 8 /* argv, envp and auxv must fit in 32 KiB */
 #define USER_HZ 100 /* AT_CLKTCK: the unit of times() and /proc's ticks */
 #define S_IXUGO 0111
 
@@ -58,8 +59,6 @@ static int open_program(const char *filename, size_t *size)
 	err = vfs_fstat(fd, &st);
 	if (!err && (!S_ISREG(st.mode) || !(st.mode & S_IXUGO)))
 		err = -EACCES; /* Linux's answer for a directory or a file without x too */
-	if (!err && (uint64_t)st.size > EXEC_MAX_FILE)
-		err = -ENOMEM;
 	if (err) {
 		vfs_close(fd);
 		return err;
@@ -72,7 +71,7 @@ static int open_program(const char *filename, size_t *size)
 static void *read_program(int fd, size_t size, size_t *npages, int *err)
 {
 	*npages = ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE;
-	void *buf = alloc_pages(*npages ? *npages : 1);
+	void *buf = size <= EXEC_MAX_FILE ? alloc_pages(*npages ? *npages : 1) : NULL;
 	size_t got = 0;
 
 	*err = buf ? 0 : -ENOMEM;
@@ -332,11 +331,39 @@ static uint64_t cpuid_hwcap(void)
 	return d;
 }
 
+/* The bytes of a NULL-ended vector of kernel strings, each NUL included. */
+static size_t strings_size(char *const vec[])
+{
+	size_t n = 0;
+
+	for (; vec && *vec; vec++)
+		n += strlen(*vec) + 1;
+	return n;
+}
+
+static size_t strings_count(char *const vec[])
+{
+	size_t n = 0;
+
+	while (vec && vec[n])
+		n++;
+	return n;
+}
+
 static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, uint64_t interp_base,
 		       const char *filename, char *const argv[], char *const envp[],
 		       struct exec_stack_layout *lay)
 {
-	uint8_t *buf = alloc_pages(ARG_PAGES);
+	/*
+	 * The buffer the stack is laid out in: the strings and their pointers, and a page for
+	 * the rest (the file name, the platform, AT_RANDOM, auxv, the alignment). sys_execve
+	 * already held argv and envp to Linux's limit; build_user_stack checks what it lays out.
+	 */
+	size_t words = (strings_count(argv) + strings_count(envp) + 2) * sizeof(char *);
+	size_t size = ALIGN_UP(strings_size(argv) + strings_size(envp) + strlen(filename) + words,
+			       PAGE_SIZE) +
+		      PAGE_SIZE;
+	uint8_t *buf = kmalloc(size);
 	struct exec_stack_info info = {
 		.elf = elf,
 		.execfn = filename,
@@ -345,7 +372,6 @@ static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, uint64_
 		.clktck = USER_HZ,
 		.interp_base = interp_base,
 	};
-	size_t size = ARG_PAGES * PAGE_SIZE;
 
 	if (!buf)
 		return -ENOMEM;
@@ -364,7 +390,7 @@ static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, uint64_
 				 VM_READ | VM_WRITE | VM_GROWSDOWN, VMA_STACK);
 	if (!err)
 		copy_to_mm(mm, STACK_TOP - used, buf + size - used, used);
-	free_pages(buf, ARG_PAGES);
+	kfree(buf);
 	return err;
 }
 
@@ -376,22 +402,133 @@ static const char *kbasename(const char *path)
 }
 
 /*
- * The work of exec. args, if not NULL, is what sys_execve copied the strings into (two runs of
- * ARG_PAGES pages): past the point of no return nothing needs them, and nothing would free
- * them after, so this does.
+ * What exec carries from the file it was given to the program it starts, as Linux's struct
+ * linux_binprm: the path as given (the new program's AT_EXECFN and comm, the tracepoint's
+ * filename), the file run now (after a "#!", the script's interpreter), and argv, rewritten at
+ * each script in vec: room is left before the caller's argv for each script's words.
+ */
+#define SCRIPT_NEW_ARGS 2 /* a script's words replace argv[0] by three: two more at most */
+struct binprm {
+	const char *filename;
+	const char *interp;
+	char *const *argv;
+	char **vec; /* NULL until the first script */
+	/* Each file's first bytes: a script's line, its words in place. */
+	char buf[BINPRM_MAX_SCRIPTS + 1][BINPRM_BUF_SIZE];
+};
+
+/*
+ * argv for a script, as Linux's load_script splices it: [interpreter, argument (if the line
+ * has one), the script's path (argv[0] dropped), argv[1], ...].
+ */
+static int script_argv(struct binprm *bprm, const char *name, const char *arg)
+{
+	if (!bprm->vec) {
+		size_t argc = strings_count(bprm->argv);
+		size_t room = (BINPRM_MAX_SCRIPTS + 1) * SCRIPT_NEW_ARGS;
+
+		bprm->vec = kmalloc((room + argc + 1) * sizeof(char *));
+		if (!bprm->vec)
+			return -ENOMEM;
+		memcpy(bprm->vec + room, bprm->argv, (argc + 1) * sizeof(char *));
+		bprm->argv = bprm->vec + room;
+	}
+	char **argv = (char **)bprm->argv;
+
+	if (argv[0])
+		argv++; /* remove_arg_zero: the script's path takes its place */
+	*--argv = (char *)bprm->interp;
+	if (arg)
+		*--argv = (char *)arg;
+	*--argv = (char *)name;
+	bprm->argv = argv;
+	return 0;
+}
+
+/*
+ * Opens the program to run (Linux's exec_binprm over binfmt_script and binfmt_elf): while the
+ * file is a script, its interpreter instead. A script's interpreter may be a script too, at
+ * most BINPRM_MAX_SCRIPTS of them: the file after that is ELOOP, found once it is open, as
+ * Linux's. Returns the fd of the file that is not a script, its size in *size.
+ */
+static int prepare_binprm(struct binprm *bprm, size_t *size)
+{
+	for (int depth = 0;; depth++) {
+		int fd = open_program(bprm->interp, size);
+		const char *name, *arg;
+		int err;
+
+		if (fd < 0)
+			return fd;
+		if (depth > BINPRM_MAX_SCRIPTS) {
+			vfs_close(fd);
+			return -ELOOP;
+		}
+		char *buf = bprm->buf[depth];
+		ssize_t n = vfs_pread(fd, buf, BINPRM_BUF_SIZE, 0);
+
+		if (n < 0) {
+			vfs_close(fd);
+			return (int)n;
+		}
+		memset(buf + n, 0, BINPRM_BUF_SIZE - (size_t)n); /* a short file: NULs after it */
+		if (buf[0] != '#' || buf[1] != '!')
+			return fd; /* not a script: binfmt_elf's to judge */
+		vfs_close(fd);
+		err = script_parse(buf, &name, &arg);
+		/*
+		 * "#!" and NULs: an empty name, which Linux's open_exec looks up as the cwd, a
+		 * directory: EACCES. (Lucid's lookup refuses "", so this says it.)
+		 */
+		if (!err && !*name)
+			err = -EACCES;
+		if (!err)
+			err = script_argv(bprm, name, arg);
+		if (err)
+			return err;
+		bprm->interp = name;
+	}
+}
+
+static void binprm_free(struct binprm *bprm)
+{
+	kfree(bprm->vec);
+	kfree(bprm);
+}
+
+/*
+ * The work of exec. args, if not NULL, is what sys_execve copied the strings and their
+ * vectors into: past the point of no return nothing needs them, and nothing would free them
+ * after, so this does (kfree).
  */
 static int do_execve(const char *filename, char *const argv[], char *const envp[], void *args[2])
 {
+	static char *const empty_argv[] = {"", NULL};
 	struct task *t = current;
 	struct elf_info *elf = kmalloc(sizeof(*elf));
+	struct binprm *bprm = kmalloc(sizeof(*bprm));
 	struct elf_file f = {0};
 	struct exec_stack_layout lay;
 	int err;
 
-	if (!elf)
+	if (!elf || !bprm) {
+		kfree(elf);
+		kfree(bprm);
 		return -ENOMEM;
-	int fd = open_program(filename, &f.size);
+	}
+	/*
+	 * No argv at all: Linux (5.18 on) gives the program "" as its argv[0], and says so (in
+	 * the log only here: at KERN_DEBUG, so that the console stays the program's).
+	 */
+	if (!argv || !argv[0]) {
+		pr_debug("process '%s' launched '%s' with NULL argv: empty string added\n", t->comm,
+			filename);
+		argv = empty_argv;
+	}
+	*bprm = (struct binprm){.filename = filename, .interp = filename, .argv = argv};
+	int fd = prepare_binprm(bprm, &f.size);
 	if (fd < 0) {
+		binprm_free(bprm);
 		kfree(elf);
 		return fd;
 	}
@@ -399,6 +536,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	err = elf_file_get(fd, ELF_ET_DYN_BASE, elf, &f);
 	vfs_close(fd);
 	if (!f.fp && !f.bytes) {
+		binprm_free(bprm);
 		kfree(elf);
 		return err;
 	}
@@ -418,13 +556,14 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 		err = load_elf_interp(mm, interp + elf->interp_offset, &interp_base, &entry);
 	}
 	if (!err)
-		err = setup_stack(mm, elf, interp_base, filename, argv, envp, &lay);
+		err = setup_stack(mm, elf, interp_base, filename, bprm->argv, envp, &lay);
 	elf_file_put(&f); /* the areas hold their own references */
 	if (err) {
 		mmput(mm);
 		if (fpu)
 			fpu_free(fpu);
 		sighand_free(sighand);
+		binprm_free(bprm);
 		kfree(elf);
 		return err;
 	}
@@ -436,9 +575,13 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	mm->arg_end = lay.arg_end;
 	mm->env_start = lay.env_start;
 	mm->env_end = lay.env_end;
-	/* The file itself, as Linux's /proc/PID/exe names it: /bin/sh runs /bin/busybox. */
-	if (vfs_realpath(filename, mm->exe_path, sizeof(mm->exe_path)) < 0)
-		strlcpy(mm->exe_path, filename, sizeof(mm->exe_path));
+	/*
+	 * The file itself, as Linux's /proc/PID/exe names it: /bin/sh runs /bin/busybox, and a
+	 * script's process is its interpreter's.
+	 */
+	if (vfs_realpath(bprm->interp, mm->exe_path, sizeof(mm->exe_path)) < 0)
+		strlcpy(mm->exe_path, bprm->interp, sizeof(mm->exe_path));
+	binprm_free(bprm);
 	kfree(elf);
 	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */
 	struct fpu *old_fpu = t->fpu;
@@ -453,13 +596,14 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	mmput(old_mm);
 	if (old_fpu)
 		fpu_free(old_fpu);
+	/* The name it was run by, a script's too (Linux: kbasename(bprm->filename)). */
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
 	tracing_task_renamed(t); /* the trace's TASK column names it anew */
 	vfs_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
 	trace_sched_process_exec(t, t->pid, filename); /* one thread: the pid stays */
 	if (args) {
-		free_pages(args[0], ARG_PAGES);
-		free_pages(args[1], ARG_PAGES);
+		kfree(args[0]);
+		kfree(args[1]);
 	}
 	/* Handled signals back to their default; ignored ones and the mask stay, as Linux's. */
 	attach_sighand(t, sighand);
@@ -476,63 +620,123 @@ int kernel_execve(const char *filename, char *const argv[], char *const envp[])
 
 /*
  * execve from a program: the file name, argv and envp are copied in from user memory (they
- * live in the address space about to be replaced), at most ARG_PAGES of them together.
+ * live in the address space about to be replaced), within Linux's limits: each string at most
+ * MAX_ARG_STRLEN, all of them and their pointers at most a quarter of RLIMIT_STACK (no more than
+ * 6 MiB, no less than ARG_MAX), else E2BIG (Linux's bprm_stack_limits).
  */
-#define MAX_ARG_STRINGS 1024
+#define MAX_ARG_STRLEN (32 * PAGE_SIZE) /* 128 KiB: one string, its NUL included */
+#define ARG_MAX (32 * PAGE_SIZE) /* the room they have whatever the stack limit */
+#define ARG_LIMIT_MAX (_STK_LIM / 4 * 3) /* 6 MiB: the most, however large the stack limit */
+#define _STK_LIM (8UL << 20) /* RLIMIT_STACK's default */
+#define STRLEN_CHUNK 256 /* strnlen_user's steps */
 
-/* Copies the NULL-terminated vector uvec of user strings into block at *used; NULL-ended. */
-static long copy_strings(const char __user *const __user *uvec, char **vec, char *block,
-			 size_t *used, size_t size)
+static size_t arg_limit(void)
 {
-	int n = 0;
+	size_t limit = MIN(ARG_LIMIT_MAX, rlimit(RLIMIT_STACK) / 4);
 
-	for (; uvec; n++) {
+	return MAX(limit, ARG_MAX);
+}
+
+/* A user string's length with its NUL, up to max (max + 1: longer); 0 for a fault. */
+static size_t strnlen_user(const char __user *s, size_t max)
+{
+	char chunk[STRLEN_CHUNK];
+	size_t len = 0;
+
+	while (len <= max) {
+		long n = strncpy_from_user(chunk, s + len, STRLEN_CHUNK);
+
+		if (n < 0)
+			return 0;
+		if (n < STRLEN_CHUNK)
+			return MIN(len + (size_t)n + 1, max + 1);
+		len += STRLEN_CHUNK;
+	}
+	return max + 1;
+}
+
+/*
+ * First pass over a user vector: its strings counted into *count and their bytes (NULs
+ * included) into *bytes, E2BIG as soon as one is too long or all are past limit.
+ */
+static long measure_strings(const char __user *const __user *uvec, size_t *count, size_t *bytes,
+			    size_t limit)
+{
+	for (size_t n = 0; uvec; n++) {
 		const char __user *ustr;
 
-		if (n == MAX_ARG_STRINGS)
-			return -E2BIG;
 		if (copy_from_user(&ustr, &uvec[n], sizeof(ustr)))
 			return -EFAULT;
 		if (!ustr)
 			break;
+		size_t len = strnlen_user(ustr, MAX_ARG_STRLEN);
+		if (!len)
+			return -EFAULT;
+		if (len > MAX_ARG_STRLEN)
+			return -E2BIG;
+		*bytes += len;
+		*count += 1;
+		if (*bytes + *count * sizeof(char *) > limit)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+/* Second pass: the strings copied into block at *used, their addresses into vec, NULL-ended. */
+static long copy_strings(const char __user *const __user *uvec, size_t count, char **vec,
+			 char *block, size_t *used, size_t size)
+{
+	for (size_t n = 0; n < count; n++) {
+		const char __user *ustr;
+
+		if (copy_from_user(&ustr, &uvec[n], sizeof(ustr)))
+			return -EFAULT;
+		if (!ustr)
+			return -EFAULT; /* the vector changed under us: Linux would see it too */
 		long len = strncpy_from_user(block + *used, ustr, (long)(size - *used));
 		if (len < 0)
 			return len;
 		if ((size_t)len == size - *used)
-			return -E2BIG;
+			return -E2BIG; /* a string grew between the passes */
 		vec[n] = block + *used;
 		*used += (size_t)len + 1;
 	}
-	vec[n] = NULL;
+	vec[count] = NULL;
 	return 0;
 }
 
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp)
 {
-	size_t size = ARG_PAGES * PAGE_SIZE, used = 0;
-	char *block = alloc_pages(ARG_PAGES);
-	char **vecs = alloc_pages(ARG_PAGES); /* argv's pointers, then envp's */
-	long err = -ENOMEM;
+	char path[PATH_MAX];
+	size_t argc = 0, envc = 0, bytes, used = 0, limit = arg_limit();
+	long len = strncpy_from_user(path, filename, PATH_MAX);
+	long err = len < 0 ? len : len == 0 ? -ENOENT : len == PATH_MAX ? -ENAMETOOLONG : 0;
 
-	if (block && vecs) {
-		char **kargv = vecs, **kenvp = vecs + MAX_ARG_STRINGS + 1;
-		long len = strncpy_from_user(block, filename, PATH_MAX);
-
-		err = len < 0 ? len : len == 0 ? -ENOENT : len == PATH_MAX ? -ENAMETOOLONG : 0;
+	if (err)
+		return err;
+	/* Linux counts the file name's copy and a pointer for argv[0], present or not, too. */
+	bytes = (size_t)len + 1 + sizeof(char *);
+	err = measure_strings(argv, &argc, &bytes, limit);
+	if (!err)
+		err = measure_strings(envp, &envc, &bytes, limit);
+	if (err)
+		return err;
+	char *block = kmalloc(bytes);
+	char **vecs = kmalloc((argc + envc + 2) * sizeof(char *)); /* argv's, then envp's */
+	err = block && vecs ? 0 : -ENOMEM;
+	if (!err) {
+		memcpy(block, path, (size_t)len + 1);
 		used = (size_t)len + 1;
-		if (!err)
-			err = copy_strings(argv, kargv, block, &used, size);
-		if (!err)
-			err = copy_strings(envp, kenvp, block, &used, size);
-		void *args[2] = {block, vecs};
-		if (!err)
-			err = do_execve(block, kargv, kenvp, args); /* returns only on failure */
+		err = copy_strings(argv, argc, vecs, block, &used, bytes);
 	}
-	if (block)
-		free_pages(block, ARG_PAGES);
-	if (vecs)
-		free_pages(vecs, ARG_PAGES);
+	if (!err)
+		err = copy_strings(envp, envc, vecs + argc + 1, block, &used, bytes);
+	void *args[2] = {block, vecs};
+	if (!err)
+		err = do_execve(block, vecs, vecs + argc + 1, args); /* returns only on failure */
+	kfree(block);
+	kfree(vecs);
 	return err;
 }
 
@@ -571,6 +775,10 @@ int run_program(const char *path, char *const argv[])
 	if (err == -ENOEXEC)
 		dprintf(STDERR_FILENO, "sh: %s: cannot execute binary file: %s\n", argv[0],
 			errno_text(ENOEXEC));
+	else if (err == -ENOENT && vfs_stat(path, &st) == 0)
+		/* The file is there: its interpreter (a script's, or ld.so) is not. bash's words. */
+		dprintf(STDERR_FILENO, "sh: %s: cannot execute: required file not found\n",
+			argv[0]);
 	else
 		dprintf(STDERR_FILENO, "sh: %s: %s\n", argv[0], errno_text(-err));
 	return err == -ENOENT ? STATUS_NOT_FOUND : STATUS_CANNOT_EXEC;

@@ -95,6 +95,13 @@ def test_poll_select_on_pipes_and_files(lucid):
     same_as_linux(lucid, "pollfds", "{dir}")
 
 
+def test_shebang_scripts_as_on_linux(lucid):
+    # The kernel runs `#!` scripts as Linux's binfmt_script: the interpreter and one argument,
+    # CRLF, lines past 256 bytes, five scripts deep and no more, ENOENT, ENOEXEC, EACCES, an
+    # empty argv (user/shebang.c). The interpreter is shebang itself, through a link.
+    same_as_linux(lucid, "shebang", "{dir}")
+
+
 def test_pipe_size_as_on_linux(lucid):
     # 64 KiB pipes, F_GETPIPE_SZ and F_SETPIPE_SZ (rounding, EBUSY, EBADF), a write topping up
     # the last page or waiting whole for a free one (PIPE_BUF), and a child's 32 KiB taken
