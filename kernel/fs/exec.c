@@ -657,7 +657,8 @@ static size_t strnlen_user(const char __user *s, size_t max)
 
 /*
  * First pass over a user vector: its strings counted into *count and their bytes (NULs
- * included) into *bytes, E2BIG as soon as one is too long or all are past limit.
+ * included) into *bytes, E2BIG as soon as one is too long or they and their pointers are past
+ * limit.
  */
 static long measure_strings(const char __user *const __user *uvec, size_t *count, size_t *bytes,
 			    size_t limit)
@@ -715,11 +716,18 @@ long sys_execve(const char __user *filename, const char __user *const __user *ar
 
 	if (err)
 		return err;
-	/* Linux counts the file name's copy and a pointer for argv[0], present or not, too. */
+	/*
+	 * Linux counts the file name's copy and a pointer for argv[0], present or not, too. The
+	 * strings must also fit in the stack RLIMIT_STACK allows: Linux copies them into the new
+	 * stack's area, whose growth that limit stops (get_arg_page), so a small limit is E2BIG
+	 * before the quarter is reached.
+	 */
 	bytes = (size_t)len + 1 + sizeof(char *);
 	err = measure_strings(argv, &argc, &bytes, limit);
 	if (!err)
 		err = measure_strings(envp, &envc, &bytes, limit);
+	if (!err && ALIGN_UP(bytes, PAGE_SIZE) > rlimit(RLIMIT_STACK))
+		err = -E2BIG;
 	if (err)
 		return err;
 	char *block = kmalloc(bytes);

@@ -102,6 +102,13 @@ def test_shebang_scripts_as_on_linux(lucid):
     same_as_linux(lucid, "shebang", "{dir}")
 
 
+def test_exec_argument_limits_as_on_linux(lucid):
+    # argv and envp: a quarter of RLIMIT_STACK (1 MiB of 1 KiB strings runs), 128 KiB a string,
+    # E2BIG past either, EFAULT for a bad vector, and the limit following setrlimit
+    # (user/argmax.c).
+    same_as_linux(lucid, "argmax")
+
+
 def test_pipe_size_as_on_linux(lucid):
     # 64 KiB pipes, F_GETPIPE_SZ and F_SETPIPE_SZ (rounding, EBUSY, EBADF), a write topping up
     # the last page or waiting whole for a free one (PIPE_BUF), and a child's 32 KiB taken
