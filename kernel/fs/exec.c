@@ -125,13 +125,18 @@ static int parse_mapped(const struct file_pages *fp, size_t size, uint64_t base,
 }
 
 /*
- * An ELF file as exec loads it: its pages (fp, a ramfs file: the segments map them), or, for
- * any other file or one whose segments cannot map its pages, its bytes read whole (bytes,
- * npages pages of them).
+ * An ELF file as exec loads it: its pages (fp, a ramfs file: the segments map them); or, for
+ * any other file (9p), its first page (head, where the headers are) and the file still open
+ * (fd): each segment is read from the file straight into the new program's pages, so a
+ * program of any size loads without a copy of the whole file; or, for a file whose headers
+ * are not all in its first page, or whose segments cannot map its pages, its bytes read whole
+ * (bytes, npages pages of them, up to EXEC_MAX_FILE).
  */
 struct elf_file {
 	size_t size;
 	struct file_pages *fp;
+	uint8_t *head;
+	int fd;
 	uint8_t *bytes;
 	size_t npages;
 };
@@ -139,23 +144,45 @@ struct elf_file {
 /* The headers parsed again with the lowest page at base (ELF_ET_DYN_BASE for a PIE at first). */
 static int elf_file_parse(struct elf_file *f, uint64_t base, struct elf_info *elf)
 {
-	return f->fp ? parse_mapped(f->fp, f->size, base, elf)
-		     : elf_parse(f->bytes, f->size, base, elf);
+	if (f->fp)
+		return parse_mapped(f->fp, f->size, base, elf);
+	if (f->head)
+		return elf_parse_headers(f->head, MIN(f->size, PAGE_SIZE), f->size, base, elf);
+	return elf_parse(f->bytes, f->size, base, elf);
+}
+
+/* The file's first bytes, where PT_INTERP's path is (elf_parse checked it is inside them). */
+static const char *elf_file_start(const struct elf_file *f)
+{
+	return (const char *)(f->fp ? file_pages_page(f->fp, 0) : f->head ? f->head : f->bytes);
 }
 
 /*
- * Takes the f->size bytes of the file open at fd: its pages if they will do, else a copy;
- * then parses the headers. On an error, what was taken is still for elf_file_put.
+ * Takes the f->size bytes of the file open at fd, and fd itself (elf_file_put closes it): its
+ * pages if they will do, else its first page if the headers are there, else a copy; then
+ * parses the headers. On an error, what was taken is still for elf_file_put.
  */
 static int elf_file_get(int fd, uint64_t base, struct elf_info *elf, struct elf_file *f)
 {
 	int err;
 
+	f->fd = fd;
 	f->fp = vfs_mmap_pages(fd, &err);
 	if (f->fp && !parse_mapped(f->fp, f->size, base, elf))
 		return 0;
 	file_pages_put(f->fp);
 	f->fp = NULL;
+	f->head = alloc_page_zeroed();
+	if (!f->head)
+		return -ENOMEM;
+	ssize_t n = vfs_pread(fd, f->head, PAGE_SIZE, 0);
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n == MIN(f->size, PAGE_SIZE) &&
+	    !elf_parse_headers(f->head, (size_t)n, f->size, base, elf))
+		return 0;
+	free_pages(f->head, 1);
+	f->head = NULL;
 	f->bytes = read_program(fd, f->size, &f->npages, &err);
 	return f->bytes ? elf_parse(f->bytes, f->size, base, elf) : err;
 }
@@ -163,10 +190,16 @@ static int elf_file_get(int fd, uint64_t base, struct elf_info *elf, struct elf_
 static void elf_file_put(struct elf_file *f)
 {
 	file_pages_put(f->fp);
+	if (f->head)
+		free_pages(f->head, 1);
 	if (f->bytes)
 		free_pages(f->bytes, f->npages ? f->npages : 1);
+	if (f->fd >= 0)
+		vfs_close(f->fd);
 	f->fp = NULL;
+	f->head = NULL;
 	f->bytes = NULL;
+	f->fd = -1;
 }
 
 /* Copies len bytes to user address va of mm, whose pages are all mapped: through the direct map. */
@@ -183,6 +216,23 @@ static void copy_to_mm(struct mm_struct *mm, unsigned long va, const void *src, 
 		s += in_page;
 		len -= in_page;
 	}
+}
+
+/* Reads len bytes of the file at fd from pos to user address va of mm, whose pages are mapped. */
+static int read_to_mm(struct mm_struct *mm, unsigned long va, int fd, loff_t pos, size_t len)
+{
+	while (len) {
+		size_t in_page = MIN(len, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
+		uint8_t *page = mmu_user_page(mm->pgd, ALIGN_DOWN(va, PAGE_SIZE), NULL);
+		ssize_t n = vfs_pread(fd, page + (va & (PAGE_SIZE - 1)), in_page, pos);
+
+		if (n <= 0)
+			return n < 0 ? (int)n : -EIO; /* the file ended before its segment did */
+		va += (size_t)n;
+		pos += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }
 
 /* The code's bounds, as Linux's mm keeps them: /proc/PID/stat shows them. */
@@ -228,9 +278,12 @@ static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct
 	return 0;
 }
 
-/* Each segment copied into fresh pages: for a file that is not in pages (9p), or odd segments. */
-static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const uint8_t *file,
-			 struct vma_name *name)
+/*
+ * Each segment in fresh pages, for a file that is not in pages (9p) or odd segments: read from
+ * the file (f->head: only the headers are in memory), or copied from its bytes.
+ */
+static int load_segments(struct mm_struct *mm, const struct elf_info *elf,
+			 const struct elf_file *f, struct vma_name *name)
 {
 	for (int i = 0; i < elf->nsegs; i++) {
 		const struct elf_segment *seg = &elf->segs[i];
@@ -251,7 +304,12 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 					      0, 0, name);
 		if (err)
 			return err;
-		copy_to_mm(mm, seg->vaddr, file + seg->offset, seg->filesz);
+		if (f->head)
+			err = read_to_mm(mm, seg->vaddr, f->fd, (loff_t)seg->offset, seg->filesz);
+		else
+			copy_to_mm(mm, seg->vaddr, f->bytes + seg->offset, seg->filesz);
+		if (err)
+			return err;
 		note_segment(mm, seg);
 	}
 	return 0;
@@ -268,7 +326,7 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *base, uint64_t *entry)
 {
 	struct elf_info *elf = kmalloc(sizeof(*elf));
-	struct elf_file f = {0};
+	struct elf_file f = {.fd = -1};
 	char *realpath = kmalloc(PATH_MAX);
 	struct vma_name *name = NULL;
 	int err;
@@ -288,8 +346,7 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 	if (vfs_fd_path(fd, realpath, PATH_MAX) >= 0)
 		name = vma_name_new(realpath);
 	kfree(realpath);
-	err = elf_file_get(fd, ELF_ET_DYN_BASE, elf, &f);
-	vfs_close(fd);
+	err = elf_file_get(fd, ELF_ET_DYN_BASE, elf, &f); /* f has fd now */
 	if (!err && elf->type == ET_DYN) {
 		/*
 		 * Parsed once to learn its size (its lowest page went to ELF_ET_DYN_BASE), again at
@@ -307,7 +364,7 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 		/* The program's code stays what /proc/PID/stat's startcode and endcode show. */
 		unsigned long start_code = mm->start_code, end_code = mm->end_code;
 
-		err = f.fp ? map_segments(mm, elf, f.fp, name) : load_segments(mm, elf, f.bytes, name);
+		err = f.fp ? map_segments(mm, elf, f.fp, name) : load_segments(mm, elf, &f, name);
 		mm->start_code = start_code;
 		mm->end_code = end_code;
 	}
@@ -507,7 +564,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	struct task *t = current;
 	struct elf_info *elf = kmalloc(sizeof(*elf));
 	struct binprm *bprm = kmalloc(sizeof(*bprm));
-	struct elf_file f = {0};
+	struct elf_file f = {.fd = -1};
 	struct exec_stack_layout lay;
 	int err;
 
@@ -533,9 +590,9 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 		return fd;
 	}
 	/* A file in pages (ramfs) is mapped, as Linux maps its page cache; any other is read. */
-	err = elf_file_get(fd, ELF_ET_DYN_BASE, elf, &f);
-	vfs_close(fd);
-	if (!f.fp && !f.bytes) {
+	err = elf_file_get(fd, ELF_ET_DYN_BASE, elf, &f); /* f has fd now */
+	if (!f.fp && !f.head && !f.bytes) {
+		elf_file_put(&f);
 		binprm_free(bprm);
 		kfree(elf);
 		return err;
@@ -546,12 +603,12 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (!err && (!mm || !fpu || !sighand))
 		err = -ENOMEM;
 	if (!err)
-		err = f.fp ? map_segments(mm, elf, f.fp, NULL) : load_segments(mm, elf, f.bytes, NULL);
+		err = f.fp ? map_segments(mm, elf, f.fp, NULL) : load_segments(mm, elf, &f, NULL);
 	/* A dynamic program starts in its interpreter, which is told where the program is. */
 	uint64_t interp_base = 0, entry = err ? 0 : elf->entry;
 	if (!err && elf->interp_len) {
-		/* Its path: in the bytes read, or in the first page (parse_mapped checked it). */
-		const char *interp = (const char *)(f.bytes ? f.bytes : file_pages_page(f.fp, 0));
+		/* Its path: in the first page or the bytes read (the parse checked it). */
+		const char *interp = elf_file_start(&f);
 
 		err = load_elf_interp(mm, interp + elf->interp_offset, &interp_base, &entry);
 	}

@@ -246,6 +246,30 @@ def test_program_dropped_into_the_share_runs(lucid):
     os.unlink(src)
 
 
+BIG_PROGRAM_DATA = 20 << 20  # past the 16 MiB exec once read whole into memory
+
+
+def test_big_program_from_the_share_runs(lucid):
+    """A static program over 16 MiB (a 20 MiB array in .data, in the file) runs from the share:
+    exec reads each segment from the file into the program's pages, never the whole file at
+    once. Its output, a sum over the array, is the host's."""
+    src = host("big.c")
+    with open(src, "w") as f:
+        f.write('#include <stdio.h>\n'
+                'static unsigned char big[%d] = {1, [%d] = 2, [%d] = 3};\n'
+                'int main(void) { unsigned long s = 0; for (unsigned long i = 0; '
+                'i < sizeof(big); i += 4096) s += big[i] + big[sizeof(big) - 1 - i]; '
+                'printf("big %%lu %%zu\\n", s + big[4097], sizeof(big)); return 0; }\n'
+                % (BIG_PROGRAM_DATA, 4097, BIG_PROGRAM_DATA - 1))
+    subprocess.run(["musl-gcc", "-static", "-O2", "-o", host("big"), src], check=True)
+    assert os.path.getsize(host("big")) > BIG_PROGRAM_DATA
+    want = subprocess.run([host("big")], capture_output=True, text=True, check=True).stdout
+    check(lucid, "/mnt/host/big; echo $?", want + "0\n", timeout=120)
+    check(lucid, "cd /mnt/host; sh -c ./big; cd /", want, timeout=120)
+    os.unlink(host("big"))
+    os.unlink(src)
+
+
 def test_mount_by_hand(lucid):
     with open(host("y"), "w") as f:
         f.write("y\n")
