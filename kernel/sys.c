@@ -182,45 +182,38 @@ uint64_t rlimit(unsigned int resource)
 	return __atomic_load_n(&current->rlim[resource].rlim_cur, __ATOMIC_RELAXED);
 }
 
-/* The task pid names (0: the caller), or NULL. */
-static struct task *rlimit_task(int pid)
+/*
+ * Linux's do_prlimit: the old limits into *old_rlim, then the new ones from *new_rlim, of the
+ * task pid names (0: the caller). A soft limit above the hard one is EINVAL, and NOFILE's past
+ * NR_OPEN_MAX EPERM. The task is found and its limits read and set under task_list_lock, which
+ * an exiting task takes to leave the list, so no task is touched after it is gone.
+ */
+static long do_prlimit(int pid, unsigned int resource, const struct rlimit64 *new_rlim,
+		       struct rlimit64 *old_rlim)
 {
 	struct task *t, *found = NULL;
 
-	if (pid == 0 || pid == current->pid)
-		return current;
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks)
-		if (t->pid == pid && t->mm && !t->zombie)
-			found = t;
-	spin_unlock_irqrestore(&task_list_lock, flags);
-	return found;
-}
-
-/*
- * Linux's do_prlimit: the old limits into *old, then the new ones from *new. A soft limit above
- * the hard one is EINVAL, and so is NOFILE's past NR_OPEN_MAX (EPERM). Another task's limits
- * are read and set under task_list_lock, so that a task exiting meanwhile is never touched.
- */
-static long do_prlimit(int pid, unsigned int resource, const struct rlimit64 *new,
-		       struct rlimit64 *old)
-{
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (new && new->rlim_cur > new->rlim_max)
+	if (new_rlim && new_rlim->rlim_cur > new_rlim->rlim_max)
 		return -EINVAL;
-	if (new && resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN_MAX)
+	if (new_rlim && resource == RLIMIT_NOFILE && new_rlim->rlim_max > NR_OPEN_MAX)
 		return -EPERM;
-	struct task *t = rlimit_task(pid);
-	if (!t)
-		return -ESRCH;
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	if (old)
-		*old = t->rlim[resource];
-	if (new)
-		t->rlim[resource] = *new;
+	if (pid == 0 || pid == current->pid) {
+		found = current;
+	} else {
+		list_for_each_entry(t, &task_list, tasks) {
+			if (t->pid == pid && t->mm && !t->zombie)
+				found = t;
+		}
+	}
+	if (found && old_rlim)
+		*old_rlim = found->rlim[resource];
+	if (found && new_rlim)
+		found->rlim[resource] = *new_rlim;
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	return 0;
+	return found ? 0 : -ESRCH;
 }
 
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,

@@ -83,8 +83,7 @@ int main(int argc, char **argv, char **envp)
 	    env);
 	try("one string a byte longer", make_vec("child", 1, MAX_ARG_STRLEN), env);
 	try("1 MiB in 1 KiB strings", make_vec("child", KIB, KIB - 1), env);
-	try("1 MiB of environment", make_vec("child", 1, 1),
-	    make_vec("E=1", KIB - 1, KIB - 1));
+	try("1 MiB of environment", make_vec("child", 1, 1), make_vec("E=1", KIB - 1, KIB - 1));
 	try("3 MiB in 64 KiB strings", make_vec("child", 48, 64 * KIB - 1), env);
 	try("2 MiB in 1-byte strings", make_vec("child", MIB, 1), env);
 	try("a bad argv", (char **)8, env);

@@ -76,7 +76,8 @@ int main(int argc, char **argv)
 	printf("dup2 to %d: %s\n", NOFILE_CUR, dup2(0, NOFILE_CUR) < 0 ? strerror(errno) : "ok");
 	printf("F_DUPFD %d: %s\n", NOFILE_CUR,
 	       fcntl(0, F_DUPFD, NOFILE_CUR) < 0 ? strerror(errno) : "ok");
-	printf("F_DUPFD %d: %s\n", HIGH_FD, fcntl(0, F_DUPFD, HIGH_FD) < 0 ? strerror(errno) : "ok");
+	printf("F_DUPFD %d: %s\n", HIGH_FD,
+	       fcntl(0, F_DUPFD, HIGH_FD) < 0 ? strerror(errno) : "ok");
 	close(HIGH_FD);
 	printf("F_DUPFD 900 after closing %d: %d\n", HIGH_FD, fcntl(0, F_DUPFD, 900));
 	close_from(3);

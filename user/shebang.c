@@ -26,9 +26,9 @@
 #include <unistd.h>
 
 #define LINE_MAX_LINUX 256 /* BINPRM_BUF_SIZE */
-#define LONG_WORD 300      /* longer than the buffer */
+#define LONG_WORD 300 /* longer than the buffer */
 #define TASK_COMM_LEN 16
-#define NEST_MAX 6         /* n0..n5: five scripts deep run, six do not */
+#define NEST_MAX 6 /* n0..n5: five scripts deep run, six do not */
 
 /* s with its unprintable bytes escaped, so that a '\r' shows. */
 static void print_escaped(const char *s)

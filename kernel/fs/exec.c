@@ -42,6 +42,8 @@
 #include "kernel/shell/stdio.h"
 
 #define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
+#define ELFMAG "\177ELF" /* an ELF file's first bytes */
+#define SELFMAG 4
 #define USER_HZ 100 /* AT_CLKTCK: the unit of times() and /proc's ticks */
 #define S_IXUGO 0111
 
@@ -178,9 +180,16 @@ static int elf_file_get(int fd, uint64_t base, struct elf_info *elf, struct elf_
 	ssize_t n = vfs_pread(fd, f->head, PAGE_SIZE, 0);
 	if (n < 0)
 		return (int)n;
-	if ((size_t)n == MIN(f->size, PAGE_SIZE) &&
-	    !elf_parse_headers(f->head, (size_t)n, f->size, base, elf))
-		return 0;
+	if ((size_t)n != MIN(f->size, PAGE_SIZE))
+		err = -EIO; /* the file changed under us: try reading it whole */
+	else
+		err = elf_parse_headers(f->head, (size_t)n, f->size, base, elf);
+	/*
+	 * Read whole only what could parse then: an ELF file whose headers go past its first
+	 * page. Anything else has had its answer (not ELF: ENOEXEC, whatever its size).
+	 */
+	if (!err || (err != -EIO && (f->size <= PAGE_SIZE || memcmp(f->head, ELFMAG, SELFMAG))))
+		return err;
 	free_pages(f->head, 1);
 	f->head = NULL;
 	f->bytes = read_program(fd, f->size, &f->npages, &err);
@@ -282,8 +291,8 @@ static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct
  * Each segment in fresh pages, for a file that is not in pages (9p) or odd segments: read from
  * the file (f->head: only the headers are in memory), or copied from its bytes.
  */
-static int load_segments(struct mm_struct *mm, const struct elf_info *elf,
-			 const struct elf_file *f, struct vma_name *name)
+static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const struct elf_file *f,
+			 struct vma_name *name)
 {
 	for (int i = 0; i < elf->nsegs; i++) {
 		const struct elf_segment *seg = &elf->segs[i];
@@ -579,7 +588,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	 */
 	if (!argv || !argv[0]) {
 		pr_debug("process '%s' launched '%s' with NULL argv: empty string added\n", t->comm,
-			filename);
+			 filename);
 		argv = empty_argv;
 	}
 	*bprm = (struct binprm){.filename = filename, .interp = filename, .argv = argv};
@@ -766,13 +775,18 @@ static long copy_strings(const char __user *const __user *uvec, size_t count, ch
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp)
 {
-	char path[PATH_MAX];
+	char *path = kmalloc(PATH_MAX); /* not on the kernel stack: a page of it */
 	size_t argc = 0, envc = 0, bytes, used = 0, limit = arg_limit();
+
+	if (!path)
+		return -ENOMEM;
 	long len = strncpy_from_user(path, filename, PATH_MAX);
 	long err = len < 0 ? len : len == 0 ? -ENOENT : len == PATH_MAX ? -ENAMETOOLONG : 0;
 
-	if (err)
+	if (err) {
+		kfree(path);
 		return err;
+	}
 	/*
 	 * Linux counts the file name's copy and a pointer for argv[0], present or not, too. The
 	 * strings must also fit in the stack RLIMIT_STACK allows: Linux copies them into the new
@@ -785,13 +799,14 @@ long sys_execve(const char __user *filename, const char __user *const __user *ar
 		err = measure_strings(envp, &envc, &bytes, limit);
 	if (!err && ALIGN_UP(bytes, PAGE_SIZE) > rlimit(RLIMIT_STACK))
 		err = -E2BIG;
-	if (err)
-		return err;
-	char *block = kmalloc(bytes);
-	char **vecs = kmalloc((argc + envc + 2) * sizeof(char *)); /* argv's, then envp's */
-	err = block && vecs ? 0 : -ENOMEM;
+	char *block = err ? NULL : kmalloc(bytes);
+	char **vecs = block ? kmalloc((argc + envc + 2) * sizeof(char *)) : NULL; /* argv, envp */
+	if (!err && (!block || !vecs))
+		err = -ENOMEM;
 	if (!err) {
 		memcpy(block, path, (size_t)len + 1);
+		kfree(path); /* the block has it now, for do_execve to free too */
+		path = NULL;
 		used = (size_t)len + 1;
 		err = copy_strings(argv, argc, vecs, block, &used, bytes);
 	}
@@ -800,6 +815,7 @@ long sys_execve(const char __user *filename, const char __user *const __user *ar
 	void *args[2] = {block, vecs};
 	if (!err)
 		err = do_execve(block, vecs, vecs + argc + 1, args); /* returns only on failure */
+	kfree(path);
 	kfree(block);
 	kfree(vecs);
 	return err;

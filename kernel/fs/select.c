@@ -279,7 +279,8 @@ static long do_select(int n, void __user *usets[3], struct select_bufs *b, uint6
 		if (b->fds[i].revents & POLLNVAL)
 			return -EBADF;
 		for (int s = 0; s < 3; s++) {
-			bool asked = b->sets[s][fd / BITS_PER_LONG] & (1ULL << (fd % BITS_PER_LONG));
+			bool asked =
+				b->sets[s][fd / BITS_PER_LONG] & (1ULL << (fd % BITS_PER_LONG));
 
 			if (asked && (b->fds[i].revents & want[s])) {
 				b->res[s][fd / BITS_PER_LONG] |= 1ULL << (fd % BITS_PER_LONG);

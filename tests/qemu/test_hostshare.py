@@ -268,6 +268,13 @@ def test_big_program_from_the_share_runs(lucid):
     check(lucid, "cd /mnt/host; sh -c ./big; cd /", want, timeout=120)
     os.unlink(host("big"))
     os.unlink(src)
+    # As large and not ELF: ENOEXEC from its first page, as Linux, not a failed whole read.
+    with open(host("bigjunk"), "wb") as f:
+        f.truncate(BIG_PROGRAM_DATA)
+    os.chmod(host("bigjunk"), 0o755)
+    check(lucid, "/mnt/host/bigjunk; echo $?",
+          "sh: /mnt/host/bigjunk: cannot execute binary file: Exec format error\n126\n")
+    os.unlink(host("bigjunk"))
 
 
 def test_mount_by_hand(lucid):
