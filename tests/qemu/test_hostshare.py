@@ -277,6 +277,32 @@ def test_big_program_from_the_share_runs(lucid):
     os.unlink(host("bigjunk"))
 
 
+def test_glibc_execvp_runs_a_plain_script_with_sh(lucid):
+    """A file with no "#!" is ENOEXEC from execv; glibc's execvp then runs it with /bin/sh (musl's
+    does not: user/shebang.c). A static glibc program built here, run from the share in Lucid
+    and in the same folder on the host, prints the same."""
+    src = host("vp.c")
+    with open(src, "w") as f:
+        f.write('#include <errno.h>\n#include <stdio.h>\n#include <string.h>\n'
+                '#include <sys/wait.h>\n#include <unistd.h>\n'
+                'static void run(int vp) { char *a[] = {"plain", "x", NULL}; fflush(stdout);\n'
+                '  if (fork() == 0) { if (vp) execvp("./plain", a); else execv("./plain", a);\n'
+                '    printf("%s: %s\\n", vp ? "execvp" : "execv", strerror(errno));\n'
+                '    fflush(stdout); _exit(1); }\n'
+                '  int st; wait(&st); printf("status %d\\n", st); }\n'
+                'int main(void) { run(0); run(1); return 0; }\n')
+    subprocess.run(["gcc", "-static", "-O2", "-o", host("vp"), src], check=True)
+    with open(host("plain"), "w") as f:
+        f.write("echo plain $0 $1\n")
+    os.chmod(host("plain"), 0o755)
+    want = subprocess.run([host("vp")], cwd=SHARE, capture_output=True, text=True,
+                          check=True).stdout
+    assert "plain ./plain x\n" in want, want
+    check(lucid, "cd /mnt/host; ./vp; cd /", want)
+    for name in ("vp", "vp.c", "plain"):
+        os.unlink(host(name))
+
+
 def test_mount_by_hand(lucid):
     with open(host("y"), "w") as f:
         f.write("y\n")
