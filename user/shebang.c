@@ -144,6 +144,8 @@ int main(int argc, char **argv)
 	run("./s_crlf_arg");
 	write_file("s_nul", "#!./interp\0 -x\n", 15, 0755);
 	run("./s_nul");
+	write_file("s_nul_arg", "#!./interp \0-x\n", 15, 0755); /* an empty argument */
+	run("./s_nul_arg");
 	script("s_short", "#!./interp");
 	run("./s_short");
 
