@@ -39,6 +39,7 @@
 #include "trace/trace.h"
 #include "lib/printf.h"
 #include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/shell/stdio.h"
 
 #define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
@@ -503,6 +504,8 @@ static int script_argv(struct binprm *bprm, const char *name, const char *arg)
 
 	if (argv[0])
 		argv++; /* remove_arg_zero: the script's path takes its place */
+	/* The room left: each of the BINPRM_MAX_SCRIPTS + 1 scripts takes two slots at most. */
+	BUG_ON(argv - (arg ? 3 : 2) < bprm->vec);
 	*--argv = (char *)bprm->interp;
 	if (arg)
 		*--argv = (char *)arg;
