@@ -17,6 +17,7 @@
 #include "kernel/sched/time.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/mm.h"
 #include "arch/x86_64/mmu.h"
 #include "trace/trace.h"
 
@@ -141,35 +142,104 @@ long sys_set_robust_list(void __user *head, size_t len)
 	return len == ROBUST_LIST_HEAD_SIZE ? 0 : -EINVAL;
 }
 
-/* Resource limits: Linux's defaults for a root shell, read-only for now. */
-#define RLIMIT_STACK 3
-#define RLIMIT_NOFILE 7
-#define RLIM_NLIMITS 16
-#define RLIM_INFINITY (~0UL)
-#define STACK_LIMIT (8UL << 20)
+/*
+ * Resource limits (kernel/resource.h): Linux's defaults for init, each task's own copy. Root
+ * may raise a hard limit (CAP_SYS_RESOURCE), but RLIMIT_NOFILE never past NR_OPEN_MAX.
+ */
+#define MLOCK_LIMIT (8UL << 20) /* RLIMIT_MEMLOCK: 8 MiB, as Linux 6.1 */
+#define MQ_BYTES_MAX 819200 /* RLIMIT_MSGQUEUE */
 
-struct rlimit64 {
-	uint64_t rlim_cur, rlim_max;
+static const struct rlimit64 init_rlimits[RLIM_NLIMITS] = {
+	[RLIMIT_CPU] = {RLIM_INFINITY, RLIM_INFINITY},
+	[RLIMIT_FSIZE] = {RLIM_INFINITY, RLIM_INFINITY},
+	[RLIMIT_DATA] = {RLIM_INFINITY, RLIM_INFINITY},
+	[RLIMIT_STACK] = {STACK_MAX, RLIM_INFINITY},
+	[RLIMIT_CORE] = {0, RLIM_INFINITY},
+	[RLIMIT_RSS] = {RLIM_INFINITY, RLIM_INFINITY},
+	[RLIMIT_NPROC] = {INIT_NPROC, INIT_NPROC},
+	[RLIMIT_NOFILE] = {INR_OPEN_CUR, INR_OPEN_MAX},
+	[RLIMIT_MEMLOCK] = {MLOCK_LIMIT, MLOCK_LIMIT},
+	[RLIMIT_AS] = {RLIM_INFINITY, RLIM_INFINITY},
+	[RLIMIT_LOCKS] = {RLIM_INFINITY, RLIM_INFINITY},
+	[RLIMIT_SIGPENDING] = {INIT_NPROC, INIT_NPROC}, /* Linux: as many as NPROC at boot */
+	[RLIMIT_MSGQUEUE] = {MQ_BYTES_MAX, MQ_BYTES_MAX},
+	[RLIMIT_NICE] = {0, 0},
+	[RLIMIT_RTPRIO] = {0, 0},
+	[RLIMIT_RTTIME] = {RLIM_INFINITY, RLIM_INFINITY},
 };
+
+void rlimits_init(struct task *t)
+{
+	memcpy(t->rlim, init_rlimits, sizeof(t->rlim));
+}
+
+void rlimits_copy(struct task *t, const struct task *from)
+{
+	memcpy(t->rlim, from->rlim, sizeof(t->rlim));
+}
+
+uint64_t rlimit(unsigned int resource)
+{
+	return __atomic_load_n(&current->rlim[resource].rlim_cur, __ATOMIC_RELAXED);
+}
+
+/*
+ * Linux's do_prlimit: the old limits into *old_rlim, then the new ones from *new_rlim, of the
+ * task pid names (0: the caller). A soft limit above the hard one is EINVAL, and NOFILE's past
+ * NR_OPEN_MAX EPERM. The task is found and its limits read and set under task_list_lock, which
+ * an exiting task takes to leave the list, so no task is touched after it is gone.
+ */
+static long do_prlimit(int pid, unsigned int resource, const struct rlimit64 *new_rlim,
+		       struct rlimit64 *old_rlim)
+{
+	struct task *t, *found = NULL;
+
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (new_rlim && new_rlim->rlim_cur > new_rlim->rlim_max)
+		return -EINVAL;
+	if (new_rlim && resource == RLIMIT_NOFILE && new_rlim->rlim_max > NR_OPEN_MAX)
+		return -EPERM;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	if (pid == 0 || pid == current->pid) {
+		found = current;
+	} else {
+		list_for_each_entry(t, &task_list, tasks) {
+			if (t->pid == pid && t->mm && !t->zombie)
+				found = t;
+		}
+	}
+	if (found && old_rlim)
+		*old_rlim = found->rlim[resource];
+	if (found && new_rlim)
+		found->rlim[resource] = *new_rlim;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return found ? 0 : -ESRCH;
+}
 
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim)
 {
-	struct rlimit64 r = {RLIM_INFINITY, RLIM_INFINITY};
+	struct rlimit64 new, old;
+	long err;
 
-	if (resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	if (pid != 0 && pid != current->pid)
-		return -ESRCH;
-	if (new_rlim)
-		return -EPERM; /* not settable yet: say so rather than pretend */
-	if (resource == RLIMIT_STACK)
-		r.rlim_cur = STACK_LIMIT;
-	if (resource == RLIMIT_NOFILE)
-		r.rlim_cur = r.rlim_max = NR_OPEN_DEFAULT;
-	if (old_rlim && copy_to_user(old_rlim, &r, sizeof(r)))
+	if (new_rlim && copy_from_user(&new, new_rlim, sizeof(new)))
 		return -EFAULT;
-	return 0;
+	err = do_prlimit(pid, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
+	if (!err && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
+		return -EFAULT;
+	return err;
+}
+
+/* getrlimit and setrlimit: the caller's, with the same struct on x86_64 (two longs). */
+long sys_getrlimit(unsigned int resource, void __user *rlim)
+{
+	return sys_prlimit64(0, resource, NULL, rlim);
+}
+
+long sys_setrlimit(unsigned int resource, const void __user *rlim)
+{
+	return sys_prlimit64(0, resource, rlim, NULL);
 }
 
 long sys_sched_yield(void)

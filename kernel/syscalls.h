@@ -95,6 +95,8 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_set_robust_list(void __user *head, size_t len);
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim);
+long sys_getrlimit(unsigned int resource, void __user *rlim);
+long sys_setrlimit(unsigned int resource, const void __user *rlim);
 long sys_sched_yield(void);
 
 /* kernel/sched/session.c */

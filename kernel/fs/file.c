@@ -8,10 +8,17 @@
  * file's release operation runs when the last one is closed.
  *
  * New descriptors get the lowest free number, as POSIX requires: the shell relies on it to
- * redirect (close 1, open file: it becomes 1).
+ * redirect (close 1, open file: it becomes 1). None may be at or past RLIMIT_NOFILE's soft
+ * limit: EMFILE for a new one, EBADF for dup2's target (Linux's answers).
+ *
+ * The table (struct fs_context, kernel/fs/vfs.h) starts with NR_OPEN_DEFAULT slots inside the
+ * struct and grows on demand (expand_files): a task that never has more than 64 open costs
+ * nothing more; one with 1024 has an 8 KiB array of pointers and 128 bytes of close-on-exec
+ * bits, freed when it exits (or copied, sized to its open files, by a fork).
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/resource.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -20,7 +27,7 @@ struct file *fget(int fd)
 {
 	struct fs_context *fs = current_fs();
 
-	if (fd < 0 || fd >= NR_OPEN_DEFAULT)
+	if (fd < 0 || (unsigned int)fd >= fs->max_fds)
 		return NULL;
 	return fs->fd[fd];
 }
@@ -34,13 +41,110 @@ struct file *fget(int fd)
  * the VFS shares: those take the lock.
  */
 
+/* The largest number of descriptors the task may have: its RLIMIT_NOFILE, as an int. */
+static unsigned int nofile_limit(void)
+{
+	uint64_t lim = rlimit(RLIMIT_NOFILE);
+
+	return lim < NR_OPEN_MAX ? (unsigned int)lim : NR_OPEN_MAX;
+}
+
+static bool table_is_inline(const struct fs_context *fs)
+{
+	return fs->fd == fs->fd_array;
+}
+
+static size_t cloexec_words(unsigned int nr)
+{
+	return (nr + FD_BITS_PER_LONG - 1) / FD_BITS_PER_LONG;
+}
+
+/* Points fs at arrays of nr slots (the inline ones for NR_OPEN_DEFAULT); 0 or -ENOMEM. */
+static int alloc_fdtable(struct fs_context *fs, unsigned int nr)
+{
+	if (nr <= NR_OPEN_DEFAULT) {
+		fs->max_fds = NR_OPEN_DEFAULT;
+		fs->fd = fs->fd_array;
+		fs->close_on_exec = fs->cloexec_init;
+		return 0;
+	}
+	struct file **fd = kzalloc(nr * sizeof(*fd));
+	unsigned long *bits = kzalloc(cloexec_words(nr) * sizeof(*bits));
+
+	if (!fd || !bits) {
+		kfree(fd);
+		kfree(bits);
+		return -ENOMEM;
+	}
+	fs->max_fds = nr;
+	fs->fd = fd;
+	fs->close_on_exec = bits;
+	return 0;
+}
+
+static void free_fdtable(struct fs_context *fs)
+{
+	if (!table_is_inline(fs)) {
+		kfree(fs->fd);
+		kfree(fs->close_on_exec);
+	}
+	alloc_fdtable(fs, NR_OPEN_DEFAULT); /* never fails: the inline arrays */
+}
+
+/*
+ * Linux's expand_files: makes room for descriptor nr, doubling the table until it holds it
+ * (nr is below RLIMIT_NOFILE: the callers check). The old arrays' contents move over.
+ */
+static int expand_files(struct fs_context *fs, unsigned int nr)
+{
+	unsigned int size = fs->max_fds, old_size = fs->max_fds;
+	struct file **old_fd = fs->fd;
+	unsigned long *old_bits = fs->close_on_exec;
+
+	if (nr < size)
+		return 0;
+	while (size <= nr)
+		size *= 2;
+	if (alloc_fdtable(fs, size)) {
+		fs->max_fds = old_size;
+		fs->fd = old_fd;
+		fs->close_on_exec = old_bits;
+		return -ENOMEM;
+	}
+	memcpy(fs->fd, old_fd, old_size * sizeof(*old_fd));
+	memcpy(fs->close_on_exec, old_bits, cloexec_words(old_size) * sizeof(*old_bits));
+	if (old_fd != fs->fd_array) {
+		kfree(old_fd);
+		kfree(old_bits);
+	} else {
+		memset(fs->fd_array, 0, sizeof(fs->fd_array)); /* unused now: no stale pointers */
+		memset(fs->cloexec_init, 0, sizeof(fs->cloexec_init));
+	}
+	return 0;
+}
+
+/* The lowest free descriptor at or above start, the table grown for it; or EMFILE. */
+int alloc_fd(struct fs_context *fs, unsigned int start)
+{
+	unsigned int limit = nofile_limit(), fd = start;
+
+	while (fd < fs->max_fds && fs->fd[fd])
+		fd++;
+	if (fd >= limit)
+		return -EMFILE;
+	int err = expand_files(fs, fd);
+
+	return err ? err : (int)fd;
+}
+
 int get_unused_fd(struct fs_context *fs)
 {
-	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
-		if (!fs->fd[fd])
-			return fd;
-	}
-	return -EMFILE;
+	return alloc_fd(fs, 0);
+}
+
+int vfs_max_fds(void)
+{
+	return (int)current_fs()->max_fds; /* the task's own table: only it changes it */
 }
 
 struct file *alloc_file(void)
@@ -70,7 +174,7 @@ static int do_close(int fd)
 	if (!file)
 		return -EBADF;
 	current_fs()->fd[fd] = NULL;
-	current_fs()->close_on_exec &= ~(1UL << fd); /* the next file here starts without it */
+	fd_set_cloexec(current_fs(), fd, false); /* the next file here starts without it */
 	fput(file);
 	return 0;
 }
@@ -91,15 +195,18 @@ static int do_dup2(int oldfd, int newfd)
 	struct fs_context *fs = current_fs();
 	struct file *file = fget(oldfd);
 
-	if (!file || newfd < 0 || newfd >= NR_OPEN_DEFAULT)
+	if (!file || newfd < 0 || (unsigned int)newfd >= nofile_limit())
 		return -EBADF;
 	if (oldfd == newfd)
 		return newfd;
+	int err = expand_files(fs, (unsigned int)newfd);
+	if (err)
+		return err;
 	file->f_count++;
 	if (fs->fd[newfd])
 		fput(fs->fd[newfd]);
 	fs->fd[newfd] = file;
-	fs->close_on_exec &= ~(1UL << newfd); /* dup2's copy is kept across exec, as Linux's */
+	fd_set_cloexec(fs, newfd, false); /* dup2's copy is kept across exec, as Linux's */
 	return newfd;
 }
 
@@ -113,14 +220,15 @@ int vfs_dup2(int oldfd, int newfd)
 	return ret;
 }
 
-static int do_dup(int oldfd)
+/* dup, and fcntl's F_DUPFD: the lowest free descriptor at or above start. */
+static int do_dup_from(int oldfd, unsigned int start)
 {
 	struct file *file = fget(oldfd);
 	int fd;
 
 	if (!file)
 		return -EBADF;
-	fd = get_unused_fd(current_fs());
+	fd = alloc_fd(current_fs(), start);
 	if (fd < 0)
 		return fd;
 	return do_dup2(oldfd, fd);
@@ -131,7 +239,21 @@ int vfs_dup(int oldfd)
 	int ret;
 
 	vfs_lock();
-	ret = do_dup(oldfd);
+	ret = do_dup_from(oldfd, 0);
+	vfs_unlock();
+	return ret;
+}
+
+int vfs_dupfd(int oldfd, unsigned long start, bool cloexec)
+{
+	int ret;
+
+	if (start >= nofile_limit())
+		return -EINVAL; /* Linux's F_DUPFD past RLIMIT_NOFILE */
+	vfs_lock();
+	ret = do_dup_from(oldfd, (unsigned int)start);
+	if (ret >= 0)
+		fd_set_cloexec(current_fs(), ret, cloexec);
 	vfs_unlock();
 	return ret;
 }
@@ -142,6 +264,7 @@ int vfs_dup(int oldfd)
 static void do_fs_context_init(struct fs_context *fs)
 {
 	memset(fs, 0, sizeof(*fs));
+	alloc_fdtable(fs, NR_OPEN_DEFAULT);
 	fs->umask = DEFAULT_UMASK;
 	get_fs_root(&fs->cwd);
 	path_get(&fs->cwd);
@@ -154,37 +277,56 @@ void fs_context_init(struct fs_context *fs)
 	vfs_unlock();
 }
 
-/* For fork: the child starts in the parent's cwd and shares every open file. Cannot fail. */
-static void do_fs_context_copy(struct fs_context *dst, const struct fs_context *src)
+/*
+ * For fork: the child starts in the parent's cwd and shares every open file, in a table as
+ * large as the parent's open descriptors need (Linux's dup_fd). -ENOMEM if that cannot be had.
+ */
+static int do_fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 {
+	unsigned int open = src->max_fds;
+
+	memset(dst, 0, sizeof(*dst));
+	while (open > NR_OPEN_DEFAULT && !src->fd[open - 1])
+		open--;
+	unsigned int size = NR_OPEN_DEFAULT;
+	while (size < open)
+		size *= 2;
+	if (alloc_fdtable(dst, size))
+		return -ENOMEM;
 	dst->cwd = src->cwd;
-	dst->close_on_exec = src->close_on_exec;
 	dst->umask = src->umask;
 	path_get(&dst->cwd);
-	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+	for (unsigned int fd = 0; fd < MIN(open, dst->max_fds); fd++) {
 		dst->fd[fd] = src->fd[fd];
 		if (dst->fd[fd])
 			dst->fd[fd]->f_count++;
 	}
+	memcpy(dst->close_on_exec, src->close_on_exec,
+	       cloexec_words(MIN(open, dst->max_fds)) * sizeof(unsigned long));
+	return 0;
 }
 
-void fs_context_copy(struct fs_context *dst, const struct fs_context *src)
+int fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 {
+	int ret;
+
 	vfs_lock();
-	do_fs_context_copy(dst, src);
+	ret = do_fs_context_copy(dst, src);
 	vfs_unlock();
+	return ret;
 }
 
 /* For exit: closes every descriptor and lets go of the cwd. */
 static void do_fs_context_exit(struct fs_context *fs)
 {
-	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+	for (unsigned int fd = 0; fd < fs->max_fds; fd++) {
 		if (fs->fd[fd]) {
 			fput(fs->fd[fd]);
 			fs->fd[fd] = NULL;
 		}
 	}
-	fs->close_on_exec = 0;
+	free_fdtable(fs); /* back to the empty inline arrays */
+	memset(fs->cloexec_init, 0, sizeof(fs->cloexec_init));
 	path_put(&fs->cwd);
 	fs->cwd.mnt = NULL;
 	fs->cwd.dentry = NULL;
@@ -202,7 +344,7 @@ int vfs_get_cloexec(int fd)
 	int ret;
 
 	vfs_lock();
-	ret = fget(fd) ? !!(current_fs()->close_on_exec & (1UL << fd)) : -EBADF;
+	ret = fget(fd) ? fd_is_cloexec(current_fs(), fd) : -EBADF;
 	vfs_unlock();
 	return ret;
 }
@@ -215,10 +357,8 @@ int vfs_set_cloexec(int fd, bool on)
 	vfs_lock();
 	if (!fget(fd))
 		ret = -EBADF;
-	else if (on)
-		fs->close_on_exec |= 1UL << fd;
 	else
-		fs->close_on_exec &= ~(1UL << fd);
+		fd_set_cloexec(fs, fd, on);
 	vfs_unlock();
 	return ret;
 }
@@ -229,8 +369,8 @@ void vfs_close_on_exec(void)
 	struct fs_context *fs = current_fs();
 
 	vfs_lock();
-	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
-		if (fs->close_on_exec & (1UL << fd))
-			do_close(fd);
+	for (unsigned int fd = 0; fd < fs->max_fds; fd++)
+		if (fd_is_cloexec(fs, (int)fd))
+			do_close((int)fd);
 	vfs_unlock();
 }

@@ -40,7 +40,10 @@ int copy_fs_context(struct task *t)
 	fs = kmalloc(sizeof(*fs));
 	if (!fs)
 		return -ENOMEM;
-	fs_context_copy(fs, current_fs());
+	if (fs_context_copy(fs, current_fs())) {
+		kfree(fs);
+		return -ENOMEM;
+	}
 	t->fs = fs;
 	return 0;
 }

@@ -616,17 +616,7 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (arg >= NR_OPEN_DEFAULT)
-			return -EINVAL;
-		for (int newfd = (int)arg; newfd < NR_OPEN_DEFAULT; newfd++) {
-			if (vfs_fstat(newfd, &st) != -EBADF)
-				continue;
-			err = vfs_dup2((int)fd, newfd);
-			if (err >= 0 && cmd == F_DUPFD_CLOEXEC)
-				vfs_set_cloexec(newfd, true);
-			return err;
-		}
-		return -EMFILE;
+		return vfs_dupfd((int)fd, arg, cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:
 		err = vfs_get_cloexec((int)fd);
 		return err > 0 ? FD_CLOEXEC : err;

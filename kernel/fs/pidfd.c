@@ -114,7 +114,7 @@ static int do_pidfd_open(int pid, unsigned int flags)
 	file->f_mode = FMODE_READ | FMODE_WRITE;
 	file->private_data = (void *)(long)pid;
 	fs->fd[fd] = file;
-	fs->close_on_exec |= 1UL << fd; /* always, as Linux's pidfd_open */
+	fd_set_cloexec(fs, fd, true); /* always, as Linux's pidfd_open */
 	return fd;
 fail:
 	kfree(file);

@@ -375,8 +375,8 @@ static int do_pipe(int fds[2], int flags)
 	dput(dentry); /* the two ends hold it now */
 	fs->fd[fds[0]] = rd;
 	fs->fd[fds[1]] = wr;
-	if (flags & O_CLOEXEC)
-		fs->close_on_exec |= (1UL << fds[0]) | (1UL << fds[1]);
+	fd_set_cloexec(fs, fds[0], flags & O_CLOEXEC);
+	fd_set_cloexec(fs, fds[1], flags & O_CLOEXEC);
 	return 0;
 fail:
 	kfree(rd);

@@ -155,7 +155,7 @@ static long poll_common(void __user *ufds, unsigned int nfds, uint64_t deadline)
 	struct pollfd *fds;
 	long ret;
 
-	if (nfds > NR_OPEN_DEFAULT) /* Linux: more than RLIMIT_NOFILE is EINVAL */
+	if (nfds > rlimit(RLIMIT_NOFILE)) /* Linux's answer */
 		return -EINVAL;
 	fds = kmalloc(nfds ? nfds * sizeof(*fds) : 1);
 	if (!fds)
@@ -235,62 +235,91 @@ long sys_ppoll(void __user *ufds, unsigned int nfds, const void __user *tsp,
 	return ret;
 }
 
-/* select's three sets, n bits each, into a pollfd per descriptor in any of them. */
-static long core_select(int n, void __user *inp, void __user *outp, void __user *exp,
-			uint64_t deadline)
+/*
+ * select's three sets, n bits each, into a pollfd per descriptor in any of them. The sets,
+ * their results and the pollfds are allocated for n (at most the table's size, as Linux's
+ * core_sys_select: bits past it are not looked at).
+ */
+struct select_bufs {
+	uint64_t *sets[3], *res[3];
+	struct pollfd *fds;
+};
+
+static long do_select(int n, void __user *usets[3], struct select_bufs *b, uint64_t deadline)
 {
-	void __user *usets[3] = {inp, outp, exp};
 	static const unsigned short want[3] = {POLLIN_SET, POLLOUT_SET, POLLEX_SET};
-	size_t words, bytes;
-	uint64_t sets[3][NR_OPEN_DEFAULT / BITS_PER_LONG] = {0};
-	uint64_t res[3][NR_OPEN_DEFAULT / BITS_PER_LONG] = {0};
-	struct pollfd fds[NR_OPEN_DEFAULT];
+	size_t words = ((size_t)n + BITS_PER_LONG - 1) / BITS_PER_LONG;
+	size_t bytes = words * sizeof(uint64_t);
 	unsigned int nfds = 0;
 	long ret;
 
-	if (n < 0)
-		return -EINVAL;
-	if (n > NR_OPEN_DEFAULT)
-		n = NR_OPEN_DEFAULT; /* Linux: no more than the fd table holds */
-	words = ((size_t)n + BITS_PER_LONG - 1) / BITS_PER_LONG;
-	bytes = words * sizeof(uint64_t);
 	for (int s = 0; s < 3; s++) {
-		if (usets[s] && copy_from_user(sets[s], usets[s], bytes))
+		if (usets[s] && copy_from_user(b->sets[s], usets[s], bytes))
 			return -EFAULT;
 		if (n % BITS_PER_LONG && words) /* bits past n are not looked at */
-			sets[s][words - 1] &= (1ULL << (n % BITS_PER_LONG)) - 1;
+			b->sets[s][words - 1] &= (1ULL << (n % BITS_PER_LONG)) - 1;
 	}
 	for (int fd = 0; fd < n; fd++) {
 		unsigned short events = 0;
 
 		for (int s = 0; s < 3; s++)
-			if (sets[s][fd / BITS_PER_LONG] & (1ULL << (fd % BITS_PER_LONG)))
+			if (b->sets[s][fd / BITS_PER_LONG] & (1ULL << (fd % BITS_PER_LONG)))
 				events |= want[s];
 		if (!events)
 			continue;
-		fds[nfds++] = (struct pollfd){.fd = fd, .events = (short)events};
+		b->fds[nfds++] = (struct pollfd){.fd = fd, .events = (short)events};
 	}
-	ret = do_poll(fds, nfds, deadline);
+	ret = do_poll(b->fds, nfds, deadline);
 	if (ret < 0)
 		return ret;
 	ret = 0;
 	for (unsigned int i = 0; i < nfds; i++) {
-		int fd = fds[i].fd;
+		int fd = b->fds[i].fd;
 
-		if (fds[i].revents & POLLNVAL)
+		if (b->fds[i].revents & POLLNVAL)
 			return -EBADF;
 		for (int s = 0; s < 3; s++) {
-			bool asked = sets[s][fd / BITS_PER_LONG] & (1ULL << (fd % BITS_PER_LONG));
+			bool asked =
+				b->sets[s][fd / BITS_PER_LONG] & (1ULL << (fd % BITS_PER_LONG));
 
-			if (asked && (fds[i].revents & want[s])) {
-				res[s][fd / BITS_PER_LONG] |= 1ULL << (fd % BITS_PER_LONG);
+			if (asked && (b->fds[i].revents & want[s])) {
+				b->res[s][fd / BITS_PER_LONG] |= 1ULL << (fd % BITS_PER_LONG);
 				ret++;
 			}
 		}
 	}
 	for (int s = 0; s < 3; s++)
-		if (usets[s] && copy_to_user(usets[s], res[s], bytes))
+		if (usets[s] && copy_to_user(usets[s], b->res[s], bytes))
 			return -EFAULT;
+	return ret;
+}
+
+static long core_select(int n, void __user *inp, void __user *outp, void __user *exp,
+			uint64_t deadline)
+{
+	void __user *usets[3] = {inp, outp, exp};
+	struct select_bufs b;
+	long ret;
+
+	if (n < 0)
+		return -EINVAL;
+	n = MIN(n, vfs_max_fds()); /* Linux: no more than the fd table holds */
+	size_t words = ((size_t)n + BITS_PER_LONG - 1) / BITS_PER_LONG;
+	uint64_t *bits = kzalloc(6 * words * sizeof(uint64_t) + 1);
+
+	b.fds = kmalloc((size_t)n * sizeof(struct pollfd) + 1);
+	if (!bits || !b.fds) {
+		kfree(bits);
+		kfree(b.fds);
+		return -ENOMEM;
+	}
+	for (int s = 0; s < 3; s++) {
+		b.sets[s] = bits + s * words;
+		b.res[s] = bits + (3 + s) * words;
+	}
+	ret = do_select(n, usets, &b, deadline);
+	kfree(bits);
+	kfree(b.fds);
 	return ret;
 }
 

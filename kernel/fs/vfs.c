@@ -75,8 +75,7 @@ static int do_open(const char *pathname, int flags, umode_t mode)
 	 * looked at O_TRUNC above). */
 	file->f_flags &= ~(unsigned int)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC);
 	fs->fd[fd] = file;
-	if (flags & O_CLOEXEC)
-		fs->close_on_exec |= 1UL << fd;
+	fd_set_cloexec(fs, fd, flags & O_CLOEXEC);
 	return fd;
 }
 

@@ -44,7 +44,7 @@ typedef unsigned int fmode_t;
 #ifndef PATH_MAX
 #define PATH_MAX 4096 /* longest path, with its NUL, as Linux */
 #endif
-#define NR_OPEN_DEFAULT 64 /* file descriptors per task, as Linux (BITS_PER_LONG) */
+#define NR_OPEN_DEFAULT 64 /* descriptors a table starts with, as Linux's (BITS_PER_LONG) */
 /* Linux's cap on one read or write (INT_MAX & PAGE_MASK): every byte count fits an int. */
 #define MAX_RW_COUNT 0x7ffff000UL
 
@@ -308,15 +308,42 @@ static inline struct inode *file_inode(const struct file *file)
 	return file->f_inode;
 }
 
-/* The per-task part of the file system: where relative paths start, and the open files. */
+/*
+ * The per-task part of the file system: where relative paths start, and the open files.
+ *
+ * The descriptors are Linux's fdtable: fd[0..max_fds) and a close-on-exec bit for each
+ * (close_on_exec, FD_CLOEXEC: closed by execve). A table starts with the arrays inside the
+ * struct, NR_OPEN_DEFAULT descriptors, which nearly every task stays within; a descriptor at or
+ * past max_fds (an open with all taken, dup2 or F_DUPFD to a high number) grows it, doubling,
+ * into allocated arrays, up to RLIMIT_NOFILE (expand_files, kernel/fs/file.c). Only the task
+ * itself changes its table, under the VFS lock.
+ */
 struct fs_context {
 	struct path cwd;
-	struct file *fd[NR_OPEN_DEFAULT];
-	/* Bit n: descriptor n is closed by execve (FD_CLOEXEC), Linux's fdtable close_on_exec. */
-	unsigned long close_on_exec;
+	unsigned int max_fds;
+	struct file **fd;
+	unsigned long *close_on_exec;
+	struct file *fd_array[NR_OPEN_DEFAULT];
+	unsigned long cloexec_init[NR_OPEN_DEFAULT / (sizeof(unsigned long) * 8)];
 	umode_t umask; /* cleared from the mode of every file and directory made (umask(2)) */
 };
-_Static_assert(NR_OPEN_DEFAULT <= sizeof(unsigned long) * 8, "close_on_exec has a bit per fd");
+
+#define FD_BITS_PER_LONG (sizeof(unsigned long) * 8)
+
+static inline bool fd_is_cloexec(const struct fs_context *fs, int fd)
+{
+	return fs->close_on_exec[fd / FD_BITS_PER_LONG] & (1UL << (fd % FD_BITS_PER_LONG));
+}
+
+static inline void fd_set_cloexec(struct fs_context *fs, int fd, bool on)
+{
+	unsigned long bit = 1UL << (fd % FD_BITS_PER_LONG);
+
+	if (on)
+		fs->close_on_exec[fd / FD_BITS_PER_LONG] |= bit;
+	else
+		fs->close_on_exec[fd / FD_BITS_PER_LONG] &= ~bit;
+}
 
 /* What vfs_stat() tells about a file. */
 struct kstat {
@@ -370,7 +397,7 @@ static inline struct file *fget_unlocked(int fd)
 {
 	struct fs_context *fs = current->fs;
 
-	if (!fs || fd < 0 || fd >= NR_OPEN_DEFAULT)
+	if (!fs || fd < 0 || (unsigned int)fd >= fs->max_fds)
 		return NULL;
 	return fs->fd[fd];
 }
@@ -381,7 +408,7 @@ int vfs_init(void);
 
 /* Tasks: a new task's context starts at / with no files; fork shares the open files. */
 void fs_context_init(struct fs_context *fs);
-void fs_context_copy(struct fs_context *dst, const struct fs_context *src);
+int fs_context_copy(struct fs_context *dst, const struct fs_context *src); /* 0 or -ENOMEM */
 void fs_context_exit(struct fs_context *fs);
 
 /* The entry points. Each returns >= 0 on success and a negative errno on failure. */
@@ -417,6 +444,9 @@ ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos);
 int vfs_getfl(int fd);
 int vfs_setfl(int fd, unsigned int flags);
 int vfs_get_cloexec(int fd); /* 1, 0, or -EBADF */
+/* fcntl F_DUPFD(_CLOEXEC): the lowest free fd >= start; EINVAL past RLIMIT_NOFILE, EMFILE. */
+int vfs_dupfd(int oldfd, unsigned long start, bool cloexec);
+int vfs_max_fds(void); /* the size of the running task's descriptor table now */
 int vfs_set_cloexec(int fd, bool on);
 void vfs_close_on_exec(void); /* execve: closes every descriptor marked close-on-exec */
 int vfs_dup(int oldfd);

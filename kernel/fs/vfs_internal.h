@@ -90,6 +90,7 @@ void follow_mount(struct path *path);
 /* file.c: struct file and the descriptor table */
 struct file *fget(int fd);
 int get_unused_fd(struct fs_context *fs);
+int alloc_fd(struct fs_context *fs, unsigned int start); /* lowest free >= start, or EMFILE */
 struct file *alloc_file(void);
 void fput(struct file *file);
 

@@ -36,7 +36,7 @@ static bool expand_stack(struct mm_struct *mm, struct vm_area_struct *vma, unsig
 	unsigned long start = ALIGN_DOWN(addr, PAGE_SIZE);
 	struct vm_area_struct *prev = prev_vma(mm, vma);
 
-	if (vma->vm_end - start > STACK_MAX)
+	if (vma->vm_end - start > rlimit(RLIMIT_STACK)) /* the faulting task's own */
 		return false;
 	if (prev && prev->vm_end + STACK_GUARD_GAP > start)
 		return false;

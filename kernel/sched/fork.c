@@ -43,6 +43,7 @@
 #define __WALL 0x40000000
 #define __WCLONE 0x80000000
 #define MAX_USER_PROCS 64 /* a fork bomb meets EAGAIN here, and the shell still answers */
+_Static_assert(MAX_USER_PROCS == INIT_NPROC, "RLIMIT_NPROC says how many processes fork allows");
 
 static int nr_user_procs;
 

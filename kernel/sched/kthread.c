@@ -57,6 +57,7 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 	t->pid = pid ? pid : sched_alloc_pid();
 	t->make_it_fail = current->make_it_fail; /* a command's helper threads are the command */
 	t->ppid = current->pid; /* its parent, for getppid() once it runs a program */
+	rlimits_copy(t, current); /* as a fork copies them */
 	t->fn = fn;
 	t->arg = arg;
 	t->state = TASK_NEW;

@@ -362,6 +362,7 @@ static void task_init_common(struct task *t, const char *name)
 	INIT_LIST_HEAD(&t->run_list);
 	init_waitqueue_head(&t->exit_wait);
 	init_waitqueue_head(&t->wait_chldexit);
+	rlimits_init(t);
 }
 
 /* Each CPU's idle task is the code that brought the CPU up: it becomes swapper/N. */

@@ -9,6 +9,7 @@
 #include "kernel/sched/wait.h"
 #include "kernel/sched/timer.h"
 #include "kernel/percpu.h"
+#include "kernel/resource.h"
 
 #define TASK_COMM_LEN 16 /* as Linux: 15 characters and a NUL */
 #define DEFAULT_PRIO 120 /* Linux's prio for nice 0, as the sched_switch lines show it */
@@ -102,6 +103,7 @@ struct task {
 	int wait_status;           /* how it ended, as wait4's status word */
 	bool reaped;               /* wait4 has collected it */
 	int sid;                   /* its session (setsid): the leader's pid; 0: the kernel's */
+	struct rlimit64 rlim[RLIM_NLIMITS]; /* its resource limits (kernel/resource.h) */
 };
 
 /*

@@ -62,6 +62,13 @@ def test_scripts_from_files(lucid):
     lucid.run("echo '#!/bin/sh' > /tmp/x.sh; echo 'echo shebang $0' >> /tmp/x.sh")
     lucid.run("chmod +x /tmp/x.sh")
     run(lucid, "bash -c /tmp/x.sh", "shebang /tmp/x.sh\n")
+    # Typed at the kernel shell, the kernel runs it (binfmt_script), its option too; a missing
+    # interpreter is ENOENT, said in bash's words, status 127.
+    run(lucid, "/tmp/x.sh", "shebang /tmp/x.sh\n")
+    lucid.run("echo '#!/bin/sh -x' > /tmp/o.sh; echo 'echo opt $1' >> /tmp/o.sh; chmod +x /tmp/o.sh")
+    run(lucid, "/tmp/o.sh 1", "+ echo opt 1\nopt 1\n")
+    lucid.run("echo '#!/bin/nosuch' > /tmp/m.sh; chmod +x /tmp/m.sh")
+    run(lucid, "/tmp/m.sh; echo $?", "sh: /tmp/m.sh: cannot execute: required file not found\n127\n")
 
 
 def test_applets_need_no_missing_call(lucid):

@@ -143,8 +143,10 @@ def test_bad_programs_and_libraries(lucid):
     # Not ELF: ENOEXEC, bash's message.
     check(lucid, "/opt/dyn/notelf",
           "sh: /opt/dyn/notelf: cannot execute binary file: Exec format error\n", 126)
-    # The interpreter missing: ENOENT; not ELF: ELIBBAD (Linux's load_elf_binary).
-    check(lucid, "/opt/dyn/nointerp", "sh: /opt/dyn/nointerp: No such file or directory\n", 127)
+    # The interpreter missing: ENOENT (the shell says it in bash's words); not ELF: ELIBBAD
+    # (Linux's load_elf_binary).
+    check(lucid, "/opt/dyn/nointerp",
+          "sh: /opt/dyn/nointerp: cannot execute: required file not found\n", 127)
     check(lucid, "/opt/dyn/badinterp",
           "sh: /opt/dyn/badinterp: Accessing a corrupted shared library\n", 126)
     out = lucid.run("bash -c '/opt/dyn/nointerp; echo $?; /opt/dyn/badinterp; echo $?'")

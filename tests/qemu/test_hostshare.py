@@ -340,6 +340,63 @@ def test_df(lucid):
     assert "/mnt/host" in lucid.run("busybox df").splitlines()[-1]
 
 
+BIG_PROGRAM_DATA = 20 << 20  # past the 16 MiB exec once read whole into memory
+
+
+def test_big_program_from_the_share_runs(lucid):
+    """A static program over 16 MiB (a 20 MiB array in .data, in the file) runs from the share:
+    exec reads each segment from the file into the program's pages, never the whole file at
+    once. Its output, a sum over the array, is the host's."""
+    src = host("big.c")
+    with open(src, "w") as f:
+        f.write('#include <stdio.h>\n'
+                'static unsigned char big[%d] = {1, [%d] = 2, [%d] = 3};\n'
+                'int main(void) { unsigned long s = 0; for (unsigned long i = 0; '
+                'i < sizeof(big); i += 4096) s += big[i] + big[sizeof(big) - 1 - i]; '
+                'printf("big %%lu %%zu\\n", s + big[4097], sizeof(big)); return 0; }\n'
+                % (BIG_PROGRAM_DATA, 4097, BIG_PROGRAM_DATA - 1))
+    subprocess.run(["musl-gcc", "-static", "-O2", "-o", host("big"), src], check=True)
+    assert os.path.getsize(host("big")) > BIG_PROGRAM_DATA
+    want = subprocess.run([host("big")], capture_output=True, text=True, check=True).stdout
+    check(lucid, "/mnt/host/big; echo $?", want + "0\n", timeout=120)
+    check(lucid, "cd /mnt/host; sh -c ./big; cd /", want, timeout=120)
+    os.unlink(host("big"))
+    os.unlink(src)
+    # As large and not ELF: ENOEXEC from its first page, as Linux, not a failed whole read.
+    with open(host("bigjunk"), "wb") as f:
+        f.truncate(BIG_PROGRAM_DATA)
+    os.chmod(host("bigjunk"), 0o755)
+    check(lucid, "/mnt/host/bigjunk; echo $?",
+          "sh: /mnt/host/bigjunk: cannot execute binary file: Exec format error\n126\n")
+    os.unlink(host("bigjunk"))
+
+
+def test_glibc_execvp_runs_a_plain_script_with_sh(lucid):
+    """A file with no "#!" is ENOEXEC from execv; glibc's execvp then runs it with /bin/sh (musl's
+    does not: user/shebang.c). A static glibc program built here, run from the share in Lucid
+    and in the same folder on the host, prints the same."""
+    src = host("vp.c")
+    with open(src, "w") as f:
+        f.write('#include <errno.h>\n#include <stdio.h>\n#include <string.h>\n'
+                '#include <sys/wait.h>\n#include <unistd.h>\n'
+                'static void run(int vp) { char *a[] = {"plain", "x", NULL}; fflush(stdout);\n'
+                '  if (fork() == 0) { if (vp) execvp("./plain", a); else execv("./plain", a);\n'
+                '    printf("%s: %s\\n", vp ? "execvp" : "execv", strerror(errno));\n'
+                '    fflush(stdout); _exit(1); }\n'
+                '  int st; wait(&st); printf("status %d\\n", st); }\n'
+                'int main(void) { run(0); run(1); return 0; }\n')
+    subprocess.run(["gcc", "-static", "-O2", "-o", host("vp"), src], check=True)
+    with open(host("plain"), "w") as f:
+        f.write("echo plain $0 $1\n")
+    os.chmod(host("plain"), 0o755)
+    want = subprocess.run([host("vp")], cwd=SHARE, capture_output=True, text=True,
+                          check=True).stdout
+    assert "plain ./plain x\n" in want, want
+    check(lucid, "cd /mnt/host; ./vp; cd /", want)
+    for name in ("vp", "vp.c", "plain"):
+        os.unlink(host(name))
+
+
 def test_mount_by_hand(lucid):
     with open(host("y"), "w") as f:
         f.write("y\n")

@@ -271,17 +271,22 @@ def test_line_one_over_the_limit(lucid):
 
 
 # Lines bash runs differently from how Lucid once did; each is compared with bash on
-# the host, run with Lucid's limits: 64 fds per task (ulimit -n 64), HOME=/root, in an empty
-# directory ("bash: line 1: " being the interactive "sh: ").
+# the host, run with Lucid's limits: 1024 fds per task (RLIMIT_NOFILE, ulimit -n 1024),
+# HOME=/root, in an empty directory ("bash: line 1: " being the interactive "sh: ").
 BASH_LINES = [
-    # Any fd that fits in an int is an fd: the line runs, f is created, the dup2 fails.
+    # Any fd that fits in an int is an fd: the line runs, f is created, the dup2 fails past
+    # the limit.
+    "echo x 9999> f; echo $?; ls f; cat f",
+    "echo a; echo x 9999> f; echo b",
     "echo x 999> f; echo $?; ls f; cat f",
-    "echo a; echo x 999> f; echo b",
+    "echo x 1023> f; echo $?",
+    "echo x 1024> f; echo $?",
     "echo x 63> f; echo $?",
     "echo x 2147483647> f; echo $?",
     "echo x 2147483648> f; echo $?; cat f",  # past an int: a word, as in bash
     "echo x 99999999999999999999>f; cat f",
     "echo x >&999; echo $?",
+    "echo x >&9999; echo $?",
     "echo x 2>&99999999999; echo $?",
     "echo x >&99999999999; echo $?",
     "echo x <&2147483648; echo $?",
@@ -300,7 +305,7 @@ BASH_LINES = [
 def bash_on_host(line):
     d = tempfile.mkdtemp()
     try:
-        p = subprocess.run(["bash", "-c", "ulimit -n 64; { %s; } 2>&1" % line], cwd=d,
+        p = subprocess.run(["bash", "-c", "ulimit -n 1024; { %s; } 2>&1" % line], cwd=d,
                            capture_output=True, text=True, timeout=30,
                            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/root"})
         return p.stdout.replace("bash: line 1: ", "sh: ")

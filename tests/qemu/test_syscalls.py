@@ -150,6 +150,34 @@ def test_poll_select_on_pipes_and_files(lucid):
     same_as_linux(lucid, "pollfds", "{dir}")
 
 
+def test_shebang_scripts_as_on_linux(lucid):
+    # The kernel runs `#!` scripts as Linux's binfmt_script: the interpreter and one argument,
+    # CRLF, lines past 256 bytes, five scripts deep and no more, ENOENT, ENOEXEC, EACCES, an
+    # empty argv (user/shebang.c). The interpreter is shebang itself, through a link.
+    same_as_linux(lucid, "shebang", "{dir}")
+
+
+def test_exec_argument_limits_as_on_linux(lucid):
+    # argv and envp: a quarter of RLIMIT_STACK (1 MiB of 1 KiB strings runs), 128 KiB a string,
+    # E2BIG past either, EFAULT for a bad vector, and the limit following setrlimit
+    # (user/argmax.c).
+    same_as_linux(lucid, "argmax")
+
+
+def test_rlimit_nofile_as_on_linux(lucid):
+    # 1024 descriptors (Linux's RLIMIT_NOFILE), EMFILE past them, dup2/F_DUPFD/poll/select at
+    # the limit, prlimit64 lowering it across fork and exec, setrlimit's errors, getrlimit and
+    # setrlimit as calls of their own (user/fdlimit.c).
+    same_as_linux(lucid, "fdlimit")
+    # bash's ulimit reads and sets the same limits; Lucid's defaults are Linux's for init.
+    lucid.run("bash -c true")  # bash's start-up asks for socket and getpgrp: logged once
+    out = lucid.run("bash -c 'ulimit -n; ulimit -Hn; ulimit -s; ulimit -n 200; ulimit -n; "
+                    "ulimit -Sn 5000; echo $?'")
+    assert out == ("1024\n4096\n8192\n200\n"
+                   "bash: line 1: ulimit: open files: cannot modify limit: Invalid argument\n"
+                   "1\n"), out
+
+
 def test_pipe_size_as_on_linux(lucid):
     # 64 KiB pipes, F_GETPIPE_SZ and F_SETPIPE_SZ (rounding, EBUSY, EBADF), a write topping up
     # the last page or waiting whole for a free one (PIPE_BUF), and a child's 32 KiB taken

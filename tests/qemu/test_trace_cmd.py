@@ -281,6 +281,21 @@ def test_kernel_commands_as_programs(lucid):
           "ftest: arguments must be words, 256 bytes in all at most\n", 126)
 
 
+def test_record_a_script(lucid):
+    # trace-cmd execs its command with execvp: a `#!` script is the kernel's to run
+    # (binfmt_script), as on Linux; before, its execve was ENOEXEC and record failed.
+    lucid.run("cd /tmp; echo '#!/bin/sh' > rs.sh; echo 'echo from-script $1' >> rs.sh; "
+              "chmod +x rs.sh")
+    out, status = run(lucid, "trace-cmd record -e sched_process_exec ./rs.sh a", timeout=300)
+    assert status == 0 and "from-script a\n" in out, out
+    # The process is named by the script (comm), as Linux names it.
+    report, status = run(lucid, "trace-cmd report")
+    assert re.search(r"^ +rs\.sh-\d+ +\[\d+\] +[\d.]+: sched_process_exec: +filename=\./rs\.sh ",
+                     report, re.M), report
+    lucid.run("rm /tmp/rs.sh /tmp/trace.dat; cd /")
+    reset(lucid)
+
+
 def test_record_what_the_issue_types(lucid):
     # The commands as the issue (and Linux users) type them: trace-cmd execs ftest and run_test,
     # which are programs now; the host's trace-cmd report reads each trace.dat alike.

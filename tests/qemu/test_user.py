@@ -236,7 +236,7 @@ def test_time_random_limits(lucid):
         "realtime after 2020: 1\nclock_gettime realtime after 2020: 1\n"
         "bad clock: -1 Invalid argument\nbad nanosleep: -1 Invalid argument\ngetrandom: 32\n"
         "getrandom bad flags: -1 Invalid argument\ngetrandom bad buffer: -1 Bad address\n"
-        "getrlimit nofile: 0\nnofile=64\nset_robust_list: 0\n"
+        "getrlimit nofile: 0\nnofile=1024\nset_robust_list: 0\n"
         "set_robust_list bad len: -1 Invalid argument\nsched_yield: 0\n")
     run(lucid, "nap 1; echo $?", "0\n", timeout=30)
 

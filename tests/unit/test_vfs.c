@@ -26,6 +26,15 @@
 static struct fs_context task_a, task_b, *current;
 static long live_start;
 
+/* RLIMIT_NOFILE for the host tests: the table's first size unless a test raises it. */
+static uint64_t host_nofile = NR_OPEN_DEFAULT;
+
+uint64_t rlimit(unsigned int resource)
+{
+	(void)resource;
+	return host_nofile;
+}
+
 struct fs_context *current_fs(void)
 {
 	return current;
@@ -1360,6 +1369,59 @@ static void test_fd_table_full(void **state)
 	end_test();
 }
 
+/*
+ * Past the table's first 64: it grows to RLIMIT_NOFILE (1024 here), and no further: EMFILE for
+ * a new descriptor, EBADF for dup2 there, F_DUPFD's EINVAL; close-on-exec bits move with the
+ * table; a "fork" copies a grown table and an "exit" frees it (end_test counts allocations).
+ */
+#define TEST_NOFILE 1024
+
+static void test_fd_table_grows_to_rlimit(void **state)
+{
+	(void)state;
+	host_nofile = TEST_NOFILE;
+	assert_int_equal(vfs_open("/", O_RDONLY, 0), 0);
+	assert_int_equal(vfs_set_cloexec(0, true), 0);
+	for (int i = 1; i < TEST_NOFILE; i++)
+		assert_int_equal(vfs_dup(0), i);
+	assert_true(task_a.max_fds >= TEST_NOFILE);
+	assert_int_equal(vfs_get_cloexec(0), 1); /* carried into the grown table */
+	assert_int_equal(vfs_get_cloexec(TEST_NOFILE - 1), 0);
+	assert_int_equal(vfs_dup(0), -EMFILE);
+	assert_int_equal(vfs_open("/", O_RDONLY, 0), -EMFILE);
+	assert_int_equal(vfs_dup2(0, TEST_NOFILE), -EBADF);
+	assert_int_equal(vfs_dupfd(0, TEST_NOFILE, false), -EINVAL);
+	assert_int_equal(vfs_close(700), 0);
+	assert_int_equal(vfs_dupfd(0, 500, true), 700);
+	assert_int_equal(vfs_get_cloexec(700), 1);
+	/* "fork": the child's table holds them all; its "exit" frees it. */
+	assert_int_equal(fs_context_copy(&task_b, &task_a), 0);
+	current = &task_b;
+	assert_non_null(fget(TEST_NOFILE - 1));
+	assert_int_equal(vfs_get_cloexec(700), 1);
+	fs_context_exit(&task_b);
+	current = &task_a;
+	/* A lower limit stops new descriptors, and dup2 past it, as Linux's. */
+	host_nofile = 100;
+	assert_int_equal(vfs_close(50), 0);
+	assert_int_equal(vfs_dup(0), 50);
+	assert_int_equal(vfs_close(150), 0);
+	assert_int_equal(vfs_dup(0), -EMFILE);
+	assert_int_equal(vfs_dup2(0, 150), -EBADF);
+	for (int i = 0; i < TEST_NOFILE; i++)
+		vfs_close(i);
+	host_nofile = NR_OPEN_DEFAULT;
+	/* A fork of a grown table with only low descriptors open gets a small one. */
+	assert_int_equal(fs_context_copy(&task_b, &task_a), 0);
+	assert_int_equal(task_b.max_fds, NR_OPEN_DEFAULT);
+	fs_context_exit(&task_b);
+	/* A table never shrinks, as Linux's: its arrays go when the task exits. */
+	assert_true(task_a.max_fds >= TEST_NOFILE);
+	fs_context_exit(&task_a);
+	fs_context_init(&task_a);
+	end_test();
+}
+
 static void test_fs_context_fork_exit(void **state)
 {
 	static struct recorder r = { .text = "" };
@@ -1669,6 +1731,7 @@ int main(void)
 		T(test_tracefs_instances),
 		T(test_fd_table_full),
 		T(test_fs_context_fork_exit),
+		T(test_fd_table_grows_to_rlimit),
 		T(test_allocation_failure_every_n),
 		T(test_symlinks),
 		T(test_statfs_and_devices),

@@ -63,14 +63,18 @@ static struct fs_context *task_files(int pid)
 	return fs;
 }
 
+/* The file open at descriptor fd of the table fs (NULL: none), or NULL. */
+static struct file *files_fget(struct fs_context *fs, int fd)
+{
+	if (!fs || fd < 0 || (unsigned int)fd >= fs->max_fds)
+		return NULL;
+	return fs->fd[fd];
+}
+
 /* The file open at descriptor fd of task pid, or NULL. */
 static struct file *task_fget(int pid, int fd)
 {
-	struct fs_context *fs = task_files(pid);
-
-	if (!fs || fd < 0 || fd >= NR_OPEN_DEFAULT)
-		return NULL;
-	return fs->fd[fd];
+	return files_fget(task_files(pid), fd);
 }
 
 /*
@@ -114,13 +118,13 @@ static umode_t fd_link_mode(const struct file *file)
 	return mode;
 }
 
-/* The name of a descriptor: "0" to "63"; -1 if not one (Linux: no leading zeros, no sign). */
+/* The name of a descriptor: "0", "1", ...; -1 if not one (Linux: no leading zeros, no sign). */
 static int name_to_fd(const char *name)
 {
 	int fd;
 
 	if (name[0] < '0' || name[0] > '9' || (name[0] == '0' && name[1]) ||
-	    kstrtoint(name, 10, &fd) || fd >= NR_OPEN_DEFAULT)
+	    kstrtoint(name, 10, &fd))
 		return -1;
 	return fd;
 }
@@ -201,11 +205,13 @@ static void proc_fd_populate(struct dentry *dir)
 		if (d->d_inode)
 			d_kill_tree(d, 0);
 	}
-	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+	struct fs_context *fs = task_files(pid);
+
+	for (int fd = 0; fs && (unsigned int)fd < fs->max_fds; fd++) {
 		char name[PROC_FD_NAME_MAX];
 		size_t len;
 
-		if (!task_fget(pid, fd))
+		if (!fs->fd[fd])
 			continue;
 		len = (size_t)snprintf(name, sizeof(name), "%d", fd);
 		d = d_alloc(dir, name, len);
@@ -276,14 +282,14 @@ static int fdinfo_show(struct seq_file *m, void *v)
 	void *key = m->private;
 	struct fs_context *fs = task_files(KEY_PID(key));
 	int fd = KEY_FD(key);
-	struct file *file = fs ? fs->fd[fd] : NULL;
+	struct file *file = files_fget(fs, fd);
 	unsigned int flags;
 
 	(void)v;
 	if (!file)
 		return -ENOENT;
 	flags = file->f_flags;
-	if (fs->close_on_exec & (1UL << fd))
+	if (fd_is_cloexec(fs, fd))
 		flags |= O_CLOEXEC;
 	seq_printf(m, "pos:\t%li\nflags:\t0%o\nmnt_id:\t%d\nino:\t%lu\n", (long)file->f_pos, flags,
 		   file->f_path.mnt->mnt_id, file->f_inode->i_ino);
