@@ -22,18 +22,10 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "tests/unit/host_kmalloc.h"
+#include "tests/unit/host_rlimit.h"
 
 static struct fs_context task_a, task_b, *current;
 static long live_start;
-
-/* RLIMIT_NOFILE for the host tests: the table's first size unless a test raises it. */
-static uint64_t host_nofile = NR_OPEN_DEFAULT;
-
-uint64_t rlimit(unsigned int resource)
-{
-	(void)resource;
-	return host_nofile;
-}
 
 struct fs_context *current_fs(void)
 {
