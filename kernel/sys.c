@@ -235,10 +235,13 @@ long sys_sysinfo(void __user *info)
  * prctl: the process's own settings. Lucid keeps one of them, its name (busybox names each
  * applet it runs in a forked child): PR_SET_NAME copies at most TASK_COMM_LEN - 1 bytes, as
  * Linux's set_task_comm, and PR_GET_NAME gives all TASK_COMM_LEN back. Any other option is
- * EINVAL, Linux's answer for an option it does not know.
+ * EINVAL, Linux's answer for an option it does not know. PR_SET_CHILD_SUBREAPER makes the
+ * caller the parent its descendants' orphans go to (kernel/sched/fork.c), as Linux's.
  */
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
+#define PR_SET_CHILD_SUBREAPER 36
+#define PR_GET_CHILD_SUBREAPER 37
 
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
 	       unsigned long arg5)
@@ -261,6 +264,12 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 	case PR_GET_NAME:
 		strlcpy(comm, current->comm, sizeof(comm));
 		return copy_to_user((void __user *)arg2, comm, sizeof(comm)) ? -EFAULT : 0;
+	case PR_SET_CHILD_SUBREAPER:
+		set_child_subreaper(arg2 != 0);
+		return 0;
+	case PR_GET_CHILD_SUBREAPER:
+		n = current->child_subreaper;
+		return copy_to_user((void __user *)arg2, &n, sizeof(int)) ? -EFAULT : 0;
 	default:
 		return -EINVAL;
 	}

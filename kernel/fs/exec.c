@@ -450,7 +450,8 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	t->fpu = fpu;
 	switch_mm(mm);
 	local_irq_enable();
-	mmput(old_mm);
+	mm_release(t); /* a vfork child: its parent's memory is its parent's again */
+	mmput(old_mm); /* a vfork child's: only its share of it */
 	if (old_fpu)
 		fpu_free(old_fpu);
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));

@@ -482,28 +482,39 @@ static struct k_sigaction parent_sigchld(struct task *p)
 
 void do_notify_parent_cldstop(struct task *t, int why, int sig)
 {
-	struct task *p = t->parent;
 	struct ksiginfo info = {.signo = SIGCHLD, .code = why, .pid = t->pid, .status = sig};
 
 	wake_up(&t->exit_wait); /* the kernel shell waits there for its job */
-	if (!p)
-		return;
-	unsigned long flags = spin_lock_irqsave(&sig_lock);
-	struct k_sigaction ka = parent_sigchld(p);
-	spin_unlock_irqrestore(&sig_lock, flags);
-	if (!(ka.flags & SA_NOCLDSTOP))
-		send_sig_info(SIGCHLD, &info, p);
-	wake_up(&p->wait_chldexit);
+	/* Under the lock a parent's exit gives its children away with (kernel/sched/fork.c). */
+	unsigned long tflags = spin_lock_irqsave(&task_list_lock);
+	struct task *p = t->parent;
+	if (p) {
+		unsigned long flags = spin_lock_irqsave(&sig_lock);
+		struct k_sigaction ka = parent_sigchld(p);
+		spin_unlock_irqrestore(&sig_lock, flags);
+		if (!(ka.flags & SA_NOCLDSTOP))
+			send_sig_info(SIGCHLD, &info, p);
+		wake_up(&p->wait_chldexit);
+	}
+	spin_unlock_irqrestore(&task_list_lock, tflags);
 }
 
 void do_notify_parent(struct task *t, int status)
 {
-	struct task *p = t->parent;
 	int sig = status & WSTOPPED_CODE;
 	struct ksiginfo info = {.signo = SIGCHLD, .pid = t->pid};
+	/* Under the lock a parent's exit gives its children away with: one parent or the other. */
+	unsigned long tflags = spin_lock_irqsave(&task_list_lock);
+	struct task *p = t->parent;
 
-	if (!p) {
+	if (!p || !p->sighand) {
+		/*
+		 * The kernel shell's command (its join collects it), or an orphan the kernel
+		 * shell adopted (pid 1, a kernel thread: it never waits, the task frees itself).
+		 */
+		t->self_reap = p != NULL;
 		__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
+		spin_unlock_irqrestore(&task_list_lock, tflags);
 		return;
 	}
 	/* No core is ever written: a "core" signal's death is reported as a kill, as with ulimit -c 0. */
@@ -519,6 +530,7 @@ void do_notify_parent(struct task *t, int status)
 	if (ka.handler != SIG_IGN)
 		send_sig_info(SIGCHLD, &info, p);
 	wake_up(&p->wait_chldexit);
+	spin_unlock_irqrestore(&task_list_lock, tflags);
 }
 
 bool child_report_pending(struct task *c, bool stopped, bool continued)

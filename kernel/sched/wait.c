@@ -1,6 +1,8 @@
 /* Wait queues and completions: sleeping until a condition holds (see kernel/sched/wait.h). */
 #include "kernel/sched/wait.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
+#include "lib/errno.h"
 
 void init_waitqueue_head(wait_queue_head_t *wq)
 {
@@ -78,4 +80,32 @@ void wait_for_completion(struct completion *c)
 int wait_for_completion_interruptible(struct completion *c)
 {
 	return wait_event_interruptible(&c->wait, try_wait_for_completion(c));
+}
+
+/*
+ * Linux's TASK_KILLABLE: asleep as interruptibly, so that SIGKILL wakes it, but any other signal
+ * only wakes it to sleep again: it stays pending until the wait is over.
+ */
+static bool fatal_signal_pending(void)
+{
+	return __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST) & sigmask(SIGKILL);
+}
+
+int wait_for_completion_killable(struct completion *c)
+{
+	struct wait_queue_entry w = {0};
+	int ret = 0;
+
+	for (;;) {
+		prepare_to_wait(&c->wait, &w, TASK_INTERRUPTIBLE);
+		if (try_wait_for_completion(c))
+			break;
+		if (fatal_signal_pending()) {
+			ret = -EINTR;
+			break;
+		}
+		schedule();
+	}
+	finish_wait(&c->wait, &w);
+	return ret;
 }
