@@ -39,6 +39,14 @@ void wake_up(wait_queue_head_t *wq)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
+void wake_up_one(wait_queue_head_t *wq)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+	if (!list_empty(&wq->head))
+		wake_up_process(list_first_entry(&wq->head, struct wait_queue_entry, entry)->task);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
 void init_completion(struct completion *c)
 {
 	c->done = 0;
