@@ -142,6 +142,7 @@ long sys_set_robust_list(void __user *head, size_t len)
 
 /* Resource limits: Linux's defaults for a root shell, read-only for now. */
 #define RLIMIT_STACK 3
+#define RLIMIT_NPROC 6 /* processes at once: fork's EAGAIN (kernel/sched/fork.c) */
 #define RLIMIT_NOFILE 7
 #define RLIM_NLIMITS 16
 #define RLIM_INFINITY (~0UL)
@@ -166,6 +167,8 @@ long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		r.rlim_cur = STACK_LIMIT;
 	if (resource == RLIMIT_NOFILE)
 		r.rlim_cur = r.rlim_max = NR_OPEN_DEFAULT;
+	if (resource == RLIMIT_NPROC)
+		r.rlim_cur = r.rlim_max = (uint64_t)max_user_procs();
 	if (old_rlim && copy_to_user(old_rlim, &r, sizeof(r)))
 		return -EFAULT;
 	return 0;
