@@ -12,9 +12,9 @@
  * until the child has execed or exited (mm_release below: exec gives the child an mm of its own
  * and only then wakes the parent). So the child may write the parent's memory (glibc's
  * posix_spawn leaves the exec's error there) but never runs beside it. The sleep is killable, as
- * Linux's: SIGKILL ends it, every other signal waits for it. CLONE_VM without CLONE_VFORK (a
- * thread, two tasks in one memory at once) is EINVAL until threads exist. clone3 is the same
- * call with its arguments in a struct (glibc's posix_spawn tries it first).
+ * Linux's: a signal that kills (SIGKILL, an unhandled TERM) ends it, others wait. CLONE_VM
+ * without CLONE_VFORK (a thread, two tasks in one memory at once) is EINVAL until threads exist.
+ * clone3 is the same call with its arguments in a struct (glibc's posix_spawn tries it first).
  *
  * wait4 finds an exited child (a zombie: TASK_DEAD, not yet reaped), takes its status word and
  * frees it (kthread_join); with WUNTRACED or WCONTINUED, also a child stopped or continued since
@@ -22,9 +22,10 @@
  * wait_chldexit queue. A child whose parent ignores SIGCHLD is reaped by the parent's next
  * fork, wait4 or exit without being reported, as Linux reaps it at once.
  *
- * Orphans live on, as on Linux (forget_original_parent): a process that exits reaps its zombie
- * children and gives the living ones to a new parent, the nearest ancestor that asked for them
- * with prctl(PR_SET_CHILD_SUBREAPER), else init (child_reaper, pid 1); their getppid says so.
+ * Orphans live on, as on Linux (forget_original_parent): a process that exits gives its children
+ * to a new parent, the nearest ancestor that asked for them with prctl(PR_SET_CHILD_SUBREAPER),
+ * else init (child_reaper, pid 1); their getppid says so, and a zombie among them is reported
+ * to the new parent anew.
  * With init= that is a program, which collects them with wait4 as Linux's init does. Otherwise
  * pid 1 is the kernel shell, a kernel thread that never calls wait4: a child of a kernel thread
  * releases itself as it exits (kthread_release_self, as Linux's autoreap), and the rest of it
@@ -421,9 +422,11 @@ static struct task *find_new_reaper(struct task *p)
 }
 
 /*
- * At exit: the living children go to a new parent (they run on, as on Linux), the zombies are
- * collected here, as nobody else will. Under the lock that do_notify_parent holds too, so each
- * child either exited first (a zombie: ours) or will tell its new parent.
+ * At exit: the children go to a new parent, as on Linux's forget_original_parent: the living
+ * run on, a zombie is reported to its new parent anew (SIGCHLD), who collects it. Under the lock
+ * that do_notify_parent holds too, so each child either exited first (a zombie, reported again)
+ * or will tell its new parent. Zombies that a kernel thread would get (the kernel shell adopts
+ * only to let go) are collected here.
  */
 void exit_children(struct task *p)
 {
@@ -435,14 +438,18 @@ void exit_children(struct task *p)
 	p->exiting = true; /* no subreaper search picks it from now on */
 	reaper = find_new_reaper(p);
 	list_for_each_entry(t, &task_list, tasks) {
-		if (t->parent != p || t->reaped || __atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST))
-			continue;
+		bool zombie = __atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST);
+
+		if (t->parent != p || t->reaped || (zombie && (!reaper || !reaper->sighand)))
+			continue; /* ours to collect, below */
 		if (!reaper) { /* boot, before pid 1 is there: nothing can adopt it */
 			send_sig(SIGKILL, t);
 			continue;
 		}
 		t->parent = reaper;
 		t->ppid = reaper->pid;
+		if (zombie)
+			__do_notify_parent(t, t->wait_status);
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	for (;;) {

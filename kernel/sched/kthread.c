@@ -143,8 +143,11 @@ void __noreturn kthread_exit_status(int code, int sig)
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
 	pidfd_notify_exit(); /* poll on a pidfd of it: readable now */
-	if (t->parent && !t->self_reap) /* a forked process: its parent's wait4 */
+	/* A forked process: its parent's wait4 (under the lock that keeps the parent there). */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	if (t->parent && !t->self_reap)
 		wake_up(&t->parent->wait_chldexit);
+	spin_unlock_irqrestore(&task_list_lock, flags);
 	schedule();
 	panic("kthread_exit: a dead task ran again");
 }

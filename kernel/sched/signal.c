@@ -359,6 +359,28 @@ int task_signal_pending(struct task *t)
 	return pending ? __builtin_ctzl(pending) + 1 : 0;
 }
 
+/*
+ * Will a signal pending for current kill it: SIGKILL, or one it neither blocks nor handles
+ * whose default is to terminate? Linux makes such a signal a SIGKILL as it is sent
+ * (complete_signal), so a killable sleep (TASK_KILLABLE: a vfork parent's) ends for it too.
+ */
+bool fatal_signal_pending(void)
+{
+	struct task *t = current;
+	sigset_t pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST);
+	bool fatal = pending & sigmask(SIGKILL);
+
+	if (fatal || !t->sighand || t == child_reaper)
+		return fatal; /* init dies of nothing it does not handle */
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	for (int sig = 1; sig <= _NSIG && !fatal; sig++)
+		fatal = (pending & ~t->blocked & sigmask(sig)) &&
+			t->sighand->action[sig - 1].handler == SIG_DFL &&
+			!sig_in(sig, SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK);
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return fatal;
+}
+
 void flush_signals(void)
 {
 	__atomic_store_n(&current->sigpending, 0, __ATOMIC_SEQ_CST);
@@ -499,12 +521,11 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig)
 	spin_unlock_irqrestore(&task_list_lock, tflags);
 }
 
-void do_notify_parent(struct task *t, int status)
+/* do_notify_parent with task_list_lock held: also a zombie's new parent's (exit_children). */
+void __do_notify_parent(struct task *t, int status)
 {
 	int sig = status & WSTOPPED_CODE;
 	struct ksiginfo info = {.signo = SIGCHLD, .pid = t->pid};
-	/* Under the lock a parent's exit gives its children away with: one parent or the other. */
-	unsigned long tflags = spin_lock_irqsave(&task_list_lock);
 	struct task *p = t->parent;
 
 	if (!p || !p->sighand) {
@@ -514,7 +535,6 @@ void do_notify_parent(struct task *t, int status)
 		 */
 		t->self_reap = p != NULL;
 		__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
-		spin_unlock_irqrestore(&task_list_lock, tflags);
 		return;
 	}
 	/* No core is ever written: a "core" signal's death is reported as a kill, as with ulimit -c 0. */
@@ -530,7 +550,14 @@ void do_notify_parent(struct task *t, int status)
 	if (ka.handler != SIG_IGN)
 		send_sig_info(SIGCHLD, &info, p);
 	wake_up(&p->wait_chldexit);
-	spin_unlock_irqrestore(&task_list_lock, tflags);
+}
+
+void do_notify_parent(struct task *t, int status)
+{
+	/* Under the lock a parent's exit gives its children away with: one parent or the other. */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	__do_notify_parent(t, status);
+	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
 bool child_report_pending(struct task *c, bool stopped, bool continued)

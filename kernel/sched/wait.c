@@ -91,14 +91,10 @@ int wait_for_completion_interruptible(struct completion *c)
 }
 
 /*
- * Linux's TASK_KILLABLE: asleep as interruptibly, so that SIGKILL wakes it, but any other signal
- * only wakes it to sleep again: it stays pending until the wait is over.
+ * Linux's TASK_KILLABLE: asleep as interruptibly, so that a signal that will kill the task
+ * (fatal_signal_pending) ends the wait, but any other only wakes it to sleep again: that one
+ * stays pending, its handler runs once the wait is over.
  */
-static bool fatal_signal_pending(void)
-{
-	return __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST) & sigmask(SIGKILL);
-}
-
 int wait_for_completion_killable(struct completion *c)
 {
 	struct wait_queue_entry w = {0};

@@ -47,6 +47,12 @@ def test_orphans_go_to_the_subreaper(lucid):
     same_as_linux(lucid, "subreaper")
 
 
+def test_vfork_parent_is_killable(lucid):
+    """SIGKILL and an unhandled TERM end a vfork parent's wait (its child runs on, and goes to
+    the subreaper); a handled USR1 waits for the child. A zombie given away is reported anew."""
+    same_as_linux(lucid, "vforkkill")
+
+
 AWK = ('BEGIN { r = system("echo from system; exit 3"); print "system:", r; '
        '"echo from getline" | getline x; print "getline:", x; '
        'print "to a pipe" | "tr a-z A-Z"; close("tr a-z A-Z"); '
