@@ -193,7 +193,8 @@ DYN_CC ?= gcc
 DYN_CFLAGS := -O2 -Wall -Wextra -Werror
 DYN := $(B)/dyn
 DYN_RPATH := /opt/dyn/lib
-DYN_PROGS := hello hello-nopie usedyn nointerp badinterp needmissing needshort needcut
+DYN_PROGS := hello hello-nopie usedyn nointerp badinterp needmissing needshort needcut \
+	spawn2-glibc
 # libdynshort is cut inside the ELF header (ld.so says "file too short"); libdyncut after its
 # first page, so its data segment is past the end, and ld.so's first touch of it is SIGBUS.
 DYN_SHORT_BYTES := 40
@@ -215,6 +216,10 @@ $(DYN)/nointerp: tests/dyn/hello.c
 $(DYN)/badinterp: tests/dyn/hello.c
 	@mkdir -p $(dir $@)
 	$(DYN_CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/opt/dyn/notelf $< -o $@
+# A user/ program built static against glibc too: glibc's own way into the kernel (issue 26).
+$(DYN)/%-glibc: user/%.c
+	@mkdir -p $(dir $@)
+	@echo "  GCC     $< (-static, glibc)"; $(DYN_CC) $(DYN_CFLAGS) -static $< -o $@
 $(DYN)/notelf:
 	@mkdir -p $(dir $@)
 	printf 'NOTELF\0\1\2\3\n' > $@ && chmod 755 $@

@@ -102,7 +102,6 @@ static noinline void run_init_process(void)
 	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
 		printk(KERN_WARNING "Warning: unable to open an initial console.\n");
 	printk(KERN_INFO "Run %s as init process\n", path);
-	child_reaper = current;
 	int err = kernel_execve(path, argv, envp);
 	panic("Requested init %s failed (error %d).", path, err);
 }
@@ -113,6 +112,7 @@ static noinline void run_init_process(void)
  */
 static int kernel_init(void *arg)
 {
+	child_reaper = current; /* pid 1 adopts orphans: the shell, or the init= program */
 	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
 	if (cmdline_has("init"))
 		run_init_process(); // init=/bin/sh: a user program instead of the shell

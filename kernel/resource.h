@@ -36,7 +36,6 @@
 #define INR_OPEN_CUR 1024 /* RLIMIT_NOFILE's defaults, as Linux's init gets them */
 #define INR_OPEN_MAX 4096
 #define NR_OPEN_MAX (1U << 20) /* Linux's sysctl_nr_open: no process may have more */
-#define INIT_NPROC 64 /* RLIMIT_NPROC: the processes fork allows (kernel/sched/fork.c) */
 
 struct rlimit64 {
 	uint64_t rlim_cur, rlim_max;

@@ -156,21 +156,29 @@ static const struct rlimit64 init_rlimits[RLIM_NLIMITS] = {
 	[RLIMIT_STACK] = {STACK_MAX, RLIM_INFINITY},
 	[RLIMIT_CORE] = {0, RLIM_INFINITY},
 	[RLIMIT_RSS] = {RLIM_INFINITY, RLIM_INFINITY},
-	[RLIMIT_NPROC] = {INIT_NPROC, INIT_NPROC},
+	[RLIMIT_NPROC] = {0, 0}, /* rlimits_init: the process limit, which depends on the RAM */
 	[RLIMIT_NOFILE] = {INR_OPEN_CUR, INR_OPEN_MAX},
 	[RLIMIT_MEMLOCK] = {MLOCK_LIMIT, MLOCK_LIMIT},
 	[RLIMIT_AS] = {RLIM_INFINITY, RLIM_INFINITY},
 	[RLIMIT_LOCKS] = {RLIM_INFINITY, RLIM_INFINITY},
-	[RLIMIT_SIGPENDING] = {INIT_NPROC, INIT_NPROC}, /* Linux: as many as NPROC at boot */
+	[RLIMIT_SIGPENDING] = {0, 0}, /* rlimits_init: as many as NPROC, as Linux's fork_init */
 	[RLIMIT_MSGQUEUE] = {MQ_BYTES_MAX, MQ_BYTES_MAX},
 	[RLIMIT_NICE] = {0, 0},
 	[RLIMIT_RTPRIO] = {0, 0},
 	[RLIMIT_RTTIME] = {RLIM_INFINITY, RLIM_INFINITY},
 };
 
+/*
+ * Linux's fork_init sets init's RLIMIT_NPROC and RLIMIT_SIGPENDING from threads-max, which
+ * depends on the RAM: here the process limit fork enforces (kernel/sched/fork.c).
+ */
 void rlimits_init(struct task *t)
 {
+	uint64_t nproc = (uint64_t)max_user_procs();
+
 	memcpy(t->rlim, init_rlimits, sizeof(t->rlim));
+	t->rlim[RLIMIT_NPROC] = (struct rlimit64){nproc, nproc};
+	t->rlim[RLIMIT_SIGPENDING] = (struct rlimit64){nproc, nproc};
 }
 
 void rlimits_copy(struct task *t, const struct task *from)
@@ -309,10 +317,13 @@ long sys_sysinfo(void __user *info)
  * prctl: the process's own settings. Lucid keeps one of them, its name (busybox names each
  * applet it runs in a forked child): PR_SET_NAME copies at most TASK_COMM_LEN - 1 bytes, as
  * Linux's set_task_comm, and PR_GET_NAME gives all TASK_COMM_LEN back. Any other option is
- * EINVAL, Linux's answer for an option it does not know.
+ * EINVAL, Linux's answer for an option it does not know. PR_SET_CHILD_SUBREAPER makes the
+ * caller the parent its descendants' orphans go to (kernel/sched/fork.c), as Linux's.
  */
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
+#define PR_SET_CHILD_SUBREAPER 36
+#define PR_GET_CHILD_SUBREAPER 37
 
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
 	       unsigned long arg5)
@@ -335,6 +346,12 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 	case PR_GET_NAME:
 		strlcpy(comm, current->comm, sizeof(comm));
 		return copy_to_user((void __user *)arg2, comm, sizeof(comm)) ? -EFAULT : 0;
+	case PR_SET_CHILD_SUBREAPER:
+		set_child_subreaper(arg2 != 0);
+		return 0;
+	case PR_GET_CHILD_SUBREAPER:
+		n = current->child_subreaper;
+		return copy_to_user((void __user *)arg2, &n, sizeof(int)) ? -EFAULT : 0;
 	default:
 		return -EINVAL;
 	}

@@ -42,6 +42,7 @@ SYSCALL_DEFINE2(nanosleep, struct __kernel_timespec __user *, rqtp,
 SYSCALL_DEFINE0(getpid)
 SYSCALL_DEFINE5(clone, unsigned long, clone_flags, unsigned long, newsp, int __user *,
 		parent_tidptr, int __user *, child_tidptr, unsigned long, tls)
+SYSCALL_DEFINE2(clone3, struct clone_args __user *, uargs, size_t, size)
 SYSCALL_DEFINE0(fork)
 SYSCALL_DEFINE0(vfork)
 SYSCALL_DEFINE3(execve, const char __user *, filename, const char __user *const __user *, argv,

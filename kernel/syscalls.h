@@ -154,15 +154,22 @@ long sys_times(struct tms __user *tbuf);
 long sys_exit(int error_code);
 long sys_exit_group(int error_code);
 void __noreturn do_exit(int code); /* code: wait4's status word */
-extern struct task *child_reaper; /* the init= program: its end is a panic, as Linux's */
+/* pid 1, which adopts orphans: the kernel shell, or the init= program (its end is a panic). */
+extern struct task *child_reaper;
 
 /* kernel/sched/fork.c */
 long sys_fork(void);
 long sys_vfork(void);
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
 	       int __user *child_tidptr, unsigned long tls);
+struct clone_args;
+long sys_clone3(struct clone_args __user *uargs, size_t size);
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
 void exit_children(struct task *p);
+void mm_release(struct task *t);      /* t execed or exits: its vfork parent goes on */
+void release_self(struct task *t);    /* t, a kernel thread's child, ends unreaped */
+void set_child_subreaper(bool on);    /* prctl(PR_SET_CHILD_SUBREAPER) */
+int max_user_procs(void);             /* processes at once (RLIMIT_NPROC) */
 /*
  * A fault in user mode that nothing fixes: the process's handler for sig runs, or the one-line
  * report, then the process dies.

@@ -664,7 +664,8 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	switch_mm(mm);
 	local_irq_enable();
 	update_maxrss(t, old_mm); /* getrusage's ru_maxrss counts the old program too */
-	mmput(old_mm);
+	mm_release(t); /* a vfork child: its parent's memory is its parent's again */
+	mmput(old_mm); /* a vfork child's: only its share of it */
 	if (old_fpu)
 		fpu_free(old_fpu);
 	/* The name it was run by, a script's too (Linux: kbasename(bprm->filename)). */

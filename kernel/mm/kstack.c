@@ -18,7 +18,7 @@
 
 #define STACK_PAGES (KSTACK_SIZE / PAGE_SIZE)
 #define SLOT_SIZE (PAGE_SIZE + KSTACK_SIZE) /* guard page + stack */
-#define MAX_STACKS 1024
+#define MAX_STACKS KSTACK_MAX
 
 /* The boot CPU's stack: in .bss, so it exists before any allocator does. */
 struct boot_stack_area {

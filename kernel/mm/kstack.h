@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #define KSTACK_SIZE 16384 /* must match BOOT_KSTACK_SIZE in boot/boot.asm */
+#define KSTACK_MAX 1024 /* stacks at once: every task, kernel threads included */
 
 /* Returns the lowest address of a new stack (its top is that + KSTACK_SIZE), or NULL. */
 void *kstack_alloc(void);

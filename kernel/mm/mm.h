@@ -81,6 +81,12 @@ void vma_name_put(struct vma_name *name);
 struct mm_struct {
 	uint64_t *pgd; /* the top-level page table (arch/x86_64/mmu.c) */
 	/*
+	 * The tasks that use it, Linux's mm_users: one, or two while a clone(CLONE_VM) child
+	 * (vfork, posix_spawn) runs in its parent's memory until it execs or exits
+	 * (kernel/sched/fork.c). The last mmput frees it.
+	 */
+	int mm_users;
+	/*
 	 * Held while the areas or the page tables change (mmap, munmap, mprotect, brk, a fault),
 	 * and by /proc/PID's readers, who walk them from another process. Linux's mmap_lock is a
 	 * reader-writer semaphore; a spinlock here, as the fault handler runs with interrupts off
@@ -97,8 +103,14 @@ struct mm_struct {
 	char exe_path[EXE_PATH_LEN]; /* the program's path, as /proc/PID/maps names its pages */
 };
 
-struct mm_struct *mm_alloc(void);
-void mmput(struct mm_struct *mm); /* frees every page and area of it: it must not be loaded */
+struct mm_struct *mm_alloc(void); /* one user: the caller's */
+/* One user more: a CLONE_VM child shares it. */
+static inline void mmget(struct mm_struct *mm)
+{
+	__atomic_add_fetch(&mm->mm_users, 1, __ATOMIC_RELAXED);
+}
+/* One user less; the last frees every page and area of it, and it must not be loaded then. */
+void mmput(struct mm_struct *mm);
 /* fork: a copy of old (the address space loaded on this CPU), its pages shared copy-on-write. */
 struct mm_struct *dup_mm(struct mm_struct *old);
 void switch_mm(struct mm_struct *mm); /* load mm's tables (NULL: the kernel's alone) */

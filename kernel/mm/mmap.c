@@ -229,6 +229,7 @@ struct mm_struct *mm_alloc(void)
 	INIT_LIST_HEAD(&mm->mmap);
 	spin_lock_init(&mm->mmap_lock);
 	mm->mmap_base = MMAP_BASE;
+	mm->mm_users = 1;
 	return mm;
 }
 
@@ -236,8 +237,8 @@ void mmput(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *next;
 
-	if (!mm)
-		return;
+	if (!mm || __atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL) > 0)
+		return; /* a CLONE_VM child or its parent still runs in it */
 	/* Area by area: each page goes with its last reference, each table once it is empty. */
 	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
 	{
@@ -267,6 +268,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 
 	*mm = *old;
 	mm->pgd = pgd;
+	mm->mm_users = 1;
 	INIT_LIST_HEAD(&mm->mmap);
 	spin_lock_init(&mm->mmap_lock);
 	mm->map_count = 0;

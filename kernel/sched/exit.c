@@ -33,6 +33,9 @@
 #define ILL_ILLOPN 2 /* si_code of an invalid opcode */
 
 /*
+ * child_reaper is pid 1, the task that adopts orphans (kernel/sched/fork.c): the kernel shell,
+ * or the init= program, whose end is a panic.
+ *
  * code is the wait status word as Linux's wait4 reports it: (exit code << 8) for an exit, the
  * signal number for a death by signal. The kernel thread's own exit code, which the shell
  * shows in $?, is bash's: the exit code, or 128 + the signal.
@@ -64,6 +67,7 @@ void __noreturn do_exit(int code)
 	switch_mm(NULL);
 	local_irq_enable();
 	update_maxrss(t, mm); /* for its parent's wait4 and getrusage(RUSAGE_CHILDREN) */
+	mm_release(t); /* off its parent's memory: a vfork parent goes on */
 	mmput(mm);
 	if (fpu)
 		fpu_free(fpu);

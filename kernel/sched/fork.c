@@ -6,16 +6,30 @@
  * parent's system-call frame with RAX 0: the child's first run leaves the kernel through that
  * frame (ret_from_fork), so it returns from the same fork as its parent, with 0.
  *
+ * clone(CLONE_VM | CLONE_VFORK | SIGCHLD, stack), vfork's and how both C libraries start a
+ * helper (system, popen, posix_spawn): the child runs in its parent's address space itself
+ * (mm_users counts both, kernel/mm/mm.h), on the stack it was given, while the parent sleeps
+ * until the child has execed or exited (mm_release below: exec gives the child an mm of its own
+ * and only then wakes the parent). So the child may write the parent's memory (glibc's
+ * posix_spawn leaves the exec's error there) but never runs beside it. The sleep is killable, as
+ * Linux's: a signal that kills (SIGKILL, an unhandled TERM) ends it, others wait. CLONE_VM
+ * without CLONE_VFORK (a thread, two tasks in one memory at once) is EINVAL until threads exist.
+ * clone3 is the same call with its arguments in a struct (glibc's posix_spawn tries it first).
+ *
  * wait4 finds an exited child (a zombie: TASK_DEAD, not yet reaped), takes its status word and
  * frees it (kthread_join); with WUNTRACED or WCONTINUED, also a child stopped or continued since
  * it last looked (docs/design/signals.md). A child's exit, stop and continue wake its parent's
  * wait_chldexit queue. A child whose parent ignores SIGCHLD is reaped by the parent's next
  * fork, wait4 or exit without being reported, as Linux reaps it at once.
  *
- * One deviation from Linux, until there is an init to adopt orphans: a process that exits ends
- * its children too (as Ctrl-C would) and reaps them, so that no task is left that nobody can
- * collect. The clone flags accepted are what the C libraries' fork() passes: SIGCHLD, with
- * glibc's CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, and no new stack.
+ * Orphans live on, as on Linux (forget_original_parent): a process that exits gives its children
+ * to a new parent, the nearest ancestor that asked for them with prctl(PR_SET_CHILD_SUBREAPER),
+ * else init (child_reaper, pid 1); their getppid says so, and a zombie among them is reported
+ * to the new parent anew.
+ * With init= that is a program, which collects them with wait4 as Linux's init does. Otherwise
+ * pid 1 is the kernel shell, a kernel thread that never calls wait4: a child of a kernel thread
+ * releases itself as it exits (kthread_release_self, as Linux's autoreap), and the rest of it
+ * (its stack) is freed by the next task created or the shell's next prompt.
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
@@ -30,22 +44,47 @@
 #include "arch/x86_64/syscall.h"
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/kstack.h"
+#include "kernel/mm/page_alloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "trace/events/sched.h"
 
 #define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
+#define CLONE_VM 0x00000100 /* run in the parent's memory (with CLONE_VFORK only, for now) */
+#define CLONE_VFORK 0x00004000 /* the parent sleeps until the child execs or exits */
+#define CLONE_SETTLS 0x00080000 /* the child's TLS base (FS) is clone's tls argument */
+#define CLONE_PARENT_SETTID 0x00100000 /* the child's pid is written at parent_tidptr */
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_CHILD_SETTID 0x01000000
+#define CLONE_CLEAR_SIGHAND 0x100000000ULL /* clone3: the child's handlers back to SIG_DFL */
+#define CLONE_FLAGS_OK                                                                             \
+	(CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID |                   \
+	 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_CLEAR_SIGHAND)
 #define WNOHANG 0x00000001
 #define WUNTRACED 0x00000002
 #define WCONTINUED 0x00000008
 #define __WALL 0x40000000
 #define __WCLONE 0x80000000
-#define MAX_USER_PROCS 64 /* a fork bomb meets EAGAIN here, and the shell still answers */
-_Static_assert(MAX_USER_PROCS == INIT_NPROC, "RLIMIT_NPROC says how many processes fork allows");
+/*
+ * The process limit, Linux's default RLIMIT_NPROC (fork_init): half of threads-max, which
+ * is the RAM over eight kernel stacks each (1024 with 256 MiB), less whatever would leave too
+ * few kernel stacks for the kernel's own threads and the shell's commands. A fork bomb meets
+ * EAGAIN there, with memory to spare: a paused child costs about 60 KiB (its stack, page tables
+ * and the pages it wrote), and the shell still answers.
+ */
+#define THREADS_MAX_STACK_SHARE 8 /* threads-max: at most 1/8 of the RAM in kernel stacks */
+#define NPROC_SHARE 2 /* RLIMIT_NPROC: half of threads-max */
+#define KSTACK_RESERVE 64 /* kernel stacks kept for the kernel's threads and the shell's */
 
 static int nr_user_procs;
+
+/* Linux's RLIMIT_NPROC default for this machine's memory (see above). */
+int max_user_procs(void)
+{
+	size_t threads_max = nr_total_pages() / (THREADS_MAX_STACK_SHARE * KSTACK_SIZE / PAGE_SIZE);
+
+	return (int)MIN(threads_max / NPROC_SHARE, (size_t)(KSTACK_MAX - KSTACK_RESERVE));
+}
 
 DEFINE_TRACE(sched_process_fork); /* trace/events/sched.h */
 DEFINE_TRACE(sched_process_wait);
@@ -57,6 +96,42 @@ struct fork_frame {
 	struct pt_regs regs;
 	int __user *set_child_tid;
 };
+
+/* Guards task->vfork_done: the child completes it, or its parent, killed, takes it back. */
+static DEFINE_SPINLOCK(vfork_lock);
+
+/*
+ * The child t is done with its parent's memory (it execed or is exiting): a vfork parent may
+ * go on. Linux's mm_release / complete_vfork_done. The completion lives on the parent's stack,
+ * so it is completed under the lock that the parent takes to give it up.
+ */
+void mm_release(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&vfork_lock);
+
+	if (t->vfork_done)
+		complete(t->vfork_done);
+	t->vfork_done = NULL;
+	spin_unlock_irqrestore(&vfork_lock, flags);
+}
+
+/*
+ * The vfork parent's sleep until child c lets its memory go. c cannot be freed meanwhile: only
+ * its parent, asleep here, reaps it. Killed, the parent takes the completion back first.
+ */
+static void wait_for_vfork_done(struct task *c, struct completion *vfork)
+{
+	if (wait_for_completion_killable(vfork)) {
+		unsigned long flags = spin_lock_irqsave(&vfork_lock);
+		c->vfork_done = NULL;
+		spin_unlock_irqrestore(&vfork_lock, flags);
+	}
+	/*
+	 * The child may have changed the page tables (an munmap, a mapping) on another CPU while
+	 * this CPU still had them loaded and never switched: forget any stale translation.
+	 */
+	mmu_flush_user();
+}
 
 /*
  * The child's first code: CLONE_CHILD_SETTID's write, in the child's own memory and through
@@ -82,21 +157,32 @@ static int ret_from_fork(void *arg)
 
 static void reap_ignored_children(struct task *p);
 
-static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_tidptr)
+static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent_tidptr,
+		    int __user *child_tidptr, unsigned long tls)
 {
 	struct task *p = current, *c;
 	struct pt_regs *regs = (struct pt_regs *)((char *)p->stack + KSTACK_SIZE) - 1;
+	struct completion vfork;
 
-	reap_ignored_children(p); /* their slots count against MAX_USER_PROCS until reaped */
-	if ((flags & ~(CSIGNAL | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) ||
-	    (flags & CSIGNAL) != SIGCHLD || newsp)
+	reap_ignored_children(p); /* their slots count against the process limit until reaped */
+	if ((flags & ~CLONE_FLAGS_OK) || (flags & CSIGNAL) != SIGCHLD ||
+	    (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
 		return -EINVAL; /* threads and the rest of clone come later */
-	if (__atomic_add_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED) > MAX_USER_PROCS) {
+	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX)
+		return -EPERM; /* as arch_prctl(ARCH_SET_FS) answers */
+	if (__atomic_add_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED) > max_user_procs()) {
 		__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
 		return -EAGAIN;
 	}
 	struct fork_frame *frame = kmalloc(sizeof(*frame));
-	struct mm_struct *mm = frame ? dup_mm(p->mm) : NULL;
+	struct mm_struct *mm = NULL;
+
+	if (frame && (flags & CLONE_VM)) {
+		mm = p->mm; /* the same memory: one user more */
+		mmget(mm);
+	} else if (frame) {
+		mm = dup_mm(p->mm);
+	}
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
 	/* The handlers, ignored signals and mask are the parent's; nothing is pending. */
 	struct sighand_struct *sighand = fpu ? sighand_dup(p->sighand) : NULL;
@@ -112,42 +198,90 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *child_
 		return -ENOMEM;
 	}
 	frame->regs = *regs;
+	if (newsp)
+		frame->regs.rsp = newsp; /* the child's stack: musl's and glibc's clone pop from it */
 	frame->set_child_tid = flags & CLONE_CHILD_SETTID ? child_tidptr : NULL;
 	fpu_save(fpu); /* the parent's registers, live: the kernel never touches them */
 	c->mm = mm;
 	c->fpu = fpu;
-	c->fsbase = p->fsbase;
+	c->fsbase = flags & CLONE_SETTLS ? tls : p->fsbase;
 	c->blocked = p->blocked;
 	c->execed = true; /* a program, as its parent */
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = (unsigned long)child_tidptr;
+	if (flags & CLONE_VFORK) {
+		init_completion(&vfork);
+		c->vfork_done = &vfork;
+	}
 	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
 	setpgid_task(c, p->pgrp);
 	attach_sighand(c, sighand); /* under sig_lock: a kill may see c already */
+	if (flags & CLONE_CLEAR_SIGHAND)
+		flush_signal_handlers(c); /* the ignored stay ignored, as after exec */
 	int pid = c->pid;
+	if ((flags & CLONE_PARENT_SETTID) && parent_tidptr)
+		(void)copy_to_user(parent_tidptr, &pid, sizeof(pid)); /* a bad one is ignored */
 	trace_sched_process_fork(p, c);
 	trace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
 	wake_up_new_task(c);
+	if (flags & CLONE_VFORK)
+		wait_for_vfork_done(c, &vfork);
 	return pid;
 }
 
 long sys_fork(void)
 {
-	return do_fork(SIGCHLD, 0, NULL);
+	return do_fork(SIGCHLD, 0, NULL, NULL, 0);
 }
 
 long sys_vfork(void)
 {
-	return do_fork(SIGCHLD, 0, NULL); /* a copy, not a shared address space: correct, slower */
+	return do_fork(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, NULL, NULL, 0);
 }
 
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
 	       int __user *child_tidptr, unsigned long tls)
 {
-	(void)parent_tidptr;
-	(void)tls;
-	return do_fork(clone_flags, newsp, child_tidptr);
+	/* Only clone3 reaches the flags above 32 bits, as Linux's legacy clone. */
+	return do_fork((uint32_t)clone_flags, newsp, parent_tidptr, child_tidptr, tls);
+}
+
+/*
+ * clone3: clone's arguments in a struct clone_args of a size that grows with new versions: a
+ * caller's bigger struct is fine if the fields this kernel does not know are zero (E2BIG if
+ * not), as Linux's copy_struct_from_user. The stack is given by its lowest address and size.
+ */
+#define CLONE_ARGS_SIZE_VER0 64 /* the first struct clone_args: up to tls */
+#define CLONE_ARGS_SIZE_MAX 4096 /* Linux's PAGE_SIZE bound on the struct */
+
+struct clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup; /* later versions: not supported, must be 0 */
+};
+
+long sys_clone3(struct clone_args __user *uargs, size_t size)
+{
+	struct clone_args args = {0};
+	unsigned char rest;
+
+	if (size < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	if (size > CLONE_ARGS_SIZE_MAX)
+		return -E2BIG;
+	if (copy_from_user(&args, uargs, MIN(size, sizeof(args))))
+		return -EFAULT;
+	for (size_t i = sizeof(args); i < size; i++) {
+		if (copy_from_user(&rest, (const char __user *)uargs + i, 1))
+			return -EFAULT;
+		if (rest)
+			return -E2BIG;
+	}
+	if ((args.flags & CSIGNAL) || args.exit_signal > _NSIG || args.set_tid || args.set_tid_size ||
+	    args.cgroup || (args.stack && !args.stack_size) || (!args.stack && args.stack_size))
+		return -EINVAL;
+	return do_fork(args.flags | args.exit_signal, args.stack ? args.stack + args.stack_size : 0,
+		       (int __user *)args.parent_tid, (int __user *)args.child_tid, args.tls);
 }
 
 /* Does child t match wait4's pid argument (> 0: that pid, 0: p's group, < -1: a group)? */
@@ -277,17 +411,49 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 	return pid;
 }
 
-/* At exit: end the children still running, and collect every child. */
+/*
+ * The new parent of an exiting process's children: the nearest living ancestor that is a
+ * subreaper, else init. Linux's find_new_reaper. Under task_list_lock, which every change of a
+ * parent pointer holds: the chain ends at a task the kernel shell started (no parent), and no
+ * task on it is freed meanwhile, as a task gives its children away before it can be reaped.
+ */
+static struct task *find_new_reaper(struct task *p)
+{
+	for (struct task *r = p->parent; r; r = r->parent)
+		if (r->child_subreaper && !r->exiting)
+			return r;
+	return child_reaper;
+}
+
+/*
+ * At exit: the children go to a new parent, as on Linux's forget_original_parent: the living
+ * run on, a zombie is reported to its new parent anew (SIGCHLD), who collects it. Under the lock
+ * that do_notify_parent holds too, so each child either exited first (a zombie, reported again)
+ * or will tell its new parent. Zombies that a kernel thread would get (the kernel shell adopts
+ * only to let go) are collected here.
+ */
 void exit_children(struct task *p)
 {
-	struct task *t;
+	struct task *t, *reaper;
 	bool any;
 	int status;
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 
+	p->exiting = true; /* no subreaper search picks it from now on */
+	reaper = find_new_reaper(p);
 	list_for_each_entry(t, &task_list, tasks) {
-		if (t->parent == p && !t->reaped)
-			send_sig(SIGKILL, t); /* no init to adopt them (yet): orphans die */
+		bool zombie = __atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST);
+
+		if (t->parent != p || t->reaped || (zombie && (!reaper || !reaper->sighand)))
+			continue; /* ours to collect, below */
+		if (!reaper) { /* boot, before pid 1 is there: nothing can adopt it */
+			send_sig(SIGKILL, t);
+			continue;
+		}
+		t->parent = reaper;
+		t->ppid = reaper->pid;
+		if (zombie)
+			__do_notify_parent(t, t->wait_status);
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	for (;;) {
@@ -304,4 +470,27 @@ void exit_children(struct task *p)
 				find_child(p, -1, 0, &a, &r) || !a;
 			}));
 	}
+}
+
+/*
+ * A child of a kernel thread (an orphan the kernel shell, pid 1, adopted) releases itself: it
+ * leaves the process count now, and kthread_release_self the task list. Called by t itself as
+ * it exits, once do_notify_parent has decided it (t->self_reap).
+ */
+void release_self(struct task *t)
+{
+	t->reaped = true;
+	__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
+	kthread_release_self(t);
+}
+
+/*
+ * prctl(PR_SET_CHILD_SUBREAPER): orphans below the caller come to it, not to init (Linux's
+ * is_child_subreaper, kept across exec, not inherited by fork).
+ */
+void set_child_subreaper(bool on)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	current->child_subreaper = on;
+	spin_unlock_irqrestore(&task_list_lock, flags);
 }

@@ -19,6 +19,7 @@
 #include "kernel/panic.h"
 #include "kernel/fs/fs_struct.h"
 #include "kernel/sched/signal.h"
+#include "kernel/syscalls.h"
 #include "lib/string.h"
 #include "trace/fgraph.h"
 #include "trace/events/sched.h"
@@ -39,6 +40,7 @@ void __noreturn kthread_start(struct task *t)
 
 static struct task *create_task(int (*fn)(void *), void *arg, const char *name, int pid)
 {
+	free_dead_tasks(); /* the stacks of tasks that ended unjoined, before taking one */
 	struct task *t = kzalloc(sizeof(*t));
 	if (!t)
 		return NULL;
@@ -134,32 +136,78 @@ void __noreturn kthread_exit_status(int code, int sig)
 	/* A process: a zombie for wait4 from now on, and SIGCHLD to its parent, its files closed. */
 	if (sig >= 0)
 		do_notify_parent(t, t->wait_status);
+	if (READ_ONCE(t->self_reap))
+		release_self(t); /* a kernel thread adopted it: nobody will wait for it */
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
 	pidfd_notify_exit(); /* poll on a pidfd of it: readable now */
-	if (t->parent)
-		wake_up(&t->parent->wait_chldexit); /* a forked process: its parent's wait4 */
+	/* A forked process: its parent's wait4 (under the lock that keeps the parent there). */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	if (t->parent && !t->self_reap)
+		wake_up(&t->parent->wait_chldexit);
+	spin_unlock_irqrestore(&task_list_lock, flags);
 	schedule();
 	panic("kthread_exit: a dead task ran again");
 }
 
-int kthread_join(struct task *t)
+/* Frees dead t once its CPU is off its stack; t is off every list. */
+static void free_task(struct task *t)
 {
-	wait_event(&t->exit_wait, READ_ONCE(t->state) == TASK_DEAD);
 	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
 		cpu_relax(); /* still switching away from its stack */
 	/* A waker may still be finishing wake_up_process(t): it holds pi_lock until it is done. */
 	unsigned long irq = spin_lock_irqsave(&t->pi_lock);
 	spin_unlock_irqrestore(&t->pi_lock, irq);
+	ftrace_graph_exit_task(t);
+	kstack_free(t->stack);
+	kfree(t);
+}
+
+int kthread_join(struct task *t)
+{
+	wait_event(&t->exit_wait, READ_ONCE(t->state) == TASK_DEAD);
 	int code = t->exit_code;
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	list_del(&t->tasks);
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	ftrace_graph_exit_task(t);
-	kstack_free(t->stack);
-	kfree(t);
+	free_task(t);
 	return code;
+}
+
+/*
+ * Tasks that ended with nobody to join them (an orphan of the kernel shell's): Linux's
+ * release_task(current) of an autoreaped task, whose stack the next task frees after the last
+ * switch. Here they wait on this list until a task is created or the shell shows its prompt.
+ */
+static LIST_HEAD(dead_tasks);
+
+void kthread_release_self(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	list_move_tail(&t->tasks, &dead_tasks);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+void free_dead_tasks(void)
+{
+	for (;;) {
+		struct task *t, *found = NULL;
+		unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+		list_for_each_entry(t, &dead_tasks, tasks) {
+			if (READ_ONCE(t->state) == TASK_DEAD &&
+			    !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE)) {
+				found = t;
+				list_del(&t->tasks);
+				break;
+			}
+		}
+		spin_unlock_irqrestore(&task_list_lock, flags);
+		if (!found)
+			return; /* any left still run their last lines: the next call frees them */
+		free_task(found);
+	}
 }

@@ -2,8 +2,11 @@
  * A sleeping mutex: take it with one compare-and-swap of the owner field when it is free;
  * otherwise sleep on its wait queue until the holder's unlock wakes us, and try again.
  *
- * The waker wakes every waiter and they race for the lock again: simple, and fair enough for a
- * teaching kernel (Linux hands the lock over in order; see its mutex.c's "handoff").
+ * The unlock wakes the first waiter only, which tries again (and sleeps again at the head of the
+ * queue if a newcomer took the lock first: that one's unlock wakes it in turn). Waking them all
+ * made a herd: with hundreds of processes opening files at once (a shell's fork bomb), every
+ * unlock ran each waiter only for all but one to sleep again, and the time grew as the square
+ * of their number. Linux goes further and hands the lock over in order ("handoff").
  */
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/sched.h"
@@ -44,7 +47,7 @@ void mutex_unlock(struct mutex *m)
 	 */
 	__atomic_store_n(&m->owner, NULL, __ATOMIC_SEQ_CST);
 	if (!list_empty(&m->waiters.head))
-		wake_up(&m->waiters);
+		wake_up_one(&m->waiters);
 }
 
 bool mutex_is_locked(struct mutex *m)

@@ -102,6 +102,11 @@ struct task {
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
 	int wait_status;           /* how it ended, as wait4's status word */
 	bool reaped;               /* wait4 has collected it */
+	/* Orphans and vfork (kernel/sched/fork.c); parent, exiting, the subreaper under task_list_lock. */
+	struct completion *vfork_done; /* a vfork child: its parent sleeps until this completes */
+	bool child_subreaper;      /* prctl(PR_SET_CHILD_SUBREAPER): it adopts orphans below it */
+	bool exiting;              /* gave its children away: adopts none any more */
+	bool self_reap;            /* its parent is a kernel thread: it releases itself at exit */
 	int sid;                   /* its session (setsid): the leader's pid; 0: the kernel's */
 	struct rlimit64 rlim[RLIM_NLIMITS]; /* its resource limits (kernel/resource.h) */
 };
@@ -163,6 +168,10 @@ void __noreturn kthread_exit(int code);
 void __noreturn kthread_exit_status(int code, int sig);
 /* Waits for t to exit, frees it and returns its exit code. */
 int kthread_join(struct task *t);
+/* t, exiting, that nobody will join: off the task list now, freed once off its CPU. */
+void kthread_release_self(struct task *t);
+/* Frees the tasks kthread_release_self left that are off their CPUs. */
+void free_dead_tasks(void);
 
 char task_state_char(long state);
 void finish_task_switch(struct task *prev);

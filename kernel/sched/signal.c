@@ -359,6 +359,28 @@ int task_signal_pending(struct task *t)
 	return pending ? __builtin_ctzl(pending) + 1 : 0;
 }
 
+/*
+ * Will a signal pending for current kill it: SIGKILL, or one it neither blocks nor handles
+ * whose default is to terminate? Linux makes such a signal a SIGKILL as it is sent
+ * (complete_signal), so a killable sleep (TASK_KILLABLE: a vfork parent's) ends for it too.
+ */
+bool fatal_signal_pending(void)
+{
+	struct task *t = current;
+	sigset_t pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST);
+	bool fatal = pending & sigmask(SIGKILL);
+
+	if (fatal || !t->sighand || t == child_reaper)
+		return fatal; /* init dies of nothing it does not handle */
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	for (int sig = 1; sig <= _NSIG && !fatal; sig++)
+		fatal = (pending & ~t->blocked & sigmask(sig)) &&
+			t->sighand->action[sig - 1].handler == SIG_DFL &&
+			!sig_in(sig, SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK);
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return fatal;
+}
+
 void flush_signals(void)
 {
 	__atomic_store_n(&current->sigpending, 0, __ATOMIC_SEQ_CST);
@@ -482,27 +504,36 @@ static struct k_sigaction parent_sigchld(struct task *p)
 
 void do_notify_parent_cldstop(struct task *t, int why, int sig)
 {
-	struct task *p = t->parent;
 	struct ksiginfo info = {.signo = SIGCHLD, .code = why, .pid = t->pid, .status = sig};
 
 	wake_up(&t->exit_wait); /* the kernel shell waits there for its job */
-	if (!p)
-		return;
-	unsigned long flags = spin_lock_irqsave(&sig_lock);
-	struct k_sigaction ka = parent_sigchld(p);
-	spin_unlock_irqrestore(&sig_lock, flags);
-	if (!(ka.flags & SA_NOCLDSTOP))
-		send_sig_info(SIGCHLD, &info, p);
-	wake_up(&p->wait_chldexit);
+	/* Under the lock a parent's exit gives its children away with (kernel/sched/fork.c). */
+	unsigned long tflags = spin_lock_irqsave(&task_list_lock);
+	struct task *p = t->parent;
+	if (p) {
+		unsigned long flags = spin_lock_irqsave(&sig_lock);
+		struct k_sigaction ka = parent_sigchld(p);
+		spin_unlock_irqrestore(&sig_lock, flags);
+		if (!(ka.flags & SA_NOCLDSTOP))
+			send_sig_info(SIGCHLD, &info, p);
+		wake_up(&p->wait_chldexit);
+	}
+	spin_unlock_irqrestore(&task_list_lock, tflags);
 }
 
-void do_notify_parent(struct task *t, int status)
+/* do_notify_parent with task_list_lock held: also a zombie's new parent's (exit_children). */
+void __do_notify_parent(struct task *t, int status)
 {
-	struct task *p = t->parent;
 	int sig = status & WSTOPPED_CODE;
 	struct ksiginfo info = {.signo = SIGCHLD, .pid = t->pid};
+	struct task *p = t->parent;
 
-	if (!p) {
+	if (!p || !p->sighand) {
+		/*
+		 * The kernel shell's command (its join collects it), or an orphan the kernel
+		 * shell adopted (pid 1, a kernel thread: it never waits, the task frees itself).
+		 */
+		t->self_reap = p != NULL;
 		__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
 		return;
 	}
@@ -519,6 +550,14 @@ void do_notify_parent(struct task *t, int status)
 	if (ka.handler != SIG_IGN)
 		send_sig_info(SIGCHLD, &info, p);
 	wake_up(&p->wait_chldexit);
+}
+
+void do_notify_parent(struct task *t, int status)
+{
+	/* Under the lock a parent's exit gives its children away with: one parent or the other. */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	__do_notify_parent(t, status);
+	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
 bool child_report_pending(struct task *c, bool stopped, bool continued)

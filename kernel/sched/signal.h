@@ -147,6 +147,8 @@ int kill_pid(int pid, int sig);
 void setpgid_task(struct task *t, int pgrp);
 /* The lowest-numbered signal t was sent, or 0: the one it dies of, as Linux delivers it first. */
 int task_signal_pending(struct task *t);
+/* Will a pending signal kill current (SIGKILL, or a fatal default action)? Killable sleeps ask. */
+bool fatal_signal_pending(void);
 /* Forgets the signals current was sent (the shell, after a Ctrl-C ended its own wait). */
 void flush_signals(void);
 /* bool signal_pending_current(void) is declared in kernel/sched/wait.h, which tests it. */
@@ -202,5 +204,6 @@ bool child_report_take(struct task *c, bool stopped, bool continued, int *status
  * gets SIGCHLD, CLD_EXITED or CLD_KILLED; t->autoreap if the parent will never wait for it.
  */
 void do_notify_parent(struct task *t, int status);
+void __do_notify_parent(struct task *t, int status); /* task_list_lock held */
 
 #endif

@@ -1,6 +1,8 @@
 /* Wait queues and completions: sleeping until a condition holds (see kernel/sched/wait.h). */
 #include "kernel/sched/wait.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/signal.h"
+#include "lib/errno.h"
 
 void init_waitqueue_head(wait_queue_head_t *wq)
 {
@@ -34,6 +36,14 @@ void wake_up(wait_queue_head_t *wq)
 	struct wait_queue_entry *w;
 	list_for_each_entry(w, &wq->head, entry)
 		wake_up_process(w->task);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wake_up_one(wait_queue_head_t *wq)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+	if (!list_empty(&wq->head))
+		wake_up_process(list_first_entry(&wq->head, struct wait_queue_entry, entry)->task);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -78,4 +88,28 @@ void wait_for_completion(struct completion *c)
 int wait_for_completion_interruptible(struct completion *c)
 {
 	return wait_event_interruptible(&c->wait, try_wait_for_completion(c));
+}
+
+/*
+ * Linux's TASK_KILLABLE: asleep as interruptibly, so that a signal that will kill the task
+ * (fatal_signal_pending) ends the wait, but any other only wakes it to sleep again: that one
+ * stays pending, its handler runs once the wait is over.
+ */
+int wait_for_completion_killable(struct completion *c)
+{
+	struct wait_queue_entry w = {0};
+	int ret = 0;
+
+	for (;;) {
+		prepare_to_wait(&c->wait, &w, TASK_INTERRUPTIBLE);
+		if (try_wait_for_completion(c))
+			break;
+		if (fatal_signal_pending()) {
+			ret = -EINTR;
+			break;
+		}
+		schedule();
+	}
+	finish_wait(&c->wait, &w);
+	return ret;
 }

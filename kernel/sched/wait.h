@@ -31,6 +31,8 @@ void init_waitqueue_head(wait_queue_head_t *wq);
 void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *w, long state);
 void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w);
 void wake_up(wait_queue_head_t *wq);
+/* Wakes the first sleeper only: for a waiter that will wake the next (a mutex's unlock). */
+void wake_up_one(wait_queue_head_t *wq);
 void schedule(void);
 /* Sleeps until ms milliseconds have passed or the task is woken (returns ms left, or 0). */
 long schedule_timeout(long ms);
@@ -78,5 +80,7 @@ void complete_all(struct completion *c);
 void wait_for_completion(struct completion *c);
 /* As wait_for_completion, but a signal ends the wait: -EINTR then, 0 once done. */
 int wait_for_completion_interruptible(struct completion *c);
+/* As wait_for_completion, but a fatal signal ends the wait (-EINTR then); others wait on. */
+int wait_for_completion_killable(struct completion *c);
 
 #endif

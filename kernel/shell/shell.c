@@ -16,6 +16,7 @@
 #include "kernel/drivers/termios.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/sched/sched.h"
 #include "kernel/shell/line_edit.h"
 #include "kernel/shell/sh_parse.h"
 #include "kernel/sched/signal.h"
@@ -184,6 +185,7 @@ int shell_main(void *arg)
 	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
 	for (;;) {
 		sh_jobs_reap(); /* "[1]+  Done  cmd" comes before the prompt, as in bash */
+		free_dead_tasks(); /* and, as pid 1, what is left of the orphans that ended */
 		print_prompt();
 		switch (read_command(le, echo_buf, text)) {
 		case LINE_EDIT_DONE:
