@@ -94,6 +94,16 @@ long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim);
 long sys_sched_yield(void);
 
+/* kernel/socket.c, kernel/reboot.c, kernel/fs/sync.c, kernel/fs/mount.c */
+long sys_socket(int family, int type, int protocol);
+long sys_getsockname(int fd, void __user *usockaddr, int __user *usockaddr_len);
+long sys_getpeername(int fd, void __user *usockaddr, int __user *usockaddr_len);
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
+long sys_sync(void);
+long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
+	       unsigned long flags, void __user *data);
+long sys_umount(char __user *name, int flags);
+
 /* kernel/sched/session.c */
 long sys_setsid(void);
 long sys_getsid(int pid);
