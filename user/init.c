@@ -135,9 +135,9 @@ static void run_shell(void)
 	if (setsid() < 0)
 		perror("init: setsid");
 	fd = open(CONSOLE, O_RDWR);
+	/* On failure the shell still runs, without job control. */
 	if (fd < 0 || ioctl(fd, TIOCSCTTY, TIOCSCTTY_STEAL) < 0)
-		perror("init: " CONSOLE
-		       " as controlling terminal"); /* the shell runs, without jobs */
+		perror("init: " CONSOLE " as controlling terminal");
 	if (fd >= 0) {
 		dup2(fd, STDIN_FILENO);
 		dup2(fd, STDOUT_FILENO);
