@@ -176,9 +176,9 @@ endif
 BUSYBOX ?= /bin/busybox
 BASH_STATIC ?= /bin/bash-static
 BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirname dmesg du echo \
-	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount \
-	mv nproc od printf ps pwd readlink realpath rm rmdir rmmod sed seq sleep sort stat tac tail \
-	tee test touch tr true uname uniq wc which whoami xargs yes
+	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount mv \
+	nproc od poweroff printf ps pwd readlink realpath rm rmdir reboot rmmod sed seq sleep sort stat \
+	tac tail tee test touch tr true umount uname uniq wc which whoami xargs yes
 ROOTFS_FILES := etc/passwd etc/group etc/profile
 
 # --- dynamic programs (docs/design/exec.md, "Dynamic programs"): Debian's own trace-cmd at

@@ -28,7 +28,10 @@
  *    kernel would panic ("Attempted to kill init!").
  *
  * Signals: the kernel delivers to pid 1 only those it has a handler for (Linux's
- * SIGNAL_UNKILLABLE), so init needs none; Ctrl-C at the shell reaches only the shell's jobs.
+ * SIGNAL_UNKILLABLE): Ctrl-C at the shell reaches only the shell's jobs. init handles the two
+ * that busybox's `poweroff` and `reboot` send to pid 1 (SIGUSR2, SIGTERM), as busybox's init
+ * does: sync, then reboot(2) with that command. (busybox's halt sends SIGUSR1: Lucid has no
+ * halt, so init leaves it unhandled and it does nothing.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -70,6 +74,14 @@ static char *const shell_env[] = {
 	term,
 	NULL,
 };
+
+/* What the machine does when init's work is over: the shell ended (power off) or a signal. */
+static volatile sig_atomic_t shutdown_cmd;
+
+static void on_shutdown_signal(int sig)
+{
+	shutdown_cmd = sig == SIGTERM ? RB_AUTOBOOT : RB_POWER_OFF;
+}
 
 /* Is something mounted on dir? /proc/mounts's second field; without /proc, nothing is known. */
 static bool is_mounted(const char *dir)
@@ -167,6 +179,10 @@ int main(void)
 	}
 	if (t)
 		snprintf(term, sizeof(term), "TERM=%s", t);
+	/* No SA_RESTART: the signal ends init's waitpid (EINTR), so the loop below sees it. */
+	struct sigaction sa = {.sa_handler = on_shutdown_signal};
+	sigaction(SIGUSR2, &sa, NULL); /* busybox poweroff */
+	sigaction(SIGTERM, &sa, NULL); /* busybox reboot */
 	mount_all();
 	shell = fork();
 	if (shell < 0) {
@@ -175,13 +191,13 @@ int main(void)
 	}
 	if (shell == 0)
 		run_shell();
-	for (;;) {
+	while (!shutdown_cmd) {
 		pid = waitpid(-1, &status, 0);
 		if (pid == shell || (pid < 0 && errno == ECHILD))
-			break;
+			shutdown_cmd = RB_POWER_OFF;
 	}
 	sync();
-	reboot(RB_POWER_OFF);
+	reboot(shutdown_cmd);
 	perror("init: reboot");
 	for (;;)
 		pause(); /* pid 1 may not end */
