@@ -100,6 +100,11 @@ long sys_getsockname(int fd, void __user *usockaddr, int __user *usockaddr_len);
 long sys_getpeername(int fd, void __user *usockaddr, int __user *usockaddr_len);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
 long sys_sync(void);
+long sys_fchownat(int dfd, const char __user *filename, unsigned int user, unsigned int group,
+		  int flag); /* the chowns: kernel/fs/open.c */
+long sys_chown(const char __user *filename, unsigned int user, unsigned int group);
+long sys_lchown(const char __user *filename, unsigned int user, unsigned int group);
+long sys_fchown(unsigned int fd, unsigned int user, unsigned int group);
 long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	       unsigned long flags, void __user *data);
 long sys_umount(char __user *name, int flags);

@@ -2,8 +2,9 @@
  * The system calls init and bash probe, with the answers a Linux without networking gives
  * (tests/qemu/test_init.py): socket() for each family, getpeername()/getsockname() on a pipe, a
  * file and a closed descriptor, reboot() with wrong magic or an unknown command, mount() and
- * umount2() with what Lucid's mount table cannot do. Every answer is an error, so that running
- * it changes nothing; each line is "call: result errno-text".
+ * umount2() with what Lucid's mount table cannot do, chown() to root (what bash does to its
+ * history file) and to another user. Nothing it does changes anything; each line is
+ * "call: result errno-text".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define LINUX_REBOOT_MAGIC1 0xfee1dead
@@ -20,6 +22,8 @@
 #define NOT_A_COMMAND 0x1234 /* no reboot command has this number */
 #define CLOSED_FD 99 /* a descriptor this program never opens */
 #define UMOUNT_UNKNOWN_FLAG 0x100
+#define OTHER_USER 1000
+#define UNCHANGED ((unsigned int)-1) /* chown: keep this one */
 
 static void show(const char *what, long r)
 {
@@ -53,5 +57,14 @@ int main(void)
 	show("umount2 busy", umount2("/proc", 0));
 	show("umount2 lazy", umount2("/proc", MNT_DETACH));
 	show("umount2 bad flag", umount2("/proc", UMOUNT_UNKNOWN_FLAG));
+	show("chown root", chown("/tmp", 0, 0));
+	show("chown unchanged", chown("/tmp", UNCHANGED, UNCHANGED));
+	show("lchown root", lchown("/bin/sh", 0, UNCHANGED));
+	show("fchown root", fchown(file, UNCHANGED, 0));
+	show("fchownat root", fchownat(AT_FDCWD, "/tmp", 0, 0, AT_SYMLINK_NOFOLLOW));
+	show("chown other user", chown("/tmp", OTHER_USER, UNCHANGED));
+	show("chown other group", chown("/tmp", UNCHANGED, OTHER_USER));
+	show("chown missing", chown("/nosuch", 0, 0));
+	show("fchown closed", fchown(CLOSED_FD, 0, 0));
 	return 0;
 }
