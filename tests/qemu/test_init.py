@@ -7,6 +7,8 @@ and powers off when bash exits. /etc/profile sets the article's prompt, `[~]# `.
 bash probes at start (socket, getpeername) answer as Linux without networking, silently.
 """
 import re
+import shutil
+import tempfile
 
 from lucid import Lucid
 
@@ -162,6 +164,13 @@ def test_job_control(lucid):
     lucid.expect("cat\r?\n")
     lucid.send_line("typed at cat")
     lucid.expect("typed at cat\r?\ntyped at cat\r?\n")  # the tty's echo, then cat's copy
+    lucid.p.send("\x1a")  # ^Z: cat stops, bash takes the terminal back
+    lucid.expect(r"\[1\]\+  Stopped +cat\r?\n")
+    lucid.expect_prompt()
+    lucid.send_line("fg")  # cat has the terminal again
+    lucid.expect("fg\r?\ncat\r?\n")
+    lucid.send_line("again")
+    lucid.expect("again\r?\nagain\r?\n")
     lucid.p.send("\x03")
     lucid.expect_prompt()
     run(lucid, "echo $?", "130\n")
@@ -188,6 +197,25 @@ def pending_test_orphan_runs_to_its_end(lucid):
     run(lucid, "cat /tmp/orphan", "ran\n")
     states = lucid.run("ps -o stat,comm").splitlines()[1:]
     assert not [s for s in states if s.startswith("Z")], states
+
+
+def test_share_found_mounted():
+    """With a folder shared, the kernel has mounted it at /mnt/host: init leaves it so, once,
+    and says nothing."""
+    share = tempfile.mkdtemp(prefix="lucid-share-")
+    k = None
+    try:
+        with open(share + "/hello", "w") as f:
+            f.write("from the host\n")
+        k = Lucid(share=share, **BOOT)
+        assert "init:" not in k.boot_output, k.boot_output
+        mounts = [l.split()[:3] for l in k.run("cat /proc/mounts").splitlines()]
+        assert mounts.count(["host", "/mnt/host", "9p"]) == 1, mounts
+        run(k, "cat /mnt/host/hello", "from the host\n")
+    finally:
+        if k:
+            k.close()
+        shutil.rmtree(share)
 
 
 def powers_off_with(line, *messages):
