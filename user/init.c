@@ -22,7 +22,8 @@
  *    environment login sets. If bash cannot run, busybox's sh ("-sh") instead.
  * 4. Reap: every process whose parent ends becomes init's child (Linux's reparenting), and
  *    only init can collect it; an uncollected one stays a zombie in ps. So init waits for any
- *    child, forever, not only for the shell.
+ *    child, forever, not only for the shell. (Until Lucid reparents, an orphan is killed when
+ *    its parent ends, kernel/sched/fork.c's exit_children, and only the shell comes here.)
  * 5. When the shell ends, sync and power off (reboot(2)): the session is over, and QEMU exits
  *    with status 0, as `poweroff` at the kernel shell makes it. pid 1 must never exit: the
  *    kernel would panic ("Attempted to kill init!").
