@@ -171,14 +171,15 @@ endif
 
 # Debian 12's busybox-static and bash-static, exactly as the packages ship them (tools/deps.sh
 # installs both): /bin/busybox with a symbolic link per applet the tests and the tutorial use,
-# /bin/bash, /bin/sh -> busybox, and rootfs/'s /etc/passwd and /etc/group for root.
+# /bin/bash, /bin/sh -> busybox, and rootfs/'s /etc/passwd, /etc/group and
+# /etc/profile (the login shell's PATH and prompt) for root.
 BUSYBOX ?= /bin/busybox
 BASH_STATIC ?= /bin/bash-static
 BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirname dmesg du echo \
-	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount \
-	mv nproc od printf ps pwd readlink realpath rm rmdir rmmod sed seq sleep sort stat tac tail \
-	tee test touch tr true uname uniq wc which whoami xargs yes
-ROOTFS_FILES := etc/passwd etc/group
+	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount mv \
+	nproc od poweroff printf ps pwd readlink realpath rm rmdir reboot rmmod sed seq sleep sort stat \
+	tac tail tee test touch tr true umount uname uniq wc which whoami xargs yes
+ROOTFS_FILES := etc/passwd etc/group etc/profile
 
 # --- dynamic programs (docs/design/exec.md, "Dynamic programs"): Debian's own trace-cmd at
 # /usr/bin/trace-cmd (and /bin/trace-cmd, a link, so the shell finds it by name), and
@@ -291,7 +292,8 @@ $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODULE_KOS) $(addprefix rootfs
 		$(DYN)/cut/libdyncut.so
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
 		$$(cat $(DYN)/libs.list) $(DYN_FILES) \
-		$(foreach p,$(USER_PROGS),bin/$(p)=$(B)/user/$(p)) \
+		$(foreach p,$(filter-out $(USER_SBIN_PROGS),$(USER_PROGS)),bin/$(p)=$(B)/user/$(p)) \
+		$(foreach p,$(USER_SBIN_PROGS),sbin/$(p)=$(B)/user/$(p)) \
 		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f)) \
 		bin/busybox=$(BUSYBOX) bin/bash=$(BASH_STATIC) \
 		$(foreach a,$(BUSYBOX_APPLETS),'link:bin/$(a)=busybox') \

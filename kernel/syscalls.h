@@ -99,6 +99,21 @@ long sys_getrlimit(unsigned int resource, void __user *rlim);
 long sys_setrlimit(unsigned int resource, const void __user *rlim);
 long sys_sched_yield(void);
 
+/* kernel/socket.c, kernel/reboot.c, kernel/fs/sync.c, kernel/fs/mount.c */
+long sys_socket(int family, int type, int protocol);
+long sys_getsockname(int fd, void __user *usockaddr, int __user *usockaddr_len);
+long sys_getpeername(int fd, void __user *usockaddr, int __user *usockaddr_len);
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
+long sys_sync(void);
+long sys_fchownat(int dfd, const char __user *filename, unsigned int user, unsigned int group,
+		  int flag); /* the chowns: kernel/fs/open.c */
+long sys_chown(const char __user *filename, unsigned int user, unsigned int group);
+long sys_lchown(const char __user *filename, unsigned int user, unsigned int group);
+long sys_fchown(unsigned int fd, unsigned int user, unsigned int group);
+long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
+	       unsigned long flags, void __user *data);
+long sys_umount(char __user *name, int flags);
+
 /* kernel/sched/session.c */
 long sys_setsid(void);
 long sys_getsid(int pid);

@@ -40,6 +40,8 @@ static const char *const errno_texts[] = {
 	[ELOOP] = "Too many levels of symbolic links",
 	[EOVERFLOW] = "Value too large for defined data type",
 	[ELIBBAD] = "Accessing a corrupted shared library",
+	[ENOTSOCK] = "Socket operation on non-socket",
+	[EAFNOSUPPORT] = "Address family not supported by protocol",
 };
 
 const char *errno_text(int err)

@@ -40,6 +40,8 @@
 #define ELOOP 40
 #define EOVERFLOW 75
 #define ELIBBAD 80
+#define ENOTSOCK 88
+#define EAFNOSUPPORT 97
 
 /*
  * Never seen by user space (include/linux/errno.h): an interrupted system call asks the signal

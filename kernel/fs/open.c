@@ -2,7 +2,8 @@
  * File system calls on paths and descriptors, over the VFS the kernel shell uses (Linux's
  * fs/open.c, fs/namei.c, fs/file.c and fs/pipe.c, their entry points): open, openat, close,
  * lseek, dup, dup2, dup3, pipe2, chdir, getcwd, mkdir(at), rmdir, unlink(at), rename(at, at2),
- * umask, fcntl, and the stat family (fs/stat.c) with Linux's x86_64 struct stat.
+ * umask, fcntl, chown (to root only), and the stat family (fs/stat.c) with Linux's x86_64
+ * struct stat.
  *
  * Paths come from user memory through getname(), which copies them in with
  * strncpy_from_user: a bad pointer is EFAULT, a path of PATH_MAX bytes or more ENAMETOOLONG,
@@ -319,6 +320,62 @@ long sys_chmod(const char __user *filename, umode_t mode)
 long sys_fchmod(unsigned int fd, umode_t mode)
 {
 	return vfs_fchmod((int)fd, mode);
+}
+
+/*
+ * chown, fchown, lchown, fchownat. Lucid keeps no owner per file: every file is root's (stat
+ * says uid 0, gid 0), and root is the only user. A chown that leaves the owner root's (0, or -1
+ * for "unchanged") changes nothing and succeeds, as on Linux; bash does that to its history
+ * file when it exits. One to another user could not be kept: EPERM, as for a process without
+ * CAP_CHOWN, rather than a success that stat would then contradict. The file must exist.
+ */
+#define CHOWN_UNCHANGED ((unsigned int)-1)
+
+static long chown_result(long err, unsigned int user, unsigned int group)
+{
+	bool to_root =
+		(user == 0 || user == CHOWN_UNCHANGED) && (group == 0 || group == CHOWN_UNCHANGED);
+
+	if (err)
+		return err;
+	return to_root ? 0 : -EPERM;
+}
+
+long sys_fchownat(int dfd, const char __user *filename, unsigned int user, unsigned int group,
+		  int flag)
+{
+	struct kstat k;
+	long err;
+	char *name;
+
+	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	name = getname_at(dfd, filename, &err);
+	if (!name) {
+		if (err == -ENOENT && (flag & AT_EMPTY_PATH) && dfd != AT_FDCWD)
+			return sys_fchown((unsigned int)dfd, user, group);
+		return err;
+	}
+	err = flag & AT_SYMLINK_NOFOLLOW ? vfs_lstat(name, &k) : vfs_stat(name, &k);
+	putname(name);
+	return chown_result(err, user, group);
+}
+
+long sys_chown(const char __user *filename, unsigned int user, unsigned int group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, 0);
+}
+
+long sys_lchown(const char __user *filename, unsigned int user, unsigned int group)
+{
+	return sys_fchownat(AT_FDCWD, filename, user, group, AT_SYMLINK_NOFOLLOW);
+}
+
+long sys_fchown(unsigned int fd, unsigned int user, unsigned int group)
+{
+	struct kstat k;
+
+	return chown_result(vfs_fstat((int)fd, &k), user, group);
 }
 
 /*

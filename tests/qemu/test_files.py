@@ -26,7 +26,7 @@ def check_all(lucid, cases):
 
 def test_boot_tree(lucid):
     check(lucid, "pwd", "/root\n")
-    check(lucid, "ls /", "bin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsys\ntmp\nusr\n")
+    check(lucid, "ls /", "bin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsbin\nsys\ntmp\nusr\n")
     # The shell's ls -l follows links: /dev/fd is the shell's /proc/PID/fd, /dev/stdin its
     # descriptor 0 (the console).
     check(lucid, "ls -l /dev", "crw------- 0 console\ndr-x------ 0 fd\ncrw-rw-rw- 0 full\n"
@@ -256,7 +256,7 @@ def test_mount_debugfs_as_in_the_article(lucid):
     check(lucid, "umount /debug", "umount: /debug: target is busy.\n")
     lucid.run("cd /")
     assert lucid.run("umount /debug; echo $?; rmdir /debug; ls /") == \
-        "0\nbin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsys\ntmp\nusr\n"
+        "0\nbin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsbin\nsys\ntmp\nusr\n"
     # A ramfs of one's own: its files go with it.
     check(lucid, "mkdir /mnt; mount -t ramfs nodev /mnt; echo x > /mnt/f; ls /mnt", "f\n")
     check(lucid, "umount /mnt; ls /mnt; rmdir /mnt", "")

@@ -438,7 +438,7 @@ def test_no_device():
         assert "9p" not in lucid.boot_output
         assert lucid.run("lspci") == LSPCI
         # no mnt/
-        check(lucid, "ls /", "bin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsys\ntmp\nusr\n")
+        check(lucid, "ls /", "bin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsbin\nsys\ntmp\nusr\n")
         check(lucid, "mount -t 9p host /tmp; echo $?",
               "mount: /tmp: unknown filesystem type '9p'.\n32\n")
     finally:

@@ -262,7 +262,7 @@ def test_sleep_too_long_to_count_is_forever(lucid):
 
 def test_directories_through_getdents64(lucid):
     # lib64, opt and usr: the dynamic loader, tests/dyn's programs and trace-cmd (test_dynamic).
-    run(lucid, "lsdir /", ".\n..\nbin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsys\ntmp\nusr\n")
+    run(lucid, "lsdir /", ".\n..\nbin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsbin\nsys\ntmp\nusr\n")
     run(lucid, "lsdir /bin | wc -l; ls /bin | wc -l", "%d\n%d\n" % (
         int(lucid.run("ls /bin | wc -l")) + 2, int(lucid.run("ls /bin | wc -l"))))
     run(lucid, "mkdir /tmp/dents; echo > /tmp/dents/a; echo > /tmp/dents/b; lsdir /tmp/dents",
