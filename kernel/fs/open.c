@@ -323,6 +323,28 @@ long sys_fchmod(unsigned int fd, umode_t mode)
 }
 
 /*
+ * What (dfd, filename, flag) names, stat'ed, for the *at() calls that look at a file: the link
+ * itself with AT_SYMLINK_NOFOLLOW; with AT_EMPTY_PATH and an empty name, the file open at dfd.
+ */
+static long vfs_statat(int dfd, const char __user *filename, int flag, struct kstat *k)
+{
+	long err;
+	char *name;
+
+	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	name = getname_at(dfd, filename, &err);
+	if (!name) {
+		if (err == -ENOENT && (flag & AT_EMPTY_PATH) && dfd != AT_FDCWD)
+			return vfs_fstat(dfd, k);
+		return err;
+	}
+	err = flag & AT_SYMLINK_NOFOLLOW ? vfs_lstat(name, k) : vfs_stat(name, k);
+	putname(name);
+	return err;
+}
+
+/*
  * chown, fchown, lchown, fchownat. Lucid keeps no owner per file: every file is root's (stat
  * says uid 0, gid 0), and root is the only user. A chown that leaves the owner root's (0, or -1
  * for "unchanged") changes nothing and succeeds, as on Linux; bash does that to its history
@@ -345,20 +367,8 @@ long sys_fchownat(int dfd, const char __user *filename, unsigned int user, unsig
 		  int flag)
 {
 	struct kstat k;
-	long err;
-	char *name;
 
-	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	name = getname_at(dfd, filename, &err);
-	if (!name) {
-		if (err == -ENOENT && (flag & AT_EMPTY_PATH) && dfd != AT_FDCWD)
-			return sys_fchown((unsigned int)dfd, user, group);
-		return err;
-	}
-	err = flag & AT_SYMLINK_NOFOLLOW ? vfs_lstat(name, &k) : vfs_stat(name, &k);
-	putname(name);
-	return chown_result(err, user, group);
+	return chown_result(vfs_statat(dfd, filename, flag, &k), user, group);
 }
 
 long sys_chown(const char __user *filename, unsigned int user, unsigned int group)
@@ -571,19 +581,8 @@ long sys_newfstat(unsigned int fd, struct stat __user *statbuf)
 long sys_newfstatat(int dfd, const char __user *filename, struct stat __user *statbuf, int flag)
 {
 	struct kstat k;
-	long err;
-	char *name;
+	long err = vfs_statat(dfd, filename, flag, &k);
 
-	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	name = getname_at(dfd, filename, &err);
-	if (!name) {
-		if (err == -ENOENT && (flag & AT_EMPTY_PATH) && dfd != AT_FDCWD)
-			return sys_newfstat((unsigned int)dfd, statbuf);
-		return err;
-	}
-	err = flag & AT_SYMLINK_NOFOLLOW ? vfs_lstat(name, &k) : vfs_stat(name, &k);
-	putname(name);
 	return err ? err : cp_new_stat(&k, statbuf);
 }
 
