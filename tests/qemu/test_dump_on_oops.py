@@ -507,11 +507,18 @@ def test_sysrq_t(lucid):
     # Show State: a line per task, Linux's "task:COMM state:S pid:N ppid:N", and where each
     # task off its CPU sleeps: the background `sleep` in schedule; the kernel shell (pid 1)
     # may be running or waiting for the builtin; the one that asked (sysrq) runs, no trace.
-    lines = console_text(lucid.run("sleep 30 & sysrq t; kill %1; wait", timeout=60))
-    lines = lines[lines.index("sysrq: Show State"):]  # after the job's "[1] PID"
+    # The sleep must be asleep when sysrq asks: just started, it may still be running exec.
+    pid = int(re.match(r"\[1\] (\d+)$", lucid.run("sleep 30 &").strip()).group(1))
+    deadline = time.monotonic() + 30
+    while not re.match(r"%d \(sleep\) S " % pid, lucid.run("cat /proc/%d/stat" % pid)):
+        assert time.monotonic() < deadline, lucid.run("cat /proc/%d/stat" % pid)
+        time.sleep(0.1)
+    lines = console_text(lucid.run("sysrq t; kill %1; wait", timeout=60))
+    lines = lines[lines.index("sysrq: Show State"):]
     tasks = [l for l in lines if l.startswith("task:")]
     assert any(re.match(r"task:sh +state:[RSD] pid:1 +ppid:0 *$", l) for l in tasks), tasks
-    sleeper = next(i for i, l in enumerate(lines) if re.match(r"task:sleep +state:S ", l))
+    sleeper = next((i for i, l in enumerate(lines) if re.match(r"task:sleep +state:S ", l)), None)
+    assert sleeper is not None, "no sleeping sleep among the tasks:\n" + "\n".join(lines)
     trace = lines[sleeper + 1:lines.index(tasks[tasks.index(lines[sleeper]) + 1])] \
         if lines[sleeper] != tasks[-1] else lines[sleeper + 1:]
     assert trace[0] == "Call Trace:" and any("schedule+" in l for l in trace), trace
