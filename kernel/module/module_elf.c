@@ -285,12 +285,14 @@ int setup_load_info(struct load_info *info)
 	return err;
 }
 
-/* An array the kernel reads as C: aligned as its entries, whatever the file says (gcc's
- * __mcount_loc says 1). */
-static void align_array_sec(struct load_info *info, unsigned int i)
+/*
+ * A section the kernel reads as C (an array, or the struct module): aligned as its entries
+ * need, whatever the file says (gcc's __mcount_loc says 1; a bad file may say 1 of this_module).
+ */
+static void align_sec(struct load_info *info, unsigned int i, size_t align)
 {
-	if (i && info->sechdrs[i].sh_addralign < sizeof(unsigned long))
-		info->sechdrs[i].sh_addralign = sizeof(unsigned long);
+	if (i && info->sechdrs[i].sh_addralign < align)
+		info->sechdrs[i].sh_addralign = align;
 }
 
 const char *get_modinfo(const struct load_info *info, const char *key)
@@ -327,9 +329,10 @@ int layout_sections(struct load_info *info)
 	uint64_t end[NR_REGIONS] = {0};
 	uint64_t base = 0;
 
-	align_array_sec(info, info->index.mcount);
-	align_array_sec(info, info->index.printk_fmt);
-	align_array_sec(info, info->index.ksymtab);
+	align_sec(info, info->index.mcount, sizeof(unsigned long));
+	align_sec(info, info->index.printk_fmt, sizeof(unsigned long));
+	align_sec(info, info->index.ksymtab, sizeof(unsigned long));
+	align_sec(info, info->index.mod, __alignof__(struct module));
 	for (unsigned int i = 0; i < info->hdr->e_shnum; i++)
 		info->sechdrs[i].sh_entsize = ~0UL;
 	for (int r = TEXT; r < NR_REGIONS; r++) {
