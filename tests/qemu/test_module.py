@@ -43,14 +43,19 @@ def ok(lucid, cmd, timeout=60):
 
 
 def settle_and_measure(lucid):
-    """The same 32 lines fill the history each time; then MemFree (kB) and the objects in use
-    of each kmalloc size class (/proc/slabinfo): a leak of one small object shows there."""
+    """The same 32 lines fill the history each time; then the objects in use of each kmalloc
+    size class (/proc/slabinfo: a leak of one small object shows there) and the memory (kB)
+    that is free or in slab pages. The slab pages are counted with the free memory, not apart:
+    the same objects may sit on more or fewer pages after a churn of tasks (a struct task is
+    a kmalloc-1k object, four to a page), which moves pages but loses none."""
     for i in range(32):
         assert lucid.run("true %d" % i) == ""
     out = lucid.run("cat /proc/meminfo /proc/slabinfo")
-    slabs = dict(re.findall(r"^(kmalloc-\w+) +(\d+) ", out, re.M))
-    assert len(slabs) == 8, out
-    return int(re.search(r"^MemFree:\s+(\d+) kB$", out, re.M).group(1)), slabs
+    rows = re.findall(r"^(kmalloc-\w+) +(\d+) .* : slabdata +\d+ +(\d+) ", out, re.M)
+    assert len(rows) == 8, out
+    slab_kb = sum(int(pages) for _, _, pages in rows) * 4  # pagesperslab is 1: 4 KiB each
+    free_kb = int(re.search(r"^MemFree:\s+(\d+) kB$", out, re.M).group(1))
+    return free_kb + slab_kb, {name: objs for name, objs, _ in rows}
 
 
 def modules(lucid):
