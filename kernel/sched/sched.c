@@ -198,11 +198,14 @@ static void __schedule(bool preempt)
 	next->cpu = cpu->id;
 	next->nr_switches++;
 	rq->nr_switches++;
-	/* Linux's switch_count: a task that gave up the CPU waits; one taken off it does not. */
-	if (preempt && !(prev->state & TASK_DEAD))
-		prev->nivcsw++;
-	else
+	/*
+	 * Linux's switch_count: voluntary only when prev leaves to wait (not preempted, and no
+	 * longer TASK_RUNNING); a preemption or a sched_yield that stays runnable is involuntary.
+	 */
+	if (!preempt && READ_ONCE(prev->state) != TASK_RUNNING)
 		prev->nvcsw++;
+	else
+		prev->nivcsw++;
 	trace_sched_switch(preempt, prev, next);
 	/* Time off the CPU, for the function graph tracer's sleep-time option (trace/fgraph.c). */
 	if (prev->ret_stack || next->ret_stack) {
