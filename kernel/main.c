@@ -94,7 +94,7 @@ static noinline void run_init_process(void)
 	int fd;
 
 	if (!cmdline_get("init", path, sizeof(path)) || !path[0])
-		return;
+		strcpy(path, "/sbin/init");
 	vfs_chdir("/");
 	setpgid_task(current, current->pid); /* a group of its own, which kill and ^C reach */
 	tty_claim_console(); /* its session's terminal, with it in the foreground */
@@ -114,7 +114,7 @@ static int kernel_init(void *arg)
 {
 	child_reaper = current; /* pid 1 adopts orphans: the shell, or the init= program */
 	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
-	if (cmdline_has("init"))
+	if (!cmdline_has("rescue"))
 		run_init_process(); // init=/bin/sh: a user program instead of the shell
 	return shell_main(arg);
 }
