@@ -358,25 +358,77 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 }
 
 /*
- * sched_getaffinity: the CPUs a task may run on, as a bitmap. Lucid runs any task on any online
- * CPU, so it is the online mask, ids 0 .. num_online_cpus() - 1. Linux's checks: len must hold
- * a bit per possible CPU and be a whole number of longs; the answer is the mask's size in bytes
- * (cpumask_size(), one long here), which is what glibc's sysconf and nproc count from.
+ * sched_setaffinity and sched_getaffinity: the CPUs a task may run on, as a bitmap (taskset).
+ * Lucid's cpumask is one long (NR_CPUS <= 64): Linux's cpumask_size(). pid 0 is the caller; a
+ * pid is a thread's, as Linux's. Linux's checks and answers:
+ *  - set: a shorter buffer is read as far as it goes (the rest 0), a longer one only as far as
+ *    the mask; bits past the online CPUs are dropped, and nothing left is EINVAL.
+ *  - get: len must hold a bit per possible CPU and be a whole number of longs; the answer is
+ *    the mask's size in bytes, which is what glibc's sysconf and nproc count from.
  */
 #define CPUMASK_SIZE sizeof(unsigned long)
 #define BITS_PER_BYTE 8
 
+static uint64_t online_mask(void)
+{
+	return num_online_cpus() >= 64 ? ~0UL : (1UL << num_online_cpus()) - 1;
+}
+
+/*
+ * The task pid names (0: the caller) with task_list_lock held, which keeps it; NULL (and the
+ * lock not held) if there is none.
+ */
+static struct task *lock_task(int pid, unsigned long *flags)
+{
+	struct task *t;
+
+	*flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks) {
+		if (pid ? t->pid == pid && !t->reaped : t == current)
+			return t;
+	}
+	spin_unlock_irqrestore(&task_list_lock, *flags);
+	return NULL;
+}
+
+long sys_sched_setaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr)
+{
+	uint64_t mask = 0;
+	unsigned long flags;
+	struct task *t;
+
+	if (copy_from_user(&mask, user_mask_ptr, len < CPUMASK_SIZE ? len : CPUMASK_SIZE))
+		return -EFAULT;
+	if (pid < 0 || !(t = lock_task(pid, &flags)))
+		return -ESRCH;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	mask &= online_mask();
+	if (!mask)
+		return -EINVAL;
+	if (t == current) {
+		set_cpus_allowed_ptr(t, mask); /* moves this very task: with no lock held */
+		return 0;
+	}
+	/* Another task: looked up again, since it may have gone while the lock was free. */
+	if (!(t = lock_task(pid, &flags)))
+		return -ESRCH;
+	set_cpus_allowed_ptr(t, mask);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return 0;
+}
+
 long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr)
 {
-	unsigned long mask = 0;
+	unsigned long flags, mask;
+	struct task *t;
 
 	if (len * BITS_PER_BYTE < (unsigned int)num_online_cpus() ||
 	    (len & (sizeof(unsigned long) - 1)))
 		return -EINVAL;
-	if (pid < 0 || (pid && kill_pid(pid, 0))) /* signal 0: only whether pid exists */
+	if (pid < 0 || !(t = lock_task(pid, &flags)))
 		return -ESRCH;
-	for (int cpu = 0; cpu < num_online_cpus(); cpu++)
-		mask |= 1UL << cpu;
+	mask = READ_ONCE(t->cpus_allowed) & online_mask();
+	spin_unlock_irqrestore(&task_list_lock, flags);
 	return copy_to_user(user_mask_ptr, &mask, CPUMASK_SIZE) ? -EFAULT : (long)CPUMASK_SIZE;
 }
 

@@ -159,12 +159,35 @@ static struct task *pick_next_task(struct rq *rq, int cpu)
 	return t;
 }
 
+/*
+ * Affinity (taskset, sched_setaffinity): a task runs only on the CPUs of its cpus_allowed. A
+ * wakeup picks one of them (select_task_rq), a steal takes only a task allowed there. When the
+ * mask changes under a task that runs on a CPU it may no longer use, that CPU reschedules, and
+ * __schedule does not put the task back on its own queue: it parks it in push_task[cpu], and
+ * the task switched to, once the old stack is free (finish_task_switch), queues it on an
+ * allowed CPU (Linux does this with its migration thread). push_task is written and read under
+ * that CPU's queue lock.
+ */
+static struct task *push_task[NR_CPUS];
+static void migrate_task(struct task *t);
+
+static bool allowed_on_cpu(const struct task *t, int cpu)
+{
+	return READ_ONCE(t->cpus_allowed) & (1UL << cpu);
+}
+
 /* The second half of a switch, run by the task switched to: let prev go, unlock the queue. */
 void finish_task_switch(struct task *prev)
 {
-	struct rq *rq = cpu_rq(smp_processor_id());
+	int cpu = smp_processor_id();
+	struct rq *rq = cpu_rq(cpu);
+	struct task *push = push_task[cpu];
+
+	push_task[cpu] = NULL;
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	arch_spin_unlock(&rq->lock);
+	if (push)
+		migrate_task(push); /* its stack is free now (push is prev): another CPU may run it */
 	local_irq_enable();
 }
 
@@ -182,10 +205,14 @@ static void __schedule(bool preempt)
 	 * A task that set itself asleep leaves the queue, unless a wakeup already came. A dead task
 	 * leaves it even when preempted on its way out: nothing must ever run it again.
 	 */
-	if ((prev->state & TASK_DEAD) || (!preempt && prev->state != TASK_RUNNING))
+	if ((prev->state & TASK_DEAD) || (!preempt && prev->state != TASK_RUNNING)) {
 		prev->on_rq = false;
-	else if (prev != rq->idle)
+	} else if (prev != rq->idle && !allowed_on_cpu(prev, cpu->id)) {
+		prev->on_rq = false; /* runnable, but not here any more: finish_task_switch moves it */
+		push_task[cpu->id] = prev;
+	} else if (prev != rq->idle) {
 		enqueue(rq, prev);
+	}
 
 	struct task *next = pick_next_task(rq, cpu->id);
 	if (next == prev) {
@@ -283,20 +310,28 @@ static int select_task_rq(struct task *t)
 	return cpu >= 0 ? cpu : 0;
 }
 
+/* Why a task goes onto a queue: what the trace says about it. */
+enum activate_reason {
+	ACTIVATE_WAKEUP,  /* it was asleep: sched_wakeup */
+	ACTIVATE_NEW,     /* fork's child, first time: sched_wakeup_new */
+	ACTIVATE_MIGRATE, /* still runnable, moved off a CPU it may no longer use: no wakeup */
+};
+
 /* Put t on cpu's queue and poke that CPU if it should switch to it. */
-static void activate_on(struct task *t, int cpu, bool new_task)
+static void activate_on(struct task *t, int cpu, enum activate_reason why)
 {
 	lockdep_assert_irqs_disabled();
 	struct rq *rq = cpu_rq(cpu);
 	arch_spin_lock(&rq->lock);
 	t->cpu = cpu;
-	t->state = TASK_RUNNING;
+	if (why != ACTIVATE_MIGRATE)
+		t->state = TASK_RUNNING; /* a migrated task preempted on its way to sleep still goes */
 	enqueue(rq, t);
 	bool idle = cpus[cpu].curr == rq->idle;
 	/* Traced with the queue locked, as Linux does: t->cpu cannot change under the probe. */
-	if (new_task)
+	if (why == ACTIVATE_NEW)
 		trace_sched_wakeup_new(t);
-	else
+	else if (why == ACTIVATE_WAKEUP)
 		trace_sched_wakeup(t);
 	arch_spin_unlock(&rq->lock);
 	if (idle) {
@@ -338,17 +373,72 @@ bool wake_up_process(struct task *t)
 	/* Off every queue: wait until its old CPU has switched away from its stack. */
 	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
 		cpu_relax();
-	activate_on(t, select_task_rq(t), false);
+	activate_on(t, select_task_rq(t), ACTIVATE_WAKEUP);
 	arch_spin_unlock(&t->pi_lock);
 	local_irq_restore(flags);
 	return true;
+}
+
+/* A runnable task that is on no queue and no CPU goes to an allowed CPU's queue. IRQs off. */
+static void migrate_task(struct task *t)
+{
+	arch_spin_lock(&t->pi_lock);
+	/* A wakeup may have queued it meanwhile (it was preempted while going to sleep). */
+	if (!t->on_rq)
+		activate_on(t, select_task_rq(t), ACTIVATE_MIGRATE);
+	arch_spin_unlock(&t->pi_lock);
+}
+
+/*
+ * t may run only on the CPUs in mask from now on (Linux's set_cpus_allowed_ptr). If it is
+ * where it may no longer be: waiting in that CPU's queue, it moves now; running there, that CPU
+ * is told to reschedule, and __schedule pushes it off. The caller itself moves before this
+ * returns, so that a program that pinned itself and then execs runs where it asked to.
+ */
+void set_cpus_allowed_ptr(struct task *t, uint64_t mask)
+{
+	unsigned long flags = local_irq_save();
+	int kick = -1;
+
+	arch_spin_lock(&t->pi_lock);
+	WRITE_ONCE(t->cpus_allowed, mask);
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+		struct rq *rq = cpu_rq(cpu);
+
+		arch_spin_lock(&rq->lock);
+		if (cpu != t->cpu) { /* moved meanwhile: try again */
+			arch_spin_unlock(&rq->lock);
+			continue;
+		}
+		if (allowed_on_cpu(t, cpu) || !t->on_rq) {
+			/* Where it may be, or asleep: its next wakeup picks an allowed CPU. */
+			arch_spin_unlock(&rq->lock);
+		} else if (!list_empty(&t->run_list)) { /* waiting in that queue */
+			dequeue(rq, t);
+			t->on_rq = false;
+			arch_spin_unlock(&rq->lock);
+			activate_on(t, select_task_rq(t), ACTIVATE_MIGRATE);
+		} else { /* running there */
+			WRITE_ONCE(cpus[cpu].need_resched, true);
+			kick = cpu;
+			arch_spin_unlock(&rq->lock);
+		}
+		break;
+	}
+	arch_spin_unlock(&t->pi_lock);
+	local_irq_restore(flags);
+	if (kick == smp_processor_id())
+		yield(); /* t is the caller: off this CPU now */
+	else if (kick >= 0)
+		smp_send_reschedule(kick);
 }
 
 void wake_up_new_task(struct task *t)
 {
 	unsigned long flags = local_irq_save();
 	arch_spin_lock(&t->pi_lock);
-	activate_on(t, select_task_rq(t), true);
+	activate_on(t, select_task_rq(t), ACTIVATE_NEW);
 	arch_spin_unlock(&t->pi_lock);
 	local_irq_restore(flags);
 	preempt_disable();

@@ -154,6 +154,7 @@ void yield(void);
 
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);
 void kthread_bind_mask(struct task *t, uint64_t mask);
+void set_cpus_allowed_ptr(struct task *t, uint64_t mask); /* and moves t off CPUs not in it */
 void wake_up_new_task(struct task *t);
 struct task *kthread_run(int (*fn)(void *), void *arg, const char *name);
 /*
