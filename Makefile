@@ -170,15 +170,15 @@ $(B)/user/lbench: $(LBENCH_SRC)
 endif
 
 # Debian 12's busybox-static and bash-static, exactly as the packages ship them (tools/deps.sh
-# installs both): /bin/busybox with a symbolic link per applet the tests and the tutorial use,
-# /bin/bash, /bin/sh -> busybox, and rootfs/'s /etc/passwd, /etc/group and
-# /etc/profile (the login shell's PATH and prompt) for root.
+# installs both): /bin/busybox with a symbolic link in /bin for each of its applets (what
+# `busybox --list` names, as `busybox --install -s` would make, all in /bin), except the names
+# Lucid's own programs and bash have (init, ...), which stay theirs; /bin/bash, /bin/sh -> busybox,
+# and rootfs/'s /etc/passwd, /etc/group and /etc/profile (the login shell's PATH and prompt).
 BUSYBOX ?= /bin/busybox
 BASH_STATIC ?= /bin/bash-static
-BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirname dmesg du echo \
-	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount mv \
-	nproc od poweroff printf ps pwd readlink realpath rm rmdir reboot rmmod sed seq sleep sort stat \
-	tac tail tee test touch tr true umount uname uniq wc which whoami xargs yes
+BUSYBOX_APPLETS = $(filter-out busybox linuxrc bash $(USER_PROGS) $(USER_SHELL_COMMANDS) \
+	$(notdir $(USER_FILES)) $(notdir $(filter bin/%,$(subst =, ,$(DYN_FILES)))), \
+	$(shell $(BUSYBOX) --list))
 ROOTFS_FILES := etc/passwd etc/group etc/profile
 
 # --- dynamic programs (docs/design/exec.md, "Dynamic programs"): Debian's own trace-cmd at
@@ -245,7 +245,10 @@ $(DYN)/libs.list: $(patsubst %,$(DYN)/%,$(DYN_PROGS)) $(TRACE_CMD) tools/ldd-lib
 # kernel's own flags (-mcmodel=kernel, and -pg -mfentry -mrecord-mcount when the kernel has them,
 # so each carries its __mcount_loc), linked with a generated NAME.mod.c that defines its struct
 # module (as Linux's modpost writes one) into build/modules/NAME.ko, a relocatable object
-# (ld -r). The initramfs carries them in /lib/modules; `insmod foo` loads one.
+# (ld -r). The initramfs carries them where Linux's modprobe looks, /lib/modules/$(uname -r)/,
+# laid out as Linux's in-tree modules are (kernel/ and the source's path: kernel/modules/foo.ko,
+# kernel/tests/modules/undef.ko), with the modules.dep (and .alias, .symbols) that busybox's own
+# depmod writes for them at build time: `modprobe foo`, `modprobe -r foo`, `insmod PATH`.
 MODULES :=
 include modules/Makefile.inc
 TEST_MODULES :=
@@ -270,9 +273,12 @@ $(B)/modules/%.o: tests/modules/%.c $(B)/kcflags
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"; $(CC) $(MOD_CFLAGS) -MMD -MP -c $< -o $@
 
+# As modpost's NAME.mod.c, with its name= and depends= for modinfo and depmod (none of Lucid's
+# modules uses another's exports: depends is empty).
 $(B)/modules/%.mod.c: $(B)/kcflags
 	@mkdir -p $(dir $@)
-	@printf '#include "kernel/module/module.h"\nMODULE_THIS_MODULE("%s");\n' $* > $@
+	@printf '#include "kernel/module/module.h"\nMODULE_THIS_MODULE("%s");\n%s\n%s\n' $* \
+		'MODULE_INFO(depends, "");' 'MODULE_INFO(name, KBUILD_MODNAME);' > $@
 
 # No -pg here: __this_module is data.
 $(B)/modules/%.mod.o: $(B)/modules/%.mod.c
@@ -281,12 +287,25 @@ $(B)/modules/%.mod.o: $(B)/modules/%.mod.c
 $(B)/modules/%.ko: $(B)/modules/%.o $(B)/modules/%.mod.o
 	@echo "  LD [M]  $@"; $(LD) -r -o $@ $^
 
+# The release is kernel/version.h's UTS_RELEASE, what uname -r says.
+KERNELRELEASE := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' kernel/version.h)
+MODDIR := lib/modules/$(KERNELRELEASE)
+MOD_PATHS := $(foreach m,$(MODULES),kernel/modules/$(m).ko=$(B)/modules/$(m).ko) \
+	$(foreach m,$(TEST_MODULES),kernel/tests/modules/$(m).ko=$(B)/modules/$(m).ko)
+MODTREE := $(B)/modtree
+$(MODTREE)/stamp: $(MODULE_KOS) kernel/version.h Makefile
+	@echo "  DEPMOD  $(MODDIR)"; rm -rf $(MODTREE) && \
+	for p in $(MOD_PATHS); do \
+		mkdir -p $(MODTREE)/$(MODDIR)/$$(dirname $${p%%=*}) && \
+		cp $${p#*=} $(MODTREE)/$(MODDIR)/$${p%%=*} || exit 1; \
+	done && $(BUSYBOX) depmod -b $(MODTREE) $(KERNELRELEASE) && touch $@
+
 modules: $(MODULE_KOS)
 .PHONY: modules
 .PRECIOUS: $(B)/modules/%.o $(B)/modules/%.mod.c $(B)/modules/%.mod.o
 -include $(MODULE_KOS:.ko=.d)
 
-$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODULE_KOS) $(addprefix rootfs/,$(ROOTFS_FILES)) \
+$(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODTREE)/stamp $(addprefix rootfs/,$(ROOTFS_FILES)) \
 		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile $(DYN)/libs.list \
 		$(patsubst %,$(DYN)/%,$(DYN_PROGS) notelf) $(DYN)/libdyn.so $(DYN)/cut/libdynshort.so \
 		$(DYN)/cut/libdyncut.so
@@ -299,8 +318,7 @@ $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODULE_KOS) $(addprefix rootfs
 		$(foreach a,$(BUSYBOX_APPLETS),'link:bin/$(a)=busybox') \
 		$(foreach c,$(USER_SHELL_COMMANDS),'link:bin/$(c)=shellcmd') \
 		$(foreach f,$(ROOTFS_FILES),$(f)=rootfs/$(f)) \
-		$(foreach m,$(MODULES),lib/modules/$(m).ko=$(B)/modules/$(m).ko) \
-		$(foreach m,$(TEST_MODULES),lib/modules/test/$(m).ko=$(B)/modules/$(m).ko)
+		$$(cd $(MODTREE) && find $(MODDIR) -type f | sort | sed 's|.*|&=$(MODTREE)/&|')
 
 FORCE:
 

@@ -91,7 +91,7 @@ long sys_newuname(void __user *name)
 	memset(&u, 0, sizeof(u));
 	strlcpy(u.sysname, "Linux", sizeof(u.sysname));
 	strlcpy(u.nodename, "(none)", sizeof(u.nodename)); /* Linux's before sethostname */
-	strlcpy(u.release, "6.1.0-lucid", sizeof(u.release));
+	strlcpy(u.release, UTS_RELEASE, sizeof(u.release));
 	strlcpy(u.version, "#1 SMP Lucid " LUCID_VERSION, sizeof(u.version));
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));

@@ -23,3 +23,4 @@ static int faulty_init(void)
 
 module_init(faulty_init);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Dereferences NULL in its init: an oops in module code");

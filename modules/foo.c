@@ -36,3 +36,4 @@ static void foo_exit(void)
 module_init(foo_init);
 module_exit(foo_exit);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("The module of LWN's Debugging the kernel using Ftrace");

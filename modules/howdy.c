@@ -35,3 +35,4 @@ static void howdy_exit(void)
 module_init(howdy_init);
 module_exit(howdy_exit);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("The tutorial's own module: two functions and a trace_printk");

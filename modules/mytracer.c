@@ -53,3 +53,4 @@ static void mytracer_mod_exit(void)
 module_init(mytracer_mod_init);
 module_exit(mytracer_mod_exit);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Adds a tracer, mytracer, while it is loaded");

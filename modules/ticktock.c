@@ -43,3 +43,4 @@ static void ticktock_exit(void)
 module_init(ticktock_init);
 module_exit(ticktock_exit);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("A timer that fires in interrupt context and says so with trace_printk");

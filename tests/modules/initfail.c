@@ -19,3 +19,4 @@ static void initfail_exit(void)
 module_init(initfail_init);
 module_exit(initfail_exit);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("An init that refuses with ENODEV");

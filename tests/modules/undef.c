@@ -15,3 +15,4 @@ static int undef_init(void)
 
 module_init(undef_init);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Symbols that do not resolve");
