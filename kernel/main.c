@@ -29,6 +29,7 @@
 #include "kernel/sched/signal.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/module/module.h"
+#include "kernel/drivers/pci_proc.h"
 #include "trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/debug/stackprotector.h"
@@ -172,6 +173,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (module_init_files())         // /proc/modules
 		panic("cannot make /proc/modules");
+	if (pci_proc_init())             // /proc/bus/pci: lspci's
+		panic("cannot make /proc/bus/pci");
 	late_trace_init();               // boot is done: tp_printk_stop_on_boot
 	if (!kthread_run_init(kernel_init, NULL, "sh")) // the shell, as pid 1: Linux's init task
 		panic("cannot start the shell");
