@@ -15,6 +15,9 @@ BOOT = {"cmdline": "ftrace_selftest"}
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + body
 LINE = re.compile(r"^ *(?P<comm>\S+)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] "
                   r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +\d+\.\d{6}: (?P<body>\S.*)$")
+# Where modprobe finds them (/lib/modules/$(uname -r)); insmod takes the file, as the article's
+MOD = "/lib/modules/6.1.0-lucid/kernel/modules/%s.ko"
+FOO, FAULTY = MOD % "foo", MOD % "faulty"
 # The article's line: %p as Linux prints it, bar being the module's data (MODULES_VADDR)
 ARTICLE = r"read foo 10 out of bar ffffffffc[0-9a-f]{7}"
 
@@ -46,7 +49,7 @@ def bodies(k):
 
 def test_nop_tracer_prints_the_article_line(lucid):
     fresh(lucid)
-    ok(lucid, "insmod foo.ko")
+    ok(lucid, "insmod %s" % FOO)
     lines = events(cat(lucid, "trace"))
     assert len(lines) == 1, lines
     assert re.match(r"^ {10}insmod-\d+ +\[\d{3}\] \.\.\.\. +\d+\.\d{6}: foo_init: %s$"
@@ -59,7 +62,7 @@ def test_function_graph_traces_the_init(lucid):
     fresh(lucid)
     ok(lucid, "echo 'do_one_initcall foo_*:mod:foo' > set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
-    ok(lucid, "insmod foo.ko")
+    ok(lucid, "insmod %s" % FOO)
     ok(lucid, "echo 0 > tracing_on")  # a new tracer would empty the buffer
     lines = [l for l in events(cat(lucid, "trace")) if "-----" not in l and "=>" not in l]
     text = "\n".join(lines)
@@ -85,7 +88,7 @@ def test_mod_filter_kept_until_the_module_loads(lucid):
     assert cat(lucid, "set_ftrace_notrace") == \
         "#### no functions disabled ####\nfoo_exit:mod:foo\n"
     ok(lucid, "echo function > current_tracer")
-    ok(lucid, "insmod foo")
+    ok(lucid, "insmod %s" % FOO)
     # applied, and used up, as Linux's process_cached_mods
     assert cat(lucid, "set_ftrace_filter") == "do_one_initcall\nfoo_init [foo]\nfoo_exit [foo]\n"
     assert cat(lucid, "set_ftrace_notrace") == "foo_exit [foo]\n"
@@ -106,7 +109,7 @@ def test_mod_filter_kept_until_the_module_loads(lucid):
 
 def test_mod_filter_words(lucid):
     fresh(lucid)
-    ok(lucid, "insmod foo")
+    ok(lucid, "insmod %s" % FOO)
     ok(lucid, "echo 'foo_*:mod:foo' > set_ftrace_filter")
     assert cat(lucid, "set_ftrace_filter") == "foo_init [foo]\nfoo_exit [foo]\n"
     ok(lucid, "echo '!foo_exit:mod:foo' >> set_ftrace_filter")
@@ -137,7 +140,7 @@ def test_available_filter_functions_follow_the_module(lucid):
     before = cat(lucid, "available_filter_functions")
     info = cat(lucid, "dyn_ftrace_total_info")
     assert "[foo]" not in before
-    ok(lucid, "insmod foo")
+    ok(lucid, "insmod %s" % FOO)
     during = cat(lucid, "available_filter_functions")
     assert during == before + "foo_init [foo]\nfoo_exit [foo]\n"
     m = re.match(r"^(\d+) pages:(\d+) groups: (\d+)\n$", cat(lucid, "dyn_ftrace_total_info"))
@@ -158,7 +161,7 @@ def test_unloaded_functions_keep_their_names(lucid):
     fresh(lucid)
     ok(lucid, "echo 'do_one_initcall *:mod:foo' > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
-    ok(lucid, "insmod foo")
+    ok(lucid, "insmod %s" % FOO)
     ok(lucid, "rmmod foo")
     ok(lucid, "echo 0 > tracing_on")
     b = bodies(lucid)
@@ -177,7 +180,7 @@ def test_unloaded_functions_keep_their_names(lucid):
 def test_kallsyms_and_callsite(lucid):
     fresh(lucid)
     assert "foo_bar" not in sh(lucid, "cat /proc/kallsyms")
-    ok(lucid, "insmod foo")
+    ok(lucid, "insmod %s" % FOO)
     syms = sh(lucid, "grep '\\[foo\\]' /proc/kallsyms")
     assert re.search(r"^ffffffffc[0-9a-f]{7} t foo_init\t\[foo\]$", syms, re.M), syms
     assert re.search(r"^ffffffffc[0-9a-f]{7} t foo_exit\t\[foo\]$", syms, re.M), syms
@@ -206,12 +209,13 @@ def test_load_trace_unload_gives_memory_back(lucid):
     def free_kb():
         return int(re.search(r"MemFree: +(\d+) kB", lucid.run("cat /proc/meminfo")).group(1))
     fresh(lucid)
+    ok(lucid, "set +o history")  # bash would keep each line typed, in its heap
     ok(lucid, "echo function > current_tracer")
-    ok(lucid, "insmod foo")  # the first load's lasting allocations (the kept map), made now
+    ok(lucid, "insmod %s" % FOO)  # the first load's lasting allocations (the kept map), made now
     ok(lucid, "rmmod foo")
     before = free_kb()
     for _ in range(20):
-        ok(lucid, "insmod foo")
+        ok(lucid, "insmod %s" % FOO)
         ok(lucid, "rmmod foo")
     ok(lucid, "echo nop > current_tracer")
     assert free_kb() == before
@@ -226,7 +230,7 @@ def test_oops_in_a_module_names_its_functions():
         ok(k, "cd %s" % T)
         ok(k, "echo 'do_one_initcall faulty_*:mod:faulty' > set_ftrace_filter")
         ok(k, "echo function > current_tracer")
-        k.send_line("insmod faulty")
+        k.send_line("insmod %s" % FAULTY)
         k.expect(OOPS_MARK, timeout=60)
         k.wait_exit(timeout=120)
         out = k.tail(10 ** 8).replace("\r\n", "\n")

@@ -73,12 +73,39 @@ def test_no_warning_after_stress(lucid):
     assert "WARNING:" not in out, out
 
 
+# The CPU a process last ran on: field 39 of /proc/PID/stat (proc(5)), read by cut itself.
+WHICHCPU = "cut -d' ' -f39 /proc/self/stat"
+
+
 def test_taskset(lucid):
+    """busybox's taskset: sched_setaffinity pins what it execs (and that one's children)."""
     for c in range(4):
-        assert lucid.run("taskset -c %d whichcpu" % c) == "%d\n" % c
-    assert lucid.run("taskset 8 whichcpu") == "3\n"
-    out = lucid.run("taskset -c 9 whichcpu")
-    assert "usage" in out and lucid.status() == 1
+        assert lucid.run("taskset -c %d %s" % (c, WHICHCPU)) == "%d\n" % c
+    assert lucid.run("taskset 8 %s" % WHICHCPU) == "3\n"
+    assert lucid.run("taskset -c 2 sh -c \"%s\"" % WHICHCPU) == "2\n"  # fork keeps the mask
+    assert lucid.run("taskset -c 1,3 grep Cpus_allowed_list /proc/self/status") == \
+        "Cpus_allowed_list:\t1,3\n"
+    # No such CPU: Linux's EINVAL, in busybox's words
+    assert lucid.run("taskset -c 9 %s" % WHICHCPU) == \
+        "taskset: can't set pid 0's affinity: Invalid argument\n"
+    assert lucid.status() == 1
+
+
+def test_taskset_pid(lucid):
+    """taskset -p: another process's mask read and changed; a running one moves at once."""
+    pid = lucid.run("yes > /dev/null & echo $!").splitlines()[-1]
+    try:
+        assert lucid.run("taskset -p %s" % pid) == "pid %s's current affinity mask: f\n" % pid
+        assert lucid.run("taskset -p 4 %s" % pid) == (
+            "pid %s's current affinity mask: f\npid %s's new affinity mask: 4\n" % (pid, pid))
+        cpus = set()
+        for _ in range(20):  # it was somewhere, running: now only CPU 2 ever runs it
+            cpus.add(lucid.run("cut -d' ' -f39 /proc/%s/stat" % pid).strip())
+        assert cpus == {"2"}, cpus
+        assert lucid.run("taskset -p 99999") == \
+            "taskset: can't get pid 99999's affinity: No such process\n"
+    finally:
+        lucid.run("kill %s; wait" % pid)
 
 
 def test_sleep_duration(lucid):
