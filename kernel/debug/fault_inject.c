@@ -7,19 +7,22 @@
  * does the same to alloc_pages. 0 turns it off. Writing N starts the count again, so
  * `echo 3 > fail_kmalloc; cmd` fails cmd's third allocation, every time.
  *
- * What is under test is the commands, not the shell that runs them. Only the allocations of a
- * task marked make_it_fail are counted and failed, as with Linux's task-filter: the shell
- * marks the thread of each command it starts (and a thread a command starts inherits the mark).
- * The shell's own reading, parsing and starting of a line is never injected, so whatever the
- * interval, the prompt comes back, and a command whose output is redirected to one of the
- * knobs (`echo 0 > fail_kmalloc`) is not marked, so the write that turns injection off never
- * fails for want of memory. Ctrl-O x (or `sysrq x`) turns both off from the console's
- * interrupt, whatever the shell is doing.
+ * What is under test is the commands, not the shell that runs them: only the allocations of a
+ * task whose /proc/PID/make-it-fail is 1 are counted and failed, as with Linux's task-filter.
+ * fork copies the mark (and so does a kernel thread a marked task starts), so
+ *
+ *	sh -c 'echo 1 > /proc/self/make-it-fail; exec CMD'
+ *
+ * puts CMD and all it starts under test and nothing else (Linux's tools/testing/
+ * fault-injection/failcmd.sh does the same). The console's shell and init are never marked, so
+ * whatever the interval, the prompt comes back, and the write that turns injection off never
+ * fails for want of memory. Ctrl-O x (or `echo x > /proc/sysrq-trigger`) turns both off from
+ * the console's interrupt, whatever is running.
  *
  * Booting is not under test either (a kernel that cannot allocate its own tables panics, as
- * Linux does): the boot-time values take effect at the shell's first prompt. Linux's fault
- * injection has more knobs (probability, times, a stack filter); one interval is enough to
- * walk every allocation of a command.
+ * Linux does): at boot no task is marked, so the boot-time values can take effect at once.
+ * Linux's fault injection has more knobs (probability, times, a stack filter); one interval is
+ * enough to walk every allocation of a command.
  */
 #include "kernel/debug/fault_inject.h"
 #include "kernel/cmdline.h"
@@ -122,6 +125,7 @@ void fault_inject_init(void)
 		if (!vfs_stat(path, &st))
 			knob_ino[i] = st.ino;
 	}
+	fault_inject_start(); /* nothing is marked yet: what is marked from now on is tested */
 }
 
 void fault_inject_start(void)

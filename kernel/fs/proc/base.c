@@ -469,14 +469,74 @@ PID_FILE(status);
 PID_FILE(cmdline);
 PID_FILE(maps);
 
+/*
+ * make-it-fail: whether fault injection (kernel/debug/fault_inject.c) may fail this task's
+ * allocations, 0 or 1, as Linux's. fork copies it, so `echo 1 > /proc/self/make-it-fail; exec
+ * CMD` in a shell of its own puts CMD and everything it starts under test, and nothing else.
+ */
+static int make_it_fail_show(struct seq_file *m, void *v)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = find_task_locked(file_pid(m));
+	int val = t && !t->reaped ? t->make_it_fail : -1;
+
+	(void)v;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (val < 0)
+		return -ESRCH;
+	seq_printf(m, "%d\n", val);
+	return 0;
+}
+
+static int make_it_fail_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, make_it_fail_show, inode->i_private);
+}
+
+#define MAKE_IT_FAIL_WRITE_MAX 16
+
+static ssize_t make_it_fail_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char buf[MAKE_IT_FAIL_WRITE_MAX];
+	unsigned long flags;
+	struct task *t;
+	int val;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, ubuf, cnt);
+	buf[cnt] = '\0';
+	if (kstrtoint(buf, 10, &val) || val < 0 || val > 1)
+		return -EINVAL; /* Linux's proc_fault_inject_write: 0 or 1 */
+	flags = spin_lock_irqsave(&task_list_lock);
+	t = find_task_locked((int)(long)file->f_inode->i_private);
+	if (t && !t->reaped)
+		t->make_it_fail = val;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (!t || t->reaped)
+		return -ESRCH;
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+static const struct file_operations proc_pid_make_it_fail_fops = {
+	.open = make_it_fail_open,
+	.read = seq_read,
+	.write = make_it_fail_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static const struct {
 	const char *name;
+	umode_t mode;
 	const struct file_operations *fops;
 } pid_files[] = {
-	{"cmdline", &proc_pid_cmdline_fops},
-	{"maps", &proc_pid_maps_fops},
-	{"stat", &proc_pid_stat_fops},
-	{"status", &proc_pid_status_fops},
+	{"cmdline", 0444, &proc_pid_cmdline_fops},
+	{"make-it-fail", 0644, &proc_pid_make_it_fail_fops},
+	{"maps", 0444, &proc_pid_maps_fops},
+	{"stat", 0444, &proc_pid_stat_fops},
+	{"status", 0444, &proc_pid_status_fops},
 };
 
 #define EXE_NAME "exe"
@@ -601,7 +661,7 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	dget(dentry); /* the tree's reference, as d_add's callers give it */
 	d_add(dentry, inode);
 	for (size_t i = 0; i < ARRAY_SIZE(pid_files); i++) {
-		if (!proc_create_data(pid_files[i].name, 0444, dentry, pid_files[i].fops,
+		if (!proc_create_data(pid_files[i].name, pid_files[i].mode, dentry, pid_files[i].fops,
 				      inode->i_private)) {
 			d_kill_tree(dentry, S_DEAD);
 			return -ENOMEM;
