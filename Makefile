@@ -297,7 +297,7 @@ $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODULE_KOS) $(addprefix rootfs
 		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f)) \
 		bin/busybox=$(BUSYBOX) bin/bash=$(BASH_STATIC) \
 		$(foreach a,$(BUSYBOX_APPLETS),'link:bin/$(a)=busybox') \
-		$(foreach c,$(USER_SHELL_COMMANDS),'link:bin/$(c)=shellcmd') \
+		$(foreach c,$(USER_DEBUGFS_COMMANDS),'link:bin/$(c)=debugfs_cmd') \
 		$(foreach f,$(ROOTFS_FILES),$(f)=rootfs/$(f)) \
 		$(foreach m,$(MODULES),lib/modules/$(m).ko=$(B)/modules/$(m).ko) \
 		$(foreach m,$(TEST_MODULES),lib/modules/test/$(m).ko=$(B)/modules/$(m).ko)
