@@ -68,8 +68,11 @@ static noinline void lkdtm_PANIC(void)
 	panic("dumptest");
 }
 
-/* Each call eats another frame until the stack runs into its guard page. */
-static noinline int lkdtm_recursive_loop(int depth)
+/*
+ * Each call eats another frame until the stack runs into its guard page. noipa: gcc would
+ * otherwise make a clone of it (lkdtm_recursive_loop.isra.0), a name the backtrace would show.
+ */
+static noinline __attribute__((noipa)) int lkdtm_recursive_loop(int depth)
 {
 	volatile char frame[STACK_EATER_BYTES];
 
@@ -255,6 +258,7 @@ static noinline void lkdtm_do_action(const struct crashtype *crashtype)
 		return;
 	}
 	crashtype->func();
+	barrier(); /* not a tail call (a jmp): this function stays in the backtrace */
 }
 
 static ssize_t direct_entry(struct file *file, const char *ubuf, size_t count, loff_t *ppos)

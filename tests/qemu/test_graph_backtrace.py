@@ -77,7 +77,7 @@ def test_oops():
     k = Lucid(cmdline="")
     try:
         k.run("echo function_graph > %s/current_tracer" % T, timeout=60)
-        k.send_line("crash null")
+        k.send_line("echo NULL > /sys/kernel/debug/provoke-crash/DIRECT")
         status = k.wait_exit(120)
         out = k.tail(200000)
     finally:
