@@ -434,7 +434,7 @@ fuzz: deps fuzz-build
 # UBSAN=1 adds the undefined behaviour checks that mean something in a freestanding kernel,
 # each reported by kernel/debug/ubsan.c (built without them). Left out: null, as in Linux: page 0 is
 # unmapped, so the MMU already catches a NULL dereference, for free and with the registers in
-# the oops (crash null shows it in both builds); return and enum (C++ only in gcc), float-* (no
+# the oops (lkdtm's NULL shows it in both builds); return and enum (C++ only in gcc), float-* (no
 # floating point here), vptr (C++).
 STACKPROTECTOR ?= 1
 ifeq ($(STACKPROTECTOR),1)

@@ -326,7 +326,7 @@ def main():
     base = guest_figures(base_dir)
     ratio = int(figures["workload_insns"][0]) / int(base["workload_insns"][0])
     print("nop_overhead_ratio: %.4f ratio" % ratio)
-    # The same for a file-system workload, whose functions are bigger (kernel/shell/cmd/cmd_bench.c).
+    # The same for a file-system workload, whose functions are bigger (kernel/debug/bench.c).
     if int(base["fs_workload_insns"][0]):
         ratio = int(figures["fs_workload_insns"][0]) / int(base["fs_workload_insns"][0])
         print("nop_overhead_ratio_fs: %.4f ratio" % ratio)

@@ -19,7 +19,7 @@
 
 #define DEBUGFS "/sys/kernel/debug/"
 #define LINE_MAX_BYTES 256 /* the kernel's limit for the arguments written at once */
-#define OUTPUT_MAX 4096	   /* more than the kernel keeps of what a command printed */
+#define OUTPUT_MAX 4096 /* more than the kernel keeps of what a command printed */
 #define STATUS_USAGE 2
 #define STATUS_FAILED 1
 #define STATUS_CANNOT_RUN 126
@@ -37,8 +37,8 @@ int main(int argc, char **argv)
 		size_t wl = strlen(argv[i]);
 
 		if (len + wl + 1 > LINE_MAX_BYTES || !wl || strpbrk(argv[i], " \t\n")) {
-			fprintf(stderr, "%s: arguments must be words, %d bytes in all at most\n", name,
-				LINE_MAX_BYTES);
+			fprintf(stderr, "%s: arguments must be words, %d bytes in all at most\n",
+				name, LINE_MAX_BYTES);
 			return STATUS_USAGE;
 		}
 		memcpy(line + len, argv[i], wl);

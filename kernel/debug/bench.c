@@ -171,7 +171,7 @@ static void bench_function_tracer(struct seq_file *m)
 		uint64_t traced = call_leaf_rounds();
 		tracing_set_tracer(tr, "nop");
 		seq_printf(m, "function_event_insns: %lu insns\n",
-		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+			   (unsigned long)((traced - base) / EVENT_ROUNDS));
 	}
 	/* function_graph: an entry and a return event per call, through return_to_handler. */
 	if (!err && bench_set_filter(tr, "ftest_leaf") == 0 &&
@@ -179,7 +179,7 @@ static void bench_function_tracer(struct seq_file *m)
 		uint64_t traced = call_leaf_rounds();
 		tracing_set_tracer(tr, "nop");
 		seq_printf(m, "graph_call_insns: %lu insns\n",
-		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+			   (unsigned long)((traced - base) / EVENT_ROUNDS));
 	}
 	bench_set_filter(tr, NULL);
 }
@@ -217,8 +217,8 @@ static void bench_trace_printk(struct seq_file *m)
 	seq_printf(m, "trace_printk_insns: %lu insns\n", (unsigned long)per_trace);
 	if (per_trace)
 		seq_printf(m, "printk_serial_ratio: %lu.%02lu ratio\n",
-		       (unsigned long)(per_printk / per_trace),
-		       (unsigned long)(per_printk * 100 / per_trace % 100));
+			   (unsigned long)(per_printk / per_trace),
+			   (unsigned long)(per_printk * 100 / per_trace % 100));
 }
 
 /*
@@ -239,7 +239,7 @@ static void bench_module_load(struct seq_file *m)
 
 		if (fd < 0) {
 			seq_printf(m, "module_load_insns: none (%s: %s)\n", MODULE_BENCH_FILE,
-			       errno_text(-fd));
+				   errno_text(-fd));
 			return;
 		}
 		t0 = rdtsc();
@@ -247,7 +247,8 @@ static void bench_module_load(struct seq_file *m)
 		t1 = rdtsc();
 		vfs_close(fd);
 		if (err) {
-			seq_printf(m, "module_load_insns: none (insmod foo: %s)\n", errno_text(-err));
+			seq_printf(m, "module_load_insns: none (insmod foo: %s)\n",
+				   errno_text(-err));
 			return;
 		}
 		delete_module("foo", O_NONBLOCK);
@@ -260,7 +261,8 @@ static void bench_module_load(struct seq_file *m)
 	}
 	seq_printf(m, "module_load_insns: %lu insns\n", (unsigned long)best);
 	if (best_site != UINT64_MAX)
-		seq_printf(m, "module_ftrace_init_insns_per_site: %lu insns\n", (unsigned long)best_site);
+		seq_printf(m, "module_ftrace_init_insns_per_site: %lu insns\n",
+			   (unsigned long)best_site);
 	else
 		seq_printf(m, "module_ftrace_init_insns_per_site: none (foo has no call sites)\n");
 }
@@ -314,11 +316,13 @@ static int bench_thread(void *arg)
 	bench_trace_event(m);
 	bench_module_load(m);
 	seq_printf(m, "boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
-	seq_printf(m, "kmain_to_prompt_insns: %lu insns\n", (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
-	seq_printf(m, "ctx_switch_insns: %lu insns\n", (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
+	seq_printf(m, "kmain_to_prompt_insns: %lu insns\n",
+		   (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
+	seq_printf(m, "ctx_switch_insns: %lu insns\n",
+		   (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
 	if (num_online_cpus() > 1)
 		seq_printf(m, "remote_wakeup_insns: %lu insns\n",
-		       (unsigned long)measure_pingpong(0, 1, WAKEUP_ROUNDS));
+			   (unsigned long)measure_pingpong(0, 1, WAKEUP_ROUNDS));
 	return 0;
 }
 

@@ -33,7 +33,8 @@ static int cmd_callsite(int argc, char **argv, struct debugfs_cmd_output *out)
 	}
 	const unsigned char *p = (const unsigned char *)ip;
 	cmd_printf(out, "%s at %016lx: %02x %02x %02x %02x %02x  %s (refcount %d)\n", argv[1], ip,
-		   p[0], p[1], p[2], p[3], p[4], ftrace_describe_site(ip), ftrace_rec_refcount(rec));
+		   p[0], p[1], p[2], p[3], p[4], ftrace_describe_site(ip),
+		   ftrace_rec_refcount(rec));
 	return 0;
 }
 

@@ -29,10 +29,11 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#pragma GCC diagnostic ignored "-Winfinite-recursion" /* EXHAUST_STACK recurses forever on purpose */
+/* EXHAUST_STACK recurses forever on purpose. */
+#pragma GCC diagnostic ignored "-Winfinite-recursion"
 
 #define STACK_EATER_BYTES 512
-#define LKDTM_WRITE_MAX 64 /* bytes of a name written to DIRECT: the longest name and room to spare */
+#define LKDTM_WRITE_MAX 64 /* bytes of a name written to DIRECT: the longest, and room to spare */
 #define LKDTM_LIST_MAX 1024 /* bytes of DIRECT's list of names */
 
 /* Writes to page 0, which is never mapped: Linux's ACCESS_NULL tries a read first, then this. */
@@ -212,7 +213,9 @@ struct crashtype {
 	const char *needs;
 };
 
+/* clang-format off */
 #define CRASHTYPE(name, needs) {#name, lkdtm_##name, needs}
+/* clang-format on */
 
 static const struct crashtype crashtypes[] = {
 	CRASHTYPE(PANIC, NULL),
@@ -310,5 +313,6 @@ void lkdtm_init(void)
 	struct dentry *dir = debugfs_create_dir("provoke-crash", NULL);
 
 	if (!dir || !debugfs_create_file("DIRECT", 0600, dir, NULL, &direct_fops))
-		printk(KERN_WARNING "lkdtm: cannot create /sys/kernel/debug/provoke-crash/DIRECT\n");
+		printk(KERN_WARNING
+		       "lkdtm: cannot create /sys/kernel/debug/provoke-crash/DIRECT\n");
 }

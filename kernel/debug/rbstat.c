@@ -31,8 +31,9 @@ static int rbstat_show(struct seq_file *m, void *v)
 		unsigned long commit = ring_buffer_commit_overrun_cpu(b, cpu);
 		unsigned long sum = entries + read + overrun + dropped + commit;
 
-		seq_printf(m, "cpu%d: written %lu = entries %lu + read %lu + overrun %lu + "
-			      "dropped %lu + commit overrun %lu%s\n",
+		seq_printf(m,
+			   "cpu%d: written %lu = entries %lu + read %lu + overrun %lu + "
+			   "dropped %lu + commit overrun %lu%s\n",
 			   cpu, written, entries, read, overrun, dropped, commit,
 			   sum == written ? "" : "  MISMATCH");
 	}

@@ -37,9 +37,9 @@ struct rt_state {
 	unsigned long rounds_on_cpu[NR_CPUS];
 	spinlock_t stats_lock;
 	int rounds;
-	bool stop;		  /* the program was interrupted: each worker gives up */
-	int running;		  /* workers not done yet (atomic) */
-	wait_queue_head_t done;	  /* woken as the last one is */
+	bool stop; /* the program was interrupted: each worker gives up */
+	int running; /* workers not done yet (atomic) */
+	wait_queue_head_t done; /* woken as the last one is */
 };
 
 struct rt_worker {
@@ -201,7 +201,8 @@ static int cmd_run_test(int argc, char **argv, struct debugfs_cmd_output *out)
 	for (int i = 0; i < started; i++)
 		wake_up_new_task(w[i].task);
 	/* Ctrl-C: stop them, then wait for them all the same, as their state is ours. */
-	if (wait_event_interruptible(&st->done, __atomic_load_n(&st->running, __ATOMIC_ACQUIRE) == 0))
+	if (wait_event_interruptible(&st->done,
+				     __atomic_load_n(&st->running, __ATOMIC_ACQUIRE) == 0))
 		rt_stop(st, w, threads);
 	for (int i = 0; i < started; i++)
 		kthread_join(w[i].task);
@@ -213,8 +214,9 @@ static int cmd_run_test(int argc, char **argv, struct debugfs_cmd_output *out)
 		status = -ENOMEM;
 	} else {
 		int cpus_used = 0;
-		cmd_printf(out, "run_test: %d threads x %d rounds on %d CPUs: counter %ld/%ld, "
-				"%ld wakeups, rounds per CPU:",
+		cmd_printf(out,
+			   "run_test: %d threads x %d rounds on %d CPUs: counter %ld/%ld, "
+			   "%ld wakeups, rounds per CPU:",
 			   threads, rounds, num_online_cpus(), st->counter, (long)threads * rounds,
 			   st->wakeups);
 		for (int c = 0; c < num_online_cpus(); c++) {

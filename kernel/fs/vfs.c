@@ -276,7 +276,7 @@ ssize_t vfs_write(int fd, const void *buf, size_t count)
  */
 static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool write)
 {
-	struct file *file = fget(fd); /* fget_unlocked's, when vfs_pread found it without the lock */
+	struct file *file = fget(fd); /* as fget_unlocked, when vfs_pread needs no lock */
 	ssize_t ret;
 
 	if (pos < 0)
