@@ -16,7 +16,6 @@
  */
 #include "kernel/debug/ftest.h"
 #include "kernel/debug/debugfs_cmd.h"
-#include "kernel/sched/signal.h"
 #include "kernel/sched/time.h"
 #include "kernel/sched/timer.h"
 #include "trace/trace.h"

@@ -117,8 +117,7 @@ static noinline void lkdtm_WRITE_KERN(void)
 	*(volatile unsigned char *)(void *)lkdtm_WRITE_KERN = 0xc3;
 }
 
-/* Lucid's own: the direct map's view of the same text is read-only too (only text_poke's alias
- * may write). */
+/* Lucid's own: the direct map's view of the text is read-only too (only text_poke's may write). */
 static noinline void lkdtm_WRITE_KERN_DIRECT(void)
 {
 	*(volatile unsigned char *)__va(__pa((void *)lkdtm_WRITE_KERN_DIRECT)) = 0xc3;
