@@ -7,9 +7,11 @@
  *
  * Exit status, as the commands always had: 0 when the write succeeded (its text on stdout);
  * 2 for arguments the command does not take (EINVAL: its usage on stderr); 1 for a run that
- * failed (its text on stdout, or the error on stderr if it printed none); 126 when the file
- * cannot be used at all (bash's status for a command found but not run). Ctrl-C interrupts the
- * write, and this process ends by SIGINT as any would.
+ * failed: a result that says no (EIO: run_test's counter is off; ENXIO: callsite's function has
+ * no call site) on stdout, an error (no such function, no memory, ...) on stderr, as strerror's
+ * text if the command printed none; 126 when the file cannot be used at all (bash's status for
+ * a command found but not run). Ctrl-C interrupts the write, and this process ends by SIGINT
+ * as any would.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +68,7 @@ int main(int argc, char **argv)
 		return STATUS_USAGE;
 	}
 	if (n)
-		fwrite(text, 1, (size_t)n, stdout);
+		fwrite(text, 1, (size_t)n, err == EIO || err == ENXIO ? stdout : stderr);
 	else
 		fprintf(stderr, "%s: %s\n", name, strerror(err));
 	return STATUS_FAILED;

@@ -175,6 +175,7 @@ static int cmd_run_test(int argc, char **argv, struct debugfs_cmd_output *out)
 	if (!st || !w) {
 		kfree(st);
 		kfree(w);
+		cmd_printf(out, "run_test: Cannot allocate memory\n");
 		return -ENOMEM;
 	}
 	mutex_init(&st->lock);
@@ -211,6 +212,7 @@ static int cmd_run_test(int argc, char **argv, struct debugfs_cmd_output *out)
 	if (READ_ONCE(st->stop)) {
 		status = -EINTR; /* the workers gave up: there is no result to check */
 	} else if (started < threads) {
+		cmd_printf(out, "run_test: Cannot allocate memory\n");
 		status = -ENOMEM;
 	} else {
 		int cpus_used = 0;
