@@ -316,7 +316,7 @@ $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODTREE)/stamp $(addprefix roo
 		$(foreach f,$(USER_FILES),bin/$(notdir $(f))=$(f)) \
 		bin/busybox=$(BUSYBOX) bin/bash=$(BASH_STATIC) \
 		$(foreach a,$(BUSYBOX_APPLETS),'link:bin/$(a)=busybox') \
-		$(foreach c,$(USER_SHELL_COMMANDS),'link:bin/$(c)=shellcmd') \
+		$(foreach c,$(USER_DEBUGFS_COMMANDS),'link:bin/$(c)=debugfs_cmd') \
 		$(foreach f,$(ROOTFS_FILES),$(f)=rootfs/$(f)) \
 		$$(cd $(MODTREE) && find $(MODDIR) -type f | sort | sed 's|.*|&=$(MODTREE)/&|')
 
@@ -452,7 +452,7 @@ fuzz: deps fuzz-build
 # UBSAN=1 adds the undefined behaviour checks that mean something in a freestanding kernel,
 # each reported by kernel/debug/ubsan.c (built without them). Left out: null, as in Linux: page 0 is
 # unmapped, so the MMU already catches a NULL dereference, for free and with the registers in
-# the oops (crash null shows it in both builds); return and enum (C++ only in gcc), float-* (no
+# the oops (lkdtm's NULL shows it in both builds); return and enum (C++ only in gcc), float-* (no
 # floating point here), vptr (C++).
 STACKPROTECTOR ?= 1
 ifeq ($(STACKPROTECTOR),1)

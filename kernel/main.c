@@ -19,7 +19,13 @@
 #include "kernel/sched/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/shell/shell.h"
+#include "kernel/debug/bench.h"
+#include "kernel/debug/callsite.h"
 #include "kernel/debug/fault_inject.h"
+#include "kernel/debug/ftest.h"
+#include "kernel/debug/lkdtm.h"
+#include "kernel/debug/rbstat.h"
+#include "kernel/debug/run_test.h"
 #include "kernel/fs/fs_boot.h"
 #include "kernel/sched/watchdog.h"
 #include "kernel/debug/sysrq.h"
@@ -169,7 +175,12 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
-	shell_command_init();            // /sys/kernel/debug/shell_command: /bin/ftest, /bin/run_test
+	lkdtm_init();                    // /sys/kernel/debug/provoke-crash/DIRECT: crashes on purpose
+	ftest_init();                    // /sys/kernel/debug/ftest and run_test: /bin/ftest, /bin/run_test
+	run_test_init();
+	callsite_init();                 // /sys/kernel/debug/callsite: /bin/callsite
+	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters
+	bench_init();                    // /sys/kernel/debug/bench: make bench's figures
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (module_init_files())         // /proc/modules
 		panic("cannot make /proc/modules");

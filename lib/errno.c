@@ -42,6 +42,7 @@ static const char *const errno_texts[] = {
 	[ELIBBAD] = "Accessing a corrupted shared library",
 	[ENOTSOCK] = "Socket operation on non-socket",
 	[EAFNOSUPPORT] = "Address family not supported by protocol",
+	[ETIMEDOUT] = "Connection timed out",
 };
 
 const char *errno_text(int err)

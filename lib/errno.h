@@ -42,6 +42,7 @@
 #define ELIBBAD 80
 #define ENOTSOCK 88
 #define EAFNOSUPPORT 97
+#define ETIMEDOUT 110
 
 /*
  * Never seen by user space (include/linux/errno.h): an interrupted system call asks the signal

@@ -9,7 +9,8 @@ resize the buffer, flip tracing_on, overwrite and the trace events, and drain tr
 the function tracer on every function (function_graph too, when Lucid has it: interrupts then
 nest inside traced functions on every CPU). After each round, with recording off:
   - no oops, and the shell still answers;
-  - rbstat: on every CPU, events written = entries + read + overrun + dropped + commit overrun;
+  - /sys/kernel/debug/rbstat: on every CPU, events written = entries + read + overrun + dropped
+    + commit overrun;
   - every line of `trace` parses as one of the reference formats, and with the function
     tracer the event lines are exactly the header's entries-in-buffer.
 The last line is the figures: rounds, tracer switches, events written, minutes.
@@ -98,7 +99,7 @@ class Stress:
         """Recording off: the counters add up and every line parses."""
         lucid = self.lucid
         quiet(lucid, "echo 0 > tracing_on")
-        out = ok(lucid, "rbstat")
+        out = ok(lucid, "cat /sys/kernel/debug/rbstat")
         assert "MISMATCH" not in out, out
         self.written += sum(int(w) for w in re.findall(r"written (\d+)", out))
         text = ok(lucid, "cat trace", timeout=600)

@@ -188,7 +188,8 @@ unsigned long ftrace_nr_pages(void); /* pages the records take, for the boot mes
 
 /*
  * How long ftrace_init() took, in TSC ticks: cycles on hardware, executed instructions under
- * QEMU's -icount shift=0, where `bench` reports it (kernel/shell/cmd/cmd_bench.c). dmesg shows it in us.
+ * QEMU's -icount shift=0, where /sys/kernel/debug/bench reports it (kernel/debug/bench.c).
+ * dmesg shows it in us.
  */
 extern uint64_t ftrace_init_tsc;
 

@@ -107,7 +107,7 @@ void trace_print_context(struct trace_iterator *iter)
 /*
  * The latency format's prefix (Linux's trace_print_lat_context), which ftrace_dump() prints:
  *
- *       sh-1       2d..1  5012us : cmd_crash <-sh_exec
+ *     bash-3       2d..1  5012us : lkdtm_do_action <-direct_entry
  *
  * comm cut to 8, pid, CPU, the four flag columns, the time since the buffer was last reset in
  * microseconds, and a mark ('!', '+', ...) for the time to the next event. Linux looks for the

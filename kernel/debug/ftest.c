@@ -1,6 +1,7 @@
 /*
  * `ftest`: small functions that exist to be traced, so a student (and the tests) can see exactly
- * what the tracers record for a call chain they know.
+ * what the tracers record for a call chain they know. /bin/ftest writes its arguments to
+ * /sys/kernel/debug/ftest (kernel/debug/debugfs_cmd.c), and the calls run in its write(2):
  *
  *   ftest call       ftest_outer -> ftest_mid -> ftest_leaf, three times
  *   ftest delay N    ftest_delay busy-waits N microseconds
@@ -14,13 +15,12 @@
  * with its own call site.
  */
 #include "kernel/debug/ftest.h"
-#include "kernel/shell/shell.h"
-#include "kernel/sched/signal.h"
-#include "kernel/shell/stdio.h"
+#include "kernel/debug/debugfs_cmd.h"
 #include "kernel/sched/time.h"
 #include "kernel/sched/timer.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/kstrtox.h"
 
@@ -125,8 +125,8 @@ notrace void ftest_tick(void)
 		trace_printk("ftest tick %d\n", left);
 }
 
-/* Waits (bounded) until the ticks have done all of them. 0, 1 on timeout, 130 after Ctrl-C. */
-static int ftest_tick_run(int n)
+/* Waits (bounded) until the ticks have done all of them. 0, -ETIMEDOUT, -EINTR after Ctrl-C. */
+static int ftest_tick_run(int n, struct debugfs_cmd_output *out)
 {
 	__atomic_store_n(&ftest_tick_left, n, __ATOMIC_RELAXED);
 	for (int ms = 0; ms < FTEST_TICK_TIMEOUT_MS; ms += FTEST_TICK_WAIT_MS) {
@@ -134,15 +134,15 @@ static int ftest_tick_run(int n)
 			return 0;
 		if (msleep_interruptible(FTEST_TICK_WAIT_MS)) {
 			__atomic_store_n(&ftest_tick_left, 0, __ATOMIC_RELAXED); /* no more */
-			return STATUS_SIGINT;
+			return -EINTR;
 		}
 	}
 	__atomic_store_n(&ftest_tick_left, 0, __ATOMIC_RELAXED);
-	dprintf(STDERR_FILENO, "ftest: the ticks did not come\n");
-	return 1;
+	cmd_printf(out, "ftest: the ticks did not come\n");
+	return -ETIMEDOUT;
 }
 
-static int cmd_ftest(int argc, char **argv)
+static int cmd_ftest(int argc, char **argv, struct debugfs_cmd_output *out)
 {
 	if (argc == 2 && !strcmp(argv[1], "call")) {
 		for (int i = 0; i < FTEST_CALL_REPEAT; i++)
@@ -177,11 +177,15 @@ static int cmd_ftest(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "tick") && !kstrtoul(argv[2], 10, &n) &&
 	    n <= FTEST_TICK_MAX)
-		return ftest_tick_run((int)n);
-	dprintf(STDERR_FILENO, "usage: ftest call | ftest delay MICROSECONDS | ftest stack | "
-			       "ftest deep N | ftest printk [N] | ftest off | ftest tick N\n");
-	return 2;
+		return ftest_tick_run((int)n, out);
+	cmd_printf(out, "usage: ftest call | ftest delay MICROSECONDS | ftest stack | "
+			"ftest deep N | ftest printk [N] | ftest off | ftest tick N\n");
+	return -EINVAL;
 }
-SHELL_CMD("ftest",
-	  "functions to trace: ftest call | delay US | stack | deep N | printk [N] | off | tick N",
-	  cmd_ftest);
+
+static const struct debugfs_cmd ftest_debugfs = {"ftest", cmd_ftest};
+
+void ftest_init(void)
+{
+	debugfs_create_cmd(&ftest_debugfs);
+}

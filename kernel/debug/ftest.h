@@ -11,4 +11,5 @@ unsigned long ftest_deep(unsigned long n);
 void ftest_printk(void);
 void ftest_off(void);
 void ftest_tick(void); /* from the timer interrupt: `ftest tick N` */
+void ftest_init(void); /* boot: /sys/kernel/debug/ftest, what /bin/ftest runs them through */
 #endif

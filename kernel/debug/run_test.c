@@ -8,14 +8,19 @@
  * round also notes which CPU ran it. At the end it checks the counter and prints one line.
  *
  *   run_test [-t THREADS] [-r ROUNDS]
+ *
+ * /bin/run_test writes its arguments to /sys/kernel/debug/run_test (kernel/debug/debugfs_cmd.c):
+ * the threads are started and waited for inside its write(2), and the line is read back.
+ * The workers are kernel threads, which take no signals: Ctrl-C reaches the program, waiting
+ * for them, which tells them to stop (rt_state.stop) and answers -EINTR once they have.
  */
-#include "kernel/shell/shell.h"
-#include "kernel/shell/stdio.h"
+#include "kernel/debug/run_test.h"
+#include "kernel/debug/debugfs_cmd.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/mutex.h"
+#include "kernel/sched/wait.h"
 #include "kernel/sched/timer.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/signal.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/kstrtox.h"
@@ -32,6 +37,9 @@ struct rt_state {
 	unsigned long rounds_on_cpu[NR_CPUS];
 	spinlock_t stats_lock;
 	int rounds;
+	bool stop; /* the program was interrupted: each worker gives up */
+	int running; /* workers not done yet (atomic) */
+	wait_queue_head_t done; /* woken as the last one is */
 };
 
 struct rt_worker {
@@ -84,49 +92,57 @@ static noinline void rt_account_cpu(struct rt_state *st)
 }
 
 /*
- * Even workers serve, odd ones return: each round is two cross-thread wakeups. The waits are
- * interruptible: after a Ctrl-C the partner may already have given up, and would never answer.
+ * Even workers serve, odd ones return: each round is two cross-thread wakeups. After a stop the
+ * partner may already have given up and never answer: rt_stop() completes every worker's go
+ * for good, so that no wait outlasts it.
  */
-static noinline int rt_ping_pong(struct rt_worker *w)
+static noinline void rt_ping_pong(struct rt_worker *w)
 {
 	if (w->id % 2 == 0) {
 		complete(&w->partner->go);
-		if (wait_for_completion_interruptible(&w->go))
-			return -EINTR;
+		wait_for_completion(&w->go);
 	} else {
-		if (wait_for_completion_interruptible(&w->go))
-			return -EINTR;
+		wait_for_completion(&w->go);
 		complete(&w->partner->go);
 	}
 	__atomic_add_fetch(&w->st->wakeups, 1, __ATOMIC_RELAXED);
-	return 0;
 }
 
-/*
- * The workers are in run_test's job and command (kernel/sched/signal.c): Ctrl-C or kill reaches
- * every one of them, and each gives up at its next round or wait.
- */
+/* A worker's end, whether it did all its rounds or stopped: the last one wakes the program. */
+static void rt_worker_done(struct rt_state *st)
+{
+	if (__atomic_sub_fetch(&st->running, 1, __ATOMIC_ACQ_REL) == 0)
+		wake_up(&st->done);
+}
+
 static int rt_worker_main(void *arg)
 {
 	struct rt_worker *w = arg;
-	for (int r = 0; r < w->st->rounds; r++) {
-		if (signal_pending_current())
-			return STATUS_SIGINT;
+	for (int r = 0; r < w->st->rounds && !READ_ONCE(w->st->stop); r++) {
 		w->checksum += rt_compute(w->id, r);
 		rt_update_counter(w->st);
-		if (rt_ping_pong(w))
-			return STATUS_SIGINT;
+		rt_ping_pong(w);
 		if (r % NAP_EVERY == NAP_EVERY - 1)
 			msleep(1);
 		rt_account_cpu(w->st);
 	}
+	rt_worker_done(w->st);
 	return 0;
 }
 
+/* Started only to exit: all or nothing, as a lone partner would wait forever. */
 static int rt_noop(void *arg)
 {
-	(void)arg;
+	rt_worker_done(((struct rt_worker *)arg)->st);
 	return 0;
+}
+
+/* Tells every worker to give up, and wakes those waiting for a partner that has. */
+static void rt_stop(struct rt_state *st, struct rt_worker *w, int n)
+{
+	WRITE_ONCE(st->stop, true);
+	for (int i = 0; i < n; i++)
+		complete_all(&w[i].go);
 }
 
 static int parse_opt(int argc, char **argv, int *threads, int *rounds)
@@ -145,13 +161,12 @@ static int parse_opt(int argc, char **argv, int *threads, int *rounds)
 	return 0;
 }
 
-static int cmd_run_test(int argc, char **argv)
+static int cmd_run_test(int argc, char **argv, struct debugfs_cmd_output *out)
 {
 	int threads = 2 * num_online_cpus(), rounds = 20;
 	if (parse_opt(argc, argv, &threads, &rounds)) {
-		dprintf(STDERR_FILENO, "usage: run_test [-t THREADS (max %d)] [-r ROUNDS]\n",
-			MAX_THREADS);
-		return 2;
+		cmd_printf(out, "usage: run_test [-t THREADS (max %d)] [-r ROUNDS]\n", MAX_THREADS);
+		return -EINVAL;
 	}
 	threads += threads % 2; /* workers come in pairs */
 
@@ -160,11 +175,12 @@ static int cmd_run_test(int argc, char **argv)
 	if (!st || !w) {
 		kfree(st);
 		kfree(w);
-		dprintf(STDERR_FILENO, "run_test: Cannot allocate memory\n");
-		return 1;
+		cmd_printf(out, "run_test: Cannot allocate memory\n");
+		return -ENOMEM;
 	}
 	mutex_init(&st->lock);
 	spin_lock_init(&st->stats_lock);
+	init_waitqueue_head(&st->done);
 	st->rounds = rounds;
 	for (int i = 0; i < threads; i++) {
 		w[i] = (struct rt_worker){.id = i, .st = st, .partner = &w[i ^ 1]};
@@ -178,37 +194,49 @@ static int cmd_run_test(int argc, char **argv)
 		if (!w[started].task)
 			break;
 	}
-	if (started < threads) { /* all or nothing: a lone partner would wait forever */
+	if (started < threads) {
 		for (int i = 0; i < started; i++)
-			w[i].task->fn = rt_noop; /* start them only to let them exit */
+			w[i].task->fn = rt_noop;
 	}
+	st->running = started;
 	for (int i = 0; i < started; i++)
 		wake_up_new_task(w[i].task);
+	/* Ctrl-C: stop them, then wait for them all the same, as their state is ours. */
+	if (wait_event_interruptible(&st->done,
+				     __atomic_load_n(&st->running, __ATOMIC_ACQUIRE) == 0))
+		rt_stop(st, w, threads);
 	for (int i = 0; i < started; i++)
 		kthread_join(w[i].task);
 
 	int status = 0;
-	if (signal_pending_current()) {
-		status = STATUS_SIGINT; /* the workers gave up: there is no result to check */
+	if (READ_ONCE(st->stop)) {
+		status = -EINTR; /* the workers gave up: there is no result to check */
 	} else if (started < threads) {
-		dprintf(STDERR_FILENO, "run_test: Cannot allocate memory\n");
-		status = 1;
+		cmd_printf(out, "run_test: Cannot allocate memory\n");
+		status = -ENOMEM;
 	} else {
 		int cpus_used = 0;
-		printf("run_test: %d threads x %d rounds on %d CPUs: counter %ld/%ld, %ld wakeups, "
-		       "rounds per CPU:",
-		       threads, rounds, num_online_cpus(), st->counter, (long)threads * rounds,
-		       st->wakeups);
+		cmd_printf(out,
+			   "run_test: %d threads x %d rounds on %d CPUs: counter %ld/%ld, "
+			   "%ld wakeups, rounds per CPU:",
+			   threads, rounds, num_online_cpus(), st->counter, (long)threads * rounds,
+			   st->wakeups);
 		for (int c = 0; c < num_online_cpus(); c++) {
-			printf(" %lu", st->rounds_on_cpu[c]);
+			cmd_printf(out, " %lu", st->rounds_on_cpu[c]);
 			cpus_used += st->rounds_on_cpu[c] > 0;
 		}
-		status = st->counter == (long)threads * rounds ? 0 : 1;
-		printf(", %d CPUs used, %s\n", cpus_used, status ? "FAILED" : "ok");
+		/* A lost increment: the mutex did not exclude. The line says so, and so does EIO. */
+		status = st->counter == (long)threads * rounds ? 0 : -EIO;
+		cmd_printf(out, ", %d CPUs used, %s\n", cpus_used, status ? "FAILED" : "ok");
 	}
 	kfree(w);
 	kfree(st);
 	return status;
 }
-SHELL_CMD("run_test", "run_test [-t N] [-r N]: threads that lock, sleep and wake each other",
-	  cmd_run_test);
+
+static const struct debugfs_cmd run_test_debugfs = {"run_test", cmd_run_test};
+
+void run_test_init(void)
+{
+	debugfs_create_cmd(&run_test_debugfs);
+}

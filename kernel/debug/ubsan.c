@@ -8,7 +8,7 @@
  * fits in a pointer is passed in it directly, a wider one by address. The handlers describe
  * what went wrong, in Linux's words:
  *
- *	UBSAN: signed-integer-overflow in kernel/shell/cmd/cmd_crash.c:70:15
+ *	UBSAN: signed-integer-overflow in kernel/debug/lkdtm.c:96:12
  *	2147483647 + 1 cannot be represented in type 'int'
  *
  * then show the stack and panic: in a teaching kernel undefined behaviour is a bug to fix at

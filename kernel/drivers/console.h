@@ -24,7 +24,7 @@ void console_rx_flush(void);
 
 /*
  * The TSC when the console was first read, by the shell at its first prompt: where boot ends,
- * for `bench` (kernel/shell/cmd/cmd_bench.c). 0 until then.
+ * for /sys/kernel/debug/bench (kernel/debug/bench.c). 0 until then.
  */
 extern uint64_t boot_prompt_tsc;
 

@@ -147,8 +147,8 @@ struct file_operations {
 	int (*fsync)(struct file *file);
 	/*
 	 * read and write need no VFS lock: they keep no state it guards and never answer -EAGAIN
-	 * (/dev/null, /dev/zero, trace_marker; /sys/kernel/debug/shell_command, whose commands
-	 * take the lock themselves for the files they use). vfs_read and vfs_write then call
+	 * (/dev/null, /dev/zero, trace_marker; kernel/debug/'s files, whose commands take the
+	 * lock themselves for the files they use). vfs_read, vfs_pread and vfs_write then call
 	 * them without it, as Linux calls every file's: a system call's fast path
 	 * (docs/design/syscall-cost.md).
 	 */

@@ -30,8 +30,6 @@ struct shell_cmd {
 
 const struct shell_cmd *shell_find_cmd(const char *name);
 int shell_main(void *arg);
-/* /sys/kernel/debug/shell_command: a command run by a program (shell_command.c). */
-void shell_command_init(void);
 /* Runs one line as typed (kernel/shell/sh_exec.c); status is $? before it. Returns $? after it. */
 int sh_run_line(const char *text, int status);
 /* Gives the terminal back the settings it had before the prompt read the line in raw mode. */

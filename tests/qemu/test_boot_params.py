@@ -312,13 +312,23 @@ def test_softlockup_panic_takes_a_number():
     last one wins: =0 reports the lockup and goes on, it does not panic."""
     k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic=1 softlockup_panic=0")
     try:
-        k.send_line("crash lockup")
+        k.send_line("echo SOFTLOCKUP > " + DIRECT)
         k.expect(r"BUG: soft lockup - CPU#\d+ stuck", timeout=120)
         k.expect("Call Trace:", timeout=60)
         time.sleep(1)  # a panic follows the report at once, when there is one
         assert k.alive() and "Kernel panic" not in k.tail(20000)
     finally:
         k.close()
+
+
+DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"  # lkdtm's (kernel/debug/lkdtm.c)
+
+
+def warn(k):
+    """lkdtm's WARNING, in bash's own write(2): what it printed, without lkdtm's info line."""
+    out = k.run("echo WARNING > " + DIRECT)
+    return re.sub(r"^\[ *\d+\.\d{6}\] lkdtm: Performing direct entry WARNING\n", "", out,
+                  flags=re.M)
 
 
 def trace_bodies(text):
@@ -355,31 +365,33 @@ def test_warning_and_end_of_boot_options():
         assert k.run("cat /proc/sys/kernel/tracepoint_printk") == "0\n"
         f = "/proc/sys/kernel/traceoff_on_warning"
         assert k.run("cat " + f) == "1\n"
-        # the WARN's report alone: the crash task's sched_wakeup_new is not printed any more
-        assert re.match(r"^\[ *\d+\.\d{6}\] WARNING: at kernel/shell/cmd/cmd_crash\.c:\d+ crash_warn\n$",
-                        k.run("crash warn"))
+        # the WARN's report alone: the sched_wakeup_new events are not printed any more
+        assert re.match(r"^\[ *\d+\.\d{6}\] WARNING: at kernel/debug/lkdtm\.c:\d+ lkdtm_WARNING\n$",
+                        warn(k))
         assert k.run("cat %s/tracing_on" % T) == "0\n"
         ev = trace_bodies(k.run("cat %s/trace" % T))
         names = [(c, b.split(" pid=")[0]) for c, b in ev]
         # boot's two tasks, each command above (ls, cat ...), then the WARN's last line
         assert names[:2] == [("<idle>", "sched_wakeup_new: comm=snapshotd"),
                              ("<idle>", "sched_wakeup_new: comm=sh")], ev
-        assert names[-2:] == [("sh", "sched_wakeup_new: comm=crash"),
-                              ("crash", "disable_trace_on_warning: Disabling tracing due to "
-                                        "warning")], ev
-        assert all(c == "sh" for c, _ in names[2:-1]), ev
+        # init's fork for the login shell, each command above (ls, cat ...) forked by bash,
+        # then the WARN, in bash itself (its echo's write), which wrote the last line
+        assert names[2] == ("init", "sched_wakeup_new: comm=init"), ev
+        assert names[-1] == ("bash", "disable_trace_on_warning: Disabling tracing due to "
+                                     "warning"), ev
+        assert all(c == "bash" for c, _ in names[3:-1]), ev
         # off: a WARN leaves tracing alone
         assert k.run("echo 0 > %s; cat %s" % (f, f)) == "0\n"
         k.run("echo > %s/trace; echo 1 > %s/tracing_on" % (T, T))
-        assert "WARNING: at kernel/shell/cmd/cmd_crash.c" in k.run("crash warn")
+        assert "WARNING: at kernel/debug/lkdtm.c" in warn(k)
         assert k.run("cat %s/tracing_on" % T) == "1\n"
         assert "Disabling tracing" not in k.run("cat %s/trace" % T)
-        assert k.run("echo on > " + f) == "sh: echo: write error: Invalid argument\n"
+        assert k.run("echo on > " + f) == "-bash: echo: write error: Invalid argument\n"
         assert k.run("echo -1 > %s; cat %s" % (f, f)) == "-1\n"  # an int, any non-zero is on
-        k.run("crash warn")
+        warn(k)
         assert k.run("cat %s/tracing_on" % T) == "0\n"
         # watchdog_thresh=1 would report after 2 s (test_softlockup_panic_takes_a_number)
-        k.send_line("crash lockup")
+        k.send_line("echo SOFTLOCKUP > " + DIRECT)
         try:
             k.expect("soft lockup", timeout=3 * 2 * 1)
             reported = True

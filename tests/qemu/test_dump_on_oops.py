@@ -15,7 +15,10 @@ from lucid import Lucid
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
+EINVAL = "-bash: echo: write error: Invalid argument\n"
+DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"  # lkdtm's (kernel/debug/lkdtm.c)
+# lkdtm runs the crash in the write(2) of bash's echo: these are the crashing task's last calls.
+ACTION = "lkdtm_do_action <-direct_entry"
 SMALL = "trace_buf_size=16K"
 DASHES = "-" * 33
 PRINTK = re.compile(r"^\[ *\d+\.\d{6}\] (?P<text>.*)$")
@@ -58,13 +61,13 @@ def dump_of(lines, start=0):
 
 
 def crash(cmdline, kind, timeout=180, before=None):
-    """Boots with cmdline, types `before` (if any) and `crash kind`; the console once QEMU
-    exited with status 3."""
+    """Boots with cmdline, types `before` (if any) and writes crash type kind to lkdtm's
+    DIRECT; the console once QEMU exited with status 3."""
     k = Lucid(cmdline=cmdline)
     try:
         if before:
             k.run(before)
-        k.send_line("crash " + kind)
+        k.send_line("echo %s > %s" % (kind, DIRECT))
         status = k.wait_exit(timeout)
         out = k.tail(2000000)
         assert status == 3, "QEMU exit status %r (3 is a panic), console:\n%s" % (status,
@@ -75,12 +78,12 @@ def crash(cmdline, kind, timeout=180, before=None):
 
 
 def crashing_task(lines):
-    """(pid, cpu) of the `crash` command, from the oops report's CPU/PID line."""
+    """(pid, cpu) of the task that wrote to DIRECT (bash), from the oops report's CPU/PID line."""
     for line in lines:
-        m = re.match(r"^CPU: (\d+) PID: (\d+) Comm: crash$", line)
+        m = re.match(r"^CPU: (\d+) PID: (\d+) Comm: bash$", line)
         if m:
             return int(m.group(2)), int(m.group(1))
-    raise AssertionError("no 'CPU: N PID: N Comm: crash' line")
+    raise AssertionError("no 'CPU: N PID: N Comm: bash' line")
 
 
 def own_calls(events, pid):
@@ -106,14 +109,14 @@ def assert_times_ordered(events):
 
 def test_null_pointer():
     # A few ticks first, so that every CPU, idle ones too, has recorded something.
-    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "null", before="sleep 0.1")
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "NULL", before="sleep 0.1")
     lines = console_text(out)
     oops = lines.index("Kernel panic - not syncing: Fatal exception")
     assert lines.index("Oops: 0002 [#1] SMP") < oops
     events, end = dump_of(lines, oops)
     assert lines[end + 1] == "---[ end Kernel panic - not syncing: Fatal exception ]---"
     pid, cpu = crashing_task(lines)
-    assert_path(events, pid, cpu, ["cmd_crash <-kthread_start", "crash_null <-cmd_crash"])
+    assert_path(events, pid, cpu, [ACTION, "lkdtm_ACCESS_NULL <-lkdtm_do_action"])
     assert_times_ordered(events)
     # every CPU is in the dump (idle CPUs record their timer ticks), each with comm and pid
     assert {e[2] for e in events} == set(range(4)), sorted({e[2] for e in events})
@@ -122,50 +125,50 @@ def test_null_pointer():
 
 
 def test_divide_error():
-    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "divzero")
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "DIVIDE_ERROR")
     lines = console_text(out)
     assert "divide error: 0000 [#1] SMP" in lines
     events, _ = dump_of(lines, lines.index("Kernel panic - not syncing: Fatal exception"))
     pid, cpu = crashing_task(lines)
-    assert_path(events, pid, cpu, ["cmd_crash <-kthread_start", "crash_divzero <-cmd_crash"])
+    assert_path(events, pid, cpu, [ACTION, "lkdtm_DIVIDE_ERROR <-lkdtm_do_action"])
 
 
 def test_panic():
-    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "panic")
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "PANIC")
     lines = console_text(out)
-    msg = "Kernel panic - not syncing: crash: panic requested from the shell"
+    msg = "Kernel panic - not syncing: dumptest"
     events, end = dump_of(lines, lines.index(msg))
     assert lines[end + 1] == "---[ end %s ]---" % msg
-    crashed = [e for e in events if e[4] == "crash_panic <-cmd_crash"]
+    crashed = [e for e in events if e[4] == "lkdtm_PANIC <-lkdtm_do_action"]
     assert len(crashed) == 1, events[-10:]
     pid, cpu = crashed[0][1], crashed[0][2]
-    assert_path(events, pid, cpu, ["cmd_crash <-kthread_start", "crash_panic <-cmd_crash"])
+    assert_path(events, pid, cpu, [ACTION, "lkdtm_PANIC <-lkdtm_do_action"])
 
 
 def test_stack_overflow():
     # The frame that hits the guard page is the tracer's own (RIP in ftrace_caller: the traced
     # function calls it before anything else): the dump must work from inside the tracer.
-    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "stack")
+    out = crash("ftrace=function ftrace_dump_on_oops " + SMALL, "EXHAUST_STACK")
     lines = console_text(out)
     assert "kernel stack overflow (double-fault): 0000 [#1] SMP" in lines
     events, _ = dump_of(lines, lines.index("Kernel panic - not syncing: Fatal exception"))
     pid, cpu = crashing_task(lines)
     mine = own_calls(events, pid)
-    assert mine[-3:] == ["crash_stack <-crash_stack"] * 3, mine[-5:]
+    assert mine[-3:] == ["lkdtm_recursive_loop <-lkdtm_recursive_loop"] * 3, mine[-5:]
 
 
 def test_lockup_orig_cpu():
     # The watchdog's panic dumps only the stuck CPU (=orig_cpu), whose ticks went on being traced.
     out = crash("ftrace=function ftrace_dump_on_oops=orig_cpu watchdog_thresh=1 softlockup_panic=1 "
-                "trace_buf_size=256K", "lockup", timeout=300)
+                "trace_buf_size=256K", "SOFTLOCKUP", timeout=300)
     lines = console_text(out)
     bug = [l for l in lines if l.startswith("BUG: soft lockup - CPU#")]
     assert bug, lines[-40:]
     cpu = int(re.match(r"BUG: soft lockup - CPU#(\d+)", bug[0]).group(1))
     events, _ = dump_of(lines, lines.index("Kernel panic - not syncing: softlockup: hung tasks"))
     assert {e[2] for e in events} == {cpu}
-    lockup = [e for e in events if e[4] == "crash_lockup <-cmd_crash"]
-    assert len(lockup) == 1 and lockup[0][0] == "crash", events[:5]
+    lockup = [e for e in events if e[4] == "lkdtm_SOFTLOCKUP <-lkdtm_do_action"]
+    assert len(lockup) == 1 and lockup[0][0] == "bash", events[:5]
     # after it, only interrupts of that task's CPU: the tick that found it stuck, hard irq
     after = events[events.index(lockup[0]) + 1:]
     assert after and "watchdog_tick <-timer_interrupt" in [e[4] for e in after]
@@ -174,17 +177,18 @@ def test_lockup_orig_cpu():
 
 def test_lockup_reported_without_panic():
     # Without softlockup_panic the watchdog's report itself dumps, and the kernel goes on.
-    k = Lucid(cmdline="ftrace=function ftrace_filter=crash_*,cmd_crash ftrace_dump_on_oops "
-                      "watchdog_thresh=1")
+    k = Lucid(cmdline="ftrace=function ftrace_filter=direct_entry,lkdtm_do_action,"
+                      "lkdtm_SOFTLOCKUP ftrace_dump_on_oops watchdog_thresh=1")
     try:
-        k.send_line("crash lockup")
+        k.send_line("echo SOFTLOCKUP > " + DIRECT)
         k.expect(r"BUG: soft lockup - CPU#\d+ stuck", timeout=120)
         k.expect("Dumping ftrace buffer:", timeout=60)
         k.expect("-{33}", timeout=60)
         k.expect("-{33}", timeout=60)
         lines = console_text(k.tail(200000))
         events, _ = dump_of(lines, lines.index("Call Trace:"))
-        assert [e[4] for e in events] == ["cmd_crash <-kthread_start", "crash_lockup <-cmd_crash"]
+        assert [e[4] for e in events] == ["direct_entry <-ksys_write", ACTION,
+                                          "lkdtm_SOFTLOCKUP <-lkdtm_do_action"]
         assert k.alive()
         assert not any("Kernel panic" in l for l in lines)
     finally:
@@ -192,7 +196,7 @@ def test_lockup_reported_without_panic():
 
 
 def test_empty_buffer():
-    out = crash("ftrace_dump_on_oops", "null")
+    out = crash("ftrace_dump_on_oops", "NULL")
     lines = console_text(out)
     i = lines.index("Dumping ftrace buffer:")
     assert lines[i + 1] == "   (ftrace buffer empty)"
@@ -200,7 +204,7 @@ def test_empty_buffer():
 
 
 def test_off_by_default():
-    out = crash("ftrace=function " + SMALL, "null")
+    out = crash("ftrace=function " + SMALL, "NULL")
     assert "Dumping ftrace buffer:" not in out
     assert "---[ end Kernel panic - not syncing: Fatal exception ]---" in out
 
@@ -234,6 +238,9 @@ def test_proc_file(lucid):
     assert run(lucid, "cat " + f) == "0\n"
 
 
+SYSRQ = "echo %s > /proc/sysrq-trigger"  # Linux's file: the first character is the key
+
+
 def sysrq_dump(k, cmd):
     """Runs cmd, which dumps; returns (printk lines of its output, the dump's events)."""
     out = k.run(cmd, timeout=60)
@@ -247,7 +254,7 @@ def test_sysrq_z(lucid):
     for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo 'ftest_*' > set_ftrace_filter",
                 "echo function > current_tracer", "echo 1 > tracing_on", "ftest call"]:
         ok(lucid, cmd)
-    lines, events = sysrq_dump(lucid, "sysrq z")
+    lines, events = sysrq_dump(lucid, SYSRQ % "z")
     assert lines[0] == "sysrq: Dump ftrace buffer"
     assert lines[1] == "Dumping ftrace buffer:"
     assert [e[4] for e in events] == ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer",
@@ -262,14 +269,10 @@ def test_sysrq_z(lucid):
     assert [l for l in trace.splitlines() if not l.startswith("#")] == []
     assert run(lucid, "echo still here") == "still here\n"
     ok(lucid, "echo 1 > tracing_on")
-    lines, _ = sysrq_dump(lucid, "sysrq z")
+    lines, _ = sysrq_dump(lucid, SYSRQ % "z")
     assert lines == ["sysrq: Dump ftrace buffer", "Dumping ftrace buffer:",
                      "   (ftrace buffer empty)"], lines
-    # Linux's file, and Ctrl-O z straight from the console's interrupt
-    ok(lucid, "echo 1 > tracing_on")
-    ok(lucid, "ftest call")
-    lines, events = sysrq_dump(lucid, "echo z > /proc/sysrq-trigger")
-    assert len(events) == 9 and lines[0] == "sysrq: Dump ftrace buffer"
+    # Ctrl-O z straight from the console's interrupt
     ok(lucid, "echo 1 > tracing_on")
     ok(lucid, "ftest call")
     lucid.send_line("\x0fz")
@@ -278,9 +281,8 @@ def test_sysrq_z(lucid):
     assert len(events) == 9, out
     assert "sysrq: Dump ftrace buffer" in out
     # an unknown key lists the keys, as Linux's HELP line (h: its key for that)
-    lines, _ = sysrq_dump(lucid, "sysrq h")
+    lines, _ = sysrq_dump(lucid, SYSRQ % "h")
     assert lines == ["sysrq: HELP : crash(c) show-task-states(t) fault-injection-off(x) dump-ftrace-buffer(z) "], lines
-    assert "usage" in run(lucid, "sysrq")
     ok(lucid, "echo 1 > tracing_on")
     ok(lucid, "echo nop > current_tracer")
     ok(lucid, "echo > set_ftrace_filter")
@@ -291,12 +293,12 @@ def test_sysrq_z(lucid):
 # A dump is a reader of its own: each tracer's printer must work on it as on the trace file.
 # function_graph's printer looks at the event after an entry (to print a leaf on one line),
 # which once dereferenced a NULL buffer in the dump and oopsed. So every tracer is dumped, with
-# an event on, in every way: sysrq z, /proc/sysrq-trigger and Ctrl-O z on a live kernel, then an
+# an event on, in every way: /proc/sysrq-trigger and Ctrl-O z on a live kernel, then an
 # oops; the soft-lockup report; a panic (with =orig_cpu, only the panicking CPU).
 
 TRACERS = ["function_graph", "function", "sched_switch", "nop"]
 DUMP_BOOT = "ftrace_dump_on_oops " + SMALL
-FILTER = "ftest_* crash_* cmd_crash"
+FILTER = "ftest_* lkdtm_*"
 EVENT = "sched:sched_switch"
 FTEST_CALL = ["ftest_outer", "ftest_mid", "ftest_leaf"] * 3
 # function_graph's lines: " 0)  duration or blanks |  body", with a 14-column duration
@@ -363,9 +365,9 @@ def assert_crash_dumped(tracer, events, kind):
     """The crashing command is the dump's story: its calls, or its task switched in."""
     if tracer in ("function", "function_graph"):
         calls = functions(tracer, events)
-        assert calls[-2:] == ["cmd_crash", "crash_" + kind], calls[-10:]
+        assert calls[-2:] == ["lkdtm_do_action", "lkdtm_" + kind], calls[-10:]
     else:
-        assert any("next_comm=crash " in b for _, b in events), [b for _, b in events][-10:]
+        assert any("next_comm=bash " in b for _, b in events), [b for _, b in events][-10:]
 
 
 def trace_setup(k, tracer):
@@ -386,7 +388,8 @@ def live_dumps_then_oops(tracer):
     k = Lucid(cmdline=DUMP_BOOT)
     try:
         trace_setup(k, tracer)
-        for how in ["sysrq z", "echo z > /proc/sysrq-trigger", "ctrl-o z"]:
+        hows = [SYSRQ % "z", "ctrl-o z"]
+        for how in hows:
             traced_ftest(k)
             if how == "ctrl-o z":
                 k.send_line("\x0fz")  # straight from the console's interrupt
@@ -399,15 +402,16 @@ def live_dumps_then_oops(tracer):
             assert lines[-1] == DASHES, (how, lines[-3:])
             assert run(k, "echo still here") == "still here\n"
         traced_ftest(k)
-        k.send_line("crash null")
+        k.send_line("echo NULL > " + DIRECT)
         status = k.wait_exit(180)
         lines = console_text(k.tail(2000000))
         assert status == 3, lines[-40:]
         oops = lines.index("Kernel panic - not syncing: Fatal exception")
         events = tracer_dump(lines, tracer, oops)
         assert_ftest_dumped(tracer, events)
-        assert_crash_dumped(tracer, events, "null")
-        assert lines.count("Dumping ftrace buffer:") == 4  # no second oops in the oops's dump
+        assert_crash_dumped(tracer, events, "ACCESS_NULL")
+        # no second oops in the oops's dump
+        assert lines.count("Dumping ftrace buffer:") == len(hows) + 1
         assert lines[-1] == "---[ end Kernel panic - not syncing: Fatal exception ]---"
     finally:
         k.close()
@@ -419,7 +423,7 @@ def lockup_report(tracer):
     try:
         trace_setup(k, tracer)
         traced_ftest(k)
-        k.send_line("crash lockup")
+        k.send_line("echo SOFTLOCKUP > " + DIRECT)
         k.expect(r"BUG: soft lockup - CPU#\d+ stuck", timeout=120)
         k.expect("Dumping ftrace buffer:", timeout=60)
         # the dump's own dashes, whole lines (function_graph's banners have 42, behind a blank)
@@ -428,7 +432,7 @@ def lockup_report(tracer):
         lines = console_text(k.tail(2000000))
         events = tracer_dump(lines, tracer, lines.index("Call Trace:"))
         assert_ftest_dumped(tracer, events)
-        assert_crash_dumped(tracer, events, "lockup")
+        assert_crash_dumped(tracer, events, "SOFTLOCKUP")
         assert k.alive()
         assert not any("Kernel panic" in l or "Oops" in l for l in lines)
     finally:
@@ -441,15 +445,15 @@ def panic_orig_cpu(tracer):
     try:
         trace_setup(k, tracer)
         traced_ftest(k)
-        k.send_line("crash panic")
+        k.send_line("echo PANIC > " + DIRECT)
         status = k.wait_exit(180)
         lines = console_text(k.tail(2000000))
         assert status == 3, lines[-40:]
-        msg = "Kernel panic - not syncing: crash: panic requested from the shell"
+        msg = "Kernel panic - not syncing: dumptest"
         events = tracer_dump(lines, tracer, lines.index(msg))
         # one CPU, and the panic's path is on it: the panicking one
         assert len({c for c, _ in events}) == 1, sorted({c for c, _ in events})
-        assert_crash_dumped(tracer, events, "panic")
+        assert_crash_dumped(tracer, events, "PANIC")
         assert lines[-1] == "---[ end %s ]---" % msg
     finally:
         k.close()
@@ -505,24 +509,24 @@ def test_nop_panic_dump():
 
 def test_sysrq_t(lucid):
     # Show State: a line per task, Linux's "task:COMM state:S pid:N ppid:N", and where each
-    # task off its CPU sleeps: the background `sleep` in schedule; the kernel shell (pid 1)
-    # may be running or waiting for the builtin; the one that asked (sysrq) runs, no trace.
+    # task off its CPU sleeps: the background `sleep` in schedule; init (pid 1) waits for its
+    # children; the one that asked (bash, in its echo's write) runs, no trace.
     # The sleep must be asleep when sysrq asks: just started, it may still be running exec.
     pid = int(re.match(r"\[1\] (\d+)$", lucid.run("sleep 30 &").strip()).group(1))
     deadline = time.monotonic() + 30
     while not re.match(r"%d \(sleep\) S " % pid, lucid.run("cat /proc/%d/stat" % pid)):
         assert time.monotonic() < deadline, lucid.run("cat /proc/%d/stat" % pid)
         time.sleep(0.1)
-    lines = console_text(lucid.run("sysrq t; kill %1; wait", timeout=60))
+    lines = console_text(lucid.run(SYSRQ % "t" + "; kill %1; wait", timeout=60))
     lines = lines[lines.index("sysrq: Show State"):]
     tasks = [l for l in lines if l.startswith("task:")]
-    assert any(re.match(r"task:sh +state:[RSD] pid:1 +ppid:0 *$", l) for l in tasks), tasks
+    assert any(re.match(r"task:init +state:[RSD] pid:1 +ppid:0 *$", l) for l in tasks), tasks
     sleeper = next((i for i, l in enumerate(lines) if re.match(r"task:sleep +state:S ", l)), None)
     assert sleeper is not None, "no sleeping sleep among the tasks:\n" + "\n".join(lines)
     trace = lines[sleeper + 1:lines.index(tasks[tasks.index(lines[sleeper]) + 1])] \
         if lines[sleeper] != tasks[-1] else lines[sleeper + 1:]
     assert trace[0] == "Call Trace:" and any("schedule+" in l for l in trace), trace
-    assert any(re.match(r"task:sysrq +state:R ", l) for l in tasks), tasks
+    assert any(re.match(r"task:bash +state:R ", l) for l in tasks), tasks
     # Ctrl-O t straight from the console's interrupt, while the shell waits for its job.
     lucid.send_line("sleep 3")
     time.sleep(1)
@@ -530,4 +534,4 @@ def test_sysrq_t(lucid):
     out = lucid.expect_prompt(60)
     lines = console_text(out)
     assert "sysrq: Show State" in lines, out
-    assert any(re.match(r"task:sh +state:[RSD] pid:1 ", l) for l in lines), out
+    assert any(re.match(r"task:init +state:[RSD] pid:1 ", l) for l in lines), out

@@ -264,21 +264,27 @@ def test_instance_missing_fails_in_trace_cmd_only(lucid):
 
 
 def test_kernel_commands_as_programs(lucid):
-    # /bin/ftest and /bin/run_test run the kernel shell's command in their own process
-    # (/sys/kernel/debug/shell_command): bash prints and returns what the kernel shell does.
+    # /bin/ftest and /bin/run_test run the kernel's command in their own process, through
+    # their debugfs files (/sys/kernel/debug/ftest, run_test): what they print and return is
+    # the command's, however they are started (here by bash, and by bash -c as trace-cmd would).
     def placed(text):  # which CPUs run_test's threads ran on is the scheduler's choice
         return re.sub(r"rounds per CPU: [\d ]+, \d+ CPUs? used", "rounds per CPU: ...", text)
-    for line in ("ftest call", "ftest delay 10", "ftest nosuch", "run_test -t 2 -r 1"):
+    usage = ("usage: ftest call | ftest delay MICROSECONDS | ftest stack | ftest deep N | "
+             "ftest printk [N] | ftest off | ftest tick N\n")
+    for line, want_out, want_status in (("ftest call", "", 0), ("ftest delay 10", "", 0),
+                                        ("ftest nosuch", usage, 2),
+                                        ("run_test -t 2 -r 1", None, 0)):
         want, status = run(lucid, line, timeout=300)
+        assert status == want_status and want_out in (None, want), (line, want, status)
         got, got_status = run(lucid, "bash -c '%s'" % line, timeout=300)
         assert (placed(got), got_status) == (placed(want), status), (line, got, want)
     assert status == 0 and re.search(r"^run_test: .* ok$", want, re.M), want
-    # The file itself: a line that names no command, or no word, changes nothing.
-    f = "/sys/kernel/debug/shell_command"
-    check(lucid, "echo nosuch > %s" % f, "sh: echo: write error: No such file or directory\n", 1)
-    check(lucid, "echo > %s" % f, "sh: echo: write error: Invalid argument\n", 1)
+    # The file itself: arguments the command does not take, or none, change nothing.
+    f = "/sys/kernel/debug/ftest"
+    check(lucid, "echo nosuch > %s" % f, "-bash: echo: write error: Invalid argument\n", 1)
+    check(lucid, "echo > %s" % f, "-bash: echo: write error: Invalid argument\n", 1)
     check(lucid, "bash -c 'ftest \"two words\"'",
-          "ftest: arguments must be words, 256 bytes in all at most\n", 126)
+          "ftest: arguments must be words, 256 bytes in all at most\n", 2)
 
 
 def test_record_a_script(lucid):

@@ -1,13 +1,14 @@
 /*
- * `bench`: built-in micro-benchmarks, one figure a line as "name: value unit".
+ * /sys/kernel/debug/bench: built-in micro-benchmarks, one figure a line as "name: value unit",
+ * run afresh by each open-and-read (`cat /sys/kernel/debug/bench`: make bench does it).
  *
  * Run under QEMU with -icount shift=0 (tools/bench.py does), where the guest's TSC advances by
  * exactly one tick per executed instruction: a TSC difference is then an instruction count,
  * repeatable from run to run, whatever else the host is doing.
  */
-#include "kernel/shell/shell.h"
-#include "kernel/shell/cmd_io.h"
-#include "kernel/shell/stdio.h"
+#include "kernel/debug/bench.h"
+#include "kernel/fs/debugfs.h"
+#include "kernel/fs/seq_file.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 #include "arch/x86_64/cpu.h"
@@ -153,7 +154,7 @@ static int bench_set_filter(struct trace_array *tr, const char *pattern)
 }
 
 /* The function tracer's cost: switching it on for every site, and one recorded event. */
-static void bench_function_tracer(void)
+static void bench_function_tracer(struct seq_file *m)
 {
 	struct trace_array *tr = &global_trace;
 	bench_set_filter(tr, NULL);
@@ -162,23 +163,23 @@ static void bench_function_tracer(void)
 	uint64_t t1 = rdtsc();
 	tracing_set_tracer(tr, "nop");
 	if (!err)
-		printf("enable_all_insns: %lu insns\n", (unsigned long)(t1 - t0));
+		seq_printf(m, "enable_all_insns: %lu insns\n", (unsigned long)(t1 - t0));
 
 	uint64_t base = call_leaf_rounds(); /* the same calls, NOPs at their sites */
 	if (!err && bench_set_filter(tr, "ftest_leaf") == 0 &&
 	    tracing_set_tracer(tr, "function") == 0) {
 		uint64_t traced = call_leaf_rounds();
 		tracing_set_tracer(tr, "nop");
-		printf("function_event_insns: %lu insns\n",
-		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+		seq_printf(m, "function_event_insns: %lu insns\n",
+			   (unsigned long)((traced - base) / EVENT_ROUNDS));
 	}
 	/* function_graph: an entry and a return event per call, through return_to_handler. */
 	if (!err && bench_set_filter(tr, "ftest_leaf") == 0 &&
 	    tracing_set_tracer(tr, "function_graph") == 0) {
 		uint64_t traced = call_leaf_rounds();
 		tracing_set_tracer(tr, "nop");
-		printf("graph_call_insns: %lu insns\n",
-		       (unsigned long)((traced - base) / EVENT_ROUNDS));
+		seq_printf(m, "graph_call_insns: %lu insns\n",
+			   (unsigned long)((traced - base) / EVENT_ROUNDS));
 	}
 	bench_set_filter(tr, NULL);
 }
@@ -192,7 +193,7 @@ static void bench_function_tracer(void)
  * over that: instructions only. A real 115200-baud UART also keeps the CPU waiting about 87 us
  * per character, which QEMU's does not, so on hardware the gap is far wider.
  */
-static void bench_trace_printk(void)
+static void bench_trace_printk(struct seq_file *m)
 {
 	struct trace_array *tr = &global_trace;
 	uint64_t t0, t1, per_trace, per_printk;
@@ -213,11 +214,11 @@ static void bench_trace_printk(void)
 		printk(KERN_INFO "bench message %d\n", i);
 	t1 = rdtsc();
 	per_printk = (t1 - t0) / PRINTK_ROUNDS;
-	printf("trace_printk_insns: %lu insns\n", (unsigned long)per_trace);
+	seq_printf(m, "trace_printk_insns: %lu insns\n", (unsigned long)per_trace);
 	if (per_trace)
-		printf("printk_serial_ratio: %lu.%02lu ratio\n",
-		       (unsigned long)(per_printk / per_trace),
-		       (unsigned long)(per_printk * 100 / per_trace % 100));
+		seq_printf(m, "printk_serial_ratio: %lu.%02lu ratio\n",
+			   (unsigned long)(per_printk / per_trace),
+			   (unsigned long)(per_printk * 100 / per_trace % 100));
 }
 
 /*
@@ -228,7 +229,7 @@ static void bench_trace_printk(void)
 #define MODULE_BENCH_FILE "/lib/modules/foo.ko"
 #define MODULE_BENCH_ROUNDS 5
 
-static void bench_module_load(void)
+static void bench_module_load(struct seq_file *m)
 {
 	uint64_t best = UINT64_MAX, best_site = UINT64_MAX;
 
@@ -237,8 +238,8 @@ static void bench_module_load(void)
 		uint64_t t0, t1;
 
 		if (fd < 0) {
-			printf("module_load_insns: none (%s: %s)\n", MODULE_BENCH_FILE,
-			       errno_text(-fd));
+			seq_printf(m, "module_load_insns: none (%s: %s)\n", MODULE_BENCH_FILE,
+				   errno_text(-fd));
 			return;
 		}
 		t0 = rdtsc();
@@ -246,7 +247,8 @@ static void bench_module_load(void)
 		t1 = rdtsc();
 		vfs_close(fd);
 		if (err) {
-			printf("module_load_insns: none (insmod foo: %s)\n", errno_text(-err));
+			seq_printf(m, "module_load_insns: none (insmod foo: %s)\n",
+				   errno_text(-err));
 			return;
 		}
 		delete_module("foo", O_NONBLOCK);
@@ -257,11 +259,12 @@ static void bench_module_load(void)
 		    ftrace_module_init_tsc / (uint64_t)ftrace_module_init_sites < best_site)
 			best_site = ftrace_module_init_tsc / (uint64_t)ftrace_module_init_sites;
 	}
-	printf("module_load_insns: %lu insns\n", (unsigned long)best);
+	seq_printf(m, "module_load_insns: %lu insns\n", (unsigned long)best);
 	if (best_site != UINT64_MAX)
-		printf("module_ftrace_init_insns_per_site: %lu insns\n", (unsigned long)best_site);
+		seq_printf(m, "module_ftrace_init_insns_per_site: %lu insns\n",
+			   (unsigned long)best_site);
 	else
-		printf("module_ftrace_init_insns_per_site: none (foo has no call sites)\n");
+		seq_printf(m, "module_ftrace_init_insns_per_site: none (foo has no call sites)\n");
 }
 
 /*
@@ -283,7 +286,7 @@ static int bench_set_events(int on)
 	return ret;
 }
 
-static void bench_trace_event(void)
+static void bench_trace_event(struct seq_file *m)
 {
 	uint64_t base = measure_pingpong(0, 0, SWITCH_ROUNDS), traced;
 
@@ -293,43 +296,71 @@ static void bench_trace_event(void)
 	traced = measure_pingpong(0, 0, SWITCH_ROUNDS);
 	bench_set_events(0);
 	tracing_reset_online_cpus(&global_trace);
-	printf("trace_event_insns: %lu insns\n", (unsigned long)((traced - base) / 2));
+	seq_printf(m, "trace_event_insns: %lu insns\n", (unsigned long)((traced - base) / 2));
 }
 
 static int bench_thread(void *arg)
 {
-	(void)arg;
-	printf("callsites: %d sites\n", ftrace_nr_live_records());
+	struct seq_file *m = arg;
+
+	seq_printf(m, "callsites: %d sites\n", ftrace_nr_live_records());
 	/* TSC ticks, which under -icount shift=0 are instructions (see the top of this file). */
-	printf("ftrace_init_insns: %lu insns\n", (unsigned long)ftrace_init_tsc);
+	seq_printf(m, "ftrace_init_insns: %lu insns\n", (unsigned long)ftrace_init_tsc);
 	bench_workload(); /* warm up: first-time allocations */
-	printf("workload_insns: %lu insns\n", (unsigned long)bench_workload());
+	seq_printf(m, "workload_insns: %lu insns\n", (unsigned long)bench_workload());
 	bench_fs_workload(); /* warm up: the dentry cache, the first pages */
-	printf("fs_workload_insns: %lu insns\n", (unsigned long)bench_fs_workload());
+	seq_printf(m, "fs_workload_insns: %lu insns\n", (unsigned long)bench_fs_workload());
 	if (ftrace_nr_records())
-		bench_function_tracer();
-	bench_trace_printk();
-	bench_trace_event();
-	bench_module_load();
-	printf("boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
-	printf("kmain_to_prompt_insns: %lu insns\n", (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
-	printf("ctx_switch_insns: %lu insns\n", (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
+		bench_function_tracer(m);
+	bench_trace_printk(m);
+	bench_trace_event(m);
+	bench_module_load(m);
+	seq_printf(m, "boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
+	seq_printf(m, "kmain_to_prompt_insns: %lu insns\n",
+		   (unsigned long)(boot_prompt_tsc - boot_kmain_tsc));
+	seq_printf(m, "ctx_switch_insns: %lu insns\n",
+		   (unsigned long)measure_pingpong(0, 0, SWITCH_ROUNDS));
 	if (num_online_cpus() > 1)
-		printf("remote_wakeup_insns: %lu insns\n",
-		       (unsigned long)measure_pingpong(0, 1, WAKEUP_ROUNDS));
+		seq_printf(m, "remote_wakeup_insns: %lu insns\n",
+			   (unsigned long)measure_pingpong(0, 1, WAKEUP_ROUNDS));
 	return 0;
 }
 
-static int cmd_bench(int argc, char **argv)
+/*
+ * The figures are the file's one record. In a thread of its own, bound to CPU 0, so that the
+ * reader's CPU mask stays its own and the benchmarks run where they pin themselves.
+ */
+static int bench_show(struct seq_file *m, void *v)
 {
-	(void)argc;
-	(void)argv;
-	/* Run where we can pin ourselves without disturbing the shell's own CPU mask. */
-	struct task *t = kthread_create(bench_thread, NULL, "bench");
+	(void)v;
+	struct task *t = kthread_create(bench_thread, m, "bench");
 	if (!t)
-		return cmd_nomem("bench", 1); /* it used to fail without a word */
+		return -ENOMEM;
 	kthread_bind_mask(t, 1UL << 0);
 	wake_up_new_task(t);
 	return kthread_join(t);
 }
-SHELL_CMD("bench", "print built-in benchmark figures (meaningful under qemu -icount)", cmd_bench);
+
+static int bench_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return single_open(file, bench_show, NULL);
+}
+
+/*
+ * No VFS lock around the read: the benchmarks open, write and remove a file themselves (and
+ * load a module), which takes it.
+ */
+static const struct file_operations bench_fops = {
+	.open = bench_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.no_vfs_lock = true,
+};
+
+void bench_init(void)
+{
+	if (!debugfs_create_file("bench", 0400, NULL, NULL, &bench_fops))
+		printk(KERN_WARNING "bench: cannot create /sys/kernel/debug/bench\n");
+}
