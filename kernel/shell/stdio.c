@@ -4,6 +4,7 @@
  * 1 and 2 are is the shell's business: the console, a file, a pipe.
  */
 #include "kernel/shell/stdio.h"
+#include "kernel/shell/cmd_io.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/sched/wait.h"
 #include "lib/errno.h"
@@ -84,4 +85,10 @@ int printf(const char *fmt, ...)
 	int n = vdprintf(STDOUT_FILENO, fmt, ap);
 	va_end(ap);
 	return n;
+}
+
+int cmd_nomem(const char *who, int status)
+{
+	dprintf(STDERR_FILENO, "%s: %s\n", who, errno_text(ENOMEM));
+	return status;
 }
