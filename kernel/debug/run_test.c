@@ -32,6 +32,7 @@ struct rt_state {
 	unsigned long rounds_on_cpu[NR_CPUS];
 	spinlock_t stats_lock;
 	int rounds;
+	bool stop; /* run_test was signalled: the workers give up (they take no signals) */
 };
 
 struct rt_worker {
@@ -91,10 +92,10 @@ static noinline int rt_ping_pong(struct rt_worker *w)
 {
 	if (w->id % 2 == 0) {
 		complete(&w->partner->go);
-		if (wait_for_completion_interruptible(&w->go))
+		if (wait_for_completion_interruptible(&w->go) || READ_ONCE(w->st->stop))
 			return -EINTR;
 	} else {
-		if (wait_for_completion_interruptible(&w->go))
+		if (wait_for_completion_interruptible(&w->go) || READ_ONCE(w->st->stop))
 			return -EINTR;
 		complete(&w->partner->go);
 	}
@@ -103,14 +104,15 @@ static noinline int rt_ping_pong(struct rt_worker *w)
 }
 
 /*
- * The workers are in run_test's job and command (kernel/sched/signal.c): Ctrl-C or kill reaches
- * every one of them, and each gives up at its next round or wait.
+ * Kernel threads take no signals (kernel/sched/signal.c): a Ctrl-C or kill reaches run_test,
+ * which sets st->stop and wakes them all (rt_join_workers); each gives up at its next round or
+ * wait.
  */
 static int rt_worker_main(void *arg)
 {
 	struct rt_worker *w = arg;
 	for (int r = 0; r < w->st->rounds; r++) {
-		if (signal_pending_current())
+		if (READ_ONCE(w->st->stop))
 			return STATUS_SIGINT;
 		w->checksum += rt_compute(w->id, r);
 		rt_update_counter(w->st);
@@ -121,6 +123,26 @@ static int rt_worker_main(void *arg)
 		rt_account_cpu(w->st);
 	}
 	return 0;
+}
+
+/*
+ * Waits until every worker has ended. If run_test is signalled meanwhile, it tells them to stop
+ * and wakes any that waits for its partner (complete_all: no wait blocks again), as a Linux
+ * driver stops its kernel threads for the process that started them.
+ */
+static void rt_join_workers(struct rt_state *st, struct rt_worker *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct task *t = w[i].task;
+
+		if (!READ_ONCE(st->stop) &&
+		    wait_event_interruptible(&t->exit_wait, READ_ONCE(t->state) == TASK_DEAD)) {
+			WRITE_ONCE(st->stop, true);
+			for (int j = 0; j < n; j++)
+				complete_all(&w[j].go);
+		}
+		kthread_join(t);
+	}
 }
 
 static int rt_noop(void *arg)
@@ -184,8 +206,7 @@ static int cmd_run_test(int argc, char **argv)
 	}
 	for (int i = 0; i < started; i++)
 		wake_up_new_task(w[i].task);
-	for (int i = 0; i < started; i++)
-		kthread_join(w[i].task);
+	rt_join_workers(st, w, started);
 
 	int status = 0;
 	if (signal_pending_current()) {
