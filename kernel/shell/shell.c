@@ -8,13 +8,12 @@
  *	- when init dies: "Attempted to kill init!" (kernel/sched/exit.c; Linux would panic).
  * It reads a line with the line editor (kernel/shell/line_edit.c: Backspace, Ctrl-U, Ctrl-C,
  * history on the arrow keys), splits it into blank-separated words, and runs the command the
- * first one names (a table, kernel/shell/cmd/cmd_rescue.c and SHELL_CMD() elsewhere) in this
+ * first one names (the SHELL_CMD() table: kernel/shell/cmd/, kernel/debug/sysrq.c) in this
  * thread, until it returns. No pipes, redirections, jobs, quotes or variables: for those,
  * `exec /bin/sh` (or /sbin/init) replaces the console with a program, as init would be run.
  *
- * A kernel thread takes no signals, as Linux's do: Ctrl-C drops the line being typed, but a
- * command that never ends (cat of a file with no end) holds the console; Ctrl-O b (SysRq,
- * kernel/debug/sysrq.c) still reboots.
+ * A kernel thread takes no signals, as Linux's do: Ctrl-C only drops the line being typed; a
+ * command that never ends holds the console (Ctrl-O b, SysRq, still reboots).
  */
 #include "kernel/shell/shell.h"
 #include "kernel/shell/line_edit.h"
@@ -33,32 +32,12 @@
 #define RESCUE_ARGS_MAX 32 /* words of a line */
 #define RESCUE_METACHARS "|&;<>()`$" /* what a shell's grammar would give a meaning to */
 
-extern const struct shell_cmd __start_shell_cmds[], __stop_shell_cmds[];
-
 const struct shell_cmd *shell_find_cmd(const char *name)
 {
 	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
-}
-
-/* The table in name order, without sorting it: the next name after c's, by a scan. */
-const struct shell_cmd *shell_cmd_next(const struct shell_cmd *prev)
-{
-	const struct shell_cmd *best = NULL;
-	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++) {
-		if (prev && strcmp(c->name, prev->name) <= 0)
-			continue;
-		if (!best || strcmp(c->name, best->name) < 0)
-			best = c;
-	}
-	return best;
-}
-
-const struct shell_cmd *shell_cmd_first(void)
-{
-	return shell_cmd_next(NULL);
 }
 
 /* The editor's echo, with its "\r\n" as "\n": the console adds the "\r" itself. */
@@ -71,43 +50,22 @@ static void echo(const char *s, size_t n)
 }
 
 /*
- * The terminal's settings before the prompt: the console edits the line itself, so it reads
- * raw, with no echo and with Ctrl-C as a key (no ISIG), and gives the settings back before the
- * line runs (rescue_tty_restore), as bash's readline does around each line it reads: a program
- * `exec` starts finds the terminal as the kernel left it.
+ * One line, read raw: the console edits it itself, so the terminal gives it every byte, with no
+ * echo and Ctrl-C as a key (no ISIG); its settings come back before the line runs, as bash's
+ * readline does around each line: a program `exec` starts finds them as the kernel set them.
  */
-static struct termios saved_termios;
-static bool tty_raw;
-
-static void tty_raw_begin(void)
+static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
 {
-	struct termios raw;
+	struct termios saved, raw;
+	enum line_edit_event ev;
 
-	if (tty_raw)
-		return;
-	tty_get_termios(&saved_termios);
-	raw = saved_termios;
+	tty_get_termios(&saved);
+	raw = saved;
 	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ECHONL | ISIG | IEXTEN);
 	raw.c_iflag &= ~(tcflag_t)(ICRNL | INLCR | IGNCR);
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
 	tty_set_termios(&raw);
-	tty_raw = true;
-}
-
-void rescue_tty_restore(void)
-{
-	if (!tty_raw)
-		return;
-	tty_set_termios(&saved_termios);
-	tty_raw = false;
-}
-
-static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
-{
-	enum line_edit_event ev;
-
-	tty_raw_begin();
 	do {
 		size_t len = 0;
 
@@ -115,7 +73,7 @@ static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
 				    &len);
 		echo(echo_buf, len);
 	} while (ev == LINE_EDIT_NONE);
-	rescue_tty_restore();
+	tty_set_termios(&saved);
 	return ev;
 }
 
@@ -182,12 +140,11 @@ static void rescue_setup(void)
 	strlcpy(current->comm, "rescue", sizeof(current->comm));
 }
 
-int __noreturn rescue_console(void *arg)
+int __noreturn rescue_console(void *arg __unused)
 {
 	struct line_edit *le = kmalloc(sizeof(*le));
 	char *echo_buf = kmalloc(LINE_EDIT_ECHO_MAX);
 
-	(void)arg;
 	if (!le || !echo_buf)
 		panic("rescue: out of memory");
 	rescue_setup();

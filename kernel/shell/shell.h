@@ -19,10 +19,8 @@ struct shell_cmd {
 	static const struct shell_cmd __shell_cmd_##cfn __used __section(".shell_cmds")            \
 		__aligned(8) = {.name = cname, .help = chelp, .fn = cfn}
 
+extern const struct shell_cmd __start_shell_cmds[], __stop_shell_cmds[]; /* linker.ld */
 const struct shell_cmd *shell_find_cmd(const char *name);
-/* Iterates over the table in name order. */
-const struct shell_cmd *shell_cmd_first(void);
-const struct shell_cmd *shell_cmd_next(const struct shell_cmd *c);
 
 /*
  * The rescue console (kernel/shell/shell.c), run by pid 1 in place of init: never returns.
@@ -31,8 +29,6 @@ const struct shell_cmd *shell_cmd_next(const struct shell_cmd *c);
 int __noreturn rescue_console(void *arg);
 /* Runs path as the kernel runs init (kernel/main.c); returns only the error if it cannot. */
 int run_init_process(const char *path, char *const argv[]);
-/* Gives the terminal back the settings it had before the prompt read the line in raw mode. */
-void rescue_tty_restore(void);
 /* /sys/kernel/debug/shell_command: a command run by a program (shell_command.c). */
 void shell_command_init(void);
 

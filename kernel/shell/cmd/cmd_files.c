@@ -43,28 +43,21 @@ static int cmd_cat(int argc, char **argv)
 }
 SHELL_CMD("cat", "cat FILE...: print files", cmd_cat);
 
-/* ls -l's mode column: the type, then rwx for owner, group and others. */
-static void mode_string(umode_t mode, char s[MODE_STRING_LEN])
-{
-	static const char rwx[] = "rwxrwxrwx";
-
-	s[0] = S_ISDIR(mode) ? 'd' : S_ISCHR(mode) ? 'c' : S_ISLNK(mode) ? 'l' : '-';
-	for (int i = 0; i < 9; i++)
-		s[1 + i] = mode & (0400 >> i) ? rwx[i] : '-';
-	s[10] = '\0';
-}
-
+/* One name; with -l first ls's mode column (the type, then rwx for owner, group, others). */
 static void ls_line(const char *path, const char *name, bool lng)
 {
-	char mode[MODE_STRING_LEN];
+	static const char rwx[] = "rwxrwxrwx";
+	char mode[MODE_STRING_LEN] = "";
 	struct kstat st;
 
-	if (!lng || vfs_lstat(path, &st)) {
-		printf("%s\n", name);
-		return;
+	if (lng && !vfs_lstat(path, &st)) {
+		mode[0] = S_ISDIR(st.mode) ? 'd' : S_ISLNK(st.mode) ? 'l' : '-';
+		mode[0] = S_ISCHR(st.mode) ? 'c' : mode[0];
+		for (int i = 0; i < 9; i++)
+			mode[1 + i] = st.mode & (0400 >> i) ? rwx[i] : '-';
+		printf("%s %8ld ", mode, (long)st.size);
 	}
-	mode_string(st.mode, mode);
-	printf("%s %8ld %s\n", mode, (long)st.size, name);
+	printf("%s\n", name);
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -145,12 +138,10 @@ static int cmd_cd(int argc, char **argv)
 }
 SHELL_CMD("cd", "cd [DIR]: change the current directory (default /)", cmd_cd);
 
-static int cmd_pwd(int argc, char **argv)
+static int cmd_pwd(int argc __unused, char **argv __unused)
 {
 	char *cwd = kmalloc(PATH_MAX);
 
-	(void)argc;
-	(void)argv;
 	if (!cwd || vfs_getcwd(cwd, PATH_MAX) < 0) {
 		kfree(cwd);
 		dprintf(STDERR_FILENO, "pwd: cannot get the current directory\n");
@@ -186,7 +177,6 @@ static int mount_list(void)
 static int cmd_mount(int argc, char **argv)
 {
 	const char *dir = argv[argc - 1], *source = argc == 5 ? argv[3] : NULL;
-	struct kstat st;
 	int err;
 
 	if (argc == 1)
@@ -198,9 +188,6 @@ static int cmd_mount(int argc, char **argv)
 	err = vfs_mount_source(argv[2], source, dir);
 	if (err == -ENODEV)
 		dprintf(STDERR_FILENO, "mount: %s: unknown filesystem type '%s'.\n", dir, argv[2]);
-	else if (err == -ENOENT && source && vfs_stat(dir, &st) == 0)
-		dprintf(STDERR_FILENO, "mount: %s: special device %s does not exist.\n", dir,
-			source);
 	else if (err == -ENOENT)
 		dprintf(STDERR_FILENO, "mount: %s: mount point does not exist.\n", dir);
 	else if (err)

@@ -20,13 +20,11 @@
 #define MODULE_DIR "/lib/modules/"
 #define PARAMS_MAX 256 /* insmod's parameters, joined */
 
-static int cmd_help(int argc, char **argv)
+static int cmd_help(int argc __unused, char **argv __unused)
 {
-	(void)argc;
-	(void)argv;
 	printf("The rescue console: one command a line, words split at blanks; no pipes,\n"
 	       "redirections, jobs, quotes or variables. 'exec /sbin/init' starts init.\n");
-	for (const struct shell_cmd *c = shell_cmd_first(); c; c = shell_cmd_next(c))
+	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
 		printf("%-10s %s\n", c->name, c->help);
 	return 0;
 }
@@ -41,13 +39,11 @@ static int cmd_echo(int argc, char **argv)
 }
 SHELL_CMD("echo", "echo WORDS: print the words", cmd_echo);
 
-static int cmd_dmesg(int argc, char **argv)
+static int cmd_dmesg(int argc __unused, char **argv __unused)
 {
 	char buf[DMESG_CHUNK];
 	size_t off = 0, n;
 
-	(void)argc;
-	(void)argv;
 	while ((n = printk_log_copy(buf, sizeof(buf), off)) > 0) {
 		if (fd_write(STDOUT_FILENO, buf, n) < 0)
 			return 1;
@@ -59,32 +55,31 @@ SHELL_CMD("dmesg", "dmesg: print the kernel log", cmd_dmesg);
 
 struct ps_row {
 	int pid, ppid;
-	char state;
+	char state, comm[TASK_COMM_LEN];
 	bool user; /* a process (it has an mm), not a kernel thread */
-	char comm[TASK_COMM_LEN];
 };
 
-static int cmd_ps(int argc, char **argv)
+static int cmd_ps(int argc __unused, char **argv __unused)
 {
 	struct ps_row *rows = kmalloc(PS_MAX * sizeof(*rows));
 	unsigned long flags;
 	struct task *t;
 	int n = 0;
 
-	(void)argc;
-	(void)argv;
 	if (!rows) {
 		dprintf(STDERR_FILENO, "ps: %s\n", errno_text(ENOMEM));
 		return 1;
 	}
 	flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks) {
+	list_for_each_entry(t, &task_list, tasks)
+	{
 		if (n == PS_MAX)
 			break;
-		rows[n] = (struct ps_row){.pid = t->pid, .ppid = t->ppid, .user = t->mm != NULL,
-					  .state = task_state_char(t->state)};
-		memcpy(rows[n].comm, t->comm, TASK_COMM_LEN);
-		n++;
+		rows[n].pid = t->pid;
+		rows[n].ppid = t->ppid;
+		rows[n].user = t->mm != NULL;
+		rows[n].state = task_state_char(t->state);
+		memcpy(rows[n++].comm, t->comm, TASK_COMM_LEN);
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	/* Kernel threads in [], as Linux's ps shows those with no command line. */
@@ -96,22 +91,6 @@ static int cmd_ps(int argc, char **argv)
 	return 0;
 }
 SHELL_CMD("ps", "ps: list the tasks (kernel threads in [])", cmd_ps);
-
-/* kmod's wording (tools/insmod.c: mod_strerror) for what the kernel said. */
-static const char *mod_strerror(int err)
-{
-	switch (err) {
-	case ENOEXEC:
-		return "Invalid module format";
-	case ENOENT:
-	case ESRCH:
-		return "Unknown symbol in module";
-	case EINVAL:
-		return "Invalid parameters";
-	default:
-		return errno_text(err);
-	}
-}
 
 /* FILE as given; failing that, a bare name in /lib/modules, as modprobe finds it. */
 static int open_module(const char *arg)
@@ -147,7 +126,7 @@ static int cmd_insmod(int argc, char **argv)
 	vfs_close(fd);
 	if (err)
 		dprintf(STDERR_FILENO, "insmod: ERROR: could not insert module %s: %s\n", argv[1],
-			mod_strerror(-err));
+			err == -ENOEXEC ? "Invalid module format" : errno_text(-err)); /* kmod's */
 	return err ? 1 : 0;
 }
 SHELL_CMD("insmod", "insmod FILE|NAME [PARAMS]: load a module", cmd_insmod);
@@ -192,20 +171,16 @@ static int cmd_exec(int argc, char **argv)
 }
 SHELL_CMD("exec", "exec PATH [ARGS]: run PATH as init (exec /sbin/init, exec /bin/sh)", cmd_exec);
 
-static int cmd_reboot(int argc, char **argv)
+static int cmd_reboot(int argc __unused, char **argv __unused)
 {
-	(void)argc;
-	(void)argv;
 	printk(KERN_EMERG "reboot: Restarting system\n");
 	machine_reboot();
 	return 1;
 }
 SHELL_CMD("reboot", "reboot: restart the machine", cmd_reboot);
 
-static int cmd_poweroff(int argc, char **argv)
+static int cmd_poweroff(int argc __unused, char **argv __unused)
 {
-	(void)argc;
-	(void)argv;
 	printk(KERN_EMERG "reboot: Power down\n");
 	machine_power_off();
 	return 1;
