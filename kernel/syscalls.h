@@ -169,7 +169,7 @@ long sys_times(struct tms __user *tbuf);
 long sys_exit(int error_code);
 long sys_exit_group(int error_code);
 void __noreturn do_exit(int code); /* code: wait4's status word */
-/* pid 1, which adopts orphans: the kernel shell, or the init= program (its end is a panic). */
+/* pid 1, which adopts orphans: init, or the rescue console (kernel/shell/shell.c). */
 extern struct task *child_reaper;
 
 /* kernel/sched/fork.c */

@@ -17,7 +17,7 @@
  * interrupt, whatever the shell is doing.
  *
  * Booting is not under test either (a kernel that cannot allocate its own tables panics, as
- * Linux does): the boot-time values take effect at the shell's first prompt. Linux's fault
+ * Linux does): the boot-time values take effect as pid 1 starts init (kernel_init). Linux's fault
  * injection has more knobs (probability, times, a stack filter); one interval is enough to
  * walk every allocation of a command.
  */

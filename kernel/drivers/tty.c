@@ -247,8 +247,8 @@ static bool is_ctty(void)
  * Linux's tty_check_change: may current, a process, use the terminal as the foreground does?
  * A process of the terminal's session outside its foreground group may not: its whole group
  * gets sig (SIGTTIN to stop a reader, SIGTTOU a writer) and the call ends, unless it blocks or
- * ignores sig, when a write or settings change goes ahead and a read fails with EIO. The kernel
- * shell's own commands (kernel threads) are not checked: they have no job control.
+ * ignores sig, when a write or settings change goes ahead and a read fails with EIO. Kernel
+ * threads (the rescue console) are not checked: they have no job control.
  */
 static int tty_check_change(int sig)
 {

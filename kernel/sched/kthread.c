@@ -174,7 +174,7 @@ int kthread_join(struct task *t)
 }
 
 /*
- * Tasks that ended with nobody to join them (an orphan of the kernel shell's): Linux's
+ * Tasks that ended with nobody to join them (an orphan the rescue console adopted): Linux's
  * release_task(current) of an autoreaped task, whose stack the next task frees after the last
  * switch. Here they wait on this list until a task is created or the shell shows its prompt.
  */
