@@ -1,5 +1,5 @@
 /*
- * kmain: the boot CPU's path from boot/boot.asm to the shell, one step a line.
+ * kmain: the boot CPU's path from boot/boot.asm to init, one step a line.
  *
  * Order matters: printk needs the serial port and the per-CPU base, page tables need the page
  * allocator, the scheduler needs page tables (for stacks), the timer needs the LAPIC, and the
@@ -81,49 +81,60 @@ static void print_banner(void)
 }
 
 /*
- * init=PATH on the command line: the task (pid 1, kthread_run_init) runs that program instead
- * of the kernel shell, as Linux's kernel_init runs its init, in /, on the console, with Linux's
- * argv and environment for it. It never returns: if the program cannot start, or ends, the
- * kernel panics (do_exit says "Attempted to kill init!"), as Linux's does. A bare "init" with no
- * path runs the shell. Signals it does not handle do not reach it, as Linux's init.
+ * Linux's run_init_process: path becomes pid 1's program, in /, with Linux's environment for
+ * init (envp_init). pid 1 has the console as fds 0, 1 and 2 and leads its session (try_init,
+ * or the rescue console's setup). Returns only the error if path cannot run.
+ */
+int run_init_process(const char *path, char *const argv[])
+{
+	static char *const envp[] = {"HOME=/", "TERM=linux", NULL};
+
+	vfs_chdir("/");
+	printk(KERN_INFO "Run %s as init process\n", path);
+	return kernel_execve(path, argv, envp);
+}
+
+/*
+ * init=PATH on the command line, /sbin/init without it: pid 1 runs that program, as Linux's
+ * kernel_init does. Signals it does not handle do not reach it, as Linux's init. If it cannot
+ * run, Linux panics ("Requested init ... failed", "No working init found"); Lucid says why in
+ * Linux's words and returns, so that the rescue console runs instead (kernel/shell/shell.c).
  *
  * Where Lucid differs: Linux's console is nobody's controlling terminal (an init that wants job
  * control opens a real tty, as busybox's cttyhack does), so `init=/bin/sh` there says "can't
  * access tty; job control turned off". Here init leads the console's session and its group is
- * the foreground, as the kernel shell's (tty_claim_console): `sh` or `bash` as init has job
- * control, ^C, ^Z, fg and bg, as issue 16 asks.
+ * the foreground (tty_claim_console): `sh` or `bash` as init has job control, ^C, ^Z, fg and
+ * bg, as issue 16 asks.
  */
-static noinline void run_init_process(void)
+static noinline void try_init(void)
 {
 	static char path[PROGRAM_PATH_MAX];
 	char *argv[] = {path, NULL};
-	static char *const envp[] = {"HOME=/", "TERM=linux", NULL}; /* Linux's envp_init */
-	int fd;
+	int fd, err;
 
 	if (!cmdline_get("init", path, sizeof(path)) || !path[0])
 		strcpy(path, "/sbin/init");
-	vfs_chdir("/");
 	setpgid_task(current, current->pid); /* a group of its own, which kill and ^C reach */
 	tty_claim_console(); /* its session's terminal, with it in the foreground */
 	fd = vfs_open("/dev/console", O_RDWR, 0);
 	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
 		printk(KERN_WARNING "Warning: unable to open an initial console.\n");
-	printk(KERN_INFO "Run %s as init process\n", path);
-	int err = kernel_execve(path, argv, envp);
-	panic("Requested init %s failed (error %d).", path, err);
+	err = run_init_process(path, argv);
+	printk(KERN_ERR "Failed to execute %s (error %d)\n", path, err);
 }
 
 /*
- * The init steps that must run in a task, as they may sleep; then the task becomes the shell
- * (a tail call: traces show shell_main called from kthread_start, the page's figures too).
+ * The init steps that must run in a task, as they may sleep; then the task becomes init, or,
+ * with the boot option `rescue` or if init cannot run, the rescue console.
  */
 static int kernel_init(void *arg)
 {
-	child_reaper = current; /* pid 1 adopts orphans: the shell, or the init= program */
+	child_reaper = current; /* pid 1 adopts orphans: init, or the rescue console */
 	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
+	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
 	if (!cmdline_has("rescue"))
-		run_init_process(); // init=/bin/sh: a user program instead of the shell
-	return shell_main(arg);
+		try_init();
+	rescue_console(arg);
 }
 
 /* No canary in kmain's own frame: it was made before boot_init_stack_canary() picked one. */
@@ -187,7 +198,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	if (pci_proc_init())             // /proc/bus/pci: lspci's
 		panic("cannot make /proc/bus/pci");
 	late_trace_init();               // boot is done: tp_printk_stop_on_boot
-	if (!kthread_run_init(kernel_init, NULL, "sh")) // the shell, as pid 1: Linux's init task
-		panic("cannot start the shell");
+	if (!kthread_run_init(kernel_init, NULL, "init")) // pid 1: Linux's init task
+		panic("cannot start init");
 	cpu_idle();                      // the boot CPU is now swapper/0
 }

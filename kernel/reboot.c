@@ -6,7 +6,7 @@
  *
  * The kernel writes nothing back: user space syncs first (busybox's poweroff and Lucid's init
  * call sync(2)), as on Linux, where reboot(2) does not sync either. Power off ends QEMU through
- * the same path as the kernel shell's `poweroff` (arch/x86_64/power.c): QEMU exits with status 0.
+ * the same path as the rescue console's `poweroff` (arch/x86_64/power.c): QEMU exits with status 0.
  *
  * Lucid lacks halt (stopping every CPU with the machine still on), kexec and suspend: those
  * commands get EINVAL, as Linux's answer for a command it was built without.

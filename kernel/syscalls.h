@@ -170,7 +170,7 @@ long sys_times(struct tms __user *tbuf);
 long sys_exit(int error_code);
 long sys_exit_group(int error_code);
 void __noreturn do_exit(int code); /* code: wait4's status word */
-/* pid 1, which adopts orphans: the kernel shell, or the init= program (its end is a panic). */
+/* pid 1, which adopts orphans: init, or the rescue console (kernel/shell/shell.c). */
 extern struct task *child_reaper;
 
 /* kernel/sched/fork.c */
@@ -215,10 +215,7 @@ long sys_arch_prctl(int option, unsigned long arg2);
 int kernel_execve(const char *filename, char *const argv[], char *const envp[]);
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp);
-#define PROGRAM_PATH_MAX 256 /* a program's path, as the shell finds it */
-/* For the kernel shell: is name a program (/bin/NAME, or a path)? Then run it in this thread. */
-bool find_program(const char *name, char *path, size_t size);
-int run_program(const char *path, char *const argv[]);
+#define PROGRAM_PATH_MAX 256 /* init=PATH's path */
 
 /* kernel/module/main.c: the module loader's calls (kmod's insmod, rmmod). */
 long sys_init_module(void __user *umod, unsigned long len, const char __user *uargs);

@@ -20,9 +20,9 @@
  * the console's interrupt, whatever is running.
  *
  * Booting is not under test either (a kernel that cannot allocate its own tables panics, as
- * Linux does): at boot no task is marked, so the boot-time values can take effect at once.
- * Linux's fault injection has more knobs (probability, times, a stack filter); one interval is
- * enough to walk every allocation of a command.
+ * Linux does): the boot-time values take effect as pid 1 starts init (kernel_init). Linux's fault
+ * injection has more knobs (probability, times, a stack filter); one interval is enough to
+ * walk every allocation of a command.
  */
 #include "kernel/debug/fault_inject.h"
 #include "kernel/cmdline.h"
@@ -125,7 +125,6 @@ void fault_inject_init(void)
 		if (!vfs_stat(path, &st))
 			knob_ino[i] = st.ino;
 	}
-	fault_inject_start(); /* nothing is marked yet: what is marked from now on is tested */
 }
 
 void fault_inject_start(void)

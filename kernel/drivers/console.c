@@ -1,5 +1,5 @@
 /*
- * The console: COM1 carries both the kernel's messages and the shell's input.
+ * The console: COM1 carries both the kernel's messages and what is typed.
  *
  * Output turns "\n" into "\r\n", as a terminal expects. Input arrives by interrupt into a small
  * ring (console_rx), and console_getc() sleeps until there is something in it: the CPU halts

@@ -17,7 +17,7 @@
  * (console_rx calls tty_receive_signal_char), so that Ctrl-C reaches a program that never
  * reads. Every other byte waits in the console's ring and is processed, echoed and edited when
  * a reader asks for it (Linux does that in the interrupt's work; here a reader's read() does
- * it): the kernel shell, which reads the ring itself through its own line editor, then sees
+ * it): the rescue console, which reads the ring itself through its own line editor, then sees
  * exactly the bytes typed, and a line typed ahead while a command runs is kept whole.
  *
  * Sessions and job control. The tty is the controlling terminal of at most one session
@@ -26,8 +26,8 @@
  * SIGTTIN, and one that changes the settings SIGTTOU, unless it blocks or ignores the signal
  * (then EIO for a read), as Linux's tty_check_change. The session leader gets the terminal by
  * opening /dev/console without one (unless O_NOCTTY) or by TIOCSCTTY; /dev/tty is the caller's
- * controlling terminal, ENXIO without one. The kernel shell leads the console's session
- * (tty_claim_console) and hands the foreground to each job it runs, as bash's tcsetpgrp.
+ * controlling terminal, ENXIO without one. pid 1 (init, or the rescue console) leads the
+ * console's session from the start (tty_claim_console).
  *
  * Locking: tty_lock (taken from the interrupt too) guards the settings, the ids and the line
  * being collected; it is never held while sleeping. read() sleeps on the console's input wait
@@ -80,7 +80,6 @@ static struct {
 	struct winsize winsize; /* 0 x 0 until set: a serial line does not know its screen */
 	int session; /* the session it is the controlling terminal of; 0: none */
 	int pgrp; /* its foreground process group; 0: none */
-	void (*intr_hook)(int sig); /* the kernel shell, while it runs a line */
 	/* The line being collected in canonical mode. */
 	char buf[N_TTY_BUF_SIZE];
 	size_t len; /* bytes in buf */
@@ -248,8 +247,8 @@ static bool is_ctty(void)
  * Linux's tty_check_change: may current, a process, use the terminal as the foreground does?
  * A process of the terminal's session outside its foreground group may not: its whole group
  * gets sig (SIGTTIN to stop a reader, SIGTTOU a writer) and the call ends, unless it blocks or
- * ignores sig, when a write or settings change goes ahead and a read fails with EIO. The kernel
- * shell's own commands (kernel threads) are not checked: they have no job control.
+ * ignores sig, when a write or settings change goes ahead and a read fails with EIO. Kernel
+ * threads (the rescue console) are not checked: they have no job control.
  */
 static int tty_check_change(int sig)
 {
@@ -267,15 +266,12 @@ static int tty_check_change(int sig)
 /*
  * From the UART interrupt, each byte typed: with ISIG, INTR, QUIT and SUSP become signals to
  * the foreground group (true: the byte is used up). The unread input goes unless NOFLSH, and
- * the character shows as ^C with ECHOCTL, at once, as Linux's n_tty does. While the kernel
- * shell runs a line it sends the signal itself (tty_set_intr_hook), to know the line was
- * interrupted; it then ends the line as bash does, with a newline.
+ * the character shows as ^C with ECHOCTL, at once, as Linux's n_tty does.
  */
 bool tty_receive_signal_char(unsigned char c)
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);
 	const struct termios *t = &tty.termios;
-	void (*hook)(int sig) = tty.intr_hook;
 	int sig = 0, pgrp = tty.pgrp;
 
 	if (t->c_lflag & ISIG) {
@@ -286,7 +282,7 @@ bool tty_receive_signal_char(unsigned char c)
 		else if (is_char(t, VSUSP, c))
 			sig = SIGTSTP;
 	}
-	if (sig) { /* n_tty's isig(): for any group, the kernel shell's jobs too */
+	if (sig) { /* n_tty's isig() */
 		if (!(t->c_lflag & NOFLSH)) {
 			tty.len = tty.off = 0;
 			tty.done = false;
@@ -297,9 +293,7 @@ bool tty_receive_signal_char(unsigned char c)
 	spin_unlock_irqrestore(&tty_lock, flags);
 	if (!sig)
 		return false;
-	if (hook)
-		hook(sig);
-	else if (pgrp > 0)
+	if (pgrp > 0)
 		kill_pgrp(pgrp, sig);
 	return true;
 }
@@ -609,50 +603,14 @@ static const struct file_operations devtty_fops = {
 	.poll = tty_poll,
 };
 
-void tty_flush_input(void)
-{
-	unsigned long flags = spin_lock_irqsave(&tty_lock);
-
-	tty.len = tty.off = 0;
-	tty.done = false;
-	spin_unlock_irqrestore(&tty_lock, flags);
-}
-
 void tty_claim_console(void)
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);
 
 	current->sid = current->pid;
 	tty.session = current->sid;
-	tty.pgrp = current->sid; /* the shell's own "group": no job is in the foreground */
+	tty.pgrp = current->sid; /* its own group in the foreground */
 	spin_unlock_irqrestore(&tty_lock, flags);
-}
-
-void tty_take_back(int sid)
-{
-	unsigned long flags = spin_lock_irqsave(&tty_lock);
-
-	tty.session = sid; /* even if a program took it away (TIOCSCTTY 1) and let it go */
-	tty.pgrp = sid;
-	spin_unlock_irqrestore(&tty_lock, flags);
-}
-
-void tty_set_intr_hook(void (*hook)(int sig))
-{
-	unsigned long flags = spin_lock_irqsave(&tty_lock);
-
-	tty.intr_hook = hook;
-	spin_unlock_irqrestore(&tty_lock, flags);
-}
-
-void tty_set_fg_pgrp(int pgrp)
-{
-	WRITE_ONCE(tty.pgrp, pgrp);
-}
-
-int tty_get_fg_pgrp(void)
-{
-	return READ_ONCE(tty.pgrp);
 }
 
 void tty_get_termios(struct termios *t)

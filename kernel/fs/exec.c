@@ -1,9 +1,9 @@
 /*
  * exec: a kernel thread becomes a user program.
  *
- * Lucid's processes start as Linux's first one does (kernel_execve from a kernel thread): the
- * shell runs each command of a pipeline in a thread of its own (kernel/shell/sh_exec.c) with the
- * command's fds in place; for a program on disk, that thread calls kernel_execve(), which
+ * Lucid's first process starts as Linux's does: pid 1, a kernel thread, calls kernel_execve()
+ * (kernel/main.c: init, or the rescue console's `exec`); every other one is forked from it and
+ * calls execve(2). Either way
  *	1. checks the file (kernel/fs/binfmt_elf.c: an x86_64 ELF program; a dynamic one names
  *	   its interpreter, ld.so, which is read and loaded too: load_elf_interp),
  *	2. builds a new address space: each PT_LOAD segment an area with its permissions that
@@ -40,7 +40,6 @@
 #include "lib/printf.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
-#include "kernel/shell/stdio.h"
 #include "kernel/sched/cputime.h"
 
 #define EXEC_MAX_FILE (16UL << 20) /* the largest program Lucid reads whole */
@@ -825,48 +824,4 @@ long sys_execve(const char __user *filename, const char __user *const __user *ar
 	kfree(block);
 	kfree(vecs);
 	return err;
-}
-
-/*
- * The kernel shell's side (kernel/shell/sh_exec.c): a command that is not one of the shell's own runs
- * as a program if it names a file, either by a path with a slash or as /bin/NAME (PATH=/bin).
- */
-#define STATUS_NOT_FOUND 127 /* bash's statuses: no such command... */
-#define STATUS_CANNOT_EXEC 126 /* ... or a file that cannot be run */
-
-static char *const default_envp[] = {"HOME=/root", "PATH=/bin", "TERM=linux", NULL};
-
-bool find_program(const char *name, char *path, size_t size)
-{
-	struct kstat st;
-
-	if (strchr(name, '/')) {
-		strlcpy(path, name, size);
-		return true; /* run_program reports what is wrong with it */
-	}
-	if (!name[0] || snprintf(path, size, "/bin/%s", name) >= (int)size)
-		return false;
-	return vfs_stat(path, &st) == 0 && S_ISREG(st.mode);
-}
-
-/* Runs path in this thread, or prints bash's message and returns its status. */
-int run_program(const char *path, char *const argv[])
-{
-	struct kstat st;
-	int err;
-
-	if (vfs_stat(path, &st) == 0 && S_ISDIR(st.mode))
-		err = -EISDIR; /* bash checks this itself: Linux says only EACCES */
-	else
-		err = kernel_execve(path, argv, default_envp);
-	if (err == -ENOEXEC)
-		dprintf(STDERR_FILENO, "sh: %s: cannot execute binary file: %s\n", argv[0],
-			errno_text(ENOEXEC));
-	else if (err == -ENOENT && vfs_stat(path, &st) == 0)
-		/* The file is there: its interpreter (a script's, or ld.so) is not. bash's words. */
-		dprintf(STDERR_FILENO, "sh: %s: cannot execute: required file not found\n",
-			argv[0]);
-	else
-		dprintf(STDERR_FILENO, "sh: %s: %s\n", argv[0], errno_text(-err));
-	return err == -ENOENT ? STATUS_NOT_FOUND : STATUS_CANNOT_EXEC;
 }

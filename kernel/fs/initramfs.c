@@ -148,7 +148,7 @@ static int unpack_entry(const struct cpio_entry *e, void *ctx)
 void initramfs_unpack(uint64_t start, uint64_t end)
 {
 	if (!end)
-		return; /* booted without a module: no programs, the kernel shell still works */
+		return; /* booted without a module: no programs; the rescue console runs */
 	printk(KERN_INFO "Trying to unpack rootfs image as initramfs...\n");
 	int err = cpio_parse(__va(start), end - start, unpack_entry, NULL);
 	if (err)

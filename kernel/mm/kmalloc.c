@@ -17,7 +17,6 @@
 #include "arch/x86_64/mmu.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/vfs.h"
-#include "lib/alloc.h"
 #include "lib/printf.h"
 #include "lib/list.h"
 #include "lib/string.h"
@@ -173,25 +172,6 @@ char *kstrdup(const char *s)
 	if (p)
 		memcpy(p, s, n);
 	return p;
-}
-
-/*
- * lib/'s allocator (lib/alloc.h): lib/ includes nothing of the kernel's and allocates through
- * these. notrace: thin wrappers, a trace shows the kmalloc or kfree they call.
- */
-notrace void *lib_alloc(size_t size)
-{
-	return kmalloc(size);
-}
-
-notrace void *lib_realloc(void *p, size_t size)
-{
-	return krealloc(p, size);
-}
-
-notrace void lib_free(void *p)
-{
-	kfree(p);
 }
 
 /*

@@ -2,10 +2,8 @@
  * The end of a user process: exit and exit_group, and death by a fault.
  *
  * A process is a kernel thread that exec turned into a program (kernel/fs/exec.c), so its end is
- * a kernel thread's end (kthread_exit: files closed, the shell's kthread_join wakes) after
- * freeing what exec gave it: every page of its address space, its FPU area, its signal table.
- * The exit code becomes the shell's $?: the program's status, or 128 + the signal that killed
- * it, as bash reports it.
+ * a kernel thread's end (kthread_exit: files closed, its parent's wait4 wakes) after freeing
+ * what exec gave it: every page of its address space, its FPU area, its signal table.
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
@@ -23,6 +21,7 @@
 #include "kernel/sched/timer.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/sched/cputime.h"
+#include "kernel/shell/shell.h"
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
 #define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
@@ -33,29 +32,20 @@
 #define ILL_ILLOPN 2 /* si_code of an invalid opcode */
 
 /*
- * child_reaper is pid 1, the task that adopts orphans (kernel/sched/fork.c): the kernel shell,
- * or the init= program, whose end is a panic.
+ * child_reaper is pid 1, the task that adopts orphans (kernel/sched/fork.c): init, or the
+ * rescue console.
  *
  * code is the wait status word as Linux's wait4 reports it: (exit code << 8) for an exit, the
- * signal number for a death by signal. The kernel thread's own exit code, which the shell
- * shows in $?, is bash's: the exit code, or 128 + the signal.
+ * signal number for a death by signal. The kernel thread's own exit code (kthread_join's) is
+ * bash's: the exit code, or 128 + the signal.
  */
 struct task *child_reaper;
 
-void __noreturn do_exit(int code)
+/* What exec gave the task: its address space, its FPU area, its signal table. */
+static void exit_process_state(struct task *t)
 {
-	struct task *t = current;
 	struct mm_struct *mm = t->mm;
 	struct fpu *fpu = t->fpu;
-	int sig = code & WSIG_MASK;
-
-	if (t == child_reaper) /* Linux's words; the kernel has nothing left to run */
-		panic("Attempted to kill init! exitcode=0x%08x", code);
-	exit_children(t);
-	tty_exit(t); /* a session leader lets go of its terminal */
-	trace_pid_follow_exit(t->pid);
-	exit_itimers(t); /* before its signals go: the alarm would send one */
-	t->wait_status = code;
 
 	/* Off the process's tables and FPU area first, so that no switch touches them freed. */
 	local_irq_disable();
@@ -72,6 +62,36 @@ void __noreturn do_exit(int code)
 	if (fpu)
 		fpu_free(fpu);
 	sighand_free(detach_sighand(t));
+}
+
+/*
+ * Linux panics when init ends ("Attempted to kill init!"): nothing would be left to run. Lucid
+ * says the same, then pid 1 drops what its program had, as an exit does, and becomes the
+ * rescue console (kernel/shell/shell.c): a kernel thread again, still pid 1, which adopts the
+ * orphans. The processes of init's session hear SIGHUP as their terminal goes (tty_exit).
+ */
+static void __noreturn init_died(struct task *t, int code)
+{
+	printk(KERN_EMERG "Attempted to kill init! exitcode=0x%08x\n", code);
+	tty_exit(t);
+	exit_itimers(t);
+	exit_process_state(t);
+	rescue_console(NULL);
+}
+
+void __noreturn do_exit(int code)
+{
+	struct task *t = current;
+	int sig = code & WSIG_MASK;
+
+	if (t == child_reaper)
+		init_died(t, code);
+	exit_children(t);
+	tty_exit(t); /* a session leader lets go of its terminal */
+	trace_pid_follow_exit(t->pid);
+	exit_itimers(t); /* before its signals go: the alarm would send one */
+	t->wait_status = code;
+	exit_process_state(t);
 	kthread_exit_status(sig ? SIG_EXIT_BASE + sig : (code >> WEXIT_SHIFT) & EXIT_CODE_MASK,
 			    sig);
 }

@@ -27,9 +27,9 @@
  * else init (child_reaper, pid 1); their getppid says so, and a zombie among them is reported
  * to the new parent anew.
  * With init= that is a program, which collects them with wait4 as Linux's init does. Otherwise
- * pid 1 is the kernel shell, a kernel thread that never calls wait4: a child of a kernel thread
+ * pid 1 may be a kernel thread (the rescue console) that never calls wait4: a child of one
  * releases itself as it exits (kthread_release_self, as Linux's autoreap), and the rest of it
- * (its stack) is freed by the next task created or the shell's next prompt.
+ * (its stack) is freed by the next task created or the console's next prompt.
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
@@ -415,7 +415,7 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 /*
  * The new parent of an exiting process's children: the nearest living ancestor that is a
  * subreaper, else init. Linux's find_new_reaper. Under task_list_lock, which every change of a
- * parent pointer holds: the chain ends at a task the kernel shell started (no parent), and no
+ * parent pointer holds: the chain ends at a task with no parent (pid 1, a kernel thread), and no
  * task on it is freed meanwhile, as a task gives its children away before it can be reaped.
  */
 static struct task *find_new_reaper(struct task *p)
@@ -430,7 +430,7 @@ static struct task *find_new_reaper(struct task *p)
  * At exit: the children go to a new parent, as on Linux's forget_original_parent: the living
  * run on, a zombie is reported to its new parent anew (SIGCHLD), who collects it. Under the lock
  * that do_notify_parent holds too, so each child either exited first (a zombie, reported again)
- * or will tell its new parent. Zombies that a kernel thread would get (the kernel shell adopts
+ * or will tell its new parent. Zombies that a kernel thread would get (the rescue console adopts
  * only to let go) are collected here.
  */
 void exit_children(struct task *p)
@@ -474,7 +474,7 @@ void exit_children(struct task *p)
 }
 
 /*
- * A child of a kernel thread (an orphan the kernel shell, pid 1, adopted) releases itself: it
+ * A child of a kernel thread (an orphan the rescue console, pid 1, adopted) releases itself: it
  * leaves the process count now, and kthread_release_self the task list. Called by t itself as
  * it exits, once do_notify_parent has decided it (t->self_reap).
  */

@@ -74,16 +74,13 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 	t->saved_rsp = (unsigned long)sp;
 
 	/*
-	 * Its creator's job and command, and any signal already sent to them: under the lock a
-	 * kill walks the list with, so that no thread of a job escapes its signal (kernel/sched/signal.c).
+	 * Its creator's ids, which fork keeps for its child (its session, and its process group
+	 * until setpgid_task): under the lock a kill walks the list with (kernel/sched/signal.c).
 	 */
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	t->pgrp = current->pgrp;
 	t->tgid = current->tgid;
 	t->sid = current->sid;
-	t->sigpending = __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST);
-	if (t->sigpending)
-		set_tsk_thread_flag(t, TIF_SIGPENDING); /* should it become a program */
 	list_add_tail(&t->tasks, &task_list);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return t;
@@ -127,11 +124,10 @@ void __noreturn kthread_exit_status(int code, int sig)
 	/* Close its files now, not at join: a pipe's reader must see end of file when we exit. */
 	exit_fs_context(t);
 	/*
-	 * A thread that was sent a signal dies of it, whatever it returned: status 128 + the
-	 * signal, as a process killed by a signal reports. Its files are closed first, so a job
-	 * killed while it held trace_pipe open no longer keeps current_tracer busy.
+	 * A process a signal killed (sig, from do_exit) reports 128 + the signal, as bash shows
+	 * it; a kernel thread takes no signals and reports what its function returned.
 	 */
-	t->exit_signal = sig >= 0 ? sig : task_signal_pending(t);
+	t->exit_signal = sig > 0 ? sig : 0;
 	t->exit_code = t->exit_signal ? STATUS_SIGNALED(t->exit_signal) : code;
 	/* A process: a zombie for wait4 from now on, and SIGCHLD to its parent, its files closed. */
 	if (sig >= 0)
@@ -178,7 +174,7 @@ int kthread_join(struct task *t)
 }
 
 /*
- * Tasks that ended with nobody to join them (an orphan of the kernel shell's): Linux's
+ * Tasks that ended with nobody to join them (an orphan the rescue console adopted): Linux's
  * release_task(current) of an autoreaped task, whose stack the next task frees after the last
  * switch. Here they wait on this list until a task is created or the shell shows its prompt.
  */

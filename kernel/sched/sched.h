@@ -159,7 +159,7 @@ void wake_up_new_task(struct task *t);
 struct task *kthread_run(int (*fn)(void *), void *arg, const char *name);
 /*
  * pid 1 is the init task's, as in Linux: the task kmain starts last (kernel_init), which runs
- * the kernel shell or the init= program. Linux creates it first (rest_init) and has it wait for
+ * init, or the rescue console. Linux creates it first (rest_init) and has it wait for
  * the rest of boot; here boot runs in kmain itself, so the pid is kept for it instead.
  */
 #define INIT_PID 1

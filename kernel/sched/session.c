@@ -8,10 +8,9 @@
  * (kernel/drivers/tty.c). Both are named by the pid of the process that made them, their
  * leader, and kept in the task (task->pgrp, task->sid); a fork inherits both.
  *
- * The kernel shell leads the console's session (tty_claim_console): the programs it runs are in
- * its session, each pipeline a group of its own, as under bash. A program can then make a new
- * group in it (setpgid), give it the terminal (tcsetpgrp, TIOCSPGRP) or leave for a session of
- * its own with no terminal (setsid), as a shell it runs does.
+ * pid 1 leads the console's session from the start (tty_claim_console). A program can make a
+ * new group in it (setpgid), give it the terminal (tcsetpgrp, TIOCSPGRP) or leave for a session
+ * of its own with no terminal (setsid), as init does for the login bash, and bash for each job.
  *
  * The rules hold a process to its own session: setpgid moves only the caller or a child of
  * it, never a session leader, and only into a group of the same session. What Lucid leaves out:
@@ -61,23 +60,6 @@ int session_of_pgrp(int pgrp)
 		sid = t->sid;
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return sid;
-}
-
-int kill_pgrp_procs(int pgrp, int sig)
-{
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	struct task *t;
-	int n = 0;
-
-	list_for_each_entry(t, &task_list, tasks)
-	{
-		if (pgrp > 0 && t->pgrp == pgrp && t->mm) {
-			send_sig(sig, t);
-			n++;
-		}
-	}
-	spin_unlock_irqrestore(&task_list_lock, flags);
-	return n ? n : -ESRCH;
 }
 
 /* setsid(): a new session and group, both the caller's pid, with no controlling terminal. */

@@ -1,12 +1,9 @@
 /*
  * Signals: sending one, keeping it pending, and acting on it, as Linux's kernel/signal.c.
  *
- * Two kinds of task receive them. A kernel thread (the kernel shell's commands) has no signal
- * table: a signal only marks it (a bit per signal in task->sigpending) and, if it sleeps in
- * wait_event_interruptible(), msleep_interruptible() or a blocking read, wakes it. The code it
- * runs sees the mark (signal_pending_current()), gives up what it was doing with -EINTR, and
- * the thread exits; kthread_exit() then makes its status 128 + the signal, as if the signal had
- * killed it.
+ * Only user processes receive them. A kernel thread (the kernel's own: snapshotd, the rescue
+ * console, a workload's workers) has no signal table and takes none, as Linux's kernel threads
+ * ignore every signal: a signal sent to one is dropped as it is sent.
  *
  * A user process (a task exec gave a program) has a struct sighand_struct: an action for each
  * of the 64 signals, and what each pending signal carries (its siginfo). A signal sent to it is
@@ -24,13 +21,10 @@
  * signal a pending SIGCONT, as Linux's prepare_signal(). Each stop, continue and exit sends
  * the parent SIGCHLD with the matching si_code and makes wait4 able to report it.
  *
- * Who gets a signal: Ctrl-C and `kill %N` are for a whole job, `kill PID` for one command
- * with every thread it started, as bash's SIGINT to the foreground process group and kill(2)
- * to a process are. So each task has two ids, with Linux's names: pgrp, the job it belongs
- * to, and tgid, the command (its "process"). The shell gives each command of a pipeline
- * tgid = its own pid and pgrp = the first command's pid; a thread a command starts (taskset's,
- * run_test's workers) copies both from it in kthread_create(). Threads of the kernel's own
- * (the shell itself, snapshotd) have pgrp 0 and are deaf to kill, as Linux's kernel threads.
+ * Who gets a signal: Ctrl-C and `kill -- -PGRP` are for a whole process group (a shell's
+ * job), `kill PID` for one process with every thread it has, as Linux's kill_pgrp and kill(2).
+ * So each task has two ids, with Linux's names: pgrp, its process group, and tgid, its
+ * process. A forked child gets tgid = its own pid and its parent's pgrp (setpgid_task).
  *
  * No thread of a group escapes: kthread_create() puts the new thread on the task list and
  * copies its creator's marks under task_list_lock, and kill_pgrp() and kill_pid() mark under
@@ -240,15 +234,8 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
 	struct sighand_struct *sh = t->sighand;
 	int ret = 0;
 
-	if (!sh) { /* a kernel thread: a mark it acts on at its next check */
-		/* It cannot stop, and what a process ignores by default it ignores too. */
-		if (sig_in(sig, SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK))
-			goto out;
-		__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
-		set_tsk_thread_flag(t, TIF_SIGPENDING); /* after the mark: see kernel/sched/sched.h */
-		signal_wake_up(t, true);
+	if (!sh) /* a kernel thread, or a process past its exit: it takes none, as Linux's */
 		goto out;
-	}
 	prepare_signal(sig, t);
 	if ((sig != SIGKILL || t == child_reaper) && sig_ignored(t, sig))
 		goto out;
@@ -348,15 +335,8 @@ void setpgid_task(struct task *t, int pgrp)
 
 	t->tgid = t->pid;
 	t->pgrp = pgrp;
-	t->sigpending = 0; /* a Ctrl-C the shell got was for the shell (kernel/shell/sh_exec.c) */
+	t->sigpending = 0; /* what was sent to its parent was for its parent */
 	spin_unlock_irqrestore(&task_list_lock, flags);
-}
-
-int task_signal_pending(struct task *t)
-{
-	unsigned long pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST);
-
-	return pending ? __builtin_ctzl(pending) + 1 : 0;
 }
 
 /*
@@ -386,7 +366,7 @@ void flush_signals(void)
 	__atomic_store_n(&current->sigpending, 0, __ATOMIC_SEQ_CST);
 }
 
-/* A signal that is not blocked: it ends interruptible sleeps. Kernel threads block none. */
+/* A signal that is not blocked: it ends interruptible sleeps. Kernel threads never have one. */
 bool signal_pending_current(void)
 {
 	struct task *t = current;
@@ -506,7 +486,7 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig)
 {
 	struct ksiginfo info = {.signo = SIGCHLD, .code = why, .pid = t->pid, .status = sig};
 
-	wake_up(&t->exit_wait); /* the kernel shell waits there for its job */
+	wake_up(&t->exit_wait);
 	/* Under the lock a parent's exit gives its children away with (kernel/sched/fork.c). */
 	unsigned long tflags = spin_lock_irqsave(&task_list_lock);
 	struct task *p = t->parent;
@@ -530,8 +510,8 @@ void __do_notify_parent(struct task *t, int status)
 
 	if (!p || !p->sighand) {
 		/*
-		 * The kernel shell's command (its join collects it), or an orphan the kernel
-		 * shell adopted (pid 1, a kernel thread: it never waits, the task frees itself).
+		 * A process whose parent is a kernel thread (pid 1 as the rescue console, or before
+		 * its exec): it never waits, the task frees itself.
 		 */
 		t->self_reap = p != NULL;
 		__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);

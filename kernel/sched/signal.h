@@ -134,22 +134,18 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task *t);
 /* sig to every task of process group pgrp (a job). Returns how many, or -ESRCH if none. */
 int kill_pgrp(int pgrp, int sig);
 /*
- * sig to the task pid and every thread it belongs with (its thread group: a command and the
- * threads it started), as kill(2) does. 0, or -ESRCH if no task has that pid. A task in no
- * job (the shell, snapshotd: the kernel's own threads) ignores it, as Linux's kernel threads.
+ * sig to the task pid and every thread of its process (its thread group), as kill(2) does.
+ * 0, or -ESRCH if no task has that pid. A kernel thread ignores it, as Linux's.
  */
 int kill_pid(int pid, int sig);
 /*
- * Makes t, not yet started, a command of its own (tgid = its pid) in job pgrp, as a shell's
- * setpgid() after fork does, with no signal pending: what it copied from the shell was for
- * the shell.
+ * Makes t, not yet started, a process of its own (tgid = its pid) in process group pgrp, as
+ * fork() does, with no signal pending: what was sent to its creator was for its creator.
  */
 void setpgid_task(struct task *t, int pgrp);
-/* The lowest-numbered signal t was sent, or 0: the one it dies of, as Linux delivers it first. */
-int task_signal_pending(struct task *t);
 /* Will a pending signal kill current (SIGKILL, or a fatal default action)? Killable sleeps ask. */
 bool fatal_signal_pending(void);
-/* Forgets the signals current was sent (the shell, after a Ctrl-C ended its own wait). */
+/* Forgets the signals current was sent. */
 void flush_signals(void);
 /* bool signal_pending_current(void) is declared in kernel/sched/wait.h, which tests it. */
 

@@ -1,31 +1,36 @@
 /*
- * The shell: read a line, run it, print the prompt again.
+ * The rescue console: what Lucid keeps of a shell of its own, for when user space is broken.
  *
- * It runs as the kernel thread "sh", in /root, with the console as its fds 0, 1 and 2, which
- * every command it starts inherits. It reads the console raw and edits the line itself
- * (kernel/shell/line_edit.c: Backspace, Ctrl-U, Ctrl-C, history on the arrow keys), then hands the
- * line to kernel/shell/sh_exec.c, which parses and runs it. The prompt is `[NAME]# `, NAME being the
- * last part of the current directory (`~` at home, /root), as in the ftrace article's
- * transcripts.
+ * Linux's console runs init (/sbin/init, or init=PATH), and so does Lucid's; this console runs
+ * in its place, as pid 1, only
+ *	- with the boot option `rescue` (kernel/main.c, kernel_init),
+ *	- when init cannot be run: "Failed to execute /sbin/init (error -2)" (Linux would panic),
+ *	- when init dies: "Attempted to kill init!" (kernel/sched/exit.c; Linux would panic).
+ * It reads a line with the line editor (kernel/shell/line_edit.c: Backspace, Ctrl-U, Ctrl-C,
+ * history on the arrow keys), splits it into blank-separated words, and runs the command the
+ * first one names (the SHELL_CMD() table: kernel/shell/cmd/, kernel/debug/sysrq.c) in this
+ * thread, until it returns. No pipes, redirections, jobs, quotes or variables: for those,
+ * `exec /bin/sh` (or /sbin/init) replaces the console with a program, as init would be run.
+ *
+ * A kernel thread takes no signals, as Linux's do: Ctrl-C only drops the line being typed; a
+ * command that never ends holds the console (Ctrl-O b, SysRq, still reboots).
  */
 #include "kernel/shell/shell.h"
-#include "kernel/debug/fault_inject.h"
-#include "kernel/shell/sh_jobs.h"
+#include "kernel/shell/line_edit.h"
 #include "kernel/shell/stdio.h"
 #include "kernel/drivers/console.h"
 #include "kernel/drivers/termios.h"
 #include "kernel/drivers/tty.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
-#include "kernel/shell/line_edit.h"
-#include "kernel/shell/sh_parse.h"
 #include "kernel/sched/signal.h"
-#include "kernel/fs/vfs.h"
 #include "kernel/panic.h"
+#include "kernel/printk.h"
 #include "lib/string.h"
-#include "lib/printf.h"
 
-extern const struct shell_cmd __start_shell_cmds[], __stop_shell_cmds[];
+#define RESCUE_ARGS_MAX 32 /* words of a line */
+#define RESCUE_METACHARS "|&;<>()`$" /* what a shell's grammar would give a meaning to */
 
 const struct shell_cmd *shell_find_cmd(const char *name)
 {
@@ -33,40 +38,6 @@ const struct shell_cmd *shell_find_cmd(const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
-}
-
-/* The table in name order, without sorting it: the next name after c's, by a scan. */
-const struct shell_cmd *shell_cmd_next(const struct shell_cmd *prev)
-{
-	const struct shell_cmd *best = NULL;
-	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++) {
-		if (prev && strcmp(c->name, prev->name) <= 0)
-			continue;
-		if (!best || strcmp(c->name, best->name) < 0)
-			best = c;
-	}
-	return best;
-}
-
-const struct shell_cmd *shell_cmd_first(void)
-{
-	return shell_cmd_next(NULL);
-}
-
-static void print_prompt(void)
-{
-	static char cwd[PATH_MAX];
-	const char *name = "?"; /* the cwd was removed */
-
-	if (vfs_getcwd(cwd, sizeof(cwd)) >= 0) {
-		if (!strcmp(cwd, SH_HOME))
-			name = "~";
-		else if (!strcmp(cwd, "/"))
-			name = "/";
-		else
-			name = strrchr(cwd, '/') + 1;
-	}
-	printf("[%s]# ", name);
 }
 
 /* The editor's echo, with its "\r\n" as "\n": the console adds the "\r" itself. */
@@ -79,43 +50,22 @@ static void echo(const char *s, size_t n)
 }
 
 /*
- * The terminal's settings before the prompt: the shell edits the line itself, so it reads raw,
- * with no echo and with Ctrl-C as a key (no ISIG), and gives the settings back before the line
- * runs (sh_tty_restore), as bash's readline does around each line it reads.
+ * One line, read raw: the console edits it itself, so the terminal gives it every byte, with no
+ * echo and Ctrl-C as a key (no ISIG); its settings come back before the line runs, as bash's
+ * readline does around each line: a program `exec` starts finds them as the kernel set them.
  */
-static struct termios saved_termios;
-static bool tty_raw;
-
-static void tty_raw_begin(void)
+static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
 {
-	struct termios raw;
+	struct termios saved, raw;
+	enum line_edit_event ev;
 
-	if (tty_raw)
-		return;
-	tty_get_termios(&saved_termios);
-	raw = saved_termios;
+	tty_get_termios(&saved);
+	raw = saved;
 	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ECHONL | ISIG | IEXTEN);
 	raw.c_iflag &= ~(tcflag_t)(ICRNL | INLCR | IGNCR);
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
 	tty_set_termios(&raw);
-	tty_raw = true;
-}
-
-void sh_tty_restore(void)
-{
-	if (!tty_raw)
-		return;
-	tty_set_termios(&saved_termios);
-	tty_raw = false;
-}
-
-static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
-{
-	enum line_edit_event ev;
-
-	tty_raw_begin();
-
 	do {
 		size_t len = 0;
 
@@ -123,80 +73,95 @@ static enum line_edit_event read_line(struct line_edit *le, char *echo_buf)
 				    &len);
 		echo(echo_buf, len);
 	} while (ev == LINE_EDIT_NONE);
+	tty_set_termios(&saved);
 	return ev;
 }
 
-/*
- * One command, into text: a line, and while it ends in a backslash (sh_line_continues()) the
- * next one, asked for with bash's "> " and joined with the newline the backslash escapes. A
- * command longer than SH_LINE_MAX in all is read to its end, then refused as one line would be.
- */
-static enum line_edit_event read_command(struct line_edit *le, char *echo_buf, char *text)
+/* Splits line into its blank-separated words; their number, or -1 after saying what is wrong. */
+static int split_words(char *line, char **argv)
 {
-	enum line_edit_event ev = read_line(le, echo_buf);
-	bool too_long = false;
-	size_t len = 0;
+	size_t bad = strcspn(line, RESCUE_METACHARS);
+	int argc = 0;
 
-	while (ev == LINE_EDIT_DONE) {
-		const char *line = line_edit_line(le);
-		size_t n = strlen(line);
-
-		if (too_long || len + n > SH_LINE_MAX) {
-			too_long = true; /* only this line is known now: does it go on? */
-			text = (char *)line;
-		} else {
-			memcpy(text + len, line, n + 1);
-			len += n;
-		}
-		if (!sh_line_continues(text))
-			break;
-		if (!too_long) /* the backslash's newline: sh_parse() takes both away */
-			text[len++] = '\n';
-		printf("> ");
-		ev = read_line(le, echo_buf);
+	if (line[bad]) {
+		dprintf(STDERR_FILENO,
+			"rescue: '%c': no pipes, redirections, jobs or variables here; "
+			"'exec /bin/sh' runs a shell\n",
+			line[bad]);
+		return -1;
 	}
-	return too_long && ev == LINE_EDIT_DONE ? LINE_EDIT_TOO_LONG : ev;
+	for (char *w; (w = next_word(&line));) {
+		if (argc == RESCUE_ARGS_MAX) {
+			dprintf(STDERR_FILENO, "rescue: too many words (max %d)\n",
+				RESCUE_ARGS_MAX);
+			return -1;
+		}
+		argv[argc++] = w;
+	}
+	argv[argc] = NULL;
+	return argc;
 }
 
-/* Home, and the console as stdin, stdout and stderr. */
-static void shell_setup(void)
+static void run_line(char *line)
+{
+	char *argv[RESCUE_ARGS_MAX + 1];
+	const struct shell_cmd *cmd;
+	int argc = split_words(line, argv);
+
+	if (argc <= 0)
+		return;
+	cmd = shell_find_cmd(argv[0]);
+	if (!cmd) {
+		dprintf(STDERR_FILENO, "rescue: %s: command not found ('help' lists them)\n",
+			argv[0]);
+		return;
+	}
+	cmd->fn(argc, argv); /* each command prints its own errors */
+	flush_signals(); /* whatever the command's wait was sent is no concern of the console's */
+}
+
+/*
+ * A fresh start on the console, whatever this task was before (kernel_init's thread, or the
+ * init that died): no files open but the console as fds 0, 1 and 2, in /, the leader of the
+ * console's session, as run_init_process() sets init up.
+ */
+static void rescue_setup(void)
 {
 	int fd;
 
-	vfs_chdir(SH_HOME);
-	tty_claim_console(); /* the console's session is the shell's, as a login shell's */
+	fs_context_exit(current->fs);
+	fs_context_init(current->fs);
+	vfs_chdir("/");
+	setpgid_task(current, current->pid);
+	tty_claim_console();
 	fd = vfs_open("/dev/console", O_RDWR, 0);
 	if (fd != 0 || vfs_dup2(0, 1) != 1 || vfs_dup2(0, 2) != 2)
-		panic("sh: cannot open /dev/console");
+		panic("rescue: cannot open /dev/console");
+	strlcpy(current->comm, "rescue", sizeof(current->comm));
 }
 
-int shell_main(void *arg)
+int __noreturn rescue_console(void *arg __unused)
 {
 	struct line_edit *le = kmalloc(sizeof(*le));
 	char *echo_buf = kmalloc(LINE_EDIT_ECHO_MAX);
-	char *text = kmalloc(SH_LINE_MAX + 1); /* a command, its continued lines joined */
-	int status = 0;
 
-	(void)arg;
-	if (!le || !echo_buf || !text)
-		panic("sh: out of memory");
-	shell_setup();
+	if (!le || !echo_buf)
+		panic("rescue: out of memory");
+	rescue_setup();
 	line_edit_init(le);
-	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
+	printk(KERN_WARNING "rescue: the kernel's rescue console; 'help' lists its commands\n");
 	for (;;) {
-		sh_jobs_reap(); /* "[1]+  Done  cmd" comes before the prompt, as in bash */
-		free_dead_tasks(); /* and, as pid 1, what is left of the orphans that ended */
-		print_prompt();
-		switch (read_command(le, echo_buf, text)) {
+		free_dead_tasks(); /* as pid 1, what is left of the orphans that ended */
+		printf("[rescue]# ");
+		switch (read_line(le, echo_buf)) {
 		case LINE_EDIT_DONE:
-			status = sh_run_line(text, status);
+			run_line((char *)line_edit_line(le));
 			break;
-		case LINE_EDIT_CANCEL:
-			status = STATUS_SIGINT; /* as bash after Ctrl-C at the prompt */
+		case LINE_EDIT_TOO_LONG:
+			dprintf(STDERR_FILENO, "rescue: line too long (max %d bytes)\n",
+				LINE_EDIT_MAX);
 			break;
-		default:
-			dprintf(STDERR_FILENO, "%s\n", SH_MSG_LINE_TOO_LONG);
-			status = 2; /* the line did not run, as after sh_parse()'s same refusal */
+		default: /* Ctrl-C: the editor printed ^C and dropped the line */
 			break;
 		}
 	}

@@ -11,7 +11,7 @@ import time
 
 from lucid import Lucid, LucidError
 
-BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,shell_main,ftest_* "
+BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,kernel_init,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
                    "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep "
                    "trace_clock=global alloc_snapshot"}
@@ -51,7 +51,7 @@ def test_nothing_refused(lucid):
 
 def test_filters(lucid):
     names = [l for l in cat(lucid, "available_filter_functions").splitlines()]
-    want = {"kthread_run", "kthread_run_init", "shell_main", "ftest_leaf", "ftest_mid",
+    want = {"kthread_run", "kthread_run_init", "kernel_init", "ftest_leaf", "ftest_mid",
             "ftest_outer", "ftest_delay", "ftest_stack", "ftest_stack_deep", "ftest_deep", "ftest_printk", "ftest_off"}
     got = cat(lucid, "set_ftrace_filter").splitlines()
     assert set(got) == want, got
@@ -98,15 +98,15 @@ def test_snapshot_allocated_from_boot(lucid):
 
 def test_boot_was_traced(lucid):
     # From boot: the boot CPU (swapper/0, pid 0) starting the snapshot trigger's thread
-    # (kthread_run) and the shell (kthread_run_init: pid 1), then the shell itself running.
+    # (kthread_run) and init (kthread_run_init: pid 1), then pid 1 running kernel_init.
     ev = events(cat(lucid, "trace"))
     starts = [e for e in ev if re.match(r"kthread_run(_init)?\+0x0/", e[2])]
     assert [e[2].split("<-")[1].split("+")[0] for e in starts[:2]] == [
         "trace_snapshot_trigger_init", "kmain"], starts
     assert starts[1][2].startswith("kthread_run_init+0x0/"), starts
     assert all(e[:2] == ("<idle>", 0) for e in starts[:2])
-    shell = [e for e in ev if e[0] == "sh" and e[2].startswith("shell_main+0x0/")]
-    assert shell and re.match(r"^shell_main\+0x0/0x[0-9a-f]+ <-kthread_start\+", shell[0][2])
+    shell = [e for e in ev if e[0] == "init" and e[2].startswith("kernel_init+0x0/")]
+    assert shell and re.match(r"^kernel_init\+0x0/0x[0-9a-f]+ <-kthread_start\+", shell[0][2])
     assert shell[0][3] >= starts[1][3]
     # and the filters hold for what comes next: ftest_mid is left out
     lucid.run("echo > %s/trace" % T)

@@ -1,6 +1,10 @@
-"""The shell: grammar, $?, lists, quotes, redirections, pipes, Ctrl-C, the prompt.
+"""The console's shell, Debian's bash: grammar, $?, lists, quotes, redirections, pipes,
+Ctrl-C, the prompt, on Lucid's processes, pipes, files and tty.
 
-Each expected output is what bash prints for the same line (with "bash:" as "sh:").
+These once tested the kernel's own shell, which imitated bash; they now assert the same of
+bash itself, whose error messages start with "-bash: " (a login shell's $0). Where Linux and
+bash define the answer, it is compared with the host's bash ("bash: line 1: " as "-bash: ").
+The commands are busybox's. The kernel's rescue console has its own tests (test_rescue.py).
 """
 import os
 import re
@@ -31,14 +35,14 @@ def test_status_and_lists(lucid):
     assert lucid.run("false && echo yes || echo no") == "no\n"
     assert lucid.run("false || false && echo x; echo $?") == "1\n"
     assert lucid.run("echo a ; echo b;echo c") == "a\nb\nc\n"
-    assert lucid.run("nosuch; echo $?") == "sh: nosuch: command not found\n127\n"
+    assert lucid.run("nosuch; echo $?") == "-bash: nosuch: command not found\n127\n"
     assert lucid.run("echo a # a comment") == "a\n"
 
 
 def test_quotes_and_escapes(lucid):
     assert lucid.run("echo 'a  b' \"c  d\" e\\ f") == "a  b c  d e f\n"
     assert lucid.run("echo '$?' \"$?\"") == "$? 0\n"
-    assert lucid.run("echo *lock*") == "*lock*\n"  # no globbing
+    assert lucid.run("echo *lock*") == "*lock*\n"  # nothing in /root matches: the word stays
     assert lucid.run("echo -n abc; echo") == "abc\n"
     assert lucid.run("echo -e 'a\\tb\\\\c\\nd'") == "a\tb\\c\nd\n"
     assert lucid.run("echo -e 'x\\cy'; echo") == "x\n"
@@ -46,11 +50,13 @@ def test_quotes_and_escapes(lucid):
 
 
 def test_syntax_errors(lucid):
-    assert lucid.run("echo 'abc") == "sh: unexpected EOF while looking for matching `''\n"
+    # An open quote at the prompt asks for more (test_backslash_continues_the_line): eval
+    # gives bash the whole text at once.
+    assert lucid.run("eval \"echo 'abc\"") == "-bash: unexpected EOF while looking for matching `''\n"
     assert lucid.status() == 2
     out = lucid.run("echo >")
-    assert out == "sh: syntax error near unexpected token `newline'\n", out
-    assert lucid.run("echo a | | cat") == "sh: syntax error near unexpected token `|'\n"
+    assert out == "-bash: syntax error near unexpected token `newline'\n", out
+    assert lucid.run("echo a | | cat") == "-bash: syntax error near unexpected token `|'\n"
     assert lucid.status() == 2
 
 
@@ -60,25 +66,25 @@ def test_redirections(lucid):
     assert lucid.run("echo three > r; cat < r") == "three\n"
     # 2> and 2>&1, in bash's order-sensitive way.
     assert lucid.run("cat nosuch 2> err; echo $?; cat err") == \
-        "1\ncat: nosuch: No such file or directory\n"
+        "1\ncat: can't open 'nosuch': No such file or directory\n"  # busybox's words
     assert lucid.run("cat r nosuch > both 2>&1; cat both") == \
-        "three\ncat: nosuch: No such file or directory\n"
+        "three\ncat: can't open 'nosuch': No such file or directory\n"
     assert lucid.run("cat nosuch 2>&1 > out | grep -c nosuch") == "1\n"
     # N> with any fd, and a redirection before the command.
     assert lucid.run("> first echo hi; cat first") == "hi\n"
     assert lucid.run("echo x 3> three >&3; cat three") == "x\n"
-    assert lucid.run("echo x >&7") == "sh: 7: Bad file descriptor\n"
+    assert lucid.run("echo x >&7") == "-bash: 7: Bad file descriptor\n"
     assert lucid.status() == 1
-    assert lucid.run("echo x > /nosuch/f") == "sh: /nosuch/f: No such file or directory\n"
+    assert lucid.run("echo x > /nosuch/f") == "-bash: /nosuch/f: No such file or directory\n"
     assert lucid.status() == 1
-    assert lucid.run("cat < nosuch; echo $?") == "sh: nosuch: No such file or directory\n1\n"
-    assert lucid.run("echo x > /tmp") == "sh: /tmp: Is a directory\n"
+    assert lucid.run("cat < nosuch; echo $?") == "-bash: nosuch: No such file or directory\n1\n"
+    assert lucid.run("echo x > /tmp") == "-bash: /tmp: Is a directory\n"
     # Root opens it (Linux's CAP_DAC_OVERRIDE); /proc answers a write it has no handler for
     # with EIO, as Linux's proc_reg_write.
-    assert lucid.run("echo x > /proc/uptime") == "sh: echo: write error: Input/output error\n"
+    assert lucid.run("echo x > /proc/uptime") == "-bash: echo: write error: Input/output error\n"
     # A builtin's redirections apply to it only: the shell's own fds come back.
     assert lucid.run("cd /nosuch 2> cderr; cat cderr") == \
-        "sh: cd: /nosuch: No such file or directory\n"
+        "-bash: cd: /nosuch: No such file or directory\n"
     assert lucid.run("echo still here") == "still here\n"
     lucid.run("rm r err both out first three cderr; cd")
 
@@ -96,7 +102,7 @@ def test_echo_0_pitfall(lucid):
 
 def test_write_error(lucid):
     assert lucid.run("echo hi > /dev/full") == \
-        "sh: echo: write error: No space left on device\n"
+        "-bash: echo: write error: No space left on device\n"
     assert lucid.status() == 1
     assert lucid.run("cat /proc/mounts > /dev/full") == \
         "cat: write error: No space left on device\n"
@@ -108,9 +114,11 @@ def test_pipes(lucid):
     assert lucid.run("seq 10 | grep 1 | sort -r | head -n 2") == "10\n1\n"
     assert lucid.run("seq 3 | false | cat; echo $?") == "0\n"
     assert lucid.run("true | false; echo $?") == "1\n"
-    # Each stage is a thread named after its command.
-    assert re.search(r" R\s+ps\n", lucid.run("ps | cat"))
-    assert re.search(r" \w\s+cat\n", lucid.run("ps | cat"))
+    # Each stage is a process of its own, bash's child, named after its command.
+    ps = lucid.run("ps -o ppid,comm | cat")
+    bash = lucid.run("echo $$").strip()
+    assert re.search(r"^ *%s +ps$" % bash, ps, re.M), ps
+    assert re.search(r"^ *%s +cat$" % bash, ps, re.M), ps
 
 
 def test_producer_stops_when_reader_exits(lucid):
@@ -135,14 +143,6 @@ def test_two_sorts_at_once(lucid):
             == "1\n10\n"
         assert lucid.run("head -n 2 /tmp/sort_rn") == "2000\n1999\n"
     lucid.run("rm /tmp/sort_in /tmp/sort_rn")
-
-
-def test_sort_refuses_too_much(lucid):
-    """sort must hold its input: beyond its limit it says so, and the producer stops."""
-    t = time.monotonic()
-    assert lucid.run("yes | sort", timeout=60) == "sort: input too large (at most 8 MiB in memory)\n"
-    assert lucid.status() == 2
-    assert time.monotonic() - t < 20
 
 
 def test_history(lucid):
@@ -186,43 +186,45 @@ def test_console_input_ends_with_ctrl_d(lucid):
     assert out.endswith("a\nb\n2\n"), out
 
 
-def test_help_lists_new_commands(lucid):
-    names = [line.split()[0] for line in lucid.run("help").splitlines() if line.strip()]
-    for cmd in ["cd", "pwd", "ls", "cat", "echo", "mkdir", "rmdir", "touch", "rm", "head",
-                "tail", "grep", "wc", "sort", "uniq", "cksum", "mount", "umount", "true",
-                "false", "seq", "yes"]:
-        assert cmd in names, cmd
-
-
 def test_background_jobs(lucid):
     """`cmd &` returns at once; `jobs` lists; the next prompt reports Done or Exit N; wait."""
     out = lucid.run("sleep 1 &")
     m = re.match(r"^\[1\] (\d+)\n$", out)
     assert m, out
     assert lucid.status() == 0
-    assert lucid.run("jobs") == "[1]+  Running                 sleep 1\n"
+    assert lucid.run("jobs") == "[1]+  Running                 sleep 1 &\n"
     assert lucid.run("sleep 2") == "[1]+  Done                    sleep 1\n"
     assert lucid.run("jobs") == ""
     # The pipeline's output goes to a file: on the console it could come before the next
     # command is typed, between two reads of the harness.
-    out = lucid.run("false & echo x | cat > /tmp/bg &")
+    # bash reports a job `wait` collected in wait, before the next prompt, or not at all: the
+    # statuses come from wait itself.
+    out = lucid.run("false & p1=$!; echo x | cat > /tmp/bg & p2=$!; "
+                    "wait $p1; echo s1=$?; wait $p2; echo s2=$?") + lucid.run("jobs")
     assert re.match(r"^\[1\] \d+\n\[2\] \d+\n", out), out
-    out += lucid.run("wait")
-    assert "[1]   Exit 1                  false\n" in out, out
-    assert "[2]+  Done                    echo x | cat > /tmp/bg\n" in out, out
+    assert "s1=1\n" in out and "s2=0\n" in out, out
+    for line in out.splitlines()[2:]:
+        assert line in ("s1=1", "s2=0") or re.match(
+            r"^(\[1\][-+ ]  Exit 1 +false|\[2\][-+ ]  Done +echo x \| cat > /tmp/bg)$", line), out
     assert lucid.run("cat /tmp/bg") == "x\n"
     # Redirections are part of the job's text, as bash shows them.
     assert lucid.run("sleep 1 2>> /tmp/e < /dev/null >&2 &").startswith("[1] ")
-    assert lucid.run("jobs") == "[1]+  Running                 sleep 1 2>> /tmp/e < /dev/null >&2\n"
+    assert lucid.run("jobs") == \
+        "[1]+  Running                 sleep 1 2>> /tmp/e < /dev/null 1>&2 &\n"
     lucid.run("wait")
-    # A background job reads /dev/null, not the console: cat ends at once.
+    # A background job that reads the terminal is stopped (SIGTTIN), as on Linux; one that
+    # reads /dev/null ends at once.
     out = lucid.run("cat & wait")
-    assert re.match(r"^\[1\] \d+\n\[1\]\+  Done +cat\n$", out), out
+    assert re.match(r"^\[1\] \d+\n+\[1\]\+  Stopped +cat\n", out), out
+    assert lucid.run("kill %1; wait %1; echo $?").endswith("143\n")
+    out = lucid.run("cat < /dev/null & wait $!; echo $?")
+    assert re.match(r"^\[1\] \d+\n(\[1\]\+  Done +cat < /dev/null\n)?0\n$", out), out
     # Two workloads at once, and wait until both finish.
     out = lucid.run("run_test -r 5 & run_test -r 5 & wait", timeout=120)
     assert out.count(" ok\n") == 2, out
-    assert "sh: `&' after `&&' or `||' is not supported" in lucid.run("true && sleep 1 &")
-    assert lucid.run("ps | grep -c sleep") == "0\n"
+    out = lucid.run("true && sleep 1 & wait $!; echo $?")  # a list in the background
+    assert re.match(r"^\[1\] \d+\n(\[1\]\+  Done +true && sleep 1\n)?0\n$", out), out
+    assert lucid.run("ps -o comm | grep -c sleep") == "0\n"
 
 
 def test_typeahead_line_at_the_editors_limit(lucid):
@@ -242,43 +244,44 @@ def test_typeahead_line_at_the_editors_limit(lucid):
 
 
 def test_longest_pipeline_runs(lucid):
-    """A pipeline of SH_MAX_CMDS (16) commands runs: the shell holds all its 15 pipes at once."""
+    """Long pipelines run: bash holds all their pipes at once, each stage a process."""
     line = "echo a" + " | cat" * 14 + " | wc -c"
     assert lucid.run(line) == "2\n"
     assert lucid.status() == 0
-    assert lucid.run(line + " | cat") == "sh: too many commands in a pipeline (max 16)\n"
+    assert lucid.run(line + " | cat") == "2\n"  # the kernel shell stopped at 16; bash has no limit
+    assert lucid.run("echo a" + " | cat" * 40 + " | wc -c") == "2\n"
 
 
 def test_write_error_of_printing_commands(lucid):
-    """Commands that print with printf report a failed write and give status 1, as on Linux.
-    GNU wc and cksum find out when they close stdout, and say only "write error"."""
-    for line, who in [("pwd", "sh: pwd"), ("wc /proc/uptime", "wc"),
-                      ("cksum /proc/uptime", "cksum"), ("dmesg", "dmesg"),
-                      ("uptime", "uptime"), ("ps", "ps")]:
-        out = lucid.run(line + " > /dev/full")
-        why = "" if who in ["wc", "cksum"] else ": No space left on device"
-        assert out == "%s: write error%s\n" % (who, why), (line, out)
-        assert lucid.status() == 1, line
+    """A write to /dev/full fails with ENOSPC, and the programs say so in their own words."""
+    assert lucid.run("pwd > /dev/full") == "-bash: pwd: write error: No space left on device\n"
+    assert lucid.status() == 1
+    assert lucid.run("printf x > /dev/full") == \
+        "-bash: printf: write error: No space left on device\n"
+    assert lucid.status() == 1
+    assert lucid.run("wc /proc/uptime > /dev/full") == \
+        "wc: standard output: No space left on device\n"  # busybox's
 
 
 def test_line_one_over_the_limit(lucid):
-    """4096 bytes run; one more is refused, and $? says so (2, as for the parser's refusal)."""
+    """4096 bytes run, and more: bash reads the terminal raw, byte by byte, with no limit of
+    the tty's (the kernel shell refused one more; its limit is the rescue console's now)."""
     lucid.run("true")
     word = "y" * (4096 - len("echo  | wc -c"))
     assert lucid.run("echo %s | wc -c" % word) == "%d\n" % (len(word) + 1)
-    assert lucid.run("echo %sy | wc -c" % word) == "sh: line too long (max 4096 bytes)\n"
-    assert lucid.status() == 2
+    assert lucid.run("echo %sy | wc -c" % word) == "%d\n" % (len(word) + 2)
+    assert lucid.status() == 0
 
 
-# Lines bash runs differently from how Lucid once did; each is compared with bash on
-# the host, run with Lucid's limits: 1024 fds per task (RLIMIT_NOFILE, ulimit -n 1024),
-# HOME=/root, in an empty directory ("bash: line 1: " being the interactive "sh: ").
+# Lines bash runs differently from how Lucid's own shell once did; each is compared with bash
+# on the host, run with Lucid's limits: 1024 fds per task (RLIMIT_NOFILE, ulimit -n 1024),
+# HOME=/root, in an empty directory ("bash: line 1: " being the login shell's "-bash: ").
 BASH_LINES = [
     # Any fd that fits in an int is an fd: the line runs, f is created, the dup2 fails past
     # the limit.
-    "echo x 9999> f; echo $?; ls f; cat f",
+    "echo x 9999> f; echo $?; [ -e f ] && echo f; cat f",
     "echo a; echo x 9999> f; echo b",
-    "echo x 999> f; echo $?; ls f; cat f",
+    "echo x 999> f; echo $?; [ -e f ] && echo f; cat f",
     "echo x 1023> f; echo $?",
     "echo x 1024> f; echo $?",
     "echo x 63> f; echo $?",
@@ -292,7 +295,7 @@ BASH_LINES = [
     "echo x <&2147483648; echo $?",
     "echo x 999>&1; echo $?",
     "cat 999< f; echo $?",
-    "cd / 999> f; echo $?; ls f",  # f is here: the cd did not happen
+    "cd / 999> f; echo $?; [ -e f ] && echo f",  # f is here: the cd did not happen
     # Tilde expansion: ~ and ~root are HOME, at a word's start, up to / or :.
     "cd ~; pwd",
     "cd /; cd ~/; pwd",
@@ -308,7 +311,7 @@ def bash_on_host(line):
         p = subprocess.run(["bash", "-c", "ulimit -n 1024; { %s; } 2>&1" % line], cwd=d,
                            capture_output=True, text=True, timeout=30,
                            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/root"})
-        return p.stdout.replace("bash: line 1: ", "sh: ")
+        return p.stdout.replace("bash: line 1: ", "-bash: ")
     finally:
         shutil.rmtree(d)
 
@@ -350,13 +353,13 @@ def test_backslash_continues_the_line(lucid):
     out = lucid.expect_prompt(10)
     assert "dropped" not in out.split("\n", 1)[1], out
     assert lucid.status() == 130
-    # Too long in all: refused as one line over the limit would be, once the last one is in.
+    # Long in all: bash joins them whatever their length.
     word = "y" * 3000
     lucid.send_line("echo %s\\" % word)
     lucid.expect("\r\n> ", timeout=10)
     lucid.send_line("%s | wc -c" % word)
-    assert lucid.expect_prompt(10).endswith("\nsh: line too long (max 4096 bytes)\n")
-    assert lucid.status() == 2
+    assert lucid.expect_prompt(10).endswith("\n6001\n")
+    assert lucid.status() == 0
     lucid.send_line("echo %s\\" % word[:2000])
     lucid.expect("\r\n> ", timeout=10)
     lucid.send_line("%s | wc -c" % word[:2000])

@@ -51,19 +51,3 @@ char *kstrdup(const char *s)
 		memcpy(p, s, n);
 	return p;
 }
-
-/* lib/'s allocator (lib/alloc.h) is the kernel heap's, as in the kernel (kernel/mm/kmalloc.c). */
-void *lib_alloc(size_t size)
-{
-	return kmalloc(size);
-}
-
-void *lib_realloc(void *p, size_t size)
-{
-	return krealloc(p, size);
-}
-
-void lib_free(void *p)
-{
-	kfree(p);
-}

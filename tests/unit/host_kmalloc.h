@@ -2,7 +2,6 @@
 #ifndef TESTS_UNIT_HOST_KMALLOC_H
 #define TESTS_UNIT_HOST_KMALLOC_H
 #include "kernel/mm/kmalloc.h"
-#include "lib/alloc.h"
 extern long host_kmalloc_live;
 extern long host_kmalloc_fail_at;
 #endif
