@@ -20,6 +20,7 @@
 #define RW_CHUNK 4096 /* the bounce buffer: larger transfers go a chunk at a time */
 #define RW_STACK_CHUNK 256 /* transfers up to this size bounce on the stack (16 KiB deep) */
 #define UIO_MAXIOV 1024 /* Linux's limit on iovecs per call */
+#define UIO_FASTIOV 8 /* iovecs that fit the stack array of a readv or writev, as Linux's */
 
 struct iovec {
 	void __user *iov_base;
@@ -213,18 +214,22 @@ long sys_read(unsigned int fd, char __user *buf, size_t count)
  * The vector, copied in whole and checked before any transfer, as Linux's import_iovec: a
  * length that does not fit a ssize_t is -EINVAL, a buffer that reaches the kernel half -EFAULT
  * (even for /dev/null, which would not look at it), and the lengths are cut so that the total
- * is at most MAX_RW_COUNT.
+ * is at most MAX_RW_COUNT. Up to UIO_FASTIOV entries go in the caller's array on the stack, as
+ * Linux's iovstack: the writev of a line (musl's stdio writes stderr with two) needs no memory,
+ * so a program can still say that it ran out of it.
  */
-static struct iovec *import_iovec(const void __user *vec, unsigned long vlen, long *err)
+static struct iovec *import_iovec(const void __user *vec, unsigned long vlen,
+				  struct iovec fast[UIO_FASTIOV], long *err)
 {
-	struct iovec *iov;
+	struct iovec *iov = fast;
 	size_t total = 0;
 
 	*err = -EINVAL;
 	if (vlen > UIO_MAXIOV)
 		return NULL;
 	*err = -ENOMEM;
-	iov = kmalloc(vlen ? vlen * sizeof(*iov) : 1);
+	if (vlen > UIO_FASTIOV)
+		iov = kmalloc(vlen * sizeof(*iov));
 	if (!iov)
 		return NULL;
 	*err = copy_from_user(iov, vec, vlen * sizeof(*iov)) ? -EFAULT : 0;
@@ -237,7 +242,8 @@ static struct iovec *import_iovec(const void __user *vec, unsigned long vlen, lo
 		total += iov[i].iov_len;
 	}
 	if (*err) {
-		kfree(iov);
+		if (iov != fast)
+			kfree(iov);
 		return NULL;
 	}
 	return iov;
@@ -246,8 +252,9 @@ static struct iovec *import_iovec(const void __user *vec, unsigned long vlen, lo
 static long do_readv_writev(bool write, unsigned long fd, const void __user *vec,
 			    unsigned long vlen)
 {
+	struct iovec iovstack[UIO_FASTIOV];
 	long err, total = 0;
-	struct iovec *iov = import_iovec(vec, vlen, &err);
+	struct iovec *iov = import_iovec(vec, vlen, iovstack, &err);
 
 	if (!iov)
 		return err == -EFAULT ? rw_fault((unsigned int)fd, write) : err;
@@ -273,7 +280,8 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 		if ((size_t)ret < iov[i].iov_len)
 			break;
 	}
-	kfree(iov);
+	if (iov != iovstack)
+		kfree(iov);
 	return total;
 }
 
