@@ -99,10 +99,16 @@ static bool rx_ready(void)
 	return __atomic_load_n(&rx_head, __ATOMIC_ACQUIRE) != rx_tail;
 }
 
-int console_getc(void)
+/* The first read of the console is its shell at the first prompt: boot is over (bench). */
+void console_note_read(void)
 {
 	if (!boot_prompt_tsc)
-		boot_prompt_tsc = rdtsc(); /* the first read is the shell at its first prompt */
+		boot_prompt_tsc = rdtsc();
+}
+
+int console_getc(void)
+{
+	console_note_read();
 	for (;;) {
 		int c;
 

@@ -27,5 +27,6 @@ void console_rx_flush(void);
  * for /sys/kernel/debug/bench (kernel/debug/bench.c). 0 until then.
  */
 extern uint64_t boot_prompt_tsc;
+void console_note_read(void);
 
 #endif
