@@ -137,9 +137,11 @@ static void wait_for_vfork_done(struct task *c, struct completion *vfork)
  * The child's first code: CLONE_CHILD_SETTID's write, in the child's own memory and through
  * copy_to_user (the page is shared copy-on-write with the parent, or not there yet: the fault
  * gives the child its copy, as Linux's schedule_tail does it); then its copy of the parent's
- * frame, RAX 0, back to ring 3.
+ * frame, RAX 0, back to ring 3. notrace: it never returns (the kernel frames below are dropped
+ * on the way to user space), so a function_graph entry would never close; Linux's ret_from_fork
+ * is assembly, untraced, and the child's trace starts with what it calls (schedule_tail there).
  */
-static int ret_from_fork(void *arg)
+static notrace int ret_from_fork(void *arg)
 {
 	struct fork_frame *f = arg;
 	struct pt_regs regs = f->regs;
