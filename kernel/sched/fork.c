@@ -48,6 +48,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "trace/events/sched.h"
+#include "trace/fgraph.h"
 
 #define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
 #define CLONE_VM 0x00000100 /* run in the parent's memory (with CLONE_VFORK only, for now) */
@@ -153,7 +154,7 @@ static notrace int ret_from_fork(void *arg)
 		(void)copy_to_user(tidp, &pid, sizeof(pid));
 	regs.rax = 0;
 	local_irq_disable();
-	current->curr_ret_stack = 0; /* the kernel frames below never return */
+	ftrace_graph_drop_frames(); /* the kernel frames below never return */
 	ret_to_user(&regs);
 }
 
