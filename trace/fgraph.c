@@ -113,17 +113,10 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 	local_irq_restore(flags);
 }
 
-/* Called by return_to_handler: record the return, give back the real return address. */
-unsigned long ftrace_return_to_handler(void)
+/* The return of t's entry at depth, at time now, reported (interrupts off, entry not popped). */
+static void graph_report_return(struct task *t, int depth, uint64_t now)
 {
-	struct task *t = current;
-	unsigned long flags = local_irq_save();
-	int depth = t->curr_ret_stack - 1;
-	if (unlikely(depth < 0))
-		panic("ftrace: return_to_handler with an empty return stack (%s/%d)", t->comm,
-		      t->pid);
 	struct ftrace_ret_stack *e = &t->ret_stack[depth];
-	uint64_t now = tsc_ktime_get_ns();
 	e->trace.rettime = now;
 	e->trace.overrun = t->graph_overrun;
 	e->trace.sleeptime = t->sleep_time - e->trace.sleeptime;
@@ -136,12 +129,46 @@ unsigned long ftrace_return_to_handler(void)
 		barrier();
 		t->graph_pause--;
 	}
+}
+
+/* Called by return_to_handler: record the return, give back the real return address. */
+unsigned long ftrace_return_to_handler(void)
+{
+	struct task *t = current;
+	unsigned long flags = local_irq_save();
+	int depth = t->curr_ret_stack - 1;
+	if (unlikely(depth < 0))
+		panic("ftrace: return_to_handler with an empty return stack (%s/%d)", t->comm,
+		      t->pid);
+	struct ftrace_ret_stack *e = &t->ret_stack[depth];
+	graph_report_return(t, depth, tsc_ktime_get_ns());
 	unsigned long ret = e->ret;
 	barrier();
 	/* Popped after the callback (Linux's order): an NMI nests above. */
 	t->curr_ret_stack = depth;
 	local_irq_restore(flags);
 	return ret;
+}
+
+/*
+ * Leaving for user space without returning: exec's start_thread and a forked child's
+ * ret_from_fork abandon the kernel frames below them. On Linux those functions do return (the
+ * new program starts from the system call's return), so their returns are reported here, now,
+ * innermost first, as if each returned: the trace closes every brace it opened, and the next
+ * system call or fault starts again at depth 0.
+ */
+void ftrace_graph_drop_frames(void)
+{
+	struct task *t = current;
+	if (!t->ret_stack)
+		return; /* nothing was ever pushed */
+	unsigned long flags = local_irq_save();
+	uint64_t now = tsc_ktime_get_ns();
+	for (int depth = t->curr_ret_stack - 1; depth >= 0; depth--) {
+		graph_report_return(t, depth, now);
+		t->curr_ret_stack = depth;
+	}
+	local_irq_restore(flags);
 }
 
 /*

@@ -51,6 +51,8 @@ int ftrace_graph_init_task(struct task *t);
 void ftrace_graph_exit_task(struct task *t);
 /* For backtraces of t: the real return address behind return_to_handler at stack slot retp. */
 unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned long *retp);
+/* Every pending return of current reported and popped: it leaves for user space for good. */
+void ftrace_graph_drop_frames(void);
 /* Stop/restart hooking for the current task (trace_printk's internals, for instance). */
 void pause_graph_tracing(void);
 void unpause_graph_tracing(void);

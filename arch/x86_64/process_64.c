@@ -13,6 +13,7 @@
 #include "kernel/syscalls.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "trace/fgraph.h"
 
 #define MSR_FS_BASE 0xc0000100
 #define ARCH_SET_GS 0x1001 /* arch_prctl's codes, Linux's values */
@@ -85,12 +86,12 @@ void __noreturn start_thread(unsigned long ip, unsigned long sp)
 	};
 
 	local_irq_disable();
-	/* The kernel frames of the thread that became this program never return. */
-	t->curr_ret_stack = 0;
 	this_cpu()->top_of_stack = (unsigned long)t->stack + KSTACK_SIZE;
 	tss_set_rsp0(this_cpu()->top_of_stack);
 	switch_mm(t->mm);
 	fpu_restore(t->fpu);
 	wrmsr(MSR_FS_BASE, 0);
+	/* The kernel frames of the thread that became this program never return. */
+	ftrace_graph_drop_frames();
 	ret_to_user(&regs);
 }

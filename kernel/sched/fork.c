@@ -48,6 +48,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "trace/events/sched.h"
+#include "trace/fgraph.h"
 
 #define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
 #define CLONE_VM 0x00000100 /* run in the parent's memory (with CLONE_VFORK only, for now) */
@@ -137,9 +138,11 @@ static void wait_for_vfork_done(struct task *c, struct completion *vfork)
  * The child's first code: CLONE_CHILD_SETTID's write, in the child's own memory and through
  * copy_to_user (the page is shared copy-on-write with the parent, or not there yet: the fault
  * gives the child its copy, as Linux's schedule_tail does it); then its copy of the parent's
- * frame, RAX 0, back to ring 3.
+ * frame, RAX 0, back to ring 3. notrace: it never returns (the kernel frames below are dropped
+ * on the way to user space), so a function_graph entry would never close; Linux's ret_from_fork
+ * is assembly, untraced, and the child's trace starts with what it calls (schedule_tail there).
  */
-static int ret_from_fork(void *arg)
+static notrace int ret_from_fork(void *arg)
 {
 	struct fork_frame *f = arg;
 	struct pt_regs regs = f->regs;
@@ -151,7 +154,7 @@ static int ret_from_fork(void *arg)
 		(void)copy_to_user(tidp, &pid, sizeof(pid));
 	regs.rax = 0;
 	local_irq_disable();
-	current->curr_ret_stack = 0; /* the kernel frames below never return */
+	ftrace_graph_drop_frames(); /* the kernel frames below never return */
 	ret_to_user(&regs);
 }
 

@@ -31,7 +31,14 @@ extern char ret_from_kthread[];
 
 DEFINE_TRACE(sched_process_exit); /* trace/events/sched.h */
 
-void __noreturn kthread_start(struct task *t)
+/*
+ * notrace: every task's first function, jumped to from ret_from_kthread, and it never returns.
+ * Its function_graph entry would stay open for good, and a forked child, which drops its return
+ * stack on its way to user space (fork.c, ret_from_fork), would then show every later system
+ * call and fault one level inside it. Linux starts its tasks in assembly (ret_from_fork), which
+ * is never traced either; what the thread calls from here is.
+ */
+notrace void __noreturn kthread_start(struct task *t)
 {
 	finish_task_switch(this_cpu()->last_prev);
 	preempt_count_sub(1); /* the count schedule() held across the switch */

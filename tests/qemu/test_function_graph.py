@@ -8,7 +8,7 @@ and what they say is checked exactly: which functions, in which order, at which 
 import re
 import time
 
-from tracefs import EINVAL, T, cat, fails, ncpus, ok, sh  # noqa: F401
+from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
 
 BOOT = {"cmdline": ""}
 
@@ -150,10 +150,9 @@ def test_files(lucid):
     fresh(lucid)
     tracers = cat(lucid, "available_tracers")
     assert "function_graph" in tracers.split() and tracers.endswith(" function nop\n"), tracers
-    listing = sh(lucid, "ls -l %s" % T)
-    modes = {l.split()[-1]: l.split()[0] for l in listing.splitlines()}
+    listing = modes(lucid, T)
     for name in ["max_graph_depth", "set_graph_function", "set_graph_notrace", "tracing_thresh"]:
-        assert modes.get(name) == "-rw-r-----", (name, listing)
+        assert listing.get(name) == "-rw-r-----", (name, listing)
     assert cat(lucid, "max_graph_depth") == "0\n"
     assert cat(lucid, "tracing_thresh") == "0\n"
     assert cat(lucid, "set_graph_function") == "#### all functions enabled ####\n"
@@ -368,7 +367,7 @@ def test_settings_changed_while_tracing(lucid):
     fresh(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
-    MSLEEP = "msleep_interruptible();"
+    NANOSLEEP = "do_nanosleep();"
 
     def call(cmd="ftest call"):
         ok(lucid, "echo > trace")
@@ -390,17 +389,17 @@ def test_settings_changed_while_tracing(lucid):
         assert [l.shape() for l in graph_lines(text)] == shape * 3, (setting, text)
         ok(lucid, clear)
         check_call(call())
-    # sleep-time off: the time `sleep` spends asleep in msleep_interruptible leaves its
-    # duration, and comes back with it on.
-    ok(lucid, "echo msleep_interruptible > set_ftrace_filter")
+    # sleep-time off: the time busybox's `sleep` spends asleep in do_nanosleep (its
+    # nanosleep(2)) leaves its duration, and comes back with it on.
+    ok(lucid, "echo do_nanosleep > set_ftrace_filter")
     lines = graph_lines(call("sleep 0.1"))
-    assert [l.shape() for l in lines] == [MSLEEP] and lines[0].us >= 100000, lines
+    assert [l.shape() for l in lines] == [NANOSLEEP] and lines[0].us >= 100000, lines
     ok(lucid, "echo 0 > options/sleep-time")
     lines = graph_lines(call("sleep 0.1"))
-    assert [l.shape() for l in lines] == [MSLEEP] and lines[0].us < 50000, lines
+    assert [l.shape() for l in lines] == [NANOSLEEP] and lines[0].us < 50000, lines
     ok(lucid, "echo 1 > options/sleep-time")
     lines = graph_lines(call("sleep 0.1"))
-    assert [l.shape() for l in lines] == [MSLEEP] and lines[0].us >= 100000, lines
+    assert [l.shape() for l in lines] == [NANOSLEEP] and lines[0].us >= 100000, lines
     fresh(lucid)
 
 
@@ -565,10 +564,11 @@ def test_trace_printk_and_marker_as_comments(lucid):
     assert [l.shape() for l in lines] == [
         "cmd_ftest() {", "  ftest_printk() {", "    /* ftrace test 42 */", "  }", "}",
         "/* hello */"], text
-    # The marker comes from the echo task: on ftest's CPU, after a banner that says so.
+    # The marker comes from bash (echo is its builtin): on ftest's CPU, after a banner that
+    # says so.
     banners = [e for e in ev if not isinstance(e, Line) and e[0] == "banner"]
     if lines[-1].cpu == lines[0].cpu:
-        assert len(banners) == 1 and "ftest-" in banners[0][2] and "echo-" in banners[0][3]
+        assert len(banners) == 1 and "ftest-" in banners[0][2] and "bash-" in banners[0][3]
     else:
         assert not banners, text
     fresh(lucid)

@@ -52,6 +52,10 @@ def test_markers_between_the_kernels_lines(lucid):
     ok(lucid, "echo 0 > %s/tracing_on" % T)
     lines, trace = marker_lines(lucid)
     reset(lucid)
+    # bash's child asks for its pid between fork and exec: traced under the same pid, which the
+    # trace names after the program it became (saved_cmdlines). The program's own lines follow.
+    if lines and lines[0] == ("func", lines[-1][1], "sys_getpid <-do_syscall_64"):
+        lines.pop(0)
     assert len(lines) == 4, trace[-3000:]
     pid = lines[0][1]
     assert lines == [("mark", pid, "entering critical area"),
@@ -67,7 +71,7 @@ def test_marker_messages_and_stopping_the_trace(lucid):
     ok(lucid, "marker -o 'first message' second")
     assert lucid.run("cat %s/tracing_on" % T) == "0\n"
     out = lucid.run("echo not recorded > %s/trace_marker" % T)
-    assert out == "sh: echo: write error: Bad file descriptor\n", out
+    assert out == "-bash: echo: write error: Bad file descriptor\n", out
     lines, trace = marker_lines(lucid)
     reset(lucid)
     assert [(k, text) for k, _, text in lines] == [("mark", "first message"),

@@ -13,7 +13,7 @@ from test_proc import job_pid
 from test_trace_cmd_events import SHARE, report_of
 
 BOOT = {"timeout": 120, "share": SHARE}
-WRITE_ERROR = "sh: echo: write error: %s\n"
+WRITE_ERROR = "-bash: echo: write error: %s\n"
 FILES = {"set_ftrace_pid": "no pid\n", "set_ftrace_notrace_pid": "no pid\n",
          "set_event_pid": "", "set_event_notrace_pid": ""}  # what each reads with no list
 

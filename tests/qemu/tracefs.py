@@ -2,7 +2,7 @@
 import re
 
 T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
+EINVAL = "-bash: echo: write error: Invalid argument\n"
 # Patching every call site (a tracer switch) can take long on a host busy with other QEMUs.
 TIMEOUT = 120
 
@@ -28,5 +28,15 @@ def cat(k, name, timeout=TIMEOUT):
     return sh(k, "cat %s/%s" % (T, name), timeout)
 
 
+def modes(k, path="."):
+    """{name: mode} of the entries `ls -l path` lists (busybox's format: mode first, name last,
+    after a "total" line)."""
+    lines = sh(k, "ls -l %s" % path).splitlines()
+    return {l.split()[-1]: l.split()[0] for l in lines if l.strip() and not l.startswith("total ")}
+
+
 def ncpus(k):
-    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
+    """The CPUs the kernel brought up, from its boot line (in the log once the console shows
+    only warnings)."""
+    m = re.search(r"(\d+) CPUs?,", k.boot_output) or re.search(r"(\d+) CPUs?,", sh(k, "dmesg"))
+    return int(m.group(1))
