@@ -65,6 +65,7 @@ long sys_fchmodat(int dfd, const char __user *filename, umode_t mode);
 long sys_truncate(const char __user *path, long length);
 long sys_access(const char __user *filename, int mode);
 long sys_faccessat(int dfd, const char __user *filename, int mode);
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags);
 long sys_symlink(const char __user *oldname, const char __user *newname);
 long sys_symlinkat(const char __user *oldname, int newdfd, const char __user *newname);
 long sys_readlink(const char __user *path, char __user *buf, int bufsiz);

@@ -22,6 +22,7 @@
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR 0x200
+#define AT_EACCESS 0x200 /* faccessat2's meaning of the same bit */
 #define AT_EMPTY_PATH 0x1000
 #define RENAME_NOREPLACE 0x1
 #define STAT_BLKSIZE 4096
@@ -492,7 +493,11 @@ long sys_readlink(const char __user *path, char __user *buf, int bufsiz)
 #define W_OK 2
 #define X_OK 1
 
-long sys_faccessat(int dfd, const char __user *filename, int mode)
+/*
+ * faccessat2 adds flags: AT_EACCESS (check with the effective ids: for root the same answer),
+ * AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH (bash's `test -w` calls it first, then falls back).
+ */
+long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 {
 	struct kstat k;
 	long err;
@@ -500,16 +505,29 @@ long sys_faccessat(int dfd, const char __user *filename, int mode)
 
 	if (mode & ~(R_OK | W_OK | X_OK))
 		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((flags & AT_EMPTY_PATH) && dfd != AT_FDCWD) {
+		char probe;
+
+		if (!copy_from_user(&probe, filename, 1) && !probe) /* the file dfd names itself */
+			return vfs_fstat(dfd, &k);
+	}
 	name = getname_at(dfd, filename, &err);
 	if (!name)
 		return err;
-	err = vfs_stat(name, &k);
+	err = (flags & AT_SYMLINK_NOFOLLOW) ? vfs_lstat(name, &k) : vfs_stat(name, &k);
 	putname(name);
 	if (err || S_ISDIR(k.mode))
 		return err;
 	if ((mode & X_OK) && !(k.mode & 0111))
 		return -EACCES;
 	return 0;
+}
+
+long sys_faccessat(int dfd, const char __user *filename, int mode)
+{
+	return sys_faccessat2(dfd, filename, mode, 0);
 }
 
 long sys_access(const char __user *filename, int mode)

@@ -88,6 +88,12 @@ def test_root_and_the_mode_bits(lucid):
     # A tracefs file without a write operation opens for writing and refuses the write.
     out = lucid.run("busybox sh -c 'echo 1 > /sys/kernel/tracing/available_tracers'; echo $?")
     assert out.endswith("Invalid argument\n1\n"), out
+    # bash's test -r/-w/-x asks faccessat2 (Linux 5.8) first: root's answers, with no
+    # "not implemented" line (it falls back to faccessat if the call is missing).
+    out = lucid.run("for f in /sys/kernel/debug/provoke-crash/DIRECT /etc/passwd /bin/busybox "
+                    "/nonexistent; do test -r $f; r=$?; test -w $f; w=$?; test -x $f; "
+                    "echo $r$w$? ; done; dmesg | grep -c faccessat2")
+    assert out == "001\n001\n000\n111\n0\n", out
 
 
 def test_statfs_and_df(lucid):

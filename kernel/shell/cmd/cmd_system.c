@@ -5,6 +5,7 @@
  */
 #include "kernel/shell/shell.h"
 #include "kernel/shell/stdio.h"
+#include "kernel/version.h"
 #include "kernel/printk.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/kmalloc.h"
@@ -17,7 +18,7 @@
 
 #define DMESG_CHUNK 512 /* bytes of the log copied and written at a time */
 #define PS_MAX 256 /* tasks listed: a snapshot taken under the lock, printed after */
-#define MODULE_DIR "/lib/modules/"
+#define MODULE_DIR "/lib/modules/" UTS_RELEASE "/kernel/modules/" /* where the Makefile puts them */
 #define PARAMS_MAX 256 /* insmod's parameters, joined */
 
 static int cmd_help(int argc __unused, char **argv __unused)
@@ -92,7 +93,7 @@ static int cmd_ps(int argc __unused, char **argv __unused)
 }
 SHELL_CMD("ps", "ps: list the tasks (kernel threads in [])", cmd_ps);
 
-/* FILE as given; failing that, a bare name in /lib/modules, as modprobe finds it. */
+/* FILE as given; failing that, a bare name in MODULE_DIR, where modprobe finds it. */
 static int open_module(const char *arg)
 {
 	char path[sizeof(MODULE_DIR) + NAME_MAX + sizeof(".ko")];
