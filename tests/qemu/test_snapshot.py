@@ -10,7 +10,7 @@ import re
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
+EINVAL = "-bash: echo: write error: Invalid argument\n"
 HELP = """# tracer: {tracer}
 #
 #
@@ -158,7 +158,7 @@ def test_func_snapshot_trigger(lucid):
 def test_func_snapshot_without_memory(lucid):
     """'func:snapshot' needs the spare buffer: when it cannot be allocated the write fails with
     ENOMEM and no probe is made (the failure was once lost, and the write said it worked)."""
-    enomem = "sh: echo: write error: Cannot allocate memory\n"
+    enomem = "-bash: echo: write error: Cannot allocate memory\n"
     ok(lucid, "cd %s" % T)
     ok(lucid, "echo 0 > snapshot")
     for _ in range(10):
