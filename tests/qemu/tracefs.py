@@ -2,7 +2,7 @@
 import re
 
 T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
+EINVAL = "-bash: echo: write error: Invalid argument\n"
 # Patching every call site (a tracer switch) can take long on a host busy with other QEMUs.
 TIMEOUT = 120
 
