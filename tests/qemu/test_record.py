@@ -141,8 +141,10 @@ def kshark_entries(path):
     out = []
     for i in range(n):
         e = rows[i].contents
+        # An empty info is NULL (an event without fields, sys_enter_getpid's "print fmt: \"\"")
+        info = lib.kshark_get_info(rows[i]) or b""
         out.append((e.ts, e.cpu, e.pid, lib.kshark_get_event_name(rows[i]).decode(),
-                    lib.kshark_get_info(rows[i]).decode(errors="replace")))
+                    info.decode(errors="replace")))
     lib.kshark_close(ctx, sd)
     return out
 
