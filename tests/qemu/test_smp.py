@@ -128,13 +128,11 @@ def test_sleep_duration(lucid):
 def test_crash_stack_hits_guard_page():
     k = Lucid()
     try:
-        # lkdtm's name for it, as Linux's (was the kernel shell's `crash stack`)
-        k.send_line("echo EXHAUST_STACK > /sys/kernel/debug/provoke-crash/DIRECT")
+        k.send_line("crash stack")
         assert k.wait_exit(60) == 3
         out = k.tail(20000)
         assert re.search(r"BUG: stack guard page was hit at ffffc9", out), out
         assert "kernel stack overflow (double-fault)" in out
-        # TODO(debugfiles): the recursing function's name, if provoke-crash renames crash_stack
         assert re.search(r" crash_stack\+0x", out)
     finally:
         k.close()
