@@ -44,7 +44,6 @@ ALONE = True
 T = "/sys/kernel/tracing"
 LUCID_RECORD = os.path.join(ROOT, "tools", "lucid-record")
 RECORD_TIMEOUT = 180
-MODULES = "/lib/modules"  # where the initramfs keeps the .ko files: busybox's insmod takes a path
 TASK_COMM_LEN = 16  # Linux's: a comm is 15 characters at most
 EINVAL = "-bash: echo: write error: Invalid argument\n"
 
@@ -421,7 +420,7 @@ def test_record_function_and_printk():
     rec = Recording(["-p", "function", "-l", "ftest_*", "-l", "foo_*:mod:foo", "-O",
                      "func_stack_trace"],
                     "ftest call; ftest printk; echo hello marker > %s/trace_marker; "
-                    "insmod %s/foo.ko; insmod %s/ticktock.ko; rmmod foo" % (T, MODULES, MODULES))
+                    "modprobe foo; modprobe ticktock; rmmod foo" % T)
     # (ticktock stays, above foo: libtraceevent never resolves the highest symbol of kallsyms,
     # and with nothing above it, that would be foo's foo_exit, which ftrace keeps for the trace)
     seen = set()
