@@ -80,7 +80,7 @@ def test_available_and_formats(lucid):
                "sched:sched_process_exec", "sched:sched_process_exit",
                "sched:sched_process_fork", "sched:sched_process_wait"]:
         assert ev in avail, avail
-    assert sh(lucid, "ls events/exceptions").split() == [
+    assert sh(lucid, "ls -1 events/exceptions").split() == [
         "enable", "filter", "page_fault_kernel", "page_fault_user"]
     for system, name, want in [("sched", "sched_process_fork", FORK_FORMAT),
                                ("sched", "sched_process_exec", EXEC_FORMAT),

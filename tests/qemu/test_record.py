@@ -270,7 +270,7 @@ def test_ftrace_formats_parse(lucid):
     """events/ftrace/: Linux's names and ids, format and id only; libtraceevent parses them."""
     tep = TraceEvent()
     assert lucid.run("cd " + T) == ""
-    assert lucid.run("ls events/ftrace").split() == [
+    assert lucid.run("ls -1 events/ftrace").split() == [
         "bprint", "bputs", "funcgraph_entry", "funcgraph_exit", "function", "kernel_stack",
         "print"]
     ids = {"function": 1, "kernel_stack": 4, "print": 5, "bprint": 6, "funcgraph_exit": 10,

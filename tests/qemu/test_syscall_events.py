@@ -96,7 +96,7 @@ def test_available_and_directories(lucid):
     assert "syscalls:sys_enter_write" in want and "syscalls:sys_exit_exit_group" in want
     ls = sh(lucid, "ls -1 events/syscalls").split()  # one a line: a terminal gets columns
     assert ls == ["enable", "filter"] + [w.split(":")[1] for w in want], ls
-    assert sh(lucid, "ls events/syscalls/sys_enter_write").split() == [
+    assert sh(lucid, "ls -1 events/syscalls/sys_enter_write").split() == [
         "enable", "filter", "format", "id", "trigger"]
     assert cat(lucid, "events/syscalls/enable") == "0\n"
 
