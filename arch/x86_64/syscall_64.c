@@ -172,6 +172,25 @@ void do_syscall_64(struct pt_regs *regs, unsigned long nr)
 		exit_to_user_mode(regs);
 }
 
+/*
+ * A program's execve that worked never comes back through do_syscall_64: start_thread leaves
+ * for the new program from a frame of its own. Linux's does come back (the new program's
+ * registers replace the old ones in the same frame), so its trace shows the call return 0, as
+ * the new program (sys_exit_execve, raw_syscalls:sys_exit): exec calls this once the task is
+ * the new program, and the system call's frame at the top of the stack, still the execve's,
+ * says which call returns.
+ */
+void syscall_exit_exec(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1;
+
+	if (regs->vector != VEC_SYSCALL || regs->orig_rax >= NR_SYSCALL_NAMES ||
+	    sys_call_table[regs->orig_rax] != (sys_call_ptr_t)(void *)sys_execve)
+		return; /* not a program's execve (the kernel's, of init) */
+	regs->rax = 0;
+	trace_sys_exit(regs, 0);
+}
+
 void syscall_init(void)
 {
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);

@@ -679,6 +679,8 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	/* Handled signals back to their default; ignored ones and the mask stay, as Linux's. */
 	attach_sighand(t, sighand);
 	t->execed = true;
+	if (args)
+		syscall_exit_exec(); /* the trace sees execve return, as on Linux */
 	local_irq_disable();
 	t->fsbase = 0;
 	start_thread(entry, lay.sp);

@@ -129,7 +129,7 @@ def test_ftrace_enabled_sysctl(lucid):
         check(lucid, "echo 1 > /proc/sys/kernel/ftrace_enabled; cat /bin/args > /dev/null; "
               "grep -c 'vfs_write <-' trace > /dev/null; echo $?", "0\n", 0)
         check(lucid, "echo x > /proc/sys/kernel/ftrace_enabled",
-              "sh: echo: write error: Invalid argument\n", 1)
+              "-bash: echo: write error: Invalid argument\n", 1)
         # An int, as Linux's proc_dointvec: -1 is taken, and is not zero: still on.
         check(lucid, "echo -1 > /proc/sys/kernel/ftrace_enabled; cat /proc/sys/kernel/"
               "ftrace_enabled; echo > trace; cat /bin/args > /dev/null; grep -c 'vfs_write <-' "
@@ -142,13 +142,13 @@ def test_ftrace_enabled_sysctl(lucid):
 def test_bad_programs_and_libraries(lucid):
     # Not ELF: ENOEXEC, bash's message.
     check(lucid, "/opt/dyn/notelf",
-          "sh: /opt/dyn/notelf: cannot execute binary file: Exec format error\n", 126)
+          "-bash: /opt/dyn/notelf: cannot execute binary file: Exec format error\n", 126)
     # The interpreter missing: ENOENT (the shell says it in bash's words); not ELF: ELIBBAD
     # (Linux's load_elf_binary).
     check(lucid, "/opt/dyn/nointerp",
-          "sh: /opt/dyn/nointerp: cannot execute: required file not found\n", 127)
+          "-bash: /opt/dyn/nointerp: cannot execute: required file not found\n", 127)
     check(lucid, "/opt/dyn/badinterp",
-          "sh: /opt/dyn/badinterp: Accessing a corrupted shared library\n", 126)
+          "-bash: /opt/dyn/badinterp: Accessing a corrupted shared library\n", 126)
     out = lucid.run("bash -c '/opt/dyn/nointerp; echo $?; /opt/dyn/badinterp; echo $?'")
     assert out.endswith("bash: line 1: /opt/dyn/nointerp: cannot execute: required file not found\n"
                         "127\nbash: line 1: /opt/dyn/badinterp: Accessing a corrupted shared "
@@ -289,7 +289,7 @@ def test_trace_cmd_record_until_ctrl_c(lucid):
         lucid.expect("Hit Ctrl\\^C to stop recording", timeout=120)
         time.sleep(2)
         # The second soon after the first, while trace-cmd finishes: later, it could come
-        # after trace-cmd is done, and be the kernel shell's (a fresh prompt, and $? 130).
+        # after trace-cmd is done, and be bash's (a fresh prompt, and $? 130).
         for _ in range(ctrl_c):
             lucid.p.send("\x03")
             time.sleep(0.05)

@@ -80,7 +80,7 @@ def test_available_and_formats(lucid):
                "sched:sched_process_exec", "sched:sched_process_exit",
                "sched:sched_process_fork", "sched:sched_process_wait"]:
         assert ev in avail, avail
-    assert sh(lucid, "ls events/exceptions").split() == [
+    assert sh(lucid, "ls -1 events/exceptions").split() == [
         "enable", "filter", "page_fault_kernel", "page_fault_user"]
     for system, name, want in [("sched", "sched_process_fork", FORK_FORMAT),
                                ("sched", "sched_process_exec", EXEC_FORMAT),
@@ -103,12 +103,19 @@ def test_fork_exec_wait_exit(lucid):
     assert re.match(r"^(\[ *[\d.]+\] spawn\[\d+\]: segfault at 0 .*\n)?$", out), out
     assert lucid.status() == 0
     ok(lucid, "echo > set_event")
-    evs = [e for e in events(lucid) if e["comm"].strip() != "sh"]
+    every = events(lucid)
+    shell = [e for e in every if e["comm"].strip() == "bash"]  # bash's fork and wait
+    evs = [e for e in every if e["comm"].strip() != "bash"]
     execs = [e for e in evs if e["event"] == "sched_process_exec"]
-    # The shell's thread becomes spawn; two children become exitcode and hello (notelf fails).
+    # bash's child becomes spawn; two children become exitcode and hello (notelf fails).
     assert [e["f"]["filename"] for e in execs] == ["/bin/spawn", "/bin/exitcode", "/bin/hello"], \
         [e["line"] for e in execs]
     spawn = execs[0]["pid"]
+    # bash forked the child that became spawn, then waited (for any child: pid 0, as Linux's
+    # event says of waitpid(-1), as often as bash's loop asks)
+    assert [e["event"] for e in shell][:2] == ["sched_process_fork", "sched_process_wait"] and \
+        shell[0]["f"]["child_pid"] == spawn and \
+        all(e["event"] == "sched_process_wait" for e in shell[1:]), [e["line"] for e in shell]
     for e in execs:
         assert e["f"]["pid"] == e["f"]["old_pid"] == e["pid"], e["line"]
     assert execs[0]["comm"].strip() == "spawn"  # comm is the new one already, as in Linux

@@ -2,15 +2,17 @@
 
 Hits must match what ftest call does exactly (three calls of each of its functions), rows come
 sorted by total time in Linux's format, enabling again starts from zero, and the graph-time and
-sleep-time options change what a function's time includes, seen on `sleep`: cmd_sleep calls
-msleep_interruptible, which spends its time switched out.
+sleep-time options change what a function's time includes, seen on busybox's `sleep`: its
+clock_nanosleep(2) is sys_clock_nanosleep, which calls do_nanosleep, which spends its time switched
+out (in schedule_timeout).
 """
 import re
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
-MSLEEP = "msleep_interruptible"  # what `sleep` sleeps in: Ctrl-C ends it
+EINVAL = "-bash: echo: write error: Invalid argument\n"
+SLEEP_CALL = "sys_clock_nanosleep"  # busybox sleep's one system call (glibc's nanosleep)
+NANOSLEEP = "do_nanosleep"  # what it sleeps in: a signal ends it
 HEADER = ("  Function                               Hit    Time            Avg             s^2\n"
           "  --------                               ---    ----            ---             ---\n")
 DURATION = r"(\d+(?:\.\d+)?) us *"
@@ -112,20 +114,20 @@ def test_bad_writes(lucid):
 
 
 def test_graph_time_and_sleep_time(lucid):
-    # Both on: cmd_sleep's time includes msleep's, which includes the 200 ms asleep.
+    # Both on: the system call's time includes do_nanosleep's, which includes the 200 ms asleep.
     st = profile(lucid, "sleep 0.2")
-    assert st[MSLEEP][0] == 1 and st["cmd_sleep"][0] == 1
-    assert st[MSLEEP][1] >= 200000 and st["cmd_sleep"][1] >= st[MSLEEP][1], st
-    # graph-time off: each function's own time only, without its callees': cmd_sleep's is
-    # small now, and the 200 ms are in whichever traced function was innermost when it slept
+    assert st[NANOSLEEP][0] == 1 and st[SLEEP_CALL][0] == 1
+    assert st[NANOSLEEP][1] >= 200000 and st[SLEEP_CALL][1] >= st[NANOSLEEP][1], st
+    # graph-time off: each function's own time only, without its callees': the system call's
+    # is small now, and the 200 ms are in whichever traced function was innermost when it slept
     ok(lucid, "echo 0 > %s/options/graph-time" % T)
     st = profile(lucid, "sleep 0.2")
-    assert st["cmd_sleep"][0] == 1 and st["cmd_sleep"][1] < 50000, st
-    assert st[MSLEEP][1] < 50000, st
+    assert st[SLEEP_CALL][0] == 1 and st[SLEEP_CALL][1] < 50000, st
+    assert st[NANOSLEEP][1] < 50000, st
     assert max(t for _, t in st.values()) >= 200000, st
     ok(lucid, "echo 1 > %s/options/graph-time" % T)
-    # sleep-time off: msleep's time without the time it was switched out
+    # sleep-time off: do_nanosleep's time without the time it was switched out
     ok(lucid, "echo 0 > %s/options/sleep-time" % T)
     st = profile(lucid, "sleep 0.2")
-    assert st[MSLEEP][0] == 1 and st[MSLEEP][1] < 50000, st
+    assert st[NANOSLEEP][0] == 1 and st[NANOSLEEP][1] < 50000, st
     ok(lucid, "echo 1 > %s/options/sleep-time" % T)

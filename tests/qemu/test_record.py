@@ -44,7 +44,8 @@ ALONE = True
 T = "/sys/kernel/tracing"
 LUCID_RECORD = os.path.join(ROOT, "tools", "lucid-record")
 RECORD_TIMEOUT = 180
-EINVAL = "sh: echo: write error: Invalid argument\n"
+TASK_COMM_LEN = 16  # Linux's: a comm is 15 characters at most
+EINVAL = "-bash: echo: write error: Invalid argument\n"
 
 # The guest's trace file: "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + the event's text.
 GUEST = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] (?P<flags>\S{4}) +"
@@ -139,8 +140,10 @@ def kshark_entries(path):
     out = []
     for i in range(n):
         e = rows[i].contents
+        # An empty info is NULL (an event without fields, sys_enter_getpid's "print fmt: \"\"")
+        info = lib.kshark_get_info(rows[i]) or b""
         out.append((e.ts, e.cpu, e.pid, lib.kshark_get_event_name(rows[i]).decode(),
-                    lib.kshark_get_info(rows[i]).decode(errors="replace")))
+                    info.decode(errors="replace")))
     lib.kshark_close(ctx, sd)
     return out
 
@@ -267,14 +270,14 @@ def test_ftrace_formats_parse(lucid):
     """events/ftrace/: Linux's names and ids, format and id only; libtraceevent parses them."""
     tep = TraceEvent()
     assert lucid.run("cd " + T) == ""
-    assert lucid.run("ls events/ftrace").split() == [
+    assert lucid.run("ls -1 events/ftrace").split() == [
         "bprint", "bputs", "funcgraph_entry", "funcgraph_exit", "function", "kernel_stack",
         "print"]
     ids = {"function": 1, "kernel_stack": 4, "print": 5, "bprint": 6, "funcgraph_exit": 10,
            "funcgraph_entry": 11, "bputs": 14}
     for name, ident in ids.items():
-        modes = {l.split()[-1]: l.split()[0] for l in
-                 lucid.run("ls -l events/ftrace/" + name).splitlines()}
+        modes = {l.split()[-1]: l.split()[0] for l in  # ls -l's "total" line left out
+                 lucid.run("ls -l events/ftrace/" + name).splitlines()[1:]}
         assert modes == {"format": "-r--r-----", "id": "-r--r-----"}, (name, modes)
         assert lucid.run("cat events/ftrace/%s/id" % name) == "%d\n" % ident
         text = lucid.run("cat events/ftrace/%s/format" % name)
@@ -417,7 +420,7 @@ def test_record_function_and_printk():
     rec = Recording(["-p", "function", "-l", "ftest_*", "-l", "foo_*:mod:foo", "-O",
                      "func_stack_trace"],
                     "ftest call; ftest printk; echo hello marker > %s/trace_marker; "
-                    "insmod foo; insmod ticktock; rmmod foo" % T)
+                    "modprobe foo; modprobe ticktock; rmmod foo" % T)
     # (ticktock stays, above foo: libtraceevent never resolves the highest symbol of kallsyms,
     # and with nothing above it, that would be foo's foo_exit, which ftrace keeps for the trace)
     seen = set()
@@ -472,10 +475,19 @@ def test_record_sched_events():
             (g["pid"], g["cpu"], g["ts"], p["event"]), g["line"]
         assert g["line"][:m.start()].strip() == g["comm"].strip()
 
-    # The JSON: on each CPU, one slice per stretch a task ran, from switch to switch.
+    # The JSON: on each CPU, one slice per stretch a task ran, from switch to switch, named as
+    # the task was when it began. run_test is a program now: bash's child ran as "bash" until
+    # its exec renamed it, so a stretch with an exec in it ends under the name exec gave.
     events = json_events(rec.json)
     names = names_of(rec.json)
     switches = [p for g, p in pairs if p["event"] == "sched_switch"]
+    execs = []  # (cpu, time, pid, comm): exec names a task after its file (__set_task_comm)
+    for g, p in pairs:
+        if p["event"] == "sched_process_exec":
+            f = dict(re.findall(r"(\w+)=(\S+)", p["body"]))
+            execs.append((int(p["cpu"]), ts_us(p), int(f["pid"]),
+                          f["filename"].rsplit("/", 1)[-1][:TASK_COMM_LEN - 1]))
+    assert any(e[3] == "run_test" for e in execs), execs
     for cpu in sorted({int(p["cpu"]) for p in switches}):
         track = (trace_json.CPUS_PID, trace_json.CPUS_PID + cpu)
         assert names[track] == "CPU %d" % cpu
@@ -485,7 +497,10 @@ def test_record_sched_events():
         for s, p, nxt in zip(slices, mine, slices[1:]):
             assert round(s["ts"] + s["dur"], 3) == nxt["ts"] == ts_us(p), (s, p["line"])
             fields = dict(re.findall(r"(\w+)=(\S+)", p["body"]))
-            assert (s["name"], s["args"]["pid"], s["args"]["prev_state"]) == \
+            renamed = [comm for c, t, pid, comm in execs if c == cpu and s["ts"] <= t <= nxt["ts"]
+                       and pid == s["args"]["pid"]]
+            name_at_end = renamed[-1] if renamed else s["name"]
+            assert (name_at_end, s["args"]["pid"], s["args"]["prev_state"]) == \
                 (fields["prev_comm"], int(fields["prev_pid"]), fields["prev_state"]), p["line"]
             assert nxt["name"] == fields["next_comm"], p["line"]
     wakeups = [e for e in events if e["name"] == "sched_wakeup"]
@@ -585,7 +600,7 @@ def host_report(dat, *opts):
 
 
 def test_record_with_trace_cmd_in_lucid():
-    """The default route: trace-cmd record runs in Lucid around a kernel command (ftest), its
+    """The default route: trace-cmd record runs in Lucid around a program (ftest), its
     trace.dat comes out through the share; the host's trace-cmd and KernelShark read it, and
     the JSON says the same calls at the same times."""
     tmp, dat, out, log, obj = record_in_lucid(["-p", "function", "-l", "ftest_*"], "ftest call")
@@ -600,7 +615,7 @@ def test_record_with_trace_cmd_in_lucid():
         recs, dropped = report_records(host_report(dat, "-t"))
         assert dropped == {}, dropped
         funcs = [p["body"].split()[0] for p in recs]
-        # Three calls of ftest_outer, each with its mid and leaf; the kernel thread ftest's.
+        # Three calls of ftest_outer, each with its mid and leaf; the program ftest's.
         assert funcs == 3 * ["ftest_outer", "ftest_mid", "ftest_leaf"], funcs
         assert {p["comm"] for p in recs} == {"ftest"}, recs
         plain, _ = report_records(host_report(dat, "-N", "-t"))

@@ -10,7 +10,7 @@ import re
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
-EINVAL = "sh: echo: write error: Invalid argument\n"
+EINVAL = "-bash: echo: write error: Invalid argument\n"
 HELP = """# tracer: {tracer}
 #
 #
@@ -158,13 +158,15 @@ def test_func_snapshot_trigger(lucid):
 def test_func_snapshot_without_memory(lucid):
     """'func:snapshot' needs the spare buffer: when it cannot be allocated the write fails with
     ENOMEM and no probe is made (the failure was once lost, and the write said it worked)."""
-    enomem = "sh: echo: write error: Cannot allocate memory\n"
+    enomem = "bash: line 1: echo: write error: Cannot allocate memory\n"
     ok(lucid, "cd %s" % T)
     ok(lucid, "echo 0 > snapshot")
     for _ in range(10):
-        # Every 500th kmalloc fails: the spare buffer's pages alone are more than that.
-        out = sh(lucid, "echo 500 > /proc/sys/kernel/fail_kmalloc; "
-                        "echo 'ftest_mid:snapshot' >> set_ftrace_filter")
+        # Every 500th kmalloc fails: the spare buffer's pages alone are more than that. Only a
+        # task marked in /proc/PID/make-it-fail fails (Linux's task-filter): a bash of its own
+        # marks itself, then its echo writes the probe.
+        out = sh(lucid, "echo 500 > /proc/sys/kernel/fail_kmalloc; bash -c 'echo 1 > "
+                        "/proc/self/make-it-fail; echo ftest_mid:snapshot >> set_ftrace_filter'")
         for _ in range(10):
             sh(lucid, "echo 0 > /proc/sys/kernel/fail_kmalloc")
             if sh(lucid, "cat /proc/sys/kernel/fail_kmalloc") == "0\n":

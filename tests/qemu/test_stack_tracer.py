@@ -49,7 +49,7 @@ def test_stack_trace_filter(lucid):
     # callbacks (ftrace_trace_onoff_callback ...) answer ENODEV; an unknown command is EINVAL.
     for cmd in ["ftest_leaf:traceoff", "ftest_leaf:stacktrace:2", "!ftest_leaf:traceon"]:
         assert lucid.run("echo '%s' > stack_trace_filter" % cmd) == \
-            "sh: echo: write error: No such device\n", cmd
+            "-bash: echo: write error: No such device\n", cmd
     assert "write error: Invalid argument" in lucid.run(
         "echo 'ftest_leaf:nosuch' > stack_trace_filter")
     assert lucid.run("cat stack_trace_filter") == "ftest_stack_deep\nftest_stack\n"

@@ -162,7 +162,7 @@ def test_snapshot_of_one_cpu(lucid):
         assert len(re.findall(r"^ +ftest-\d+ +\[002\] .*: ftest_", trace, re.M)) == 9, trace
         assert "[001]" not in trace, trace
         check(lucid, "echo 0 > %s/per_cpu/cpu1/snapshot" % T,
-              "sh: echo: write error: Invalid argument\n", 1)
+              "-bash: echo: write error: Invalid argument\n", 1)
         check(lucid, "trace-cmd snapshot -c 1 -r", "", 0)
         out = tracefs(lucid, "per_cpu/cpu1/snapshot")
         assert out.startswith("# tracer: function\n#\n#\n# * Snapshot is allocated *\n#\n"
@@ -253,7 +253,7 @@ def test_instance_missing_fails_in_trace_cmd_only(lucid):
                       "/opt/dyn/hello")
     assert status != 0, out
     check(lucid, "ls %s/instances" % T,
-          "ls: cannot access '%s/instances': No such file or directory\n" % T, 2)
+          "ls: %s/instances: No such file or directory\n" % T, 1)  # busybox ls's words
     reset(lucid)
     out, status = run(lucid, "cd /tmp; trace-cmd record -p function -l vfs_write -F "
                       "/opt/dyn/hello")
