@@ -179,6 +179,8 @@ BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirna
 	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount mv \
 	nproc od poweroff printf ps pwd readlink realpath rm rmdir reboot rmmod sed seq sleep sort stat \
 	tac tail tee test touch tr true umount uname uniq wc which whoami xargs yes
+# The console is a terminal (make run): busybox's full-screen programs and the tty's settings.
+BUSYBOX_APPLETS += clear less reset stty top vi
 ROOTFS_FILES := etc/passwd etc/group etc/profile
 
 # --- dynamic programs (docs/design/exec.md, "Dynamic programs"): Debian's own trace-cmd at
