@@ -278,12 +278,19 @@ class ScreenTerminal(Terminal):
     def __init__(self, *args):
         super().__init__(*args)
         self.screen = Screen(self.type)
+        # Every byte as soon as it is read, so the screen answers a question at once, as a
+        # terminal does (busybox vi waits 100 ms for the answer to its ESC[6n).
+        self.p.logfile_read = self
+
+    def write(self, data):  # pexpect's logfile_read
+        self.screen.feed(data)
+
+    def flush(self):
+        pass
 
     def expect(self, pattern, timeout=TIMEOUT):
         i = self.p.expect([pattern, pexpect.EOF, pexpect.TIMEOUT], timeout=timeout)
-        got = self.p.before + (self.p.after if i == 0 else "")
-        self.seen += got
-        self.screen.feed(got)
+        self.seen += self.p.before + (self.p.after if i == 0 else "")
         if i != 0:
             raise AssertionError("%s waiting for %r; the terminal showed:\n%s\nthe screen:\n%s" %
                                  (["", "make exited", "timeout"][i], pattern, self.seen[-3000:],
