@@ -10,6 +10,7 @@ allowed for:
 - its error messages start `bash: line 1: ` where a login shell's start `-bash: `;
 - a program bash starts gets a longer environment (PWD, SHLVL, _ of the outer bash as well), so
   user stack addresses in a trace (writev's vec) differ, as they would on Linux;
+- `$$` is the console bash's pid on the page, so a line with it is typed at the console;
 - the programs the page traces (TRACED_PROGRAMS) are typed at the console, as the page shows
   them: a trace names a pid after its last comm, and the page shows the console bash's child
   asking its pid before it becomes the program; `bash -c` may exec the program in its own
@@ -71,7 +72,9 @@ def steps_with_dirs(path):
 
 
 def at_console(cmd):
-    return any(w.split()[0] in TRACED_PROGRAMS for w in re.split(r"[;|&]+", cmd) if w.strip())
+    """A traced program, or a line about the console's bash itself (`$$`, its pid)."""
+    return "$$" in cmd or any(
+        w.split()[0] in TRACED_PROGRAMS for w in re.split(r"[;|&]+", cmd) if w.strip())
 
 
 OWN_TASKS = {"bash", "cat"}
