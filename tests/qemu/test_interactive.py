@@ -1,6 +1,6 @@
 """Debian's busybox sh and bash, interactive on the console, judged by the same programs on the host
 
-The same keystrokes go to `sh -i` and `bash -i` started from Lucid's kernel shell (over the serial
+The same keystrokes go to `sh -i` and `bash -i` started from the console's bash (over the serial
 console) and to /bin/busybox sh -i and /bin/bash-static -i on the host (under a pexpect pty), in
 the same environment: PS1='$ ', TERM=dumb, no rc files. Line editing (Backspace, ^U), ^C of a
 foreground `sleep 10` (status 130, the shell lives on), ^Z of one (the shell's "Stopped" line,
@@ -169,7 +169,7 @@ def on_host(name):
 def in_lucid(lucid, name):
     lucid.run("bash -c true")  # bash's start-up asks for socket: logged once, out of the way
     lucid.send_line("env -i PS1='%s' HOME=/tmp TERM=dumb PATH=/bin %s" % (PS1, SHELLS[name][0]))
-    lucid.expect(re.escape(SHELLS[name][0]) + "\r\n", 30)  # the kernel shell's echo of it
+    lucid.expect(re.escape(SHELLS[name][0]) + "\r\n", 30)  # the console bash's echo of it
     text = []
 
     def expect(pattern, timeout):

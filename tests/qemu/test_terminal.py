@@ -1,7 +1,7 @@
 """make run and make debug at a terminal, typed at as a person types, through a pty.
 
 Their console is QEMU's stdio shared with its monitor through a multiplexer, with signals off
-(tools/qemu-cmd --console interactive). So Ctrl-C is a byte for Lucid's shell, and QEMU survives
+(tools/qemu-cmd --console interactive). So Ctrl-C is a byte for Lucid's bash, and QEMU survives
 it (with plain -serial stdio the terminal turned it into SIGINT: "terminating on signal 2", and
 the session was gone); Ctrl-A C switches to QEMU's monitor and back; Ctrl-A X quits QEMU, and
 make then exits 0. These tests run `make` itself under pexpect.spawn, a pty, because none of this
@@ -161,5 +161,274 @@ def test_make_debug_at_a_terminal():
         t.expect(PROMPT)
         assert t.command("echo $?").strip() == "130"
         assert t.quit() == 0, "make debug's exit status after Ctrl-A X"
+    finally:
+        t.close()
+
+
+# --- bash at make run's terminal, as a person uses it (issue 27, item 5) ----------------------
+
+UP = "\x1b[A"  # the arrow keys as a terminal in normal cursor mode sends them
+LEFT = "\x1b[D"
+CTRL_D = "\x04"
+CTRL_R = "\x12"
+CTRL_Z = "\x1a"
+ROWS, COLS = 24, 80  # pexpect's pty, and busybox's size for a terminal that reports 0 x 0
+CSI = re.compile(r"\x1b\[([?>=]?)([0-9;]*)([@-~])")
+
+
+class Screen:
+    """What a VT100-like terminal of ROWS x COLS shows after the bytes it was sent: enough of
+    one (cursor moves, erasing, scrolling) to see what a full-screen program drew. A program
+    that writes past the screen's edge, or sends a control sequence a terminal does not know,
+    would show here as a wrong cell. Asked where its cursor is (ESC[6n), it answers as a
+    terminal does (ESC[row;colR), through answer."""
+
+    def __init__(self, answer=None):
+        self.cells = [[" "] * COLS for _ in range(ROWS)]
+        self.row = self.col = 0
+        self.answer = answer
+        self.pending = ""
+
+    def scroll(self):
+        self.cells.pop(0)
+        self.cells.append([" "] * COLS)
+
+    def newline(self):
+        if self.row == ROWS - 1:
+            self.scroll()
+        else:
+            self.row += 1
+
+    def feed(self, text):
+        text = self.pending + text
+        self.pending = ""
+        i = 0
+        while i < len(text):
+            c = text[i]
+            if c == "\x1b":
+                m = CSI.match(text, i)
+                if not m:
+                    if re.fullmatch(r"\x1b(\[[?>=]?[0-9;]*)?", text[i:]):
+                        self.pending = text[i:]  # a sequence cut between two reads
+                        return
+                    i += 2 if i + 1 < len(text) else 1  # ESC 7, ESC 8, ESC =...: no cells
+                    continue
+                self.csi(m.group(1), [int(n) if n else 0 for n in m.group(2).split(";")],
+                         m.group(3))
+                i = m.end()
+                continue
+            i += 1
+            if c == "\r":
+                self.col = 0
+            elif c == "\n":
+                self.newline()
+            elif c == "\b":
+                self.col = max(self.col - 1, 0)
+            elif c in "\x07\x00":
+                pass
+            elif c == "\t":
+                self.col = min((self.col // 8 + 1) * 8, COLS - 1)
+            else:
+                if self.col >= COLS:  # autowrap
+                    self.col = 0
+                    self.newline()
+                self.cells[self.row][self.col] = c
+                self.col += 1
+
+    def csi(self, private, args, final):
+        n = args[0] or 1
+        if final in "Hf":
+            self.row = min(max((args[0] or 1) - 1, 0), ROWS - 1)
+            self.col = min(max((args[1] if len(args) > 1 and args[1] else 1) - 1, 0), COLS - 1)
+        elif final == "A":
+            self.row = max(self.row - n, 0)
+        elif final == "B":
+            self.row = min(self.row + n, ROWS - 1)
+        elif final == "C":
+            self.col = min(self.col + n, COLS - 1)
+        elif final == "D":
+            self.col = max(self.col - n, 0)
+        elif final == "J":
+            rows = range(self.row + 1, ROWS) if args[0] == 0 else range(ROWS)
+            if args[0] == 0:
+                self.cells[self.row][self.col:] = [" "] * (COLS - self.col)
+            for r in rows:
+                self.cells[r] = [" "] * COLS
+        elif final == "K":
+            if args[0] == 0:
+                self.cells[self.row][self.col:] = [" "] * (COLS - self.col)
+            elif args[0] == 1:
+                self.cells[self.row][:self.col + 1] = [" "] * (self.col + 1)
+            else:
+                self.cells[self.row] = [" "] * COLS
+        elif final == "n" and args[0] == 6 and self.answer:
+            self.answer("\x1b[%d;%dR" % (self.row + 1, self.col + 1))
+        # m (colours), h and l (modes), r (scroll region: full screen here): no cells change
+
+    def lines(self):
+        return ["".join(r).rstrip() for r in self.cells]
+
+    def text(self):
+        return "\n".join(self.lines())
+
+
+class ScreenTerminal(Terminal):
+    """make run on a pty, its output also drawn on a Screen."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.screen = Screen(self.type)
+        # Every byte as soon as it is read, so the screen answers a question at once, as a
+        # terminal does (busybox vi waits 100 ms for the answer to its ESC[6n).
+        self.p.logfile_read = self
+
+    def write(self, data):  # pexpect's logfile_read
+        self.screen.feed(data)
+
+    def flush(self):
+        pass
+
+    def expect(self, pattern, timeout=TIMEOUT):
+        i = self.p.expect([pattern, pexpect.EOF, pexpect.TIMEOUT], timeout=timeout)
+        self.seen += self.p.before + (self.p.after if i == 0 else "")
+        if i != 0:
+            raise AssertionError("%s waiting for %r; the terminal showed:\n%s\nthe screen:\n%s" %
+                                 (["", "make exited", "timeout"][i], pattern, self.seen[-3000:],
+                                  self.screen.text()))
+        return self.p.before
+
+    def settle(self, seconds=2):
+        """Whatever the program draws in the next seconds (a full screen has no prompt)."""
+        try:
+            self.expect(r"\x00NEVER", timeout=seconds)
+        except AssertionError:
+            pass
+
+
+def same(t, line, want, strip=False):
+    """Types line at bash; what it printed must be want."""
+    out = t.command(line)
+    assert (out.strip() if strip else out) == want, (line, out, t.seen[-2000:])
+
+
+def test_bash_at_make_run_as_a_linux_terminal():
+    """make run's console is bash on a terminal: readline's editing, history (the up arrow and
+    Ctrl-R), tab completion of a command and of a file name, Ctrl-C, Ctrl-Z with bg and fg, the
+    terminal size programs see, busybox's full-screen vi, less and top drawn right and left
+    cleanly, and Ctrl-D ending bash: init powers off, QEMU and make exit 0."""
+    t = ScreenTerminal("run")
+    try:  # (the host's pty adds a \r to each \r\n QEMU writes: ONLCR, as on any terminal)
+        t.expect(PROMPT, timeout=BOOT_TIMEOUT)
+        t.wait_raw_mode(timeout=0)
+        # Editing: the left arrow moves back into the line, a letter is inserted there; DEL
+        # rubs out the character before the cursor, at the end.
+        t.type("echo helo wordx" + "\x7f" + LEFT * 6 + "l" + ENTER)
+        t.expect(r"hello word\r+\n")
+        t.expect(PROMPT)
+        # History: the up arrow brings the line back as it ran, Ctrl-R finds it by a part.
+        t.type(UP + ENTER)
+        t.expect(r"hello word\r+\n")
+        t.expect(PROMPT)
+        same(t, "echo other", "other\n")
+        t.type(CTRL_R + "llo w")
+        t.expect(r"w': echo hello word")  # readline redraws the line a key at a time
+        assert t.screen.lines()[t.screen.row] == "(reverse-i-search)`llo w': echo hello word", \
+            t.screen.text()
+        t.type(ENTER)
+        t.expect(r"hello word\r+\n")
+        t.expect(PROMPT)
+        # Tab completion: a command found in PATH, then a file name.
+        t.type("unam\t")
+        t.expect("e ")  # "unam" became "uname "
+        t.type("-s" + ENTER)
+        t.expect(r"Linux\r+\n")
+        t.expect(PROMPT)
+        t.type("cat /etc/pass\t")
+        t.expect("wd ")
+        t.type(ENTER)
+        t.expect(r"root:x:0:0:")
+        t.expect(PROMPT)
+        # Ctrl-C ends the job in the foreground; the shell lives on.
+        t.type("sleep 30" + ENTER)
+        t.expect(r"sleep 30\r+\n")
+        time.sleep(2)
+        t.type(CTRL_C)
+        t.expect(r"\^C")
+        t.expect(PROMPT)
+        same(t, "echo $?", "130", strip=True)
+        # Ctrl-Z stops it; bg runs it on in the background, fg brings it back.
+        t.type("sleep 60" + ENTER)
+        t.expect(r"sleep 60\r+\n")
+        time.sleep(2)
+        t.type(CTRL_Z)
+        t.expect(r"\[1\]\+  Stopped +sleep 60")
+        t.expect(PROMPT)
+        same(t, "echo $?", "148", strip=True)
+        same(t, "bg", "[1]+ sleep 60 &\n")
+        assert re.match(r"\[1\]\+  Running +sleep 60 &\n$", t.command("jobs")), t.seen[-500:]
+        t.type("fg" + ENTER)
+        t.expect(r"fg\r+\nsleep 60\r+\n")
+        time.sleep(1)
+        t.type(CTRL_C)
+        t.expect(PROMPT)
+        same(t, "echo $?; jobs", "130", strip=True)
+        # The size: a serial line does not know the screen, so TIOCGWINSZ is 0 x 0, as on
+        # Linux's ttyS0 (busybox's stty then says only its device, as on Linux), and busybox's
+        # programs take 24 x 80 (or ask the terminal, below).
+        same(t, "ttytest attrs | grep '^winsize '", "winsize 0 0\nwinsize set 24 80\n")
+        same(t, "stty size", "stty: standard input\n")
+        same(t, "printf 'line one\\nline two\\n' > /tmp/f; echo $TERM", "linux\n")
+
+        # vi: the file at the top, ~ for the lines past its end, its name on the status line.
+        t.type("vi /tmp/f" + ENTER)
+        t.expect(r"line two")
+        t.settle()
+        lines = t.screen.lines()
+        assert lines[0] == "line one" and lines[1] == "line two", t.screen.text()
+        assert all(l == "~" for l in lines[2:ROWS - 1]), t.screen.text()
+        assert "/tmp/f" in lines[ROWS - 1], t.screen.text()
+        t.type("ddZZ")  # an edit, then save and quit
+        t.expect(PROMPT)
+        same(t, "cat /tmp/f", "line two\n")
+
+        # less: the first screenful, then its status line; q leaves.
+        t.command("seq 100 > /tmp/n")
+        t.type("less /tmp/n" + ENTER)
+        t.expect(r"23")
+        t.settle()
+        lines = t.screen.lines()
+        assert lines[:ROWS - 1] == [str(n) for n in range(1, ROWS)], t.screen.text()
+        assert lines[ROWS - 1].startswith(("/tmp/n", ":")), t.screen.text()
+        t.type(" ")  # the next page
+        t.expect(r"46")
+        t.settle(1)
+        assert t.screen.lines()[:ROWS - 1] == [str(n) for n in range(24, 24 + ROWS - 1)], \
+            t.screen.text()
+        t.type("q")
+        t.expect(PROMPT)
+
+        # top: its header lines and a line for each task, top itself among them; q leaves.
+        t.type("top" + ENTER)
+        t.expect(r"PID")
+        t.settle(3)
+        text = t.screen.text()
+        assert re.search(r"^Mem: \d+K used, \d+K free", text, re.M), text
+        assert re.search(r"^CPU: ", text, re.M), text
+        assert re.search(r"^Load average: ", text, re.M), text
+        assert re.search(r"^\s+PID\s+PPID\s+USER\s+STAT", text, re.M), text
+        assert re.search(r"^\s*1\s+0\s+root\s+S.*/sbin/init", text, re.M), text
+        assert re.search(r"\btop\s*$", text, re.M), text
+        t.type("q")
+        t.expect(PROMPT)
+        same(t, "echo $?", "0", strip=True)
+        same(t, "echo back", "back\n")
+
+        # Ctrl-D at an empty prompt: bash leaves ("logout"), init powers off, QEMU exits 0.
+        t.type(CTRL_D)
+        t.expect("logout")
+        if t.p.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=TIMEOUT) != 0:
+            raise AssertionError("still running after Ctrl-D:\n" + t.seen[-3000:])
+        t.p.close()
+        assert t.p.exitstatus == 0, (t.p.exitstatus, t.seen[-2000:])
     finally:
         t.close()
