@@ -133,6 +133,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	    multiboot2_parse(__va(info_pa), MB2_INFO_MAX, &boot_info))
 		panic("not booted by a multiboot2 loader, or bad boot information");
 	cmdline_init(boot_info.cmdline); // keep the command line before its memory is reused
+	printk_setup();                  // quiet, loglevel=N: what the console shows from here on
 	tsc_init();                      // calibrate the clock: printk timestamps start now
 	timekeeping_init();              // CLOCK_REALTIME from the CMOS clock: real dates
 	printk(KERN_INFO "Lucid %s booting, command line: %s\n", LUCID_VERSION, boot_info.cmdline);
@@ -170,6 +171,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
 	shell_command_init();            // /sys/kernel/debug/shell_command: /bin/ftest, /bin/run_test
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
+	if (printk_init_files())         // /proc/sys/kernel/printk
+		panic("cannot make /proc/sys/kernel/printk");
 	if (module_init_files())         // /proc/modules
 		panic("cannot make /proc/modules");
 	late_trace_init();               // boot is done: tp_printk_stop_on_boot

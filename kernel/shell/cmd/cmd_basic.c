@@ -125,13 +125,12 @@ static int cmd_dmesg(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	char buf[512];
-	size_t off = 0, n;
-	while ((n = printk_log_copy(buf, sizeof(buf), off)) > 0) {
+	size_t pos = 0, n;
+	while ((n = printk_log_read_text(buf, sizeof(buf), &pos)) > 0) {
 		long ret = fd_write(STDOUT_FILENO, buf, n);
 
 		if (ret < 0)
 			return write_error("dmesg", (int)ret);
-		off += n;
 	}
 	return 0;
 }
@@ -171,7 +170,7 @@ static int cmd_poweroff(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printk(KERN_INFO "reboot: Power down\n");
+	printk(KERN_EMERG "reboot: Power down\n");
 	machine_power_off();
 	return 1;
 }
