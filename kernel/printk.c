@@ -3,8 +3,8 @@
  * `dmesg` shows, and print it on the console when its level is important enough.
  *
  * Levels, as Linux's: each record has one, 0 (KERN_EMERG) to 7 (KERN_DEBUG), and reaches the
- * console only when it is below console_loglevel (or with ignore_loglevel). By default that is
- * CONSOLE_LOGLEVEL_DEFAULT, 5: warnings and worse (oopses, panics, the soft-lockup BUG and
+ * console only when it is below console_loglevel (or with ignore_loglevel). At boot that is
+ * CONSOLE_LOGLEVEL_BOOT, 5: warnings and worse (oopses, panics, the soft-lockup BUG and
  * ftrace_dump_on_oops are KERN_EMERG) interrupt whatever is on the console; the boot's chatter
  * (KERN_INFO) goes only to the log, where `dmesg` finds it. The boot options are Linux's: quiet
  * (4: errors and worse), loglevel=N, debug (everything) and ignore_loglevel.
@@ -55,7 +55,7 @@ static size_t line_start; /* where it starts: readers stop there until it is who
 static DEFINE_SPINLOCK(printk_lock);
 
 /* Linux's console_printk[]: what /proc/sys/kernel/printk shows, in this order. */
-int console_printk[4] = {CONSOLE_LOGLEVEL_DEFAULT, MESSAGE_LOGLEVEL_DEFAULT, CONSOLE_LOGLEVEL_MIN,
+int console_printk[4] = {CONSOLE_LOGLEVEL_BOOT, MESSAGE_LOGLEVEL_DEFAULT, CONSOLE_LOGLEVEL_MIN,
 			 CONSOLE_LOGLEVEL_DEFAULT};
 static bool ignore_loglevel;
 int oops_in_progress;
@@ -118,19 +118,21 @@ static DECLARE_WAIT_QUEUE_HEAD(log_wait);
 
 notrace int vprintk(const char *fmt, va_list ap)
 {
-	char text[LINE_MAX], prefix[PREFIX_MAX];
+	char buf[LINE_MAX], prefix[PREFIX_MAX], *text = buf;
 	int level = -1;
 	bool cont = false;
-
-	if (fmt[0] == KERN_SOH[0] && fmt[1]) {
-		if (fmt[1] == 'c')
-			cont = true;
-		else if (fmt[1] >= '0' && fmt[1] <= '7')
-			level = fmt[1] - '0';
-		fmt += 2;
-	}
-	size_t len = vscnprintf(text, sizeof(text), fmt, ap);
+	size_t len = vscnprintf(buf, sizeof(buf), fmt, ap);
 	uint64_t ns = ktime_get_ns();
+
+	/* The level is read from the text made, as Linux's: printk("%sCall Trace:", loglvl). */
+	if (len >= 2 && text[0] == KERN_SOH[0]) {
+		if (text[1] == 'c')
+			cont = true;
+		else if (text[1] >= '0' && text[1] <= '7')
+			level = text[1] - '0';
+		text += 2;
+		len -= 2;
+	}
 
 	unsigned long flags = local_irq_save();
 	bool locked = oops_in_progress ? arch_spin_trylock(&printk_lock)

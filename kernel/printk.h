@@ -19,14 +19,16 @@
 #define KERN_CONT KERN_SOH "c" /* continues the previous line: no timestamp */
 
 /*
- * The console shows a message when its level is below console_loglevel. Linux's names; Lucid's
- * default is what Linux's CONFIG_CONSOLE_LOGLEVEL_DEFAULT=5 would make it: warnings and worse
- * on the console, the rest only in the log (kernel/printk.c).
+ * The console shows a message when its level is below console_loglevel. Linux's names and
+ * values; Lucid boots as Linux does with loglevel=5 (CONSOLE_LOGLEVEL_BOOT): warnings and worse
+ * on the console, the rest only in the log (kernel/printk.c). CONSOLE_LOGLEVEL_DEFAULT, Linux's
+ * 7, is what sysrq raises the level to for its header.
  */
 #define MESSAGE_LOGLEVEL_DEFAULT 4 /* a printk without a level is KERN_WARNING, as Linux's */
 #define CONSOLE_LOGLEVEL_MIN 1     /* the lowest the console level goes: emergencies still show */
 #define CONSOLE_LOGLEVEL_QUIET 4   /* `quiet`: errors and worse */
-#define CONSOLE_LOGLEVEL_DEFAULT 5 /* warnings and worse */
+#define CONSOLE_LOGLEVEL_BOOT 5    /* Lucid's: warnings and worse */
+#define CONSOLE_LOGLEVEL_DEFAULT 7 /* everything but debug messages */
 #define CONSOLE_LOGLEVEL_DEBUG 10  /* `debug`: everything */
 
 int printk(const char *fmt, ...) __printf(1, 2);

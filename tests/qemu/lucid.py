@@ -128,6 +128,11 @@ class Lucid:
         first, _, rest = out.partition("\n")
         return rest
 
+    def dmesg(self, timeout=60):
+        """The kernel log, as busybox dmesg prints it (syslog(2)): where the boot's messages are,
+        as on Linux, since those below warning level do not reach the console."""
+        return self.run("dmesg", timeout)
+
     def status(self):
         return int(self.run("echo $?").strip())
 

@@ -5,7 +5,7 @@ BOOT = {"cmdline": "ftrace_selftest"}
 
 
 def test_boot_converts_sites(lucid):
-    out = lucid.boot_output
+    out = lucid.dmesg()
     m = re.search(r"ftrace: allocating (\d+) entries in (\d+) pages", out)
     assert m and int(m.group(1)) > 50, out
     assert "ftrace: converting mcount calls to 0f 1f 44 00 00" in out
@@ -14,10 +14,11 @@ def test_boot_converts_sites(lucid):
 
 
 def test_selftest_passes(lucid):
-    assert "Testing dynamic ftrace: PASSED" in lucid.boot_output, lucid.boot_output
-    assert "Testing function graph hook: PASSED" in lucid.boot_output, lucid.boot_output
-    assert "Testing stack tracer: PASSED" in lucid.boot_output, lucid.boot_output
-    assert "Testing function profiler: PASSED" in lucid.boot_output, lucid.boot_output
+    log = lucid.dmesg()
+    assert "Testing dynamic ftrace: PASSED" in log, log
+    assert "Testing function graph hook: PASSED" in log, log
+    assert "Testing stack tracer: PASSED" in log, log
+    assert "Testing function profiler: PASSED" in log, log
 
 
 def test_callsite_shows_nop(lucid):

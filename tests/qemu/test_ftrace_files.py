@@ -92,7 +92,7 @@ def check_lines(lines):
 
 
 def test_selftests_pass(lucid):
-    out = lucid.boot_output
+    out = lucid.dmesg()
     for name in ["tracer function", "tracer function (func_stack_trace)",
                  "tracer switch nop/function/nop", "trace buffer resize",
                  "tracer function_graph"]:

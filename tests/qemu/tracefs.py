@@ -29,4 +29,4 @@ def cat(k, name, timeout=TIMEOUT):
 
 
 def ncpus(k):
-    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
+    return int(re.search(r"(\d+) CPUs?,", k.dmesg()).group(1))
