@@ -48,9 +48,9 @@
 #define LEVEL_PREFIX_LEN 3 /* "<N>": facility 0 (the kernel's), so one digit */
 
 static char log_buf[LOG_BUF_SIZE];
-static size_t log_head;   /* total bytes ever written; the ring holds the last LOG_BUF_SIZE */
-static bool line_open;    /* the last record did not end in a newline: KERN_CONT continues it */
-static int line_level;    /* that open record's level */
+static size_t log_head; /* total bytes ever written; the ring holds the last LOG_BUF_SIZE */
+static bool line_open; /* the last record did not end in a newline: KERN_CONT continues it */
+static int line_level; /* that open record's level */
 static size_t line_start; /* where it starts: readers stop there until it is whole */
 static DEFINE_SPINLOCK(printk_lock);
 
@@ -159,7 +159,8 @@ notrace int vprintk(const char *fmt, va_list ap)
 			line_open = true;
 			log_append(prefix, (size_t)p);
 			if (console_wants(level))
-				console_write(prefix + LEVEL_PREFIX_LEN, (size_t)p - LEVEL_PREFIX_LEN);
+				console_write(prefix + LEVEL_PREFIX_LEN,
+					      (size_t)p - LEVEL_PREFIX_LEN);
 		}
 		while (i + n < len && text[i + n++] != '\n')
 			;
@@ -292,7 +293,7 @@ void printk_setup(void)
 #define CONSOLE_LEVEL_MAX 8 /* CONSOLE_LEVEL takes 1 to 8, as Linux's */
 
 static size_t syslog_pos; /* where READ goes on */
-static size_t clear_pos;  /* READ_ALL starts here: CLEAR moves it to the end */
+static size_t clear_pos; /* READ_ALL starts here: CLEAR moves it to the end */
 static DEFINE_MUTEX(syslog_lock); /* one READ at a time: each consumes what it read */
 static int saved_console_loglevel = -1; /* CONSOLE_OFF's, for CONSOLE_ON; -1: none */
 

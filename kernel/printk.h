@@ -25,11 +25,11 @@
  * 7, is what sysrq raises the level to for its header.
  */
 #define MESSAGE_LOGLEVEL_DEFAULT 4 /* a printk without a level is KERN_WARNING, as Linux's */
-#define CONSOLE_LOGLEVEL_MIN 1     /* the lowest the console level goes: emergencies still show */
-#define CONSOLE_LOGLEVEL_QUIET 4   /* `quiet`: errors and worse */
-#define CONSOLE_LOGLEVEL_BOOT 5    /* Lucid's: warnings and worse */
+#define CONSOLE_LOGLEVEL_MIN 1 /* the lowest the console level goes: emergencies still show */
+#define CONSOLE_LOGLEVEL_QUIET 4 /* `quiet`: errors and worse */
+#define CONSOLE_LOGLEVEL_BOOT 5 /* Lucid's: warnings and worse */
 #define CONSOLE_LOGLEVEL_DEFAULT 7 /* everything but debug messages */
-#define CONSOLE_LOGLEVEL_DEBUG 10  /* `debug`: everything */
+#define CONSOLE_LOGLEVEL_DEBUG 10 /* `debug`: everything */
 
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
