@@ -236,29 +236,38 @@ size_t printk_log_read_text(char *buf, size_t size, size_t *pos)
  * the order they come (`quiet loglevel=8` shows info, `loglevel=8 quiet` does not);
  * ignore_loglevel prints everything whatever the level.
  */
+#define LOGLEVEL_OPT "loglevel="
+#define SETUP_WORD_MAX 24 /* the longest word we look at, "loglevel=" and a number, and room */
+
 void printk_setup(void)
 {
 	const char *p = cmdline_get_all();
-	char word[16];
+	char word[SETUP_WORD_MAX];
 
 	while (*p) {
 		size_t n = 0;
+		int level;
 
 		while (*p == ' ')
 			p++;
 		while (p[n] && p[n] != ' ')
 			n++;
-		strlcpy(word, p, MIN(n + 1, sizeof(word)));
-		if (n < sizeof(word) && !strcmp(word, "quiet"))
+		if (n < sizeof(word)) { /* a longer word is none of ours, or malformed */
+			memcpy(word, p, n);
+			word[n] = '\0';
+		} else {
+			word[0] = '\0';
+		}
+		if (!strcmp(word, "quiet"))
 			console_loglevel = CONSOLE_LOGLEVEL_QUIET;
-		else if (n < sizeof(word) && !strcmp(word, "debug"))
+		else if (!strcmp(word, "debug"))
 			console_loglevel = CONSOLE_LOGLEVEL_DEBUG;
-		else if (n < sizeof(word) && !strcmp(word, "ignore_loglevel"))
+		else if (!strcmp(word, "ignore_loglevel"))
 			ignore_loglevel = true;
-		else if (!strncmp(p, "loglevel=", 9) || (n == 8 && !strncmp(p, "loglevel", 8))) {
-			int level;
-
-			if (n < sizeof(word) && !kstrtoint(word + 9, 10, &level))
+		else if (!strncmp(p, LOGLEVEL_OPT, strlen(LOGLEVEL_OPT)) ||
+			 (n == strlen(LOGLEVEL_OPT) - 1 && !strncmp(p, LOGLEVEL_OPT, n))) {
+			if (word[0] && n >= strlen(LOGLEVEL_OPT) &&
+			    !kstrtoint(word + strlen(LOGLEVEL_OPT), 10, &level))
 				console_loglevel = level;
 			else
 				printk(KERN_WARNING "Malformed early option 'loglevel'\n");
