@@ -19,7 +19,6 @@
  */
 #include "lib/decompress_unlz4.h"
 #include "lib/errno.h"
-#include "lib/string.h"
 #include "lib/unaligned.h"
 
 #define LZ4_MIN_MATCH 4
@@ -28,6 +27,22 @@
 #define LZ4_OFFSET_BYTES 2
 #define LZ4_MAGIC_BYTES 4
 #define LZ4_BLOCK_HDR_BYTES 4
+
+/*
+ * Copies n bytes forward, 8 at a time while they fit, then byte by byte: src may be behind
+ * dst by 8 or more (a match's output so far), and each 8-byte step reads only bytes already
+ * there. Plain loads and stores: under QEMU's TCG a `rep movs` (memcpy) costs a loop of the
+ * emulator per step, and the sequences here are short and many.
+ */
+#define COPY_STEP 8
+
+static inline void copy_forward(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	for (; n >= COPY_STEP; n -= COPY_STEP, dst += COPY_STEP, src += COPY_STEP)
+		__builtin_memcpy(dst, src, COPY_STEP);
+	while (n--)
+		*dst++ = *src++;
+}
 
 /* Reads a length's extra bytes after a nibble of 15; false if in ends first. */
 static bool read_length(const uint8_t **ip, const uint8_t *iend, size_t *len)
@@ -56,7 +71,7 @@ long lz4_decompress_block(const uint8_t *in, size_t len, uint8_t *out, size_t si
 			return -EINVAL;
 		if (lit > (size_t)(iend - ip) || lit > (size_t)(oend - op))
 			return -EINVAL;
-		memcpy(op, ip, lit);
+		copy_forward(op, ip, lit);
 		ip += lit;
 		op += lit;
 		if (ip == iend)
@@ -74,13 +89,24 @@ long lz4_decompress_block(const uint8_t *in, size_t len, uint8_t *out, size_t si
 			return -EINVAL;
 		const uint8_t *match = op - offset;
 
-		if (offset >= mlen) {
-			memcpy(op, match, mlen); /* no overlap */
-			op += mlen;
-		} else {
-			while (mlen--) /* the match repeats what it is writing: byte by byte */
-				*op++ = *match++;
-		}
+		/*
+		 * A match closer than 8 bytes repeats a pattern of offset bytes (offset 1: a run
+		 * of one byte, as the zero padding in binaries). Its first bytes are written one by
+		 * one, up to a whole multiple of offset that is 8 or more; from there the output
+		 * also repeats with that longer period, and 8-byte steps read only what is written.
+		 */
+		size_t period = offset;
+
+		while (period < COPY_STEP)
+			period += offset;
+		size_t head = mlen < period ? mlen : period;
+
+		if (offset >= COPY_STEP)
+			head = 0;
+		for (size_t i = 0; i < head; i++)
+			op[i] = match[i];
+		copy_forward(op + head, op + head - period, mlen - head);
+		op += mlen;
 	}
 	return (long)(op - out);
 }

@@ -83,6 +83,16 @@ static void test_rules(void **state)
 	for (int i = 20; i < 43; i++)
 		assert_int_equal(out[i], 't');
 	assert_int_equal(out[43], '!');
+	/* a match at offset 3, 4 + 15 + 1 = 20 long: "abc" repeated, past its first 8 bytes */
+	uint8_t rep[] = {0x3f, 'a', 'b', 'c', 3, 0, 1, 0x10, '.'};
+	const char *want = "abcabcabcabcabcabcabcab.";
+
+	assert_int_equal(lz4_decompress_block(rep, sizeof(rep), out, sizeof(out)), strlen(want));
+	assert_memory_equal(out, want, strlen(want));
+	/* and at offset 9 (no overlap within a step), 12 long */
+	uint8_t far[] = {0x98, '1', '2', '3', '4', '5', '6', '7', '8', '9', 9, 0, 0x00};
+	assert_int_equal(lz4_decompress_block(far, sizeof(far), out, sizeof(out)), 9 + 12);
+	assert_memory_equal(out, "123456789123456789123", 21);
 	/* two frames one after the other: both */
 	uint8_t two[] = {0x02, 0x21, 0x4c, 0x18, 2, 0, 0, 0, 0x10, 'x',
 			 0x02, 0x21, 0x4c, 0x18, 2, 0, 0, 0, 0x10, 'y'};
