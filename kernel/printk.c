@@ -46,6 +46,7 @@
 #define LINE_MAX 1024
 #define PREFIX_MAX 32 /* "<7>[99999999999.999999] " and room to spare */
 #define LEVEL_PREFIX_LEN 3 /* "<N>": facility 0 (the kernel's), so one digit */
+#define LOGLEVEL_MASK 7 /* a level is 0 to 7: one digit, so the prefix is 3 bytes */
 
 static char log_buf[LOG_BUF_SIZE];
 static size_t log_head; /* total bytes ever written; the ring holds the last LOG_BUF_SIZE */
@@ -142,8 +143,8 @@ notrace int vprintk(const char *fmt, va_list ap)
 	} else {
 		if (line_open)
 			close_line();
-		if (level < 0)
-			level = default_message_loglevel;
+		if (level < 0) /* any number can be written there: a level is 3 bits, as Linux's */
+			level = default_message_loglevel & LOGLEVEL_MASK;
 	}
 	/* Each line of the text is a record of its own, with its level and time, as in Linux. */
 	for (size_t i = 0; i < len;) {
