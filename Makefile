@@ -134,8 +134,8 @@ $(B)/lucid.elf: $(B)/kallsyms.o
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(OBJDUMP) -d --no-show-raw-insn -l $@ > $(B)/kernel.asm
 
-$(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio tools/mkiso.sh FORCE
-	@tools/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)" $(B)/initramfs.cpio
+$(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio.lz4 tools/mkiso.sh FORCE
+	@tools/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)" $(B)/initramfs.cpio.lz4
 
 # --- user space: user/NAME.c is a C program built against musl (Debian's musl-gcc),
 # static, packed at /bin/NAME into the newc cpio archive GRUB loads beside the kernel; the kernel
@@ -304,6 +304,12 @@ modules: $(MODULE_KOS)
 .PHONY: modules
 .PRECIOUS: $(B)/modules/%.o $(B)/modules/%.mod.c $(B)/modules/%.mod.o
 -include $(MODULE_KOS:.ko=.d)
+
+# The initramfs as the ISO carries it: LZ4's legacy frame, as Linux's `lz4 -l -9` makes it
+# (kernel/fs/initramfs.c decompresses it; lib/decompress_unlz4.c says why LZ4 and not gzip).
+LZ4 ?= lz4
+$(B)/initramfs.cpio.lz4: $(B)/initramfs.cpio
+	@echo "  LZ4     $@"; $(LZ4) -l -9 -q -f $< $@
 
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODTREE)/stamp $(addprefix rootfs/,$(ROOTFS_FILES)) \
 		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile $(DYN)/libs.list \

@@ -151,6 +151,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	    multiboot2_parse(__va(info_pa), MB2_INFO_MAX, &boot_info))
 		panic("not booted by a multiboot2 loader, or bad boot information");
 	cmdline_init(boot_info.cmdline); // keep the command line before its memory is reused
+	printk_setup();                  // quiet, loglevel=N: what the console shows from here on
 	tsc_init();                      // calibrate the clock: printk timestamps start now
 	timekeeping_init();              // CLOCK_REALTIME from the CMOS clock: real dates
 	printk(KERN_INFO "Lucid %s booting, command line: %s\n", LUCID_VERSION, boot_info.cmdline);
@@ -193,6 +194,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters
 	bench_init();                    // /sys/kernel/debug/bench: make bench's figures
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
+	if (printk_init_files())         // /proc/sys/kernel/printk
+		panic("cannot make /proc/sys/kernel/printk");
 	if (module_init_files())         // /proc/modules
 		panic("cannot make /proc/modules");
 	if (pci_proc_init())             // /proc/bus/pci: lspci's

@@ -1,4 +1,4 @@
-/* printk: the kernel's log, kept in a ring for dmesg and echoed to the console. */
+/* printk: the kernel's log, kept in a ring for dmesg; the important messages on the console. */
 #ifndef KERNEL_PRINTK_H
 #define KERNEL_PRINTK_H
 
@@ -18,8 +18,18 @@
 #define KERN_DEBUG KERN_SOH "7"
 #define KERN_CONT KERN_SOH "c" /* continues the previous line: no timestamp */
 
-#define LOGLEVEL_DEFAULT 6    /* a printk without a level is KERN_INFO */
-#define CONSOLE_LOGLEVEL_DEFAULT 7 /* print everything but debug messages on the console */
+/*
+ * The console shows a message when its level is below console_loglevel. Linux's names and
+ * values; Lucid boots as Linux does with loglevel=5 (CONSOLE_LOGLEVEL_BOOT): warnings and worse
+ * on the console, the rest only in the log (kernel/printk.c). CONSOLE_LOGLEVEL_DEFAULT, Linux's
+ * 7, is what sysrq raises the level to for its header.
+ */
+#define MESSAGE_LOGLEVEL_DEFAULT 4 /* a printk without a level is KERN_WARNING, as Linux's */
+#define CONSOLE_LOGLEVEL_MIN 1 /* the lowest the console level goes: emergencies still show */
+#define CONSOLE_LOGLEVEL_QUIET 4 /* `quiet`: errors and worse */
+#define CONSOLE_LOGLEVEL_BOOT 5 /* Lucid's: warnings and worse */
+#define CONSOLE_LOGLEVEL_DEFAULT 7 /* everything but debug messages */
+#define CONSOLE_LOGLEVEL_DEBUG 10 /* `debug`: everything */
 
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
@@ -32,11 +42,25 @@ int vprintk(const char *fmt, va_list ap);
 #define pr_debug(fmt, ...) printk(KERN_DEBUG fmt, ##__VA_ARGS__)
 #define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
 
-extern int console_loglevel;
+/* Linux's console_printk[], /proc/sys/kernel/printk, and its names for the four numbers. */
+extern int console_printk[4];
+#define console_loglevel (console_printk[0])
+#define default_message_loglevel (console_printk[1])
+#define minimum_console_loglevel (console_printk[2])
+#define default_console_loglevel (console_printk[3])
 
-/* Copies the log, oldest first, into buf; returns the bytes copied (dmesg). */
-size_t printk_log_copy(char *buf, size_t size, size_t offset);
-size_t printk_log_size(void);
+/* The boot options quiet, debug, loglevel=N and ignore_loglevel (after cmdline_init). */
+void printk_setup(void);
+/* /proc/sys/kernel/printk; 0 or -ENOMEM. */
+int printk_init_files(void);
+/* From the timer tick: wakes syslog(2)'s readers when printk logged something. */
+void printk_tick(void);
+
+/*
+ * The log as dmesg prints it, oldest first, without the "<N>" of each record: copies from *pos
+ * (start with 0) into buf and advances *pos; returns the bytes copied, 0 at the end.
+ */
+size_t printk_log_read_text(char *buf, size_t size, size_t *pos);
 
 /* Set while an oops is printed: printk then stops waiting for locks another CPU may hold. */
 extern int oops_in_progress;

@@ -36,11 +36,11 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg)
 		return -EINVAL;
 	switch (cmd) {
 	case LINUX_REBOOT_CMD_POWER_OFF:
-		printk(KERN_INFO "reboot: Power down\n");
+		printk(KERN_EMERG "reboot: Power down\n"); /* Linux's pr_emerg: always shown */
 		machine_power_off();
 		return 0; /* not reached: QEMU has ended */
 	case LINUX_REBOOT_CMD_RESTART:
-		printk(KERN_INFO "reboot: Restarting system\n");
+		printk(KERN_EMERG "reboot: Restarting system\n");
 		machine_reboot();
 		return 0;
 	case LINUX_REBOOT_CMD_CAD_ON:

@@ -454,7 +454,7 @@ static void output_printk(struct trace_event_call *call, struct trace_entry *ent
 	iter->cpu = smp_processor_id();
 	trace_seq_init(&iter->seq);
 	call->event.trace(iter, 0, &call->event);
-	printk(KERN_INFO "%.*s", (int)iter->seq.len, iter->seq.buffer);
+	printk("%.*s", (int)iter->seq.len, iter->seq.buffer); /* no level: Linux's, the default */
 	__atomic_store_n(&tp_printk_busy, 0, __ATOMIC_RELEASE);
 }
 

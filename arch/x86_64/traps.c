@@ -96,30 +96,31 @@ static notrace long return_address_offset(unsigned long rip)
  * ends a function is not named after the next). The graph tracer's trampoline is no call's
  * return: if ftrace_graph_ret_addr() could not say whose it was, it is named as itself.
  */
-static notrace void print_ret_addr(const char *mark, unsigned long ret)
+static notrace void print_ret_addr(const char *loglvl, const char *mark, unsigned long ret)
 {
 	if (ret == (unsigned long)return_to_handler)
-		printk(KERN_EMERG " %s%pS\n", mark, (void *)ret);
+		printk("%s %s%pS\n", loglvl, mark, (void *)ret);
 	else
-		printk(KERN_EMERG " %s%pS\n", mark, (void *)(ret - 1));
+		printk("%s %s%pS\n", loglvl, mark, (void *)(ret - 1));
 }
 
 /*
  * t: whose stack it is (current, or a task off its CPU): a function the graph tracer hooked
  * left return_to_handler in its return slot, and t's return stack says what was there.
  */
-notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, unsigned long rbp)
+notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, unsigned long rbp,
+			const char *loglvl)
 {
-	printk(KERN_EMERG "Call Trace:\n");
+	printk("%sCall Trace:\n", loglvl);
 	if (rip)
-		printk(KERN_EMERG " %pS\n", (void *)rip);
+		printk("%s %pS\n", loglvl, (void *)rip);
 	long off = rip && rsp ? return_address_offset(rip) : -1;
 	if (off >= 0 && mmu_kernel_addr_mapped(rsp + off)) {
 		unsigned long *slot = (unsigned long *)(rsp + off);
 		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
 		/* A guess (a frameless function may have pushed other registers): "?" as Linux. */
 		if (kernel_text_address(ret))
-			print_ret_addr("? ", ret);
+			print_ret_addr(loglvl, "? ", ret);
 	}
 	for (int depth = 0; depth < MAX_BACKTRACE && rbp; depth++) {
 		if ((rbp & 7) || !mmu_kernel_addr_mapped(rbp) || !mmu_kernel_addr_mapped(rbp + 8))
@@ -129,7 +130,7 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
 		if (!ret || !kernel_text_address(ret))
 			break;
-		print_ret_addr("", ret);
+		print_ret_addr(loglvl, "", ret);
 		rbp = ((unsigned long *)rbp)[0];
 	}
 }
@@ -147,7 +148,7 @@ notrace void show_regs(struct pt_regs *r)
 	printk(KERN_EMERG "R10: %016lx R11: %016lx R12: %016lx\n", r->r10, r->r11, r->r12);
 	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n", r->r13, r->r14, r->r15);
 	printk(KERN_EMERG "CR2: %016lx CR3: %016lx\n", read_cr2(), read_cr3());
-	show_stack(current, r->rip, r->rsp, r->rbp);
+	show_stack(current, r->rip, r->rsp, r->rbp, KERN_EMERG);
 }
 
 /* Linux's first line for a page fault says what kind of bad access it was. */
@@ -201,7 +202,7 @@ void traps_init(void)
 
 notrace void dump_stack(void)
 {
-	show_stack(current, 0, 0, (unsigned long)__builtin_frame_address(0));
+	show_stack(current, 0, 0, (unsigned long)__builtin_frame_address(0), KERN_EMERG);
 }
 
 notrace const char *exception_name(unsigned long vector)

@@ -10,10 +10,12 @@ void do_nmi(void);
 void show_regs(struct pt_regs *regs);
 /*
  * Prints " func+0x1a/0x40" for rip, then each caller found through the frame pointers of t's
- * stack (t: current, or a task off its CPU, for sysrq t: whose graph return stack applies).
+ * stack (t: current, or a task off its CPU, for sysrq t: whose graph return stack applies), at
+ * printk level loglvl (KERN_EMERG for an oops, KERN_INFO for sysrq t), as Linux's show_stack.
  */
 struct task;
-void show_stack(struct task *t, unsigned long rip, unsigned long rsp, unsigned long rbp);
+void show_stack(struct task *t, unsigned long rip, unsigned long rsp, unsigned long rbp,
+		const char *loglvl);
 void dump_stack(void);
 const char *exception_name(unsigned long vector);
 /* User space: page faults on demand and the fixups of copy_*_user; user faults. */

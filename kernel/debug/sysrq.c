@@ -75,7 +75,7 @@ static void sched_show_task(struct task *t)
 		return;
 	const unsigned long *frame = (const unsigned long *)t->saved_rsp;
 
-	show_stack(t, frame[SWITCH_FRAME_RET], 0, frame[SWITCH_FRAME_RBP]);
+	show_stack(t, frame[SWITCH_FRAME_RET], 0, frame[SWITCH_FRAME_RBP], KERN_INFO);
 }
 
 /*
@@ -107,11 +107,21 @@ static const struct sysrq_key_op sysrq_key_table[] = {
 	{'z', sysrq_ftrace_dump, "dump-ftrace-buffer(z)", "Dump ftrace buffer"},
 };
 
+/*
+ * As Linux's __handle_sysrq: the header (the action, or the HELP line) is KERN_INFO but printed
+ * with the console level raised to default_console_loglevel, so that whoever pressed the key
+ * sees that it did something; the action's own output then has the level the user chose
+ * (sysrq t's task list is KERN_INFO: in dmesg, on the console only with loglevel=7 or more).
+ */
 void handle_sysrq(int key)
 {
+	int orig_log_level = console_loglevel;
+
+	console_loglevel = default_console_loglevel;
 	for (size_t i = 0; i < ARRAY_SIZE(sysrq_key_table); i++) {
 		if (sysrq_key_table[i].key == key) {
 			printk(KERN_INFO "sysrq: %s\n", sysrq_key_table[i].action_msg);
+			console_loglevel = orig_log_level;
 			sysrq_key_table[i].handler(key);
 			return;
 		}
@@ -120,6 +130,7 @@ void handle_sysrq(int key)
 	for (size_t i = 0; i < ARRAY_SIZE(sysrq_key_table); i++)
 		printk(KERN_CONT "%s ", sysrq_key_table[i].help_msg);
 	printk(KERN_CONT "\n");
+	console_loglevel = orig_log_level;
 }
 
 /* --- /proc/sysrq-trigger ----------------------------------------------------------------- */

@@ -93,6 +93,8 @@ int cpio_parse(const void *buf, size_t len, int (*fn)(const struct cpio_entry *e
 #include "kernel/fs/vfs.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
+#include "kernel/mm/page_alloc.h"
+#include "lib/decompress_unlz4.h"
 
 #define PATH_MAX_INITRAMFS (CPIO_NAME_MAX + 1)
 
@@ -145,13 +147,41 @@ static int unpack_entry(const struct cpio_entry *e, void *ctx)
 	return 0;
 }
 
+/*
+ * The archive may come compressed, as Linux's (the build packs it with `lz4 -l -9`: see
+ * lib/decompress_unlz4.c for why LZ4): then it is decompressed into pages of its own first,
+ * given back once the files are made. Like Linux's decompress_method(), the first bytes say
+ * which: the LZ4 legacy magic, or newc's "070701" for an archive as it is.
+ */
 void initramfs_unpack(uint64_t start, uint64_t end)
 {
+	const void *buf = __va(start);
+	size_t len = end - start, pages = 0;
+	void *out = NULL;
+
 	if (!end)
 		return; /* booted without a module: no programs; the rescue console runs */
 	printk(KERN_INFO "Trying to unpack rootfs image as initramfs...\n");
-	int err = cpio_parse(__va(start), end - start, unpack_entry, NULL);
+	if (lz4_legacy_magic(buf, len)) {
+		size_t bound = unlz4_bound(buf, len);
+		long n = -EINVAL;
+
+		pages = (bound + PAGE_SIZE - 1) / PAGE_SIZE;
+		out = bound ? alloc_pages(pages) : NULL;
+		if (out)
+			n = unlz4(buf, len, out, pages * PAGE_SIZE);
+		if (n < 0) {
+			printk(KERN_ERR "Initramfs unpacking failed: %s\n",
+			       bound && !out ? "out of memory" : "decompressor failed");
+			free_pages(out, pages);
+			return;
+		}
+		buf = out;
+		len = (size_t)n;
+	}
+	int err = cpio_parse(buf, len, unpack_entry, NULL);
 	if (err)
 		printk(KERN_ERR "Initramfs unpacking failed: %s\n", errno_text(-err));
+	free_pages(out, pages);
 }
 #endif

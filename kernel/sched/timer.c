@@ -17,6 +17,7 @@
 #include "kernel/sched/cputime.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/lockdep.h"
+#include "kernel/printk.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
@@ -157,6 +158,7 @@ static void timer_interrupt(struct pt_regs *regs)
 	scheduler_tick();
 	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
 	trace_snapshot_tick(); /* "func:snapshot" fired: wake the thread that swaps */
+	printk_tick(); /* something was logged: wake syslog(2)'s readers */
 }
 
 void timer_interrupt_init(void)

@@ -55,7 +55,7 @@ def iso_for(cmdline="", build=None):
     safe = re.sub(r"[^A-Za-z0-9_.=-]", "_", cmdline)[:80]
     iso = os.path.join(build, "iso-cache", safe + ".iso")
     os.makedirs(os.path.dirname(iso), exist_ok=True)
-    initramfs = os.path.join(build, "initramfs.cpio")  # user/'s programs, when built
+    initramfs = os.path.join(build, "initramfs.cpio.lz4")  # user/'s programs, when built
     subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), os.path.join(build, "lucid.elf"),
                     iso, cmdline] + ([initramfs] if os.path.exists(initramfs) else []),
                    check=True, stdout=subprocess.DEVNULL)
@@ -127,6 +127,11 @@ class Lucid:
         # The kernel echoes what we typed, then "\n": drop that echo.
         first, _, rest = out.partition("\n")
         return rest
+
+    def dmesg(self, timeout=60):
+        """The kernel log, as busybox dmesg prints it (syslog(2)): where the boot's messages are,
+        as on Linux, since those below warning level do not reach the console."""
+        return self.run("dmesg", timeout)
 
     def status(self):
         return int(self.run("echo $?").strip())

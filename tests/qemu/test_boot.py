@@ -6,8 +6,9 @@ from lucid import Lucid, LucidError
 
 
 def test_banner(lucid):
-    m = re.search(r"Lucid (\S+) \(x86_64\): (\d+) CPUs?, (\d+) MiB, TSC (\d+) MHz", lucid.boot_output)
-    assert m, lucid.boot_output
+    log = lucid.dmesg()
+    m = re.search(r"Lucid (\S+) \(x86_64\): (\d+) CPUs?, (\d+) MiB, TSC (\d+) MHz", log)
+    assert m, log
     assert int(m.group(3)) > 200 and int(m.group(4)) > 0
 
 

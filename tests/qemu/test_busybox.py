@@ -103,7 +103,7 @@ def test_small_system_calls(lucid):
         "sendfile to O_APPEND: Invalid argument\n"
         "sendfile bad fd: Bad file descriptor\n"
         "syslog size: ok\n"
-        "syslog read 8: 8\n"
+        "syslog read 8: 0\n"  # whole records only, and none fits in 8 bytes: Linux's 0
         "syslog bad: Invalid argument\n")
 
 
@@ -160,7 +160,7 @@ def test_init_is_a_shell():
     for shell, exe in (("/bin/sh", "/bin/busybox"), ("/bin/bash", "/bin/bash")):
         k = boot_no_prompt("init=" + shell)
         try:
-            k.expect("Run %s as init process" % re.escape(shell), 120)
+            k.expect("# ", 120)  # its prompt; the kernel's "Run ... as init process" is in the log
             k.p.send("echo $0 is $(readlink /proc/$$/exe) in $(pwd) HOME=$HOME\r")
             k.expect(r"%s is %s in / HOME=/" % (re.escape(shell), re.escape(exe)), 60)
             k.p.send("exit 5\r")

@@ -115,8 +115,9 @@ def run_under_injection(cmdline, name, interval):
     lucid = Lucid(cmdline=cmdline, timeout=90)
     counts = {"ok": 0, "enomem": 0}
     try:
+        log = lucid.dmesg()
         assert re.search(r"fault injection: fail_kmalloc=\d+ fail_page_alloc=\d+ from now on",
-                         lucid.boot_output), lucid.boot_output[-2000:]
+                         log), log[-2000:]
         set_interval(lucid, name, 0)
         write_round(lucid, counts)  # warm up: whatever is made once is made now
         free_before = settle_and_measure(lucid)

@@ -49,7 +49,7 @@ def test_lspci(lucid):
     out = lucid.run("lspci -n")
     assert out.splitlines()[0] == "00:00.0 0600: 8086:1237 (rev 02)", out
     assert out.splitlines()[-1] == "00:04.0 0002: 1af4:1009", out
-    assert "PCI: 7 devices found" in lucid.boot_output
+    assert "PCI: 7 devices found" in lucid.dmesg()
 
 
 def msix_interrupts(lucid):
@@ -67,8 +67,9 @@ def test_interrupts_are_msix(lucid):
 
 
 def test_mounted_at_boot(lucid):
-    assert "9pnet_virtio: virtio0: mount tag \"host\"" in lucid.boot_output, lucid.boot_output
-    assert "9p: host folder mounted at /mnt/host (msize 131096" in lucid.boot_output
+    log = lucid.dmesg()
+    assert "9pnet_virtio: virtio0: mount tag \"host\"" in log, log
+    assert "9p: host folder mounted at /mnt/host (msize 131096" in log
     assert lucid.run("mount").splitlines()[-1] == "host on /mnt/host type 9p (rw)"
     assert "host /mnt/host 9p rw 0 0\n" in lucid.run("cat /proc/mounts")
 
@@ -435,7 +436,7 @@ def test_no_device():
     """Without a share: no /mnt/host, ENODEV from mount -t 9p, and the bus without virtio."""
     lucid = Lucid()
     try:
-        assert "9p" not in lucid.boot_output
+        assert "9p" not in lucid.dmesg()
         assert lucid.run("lspci") == LSPCI
         # no mnt/
         check(lucid, "ls /", "bin\ndev\netc\nlib\nlib64\nopt\nproc\nroot\nsbin\nsys\ntmp\nusr\n")

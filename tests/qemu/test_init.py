@@ -35,7 +35,8 @@ def bash_pid(lucid):
 def test_login_shell_at_the_prompt(lucid):
     """The article's prompt in root's home; bash is a login shell ("-bash"), not pid 1, with
     login's environment, and leads a session of its own whose foreground it holds."""
-    assert re.search(r"Run /sbin/init as init process\n", lucid.boot_output), lucid.boot_output
+    log = lucid.dmesg()
+    assert re.search(r"Run /sbin/init as init process\n", log), log
     assert "init:" not in lucid.boot_output, lucid.boot_output  # nothing to say: all mounted
     run(lucid, "echo $0 $PWD $HOME $USER $SHELL", "-bash /root /root root /bin/bash\n")
     assert prompt(lucid) == "[~]# "

@@ -31,7 +31,7 @@ def ok(k, cmd):
 
 
 def ncpus(k):
-    return int(re.search(r"(\d+) CPUs?,", k.boot_output).group(1))
+    return int(re.search(r"(\d+) CPUs?,", k.dmesg()).group(1))
 
 
 def us(text):

@@ -15,8 +15,9 @@ RUN_TEST_LINE = (r"run_test: (\d+) threads x (\d+) rounds on (\d+) CPUs: counter
 def boot_count(n):
     k = Lucid(smp=n)
     try:
-        assert "smp: Brought up %d CPU" % n in k.boot_output, k.boot_output
-        assert re.search(r"\(x86_64\): %d CPUs?," % n, k.boot_output), k.boot_output
+        log = k.dmesg()
+        assert "smp: Brought up %d CPU" % n in log, log
+        assert re.search(r"\(x86_64\): %d CPUs?," % n, log), log
         ps = k.run("ps")
         # An idle task on each CPU (the trace's, busybox's ps lists no pid 0), and the shell
         assert idle_tasks(k, n) == {c: "swapper/%d" % c for c in range(n)}

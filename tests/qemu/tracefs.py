@@ -36,7 +36,4 @@ def modes(k, path="."):
 
 
 def ncpus(k):
-    """The CPUs the kernel brought up, from its boot line (in the log once the console shows
-    only warnings)."""
-    m = re.search(r"(\d+) CPUs?,", k.boot_output) or re.search(r"(\d+) CPUs?,", sh(k, "dmesg"))
-    return int(m.group(1))
+    return int(re.search(r"(\d+) CPUs?,", k.dmesg()).group(1))

@@ -43,13 +43,11 @@ SHELL_CMD("echo", "echo WORDS: print the words", cmd_echo);
 static int cmd_dmesg(int argc __unused, char **argv __unused)
 {
 	char buf[DMESG_CHUNK];
-	size_t off = 0, n;
+	size_t pos = 0, n;
 
-	while ((n = printk_log_copy(buf, sizeof(buf), off)) > 0) {
+	while ((n = printk_log_read_text(buf, sizeof(buf), &pos)) > 0) /* without each "<N>" */
 		if (fd_write(STDOUT_FILENO, buf, n) < 0)
 			return 1;
-		off += n;
-	}
 	return 0;
 }
 SHELL_CMD("dmesg", "dmesg: print the kernel log", cmd_dmesg);
