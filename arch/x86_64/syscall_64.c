@@ -66,7 +66,11 @@ static const sys_call_ptr_t sys_call_table[NR_SYSCALL_NAMES] = {
 #pragma GCC diagnostic pop
 #undef __SYSCALL
 
-/* Numbers already reported missing: one line each per boot (those past the end share one). */
+/*
+ * Numbers already reported missing: one line each per boot (those past the end share one), in
+ * the log only (KERN_INFO, dmesg shows it): Linux says nothing, and a program's output on the
+ * console must not have the kernel's lines in its middle.
+ */
 #define NR_REPORTED 1024
 static unsigned long ni_reported[NR_REPORTED / 64];
 
@@ -77,7 +81,7 @@ static long ni_syscall(unsigned long nr)
 	unsigned long bit = 1UL << (slot % 64);
 
 	if (!(__atomic_fetch_or(&ni_reported[slot / 64], bit, __ATOMIC_RELAXED) & bit))
-		printk(KERN_WARNING "%s[%d]: system call %lu (%s) is not implemented: ENOSYS\n",
+		printk(KERN_INFO "%s[%d]: system call %lu (%s) is not implemented: ENOSYS\n",
 		       current->comm, current->pid, nr, name ? name : "unknown");
 	return -ENOSYS;
 }
