@@ -178,7 +178,8 @@ BASH_STATIC ?= /bin/bash-static
 BUSYBOX_APPLETS := sh ash [ awk basename cat chmod cmp cp cut date dd diff dirname dmesg du echo \
 	env expr false find grep head hexdump id insmod kill ln ls lsmod md5sum mkdir mktemp mount mv \
 	nproc od poweroff printf ps pwd readlink realpath rm rmdir reboot rmmod sed seq sleep sort stat \
-	tac tail tee test touch tr true umount uname uniq wc which whoami xargs yes
+	tac tail taskset tee test touch tr true umount uname uniq uptime wc which whoami xargs yes sync \
+	killall
 ROOTFS_FILES := etc/passwd etc/group etc/profile
 
 # --- dynamic programs (docs/design/exec.md, "Dynamic programs"): Debian's own trace-cmd at

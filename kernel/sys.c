@@ -358,26 +358,91 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 }
 
 /*
- * sched_getaffinity: the CPUs a task may run on, as a bitmap. Lucid runs any task on any online
- * CPU, so it is the online mask, ids 0 .. num_online_cpus() - 1. Linux's checks: len must hold
- * a bit per possible CPU and be a whole number of longs; the answer is the mask's size in bytes
- * (cpumask_size(), one long here), which is what glibc's sysconf and nproc count from.
+ * sched_getaffinity and sched_setaffinity: the CPUs a task may run on (task->cpus_allowed, which
+ * the scheduler's placement and stealing obey), as a bitmap of one long, ids 0 ..
+ * num_online_cpus() - 1. pid 0 is the caller. Linux's checks: getaffinity's len must hold a bit
+ * per possible CPU and be a whole number of longs, and its answer is the mask's size in bytes
+ * (cpumask_size(), one long here), which is what glibc's sysconf and nproc count from;
+ * setaffinity reads at most one long (a shorter len leaves the rest zero) and refuses a mask
+ * with no online CPU in it (EINVAL).
  */
 #define CPUMASK_SIZE sizeof(unsigned long)
 #define BITS_PER_BYTE 8
+#define AFFINITY_MOVE_MS 1 /* the caller's sleep that moves it to a CPU it may use */
+
+static unsigned long online_mask(void)
+{
+	unsigned long mask = 0;
+
+	for (int cpu = 0; cpu < num_online_cpus(); cpu++)
+		mask |= 1UL << cpu;
+	return mask;
+}
+
+/* The task called pid (0: current) under task_list_lock, or NULL if there is none alive. */
+static struct task *affinity_task_locked(int pid)
+{
+	struct task *t;
+
+	if (pid == 0)
+		return current;
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid == pid && !t->reaped)
+			return t;
+	}
+	return NULL;
+}
 
 long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr)
 {
-	unsigned long mask = 0;
+	unsigned long mask = 0, flags;
+	struct task *t;
 
 	if (len * BITS_PER_BYTE < (unsigned int)num_online_cpus() ||
 	    (len & (sizeof(unsigned long) - 1)))
 		return -EINVAL;
-	if (pid < 0 || (pid && kill_pid(pid, 0))) /* signal 0: only whether pid exists */
+	if (pid < 0)
 		return -ESRCH;
-	for (int cpu = 0; cpu < num_online_cpus(); cpu++)
-		mask |= 1UL << cpu;
+	flags = spin_lock_irqsave(&task_list_lock);
+	t = affinity_task_locked(pid);
+	if (t)
+		mask = (unsigned long)t->cpus_allowed & online_mask();
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (!t)
+		return -ESRCH;
 	return copy_to_user(user_mask_ptr, &mask, CPUMASK_SIZE) ? -EFAULT : (long)CPUMASK_SIZE;
+}
+
+/*
+ * A task placed on a CPU it may no longer use moves at its next wakeup, when select_task_rq
+ * picks one of its CPUs (Linux moves it at once, by its stopper thread). The caller does not
+ * wait for that: it sleeps a millisecond, and its wakeup puts it where it may run, so that
+ * `taskset -c 1 PROGRAM` execs the program on CPU 1.
+ */
+long sys_sched_setaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr)
+{
+	unsigned long mask = 0, flags;
+	struct task *t;
+
+	if (copy_from_user(&mask, user_mask_ptr, MIN(len, (unsigned int)CPUMASK_SIZE)))
+		return -EFAULT;
+	if (!(mask & online_mask()))
+		return -EINVAL;
+	if (pid < 0)
+		return -ESRCH;
+	flags = spin_lock_irqsave(&task_list_lock);
+	t = affinity_task_locked(pid);
+	if (t)
+		t->cpus_allowed = mask;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (!t)
+		return -ESRCH;
+	while (t == current && !(current->cpus_allowed & (1UL << smp_processor_id()))) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_timeout(AFFINITY_MOVE_MS);
+	}
+	return 0;
 }
 
 /*

@@ -115,6 +115,8 @@ SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, un
 SYSCALL_DEFINE1(time, __kernel_old_time_t __user *, tloc)
 SYSCALL_DEFINE3(sched_getaffinity, pid_t, pid, unsigned int, len, unsigned long __user *,
 		user_mask_ptr)
+SYSCALL_DEFINE3(sched_setaffinity, pid_t, pid, unsigned int, len, unsigned long __user *,
+		user_mask_ptr)
 SYSCALL_DEFINE3(init_module, void __user *, umod, unsigned long, len, const char __user *, uargs)
 SYSCALL_DEFINE2(delete_module, const char __user *, name_user, unsigned int, flags)
 SYSCALL_DEFINE3(finit_module, int, fd, const char __user *, uargs, int, flags)

@@ -135,6 +135,7 @@ long sys_getgroups(int gidsetsize, unsigned int __user *grouplist);
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
 	       unsigned long arg5);
 long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr);
+long sys_sched_setaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr);
 long sys_syslog(int type, char __user *buf, int len); /* kernel/printk.c */
 long sys_sendfile64(int out_fd, int in_fd, long __user *offset, size_t count); /* read_write.c */
 long sys_splice(int fd_in, long __user *off_in, int fd_out, long __user *off_out, size_t len,

@@ -206,6 +206,7 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent
 	c->fpu = fpu;
 	c->fsbase = flags & CLONE_SETTLS ? tls : p->fsbase;
 	c->blocked = p->blocked;
+	c->cpus_allowed = p->cpus_allowed; /* taskset's mask holds for the children too */
 	c->execed = true; /* a program, as its parent */
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)
