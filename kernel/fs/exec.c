@@ -27,6 +27,7 @@
 #include "kernel/drivers/random.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/kstack.h"
 #include "kernel/sched/timer.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
@@ -36,6 +37,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "trace/events/sched.h"
+#include "trace/events/syscalls.h"
 #include "trace/trace.h"
 #include "lib/printf.h"
 #include "kernel/printk.h"
@@ -680,6 +682,14 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	/* Handled signals back to their default; ignored ones and the mask stay, as Linux's. */
 	attach_sighand(t, sighand);
 	t->execed = true;
+	/*
+	 * A program's execve (args: sys_execve's) returns 0, in the new program, as Linux's does:
+	 * its raw_syscalls:sys_exit (NR 59 = 0, under the new name) is recorded here, since
+	 * start_thread leaves by another way than do_syscall_64's. The call's frame is the one at
+	 * the top of the kernel stack, as fork finds it.
+	 */
+	if (args)
+		trace_sys_exit((struct pt_regs *)((char *)t->stack + KSTACK_SIZE) - 1, 0);
 	local_irq_disable();
 	t->fsbase = 0;
 	start_thread(entry, lay.sp);

@@ -77,16 +77,20 @@ def test_proc_self_of_a_user_process(lucid):
 
 
 def test_proc_pid_of_a_kernel_thread_and_self(lucid):
-    # cat is the shell's own command: a kernel thread, reading its own /proc/self.
-    stat = lucid.run("cat /proc/self/stat").split()
-    assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
+    # pid 2, snapshotd, is a kernel thread (bash's commands are processes now).
+    stat = lucid.run("cat /proc/2/stat").split()
+    assert len(stat) == 52 and stat[1] == "(snapshotd)", stat
     assert int(stat[8]) & 0x00200000, stat  # PF_KTHREAD
     assert stat[22] == "0" and stat[23] == "0", stat  # no memory of its own
-    status = lucid.run("cat /proc/self/status")
-    assert status.startswith("Name:\tcat\n"), status
+    status = lucid.run("cat /proc/2/status")
+    assert status.startswith("Name:\tsnapshotd\n"), status
     assert "VmSize" not in status, status  # Linux shows no Vm lines for a kernel thread
-    assert lucid.run("cat /proc/self/cmdline") == ""
-    assert lucid.run("cat /proc/self/maps") == ""
+    assert lucid.run("cat /proc/2/cmdline") == ""
+    assert lucid.run("cat /proc/2/maps") == ""
+    # cat reading its own /proc/self: a process, running.
+    stat = lucid.run("cat /proc/self/stat").split()
+    assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
+    assert not int(stat[8]) & 0x00200000, stat
     # Each reader sees itself: two commands, two pids.
     a = lucid.run("cat /proc/self/stat").split()[0]
     b = lucid.run("cat /proc/self/stat").split()[0]
@@ -94,8 +98,8 @@ def test_proc_pid_of_a_kernel_thread_and_self(lucid):
     # pid 0 is no directory, nor is a name that is not a pid.
     for bad in ("0", "99999", "12x"):
         out = lucid.run("cat /proc/%s/stat" % bad)
-        assert out == "cat: /proc/%s/stat: No such file or directory\n" % bad, out
-    assert "uptime\n" in lucid.run("ls /proc")
+        assert out == "cat: can't open '/proc/%s/stat': No such file or directory\n" % bad, out
+    assert "uptime\n" in lucid.run("ls -1 /proc")
 
 
 T = "/sys/kernel/tracing"
