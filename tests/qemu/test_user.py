@@ -239,7 +239,7 @@ def test_run_test_beside_1000_forks_and_execs_traced(lucid):
     run(lucid, "rm /tmp/rt", "")
     log = lucid.run("dmesg")
     assert "Oops" not in log and "BUG" not in log and "WARNING" not in log, log[-2000:]
-    assert free_kb() == before, (before, free_kb())
+    assert free_kb() >= before, (before, free_kb())  # no page lost (bash's may shrink)
 
 
 def test_time_random_limits(lucid):
@@ -302,7 +302,10 @@ def test_fork_bomb_meets_eagain_and_memory_comes_back(lucid):
     m = re.fullmatch(r"fork failed after (\d+) children: Resource temporarily unavailable\n", first)
     assert m and int(m.group(1)) >= 512, first
     lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
-    assert lucid.run("bash -c 'ulimit -u'") == m.group(1) + "\n"  # getrlimit(RLIMIT_NPROC) says it
+    # getrlimit(RLIMIT_NPROC) says the limit, which counts the login shell and forkbomb itself
+    # too (init, which the kernel made, is not a fork).
+    limit = lucid.run("bash -c 'ulimit -u'")
+    assert limit == "%d\n" % (int(m.group(1)) + 2), (limit, first)
     segv = r"\[[ .\d]+\] spawn\[\d+\]: segfault at .*\n"  # the console shows the report
     assert re.sub(segv, "", lucid.run("spawn > /dev/null", timeout=60)) == ""
     before = free_kb()
