@@ -5,6 +5,7 @@ that need a kernel without the device boot their own. Malformed replies are test
 can be made: tests/unit/test_p9_protocol.c and tests/fuzz/fuzz_p9.c (QEMU's server only sends
 good ones).
 """
+import calendar
 import os
 import random
 import shutil
@@ -136,6 +137,22 @@ def test_cp_and_mv(lucid):
           "mv: can't rename '/mnt/host/nosuch': No such file or directory\n")
     check(lucid, "cp /mnt/host/d /tmp", "cp: omitting directory '/mnt/host/d'\n")
     lucid.run("rm /tmp/s /mnt/host/d/u; rmdir /mnt/host/d")
+    assert os.listdir(SHARE) == []
+
+
+def test_chmod_and_times(lucid):
+    """chmod and utimensat on the share change the host's file (Tsetattr), as Linux's v9fs
+    does: so busybox's mv from another file system keeps the file's mode and times."""
+    check(lucid, "echo x > /mnt/host/m; chmod 640 /mnt/host/m; echo $?", "0\n")
+    assert os.stat(host("m")).st_mode & 0o7777 == 0o640
+    check(lucid, "stat -c %a /mnt/host/m", "640\n")
+    check(lucid, "touch -d '2020-01-02 03:04:05' /mnt/host/m; echo $?", "0\n")  # Lucid: UTC
+    assert os.stat(host("m")).st_mtime == calendar.timegm((2020, 1, 2, 3, 4, 5))
+    check(lucid, "seq 3 > /tmp/m2; chmod 600 /tmp/m2; touch -d '2021-05-06 07:08:09' /tmp/m2; "
+          "mv /tmp/m2 /mnt/host/m2; echo $?", "0\n")
+    st = os.stat(host("m2"))
+    assert st.st_mode & 0o7777 == 0o600 and st.st_mtime == calendar.timegm((2021, 5, 6, 7, 8, 9))
+    lucid.run("rm /mnt/host/m /mnt/host/m2")
     assert os.listdir(SHARE) == []
 
 
