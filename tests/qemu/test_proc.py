@@ -89,10 +89,12 @@ def test_proc_pid_of_a_kernel_thread_and_self(lucid):
     assert "VmSize" not in status, status  # Linux shows no Vm lines for a kernel thread
     assert lucid.run("cat /proc/2/cmdline") == ""
     assert lucid.run("cat /proc/2/maps") == ""
+    assert lucid.run("cat /proc/2/comm") == "snapshotd\n"
     # cat reading its own /proc/self: a process, running.
     stat = lucid.run("cat /proc/self/stat").split()
     assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
     assert not int(stat[8]) & 0x00200000, stat
+    assert lucid.run("cat /proc/self/comm") == "cat\n"  # the name, as Linux's comm file
     # Each reader sees itself: two commands, two pids.
     a = lucid.run("cat /proc/self/stat").split()[0]
     b = lucid.run("cat /proc/self/stat").split()[0]
