@@ -276,10 +276,13 @@ def fork_bomb_in_lucid(lucid, shell, want, want_status):
     assert status == "status %d" % want_status, (shell, out, want_status)
     assert "Resource temporarily unavailable" in want, want
     # Its sleeps live on as orphans, as on the host (issue 26), until killed as the host's are.
-    assert int(lucid.run(COUNT_SLEEPS, timeout=120)) > 0
-    assert lucid.run(KILL_SLEEPS, timeout=120) == "killed\n"
+    count = lucid.run(COUNT_SLEEPS, timeout=120)
+    assert int(count) > 0, count
+    killed = lucid.run(KILL_SLEEPS, timeout=120)
+    assert killed == "killed\n", killed
     for _ in range(60):
         if lucid.run("busybox ps | grep -c 'sleep 100'; echo ok", timeout=120) == "0\nok\n":
             break
         time.sleep(1)
-    assert lucid.run("busybox ps | grep -c 'sleep 100'; echo ok", timeout=120) == "0\nok\n"
+    left = lucid.run("busybox ps | grep -c 'sleep 100'; echo ok", timeout=120)
+    assert left == "0\nok\n", left
