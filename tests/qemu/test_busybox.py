@@ -280,9 +280,10 @@ def fork_bomb_in_lucid(lucid, shell, want, want_status):
     assert int(count) > 0, count
     killed = lucid.run(KILL_SLEEPS, timeout=120)
     assert killed == "killed\n", killed
+    # ('[s]leep': grep's own line in ps, "grep -c [s]leep 100", is not one of them)
     for _ in range(60):
-        if lucid.run("busybox ps | grep -c 'sleep 100'; echo ok", timeout=120) == "0\nok\n":
+        if lucid.run("busybox ps | grep -c '[s]leep 100'; echo ok", timeout=120) == "0\nok\n":
             break
         time.sleep(1)
-    left = lucid.run("busybox ps | grep -c 'sleep 100'; echo ok", timeout=120)
+    left = lucid.run("busybox ps | grep -c '[s]leep 100'; echo ok", timeout=120)
     assert left == "0\nok\n", left
