@@ -90,6 +90,16 @@ def jobs_become(lucid, want):
     raise AssertionError("jobs still says %r, not %r" % (out, want))
 
 
+def file_becomes(lucid, path, want):
+    """The handler writes its line when it runs, after the kill returned: read until it has."""
+    for _ in range(JOBS_TRIES):
+        out = lucid.run("cat %s" % path)
+        if out == want:
+            return
+        time.sleep(JOBS_WAIT)
+    raise AssertionError("%s still holds %r, not %r" % (path, out, want))
+
+
 def test_kill_stop_cont_jobs_fg_bg(lucid):
     lucid.run("trapper > /tmp/trapper.out &")
     lucid.run("sleep 0.5")  # "waiting" is written
@@ -101,18 +111,19 @@ def test_kill_stop_cont_jobs_fg_bg(lucid):
     # A signal sent to a stopped job waits for SIGCONT; then its handler runs.
     lucid.run("kill -USR1 %1; kill -CONT %1")
     jobs_become(lucid, "[1]+  Running                 trapper > /tmp/trapper.out &\n")
-    lucid.run("sleep 0.5")  # the handler writes its line
-    assert lucid.run("cat /tmp/trapper.out") == "waiting\ncaught User defined signal 1\n"
+    file_becomes(lucid, "/tmp/trapper.out", "waiting\ncaught User defined signal 1\n")
     lucid.run("kill -TSTP %1")
     jobs_become(lucid, "[1]+  Stopped                 trapper > /tmp/trapper.out\n")
-    assert lucid.run("bg") == "[1]+ trapper > /tmp/trapper.out &\n"
+    out = lucid.run("bg")
+    assert out == "[1]+ trapper > /tmp/trapper.out &\n", out
     jobs_become(lucid, "[1]+  Running                 trapper > /tmp/trapper.out &\n")
     # kill (SIGTERM) of a stopped job also continues it, as bash's: the handler exits 3.
     lucid.run("kill -STOP %1")
     jobs_become(lucid, "[1]+  Stopped                 trapper > /tmp/trapper.out\n")
-    assert lucid.run("kill %1; wait %1; echo $?") == "[1]+  Exit 3                  trapper > /tmp/trapper.out\n3\n"
-    assert lucid.run("cat /tmp/trapper.out") == \
-        "waiting\ncaught User defined signal 1\ncaught Terminated\n"
+    out = lucid.run("kill %1; wait %1; echo $?")
+    assert out == "[1]+  Exit 3                  trapper > /tmp/trapper.out\n3\n", out
+    out = lucid.run("cat /tmp/trapper.out")
+    assert out == "waiting\ncaught User defined signal 1\ncaught Terminated\n", out
 
 
 def test_program_stopping_in_the_foreground(lucid):
