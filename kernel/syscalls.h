@@ -106,6 +106,8 @@ long sys_getsockname(int fd, void __user *usockaddr, int __user *usockaddr_len);
 long sys_getpeername(int fd, void __user *usockaddr, int __user *usockaddr_len);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
 long sys_sync(void);
+long sys_fsync(unsigned int fd);
+long sys_fdatasync(unsigned int fd);
 long sys_fchownat(int dfd, const char __user *filename, unsigned int user, unsigned int group,
 		  int flag); /* the chowns: kernel/fs/open.c */
 long sys_chown(const char __user *filename, unsigned int user, unsigned int group);

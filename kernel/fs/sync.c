@@ -6,8 +6,25 @@
  * succeeds, as Linux's always does. (fsync(2) on a 9p file does ask the host to reach its disk.)
  */
 #include "kernel/syscalls.h"
+#include "kernel/fs/vfs.h"
 
 long sys_sync(void)
 {
 	return 0;
+}
+
+/*
+ * fsync(2) and fdatasync(2): fd's changes to where its file lives. A file system with a fsync
+ * operation does it (9p: Tfsync, the host's fsync); the others keep nothing to write. EBADF for a
+ * descriptor that is not open, as Linux. fdatasync may leave the times unwritten: Lucid writes
+ * them too, which it may.
+ */
+long sys_fsync(unsigned int fd)
+{
+	return vfs_fsync((int)fd);
+}
+
+long sys_fdatasync(unsigned int fd)
+{
+	return vfs_fsync((int)fd);
 }

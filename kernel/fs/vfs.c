@@ -665,16 +665,27 @@ int vfs_readlink(const char *pathname, char *buf, size_t size)
 }
 
 /*
- * chmod: the permission bits (and setuid, setgid, sticky) change, the file type never. A file
- * system whose files live elsewhere (9p: getattr refreshes the mode from the host) would need
- * to be told, which Lucid's does not do yet: EPERM there rather than a change that a later
- * stat would undo.
+ * A file system whose files live elsewhere (9p: getattr refreshes the inode from the host) is
+ * told of the change first (its setattr: Tsetattr), else refuses it with EPERM rather than
+ * make a change that a later stat would undo. 0: the inode may change.
  */
+static int notify_change(struct inode *inode, const struct iattr *attr)
+{
+	if (inode->i_op && inode->i_op->setattr)
+		return inode->i_op->setattr(inode, attr);
+	return inode->i_op && inode->i_op->getattr ? -EPERM : 0;
+}
+
+/* chmod: the permission bits (and setuid, setgid, sticky) change, the file type never. */
 static int chmod_inode(struct inode *inode, umode_t mode)
 {
-	if (inode->i_op && inode->i_op->getattr)
-		return -EPERM;
-	inode->i_mode = (umode_t)((inode->i_mode & S_IFMT) | (mode & S_IALLUGO));
+	struct iattr attr = {.ia_valid = ATTR_MODE,
+			     .ia_mode = (umode_t)((inode->i_mode & S_IFMT) | (mode & S_IALLUGO))};
+	int err = notify_change(inode, &attr);
+
+	if (err)
+		return err;
+	inode->i_mode = attr.ia_mode;
 	inode->i_ctime = current_time();
 	return 0;
 }
@@ -698,12 +709,24 @@ static int utimes_inode(struct inode *inode, const struct timespec64 *times)
 		if (ns != UTIME_NOW && ns != UTIME_OMIT && (ns < 0 || ns >= (long)NSEC_PER_SEC))
 			return -EINVAL;
 	}
-	if (inode->i_op && inode->i_op->getattr)
-		return -EPERM; /* 9p: the times live on the host, as the mode does (chmod_inode) */
-	if (!times || times[0].tv_nsec != UTIME_OMIT)
-		inode->i_atime = !times || times[0].tv_nsec == UTIME_NOW ? now : times[0];
-	if (!times || times[1].tv_nsec != UTIME_OMIT)
-		inode->i_mtime = !times || times[1].tv_nsec == UTIME_NOW ? now : times[1];
+	struct iattr attr = {0};
+
+	if (!times || times[0].tv_nsec != UTIME_OMIT) {
+		attr.ia_valid |= ATTR_ATIME;
+		attr.ia_atime = !times || times[0].tv_nsec == UTIME_NOW ? now : times[0];
+	}
+	if (!times || times[1].tv_nsec != UTIME_OMIT) {
+		attr.ia_valid |= ATTR_MTIME;
+		attr.ia_mtime = !times || times[1].tv_nsec == UTIME_NOW ? now : times[1];
+	}
+	int err = notify_change(inode, &attr); /* 9p: the times live on the host */
+
+	if (err)
+		return err;
+	if (attr.ia_valid & ATTR_ATIME)
+		inode->i_atime = attr.ia_atime;
+	if (attr.ia_valid & ATTR_MTIME)
+		inode->i_mtime = attr.ia_mtime;
 	inode->i_ctime = now;
 	return 0;
 }

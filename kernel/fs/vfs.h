@@ -199,6 +199,8 @@ struct file_operations {
  * dentry and must attach an inode to it with d_add(); rmdir decides whether the directory may
  * go (ramfs: only when empty).
  */
+struct iattr;
+
 struct inode_operations {
 	int (*create)(struct inode *dir, struct dentry *dentry, umode_t mode);
 	int (*mkdir)(struct inode *dir, struct dentry *dentry, umode_t mode);
@@ -210,6 +212,12 @@ struct inode_operations {
 	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target);
 	/* Cuts or extends a regular file's data to size bytes. NULL: there is no data to cut. */
 	int (*truncate)(struct inode *inode, loff_t size);
+	/*
+	 * For a file system whose files live elsewhere (9p: on the host): tells it of a chmod or a
+	 * utimensat before the inode changes, so that the next getattr does not undo it. NULL:
+	 * the inode is the file (or, with getattr, such a change is refused with EPERM).
+	 */
+	int (*setattr)(struct inode *inode, const struct iattr *attr);
 	/*
 	 * For a file system whose tree is not all in memory (9p: the files are on the host):
 	 * lookup is asked for a name the dentry tree does not have, and attaches an inode to the
@@ -245,6 +253,20 @@ struct timespec64 {
 };
 #define UTIME_NOW ((1L << 30) - 1L) /* utimensat: this one becomes the current time */
 #define UTIME_OMIT ((1L << 30) - 2L) /* utimensat: this one stays as it is */
+
+/*
+ * What a setattr changes: Linux's struct iattr, with the fields Lucid's chmod and utimensat
+ * set. The times are resolved (UTIME_NOW is the time now) before the file system sees them.
+ */
+#define ATTR_MODE (1 << 0)
+#define ATTR_ATIME (1 << 4)
+#define ATTR_MTIME (1 << 5)
+
+struct iattr {
+	unsigned int ia_valid; /* ATTR_* */
+	umode_t ia_mode;       /* the whole mode: the file type with the new permission bits */
+	struct timespec64 ia_atime, ia_mtime;
+};
 
 struct inode {
 	unsigned long i_ino;

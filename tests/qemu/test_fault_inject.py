@@ -151,7 +151,7 @@ def test_sysctl_refuses_garbage():
     try:
         for bad in ["abc", "-1", "1000000001", ""]:
             out = lucid.run("echo %s > /proc/sys/kernel/fail_kmalloc" % bad)
-            assert out == "sh: echo: write error: Invalid argument\n", (bad, out)
+            assert out == "-bash: echo: write error: Invalid argument\n", (bad, out)
         assert lucid.run("cat /proc/sys/kernel/fail_kmalloc") == "0\n"
         assert lucid.run("cat /proc/sys/kernel/fail_page_alloc") == "0\n"
     finally:

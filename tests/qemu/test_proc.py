@@ -57,17 +57,19 @@ def test_proc_pid_of_a_user_process(lucid):
         named = [l for l in maps if l.endswith("[stack]")][0]
         assert named.index("[stack]") == 73, named
 
-        ps = lucid.run("ps")
-        assert re.search(r"^\s*%d\s+\d+\s+user\s+\w\s+spin$" % pid, ps, re.M), ps
-        assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+\w\s+sh$", ps, re.M), ps
-        assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+R\s+ps$", ps, re.M), ps
+        ps = lucid.run("ps -o pid,ppid,user,stat,comm")  # busybox's ps, these columns
+        assert re.search(r"^\s*%d\s+\d+\s+root\s+\w\s+spin$" % pid, ps, re.M), ps
+        # The shell (init's child) and ps itself (the shell's, running): processes too.
+        bash = lucid.run("echo $$").strip()
+        assert re.search(r"^\s*%s\s+1\s+root\s+\w\s+bash$" % bash, ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+%s\s+root\s+R\s+ps$" % bash, ps, re.M), ps
     finally:
         lucid.run("kill %1")
     # Once it is gone, so is its directory.
     out = lucid.run("cat /proc/%d/stat" % pid)
     assert "No such file or directory" in out, out
     assert lucid.status() == 1
-    assert "%d\n" % pid not in lucid.run("ls /proc"), lucid.run("ls /proc")
+    assert "%d\n" % pid not in lucid.run("ls -1 /proc"), lucid.run("ls -1 /proc")
 
 
 def test_proc_self_of_a_user_process(lucid):
@@ -77,16 +79,22 @@ def test_proc_self_of_a_user_process(lucid):
 
 
 def test_proc_pid_of_a_kernel_thread_and_self(lucid):
-    # cat is the shell's own command: a kernel thread, reading its own /proc/self.
-    stat = lucid.run("cat /proc/self/stat").split()
-    assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
+    # pid 2, snapshotd, is a kernel thread (bash's commands are processes now).
+    stat = lucid.run("cat /proc/2/stat").split()
+    assert len(stat) == 52 and stat[1] == "(snapshotd)", stat
     assert int(stat[8]) & 0x00200000, stat  # PF_KTHREAD
     assert stat[22] == "0" and stat[23] == "0", stat  # no memory of its own
-    status = lucid.run("cat /proc/self/status")
-    assert status.startswith("Name:\tcat\n"), status
+    status = lucid.run("cat /proc/2/status")
+    assert status.startswith("Name:\tsnapshotd\n"), status
     assert "VmSize" not in status, status  # Linux shows no Vm lines for a kernel thread
-    assert lucid.run("cat /proc/self/cmdline") == ""
-    assert lucid.run("cat /proc/self/maps") == ""
+    assert lucid.run("cat /proc/2/cmdline") == ""
+    assert lucid.run("cat /proc/2/maps") == ""
+    assert lucid.run("cat /proc/2/comm") == "snapshotd\n"
+    # cat reading its own /proc/self: a process, running.
+    stat = lucid.run("cat /proc/self/stat").split()
+    assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
+    assert not int(stat[8]) & 0x00200000, stat
+    assert lucid.run("cat /proc/self/comm") == "cat\n"  # the name, as Linux's comm file
     # Each reader sees itself: two commands, two pids.
     a = lucid.run("cat /proc/self/stat").split()[0]
     b = lucid.run("cat /proc/self/stat").split()[0]
@@ -94,8 +102,8 @@ def test_proc_pid_of_a_kernel_thread_and_self(lucid):
     # pid 0 is no directory, nor is a name that is not a pid.
     for bad in ("0", "99999", "12x"):
         out = lucid.run("cat /proc/%s/stat" % bad)
-        assert out == "cat: /proc/%s/stat: No such file or directory\n" % bad, out
-    assert "uptime\n" in lucid.run("ls /proc")
+        assert out == "cat: can't open '/proc/%s/stat': No such file or directory\n" % bad, out
+    assert "uptime\n" in lucid.run("ls -1 /proc")
 
 
 T = "/sys/kernel/tracing"

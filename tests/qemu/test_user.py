@@ -1,11 +1,13 @@
 """User space: the initramfs, ring 3 programs on Linux's system-call ABI.
 
 The programs are user/*.c, built with musl-gcc and packed at /bin/NAME into the initramfs GRUB
-loads beside the kernel (kernel/fs/initramfs.c unpacks it). The shell runs a command it does not
+loads beside the kernel (kernel/fs/initramfs.c unpacks it). bash runs a command it does not
 know as a program from /bin (kernel/fs/exec.c), with its pipes and redirections.
 """
 import re
 import time
+
+from test_files import mem_free_but_the_shell
 
 T = "/sys/kernel/tracing"
 
@@ -17,7 +19,7 @@ def run(lucid, line, want, status=0, timeout=30):
 
 
 def test_initramfs_bin(lucid):
-    out = lucid.run("ls /bin")
+    out = lucid.run("ls -1 /bin")
     for prog in ["args", "efault", "hello", "mem", "notelf", "segv", "spin"]:
         assert prog + "\n" in out, out
     assert lucid.status() == 0
@@ -43,7 +45,8 @@ def test_hello_pipes_redirections_status(lucid):
 def test_exec_arguments_and_auxv(lucid):
     run(lucid, "args one 'two words'",
         "argc=3\nargv[0]=args\nargv[1]=one\nargv[2]=two words\n"
-        "HOME=/root PATH=/bin\nAT_PAGESZ=4096\nAT_EXECFN=/bin/args\nAT_PLATFORM=x86_64\n"
+        "HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+        "AT_PAGESZ=4096\nAT_EXECFN=/bin/args\nAT_PLATFORM=x86_64\n"
         "AT_CLKTCK=100\nAT_UID=0 AT_SECURE=0\nAT_RANDOM=set\nAT_ENTRY=set\n"
         "uid=0 gid=0 pid>0=1 ppid>0=1\nuname=Linux x86_64\n")
 
@@ -82,13 +85,17 @@ def test_segfault_kills_only_the_process(lucid):
 
 
 def test_exec_errors(lucid):
-    run(lucid, "notelf", "sh: notelf: cannot execute binary file: Exec format error\n",
-        status=126)
-    run(lucid, "echo data > /tmp/notexec; /tmp/notexec", "sh: /tmp/notexec: Permission denied\n",
-        status=126)
-    run(lucid, "/bin", "sh: /bin: Is a directory\n", status=126)
-    run(lucid, "/no/such", "sh: /no/such: No such file or directory\n", status=127)
-    run(lucid, "nosuchprogram", "sh: nosuchprogram: command not found\n", status=127)
+    # execve says ENOEXEC for a file that is not ELF: bash then runs a text file as a script of
+    # its own, as on Linux (user/notelf is one line of text), and says so for a binary one.
+    run(lucid, "notelf", "/bin/notelf: line 1: This: command not found\n", status=127)
+    run(lucid, "printf '\\0\\1\\2\\3' > /tmp/binjunk; chmod +x /tmp/binjunk; /tmp/binjunk",
+        "-bash: /tmp/binjunk: cannot execute binary file: Exec format error\n", status=126)
+    run(lucid, "echo data > /tmp/notexec; /tmp/notexec",
+        "-bash: /tmp/notexec: Permission denied\n", status=126)
+    run(lucid, "/bin", "-bash: /bin: Is a directory\n", status=126)
+    run(lucid, "/no/such", "-bash: /no/such: No such file or directory\n", status=127)
+    run(lucid, "nosuchprogram", "-bash: nosuchprogram: command not found\n", status=127)
+    lucid.run("rm /tmp/binjunk /tmp/notexec")
 
 
 def test_enosys_named_once(lucid):
@@ -172,7 +179,12 @@ def test_raw_syscalls_events(lucid):
     lines = [l for l in lucid.run("cat %s/trace" % T).splitlines() if "exitcode-" in l]
     run(lucid, "echo > %s/trace" % T, "")
     events = [re.sub(r"^.*: (sys_e)", r"\1", l) for l in lines]
-    # musl's start: arch_prctl(ARCH_SET_FS, ...), set_tid_address; then exit_group(7)
+    # bash's child, named exitcode by the trace (its pid's name now), execs it: execve returns
+    # 0 in the new program, as on Linux; then musl's start: arch_prctl(ARCH_SET_FS, ...),
+    # set_tid_address; then exit_group(7).
+    execve = max(i for i, e in enumerate(events) if e.startswith("sys_enter: NR 59 ("))
+    assert events[execve + 1] == "sys_exit: NR 59 = 0", events
+    events = events[execve + 2:]
     assert re.match(r"sys_enter: NR 158 \(1002, [0-9a-f]+, ", events[0]), events
     assert events[1] == "sys_exit: NR 158 = 0", events
     assert re.match(r"sys_enter: NR 218 \(", events[2]), events
@@ -214,8 +226,8 @@ def test_run_test_beside_1000_forks_and_execs_traced(lucid):
     """The issue's soak: run_test on 4 CPUs beside 1,000 fork + exec + wait, every kernel
     function traced. No oops, every child exits 0, run_test's count is right, and every page
     the processes used comes back."""
-    def free_kb():
-        return int(re.search(r"MemFree: +(\d+) kB", lucid.run("cat /proc/meminfo")).group(1))
+    def free_kb():  # bash's own heap grows as it likes (its job list): the kernel's pages
+        return mem_free_but_the_shell(lucid)
     run(lucid, "forkexec 10", "10 ok\n")  # the first exec's lasting allocations, made now
     before = free_kb()
     run(lucid, "echo function > %s/current_tracer" % T, "")
@@ -227,7 +239,7 @@ def test_run_test_beside_1000_forks_and_execs_traced(lucid):
     run(lucid, "rm /tmp/rt", "")
     log = lucid.run("dmesg")
     assert "Oops" not in log and "BUG" not in log and "WARNING" not in log, log[-2000:]
-    assert free_kb() == before, (before, free_kb())
+    assert free_kb() >= before, (before, free_kb())  # no page lost (bash's may shrink)
 
 
 def test_time_random_limits(lucid):
@@ -290,7 +302,10 @@ def test_fork_bomb_meets_eagain_and_memory_comes_back(lucid):
     m = re.fullmatch(r"fork failed after (\d+) children: Resource temporarily unavailable\n", first)
     assert m and int(m.group(1)) >= 512, first
     lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
-    assert lucid.run("bash -c 'ulimit -u'") == m.group(1) + "\n"  # getrlimit(RLIMIT_NPROC) says it
+    # getrlimit(RLIMIT_NPROC) says the limit, which counts the login shell and forkbomb itself
+    # too (init, which the kernel made, is not a fork).
+    limit = lucid.run("bash -c 'ulimit -u'")
+    assert limit == "%d\n" % (int(m.group(1)) + 2), (limit, first)
     segv = r"\[[ .\d]+\] spawn\[\d+\]: segfault at .*\n"  # with loglevel=7 the console shows it
     assert re.sub(segv, "", lucid.run("spawn > /dev/null", timeout=60)) == ""
     before = free_kb()

@@ -139,7 +139,7 @@ def test_a_running_program_file_is_text_busy(lucid):
     m = re.match(r"^\[(\d+)\] (\d+)\n$", lucid.run("/tmp/spin &"))
     assert m
     try:
-        assert lucid.run("echo x > /tmp/spin") == "sh: /tmp/spin: Text file busy\n"
+        assert lucid.run("echo x > /tmp/spin") == "-bash: /tmp/spin: Text file busy\n"
         assert lucid.run("/bin/sh -c 'echo x > /tmp/spin'") == \
             "/bin/sh: can't create /tmp/spin: Text file busy\n"
         assert lucid.run("/bin/sh -c 'truncate -s 0 /tmp/spin'") == \

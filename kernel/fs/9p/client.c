@@ -338,6 +338,12 @@ int p9_client_setattr_size(struct p9_client *c, uint32_t fid, uint64_t size)
 		      (uint64_t)0, (uint64_t)0, (uint64_t)0);
 }
 
+int p9_client_setattr(struct p9_client *c, uint32_t fid, const struct p9_iattr_dotl *a)
+{
+	return P9_RPC(c, P9_TSETATTR, "dddddqqqqq", "", fid, a->valid, a->mode, 0u, 0u, (uint64_t)0,
+		      a->atime_sec, a->atime_nsec, a->mtime_sec, a->mtime_nsec);
+}
+
 int p9_client_mkdir(struct p9_client *c, uint32_t dfid, const char *name, uint32_t mode,
 		    struct p9_qid *qid)
 {

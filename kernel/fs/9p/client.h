@@ -75,6 +75,12 @@ int p9_client_lcreate(struct p9_client *c, uint32_t fid, const char *name, uint3
 		      uint32_t mode, struct p9_qid *qid);
 int p9_client_getattr(struct p9_client *c, uint32_t fid, struct p9_stat_dotl *st);
 int p9_client_setattr_size(struct p9_client *c, uint32_t fid, uint64_t size);
+/* Tsetattr's mode and times (P9_ATTR_* in valid; uid, gid and size left alone). */
+struct p9_iattr_dotl {
+	uint32_t valid, mode;
+	uint64_t atime_sec, atime_nsec, mtime_sec, mtime_nsec;
+};
+int p9_client_setattr(struct p9_client *c, uint32_t fid, const struct p9_iattr_dotl *a);
 int p9_client_mkdir(struct p9_client *c, uint32_t dfid, const char *name, uint32_t mode,
 		    struct p9_qid *qid);
 int p9_client_unlinkat(struct p9_client *c, uint32_t dfid, const char *name, uint32_t flags);

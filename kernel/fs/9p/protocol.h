@@ -51,6 +51,8 @@ enum p9_msg_t {
 #define P9_ATTR_ATIME 0x00000010
 #define P9_ATTR_MTIME 0x00000020
 #define P9_ATTR_CTIME 0x00000040
+#define P9_ATTR_ATIME_SET 0x00000080 /* the atime given, not the server's time now */
+#define P9_ATTR_MTIME_SET 0x00000100
 
 #define P9_AT_REMOVEDIR 0x200 /* Tunlinkat: remove a directory */
 

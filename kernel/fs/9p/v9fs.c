@@ -335,6 +335,32 @@ static int v9fs_truncate(struct inode *inode, loff_t size)
 	return err;
 }
 
+/* chmod and utimensat on the host's file (Linux's v9fs_vfs_setattr_dotl): Tsetattr. */
+static int v9fs_setattr(struct inode *inode, const struct iattr *attr)
+{
+	struct p9_iattr_dotl a = {0};
+	uint32_t fid;
+	int err = v9fs_fid(inode, &fid);
+
+	if (err)
+		return err;
+	if (attr->ia_valid & ATTR_MODE) {
+		a.valid |= P9_ATTR_MODE;
+		a.mode = attr->ia_mode;
+	}
+	if (attr->ia_valid & ATTR_ATIME) {
+		a.valid |= P9_ATTR_ATIME | P9_ATTR_ATIME_SET;
+		a.atime_sec = (uint64_t)attr->ia_atime.tv_sec;
+		a.atime_nsec = (uint64_t)attr->ia_atime.tv_nsec;
+	}
+	if (attr->ia_valid & ATTR_MTIME) {
+		a.valid |= P9_ATTR_MTIME | P9_ATTR_MTIME_SET;
+		a.mtime_sec = (uint64_t)attr->ia_mtime.tv_sec;
+		a.mtime_nsec = (uint64_t)attr->ia_mtime.tv_nsec;
+	}
+	return p9_client_setattr(V9FS_I(inode)->clnt, fid, &a);
+}
+
 static void v9fs_evict(struct inode *inode)
 {
 	struct v9fs_inode *v = V9FS_I(inode);
@@ -620,17 +646,20 @@ static const struct inode_operations v9fs_dir_inode_operations = {
 	.rename = v9fs_rename,
 	.symlink = v9fs_symlink,
 	.lookup = v9fs_lookup,
+	.setattr = v9fs_setattr,
 	.getattr = v9fs_getattr,
 	.evict = v9fs_evict,
 };
 
 static const struct inode_operations v9fs_file_inode_operations = {
 	.truncate = v9fs_truncate,
+	.setattr = v9fs_setattr,
 	.getattr = v9fs_getattr,
 	.evict = v9fs_evict,
 };
 
 static const struct inode_operations v9fs_symlink_inode_operations = {
+	.setattr = v9fs_setattr,
 	.getattr = v9fs_getattr,
 	.evict = v9fs_evict,
 };

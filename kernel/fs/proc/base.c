@@ -400,6 +400,18 @@ static int status_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* The task's name (its program's, or the kernel thread's) and a newline, as Linux's comm. */
+static int comm_show(struct seq_file *m, void *v)
+{
+	struct proc_task pt;
+	int err = snapshot(file_pid(m), &pt, NULL, NULL, NULL, NULL);
+
+	(void)v;
+	if (!err)
+		seq_printf(m, "%s\n", pt.comm);
+	return err;
+}
+
 /* argv as the process holds it, its strings NUL-separated; empty for a kernel thread. */
 static int cmdline_show(struct seq_file *m, void *v)
 {
@@ -464,6 +476,7 @@ static int maps_show(struct seq_file *m, void *v)
 		.release = single_release,                               \
 	}
 
+PID_FILE(comm);
 PID_FILE(stat);
 PID_FILE(status);
 PID_FILE(cmdline);
@@ -533,6 +546,7 @@ static const struct {
 	const struct file_operations *fops;
 } pid_files[] = {
 	{"cmdline", 0444, &proc_pid_cmdline_fops},
+	{"comm", 0444, &proc_pid_comm_fops},
 	{"make-it-fail", 0644, &proc_pid_make_it_fail_fops},
 	{"maps", 0444, &proc_pid_maps_fops},
 	{"stat", 0444, &proc_pid_stat_fops},
