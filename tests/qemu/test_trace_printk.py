@@ -9,7 +9,7 @@ from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
 
 BOOT = {"cmdline": "ftrace_selftest"}
 EBADF = "-bash: echo: write error: Bad file descriptor\n"
-FOO = "/lib/modules/foo.ko"  # busybox's insmod takes the module's file
+FOO = "/lib/modules/6.1.0-lucid/kernel/modules/foo.ko"  # busybox's insmod takes the file
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + body
 LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
