@@ -21,11 +21,28 @@
 #define MODULE_DIR "/lib/modules/" UTS_RELEASE "/kernel/modules/" /* where the Makefile puts them */
 #define PARAMS_MAX 256 /* insmod's parameters, joined */
 
+/* The command whose name comes first after prev's (all of them: prev NULL), or NULL. */
+static const struct shell_cmd *next_cmd_by_name(const struct shell_cmd *prev)
+{
+	const struct shell_cmd *best = NULL;
+
+	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
+		if ((!prev || strcmp(c->name, prev->name) > 0) &&
+		    (!best || strcmp(c->name, best->name) < 0))
+			best = c;
+	return best;
+}
+
+/*
+ * Sorted by name, so that a command is found at a glance: the linker lays the table out in
+ * whatever order it meets the files, and it is read-only, so each line looks up the next name
+ * (a few dozen commands: no copy to sort is worth its memory).
+ */
 static int cmd_help(int argc __unused, char **argv __unused)
 {
 	printf("The rescue console: one command a line, words split at blanks; no pipes,\n"
 	       "redirections, jobs, quotes or variables. 'exec /sbin/init' starts init.\n");
-	for (const struct shell_cmd *c = __start_shell_cmds; c < __stop_shell_cmds; c++)
+	for (const struct shell_cmd *c = next_cmd_by_name(NULL); c; c = next_cmd_by_name(c))
 		printf("%-10s %s\n", c->name, c->help);
 	return 0;
 }
