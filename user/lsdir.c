@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NAMES 256
+#define MAX_NAMES 4096 /* /bin has every busybox applet: 350 names */
 
 static int cmp(const void *a, const void *b)
 {

@@ -85,6 +85,7 @@ RULES = [
     ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
     ("/proc/sys/kernel/traceoff_on_warning", SYSCTL_INT),
     ("/proc/sys/kernel/ftrace_enabled", SYSCTL_INT),
+    ("/proc/sys/kernel/printk", SYSCTL_INT),  # Linux's proc_dointvec, four ints: -1 is taken
     ("/proc/sys/kernel/*", SYSCTL),
 ]
 

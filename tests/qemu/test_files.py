@@ -91,7 +91,7 @@ def test_boot_tree(lucid):
     # A directory per live task first (init, snapshotd, bash, ls itself), then /proc's files.
     bash = lucid.run("echo $$").strip()
     procs = lucid.run("ls -1 /proc")
-    m = re.fullmatch(r"((?:\d+\n)+)cpuinfo\ninterrupts\nkallsyms\nloadavg\nmeminfo\nmodules\n"
+    m = re.fullmatch(r"((?:\d+\n)+)bus\ncpuinfo\ninterrupts\nkallsyms\nloadavg\nmeminfo\nmodules\n"
                      r"mounts\nself\nslabinfo\nstat\nsys\nsysrq-trigger\nuptime\n", procs)
     assert m and len(m.group(1).split()) == 4 and m.group(1).startswith("1\n2\n"), procs
     assert bash in m.group(1).split(), (bash, procs)
