@@ -19,6 +19,14 @@
  * fails for want of memory. Ctrl-O x (or `echo x > /proc/sysrq-trigger`) turns both off from
  * the console's interrupt, whatever is running.
  *
+ * A marked command's own page faults are not under test either, by default: what a user page
+ * fault allocates (the page and the tables that map it) is never failed, as Linux's
+ * fail_page_alloc ignores __GFP_HIGHMEM (user) pages by default (ignore-gfp-highmem=Y). A fault
+ * has no system call to fail: the process would die of the OOM killer's SIGKILL instead of
+ * being told ENOMEM, and what is under test is how the kernel's paths handle NULL. Writing 0 to
+ * /proc/sys/kernel/fail_page_alloc_ignore_gfp_highmem (Linux's debugfs
+ * fail_page_alloc/ignore-gfp-highmem) fails user pages too, to test the OOM path.
+ *
  * Booting is not under test either (a kernel that cannot allocate its own tables panics, as
  * Linux does): the boot-time values take effect as pid 1 starts init (kernel_init). Linux's fault
  * injection has more knobs (probability, times, a stack filter); one interval is enough to
@@ -39,6 +47,7 @@
 #define PROC_SYS_KERNEL "/proc/sys/kernel/"
 
 struct fault_attr failslab, fail_page_alloc;
+static unsigned long ignore_gfp_highmem = 1; /* 1: a user page fault's pages are never failed */
 
 static unsigned long boot_fail_kmalloc, boot_fail_page_alloc;
 
@@ -56,6 +65,7 @@ static const struct ctl_table fault_inject_table[] = {
 	{"fail_kmalloc", &failslab.interval, 0644, 0, FAIL_INTERVAL_MAX, fault_attr_write},
 	{"fail_page_alloc", &fail_page_alloc.interval, 0644, 0, FAIL_INTERVAL_MAX,
 	 fault_attr_write},
+	{"fail_page_alloc_ignore_gfp_highmem", &ignore_gfp_highmem, 0644, 0, 1, NULL},
 };
 
 /* The knobs' inode numbers, to know a write to one whatever path names it. */
@@ -72,6 +82,14 @@ notrace bool should_fail(struct fault_attr *attr)
 	if (!interval || in_interrupt() || !current->make_it_fail)
 		return false;
 	return __atomic_add_fetch(&attr->count, 1, __ATOMIC_RELAXED) % interval == 0;
+}
+
+/* notrace as should_fail: alloc_pages calls it. */
+notrace bool should_fail_page(void)
+{
+	if (current->in_user_fault && READ_ONCE(ignore_gfp_highmem))
+		return false;
+	return should_fail(&fail_page_alloc);
 }
 
 static void set_interval(struct fault_attr *attr, unsigned long interval)

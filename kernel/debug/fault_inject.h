@@ -16,6 +16,8 @@ extern struct fault_attr fail_page_alloc; /* alloc_pages: fail_page_alloc */
 
 /* Counts this call and says whether it fails: only in a task that make_it_fail marks. */
 bool should_fail(struct fault_attr *attr);
+/* should_fail for alloc_pages: never a user page while ignore-gfp-highmem is on (the default). */
+bool should_fail_page(void);
 
 /*
  * Linux's names for the two questions the allocators ask; a load and a branch while injection
@@ -28,7 +30,7 @@ static __always_inline bool should_failslab(void)
 
 static __always_inline bool should_fail_alloc_page(void)
 {
-	return READ_ONCE(fail_page_alloc.interval) && should_fail(&fail_page_alloc);
+	return READ_ONCE(fail_page_alloc.interval) && should_fail_page();
 }
 
 /* Boot: read fail_kmalloc=N and fail_page_alloc=N, make their /proc/sys/kernel files. */

@@ -163,10 +163,19 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 	return VM_FAULT_SIGSEGV;
 }
 
+/*
+ * in_user_fault tells fault injection that the pages allocated now are a user page and the
+ * tables that map it: Linux's __GFP_HIGHMEM, which fail_page_alloc ignores by default
+ * (kernel/debug/fault_inject.c). Saved and restored, should a fault ever nest in another.
+ */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr)
 {
 	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	bool was_in_user_fault = current->in_user_fault;
+
+	current->in_user_fault = true;
 	int ret = __handle_mm_fault(mm, addr, write, instr);
+	current->in_user_fault = was_in_user_fault;
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
 	return ret;

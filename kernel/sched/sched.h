@@ -51,6 +51,7 @@ struct task {
 	int pgrp;             /* its job (process group): the first command's pid; 0: the kernel's */
 	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
 	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
+	bool in_user_fault;   /* in handle_mm_fault: what it allocates is a user page (or its table) */
 	wait_queue_head_t exit_wait;
 	struct fs_context *fs; /* cwd and open files (kernel/fs/vfs.h) */
 	uint64_t nr_switches;

@@ -65,16 +65,18 @@ def test_fork_copies_no_page_until_it_is_written(lucid):
 
 
 def test_out_of_memory_in_a_fault_kills_only_that_process(lucid):
-    """fail_page_alloc makes every Nth page allocation of a command fail: a page fault that
+    """fail_page_alloc makes every Nth page allocation of a marked command fail, its user
+    pages too once ignore-gfp-highmem is off (Linux's default ignores them): a page fault that
     meets one ends the program with Linux's OOM line and SIGKILL (status 137); the shell and
     the kernel go on, and every page comes back."""
     before = free_kb(lucid)
     seen = None
     try:
+        lucid.run("echo 0 > /proc/sys/kernel/fail_page_alloc_ignore_gfp_highmem")
         for interval in (97, 61, 37, 23, 11):
             lucid.run("echo %d > /proc/sys/kernel/fail_page_alloc" % interval)
             for _ in range(4):
-                out = lucid.run("sparse", timeout=60)
+                out = lucid.run("(echo 1 > /proc/self/make-it-fail; exec sparse)", timeout=60)
                 if "Out of memory: Killed process" in out:
                     seen = (interval, out, lucid.status())
                     break
@@ -82,6 +84,7 @@ def test_out_of_memory_in_a_fault_kills_only_that_process(lucid):
                 break
     finally:
         lucid.run("echo 0 > /proc/sys/kernel/fail_page_alloc")
+        lucid.run("echo 1 > /proc/sys/kernel/fail_page_alloc_ignore_gfp_highmem")
     assert seen, "no page fault met an injected failure"
     interval, out, status = seen
     assert re.search(r"Out of memory: Killed process \d+ \(sparse\) total-vm:\d+kB, "
