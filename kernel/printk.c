@@ -188,8 +188,11 @@ notrace int printk(const char *fmt, ...)
 	return n;
 }
 
-/* From the timer tick, where waking a task is allowed (printk itself may hold the rq lock). */
-void printk_tick(void)
+/*
+ * From the timer tick, where waking a task is allowed (printk itself may hold the rq lock).
+ * notrace as the rest of printk: every tick of every graph trace would show it.
+ */
+notrace void printk_tick(void)
 {
 	if (unlikely(log_wakeup_pending)) {
 		log_wakeup_pending = 0;
