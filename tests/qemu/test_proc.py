@@ -57,10 +57,12 @@ def test_proc_pid_of_a_user_process(lucid):
         named = [l for l in maps if l.endswith("[stack]")][0]
         assert named.index("[stack]") == 73, named
 
-        ps = lucid.run("ps")
-        assert re.search(r"^\s*%d\s+\d+\s+user\s+\w\s+spin$" % pid, ps, re.M), ps
-        assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+\w\s+sh$", ps, re.M), ps
-        assert re.search(r"^\s*\d+\s+\d+\s+kernel\s+R\s+ps$", ps, re.M), ps
+        # busybox's ps: a process shows its command line, a kernel thread [its name]. spin is
+        # a process, so is the shell (bash, init's child), and ps is running as it reads.
+        ps = lucid.run("ps -o pid,ppid,user,stat,comm,args")
+        assert re.search(r"^\s*%d\s+\d+\s+root\s+\w+\s+spin\s+spin one two$" % pid, ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+1\s+root\s+\w+\s+bash\s+-bash$", ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+\d+\s+root\s+R\s+ps\s+ps -o ", ps, re.M), ps
     finally:
         lucid.run("kill %1")
     # Once it is gone, so is its directory.
@@ -77,16 +79,25 @@ def test_proc_self_of_a_user_process(lucid):
 
 
 def test_proc_pid_of_a_kernel_thread_and_self(lucid):
-    # cat is the shell's own command: a kernel thread, reading its own /proc/self.
-    stat = lucid.run("cat /proc/self/stat").split()
-    assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
+    # pid 2, snapshotd, is a kernel thread (bash's commands are processes).
+    stat = lucid.run("cat /proc/2/stat").split()
+    assert len(stat) == 52 and stat[1] == "(snapshotd)", stat
     assert int(stat[8]) & 0x00200000, stat  # PF_KTHREAD
     assert stat[22] == "0" and stat[23] == "0", stat  # no memory of its own
-    status = lucid.run("cat /proc/self/status")
-    assert status.startswith("Name:\tcat\n"), status
+    assert stat[5] == "0" and stat[7] == "-1", stat  # no session, no controlling terminal
+    status = lucid.run("cat /proc/2/status")
+    assert status.startswith("Name:\tsnapshotd\n"), status
     assert "VmSize" not in status, status  # Linux shows no Vm lines for a kernel thread
-    assert lucid.run("cat /proc/self/cmdline") == ""
-    assert lucid.run("cat /proc/self/maps") == ""
+    assert lucid.run("cat /proc/2/cmdline") == ""
+    assert lucid.run("cat /proc/2/maps") == ""
+    # cat reading its own /proc/self: a process, running, in the foreground of bash's session
+    # (bash leads it: init's setsid), its own group the terminal's foreground (tpgid).
+    bash = lucid.run("echo $$").strip()
+    stat = lucid.run("cat /proc/self/stat").split()
+    assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
+    assert not int(stat[8]) & 0x00200000, stat
+    assert stat[3] == bash and stat[5] == bash, (bash, stat)  # ppid, session
+    assert stat[4] == stat[0] and stat[7] == stat[0], stat  # pgrp, tpgid: a foreground job
     # Each reader sees itself: two commands, two pids.
     a = lucid.run("cat /proc/self/stat").split()[0]
     b = lucid.run("cat /proc/self/stat").split()[0]
@@ -94,9 +105,8 @@ def test_proc_pid_of_a_kernel_thread_and_self(lucid):
     # pid 0 is no directory, nor is a name that is not a pid.
     for bad in ("0", "99999", "12x"):
         out = lucid.run("cat /proc/%s/stat" % bad)
-        assert out == "cat: /proc/%s/stat: No such file or directory\n" % bad, out
-    assert "uptime\n" in lucid.run("ls /proc")
-
+        assert out == "cat: can't open '/proc/%s/stat': No such file or directory\n" % bad, out
+    assert "uptime\n" in lucid.run("ls -1 /proc")
 
 T = "/sys/kernel/tracing"
 
