@@ -70,6 +70,7 @@ static void serial_interrupt(struct pt_regs *regs)
 	int c;
 	while ((c = uart_getc_nowait(COM1_PORT)) >= 0)
 		console_rx((char)c);
+	console_rx_done(); /* the batch to the readers, at once */
 }
 
 static void print_banner(void)

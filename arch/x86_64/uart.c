@@ -29,6 +29,14 @@
 #define LCR_8N1 0x03 /* 8 data bits, no parity, one stop bit */
 #define LCR_DLAB 0x80 /* divisor latch access */
 #define FCR_ENABLE_CLEAR 0x07 /* enable FIFOs, clear both */
+/*
+ * Interrupt when 8 bytes wait, or when fewer have waited 4 character times (the UART's
+ * timeout interrupt, which IER_RX_AVAILABLE also enables): Linux's 8250 setting for a 16550A
+ * (UART_FCR_R_TRIG_10). With a trigger of 1 byte, a burst such as "echo abc" and its ^C
+ * comes one byte per interrupt, and a reader can take the first bytes before the ^C that
+ * should flush them arrives (console.c, one batch per interrupt).
+ */
+#define FCR_RX_TRIGGER_8 0x80
 #define MCR_DTR_RTS_OUT2 0x0b /* OUT2 gates the UART's interrupt line on PCs */
 #define IER_RX_AVAILABLE 0x01
 #define LSR_DATA_READY 0x01
@@ -44,7 +52,7 @@ notrace void uart_init(uint16_t port)
 	outb(port + UART_DLL, DIVISOR_115200);
 	outb(port + UART_DLM, 0);
 	outb(port + UART_LCR, LCR_8N1);
-	outb(port + UART_FCR, FCR_ENABLE_CLEAR);
+	outb(port + UART_FCR, FCR_ENABLE_CLEAR | FCR_RX_TRIGGER_8);
 	outb(port + UART_MCR, MCR_DTR_RTS_OUT2);
 }
 

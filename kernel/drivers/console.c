@@ -8,6 +8,15 @@
  * Ctrl-C, Ctrl-\ and Ctrl-Z: the tty (kernel/drivers/tty.c) sees each byte as it arrives, in
  * the interrupt, and takes the ones that send a signal (ISIG) before they reach the ring.
  *
+ * One interrupt's bytes are one batch, as Linux's flip buffer hands them to n_tty in one
+ * receive_buf: they are staged (rx_batch) and reach the ring, and wake a reader, only once the
+ * UART has no more (console_rx_done). So a reader on another CPU never takes the first bytes of
+ * a burst while the rest are still arriving: a ^C at the end of "echo abc^C" flushes all of it
+ * before bash sees any. Were the bytes published one by one, bash could wake (pselect says
+ * readable), the ^C flush the ring and its SIGINT run readline's handler as pselect returns,
+ * and readline's read() that follows would then sleep on an empty tty: no new prompt until
+ * Enter (issue 27, test_ctrl_c_ends_blocking_reads).
+ *
  * Ctrl-O: the next key is a SysRq key (kernel/debug/sysrq.c), acted on here in the interrupt, so it
  * works even when nothing reads the console: Lucid's stand-in for a serial BREAK.
  *
@@ -39,6 +48,10 @@ static DEFINE_SPINLOCK(tx_lock);
 static DEFINE_SPINLOCK(rx_lock); /* between readers, and a flush from the interrupt */
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
 static bool sysrq_pending; /* Ctrl-O came: the next byte is a SysRq key (interrupt only) */
+/* More than the UART's FIFO (16 bytes): a full batch is published and a new one begun. */
+#define RX_BATCH_SIZE 64
+static char rx_batch[RX_BATCH_SIZE]; /* this interrupt's bytes, not yet in the ring (rx_lock) */
+static unsigned int rx_batch_len;
 
 void console_init(void)
 {
@@ -74,8 +87,21 @@ void console_write_raw(const char *s, size_t n)
 	write_bytes(s, n, false);
 }
 
+/* The staged bytes into the ring, at once (one store of rx_head). Called with rx_lock held. */
+static notrace void publish_batch(void)
+{
+	unsigned int head = rx_head;
+
+	for (unsigned int i = 0; i < rx_batch_len && head - rx_tail < RX_RING_SIZE; i++)
+		rx_ring[head++ % RX_RING_SIZE] = rx_batch[i];
+	rx_batch_len = 0;
+	__atomic_store_n(&rx_head, head, __ATOMIC_RELEASE);
+}
+
 notrace void console_rx(char c)
 {
+	unsigned long flags;
+
 	if (sysrq_pending) {
 		sysrq_pending = false;
 		handle_sysrq((unsigned char)c);
@@ -86,12 +112,23 @@ notrace void console_rx(char c)
 		return;
 	}
 	if (tty_receive_signal_char((unsigned char)c))
-		return; /* ISIG: it became a signal, not input */
-	if (rx_head - rx_tail < RX_RING_SIZE) {
-		rx_ring[rx_head % RX_RING_SIZE] = c;
-		__atomic_store_n(&rx_head, rx_head + 1, __ATOMIC_RELEASE);
-	}
-	wake_up(&rx_wait);
+		return; /* ISIG: it became a signal, not input (and the batch went with the flush) */
+	flags = spin_lock_irqsave(&rx_lock);
+	if (rx_batch_len == RX_BATCH_SIZE)
+		publish_batch();
+	rx_batch[rx_batch_len++] = c;
+	spin_unlock_irqrestore(&rx_lock, flags);
+}
+
+notrace void console_rx_done(void)
+{
+	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	bool any = rx_batch_len != 0;
+
+	publish_batch();
+	spin_unlock_irqrestore(&rx_lock, flags);
+	if (any)
+		wake_up(&rx_wait);
 }
 
 static bool rx_ready(void)
@@ -142,6 +179,7 @@ void console_rx_flush(void)
 	unsigned long flags = spin_lock_irqsave(&rx_lock);
 
 	__atomic_store_n(&rx_tail, __atomic_load_n(&rx_head, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+	rx_batch_len = 0; /* and what this interrupt has staged: n_tty's flush takes it all */
 	spin_unlock_irqrestore(&rx_lock, flags);
 }
 

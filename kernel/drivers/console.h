@@ -12,8 +12,12 @@ void console_write(const char *s, size_t n);
 void console_write_raw(const char *s, size_t n);
 /* Blocks until a byte arrives; returns it. */
 int console_getc(void);
-/* Called from the UART interrupt with each byte received. */
+/*
+ * Called from the UART interrupt with each byte received, then console_rx_done() once the UART
+ * has no more: the bytes reach readers together, as one batch (Linux's flush_to_ldisc).
+ */
 void console_rx(char c);
+void console_rx_done(void);
 
 /* The next byte typed, or -1 if there is none yet; console_rx_wait_queue() is woken for each. */
 int console_getc_nowait(void);

@@ -243,6 +243,15 @@ static bool is_ctty(void)
 	return session && current->sid == session;
 }
 
+int tty_foreground_pgrp(int sid)
+{
+	unsigned long flags = spin_lock_irqsave(&tty_lock);
+	int pgrp = sid && tty.session == sid ? tty.pgrp : -1;
+
+	spin_unlock_irqrestore(&tty_lock, flags);
+	return pgrp;
+}
+
 /*
  * Linux's tty_check_change: may current, a process, use the terminal as the foreground does?
  * A process of the terminal's session outside its foreground group may not: its whole group

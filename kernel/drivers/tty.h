@@ -13,6 +13,11 @@ int tty_init(void);
 bool tty_receive_signal_char(unsigned char c);
 /* At exit: a session leader's terminal is free again, its foreground hears SIGHUP. */
 void tty_exit(struct task *t);
+/*
+ * /proc/PID/stat's tpgid: the foreground group of the terminal that session sid controls, 0 if
+ * it has none in the foreground, -1 if the session has no controlling terminal (Linux's).
+ */
+int tty_foreground_pgrp(int sid);
 
 /*
  * For pid 1, init or the rescue console: it leads the console's session (tty_claim_console).

@@ -57,12 +57,12 @@ def test_proc_pid_of_a_user_process(lucid):
         named = [l for l in maps if l.endswith("[stack]")][0]
         assert named.index("[stack]") == 73, named
 
-        ps = lucid.run("ps -o pid,ppid,user,stat,comm")  # busybox's ps, these columns
-        assert re.search(r"^\s*%d\s+\d+\s+root\s+\w\s+spin$" % pid, ps, re.M), ps
-        # The shell (init's child) and ps itself (the shell's, running): processes too.
-        bash = lucid.run("echo $$").strip()
-        assert re.search(r"^\s*%s\s+1\s+root\s+\w\s+bash$" % bash, ps, re.M), ps
-        assert re.search(r"^\s*\d+\s+%s\s+root\s+R\s+ps$" % bash, ps, re.M), ps
+        # busybox's ps: a process shows its command line, a kernel thread [its name]. spin is
+        # a process, so is the shell (bash, init's child), and ps is running as it reads.
+        ps = lucid.run("ps -o pid,ppid,user,stat,comm,args")
+        assert re.search(r"^\s*%d\s+\d+\s+root\s+\w+\s+spin\s+spin one two$" % pid, ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+1\s+root\s+\w+\s+bash\s+-bash$", ps, re.M), ps
+        assert re.search(r"^\s*\d+\s+\d+\s+root\s+R\s+ps\s+ps -o ", ps, re.M), ps
     finally:
         lucid.run("kill %1")
     # Once it is gone, so is its directory.
@@ -79,21 +79,26 @@ def test_proc_self_of_a_user_process(lucid):
 
 
 def test_proc_pid_of_a_kernel_thread_and_self(lucid):
-    # pid 2, snapshotd, is a kernel thread (bash's commands are processes now).
+    # pid 2, snapshotd, is a kernel thread (bash's commands are processes).
     stat = lucid.run("cat /proc/2/stat").split()
     assert len(stat) == 52 and stat[1] == "(snapshotd)", stat
     assert int(stat[8]) & 0x00200000, stat  # PF_KTHREAD
     assert stat[22] == "0" and stat[23] == "0", stat  # no memory of its own
+    assert stat[5] == "0" and stat[7] == "-1", stat  # no session, no controlling terminal
     status = lucid.run("cat /proc/2/status")
     assert status.startswith("Name:\tsnapshotd\n"), status
     assert "VmSize" not in status, status  # Linux shows no Vm lines for a kernel thread
     assert lucid.run("cat /proc/2/cmdline") == ""
     assert lucid.run("cat /proc/2/maps") == ""
     assert lucid.run("cat /proc/2/comm") == "snapshotd\n"
-    # cat reading its own /proc/self: a process, running.
+    # cat reading its own /proc/self: a process, running, in the foreground of bash's session
+    # (bash leads it: init's setsid), its own group the terminal's foreground (tpgid).
+    bash = lucid.run("echo $$").strip()
     stat = lucid.run("cat /proc/self/stat").split()
     assert len(stat) == 52 and stat[1] == "(cat)" and stat[2] == "R", stat
     assert not int(stat[8]) & 0x00200000, stat
+    assert stat[3] == bash and stat[5] == bash, (bash, stat)  # ppid, session
+    assert stat[4] == stat[0] and stat[7] == stat[0], stat  # pgrp, tpgid: a foreground job
     assert lucid.run("cat /proc/self/comm") == "cat\n"  # the name, as Linux's comm file
     # Each reader sees itself: two commands, two pids.
     a = lucid.run("cat /proc/self/stat").split()[0]

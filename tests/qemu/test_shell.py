@@ -178,6 +178,24 @@ def test_ctrl_c_ends_blocking_reads(lucid):
     assert lucid.run("echo kept") == "kept\n"
 
 
+
+def test_ctrl_c_right_after_typed_keys_always_prompts(lucid):
+    """Keys and a ^C typed in one burst: the ^C flushes them and bash prompts at once, every
+    time. Were the burst's first bytes handed to bash before its ^C arrived, readline could see
+    the tty readable, lose the rest to the flush, run its SIGINT handler and then sleep in
+    read() on an empty tty until Enter (console.c's batches)."""
+    for i in range(20):
+        lucid.p.send("echo dropped%d" % i)
+        lucid.p.send("\x03")
+        lucid.expect_prompt(10)
+        lucid.send_line("echo x\\")
+        lucid.expect("\r\n> ", timeout=10)
+        lucid.p.send("more")
+        lucid.p.send("\x03")
+        lucid.expect_prompt(10)
+    assert lucid.status() == 130
+    assert lucid.run("echo kept") == "kept\n"
+
 def test_console_input_ends_with_ctrl_d(lucid):
     lucid.send_line("wc -l")
     time.sleep(0.3)

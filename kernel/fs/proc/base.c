@@ -25,6 +25,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "kernel/sched/cputime.h"
+#include "kernel/drivers/tty.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -41,7 +42,8 @@
 
 /* What a file shows of a task, copied under task_list_lock. */
 struct proc_task {
-	int pid, tgid, ppid, pgrp, cpu, prio;
+	int pid, tgid, ppid, pgrp, sid, cpu, prio;
+	int tpgid; /* its controlling terminal's foreground group; -1: it has none */
 	char state;
 	char comm[TASK_COMM_LEN];
 	bool kthread;
@@ -227,6 +229,7 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->tgid = t->tgid ? t->tgid : t->pid;
 	pt->ppid = t->ppid;
 	pt->pgrp = t->pgrp;
+	pt->sid = t->sid;
 	pt->cpu = t->cpu;
 	pt->prio = t->prio;
 	pt->state = proc_state(t);
@@ -280,10 +283,11 @@ static int stat_show(struct seq_file *m, void *v)
 	put_vmas(vmas, err ? 0 : n);
 	if (err)
 		return err;
+	pt.tpgid = tty_foreground_pgrp(pt.sid);
 	const struct mm_struct *mm = &pt.mm;
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
-	seq_printf(m, "%d (%s) %c %d %d %d 0 -1 %u ", pt.pid, pt.comm, pt.state, pt.ppid, pt.pgrp,
-		   pt.pgrp, pt.kthread ? PF_KTHREAD : 0);
+	seq_printf(m, "%d (%s) %c %d %d %d 0 %d %u ", pt.pid, pt.comm, pt.state, pt.ppid, pt.pgrp,
+		   pt.sid, pt.tpgid, pt.kthread ? PF_KTHREAD : 0);
 	/* minflt cminflt majflt cmajflt utime stime cutime cstime, the times in clock ticks */
 	seq_printf(m, "0 0 0 0 %lu %lu %lu %lu ", (unsigned long)nsec_to_clock_t(pt.utime),
 		   (unsigned long)nsec_to_clock_t(pt.stime),
