@@ -77,7 +77,5 @@ int pci_msix_table_size(struct pci_dev *dev);
 int pci_msix_set_vector(struct pci_dev *dev, int entry, int vector, uint32_t apic_id);
 void pci_msix_enable(struct pci_dev *dev);
 
-/* lspci's name for a class ("Host bridge"), or NULL for one not in its small table. */
-const char *pci_class_name(uint8_t base, uint8_t sub, bool *base_only);
 
 #endif
