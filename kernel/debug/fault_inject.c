@@ -39,12 +39,9 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/fs/proc/sysctl.h"
-#include "kernel/fs/vfs.h"
 #include "lib/kstrtox.h"
-#include "lib/printf.h"
 
 #define FAIL_INTERVAL_MAX 1000000000UL
-#define PROC_SYS_KERNEL "/proc/sys/kernel/"
 
 struct fault_attr failslab, fail_page_alloc;
 static unsigned long ignore_gfp_highmem = 1; /* 1: a user page fault's pages are never failed */
@@ -67,9 +64,6 @@ static const struct ctl_table fault_inject_table[] = {
 	 fault_attr_write},
 	{"fail_page_alloc_ignore_gfp_highmem", &ignore_gfp_highmem, 0644, 0, 1, NULL},
 };
-
-/* The knobs' inode numbers, to know a write to one whatever path names it. */
-static unsigned long knob_ino[ARRAY_SIZE(fault_inject_table)];
 
 /*
  * notrace: alloc_pages calls it, and the tracer must not trace the page allocator its buffers
@@ -104,18 +98,6 @@ void fault_inject_off(void)
 	set_interval(&fail_page_alloc, 0);
 }
 
-bool fault_inject_is_knob(const char *path)
-{
-	struct kstat st;
-
-	if (vfs_stat(path, &st))
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(knob_ino); i++)
-		if (knob_ino[i] && st.ino == knob_ino[i])
-			return true;
-	return false;
-}
-
 static void boot_param(const char *name, unsigned long *val)
 {
 	char buf[24];
@@ -131,18 +113,8 @@ void fault_inject_init(void)
 {
 	boot_param("fail_kmalloc", &boot_fail_kmalloc);
 	boot_param("fail_page_alloc", &boot_fail_page_alloc);
-	if (register_sysctl_table(fault_inject_table, (int)ARRAY_SIZE(fault_inject_table))) {
+	if (register_sysctl_table(fault_inject_table, (int)ARRAY_SIZE(fault_inject_table)))
 		printk(KERN_ERR "fault injection: cannot create its files\n");
-		return;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(fault_inject_table); i++) {
-		char path[sizeof(PROC_SYS_KERNEL) + NAME_MAX];
-		struct kstat st;
-
-		snprintf(path, sizeof(path), PROC_SYS_KERNEL "%s", fault_inject_table[i].procname);
-		if (!vfs_stat(path, &st))
-			knob_ino[i] = st.ino;
-	}
 }
 
 void fault_inject_start(void)

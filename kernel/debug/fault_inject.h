@@ -35,11 +35,9 @@ static __always_inline bool should_fail_alloc_page(void)
 
 /* Boot: read fail_kmalloc=N and fail_page_alloc=N, make their /proc/sys/kernel files. */
 void fault_inject_init(void);
-/* The shell is about to show its first prompt: the boot-time intervals take effect. */
+/* pid 1 is about to run init: the boot-time intervals take effect. */
 void fault_inject_start(void);
 /* Both intervals to 0 (sysrq x, Ctrl-O x): safe in an interrupt. */
 void fault_inject_off(void);
-/* Whether path names one of the knobs (a write to it must never be injected). */
-bool fault_inject_is_knob(const char *path);
 
 #endif

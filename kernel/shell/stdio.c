@@ -3,7 +3,6 @@
  * the running task (its fs_context's table, kernel/fs/vfs.h), as a program's stdio does.
  */
 #include "kernel/shell/stdio.h"
-#include "kernel/shell/cmd_io.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/sched/wait.h"
 #include "lib/errno.h"
@@ -55,10 +54,4 @@ int printf(const char *fmt, ...)
 	int n = vdprintf(STDOUT_FILENO, fmt, ap);
 	va_end(ap);
 	return n;
-}
-
-int cmd_nomem(const char *who, int status)
-{
-	dprintf(STDERR_FILENO, "%s: %s\n", who, errno_text(ENOMEM));
-	return status;
 }
