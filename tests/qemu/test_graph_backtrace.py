@@ -136,9 +136,12 @@ def test_stacktrace_trigger(lucid):
     graph_on(lucid)
     ok(lucid, "echo 'stacktrace if prev_comm == \"sleep\"' > "
               "events/sched/sched_switch/trigger")
-    sh(lucid, "sleep 0.1")
+    # Tracing stops as the sleep ends: what bash does after it must not overwrite the stack
+    # the trigger recorded (every function is traced: a loaded machine fills the buffer).
+    sh(lucid, "sleep 0.1; echo 0 > tracing_on")
     ok(lucid, "echo '!stacktrace' > events/sched/sched_switch/trigger")
     trace = sh(lucid, "cat trace", timeout=120)
+    ok(lucid, "echo 1 > tracing_on")
     graph_off(lucid)
     frames = stack_frames(trace)
     assert frames, trace[-3000:]
