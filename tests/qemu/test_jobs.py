@@ -165,7 +165,12 @@ def job_pid(out):
 
 def test_kill_ends_trace_pipe_reader(lucid):
     """`cat trace_pipe &` keeps current_tracer busy until it ends: kill %1 lets it go."""
-    job_pid(lucid.run("cat %s/trace_pipe &" % TRACING))
+    pid = job_pid(lucid.run("cat %s/trace_pipe &" % TRACING))
+    # The prompt comes back before cat has opened the file: wait until it holds it open.
+    for _ in range(300):
+        if "trace_pipe" in lucid.run("ls -l /proc/%d/fd/ 2>/dev/null" % pid):
+            break
+        time.sleep(0.1)
     assert lucid.run("echo function > %s/current_tracer" % TRACING) == \
         "-bash: echo: write error: Device or resource busy\n"
     assert lucid.run("kill %1; wait %1; echo $?").endswith("143\n")
