@@ -341,6 +341,21 @@ static void activate_on(struct task *t, int cpu, enum activate_reason why)
 	}
 }
 
+/*
+ * t is running, perhaps on another CPU, in user mode where it makes no system call: a reschedule
+ * IPI sends it through exit_to_user_mode, which finds the signal just queued. Linux's
+ * kick_process; without it, a spinning program would notice a signal only at its next tick.
+ */
+void kick_process(struct task *t)
+{
+	unsigned long flags = local_irq_save();
+	int cpu = READ_ONCE(t->cpu);
+
+	if (cpu != smp_processor_id() && cpus[cpu].curr == t)
+		smp_send_reschedule(cpu);
+	local_irq_restore(flags);
+}
+
 bool wake_up_process(struct task *t)
 {
 	unsigned long flags = local_irq_save();

@@ -150,6 +150,7 @@ void schedule(void);
 void preempt_schedule_irq(void);
 void scheduler_tick(void);
 bool wake_up_process(struct task *t);
+void kick_process(struct task *t); /* a running t looks at its signals now */
 void set_current_state(long state);
 void yield(void);
 

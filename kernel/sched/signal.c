@@ -11,7 +11,8 @@
  *	  not block it: blocked signals are kept, since the action may change before unblocking;
  *	- for a standard signal (1-31), one pending bit: a second one sent before delivery merges
  *	  with the first; for a real-time signal (32-64), one entry more in a queue, in order;
- *	- a wakeup if it is not blocked and the process sleeps interruptibly: the sleep ends with
+ *	- a wakeup if it is not blocked and the process sleeps interruptibly (a kick, an IPI, if it
+ *	  runs on another CPU): the sleep ends with
  *	  -EINTR (or a code asking for a restart, arch/x86_64/signal.c) and the signal is acted on
  *	  in exit_to_user_mode(), on the way back to user mode: get_signal() below takes the
  *	  lowest one pending, does the default action itself (terminate, stop, ignore), or returns
@@ -208,6 +209,8 @@ static void signal_wake_up(struct task *t, bool fatal)
 	/* Only interruptible sleeps: an uninterruptible one (a mutex) would sleep again anyway. */
 	if (state == TASK_INTERRUPTIBLE || (fatal && state == TASK_STOPPED))
 		wake_up_process(t);
+	else if (state == TASK_RUNNING)
+		kick_process(t);
 }
 
 /* SIGCONT and the stop signals cancel each other, and SIGCONT ends a stop: before queueing. */

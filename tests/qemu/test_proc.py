@@ -64,7 +64,8 @@ def test_proc_pid_of_a_user_process(lucid):
         assert re.search(r"^\s*\d+\s+1\s+root\s+\w+\s+bash\s+-bash$", ps, re.M), ps
         assert re.search(r"^\s*\d+\s+\d+\s+root\s+R\s+ps\s+ps -o ", ps, re.M), ps
     finally:
-        lucid.run("kill %1")
+        # kill returns once the signal is sent; wait returns once spin is gone.
+        lucid.run("kill %1; wait %1")
     # Once it is gone, so is its directory.
     out = lucid.run("cat /proc/%d/stat" % pid)
     assert "No such file or directory" in out, out
