@@ -19,7 +19,7 @@
 #include "lib/compiler.h"
 #include "kernel/printk.h"
 
-#define PIT_HZ 1193182        /* the PIT's input clock */
+#define PIT_HZ 1193182 /* the PIT's input clock */
 #define PIT_CH2_DATA 0x42
 #define PIT_COMMAND 0x43
 #define PIT_CH2_GATE_PORT 0x61 /* bit 0: channel 2 gate, bit 1: speaker, bit 5: channel 2 output */
@@ -29,10 +29,10 @@
 #define PIT_CMD_CH2_LOHI_MODE0 0xb0 /* channel 2, lobyte/hibyte, mode 0 (count down once) */
 #define CALIBRATE_US 5000 /* each measurement */
 #define CALIBRATE_SPIN_LIMIT 100000000 /* no PIT? then give up rather than hang */
-#define CALIBRATE_PRECISION 1000       /* the ends known to 0.1% of the span, ... */
-#define CALIBRATE_TRIES 20             /* ... or the best of this many tries */
-#define CALIBRATE_SAMPLES 5            /* good ones, whose median is taken */
-#define TSC_KHZ_FALLBACK 1000000       /* assume 1 GHz if calibration failed */
+#define CALIBRATE_PRECISION 1000 /* the ends known to 0.1% of the span, ... */
+#define CALIBRATE_TRIES 20 /* ... or the best of this many tries */
+#define CALIBRATE_SAMPLES 5 /* good ones, whose median is taken */
+#define TSC_KHZ_FALLBACK 1000000 /* assume 1 GHz if calibration failed */
 
 uint64_t tsc_khz;
 uint64_t tsc_base; /* see arch/x86_64/tsc.h */
@@ -118,9 +118,11 @@ void tsc_init(void)
 		tsc_khz = TSC_KHZ_FALLBACK;
 	WRITE_ONCE(tsc_base, rdtsc()); /* first: a reader seeing mult must see base too */
 	barrier();
-	WRITE_ONCE(tsc_mult, (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / (tsc_khz * 1000)));
+	WRITE_ONCE(tsc_mult,
+		   (uint64_t)(((unsigned __int128)NSEC_PER_SEC << 32) / (tsc_khz * 1000)));
 	/* As Linux's "tsc: Detected ... MHz processor", with how sure the measurement was. */
-	printk(KERN_INFO "tsc: Detected %lu.%03lu MHz processor (%lu tries, ends within %lu ticks)\n",
+	printk(KERN_INFO
+	       "tsc: Detected %lu.%03lu MHz processor (%lu tries, ends within %lu ticks)\n",
 	       (unsigned long)(tsc_khz / 1000), (unsigned long)(tsc_khz % 1000),
 	       (unsigned long)calibrate_tries, (unsigned long)calibrate_window);
 }
