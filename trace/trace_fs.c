@@ -656,6 +656,7 @@ static const struct {
 	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
 	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
 	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},
+	{"trace_marker_raw", TRACE_MODE_WRITE_ONLY, &tracing_mark_raw_fops, TOP},
 	/* The function_graph tracer's. */
 	{"max_graph_depth", TRACE_MODE_WRITE, &graph_depth_fops, TOP},
 	{"set_graph_function", TRACE_MODE_WRITE, &ftrace_graph_fops, TOP},
