@@ -48,13 +48,32 @@
 
 extern struct trace_event_call event_ftrace_print; /* trace/trace_export.c */
 
-/*
- * traceoff and stacktrace, after the marker is committed. A function of its own so that a
- * stack trace can start at the return into tracing_mark_write: the triggers' frames left out.
- */
-static noinline void marker_post_triggers(struct trace_event_call *call, enum event_trigger_type tt)
+/* The newline if the text has none, the NUL, and the record into the trace. */
+static __always_inline void marker_commit(struct trace_array *tr, struct print_entry *entry,
+					  size_t cnt)
 {
-	event_triggers_post_call(call, tt, (unsigned long)__builtin_return_address(0));
+	if (cnt == 0 || entry->buf[cnt - 1] != '\n')
+		entry->buf[cnt++] = '\n';
+	entry->buf[cnt] = '\0';
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/*
+ * A marker while ftrace:print has triggers, out of line so that one without costs a test. The
+ * triggers see the text as written (no newline yet) in the record itself; traceoff and
+ * stacktrace run after the commit, and a stack starts at the return into tracing_mark_write.
+ */
+static noinline void marker_commit_triggered(struct trace_array *tr, struct print_entry *entry,
+					     size_t cnt)
+{
+	struct trace_event_call *call = &event_ftrace_print;
+	enum event_trigger_type tt;
+
+	entry->buf[cnt] = '\0';
+	tt = event_triggers_call(call, entry, (unsigned int)(sizeof(*entry) + cnt + 1));
+	marker_commit(tr, entry, cnt);
+	if (tt)
+		event_triggers_post_call(call, tt, (unsigned long)__builtin_return_address(0));
 }
 
 /*
@@ -65,12 +84,9 @@ static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, 
 					   loff_t *ppos)
 {
 	struct trace_array *tr = &global_trace;
-	struct trace_event_call *call = &event_ftrace_print;
 	unsigned int trace_ctx = tracing_gen_ctx();
-	enum event_trigger_type tt = ETT_NONE;
 	struct ring_buffer_event *event;
 	struct print_entry *entry;
-	size_t len;
 
 	(void)file;
 	if (!(READ_ONCE(tr->trace_flags) & TRACE_ITER_MARKERS))
@@ -87,17 +103,10 @@ static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, 
 	tracing_generic_entry_update(&entry->ent, TRACE_PRINT, trace_ctx);
 	entry->ip = _THIS_IP_;
 	memcpy(entry->buf, ubuf, cnt);
-	if (READ_ONCE(call->triggers)) {
-		entry->buf[cnt] = '\0'; /* no newline yet: the triggers see the text as written */
-		tt = event_triggers_call(call, entry, (unsigned int)(sizeof(*entry) + cnt + 1));
-	}
-	len = cnt;
-	if (len == 0 || entry->buf[len - 1] != '\n')
-		entry->buf[len++] = '\n';
-	entry->buf[len] = '\0';
-	ring_buffer_unlock_commit(tr->buffer);
-	if (tt) /* traceoff, stacktrace: after the marker that fired them */
-		marker_post_triggers(call, tt);
+	if (unlikely(READ_ONCE(event_ftrace_print.triggers)))
+		marker_commit_triggered(tr, entry, cnt);
+	else
+		marker_commit(tr, entry, cnt);
 	preempt_enable();
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
@@ -150,7 +159,8 @@ static noinline ssize_t tracing_mark_raw_write(struct file *file, const char *ub
 	entry = ring_buffer_event_data(event);
 	tracing_generic_entry_update(&entry->ent, TRACE_RAW_DATA, trace_ctx);
 	/* all of it, the ring buffer's rounding too: the trace shows every byte (Linux: stale ones) */
-	memset(&entry->id, 0, ring_buffer_event_length(event) - offsetof(struct raw_data_entry, id));
+	memset(&entry->id, 0,
+	       ring_buffer_event_length(event) - offsetof(struct raw_data_entry, id));
 	memcpy(&entry->id, ubuf, cnt);
 	ring_buffer_unlock_commit(tr->buffer);
 	preempt_enable();
