@@ -520,6 +520,7 @@ static const char readme_msg[] =
 	"  tracing_thresh\t- function_graph: record only calls of at least this many us\n"
 	"\n"
 	"  trace_marker\t\t- Writes into this file writes into the kernel buffer\n"
+	"  trace_marker_raw\t\t- Writes into this file writes binary data into the kernel buffer\n"
 	"  printk_formats\t- the address of each trace_printk format, and the format\n"
 	"  available_events\t- the trace events, system:event\n"
 	"  set_event\t\t- the enabled events; echo words to enable, '!' before one disables\n"

@@ -106,6 +106,8 @@ def test_print_and_raw_data_files_as_linux(lucid):
     sh(lucid, "cat events/ftrace/raw_data/format", RAW_DATA_FORMAT)
     sh(lucid, "cat events/ftrace/print/id", "5\n")
     sh(lucid, "cat events/ftrace/raw_data/id", "18\n")
+    assert "  trace_marker_raw\t\t- Writes into this file writes binary data into the kernel " \
+        "buffer\n" in lucid.run("cat README")  # Linux's line
     # Not an event one enables: set_event and events/enable do not know it, and a marker is
     # recorded whatever they say (Linux's print cannot be disabled).
     sh(lucid, "echo ftrace:print > set_event",
