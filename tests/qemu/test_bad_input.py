@@ -111,6 +111,8 @@ def writable_files(lucid):
             events = lucid.run("ls -1 events/%s" % system).split()
             dirs += ["events/%s/%s/" % (system, e) for e in events
                      if e not in ("enable", "filter")][:2]
+            if system == "ftrace":
+                dirs.append("events/ftrace/print/")  # the one with a file to write: trigger
     for d in dirs:
         for name, mode in modes(lucid, d or ".").items():
             if mode[0] == "-" and "w" in mode:
