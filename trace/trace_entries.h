@@ -28,6 +28,11 @@ enum trace_type {
 	TRACE_USER_STACK, /* 12: reserved */
 	TRACE_BLK,        /* 13: reserved */
 	TRACE_BPUTS,      /* 14: struct bputs_entry, trace_puts of a constant string */
+	TRACE_HWLAT,      /* 15: reserved (Linux's hwlat tracer) */
+	TRACE_OSNOISE,    /* 16: reserved */
+	TRACE_TIMERLAT,   /* 17: reserved */
+	TRACE_RAW_DATA,   /* 18: struct raw_data_entry, a trace_marker_raw write */
+	TRACE_FUNC_REPEATS, /* 19: reserved (Linux's func-repeats option) */
 	__TRACE_LAST_TYPE
 };
 
@@ -74,6 +79,17 @@ struct stack_entry {
 struct print_entry {
 	struct trace_entry ent;
 	unsigned long ip;
+	char buf[];
+};
+
+/*
+ * TRACE_RAW_DATA: a binary trace_marker_raw write, its first 4 bytes the id, the rest buf.
+ * The record may hold more bytes than were written (Linux's minimum size, the ring buffer's
+ * rounding): they are zero, and the trace shows them, as Linux shows what is there.
+ */
+struct raw_data_entry {
+	struct trace_entry ent;
+	unsigned int id;
 	char buf[];
 };
 

@@ -124,7 +124,7 @@ static int trace_event_update(struct trace_event_call *call)
 	bool want = call->enabled || call->tracer_refs > 0;
 	int ret;
 
-	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+	if ((call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) && !call->reg)
 		return want ? -EINVAL : 0; /* nothing to attach: its tracer writes its records */
 	if (want == call->registered)
 		return 0;
@@ -188,6 +188,8 @@ int __trace_event_enable_disable(struct trace_event_call *call, int enable, int 
 		return ret;
 	}
 	if (!soft_disable) {
+		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+			return -EINVAL; /* a tracer's own record: only print's triggers hold one */
 		file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED, false);
 	} else {
 		if (++call->sm_ref > 1)

@@ -862,7 +862,13 @@ static bool pred_match(const struct filter_pred *pred, const unsigned char *rec,
 	case FILTER_STATIC_STRING:
 		if (pred->offset + pred->size > len)
 			return false;
-		return match_string(pred, (const char *)rec + pred->offset, pred->size);
+		/*
+		 * "char buf[]", size 0 (ftrace:print's text): the string runs to the record's end.
+		 * Linux 6.1 compares 0 bytes there (so "~ \"*x*\"" never matches); this is what
+		 * a filter on a marker's text means.
+		 */
+		return match_string(pred, (const char *)rec + pred->offset,
+				    pred->size ? pred->size : len - pred->offset);
 	case FILTER_OTHER:
 		if (pred->offset + pred->size > len)
 			return false;

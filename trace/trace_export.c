@@ -5,7 +5,8 @@
  * write records of their own (trace/trace_entries.h), not trace events. A tool that reads raw pages (trace-cmd,
  * KernelShark, perf) still needs their layout, and Linux gives it the same way as for events:
  * a format file per record type in events/ftrace/, whose ID is the TRACE_* type the records
- * carry, so function is 1, print 5, bprint 6, funcgraph_exit 10, funcgraph_entry 11, bputs 14.
+ * carry, so function is 1, print 5, bprint 6, funcgraph_exit 10, funcgraph_entry 11, bputs 14,
+ * raw_data 18.
  *
  * Each is a struct trace_event_call like the sched events' (trace/trace_events.h), so the
  * format files come from the same code and the same TRACE_FIELD tables: offsets and sizes from
@@ -67,8 +68,38 @@ static const struct trace_event_field print_fields[] = {
 	TRACE_FIELD_DYN_ARRAY(struct print_entry, char, buf),
 	TRACE_FIELD_END,
 };
-FTRACE_EVENT(print, TRACE_PRINT, struct print_entry, print_fields,
-	     TRACE_PRINT_FMT("%ps: %s", (void *)REC->ip, REC->buf));
+/*
+ * Unlike the others, print can have triggers (events/ftrace/print/trigger, trace/trace_marker.c
+ * runs them), and a trigger holds its event "enabled" in soft mode: Linux's
+ * ftrace_event_register(), a reg that has nothing to attach and says so with 0.
+ */
+static int ftrace_event_register(struct trace_event_call *call, bool on)
+{
+	(void)call;
+	(void)on;
+	return 0;
+}
+
+struct trace_event_call event_ftrace_print = {
+	.system = "ftrace",
+	.name = "print",
+	.fields = print_fields,
+	.size = sizeof(struct print_entry),
+	.print_fmt = TRACE_PRINT_FMT("%ps: %s", (void *)REC->ip, REC->buf),
+	.event = {.type = TRACE_PRINT},
+	.flags = TRACE_EVENT_FL_IGNORE_ENABLE,
+	.reg = ftrace_event_register,
+};
+REGISTER_TRACE_EVENT(event_ftrace_print);
+
+/* TRACE_RAW_DATA: trace_marker_raw's id and bytes (trace/trace_marker.c). */
+static const struct trace_event_field raw_data_fields[] = {
+	TRACE_FIELD(struct raw_data_entry, unsigned int, id),
+	TRACE_FIELD_DYN_ARRAY(struct raw_data_entry, char, buf),
+	TRACE_FIELD_END,
+};
+FTRACE_EVENT(raw_data, TRACE_RAW_DATA, struct raw_data_entry, raw_data_fields,
+	     TRACE_PRINT_FMT("id:%04x %08x", REC->id, (int)REC->buf[0]));
 
 /* TRACE_BPRINT: the format's address (printk_formats names it) and the argument words. */
 static const struct trace_event_field bprint_fields[] = {

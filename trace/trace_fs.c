@@ -520,6 +520,7 @@ static const char readme_msg[] =
 	"  tracing_thresh\t- function_graph: record only calls of at least this many us\n"
 	"\n"
 	"  trace_marker\t\t- Writes into this file writes into the kernel buffer\n"
+	"  trace_marker_raw\t\t- Writes into this file writes binary data into the kernel buffer\n"
 	"  printk_formats\t- the address of each trace_printk format, and the format\n"
 	"  available_events\t- the trace events, system:event\n"
 	"  set_event\t\t- the enabled events; echo words to enable, '!' before one disables\n"
@@ -656,6 +657,7 @@ static const struct {
 	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
 	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
 	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},
+	{"trace_marker_raw", TRACE_MODE_WRITE_ONLY, &tracing_mark_raw_fops, TOP},
 	/* The function_graph tracer's. */
 	{"max_graph_depth", TRACE_MODE_WRITE, &graph_depth_fops, TOP},
 	{"set_graph_function", TRACE_MODE_WRITE, &ftrace_graph_fops, TOP},

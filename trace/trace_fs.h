@@ -61,6 +61,7 @@ extern const struct file_operations event_pid_fops;     /* set_event_pid */
 extern const struct file_operations event_no_pid_fops;  /* set_event_notrace_pid */
 extern const struct file_operations ftrace_formats_fops;  /* printk_formats */
 extern const struct file_operations tracing_mark_fops;    /* trace_marker */
+extern const struct file_operations tracing_mark_raw_fops; /* trace_marker_raw */
 /* The function_graph tracer's (trace/ftrace_fs.c, trace/trace_functions_graph.c). */
 extern const struct file_operations ftrace_graph_fops;         /* set_graph_function */
 extern const struct file_operations ftrace_graph_notrace_fops; /* set_graph_notrace */

@@ -238,12 +238,32 @@ static enum print_line_t trace_print_print(struct trace_iterator *iter,
 	return trace_print_printk_msg_only(iter);
 }
 
+/*
+ * trace_marker_raw's record, Linux's trace_raw_data(): "# ID buf: b0 b1 ..." in hex, every byte
+ * the record holds after the id (Linux's minimum size and the ring buffer's rounding included).
+ */
+static enum print_line_t trace_raw_data(struct trace_iterator *iter, unsigned int flags,
+					struct trace_event *event)
+{
+	struct raw_data_entry *field = (struct raw_data_entry *)iter->ent;
+	long n = (long)iter->ent_size - (long)offsetof(struct raw_data_entry, buf);
+
+	(void)flags;
+	(void)event;
+	trace_seq_printf(&iter->seq, "# %x buf:", field->id);
+	for (long i = 0; i < n && !trace_seq_has_overflowed(&iter->seq); i++)
+		trace_seq_printf(&iter->seq, " %02x", (unsigned char)field->buf[i]);
+	trace_seq_putc(&iter->seq, '\n');
+	return trace_handle_return(&iter->seq);
+}
+
 static struct trace_event trace_fn_event = {.type = TRACE_FN, .trace = trace_fn_trace};
 static struct trace_event trace_stack_event = {.type = TRACE_STACK, .trace = trace_stack_print};
 static struct trace_event trace_print_event = {.type = TRACE_PRINT, .trace = trace_print_print};
 static struct trace_event trace_bprint_event = {.type = TRACE_BPRINT,
 						.trace = trace_bprint_print};
 static struct trace_event trace_bputs_event = {.type = TRACE_BPUTS, .trace = trace_bputs_print};
+static struct trace_event trace_raw_data_event = {.type = TRACE_RAW_DATA, .trace = trace_raw_data};
 
 static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 	[TRACE_FN] = &trace_fn_event,
@@ -251,6 +271,7 @@ static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 	[TRACE_PRINT] = &trace_print_event,
 	[TRACE_BPRINT] = &trace_bprint_event,
 	[TRACE_BPUTS] = &trace_bputs_event,
+	[TRACE_RAW_DATA] = &trace_raw_data_event,
 };
 static int next_event_type = TRACE_EVENT_TYPE_FIRST; /* the next trace event's id */
 

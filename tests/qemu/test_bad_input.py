@@ -45,12 +45,16 @@ PIDS["huge"] = EINVAL  # Linux trace_pid_write: any kstrtoul failure, overflow t
 TRIGGER = {k: EINVAL for k in BAD_INPUTS}  # events/*/*/trigger: no such command, even ""
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
 SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointvec takes -1
+# trace_marker_raw: any 4 to 3072 bytes are a record (an id, then data); fewer (echo's "\n",
+# "-1\n") or more (bash writes the 64 KiB 4 KiB at a time) are Linux's EINVAL
+RAW_MARKER = {k: EINVAL for k in ("empty", "negative", "64 KiB of text")}
 
 # First match wins. None: not a target of this test, with the reason.
 RULES = [
     ("trace", None),                  # any write clears the buffer: that is its job
     ("per_cpu/cpu*/trace", None),
     ("trace_marker", None),           # any text is a marker
+    ("trace_marker_raw", RAW_MARKER),
     ("current_tracer", NAME),
     ("trace_clock", NAME),
     ("trace_options", NAME),
@@ -107,6 +111,8 @@ def writable_files(lucid):
             events = lucid.run("ls -1 events/%s" % system).split()
             dirs += ["events/%s/%s/" % (system, e) for e in events
                      if e not in ("enable", "filter")][:2]
+            if system == "ftrace":
+                dirs.append("events/ftrace/print/")  # the one with a file to write: trigger
     for d in dirs:
         for name, mode in modes(lucid, d or ".").items():
             if mode[0] == "-" and "w" in mode:

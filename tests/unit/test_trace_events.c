@@ -192,11 +192,11 @@ static struct trace_event_call *const sorted_events[] = {
 /* events/ftrace/ (trace/trace_export.c): formats only, with their TRACE_* types as ids. */
 extern struct trace_event_call event_ftrace_function, event_ftrace_kernel_stack, event_ftrace_print,
 	event_ftrace_bprint, event_ftrace_bputs, event_ftrace_funcgraph_entry,
-	event_ftrace_funcgraph_exit;
+	event_ftrace_funcgraph_exit, event_ftrace_raw_data;
 static struct trace_event_call *const ftrace_internal_events[] = {
 	&event_ftrace_function,	      &event_ftrace_kernel_stack, &event_ftrace_print,
 	&event_ftrace_bprint,	      &event_ftrace_bputs,	  &event_ftrace_funcgraph_entry,
-	&event_ftrace_funcgraph_exit,
+	&event_ftrace_funcgraph_exit, &event_ftrace_raw_data,
 };
 
 static int setup_all(void **state)
@@ -1062,6 +1062,10 @@ static const struct {
 	 "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n\n"
 	 "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
 	 "REC->depth, REC->calltime, REC->rettime, REC->depth\n"},
+	{&event_ftrace_raw_data, 18,
+	 "\tfield:unsigned int id;\toffset:8;\tsize:4;\tsigned:0;\n"
+	 "\tfield:char buf[];\toffset:12;\tsize:0;\tsigned:1;\n\n"
+	 "print fmt: \"id:%04x %08x\", REC->id, (int)REC->buf[0]\n"},
 	{&event_ftrace_kernel_stack, 4,
 	 "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
 	 "\tfield:unsigned long caller[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
@@ -1102,6 +1106,27 @@ static void test_ftrace_internal_events(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(ftrace_ref); i++)
 		assert_false(ftrace_ref[i].call->enabled);
 	assert_int_equal(set_clr("!*:*"), 0);
+
+	/* print alone takes triggers (trace_marker runs them): they hold it, soft, and let go. */
+	char trig[] = "traceoff if buf ~ \"*stop*\"", untrig[] = "!traceoff";
+
+	assert_int_equal(trigger_process_regex(&event_ftrace_print, trig), 0);
+	assert_true(event_ftrace_print.enabled);
+	assert_true(event_ftrace_print.file_flags & EVENT_FILE_FL_TRIGGER_COND);
+	assert_int_equal(trace_event_enable_disable(&event_ftrace_print, 1), -EINVAL);
+	/* buf, "char buf[]" of size 0, is matched to the record's end (the marker's text) */
+	struct {
+		struct print_entry e;
+		char text[24];
+	} pr = {.text = "please stop here"};
+	unsigned int len = (unsigned int)(sizeof(pr.e) + strlen(pr.text) + 1);
+
+	assert_int_equal(event_triggers_call(&event_ftrace_print, &pr, len), ETT_TRACE_ONOFF);
+	strcpy(pr.text, "go on");
+	assert_int_equal(event_triggers_call(&event_ftrace_print, &pr, len), ETT_NONE);
+	assert_int_equal(trigger_process_regex(&event_ftrace_print, untrig), 0);
+	assert_false(event_ftrace_print.enabled);
+	assert_null(event_ftrace_print.triggers);
 }
 
 /* A record of a built-in type, read back with the offsets its format file gives. */
