@@ -637,6 +637,7 @@ static const struct {
 	{"current_tracer", TRACE_MODE_WRITE, &set_tracer_fops, TOP},
 	{"dyn_ftrace_total_info", TRACE_MODE_READ, &tracing_dyn_info_fops, TOP},
 	{"enabled_functions", TRACE_MODE_READ, &ftrace_enabled_fops, TOP},
+	{"error_log", TRACE_MODE_WRITE, &tracing_err_log_fops, TOP},
 	{"set_ftrace_filter", TRACE_MODE_WRITE, &ftrace_filter_fops, TOP},
 	{"set_ftrace_notrace", TRACE_MODE_WRITE, &ftrace_notrace_fops, TOP},
 	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
@@ -653,6 +654,7 @@ static const struct {
 	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
 	{"trace_pipe_raw", TRACE_MODE_READ, &tracing_buffers_fops, PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
+	{"tracing_cpumask", TRACE_MODE_WRITE, &tracing_cpumask_fops, TOP},
 	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
 	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
 	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},
