@@ -11,7 +11,8 @@
  * A write is parsed as Linux's bitmap_parse(), from the end: groups of at most 8 hex digits
  * separated by commas or blanks, the last group the lowest bits. A character that is no hex
  * digit is EINVAL; a group of more than 8 digits, more groups than the mask has, or a bit set
- * past the last CPU is EOVERFLOW; nothing at all is an empty mask (every CPU stops).
+ * past the last CPU is EOVERFLOW; nothing at all is an empty mask (every CPU stops). Only
+ * what comes before the first newline is read, as Linux.
  *
  * The trace array keeps the CPUs the mask clears (cpumask_cleared: zero, every CPU records,
  * is a new trace array's state with nothing to set up). trace_types_lock orders writers.
@@ -29,7 +30,7 @@
 
 #define CPUMASK_CHUNK_BITS 32 /* Linux's CHUNKSZ: a comma every 32 bits */
 #define HEX_DIGIT_BITS 4
-#define CPUMASK_WRITE_MAX 128 /* NR_CPUS bits in hex need far less: longer is no mask */
+#define CPUMASK_TEXT_MAX 128 /* what a read prints: NR_CPUS bits in hex need far less */
 
 static unsigned long all_cpus(const struct trace_array *tr)
 {
@@ -117,7 +118,7 @@ static struct trace_array *cpumask_tr(struct file *file)
 static ssize_t tracing_cpumask_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = cpumask_tr(file);
-	char buf[CPUMASK_WRITE_MAX];
+	char buf[CPUMASK_TEXT_MAX];
 
 	cpumask_print(buf, sizeof(buf) - 1, all_cpus(tr) & ~tr->cpumask_cleared, tr->nr_cpus);
 	strcat(buf, "\n");
@@ -148,8 +149,6 @@ static ssize_t tracing_cpumask_write(struct file *file, const char *ubuf, size_t
 	unsigned long mask;
 	int ret;
 
-	if (cnt > CPUMASK_WRITE_MAX)
-		return -EOVERFLOW; /* more digits than any mask of NR_CPUS bits */
 	ret = cpumask_parse(ubuf, cnt, tr->nr_cpus, &mask);
 	if (ret)
 		return ret;

@@ -306,7 +306,7 @@ static void unregister_trigger(struct trace_event_call *call, const struct event
 }
 
 /* A target for enable_event: an event that can be enabled (not events/ftrace/). */
-static struct trace_event_call *find_event_call(const char *system, const char *event)
+struct trace_event_call *find_event_call(const char *system, const char *event)
 {
 	struct trace_event_call *call;
 
