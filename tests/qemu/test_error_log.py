@@ -180,3 +180,19 @@ def test_tracing_cpumask(lucid):
     assert cpus_in_trace(lucid) == set(range(n))
     ok(lucid, "echo 0 > events/sched/sched_switch/enable")
     ok(lucid, "echo > trace")
+
+
+def test_trace_cmd_cpumask(lucid):
+    """trace-cmd record -M MASK writes tracing_cpumask: its report holds only those CPUs, and
+    it puts the mask back when done."""
+    fresh(lucid)
+    n = ncpus(lucid)
+    sh(lucid, "cd /tmp")
+    out = sh(lucid, "trace-cmd record -M 1 -e sched:sched_switch sh -c 'for c in $(seq 0 %d); "
+             "do taskset -c $c sleep 0.01; done' > /dev/null 2>&1; echo $?" % (n - 1), 300)
+    assert out == "0\n", out
+    report = sh(lucid, "trace-cmd report 2>/dev/null", 300)
+    cpus = set(re.findall(r"\[(\d{3})\]", report))
+    assert cpus == {"000"}, report[-2000:]
+    ok(lucid, "cd %s" % T)
+    assert cat(lucid, "tracing_cpumask") == mask_text((1 << n) - 1, n)
