@@ -142,8 +142,7 @@ static void tracing_set_cpumask(struct trace_array *tr, unsigned long mask)
 	tr->cpumask_cleared = cleared;
 }
 
-static ssize_t tracing_cpumask_write(struct file *file, const char *ubuf, size_t cnt,
-				     loff_t *ppos)
+static ssize_t tracing_cpumask_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = cpumask_tr(file);
 	unsigned long mask;

@@ -34,11 +34,11 @@
 
 struct tracing_log_err {
 	const char *const *errs; /* the parser's sentences */
-	unsigned int type;       /* ... this one */
-	unsigned int pos;        /* the caret's column in cmd */
-	uint64_t ts;             /* ns since boot */
+	unsigned int type; /* ... this one */
+	unsigned int pos; /* the caret's column in cmd */
+	uint64_t ts; /* ns since boot */
 	char loc[TRACING_LOG_LOC_MAX]; /* "event filter parse error: error: " */
-	char cmd[];              /* what was written */
+	char cmd[]; /* what was written */
 };
 
 static DEFINE_MUTEX(err_log_lock);

@@ -41,8 +41,8 @@ static void set_tracing(struct trace_array *tr, bool on)
 		tracer_tracing_off(tr);
 }
 
-static void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
-			   struct trace_array *tr, long *count, void *data)
+static void ftrace_traceon(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+			   long *count, void *data)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -52,8 +52,8 @@ static void ftrace_traceon(unsigned long ip, unsigned long parent_ip,
 		set_tracing(tr, true);
 }
 
-static void ftrace_traceoff(unsigned long ip, unsigned long parent_ip,
-			    struct trace_array *tr, long *count, void *data)
+static void ftrace_traceoff(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+			    long *count, void *data)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -78,8 +78,8 @@ static void update_traceon_count(struct trace_array *tr, long *count, bool on)
 				    __ATOMIC_RELAXED);
 }
 
-static void ftrace_traceon_count(unsigned long ip, unsigned long parent_ip,
-				 struct trace_array *tr, long *count, void *data)
+static void ftrace_traceon_count(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+				 long *count, void *data)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -87,8 +87,8 @@ static void ftrace_traceon_count(unsigned long ip, unsigned long parent_ip,
 	update_traceon_count(tr, count, true);
 }
 
-static void ftrace_traceoff_count(unsigned long ip, unsigned long parent_ip,
-				  struct trace_array *tr, long *count, void *data)
+static void ftrace_traceoff_count(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+				  long *count, void *data)
 {
 	(void)ip;
 	(void)parent_ip;
@@ -104,8 +104,8 @@ static void trace_probe_stack(struct trace_array *tr, unsigned long ip)
 	__trace_stack(tr, tracing_gen_ctx_dec(), ip + MCOUNT_INSN_SIZE);
 }
 
-static void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip,
-			      struct trace_array *tr, long *count, void *data)
+static void ftrace_stacktrace(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+			      long *count, void *data)
 {
 	(void)parent_ip;
 	(void)data;
@@ -148,7 +148,7 @@ static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
 struct event_probe_data {
 	struct trace_event_call *call;
 	const struct ftrace_probe_ops *ops; /* whose functions have it */
-	struct event_probe_data *next;      /* on event_probes (trace_types_lock) */
+	struct event_probe_data *next; /* on event_probes (trace_types_lock) */
 };
 
 static struct event_probe_data *event_probes;
@@ -156,7 +156,8 @@ static struct event_probe_data *event_probes;
 static void update_event_probe(struct trace_event_call *call, bool enable)
 {
 	if (enable)
-		__atomic_fetch_and(&call->file_flags, ~EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
+		__atomic_fetch_and(&call->file_flags, ~EVENT_FILE_FL_SOFT_DISABLED,
+				   __ATOMIC_RELEASE);
 	else
 		__atomic_fetch_or(&call->file_flags, EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
 }
@@ -178,8 +179,8 @@ static void event_switch_count(void *data, long *count, bool enable)
 
 	if (!old || enable == !disabled)
 		return;
-	if (old != -1 && !__atomic_compare_exchange_n(count, &old, old - 1, false,
-						      __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (old != -1 && !__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELEASE,
+						      __ATOMIC_RELAXED))
 		return; /* another CPU took this count: it switches */
 	update_event_probe(edata->call, enable);
 }
@@ -191,8 +192,8 @@ static void event_enable_probe(unsigned long ip, unsigned long parent_ip, struct
 	event_switch(data, true);
 }
 
-static void event_disable_probe(unsigned long ip, unsigned long parent_ip,
-				struct trace_array *tr, long *count, void *data)
+static void event_disable_probe(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+				long *count, void *data)
 {
 	(void)ip, (void)parent_ip, (void)tr, (void)count;
 	event_switch(data, false);
@@ -337,8 +338,8 @@ static bool take_count(long *count)
 {
 	long old = __atomic_load_n(count, __ATOMIC_ACQUIRE);
 
-	return old > 0 && __atomic_compare_exchange_n(count, &old, old - 1, false,
-						      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	return old > 0 && __atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_ACQ_REL,
+						      __ATOMIC_RELAXED);
 }
 
 static void ftrace_dump_probe(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
@@ -349,8 +350,8 @@ static void ftrace_dump_probe(unsigned long ip, unsigned long parent_ip, struct 
 		ftrace_dump(DUMP_ALL);
 }
 
-static void ftrace_cpudump_probe(unsigned long ip, unsigned long parent_ip,
-				 struct trace_array *tr, long *count, void *data)
+static void ftrace_cpudump_probe(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
+				 long *count, void *data)
 {
 	(void)ip, (void)parent_ip, (void)tr, (void)data;
 	if (take_count(count))
@@ -362,22 +363,21 @@ static void ftrace_cpudump_probe(unsigned long ip, unsigned long parent_ip,
 static const struct ftrace_probe_ops traceon_probe_ops = {"traceon", false, ftrace_traceon, NULL};
 static const struct ftrace_probe_ops traceon_count_probe_ops = {"traceon", true,
 								ftrace_traceon_count, NULL};
-static const struct ftrace_probe_ops traceoff_probe_ops = {"traceoff", false, ftrace_traceoff, NULL};
+static const struct ftrace_probe_ops traceoff_probe_ops = {"traceoff", false, ftrace_traceoff,
+							   NULL};
 static const struct ftrace_probe_ops traceoff_count_probe_ops = {"traceoff", true,
 								 ftrace_traceoff_count, NULL};
-static const struct ftrace_probe_ops stacktrace_probe_ops = {"stacktrace", false,
-							     ftrace_stacktrace, NULL};
+static const struct ftrace_probe_ops stacktrace_probe_ops = {"stacktrace", false, ftrace_stacktrace,
+							     NULL};
 static const struct ftrace_probe_ops stacktrace_count_probe_ops = {"stacktrace", true,
 								   ftrace_stacktrace_count, NULL};
 
-static const struct ftrace_probe_ops event_enable_probe_ops = {"enable_event", false,
-							       event_enable_probe,
-							       enable_print_name};
+static const struct ftrace_probe_ops event_enable_probe_ops = {
+	"enable_event", false, event_enable_probe, enable_print_name};
 static const struct ftrace_probe_ops event_enable_count_probe_ops = {
 	"enable_event", true, event_enable_count_probe, enable_print_name};
-static const struct ftrace_probe_ops event_disable_probe_ops = {"disable_event", false,
-								event_disable_probe,
-								disable_print_name};
+static const struct ftrace_probe_ops event_disable_probe_ops = {
+	"disable_event", false, event_disable_probe, disable_print_name};
 static const struct ftrace_probe_ops event_disable_count_probe_ops = {
 	"disable_event", true, event_disable_count_probe, disable_print_name};
 static const struct ftrace_probe_ops dump_probe_ops = {"dump", true, ftrace_dump_probe, NULL};
