@@ -9,6 +9,7 @@ records nothing.
 """
 import re
 
+from lucid import Lucid
 from tracefs import T, cat, fails, ncpus, ok, sh
 
 EOVERFLOW = "-bash: echo: write error: Value too large for defined data type\n"
@@ -196,3 +197,19 @@ def test_trace_cmd_cpumask(lucid):
     assert cpus == {"000"}, report[-2000:]
     ok(lucid, "cd %s" % T)
     assert cat(lucid, "tracing_cpumask") == mask_text((1 << n) - 1, n)
+
+
+def test_cpumask_zero_padded_on_5_cpus():
+    """Linux's %*pb pads the mask to the digits its bits need: 5 CPUs print two digits."""
+    k = Lucid(smp=5)
+    try:
+        ok(k, "cd %s" % T)
+        assert cat(k, "tracing_cpumask") == "1f\n"
+        ok(k, "echo 1 > tracing_cpumask")
+        assert cat(k, "tracing_cpumask") == "01\n"
+        ok(k, "echo ' 0010 ' > tracing_cpumask")  # blanks around a group are separators
+        assert cat(k, "tracing_cpumask") == "10\n"
+        fails(k, "echo 20 > tracing_cpumask", EOVERFLOW)  # CPU 5 is past the last
+        assert cat(k, "tracing_cpumask") == "10\n"
+    finally:
+        k.close()
