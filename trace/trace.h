@@ -18,6 +18,7 @@
 #include "trace/ftrace.h"
 #include "trace/trace_entries.h"
 #include "trace/trace_seq.h"
+#include "trace/trace_error_log.h"
 
 struct ring_buffer;
 struct ring_buffer_iter;
@@ -131,6 +132,8 @@ struct trace_array {
 	uint64_t time_start;                /* when the buffer was last emptied (latency format) */
 	struct ring_buffer *snapshot_buffer; /* the spare swapped in by "echo 1 > snapshot" */
 	bool allocated_snapshot;             /* ... and it is full size (else: as small as can be) */
+	struct trace_err_log err_log;        /* error_log (trace/trace_error_log.c) */
+	unsigned long cpumask_cleared; /* CPUs tracing_cpumask stops (trace/trace_cpumask.c) */
 };
 extern struct trace_array global_trace;
 

@@ -41,6 +41,7 @@
  * host). Not traced, as all of trace/.
  */
 #include "trace/trace_events_filter.h"
+#include "trace/trace_error_log.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
@@ -722,6 +723,12 @@ int create_event_filter(const struct trace_event_call *call, const char *str, bo
 	}
 	if (ret && subsys)
 		parse_error(&pe, FILT_ERR_BAD_SUBSYS_FILTER, 0);
+	/* Linux's append_filter_err(): error_log's column is the parser's, not the file's + 1. */
+	if (ret && pe.lasterr > 0)
+		tracing_log_err(NULL, "event filter parse error", str, err_text,
+				(unsigned int)pe.lasterr, (unsigned int)pe.lasterr_pos);
+	else if (ret)
+		tracing_log_err(NULL, "event filter parse error", str, err_text, FILT_ERR_ERRNO, 0);
 	filter->filter_string = ret ? filter_err_string(str, &pe) : dup_string(str);
 	if (!filter->filter_string) {
 		free_event_filter(filter);

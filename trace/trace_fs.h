@@ -45,6 +45,7 @@ loff_t tracing_lseek(struct file *file, loff_t offset, int whence);
 int tracing_release(struct inode *inode, struct file *file);
 
 extern const struct file_operations tracing_fops;      /* trace */
+extern const struct file_operations tracing_cpumask_fops; /* tracing_cpumask */
 extern const struct file_operations snapshot_fops;     /* snapshot */
 extern const struct file_operations tracing_pipe_fops; /* trace_pipe */
 extern const struct file_operations tracing_buffers_fops; /* per_cpu/cpuN/trace_pipe_raw */

@@ -43,6 +43,11 @@ FUNCS = {k: v for k, v in LIST.items() if k != "trailing junk"}
 PIDS = dict(LIST)
 PIDS["huge"] = EINVAL  # Linux trace_pid_write: any kstrtoul failure, overflow too, is EINVAL
 TRIGGER = {k: EINVAL for k in BAD_INPUTS}  # events/*/*/trigger: no such command, even ""
+# tracing_cpumask: Linux's bitmap_parse reads hex from the end ("12abc" is hex, but has bits
+# past the last CPU), and an empty write is the empty mask, not an error.
+EOVERFLOW = "Value too large for defined data type"
+CPUMASK = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}
+CPUMASK.update({"huge": EOVERFLOW, "trailing junk": EOVERFLOW})
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
 SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointvec takes -1
 # trace_marker_raw: any 4 to 3072 bytes are a record (an id, then data); fewer (echo's "\n",
@@ -55,6 +60,8 @@ RULES = [
     ("per_cpu/cpu*/trace", None),
     ("trace_marker", None),           # any text is a marker
     ("trace_marker_raw", RAW_MARKER),
+    ("error_log", None),              # a write is taken and ignored; ">" clears: test_error_log
+    ("tracing_cpumask", CPUMASK),
     ("current_tracer", NAME),
     ("trace_clock", NAME),
     ("trace_options", NAME),
