@@ -486,6 +486,8 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 		if (unlikely(READ_ONCE(tracepoint_printk)))
 			output_printk(call, rec, len);
 		ring_buffer_write(global_trace.buffer, len, rec);
+		if (unlikely(READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))
+			ftrace_trace_stacks(&global_trace, ip);
 	}
 	if (tt)
 		event_triggers_post_call(call, tt, ip);
@@ -501,6 +503,9 @@ void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigne
 	if (unlikely(READ_ONCE(tracepoint_printk)))
 		output_printk(call, rec, len);
 	ring_buffer_unlock_commit(global_trace.buffer);
+	/* options/stacktrace: the stack from the code that fired the event (the probe's caller) */
+	if (unlikely(READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))
+		ftrace_trace_stacks(&global_trace, (unsigned long)__builtin_return_address(0));
 }
 
 void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const char *str,

@@ -1,0 +1,178 @@
+"""Linux 6.1's core trace options and their files, from the shell: each option on and off.
+
+Each test turns one option on, checks that the trace changes as Linux's does (formats from
+../shared/reference/ftrace-formats.md and Linux 6.1's trace.c / trace_output.c), turns it off
+and checks that the trace is as before.
+"""
+import re
+import struct
+
+from tracefs import EINVAL, T, cat, fails, ok, sh  # noqa: F401
+
+BOOT = {"cmdline": ""}
+
+# Linux 6.1's trace_options with no tracer options (capture: linux-6.1/trace_options.txt).
+LINUX_CORE_OPTIONS = [
+    "print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
+    "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+    "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd", "norecord-tgid",
+    "overwrite", "nodisable_on_free", "irq-info", "markers", "noevent-fork", "nopause-on-trace",
+    "hash-ptr", "function-trace", "nofunction-fork", "nodisplay-graph", "nostacktrace"]
+
+
+def marker_trace(lucid, text="hello"):
+    ok(lucid, "echo > trace; echo %s > trace_marker" % text)
+    return [l for l in cat(lucid, "trace").splitlines() if not l.startswith("#")]
+
+
+def test_trace_options_in_linux_order(lucid):
+    sh(lucid, "cd " + T)
+    assert cat(lucid, "trace_options").split() == LINUX_CORE_OPTIONS
+    names = sh(lucid, "ls options").split()
+    for o in LINUX_CORE_OPTIONS:
+        assert re.sub("^no", "", o) in names, o
+
+
+def test_printk_msg_only(lucid):
+    sh(lucid, "cd " + T)
+    assert marker_trace(lucid)[-1].endswith(": tracing_mark_write: hello")
+    ok(lucid, "echo 1 > options/printk-msg-only")
+    assert marker_trace(lucid)[-1] == "hello"
+    ok(lucid, "echo 0 > options/printk-msg-only")
+    assert marker_trace(lucid)[-1].endswith(": tracing_mark_write: hello")
+
+
+def test_raw_hex_bin(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo 1 > options/raw")
+    line = marker_trace(lucid)[-1]
+    # "pid cpu ts " then the marker's raw form "# ip text"
+    assert re.match(r"^\d+ \d+ \d+ # [0-9a-f]+ hello$", line), line
+    ok(lucid, "echo 0 > options/raw; echo 1 > options/hex")
+    ok(lucid, "echo > trace; echo hello > trace_marker")
+    out = sh(lucid, "cat trace | od -An -c | tr -d ' \\n'")
+    # pid, cpu (8 hex digits), ts (16), each with a blank; no hex printer: "type: 5", then \n\n
+    assert re.search(r"[0-9a-f]{8}[0-9a-f]{8}[0-9a-f]{16}type:5\\n\\n", out), out
+    ok(lucid, "echo 0 > options/hex; echo 1 > options/bin")
+    ok(lucid, "echo > trace; echo hello > trace_marker")
+    hexdump = sh(lucid, "cat trace | od -An -tx1 | tr -d ' \\n'")
+    data = bytes.fromhex(hexdump)
+    # the header stays text; the line is pid (4), cpu (4), ts (8) as binary, then the marker's
+    # binary printer, which it has none of: Linux's "type: 5" (trace_nop_print)
+    body = data[data.rindex(b"|\n") + 2:]
+    assert len(body) == 16 + len(b"type: 5\n") and body.endswith(b"type: 5\n"), body
+    pid, cpu, ts = struct.unpack("<iiQ", body[:16])
+    assert pid > 0 and 0 <= cpu < 64 and ts > 0
+    ok(lucid, "echo 0 > options/bin")
+    assert marker_trace(lucid)[-1].endswith(": tracing_mark_write: hello")
+
+
+def test_function_raw(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo schedule > set_ftrace_filter; echo function > current_tracer; sleep 0.1")
+    ok(lucid, "echo 0 > tracing_on; echo 1 > options/raw")
+    lines = [l for l in cat(lucid, "trace").splitlines() if not l.startswith("#")]
+    assert lines and all(re.match(r"^\d+ \d+ \d+ [0-9a-f]{16} [0-9a-f]+$", l) for l in lines)
+    ok(lucid, "echo 0 > options/raw")
+    lines = [l for l in cat(lucid, "trace").splitlines() if not l.startswith("#")]
+    assert all(" schedule <-" in l for l in lines)
+    ok(lucid, "echo nop > current_tracer; echo > set_ftrace_filter; echo 1 > tracing_on")
+
+
+def test_latency_format_and_verbose(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo 1 > options/latency-format")
+    ok(lucid, "echo > trace")
+    assert cat(lucid, "trace") == "# tracer: nop\n#\n"  # empty: no latency header, as Linux
+    ok(lucid, "echo hello > trace_marker")
+    text = cat(lucid, "trace")
+    lines = text.splitlines()
+    assert lines[2] == "# nop latency trace v1.1.5 on 6.1.0-lucid"
+    assert re.match(r"^# latency: 0 us, #1/1, CPU#0 \| \(M:preempt VP:0, KP:0, SP:0 HP:0 "
+                    r"#P:\d+\)$", lines[4])
+    assert lines[6] == "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)"
+    assert "#  cmd     pid   ||||| time  |   caller      " in lines
+    assert re.match(r"^ {4}bash-\d+ +\d[dX.][Nnp.][ZzHhs.][0-9a-f.] +\d+us.: "
+                    r"tracing_mark_write: hello$", lines[-1]), lines[-1]
+    ok(lucid, "echo 1 > options/verbose")
+    last = cat(lucid, "trace").splitlines()[-1]
+    assert re.match(r"^ +bash +\d+ +\d+ \d+ [0-9a-f]{8} [0-9a-f]{8} \[[0-9a-f]{8,}\] "
+                    r"\d+\.\d{3}ms \(\+\d+\.\d{3}ms\): tracing_mark_write: hello$", last), last
+    ok(lucid, "echo 0 > options/latency-format")
+    # verbose alone: the normal prefix, and no column legend
+    text = cat(lucid, "trace")
+    assert "TASK-PID" not in text and text.splitlines()[-1].endswith("tracing_mark_write: hello")
+    ok(lucid, "echo 0 > options/verbose")
+    assert "TASK-PID" in cat(lucid, "trace")
+
+
+def test_record_tgid_and_saved_tgids(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo 1 > options/record-tgid")
+    lines = marker_trace(lucid)
+    assert re.match(r"^ +bash-(\d+) +\( *(\d+)\) \[\d{3}\] ", lines[-1]), lines[-1]
+    pid = re.match(r"^ +bash-(\d+)", lines[-1]).group(1)
+    assert "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION" in \
+        cat(lucid, "trace")
+    assert "%s %s" % (pid, pid) in cat(lucid, "saved_tgids").splitlines()
+    ok(lucid, "echo 0 > options/record-tgid")
+    lines = marker_trace(lucid)
+    assert re.match(r"^ +bash-\d+ +\[\d{3}\] ", lines[-1]), lines[-1]
+
+
+def test_stacktrace_after_events(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo 1 > options/stacktrace; echo 1 > events/sched/sched_switch/enable")
+    ok(lucid, "sleep 0.1; echo 0 > events/sched/sched_switch/enable; echo 0 > options/stacktrace")
+    lines = [l for l in cat(lucid, "trace").splitlines() if not l.startswith("#")]
+    switches = [i for i, l in enumerate(lines) if "sched_switch:" in l]
+    assert switches
+    for i in switches:  # each event is followed by its stack, which holds __schedule
+        assert lines[i + 1].endswith("<stack trace>"), lines[i:i + 3]
+        frames = []
+        for l in lines[i + 2:]:
+            if not l.startswith(" => "):
+                break
+            frames.append(l[4:])
+        assert "__schedule" in frames, frames
+    ok(lucid, "echo > trace; echo 1 > events/sched/sched_switch/enable; sleep 0.1")
+    ok(lucid, "echo 0 > events/sched/sched_switch/enable")
+    assert "<stack trace>" not in cat(lucid, "trace")
+
+
+def test_pause_on_trace(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo > trace; echo 1 > options/pause-on-trace")
+    # While trace is open nothing is recorded (a marker write finds the buffer off: EBADF).
+    out = sh(lucid, "exec 4<trace; echo during > trace_marker; exec 4<&-; "
+                    "echo after > trace_marker; cat trace")
+    assert "during" not in out.split("Bad file descriptor")[-1] and "after" in out
+    ok(lucid, "echo 0 > options/pause-on-trace")
+    ok(lucid, "exec 4<trace; echo during > trace_marker; exec 4<&-")
+    assert "during" in cat(lucid, "trace")
+
+
+def test_buffer_percent_timestamp_mode(lucid):
+    sh(lucid, "cd " + T)
+    assert cat(lucid, "buffer_percent") == "50\n"
+    assert cat(lucid, "timestamp_mode") == "[delta] absolute\n"
+    ok(lucid, "echo 100 > buffer_percent")
+    assert cat(lucid, "buffer_percent") == "100\n"
+    fails(lucid, "echo 101 > buffer_percent")
+    assert cat(lucid, "buffer_percent") == "100\n"
+    ok(lucid, "echo 50 > buffer_percent")
+
+
+def test_free_buffer_and_disable_on_free(lucid):
+    sh(lucid, "cd " + T)
+    size = cat(lucid, "buffer_size_kb")
+    ok(lucid, "exec 3>free_buffer; echo x >&3")
+    assert cat(lucid, "buffer_size_kb") == size  # open: nothing yet
+    ok(lucid, "exec 3>&-")
+    assert int(cat(lucid, "buffer_size_kb")) < int(size)
+    assert cat(lucid, "tracing_on") == "1\n"  # disable_on_free is off
+    ok(lucid, "echo %s > buffer_size_kb; echo 1 > options/disable_on_free" % size.strip())
+    ok(lucid, "exec 3>free_buffer; exec 3>&-")
+    assert cat(lucid, "tracing_on") == "0\n"
+    ok(lucid, "echo 0 > options/disable_on_free; echo 1 > tracing_on")
+    ok(lucid, "echo %s > buffer_size_kb" % size.strip())
