@@ -206,6 +206,7 @@ void ftrace_trace_stacks(struct trace_array *tr, unsigned long from); /* after a
 void trace_save_tgid(const struct task *t);
 int trace_find_tgid(int pid); /* 0: unknown */
 int trace_alloc_tgid_map(void);
+bool trace_user_obj(int tgid, unsigned long ip, char *path, size_t size, unsigned long *offset);
 void trace_pause_on_open(struct trace_iterator *iter);
 void trace_pause_on_release(struct trace_iterator *iter);
 

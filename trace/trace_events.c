@@ -494,18 +494,32 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 	filter_nest[cpu]--;
 }
 
+/*
+ * The commit with something more to do: tp_printk, and options/stacktrace's stack after the
+ * event (from the code that fired it: ip, the return into the probe's caller). Out of line, so
+ * that the common commit stays a tail call.
+ */
+static noinline void event_commit_extras(struct trace_event_call *call, void *rec,
+					   unsigned long len, unsigned long ip)
+{
+	if (unlikely(READ_ONCE(tracepoint_printk)))
+		output_printk(call, rec, len);
+	ring_buffer_unlock_commit(global_trace.buffer);
+	ftrace_trace_stacks(&global_trace, ip);
+}
+
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
 {
 	if (unlikely((uintptr_t)rec - (uintptr_t)filter_buffers < sizeof(filter_buffers))) {
 		filtered_buffer_commit(call, rec, len);
 		return;
 	}
-	if (unlikely(READ_ONCE(tracepoint_printk)))
-		output_printk(call, rec, len);
+	if (unlikely(READ_ONCE(tracepoint_printk) ||
+		     (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))) {
+		event_commit_extras(call, rec, len, (unsigned long)__builtin_return_address(0));
+		return;
+	}
 	ring_buffer_unlock_commit(global_trace.buffer);
-	/* options/stacktrace: the stack from the code that fired the event (the probe's caller) */
-	if (unlikely(READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))
-		ftrace_trace_stacks(&global_trace, (unsigned long)__builtin_return_address(0));
 }
 
 void trace_event_set_str(void *rec, uint32_t *loc, unsigned int offset, const char *str,

@@ -6,6 +6,7 @@
  * or how the files behave:
  *
  *   stacktrace       after every trace event, a TRACE_STACK record of the kernel stack
+ *   userstacktrace   ... and a TRACE_USER_STACK record of the program's (sym-userobj prints it)
  *   record-tgid      remember each recorded task's thread group (saved_tgids, a column)
  *   pause-on-trace   recording pauses while the trace file is open
  *   block            poll of trace_pipe always says readable (trace/trace_iter.c)
@@ -13,8 +14,7 @@
  *
  * and the files that go with them: saved_tgids, buffer_percent, timestamp_mode, free_buffer.
  * Options whose effect belongs to tracers Lucid does not have yet (function-trace and
- * display-graph: the latency tracers'; userstacktrace, sym-userobj and hash-ptr: see
- * docs/design/tracer.md) are kept and listed, so that scripts that set them work.
+ * display-graph: the latency tracers'; hash-ptr: see docs/design/tracer.md) are kept and listed, so that scripts that set them work.
  *
  * Not traced: the event path calls in here.
  */
@@ -26,20 +26,128 @@
 #include "kernel/sched/lockdep.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/preempt.h"
+#include "kernel/sched/spinlock.h"
+#include "kernel/mm/kstack.h"
+#include "kernel/mm/mm.h"
+#include "arch/x86_64/mmu.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* --- stacktrace ----------------------------------------------------------------------------- */
+/* --- stacktrace and userstacktrace ---------------------------------------------------------- */
 
 /*
- * After an event is committed (trace_event_buffer_commit): its kernel stack as a record of its
- * own, as Linux's ftrace_trace_stack. from is the return into the code that fired the event,
- * so the stack starts there. Only called when the option is on: the event path tests the bit.
+ * A word of the user program's memory, read through its page tables rather than by touching
+ * the address: an event may come in any context (an interrupt, with the page-fault path's own
+ * locks held), where a fault must not happen. A page that is not present ends the walk, as
+ * Linux's copy_from_user_nofault does. addr is 8-byte aligned, so the word is in one page.
+ */
+static bool user_word(struct mm_struct *mm, unsigned long addr, unsigned long *val)
+{
+	char *page;
+
+	if ((addr & (sizeof(long) - 1)) || !access_ok((void *)addr, sizeof(long)))
+		return false;
+	page = mmu_user_page(mm->pgd, addr & ~(PAGE_SIZE - 1), NULL);
+	if (!page)
+		return false;
+	*val = *(unsigned long *)(page + (addr & (PAGE_SIZE - 1)));
+	return true;
+}
+
+/*
+ * The user stack of the current program (Linux's ftrace_trace_userstack): where it entered the
+ * kernel (the pt_regs at the top of its kernel stack), then the return addresses its frame
+ * pointers lead to, for a program built with them; without, the walk stops after one or two.
+ * Not in an NMI (Linux's rule) nor for a kernel thread, which has no user stack.
+ */
+static void ftrace_trace_userstack(struct trace_array *tr, unsigned int trace_ctx)
+{
+	struct task *t = current;
+	const struct pt_regs *regs;
+	struct ring_buffer_event *event;
+	struct userstack_entry *entry;
+	unsigned long fp;
+	int n = 0;
+
+	if (in_nmi() || !t || !t->mm || !t->stack)
+		return;
+	regs = (const struct pt_regs *)((char *)t->stack + KSTACK_SIZE) - 1;
+	if (!user_mode(regs))
+		return;
+	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry));
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	tracing_generic_entry_update(&entry->ent, TRACE_USER_STACK, trace_ctx);
+	entry->tgid = (unsigned int)(t->tgid ? t->tgid : t->pid);
+	memset(entry->caller, 0, sizeof(entry->caller));
+	entry->caller[n++] = regs->rip;
+	fp = regs->rbp;
+	while (n < FTRACE_USER_STACK_ENTRIES) {
+		unsigned long next, ret;
+
+		/* a frame lies above the stack pointer: anything else is not a frame */
+		if (fp < regs->rsp || !user_word(t->mm, fp, &next) ||
+		    !user_word(t->mm, fp + sizeof(long), &ret) || !ret)
+			break;
+		entry->caller[n++] = ret;
+		fp = next;
+	}
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/*
+ * After an event is committed (trace_event_buffer_commit): its kernel stack and the program's
+ * user stack as records of their own, as Linux's ftrace_trace_stack and ftrace_trace_userstack.
+ * from is the return into the code that fired the event, so the kernel stack starts there.
+ * Only called when one of the options is on: the event path tests the bits.
  */
 void ftrace_trace_stacks(struct trace_array *tr, unsigned long from)
 {
-	if (READ_ONCE(tr->trace_flags) & TRACE_ITER_STACKTRACE)
+	unsigned int flags = READ_ONCE(tr->trace_flags);
+
+	if (flags & TRACE_ITER_STACKTRACE)
 		__trace_stack(tr, tracing_gen_ctx_dec(), from);
+	if (flags & TRACE_ITER_USERSTACKTRACE)
+		ftrace_trace_userstack(tr, tracing_gen_ctx_dec());
+}
+
+/*
+ * sym-userobj: the file an address of program tgid lies in, and the offset from the start of
+ * its area ("/bin/prog[+0x11d6]", Linux's seq_print_user_ip). False if the program is gone or
+ * the address is in no file (its stack, its heap, an anonymous mapping). Task context.
+ */
+bool trace_user_obj(int tgid, unsigned long ip, char *path, size_t size, unsigned long *offset)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	const char *name = NULL;
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		struct vm_area_struct *vma;
+
+		if (t->pid != tgid || t->reaped || !t->mm)
+			continue;
+		spin_lock(&t->mm->mmap_lock);
+		vma = find_vma(t->mm, ip);
+		if (vma && ip >= vma->vm_start) {
+			if (vma->kind == VMA_ELF)
+				name = t->mm->exe_path;
+			else if (vma->kind == VMA_FILE && vma->vm_name)
+				name = vma->vm_name->path;
+			*offset = ip - vma->vm_start;
+		}
+		if (name)
+			strlcpy(path, name, size);
+		spin_unlock(&t->mm->mmap_lock);
+		break;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return name != NULL;
 }
 
 /* --- record-tgid and saved_tgids ------------------------------------------------------------ */

@@ -176,3 +176,77 @@ def test_free_buffer_and_disable_on_free(lucid):
     assert cat(lucid, "tracing_on") == "0\n"
     ok(lucid, "echo 0 > options/disable_on_free; echo 1 > tracing_on")
     ok(lucid, "echo %s > buffer_size_kb" % size.strip())
+
+
+def ustack_run(lucid, seconds=0):
+    """Runs ustack stack with the getppid event on; returns its functions' addresses."""
+    ok(lucid, "echo > trace; echo 1 > events/syscalls/sys_enter_getppid/enable")
+    if seconds:  # still alive while the trace is read
+        out = sh(lucid, "ustack stack %d & sleep 1" % seconds)
+    else:
+        out = sh(lucid, "ustack stack")
+    ok(lucid, "echo 0 > events/syscalls/sys_enter_getppid/enable")
+    return {m.group(1): int(m.group(2), 16)
+            for m in re.finditer(r"^(level\d) 0x([0-9a-f]+)$", out, re.M)}
+
+
+def user_stacks(lucid):
+    """The frames of each <user stack trace> in trace, innermost first."""
+    stacks, cur = [], None
+    for l in cat(lucid, "trace").splitlines():
+        if l.endswith("<user stack trace>"):
+            cur = []
+            stacks.append(cur)
+        elif cur is not None and l.startswith(" => "):
+            cur.append(l[4:])
+        else:
+            cur = None
+    return stacks
+
+
+def test_userstacktrace(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo 1 > options/userstacktrace")
+    addrs = ustack_run(lucid)
+    stacks = user_stacks(lucid)
+    assert len(stacks) == 1, stacks
+    frames = stacks[0]
+    # " =>  <%016lx>" (Linux's blank before the address), the system call's place first, then
+    # the returns into level2 and level1 that the frame pointers lead to
+    assert all(re.match(r"^ <[0-9a-f]{16}>$", f) for f in frames), frames
+    ips = [int(f.strip(" <>"), 16) for f in frames]
+    assert addrs["level2"] < ips[1] < addrs["level2"] + 0x20, (ips, addrs)
+    assert addrs["level1"] < ips[2] < addrs["level1"] + 0x40, (ips, addrs)
+    ok(lucid, "echo 0 > options/userstacktrace")
+    ustack_run(lucid)
+    assert user_stacks(lucid) == [] and "sys_getppid()" in cat(lucid, "trace")
+
+
+def test_sym_userobj(lucid):
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo 1 > options/userstacktrace; echo 1 > options/sym-userobj")
+    addrs = ustack_run(lucid, seconds=3)
+    frames = user_stacks(lucid)[0]
+    # "/bin/ustack[+0x2b9]": the file, and the offset from the start of its area (0x401000)
+    m = [re.match(r"^/bin/ustack\[\+0x([0-9a-f]+)\]$", f) for f in frames]
+    assert all(m), frames
+    text_start = 0x401000
+    assert text_start + int(m[2].group(1), 16) > addrs["level1"]
+    ok(lucid, "echo 1 > options/sym-addr")
+    frames = user_stacks(lucid)[0]
+    assert all(re.match(r"^/bin/ustack\[\+0x[0-9a-f]+\] <[0-9a-f]{16}>$", f) for f in frames)
+    ok(lucid, "echo 0 > options/sym-addr; echo 0 > options/sym-userobj")
+    assert all(re.match(r"^ <[0-9a-f]{16}>$", f) for f in user_stacks(lucid)[0])
+    ok(lucid, "echo 0 > options/userstacktrace")
+    sh(lucid, "wait")
+
+
+def test_block_makes_trace_pipe_always_readable(lucid):
+    # poll(2) on an empty trace_pipe: not readable; with block, always (Linux's trace_poll)
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo > trace")
+    assert sh(lucid, "ustack poll trace_pipe") == "not readable\n"
+    ok(lucid, "echo 1 > options/block")
+    assert sh(lucid, "ustack poll trace_pipe") == "readable\n"
+    ok(lucid, "echo 0 > options/block")
+    assert sh(lucid, "ustack poll trace_pipe") == "not readable\n"
