@@ -125,16 +125,25 @@ def test_stacktrace_after_events(lucid):
     ok(lucid, "echo 1 > options/stacktrace; echo 1 > events/sched/sched_switch/enable")
     ok(lucid, "sleep 0.1; echo 0 > events/sched/sched_switch/enable; echo 0 > options/stacktrace")
     lines = [l for l in cat(lucid, "trace").splitlines() if not l.startswith("#")]
-    switches = [i for i, l in enumerate(lines) if "sched_switch:" in l]
-    assert switches
-    for i in switches:  # each event is followed by its stack, which holds __schedule
-        assert lines[i + 1].endswith("<stack trace>"), lines[i:i + 3]
+    # Each CPU's next record after its sched_switch is that event's stack, holding __schedule
+    # (another CPU's records may come between in the merged trace).
+    prefix = re.compile(r"^.{16}-\d+ +\[(\d{3})\] ")
+    switches = 0
+    for i, l in enumerate(lines):
+        if "sched_switch:" not in l:
+            continue
+        switches += 1
+        cpu = prefix.match(l).group(1)
+        j = next(j for j in range(i + 1, len(lines))
+                 if prefix.match(lines[j]) and prefix.match(lines[j]).group(1) == cpu)
+        assert lines[j].endswith("<stack trace>"), lines[i:j + 1]
         frames = []
-        for l in lines[i + 2:]:
-            if not l.startswith(" => "):
+        for f in lines[j + 1:]:
+            if not f.startswith(" => "):
                 break
-            frames.append(l[4:])
+            frames.append(f[4:])
         assert "__schedule" in frames, frames
+    assert switches
     ok(lucid, "echo > trace; echo 1 > events/sched/sched_switch/enable; sleep 0.1")
     ok(lucid, "echo 0 > events/sched/sched_switch/enable")
     assert "<stack trace>" not in cat(lucid, "trace")
