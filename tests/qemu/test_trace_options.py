@@ -259,3 +259,21 @@ def test_block_makes_trace_pipe_always_readable(lucid):
     assert sh(lucid, "ustack poll trace_pipe") == "readable\n"
     ok(lucid, "echo 0 > options/block")
     assert sh(lucid, "ustack poll trace_pipe") == "not readable\n"
+
+
+def test_trace_cmd_reads_stacks(lucid):
+    # trace-cmd record -O stacktrace -O userstacktrace: both kinds of record are in the file
+    # and trace-cmd report parses them with the events/ftrace formats (kernel_stack, user_stack);
+    # the options are back off afterwards.
+    out = sh(lucid, "cd /tmp; trace-cmd record -e syscalls:sys_enter_getppid -O stacktrace "
+                    "-O userstacktrace ustack stack > /dev/null 2>&1; echo status $?; "
+                    "trace-cmd report 2>&1; rm -f trace.dat; cd /", timeout=180)
+    assert "status 0\n" in out, out
+    assert "FAILED TO PARSE" not in out and "UNKNOWN EVENT" not in out, out
+    lines = out.splitlines()
+    k = next(i for i, l in enumerate(lines) if " kernel_stack: " in l)
+    assert "=> do_syscall_64" in "\n".join(lines[k:k + 8]), lines[k:k + 8]
+    u = next(i for i, l in enumerate(lines) if " user_stack: " in l)
+    assert re.search(r"=> 0x4[0-9a-f]{5}$", lines[u]), lines[u]
+    opts = cat(lucid, "trace_options").split()
+    assert "nostacktrace" in opts and "nouserstacktrace" in opts, opts
