@@ -26,6 +26,7 @@
 #include "trace/trace_ctx.h"
 #include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
+#include "trace/trace_output.h"
 #include "trace/trace_dump.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
@@ -519,6 +520,7 @@ void tracing_init(void)
 	trace_boot_traceoff_on_warning();
 	tr->ops.private = tr;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
+	register_trace_event(&trace_user_stack_event); /* kept apart: it asks for tasks */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
 		register_tracer(*p);

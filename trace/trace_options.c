@@ -20,6 +20,7 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_fs.h"
+#include "trace/trace_output.h"
 #include "trace/ring_buffer.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/kmalloc.h"
@@ -150,47 +151,48 @@ bool trace_user_obj(int tgid, unsigned long ip, char *path, size_t size, unsigne
 	return name != NULL;
 }
 
+/*
+ * A user program's stack: " =>  <addr>" per frame, or with sym-userobj the file and offset
+ * " => /bin/prog[+0x11d6]" (and the address too with sym-addr, or where it is in no file), as
+ * Linux's seq_print_user_ip. The program is looked up when the trace is read: gone, it shows
+ * addresses only.
+ */
+#define USER_OBJ_PATH_LEN 128
+
+static enum print_line_t trace_user_stack_print(struct trace_iterator *iter, unsigned int flags,
+						struct trace_event *event)
+{
+	struct userstack_entry *field = (struct userstack_entry *)iter->ent;
+	bool userobj = iter->tr->trace_flags & TRACE_ITER_SYM_USEROBJ;
+	struct trace_seq *s = &iter->seq;
+	char path[USER_OBJ_PATH_LEN];
+
+	(void)event;
+	trace_seq_puts(s, "<user stack trace>\n");
+	for (int i = 0; i < FTRACE_USER_STACK_ENTRIES && !trace_seq_has_overflowed(s); i++) {
+		unsigned long ip = field->caller[i], offset = 0;
+		bool file = false;
+
+		if (!ip)
+			break;
+		trace_seq_puts(s, " => ");
+		if (userobj && !(iter->iter_flags & TRACE_FILE_DUMP))
+			file = trace_user_obj((int)field->tgid, ip, path, sizeof(path), &offset);
+		if (file)
+			trace_seq_printf(s, "%s[+0x%lx]", path, offset);
+		if ((flags & TRACE_ITER_SYM_ADDR) || !file)
+			trace_seq_printf(s, " <%016lx>", ip);
+		trace_seq_putc(s, '\n');
+	}
+	return trace_handle_return(s);
+}
+
+struct trace_event trace_user_stack_event = {.type = TRACE_USER_STACK,
+					     .trace = trace_user_stack_print};
+
 /* --- record-tgid and saved_tgids ------------------------------------------------------------ */
 
-/*
- * pid -> tgid, one int per pid up to PID_MAX_DEFAULT as Linux's tgid_map: allocated the first
- * time the option is turned on and kept (an event may be reading it on another CPU). Written by
- * __tracing_record_cmdline() when a CPU records for a task it did not record for last; 0 means
- * unknown.
- */
-static int *tgid_map;
-
-void trace_save_tgid(const struct task *t)
-{
-	int *map = READ_ONCE(tgid_map);
-
-	if (map && t->pid > 0 && t->pid <= PID_MAX_DEFAULT)
-		WRITE_ONCE(map[t->pid], t->tgid ? t->tgid : t->pid);
-}
-
-int trace_find_tgid(int pid)
-{
-	int *map = READ_ONCE(tgid_map);
-
-	if (!map || pid <= 0 || pid > PID_MAX_DEFAULT)
-		return 0;
-	return READ_ONCE(map[pid]);
-}
-
-/* Turning record-tgid on: the map must exist first. The caller holds trace_types_lock. */
-int trace_alloc_tgid_map(void)
-{
-	int *map;
-
-	lockdep_assert_held(&trace_types_lock);
-	if (tgid_map)
-		return 0;
-	map = kzalloc((PID_MAX_DEFAULT + 1) * sizeof(*map));
-	if (!map)
-		return -ENOMEM;
-	WRITE_ONCE(tgid_map, map);
-	return 0;
-}
+/* The map itself is beside the comm cache's (trace/trace_cmdline.c). */
 
 /* saved_tgids: "pid tgid" for every pid whose tgid is known, as Linux's. */
 static int saved_tgids_show(struct seq_file *m, void *v)
@@ -256,8 +258,7 @@ static ssize_t buffer_percent_read(struct file *file, char *ubuf, size_t cnt, lo
 	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(buffer_percent));
 }
 
-static ssize_t buffer_percent_write(struct file *file, const char *ubuf, size_t cnt,
-				    loff_t *ppos)
+static ssize_t buffer_percent_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);

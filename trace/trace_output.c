@@ -243,42 +243,6 @@ static enum print_line_t trace_stack_print(struct trace_iterator *iter,
 }
 
 /*
- * A user program's stack: " =>  <addr>" per frame, or with sym-userobj the file and offset
- * " => /bin/prog[+0x11d6]" (and the address too with sym-addr, or where it is in no file), as
- * Linux's seq_print_user_ip. The program is looked up when the trace is read: gone, it shows
- * addresses only.
- */
-#define USER_OBJ_PATH_LEN 128
-
-static enum print_line_t trace_user_stack_print(struct trace_iterator *iter, unsigned int flags,
-						struct trace_event *event)
-{
-	struct userstack_entry *field = (struct userstack_entry *)iter->ent;
-	bool userobj = iter->tr->trace_flags & TRACE_ITER_SYM_USEROBJ;
-	struct trace_seq *s = &iter->seq;
-	char path[USER_OBJ_PATH_LEN];
-
-	(void)event;
-	trace_seq_puts(s, "<user stack trace>\n");
-	for (int i = 0; i < FTRACE_USER_STACK_ENTRIES && !trace_seq_has_overflowed(s); i++) {
-		unsigned long ip = field->caller[i], offset = 0;
-		bool file = false;
-
-		if (!ip)
-			break;
-		trace_seq_puts(s, " => ");
-		if (userobj && !(iter->iter_flags & TRACE_FILE_DUMP))
-			file = trace_user_obj((int)field->tgid, ip, path, sizeof(path), &offset);
-		if (file)
-			trace_seq_printf(s, "%s[+0x%lx]", path, offset);
-		if ((flags & TRACE_ITER_SYM_ADDR) || !file)
-			trace_seq_printf(s, " <%016lx>", ip);
-		trace_seq_putc(s, '\n');
-	}
-	return trace_handle_return(s);
-}
-
-/*
  * trace_printk and trace_marker: "caller: message". The message of a TRACE_BPRINT is made
  * here, from the format the record points to and the argument words it saved (the words are
  * whatever the record holds after its header: the ring buffer rounds sizes up, with zeros).
@@ -380,8 +344,6 @@ static struct trace_event trace_fn_event = {.type = TRACE_FN,
 					    .hex = trace_fn_hex,
 					    .binary = trace_fn_bin};
 static struct trace_event trace_stack_event = {.type = TRACE_STACK, .trace = trace_stack_print};
-static struct trace_event trace_user_stack_event = {.type = TRACE_USER_STACK,
-						    .trace = trace_user_stack_print};
 static struct trace_event trace_print_event = {.type = TRACE_PRINT,
 					       .trace = trace_print_print,
 					       .raw = trace_print_raw};
@@ -395,7 +357,6 @@ static struct trace_event trace_bputs_event = {.type = TRACE_BPUTS,
 static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 	[TRACE_FN] = &trace_fn_event,
 	[TRACE_STACK] = &trace_stack_event,
-	[TRACE_USER_STACK] = &trace_user_stack_event,
 	[TRACE_PRINT] = &trace_print_event,
 	[TRACE_BPRINT] = &trace_bprint_event,
 	[TRACE_BPUTS] = &trace_bputs_event,

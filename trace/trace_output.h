@@ -41,6 +41,7 @@ struct trace_event {
  * event->type. Returns the type, or 0 if it is out of range or taken, or ids ran out.
  */
 int register_trace_event(struct trace_event *event);
+extern struct trace_event trace_user_stack_event; /* trace/trace_options.c, at tracing_init */
 struct trace_event *ftrace_find_event(int type);
 
 /* "# tracer: NAME", "#", then the tracer's header or the default one. */

@@ -56,7 +56,8 @@ int main(int argc, char **argv)
 			perror(argv[2]);
 			return 1;
 		}
-		printf(poll(&p, 1, 0) == 1 && (p.revents & POLLIN) ? "readable\n" : "not readable\n");
+		printf(poll(&p, 1, 0) == 1 && (p.revents & POLLIN) ? "readable\n"
+								   : "not readable\n");
 		return 0;
 	}
 	fprintf(stderr, "usage: ustack stack | ustack poll FILE\n");
