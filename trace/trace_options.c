@@ -13,8 +13,11 @@
  *   disable_on_free  closing free_buffer turns tracing off as well
  *
  * and the files that go with them: saved_tgids, buffer_percent, timestamp_mode, free_buffer.
- * Options whose effect belongs to tracers Lucid does not have yet (function-trace and
- * display-graph: the latency tracers'; hash-ptr: see docs/design/tracer.md) are kept and listed, so that scripts that set them work.
+ * The user stack's printer is here too, as it looks up the program (sym-userobj).
+ *
+ * Options whose effect belongs to what Lucid does not have (function-trace and display-graph:
+ * the latency tracers'; hash-ptr: events that print a plain %p, see docs/design/tracer.md) are
+ * kept and listed, so that scripts and tools that set them work.
  *
  * Not traced: the event path calls in here.
  */
