@@ -25,7 +25,7 @@ enum trace_type {
 	TRACE_BRANCH,     /*  9: reserved (Linux's branch profiler) */
 	TRACE_GRAPH_RET,  /* 10: function_graph return */
 	TRACE_GRAPH_ENT,  /* 11: function_graph entry */
-	TRACE_USER_STACK, /* 12: reserved */
+	TRACE_USER_STACK, /* 12: struct userstack_entry, a user program's stack */
 	TRACE_BLK,        /* 13: reserved */
 	TRACE_BPUTS,      /* 14: struct bputs_entry, trace_puts of a constant string */
 	TRACE_HWLAT,      /* 15: reserved (Linux's hwlat tracer) */
@@ -73,6 +73,18 @@ struct stack_entry {
 	struct trace_entry ent;
 	int size; /* entries in caller[] */
 	unsigned long caller[];
+};
+
+/*
+ * TRACE_USER_STACK: "<user stack trace>" then " => <addr>" per frame (options/userstacktrace):
+ * the user program's instruction pointer, then the return addresses its frame pointers lead
+ * to; 0 ends the list early. tgid finds the program again at print time (sym-userobj).
+ */
+#define FTRACE_USER_STACK_ENTRIES 8 /* Linux's FTRACE_STACK_ENTRIES for user stacks */
+struct userstack_entry {
+	struct trace_entry ent;
+	unsigned int tgid;
+	unsigned long caller[FTRACE_USER_STACK_ENTRIES];
 };
 
 /* TRACE_PRINT: "caller: text". buf is NUL-terminated and ends with a newline. */

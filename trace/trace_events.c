@@ -488,10 +488,26 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 		if (unlikely(READ_ONCE(tracepoint_printk)))
 			output_printk(call, rec, len);
 		ring_buffer_write(global_trace.buffer, len, rec);
+		if (unlikely(READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))
+			ftrace_trace_stacks(&global_trace, ip);
 	}
 	if (tt)
 		event_triggers_post_call(call, tt, ip);
 	filter_nest[cpu]--;
+}
+
+/*
+ * The commit with something more to do: tp_printk, and options/stacktrace's stack after the
+ * event (from the code that fired it: ip, the return into the probe's caller). Out of line, so
+ * that the common commit stays a tail call.
+ */
+static noinline void event_commit_extras(struct trace_event_call *call, void *rec,
+					   unsigned long len, unsigned long ip)
+{
+	if (unlikely(READ_ONCE(tracepoint_printk)))
+		output_printk(call, rec, len);
+	ring_buffer_unlock_commit(global_trace.buffer);
+	ftrace_trace_stacks(&global_trace, ip);
 }
 
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
@@ -500,8 +516,11 @@ void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigne
 		filtered_buffer_commit(call, rec, len);
 		return;
 	}
-	if (unlikely(READ_ONCE(tracepoint_printk)))
-		output_printk(call, rec, len);
+	if (unlikely(READ_ONCE(tracepoint_printk) ||
+		     (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))) {
+		event_commit_extras(call, rec, len, (unsigned long)__builtin_return_address(0));
+		return;
+	}
 	ring_buffer_unlock_commit(global_trace.buffer);
 }
 

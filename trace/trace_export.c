@@ -62,6 +62,21 @@ FTRACE_EVENT(kernel_stack, TRACE_STACK, struct stack_entry, kernel_stack_fields,
 			     (void *)REC->caller[6], (void *)REC->caller[7]));
 /* clang-format on */
 
+/* TRACE_USER_STACK: the program's stack (options/userstacktrace), 0 after its last frame. */
+static const struct trace_event_field user_stack_fields[] = {
+	TRACE_FIELD(struct userstack_entry, unsigned int, tgid),
+	TRACE_FIELD_ARRAY(struct userstack_entry, unsigned long, caller, FTRACE_USER_STACK_ENTRIES),
+	TRACE_FIELD_END,
+};
+/* clang-format off */
+FTRACE_EVENT(user_stack, TRACE_USER_STACK, struct userstack_entry, user_stack_fields,
+	     TRACE_PRINT_FMT("\t=> %ps\n\t=> %ps\n\t=> %ps\n" "\t=> %ps\n\t=> %ps\n\t=> %ps\n"
+			     "\t=> %ps\n\t=> %ps\n",
+			     (void *)REC->caller[0], (void *)REC->caller[1], (void *)REC->caller[2],
+			     (void *)REC->caller[3], (void *)REC->caller[4], (void *)REC->caller[5],
+			     (void *)REC->caller[6], (void *)REC->caller[7]));
+/* clang-format on */
+
 /* TRACE_PRINT: trace_marker's text, and trace_printk's with a format that is not a literal. */
 static const struct trace_event_field print_fields[] = {
 	TRACE_FIELD(struct print_entry, unsigned long, ip),

@@ -664,6 +664,11 @@ static const struct {
 	{"trace_pipe_raw", TRACE_MODE_READ, &tracing_buffers_fops, PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
 	{"tracing_cpumask", TRACE_MODE_WRITE, &tracing_cpumask_fops, TOP},
+	/* the options' files (trace/trace_options.c) */
+	{"buffer_percent", TRACE_MODE_WRITE, &buffer_percent_fops, TOP},
+	{"free_buffer", TRACE_MODE_WRITE_ONLY_OWNER, &tracing_free_buffer_fops, TOP},
+	{"saved_tgids", TRACE_MODE_READ, &tracing_saved_tgids_fops, TOP},
+	{"timestamp_mode", TRACE_MODE_READ, &trace_time_stamp_mode_fops, TOP},
 	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
 	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
 	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},

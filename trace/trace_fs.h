@@ -12,6 +12,7 @@
 #define TRACE_MODE_WRITE 0640
 #define TRACE_MODE_READ 0440
 #define TRACE_MODE_WRITE_ONLY 0220 /* trace_marker */
+#define TRACE_MODE_WRITE_ONLY_OWNER 0200 /* free_buffer */
 
 /* A per-CPU file's inode carries cpu + 1; top-level files carry 0, meaning every CPU. */
 static inline notrace int tracing_get_cpu(struct inode *inode)
@@ -45,6 +46,11 @@ loff_t tracing_lseek(struct file *file, loff_t offset, int whence);
 int tracing_release(struct inode *inode, struct file *file);
 
 extern const struct file_operations tracing_fops;      /* trace */
+/* The options' files (trace/trace_options.c). */
+extern const struct file_operations buffer_percent_fops;         /* buffer_percent */
+extern const struct file_operations tracing_free_buffer_fops;    /* free_buffer */
+extern const struct file_operations tracing_saved_tgids_fops;    /* saved_tgids */
+extern const struct file_operations trace_time_stamp_mode_fops;  /* timestamp_mode */
 extern const struct file_operations tracing_cpumask_fops; /* tracing_cpumask */
 extern const struct file_operations snapshot_fops;     /* snapshot */
 extern const struct file_operations tracing_pipe_fops; /* trace_pipe */

@@ -90,6 +90,9 @@ RULES = [
     ("set_*pid", PIDS),  # set_ftrace_pid, set_ftrace_notrace_pid, set_event_pid, ..._notrace_pid
     ("max_graph_depth", NUMBER),
     ("tracing_thresh", NUMBER),
+    ("buffer_percent", NUMBER),       # 0 to 100
+    ("free_buffer", None),            # any write is taken and ignored: closing it frees
+    ("timestamp_mode", None),         # read-only (0440), as Linux's: nothing to write
     ("set_graph_function", LIST),
     ("set_graph_notrace", LIST),
     ("stack_trace_filter", FUNCS),
@@ -220,6 +223,7 @@ NUMERIC = [
     ("snapshot", table(SAME)),       # any number but 0 and 1 clears the snapshot
     ("per_cpu/cpu*/snapshot", "snapshot"),
     ("saved_cmdlines_size", REFUSED),  # at most PID_MAX_DEFAULT
+    ("buffer_percent", REFUSED),       # at most 100
     ("options/*", REFUSED),
     ("events/*enable", REFUSED),
     # A pid too big for the list is EPERM (Linux's -1), even one whose low 32 bits are small:

@@ -40,9 +40,12 @@ FUNC_BODY = re.compile(r"^[\w.]+( <-[\w.]+)?$")
 STACK_FRAME = re.compile(r"^ => ([\w.]+|0x[0-9a-f]+)$")
 HEADER_LINES = 11
 
-DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
-                   "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                   "noevent-fork", "nofunction-fork"]
+DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
+                   "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+                   "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
+                   "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
+                   "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
+                   "nofunction-fork", "nodisplay-graph", "nostacktrace"]
 
 
 def fresh(k):

@@ -19,9 +19,12 @@ HEADER = ("# tracer: function_graph\n"
 GRAPH_OPTIONS = ["nofuncgraph-overrun", "funcgraph-cpu", "funcgraph-overhead", "nofuncgraph-proc",
                  "funcgraph-duration", "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail",
                  "sleep-time", "graph-time"]
-CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
-                "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                "noevent-fork", "nofunction-fork"]
+CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
+                "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+                "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
+                "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
+                "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
+                "nofunction-fork", "nodisplay-graph", "nostacktrace"]
 
 # [abstime "%5lu.%06lu |  "] [cpu " %d) "] [proc, 14 wide, " | "] [duration column] indent body
 DURATION = r"(?:(?P<mark>[ +!#*@$]) (?P<num>\d+(?:\.\d+)?) us +|              )\|  "

@@ -280,9 +280,9 @@ def test_ftrace_formats_parse(lucid):
     assert lucid.run("cd " + T) == ""
     assert lucid.run("ls -1 events/ftrace").split() == [
         "bprint", "bputs", "funcgraph_entry", "funcgraph_exit", "function", "kernel_stack",
-        "print", "raw_data"]
+        "print", "raw_data", "user_stack"]
     ids = {"function": 1, "kernel_stack": 4, "print": 5, "bprint": 6, "funcgraph_exit": 10,
-           "funcgraph_entry": 11, "bputs": 14, "raw_data": 18}
+           "funcgraph_entry": 11, "user_stack": 12, "bputs": 14, "raw_data": 18}
     for name, ident in ids.items():
         modes = {l.split()[-1]: l.split()[0] for l in  # ls -l's "total" line left out
                  lucid.run("ls -l events/ftrace/" + name).splitlines()[1:]}

@@ -166,6 +166,17 @@ void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long
 	stack_from = from;
 }
 
+/* options/stacktrace and userstacktrace (trace/trace_options.c): counted, with where from. */
+static int option_stacks;
+static unsigned long option_stack_from;
+
+void ftrace_trace_stacks(struct trace_array *tr, unsigned long from)
+{
+	(void)tr;
+	option_stacks++;
+	option_stack_from = from;
+}
+
 bool trace_snapshot_request(struct trace_array *tr)
 {
 	(void)tr;
@@ -655,6 +666,48 @@ static void test_sched_switch_record(void **state)
 			 cases[i].text);
 		assert_string_equal(line_of(&event_sched_switch, rec, len), want);
 	}
+}
+
+/*
+ * options/stacktrace: after every committed event the stacks are asked for, from the code that
+ * fired the event, with or without a filter; not while the options are off, nor for a record
+ * the filter drops.
+ */
+static void test_stack_options_after_commit(void **state)
+{
+	struct task prev = {.pid = 7, .comm = "a", .prio = DEFAULT_PRIO};
+	struct task next = {.pid = 0, .comm = "b", .prio = DEFAULT_PRIO};
+	switch_probe_t probe = (switch_probe_t)event_sched_switch.probe;
+	static const unsigned int bits[] = {TRACE_ITER_STACKTRACE, TRACE_ITER_USERSTACKTRACE};
+	struct event_filter *keep, *drop;
+	unsigned int len;
+
+	(void)state;
+	option_stacks = 0;
+	probe(&event_sched_switch, false, &prev, &next);
+	consume_record(&len);
+	assert_int_equal(option_stacks, 0);
+	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 7", false, &keep), 0);
+	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 8", false, &drop), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++) {
+		option_stacks = 0;
+		global_trace.trace_flags |= bits[i];
+		probe(&event_sched_switch, false, &prev, &next);
+		consume_record(&len);
+		assert_int_equal(option_stacks, 1);
+		assert_int_not_equal(option_stack_from, 0);
+		event_sched_switch.filter = keep;
+		probe(&event_sched_switch, false, &prev, &next);
+		consume_record(&len);
+		assert_int_equal(option_stacks, 2);
+		event_sched_switch.filter = drop;
+		probe(&event_sched_switch, false, &prev, &next);
+		assert_int_equal(option_stacks, 2); /* dropped: no stack */
+		event_sched_switch.filter = NULL;
+		global_trace.trace_flags &= ~bits[i];
+	}
+	free_event_filter(keep);
+	free_event_filter(drop);
 }
 
 /*
@@ -1306,6 +1359,7 @@ int main(void)
 		cmocka_unit_test_setup(test_tracer_hold, setup),
 		cmocka_unit_test_setup(test_format_as_linux, setup),
 		cmocka_unit_test_setup(test_sched_switch_record, setup),
+		cmocka_unit_test_setup(test_stack_options_after_commit, setup),
 		cmocka_unit_test_setup(test_sched_task_records, setup),
 		cmocka_unit_test_setup(test_sched_process_life_records, setup),
 		cmocka_unit_test_setup(test_syscall_records, setup),
