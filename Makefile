@@ -137,7 +137,9 @@ $(B)/kallsyms.o: $(B)/lucid.pass1.elf tools/gen_kallsyms.py
 	$(CC) -c $(B)/kallsyms.S -o $@
 
 $(B)/func_args.o: $(B)/lucid.pass1.elf tools/gen_func_args.py trace/func_args.h
-	$(READELF) --debug-dump=info $< 2>/dev/null | $(PYTHON) tools/gen_func_args.py > $(B)/func_args.c
+	$(NM) $< > $(B)/func_args.syms
+	$(READELF) --debug-dump=info $< 2>/dev/null | \
+		$(PYTHON) tools/gen_func_args.py $(B)/func_args.syms > $(B)/func_args.c
 	$(CC) $(KCFLAGS) -c $(B)/func_args.c -o $@
 
 $(B)/lucid.elf: $(B)/kallsyms.o $(B)/func_args.o

@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """Generates the table of kernel functions' parameters (trace/func_args.h) for func-args.
 
-Usage: readelf --debug-dump=info lucid.pass1.elf | gen_func_args.py > func_args.c
+Usage: readelf --debug-dump=info lucid.pass1.elf | gen_func_args.py SYMS > func_args.c
        gen_func_args.py < /dev/null > func_args0.c      (the empty table of the first link)
+
+SYMS is `nm lucid.pass1.elf`: only functions that are in the kernel's text under their own
+name are kept (an inline function that was never emitted has no address to trace).
 
 Linux prints a traced function's arguments with the names and types BTF gives it; Lucid has
 no BTF, but the kernel is built with -g, so the first link's DWARF knows every function's
@@ -174,8 +177,23 @@ def emit(found, out):
     out.write(";\n")
 
 
+def text_symbols(path):
+    names = set()
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in "tTwW":
+                names.add(parts[2])
+    return names
+
+
 def main():
     found = protos(parse(sys.stdin))
+    if len(sys.argv) > 1:
+        keep = text_symbols(sys.argv[1])
+        found = {n: p for n, p in found.items() if n in keep}
+        if not found:  # readelf failed, or the kernel was built without -g
+            raise SystemExit("gen_func_args: no function's parameters in the DWARF read")
     if sum(len(p) for p in found.values()) > 0xffff:
         raise SystemExit("gen_func_args: more parameters than a uint16_t first_arg can index")
     emit(found, sys.stdout)

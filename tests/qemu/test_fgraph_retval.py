@@ -12,7 +12,7 @@ import re
 import tempfile
 
 from tracefs import T, cat, ok, sh
-from test_function_graph import GRAPH_LINE, fresh
+from test_function_graph import ARROW, BANNER, DASHES, GRAPH_LINE, fresh
 from test_dynamic import PRINTK_LINE, assert_same_report, host_report
 
 SHARE = tempfile.mkdtemp(prefix="lucid-fgraph-")
@@ -25,10 +25,13 @@ ENOENT = 2
 
 
 def bodies(text):
-    """(depth, body) of each function line of a function_graph trace."""
+    """(depth, body) of each function line of a function_graph trace (banners and arrows are
+    checked against their format and left out)."""
     out = []
     for line in text.splitlines():
-        if line.startswith("#") or not line.strip():
+        if line.startswith("#") or not line.strip() or line == DASHES:
+            continue
+        if BANNER.match(line) or ARROW.match(line):
             continue
         m = GRAPH_LINE.match(line)
         assert m, "malformed line %r" % line
