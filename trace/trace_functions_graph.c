@@ -6,9 +6,10 @@
  * call sites are patched, as for the function tracer. The hook calls graph_entry() when such a
  * function starts; if it returns true, the hook has swapped the function's return address for
  * return_to_handler, remembering the real one on the task's return stack, and graph_return()
- * runs when the function returns. Each records one event: TRACE_GRAPH_ENT (function, depth)
- * and TRACE_GRAPH_RET (function, depth, entry and return times). trace/trace_graph_output.c
- * pairs them back into a call graph when the trace is read.
+ * runs when the function returns. Each records one event: TRACE_GRAPH_ENT (function, depth,
+ * and with funcgraph-args / funcgraph-retaddr the argument registers / the return address)
+ * and TRACE_GRAPH_RET (function, return value, depth, entry and return times).
+ * trace/trace_graph_output.c pairs them back into a call graph when the trace is read.
  *
  * What graph_entry() lets through, in order (Linux's):
  *   - nothing while the task is inside a set_graph_notrace function; entering one is hooked
