@@ -65,6 +65,8 @@ struct ftrace_entry {
 	struct trace_entry ent;
 	unsigned long ip;        /* the traced function */
 	unsigned long parent_ip; /* the address it will return to, in its caller */
+	/* With func-args (Linux 6.15), the six argument registers; else the record ends here. */
+	unsigned long args[];
 };
 
 /* TRACE_STACK: "<stack trace>" then " => func" per frame, innermost first. */
@@ -128,12 +130,25 @@ struct ftrace_graph_ent_entry {
 	struct trace_entry ent;
 	unsigned long func; /* the function (its first instruction) */
 	int depth;          /* its place on the task's return stack: 0 is the outermost */
+	/*
+	 * What the options asked for when it was recorded, as many words as the record's length
+	 * says: with funcgraph-args the six argument registers (Linux 6.15's args[]), then with
+	 * funcgraph-retaddr the return address into the caller. So 0, 1, 6 or 7 words.
+	 */
+	unsigned long args[];
 };
+#define FGRAPH_ENT_NR_ARGS 6 /* RDI, RSI, RDX, RCX, R8, R9: Linux's FTRACE_REGS_MAX_ARGS */
+#define FGRAPH_ENT_MAX_WORDS (FGRAPH_ENT_NR_ARGS + 1)
 
-/* TRACE_GRAPH_RET: it returned. Printed as "}", with the duration rettime - calltime. */
+/*
+ * TRACE_GRAPH_RET: it returned. Printed as "}", with the duration rettime - calltime. retval
+ * (Linux 6.5, where Linux puts it) is RAX as the function returned: its return value, or
+ * whatever the register held if the function returns nothing.
+ */
 struct ftrace_graph_ret_entry {
 	struct trace_entry ent;
 	unsigned long func;
+	unsigned long retval;
 	int depth;
 	unsigned int overrun; /* calls this task could not hook so far: its return stack was full */
 	uint64_t calltime;    /* ns (ktime_get_ns) at the entry; later if sleep-time is off */

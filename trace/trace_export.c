@@ -42,6 +42,7 @@ typedef uint32_t u32; /* as Linux's format files name bprint's words */
 static const struct trace_event_field function_fields[] = {
 	TRACE_FIELD(struct ftrace_entry, unsigned long, ip),
 	TRACE_FIELD(struct ftrace_entry, unsigned long, parent_ip),
+	TRACE_FIELD_DYN_ARRAY(struct ftrace_entry, unsigned long, args), /* func-args (6.15) */
 	TRACE_FIELD_END,
 };
 FTRACE_EVENT(function, TRACE_FN, struct ftrace_entry, function_fields,
@@ -151,6 +152,8 @@ FTRACE_EVENT(bputs, TRACE_BPUTS, struct bputs_entry, bputs_fields,
 static const struct trace_event_field funcgraph_entry_fields[] = {
 	TRACE_FIELD(struct ftrace_graph_ent_entry, unsigned long, func),
 	TRACE_FIELD(struct ftrace_graph_ent_entry, int, depth),
+	/* funcgraph-args, funcgraph-retaddr (Linux 6.15's args[]; trace/trace_entries.h) */
+	TRACE_FIELD_DYN_ARRAY(struct ftrace_graph_ent_entry, unsigned long, args),
 	TRACE_FIELD_END,
 };
 FTRACE_EVENT(funcgraph_entry, TRACE_GRAPH_ENT, struct ftrace_graph_ent_entry,
@@ -159,6 +162,7 @@ FTRACE_EVENT(funcgraph_entry, TRACE_GRAPH_ENT, struct ftrace_graph_ent_entry,
 
 static const struct trace_event_field funcgraph_exit_fields[] = {
 	TRACE_FIELD(struct ftrace_graph_ret_entry, unsigned long, func),
+	TRACE_FIELD(struct ftrace_graph_ret_entry, unsigned long, retval), /* Linux 6.5 */
 	TRACE_FIELD(struct ftrace_graph_ret_entry, int, depth),
 	TRACE_FIELD(struct ftrace_graph_ret_entry, unsigned int, overrun),
 	TRACE_FIELD_U64(struct ftrace_graph_ret_entry, calltime),
@@ -167,6 +171,7 @@ static const struct trace_event_field funcgraph_exit_fields[] = {
 };
 /* clang-format off */
 FTRACE_EVENT(funcgraph_exit, TRACE_GRAPH_RET, struct ftrace_graph_ret_entry, funcgraph_exit_fields,
-	     TRACE_PRINT_FMT("<-- %ps (%d) (start: %llx  end: %llx) over: %d", (void *)REC->func,
-			     REC->depth, REC->calltime, REC->rettime, REC->depth));
+	     TRACE_PRINT_FMT("<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx",
+			     (void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth,
+			     REC->retval));
 /* clang-format on */

@@ -15,6 +15,7 @@
  * Not traced: formatting runs while the function tracer records, on other CPUs or here.
  */
 #include "trace/trace_output.h"
+#include "trace/func_args.h"
 #include "trace/trace_graph_fmt.h"
 #include "kernel/kallsyms.h"
 #include "lib/compiler.h"
@@ -174,6 +175,9 @@ static enum print_line_t trace_fn_trace(struct trace_iterator *iter, unsigned in
 
 	(void)event;
 	seq_print_ip_sym(s, field->ip, flags);
+	/* Recorded with func-args: "func(a=1, b=0x...)" (trace/func_args.c). */
+	if (iter->ent_size >= sizeof(*field) + FGRAPH_ENT_NR_ARGS * sizeof(long))
+		print_function_args(s, field->args, field->ip);
 	if ((flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
 		trace_seq_puts(s, " <-");
 		seq_print_ip_sym(s, field->parent_ip, flags);

@@ -71,7 +71,7 @@ def test_buffer_size(lucid):
 
 def test_options(lucid):
     want = ["sym-offset" if o == "nosym-offset" else "noirq-info" if o == "irq-info" else o
-            for o in DEFAULT_OPTIONS] + ["nofunc_stack_trace"]  # the function tracer's own
+            for o in DEFAULT_OPTIONS] + ["nofunc_stack_trace", "nofunc-args"]  # the function tracer's
     assert cat(lucid, "trace_options").splitlines() == want
     assert cat(lucid, "options/sym-offset") == "1\n"
     assert cat(lucid, "options/irq-info") == "0\n"

@@ -211,7 +211,8 @@ def test_options_change_lines(lucid):
     fresh(lucid)
     trace_leaf_calls(lucid)
     opts = cat(lucid, "trace_options").splitlines()
-    assert opts[:len(DEFAULT_OPTIONS)] == DEFAULT_OPTIONS and opts[-1] == "nofunc_stack_trace"
+    assert opts[:len(DEFAULT_OPTIONS)] == DEFAULT_OPTIONS
+    assert opts[-2:] == ["nofunc_stack_trace", "nofunc-args"]  # the function tracer's
 
     def body():
         return LINE.match(events(cat(lucid, "trace"))[0]).group("body")
@@ -255,7 +256,7 @@ def test_func_stack_trace(lucid):
     assert cat(lucid, "options/func_stack_trace") == "1\n"
     trace_leaf_calls(lucid)
     # trace_options lists the current tracer's options after the core ones
-    assert cat(lucid, "trace_options").splitlines()[-1] == "func_stack_trace"
+    assert cat(lucid, "trace_options").splitlines()[-2:] == ["func_stack_trace", "nofunc-args"]
     text = cat(lucid, "trace")
     lines = events(text)
     check_lines(lines)

@@ -16,9 +16,12 @@ HEADER = ("# tracer: function_graph\n"
           "#\n"
           "# CPU  DURATION                  FUNCTION CALLS\n"
           "# |     |   |                     |   |   |   |\n")
+# Linux 6.15's list: 6.1's, with the return values (6.5), address (6.13) and arguments (6.15)
+# (test_fgraph_retval.py) after funcgraph-tail.
 GRAPH_OPTIONS = ["nofuncgraph-overrun", "funcgraph-cpu", "funcgraph-overhead", "nofuncgraph-proc",
                  "funcgraph-duration", "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail",
-                 "sleep-time", "graph-time"]
+                 "nofuncgraph-retval", "nofuncgraph-retval-hex", "nofuncgraph-retaddr",
+                 "nofuncgraph-args", "sleep-time", "graph-time"]
 CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
                 "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
                 "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",

@@ -1079,7 +1079,8 @@ static void test_bad_records(void **state)
 /*
  * events/ftrace/NAME/format less the common fields: Linux's text, and Linux's layout except for
  * kernel_stack, whose caller[] is a flexible array (Linux 6.1 says caller[8]: its records have
- * room for 8 frames, Lucid's for as many as they hold).
+ * room for 8 frames, Lucid's for as many as they hold). function and funcgraph_entry end with
+ * Linux 6.15's args[] (func-args, funcgraph-args), funcgraph_exit has 6.5's retval.
  */
 static const struct {
 	struct trace_event_call *call;
@@ -1088,7 +1089,8 @@ static const struct {
 } ftrace_ref[] = {
 	{&event_ftrace_function, 1,
 	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	 "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	 "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	 "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
 	 "print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n"},
 	{&event_ftrace_print, 5,
 	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
@@ -1105,16 +1107,18 @@ static const struct {
 	 "print fmt: \"%ps: %s\", (void *)REC->ip, REC->str\n"},
 	{&event_ftrace_funcgraph_entry, 11,
 	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
-	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	 "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
 	 "print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n"},
 	{&event_ftrace_funcgraph_exit, 10,
 	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
-	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
-	 "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
-	 "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
-	 "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n\n"
-	 "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
-	 "REC->depth, REC->calltime, REC->rettime, REC->depth\n"},
+	 "\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+	 "\tfield:int depth;\toffset:24;\tsize:4;\tsigned:1;\n"
+	 "\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+	 "\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	 "\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n\n"
+	 "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", "
+	 "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval\n"},
 	{&event_ftrace_raw_data, 18,
 	 "\tfield:unsigned int id;\toffset:8;\tsize:4;\tsigned:0;\n"
 	 "\tfield:char buf[];\toffset:12;\tsize:0;\tsigned:1;\n\n"
