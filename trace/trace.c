@@ -27,6 +27,7 @@
 #include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
 #include "trace/trace_dump.h"
+#include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
 #include "kernel/sched/sched.h"
@@ -432,7 +433,7 @@ int tracing_set_tracer(struct trace_array *tr, const char *name)
 	for (t = trace_types; t; t = t->next)
 		if (strcmp(t->name, name) == 0)
 			break;
-	if (!t) {
+	if (!t || (tr != &global_trace && !t->allow_instances)) {
 		ret = -EINVAL;
 	} else if (t == tr->current_trace) {
 		ret = 0; /* writing the current name changes nothing, not even the buffer */
@@ -496,6 +497,7 @@ void tracing_init(void)
 	trace_boot_snapshot(tr); /* alloc_snapshot: the spare, from boot */
 	trace_boot_traceoff_on_warning();
 	tr->ops.private = tr;
+	tr->event_pids = &event_pid_filter;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
@@ -532,6 +534,7 @@ void tracing_init_tracefs(void)
 		tracing_create_tracer_options(t); /* registered before options/ existed */
 	mutex_unlock(&trace_types_lock);
 	event_trace_init(); /* the events' files, and trace_event= */
+	trace_instances_init_tracefs(); /* instances/: mkdir makes one */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	traceoff_on_warning_init_sysctl();
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */

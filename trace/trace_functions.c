@@ -112,5 +112,6 @@ static struct tracer function_trace = {
 	.start = function_trace_start,
 	.flags = &func_flags,
 	.set_flag = func_set_flag,
+	.allow_instances = true, /* each instance's ops: its own set_ftrace_filter */
 };
 REGISTER_TRACER(function_trace);

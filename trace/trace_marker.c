@@ -31,13 +31,12 @@
 static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, size_t cnt,
 					   loff_t *ppos)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	unsigned int trace_ctx = tracing_gen_ctx();
 	struct ring_buffer_event *event;
 	struct print_entry *entry;
 	size_t len;
 
-	(void)file;
 	if (!(READ_ONCE(tr->trace_flags) & TRACE_ITER_MARKERS))
 		return -EINVAL;
 	if (cnt > TRACE_MARKER_MAX)

@@ -185,6 +185,16 @@ static const struct pid_file *pid_file(const struct file *file)
 	return &pid_files[i];
 }
 
+/* The filter a file edits: set_event_*pid belong to the file's trace array (an instance's own). */
+static struct trace_pid_filter *pid_filter_of(struct file *file, const struct pid_file *pf)
+{
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
+
+	if (pf->filter == &event_pid_filter && tr->event_pids)
+		return tr->event_pids;
+	return pf->filter;
+}
+
 static int pid_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
@@ -203,8 +213,8 @@ static ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 	bool in_force;
 
 	mutex_lock(&trace_types_lock);
-	n = pid_list_get(pf->filter, pf->kind, pids);
-	in_force = pf->filter->lists[pf->kind] != NULL;
+	n = pid_list_get(pid_filter_of(file, pf), pf->kind, pids);
+	in_force = pid_filter_of(file, pf)->lists[pf->kind] != NULL;
 	mutex_unlock(&trace_types_lock);
 	if (!in_force) /* an empty list in force (the followed tasks exited): nothing */
 		len = strlcpy(buf, pf->none, sizeof(buf));
@@ -227,7 +237,7 @@ static ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t
 	text[cnt] = '\0';
 	mutex_lock(&trace_types_lock);
 	if (!reset)
-		n = pid_list_get(pf->filter, pf->kind, pids);
+		n = pid_list_get(pid_filter_of(file, pf), pf->kind, pids);
 	for (p = text; !ret && (w = next_word(&p));) {
 		unsigned long val;
 		int i;
@@ -256,7 +266,7 @@ static ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t
 		}
 	}
 	if (!ret) /* no pid at all: no list */
-		pid_list_publish(pf->filter, pf->kind, n ? pids : NULL, n);
+		pid_list_publish(pid_filter_of(file, pf), pf->kind, n ? pids : NULL, n);
 	mutex_unlock(&trace_types_lock);
 	kfree(text);
 	if (ret)
@@ -272,7 +282,7 @@ static int pid_release(struct inode *inode, struct file *file)
 	(void)inode;
 	if (file->private_data) { /* opened with ">" and never written: empty the list */
 		mutex_lock(&trace_types_lock);
-		pid_list_publish(pf->filter, pf->kind, NULL, 0);
+		pid_list_publish(pid_filter_of(file, pf), pf->kind, NULL, 0);
 		mutex_unlock(&trace_types_lock);
 	}
 	return 0;
