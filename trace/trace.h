@@ -302,6 +302,11 @@ void tracer_free_instance_files(struct trace_array *tr);
  */
 extern struct trace_array *trace_instances;
 void trace_instances_init_tracefs(void);
+/* For kernel code (as Linux's): an instance by name, made if need be; removing it; its events. */
+struct trace_array *trace_array_get_by_name(const char *name);
+int trace_array_destroy(struct trace_array *tr);
+int trace_array_set_clr_event(struct trace_array *tr, const char *system, const char *event,
+			      bool enable);
 #define for_each_trace_array(tr)                                                                  \
 	for ((tr) = &global_trace; (tr); (tr) = (tr) == &global_trace ? trace_instances : (tr)->next)
 void tracing_create_tracer_options(struct tracer *t);

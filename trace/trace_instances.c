@@ -34,6 +34,7 @@
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "kernel/fs/tracefs.h"
+#include "kernel/fs/vfs_internal.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/mutex.h"
@@ -576,6 +577,51 @@ static int instance_rmdir(const char *name)
 		instance_destroy(tr);
 	mutex_unlock(&event_mutex);
 	mutex_unlock(&trace_types_lock);
+	return ret;
+}
+
+/*
+ * For kernel code, as Linux's: the instance called name, made if there is none (NULL if it
+ * cannot be), removed again by trace_array_destroy() (0, or -EBUSY / -ENODEV as rmdir says).
+ * Both take the VFS lock, as a user's mkdir and rmdir run under it.
+ */
+struct trace_array *trace_array_get_by_name(const char *name)
+{
+	struct trace_array *tr;
+
+	vfs_lock();
+	mutex_lock(&trace_types_lock);
+	tr = instance_lookup(name);
+	mutex_unlock(&trace_types_lock);
+	if (!tr && instances_dir && instance_mkdir(name) == 0) {
+		mutex_lock(&trace_types_lock);
+		tr = instance_lookup(name);
+		mutex_unlock(&trace_types_lock);
+	}
+	vfs_unlock();
+	return tr;
+}
+
+int trace_array_destroy(struct trace_array *tr)
+{
+	int ret;
+
+	vfs_lock();
+	ret = instance_rmdir(tr->name);
+	vfs_unlock();
+	return ret;
+}
+
+/* system:event (either NULL: every one) on or off in tr, as its set_event would. */
+int trace_array_set_clr_event(struct trace_array *tr, const char *system, const char *event,
+			      bool enable)
+{
+	struct trace_event_selector sel = {.sub = system, .event = event, .set = enable};
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ret = instance_set_events(tr, &sel);
+	mutex_unlock(&event_mutex);
 	return ret;
 }
 

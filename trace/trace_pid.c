@@ -80,11 +80,10 @@ static int pid_list_get(struct trace_pid_filter *f, enum trace_pid_kind kind, in
 
 /* --- fork and exit: function-fork, event-fork ---------------------------------------------- */
 
-static struct trace_pid_filter *const pid_filters[] = {&ftrace_pid_filter, &event_pid_filter};
-
-static bool following(struct trace_pid_filter *f)
+/* Does f follow forks and exits: its array's option is set, and a list is in force? */
+static bool following(struct trace_pid_filter *f, struct trace_array *tr)
 {
-	return (READ_ONCE(global_trace.trace_flags) & f->fork_option) && READ_ONCE(f->in_force);
+	return (READ_ONCE(tr->trace_flags) & f->fork_option) && READ_ONCE(f->in_force);
 }
 
 #define NO_CHILD (-1) /* pid_lists_follow() of an exit */
@@ -113,25 +112,39 @@ static int pid_list_followed(int *pids, int n, const struct trace_pid_list *l, i
 	return kept;
 }
 
-/* A fork or an exit, applied to every list whose option is set. */
-static void pid_lists_follow(int pid, int child_pid)
+/* f's lists after a fork or an exit. trace_types_lock held. */
+static void pid_filter_follow(struct trace_pid_filter *f, struct trace_array *tr, int pid,
+			      int child_pid)
 {
 	int pids[TRACE_PID_MAX], n, now;
 
-	for (size_t i = 0; i < ARRAY_SIZE(pid_filters); i++) {
-		struct trace_pid_filter *f = pid_filters[i];
-
-		if (!following(f))
-			continue;
-		mutex_lock(&trace_types_lock);
-		for (int kind = 0; kind < TRACE_PID_KINDS && following(f); kind++) {
-			n = pid_list_get(f, kind, pids);
-			now = pid_list_followed(pids, n, f->lists[kind], pid, child_pid);
-			if (now != n)
-				pid_list_publish(f, kind, pids, now);
-		}
-		mutex_unlock(&trace_types_lock);
+	for (int kind = 0; kind < TRACE_PID_KINDS && following(f, tr); kind++) {
+		n = pid_list_get(f, kind, pids);
+		now = pid_list_followed(pids, n, f->lists[kind], pid, child_pid);
+		if (now != n)
+			pid_list_publish(f, kind, pids, now);
 	}
+}
+
+/*
+ * A fork or an exit, applied to every list whose option is set: set_ftrace_*pid (the top
+ * level's function-fork), and each trace array's set_event_*pid (its own event-fork). The
+ * lock is taken only if some list follows, so that a fork costs nothing while none does.
+ */
+static void pid_lists_follow(int pid, int child_pid)
+{
+	struct trace_array *tr;
+	bool any = following(&ftrace_pid_filter, &global_trace) ||
+		   following(&event_pid_filter, &global_trace) || READ_ONCE(trace_instances);
+
+	if (!any)
+		return;
+	mutex_lock(&trace_types_lock);
+	pid_filter_follow(&ftrace_pid_filter, &global_trace, pid, child_pid);
+	for_each_trace_array(tr)
+		if (tr->event_pids)
+			pid_filter_follow(tr->event_pids, tr, pid, child_pid);
+	mutex_unlock(&trace_types_lock);
 }
 
 void trace_pid_follow_fork(int parent_pid, int child_pid)
