@@ -307,7 +307,8 @@ static int options_show(struct seq_file *m, void *v)
 	for (int i = 0; i < nr_trace_options; i++)
 		seq_printf(m, "%s%s\n", tr->trace_flags & trace_options[i].bit ? "" : "no",
 			   trace_options[i].name);
-	flags = tr->current_trace->flags; /* then the current tracer's own */
+	/* then the current tracer's own: one value per tracer, the top level's (not an instance's) */
+	flags = tr == &global_trace ? tr->current_trace->flags : NULL;
 	for (struct tracer_opt *o = flags ? flags->opts : NULL; o && o->name; o++)
 		seq_printf(m, "%s%s\n", flags->val & o->bit ? "" : "no", o->name);
 	mutex_unlock(&trace_types_lock);
@@ -338,7 +339,7 @@ int trace_set_options(struct trace_array *tr, char *option)
 			goto out;
 		}
 	}
-	flags = tr->current_trace->flags;
+	flags = tr == &global_trace ? tr->current_trace->flags : NULL; /* as options_show */
 	for (struct tracer_opt *o = flags ? flags->opts : NULL; o && o->name; o++) {
 		if (strcmp(name, o->name) == 0) {
 			ret = set_tracer_option(tr, flags, o, set);

@@ -73,9 +73,27 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/*
+ * An instance's callback (trace/trace_instances.c): set_ftrace_pid and func_stack_trace are
+ * the top level's (one of each in Lucid), so an instance records every task's calls and no
+ * stacks. A callback of its own keeps the top level's path as it was.
+ */
+static void instance_function_trace_call(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit;
+
+	(void)fregs;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	trace_function(op->private, ip, parent_ip, tracing_gen_ctx_dec_inline());
+	ftrace_test_recursion_unlock(bit);
+}
+
 static int function_trace_init(struct trace_array *tr)
 {
-	tr->ops.func = function_trace_call;
+	tr->ops.func = tr == &global_trace ? function_trace_call : instance_function_trace_call;
 	tr->ops.private = tr;
 	return register_ftrace_function(&tr->ops);
 }

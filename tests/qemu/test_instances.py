@@ -191,6 +191,17 @@ def test_function_tracer_in_two_instances(lucid):
     assert foo and {l["what"] for l in foo} == {"vfs_read"}, foo
     assert bar and {l["what"] for l in bar} == {"vfs_write"}, bar
     assert lines(lucid, "trace") == []
+    # The function tracer's own option is the top level's (one value in Lucid): an instance's
+    # trace_options neither lists nor takes it, so it cannot change the top level's.
+    assert "func_stack_trace" not in cat(lucid, "%s/foo/trace_options" % I)
+    assert sh(lucid, "echo func_stack_trace > %s/foo/trace_options" % I) == \
+        "-bash: echo: write error: Invalid argument\n"
+    # set_ftrace_pid is the top level's too: it does not narrow an instance's function tracer.
+    ok(lucid, "echo 1 > set_ftrace_pid; echo > %s/foo/trace; echo 1 > %s/foo/tracing_on"
+       % (I, I))
+    sh(lucid, "cat %s/foo/tracing_on > /dev/null" % I)
+    ok(lucid, "echo 0 > %s/foo/tracing_on; echo > set_ftrace_pid" % I)
+    assert any(l["what"] == "vfs_read" for l in lines(lucid, "%s/foo/trace" % I))
     # Tracers an instance may not use are refused, as Linux's.
     assert sh(lucid, "echo function_graph > %s/foo/current_tracer" % I) == \
         "-bash: echo: write error: Invalid argument\n"
