@@ -1,8 +1,9 @@
 /* The tracer core: the trace buffer, registering and switching tracers, recording events. */
 
 /*
- * global_trace is Lucid's one trace buffer (Linux also has instances; Lucid has not yet): a
- * ring buffer with one part per CPU, and the settings its files show. Two worlds meet here:
+ * global_trace is the top level's trace (each instance is another struct trace_array, made
+ * by trace/trace_instances.c): a ring buffer with one part per CPU, and the settings its files
+ * show. Two worlds meet here:
  *
  *  - Recording (__trace_stack, tracing_gen_ctx; the function event is in trace_functions.c):
  *    called by tracer callbacks on any CPU, in any context, even NMI, up to millions of times a
