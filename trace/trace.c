@@ -499,6 +499,7 @@ void tracing_init(void)
 	trace_boot_traceoff_on_warning();
 	tr->ops.private = tr;
 	tr->event_pids = &event_pid_filter;
+	tr->function_pids = &ftrace_pid_filter;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)

@@ -152,6 +152,7 @@ struct trace_array {
 	struct dentry *dir;           /* its directory (tracefs's root for global_trace) */
 	struct trace_cpu cpu_files[NR_CPUS + 1]; /* [0]: all CPUs; [cpu + 1]: per_cpu/cpuN */
 	struct trace_pid_filter *event_pids; /* set_event_pid, set_event_notrace_pid */
+	struct trace_pid_filter *function_pids; /* set_ftrace_pid, set_ftrace_notrace_pid */
 	struct trace_event_file *event_files; /* an instance's events (trace/trace_instances.c) */
 	int nr_event_files;
 	void *event_dirs;              /* what its events/ directories' files point at */

@@ -74,20 +74,23 @@ static void function_trace_call(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
- * An instance's callback (trace/trace_instances.c): set_ftrace_pid and func_stack_trace are
- * the top level's (one of each in Lucid), so an instance records every task's calls and no
- * stacks. A callback of its own keeps the top level's path as it was.
+ * An instance's callback (trace/trace_instances.c): its own set_ftrace_pid lists
+ * (tr->function_pids); func_stack_trace is the top level's (one value in Lucid), so an
+ * instance records no stacks. A callback of its own keeps the top level's path as it was.
  */
 static void instance_function_trace_call(unsigned long ip, unsigned long parent_ip,
 					 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	struct trace_array *tr = op->private;
+	struct trace_pid_filter *pids = tr->function_pids;
 	int bit;
 
 	(void)fregs;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	trace_function(op->private, ip, parent_ip, tracing_gen_ctx_dec_inline());
+	if (!READ_ONCE(pids->in_force) || !trace_ignore_current(pids))
+		trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec_inline());
 	ftrace_test_recursion_unlock(bit);
 }
 

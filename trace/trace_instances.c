@@ -494,6 +494,7 @@ static void instance_free(struct trace_array *tr)
 	if (tr->buffer)
 		ring_buffer_free(tr->buffer);
 	kfree(tr->event_pids);
+	kfree(tr->function_pids);
 	kfree((char *)tr->name);
 	kfree(tr);
 }
@@ -532,6 +533,7 @@ static int instance_mkdir(const char *name)
 		goto out;
 	tr->name = kstrdup(name);
 	tr->event_pids = kzalloc(sizeof(*tr->event_pids));
+	tr->function_pids = kzalloc(sizeof(*tr->function_pids));
 	tr->nr_cpus = global_trace.nr_cpus;
 	tr->trace_flags = global_trace.trace_flags & ~ZEROED_TRACE_FLAGS;
 	tr->current_trace = &nop_trace;
@@ -541,11 +543,12 @@ static int instance_mkdir(const char *name)
 	tr->buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT,
 				       tr->trace_flags & TRACE_ITER_OVERWRITE ? RB_FL_OVERWRITE : 0,
 				       tr->nr_cpus);
-	if (!tr->name || !tr->event_pids || !tr->buffer) {
+	if (!tr->name || !tr->event_pids || !tr->function_pids || !tr->buffer) {
 		instance_free(tr);
 		goto out;
 	}
 	tr->event_pids->fork_option = TRACE_ITER_EVENT_FORK;
+	tr->function_pids->fork_option = TRACE_ITER_FUNCTION_FORK;
 	ring_buffer_set_clock(tr->buffer, trace_clocks[tr->clock_id].func);
 	tr->dir = tracefs_create_dir(name, instances_dir);
 	tr->next = trace_instances;

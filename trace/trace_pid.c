@@ -127,8 +127,8 @@ static void pid_filter_follow(struct trace_pid_filter *f, struct trace_array *tr
 }
 
 /*
- * A fork or an exit, applied to every list whose option is set: set_ftrace_*pid (the top
- * level's function-fork), and each trace array's set_event_*pid (its own event-fork). The
+ * A fork or an exit, applied to every list whose option is set: each trace array's
+ * set_ftrace_*pid (its function-fork) and set_event_*pid (its event-fork). The
  * lock is taken only if some list follows, so that a fork costs nothing while none does.
  */
 static void pid_lists_follow(int pid, int child_pid)
@@ -140,10 +140,12 @@ static void pid_lists_follow(int pid, int child_pid)
 	if (!any)
 		return;
 	mutex_lock(&trace_types_lock);
-	pid_filter_follow(&ftrace_pid_filter, &global_trace, pid, child_pid);
-	for_each_trace_array(tr)
+	for_each_trace_array(tr) {
+		if (tr->function_pids)
+			pid_filter_follow(tr->function_pids, tr, pid, child_pid);
 		if (tr->event_pids)
 			pid_filter_follow(tr->event_pids, tr, pid, child_pid);
+	}
 	mutex_unlock(&trace_types_lock);
 }
 
@@ -198,13 +200,15 @@ static const struct pid_file *pid_file(const struct file *file)
 	return &pid_files[i];
 }
 
-/* The filter a file edits: set_event_*pid belong to the file's trace array (an instance's own). */
+/* The filter a file edits: the file's trace array's (an instance has its own). */
 static struct trace_pid_filter *pid_filter_of(struct file *file, const struct pid_file *pf)
 {
 	struct trace_array *tr = tracing_get_tr(file_inode(file));
 
 	if (pf->filter == &event_pid_filter && tr->event_pids)
 		return tr->event_pids;
+	if (pf->filter == &ftrace_pid_filter && tr->function_pids)
+		return tr->function_pids;
 	return pf->filter;
 }
 

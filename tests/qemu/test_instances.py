@@ -17,8 +17,9 @@ EEXIST = "mkdir: can't create directory '%s': File exists\n"
 INSTANCE_FILES = ["available_tracers", "buffer_size_kb", "buffer_total_size_kb",
                   "current_tracer", "events", "options", "per_cpu", "set_event",
                   "set_event_notrace_pid", "set_event_pid", "set_ftrace_filter",
-                  "set_ftrace_notrace", "snapshot", "trace", "trace_clock", "trace_marker",
-                  "trace_options", "trace_pipe", "tracing_on"]
+                  "set_ftrace_notrace", "set_ftrace_notrace_pid", "set_ftrace_pid", "snapshot",
+                  "trace", "trace_clock", "trace_marker", "trace_options", "trace_pipe",
+                  "tracing_on"]
 # An event line: "name: body", or a function's "func <-parent".
 LINE = re.compile(r"^ *(?P<comm>.{1,16})-(?P<pid>\d+) +\[\d{3}\] \S{4} +[\d.]+: "
                   r"(?P<what>[^\s:]+):? ?(?P<body>.*)$")
@@ -196,12 +197,22 @@ def test_function_tracer_in_two_instances(lucid):
     assert "func_stack_trace" not in cat(lucid, "%s/foo/trace_options" % I)
     assert sh(lucid, "echo func_stack_trace > %s/foo/trace_options" % I) == \
         "-bash: echo: write error: Invalid argument\n"
-    # set_ftrace_pid is the top level's too: it does not narrow an instance's function tracer.
+    # set_ftrace_pid: each array's own. The top level's does not narrow foo's; foo's keeps
+    # only the shell's calls (the cat's are left out), and the top level's stays empty.
     ok(lucid, "echo 1 > set_ftrace_pid; echo > %s/foo/trace; echo 1 > %s/foo/tracing_on"
        % (I, I))
     sh(lucid, "cat %s/foo/tracing_on > /dev/null" % I)
     ok(lucid, "echo 0 > %s/foo/tracing_on; echo > set_ftrace_pid" % I)
-    assert any(l["what"] == "vfs_read" for l in lines(lucid, "%s/foo/trace" % I))
+    assert any(l["what"] == "vfs_read" and l["comm"].strip() == "cat"
+               for l in lines(lucid, "%s/foo/trace" % I))
+    ok(lucid, "echo $$ > %s/foo/set_ftrace_pid; echo > %s/foo/trace; echo 1 > %s/foo/tracing_on"
+       % (I, I, I))
+    assert cat(lucid, "set_ftrace_pid") == "no pid\n"
+    sh(lucid, "cat %s/foo/tracing_on > /dev/null; read x < %s/foo/tracing_on" % (I, I))
+    ok(lucid, "echo 0 > %s/foo/tracing_on" % I)
+    pid = sh(lucid, "echo $$").strip()
+    foo = lines(lucid, "%s/foo/trace" % I)
+    assert foo and all(l["pid"] == pid for l in foo), foo
     # Tracers an instance may not use are refused, as Linux's.
     assert sh(lucid, "echo function_graph > %s/foo/current_tracer" % I) == \
         "-bash: echo: write error: Invalid argument\n"

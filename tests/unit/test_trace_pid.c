@@ -79,6 +79,7 @@ static int setup(void **state)
 	(void)state;
 	global_trace.trace_flags = 0;
 	global_trace.event_pids = &event_pid_filter;
+	global_trace.function_pids = &ftrace_pid_filter;
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		write_file(all[i], NULL, true);
 	return 0;
