@@ -18,6 +18,7 @@ CC      := $(CROSS_COMPILE)gcc
 LD      := $(CROSS_COMPILE)ld
 NM      := $(CROSS_COMPILE)nm
 OBJDUMP := $(CROSS_COMPILE)objdump
+READELF := $(CROSS_COMPILE)readelf
 NASM    ?= nasm
 HOSTCC  ?= cc
 PYTHON  ?= /usr/bin/python3
@@ -121,15 +122,28 @@ $(B)/kallsyms0.o: tools/gen_kallsyms.py
 	$(PYTHON) tools/gen_kallsyms.py < /dev/null > $(B)/kallsyms0.S
 	$(CC) -c $(B)/kallsyms0.S -o $@
 
-$(B)/lucid.pass1.elf: $(KOBJS) $(B)/kallsyms0.o linker.ld
-	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms0.o
+# The table of functions' parameters (func-args, trace/func_args.h) comes the same way: empty
+# in the first link, then made from the first link's DWARF (tools/gen_func_args.py).
+$(B)/func_args0.o: tools/gen_func_args.py trace/func_args.h
+	@mkdir -p $(B)
+	$(PYTHON) tools/gen_func_args.py < /dev/null > $(B)/func_args0.c
+	$(CC) $(KCFLAGS) -c $(B)/func_args0.c -o $@
+
+$(B)/lucid.pass1.elf: $(KOBJS) $(B)/kallsyms0.o $(B)/func_args0.o linker.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms0.o $(B)/func_args0.o
 
 $(B)/kallsyms.o: $(B)/lucid.pass1.elf tools/gen_kallsyms.py
 	$(NM) -n $< | $(PYTHON) tools/gen_kallsyms.py > $(B)/kallsyms.S
 	$(CC) -c $(B)/kallsyms.S -o $@
 
-$(B)/lucid.elf: $(B)/kallsyms.o
-	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
+$(B)/func_args.o: $(B)/lucid.pass1.elf tools/gen_func_args.py trace/func_args.h
+	$(NM) $< > $(B)/func_args.syms
+	$(READELF) --debug-dump=info $< 2>/dev/null | \
+		$(PYTHON) tools/gen_func_args.py $(B)/func_args.syms > $(B)/func_args.c
+	$(CC) $(KCFLAGS) -c $(B)/func_args.c -o $@
+
+$(B)/lucid.elf: $(B)/kallsyms.o $(B)/func_args.o
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o $(B)/func_args.o
 	@tools/check_kallsyms.sh $(NM) $(B)/lucid.pass1.elf $@
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(OBJDUMP) -d --no-show-raw-insn -l $@ > $(B)/kernel.asm

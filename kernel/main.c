@@ -153,9 +153,10 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 		panic("not booted by a multiboot2 loader, or bad boot information");
 	cmdline_init(boot_info.cmdline); // keep the command line before its memory is reused
 	printk_setup();                  // quiet, loglevel=N: what the console shows from here on
+	/* The log's first line, at time 0 as Linux's "Linux version" line: the clock is not set. */
+	printk(KERN_INFO "Lucid %s booting, command line: %s\n", LUCID_VERSION, boot_info.cmdline);
 	tsc_init();                      // calibrate the clock: printk timestamps start now
 	timekeeping_init();              // CLOCK_REALTIME from the CMOS clock: real dates
-	printk(KERN_INFO "Lucid %s booting, command line: %s\n", LUCID_VERSION, boot_info.cmdline);
 	page_alloc_init(&boot_info);     // free RAM from the multiboot2 memory map
 	mmu_init();                      // real page tables: RO text, NX data, nothing at 0
 	kallsyms_init();                 // %pS prints function names

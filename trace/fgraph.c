@@ -97,7 +97,7 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 		e->trace.calltime = tsc_ktime_get_ns();
 		e->trace.childtime = 0;
 		e->trace.sleeptime = t->sleep_time; /* made a difference at the return */
-		struct ftrace_graph_ent ent = {ip, depth};
+		struct ftrace_graph_ent ent = {ip, depth, fregs};
 		t->graph_pause++;
 		barrier();
 		bool want = graph_entry(&ent);
@@ -131,8 +131,11 @@ static void graph_report_return(struct task *t, int depth, uint64_t now)
 	}
 }
 
-/* Called by return_to_handler: record the return, give back the real return address. */
-unsigned long ftrace_return_to_handler(void)
+/*
+ * Called by return_to_handler with the function's return value (its RAX): record the return,
+ * give back the real return address.
+ */
+unsigned long ftrace_return_to_handler(unsigned long retval)
 {
 	struct task *t = current;
 	unsigned long flags = local_irq_save();
@@ -141,6 +144,7 @@ unsigned long ftrace_return_to_handler(void)
 		panic("ftrace: return_to_handler with an empty return stack (%s/%d)", t->comm,
 		      t->pid);
 	struct ftrace_ret_stack *e = &t->ret_stack[depth];
+	e->trace.retval = retval;
 	graph_report_return(t, depth, tsc_ktime_get_ns());
 	unsigned long ret = e->ret;
 	barrier();
@@ -165,6 +169,7 @@ void ftrace_graph_drop_frames(void)
 	unsigned long flags = local_irq_save();
 	uint64_t now = tsc_ktime_get_ns();
 	for (int depth = t->curr_ret_stack - 1; depth >= 0; depth--) {
+		t->ret_stack[depth].trace.retval = 0; /* as the system call will: exec succeeded */
 		graph_report_return(t, depth, now);
 		t->curr_ret_stack = depth;
 	}

@@ -13,14 +13,21 @@
 
 struct task;
 
+struct ftrace_regs;
 struct ftrace_graph_ent {
 	unsigned long func;
 	int depth; /* 0 for the outermost traced function of this task */
+	/*
+	 * The traced function's registers and return slot at its entry, before the hook swaps
+	 * the slot: its arguments (funcgraph-args) and its return address (funcgraph-retaddr).
+	 */
+	struct ftrace_regs *fregs;
 };
 
 /* The return callback's view of a call; it lives in the task's return stack (trace/fgraph.c). */
 struct ftrace_graph_ret {
 	unsigned long func;
+	unsigned long retval; /* RAX as the function returned (funcgraph-retval) */
 	int depth;
 	unsigned long overrun; /* entries lost because the return stack was full */
 	uint64_t calltime, rettime;

@@ -373,15 +373,26 @@ static int graph_notrace_open(struct inode *inode, struct file *file)
 /* A function command ("glob:cmd[:count]"): checked, or run. Cut on a copy: word stays. */
 static int command_word(struct regex_file *rf, const char *word, bool apply)
 {
+	struct ftrace_cmd_err err = {FTRACE_CMD_ERR_ERRNO, NULL};
 	struct ftrace_cmd_spec spec;
 	char copy[WORD_MAX];
+	int ret;
 
 	if (strlcpy(copy, word, sizeof(copy)) >= sizeof(copy))
 		return -EINVAL;
 	ftrace_cmd_split(copy, &spec);
 	/* stack_trace_filter's ops belong to no trace array: Linux's callbacks say -ENODEV. */
-	return ftrace_run_command(rf->commands ? &global_trace : NULL, &spec, !rf->is_notrace,
-				  apply);
+	ret = ftrace_run_command(rf->commands ? &global_trace : NULL, &spec, !rf->is_notrace,
+				 apply, &err);
+	/* error_log: the word as written, the caret under the part at fault (copy is cut). */
+	if (ret && ret != -ENOMEM) {
+		bool in_copy = err.where >= copy && err.where < copy + sizeof(copy);
+
+		tracing_log_err(NULL, rf->is_notrace ? "set_ftrace_notrace" : "set_ftrace_filter",
+				word, ftrace_cmd_err_text, err.type,
+				in_copy ? (unsigned int)(err.where - copy) : (unsigned int)strlen(word));
+	}
+	return ret;
 }
 
 /*

@@ -36,6 +36,7 @@ struct ftrace_func_probe {
 	struct trace_array *tr;
 	struct ftrace_ops ops; /* its filter: the functions that have this probe */
 	long *counts; /* counted probes: one per call site record */
+	void **data;  /* commands with data (enable_event): each function's, or NULL */
 	struct ftrace_func_probe *next;
 };
 
@@ -46,6 +47,7 @@ static void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
 {
 	struct ftrace_func_probe *probe = container_of(op, struct ftrace_func_probe, ops);
 	long *count = NULL;
+	void *data = NULL;
 
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
@@ -53,14 +55,20 @@ static void function_trace_probe_call(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 	lockdep_assert_preemption_disabled(); /* by the recursion lock: the commands count on it */
-	if (probe->counts) {
+	if (probe->counts || probe->data) {
 		int rec = ftrace_find_rec(ip);
 
 		if (rec < 0)
 			goto out;
-		count = &probe->counts[rec];
+		if (probe->counts)
+			count = &probe->counts[rec];
+		if (probe->data) {
+			data = READ_ONCE(probe->data[rec]);
+			if (!data)
+				goto out; /* being removed */
+		}
 	}
-	probe->probe_ops->func(ip, parent_ip, probe->tr, count);
+	probe->probe_ops->func(ip, parent_ip, probe->tr, count, data);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
@@ -83,12 +91,14 @@ static struct ftrace_func_probe *get_probe(struct trace_array *tr,
 	probe = kzalloc(sizeof(*probe));
 	if (!probe)
 		return NULL;
-	if (probe_ops->counted) {
+	if (probe_ops->counted)
 		probe->counts = kzalloc((size_t)ftrace_nr_records() * sizeof(long));
-		if (!probe->counts) {
-			kfree(probe);
-			return NULL;
-		}
+	if (probe_ops->print_name)
+		probe->data = kzalloc((size_t)ftrace_nr_records() * sizeof(void *));
+	if ((probe_ops->counted && !probe->counts) || (probe_ops->print_name && !probe->data)) {
+		kfree(probe->counts);
+		kfree(probe);
+		return NULL;
 	}
 	probe->probe_ops = probe_ops;
 	probe->tr = tr;
@@ -118,10 +128,11 @@ static bool has_probe(const struct ftrace_func_probe *probe, int rec)
 
 /*
  * How many functions adding (remove false) or removing the probe for glob would change; with
- * counts, also sets the counter of each function it would add.
+ * apply, also sets the counter and data of each function it adds, or clears the data of each
+ * it removes (the callback then skips it until the filter no longer calls it).
  */
 static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool remove,
-			 long *counts, long count)
+			 bool apply, long count, void *data)
 {
 	bool all = remove && (!*glob || !strcmp(glob, "*"));
 	int n = 0;
@@ -132,8 +143,10 @@ static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool
 			continue;
 		if (!all && !glob_match(glob, ftrace_rec_name(rec)))
 			continue;
-		if (counts)
-			counts[rec] = count;
+		if (apply && !remove && probe->counts)
+			probe->counts[rec] = count;
+		if (apply && probe->data)
+			WRITE_ONCE(probe->data[rec], remove ? NULL : data);
 		n++;
 	}
 	ftrace_records_unlock();
@@ -141,7 +154,7 @@ static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool
 }
 
 int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
-				   const struct ftrace_probe_ops *probe_ops, long count)
+				   const struct ftrace_probe_ops *probe_ops, long count, void *data)
 {
 	lockdep_assert_held(&trace_types_lock);
 	struct ftrace_func_probe *probe = get_probe(tr, probe_ops);
@@ -150,7 +163,7 @@ int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
 	if (!probe)
 		return -ENOMEM;
 	/* The counters first: a site this turns on may call the probe at once. */
-	n = probe_changes(probe, glob, false, probe->counts, count);
+	n = probe_changes(probe, glob, false, true, count, data);
 	if (!n)
 		return -EINVAL; /* nothing matches, or all have it already */
 	ret = ftrace_set_filter(&probe->ops, glob, false);
@@ -177,9 +190,10 @@ int unregister_ftrace_function_probe_func(const char *glob,
 
 	if (!probe || !probe->ops.filter_hash.count)
 		return -ENODEV;
-	n = probe_changes(probe, glob, true, NULL, 0);
+	n = probe_changes(probe, glob, true, false, 0, NULL);
 	if (!n)
 		return -EINVAL;
+	probe_changes(probe, glob, true, true, 0, NULL);
 	if ((unsigned long)n == probe->ops.filter_hash.count) {
 		/* Off first: an empty filter would mean every function. */
 		ret = unregister_ftrace_function(&probe->ops);
@@ -196,25 +210,64 @@ int unregister_ftrace_function_probe_func(const char *glob,
 	return ret ? ret : n;
 }
 
+bool ftrace_probe_data_used(const struct ftrace_probe_ops *ops, const void *data)
+{
+	lockdep_assert_held(&trace_types_lock);
+	struct ftrace_func_probe *probe = find_probe(ops);
+
+	for (int rec = 0; probe && probe->data && rec < ftrace_nr_records(); rec++)
+		if (probe->data[rec] == data)
+			return true;
+	return false;
+}
+
+const char *const ftrace_cmd_err_text[] = {
+	"Command not found",
+	"set_ftrace_notrace does not accept commands",
+	"Missing system:event",
+	"Event not found",
+	"Invalid count",
+	"No function matches, or each has the command already",
+	"Command is on no function",
+	"Error",
+};
+
+static int cmd_err(struct ftrace_cmd_err *err, unsigned int type, const char *where, int ret)
+{
+	err->type = type;
+	err->where = where;
+	return ret;
+}
+
 int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec,
-		       bool enable, bool apply)
+		       bool enable, bool apply, struct ftrace_cmd_err *err)
 {
 	lockdep_assert_held(&trace_types_lock);
 	const struct ftrace_func_command *cmd = ftrace_find_command(spec->cmd);
 	const struct ftrace_probe_ops *probe_ops;
 	struct ftrace_func_probe *probe;
+	char *param = spec->param;
+	void *data = NULL;
 	bool counted;
 	long count;
 	int ret;
 
 	if (!cmd)
-		return -EINVAL;
+		return cmd_err(err, FTRACE_CMD_ERR_NO_CMD, spec->cmd, -EINVAL);
 	if (!tr)
-		return -ENODEV; /* stack_trace_filter: Linux's callbacks want a trace array */
-	if (!enable)
-		return -EINVAL; /* set_ftrace_notrace "does not accept triggers" */
+		return cmd_err(err, FTRACE_CMD_ERR_ERRNO, spec->cmd,
+			       -ENODEV); /* stack_trace_filter: Linux's callbacks want a trace array */
+	if (!enable) /* set_ftrace_notrace "does not accept triggers" */
+		return cmd_err(err, FTRACE_CMD_ERR_NOTRACE, spec->cmd, -EINVAL);
+	if (cmd->parse) {
+		ret = cmd->parse(cmd, &param, &data, apply && !spec->remove, err);
+		if (ret)
+			return ret;
+	}
+	if (cmd->fixed_param)
+		param = (char *)cmd->fixed_param;
 	/* Linux's choice: with anything after the command, even "!f:traceoff:0", the counted one. */
-	probe_ops = spec->param ? cmd->count_ops : cmd->ops;
+	probe_ops = param ? cmd->count_ops : cmd->ops;
 	probe = find_probe(probe_ops);
 	if (spec->remove) {
 		if (apply)
@@ -222,21 +275,42 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
 		else if (!probe || !probe->ops.filter_hash.count)
 			ret = -ENODEV;
 		else
-			ret = probe_changes(probe, spec->glob, true, NULL, 0) ? 0 : -EINVAL;
+			ret = probe_changes(probe, spec->glob, true, false, 0, NULL) ? 0 : -EINVAL;
+		if (ret >= 0 && apply && cmd->free)
+			ftrace_func_cmd_release(cmd, probe_ops);
+		if (ret == -ENODEV)
+			cmd_err(err, FTRACE_CMD_ERR_NOT_SET, spec->cmd, ret);
+		else if (ret < 0)
+			cmd_err(err, FTRACE_CMD_ERR_NO_MATCH, spec->glob, ret);
 		return ret < 0 ? ret : 0;
 	}
-	ret = ftrace_cmd_count(spec->param, &counted, &count);
-	if (ret)
-		return ret;
+	ret = ftrace_cmd_count(param, &counted, &count);
+	if (ret) {
+		cmd_err(err, FTRACE_CMD_ERR_BAD_COUNT, param, ret);
+		goto out_free;
+	}
 	if (!apply)
-		return probe_changes(probe, spec->glob, false, NULL, 0) ? 0 : -EINVAL;
+		return probe_changes(probe, spec->glob, false, false, 0, NULL)
+			       ? 0
+			       : cmd_err(err, FTRACE_CMD_ERR_NO_MATCH, spec->glob, -EINVAL);
 	if (cmd->setup) {
 		ret = cmd->setup(tr);
-		if (ret)
-			return ret; /* no snapshot buffer: the write fails, saying why */
+		if (ret) { /* no snapshot buffer: the write fails, saying why */
+			cmd_err(err, FTRACE_CMD_ERR_ERRNO, spec->cmd, ret);
+			goto out_free;
+		}
 	}
-	ret = register_ftrace_function_probe(spec->glob, tr, probe_ops, count);
-	return ret < 0 ? ret : 0;
+	ret = register_ftrace_function_probe(spec->glob, tr, probe_ops, count, data);
+	if (ret < 0) {
+		cmd_err(err, ret == -EINVAL ? FTRACE_CMD_ERR_NO_MATCH : FTRACE_CMD_ERR_ERRNO,
+			spec->glob, ret);
+		goto out_free;
+	}
+	return 0;
+out_free:
+	if (data && !ftrace_probe_data_used(probe_ops, data))
+		cmd->free(data);
+	return ret;
 }
 
 size_t ftrace_probe_show(int k, char *buf, size_t size)
@@ -248,8 +322,14 @@ size_t ftrace_probe_show(int k, char *buf, size_t size)
 		for (int rec = 0; rec < ftrace_nr_records(); rec++) {
 			if (!has_probe(p, rec) || !ftrace_rec_name(rec) || k-- > 0)
 				continue;
-			return ftrace_probe_line(buf, size, ftrace_rec_name(rec),
-						 p->probe_ops->name, p->probe_ops->counted,
+			char name[FTRACE_PROBE_NAME_MAX];
+
+			if (p->probe_ops->print_name)
+				p->probe_ops->print_name(name, sizeof(name), p->data[rec]);
+			else
+				strlcpy(name, p->probe_ops->name, sizeof(name));
+			return ftrace_probe_line(buf, size, ftrace_rec_name(rec), name,
+						 p->probe_ops->counted,
 						 p->counts ? READ_ONCE(p->counts[rec]) : -1);
 		}
 	}

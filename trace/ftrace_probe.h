@@ -16,13 +16,33 @@ struct trace_array;
 /*
  * What a probe does. func runs in the traced function's context (any context, preemption
  * off): ip is the function, count its counter if the probe is counted ("func:cmd:N": what is
- * left of N, for func to decrement atomically when it did its work), NULL if not.
+ * left of N, for func to decrement atomically when it did its work), NULL if not; data what
+ * the command's parse() made for this function (enable_event's event), NULL for the others.
  */
 struct ftrace_probe_ops {
 	const char *name; /* the command, as the listing shows it */
 	bool counted;
 	void (*func)(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
-		     long *count);
+		     long *count, void *data);
+	/* Commands with data: the listing's name ("enable_event:sched:sched_switch"), snprintf's way. */
+	size_t (*print_name)(char *buf, size_t size, const void *data);
+};
+
+/* Why a command was refused, for error_log (trace/ftrace_fs.c logs it). */
+enum {
+	FTRACE_CMD_ERR_NO_CMD,
+	FTRACE_CMD_ERR_NOTRACE,
+	FTRACE_CMD_ERR_NO_EVENT,
+	FTRACE_CMD_ERR_EVENT_NOT_FOUND,
+	FTRACE_CMD_ERR_BAD_COUNT,
+	FTRACE_CMD_ERR_NO_MATCH,
+	FTRACE_CMD_ERR_NOT_SET,
+	FTRACE_CMD_ERR_ERRNO,
+};
+extern const char *const ftrace_cmd_err_text[];
+struct ftrace_cmd_err {
+	unsigned int type; /* FTRACE_CMD_ERR_* */
+	const char *where; /* the word of the command the caret goes under */
 };
 
 /* A command of set_ftrace_filter: its name, and its probe without and with a count. */
@@ -32,6 +52,17 @@ struct ftrace_func_command {
 	const struct ftrace_probe_ops *count_ops;
 	/* Optional: what the command needs before its first probe (trace_types_lock held). */
 	int (*setup)(struct trace_array *tr);
+	/*
+	 * Optional, for a command with an argument before its count (enable_event's
+	 * "system:event"): reads it from *param, leaving there the count's text or NULL, and
+	 * makes *data (NULL when only checking or removing). 0 or an errno, with err filled.
+	 */
+	int (*parse)(const struct ftrace_func_command *cmd, char **param, void **data,
+		     bool make, struct ftrace_cmd_err *err);
+	/* With parse: frees data (never given to a function, or its last function is gone). */
+	void (*free)(void *data);
+	const char *fixed_param; /* dump: always the count "1" ("only dump once"), as Linux */
+	bool enable;             /* enable_event (true) or disable_event */
 };
 
 /* "func:snapshot" (trace/trace_snapshot_trigger.c). */
@@ -41,6 +72,15 @@ void trace_snapshot_tick(void); /* the timer tick: a snapshot was asked for? */
 bool trace_snapshot_request(struct trace_array *tr);
 int trace_snapshot_trigger_setup(struct trace_array *tr); /* its buffer */
 void trace_snapshot_trigger_init(void);                   /* boot: its thread */
+
+#define FTRACE_PROBE_NAME_MAX 128 /* "enable_event:SYSTEM:EVENT" in the listing */
+
+/* After a removal: frees each of cmd's data no function of probe_ops has any more. */
+void ftrace_func_cmd_release(const struct ftrace_func_command *cmd,
+			     const struct ftrace_probe_ops *probe_ops);
+
+/* Is data still some function's (a command's free() waits until it is not)? */
+bool ftrace_probe_data_used(const struct ftrace_probe_ops *ops, const void *data);
 
 /* trace/trace_func_cmds.c: the command called name, or NULL. */
 const struct ftrace_func_command *ftrace_find_command(const char *name);
@@ -56,7 +96,7 @@ const struct ftrace_func_command *ftrace_find_command(const char *name);
  * Called with trace_types_lock held, as everything here that changes or lists probes.
  */
 int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec, bool enable,
-		       bool apply);
+		       bool apply, struct ftrace_cmd_err *err);
 
 /*
  * Adds the probe to every function glob matches that has not got it yet, with count for each;
@@ -64,7 +104,7 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
  * or a negative errno as above.
  */
 int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
-				   const struct ftrace_probe_ops *ops, long count);
+				   const struct ftrace_probe_ops *ops, long count, void *data);
 int unregister_ftrace_function_probe_func(const char *glob, const struct ftrace_probe_ops *ops);
 
 /*

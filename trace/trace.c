@@ -27,6 +27,7 @@
 #include "trace/trace_ctx.h"
 #include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
+#include "trace/trace_output.h"
 #include "trace/trace_dump.h"
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
@@ -48,7 +49,7 @@
 #define TRACE_FLAGS_DEFAULT                                                                        \
 	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |                       \
 	 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_RECORD_CMD | TRACE_ITER_OVERWRITE |                 \
-	 TRACE_ITER_IRQ_INFO | TRACE_ITER_MARKERS)
+	 TRACE_ITER_IRQ_INFO | TRACE_ITER_MARKERS | TRACE_ITER_HASH_PTR | TRACE_ITER_FUNCTION)
 #define MAX_TRACER_SIZE 100
 #define STACK_SKIP_SLACK 8 /* frames of the tracer itself, above what a stack event shows */
 
@@ -58,22 +59,39 @@ struct tracer *trace_types;
 struct trace_array global_trace = {
 	.trace_flags = TRACE_FLAGS_DEFAULT,
 	.current_trace = &nop_trace,
+	.buffer_percent = BUFFER_PERCENT_DEFAULT,
 };
 
-/* In the order trace_options prints them: Linux's order, less the options Lucid lacks. */
+/* In the order trace_options and options/ show them: Linux 6.1's (its TRACE_FLAGS list). */
 const struct trace_option trace_options[] = {
 	{"print-parent", TRACE_ITER_PRINT_PARENT},
 	{"sym-offset", TRACE_ITER_SYM_OFFSET},
 	{"sym-addr", TRACE_ITER_SYM_ADDR},
+	{"verbose", TRACE_ITER_VERBOSE},
+	{"raw", TRACE_ITER_RAW},
+	{"hex", TRACE_ITER_HEX},
+	{"bin", TRACE_ITER_BIN},
+	{"block", TRACE_ITER_BLOCK},
 	{"trace_printk", TRACE_ITER_PRINTK},
 	{"annotate", TRACE_ITER_ANNOTATE},
+	{"userstacktrace", TRACE_ITER_USERSTACKTRACE},
+	{"sym-userobj", TRACE_ITER_SYM_USEROBJ},
+	{"printk-msg-only", TRACE_ITER_PRINTK_MSGONLY},
 	{"context-info", TRACE_ITER_CONTEXT_INFO},
+	{"latency-format", TRACE_ITER_LATENCY_FMT},
 	{"record-cmd", TRACE_ITER_RECORD_CMD},
+	{"record-tgid", TRACE_ITER_RECORD_TGID},
 	{"overwrite", TRACE_ITER_OVERWRITE},
+	{"disable_on_free", TRACE_ITER_DISABLE_ON_FREE},
 	{"irq-info", TRACE_ITER_IRQ_INFO},
 	{"markers", TRACE_ITER_MARKERS},
 	{"event-fork", TRACE_ITER_EVENT_FORK},
+	{"pause-on-trace", TRACE_ITER_PAUSE_ON_TRACE},
+	{"hash-ptr", TRACE_ITER_HASH_PTR},
+	{"function-trace", TRACE_ITER_FUNCTION},
 	{"function-fork", TRACE_ITER_FUNCTION_FORK},
+	{"display-graph", TRACE_ITER_DISPLAY_GRAPH},
+	{"stacktrace", TRACE_ITER_STACKTRACE},
 };
 const int nr_trace_options = ARRAY_SIZE(trace_options);
 
@@ -163,6 +181,8 @@ void __tracing_record_cmdline(struct task *t)
 {
 	struct cpu *c = this_cpu();
 
+	if (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_TGID)
+		trace_save_tgid(t);
 	if ((READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_CMD) &&
 	    !trace_save_cmdline(t->pid, t->comm))
 		return; /* busy: try at the next event */
@@ -344,14 +364,18 @@ void set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 	lockdep_assert_held(&trace_types_lock);
 	if (!!(tr->trace_flags & mask) == !!enabled)
 		return;
+	if (mask == TRACE_ITER_RECORD_TGID && enabled && trace_alloc_tgid_map()) {
+		printk(KERN_WARNING "tracing: no memory for record-tgid's map\n");
+		return;
+	}
 	if (mask == TRACE_ITER_OVERWRITE) {
 		ring_buffer_change_overwrite(tr->buffer, enabled);
 		if (tr->snapshot_buffer) /* its per-CPU parts may be swapped in */
 			ring_buffer_change_overwrite(tr->snapshot_buffer, enabled);
 	}
 	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
-	if (mask == TRACE_ITER_RECORD_CMD && enabled)
-		tracing_forget_cmdline_tasks(); /* names of tasks seen while it was off */
+	if ((mask == TRACE_ITER_RECORD_CMD || mask == TRACE_ITER_RECORD_TGID) && enabled)
+		tracing_forget_cmdline_tasks(); /* names (tgids) of tasks seen while it was off */
 }
 
 /* A tracer's option; the tracer may refuse. The caller holds trace_types_lock. */
@@ -501,6 +525,7 @@ void tracing_init(void)
 	tr->event_pids = &event_pid_filter;
 	tr->function_pids = &ftrace_pid_filter;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
+	register_trace_event(&trace_user_stack_event); /* kept apart: it asks for tasks */
 	register_tracer(&nop_trace);
 	for (struct tracer *const *p = __start_tracers; p < __stop_tracers; p++)
 		register_tracer(*p);

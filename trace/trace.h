@@ -18,6 +18,7 @@
 #include "trace/ftrace.h"
 #include "trace/trace_entries.h"
 #include "trace/trace_seq.h"
+#include "trace/trace_error_log.h"
 
 struct ring_buffer;
 struct ring_buffer_iter;
@@ -27,6 +28,7 @@ struct task;
 struct mutex;
 
 #define TRACE_BUF_SIZE_DEFAULT (1408UL * 1024) /* per CPU, as Linux */
+#define BUFFER_PERCENT_DEFAULT 50 /* buffer_percent: Linux's */
 #define TRACE_COMM_LEN 16                      /* TASK_COMM_LEN */
 
 /* Core options (trace_options, options/NAME): bits of trace_array.trace_flags. */
@@ -43,7 +45,28 @@ enum trace_iterator_flags {
 	TRACE_ITER_MARKERS = 1 << 9,      /* trace_marker writes are recorded */
 	TRACE_ITER_FUNCTION_FORK = 1 << 10, /* set_ftrace_*pid follow forks and exits */
 	TRACE_ITER_EVENT_FORK = 1 << 11,    /* set_event_*pid follow forks and exits */
+	/* Linux 6.1's other core options (trace/trace_options.c explains each). */
+	TRACE_ITER_VERBOSE = 1 << 12,        /* latency-format: the long prefix */
+	TRACE_ITER_RAW = 1 << 13,            /* numbers: "pid cpu ts" and the event's raw form */
+	TRACE_ITER_HEX = 1 << 14,            /* the same in hex */
+	TRACE_ITER_BIN = 1 << 15,            /* the same as binary words */
+	TRACE_ITER_BLOCK = 1 << 16,          /* poll of trace_pipe always says readable */
+	TRACE_ITER_USERSTACKTRACE = 1 << 17, /* a user stack after every event */
+	TRACE_ITER_SYM_USEROBJ = 1 << 18,    /* ... each address as file[+offset] */
+	TRACE_ITER_PRINTK_MSGONLY = 1 << 19, /* trace_printk and marker: the message alone */
+	TRACE_ITER_LATENCY_FMT = 1 << 20,    /* the latency header and prefix */
+	TRACE_ITER_RECORD_TGID = 1 << 21,    /* remember pid -> tgid (saved_tgids, a column) */
+	TRACE_ITER_DISABLE_ON_FREE = 1 << 22, /* closing free_buffer also turns tracing off */
+	TRACE_ITER_PAUSE_ON_TRACE = 1 << 23, /* recording pauses while trace is open */
+	TRACE_ITER_HASH_PTR = 1 << 24,       /* %p in events prints a hash, not the address */
+	TRACE_ITER_FUNCTION = 1 << 25,       /* function-trace: latency tracers trace functions */
+	TRACE_ITER_DISPLAY_GRAPH = 1 << 26,  /* latency tracers print as function_graph */
+	TRACE_ITER_STACKTRACE = 1 << 27,     /* a kernel stack after every event */
 };
+/* The options that change how every line looks: print_trace_line() asks them in this order. */
+#define TRACE_ITER_NUMERIC (TRACE_ITER_RAW | TRACE_ITER_HEX | TRACE_ITER_BIN)
+/* Asked by trace_event_buffer_commit() after every event: one test for both. */
+#define TRACE_ITER_STACKS (TRACE_ITER_STACKTRACE | TRACE_ITER_USERSTACKTRACE)
 #define TRACE_ITER_SYM_MASK (TRACE_ITER_PRINT_PARENT | TRACE_ITER_SYM_OFFSET | TRACE_ITER_SYM_ADDR)
 
 /* One core option: its name in trace_options and options/, and its bit. */
@@ -145,6 +168,8 @@ struct trace_array {
 	uint64_t time_start;                /* when the buffer was last emptied (latency format) */
 	struct ring_buffer *snapshot_buffer; /* the spare swapped in by "echo 1 > snapshot" */
 	bool allocated_snapshot;             /* ... and it is full size (else: as small as can be) */
+	struct trace_err_log err_log;        /* error_log (trace/trace_error_log.c) */
+	unsigned long cpumask_cleared; /* CPUs tracing_cpumask stops (trace/trace_cpumask.c) */
 
 	/* Instances (trace/trace_instances.c): global_trace has no name and is never freed. */
 	const char *name;             /* instances/NAME; NULL for global_trace */
@@ -157,6 +182,7 @@ struct trace_array {
 	int nr_event_files;
 	void *event_dirs;              /* what its events/ directories' files point at */
 	void *options;                 /* an instance's options/ files' data */
+	unsigned long buffer_percent;  /* buffer_percent (trace/trace_options.c) */
 };
 extern struct trace_array global_trace;
 
@@ -203,7 +229,17 @@ struct trace_iterator {
 	int cpus_online;
 
 	unsigned long pos; /* trace_pipe: events consumed so far */
+	bool paused;       /* pause-on-trace stopped recording while this reader is open */
 };
+
+/* The options that act beyond the output (trace/trace_options.c). */
+void ftrace_trace_stacks(struct trace_array *tr, unsigned long from); /* after an event */
+void trace_save_tgid(const struct task *t);
+int trace_find_tgid(int pid); /* 0: unknown */
+int trace_alloc_tgid_map(void);
+bool trace_user_obj(int tgid, unsigned long ip, char *path, size_t size, unsigned long *offset);
+void trace_pause_on_open(struct trace_iterator *iter);
+void trace_pause_on_release(struct trace_iterator *iter);
 
 /* Tracers and options (task context). Each returns 0 or a negative errno. */
 int register_tracer(struct tracer *t);

@@ -217,3 +217,45 @@ int trace_resize_saved_cmdlines(unsigned int num)
 	free_cmdlines(old);
 	return 0;
 }
+
+/* --- record-tgid's map (options/record-tgid, saved_tgids in trace/trace_options.c) --- */
+
+/*
+ * pid -> tgid, one int per pid up to PID_MAX_DEFAULT as Linux's tgid_map: allocated the first
+ * time the option is turned on and kept (an event may be reading it on another CPU). Written by
+ * __tracing_record_cmdline() when a CPU records for a task it did not record for last; 0 means
+ * unknown.
+ */
+static int *tgid_map;
+
+void trace_save_tgid(const struct task *t)
+{
+	int *map = READ_ONCE(tgid_map);
+
+	if (map && t->pid > 0 && t->pid <= PID_MAX_DEFAULT)
+		WRITE_ONCE(map[t->pid], t->tgid ? t->tgid : t->pid);
+}
+
+int trace_find_tgid(int pid)
+{
+	int *map = READ_ONCE(tgid_map);
+
+	if (!map || pid <= 0 || pid > PID_MAX_DEFAULT)
+		return 0;
+	return READ_ONCE(map[pid]);
+}
+
+/* Turning record-tgid on: the map must exist first. The caller holds trace_types_lock. */
+int trace_alloc_tgid_map(void)
+{
+	int *map;
+
+	lockdep_assert_held(&trace_types_lock);
+	if (tgid_map)
+		return 0;
+	map = kzalloc((PID_MAX_DEFAULT + 1) * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	WRITE_ONCE(tgid_map, map);
+	return 0;
+}

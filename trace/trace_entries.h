@@ -25,9 +25,14 @@ enum trace_type {
 	TRACE_BRANCH,     /*  9: reserved (Linux's branch profiler) */
 	TRACE_GRAPH_RET,  /* 10: function_graph return */
 	TRACE_GRAPH_ENT,  /* 11: function_graph entry */
-	TRACE_USER_STACK, /* 12: reserved */
+	TRACE_USER_STACK, /* 12: struct userstack_entry, a user program's stack */
 	TRACE_BLK,        /* 13: reserved */
 	TRACE_BPUTS,      /* 14: struct bputs_entry, trace_puts of a constant string */
+	TRACE_HWLAT,      /* 15: reserved (Linux's hwlat tracer) */
+	TRACE_OSNOISE,    /* 16: reserved */
+	TRACE_TIMERLAT,   /* 17: reserved */
+	TRACE_RAW_DATA,   /* 18: struct raw_data_entry, a trace_marker_raw write */
+	TRACE_FUNC_REPEATS, /* 19: reserved (Linux's func-repeats option) */
 	__TRACE_LAST_TYPE
 };
 
@@ -60,6 +65,8 @@ struct ftrace_entry {
 	struct trace_entry ent;
 	unsigned long ip;        /* the traced function */
 	unsigned long parent_ip; /* the address it will return to, in its caller */
+	/* With func-args (Linux 6.15), the six argument registers; else the record ends here. */
+	unsigned long args[];
 };
 
 /* TRACE_STACK: "<stack trace>" then " => func" per frame, innermost first. */
@@ -70,10 +77,33 @@ struct stack_entry {
 	unsigned long caller[];
 };
 
+/*
+ * TRACE_USER_STACK: "<user stack trace>" then " => <addr>" per frame (options/userstacktrace):
+ * the user program's instruction pointer, then the return addresses its frame pointers lead
+ * to; 0 ends the list early. tgid finds the program again at print time (sym-userobj).
+ */
+#define FTRACE_USER_STACK_ENTRIES 8 /* Linux's FTRACE_STACK_ENTRIES for user stacks */
+struct userstack_entry {
+	struct trace_entry ent;
+	unsigned int tgid;
+	unsigned long caller[FTRACE_USER_STACK_ENTRIES];
+};
+
 /* TRACE_PRINT: "caller: text". buf is NUL-terminated and ends with a newline. */
 struct print_entry {
 	struct trace_entry ent;
 	unsigned long ip;
+	char buf[];
+};
+
+/*
+ * TRACE_RAW_DATA: a binary trace_marker_raw write, its first 4 bytes the id, the rest buf.
+ * The record may hold more bytes than were written (Linux's minimum size, the ring buffer's
+ * rounding): they are zero, and the trace shows them, as Linux shows what is there.
+ */
+struct raw_data_entry {
+	struct trace_entry ent;
+	unsigned int id;
 	char buf[];
 };
 
@@ -100,12 +130,25 @@ struct ftrace_graph_ent_entry {
 	struct trace_entry ent;
 	unsigned long func; /* the function (its first instruction) */
 	int depth;          /* its place on the task's return stack: 0 is the outermost */
+	/*
+	 * What the options asked for when it was recorded, as many words as the record's length
+	 * says: with funcgraph-args the six argument registers (Linux 6.15's args[]), then with
+	 * funcgraph-retaddr the return address into the caller. So 0, 1, 6 or 7 words.
+	 */
+	unsigned long args[];
 };
+#define FGRAPH_ENT_NR_ARGS 6 /* RDI, RSI, RDX, RCX, R8, R9: Linux's FTRACE_REGS_MAX_ARGS */
+#define FGRAPH_ENT_MAX_WORDS (FGRAPH_ENT_NR_ARGS + 1)
 
-/* TRACE_GRAPH_RET: it returned. Printed as "}", with the duration rettime - calltime. */
+/*
+ * TRACE_GRAPH_RET: it returned. Printed as "}", with the duration rettime - calltime. retval
+ * (Linux 6.5, where Linux puts it) is RAX as the function returned: its return value, or
+ * whatever the register held if the function returns nothing.
+ */
 struct ftrace_graph_ret_entry {
 	struct trace_entry ent;
 	unsigned long func;
+	unsigned long retval;
 	int depth;
 	unsigned int overrun; /* calls this task could not hook so far: its return stack was full */
 	uint64_t calltime;    /* ns (ktime_get_ns) at the entry; later if sleep-time is off */

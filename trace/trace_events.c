@@ -124,7 +124,7 @@ static int trace_event_update(struct trace_event_call *call)
 	bool want = call->enabled || call->tracer_refs > 0 || call->nr_inst_enabled > 0;
 	int ret;
 
-	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+	if ((call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) && !call->reg)
 		return want ? -EINVAL : 0; /* nothing to attach: its tracer writes its records */
 	if (want == call->registered)
 		return 0;
@@ -188,6 +188,8 @@ int __trace_event_enable_disable(struct trace_event_call *call, int enable, int 
 		return ret;
 	}
 	if (!soft_disable) {
+		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+			return -EINVAL; /* a tracer's own record: only print's triggers hold one */
 		file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED, false);
 	} else {
 		if (++call->sm_ref > 1)
@@ -495,9 +497,12 @@ static noinline void *instances_buffer_reserve(struct trace_event_call *call, un
 	return rec;
 }
 
-/* The record, into each instance that has the event on and whose pid lists and filter keep it. */
+/*
+ * The record, into each instance that has the event on and whose pid lists and filter keep it;
+ * then that instance's stack after it, if its options/stacktrace says so (ip: where it starts).
+ */
 static void instances_commit(struct trace_event_call *call, void *rec, unsigned long len,
-			     int other_pid)
+			     int other_pid, unsigned long ip)
 {
 	for (struct trace_event_file *f = __atomic_load_n(&call->inst_files, __ATOMIC_ACQUIRE); f;
 	     f = __atomic_load_n(&f->next, __ATOMIC_ACQUIRE)) {
@@ -508,7 +513,9 @@ static void instances_commit(struct trace_event_call *call, void *rec, unsigned 
 		filter = READ_ONCE(f->filter);
 		if (filter && !filter_match_preds(filter, rec, (unsigned int)len))
 			continue;
-		ring_buffer_write(f->tr->buffer, len, rec);
+		if (!ring_buffer_write(f->tr->buffer, len, rec) &&
+		    unlikely(READ_ONCE(f->tr->trace_flags) & TRACE_ITER_STACKS))
+			ftrace_trace_stacks(f->tr, ip);
 	}
 }
 
@@ -582,12 +589,28 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 		if (unlikely(READ_ONCE(tracepoint_printk)))
 			output_printk(call, rec, len);
 		ring_buffer_write(global_trace.buffer, len, rec);
+		if (unlikely(READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))
+			ftrace_trace_stacks(&global_trace, ip);
 	}
 	if (flags & EVENT_FILE_FL_INSTANCES)
-		instances_commit(call, rec, len, filter_other_pid[cpu][level]);
+		instances_commit(call, rec, len, filter_other_pid[cpu][level], ip);
 	if (tt)
 		event_triggers_post_call(call, tt, ip);
 	filter_nest[cpu]--;
+}
+
+/*
+ * The commit with something more to do: tp_printk, and options/stacktrace's stack after the
+ * event (from the code that fired it: ip, the return into the probe's caller). Out of line, so
+ * that the common commit stays a tail call.
+ */
+static noinline void event_commit_extras(struct trace_event_call *call, void *rec,
+					   unsigned long len, unsigned long ip)
+{
+	if (unlikely(READ_ONCE(tracepoint_printk)))
+		output_printk(call, rec, len);
+	ring_buffer_unlock_commit(global_trace.buffer);
+	ftrace_trace_stacks(&global_trace, ip);
 }
 
 void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigned long len)
@@ -596,8 +619,11 @@ void trace_event_buffer_commit(struct trace_event_call *call, void *rec, unsigne
 		filtered_buffer_commit(call, rec, len);
 		return;
 	}
-	if (unlikely(READ_ONCE(tracepoint_printk)))
-		output_printk(call, rec, len);
+	if (unlikely(READ_ONCE(tracepoint_printk) ||
+		     (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))) {
+		event_commit_extras(call, rec, len, (unsigned long)__builtin_return_address(0));
+		return;
+	}
 	ring_buffer_unlock_commit(global_trace.buffer);
 }
 

@@ -151,7 +151,8 @@ struct trace_event_call {
 	/*
 	 * Events that share one probe (syscalls:*, one probe for every call's sys_enter_NAME):
 	 * attaches (on) or detaches what this event needs, instead of tp and probe being
-	 * registered for it alone; 0 or a negative errno. NULL for the others.
+	 * registered for it alone; 0 or a negative errno. NULL for the others, but ftrace:print,
+	 * whose reg attaches nothing and lets its triggers hold it (trace/trace_export.c).
 	 */
 	int (*reg)(struct trace_event_call *call, bool on);
 	void *data; /* the event's own, for reg and its output (the syscall's metadata) */

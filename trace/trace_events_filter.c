@@ -41,6 +41,7 @@
  * host). Not traced, as all of trace/.
  */
 #include "trace/trace_events_filter.h"
+#include "trace/trace_error_log.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
@@ -707,6 +708,13 @@ static char *dup_string(const char *s)
 int create_event_filter(const struct trace_event_call *call, const char *str, bool subsys,
 			struct event_filter **filterp)
 {
+	return create_event_filter_tr(NULL, call, str, subsys, filterp);
+}
+
+/* tr: whose error_log hears of a refused filter (NULL: the top level's). */
+int create_event_filter_tr(struct trace_array *tr, const struct trace_event_call *call,
+			   const char *str, bool subsys, struct event_filter **filterp)
+{
 	struct filter_parse_error pe = {0, 0};
 	struct event_filter *filter = kmalloc(sizeof(*filter));
 	int ret;
@@ -722,6 +730,12 @@ int create_event_filter(const struct trace_event_call *call, const char *str, bo
 	}
 	if (ret && subsys)
 		parse_error(&pe, FILT_ERR_BAD_SUBSYS_FILTER, 0);
+	/* Linux's append_filter_err(): error_log's column is the parser's, not the file's + 1. */
+	if (ret && pe.lasterr > 0)
+		tracing_log_err(tr, "event filter parse error", str, err_text,
+				(unsigned int)pe.lasterr, (unsigned int)pe.lasterr_pos);
+	else if (ret)
+		tracing_log_err(tr, "event filter parse error", str, err_text, FILT_ERR_ERRNO, 0);
 	filter->filter_string = ret ? filter_err_string(str, &pe) : dup_string(str);
 	if (!filter->filter_string) {
 		free_event_filter(filter);
@@ -862,7 +876,13 @@ static bool pred_match(const struct filter_pred *pred, const unsigned char *rec,
 	case FILTER_STATIC_STRING:
 		if (pred->offset + pred->size > len)
 			return false;
-		return match_string(pred, (const char *)rec + pred->offset, pred->size);
+		/*
+		 * "char buf[]", size 0 (ftrace:print's text): the string runs to the record's end.
+		 * Linux 6.1 compares 0 bytes there (so "~ \"*x*\"" never matches); this is what
+		 * a filter on a marker's text means.
+		 */
+		return match_string(pred, (const char *)rec + pred->offset,
+				    pred->size ? pred->size : len - pred->offset);
 	case FILTER_OTHER:
 		if (pred->offset + pred->size > len)
 			return false;

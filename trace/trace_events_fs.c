@@ -18,6 +18,7 @@
  *
  * events/ftrace/ holds the records tracers write themselves (trace/trace_export.c): format and
  * id only, no enable or filter files, and neither available_events nor set_event list them.
+ * ftrace/print alone has a trigger file too, as in Linux: trace_marker writes run its triggers.
  *
  * Filters (trace/trace_events_filter.c) are Linux's: "0" removes one, a bad one is refused with
  * Linux's errno and the filter file then shows Linux's report (the text, a caret, the reason).
@@ -625,13 +626,15 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_call *
 {
 	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
 	bool enable = !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE);
+	/* Linux's one exception (init_tracer_tracefs): a trace_marker write runs print's triggers */
+	bool trigger = enable || (!strcmp(call->system, "ftrace") && !strcmp(call->name, "print"));
 
 	if (!dir ||
 	    (enable &&
 	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops)) ||
 	    (enable && !tracefs_create_file("filter", TRACE_MODE_WRITE, dir, call,
 					    &ftrace_event_filter_fops)) ||
-	    (enable &&
+	    (trigger &&
 	     !tracefs_create_file("trigger", TRACE_MODE_WRITE, dir, call, &event_trigger_fops)) ||
 	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
 	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))

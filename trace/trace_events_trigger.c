@@ -26,6 +26,7 @@
  * Not traced, as all of trace/: triggers run inside the scheduler and interrupt handlers.
  */
 #include "trace/trace_events_trigger.h"
+#include "trace/trace_error_log.h"
 #include "trace/trace_events_filter.h"
 #include "trace/ftrace_probe.h"
 #include "trace/trace.h"
@@ -305,7 +306,7 @@ static void unregister_trigger(struct trace_event_call *call, const struct event
 }
 
 /* A target for enable_event: an event that can be enabled (not events/ftrace/). */
-static struct trace_event_call *find_event_call(const char *system, const char *event)
+struct trace_event_call *find_event_call(const char *system, const char *event)
 {
 	struct trace_event_call *call;
 
@@ -319,13 +320,14 @@ static struct trace_event_call *find_event_call(const char *system, const char *
 
 /* "if EXPR" compiled for call's fields (the triggering event's, as Linux). */
 static int trigger_set_filter(struct trace_event_call *call, struct event_trigger_spec *spec,
-			      struct event_trigger_data *data)
+			      struct event_trigger_data *data, bool *no_if)
 {
 	struct event_filter *filter;
 	char *expr;
 	int ret;
 
 	expr = event_trigger_filter_expr(spec, &ret);
+	*no_if = ret != 0;
 	if (!expr)
 		return ret;
 	ret = create_event_filter(call, expr, false, &filter);
@@ -339,10 +341,53 @@ static int trigger_set_filter(struct trace_event_call *call, struct event_trigge
 }
 
 /*
+ * error_log's sentences for a trigger refused (Linux 6.1 logs only the hist trigger's and the
+ * filter's; the others are said here the same way, under "trigger:SYSTEM:EVENT", as hist's
+ * "hist:SYSTEM:EVENT"). A filter's own errors are logged by the filter's parser.
+ */
+enum {
+	TRIG_ERR_NO_CMD,
+	TRIG_ERR_NO_EVENT,
+	TRIG_ERR_EVENT_NOT_FOUND,
+	TRIG_ERR_BAD_COUNT,
+	TRIG_ERR_NO_IF,
+	TRIG_ERR_EXISTS,
+	TRIG_ERR_ERRNO,
+};
+static const char *const trigger_err_text[] = {
+	"Command not found",
+	"Missing system:event",
+	"Event not found",
+	"Invalid count",
+	"Expecting 'if' before the filter",
+	"Trigger already exists",
+	"Error",
+};
+
+/* Logs why text (the write, as given) was refused, the caret at where (a pointer into buf). */
+static void trigger_log_err(struct trace_event_call *call, const char *text, const char *buf,
+			    const char *where, unsigned int type)
+{
+	char loc[TRACING_LOG_LOC_MAX];
+	char *cmd = kstrdup(text);
+	unsigned int pos = where ? (unsigned int)(where - buf) : 0;
+
+	if (!cmd)
+		return;
+	strim(cmd); /* the newline echo adds: the column stays (only the end is cut) */
+	if (pos > strlen(cmd))
+		pos = (unsigned int)strlen(cmd);
+	snprintf(loc, sizeof(loc), "trigger:%s:%s", call->system, call->name);
+	tracing_log_err(NULL, loc, cmd, trigger_err_text, type, pos);
+	kfree(cmd);
+}
+
+/*
  * Linux's event_trigger_parse() and event_enable_trigger_parse(), one step after the other
  * so that each bad write gets Linux's errno. apply false: only checks (nothing changes).
+ * text is the write as given: buf is cut in place, so error_log's line is made from text.
  */
-static int trigger_process(struct trace_event_call *call, char *buf, bool apply)
+static int trigger_process(struct trace_event_call *call, char *buf, const char *text, bool apply)
 {
 	lockdep_assert_held(&event_mutex);
 	struct event_trigger_spec spec;
@@ -351,11 +396,17 @@ static int trigger_process(struct trace_event_call *call, char *buf, bool apply)
 	const struct event_command *cmd = find_event_command(spec.cmd);
 	int ret;
 
-	if (!cmd)
+	if (!cmd) {
+		trigger_log_err(call, text, buf, spec.cmd, TRIG_ERR_NO_CMD);
 		return -EINVAL;
+	}
 	ret = event_trigger_split_param(&spec, param_and_filter, cmd->needs_event);
-	if (ret)
+	if (ret) {
+		trigger_log_err(call, text, buf,
+				param_and_filter ? param_and_filter : buf + strlen(text),
+				TRIG_ERR_NO_EVENT);
 		return ret;
+	}
 	data = kzalloc(sizeof(*data));
 	if (!data)
 		return -ENOMEM;
@@ -363,6 +414,7 @@ static int trigger_process(struct trace_event_call *call, char *buf, bool apply)
 	if (cmd->needs_event) {
 		data->target = find_event_call(spec.system, spec.event);
 		if (!data->target) {
+			trigger_log_err(call, text, buf, spec.system, TRIG_ERR_EVENT_NOT_FOUND);
 			kfree(data);
 			return -EINVAL;
 		}
@@ -374,23 +426,36 @@ static int trigger_process(struct trace_event_call *call, char *buf, bool apply)
 		return 0;
 	}
 	ret = event_trigger_parse_num(&spec, &data->count);
-	if (!ret)
-		ret = trigger_set_filter(call, &spec, data);
+	if (ret) {
+		trigger_log_err(call, text, buf, spec.num, TRIG_ERR_BAD_COUNT);
+	} else {
+		bool no_if;
+		char *filter = spec.filter;
+
+		ret = trigger_set_filter(call, &spec, data, &no_if);
+		if (no_if)
+			trigger_log_err(call, text, buf, filter, TRIG_ERR_NO_IF);
+	}
 	if (ret || !apply) {
-		if (!ret && find_trigger(call, data, NULL))
+		if (!ret && find_trigger(call, data, NULL)) {
 			ret = -EEXIST;
+			trigger_log_err(call, text, buf, spec.cmd, TRIG_ERR_EXISTS);
+		}
 		free_trigger_data(data);
 		return ret;
 	}
 	if (data->target) {
 		ret = __trace_event_enable_disable(data->target, 1, 1);
 		if (ret) {
+			trigger_log_err(call, text, buf, spec.cmd, TRIG_ERR_ERRNO);
 			free_trigger_data(data);
 			return ret;
 		}
 	}
 	ret = register_trigger(call, data);
 	if (ret) {
+		trigger_log_err(call, text, buf, spec.cmd,
+				ret == -EEXIST ? TRIG_ERR_EXISTS : TRIG_ERR_ERRNO);
 		if (data->target)
 			__trace_event_enable_disable(data->target, 0, 1);
 		free_trigger_data(data);
@@ -398,14 +463,27 @@ static int trigger_process(struct trace_event_call *call, char *buf, bool apply)
 	return ret;
 }
 
+/* buf is cut as it is read: error_log's line needs the write as it came. */
+static int trigger_process_copy(struct trace_event_call *call, char *buf, bool apply)
+{
+	char *text = kstrdup(buf);
+	int ret;
+
+	if (!text)
+		return -ENOMEM;
+	ret = trigger_process(call, buf, text, apply);
+	kfree(text);
+	return ret;
+}
+
 int trigger_process_regex(struct trace_event_call *call, char *buf)
 {
-	return trigger_process(call, buf, true);
+	return trigger_process_copy(call, buf, true);
 }
 
 int trigger_check_regex(struct trace_event_call *call, char *buf)
 {
-	return trigger_process(call, buf, false);
+	return trigger_process_copy(call, buf, false);
 }
 
 bool trigger_needs_snapshot(const char *buf)

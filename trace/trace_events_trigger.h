@@ -63,6 +63,9 @@ int event_trigger_format(char *buf, size_t size, const char *name, const char *s
 
 /* --- the triggers (trace/trace_events_trigger.c) -------------------------------------------- */
 
+/* A target for enable_event (an event that can be enabled), or NULL; event_mutex held. */
+struct trace_event_call *find_event_call(const char *system, const char *event);
+
 struct file_operations;
 extern const struct file_operations event_trigger_fops; /* trace/trace_events_trigger_fs.c */
 

@@ -487,6 +487,8 @@ static const char readme_msg[] =
 	"  current_tracer\t- the tracer recording now: echo function > current_tracer\n"
 	"  available_tracers\t- the tracers current_tracer accepts\n"
 	"  tracing_on\t\t- 1 while events are recorded, 0 when recording is stopped\n"
+	"  tracing_cpumask\t- Limit which CPUs to trace (hex: echo 1 > tracing_cpumask)\n"
+	"  error_log\t- error log for failed commands (that support it)\n"
 	"  buffer_size_kb\t- kilobytes of buffer per CPU (writing resizes and empties it)\n"
 	"  buffer_total_size_kb\t- the same, summed over all CPUs\n"
 	"  per_cpu/cpuN/\t\t- trace, trace_pipe, buffer_size_kb, snapshot and stats of one CPU\n"
@@ -511,7 +513,13 @@ static const char readme_msg[] =
 	"\t     (but leaves its triggers)\n"
 	"\t    triggers: a command to perform when function is hit\n"
 	"\t      Format: <function>:<trigger>[:count]\n"
-	"\t     trigger: traceon, traceoff, stacktrace, snapshot\n"
+	"\t     trigger: traceon, traceoff\n"
+	"\t\t      enable_event:<system>:<event>\n"
+	"\t\t      disable_event:<system>:<event>\n"
+	"\t\t      stacktrace\n"
+	"\t\t      snapshot\n"
+	"\t\t      dump\n"
+	"\t\t      cpudump\n"
 	"\t     example: echo do_fault:traceoff > set_ftrace_filter\n"
 	"\t              echo do_trap:traceoff:3 > set_ftrace_filter\n"
 	"\t     a count only goes down when the trigger did something\n"
@@ -529,6 +537,7 @@ static const char readme_msg[] =
 	"  tracing_thresh\t- function_graph: record only calls of at least this many us\n"
 	"\n"
 	"  trace_marker\t\t- Writes into this file writes into the kernel buffer\n"
+	"  trace_marker_raw\t\t- Writes into this file writes binary data into the kernel buffer\n"
 	"  printk_formats\t- the address of each trace_printk format, and the format\n"
 	"  available_events\t- the trace events, system:event\n"
 	"  set_event\t\t- the enabled events; echo words to enable, '!' before one disables\n"
@@ -646,6 +655,7 @@ static const struct {
 	{"current_tracer", TRACE_MODE_WRITE, &set_tracer_fops, TOP | INST},
 	{"dyn_ftrace_total_info", TRACE_MODE_READ, &tracing_dyn_info_fops, TOP},
 	{"enabled_functions", TRACE_MODE_READ, &ftrace_enabled_fops, TOP},
+	{"error_log", TRACE_MODE_WRITE, &tracing_err_log_fops, TOP | INST},
 	{"set_ftrace_filter", TRACE_MODE_WRITE, &ftrace_filter_fops, TOP | INST},
 	{"set_ftrace_notrace", TRACE_MODE_WRITE, &ftrace_notrace_fops, TOP | INST},
 	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
@@ -662,9 +672,16 @@ static const struct {
 	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU | INST},
 	{"trace_pipe_raw", TRACE_MODE_READ, &tracing_buffers_fops, PER_CPU},
 	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP | INST},
+	{"tracing_cpumask", TRACE_MODE_WRITE, &tracing_cpumask_fops, TOP | INST},
+	/* the options' files (trace/trace_options.c) */
+	{"buffer_percent", TRACE_MODE_WRITE, &buffer_percent_fops, TOP | INST},
+	{"free_buffer", TRACE_MODE_WRITE_ONLY_OWNER, &tracing_free_buffer_fops, TOP | INST},
+	{"saved_tgids", TRACE_MODE_READ, &tracing_saved_tgids_fops, TOP},
+	{"timestamp_mode", TRACE_MODE_READ, &trace_time_stamp_mode_fops, TOP | INST},
 	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
 	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
 	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP | INST},
+	{"trace_marker_raw", TRACE_MODE_WRITE_ONLY, &tracing_mark_raw_fops, TOP | INST},
 	/* The function_graph tracer's. */
 	{"max_graph_depth", TRACE_MODE_WRITE, &graph_depth_fops, TOP},
 	{"set_graph_function", TRACE_MODE_WRITE, &ftrace_graph_fops, TOP},

@@ -12,6 +12,7 @@
 #define TRACE_MODE_WRITE 0640
 #define TRACE_MODE_READ 0440
 #define TRACE_MODE_WRITE_ONLY 0220 /* trace_marker */
+#define TRACE_MODE_WRITE_ONLY_OWNER 0200 /* free_buffer */
 
 /*
  * A file of a trace array's tree carries a struct trace_cpu (trace/trace.h): which array, and
@@ -55,6 +56,12 @@ loff_t tracing_lseek(struct file *file, loff_t offset, int whence);
 int tracing_release(struct inode *inode, struct file *file);
 
 extern const struct file_operations tracing_fops;      /* trace */
+/* The options' files (trace/trace_options.c). */
+extern const struct file_operations buffer_percent_fops;         /* buffer_percent */
+extern const struct file_operations tracing_free_buffer_fops;    /* free_buffer */
+extern const struct file_operations tracing_saved_tgids_fops;    /* saved_tgids */
+extern const struct file_operations trace_time_stamp_mode_fops;  /* timestamp_mode */
+extern const struct file_operations tracing_cpumask_fops; /* tracing_cpumask */
 extern const struct file_operations snapshot_fops;     /* snapshot */
 extern const struct file_operations tracing_pipe_fops; /* trace_pipe */
 extern const struct file_operations tracing_buffers_fops; /* per_cpu/cpuN/trace_pipe_raw */
@@ -71,6 +78,7 @@ extern const struct file_operations event_pid_fops;     /* set_event_pid */
 extern const struct file_operations event_no_pid_fops;  /* set_event_notrace_pid */
 extern const struct file_operations ftrace_formats_fops;  /* printk_formats */
 extern const struct file_operations tracing_mark_fops;    /* trace_marker */
+extern const struct file_operations tracing_mark_raw_fops; /* trace_marker_raw */
 /* The function_graph tracer's (trace/ftrace_fs.c, trace/trace_functions_graph.c). */
 extern const struct file_operations ftrace_graph_fops;         /* set_graph_function */
 extern const struct file_operations ftrace_graph_notrace_fops; /* set_graph_notrace */

@@ -6,9 +6,10 @@
  * call sites are patched, as for the function tracer. The hook calls graph_entry() when such a
  * function starts; if it returns true, the hook has swapped the function's return address for
  * return_to_handler, remembering the real one on the task's return stack, and graph_return()
- * runs when the function returns. Each records one event: TRACE_GRAPH_ENT (function, depth)
- * and TRACE_GRAPH_RET (function, depth, entry and return times). trace/trace_graph_output.c
- * pairs them back into a call graph when the trace is read.
+ * runs when the function returns. Each records one event: TRACE_GRAPH_ENT (function, depth,
+ * and with funcgraph-args / funcgraph-retaddr the argument registers / the return address)
+ * and TRACE_GRAPH_RET (function, return value, depth, entry and return times).
+ * trace/trace_graph_output.c pairs them back into a call graph when the trace is read.
  *
  * What graph_entry() lets through, in order (Linux's):
  *   - nothing while the task is inside a set_graph_notrace function; entering one is hooked
@@ -40,6 +41,8 @@
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
+#include "trace/ftrace.h"
+#include "trace/func_args.h"
 #include "trace/ftrace_profile.h"
 #include "arch/x86_64/idt.h"
 #include "kernel/sched/sched.h"
@@ -68,13 +71,17 @@ static struct tracer_opt graph_opts[] = {
 	TRACER_OPT(funcgraph-abstime, TRACE_GRAPH_PRINT_ABS_TIME),
 	TRACER_OPT(funcgraph-irqs, TRACE_GRAPH_PRINT_IRQS),
 	TRACER_OPT(funcgraph-tail, TRACE_GRAPH_PRINT_TAIL),
+	TRACER_OPT(funcgraph-retval, TRACE_GRAPH_PRINT_RETVAL),
+	TRACER_OPT(funcgraph-retval-hex, TRACE_GRAPH_PRINT_RETVAL_HEX),
+	TRACER_OPT(funcgraph-retaddr, TRACE_GRAPH_PRINT_RETADDR),
+	TRACER_OPT(funcgraph-args, TRACE_GRAPH_ARGS),
 	TRACER_OPT(sleep-time, TRACE_GRAPH_SLEEP_TIME),
 	TRACER_OPT(graph-time, TRACE_GRAPH_GRAPH_TIME),
 	{NULL, 0},
 };
 /* clang-format on */
 
-/* Linux's defaults: no overruns, task, absolute time or tail. */
+/* Linux's defaults: no overruns, task, absolute time, tail, return values, addresses, args. */
 static struct tracer_flags graph_flags = {
 	.val = TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_OVERHEAD | TRACE_GRAPH_PRINT_DURATION |
 	       TRACE_GRAPH_PRINT_IRQS | TRACE_GRAPH_SLEEP_TIME | TRACE_GRAPH_GRAPH_TIME,
@@ -87,6 +94,8 @@ static bool graph_skip_irqs; /* funcgraph-irqs off */
 static bool graph_sleep_time = true; /* sleep-time */
 static unsigned int fgraph_max_depth; /* max_graph_depth; 0: no limit */
 static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every call */
+static bool graph_rec_args; /* funcgraph-args: entries carry the argument registers */
+static bool graph_rec_retaddr; /* funcgraph-retaddr: entries carry the return address */
 
 /*
  * The fast path. Most calls meet no filter and no option: graph_entry() and graph_return()
@@ -101,7 +110,9 @@ static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every c
 #define GRAPH_CHECK_IRQS 0x2 /* funcgraph-irqs is off */
 #define GRAPH_CHECK_THRESH 0x4 /* tracing_thresh is set */
 #define GRAPH_CHECK_SLEEP 0x8 /* sleep-time is off */
-#define GRAPH_ENTRY_CHECKS (GRAPH_CHECK_DEPTH | GRAPH_CHECK_IRQS | GRAPH_CHECK_THRESH)
+#define GRAPH_CHECK_EXTRA 0x10 /* funcgraph-args or funcgraph-retaddr: a longer entry record */
+#define GRAPH_ENTRY_CHECKS \
+	(GRAPH_CHECK_DEPTH | GRAPH_CHECK_IRQS | GRAPH_CHECK_THRESH | GRAPH_CHECK_EXTRA)
 #define GRAPH_RETURN_CHECKS (GRAPH_CHECK_THRESH | GRAPH_CHECK_SLEEP)
 static unsigned int graph_checks;
 
@@ -119,6 +130,8 @@ static void graph_update_checks(void)
 		checks |= GRAPH_CHECK_THRESH;
 	if (!READ_ONCE(graph_sleep_time))
 		checks |= GRAPH_CHECK_SLEEP;
+	if (READ_ONCE(graph_rec_args) || READ_ONCE(graph_rec_retaddr))
+		checks |= GRAPH_CHECK_EXTRA;
 	WRITE_ONCE(graph_checks, checks);
 }
 
@@ -154,6 +167,40 @@ static __always_inline bool trace_graph_entry_record(struct trace_array *tr,
 	return true;
 }
 
+/*
+ * The entry record with what funcgraph-args and funcgraph-retaddr add (struct
+ * ftrace_graph_ent_entry): the argument registers as the function was entered, and its return
+ * address. That slot still holds the caller's address (the hook swaps it after this callback),
+ * unless the caller tail-called it from a hooked function: then it is return_to_handler
+ * already, and the task's return stack knows the real one (ftrace_graph_ret_addr), as Linux's
+ * ftrace_graph_top_ret_addr finds it.
+ */
+static noinline bool trace_graph_entry_record_extra(struct trace_array *tr,
+						    const struct ftrace_graph_ent *trace,
+						    unsigned int trace_ctx)
+{
+	bool args = READ_ONCE(graph_rec_args), retaddr = READ_ONCE(graph_rec_retaddr);
+	size_t words = (args ? FGRAPH_ENT_NR_ARGS : 0) + (retaddr ? 1 : 0);
+	struct ftrace_regs *fregs = trace->fregs;
+	struct ring_buffer_event *event;
+	struct ftrace_graph_ent_entry *entry;
+
+	event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry) + words * sizeof(long));
+	if (!event)
+		return false;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_ENT, trace_ctx);
+	entry->func = trace->func;
+	entry->depth = trace->depth;
+	if (args)
+		ftrace_regs_get_arguments(fregs, entry->args);
+	if (retaddr)
+		entry->args[words - 1] =
+			ftrace_graph_ret_addr(current, fregs->parent_ret, &fregs->parent_ret);
+	ring_buffer_unlock_commit(tr->buffer);
+	return true;
+}
+
 static __always_inline void trace_graph_return_record(struct trace_array *tr,
 						      const struct ftrace_graph_ret *trace,
 						      uint64_t calltime,
@@ -168,6 +215,7 @@ static __always_inline void trace_graph_return_record(struct trace_array *tr,
 	entry = ring_buffer_event_data(event);
 	tracing_entry_update(&entry->ent, TRACE_GRAPH_RET, trace_ctx);
 	entry->func = trace->func;
+	entry->retval = trace->retval;
 	entry->depth = trace->depth;
 	entry->overrun = (unsigned int)trace->overrun;
 	entry->calltime = calltime;
@@ -227,7 +275,10 @@ static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *t
 	 * code's. It turned interrupts off, so the events' irqs-off flag is always set;
 	 * function_graph's lines do not show the flags.
 	 */
-	if (trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_pc(preempt_count())))
+	unsigned int trace_ctx = tracing_gen_ctx_pc(preempt_count());
+	if (READ_ONCE(graph_rec_args) || READ_ONCE(graph_rec_retaddr)
+		    ? trace_graph_entry_record_extra(graph_array, trace, trace_ctx)
+		    : trace_graph_entry_record(graph_array, trace, trace_ctx))
 		return true;
 	/*
 	 * Nothing recorded (tracing off, as while trace-cmd starts its program), so its return
@@ -333,6 +384,11 @@ static int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t b
 	}
 	if (bit == TRACE_GRAPH_GRAPH_TIME)
 		WRITE_ONCE(profile_graph_time, !!set);
+	/* These two change what is recorded; the rest of the new ones, only how it prints. */
+	if (bit == TRACE_GRAPH_ARGS)
+		WRITE_ONCE(graph_rec_args, !!set);
+	if (bit == TRACE_GRAPH_PRINT_RETADDR)
+		WRITE_ONCE(graph_rec_retaddr, !!set);
 	graph_update_checks();
 	return 0;
 }

@@ -17,6 +17,11 @@
 #define TRACE_GRAPH_PRINT_TAIL 0x100    /* funcgraph-tail: the name after every closing brace */
 #define TRACE_GRAPH_SLEEP_TIME 0x200    /* sleep-time: durations include time switched out */
 #define TRACE_GRAPH_GRAPH_TIME 0x400    /* graph-time: the profiler counts callees' time */
+/* funcgraph-retval (6.5): "= -2" after a brace or leaf (errors in decimal, the rest in hex) */
+#define TRACE_GRAPH_PRINT_RETVAL 0x800
+#define TRACE_GRAPH_PRINT_RETVAL_HEX 0x1000 /* funcgraph-retval-hex: every value in hex */
+#define TRACE_GRAPH_PRINT_RETADDR 0x2000    /* funcgraph-retaddr (6.13): "<-caller+0x1c/0x40" */
+#define TRACE_GRAPH_ARGS 0x4000             /* funcgraph-args (6.15): "func(fd=3, buf=0x...)" */
 
 /* '$' > 1 s, '@' > 100 ms, '*' > 10 ms, '#' > 1 ms, '!' > 100 us, '+' > 10 us, else ' '. */
 char trace_find_mark(uint64_t ns);

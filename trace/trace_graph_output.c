@@ -37,6 +37,7 @@
 #include "trace/trace_output.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
+#include "trace/func_args.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/string.h"
 
@@ -252,6 +253,73 @@ static bool check_irq_return(struct trace_iterator *iter, uint32_t flags, int de
 /* --- entries and returns -------------------------------------------------------------------- */
 
 /*
+ * An entry record and what it carries beyond func and depth (struct ftrace_graph_ent_entry):
+ * the words its length says, the six argument registers first if there are six or more.
+ */
+struct graph_ent_copy {
+	struct ftrace_graph_ent_entry e;
+	unsigned long words[FGRAPH_ENT_MAX_WORDS];
+	unsigned int nr_words;
+};
+
+static const unsigned long *ent_args(const struct graph_ent_copy *c)
+{
+	return c->nr_words >= FGRAPH_ENT_NR_ARGS ? c->e.args : NULL;
+}
+
+/* The return address (funcgraph-retaddr), 0 if not recorded: the word after the arguments. */
+static unsigned long ent_retaddr(const struct graph_ent_copy *c)
+{
+	if (c->nr_words != 1 && c->nr_words != FGRAPH_ENT_MAX_WORDS)
+		return 0;
+	return c->e.args[c->nr_words - 1];
+}
+
+/* "func" and its arguments: "(a=1, b=0x...)" if recorded, else "()". */
+static void print_graph_func_args(struct trace_seq *s, const struct graph_ent_copy *c)
+{
+	seq_print_ip_sym(s, c->e.func, SEQ_PRINT_SYM_MOD); /* %ps */
+	if (ent_args(c))
+		print_function_args(s, ent_args(c), c->e.func);
+	else
+		trace_seq_puts(s, "()");
+}
+
+/* " <-caller+0x1c/0x40", the return address as %pS prints it (funcgraph-retaddr). */
+static void print_graph_retaddr(struct trace_iterator *iter, unsigned long retaddr)
+{
+	trace_seq_puts(&iter->seq, " <-");
+	seq_print_ip_sym(&iter->seq, retaddr,
+			 (iter->tr->trace_flags & TRACE_ITER_SYM_MASK) | TRACE_ITER_SYM_OFFSET);
+}
+
+#define MAX_ERRNO 4095
+#define INT_SIGN_BIT (1UL << 31)
+#define INT_BITS 32
+
+/*
+ * " = -2" or " = 0x0" (funcgraph-retval), Linux 6.5's rule: in decimal if it looks like an
+ * error, -4095 to -1 as a long or as an int (the upper half of RAX zero, as when a function
+ * returns an int), else in hex; everything in hex with funcgraph-retval-hex.
+ */
+static void print_graph_retval(struct trace_seq *s, unsigned long retval, uint32_t flags)
+{
+	long err = 0;
+
+	if (retval && !(flags & TRACE_GRAPH_PRINT_RETVAL_HEX)) {
+		err = (long)retval;
+		if ((retval & INT_SIGN_BIT) && !(retval >> INT_BITS))
+			err = (long)(int)retval; /* an int's sign, extended */
+		if (err < -MAX_ERRNO || err > -1)
+			err = 0;
+	}
+	if (err)
+		trace_seq_printf(s, " = %ld", err);
+	else
+		trace_seq_printf(s, " = 0x%lx", retval);
+}
+
+/*
  * Moves the reader past the entry curr and looks at the next event of this CPU: if it is
  * curr's return, copies it into *ret and returns true (the reader is left on it).
  */
@@ -281,10 +349,12 @@ static bool get_return_for_leaf(struct trace_iterator *iter,
 }
 
 static enum print_line_t print_graph_entry_leaf(struct trace_iterator *iter,
-						const struct ftrace_graph_ent_entry *call,
+						const struct graph_ent_copy *copy,
 						const struct ftrace_graph_ret_entry *ret,
 						uint32_t flags)
 {
+	const struct ftrace_graph_ent_entry *call = &copy->e;
+	unsigned long retaddr = flags & TRACE_GRAPH_PRINT_RETADDR ? ent_retaddr(copy) : 0;
 	struct fgraph_cpu_data *d = cpu_data(iter);
 	struct trace_seq *s = &iter->seq;
 
@@ -296,16 +366,27 @@ static enum print_line_t print_graph_entry_leaf(struct trace_iterator *iter,
 	}
 	print_graph_duration(iter, ret->rettime - ret->calltime, true, flags);
 	print_indent(s, call->depth);
-	seq_print_ip_sym(s, call->func, SEQ_PRINT_SYM_MOD); /* %ps */
-	trace_seq_puts(s, "();\n");
+	print_graph_func_args(s, copy);
+	trace_seq_putc(s, ';');
+	/* A comment with "<-caller+0x1c/0x40" and "= -2", whichever the options want. */
+	if (retaddr || (flags & TRACE_GRAPH_PRINT_RETVAL)) {
+		trace_seq_puts(s, " /*");
+		if (retaddr)
+			print_graph_retaddr(iter, retaddr);
+		if (flags & TRACE_GRAPH_PRINT_RETVAL)
+			print_graph_retval(s, ret->retval, flags);
+		trace_seq_puts(s, " */");
+	}
+	trace_seq_putc(s, '\n');
 	print_graph_irq(iter, ret->func, TRACE_GRAPH_RET, call->ent.pid, flags);
 	return trace_handle_return(s);
 }
 
 static void print_graph_entry_nested(struct trace_iterator *iter,
-				     const struct ftrace_graph_ent_entry *call,
-				     uint32_t flags)
+				     const struct graph_ent_copy *copy, uint32_t flags)
 {
+	const struct ftrace_graph_ent_entry *call = &copy->e;
+	unsigned long retaddr = flags & TRACE_GRAPH_PRINT_RETADDR ? ent_retaddr(copy) : 0;
 	struct fgraph_cpu_data *d = cpu_data(iter);
 	struct trace_seq *s = &iter->seq;
 
@@ -316,22 +397,28 @@ static void print_graph_entry_nested(struct trace_iterator *iter,
 	}
 	print_graph_duration(iter, 0, false, flags);
 	print_indent(s, call->depth);
-	seq_print_ip_sym(s, call->func, SEQ_PRINT_SYM_MOD); /* %ps */
-	trace_seq_puts(s, "() {\n");
+	print_graph_func_args(s, copy);
+	trace_seq_puts(s, " {");
+	if (retaddr) { /* a comment: "<-caller+0x1c/0x40" */
+		trace_seq_puts(s, " /*");
+		print_graph_retaddr(iter, retaddr);
+		trace_seq_puts(s, " */");
+	}
+	trace_seq_putc(s, '\n');
 }
 
 static enum print_line_t print_graph_entry(struct trace_iterator *iter,
-					   const struct ftrace_graph_ent_entry *call,
-					   uint32_t flags)
+					   const struct graph_ent_copy *copy, uint32_t flags)
 {
+	const struct ftrace_graph_ent_entry *call = &copy->e;
 	struct ftrace_graph_ret_entry ret;
 
 	if (check_irq_entry(iter, flags, call->func, call->depth))
 		return TRACE_TYPE_HANDLED;
 	print_graph_prologue(iter, call->ent.pid, TRACE_GRAPH_ENT, call->func, flags);
 	if (get_return_for_leaf(iter, call, &ret))
-		return print_graph_entry_leaf(iter, call, &ret, flags);
-	print_graph_entry_nested(iter, call, flags);
+		return print_graph_entry_leaf(iter, copy, &ret, flags);
+	print_graph_entry_nested(iter, copy, flags);
 	return TRACE_TYPE_NO_CONSUME; /* get_return_for_leaf moved past the entry */
 }
 
@@ -356,12 +443,19 @@ static enum print_line_t print_graph_return(struct trace_iterator *iter,
 	print_graph_prologue(iter, trace->ent.pid, 0, 0, flags);
 	print_graph_duration(iter, trace->rettime - trace->calltime, true, flags);
 	print_indent(s, trace->depth);
-	/* Its entry is not on screen (or funcgraph-tail): say whose brace this is. */
-	if (func_match && !(flags & TRACE_GRAPH_PRINT_TAIL)) {
+	/*
+	 * Its entry is not on screen (or funcgraph-tail): say whose brace this is. With
+	 * funcgraph-retval (or -retaddr, as Linux 6.13) always, with "= -2" after the name.
+	 */
+	if (func_match &&
+	    !(flags & (TRACE_GRAPH_PRINT_TAIL | TRACE_GRAPH_PRINT_RETVAL |
+		       TRACE_GRAPH_PRINT_RETADDR))) {
 		trace_seq_puts(s, "}\n");
 	} else {
 		trace_seq_puts(s, "} /* ");
 		seq_print_ip_sym(s, trace->func, SEQ_PRINT_SYM_MOD); /* %ps */
+		if (flags & TRACE_GRAPH_PRINT_RETVAL)
+			print_graph_retval(s, trace->retval, flags);
 		trace_seq_puts(s, " */\n");
 	}
 	if (flags & TRACE_GRAPH_PRINT_OVERRUN)
@@ -422,8 +516,13 @@ enum print_line_t print_graph_function_flags(struct trace_iterator *iter, uint32
 	switch (iter->ent->type) {
 	case TRACE_GRAPH_ENT: {
 		/* A copy: looking at the next event may reuse the memory iter->ent points to. */
-		struct ftrace_graph_ent_entry saved = *(struct ftrace_graph_ent_entry *)iter->ent;
+		struct graph_ent_copy saved;
+		size_t size = MIN((size_t)iter->ent_size, sizeof(saved.e) + sizeof(saved.words));
 
+		if (size < sizeof(saved.e))
+			return TRACE_TYPE_UNHANDLED; /* too short to be one */
+		memcpy(&saved.e, iter->ent, size);
+		saved.nr_words = (unsigned int)((size - sizeof(saved.e)) / sizeof(long));
 		return print_graph_entry(iter, &saved, flags);
 	}
 	case TRACE_GRAPH_RET:

@@ -31,6 +31,7 @@
 #include "trace/trace_fs.h"
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
+#include "trace/trace_error_log.h"
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "kernel/fs/tracefs.h"
@@ -230,7 +231,7 @@ static ssize_t file_filter_write(struct file *file, const char *ubuf, size_t cnt
 		file_set_filter(ef, NULL, NULL);
 		ret = 0;
 	} else {
-		ret = create_event_filter(ef->call, buf, false, &filter);
+		ret = create_event_filter_tr(ef->tr, ef->call, buf, false, &filter);
 		if (filter && ret) { /* refused: the report is shown, the filter in force stays */
 			kfree(ef->filter_err);
 			ef->filter_err = filter->filter_string;
@@ -487,6 +488,7 @@ static void instance_free(struct trace_array *tr)
 	}
 	kfree(tr->event_files);
 	kfree(tr->event_dirs);
+	clear_tracing_err_log(tr);
 	tracer_free_instance_files(tr);
 	ftrace_reset_filters(&tr->ops);
 	if (tr->snapshot_buffer)
@@ -537,6 +539,7 @@ static int instance_mkdir(const char *name)
 	tr->nr_cpus = global_trace.nr_cpus;
 	tr->trace_flags = global_trace.trace_flags & ~ZEROED_TRACE_FLAGS;
 	tr->current_trace = &nop_trace;
+	tr->buffer_percent = BUFFER_PERCENT_DEFAULT;
 	tr->ops.private = tr;
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
 		tr->buffer_size[cpu] = TRACE_BUF_SIZE_DEFAULT;

@@ -239,6 +239,7 @@ int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 		if (iter->buffer_iter[cpu])
 			ring_buffer_read_start(iter->buffer_iter[cpu]);
 	get_total_entries(iter);
+	trace_pause_on_open(iter);
 	/* Overwritten events: each CPU's events begin at a different time. Say where. */
 	if (iter->buffer && ring_buffer_overruns(iter->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;
@@ -259,6 +260,7 @@ int tracing_release(struct inode *inode, struct file *file)
 		return 0;
 	m = file->private_data;
 	iter = m->private;
+	trace_pause_on_release(iter);
 	trace_iterator_release(iter);
 	release_buffer_iters(iter);
 	return seq_release_private(inode, file);
@@ -410,7 +412,9 @@ static unsigned int tracing_poll_pipe(struct file *file)
 {
 	struct trace_iterator *iter = file->private_data;
 
+	/* options/block: always readable, so a poller goes on into a read that waits */
 	if (iter->seq.readpos < iter->seq.len || !pipe_empty(iter) ||
+	    (READ_ONCE(iter->tr->trace_flags) & TRACE_ITER_BLOCK) ||
 	    (!tracer_tracing_is_on(iter->tr) && iter->pos))
 		return POLLIN | POLLRDNORM;
 	arm_poll_timer(); /* nobody wakes us for events: look again soon */

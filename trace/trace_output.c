@@ -15,13 +15,17 @@
  * Not traced: formatting runs while the function tracer records, on other CPUs or here.
  */
 #include "trace/trace_output.h"
+#include "trace/func_args.h"
 #include "trace/trace_graph_fmt.h"
 #include "kernel/kallsyms.h"
 #include "lib/compiler.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
+#include "kernel/version.h"
 
 #define KSYM_SYMBOL_LEN 160 /* "name+0xoffset/0xsize" */
+/* The latency header's M: Linux's name of Lucid's model: a task in the kernel is preempted. */
+#define LATENCY_PREEMPT_MODEL "preempt"
 
 /* --- symbols and the context prefix --------------------------------------------------------- */
 
@@ -90,7 +94,16 @@ void trace_print_context(struct trace_iterator *iter)
 	char comm[TRACE_COMM_LEN];
 
 	trace_find_cmdline(entry->pid, comm);
-	trace_seq_printf(s, "%16s-%-5d [%03d] ", comm, entry->pid, iter->cpu);
+	trace_seq_printf(s, "%16s-%-5d ", comm, entry->pid);
+	if (iter->tr->trace_flags & TRACE_ITER_RECORD_TGID) {
+		int tgid = trace_find_tgid(entry->pid);
+
+		if (tgid)
+			trace_seq_printf(s, "(%5d) ", tgid);
+		else
+			trace_seq_puts(s, "(-----) ");
+	}
+	trace_seq_printf(s, "[%03d] ", iter->cpu);
 	if (iter->tr->trace_flags & TRACE_ITER_IRQ_INFO)
 		trace_print_lat_fmt(s, entry);
 	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS) {
@@ -119,12 +132,33 @@ void trace_print_lat_context(struct trace_iterator *iter)
 	struct trace_seq *s = &iter->seq;
 	struct trace_entry *entry = iter->ent;
 	uint64_t next_ts = iter->ts, abs_ts = iter->ts - iter->tr->time_start;
+	bool in_ns = iter->iter_flags & TRACE_FILE_TIME_IN_NS;
 	char comm[TRACE_COMM_LEN];
 
 	trace_find_cmdline(entry->pid, comm);
+	if (iter->tr->trace_flags & TRACE_ITER_VERBOSE) {
+		/* verbose: every number in full: comm, pid, cpu, flags, depth, the event's index */
+		trace_seq_printf(s, "%16s %5d %3d %d %08x %08lx ", comm, entry->pid, iter->cpu,
+				 entry->flags, entry->preempt_count, (unsigned long)iter->idx);
+		if (in_ns) {
+			uint64_t abs_us = ns2usecs(abs_ts), rel_us = ns2usecs(next_ts - iter->ts);
+
+			trace_seq_printf(s, "[%08llx] %llu.%03llums (+%llu.%03llums): ",
+					 (unsigned long long)ns2usecs(iter->ts),
+					 (unsigned long long)(abs_us / 1000),
+					 (unsigned long long)(abs_us % 1000),
+					 (unsigned long long)(rel_us / 1000),
+					 (unsigned long long)(rel_us % 1000));
+		} else {
+			trace_seq_printf(s, "[%016llx] %llu (+%llu): ", (unsigned long long)iter->ts,
+					 (unsigned long long)abs_ts,
+					 (unsigned long long)(next_ts - iter->ts));
+		}
+		return;
+	}
 	trace_seq_printf(s, "%8.8s-%-5d %3d", comm, entry->pid, iter->cpu);
 	trace_print_lat_fmt(s, entry);
-	if (iter->iter_flags & TRACE_FILE_TIME_IN_NS)
+	if (in_ns)
 		trace_seq_printf(s, " %4lluus%c: ", (unsigned long long)ns2usecs(abs_ts),
 				 trace_find_mark(next_ts - iter->ts));
 	else
@@ -141,12 +175,57 @@ static enum print_line_t trace_fn_trace(struct trace_iterator *iter, unsigned in
 
 	(void)event;
 	seq_print_ip_sym(s, field->ip, flags);
+	/* Recorded with func-args: "func(a=1, b=0x...)" (trace/func_args.c). */
+	if (iter->ent_size >= sizeof(*field) + FGRAPH_ENT_NR_ARGS * sizeof(long))
+		print_function_args(s, field->args, field->ip);
 	if ((flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
 		trace_seq_puts(s, " <-");
 		seq_print_ip_sym(s, field->parent_ip, flags);
 	}
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
+}
+
+/* The options raw, hex and bin: the two addresses as numbers, in hex, as binary words. */
+static enum print_line_t trace_fn_raw(struct trace_iterator *iter, unsigned int flags,
+				      struct trace_event *event)
+{
+	struct ftrace_entry *field = (struct ftrace_entry *)iter->ent;
+
+	(void)flags, (void)event;
+	trace_seq_printf(&iter->seq, "%lx %lx\n", field->ip, field->parent_ip);
+	return trace_handle_return(&iter->seq);
+}
+
+static enum print_line_t trace_fn_hex(struct trace_iterator *iter, unsigned int flags,
+				      struct trace_event *event)
+{
+	struct ftrace_entry *field = (struct ftrace_entry *)iter->ent;
+
+	(void)flags, (void)event;
+	trace_seq_putmem_hex(&iter->seq, &field->ip, sizeof(field->ip));
+	trace_seq_putmem_hex(&iter->seq, &field->parent_ip, sizeof(field->parent_ip));
+	return trace_handle_return(&iter->seq);
+}
+
+static enum print_line_t trace_fn_bin(struct trace_iterator *iter, unsigned int flags,
+				      struct trace_event *event)
+{
+	struct ftrace_entry *field = (struct ftrace_entry *)iter->ent;
+
+	(void)flags, (void)event;
+	trace_seq_putmem(&iter->seq, &field->ip, sizeof(field->ip));
+	trace_seq_putmem(&iter->seq, &field->parent_ip, sizeof(field->parent_ip));
+	return trace_handle_return(&iter->seq);
+}
+
+/* A type without a raw, hex or binary printer (Linux's trace_nop_print). */
+static enum print_line_t trace_nop_print(struct trace_iterator *iter, unsigned int flags,
+					 struct trace_event *event)
+{
+	(void)flags, (void)event;
+	trace_seq_printf(&iter->seq, "type: %d\n", iter->ent->type);
+	return trace_handle_return(&iter->seq);
 }
 
 static enum print_line_t trace_stack_print(struct trace_iterator *iter,
@@ -238,12 +317,66 @@ static enum print_line_t trace_print_print(struct trace_iterator *iter,
 	return trace_print_printk_msg_only(iter);
 }
 
-static struct trace_event trace_fn_event = {.type = TRACE_FN, .trace = trace_fn_trace};
+/* raw: "# ip text" for a marker, ": ip : text" for trace_printk (Linux's *_raw). */
+static enum print_line_t trace_print_raw(struct trace_iterator *iter, unsigned int flags,
+					 struct trace_event *event)
+{
+	(void)flags, (void)event;
+	trace_seq_printf(&iter->seq, "# %lx ", ((struct print_entry *)iter->ent)->ip);
+	return trace_print_printk_msg_only(iter);
+}
+
+static enum print_line_t trace_bprint_raw(struct trace_iterator *iter, unsigned int flags,
+					  struct trace_event *event)
+{
+	(void)flags, (void)event;
+	trace_seq_printf(&iter->seq, ": %lx : ", ((struct bprint_entry *)iter->ent)->ip);
+	return trace_print_bprintk_msg_only(iter);
+}
+
+static enum print_line_t trace_bputs_raw(struct trace_iterator *iter, unsigned int flags,
+					 struct trace_event *event)
+{
+	(void)flags, (void)event;
+	trace_seq_printf(&iter->seq, ": %lx : ", ((struct bputs_entry *)iter->ent)->ip);
+	return trace_print_bputs_msg_only(iter);
+}
+
+static struct trace_event trace_fn_event = {.type = TRACE_FN,
+					    .trace = trace_fn_trace,
+					    .raw = trace_fn_raw,
+					    .hex = trace_fn_hex,
+					    .binary = trace_fn_bin};
+/*
+ * trace_marker_raw's record, Linux's trace_raw_data(): "# ID buf: b0 b1 ..." in hex, every byte
+ * the record holds after the id (Linux's minimum size and the ring buffer's rounding included).
+ */
+static enum print_line_t trace_raw_data(struct trace_iterator *iter, unsigned int flags,
+					struct trace_event *event)
+{
+	struct raw_data_entry *field = (struct raw_data_entry *)iter->ent;
+	long n = (long)iter->ent_size - (long)offsetof(struct raw_data_entry, buf);
+
+	(void)flags;
+	(void)event;
+	trace_seq_printf(&iter->seq, "# %x buf:", field->id);
+	for (long i = 0; i < n && !trace_seq_has_overflowed(&iter->seq); i++)
+		trace_seq_printf(&iter->seq, " %02x", (unsigned char)field->buf[i]);
+	trace_seq_putc(&iter->seq, '\n');
+	return trace_handle_return(&iter->seq);
+}
+
 static struct trace_event trace_stack_event = {.type = TRACE_STACK, .trace = trace_stack_print};
-static struct trace_event trace_print_event = {.type = TRACE_PRINT, .trace = trace_print_print};
+static struct trace_event trace_print_event = {.type = TRACE_PRINT,
+					       .trace = trace_print_print,
+					       .raw = trace_print_raw};
 static struct trace_event trace_bprint_event = {.type = TRACE_BPRINT,
-						.trace = trace_bprint_print};
-static struct trace_event trace_bputs_event = {.type = TRACE_BPUTS, .trace = trace_bputs_print};
+						.trace = trace_bprint_print,
+						.raw = trace_bprint_raw};
+static struct trace_event trace_bputs_event = {.type = TRACE_BPUTS,
+					       .trace = trace_bputs_print,
+					       .raw = trace_bputs_raw};
+static struct trace_event trace_raw_data_event = {.type = TRACE_RAW_DATA, .trace = trace_raw_data};
 
 static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 	[TRACE_FN] = &trace_fn_event,
@@ -251,6 +384,7 @@ static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 	[TRACE_PRINT] = &trace_print_event,
 	[TRACE_BPRINT] = &trace_bprint_event,
 	[TRACE_BPUTS] = &trace_bputs_event,
+	[TRACE_RAW_DATA] = &trace_raw_data_event,
 };
 static int next_event_type = TRACE_EVENT_TYPE_FIRST; /* the next trace event's id */
 
@@ -285,24 +419,73 @@ static void print_event_info(struct trace_iterator *iter)
 	trace_seq_puts(&iter->seq, "#\n");
 }
 
+/*
+ * The column legends. With record-tgid a TGID column stands between TASK-PID and CPU#, as
+ * Linux's print_func_help_header*() put it.
+ */
 static void print_func_help_header(struct trace_iterator *iter)
 {
+	bool tgid = iter->tr->trace_flags & TRACE_ITER_RECORD_TGID;
+
 	print_event_info(iter);
-	trace_seq_puts(&iter->seq, "#           TASK-PID   CPU#      TIMESTAMP  FUNCTION\n"
-				   "#              | |       |          |         |\n");
+	trace_seq_printf(&iter->seq, "#           TASK-PID %sCPU#      TIMESTAMP  FUNCTION\n",
+			 tgid ? "   TGID   " : "  ");
+	trace_seq_printf(&iter->seq, "#              | |   %s  |          |         |\n",
+			 tgid ? "     |    " : "  ");
 }
 
 /* The arrows point at the four flag columns of the lines below. */
 static void print_func_help_header_irq(struct trace_iterator *iter)
 {
+	const char *space = iter->tr->trace_flags & TRACE_ITER_RECORD_TGID ? "          " : "  ";
+	bool tgid = iter->tr->trace_flags & TRACE_ITER_RECORD_TGID;
+	struct trace_seq *s = &iter->seq;
+
 	print_event_info(iter);
-	trace_seq_puts(&iter->seq, "#                              _-----=> irqs-off\n"
-				   "#                             / _----=> need-resched\n"
-				   "#                            | / _---=> hardirq/softirq\n"
-				   "#                            || / _--=> preempt-depth\n"
-				   "#                            ||| /     delay\n"
-				   "#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
-				   "#              | |       |   ||||       |         |\n");
+	trace_seq_printf(s, "#                          %s  _-----=> irqs-off\n", space);
+	trace_seq_printf(s, "#                          %s / _----=> need-resched\n", space);
+	trace_seq_printf(s, "#                          %s| / _---=> hardirq/softirq\n", space);
+	trace_seq_printf(s, "#                          %s|| / _--=> preempt-depth\n", space);
+	trace_seq_printf(s, "#                          %s||| /     delay\n", space);
+	trace_seq_printf(s, "#           TASK-PID %sCPU#  ||||    TIMESTAMP  FUNCTION\n",
+			 tgid ? "   TGID   " : "  ");
+	trace_seq_printf(s, "#              | |   %s  |   ||||       |         |\n",
+			 tgid ? "     |    " : "  ");
+}
+
+/*
+ * The latency format's header (Linux's print_trace_header): what a latency tracer saw at its
+ * worst. With no latency tracer (the option alone) the figures are the buffer's and the
+ * worst latency, its task and its start and end are empty, as Linux prints them for nop.
+ */
+static void print_trace_header(struct trace_iterator *iter)
+{
+	struct trace_seq *s = &iter->seq;
+
+	trace_seq_printf(s, "# %s latency trace v1.1.5 on %s\n", iter->trace->name, UTS_RELEASE);
+	trace_seq_puts(s, "# -----------------------------------"
+			  "---------------------------------\n");
+	trace_seq_printf(s, "# latency: %lu us, #%lu/%lu, CPU#%d | (M:%s VP:%d, KP:%d, SP:%d HP:%d",
+			 0UL, iter->entries, iter->total, 0, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
+	trace_seq_printf(s, " #P:%d)\n", iter->cpus_online);
+	trace_seq_puts(s, "#    -----------------\n");
+	trace_seq_printf(s, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n", "",
+			 0, 0, 0L, 0L, 0L);
+	trace_seq_puts(s, "#    -----------------\n");
+	trace_seq_puts(s, "#\n");
+}
+
+/* The columns of the latency format (blanks at the ends of lines are Linux's). */
+static void print_lat_help_header(struct trace_iterator *iter)
+{
+	trace_seq_puts(&iter->seq, "#                  _------=> CPU#            \n"
+				   "#                 / _-----=> irqs-off        \n"
+				   "#                | / _----=> need-resched    \n"
+				   "#                || / _---=> hardirq/softirq \n"
+				   "#                ||| / _--=> preempt-depth   \n"
+				   "#                |||| /     delay             \n"
+				   "#  cmd     pid   ||||| time  |   caller      \n"
+				   "#     \\   /      |||||  \\    |   /           \n");
 }
 
 void trace_default_header(struct trace_iterator *iter)
@@ -311,6 +494,16 @@ void trace_default_header(struct trace_iterator *iter)
 
 	if (!(flags & TRACE_ITER_CONTEXT_INFO))
 		return; /* lines have no prefix: nothing to explain */
+	if (iter->iter_flags & TRACE_FILE_LAT_FMT) {
+		if (!iter->entries)
+			return; /* Linux prints nothing for an empty buffer */
+		print_trace_header(iter);
+		if (!(flags & TRACE_ITER_VERBOSE))
+			print_lat_help_header(iter);
+		return;
+	}
+	if (flags & TRACE_ITER_VERBOSE)
+		return; /* verbose: the columns are too many to name */
 	if (flags & TRACE_ITER_IRQ_INFO)
 		print_func_help_header_irq(iter);
 	else
@@ -365,8 +558,59 @@ static enum print_line_t print_trace_fmt(struct trace_iterator *iter)
 	return trace_handle_return(&iter->seq);
 }
 
+/*
+ * The options bin, hex and raw (asked in that order, as Linux does): the prefix as numbers
+ * (pid, cpu, timestamp) then the event's own raw, hex or binary printer. bin writes the
+ * numbers as they are in memory: a program reads them, not a person. hex ends each line with
+ * a newline of its own, after the printer's (so an event without a hex printer shows
+ * "type: N" and an empty line, as Linux's).
+ */
+static enum print_line_t print_numeric_fmt(struct trace_iterator *iter, unsigned int flags)
+{
+	struct trace_seq *s = &iter->seq;
+	struct trace_entry *entry = iter->ent;
+	struct trace_event *event = ftrace_find_event(entry->type);
+	int pid = entry->pid, cpu = iter->cpu;
+	trace_print_func print = NULL;
+	enum print_line_t ret;
+
+	if (flags & TRACE_ITER_CONTEXT_INFO) {
+		if (flags & TRACE_ITER_BIN) {
+			trace_seq_putmem(s, &pid, sizeof(pid));
+			trace_seq_putmem(s, &cpu, sizeof(cpu));
+			trace_seq_putmem(s, &iter->ts, sizeof(iter->ts));
+		} else if (flags & TRACE_ITER_HEX) {
+			trace_seq_putmem_hex(s, &pid, sizeof(pid));
+			trace_seq_putmem_hex(s, &cpu, sizeof(cpu));
+			trace_seq_putmem_hex(s, &iter->ts, sizeof(iter->ts));
+		} else {
+			trace_seq_printf(s, "%d %d %llu ", pid, cpu, (unsigned long long)iter->ts);
+		}
+		if (trace_seq_has_overflowed(s))
+			return TRACE_TYPE_PARTIAL_LINE;
+	}
+	if (event)
+		print = (flags & TRACE_ITER_BIN) ? event->binary :
+			(flags & TRACE_ITER_HEX) ? event->hex : event->raw;
+	if (!event && (flags & TRACE_ITER_BIN))
+		return TRACE_TYPE_HANDLED;
+	if (!event && !(flags & TRACE_ITER_HEX)) {
+		trace_seq_printf(s, "%d ?\n", entry->type);
+		return trace_handle_return(s);
+	}
+	if (event) {
+		ret = (print ? print : trace_nop_print)(iter, 0, event);
+		if (!(flags & TRACE_ITER_HEX) || (flags & TRACE_ITER_BIN) ||
+		    ret != TRACE_TYPE_HANDLED)
+			return ret;
+	}
+	trace_seq_putc(s, '\n');
+	return trace_handle_return(s);
+}
+
 enum print_line_t print_trace_line(struct trace_iterator *iter)
 {
+	unsigned int flags = iter->tr->trace_flags;
 	struct trace_seq *s = &iter->seq;
 	enum print_line_t ret;
 
@@ -384,5 +628,18 @@ enum print_line_t print_trace_line(struct trace_iterator *iter)
 		if (ret != TRACE_TYPE_UNHANDLED)
 			return ret;
 	}
+	/* printk-msg-only: a trace_printk or marker record is its message alone */
+	if ((flags & TRACE_ITER_PRINTK) && (flags & TRACE_ITER_PRINTK_MSGONLY)) {
+		switch (iter->ent->type) {
+		case TRACE_BPUTS:
+			return trace_print_bputs_msg_only(iter);
+		case TRACE_BPRINT:
+			return trace_print_bprintk_msg_only(iter);
+		case TRACE_PRINT:
+			return trace_print_printk_msg_only(iter);
+		}
+	}
+	if (unlikely(flags & TRACE_ITER_NUMERIC))
+		return print_numeric_fmt(iter, flags);
 	return print_trace_fmt(iter);
 }

@@ -14,9 +14,16 @@ struct trace_event;
 typedef enum print_line_t (*trace_print_func)(struct trace_iterator *iter, unsigned int flags,
 					       struct trace_event *event);
 
+/*
+ * An entry type's printers: trace for the text, raw/hex/binary for the options of those names
+ * (NULL: "type: N", as Linux's trace_nop_print says for a type without one).
+ */
 struct trace_event {
 	int type; /* enum trace_type, or a trace event's id */
 	trace_print_func trace;
+	trace_print_func raw;
+	trace_print_func hex;
+	trace_print_func binary;
 };
 
 /*
@@ -34,6 +41,7 @@ struct trace_event {
  * event->type. Returns the type, or 0 if it is out of range or taken, or ids ran out.
  */
 int register_trace_event(struct trace_event *event);
+extern struct trace_event trace_user_stack_event; /* trace/trace_options.c, at tracing_init */
 struct trace_event *ftrace_find_event(int type);
 
 /* "# tracer: NAME", "#", then the tracer's header or the default one. */

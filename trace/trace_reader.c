@@ -32,6 +32,8 @@ void trace_iterator_init(struct trace_iterator *iter, struct trace_array *tr,
 	iter->cpu_file = cpu_file;
 	iter->trace = READ_ONCE(tr->current_trace);
 	iter->iter_flags = iter_flags;
+	if (READ_ONCE(tr->trace_flags) & TRACE_ITER_LATENCY_FMT)
+		iter->iter_flags |= TRACE_FILE_LAT_FMT; /* trace and trace_pipe, as Linux's */
 	if (trace_clocks[READ_ONCE(tr->clock_id)].in_ns)
 		iter->iter_flags |= TRACE_FILE_TIME_IN_NS;
 	iter->cpus_online = tracing_num_online_cpus();

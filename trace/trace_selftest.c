@@ -302,12 +302,16 @@ static noinline bool trace_selftest_graph(struct trace_array *tr)
 			struct ftrace_graph_ent_entry *e = (struct ftrace_graph_ent_entry *)ent;
 			struct ftrace_graph_ret_entry *r = (struct ftrace_graph_ret_entry *)ent;
 			int want = n < 3 ? n : 5 - n; /* depth, and index in names[] */
+			/* The two records lay func and depth out differently (retval, Linux 6.5). */
+			bool is_ret = ent->type == TRACE_GRAPH_RET;
+			unsigned long f = is_ret ? r->func : e->func;
+			int depth = is_ret ? r->depth : e->depth;
 
 			if (n >= 6 ||
 			    (ent->type != TRACE_GRAPH_ENT && ent->type != TRACE_GRAPH_RET)) {
 				bad++;
 			} else if (ent->type == (n < 3 ? TRACE_GRAPH_ENT : TRACE_GRAPH_RET) &&
-				   e->func == func[want] && e->depth == want) {
+				   f == func[want] && depth == want) {
 				if (ent->type == TRACE_GRAPH_RET) {
 					len[want] = r->rettime - r->calltime;
 					bad += r->rettime < r->calltime;

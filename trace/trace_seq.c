@@ -6,6 +6,7 @@
  * the tracer's own work.
  */
 #include "trace/trace_seq.h"
+#include "lib/compiler.h"
 #include "lib/bprintf.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -53,6 +54,29 @@ void trace_seq_putmem(struct trace_seq *s, const void *mem, size_t len)
 	}
 	memcpy(s->buffer + s->len, mem, len);
 	s->len += (unsigned int)len;
+}
+
+#define MAX_MEMHEX_BYTES 8
+
+void trace_seq_putmem_hex(struct trace_seq *s, const void *mem, size_t len)
+{
+	static const char hex_asc[] = "0123456789abcdef";
+	const unsigned char *data = mem;
+	char hex[MAX_MEMHEX_BYTES * 2 + 1];
+
+	while (len) {
+		size_t chunk = MIN(len, (size_t)MAX_MEMHEX_BYTES), j = 0;
+
+		/* little-endian: the last byte is the most significant, so it comes first */
+		for (size_t i = chunk; i-- > 0;) {
+			hex[j++] = hex_asc[data[i] >> 4];
+			hex[j++] = hex_asc[data[i] & 0xf];
+		}
+		hex[j++] = ' ';
+		trace_seq_putmem(s, hex, j);
+		len -= chunk;
+		data += chunk;
+	}
 }
 
 void trace_seq_puts(struct trace_seq *s, const char *str)

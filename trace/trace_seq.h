@@ -30,6 +30,8 @@ void trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list args);
 void trace_seq_puts(struct trace_seq *s, const char *str);
 void trace_seq_putc(struct trace_seq *s, char c);
 void trace_seq_putmem(struct trace_seq *s, const void *mem, size_t len);
+/* Each 8-byte chunk of mem as hex digits, most significant first, then a blank (Linux's). */
+void trace_seq_putmem_hex(struct trace_seq *s, const void *mem, size_t len);
 /* trace_printk's saved arguments (lib/bprintf.h: words of them), formatted with fmt. */
 void trace_seq_bprintf(struct trace_seq *s, const char *fmt, const uint32_t *binary,
 		       size_t words);

@@ -41,28 +41,30 @@ bool trace_snapshot_request(struct trace_array *tr)
 }
 
 static void ftrace_snapshot(unsigned long ip, unsigned long parent_ip,
-			    struct trace_array *tr, long *count)
+			    struct trace_array *tr, long *count, void *data)
 {
 	(void)ip;
 	(void)parent_ip;
+	(void)data;
 	(void)count;
 	trace_snapshot_request(tr);
 }
 
 static void ftrace_snapshot_count(unsigned long ip, unsigned long parent_ip,
-				  struct trace_array *tr, long *count)
+				  struct trace_array *tr, long *count, void *data)
 {
 	long old = __atomic_load_n(count, __ATOMIC_ACQUIRE);
 
 	(void)ip;
 	(void)parent_ip;
+	(void)data;
 	if (old > 0 && trace_snapshot_request(tr))
 		__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED);
 }
 
-const struct ftrace_probe_ops snapshot_probe_ops = {"snapshot", false, ftrace_snapshot};
-const struct ftrace_probe_ops snapshot_count_probe_ops = {"snapshot", true, ftrace_snapshot_count};
+const struct ftrace_probe_ops snapshot_probe_ops = {"snapshot", false, ftrace_snapshot, NULL};
+const struct ftrace_probe_ops snapshot_count_probe_ops = {"snapshot", true, ftrace_snapshot_count, NULL};
 
 /* From the timer tick: waking a task is allowed there, unlike in the trigger. */
 void trace_snapshot_tick(void)

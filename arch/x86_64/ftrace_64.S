@@ -86,14 +86,16 @@ ftrace_call:
  * On entry the graph tracer (trace/fgraph.c) replaced the function's return address with this
  * one and remembered the real one on the task's return stack. So here the function has just
  * returned: its return value is in RAX (and RDX, for 128-bit values), which we keep. We ask
- * ftrace_return_to_handler() to record the exit and give back the real return address, then
- * jump there, as if the function had returned normally.
+ * ftrace_return_to_handler(retval) to record the exit, with RAX as the return value it shows
+ * (funcgraph-retval), and give back the real return address, then jump there, as if the
+ * function had returned normally.
  */
 	.globl return_to_handler
 return_to_handler:
 	/* RSP is where the parent expects it, 16-byte aligned: two pushes keep it so. */
 	pushq %rax
 	pushq %rdx
+	movq %rax, %rdi		/* the return value */
 	call ftrace_return_to_handler
 	movq %rax, %rdi		/* the real return address */
 	popq %rdx

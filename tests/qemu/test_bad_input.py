@@ -43,14 +43,25 @@ FUNCS = {k: v for k, v in LIST.items() if k != "trailing junk"}
 PIDS = dict(LIST)
 PIDS["huge"] = EINVAL  # Linux trace_pid_write: any kstrtoul failure, overflow too, is EINVAL
 TRIGGER = {k: EINVAL for k in BAD_INPUTS}  # events/*/*/trigger: no such command, even ""
+# tracing_cpumask: Linux's bitmap_parse reads hex from the end ("12abc" is hex, but has bits
+# past the last CPU), and an empty write is the empty mask, not an error.
+EOVERFLOW = "Value too large for defined data type"
+CPUMASK = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}
+CPUMASK.update({"huge": EOVERFLOW, "trailing junk": EOVERFLOW})
 SYSCTL = {k: EINVAL for k in BAD_INPUTS}  # proc_doulongvec_minmax: EINVAL even on overflow
 SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointvec takes -1
+# trace_marker_raw: any 4 to 3072 bytes are a record (an id, then data); fewer (echo's "\n",
+# "-1\n") or more (bash writes the 64 KiB 4 KiB at a time) are Linux's EINVAL
+RAW_MARKER = {k: EINVAL for k in ("empty", "negative", "64 KiB of text")}
 
 # First match wins. None: not a target of this test, with the reason.
 RULES = [
     ("trace", None),                  # any write clears the buffer: that is its job
     ("per_cpu/cpu*/trace", None),
     ("trace_marker", None),           # any text is a marker
+    ("trace_marker_raw", RAW_MARKER),
+    ("error_log", None),              # a write is taken and ignored; ">" clears: test_error_log
+    ("tracing_cpumask", CPUMASK),
     ("current_tracer", NAME),
     ("trace_clock", NAME),
     ("trace_options", NAME),
@@ -79,6 +90,9 @@ RULES = [
     ("set_*pid", PIDS),  # set_ftrace_pid, set_ftrace_notrace_pid, set_event_pid, ..._notrace_pid
     ("max_graph_depth", NUMBER),
     ("tracing_thresh", NUMBER),
+    ("buffer_percent", NUMBER),       # 0 to 100
+    ("free_buffer", None),            # any write is taken and ignored: closing it frees
+    ("timestamp_mode", None),         # read-only (0440), as Linux's: nothing to write
     ("set_graph_function", LIST),
     ("set_graph_notrace", LIST),
     ("stack_trace_filter", FUNCS),
@@ -108,6 +122,8 @@ def writable_files(lucid, proc=True):
             events = lucid.run("ls -1 events/%s" % system).split()
             dirs += ["events/%s/%s/" % (system, e) for e in events
                      if e not in ("enable", "filter")][:2]
+            if system == "ftrace":
+                dirs.append("events/ftrace/print/")  # the one with a file to write: trigger
     for d in dirs:
         for name, mode in modes(lucid, d or ".").items():
             if mode[0] == "-" and "w" in mode:
@@ -251,6 +267,7 @@ NUMERIC = [
     ("snapshot", table(SAME)),       # any number but 0 and 1 clears the snapshot
     ("per_cpu/cpu*/snapshot", "snapshot"),
     ("saved_cmdlines_size", REFUSED),  # at most PID_MAX_DEFAULT
+    ("buffer_percent", REFUSED),       # at most 100
     ("options/*", REFUSED),
     ("events/*enable", REFUSED),
     # A pid too big for the list is EPERM (Linux's -1), even one whose low 32 bits are small:

@@ -16,9 +16,12 @@ BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,k
                    "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep "
                    "trace_clock=global alloc_snapshot"}
 T = "/sys/kernel/tracing"
-DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
-                   "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                   "noevent-fork", "nofunction-fork"]
+DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
+                   "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+                   "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
+                   "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
+                   "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
+                   "nofunction-fork", "nodisplay-graph", "nostacktrace"]
 # "%16s-%-5d [%03d] " + " %5lu.%06lu: " + body (irq-info off: no flag columns)
 LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\]  +(?P<sec>\d+)\."
                   r"(?P<usec>\d{6}): (?P<body>\S.*)$")
@@ -68,7 +71,7 @@ def test_buffer_size(lucid):
 
 def test_options(lucid):
     want = ["sym-offset" if o == "nosym-offset" else "noirq-info" if o == "irq-info" else o
-            for o in DEFAULT_OPTIONS] + ["nofunc_stack_trace"]  # the function tracer's own
+            for o in DEFAULT_OPTIONS] + ["nofunc_stack_trace", "nofunc-args"]  # the function tracer's
     assert cat(lucid, "trace_options").splitlines() == want
     assert cat(lucid, "options/sym-offset") == "1\n"
     assert cat(lucid, "options/irq-info") == "0\n"

@@ -37,7 +37,7 @@ PROMPT_DIR = re.compile(r"^\[(?P<dir>[^\]]*)\]# ")
 # The page's traced programs (user/): typed at the console, as the page shows them (a program's
 # pid carries the system calls of the bash that started it before its exec, named after the
 # program as Linux names a pid's lines after its last comm).
-TRACED_PROGRAMS = {"hello", "readfile", "marker"}
+TRACED_PROGRAMS = {"hello", "readfile", "marker", "ustack"}
 T = "/sys/kernel/tracing"
 
 

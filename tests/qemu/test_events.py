@@ -90,7 +90,7 @@ SCHED_WAKEUP_FORMAT = (
     "REC->target_cpu\n")
 FIELD = re.compile(r"^\tfield:(?P<decl>[^;]+);\toffset:(?P<offset>\d+);\tsize:(?P<size>\d+);"
                    r"\tsigned:(?P<signed>[01]);$")
-TRACE_LAST_TYPE = 15  # trace/trace_entries.h: ids of events come after the fixed types
+TRACE_LAST_TYPE = 20  # trace/trace_entries.h: ids of events come after the fixed types
 
 
 def fresh(k):

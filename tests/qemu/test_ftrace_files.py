@@ -40,9 +40,12 @@ FUNC_BODY = re.compile(r"^[\w.]+( <-[\w.]+)?$")
 STACK_FRAME = re.compile(r"^ => ([\w.]+|0x[0-9a-f]+)$")
 HEADER_LINES = 11
 
-DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
-                   "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                   "noevent-fork", "nofunction-fork"]
+DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
+                   "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+                   "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
+                   "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
+                   "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
+                   "nofunction-fork", "nodisplay-graph", "nostacktrace"]
 
 
 def fresh(k):
@@ -208,7 +211,8 @@ def test_options_change_lines(lucid):
     fresh(lucid)
     trace_leaf_calls(lucid)
     opts = cat(lucid, "trace_options").splitlines()
-    assert opts[:len(DEFAULT_OPTIONS)] == DEFAULT_OPTIONS and opts[-1] == "nofunc_stack_trace"
+    assert opts[:len(DEFAULT_OPTIONS)] == DEFAULT_OPTIONS
+    assert opts[-2:] == ["nofunc_stack_trace", "nofunc-args"]  # the function tracer's
 
     def body():
         return LINE.match(events(cat(lucid, "trace"))[0]).group("body")
@@ -252,7 +256,7 @@ def test_func_stack_trace(lucid):
     assert cat(lucid, "options/func_stack_trace") == "1\n"
     trace_leaf_calls(lucid)
     # trace_options lists the current tracer's options after the core ones
-    assert cat(lucid, "trace_options").splitlines()[-1] == "func_stack_trace"
+    assert cat(lucid, "trace_options").splitlines()[-2:] == ["func_stack_trace", "nofunc-args"]
     text = cat(lucid, "trace")
     lines = events(text)
     check_lines(lines)

@@ -16,12 +16,18 @@ HEADER = ("# tracer: function_graph\n"
           "#\n"
           "# CPU  DURATION                  FUNCTION CALLS\n"
           "# |     |   |                     |   |   |   |\n")
+# Linux 6.15's list: 6.1's, with the return values (6.5), address (6.13) and arguments (6.15)
+# (test_fgraph_retval.py) after funcgraph-tail.
 GRAPH_OPTIONS = ["nofuncgraph-overrun", "funcgraph-cpu", "funcgraph-overhead", "nofuncgraph-proc",
                  "funcgraph-duration", "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail",
-                 "sleep-time", "graph-time"]
-CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "trace_printk", "annotate",
-                "context-info", "record-cmd", "overwrite", "irq-info", "markers",
-                "noevent-fork", "nofunction-fork"]
+                 "nofuncgraph-retval", "nofuncgraph-retval-hex", "nofuncgraph-retaddr",
+                 "nofuncgraph-args", "sleep-time", "graph-time"]
+CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
+                "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+                "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
+                "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
+                "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
+                "nofunction-fork", "nodisplay-graph", "nostacktrace"]
 
 # [abstime "%5lu.%06lu |  "] [cpu " %d) "] [proc, 14 wide, " | "] [duration column] indent body
 DURATION = r"(?:(?P<mark>[ +!#*@$]) (?P<num>\d+(?:\.\d+)?) us +|              )\|  "

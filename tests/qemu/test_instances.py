@@ -14,12 +14,13 @@ I = "instances"
 EBUSY = "rmdir: '%s': Device or resource busy\n"
 EEXIST = "mkdir: can't create directory '%s': File exists\n"
 # Linux 6.1's instance files (linux-6.1/instances.txt) that Lucid's instances have.
-INSTANCE_FILES = ["available_tracers", "buffer_size_kb", "buffer_total_size_kb",
-                  "current_tracer", "events", "options", "per_cpu", "set_event",
-                  "set_event_notrace_pid", "set_event_pid", "set_ftrace_filter",
-                  "set_ftrace_notrace", "set_ftrace_notrace_pid", "set_ftrace_pid", "snapshot",
-                  "trace", "trace_clock", "trace_marker", "trace_options", "trace_pipe",
-                  "tracing_on"]
+INSTANCE_FILES = ["available_tracers", "buffer_percent", "buffer_size_kb",
+                  "buffer_total_size_kb", "current_tracer", "error_log", "events", "free_buffer",
+                  "options", "per_cpu", "set_event", "set_event_notrace_pid", "set_event_pid",
+                  "set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_notrace_pid",
+                  "set_ftrace_pid", "snapshot", "timestamp_mode", "trace", "trace_clock",
+                  "trace_marker", "trace_marker_raw", "trace_options", "trace_pipe",
+                  "tracing_cpumask", "tracing_on"]
 # An event line: "name: body", or a function's "func <-parent".
 LINE = re.compile(r"^ *(?P<comm>.{1,16})-(?P<pid>\d+) +\[\d{3}\] \S{4} +[\d.]+: "
                   r"(?P<what>[^\s:]+):? ?(?P<body>.*)$")
@@ -302,3 +303,49 @@ def test_trace_cmd_buffer_instance(lucid):
     assert "Instances:\n bar\n" in sh(lucid, "trace-cmd stat 2>/dev/null", timeout=120)
     assert sh(lucid, "trace-cmd list -e sched_switch", timeout=120) == "sched:sched_switch\n"
     ok(lucid, "rmdir %s/bar" % I)
+
+
+def test_error_log_cpumask_options_files_per_instance(lucid):
+    # Linux keeps these per instance too: error_log, tracing_cpumask, trace_marker_raw,
+    # buffer_percent, free_buffer, and every core option (stacktrace here).
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo; echo > error_log" % I)
+    assert sh(lucid, "echo 'bogus ==' > %s/foo/events/sched/sched_switch/filter" % I) == \
+        "-bash: echo: write error: Invalid argument\n"
+    log = cat(lucid, "%s/foo/error_log" % I)
+    assert re.match(r"^\[ *\d+\.\d+\] event filter parse error: error: Field not found\n"
+                    r"  Command: bogus ==\n {17}\^\n$", log), log
+    assert cat(lucid, "error_log") == ""
+    ok(lucid, "echo > %s/foo/error_log" % I)
+    assert cat(lucid, "%s/foo/error_log" % I) == ""
+    # tracing_cpumask: foo's alone.
+    top_mask = cat(lucid, "tracing_cpumask")
+    ok(lucid, "echo 1 > %s/foo/tracing_cpumask" % I)
+    assert cat(lucid, "%s/foo/tracing_cpumask" % I) == "1\n"
+    assert cat(lucid, "tracing_cpumask") == top_mask
+    ok(lucid, "echo %s > %s/foo/tracing_cpumask" % (top_mask.strip(), I))
+    # trace_marker_raw: into foo's buffer only.
+    ok(lucid, "printf 'abcdxyz' > %s/foo/trace_marker_raw" % I)
+    raw = [l for l in cat(lucid, "%s/foo/trace" % I).splitlines() if " buf: " in l]
+    assert len(raw) == 1 and "# 64636261 buf: 78 79 7a" in raw[0], raw
+    assert " buf: " not in cat(lucid, "trace")
+    # buffer_percent: foo's alone.
+    ok(lucid, "echo 20 > %s/foo/buffer_percent" % I)
+    assert cat(lucid, "%s/foo/buffer_percent" % I) == "20\n"
+    assert cat(lucid, "buffer_percent") == "50\n"
+    # options/stacktrace in foo: foo's events have a stack after them, the top level's none.
+    ok(lucid, "echo > %s/foo/trace; echo 1 > %s/foo/options/stacktrace" % (I, I))
+    ok(lucid, "echo 1 > %s/foo/events/sched/sched_process_exec/enable" % I)
+    ok(lucid, "echo 1 > events/sched/sched_process_exec/enable")
+    sh(lucid, "cat /dev/null")
+    ok(lucid, "echo 0 > %s/foo/tracing_on; echo 0 > tracing_on" % I)
+    assert "<stack trace>" in cat(lucid, "%s/foo/trace" % I)
+    assert "sched_process_exec" in cat(lucid, "trace")
+    assert "<stack trace>" not in cat(lucid, "trace")
+    assert cat(lucid, "options/stacktrace") == "0\n"
+    ok(lucid, "echo 0 > events/sched/sched_process_exec/enable; echo 1 > tracing_on")
+    # free_buffer: closing it shrinks foo's buffer, not the top level's.
+    ok(lucid, "echo > %s/foo/free_buffer" % I)
+    assert cat(lucid, "%s/foo/buffer_size_kb" % I) != "1408\n"
+    assert cat(lucid, "buffer_size_kb") == "1408\n"
+    ok(lucid, "rmdir %s/foo" % I)

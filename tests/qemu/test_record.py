@@ -201,7 +201,8 @@ def usecs(rec):
     return "%d.%06d" % (t // 10**6, t % 10**6)
 
 
-FTRACE_RECORDS = {"function", "kernel_stack", "print", "bprint", "bputs"}
+FTRACE_RECORDS = {"function", "kernel_stack", "print", "bprint", "bputs", "raw_data"}
+RAW_DATA = re.compile(r"^# (?P<id>[0-9a-f]+) buf:(?P<bytes>(?: [0-9a-f]{2})*)$")
 
 
 def linux_text(g, event):
@@ -213,6 +214,10 @@ def linux_text(g, event):
     if event not in FTRACE_RECORDS:  # a trace event's line: "name: text"
         assert body.startswith(event + ": "), body
         return body[len(event) + 2:]
+    if event == "raw_data":  # trace_marker_raw's "# ID buf: XX ...": print fmt "id:%04x %08x"
+        m = RAW_DATA.match(body)
+        data = m.group("bytes").split()
+        return "id:%04x %08x" % (int(m.group("id"), 16), int(data[0], 16) if data else 0)
     if event == "bprint":
         # The one place the two printfs differ: the kernel's %p is 16 digits without 0x (Linux's
         # pointer_string), libtraceevent's is "0x%lx", as glibc's.
@@ -243,6 +248,8 @@ def compare(rec, events_seen):
             assert p["body"].rstrip() == linux_text(g, p["event"]).rstrip(), where
         if p["event"] == "function":  # trace-cmd's handler: the name, indented by depth
             assert h["body"].strip() == g["body"].split()[0], where
+        if p["event"] == "raw_data":  # trace-cmd's handler: the id and every byte, as Linux's
+            assert h["body"].strip() == g["body"].replace(" buf:", ""), where
     return list(zip(guest, plain))
 
 
@@ -267,17 +274,20 @@ def ts_us(p):
 # --- the files trace-cmd reads, in the guest ------------------------------------------------------
 
 def test_ftrace_formats_parse(lucid):
-    """events/ftrace/: Linux's names and ids, format and id only; libtraceevent parses them."""
+    """events/ftrace/: Linux's names and ids, format and id only (print has Linux's trigger file
+    too: test_marker_events.py); libtraceevent parses them."""
     tep = TraceEvent()
     assert lucid.run("cd " + T) == ""
     assert lucid.run("ls -1 events/ftrace").split() == [
         "bprint", "bputs", "funcgraph_entry", "funcgraph_exit", "function", "kernel_stack",
-        "print"]
+        "print", "raw_data", "user_stack"]
     ids = {"function": 1, "kernel_stack": 4, "print": 5, "bprint": 6, "funcgraph_exit": 10,
-           "funcgraph_entry": 11, "bputs": 14}
+           "funcgraph_entry": 11, "user_stack": 12, "bputs": 14, "raw_data": 18}
     for name, ident in ids.items():
         modes = {l.split()[-1]: l.split()[0] for l in  # ls -l's "total" line left out
                  lucid.run("ls -l events/ftrace/" + name).splitlines()[1:]}
+        if name == "print":
+            assert modes.pop("trigger") == "-rw-r-----", (name, modes)
         assert modes == {"format": "-r--r-----", "id": "-r--r-----"}, (name, modes)
         assert lucid.run("cat events/ftrace/%s/id" % name) == "%d\n" % ident
         text = lucid.run("cat events/ftrace/%s/format" % name)
@@ -415,17 +425,22 @@ def test_function_graph_records_read_by_trace_cmd(lucid):
 # --- recordings -----------------------------------------------------------------------------------
 
 def test_record_function_and_printk():
-    """-p function, with trace_printk (bprint, bputs), trace_marker (print) and stack traces."""
+    """-p function, with trace_printk (bprint, bputs), trace_marker (print), trace_marker_raw
+    (raw_data) and stack traces."""
     # foo is loaded later: its functions are named with :mod:, kept until it loads
     rec = Recording(["-p", "function", "-l", "ftest_*", "-l", "foo_*:mod:foo", "-O",
                      "func_stack_trace"],
                     "ftest call; ftest printk; echo hello marker > %s/trace_marker; "
-                    "modprobe foo; modprobe ticktock; rmmod foo" % T)
+                    "printf '\\x2a\\x00\\x00\\x00hi' > %s/trace_marker_raw; "
+                    "modprobe foo; modprobe ticktock; rmmod foo" % (T, T))
     # (ticktock stays, above foo: libtraceevent never resolves the highest symbol of kallsyms,
     # and with nothing above it, that would be foo's foo_exit, which ftrace keeps for the trace)
     seen = set()
     pairs = compare(rec, seen)
-    assert seen == {"function", "kernel_stack", "bprint", "bputs", "print"}, seen
+    assert seen == {"function", "kernel_stack", "bprint", "bputs", "print", "raw_data"}, seen
+    raws = [(g["body"], p["body"]) for g, p in pairs if p["event"] == "raw_data"]
+    assert len(raws) == 1 and raws[0][1] == "id:002a 00000068", raws
+    assert re.match(r"^# 2a buf: 68 69( 00)+$", raws[0][0]), raws
     check_kshark(rec, pairs)
     funcs = [p["body"] for g, p in pairs if p["event"] == "function"]
     assert funcs[:3] == ["ftest_outer <-- cmd_ftest", "ftest_mid <-- ftest_outer",

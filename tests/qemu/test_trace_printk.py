@@ -22,7 +22,7 @@ def fresh(k):
     """nop, no filters or commands, options on, tracing on, the buffer empty."""
     ok(k, "cd %s" % T)
     for line in cat(k, "set_ftrace_filter").splitlines():
-        m = re.match(r"^([\w.]+):(\w+):(unlimited|count=-?\d+)$", line)
+        m = re.match(r"^([\w.]+):(\w+(?::\w+:\w+)?):(unlimited|count=-?\d+)$", line)
         if m:  # the counted kind is removed with a count, as Linux's README says
             ok(k, "echo '!%s:%s%s' >> set_ftrace_filter"
                % (m.group(1), m.group(2), "" if m.group(3) == "unlimited" else ":0"))
@@ -438,4 +438,98 @@ def test_bad_commands_change_nothing(lucid):
     ok(lucid, "echo > set_ftrace_filter")
     assert cat(lucid, "set_ftrace_filter") == \
         "#### all functions enabled ####\nftest_leaf:traceoff:unlimited\n"
+    fresh(lucid)
+
+
+# --- enable_event, disable_event, dump, cpudump ---------------------------------------------------
+
+EXEC_ENABLE = "events/sched/sched_process_exec/enable"
+ENODEV = "-bash: echo: write error: No such device\n"
+
+
+def test_enable_event_command(lucid):
+    """func:enable_event:sched:EVENT holds the event in soft mode (0*) until func runs."""
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_leaf:enable_event:sched:sched_process_exec' > set_ftrace_filter")
+    assert probes(lucid) == ["ftest_leaf:enable_event:sched:sched_process_exec:unlimited"]
+    assert cat(lucid, EXEC_ENABLE) == "0*\n"
+    ok(lucid, "ftest call")  # its own exec came before ftest_leaf ran: not recorded
+    ftest_execs = lambda: [b for b in bodies(lucid)  # noqa: E731 (cat is an exec too)
+                           if b.startswith("sched_process_exec: filename=/bin/ftest ")]
+    assert ftest_execs() == []
+    assert cat(lucid, EXEC_ENABLE) == "1*\n"
+    ok(lucid, "ftest call")
+    assert len(ftest_execs()) == 1, bodies(lucid)
+    ok(lucid, "echo '!ftest_leaf:enable_event:sched:sched_process_exec' >> set_ftrace_filter")
+    assert probes(lucid) == []
+    # The hold went with the last function; what the command switched on stays on, as on
+    # Linux (__ftrace_event_enable_disable keeps an event soft mode left enabled).
+    assert cat(lucid, EXEC_ENABLE) == "1\n"
+    ok(lucid, "echo 0 > " + EXEC_ENABLE)
+    fresh(lucid)
+
+
+def test_enable_disable_event_counts(lucid):
+    """A count is used only by a switch that changes something, as Linux's."""
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_outer:enable_event:sched:sched_process_exec:1' > set_ftrace_filter")
+    ok(lucid, "echo 'ftest_mid:disable_event:sched:sched_process_exec:2' >> set_ftrace_filter")
+    assert probes(lucid) == ["ftest_mid:disable_event:sched:sched_process_exec:count=2",
+                             "ftest_outer:enable_event:sched:sched_process_exec:count=1"]
+    # Three rounds: outer switches it on (its one count), mid off; then outer is used up and
+    # mid finds it off already, which costs no count.
+    ok(lucid, "ftest call")
+    assert probes(lucid) == ["ftest_mid:disable_event:sched:sched_process_exec:count=1",
+                             "ftest_outer:enable_event:sched:sched_process_exec:count=0"]
+    assert cat(lucid, EXEC_ENABLE) == "0*\n"
+    before = cat(lucid, "set_ftrace_filter")
+    for word in ["ftest_leaf:enable_event:sched:nosuch", "ftest_leaf:enable_event:sched",
+                 "ftest_leaf:enable_event", "ftest_leaf:enable_event:nosys:sched_process_exec",
+                 "ftest_leaf:enable_event:sched:sched_process_exec:",
+                 "ftest_leaf:enable_event:sched:sched_process_exec:x",
+                 "nosuch:disable_event:sched:sched_process_exec"]:
+        fails(lucid, "echo '%s' >> set_ftrace_filter" % word)
+        assert cat(lucid, "set_ftrace_filter") == before, word
+    fails(lucid, "echo 'ftest_leaf:enable_event:sched:sched_switch' > set_ftrace_notrace")
+    # The counted kind is removed with a count (Linux's README); without, ENODEV.
+    fails(lucid, "echo '!ftest_mid:disable_event:sched:sched_process_exec' >> set_ftrace_filter",
+          ENODEV)
+    ok(lucid, "echo '!ftest_mid:disable_event:sched:sched_process_exec:0' >> set_ftrace_filter")
+    assert cat(lucid, EXEC_ENABLE) == "0*\n"  # ftest_outer's command still holds it
+    ok(lucid, "echo '!ftest_outer:enable_event:sched:sched_process_exec:0' >> set_ftrace_filter")
+    assert probes(lucid) == []
+    assert cat(lucid, EXEC_ENABLE) == "0\n"
+    fresh(lucid)
+
+
+def test_dump_and_cpudump(lucid):
+    """func:dump prints the buffer on the console once (its count is always 1) and stops
+    tracing; cpudump prints only the calling CPU's."""
+    fresh(lucid)
+    ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
+    ok(lucid, "echo function > current_tracer")
+    ok(lucid, "echo 'ftest_leaf:dump:5' >> set_ftrace_filter")
+    assert probes(lucid) == ["ftest_leaf:dump:count=1"]
+    out = sh(lucid, "ftest call")
+    assert "Dumping ftrace buffer:" in out, out
+    dumped = re.findall(r"(ftest_\w+) <-(\w+)", out)
+    assert dumped[-3:] == [("ftest_outer", "cmd_ftest"), ("ftest_mid", "ftest_outer"),
+                           ("ftest_leaf", "ftest_mid")], out
+    assert probes(lucid) == ["ftest_leaf:dump:count=0"]
+    assert cat(lucid, "tracing_on") == "0\n"
+    assert bodies(lucid) == []  # the dump read the buffer out
+    out = sh(lucid, "echo 1 > tracing_on; ftest call")
+    assert "Dumping" not in out  # once
+    ok(lucid, "echo '!ftest_leaf:dump' >> set_ftrace_filter")
+    assert probes(lucid) == []
+    ok(lucid, "echo > trace")
+    ok(lucid, "echo 'ftest_leaf:cpudump' >> set_ftrace_filter")
+    assert probes(lucid) == ["ftest_leaf:cpudump:count=1"]
+    out = sh(lucid, "ftest call")
+    assert "Dumping ftrace buffer:" in out, out
+    # The latency format's lines: "ftest-PID  CPU.... TIMEus : body"; one CPU only.
+    cpus = set(re.findall(r"\s\S+-\d+\s+(\d+)\S{4}\s+\d+us : ftest_", out))
+    assert len(cpus) == 1, out
+    assert probes(lucid) == ["ftest_leaf:cpudump:count=0"]
+    ok(lucid, "echo '!ftest_leaf:cpudump' >> set_ftrace_filter")
     fresh(lucid)

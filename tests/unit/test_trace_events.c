@@ -166,6 +166,17 @@ void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long
 	stack_from = from;
 }
 
+/* options/stacktrace and userstacktrace (trace/trace_options.c): counted, with where from. */
+static int option_stacks;
+static unsigned long option_stack_from;
+
+void ftrace_trace_stacks(struct trace_array *tr, unsigned long from)
+{
+	(void)tr;
+	option_stacks++;
+	option_stack_from = from;
+}
+
 bool trace_snapshot_request(struct trace_array *tr)
 {
 	(void)tr;
@@ -192,11 +203,11 @@ static struct trace_event_call *const sorted_events[] = {
 /* events/ftrace/ (trace/trace_export.c): formats only, with their TRACE_* types as ids. */
 extern struct trace_event_call event_ftrace_function, event_ftrace_kernel_stack, event_ftrace_print,
 	event_ftrace_bprint, event_ftrace_bputs, event_ftrace_funcgraph_entry,
-	event_ftrace_funcgraph_exit;
+	event_ftrace_funcgraph_exit, event_ftrace_raw_data;
 static struct trace_event_call *const ftrace_internal_events[] = {
 	&event_ftrace_function,	      &event_ftrace_kernel_stack, &event_ftrace_print,
 	&event_ftrace_bprint,	      &event_ftrace_bputs,	  &event_ftrace_funcgraph_entry,
-	&event_ftrace_funcgraph_exit,
+	&event_ftrace_funcgraph_exit, &event_ftrace_raw_data,
 };
 
 static int setup_all(void **state)
@@ -658,6 +669,48 @@ static void test_sched_switch_record(void **state)
 }
 
 /*
+ * options/stacktrace: after every committed event the stacks are asked for, from the code that
+ * fired the event, with or without a filter; not while the options are off, nor for a record
+ * the filter drops.
+ */
+static void test_stack_options_after_commit(void **state)
+{
+	struct task prev = {.pid = 7, .comm = "a", .prio = DEFAULT_PRIO};
+	struct task next = {.pid = 0, .comm = "b", .prio = DEFAULT_PRIO};
+	switch_probe_t probe = (switch_probe_t)event_sched_switch.probe;
+	static const unsigned int bits[] = {TRACE_ITER_STACKTRACE, TRACE_ITER_USERSTACKTRACE};
+	struct event_filter *keep, *drop;
+	unsigned int len;
+
+	(void)state;
+	option_stacks = 0;
+	probe(&event_sched_switch, false, &prev, &next);
+	consume_record(&len);
+	assert_int_equal(option_stacks, 0);
+	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 7", false, &keep), 0);
+	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 8", false, &drop), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++) {
+		option_stacks = 0;
+		global_trace.trace_flags |= bits[i];
+		probe(&event_sched_switch, false, &prev, &next);
+		consume_record(&len);
+		assert_int_equal(option_stacks, 1);
+		assert_int_not_equal(option_stack_from, 0);
+		event_sched_switch.filter = keep;
+		probe(&event_sched_switch, false, &prev, &next);
+		consume_record(&len);
+		assert_int_equal(option_stacks, 2);
+		event_sched_switch.filter = drop;
+		probe(&event_sched_switch, false, &prev, &next);
+		assert_int_equal(option_stacks, 2); /* dropped: no stack */
+		event_sched_switch.filter = NULL;
+		global_trace.trace_flags &= ~bits[i];
+	}
+	free_event_filter(keep);
+	free_event_filter(drop);
+}
+
+/*
  * An event with a filter: its record is built aside and reaches the buffer only if the filter
  * keeps it, the same bytes as without a filter; a filter removed keeps everything again.
  */
@@ -1026,7 +1079,8 @@ static void test_bad_records(void **state)
 /*
  * events/ftrace/NAME/format less the common fields: Linux's text, and Linux's layout except for
  * kernel_stack, whose caller[] is a flexible array (Linux 6.1 says caller[8]: its records have
- * room for 8 frames, Lucid's for as many as they hold).
+ * room for 8 frames, Lucid's for as many as they hold). function and funcgraph_entry end with
+ * Linux 6.15's args[] (func-args, funcgraph-args), funcgraph_exit has 6.5's retval.
  */
 static const struct {
 	struct trace_event_call *call;
@@ -1035,7 +1089,8 @@ static const struct {
 } ftrace_ref[] = {
 	{&event_ftrace_function, 1,
 	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	 "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	 "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	 "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
 	 "print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n"},
 	{&event_ftrace_print, 5,
 	 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
@@ -1052,16 +1107,22 @@ static const struct {
 	 "print fmt: \"%ps: %s\", (void *)REC->ip, REC->str\n"},
 	{&event_ftrace_funcgraph_entry, 11,
 	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
-	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	 "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
 	 "print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n"},
 	{&event_ftrace_funcgraph_exit, 10,
 	 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
-	 "\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
-	 "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
-	 "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
-	 "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n\n"
-	 "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
-	 "REC->depth, REC->calltime, REC->rettime, REC->depth\n"},
+	 "\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+	 "\tfield:int depth;\toffset:24;\tsize:4;\tsigned:1;\n"
+	 "\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+	 "\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	 "\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n\n"
+	 "print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", "
+	 "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval\n"},
+	{&event_ftrace_raw_data, 18,
+	 "\tfield:unsigned int id;\toffset:8;\tsize:4;\tsigned:0;\n"
+	 "\tfield:char buf[];\toffset:12;\tsize:0;\tsigned:1;\n\n"
+	 "print fmt: \"id:%04x %08x\", REC->id, (int)REC->buf[0]\n"},
 	{&event_ftrace_kernel_stack, 4,
 	 "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
 	 "\tfield:unsigned long caller[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
@@ -1102,6 +1163,27 @@ static void test_ftrace_internal_events(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(ftrace_ref); i++)
 		assert_false(ftrace_ref[i].call->enabled);
 	assert_int_equal(set_clr("!*:*"), 0);
+
+	/* print alone takes triggers (trace_marker runs them): they hold it, soft, and let go. */
+	char trig[] = "traceoff if buf ~ \"*stop*\"", untrig[] = "!traceoff";
+
+	assert_int_equal(trigger_process_regex(&event_ftrace_print, trig), 0);
+	assert_true(event_ftrace_print.enabled);
+	assert_true(event_ftrace_print.file_flags & EVENT_FILE_FL_TRIGGER_COND);
+	assert_int_equal(trace_event_enable_disable(&event_ftrace_print, 1), -EINVAL);
+	/* buf, "char buf[]" of size 0, is matched to the record's end (the marker's text) */
+	struct {
+		struct print_entry e;
+		char text[24];
+	} pr = {.text = "please stop here"};
+	unsigned int len = (unsigned int)(sizeof(pr.e) + strlen(pr.text) + 1);
+
+	assert_int_equal(event_triggers_call(&event_ftrace_print, &pr, len), ETT_TRACE_ONOFF);
+	strcpy(pr.text, "go on");
+	assert_int_equal(event_triggers_call(&event_ftrace_print, &pr, len), ETT_NONE);
+	assert_int_equal(trigger_process_regex(&event_ftrace_print, untrig), 0);
+	assert_false(event_ftrace_print.enabled);
+	assert_null(event_ftrace_print.triggers);
 }
 
 /* A record of a built-in type, read back with the offsets its format file gives. */
@@ -1281,6 +1363,7 @@ int main(void)
 		cmocka_unit_test_setup(test_tracer_hold, setup),
 		cmocka_unit_test_setup(test_format_as_linux, setup),
 		cmocka_unit_test_setup(test_sched_switch_record, setup),
+		cmocka_unit_test_setup(test_stack_options_after_commit, setup),
 		cmocka_unit_test_setup(test_sched_task_records, setup),
 		cmocka_unit_test_setup(test_sched_process_life_records, setup),
 		cmocka_unit_test_setup(test_syscall_records, setup),

@@ -110,6 +110,33 @@ static void ret(int cpu, int pid, uint64_t ts, int f, int depth, uint64_t callti
 	ring_buffer_unlock_commit(rb);
 }
 
+/* An entry with n more words (funcgraph-args, funcgraph-retaddr: trace/trace_entries.h). */
+static void ent_words(int cpu, int pid, uint64_t ts, int f, int depth, const unsigned long *w,
+		      size_t n)
+{
+	struct ftrace_graph_ent_entry *e =
+		reserve(cpu, ts, sizeof(*e) + n * sizeof(long), TRACE_GRAPH_ENT, pid);
+
+	e->func = F(f);
+	e->depth = depth;
+	memcpy(e->args, w, n * sizeof(long));
+	ring_buffer_unlock_commit(rb);
+}
+
+/* A return of f with retval. */
+static void ret_val(int cpu, int pid, uint64_t ts, int f, int depth, uint64_t calltime,
+		    unsigned long retval)
+{
+	struct ftrace_graph_ret_entry *r = reserve(cpu, ts, sizeof(*r), TRACE_GRAPH_RET, pid);
+
+	r->func = F(f);
+	r->retval = retval;
+	r->depth = depth;
+	r->calltime = calltime;
+	r->rettime = ts;
+	ring_buffer_unlock_commit(rb);
+}
+
 /* A call of f that lasts dur ns: its entry at t, its return at t + dur. */
 static void leaf(int cpu, int pid, uint64_t t, int f, int depth, uint64_t dur)
 {
@@ -570,6 +597,88 @@ static void test_not_a_leaf(void **state)
 	output_is(" 0)               |  ftest_leaf() {\n");
 }
 
+/*
+ * funcgraph-retval: Linux 6.5's lines and its rule for decimal (an error, -4095..-1, as a long
+ * or as an int with RAX's upper half zero) and hex (the rest, or everything with -hex).
+ */
+static void test_return_values(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned long retval;
+		const char *dec, *hex;
+	} values[] = {
+		{0, "0x0", "0x0"},
+		{4, "0x4", "0x4"},
+		{0xfffffffeUL, "-2", "0xfffffffe"},                 /* int -ENOENT */
+		{-2UL, "-2", "0xfffffffffffffffe"},                 /* long -ENOENT */
+		{0xfffff001UL, "-4095", "0xfffff001"},              /* -MAX_ERRNO */
+		{0xfffff000UL, "0xfffff000", "0xfffff000"},         /* -4096: not an error */
+		{-4096UL, "0xfffffffffffff000", "0xfffffffffffff000"},
+		{0x80000000UL, "0x80000000", "0x80000000"},         /* an int's minimum */
+		{0xffff888000001000UL, "0xffff888000001000", "0xffff888000001000"}, /* pointer */
+		{0x1fffffffeUL, "0x1fffffffe", "0x1fffffffe"}, /* upper half not zero: not an int */
+	};
+	char want[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+		for (int hex = 0; hex < 2; hex++) {
+			const char *v = hex ? values[i].hex : values[i].dec;
+
+			flags = DEFAULT_FLAGS | TRACE_GRAPH_PRINT_RETVAL |
+				(hex ? TRACE_GRAPH_PRINT_RETVAL_HEX : 0);
+			ent(0, 8, 1000, OUTER, 0);
+			ent(0, 8, 1100, LEAF, 1);
+			ret_val(0, 8, 1600, LEAF, 1, 1100, values[i].retval);
+			ret_val(0, 8, 2000, OUTER, 0, 1000, values[i].retval);
+			snprintf(want, sizeof(want),
+				 " 0)               |  ftest_outer() {\n"
+				 " 0)   0.500 us    |    ftest_leaf(); /* = %s */\n"
+				 " 0)   1.000 us    |  } /* ftest_outer = %s */\n",
+				 v, v);
+			output_is(want);
+		}
+	}
+	/* funcgraph-retval-hex alone prints no value: Linux's lines of 6.1. */
+	flags = DEFAULT_FLAGS | TRACE_GRAPH_PRINT_RETVAL_HEX;
+	leaf(0, 8, 1000, LEAF, 0, 500);
+	output_is(" 0)   0.500 us    |  ftest_leaf();\n");
+}
+
+/*
+ * The words an entry carries, by its length: one is the return address (funcgraph-retaddr),
+ * six the argument registers (printed "()" here: a host test has no table of parameters),
+ * seven both. The return address prints only with the option, as %pS.
+ */
+static void test_entry_words(void **state)
+{
+	(void)state;
+	const unsigned long at_mid = F(MID) + 0x12, regs[7] = {1, 2, 3, 4, 5, 6, F(OUTER) + 0x11};
+
+	flags = DEFAULT_FLAGS | TRACE_GRAPH_PRINT_RETADDR | TRACE_GRAPH_PRINT_RETVAL;
+	ent_words(0, 8, 1000, OUTER, 0, &regs[6], 1);
+	ent_words(0, 8, 1100, LEAF, 1, &at_mid, 1);
+	ret_val(0, 8, 1600, LEAF, 1, 1100, 4);
+	ret_val(0, 8, 2000, OUTER, 0, 1000, 7);
+	output_is(" 0)               |  ftest_outer() { /* <-ftest_outer+0x11/0x40 */\n"
+		  " 0)   0.500 us    |    ftest_leaf(); /* <-ftest_mid+0x12/0x40 = 0x4 */\n"
+		  " 0)   1.000 us    |  } /* ftest_outer = 0x7 */\n");
+	/* Six words: arguments, no address; seven: both. */
+	flags = DEFAULT_FLAGS | TRACE_GRAPH_PRINT_RETADDR;
+	ent_words(0, 8, 1000, OUTER, 0, regs, 6);
+	ent_words(0, 8, 1100, LEAF, 1, regs, 7);
+	ret_val(0, 8, 1600, LEAF, 1, 1100, 4);
+	ret_val(0, 8, 2000, OUTER, 0, 1000, 7);
+	output_is(" 0)               |  ftest_outer() {\n"
+		  " 0)   0.500 us    |    ftest_leaf(); /* <-ftest_outer+0x11/0x40 */\n"
+		  " 0)   1.000 us    |  } /* ftest_outer */\n");
+	/* Without the option the recorded address is not shown. */
+	flags = DEFAULT_FLAGS;
+	ent_words(0, 8, 1000, LEAF, 0, &at_mid, 1);
+	ret_val(0, 8, 1500, LEAF, 0, 1000, 4);
+	output_is(" 0)   0.500 us    |  ftest_leaf();\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -585,6 +694,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comments, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_leaf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_return_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_entry_words, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,6 +63,7 @@ static union {
 	struct bprint_entry bprint;
 	struct print_entry print;
 	struct bputs_entry bputs;
+	struct raw_data_entry raw;
 	char bytes[256];
 } ev;
 
@@ -496,6 +497,29 @@ static void test_marker_line(void **state)
 	line_is("              sh-93    [001] ....    60.503461: 0: hello world\n");
 }
 
+/* trace_marker_raw's record, as Linux's trace_raw_data(): every byte the record holds. */
+static void test_raw_data_line(void **state)
+{
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.raw.ent.type = TRACE_RAW_DATA;
+	ev.raw.ent.pid = 93;
+	ev.raw.id = 0x2a;
+	memcpy(ev.raw.buf, "hi", 2);
+	trace_seq_init(&iter.seq);
+	iter.ent = &ev.raw.ent;
+	iter.ent_size = (unsigned int)(sizeof(ev.raw) + 8);
+	iter.cpu = 1;
+	iter.ts = 60503461000ULL;
+	line_is("              sh-93    [001] ....    60.503461: "
+		"# 2a buf: 68 69 00 00 00 00 00 00\n");
+	/* an id alone */
+	ev.raw.id = 0xdeadbeef;
+	iter.ent_size = sizeof(ev.raw);
+	trace_seq_init(&iter.seq);
+	line_is("              sh-93    [001] ....    60.503461: # deadbeef buf:\n");
+}
+
 static void test_unknown_type(void **state)
 {
 	(void)state;
@@ -687,6 +711,7 @@ int main(void)
 		cmocka_unit_test_setup(test_bprint_truncated_record, setup),
 		cmocka_unit_test_setup(test_bputs_line, setup),
 		cmocka_unit_test_setup(test_marker_line, setup),
+		cmocka_unit_test_setup(test_raw_data_line, setup),
 		cmocka_unit_test_setup(test_unknown_type, setup),
 		cmocka_unit_test_setup(test_register_trace_event, setup),
 		cmocka_unit_test_setup(test_tracer_print_line, setup),
