@@ -489,6 +489,8 @@ static const char readme_msg[] =
 	"  tracing_on\t\t- 1 while events are recorded, 0 when recording is stopped\n"
 	"  tracing_cpumask\t- Limit which CPUs to trace (hex: echo 1 > tracing_cpumask)\n"
 	"  error_log\t- error log for failed commands (that support it)\n"
+	"  instances\t\t- Make sub-buffers with: mkdir instances/foo\n"
+	"\t\t\t  Remove sub-buffer with rmdir\n"
 	"  buffer_size_kb\t- kilobytes of buffer per CPU (writing resizes and empties it)\n"
 	"  buffer_total_size_kb\t- the same, summed over all CPUs\n"
 	"  per_cpu/cpuN/\t\t- trace, trace_pipe, buffer_size_kb, snapshot and stats of one CPU\n"

@@ -54,6 +54,7 @@ def memfree(k):
 def test_tree(lucid):
     fresh(lucid)
     assert sh(lucid, "ls %s" % I) == ""
+    assert "  instances\t\t- Make sub-buffers with: mkdir instances/foo\n" in cat(lucid, "README")
     ok(lucid, "mkdir %s/foo" % I)
     assert sh(lucid, "ls -1 %s/foo" % I).split() == INSTANCE_FILES
     # Linux 6.1: the tracers an instance may use.
