@@ -88,7 +88,9 @@ endif
 # Dynamic ftrace: every function of kernel/ and arch/ starts with "call __fentry__", listed in
 # __mcount_loc. Not instrumented, ever: the tracer itself (trace/), lib/ (the tracer formats
 # with it), and the code that patches call sites. Other exceptions are marked notrace in the code.
-FTRACE_CFLAGS := -pg -mfentry -mrecord-mcount
+# CC_USING_FENTRY tells a header that its file is traced: spin_lock() is then the traceable
+# _raw_spin_lock(), elsewhere the inline body (kernel/sched/spinlock.h says why).
+FTRACE_CFLAGS := -pg -mfentry -mrecord-mcount -DCC_USING_FENTRY
 NOTRACE_SRCS := arch/x86_64/ftrace.c arch/x86_64/text_poke.c
 ifeq ($(FTRACE),1)
 TRACED_OBJS := $(patsubst %,$(B)/%.o,$(basename $(filter-out $(NOTRACE_SRCS), \
@@ -147,6 +149,7 @@ $(B)/lucid.elf: $(B)/kallsyms.o $(B)/func_args.o
 	@tools/check_kallsyms.sh $(NM) $(B)/lucid.pass1.elf $@
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(OBJDUMP) -d --no-show-raw-insn -l $@ > $(B)/kernel.asm
+	@$(PYTHON) tools/check_notrace_locks.py $(B)/kernel.asm
 
 $(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio.lz4 tools/mkiso.sh FORCE
 	@tools/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)" $(B)/initramfs.cpio.lz4

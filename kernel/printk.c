@@ -53,6 +53,12 @@ static size_t log_head; /* total bytes ever written; the ring holds the last LOG
 static bool line_open; /* the last record did not end in a newline: KERN_CONT continues it */
 static int line_level; /* that open record's level */
 static size_t line_start; /* where it starts: readers stop there until it is whole */
+/*
+ * Taken everywhere with the untraced forms (__raw_spin_lock_irqsave, arch_spin_lock), never with
+ * spin_lock_irqsave: a tracer callback may printk (a WARN, the dump function command), and one
+ * firing at the entry of a traced _raw_spin_unlock_irqrestore(&printk_lock) would find the lock
+ * held by its own CPU and spin forever.
+ */
 static DEFINE_SPINLOCK(printk_lock);
 
 /* Linux's console_printk[]: what /proc/sys/kernel/printk shows, in this order. */
@@ -207,7 +213,7 @@ notrace void printk_tick(void)
  */
 static notrace size_t log_copy(char *buf, size_t size, size_t *pos, size_t end, bool levels)
 {
-	unsigned long flags = spin_lock_irqsave(&printk_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&printk_lock);
 	size_t first = log_first(), p = *pos, n = 0;
 
 	if (p < first)
@@ -222,16 +228,16 @@ static notrace size_t log_copy(char *buf, size_t size, size_t *pos, size_t end, 
 		buf[n++] = log_byte(p++);
 	}
 	*pos = p;
-	spin_unlock_irqrestore(&printk_lock, flags);
+	__raw_spin_unlock_irqrestore(&printk_lock, flags);
 	return n;
 }
 
 size_t printk_log_read_text(char *buf, size_t size, size_t *pos)
 {
-	unsigned long flags = spin_lock_irqsave(&printk_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&printk_lock);
 	size_t end = log_end();
 
-	spin_unlock_irqrestore(&printk_lock, flags);
+	__raw_spin_unlock_irqrestore(&printk_lock, flags);
 	return log_copy(buf, size, pos, end, false);
 }
 
@@ -327,11 +333,11 @@ static long copy_records(char __user *buf, size_t from, size_t to)
 /* The last record boundary in (from, to], or from if there is none. */
 static size_t last_boundary(size_t from, size_t to)
 {
-	unsigned long flags = spin_lock_irqsave(&printk_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&printk_lock);
 
 	while (to > from && log_byte(to - 1) != '\n')
 		to--;
-	spin_unlock_irqrestore(&printk_lock, flags);
+	__raw_spin_unlock_irqrestore(&printk_lock, flags);
 	return to;
 }
 
@@ -346,10 +352,10 @@ static long syslog_read(char __user *buf, size_t len)
 		mutex_unlock(&syslog_lock);
 		return ret;
 	}
-	unsigned long flags = spin_lock_irqsave(&printk_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&printk_lock);
 	from = log_clamp(syslog_pos);
 	end = log_end();
-	spin_unlock_irqrestore(&printk_lock, flags);
+	__raw_spin_unlock_irqrestore(&printk_lock, flags);
 	to = MIN(end, from + len);
 	/* Whole records; only a first one too long for len is cut (the rest comes next time). */
 	if (to < end) {
@@ -367,17 +373,17 @@ static long syslog_read(char __user *buf, size_t len)
 
 static long syslog_read_all(char __user *buf, size_t len, bool clear)
 {
-	unsigned long flags = spin_lock_irqsave(&printk_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&printk_lock);
 	size_t from = log_clamp(clear_pos), to = log_end();
 
-	spin_unlock_irqrestore(&printk_lock, flags);
+	__raw_spin_unlock_irqrestore(&printk_lock, flags);
 	/* The newest records that fit: start at the first whole one in the last len bytes. */
 	if (to - from > len) {
 		from = to - len;
-		flags = spin_lock_irqsave(&printk_lock);
+		flags = __raw_spin_lock_irqsave(&printk_lock);
 		while (from < to && log_byte(from - 1) != '\n')
 			from++;
-		spin_unlock_irqrestore(&printk_lock, flags);
+		__raw_spin_unlock_irqrestore(&printk_lock, flags);
 	}
 	long ret = copy_records(buf, from, to);
 	if (clear && ret >= 0)
@@ -404,9 +410,9 @@ long sys_syslog(int type, char __user *buf, int len)
 			return syslog_read(buf, (size_t)len);
 		return syslog_read_all(buf, (size_t)len, type == SYSLOG_ACTION_READ_CLEAR);
 	case SYSLOG_ACTION_CLEAR: {
-		unsigned long flags = spin_lock_irqsave(&printk_lock);
+		unsigned long flags = __raw_spin_lock_irqsave(&printk_lock);
 		clear_pos = log_end();
-		spin_unlock_irqrestore(&printk_lock, flags);
+		__raw_spin_unlock_irqrestore(&printk_lock, flags);
 		return 0;
 	}
 	case SYSLOG_ACTION_CONSOLE_OFF:
@@ -427,9 +433,9 @@ long sys_syslog(int type, char __user *buf, int len)
 		saved_console_loglevel = -1; /* as Linux: this turns the console back on too */
 		return 0;
 	case SYSLOG_ACTION_SIZE_UNREAD: {
-		unsigned long flags = spin_lock_irqsave(&printk_lock);
+		unsigned long flags = __raw_spin_lock_irqsave(&printk_lock);
 		long n = (long)(log_end() - log_clamp(syslog_pos));
-		spin_unlock_irqrestore(&printk_lock, flags);
+		__raw_spin_unlock_irqrestore(&printk_lock, flags);
 		return n < 0 ? 0 : n;
 	}
 	case SYSLOG_ACTION_SIZE_BUFFER:

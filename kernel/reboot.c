@@ -41,7 +41,7 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg)
 		return 0; /* not reached: QEMU has ended */
 	case LINUX_REBOOT_CMD_RESTART:
 		printk(KERN_EMERG "reboot: Restarting system\n");
-		machine_reboot();
+		machine_restart();
 		return 0;
 	case LINUX_REBOOT_CMD_CAD_ON:
 	case LINUX_REBOOT_CMD_CAD_OFF:

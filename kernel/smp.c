@@ -22,7 +22,8 @@
 struct cpu cpus[NR_CPUS];
 int __num_online_cpus = 1; /* the boot CPU; smp_boot_aps() counts the others in */
 
-/* One smp_call_function at a time: the caller holds call_lock while the others run fn. */
+/* One smp_call_function at a time: the caller holds call_lock while the others run fn. Taken
+ * with the untraced __raw_spin_lock, as smp_call_function is notrace (below). */
 static DEFINE_SPINLOCK(call_lock);
 static void (*call_fn)(void *info);
 static void *call_info;
@@ -87,7 +88,7 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 	/* smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may. */
 	lockdep_assert(!irqs_disabled() || current == this_cpu()->idle);
 
-	spin_lock(&call_lock);
+	__raw_spin_lock(&call_lock);
 	call_fn = fn;
 	call_info = info;
 	__atomic_store_n(&call_pending, others, __ATOMIC_RELEASE);
@@ -102,7 +103,7 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 		}
 		cpu_relax();
 	}
-	spin_unlock(&call_lock);
+	__raw_spin_unlock(&call_lock);
 }
 
 static void sync_sched_ipi(void *info)

@@ -44,6 +44,7 @@
 #define ENTRIES 512
 
 static uint64_t *kernel_pml4;
+/* Taken with the untraced __raw_ forms: text_poke maps pages under it (kernel/sched/spinlock.h). */
 static DEFINE_SPINLOCK(mmu_lock);
 
 static inline int pt_index(uintptr_t va, int level)
@@ -94,22 +95,22 @@ static int map_page_locked(uintptr_t va, uintptr_t pa, int flags)
 
 notrace int mmu_map_page(uintptr_t va, uintptr_t pa, int flags)
 {
-	unsigned long irq = spin_lock_irqsave(&mmu_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&mmu_lock);
 	int ret = map_page_locked(va, pa, flags);
-	spin_unlock_irqrestore(&mmu_lock, irq);
+	__raw_spin_unlock_irqrestore(&mmu_lock, irq);
 	return ret;
 }
 
 notrace void mmu_unmap_page(uintptr_t va)
 {
-	unsigned long irq = spin_lock_irqsave(&mmu_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&mmu_lock);
 	uint64_t *t = kernel_pml4;
 	for (int level = 3; level > 0 && t; level--)
 		t = next_table(t, pt_index(va, level), false);
 	if (t)
 		t[pt_index(va, 0)] = 0;
 	invlpg(va);
-	spin_unlock_irqrestore(&mmu_lock, irq);
+	__raw_spin_unlock_irqrestore(&mmu_lock, irq);
 }
 
 struct flush_range {

@@ -31,7 +31,7 @@ void machine_power_off(void)
 	qemu_exit(QEMU_EXIT_SUCCESS);
 }
 
-void machine_reboot(void)
+void machine_restart(void)
 {
 	outb(KBC_COMMAND, KBC_PULSE_RESET);
 	for (;;) {

@@ -2,5 +2,5 @@
 #ifndef ARCH_POWER_H
 #define ARCH_POWER_H
 void machine_power_off(void);
-void machine_reboot(void);
+void machine_restart(void);
 #endif

@@ -196,7 +196,7 @@ notrace void do_nmi(void)
 }
 
 /* A breakpoint that nobody claimed is a bug like any other; ftrace claims its own int3s. */
-void traps_init(void)
+void trap_init(void)
 {
 }
 

@@ -4,7 +4,7 @@
 
 #include "arch/x86_64/regs.h"
 
-void traps_init(void);
+void trap_init(void);
 void do_fatal_exception(struct pt_regs *regs);
 void do_nmi(void);
 void show_regs(struct pt_regs *regs);

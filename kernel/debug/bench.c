@@ -184,6 +184,51 @@ static void bench_function_tracer(struct seq_file *m)
 	bench_set_filter(tr, NULL);
 }
 
+#define LOCK_ROUNDS 2000
+
+static noinline uint64_t lock_rounds(void)
+{
+	static DEFINE_SPINLOCK(l);
+	uint64_t start = rdtsc();
+	for (int i = 0; i < LOCK_ROUNDS; i++) {
+		unsigned long flags = spin_lock_irqsave(&l);
+		spin_unlock_irqrestore(&l, flags);
+	}
+	return rdtsc() - start;
+}
+
+/*
+ * What out-of-line, traceable spin locks cost (kernel/sched/spinlock.h): a lock and unlock pair
+ * through _raw_spin_lock_irqsave() and _raw_spin_unlock_irqrestore() with NOPs at their sites;
+ * the same pair inline (__raw_spin_*, as untraced code takes them); and the pair with both
+ * traced by the function tracer (two events).
+ */
+static void bench_spin_lock(struct seq_file *m)
+{
+	struct trace_array *tr = &global_trace;
+	static DEFINE_SPINLOCK(l);
+	uint64_t start = rdtsc();
+	for (int i = 0; i < LOCK_ROUNDS; i++) {
+		unsigned long flags = __raw_spin_lock_irqsave(&l);
+		__raw_spin_unlock_irqrestore(&l, flags);
+	}
+	uint64_t inline_pair = (rdtsc() - start) / LOCK_ROUNDS;
+	uint64_t pair = lock_rounds() / LOCK_ROUNDS;
+
+	seq_printf(m, "spin_lock_pair_insns: %lu insns\n", (unsigned long)pair);
+	seq_printf(m, "spin_lock_pair_inline_insns: %lu insns\n", (unsigned long)inline_pair);
+	int err = bench_set_filter(tr, "_raw_spin_lock_irqsave");
+	mutex_lock(&trace_types_lock); /* as bench_set_filter: the second name joins the first */
+	err = err ?: ftrace_set_filter(&tr->ops, "_raw_spin_unlock_irqrestore", false);
+	mutex_unlock(&trace_types_lock);
+	if (!err && tracing_set_tracer(tr, "function") == 0) {
+		uint64_t traced = lock_rounds() / LOCK_ROUNDS;
+		tracing_set_tracer(tr, "nop");
+		seq_printf(m, "spin_lock_pair_traced_insns: %lu insns\n", (unsigned long)traced);
+	}
+	bench_set_filter(tr, NULL);
+}
+
 #define PRINTK_ROUNDS 50 /* each one a line on the console */
 
 /*
@@ -340,8 +385,10 @@ static int bench_thread(void *arg)
 	seq_printf(m, "workload_insns: %lu insns\n", (unsigned long)bench_workload());
 	bench_fs_workload(); /* warm up: the dentry cache, the first pages */
 	seq_printf(m, "fs_workload_insns: %lu insns\n", (unsigned long)bench_fs_workload());
-	if (ftrace_nr_records())
+	if (ftrace_nr_records()) {
 		bench_function_tracer(m);
+		bench_spin_lock(m);
+	}
 	bench_trace_printk(m);
 	bench_trace_event(m);
 	bench_instance_events(m);

@@ -82,7 +82,7 @@ static void sched_show_task(struct task *t)
  * Interrupt context, perhaps on a CPU that holds the task list's lock (the interrupted code
  * does): so only a try, as Linux's show_state takes no lock that could deadlock there.
  */
-static void sysrq_show_state(int key)
+static void sysrq_handle_showstate(int key)
 {
 	struct task *t;
 	unsigned long flags = local_irq_save();
@@ -102,7 +102,7 @@ static void sysrq_show_state(int key)
 /* In key order, as Linux's table (its HELP line follows the table). */
 static const struct sysrq_key_op sysrq_key_table[] = {
 	{'c', sysrq_handle_crash, "crash(c)", "Trigger a crash"},
-	{'t', sysrq_show_state, "show-task-states(t)", "Show State"},
+	{'t', sysrq_handle_showstate, "show-task-states(t)", "Show State"},
 	{'x', sysrq_fault_inject_off, "fault-injection-off(x)", "Turn fault injection off"},
 	{'z', sysrq_ftrace_dump, "dump-ftrace-buffer(z)", "Dump ftrace buffer"},
 };

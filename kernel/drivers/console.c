@@ -45,7 +45,9 @@ _Static_assert(RX_RING_SIZE > LINE_EDIT_MAX, "a typed-ahead line and its Enter m
 static char rx_ring[RX_RING_SIZE];
 static unsigned int rx_head, rx_tail; /* written by the interrupt, read by console_getc */
 static DEFINE_SPINLOCK(tx_lock);
-static DEFINE_SPINLOCK(rx_lock); /* between readers, and a flush from the interrupt */
+/* Between readers, and a flush from the interrupt. The untraced __raw_ forms: console_rx is an
+ * interrupt path and notrace (kernel/sched/spinlock.h). */
+static DEFINE_SPINLOCK(rx_lock);
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
 static bool sysrq_pending; /* Ctrl-O came: the next byte is a SysRq key (interrupt only) */
 /* More than the UART's FIFO (16 bytes): a full batch is published and a new one begun. */
@@ -113,20 +115,20 @@ notrace void console_rx(char c)
 	}
 	if (tty_receive_signal_char((unsigned char)c))
 		return; /* ISIG: it became a signal, not input (and the batch went with the flush) */
-	flags = spin_lock_irqsave(&rx_lock);
+	flags = __raw_spin_lock_irqsave(&rx_lock);
 	if (rx_batch_len == RX_BATCH_SIZE)
 		publish_batch();
 	rx_batch[rx_batch_len++] = c;
-	spin_unlock_irqrestore(&rx_lock, flags);
+	__raw_spin_unlock_irqrestore(&rx_lock, flags);
 }
 
 notrace void console_rx_done(void)
 {
-	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&rx_lock);
 	bool any = rx_batch_len != 0;
 
 	publish_batch();
-	spin_unlock_irqrestore(&rx_lock, flags);
+	__raw_spin_unlock_irqrestore(&rx_lock, flags);
 	if (any)
 		wake_up(&rx_wait);
 }
@@ -158,14 +160,14 @@ int console_getc(void)
 
 int console_getc_nowait(void)
 {
-	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&rx_lock);
 	int c = -1;
 
 	if (rx_ready()) {
 		c = (unsigned char)rx_ring[rx_tail % RX_RING_SIZE];
 		__atomic_store_n(&rx_tail, rx_tail + 1, __ATOMIC_RELEASE);
 	}
-	spin_unlock_irqrestore(&rx_lock, flags);
+	__raw_spin_unlock_irqrestore(&rx_lock, flags);
 	return c;
 }
 
@@ -176,11 +178,11 @@ unsigned int console_rx_count(void)
 
 void console_rx_flush(void)
 {
-	unsigned long flags = spin_lock_irqsave(&rx_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&rx_lock);
 
 	__atomic_store_n(&rx_tail, __atomic_load_n(&rx_head, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
 	rx_batch_len = 0; /* and what this interrupt has staged: n_tty's flush takes it all */
-	spin_unlock_irqrestore(&rx_lock, flags);
+	__raw_spin_unlock_irqrestore(&rx_lock, flags);
 }
 
 wait_queue_head_t *console_rx_wait_queue(void)

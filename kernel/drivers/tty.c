@@ -421,7 +421,7 @@ static unsigned int tty_poll(struct file *file)
 }
 
 /* Ends the session's hold on the terminal: its foreground group hears SIGHUP and SIGCONT. */
-static void disassociate(void)
+static void disassociate_ctty(void)
 {
 	unsigned long flags = spin_lock_irqsave(&tty_lock);
 	int pgrp = tty.pgrp;
@@ -558,7 +558,7 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (!is_ctty())
 			return -ENOTTY;
 		if (current->sid == current->pid) /* the leader gives it up for the session */
-			disassociate();
+			disassociate_ctty();
 		return 0;
 	case FIONREAD:
 		return put_int(argp, (int)tty_available());
@@ -643,7 +643,7 @@ void tty_set_termios(const struct termios *t)
 void tty_exit(struct task *t)
 {
 	if (t->sid == t->pid && READ_ONCE(tty.session) == t->sid)
-		disassociate(); /* Linux's disassociate_ctty when a session leader exits */
+		disassociate_ctty(); /* a session leader exits, as on Linux */
 }
 
 int tty_init(void)

@@ -77,7 +77,7 @@ struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len)
 }
 
 /* The root of a new tree; its one reference belongs to whoever keeps the tree (a mount, a fs). */
-struct dentry *d_alloc_root(struct inode *inode)
+struct dentry *d_make_root(struct inode *inode)
 {
 	struct dentry *root = d_alloc(NULL, "/", 1);
 

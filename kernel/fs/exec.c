@@ -670,7 +670,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	/* The name it was run by, a script's too (Linux: kbasename(bprm->filename)). */
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
 	tracing_task_renamed(t); /* the trace's TASK column names it anew */
-	vfs_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
+	do_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
 	trace_sched_process_exec(t, t->pid, filename); /* one thread: the pid stays */
 	if (args) {
 		kfree(args[0]);

@@ -167,7 +167,7 @@ void fput(struct file *file)
 	kfree(file);
 }
 
-static int do_close(int fd)
+static int close_fd(int fd)
 {
 	struct file *file = fget(fd);
 
@@ -184,7 +184,7 @@ int vfs_close(int fd)
 	int ret;
 
 	vfs_lock();
-	ret = do_close(fd);
+	ret = close_fd(fd);
 	vfs_unlock();
 	return ret;
 }
@@ -363,14 +363,14 @@ int vfs_set_cloexec(int fd, bool on)
 	return ret;
 }
 
-/* execve, past its point of no return: the new program never sees these (do_close_on_exec). */
-void vfs_close_on_exec(void)
+/* execve, past its point of no return: the new program never sees these. */
+void do_close_on_exec(void)
 {
 	struct fs_context *fs = current_fs();
 
 	vfs_lock();
 	for (unsigned int fd = 0; fd < fs->max_fds; fd++)
 		if (fd_is_cloexec(fs, (int)fd))
-			do_close((int)fd);
+			close_fd((int)fd);
 	vfs_unlock();
 }

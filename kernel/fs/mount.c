@@ -318,7 +318,7 @@ static const struct file_operations proc_mounts_operations = {
 };
 
 /* Mounts a ramfs as "/" and publishes the table as /proc/mounts. */
-int mount_init(void)
+int mnt_init(void)
 {
 	int err;
 

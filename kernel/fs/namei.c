@@ -582,7 +582,7 @@ int vfs_rename(const char *oldpath, const char *newpath)
 }
 
 /* symlink(2): linkpath becomes a new name whose content is target (not looked at now). */
-int do_symlink(const char *target, const char *linkpath)
+int do_symlinkat(const char *target, const char *linkpath)
 {
 	struct nameidata nd;
 	struct dentry *dir, *dentry;

@@ -5,7 +5,7 @@
  *
  * The file holds the pid, not the task: a task's memory goes when it is reaped, and the file may
  * outlive that. poll looks the pid up each time: a zombie, dead or reaped is "exited". Every exit
- * wakes one wait queue for all pidfds (pidfd_notify_exit, from kthread_exit_status), where
+ * wakes one wait queue for all pidfds (do_notify_pidfd, from kthread_exit_status), where
  * Linux has one per pid: exits are few, and a woken poller just looks again.
  *
  * Not there yet: pidfd_send_signal, pidfd_getfd, waitid(P_PIDFD), and PIDFD_NONBLOCK's only
@@ -84,7 +84,7 @@ static const struct file_operations anon_inode_fops = {
 	.open = no_open,
 };
 
-void pidfd_notify_exit(void)
+void do_notify_pidfd(void)
 {
 	wake_up(&pidfd_wait);
 }

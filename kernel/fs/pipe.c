@@ -339,7 +339,7 @@ static void init_end(struct file *file, struct dentry *dentry, struct pipe_inode
 	file->private_data = p;
 }
 
-static int do_pipe(int fds[2], int flags)
+static int do_pipe_flags(int fds[2], int flags)
 {
 	struct fs_context *fs = current_fs();
 	struct pipe_inode_info *p = kzalloc(sizeof(*p));
@@ -394,7 +394,7 @@ int vfs_pipe2(int fds[2], int flags)
 	int ret;
 
 	vfs_lock();
-	ret = do_pipe(fds, flags);
+	ret = do_pipe_flags(fds, flags);
 	vfs_unlock();
 	return ret;
 }

@@ -252,7 +252,7 @@ struct file_system_type proc_fs_type = {
 static struct dentry *pseudo_root(void)
 {
 	struct inode *inode = new_inode(S_IFDIR | 0755);
-	struct dentry *root = inode ? d_alloc_root(inode) : NULL;
+	struct dentry *root = inode ? d_make_root(inode) : NULL;
 
 	if (inode && !root)
 		kfree(inode);

@@ -226,7 +226,7 @@ static struct dentry *ramfs_mount(void)
 
 	if (!inode)
 		return NULL;
-	root = d_alloc_root(inode);
+	root = d_make_root(inode);
 	if (!root)
 		kfree(inode);
 	return root;

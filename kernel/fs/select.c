@@ -150,7 +150,7 @@ static void end_wait_sigmask(long ret)
 		restore_saved_sigmask();
 }
 
-static long poll_common(void __user *ufds, unsigned int nfds, uint64_t deadline)
+static long do_sys_poll(void __user *ufds, unsigned int nfds, uint64_t deadline)
 {
 	struct pollfd *fds;
 	long ret;
@@ -186,7 +186,7 @@ long sys_poll(void __user *ufds, unsigned int nfds, int timeout_msecs)
 				    ? NO_TIMEOUT
 				    : deadline_after((uint64_t)timeout_msecs * NSEC_PER_MSEC);
 
-	return poll_common(ufds, nfds, deadline);
+	return do_sys_poll(ufds, nfds, deadline);
 }
 
 /* A timespec into a deadline: EINVAL if negative or its nanoseconds are out of range. */
@@ -229,7 +229,7 @@ long sys_ppoll(void __user *ufds, unsigned int nfds, const void __user *tsp,
 	ret = set_user_sigmask(sigmask, sigsetsize);
 	if (ret)
 		return ret;
-	ret = poll_common(ufds, nfds, deadline);
+	ret = do_sys_poll(ufds, nfds, deadline);
 	end_wait_sigmask(ret);
 	timespec_left((void __user *)tsp, deadline);
 	return ret;

@@ -636,7 +636,7 @@ int vfs_symlink(const char *target, const char *linkpath)
 	int ret;
 
 	vfs_lock();
-	ret = do_symlink(target, linkpath);
+	ret = do_symlinkat(target, linkpath);
 	vfs_unlock();
 	return ret;
 }
@@ -677,7 +677,7 @@ static int notify_change(struct inode *inode, const struct iattr *attr)
 }
 
 /* chmod: the permission bits (and setuid, setgid, sticky) change, the file type never. */
-static int chmod_inode(struct inode *inode, umode_t mode)
+static int chmod_common(struct inode *inode, umode_t mode)
 {
 	struct iattr attr = {.ia_valid = ATTR_MODE,
 			     .ia_mode = (umode_t)((inode->i_mode & S_IFMT) | (mode & S_IALLUGO))};
@@ -766,7 +766,7 @@ int vfs_chmod(const char *pathname, umode_t mode)
 	vfs_lock();
 	err = kern_path(pathname, 0, &path);
 	if (!err) {
-		err = chmod_inode(path.dentry->d_inode, mode);
+		err = chmod_common(path.dentry->d_inode, mode);
 		path_put(&path);
 	}
 	vfs_unlock();
@@ -780,7 +780,7 @@ int vfs_fchmod(int fd, umode_t mode)
 
 	vfs_lock();
 	file = fget(fd);
-	err = file ? chmod_inode(file->f_inode, mode) : -EBADF;
+	err = file ? chmod_common(file->f_inode, mode) : -EBADF;
 	vfs_unlock();
 	return err;
 }
@@ -1019,7 +1019,7 @@ int vfs_init(void)
 	int err = pseudofs_init();
 
 	if (!err)
-		err = mount_init();
+		err = mnt_init();
 	for (size_t i = 0; i < ARRAY_SIZE(dirs) && !err; i++)
 		err = vfs_mkdir(dirs[i], 0755);
 	for (size_t i = 0; i < ARRAY_SIZE(boot_mounts) && !err; i++)

@@ -470,7 +470,7 @@ int vfs_get_cloexec(int fd); /* 1, 0, or -EBADF */
 int vfs_dupfd(int oldfd, unsigned long start, bool cloexec);
 int vfs_max_fds(void); /* the size of the running task's descriptor table now */
 int vfs_set_cloexec(int fd, bool on);
-void vfs_close_on_exec(void); /* execve: closes every descriptor marked close-on-exec */
+void do_close_on_exec(void); /* execve: closes every descriptor marked close-on-exec */
 int vfs_dup(int oldfd);
 int vfs_dup2(int oldfd, int newfd);
 /* 1: *de filled; 0: end of directory. "." and ".." come first, as on Linux: ls hides them. */

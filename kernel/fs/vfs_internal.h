@@ -58,7 +58,7 @@ struct vfsmount {
 struct inode *new_inode(umode_t mode);
 void d_add(struct dentry *dentry, struct inode *inode);
 struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len);
-struct dentry *d_alloc_root(struct inode *inode);
+struct dentry *d_make_root(struct inode *inode);
 struct dentry *d_lookup(struct dentry *parent, const char *name, size_t len);
 struct dentry *dget(struct dentry *dentry);
 void dput(struct dentry *dentry);
@@ -79,10 +79,10 @@ int d_path(const struct path *path, char *buf, size_t size);
 #define LOOKUP_NOFOLLOW 0x2 /* a symbolic link as the last component is the result itself */
 int kern_path(const char *name, unsigned int flags, struct path *path);
 int path_openat(const char *name, int flags, umode_t mode, struct path *path);
-int do_symlink(const char *target, const char *linkpath);
+int do_symlinkat(const char *target, const char *linkpath);
 
 /* mount.c */
-int mount_init(void);
+int mnt_init(void);
 void get_fs_root(struct path *root);
 struct vfsmount *lookup_mnt(struct vfsmount *parent, struct dentry *mountpoint);
 void follow_mount(struct path *path);

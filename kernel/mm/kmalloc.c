@@ -87,7 +87,11 @@ static void *slab_alloc(int c)
 	return o;
 }
 
-static void slab_free(struct page *pg, void *p)
+/*
+ * noinline: inlined, it makes kfree big enough for gcc to split it into kfree and kfree.part.0,
+ * and a function graph then shows two calls for one (the lock calls made both functions small).
+ */
+static noinline void slab_free(struct page *pg, void *p)
 {
 	unsigned long flags = spin_lock_irqsave(&kmalloc_lock);
 	struct free_object *o = p;

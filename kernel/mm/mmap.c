@@ -95,7 +95,7 @@ static void vma_get_copy(struct vm_area_struct *copy)
 }
 
 /* An area goes: with it, its hold on the file's pages and its name. */
-static void vma_free(struct vm_area_struct *vma)
+static void vm_area_free(struct vm_area_struct *vma)
 {
 	file_pages_put_area(vma->vm_file, vma->kind == VMA_ELF);
 	vma_name_put(vma->vm_name);
@@ -106,7 +106,7 @@ static void vma_unlink(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
 	mm->map_count--;
-	vma_free(vma);
+	vm_area_free(vma);
 }
 
 int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end,
@@ -243,7 +243,7 @@ void mmput(struct mm_struct *mm)
 	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
 	{
 		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
-		vma_free(vma);
+		vm_area_free(vma);
 	}
 	mmu_pgd_free(mm->pgd);
 	kfree(mm);

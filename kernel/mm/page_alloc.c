@@ -26,6 +26,7 @@ static struct page *pages; /* one per page frame below max_pfn */
 static size_t max_pfn;
 static size_t free_count, total_count;
 static size_t search_hint;
+/* Taken with the untraced __raw_ forms, as the notrace functions below are (spinlock.h). */
 static DEFINE_SPINLOCK(page_lock);
 
 static bool usable(const struct mem_region *r)
@@ -112,7 +113,7 @@ notrace void *alloc_pages(size_t n)
 		return NULL;
 	if (should_fail_alloc_page()) /* kernel/debug/fault_inject.c */
 		return NULL;
-	unsigned long flags = spin_lock_irqsave(&page_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&page_lock);
 	long pfn = free_count >= n ? find_free_run(n) : -1;
 	if (pfn >= 0) {
 		for (size_t i = 0; i < n; i++)
@@ -123,7 +124,7 @@ notrace void *alloc_pages(size_t n)
 		free_count -= n;
 		search_hint = pfn + n;
 	}
-	spin_unlock_irqrestore(&page_lock, flags);
+	__raw_spin_unlock_irqrestore(&page_lock, flags);
 	return pfn >= 0 ? __va((uintptr_t)pfn * PAGE_SIZE) : NULL;
 }
 
@@ -140,13 +141,13 @@ notrace void free_pages(void *va, size_t n)
 	if (!va)
 		return;
 	size_t pfn = __pa(va) / PAGE_SIZE;
-	unsigned long flags = spin_lock_irqsave(&page_lock);
+	unsigned long flags = __raw_spin_lock_irqsave(&page_lock);
 	for (size_t i = 0; i < n; i++) {
 		BUG_ON(pfn + i >= max_pfn || !(pages[pfn + i].flags & PG_ALLOCATED));
 		pages[pfn + i] = (struct page){0};
 	}
 	free_count += n;
-	spin_unlock_irqrestore(&page_lock, flags);
+	__raw_spin_unlock_irqrestore(&page_lock, flags);
 }
 
 notrace struct page *virt_to_page(const void *va)

@@ -11,6 +11,8 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/timer.h"
 #include "kernel/sched/time.h"
+#include "kernel/sched/spinlock.h"
+#include "kernel/sched/mutex.h"
 #include "kernel/debug/stackprotector.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
@@ -30,6 +32,18 @@ EXPORT_SYMBOL(tracing_off);
 /* A tracer of one's own (available_tracers). */
 EXPORT_SYMBOL(register_tracer);
 EXPORT_SYMBOL(unregister_tracer);
+
+/* Locks: a module built with -pg calls the out-of-line, traceable forms (spinlock.h). */
+EXPORT_SYMBOL(_raw_spin_lock);
+EXPORT_SYMBOL(_raw_spin_trylock);
+EXPORT_SYMBOL(_raw_spin_unlock);
+EXPORT_SYMBOL(_raw_spin_lock_irqsave);
+EXPORT_SYMBOL(_raw_spin_unlock_irqrestore);
+EXPORT_SYMBOL(_raw_spin_lock_irq);
+EXPORT_SYMBOL(_raw_spin_unlock_irq);
+EXPORT_SYMBOL(mutex_lock);
+EXPORT_SYMBOL(mutex_trylock);
+EXPORT_SYMBOL(mutex_unlock);
 
 /* Memory and time. */
 EXPORT_SYMBOL(kmalloc);

@@ -55,6 +55,10 @@
 
 static DEFINE_MUTEX(module_mutex);
 static LIST_HEAD(modules); /* newest first, as Linux lists them */
+/*
+ * The untraced __raw_ forms everywhere: backtraces in tracer callbacks look addresses up under
+ * it, and one fired at a traced unlock of it would wait for its own CPU (kernel/sched/spinlock.h).
+ */
 static DEFINE_SPINLOCK(modules_lock);
 
 extern const struct kernel_symbol __start___ksymtab[], __stop___ksymtab[]; /* linker.ld */
@@ -104,18 +108,18 @@ static struct module *find_module(const char *name)
 
 static void list_add_module(struct module *mod)
 {
-	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&modules_lock);
 
 	list_add(&mod->list, &modules);
-	spin_unlock_irqrestore(&modules_lock, irq);
+	__raw_spin_unlock_irqrestore(&modules_lock, irq);
 }
 
 static void list_del_module(struct module *mod)
 {
-	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&modules_lock);
 
 	list_del(&mod->list);
-	spin_unlock_irqrestore(&modules_lock, irq);
+	__raw_spin_unlock_irqrestore(&modules_lock, irq);
 }
 
 static notrace bool within_module_layout(unsigned long addr, const struct module_layout *l)
@@ -138,21 +142,21 @@ static notrace struct module *__module_address_locked(unsigned long addr)
 
 notrace struct module *__module_address(unsigned long addr)
 {
-	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&modules_lock);
 	struct module *mod = __module_address_locked(addr);
 
-	spin_unlock_irqrestore(&modules_lock, irq);
+	__raw_spin_unlock_irqrestore(&modules_lock, irq);
 	return mod;
 }
 
 /* Within a loaded module's text: for backtraces and text_poke, as kernel_text_address asks. */
 notrace bool is_module_text_address(unsigned long addr)
 {
-	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&modules_lock);
 	struct module *mod = __module_address_locked(addr);
 	bool text = mod && addr - (unsigned long)mod->core_layout.base < mod->core_layout.text_size;
 
-	spin_unlock_irqrestore(&modules_lock, irq);
+	__raw_spin_unlock_irqrestore(&modules_lock, irq);
 	return text;
 }
 
@@ -234,7 +238,7 @@ static int add_kallsyms(struct module *mod, const struct load_info *info)
 notrace bool module_address_lookup(unsigned long addr, const char **name, unsigned long *start,
 				   unsigned long *size, const char **modname)
 {
-	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&modules_lock);
 	struct module *mod = __module_address_locked(addr);
 	const Elf64_Sym *best = NULL;
 	unsigned long next = 0;
@@ -267,7 +271,7 @@ notrace bool module_address_lookup(unsigned long addr, const char **name, unsign
 		if (modname)
 			*modname = mod->name;
 	}
-	spin_unlock_irqrestore(&modules_lock, irq);
+	__raw_spin_unlock_irqrestore(&modules_lock, irq);
 	return best != NULL;
 }
 
@@ -280,7 +284,7 @@ notrace bool module_address_lookup(unsigned long addr, const char **name, unsign
 notrace int module_get_kallsym(unsigned int symnum, unsigned long *value, char *type, char *name,
 			       char *module_name)
 {
-	unsigned long irq = spin_lock_irqsave(&modules_lock);
+	unsigned long irq = __raw_spin_lock_irqsave(&modules_lock);
 	struct module *mod;
 	int ret = -ERANGE;
 
@@ -306,7 +310,7 @@ notrace int module_get_kallsym(unsigned int symnum, unsigned long *value, char *
 		ret = 0;
 		break;
 	}
-	spin_unlock_irqrestore(&modules_lock, irq);
+	__raw_spin_unlock_irqrestore(&modules_lock, irq);
 	return ret;
 }
 

@@ -86,7 +86,7 @@ void __noreturn do_exit(int code)
 
 	if (t == child_reaper)
 		init_died(t, code);
-	exit_children(t);
+	forget_original_parent(t);
 	tty_exit(t); /* a session leader lets go of its terminal */
 	trace_pid_follow_exit(t->pid);
 	exit_itimers(t); /* before its signals go: the alarm would send one */

@@ -160,8 +160,9 @@ static notrace int ret_from_fork(void *arg)
 
 static void reap_ignored_children(struct task *p);
 
-static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent_tidptr,
-		    int __user *child_tidptr, unsigned long tls)
+/* Linux's kernel_clone (do_fork before 5.10): fork, vfork, clone and clone3 all come here. */
+static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *parent_tidptr,
+			 int __user *child_tidptr, unsigned long tls)
 {
 	struct task *p = current, *c;
 	struct pt_regs *regs = (struct pt_regs *)((char *)p->stack + KSTACK_SIZE) - 1;
@@ -236,19 +237,19 @@ static long do_fork(unsigned long flags, unsigned long newsp, int __user *parent
 
 long sys_fork(void)
 {
-	return do_fork(SIGCHLD, 0, NULL, NULL, 0);
+	return kernel_clone(SIGCHLD, 0, NULL, NULL, 0);
 }
 
 long sys_vfork(void)
 {
-	return do_fork(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, NULL, NULL, 0);
+	return kernel_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, NULL, NULL, 0);
 }
 
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
 	       int __user *child_tidptr, unsigned long tls)
 {
 	/* Only clone3 reaches the flags above 32 bits, as Linux's legacy clone. */
-	return do_fork((uint32_t)clone_flags, newsp, parent_tidptr, child_tidptr, tls);
+	return kernel_clone((uint32_t)clone_flags, newsp, parent_tidptr, child_tidptr, tls);
 }
 
 /*
@@ -284,8 +285,9 @@ long sys_clone3(struct clone_args __user *uargs, size_t size)
 	if ((args.flags & CSIGNAL) || args.exit_signal > _NSIG || args.set_tid || args.set_tid_size ||
 	    args.cgroup || (args.stack && !args.stack_size) || (!args.stack && args.stack_size))
 		return -EINVAL;
-	return do_fork(args.flags | args.exit_signal, args.stack ? args.stack + args.stack_size : 0,
-		       (int __user *)args.parent_tid, (int __user *)args.child_tid, args.tls);
+	return kernel_clone(args.flags | args.exit_signal,
+			    args.stack ? args.stack + args.stack_size : 0,
+			    (int __user *)args.parent_tid, (int __user *)args.child_tid, args.tls);
 }
 
 /* Does child t match wait4's pid argument (> 0: that pid, 0: p's group, < -1: a group)? */
@@ -430,13 +432,13 @@ static struct task *find_new_reaper(struct task *p)
 }
 
 /*
- * At exit: the children go to a new parent, as on Linux's forget_original_parent: the living
+ * At exit: the children go to a new parent, as on Linux: the living
  * run on, a zombie is reported to its new parent anew (SIGCHLD), who collects it. Under the lock
  * that do_notify_parent holds too, so each child either exited first (a zombie, reported again)
  * or will tell its new parent. Zombies that a kernel thread would get (the rescue console adopts
  * only to let go) are collected here.
  */
-void exit_children(struct task *p)
+void forget_original_parent(struct task *p)
 {
 	struct task *t, *reaper;
 	bool any;

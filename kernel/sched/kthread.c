@@ -146,7 +146,7 @@ void __noreturn kthread_exit_status(int code, int sig)
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
 	set_current_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
-	pidfd_notify_exit(); /* poll on a pidfd of it: readable now */
+	do_notify_pidfd(); /* poll on a pidfd of it: readable now */
 	/* A forked process: its parent's wait4 (under the lock that keeps the parent there). */
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	if (t->parent && !t->self_reap)

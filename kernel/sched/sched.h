@@ -141,7 +141,7 @@ static inline bool test_tsk_thread_flag(struct task *t, int flag)
 extern struct list_head task_list;
 extern spinlock_t task_list_lock;
 /* kernel/fs/pidfd.c: wakes whoever polls a pidfd, as a task exits. */
-void pidfd_notify_exit(void);
+void do_notify_pidfd(void);
 
 void sched_init(void);         /* the boot CPU, before anything sleeps */
 void sched_init_this_cpu(void *stack); /* each CPU: its idle task, on the stack it runs on */

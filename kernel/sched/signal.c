@@ -504,7 +504,7 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig)
 	spin_unlock_irqrestore(&task_list_lock, tflags);
 }
 
-/* do_notify_parent with task_list_lock held: also a zombie's new parent's (exit_children). */
+/* do_notify_parent with task_list_lock held: also a zombie's new parent's (forget_original_parent). */
 void __do_notify_parent(struct task *t, int status)
 {
 	int sig = status & WSTOPPED_CODE;

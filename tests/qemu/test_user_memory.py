@@ -6,6 +6,7 @@ write, that running out of memory in a page fault kills only that process, and t
 comes back when the processes are gone.
 """
 import re
+import time
 
 from test_syscalls import same_as_linux
 
@@ -142,6 +143,11 @@ def test_a_running_program_file_is_text_busy(lucid):
     m = re.match(r"^\[(\d+)\] (\d+)\n$", lucid.run("/tmp/spin &"))
     assert m
     try:
+        # The prompt comes back once bash has forked: wait for the child's exec of the file.
+        for _ in range(300):
+            if lucid.run("readlink /proc/%s/exe" % m.group(2)) == "/tmp/spin\n":
+                break
+            time.sleep(0.1)
         assert lucid.run("echo x > /tmp/spin") == "-bash: /tmp/spin: Text file busy\n"
         assert lucid.run("/bin/sh -c 'echo x > /tmp/spin'") == \
             "/bin/sh: can't create /tmp/spin: Text file busy\n"

@@ -134,7 +134,7 @@ static int remote_mount(const char *source, struct dentry **root)
 	if (!inode)
 		return -ENOMEM;
 	inode->i_op = &remote_dir_iops;
-	*root = d_alloc_root(inode);
+	*root = d_make_root(inode);
 	return *root ? 0 : -ENOMEM;
 }
 

@@ -697,7 +697,7 @@ static int v9fs_mount(const char *source, struct dentry **rootp)
 		return err;
 	err = p9_client_getattr(c, fid, &st);
 	inode = err ? NULL : v9fs_get_inode(c, S_IFDIR | (st.mode & 07777), qid.path);
-	root = inode ? d_alloc_root(inode) : NULL;
+	root = inode ? d_make_root(inode) : NULL;
 	if (!root) {
 		p9_client_clunk(c, fid);
 		kfree(inode ? inode->i_private : NULL);

@@ -190,7 +190,7 @@ SHELL_CMD("exec", "exec PATH [ARGS]: run PATH as init (exec /sbin/init, exec /bi
 static int cmd_reboot(int argc __unused, char **argv __unused)
 {
 	printk(KERN_EMERG "reboot: Restarting system\n");
-	machine_reboot();
+	machine_restart();
 	return 1;
 }
 SHELL_CMD("reboot", "reboot: restart the machine", cmd_reboot);

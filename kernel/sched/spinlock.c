@@ -1,0 +1,43 @@
+/*
+ * The spin lock operations out of line, as Linux's kernel/locking/spinlock.c has them: each is
+ * a function with its own __fentry__ call, so `echo '*spin_lock*' > set_ftrace_filter` finds
+ * _raw_spin_lock and the rest, and a function trace shows who takes locks, where, how often.
+ * The bodies are the inline forms of kernel/sched/spinlock.h, which the code that must never
+ * be traced uses directly (that header says which code, and why).
+ */
+#include "kernel/sched/spinlock.h"
+
+void _raw_spin_lock(spinlock_t *l)
+{
+	__raw_spin_lock(l);
+}
+
+bool _raw_spin_trylock(spinlock_t *l)
+{
+	return __raw_spin_trylock(l);
+}
+
+void _raw_spin_unlock(spinlock_t *l)
+{
+	__raw_spin_unlock(l);
+}
+
+unsigned long _raw_spin_lock_irqsave(spinlock_t *l)
+{
+	return __raw_spin_lock_irqsave(l);
+}
+
+void _raw_spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+{
+	__raw_spin_unlock_irqrestore(l, flags);
+}
+
+void _raw_spin_lock_irq(spinlock_t *l)
+{
+	__raw_spin_lock_irq(l);
+}
+
+void _raw_spin_unlock_irq(spinlock_t *l)
+{
+	__raw_spin_unlock_irq(l);
+}
