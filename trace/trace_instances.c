@@ -50,7 +50,7 @@
 
 /* Linux's ZEROED_TRACE_FLAGS: an instance starts with the top level's options but these. */
 #define ZEROED_TRACE_FLAGS (TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION_FORK)
-#define EVENT_WORD_MAX 127    /* as the top level's set_event: Linux's longest word */
+#define EVENT_WORD_MAX 127 /* as the top level's set_event: Linux's longest word */
 #define FILTER_WRITE_MAX 4096 /* as the top level's filter files: less than a page */
 
 struct trace_array *trace_instances; /* newest first, under trace_types_lock */
@@ -412,9 +412,12 @@ static int instance_events_create(struct trace_array *tr)
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(call, &ftrace_events, list)
+	{
 		n++;
+	}
 	tr->event_files = kzalloc(sizeof(*tr->event_files) * (size_t)n);
-	dirs = kzalloc(sizeof(*dirs) * (size_t)(n + 1)); /* events/, and a system at most per event */
+	/* events/, and at most one system per event */
+	dirs = kzalloc(sizeof(*dirs) * (size_t)(n + 1));
 	tr->event_dirs = dirs;
 	if (!tr->event_files || !dirs)
 		return -ENOMEM;
@@ -445,7 +448,8 @@ static int instance_events_create(struct trace_array *tr)
 			if (!(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
 				dirs[nr_dirs] = (struct event_dir){tr, system};
 				if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
-							 &dirs[nr_dirs++], &instance_dir_enable_fops))
+							 &dirs[nr_dirs++],
+							 &instance_dir_enable_fops))
 					return -ENOMEM;
 			}
 		}
@@ -633,8 +637,8 @@ int trace_array_set_clr_event(struct trace_array *tr, const char *system, const 
 
 void trace_instances_init_tracefs(void)
 {
-	instances_dir = tracefs_create_instance_dir("instances", NULL, instance_mkdir,
-						    instance_rmdir);
+	instances_dir =
+		tracefs_create_instance_dir("instances", NULL, instance_mkdir, instance_rmdir);
 	if (!instances_dir)
 		pr_warn("tracing: could not create instances/\n");
 }
