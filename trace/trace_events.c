@@ -425,7 +425,7 @@ static noinline void *triggered_buffer_reserve(struct trace_event_call *call, un
 }
 
 static noinline void *instances_buffer_reserve(struct trace_event_call *call, unsigned long len,
-					      int other_pid);
+					       int other_pid);
 
 static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
 						   unsigned long len)
@@ -478,7 +478,7 @@ static bool event_pid_ignored(struct trace_pid_filter *f, int other_pid)
  * level has the event.
  */
 static noinline void *instances_buffer_reserve(struct trace_event_call *call, unsigned long len,
-					      int other_pid)
+					       int other_pid)
 {
 	bool top = READ_ONCE(call->enabled) || READ_ONCE(call->tracer_refs);
 	unsigned long flags = READ_ONCE(call->file_flags);

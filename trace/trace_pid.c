@@ -140,7 +140,8 @@ static void pid_lists_follow(int pid, int child_pid)
 	if (!any)
 		return;
 	mutex_lock(&trace_types_lock);
-	for_each_trace_array(tr) {
+	for_each_trace_array(tr)
+	{
 		if (tr->function_pids)
 			pid_filter_follow(tr->function_pids, tr, pid, child_pid);
 		if (tr->event_pids)

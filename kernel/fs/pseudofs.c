@@ -124,7 +124,9 @@ bool tracefs_tree_busy(struct dentry *dir)
 		struct dentry *c;
 
 		list_for_each_entry(c, &d->d_subdirs, d_child)
+		{
 			children++;
+		}
 		if (d->d_count > 1 + children || tracefs_tree_busy(d))
 			return true;
 	}
