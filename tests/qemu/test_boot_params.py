@@ -10,18 +10,13 @@ import re
 import time
 
 from lucid import Lucid, LucidError
+from test_ftrace_files import DEFAULT_OPTIONS  # Linux 6.1's list, in its order
 
 BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,kernel_init,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
                    "trace_options=sym-offset,noirq-info stacktrace_filter=ftest_stack_deep "
                    "trace_clock=global alloc_snapshot"}
 T = "/sys/kernel/tracing"
-DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
-                   "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
-                   "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
-                   "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
-                   "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
-                   "nofunction-fork", "nodisplay-graph", "nostacktrace"]
 # "%16s-%-5d [%03d] " + " %5lu.%06lu: " + body (irq-info off: no flag columns)
 LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\]  +(?P<sec>\d+)\."
                   r"(?P<usec>\d{6}): (?P<body>\S.*)$")
