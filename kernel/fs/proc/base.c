@@ -29,6 +29,8 @@
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "lib/sort.h"
+#include "lib/bsearch.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 
@@ -181,9 +183,10 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 		/* An anonymous area's vm_pgoff means nothing (a cut moves it): Linux shows 0. */
 		bool file = vma->vm_file || vma->vm_name || vma->kind == VMA_ELF;
 
-		vmas[n++] = (struct proc_vma){vma->vm_start, vma->vm_end, vma->vm_flags,
-					      file ? vma->vm_pgoff * PAGE_SIZE : 0,
-					      vma_name(&pt->mm, vma), vma->vm_name};
+		vmas[n++] = (struct proc_vma){
+			vma->vm_start,		vma->vm_end,
+			vma->vm_flags,		file ? vma->vm_pgoff * PAGE_SIZE : 0,
+			vma_name(&pt->mm, vma), vma->vm_name};
 		vma_name_get(vma->vm_name);
 	}
 	pt->rss = rss;
@@ -626,19 +629,60 @@ static int name_to_pid(const char *name)
 
 static bool proc_root_revalidate(struct dentry *dentry);
 
+#define PROC_LIST_MAX 1024 /* pids listed at most: far more tasks than Lucid runs */
+
+static int cmp_pid(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * The directories of tasks that are gone leave /proc here, at the next lookup of a new name,
- * so that reading many pids' files once each does not keep them all.
+ * so that reading many pids' files once each does not keep them all. The live pids are taken
+ * once, sorted, and each directory looked up in them: a fork bomb's 900 processes, each
+ * looking up /proc/self/exe as busybox starts, made a check per directory that walked the task
+ * list (O(n^2) a lookup) the cost of every exec. A program run since in a directory's task is
+ * revalidate's to find, when that directory is looked up.
  */
 static void prune_dead(struct dentry *root)
 {
+	int *pids = kmalloc(PROC_LIST_MAX * sizeof(*pids)), n = 0;
 	struct dentry *d, *next;
+	unsigned long flags;
+	struct task *t;
+	bool all = true;
 
-	list_for_each_entry_safe(d, next, &root->d_subdirs, d_child)
+	if (!pids)
+		return; /* nothing pruned this time: the next lookup tries again */
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (d->d_inode && !proc_root_revalidate(d))
-			d_kill_tree(d, 0);
+		if (t->reaped)
+			continue;
+		if (n == PROC_LIST_MAX) {
+			all = false;
+			break;
+		}
+		pids[n++] = t->pid;
 	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (all) {
+		sort(pids, (size_t)n, sizeof(*pids), cmp_pid);
+		list_for_each_entry_safe(d, next, &root->d_subdirs, d_child)
+		{
+			int pid = d->d_inode ? dentry_pid(d) : 0;
+
+			if (!pid)
+				continue; /* a file of /proc's own */
+			if (S_ISLNK(d->d_inode->i_mode)
+				    ? name_to_pid(d->d_name) != pid
+				    : !bsearch(&pid, pids, (size_t)n, sizeof(*pids), cmp_pid))
+				d_kill_tree(d, 0);
+		}
+	}
+	kfree(pids);
 }
 
 /* /proc/self for task pid: a link to "PID", Linux's lrwxrwxrwx with the size 0. */
@@ -679,8 +723,8 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	dget(dentry); /* the tree's reference, as d_add's callers give it */
 	d_add(dentry, inode);
 	for (size_t i = 0; i < ARRAY_SIZE(pid_files); i++) {
-		if (!proc_create_data(pid_files[i].name, pid_files[i].mode, dentry, pid_files[i].fops,
-				      inode->i_private)) {
+		if (!proc_create_data(pid_files[i].name, pid_files[i].mode, dentry,
+				      pid_files[i].fops, inode->i_private)) {
 			d_kill_tree(dentry, S_DEAD);
 			return -ENOMEM;
 		}
@@ -711,7 +755,6 @@ static bool proc_root_revalidate(struct dentry *dentry)
  * shows every pid (busybox ps lists /proc), as Linux's proc_pid_readdir does. pid 0, the idle
  * tasks, has none, as in Linux.
  */
-#define PROC_LIST_MAX 1024 /* pids listed at most: far more tasks than Lucid runs */
 
 static void proc_root_populate(struct dentry *root)
 {
@@ -735,7 +778,8 @@ static void proc_root_populate(struct dentry *root)
 		struct dentry *d = d_lookup(root, name, len) ? NULL : d_alloc(root, name, len);
 
 		if (d) {
-			proc_root_lookup(root->d_inode, d); /* gone since: no directory, as lookup */
+			proc_root_lookup(root->d_inode,
+					 d); /* gone since: no directory, as lookup */
 			dput(d); /* ours; the tree keeps its own */
 		}
 	}
