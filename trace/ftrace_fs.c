@@ -349,14 +349,12 @@ static int regex_open(struct file *file, struct ftrace_ops *ops, bool is_notrace
 
 static int filter_open(struct inode *inode, struct file *file)
 {
-	(void)inode;
-	return regex_open(file, &global_trace.ops, false);
+	return regex_open(file, &tracing_get_tr(inode)->ops, false);
 }
 
 static int notrace_open(struct inode *inode, struct file *file)
 {
-	(void)inode;
-	return regex_open(file, &global_trace.ops, true);
+	return regex_open(file, &tracing_get_tr(inode)->ops, true);
 }
 
 static int graph_filter_open(struct inode *inode, struct file *file)

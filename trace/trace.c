@@ -1,8 +1,9 @@
 /* The tracer core: the trace buffer, registering and switching tracers, recording events. */
 
 /*
- * global_trace is Lucid's one trace buffer (Linux also has instances; Lucid has not yet): a
- * ring buffer with one part per CPU, and the settings its files show. Two worlds meet here:
+ * global_trace is the top level's trace (each instance is another struct trace_array, made
+ * by trace/trace_instances.c): a ring buffer with one part per CPU, and the settings its files
+ * show. Two worlds meet here:
  *
  *  - Recording (__trace_stack, tracing_gen_ctx; the function event is in trace_functions.c):
  *    called by tracer callbacks on any CPU, in any context, even NMI, up to millions of times a
@@ -28,6 +29,7 @@
 #include "trace/trace_events.h"
 #include "trace/trace_output.h"
 #include "trace/trace_dump.h"
+#include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
 #include "kernel/sched/sched.h"
@@ -57,6 +59,7 @@ struct tracer *trace_types;
 struct trace_array global_trace = {
 	.trace_flags = TRACE_FLAGS_DEFAULT,
 	.current_trace = &nop_trace,
+	.buffer_percent = BUFFER_PERCENT_DEFAULT,
 };
 
 /* In the order trace_options and options/ show them: Linux 6.1's (its TRACE_FLAGS list). */
@@ -455,7 +458,7 @@ int tracing_set_tracer(struct trace_array *tr, const char *name)
 	for (t = trace_types; t; t = t->next)
 		if (strcmp(t->name, name) == 0)
 			break;
-	if (!t) {
+	if (!t || (tr != &global_trace && !t->allow_instances)) {
 		ret = -EINVAL;
 	} else if (t == tr->current_trace) {
 		ret = 0; /* writing the current name changes nothing, not even the buffer */
@@ -519,6 +522,8 @@ void tracing_init(void)
 	trace_boot_snapshot(tr); /* alloc_snapshot: the spare, from boot */
 	trace_boot_traceoff_on_warning();
 	tr->ops.private = tr;
+	tr->event_pids = &event_pid_filter;
+	tr->function_pids = &ftrace_pid_filter;
 	event_trace_early_init(); /* the trace events, before tracers that use them */
 	register_trace_event(&trace_user_stack_event); /* kept apart: it asks for tasks */
 	register_tracer(&nop_trace);
@@ -556,6 +561,7 @@ void tracing_init_tracefs(void)
 		tracing_create_tracer_options(t); /* registered before options/ existed */
 	mutex_unlock(&trace_types_lock);
 	event_trace_init(); /* the events' files, and trace_event= */
+	trace_instances_init_tracefs(); /* instances/: mkdir makes one */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	traceoff_on_warning_init_sysctl();
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */

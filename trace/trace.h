@@ -28,6 +28,7 @@ struct task;
 struct mutex;
 
 #define TRACE_BUF_SIZE_DEFAULT (1408UL * 1024) /* per CPU, as Linux */
+#define BUFFER_PERCENT_DEFAULT 50 /* buffer_percent: Linux's */
 #define TRACE_COMM_LEN 16                      /* TASK_COMM_LEN */
 
 /* Core options (trace_options, options/NAME): bits of trace_array.trace_flags. */
@@ -116,6 +117,7 @@ struct tracer {
 	/* One of flags->opts changes: may refuse with a negative errno. */
 	int (*set_flag)(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set);
 	struct tracer_flags *flags;
+	bool allow_instances; /* may be an instance's current_tracer (else the top level's only) */
 	struct tracer *next; /* on the list of registered tracers, newest first */
 };
 
@@ -141,6 +143,19 @@ struct trace_clock {
 extern const struct trace_clock trace_clocks[];
 extern const int nr_trace_clocks;
 
+/*
+ * What a tracefs file of a trace array points at (its inode's data): the array and which CPU,
+ * RING_BUFFER_ALL_CPUS for the top-level files. One per CPU and one for all, in the array.
+ */
+struct trace_cpu {
+	struct trace_array *tr;
+	int cpu;
+};
+
+struct trace_pid_filter;
+struct trace_event_file;
+struct dentry;
+
 struct trace_array {
 	struct ring_buffer *buffer;
 	int nr_cpus;                        /* CPUs with a buffer: per_cpu/cpu0 .. cpuN-1 */
@@ -155,6 +170,19 @@ struct trace_array {
 	bool allocated_snapshot;             /* ... and it is full size (else: as small as can be) */
 	struct trace_err_log err_log;        /* error_log (trace/trace_error_log.c) */
 	unsigned long cpumask_cleared; /* CPUs tracing_cpumask stops (trace/trace_cpumask.c) */
+
+	/* Instances (trace/trace_instances.c): global_trace has no name and is never freed. */
+	const char *name;             /* instances/NAME; NULL for global_trace */
+	struct trace_array *next;     /* on the list of instances, under trace_types_lock */
+	struct dentry *dir;           /* its directory (tracefs's root for global_trace) */
+	struct trace_cpu cpu_files[NR_CPUS + 1]; /* [0]: all CPUs; [cpu + 1]: per_cpu/cpuN */
+	struct trace_pid_filter *event_pids; /* set_event_pid, set_event_notrace_pid */
+	struct trace_pid_filter *function_pids; /* set_ftrace_pid, set_ftrace_notrace_pid */
+	struct trace_event_file *event_files; /* an instance's events (trace/trace_instances.c) */
+	int nr_event_files;
+	void *event_dirs;              /* what its events/ directories' files point at */
+	void *options;                 /* an instance's options/ files' data */
+	unsigned long buffer_percent;  /* buffer_percent (trace/trace_options.c) */
 };
 extern struct trace_array global_trace;
 
@@ -301,6 +329,23 @@ void tracing_init(void);         /* before the other CPUs start */
 void tracing_init_tracefs(void); /* once the VFS exists */
 void late_trace_init(void);      /* the end of boot: tp_printk_stop_on_boot */
 int tracer_init_tracefs(struct trace_array *tr); /* trace/trace_fs.c */
+/* An instance's files in its directory, and the data they need freed (trace/trace_fs.c). */
+int tracer_init_instance_files(struct trace_array *tr);
+void tracer_free_instance_files(struct trace_array *tr);
+
+/*
+ * Instances (trace/trace_instances.c): made by mkdir in instances/, removed by rmdir.
+ * for_each_trace_array() walks global_trace, then every instance, under trace_types_lock.
+ */
+extern struct trace_array *trace_instances;
+void trace_instances_init_tracefs(void);
+/* For kernel code (as Linux's): an instance by name, made if need be; removing it; its events. */
+struct trace_array *trace_array_get_by_name(const char *name);
+int trace_array_destroy(struct trace_array *tr);
+int trace_array_set_clr_event(struct trace_array *tr, const char *system, const char *event,
+			      bool enable);
+#define for_each_trace_array(tr)                                                                  \
+	for ((tr) = &global_trace; (tr); (tr) = (tr) == &global_trace ? trace_instances : (tr)->next)
 void tracing_create_tracer_options(struct tracer *t);
 void trace_selftest_run(void); /* trace/trace_selftest.c */
 

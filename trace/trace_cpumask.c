@@ -110,9 +110,7 @@ static void cpumask_print(char *buf, size_t size, unsigned long mask, int nbits)
 
 static struct trace_array *cpumask_tr(struct file *file)
 {
-	struct trace_array *tr = file_inode(file)->i_private;
-
-	return tr ? tr : &global_trace;
+	return tracing_get_tr(file_inode(file));
 }
 
 static ssize_t tracing_cpumask_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)

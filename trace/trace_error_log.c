@@ -21,6 +21,7 @@
  */
 #include "trace/trace_error_log.h"
 #include "trace/trace.h"
+#include "trace/trace_fs.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/mm/kmalloc.h"
@@ -120,7 +121,7 @@ static int err_log_show(struct seq_file *m, void *v)
 
 static int err_log_open(struct inode *inode, struct file *file)
 {
-	struct trace_array *tr = inode->i_private;
+	struct trace_array *tr = tracing_get_tr(inode);
 
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
 		clear_tracing_err_log(tr);

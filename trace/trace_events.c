@@ -121,7 +121,7 @@ void trace_events_add(struct trace_event_call *const *calls, int nr)
 static int trace_event_update(struct trace_event_call *call)
 {
 	lockdep_assert_held(&event_mutex);
-	bool want = call->enabled || call->tracer_refs > 0;
+	bool want = call->enabled || call->tracer_refs > 0 || call->nr_inst_enabled > 0;
 	int ret;
 
 	if ((call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) && !call->reg)
@@ -234,6 +234,32 @@ int trace_event_tracer_hold(const char *system, const char *name, bool hold)
 	return ret;
 }
 
+/*
+ * An instance's event: the probe is shared with the top level and the other instances (one
+ * probe per event, attached while anyone wants it); EVENT_FILE_FL_INSTANCES sends it down the
+ * instances' path while any instance records the event.
+ */
+int trace_event_file_enable(struct trace_event_file *file, bool enable)
+{
+	struct trace_event_call *call = file->call;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		return -EINVAL;
+	if (file->enabled == enable)
+		return 0;
+	call->nr_inst_enabled += enable ? 1 : -1;
+	ret = trace_event_update(call);
+	if (ret) {
+		call->nr_inst_enabled -= enable ? 1 : -1;
+		return ret;
+	}
+	WRITE_ONCE(file->enabled, enable);
+	file_flags_set(call, EVENT_FILE_FL_INSTANCES, call->nr_inst_enabled > 0);
+	return 0;
+}
+
 /* --- set_event's words ------------------------------------------------------------------------ */
 
 void trace_event_parse_selector(char *word, struct trace_event_selector *sel)
@@ -314,9 +340,17 @@ int ftrace_set_clr_event(const struct trace_event_selector *sel)
  * temp_buffer), to look at and drop.
  */
 #define FILTER_NEST_MAX 4
+#define NO_OTHER_TASK (-1) /* the event is about the current task alone */
 static char filter_buffers[NR_CPUS][FILTER_NEST_MAX][BUF_MAX_DATA_SIZE] __aligned(8);
 static int filter_nest[NR_CPUS]; /* the levels in use on each CPU */
 static bool filter_record[NR_CPUS][FILTER_NEST_MAX];
+/*
+ * The instances' path (instances_buffer_reserve): does the top level want the record at all
+ * (else only instances do, and the top level's triggers do not run), and the other task of a
+ * sched event, for each instance's set_event_pid.
+ */
+static bool filter_top[NR_CPUS][FILTER_NEST_MAX];
+static int filter_other_pid[NR_CPUS][FILTER_NEST_MAX];
 
 static void *aside_buffer_reserve(struct trace_event_call *call, unsigned long len, bool record)
 {
@@ -332,6 +366,8 @@ static void *aside_buffer_reserve(struct trace_event_call *call, unsigned long l
 		return NULL;
 	}
 	filter_record[cpu][level] = record;
+	filter_top[cpu][level] = true;
+	filter_other_pid[cpu][level] = NO_OTHER_TASK;
 	entry = (struct trace_entry *)filter_buffers[cpu][level];
 	tracing_generic_entry_update(entry, (unsigned short)call->event.type,
 				     tracing_gen_ctx_dec());
@@ -388,6 +424,9 @@ static noinline void *triggered_buffer_reserve(struct trace_event_call *call, un
 	return ring_buffer_event_reserve(call, len);
 }
 
+static noinline void *instances_buffer_reserve(struct trace_event_call *call, unsigned long len,
+					       int other_pid);
+
 static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
 						   unsigned long len)
 {
@@ -396,8 +435,12 @@ static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
 	if (!global_trace.buffer)
 		return NULL;
 	if (unlikely(READ_ONCE(call->file_flags) &
-		     (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED)))
+		     (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED |
+		      EVENT_FILE_FL_INSTANCES))) {
+		if (READ_ONCE(call->file_flags) & EVENT_FILE_FL_INSTANCES)
+			return instances_buffer_reserve(call, len, NO_OTHER_TASK);
 		return triggered_buffer_reserve(call, len);
+	}
 	if (unlikely(READ_ONCE(call->filter)))
 		return filtered_buffer_reserve(call, len);
 	return ring_buffer_event_reserve(call, len);
@@ -408,15 +451,72 @@ static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
  * is not recorded. While neither is set this costs one load: the check is out of line, reached
  * by a tail call, so the fast path saves no registers for it.
  */
-#define NO_OTHER_TASK (-1) /* the event is about the current task alone */
-
 static noinline void *pid_filtered_reserve(struct trace_event_call *call, unsigned long len,
 					   int other_pid)
 {
+	if (READ_ONCE(call->file_flags) & EVENT_FILE_FL_INSTANCES)
+		return instances_buffer_reserve(call, len, other_pid);
 	if (trace_ignore_current(&event_pid_filter) &&
 	    (other_pid == NO_OTHER_TASK || trace_ignore_this_task(&event_pid_filter, other_pid)))
 		return NULL;
 	return event_buffer_reserve(call, len);
+}
+
+/* Does f's set_event_pid / set_event_notrace_pid leave this event out? */
+static bool event_pid_ignored(struct trace_pid_filter *f, int other_pid)
+{
+	return READ_ONCE(f->in_force) && trace_ignore_current(f) &&
+	       (other_pid == NO_OTHER_TASK || trace_ignore_this_task(f, other_pid));
+}
+
+/*
+ * The instances' path: some instance records this event. The record is built once, aside, and
+ * commit copies it into each buffer that wants it: the top level's (as a filtered event's, if
+ * the top level records it too and its pid lists let it), then every instance's that has the
+ * event enabled, with that instance's pid lists and filter. So one event recorded into two
+ * instances costs one build and two copies. The top level's triggers run only if the top
+ * level has the event.
+ */
+static noinline void *instances_buffer_reserve(struct trace_event_call *call, unsigned long len,
+					       int other_pid)
+{
+	bool top = READ_ONCE(call->enabled) || READ_ONCE(call->tracer_refs);
+	unsigned long flags = READ_ONCE(call->file_flags);
+	int cpu = ring_buffer_cpu_id();
+	void *rec;
+
+	if (top && event_pid_ignored(&event_pid_filter, other_pid))
+		top = false;
+	if (top && (flags & EVENT_FILE_FL_TRIGGER_MODE) && !(flags & EVENT_FILE_FL_TRIGGER_COND))
+		event_triggers_call(call, NULL, 0);
+	rec = aside_buffer_reserve(call, len, top && ring_buffer_record_is_on(global_trace.buffer));
+	if (rec) { /* (an interrupt's event in between has come and gone: the level is ours) */
+		filter_top[cpu][filter_nest[cpu] - 1] = top;
+		filter_other_pid[cpu][filter_nest[cpu] - 1] = other_pid;
+	}
+	return rec;
+}
+
+/*
+ * The record, into each instance that has the event on and whose pid lists and filter keep it;
+ * then that instance's stack after it, if its options/stacktrace says so (ip: where it starts).
+ */
+static void instances_commit(struct trace_event_call *call, void *rec, unsigned long len,
+			     int other_pid, unsigned long ip)
+{
+	for (struct trace_event_file *f = __atomic_load_n(&call->inst_files, __ATOMIC_ACQUIRE); f;
+	     f = __atomic_load_n(&f->next, __ATOMIC_ACQUIRE)) {
+		struct event_filter *filter;
+
+		if (!READ_ONCE(f->enabled) || event_pid_ignored(f->tr->event_pids, other_pid))
+			continue;
+		filter = READ_ONCE(f->filter);
+		if (filter && !filter_match_preds(filter, rec, (unsigned int)len))
+			continue;
+		if (!ring_buffer_write(f->tr->buffer, len, rec) &&
+		    unlikely(READ_ONCE(f->tr->trace_flags) & TRACE_ITER_STACKS))
+			ftrace_trace_stacks(f->tr, ip);
+	}
 }
 
 void *trace_event_buffer_reserve(struct trace_event_call *call, unsigned long len)
@@ -476,14 +576,15 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 	 * Asking there would cost every event a frame of its own.
 	 */
 	unsigned long ip = (unsigned long)__builtin_return_address(0);
-	int cpu = ring_buffer_cpu_id();
+	int cpu = ring_buffer_cpu_id(), level = filter_nest[cpu] - 1;
 	unsigned long flags = READ_ONCE(call->file_flags);
 	struct event_filter *filter = READ_ONCE(call->filter);
 	enum event_trigger_type tt = ETT_NONE;
+	bool top = filter_top[cpu][level];
 
-	if (flags & EVENT_FILE_FL_TRIGGER_COND)
+	if (top && (flags & EVENT_FILE_FL_TRIGGER_COND))
 		tt = event_triggers_call(call, rec, (unsigned int)len);
-	if (filter_record[cpu][filter_nest[cpu] - 1] && !event_soft_disabled(call, flags) &&
+	if (filter_record[cpu][level] && !event_soft_disabled(call, flags) &&
 	    (!filter || filter_match_preds(filter, rec, (unsigned int)len))) {
 		if (unlikely(READ_ONCE(tracepoint_printk)))
 			output_printk(call, rec, len);
@@ -491,6 +592,8 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 		if (unlikely(READ_ONCE(global_trace.trace_flags) & TRACE_ITER_STACKS))
 			ftrace_trace_stacks(&global_trace, ip);
 	}
+	if (flags & EVENT_FILE_FL_INSTANCES)
+		instances_commit(call, rec, len, filter_other_pid[cpu][level], ip);
 	if (tt)
 		event_triggers_post_call(call, tt, ip);
 	filter_nest[cpu]--;

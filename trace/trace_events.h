@@ -131,6 +131,8 @@ struct trace_event_field {
 #define EVENT_FILE_FL_SOFT_DISABLED (1UL << 1)
 #define EVENT_FILE_FL_TRIGGER_MODE (1UL << 2)
 #define EVENT_FILE_FL_TRIGGER_COND (1UL << 3)
+/* Some instance records it (call->nr_inst_enabled > 0): the probe takes the instances' path. */
+#define EVENT_FILE_FL_INSTANCES (1UL << 4)
 
 struct trace_event_call {
 	const char *system; /* "sched" */
@@ -178,8 +180,29 @@ struct trace_event_call {
 	struct event_trigger_data *triggers;
 	unsigned long file_flags;
 	int sm_ref, tm_ref;
-	bool registered; /* its probe is attached: enabled || tracer_refs */
+	bool registered; /* its probe is attached: enabled || tracer_refs || nr_inst_enabled */
 	struct list_head list; /* on ftrace_events, sorted by system then name */
+	/*
+	 * Instances (trace/trace_instances.c): each has a struct trace_event_file for this
+	 * event, on this list (newest first; read by the probe without a lock, so a file is
+	 * freed only after it is unlinked and every CPU is past the probes). nr_inst_enabled:
+	 * how many of them record it.
+	 */
+	struct trace_event_file *inst_files;
+	int nr_inst_enabled;
+};
+
+/*
+ * An event in an instance (Linux's struct trace_event_file): its enable state and filter
+ * there. The top level's are the call's own fields above (Linux's global_trace files).
+ */
+struct trace_event_file {
+	struct trace_event_call *call;
+	struct trace_array *tr;
+	struct trace_event_file *next; /* the call's next instance file */
+	bool enabled;                  /* by its enable file or the instance's set_event */
+	struct event_filter *filter;   /* as call->filter, for this instance's records */
+	char *filter_err;
 };
 
 /* Events register themselves: a pointer in the .trace_events section (linker.ld). */
@@ -230,6 +253,13 @@ int trace_event_enable_disable(struct trace_event_call *call, int enable);
 int __trace_event_enable_disable(struct trace_event_call *call, int enable, int soft_disable);
 /* A tracer that records events while it is current: takes or drops a hold on one event. */
 int trace_event_tracer_hold(const char *system, const char *name, bool hold);
+/* The files an instance's events/ shares with the top level's (trace/trace_events_fs.c). */
+struct file_operations;
+extern const struct file_operations ftrace_event_format_fops; /* format: data is the call */
+extern const struct file_operations ftrace_event_id_fops;     /* id: data is the call */
+extern const struct file_operations ftrace_show_header_fops;  /* header_page, header_event */
+/* An instance's event on or off (event_mutex held): 0 or a negative errno. */
+int trace_event_file_enable(struct trace_event_file *file, bool enable);
 
 /*
  * Recording, from probes (interrupts off). reserve returns the record, its trace_entry

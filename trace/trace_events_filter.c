@@ -708,6 +708,13 @@ static char *dup_string(const char *s)
 int create_event_filter(const struct trace_event_call *call, const char *str, bool subsys,
 			struct event_filter **filterp)
 {
+	return create_event_filter_tr(NULL, call, str, subsys, filterp);
+}
+
+/* tr: whose error_log hears of a refused filter (NULL: the top level's). */
+int create_event_filter_tr(struct trace_array *tr, const struct trace_event_call *call,
+			   const char *str, bool subsys, struct event_filter **filterp)
+{
 	struct filter_parse_error pe = {0, 0};
 	struct event_filter *filter = kmalloc(sizeof(*filter));
 	int ret;
@@ -725,10 +732,10 @@ int create_event_filter(const struct trace_event_call *call, const char *str, bo
 		parse_error(&pe, FILT_ERR_BAD_SUBSYS_FILTER, 0);
 	/* Linux's append_filter_err(): error_log's column is the parser's, not the file's + 1. */
 	if (ret && pe.lasterr > 0)
-		tracing_log_err(NULL, "event filter parse error", str, err_text,
+		tracing_log_err(tr, "event filter parse error", str, err_text,
 				(unsigned int)pe.lasterr, (unsigned int)pe.lasterr_pos);
 	else if (ret)
-		tracing_log_err(NULL, "event filter parse error", str, err_text, FILT_ERR_ERRNO, 0);
+		tracing_log_err(tr, "event filter parse error", str, err_text, FILT_ERR_ERRNO, 0);
 	filter->filter_string = ret ? filter_err_string(str, &pe) : dup_string(str);
 	if (!filter->filter_string) {
 		free_event_filter(filter);

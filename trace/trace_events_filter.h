@@ -26,6 +26,8 @@ struct event_filter {
  */
 int create_event_filter(const struct trace_event_call *call, const char *str, bool subsys,
 			struct event_filter **filterp);
+int create_event_filter_tr(struct trace_array *tr, const struct trace_event_call *call,
+			   const char *str, bool subsys, struct event_filter **filterp);
 void free_event_filter(struct event_filter *filter);
 
 /* True if the record rec (len bytes, its struct trace_entry first) passes filter. */

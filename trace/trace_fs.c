@@ -30,6 +30,7 @@
 
 #define TOP 0x1 /* in the tracing directory */
 #define PER_CPU 0x2 /* in each per_cpu/cpuN */
+#define INST 0x4 /* in each instance's directory too (per_cpu/ has every PER_CPU file) */
 #define MAX_TRACER_SIZE 100
 #define OPTION_MAX 64 /* trace_options writes: Linux refuses 64 bytes or more */
 #define ULONG_WRITE_MAX (1 + 64 + 1) /* a sign, 64 binary digits, a newline: the rest is unread */
@@ -84,20 +85,28 @@ int tracing_write_ulong(const char *ubuf, size_t cnt, unsigned long *val)
 
 /* --- available_tracers, current_tracer ----------------------------------------------------- */
 
+/* An instance lists the tracers it may use (Linux 6.1: "function nop"). */
 static int tracers_show(struct seq_file *m, void *v)
 {
+	struct trace_array *tr = m->private;
+	bool first = true;
+
 	(void)v;
 	mutex_lock(&trace_types_lock);
-	for (struct tracer *t = trace_types; t; t = t->next)
-		seq_printf(m, "%s%c", t->name, t->next ? ' ' : '\n');
+	for (struct tracer *t = trace_types; t; t = t->next) {
+		if (tr != &global_trace && !t->allow_instances)
+			continue;
+		seq_printf(m, "%s%s", first ? "" : " ", t->name);
+		first = false;
+	}
+	seq_putc(m, '\n');
 	mutex_unlock(&trace_types_lock);
 	return 0;
 }
 
 static int tracers_open(struct inode *inode, struct file *file)
 {
-	(void)inode;
-	return single_open(file, tracers_show, NULL);
+	return single_open(file, tracers_show, tracing_get_tr(inode));
 }
 
 static const struct file_operations show_traces_fops = {
@@ -111,9 +120,8 @@ static ssize_t current_tracer_read(struct file *file, char *ubuf, size_t cnt, lo
 {
 	char buf[MAX_TRACER_SIZE + 2];
 
-	(void)file;
 	mutex_lock(&trace_types_lock);
-	snprintf(buf, sizeof(buf), "%s\n", global_trace.current_trace->name);
+	snprintf(buf, sizeof(buf), "%s\n", tracing_get_tr(file_inode(file))->current_trace->name);
 	mutex_unlock(&trace_types_lock);
 	return read_text(ppos, ubuf, cnt, buf);
 }
@@ -125,11 +133,10 @@ static ssize_t current_tracer_write(struct file *file, const char *ubuf, size_t 
 	size_t len = MIN(cnt, (size_t)MAX_TRACER_SIZE);
 	int ret;
 
-	(void)file;
 	/* As Linux's tracing_set_trace_write: only the first 100 bytes count, the rest is unread. */
 	memcpy(buf, ubuf, len);
 	buf[len] = '\0';
-	ret = tracing_set_tracer(&global_trace, strim(buf));
+	ret = tracing_set_tracer(tracing_get_tr(file_inode(file)), strim(buf));
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;
@@ -145,19 +152,18 @@ static const struct file_operations set_tracer_fops = {
 
 static ssize_t tracing_on_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
-	(void)file;
-	return read_text(ppos, ubuf, cnt, tracer_tracing_is_on(&global_trace) ? "1\n" : "0\n");
+	return read_text(ppos, ubuf, cnt,
+			 tracer_tracing_is_on(tracing_get_tr(file_inode(file))) ? "1\n" : "0\n");
 }
 
 /* Any number but 0 turns recording on; the tracer's start/stop run on a change only. */
 static ssize_t tracing_on_write(struct file *file, const char *ubuf, size_t cnt,
 				loff_t *ppos)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	unsigned long val;
 	int ret;
 
-	(void)file;
 	ret = tracing_write_ulong(ubuf, cnt, &val);
 	if (ret)
 		return ret;
@@ -188,7 +194,7 @@ static const struct file_operations rb_simple_fops = {
 
 static ssize_t buffer_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	int cpu = tracing_get_cpu(file_inode(file));
 	unsigned long size;
 
@@ -218,7 +224,7 @@ static ssize_t buffer_size_write(struct file *file, const char *ubuf, size_t cnt
 	 */
 	if (val > ULONG_MAX >> KB_SHIFT)
 		return -EINVAL;
-	ret = tracing_resize_ring_buffer(&global_trace, val << KB_SHIFT,
+	ret = tracing_resize_ring_buffer(tracing_get_tr(file_inode(file)), val << KB_SHIFT,
 					 tracing_get_cpu(file_inode(file)));
 	if (ret)
 		return ret;
@@ -233,11 +239,11 @@ static const struct file_operations tracing_entries_fops = {
 
 static ssize_t total_size_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	unsigned long kb = 0;
 
-	(void)file;
-	for (int c = 0; c < global_trace.nr_cpus; c++)
-		kb += global_trace.buffer_size[c] >> KB_SHIFT;
+	for (int c = 0; c < tr->nr_cpus; c++)
+		kb += tr->buffer_size[c] >> KB_SHIFT;
 	return tracing_read_ulong(ppos, ubuf, cnt, kb);
 }
 
@@ -249,7 +255,8 @@ static const struct file_operations tracing_total_entries_fops = {
 
 static int clock_show(struct seq_file *m, void *v)
 {
-	int cur = global_trace.clock_id;
+	struct trace_array *tr = m->private;
+	int cur = tr->clock_id;
 
 	(void)v;
 	for (int i = 0; i < nr_trace_clocks; i++)
@@ -261,8 +268,7 @@ static int clock_show(struct seq_file *m, void *v)
 
 static int clock_open(struct inode *inode, struct file *file)
 {
-	(void)inode;
-	return single_open(file, clock_show, NULL);
+	return single_open(file, clock_show, tracing_get_tr(inode));
 }
 
 /* Linux's tracing_clock_write reads into 64 bytes: a name with blanks around it fits. */
@@ -273,9 +279,8 @@ static ssize_t clock_write(struct file *file, const char *ubuf, size_t cnt, loff
 	char buf[CLOCK_WRITE_MAX];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
 
-	(void)file;
 	if (!ret)
-		ret = tracing_set_clock(&global_trace, strim(buf));
+		ret = tracing_set_clock(tracing_get_tr(file_inode(file)), strim(buf));
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;
@@ -294,7 +299,7 @@ static const struct file_operations trace_clock_fops = {
 
 static int options_show(struct seq_file *m, void *v)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = m->private;
 	struct tracer_flags *flags;
 
 	(void)v;
@@ -302,7 +307,8 @@ static int options_show(struct seq_file *m, void *v)
 	for (int i = 0; i < nr_trace_options; i++)
 		seq_printf(m, "%s%s\n", tr->trace_flags & trace_options[i].bit ? "" : "no",
 			   trace_options[i].name);
-	flags = tr->current_trace->flags; /* then the current tracer's own */
+	/* then the current tracer's own: one value per tracer, the top level's (not an instance's) */
+	flags = tr == &global_trace ? tr->current_trace->flags : NULL;
 	for (struct tracer_opt *o = flags ? flags->opts : NULL; o && o->name; o++)
 		seq_printf(m, "%s%s\n", flags->val & o->bit ? "" : "no", o->name);
 	mutex_unlock(&trace_types_lock);
@@ -311,8 +317,7 @@ static int options_show(struct seq_file *m, void *v)
 
 static int options_open(struct inode *inode, struct file *file)
 {
-	(void)inode;
-	return single_open(file, options_show, NULL);
+	return single_open(file, options_show, tracing_get_tr(inode));
 }
 
 /* "name" sets, "noname" clears: a core option, else one of the current tracer's. */
@@ -334,7 +339,7 @@ int trace_set_options(struct trace_array *tr, char *option)
 			goto out;
 		}
 	}
-	flags = tr->current_trace->flags;
+	flags = tr == &global_trace ? tr->current_trace->flags : NULL; /* as options_show */
 	for (struct tracer_opt *o = flags ? flags->opts : NULL; o && o->name; o++) {
 		if (strcmp(name, o->name) == 0) {
 			ret = set_tracer_option(tr, flags, o, set);
@@ -351,9 +356,8 @@ static ssize_t options_write(struct file *file, const char *ubuf, size_t cnt, lo
 	char buf[OPTION_MAX];
 	int ret = tracing_copy_write(buf, sizeof(buf), ubuf, cnt);
 
-	(void)file;
 	if (!ret)
-		ret = trace_set_options(&global_trace, buf);
+		ret = trace_set_options(tracing_get_tr(file_inode(file)), buf);
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;
@@ -368,7 +372,12 @@ static const struct file_operations tracing_iter_fops = {
 	.release = single_release,
 };
 
-/* options/NAME: "0" or "1". A core option's inode points at its trace_options[] entry. */
+/* options/NAME: "0" or "1". A core option's inode points at its {array, option} pair. */
+struct trace_option_file {
+	struct trace_array *tr;
+	const struct trace_option *opt;
+};
+
 static int write_bool(const char *ubuf, size_t cnt, unsigned long *val)
 {
 	int ret = tracing_write_ulong(ubuf, cnt, val);
@@ -378,22 +387,22 @@ static int write_bool(const char *ubuf, size_t cnt, unsigned long *val)
 
 static ssize_t core_option_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
-	const struct trace_option *opt = file_inode(file)->i_private;
+	const struct trace_option_file *of = file_inode(file)->i_private;
 
-	return read_text(ppos, ubuf, cnt, global_trace.trace_flags & opt->bit ? "1\n" : "0\n");
+	return read_text(ppos, ubuf, cnt, of->tr->trace_flags & of->opt->bit ? "1\n" : "0\n");
 }
 
 static ssize_t core_option_write(struct file *file, const char *ubuf, size_t cnt,
 				 loff_t *ppos)
 {
-	const struct trace_option *opt = file_inode(file)->i_private;
+	const struct trace_option_file *of = file_inode(file)->i_private;
 	unsigned long val;
 	int ret = write_bool(ubuf, cnt, &val);
 
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);
-	set_tracer_flag(&global_trace, opt->bit, (int)val);
+	set_tracer_flag(of->tr, of->opt->bit, (int)val);
 	mutex_unlock(&trace_types_lock);
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
@@ -480,6 +489,8 @@ static const char readme_msg[] =
 	"  tracing_on\t\t- 1 while events are recorded, 0 when recording is stopped\n"
 	"  tracing_cpumask\t- Limit which CPUs to trace (hex: echo 1 > tracing_cpumask)\n"
 	"  error_log\t- error log for failed commands (that support it)\n"
+	"  instances\t\t- Make sub-buffers with: mkdir instances/foo\n"
+	"\t\t\t  Remove sub-buffer with rmdir\n"
 	"  buffer_size_kb\t- kilobytes of buffer per CPU (writing resizes and empties it)\n"
 	"  buffer_total_size_kb\t- the same, summed over all CPUs\n"
 	"  per_cpu/cpuN/\t\t- trace, trace_pipe, buffer_size_kb, snapshot and stats of one CPU\n"
@@ -640,39 +651,39 @@ static const struct {
 } trace_files[] = {
 	{"README", TRACE_MODE_READ, &tracing_readme_fops, TOP},
 	{"available_filter_functions", TRACE_MODE_READ, &ftrace_avail_fops, TOP},
-	{"available_tracers", TRACE_MODE_READ, &show_traces_fops, TOP},
-	{"buffer_size_kb", TRACE_MODE_WRITE, &tracing_entries_fops, TOP | PER_CPU},
-	{"buffer_total_size_kb", TRACE_MODE_READ, &tracing_total_entries_fops, TOP},
-	{"current_tracer", TRACE_MODE_WRITE, &set_tracer_fops, TOP},
+	{"available_tracers", TRACE_MODE_READ, &show_traces_fops, TOP | INST},
+	{"buffer_size_kb", TRACE_MODE_WRITE, &tracing_entries_fops, TOP | PER_CPU | INST},
+	{"buffer_total_size_kb", TRACE_MODE_READ, &tracing_total_entries_fops, TOP | INST},
+	{"current_tracer", TRACE_MODE_WRITE, &set_tracer_fops, TOP | INST},
 	{"dyn_ftrace_total_info", TRACE_MODE_READ, &tracing_dyn_info_fops, TOP},
 	{"enabled_functions", TRACE_MODE_READ, &ftrace_enabled_fops, TOP},
-	{"error_log", TRACE_MODE_WRITE, &tracing_err_log_fops, TOP},
-	{"set_ftrace_filter", TRACE_MODE_WRITE, &ftrace_filter_fops, TOP},
-	{"set_ftrace_notrace", TRACE_MODE_WRITE, &ftrace_notrace_fops, TOP},
+	{"error_log", TRACE_MODE_WRITE, &tracing_err_log_fops, TOP | INST},
+	{"set_ftrace_filter", TRACE_MODE_WRITE, &ftrace_filter_fops, TOP | INST},
+	{"set_ftrace_notrace", TRACE_MODE_WRITE, &ftrace_notrace_fops, TOP | INST},
 	{"saved_cmdlines", TRACE_MODE_READ, &tracing_saved_cmdlines_fops, TOP},
 	{"saved_cmdlines_size", TRACE_MODE_WRITE, &tracing_saved_cmdlines_size_fops, TOP},
-	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP},
-	{"set_ftrace_notrace_pid", TRACE_MODE_WRITE, &ftrace_no_pid_fops, TOP},
-	{"set_event_pid", TRACE_MODE_WRITE, &event_pid_fops, TOP},
-	{"set_event_notrace_pid", TRACE_MODE_WRITE, &event_no_pid_fops, TOP},
-	{"snapshot", TRACE_MODE_WRITE, &snapshot_fops, TOP | PER_CPU},
+	{"set_ftrace_pid", TRACE_MODE_WRITE, &ftrace_pid_fops, TOP | INST},
+	{"set_ftrace_notrace_pid", TRACE_MODE_WRITE, &ftrace_no_pid_fops, TOP | INST},
+	{"set_event_pid", TRACE_MODE_WRITE, &event_pid_fops, TOP | INST},
+	{"set_event_notrace_pid", TRACE_MODE_WRITE, &event_no_pid_fops, TOP | INST},
+	{"snapshot", TRACE_MODE_WRITE, &snapshot_fops, TOP | PER_CPU | INST},
 	{"stats", TRACE_MODE_READ, &tracing_stats_fops, PER_CPU},
-	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU},
-	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP},
-	{"trace_options", TRACE_MODE_WRITE, &tracing_iter_fops, TOP},
-	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU},
+	{"trace", TRACE_MODE_WRITE, &tracing_fops, TOP | PER_CPU | INST},
+	{"trace_clock", TRACE_MODE_WRITE, &trace_clock_fops, TOP | INST},
+	{"trace_options", TRACE_MODE_WRITE, &tracing_iter_fops, TOP | INST},
+	{"trace_pipe", TRACE_MODE_READ, &tracing_pipe_fops, TOP | PER_CPU | INST},
 	{"trace_pipe_raw", TRACE_MODE_READ, &tracing_buffers_fops, PER_CPU},
-	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP},
-	{"tracing_cpumask", TRACE_MODE_WRITE, &tracing_cpumask_fops, TOP},
+	{"tracing_on", TRACE_MODE_WRITE, &rb_simple_fops, TOP | INST},
+	{"tracing_cpumask", TRACE_MODE_WRITE, &tracing_cpumask_fops, TOP | INST},
 	/* the options' files (trace/trace_options.c) */
-	{"buffer_percent", TRACE_MODE_WRITE, &buffer_percent_fops, TOP},
-	{"free_buffer", TRACE_MODE_WRITE_ONLY_OWNER, &tracing_free_buffer_fops, TOP},
+	{"buffer_percent", TRACE_MODE_WRITE, &buffer_percent_fops, TOP | INST},
+	{"free_buffer", TRACE_MODE_WRITE_ONLY_OWNER, &tracing_free_buffer_fops, TOP | INST},
 	{"saved_tgids", TRACE_MODE_READ, &tracing_saved_tgids_fops, TOP},
-	{"timestamp_mode", TRACE_MODE_READ, &trace_time_stamp_mode_fops, TOP},
+	{"timestamp_mode", TRACE_MODE_READ, &trace_time_stamp_mode_fops, TOP | INST},
 	/* trace_printk and trace_marker (trace/trace_printk.c, trace/trace_marker.c) */
 	{"printk_formats", TRACE_MODE_READ, &ftrace_formats_fops, TOP},
-	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP},
-	{"trace_marker_raw", TRACE_MODE_WRITE_ONLY, &tracing_mark_raw_fops, TOP},
+	{"trace_marker", TRACE_MODE_WRITE_ONLY, &tracing_mark_fops, TOP | INST},
+	{"trace_marker_raw", TRACE_MODE_WRITE_ONLY, &tracing_mark_raw_fops, TOP | INST},
 	/* The function_graph tracer's. */
 	{"max_graph_depth", TRACE_MODE_WRITE, &graph_depth_fops, TOP},
 	{"set_graph_function", TRACE_MODE_WRITE, &ftrace_graph_fops, TOP},
@@ -681,8 +692,10 @@ static const struct {
 	{"tracing_thresh", TRACE_MODE_WRITE, &tracing_thresh_fops, TOP},
 };
 
-static int create_files(struct dentry *dir, int where, void *data)
+static int create_files(struct trace_array *tr, struct dentry *dir, int where, int cpu)
 {
+	void *data = &tr->cpu_files[cpu == RING_BUFFER_ALL_CPUS ? 0 : cpu + 1];
+
 	for (size_t i = 0; i < ARRAY_SIZE(trace_files); i++) {
 		if (!(trace_files[i].where & where))
 			continue;
@@ -693,28 +706,83 @@ static int create_files(struct dentry *dir, int where, void *data)
 	return 0;
 }
 
-int tracer_init_tracefs(struct trace_array *tr)
+/* The core options' files in dir: each points at its {tr, option} pair, kept in tr->options. */
+static int create_core_options(struct trace_array *tr, struct dentry *dir)
 {
-	struct dentry *per_cpu;
-	char name[16];
-	int ret = create_files(NULL, TOP, NULL);
+	struct trace_option_file *of = kmalloc(sizeof(*of) * (size_t)nr_trace_options);
 
-	per_cpu = tracefs_create_dir("per_cpu", NULL);
+	if (!of)
+		return -ENOMEM;
+	tr->options = of;
+	for (int i = 0; i < nr_trace_options; i++) {
+		of[i].tr = tr;
+		of[i].opt = &trace_options[i];
+		if (!tracefs_create_file(trace_options[i].name, TRACE_MODE_WRITE, dir, &of[i],
+					 &trace_options_core_fops))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* tr's per_cpu/ and options/ in dir (NULL: the tracing directory). */
+static int create_dirs(struct trace_array *tr, struct dentry *dir, struct dentry **options)
+{
+	struct dentry *per_cpu = tracefs_create_dir("per_cpu", dir);
+	char name[16];
+	int ret = per_cpu ? 0 : -ENOMEM;
+
 	for (int cpu = 0; cpu < tr->nr_cpus && per_cpu; cpu++) {
-		struct dentry *dir;
+		struct dentry *d;
 
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		dir = tracefs_create_dir(name, per_cpu);
+		d = tracefs_create_dir(name, per_cpu);
 		/* (a NULL parent would mean the tracing directory itself) */
-		if (!dir || create_files(dir, PER_CPU, (void *)(long)(cpu + 1)))
+		if (!d || create_files(tr, d, PER_CPU, cpu))
 			ret = -ENOMEM;
 	}
-	options_dir = tracefs_create_dir("options", NULL);
-	for (int i = 0; i < nr_trace_options && options_dir; i++)
-		if (!tracefs_create_file(trace_options[i].name, TRACE_MODE_WRITE, options_dir,
-					 (void *)&trace_options[i], &trace_options_core_fops))
-			ret = -ENOMEM;
-	if (ret || !per_cpu || !options_dir)
+	*options = tracefs_create_dir("options", dir);
+	if (!*options || create_core_options(tr, *options))
+		ret = -ENOMEM;
+	return ret;
+}
+
+static void init_cpu_files(struct trace_array *tr)
+{
+	tr->cpu_files[0] = (struct trace_cpu){tr, RING_BUFFER_ALL_CPUS};
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		tr->cpu_files[cpu + 1] = (struct trace_cpu){tr, cpu};
+}
+
+int tracer_init_tracefs(struct trace_array *tr)
+{
+	int ret;
+
+	init_cpu_files(tr);
+	ret = create_files(tr, NULL, TOP, RING_BUFFER_ALL_CPUS);
+	if (create_dirs(tr, NULL, &options_dir))
+		ret = -ENOMEM;
+	if (ret)
 		printk(KERN_WARNING "tracing: could not create every tracefs file\n");
 	return ret;
+}
+
+/*
+ * An instance's files, in tr->dir: the ones marked INST, per_cpu/ and options/ (core options:
+ * the tracers' own options are global in Lucid, and stay in the top-level options/).
+ */
+int tracer_init_instance_files(struct trace_array *tr)
+{
+	struct dentry *options;
+
+	init_cpu_files(tr);
+	if (create_files(tr, tr->dir, INST, RING_BUFFER_ALL_CPUS))
+		return -ENOMEM;
+	return create_dirs(tr, tr->dir, &options);
+}
+
+/* What the files pointed at; their dentries are gone (tracefs_remove). */
+void tracer_free_instance_files(struct trace_array *tr)
+{
+	kfree(tr->options);
+	tr->options = NULL;
 }

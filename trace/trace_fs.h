@@ -14,12 +14,22 @@
 #define TRACE_MODE_WRITE_ONLY 0220 /* trace_marker */
 #define TRACE_MODE_WRITE_ONLY_OWNER 0200 /* free_buffer */
 
-/* A per-CPU file's inode carries cpu + 1; top-level files carry 0, meaning every CPU. */
+/*
+ * A file of a trace array's tree carries a struct trace_cpu (trace/trace.h): which array, and
+ * which CPU (RING_BUFFER_ALL_CPUS for the top-level files).
+ */
 static inline notrace int tracing_get_cpu(struct inode *inode)
 {
-	long v = (long)inode->i_private;
+	const struct trace_cpu *tc = inode->i_private;
 
-	return v ? (int)(v - 1) : -1 /* RING_BUFFER_ALL_CPUS */;
+	return tc ? tc->cpu : -1 /* RING_BUFFER_ALL_CPUS */;
+}
+
+static inline notrace struct trace_array *tracing_get_tr(struct inode *inode)
+{
+	const struct trace_cpu *tc = inode->i_private;
+
+	return tc ? tc->tr : &global_trace;
 }
 
 /*

@@ -117,9 +117,33 @@ static void function_args_trace_call(unsigned long ip, unsigned long parent_ip,
 
 static bool func_args; /* func-args: which callback function_trace_init registers */
 
+/*
+ * An instance's callback (trace/trace_instances.c): its own set_ftrace_pid lists
+ * (tr->function_pids); func_stack_trace is the top level's (one value in Lucid), so an
+ * instance records no stacks. A callback of its own keeps the top level's path as it was.
+ */
+static void instance_function_trace_call(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+	struct trace_pid_filter *pids = tr->function_pids;
+	int bit;
+
+	(void)fregs;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	if (!READ_ONCE(pids->in_force) || !trace_ignore_current(pids))
+		trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec_inline());
+	ftrace_test_recursion_unlock(bit);
+}
+
 static int function_trace_init(struct trace_array *tr)
 {
-	tr->ops.func = READ_ONCE(func_args) ? function_args_trace_call : function_trace_call;
+	if (tr != &global_trace)
+		tr->ops.func = instance_function_trace_call;
+	else
+		tr->ops.func = READ_ONCE(func_args) ? function_args_trace_call : function_trace_call;
 	tr->ops.private = tr;
 	return register_ftrace_function(&tr->ops);
 }
@@ -168,5 +192,6 @@ static struct tracer function_trace = {
 	.start = function_trace_start,
 	.flags = &func_flags,
 	.set_flag = func_set_flag,
+	.allow_instances = true, /* each instance's ops: its own set_ftrace_filter */
 };
 REGISTER_TRACER(function_trace);

@@ -54,9 +54,9 @@ void trace_pipe_wake(void)
 }
 
 /* The iterator as every reader sets it up (trace/trace_reader.c), the tracer held still. */
-static void iter_init(struct trace_iterator *iter, int cpu_file, bool snapshot)
+static void iter_init(struct trace_iterator *iter, struct trace_array *tr, int cpu_file,
+		      bool snapshot)
 {
-	struct trace_array *tr = &global_trace;
 	struct ring_buffer *buffer;
 
 	mutex_lock(&trace_types_lock);
@@ -204,7 +204,7 @@ static void release_buffer_iters(struct trace_iterator *iter)
  */
 int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(inode);
 	int cpu_file = tracing_get_cpu(inode);
 	struct trace_iterator *iter;
 
@@ -223,7 +223,7 @@ int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 	iter = __seq_open_private(file, &tracer_seq_ops, sizeof(*iter));
 	if (!iter)
 		return -ENOMEM;
-	iter_init(iter, cpu_file, snapshot);
+	iter_init(iter, tr, cpu_file, snapshot);
 	for (int cpu = 0; iter->buffer && cpu < tr->nr_cpus; cpu++) {
 		if (!iter_has_cpu(iter, cpu))
 			continue;
@@ -301,7 +301,7 @@ const struct file_operations tracing_fops = {
 
 static int tracing_open_pipe(struct inode *inode, struct file *file)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(inode);
 	struct trace_iterator *iter;
 
 	if (!tr->buffer)
@@ -309,7 +309,7 @@ static int tracing_open_pipe(struct inode *inode, struct file *file)
 	iter = kzalloc(sizeof(*iter));
 	if (!iter)
 		return -ENOMEM;
-	iter_init(iter, tracing_get_cpu(inode), false);
+	iter_init(iter, tr, tracing_get_cpu(inode), false);
 	mutex_lock(&trace_types_lock);
 	tr->trace_ref++; /* current_tracer cannot change under a pipe reader (-EBUSY) */
 	mutex_unlock(&trace_types_lock);
@@ -444,6 +444,7 @@ const struct file_operations tracing_pipe_fops = {
  * everything.
  */
 struct raw_reader {
+	struct trace_array *tr;
 	int cpu;
 	void *spare; /* one page, from ring_buffer_alloc_read_page */
 	size_t read; /* bytes of it already handed out */
@@ -452,7 +453,7 @@ struct raw_reader {
 
 static int tracing_buffers_open(struct inode *inode, struct file *file)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(inode);
 	struct raw_reader *r;
 
 	if (!tr->buffer)
@@ -461,6 +462,7 @@ static int tracing_buffers_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->cpu = tracing_get_cpu(inode);
+	r->tr = tr;
 	r->spare = ring_buffer_alloc_read_page();
 	if (!r->spare) {
 		kfree(r);
@@ -494,11 +496,11 @@ static ssize_t raw_read(struct file *file, char *ubuf, size_t cnt, int full)
 	if (!cnt)
 		return 0;
 	if (!r->valid || r->read == RB_PAGE_SIZE) {
-		int ret = ring_buffer_read_page(global_trace.buffer, &r->spare, RB_PAGE_SIZE,
+		int ret = ring_buffer_read_page(r->tr->buffer, &r->spare, RB_PAGE_SIZE,
 						r->cpu, full);
 
 		if (ret < 0) {
-			if (!tracer_tracing_is_on(&global_trace))
+			if (!tracer_tracing_is_on(r->tr))
 				return 0;
 			arm_poll_timer();
 			return -EAGAIN; /* the VFS waits on trace_pipe_wait */
@@ -535,8 +537,7 @@ static unsigned int tracing_buffers_poll(struct file *file)
 	struct raw_reader *r = file->private_data;
 
 	if ((r->valid && r->read < RB_PAGE_SIZE) ||
-	    !ring_buffer_empty_cpu(global_trace.buffer, r->cpu) ||
-	    !tracer_tracing_is_on(&global_trace))
+	    !ring_buffer_empty_cpu(r->tr->buffer, r->cpu) || !tracer_tracing_is_on(r->tr))
 		return POLLIN | POLLRDNORM;
 	arm_poll_timer(); /* nobody wakes us for events: look again soon */
 	return 0;
@@ -565,9 +566,10 @@ static void print_ts(struct seq_file *m, const char *what, uint64_t ts, bool in_
 
 static int tracing_stats_show(struct seq_file *m, void *v)
 {
-	struct trace_array *tr = &global_trace;
+	const struct trace_cpu *tc = m->private;
+	struct trace_array *tr = tc->tr;
 	struct ring_buffer *buffer = tr->buffer;
-	int cpu = (int)(long)m->private;
+	int cpu = tc->cpu;
 	bool in_ns = trace_clocks[tr->clock_id].in_ns;
 
 	(void)v;
@@ -584,9 +586,9 @@ static int tracing_stats_show(struct seq_file *m, void *v)
 
 static int tracing_stats_open(struct inode *inode, struct file *file)
 {
-	if (!global_trace.buffer)
+	if (!tracing_get_tr(inode)->buffer)
 		return -ENODEV;
-	return single_open(file, tracing_stats_show, (void *)(long)tracing_get_cpu(inode));
+	return single_open(file, tracing_stats_show, inode->i_private);
 }
 
 const struct file_operations tracing_stats_fops = {

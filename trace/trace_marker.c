@@ -83,12 +83,11 @@ static noinline void marker_commit_triggered(struct trace_array *tr, struct prin
 static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, size_t cnt,
 					   loff_t *ppos)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	unsigned int trace_ctx = tracing_gen_ctx();
 	struct ring_buffer_event *event;
 	struct print_entry *entry;
 
-	(void)file;
 	if (!(READ_ONCE(tr->trace_flags) & TRACE_ITER_MARKERS))
 		return -EINVAL;
 	if (cnt > TRACE_MARKER_MAX)
@@ -103,7 +102,8 @@ static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, 
 	tracing_generic_entry_update(&entry->ent, TRACE_PRINT, trace_ctx);
 	entry->ip = _THIS_IP_;
 	memcpy(entry->buf, ubuf, cnt);
-	if (unlikely(READ_ONCE(event_ftrace_print.triggers)))
+	/* (print's triggers are the top level's: an instance's events have none yet) */
+	if (unlikely(READ_ONCE(event_ftrace_print.triggers)) && tr == &global_trace)
 		marker_commit_triggered(tr, entry, cnt);
 	else
 		marker_commit(tr, entry, cnt);
@@ -135,13 +135,12 @@ const struct file_operations tracing_mark_fops = {
 static noinline ssize_t tracing_mark_raw_write(struct file *file, const char *ubuf, size_t cnt,
 					       loff_t *ppos)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	unsigned int trace_ctx = tracing_gen_ctx();
 	struct ring_buffer_event *event;
 	struct raw_data_entry *entry;
 	size_t size;
 
-	(void)file;
 	if (!(READ_ONCE(tr->trace_flags) & TRACE_ITER_MARKERS))
 		return -EINVAL;
 	if (cnt < sizeof(unsigned int) || cnt > RAW_DATA_MAX_SIZE)

@@ -10,4 +10,5 @@
 /* Registered first by tracing_init() itself (the core falls back to it), not by section. */
 struct tracer nop_trace = {
 	.name = "nop",
+	.allow_instances = true,
 };

@@ -251,14 +251,14 @@ void trace_pause_on_release(struct trace_iterator *iter)
  * watermark; 50 by default). 0 to 100; Lucid's raw readers poll and take whole pages, so the
  * value is kept for tools that set it.
  */
-#define BUFFER_PERCENT_DEFAULT 50
 #define BUFFER_PERCENT_MAX 100
-static unsigned long buffer_percent = BUFFER_PERCENT_DEFAULT;
 
+/* Each trace array's own: an instance's starts at the default (trace/trace_instances.c). */
 static ssize_t buffer_percent_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
-	(void)file;
-	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(buffer_percent));
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
+
+	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(tr->buffer_percent));
 }
 
 static ssize_t buffer_percent_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
@@ -266,12 +266,11 @@ static ssize_t buffer_percent_write(struct file *file, const char *ubuf, size_t 
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);
 
-	(void)file;
 	if (ret)
 		return ret;
 	if (val > BUFFER_PERCENT_MAX)
 		return -EINVAL;
-	WRITE_ONCE(buffer_percent, val);
+	WRITE_ONCE(tracing_get_tr(file_inode(file))->buffer_percent, val);
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
 }
@@ -317,9 +316,9 @@ static ssize_t free_buffer_write(struct file *file, const char *ubuf, size_t cnt
 
 static int free_buffer_release(struct inode *inode, struct file *file)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(inode); /* the top level's, or an instance's */
 
-	(void)inode, (void)file;
+	(void)file;
 	if (READ_ONCE(tr->trace_flags) & TRACE_ITER_DISABLE_ON_FREE)
 		tracer_tracing_off(tr);
 	tracing_resize_ring_buffer(tr, 0, RING_BUFFER_ALL_CPUS);

@@ -80,11 +80,10 @@ static int pid_list_get(struct trace_pid_filter *f, enum trace_pid_kind kind, in
 
 /* --- fork and exit: function-fork, event-fork ---------------------------------------------- */
 
-static struct trace_pid_filter *const pid_filters[] = {&ftrace_pid_filter, &event_pid_filter};
-
-static bool following(struct trace_pid_filter *f)
+/* Does f follow forks and exits: its array's option is set, and a list is in force? */
+static bool following(struct trace_pid_filter *f, struct trace_array *tr)
 {
-	return (READ_ONCE(global_trace.trace_flags) & f->fork_option) && READ_ONCE(f->in_force);
+	return (READ_ONCE(tr->trace_flags) & f->fork_option) && READ_ONCE(f->in_force);
 }
 
 #define NO_CHILD (-1) /* pid_lists_follow() of an exit */
@@ -113,25 +112,42 @@ static int pid_list_followed(int *pids, int n, const struct trace_pid_list *l, i
 	return kept;
 }
 
-/* A fork or an exit, applied to every list whose option is set. */
-static void pid_lists_follow(int pid, int child_pid)
+/* f's lists after a fork or an exit. trace_types_lock held. */
+static void pid_filter_follow(struct trace_pid_filter *f, struct trace_array *tr, int pid,
+			      int child_pid)
 {
 	int pids[TRACE_PID_MAX], n, now;
 
-	for (size_t i = 0; i < ARRAY_SIZE(pid_filters); i++) {
-		struct trace_pid_filter *f = pid_filters[i];
-
-		if (!following(f))
-			continue;
-		mutex_lock(&trace_types_lock);
-		for (int kind = 0; kind < TRACE_PID_KINDS && following(f); kind++) {
-			n = pid_list_get(f, kind, pids);
-			now = pid_list_followed(pids, n, f->lists[kind], pid, child_pid);
-			if (now != n)
-				pid_list_publish(f, kind, pids, now);
-		}
-		mutex_unlock(&trace_types_lock);
+	for (int kind = 0; kind < TRACE_PID_KINDS && following(f, tr); kind++) {
+		n = pid_list_get(f, kind, pids);
+		now = pid_list_followed(pids, n, f->lists[kind], pid, child_pid);
+		if (now != n)
+			pid_list_publish(f, kind, pids, now);
 	}
+}
+
+/*
+ * A fork or an exit, applied to every list whose option is set: each trace array's
+ * set_ftrace_*pid (its function-fork) and set_event_*pid (its event-fork). The
+ * lock is taken only if some list follows, so that a fork costs nothing while none does.
+ */
+static void pid_lists_follow(int pid, int child_pid)
+{
+	struct trace_array *tr;
+	bool any = following(&ftrace_pid_filter, &global_trace) ||
+		   following(&event_pid_filter, &global_trace) || READ_ONCE(trace_instances);
+
+	if (!any)
+		return;
+	mutex_lock(&trace_types_lock);
+	for_each_trace_array(tr)
+	{
+		if (tr->function_pids)
+			pid_filter_follow(tr->function_pids, tr, pid, child_pid);
+		if (tr->event_pids)
+			pid_filter_follow(tr->event_pids, tr, pid, child_pid);
+	}
+	mutex_unlock(&trace_types_lock);
 }
 
 void trace_pid_follow_fork(int parent_pid, int child_pid)
@@ -185,6 +201,18 @@ static const struct pid_file *pid_file(const struct file *file)
 	return &pid_files[i];
 }
 
+/* The filter a file edits: the file's trace array's (an instance has its own). */
+static struct trace_pid_filter *pid_filter_of(struct file *file, const struct pid_file *pf)
+{
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
+
+	if (pf->filter == &event_pid_filter && tr->event_pids)
+		return tr->event_pids;
+	if (pf->filter == &ftrace_pid_filter && tr->function_pids)
+		return tr->function_pids;
+	return pf->filter;
+}
+
 static int pid_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
@@ -203,8 +231,8 @@ static ssize_t pid_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 	bool in_force;
 
 	mutex_lock(&trace_types_lock);
-	n = pid_list_get(pf->filter, pf->kind, pids);
-	in_force = pf->filter->lists[pf->kind] != NULL;
+	n = pid_list_get(pid_filter_of(file, pf), pf->kind, pids);
+	in_force = pid_filter_of(file, pf)->lists[pf->kind] != NULL;
 	mutex_unlock(&trace_types_lock);
 	if (!in_force) /* an empty list in force (the followed tasks exited): nothing */
 		len = strlcpy(buf, pf->none, sizeof(buf));
@@ -227,7 +255,7 @@ static ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t
 	text[cnt] = '\0';
 	mutex_lock(&trace_types_lock);
 	if (!reset)
-		n = pid_list_get(pf->filter, pf->kind, pids);
+		n = pid_list_get(pid_filter_of(file, pf), pf->kind, pids);
 	for (p = text; !ret && (w = next_word(&p));) {
 		unsigned long val;
 		int i;
@@ -256,7 +284,7 @@ static ssize_t pid_write(struct file *file, const char *ubuf, size_t cnt, loff_t
 		}
 	}
 	if (!ret) /* no pid at all: no list */
-		pid_list_publish(pf->filter, pf->kind, n ? pids : NULL, n);
+		pid_list_publish(pid_filter_of(file, pf), pf->kind, n ? pids : NULL, n);
 	mutex_unlock(&trace_types_lock);
 	kfree(text);
 	if (ret)
@@ -272,7 +300,7 @@ static int pid_release(struct inode *inode, struct file *file)
 	(void)inode;
 	if (file->private_data) { /* opened with ">" and never written: empty the list */
 		mutex_lock(&trace_types_lock);
-		pid_list_publish(pf->filter, pf->kind, NULL, 0);
+		pid_list_publish(pid_filter_of(file, pf), pf->kind, NULL, 0);
 		mutex_unlock(&trace_types_lock);
 	}
 	return 0;

@@ -149,7 +149,7 @@ static int snapshot_open(struct inode *inode, struct file *file)
  */
 static ssize_t snapshot_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct trace_array *tr = &global_trace;
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	int cpu = tracing_get_cpu(file_inode(file));
 	unsigned long val;
 	int ret = tracing_write_ulong(ubuf, cnt, &val);

@@ -344,6 +344,36 @@ static void bench_trace_event(struct seq_file *m)
 	seq_printf(m, "trace_event_insns: %lu insns\n", (unsigned long)((traced - base) / 2));
 }
 
+/*
+ * The same events recorded into instances only (trace/trace_instances.c): into one, then into
+ * two at once (each built once and copied into both buffers: at most twice one, the issue's
+ * bound).
+ */
+static void bench_instance_events(struct seq_file *m)
+{
+	static const char *const names[] = {"bench0", "bench1"};
+	struct trace_array *tr[ARRAY_SIZE(names)] = {NULL};
+	uint64_t base = measure_pingpong(0, 0, SWITCH_ROUNDS), traced;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		tr[i] = trace_array_get_by_name(names[i]);
+		if (!tr[i])
+			goto out;
+	}
+	for (size_t n = 1; n <= ARRAY_SIZE(names); n++) {
+		if (trace_array_set_clr_event(tr[n - 1], "sched", "sched_switch", true) ||
+		    trace_array_set_clr_event(tr[n - 1], "sched", "sched_wakeup", true))
+			goto out;
+		traced = measure_pingpong(0, 0, SWITCH_ROUNDS);
+		seq_printf(m, "trace_event_%zu_instance%s_insns: %lu insns\n", n, n > 1 ? "s" : "",
+			   (unsigned long)((traced - base) / 2));
+	}
+out:
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (tr[i])
+			trace_array_destroy(tr[i]);
+}
+
 static int bench_thread(void *arg)
 {
 	struct seq_file *m = arg;
@@ -361,6 +391,7 @@ static int bench_thread(void *arg)
 	}
 	bench_trace_printk(m);
 	bench_trace_event(m);
+	bench_instance_events(m);
 	bench_module_load(m);
 	seq_printf(m, "boot_to_prompt_insns: %lu insns\n", (unsigned long)boot_prompt_tsc);
 	seq_printf(m, "kmain_to_prompt_insns: %lu insns\n",

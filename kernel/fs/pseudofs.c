@@ -14,8 +14,7 @@
  * Users cannot add or remove names here: the directories have no inode operations, so mkdir
  * and unlink fail with -EPERM and creating a file with -EACCES, as on Linux. The one exception
  * is a directory made by tracefs_create_instance_dir(), whose mkdir and rmdir call back into
- * its owner, as Linux's tracefs "instances" do; Lucid's tracer has no instances yet, so only
- * the host tests and the fuzzer make one.
+ * its owner, as Linux's tracefs "instances" do (trace/trace_instances.c).
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/fs/debugfs.h"
@@ -107,6 +106,31 @@ struct dentry *tracefs_create_dir(const char *name, struct dentry *parent)
 void tracefs_remove(struct dentry *dentry)
 {
 	pseudo_remove(dentry);
+}
+
+/*
+ * Is a file or directory below dir in use: open, or someone's working directory? A dentry's
+ * count is one for the tree, one per child, and one per open file or cwd (struct dentry), so
+ * any count above the first two says so. The VFS lock, held by the caller (rmdir), keeps
+ * anyone from opening one meanwhile. dir's own count is not looked at: rmdir holds it.
+ */
+bool tracefs_tree_busy(struct dentry *dir)
+{
+	struct dentry *d;
+
+	list_for_each_entry(d, &dir->d_subdirs, d_child)
+	{
+		int children = 0;
+		struct dentry *c;
+
+		list_for_each_entry(c, &d->d_subdirs, d_child)
+		{
+			children++;
+		}
+		if (d->d_count > 1 + children || tracefs_tree_busy(d))
+			return true;
+	}
+	return false;
 }
 
 static int (*instance_mkdir_cb)(const char *name);

@@ -32,6 +32,9 @@ struct dentry *tracefs_create_instance_dir(const char *name, struct dentry *pare
 					   int (*mkdir)(const char *name),
 					   int (*rmdir)(const char *name));
 
+/* Is a file below dir open, or a directory below it someone's cwd? VFS lock held. */
+bool tracefs_tree_busy(struct dentry *dir);
+
 /*
  * Removes a file, or a directory with everything in it. Files still open stay allocated but
  * their read/write/llseek fail with -EIO from then on; their release still runs at close, so

@@ -111,8 +111,9 @@ def rule_for(path):
     return None, None
 
 
-def writable_files(lucid):
-    """Paths (relative to T, or absolute for /proc) of every file a write may go to."""
+def writable_files(lucid, proc=True):
+    """Paths (relative to the current directory, or absolute for /proc) of every file a write
+    may go to; proc: /proc/sys/kernel's too."""
     found = []
     dirs = ["", "options/", "per_cpu/cpu0/", "events/"]
     for system, mode in modes(lucid, "events").items():
@@ -128,7 +129,7 @@ def writable_files(lucid):
             if mode[0] == "-" and "w" in mode:
                 found.append(d + name)
     for name, mode in modes(lucid, "/proc/sys/kernel").items():
-        if "w" in mode:
+        if proc and "w" in mode:
             found.append("/proc/sys/kernel/" + name)
     return found
 
@@ -137,9 +138,9 @@ def read(lucid, path):
     return lucid.run("cat %s" % path)
 
 
-def test_every_file_refuses_every_bad_input(lucid):
-    assert lucid.run("cd %s" % T) == ""
-    files = writable_files(lucid)
+def test_every_file_refuses_every_bad_input(lucid, where=T, proc=True):
+    assert lucid.run("cd %s" % where) == ""
+    files = writable_files(lucid, proc)
     assert len(files) > 25, files
     tried = skipped = 0
     failures = []
@@ -166,6 +167,49 @@ def test_every_file_refuses_every_bad_input(lucid):
     assert not failures, "\n".join(failures[:30])
     assert lucid.run("cat current_tracer") == "nop\n"
     assert "Kernel panic" not in lucid.tail(100000)
+
+
+# --- instances/ ---------------------------------------------------------------------------------
+#
+# mkdir and rmdir in instances/ (trace/trace_instances.c): each bad one fails with Linux's errno
+# and leaves the instances as they were; an instance's own files follow the rules above.
+
+INSTANCE = "instances/inst"
+LONG = "instances/" + "x" * 256
+MKDIR_RMDIR = [
+    ("mkdir %s" % INSTANCE, "mkdir: can't create directory '%s': File exists" % INSTANCE),
+    ("mkdir %s" % LONG, "mkdir: can't create directory '%s': File name too long" % LONG),
+    ("mkdir instances/nosuch/x",
+     "mkdir: can't create directory 'instances/nosuch/x': No such file or directory"),
+    ("mkdir %s/x" % INSTANCE,  # an instance's own directories are the tracer's, as Linux's
+     "mkdir: can't create directory '%s/x': Operation not permitted" % INSTANCE),
+    ("mkdir %s/events/x" % INSTANCE,
+     "mkdir: can't create directory '%s/events/x': Operation not permitted" % INSTANCE),
+    ("rmdir instances/nosuch", "rmdir: 'instances/nosuch': No such file or directory"),
+    ("rmdir %s/events" % INSTANCE, "rmdir: '%s/events': Operation not permitted" % INSTANCE),
+    ("rmdir instances", "rmdir: 'instances': Operation not permitted"),
+    ("exec 3< %s/trace; rmdir %s; exec 3<&-" % (INSTANCE, INSTANCE),
+     "rmdir: '%s': Device or resource busy" % INSTANCE),
+    ("exec 3> %s/trace_marker; rmdir %s; exec 3>&-" % (INSTANCE, INSTANCE),
+     "rmdir: '%s': Device or resource busy" % INSTANCE),
+]
+
+
+def test_instances_mkdir_rmdir_errors(lucid):
+    assert lucid.run("cd %s; mkdir %s" % (T, INSTANCE)) == ""
+    for cmd, err in MKDIR_RMDIR:
+        assert lucid.run(cmd) == err + "\n", cmd
+        assert lucid.run("ls instances") == "inst\n", cmd
+    assert lucid.run("echo ok > %s/trace_marker; rmdir %s; ls instances" % (INSTANCE,
+                                                                          INSTANCE)) == ""
+
+
+def test_instance_files_refuse_every_bad_input(lucid):
+    assert lucid.run("cd %s; mkdir %s" % (T, INSTANCE)) == ""
+    try:
+        test_every_file_refuses_every_bad_input(lucid, "%s/%s" % (T, INSTANCE), proc=False)
+    finally:
+        assert lucid.run("cd %s; rmdir %s" % (T, INSTANCE)) == ""
 
 
 # --- Numbers at the limits ----------------------------------------------------------------------

@@ -16,7 +16,10 @@
 #include "lib/errno.h"
 
 struct trace_array global_trace;
+struct trace_array *trace_instances; /* none: the top level's lists only */
 struct mutex trace_types_lock;
+/* A top-level file's inode: no data, so tracing_get_tr() says global_trace. */
+static struct inode top_inode;
 
 void mutex_lock(struct mutex *m)
 {
@@ -42,7 +45,8 @@ ssize_t simple_read_from_buffer(void *to, size_t count, loff_t *ppos, const void
 /* echo TEXT > FILE (trunc) or >> FILE: open, write, release, as the VFS would. */
 static ssize_t write_file(const struct file_operations *fops, const char *text, bool trunc)
 {
-	struct file f = {.f_op = fops, .f_mode = FMODE_WRITE, .f_flags = trunc ? O_TRUNC : 0};
+	struct file f = {.f_op = fops, .f_mode = FMODE_WRITE, .f_flags = trunc ? O_TRUNC : 0,
+			 .f_inode = &top_inode};
 	loff_t pos = 0;
 	ssize_t ret;
 
@@ -55,7 +59,7 @@ static ssize_t write_file(const struct file_operations *fops, const char *text, 
 static const char *read_file(const struct file_operations *fops)
 {
 	static char buf[512];
-	struct file f = {.f_op = fops, .f_mode = FMODE_READ};
+	struct file f = {.f_op = fops, .f_mode = FMODE_READ, .f_inode = &top_inode};
 	loff_t pos = 0;
 	ssize_t n;
 
@@ -74,6 +78,8 @@ static int setup(void **state)
 
 	(void)state;
 	global_trace.trace_flags = 0;
+	global_trace.event_pids = &event_pid_filter;
+	global_trace.function_pids = &ftrace_pid_filter;
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		write_file(all[i], NULL, true);
 	return 0;
