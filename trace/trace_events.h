@@ -26,6 +26,7 @@
 #include "lib/list.h"
 #include "trace/trace.h"
 #include "trace/trace_output.h"
+#include "kernel/fs/vfs.h" /* ssize_t, loff_t: the filter files' write */
 
 struct tracepoint;
 struct mutex;
@@ -258,6 +259,17 @@ struct file_operations;
 extern const struct file_operations ftrace_event_format_fops; /* format: data is the call */
 extern const struct file_operations ftrace_event_id_fops;     /* id: data is the call */
 extern const struct file_operations ftrace_show_header_fops;  /* header_page, header_event */
+/*
+ * A filter file of the top level (the event's own filter) or of an instance (its
+ * trace_event_file's): what it reads, and a write into the slot it names.
+ */
+struct seq_file;
+struct event_filter;
+void event_filter_seq_show(struct seq_file *m, struct event_filter *const *slot,
+			   char *const *err_slot);
+ssize_t event_filter_file_write(struct trace_array *tr, struct trace_event_call *call,
+				struct event_filter **slot, char **err_slot, const char *ubuf,
+				size_t cnt, loff_t *ppos);
 /* An instance's event on or off (event_mutex held): 0 or a negative errno. */
 int trace_event_file_enable(struct trace_event_file *file, bool enable);
 

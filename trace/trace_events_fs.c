@@ -347,17 +347,20 @@ static const struct file_operations ftrace_system_enable_fops = {
 
 /* --- filter files ----------------------------------------------------------------------------- */
 
-/* Installs filter (or NULL) as call's; returns the one it replaces, to be freed after a sync. */
-static struct event_filter *event_set_filter(struct trace_event_call *call,
-					     struct event_filter *filter, char *err)
+/*
+ * Installs filter (or NULL) in a filter slot, the event's own (the top level) or an instance's
+ * (struct trace_event_file); returns the one it replaces, to be freed after a sync.
+ */
+static struct event_filter *filter_slot_set(struct event_filter **slot, char **err_slot,
+					    struct event_filter *filter, char *err)
 {
 	lockdep_assert_held(&event_mutex);
-	struct event_filter *old = call->filter;
+	struct event_filter *old = *slot;
 
 	/* Published whole: a probe that sees the pointer sees the program it points to. */
-	__atomic_store_n(&call->filter, filter, __ATOMIC_RELEASE);
-	kfree(call->filter_err);
-	call->filter_err = err;
+	__atomic_store_n(slot, filter, __ATOMIC_RELEASE);
+	kfree(*err_slot);
+	*err_slot = err;
 	return old;
 }
 
@@ -386,28 +389,30 @@ static const char *strip_blanks(char *s)
 	return s;
 }
 
-/* One event's filter. event_mutex held. */
-static int apply_event_filter(struct trace_event_call *call, char *str)
+/* One event's filter, into a slot (filter_slot_set); tr's error_log hears a refusal. */
+static int apply_event_filter(struct trace_array *tr, struct trace_event_call *call,
+			      struct event_filter **slot, char **err_slot, char *str)
 {
 	struct event_filter *filter, *old;
 	int ret;
 
+	lockdep_assert_held(&event_mutex);
 	if (strcmp(strip_blanks(str), "0") == 0) {
-		old = event_set_filter(call, NULL, NULL);
+		old = filter_slot_set(slot, err_slot, NULL, NULL);
 		free_old_filters(&old, 1);
 		return 0;
 	}
-	ret = create_event_filter(call, str, false, &filter);
+	ret = create_event_filter_tr(tr, call, str, false, &filter);
 	if (!filter)
 		return ret;
 	if (ret) { /* refused: the filter in force stays, the report is shown */
-		kfree(call->filter_err);
-		call->filter_err = filter->filter_string;
+		kfree(*err_slot);
+		*err_slot = filter->filter_string;
 		filter->filter_string = NULL;
 		free_event_filter(filter);
 		return ret;
 	}
-	old = event_set_filter(call, filter, NULL);
+	old = filter_slot_set(slot, err_slot, filter, NULL);
 	free_old_filters(&old, 1);
 	return 0;
 }
@@ -446,11 +451,25 @@ static int apply_subsystem_event_filter(const char *system, char *str)
 				break;
 			}
 		}
-		old[nr++] = event_set_filter(call, filter, err);
+		old[nr++] = filter_slot_set(&call->filter, &call->filter_err, filter, err);
 	}
 	free_old_filters(old, nr);
 	kfree(old);
 	return ret;
+}
+
+/* What a filter file reads: the report on a refused filter, else the filter, else "none". */
+void event_filter_seq_show(struct seq_file *m, struct event_filter *const *slot,
+			   char *const *err_slot)
+{
+	mutex_lock(&event_mutex);
+	if (*err_slot)
+		seq_printf(m, "%s\n", *err_slot);
+	else if (*slot)
+		seq_printf(m, "%s\n", (*slot)->filter_string);
+	else
+		seq_puts(m, "none\n");
+	mutex_unlock(&event_mutex);
 }
 
 static int event_filter_show(struct seq_file *m, void *v)
@@ -458,14 +477,7 @@ static int event_filter_show(struct seq_file *m, void *v)
 	struct trace_event_call *call = m->private;
 
 	(void)v;
-	mutex_lock(&event_mutex);
-	if (call->filter_err)
-		seq_printf(m, "%s\n", call->filter_err);
-	else if (call->filter)
-		seq_printf(m, "%s\n", call->filter->filter_string);
-	else
-		seq_puts(m, "none\n");
-	mutex_unlock(&event_mutex);
+	event_filter_seq_show(m, &call->filter, &call->filter_err);
 	return 0;
 }
 
@@ -489,7 +501,10 @@ static char *filter_text(const char *ubuf, size_t cnt)
 	return buf;
 }
 
-static ssize_t event_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+/* A write to a filter file: "0" clears; a refused filter leaves the one in force. */
+ssize_t event_filter_file_write(struct trace_array *tr, struct trace_event_call *call,
+				struct event_filter **slot, char **err_slot, const char *ubuf,
+				size_t cnt, loff_t *ppos)
 {
 	char *buf = filter_text(ubuf, cnt);
 	int ret;
@@ -497,13 +512,21 @@ static ssize_t event_filter_write(struct file *file, const char *ubuf, size_t cn
 	if (!buf)
 		return cnt >= FILTER_WRITE_MAX ? -EINVAL : -ENOMEM;
 	mutex_lock(&event_mutex);
-	ret = apply_event_filter(file_inode(file)->i_private, buf);
+	ret = apply_event_filter(tr, call, slot, err_slot, buf);
 	mutex_unlock(&event_mutex);
 	kfree(buf);
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
+}
+
+static ssize_t event_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_event_call *call = file_inode(file)->i_private;
+
+	return event_filter_file_write(NULL, call, &call->filter, &call->filter_err, ubuf, cnt,
+				       ppos);
 }
 
 static const struct file_operations ftrace_event_filter_fops = {

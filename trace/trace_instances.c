@@ -174,34 +174,12 @@ static const struct file_operations instance_dir_enable_fops = {
 	.write = dir_enable_write,
 };
 
-/* A filter replaced: freed once no probe can still be running it (they read it once each). */
-static void file_set_filter(struct trace_event_file *ef, struct event_filter *filter, char *err)
-{
-	struct event_filter *old = ef->filter;
-
-	lockdep_assert_held(&event_mutex);
-	__atomic_store_n(&ef->filter, filter, __ATOMIC_RELEASE);
-	kfree(ef->filter_err);
-	ef->filter_err = err;
-	if (old) {
-		tracepoint_synchronize_unregister();
-		free_event_filter(old);
-	}
-}
-
 static int file_filter_show(struct seq_file *m, void *v)
 {
 	struct trace_event_file *ef = m->private;
 
 	(void)v;
-	mutex_lock(&event_mutex);
-	if (ef->filter_err)
-		seq_printf(m, "%s\n", ef->filter_err);
-	else if (ef->filter)
-		seq_printf(m, "%s\n", ef->filter->filter_string);
-	else
-		seq_puts(m, "none\n");
-	mutex_unlock(&event_mutex);
+	event_filter_seq_show(m, &ef->filter, &ef->filter_err);
 	return 0;
 }
 
@@ -210,43 +188,13 @@ static int file_filter_open(struct inode *inode, struct file *file)
 	return single_open(file, file_filter_show, inode->i_private);
 }
 
-/* As the top level's filter file: "0" clears; a refused filter leaves the one in force. */
+/* As the top level's filter file, into this instance's slot; its error_log hears a refusal. */
 static ssize_t file_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_event_file *ef = file_inode(file)->i_private;
-	struct event_filter *filter;
-	char *buf, *s;
-	int ret;
 
-	if (cnt >= FILTER_WRITE_MAX)
-		return -EINVAL;
-	buf = kmalloc(cnt + 1);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, ubuf, cnt);
-	buf[cnt] = '\0';
-	s = strim(buf);
-	mutex_lock(&event_mutex);
-	if (strcmp(s, "0") == 0) {
-		file_set_filter(ef, NULL, NULL);
-		ret = 0;
-	} else {
-		ret = create_event_filter_tr(ef->tr, ef->call, buf, false, &filter);
-		if (filter && ret) { /* refused: the report is shown, the filter in force stays */
-			kfree(ef->filter_err);
-			ef->filter_err = filter->filter_string;
-			filter->filter_string = NULL;
-			free_event_filter(filter);
-		} else if (filter) {
-			file_set_filter(ef, filter, NULL);
-		}
-	}
-	mutex_unlock(&event_mutex);
-	kfree(buf);
-	if (ret)
-		return ret;
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
+	return event_filter_file_write(ef->tr, ef->call, &ef->filter, &ef->filter_err, ubuf, cnt,
+				       ppos);
 }
 
 static const struct file_operations instance_filter_fops = {
