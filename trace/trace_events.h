@@ -270,6 +270,13 @@ void event_filter_seq_show(struct seq_file *m, struct event_filter *const *slot,
 ssize_t event_filter_file_write(struct trace_array *tr, struct trace_event_call *call,
 				struct event_filter **slot, char **err_slot, const char *ubuf,
 				size_t cnt, loff_t *ppos);
+/* A set_event file's write (the top level's, an instance's): what it turns on and off with. */
+struct set_event_ops {
+	int (*set)(void *data, const struct trace_event_selector *sel); /* event_mutex held */
+	void (*clear)(void *data); /* every event off */
+};
+ssize_t set_event_file_write(const struct set_event_ops *ops, void *data, bool reset,
+			     const char *ubuf, size_t cnt, loff_t *ppos);
 /* An instance's event on or off (event_mutex held): 0 or a negative errno. */
 int trace_event_file_enable(struct trace_event_file *file, bool enable);
 

@@ -176,16 +176,18 @@ static void ftrace_clear_events(void)
 	}
 }
 
-static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt,
-			       loff_t *ppos)
+/*
+ * A write to a set_event file, the top level's or an instance's: every word parsed and checked
+ * first, so that a bad one changes nothing; then, if the file was opened with O_TRUNC and this
+ * is its first write, every event off (ops->clear); then each word applied (ops->set).
+ */
+ssize_t set_event_file_write(const struct set_event_ops *ops, void *data, bool reset,
+			     const char *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct seq_file *m = file->private_data;
-	bool reset = m->private != NULL;
 	struct trace_event_selector *sels = NULL;
 	char *text = kmalloc(cnt + 1), *p, *w;
 	int nr = 0, ret = 0;
 
-	m->private = NULL; /* applied or refused: either way closing changes nothing more */
 	if (!text)
 		return -ENOMEM;
 	memcpy(text, ubuf, cnt);
@@ -207,9 +209,9 @@ static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt,
 		if (!trace_event_selector_any(&sels[i]))
 			ret = -EINVAL; /* before anything changes */
 	if (!ret && reset)
-		ftrace_clear_events();
+		ops->clear(data);
 	for (int i = 0; i < nr && !ret; i++)
-		ret = ftrace_set_clr_event(&sels[i]);
+		ret = ops->set(data, &sels[i]);
 	mutex_unlock(&event_mutex);
 	kfree(sels);
 	kfree(text);
@@ -217,6 +219,30 @@ static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt,
 		return ret;
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
+}
+
+static int top_set_event(void *data, const struct trace_event_selector *sel)
+{
+	(void)data;
+	return ftrace_set_clr_event(sel);
+}
+
+static void top_clear_events(void *data)
+{
+	(void)data;
+	ftrace_clear_events();
+}
+
+static const struct set_event_ops top_set_event_ops = {.set = top_set_event,
+						       .clear = top_clear_events};
+
+static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	bool reset = m->private != NULL;
+
+	m->private = NULL; /* applied or refused: either way closing changes nothing more */
+	return set_event_file_write(&top_set_event_ops, NULL, reset, ubuf, cnt, ppos);
 }
 
 static int set_event_release(struct inode *inode, struct file *file)

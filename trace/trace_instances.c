@@ -50,7 +50,6 @@
 
 /* Linux's ZEROED_TRACE_FLAGS: an instance starts with the top level's options but these. */
 #define ZEROED_TRACE_FLAGS (TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION_FORK)
-#define EVENT_WORD_MAX 127 /* as the top level's set_event: Linux's longest word */
 #define FILTER_WRITE_MAX 4096 /* as the top level's filter files: less than a page */
 
 struct trace_array *trace_instances; /* newest first, under trace_types_lock */
@@ -241,11 +240,11 @@ static int set_event_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static void clear_events(struct trace_array *tr)
+static void clear_events(void *data)
 {
 	struct trace_event_selector all = {.set = 0};
 
-	instance_set_events(tr, &all);
+	instance_set_events(data, &all);
 }
 
 static struct set_event_file *set_event_private(struct file *file)
@@ -255,49 +254,24 @@ static struct set_event_file *set_event_private(struct file *file)
 	return file->private_data;
 }
 
+static int instance_set_event(void *data, const struct trace_event_selector *sel)
+{
+	return instance_set_events(data, sel);
+}
+
+static const struct set_event_ops instance_set_event_ops = {.set = instance_set_event,
+							    .clear = clear_events};
+
 /* Words as the top level's: [!]system:event, [!]event, [!]system, with * for a whole part. */
 static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct set_event_file *sf = set_event_private(file);
-	struct trace_array *tr = tracing_get_tr(file_inode(file));
-	struct trace_event_selector sel;
-	char *text = kmalloc(cnt + 1), *p, *w;
-	int ret = 0;
+	bool reset = sf && sf->reset;
 
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, ubuf, cnt);
-	text[cnt] = '\0';
-	/* Checked whole first: a bad word changes nothing. */
-	for (p = text; !ret && (w = next_word(&p));) {
-		char word[EVENT_WORD_MAX + 1];
-
-		if (strlen(w) > EVENT_WORD_MAX) {
-			ret = -EINVAL;
-			break;
-		}
-		strlcpy(word, w, sizeof(word));
-		trace_event_parse_selector(word, &sel);
-		if (!trace_event_selector_any(&sel))
-			ret = -EINVAL;
-	}
-	memcpy(text, ubuf, cnt);
-	text[cnt] = '\0';
-	mutex_lock(&event_mutex);
-	if (!ret && sf && sf->reset)
-		clear_events(tr);
 	if (sf)
 		sf->reset = false;
-	for (p = text; !ret && (w = next_word(&p));) {
-		trace_event_parse_selector(w, &sel);
-		ret = instance_set_events(tr, &sel);
-	}
-	mutex_unlock(&event_mutex);
-	kfree(text);
-	if (ret)
-		return ret;
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
+	return set_event_file_write(&instance_set_event_ops, tracing_get_tr(file_inode(file)),
+				    reset, ubuf, cnt, ppos);
 }
 
 static int set_event_release(struct inode *inode, struct file *file)
