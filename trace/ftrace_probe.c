@@ -260,7 +260,7 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
 	if (!enable) /* set_ftrace_notrace "does not accept triggers" */
 		return cmd_err(err, FTRACE_CMD_ERR_NOTRACE, spec->cmd, -EINVAL);
 	if (cmd->parse) {
-		ret = cmd->parse(cmd, &param, &data, apply && !spec->remove, err);
+		ret = cmd->parse(cmd, tr, &param, &data, apply && !spec->remove, err);
 		if (ret)
 			return ret;
 	}

@@ -57,8 +57,8 @@ struct ftrace_func_command {
 	 * "system:event"): reads it from *param, leaving there the count's text or NULL, and
 	 * makes *data (NULL when only checking or removing). 0 or an errno, with err filled.
 	 */
-	int (*parse)(const struct ftrace_func_command *cmd, char **param, void **data,
-		     bool make, struct ftrace_cmd_err *err);
+	int (*parse)(const struct ftrace_func_command *cmd, struct trace_array *tr, char **param,
+		     void **data, bool make, struct ftrace_cmd_err *err);
 	/* With parse: frees data (never given to a function, or its last function is gone). */
 	void (*free)(void *data);
 	const char *fixed_param; /* dump: always the count "1" ("only dump once"), as Linux */
@@ -72,6 +72,7 @@ void trace_snapshot_tick(void); /* the timer tick: a snapshot was asked for? */
 bool trace_snapshot_request(struct trace_array *tr);
 int trace_snapshot_trigger_setup(struct trace_array *tr); /* its buffer */
 void trace_snapshot_trigger_init(void);                   /* boot: its thread */
+void trace_snapshot_trigger_forget(struct trace_array *tr); /* rmdir: its pending one */
 
 #define FTRACE_PROBE_NAME_MAX 128 /* "enable_event:SYSTEM:EVENT" in the listing */
 

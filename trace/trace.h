@@ -181,6 +181,7 @@ struct trace_array {
 	struct trace_event_file *event_files; /* an instance's events (trace/trace_instances.c) */
 	int nr_event_files;
 	void *event_dirs;              /* what its events/ directories' files point at */
+	struct trace_event_file *print_file; /* its ftrace:print, whose triggers markers run */
 	void *options;                 /* an instance's options/ files' data */
 	unsigned long buffer_percent;  /* buffer_percent (trace/trace_options.c) */
 };

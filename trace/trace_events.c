@@ -102,6 +102,8 @@ void trace_events_add(struct trace_event_call *const *calls, int nr)
 
 	for (int i = 0; i < nr; i++) {
 		call = calls[i];
+		call->file.call = call; /* the top level's file */
+		call->file.tr = &global_trace;
 		if (!call->system || !call->name || !call->fields || !event_complete(call) ||
 		    !event_insert(call))
 			pr_err("event %s:%s: incomplete or registered twice\n", call->system,
@@ -117,11 +119,11 @@ void trace_events_add(struct trace_event_call *const *calls, int nr)
 
 /* --- enabling --------------------------------------------------------------------------------- */
 
-/* Attach or detach the probe, as enabled and tracer_refs now say. event_mutex held. */
+/* Attach or detach the probe, as the files and tracer_refs now say. event_mutex held. */
 static int trace_event_update(struct trace_event_call *call)
 {
 	lockdep_assert_held(&event_mutex);
-	bool want = call->enabled || call->tracer_refs > 0 || call->nr_inst_enabled > 0;
+	bool want = call->file.enabled || call->tracer_refs > 0 || call->nr_inst_enabled > 0;
 	int ret;
 
 	if ((call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) && !call->reg)
@@ -141,77 +143,100 @@ static int trace_event_update(struct trace_event_call *call)
 	return ret;
 }
 
-static void file_flags_set(struct trace_event_call *call, unsigned long mask, bool on)
+static void file_flags_set(struct trace_event_file *file, unsigned long mask, bool on)
 {
 	if (on)
-		__atomic_fetch_or(&call->file_flags, mask, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&file->flags, mask, __ATOMIC_RELEASE);
 	else
-		__atomic_fetch_and(&call->file_flags, ~mask, __ATOMIC_RELEASE);
+		__atomic_fetch_and(&file->flags, ~mask, __ATOMIC_RELEASE);
 }
 
-/* Attaches or detaches the probe for enabled; on failure, enabled is as it was. */
-static int event_set_enabled(struct trace_event_call *call, bool on)
+static bool is_instance_file(const struct trace_event_file *file)
 {
+	return file != &file->call->file;
+}
+
+/*
+ * Attaches or detaches the probe for file's enabled; on failure, enabled is as it was. An
+ * instance's file counts in nr_inst_enabled, and the top level's INSTANCES flag says whether
+ * any does.
+ */
+static int event_set_enabled(struct trace_event_file *file, bool on)
+{
+	struct trace_event_call *call = file->call;
+	int delta = is_instance_file(file) ? (on ? 1 : -1) : 0;
 	int ret;
 
-	call->enabled = on;
+	call->nr_inst_enabled += delta;
+	WRITE_ONCE(file->enabled, on);
 	ret = trace_event_update(call);
-	if (ret)
-		call->enabled = !on;
-	return ret;
+	if (ret) {
+		call->nr_inst_enabled -= delta;
+		WRITE_ONCE(file->enabled, !on);
+		return ret;
+	}
+	if (delta)
+		file_flags_set(&call->file, EVENT_FILE_FL_INSTANCES, call->nr_inst_enabled > 0);
+	return 0;
 }
 
 /*
  * Linux's rules: a trigger's hold (soft) keeps the probe attached; the user's 0 then only
- * soft-disables the event (records dropped, triggers still run), and when the last hold goes
- * the probe is detached only if the event is soft-disabled. The user's 1 always records.
+ * soft-disables the file (records dropped, triggers still run), and when the last hold goes
+ * the probe is detached only if the file is soft-disabled. The user's 1 always records.
  */
-int __trace_event_enable_disable(struct trace_event_call *call, int enable, int soft_disable)
+int __ftrace_event_enable_disable(struct trace_event_file *file, int enable, int soft_disable)
 {
 	lockdep_assert_held(&event_mutex);
+	struct trace_event_call *call = file->call;
 	bool disable;
 	int ret = 0;
 
 	if (!enable) {
 		if (soft_disable) {
-			if (call->sm_ref > 0 && --call->sm_ref > 0)
+			if (file->sm_ref > 0 && --file->sm_ref > 0)
 				return 0;
-			disable = call->file_flags & EVENT_FILE_FL_SOFT_DISABLED;
-			file_flags_set(call, EVENT_FILE_FL_SOFT_MODE, false);
+			disable = file->flags & EVENT_FILE_FL_SOFT_DISABLED;
+			file_flags_set(file, EVENT_FILE_FL_SOFT_MODE, false);
 		} else {
-			disable = !(call->file_flags & EVENT_FILE_FL_SOFT_MODE);
+			disable = !(file->flags & EVENT_FILE_FL_SOFT_MODE);
 		}
-		if (disable && call->enabled)
-			ret = event_set_enabled(call, false);
-		file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED,
-			       call->file_flags & EVENT_FILE_FL_SOFT_MODE);
+		if (disable && file->enabled)
+			ret = event_set_enabled(file, false);
+		file_flags_set(file, EVENT_FILE_FL_SOFT_DISABLED,
+			       file->flags & EVENT_FILE_FL_SOFT_MODE);
 		return ret;
 	}
 	if (!soft_disable) {
 		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 			return -EINVAL; /* a tracer's own record: only print's triggers hold one */
-		file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED, false);
+		file_flags_set(file, EVENT_FILE_FL_SOFT_DISABLED, false);
 	} else {
-		if (++call->sm_ref > 1)
+		if (++file->sm_ref > 1)
 			return 0;
-		file_flags_set(call, EVENT_FILE_FL_SOFT_MODE, true);
+		file_flags_set(file, EVENT_FILE_FL_SOFT_MODE, true);
 	}
-	if (!call->enabled) {
+	if (!file->enabled) {
 		if (soft_disable) /* held for a trigger, not yet recording */
-			file_flags_set(call, EVENT_FILE_FL_SOFT_DISABLED, true);
-		ret = event_set_enabled(call, true);
+			file_flags_set(file, EVENT_FILE_FL_SOFT_DISABLED, true);
+		ret = event_set_enabled(file, true);
 		if (ret && soft_disable) { /* as it was: no hold */
-			call->sm_ref--;
-			file_flags_set(call, EVENT_FILE_FL_SOFT_MODE | EVENT_FILE_FL_SOFT_DISABLED,
+			file->sm_ref--;
+			file_flags_set(file, EVENT_FILE_FL_SOFT_MODE | EVENT_FILE_FL_SOFT_DISABLED,
 				       false);
 		}
 	}
 	return ret;
 }
 
+int ftrace_event_enable_disable(struct trace_event_file *file, int enable)
+{
+	return __ftrace_event_enable_disable(file, enable, 0);
+}
+
 int trace_event_enable_disable(struct trace_event_call *call, int enable)
 {
-	return __trace_event_enable_disable(call, enable, 0);
+	return __ftrace_event_enable_disable(&call->file, enable, 0);
 }
 
 int trace_event_tracer_hold(const char *system, const char *name, bool hold)
@@ -234,30 +259,53 @@ int trace_event_tracer_hold(const char *system, const char *name, bool hold)
 	return ret;
 }
 
-/*
- * An instance's event: the probe is shared with the top level and the other instances (one
- * probe per event, attached while anyone wants it); EVENT_FILE_FL_INSTANCES sends it down the
- * instances' path while any instance records the event.
- */
-int trace_event_file_enable(struct trace_event_file *file, bool enable)
-{
-	struct trace_event_call *call = file->call;
-	int ret;
+/* --- a trace array's files -------------------------------------------------------------------- */
 
-	lockdep_assert_held(&event_mutex);
-	if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
-		return -EINVAL;
-	if (file->enabled == enable)
-		return 0;
-	call->nr_inst_enabled += enable ? 1 : -1;
-	ret = trace_event_update(call);
-	if (ret) {
-		call->nr_inst_enabled -= enable ? 1 : -1;
-		return ret;
+/*
+ * The top level's files are the calls' own, in ftrace_events' order; an instance's are its
+ * array, made at mkdir in the same order.
+ */
+struct trace_event_file *trace_event_file_next(struct trace_array *tr,
+					       struct trace_event_file *file)
+{
+	if (tr != &global_trace) {
+		long i = file ? file - tr->event_files + 1 : 0;
+
+		return i < tr->nr_event_files ? &tr->event_files[i] : NULL;
 	}
-	WRITE_ONCE(file->enabled, enable);
-	file_flags_set(call, EVENT_FILE_FL_INSTANCES, call->nr_inst_enabled > 0);
-	return 0;
+	struct list_head *next = file ? file->call->list.next : ftrace_events.next;
+
+	return next == &ftrace_events ? NULL
+				      : &list_entry(next, struct trace_event_call, list)->file;
+}
+
+struct trace_event_file *trace_event_file_of(struct trace_array *tr, struct trace_event_call *call)
+{
+	struct trace_event_file *file;
+
+	if (tr == &global_trace)
+		return &call->file;
+	for (int i = 0; i < tr->nr_event_files; i++) {
+		file = &tr->event_files[i];
+		if (file->call == call)
+			return file;
+	}
+	return NULL;
+}
+
+struct trace_event_file *find_event_file(struct trace_array *tr, const char *system,
+					 const char *event)
+{
+	struct trace_event_file *file;
+
+	for_each_event_file(tr, file)
+	{
+		struct trace_event_call *call = file->call;
+
+		if (!strcmp(call->system, system) && !strcmp(call->name, event))
+			return (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) ? NULL : file;
+	}
+	return NULL;
 }
 
 /* --- set_event's words ------------------------------------------------------------------------ */
@@ -313,21 +361,27 @@ bool trace_event_selector_any(const struct trace_event_selector *sel)
 	return false;
 }
 
-int ftrace_set_clr_event(const struct trace_event_selector *sel)
+int __ftrace_set_clr_event(struct trace_array *tr, const struct trace_event_selector *sel)
 {
-	struct trace_event_call *call;
+	struct trace_event_file *file;
 	int ret = -EINVAL, eret = 0;
 
-	list_for_each_entry(call, &ftrace_events, list)
+	lockdep_assert_held(&event_mutex);
+	for_each_event_file(tr, file)
 	{
-		if (!trace_event_selector_matches(sel, call))
+		if (!trace_event_selector_matches(sel, file->call))
 			continue;
-		ret = trace_event_enable_disable(call, sel->set);
+		ret = ftrace_event_enable_disable(file, sel->set);
 		if (ret && !eret)
 			eret = ret; /* the first error, though the others were still done */
 		ret = eret;
 	}
 	return ret;
+}
+
+int ftrace_set_clr_event(const struct trace_event_selector *sel)
+{
+	return __ftrace_set_clr_event(&global_trace, sel);
 }
 
 /* --- recording -------------------------------------------------------------------------------- */
@@ -410,16 +464,16 @@ static bool event_soft_disabled(struct trace_event_call *call, unsigned long fla
  */
 static noinline void *triggered_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
-	unsigned long flags = READ_ONCE(call->file_flags);
+	unsigned long flags = READ_ONCE(call->file.flags);
 
 	if (flags & EVENT_FILE_FL_TRIGGER_COND)
 		return aside_buffer_reserve(call, len,
 					    ring_buffer_record_is_on(global_trace.buffer));
 	if (flags & EVENT_FILE_FL_TRIGGER_MODE)
-		event_triggers_call(call, NULL, 0);
+		event_triggers_call(&call->file, NULL, 0);
 	if (event_soft_disabled(call, flags))
 		return NULL;
-	if (READ_ONCE(call->filter))
+	if (READ_ONCE(call->file.filter))
 		return filtered_buffer_reserve(call, len);
 	return ring_buffer_event_reserve(call, len);
 }
@@ -427,21 +481,20 @@ static noinline void *triggered_buffer_reserve(struct trace_event_call *call, un
 static noinline void *instances_buffer_reserve(struct trace_event_call *call, unsigned long len,
 					       int other_pid);
 
-static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
-						   unsigned long len)
+static __always_inline void *event_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
 	lockdep_assert_preemption_disabled(); /* by the tracepoint (kernel/tracepoint.h) */
 
 	if (!global_trace.buffer)
 		return NULL;
-	if (unlikely(READ_ONCE(call->file_flags) &
+	if (unlikely(READ_ONCE(call->file.flags) &
 		     (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED |
 		      EVENT_FILE_FL_INSTANCES))) {
-		if (READ_ONCE(call->file_flags) & EVENT_FILE_FL_INSTANCES)
+		if (READ_ONCE(call->file.flags) & EVENT_FILE_FL_INSTANCES)
 			return instances_buffer_reserve(call, len, NO_OTHER_TASK);
 		return triggered_buffer_reserve(call, len);
 	}
-	if (unlikely(READ_ONCE(call->filter)))
+	if (unlikely(READ_ONCE(call->file.filter)))
 		return filtered_buffer_reserve(call, len);
 	return ring_buffer_event_reserve(call, len);
 }
@@ -454,7 +507,7 @@ static __always_inline void *event_buffer_reserve(struct trace_event_call *call,
 static noinline void *pid_filtered_reserve(struct trace_event_call *call, unsigned long len,
 					   int other_pid)
 {
-	if (READ_ONCE(call->file_flags) & EVENT_FILE_FL_INSTANCES)
+	if (READ_ONCE(call->file.flags) & EVENT_FILE_FL_INSTANCES)
 		return instances_buffer_reserve(call, len, other_pid);
 	if (trace_ignore_current(&event_pid_filter) &&
 	    (other_pid == NO_OTHER_TASK || trace_ignore_this_task(&event_pid_filter, other_pid)))
@@ -480,15 +533,15 @@ static bool event_pid_ignored(struct trace_pid_filter *f, int other_pid)
 static noinline void *instances_buffer_reserve(struct trace_event_call *call, unsigned long len,
 					       int other_pid)
 {
-	bool top = READ_ONCE(call->enabled) || READ_ONCE(call->tracer_refs);
-	unsigned long flags = READ_ONCE(call->file_flags);
+	bool top = READ_ONCE(call->file.enabled) || READ_ONCE(call->tracer_refs);
+	unsigned long flags = READ_ONCE(call->file.flags);
 	int cpu = ring_buffer_cpu_id();
 	void *rec;
 
 	if (top && event_pid_ignored(&event_pid_filter, other_pid))
 		top = false;
 	if (top && (flags & EVENT_FILE_FL_TRIGGER_MODE) && !(flags & EVENT_FILE_FL_TRIGGER_COND))
-		event_triggers_call(call, NULL, 0);
+		event_triggers_call(&call->file, NULL, 0);
 	rec = aside_buffer_reserve(call, len, top && ring_buffer_record_is_on(global_trace.buffer));
 	if (rec) { /* (an interrupt's event in between has come and gone: the level is ours) */
 		filter_top[cpu][filter_nest[cpu] - 1] = top;
@@ -498,24 +551,33 @@ static noinline void *instances_buffer_reserve(struct trace_event_call *call, un
 }
 
 /*
- * The record, into each instance that has the event on and whose pid lists and filter keep it;
- * then that instance's stack after it, if its options/stacktrace says so (ip: where it starts).
+ * The record, into each instance whose file of the event is enabled and whose pid lists keep
+ * it: its triggers first (those that need nothing of the record run now too: its
+ * trace_event_file is only reached here), then, unless soft-disabled, the record if its filter
+ * keeps it, with that instance's stack after it if its options/stacktrace says so (ip: where
+ * it starts), then the triggers that run after the record (traceoff, stacktrace).
  */
 static void instances_commit(struct trace_event_call *call, void *rec, unsigned long len,
 			     int other_pid, unsigned long ip)
 {
 	for (struct trace_event_file *f = __atomic_load_n(&call->inst_files, __ATOMIC_ACQUIRE); f;
 	     f = __atomic_load_n(&f->next, __ATOMIC_ACQUIRE)) {
+		unsigned long flags = READ_ONCE(f->flags);
+		enum event_trigger_type tt = ETT_NONE;
 		struct event_filter *filter;
 
 		if (!READ_ONCE(f->enabled) || event_pid_ignored(f->tr->event_pids, other_pid))
 			continue;
+		if (unlikely(flags & EVENT_FILE_FL_TRIGGER_MODE))
+			tt = event_triggers_call(f, rec, (unsigned int)len);
 		filter = READ_ONCE(f->filter);
-		if (filter && !filter_match_preds(filter, rec, (unsigned int)len))
-			continue;
-		if (!ring_buffer_write(f->tr->buffer, len, rec) &&
+		if (!(flags & EVENT_FILE_FL_SOFT_DISABLED) &&
+		    (!filter || filter_match_preds(filter, rec, (unsigned int)len)) &&
+		    !ring_buffer_write(f->tr->buffer, len, rec) &&
 		    unlikely(READ_ONCE(f->tr->trace_flags) & TRACE_ITER_STACKS))
 			ftrace_trace_stacks(f->tr, ip);
+		if (unlikely(tt))
+			event_triggers_post_call(f, tt, ip);
 	}
 }
 
@@ -577,13 +639,13 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 	 */
 	unsigned long ip = (unsigned long)__builtin_return_address(0);
 	int cpu = ring_buffer_cpu_id(), level = filter_nest[cpu] - 1;
-	unsigned long flags = READ_ONCE(call->file_flags);
-	struct event_filter *filter = READ_ONCE(call->filter);
+	unsigned long flags = READ_ONCE(call->file.flags);
+	struct event_filter *filter = READ_ONCE(call->file.filter);
 	enum event_trigger_type tt = ETT_NONE;
 	bool top = filter_top[cpu][level];
 
 	if (top && (flags & EVENT_FILE_FL_TRIGGER_COND))
-		tt = event_triggers_call(call, rec, (unsigned int)len);
+		tt = event_triggers_call(&call->file, rec, (unsigned int)len);
 	if (filter_record[cpu][level] && !event_soft_disabled(call, flags) &&
 	    (!filter || filter_match_preds(filter, rec, (unsigned int)len))) {
 		if (unlikely(READ_ONCE(tracepoint_printk)))
@@ -595,7 +657,7 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 	if (flags & EVENT_FILE_FL_INSTANCES)
 		instances_commit(call, rec, len, filter_other_pid[cpu][level], ip);
 	if (tt)
-		event_triggers_post_call(call, tt, ip);
+		event_triggers_post_call(&call->file, tt, ip);
 	filter_nest[cpu]--;
 }
 
@@ -605,7 +667,7 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
  * that the common commit stays a tail call.
  */
 static noinline void event_commit_extras(struct trace_event_call *call, void *rec,
-					   unsigned long len, unsigned long ip)
+					 unsigned long len, unsigned long ip)
 {
 	if (unlikely(READ_ONCE(tracepoint_printk)))
 		output_printk(call, rec, len);

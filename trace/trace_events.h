@@ -120,20 +120,56 @@ struct trace_event_field {
 #define TRACE_EVENT_FL_IGNORE_ENABLE 0x1
 
 /*
- * trace_event_call.file_flags, Linux's trace_event_file flags (trace/trace_events_trigger.c):
+ * trace_event_file.flags, Linux's EVENT_FILE_FL_* (trace/trace_events_trigger.c):
  *  SOFT_MODE      a trigger holds the event's probe attached (its enable file shows a '*');
  *  SOFT_DISABLED  attached, but its records are dropped: only its triggers run (enable: 0*);
  *  TRIGGER_MODE   it has triggers;
  *  TRIGGER_COND   one of them needs the record (a filter) or runs after it (traceoff,
  *                 stacktrace): the record is built aside and the triggers run at commit.
- * The probe tests TRIGGER_MODE | SOFT_DISABLED once, at reserve.
+ * The probe tests the top level's TRIGGER_MODE | SOFT_DISABLED | INSTANCES once, at reserve.
  */
 #define EVENT_FILE_FL_SOFT_MODE (1UL << 0)
 #define EVENT_FILE_FL_SOFT_DISABLED (1UL << 1)
 #define EVENT_FILE_FL_TRIGGER_MODE (1UL << 2)
 #define EVENT_FILE_FL_TRIGGER_COND (1UL << 3)
-/* Some instance records it (call->nr_inst_enabled > 0): the probe takes the instances' path. */
+/*
+ * In the top level's file only (call->file.flags), for the whole event: some instance's file
+ * is enabled (call->nr_inst_enabled > 0: it records, or a trigger holds it), so the probe
+ * takes the instances' path.
+ */
 #define EVENT_FILE_FL_INSTANCES (1UL << 4)
+
+/*
+ * An event in one trace array (Linux's struct trace_event_file): its enable state, filter and
+ * triggers there. The top level's is the call's own (call->file); an instance has one per
+ * event in tr->event_files, on the call's list of instance files. Every file, the top level's
+ * and the instances', is enabled, filtered and triggered by the same code.
+ */
+struct trace_event_file {
+	struct trace_event_call *call;
+	struct trace_array *tr;
+	struct trace_event_file *next; /* an instance's: the call's next instance file */
+	unsigned long flags; /* EVENT_FILE_FL_*, read by the probe without a lock */
+	/*
+	 * By the user (its enable file, set_event) or by a trigger (soft mode): Linux's
+	 * EVENT_FILE_FL_ENABLED. A soft-disabled file is enabled but records nothing.
+	 */
+	bool enabled;
+	/*
+	 * Its filter (trace/trace_events_filter.h), the program every record is checked against
+	 * before it goes into the buffer, or NULL: records are kept without a check. Read by the
+	 * probe; a replaced one is freed only once no probe can still be running it.
+	 */
+	struct event_filter *filter;
+	char *filter_err; /* the report on a refused filter, which the filter file shows */
+	/*
+	 * Triggers (trace/trace_events_trigger.h): newest first, read by the probe without a
+	 * lock. sm_ref: the triggers that hold it in soft mode (its own and the enable_event/
+	 * disable_event triggers of other events of the same array that name it); tm_ref: its own.
+	 */
+	struct event_trigger_data *triggers;
+	int sm_ref, tm_ref;
+};
 
 struct trace_event_call {
 	const char *system; /* "sched" */
@@ -160,50 +196,21 @@ struct trace_event_call {
 
 	/* Set at boot or under event_mutex. */
 	/*
-	 * Its filter (trace/trace_events_filter.h), the program every record is checked against
-	 * before it goes into the buffer, or NULL: records are kept without a check. Read by the
-	 * probe; a replaced one is freed only once no probe can still be running it.
+	 * The top level's (global_trace's) trace_event_file, embedded: the probe's fast path
+	 * reads its flags and filter at a fixed offset from the call, with no lookup.
 	 */
-	struct event_filter *filter;
-	char *filter_err; /* the report on a refused filter, which the filter file shows */
-	/*
-	 * By the user (its enable file, set_event) or by a trigger (soft mode, below): Linux's
-	 * EVENT_FILE_FL_ENABLED. A soft-disabled event is enabled but records nothing.
-	 */
-	bool enabled;
+	struct trace_event_file file;
 	int tracer_refs; /* by tracers that record it while they are current */
-	/*
-	 * Triggers (trace/trace_events_trigger.h): the event's own, newest first, read by the
-	 * probe without a lock; file_flags, EVENT_FILE_FL_* below, say what the probe must do
-	 * beyond recording. sm_ref: the triggers that hold it in soft mode (its own and the
-	 * enable_event/disable_event triggers of other events that name it); tm_ref: its own.
-	 */
-	struct event_trigger_data *triggers;
-	unsigned long file_flags;
-	int sm_ref, tm_ref;
-	bool registered; /* its probe is attached: enabled || tracer_refs || nr_inst_enabled */
+	bool registered; /* its probe is attached: file.enabled || tracer_refs || nr_inst_enabled */
 	struct list_head list; /* on ftrace_events, sorted by system then name */
 	/*
 	 * Instances (trace/trace_instances.c): each has a struct trace_event_file for this
 	 * event, on this list (newest first; read by the probe without a lock, so a file is
 	 * freed only after it is unlinked and every CPU is past the probes). nr_inst_enabled:
-	 * how many of them record it.
+	 * how many of them are enabled (record it, or a trigger holds it).
 	 */
 	struct trace_event_file *inst_files;
 	int nr_inst_enabled;
-};
-
-/*
- * An event in an instance (Linux's struct trace_event_file): its enable state and filter
- * there. The top level's are the call's own fields above (Linux's global_trace files).
- */
-struct trace_event_file {
-	struct trace_event_call *call;
-	struct trace_array *tr;
-	struct trace_event_file *next; /* the call's next instance file */
-	bool enabled;                  /* by its enable file or the instance's set_event */
-	struct event_filter *filter;   /* as call->filter, for this instance's records */
-	char *filter_err;
 };
 
 /* Events register themselves: a pointer in the .trace_events section (linker.ld). */
@@ -241,44 +248,50 @@ bool trace_event_selector_matches(const struct trace_event_selector *sel,
 bool trace_event_selector_any(const struct trace_event_selector *sel); /* matches some event */
 
 /*
- * Enabling, event_mutex held. ftrace_set_clr_event: every event sel matches; -EINVAL if none.
- * trace_event_enable_disable: one event, by the user. Both return 0 or a negative errno.
+ * Enabling, event_mutex held; each returns 0 or a negative errno.
+ * __ftrace_set_clr_event: every file of tr that sel matches (the first error; the others are
+ * still done), -EINVAL if none; ftrace_set_clr_event: the same for the top level.
+ * ftrace_event_enable_disable: one file, by the user; trace_event_enable_disable: the top
+ * level's file of call.
  */
+int __ftrace_set_clr_event(struct trace_array *tr, const struct trace_event_selector *sel);
 int ftrace_set_clr_event(const struct trace_event_selector *sel);
+int ftrace_event_enable_disable(struct trace_event_file *file, int enable);
 int trace_event_enable_disable(struct trace_event_call *call, int enable);
 /*
  * Linux's __ftrace_event_enable_disable(): with soft_disable, a trigger's hold (soft mode:
- * the probe stays attached while any trigger needs it, and records only if the event is
- * enabled too); without, the user's enable. event_mutex held; 0 or a negative errno.
+ * the probe stays attached while any trigger needs it, and the file records only if it is
+ * enabled too); without, the user's enable. The same for the top level's file and an
+ * instance's: the probe is attached while any file of the event is enabled.
  */
-int __trace_event_enable_disable(struct trace_event_call *call, int enable, int soft_disable);
+int __ftrace_event_enable_disable(struct trace_event_file *file, int enable, int soft_disable);
 /* A tracer that records events while it is current: takes or drops a hold on one event. */
 int trace_event_tracer_hold(const char *system, const char *name, bool hold);
-/* The files an instance's events/ shares with the top level's (trace/trace_events_fs.c). */
-struct file_operations;
-extern const struct file_operations ftrace_event_format_fops; /* format: data is the call */
-extern const struct file_operations ftrace_event_id_fops;     /* id: data is the call */
-extern const struct file_operations ftrace_show_header_fops;  /* header_page, header_event */
+
 /*
- * A filter file of the top level (the event's own filter) or of an instance (its
- * trace_event_file's): what it reads, and a write into the slot it names.
+ * tr's event files, in ftrace_events' order: the first (file NULL) or the one after file;
+ * NULL at the end. event_mutex held (or tr's files cannot change: boot).
  */
-struct seq_file;
-struct event_filter;
-void event_filter_seq_show(struct seq_file *m, struct event_filter *const *slot,
-			   char *const *err_slot);
-ssize_t event_filter_file_write(struct trace_array *tr, struct trace_event_call *call,
-				struct event_filter **slot, char **err_slot, const char *ubuf,
-				size_t cnt, loff_t *ppos);
-/* A set_event file's write (the top level's, an instance's): what it turns on and off with. */
-struct set_event_ops {
-	int (*set)(void *data, const struct trace_event_selector *sel); /* event_mutex held */
-	void (*clear)(void *data); /* every event off */
-};
-ssize_t set_event_file_write(const struct set_event_ops *ops, void *data, bool reset,
-			     const char *ubuf, size_t cnt, loff_t *ppos);
-/* An instance's event on or off (event_mutex held): 0 or a negative errno. */
-int trace_event_file_enable(struct trace_event_file *file, bool enable);
+struct trace_event_file *trace_event_file_next(struct trace_array *tr,
+					       struct trace_event_file *file);
+#define for_each_event_file(tr, file)                          \
+	for ((file) = trace_event_file_next(tr, NULL); (file); \
+	     (file) = trace_event_file_next(tr, file))
+/* tr's file of system:event, Linux's find_event_file(): NULL if none or IGNORE_ENABLE. */
+struct trace_event_file *find_event_file(struct trace_array *tr, const char *system,
+					 const char *event);
+/* tr's file of call (IGNORE_ENABLE ones too), or NULL. */
+struct trace_event_file *trace_event_file_of(struct trace_array *tr, struct trace_event_call *call);
+
+/*
+ * events/ and set_event of a trace array (trace/trace_events_fs.c), the top level's at boot
+ * and each instance's at mkdir (Linux's event_trace_add_tracer()): the files point at tr's
+ * trace_event_files. The memory it allocates is freed by event_trace_del_tracer(), once the
+ * files are gone.
+ */
+struct dentry;
+int event_trace_add_tracer(struct trace_array *tr, struct dentry *parent);
+void event_trace_del_tracer(struct trace_array *tr);
 
 /*
  * Recording, from probes (interrupts off). reserve returns the record, its trace_entry

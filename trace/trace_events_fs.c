@@ -1,7 +1,9 @@
 /* The trace event files: events/, set_event and available_events. */
 
 /*
- * event_trace_init_tracefs() builds, from the registered events (trace/trace_events.c):
+ * event_trace_add_tracer() builds, from the registered events (trace/trace_events.c), the
+ * files of a trace array: the top level's at boot, an instance's at mkdir (one code for both,
+ * as Linux's); available_events is the top level's only:
  *
  *   available_events          every event, "system:name" per line
  *   set_event                 the enabled ones, same form; write words to enable/disable
@@ -27,8 +29,10 @@
  * system's filter is given to each of its events that has the fields; the others lose theirs
  * and show the report, as in Linux, and the system's file always reads Linux's help text.
  *
- * A file's inode data says what it is about: the event (trace_event_call), the system (its
- * name), or nothing for the top events/enable.
+ * A file's inode data says what it is about: the event in that array (its trace_event_file:
+ * enable, filter, trigger), the event itself (format, id: the same in every array), the array
+ * (set_event), or a system of the array (struct event_subsystem_dir: events/enable and
+ * events/SYSTEM/enable, filter).
  *
  * set_event takes Linux's words (trace_event_parse_selector): "sched:sched_switch",
  * "sched:*", "*:*", "irq", "!sched:sched_wakeup". Opened with O_TRUNC (">") it first disables
@@ -62,10 +66,10 @@
 #define EVENT_BUF_SIZE 127 /* Linux's longest set_event word */
 #define FILTER_WRITE_MAX 4096 /* Linux refuses a filter of a page or more */
 
-/* --- available_events, set_event (reading) ---------------------------------------------------- */
+/* --- available_events --------------------------------------------------------------------- */
 
-/* The pos-th event (of the enabled ones only, for set_event), or NULL. */
-static struct trace_event_call *event_at(loff_t pos, bool enabled_only)
+/* The pos-th event that can be enabled, or NULL. */
+static struct trace_event_call *event_at(loff_t pos)
 {
 	struct trace_event_call *call;
 
@@ -73,8 +77,6 @@ static struct trace_event_call *event_at(loff_t pos, bool enabled_only)
 	{
 		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 			continue; /* formats only: not an event one can enable */
-		if (enabled_only && !call->enabled)
-			continue;
 		if (pos-- == 0)
 			return call;
 	}
@@ -85,6 +87,7 @@ static int t_show(struct seq_file *m, void *v)
 {
 	struct trace_event_call *call = v;
 
+	(void)m;
 	seq_printf(m, "%s:%s\n", call->system, call->name);
 	return 0;
 }
@@ -100,40 +103,19 @@ static void *avail_start(struct seq_file *m, loff_t *pos)
 {
 	(void)m;
 	mutex_lock(&event_mutex);
-	return event_at(*pos, false);
+	return event_at(*pos);
 }
 
 static void *avail_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	(void)m;
 	(void)v;
-	return event_at(++*pos, false);
+	return event_at(++*pos);
 }
 
 static const struct seq_operations show_event_seq_ops = {
 	.start = avail_start,
 	.next = avail_next,
-	.stop = t_stop,
-	.show = t_show,
-};
-
-static void *s_start(struct seq_file *m, loff_t *pos)
-{
-	(void)m;
-	mutex_lock(&event_mutex);
-	return event_at(*pos, true);
-}
-
-static void *s_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	(void)m;
-	(void)v;
-	return event_at(++*pos, true);
-}
-
-static const struct seq_operations show_set_event_seq_ops = {
-	.start = s_start,
-	.next = s_next,
 	.stop = t_stop,
 	.show = t_show,
 };
@@ -151,38 +133,97 @@ static const struct file_operations ftrace_avail_events_fops = {
 	.release = seq_release,
 };
 
-/* --- set_event (writing) ---------------------------------------------------------------------- */
+/* --- set_event ---------------------------------------------------------------------------- */
 
-/* seq_file's private: non-NULL while the O_TRUNC still has to disable everything. */
-static int set_event_open(struct inode *inode, struct file *file)
+/* A set_event file's seq_file private: its array, and the O_TRUNC still to be done. */
+struct set_event_file {
+	struct trace_array *tr;
+	bool reset; /* opened with O_TRUNC, and no write applied it yet */
+};
+
+/* The pos-th enabled file of tr, or NULL. */
+static struct trace_event_file *enabled_file_at(struct trace_array *tr, loff_t pos)
 {
-	int ret = seq_open(file, &show_set_event_seq_ops);
+	struct trace_event_file *file;
 
-	(void)inode;
-	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		((struct seq_file *)file->private_data)->private = (void *)1;
-	return ret;
+	for_each_event_file(tr, file)
+	{
+		if (file->enabled && !(file->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) &&
+		    pos-- == 0)
+			return file;
+	}
+	return NULL;
 }
 
-/* event_mutex held. */
-static void ftrace_clear_events(void)
+static void *s_start(struct seq_file *m, loff_t *pos)
+{
+	struct set_event_file *sf = m->private;
+
+	mutex_lock(&event_mutex);
+	return enabled_file_at(sf->tr, *pos);
+}
+
+static void *s_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct set_event_file *sf = m->private;
+
+	(void)v;
+	return enabled_file_at(sf->tr, ++*pos);
+}
+
+static int s_show(struct seq_file *m, void *v)
+{
+	struct trace_event_file *file = v;
+
+	return t_show(m, file->call);
+}
+
+static const struct seq_operations show_set_event_seq_ops = {
+	.start = s_start,
+	.next = s_next,
+	.stop = t_stop,
+	.show = s_show,
+};
+
+/* The inode's data is the array. */
+static int set_event_open(struct inode *inode, struct file *file)
+{
+	struct set_event_file *sf = kzalloc(sizeof(*sf));
+	int ret;
+
+	if (!sf)
+		return -ENOMEM;
+	sf->tr = inode->i_private;
+	sf->reset = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	ret = seq_open(file, &show_set_event_seq_ops);
+	if (ret) {
+		kfree(sf);
+		return ret;
+	}
+	((struct seq_file *)file->private_data)->private = sf;
+	return 0;
+}
+
+/* Every event of tr off. event_mutex held. */
+static void ftrace_clear_events(struct trace_array *tr)
 {
 	lockdep_assert_held(&event_mutex);
-	struct trace_event_call *call;
+	struct trace_event_file *file;
 
-	list_for_each_entry(call, &ftrace_events, list)
+	for_each_event_file(tr, file)
 	{
-		trace_event_enable_disable(call, 0);
+		if (!(file->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
+			ftrace_event_enable_disable(file, 0);
 	}
 }
 
 /*
- * A write to a set_event file, the top level's or an instance's: every word parsed and checked
- * first, so that a bad one changes nothing; then, if the file was opened with O_TRUNC and this
- * is its first write, every event off (ops->clear); then each word applied (ops->set).
+ * A write to tr's set_event: every word parsed and checked first, so that a bad one changes
+ * nothing; then, if the file was opened with O_TRUNC and this is its first write, every event
+ * off; then each word applied.
  */
-ssize_t set_event_file_write(const struct set_event_ops *ops, void *data, bool reset,
-			     const char *ubuf, size_t cnt, loff_t *ppos)
+static ssize_t set_event_file_write(struct trace_array *tr, bool reset, const char *ubuf,
+				    size_t cnt, loff_t *ppos)
 {
 	struct trace_event_selector *sels = NULL;
 	char *text = kmalloc(cnt + 1), *p, *w;
@@ -209,9 +250,9 @@ ssize_t set_event_file_write(const struct set_event_ops *ops, void *data, bool r
 		if (!trace_event_selector_any(&sels[i]))
 			ret = -EINVAL; /* before anything changes */
 	if (!ret && reset)
-		ops->clear(data);
+		ftrace_clear_events(tr);
 	for (int i = 0; i < nr && !ret; i++)
-		ret = ops->set(data, &sels[i]);
+		ret = __ftrace_set_clr_event(tr, &sels[i]);
 	mutex_unlock(&event_mutex);
 	kfree(sels);
 	kfree(text);
@@ -221,39 +262,25 @@ ssize_t set_event_file_write(const struct set_event_ops *ops, void *data, bool r
 	return (ssize_t)cnt;
 }
 
-static int top_set_event(void *data, const struct trace_event_selector *sel)
-{
-	(void)data;
-	return ftrace_set_clr_event(sel);
-}
-
-static void top_clear_events(void *data)
-{
-	(void)data;
-	ftrace_clear_events();
-}
-
-static const struct set_event_ops top_set_event_ops = {.set = top_set_event,
-						       .clear = top_clear_events};
-
 static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct seq_file *m = file->private_data;
-	bool reset = m->private != NULL;
+	struct set_event_file *sf = ((struct seq_file *)file->private_data)->private;
+	bool reset = sf->reset;
 
-	m->private = NULL; /* applied or refused: either way closing changes nothing more */
-	return set_event_file_write(&top_set_event_ops, NULL, reset, ubuf, cnt, ppos);
+	sf->reset = false; /* applied or refused: either way closing changes nothing more */
+	return set_event_file_write(sf->tr, reset, ubuf, cnt, ppos);
 }
 
 static int set_event_release(struct inode *inode, struct file *file)
 {
-	struct seq_file *m = file->private_data;
+	struct set_event_file *sf = ((struct seq_file *)file->private_data)->private;
 
-	if (m->private) { /* opened with ">" and never written */
+	if (sf->reset) { /* opened with ">" and never written */
 		mutex_lock(&event_mutex);
-		ftrace_clear_events();
+		ftrace_clear_events(sf->tr);
 		mutex_unlock(&event_mutex);
 	}
+	kfree(sf);
 	return seq_release(inode, file);
 }
 
@@ -283,16 +310,17 @@ static int write_01(const char *ubuf, size_t cnt, unsigned long *val)
 	return ret ? ret : (*val > 1 ? -EINVAL : 0);
 }
 
+/* events/SYSTEM/EVENT/enable: the inode's data is the trace_event_file. */
 static ssize_t event_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct trace_event_call *call = file_inode(file)->i_private;
+	struct trace_event_file *ef = file_inode(file)->i_private;
 	unsigned long flags;
 	char buf[4];
 	bool on;
 
 	mutex_lock(&event_mutex);
-	on = call->enabled;
-	flags = READ_ONCE(call->file_flags);
+	on = ef->enabled;
+	flags = READ_ONCE(ef->flags);
 	mutex_unlock(&event_mutex);
 	/* Linux's: "1" if it records; a '*' while a trigger holds it (soft mode) */
 	snprintf(buf, sizeof(buf), "%c%s\n",
@@ -301,17 +329,16 @@ static ssize_t event_enable_read(struct file *file, char *ubuf, size_t cnt, loff
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, strlen(buf));
 }
 
-static ssize_t event_enable_write(struct file *file, const char *ubuf, size_t cnt,
-				  loff_t *ppos)
+static ssize_t event_enable_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct trace_event_call *call = file_inode(file)->i_private;
+	struct trace_event_file *ef = file_inode(file)->i_private;
 	unsigned long val;
 	int ret = write_01(ubuf, cnt, &val);
 
 	if (ret)
 		return ret;
 	mutex_lock(&event_mutex);
-	ret = trace_event_enable_disable(call, (int)val);
+	ret = ftrace_event_enable_disable(ef, (int)val);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		return ret;
@@ -324,22 +351,28 @@ static const struct file_operations ftrace_enable_fops = {
 	.write = event_enable_write,
 };
 
+/* What events/enable and events/SYSTEM/enable, filter point at (Linux's trace_subsystem_dir). */
+struct event_subsystem_dir {
+	struct trace_array *tr;
+	const char *system; /* NULL: events/ itself, every system */
+};
+
 /* events/enable (no system: every event) and events/SYSTEM/enable: "0", "1", or "X" if mixed. */
 static ssize_t system_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	static const char set_to_char[4] = {'?', '0', '1', 'X'}; /* bit 0: some off, bit 1: on */
-	const char *system = file_inode(file)->i_private;
-	struct trace_event_call *call;
+	const struct event_subsystem_dir *dir = file_inode(file)->i_private;
+	struct trace_event_file *ef;
 	char buf[2];
 	int set = 0;
 
 	mutex_lock(&event_mutex);
-	list_for_each_entry(call, &ftrace_events, list)
+	for_each_event_file(dir->tr, ef)
 	{
-		if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		if (ef->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 			continue;
-		if (!system || strcmp(call->system, system) == 0)
-			set |= 1 << call->enabled;
+		if (!dir->system || strcmp(ef->call->system, dir->system) == 0)
+			set |= 1 << ef->enabled;
 	}
 	mutex_unlock(&event_mutex);
 	buf[0] = set_to_char[set];
@@ -347,10 +380,10 @@ static ssize_t system_enable_read(struct file *file, char *ubuf, size_t cnt, lof
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, sizeof(buf));
 }
 
-static ssize_t system_enable_write(struct file *file, const char *ubuf, size_t cnt,
-				   loff_t *ppos)
+static ssize_t system_enable_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
-	struct trace_event_selector sel = {.sub = file_inode(file)->i_private};
+	const struct event_subsystem_dir *dir = file_inode(file)->i_private;
+	struct trace_event_selector sel = {.sub = dir->system};
 	unsigned long val;
 	int ret = write_01(ubuf, cnt, &val);
 
@@ -358,7 +391,7 @@ static ssize_t system_enable_write(struct file *file, const char *ubuf, size_t c
 		return ret;
 	sel.set = (int)val;
 	mutex_lock(&event_mutex);
-	ret = ftrace_set_clr_event(&sel);
+	ret = __ftrace_set_clr_event(dir->tr, &sel);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		return ret;
@@ -374,23 +407,22 @@ static const struct file_operations ftrace_system_enable_fops = {
 /* --- filter files ----------------------------------------------------------------------------- */
 
 /*
- * Installs filter (or NULL) in a filter slot, the event's own (the top level) or an instance's
- * (struct trace_event_file); returns the one it replaces, to be freed after a sync.
+ * Installs filter (or NULL) in file; returns the one it replaces, to be freed after a sync.
  */
-static struct event_filter *filter_slot_set(struct event_filter **slot, char **err_slot,
-					    struct event_filter *filter, char *err)
+static struct event_filter *filter_set(struct trace_event_file *file, struct event_filter *filter,
+				       char *err)
 {
 	lockdep_assert_held(&event_mutex);
-	struct event_filter *old = *slot;
+	struct event_filter *old = file->filter;
 
 	/* Published whole: a probe that sees the pointer sees the program it points to. */
-	__atomic_store_n(slot, filter, __ATOMIC_RELEASE);
-	kfree(*err_slot);
-	*err_slot = err;
+	__atomic_store_n(&file->filter, filter, __ATOMIC_RELEASE);
+	kfree(file->filter_err);
+	file->filter_err = err;
 	return old;
 }
 
-/* Once no probe can still be running the old filters (they read call->filter once each). */
+/* Once no probe can still be running the old filters (they read file->filter once each). */
 static void free_old_filters(struct event_filter **old, int nr)
 {
 	bool any = false;
@@ -415,43 +447,42 @@ static const char *strip_blanks(char *s)
 	return s;
 }
 
-/* One event's filter, into a slot (filter_slot_set); tr's error_log hears a refusal. */
-static int apply_event_filter(struct trace_array *tr, struct trace_event_call *call,
-			      struct event_filter **slot, char **err_slot, char *str)
+/* One event's filter; its array's error_log hears a refusal. */
+static int apply_event_filter(struct trace_event_file *file, char *str)
 {
 	struct event_filter *filter, *old;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (strcmp(strip_blanks(str), "0") == 0) {
-		old = filter_slot_set(slot, err_slot, NULL, NULL);
+		old = filter_set(file, NULL, NULL);
 		free_old_filters(&old, 1);
 		return 0;
 	}
-	ret = create_event_filter_tr(tr, call, str, false, &filter);
+	ret = create_event_filter_tr(file->tr, file->call, str, false, &filter);
 	if (!filter)
 		return ret;
 	if (ret) { /* refused: the filter in force stays, the report is shown */
-		kfree(*err_slot);
-		*err_slot = filter->filter_string;
+		kfree(file->filter_err);
+		file->filter_err = filter->filter_string;
 		filter->filter_string = NULL;
 		free_event_filter(filter);
 		return ret;
 	}
-	old = filter_slot_set(slot, err_slot, filter, NULL);
+	old = filter_set(file, filter, NULL);
 	free_old_filters(&old, 1);
 	return 0;
 }
 
-/* Every event of system: the filter where it applies, the report where it does not. */
-static int apply_subsystem_event_filter(const char *system, char *str)
+/* Every event of dir's system: the filter where it applies, the report where it does not. */
+static int apply_subsystem_event_filter(const struct event_subsystem_dir *dir, char *str)
 {
-	struct trace_event_call *call;
+	struct trace_event_file *file;
 	struct event_filter **old;
 	bool clear = strcmp(strip_blanks(str), "0") == 0;
 	int nr = 0, ret = 0;
 
-	list_for_each_entry(call, &ftrace_events, list)
+	for_each_event_file(dir->tr, file)
 	{
 		nr++;
 	}
@@ -459,12 +490,14 @@ static int apply_subsystem_event_filter(const char *system, char *str)
 	if (!old)
 		return -ENOMEM;
 	nr = 0;
-	list_for_each_entry(call, &ftrace_events, list)
+	for_each_event_file(dir->tr, file)
 	{
+		struct trace_event_call *call = file->call;
 		struct event_filter *filter = NULL;
 		char *err = NULL;
 
-		if (strcmp(call->system, system) || (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
+		if (strcmp(call->system, dir->system) ||
+		    (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
 			continue;
 		if (!clear) {
 			if (create_event_filter(call, str, true, &filter) && filter) {
@@ -477,7 +510,7 @@ static int apply_subsystem_event_filter(const char *system, char *str)
 				break;
 			}
 		}
-		old[nr++] = filter_slot_set(&call->filter, &call->filter_err, filter, err);
+		old[nr++] = filter_set(file, filter, err);
 	}
 	free_old_filters(old, nr);
 	kfree(old);
@@ -485,25 +518,19 @@ static int apply_subsystem_event_filter(const char *system, char *str)
 }
 
 /* What a filter file reads: the report on a refused filter, else the filter, else "none". */
-void event_filter_seq_show(struct seq_file *m, struct event_filter *const *slot,
-			   char *const *err_slot)
+static int event_filter_show(struct seq_file *m, void *v)
 {
+	struct trace_event_file *file = m->private;
+
+	(void)v;
 	mutex_lock(&event_mutex);
-	if (*err_slot)
-		seq_printf(m, "%s\n", *err_slot);
-	else if (*slot)
-		seq_printf(m, "%s\n", (*slot)->filter_string);
+	if (file->filter_err)
+		seq_printf(m, "%s\n", file->filter_err);
+	else if (file->filter)
+		seq_printf(m, "%s\n", file->filter->filter_string);
 	else
 		seq_puts(m, "none\n");
 	mutex_unlock(&event_mutex);
-}
-
-static int event_filter_show(struct seq_file *m, void *v)
-{
-	struct trace_event_call *call = m->private;
-
-	(void)v;
-	event_filter_seq_show(m, &call->filter, &call->filter_err);
 	return 0;
 }
 
@@ -527,10 +554,8 @@ static char *filter_text(const char *ubuf, size_t cnt)
 	return buf;
 }
 
-/* A write to a filter file: "0" clears; a refused filter leaves the one in force. */
-ssize_t event_filter_file_write(struct trace_array *tr, struct trace_event_call *call,
-				struct event_filter **slot, char **err_slot, const char *ubuf,
-				size_t cnt, loff_t *ppos)
+/* "0" clears; a refused filter leaves the one in force. */
+static ssize_t event_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	char *buf = filter_text(ubuf, cnt);
 	int ret;
@@ -538,21 +563,13 @@ ssize_t event_filter_file_write(struct trace_array *tr, struct trace_event_call 
 	if (!buf)
 		return cnt >= FILTER_WRITE_MAX ? -EINVAL : -ENOMEM;
 	mutex_lock(&event_mutex);
-	ret = apply_event_filter(tr, call, slot, err_slot, buf);
+	ret = apply_event_filter(file_inode(file)->i_private, buf);
 	mutex_unlock(&event_mutex);
 	kfree(buf);
 	if (ret)
 		return ret;
 	*ppos += (loff_t)cnt;
 	return (ssize_t)cnt;
-}
-
-static ssize_t event_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct trace_event_call *call = file_inode(file)->i_private;
-
-	return event_filter_file_write(NULL, call, &call->filter, &call->filter_err, ubuf, cnt,
-				       ppos);
 }
 
 static const struct file_operations ftrace_event_filter_fops = {
@@ -671,8 +688,9 @@ const struct file_operations ftrace_show_header_fops = {
 
 /* --- the tree --------------------------------------------------------------------------------- */
 
-static int event_create_dir(struct dentry *system_dir, struct trace_event_call *call)
+static int event_create_dir(struct dentry *system_dir, struct trace_event_file *file)
 {
+	struct trace_event_call *call = file->call;
 	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
 	bool enable = !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE);
 	/* Linux's one exception (init_tracer_tracefs): a trace_marker write runs print's triggers */
@@ -680,63 +698,95 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_call *
 
 	if (!dir ||
 	    (enable &&
-	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops)) ||
-	    (enable && !tracefs_create_file("filter", TRACE_MODE_WRITE, dir, call,
+	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, file, &ftrace_enable_fops)) ||
+	    (enable && !tracefs_create_file("filter", TRACE_MODE_WRITE, dir, file,
 					    &ftrace_event_filter_fops)) ||
 	    (trigger &&
-	     !tracefs_create_file("trigger", TRACE_MODE_WRITE, dir, call, &event_trigger_fops)) ||
+	     !tracefs_create_file("trigger", TRACE_MODE_WRITE, dir, file, &event_trigger_fops)) ||
 	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
 	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
 		return -ENOMEM;
 	return 0;
 }
 
-int event_trace_init_tracefs(void)
+/*
+ * tr's set_event and events/ in parent (NULL: tracefs's root). Sorted by system: a new
+ * system's directory when the name changes. Its enable and filter files come with its first
+ * event that can be enabled: events/ftrace/ has none, as in Linux. event_mutex held.
+ */
+int event_trace_add_tracer(struct trace_array *tr, struct dentry *parent)
 {
 	struct dentry *events, *system_dir = NULL;
-	struct trace_event_call *call;
+	struct event_subsystem_dir *dirs;
+	struct trace_event_file *file;
 	const char *system = NULL;
 	bool system_enable = false;
-	int ret = 0;
+	int nr = 1; /* events/ itself, then at most one system per event */
 
-	if (!tracefs_create_file("available_events", TRACE_MODE_READ, NULL, NULL,
-				 &ftrace_avail_events_fops) ||
-	    !tracefs_create_file("set_event", TRACE_MODE_WRITE, NULL, NULL, &ftrace_set_event_fops))
-		ret = -ENOMEM;
-	events = tracefs_create_dir("events", NULL);
+	lockdep_assert_held(&event_mutex);
+	for_each_event_file(tr, file)
+	{
+		nr++;
+	}
+	dirs = kzalloc(sizeof(*dirs) * (size_t)nr);
+	tr->event_dirs = dirs;
+	if (!dirs)
+		return -ENOMEM;
+	dirs[0] = (struct event_subsystem_dir){tr, NULL};
+	nr = 1;
+	if (!tracefs_create_file("set_event", TRACE_MODE_WRITE, parent, tr, &ftrace_set_event_fops))
+		return -ENOMEM;
+	events = tracefs_create_dir("events", parent);
 	if (!events ||
-	    !tracefs_create_file("enable", TRACE_MODE_WRITE, events, NULL,
+	    !tracefs_create_file("enable", TRACE_MODE_WRITE, events, &dirs[0],
 				 &ftrace_system_enable_fops) ||
 	    !tracefs_create_file("header_page", TRACE_MODE_READ, events,
 				 ring_buffer_print_page_header, &ftrace_show_header_fops) ||
 	    !tracefs_create_file("header_event", TRACE_MODE_READ, events,
 				 ring_buffer_print_entry_header, &ftrace_show_header_fops))
 		return -ENOMEM;
-	mutex_lock(&event_mutex);
-	/*
-	 * Sorted by system: a new system's directory when the name changes. Its enable file comes
-	 * with its first event that can be enabled: events/ftrace/ has none, as in Linux.
-	 */
-	list_for_each_entry(call, &ftrace_events, list)
+	for_each_event_file(tr, file)
 	{
+		struct trace_event_call *call = file->call;
+
 		if (!system || strcmp(system, call->system)) {
 			system = call->system;
 			system_enable = false;
 			system_dir = tracefs_create_dir(system, events);
 			if (!system_dir)
-				ret = -ENOMEM;
+				return -ENOMEM;
 		}
-		if (system_dir && !system_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
+		if (!system_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
 			system_enable = true;
-			if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
-						 (void *)system, &ftrace_system_enable_fops) ||
-			    !tracefs_create_file("filter", TRACE_MODE_WRITE, system_dir,
-						 (void *)system, &ftrace_subsystem_filter_fops))
-				ret = -ENOMEM;
+			dirs[nr] = (struct event_subsystem_dir){tr, system};
+			if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir, &dirs[nr],
+						 &ftrace_system_enable_fops) ||
+			    !tracefs_create_file("filter", TRACE_MODE_WRITE, system_dir, &dirs[nr],
+						 &ftrace_subsystem_filter_fops))
+				return -ENOMEM;
+			nr++;
 		}
-		if (system_dir && event_create_dir(system_dir, call))
-			ret = -ENOMEM;
+		if (event_create_dir(system_dir, file))
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+void event_trace_del_tracer(struct trace_array *tr)
+{
+	kfree(tr->event_dirs);
+	tr->event_dirs = NULL;
+}
+
+int event_trace_init_tracefs(void)
+{
+	int ret;
+
+	if (!tracefs_create_file("available_events", TRACE_MODE_READ, NULL, NULL,
+				 &ftrace_avail_events_fops))
+		return -ENOMEM;
+	mutex_lock(&event_mutex);
+	ret = event_trace_add_tracer(&global_trace, NULL);
 	mutex_unlock(&event_mutex);
 	return ret;
 }

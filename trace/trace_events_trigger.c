@@ -71,18 +71,22 @@ static bool trigger_take_count(struct event_trigger_data *data)
 /* Only when it changes something does it count, as Linux's traceon/traceoff triggers. */
 static void traceon_trigger(struct event_trigger_data *data, unsigned long ip)
 {
+	struct trace_array *tr = data->file->tr;
+
 	(void)ip;
-	if (tracer_tracing_is_on(&global_trace) || !trigger_take_count(data))
+	if (tracer_tracing_is_on(tr) || !trigger_take_count(data))
 		return;
-	tracer_tracing_on(&global_trace);
+	tracer_tracing_on(tr);
 }
 
 static void traceoff_trigger(struct event_trigger_data *data, unsigned long ip)
 {
+	struct trace_array *tr = data->file->tr;
+
 	(void)ip;
-	if (!tracer_tracing_is_on(&global_trace) || !trigger_take_count(data))
+	if (!tracer_tracing_is_on(tr) || !trigger_take_count(data))
 		return;
-	tracer_tracing_off(&global_trace);
+	tracer_tracing_off(tr);
 }
 
 /*
@@ -94,7 +98,7 @@ static void snapshot_trigger(struct event_trigger_data *data, unsigned long ip)
 	(void)ip;
 	if (__atomic_load_n(&data->count, __ATOMIC_RELAXED) == 0)
 		return;
-	if (trace_snapshot_request(&global_trace))
+	if (trace_snapshot_request(data->file->tr))
 		trigger_take_count(data);
 }
 
@@ -102,16 +106,16 @@ static void snapshot_trigger(struct event_trigger_data *data, unsigned long ip)
 static void stacktrace_trigger(struct event_trigger_data *data, unsigned long ip)
 {
 	if (trigger_take_count(data))
-		__trace_stack(&global_trace, tracing_gen_ctx_dec(), ip);
+		__trace_stack(data->file->tr, tracing_gen_ctx_dec(), ip);
 }
 
 /* Switches the target's records on or off; with a count, only when that changes something. */
 static void event_enable_trigger(struct event_trigger_data *data, unsigned long ip)
 {
-	struct trace_event_call *target = data->target;
+	struct trace_event_file *target = data->target;
 	bool enable = data->cmd->enable;
-	bool disabled = __atomic_load_n(&target->file_flags, __ATOMIC_RELAXED) &
-			EVENT_FILE_FL_SOFT_DISABLED;
+	bool disabled =
+		__atomic_load_n(&target->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SOFT_DISABLED;
 
 	(void)ip;
 	if (data->count != TRIGGER_COUNT_UNLIMITED && enable == !disabled)
@@ -119,11 +123,9 @@ static void event_enable_trigger(struct event_trigger_data *data, unsigned long 
 	if (!trigger_take_count(data))
 		return;
 	if (enable)
-		__atomic_fetch_and(&target->file_flags, ~EVENT_FILE_FL_SOFT_DISABLED,
-				   __ATOMIC_RELEASE);
+		__atomic_fetch_and(&target->flags, ~EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
 	else
-		__atomic_fetch_or(&target->file_flags, EVENT_FILE_FL_SOFT_DISABLED,
-				  __ATOMIC_RELEASE);
+		__atomic_fetch_or(&target->flags, EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
 }
 
 /* In Linux's order of registration: the trigger file's header lists them so. */
@@ -161,12 +163,12 @@ static struct event_trigger_data *next_trigger(struct event_trigger_data *const 
 	return __atomic_load_n(link, __ATOMIC_ACQUIRE);
 }
 
-enum event_trigger_type event_triggers_call(struct trace_event_call *call, void *rec,
+enum event_trigger_type event_triggers_call(struct trace_event_file *file, void *rec,
 					    unsigned int len)
 {
 	enum event_trigger_type tt = ETT_NONE;
 
-	for (struct event_trigger_data *data = next_trigger(&call->triggers); data;
+	for (struct event_trigger_data *data = next_trigger(&file->triggers); data;
 	     data = next_trigger(&data->next)) {
 		if (!rec) {
 			data->cmd->trigger(data, 0);
@@ -183,10 +185,10 @@ enum event_trigger_type event_triggers_call(struct trace_event_call *call, void 
 	return tt;
 }
 
-void event_triggers_post_call(struct trace_event_call *call, enum event_trigger_type tt,
+void event_triggers_post_call(struct trace_event_file *file, enum event_trigger_type tt,
 			      unsigned long ip)
 {
-	for (struct event_trigger_data *data = next_trigger(&call->triggers); data;
+	for (struct event_trigger_data *data = next_trigger(&file->triggers); data;
 	     data = next_trigger(&data->next))
 		if (data->cmd->trigger_type & tt)
 			data->cmd->trigger(data, ip);
@@ -194,12 +196,12 @@ void event_triggers_post_call(struct trace_event_call *call, enum event_trigger_
 
 /* --- adding and removing (event_mutex held) -------------------------------------------------- */
 
-static void set_file_flags(struct trace_event_call *call, unsigned long mask, bool on)
+static void set_file_flags(struct trace_event_file *file, unsigned long mask, bool on)
 {
 	if (on)
-		__atomic_fetch_or(&call->file_flags, mask, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&file->flags, mask, __ATOMIC_RELEASE);
 	else
-		__atomic_fetch_and(&call->file_flags, ~mask, __ATOMIC_RELEASE);
+		__atomic_fetch_and(&file->flags, ~mask, __ATOMIC_RELEASE);
 }
 
 static bool trigger_needs_rec(const struct event_trigger_data *data)
@@ -208,45 +210,45 @@ static bool trigger_needs_rec(const struct event_trigger_data *data)
 }
 
 /* TRIGGER_COND: set if any trigger of the event needs the record (Linux's update_cond_flag). */
-static void update_cond_flag(struct trace_event_call *call)
+static void update_cond_flag(struct trace_event_file *file)
 {
 	bool cond = false;
 
-	for (struct event_trigger_data *data = call->triggers; data; data = data->next)
+	for (struct event_trigger_data *data = file->triggers; data; data = data->next)
 		cond |= trigger_needs_rec(data);
-	set_file_flags(call, EVENT_FILE_FL_TRIGGER_COND, cond);
+	set_file_flags(file, EVENT_FILE_FL_TRIGGER_COND, cond);
 }
 
 /* The event's own triggers hold its probe in soft mode (Linux's TRIGGER_MODE and tm_ref). */
-static int trace_event_trigger_enable_disable(struct trace_event_call *call, bool on)
+static int trace_event_trigger_enable_disable(struct trace_event_file *file, bool on)
 {
 	int ret;
 
 	if (on) {
-		if (call->tm_ref++ > 0)
+		if (file->tm_ref++ > 0)
 			return 0;
-		set_file_flags(call, EVENT_FILE_FL_TRIGGER_MODE, true);
-		ret = __trace_event_enable_disable(call, 1, 1);
+		set_file_flags(file, EVENT_FILE_FL_TRIGGER_MODE, true);
+		ret = __ftrace_event_enable_disable(file, 1, 1);
 		if (ret) {
-			call->tm_ref--;
-			set_file_flags(call, EVENT_FILE_FL_TRIGGER_MODE, false);
+			file->tm_ref--;
+			set_file_flags(file, EVENT_FILE_FL_TRIGGER_MODE, false);
 		}
 		return ret;
 	}
-	if (--call->tm_ref > 0)
+	if (--file->tm_ref > 0)
 		return 0;
-	set_file_flags(call, EVENT_FILE_FL_TRIGGER_MODE, false);
-	return __trace_event_enable_disable(call, 0, 1);
+	set_file_flags(file, EVENT_FILE_FL_TRIGGER_MODE, false);
+	return __ftrace_event_enable_disable(file, 0, 1);
 }
 
-/* The trigger of data's kind (and target) that call has, or NULL; *link: where it hangs. */
-static struct event_trigger_data *find_trigger(struct trace_event_call *call,
+/* The trigger of data's kind (and target) that file has, or NULL; *link: where it hangs. */
+static struct event_trigger_data *find_trigger(struct trace_event_file *file,
 					       const struct event_trigger_data *data,
 					       struct event_trigger_data ***link)
 {
 	struct event_trigger_data **p;
 
-	for (p = &call->triggers; *p; p = &(*p)->next) {
+	for (p = &file->triggers; *p; p = &(*p)->next) {
 		if ((*p)->cmd->trigger_type == data->cmd->trigger_type &&
 		    (*p)->target == data->target) {
 			if (link)
@@ -270,56 +272,66 @@ static void free_trigger_data(struct event_trigger_data *data)
  * Publishes data on call: the flag that says the record is needed first, so a probe that
  * finds the new trigger finds it too; then the trigger, whole; then the probe's hold.
  */
-static int register_trigger(struct trace_event_call *call, struct event_trigger_data *data)
+static int register_trigger(struct trace_event_file *file, struct event_trigger_data *data)
 {
 	int ret;
 
-	if (find_trigger(call, data, NULL))
+	if (find_trigger(file, data, NULL))
 		return -EEXIST;
 	if (trigger_needs_rec(data))
-		set_file_flags(call, EVENT_FILE_FL_TRIGGER_COND, true);
-	data->next = call->triggers;
-	__atomic_store_n(&call->triggers, data, __ATOMIC_RELEASE);
-	ret = trace_event_trigger_enable_disable(call, true);
+		set_file_flags(file, EVENT_FILE_FL_TRIGGER_COND, true);
+	data->next = file->triggers;
+	__atomic_store_n(&file->triggers, data, __ATOMIC_RELEASE);
+	ret = trace_event_trigger_enable_disable(file, true);
 	if (ret) {
-		__atomic_store_n(&call->triggers, data->next, __ATOMIC_RELEASE);
-		update_cond_flag(call);
+		__atomic_store_n(&file->triggers, data->next, __ATOMIC_RELEASE);
+		update_cond_flag(file);
 		tracepoint_synchronize_unregister(); /* data is the caller's to free */
 	}
 	return ret;
 }
 
-/* Removes call's trigger of test's kind; removing one that is not there is no error. */
-static void unregister_trigger(struct trace_event_call *call, const struct event_trigger_data *test)
+/* Removes file's trigger of test's kind; removing one that is not there is no error. */
+static void unregister_trigger(struct trace_event_file *file, const struct event_trigger_data *test)
 {
-	struct event_trigger_data **link, *data = find_trigger(call, test, &link);
+	struct event_trigger_data **link, *data = find_trigger(file, test, &link);
 
 	if (!data)
 		return;
 	__atomic_store_n(link, data->next, __ATOMIC_RELEASE);
-	update_cond_flag(call);
-	trace_event_trigger_enable_disable(call, false);
+	update_cond_flag(file);
+	trace_event_trigger_enable_disable(file, false);
 	tracepoint_synchronize_unregister(); /* no probe is still running it */
 	if (data->target)
-		__trace_event_enable_disable(data->target, 0, 1); /* its hold on the target */
+		__ftrace_event_enable_disable(data->target, 0, 1); /* its hold on the target */
 	free_trigger_data(data);
 }
 
-/* A target for enable_event: an event that can be enabled (not events/ftrace/). */
-struct trace_event_call *find_event_call(const char *system, const char *event)
+/*
+ * Every trigger of file gone (rmdir of its instance): unlinked, then one wait until no probe
+ * runs them, then the holds they had dropped and the memory freed. event_mutex held.
+ */
+void event_triggers_clear(struct trace_event_file *file)
 {
-	struct trace_event_call *call;
+	lockdep_assert_held(&event_mutex);
+	struct event_trigger_data *data = file->triggers, *next;
 
-	list_for_each_entry(call, &ftrace_events, list)
-	{
-		if (!strcmp(call->system, system) && !strcmp(call->name, event))
-			return (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) ? NULL : call;
+	if (!data)
+		return;
+	__atomic_store_n(&file->triggers, NULL, __ATOMIC_RELEASE);
+	set_file_flags(file, EVENT_FILE_FL_TRIGGER_COND, false);
+	tracepoint_synchronize_unregister();
+	for (; data; data = next) {
+		next = data->next;
+		trace_event_trigger_enable_disable(file, false);
+		if (data->target)
+			__ftrace_event_enable_disable(data->target, 0, 1);
+		free_trigger_data(data);
 	}
-	return NULL;
 }
 
-/* "if EXPR" compiled for call's fields (the triggering event's, as Linux). */
-static int trigger_set_filter(struct trace_event_call *call, struct event_trigger_spec *spec,
+/* "if EXPR" compiled for the event's fields (the triggering event's, as Linux). */
+static int trigger_set_filter(struct trace_event_file *file, struct event_trigger_spec *spec,
 			      struct event_trigger_data *data, bool *no_if)
 {
 	struct event_filter *filter;
@@ -330,7 +342,7 @@ static int trigger_set_filter(struct trace_event_call *call, struct event_trigge
 	*no_if = ret != 0;
 	if (!expr)
 		return ret;
-	ret = create_event_filter(call, expr, false, &filter);
+	ret = create_event_filter(file->call, expr, false, &filter);
 	if (ret) {
 		free_event_filter(filter); /* the report goes nowhere: Linux's trigger drops it */
 		return ret;
@@ -365,7 +377,7 @@ static const char *const trigger_err_text[] = {
 };
 
 /* Logs why text (the write, as given) was refused, the caret at where (a pointer into buf). */
-static void trigger_log_err(struct trace_event_call *call, const char *text, const char *buf,
+static void trigger_log_err(struct trace_event_file *file, const char *text, const char *buf,
 			    const char *where, unsigned int type)
 {
 	char loc[TRACING_LOG_LOC_MAX];
@@ -377,8 +389,8 @@ static void trigger_log_err(struct trace_event_call *call, const char *text, con
 	strim(cmd); /* the newline echo adds: the column stays (only the end is cut) */
 	if (pos > strlen(cmd))
 		pos = (unsigned int)strlen(cmd);
-	snprintf(loc, sizeof(loc), "trigger:%s:%s", call->system, call->name);
-	tracing_log_err(NULL, loc, cmd, trigger_err_text, type, pos);
+	snprintf(loc, sizeof(loc), "trigger:%s:%s", file->call->system, file->call->name);
+	tracing_log_err(file->tr, loc, cmd, trigger_err_text, type, pos);
 	kfree(cmd);
 }
 
@@ -387,7 +399,7 @@ static void trigger_log_err(struct trace_event_call *call, const char *text, con
  * so that each bad write gets Linux's errno. apply false: only checks (nothing changes).
  * text is the write as given: buf is cut in place, so error_log's line is made from text.
  */
-static int trigger_process(struct trace_event_call *call, char *buf, const char *text, bool apply)
+static int trigger_process(struct trace_event_file *file, char *buf, const char *text, bool apply)
 {
 	lockdep_assert_held(&event_mutex);
 	struct event_trigger_spec spec;
@@ -397,12 +409,12 @@ static int trigger_process(struct trace_event_call *call, char *buf, const char 
 	int ret;
 
 	if (!cmd) {
-		trigger_log_err(call, text, buf, spec.cmd, TRIG_ERR_NO_CMD);
+		trigger_log_err(file, text, buf, spec.cmd, TRIG_ERR_NO_CMD);
 		return -EINVAL;
 	}
 	ret = event_trigger_split_param(&spec, param_and_filter, cmd->needs_event);
 	if (ret) {
-		trigger_log_err(call, text, buf,
+		trigger_log_err(file, text, buf,
 				param_and_filter ? param_and_filter : buf + strlen(text),
 				TRIG_ERR_NO_EVENT);
 		return ret;
@@ -411,79 +423,80 @@ static int trigger_process(struct trace_event_call *call, char *buf, const char 
 	if (!data)
 		return -ENOMEM;
 	data->cmd = cmd;
+	data->file = file;
 	if (cmd->needs_event) {
-		data->target = find_event_call(spec.system, spec.event);
+		data->target = find_event_file(file->tr, spec.system, spec.event);
 		if (!data->target) {
-			trigger_log_err(call, text, buf, spec.system, TRIG_ERR_EVENT_NOT_FOUND);
+			trigger_log_err(file, text, buf, spec.system, TRIG_ERR_EVENT_NOT_FOUND);
 			kfree(data);
 			return -EINVAL;
 		}
 	}
 	if (spec.remove) {
 		if (apply)
-			unregister_trigger(call, data);
+			unregister_trigger(file, data);
 		kfree(data);
 		return 0;
 	}
 	ret = event_trigger_parse_num(&spec, &data->count);
 	if (ret) {
-		trigger_log_err(call, text, buf, spec.num, TRIG_ERR_BAD_COUNT);
+		trigger_log_err(file, text, buf, spec.num, TRIG_ERR_BAD_COUNT);
 	} else {
 		bool no_if;
 		char *filter = spec.filter;
 
-		ret = trigger_set_filter(call, &spec, data, &no_if);
+		ret = trigger_set_filter(file, &spec, data, &no_if);
 		if (no_if)
-			trigger_log_err(call, text, buf, filter, TRIG_ERR_NO_IF);
+			trigger_log_err(file, text, buf, filter, TRIG_ERR_NO_IF);
 	}
 	if (ret || !apply) {
-		if (!ret && find_trigger(call, data, NULL)) {
+		if (!ret && find_trigger(file, data, NULL)) {
 			ret = -EEXIST;
-			trigger_log_err(call, text, buf, spec.cmd, TRIG_ERR_EXISTS);
+			trigger_log_err(file, text, buf, spec.cmd, TRIG_ERR_EXISTS);
 		}
 		free_trigger_data(data);
 		return ret;
 	}
 	if (data->target) {
-		ret = __trace_event_enable_disable(data->target, 1, 1);
+		ret = __ftrace_event_enable_disable(data->target, 1, 1);
 		if (ret) {
-			trigger_log_err(call, text, buf, spec.cmd, TRIG_ERR_ERRNO);
+			trigger_log_err(file, text, buf, spec.cmd, TRIG_ERR_ERRNO);
 			free_trigger_data(data);
 			return ret;
 		}
 	}
-	ret = register_trigger(call, data);
+	ret = register_trigger(file, data);
 	if (ret) {
-		trigger_log_err(call, text, buf, spec.cmd,
+		trigger_log_err(file, text, buf, spec.cmd,
 				ret == -EEXIST ? TRIG_ERR_EXISTS : TRIG_ERR_ERRNO);
 		if (data->target)
-			__trace_event_enable_disable(data->target, 0, 1);
+			__ftrace_event_enable_disable(data->target, 0, 1);
 		free_trigger_data(data);
 	}
 	return ret;
 }
 
 /* buf is cut as it is read: error_log's line needs the write as it came. */
-static int trigger_process_copy(struct trace_event_call *call, char *buf, bool apply)
+static int trigger_process_copy(struct trace_event_file *file, char *buf, bool apply)
 {
 	char *text = kstrdup(buf);
 	int ret;
 
 	if (!text)
 		return -ENOMEM;
-	ret = trigger_process(call, buf, text, apply);
+	ret = trigger_process(file, buf, text, apply);
 	kfree(text);
 	return ret;
 }
 
-int trigger_process_regex(struct trace_event_call *call, char *buf)
+int trigger_process_regex(struct trace_event_file *file, char *buf)
 {
-	return trigger_process_copy(call, buf, true);
+	return trigger_process_copy(file, buf, true);
 }
 
-int trigger_check_regex(struct trace_event_call *call, char *buf)
+int trigger_check_regex(struct trace_event_file *file, char *buf)
 {
-	return trigger_process_copy(call, buf, false);
+	return trigger_process_copy(file, buf, false);
 }
 
 bool trigger_needs_snapshot(const char *buf)
@@ -502,16 +515,16 @@ bool trigger_needs_snapshot(const char *buf)
 	return ret;
 }
 
-int event_trigger_show(struct trace_event_call *call, int k, char *buf, size_t size)
+int event_trigger_show(struct trace_event_file *file, int k, char *buf, size_t size)
 {
 	lockdep_assert_held(&event_mutex);
-	struct event_trigger_data *data = call->triggers;
+	struct event_trigger_data *data = file->triggers;
 
 	while (data && k-- > 0)
 		data = data->next;
 	if (!data)
 		return -1;
 	return event_trigger_format(
-		buf, size, data->cmd->name, data->target ? data->target->system : NULL,
-		data->target ? data->target->name : NULL, data->count, data->filter_str);
+		buf, size, data->cmd->name, data->target ? data->target->call->system : NULL,
+		data->target ? data->target->call->name : NULL, data->count, data->filter_str);
 }

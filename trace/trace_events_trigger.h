@@ -63,41 +63,46 @@ int event_trigger_format(char *buf, size_t size, const char *name, const char *s
 
 /* --- the triggers (trace/trace_events_trigger.c) -------------------------------------------- */
 
-/* A target for enable_event (an event that can be enabled), or NULL; event_mutex held. */
-struct trace_event_call *find_event_call(const char *system, const char *event);
-
 struct file_operations;
 extern const struct file_operations event_trigger_fops; /* trace/trace_events_trigger_fs.c */
 
 struct event_command;
 
-/* One trigger on one event: on call->triggers, read by the probe without a lock. */
+/*
+ * One trigger on one event in one trace array: on file->triggers, read by the probe without a
+ * lock. It acts on its file's array (traceoff stops that array's recording, stacktrace writes
+ * into its buffer), and enable_event's target is that array's file of the event it names, as
+ * Linux's triggers belong to a trace_event_file.
+ */
 struct event_trigger_data {
 	struct event_trigger_data *next; /* newest first, as the file lists them */
 	const struct event_command *cmd;
+	struct trace_event_file *file; /* whose trigger it is */
 	long count; /* what is left of ":N", or TRIGGER_COUNT_UNLIMITED */
 	struct event_filter *filter; /* "if ...", or NULL: always */
 	char *filter_str; /* its text, for the file */
-	struct trace_event_call *target; /* enable_event/disable_event: the event switched */
+	struct trace_event_file *target; /* enable_event/disable_event: the file switched */
 };
 
 /* The commands, one line: "traceon traceoff snapshot stacktrace enable_event disable_event". */
 void event_trigger_available(char *buf, size_t size);
 
 /*
- * A write to call's trigger file, stripped (Linux's trigger_process_regex()): adds or
+ * A write to file's trigger file, stripped (Linux's trigger_process_regex()): adds or
  * removes one trigger. event_mutex held. 0 or a negative errno, Linux's: EINVAL (no such
  * command, a bad count, event or filter), ERANGE (a count too big), EEXIST (the event has
  * that trigger already), ENOMEM. A refused write changes nothing.
  */
-int trigger_process_regex(struct trace_event_call *call, char *buf);
+int trigger_process_regex(struct trace_event_file *file, char *buf);
 /* The same, checking only: would it succeed? Nothing changes. */
-int trigger_check_regex(struct trace_event_call *call, char *buf);
+int trigger_check_regex(struct trace_event_file *file, char *buf);
 /* Does the write need the snapshot buffer first (trace_types_lock, before event_mutex)? */
 bool trigger_needs_snapshot(const char *buf);
 
-/* The file's k-th line (0...) of call's triggers into buf; the length it needs, -1: none. */
-int event_trigger_show(struct trace_event_call *call, int k, char *buf, size_t size);
+/* The trigger file's k-th line (0...) of file's triggers into buf; the length it needs, -1: none. */
+int event_trigger_show(struct trace_event_file *file, int k, char *buf, size_t size);
+/* Every trigger of file removed (an instance's rmdir); event_mutex held. */
+void event_triggers_clear(struct trace_event_file *file);
 
 /*
  * From the event's probe (trace/trace_events.c), preemption off, any context. rec NULL: run
@@ -105,9 +110,9 @@ int event_trigger_show(struct trace_event_call *call, int k, char *buf, size_t s
  * and that run before the record is committed; returns the types of the ones that run after
  * it, for event_triggers_post_call() (ip: the probe, where a stack trace starts).
  */
-enum event_trigger_type event_triggers_call(struct trace_event_call *call, void *rec,
+enum event_trigger_type event_triggers_call(struct trace_event_file *file, void *rec,
 					    unsigned int len);
-void event_triggers_post_call(struct trace_event_call *call, enum event_trigger_type tt,
+void event_triggers_post_call(struct trace_event_file *file, enum event_trigger_type tt,
 			      unsigned long ip);
 
 #endif

@@ -16,6 +16,9 @@
  * anything is done, so even the snapshot buffer a "snapshot" trigger needs is allocated only
  * once the rest is known to be good, and under trace_types_lock, never inside event_mutex.
  *
+ * The file's inode points at its trace_event_file: the top level's (the event's own) or an
+ * instance's, whose triggers act on that instance (Linux's triggers are per trace_event_file).
+ *
  * Not traced, as all of trace/.
  */
 #include "trace/trace_events_trigger.h"
@@ -39,11 +42,11 @@
 
 static void *trigger_at(struct seq_file *m, loff_t pos)
 {
-	struct trace_event_call *call = m->private;
+	struct trace_event_file *file = m->private;
 
-	if (!call->triggers)
+	if (!file->triggers)
 		return pos == 0 ? SHOW_AVAILABLE_TRIGGERS : NULL;
-	return event_trigger_show(call, (int)pos, NULL, 0) < 0 ? NULL : TRIGGER_POS(pos);
+	return event_trigger_show(file, (int)pos, NULL, 0) < 0 ? NULL : TRIGGER_POS(pos);
 }
 
 static void *trigger_start(struct seq_file *m, loff_t *pos)
@@ -108,7 +111,7 @@ static int event_trigger_open(struct inode *inode, struct file *file)
 }
 
 /* Checks the write, makes the snapshot buffer if it needs one, then applies it. */
-static int trigger_write_text(struct trace_event_call *call, const char *text)
+static int trigger_write_text(struct trace_event_file *file, const char *text)
 {
 	char *buf = kstrdup(text);
 	int ret;
@@ -116,17 +119,17 @@ static int trigger_write_text(struct trace_event_call *call, const char *text)
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&event_mutex);
-	ret = trigger_check_regex(call, buf);
+	ret = trigger_check_regex(file, buf);
 	mutex_unlock(&event_mutex);
 	if (!ret && trigger_needs_snapshot(text)) {
 		mutex_lock(&trace_types_lock);
-		ret = trace_snapshot_trigger_setup(&global_trace);
+		ret = trace_snapshot_trigger_setup(file->tr);
 		mutex_unlock(&trace_types_lock);
 	}
 	if (!ret) {
 		strcpy(buf, text);
 		mutex_lock(&event_mutex);
-		ret = trigger_process_regex(call, buf);
+		ret = trigger_process_regex(file, buf);
 		mutex_unlock(&event_mutex);
 	}
 	kfree(buf);

@@ -146,27 +146,26 @@ static void ftrace_stacktrace_count(unsigned long ip, unsigned long parent_ip,
  * matched; it goes (and its hold with it) once no function has it any more.
  */
 struct event_probe_data {
-	struct trace_event_call *call;
+	struct trace_event_file *file; /* the event in the array of the set_ftrace_filter written */
 	const struct ftrace_probe_ops *ops; /* whose functions have it */
 	struct event_probe_data *next; /* on event_probes (trace_types_lock) */
 };
 
 static struct event_probe_data *event_probes;
 
-static void update_event_probe(struct trace_event_call *call, bool enable)
+static void update_event_probe(struct trace_event_file *file, bool enable)
 {
 	if (enable)
-		__atomic_fetch_and(&call->file_flags, ~EVENT_FILE_FL_SOFT_DISABLED,
-				   __ATOMIC_RELEASE);
+		__atomic_fetch_and(&file->flags, ~EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
 	else
-		__atomic_fetch_or(&call->file_flags, EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&file->flags, EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
 }
 
 static void event_switch(void *data, bool enable)
 {
 	struct event_probe_data *edata = data;
 
-	update_event_probe(edata->call, enable);
+	update_event_probe(edata->file, enable);
 }
 
 /* With a count: only a switch that changes something uses one up (Linux's). */
@@ -174,7 +173,7 @@ static void event_switch_count(void *data, long *count, bool enable)
 {
 	struct event_probe_data *edata = data;
 	long old = __atomic_load_n(count, __ATOMIC_ACQUIRE);
-	bool disabled = __atomic_load_n(&edata->call->file_flags, __ATOMIC_RELAXED) &
+	bool disabled = __atomic_load_n(&edata->file->flags, __ATOMIC_RELAXED) &
 			EVENT_FILE_FL_SOFT_DISABLED;
 
 	if (!old || enable == !disabled)
@@ -182,7 +181,7 @@ static void event_switch_count(void *data, long *count, bool enable)
 	if (old != -1 && !__atomic_compare_exchange_n(count, &old, old - 1, false, __ATOMIC_RELEASE,
 						      __ATOMIC_RELAXED))
 		return; /* another CPU took this count: it switches */
-	update_event_probe(edata->call, enable);
+	update_event_probe(edata->file, enable);
 }
 
 static void event_enable_probe(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
@@ -218,8 +217,8 @@ static size_t print_event(char *buf, size_t size, const void *data, const char *
 {
 	const struct event_probe_data *edata = data;
 
-	return (size_t)snprintf(buf, size, "%s:%s:%s", cmd, edata ? edata->call->system : "?",
-				edata ? edata->call->name : "?");
+	return (size_t)snprintf(buf, size, "%s:%s:%s", cmd, edata ? edata->file->call->system : "?",
+				edata ? edata->file->call->name : "?");
 }
 
 static size_t enable_print_name(char *buf, size_t size, const void *data)
@@ -236,11 +235,11 @@ static size_t disable_print_name(char *buf, size_t size, const void *data)
  * "system:event[:count]": Linux's event_enable_func(), step by step for its errnos. With make,
  * takes the event's soft-mode hold and returns it in *data.
  */
-static int event_enable_parse(const struct ftrace_func_command *cmd, char **param, void **data,
-			      bool make, struct ftrace_cmd_err *err)
+static int event_enable_parse(const struct ftrace_func_command *cmd, struct trace_array *tr,
+			      char **param, void **data, bool make, struct ftrace_cmd_err *err)
 {
 	char *system = *param, *event, *rest;
-	struct trace_event_call *call;
+	struct trace_event_file *file;
 	struct event_probe_data *edata;
 	int ret;
 
@@ -264,8 +263,8 @@ static int event_enable_parse(const struct ftrace_func_command *cmd, char **para
 		return -EINVAL;
 	}
 	mutex_lock(&event_mutex);
-	call = find_event_call(system, event);
-	if (!call) {
+	file = find_event_file(tr, system, event);
+	if (!file) {
 		mutex_unlock(&event_mutex);
 		err->type = FTRACE_CMD_ERR_EVENT_NOT_FOUND;
 		err->where = system;
@@ -280,7 +279,7 @@ static int event_enable_parse(const struct ftrace_func_command *cmd, char **para
 		mutex_unlock(&event_mutex);
 		return -ENOMEM;
 	}
-	ret = __trace_event_enable_disable(call, 1, 1);
+	ret = __ftrace_event_enable_disable(file, 1, 1);
 	mutex_unlock(&event_mutex);
 	if (ret) {
 		kfree(edata);
@@ -288,7 +287,7 @@ static int event_enable_parse(const struct ftrace_func_command *cmd, char **para
 		err->where = system;
 		return ret;
 	}
-	edata->call = call;
+	edata->file = file;
 	edata->ops = rest ? cmd->count_ops : cmd->ops;
 	edata->next = event_probes;
 	event_probes = edata;
@@ -308,7 +307,7 @@ static void event_enable_free(void *data)
 	/* A CPU may still be in the probe with this data: wait until none is. */
 	tracepoint_synchronize_unregister();
 	mutex_lock(&event_mutex);
-	__trace_event_enable_disable(edata->call, 0, 1);
+	__ftrace_event_enable_disable(edata->file, 0, 1);
 	mutex_unlock(&event_mutex);
 	kfree(edata);
 }

@@ -31,8 +31,10 @@
 #include "trace/trace_fs.h"
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
+#include "trace/trace_events_trigger.h"
 #include "trace/trace_error_log.h"
 #include "trace/trace_pid.h"
+#include "trace/ftrace_probe.h"
 #include "trace/ring_buffer.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/fs/vfs_internal.h"
@@ -50,16 +52,9 @@
 
 /* Linux's ZEROED_TRACE_FLAGS: an instance starts with the top level's options but these. */
 #define ZEROED_TRACE_FLAGS (TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION_FORK)
-#define FILTER_WRITE_MAX 4096 /* as the top level's filter files: less than a page */
 
 struct trace_array *trace_instances; /* newest first, under trace_types_lock */
 static struct dentry *instances_dir;
-
-/* What an events/ or events/SYSTEM/ enable file points at: the array, the system (NULL: all). */
-struct event_dir {
-	struct trace_array *tr;
-	const char *system;
-};
 
 static struct trace_array *instance_lookup(const char *name)
 {
@@ -69,268 +64,17 @@ static struct trace_array *instance_lookup(const char *name)
 	return NULL;
 }
 
-/* --- events/.../enable, filter; set_event ----------------------------------------------------- */
-
-static int write_01(const char *ubuf, size_t cnt, unsigned long *val)
-{
-	int ret = tracing_write_ulong(ubuf, cnt, val);
-
-	return ret ? ret : (*val > 1 ? -EINVAL : 0);
-}
-
-static ssize_t file_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct trace_event_file *ef = file_inode(file)->i_private;
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, READ_ONCE(ef->enabled) ? "1\n" : "0\n", 2);
-}
-
-static ssize_t file_enable_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct trace_event_file *ef = file_inode(file)->i_private;
-	unsigned long val;
-	int ret = write_01(ubuf, cnt, &val);
-
-	if (ret)
-		return ret;
-	mutex_lock(&event_mutex);
-	ret = trace_event_file_enable(ef, val);
-	mutex_unlock(&event_mutex);
-	if (ret)
-		return ret;
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
-}
-
-static const struct file_operations instance_enable_fops = {
-	.read = file_enable_read,
-	.write = file_enable_write,
-};
-
-/* Every event of tr in system (NULL: all) on or off: the first error, the others still done. */
-static int instance_set_events(struct trace_array *tr, const struct trace_event_selector *sel)
-{
-	int ret = -EINVAL, eret = 0;
-
-	lockdep_assert_held(&event_mutex);
-	for (int i = 0; i < tr->nr_event_files; i++) {
-		struct trace_event_file *ef = &tr->event_files[i];
-
-		if (!trace_event_selector_matches(sel, ef->call))
-			continue;
-		ret = trace_event_file_enable(ef, sel->set);
-		if (ret && !eret)
-			eret = ret;
-		ret = eret;
-	}
-	return ret;
-}
-
-/* events/enable, events/SYSTEM/enable: "0", "1", or "X" if mixed, as the top level's. */
-static ssize_t dir_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
-{
-	static const char set_to_char[4] = {'?', '0', '1', 'X'}; /* bit 0: some off, bit 1: on */
-	const struct event_dir *ed = file_inode(file)->i_private;
-	char buf[2];
-	int set = 0;
-
-	mutex_lock(&event_mutex);
-	for (int i = 0; i < ed->tr->nr_event_files; i++) {
-		struct trace_event_file *ef = &ed->tr->event_files[i];
-
-		if (ef->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
-			continue;
-		if (!ed->system || strcmp(ef->call->system, ed->system) == 0)
-			set |= 1 << ef->enabled;
-	}
-	mutex_unlock(&event_mutex);
-	buf[0] = set_to_char[set];
-	buf[1] = '\n';
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, sizeof(buf));
-}
-
-static ssize_t dir_enable_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
-{
-	const struct event_dir *ed = file_inode(file)->i_private;
-	struct trace_event_selector sel = {.sub = ed->system};
-	unsigned long val;
-	int ret = write_01(ubuf, cnt, &val);
-
-	if (ret)
-		return ret;
-	sel.set = (int)val;
-	mutex_lock(&event_mutex);
-	ret = instance_set_events(ed->tr, &sel);
-	mutex_unlock(&event_mutex);
-	if (ret)
-		return ret;
-	*ppos += (loff_t)cnt;
-	return (ssize_t)cnt;
-}
-
-static const struct file_operations instance_dir_enable_fops = {
-	.read = dir_enable_read,
-	.write = dir_enable_write,
-};
-
-static int file_filter_show(struct seq_file *m, void *v)
-{
-	struct trace_event_file *ef = m->private;
-
-	(void)v;
-	event_filter_seq_show(m, &ef->filter, &ef->filter_err);
-	return 0;
-}
-
-static int file_filter_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, file_filter_show, inode->i_private);
-}
-
-/* As the top level's filter file, into this instance's slot; its error_log hears a refusal. */
-static ssize_t file_filter_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct trace_event_file *ef = file_inode(file)->i_private;
-
-	return event_filter_file_write(ef->tr, ef->call, &ef->filter, &ef->filter_err, ubuf, cnt,
-				       ppos);
-}
-
-static const struct file_operations instance_filter_fops = {
-	.open = file_filter_open,
-	.read = seq_read,
-	.write = file_filter_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-/* set_event: the enabled events, "system:event" a line, as the top level's. */
-static int set_event_show(struct seq_file *m, void *v)
-{
-	struct trace_array *tr = m->private;
-
-	(void)v;
-	mutex_lock(&event_mutex);
-	for (int i = 0; i < tr->nr_event_files; i++)
-		if (tr->event_files[i].enabled)
-			seq_printf(m, "%s:%s\n", tr->event_files[i].call->system,
-				   tr->event_files[i].call->name);
-	mutex_unlock(&event_mutex);
-	return 0;
-}
-
-struct set_event_file {
-	struct trace_array *tr;
-	bool reset; /* opened with O_TRUNC and not yet written: every event goes off */
-};
-
-static int set_event_open(struct inode *inode, struct file *file)
-{
-	struct trace_array *tr = tracing_get_tr(inode);
-	struct set_event_file *sf;
-
-	if (file->f_mode & FMODE_READ)
-		return single_open(file, set_event_show, tr);
-	sf = kzalloc(sizeof(*sf));
-	if (!sf)
-		return -ENOMEM;
-	sf->tr = tr;
-	sf->reset = file->f_flags & O_TRUNC;
-	file->private_data = sf;
-	return 0;
-}
-
-static void clear_events(void *data)
-{
-	struct trace_event_selector all = {.set = 0};
-
-	instance_set_events(data, &all);
-}
-
-static struct set_event_file *set_event_private(struct file *file)
-{
-	if (file->f_mode & FMODE_READ) /* read-write: a seq_file, the array in its private */
-		return NULL;
-	return file->private_data;
-}
-
-static int instance_set_event(void *data, const struct trace_event_selector *sel)
-{
-	return instance_set_events(data, sel);
-}
-
-static const struct set_event_ops instance_set_event_ops = {.set = instance_set_event,
-							    .clear = clear_events};
-
-/* Words as the top level's: [!]system:event, [!]event, [!]system, with * for a whole part. */
-static ssize_t set_event_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
-{
-	struct set_event_file *sf = set_event_private(file);
-	bool reset = sf && sf->reset;
-
-	if (sf)
-		sf->reset = false;
-	return set_event_file_write(&instance_set_event_ops, tracing_get_tr(file_inode(file)),
-				    reset, ubuf, cnt, ppos);
-}
-
-static int set_event_release(struct inode *inode, struct file *file)
-{
-	struct set_event_file *sf = set_event_private(file);
-
-	if (!sf)
-		return single_release(inode, file);
-	if (sf->reset) { /* "> set_event" and nothing written: every event off */
-		mutex_lock(&event_mutex);
-		clear_events(sf->tr);
-		mutex_unlock(&event_mutex);
-	}
-	kfree(sf);
-	return 0;
-}
-
-static ssize_t set_event_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
-{
-	return set_event_private(file) ? -EINVAL : seq_read(file, ubuf, cnt, ppos);
-}
-
-static const struct file_operations instance_set_event_fops = {
-	.open = set_event_open,
-	.read = set_event_read,
-	.write = set_event_write,
-	.release = set_event_release,
-};
-
 /* --- events/ ---------------------------------------------------------------------------------- */
 
-static int event_file_dir(struct dentry *system_dir, struct trace_event_file *ef)
-{
-	struct trace_event_call *call = ef->call;
-	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
-	bool enable = !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE);
-
-	if (!dir ||
-	    (enable &&
-	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, ef, &instance_enable_fops)) ||
-	    (enable &&
-	     !tracefs_create_file("filter", TRACE_MODE_WRITE, dir, ef, &instance_filter_fops)) ||
-	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
-	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
-		return -ENOMEM;
-	return 0;
-}
-
 /*
- * tr's events/ and set_event, and a struct trace_event_file for every event, put on the
- * events' lists (published last: a probe may walk them at once). event_mutex held.
+ * A struct trace_event_file for every event, tr's events/ and set_event (the top level's code,
+ * trace/trace_events_fs.c), then the files put on the events' lists (published last: a probe
+ * may walk them at once). event_mutex held.
  */
 static int instance_events_create(struct trace_array *tr)
 {
-	struct dentry *events, *system_dir = NULL;
 	struct trace_event_call *call;
-	struct event_dir *dirs;
-	const char *system = NULL;
-	int n = 0, nr_dirs = 0;
+	int n = 0, ret;
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(call, &ftrace_events, list)
@@ -338,23 +82,7 @@ static int instance_events_create(struct trace_array *tr)
 		n++;
 	}
 	tr->event_files = kzalloc(sizeof(*tr->event_files) * (size_t)n);
-	/* events/, and at most one system per event */
-	dirs = kzalloc(sizeof(*dirs) * (size_t)(n + 1));
-	tr->event_dirs = dirs;
-	if (!tr->event_files || !dirs)
-		return -ENOMEM;
-	if (!tracefs_create_file("set_event", TRACE_MODE_WRITE, tr->dir, &tr->cpu_files[0],
-				 &instance_set_event_fops))
-		return -ENOMEM;
-	events = tracefs_create_dir("events", tr->dir);
-	dirs[nr_dirs++] = (struct event_dir){tr, NULL};
-	if (!events ||
-	    !tracefs_create_file("enable", TRACE_MODE_WRITE, events, &dirs[0],
-				 &instance_dir_enable_fops) ||
-	    !tracefs_create_file("header_page", TRACE_MODE_READ, events,
-				 ring_buffer_print_page_header, &ftrace_show_header_fops) ||
-	    !tracefs_create_file("header_event", TRACE_MODE_READ, events,
-				 ring_buffer_print_entry_header, &ftrace_show_header_fops))
+	if (!tr->event_files)
 		return -ENOMEM;
 	list_for_each_entry(call, &ftrace_events, list)
 	{
@@ -362,22 +90,12 @@ static int instance_events_create(struct trace_array *tr)
 
 		ef->call = call;
 		ef->tr = tr;
-		if (!system || strcmp(system, call->system)) {
-			system = call->system;
-			system_dir = tracefs_create_dir(system, events);
-			if (!system_dir)
-				return -ENOMEM;
-			if (!(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
-				dirs[nr_dirs] = (struct event_dir){tr, system};
-				if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
-							 &dirs[nr_dirs++],
-							 &instance_dir_enable_fops))
-					return -ENOMEM;
-			}
-		}
-		if (event_file_dir(system_dir, ef))
-			return -ENOMEM;
+		if (!strcmp(call->system, "ftrace") && !strcmp(call->name, "print"))
+			tr->print_file = ef; /* its trace_marker runs this file's triggers */
 	}
+	ret = event_trace_add_tracer(tr, tr->dir);
+	if (ret)
+		return ret;
 	for (int i = 0; i < tr->nr_event_files; i++) {
 		struct trace_event_file *ef = &tr->event_files[i];
 
@@ -387,15 +105,25 @@ static int instance_events_create(struct trace_array *tr)
 	return 0;
 }
 
-/* Every event of tr off, its files off the events' lists. event_mutex held; then a sync. */
+/*
+ * Every event of tr off, its files off the events' lists. The triggers go first (they hold
+ * other files of tr in soft mode), and the tracer was reset before (its function commands hold
+ * some too). event_mutex held; then a sync.
+ */
 static void instance_events_unlink(struct trace_array *tr)
 {
 	lockdep_assert_held(&event_mutex);
+	for (int i = 0; i < tr->nr_event_files; i++)
+		event_triggers_clear(&tr->event_files[i]);
 	for (int i = 0; i < tr->nr_event_files; i++) {
 		struct trace_event_file *ef = &tr->event_files[i];
 		struct trace_event_file **pp = &ef->call->inst_files;
 
-		trace_event_file_enable(ef, false);
+		if (!(ef->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
+			ftrace_event_enable_disable(ef, false);
+		if (ef->enabled)
+			pr_warn("tracing: instance %s: %s:%s still held at rmdir\n", tr->name,
+				ef->call->system, ef->call->name);
 		while (*pp && *pp != ef)
 			pp = &(*pp)->next;
 		if (*pp)
@@ -413,7 +141,7 @@ static void instance_free(struct trace_array *tr)
 		kfree(tr->event_files[i].filter_err);
 	}
 	kfree(tr->event_files);
-	kfree(tr->event_dirs);
+	event_trace_del_tracer(tr);
 	clear_tracing_err_log(tr);
 	tracer_free_instance_files(tr);
 	ftrace_reset_filters(&tr->ops);
@@ -442,6 +170,7 @@ static void instance_destroy(struct trace_array *tr)
 		*pp = tr->next;
 	tracefs_remove(tr->dir);
 	tracepoint_synchronize_unregister(); /* no probe still copies into its buffers */
+	trace_snapshot_trigger_forget(tr);
 	instance_free(tr);
 }
 
@@ -552,7 +281,7 @@ int trace_array_set_clr_event(struct trace_array *tr, const char *system, const 
 	int ret;
 
 	mutex_lock(&event_mutex);
-	ret = instance_set_events(tr, &sel);
+	ret = __ftrace_set_clr_event(tr, &sel);
 	mutex_unlock(&event_mutex);
 	return ret;
 }

@@ -63,17 +63,16 @@ static __always_inline void marker_commit(struct trace_array *tr, struct print_e
  * triggers see the text as written (no newline yet) in the record itself; traceoff and
  * stacktrace run after the commit, and a stack starts at the return into tracing_mark_write.
  */
-static noinline void marker_commit_triggered(struct trace_array *tr, struct print_entry *entry,
-					     size_t cnt)
+static noinline void marker_commit_triggered(struct trace_array *tr, struct trace_event_file *file,
+					     struct print_entry *entry, size_t cnt)
 {
-	struct trace_event_call *call = &event_ftrace_print;
 	enum event_trigger_type tt;
 
 	entry->buf[cnt] = '\0';
-	tt = event_triggers_call(call, entry, (unsigned int)(sizeof(*entry) + cnt + 1));
+	tt = event_triggers_call(file, entry, (unsigned int)(sizeof(*entry) + cnt + 1));
 	marker_commit(tr, entry, cnt);
 	if (tt)
-		event_triggers_post_call(call, tt, (unsigned long)__builtin_return_address(0));
+		event_triggers_post_call(file, tt, (unsigned long)__builtin_return_address(0));
 }
 
 /*
@@ -85,6 +84,7 @@ static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, 
 {
 	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	unsigned int trace_ctx = tracing_gen_ctx();
+	struct trace_event_file *pfile;
 	struct ring_buffer_event *event;
 	struct print_entry *entry;
 
@@ -102,9 +102,10 @@ static noinline ssize_t tracing_mark_write(struct file *file, const char *ubuf, 
 	tracing_generic_entry_update(&entry->ent, TRACE_PRINT, trace_ctx);
 	entry->ip = _THIS_IP_;
 	memcpy(entry->buf, ubuf, cnt);
-	/* (print's triggers are the top level's: an instance's events have none yet) */
-	if (unlikely(READ_ONCE(event_ftrace_print.triggers)) && tr == &global_trace)
-		marker_commit_triggered(tr, entry, cnt);
+	/* the array's own ftrace:print file: an instance's markers run its triggers */
+	pfile = tr == &global_trace ? &event_ftrace_print.file : tr->print_file;
+	if (unlikely(pfile && READ_ONCE(pfile->triggers)))
+		marker_commit_triggered(tr, pfile, entry, cnt);
 	else
 		marker_commit(tr, entry, cnt);
 	preempt_enable();

@@ -79,10 +79,12 @@ static int snapshot_thread(void *arg)
 	for (;;) {
 		wait_event(&snapshot_wait, __atomic_load_n(&snapshot_pending, __ATOMIC_ACQUIRE));
 		mutex_lock(&trace_types_lock);
-		if (tracing_snapshot_swap(snapshot_tr))
-			printk(KERN_WARNING
-			       "tracing: snapshot trigger: no memory for the snapshot\n");
-		tracer_tracing_on(snapshot_tr);
+		if (snapshot_tr) { /* (NULL: its instance was removed meanwhile) */
+			if (tracing_snapshot_swap(snapshot_tr))
+				printk(KERN_WARNING
+				       "tracing: snapshot trigger: no memory for the snapshot\n");
+			tracer_tracing_on(snapshot_tr);
+		}
 		mutex_unlock(&trace_types_lock);
 		__atomic_store_n(&snapshot_pending, 0, __ATOMIC_RELEASE);
 	}
@@ -107,4 +109,15 @@ int trace_snapshot_trigger_setup(struct trace_array *tr)
 {
 	lockdep_assert_held(&trace_types_lock);
 	return snapshot_task ? tracing_alloc_snapshot(tr) : -ENOMEM;
+}
+
+/*
+ * rmdir of tr's instance, once no trigger can fire for it any more: a snapshot it asked for
+ * and the thread has not taken yet is forgotten. trace_types_lock held, as the thread holds it.
+ */
+void trace_snapshot_trigger_forget(struct trace_array *tr)
+{
+	lockdep_assert_held(&trace_types_lock);
+	if (snapshot_tr == tr)
+		snapshot_tr = NULL;
 }

@@ -68,8 +68,13 @@ def test_tree(lucid):
     for opt in ["print-parent", "markers", "overwrite", "irq-info", "event-fork"]:
         assert sh(lucid, "ls %s/foo/options/%s" % (I, opt)) == "%s/foo/options/%s\n" % (I, opt)
     assert sh(lucid, "ls -1 %s/foo/events" % I) == sh(lucid, "ls -1 events")
+    # Every event's files, its trigger too (Linux's triggers are per trace_event_file), and
+    # each system's enable and filter, as the top level's.
     assert sh(lucid, "ls -1 %s/foo/events/sched/sched_switch" % I) == \
-        "enable\nfilter\nformat\nid\n"
+        "enable\nfilter\nformat\nid\ntrigger\n"
+    assert sh(lucid, "ls -1 %s/foo/events/sched" % I) == sh(lucid, "ls -1 events/sched")
+    assert sh(lucid, "ls -1 %s/foo/events/ftrace/print" % I) == \
+        sh(lucid, "ls -1 events/ftrace/print")
     for f in ["format", "id"]:
         assert cat(lucid, "%s/foo/events/sched/sched_switch/%s" % (I, f)) == \
             cat(lucid, "events/sched/sched_switch/%s" % f)
@@ -351,3 +356,135 @@ def test_error_log_cpumask_options_files_per_instance(lucid):
     assert cat(lucid, "%s/foo/buffer_size_kb" % I) != "1408\n"
     assert cat(lucid, "buffer_size_kb") == "1408\n"
     ok(lucid, "rmdir %s/foo" % I)
+
+
+HELP = ("# Available triggers:\n"
+        "# traceon traceoff snapshot stacktrace enable_event disable_event\n")
+EXEC = "events/sched/sched_process_exec/"  # hit only by exec: never by bash's builtins
+
+
+def bcat(k, name):
+    """A tracing file read by bash itself (mapfile, a builtin): busybox's cat would be an exec,
+    and fire the exec triggers the tests below count."""
+    return sh(k, 'mapfile a < %s/%s; printf %%s "${a[@]}"' % (T, name))
+
+
+def hello(k):
+    assert sh(k, "hello", timeout=60) == "Hello, world!\n"
+
+
+def test_event_triggers_act_on_their_instance(lucid):
+    # Linux's triggers belong to a trace_event_file: foo's act on foo, and neither the top
+    # level nor bar sees them.
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
+    foo, bar = "%s/foo/" % I, "%s/bar/" % I
+    t = foo + EXEC + "trigger"
+    ok(lucid, "echo 1 > %s%senable; echo 1 > %s%senable; echo 1 > %senable"
+       % (foo, EXEC, bar, EXEC, EXEC))
+    ok(lucid, "echo 'traceoff if filename ~ \"*hello*\"' > " + t)
+    assert bcat(lucid, t) == "traceoff:unlimited if filename ~ \"*hello*\"\n"
+    assert bcat(lucid, EXEC + "trigger") == HELP
+    assert bcat(lucid, bar + EXEC + "trigger") == HELP
+    hello(lucid)
+    assert bcat(lucid, foo + "tracing_on") == "0\n"
+    assert bcat(lucid, "tracing_on") == "1\n" and bcat(lucid, bar + "tracing_on") == "1\n"
+    # traceoff runs after its record: foo's last word is the exec that stopped it.
+    fl = [l for l in lines(lucid, foo + "trace")]
+    assert fl and "filename=/bin/hello" in fl[-1]["body"], fl
+    hello(lucid)  # recorded by the top level and bar, not by foo (off)
+    assert len([l for l in lines(lucid, "trace") if "/bin/hello" in l["body"]]) == 2
+    assert len([l for l in lines(lucid, bar + "trace") if "/bin/hello" in l["body"]]) == 2
+    assert len([l for l in lines(lucid, foo + "trace") if "/bin/hello" in l["body"]]) == 1
+    ok(lucid, "echo '!traceoff' > " + t)
+    assert bcat(lucid, t) == HELP
+    # traceon with a count, in foo: it turns foo on, once.
+    ok(lucid, "echo 'traceon:1 if filename ~ \"*hello*\"' > " + t)
+    ok(lucid, "echo 0 > tracing_on")
+    hello(lucid)
+    assert bcat(lucid, foo + "tracing_on") == "1\n" and bcat(lucid, "tracing_on") == "0\n"
+    assert bcat(lucid, t) == "traceon:count=0 if filename ~ \"*hello*\"\n"
+    ok(lucid, "echo '!traceon' > %s; echo 1 > tracing_on" % t)
+    ok(lucid, "echo 0 > %s%senable; echo 0 > %s%senable; echo 0 > %senable"
+       % (foo, EXEC, bar, EXEC, EXEC))
+    ok(lucid, "rmdir %s/foo; rmdir %s/bar" % (I, I))
+
+
+def test_instance_stacktrace_enable_event_and_snapshot_triggers(lucid):
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo" % I)
+    foo = "%s/foo/" % I
+    # stacktrace on a soft-disabled event: foo's enable reads 0*, the top level's is untouched,
+    # and the stacks go into foo's buffer only.
+    sw = foo + "events/sched/sched_switch/"
+    ok(lucid, "echo 'stacktrace:3 if prev_state & 3' > %strigger" % sw)
+    assert bcat(lucid, sw + "enable") == "0*\n"
+    assert bcat(lucid, "events/sched/sched_switch/enable") == "0\n"
+    sh(lucid, "sleep 0.1; sleep 0.1; sleep 0.1; sleep 0.1")
+    assert bcat(lucid, sw + "trigger") == "stacktrace:count=0 if prev_state & 3\n"
+    ok(lucid, "echo '!stacktrace' > %strigger" % sw)
+    out = bcat(lucid, foo + "trace")
+    assert out.count("<stack trace>") == 3, out[-2000:]
+    assert "sched_switch:" not in out  # soft disabled: the event itself is not recorded
+    assert "<stack trace>" not in bcat(lucid, "trace")
+    assert bcat(lucid, sw + "enable") == "0\n"
+    ok(lucid, "echo > %strace" % foo)
+    # enable_event names foo's own file of the target: foo's sched_wakeup is held (0*) and
+    # switched on by the exec; the top level's stays off.
+    t = foo + EXEC + "trigger"
+    wk = foo + "events/sched/sched_wakeup/enable"
+    ok(lucid, "echo 'enable_event:sched:sched_wakeup:1 if filename ~ \"*hello*\"' > " + t)
+    assert bcat(lucid, wk) == "0*\n"
+    assert bcat(lucid, "events/sched/sched_wakeup/enable") == "0\n"
+    assert bcat(lucid, foo + EXEC + "enable") == "0*\n"
+    hello(lucid)
+    assert bcat(lucid, wk) == "1*\n"
+    assert bcat(lucid, "events/sched/sched_wakeup/enable") == "0\n"
+    sh(lucid, "sleep 0.1")
+    assert any(l["what"] == "sched_wakeup" for l in lines(lucid, foo + "trace"))
+    assert not any(l["what"] == "sched_wakeup" for l in lines(lucid, "trace"))
+    ok(lucid, "echo '!enable_event:sched:sched_wakeup' > " + t)
+    # (with its last hold gone, the target is as the trigger left it: on, as on Linux)
+    assert bcat(lucid, wk) == "1\n" and bcat(lucid, t) == HELP
+    ok(lucid, "echo 0 > " + wk)
+    # snapshot: foo's buffer swapped with foo's spare.
+    ok(lucid, "echo 1 > %senable" % sw)
+    ok(lucid, "echo 'snapshot:1 if filename ~ \"*hello*\"' > " + t)
+    assert "# * Snapshot is freed *" in bcat(lucid, "snapshot")  # the top level's: none
+    hello(lucid)
+    sh(lucid, "sleep 1", timeout=60)  # the swap is made from task context, at the next tick
+    assert bcat(lucid, t) == "snapshot:count=0 if filename ~ \"*hello*\"\n"
+    assert "sched_switch:" in bcat(lucid, foo + "snapshot")
+    assert bcat(lucid, foo + "tracing_on") == "1\n"
+    ok(lucid, "echo '!snapshot' > %s; echo 0 > %senable" % (t, sw))
+    # A refused trigger is logged in foo's error_log, not the top level's.
+    ok(lucid, "echo > error_log")
+    assert sh(lucid, "echo 'enable_event:sched:nosuch' > " + t) == \
+        "-bash: echo: write error: Invalid argument\n"
+    assert "trigger:sched:sched_process_exec: error: Event not found" in \
+        bcat(lucid, foo + "error_log")
+    assert bcat(lucid, "error_log") == ""
+    ok(lucid, "rmdir %s/foo" % I)
+
+
+def test_marker_triggers_and_rmdir_with_triggers(lucid):
+    # events/ftrace/print/trigger in an instance: its own trace_marker runs it.
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo" % I)
+    foo = "%s/foo/" % I
+    ok(lucid, "echo 'traceoff if buf ~ \"*stop*\"' > %sevents/ftrace/print/trigger" % foo)
+    ok(lucid, "echo please stop > trace_marker")
+    assert cat(lucid, "tracing_on") == "1\n" and cat(lucid, foo + "tracing_on") == "1\n"
+    ok(lucid, "echo go on > %strace_marker; echo please stop > %strace_marker" % (foo, foo))
+    assert cat(lucid, foo + "tracing_on") == "0\n"
+    assert [l["body"] for l in lines(lucid, foo + "trace")] == ["go on", "please stop"]
+    # rmdir with triggers in place (one holding another event of foo's): all of it goes, and
+    # the top level's events are as they were.
+    ok(lucid, "echo 'enable_event:sched:sched_wakeup' > %sevents/sched/sched_switch/trigger"
+       % foo)
+    ok(lucid, "echo 1 > events/sched/sched_wakeup/enable")
+    ok(lucid, "rmdir %s/foo" % I)
+    assert cat(lucid, "events/sched/sched_wakeup/enable") == "1\n"
+    assert cat(lucid, "events/sched/sched_switch/enable") == "0\n"
+    assert cat(lucid, "events/sched/sched_switch/trigger") == HELP
+    ok(lucid, "echo 0 > events/sched/sched_wakeup/enable")

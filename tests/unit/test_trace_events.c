@@ -315,7 +315,7 @@ static const char *enabled_list(void)
 
 	buf[0] = '\0';
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (!call->enabled)
+		if (!call->file.enabled)
 			continue;
 		strcat(buf, call->system);
 		strcat(buf, ":");
@@ -326,7 +326,7 @@ static const char *enabled_list(void)
 		assert_true(call->tp->enabled);
 	}
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (!call->enabled && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
+		if (!call->file.enabled && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
 			assert_false(call->tp->enabled);
 	}
 	return buf;
@@ -386,7 +386,7 @@ static void test_tracer_hold(void **state)
 
 	(void)state;
 	assert_int_equal(trace_event_tracer_hold("sched", "sched_switch", true), 0);
-	assert_false(event_sched_switch.enabled); /* not the user's switch... */
+	assert_false(event_sched_switch.file.enabled); /* not the user's switch... */
 	assert_true(event_sched_switch.registered); /* ...but it records */
 	assert_true(__tracepoint_sched_switch.enabled);
 	assert_int_equal(set_clr("sched_switch"), 0);
@@ -696,14 +696,14 @@ static void test_stack_options_after_commit(void **state)
 		consume_record(&len);
 		assert_int_equal(option_stacks, 1);
 		assert_int_not_equal(option_stack_from, 0);
-		event_sched_switch.filter = keep;
+		event_sched_switch.file.filter = keep;
 		probe(&event_sched_switch, false, &prev, &next);
 		consume_record(&len);
 		assert_int_equal(option_stacks, 2);
-		event_sched_switch.filter = drop;
+		event_sched_switch.file.filter = drop;
 		probe(&event_sched_switch, false, &prev, &next);
 		assert_int_equal(option_stacks, 2); /* dropped: no stack */
-		event_sched_switch.filter = NULL;
+		event_sched_switch.file.filter = NULL;
 		global_trace.trace_flags &= ~bits[i];
 	}
 	free_event_filter(keep);
@@ -733,7 +733,7 @@ static void test_filtered_records(void **state)
 	assert_int_equal(create_event_filter(&event_sched_switch,
 					     "prev_pid == 7 && next_comm ~ \"swap*\"", false, &f),
 			 0);
-	event_sched_switch.filter = f;
+	event_sched_switch.file.filter = f;
 	probe(&event_sched_switch, false, &prev, &next);
 	rec = consume_record(&len); /* kept: exactly one record, as without the filter */
 	assert_int_equal(len, len0);
@@ -746,7 +746,7 @@ static void test_filtered_records(void **state)
 	probe(&event_sched_switch, false, &prev, &next);
 	assert_null(ring_buffer_consume(global_trace.buffer, 0, &ts, NULL));
 
-	event_sched_switch.filter = NULL;
+	event_sched_switch.file.filter = NULL;
 	free_event_filter(f);
 	probe(&event_sched_switch, false, &prev, &next);
 	rec = consume_record(&len);
@@ -762,16 +762,16 @@ static int trigger_write(struct trace_event_call *call, const char *text)
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", text);
-	ret = trigger_check_regex(call, buf);
+	ret = trigger_check_regex(&call->file, buf);
 	snprintf(buf, sizeof(buf), "%s", text);
-	return ret ? ret : trigger_process_regex(call, buf);
+	return ret ? ret : trigger_process_regex(&call->file, buf);
 }
 
 static const char *trigger_line(struct trace_event_call *call, int k)
 {
 	static char buf[256];
 
-	if (event_trigger_show(call, k, buf, sizeof(buf)) < 0)
+	if (event_trigger_show(&call->file, k, buf, sizeof(buf)) < 0)
 		return "";
 	return buf;
 }
@@ -810,15 +810,15 @@ static void test_trigger_traceoff(void **state)
 	assert_int_equal(trigger_write(call, "traceoff if prev_pid = 1\n"), -EINVAL);
 	assert_int_equal(trigger_write(call, "enable_event:sched:nosuch\n"), -EINVAL);
 	assert_int_equal(trigger_write(call, "enable_event:ftrace:function\n"), -EINVAL);
-	assert_null(call->triggers);
-	assert_int_equal(call->file_flags, 0);
-	assert_false(call->enabled);
+	assert_null(call->file.triggers);
+	assert_int_equal(call->file.flags, 0);
+	assert_false(call->file.enabled);
 	assert_int_equal(trigger_write(call, "!traceoff\n"), 0); /* none: no error, as Linux */
 
 	assert_int_equal(trigger_write(call, "traceoff if prev_pid == 7\n"), 0);
 	assert_string_equal(trigger_line(call, 0), "traceoff:unlimited if prev_pid == 7\n");
-	assert_true(call->enabled); /* the probe is attached for the trigger */
-	assert_int_equal(call->file_flags, ALL_FLAGS);
+	assert_true(call->file.enabled); /* the probe is attached for the trigger */
+	assert_int_equal(call->file.flags, ALL_FLAGS);
 	assert_int_equal(trigger_write(call, "traceon\n"), -EEXIST);
 
 	probe(call, false, &prev, &next); /* pid 8: not the filter's */
@@ -831,20 +831,20 @@ static void test_trigger_traceoff(void **state)
 
 	/* The user's enable records again; traceoff runs after the record: it is kept. */
 	assert_int_equal(trace_event_enable_disable(call, 1), 0);
-	assert_int_equal(call->file_flags & SOFT_FLAGS, EVENT_FILE_FL_SOFT_MODE); /* "1*" */
+	assert_int_equal(call->file.flags & SOFT_FLAGS, EVENT_FILE_FL_SOFT_MODE); /* "1*" */
 	probe(call, false, &prev, &next);
 	assert_true(recorded());
 	assert_false(ring_buffer_record_is_on(global_trace.buffer));
 	ring_buffer_record_on(global_trace.buffer);
 	/* The user's 0 only soft-disables while the trigger holds it. */
 	assert_int_equal(trace_event_enable_disable(call, 0), 0);
-	assert_true(call->enabled);
-	assert_int_equal(call->file_flags & SOFT_FLAGS, SOFT_FLAGS); /* "0*" */
+	assert_true(call->file.enabled);
+	assert_int_equal(call->file.flags & SOFT_FLAGS, SOFT_FLAGS); /* "0*" */
 
 	assert_int_equal(trigger_write(call, "!traceon\n"), 0);
-	assert_null(call->triggers);
-	assert_int_equal(call->file_flags, 0);
-	assert_false(call->enabled);
+	assert_null(call->file.triggers);
+	assert_int_equal(call->file.flags, 0);
+	assert_false(call->file.enabled);
 }
 
 /* Counts go down only when the trigger did something; traceon's own event is recorded. */
@@ -859,7 +859,7 @@ static void test_trigger_counts(void **state)
 	(void)state;
 	assert_int_equal(trace_event_enable_disable(call, 1), 0);
 	assert_int_equal(trigger_write(call, "traceon:2\n"), 0);
-	assert_int_equal(call->file_flags & EVENT_FILE_FL_TRIGGER_COND, 0); /* runs at reserve */
+	assert_int_equal(call->file.flags & EVENT_FILE_FL_TRIGGER_COND, 0); /* runs at reserve */
 	probe(call, false, &prev, &next); /* on already: no count used */
 	assert_true(recorded());
 	assert_string_equal(trigger_line(call, 0), "traceon:count=2\n");
@@ -892,8 +892,8 @@ static void test_trigger_counts(void **state)
 	prev.pid = 1;
 	assert_int_equal(trigger_write(call, "!stacktrace\n"), 0);
 	assert_int_equal(trigger_write(call, "!snapshot\n"), 0);
-	assert_int_equal(call->file_flags, 0);
-	assert_true(call->enabled); /* the user's, still */
+	assert_int_equal(call->file.flags, 0);
+	assert_true(call->file.enabled); /* the user's, still */
 	recorded();
 }
 
@@ -917,21 +917,21 @@ static void test_trigger_enable_event(void **state)
 	assert_int_equal(trigger_write(call, "disable_event:sched:sched_wakeup\n"), -EEXIST);
 	assert_string_equal(trigger_line(call, 0),
 			    "enable_event:sched:sched_wakeup:count=1 if prev_pid == 7\n");
-	assert_true(target->enabled);
-	assert_int_equal(target->file_flags, SOFT_FLAGS); /* "0*" */
+	assert_true(target->file.enabled);
+	assert_int_equal(target->file.flags, SOFT_FLAGS); /* "0*" */
 	wakeup(target, &t);
 	assert_false(recorded());
 	probe(call, false, &prev, &next); /* fires: the target records from now on */
-	assert_int_equal(target->file_flags, EVENT_FILE_FL_SOFT_MODE); /* "1*" */
+	assert_int_equal(target->file.flags, EVENT_FILE_FL_SOFT_MODE); /* "1*" */
 	assert_string_equal(trigger_line(call, 0),
 			    "enable_event:sched:sched_wakeup:count=0 if prev_pid == 7\n");
 	wakeup(target, &t);
 	assert_true(recorded());
 
 	assert_int_equal(trigger_write(call, "!enable_event:sched:sched_wakeup\n"), 0);
-	assert_null(call->triggers);
-	assert_true(target->enabled); /* as the trigger left it */
-	assert_int_equal(target->file_flags, 0);
+	assert_null(call->file.triggers);
+	assert_true(target->file.enabled); /* as the trigger left it */
+	assert_int_equal(target->file.flags, 0);
 	assert_int_equal(trace_event_enable_disable(target, 0), 0);
 
 	assert_int_equal(trigger_write(call, "disable_event:sched:sched_wakeup\n"), 0);
@@ -942,9 +942,9 @@ static void test_trigger_enable_event(void **state)
 	wakeup(target, &t);
 	assert_false(recorded());
 	assert_int_equal(trigger_write(call, "!disable_event:sched:sched_wakeup:0\n"), 0);
-	assert_false(target->enabled); /* soft disabled when its last hold went: detached */
-	assert_int_equal(target->file_flags, 0);
-	assert_int_equal(call->file_flags, 0);
+	assert_false(target->file.enabled); /* soft disabled when its last hold went: detached */
+	assert_int_equal(target->file.flags, 0);
+	assert_int_equal(call->file.flags, 0);
 }
 
 static void test_sched_task_records(void **state)
@@ -1154,22 +1154,22 @@ static void test_ftrace_internal_events(void **state)
 		assert_string_equal(format_of(call), want);
 		/* Not an event one can enable, by any word or directly. */
 		assert_int_equal(trace_event_enable_disable(call, 1), -EINVAL);
-		assert_false(call->enabled);
+		assert_false(call->file.enabled);
 	}
 	assert_int_equal(set_clr("ftrace:function"), -EINVAL);
 	assert_int_equal(set_clr("function"), -EINVAL);
 	assert_int_equal(set_clr("ftrace"), -EINVAL);
 	assert_int_equal(set_clr("*:*"), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(ftrace_ref); i++)
-		assert_false(ftrace_ref[i].call->enabled);
+		assert_false(ftrace_ref[i].call->file.enabled);
 	assert_int_equal(set_clr("!*:*"), 0);
 
 	/* print alone takes triggers (trace_marker runs them): they hold it, soft, and let go. */
 	char trig[] = "traceoff if buf ~ \"*stop*\"", untrig[] = "!traceoff";
 
-	assert_int_equal(trigger_process_regex(&event_ftrace_print, trig), 0);
-	assert_true(event_ftrace_print.enabled);
-	assert_true(event_ftrace_print.file_flags & EVENT_FILE_FL_TRIGGER_COND);
+	assert_int_equal(trigger_process_regex(&event_ftrace_print.file, trig), 0);
+	assert_true(event_ftrace_print.file.enabled);
+	assert_true(event_ftrace_print.file.flags & EVENT_FILE_FL_TRIGGER_COND);
 	assert_int_equal(trace_event_enable_disable(&event_ftrace_print, 1), -EINVAL);
 	/* buf, "char buf[]" of size 0, is matched to the record's end (the marker's text) */
 	struct {
@@ -1178,12 +1178,12 @@ static void test_ftrace_internal_events(void **state)
 	} pr = {.text = "please stop here"};
 	unsigned int len = (unsigned int)(sizeof(pr.e) + strlen(pr.text) + 1);
 
-	assert_int_equal(event_triggers_call(&event_ftrace_print, &pr, len), ETT_TRACE_ONOFF);
+	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len), ETT_TRACE_ONOFF);
 	strcpy(pr.text, "go on");
-	assert_int_equal(event_triggers_call(&event_ftrace_print, &pr, len), ETT_NONE);
-	assert_int_equal(trigger_process_regex(&event_ftrace_print, untrig), 0);
-	assert_false(event_ftrace_print.enabled);
-	assert_null(event_ftrace_print.triggers);
+	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len), ETT_NONE);
+	assert_int_equal(trigger_process_regex(&event_ftrace_print.file, untrig), 0);
+	assert_false(event_ftrace_print.file.enabled);
+	assert_null(event_ftrace_print.file.triggers);
 }
 
 /* A record of a built-in type, read back with the offsets its format file gives. */
