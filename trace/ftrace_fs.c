@@ -197,7 +197,8 @@ const struct file_operations tracing_dyn_info_fops = {
 /* --- set_ftrace_filter, set_ftrace_notrace ------------------------------------------------ */
 
 struct regex_file {
-	struct ftrace_ops *ops; /* whose sets: global_trace.ops, graph_hash_ops, stack_trace_ops */
+	struct ftrace_ops *ops; /* whose sets: a trace array's ops, graph_hash_ops, stack_trace_ops */
+	struct trace_array *tr; /* whose ops they are (its commands, its error_log), or NULL */
 	bool is_notrace; /* its notrace set rather than its filter */
 	bool commands; /* the function tracer's files: they run and list "glob:command" words */
 	bool reset; /* opened with O_TRUNC, and no write applied it yet */
@@ -257,7 +258,7 @@ static void *regex_seek(struct seq_file *m, loff_t *pos)
 
 	if (k < mods)
 		return (void *)(*pos + 2);
-	if (!rf->commands || rf->is_notrace || !ftrace_probe_show(k - mods, NULL, 0))
+	if (!rf->commands || rf->is_notrace || !ftrace_probe_show(rf->tr, k - mods, NULL, 0))
 		return NULL;
 	return (void *)(*pos + 2);
 }
@@ -303,7 +304,7 @@ static int regex_show(struct seq_file *m, void *v)
 		ftrace_mod_cache_show(rf->ops, rf->is_notrace, idx - base, line, sizeof(line));
 		seq_puts(m, line);
 	} else {
-		ftrace_probe_show(idx - base - nr_kept_mods(rf), line, sizeof(line));
+		ftrace_probe_show(rf->tr, idx - base - nr_kept_mods(rf), line, sizeof(line));
 		seq_puts(m, line);
 	}
 	return 0;
@@ -323,7 +324,8 @@ static struct regex_file *regex_file(struct file *file)
 	return file->private_data;
 }
 
-static int regex_open(struct file *file, struct ftrace_ops *ops, bool is_notrace)
+static int regex_open(struct file *file, struct trace_array *tr, struct ftrace_ops *ops,
+		      bool is_notrace)
 {
 	struct regex_file *rf = kzalloc(sizeof(*rf));
 	int ret;
@@ -331,8 +333,10 @@ static int regex_open(struct file *file, struct ftrace_ops *ops, bool is_notrace
 	if (!rf)
 		return -ENOMEM;
 	rf->ops = ops;
+	rf->tr = tr;
 	rf->is_notrace = is_notrace;
-	rf->commands = ops == &global_trace.ops;
+	/* Every array's function tracer files run commands, each its own (Linux's). */
+	rf->commands = tr && ops == &tr->ops;
 	rf->reset = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	if (!(file->f_mode & FMODE_READ)) {
 		file->private_data = rf;
@@ -349,24 +353,24 @@ static int regex_open(struct file *file, struct ftrace_ops *ops, bool is_notrace
 
 static int filter_open(struct inode *inode, struct file *file)
 {
-	return regex_open(file, &tracing_get_tr(inode)->ops, false);
+	return regex_open(file, tracing_get_tr(inode), &tracing_get_tr(inode)->ops, false);
 }
 
 static int notrace_open(struct inode *inode, struct file *file)
 {
-	return regex_open(file, &tracing_get_tr(inode)->ops, true);
+	return regex_open(file, tracing_get_tr(inode), &tracing_get_tr(inode)->ops, true);
 }
 
 static int graph_filter_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
-	return regex_open(file, &graph_hash_ops, false);
+	return regex_open(file, NULL, &graph_hash_ops, false);
 }
 
 static int graph_notrace_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
-	return regex_open(file, &graph_hash_ops, true);
+	return regex_open(file, NULL, &graph_hash_ops, true);
 }
 
 
@@ -382,13 +386,13 @@ static int command_word(struct regex_file *rf, const char *word, bool apply)
 		return -EINVAL;
 	ftrace_cmd_split(copy, &spec);
 	/* stack_trace_filter's ops belong to no trace array: Linux's callbacks say -ENODEV. */
-	ret = ftrace_run_command(rf->commands ? &global_trace : NULL, &spec, !rf->is_notrace,
-				 apply, &err);
+	ret = ftrace_run_command(rf->commands ? rf->tr : NULL, &spec, !rf->is_notrace, apply,
+				 &err);
 	/* error_log: the word as written, the caret under the part at fault (copy is cut). */
 	if (ret && ret != -ENOMEM) {
 		bool in_copy = err.where >= copy && err.where < copy + sizeof(copy);
 
-		tracing_log_err(NULL, rf->is_notrace ? "set_ftrace_notrace" : "set_ftrace_filter",
+		tracing_log_err(rf->tr, rf->is_notrace ? "set_ftrace_notrace" : "set_ftrace_filter",
 				word, ftrace_cmd_err_text, err.type,
 				in_copy ? (unsigned int)(err.where - copy) : (unsigned int)strlen(word));
 	}
@@ -565,7 +569,7 @@ const struct file_operations ftrace_graph_fops = {
 static int stack_filter_open(struct inode *inode, struct file *file)
 {
 	(void)inode;
-	return regex_open(file, &stack_trace_ops, false);
+	return regex_open(file, NULL, &stack_trace_ops, false);
 }
 
 /* stack_trace_filter: the functions the stack tracer checks the stack in (empty: all). */

@@ -16,9 +16,13 @@
  * The probe's ops is registered with FTRACE_OPS_FL_PROBE, so where a tracer traces the same
  * function the probe runs after it: traceoff leaves the function's own event in the trace.
  *
- * Linux frees a probe whose last function went away once an RCU grace period has passed, so
- * that a callback still running on another CPU is done with it. Lucid has no RCU: a probe,
- * once made, is kept (there is at most one per kind), and only its set of functions changes.
+ * Probes belong to a trace array, as Linux's (tr->func_probes): a set_ftrace_filter's commands
+ * act on its own array (an instance's traceoff stops that instance), and each array lists only
+ * its own. Linux frees a probe whose last function went away once an RCU grace period has
+ * passed, so that a callback still running on another CPU is done with it. Lucid has no RCU: a
+ * probe, once made, is kept while its array lives (at most one per kind and array), and only
+ * its set of functions changes; an instance's rmdir frees its probes
+ * (ftrace_release_probes()), after waiting for every CPU to leave the callbacks.
  *
  * Making, removing and listing probes happens with trace_types_lock held (set_ftrace_filter's
  * writes and reads take it). Not traced, as all of trace/.
@@ -26,6 +30,7 @@
 #include "trace/ftrace_probe.h"
 #include "trace/trace.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/tracepoint.h"
 #include "lib/errno.h"
 #include "lib/glob.h"
 #include "lib/string.h"
@@ -36,7 +41,7 @@ struct ftrace_func_probe {
 	struct trace_array *tr;
 	struct ftrace_ops ops; /* its filter: the functions that have this probe */
 	long *counts; /* counted probes: one per call site record */
-	void **data;  /* commands with data (enable_event): each function's, or NULL */
+	void **data; /* commands with data (enable_event): each function's, or NULL */
 	struct ftrace_func_probe *next;
 };
 
@@ -73,10 +78,11 @@ out:
 	ftrace_test_recursion_unlock(bit);
 }
 
-static struct ftrace_func_probe *find_probe(const struct ftrace_probe_ops *probe_ops)
+static struct ftrace_func_probe *find_probe(struct trace_array *tr,
+					    const struct ftrace_probe_ops *probe_ops)
 {
 	for (struct ftrace_func_probe *p = func_probes; p; p = p->next)
-		if (p->probe_ops == probe_ops)
+		if (p->tr == tr && p->probe_ops == probe_ops)
 			return p;
 	return NULL;
 }
@@ -84,7 +90,7 @@ static struct ftrace_func_probe *find_probe(const struct ftrace_probe_ops *probe
 static struct ftrace_func_probe *get_probe(struct trace_array *tr,
 					   const struct ftrace_probe_ops *probe_ops)
 {
-	struct ftrace_func_probe *probe = find_probe(probe_ops);
+	struct ftrace_func_probe *probe = find_probe(tr, probe_ops);
 
 	if (probe)
 		return probe;
@@ -131,8 +137,8 @@ static bool has_probe(const struct ftrace_func_probe *probe, int rec)
  * apply, also sets the counter and data of each function it adds, or clears the data of each
  * it removes (the callback then skips it until the filter no longer calls it).
  */
-static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool remove,
-			 bool apply, long count, void *data)
+static int probe_changes(struct ftrace_func_probe *probe, const char *glob, bool remove, bool apply,
+			 long count, void *data)
 {
 	bool all = remove && (!*glob || !strcmp(glob, "*"));
 	int n = 0;
@@ -180,11 +186,11 @@ int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
 	return n;
 }
 
-int unregister_ftrace_function_probe_func(const char *glob,
+int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
 					  const struct ftrace_probe_ops *probe_ops)
 {
 	lockdep_assert_held(&trace_types_lock);
-	struct ftrace_func_probe *probe = find_probe(probe_ops);
+	struct ftrace_func_probe *probe = find_probe(tr, probe_ops);
 	char *pattern;
 	int n, ret;
 
@@ -210,10 +216,11 @@ int unregister_ftrace_function_probe_func(const char *glob,
 	return ret ? ret : n;
 }
 
-bool ftrace_probe_data_used(const struct ftrace_probe_ops *ops, const void *data)
+bool ftrace_probe_data_used(struct trace_array *tr, const struct ftrace_probe_ops *ops,
+			    const void *data)
 {
 	lockdep_assert_held(&trace_types_lock);
-	struct ftrace_func_probe *probe = find_probe(ops);
+	struct ftrace_func_probe *probe = find_probe(tr, ops);
 
 	for (int rec = 0; probe && probe->data && rec < ftrace_nr_records(); rec++)
 		if (probe->data[rec] == data)
@@ -239,8 +246,8 @@ static int cmd_err(struct ftrace_cmd_err *err, unsigned int type, const char *wh
 	return ret;
 }
 
-int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec,
-		       bool enable, bool apply, struct ftrace_cmd_err *err)
+int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spec, bool enable,
+		       bool apply, struct ftrace_cmd_err *err)
 {
 	lockdep_assert_held(&trace_types_lock);
 	const struct ftrace_func_command *cmd = ftrace_find_command(spec->cmd);
@@ -255,8 +262,9 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
 	if (!cmd)
 		return cmd_err(err, FTRACE_CMD_ERR_NO_CMD, spec->cmd, -EINVAL);
 	if (!tr)
-		return cmd_err(err, FTRACE_CMD_ERR_ERRNO, spec->cmd,
-			       -ENODEV); /* stack_trace_filter: Linux's callbacks want a trace array */
+		return cmd_err(
+			err, FTRACE_CMD_ERR_ERRNO, spec->cmd,
+			-ENODEV); /* stack_trace_filter: Linux's callbacks want a trace array */
 	if (!enable) /* set_ftrace_notrace "does not accept triggers" */
 		return cmd_err(err, FTRACE_CMD_ERR_NOTRACE, spec->cmd, -EINVAL);
 	if (cmd->parse) {
@@ -268,16 +276,16 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
 		param = (char *)cmd->fixed_param;
 	/* Linux's choice: with anything after the command, even "!f:traceoff:0", the counted one. */
 	probe_ops = param ? cmd->count_ops : cmd->ops;
-	probe = find_probe(probe_ops);
+	probe = find_probe(tr, probe_ops);
 	if (spec->remove) {
 		if (apply)
-			ret = unregister_ftrace_function_probe_func(spec->glob, probe_ops);
+			ret = unregister_ftrace_function_probe_func(spec->glob, tr, probe_ops);
 		else if (!probe || !probe->ops.filter_hash.count)
 			ret = -ENODEV;
 		else
 			ret = probe_changes(probe, spec->glob, true, false, 0, NULL) ? 0 : -EINVAL;
 		if (ret >= 0 && apply && cmd->free)
-			ftrace_func_cmd_release(cmd, probe_ops);
+			ftrace_func_cmd_release(cmd, tr, probe_ops);
 		if (ret == -ENODEV)
 			cmd_err(err, FTRACE_CMD_ERR_NOT_SET, spec->cmd, ret);
 		else if (ret < 0)
@@ -308,16 +316,16 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
 	}
 	return 0;
 out_free:
-	if (data && !ftrace_probe_data_used(probe_ops, data))
+	if (data && !ftrace_probe_data_used(tr, probe_ops, data))
 		cmd->free(data);
 	return ret;
 }
 
-size_t ftrace_probe_show(int k, char *buf, size_t size)
+size_t ftrace_probe_show(struct trace_array *tr, int k, char *buf, size_t size)
 {
 	lockdep_assert_held(&trace_types_lock);
 	for (struct ftrace_func_probe *p = func_probes; p; p = p->next) {
-		if (!p->ops.filter_hash.count)
+		if (p->tr != tr || !p->ops.filter_hash.count)
 			continue;
 		for (int rec = 0; rec < ftrace_nr_records(); rec++) {
 			if (!has_probe(p, rec) || !ftrace_rec_name(rec) || k-- > 0)
@@ -334,4 +342,38 @@ size_t ftrace_probe_show(int k, char *buf, size_t size)
 		}
 	}
 	return 0;
+}
+
+/*
+ * rmdir of tr's instance: each of its probes off every function, its commands' data freed
+ * (enable_event's holds on tr's events dropped), and, once no CPU can still be in a callback,
+ * the probes freed. trace_types_lock held, event_mutex not (the data's free takes it).
+ */
+void ftrace_release_probes(struct trace_array *tr)
+{
+	lockdep_assert_held(&trace_types_lock);
+	struct ftrace_func_probe **pp = &func_probes, *probe, *gone = NULL;
+
+	while ((probe = *pp)) {
+		if (probe->tr != tr) {
+			pp = &probe->next;
+			continue;
+		}
+		if (probe->ops.enabled)
+			unregister_ftrace_function(&probe->ops);
+		ftrace_reset_filters(&probe->ops);
+		*pp = probe->next;
+		probe->next = gone;
+		gone = probe;
+	}
+	if (!gone)
+		return;
+	ftrace_func_cmds_release_tr(tr); /* waits for the callbacks itself */
+	tracepoint_synchronize_unregister(); /* no callback is still on a probe */
+	for (; gone; gone = probe) {
+		probe = gone->next;
+		kfree(gone->counts);
+		kfree(gone->data);
+		kfree(gone);
+	}
 }

@@ -22,8 +22,8 @@ struct trace_array;
 struct ftrace_probe_ops {
 	const char *name; /* the command, as the listing shows it */
 	bool counted;
-	void (*func)(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
-		     long *count, void *data);
+	void (*func)(unsigned long ip, unsigned long parent_ip, struct trace_array *tr, long *count,
+		     void *data);
 	/* Commands with data: the listing's name ("enable_event:sched:sched_switch"), snprintf's way. */
 	size_t (*print_name)(char *buf, size_t size, const void *data);
 };
@@ -62,7 +62,7 @@ struct ftrace_func_command {
 	/* With parse: frees data (never given to a function, or its last function is gone). */
 	void (*free)(void *data);
 	const char *fixed_param; /* dump: always the count "1" ("only dump once"), as Linux */
-	bool enable;             /* enable_event (true) or disable_event */
+	bool enable; /* enable_event (true) or disable_event */
 };
 
 /* "func:snapshot" (trace/trace_snapshot_trigger.c). */
@@ -71,17 +71,22 @@ void trace_snapshot_tick(void); /* the timer tick: a snapshot was asked for? */
 /* Any context: stop recording and ask for the swap; false if one is on its way already. */
 bool trace_snapshot_request(struct trace_array *tr);
 int trace_snapshot_trigger_setup(struct trace_array *tr); /* its buffer */
-void trace_snapshot_trigger_init(void);                   /* boot: its thread */
+void trace_snapshot_trigger_init(void); /* boot: its thread */
 void trace_snapshot_trigger_forget(struct trace_array *tr); /* rmdir: its pending one */
 
 #define FTRACE_PROBE_NAME_MAX 128 /* "enable_event:SYSTEM:EVENT" in the listing */
 
 /* After a removal: frees each of cmd's data no function of probe_ops has any more. */
-void ftrace_func_cmd_release(const struct ftrace_func_command *cmd,
+void ftrace_func_cmd_release(const struct ftrace_func_command *cmd, struct trace_array *tr,
 			     const struct ftrace_probe_ops *probe_ops);
+/* rmdir: every command data of tr's probes freed (their probes are off already). */
+void ftrace_func_cmds_release_tr(struct trace_array *tr);
+/* rmdir: tr's probes off and freed (trace_types_lock held, event_mutex not). */
+void ftrace_release_probes(struct trace_array *tr);
 
 /* Is data still some function's (a command's free() waits until it is not)? */
-bool ftrace_probe_data_used(const struct ftrace_probe_ops *ops, const void *data);
+bool ftrace_probe_data_used(struct trace_array *tr, const struct ftrace_probe_ops *ops,
+			    const void *data);
 
 /* trace/trace_func_cmds.c: the command called name, or NULL. */
 const struct ftrace_func_command *ftrace_find_command(const char *name);
@@ -106,12 +111,13 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
  */
 int register_ftrace_function_probe(const char *glob, struct trace_array *tr,
 				   const struct ftrace_probe_ops *ops, long count, void *data);
-int unregister_ftrace_function_probe_func(const char *glob, const struct ftrace_probe_ops *ops);
+int unregister_ftrace_function_probe_func(const char *glob, struct trace_array *tr,
+					  const struct ftrace_probe_ops *ops);
 
 /*
  * set_ftrace_filter's listing: line k (0, 1, ...) of the probes, "func:cmd:unlimited\n" or
  * "func:cmd:count=N\n", into buf. Returns the length it needs, 0 if there is no line k.
  */
-size_t ftrace_probe_show(int k, char *buf, size_t size);
+size_t ftrace_probe_show(struct trace_array *tr, int k, char *buf, size_t size);
 
 #endif

@@ -94,7 +94,11 @@ static unsigned long dump_limit(struct trace_iterator *iter)
 
 void ftrace_dump(int mode)
 {
-	struct trace_array *tr = &global_trace;
+	ftrace_dump_one(&global_trace, mode);
+}
+
+void ftrace_dump_one(struct trace_array *tr, int mode)
+{
 	struct trace_iterator *iter = &dump_iter;
 	unsigned long flags, limit, cnt = 0;
 	int cpu_file = RING_BUFFER_ALL_CPUS;
@@ -102,7 +106,7 @@ void ftrace_dump(int mode)
 	if (__atomic_add_fetch(&dump_running, 1, __ATOMIC_ACQ_REL) != 1)
 		goto out_running; /* another CPU is dumping, or a crash inside the dump itself */
 	/* Always off: what happens after the dump (or between two crashes) is not the story. */
-	tracing_off();
+	tracer_tracing_off(tr);
 	flags = local_irq_save();
 	if (!tr->buffer || mode == DUMP_NONE)
 		goto out;
@@ -116,7 +120,10 @@ void ftrace_dump(int mode)
 	/* No trace_types_lock here (it may be held): the tracer as it is at this instant. */
 	trace_iterator_init(iter, tr, tr->buffer, cpu_file, TRACE_FILE_LAT_FMT | TRACE_FILE_DUMP);
 
-	printk(KERN_EMERG "Dumping ftrace buffer:\n");
+	if (tr->name) /* Linux's words for an instance (ftrace_dump_one) */
+		printk(KERN_EMERG "Dumping ftrace instance %s buffer:\n", tr->name);
+	else
+		printk(KERN_EMERG "Dumping ftrace buffer:\n");
 	ring_buffer_dump_begin(tr->buffer);
 	/* A bound, not a count: a reader state an oops tore in two must not loop forever. */
 	limit = dump_limit(iter);

@@ -23,6 +23,9 @@ extern int ftrace_dump_on_oops;
  * caller returns at once.
  */
 void ftrace_dump(int mode);
+/* The same for one trace array's buffer (an instance's dump command): tr's recording stops. */
+struct trace_array;
+void ftrace_dump_one(struct trace_array *tr, int mode);
 
 /* Boot: the option, the /proc file, the panic notifier and the watchdog hook. */
 void ftrace_dump_init(void);

@@ -312,15 +312,27 @@ static void event_enable_free(void *data)
 	kfree(edata);
 }
 
-void ftrace_func_cmd_release(const struct ftrace_func_command *cmd,
+void ftrace_func_cmd_release(const struct ftrace_func_command *cmd, struct trace_array *tr,
 			     const struct ftrace_probe_ops *probe_ops)
 {
 	struct event_probe_data *edata = event_probes, *next;
 
 	for (; edata; edata = next) {
 		next = edata->next;
-		if (edata->ops == probe_ops && !ftrace_probe_data_used(probe_ops, edata))
+		if (edata->ops == probe_ops && edata->file->tr == tr &&
+		    !ftrace_probe_data_used(tr, probe_ops, edata))
 			cmd->free(edata);
+	}
+}
+
+void ftrace_func_cmds_release_tr(struct trace_array *tr)
+{
+	struct event_probe_data *edata = event_probes, *next;
+
+	for (; edata; edata = next) {
+		next = edata->next;
+		if (edata->file->tr == tr)
+			event_enable_free(edata);
 	}
 }
 
@@ -331,7 +343,8 @@ void ftrace_func_cmd_release(const struct ftrace_func_command *cmd,
  * ftrace_dump(DUMP_ALL)), "func:cpudump" only the calling CPU's (DUMP_ORIG): for when a
  * machine is about to die and no one could read the trace file. As Linux's, they fire once
  * (their count is always 1, whatever the write says), and the dump stops tracing and empties
- * what it printed.
+ * what it printed. In an instance's set_ftrace_filter they dump that instance's buffer (Linux
+ * 6.1 dumps the top level's whatever the file; later Linux, ftrace_dump_one(), the instance's).
  */
 static bool take_count(long *count)
 {
@@ -344,17 +357,17 @@ static bool take_count(long *count)
 static void ftrace_dump_probe(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
 			      long *count, void *data)
 {
-	(void)ip, (void)parent_ip, (void)tr, (void)data;
+	(void)ip, (void)parent_ip, (void)data;
 	if (take_count(count))
-		ftrace_dump(DUMP_ALL);
+		ftrace_dump_one(tr, DUMP_ALL);
 }
 
 static void ftrace_cpudump_probe(unsigned long ip, unsigned long parent_ip, struct trace_array *tr,
 				 long *count, void *data)
 {
-	(void)ip, (void)parent_ip, (void)tr, (void)data;
+	(void)ip, (void)parent_ip, (void)data;
 	if (take_count(count))
-		ftrace_dump(DUMP_ORIG);
+		ftrace_dump_one(tr, DUMP_ORIG);
 }
 
 /* --- the table ---------------------------------------------------------------------------- */

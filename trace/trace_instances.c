@@ -228,15 +228,18 @@ static int instance_rmdir(const char *name)
 	int ret = 0;
 
 	mutex_lock(&trace_types_lock);
-	mutex_lock(&event_mutex);
 	tr = instance_lookup(name);
-	if (!tr)
+	if (!tr) {
 		ret = -ENODEV;
-	else if (tr->trace_ref || tracefs_tree_busy(tr->dir))
+	} else if (tr->trace_ref || tracefs_tree_busy(tr->dir)) {
 		ret = -EBUSY; /* a file of it is open, or a trace_pipe reader holds its tracer */
-	else
+	} else {
+		/* Its function commands first: enable_event's drop their holds under event_mutex. */
+		ftrace_release_probes(tr);
+		mutex_lock(&event_mutex);
 		instance_destroy(tr);
-	mutex_unlock(&event_mutex);
+		mutex_unlock(&event_mutex);
+	}
 	mutex_unlock(&trace_types_lock);
 	return ret;
 }

@@ -8,7 +8,7 @@ instance is open. trace-cmd -B records and shows an instance's events only.
 """
 import re
 
-from tracefs import T, cat, ok, sh
+from tracefs import T, cat, fails, ok, sh
 
 I = "instances"
 EBUSY = "rmdir: '%s': Device or resource busy\n"
@@ -488,3 +488,68 @@ def test_marker_triggers_and_rmdir_with_triggers(lucid):
     assert cat(lucid, "events/sched/sched_switch/enable") == "0\n"
     assert cat(lucid, "events/sched/sched_switch/trigger") == HELP
     ok(lucid, "echo 0 > events/sched/sched_wakeup/enable")
+
+
+def commands(k, path):
+    return [l for l in cat(k, path).splitlines() if ":" in l]
+
+
+def test_function_commands_act_on_their_instance(lucid):
+    # An instance's set_ftrace_filter takes Linux's commands; they act on that instance and are
+    # listed in its file only (Linux's probes belong to a trace array).
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo" % I)
+    foo = "%s/foo/" % I
+    ok(lucid, "echo 'ftest_leaf:traceoff' > %sset_ftrace_filter" % foo)
+    assert commands(lucid, foo + "set_ftrace_filter") == ["ftest_leaf:traceoff:unlimited"]
+    assert commands(lucid, "set_ftrace_filter") == []
+    ok(lucid, "ftest call")
+    assert cat(lucid, foo + "tracing_on") == "0\n" and cat(lucid, "tracing_on") == "1\n"
+    ok(lucid, "echo '!ftest_leaf:traceoff' >> %sset_ftrace_filter" % foo)
+    ok(lucid, "echo 'ftest_leaf:traceon:1' >> %sset_ftrace_filter" % foo)
+    ok(lucid, "echo 0 > tracing_on; ftest call")
+    assert cat(lucid, foo + "tracing_on") == "1\n" and cat(lucid, "tracing_on") == "0\n"
+    ok(lucid, "echo '!ftest_leaf:traceon:0' >> %sset_ftrace_filter; echo 1 > tracing_on" % foo)
+    # stacktrace: the stack goes into foo's buffer.
+    ok(lucid, "echo 'ftest_leaf:stacktrace:1' >> %sset_ftrace_filter" % foo)
+    ok(lucid, "ftest call")
+    out = cat(lucid, foo + "trace")
+    assert out.count("<stack trace>") == 1 and " => ftest_mid" in out, out
+    assert "<stack trace>" not in cat(lucid, "trace")
+    ok(lucid, "echo '!ftest_leaf:stacktrace:0' >> %sset_ftrace_filter" % foo)
+    # enable_event names foo's file of the event: foo's enable reads 0*, then 1*.
+    exec_en = "events/sched/sched_process_exec/enable"
+    ok(lucid, "echo 'ftest_leaf:enable_event:sched:sched_process_exec:1' >> %sset_ftrace_filter"
+       % foo)
+    assert cat(lucid, foo + exec_en) == "0*\n" and cat(lucid, exec_en) == "0\n"
+    ok(lucid, "ftest call")
+    assert cat(lucid, foo + exec_en) == "1*\n" and cat(lucid, exec_en) == "0\n"
+    # snapshot: foo's spare buffer, not the top level's.
+    ok(lucid, "echo 'ftest_leaf:snapshot:1' >> %sset_ftrace_filter" % foo)
+    assert "# * Snapshot is freed *" in cat(lucid, "snapshot")
+    ok(lucid, "echo in-foo > %strace_marker; ftest call; sleep 1" % foo)
+    assert "in-foo" in cat(lucid, foo + "snapshot")
+    assert "# * Snapshot is freed *" in cat(lucid, "snapshot")
+    # dump: foo's buffer on the console, under Linux's (6.9+) heading for an instance.
+    ok(lucid, "echo > %strace; echo mark-foo > %strace_marker; echo mark-top > trace_marker"
+       % (foo, foo))
+    ok(lucid, "echo 'ftest_leaf:dump' >> %sset_ftrace_filter" % foo)
+    out = sh(lucid, "ftest call")
+    assert "Dumping ftrace instance foo buffer:" in out and "mark-foo" in out, out
+    assert "mark-top" not in out
+    assert cat(lucid, foo + "tracing_on") == "0\n" and cat(lucid, "tracing_on") == "1\n"
+    assert commands(lucid, foo + "set_ftrace_filter") == [
+        "ftest_leaf:dump:count=0", "ftest_leaf:snapshot:count=0",
+        "ftest_leaf:enable_event:sched:sched_process_exec:count=0"]
+    # A refused command is logged in foo's error_log.
+    ok(lucid, "echo > error_log")
+    fails(lucid, "echo 'ftest_leaf:enable_event:sched:nosuch' >> %sset_ftrace_filter" % foo)
+    assert "set_ftrace_filter: error: Event not found" in cat(lucid, foo + "error_log")
+    assert cat(lucid, "error_log") == ""
+    # rmdir with the commands in place: they go with it, and their holds too.
+    ok(lucid, "rmdir %s/foo" % I)
+    assert commands(lucid, "set_ftrace_filter") == []
+    assert cat(lucid, exec_en) == "0\n"
+    ok(lucid, "mkdir %s/foo" % I)
+    assert commands(lucid, foo + "set_ftrace_filter") == []
+    ok(lucid, "rmdir %s/foo" % I)
