@@ -1754,6 +1754,38 @@ unsigned long ring_buffer_bytes_cpu(struct ring_buffer *buffer, int cpu)
 	return bytes;
 }
 
+/*
+ * Linux's ring_buffer_nr_dirty_pages(): the pages holding events not yet read, the reader's
+ * page (if part of it is unread) and the ring's, as the bytes above count them.
+ */
+unsigned long ring_buffer_nr_dirty_pages(struct ring_buffer *buffer, int cpu)
+{
+	struct ring_buffer_per_cpu *cb;
+	unsigned long pages;
+	uint64_t commit;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return 0;
+	cb = buffer->buffers[cpu];
+	rb_reader_lock(cb);
+	commit = rb_load_acquire(&cb->commit);
+	pages = cb->reader_off < rb_page_commit(cb->pages[cb->reader_page].page);
+	for (uint64_t seq = MAX(cb->reader_seq + 1, pos_seq(commit) + 1 - cb->nr_pages);
+	     seq <= pos_seq(commit); seq++) {
+		uint64_t s = rb_load_acquire(&cb->slots[seq % cb->nr_pages]);
+
+		if (pos_seq(s) == seq && !pos_empty(s) && rb_page_commit(rb_page(cb, s)->page))
+			pages++;
+	}
+	rb_reader_unlock(cb);
+	return pages;
+}
+
+unsigned long ring_buffer_nr_pages(struct ring_buffer *buffer, int cpu)
+{
+	return rb_valid_cpu(buffer, cpu) ? buffer->buffers[cpu]->nr_pages : 0;
+}
+
 uint64_t ring_buffer_oldest_event_ts(struct ring_buffer *buffer, int cpu)
 {
 	uint64_t ts = 0;

@@ -216,6 +216,9 @@ unsigned long ring_buffer_dropped_events_cpu(struct ring_buffer *buffer, int cpu
 unsigned long ring_buffer_read_events_cpu(struct ring_buffer *buffer, int cpu);
 unsigned long ring_buffer_written_cpu(struct ring_buffer *buffer, int cpu);
 unsigned long ring_buffer_bytes_cpu(struct ring_buffer *buffer, int cpu); /* unread bytes */
+/* Pages with unread events (the reader's page too), and the pages of the CPU's ring. */
+unsigned long ring_buffer_nr_dirty_pages(struct ring_buffer *buffer, int cpu);
+unsigned long ring_buffer_nr_pages(struct ring_buffer *buffer, int cpu);
 uint64_t ring_buffer_oldest_event_ts(struct ring_buffer *buffer, int cpu); /* 0 if empty */
 unsigned long ring_buffer_entries(struct ring_buffer *buffer); /* sums over all CPUs */
 unsigned long ring_buffer_overruns(struct ring_buffer *buffer);

@@ -442,6 +442,13 @@ const struct file_operations tracing_pipe_fops = {
  * empty the reader waits, as on trace_pipe, but with tracing off it gets end of file (Linux
  * would wait on): so `cat per_cpu/cpu0/trace_pipe_raw > /dev/ttyS1` ends once it has copied
  * everything.
+ *
+ * buffer_percent (Linux's watermark, trace/trace_options.c) says how full the CPU's buffer
+ * must be before a waiting recorder wakes: poll says readable only then, and a blocking
+ * splice that found no whole page waits until then (a read() waits for any event, and a
+ * splice that finds whole pages takes them at once, as Linux's). 0: any event wakes it; 100:
+ * only a full buffer. So trace-cmd's recorders wake once per half buffer by default, not per
+ * page.
  */
 struct raw_reader {
 	struct trace_array *tr;
@@ -449,7 +456,22 @@ struct raw_reader {
 	void *spare; /* one page, from ring_buffer_alloc_read_page */
 	size_t read; /* bytes of it already handed out */
 	bool valid; /* spare holds a page */
+	bool wait_full; /* a splice found nothing: the next one waits for buffer_percent */
 };
+
+/*
+ * Linux's full_hit(): is cpu's buffer at least percent full, in pages holding unread events?
+ * 0: any event at all.
+ */
+static bool buffer_percent_hit(struct trace_array *tr, int cpu)
+{
+	unsigned long percent = READ_ONCE(tr->buffer_percent);
+	unsigned long nr_pages = ring_buffer_nr_pages(tr->buffer, cpu);
+
+	if (!percent || !nr_pages)
+		return !ring_buffer_empty_cpu(tr->buffer, cpu);
+	return ring_buffer_nr_dirty_pages(tr->buffer, cpu) * 100 >= percent * nr_pages;
+}
 
 static int tracing_buffers_open(struct inode *inode, struct file *file)
 {
@@ -496,15 +518,25 @@ static ssize_t raw_read(struct file *file, char *ubuf, size_t cnt, int full)
 	if (!cnt)
 		return 0;
 	if (!r->valid || r->read == RB_PAGE_SIZE) {
-		int ret = ring_buffer_read_page(r->tr->buffer, &r->spare, RB_PAGE_SIZE,
-						r->cpu, full);
+		int ret;
 
-		if (ret < 0) {
+		/* A blocking splice that found nothing waits for the watermark (Linux's wait_on_pipe) */
+		if (full && r->wait_full && !(file->f_flags & O_NONBLOCK) &&
+		    !buffer_percent_hit(r->tr, r->cpu)) {
 			if (!tracer_tracing_is_on(r->tr))
 				return 0;
 			arm_poll_timer();
+			return -EAGAIN;
+		}
+		ret = ring_buffer_read_page(r->tr->buffer, &r->spare, RB_PAGE_SIZE, r->cpu, full);
+		if (ret < 0) {
+			if (!tracer_tracing_is_on(r->tr))
+				return 0;
+			r->wait_full = full;
+			arm_poll_timer();
 			return -EAGAIN; /* the VFS waits on trace_pipe_wait */
 		}
+		r->wait_full = false;
 		r->valid = true;
 		r->read = 0;
 	}
@@ -528,16 +560,16 @@ static ssize_t tracing_buffers_splice_read(struct file *file, char *ubuf, size_t
 }
 
 /*
- * poll and select: readable when a read would not wait, as Linux's ring_buffer_poll_wait says
- * of one CPU's buffer: part of a page still in hand, events in the buffer, or (Lucid's end of
- * file above) tracing off. trace-cmd's recorders wait here between pages.
+ * poll and select, as Linux 6.1's ring_buffer_poll_wait says of one CPU's buffer: readable
+ * when the buffer is buffer_percent full (0: has any event), part of a page is still in hand,
+ * or (Lucid's end of file above) tracing is off. trace-cmd's recorders wait here between pages.
  */
 static unsigned int tracing_buffers_poll(struct file *file)
 {
 	struct raw_reader *r = file->private_data;
 
-	if ((r->valid && r->read < RB_PAGE_SIZE) ||
-	    !ring_buffer_empty_cpu(r->tr->buffer, r->cpu) || !tracer_tracing_is_on(r->tr))
+	if ((r->valid && r->read < RB_PAGE_SIZE) || buffer_percent_hit(r->tr, r->cpu) ||
+	    !tracer_tracing_is_on(r->tr))
 		return POLLIN | POLLRDNORM;
 	arm_poll_timer(); /* nobody wakes us for events: look again soon */
 	return 0;

@@ -248,8 +248,8 @@ void trace_pause_on_release(struct trace_iterator *iter)
 
 /*
  * How full a CPU's buffer must be before a blocked reader of its trace_pipe_raw wakes (Linux's
- * watermark; 50 by default). 0 to 100; Lucid's raw readers poll and take whole pages, so the
- * value is kept for tools that set it.
+ * watermark; 50 by default), 0 to 100: poll and a blocking splice of trace_pipe_raw wait for it
+ * (trace/trace_iter.c).
  */
 #define BUFFER_PERCENT_MAX 100
 

@@ -3,6 +3,8 @@
  * readable while its buffer is empty, the CPU that took a trace_marker write becomes readable
  * and gives a whole page to read() (splice() only ever moves whole pages, so a part page is
  * EAGAIN to it), and with tracing off every file reads as at its end (tests/qemu/test_raw.py).
+ * That is with buffer_percent 0 (any event wakes a reader); then buffer_percent 100: a marker
+ * wakes no one, a full buffer does (Linux's watermark).
  */
 #define _GNU_SOURCE /* splice */
 #include <errno.h>
@@ -17,6 +19,9 @@
 #define PAGE 4096
 #define EMPTY_WAIT_MS 300 /* long enough for a wrong "readable" to show */
 #define EVENT_WAIT_MS 5000
+#define SMALL_KB "8" /* two pages a CPU: full after a few markers */
+#define BIG_MARKER 1000 /* bytes: four to a page */
+#define MAX_MARKERS 256
 
 static int write_file(const char *path, const char *text)
 {
@@ -43,7 +48,7 @@ int main(void)
 	int n = 0;
 
 	if (write_file(TRACING "/current_tracer", "nop") || write_file(TRACING "/trace", "") ||
-	    write_file(TRACING "/tracing_on", "1")) {
+	    write_file(TRACING "/buffer_percent", "0") || write_file(TRACING "/tracing_on", "1")) {
 		perror("tracing files");
 		return 1;
 	}
@@ -75,5 +80,31 @@ int main(void)
 	write_file(TRACING "/tracing_on", "0");
 	printf("tracing off: %s\n", ready(p, n, EMPTY_WAIT_MS) == n ? "all ready" : "not all");
 	write_file(TRACING "/tracing_on", "1");
+
+	/* buffer_percent 100: only a full buffer wakes a reader. */
+	char big[BIG_MARKER + 1], size_kb[32] = "1408";
+	int fd = open(TRACING "/buffer_size_kb", O_RDONLY), writes = 0;
+	ssize_t len = fd < 0 ? -1 : read(fd, size_kb, sizeof(size_kb) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (len > 0)
+		size_kb[len] = '\0';
+	memset(big, 'x', BIG_MARKER);
+	big[BIG_MARKER] = '\0';
+	write_file(TRACING "/buffer_size_kb", SMALL_KB);
+	write_file(TRACING "/buffer_percent", "100");
+	write_file(TRACING "/trace", "");
+	write_file(TRACING "/trace_marker", "rawpoll");
+	printf("percent 100, a marker: %d ready\n", ready(p, n, EMPTY_WAIT_MS));
+	while (writes < MAX_MARKERS && ready(p, n, 0) == 0) {
+		write_file(TRACING "/trace_marker", big);
+		writes++;
+	}
+	/* two pages of 4080 bytes hold at most eight of them: more than a page's worth it took */
+	printf("percent 100, filled: %s after more than a page\n",
+	       writes > PAGE / BIG_MARKER && writes < MAX_MARKERS ? "ready" : "not ready");
+	write_file(TRACING "/buffer_percent", "50");
+	write_file(TRACING "/buffer_size_kb", size_kb);
 	return 0;
 }

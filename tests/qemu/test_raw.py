@@ -116,9 +116,12 @@ def test_lost_events_are_flagged():
 def test_poll_waits_for_events(lucid):
     """poll on trace_pipe_raw, as trace-cmd's recorders wait: readable only when a read would
     not wait (user/rawpoll.c); with no .poll every file was always readable and the recorders
-    spun."""
+    spun. With buffer_percent 0 any event wakes it; with 100 only a full buffer (Linux's
+    watermark)."""
     assert lucid.run("rawpoll", timeout=60) == (
         "empty: 0 ready\nafter a marker: 1 ready\n"
         "splice of a part page: Resource temporarily unavailable\nread 4096 bytes\n"
         "drained: 0 ready\n"
-        "tracing off: all ready\n")
+        "tracing off: all ready\n"
+        "percent 100, a marker: 0 ready\n"
+        "percent 100, filled: ready after more than a page\n")
