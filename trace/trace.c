@@ -28,6 +28,7 @@
 #include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
 #include "trace/trace_output.h"
+#include "kernel/drivers/random.h"
 #include "trace/trace_dump.h"
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
@@ -552,6 +553,7 @@ void late_trace_init(void)
 void tracing_init_tracefs(void)
 {
 	struct trace_array *tr = &global_trace;
+	uint64_t ptr_key;
 
 	if (!tr->buffer)
 		return;
@@ -560,6 +562,8 @@ void tracing_init_tracefs(void)
 	for (struct tracer *t = trace_types; t; t = t->next)
 		tracing_create_tracer_options(t); /* registered before options/ existed */
 	mutex_unlock(&trace_types_lock);
+	get_random_bytes(&ptr_key, sizeof(ptr_key)); /* hash-ptr's key: the boot's own */
+	trace_hash_ptr_init(ptr_key);
 	event_trace_init(); /* the events' files, and trace_event= */
 	trace_instances_init_tracefs(); /* instances/: mkdir makes one */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */

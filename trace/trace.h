@@ -231,6 +231,16 @@ struct trace_iterator {
 
 	unsigned long pos; /* trace_pipe: events consumed so far */
 	bool paused;       /* pause-on-trace stopped recording while this reader is open */
+	/*
+	 * The trace file's look-ahead, for the latency format's delay mark (Linux's
+	 * trace_find_next_entry): the time of the event after the current one, or the current
+	 * one's if there is none. It copies the current event into temp first, as the iterator
+	 * moves past it. NULL for the consuming readers, whose next unread event is still the
+	 * current one (their delta is 0, as on Linux).
+	 */
+	uint64_t (*next_ts)(struct trace_iterator *iter);
+	void *temp;
+	unsigned int temp_size;
 };
 
 /* The options that act beyond the output (trace/trace_options.c). */

@@ -173,8 +173,8 @@ static int s_show(struct seq_file *m, void *v)
 			print_snapshot_help(iter); /* an empty snapshot says how to take one */
 		else if (v == SEQ_START_TOKEN)
 			trace_print_header(iter);
-		else
-			iter->moved = print_trace_line(iter) == TRACE_TYPE_NO_CONSUME;
+		else if (print_trace_line(iter) == TRACE_TYPE_NO_CONSUME)
+			iter->moved = true; /* (next_ts may have moved already) */
 	}
 	seq_write(m, iter->seq.buffer, iter->seq.len);
 	/* Did not fit: seq_file shows this record again; give it the same text. */
@@ -189,8 +189,41 @@ static const struct seq_operations tracer_seq_ops = {
 	.show = s_show,
 };
 
+/*
+ * iter->next_ts of the trace file: the current event copied aside (the iterator's copy of it
+ * goes when it moves), the iterator moved past it (so s_next must not move again), and the
+ * oldest next event over the CPUs looked at.
+ */
+static uint64_t trace_file_next_ts(struct trace_iterator *iter)
+{
+	struct ring_buffer_iter *it = iter->buffer_iter[iter->cpu];
+	uint64_t ts;
+
+	if (iter->moved || !it)
+		return iter->ts;
+	if (iter->temp_size < iter->ent_size) {
+		void *temp = kmalloc(iter->ent_size);
+
+		if (!temp)
+			return iter->ts; /* no mark rather than no line */
+		kfree(iter->temp);
+		iter->temp = temp;
+		iter->temp_size = iter->ent_size;
+	}
+	memcpy(iter->temp, iter->ent, iter->ent_size);
+	iter->ent = iter->temp;
+	ring_buffer_iter_advance(it);
+	iter->moved = true;
+	if (!ring_buffer_iter_peek_oldest(iter->buffer_iter, iter->tr->nr_cpus, NULL, &ts))
+		return iter->ts;
+	return ts;
+}
+
 static void release_buffer_iters(struct trace_iterator *iter)
 {
+	kfree(iter->temp);
+	iter->temp = NULL;
+	iter->temp_size = 0;
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (iter->buffer_iter[cpu])
 			ring_buffer_read_finish(iter->buffer_iter[cpu]);
@@ -224,6 +257,7 @@ int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 	if (!iter)
 		return -ENOMEM;
 	iter_init(iter, tr, cpu_file, snapshot);
+	iter->next_ts = trace_file_next_ts;
 	for (int cpu = 0; iter->buffer && cpu < tr->nr_cpus; cpu++) {
 		if (!iter_has_cpu(iter, cpu))
 			continue;
@@ -272,8 +306,7 @@ ssize_t tracing_read(struct file *file, char *buf, size_t cnt, loff_t *ppos)
 }
 
 /* What is written is ignored: the O_TRUNC of the open did the work. */
-static ssize_t tracing_write_stub(struct file *file, const char *buf, size_t cnt,
-				  loff_t *ppos)
+static ssize_t tracing_write_stub(struct file *file, const char *buf, size_t cnt, loff_t *ppos)
 {
 	(void)file;
 	(void)buf;
@@ -552,8 +585,7 @@ static ssize_t tracing_buffers_read(struct file *file, char *ubuf, size_t cnt, l
 	return raw_read(file, ubuf, cnt, 0);
 }
 
-static ssize_t tracing_buffers_splice_read(struct file *file, char *ubuf, size_t cnt,
-					   loff_t *ppos)
+static ssize_t tracing_buffers_splice_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {
 	(void)ppos;
 	return raw_read(file, ubuf, cnt, 1);

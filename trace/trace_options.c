@@ -16,8 +16,8 @@
  * The user stack's printer is here too, as it looks up the program (sym-userobj).
  *
  * Options whose effect belongs to what Lucid does not have (function-trace and display-graph:
- * the latency tracers'; hash-ptr: events that print a plain %p, see docs/design/tracer.md) are
- * kept and listed, so that scripts and tools that set them work.
+ * the latency tracers') are kept and listed, so that scripts and tools that set them work.
+ * hash-ptr acts where events print (trace_event_printf, trace/trace_output.c).
  *
  * Not traced: the event path calls in here.
  */

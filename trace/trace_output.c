@@ -21,7 +21,11 @@
 #include "lib/compiler.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
+#include "lib/printf.h"
+#include "lib/printf_spec.h"
 #include "kernel/version.h"
+
+#define NSEC_PER_USEC 1000ULL /* the delay mark is of whole microseconds, as Linux's */
 
 #define KSYM_SYMBOL_LEN 160 /* "name+0xoffset/0xsize" */
 /* The latency header's M: Linux's name of Lucid's model: a task in the kernel is preempted. */
@@ -43,8 +47,7 @@ void seq_print_ip_sym(struct trace_seq *s, unsigned long ip, unsigned int sym_fl
 		if (mod && !(sym_flags & (TRACE_ITER_SYM_OFFSET | SEQ_PRINT_SYM_MOD)))
 			*mod = '\0'; /* no symbol has a blank: " [" starts the module's name */
 		trace_seq_puts(s, str);
-	}
-	else
+	} else
 		trace_seq_printf(s, "0x%08lx", ip); /* not in the symbol table */
 	if (sym_flags & TRACE_ITER_SYM_ADDR)
 		trace_seq_printf(s, " <%016lx>", ip);
@@ -123,16 +126,19 @@ void trace_print_context(struct trace_iterator *iter)
  *     bash-3       2d..1  5012us : lkdtm_do_action <-direct_entry
  *
  * comm cut to 8, pid, CPU, the four flag columns, the time since the buffer was last reset in
- * microseconds, and a mark ('!', '+', ...) for the time to the next event. Linux looks for the
- * next event among those not yet consumed, which in ftrace_dump() still include this very one,
- * so the delta is 0 and the mark a blank there: Lucid prints what Linux prints.
+ * microseconds, and a mark for the time to the next event, Linux's: '+' over 10 us, '!' over
+ * 100 us, '#' over 1 ms, '*' over 10 ms, '@' over 100 ms, '$' over 1 s (trace_find_mark, of the
+ * whole microseconds, as Linux's lat_print_timestamp). The trace file looks ahead for the next
+ * event (iter->next_ts); trace_pipe and ftrace_dump() look among the events not yet consumed,
+ * which still include this very one, so the delta is 0 and the mark a blank there, as Linux's.
  */
 void trace_print_lat_context(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
-	struct trace_entry *entry = iter->ent;
-	uint64_t next_ts = iter->ts, abs_ts = iter->ts - iter->tr->time_start;
+	uint64_t next_ts = iter->next_ts ? iter->next_ts(iter) : iter->ts;
+	uint64_t abs_ts = iter->ts - iter->tr->time_start;
 	bool in_ns = iter->iter_flags & TRACE_FILE_TIME_IN_NS;
+	struct trace_entry *entry = iter->ent; /* (after next_ts: it may have moved it aside) */
 	char comm[TRACE_COMM_LEN];
 
 	trace_find_cmdline(entry->pid, comm);
@@ -150,7 +156,8 @@ void trace_print_lat_context(struct trace_iterator *iter)
 					 (unsigned long long)(rel_us / 1000),
 					 (unsigned long long)(rel_us % 1000));
 		} else {
-			trace_seq_printf(s, "[%016llx] %llu (+%llu): ", (unsigned long long)iter->ts,
+			trace_seq_printf(s,
+					 "[%016llx] %llu (+%llu): ", (unsigned long long)iter->ts,
 					 (unsigned long long)abs_ts,
 					 (unsigned long long)(next_ts - iter->ts));
 		}
@@ -160,7 +167,7 @@ void trace_print_lat_context(struct trace_iterator *iter)
 	trace_print_lat_fmt(s, entry);
 	if (in_ns)
 		trace_seq_printf(s, " %4lluus%c: ", (unsigned long long)ns2usecs(abs_ts),
-				 trace_find_mark(next_ts - iter->ts));
+				 trace_find_mark(ns2usecs(next_ts - iter->ts) * NSEC_PER_USEC));
 	else
 		trace_seq_printf(s, " %4llu: ", (unsigned long long)abs_ts);
 }
@@ -228,8 +235,8 @@ static enum print_line_t trace_nop_print(struct trace_iterator *iter, unsigned i
 	return trace_handle_return(&iter->seq);
 }
 
-static enum print_line_t trace_stack_print(struct trace_iterator *iter,
-					   unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_stack_print(struct trace_iterator *iter, unsigned int flags,
+					   struct trace_event *event)
 {
 	struct stack_entry *field = (struct stack_entry *)iter->ent;
 	struct trace_seq *s = &iter->seq;
@@ -290,8 +297,8 @@ enum print_line_t trace_print_printk_msg_only(struct trace_iterator *iter)
 	return trace_handle_return(&iter->seq);
 }
 
-static enum print_line_t trace_bputs_print(struct trace_iterator *iter,
-					   unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_bputs_print(struct trace_iterator *iter, unsigned int flags,
+					   struct trace_event *event)
 {
 	(void)event;
 	seq_print_ip_sym(&iter->seq, ((struct bputs_entry *)iter->ent)->ip, flags);
@@ -299,8 +306,8 @@ static enum print_line_t trace_bputs_print(struct trace_iterator *iter,
 	return trace_print_bputs_msg_only(iter);
 }
 
-static enum print_line_t trace_bprint_print(struct trace_iterator *iter,
-					    unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_bprint_print(struct trace_iterator *iter, unsigned int flags,
+					    struct trace_event *event)
 {
 	(void)event;
 	seq_print_ip_sym(&iter->seq, ((struct bprint_entry *)iter->ent)->ip, flags);
@@ -308,8 +315,8 @@ static enum print_line_t trace_bprint_print(struct trace_iterator *iter,
 	return trace_print_bprintk_msg_only(iter);
 }
 
-static enum print_line_t trace_print_print(struct trace_iterator *iter,
-					   unsigned int flags, struct trace_event *event)
+static enum print_line_t trace_print_print(struct trace_iterator *iter, unsigned int flags,
+					   struct trace_event *event)
 {
 	(void)event;
 	seq_print_ip_sym(&iter->seq, ((struct print_entry *)iter->ent)->ip, flags);
@@ -367,24 +374,18 @@ static enum print_line_t trace_raw_data(struct trace_iterator *iter, unsigned in
 }
 
 static struct trace_event trace_stack_event = {.type = TRACE_STACK, .trace = trace_stack_print};
-static struct trace_event trace_print_event = {.type = TRACE_PRINT,
-					       .trace = trace_print_print,
-					       .raw = trace_print_raw};
-static struct trace_event trace_bprint_event = {.type = TRACE_BPRINT,
-						.trace = trace_bprint_print,
-						.raw = trace_bprint_raw};
-static struct trace_event trace_bputs_event = {.type = TRACE_BPUTS,
-					       .trace = trace_bputs_print,
-					       .raw = trace_bputs_raw};
+static struct trace_event trace_print_event = {
+	.type = TRACE_PRINT, .trace = trace_print_print, .raw = trace_print_raw};
+static struct trace_event trace_bprint_event = {
+	.type = TRACE_BPRINT, .trace = trace_bprint_print, .raw = trace_bprint_raw};
+static struct trace_event trace_bputs_event = {
+	.type = TRACE_BPUTS, .trace = trace_bputs_print, .raw = trace_bputs_raw};
 static struct trace_event trace_raw_data_event = {.type = TRACE_RAW_DATA, .trace = trace_raw_data};
 
 static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
-	[TRACE_FN] = &trace_fn_event,
-	[TRACE_STACK] = &trace_stack_event,
-	[TRACE_PRINT] = &trace_print_event,
-	[TRACE_BPRINT] = &trace_bprint_event,
-	[TRACE_BPUTS] = &trace_bputs_event,
-	[TRACE_RAW_DATA] = &trace_raw_data_event,
+	[TRACE_FN] = &trace_fn_event,	    [TRACE_STACK] = &trace_stack_event,
+	[TRACE_PRINT] = &trace_print_event, [TRACE_BPRINT] = &trace_bprint_event,
+	[TRACE_BPUTS] = &trace_bputs_event, [TRACE_RAW_DATA] = &trace_raw_data_event,
 };
 static int next_event_type = TRACE_EVENT_TYPE_FIRST; /* the next trace event's id */
 
@@ -590,8 +591,9 @@ static enum print_line_t print_numeric_fmt(struct trace_iterator *iter, unsigned
 			return TRACE_TYPE_PARTIAL_LINE;
 	}
 	if (event)
-		print = (flags & TRACE_ITER_BIN) ? event->binary :
-			(flags & TRACE_ITER_HEX) ? event->hex : event->raw;
+		print = (flags & TRACE_ITER_BIN)   ? event->binary
+			: (flags & TRACE_ITER_HEX) ? event->hex
+						   : event->raw;
 	if (!event && (flags & TRACE_ITER_BIN))
 		return TRACE_TYPE_HANDLED;
 	if (!event && !(flags & TRACE_ITER_HEX)) {
@@ -642,4 +644,144 @@ enum print_line_t print_trace_line(struct trace_iterator *iter)
 	if (unlikely(flags & TRACE_ITER_NUMERIC))
 		return print_numeric_fmt(iter, flags);
 	return print_trace_fmt(iter);
+}
+
+/* --- hash-ptr: trace_event_printf ------------------------------------------------------------ */
+
+/*
+ * Linux's events print with trace_event_printf(), and its trace_event_format() decides what a
+ * plain %p of their format shows: with the option hash-ptr (on by default) Linux's vsnprintf
+ * hashes it, so the trace does not give kernel addresses away; off, it is rewritten to %px,
+ * the address itself. Lucid's vsnprintf never hashes (lib/printf.c), so here it is the other
+ * way round: off, the format is printed as it is; on, each directive is printed on its own and
+ * a plain %p becomes the hash, in Linux's form: the low 32 bits of a keyed hash of the pointer,
+ * as 16 hex digits ("00000000" then 8). The key is random per boot (trace_hash_ptr_init()),
+ * so one pointer gets one hash for the boot, and none can be turned back into an address. The
+ * hash is a keyed 64-bit mix (splitmix64's), not Linux's siphash: the same promise, less code.
+ * %pS, %ps and every other extension print as they would anyway. Linux 6.1 applies the option
+ * to events' output only, not to trace_printk(), which Linux hashes always and Lucid never.
+ */
+#define HASH_PTR_MASK 0xffffffffUL /* Linux keeps 32 bits: "plenty for a unique ID" */
+#define HASH_PTR_DIGITS 16 /* as wide as an unhashed pointer */
+#define DIRECTIVE_MAX 64 /* one printf directive, its '*' given as digits */
+
+static uint64_t ptr_key = 0x9e3779b97f4a7c15ULL; /* until the boot gives a random one */
+
+void trace_hash_ptr_init(uint64_t key)
+{
+	ptr_key = key;
+}
+
+unsigned long trace_hash_ptr(const void *ptr)
+{
+	uint64_t z = (uint64_t)(uintptr_t)ptr ^ ptr_key;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (unsigned long)((z ^ (z >> 31)) & HASH_PTR_MASK);
+}
+
+/* The directive text (len bytes at d) with its '*'s replaced by the values given; false if long. */
+static bool directive_text(char *out, const char *d, int len, int width, int precision)
+{
+	size_t n = 0;
+	bool dot = false; /* a '*' after the '.' is the precision's */
+
+	for (int i = 0; i < len; i++) {
+		if (d[i] != '*') {
+			if (n + 1 >= DIRECTIVE_MAX)
+				return false;
+			dot |= d[i] == '.';
+			out[n++] = d[i];
+			continue;
+		}
+		if (dot && precision < 0) { /* a negative precision is none: drop the '.' */
+			n--;
+			continue;
+		}
+		n += (size_t)scnprintf(out + n, DIRECTIVE_MAX - n, "%d", dot ? precision : width);
+		if (n + 1 >= DIRECTIVE_MAX)
+			return false;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* One integer directive, its argument fetched as the qualifier says (lib/printf.c's rule). */
+static void print_int(struct trace_seq *s, const char *dir, const struct printf_spec *sp,
+		      va_list *ap)
+{
+	switch (sp->qualifier) {
+	case QUALIFIER_LONG:
+		trace_seq_printf(s, dir, va_arg(*ap, long));
+		break;
+	case QUALIFIER_LLONG:
+		trace_seq_printf(s, dir, va_arg(*ap, long long));
+		break;
+	case QUALIFIER_SIZE:
+		trace_seq_printf(s, dir, va_arg(*ap, size_t));
+		break;
+	case QUALIFIER_PTRDIFF:
+		trace_seq_printf(s, dir, va_arg(*ap, ptrdiff_t));
+		break;
+	case QUALIFIER_MAX:
+		trace_seq_printf(s, dir, va_arg(*ap, intmax_t));
+		break;
+	default: /* int, and the char and short that came as ints */
+		trace_seq_printf(s, dir, va_arg(*ap, int));
+		break;
+	}
+}
+
+static void trace_seq_vprintf_hashed(struct trace_seq *s, const char *fmt, va_list *ap)
+{
+	struct printf_spec sp;
+	char dir[DIRECTIVE_MAX];
+	int len;
+
+	for (; (len = format_decode(fmt, &sp)) > 0; fmt += len) {
+		int width = sp.width_star ? va_arg(*ap, int) : 0;
+		int precision = sp.precision_star ? va_arg(*ap, int) : 0;
+
+		if (sp.type == FORMAT_TYPE_NONE || sp.type == FORMAT_TYPE_INVALID ||
+		    !directive_text(dir, fmt, len, width, precision)) {
+			trace_seq_putmem(s, fmt, (size_t)len); /* text, as vsnprintf prints it */
+			continue;
+		}
+		switch (sp.type) {
+		case FORMAT_TYPE_PERCENT_CHAR:
+			trace_seq_putc(s, '%');
+			break;
+		case FORMAT_TYPE_CHAR:
+			trace_seq_printf(s, dir, va_arg(*ap, int));
+			break;
+		case FORMAT_TYPE_STR:
+			trace_seq_printf(s, dir, va_arg(*ap, const char *));
+			break;
+		case FORMAT_TYPE_PTR: {
+			void *ptr = va_arg(*ap, void *);
+
+			if (sp.ptr_ext)
+				trace_seq_printf(s, dir, ptr);
+			else
+				trace_seq_printf(s, "%0*lx", HASH_PTR_DIGITS, trace_hash_ptr(ptr));
+			break;
+		}
+		default:
+			print_int(s, dir, &sp, ap);
+			break;
+		}
+	}
+}
+
+void trace_event_printf(struct trace_iterator *iter, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (iter->tr && !(READ_ONCE(iter->tr->trace_flags) & TRACE_ITER_HASH_PTR))
+		trace_seq_vprintf(&iter->seq, fmt, ap); /* Linux's %px: the address */
+	else
+		trace_seq_vprintf_hashed(&iter->seq, fmt, &ap);
+	va_end(ap);
 }

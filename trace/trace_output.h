@@ -61,6 +61,16 @@ void trace_print_context(struct trace_iterator *iter);
 void trace_print_lat_context(struct trace_iterator *iter);
 /* The four flag characters: irqs-off, need-resched, hardirq/softirq, preempt-depth. */
 void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry);
+
+/*
+ * Linux's trace_event_printf(): an event's output with its format, where a plain %p prints a
+ * hash of the pointer while the array's option hash-ptr is on (Linux's default), the pointer
+ * itself while it is off. trace_hash_ptr() is that hash; trace_hash_ptr_init() gives it the
+ * boot's random key.
+ */
+void trace_event_printf(struct trace_iterator *iter, const char *fmt, ...) __printf(2, 3);
+unsigned long trace_hash_ptr(const void *ptr);
+void trace_hash_ptr_init(uint64_t key);
 /*
  * A code address as "func", "func+0x6/0xa0" and/or "<ffffffff...>" (TRACE_ITER_SYM_*). A
  * module's function is "func" alone, as Linux's kallsyms_lookup prints it, but "func+0x6/0xa0

@@ -106,6 +106,41 @@ def test_latency_format_and_verbose(lucid):
     assert "TASK-PID" in cat(lucid, "trace")
 
 
+# Linux's trace_find_mark(): the mark for a delay (whole microseconds) to the next event.
+DELAY_MARKS = [(1000000, "$"), (100000, "@"), (10000, "*"), (1000, "#"), (100, "!"), (10, "+")]
+
+
+def delay_mark(us):
+    return next((m for over, m in DELAY_MARKS if us > over), " ")
+
+
+LAT_LINE = re.compile(r"^ *\S+-\d+ +\d\S{4} +(?P<us>\d+)us(?P<mark>.): (?P<body>.*)$")
+
+
+def test_latency_format_delay_marks(lucid):
+    # Each line of the trace file marks the delay to the next event, as Linux's
+    # lat_print_timestamp: markers written with pauses of known length between them.
+    sh(lucid, "cd " + T)
+    ok(lucid, "echo 1 > options/latency-format; echo > trace")
+    ok(lucid, "echo m0 > trace_marker; sleep 0.3; echo m1 > trace_marker; sleep 0.02; "
+       "echo m2 > trace_marker; echo m3 > trace_marker")
+    got = [LAT_LINE.match(l) for l in cat(lucid, "trace").splitlines() if not l.startswith("#")]
+    assert all(got) and [m["body"] for m in got] == ["tracing_mark_write: m%d" % i
+                                                     for i in range(4)], got
+    us = [int(m["us"]) for m in got]
+    # The printed times are rounded: the mark may be that of a delay one microsecond off.
+    for m, now, nxt in zip(got, us, us[1:]):
+        assert m["mark"] in {delay_mark(nxt - now + d) for d in (-1, 0, 1)}, (m.group(0), nxt)
+    assert got[0]["mark"] == "@"  # the 0.3 s sleep
+    assert got[1]["mark"] in "*@"  # 20 ms and the exec of sleep
+    assert got[-1]["mark"] == " "  # nothing after it
+    # trace_pipe, as Linux's: the next unread event is the line's own, so no mark.
+    ok(lucid, "echo 0 > tracing_on")
+    piped = sh(lucid, "timeout 1 cat trace_pipe").splitlines()
+    assert [LAT_LINE.match(l)["mark"] for l in piped] == [" "] * 4, piped
+    ok(lucid, "echo 1 > tracing_on; echo 0 > options/latency-format")
+
+
 def test_record_tgid_and_saved_tgids(lucid):
     sh(lucid, "cd " + T)
     ok(lucid, "echo 1 > options/record-tgid")

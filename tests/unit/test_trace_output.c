@@ -686,6 +686,45 @@ static void test_cmdline_resize(void **state)
 	assert_int_equal(trace_resize_saved_cmdlines(128), 0);
 }
 
+/*
+ * trace_event_printf and hash-ptr: on (Linux's default), a plain %p is a 32-bit hash in 16
+ * digits, the same for the same pointer and another for another one; off, the address. The
+ * other directives print as vsnprintf prints them, '*' widths included, either way.
+ */
+static void test_hash_ptr(void **state)
+{
+	void *p = (void *)0xffff888001234560UL, *q = (void *)0xffff888001234568UL;
+	const char *fmt = "ptr=%p sym=%px n=%*d s=%-*.*s|%lu %lld %c %% %x";
+	char raw[128], hashed[128], expect[128];
+
+	(void)state;
+	tr.trace_flags = DEFAULT_FLAGS; /* hash-ptr off */
+	trace_event_printf(&iter, fmt, p, p, 4, 7, 6, 2, "abc", 5UL, -3LL, 'z', 0xbeef);
+	strcpy(raw, text());
+	assert_string_equal(raw, "ptr=ffff888001234560 sym=ffff888001234560 n=   7 s=ab    |5 -3 z "
+				 "% beef");
+
+	trace_seq_init(&iter.seq);
+	tr.trace_flags = DEFAULT_FLAGS | TRACE_ITER_HASH_PTR;
+	trace_event_printf(&iter, fmt, p, p, 4, 7, 6, 2, "abc", 5UL, -3LL, 'z', 0xbeef);
+	strcpy(hashed, text());
+	snprintf(expect, sizeof(expect),
+		 "ptr=%016lx sym=ffff888001234560 n=   7 s=ab    |5 -3 z %% beef",
+		 trace_hash_ptr(p));
+	assert_string_equal(hashed, expect);
+	assert_true(trace_hash_ptr(p) <= 0xffffffffUL);
+	assert_true(trace_hash_ptr(p) != (unsigned long)p);
+	assert_true(trace_hash_ptr(p) != trace_hash_ptr(q));
+	/* another boot's key, another hash */
+	unsigned long before = trace_hash_ptr(p);
+	trace_hash_ptr_init(0x1234);
+	assert_true(trace_hash_ptr(p) != before);
+	/* a negative '*' precision is none, as printf's */
+	trace_seq_init(&iter.seq);
+	trace_event_printf(&iter, "[%.*s]", -1, "whole");
+	assert_string_equal(text(), "[whole]");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +758,7 @@ int main(void)
 		cmocka_unit_test_setup(test_line_that_does_not_fit, setup),
 		cmocka_unit_test_setup(test_cmdline_cache, setup),
 		cmocka_unit_test_setup(test_cmdline_resize, setup),
+		cmocka_unit_test_setup(test_hash_ptr, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
