@@ -111,8 +111,10 @@ static bool graph_rec_retaddr; /* funcgraph-retaddr: entries carry the return ad
 #define GRAPH_CHECK_THRESH 0x4 /* tracing_thresh is set */
 #define GRAPH_CHECK_SLEEP 0x8 /* sleep-time is off */
 #define GRAPH_CHECK_EXTRA 0x10 /* funcgraph-args or funcgraph-retaddr: a longer entry record */
-#define GRAPH_ENTRY_CHECKS \
-	(GRAPH_CHECK_DEPTH | GRAPH_CHECK_IRQS | GRAPH_CHECK_THRESH | GRAPH_CHECK_EXTRA)
+#define GRAPH_CHECK_INSTANCE 0x20 /* an instance's: its own set_ftrace_pid lists */
+#define GRAPH_ENTRY_CHECKS                                                         \
+	(GRAPH_CHECK_DEPTH | GRAPH_CHECK_IRQS | GRAPH_CHECK_THRESH | GRAPH_CHECK_EXTRA | \
+	 GRAPH_CHECK_INSTANCE)
 #define GRAPH_RETURN_CHECKS (GRAPH_CHECK_THRESH | GRAPH_CHECK_SLEEP)
 static unsigned int graph_checks;
 
@@ -132,6 +134,8 @@ static void graph_update_checks(void)
 		checks |= GRAPH_CHECK_SLEEP;
 	if (READ_ONCE(graph_rec_args) || READ_ONCE(graph_rec_retaddr))
 		checks |= GRAPH_CHECK_EXTRA;
+	if (graph_array && graph_array != &global_trace)
+		checks |= GRAPH_CHECK_INSTANCE;
 	WRITE_ONCE(graph_checks, checks);
 }
 
@@ -256,6 +260,14 @@ static bool graph_ignore_irqs(struct task *t)
 	return in_hardirq();
 }
 
+/* set_ftrace_pid, set_ftrace_notrace_pid of the array the graph records into. */
+static bool graph_trace_task(void)
+{
+	struct trace_pid_filter *pids = graph_array->function_pids;
+
+	return !READ_ONCE(pids->in_force) || !trace_ignore_current(pids);
+}
+
 /* graph_entry() when something is set: every rule. */
 static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *trace)
 {
@@ -266,7 +278,7 @@ static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *t
 		t->graph_filter |= TRACE_GRAPH_NOTRACE_BIT;
 		return true; /* hooked, so that its return ends the notrace state */
 	}
-	if (!ftrace_trace_task_inline() || graph_ignore_func(t, trace) || graph_ignore_irqs(t))
+	if (!graph_trace_task() || graph_ignore_func(t, trace) || graph_ignore_irqs(t))
 		return false;
 	if (READ_ONCE(tracing_thresh))
 		return true; /* only the return will be recorded, if the call was slow */
@@ -358,18 +370,39 @@ static void graph_reset_task_filters(void)
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
+/*
+ * The top level or an instance (Linux 6.11 allows function_graph in instances): its ops, so
+ * its set_ftrace_filter and set_ftrace_notrace choose the functions, its set_ftrace_pid lists
+ * the tasks (on the slow path: GRAPH_CHECK_INSTANCE), its buffer the records. The hook has one
+ * pair of callbacks and the tasks one return stack each, so one array at a time runs it: a
+ * second is refused with EBUSY (Linux 6.11 runs several, each hooked return carrying a bitmap
+ * of the arrays that want it). set_graph_function, set_graph_notrace, max_graph_depth and the
+ * funcgraph-* options are the top level's files and apply to whichever array runs it.
+ * trace_types_lock held.
+ */
+static struct trace_array *graph_owner; /* the array running it, or NULL */
+
 static int graph_trace_init(struct trace_array *tr)
 {
-	graph_array = tr;
+	int ret;
+
+	if (graph_owner)
+		return -EBUSY;
+	graph_array = tr; /* (no callback of ours runs now: nobody reads it) */
+	graph_update_checks();
 	tr->ops.private = tr;
 	graph_reset_task_filters();
-	return register_ftrace_graph_ops(&tr->ops, graph_entry, graph_return);
+	ret = register_ftrace_graph_ops(&tr->ops, graph_entry, graph_return);
+	if (!ret)
+		graph_owner = tr;
+	return ret;
 }
 
 static void graph_trace_reset(struct trace_array *tr)
 {
 	(void)tr;
 	unregister_ftrace_graph();
+	graph_owner = NULL;
 }
 
 static int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set)
@@ -413,6 +446,7 @@ static struct tracer graph_trace = {
 	.print_line = graph_print_line,
 	.flags = &graph_flags,
 	.set_flag = graph_set_flag,
+	.allow_instances = true, /* one array at a time (graph_trace_init) */
 };
 REGISTER_TRACER(graph_trace);
 

@@ -57,8 +57,8 @@ def test_tree(lucid):
     assert "  instances\t\t- Make sub-buffers with: mkdir instances/foo\n" in cat(lucid, "README")
     ok(lucid, "mkdir %s/foo" % I)
     assert sh(lucid, "ls -1 %s/foo" % I).split() == INSTANCE_FILES
-    # Linux 6.1: the tracers an instance may use.
-    assert cat(lucid, "%s/foo/available_tracers" % I) == "function nop\n"
+    # The tracers an instance may use: Linux 6.1's, and function_graph (Linux 6.11).
+    assert cat(lucid, "%s/foo/available_tracers" % I) == "function_graph function nop\n"
     assert cat(lucid, "%s/foo/current_tracer" % I) == "nop\n"
     assert cat(lucid, "%s/foo/tracing_on" % I) == "1\n"
     assert cat(lucid, "%s/foo/buffer_size_kb" % I) == "1408\n"
@@ -221,7 +221,7 @@ def test_function_tracer_in_two_instances(lucid):
     foo = lines(lucid, "%s/foo/trace" % I)
     assert foo and all(l["pid"] == pid for l in foo), foo
     # Tracers an instance may not use are refused, as Linux's.
-    assert sh(lucid, "echo function_graph > %s/foo/current_tracer" % I) == \
+    assert sh(lucid, "echo sched_switch > %s/foo/current_tracer" % I) == \
         "-bash: echo: write error: Invalid argument\n"
     ok(lucid, "rmdir %s/foo; rmdir %s/bar" % (I, I))
 
@@ -553,3 +553,41 @@ def test_function_commands_act_on_their_instance(lucid):
     ok(lucid, "mkdir %s/foo" % I)
     assert commands(lucid, foo + "set_ftrace_filter") == []
     ok(lucid, "rmdir %s/foo" % I)
+
+
+GRAPH = re.compile(r"^ *\d+\) +(?:[+!#*@$ ] )?(?:[\d.]+ us)? *\| +(?P<body>.*)$")
+
+
+def test_function_graph_in_an_instance(lucid):
+    # Linux 6.11 runs function_graph in instances; Lucid one array at a time, with the
+    # instance's own set_ftrace_filter and set_ftrace_pid and its own buffer.
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
+    foo = "%s/foo/" % I
+    ok(lucid, "echo 'ftest_*' > %sset_ftrace_filter" % foo)
+    ok(lucid, "echo function_graph > %scurrent_tracer" % foo)
+    busy = "-bash: echo: write error: Device or resource busy\n"
+    assert sh(lucid, "echo function_graph > %s/bar/current_tracer" % I) == busy
+    assert sh(lucid, "echo function_graph > current_tracer") == busy
+    assert cat(lucid, "current_tracer") == "nop\n"
+    ok(lucid, "ftest call")
+    out = cat(lucid, foo + "trace")
+    assert out.startswith("# tracer: function_graph\n"), out
+    bodies = [m["body"].strip() for m in map(GRAPH.match, out.splitlines()) if m]
+    assert bodies[:5] == ["ftest_outer() {", "ftest_mid() {", "ftest_leaf();", "}", "}"], out
+    assert lines(lucid, "trace") == []
+    # Its set_ftrace_pid: a pid that is not the shell's keeps ftest's calls out.
+    ok(lucid, "echo > %strace; echo 1 > %sset_ftrace_pid; ftest call" % (foo, foo))
+    assert "ftest_" not in cat(lucid, foo + "trace")
+    ok(lucid, "echo > %sset_ftrace_pid; echo > %strace" % (foo, foo))
+    # rmdir while it runs: the tracer is reset, and the top level may have it then.
+    ok(lucid, "rmdir %s/foo" % I)
+    ok(lucid, "echo function_graph > current_tracer; echo nop > current_tracer")
+    # trace-cmd -B with -p function_graph reads the instance's graph.
+    ok(lucid, "rmdir %s/bar" % I)
+    out = sh(lucid, "cd /tmp; trace-cmd record -B gr -p function_graph -l 'ftest_*' ftest call "
+             "> /dev/null 2>&1; echo $?; cd %s" % T, timeout=300)
+    assert out == "0\n", out
+    report = sh(lucid, "cd /tmp; trace-cmd report 2>&1; rm trace.dat; cd %s" % T, timeout=300)
+    assert re.search(r"gr: .*funcgraph_entry: .*ftest_outer\(\) \{", report), report[-3000:]
+    assert re.search(r"gr: .*funcgraph_entry: .*ftest_leaf\(\);", report), report[-3000:]
