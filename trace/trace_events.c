@@ -10,10 +10,11 @@
  * the event's output function by it (register_trace_event, trace/trace_output.c).
  *
  * Enabled means: the event's probe is attached to its tracepoint (kernel/tracepoint.h). Two
- * parties can want that: the user (enable files, set_event: call->enabled) and tracers that
- * record events while they are current (the sched_switch tracer: call->tracer_refs). The
- * probe is attached while either does and detached when neither does, so a disabled event
- * costs its tracepoint's one test and nothing more. The files show the user's wish only.
+ * parties can want that: the user (enable files, set_event: a trace_event_file's enabled, the
+ * top level's call->file or an instance's) and tracers that record events while they are
+ * current (the sched_switch tracer: call->tracer_refs). The probe is attached while either does
+ * and detached when neither does, so a disabled event costs its tracepoint's one test and
+ * nothing more. The files show the user's wish only.
  *
  * Some events only describe records their tracer writes itself (events/ftrace/, from
  * trace/trace_export.c: TRACE_EVENT_FL_IGNORE_ENABLE). They keep their fixed TRACE_* type as id,

@@ -11,11 +11,13 @@
  * "buffer_size_kb" act on whichever array the file is in. An instance has Linux's subset of
  * the files (trace_fs.c's INST), per_cpu/, options/ and events/.
  *
- * Events: each event has one probe, attached while anyone records the event. An instance keeps
- * its enable state and filter in a struct trace_event_file per event (Linux's), on the event's
- * list of instance files, and the probe, seeing EVENT_FILE_FL_INSTANCES, builds the record once
- * and copies it into each array that wants it (trace/trace_events.c). The top level's state is
- * still the event's own fields (Linux's global_trace files).
+ * Events: each event has one probe, attached while anyone records the event. Each array keeps
+ * its enable state, filter and triggers in a struct trace_event_file per event (Linux's): the
+ * top level's is the event's own (call->file), an instance's are in tr->event_files, on the
+ * event's list of instance files, and one code (trace/trace_events.c, trace_events_fs.c,
+ * trace_events_trigger.c) serves both. The probe, seeing EVENT_FILE_FL_INSTANCES, builds the
+ * record once and copies it into each array that wants it. Function commands in an instance's
+ * set_ftrace_filter are its own too (trace/ftrace_probe.c), freed at rmdir.
  *
  * rmdir frees everything mkdir allocated. It is refused (-EBUSY) while a file of the instance
  * is open or a directory of it is a working directory (the dentries' counts say so: nothing to
