@@ -280,20 +280,6 @@ struct trace_event_file *trace_event_file_next(struct trace_array *tr,
 				      : &list_entry(next, struct trace_event_call, list)->file;
 }
 
-struct trace_event_file *trace_event_file_of(struct trace_array *tr, struct trace_event_call *call)
-{
-	struct trace_event_file *file;
-
-	if (tr == &global_trace)
-		return &call->file;
-	for (int i = 0; i < tr->nr_event_files; i++) {
-		file = &tr->event_files[i];
-		if (file->call == call)
-			return file;
-	}
-	return NULL;
-}
-
 struct trace_event_file *find_event_file(struct trace_array *tr, const char *system,
 					 const char *event)
 {

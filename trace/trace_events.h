@@ -280,8 +280,6 @@ struct trace_event_file *trace_event_file_next(struct trace_array *tr,
 /* tr's file of system:event, Linux's find_event_file(): NULL if none or IGNORE_ENABLE. */
 struct trace_event_file *find_event_file(struct trace_array *tr, const char *system,
 					 const char *event);
-/* tr's file of call (IGNORE_ENABLE ones too), or NULL. */
-struct trace_event_file *trace_event_file_of(struct trace_array *tr, struct trace_event_call *call);
 
 /*
  * events/ and set_event of a trace array (trace/trace_events_fs.c), the top level's at boot
