@@ -638,7 +638,7 @@ static int format_open(struct inode *inode, struct file *file)
 	return single_open(file, format_show, inode->i_private);
 }
 
-const struct file_operations ftrace_event_format_fops = {
+static const struct file_operations ftrace_event_format_fops = {
 	.open = format_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
@@ -654,7 +654,7 @@ static ssize_t event_id_read(struct file *file, char *ubuf, size_t cnt, loff_t *
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, (size_t)len);
 }
 
-const struct file_operations ftrace_event_id_fops = {
+static const struct file_operations ftrace_event_id_fops = {
 	.read = event_id_read,
 };
 
@@ -679,7 +679,7 @@ static int header_open(struct inode *inode, struct file *file)
 	return single_open(file, header_show, inode->i_private);
 }
 
-const struct file_operations ftrace_show_header_fops = {
+static const struct file_operations ftrace_show_header_fops = {
 	.open = header_open,
 	.read = seq_read,
 	.llseek = seq_lseek,

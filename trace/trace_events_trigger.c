@@ -13,12 +13,15 @@
  * fire at once never use one count twice.
  *
  * A trigger runs whether the event is enabled or not: adding the first one holds the event's
- * probe attached in "soft mode" (trace_events.c, __trace_event_enable_disable), and if the user
- * had not enabled the event its records are dropped ("soft disabled": the enable file reads
- * 0*). enable_event:sys:event and disable_event:sys:event hold their target the same way and
- * switch its soft-disabled bit when they fire: the target records only between the two.
+ * probe attached in "soft mode" (trace_events.c, __ftrace_event_enable_disable), and if the
+ * user had not enabled the event its records are dropped ("soft disabled": the enable file
+ * reads 0*). enable_event:sys:event and disable_event:sys:event hold their target the same way
+ * and switch its soft-disabled bit when they fire: the target records only between the two.
  *
- * The probe (trace_events.c) tests the event's file_flags once. Triggers that need nothing
+ * Triggers belong to a trace_event_file, as Linux's: the top level's (call->file) or an
+ * instance's, and act on that file's array (its tracing_on, its buffer, its snapshot, its file
+ * of the enable_event target). The probe (trace_events.c) tests the top level's flags once; an
+ * instance's triggers run on the instances' path, at commit. Triggers that need nothing
  * of the record run before it is reserved; if any trigger has a filter, or runs after the
  * record (traceoff, stacktrace: Linux's post triggers, so the stopping event is still in the
  * trace and the stack follows it), the record is built aside and they run at commit.
