@@ -591,3 +591,34 @@ def test_function_graph_in_an_instance(lucid):
     report = sh(lucid, "cd /tmp; trace-cmd report 2>&1; rm trace.dat; cd %s" % T, timeout=300)
     assert re.search(r"gr: .*funcgraph_entry: .*ftest_outer\(\) \{", report), report[-3000:]
     assert re.search(r"gr: .*funcgraph_entry: .*ftest_leaf\(\);", report), report[-3000:]
+
+
+def test_rmdir_with_triggers_and_commands_under_load(lucid):
+    # rmdir while run_test's threads switch on every CPU, each time with triggers (one holding
+    # another event of the instance), a function command and an enabled event in place: the
+    # probes walk the instance's files and triggers without a lock, so they must be gone from
+    # the probes' sight before anything is freed. Then the memory is back.
+    fresh(lucid)
+    one = ("mkdir {i}/x && echo 'stacktrace:2 if prev_state & 3' > {e}/sched_switch/trigger && "
+           "echo 'enable_event:sched:sched_wakeup if next_pid > 0' >> {e}/sched_switch/trigger && "
+           "echo 1 > {e}/sched_process_exec/enable && "
+           "echo 'vfs_read:enable_event:sched:sched_process_fork:2' > {i}/x/set_ftrace_filter && "
+           "rmdir {i}/x").format(i=I, e="%s/x/events/sched" % I)
+
+    def under_load():
+        sh(lucid, "run_test -r 600 > /dev/null &")
+        for _ in range(10):
+            out = sh(lucid, one + " && echo cycled")  # (the shell may say run_test is done)
+            assert out.startswith("cycled\n") or re.match(
+                r"^\[1\]\+ +Done +run_test.*\ncycled\n", out, re.S), out
+        sh(lucid, "wait", timeout=600)
+
+    under_load()  # warm up: the allocator's first pages for this use, and run_test's
+    before = memfree(lucid)
+    under_load()
+    assert sh(lucid, "ls %s" % I) == ""
+    for ev in ["sched_switch", "sched_wakeup", "sched_process_exec", "sched_process_fork"]:
+        assert cat(lucid, "events/sched/%s/enable" % ev) == "0\n", ev
+    assert cat(lucid, "events/sched/sched_switch/trigger") == HELP
+    assert commands(lucid, "set_ftrace_filter") == []
+    assert before - memfree(lucid) <= 16, (before, memfree(lucid))
