@@ -102,6 +102,8 @@ void trace_events_add(struct trace_event_call *const *calls, int nr)
 
 	for (int i = 0; i < nr; i++) {
 		call = calls[i];
+		if (!call->fields && call->define_fields)
+			call->fields = call->define_fields();
 		if (!call->system || !call->name || !call->fields || !event_complete(call) ||
 		    !event_insert(call))
 			pr_err("event %s:%s: incomplete or registered twice\n", call->system,

@@ -139,6 +139,8 @@ struct trace_event_call {
 	const char *system; /* "sched" */
 	const char *name; /* "sched_switch" */
 	const struct trace_event_field *fields; /* in record order, up to TRACE_FIELD_END */
+	/* or what gives them, for an event of trace/define_trace.h's: fields is set at boot */
+	const struct trace_event_field *(*define_fields)(void);
 	unsigned int size; /* sizeof the record's struct (strings come after) */
 	const char *print_fmt; /* how tools print a record, in Linux's syntax */
 	/*

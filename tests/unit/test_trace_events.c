@@ -43,6 +43,9 @@ DEFINE_TRACE(sched_process_exit);
 DEFINE_TRACE(sched_process_fork);
 DEFINE_TRACE(sched_process_exec);
 DEFINE_TRACE(sched_process_wait);
+DEFINE_TRACE(sched_waking);
+DEFINE_TRACE(sched_migrate_task);
+DEFINE_TRACE(sched_process_free);
 DEFINE_TRACE(sys_enter); /* arch/x86_64/syscall_64.c's, for trace/trace_syscalls.c */
 DEFINE_TRACE(sys_exit);
 DEFINE_TRACE(irq_handler_entry);
