@@ -140,6 +140,9 @@ void tracepoint_synchronize_unregister(void);
  * about a second task, whose pid is other_pid (sched_switch's next): set_event_pid keeps the
  * event if it keeps either task (trace_event_buffer_reserve_pid).
  */
+#ifndef _RET_IP_
+#define _RET_IP_ ((unsigned long)__builtin_return_address(0)) /* Linux's: the caller's address */
+#endif
 #define PARAMS(args...) args
 #define TP_STRUCT__entry(args...) args
 #define TP_fast_assign(args...) args

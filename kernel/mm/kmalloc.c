@@ -20,6 +20,7 @@
 #include "lib/printf.h"
 #include "lib/list.h"
 #include "lib/string.h"
+#include "trace/events/kmem.h"
 
 #define MIN_CLASS_SHIFT 4 /* 16 bytes: two pointers, the smallest useful object */
 #define NR_CLASSES 8      /* 16, 32, ..., 2048 */
@@ -111,30 +112,10 @@ static noinline void slab_free(struct page *pg, void *p)
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 }
 
-void *kmalloc(size_t size)
-{
-	if (!kmalloc_ready) {
-		for (int c = 0; c < NR_CLASSES; c++)
-			INIT_LIST_HEAD(&partial[c]);
-		kmalloc_ready = true;
-	}
-	if (should_failslab()) /* kernel/debug/fault_inject.c */
-		return NULL;
-	if (size == 0)
-		size = 1;
-	if (size > MAX_SLAB_SIZE)
-		return alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
-	return slab_alloc(size_class(size));
-}
+DEFINE_TRACE(kmalloc); /* trace/events/kmem.h */
+DEFINE_TRACE(kfree);
 
-void *kzalloc(size_t size)
-{
-	void *p = kmalloc(size);
-	if (p)
-		memset(p, 0, size);
-	return p;
-}
-
+/* The size of p's block: its size class's, or its pages'. */
 static size_t ksize(const void *p)
 {
 	struct page *pg = virt_to_page(p);
@@ -143,8 +124,42 @@ static size_t ksize(const void *p)
 	return pg->nr_pages * PAGE_SIZE;
 }
 
+/* kmalloc for the code at caller (the kmalloc event's call_site). */
+static void *__kmalloc(size_t size, unsigned long caller)
+{
+	void *p;
+
+	if (!kmalloc_ready) {
+		for (int c = 0; c < NR_CLASSES; c++)
+			INIT_LIST_HEAD(&partial[c]);
+		kmalloc_ready = true;
+	}
+	if (should_failslab()) /* kernel/debug/fault_inject.c */
+		p = NULL;
+	else if (size > MAX_SLAB_SIZE)
+		p = alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
+	else
+		p = slab_alloc(size_class(size ? size : 1));
+	trace_kmalloc(caller, p, size, p ? ksize(p) : 0, GFP_KERNEL, NUMA_NO_NODE);
+	return p;
+}
+
+void *kmalloc(size_t size)
+{
+	return __kmalloc(size, _RET_IP_);
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = __kmalloc(size, _RET_IP_);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
 void kfree(void *p)
 {
+	trace_kfree(_RET_IP_, p);
 	if (!p)
 		return;
 	struct page *pg = virt_to_page(p);

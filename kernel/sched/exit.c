@@ -125,7 +125,7 @@ void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 		info.addr = regs->rip; /* the instruction, as Linux's do_error_trap() */
 	}
 	if (sig_handled(t, sig)) {
-		send_sig_info(sig, &info, t);
+		do_send_sig_info(sig, &info, t, false); /* to the thread that faulted */
 		return;
 	}
 	if (regs->vector == VEC_PAGE_FAULT && sig == SIGBUS)
