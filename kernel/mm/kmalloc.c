@@ -125,7 +125,7 @@ static size_t ksize(const void *p)
 }
 
 /* kmalloc for the code at caller (the kmalloc event's call_site). */
-static void *__kmalloc(size_t size, unsigned long caller)
+static __always_inline void *__kmalloc(size_t size, unsigned long caller)
 {
 	void *p;
 
