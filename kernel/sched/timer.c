@@ -160,8 +160,10 @@ unsigned long msleep_interruptible(unsigned long ms)
 /*
  * The tick's work, as a timer of each CPU's (Linux's tick_sched_timer, an hrtimer): its
  * expire events frame it, with this function's name. data: the interrupted registers.
+ * Inlined into timer_interrupt(), so that the function tracers see the tick as they did
+ * (its address, for the events, is the copy the compiler keeps out of line).
  */
-static void tick_sched_timer(struct timer_list *tick)
+static __always_inline void tick_sched_timer(struct timer_list *tick)
 {
 	struct pt_regs *regs = tick->data;
 	struct cpu *cpu = this_cpu();
