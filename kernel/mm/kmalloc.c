@@ -70,7 +70,8 @@ static struct page *new_slab(int c)
 	return pg;
 }
 
-static void *slab_alloc(int c)
+/* A block of size class c for kmalloc(req) at caller (the kmalloc event's call_site). */
+static __always_inline void *slab_alloc(int c, size_t req, unsigned long caller)
 {
 	unsigned long flags = spin_lock_irqsave(&kmalloc_lock);
 	struct page *pg = list_empty(&partial[c]) ? new_slab(c)
@@ -85,6 +86,7 @@ static void *slab_alloc(int c)
 			list_del_init(&pg->lru); /* full: off the partial list */
 	}
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
+	trace_kmalloc(caller, o, req, o ? class_size(c) : 0, GFP_KERNEL, NUMA_NO_NODE);
 	return o;
 }
 
@@ -124,24 +126,33 @@ static size_t ksize(const void *p)
 	return pg->nr_pages * PAGE_SIZE;
 }
 
-/* kmalloc for the code at caller (the kmalloc event's call_site). */
+/* Whole pages, for a request bigger than any slab's objects. */
+static __always_inline void *kmalloc_large(size_t size, unsigned long caller)
+{
+	void *p = alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
+
+	trace_kmalloc(caller, p, size, p ? ALIGN_UP(size, PAGE_SIZE) : 0, GFP_KERNEL, NUMA_NO_NODE);
+	return p;
+}
+
+/*
+ * kmalloc for the code at caller (the kmalloc event's call_site). The event is recorded where
+ * the block is known (slab_alloc, kmalloc_large), so that kmalloc stays a tail call.
+ */
 static __always_inline void *__kmalloc(size_t size, unsigned long caller)
 {
-	void *p;
-
 	if (!kmalloc_ready) {
 		for (int c = 0; c < NR_CLASSES; c++)
 			INIT_LIST_HEAD(&partial[c]);
 		kmalloc_ready = true;
 	}
-	if (should_failslab()) /* kernel/debug/fault_inject.c */
-		p = NULL;
-	else if (size > MAX_SLAB_SIZE)
-		p = alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
-	else
-		p = slab_alloc(size_class(size ? size : 1));
-	trace_kmalloc(caller, p, size, p ? ksize(p) : 0, GFP_KERNEL, NUMA_NO_NODE);
-	return p;
+	if (should_failslab()) { /* kernel/debug/fault_inject.c */
+		trace_kmalloc(caller, NULL, size, 0, GFP_KERNEL, NUMA_NO_NODE);
+		return NULL;
+	}
+	if (size > MAX_SLAB_SIZE)
+		return kmalloc_large(size, caller);
+	return slab_alloc(size_class(size ? size : 1), size, caller);
 }
 
 void *kmalloc(size_t size)
