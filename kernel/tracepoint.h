@@ -147,16 +147,16 @@ void tracepoint_synchronize_unregister(void);
 #define TP_STRUCT__entry(args...) args
 #define TP_fast_assign(args...) args
 #define TRACE_NO_OTHER_PID (-1) /* the event is about the current task alone */
-#define TRACE_EVENT(name, proto, args, tstruct, assign, print)                        \
-	DECLARE_EVENT_CLASS(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct),        \
-			    PARAMS(assign), PARAMS(print))                            \
+#define TRACE_EVENT(name, proto, args, tstruct, assign, print)                                  \
+	DECLARE_EVENT_CLASS(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct), PARAMS(assign), \
+			    PARAMS(print))                                                      \
 	DEFINE_EVENT(name, name, PARAMS(proto), PARAMS(args))
-#define TRACE_EVENT_PID(name, proto, args, other_pid, tstruct, assign, print)                \
-	DECLARE_EVENT_CLASS_PID(name, PARAMS(proto), PARAMS(args), PARAMS(other_pid),        \
-				PARAMS(tstruct), PARAMS(assign), PARAMS(print))              \
+#define TRACE_EVENT_PID(name, proto, args, other_pid, tstruct, assign, print)         \
+	DECLARE_EVENT_CLASS_PID(name, PARAMS(proto), PARAMS(args), PARAMS(other_pid), \
+				PARAMS(tstruct), PARAMS(assign), PARAMS(print))       \
 	DEFINE_EVENT(name, name, PARAMS(proto), PARAMS(args))
-#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)                      \
-	DECLARE_EVENT_CLASS_PID(name, PARAMS(proto), PARAMS(args), TRACE_NO_OTHER_PID,      \
+#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)                 \
+	DECLARE_EVENT_CLASS_PID(name, PARAMS(proto), PARAMS(args), TRACE_NO_OTHER_PID, \
 				PARAMS(tstruct), PARAMS(assign), PARAMS(print))
 #define DECLARE_EVENT_CLASS_PID(name, proto, args, other_pid, tstruct, assign, print)
 #define DEFINE_EVENT(template, name, proto, args) DECLARE_TRACE(name, PARAMS(proto), PARAMS(args))

@@ -74,8 +74,8 @@ struct trace_print_buf {
 	unsigned int len;
 	char buf[TRACE_PRINT_BUF_SIZE];
 };
-const char *trace_print_flags_seq(struct trace_print_buf *p, const char *delim,
-				  unsigned long flags, const struct trace_print_flags *flag_array);
+const char *trace_print_flags_seq(struct trace_print_buf *p, const char *delim, unsigned long flags,
+				  const struct trace_print_flags *flag_array);
 const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val,
 				    const struct trace_print_flags *symbol_array);
 
@@ -119,29 +119,38 @@ const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val
 #undef __string
 #undef __dynamic_array
 #undef DECLARE_EVENT_CLASS_PID
-#define __field(_type, _item)                                                          \
-	{.type = #_type, .name = #_item, .offset = offsetof(rec_t, _item),                   \
-	 .size = sizeof(((rec_t *)0)->_item), .is_signed = is_signed_type(_type)},
-#define __array(_type, _item, _len)                                                       \
-	{.type = #_type "[" __stringify(_len) "]", .name = #_item,                         \
-	 .offset = offsetof(rec_t, _item), .size = sizeof(((rec_t *)0)->_item),            \
+#define __field(_type, _item)                 \
+	{.type = #_type,                      \
+	 .name = #_item,                      \
+	 .offset = offsetof(rec_t, _item),    \
+	 .size = sizeof(((rec_t *)0)->_item), \
 	 .is_signed = is_signed_type(_type)},
-#define __string(_item, _src)                                                     \
-	{.type = "__data_loc char[]", .name = #_item,                             \
-	 .offset = offsetof(rec_t, __data_loc_##_item),                           \
-	 .size = sizeof(((rec_t *)0)->__data_loc_##_item), .is_signed = is_signed_type(char)},
-#define __dynamic_array(_type, _item, _len)                                        \
-	{.type = "__data_loc " #_type "[]", .name = #_item,                        \
-	 .offset = offsetof(rec_t, __data_loc_##_item),                            \
-	 .size = sizeof(((rec_t *)0)->__data_loc_##_item), .is_signed = is_signed_type(_type)},
-#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print) \
-	static notrace const struct trace_event_field *trace_event_fields_##call(void)  \
-	{                                                                             \
-		typedef struct trace_event_raw_##call rec_t;                          \
-		static const struct trace_event_field fields[] = {                    \
-			tstruct TRACE_FIELD_END,                                      \
-		};                                                                    \
-		return fields;                                                        \
+#define __array(_type, _item, _len)                \
+	{.type = #_type "[" __stringify(_len) "]", \
+	 .name = #_item,                           \
+	 .offset = offsetof(rec_t, _item),         \
+	 .size = sizeof(((rec_t *)0)->_item),      \
+	 .is_signed = is_signed_type(_type)},
+#define __string(_item, _src)                              \
+	{.type = "__data_loc char[]",                      \
+	 .name = #_item,                                   \
+	 .offset = offsetof(rec_t, __data_loc_##_item),    \
+	 .size = sizeof(((rec_t *)0)->__data_loc_##_item), \
+	 .is_signed = is_signed_type(char)},
+#define __dynamic_array(_type, _item, _len)                \
+	{.type = "__data_loc " #_type "[]",                \
+	 .name = #_item,                                   \
+	 .offset = offsetof(rec_t, __data_loc_##_item),    \
+	 .size = sizeof(((rec_t *)0)->__data_loc_##_item), \
+	 .is_signed = is_signed_type(_type)},
+#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print)  \
+	static notrace const struct trace_event_field *trace_event_fields_##call(void) \
+	{                                                                              \
+		typedef struct trace_event_raw_##call rec_t;                           \
+		static const struct trace_event_field fields[] = {                     \
+			tstruct TRACE_FIELD_END,                                       \
+		};                                                                     \
+		return fields;                                                         \
 	}
 #include TRACE_INCLUDE_FILE
 
@@ -164,22 +173,23 @@ const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val
 #undef __string
 #undef __dynamic_array
 #undef DECLARE_EVENT_CLASS_PID
-#define __trace_event_place(item, length)                                                   \
-	__item_length = (length);                                                            \
-	__data_offsets->item = __item_length << DATA_LOC_LEN_SHIFT |                          \
+#define __trace_event_place(item, length)                                                        \
+	__item_length = (length);                                                                \
+	__data_offsets->item = __item_length << DATA_LOC_LEN_SHIFT |                             \
 			       (unsigned int)(offsetof(typeof(*__entry), __data) + __data_size); \
 	__data_size += __item_length;
 #define __string(item, src) __trace_event_place(item, trace_event_str_len(src))
-#define __dynamic_array(type, item, len) __trace_event_place(item, (unsigned int)((len) * sizeof(type)))
-#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print)       \
-	static __always_inline notrace unsigned int trace_event_get_offsets_##call(          \
-		struct trace_event_data_offsets_##call *__data_offsets, proto)               \
-	{                                                                                   \
-		struct trace_event_raw_##call *__entry __attribute__((unused)) = NULL;      \
-		unsigned int __data_size = 0, __item_length __attribute__((unused));        \
-                                                                                            \
-		(void)__data_offsets;                                                       \
-		tstruct return __data_size;                                                 \
+#define __dynamic_array(type, item, len) \
+	__trace_event_place(item, (unsigned int)((len) * sizeof(type)))
+#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print)  \
+	static __always_inline notrace unsigned int trace_event_get_offsets_##call(    \
+		struct trace_event_data_offsets_##call *__data_offsets, proto)         \
+	{                                                                              \
+		struct trace_event_raw_##call *__entry __attribute__((unused)) = NULL; \
+		unsigned int __data_size = 0, __item_length __attribute__((unused));   \
+                                                                                       \
+		(void)__data_offsets;                                                  \
+		tstruct return __data_size;                                            \
 	}
 #include TRACE_INCLUDE_FILE
 
@@ -193,21 +203,21 @@ const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val
 #define __get_dynamic_array(item) \
 	((void *)((char *)__entry + (__entry->__data_loc_##item & DATA_LOC_OFFSET_MASK)))
 #define __get_str(item) ((char *)__get_dynamic_array(item))
-#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print)       \
-	static notrace void trace_event_raw_event_##call(void *__data, proto)                \
-	{                                                                                   \
-		struct trace_event_call *__call = __data;                                   \
-		struct trace_event_data_offsets_##call __data_offsets;                      \
-		struct trace_event_raw_##call *__entry;                                     \
-		unsigned int __data_size;                                                   \
-                                                                                            \
-		__data_size = trace_event_get_offsets_##call(&__data_offsets, args);        \
+#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print)            \
+	static notrace void trace_event_raw_event_##call(void *__data, proto)                    \
+	{                                                                                        \
+		struct trace_event_call *__call = __data;                                        \
+		struct trace_event_data_offsets_##call __data_offsets;                           \
+		struct trace_event_raw_##call *__entry;                                          \
+		unsigned int __data_size;                                                        \
+                                                                                                 \
+		__data_size = trace_event_get_offsets_##call(&__data_offsets, args);             \
 		__entry = trace_event_buffer_reserve_pid(__call, sizeof(*__entry) + __data_size, \
-							 other_pid);                        \
-		if (!__entry)                                                               \
-			return;                                                             \
-		tstruct{assign} trace_event_buffer_commit(__call, __entry,                  \
-							  sizeof(*__entry) + __data_size);  \
+							 other_pid);                             \
+		if (!__entry)                                                                    \
+			return;                                                                  \
+		tstruct{assign} trace_event_buffer_commit(__call, __entry,                       \
+							  sizeof(*__entry) + __data_size);       \
 	}
 #include TRACE_INCLUDE_FILE
 
@@ -228,30 +238,30 @@ const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val
 #define __get_str(item) trace_event_str(iter, field->__data_loc_##item)
 #define __get_dynamic_array(item) \
 	((void *)((char *)field + (field->__data_loc_##item & DATA_LOC_OFFSET_MASK)))
-#define __print_flags(flag, delim, flag_array...)                                        \
-	({                                                                               \
-		static const struct trace_print_flags __flags[] = {flag_array, {0, NULL}}; \
-		trace_print_flags_seq(p, delim, flag, __flags);                          \
-	})
-#define __print_symbolic(value, symbol_array...)                                           \
+#define __print_flags(flag, delim, flag_array...)                                          \
 	({                                                                                 \
+		static const struct trace_print_flags __flags[] = {flag_array, {0, NULL}}; \
+		trace_print_flags_seq(p, delim, flag, __flags);                            \
+	})
+#define __print_symbolic(value, symbol_array...)                                            \
+	({                                                                                  \
 		static const struct trace_print_flags __syms[] = {symbol_array, {0, NULL}}; \
-		trace_print_symbols_seq(p, value, __syms);                                 \
+		trace_print_symbols_seq(p, value, __syms);                                  \
 	})
 #define TP_printk(fmt, args...) fmt "\n", args
-#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print)  \
-	static notrace enum print_line_t trace_raw_output_##call(                       \
+#define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print)       \
+	static notrace enum print_line_t trace_raw_output_##call(                           \
 		struct trace_iterator *iter, unsigned int flags, struct trace_event *event) \
-	{                                                                              \
-		struct trace_event_raw_##call *field = trace_raw_output_prep(iter, event); \
-		struct trace_print_buf __pbuf, *p = &__pbuf;                           \
-                                                                                       \
-		(void)flags;                                                           \
-		(void)p;                                                               \
-		__pbuf.len = 0;                                                        \
-		if (field)                                                             \
-			trace_seq_printf(&iter->seq, print);                           \
-		return trace_handle_return(&iter->seq);                                \
+	{                                                                                   \
+		struct trace_event_raw_##call *field = trace_raw_output_prep(iter, event);  \
+		struct trace_print_buf __pbuf, *p = &__pbuf;                                \
+                                                                                            \
+		(void)flags;                                                                \
+		(void)p;                                                                    \
+		__pbuf.len = 0;                                                             \
+		if (field)                                                                  \
+			trace_seq_printf(&iter->seq, print);                                \
+		return trace_handle_return(&iter->seq);                                     \
 	}
 #include TRACE_INCLUDE_FILE
 
@@ -268,17 +278,17 @@ const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val
 #define TP_printk(fmt, args...) "\"" fmt "\", " __stringify(args)
 #define DECLARE_EVENT_CLASS_PID(call, proto, args, other_pid, tstruct, assign, print) \
 	static const char print_fmt_##call[] = print;
-#define DEFINE_EVENT(template, _name, proto, args)                                 \
-	struct trace_event_call event_##_name = {                                  \
-		.system = __stringify(TRACE_SYSTEM),                               \
-		.name = #_name,                                                    \
-		.define_fields = trace_event_fields_##template,                    \
-		.size = sizeof(struct trace_event_raw_##template),                 \
-		.print_fmt = print_fmt_##template,                                 \
-		.event = {.trace = trace_raw_output_##template},                   \
-		.tp = &__tracepoint_##_name,                                       \
+#define DEFINE_EVENT(template, _name, proto, args)                                  \
+	struct trace_event_call event_##_name = {                                   \
+		.system = __stringify(TRACE_SYSTEM),                                \
+		.name = #_name,                                                     \
+		.define_fields = trace_event_fields_##template,                     \
+		.size = sizeof(struct trace_event_raw_##template),                  \
+		.print_fmt = print_fmt_##template,                                  \
+		.event = {.trace = trace_raw_output_##template},                    \
+		.tp = &__tracepoint_##_name,                                        \
 		.probe = TRACEPOINT_PROBE(_name, trace_event_raw_event_##template), \
-	};                                                                         \
+	};                                                                          \
 	REGISTER_TRACE_EVENT(event_##_name);
 #include TRACE_INCLUDE_FILE
 

@@ -27,10 +27,16 @@ static notrace const struct trace_event_field *trace_event_fields_irq_handler_ex
 {
 	typedef struct trace_event_raw_irq_handler_exit rec_t;
 	static const struct trace_event_field fields[] = {
-		{.type = "int", .name = "irq", .offset = offsetof(rec_t, irq),
-		 .size = sizeof(((rec_t *)0)->irq), .is_signed = is_signed_type(int)},
-		{.type = "int", .name = "ret", .offset = offsetof(rec_t, ret),
-		 .size = sizeof(((rec_t *)0)->ret), .is_signed = is_signed_type(int)},
+		{.type = "int",
+		 .name = "irq",
+		 .offset = offsetof(rec_t, irq),
+		 .size = sizeof(((rec_t *)0)->irq),
+		 .is_signed = is_signed_type(int)},
+		{.type = "int",
+		 .name = "ret",
+		 .offset = offsetof(rec_t, ret),
+		 .size = sizeof(((rec_t *)0)->ret),
+		 .is_signed = is_signed_type(int)},
 		TRACE_FIELD_END,
 	};
 	return fields;
@@ -55,8 +61,8 @@ static notrace void trace_event_raw_event_irq_handler_exit(void *__data, int irq
 
 /* 5. The line in trace: TP_printk's format and arguments, on the record. */
 static notrace enum print_line_t trace_raw_output_irq_handler_exit(struct trace_iterator *iter,
-								    unsigned int flags,
-								    struct trace_event *event)
+								   unsigned int flags,
+								   struct trace_event *event)
 {
 	struct trace_event_raw_irq_handler_exit *field = trace_raw_output_prep(iter, event);
 

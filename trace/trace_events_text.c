@@ -188,8 +188,8 @@ static void print_buf_hex(struct trace_print_buf *p, unsigned long val)
  * Linux's: the names of the flags set, in the table's order (a name's whole mask must be set;
  * its bits are then taken), joined by delim; bits no name took last, in hex.
  */
-const char *trace_print_flags_seq(struct trace_print_buf *p, const char *delim,
-				  unsigned long flags, const struct trace_print_flags *flag_array)
+const char *trace_print_flags_seq(struct trace_print_buf *p, const char *delim, unsigned long flags,
+				  const struct trace_print_flags *flag_array)
 {
 	unsigned int start = p->len;
 	bool first = true;

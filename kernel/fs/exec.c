@@ -50,7 +50,7 @@
 #define S_IXUGO 0111
 
 DEFINE_TRACE(sched_process_exec); /* trace/events/sched.h */
-DEFINE_TRACE(task_rename);          /* trace/events/task.h: here, prctl's in kernel/sys.c */
+DEFINE_TRACE(task_rename); /* trace/events/task.h: here, prctl's in kernel/sys.c */
 
 /* Opens the program and checks it may run; returns the fd (its size in *size) or the error. */
 static int open_program(const char *filename, size_t *size)

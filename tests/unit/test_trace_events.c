@@ -51,7 +51,6 @@ DEFINE_TRACE(sys_exit);
 DEFINE_TRACE(irq_handler_entry);
 DEFINE_TRACE(irq_handler_exit);
 
-
 /*
  * The exhibit (trace/trace_events_irq.c): irq_handler_exit written out by hand beside its
  * declaration. Its declaration is made here with the macro too, as irq_handler_exit_by_macro
@@ -64,9 +63,9 @@ DEFINE_TRACE(irq_handler_exit_by_macro);
 #define TRACE_EVENT(name, proto, args, tstruct, assign, print)
 #define TRACE_EVENT_BY_HAND_CHECK
 #undef TRACE_EVENT_BY_HAND
-#define TRACE_EVENT_BY_HAND(name, proto, args, tstruct, assign, print)                           \
+#define TRACE_EVENT_BY_HAND(name, proto, args, tstruct, assign, print)                            \
 	DECLARE_EVENT_CLASS_PID(name##_by_macro, PARAMS(proto), PARAMS(args), TRACE_NO_OTHER_PID, \
-				PARAMS(tstruct), PARAMS(assign), PARAMS(print))                  \
+				PARAMS(tstruct), PARAMS(assign), PARAMS(print))                   \
 	DEFINE_EVENT(name##_by_macro, name##_by_macro, PARAMS(proto), PARAMS(args))
 #define CREATE_TRACE_EVENTS
 #include "trace/events/irq.h"
@@ -1080,7 +1079,8 @@ static void test_irq_records(void **state)
 /* The hand-written irq_handler_exit is what TRACE_EVENT() makes of its declaration. */
 static void test_exhibit_as_the_macro_makes_it(void **state)
 {
-	struct trace_event_call *hand = &event_irq_handler_exit, *macro = &event_irq_handler_exit_by_macro;
+	struct trace_event_call *hand = &event_irq_handler_exit,
+				*macro = &event_irq_handler_exit_by_macro;
 	char hand_format[4096];
 	const char *macro_format;
 	unsigned char hand_rec[64];
@@ -1119,7 +1119,8 @@ static void test_exhibit_as_the_macro_makes_it(void **state)
 		rec = consume_record(&len);
 		assert_int_equal(len, hand_len);
 		assert_int_equal(((const struct trace_entry *)rec)->type, macro->event.type);
-		assert_memory_equal(rec + sizeof(struct trace_entry), hand_rec + sizeof(struct trace_entry),
+		assert_memory_equal(rec + sizeof(struct trace_entry),
+				    hand_rec + sizeof(struct trace_entry),
 				    len - sizeof(struct trace_entry));
 		snprintf(want, sizeof(want), "irq_handler_exit_by_macro: irq=11 ret=%s\n",
 			 ret ? "handled" : "unhandled");

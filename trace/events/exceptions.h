@@ -20,6 +20,12 @@
 
 #include "kernel/tracepoint.h"
 
+/*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
 struct pt_regs;
 
 /* The CPU faulted on address (CR2) at regs->rip, with the error code it pushed. */
@@ -46,6 +52,8 @@ DEFINE_EVENT(x86_exceptions, page_fault_user,
 DEFINE_EVENT(x86_exceptions, page_fault_kernel,
 	TP_PROTO(unsigned long address, struct pt_regs *regs, unsigned long error_code),
 	TP_ARGS(address, regs, error_code));
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_EXCEPTIONS_H */
 

@@ -26,6 +26,12 @@
 
 #include "kernel/tracepoint.h"
 
+/*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
 /* The handler of device interrupt irq, named name (as /proc/interrupts names it), is called. */
 TRACE_EVENT(irq_handler_entry,
 	TP_PROTO(int irq, const char *name),
@@ -63,6 +69,8 @@ TRACE_EVENT_BY_HAND(irq_handler_exit,
 	),
 	TP_printk("irq=%d ret=%s", __entry->irq, __entry->ret ? "handled" : "unhandled")
 );
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_IRQ_H */
 

@@ -44,6 +44,12 @@
 #include "kernel/tracepoint.h"
 
 /*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
+/*
  * kmalloc(bytes_req) returned ptr, a block of bytes_alloc, to the code at call_site (NULL if
  * it failed).
  */
@@ -67,7 +73,6 @@ TRACE_EVENT(kmalloc,
 		__entry->gfp_flags = (__force unsigned long)gfp_flags;
 		__entry->node = node;
 	),
-	/* clang-format off */
 	TP_printk("call_site=%pS ptr=%p bytes_req=%zu bytes_alloc=%zu gfp_flags=%s node=%d accounted=%s",
 		(void *)__entry->call_site,
 		__entry->ptr,
@@ -77,7 +82,6 @@ TRACE_EVENT(kmalloc,
 		__entry->node,
 		(LINUX_MEMCG_KMEM &&
 		 (__entry->gfp_flags & __GFP_ACCOUNT)) ? "true" : "false")
-	/* clang-format on */
 );
 
 /* The code at call_site kfree()d ptr (which may be NULL, as in Linux). */
@@ -137,6 +141,8 @@ TRACE_EVENT(mm_page_alloc,
 		__entry->migratetype,
 		show_gfp_flags(__entry->gfp_flags))
 );
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_KMEM_H */
 

@@ -46,6 +46,12 @@ struct module;
 
 #include "kernel/tracepoint.h"
 
+/*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
 TRACE_EVENT(module_load,
 	TP_PROTO(struct module *mod),
 	TP_ARGS(mod),
@@ -93,6 +99,8 @@ DEFINE_EVENT(module_refcnt, module_get,
 	TP_PROTO(struct module *mod, unsigned long ip, int refcnt), TP_ARGS(mod, ip, refcnt));
 DEFINE_EVENT(module_refcnt, module_put,
 	TP_PROTO(struct module *mod, unsigned long ip, int refcnt), TP_ARGS(mod, ip, refcnt));
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_MODULE_H */
 

@@ -56,6 +56,12 @@ struct task;
 #include "kernel/tracepoint.h"
 
 /*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
+/*
  * __schedule() is about to switch from prev to next; preempt: prev did not ask to sleep.
  * set_event_pid keeps it if it keeps prev (the current task) or next.
  */
@@ -81,8 +87,6 @@ TRACE_EVENT_PID(sched_switch,
 		__entry->next_pid = next->pid;
 		__entry->next_prio = next->prio;
 	),
-	/* The spacing below is the text of the print fmt: keep clang-format out. */
-	/* clang-format off */
 	TP_printk("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d",
 		__entry->prev_comm, __entry->prev_pid, __entry->prev_prio,
 		(__entry->prev_state & (TASK_REPORT_MAX - 1)) ?
@@ -93,7 +97,6 @@ TRACE_EVENT_PID(sched_switch,
 			      { TASK_REPORT_P, "P" }, { TASK_REPORT_I, "I" }) : "R",
 		__entry->prev_state & TASK_REPORT_MAX ? "+" : "",
 		__entry->next_comm, __entry->next_pid, __entry->next_prio)
-	/* clang-format on */
 );
 
 /*
@@ -227,6 +230,8 @@ TRACE_EVENT(sched_process_exec,
 	TP_printk("filename=%s pid=%d old_pid=%d", __get_str(filename),
 		  __entry->pid, __entry->old_pid)
 );
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_SCHED_H */
 

@@ -36,6 +36,12 @@ enum {
 
 #include "kernel/tracepoint.h"
 
+/*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
 TRACE_EVENT(signal_generate,
 	TP_PROTO(int sig, const struct ksiginfo *info, struct task *task, int group, int result),
 	TP_ARGS(sig, info, task, group, result),
@@ -84,6 +90,8 @@ TRACE_EVENT(signal_deliver,
 		  __entry->sig, __entry->errno, __entry->code,
 		  __entry->sa_handler, __entry->sa_flags)
 );
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_SIGNAL_H */
 

@@ -25,6 +25,12 @@
 
 #include "kernel/tracepoint.h"
 
+/*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
 struct pt_regs;
 
 /* A system call is about to run: its number id, its arguments in regs. */
@@ -65,6 +71,8 @@ TRACE_EVENT(sys_exit,
 	),
 	TP_printk("NR %ld = %ld", __entry->id, __entry->ret)
 );
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_SYSCALLS_H */
 

@@ -25,6 +25,12 @@ struct task;
 
 #include "kernel/tracepoint.h"
 
+/*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
 TRACE_EVENT(task_newtask,
 	TP_PROTO(struct task *task, unsigned long clone_flags),
 	TP_ARGS(task, clone_flags),
@@ -64,6 +70,8 @@ TRACE_EVENT(task_rename,
 		__entry->pid, __entry->oldcomm,
 		__entry->newcomm, __entry->oom_score_adj)
 );
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_TASK_H */
 

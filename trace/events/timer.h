@@ -58,6 +58,12 @@ enum hrtimer_mode {
 
 #include "kernel/tracepoint.h"
 
+/*
+ * The declarations keep Linux's layout, a field a line (and a print fmt's spacing is its
+ * text): clang-format does not know it.
+ */
+/* clang-format off */
+
 TRACE_EVENT(hrtimer_start,
 	TP_PROTO(struct timer_list *hrtimer, enum hrtimer_mode mode),
 	TP_ARGS(hrtimer, mode),
@@ -115,6 +121,8 @@ DEFINE_EVENT(hrtimer_class, hrtimer_expire_exit,
 	TP_PROTO(struct timer_list *hrtimer), TP_ARGS(hrtimer));
 DEFINE_EVENT(hrtimer_class, hrtimer_cancel,
 	TP_PROTO(struct timer_list *hrtimer), TP_ARGS(hrtimer));
+
+/* clang-format on */
 
 #endif /* TRACE_EVENTS_TIMER_H */
 
