@@ -343,6 +343,8 @@ int ftrace_set_clr_event(const struct trace_event_selector *sel)
  */
 #define FILTER_NEST_MAX 4
 #define NO_OTHER_TASK (-1) /* the event is about the current task alone */
+/* What trace/define_trace.h's probes pass for it (kernel/tracepoint.h). */
+_Static_assert(NO_OTHER_TASK == TRACE_NO_OTHER_PID, "one value for \"no other task\"");
 static char filter_buffers[NR_CPUS][FILTER_NEST_MAX][BUF_MAX_DATA_SIZE] __aligned(8);
 static int filter_nest[NR_CPUS]; /* the levels in use on each CPU */
 static bool filter_record[NR_CPUS][FILTER_NEST_MAX];
