@@ -43,7 +43,7 @@
  * TRACE_INCLUDE_FILE, and its system: TRACE_SYSTEM.
  */
 
-/* --- what the generated code calls (trace/trace_events_text.c) -------------------------------- */
+/* --- what the generated code calls (trace/trace_events_text.c) ----------------------------- */
 #ifndef TRACE_DEFINE_TRACE_DECLS_H
 #define TRACE_DEFINE_TRACE_DECLS_H
 
@@ -81,7 +81,7 @@ const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val
 
 #endif /* TRACE_DEFINE_TRACE_DECLS_H */
 
-/* --- the passes --------------------------------------------------------------------------------- */
+/* --- the passes ------------------------------------------------------------------------------ */
 #ifdef CREATE_TRACE_EVENTS
 #undef CREATE_TRACE_EVENTS /* the header's own include of this file, in each pass: nothing */
 #define TRACE_HEADER_MULTI_READ

@@ -396,8 +396,8 @@ def test_timer_events(lucid):
 # What libtraceevent prints otherwise than the kernel, from the same format (as with Linux's
 # own files): %pS without the function's size ("getname+0x13a", not "getname+0x13a/0x1f0"),
 # %ps without a module's name after its function's ("mytracer_init", not "... [mytracer]");
-# %p with "0x" before the digits, and NULL as "(nil)"; and page=, which it computes from the format's
-# vmemmap_base, a kernel variable it cannot know, as 0: so it prints the pfn there.
+# %p with "0x" before the digits, and NULL as "(nil)"; and page=, which it computes from the
+# format's vmemmap_base, a kernel variable it cannot know, as 0: so it prints the pfn there.
 P_FIELDS = ("ptr", "hrtimer", "page")
 
 
