@@ -2,6 +2,7 @@
  * Small system calls about the process itself: who it is (pids, ids), what system it runs on
  * (uname). The signal system calls are in kernel/sched/signal.c.
  */
+#include "trace/events/task.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/kmalloc.h"
@@ -340,6 +341,7 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 		if (n < 0)
 			return n;
 		comm[n] = '\0';
+		trace_task_rename(current, comm);
 		strlcpy(current->comm, comm, sizeof(current->comm));
 		tracing_task_renamed(current);
 		return 0;

@@ -131,4 +131,34 @@ void tracepoint_synchronize_unregister(void);
 		return tracepoint_probe_unregister(&__tracepoint_##name, (void *)probe, data);  \
 	}
 
+/*
+ * Trace events (trace/define_trace.h says what they are): a header of trace/events/ declares
+ * each event once, with Linux's TRACE_EVENT(); everywhere but in the one file that defines the
+ * events, a declaration means just its tracepoint, trace_NAME() and the rest above. A class
+ * (DECLARE_EVENT_CLASS) is a record and its print format shared by several events
+ * (DEFINE_EVENT), each with its own tracepoint. The _PID forms are Lucid's: the event is also
+ * about a second task, whose pid is other_pid (sched_switch's next): set_event_pid keeps the
+ * event if it keeps either task (trace_event_buffer_reserve_pid).
+ */
+#ifndef _RET_IP_
+#define _RET_IP_ ((unsigned long)__builtin_return_address(0)) /* Linux's: the caller's address */
+#endif
+#define PARAMS(args...) args
+#define TP_STRUCT__entry(args...) args
+#define TP_fast_assign(args...) args
+#define TRACE_NO_OTHER_PID (-1) /* the event is about the current task alone */
+#define TRACE_EVENT(name, proto, args, tstruct, assign, print)                                  \
+	DECLARE_EVENT_CLASS(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct), PARAMS(assign), \
+			    PARAMS(print))                                                      \
+	DEFINE_EVENT(name, name, PARAMS(proto), PARAMS(args))
+#define TRACE_EVENT_PID(name, proto, args, other_pid, tstruct, assign, print)         \
+	DECLARE_EVENT_CLASS_PID(name, PARAMS(proto), PARAMS(args), PARAMS(other_pid), \
+				PARAMS(tstruct), PARAMS(assign), PARAMS(print))       \
+	DEFINE_EVENT(name, name, PARAMS(proto), PARAMS(args))
+#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)                 \
+	DECLARE_EVENT_CLASS_PID(name, PARAMS(proto), PARAMS(args), TRACE_NO_OTHER_PID, \
+				PARAMS(tstruct), PARAMS(assign), PARAMS(print))
+#define DECLARE_EVENT_CLASS_PID(name, proto, args, other_pid, tstruct, assign, print)
+#define DEFINE_EVENT(template, name, proto, args) DECLARE_TRACE(name, PARAMS(proto), PARAMS(args))
+
 #endif

@@ -105,6 +105,8 @@ void trace_events_add(struct trace_event_call *const *calls, int nr)
 		call = calls[i];
 		call->file.call = call; /* the top level's file */
 		call->file.tr = &global_trace;
+		if (!call->fields && call->define_fields)
+			call->fields = call->define_fields();
 		if (!call->system || !call->name || !call->fields || !event_complete(call) ||
 		    !event_insert(call))
 			pr_err("event %s:%s: incomplete or registered twice\n", call->system,
@@ -382,6 +384,8 @@ int ftrace_set_clr_event(const struct trace_event_selector *sel)
  */
 #define FILTER_NEST_MAX 4
 #define NO_OTHER_TASK (-1) /* the event is about the current task alone */
+/* What trace/define_trace.h's probes pass for it (kernel/tracepoint.h). */
+_Static_assert(NO_OTHER_TASK == TRACE_NO_OTHER_PID, "one value for \"no other task\"");
 static char filter_buffers[NR_CPUS][FILTER_NEST_MAX][BUF_MAX_DATA_SIZE] __aligned(8);
 static int filter_nest[NR_CPUS]; /* the levels in use on each CPU */
 static bool filter_record[NR_CPUS][FILTER_NEST_MAX];

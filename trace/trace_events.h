@@ -2,8 +2,10 @@
  * Trace events: fixed places in the kernel that record a typed record when enabled
  * (trace/trace_events.c; docs/design/trace-events.md tells the whole story).
  *
- * An event is a struct trace_event_call in the file of its system (trace/trace_events_sched.c
- * holds sched:*), registered with REGISTER_TRACE_EVENT(call). It says:
+ * An event is a struct trace_event_call, registered with REGISTER_TRACE_EVENT(call). Most are
+ * declared once with TRACE_EVENT() in trace/events/SYSTEM.h and made from that declaration in
+ * trace/trace_events_SYSTEM.c (trace/define_trace.h); the ftrace and syscalls ones are written
+ * out (trace/trace_export.c, trace/trace_syscalls.c). It says:
  *  - its system and name ("sched", "sched_switch"): events/sched/sched_switch/, and
  *    "sched:sched_switch" in set_event and available_events;
  *  - its record: a C struct that starts with struct trace_entry, described field by field
@@ -175,6 +177,8 @@ struct trace_event_call {
 	const char *system; /* "sched" */
 	const char *name; /* "sched_switch" */
 	const struct trace_event_field *fields; /* in record order, up to TRACE_FIELD_END */
+	/* or what gives them, for an event of trace/define_trace.h's: fields is set at boot */
+	const struct trace_event_field *(*define_fields)(void);
 	unsigned int size; /* sizeof the record's struct (strings come after) */
 	const char *print_fmt; /* how tools print a record, in Linux's syntax */
 	/*

@@ -1,129 +1,90 @@
 /* The irq:* trace events: a device interrupt's handler starting and returning. */
 
 /*
- * Linux's (include/trace/events/irq.h), record and line:
- *
- *   irq_handler_entry: irq=4 name=ttyS0
- *   irq_handler_exit: irq=4 ret=handled
- *
- * The pair brackets the handler in arch/x86_64/idt.c, so the time between them is the
- * handler's, and events recorded in between happened inside it. Only device interrupts have
- * them (those given a name with request_irq()); the tick and the IPIs do not, as in Linux.
- *
- * The handler's name is a string of any length: the record keeps it after its fixed part,
- * and the name field (a "__data_loc char[]") says where (trace/trace_events.h).
+ * Declared in trace/events/irq.h; this file defines them (trace/define_trace.h says how).
+ * irq_handler_exit is written out by hand below, as the exhibit of what TRACE_EVENT() makes
+ * of a declaration: the record's struct, the fields table, the probe, the output function,
+ * the print fmt and the struct trace_event_call, each as the macro writes it (the unit test,
+ * tests/unit/test_trace_events.c, makes it with the macro too and checks the two agree).
  *
  * Not traced, as all of trace/: the probes run in interrupt context.
  */
-#include "trace/trace_events.h"
+#define CREATE_TRACE_EVENTS
 #include "trace/events/irq.h"
-#include "lib/string.h"
 
-#define IRQ_NAME_MAX 64 /* longer handler names are cut: a record must fit a buffer page */
+/* --- irq_handler_exit, by hand ---------------------------------------------------------------- */
 
-/* --- irq_handler_entry ------------------------------------------------------------------------ */
-
-struct trace_event_raw_irq_handler_entry {
-	struct trace_entry ent;
-	int irq;
-	uint32_t __data_loc_name;
-	char __data[]; /* the name */
-};
-
-static const struct trace_event_field irq_handler_entry_fields[] = {
-	TRACE_FIELD(struct trace_event_raw_irq_handler_entry, int, irq),
-	TRACE_FIELD_STRING(struct trace_event_raw_irq_handler_entry, name),
-	TRACE_FIELD_END,
-};
-
-static void probe_irq_handler_entry(void *data, int irq, const char *name)
-{
-	struct trace_event_call *call = data;
-	struct trace_event_raw_irq_handler_entry *r;
-	unsigned int len = (unsigned int)strnlen(name, IRQ_NAME_MAX - 1) + 1; /* with its NUL */
-
-	r = trace_event_buffer_reserve(call, sizeof(*r) + len);
-	if (!r)
-		return;
-	r->irq = irq;
-	trace_event_set_str(r, &r->__data_loc_name, offsetof(typeof(*r), __data), name, len);
-	trace_event_buffer_commit(call, r, sizeof(*r) + len);
-}
-
-static enum print_line_t
-irq_handler_entry_output(struct trace_iterator *iter, unsigned int flags, struct trace_event *event)
-{
-	struct trace_event_raw_irq_handler_entry *r = trace_raw_output_prep(iter, event);
-	struct trace_seq *s = &iter->seq;
-	const char *name;
-	int len;
-
-	(void)flags;
-	if (r) {
-		name = trace_event_get_str(iter, r->__data_loc_name, &len);
-		trace_seq_printf(s, "irq=%d name=%.*s\n", r->irq, len, name);
-	}
-	return trace_handle_return(s);
-}
-
-struct trace_event_call event_irq_handler_entry = {
-	.system = "irq",
-	.name = "irq_handler_entry",
-	.fields = irq_handler_entry_fields,
-	.size = sizeof(struct trace_event_raw_irq_handler_entry),
-	.print_fmt = TRACE_PRINT_FMT("irq=%d name=%s", REC->irq, __get_str(name)),
-	.event = {.trace = irq_handler_entry_output},
-	.tp = &__tracepoint_irq_handler_entry,
-	.probe = TRACEPOINT_PROBE(irq_handler_entry, probe_irq_handler_entry),
-};
-REGISTER_TRACE_EVENT(event_irq_handler_entry);
-
-/* --- irq_handler_exit ------------------------------------------------------------------------- */
-
+/* 1. The record: TP_STRUCT__entry's fields after the header every record has. */
 struct trace_event_raw_irq_handler_exit {
 	struct trace_entry ent;
 	int irq;
 	int ret;
+	char __data[]; /* the strings of __string() fields: it has none */
 };
 
-static const struct trace_event_field irq_handler_exit_fields[] = {
-	TRACE_FIELD(struct trace_event_raw_irq_handler_exit, int, irq),
-	TRACE_FIELD(struct trace_event_raw_irq_handler_exit, int, ret),
-	TRACE_FIELD_END,
-};
-
-static void probe_irq_handler_exit(void *data, int irq, int ret)
+/* 2. The fields table, for the format file and the filters. */
+static notrace const struct trace_event_field *trace_event_fields_irq_handler_exit(void)
 {
-	struct trace_event_call *call = data;
-	struct trace_event_raw_irq_handler_exit *r = trace_event_buffer_reserve(call, sizeof(*r));
-
-	if (!r)
-		return;
-	r->irq = irq;
-	r->ret = ret;
-	trace_event_buffer_commit(call, r, sizeof(*r));
+	typedef struct trace_event_raw_irq_handler_exit rec_t;
+	static const struct trace_event_field fields[] = {
+		{.type = "int",
+		 .name = "irq",
+		 .offset = offsetof(rec_t, irq),
+		 .size = sizeof(((rec_t *)0)->irq),
+		 .is_signed = is_signed_type(int)},
+		{.type = "int",
+		 .name = "ret",
+		 .offset = offsetof(rec_t, ret),
+		 .size = sizeof(((rec_t *)0)->ret),
+		 .is_signed = is_signed_type(int)},
+		TRACE_FIELD_END,
+	};
+	return fields;
 }
 
-static enum print_line_t
-irq_handler_exit_output(struct trace_iterator *iter, unsigned int flags, struct trace_event *event)
+/*
+ * 3. Where the strings go: nowhere, it has none (trace_event_get_offsets_NAME() returns 0).
+ * 4. The probe: reserve, fill (TP_fast_assign), commit.
+ */
+static notrace void trace_event_raw_event_irq_handler_exit(void *__data, int irq, int ret)
 {
-	struct trace_event_raw_irq_handler_exit *r = trace_raw_output_prep(iter, event);
-	struct trace_seq *s = &iter->seq;
+	struct trace_event_call *__call = __data;
+	struct trace_event_raw_irq_handler_exit *__entry;
+
+	__entry = trace_event_buffer_reserve_pid(__call, sizeof(*__entry), TRACE_NO_OTHER_PID);
+	if (!__entry)
+		return;
+	__entry->irq = irq;
+	__entry->ret = ret;
+	trace_event_buffer_commit(__call, __entry, sizeof(*__entry));
+}
+
+/* 5. The line in trace: TP_printk's format and arguments, on the record. */
+static notrace enum print_line_t trace_raw_output_irq_handler_exit(struct trace_iterator *iter,
+								   unsigned int flags,
+								   struct trace_event *event)
+{
+	struct trace_event_raw_irq_handler_exit *field = trace_raw_output_prep(iter, event);
 
 	(void)flags;
-	if (r)
-		trace_seq_printf(s, "irq=%d ret=%s\n", r->irq, r->ret ? "handled" : "unhandled");
-	return trace_handle_return(s);
+	if (field)
+		trace_seq_printf(&iter->seq, "irq=%d ret=%s\n", field->irq,
+				 field->ret ? "handled" : "unhandled");
+	return trace_handle_return(&iter->seq);
 }
+
+/* 6. TP_printk as text, with the record called REC, for tools; and the event. */
+static const char print_fmt_irq_handler_exit[] =
+	"\"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"";
 
 struct trace_event_call event_irq_handler_exit = {
 	.system = "irq",
 	.name = "irq_handler_exit",
-	.fields = irq_handler_exit_fields,
+	.define_fields = trace_event_fields_irq_handler_exit,
 	.size = sizeof(struct trace_event_raw_irq_handler_exit),
-	.print_fmt = TRACE_PRINT_FMT("irq=%d ret=%s", REC->irq, REC->ret ? "handled" : "unhandled"),
-	.event = {.trace = irq_handler_exit_output},
+	.print_fmt = print_fmt_irq_handler_exit,
+	.event = {.trace = trace_raw_output_irq_handler_exit},
 	.tp = &__tracepoint_irq_handler_exit,
-	.probe = TRACEPOINT_PROBE(irq_handler_exit, probe_irq_handler_exit),
+	.probe = TRACEPOINT_PROBE(irq_handler_exit, trace_event_raw_event_irq_handler_exit),
 };
 REGISTER_TRACE_EVENT(event_irq_handler_exit);

@@ -26,6 +26,8 @@
 #include "trace/trace_events.h"
 #include "trace/ring_buffer.h"
 #include "lib/string.h"
+#include "trace/define_trace.h" /* the helpers of its events' generated code */
+#include "lib/printf.h"
 
 /* struct trace_entry, as "common_" fields: Linux's names for the header every record has. */
 #define COMMON_FIELD(_type, item)                                             \
@@ -136,4 +138,101 @@ const char *trace_event_get_str(struct trace_iterator *iter, uint32_t loc, int *
 		return "";
 	*len = (int)strnlen((const char *)iter->ent + offset, size);
 	return (const char *)iter->ent + offset;
+}
+
+/* --- for trace/define_trace.h's events --------------------------------------------------------- */
+
+unsigned int trace_event_str_len(const char *src)
+{
+	return (unsigned int)strnlen(src ? src : "(null)", TRACE_EVENT_STR_MAX - 1) + 1;
+}
+
+/* The room was reserved with trace_event_str_len(src): loc's length, NUL included. */
+void trace_event_assign_str(void *rec, uint32_t loc, const char *src)
+{
+	unsigned int offset = loc & DATA_LOC_OFFSET_MASK, len = loc >> DATA_LOC_LEN_SHIFT;
+
+	memcpy((char *)rec + offset, src ? src : "(null)", len - 1);
+	((char *)rec)[offset + len - 1] = '\0';
+}
+
+const char *trace_event_str(struct trace_iterator *iter, uint32_t loc)
+{
+	unsigned int offset = loc & DATA_LOC_OFFSET_MASK, size = loc >> DATA_LOC_LEN_SHIFT;
+	const char *str = (const char *)iter->ent + offset;
+
+	if (!size || offset + size > iter->ent_size || str[size - 1] != '\0')
+		return "";
+	return str;
+}
+
+/* Appends str to p, cut if p is full; p stays a C string. */
+static void print_buf_puts(struct trace_print_buf *p, const char *str)
+{
+	size_t n = strnlen(str, sizeof(p->buf) - 1 - p->len);
+
+	memcpy(p->buf + p->len, str, n);
+	p->len += (unsigned int)n;
+	p->buf[p->len] = '\0';
+}
+
+static void print_buf_hex(struct trace_print_buf *p, unsigned long val)
+{
+	char hex[2 + 2 * sizeof(val) + 1];
+
+	snprintf(hex, sizeof(hex), "0x%lx", val);
+	print_buf_puts(p, hex);
+}
+
+/*
+ * Linux's: the names of the flags set, in the table's order (a name's whole mask must be set;
+ * its bits are then taken), joined by delim; bits no name took last, in hex.
+ */
+const char *trace_print_flags_seq(struct trace_print_buf *p, const char *delim, unsigned long flags,
+				  const struct trace_print_flags *flag_array)
+{
+	unsigned int start = p->len;
+	bool first = true;
+
+	for (int i = 0; flag_array[i].name && flags; i++) {
+		unsigned long mask = flag_array[i].mask;
+
+		if ((flags & mask) != mask)
+			continue;
+		flags &= ~mask;
+		if (!first && delim)
+			print_buf_puts(p, delim);
+		first = false;
+		print_buf_puts(p, flag_array[i].name);
+	}
+	if (flags) {
+		if (!first && delim)
+			print_buf_puts(p, delim);
+		print_buf_hex(p, flags);
+	}
+	p->buf[p->len] = '\0';
+	if (p->len < sizeof(p->buf) - 1)
+		p->len++; /* past the NUL: the next string starts after this one */
+	return p->buf + start;
+}
+
+/* Linux's: the name of the value, or the value in hex. */
+const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val,
+				    const struct trace_print_flags *symbol_array)
+{
+	unsigned int start = p->len;
+	int i;
+
+	for (i = 0; symbol_array[i].name; i++) {
+		if (val == symbol_array[i].mask)
+			break;
+	}
+	if (symbol_array[i].name)
+		print_buf_puts(p, symbol_array[i].name);
+	else
+		print_buf_hex(p, val);
+	p->buf[p->len] = '\0';
+	if (p->len < sizeof(p->buf) - 1)
+		p->len++;
+	return p->buf + start;
 }

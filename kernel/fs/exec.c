@@ -16,6 +16,7 @@
  * Failures before 3 free what was built and return the error; the thread is unchanged.
  * docs/design/exec.md tells the story with the stack's picture.
  */
+#include "trace/events/task.h"
 #include "kernel/syscalls.h"
 #include "kernel/fs/binfmt_elf.h"
 #include "kernel/fs/binfmt_script.h"
@@ -49,6 +50,7 @@
 #define S_IXUGO 0111
 
 DEFINE_TRACE(sched_process_exec); /* trace/events/sched.h */
+DEFINE_TRACE(task_rename); /* trace/events/task.h: here, prctl's in kernel/sys.c */
 
 /* Opens the program and checks it may run; returns the fd (its size in *size) or the error. */
 static int open_program(const char *filename, size_t *size)
@@ -668,6 +670,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (old_fpu)
 		fpu_free(old_fpu);
 	/* The name it was run by, a script's too (Linux: kbasename(bprm->filename)). */
+	trace_task_rename(t, kbasename(filename));
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
 	tracing_task_renamed(t); /* the trace's TASK column names it anew */
 	do_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */

@@ -20,6 +20,7 @@
 #include "lib/printf.h"
 #include "lib/list.h"
 #include "lib/string.h"
+#include "trace/events/kmem.h"
 
 #define MIN_CLASS_SHIFT 4 /* 16 bytes: two pointers, the smallest useful object */
 #define NR_CLASSES 8      /* 16, 32, ..., 2048 */
@@ -69,7 +70,8 @@ static struct page *new_slab(int c)
 	return pg;
 }
 
-static void *slab_alloc(int c)
+/* A block of size class c for kmalloc(req) at caller (the kmalloc event's call_site). */
+static __always_inline void *slab_alloc(int c, size_t req, unsigned long caller)
 {
 	unsigned long flags = spin_lock_irqsave(&kmalloc_lock);
 	struct page *pg = list_empty(&partial[c]) ? new_slab(c)
@@ -84,6 +86,7 @@ static void *slab_alloc(int c)
 			list_del_init(&pg->lru); /* full: off the partial list */
 	}
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
+	trace_kmalloc(caller, o, req, o ? class_size(c) : 0, GFP_KERNEL, NUMA_NO_NODE);
 	return o;
 }
 
@@ -111,30 +114,10 @@ static noinline void slab_free(struct page *pg, void *p)
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 }
 
-void *kmalloc(size_t size)
-{
-	if (!kmalloc_ready) {
-		for (int c = 0; c < NR_CLASSES; c++)
-			INIT_LIST_HEAD(&partial[c]);
-		kmalloc_ready = true;
-	}
-	if (should_failslab()) /* kernel/debug/fault_inject.c */
-		return NULL;
-	if (size == 0)
-		size = 1;
-	if (size > MAX_SLAB_SIZE)
-		return alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
-	return slab_alloc(size_class(size));
-}
+DEFINE_TRACE(kmalloc); /* trace/events/kmem.h */
+DEFINE_TRACE(kfree);
 
-void *kzalloc(size_t size)
-{
-	void *p = kmalloc(size);
-	if (p)
-		memset(p, 0, size);
-	return p;
-}
-
+/* The size of p's block: its size class's, or its pages'. */
 static size_t ksize(const void *p)
 {
 	struct page *pg = virt_to_page(p);
@@ -143,8 +126,51 @@ static size_t ksize(const void *p)
 	return pg->nr_pages * PAGE_SIZE;
 }
 
+/* Whole pages, for a request bigger than any slab's objects. */
+static __always_inline void *kmalloc_large(size_t size, unsigned long caller)
+{
+	void *p = alloc_pages(ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE);
+
+	trace_kmalloc(caller, p, size, p ? ALIGN_UP(size, PAGE_SIZE) : 0, GFP_KERNEL, NUMA_NO_NODE);
+	return p;
+}
+
+/*
+ * kmalloc for the code at caller (the kmalloc event's call_site). The event is recorded where
+ * the block is known (slab_alloc, kmalloc_large), so that kmalloc stays a tail call.
+ */
+static __always_inline void *__kmalloc(size_t size, unsigned long caller)
+{
+	if (!kmalloc_ready) {
+		for (int c = 0; c < NR_CLASSES; c++)
+			INIT_LIST_HEAD(&partial[c]);
+		kmalloc_ready = true;
+	}
+	if (should_failslab()) { /* kernel/debug/fault_inject.c */
+		trace_kmalloc(caller, NULL, size, 0, GFP_KERNEL, NUMA_NO_NODE);
+		return NULL;
+	}
+	if (size > MAX_SLAB_SIZE)
+		return kmalloc_large(size, caller);
+	return slab_alloc(size_class(size ? size : 1), size, caller);
+}
+
+void *kmalloc(size_t size)
+{
+	return __kmalloc(size, _RET_IP_);
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = __kmalloc(size, _RET_IP_);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
 void kfree(void *p)
 {
+	trace_kfree(_RET_IP_, p);
 	if (!p)
 		return;
 	struct page *pg = virt_to_page(p);

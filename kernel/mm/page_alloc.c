@@ -19,10 +19,13 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/page_64.h"
 #include "lib/string.h"
+#include "trace/events/kmem.h"
 
 #define LOW_MEMORY_END (1UL << 20) /* below 1 MiB: BIOS data, and the AP trampoline */
 
 static struct page *pages; /* one per page frame below max_pfn */
+/* The same, where the kmem events' format files say Linux's is (Linux's name). */
+unsigned long vmemmap_base;
 static size_t max_pfn;
 static size_t free_count, total_count;
 static size_t search_hint;
@@ -61,6 +64,7 @@ void page_alloc_init(const struct boot_info *bi)
 	if (!array_pa)
 		panic("page_alloc: no room for the page array");
 	pages = __va(array_pa);
+	vmemmap_base = (unsigned long)pages;
 	for (size_t pfn = 0; pfn < max_pfn; pfn++)
 		pages[pfn] = (struct page){.flags = PG_RESERVED};
 
@@ -103,6 +107,19 @@ static long find_free_run(size_t n)
 	return -1;
 }
 
+DEFINE_TRACE(mm_page_alloc); /* trace/events/kmem.h */
+DEFINE_TRACE(mm_page_free);
+
+/* The order of a run of n pages, for the events: the power of two that covers it. */
+static notrace unsigned int run_order(size_t n)
+{
+	unsigned int order = 0;
+
+	while ((1UL << order) < n)
+		order++;
+	return order;
+}
+
 /*
  * notrace, here and below: mmu.c builds its page tables with these, and mmu.c is not traced
  * (text_poke maps pages through it while it rewrites call sites: no traced call may run then).
@@ -125,6 +142,8 @@ notrace void *alloc_pages(size_t n)
 		search_hint = pfn + n;
 	}
 	__raw_spin_unlock_irqrestore(&page_lock, flags);
+	trace_mm_page_alloc(pfn >= 0 ? (unsigned long)pfn : -1UL, run_order(n), GFP_KERNEL,
+			    MIGRATE_UNMOVABLE);
 	return pfn >= 0 ? __va((uintptr_t)pfn * PAGE_SIZE) : NULL;
 }
 
@@ -141,6 +160,7 @@ notrace void free_pages(void *va, size_t n)
 	if (!va)
 		return;
 	size_t pfn = __pa(va) / PAGE_SIZE;
+	trace_mm_page_free(pfn, run_order(n));
 	unsigned long flags = __raw_spin_lock_irqsave(&page_lock);
 	for (size_t i = 0; i < n; i++) {
 		BUG_ON(pfn + i >= max_pfn || !(pages[pfn + i].flags & PG_ALLOCATED));

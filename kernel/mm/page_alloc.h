@@ -24,6 +24,9 @@ struct page {
 #define PG_SLAB 0x4
 #define PG_HEAD 0x8     /* first page of an allocation */
 
+/* The struct page array's address (Linux's name: its kmem events' format files use it). */
+extern unsigned long vmemmap_base;
+
 void page_alloc_init(const struct boot_info *bi);
 /* n contiguous pages, as a direct-map address; NULL when out of memory. */
 void *alloc_pages(size_t n);

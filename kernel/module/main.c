@@ -35,6 +35,7 @@
  * atomically with marking the module as going, so that no reference can be taken after it said
  * yes (the counter becomes MODULE_REF_DEAD).
  */
+#include "trace/events/module.h"
 #include "kernel/module/module.h"
 #include "kernel/module/internal.h"
 #include "kernel/mm/kmalloc.h"
@@ -65,6 +66,16 @@ extern const struct kernel_symbol __start___ksymtab[], __stop___ksymtab[]; /* li
 
 /* --- references ------------------------------------------------------------------------- */
 
+DEFINE_TRACE(module_load); /* trace/events/module.h */
+DEFINE_TRACE(module_free);
+DEFINE_TRACE(module_get);
+DEFINE_TRACE(module_put);
+/*
+ * Linux's count has a base of 1 while the module lives (rmmod takes it): its module_get and
+ * module_put events show the references plus that, which Lucid's show too.
+ */
+#define MODULE_REF_BASE 1
+
 bool try_module_get(struct module *mod)
 {
 	if (!mod)
@@ -75,14 +86,18 @@ bool try_module_get(struct module *mod)
 			return false;
 	} while (!__atomic_compare_exchange_n(&mod->refcnt, &old, old + 1, false, __ATOMIC_ACQUIRE,
 					      __ATOMIC_RELAXED));
+	trace_module_get(mod, _RET_IP_, old + 1 + MODULE_REF_BASE);
 	return true;
 }
 EXPORT_SYMBOL(try_module_get);
 
 void module_put(struct module *mod)
 {
-	if (mod)
-		__atomic_fetch_sub(&mod->refcnt, 1, __ATOMIC_RELEASE);
+	if (mod) {
+		int left = __atomic_sub_fetch(&mod->refcnt, 1, __ATOMIC_RELEASE);
+
+		trace_module_put(mod, _RET_IP_, left + MODULE_REF_BASE);
+	}
 }
 EXPORT_SYMBOL(module_put);
 
@@ -338,6 +353,7 @@ static void free_module(struct module *mod)
 	void *base = mod->core_layout.base; /* mod itself is in those pages */
 	size_t size = mod->core_layout.size;
 
+	trace_module_free(mod);
 	kfree(mod->kallsyms);
 	module_memfree(base, size);
 }
@@ -467,6 +483,7 @@ int load_module(void *buf, size_t len, const char *uargs)
 							 mod->num_trace_bprintk_fmt);
 	mutex_unlock(&module_mutex);
 
+	trace_module_load(mod);
 	return do_init_module(mod);
 unlock:
 	mutex_unlock(&module_mutex);

@@ -5,6 +5,7 @@
  * a kernel thread's end (kthread_exit: files closed, its parent's wait4 wakes) after freeing
  * what exec gave it: every page of its address space, its FPU area, its signal table.
  */
+#include "trace/events/signal.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/mm.h"
@@ -125,7 +126,7 @@ void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 		info.addr = regs->rip; /* the instruction, as Linux's do_error_trap() */
 	}
 	if (sig_handled(t, sig)) {
-		send_sig_info(sig, &info, t);
+		do_send_sig_info(sig, &info, t, false); /* to the thread that faulted */
 		return;
 	}
 	if (regs->vector == VEC_PAGE_FAULT && sig == SIGBUS)
@@ -140,5 +141,12 @@ void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 		printk(KERN_INFO "traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n", t->comm, t->pid,
 		       exception_name(regs->vector), regs->rip, regs->rsp, regs->error_code);
 	local_irq_enable();
+	/*
+	 * Linux sends the signal (to this thread), and its default action is what the task takes:
+	 * the events say so, as Linux's do, though Lucid goes straight to the end.
+	 */
+	struct k_sigaction dfl = {.handler = SIG_DFL};
+	trace_signal_generate(sig, &info, t, false, TRACE_SIGNAL_DELIVERED);
+	trace_signal_deliver(sig, &info, &dfl);
 	do_exit(sig);
 }

@@ -31,6 +31,7 @@
  * releases itself as it exits (kthread_release_self, as Linux's autoreap), and the rest of it
  * (its stack) is freed by the next task created or the console's next prompt.
  */
+#include "trace/events/task.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "trace/trace_pid.h"
@@ -89,6 +90,7 @@ int max_user_procs(void)
 
 DEFINE_TRACE(sched_process_fork); /* trace/events/sched.h */
 DEFINE_TRACE(sched_process_wait);
+DEFINE_TRACE(task_newtask); /* trace/events/task.h */
 
 void ret_to_user(struct pt_regs *regs) __noreturn;
 
@@ -227,6 +229,7 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	int pid = c->pid;
 	if ((flags & CLONE_PARENT_SETTID) && parent_tidptr)
 		(void)copy_to_user(parent_tidptr, &pid, sizeof(pid)); /* a bad one is ignored */
+	trace_task_newtask(c, flags);
 	trace_sched_process_fork(p, c);
 	trace_pid_follow_fork(p->pid, pid); /* before it runs: its first calls are traced */
 	wake_up_new_task(c);

@@ -30,6 +30,7 @@
 extern char ret_from_kthread[];
 
 DEFINE_TRACE(sched_process_exit); /* trace/events/sched.h */
+DEFINE_TRACE(sched_process_free);
 
 /*
  * notrace: every task's first function, jumped to from ret_from_kthread, and it never returns.
@@ -164,6 +165,9 @@ static void free_task(struct task *t)
 	/* A waker may still be finishing wake_up_process(t): it holds pi_lock until it is done. */
 	unsigned long irq = spin_lock_irqsave(&t->pi_lock);
 	spin_unlock_irqrestore(&t->pi_lock, irq);
+	irq = local_irq_save(); /* tracepoints are hit with interrupts off, as all here */
+	trace_sched_process_free(t);
+	local_irq_restore(irq);
 	ftrace_graph_exit_task(t);
 	kstack_free(t->stack);
 	kfree(t);

@@ -49,6 +49,8 @@ DEFINE_SPINLOCK(task_list_lock);
 DEFINE_TRACE(sched_switch);
 DEFINE_TRACE(sched_wakeup);
 DEFINE_TRACE(sched_wakeup_new);
+DEFINE_TRACE(sched_waking);
+DEFINE_TRACE(sched_migrate_task);
 static int next_pid = INIT_PID + 1; /* pid 1 waits for the init task (kthread_run_init) */
 static struct task idle_tasks[NR_CPUS];
 
@@ -139,6 +141,7 @@ static void steal_task(struct rq *this, int this_cpu_id)
 	list_for_each_entry(t, &src->queue, run_list) {
 		if (t->cpus_allowed & (1UL << this_cpu_id)) {
 			dequeue(src, t);
+			trace_sched_migrate_task(t, this_cpu_id);
 			t->cpu = this_cpu_id;
 			enqueue(this, t);
 			break;
@@ -323,6 +326,8 @@ static void activate_on(struct task *t, int cpu, enum activate_reason why)
 	lockdep_assert_irqs_disabled();
 	struct rq *rq = cpu_rq(cpu);
 	arch_spin_lock(&rq->lock);
+	if (t->cpu != cpu)
+		trace_sched_migrate_task(t, cpu); /* Linux's set_task_cpu(), to another CPU */
 	t->cpu = cpu;
 	if (why != ACTIVATE_MIGRATE)
 		t->state = TASK_RUNNING; /* a migrated task preempted on its way to sleep still goes */
@@ -365,6 +370,7 @@ bool wake_up_process(struct task *t)
 		local_irq_restore(flags);
 		return false;
 	}
+	trace_sched_waking(t); /* it will be woken: the waker's side, before anything is done */
 	/* Still on a queue (it has not reached schedule() yet, or is running): just mark it awake. */
 	for (;;) {
 		struct rq *rq = cpu_rq(t->cpu);

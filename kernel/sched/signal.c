@@ -36,6 +36,7 @@
  * the mark and then tests whether the task sleeps, all with sequentially consistent atomics,
  * so at least one of them sees the other's write.
  */
+#include "trace/events/signal.h"
 #include "kernel/sched/signal.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
@@ -231,17 +232,21 @@ static void prepare_signal(int sig, struct task *t)
 	}
 }
 
-int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
+DEFINE_TRACE(signal_generate); /* trace/events/signal.h */
+DEFINE_TRACE(signal_deliver);
+
+int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool group)
 {
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	struct sighand_struct *sh = t->sighand;
-	int ret = 0;
+	int ret = 0, result = TRACE_SIGNAL_IGNORED;
 
 	if (!sh) /* a kernel thread, or a process past its exit: it takes none, as Linux's */
 		goto out;
 	prepare_signal(sig, t);
 	if ((sig != SIGKILL || t == child_reaper) && sig_ignored(t, sig))
 		goto out;
+	result = TRACE_SIGNAL_ALREADY_PENDING;
 	if (sig < SIGRTMIN) {
 		if (t->sigpending & sigmask(sig))
 			goto out; /* standard signals do not queue: the two are one */
@@ -257,16 +262,27 @@ int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
 			sh->nr_queued++;
 		} else if (info->code != SI_USER) {
 			ret = -EAGAIN; /* as Linux: kill() still marks it, sigqueue() fails */
+			result = TRACE_SIGNAL_OVERFLOW_FAIL;
 			goto out;
+		} else {
+			result = TRACE_SIGNAL_LOSE_INFO;
 		}
 	}
+	if (result == TRACE_SIGNAL_ALREADY_PENDING)
+		result = TRACE_SIGNAL_DELIVERED;
 	__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
 	set_tsk_thread_flag(t, TIF_SIGPENDING);
 	if (!(t->blocked & sigmask(sig)) || sig == SIGKILL)
 		signal_wake_up(t, sig == SIGKILL);
 out:
+	trace_signal_generate(sig, info, t, group, result);
 	spin_unlock_irqrestore(&sig_lock, flags);
 	return ret;
+}
+
+int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
+{
+	return do_send_sig_info(sig, info, t, true);
 }
 
 void send_sig(int sig, struct task *t)
@@ -603,6 +619,7 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		}
 		dequeue_signal(t, sig, info, &freed);
 		*ka = t->sighand->action[sig - 1];
+		trace_signal_deliver(sig, info, ka); /* taken, whatever its action: as Linux's */
 		if (ka->handler != SIG_DFL && ka->handler != SIG_IGN && (ka->flags & SA_RESETHAND))
 			t->sighand->action[sig - 1].handler = SIG_DFL;
 		if (ka->handler == SIG_DFL && t == child_reaper)
@@ -800,7 +817,7 @@ static long do_tkill(int tgid, int pid, int sig)
 			target = t;
 	}
 	if (target && target->pgrp && sig)
-		ret = send_sig_info(sig, &info, target);
+		ret = do_send_sig_info(sig, &info, target, false); /* to that thread */
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return target ? ret : -ESRCH;
 }

@@ -131,6 +131,11 @@ struct sighand_struct {
 void send_sig(int sig, struct task *t);
 /* As send_sig, with what the siginfo says. 0, or -EAGAIN if a real-time queue is full. */
 int send_sig_info(int sig, const struct ksiginfo *info, struct task *t);
+/*
+ * The same, to the whole process (group: kill, a job's signal, SIGCHLD: send_sig_info's) or
+ * to the thread t alone (tkill, a fault's signal): the signal_generate event tells which.
+ */
+int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool group);
 /* sig to every task of process group pgrp (a job). Returns how many, or -ESRCH if none. */
 int kill_pgrp(int pgrp, int sig);
 /*

@@ -24,13 +24,21 @@
 #include "kernel/sched/watchdog.h"
 #include "kernel/debug/ftest.h"
 #include "trace/ftrace_probe.h"
+#include "trace/events/timer.h"
 
 static LIST_HEAD(timers);
 static DEFINE_SPINLOCK(timer_lock);
 
+DEFINE_TRACE(hrtimer_start); /* trace/events/timer.h */
+DEFINE_TRACE(hrtimer_cancel);
+DEFINE_TRACE(hrtimer_expire_entry);
+DEFINE_TRACE(hrtimer_expire_exit);
+
 static void __add_timer(struct timer_list *t)
 {
 	struct timer_list *pos;
+
+	trace_hrtimer_start(t, HRTIMER_MODE_ABS); /* expires is a time, not a delay */
 	list_for_each_entry(pos, &timers, entry)
 		if (pos->expires > t->expires)
 			break;
@@ -58,8 +66,10 @@ bool del_timer(struct timer_list *t)
 {
 	unsigned long flags = spin_lock_irqsave(&timer_lock);
 	bool pending = t->entry.next && !list_empty(&t->entry);
-	if (pending)
+	if (pending) {
+		trace_hrtimer_cancel(t);
 		list_del_init(&t->entry);
+	}
 	spin_unlock_irqrestore(&timer_lock, flags);
 	return pending;
 }
@@ -85,13 +95,16 @@ void run_timers(void)
 			spin_unlock_irqrestore(&timer_lock, flags);
 			return;
 		}
+		trace_hrtimer_cancel(t); /* off the queue: Linux's __run_hrtimer() says so too */
 		list_del_init(&t->entry);
 		/*
 		 * Run it with the lock held: then del_timer() cannot return while fn still runs,
 		 * so a sleeper whose timer lives on its stack can safely return and reuse that
 		 * stack. The price: fn must not add or delete timers.
 		 */
+		trace_hrtimer_expire_entry(t, now);
 		t->fn(t);
+		trace_hrtimer_expire_exit(t);
 		spin_unlock_irqrestore(&timer_lock, flags);
 	}
 }
@@ -144,9 +157,17 @@ unsigned long msleep_interruptible(unsigned long ms)
 	return 0;
 }
 
-static void timer_interrupt(struct pt_regs *regs)
+/*
+ * The tick's work, as a timer of each CPU's (Linux's tick_sched_timer, an hrtimer): its
+ * expire events frame it, with this function's name. data: the interrupted registers.
+ * Inlined into timer_interrupt(), so that the function tracers see the tick as they did
+ * (its address, for the events, is the copy the compiler keeps out of line).
+ */
+static __always_inline void tick_sched_timer(struct timer_list *tick)
 {
+	struct pt_regs *regs = tick->data;
 	struct cpu *cpu = this_cpu();
+
 	watchdog_tick(regs);
 	cpu->ticks++;
 	account_process_tick(user_mode(regs)); /* user, system or idle time (cputime.c) */
@@ -159,6 +180,19 @@ static void timer_interrupt(struct pt_regs *regs)
 	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
 	trace_snapshot_tick(); /* "func:snapshot" fired: wake the thread that swaps */
 	printk_tick(); /* something was logged: wake syslog(2)'s readers */
+}
+
+static struct timer_list tick_timers[NR_CPUS];
+
+static void timer_interrupt(struct pt_regs *regs)
+{
+	struct timer_list *tick = &tick_timers[this_cpu()->id];
+
+	tick->fn = tick_sched_timer;
+	tick->data = regs;
+	trace_hrtimer_expire_entry(tick, ktime_get_ns());
+	tick_sched_timer(tick);
+	trace_hrtimer_expire_exit(tick);
 }
 
 void timer_interrupt_init(void)

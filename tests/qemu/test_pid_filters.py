@@ -150,9 +150,10 @@ def test_set_event_pid_records_only_its_tasks_events(lucid):
         lucid, lambda p: ["echo %d > %s/set_event_notrace_pid" % (p, T)], events="'sched:*'")
     lines = traced_lines(trace)
     assert any(c == "forkchild" and p != pid for c, p, _ in lines), "its child is recorded"
-    # (Its wakeups of others are theirs too: a wakeup is kept if either task is.)
+    # (Its wakeups of others are theirs too: a waking or wakeup is kept if either task is.)
     for comm, p, body in lines:
-        assert p != pid or body.startswith(("sched_switch:", "sched_wakeup")), (comm, p, body)
+        assert p != pid or body.startswith(("sched_switch:", "sched_wakeup", "sched_waking")), \
+            (comm, p, body)
     assert after[3] == "%d\n" % pid, after
 
 

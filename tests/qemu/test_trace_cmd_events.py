@@ -76,7 +76,8 @@ def test_record_sched_and_irq_around_run_test(lucid):
     events = {m.group("event") for m in lines}
     assert {"sched_switch", "sched_wakeup", "irq_handler_entry", "irq_handler_exit"} <= events, \
         events
-    assert events <= {"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_process_exit",
+    assert events <= {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+                      "sched_migrate_task", "sched_process_exit", "sched_process_free",
                       "sched_process_fork", "sched_process_exec", "sched_process_wait",
                       "irq_handler_entry", "irq_handler_exit"}, events
     assert any(m.group("comm").startswith("run_test") for m in lines), "no run_test thread"

@@ -43,10 +43,32 @@ DEFINE_TRACE(sched_process_exit);
 DEFINE_TRACE(sched_process_fork);
 DEFINE_TRACE(sched_process_exec);
 DEFINE_TRACE(sched_process_wait);
+DEFINE_TRACE(sched_waking);
+DEFINE_TRACE(sched_migrate_task);
+DEFINE_TRACE(sched_process_free);
 DEFINE_TRACE(sys_enter); /* arch/x86_64/syscall_64.c's, for trace/trace_syscalls.c */
 DEFINE_TRACE(sys_exit);
 DEFINE_TRACE(irq_handler_entry);
 DEFINE_TRACE(irq_handler_exit);
+
+/*
+ * The exhibit (trace/trace_events_irq.c): irq_handler_exit written out by hand beside its
+ * declaration. Its declaration is made here with the macro too, as irq_handler_exit_by_macro
+ * (the other irq events are not made again), so test_exhibit_as_the_macro_makes_it can check
+ * that the hand-written one is what TRACE_EVENT() writes.
+ */
+DECLARE_TRACE(irq_handler_exit_by_macro, TP_PROTO(int irq, int ret), TP_ARGS(irq, ret));
+DEFINE_TRACE(irq_handler_exit_by_macro);
+#undef TRACE_EVENT
+#define TRACE_EVENT(name, proto, args, tstruct, assign, print)
+#define TRACE_EVENT_BY_HAND_CHECK
+#undef TRACE_EVENT_BY_HAND
+#define TRACE_EVENT_BY_HAND(name, proto, args, tstruct, assign, print)                            \
+	DECLARE_EVENT_CLASS_PID(name##_by_macro, PARAMS(proto), PARAMS(args), TRACE_NO_OTHER_PID, \
+				PARAMS(tstruct), PARAMS(assign), PARAMS(print))                   \
+	DEFINE_EVENT(name##_by_macro, name##_by_macro, PARAMS(proto), PARAMS(args))
+#define CREATE_TRACE_EVENTS
+#include "trace/events/irq.h"
 
 struct trace_array global_trace;
 /* No pid filter here (trace/trace_pid.c has its own test): every task is recorded. */
@@ -1054,6 +1076,61 @@ static void test_irq_records(void **state)
 	}
 }
 
+/* The hand-written irq_handler_exit is what TRACE_EVENT() makes of its declaration. */
+static void test_exhibit_as_the_macro_makes_it(void **state)
+{
+	struct trace_event_call *hand = &event_irq_handler_exit,
+				*macro = &event_irq_handler_exit_by_macro;
+	char hand_format[4096];
+	const char *macro_format;
+	unsigned char hand_rec[64];
+	unsigned int hand_len, len;
+	const unsigned char *rec;
+	char want[128];
+
+	(void)state;
+	trace_events_add((struct trace_event_call *[]){macro}, 1);
+	assert_non_null(macro->fields);
+	assert_int_equal(hand->size, macro->size);
+	assert_string_equal(hand->print_fmt, macro->print_fmt);
+	for (int i = 0;; i++) {
+		const struct trace_event_field *a = &hand->fields[i], *b = &macro->fields[i];
+
+		if (!a->name || !b->name) {
+			assert_true(!a->name && !b->name);
+			break;
+		}
+		assert_string_equal(a->type, b->type);
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->offset, b->offset);
+		assert_int_equal(a->size, b->size);
+		assert_int_equal(a->is_signed, b->is_signed);
+	}
+	/* The format files differ in their name and ID lines only. */
+	snprintf(hand_format, sizeof(hand_format), "%s", strstr(format_of(hand), "format:"));
+	macro_format = strstr(format_of(macro), "format:");
+	assert_string_equal(hand_format, macro_format);
+	/* The same record from the same arguments, and the same line. */
+	for (int ret = IRQ_NONE; ret <= IRQ_HANDLED; ret++) {
+		((void (*)(void *, int, int))hand->probe)(hand, 11, ret);
+		rec = consume_record(&hand_len);
+		memcpy(hand_rec, rec, hand_len);
+		((void (*)(void *, int, int))macro->probe)(macro, 11, ret);
+		rec = consume_record(&len);
+		assert_int_equal(len, hand_len);
+		assert_int_equal(((const struct trace_entry *)rec)->type, macro->event.type);
+		assert_memory_equal(rec + sizeof(struct trace_entry),
+				    hand_rec + sizeof(struct trace_entry),
+				    len - sizeof(struct trace_entry));
+		snprintf(want, sizeof(want), "irq_handler_exit_by_macro: irq=11 ret=%s\n",
+			 ret ? "handled" : "unhandled");
+		assert_string_equal(line_of(macro, rec, len), want);
+		snprintf(want, sizeof(want), "irq_handler_exit: irq=11 ret=%s\n",
+			 ret ? "handled" : "unhandled");
+		assert_string_equal(line_of(hand, hand_rec, hand_len), want);
+	}
+}
+
 /* A record cut short, or a string pointing outside its record, prints no garbage. */
 static void test_bad_records(void **state)
 {
@@ -1368,6 +1445,7 @@ int main(void)
 		cmocka_unit_test_setup(test_sched_process_life_records, setup),
 		cmocka_unit_test_setup(test_syscall_records, setup),
 		cmocka_unit_test_setup(test_irq_records, setup),
+		cmocka_unit_test_setup(test_exhibit_as_the_macro_makes_it, setup),
 		cmocka_unit_test_setup(test_filtered_records, setup),
 		cmocka_unit_test_setup(test_trigger_traceoff, setup),
 		cmocka_unit_test_setup(test_trigger_counts, setup),
