@@ -47,15 +47,15 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *, struct pt_regs *
 /* What the architecture keeps about the probed instruction (Linux's arch_specific_insn). */
 struct arch_specific_insn {
 	kprobe_opcode_t *insn; /* the copy, in an executable out-of-line slot; NULL on ftrace */
-	uint8_t len;           /* the probed instruction's length */
-	bool if_modifier;      /* (unused: such instructions are refused) */
-	uint8_t fixups;        /* KPROBE_FIX_* (arch/x86_64/kprobes/core.c) */
+	uint8_t len; /* the probed instruction's length */
+	bool if_modifier; /* (unused: such instructions are refused) */
+	uint8_t fixups; /* KPROBE_FIX_* (arch/x86_64/kprobes/core.c) */
 };
 
 struct kprobe {
 	struct kprobe *hnext; /* on the hash chain of its address (kernel/kprobes.c) */
-	struct kprobe *list;  /* further probes on the same address (an aggregate's) */
-	struct kprobe *next;  /* on the list of every registered probe, for debugfs */
+	struct kprobe *list; /* further probes on the same address (an aggregate's) */
+	struct kprobe *next; /* on the list of every registered probe, for debugfs */
 
 	/* Hits not reported: the probe fired while a handler was running on this CPU. */
 	unsigned long nmissed;
@@ -126,8 +126,8 @@ struct kretprobe_instance {
 	struct kretprobe_instance *llist; /* free list, or the task's list of live instances */
 	struct kretprobe_holder *rph;
 	kprobe_opcode_t *ret_addr; /* the real return address */
-	void *fp;                  /* the stack slot that held it: identifies the frame */
-	struct task *task;         /* whose call it is */
+	void *fp; /* the stack slot that held it: identifies the frame */
+	struct task *task; /* whose call it is */
 	char data[];
 };
 
@@ -190,9 +190,9 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long o
  * NOKPROBE_SYMBOL(fn): fn joins the blacklist (kept in the section _kprobe_blacklist, read at
  * boot, as Linux's). Whole sections are blacklisted too (kernel/kprobes.c says which).
  */
-#define NOKPROBE_SYMBOL(fname)                                                                  \
-	static unsigned long __used __section("_kprobe_blacklist")                             \
-		_kbl_addr_##fname = (unsigned long)fname
+#define NOKPROBE_SYMBOL(fname)                                                         \
+	static unsigned long __used __section("_kprobe_blacklist") _kbl_addr_##fname = \
+		(unsigned long)fname
 
 /* Boot: find the blacklist, make the debugfs files; and the self-test (kprobe_selftest). */
 void init_kprobes(void);
