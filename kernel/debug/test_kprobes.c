@@ -16,7 +16,10 @@
 #include "arch/x86_64/ftrace.h"
 #include "arch/x86_64/insn_decoder.h"
 #include "arch/x86_64/kprobes/kprobes.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/fs/seq_file.h"
 #include "kernel/kallsyms.h"
+#include "kernel/syscalls.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -430,6 +433,68 @@ static void test_with_ftrace_ops(void)
 		 pre_hits, ops_hits);
 	unregister_ftrace_function(&kt_ops);
 	ftrace_reset_filters(&kt_ops);
+}
+
+/*
+ * make bench's lines (kernel/debug/bench.c): what an empty pre_handler costs on a getpid,
+ * its probe on the entry (ftrace), on the second instruction (int3 and a single step), and a
+ * kretprobe with an empty handler; guest instructions per call above the unprobed call.
+ */
+#define BENCH_ROUNDS 2000
+
+static int bench_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	return 0;
+}
+
+static int bench_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	(void)regs;
+	return 0;
+}
+
+static noinline uint64_t getpid_rounds(void)
+{
+	uint64_t start = rdtsc();
+
+	for (int i = 0; i < BENCH_ROUNDS; i++)
+		sys_getpid();
+	return rdtsc() - start;
+}
+
+void bench_kprobes(struct seq_file *m)
+{
+	unsigned int offs[8];
+	int n = insn_offsets(sys_getpid, offs, ARRAY_SIZE(offs));
+	struct kprobe entry = {.symbol_name = "sys_getpid", .pre_handler = bench_pre};
+	struct kprobe inner = {.symbol_name = "sys_getpid", .offset = n > 1 ? offs[1] : 0,
+			       .pre_handler = bench_pre};
+	struct kretprobe rp = {.kp.symbol_name = "sys_getpid", .handler = bench_ret};
+	uint64_t base, probed;
+
+	getpid_rounds(); /* warm up */
+	base = getpid_rounds();
+	if (!register_kprobe(&entry)) {
+		probed = getpid_rounds();
+		unregister_kprobe(&entry);
+		seq_printf(m, "kprobe_entry_insns: %lu insns\n",
+			   (unsigned long)((probed - base) / BENCH_ROUNDS));
+	}
+	if (n > 1 && !register_kprobe(&inner)) {
+		probed = getpid_rounds();
+		unregister_kprobe(&inner);
+		seq_printf(m, "kprobe_int3_insns: %lu insns\n",
+			   (unsigned long)((probed - base) / BENCH_ROUNDS));
+	}
+	if (!register_kretprobe(&rp)) {
+		probed = getpid_rounds();
+		unregister_kretprobe(&rp);
+		seq_printf(m, "kretprobe_insns: %lu insns\n",
+			   (unsigned long)((probed - base) / BENCH_ROUNDS));
+	}
 }
 
 void kprobes_selftest(void)

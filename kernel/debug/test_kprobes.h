@@ -7,5 +7,8 @@
 /* Runs every case; prints "Kprobe smoke test: passed successfully" or what failed. */
 void kprobes_selftest(void);
 bool kprobes_selftest_ran(void); /* ran and passed */
+/* make bench's kprobe lines: an empty handler's cost on getpid (kernel/debug/bench.c). */
+struct seq_file;
+void bench_kprobes(struct seq_file *m);
 
 #endif
