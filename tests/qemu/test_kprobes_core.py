@@ -70,7 +70,8 @@ def test_blacklist_format_and_contents(lucid):
     # ftrace trampolines and patching, the ring buffer, the kretprobe trampoline.
     for must in ("do_interrupt", "kprobe_int3_handler", "kprobe_debug_handler", "register_kprobe",
                  "kprobe_ftrace_handler", "text_poke", "text_poke_bp_batch", "common_interrupt",
-                 "ftrace_caller", "do_page_fault", "__kretprobe_trampoline", "do_nmi"):
+                 "ftrace_caller", "do_page_fault", "__kretprobe_trampoline", "do_nmi",
+                 "ftrace_ops_list_func", "kernel_text_address", "cpu_stop_this"):
         assert must in syms, must
     assert any(s.startswith("ring_buffer_") for s in syms), sorted(syms)[:20]
     for never in ("sys_getpid", "do_sys_openat2", "schedule"):
