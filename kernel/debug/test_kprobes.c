@@ -18,7 +18,11 @@
 #include "arch/x86_64/kprobes/kprobes.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/fs/seq_file.h"
+#include "kernel/debug/debugfs_cmd.h"
 #include "kernel/kallsyms.h"
+#include "kernel/module/module.h"
+#include "kernel/sched/timer.h"
+#include "lib/glob.h"
 #include "kernel/syscalls.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -495,6 +499,131 @@ void bench_kprobes(struct seq_file *m)
 		seq_printf(m, "kretprobe_insns: %lu insns\n",
 			   (unsigned long)((probed - base) / BENCH_ROUNDS));
 	}
+}
+
+/*
+ * /sys/kernel/debug/kprobe_stress [GLOB]: the "hard to break" run. For every function of
+ * available_filter_functions (that GLOB matches) in turn: a kprobe on its entry (ftrace), one
+ * on its second instruction (int3), a kretprobe; a moment for whatever runs meanwhile (the
+ * tests run a workload on the other CPUs) to hit them; then all three go. Refusals (-EINVAL:
+ * the blacklist, an instruction that cannot be stepped) are counted; any other failure, or a
+ * handler count that does not add up, is an error.
+ */
+#define STRESS_DWELL_MS 1
+#define STRESS_ERRORS_SHOWN 4
+
+static unsigned long stress_entry, stress_inner, stress_post, stress_ret;
+
+static int stress_entry_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	__atomic_add_fetch(&stress_entry, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int stress_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	__atomic_add_fetch(&stress_inner, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void stress_inner_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)p;
+	(void)regs;
+	(void)flags;
+	__atomic_add_fetch(&stress_post, 1, __ATOMIC_RELAXED);
+}
+
+static int stress_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	(void)regs;
+	__atomic_add_fetch(&stress_ret, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *out)
+{
+	const char *glob = argc > 1 ? argv[1] : "*";
+	int funcs = 0, planted = 0, refused = 0, failed = 0;
+	unsigned long missed = 0;
+
+	if (argc > 2)
+		return -EINVAL;
+	stress_entry = stress_inner = stress_post = stress_ret = 0;
+	for (int rec = 0; rec < ftrace_nr_records(); rec++) {
+		char name[KSYM_NAME_LEN];
+		unsigned long ip;
+
+		ftrace_records_lock(); /* a module's records may go meanwhile: copy, then let go */
+		const char *n = ftrace_rec_name(rec);
+		ip = ftrace_rec_ip(rec);
+		if (n)
+			strlcpy(name, n, sizeof(name));
+		ftrace_records_unlock();
+		if (!n || !glob_match(glob, name))
+			continue;
+		funcs++;
+		unsigned int offs[2];
+		int ni = insn_offsets((void *)ip, offs, ARRAY_SIZE(offs));
+		struct kprobe entry = {.addr = (kprobe_opcode_t *)ip, .pre_handler = stress_entry_pre};
+		struct kprobe inner = {.addr = (kprobe_opcode_t *)ip + (ni > 1 ? offs[1] : 0),
+				       .pre_handler = stress_inner_pre,
+				       .post_handler = stress_inner_post};
+		struct kretprobe rp = {.kp.addr = (kprobe_opcode_t *)ip,
+				       .handler = stress_ret_handler};
+		struct kprobe *kps[] = {&entry, &inner, &rp.kp};
+		int rets[3] = {register_kprobe(&entry), ni > 1 ? register_kprobe(&inner) : -EINVAL,
+			       register_kretprobe(&rp)};
+
+		msleep(STRESS_DWELL_MS);
+		for (int i = 0; i < 3; i++) {
+			if (!rets[i]) {
+				planted++;
+				continue;
+			}
+			if (rets[i] == -EINVAL) {
+				refused++;
+				continue;
+			}
+			if (failed++ < STRESS_ERRORS_SHOWN)
+				cmd_printf(out, "kprobe_stress: %s+0x%lx: %d\n", name,
+					   (unsigned long)kps[i]->addr - ip, rets[i]);
+		}
+		if (!rets[2]) {
+			missed += (unsigned long)rp.nmissed + rp.kp.nmissed;
+			unregister_kretprobe(&rp);
+		}
+		if (!rets[1]) {
+			missed += inner.nmissed;
+			unregister_kprobe(&inner);
+		}
+		if (!rets[0]) {
+			missed += entry.nmissed;
+			unregister_kprobe(&entry);
+		}
+	}
+	if (stress_inner != stress_post) {
+		cmd_printf(out, "kprobe_stress: %lu inner hits but %lu post_handler calls\n",
+			   stress_inner, stress_post);
+		failed++;
+	}
+	cmd_printf(out,
+		   "kprobe_stress: %d functions, %d probes planted, %d refused, %d failed; hits: "
+		   "entry %lu, inner %lu, returns %lu, missed %lu\n",
+		   funcs, planted, refused, failed, stress_entry, stress_inner, stress_ret, missed);
+	return failed ? -EIO : 0;
+}
+
+static const struct debugfs_cmd kprobe_stress_cmd = {"kprobe_stress", cmd_kprobe_stress};
+
+void kprobe_stress_init(void)
+{
+	debugfs_create_cmd(&kprobe_stress_cmd);
 }
 
 void kprobes_selftest(void)
