@@ -23,6 +23,7 @@
 #include "kernel/module/module.h"
 #include "kernel/sched/timer.h"
 #include "lib/glob.h"
+#include "lib/kstrtox.h"
 #include "kernel/syscalls.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -502,12 +503,13 @@ void bench_kprobes(struct seq_file *m)
 }
 
 /*
- * /sys/kernel/debug/kprobe_stress [GLOB]: the "hard to break" run. For every function of
- * available_filter_functions (that GLOB matches) in turn: a kprobe on its entry (ftrace), one
+ * /sys/kernel/debug/kprobe_stress [GLOB [STEP]]: the "hard to break" run. For every function
+ * of available_filter_functions (that GLOB matches; every STEP-th of those) in turn: a kprobe on its entry (ftrace), one
  * on its second instruction (int3), a kretprobe; a moment for whatever runs meanwhile (the
  * tests run a workload on the other CPUs) to hit them; then all three go. Refusals (-EINVAL:
  * the blacklist, an instruction that cannot be stepped) are counted; any other failure, or a
- * handler count that does not add up, is an error.
+ * handler count that does not add up, is an error: each inner pre_handler call is followed by
+ * its post_handler, but for a step that faulted (the pre_handler then runs again).
  */
 #define STRESS_DWELL_MS 1
 #define STRESS_ERRORS_SHOWN 4
@@ -549,10 +551,10 @@ static int stress_ret_handler(struct kretprobe_instance *ri, struct pt_regs *reg
 static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *out)
 {
 	const char *glob = argc > 1 ? argv[1] : "*";
-	int funcs = 0, planted = 0, refused = 0, failed = 0;
-	unsigned long missed = 0;
+	int funcs = 0, planted = 0, refused = 0, failed = 0, matched = 0;
+	unsigned long missed = 0, faults = kprobe_step_faults, step = 1;
 
-	if (argc > 2)
+	if (argc > 3 || (argc == 3 && (kstrtoul(argv[2], 10, &step) || !step)))
 		return -EINVAL;
 	stress_entry = stress_inner = stress_post = stress_ret = 0;
 	for (int rec = 0; rec < ftrace_nr_records(); rec++) {
@@ -565,7 +567,7 @@ static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *o
 		if (n)
 			strlcpy(name, n, sizeof(name));
 		ftrace_records_unlock();
-		if (!n || !glob_match(glob, name))
+		if (!n || !glob_match(glob, name) || matched++ % step)
 			continue;
 		funcs++;
 		unsigned int offs[2];
@@ -607,15 +609,19 @@ static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *o
 			unregister_kprobe(&entry);
 		}
 	}
-	if (stress_inner != stress_post) {
-		cmd_printf(out, "kprobe_stress: %lu inner hits but %lu post_handler calls\n",
-			   stress_inner, stress_post);
+	faults = kprobe_step_faults - faults;
+	if (stress_inner != stress_post + faults) {
+		cmd_printf(out,
+			   "kprobe_stress: %lu inner hits but %lu post_handler calls and %lu "
+			   "faulted steps\n",
+			   stress_inner, stress_post, faults);
 		failed++;
 	}
 	cmd_printf(out,
 		   "kprobe_stress: %d functions, %d probes planted, %d refused, %d failed; hits: "
-		   "entry %lu, inner %lu, returns %lu, missed %lu\n",
-		   funcs, planted, refused, failed, stress_entry, stress_inner, stress_ret, missed);
+		   "entry %lu, inner %lu (%lu faulted), returns %lu, missed %lu\n",
+		   funcs, planted, refused, failed, stress_entry, stress_inner, faults, stress_ret,
+		   missed);
 	return failed ? -EIO : 0;
 }
 
