@@ -554,8 +554,10 @@ static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *o
 	int funcs = 0, planted = 0, refused = 0, failed = 0, matched = 0;
 	unsigned long missed = 0, faults = kprobe_step_faults, step = 1;
 
-	if (argc > 3 || (argc == 3 && (kstrtoul(argv[2], 10, &step) || !step)))
+	if (argc > 3 || (argc == 3 && (kstrtoul(argv[2], 10, &step) || !step))) {
+		cmd_printf(out, "usage: kprobe_stress [GLOB [STEP]]\n");
 		return -EINVAL;
+	}
 	stress_entry = stress_inner = stress_post = stress_ret = 0;
 	for (int rec = 0; rec < ftrace_nr_records(); rec++) {
 		char name[KSYM_NAME_LEN];

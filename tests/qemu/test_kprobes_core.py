@@ -212,3 +212,13 @@ def test_stress_every_function(lucid):
     assert "Oops" not in log and "BUG" not in log and "WARNING" not in log, log[-2000:]
     # and the kernel still works
     assert sh(lucid, "run_test -t 2 -r 5").startswith("run_test"), "run_test"
+
+
+def test_stress_bad_arguments(lucid):
+    """kprobe_stress's arguments: usage and status 2 (EINVAL), nothing probed."""
+    for bad in ("'*' 0", "'*' x", "'*' -1", "'*' 3 extra", "'*' 99999999999999999999999"):
+        assert sh(lucid, "kprobe_stress " + bad) == "usage: kprobe_stress [GLOB [STEP]]\n", bad
+        assert lucid.status() == 2, bad
+    out = sh(lucid, "kprobe_stress no_such_function_anywhere")
+    assert lucid.status() == 0 and out.startswith("kprobe_stress: 0 functions, 0 probes"), out
+    assert dcat(lucid, "list") == ""
