@@ -475,7 +475,8 @@ void bench_kprobes(struct seq_file *m)
 	unsigned int offs[8];
 	int n = insn_offsets(sys_getpid, offs, ARRAY_SIZE(offs));
 	struct kprobe entry = {.symbol_name = "sys_getpid", .pre_handler = bench_pre};
-	struct kprobe inner = {.symbol_name = "sys_getpid", .offset = n > 1 ? offs[1] : 0,
+	struct kprobe inner = {.symbol_name = "sys_getpid",
+			       .offset = n > 1 ? offs[1] : 0,
 			       .pre_handler = bench_pre};
 	struct kretprobe rp = {.kp.symbol_name = "sys_getpid", .handler = bench_ret};
 	uint64_t base, probed;
@@ -504,9 +505,10 @@ void bench_kprobes(struct seq_file *m)
 
 /*
  * /sys/kernel/debug/kprobe_stress [GLOB [STEP]]: the "hard to break" run. For every function
- * of available_filter_functions (that GLOB matches; every STEP-th of those) in turn: a kprobe on its entry (ftrace), one
- * on its second instruction (int3), a kretprobe; a moment for whatever runs meanwhile (the
- * tests run a workload on the other CPUs) to hit them; then all three go. Refusals (-EINVAL:
+ * of available_filter_functions (that GLOB matches; every STEP-th of those) in turn: a kprobe
+ * on its entry (ftrace), one on its second instruction (int3), a kretprobe; a moment for
+ * whatever runs meanwhile (the tests run a workload on the other CPUs) to hit them; then all
+ * three go. Refusals (-EINVAL:
  * the blacklist, an instruction that cannot be stepped) are counted; any other failure, or a
  * handler count that does not add up, is an error: each inner pre_handler call is followed by
  * its post_handler, but for a step that faulted (the pre_handler then runs again).
@@ -574,7 +576,8 @@ static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *o
 		funcs++;
 		unsigned int offs[2];
 		int ni = insn_offsets((void *)ip, offs, ARRAY_SIZE(offs));
-		struct kprobe entry = {.addr = (kprobe_opcode_t *)ip, .pre_handler = stress_entry_pre};
+		struct kprobe entry = {.addr = (kprobe_opcode_t *)ip,
+				       .pre_handler = stress_entry_pre};
 		struct kprobe inner = {.addr = (kprobe_opcode_t *)ip + (ni > 1 ? offs[1] : 0),
 				       .pre_handler = stress_inner_pre,
 				       .post_handler = stress_inner_post};

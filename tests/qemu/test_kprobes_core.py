@@ -16,8 +16,9 @@ D = "/sys/kernel/debug/kprobes"
 MOD = "/lib/modules/6.1.0-lucid/kernel/modules/%s.ko"
 # "%px  %s  %s+0x%x  %s " then the flags (Linux's report_probe); the module column is " " for
 # the kernel's own functions
-LIST_LINE = re.compile(r"^(?P<addr>[0-9a-f]{16})  (?P<type>[kr])  (?P<sym>\w+)\+0x(?P<off>[0-9a-f]+)"
-                       r"  (?P<mod>\w+| ) (?P<flags>(\[GONE\])?(\[DISABLED\])?(\[FTRACE\])?)$")
+LIST_LINE = re.compile(r"^(?P<addr>[0-9a-f]{16})  (?P<type>[kr])  (?P<sym>\w+)"
+                       r"\+0x(?P<off>[0-9a-f]+)  (?P<mod>\w+| ) "
+                       r"(?P<flags>(\[GONE\])?(\[DISABLED\])?(\[FTRACE\])?)$")
 BLACKLIST_LINE = re.compile(r"^0x(?P<start>[0-9a-f]{16})-0x(?P<end>[0-9a-f]{16})\t(?P<sym>\S+)$")
 COUNTS = re.compile(r"kprobe_example: sys_getpid: entry (\d+), inner (\d+) \(post (\d+)\), "
                     r"returned (\d+) \(pid right (\d+)\), missed (\d+)")
