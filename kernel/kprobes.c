@@ -428,14 +428,24 @@ void unregister_kprobe(struct kprobe *p)
 		mutex_unlock(&kprobe_mutex);
 		return;
 	}
+	/*
+	 * The last user of the address: disarm first and wait, so that a CPU that hit the probe
+	 * is done with it, post_handler included, before p leaves the list (as Linux disarms a
+	 * lone probe before it unlinks it). With other users the probe stays armed: a CPU between
+	 * p's pre_handler and its post_handler may then miss the post (Linux's race too).
+	 */
+	bool last = ap->list == p && !p->list;
+	if (last) {
+		disarm_kprobe(ap);
+		synchronize_sched();
+	}
 	for (struct kprobe **pp = &ap->list; *pp; pp = &(*pp)->list)
 		if (*pp == p) {
 			WRITE_ONCE(*pp, p->list);
 			break;
 		}
 	list_remove(p);
-	if (!ap->list) {
-		disarm_kprobe(ap);
+	if (last) {
 		free_aggr(ap);
 	} else {
 		if (!aggr_wanted(ap))

@@ -223,3 +223,27 @@ def test_stress_bad_arguments(lucid):
     out = sh(lucid, "kprobe_stress no_such_function_anywhere")
     assert lucid.status() == 0 and out.startswith("kprobe_stress: 0 functions, 0 probes"), out
     assert dcat(lucid, "list") == ""
+
+
+def test_kretprobe_beside_function_graph(lucid):
+    """The graph tracer and a kretprobe both take sys_getpid's return address: each gets its
+    return, the value comes back right, and the graph's lines are whole calls."""
+    unload_all(lucid)
+    ok(lucid, "cd %s" % T)
+    for cmd in ("echo sys_getpid > set_ftrace_filter", "echo function_graph > current_tracer",
+                "echo > trace"):
+        ok(lucid, cmd)
+    try:
+        ok(lucid, "insmod " + MOD % "kprobe_example")
+        ok(lucid, GETPIDS)
+        ok(lucid, "rmmod kprobe_example")
+        ok(lucid, "echo 0 > tracing_on")
+        calls = [l for l in cat(lucid, "trace").splitlines()
+                 if re.search(r"\| +sys_getpid\(\);$", l)]
+        entry_n, inner_n, _, ret_n, right_n, missed = last_counts(lucid)
+        assert entry_n >= 5 and entry_n == inner_n == ret_n == right_n and missed == 0
+        assert len(calls) >= entry_n, (len(calls), entry_n)
+    finally:
+        for cmd in ("echo nop > current_tracer", "echo > set_ftrace_filter",
+                    "echo 1 > tracing_on", "echo > trace"):
+            ok(lucid, cmd)
