@@ -101,12 +101,13 @@ TRACED_OBJS := $(patsubst %,$(B)/%.o,$(basename $(filter-out $(NOTRACE_SRCS), \
 $(TRACED_OBJS): KCFLAGS += $(FTRACE_CFLAGS)
 endif
 
-# The kprobe blacklist's whole files (kernel/kprobes.c explains): the probe machinery, the
-# int3/#DB/exception dispatch, text_poke, ftrace's patching and trampolines, the ring buffer.
-# Their code is moved to .kprobes.text (linker.ld), as Linux's __kprobes functions are.
+# The kprobe blacklist's whole files (kernel/kprobes.c explains): the probe machinery,
+# text_poke, ftrace's patching and trampolines, the ring buffer. Their code is moved to
+# .kprobes.text (linker.ld), as Linux's __kprobes functions are. None is built with -pg: a
+# traced file here would put its call sites out of address order in __mcount_loc (ftrace_init
+# would have to sort them); traced files blacklist functions one by one (NOKPROBE_SYMBOL).
 NOKPROBE_SRCS := kernel/kprobes.c arch/x86_64/kprobes/core.c arch/x86_64/kprobes/ftrace.c \
-	arch/x86_64/idt.c arch/x86_64/traps.c arch/x86_64/text_poke.c arch/x86_64/ftrace.c \
-	arch/x86_64/ftrace_64.S trace/ring_buffer.c
+	arch/x86_64/text_poke.c arch/x86_64/ftrace.c arch/x86_64/ftrace_64.S trace/ring_buffer.c
 NOKPROBE_OBJS := $(patsubst %,$(B)/%.o,$(basename $(NOKPROBE_SRCS)))
 $(NOKPROBE_OBJS): KPROBES_TEXT = && $(OBJCOPY) --rename-section .text=.kprobes.text \
 	--rename-section .text.unlikely=.kprobes.text.unlikely \

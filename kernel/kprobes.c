@@ -23,10 +23,10 @@
  * kretprobe's instances still in flight return normally, the handler no longer called
  * (get_kretprobe() is NULL), and their memory goes with the last of them.
  *
- * The blacklist: NOKPROBE_SYMBOL()s, and whole sections: .kprobes.text (the files listed in
- * the Makefile's NOKPROBE_SRCS: this one, arch/x86_64/kprobes/, the int3/#DB/exception
- * dispatch, text_poke, ftrace's patching and trampolines, the ring buffer) and .text.entry
- * (the entry code). /sys/kernel/debug/kprobes/blacklist lists each function of them.
+ * The blacklist: NOKPROBE_SYMBOL()s (the exception dispatch do_interrupt, the fault and NMI
+ * handlers, ...), and whole sections: .kprobes.text (the files listed in the Makefile's
+ * NOKPROBE_SRCS: this one, arch/x86_64/kprobes/, text_poke, ftrace's patching and
+ * trampolines, the ring buffer) and .text.entry (the entry code). /sys/kernel/debug/kprobes/blacklist lists each function of them.
  *
  * This file is itself blacklisted and not traced (the Makefile's NOKPROBE_SRCS, NOTRACE_SRCS).
  */

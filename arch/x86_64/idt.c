@@ -15,6 +15,7 @@
  *
  * Not traced: do_interrupt runs on every tick and inside the tracer's own critical sections.
  */
+#include "kernel/kprobes.h"
 #include <stdint.h>
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/gdt.h"
@@ -221,3 +222,7 @@ notrace void do_interrupt(struct pt_regs *regs)
 	else if (preempt_count() == 0 && READ_ONCE(cpu->need_resched) && cpu->curr != cpu->idle)
 		preempt_schedule_irq();
 }
+
+/* Never probed: every exception, int3 and #DB included, comes through here (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(do_interrupt);
+NOKPROBE_SYMBOL(call_exception_chain);
