@@ -37,7 +37,7 @@
 #define MAX_BACKTRACE 32
 #define PF_ERR_PRESENT 0x1 /* page-fault error code: the page was present (a protection fault) */
 #define PF_ERR_WRITE 0x2
-#define PF_ERR_INSTR 0x10 /* the fault was an instruction fetch */
+#define PF_ERR_INSTR 0x10  /* the fault was an instruction fetch */
 #define NULL_PAGE_LIMIT 4096
 
 static const char *const exception_names[32] = {
@@ -166,9 +166,8 @@ static notrace void report_page_fault(struct pt_regs *r)
 	else
 		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n", addr);
 	printk(KERN_EMERG "#PF: supervisor %s in kernel mode\n",
-	       err & PF_ERR_INSTR   ? "instruction fetch"
-	       : err & PF_ERR_WRITE ? "write access"
-				    : "read access");
+	       err & PF_ERR_INSTR ? "instruction fetch" : err & PF_ERR_WRITE ? "write access"
+									 : "read access");
 	printk(KERN_EMERG "#PF: error_code(0x%04lx) - %s\n", err,
 	       err & PF_ERR_PRESENT ? "permissions violation" : "not-present page");
 }
@@ -309,7 +308,7 @@ void user_traps_init(void)
 	set_exception_handler(VEC_PAGE_FAULT, do_page_fault);
 }
 
-/* Never probed: the exception paths a kprobe's own fault or single step may take (kernel/kprobes.h). */
+/* Never probed: the exception paths a kprobe's own fault or step may take (kernel/kprobes.h) */
 NOKPROBE_SYMBOL(do_fatal_exception);
 NOKPROBE_SYMBOL(do_nmi);
 NOKPROBE_SYMBOL(do_page_fault);
