@@ -6,13 +6,17 @@
  *
  *	static int pre(struct kprobe *p, struct pt_regs *regs) { ...; return 0; }
  *	static struct kprobe kp = { .symbol_name = "do_sys_openat2", .pre_handler = pre };
- *	register_kprobe(&kp);	  0, or -EINVAL (blacklisted, not text), -EILSEQ (not on an
- *				  instruction boundary), -ENOENT (no such symbol), -EEXIST, ...
+ *	register_kprobe(&kp);	  0, or -EINVAL (blacklisted, not text, registered already, an
+ *				  instruction that cannot be stepped), -EILSEQ (not on an
+ *				  instruction boundary), -ENOENT (no such symbol), -ENOMEM
  *	...
  *	unregister_kprobe(&kp);	  after it returns no handler of kp runs any more
  *
- * Handlers run with interrupts off, in the context that hit the probe, and must not sleep. A
- * probe hit while a handler runs on the same CPU is not reported: its nmissed counts it.
+ * Handlers must not sleep. On the int3 path they run in the #BP/#DB handlers, interrupts off,
+ * in NMI context as Linux's (in_nmi()); on the ftrace path and in a kretprobe's handler,
+ * preemption is off. A probe hit while a handler runs on the same CPU is not reported: its
+ * nmissed counts it. A pre_handler that returns nonzero says it changed regs->ip: the probed
+ * instruction is then not run (int3 path only).
  *
  * A probe on a function's first instruction (its ftrace call site) rides on ftrace, as Linux's
  * KPROBES_ON_FTRACE: regs->ip is then the probed address + 1 in the pre_handler (as after an
