@@ -10,7 +10,7 @@
  * pushf) and of a C function, each run and checked against its unprobed result; -EILSEQ
  * inside an instruction, -EINVAL on the blacklist; a probe hit inside a handler counted in
  * nmissed; disable/enable; two probes on one address; the ftrace path beside the function
- * tracer's ops on the same function.
+ * tracer's ops on the same function; the instruction decoder walking every kernel function.
  */
 #include "kernel/debug/test_kprobes.h"
 #include "arch/x86_64/ftrace.h"
@@ -637,6 +637,49 @@ void kprobe_stress_init(void)
 	debugfs_create_cmd(&kprobe_stress_cmd);
 }
 
+/*
+ * The decoder against what gcc emitted for this kernel: every function of kernel text,
+ * walked from its start, lands exactly on its end (the next symbol), each instruction
+ * decoding. (The host unit test checks the decoder against the assembler; this checks that
+ * nothing the kernel's compiler uses is missing.)
+ */
+struct walk_stats {
+	int walked, failed;
+};
+
+static int walk_one(void *data, const char *name, unsigned long addr)
+{
+	struct walk_stats *w = data;
+	unsigned long start, size;
+	extern char _text[], _etext[];
+
+	if (addr < (unsigned long)_text || addr >= (unsigned long)_etext ||
+	    !kallsyms_lookup(addr, NULL, &start, &size) || start != addr)
+		return 0;
+	unsigned long a = start, end = start + size;
+	while (a < end) {
+		struct insn insn;
+
+		if (insn_decode(&insn, (void *)a, (int)MIN((unsigned long)MAX_INSN_LEN, end - a)))
+			break;
+		a += insn.length;
+	}
+	w->walked++;
+	if (a != end && w->failed++ < 3)
+		printk(KERN_ERR "Kprobe smoke test: decoder: %s+0x%lx/0x%lx does not decode\n", name,
+		       a - start, size);
+	return 0;
+}
+
+static void test_decoder_walks_kernel(void)
+{
+	struct walk_stats w = {0, 0};
+
+	kallsyms_for_each(walk_one, &w);
+	KT_CHECK(w.walked > 500 && !w.failed, "decoder: %d of %d functions did not decode\n",
+		 w.failed, w.walked);
+}
+
 void kprobes_selftest(void)
 {
 	printk(KERN_INFO "Kprobe smoke test: started\n");
@@ -647,6 +690,7 @@ void kprobes_selftest(void)
 	test_recursion();
 	test_kretprobe();
 	test_with_ftrace_ops();
+	test_decoder_walks_kernel();
 	probe_every_insn("kprobe_test_insns", kprobe_test_insns, run_insns0, kt_data + 1 + 7);
 	probe_every_insn("kprobe_target", kprobe_target, run_target, kprobe_target_ref(5, 4));
 	if (errors)
