@@ -666,8 +666,8 @@ static int walk_one(void *data, const char *name, unsigned long addr)
 	}
 	w->walked++;
 	if (a != end && w->failed++ < 3)
-		printk(KERN_ERR "Kprobe smoke test: decoder: %s+0x%lx/0x%lx does not decode\n", name,
-		       a - start, size);
+		printk(KERN_ERR "Kprobe smoke test: decoder: %s+0x%lx/0x%lx does not decode\n",
+		       name, a - start, size);
 	return 0;
 }
 
