@@ -70,9 +70,8 @@ static int foo_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 static struct kprobe kp_entry = {.symbol_name = SYMBOL, .pre_handler = entry_pre};
-static struct kprobe kp_inner = {.symbol_name = SYMBOL,
-				 .pre_handler = inner_pre,
-				 .post_handler = inner_post};
+static struct kprobe kp_inner = {
+	.symbol_name = SYMBOL, .pre_handler = inner_pre, .post_handler = inner_post};
 static struct kretprobe rp = {.kp.symbol_name = SYMBOL, .handler = ret_handler, .maxactive = 20};
 static struct kprobe kp_foo = {.symbol_name = "foo:foo_exit", .pre_handler = foo_pre};
 static bool foo_planted;
@@ -100,7 +99,8 @@ static int kprobe_example_init(void)
 	}
 	ret = register_kretprobe(&rp);
 	if (ret < 0) {
-		printk(KERN_ERR "kprobe_example: register_kretprobe(%s) returned %d\n", SYMBOL, ret);
+		printk(KERN_ERR "kprobe_example: register_kretprobe(%s) returned %d\n", SYMBOL,
+		       ret);
 		unregister_kprobe(&kp_inner);
 		unregister_kprobe(&kp_entry);
 		return ret;
