@@ -40,6 +40,7 @@
 #define ELOOP 40
 #define EOVERFLOW 75
 #define ELIBBAD 80
+#define EILSEQ 84 /* a kprobe not on an instruction boundary */
 #define ENOTSOCK 88
 #define EAFNOSUPPORT 97
 #define ETIMEDOUT 110

@@ -23,6 +23,7 @@
  * Not traced: everything here either records or is called while recording is set up, and a
  * traced function in here would record itself recording.
  */
+#include "kernel/kprobes.h"
 #include "trace/trace.h"
 #include "trace/trace_ctx.h"
 #include "trace/ftrace_probe.h"
@@ -33,6 +34,7 @@
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
+#include "arch/x86_64/kprobes/kprobes.h" /* unwind_recover_ret_addr */
 #include "kernel/sched/sched.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/printk.h"
@@ -238,9 +240,9 @@ int trace_save_stack(unsigned long *store, int size)
 	lo = (unsigned long)t->stack;
 	hi = lo + KSTACK_SIZE;
 	while (n < size && rbp >= lo && rbp + 2 * sizeof(long) <= hi && !(rbp & 7)) {
-		/* the graph tracer may have borrowed this return address: the real one */
-		unsigned long ret = ftrace_graph_ret_addr(t, ((unsigned long *)rbp)[1],
-							  (unsigned long *)rbp + 1);
+		/* the graph tracer or a kretprobe may have borrowed it: the real one */
+		unsigned long ret = unwind_recover_ret_addr(t, ((unsigned long *)rbp)[1],
+							    (unsigned long *)rbp + 1);
 		unsigned long next = ((unsigned long *)rbp)[0];
 
 		if (ret < (unsigned long)_text || ret >= (unsigned long)_etext)
@@ -571,3 +573,7 @@ void tracing_init_tracefs(void)
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */
 	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 }
+
+/* Never probed: every event records its context with these (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(tracing_gen_ctx);
+NOKPROBE_SYMBOL(tracing_gen_ctx_dec);

@@ -12,6 +12,7 @@
  *
  * Not traced: the oops path must work when the tracer is the thing that broke.
  */
+#include "kernel/kprobes.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/cpu.h"
@@ -25,6 +26,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/kallsyms.h"
 #include "trace/fgraph.h"
+#include "arch/x86_64/kprobes/kprobes.h"
 #include "lib/compiler.h"
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/mm.h"
@@ -117,7 +119,7 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 	long off = rip && rsp ? return_address_offset(rip) : -1;
 	if (off >= 0 && mmu_kernel_addr_mapped(rsp + off)) {
 		unsigned long *slot = (unsigned long *)(rsp + off);
-		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
+		unsigned long ret = unwind_recover_ret_addr(t, *slot, slot);
 		/* A guess (a frameless function may have pushed other registers): "?" as Linux. */
 		if (kernel_text_address(ret))
 			print_ret_addr(loglvl, "? ", ret);
@@ -126,8 +128,8 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 		if ((rbp & 7) || !mmu_kernel_addr_mapped(rbp) || !mmu_kernel_addr_mapped(rbp + 8))
 			break;
 		unsigned long *slot = (unsigned long *)rbp + 1;
-		/* The function graph tracer may have borrowed this return address. */
-		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
+		/* The function graph tracer or a kretprobe may have borrowed this return address. */
+		unsigned long ret = unwind_recover_ret_addr(t, *slot, slot);
 		if (!ret || !kernel_text_address(ret))
 			break;
 		print_ret_addr(loglvl, "", ret);
@@ -305,3 +307,10 @@ void user_traps_init(void)
 {
 	set_exception_handler(VEC_PAGE_FAULT, do_page_fault);
 }
+
+/* Never probed: the exception paths a kprobe's own fault or step may take (kernel/kprobes.h) */
+NOKPROBE_SYMBOL(do_fatal_exception);
+NOKPROBE_SYMBOL(do_nmi);
+NOKPROBE_SYMBOL(do_page_fault);
+NOKPROBE_SYMBOL(do_user_exception);
+NOKPROBE_SYMBOL(search_exception_tables);
