@@ -344,7 +344,7 @@ $(B)/initramfs.cpio.lz4: $(B)/initramfs.cpio
 	@echo "  LZ4     $@"; $(LZ4) -l -9 -q -f $< $@
 
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODTREE)/stamp $(addprefix rootfs/,$(ROOTFS_FILES)) \
-		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile $(DYN)/libs.list \
+		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile user/Makefile.inc $(DYN)/libs.list \
 		$(patsubst %,$(DYN)/%,$(DYN_PROGS) notelf) $(DYN)/libdyn.so $(DYN)/cut/libdynshort.so \
 		$(DYN)/cut/libdyncut.so
 	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
