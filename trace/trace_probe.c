@@ -353,8 +353,9 @@ static int parse_probe_vars(char *arg, struct fetch_insn *code, unsigned int fla
 			code->op = FETCH_OP_COMM;
 			return 0;
 		}
-		trace_probe_log_err(offs, BAD_ATTACH_ARG);
-		return -EINVAL;
+		/* Linux's caret: at the start of the argument's word */
+		trace_probe_log_err(0, BAD_ATTACH_ARG);
+		return -ENOENT;
 	}
 	if (!strcmp(arg, "retval")) {
 		if (flags & TPARG_FL_RETURN) {
@@ -1041,3 +1042,35 @@ void trace_probe_show_args(struct seq_file *m, const struct trace_probe *tp)
 	for (unsigned int i = 0; i < tp->nr_args; i++)
 		seq_printf(m, " %s=%s", tp->args[i].name, tp->args[i].comm);
 }
+
+/* --- the event ------------------------------------------------------------------------------- */
+
+/* Linux's trace_probe_match_command_args(): each word is the head of an argument, in order. */
+bool trace_probe_match_command_args(const struct trace_probe *tp, int argc, const char **argv)
+{
+	char buf[MAX_ARGSTR_LEN + MAX_ARG_NAME_LEN + 2];
+
+	if ((unsigned int)argc > tp->nr_args)
+		return false;
+	for (int i = 0; i < argc; i++) {
+		snprintf(buf, sizeof(buf), "%s=%s", tp->args[i].name, tp->args[i].comm);
+		if (strcmp(buf, argv[i]))
+			return false;
+	}
+	return true;
+}
+
+#ifndef LUCID_HOST
+int trace_probe_register_event_call(struct trace_probe *tp, trace_print_func trace,
+				    int (*reg)(struct trace_event_call *call, bool on))
+{
+	tp->call.event.trace = trace;
+	tp->call.reg = reg;
+	return trace_add_event_call(&tp->call);
+}
+
+int trace_probe_unregister_event_call(struct trace_probe *tp)
+{
+	return trace_remove_event_call(&tp->call);
+}
+#endif
