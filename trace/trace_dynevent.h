@@ -80,6 +80,7 @@ int dyn_event_file_open(struct file *file, struct dyn_event_operations *kind);
 /* Boot: dynamic_events (then each kind registers itself and makes its own file). */
 void init_dynamic_event(void);
 void trace_events_eprobe_init(void); /* trace/trace_eprobe.c */
+void init_kprobe_trace(void); /* trace/trace_kprobe.c: kprobe_events, kprobe_profile */
 
 /* Linux's argv_split(): the words of str (split on blanks), NULL-terminated; argv_free frees. */
 char **argv_split(const char *str, int *argcp);

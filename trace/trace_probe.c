@@ -13,7 +13,7 @@
 #include "trace/trace_probe.h"
 #include "trace/trace_error_log.h"
 #include "kernel/mm/kmalloc.h"
-#include "arch/x86_64/regs.h" /* the registers %REG names */
+#include "arch/x86_64/ptrace.h" /* regs_query_register_offset: what %REG names */
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
 #include "lib/ctype.h"
@@ -292,29 +292,6 @@ int traceprobe_parse_event_name(const char **pevent, const char **pgroup, char *
 }
 
 /* --- parsing one argument ----------------------------------------------------------------------- */
-
-/* x86-64's pt_regs names, Linux's regs_query_register_offset() table. */
-struct reg_name {
-	const char *name;
-	unsigned int offset;
-};
-#define REG(n, member) {n, offsetof(struct pt_regs, member)}
-static const struct reg_name reg_names[] = {
-	REG("r15", r15), REG("r14", r14), REG("r13", r13), REG("r12", r12),
-	REG("bp", rbp), REG("bx", rbx), REG("r11", r11), REG("r10", r10),
-	REG("r9", r9), REG("r8", r8), REG("ax", rax), REG("cx", rcx),
-	REG("dx", rdx), REG("si", rsi), REG("di", rdi), REG("orig_ax", orig_rax),
-	REG("ip", rip), REG("cs", cs), REG("flags", rflags), REG("sp", rsp),
-	REG("ss", ss),
-};
-
-static int regs_query_register_offset(const char *name)
-{
-	for (size_t i = 0; i < sizeof(reg_names) / sizeof(reg_names[0]); i++)
-		if (!strcmp(name, reg_names[i].name))
-			return (int)reg_names[i].offset;
-	return -EINVAL;
-}
 
 static const struct trace_event_field *find_event_field(const struct trace_event_call *call,
 							const char *name)

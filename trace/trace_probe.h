@@ -340,7 +340,8 @@ void __trace_probe_log_err(int offset, int err);
 	C(NO_EVENT_INFO, "This requires both group and event name to attach"),              \
 	C(BAD_ATTACH_EVENT, "Attached event does not exist"),                               \
 	C(BAD_ATTACH_ARG, "Attached event does not have this field"),                       \
-	C(NO_EP_FILTER, "No filter rule after 'if'"),
+	C(NO_EP_FILTER, "No filter rule after 'if'"),                                       \
+	C(TOO_MANY_ARGS, "Too many arguments are specified"),
 
 #undef C
 #define C(a, b) TP_ERR_##a
