@@ -33,6 +33,7 @@
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
+#include "arch/x86_64/kprobes/kprobes.h" /* unwind_recover_ret_addr */
 #include "kernel/sched/sched.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/printk.h"
@@ -238,9 +239,9 @@ int trace_save_stack(unsigned long *store, int size)
 	lo = (unsigned long)t->stack;
 	hi = lo + KSTACK_SIZE;
 	while (n < size && rbp >= lo && rbp + 2 * sizeof(long) <= hi && !(rbp & 7)) {
-		/* the graph tracer may have borrowed this return address: the real one */
-		unsigned long ret = ftrace_graph_ret_addr(t, ((unsigned long *)rbp)[1],
-							  (unsigned long *)rbp + 1);
+		/* the graph tracer or a kretprobe may have borrowed it: the real one */
+		unsigned long ret = unwind_recover_ret_addr(t, ((unsigned long *)rbp)[1],
+							    (unsigned long *)rbp + 1);
 		unsigned long next = ((unsigned long *)rbp)[0];
 
 		if (ret < (unsigned long)_text || ret >= (unsigned long)_etext)

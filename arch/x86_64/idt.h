@@ -38,6 +38,13 @@ void request_irq(int irq, irq_handler_t fn, const char *name);
 void free_irq(int irq);
 void set_exception_handler(int vector, exception_handler_t fn);
 /*
+ * Puts fn in front of the vector's chain: on the exception, the handlers are asked newest
+ * first until one returns true (Linux chains int3 users the same way: kprobes, then
+ * text_poke). At most EXCEPTION_CHAIN_MAX per vector; set_exception_handler replaces the last.
+ */
+#define EXCEPTION_CHAIN_MAX 3
+void add_exception_handler(int vector, exception_handler_t fn);
+/*
  * For /proc/interrupts: the controller line of a device interrupt that is not an ISA IRQ (an
  * MSI-X vector: "PCI-MSIX-0000:00:04.0   0-edge"), and the name request_irq() gave it.
  */
