@@ -565,6 +565,7 @@ void tracing_init_tracefs(void)
 	event_trace_init(); /* the events' files, and trace_event= */
 	trace_instances_init_tracefs(); /* instances/: mkdir makes one */
 	init_dynamic_event(); /* dynamic_events, then its kinds: */
+	init_kprobe_trace();
 	trace_events_eprobe_init();
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	traceoff_on_warning_init_sysctl();
