@@ -322,6 +322,12 @@ extern const struct trace_event_field trace_common_fields[];
 
 /* The format file of call: name, ID, the fields with the common ones first, print fmt. */
 void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call);
+/*
+ * The same a line at a time: flush(s, data) takes s's text after each field and at the end (a
+ * probe event of 128 arguments has a format file longer than s holds).
+ */
+void trace_event_print_format_flush(struct trace_seq *s, const struct trace_event_call *call,
+				    void (*flush)(struct trace_seq *s, void *data), void *data);
 
 /*
  * For output functions. trace_raw_output_prep prints "name: " and returns the record, or

@@ -602,6 +602,13 @@ static const struct file_operations ftrace_subsystem_filter_fops = {
 
 /* --- format, id ------------------------------------------------------------------------------- */
 
+/* What s holds into the file, and s empty again: the seq_file grows, s never fills. */
+static void format_flush(struct trace_seq *s, void *data)
+{
+	seq_write(data, s->buffer, trace_seq_used(s));
+	trace_seq_init(s);
+}
+
 static int format_show(struct seq_file *m, void *v)
 {
 	struct trace_seq *s = kmalloc(sizeof(*s)); /* a page: too big for a kernel stack */
@@ -610,8 +617,7 @@ static int format_show(struct seq_file *m, void *v)
 	if (!s)
 		return -ENOMEM;
 	trace_seq_init(s);
-	trace_event_print_format(s, m->private);
-	seq_write(m, s->buffer, trace_seq_used(s));
+	trace_event_print_format_flush(s, m->private, format_flush, m);
 	kfree(s);
 	return 0;
 }
