@@ -206,6 +206,7 @@ struct trace_event_file {
 	bool enabled;                  /* by its enable file or the instance's set_event */
 	struct event_filter *filter;   /* as call->filter, for this instance's records */
 	char *filter_err;
+	struct dentry *dir; /* the instance's events/SYSTEM/NAME/ */
 };
 
 /* Events register themselves: a pointer in the .trace_events section (linker.ld). */
@@ -234,6 +235,8 @@ bool event_insert(struct trace_event_call *call);
  */
 int trace_add_event_call(struct trace_event_call *call);
 int trace_remove_event_call(struct trace_event_call *call);
+/* Its files in the instances go with it (trace/trace_instances.c): 0, or -EBUSY. */
+int trace_instances_remove_event(struct trace_event_call *call);
 int event_trace_init_tracefs(void);
 
 /*

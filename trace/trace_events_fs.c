@@ -851,7 +851,8 @@ int trace_add_event_call(struct trace_event_call *call)
 
 /*
  * Linux's trace_remove_event_call(): -EBUSY while the event records anywhere (its enable file,
- * a tracer, an instance), a trigger holds it or it has triggers, or one of its files is open.
+ * a tracer, an instance), a trigger holds it or it has triggers, or one of its files is open;
+ * otherwise its files go, the instances' too.
  * Its records still in the buffers are then unreadable (their id is free again): the caller
  * clears the buffers if the event ever recorded, as Linux does.
  */
@@ -861,10 +862,9 @@ int trace_remove_event_call(struct trace_event_call *call)
 
 	mutex_lock(&event_mutex);
 	if (call->enabled || call->registered || call->tracer_refs || call->nr_inst_enabled ||
-	    call->sm_ref || call->tm_ref || call->triggers || call->inst_files ||
-	    trace_event_files_busy(call)) {
+	    call->sm_ref || call->tm_ref || call->triggers || trace_event_files_busy(call)) {
 		ret = -EBUSY;
-	} else {
+	} else if (!(ret = trace_instances_remove_event(call))) {
 		event_remove_files(call);
 		list_del(&call->list);
 		unregister_trace_event(&call->event);

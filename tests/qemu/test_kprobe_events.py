@@ -215,9 +215,17 @@ def test_filter_trigger_set_event_and_instances(lucid):
     ok(lucid, "mkdir instances/kp")
     ok(lucid, "echo 1 > instances/kp/events/kprobes/op/enable")
     ok(lucid, "cat /etc/group > /dev/null")
+    fails(lucid, "echo '-:op' >> kprobe_events", EBUSY)  # the instance records it
     ok(lucid, "echo 0 > instances/kp/events/kprobes/op/enable")
     assert 'path="/etc/group"' in cat(lucid, "instances/kp/trace")
     assert lines(lucid, "op") == []
+    # removed, it goes from the instance too; the instance lives on
+    ok(lucid, "echo '-:op' >> kprobe_events")
+    assert "op" not in modes(lucid, "instances/kp/events/kprobes")
+    assert "opr" in modes(lucid, "instances/kp/events/kprobes")
+    ok(lucid, "echo 'kprobes:*' > instances/kp/set_event")
+    assert cat(lucid, "instances/kp/set_event") == "kprobes:opr\n"
+    ok(lucid, "echo > instances/kp/set_event")
     ok(lucid, "rmdir instances/kp")
 
 
