@@ -176,6 +176,22 @@ def test_types_arrays_bitfields_and_faults(lucid):
     assert 'print fmt: "(%lx) b={%u,%u,%u} c=0x%x bf=%u' in fmt, fmt
 
 
+def test_address_probe_and_stack(lucid):
+    """p MEMADDR: a probe at an address, named p_0xADDR; $stackN: words of the kernel stack
+    (at a function's entry, $stack0 is the return address)."""
+    fresh(lucid)
+    addr = sh(lucid, "grep ' sys_getpid$' /proc/kallsyms").split()[0].lstrip("0")
+    ok(lucid, "echo 'p 0x%s ret=$stack0:symbol sp=$stack' > kprobe_events" % addr)
+    assert cat(lucid, "kprobe_events") == \
+        "p:kprobes/p_0x%s 0x%s ret=$stack0:symbol sp=$stack\n" % (addr, addr)
+    ok(lucid, "echo 1 > events/kprobes/p_0x%s/enable" % addr)
+    ok(lucid, "/bin/ps > /dev/null")
+    ok(lucid, "echo 0 > events/kprobes/p_0x%s/enable" % addr)
+    got = [m.group(6) for m in lines(lucid, "p_0x" + addr)]
+    assert got and all(re.fullmatch(r"\(sys_getpid\+0x0/0x[0-9a-f]+\) ret=do_syscall_64\+0x"
+                                    r"[0-9a-f]+/0x[0-9a-f]+ sp=0x[0-9a-f]+", g) for g in got), got
+
+
 def test_symbol_and_memory_arguments(lucid):
     fresh(lucid)
     # @SYM[+OFFS]: memory at a symbol (Lucid's kallsyms names functions only, so code bytes
