@@ -742,13 +742,15 @@ int register_kretprobe(struct kretprobe *rp)
 		ri->llist = rph->free;
 		rph->free = ri;
 	}
+	struct kretprobe_holder *old = rp->rph; /* a registered rp's: register_kprobe refuses it */
+
 	rp->rph = rph;
 	rp->nmissed = 0;
 	rp->kp.pre_handler = pre_handler_kretprobe;
 	rp->kp.post_handler = NULL;
 	ret = register_kprobe(&rp->kp);
 	if (ret) {
-		rp->rph = NULL;
+		rp->rph = old;
 		kfree(mem);
 		kfree(rph);
 	}

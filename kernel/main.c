@@ -200,6 +200,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	callsite_init();                 // /sys/kernel/debug/callsite: /bin/callsite
 	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters
 	debugfs_kprobe_init();           // /sys/kernel/debug/kprobes: list, blacklist
+	kprobe_stress_init();            // /sys/kernel/debug/kprobe_stress: every function probed
 	bench_init();                    // /sys/kernel/debug/bench: make bench's figures
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (printk_init_files())         // /proc/sys/kernel/printk

@@ -30,6 +30,7 @@
  *
  * Not traced: this is the tracer.
  */
+#include "kernel/kprobes.h"
 #include "trace/ftrace.h"
 #include "arch/x86_64/ftrace.h"
 #include "arch/x86_64/text_poke.h"
@@ -1175,3 +1176,7 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type
 	local_irq_restore(flags);
 	return ret;
 }
+
+/* Never probed: kprobes on ftrace run inside these (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(ftrace_ops_list_func);
+NOKPROBE_SYMBOL(ftrace_find_rec);

@@ -23,6 +23,7 @@
  * Not traced: everything here either records or is called while recording is set up, and a
  * traced function in here would record itself recording.
  */
+#include "kernel/kprobes.h"
 #include "trace/trace.h"
 #include "trace/trace_dynevent.h"
 #include "trace/trace_ctx.h"
@@ -572,3 +573,7 @@ void tracing_init_tracefs(void)
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */
 	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 }
+
+/* Never probed: every event records its context with these (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(tracing_gen_ctx);
+NOKPROBE_SYMBOL(tracing_gen_ctx_dec);

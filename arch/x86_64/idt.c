@@ -122,20 +122,21 @@ const char *irq_name(int vector)
 	return irq_names[vector];
 }
 
-/* The oldest handler of the chain is the one set_exception_handler sets (and replaces). */
+/*
+ * Boot-time only (before other CPUs take the vector): neither edit is atomic. Checked: the
+ * chain is never full, or a handler would be lost.
+ */
 void set_exception_handler(int vector, exception_handler_t fn)
 {
 	int n = 0;
 
-	while (n < EXCEPTION_CHAIN_MAX - 1 && exception_handlers[vector][n + 1])
+	while (n < EXCEPTION_CHAIN_MAX && exception_handlers[vector][n])
 		n++;
-	WRITE_ONCE(exception_handlers[vector][n], fn);
+	if (n == EXCEPTION_CHAIN_MAX)
+		panic("set_exception_handler: vector %d's chain is full", vector);
+	exception_handlers[vector][n] = fn;
 }
 
-/*
- * Boot-time only (before other CPUs take this vector): the shift is not atomic. Checked: the
- * chain is never full, or fn would push an older handler off its end.
- */
 void add_exception_handler(int vector, exception_handler_t fn)
 {
 	if (exception_handlers[vector][EXCEPTION_CHAIN_MAX - 1])

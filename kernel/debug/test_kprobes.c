@@ -16,7 +16,15 @@
 #include "arch/x86_64/ftrace.h"
 #include "arch/x86_64/insn_decoder.h"
 #include "arch/x86_64/kprobes/kprobes.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/fs/seq_file.h"
+#include "kernel/debug/debugfs_cmd.h"
 #include "kernel/kallsyms.h"
+#include "kernel/module/module.h"
+#include "kernel/sched/timer.h"
+#include "lib/glob.h"
+#include "lib/kstrtox.h"
+#include "kernel/syscalls.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -430,6 +438,198 @@ static void test_with_ftrace_ops(void)
 		 pre_hits, ops_hits);
 	unregister_ftrace_function(&kt_ops);
 	ftrace_reset_filters(&kt_ops);
+}
+
+/*
+ * make bench's lines (kernel/debug/bench.c): what an empty pre_handler costs on a getpid,
+ * its probe on the entry (ftrace), on the second instruction (int3 and a single step), and a
+ * kretprobe with an empty handler; guest instructions per call above the unprobed call.
+ */
+#define BENCH_ROUNDS 2000
+
+static int bench_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	return 0;
+}
+
+static int bench_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	(void)regs;
+	return 0;
+}
+
+static noinline uint64_t getpid_rounds(void)
+{
+	uint64_t start = rdtsc();
+
+	for (int i = 0; i < BENCH_ROUNDS; i++)
+		sys_getpid();
+	return rdtsc() - start;
+}
+
+void bench_kprobes(struct seq_file *m)
+{
+	unsigned int offs[8];
+	int n = insn_offsets(sys_getpid, offs, ARRAY_SIZE(offs));
+	struct kprobe entry = {.symbol_name = "sys_getpid", .pre_handler = bench_pre};
+	struct kprobe inner = {.symbol_name = "sys_getpid", .offset = n > 1 ? offs[1] : 0,
+			       .pre_handler = bench_pre};
+	struct kretprobe rp = {.kp.symbol_name = "sys_getpid", .handler = bench_ret};
+	uint64_t base, probed;
+
+	getpid_rounds(); /* warm up */
+	base = getpid_rounds();
+	if (!register_kprobe(&entry)) {
+		probed = getpid_rounds();
+		unregister_kprobe(&entry);
+		seq_printf(m, "kprobe_entry_insns: %lu insns\n",
+			   (unsigned long)((probed - base) / BENCH_ROUNDS));
+	}
+	if (n > 1 && !register_kprobe(&inner)) {
+		probed = getpid_rounds();
+		unregister_kprobe(&inner);
+		seq_printf(m, "kprobe_int3_insns: %lu insns\n",
+			   (unsigned long)((probed - base) / BENCH_ROUNDS));
+	}
+	if (!register_kretprobe(&rp)) {
+		probed = getpid_rounds();
+		unregister_kretprobe(&rp);
+		seq_printf(m, "kretprobe_insns: %lu insns\n",
+			   (unsigned long)((probed - base) / BENCH_ROUNDS));
+	}
+}
+
+/*
+ * /sys/kernel/debug/kprobe_stress [GLOB [STEP]]: the "hard to break" run. For every function
+ * of available_filter_functions (that GLOB matches; every STEP-th of those) in turn: a kprobe on its entry (ftrace), one
+ * on its second instruction (int3), a kretprobe; a moment for whatever runs meanwhile (the
+ * tests run a workload on the other CPUs) to hit them; then all three go. Refusals (-EINVAL:
+ * the blacklist, an instruction that cannot be stepped) are counted; any other failure, or a
+ * handler count that does not add up, is an error: each inner pre_handler call is followed by
+ * its post_handler, but for a step that faulted (the pre_handler then runs again).
+ */
+#define STRESS_DWELL_MS 1
+#define STRESS_ERRORS_SHOWN 4
+
+static unsigned long stress_entry, stress_inner, stress_post, stress_ret;
+
+static int stress_entry_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	__atomic_add_fetch(&stress_entry, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int stress_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	__atomic_add_fetch(&stress_inner, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void stress_inner_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)p;
+	(void)regs;
+	(void)flags;
+	__atomic_add_fetch(&stress_post, 1, __ATOMIC_RELAXED);
+}
+
+static int stress_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	(void)regs;
+	__atomic_add_fetch(&stress_ret, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *out)
+{
+	const char *glob = argc > 1 ? argv[1] : "*";
+	int funcs = 0, planted = 0, refused = 0, failed = 0, matched = 0;
+	unsigned long missed = 0, faults = kprobe_step_faults, step = 1;
+
+	if (argc > 3 || (argc == 3 && (kstrtoul(argv[2], 10, &step) || !step)))
+		return -EINVAL;
+	stress_entry = stress_inner = stress_post = stress_ret = 0;
+	for (int rec = 0; rec < ftrace_nr_records(); rec++) {
+		char name[KSYM_NAME_LEN];
+		unsigned long ip;
+
+		ftrace_records_lock(); /* a module's records may go meanwhile: copy, then let go */
+		const char *n = ftrace_rec_name(rec);
+		ip = ftrace_rec_ip(rec);
+		if (n)
+			strlcpy(name, n, sizeof(name));
+		ftrace_records_unlock();
+		if (!n || !glob_match(glob, name) || matched++ % step)
+			continue;
+		funcs++;
+		unsigned int offs[2];
+		int ni = insn_offsets((void *)ip, offs, ARRAY_SIZE(offs));
+		struct kprobe entry = {.addr = (kprobe_opcode_t *)ip, .pre_handler = stress_entry_pre};
+		struct kprobe inner = {.addr = (kprobe_opcode_t *)ip + (ni > 1 ? offs[1] : 0),
+				       .pre_handler = stress_inner_pre,
+				       .post_handler = stress_inner_post};
+		struct kretprobe rp = {.kp.addr = (kprobe_opcode_t *)ip,
+				       .handler = stress_ret_handler};
+		struct kprobe *kps[] = {&entry, &inner, &rp.kp};
+		int rets[3] = {register_kprobe(&entry), ni > 1 ? register_kprobe(&inner) : -EINVAL,
+			       register_kretprobe(&rp)};
+
+		msleep(STRESS_DWELL_MS);
+		for (int i = 0; i < 3; i++) {
+			if (!rets[i]) {
+				planted++;
+				continue;
+			}
+			if (rets[i] == -EINVAL) {
+				refused++;
+				continue;
+			}
+			if (failed++ < STRESS_ERRORS_SHOWN)
+				cmd_printf(out, "kprobe_stress: %s+0x%lx: %d\n", name,
+					   (unsigned long)kps[i]->addr - ip, rets[i]);
+		}
+		if (!rets[2]) {
+			missed += (unsigned long)rp.nmissed + rp.kp.nmissed;
+			unregister_kretprobe(&rp);
+		}
+		if (!rets[1]) {
+			missed += inner.nmissed;
+			unregister_kprobe(&inner);
+		}
+		if (!rets[0]) {
+			missed += entry.nmissed;
+			unregister_kprobe(&entry);
+		}
+	}
+	faults = kprobe_step_faults - faults;
+	if (stress_inner != stress_post + faults) {
+		cmd_printf(out,
+			   "kprobe_stress: %lu inner hits but %lu post_handler calls and %lu "
+			   "faulted steps\n",
+			   stress_inner, stress_post, faults);
+		failed++;
+	}
+	cmd_printf(out,
+		   "kprobe_stress: %d functions, %d probes planted, %d refused, %d failed; hits: "
+		   "entry %lu, inner %lu (%lu faulted), returns %lu, missed %lu\n",
+		   funcs, planted, refused, failed, stress_entry, stress_inner, faults, stress_ret,
+		   missed);
+	return failed ? -EIO : 0;
+}
+
+static const struct debugfs_cmd kprobe_stress_cmd = {"kprobe_stress", cmd_kprobe_stress};
+
+void kprobe_stress_init(void)
+{
+	debugfs_create_cmd(&kprobe_stress_cmd);
 }
 
 void kprobes_selftest(void)

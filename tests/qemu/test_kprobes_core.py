@@ -70,7 +70,8 @@ def test_blacklist_format_and_contents(lucid):
     # ftrace trampolines and patching, the ring buffer, the kretprobe trampoline.
     for must in ("do_interrupt", "kprobe_int3_handler", "kprobe_debug_handler", "register_kprobe",
                  "kprobe_ftrace_handler", "text_poke", "text_poke_bp_batch", "common_interrupt",
-                 "ftrace_caller", "do_page_fault", "__kretprobe_trampoline", "do_nmi"):
+                 "ftrace_caller", "do_page_fault", "__kretprobe_trampoline", "do_nmi",
+                 "ftrace_ops_list_func", "kernel_text_address", "cpu_stop_this"):
         assert must in syms, must
     assert any(s.startswith("ring_buffer_") for s in syms), sorted(syms)[:20]
     for never in ("sys_getpid", "do_sys_openat2", "schedule"):
@@ -174,3 +175,40 @@ def test_concurrent_hits_on_all_cpus(lucid):
         last_counts(lucid)
     assert missed == 0
     assert "Oops" not in sh(lucid, "dmesg")
+
+
+STRESS = re.compile(r"^kprobe_stress: (?P<funcs>\d+) functions, (?P<planted>\d+) probes planted, "
+                    r"(?P<refused>\d+) refused, 0 failed; hits: entry (?P<entry>\d+), "
+                    r"inner (?P<inner>\d+) \(\d+ faulted\), returns (?P<ret>\d+), "
+                    r"missed \d+\n$")
+
+
+def test_stress_every_function(lucid):
+    """Every third function of available_filter_functions in turn gets an entry probe, an int3
+    probe inside and a kretprobe, while run_test's kernel threads and shells run on the other
+    CPUs: no oops, every handler count adds up (kprobe_stress checks the inner pre/post pairs),
+    nothing left armed. (`kprobe_stress` alone does all of them: a few minutes.)"""
+    unload_all(lucid)
+    n_funcs = len(sh(lucid, "cat %s/available_filter_functions" % T).splitlines())
+    sh(lucid, "rm -f /tmp/stop; (while [ ! -e /tmp/stop ]; do run_test -t 2 -r 20 > /dev/null; "
+              "ls -R /proc/self > /dev/null; sh -c 'echo $$' > /dev/null; done) "
+              "> /dev/null 2>&1 &")
+    try:
+        out = sh(lucid, "kprobe_stress '*' 3", timeout=1500)
+        status = lucid.status()
+    finally:
+        sh(lucid, "touch /tmp/stop; wait", timeout=300)
+    assert status == 0, out
+    m = STRESS.match(out)
+    assert m, out
+    funcs = int(m.group("funcs"))
+    assert abs(funcs - n_funcs / 3) <= 2, (funcs, n_funcs)
+    # nearly all planted (3 each): refusals are the blacklisted and the unsteppable
+    assert int(m.group("planted")) + int(m.group("refused")) == 3 * funcs
+    assert int(m.group("planted")) > 2.5 * funcs, out
+    assert int(m.group("entry")) > 0 and int(m.group("inner")) > 0 and int(m.group("ret")) > 0
+    assert dcat(lucid, "list") == ""
+    log = sh(lucid, "dmesg")
+    assert "Oops" not in log and "BUG" not in log and "WARNING" not in log, log[-2000:]
+    # and the kernel still works
+    assert sh(lucid, "run_test -t 2 -r 5").startswith("run_test"), "run_test"

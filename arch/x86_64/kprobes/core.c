@@ -53,6 +53,9 @@
 #define DR6_BS 0x4000 /* DR6: the trap was a single step */
 #define DR6_RESERVED 0xffff0ff0 /* DR6's value with no condition recorded */
 
+/* The preemption count's marks while the int3 and #DB handlers run: Linux's NMI entry's. */
+#define KPROBE_TRAP_OFFSET (NMI_OFFSET + HARDIRQ_OFFSET)
+
 /* What #DB must fix after the copy ran (kprobe.ainsn.fixups). */
 #define KPROBE_FIX_IP 0x1 /* RIP is relative to the slot: move it back to the original */
 #define KPROBE_FIX_CALL 0x2 /* a call pushed a return address inside the slot */
@@ -299,6 +302,7 @@ notrace void arch_remove_kprobe(struct kprobe *p)
 /* --- the int3 and #DB handlers ------------------------------------------------------------ */
 
 static struct kprobe_ctlblk kprobe_ctlblks[NR_CPUS];
+unsigned long kprobe_step_faults;
 
 notrace struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 {
@@ -357,8 +361,8 @@ static notrace bool kprobe_int3_handler(struct pt_regs *regs)
 
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	/* The probe machinery runs as Linux's int3 does: in NMI context (it can interrupt
-	 * anything, the tracer's own writes included). */
-	preempt_count_add(NMI_OFFSET);
+	 * anything, the tracer's own writes included), as irqentry_nmi_enter() marks it. */
+	preempt_count_add(KPROBE_TRAP_OFFSET);
 	if (kcb->current_kprobe) {
 		/* A probe inside a handler: step it, report nothing (one level deep). */
 		if (kcb->kprobe_status == KPROBE_HIT_SS || kcb->kprobe_status == KPROBE_REENTER)
@@ -374,7 +378,7 @@ static notrace bool kprobe_int3_handler(struct pt_regs *regs)
 		else
 			kcb->current_kprobe = NULL; /* the handler moved RIP: no step */
 	}
-	preempt_count_sub(NMI_OFFSET);
+	preempt_count_sub(KPROBE_TRAP_OFFSET);
 	return true;
 }
 
@@ -423,7 +427,7 @@ static notrace bool kprobe_debug_handler(struct pt_regs *regs)
 		return false;
 	write_dr6(DR6_RESERVED);
 
-	preempt_count_add(NMI_OFFSET);
+	preempt_count_add(KPROBE_TRAP_OFFSET);
 	resume_execution(cur, regs, kcb);
 	if (kcb->kprobe_status == KPROBE_REENTER) {
 		restore_previous_kprobe(kcb);
@@ -434,7 +438,7 @@ static notrace bool kprobe_debug_handler(struct pt_regs *regs)
 		}
 		kcb->current_kprobe = NULL;
 	}
-	preempt_count_sub(NMI_OFFSET);
+	preempt_count_sub(KPROBE_TRAP_OFFSET);
 	return true;
 }
 
@@ -451,7 +455,10 @@ notrace bool kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	if (regs->rip < (unsigned long)cur->ainsn.insn ||
 	    regs->rip >= (unsigned long)cur->ainsn.insn + cur->ainsn.len)
 		return false; /* not the copy's fault */
-	/* As Linux: back to the probed address, flags as they were, the probe let go. */
+	/* As Linux: back to the probed address, flags as they were, the probe let go. The
+	 * instruction runs again from its int3 once the fault is dealt with: the pre_handler
+	 * runs again too, and this step has no post_handler. */
+	__atomic_add_fetch(&kprobe_step_faults, 1, __ATOMIC_RELAXED);
 	regs->rip = (unsigned long)cur->addr;
 	regs->rflags &= ~(X86_EFLAGS_TF | X86_EFLAGS_IF);
 	regs->rflags |= kcb->kprobe_old_flags;

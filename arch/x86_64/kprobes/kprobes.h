@@ -49,6 +49,8 @@ bool arch_within_kprobe_area(unsigned long addr);
  * handled as if the original instruction had raised it. Returns true if it did that.
  */
 bool kprobe_fault_handler(struct pt_regs *regs, int trapnr);
+/* How many times that happened since boot (kprobe_stress checks its counts with it). */
+extern unsigned long kprobe_step_faults;
 
 /* KPROBES_ON_FTRACE (arch/x86_64/kprobes/ftrace.c). */
 bool kprobe_ftrace_location(unsigned long addr);
