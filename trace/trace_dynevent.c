@@ -108,8 +108,7 @@ static void tracing_reset_all_online_cpus(void)
 	struct trace_array *tr;
 
 	mutex_lock(&trace_types_lock);
-	for_each_trace_array(tr)
-		tracing_reset_online_cpus(tr);
+	for_each_trace_array(tr) tracing_reset_online_cpus(tr);
 	mutex_unlock(&trace_types_lock);
 }
 

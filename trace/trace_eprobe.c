@@ -81,8 +81,7 @@ static enum print_line_t print_eprobe_event(struct trace_iterator *iter, unsigne
 	struct trace_seq *s = &iter->seq;
 
 	(void)flags;
-	trace_seq_printf(s, "%s: (%s.%s)", trace_probe_name(tp), ep->event_system,
-			 ep->event_name);
+	trace_seq_printf(s, "%s: (%s.%s)", trace_probe_name(tp), ep->event_system, ep->event_name);
 	if (trace_probe_print_args(s, tp->args, (int)tp->nr_args, (uint8_t *)(field + 1), field) <
 	    0)
 		return trace_handle_return(s);
@@ -298,8 +297,8 @@ static bool eprobe_dyn_event_is_busy(struct dyn_event *ev)
 {
 	struct trace_eprobe *ep = to_trace_eprobe(ev);
 
-	return trace_probe_is_enabled(ep->tp) || ep->tp->call.enabled ||
-	       ep->tp->call.registered || ep->tp->call.triggers;
+	return trace_probe_is_enabled(ep->tp) || ep->tp->call.enabled || ep->tp->call.registered ||
+	       ep->tp->call.triggers;
 }
 
 static int eprobe_dyn_event_release(struct dyn_event *ev)

@@ -61,15 +61,19 @@ struct kretprobe_trace_entry_head {
 };
 
 static const struct trace_event_field kprobe_fields[] = {
-	{.type = "unsigned long", .name = FIELD_STRING_IP,
-	 .offset = offsetof(struct kprobe_trace_entry_head, ip), .size = sizeof(unsigned long)},
+	{.type = "unsigned long",
+	 .name = FIELD_STRING_IP,
+	 .offset = offsetof(struct kprobe_trace_entry_head, ip),
+	 .size = sizeof(unsigned long)},
 	{.name = NULL},
 };
 static const struct trace_event_field kretprobe_fields[] = {
-	{.type = "unsigned long", .name = FIELD_STRING_FUNC,
+	{.type = "unsigned long",
+	 .name = FIELD_STRING_FUNC,
 	 .offset = offsetof(struct kretprobe_trace_entry_head, func),
 	 .size = sizeof(unsigned long)},
-	{.type = "unsigned long", .name = FIELD_STRING_RETIP,
+	{.type = "unsigned long",
+	 .name = FIELD_STRING_RETIP,
 	 .offset = offsetof(struct kretprobe_trace_entry_head, ret_ip),
 	 .size = sizeof(unsigned long)},
 	{.name = NULL},
@@ -247,8 +251,7 @@ static int trace_probe_compare_arg_type(const struct trace_probe *a, const struc
 	return 0;
 }
 
-static bool trace_kprobe_has_same_kprobe(const struct trace_kprobe *a,
-					 const struct trace_kprobe *b)
+static bool trace_kprobe_has_same_kprobe(const struct trace_kprobe *a, const struct trace_kprobe *b)
 {
 	if ((a->symbol == NULL) != (b->symbol == NULL) ||
 	    (a->symbol && strcmp(a->symbol, b->symbol)) || a->rp.kp.offset != b->rp.kp.offset ||
@@ -291,8 +294,8 @@ static int refuse_existing(struct trace_kprobe *tk, struct trace_kprobe *old)
 /* Event first (its name may be taken), then the probe, disarmed; undone if either fails. */
 static int register_trace_kprobe(struct trace_kprobe *tk)
 {
-	struct trace_kprobe *old = find_trace_kprobe(trace_probe_name(tk->tp),
-						      trace_probe_group_name(tk->tp));
+	struct trace_kprobe *old =
+		find_trace_kprobe(trace_probe_name(tk->tp), trace_probe_group_name(tk->tp));
 	int ret;
 
 	if (old)
@@ -302,9 +305,9 @@ static int register_trace_kprobe(struct trace_kprobe *tk)
 		if (ret)
 			return ret;
 	}
-	ret = trace_probe_register_event_call(tk->tp, tk->is_return ? print_kretprobe_event :
-								      print_kprobe_event,
-					      kprobe_register);
+	ret = trace_probe_register_event_call(
+		tk->tp, tk->is_return ? print_kretprobe_event : print_kprobe_event,
+		kprobe_register);
 	if (ret) {
 		if (ret == -EEXIST) {
 			trace_probe_log_set_index(0);
@@ -436,8 +439,8 @@ static int __trace_kprobe_create(int argc, const char *argv[])
 	if (!event) {
 		/* p_do_sys_openat2_0, r_do_sys_openat2_0, p_0xffffffff81234567 */
 		if (symbol)
-			snprintf(buf, MAX_EVENT_NAME_LEN, "%c_%s_%ld", is_return ? 'r' : 'p', symbol,
-				 offset);
+			snprintf(buf, MAX_EVENT_NAME_LEN, "%c_%s_%ld", is_return ? 'r' : 'p',
+				 symbol, offset);
 		else
 			snprintf(buf, MAX_EVENT_NAME_LEN, "%c_0x%lx", is_return ? 'r' : 'p', addr);
 		sanitize_event_name(buf);
@@ -483,8 +486,8 @@ static int __trace_kprobe_create(int argc, const char *argv[])
 		ret = is_return ? traceprobe_define_arg_fields(
 					  tk->tp, kretprobe_fields,
 					  sizeof(struct kretprobe_trace_entry_head) -
-						  sizeof(struct trace_entry)) :
-				  traceprobe_define_arg_fields(
+						  sizeof(struct trace_entry))
+				: traceprobe_define_arg_fields(
 					  tk->tp, kprobe_fields,
 					  sizeof(struct kprobe_trace_entry_head) -
 						  sizeof(struct trace_entry));
@@ -552,8 +555,7 @@ static bool trace_kprobe_is_busy(struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
 
-	return trace_probe_is_enabled(tk->tp) || tk->tp->call.registered ||
-	       tk->tp->call.triggers;
+	return trace_probe_is_enabled(tk->tp) || tk->tp->call.registered || tk->tp->call.triggers;
 }
 
 static int trace_kprobe_release(struct dyn_event *ev)
@@ -593,8 +595,8 @@ static bool trace_kprobe_match_command_head(struct trace_kprobe *tk, int argc, c
 	return trace_probe_match_command_args(tk->tp, argc - 1, argv + 1);
 }
 
-static bool trace_kprobe_match(const char *system, const char *event, int argc,
-			       const char **argv, struct dyn_event *ev)
+static bool trace_kprobe_match(const char *system, const char *event, int argc, const char **argv,
+			       struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
 
@@ -660,7 +662,8 @@ static unsigned long trace_kprobe_nhit(const struct trace_kprobe *tk)
 static int probes_profile_seq_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
-	unsigned long nmissed = tk->rp.kp.nmissed + (tk->is_return ? (unsigned long)tk->rp.nmissed : 0);
+	unsigned long nmissed =
+		tk->rp.kp.nmissed + (tk->is_return ? (unsigned long)tk->rp.nmissed : 0);
 
 	seq_printf(m, "  %-44s %15lu %15lu\n", trace_probe_name(tk->tp), trace_kprobe_nhit(tk),
 		   nmissed);

@@ -103,15 +103,15 @@ void __trace_probe_log_err(int offset, int err_type)
 
 /* --- the types ---------------------------------------------------------------------------------- */
 
-#define DEFINE_BASIC_PRINT_TYPE_FUNC(tname, type, fmt, cast)                  \
+#define DEFINE_BASIC_PRINT_TYPE_FUNC(tname, type, fmt, cast)                      \
 	static int print_type_##tname(struct trace_seq *s, void *data, void *ent) \
-	{                                                                     \
-		type v;                                                       \
-									      \
-		(void)ent;                                                    \
-		memcpy(&v, data, sizeof(v)); /* packed: at any byte */        \
-		trace_seq_printf(s, fmt, (cast)v);                            \
-		return !trace_seq_has_overflowed(s);                          \
+	{                                                                         \
+		type v;                                                           \
+                                                                                  \
+		(void)ent;                                                        \
+		memcpy(&v, data, sizeof(v)); /* packed: at any byte */            \
+		trace_seq_printf(s, fmt, (cast)v);                                \
+		return !trace_seq_has_overflowed(s);                              \
 	}
 
 DEFINE_BASIC_PRINT_TYPE_FUNC(u8, uint8_t, "%u", unsigned int)
@@ -155,14 +155,14 @@ static int print_type_string(struct trace_seq *s, void *data, void *ent)
 	return !trace_seq_has_overflowed(s);
 }
 
-#define TYPE(n, sz, sign, fmtstr, ftype)                                                      \
-	{                                                                                     \
-		.name = #n, .size = sz, .is_signed = sign, .print = print_type_##n,          \
-		.fmt = fmtstr, .fmttype = ftype                                               \
+#define TYPE(n, sz, sign, fmtstr, ftype)                                                           \
+	{                                                                                          \
+		.name = #n, .size = sz, .is_signed = sign, .print = print_type_##n, .fmt = fmtstr, \
+		.fmttype = ftype                                                                   \
 	}
-#define STRING_TYPE(n)                                                                        \
-	{                                                                                     \
-		.name = n, .size = sizeof(uint32_t), .is_signed = true, .is_string = true,   \
+#define STRING_TYPE(n)                                                                          \
+	{                                                                                       \
+		.name = n, .size = sizeof(uint32_t), .is_signed = true, .is_string = true,      \
 		.print = print_type_string, .fmt = "\\\"%s\\\"", .fmttype = "__data_loc char[]" \
 	}
 
@@ -592,8 +592,7 @@ static void free_fetch_code(struct fetch_insn *code)
 	kfree(code);
 }
 
-static bool is_op(const struct fetch_insn *code, enum fetch_op a, enum fetch_op b,
-		  enum fetch_op c)
+static bool is_op(const struct fetch_insn *code, enum fetch_op a, enum fetch_op b, enum fetch_op c)
 {
 	return code->op == a || code->op == b || code->op == c;
 }

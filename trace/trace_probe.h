@@ -28,9 +28,10 @@
  * traceprobe_set_print_fmt).
  *
  * How a probe kind uses it (trace/trace_kprobe.c, trace/trace_uprobe.c, trace/trace_eprobe.c):
- *   create:  trace_probe_log_init(); alloc_trace_probe-like: trace_probe_init(tp, event, group,
- *            nargs); traceprobe_parse_probe_arg(tp, i, argv[i], flags) for each argument;
- *            traceprobe_set_print_fmt(tp, ptype); trace_probe_register_event_call(tp, ...);
+ *   create:  trace_probe_log_init(); tp = trace_probe_alloc(event, group, nargs);
+ *            traceprobe_parse_probe_arg(tp, i, argv[i], flags) for each argument;
+ *            traceprobe_set_print_fmt(tp, ptype); traceprobe_define_arg_fields(tp, own
+ *            fields, their size); trace_probe_register_event_call(tp, print, reg);
  *            trace_probe_log_clear().
  *   hit:     dsize = traceprobe_get_data_size(tp, &fc); reserve sizeof(own) + tp->size + dsize;
  *            store_trace_args(rec + own, tp, &fc, sizeof(own) + tp->size, dsize); commit.
@@ -201,8 +202,7 @@ struct trace_probe *trace_probe_alloc(const char *event, const char *group, int 
 void trace_probe_cleanup(struct trace_probe *tp);
 
 /* Parses argv ("NAME=FETCHARG:TYPE") into tp->args[i]; 0 or -EINVAL/-E2BIG/-ENOMEM (logged). */
-int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *argv,
-			       unsigned int flags);
+int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *argv, unsigned int flags);
 /*
  * Resolves the @SYM arguments (kallsyms), when the probe is registered: 0, or -ENOENT for an
  * unknown symbol, as Linux's.
@@ -286,62 +286,66 @@ void __trace_probe_log_err(int offset, int err);
 #define trace_probe_log_err(offs, err) __trace_probe_log_err(offs, TP_ERR_##err)
 
 /* Linux 6.1's messages, in its order (the index is the error's number in error_log's table). */
-#define TP_ERRORS                                                                           \
-	C(FILE_NOT_FOUND, "Failed to find the given file"),                                 \
-	C(NO_REGULAR_FILE, "Not a regular file"),                                           \
-	C(BAD_REFCNT, "Invalid reference counter offset"),                                  \
-	C(REFCNT_OPEN_BRACE, "Reference counter brace is not closed"),                      \
-	C(BAD_REFCNT_SUFFIX, "Reference counter has wrong suffix"),                         \
-	C(BAD_UPROBE_OFFS, "Invalid uprobe offset"),                                        \
-	C(MAXACT_NO_KPROBE, "Maxactive is not for kprobe"),                                 \
-	C(BAD_MAXACT, "Invalid maxactive number"),                                          \
-	C(MAXACT_TOO_BIG, "Maxactive is too big"),                                          \
-	C(BAD_PROBE_ADDR, "Invalid probed address or symbol"),                              \
-	C(BAD_RETPROBE, "Retprobe address must be an function entry"),                      \
-	C(BAD_ADDR_SUFFIX, "Invalid probed address suffix"),                                \
-	C(NO_GROUP_NAME, "Group name is not specified"),                                    \
-	C(GROUP_TOO_LONG, "Group name is too long"),                                        \
-	C(BAD_GROUP_NAME, "Group name must follow the same rules as C identifiers"),        \
-	C(NO_EVENT_NAME, "Event name is not specified"),                                    \
-	C(EVENT_TOO_LONG, "Event name is too long"),                                        \
-	C(BAD_EVENT_NAME, "Event name must follow the same rules as C identifiers"),        \
-	C(EVENT_EXIST, "Given group/event name is already used by another event"),          \
-	C(RETVAL_ON_PROBE, "$retval can be used only on retprobe"),                         \
-	C(BAD_STACK_NUM, "Invalid stack number"), C(BAD_ARG_NUM, "Invalid argument number"), \
-	C(BAD_VAR, "Invalid $-valiable specified"), C(BAD_REG_NAME, "Invalid register name"), \
-	C(BAD_MEM_ADDR, "Invalid memory address"), C(BAD_IMM, "Invalid immediate value"),   \
-	C(IMMSTR_NO_CLOSE, "String is not closed with '\"'"),                               \
-	C(FILE_ON_KPROBE, "File offset is not available with kprobe"),                      \
-	C(BAD_FILE_OFFS, "Invalid file offset value"),                                      \
-	C(SYM_ON_UPROBE, "Symbol is not available with uprobe"),                            \
-	C(TOO_MANY_OPS, "Dereference is too much nested"),                                  \
-	C(DEREF_NEED_BRACE, "Dereference needs a brace"),                                   \
-	C(BAD_DEREF_OFFS, "Invalid dereference offset"),                                    \
-	C(DEREF_OPEN_BRACE, "Dereference is not closed"),                                   \
-	C(COMM_CANT_DEREF, "$comm can not be dereferenced"),                                \
-	C(BAD_FETCH_ARG, "Invalid fetch argument"), C(ARRAY_NO_CLOSE, "Array is not closed"), \
-	C(BAD_ARRAY_SUFFIX, "Array has wrong suffix"),                                      \
-	C(BAD_ARRAY_NUM, "Invalid array size"), C(ARRAY_TOO_BIG, "Array number is too big"), \
-	C(BAD_TYPE, "Unknown type is specified"),                                           \
-	C(BAD_STRING, "String accepts only memory argument"),                               \
-	C(BAD_SYMSTRING, "Symbol String doesn't accept data/userdata"),                     \
-	C(BAD_BITFIELD, "Invalid bitfield"),                                                \
-	C(ARG_NAME_TOO_LONG, "Argument name is too long"),                                  \
-	C(NO_ARG_NAME, "Argument name is not specified"),                                   \
-	C(BAD_ARG_NAME, "Argument name must follow the same rules as C identifiers"),       \
-	C(USED_ARG_NAME, "This argument name is already used"),                             \
-	C(ARG_TOO_LONG, "Argument expression is too long"),                                 \
-	C(NO_ARG_BODY, "No argument expression"),                                           \
-	C(BAD_INSN_BNDRY, "Probe point is not an instruction boundary"),                    \
-	C(FAIL_REG_PROBE, "Failed to register probe event"),                                \
-	C(DIFF_PROBE_TYPE, "Probe type is different from existing probe"),                  \
-	C(DIFF_ARG_TYPE, "Argument type or name is different from existing probe"),         \
-	C(SAME_PROBE, "There is already the exact same probe event"),                       \
-	C(NO_EVENT_INFO, "This requires both group and event name to attach"),              \
-	C(BAD_ATTACH_EVENT, "Attached event does not exist"),                               \
-	C(BAD_ATTACH_ARG, "Attached event does not have this field"),                       \
-	C(NO_EP_FILTER, "No filter rule after 'if'"),                                       \
-	C(TOO_MANY_ARGS, "Too many arguments are specified"),
+#define TP_ERRORS                                                                                 \
+	C(FILE_NOT_FOUND, "Failed to find the given file"),                                       \
+		C(NO_REGULAR_FILE, "Not a regular file"),                                         \
+		C(BAD_REFCNT, "Invalid reference counter offset"),                                \
+		C(REFCNT_OPEN_BRACE, "Reference counter brace is not closed"),                    \
+		C(BAD_REFCNT_SUFFIX, "Reference counter has wrong suffix"),                       \
+		C(BAD_UPROBE_OFFS, "Invalid uprobe offset"),                                      \
+		C(MAXACT_NO_KPROBE, "Maxactive is not for kprobe"),                               \
+		C(BAD_MAXACT, "Invalid maxactive number"),                                        \
+		C(MAXACT_TOO_BIG, "Maxactive is too big"),                                        \
+		C(BAD_PROBE_ADDR, "Invalid probed address or symbol"),                            \
+		C(BAD_RETPROBE, "Retprobe address must be an function entry"),                    \
+		C(BAD_ADDR_SUFFIX, "Invalid probed address suffix"),                              \
+		C(NO_GROUP_NAME, "Group name is not specified"),                                  \
+		C(GROUP_TOO_LONG, "Group name is too long"),                                      \
+		C(BAD_GROUP_NAME, "Group name must follow the same rules as C identifiers"),      \
+		C(NO_EVENT_NAME, "Event name is not specified"),                                  \
+		C(EVENT_TOO_LONG, "Event name is too long"),                                      \
+		C(BAD_EVENT_NAME, "Event name must follow the same rules as C identifiers"),      \
+		C(EVENT_EXIST, "Given group/event name is already used by another event"),        \
+		C(RETVAL_ON_PROBE, "$retval can be used only on retprobe"),                       \
+		C(BAD_STACK_NUM, "Invalid stack number"),                                         \
+		C(BAD_ARG_NUM, "Invalid argument number"),                                        \
+		C(BAD_VAR, "Invalid $-valiable specified"),                                       \
+		C(BAD_REG_NAME, "Invalid register name"),                                         \
+		C(BAD_MEM_ADDR, "Invalid memory address"), C(BAD_IMM, "Invalid immediate value"), \
+		C(IMMSTR_NO_CLOSE, "String is not closed with '\"'"),                             \
+		C(FILE_ON_KPROBE, "File offset is not available with kprobe"),                    \
+		C(BAD_FILE_OFFS, "Invalid file offset value"),                                    \
+		C(SYM_ON_UPROBE, "Symbol is not available with uprobe"),                          \
+		C(TOO_MANY_OPS, "Dereference is too much nested"),                                \
+		C(DEREF_NEED_BRACE, "Dereference needs a brace"),                                 \
+		C(BAD_DEREF_OFFS, "Invalid dereference offset"),                                  \
+		C(DEREF_OPEN_BRACE, "Dereference is not closed"),                                 \
+		C(COMM_CANT_DEREF, "$comm can not be dereferenced"),                              \
+		C(BAD_FETCH_ARG, "Invalid fetch argument"),                                       \
+		C(ARRAY_NO_CLOSE, "Array is not closed"),                                         \
+		C(BAD_ARRAY_SUFFIX, "Array has wrong suffix"),                                    \
+		C(BAD_ARRAY_NUM, "Invalid array size"),                                           \
+		C(ARRAY_TOO_BIG, "Array number is too big"),                                      \
+		C(BAD_TYPE, "Unknown type is specified"),                                         \
+		C(BAD_STRING, "String accepts only memory argument"),                             \
+		C(BAD_SYMSTRING, "Symbol String doesn't accept data/userdata"),                   \
+		C(BAD_BITFIELD, "Invalid bitfield"),                                              \
+		C(ARG_NAME_TOO_LONG, "Argument name is too long"),                                \
+		C(NO_ARG_NAME, "Argument name is not specified"),                                 \
+		C(BAD_ARG_NAME, "Argument name must follow the same rules as C identifiers"),     \
+		C(USED_ARG_NAME, "This argument name is already used"),                           \
+		C(ARG_TOO_LONG, "Argument expression is too long"),                               \
+		C(NO_ARG_BODY, "No argument expression"),                                         \
+		C(BAD_INSN_BNDRY, "Probe point is not an instruction boundary"),                  \
+		C(FAIL_REG_PROBE, "Failed to register probe event"),                              \
+		C(DIFF_PROBE_TYPE, "Probe type is different from existing probe"),                \
+		C(DIFF_ARG_TYPE, "Argument type or name is different from existing probe"),       \
+		C(SAME_PROBE, "There is already the exact same probe event"),                     \
+		C(NO_EVENT_INFO, "This requires both group and event name to attach"),            \
+		C(BAD_ATTACH_EVENT, "Attached event does not exist"),                             \
+		C(BAD_ATTACH_ARG, "Attached event does not have this field"),                     \
+		C(NO_EP_FILTER, "No filter rule after 'if'"),                                     \
+		C(TOO_MANY_ARGS, "Too many arguments are specified"),
 
 #undef C
 #define C(a, b) TP_ERR_##a

@@ -91,7 +91,8 @@ static long probe_user_strncpy(char *dst, unsigned long src, long max)
 		/* only the length: copy it through a small buffer */
 		ret = 0;
 		while (done < max) {
-			long chunk = max - done < (long)sizeof(buf) ? max - done : (long)sizeof(buf);
+			long chunk =
+				max - done < (long)sizeof(buf) ? max - done : (long)sizeof(buf);
 			long n = strncpy_from_user(buf, (const char *)(src + (unsigned long)done),
 						   chunk);
 
@@ -137,19 +138,20 @@ static unsigned long get_event_field(const struct fetch_context *fc,
 	const char *addr = (const char *)fc->rec + f->offset;
 
 	if (!strncmp(f->type, "__data_loc", 10))
-		return (unsigned long)((const char *)fc->rec + get_loc_offs(*(const uint32_t *)addr));
+		return (unsigned long)((const char *)fc->rec +
+				       get_loc_offs(*(const uint32_t *)addr));
 	if (strchr(f->type, '['))
 		return (unsigned long)addr; /* an array, char comm[16]: where it is */
 	switch (f->size) {
 	case 1:
-		return f->is_signed ? (unsigned long)(long)*(const int8_t *)addr :
-				      *(const uint8_t *)addr;
+		return f->is_signed ? (unsigned long)(long)*(const int8_t *)addr
+				    : *(const uint8_t *)addr;
 	case 2:
-		return f->is_signed ? (unsigned long)(long)*(const int16_t *)addr :
-				      *(const uint16_t *)addr;
+		return f->is_signed ? (unsigned long)(long)*(const int16_t *)addr
+				    : *(const uint16_t *)addr;
 	case 4:
-		return f->is_signed ? (unsigned long)(long)*(const int32_t *)addr :
-				      *(const uint32_t *)addr;
+		return f->is_signed ? (unsigned long)(long)*(const int32_t *)addr
+				    : *(const uint32_t *)addr;
 	default:
 		return *(const unsigned long *)addr;
 	}
@@ -314,9 +316,10 @@ stage2:
 	for (;; code++) {
 		if (code->op == FETCH_OP_DEREF) {
 			lval = val;
-			ret = fc->user ? probe_user_read(&val, val + (unsigned long)(long)code->offset,
-							 sizeof(val)) :
-					 probe_kernel_read(&val,
+			ret = fc->user ? probe_user_read(&val,
+							 val + (unsigned long)(long)code->offset,
+							 sizeof(val))
+				       : probe_kernel_read(&val,
 							   val + (unsigned long)(long)code->offset,
 							   sizeof(val));
 		} else if (code->op == FETCH_OP_UDEREF) {
@@ -339,8 +342,9 @@ stage3:
 		case FETCH_OP_ST_STRING:
 		case FETCH_OP_ST_USTRING:
 		case FETCH_OP_ST_SYMSTR:
-			ret = fetch_string(code->op, kernel, val + (unsigned long)(long)code->offset,
-					   NULL, MAX_STRING_SIZE);
+			ret = fetch_string(code->op, kernel,
+					   val + (unsigned long)(long)code->offset, NULL,
+					   MAX_STRING_SIZE);
 			code++;
 			goto array;
 		default:

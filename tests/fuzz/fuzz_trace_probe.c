@@ -94,8 +94,8 @@ size_t sprint_symbol(char *buf, size_t size, unsigned long addr, bool with_offse
 {
 	(void)with_offset;
 	return in_arena(addr, 1) ? (size_t)snprintf(buf, size, "arena+0x%lx/0x1000",
-						     addr - (unsigned long)arena) :
-				   0;
+						    addr - (unsigned long)arena)
+				 : 0;
 }
 
 unsigned long kallsyms_lookup_name(const char *name)
@@ -135,11 +135,12 @@ static const struct trace_event_field src_fields[] = {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned int kinds[] = {
-		TPARG_FL_KERNEL | TPARG_FL_FENTRY, TPARG_FL_KERNEL, TPARG_FL_KERNEL | TPARG_FL_RETURN,
-		0, TPARG_FL_KERNEL | TPARG_FL_TPOINT,
+		TPARG_FL_KERNEL | TPARG_FL_FENTRY, TPARG_FL_KERNEL,
+		TPARG_FL_KERNEL | TPARG_FL_RETURN, 0,
+		TPARG_FL_KERNEL | TPARG_FL_TPOINT,
 	};
-	static const struct trace_event_call src = {.system = "s", .name = "e",
-						    .fields = src_fields};
+	static const struct trace_event_call src = {
+		.system = "s", .name = "e", .fields = src_fields};
 	static char buf[1024];
 	const char *argv[MAX_WORDS + 2] = {"p", "f"};
 	struct fetch_context fc = {0};

@@ -417,18 +417,18 @@ static void test_fetch(void **state)
 			    " c=\"lbench\" s=\"imm\" i=-7");
 	/* a fault: the string reads "(fault)", a number 0 */
 	regs.rdi = 16;
-	assert_string_equal(hit("p f s=+0(%di):string n=+0(%di):u32 ok=%ax:u8", KPROBE_FLAGS,
-				&regs),
-			    " s=(fault) n=0 ok=42");
+	assert_string_equal(
+		hit("p f s=+0(%di):string n=+0(%di):u32 ok=%ax:u8", KPROBE_FLAGS, &regs),
+		" s=(fault) n=0 ok=42");
 	/* an array of strings */
 	regs.rdi = (unsigned long)names;
 	assert_string_equal(hit("p f s=+0(%di):string[2]", KPROBE_FLAGS, &regs),
 			    " s={\"one\",\"two\"}");
 	/* @SYM+OFFS, and symbol / symstr */
 	regs.rax = (unsigned long)sym_data + 2;
-	assert_string_equal(hit("p f v=@sym_data+1:u8 s=%ax:symbol t=%ax:symstr", KPROBE_FLAGS,
-				&regs),
-			    " v=2 s=sym_data+0x2/0x4 t=\"sym_data+0x2/0x4\"");
+	assert_string_equal(
+		hit("p f v=@sym_data+1:u8 s=%ax:symbol t=%ax:symstr", KPROBE_FLAGS, &regs),
+		" v=2 s=sym_data+0x2/0x4 t=\"sym_data+0x2/0x4\"");
 	/* $retval on a return probe */
 	regs.rax = (unsigned long)-2;
 	assert_string_equal(hit("r f r=$retval:s64", TPARG_FL_KERNEL | TPARG_FL_RETURN, &regs),
@@ -446,10 +446,15 @@ struct src_rec {
 static void test_eprobe_fields(void **state)
 {
 	static const struct trace_event_field fields[] = {
-		{.type = "int", .name = "nr", .offset = offsetof(struct src_rec, nr), .size = 4,
+		{.type = "int",
+		 .name = "nr",
+		 .offset = offsetof(struct src_rec, nr),
+		 .size = 4,
 		 .is_signed = true},
-		{.type = "__data_loc char[]", .name = "name",
-		 .offset = offsetof(struct src_rec, __data_loc_name), .size = 4},
+		{.type = "__data_loc char[]",
+		 .name = "name",
+		 .offset = offsetof(struct src_rec, __data_loc_name),
+		 .size = 4},
 		{.name = NULL},
 	};
 	struct trace_event_call src = {.system = "sys", .name = "ev", .fields = fields};
@@ -464,15 +469,15 @@ static void test_eprobe_fields(void **state)
 	rec.__data_loc_name = make_data_loc(4, offsetof(struct src_rec, text));
 	tp->attached = &src;
 	trace_probe_log_init("event_probe", 0, NULL);
-	assert_int_equal(traceprobe_parse_probe_arg(tp, 0, "n=$nr:s32", TPARG_FL_KERNEL |
-									    TPARG_FL_TPOINT),
+	assert_int_equal(
+		traceprobe_parse_probe_arg(tp, 0, "n=$nr:s32", TPARG_FL_KERNEL | TPARG_FL_TPOINT),
+		0);
+	assert_int_equal(traceprobe_parse_probe_arg(tp, 1, "s=$name:string",
+						    TPARG_FL_KERNEL | TPARG_FL_TPOINT),
 			 0);
-	assert_int_equal(traceprobe_parse_probe_arg(tp, 1, "s=$name:string", TPARG_FL_KERNEL |
-									      TPARG_FL_TPOINT),
-			 0);
-	assert_int_equal(traceprobe_parse_probe_arg(tp, 2, "x=$nosuch", TPARG_FL_KERNEL |
-									    TPARG_FL_TPOINT),
-			 -ENOENT);
+	assert_int_equal(
+		traceprobe_parse_probe_arg(tp, 2, "x=$nosuch", TPARG_FL_KERNEL | TPARG_FL_TPOINT),
+		-ENOENT);
 	tp->nr_args = 2; /* the third was refused */
 	dsize = traceprobe_get_data_size(tp, &fc);
 	assert_int_equal(dsize, 4);
