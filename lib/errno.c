@@ -44,6 +44,7 @@ static const char *const errno_texts[] = {
 	[ENOTSOCK] = "Socket operation on non-socket",
 	[EAFNOSUPPORT] = "Address family not supported by protocol",
 	[ETIMEDOUT] = "Connection timed out",
+	[ECANCELED] = "Operation canceled",
 };
 
 const char *errno_text(int err)

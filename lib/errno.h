@@ -44,6 +44,7 @@
 #define ENOTSOCK 88
 #define EAFNOSUPPORT 97
 #define ETIMEDOUT 110
+#define ECANCELED 125 /* a dynamic event definition not of this kind */
 
 /*
  * Never seen by user space (include/linux/errno.h): an interrupted system call asks the signal

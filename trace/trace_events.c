@@ -66,7 +66,7 @@ static int event_cmp(const struct trace_event_call *a, const struct trace_event_
 }
 
 /* Into ftrace_events at its sorted place; false if an event of that name is there already. */
-static bool event_insert(struct trace_event_call *call)
+bool event_insert(struct trace_event_call *call)
 {
 	struct trace_event_call *pos;
 
@@ -274,6 +274,8 @@ struct trace_event_file *trace_event_file_next(struct trace_array *tr,
 	if (tr != &global_trace) {
 		long i = file ? file - tr->event_files + 1 : 0;
 
+		while (i < tr->nr_event_files && !tr->event_files[i].call)
+			i++; /* the slot of an event removed since (a probe event) */
 		return i < tr->nr_event_files ? &tr->event_files[i] : NULL;
 	}
 	struct list_head *next = file ? file->call->list.next : ftrace_events.next;

@@ -34,6 +34,7 @@ struct tracepoint;
 struct mutex;
 struct event_filter;
 struct event_trigger_data;
+struct dentry;
 
 typedef int pid_t; /* as Linux's records name their pid fields */
 
@@ -171,6 +172,7 @@ struct trace_event_file {
 	 */
 	struct event_trigger_data *triggers;
 	int sm_ref, tm_ref;
+	struct dentry *dir; /* its events/SYSTEM/NAME/ */
 };
 
 struct trace_event_call {
@@ -233,6 +235,20 @@ void event_trace_early_init(void); /* boot: the events, no files yet */
 void event_trace_init(void);
 /* Adds events to ftrace_events (the boot adds the section's), then gives ids to new ones. */
 void trace_events_add(struct trace_event_call *const *calls, int nr);
+/* Into ftrace_events at its sorted place; false if one of that system and name is there. */
+bool event_insert(struct trace_event_call *call);
+/*
+ * Events made and removed at run time (probe events, trace/trace_probe.c), Linux's names:
+ * trace_add_event_call gives the event its id, its place and its files (0, -EEXIST, -ENOSPC,
+ * -ENOMEM); trace_remove_event_call takes them away, -EBUSY while it is enabled anywhere, held
+ * by a trigger, or one of its files is open. Both take event_mutex.
+ */
+int trace_add_event_call(struct trace_event_call *call);
+int trace_remove_event_call(struct trace_event_call *call);
+/* A file's events/SYSTEM/NAME/ gone (and its system's with its last event). event_mutex held. */
+void event_remove_files(struct trace_event_file *file);
+/* Its files in the instances go with it (trace/trace_instances.c): 0, or -EBUSY. */
+int trace_instances_remove_event(struct trace_event_call *call);
 int event_trace_init_tracefs(void);
 
 /*
@@ -325,6 +341,12 @@ extern const struct trace_event_field trace_common_fields[];
 
 /* The format file of call: name, ID, the fields with the common ones first, print fmt. */
 void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call);
+/*
+ * The same a line at a time: flush(s, data) takes s's text after each field and at the end (a
+ * probe event of 128 arguments has a format file longer than s holds).
+ */
+void trace_event_print_format_flush(struct trace_seq *s, const struct trace_event_call *call,
+				    void (*flush)(struct trace_seq *s, void *data), void *data);
 
 /*
  * For output functions. trace_raw_output_prep prints "name: " and returns the record, or

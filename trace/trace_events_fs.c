@@ -619,6 +619,13 @@ static const struct file_operations ftrace_subsystem_filter_fops = {
 
 /* --- format, id ------------------------------------------------------------------------------- */
 
+/* What s holds into the file, and s empty again: the seq_file grows, s never fills. */
+static void format_flush(struct trace_seq *s, void *data)
+{
+	seq_write(data, s->buffer, trace_seq_used(s));
+	trace_seq_init(s);
+}
+
 static int format_show(struct seq_file *m, void *v)
 {
 	struct trace_seq *s = kmalloc(sizeof(*s)); /* a page: too big for a kernel stack */
@@ -627,8 +634,7 @@ static int format_show(struct seq_file *m, void *v)
 	if (!s)
 		return -ENOMEM;
 	trace_seq_init(s);
-	trace_event_print_format(s, m->private);
-	seq_write(m, s->buffer, trace_seq_used(s));
+	trace_event_print_format_flush(s, m->private, format_flush, m);
 	kfree(s);
 	return 0;
 }
@@ -688,6 +694,73 @@ static const struct file_operations ftrace_show_header_fops = {
 
 /* --- the tree --------------------------------------------------------------------------------- */
 
+/*
+ * A trace array's events/SYSTEM/ (Linux's struct event_subsystem and trace_subsystem_dir): made
+ * with the system's first event, found again when an event of it is made at run time (a probe
+ * event of group "kprobes"), removed with its last one. Its enable and filter files point at d.
+ * event_mutex held for all of these.
+ */
+struct event_subsystem {
+	struct list_head list;
+	struct event_subsystem_dir d; /* d.system: the name, owned */
+	struct dentry *dir;
+	int nr_events;
+	bool has_enable; /* its enable and filter files: with its first event that can be enabled */
+};
+
+/* What tr->event_dirs holds: events/ itself (events/enable points at top) and its systems. */
+struct trace_events_dir {
+	struct event_subsystem_dir top;
+	struct dentry *dir;
+	struct list_head systems;
+};
+
+static struct event_subsystem *subsystem_find(struct trace_events_dir *ed, const char *name)
+{
+	struct event_subsystem *sys;
+
+	list_for_each_entry(sys, &ed->systems, list)
+	{
+		if (!strcmp(sys->d.system, name))
+			return sys;
+	}
+	return NULL;
+}
+
+static struct event_subsystem *subsystem_get(struct trace_events_dir *ed,
+					     const struct trace_event_call *call)
+{
+	struct event_subsystem *sys = subsystem_find(ed, call->system);
+
+	if (!sys) {
+		char *name = kstrdup(call->system);
+
+		sys = kzalloc(sizeof(*sys));
+		if (!sys || !name) {
+			kfree(sys);
+			kfree(name);
+			return NULL;
+		}
+		sys->d = (struct event_subsystem_dir){ed->top.tr, name};
+		sys->dir = tracefs_create_dir(name, ed->dir);
+		if (!sys->dir) {
+			kfree(name);
+			kfree(sys);
+			return NULL;
+		}
+		list_add_tail(&sys->list, &ed->systems);
+	}
+	if (!sys->has_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
+		sys->has_enable = true;
+		if (!tracefs_create_file("enable", TRACE_MODE_WRITE, sys->dir, &sys->d,
+					 &ftrace_system_enable_fops) ||
+		    !tracefs_create_file("filter", TRACE_MODE_WRITE, sys->dir, &sys->d,
+					 &ftrace_subsystem_filter_fops))
+			return NULL;
+	}
+	return sys;
+}
+
 static int event_create_dir(struct dentry *system_dir, struct trace_event_file *file)
 {
 	struct trace_event_call *call = file->call;
@@ -696,6 +769,7 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_file *
 	/* Linux's one exception (init_tracer_tracefs): a trace_marker write runs print's triggers */
 	bool trigger = enable || (!strcmp(call->system, "ftrace") && !strcmp(call->name, "print"));
 
+	file->dir = dir;
 	if (!dir ||
 	    (enable &&
 	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, file, &ftrace_enable_fops)) ||
@@ -709,72 +783,91 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_file *
 	return 0;
 }
 
+/* events/SYSTEM/NAME/ of file's array, and the system's directory if it is new. */
+static int event_add_files(struct trace_event_file *file)
+{
+	struct trace_events_dir *ed = file->tr->event_dirs;
+	struct event_subsystem *sys = ed ? subsystem_get(ed, file->call) : NULL;
+
+	lockdep_assert_held(&event_mutex);
+	if (!sys)
+		return -ENOMEM;
+	sys->nr_events++;
+	return event_create_dir(sys->dir, file);
+}
+
+/* The opposite: the event's directory, and its system's with its last event. */
+void event_remove_files(struct trace_event_file *file)
+{
+	struct trace_events_dir *ed = file->tr->event_dirs;
+	struct event_subsystem *sys = ed ? subsystem_find(ed, file->call->system) : NULL;
+
+	lockdep_assert_held(&event_mutex);
+	tracefs_remove(file->dir);
+	file->dir = NULL;
+	if (sys && --sys->nr_events == 0) {
+		tracefs_remove(sys->dir); /* its open files fail from now on, never touch d */
+		list_del(&sys->list);
+		kfree((char *)sys->d.system);
+		kfree(sys);
+	}
+}
+
+bool trace_event_files_busy(struct trace_event_call *call)
+{
+	return call->file.dir && tracefs_tree_busy(call->file.dir);
+}
+
 /*
- * tr's set_event and events/ in parent (NULL: tracefs's root). Sorted by system: a new
- * system's directory when the name changes. Its enable and filter files come with its first
- * event that can be enabled: events/ftrace/ has none, as in Linux. event_mutex held.
+ * tr's set_event and events/ in parent (NULL: tracefs's root): a system's directory with its
+ * first event; its enable and filter files with its first event that can be enabled:
+ * events/ftrace/ has none, as in Linux.
  */
 int event_trace_add_tracer(struct trace_array *tr, struct dentry *parent)
 {
-	struct dentry *events, *system_dir = NULL;
-	struct event_subsystem_dir *dirs;
+	struct trace_events_dir *ed;
 	struct trace_event_file *file;
-	const char *system = NULL;
-	bool system_enable = false;
-	int nr = 1; /* events/ itself, then at most one system per event */
 
 	lockdep_assert_held(&event_mutex);
-	for_each_event_file(tr, file)
-	{
-		nr++;
-	}
-	dirs = kzalloc(sizeof(*dirs) * (size_t)nr);
-	tr->event_dirs = dirs;
-	if (!dirs)
+	ed = kzalloc(sizeof(*ed));
+	tr->event_dirs = ed;
+	if (!ed)
 		return -ENOMEM;
-	dirs[0] = (struct event_subsystem_dir){tr, NULL};
-	nr = 1;
+	ed->top = (struct event_subsystem_dir){tr, NULL};
+	INIT_LIST_HEAD(&ed->systems);
 	if (!tracefs_create_file("set_event", TRACE_MODE_WRITE, parent, tr, &ftrace_set_event_fops))
 		return -ENOMEM;
-	events = tracefs_create_dir("events", parent);
-	if (!events ||
-	    !tracefs_create_file("enable", TRACE_MODE_WRITE, events, &dirs[0],
+	ed->dir = tracefs_create_dir("events", parent);
+	if (!ed->dir ||
+	    !tracefs_create_file("enable", TRACE_MODE_WRITE, ed->dir, &ed->top,
 				 &ftrace_system_enable_fops) ||
-	    !tracefs_create_file("header_page", TRACE_MODE_READ, events,
+	    !tracefs_create_file("header_page", TRACE_MODE_READ, ed->dir,
 				 ring_buffer_print_page_header, &ftrace_show_header_fops) ||
-	    !tracefs_create_file("header_event", TRACE_MODE_READ, events,
+	    !tracefs_create_file("header_event", TRACE_MODE_READ, ed->dir,
 				 ring_buffer_print_entry_header, &ftrace_show_header_fops))
 		return -ENOMEM;
 	for_each_event_file(tr, file)
 	{
-		struct trace_event_call *call = file->call;
-
-		if (!system || strcmp(system, call->system)) {
-			system = call->system;
-			system_enable = false;
-			system_dir = tracefs_create_dir(system, events);
-			if (!system_dir)
-				return -ENOMEM;
-		}
-		if (!system_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
-			system_enable = true;
-			dirs[nr] = (struct event_subsystem_dir){tr, system};
-			if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir, &dirs[nr],
-						 &ftrace_system_enable_fops) ||
-			    !tracefs_create_file("filter", TRACE_MODE_WRITE, system_dir, &dirs[nr],
-						 &ftrace_subsystem_filter_fops))
-				return -ENOMEM;
-			nr++;
-		}
-		if (event_create_dir(system_dir, file))
+		if (event_add_files(file))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
+/* The memory of tr's events/ (its directories go with the instance's tree). */
 void event_trace_del_tracer(struct trace_array *tr)
 {
-	kfree(tr->event_dirs);
+	struct trace_events_dir *ed = tr->event_dirs;
+	struct event_subsystem *sys, *next;
+
+	if (!ed)
+		return;
+	list_for_each_entry_safe(sys, next, &ed->systems, list)
+	{
+		kfree((char *)sys->d.system);
+		kfree(sys);
+	}
+	kfree(ed);
 	tr->event_dirs = NULL;
 }
 
@@ -787,6 +880,68 @@ int event_trace_init_tracefs(void)
 		return -ENOMEM;
 	mutex_lock(&event_mutex);
 	ret = event_trace_add_tracer(&global_trace, NULL);
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* --- events made at run time ------------------------------------------------------------------ */
+
+/*
+ * Linux's trace_add_event_call(): a probe event (trace/trace_probe.c) joins the others: its id,
+ * its place on ftrace_events (so available_events, set_event and the system's enable see it),
+ * its files. 0, -EEXIST (an event of that system and name exists), -ENOSPC (no id left), or
+ * -ENOMEM, with nothing left behind.
+ */
+int trace_add_event_call(struct trace_event_call *call)
+{
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	call->event.type = 0;
+	call->file.call = call;
+	call->file.tr = &global_trace;
+	if (!global_trace.event_dirs) {
+		ret = -ENODEV; /* before boot made events/ */
+	} else if (!event_insert(call)) {
+		ret = -EEXIST;
+	} else if (!register_trace_event(&call->event)) {
+		list_del(&call->list);
+		ret = -ENOSPC;
+	} else if (event_add_files(&call->file)) {
+		event_remove_files(&call->file);
+		unregister_trace_event(&call->event);
+		list_del(&call->list);
+		ret = -ENOMEM;
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/*
+ * Linux's trace_remove_event_call(): -EBUSY while the event records anywhere (its enable file,
+ * a tracer, an instance), a trigger holds it or it has triggers, or one of its files is open;
+ * otherwise its files go, the instances' too.
+ * Its records still in the buffers are then unreadable (their id is free again): the caller
+ * clears the buffers if the event ever recorded, as Linux does.
+ */
+int trace_remove_event_call(struct trace_event_call *call)
+{
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	if (call->file.enabled || call->registered || call->tracer_refs || call->nr_inst_enabled ||
+	    call->file.sm_ref || call->file.tm_ref || call->file.triggers ||
+	    trace_event_files_busy(call)) {
+		ret = -EBUSY;
+	} else if (!(ret = trace_instances_remove_event(call))) {
+		event_remove_files(&call->file);
+		list_del(&call->list);
+		unregister_trace_event(&call->event);
+		free_event_filter(call->file.filter);
+		call->file.filter = NULL;
+		kfree(call->file.filter_err);
+		call->file.filter_err = NULL;
+	}
 	mutex_unlock(&event_mutex);
 	return ret;
 }

@@ -44,7 +44,8 @@ static void *trigger_at(struct seq_file *m, loff_t pos)
 {
 	struct trace_event_file *file = m->private;
 
-	if (!file->triggers)
+	/* no trigger the file shows (an eprobe's is hidden): the help */
+	if (event_trigger_show(file, 0, NULL, 0) < 0)
 		return pos == 0 ? SHOW_AVAILABLE_TRIGGERS : NULL;
 	return event_trigger_show(file, (int)pos, NULL, 0) < 0 ? NULL : TRIGGER_POS(pos);
 }

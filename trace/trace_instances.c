@@ -119,7 +119,11 @@ static void instance_events_unlink(struct trace_array *tr)
 		event_triggers_clear(&tr->event_files[i]);
 	for (int i = 0; i < tr->nr_event_files; i++) {
 		struct trace_event_file *ef = &tr->event_files[i];
-		struct trace_event_file **pp = &ef->call->inst_files;
+		struct trace_event_file **pp;
+
+		if (!ef->call)
+			continue; /* its event was removed, and took the file off its list */
+		pp = &ef->call->inst_files;
 
 		if (!(ef->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
 			ftrace_event_enable_disable(ef, false);
@@ -131,6 +135,32 @@ static void instance_events_unlink(struct trace_array *tr)
 		if (*pp)
 			__atomic_store_n(pp, ef->next, __ATOMIC_RELEASE);
 	}
+}
+
+/*
+ * An event made at run time goes (trace_remove_event_call, event_mutex held): its file in every
+ * instance goes with it, as Linux's; -EBUSY, and nothing changes, while an instance records it.
+ * The file's slot in its instance's array stays, with no event (ef->call NULL), skipped by the
+ * walks above. Nothing records the event, so no probe walks the list being emptied.
+ */
+int trace_instances_remove_event(struct trace_event_call *call)
+{
+	struct trace_event_file *ef;
+
+	lockdep_assert_held(&event_mutex);
+	for (ef = call->inst_files; ef; ef = ef->next)
+		if (ef->enabled)
+			return -EBUSY;
+	for (ef = call->inst_files; ef; ef = ef->next) {
+		event_remove_files(ef);
+		free_event_filter(ef->filter);
+		ef->filter = NULL;
+		kfree(ef->filter_err);
+		ef->filter_err = NULL;
+		ef->call = NULL;
+	}
+	__atomic_store_n(&call->inst_files, NULL, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* --- mkdir and rmdir -------------------------------------------------------------------------- */

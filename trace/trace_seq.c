@@ -27,8 +27,10 @@ void trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list args)
 		return;
 	n = vsnprintf(s->buffer + s->len, room, fmt, args);
 	if (n < 0 || (size_t)n >= room) {
-		/* All or nothing: drop the partial text vsnprintf left behind. */
-		s->buffer[s->len] = '\0';
+		/* All or nothing: drop the partial text vsnprintf left behind (none if putmem
+		 * filled the buffer to its last byte: there is no byte past it to clear) */
+		if (s->len < TRACE_SEQ_BUFFER_SIZE)
+			s->buffer[s->len] = '\0';
 		s->full = true;
 		return;
 	}
