@@ -577,6 +577,23 @@ void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page)
 		put_page(__va(e & PTE_ADDR_MASK));
 }
 
+/*
+ * The present page at va is replaced by new_page with the same permissions (a private copy for
+ * a debugger's write, kernel/mm/memory.c); the old page's reference goes, and this CPU forgets
+ * the old translation. Another CPU running this process keeps its until its next switch: it
+ * runs the old bytes a while longer, and the old page lives on (the file, or the process that
+ * shares it, still holds it), as a breakpoint that comes into force a little late.
+ */
+void mmu_user_replace_page(uint64_t *pgd, uintptr_t va, void *new_page)
+{
+	uint64_t *pte = user_pte(pgd, va);
+	uint64_t e = *pte;
+
+	*pte = __pa(new_page) | (e & ~PTE_ADDR_MASK);
+	invlpg(va);
+	put_page(__va(e & PTE_ADDR_MASK));
+}
+
 /* Frees a table and everything below it; level 0 is a page table, whose entries are pages. */
 static void free_user_table(uint64_t *t, int level)
 {
