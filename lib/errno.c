@@ -40,9 +40,11 @@ static const char *const errno_texts[] = {
 	[ELOOP] = "Too many levels of symbolic links",
 	[EOVERFLOW] = "Value too large for defined data type",
 	[ELIBBAD] = "Accessing a corrupted shared library",
+	[EILSEQ] = "Invalid or incomplete multibyte or wide character",
 	[ENOTSOCK] = "Socket operation on non-socket",
 	[EAFNOSUPPORT] = "Address family not supported by protocol",
 	[ETIMEDOUT] = "Connection timed out",
+	[ECANCELED] = "Operation canceled",
 };
 
 const char *errno_text(int err)

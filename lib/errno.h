@@ -40,9 +40,11 @@
 #define ELOOP 40
 #define EOVERFLOW 75
 #define ELIBBAD 80
+#define EILSEQ 84 /* a kprobe not on an instruction boundary */
 #define ENOTSOCK 88
 #define EAFNOSUPPORT 97
 #define ETIMEDOUT 110
+#define ECANCELED 125 /* a dynamic event definition not of this kind */
 
 /*
  * Never seen by user space (include/linux/errno.h): an interrupted system call asks the signal

@@ -271,7 +271,9 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	else
 		trace_page_fault_kernel(addr, regs, regs->error_code);
 
-	if (t->mm && addr < TASK_SIZE_MAX && (user_mode(regs) || fixup))
+	/* pagefault_disable(): the kernel's copy fails at once, it does not page in */
+	if (t->mm && addr < TASK_SIZE_MAX &&
+	    (user_mode(regs) || (fixup && !t->pagefault_disabled)))
 		fault = handle_mm_fault(t->mm, addr, regs->error_code & PF_ERR_WRITE,
 					regs->error_code & PF_ERR_INSTR);
 	if (!fault)

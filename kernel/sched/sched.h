@@ -54,6 +54,7 @@ struct task {
 	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
 	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
 	bool in_user_fault;   /* in handle_mm_fault: what it allocates is a user page (or its table) */
+	int pagefault_disabled; /* > 0: a fault on a user page is not serviced (pagefault_disable) */
 	wait_queue_head_t exit_wait;
 	struct fs_context *fs; /* cwd and open files (kernel/fs/vfs.h) */
 	uint64_t nr_switches;
@@ -144,6 +145,27 @@ extern struct list_head task_list;
 extern spinlock_t task_list_lock;
 /* kernel/fs/pidfd.c: wakes whoever polls a pidfd, as a task exits. */
 void do_notify_pidfd(void);
+
+/*
+ * Linux's pagefault_disable(): between the two, a fault on a user address taken by the kernel
+ * (copy_from_user and friends) is not serviced by paging in, which may sleep, but fails at
+ * once through the exception table. For code that cannot sleep (probe handlers, interrupts
+ * off) reading user memory; it nests.
+ */
+static inline void pagefault_disable(void)
+{
+	current->pagefault_disabled++;
+	barrier();
+}
+static inline void pagefault_enable(void)
+{
+	barrier();
+	current->pagefault_disabled--;
+}
+static inline bool faulthandler_disabled(void)
+{
+	return current->pagefault_disabled != 0;
+}
 
 void sched_init(void);         /* the boot CPU, before anything sleeps */
 void sched_init_this_cpu(void *stack); /* each CPU: its idle task, on the stack it runs on */

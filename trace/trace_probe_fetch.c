@@ -1,0 +1,460 @@
+/* Probe events' fetch programs run at a hit: the values into the record (Linux's fetch code). */
+
+/*
+ * A hit runs each argument's fetch_insn program (trace/trace_probe.h) in two passes, as Linux
+ * does: first only the strings' lengths (traceprobe_get_data_size), so the record can be
+ * reserved at its exact size, then the values themselves into it (store_trace_args).
+ *
+ * Runs in the probe's context: interrupts off, inside the int3 handler or a tracepoint, on any
+ * task. So every read of memory a user named is one that cannot oops: kernel memory through the
+ * exception-table copy (a fault resumes at its fixup), refused outright below the kernel half
+ * (Linux's copy_from_kernel_nofault_allowed); user memory with page faults disabled, so a page
+ * that is not present is a fault here rather than a page-in that would sleep. A string that
+ * cannot be read is recorded with length 0 and prints "(fault)"; a number reads as 0.
+ */
+#include "trace/trace_probe.h"
+#include "arch/x86_64/regs.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#ifndef LUCID_HOST
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/uaccess.h"
+#include "kernel/percpu.h"
+#include "kernel/sched/sched.h"
+#include "kernel/kallsyms.h"
+#else
+#include "tests/unit/host_probe_fetch.h"
+#endif
+
+#define SYM_BUF_LEN 160 /* "name+0x.../0x... [module]" */
+
+/* --- memory that may not be there --------------------------------------------------------------- */
+
+#ifndef LUCID_HOST
+/* The canonical upper half, where the kernel lives: any other address is not kernel memory. */
+#define KERNEL_HALF_START 0xffff800000000000UL
+
+static bool kernel_range_ok(unsigned long a, unsigned long n)
+{
+	return a >= KERNEL_HALF_START && a + n >= a;
+}
+
+static int probe_kernel_read(void *dst, unsigned long src, unsigned long n)
+{
+	if (!kernel_range_ok(src, n))
+		return -EFAULT;
+	return __copy_user(dst, (const void *)src, n) ? -EFAULT : 0;
+}
+
+static int probe_user_read(void *dst, unsigned long src, unsigned long n)
+{
+	unsigned long left;
+
+	pagefault_disable();
+	left = copy_from_user(dst, (const void *)src, n);
+	pagefault_enable();
+	return left ? -EFAULT : 0;
+}
+
+/* Up to max bytes of a NUL-terminated string: its length with the NUL, or -EFAULT. */
+static long probe_kernel_strncpy(char *dst, unsigned long src, long max)
+{
+	char c;
+
+	for (long i = 0; i < max; i++) {
+		if (probe_kernel_read(&c, src + (unsigned long)i, 1))
+			return -EFAULT;
+		if (dst)
+			dst[i] = c;
+		if (!c)
+			return i + 1;
+	}
+	if (dst && max > 0)
+		dst[max - 1] = '\0'; /* cut: still a string */
+	return max;
+}
+
+static long probe_user_strncpy(char *dst, unsigned long src, long max)
+{
+	char buf[64];
+	long ret, done = 0;
+
+	if (max <= 0)
+		return 0;
+	pagefault_disable();
+	if (dst) {
+		ret = strncpy_from_user(dst, (const char *)src, max);
+		if (ret >= 0 && ret == max)
+			dst[max - 1] = '\0';
+		ret = ret < 0 ? ret : (ret < max ? ret + 1 : max);
+	} else {
+		/* only the length: copy it through a small buffer */
+		ret = 0;
+		while (done < max) {
+			long chunk = max - done < (long)sizeof(buf) ? max - done : (long)sizeof(buf);
+			long n = strncpy_from_user(buf, (const char *)(src + (unsigned long)done),
+						   chunk);
+
+			if (n < 0) {
+				ret = n;
+				break;
+			}
+			if (n < chunk) {
+				ret = done + n + 1;
+				break;
+			}
+			done += chunk;
+			ret = max;
+		}
+	}
+	pagefault_enable();
+	return ret;
+}
+
+static const char *probe_current_comm(void)
+{
+	return current->comm;
+}
+
+static void probe_sprint_symbol(char *buf, size_t size, unsigned long addr)
+{
+	sprint_symbol(buf, size, addr, true);
+}
+#endif
+
+static int probe_mem_read(const struct fetch_context *fc, void *dst, unsigned long src,
+			  unsigned long n)
+{
+	return fc->user ? probe_user_read(dst, src, n) : probe_kernel_read(dst, src, n);
+}
+
+/* --- stage 1: the value a program starts from --------------------------------------------------- */
+
+static unsigned long regs_get_nth_arg(const struct fetch_context *fc, unsigned int n)
+{
+	/* x86-64's calling convention: six in registers, then the stack above the return address */
+	static const unsigned int arg_regs[] = {
+		offsetof(struct pt_regs, rdi), offsetof(struct pt_regs, rsi),
+		offsetof(struct pt_regs, rdx), offsetof(struct pt_regs, rcx),
+		offsetof(struct pt_regs, r8),  offsetof(struct pt_regs, r9),
+	};
+	unsigned long val = 0;
+
+	if (n < sizeof(arg_regs) / sizeof(arg_regs[0]))
+		return *(const unsigned long *)((const char *)fc->regs + arg_regs[n]);
+	n -= sizeof(arg_regs) / sizeof(arg_regs[0]);
+	probe_mem_read(fc, &val, fc->regs->rsp + (n + 1) * sizeof(unsigned long), sizeof(val));
+	return val;
+}
+
+/* A field of the attached event's record (eprobes): a string field is its text's address. */
+static unsigned long get_event_field(const struct fetch_context *fc,
+				     const struct trace_event_field *f)
+{
+	const char *addr = (const char *)fc->rec + f->offset;
+
+	if (!strncmp(f->type, "__data_loc", 10))
+		return (unsigned long)((const char *)fc->rec + get_loc_offs(*(const uint32_t *)addr));
+	if (strchr(f->type, '['))
+		return (unsigned long)addr; /* an array, char comm[16]: where it is */
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? (unsigned long)(long)*(const int8_t *)addr :
+				      *(const uint8_t *)addr;
+	case 2:
+		return f->is_signed ? (unsigned long)(long)*(const int16_t *)addr :
+				      *(const uint16_t *)addr;
+	case 4:
+		return f->is_signed ? (unsigned long)(long)*(const int32_t *)addr :
+				      *(const uint32_t *)addr;
+	default:
+		return *(const unsigned long *)addr;
+	}
+}
+
+/* 0, or -EFAULT if the value could not be read. */
+static int fetch_stage1(const struct fetch_insn *code, const struct fetch_context *fc,
+			unsigned long *val)
+{
+	*val = 0;
+	switch (code->op) {
+	case FETCH_OP_REG:
+		*val = *(const unsigned long *)((const char *)fc->regs + code->param);
+		return 0;
+	case FETCH_OP_STACK:
+		return probe_mem_read(fc, val, fc->regs->rsp + code->param * sizeof(unsigned long),
+				      sizeof(*val));
+	case FETCH_OP_STACKP:
+		*val = fc->regs->rsp;
+		return 0;
+	case FETCH_OP_RETVAL:
+		*val = fc->regs->rax;
+		return 0;
+	case FETCH_OP_IMM:
+		*val = code->immediate;
+		return 0;
+	case FETCH_OP_COMM:
+		*val = (unsigned long)probe_current_comm();
+		return 0;
+	case FETCH_OP_DATA:
+		*val = (unsigned long)code->data;
+		return 0;
+	case FETCH_OP_ARG:
+		*val = regs_get_nth_arg(fc, code->param);
+		return 0;
+	case FETCH_OP_FOFFS:
+		if (!fc->foffs_to_vaddr)
+			return -EFAULT;
+		*val = fc->foffs_to_vaddr(fc, code->immediate);
+		return 0;
+	case FETCH_OP_TP_ARG:
+		*val = get_event_field(fc, code->data);
+		return 0;
+	default:
+		return -EILSEQ;
+	}
+}
+
+/* --- stages 2 to 5 ------------------------------------------------------------------------------ */
+
+/*
+ * Strings: the text of a kernel string (COMM, DATA and an eprobe's fields are kernel memory
+ * too, even for a uprobe) or a user one. dest NULL: the length only.
+ */
+static bool string_is_kernel(const struct fetch_insn *s1, const struct fetch_context *fc)
+{
+	return !fc->user || s1->op == FETCH_OP_COMM || s1->op == FETCH_OP_DATA ||
+	       s1->op == FETCH_OP_TP_ARG;
+}
+
+static long fetch_string(enum fetch_op op, bool kernel, unsigned long addr, char *dst, long max)
+{
+	char sym[SYM_BUF_LEN];
+	long len;
+
+	if (op == FETCH_OP_ST_SYMSTR) {
+		probe_sprint_symbol(sym, sizeof(sym), addr);
+		len = (long)strlen(sym) + 1;
+		if (len > max)
+			len = max;
+		if (dst && len > 0) {
+			memcpy(dst, sym, (size_t)len - 1);
+			dst[len - 1] = '\0';
+		}
+		return len;
+	}
+	if (op == FETCH_OP_ST_USTRING || !kernel)
+		return probe_user_strncpy(dst, addr, max);
+	return probe_kernel_strncpy(dst, addr, max);
+}
+
+/* Stores the string at addr at the room *dest's data_loc points to; its length, or < 0. */
+static long fetch_store_string(enum fetch_op op, bool kernel, unsigned long addr, void *dest,
+			       void *base)
+{
+	uint32_t loc = *(uint32_t *)dest;
+	long maxlen = get_loc_len(loc), ret;
+	char *to = (char *)base + get_loc_offs(loc);
+
+	if (!maxlen)
+		return -ENOMEM;
+	ret = fetch_string(op, kernel, addr, to, maxlen);
+	if (ret >= 0)
+		*(uint32_t *)dest = make_data_loc(ret, to - (char *)base);
+	return ret;
+}
+
+static void fetch_store_raw(unsigned long val, const struct fetch_insn *code, void *dest)
+{
+	switch (code->size) {
+	case 1:
+		*(uint8_t *)dest = (uint8_t)val;
+		break;
+	case 2:
+		*(uint16_t *)dest = (uint16_t)val;
+		break;
+	case 4:
+		*(uint32_t *)dest = (uint32_t)val;
+		break;
+	case 8:
+		*(uint64_t *)dest = (uint64_t)val;
+		break;
+	default:
+		*(unsigned long *)dest = val;
+	}
+}
+
+static void fetch_apply_bitfield(const struct fetch_insn *code, void *buf)
+{
+	switch (code->basesize) {
+	case 1:
+		*(uint8_t *)buf = (uint8_t)((uint8_t)(*(uint8_t *)buf << code->lshift) >> code->rshift);
+		break;
+	case 2:
+		*(uint16_t *)buf =
+			(uint16_t)((uint16_t)(*(uint16_t *)buf << code->lshift) >> code->rshift);
+		break;
+	case 4:
+		*(uint32_t *)buf = (*(uint32_t *)buf << code->lshift) >> code->rshift;
+		break;
+	case 8:
+		*(uint64_t *)buf = (*(uint64_t *)buf << code->lshift) >> code->rshift;
+		break;
+	}
+}
+
+/*
+ * Runs one argument's program: the value into dest (base: the record, for a string's
+ * data_loc), or with dest NULL the length of its strings. Linux's process_fetch_insn() and
+ * process_fetch_insn_bottom(). Returns the strings' length stored, or < 0.
+ */
+static long process_fetch_insn(const struct fetch_insn *code, const struct fetch_context *fc,
+			       void *dest, void *base)
+{
+	const struct fetch_insn *s1, *s3;
+	unsigned long val, lval;
+	long ret = 0, total = 0;
+	unsigned int i = 0;
+	uint32_t loc = 0;
+	bool kernel;
+
+	if (code->op == FETCH_NOP_SYMBOL)
+		code++; /* its address is in the next IMM */
+	s1 = code;
+	kernel = string_is_kernel(s1, fc);
+	ret = fetch_stage1(code, fc, &val);
+	if (ret)
+		return ret;
+	code++;
+	lval = val;
+stage2:
+	for (;; code++) {
+		if (code->op == FETCH_OP_DEREF) {
+			lval = val;
+			ret = fc->user ? probe_user_read(&val, val + (unsigned long)(long)code->offset,
+							 sizeof(val)) :
+					 probe_kernel_read(&val,
+							   val + (unsigned long)(long)code->offset,
+							   sizeof(val));
+		} else if (code->op == FETCH_OP_UDEREF) {
+			lval = val;
+			ret = probe_user_read(&val, val + (unsigned long)(long)code->offset,
+					      sizeof(val));
+			kernel = false;
+		} else {
+			break;
+		}
+		if (ret)
+			return ret;
+		if (code->op == FETCH_OP_DEREF)
+			kernel = !fc->user;
+	}
+	s3 = code;
+stage3:
+	if (!dest) {
+		switch (code->op) {
+		case FETCH_OP_ST_STRING:
+		case FETCH_OP_ST_USTRING:
+		case FETCH_OP_ST_SYMSTR:
+			ret = fetch_string(code->op, kernel, val + (unsigned long)(long)code->offset,
+					   NULL, MAX_STRING_SIZE);
+			code++;
+			goto array;
+		default:
+			return -EILSEQ;
+		}
+	}
+	switch (code->op) {
+	case FETCH_OP_ST_RAW:
+		fetch_store_raw(val, code, dest);
+		break;
+	case FETCH_OP_ST_MEM:
+		probe_mem_read(fc, dest, val + (unsigned long)(long)code->offset, code->size);
+		break;
+	case FETCH_OP_ST_UMEM:
+		probe_user_read(dest, val + (unsigned long)(long)code->offset, code->size);
+		break;
+	case FETCH_OP_ST_STRING:
+	case FETCH_OP_ST_USTRING:
+	case FETCH_OP_ST_SYMSTR:
+		loc = *(uint32_t *)dest;
+		ret = fetch_store_string(code->op, kernel, val + (unsigned long)(long)code->offset,
+					 dest, base);
+		break;
+	default:
+		return -EILSEQ;
+	}
+	code++;
+	if (code->op == FETCH_OP_MOD_BF) {
+		fetch_apply_bitfield(code, dest);
+		code++;
+	}
+array:
+	if (code->op == FETCH_OP_LP_ARRAY) {
+		if (ret > 0)
+			total += ret;
+		if (++i < code->param) {
+			code = s3;
+			if (s3->op != FETCH_OP_ST_STRING && s3->op != FETCH_OP_ST_USTRING) {
+				dest = (char *)dest + s3->size;
+				val += s3->size;
+				goto stage3;
+			}
+			/* an array of strings: the next pointer (re-read by the DEREF), its text */
+			code--;
+			val = lval + sizeof(char *);
+			if (dest) {
+				uint32_t used = ret > 0 ? (uint32_t)ret : 0;
+
+				dest = (char *)dest + sizeof(uint32_t);
+				*(uint32_t *)dest = make_data_loc(get_loc_len(loc) - used,
+								  get_loc_offs(loc) + used);
+			}
+			goto stage2;
+		}
+		code++;
+		ret = total;
+	}
+	return code->op == FETCH_OP_END ? ret : -EILSEQ;
+}
+
+int traceprobe_get_data_size(const struct trace_probe *tp, const struct fetch_context *fc)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < tp->nr_args; i++) {
+		const struct probe_arg *arg = &tp->args[i];
+
+		if (arg->dynamic) {
+			long len = process_fetch_insn(arg->code, fc, NULL, NULL);
+
+			if (len > 0)
+				ret += (int)len;
+		}
+	}
+	return ret;
+}
+
+void store_trace_args(void *data, const struct trace_probe *tp, const struct fetch_context *fc,
+		      int header_size, int maxlen)
+{
+	char *base = (char *)data - header_size;
+	char *dyndata = (char *)data + tp->size;
+
+	memset(data, 0, tp->size); /* a number that faults reads 0 */
+	for (unsigned int i = 0; i < tp->nr_args; i++) {
+		const struct probe_arg *arg = &tp->args[i];
+		uint32_t *dl = (uint32_t *)((char *)data + arg->offset);
+		long ret;
+
+		if (arg->dynamic)
+			*dl = make_data_loc(maxlen, dyndata - base);
+		ret = process_fetch_insn(arg->code, fc, dl, base);
+		if (arg->dynamic && ret < 0) {
+			*dl = make_data_loc(0, dyndata - base); /* "(fault)" */
+		} else if (ret > 0) {
+			dyndata += ret;
+			maxlen -= (int)ret;
+		}
+	}
+}
