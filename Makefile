@@ -185,6 +185,16 @@ $(B)/user/lbench: $(LBENCH_SRC)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(LBENCH_CFLAGS) $< -o $@
 endif
+# uprobetest, the uprobe bench and test target (its three functions start with a lea, a push
+# %rbp and a nop), from the same place and with its README's command line.
+UPROBETEST_SRC := ../shared/bench/uprobetest.c
+ifneq ($(wildcard $(UPROBETEST_SRC)),)
+USER_PROGS += uprobetest
+USER_BINS += $(B)/user/uprobetest
+$(B)/user/uprobetest: $(UPROBETEST_SRC)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $<"; $(USER_CC) -static -O2 -Wall $< -o $@
+endif
 
 # Debian 12's busybox-static and bash-static, exactly as the packages ship them (tools/deps.sh
 # installs both): /bin/busybox with a symbolic link in /bin for each of its applets (what
