@@ -24,6 +24,7 @@
  * traced function in here would record itself recording.
  */
 #include "trace/trace.h"
+#include "trace/trace_dynevent.h"
 #include "trace/trace_ctx.h"
 #include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
@@ -562,6 +563,8 @@ void tracing_init_tracefs(void)
 	mutex_unlock(&trace_types_lock);
 	event_trace_init(); /* the events' files, and trace_event= */
 	trace_instances_init_tracefs(); /* instances/: mkdir makes one */
+	init_dynamic_event(); /* dynamic_events, then its kinds: */
+	trace_events_eprobe_init();
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	traceoff_on_warning_init_sysctl();
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */

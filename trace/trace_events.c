@@ -65,7 +65,7 @@ static int event_cmp(const struct trace_event_call *a, const struct trace_event_
 }
 
 /* Into ftrace_events at its sorted place; false if an event of that name is there already. */
-static bool event_insert(struct trace_event_call *call)
+bool event_insert(struct trace_event_call *call)
 {
 	struct trace_event_call *pos;
 

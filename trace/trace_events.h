@@ -32,6 +32,7 @@ struct tracepoint;
 struct mutex;
 struct event_filter;
 struct event_trigger_data;
+struct dentry;
 
 typedef int pid_t; /* as Linux's records name their pid fields */
 
@@ -191,6 +192,7 @@ struct trace_event_call {
 	 */
 	struct trace_event_file *inst_files;
 	int nr_inst_enabled;
+	struct dentry *dir; /* events/SYSTEM/NAME/ */
 };
 
 /*
@@ -222,6 +224,16 @@ void event_trace_early_init(void); /* boot: the events, no files yet */
 void event_trace_init(void);
 /* Adds events to ftrace_events (the boot adds the section's), then gives ids to new ones. */
 void trace_events_add(struct trace_event_call *const *calls, int nr);
+/* Into ftrace_events at its sorted place; false if one of that system and name is there. */
+bool event_insert(struct trace_event_call *call);
+/*
+ * Events made and removed at run time (probe events, trace/trace_probe.c), Linux's names:
+ * trace_add_event_call gives the event its id, its place and its files (0, -EEXIST, -ENOSPC,
+ * -ENOMEM); trace_remove_event_call takes them away, -EBUSY while it is enabled anywhere, held
+ * by a trigger, or one of its files is open. Both take event_mutex.
+ */
+int trace_add_event_call(struct trace_event_call *call);
+int trace_remove_event_call(struct trace_event_call *call);
 int event_trace_init_tracefs(void);
 
 /*

@@ -671,6 +671,61 @@ const struct file_operations ftrace_show_header_fops = {
 
 /* --- the tree --------------------------------------------------------------------------------- */
 
+/*
+ * A system's directory, events/SYSTEM/ (Linux's struct event_subsystem): found again when an
+ * event of it is made at run time (a probe event of group "kprobes"), removed with its last
+ * event. event_mutex held.
+ */
+struct event_subsystem {
+	struct list_head list;
+	char *name; /* its enable and filter files' data */
+	struct dentry *dir;
+	int nr_events;
+	bool has_enable; /* its enable and filter files: with its first event that can be enabled */
+};
+static LIST_HEAD(event_subsystems);
+static struct dentry *events_dir;
+
+static struct event_subsystem *subsystem_find(const char *name)
+{
+	struct event_subsystem *sys;
+
+	list_for_each_entry(sys, &event_subsystems, list)
+	{
+		if (!strcmp(sys->name, name))
+			return sys;
+	}
+	return NULL;
+}
+
+static struct event_subsystem *subsystem_get(const struct trace_event_call *call)
+{
+	struct event_subsystem *sys = subsystem_find(call->system);
+
+	if (!sys) {
+		sys = kzalloc(sizeof(*sys));
+		if (!sys)
+			return NULL;
+		sys->name = kstrdup(call->system);
+		sys->dir = sys->name ? tracefs_create_dir(sys->name, events_dir) : NULL;
+		if (!sys->dir) {
+			kfree(sys->name);
+			kfree(sys);
+			return NULL;
+		}
+		list_add_tail(&sys->list, &event_subsystems);
+	}
+	if (!sys->has_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
+		sys->has_enable = true;
+		if (!tracefs_create_file("enable", TRACE_MODE_WRITE, sys->dir, sys->name,
+					 &ftrace_system_enable_fops) ||
+		    !tracefs_create_file("filter", TRACE_MODE_WRITE, sys->dir, sys->name,
+					 &ftrace_subsystem_filter_fops))
+			return NULL;
+	}
+	return sys;
+}
+
 static int event_create_dir(struct dentry *system_dir, struct trace_event_call *call)
 {
 	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
@@ -678,6 +733,7 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_call *
 	/* Linux's one exception (init_tracer_tracefs): a trace_marker write runs print's triggers */
 	bool trigger = enable || (!strcmp(call->system, "ftrace") && !strcmp(call->name, "print"));
 
+	call->dir = dir;
 	if (!dir ||
 	    (enable &&
 	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, call, &ftrace_enable_fops)) ||
@@ -691,51 +747,125 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_call *
 	return 0;
 }
 
+/* events/SYSTEM/NAME/ and the system's directory if it is new. event_mutex held. */
+static int event_add_files(struct trace_event_call *call)
+{
+	struct event_subsystem *sys = subsystem_get(call);
+
+	lockdep_assert_held(&event_mutex);
+	if (!sys)
+		return -ENOMEM;
+	sys->nr_events++;
+	return event_create_dir(sys->dir, call);
+}
+
+/* The opposite: the event's directory, and its system's with its last event. */
+static void event_remove_files(struct trace_event_call *call)
+{
+	struct event_subsystem *sys = subsystem_find(call->system);
+
+	lockdep_assert_held(&event_mutex);
+	tracefs_remove(call->dir);
+	call->dir = NULL;
+	if (sys && --sys->nr_events == 0) {
+		tracefs_remove(sys->dir); /* its open files fail from now on, never touch name */
+		list_del(&sys->list);
+		kfree(sys->name);
+		kfree(sys);
+	}
+}
+
+bool trace_event_files_busy(struct trace_event_call *call)
+{
+	return call->dir && tracefs_tree_busy(call->dir);
+}
+
 int event_trace_init_tracefs(void)
 {
-	struct dentry *events, *system_dir = NULL;
 	struct trace_event_call *call;
-	const char *system = NULL;
-	bool system_enable = false;
 	int ret = 0;
 
 	if (!tracefs_create_file("available_events", TRACE_MODE_READ, NULL, NULL,
 				 &ftrace_avail_events_fops) ||
 	    !tracefs_create_file("set_event", TRACE_MODE_WRITE, NULL, NULL, &ftrace_set_event_fops))
 		ret = -ENOMEM;
-	events = tracefs_create_dir("events", NULL);
-	if (!events ||
-	    !tracefs_create_file("enable", TRACE_MODE_WRITE, events, NULL,
+	events_dir = tracefs_create_dir("events", NULL);
+	if (!events_dir ||
+	    !tracefs_create_file("enable", TRACE_MODE_WRITE, events_dir, NULL,
 				 &ftrace_system_enable_fops) ||
-	    !tracefs_create_file("header_page", TRACE_MODE_READ, events,
+	    !tracefs_create_file("header_page", TRACE_MODE_READ, events_dir,
 				 ring_buffer_print_page_header, &ftrace_show_header_fops) ||
-	    !tracefs_create_file("header_event", TRACE_MODE_READ, events,
+	    !tracefs_create_file("header_event", TRACE_MODE_READ, events_dir,
 				 ring_buffer_print_entry_header, &ftrace_show_header_fops))
 		return -ENOMEM;
 	mutex_lock(&event_mutex);
 	/*
-	 * Sorted by system: a new system's directory when the name changes. Its enable file comes
-	 * with its first event that can be enabled: events/ftrace/ has none, as in Linux.
+	 * A system's directory with its first event; its enable file with its first event that
+	 * can be enabled: events/ftrace/ has none, as in Linux.
 	 */
 	list_for_each_entry(call, &ftrace_events, list)
 	{
-		if (!system || strcmp(system, call->system)) {
-			system = call->system;
-			system_enable = false;
-			system_dir = tracefs_create_dir(system, events);
-			if (!system_dir)
-				ret = -ENOMEM;
-		}
-		if (system_dir && !system_enable && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
-			system_enable = true;
-			if (!tracefs_create_file("enable", TRACE_MODE_WRITE, system_dir,
-						 (void *)system, &ftrace_system_enable_fops) ||
-			    !tracefs_create_file("filter", TRACE_MODE_WRITE, system_dir,
-						 (void *)system, &ftrace_subsystem_filter_fops))
-				ret = -ENOMEM;
-		}
-		if (system_dir && event_create_dir(system_dir, call))
+		if (event_add_files(call))
 			ret = -ENOMEM;
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* --- events made at run time ------------------------------------------------------------------ */
+
+/*
+ * Linux's trace_add_event_call(): a probe event (trace/trace_probe.c) joins the others: its id,
+ * its place on ftrace_events (so available_events, set_event and the system's enable see it),
+ * its files. 0, -EEXIST (an event of that system and name exists), -ENOSPC (no id left), or
+ * -ENOMEM, with nothing left behind.
+ */
+int trace_add_event_call(struct trace_event_call *call)
+{
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	call->event.type = 0;
+	if (!events_dir) {
+		ret = -ENODEV; /* before boot made events/ */
+	} else if (!event_insert(call)) {
+		ret = -EEXIST;
+	} else if (!register_trace_event(&call->event)) {
+		list_del(&call->list);
+		ret = -ENOSPC;
+	} else if (event_add_files(call)) {
+		event_remove_files(call);
+		unregister_trace_event(&call->event);
+		list_del(&call->list);
+		ret = -ENOMEM;
+	}
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/*
+ * Linux's trace_remove_event_call(): -EBUSY while the event records anywhere (its enable file,
+ * a tracer, an instance), a trigger holds it or it has triggers, or one of its files is open.
+ * Its records still in the buffers are then unreadable (their id is free again): the caller
+ * clears the buffers if the event ever recorded, as Linux does.
+ */
+int trace_remove_event_call(struct trace_event_call *call)
+{
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	if (call->enabled || call->registered || call->tracer_refs || call->nr_inst_enabled ||
+	    call->sm_ref || call->tm_ref || call->triggers || call->inst_files ||
+	    trace_event_files_busy(call)) {
+		ret = -EBUSY;
+	} else {
+		event_remove_files(call);
+		list_del(&call->list);
+		unregister_trace_event(&call->event);
+		free_event_filter(call->filter);
+		call->filter = NULL;
+		kfree(call->filter_err);
+		call->filter_err = NULL;
 	}
 	mutex_unlock(&event_mutex);
 	return ret;

@@ -136,6 +136,10 @@ static const struct event_command event_commands[] = {
 	{"disable_event", ETT_EVENT_ENABLE, false, true, false, false, event_enable_trigger},
 };
 
+/* The eprobes' (kernel users'), never named in a trigger file. */
+static const struct event_command eprobe_command = {"eprobe", ETT_EPROBE, false, false,
+						    false, false, NULL};
+
 static const struct event_command *find_event_command(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(event_commands); i++)
@@ -168,6 +172,11 @@ enum event_trigger_type event_triggers_call(struct trace_event_call *call, void 
 
 	for (struct event_trigger_data *data = next_trigger(&call->triggers); data;
 	     data = next_trigger(&data->next)) {
+		if (data->rec_func) { /* an eprobe: always needs the record */
+			if (rec)
+				data->rec_func(data, rec, len);
+			continue;
+		}
 		if (!rec) {
 			data->cmd->trigger(data, 0);
 			continue;
@@ -204,7 +213,7 @@ static void set_file_flags(struct trace_event_call *call, unsigned long mask, bo
 
 static bool trigger_needs_rec(const struct event_trigger_data *data)
 {
-	return data->filter || data->cmd->post_trigger;
+	return data->filter || data->cmd->post_trigger || data->rec_func;
 }
 
 /* TRIGGER_COND: set if any trigger of the event needs the record (Linux's update_cond_flag). */
@@ -248,7 +257,7 @@ static struct event_trigger_data *find_trigger(struct trace_event_call *call,
 
 	for (p = &call->triggers; *p; p = &(*p)->next) {
 		if ((*p)->cmd->trigger_type == data->cmd->trigger_type &&
-		    (*p)->target == data->target) {
+		    (*p)->target == data->target && (*p)->private_data == data->private_data) {
 			if (link)
 				*link = p;
 			return *p;
@@ -303,6 +312,27 @@ static void unregister_trigger(struct trace_event_call *call, const struct event
 	if (data->target)
 		__trace_event_enable_disable(data->target, 0, 1); /* its hold on the target */
 	free_trigger_data(data);
+}
+
+int event_trigger_attach(struct trace_event_call *call, struct event_trigger_data *data)
+{
+	lockdep_assert_held(&event_mutex);
+	data->cmd = &eprobe_command;
+	data->count = TRIGGER_COUNT_UNLIMITED;
+	return register_trigger(call, data);
+}
+
+void event_trigger_detach(struct trace_event_call *call, struct event_trigger_data *data)
+{
+	struct event_trigger_data **link = NULL;
+
+	lockdep_assert_held(&event_mutex);
+	if (find_trigger(call, data, &link) != data || !link)
+		return;
+	__atomic_store_n(link, data->next, __ATOMIC_RELEASE);
+	update_cond_flag(call);
+	trace_event_trigger_enable_disable(call, false);
+	tracepoint_synchronize_unregister(); /* no probe is still running it */
 }
 
 /* A target for enable_event: an event that can be enabled (not events/ftrace/). */
@@ -507,8 +537,14 @@ int event_trigger_show(struct trace_event_call *call, int k, char *buf, size_t s
 	lockdep_assert_held(&event_mutex);
 	struct event_trigger_data *data = call->triggers;
 
-	while (data && k-- > 0)
+	/* a kernel user's trigger (an eprobe's) is not in the file, as in Linux */
+	while (data && data->rec_func)
 		data = data->next;
+	while (data && k-- > 0) {
+		data = data->next;
+		while (data && data->rec_func)
+			data = data->next;
+	}
 	if (!data)
 		return -1;
 	return event_trigger_format(

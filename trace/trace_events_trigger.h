@@ -17,6 +17,7 @@ enum event_trigger_type {
 	ETT_SNAPSHOT = 1 << 1,
 	ETT_STACKTRACE = 1 << 2,
 	ETT_EVENT_ENABLE = 1 << 3, /* enable_event and disable_event */
+	ETT_EPROBE = 1 << 4, /* an eprobe's (trace/trace_eprobe.c): in no trigger file */
 };
 
 #define TRIGGER_COUNT_UNLIMITED (-1L) /* no ":N": printed "unlimited", as Linux */
@@ -79,7 +80,20 @@ struct event_trigger_data {
 	struct event_filter *filter; /* "if ...", or NULL: always */
 	char *filter_str; /* its text, for the file */
 	struct trace_event_call *target; /* enable_event/disable_event: the event switched */
+	/*
+	 * A kernel user's trigger (eprobes, trace/trace_eprobe.c; Linux's eprobe trigger): runs
+	 * with every record of the event, kept in no trigger file. private_data is the user's.
+	 */
+	void (*rec_func)(struct event_trigger_data *data, void *rec, unsigned int len);
+	void *private_data;
 };
+/*
+ * Hangs data (rec_func and private_data set, the rest zero) on call as a trigger, which holds
+ * call's probe in soft mode as any trigger does; detach takes it off and waits until no probe
+ * runs it (data is then the caller's to free). event_mutex held; 0 or a negative errno.
+ */
+int event_trigger_attach(struct trace_event_call *call, struct event_trigger_data *data);
+void event_trigger_detach(struct trace_event_call *call, struct event_trigger_data *data);
 
 /* The commands, one line: "traceon traceoff snapshot stacktrace enable_event disable_event". */
 void event_trigger_available(char *buf, size_t size);

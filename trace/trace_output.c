@@ -388,19 +388,36 @@ static struct trace_event *events[TRACE_EVENT_TYPE_MAX] = {
 };
 static int next_event_type = TRACE_EVENT_TYPE_FIRST; /* the next trace event's id */
 
-/* Boot and tracer init only, one at a time (never concurrently with itself). */
+/* Boot and tracer init, and probe events under event_mutex: one at a time, never concurrently. */
 int register_trace_event(struct trace_event *event)
 {
 	if (!event->type) {
-		if (next_event_type >= TRACE_EVENT_TYPE_MAX)
+		int type = next_event_type;
+
+		/* Ids of events removed at run time are free again: the lowest one, when all are out */
+		if (type >= TRACE_EVENT_TYPE_MAX)
+			for (type = TRACE_EVENT_TYPE_FIRST; type < TRACE_EVENT_TYPE_MAX && events[type];
+			     type++)
+				;
+		if (type >= TRACE_EVENT_TYPE_MAX)
 			return 0;
-		event->type = next_event_type++;
+		if (type == next_event_type)
+			next_event_type++;
+		event->type = type;
 	} else if (event->type <= __TRACE_FIRST_TYPE || event->type >= __TRACE_LAST_TYPE ||
 		   events[event->type]) {
 		return 0;
 	}
 	events[event->type] = event;
 	return event->type;
+}
+
+void unregister_trace_event(struct trace_event *event)
+{
+	if (event->type >= TRACE_EVENT_TYPE_FIRST && event->type < TRACE_EVENT_TYPE_MAX &&
+	    events[event->type] == event)
+		events[event->type] = NULL;
+	event->type = 0;
 }
 
 struct trace_event *ftrace_find_event(int type)

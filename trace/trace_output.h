@@ -41,6 +41,8 @@ struct trace_event {
  * event->type. Returns the type, or 0 if it is out of range or taken, or ids ran out.
  */
 int register_trace_event(struct trace_event *event);
+/* Frees an event's id (an event removed at run time): a later register_trace_event reuses it. */
+void unregister_trace_event(struct trace_event *event);
 extern struct trace_event trace_user_stack_event; /* trace/trace_options.c, at tracing_init */
 struct trace_event *ftrace_find_event(int type);
 

@@ -13,7 +13,7 @@
 #include "trace/trace_probe.h"
 #include "trace/trace_error_log.h"
 #include "kernel/mm/kmalloc.h"
-#include "arch/x86_64/regs.h" /* the registers %REG names */
+#include "arch/x86_64/ptrace.h" /* regs_query_register_offset: what %REG names */
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
 #include "lib/ctype.h"
@@ -293,29 +293,6 @@ int traceprobe_parse_event_name(const char **pevent, const char **pgroup, char *
 
 /* --- parsing one argument ----------------------------------------------------------------------- */
 
-/* x86-64's pt_regs names, Linux's regs_query_register_offset() table. */
-struct reg_name {
-	const char *name;
-	unsigned int offset;
-};
-#define REG(n, member) {n, offsetof(struct pt_regs, member)}
-static const struct reg_name reg_names[] = {
-	REG("r15", r15), REG("r14", r14), REG("r13", r13), REG("r12", r12),
-	REG("bp", rbp), REG("bx", rbx), REG("r11", r11), REG("r10", r10),
-	REG("r9", r9), REG("r8", r8), REG("ax", rax), REG("cx", rcx),
-	REG("dx", rdx), REG("si", rsi), REG("di", rdi), REG("orig_ax", orig_rax),
-	REG("ip", rip), REG("cs", cs), REG("flags", rflags), REG("sp", rsp),
-	REG("ss", ss),
-};
-
-static int regs_query_register_offset(const char *name)
-{
-	for (size_t i = 0; i < sizeof(reg_names) / sizeof(reg_names[0]); i++)
-		if (!strcmp(name, reg_names[i].name))
-			return (int)reg_names[i].offset;
-	return -EINVAL;
-}
-
 static const struct trace_event_field *find_event_field(const struct trace_event_call *call,
 							const char *name)
 {
@@ -353,8 +330,9 @@ static int parse_probe_vars(char *arg, struct fetch_insn *code, unsigned int fla
 			code->op = FETCH_OP_COMM;
 			return 0;
 		}
-		trace_probe_log_err(offs, BAD_ATTACH_ARG);
-		return -EINVAL;
+		/* Linux's caret: at the start of the argument's word */
+		trace_probe_log_err(0, BAD_ATTACH_ARG);
+		return -ENOENT;
 	}
 	if (!strcmp(arg, "retval")) {
 		if (flags & TPARG_FL_RETURN) {
@@ -1041,3 +1019,35 @@ void trace_probe_show_args(struct seq_file *m, const struct trace_probe *tp)
 	for (unsigned int i = 0; i < tp->nr_args; i++)
 		seq_printf(m, " %s=%s", tp->args[i].name, tp->args[i].comm);
 }
+
+/* --- the event ------------------------------------------------------------------------------- */
+
+/* Linux's trace_probe_match_command_args(): each word is the head of an argument, in order. */
+bool trace_probe_match_command_args(const struct trace_probe *tp, int argc, const char **argv)
+{
+	char buf[MAX_ARGSTR_LEN + MAX_ARG_NAME_LEN + 2];
+
+	if ((unsigned int)argc > tp->nr_args)
+		return false;
+	for (int i = 0; i < argc; i++) {
+		snprintf(buf, sizeof(buf), "%s=%s", tp->args[i].name, tp->args[i].comm);
+		if (strcmp(buf, argv[i]))
+			return false;
+	}
+	return true;
+}
+
+#ifndef LUCID_HOST
+int trace_probe_register_event_call(struct trace_probe *tp, trace_print_func trace,
+				    int (*reg)(struct trace_event_call *call, bool on))
+{
+	tp->call.event.trace = trace;
+	tp->call.reg = reg;
+	return trace_add_event_call(&tp->call);
+}
+
+int trace_probe_unregister_event_call(struct trace_probe *tp)
+{
+	return trace_remove_event_call(&tp->call);
+}
+#endif

@@ -256,6 +256,11 @@ void store_trace_args(void *data, const struct trace_probe *tp, const struct fet
 /* " NAME=VALUE" for each argument; data: the arguments' part, ent: the record. */
 int trace_probe_print_args(struct trace_seq *s, const struct probe_arg *args, int nr_args,
 			   uint8_t *data, void *ent);
+/*
+ * Do argv (the words after "-:EVENT PLACE" of a removal) name tp's first argc arguments, each
+ * as "NAME=FETCHARG:TYPE" exactly as listed? Linux's trace_probe_match_command_args().
+ */
+bool trace_probe_match_command_args(const struct trace_probe *tp, int argc, const char **argv);
 /* " NAME=FETCHARG:TYPE" for each argument, as kprobe_events lists a probe. */
 struct seq_file;
 void trace_probe_show_args(struct seq_file *m, const struct trace_probe *tp);
@@ -335,7 +340,8 @@ void __trace_probe_log_err(int offset, int err);
 	C(NO_EVENT_INFO, "This requires both group and event name to attach"),              \
 	C(BAD_ATTACH_EVENT, "Attached event does not exist"),                               \
 	C(BAD_ATTACH_ARG, "Attached event does not have this field"),                       \
-	C(NO_EP_FILTER, "No filter rule after 'if'"),
+	C(NO_EP_FILTER, "No filter rule after 'if'"),                                       \
+	C(TOO_MANY_ARGS, "Too many arguments are specified"),
 
 #undef C
 #define C(a, b) TP_ERR_##a

@@ -13,7 +13,7 @@
  * cannot be read is recorded with length 0 and prints "(fault)"; a number reads as 0.
  */
 #include "trace/trace_probe.h"
-#include "arch/x86_64/regs.h"
+#include "arch/x86_64/ptrace.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #ifndef LUCID_HOST
@@ -130,23 +130,6 @@ static int probe_mem_read(const struct fetch_context *fc, void *dst, unsigned lo
 
 /* --- stage 1: the value a program starts from --------------------------------------------------- */
 
-static unsigned long regs_get_nth_arg(const struct fetch_context *fc, unsigned int n)
-{
-	/* x86-64's calling convention: six in registers, then the stack above the return address */
-	static const unsigned int arg_regs[] = {
-		offsetof(struct pt_regs, rdi), offsetof(struct pt_regs, rsi),
-		offsetof(struct pt_regs, rdx), offsetof(struct pt_regs, rcx),
-		offsetof(struct pt_regs, r8),  offsetof(struct pt_regs, r9),
-	};
-	unsigned long val = 0;
-
-	if (n < sizeof(arg_regs) / sizeof(arg_regs[0]))
-		return *(const unsigned long *)((const char *)fc->regs + arg_regs[n]);
-	n -= sizeof(arg_regs) / sizeof(arg_regs[0]);
-	probe_mem_read(fc, &val, fc->regs->rsp + (n + 1) * sizeof(unsigned long), sizeof(val));
-	return val;
-}
-
 /* A field of the attached event's record (eprobes): a string field is its text's address. */
 static unsigned long get_event_field(const struct fetch_context *fc,
 				     const struct trace_event_field *f)
@@ -182,8 +165,12 @@ static int fetch_stage1(const struct fetch_insn *code, const struct fetch_contex
 		*val = *(const unsigned long *)((const char *)fc->regs + code->param);
 		return 0;
 	case FETCH_OP_STACK:
-		return probe_mem_read(fc, val, fc->regs->rsp + code->param * sizeof(unsigned long),
-				      sizeof(*val));
+		if (!fc->user) { /* 0 past the stack's end, as Linux */
+			*val = regs_get_kernel_stack_nth(fc->regs, code->param);
+			return 0;
+		}
+		return probe_user_read(val, fc->regs->rsp + code->param * sizeof(unsigned long),
+				       sizeof(*val));
 	case FETCH_OP_STACKP:
 		*val = fc->regs->rsp;
 		return 0;
@@ -200,7 +187,7 @@ static int fetch_stage1(const struct fetch_insn *code, const struct fetch_contex
 		*val = (unsigned long)code->data;
 		return 0;
 	case FETCH_OP_ARG:
-		*val = regs_get_nth_arg(fc, code->param);
+		*val = regs_get_kernel_argument(fc->regs, code->param);
 		return 0;
 	case FETCH_OP_FOFFS:
 		if (!fc->foffs_to_vaddr)
