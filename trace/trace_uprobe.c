@@ -23,6 +23,7 @@
  */
 #include "trace/trace_uprobe.h"
 #include "trace/trace_probe.h"
+#include "trace/trace_dynevent.h"
 #include "trace/trace_events.h"
 #include "trace/trace_output.h"
 #include "trace/trace_fs.h"
@@ -37,6 +38,8 @@
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "kernel/printk.h"
+#include "kernel/sched/mutex.h"
 
 #define UPROBE_EVENT_SYSTEM "uprobes"
 #define UPROBE_WRITE_MAX 4096 /* one write's commands, as Linux's WRITE_BUFSIZE */
@@ -45,7 +48,7 @@
 #define UPROBE_PROFILE_HITS_WIDTH 15
 
 struct trace_uprobe {
-	struct list_head list; /* on uprobe_list: the order uprobe_events lists them */
+	struct dyn_event devent; /* on dyn_event_list: the order uprobe_events lists them */
 	struct uprobe_consumer consumer;
 	struct path path; /* holds the file (and its inode) while the event exists */
 	char *filename; /* as written */
@@ -59,7 +62,17 @@ struct trace_uprobe {
 /* The record's own part, after struct trace_entry: 1 or 2 addresses. */
 #define UPROBE_ENTRY_WORDS(is_return) ((is_return) ? 2 : 1)
 
-static LIST_HEAD(uprobe_list); /* changed under the VFS lock: uprobe_events' writes */
+static struct dyn_event_operations trace_uprobe_ops;
+
+static struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
+{
+	return container_of(ev, struct trace_uprobe, devent);
+}
+
+#define for_each_trace_uprobe(tu, pos)                                                  \
+	for_each_dyn_event(pos)                                                         \
+		if (pos->ops != &trace_uprobe_ops || !((tu) = to_trace_uprobe(pos))) { \
+		} else
 
 static struct inode *trace_uprobe_inode(const struct trace_uprobe *tu)
 {
@@ -183,8 +196,9 @@ static void free_trace_uprobe(struct trace_uprobe *tu)
 static struct trace_uprobe *find_probe_event(const char *event, const char *group)
 {
 	struct trace_uprobe *tu;
+	struct dyn_event *pos;
 
-	list_for_each_entry(tu, &uprobe_list, list)
+	for_each_trace_uprobe(tu, pos)
 	{
 		if (!strcmp(trace_probe_name(tu->tp), event) &&
 		    (!group || !strcmp(trace_probe_group_name(tu->tp), group)))
@@ -193,22 +207,11 @@ static struct trace_uprobe *find_probe_event(const char *event, const char *grou
 	return NULL;
 }
 
-/* Removes one event: EBUSY while enabled (the event layer says). */
-static int unregister_trace_uprobe(struct trace_uprobe *tu)
-{
-	int err = trace_probe_unregister_event_call(tu->tp);
-
-	if (err)
-		return err;
-	list_del(&tu->list);
-	free_trace_uprobe(tu);
-	return 0;
-}
 
 /* --- uprobe_events ---------------------------------------------------------------------------- */
 
 /* Linux's __trace_uprobe_create: argv as the line's words. -ECANCELED: not a uprobe line. */
-static int trace_uprobe_create(int argc, const char **argv)
+static int __trace_uprobe_create(int argc, const char **argv)
 {
 	const char *event = NULL, *group = UPROBE_EVENT_SYSTEM;
 	bool is_return = false;
@@ -343,7 +346,7 @@ static int trace_uprobe_create(int argc, const char **argv)
 		__trace_probe_log_err(0, err == -EEXIST ? TP_ERR_EVENT_EXIST : TP_ERR_FAIL_REG_PROBE);
 		goto fail;
 	}
-	list_add_tail(&tu->list, &uprobe_list);
+	dyn_event_add(&tu->devent, &trace_uprobe_ops);
 	trace_probe_log_clear();
 	return 0;
 fail:
@@ -355,159 +358,125 @@ fail:
 	return err;
 }
 
-/* "-:[GRP/]EVENT" (Linux's dyn_event_release for uprobes): -ENOENT, -EBUSY, -EINVAL. */
-static int trace_uprobe_delete(const char *cmd)
+/* A definition line, as dynamic_events offers it (-ECANCELED: not a uprobe's). */
+static int trace_uprobe_create(const char *raw_command)
 {
-	char name[2 * MAX_EVENT_NAME_LEN];
-	const char *group = NULL, *event;
+	int argc, ret;
+	char **argv;
 
-	if (cmd[1] != ':')
-		return -EINVAL;
-	strlcpy(name, cmd + 2, sizeof(name));
-	strim(name);
-	event = name;
-	char *slash = strchr(name, '/');
-
-	if (slash) {
-		*slash = '\0';
-		group = name;
-		event = slash + 1;
-	}
-	if (!*event)
-		return -EINVAL;
-	struct trace_uprobe *tu = find_probe_event(event, group);
-
-	return tu ? unregister_trace_uprobe(tu) : -ENOENT;
+	argv = argv_split(raw_command, &argc);
+	if (!argv)
+		return -ENOMEM;
+	ret = argc ? __trace_uprobe_create(argc, (const char **)argv) : 0;
+	argv_free(argv);
+	return ret;
 }
 
-/* One line of a write: a definition, a removal, or nothing (blank, or a # comment). */
-static int run_command(char *line)
+/* uprobe_events' own: "-:" removes, anything not a uprobe is EINVAL (Linux's). */
+static int create_or_delete_trace_uprobe(const char *raw_command)
 {
-	const char *argv[UPROBE_MAX_ARGV];
-	int argc = 0;
-	char *hash = strchr(line, '#');
+	if (raw_command[0] == '-')
+		return dyn_event_release(raw_command, &trace_uprobe_ops);
+	int ret = trace_uprobe_create(raw_command);
 
-	if (hash)
-		*hash = '\0';
-	line = strim(line);
-	if (!*line)
-		return 0;
-	if (line[0] == '-')
-		return trace_uprobe_delete(line);
-	for (char *w; (w = next_word(&line)) && *w;) {
-		if (argc == UPROBE_MAX_ARGV)
-			return -E2BIG;
-		argv[argc++] = w;
-	}
-	int err = trace_uprobe_create(argc, argv);
+	return ret == -ECANCELED ? -EINVAL : ret;
+}
 
-	return err == -ECANCELED ? -EINVAL : err;
+static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct trace_uprobe *tu = to_trace_uprobe(ev);
+
+	seq_printf(m, "%c:%s/%s %s:0x%0*lx", tu->is_return ? 'r' : 'p',
+		   trace_probe_group_name(tu->tp), trace_probe_name(tu->tp), tu->filename,
+		   (int)(sizeof(void *) * 2), tu->offset);
+	trace_probe_show_args(m, tu->tp);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static bool trace_uprobe_is_busy(struct dyn_event *ev)
+{
+	struct trace_uprobe *tu = to_trace_uprobe(ev);
+
+	return trace_probe_is_enabled(tu->tp) || tu->registered || tu->tp->call.enabled ||
+	       tu->tp->call.registered || tu->tp->call.triggers;
+}
+
+static int trace_uprobe_release(struct dyn_event *ev)
+{
+	struct trace_uprobe *tu = to_trace_uprobe(ev);
+	int err = trace_probe_unregister_event_call(tu->tp);
+
+	if (err)
+		return err;
+	dyn_event_remove(ev);
+	free_trace_uprobe(tu);
+	return 0;
+}
+
+/* Does "-:[GRP/]EVENT [PATH:OFFSET [ARGS]]" name it (Linux's trace_uprobe_match)? */
+static bool trace_uprobe_match(const char *system, const char *event, int argc,
+			       const char **argv, struct dyn_event *ev)
+{
+	struct trace_uprobe *tu = to_trace_uprobe(ev);
+	char head[PATH_MAX + 32];
+
+	if (event[0] != '\0' && strcmp(trace_probe_name(tu->tp), event))
+		return false;
+	if (system && strcmp(trace_probe_group_name(tu->tp), system))
+		return false;
+	if (argc < 1)
+		return true;
+	snprintf(head, sizeof(head), "%s:0x%0*lx", tu->filename, (int)(sizeof(void *) * 2),
+		 tu->offset);
+	if (strcmp(head, argv[0]))
+		return false;
+	return trace_probe_match_command_args(tu->tp, argc - 1, argv + 1);
+}
+
+static struct dyn_event_operations trace_uprobe_ops = {
+	.create = trace_uprobe_create,
+	.show = trace_uprobe_show,
+	.is_busy = trace_uprobe_is_busy,
+	.free = trace_uprobe_release,
+	.match = trace_uprobe_match,
+};
+
+static int uprobe_events_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	return dyn_event_file_open(file, &trace_uprobe_ops);
 }
 
 static ssize_t uprobe_events_write(struct file *file, const char *buf, size_t count, loff_t *ppos)
 {
 	(void)file;
-	if (count >= UPROBE_WRITE_MAX)
-		return -EINVAL;
-	char *text = kmalloc(count + 1);
-
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, buf, count);
-	text[count] = '\0';
-	int err = 0;
-
-	for (char *rest = text, *line; !err && (line = strsep(&rest, "\n"));)
-		err = run_command(line);
-	kfree(text);
-	if (err)
-		return err;
-	*ppos += (loff_t)count;
-	return (ssize_t)count;
-}
-
-/* ">": every uprobe event goes, or none if one is enabled (EBUSY), as Linux's. */
-static int release_all_trace_uprobes(void)
-{
-	struct trace_uprobe *tu, *next;
-
-	list_for_each_entry(tu, &uprobe_list, list)
-	{
-		if (trace_probe_is_enabled(tu->tp) || tu->registered)
-			return -EBUSY;
-	}
-	list_for_each_entry_safe(tu, next, &uprobe_list, list)
-	{
-		int err = unregister_trace_uprobe(tu);
-
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int probes_seq_show(struct seq_file *m, void *v)
-{
-	struct trace_uprobe *tu;
-
-	(void)v;
-	list_for_each_entry(tu, &uprobe_list, list)
-	{
-		seq_printf(m, "%c:%s/%s %s:0x%0*lx", tu->is_return ? 'r' : 'p',
-			   trace_probe_group_name(tu->tp), trace_probe_name(tu->tp), tu->filename,
-			   (int)(sizeof(void *) * 2), tu->offset);
-		trace_probe_show_args(m, tu->tp);
-		seq_putc(m, '\n');
-	}
-	return 0;
-}
-
-static int uprobe_events_open(struct inode *inode, struct file *file)
-{
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		int err = release_all_trace_uprobes();
-
-		if (err)
-			return err;
-	}
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
-	return single_open(file, probes_seq_show, inode->i_private);
-}
-
-static ssize_t uprobe_events_read(struct file *file, char *buf, size_t count, loff_t *ppos)
-{
-	if (!(file->f_mode & FMODE_READ))
-		return -EBADF;
-	return seq_read(file, buf, count, ppos);
-}
-
-static int uprobe_events_release(struct inode *inode, struct file *file)
-{
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
-	return single_release(inode, file);
+	return trace_parse_run_command(buf, count, ppos, create_or_delete_trace_uprobe);
 }
 
 static const struct file_operations uprobe_events_fops = {
 	.open = uprobe_events_open,
-	.read = uprobe_events_read,
+	.read = seq_read,
+	.llseek = seq_lseek,
 	.write = uprobe_events_write,
-	.release = uprobe_events_release,
+	.release = seq_release,
 };
 
 /* uprobe_profile: "  FILE EVENT HITS", Linux's columns. */
 static int probes_profile_seq_show(struct seq_file *m, void *v)
 {
 	struct trace_uprobe *tu;
+	struct dyn_event *pos;
 
 	(void)v;
-	list_for_each_entry(tu, &uprobe_list, list)
+	mutex_lock(&dyn_event_mutex);
+	for_each_trace_uprobe(tu, pos)
 	{
 		seq_printf(m, "  %s %-*s %*lu\n", tu->filename, UPROBE_PROFILE_NAME_WIDTH,
 			   trace_probe_name(tu->tp), UPROBE_PROFILE_HITS_WIDTH,
 			   __atomic_load_n(&tu->nhit, __ATOMIC_RELAXED));
 	}
+	mutex_unlock(&dyn_event_mutex);
 	return 0;
 }
 
@@ -524,6 +493,8 @@ static const struct file_operations uprobe_profile_fops = {
 
 void init_uprobe_trace(void)
 {
+	if (dyn_event_register(&trace_uprobe_ops))
+		pr_warn("Could not register uprobes\n");
 	tracefs_create_file("uprobe_events", TRACE_MODE_WRITE, NULL, NULL, &uprobe_events_fops);
 	tracefs_create_file("uprobe_profile", TRACE_MODE_READ, NULL, NULL, &uprobe_profile_fops);
 }
