@@ -102,6 +102,7 @@ struct uprobe_task {
 	struct arch_uprobe_task autask;
 	struct return_instance *return_instances; /* newest first */
 	unsigned int depth;
+	struct return_instance *ri_pool; /* one freed instance, kept for the next call */
 };
 
 static LIST_HEAD(uprobes_list);
@@ -303,7 +304,7 @@ static void wait_for_handlers(struct uprobe *u)
 	unsigned long flags = spin_lock_irqsave(&uprobes_treelock);
 
 	spin_unlock_irqrestore(&uprobes_treelock, flags); /* hits that found it have counted */
-	while (__atomic_load_n(&u->active, __ATOMIC_ACQUIRE))
+	while (__atomic_load_n(&u->active, __ATOMIC_SEQ_CST))
 		schedule(); /* a hit runs with interrupts off, on another CPU: it ends soon */
 }
 
@@ -339,7 +340,7 @@ int uprobe_register(struct inode *inode, loff_t offset, struct uprobe_consumer *
 	if (err) {
 		/* Not armed after all: out of the processes it went into, and off the list. */
 		flags = spin_lock_irqsave(&uprobes_treelock);
-		u->consumers = NULL;
+		__atomic_store_n(&u->consumers, NULL, __ATOMIC_SEQ_CST);
 		spin_unlock_irqrestore(&uprobes_treelock, flags);
 		delete_uprobe(u);
 		wait_for_handlers(u);
@@ -363,7 +364,7 @@ void uprobe_unregister(struct inode *inode, loff_t offset, struct uprobe_consume
 	}
 	for (pp = &u->consumers; *pp; pp = &(*pp)->next) {
 		if (*pp == uc) {
-			__atomic_store_n(pp, uc->next, __ATOMIC_RELEASE);
+			__atomic_store_n(pp, uc->next, __ATOMIC_SEQ_CST);
 			break;
 		}
 	}
@@ -496,8 +497,13 @@ void uprobe_clear_state(struct mm_struct *mm)
 /* The process's [uprobes] page, made the first time (Linux's xol_add_vma). */
 static struct xol_area *get_xol_area(struct mm_struct *mm)
 {
-	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
 	struct xol_area *area = mm->uprobes_xol;
+
+	if (area)
+		return area; /* set once, by this task (the only one in mm), and kept till the end */
+	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+
+	area = mm->uprobes_xol;
 
 	if (area)
 		goto out;
@@ -535,21 +541,20 @@ static struct uprobe_task *get_utask(void)
 	return current->utask;
 }
 
-/* Calls each consumer with hit (its handler, or ret_handler for a return at func). */
+/*
+ * Calls each consumer with the hit (its handler, or ret_handler for a return at func). The
+ * caller counted the hit in u->active under uprobes_treelock, where it found u (or held a
+ * reference from before, a return instance's): unregister waits for it to end.
+ */
 static void handler_chain(struct uprobe *u, struct pt_regs *regs, bool ret, unsigned long func)
 {
-	unsigned long flags = spin_lock_irqsave(&uprobes_treelock);
-
-	__atomic_add_fetch(&u->active, 1, __ATOMIC_ACQUIRE);
-	spin_unlock_irqrestore(&uprobes_treelock, flags);
-	for (struct uprobe_consumer *uc = __atomic_load_n(&u->consumers, __ATOMIC_ACQUIRE); uc;
+	for (struct uprobe_consumer *uc = __atomic_load_n(&u->consumers, __ATOMIC_SEQ_CST); uc;
 	     uc = __atomic_load_n(&uc->next, __ATOMIC_ACQUIRE)) {
 		if (!ret && uc->handler)
 			uc->handler(uc, regs);
 		else if (ret && uc->ret_handler)
 			uc->ret_handler(uc, func, regs);
 	}
-	__atomic_sub_fetch(&u->active, 1, __ATOMIC_RELEASE);
 }
 
 static bool wants_return(struct uprobe *u)
@@ -561,12 +566,17 @@ static bool wants_return(struct uprobe *u)
 	return false;
 }
 
-static struct return_instance *free_ret_instance(struct return_instance *ri)
+/* Frees ri (into utask's pool if it has room) and returns the next one. */
+static struct return_instance *free_ret_instance(struct uprobe_task *utask,
+						 struct return_instance *ri)
 {
 	struct return_instance *next = ri->next;
 
 	put_uprobe(ri->uprobe);
-	kfree(ri);
+	if (utask && !utask->ri_pool)
+		utask->ri_pool = ri; /* a function called in a loop: no kmalloc a call */
+	else
+		kfree(ri);
 	return next;
 }
 
@@ -583,8 +593,11 @@ static void prepare_uretprobe(struct uprobe *u, struct pt_regs *regs)
 		       current->pid, current->pid);
 		return;
 	}
-	struct return_instance *ri = kmalloc(sizeof(*ri));
+	struct return_instance *ri = utask->ri_pool;
 
+	utask->ri_pool = NULL;
+	if (!ri)
+		ri = kmalloc(sizeof(*ri));
 	if (!ri)
 		return;
 	unsigned long orig = arch_uretprobe_hijack_return_addr(area->vaddr, regs);
@@ -627,7 +640,7 @@ static void handle_trampoline(struct pt_regs *regs)
 
 	/* The ret popped the return address: rsp is one word above the entry's. */
 	while (ri && ri->stack + sizeof(long) < regs->rsp) {
-		ri = free_ret_instance(ri);
+		ri = free_ret_instance(utask, ri);
 		utask->depth--;
 	}
 	if (!ri) {
@@ -639,8 +652,15 @@ static void handle_trampoline(struct pt_regs *regs)
 
 	do {
 		chained = ri->chained;
+		/*
+		 * ri's reference keeps the probe; counting the hit in active needs no lock here:
+		 * both this add and unregister's unlink-then-read of active are sequentially
+		 * consistent, so either it sees the count or this sees the consumer gone.
+		 */
+		__atomic_add_fetch(&ri->uprobe->active, 1, __ATOMIC_SEQ_CST);
 		handler_chain(ri->uprobe, regs, true, ri->func);
-		ri = free_ret_instance(ri);
+		__atomic_sub_fetch(&ri->uprobe->active, 1, __ATOMIC_RELEASE);
+		ri = free_ret_instance(utask, ri);
 		utask->depth--;
 	} while (chained && ri);
 	utask->return_instances = ri;
@@ -702,7 +722,10 @@ static bool handle_swbp(struct pt_regs *regs)
 		handle_trampoline(regs);
 		return true;
 	}
-	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+	/*
+	 * No mmap_lock: only this task changes its own areas (a vfork child's parent waits), and
+	 * it is here; others (/proc, register_for_each_vma) only read them or their pages.
+	 */
 	struct vm_area_struct *vma = find_vma(mm, bp_vaddr);
 
 	if (vma && vma->vm_start <= bp_vaddr && vma->vm_inode) {
@@ -710,12 +733,14 @@ static bool handle_swbp(struct pt_regs *regs)
 		ino = vma->vm_ino;
 		offset = (loff_t)(bp_vaddr - vma->vm_start + vma->vm_pgoff * PAGE_SIZE);
 	}
-	spin_unlock_irqrestore(&mm->mmap_lock, flags);
 	if (inode) {
-		flags = spin_lock_irqsave(&uprobes_treelock);
+		unsigned long flags = spin_lock_irqsave(&uprobes_treelock);
+
 		u = find_uprobe(inode, ino, offset);
-		if (u)
+		if (u) {
 			get_uprobe(u);
+			__atomic_add_fetch(&u->active, 1, __ATOMIC_ACQUIRE); /* for handler_chain */
+		}
 		spin_unlock_irqrestore(&uprobes_treelock, flags);
 	}
 	if (!u) {
@@ -732,6 +757,7 @@ static bool handle_swbp(struct pt_regs *regs)
 	handler_chain(u, regs, false, 0);
 	if (wants_return(u))
 		prepare_uretprobe(u, regs);
+	__atomic_sub_fetch(&u->active, 1, __ATOMIC_RELEASE);
 	if (u->prepared && !u->prepare_err) {
 		if (arch_uprobe_skip_sstep(&u->arch, regs, bp_vaddr)) {
 			put_uprobe(u);
@@ -819,7 +845,8 @@ void uprobe_free_utask(struct task *t)
 	if (utask->state == UTASK_SSTEP)
 		put_uprobe(utask->active_uprobe); /* the slot goes with the address space */
 	for (struct return_instance *ri = utask->return_instances; ri;)
-		ri = free_ret_instance(ri);
+		ri = free_ret_instance(NULL, ri);
+	kfree(utask->ri_pool);
 	t->utask = NULL;
 	kfree(utask);
 }
