@@ -17,14 +17,13 @@
  *	  terabytes away, beyond a 32-bit displacement: the copy is rewritten to address it
  *	  through a scratch register (%rsi, %rdi or %rbx, whichever the instruction does not
  *	  name) set to the original rip for the step, and given back its value after.
- * What needs neither, or cannot be done so, is refused when the probe is armed (-ENOTSUPP):
- * int3 itself, system calls and software interrupts, VEX/EVEX-encoded (AVX) instructions,
- * which this decoder does not read, and the loop/jcxz branches.
- *
- * The decoder below knows only what this needs: the prefixes, REX, the opcode maps, ModRM,
- * SIB, displacements and immediates, hence each instruction's length.
+ * What cannot be done so is refused when the probe is armed (-ENOTSUPP): int3 itself, system
+ * calls and software interrupts, the loop/jcxz branches, and a VEX/EVEX-encoded (AVX)
+ * instruction with a rip-relative operand. The instruction's parts and length come from the
+ * kprobes' decoder (arch/x86_64/insn_decoder.c).
  */
 #include "arch/x86_64/uprobes.h"
+#include "arch/x86_64/insn_decoder.h"
 #include "arch/x86_64/uaccess.h"
 #include "kernel/sched/signal.h"
 #include "kernel/syscalls.h" /* force_sig_fault */
@@ -38,15 +37,7 @@
 #define X86_EFLAGS_TF 0x0100UL
 #define X86_EFLAGS_OF 0x0800UL
 
-#define REX_W 0x08
-#define REX_R 0x04
-#define REX_B 0x01
-#define MODRM_MOD(m) ((m) >> 6)
-#define MODRM_REG(m) (((m) >> 3) & 7)
-#define MODRM_RM(m) ((m)&7)
-#define RIP_RELATIVE_RM 5 /* mod 00, rm 101: disp32 from the next instruction's rip */
-#define SIB_RM 4 /* rm 100: a SIB byte follows */
-#define X86_MAX_INSN_LEN 15
+#define REX_B 0x01 /* REX's extension of ModRM.rm (or of the register in the opcode) */
 
 /* Registers in the instruction encoding's order: ax cx dx bx sp bp si di r8 ... r15. */
 static uint64_t *regs_reg(struct pt_regs *regs, unsigned int n)
@@ -58,106 +49,16 @@ static uint64_t *regs_reg(struct pt_regs *regs, unsigned int n)
 	return map[n & 15];
 }
 
-static bool is_prefix(uint8_t b)
-{
-	switch (b) {
-	case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65: /* segments */
-	case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3: /* size, lock, rep */
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* One-byte opcodes invalid in 64-bit mode, or that Lucid will not step (see the top). */
+/* One-byte opcodes refused (see the top): int3, int n, into, int1, loop and jcxz. */
 static bool refused_one_byte(uint8_t op)
 {
-	switch (op) {
-	case 0x06: case 0x07: case 0x0e: case 0x16: case 0x17: case 0x1e: case 0x1f:
-	case 0x27: case 0x2f: case 0x37: case 0x3f: case 0x60: case 0x61: case 0x82:
-	case 0x9a: case 0xce: case 0xd4: case 0xd5: case 0xd6: case 0xea:
-	case 0x62: case 0xc4: case 0xc5: /* EVEX, VEX */
-	case 0xcc: case 0xcd: case 0xf1: /* int3, int n, int1 */
-	case 0xe0: case 0xe1: case 0xe2: case 0xe3: /* loop, jcxz */
-		return true;
-	default:
-		return false;
-	}
+	return op == 0xcc || op == 0xcd || op == 0xce || op == 0xf1 || (op >= 0xe0 && op <= 0xe3);
 }
 
-static bool has_modrm_one_byte(uint8_t op)
+/* 0F opcodes refused: syscall, sysret, sysenter, sysexit. */
+static bool refused_0f(uint8_t op)
 {
-	if (op < 0x40)
-		return (op & 7) < 4;
-	switch (op) {
-	case 0x63: case 0x69: case 0x6b: case 0xc0: case 0xc1: case 0xc6: case 0xc7:
-	case 0xd0: case 0xd1: case 0xd2: case 0xd3: case 0xf6: case 0xf7: case 0xfe: case 0xff:
-		return true;
-	default:
-		return (op >= 0x80 && op <= 0x8f) || (op >= 0xd8 && op <= 0xdf);
-	}
-}
-
-/* The immediate's size after ModRM (z: 4, or 2 with the 0x66 prefix). */
-static int imm_one_byte(uint8_t op, uint8_t modrm, bool p66, uint8_t rex)
-{
-	int z = p66 ? 2 : 4;
-
-	if (op < 0x40 && (op & 7) == 4)
-		return 1;
-	if (op < 0x40 && (op & 7) == 5)
-		return z;
-	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xb0 && op <= 0xb7) || (op >= 0xe4 && op <= 0xe7))
-		return 1;
-	if (op >= 0xb8 && op <= 0xbf)
-		return rex & REX_W ? 8 : z;
-	switch (op) {
-	case 0x6a: case 0x6b: case 0x80: case 0x83: case 0xa8: case 0xc0: case 0xc1: case 0xc6:
-	case 0xeb:
-		return 1;
-	case 0x68: case 0x69: case 0x81: case 0xa9: case 0xc7:
-		return z;
-	case 0xe8: case 0xe9:
-		return 4;
-	case 0xc2: case 0xca:
-		return 2;
-	case 0xc8:
-		return 3;
-	case 0xa0: case 0xa1: case 0xa2: case 0xa3:
-		return 8; /* moffs: a whole address (4 with 0x67, handled by the caller) */
-	case 0xf6:
-		return MODRM_REG(modrm) < 2 ? 1 : 0; /* test r/m8, imm8 */
-	case 0xf7:
-		return MODRM_REG(modrm) < 2 ? z : 0;
-	default:
-		return 0;
-	}
-}
-
-/* Two-byte (0x0f xx) opcodes without a ModRM byte. */
-static bool no_modrm_0f(uint8_t op)
-{
-	switch (op) {
-	case 0x05: case 0x06: case 0x07: case 0x08: case 0x09: case 0x0b: case 0x0e:
-	case 0x30: case 0x31: case 0x32: case 0x33: case 0x34: case 0x35: case 0x37:
-	case 0x77: case 0xa0: case 0xa1: case 0xa2: case 0xa8: case 0xa9: case 0xaa:
-		return true;
-	default:
-		return (op >= 0x80 && op <= 0x8f) || (op >= 0xc8 && op <= 0xcf);
-	}
-}
-
-static int imm_0f(uint8_t op)
-{
-	if (op >= 0x80 && op <= 0x8f)
-		return 4; /* jcc rel32 */
-	switch (op) {
-	case 0x70: case 0x71: case 0x72: case 0x73: case 0xa4: case 0xac: case 0xba:
-	case 0xc2: case 0xc4: case 0xc5: case 0xc6:
-		return 1;
-	default:
-		return 0;
-	}
+	return op == 0x05 || op == 0x07 || op == 0x34 || op == 0x35;
 }
 
 /*
@@ -167,139 +68,82 @@ static int imm_0f(uint8_t op)
  */
 static uint8_t riprel_scratch(uint8_t modrm)
 {
-	uint8_t reg = MODRM_REG(modrm);
+	uint8_t reg = X86_MODRM_REG(modrm);
 
 	return reg != 6 ? 6 : reg != 7 ? 7 : 3;
 }
 
 int arch_uprobe_analyze_insn(struct arch_uprobe *au, const uint8_t *b, size_t avail)
 {
-	size_t i = 0, opc, modrm_at = 0;
-	bool p66 = false, p67 = false, has_modrm, jcc32 = false;
-	uint8_t rex = 0, modrm = 0, op, op2 = 0;
-	int imm;
+	struct insn insn;
+	int len = (int)(avail < MAX_UINSN_BYTES ? avail : MAX_UINSN_BYTES);
 
 	memset(au, 0, sizeof(*au));
-	avail = avail < MAX_UINSN_BYTES ? avail : MAX_UINSN_BYTES;
-	while (i < avail && is_prefix(b[i])) {
-		p66 |= b[i] == 0x66;
-		p67 |= b[i] == 0x67;
-		i++;
-	}
-	if (i < avail && (b[i] & 0xf0) == 0x40)
-		rex = b[i++];
-	if (i >= avail)
+	if (insn_decode(&insn, b, len))
 		return -EINVAL;
-	opc = i;
-	op = b[i++];
-	if (op == 0x0f) {
-		if (i >= avail)
-			return -EINVAL;
-		op2 = b[i++];
-		if (op2 == 0x38 || op2 == 0x3a) { /* three-byte maps: always ModRM */
-			i++;
-			has_modrm = true;
-			imm = op2 == 0x3a ? 1 : 0;
-		} else {
-			/* syscall, sysenter, sysret, 3DNow!: not stepped (see the top) */
-			if (op2 == 0x05 || op2 == 0x07 || op2 == 0x34 || op2 == 0x35 ||
-			    op2 == 0x0f)
-				return -ENOTSUPP;
-			has_modrm = !no_modrm_0f(op2);
-			imm = imm_0f(op2);
-			jcc32 = op2 >= 0x80 && op2 <= 0x8f;
-		}
-	} else {
-		if (refused_one_byte(op))
-			return -ENOTSUPP;
-		has_modrm = has_modrm_one_byte(op);
-		imm = 0;
-	}
-	if (has_modrm) {
-		if (i >= avail)
-			return -EINVAL;
-		modrm_at = i;
-		modrm = b[i++];
-		if (MODRM_MOD(modrm) != 3) {
-			int disp = MODRM_MOD(modrm) == 1 ? 1 : MODRM_MOD(modrm) == 2 ? 4 : 0;
+	uint8_t op = insn.opcode;
+	bool one = insn.map == INSN_MAP_1BYTE, p66 = insn.prefixes & INSN_PFX_66;
 
-			if (MODRM_RM(modrm) == SIB_RM) {
-				if (i >= avail)
-					return -EINVAL;
-				if (MODRM_MOD(modrm) == 0 && (b[i] & 7) == 5)
-					disp = 4; /* no base: disp32 */
-				i++;
-			} else if (MODRM_MOD(modrm) == 0 && MODRM_RM(modrm) == RIP_RELATIVE_RM) {
-				disp = 4;
-			}
-			i += (size_t)disp;
-		}
-	}
-	if (op != 0x0f) {
-		imm = imm_one_byte(op, modrm, p66, rex);
-		if (op >= 0xa0 && op <= 0xa3 && p67)
-			imm = 4;
-	}
-	i += (size_t)imm;
-	if (i > avail || i > X86_MAX_INSN_LEN)
-		return -EINVAL;
-	au->len = (uint8_t)i;
-	memcpy(au->insn, b, i);
-	memcpy(au->ixol, b, i);
+	if ((one && refused_one_byte(op)) || (insn.map == INSN_MAP_0F && refused_0f(op)))
+		return -ENOTSUPP;
+	if (insn.vex_len && insn.rip_relative)
+		return -ENOTSUPP; /* its VEX.B and vvvv would need rewriting too */
+	au->len = insn.length;
+	memcpy(au->insn, b, insn.length);
+	memcpy(au->ixol, b, insn.length);
 
 	/* The ones emulated (Linux's branch_setup_xol_ops and push_setup_xol_ops). */
-	bool rel8 = (op >= 0x70 && op <= 0x7f) || op == 0xeb;
-	if (rel8 || op == 0xe8 || op == 0xe9 || jcc32) {
+	if (insn.rel_branch) {
 		if (p66)
 			return -ENOTSUPP; /* a 16-bit branch target: Linux refuses it too */
-		au->offs = rel8 ? (int8_t)b[i - 1] : (int32_t)((uint32_t)b[i - 4] |
-							      (uint32_t)b[i - 3] << 8 |
-							      (uint32_t)b[i - 2] << 16 |
-							      (uint32_t)b[i - 1] << 24);
-		if (op == 0xe8)
+		au->offs = (int32_t)insn.immediate;
+		if (one && op == 0xe8)
 			au->op = UPROBE_OP_CALL;
-		else if (op == 0xe9 || op == 0xeb)
+		else if (one && (op == 0xe9 || op == 0xeb))
 			au->op = UPROBE_OP_JMP;
 		else
-			au->op = UPROBE_OP_JCC;
-		au->cond = jcc32 ? (op2 & 0xf) : (op & 0xf);
+			au->op = UPROBE_OP_JCC; /* 70-7f, 0f 80-8f */
+		au->cond = op & 0xf;
 		return 0;
 	}
-	if (op == 0x90 && !(rex & REX_B)) {
+	if (one && op == 0x90 && !(insn.rex & REX_B)) {
 		au->op = UPROBE_OP_NOP; /* also pause (f3 90) and xchg %ax,%ax (66 90) */
 		return 0;
 	}
-	if (op >= 0x50 && op <= 0x57 && !p66) {
+	if (one && op >= 0x50 && op <= 0x57 && !p66) {
 		au->op = UPROBE_OP_PUSH;
-		au->reg = (uint8_t)((op - 0x50) | (rex & REX_B ? 8 : 0));
+		au->reg = (uint8_t)((op - 0x50) | (insn.rex & REX_B ? 8 : 0));
 		return 0;
 	}
 
 	/* Stepped out of line: which fixups the copy's other address calls for. */
 	au->op = UPROBE_OP_XOL;
 	au->fixups = UPROBE_FIX_IP;
-	switch (op) {
-	case 0xc2: case 0xc3: case 0xca: case 0xcb: case 0xcf: /* ret, iret: rip is where they go */
-		au->fixups = 0;
-		break;
-	case 0x9c:
-		au->fixups |= UPROBE_FIX_PUSHF;
-		break;
-	case 0xff:
-		if (MODRM_REG(modrm) == 2 || MODRM_REG(modrm) == 3)
-			au->fixups = UPROBE_FIX_CALL; /* indirect call: target right, return not */
-		else if (MODRM_REG(modrm) == 4 || MODRM_REG(modrm) == 5)
-			au->fixups = 0; /* indirect jmp */
-		break;
-	default:
-		break;
+	if (one) {
+		switch (op) {
+		case 0xc2: case 0xc3: case 0xca: case 0xcb: case 0xcf:
+			au->fixups = 0; /* ret, iret: rip is where they go */
+			break;
+		case 0x9c:
+			au->fixups |= UPROBE_FIX_PUSHF;
+			break;
+		case 0xff:
+			if (X86_MODRM_REG(insn.modrm) == 2 || X86_MODRM_REG(insn.modrm) == 3)
+				au->fixups = UPROBE_FIX_CALL; /* indirect call: target right, return not */
+			else if (X86_MODRM_REG(insn.modrm) == 4 || X86_MODRM_REG(insn.modrm) == 5)
+				au->fixups = 0; /* indirect jmp */
+			break;
+		default:
+			break;
+		}
 	}
-	if (has_modrm && MODRM_MOD(modrm) == 0 && MODRM_RM(modrm) == RIP_RELATIVE_RM) {
+	if (insn.rip_relative) {
 		/* "00 reg 101" becomes "10 reg scratch": disp32(%scratch), the same displacement. */
-		au->scratch = riprel_scratch(modrm);
-		au->ixol[modrm_at] = (uint8_t)(0x80 | (MODRM_REG(modrm) << 3) | au->scratch);
-		if (rex)
-			au->ixol[opc - 1] &= (uint8_t)~REX_B; /* the scratch is one of the first 8 */
+		au->scratch = riprel_scratch(insn.modrm);
+		au->ixol[insn.disp_offset - 1] =
+			(uint8_t)(0x80 | (X86_MODRM_REG(insn.modrm) << 3) | au->scratch);
+		if (insn.rex) /* REX comes just before the opcode bytes */
+			au->ixol[insn.nr_prefixes] &= (uint8_t)~REX_B; /* the scratch is one of the first 8 */
 		au->fixups |= UPROBE_FIX_RIP_SCRATCH;
 	}
 	return 0;
