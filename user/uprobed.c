@@ -14,6 +14,8 @@
  * uprobed maps          calls once, then prints its own /proc/self/maps
  * uprobed fault         calls uprobed_load(NULL) with a SIGSEGV handler: prints the fault's
  *                       address and the rip the handler saw, relative to uprobed_load
+ * uprobed alarm N       as "call N" with SIGALRM arriving every 100 us meanwhile (a handler that
+ *                       counts them): a signal may come while a probe's copy is being stepped
  * uprobed addr          prints the three targets' addresses (their file offsets: minus 0x400000)
  */
 #define _GNU_SOURCE
@@ -22,12 +24,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #define WAIT_POLL_US 10000
 #define WAIT_MAX_POLLS 6000 /* 60 s */
+#define ALARM_US 100
 
 int uprobed_value = 1000;
 int uprobed_riprel(int x);
@@ -65,6 +69,14 @@ static void calls(int n)
 	}
 	printf("riprel=%ld call=%ld\n", sum_riprel, sum_call);
 	fflush(stdout);
+}
+
+static volatile long alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
 }
 
 static sigjmp_buf fault_jmp;
@@ -116,11 +128,19 @@ int main(int argc, char **argv)
 			got = uprobed_load(NULL);
 		printf("addr=%#lx rip=uprobed_load+%ld value=%d\n", fault_addr,
 		       (long)(fault_rip - (unsigned long)uprobed_load), got);
+	} else if (!strcmp(mode, "alarm")) {
+		struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
+		struct itimerval it = {{0, ALARM_US}, {0, ALARM_US}};
+
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+		calls(n);
+		setitimer(ITIMER_REAL, &(struct itimerval){{0, 0}, {0, 0}}, NULL);
 	} else if (!strcmp(mode, "addr")) {
 		printf("uprobed_riprel=%p uprobed_call=%p uprobed_load=%p\n", (void *)uprobed_riprel,
 		       (void *)uprobed_call, (void *)uprobed_load);
 	} else {
-		fprintf(stderr, "usage: uprobed call|fork|wait|maps|fault|addr [N] [FILE]\n");
+		fprintf(stderr, "usage: uprobed call|fork|wait|maps|fault|alarm|addr [N] [FILE]\n");
 		return 2;
 	}
 	return 0;

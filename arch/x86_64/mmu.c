@@ -579,19 +579,16 @@ void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page)
 
 /*
  * The present page at va is replaced by new_page with the same permissions (a private copy for
- * a debugger's write, kernel/mm/memory.c); the old page's reference goes, and this CPU forgets
- * the old translation. Another CPU running this process keeps its until its next switch: it
- * runs the old bytes a while longer, and the old page lives on (the file, or the process that
- * shares it, still holds it), as a breakpoint that comes into force a little late.
+ * a debugger's write, kernel/mm/memory.c), and this CPU forgets the old translation. The old
+ * page's reference is the caller's to drop: another CPU running this process keeps its
+ * translation until its next switch, reading the old page a while longer.
  */
 void mmu_user_replace_page(uint64_t *pgd, uintptr_t va, void *new_page)
 {
 	uint64_t *pte = user_pte(pgd, va);
-	uint64_t e = *pte;
 
-	*pte = __pa(new_page) | (e & ~PTE_ADDR_MASK);
+	*pte = __pa(new_page) | (*pte & ~PTE_ADDR_MASK);
 	invlpg(va);
-	put_page(__va(e & PTE_ADDR_MASK));
 }
 
 /* Frees a table and everything below it; level 0 is a page table, whose entries are pages. */

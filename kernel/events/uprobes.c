@@ -154,6 +154,37 @@ static struct uprobe *find_uprobe(const struct inode *inode, unsigned long ino, 
 }
 
 /*
+ * A page an int3 made a copy of, in a process that may be running on another CPU: that CPU may
+ * still read it through its TLB until it switches away, so it is kept until the address space
+ * goes (uprobe_clear_state), not freed now (Linux would flush the other CPUs' TLBs instead).
+ */
+struct uprobe_kept_page {
+	struct uprobe_kept_page *next;
+	void *page;
+};
+
+/* The page at va of mm, made this process's own (get_user_page_private); mmap_lock held. */
+static void *private_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va)
+{
+	if (mm == current->mm) /* loaded on this CPU alone: the old page may go at once */
+		return get_user_page_private(mm, vma, va, NULL);
+	struct uprobe_kept_page *kept = kmalloc(sizeof(*kept));
+	void *old = NULL;
+
+	if (!kept)
+		return NULL;
+	void *page = get_user_page_private(mm, vma, va, &old);
+
+	if (old) {
+		*kept = (struct uprobe_kept_page){.next = mm->uprobes_kept, .page = old};
+		mm->uprobes_kept = kept;
+	} else {
+		kfree(kept);
+	}
+	return page;
+}
+
+/*
  * Decodes the instruction at vaddr, which page (private now) holds, once for all processes: the
  * original bytes, since the first arming reads them before its int3 goes in.
  */
@@ -171,7 +202,7 @@ static int prepare_uprobe(struct uprobe *u, struct mm_struct *mm, struct vm_area
 	memcpy(bytes, page + off, n);
 	if (n < MAX_UINSN_BYTES && vaddr + n < vma->vm_end) {
 		/* The instruction may go on into the next page. */
-		const uint8_t *next = get_user_page_private(mm, vma, vaddr + n);
+		const uint8_t *next = private_page(mm, vma, vaddr + n);
 
 		if (next) {
 			memcpy(bytes + n, next, MAX_UINSN_BYTES - n);
@@ -179,7 +210,7 @@ static int prepare_uprobe(struct uprobe *u, struct mm_struct *mm, struct vm_area
 		}
 	}
 	u->prepare_err = arch_uprobe_analyze_insn(&u->arch, bytes, n);
-	u->prepared = true;
+	__atomic_store_n(&u->prepared, true, __ATOMIC_RELEASE); /* after arch: hits read it so */
 	spin_unlock_irqrestore(&uprobes_treelock, flags);
 	return u->prepare_err;
 }
@@ -188,7 +219,7 @@ static int prepare_uprobe(struct uprobe *u, struct mm_struct *mm, struct vm_area
 static int install_breakpoint(struct uprobe *u, struct mm_struct *mm, struct vm_area_struct *vma,
 			      unsigned long vaddr)
 {
-	uint8_t *page = get_user_page_private(mm, vma, vaddr);
+	uint8_t *page = private_page(mm, vma, vaddr);
 
 	if (!page)
 		return -ENOMEM;
@@ -288,14 +319,19 @@ static int register_for_each_vma(struct uprobe *u, bool arm)
 	return err;
 }
 
-/* Takes u off the list (no new hit or mapping finds it) and out of every process. */
+/*
+ * Takes u, whose last consumer is gone, out of every process, then off the list. In that
+ * order, as Linux's __uprobe_unregister: a hit that finds no probe must find the original byte
+ * back already (and runs it), or it would take the int3 for the program's own (SIGTRAP); and
+ * no mapping arms u meanwhile, as uprobe_mmap skips a probe without consumers.
+ */
 static void delete_uprobe(struct uprobe *u)
 {
+	register_for_each_vma(u, false);
 	unsigned long flags = spin_lock_irqsave(&uprobes_treelock);
 
 	list_del(&u->list);
 	spin_unlock_irqrestore(&uprobes_treelock, flags);
-	register_for_each_vma(u, false);
 }
 
 /* Waits until no hit is running u's consumers: one taken off may then be freed. */
@@ -479,7 +515,10 @@ int uprobe_dup_mmap(struct mm_struct *old, struct mm_struct *mm)
 	}
 	copy_page(page, from->page);
 	get_page(page); /* the area's reference, as the page tables hold theirs */
+	void *shared = mmu_user_page(mm->pgd, from->vaddr, NULL);
+
 	mmu_user_replace_page(mm->pgd, from->vaddr, page);
+	put_page(shared); /* the child's table held the parent's page: mm runs nowhere yet */
 	*area = (struct xol_area){.vaddr = from->vaddr, .page = page, .bitmap = 1UL};
 	mm->uprobes_xol = area;
 	return 0;
@@ -487,6 +526,12 @@ int uprobe_dup_mmap(struct mm_struct *old, struct mm_struct *mm)
 
 void uprobe_clear_state(struct mm_struct *mm)
 {
+	for (struct uprobe_kept_page *kept = mm->uprobes_kept, *next; kept; kept = next) {
+		next = kept->next;
+		put_page(kept->page);
+		kfree(kept);
+	}
+	mm->uprobes_kept = NULL;
 	if (mm->uprobes_xol) {
 		put_page(mm->uprobes_xol->page);
 		kfree(mm->uprobes_xol);
@@ -754,18 +799,26 @@ static bool handle_swbp(struct pt_regs *regs)
 		return false;
 	}
 	regs->rip = bp_vaddr; /* the handlers see the probed instruction's address */
+	if (!__atomic_load_n(&u->prepared, __ATOMIC_ACQUIRE) || u->prepare_err) {
+		/*
+		 * Linux's "restart": since this trap, another CPU took the probe away and put a
+		 * new one at the same place whose first arming has not decoded it yet. This int3
+		 * was the old probe's; whatever is there now runs when the task goes back.
+		 */
+		__atomic_sub_fetch(&u->active, 1, __ATOMIC_RELEASE);
+		put_uprobe(u);
+		return true;
+	}
 	handler_chain(u, regs, false, 0);
 	if (wants_return(u))
 		prepare_uretprobe(u, regs);
 	__atomic_sub_fetch(&u->active, 1, __ATOMIC_RELEASE);
-	if (u->prepared && !u->prepare_err) {
-		if (arch_uprobe_skip_sstep(&u->arch, regs, bp_vaddr)) {
-			put_uprobe(u);
-			return true;
-		}
-		if (pre_ssout(u, regs, bp_vaddr))
-			return true; /* the reference goes with the step */
+	if (arch_uprobe_skip_sstep(&u->arch, regs, bp_vaddr)) {
+		put_uprobe(u);
+		return true;
 	}
+	if (pre_ssout(u, regs, bp_vaddr))
+		return true; /* the reference goes with the step */
 	/* No slot to step in (out of memory): the program cannot go on past it. */
 	put_uprobe(u);
 	force_sig_fault(regs, SIGKILL, bp_vaddr);

@@ -160,7 +160,14 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		vma->vm_private_pages = true; /* the page becomes this process's own */
 		return do_wp_page(mm, va, page);
 	}
-	/* Present and allowed: nothing a fault could fix (a stale entry would not fault twice). */
+	/*
+	 * Present, and the entry allows the access: another CPU mapped the page between the
+	 * fault and this look (uprobes arm a probe in a process that runs elsewhere, faulting
+	 * its page in: get_user_page_private). Spurious, as Linux calls it: the access is run
+	 * again. Present but not allowed: nothing a fault could fix.
+	 */
+	if (!(flags & MMU_NOACCESS) && (!instr || (flags & MMU_EXEC)))
+		return 0;
 	return VM_FAULT_SIGSEGV;
 }
 
@@ -189,8 +196,13 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool i
  * write changes this process's copy alone. Its permissions stay as they were. The area
  * counts as having pages of its own from then on, so a fork copies its tables and the child
  * sees the same bytes. Called with mmap_lock held; the page (its direct-map address) or NULL.
+ * old NULL: the page replaced by a copy loses this table's reference now, which is right when
+ * mm runs on this CPU alone or nowhere. Else *old gets it (or stays untouched), for a caller
+ * whose mm may run on another CPU right now, still reading the old page through its TLB: it
+ * must keep the page until that CPU has switched away (kernel/events/uprobes.c keeps it with mm).
  */
-void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va)
+void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
+			    void **old)
 {
 	lockdep_assert_held(&mm->mmap_lock);
 	va = ALIGN_DOWN(va, PAGE_SIZE);
@@ -210,6 +222,10 @@ void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, un
 		return NULL;
 	copy_page(copy, page);
 	mmu_user_replace_page(mm->pgd, va, copy);
+	if (old)
+		*old = page; /* the caller keeps the table's reference, for now */
+	else
+		put_page(page);
 	return copy;
 }
 

@@ -16,6 +16,7 @@
 
 struct inode;
 struct xol_area;
+struct uprobe_kept_page;
 
 #define STACK_TOP TASK_SIZE_MAX /* the initial stack ends at the top of the user half */
 #define STACK_MAX (8UL << 20) /* RLIMIT_STACK's default: 8 MiB, grown on demand */
@@ -115,6 +116,7 @@ struct mm_struct {
 	unsigned long arg_start, arg_end, env_start, env_end;
 	char exe_path[EXE_PATH_LEN]; /* the program's path, as /proc/PID/maps names its pages */
 	struct xol_area *uprobes_xol; /* the uprobes' [uprobes] page, once one was hit (NULL) */
+	struct uprobe_kept_page *uprobes_kept; /* pages its int3s replaced, kept till it goes */
 	struct list_head uprobes_dup; /* a fork's copy, until its task has it (uprobes.c) */
 };
 
@@ -175,7 +177,8 @@ int vm_flags_to_mmu(unsigned long vm_flags);
 #define VM_FAULT_SIGBUS 4 /* a page of a file mapping wholly past the file's end */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
 /* A page of mm that only this process maps, for uprobes' int3 (memory.c); mmap_lock held. */
-void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va);
+void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
+			    void **old);
 /* Out of memory in a page fault: Linux's one-line OOM report for the current process. */
 void pagefault_out_of_memory(void);
 

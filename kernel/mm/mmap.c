@@ -287,6 +287,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	spin_lock_init(&mm->mmap_lock);
 	mm->map_count = 0;
 	mm->uprobes_xol = NULL; /* uprobe_dup_mmap gives the child its own */
+	mm->uprobes_kept = NULL;
 	INIT_LIST_HEAD(&mm->uprobes_dup);
 	list_for_each_entry(vma, &old->mmap, vm_list)
 	{

@@ -294,3 +294,58 @@ def test_bash_readline_shows_what_was_typed(lucid):
                for l in lines), lines
     assert any(l.endswith('line="true uprobes see this line"') for l in lines), lines
     clean(lucid)
+
+
+def expected_sums(n):
+    """What uprobed prints for n calls: uprobed_value (1000) + i, and 2 * i, summed."""
+    return "riprel=%d call=%d\n" % (1000 * n + n * (n - 1) // 2, n * (n - 1))
+
+
+def test_signals_during_steps(lucid):
+    """Signals while a probe's copy is stepped: a handled SIGALRM every 100 us, and SIGSTOP and
+    SIGCONT from outside. The results stay right (the step is given up and taken again), the
+    program ends, and nothing is left half done: a later run hits every time."""
+    clean(lucid)
+    tracing(lucid, "echo 'p:riprel /bin/uprobed:%#x' > uprobe_events; echo 1 > "
+            "events/uprobes/enable" % file_offset(UPROBED, "uprobed_riprel"))
+    assert lucid.run("uprobed alarm 20000", timeout=300) == expected_sums(20000)
+    lucid.run("uprobed call 30000 > /tmp/stopped &")
+    lucid.run("for i in $(seq 10); do kill -STOP %1; sleep 0.05; kill -CONT %1; sleep 0.05; "
+              "done; wait", timeout=300)
+    assert lucid.run("cat /tmp/stopped") == expected_sums(30000)
+    tracing(lucid, "echo > trace")
+    assert lucid.run("uprobed call 5") == expected_sums(5)
+    assert len(trace_lines(lucid, "riprel")) == 5
+    clean(lucid)
+
+
+def test_arming_while_processes_run_and_die(lucid):
+    """Probes armed and disarmed over and over while programs hit them on the other CPUs, and
+    killed in the middle of it: every run computes what it must, none dies of a stray int3,
+    and afterwards each hit is counted once."""
+    clean(lucid)
+    tracing(lucid, "echo 'p:riprel /bin/uprobed:%#x' > uprobe_events; "
+            "echo 'r:ret /bin/uprobed:%#x v=$retval:s32' >> uprobe_events; "
+            "echo 'p:call /bin/uprobed:%#x' >> uprobe_events"
+            % (file_offset(UPROBED, "uprobed_riprel"), file_offset(UPROBED, "uprobed_call"),
+               file_offset(UPROBED, "uprobed_call")))
+    lucid.run("rm -f /tmp/run.*; for j in 1 2 3; do (for i in $(seq 4); do "
+              "uprobed fork 3000 >> /tmp/run.$j || echo FAILED $? >> /tmp/run.$j; done) & done")
+    lucid.run("for i in $(seq 30); do echo 1 > events/uprobes/enable; "
+              "echo 0 > events/uprobes/enable; done", timeout=300)
+    for _ in range(5):  # killed while hitting, its probes armed
+        lucid.run("echo 1 > events/uprobes/enable; uprobed call 100000 > /dev/null & "
+                  "sleep 0.2; kill -9 $!; wait $!; echo 0 > events/uprobes/enable", timeout=120)
+    lucid.run("wait", timeout=600)
+    for j in (1, 2, 3):
+        out = lucid.run("cat /tmp/run.%d" % j)
+        assert out.count(expected_sums(3000)) == 8 and "FAILED" not in out, \
+            out + lucid.run("dmesg | tail -5")
+    tracing(lucid, "echo > trace; echo 1 > events/uprobes/enable")
+    assert lucid.run("uprobed call 50") == expected_sums(50)
+    assert len(trace_lines(lucid, "riprel")) == 50
+    assert len(trace_lines(lucid, "call")) == 50
+    rets = trace_lines(lucid, "ret")
+    assert len(rets) == 50 and rets[-1].endswith("v=98"), rets[-3:]
+    assert not re.search(r"WARNING|BUG|Oops", lucid.run("dmesg | tail -50"))
+    clean(lucid)
