@@ -21,7 +21,6 @@
 #include "kernel/shell/shell.h"
 #include "kernel/debug/bench.h"
 #include "kernel/debug/callsite.h"
-#include "kernel/debug/uprobe_test.h"
 #include "kernel/debug/fault_inject.h"
 #include "kernel/debug/ftest.h"
 #include "kernel/debug/lkdtm.h"
@@ -194,7 +193,6 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	ftest_init();                    // /sys/kernel/debug/ftest and run_test: /bin/ftest, /bin/run_test
 	run_test_init();
 	callsite_init();                 // /sys/kernel/debug/callsite: /bin/callsite
-	uprobe_test_init();              // /sys/kernel/debug/uprobe_test: the uprobe mechanism
 	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters
 	bench_init();                    // /sys/kernel/debug/bench: make bench's figures
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)

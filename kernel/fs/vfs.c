@@ -987,20 +987,6 @@ void vfs_path_put_locked(struct path *path)
 	path_put(path);
 }
 
-int vfs_path_get(const char *name, struct path *path)
-{
-	vfs_lock();
-	int ret = kern_path(name, 0, path);
-	vfs_unlock();
-	return ret;
-}
-
-void vfs_path_put(struct path *path)
-{
-	vfs_lock();
-	path_put(path);
-	vfs_unlock();
-}
 
 int vfs_fd_dirpath(int fd, char *buf, size_t size)
 {

@@ -515,9 +515,6 @@ struct inode *vfs_fd_inode(int fd);
  */
 int vfs_path_get_locked(const char *name, struct path *path);
 void vfs_path_put_locked(struct path *path);
-/* The same, for code that does not hold the VFS lock (they take it). */
-int vfs_path_get(const char *name, struct path *path);
-void vfs_path_put(struct path *path);
 int vfs_realpath(const char *pathname, char *buf, size_t size); /* links followed; its length */
 /* The absolute name of the directory open at fd (-ENOTDIR if not one), for the *at() calls. */
 int vfs_fd_dirpath(int fd, char *buf, size_t size);
