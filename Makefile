@@ -18,6 +18,7 @@ CC      := $(CROSS_COMPILE)gcc
 LD      := $(CROSS_COMPILE)ld
 NM      := $(CROSS_COMPILE)nm
 OBJDUMP := $(CROSS_COMPILE)objdump
+OBJCOPY := $(CROSS_COMPILE)objcopy
 READELF := $(CROSS_COMPILE)readelf
 NASM    ?= nasm
 HOSTCC  ?= cc
@@ -61,7 +62,8 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T li
 # What is built: each source folder lists its files in its own Makefile.inc (KSRCS += ...), so a
 # reader sees every file that goes into the kernel, folder by folder, and adding a file is one
 # line beside it. No wildcards choose sources; the check below only compares.
-SRC_DIRS := boot arch/x86_64 kernel kernel/sched kernel/mm kernel/fs kernel/fs/proc kernel/fs/9p kernel/events \
+SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes kernel kernel/sched kernel/mm kernel/fs \
+	kernel/fs/proc kernel/fs/9p kernel/events \
 	kernel/drivers kernel/drivers/virtio kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
 KSRCS :=
 include $(addsuffix /Makefile.inc,$(SRC_DIRS))
@@ -91,12 +93,24 @@ endif
 # CC_USING_FENTRY tells a header that its file is traced: spin_lock() is then the traceable
 # _raw_spin_lock(), elsewhere the inline body (kernel/sched/spinlock.h says why).
 FTRACE_CFLAGS := -pg -mfentry -mrecord-mcount -DCC_USING_FENTRY
-NOTRACE_SRCS := arch/x86_64/ftrace.c arch/x86_64/text_poke.c
+NOTRACE_SRCS := arch/x86_64/ftrace.c arch/x86_64/text_poke.c kernel/kprobes.c \
+	arch/x86_64/kprobes/core.c arch/x86_64/kprobes/ftrace.c
 ifeq ($(FTRACE),1)
 TRACED_OBJS := $(patsubst %,$(B)/%.o,$(basename $(filter-out $(NOTRACE_SRCS), \
 	$(filter kernel/%.c arch/x86_64/%.c,$(KSRCS)))))
 $(TRACED_OBJS): KCFLAGS += $(FTRACE_CFLAGS)
 endif
+
+# The kprobe blacklist's whole files (kernel/kprobes.c explains): the probe machinery, the
+# int3/#DB/exception dispatch, text_poke, ftrace's patching and trampolines, the ring buffer.
+# Their code is moved to .kprobes.text (linker.ld), as Linux's __kprobes functions are.
+NOKPROBE_SRCS := kernel/kprobes.c arch/x86_64/kprobes/core.c arch/x86_64/kprobes/ftrace.c \
+	arch/x86_64/idt.c arch/x86_64/traps.c arch/x86_64/text_poke.c arch/x86_64/ftrace.c \
+	arch/x86_64/ftrace_64.S trace/ring_buffer.c
+NOKPROBE_OBJS := $(patsubst %,$(B)/%.o,$(basename $(NOKPROBE_SRCS)))
+$(NOKPROBE_OBJS): KPROBES_TEXT = && $(OBJCOPY) --rename-section .text=.kprobes.text \
+	--rename-section .text.unlikely=.kprobes.text.unlikely \
+	--rename-section .text.hot=.kprobes.text.hot $@
 
 all: iso
 iso: $(B)/lucid.iso
@@ -107,11 +121,11 @@ deps:
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC      $<"; $(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"; $(CC) $(KCFLAGS) -MMD -MP -c $< -o $@ $(KPROBES_TEXT)
 
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@ $(KPROBES_TEXT)
 
 $(B)/boot/%.o: boot/%.asm
 	@mkdir -p $(dir $@)

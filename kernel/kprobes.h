@@ -194,10 +194,9 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long o
 	static unsigned long __used __section("_kprobe_blacklist") _kbl_addr_##fname = \
 		(unsigned long)fname
 
-/* Boot: find the blacklist, make the debugfs files; and the self-test (kprobe_selftest). */
+/* Boot: find the blacklist and install the handlers; then make the debugfs files. */
 void init_kprobes(void);
 void debugfs_kprobe_init(void);
-bool kprobes_selftest_ran(void);
 
 /* The loader, as a module goes (kernel/module/): its probes are marked gone and disarmed. */
 void kprobes_module_going(unsigned long start, unsigned long end);

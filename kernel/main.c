@@ -13,6 +13,8 @@
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/kallsyms.h"
+#include "kernel/kprobes.h"
+#include "kernel/debug/test_kprobes.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp.h"
 #include "kernel/sched/time.h"
@@ -164,6 +166,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	user_traps_init();               // page faults: demand paging, copy_*_user fixups
 	text_poke_init();                // the writable alias and int3 handler for code patching
 	ftrace_init();                   // NOP out every __fentry__ call site, before other CPUs run
+	init_kprobes();                  // the blacklist, the int3 and single-step handlers
 	pic_disable();                   // the legacy PIC, masked: the APICs do the work
 	acpi_init(boot_info.rsdp, boot_info.rsdp_len); // MADT: the CPUs, the IOAPIC
 	lapic_init();                    // this CPU's interrupt controller; timer calibration
@@ -185,6 +188,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	print_banner();
 	if (cmdline_has("ftrace_selftest"))
 		ftrace_selftest();       // patch, call, count, unpatch: on all CPUs, at boot
+	if (cmdline_has("kprobe_selftest"))
+		kprobes_selftest();      // probes on every kind of instruction, kretprobes, errors
 	tracing_init_tracefs();          // the tracing files (needs the VFS)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
@@ -194,6 +199,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	run_test_init();
 	callsite_init();                 // /sys/kernel/debug/callsite: /bin/callsite
 	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters
+	debugfs_kprobe_init();           // /sys/kernel/debug/kprobes: list, blacklist
+	kprobe_stress_init();            // /sys/kernel/debug/kprobe_stress: every function probed
 	bench_init();                    // /sys/kernel/debug/bench: make bench's figures
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (printk_init_files())         // /proc/sys/kernel/printk

@@ -6,6 +6,7 @@
  *
  * Not traced: the tracer may be what failed.
  */
+#include "kernel/kprobes.h"
 #include <stdarg.h>
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -96,3 +97,7 @@ notrace void panic(const char *fmt, ...)
 	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
 	qemu_exit(QEMU_EXIT_FAILURE);
 }
+
+/* Never probed: the stop-CPU NMI runs these (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(cpu_stop_requested);
+NOKPROBE_SYMBOL(cpu_stop_this);

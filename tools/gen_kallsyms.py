@@ -21,7 +21,8 @@ def main():
         if name == "_etext":
             etext = addr
         # Linker-script markers (_text, __start_...) are places, not functions.
-        if kind in "tTwW" and not name.startswith((".", "_text", "_etext", "__start_", "__stop_")):
+        if kind in "tTwW" and not name.startswith((".", "_text", "_etext", "__start_", "__stop_",
+                                                     "__entry_text_", "__kprobes_text_")):
             syms.append((addr, name, kind))
     syms.sort()
     # Several names at one address (aliases): keep the first, so lookups are unambiguous.

@@ -30,6 +30,7 @@
  *
  * Not traced: this is the tracer.
  */
+#include "kernel/kprobes.h"
 #include "trace/ftrace.h"
 #include "arch/x86_64/ftrace.h"
 #include "arch/x86_64/text_poke.h"
@@ -861,6 +862,25 @@ int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset)
 	return set_hash(ops, true, pattern, reset);
 }
 
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, int remove, int reset)
+{
+	struct ftrace_hash_edit edit;
+	int rec = ftrace_find_rec(ip);
+	int ret;
+
+	if (rec < 0)
+		return -ENOENT;
+	ret = ftrace_hash_edit_begin(&edit, ops, false, reset);
+	if (ret)
+		return ret;
+	if (remove) /* the edit's own copy: no one else reads it yet */
+		__clear_bit((unsigned long)rec, edit.bits);
+	else
+		__set_bit((unsigned long)rec, edit.bits);
+	ftrace_hash_edit_commit(&edit);
+	return 0;
+}
+
 void ftrace_reset_filters(struct ftrace_ops *ops)
 {
 	/* No copy to make: emptying a set cannot fail for want of memory. */
@@ -1156,3 +1176,7 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type
 	local_irq_restore(flags);
 	return ret;
 }
+
+/* Never probed: kprobes on ftrace run inside these (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(ftrace_ops_list_func);
+NOKPROBE_SYMBOL(ftrace_find_rec);

@@ -95,6 +95,13 @@ void ftrace_init_sysctl(void); /* makes that file (trace/ftrace_fs.c) */
  */
 int ftrace_set_filter(struct ftrace_ops *ops, const char *pattern, bool reset);
 int ftrace_set_notrace(struct ftrace_ops *ops, const char *pattern, bool reset);
+/*
+ * Adds the one function whose call site is ip to ops's filter, or takes it out (remove);
+ * reset empties the filter first. -ENOENT if ip is no call site (Linux's ftrace_set_filter_ip,
+ * which kprobes on ftrace use). Taking out the last function leaves the filter empty, which
+ * means every function: unregister the ops first.
+ */
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, int remove, int reset);
 
 /*
  * Editing a set as one write to a filter file does: begin copies the set (or starts empty:

@@ -23,6 +23,7 @@
  * Not traced: everything here either records or is called while recording is set up, and a
  * traced function in here would record itself recording.
  */
+#include "kernel/kprobes.h"
 #include "trace/trace.h"
 #include "trace/trace_dynevent.h"
 #include "trace/trace_uprobe.h"
@@ -34,6 +35,7 @@
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "trace/fgraph.h"
+#include "arch/x86_64/kprobes/kprobes.h" /* unwind_recover_ret_addr */
 #include "kernel/sched/sched.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/printk.h"
@@ -239,9 +241,9 @@ int trace_save_stack(unsigned long *store, int size)
 	lo = (unsigned long)t->stack;
 	hi = lo + KSTACK_SIZE;
 	while (n < size && rbp >= lo && rbp + 2 * sizeof(long) <= hi && !(rbp & 7)) {
-		/* the graph tracer may have borrowed this return address: the real one */
-		unsigned long ret = ftrace_graph_ret_addr(t, ((unsigned long *)rbp)[1],
-							  (unsigned long *)rbp + 1);
+		/* the graph tracer or a kretprobe may have borrowed it: the real one */
+		unsigned long ret = unwind_recover_ret_addr(t, ((unsigned long *)rbp)[1],
+							    (unsigned long *)rbp + 1);
 		unsigned long next = ((unsigned long *)rbp)[0];
 
 		if (ret < (unsigned long)_text || ret >= (unsigned long)_etext)
@@ -565,6 +567,7 @@ void tracing_init_tracefs(void)
 	event_trace_init(); /* the events' files, and trace_event= */
 	trace_instances_init_tracefs(); /* instances/: mkdir makes one */
 	init_dynamic_event(); /* dynamic_events, then its kinds: */
+	init_kprobe_trace();
 	trace_events_eprobe_init();
 	init_uprobe_trace(); /* uprobe_events, uprobe_profile */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
@@ -572,3 +575,7 @@ void tracing_init_tracefs(void)
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */
 	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
 }
+
+/* Never probed: every event records its context with these (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(tracing_gen_ctx);
+NOKPROBE_SYMBOL(tracing_gen_ctx_dec);

@@ -25,7 +25,7 @@ struct trace_array;
  * parse error") for errs[type], the caret under column pos of cmd. tr NULL: the top level's.
  * Task context; a failure to allocate loses the entry, never the caller's error.
  */
-#ifndef LUCID_HOST
+#if !defined(LUCID_HOST) || defined(HOST_TRACING_LOG_ERR) /* a host test may catch them */
 void tracing_log_err(struct trace_array *tr, const char *loc, const char *cmd,
 		     const char *const *errs, unsigned int type, unsigned int pos);
 #else

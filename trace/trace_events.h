@@ -206,6 +206,7 @@ struct trace_event_file {
 	bool enabled;                  /* by its enable file or the instance's set_event */
 	struct event_filter *filter;   /* as call->filter, for this instance's records */
 	char *filter_err;
+	struct dentry *dir; /* the instance's events/SYSTEM/NAME/ */
 };
 
 /* Events register themselves: a pointer in the .trace_events section (linker.ld). */
@@ -234,6 +235,8 @@ bool event_insert(struct trace_event_call *call);
  */
 int trace_add_event_call(struct trace_event_call *call);
 int trace_remove_event_call(struct trace_event_call *call);
+/* Its files in the instances go with it (trace/trace_instances.c): 0, or -EBUSY. */
+int trace_instances_remove_event(struct trace_event_call *call);
 int event_trace_init_tracefs(void);
 
 /*
@@ -322,6 +325,12 @@ extern const struct trace_event_field trace_common_fields[];
 
 /* The format file of call: name, ID, the fields with the common ones first, print fmt. */
 void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call);
+/*
+ * The same a line at a time: flush(s, data) takes s's text after each field and at the end (a
+ * probe event of 128 arguments has a format file longer than s holds).
+ */
+void trace_event_print_format_flush(struct trace_seq *s, const struct trace_event_call *call,
+				    void (*flush)(struct trace_seq *s, void *data), void *data);
 
 /*
  * For output functions. trace_raw_output_prep prints "name: " and returns the record, or

@@ -602,6 +602,13 @@ static const struct file_operations ftrace_subsystem_filter_fops = {
 
 /* --- format, id ------------------------------------------------------------------------------- */
 
+/* What s holds into the file, and s empty again: the seq_file grows, s never fills. */
+static void format_flush(struct trace_seq *s, void *data)
+{
+	seq_write(data, s->buffer, trace_seq_used(s));
+	trace_seq_init(s);
+}
+
 static int format_show(struct seq_file *m, void *v)
 {
 	struct trace_seq *s = kmalloc(sizeof(*s)); /* a page: too big for a kernel stack */
@@ -610,8 +617,7 @@ static int format_show(struct seq_file *m, void *v)
 	if (!s)
 		return -ENOMEM;
 	trace_seq_init(s);
-	trace_event_print_format(s, m->private);
-	seq_write(m, s->buffer, trace_seq_used(s));
+	trace_event_print_format_flush(s, m->private, format_flush, m);
 	kfree(s);
 	return 0;
 }
@@ -845,7 +851,8 @@ int trace_add_event_call(struct trace_event_call *call)
 
 /*
  * Linux's trace_remove_event_call(): -EBUSY while the event records anywhere (its enable file,
- * a tracer, an instance), a trigger holds it or it has triggers, or one of its files is open.
+ * a tracer, an instance), a trigger holds it or it has triggers, or one of its files is open;
+ * otherwise its files go, the instances' too.
  * Its records still in the buffers are then unreadable (their id is free again): the caller
  * clears the buffers if the event ever recorded, as Linux does.
  */
@@ -855,10 +862,9 @@ int trace_remove_event_call(struct trace_event_call *call)
 
 	mutex_lock(&event_mutex);
 	if (call->enabled || call->registered || call->tracer_refs || call->nr_inst_enabled ||
-	    call->sm_ref || call->tm_ref || call->triggers || call->inst_files ||
-	    trace_event_files_busy(call)) {
+	    call->sm_ref || call->tm_ref || call->triggers || trace_event_files_busy(call)) {
 		ret = -EBUSY;
-	} else {
+	} else if (!(ret = trace_instances_remove_event(call))) {
 		event_remove_files(call);
 		list_del(&call->list);
 		unregister_trace_event(&call->event);

@@ -45,7 +45,9 @@ const struct trace_event_field trace_common_fields[] = {
 	TRACE_FIELD_END,
 };
 
-static void print_fields(struct trace_seq *s, const struct trace_event_field *f)
+/* Each field's line; flush (if any) takes what s holds after each, so s never fills up. */
+static void print_fields(struct trace_seq *s, const struct trace_event_field *f,
+			 void (*flush)(struct trace_seq *s, void *data), void *data)
 {
 	for (; f->name; f++) {
 		const char *array = strchr(f->type, '[');
@@ -59,18 +61,28 @@ static void print_fields(struct trace_seq *s, const struct trace_event_field *f)
 					 f->name, array);
 		trace_seq_printf(s, "\toffset:%u;\tsize:%u;\tsigned:%d;\n", f->offset, f->size,
 				 f->is_signed);
+		if (flush)
+			flush(s, data);
 	}
 }
 
-void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call)
+void trace_event_print_format_flush(struct trace_seq *s, const struct trace_event_call *call,
+				    void (*flush)(struct trace_seq *s, void *data), void *data)
 {
 	trace_seq_printf(s, "name: %s\n", call->name);
 	trace_seq_printf(s, "ID: %d\n", call->event.type);
 	trace_seq_puts(s, "format:\n");
-	print_fields(s, trace_common_fields);
+	print_fields(s, trace_common_fields, flush, data);
 	trace_seq_putc(s, '\n');
-	print_fields(s, call->fields);
+	print_fields(s, call->fields, flush, data);
 	trace_seq_printf(s, "\nprint fmt: %s\n", call->print_fmt);
+	if (flush)
+		flush(s, data);
+}
+
+void trace_event_print_format(struct trace_seq *s, const struct trace_event_call *call)
+{
+	trace_event_print_format_flush(s, call, NULL, NULL);
 }
 
 /* --- events/header_page, events/header_event ------------------------------------------------- */

@@ -41,7 +41,8 @@ static void *trigger_at(struct seq_file *m, loff_t pos)
 {
 	struct trace_event_call *call = m->private;
 
-	if (!call->triggers)
+	/* no trigger the file shows (an eprobe's is hidden): the help */
+	if (event_trigger_show(call, 0, NULL, 0) < 0)
 		return pos == 0 ? SHOW_AVAILABLE_TRIGGERS : NULL;
 	return event_trigger_show(call, (int)pos, NULL, 0) < 0 ? NULL : TRIGGER_POS(pos);
 }

@@ -116,7 +116,7 @@ static int instance_set_events(struct trace_array *tr, const struct trace_event_
 	for (int i = 0; i < tr->nr_event_files; i++) {
 		struct trace_event_file *ef = &tr->event_files[i];
 
-		if (!trace_event_selector_matches(sel, ef->call))
+		if (!ef->call || !trace_event_selector_matches(sel, ef->call))
 			continue;
 		ret = trace_event_file_enable(ef, sel->set);
 		if (ret && !eret)
@@ -138,7 +138,7 @@ static ssize_t dir_enable_read(struct file *file, char *ubuf, size_t cnt, loff_t
 	for (int i = 0; i < ed->tr->nr_event_files; i++) {
 		struct trace_event_file *ef = &ed->tr->event_files[i];
 
-		if (ef->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		if (!ef->call || (ef->call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
 			continue;
 		if (!ed->system || strcmp(ef->call->system, ed->system) == 0)
 			set |= 1 << ef->enabled;
@@ -212,7 +212,7 @@ static int set_event_show(struct seq_file *m, void *v)
 	(void)v;
 	mutex_lock(&event_mutex);
 	for (int i = 0; i < tr->nr_event_files; i++)
-		if (tr->event_files[i].enabled)
+		if (tr->event_files[i].enabled && tr->event_files[i].call)
 			seq_printf(m, "%s:%s\n", tr->event_files[i].call->system,
 				   tr->event_files[i].call->name);
 	mutex_unlock(&event_mutex);
@@ -309,6 +309,7 @@ static int event_file_dir(struct dentry *system_dir, struct trace_event_file *ef
 	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
 	bool enable = !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE);
 
+	ef->dir = dir;
 	if (!dir ||
 	    (enable &&
 	     !tracefs_create_file("enable", TRACE_MODE_WRITE, dir, ef, &instance_enable_fops)) ||
@@ -393,7 +394,11 @@ static void instance_events_unlink(struct trace_array *tr)
 	lockdep_assert_held(&event_mutex);
 	for (int i = 0; i < tr->nr_event_files; i++) {
 		struct trace_event_file *ef = &tr->event_files[i];
-		struct trace_event_file **pp = &ef->call->inst_files;
+		struct trace_event_file **pp;
+
+		if (!ef->call)
+			continue; /* its event was removed, and took the file off its list */
+		pp = &ef->call->inst_files;
 
 		trace_event_file_enable(ef, false);
 		while (*pp && *pp != ef)
@@ -401,6 +406,33 @@ static void instance_events_unlink(struct trace_array *tr)
 		if (*pp)
 			__atomic_store_n(pp, ef->next, __ATOMIC_RELEASE);
 	}
+}
+
+/*
+ * An event made at run time goes (trace_remove_event_call, event_mutex held): its file in every
+ * instance goes with it, as Linux's; -EBUSY, and nothing changes, while an instance records it.
+ * The file's slot in its instance's array stays, with no event (ef->call NULL), skipped by the
+ * walks above. Nothing records the event, so no probe walks the list being emptied.
+ */
+int trace_instances_remove_event(struct trace_event_call *call)
+{
+	struct trace_event_file *ef;
+
+	lockdep_assert_held(&event_mutex);
+	for (ef = call->inst_files; ef; ef = ef->next)
+		if (ef->enabled)
+			return -EBUSY;
+	for (ef = call->inst_files; ef; ef = ef->next) {
+		tracefs_remove(ef->dir);
+		ef->dir = NULL;
+		free_event_filter(ef->filter);
+		ef->filter = NULL;
+		kfree(ef->filter_err);
+		ef->filter_err = NULL;
+		ef->call = NULL;
+	}
+	__atomic_store_n(&call->inst_files, NULL, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* --- mkdir and rmdir -------------------------------------------------------------------------- */

@@ -106,8 +106,11 @@ void __trace_probe_log_err(int offset, int err_type)
 #define DEFINE_BASIC_PRINT_TYPE_FUNC(tname, type, fmt, cast)                  \
 	static int print_type_##tname(struct trace_seq *s, void *data, void *ent) \
 	{                                                                     \
+		type v;                                                       \
+									      \
 		(void)ent;                                                    \
-		trace_seq_printf(s, fmt, (cast) * (type *)data);              \
+		memcpy(&v, data, sizeof(v)); /* packed: at any byte */        \
+		trace_seq_printf(s, fmt, (cast)v);                            \
 		return !trace_seq_has_overflowed(s);                          \
 	}
 
@@ -127,8 +130,10 @@ DEFINE_BASIC_PRINT_TYPE_FUNC(x64, uint64_t, "0x%llx", unsigned long long)
 /* %pS: "func+0x10/0x40", or the address in hex if no symbol holds it. */
 static int print_type_symbol(struct trace_seq *s, void *data, void *ent)
 {
-	unsigned long addr = *(unsigned long *)data;
+	unsigned long addr;
 	char buf[SYM_BUF_LEN];
+
+	memcpy(&addr, data, sizeof(addr));
 
 	(void)ent;
 	if (sprint_symbol(buf, sizeof(buf), addr, true))
@@ -140,8 +145,9 @@ static int print_type_symbol(struct trace_seq *s, void *data, void *ent)
 
 static int print_type_string(struct trace_seq *s, void *data, void *ent)
 {
-	uint32_t loc = *(uint32_t *)data;
+	uint32_t loc;
 
+	memcpy(&loc, data, sizeof(loc));
 	if (!get_loc_len(loc))
 		trace_seq_puts(s, FAULT_STRING);
 	else

@@ -205,6 +205,23 @@ static int fetch_stage1(const struct fetch_insn *code, const struct fetch_contex
 /* --- stages 2 to 5 ------------------------------------------------------------------------------ */
 
 /*
+ * The arguments are packed one after the other, as Linux's, so a value may sit at any byte:
+ * stored and loaded with byte copies (x86-64 is little-endian, so the low bytes come first).
+ */
+static uint32_t load_loc(const void *p)
+{
+	uint32_t loc;
+
+	memcpy(&loc, p, sizeof(loc));
+	return loc;
+}
+
+static void store_loc(void *p, uint32_t loc)
+{
+	memcpy(p, &loc, sizeof(loc));
+}
+
+/*
  * Strings: the text of a kernel string (COMM, DATA and an eprobe's fields are kernel memory
  * too, even for a uprobe) or a user one. dest NULL: the length only.
  */
@@ -239,7 +256,7 @@ static long fetch_string(enum fetch_op op, bool kernel, unsigned long addr, char
 static long fetch_store_string(enum fetch_op op, bool kernel, unsigned long addr, void *dest,
 			       void *base)
 {
-	uint32_t loc = *(uint32_t *)dest;
+	uint32_t loc = load_loc(dest);
 	long maxlen = get_loc_len(loc), ret;
 	char *to = (char *)base + get_loc_offs(loc);
 
@@ -247,47 +264,26 @@ static long fetch_store_string(enum fetch_op op, bool kernel, unsigned long addr
 		return -ENOMEM;
 	ret = fetch_string(op, kernel, addr, to, maxlen);
 	if (ret >= 0)
-		*(uint32_t *)dest = make_data_loc(ret, to - (char *)base);
+		store_loc(dest, make_data_loc(ret, to - (char *)base));
 	return ret;
 }
 
 static void fetch_store_raw(unsigned long val, const struct fetch_insn *code, void *dest)
 {
-	switch (code->size) {
-	case 1:
-		*(uint8_t *)dest = (uint8_t)val;
-		break;
-	case 2:
-		*(uint16_t *)dest = (uint16_t)val;
-		break;
-	case 4:
-		*(uint32_t *)dest = (uint32_t)val;
-		break;
-	case 8:
-		*(uint64_t *)dest = (uint64_t)val;
-		break;
-	default:
-		*(unsigned long *)dest = val;
-	}
+	uint64_t v = val;
+
+	memcpy(dest, &v, code->size <= sizeof(v) ? code->size : sizeof(v));
 }
 
 static void fetch_apply_bitfield(const struct fetch_insn *code, void *buf)
 {
-	switch (code->basesize) {
-	case 1:
-		*(uint8_t *)buf = (uint8_t)((uint8_t)(*(uint8_t *)buf << code->lshift) >> code->rshift);
-		break;
-	case 2:
-		*(uint16_t *)buf =
-			(uint16_t)((uint16_t)(*(uint16_t *)buf << code->lshift) >> code->rshift);
-		break;
-	case 4:
-		*(uint32_t *)buf = (*(uint32_t *)buf << code->lshift) >> code->rshift;
-		break;
-	case 8:
-		*(uint64_t *)buf = (*(uint64_t *)buf << code->lshift) >> code->rshift;
-		break;
-	}
+	unsigned int bits = code->basesize * 8;
+	uint64_t v = 0;
+
+	memcpy(&v, buf, code->basesize);
+	v <<= 64 - bits + code->lshift; /* the field's top bit to bit 63 */
+	v >>= 64 - bits + code->rshift; /* then down, cut to its width */
+	memcpy(buf, &v, code->basesize);
 }
 
 /*
@@ -364,7 +360,7 @@ stage3:
 	case FETCH_OP_ST_STRING:
 	case FETCH_OP_ST_USTRING:
 	case FETCH_OP_ST_SYMSTR:
-		loc = *(uint32_t *)dest;
+		loc = load_loc(dest);
 		ret = fetch_store_string(code->op, kernel, val + (unsigned long)(long)code->offset,
 					 dest, base);
 		break;
@@ -394,8 +390,8 @@ array:
 				uint32_t used = ret > 0 ? (uint32_t)ret : 0;
 
 				dest = (char *)dest + sizeof(uint32_t);
-				*(uint32_t *)dest = make_data_loc(get_loc_len(loc) - used,
-								  get_loc_offs(loc) + used);
+				store_loc(dest, make_data_loc(get_loc_len(loc) - used,
+							      get_loc_offs(loc) + used));
 			}
 			goto stage2;
 		}
@@ -431,14 +427,14 @@ void store_trace_args(void *data, const struct trace_probe *tp, const struct fet
 	memset(data, 0, tp->size); /* a number that faults reads 0 */
 	for (unsigned int i = 0; i < tp->nr_args; i++) {
 		const struct probe_arg *arg = &tp->args[i];
-		uint32_t *dl = (uint32_t *)((char *)data + arg->offset);
+		char *dl = (char *)data + arg->offset;
 		long ret;
 
 		if (arg->dynamic)
-			*dl = make_data_loc(maxlen, dyndata - base);
+			store_loc(dl, make_data_loc(maxlen, dyndata - base));
 		ret = process_fetch_insn(arg->code, fc, dl, base);
 		if (arg->dynamic && ret < 0) {
-			*dl = make_data_loc(0, dyndata - base); /* "(fault)" */
+			store_loc(dl, make_data_loc(0, dyndata - base)); /* "(fault)" */
 		} else if (ret > 0) {
 			dyndata += ret;
 			maxlen -= (int)ret;

@@ -15,6 +15,7 @@
 #include "trace/trace_stack.h"
 #include "trace/ftrace.h"
 #include "trace/fgraph.h"
+#include "arch/x86_64/kprobes/kprobes.h" /* unwind_recover_ret_addr */
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
@@ -46,7 +47,7 @@ static int save_trace(struct task *t, unsigned long ip, struct ftrace_regs *freg
 	unsigned long fp = fregs->frame1_rbp; /* the parent's frame: the traced one has none yet */
 	while (n < STACK_TRACE_ENTRIES && on_stack(fp, lo, top)) {
 		unsigned long *frame = (unsigned long *)fp;
-		unsigned long ret = ftrace_graph_ret_addr(t, *retp, retp);
+		unsigned long ret = unwind_recover_ret_addr(t, *retp, retp);
 		max_trace[n++] = (struct stack_trace_entry){ret, top - (unsigned long)&frame[1]};
 		retp = &frame[1];
 		if (frame[0] <= fp)

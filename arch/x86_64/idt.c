@@ -20,6 +20,8 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/traps.h"
+#include "arch/x86_64/kprobes/kprobes.h"
+#include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/preempt.h"
 #include "kernel/sched/sched.h"
@@ -44,7 +46,8 @@ struct idt_entry {
 static struct idt_entry idt[256] __aligned(16);
 static irq_handler_t irq_handlers[256];
 static const char *irq_names[256]; /* device interrupts: what request_irq() called them */
-static exception_handler_t exception_handlers[VEC_FIRST_IRQ];
+/* Each vector's handlers, asked in order; NULL after the last (add_exception_handler). */
+static exception_handler_t exception_handlers[VEC_FIRST_IRQ][EXCEPTION_CHAIN_MAX];
 extern const uint64_t isr_stub_table[256];
 
 static void idt_set_gate(int vec, uint64_t addr, int ist)
@@ -123,9 +126,42 @@ const char *irq_name(int vector)
 	return irq_names[vector];
 }
 
+/*
+ * Boot-time only (before other CPUs take the vector): neither edit is atomic. Checked: the
+ * chain is never full, or a handler would be lost.
+ */
 void set_exception_handler(int vector, exception_handler_t fn)
 {
-	exception_handlers[vector] = fn;
+	int n = 0;
+
+	while (n < EXCEPTION_CHAIN_MAX && exception_handlers[vector][n])
+		n++;
+	if (n == EXCEPTION_CHAIN_MAX)
+		panic("set_exception_handler: vector %d's chain is full", vector);
+	exception_handlers[vector][n] = fn;
+}
+
+void add_exception_handler(int vector, exception_handler_t fn)
+{
+	if (exception_handlers[vector][EXCEPTION_CHAIN_MAX - 1])
+		panic("add_exception_handler: vector %d's chain is full", vector);
+	for (int i = EXCEPTION_CHAIN_MAX - 1; i > 0; i--)
+		exception_handlers[vector][i] = exception_handlers[vector][i - 1];
+	exception_handlers[vector][0] = fn;
+}
+
+/* Does a handler of the chain claim the exception? */
+static notrace bool call_exception_chain(int vec, struct pt_regs *regs)
+{
+	for (int i = 0; i < EXCEPTION_CHAIN_MAX; i++) {
+		exception_handler_t fn = READ_ONCE(exception_handlers[vec][i]);
+
+		if (!fn)
+			return false;
+		if (fn(regs))
+			return true;
+	}
+	return false;
 }
 
 DEFINE_TRACE(irq_handler_entry); /* trace/events/irq.h */
@@ -144,7 +180,14 @@ notrace void do_interrupt(struct pt_regs *regs)
 		return;
 	}
 	if (vec < VEC_FIRST_IRQ) {
-		if (exception_handlers[vec] && exception_handlers[vec](regs))
+		/*
+		 * A fault in an instruction a kprobe is single-stepping out of line: the CPU is
+		 * sent back to the probed address first, so the fixup tables and the oops see
+		 * the real instruction (arch/x86_64/kprobes/core.c).
+		 */
+		if (vec != VEC_BREAKPOINT && vec != VEC_DEBUG)
+			kprobe_fault_handler(regs, vec);
+		if (call_exception_chain(vec, regs))
 			return;
 		if (user_mode(regs)) {
 			/* A signal: the process's handler, or its death; the kernel goes on. */

@@ -38,6 +38,14 @@ void request_irq(int irq, irq_handler_t fn, const char *name);
 void free_irq(int irq);
 void set_exception_handler(int vector, exception_handler_t fn);
 /*
+ * Each vector has a short chain of handlers, asked in order until one returns true (Linux
+ * chains its int3 users the same way: kprobes first, then text_poke). set_exception_handler
+ * adds fn at the end of the chain, add_exception_handler at the front. At most
+ * EXCEPTION_CHAIN_MAX per vector; boot-time only.
+ */
+#define EXCEPTION_CHAIN_MAX 4
+void add_exception_handler(int vector, exception_handler_t fn);
+/*
  * For /proc/interrupts: the controller line of a device interrupt that is not an ISA IRQ (an
  * MSI-X vector: "PCI-MSIX-0000:00:04.0   0-edge"), and the name request_irq() gave it.
  */

@@ -19,6 +19,7 @@
  *
  * Not traced: runs before the tracer exists, and text_poke uses it while patching.
  */
+#include "kernel/kprobes.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/mm/page_alloc.h"
@@ -670,3 +671,6 @@ void mmu_flush_user(void)
 {
 	write_cr3(read_cr3());
 }
+
+/* Never probed: text_poke's int3 handler calls it (kernel/kprobes.h). */
+NOKPROBE_SYMBOL(kernel_text_address);

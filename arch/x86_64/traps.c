@@ -25,6 +25,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/kallsyms.h"
 #include "trace/fgraph.h"
+#include "arch/x86_64/kprobes/kprobes.h"
 #include "lib/compiler.h"
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/mm.h"
@@ -118,7 +119,7 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 	long off = rip && rsp ? return_address_offset(rip) : -1;
 	if (off >= 0 && mmu_kernel_addr_mapped(rsp + off)) {
 		unsigned long *slot = (unsigned long *)(rsp + off);
-		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
+		unsigned long ret = unwind_recover_ret_addr(t, *slot, slot);
 		/* A guess (a frameless function may have pushed other registers): "?" as Linux. */
 		if (kernel_text_address(ret))
 			print_ret_addr(loglvl, "? ", ret);
@@ -127,8 +128,8 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 		if ((rbp & 7) || !mmu_kernel_addr_mapped(rbp) || !mmu_kernel_addr_mapped(rbp + 8))
 			break;
 		unsigned long *slot = (unsigned long *)rbp + 1;
-		/* The function graph tracer may have borrowed this return address. */
-		unsigned long ret = ftrace_graph_ret_addr(t, *slot, slot);
+		/* The function graph tracer or a kretprobe may have borrowed this return address. */
+		unsigned long ret = unwind_recover_ret_addr(t, *slot, slot);
 		if (!ret || !kernel_text_address(ret))
 			break;
 		print_ret_addr(loglvl, "", ret);

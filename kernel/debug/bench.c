@@ -16,6 +16,7 @@
 #include "kernel/sched/mutex.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/debug/ftest.h"
+#include "kernel/debug/test_kprobes.h"
 #include "trace/ftrace.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
@@ -388,6 +389,7 @@ static int bench_thread(void *arg)
 	if (ftrace_nr_records()) {
 		bench_function_tracer(m);
 		bench_spin_lock(m);
+		bench_kprobes(m); /* kernel/debug/test_kprobes.c */
 	}
 	bench_trace_printk(m);
 	bench_trace_event(m);

@@ -8,6 +8,7 @@
  */
 #include "kernel/module/module.h"
 #include "kernel/printk.h"
+#include "kernel/kprobes.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/timer.h"
 #include "kernel/sched/time.h"
@@ -28,6 +29,19 @@ EXPORT_SYMBOL(__trace_bputs);
 EXPORT_SYMBOL(__trace_puts);
 EXPORT_SYMBOL(tracing_on);
 EXPORT_SYMBOL(tracing_off);
+
+/* Kprobes (kernel/kprobes.h; modules/kprobe_example.c). */
+EXPORT_SYMBOL(register_kprobe);
+EXPORT_SYMBOL(unregister_kprobe);
+EXPORT_SYMBOL(register_kprobes);
+EXPORT_SYMBOL(unregister_kprobes);
+EXPORT_SYMBOL(register_kretprobe);
+EXPORT_SYMBOL(unregister_kretprobe);
+EXPORT_SYMBOL(enable_kprobe);
+EXPORT_SYMBOL(disable_kprobe);
+EXPORT_SYMBOL(get_kretprobe);
+EXPORT_SYMBOL(regs_within_kernel_stack);
+EXPORT_SYMBOL(regs_query_register_offset);
 
 /* A tracer of one's own (available_tracers). */
 EXPORT_SYMBOL(register_tracer);

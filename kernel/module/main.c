@@ -36,6 +36,7 @@
  * yes (the counter becomes MODULE_REF_DEAD).
  */
 #include "kernel/module/module.h"
+#include "kernel/kprobes.h"
 #include "kernel/module/internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
@@ -333,6 +334,17 @@ noinline int do_one_initcall(initcall_t fn)
 	return ret;
 }
 
+/*
+ * Its kprobes are killed (disarmed, marked gone) before ftrace forgets its call sites, as
+ * Linux's kprobes module notifier runs at MODULE_STATE_GOING.
+ */
+static void kprobes_module_going_mod(struct module *mod)
+{
+	uintptr_t base = (uintptr_t)mod->core_layout.base;
+
+	kprobes_module_going(base, base + mod->core_layout.text_size);
+}
+
 static void free_module(struct module *mod)
 {
 	void *base = mod->core_layout.base; /* mod itself is in those pages */
@@ -363,6 +375,7 @@ static int do_init_module(struct module *mod)
 		WRITE_ONCE(mod->state, MODULE_STATE_GOING);
 		list_del_module(mod);
 		mutex_unlock(&module_mutex);
+		kprobes_module_going_mod(mod);
 		ftrace_release_mod(mod);
 		free_module(mod);
 		return ret;
@@ -560,6 +573,7 @@ int delete_module(const char *name, unsigned int flags)
 
 	if (mod->exit)
 		mod->exit();
+	kprobes_module_going_mod(mod);
 	ftrace_release_mod(mod);
 
 	mutex_lock(&module_mutex);

@@ -33,7 +33,7 @@ RELEASE = "6.1.0-lucid"  # kernel/version.h's UTS_RELEASE; test_load_list_unload
 MODDIR = "/lib/modules/" + RELEASE
 MOD = MODDIR + "/kernel/modules/%s.ko"
 TEST_MOD = MODDIR + "/kernel/tests/modules/%s.ko"
-EXAMPLES = ["faulty", "foo", "howdy", "mytracer", "ticktock"]  # modules/
+EXAMPLES = ["faulty", "foo", "howdy", "kprobe_example", "mytracer", "ticktock"]  # modules/
 TEST_MODULES = ["initfail", "undef"]  # tests/modules/
 EEXIST, ENOEXEC = 17, 8
 

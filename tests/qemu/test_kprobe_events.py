@@ -1,0 +1,379 @@
+"""kprobe_events and kprobe_profile (trace/trace_kprobe.c, trace/trace_probe.c), as Linux 6.1's.
+
+Linux's captures (../shared/reference/linux-6.1-probes/) probe __x64_sys_getpid; Lucid's getpid
+is sys_getpid, so the same definitions are made on it and everything else must read as Linux's:
+the definitions listed back, the format files byte for byte, the trace lines, kprobe_profile's
+columns and counts. Then each fetch argument on sys_openat (whose arguments are openat's:
+$arg1 the directory, $arg2 the user's path, $arg3 the flags), a kretprobe's $retval, faults
+recorded as "(fault)", filters and triggers on probe fields, set_event, instances, trace-cmd,
+removal and EBUSY, and every malformed definition of Linux's kprobe_syntax_errors.tc with
+Linux's error_log line and caret.
+"""
+import os
+import re
+
+from tracefs import EINVAL, T, cat, fails, modes, ok, sh
+from test_trace_cmd_events import SHARE, record, report_of
+
+BOOT = {"timeout": 120, "share": SHARE}
+REF = os.path.join(os.path.dirname(__file__), "../../../shared/reference/linux-6.1-probes")
+EBUSY = "-bash: echo: write error: Device or resource busy\n"
+EEXIST = "-bash: echo: write error: File exists\n"
+ENOENT = "-bash: echo: write error: No such file or directory\n"
+EILSEQ = "-bash: echo: write error: Invalid or incomplete multibyte or wide character\n"
+# "             cat-9     [000] ....     0.492916: gp3: (sys_getpid+0x0/0x20) regs=0x0 ..."
+LINE = re.compile(r"^ +(\S+)-(\d+) +\[(\d{3})\] (\S{4}) +\d+\.\d{6}: (\w+): (.*)$")
+ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
+PROFILE = re.compile(r"^  (\S+) +(\d+) +(\d+)$")
+OPENAT = "p:op sys_openat dfd=$arg1:s32 path=+0($arg2):ustring fl=$arg3:x32"
+OPENRET = "r:opr sys_openat ret=$retval:s64"
+
+
+def ref(name):
+    with open(os.path.join(REF, name)) as f:
+        return f.read()
+
+
+def fresh(k):
+    ok(k, "cd %s" % T)
+    ok(k, "echo 0 > tracing_on; echo 0 > events/enable; echo > trace; echo > error_log")
+    ok(k, "echo > kprobe_events; echo > dynamic_events")
+    ok(k, "echo 1 > tracing_on")
+
+
+def lines(k, name=None):
+    out = []
+    for l in cat(k, "trace").splitlines():
+        if l.startswith("#"):
+            continue
+        m = LINE.match(l)
+        assert m, l
+        if name is None or m.group(5) == name:
+            out.append(m)
+    return out
+
+
+def profile(k):
+    """{event: (hits, misses)}, each line checked against Linux's "  %-44s %15lu %15lu"."""
+    got = {}
+    for l in cat(k, "kprobe_profile").splitlines():
+        m = PROFILE.match(l)
+        assert m, l
+        name, hits, missed = m.groups()
+        assert l == "  %-44s %15s %15s" % (name, hits, missed), l
+        got[name] = (int(hits), int(missed))
+    return got
+
+
+def last_error(k):
+    found = list(ERR.finditer(cat(k, "error_log")))
+    assert found
+    m = found[-1]
+    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
+
+
+# --- Linux's captures --------------------------------------------------------------------------
+
+def test_files(lucid):
+    fresh(lucid)
+    m = modes(lucid)
+    assert m["kprobe_events"] == "-rw-r-----"
+    assert m["kprobe_profile"] == "-r--r-----"
+    assert cat(lucid, "kprobe_events") == "" and cat(lucid, "kprobe_profile") == ""
+
+
+def test_the_captures_definitions_formats_and_profile(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 'p:gp sys_getpid' > kprobe_events")
+    ok(lucid, "echo 'p:gp3 sys_getpid regs=%di comm=$comm' >> kprobe_events")
+    ok(lucid, "echo 'r10:gpr sys_getpid ret=$retval' >> kprobe_events")
+    want = [l.replace("__x64_sys_getpid", "sys_getpid") for l in
+            ref("kprobe_events.txt").splitlines() if "gp2" not in l]
+    assert cat(lucid, "kprobe_events").splitlines() == want
+    assert cat(lucid, "dynamic_events").splitlines() == want
+    for name, capture in (("gp3", "kprobes_gp3_format.txt"), ("gpr", "kprobes_gpr_format.txt")):
+        ev_id = cat(lucid, "events/kprobes/%s/id" % name)
+        linux = re.sub(r"ID: \d+\n", "ID: %s" % ev_id, ref(capture))
+        assert cat(lucid, "events/kprobes/%s/format" % name) == linux, name
+    assert sorted(modes(lucid, "events/kprobes/gp")) == \
+        ["enable", "filter", "format", "id", "trigger"]
+    # kprobe_profile before any hit: Linux's lines, byte for byte
+    linux = [l for l in ref("kprobe_profile.txt").splitlines() if "gp2" not in l]
+    assert cat(lucid, "kprobe_profile").splitlines() == linux
+
+
+def test_getpid_lines_and_counts(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 'p:gp3 sys_getpid regs=%di comm=$comm' > kprobe_events")
+    ok(lucid, "echo 'r10:gpr sys_getpid ret=$retval' >> kprobe_events")
+    ok(lucid, "echo 1 > events/kprobes/enable")
+    assert cat(lucid, "events/kprobes/enable") == "1\n"
+    for _ in range(3):
+        ok(lucid, "/bin/ps > /dev/null")  # busybox calls getpid
+    ok(lucid, "echo 0 > events/kprobes/enable")
+    gp3, gpr = lines(lucid, "gp3"), lines(lucid, "gpr")
+    assert len(gp3) >= 3 and len(gpr) >= 3
+    for m in gp3:
+        assert re.fullmatch(r'\(sys_getpid\+0x0/0x[0-9a-f]+\) regs=0x[0-9a-f]+ comm="[\w-]+"',
+                            m.group(6)), m.group(0)
+    for m in gpr:
+        r = re.fullmatch(r"\((\w+)\+0x[0-9a-f]+/0x[0-9a-f]+ <- sys_getpid\) ret=0x([0-9a-f]+)",
+                         m.group(6))
+        assert r, m.group(0)
+        assert int(r.group(2), 16) == int(m.group(2))  # getpid returned the caller's pid
+    # every hit was recorded: the profile counts what the trace holds, no misses
+    prof = profile(lucid)
+    assert prof["gp3"] == (len(gp3), 0) and prof["gpr"] == (len(gpr), 0), prof
+    # disabled: no hits counted
+    ok(lucid, "/bin/ps > /dev/null")
+    assert profile(lucid) == prof
+
+
+# --- fetch arguments ---------------------------------------------------------------------------
+
+def test_openat_arguments_and_return_values(lucid):
+    fresh(lucid)
+    ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
+    ok(lucid, "echo '%s' >> kprobe_events" % OPENRET)
+    ok(lucid, "echo 1 > events/kprobes/enable")
+    ok(lucid, "cat /etc/passwd > /dev/null")
+    assert sh(lucid, "cat /nonexist") == "cat: can't open '/nonexist': No such file or directory\n"
+    ok(lucid, "echo 0 > events/kprobes/enable")
+    op = [m for m in lines(lucid) if m.group(5) in ("op", "opr")]
+    bodies = [(m.group(2), m.group(5), m.group(6)) for m in op]
+    # each call's entry and return, from the same task, one after the other
+    for path, ret in (("/etc/passwd", None), ("/nonexist", -2)):
+        i = next(i for i, b in enumerate(bodies)
+                 if b[1] == "op" and b[2].endswith('path="%s" fl=0x0' % path))
+        assert re.fullmatch(r'\(sys_openat\+0x0/0x[0-9a-f]+\) dfd=-100 path="%s" fl=0x0' % path,
+                            bodies[i][2]), bodies[i]
+        pid, name, body = bodies[i + 1]
+        assert (pid, name) == (bodies[i][0], "opr"), bodies[i + 1]
+        r = re.fullmatch(r"\(\w+\+0x[0-9a-f]+/0x[0-9a-f]+ <- sys_openat\) ret=(-?\d+)", body)
+        assert r, body
+        assert int(r.group(1)) >= 0 if ret is None else int(r.group(1)) == ret
+    # the redirection's openat: O_WRONLY|O_CREAT|O_TRUNC
+    assert any(b[2].endswith('path="/dev/null" fl=0x241') for b in bodies), bodies
+
+
+def test_types_arrays_bitfields_and_faults(lucid):
+    fresh(lucid)
+    # the path's first bytes as an array, as chars, and a bitfield of the flags; a kernel
+    # read at address 16 and a user one at 16 both fault: "(fault)" and 0, never an oops
+    ok(lucid, "echo 'p:ty sys_openat b=+u0($arg2):u8[3] c=+u0($arg2):x8 bf=$arg3:b2@0/32 "
+        "k=+0(\\16):string u=+0(\\16):ustring n=+u0(\\16):u32 im=\\-5:s16 "
+        "s=\\\"lit\" st=$stack' > kprobe_events")
+    ok(lucid, "echo 1 > events/kprobes/ty/enable")
+    ok(lucid, "cat /etc/passwd > /dev/null")
+    ok(lucid, "echo 0 > events/kprobes/ty/enable")
+    got = [m.group(6) for m in lines(lucid, "ty")]
+    # "/et" is 0x2f 0x65 0x74; O_RDONLY's low bits are 0
+    want = re.compile(r'\(sys_openat\+0x0/0x[0-9a-f]+\) b=\{47,101,116\} c=0x2f bf=0 '
+                      r'k=\(fault\) u=\(fault\) n=0 im=-5 s="lit" st=0x[0-9a-f]+')
+    assert any(want.fullmatch(g) for g in got), got
+    fmt = cat(lucid, "events/kprobes/ty/format")
+    assert "\tfield:u8 b[3];\toffset:16;\tsize:3;\tsigned:0;\n" in fmt, fmt
+    assert 'print fmt: "(%lx) b={%u,%u,%u} c=0x%x bf=%u' in fmt, fmt
+
+
+def test_address_probe_and_stack(lucid):
+    """p MEMADDR: a probe at an address, named p_0xADDR; $stackN: words of the kernel stack
+    (at a function's entry, $stack0 is the return address)."""
+    fresh(lucid)
+    addr = sh(lucid, "grep ' sys_getpid$' /proc/kallsyms").split()[0].lstrip("0")
+    ok(lucid, "echo 'p 0x%s ret=$stack0:symbol sp=$stack' > kprobe_events" % addr)
+    assert cat(lucid, "kprobe_events") == \
+        "p:kprobes/p_0x%s 0x%s ret=$stack0:symbol sp=$stack\n" % (addr, addr)
+    ok(lucid, "echo 1 > events/kprobes/p_0x%s/enable" % addr)
+    ok(lucid, "/bin/ps > /dev/null")
+    ok(lucid, "echo 0 > events/kprobes/p_0x%s/enable" % addr)
+    got = [m.group(6) for m in lines(lucid, "p_0x" + addr)]
+    assert got and all(re.fullmatch(r"\(sys_getpid\+0x0/0x[0-9a-f]+\) ret=do_syscall_64\+0x"
+                                    r"[0-9a-f]+/0x[0-9a-f]+ sp=0x[0-9a-f]+", g) for g in got), got
+
+
+def test_symbol_and_memory_arguments(lucid):
+    fresh(lucid)
+    # @SYM[+OFFS]: memory at a symbol (Lucid's kallsyms names functions only, so code bytes
+    # here); :symbol prints an address as a symbol
+    ok(lucid, "echo 'p:sy sys_getpid j=@sys_getpid+1:u64 ip=%ip:symbol' > kprobe_events")
+    ok(lucid, "echo 1 > events/kprobes/sy/enable")
+    ok(lucid, "/bin/ps > /dev/null")
+    ok(lucid, "echo 0 > events/kprobes/sy/enable")
+    got = [m.group(6) for m in lines(lucid, "sy")]
+    assert got and all(re.fullmatch(r"\(sys_getpid\+0x0/0x[0-9a-f]+\) j=\d+ ip=sys_getpid\+0x"
+                                    r"[0-9a-f]+/0x[0-9a-f]+", g) for g in got), got
+    fails(lucid, "echo 'p:sy2 sys_getpid j=@no_such_symbol' >> kprobe_events", ENOENT)
+    assert last_error(lucid)[1] == "Invalid probed address or symbol"
+
+
+# --- the event's files -------------------------------------------------------------------------
+
+def test_filter_trigger_set_event_and_instances(lucid):
+    fresh(lucid)
+    ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
+    ok(lucid, "echo '%s' >> kprobe_events" % OPENRET)
+    ok(lucid, "echo 'path ~ \"*passwd\"' > events/kprobes/op/filter")
+    ok(lucid, "echo 'kprobes:op' > set_event")
+    assert cat(lucid, "set_event") == "kprobes:op\n"
+    ok(lucid, "cat /etc/passwd /etc/group > /dev/null")
+    ok(lucid, "echo 'traceoff if ret == -2' > events/kprobes/opr/trigger")
+    assert cat(lucid, "events/kprobes/opr/enable") == "0*\n"
+    ok(lucid, "cat /etc/group > /dev/null")
+    assert cat(lucid, "tracing_on") == "1\n"
+    sh(lucid, "cat /nonexist")
+    assert cat(lucid, "tracing_on") == "0\n"
+    ok(lucid, "echo '!traceoff' > events/kprobes/opr/trigger; echo > set_event")
+    paths = [re.search(r'path="([^"]*)"', m.group(6)).group(1) for m in lines(lucid, "op")]
+    assert paths and set(paths) == {"/etc/passwd"}, paths
+    ok(lucid, "echo 0 > events/kprobes/op/filter; echo 1 > tracing_on; echo > trace")
+    # an instance made now has the probe events too, and records them on its own
+    ok(lucid, "mkdir instances/kp")
+    ok(lucid, "echo 1 > instances/kp/events/kprobes/op/enable")
+    ok(lucid, "cat /etc/group > /dev/null")
+    fails(lucid, "echo '-:op' >> kprobe_events", EBUSY)  # the instance records it
+    ok(lucid, "echo 0 > instances/kp/events/kprobes/op/enable")
+    assert 'path="/etc/group"' in cat(lucid, "instances/kp/trace")
+    assert lines(lucid, "op") == []
+    # removed, it goes from the instance too; the instance lives on
+    ok(lucid, "echo '-:op' >> kprobe_events")
+    assert "op" not in modes(lucid, "instances/kp/events/kprobes")
+    assert "opr" in modes(lucid, "instances/kp/events/kprobes")
+    ok(lucid, "echo 'kprobes:*' > instances/kp/set_event")
+    assert cat(lucid, "instances/kp/set_event") == "kprobes:opr\n"
+    ok(lucid, "echo > instances/kp/set_event")
+    ok(lucid, "rmdir instances/kp")
+
+
+def test_trace_cmd_records_kprobe_events(lucid):
+    fresh(lucid)
+    ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
+    record(lucid, "-e kprobes:op cat /etc/passwd > /dev/null")
+    got = report_of(lucid, "kprobes.dat")
+    assert any(m.group("event") == "op" and 'path="/etc/passwd"' in m.group("body")
+               for m in got), [m.group(0) for m in got][:10]
+
+
+# --- removing ----------------------------------------------------------------------------------
+
+def test_removal_and_busy(lucid):
+    fresh(lucid)
+    ok(lucid, "echo 'p:gp sys_getpid' > kprobe_events")
+    ok(lucid, "echo 'p:other/gq sys_getpid' >> kprobe_events")
+    ok(lucid, "echo 'r sys_getpid' >> kprobe_events")
+    ok(lucid, "echo 'p sys_openat%return' >> kprobe_events")  # %return: a kretprobe too
+    # a kretprobe's maxactive is listed as the mechanism set it (Linux's default when none)
+    heads = [re.sub(r"^r\d+:", "r:", l.split()[0])
+             for l in cat(lucid, "kprobe_events").splitlines()]
+    assert heads == ["p:kprobes/gp", "p:other/gq", "r:kprobes/r_sys_getpid_0",
+                     "r:kprobes/r_sys_openat_0"], heads
+    ok(lucid, "echo 1 > events/kprobes/gp/enable")
+    fails(lucid, "echo '-:gp' >> kprobe_events", EBUSY)
+    assert sh(lucid, "echo > kprobe_events") == "-bash: kprobe_events: Device or resource busy\n"
+    assert len(cat(lucid, "kprobe_events").splitlines()) == 4  # nothing went
+    ok(lucid, "echo 0 > events/kprobes/gp/enable")
+    fails(lucid, "echo '-:gp nosuch_function' >> kprobe_events", ENOENT)  # the head must match
+    ok(lucid, "echo '-:gp sys_getpid' >> kprobe_events")
+    ok(lucid, "echo '-:other/' >> kprobe_events")  # a group: all of it
+    assert "other" not in modes(lucid, "events")
+    ok(lucid, "echo '-:kprobes/r_sys_getpid_0' >> dynamic_events")
+    fails(lucid, "echo '-:nosuch' >> kprobe_events", ENOENT)
+    fails(lucid, "echo 'e:x syscalls.sys_enter_openat' >> kprobe_events")  # not a kprobe
+    ok(lucid, "echo > kprobe_events")
+    assert cat(lucid, "kprobe_events") == "" and "kprobes" not in modes(lucid, "events")
+
+
+# --- errors: Linux 6.1's kprobe_syntax_errors.tc, vfs_read as sys_openat ------------------------
+
+SYNTAX_ERRORS = [
+    # the definition with '^' where Linux's caret goes, the errno line, the sentence
+    ("p^100 sys_openat", EINVAL, "Maxactive is not for kprobe"),
+    ("r^1a111 sys_openat", EINVAL, "Invalid maxactive number"),
+    ("r^100000 sys_openat", EINVAL, "Maxactive is too big"),
+    ("p ^non_exist_func", ENOENT, "Invalid probed address or symbol"),
+    ("p ^hoge-fuga", EINVAL, "Invalid probed address or symbol"),
+    ("p ^hoge+1000-1000", EINVAL, "Invalid probed address or symbol"),
+    ("r ^sys_openat+10", EINVAL, "Retprobe address must be an function entry"),
+    ("p:^/bar sys_openat", EINVAL, "Group name is not specified"),
+    ("p:^12345678901234567890123456789012345678901234567890123456789012345/bar sys_openat",
+     EINVAL, "Group name is too long"),
+    ("p:^foo.1/bar sys_openat", EINVAL, "Group name must follow the same rules as C identifiers"),
+    ("p:foo/^12345678901234567890123456789012345678901234567890123456789012345 sys_openat",
+     EINVAL, "Event name is too long"),
+    ("p:foo/^bar.1 sys_openat", EINVAL, "Event name must follow the same rules as C identifiers"),
+    ("p sys_openat ^$retval", EINVAL, "$retval can be used only on retprobe"),
+    ("p sys_openat ^$stack10000", EINVAL, "Invalid stack number"),
+    ("p sys_openat ^$arg10000", EINVAL, "Invalid argument number"),
+    ("p sys_openat ^$none_var", EINVAL, "Invalid $-valiable specified"),
+    ("p sys_openat ^%none_reg", EINVAL, "Invalid register name"),
+    ("p sys_openat ^@12345678abcde", EINVAL, "Invalid memory address"),
+    ("p sys_openat ^@+10", EINVAL, "File offset is not available with kprobe"),
+    ("p sys_openat arg1=\\^x", EINVAL, "Invalid immediate value"),
+    ("p sys_openat arg1=\\\"abcd^", EINVAL, "String is not closed with '\"'"),
+    ("p sys_openat ^+0@0)", EINVAL, "Dereference needs a brace"),
+    ("p sys_openat ^+0ab1(@0)", EINVAL, "Invalid dereference offset"),
+    ("p sys_openat +0(+0(@0^)", EINVAL, "Dereference is not closed"),
+    ("p sys_openat +0(^$comm)", EINVAL, "$comm can not be dereferenced"),
+    ("p sys_openat ^&1", EINVAL, "Invalid fetch argument"),
+    ("p sys_openat +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))", EINVAL,
+     "Dereference is too much nested"),
+    ("p sys_openat +0(@11):u8[10^", EINVAL, "Array is not closed"),
+    ("p sys_openat +0(@11):u8[10]^a", EINVAL, "Array has wrong suffix"),
+    ("p sys_openat +0(@11):u8[^10a]", EINVAL, "Invalid array size"),
+    ("p sys_openat +0(@11):u8[^256]", EINVAL, "Array number is too big"),
+    ("p sys_openat @11:^unknown_type", EINVAL, "Unknown type is specified"),
+    ("p sys_openat $stack0:^string", EINVAL, "String accepts only memory argument"),
+    ("p sys_openat @11:^b10@a/16", EINVAL, "Invalid bitfield"),
+    ("p sys_openat ^arg123456789012345678901234567890=@11", EINVAL,
+     "Argument name is too long"),
+    ("p sys_openat ^=@11", EINVAL, "Argument name is not specified"),
+    ("p sys_openat ^var.1=@11", EINVAL,
+     "Argument name must follow the same rules as C identifiers"),
+    ("p sys_openat var1=@11 ^var1=@12", EINVAL, "This argument name is already used"),
+    ("p sys_openat ^+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))", EINVAL,
+     "Argument expression is too long"),
+    ("p sys_openat arg1=^", EINVAL, "No argument expression"),
+    ("p ^sys_openat+1", EILSEQ, "Probe point is not an instruction boundary"),
+    ("p sys_openat^%ret", EINVAL, "Invalid probed address suffix"),
+]
+
+
+def blacklisted(k):
+    """A function of /sys/kernel/debug/kprobes/blacklist ("0xSTART-0xEND\tNAME")."""
+    return sh(k, "head -1 /sys/kernel/debug/kprobes/blacklist").split()[-1]
+
+
+def test_syntax_errors(lucid):
+    fresh(lucid)
+    # code that must never be probed: the mechanism refuses it
+    cases = SYNTAX_ERRORS + [("p ^%s" % blacklisted(lucid), EINVAL, "Failed to register probe event")]
+    for marked, err, sentence in cases:
+        caret = marked.index("^")
+        cmd = marked.replace("^", "")
+        fails(lucid, "echo '%s' >> kprobe_events" % cmd, err)
+        assert last_error(lucid) == ("trace_kprobe", sentence, cmd, caret), cmd
+    assert cat(lucid, "kprobe_events") == ""
+    assert "kprobes" not in modes(lucid, "events")
+
+
+def test_existing_name_errors(lucid):
+    """Linux's multiprobe cases: a name in use, with another type, other arguments, the same."""
+    fresh(lucid)
+    ok(lucid, "echo 'p:kprobes/testevent sys_openat abcd=\\1' > kprobe_events")
+    for marked, sentence in (
+            ("^r:kprobes/testevent sys_getpid", "Probe type is different from existing probe"),
+            ("p:kprobes/testevent sys_openat ^bcd=\\1",
+             "Argument type or name is different from existing probe"),
+            ("p:kprobes/testevent sys_openat ^abcd=\\1:u8",
+             "Argument type or name is different from existing probe"),
+            ("^p:kprobes/testevent sys_openat abcd=\\1",
+             "There is already the exact same probe event")):
+        cmd = marked.replace("^", "")
+        fails(lucid, "echo '%s' >> kprobe_events" % cmd, EEXIST)
+        assert last_error(lucid) == ("trace_kprobe", sentence, cmd, marked.index("^")), cmd
+    # too many arguments: Linux's MAX_TRACE_ARGS is 128
+    args = " ".join("a%d=%%di" % i for i in range(129))
+    fails(lucid, "echo 'p:many sys_openat %s' >> kprobe_events" % args)
+    assert last_error(lucid)[1] == "Too many arguments are specified"
+    ok(lucid, "echo 'p:many sys_openat %s' >> kprobe_events" % args.rsplit(" ", 1)[0])
+    assert cat(lucid, "events/kprobes/many/format").count("\tfield:u64 a") == 128
