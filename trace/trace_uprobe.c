@@ -55,6 +55,7 @@ struct trace_uprobe {
 	unsigned long offset;
 	unsigned long nhit;
 	bool is_return;
+	bool has_strings; /* an argument is a string: each hit sizes them first */
 	bool registered; /* its consumer is on the uprobe */
 	struct trace_probe *tp; /* tp->call.data points back here */
 };
@@ -98,7 +99,7 @@ static void uprobe_record(struct trace_uprobe *tu, struct pt_regs *regs, unsigne
 				   .data = tu};
 	unsigned int esize = (unsigned int)(sizeof(struct trace_entry) +
 					    sizeof(unsigned long) * UPROBE_ENTRY_WORDS(tu->is_return));
-	int dsize = traceprobe_get_data_size(tp, &fc);
+	int dsize = tu->has_strings ? traceprobe_get_data_size(tp, &fc) : 0;
 	unsigned long len = esize + tp->size + (unsigned long)dsize;
 	uint8_t *rec = trace_event_buffer_reserve(&tp->call, len);
 
@@ -327,6 +328,8 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		{.type = "unsigned long", .name = FIELD_STRING_RETIP, .offset = 16, .size = 8},
 		TRACE_FIELD_END,
 	};
+	for (unsigned int i = 0; i < tu->tp->nr_args; i++)
+		tu->has_strings |= tu->tp->args[i].dynamic;
 	err = traceprobe_set_print_fmt(tu->tp, is_return ? PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
 	if (!err)
 		err = traceprobe_define_arg_fields(tu->tp, is_return ? own_ret_fields : own_fields,

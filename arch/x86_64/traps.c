@@ -32,7 +32,6 @@
 #include "kernel/syscalls.h"
 #include "arch/x86_64/syscall.h" /* exit_to_user_mode */
 #include "trace/events/exceptions.h"
-#include "kernel/events/uprobes.h"
 
 #define MAX_BACKTRACE 32
 #define PF_ERR_PRESENT 0x1 /* page-fault error code: the page was present (a protection fault) */
@@ -234,16 +233,9 @@ static int exception_signal(unsigned long vector)
 	}
 }
 
-/*
- * An exception in ring 3 that no handler fixed: the process dies of the matching signal. An
- * int3 or a single-step trap may be a uprobe's (kernel/events/uprobes.c), which it then
- * handles: the program goes on.
- */
+/* An exception in ring 3 that no handler fixed: the process dies of the matching signal. */
 notrace void do_user_exception(struct pt_regs *regs)
 {
-	if ((regs->vector == VEC_BREAKPOINT || regs->vector == VEC_DEBUG) &&
-	    uprobe_handle_trap(regs))
-		return;
 	force_sig_fault(regs, exception_signal(regs->vector), read_cr2());
 }
 

@@ -24,6 +24,9 @@
  */
 #include "arch/x86_64/uprobes.h"
 #include "arch/x86_64/insn_decoder.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/syscall.h" /* exit_to_user_mode */
+#include "kernel/events/uprobes.h"
 #include "arch/x86_64/uaccess.h"
 #include "kernel/sched/signal.h"
 #include "kernel/syscalls.h" /* force_sig_fault */
@@ -274,4 +277,24 @@ unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline, struct
 	if (copy_to_user((void *)regs->rsp, &trampoline, sizeof(trampoline)))
 		return (unsigned long)-1;
 	return orig;
+}
+
+/*
+ * Ring 3's int3 and single-step traps go to uprobes first, ahead of the kernel's own handlers
+ * (Linux's uprobe_exception_notify on the die chain): one the probes do not claim (a program's
+ * own int3) goes on down the chain to SIGTRAP. A claimed one returns to ring 3 from here, by
+ * the way every trap from there does (a signal the handlers sent, a reschedule).
+ */
+static notrace bool uprobe_trap_handler(struct pt_regs *regs)
+{
+	if (!user_mode(regs) || !uprobe_handle_trap(regs))
+		return false;
+	exit_to_user_mode(regs);
+	return true;
+}
+
+void arch_uprobes_init(void)
+{
+	add_exception_handler(VEC_BREAKPOINT, uprobe_trap_handler);
+	add_exception_handler(VEC_DEBUG, uprobe_trap_handler);
 }

@@ -69,5 +69,7 @@ void arch_uprobe_abort_xol(const struct arch_uprobe *au, struct arch_uprobe_task
  * old one is returned, or -1 if the stack cannot be read or written.
  */
 unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline, struct pt_regs *regs);
+/* Boot, after the kprobes' handlers: ring 3's int3 and #DB come to uprobes first. */
+void arch_uprobes_init(void);
 
 #endif

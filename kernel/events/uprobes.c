@@ -779,14 +779,14 @@ static bool handle_swbp(struct pt_regs *regs)
 		offset = (loff_t)(bp_vaddr - vma->vm_start + vma->vm_pgoff * PAGE_SIZE);
 	}
 	if (inode) {
-		unsigned long flags = spin_lock_irqsave(&uprobes_treelock);
-
+		lockdep_assert_irqs_disabled(); /* a trap's handler: no irqsave needed */
+		spin_lock(&uprobes_treelock);
 		u = find_uprobe(inode, ino, offset);
 		if (u) {
 			get_uprobe(u);
 			__atomic_add_fetch(&u->active, 1, __ATOMIC_ACQUIRE); /* for handler_chain */
 		}
-		spin_unlock_irqrestore(&uprobes_treelock, flags);
+		spin_unlock(&uprobes_treelock);
 	}
 	if (!u) {
 		uint8_t byte;

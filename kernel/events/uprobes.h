@@ -62,7 +62,7 @@ void uprobe_free_utask(struct task *t);
 void uprobe_clear_state(struct mm_struct *mm);
 
 /*
- * arch/x86_64/traps.c: an int3 or a debug trap in user mode. true: a uprobe's (its work
+ * arch/x86_64/uprobes.c: an int3 or a debug trap in user mode. true: a uprobe's (its work
  * done, regs set to go on); false: the program's own, which gets SIGTRAP.
  */
 bool uprobe_handle_trap(struct pt_regs *regs);

@@ -28,6 +28,23 @@ unsigned long __copy_user(void *to, const void *from, unsigned long n)
 	return 0;
 }
 
+/* The trap handler's world, which these tests do not enter. */
+struct pt_regs;
+typedef bool (*exception_handler_t)(struct pt_regs *regs);
+void add_exception_handler(int vector, exception_handler_t fn)
+{
+	(void)vector, (void)fn;
+}
+bool uprobe_handle_trap(struct pt_regs *regs)
+{
+	(void)regs;
+	return false;
+}
+void exit_to_user_mode(struct pt_regs *regs)
+{
+	(void)regs;
+}
+
 static int signals;
 struct pt_regs;
 void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
