@@ -70,11 +70,6 @@ static struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
 	return container_of(ev, struct trace_uprobe, devent);
 }
 
-#define for_each_trace_uprobe(tu, pos)                                                  \
-	for_each_dyn_event(pos)                                                         \
-		if (pos->ops != &trace_uprobe_ops || !((tu) = to_trace_uprobe(pos))) { \
-		} else
-
 static struct inode *trace_uprobe_inode(const struct trace_uprobe *tu)
 {
 	return tu->path.dentry->d_inode;
@@ -93,12 +88,11 @@ static unsigned long translate_user_vaddr(const struct fetch_context *fc, unsign
 static void uprobe_record(struct trace_uprobe *tu, struct pt_regs *regs, unsigned long func)
 {
 	struct trace_probe *tp = tu->tp;
-	struct fetch_context fc = {.regs = regs,
-				   .user = true,
-				   .foffs_to_vaddr = translate_user_vaddr,
-				   .data = tu};
-	unsigned int esize = (unsigned int)(sizeof(struct trace_entry) +
-					    sizeof(unsigned long) * UPROBE_ENTRY_WORDS(tu->is_return));
+	struct fetch_context fc = {
+		.regs = regs, .user = true, .foffs_to_vaddr = translate_user_vaddr, .data = tu};
+	unsigned int esize =
+		(unsigned int)(sizeof(struct trace_entry) +
+			       sizeof(unsigned long) * UPROBE_ENTRY_WORDS(tu->is_return));
 	int dsize = tu->has_strings ? traceprobe_get_data_size(tp, &fc) : 0;
 	unsigned long len = esize + tp->size + (unsigned long)dsize;
 	uint8_t *rec = trace_event_buffer_reserve(&tp->call, len);
@@ -196,18 +190,18 @@ static void free_trace_uprobe(struct trace_uprobe *tu)
 
 static struct trace_uprobe *find_probe_event(const char *event, const char *group)
 {
-	struct trace_uprobe *tu;
 	struct dyn_event *pos;
 
-	for_each_trace_uprobe(tu, pos)
+	for_each_dyn_event(pos)
 	{
-		if (!strcmp(trace_probe_name(tu->tp), event) &&
+		struct trace_uprobe *tu = to_trace_uprobe(pos);
+
+		if (pos->ops == &trace_uprobe_ops && !strcmp(trace_probe_name(tu->tp), event) &&
 		    (!group || !strcmp(trace_probe_group_name(tu->tp), group)))
 			return tu;
 	}
 	return NULL;
 }
-
 
 /* --- uprobe_events ---------------------------------------------------------------------------- */
 
@@ -346,7 +340,8 @@ static int __trace_uprobe_create(int argc, const char **argv)
 	err = trace_probe_register_event_call(tu->tp, print_uprobe_event, uprobe_event_reg);
 	if (err) {
 		trace_probe_log_set_index(0);
-		__trace_probe_log_err(0, err == -EEXIST ? TP_ERR_EVENT_EXIST : TP_ERR_FAIL_REG_PROBE);
+		__trace_probe_log_err(0,
+				      err == -EEXIST ? TP_ERR_EVENT_EXIST : TP_ERR_FAIL_REG_PROBE);
 		goto fail;
 	}
 	dyn_event_add(&tu->devent, &trace_uprobe_ops);
@@ -418,8 +413,8 @@ static int trace_uprobe_release(struct dyn_event *ev)
 }
 
 /* Does "-:[GRP/]EVENT [PATH:OFFSET [ARGS]]" name it (Linux's trace_uprobe_match)? */
-static bool trace_uprobe_match(const char *system, const char *event, int argc,
-			       const char **argv, struct dyn_event *ev)
+static bool trace_uprobe_match(const char *system, const char *event, int argc, const char **argv,
+			       struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
 	char head[PATH_MAX + 32];
@@ -468,13 +463,16 @@ static const struct file_operations uprobe_events_fops = {
 /* uprobe_profile: "  FILE EVENT HITS", Linux's columns. */
 static int probes_profile_seq_show(struct seq_file *m, void *v)
 {
-	struct trace_uprobe *tu;
 	struct dyn_event *pos;
 
 	(void)v;
 	mutex_lock(&dyn_event_mutex);
-	for_each_trace_uprobe(tu, pos)
+	for_each_dyn_event(pos)
 	{
+		struct trace_uprobe *tu = to_trace_uprobe(pos);
+
+		if (pos->ops != &trace_uprobe_ops)
+			continue;
 		seq_printf(m, "  %s %-*s %*lu\n", tu->filename, UPROBE_PROFILE_NAME_WIDTH,
 			   trace_probe_name(tu->tp), UPROBE_PROFILE_HITS_WIDTH,
 			   __atomic_load_n(&tu->nhit, __ATOMIC_RELAXED));

@@ -137,8 +137,8 @@ int main(int argc, char **argv)
 		calls(n);
 		setitimer(ITIMER_REAL, &(struct itimerval){{0, 0}, {0, 0}}, NULL);
 	} else if (!strcmp(mode, "addr")) {
-		printf("uprobed_riprel=%p uprobed_call=%p uprobed_load=%p\n", (void *)uprobed_riprel,
-		       (void *)uprobed_call, (void *)uprobed_load);
+		printf("uprobed_riprel=%p uprobed_call=%p uprobed_load=%p\n",
+		       (void *)uprobed_riprel, (void *)uprobed_call, (void *)uprobed_load);
 	} else {
 		fprintf(stderr, "usage: uprobed call|fork|wait|maps|fault|alarm|addr [N] [FILE]\n");
 		return 2;

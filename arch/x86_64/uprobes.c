@@ -124,7 +124,11 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *au, const uint8_t *b, size_t av
 	au->fixups = UPROBE_FIX_IP;
 	if (one) {
 		switch (op) {
-		case 0xc2: case 0xc3: case 0xca: case 0xcb: case 0xcf:
+		case 0xc2:
+		case 0xc3:
+		case 0xca:
+		case 0xcb:
+		case 0xcf:
 			au->fixups = 0; /* ret, iret: rip is where they go */
 			break;
 		case 0x9c:
@@ -132,7 +136,8 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *au, const uint8_t *b, size_t av
 			break;
 		case 0xff:
 			if (X86_MODRM_REG(insn.modrm) == 2 || X86_MODRM_REG(insn.modrm) == 3)
-				au->fixups = UPROBE_FIX_CALL; /* indirect call: target right, return not */
+				au->fixups =
+					UPROBE_FIX_CALL; /* indirect call: target right, return not */
 			else if (X86_MODRM_REG(insn.modrm) == 4 || X86_MODRM_REG(insn.modrm) == 5)
 				au->fixups = 0; /* indirect jmp */
 			break;
@@ -146,7 +151,8 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *au, const uint8_t *b, size_t av
 		au->ixol[insn.disp_offset - 1] =
 			(uint8_t)(0x80 | (X86_MODRM_REG(insn.modrm) << 3) | au->scratch);
 		if (insn.rex) /* REX comes just before the opcode bytes */
-			au->ixol[insn.nr_prefixes] &= (uint8_t)~REX_B; /* the scratch is one of the first 8 */
+			au->ixol[insn.nr_prefixes] &=
+				(uint8_t)~REX_B; /* the scratch is one of the first 8 */
 		au->fixups |= UPROBE_FIX_RIP_SCRATCH;
 	}
 	return 0;
@@ -159,14 +165,30 @@ static bool check_jcc(unsigned long flags, unsigned int cc)
 	bool sf = flags & X86_EFLAGS_SF, pf = flags & X86_EFLAGS_PF, r;
 
 	switch (cc >> 1) {
-	case 0: r = of; break;
-	case 1: r = cf; break;
-	case 2: r = zf; break;
-	case 3: r = cf || zf; break;
-	case 4: r = sf; break;
-	case 5: r = pf; break;
-	case 6: r = sf != of; break;
-	default: r = zf || sf != of; break;
+	case 0:
+		r = of;
+		break;
+	case 1:
+		r = cf;
+		break;
+	case 2:
+		r = zf;
+		break;
+	case 3:
+		r = cf || zf;
+		break;
+	case 4:
+		r = sf;
+		break;
+	case 5:
+		r = pf;
+		break;
+	case 6:
+		r = sf != of;
+		break;
+	default:
+		r = zf || sf != of;
+		break;
 	}
 	return cc & 1 ? !r : r; /* odd codes are the negations */
 }
@@ -179,8 +201,7 @@ static bool push_user(struct pt_regs *regs, uint64_t val)
 	return true;
 }
 
-bool arch_uprobe_skip_sstep(const struct arch_uprobe *au, struct pt_regs *regs,
-			    unsigned long vaddr)
+bool arch_uprobe_skip_sstep(const struct arch_uprobe *au, struct pt_regs *regs, unsigned long vaddr)
 {
 	unsigned long next = vaddr + au->len;
 
@@ -197,8 +218,8 @@ bool arch_uprobe_skip_sstep(const struct arch_uprobe *au, struct pt_regs *regs,
 		regs->rip = next + (unsigned long)(long)au->offs;
 		return true;
 	case UPROBE_OP_JCC:
-		regs->rip = next + (check_jcc(regs->rflags, au->cond) ? (unsigned long)(long)au->offs
-								       : 0);
+		regs->rip = next +
+			    (check_jcc(regs->rflags, au->cond) ? (unsigned long)(long)au->offs : 0);
 		return true;
 	case UPROBE_OP_CALL:
 		if (!push_user(regs, next)) {

@@ -566,7 +566,8 @@ static struct xol_area *get_xol_area(struct mm_struct *mm)
 	find_vma(mm, vaddr)->vm_private_pages = true; /* fork copies its table: uprobe_dup_mmap */
 	get_page(page); /* the area's reference: the program may munmap its page */
 	page[XOL_TRAMPOLINE_SLOT * UPROBE_XOL_SLOT_BYTES] = UPROBE_SWBP_INSN;
-	*area = (struct xol_area){.vaddr = vaddr, .page = page, .bitmap = 1UL << XOL_TRAMPOLINE_SLOT};
+	*area = (struct xol_area){
+		.vaddr = vaddr, .page = page, .bitmap = 1UL << XOL_TRAMPOLINE_SLOT};
 	mm->uprobes_xol = area;
 	goto out;
 fail:
