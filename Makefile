@@ -63,7 +63,7 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T li
 # reader sees every file that goes into the kernel, folder by folder, and adding a file is one
 # line beside it. No wildcards choose sources; the check below only compares.
 SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes kernel kernel/sched kernel/mm kernel/fs \
-	kernel/fs/proc kernel/fs/9p \
+	kernel/fs/proc kernel/fs/9p kernel/events \
 	kernel/drivers kernel/drivers/virtio kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
 KSRCS :=
 include $(addsuffix /Makefile.inc,$(SRC_DIRS))
@@ -199,6 +199,16 @@ USER_BINS += $(B)/user/lbench
 $(B)/user/lbench: $(LBENCH_SRC)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(LBENCH_CFLAGS) $< -o $@
+endif
+# uprobetest, the uprobe bench and test target (its three functions start with a lea, a push
+# %rbp and a nop), from the same place and with its README's command line.
+UPROBETEST_SRC := ../shared/bench/uprobetest.c
+ifneq ($(wildcard $(UPROBETEST_SRC)),)
+USER_PROGS += uprobetest
+USER_BINS += $(B)/user/uprobetest
+$(B)/user/uprobetest: $(UPROBETEST_SRC)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $<"; $(USER_CC) -static -O2 -Wall $< -o $@
 endif
 
 # Debian 12's busybox-static and bash-static, exactly as the packages ship them (tools/deps.sh

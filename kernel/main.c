@@ -23,6 +23,7 @@
 #include "kernel/shell/shell.h"
 #include "kernel/debug/bench.h"
 #include "kernel/debug/callsite.h"
+#include "arch/x86_64/uprobes.h"
 #include "kernel/debug/fault_inject.h"
 #include "kernel/debug/ftest.h"
 #include "kernel/debug/lkdtm.h"
@@ -167,6 +168,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	text_poke_init();                // the writable alias and int3 handler for code patching
 	ftrace_init();                   // NOP out every __fentry__ call site, before other CPUs run
 	init_kprobes();                  // the blacklist, the int3 and single-step handlers
+	arch_uprobes_init();             // ring 3's int3 and single-step traps: uprobes first
 	pic_disable();                   // the legacy PIC, masked: the APICs do the work
 	acpi_init(boot_info.rsdp, boot_info.rsdp_len); // MADT: the CPUs, the IOAPIC
 	lapic_init();                    // this CPU's interrupt controller; timer calibration

@@ -54,6 +54,9 @@
 #define ERESTARTNOINTR 513  /* always restart */
 #define ERESTARTNOHAND 514  /* restart if no handler runs, else -EINTR */
 #define ERESTART_RESTARTBLOCK 516 /* restart through restart_syscall if no handler, else -EINTR */
+/* Linux's kernel-internal "operation not supported", which a write may still return (a uprobe
+ * on an instruction that cannot be probed): the shell says "Unknown error 524". */
+#define ENOTSUPP 524
 
 /* Linux's text for err ("Invalid argument" for EINVAL); "Unknown error N" for others. */
 const char *errno_text(int err);

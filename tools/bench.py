@@ -268,6 +268,63 @@ def lbench_figures():
         print("lbench_enosys: " + line.strip())
 
 
+# uprobes (issue 29): uprobetest (../shared/bench/uprobetest.c, built into /bin/uprobetest) times
+# one call of each of its targets, plain and with a uprobe on its first instruction, as Linux 6.1
+# was measured on the same QEMU (the README's "Probes" table, matched here by the row's start).
+# Each line: the probe, the README row, the probed target's test. Goal: half of Linux's.
+UPROBE_BENCH = [
+    ("uprobe_lea_target_c", "uprobe on a function starting with `lea`",
+     "p:b /bin/uprobetest:0x13c0", "ucall_target_c"),
+    ("uprobe_push_rbp_target_push", "uprobe on `push %rbp`",
+     "p:b /bin/uprobetest:0x13a0", "ucall_target_push"),
+    ("uprobe_nop_target_nop", "uprobe on `nop`", "p:b /bin/uprobetest:0x13b0", "ucall_target_nop"),
+    ("uprobe_args_target_c", "uprobe with `x=%di:s32`",
+     "p:b /bin/uprobetest:0x13c0 x=%di:s32", "ucall_target_c"),
+    ("uretprobe_retval_target_c", "uretprobe `ret=$retval:s32`",
+     "r:b /bin/uprobetest:0x13c0 ret=$retval:s32", "ucall_target_c"),
+]
+UPROBE_GOAL = 2
+UPROBE_ROW = re.compile(r"^\| (.+?) \| ([0-9,]+)", re.M)
+
+
+def uprobe_figures():
+    """`uprobe_NAME: LUCID insns (linux LINUX, ratio R, goal 0.5)`: one call of the target with
+    the probe's event enabled, the median of uprobetest's 5000."""
+    if not os.path.exists(LBENCH_README):
+        print("uprobe: no %s: skipped" % LBENCH_README)
+        return
+    with open(LBENCH_README) as f:
+        rows = UPROBE_ROW.findall(f.read())
+    k = Lucid(icount=True, smp=1, timeout=300)  # one CPU, as Linux's figures
+    try:
+        plain = k.run("uprobetest", timeout=1800)
+        print("uprobe_plain_calls: %s insns (target_c, target_push, target_nop unprobed)" %
+              ", ".join(uprobetest_median(plain, t) or "none" for t in
+                        ("ucall_target_c", "ucall_target_push", "ucall_target_nop")))
+        for name, row, probe, test in UPROBE_BENCH:
+            theirs = next((int(v.replace(",", "")) for r, v in rows if r.startswith(row)), None)
+            k.run("cd /sys/kernel/tracing; echo '%s' > uprobe_events; "
+                  "echo 1 > events/uprobes/b/enable" % probe)
+            out = k.run("uprobetest", timeout=1800)
+            k.run("echo 0 > events/uprobes/b/enable; echo > uprobe_events; echo > trace")
+            med = uprobetest_median(out, test)
+            if not med or not theirs:
+                print("%s: none (linux %s): %s" % (name, theirs, out.strip()[-200:]))
+                continue
+            ratio = int(med) / theirs
+            print("%s: %s insns (linux %d, ratio %.3f, goal %.3f%s)" %
+                  (name, med, theirs, ratio, 1 / UPROBE_GOAL,
+                   "" if ratio <= 1 / UPROBE_GOAL else ", over"))
+    finally:
+        k.close()
+
+
+def uprobetest_median(out, test):
+    """The median of test in uprobetest's @@@R lines (errs=0 only), as text, or None."""
+    m = re.search(r"^@@@R round=\d+ test=%s n=\d+ .* med=(\d+) .* errs=0$" % test, out, re.M)
+    return m.group(1) if m else None
+
+
 # Debian's busybox sh (the initramfs's /bin/sh) running two loops, as Linux 6.1 ran them on the
 # same QEMU (../shared/bench/README.md): the whole `sh -c`, its fork and exec included, counted
 # by user/insns.c from the TSC, which counts instructions under -icount shift=0. Issue 16's goal
@@ -311,8 +368,12 @@ def busybox_figures():
 
 
 def main():
+    if sys.argv[1:] == ["uprobes"]:
+        uprobe_figures()  # tools/bench.py uprobes: only those lines
+        return 0
     lbench_figures()
     busybox_figures()
+    uprobe_figures()
     if sys.argv[1:] == ["lbench"]:
         return 0  # tools/bench.py lbench: only the lbench and busybox lines
     hostshare_figures()

@@ -26,6 +26,7 @@
 #include "kernel/kprobes.h"
 #include "trace/trace.h"
 #include "trace/trace_dynevent.h"
+#include "trace/trace_uprobe.h"
 #include "trace/trace_ctx.h"
 #include "trace/ftrace_probe.h"
 #include "trace/trace_events.h"
@@ -572,6 +573,7 @@ void tracing_init_tracefs(void)
 	init_dynamic_event(); /* dynamic_events, then its kinds: */
 	init_kprobe_trace();
 	trace_events_eprobe_init();
+	init_uprobe_trace(); /* uprobe_events, uprobe_profile */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	traceoff_on_warning_init_sysctl();
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */

@@ -31,6 +31,8 @@
 #include "trace/events/irq.h"
 
 #define IDT_INTERRUPT_GATE 0x8e /* present, ring 0, 64-bit interrupt gate (clears IF) */
+/* The same, that ring 3 may raise with an int instruction: int3 (a debugger's, a uprobe's). */
+#define IDT_INTERRUPT_GATE_USER 0xee
 
 struct idt_entry {
 	uint16_t offset_low;
@@ -67,6 +69,8 @@ void idt_init(void)
 		idt_set_gate(v, isr_stub_table[v], 0);
 	idt_set_gate(VEC_DOUBLE_FAULT, isr_stub_table[VEC_DOUBLE_FAULT], IST_DOUBLE_FAULT);
 	idt_set_gate(VEC_NMI, isr_stub_table[VEC_NMI], IST_NMI);
+	/* A program's int3 traps as on Linux (SIGTRAP, or a uprobe), not as a #GP. */
+	idt[VEC_BREAKPOINT].type_attr = IDT_INTERRUPT_GATE_USER;
 	idt_load();
 }
 

@@ -578,6 +578,20 @@ void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page)
 		put_page(__va(e & PTE_ADDR_MASK));
 }
 
+/*
+ * The present page at va is replaced by new_page with the same permissions (a private copy for
+ * a debugger's write, kernel/mm/memory.c), and this CPU forgets the old translation. The old
+ * page's reference is the caller's to drop: another CPU running this process keeps its
+ * translation until its next switch, reading the old page a while longer.
+ */
+void mmu_user_replace_page(uint64_t *pgd, uintptr_t va, void *new_page)
+{
+	uint64_t *pte = user_pte(pgd, va);
+
+	*pte = __pa(new_page) | (*pte & ~PTE_ADDR_MASK);
+	invlpg(va);
+}
+
 /* Frees a table and everything below it; level 0 is a page table, whose entries are pages. */
 static void free_user_table(uint64_t *t, int level)
 {

@@ -64,6 +64,9 @@ uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end);
 void mmu_user_unmap(uint64_t *pgd, uintptr_t va);
 void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end);
 void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page);
+/* The present page at va becomes new_page, permissions kept; the caller drops the old one's
+ * reference (mmu.c says when). */
+void mmu_user_replace_page(uint64_t *pgd, uintptr_t va, void *new_page);
 /* Changes a present user page's MMU_WRITE/MMU_EXEC/MMU_NOACCESS; -ENOMEM if not present. */
 int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags);
 /* fork: [start, end) of src shared copy-on-write into dst (src loses write access). */

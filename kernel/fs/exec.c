@@ -22,6 +22,7 @@
 #include "kernel/fs/binfmt_script.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
+#include "kernel/events/uprobes.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/signal.h"
 #include "kernel/fs/vfs.h"
@@ -269,7 +270,7 @@ static unsigned long segment_vm_flags(const struct elf_segment *seg)
  * there is copied with zeroes after them, and the pages past it are zeroed ones.
  */
 static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct file_pages *fp,
-			struct vma_name *name)
+			struct vma_name *name, const struct inode *inode)
 {
 	for (int i = 0; i < elf->nsegs; i++) {
 		const struct elf_segment *seg = &elf->segs[i];
@@ -285,6 +286,8 @@ static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct
 					      file_end, name);
 		if (err)
 			return err;
+		if (start < end)
+			vma_set_inode(mm, start, inode); /* for uprobes on the program */
 		note_segment(mm, seg);
 	}
 	return 0;
@@ -295,7 +298,7 @@ static int map_segments(struct mm_struct *mm, const struct elf_info *elf, struct
  * the file (f->head: only the headers are in memory), or copied from its bytes.
  */
 static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const struct elf_file *f,
-			 struct vma_name *name)
+			 struct vma_name *name, const struct inode *inode)
 {
 	for (int i = 0; i < elf->nsegs; i++) {
 		const struct elf_segment *seg = &elf->segs[i];
@@ -308,14 +311,21 @@ static int load_segments(struct mm_struct *mm, const struct elf_info *elf, const
 		int err = mm_map_zeroed(mm, start, file_end, flags);
 		struct vm_area_struct *prev = find_vma(mm, start);
 
+		/* The file page at start: where the segment's first page comes from. */
+		unsigned long pgoff = (seg->offset - (seg->vaddr - start)) / PAGE_SIZE;
+
 		/* Its area: from where the one before ends, if they share a page. */
-		if (prev && prev->vm_start < start)
+		if (prev && prev->vm_start < start) {
+			pgoff += (prev->vm_end - start) / PAGE_SIZE;
 			start = prev->vm_end;
+		}
 		if (!err && start < end)
 			err = insert_file_vma(mm, start, end, segment_vm_flags(seg), VMA_ELF, NULL,
-					      0, 0, name);
+					      pgoff, 0, name);
 		if (err)
 			return err;
+		if (start < end)
+			vma_set_inode(mm, start, inode); /* for uprobes on the program */
 		if (f->head)
 			err = read_to_mm(mm, seg->vaddr, f->fd, (loff_t)seg->offset, seg->filesz);
 		else
@@ -376,7 +386,10 @@ static int load_elf_interp(struct mm_struct *mm, const char *path, uint64_t *bas
 		/* The program's code stays what /proc/PID/stat's startcode and endcode show. */
 		unsigned long start_code = mm->start_code, end_code = mm->end_code;
 
-		err = f.fp ? map_segments(mm, elf, f.fp, name) : load_segments(mm, elf, &f, name);
+		const struct inode *inode = vfs_fd_inode(f.fd);
+
+		err = f.fp ? map_segments(mm, elf, f.fp, name, inode)
+			   : load_segments(mm, elf, &f, name, inode);
 		mm->start_code = start_code;
 		mm->end_code = end_code;
 	}
@@ -616,8 +629,12 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	struct sighand_struct *sighand = fpu ? sighand_alloc() : NULL;
 	if (!err && (!mm || !fpu || !sighand))
 		err = -ENOMEM;
-	if (!err)
-		err = f.fp ? map_segments(mm, elf, f.fp, NULL) : load_segments(mm, elf, &f, NULL);
+	if (!err) {
+		const struct inode *inode = vfs_fd_inode(f.fd);
+
+		err = f.fp ? map_segments(mm, elf, f.fp, NULL, inode)
+			   : load_segments(mm, elf, &f, NULL, inode);
+	}
 	/* A dynamic program starts in its interpreter, which is told where the program is. */
 	uint64_t interp_base = 0, entry = err ? 0 : elf->entry;
 	if (!err && elf->interp_len) {
@@ -666,6 +683,8 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	local_irq_enable();
 	update_maxrss(t, old_mm); /* getrusage's ru_maxrss counts the old program too */
 	mm_release(t); /* a vfork child: its parent's memory is its parent's again */
+	uprobe_free_utask(t); /* the old program's uretprobes: their frames are gone */
+	uprobe_exec(mm); /* the probes on the program and its interpreter, now it is on the list */
 	mmput(old_mm); /* a vfork child's: only its share of it */
 	if (old_fpu)
 		fpu_free(old_fpu);

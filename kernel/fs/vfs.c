@@ -17,6 +17,7 @@
  * Every entry point is a do_ function wrapped in the global VFS lock (kernel/fs/vfs.h).
  */
 #include "kernel/fs/vfs_internal.h"
+#include "kernel/sched/lockdep.h"
 #include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/time.h"
@@ -962,6 +963,30 @@ int vfs_fd_path(int fd, char *buf, size_t size)
 	vfs_unlock();
 	return ret;
 }
+
+struct inode *vfs_fd_inode(int fd)
+{
+	struct file *file;
+
+	vfs_lock();
+	file = fget(fd);
+	struct inode *inode = file ? file_inode(file) : NULL;
+	vfs_unlock();
+	return inode;
+}
+
+int vfs_path_get_locked(const char *name, struct path *path)
+{
+	lockdep_assert(vfs_lock_held());
+	return kern_path(name, 0, path);
+}
+
+void vfs_path_put_locked(struct path *path)
+{
+	lockdep_assert(vfs_lock_held());
+	path_put(path);
+}
+
 
 int vfs_fd_dirpath(int fd, char *buf, size_t size)
 {

@@ -507,6 +507,14 @@ int vfs_rename(const char *oldpath, const char *newpath);
 int vfs_chdir(const char *pathname);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
 int vfs_fd_path(int fd, char *buf, size_t size); /* the absolute name of the file open at fd */
+/* The inode of the file open at fd, unreferenced (an identity, as areas keep it), or NULL. */
+struct inode *vfs_fd_inode(int fd);
+/*
+ * For code that runs under the VFS lock already (a tracefs file's write: uprobe_events): name
+ * looked up, links followed, and its path referenced until vfs_path_put_locked.
+ */
+int vfs_path_get_locked(const char *name, struct path *path);
+void vfs_path_put_locked(struct path *path);
 int vfs_realpath(const char *pathname, char *buf, size_t size); /* links followed; its length */
 /* The absolute name of the directory open at fd (-ENOTDIR if not one), for the *at() calls. */
 int vfs_fd_dirpath(int fd, char *buf, size_t size);

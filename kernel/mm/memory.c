@@ -29,6 +29,7 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/page_64.h"
 #include "lib/string.h"
+#include "kernel/sched/lockdep.h"
 
 /* Grows the stack area vma down to the page of addr, if RLIMIT_STACK and the gap allow. */
 static bool expand_stack(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
@@ -159,7 +160,14 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		vma->vm_private_pages = true; /* the page becomes this process's own */
 		return do_wp_page(mm, va, page);
 	}
-	/* Present and allowed: nothing a fault could fix (a stale entry would not fault twice). */
+	/*
+	 * Present, and the entry allows the access: another CPU mapped the page between the
+	 * fault and this look (uprobes arm a probe in a process that runs elsewhere, faulting
+	 * its page in: get_user_page_private). Spurious, as Linux calls it: the access is run
+	 * again. Present but not allowed: nothing a fault could fix.
+	 */
+	if (!(flags & MMU_NOACCESS) && (!instr || (flags & MMU_EXEC)))
+		return 0;
 	return VM_FAULT_SIGSEGV;
 }
 
@@ -179,6 +187,46 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool i
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
 	return ret;
+}
+
+/*
+ * A debugger's write into a process's read-only text (Linux's FOLL_FORCE | FOLL_WRITE, which
+ * uprobes use to put an int3 in): the page at va of vma, faulted in if it is not there, and
+ * copied first if anything else holds it (the file, or another process since a fork), so the
+ * write changes this process's copy alone. Its permissions stay as they were. The area
+ * counts as having pages of its own from then on, so a fork copies its tables and the child
+ * sees the same bytes. Called with mmap_lock held; the page (its direct-map address) or NULL.
+ * old NULL: the page replaced by a copy loses this table's reference now, which is right when
+ * mm runs on this CPU alone or nowhere. Else *old gets it (or stays untouched), for a caller
+ * whose mm may run on another CPU right now, still reading the old page through its TLB: it
+ * must keep the page until that CPU has switched away (kernel/events/uprobes.c keeps it with mm).
+ */
+void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
+			    void **old)
+{
+	lockdep_assert_held(&mm->mmap_lock);
+	va = ALIGN_DOWN(va, PAGE_SIZE);
+	void *page = mmu_user_page(mm->pgd, va, NULL);
+
+	if (!page && __handle_mm_fault(mm, va, false, true))
+		return NULL;
+	page = mmu_user_page(mm->pgd, va, NULL);
+	if (!page)
+		return NULL;
+	vma->vm_private_pages = true;
+	if (page_count(page) == 1)
+		return page; /* only this table maps it: already private */
+	void *copy = alloc_pages(1);
+
+	if (!copy)
+		return NULL;
+	copy_page(copy, page);
+	mmu_user_replace_page(mm->pgd, va, copy);
+	if (old)
+		*old = page; /* the caller keeps the table's reference, for now */
+	else
+		put_page(page);
+	return copy;
 }
 
 /*

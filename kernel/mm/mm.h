@@ -14,6 +14,10 @@
 #include "lib/list.h"
 #include "kernel/sched/spinlock.h"
 
+struct inode;
+struct xol_area;
+struct uprobe_kept_page;
+
 #define STACK_TOP TASK_SIZE_MAX /* the initial stack ends at the top of the user half */
 #define STACK_MAX (8UL << 20) /* RLIMIT_STACK's default: 8 MiB, grown on demand */
 #define STACK_EXPAND (128UL << 10) /* exec's stack area: the arguments and 128 KiB, as Linux */
@@ -37,6 +41,7 @@ enum vma_kind {
 	VMA_STACK, /* the stack, growing down */
 	VMA_ELF, /* a PT_LOAD segment of the program (mm->exe_path) */
 	VMA_FILE, /* a private mmap of a file (filemap.c): a shared library, say */
+	VMA_XOL, /* the uprobes' execute-out-of-line page (kernel/events/uprobes.c): [uprobes] */
 };
 
 struct vm_area_struct {
@@ -63,6 +68,15 @@ struct vm_area_struct {
 	 * NULL to be named by its kind (the program's segments, [heap], [stack], anonymous).
 	 */
 	struct vma_name *vm_name;
+	/*
+	 * The file whose bytes the area holds from file page vm_pgoff (a segment, an mmap of a
+	 * file), or NULL: what a uprobe on (inode, offset) looks for (kernel/events/uprobes.c).
+	 * An identity only, never followed: no reference is held, and the inode of a file
+	 * unlinked since may be gone. vm_ino tells such an area from one of a new file whose
+	 * inode got the same address.
+	 */
+	const struct inode *vm_inode;
+	unsigned long vm_ino;
 };
 
 /*
@@ -101,6 +115,9 @@ struct mm_struct {
 	unsigned long start_code, end_code, start_data, end_data, start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
 	char exe_path[EXE_PATH_LEN]; /* the program's path, as /proc/PID/maps names its pages */
+	struct xol_area *uprobes_xol; /* the uprobes' [uprobes] page, once one was hit (NULL) */
+	struct uprobe_kept_page *uprobes_kept; /* pages its int3s replaced, kept till it goes */
+	struct list_head uprobes_dup; /* a fork's copy, until its task has it (uprobes.c) */
 };
 
 struct mm_struct *mm_alloc(void); /* one user: the caller's */
@@ -146,6 +163,10 @@ int insert_file_vma(struct mm_struct *mm, unsigned long start, unsigned long end
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long end);
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr);
 void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma);
+/* The area at addr now maps inode's bytes (vm_inode, for uprobes). */
+void vma_set_inode(struct mm_struct *mm, unsigned long addr, const struct inode *inode);
+/* Where an mmap without MAP_FIXED would go (0 if nowhere), mmap_lock held. */
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, unsigned long len);
 /* Maps zeroed pages over [start, end) (page-aligned) with MMU_* flags at once (exec's segments). */
 int mm_map_zeroed(struct mm_struct *mm, unsigned long start, unsigned long end, int flags);
 int vm_flags_to_mmu(unsigned long vm_flags);
@@ -155,6 +176,9 @@ int vm_flags_to_mmu(unsigned long vm_flags);
 #define VM_FAULT_OOM 2 /* no page to be had */
 #define VM_FAULT_SIGBUS 4 /* a page of a file mapping wholly past the file's end */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
+/* A page of mm that only this process maps, for uprobes' int3 (memory.c); mmap_lock held. */
+void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
+			    void **old);
 /* Out of memory in a page fault: Linux's one-line OOM report for the current process. */
 void pagefault_out_of_memory(void);
 

@@ -27,6 +27,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/events/uprobes.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
@@ -144,7 +145,8 @@ int insert_vma(struct mm_struct *mm, unsigned long start, unsigned long end, uns
 static bool can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
 	return a && b && a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
-	       a->kind == b->kind && a->kind != VMA_ELF && a->kind != VMA_FILE && !a->vm_file &&
+	       a->kind == b->kind && a->kind != VMA_ELF && a->kind != VMA_FILE &&
+	       a->kind != VMA_XOL && !a->vm_file &&
 	       !b->vm_file && !a->vm_name && !b->vm_name;
 }
 
@@ -159,6 +161,16 @@ void vma_merge_around(struct mm_struct *mm, struct vm_area_struct *vma)
 	if (can_merge(prev, vma)) {
 		prev->vm_end = vma->vm_end;
 		vma_unlink(mm, vma);
+	}
+}
+
+void vma_set_inode(struct mm_struct *mm, unsigned long addr, const struct inode *inode)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	if (vma && vma->vm_start <= addr) {
+		vma->vm_inode = inode;
+		vma->vm_ino = inode ? inode->i_ino : 0;
 	}
 }
 
@@ -227,6 +239,7 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	}
 	INIT_LIST_HEAD(&mm->mmap);
+	INIT_LIST_HEAD(&mm->uprobes_dup);
 	spin_lock_init(&mm->mmap_lock);
 	mm->mmap_base = MMAP_BASE;
 	mm->mm_users = 1;
@@ -239,6 +252,7 @@ void mmput(struct mm_struct *mm)
 
 	if (!mm || __atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL) > 0)
 		return; /* a CLONE_VM child or its parent still runs in it */
+	uprobe_clear_state(mm); /* its [uprobes] page's bookkeeping; the page goes with the area */
 	/* Area by area: each page goes with its last reference, each table once it is empty. */
 	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
 	{
@@ -272,6 +286,9 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	INIT_LIST_HEAD(&mm->mmap);
 	spin_lock_init(&mm->mmap_lock);
 	mm->map_count = 0;
+	mm->uprobes_xol = NULL; /* uprobe_dup_mmap gives the child its own */
+	mm->uprobes_kept = NULL;
+	INIT_LIST_HEAD(&mm->uprobes_dup);
 	list_for_each_entry(vma, &old->mmap, vm_list)
 	{
 		struct vm_area_struct *new = kmalloc(sizeof(*new));
@@ -295,6 +312,11 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		}
 	}
 	mmu_flush_user(); /* the parent's writable translations are stale: its pages are shared */
+	if (uprobe_dup_mmap(old, mm)) {
+		spin_unlock_irqrestore(&old->mmap_lock, flags);
+		mmput(mm);
+		return NULL;
+	}
 	spin_unlock_irqrestore(&old->mmap_lock, flags);
 	return mm;
 }
@@ -375,7 +397,7 @@ long sys_brk(unsigned long brk)
  * highest gap below mmap_base that fits (Linux's top-down search, without its randomization).
  * 0 if none.
  */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, unsigned long len)
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, unsigned long len)
 {
 	unsigned long end = mm->mmap_base;
 	struct list_head *pos;

@@ -27,6 +27,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/events/uprobes.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -90,12 +91,15 @@ static bool map_copy(struct mm_struct *mm, unsigned long addr, unsigned long pro
  * The area just made at addr takes name, the file's path, for /proc/PID/maps (file areas never
  * merge with their neighbours, so it is the area alone). Called with mmap_lock held.
  */
-static void name_area(struct mm_struct *mm, unsigned long addr, struct vma_name *name)
+static void name_area(struct mm_struct *mm, unsigned long addr, struct vma_name *name,
+		      const struct inode *inode)
 {
 	struct vm_area_struct *vma = find_vma(mm, addr);
 
 	vma->vm_name = name;
 	vma_name_get(name);
+	vma_set_inode(mm, addr, inode);
+	uprobe_mmap(mm, vma); /* the probes on the file go in, as Linux's mmap_region does */
 }
 
 /* The name of the file open at fd for its areas, or NULL: no memory, or a file unlinked. */
@@ -113,7 +117,7 @@ static struct vma_name *fd_vma_name(int fd)
 /* The two ways to map the file (see above), the area named after it. */
 static long map_pages_or_copy(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			      unsigned long prot, unsigned long flags, int fd, unsigned long off,
-			      loff_t size, struct vma_name *name)
+			      loff_t size, struct vma_name *name, const struct inode *inode)
 {
 	unsigned long n = ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE;
 	long ret;
@@ -127,7 +131,7 @@ static long map_pages_or_copy(struct mm_struct *mm, unsigned long addr, unsigned
 		unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
 		ret = do_mmap(mm, addr, len, prot, flags, fp, off, VMA_ANON);
 		if (ret >= 0)
-			name_area(mm, (unsigned long)ret, name);
+			name_area(mm, (unsigned long)ret, name, inode);
 		spin_unlock_irqrestore(&mm->mmap_lock, irq);
 		file_pages_put(fp); /* the area has its own reference */
 		return ret;
@@ -152,7 +156,7 @@ static long map_pages_or_copy(struct mm_struct *mm, unsigned long addr, unsigned
 		ret = -ENOMEM;
 	}
 	if (ret >= 0)
-		name_area(mm, (unsigned long)ret, name);
+		name_area(mm, (unsigned long)ret, name, inode);
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
 	free_copy(pages, nfile);
 	return ret;
@@ -186,7 +190,8 @@ long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsi
 		return -EINVAL;
 	}
 	struct vma_name *name = fd_vma_name(fd);
-	long ret = map_pages_or_copy(mm, addr, len, prot, flags, fd, off, size, name);
+	long ret = map_pages_or_copy(mm, addr, len, prot, flags, fd, off, size, name,
+				     vfs_fd_inode(fd));
 
 	vma_name_put(name); /* the area has its own reference */
 	return ret;

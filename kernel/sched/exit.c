@@ -6,6 +6,7 @@
  * what exec gave it: every page of its address space, its FPU area, its signal table.
  */
 #include "trace/events/signal.h"
+#include "kernel/events/uprobes.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/mm.h"
@@ -59,6 +60,7 @@ static void exit_process_state(struct task *t)
 	local_irq_enable();
 	update_maxrss(t, mm); /* for its parent's wait4 and getrusage(RUSAGE_CHILDREN) */
 	mm_release(t); /* off its parent's memory: a vfork parent goes on */
+	uprobe_free_utask(t); /* a step or uretprobes in flight end with the process */
 	mmput(mm);
 	if (fpu)
 		fpu_free(fpu);

@@ -32,6 +32,7 @@
  * (its stack) is freed by the next task created or the console's next prompt.
  */
 #include "trace/events/task.h"
+#include "kernel/events/uprobes.h"
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
 #include "trace/trace_pid.h"
@@ -187,7 +188,9 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 		mm = p->mm; /* the same memory: one user more */
 		mmget(mm);
 	} else if (frame) {
+		uprobe_start_dup_mmap(); /* no uprobe comes or goes during the copy */
 		mm = dup_mm(p->mm);
+		uprobe_end_dup_mmap(mm); /* until c has it, uprobe_register finds it on a list */
 	}
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
 	/* The handlers, ignored signals and mask are the parent's; nothing is pending. */
@@ -198,6 +201,8 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 		sighand_free(sighand);
 		if (fpu)
 			fpu_free(fpu);
+		if (!(flags & CLONE_VM))
+			uprobe_forked(mm);
 		mmput(mm);
 		kfree(frame);
 		__atomic_sub_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED);
@@ -209,6 +214,9 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	frame->set_child_tid = flags & CLONE_CHILD_SETTID ? child_tidptr : NULL;
 	fpu_save(fpu); /* the parent's registers, live: the kernel never touches them */
 	c->mm = mm;
+	if (!(flags & CLONE_VM))
+		uprobe_forked(mm); /* c has it: found through c from now on */
+	uprobe_copy_process(c, flags); /* the parent's pending uretprobes, on the copied stack */
 	c->fpu = fpu;
 	c->fsbase = flags & CLONE_SETTLS ? tls : p->fsbase;
 	c->blocked = p->blocked;

@@ -27,6 +27,7 @@ struct ftrace_ret_stack;
 struct mm_struct;
 struct fpu;
 struct sighand_struct;
+struct uprobe_task;
 struct task {
 	unsigned long saved_rsp; /* must stay first: arch/x86_64/switch.S saves RSP here */
 	int pid;
@@ -38,6 +39,7 @@ struct task {
 	volatile int on_cpu;  /* its stack is in use: don't run it elsewhere yet */
 	uint64_t cpus_allowed; /* bit n set: may run on CPU n (taskset) */
 	int time_slice;       /* ticks left before the tick preempts it */
+	struct uprobe_task *utask; /* a uprobe's step or uretprobes in flight (events/uprobes.c) */
 	void *stack;          /* lowest address of its kernel stack (KSTACK_SIZE bytes) */
 	spinlock_t pi_lock;   /* serializes wakeups of this task */
 	struct list_head run_list; /* on its CPU's run queue */

@@ -92,6 +92,7 @@ RULES = [
     ("set_ftrace_filter", FUNCS),
     ("set_ftrace_notrace", FUNCS),
     ("set_event", LIST),
+    ("uprobe_events", LIST),         # "" and blanks: nothing to do; other words: no such probe
     ("set_*pid", PIDS),  # set_ftrace_pid, set_ftrace_notrace_pid, set_event_pid, ..._notrace_pid
     ("max_graph_depth", NUMBER),
     ("tracing_thresh", NUMBER),

@@ -155,6 +155,8 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area_str
 		return "[heap]";
 	case VMA_STACK:
 		return "[stack]";
+	case VMA_XOL:
+		return "[uprobes]";
 	default:
 		return NULL;
 	}
