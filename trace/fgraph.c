@@ -183,22 +183,26 @@ static __always_inline void graph_report_return(struct task *t, int depth, uint6
 	e->trace.sleeptime = t->sleep_time - e->trace.sleeptime;
 	if (depth > 0) /* the caller's time includes ours */
 		e[-1].trace.childtime += now - e->trace.calltime;
-	/* Those whose entry callback said yes, if still registered (a cleared slot is skipped). */
+	/*
+	 * Those whose entry callback said yes, if still registered: with one user, its bit (any
+	 * other is an old user's); else each bit whose slot is not empty.
+	 */
 	unsigned long bitmap = e->bitmap;
 	struct fgraph_ops *direct = READ_ONCE(fgraph_direct_gops);
 	t->graph_pause++;
 	barrier();
-	if (likely(direct && bitmap == 1UL << direct->idx)) {
-		direct->retfunc(&e->trace, direct); /* the only user: no loop */
-		bitmap = 0;
-	}
-	while (bitmap) {
-		int i = __builtin_ctzl(bitmap);
-		struct fgraph_ops *gops = READ_ONCE(fgraph_array[i]);
+	if (likely(direct)) {
+		if (likely(bitmap & (1UL << direct->idx)))
+			direct->retfunc(&e->trace, direct);
+	} else {
+		while (bitmap) {
+			int i = __builtin_ctzl(bitmap);
+			struct fgraph_ops *gops = READ_ONCE(fgraph_array[i]);
 
-		bitmap &= bitmap - 1;
-		if (likely(gops))
-			gops->retfunc(&e->trace, gops);
+			bitmap &= bitmap - 1;
+			if (gops)
+				gops->retfunc(&e->trace, gops);
+		}
 	}
 	barrier();
 	t->graph_pause--;
