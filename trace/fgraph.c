@@ -89,6 +89,7 @@ static void ret_stack_attach(struct task *t, struct ftrace_ret_stack *stack)
  */
 static DEFINE_MUTEX(fgraph_lock);
 static struct fgraph_ops *fgraph_array[FGRAPH_ARRAY_SIZE];
+_Static_assert(FGRAPH_ARRAY_SIZE <= sizeof(unsigned long) * 8, "a bit per user in a bitmap");
 static unsigned long fgraph_array_bitmask;
 static struct fgraph_ops *fgraph_direct_gops;
 static int fgraph_next_idx; /* where the search for a free slot starts (below) */
@@ -124,8 +125,8 @@ static noinline unsigned long fgraph_enter_all(struct ftrace_graph_ent *ent)
  * a trylock and an unlock at the entry and again at the return.
  *
  * The entry hook, on every call of every hooked function, is kept to loads, stores and the one
- * callback (with one user). No canary: its only local is the entry callback's two-field argument, with no array
- * a stray write could run along.
+ * callback (with one user). No canary: its only local is the entry callback's argument, with
+ * no array a stray write could run along.
  */
 static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 						   unsigned long parent_ip,
