@@ -156,15 +156,17 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 		t->graph_pause++;
 		barrier();
 		struct fgraph_ops *direct = READ_ONCE(fgraph_direct_gops);
-		unsigned long bitmap;
-		if (likely(direct))
-			bitmap = direct->entryfunc(&ent, direct) ? 1UL << direct->idx : 0;
-		else
-			bitmap = fgraph_enter_all(&ent);
+		bool want;
+		if (likely(direct)) {
+			e->bitmap = 1UL << direct->idx; /* before the call: nothing kept across it */
+			want = direct->entryfunc(&ent, direct);
+		} else {
+			e->bitmap = fgraph_enter_all(&ent);
+			want = e->bitmap != 0;
+		}
 		barrier();
 		t->graph_pause--;
-		if (bitmap) {
-			e->bitmap = bitmap;
+		if (want) {
 			fregs->parent_ret = (unsigned long)return_to_handler;
 		} else {
 			t->curr_ret_stack = depth; /* not wanted: forget it */

@@ -651,6 +651,28 @@ def test_function_graph_in_several_arrays_at_once(lucid):
     assert cat(lucid, "enabled_functions") == ""
 
 
+def test_set_graph_function_state_is_each_arrays(lucid):
+    # set_graph_function (the top level's file, for every array) marks a task inside
+    # ftest_outer for each array on its own: an array whose entry was not recorded (its
+    # tracing_on is 0) drops its own mark, and the other array still traces the callees.
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo" % I)
+    foo = "%s/foo/" % I
+    ok(lucid, "echo ftest_outer > set_graph_function")
+    want = ["ftest_outer() {", "ftest_mid() {", "ftest_leaf();", "}", "}"] * FTEST_CALLS
+    for d in [foo, ""]:
+        ok(lucid, "echo 'ftest_*' > %sset_ftrace_filter; echo function_graph > %scurrent_tracer"
+           % (d, d))
+    for on, off in [(foo, ""), ("", foo)]:
+        ok(lucid, "echo > %strace; echo > %strace; echo 1 > %stracing_on; echo 0 > %stracing_on"
+           % (on, off, on, off))
+        ok(lucid, "ftest call")
+        assert graph_bodies(lucid, on + "trace") == want, on
+        assert graph_bodies(lucid, off + "trace") == [], off
+    ok(lucid, "echo 1 > tracing_on; echo nop > current_tracer; rmdir %s/foo" % I)
+    ok(lucid, "echo > set_graph_function; echo > set_ftrace_filter")
+
+
 def test_function_graph_arrays_limit_and_rmdir_under_load(lucid):
     # As Linux's fgraph, 16 users at once (FGRAPH_ARRAY_SIZE): the 17th array is refused with
     # ENOSPC, and one freed makes room again.
