@@ -2,8 +2,8 @@
 
 Each instance has its own ring buffers and files (Linux 6.1's list, linux-6.1/instances.txt, less
 the files Lucid has not at all); what is done in one shows in no other and not at the top level:
-markers, events, filters, pid lists, the function tracer with its own filter, tracing_on, sizes,
-clocks, options. rmdir gives the memory back (MemFree), and is refused while a file of the
+markers, events, filters, pid lists, the function tracer with its own filter, function_graph in
+several arrays at once (Linux 6.11), tracing_on, sizes, clocks, options. rmdir gives the memory back (MemFree), and is refused while a file of the
 instance is open. trace-cmd -B records and shows an instance's events only.
 """
 import re
