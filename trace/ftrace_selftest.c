@@ -145,6 +145,28 @@ static bool graph_selftest(void)
 		unregister_ftrace_graph(&count_gops);
 		ok = graph_entries > 0 && graph_returns > 0;
 	}
+
+	/*
+	 * Two users at once (Linux 6.11's several fgraph_ops): the one filtering ftest_mid gets
+	 * exactly its entry and its return, while the other still counts every function.
+	 */
+	graph_logged = 0;
+	graph_entries = graph_returns = 0;
+	if (ok && !ftrace_set_filter(&log_ops, "ftest_mid", true) &&
+	    !register_ftrace_graph(&count_gops)) {
+		if (!register_ftrace_graph(&log_gops)) {
+			call_outer(5);
+			unregister_ftrace_graph(&log_gops);
+		}
+		unregister_ftrace_graph(&count_gops);
+		ok = graph_logged == 2 && graph_log[0].func == (unsigned long)ftest_mid &&
+		     !graph_log[0].is_return && graph_log[1].func == (unsigned long)ftest_mid &&
+		     graph_log[1].is_return && graph_log[0].depth == graph_log[1].depth &&
+		     graph_entries > 0 && graph_returns > 0;
+	} else {
+		ok = false;
+	}
+	ftrace_reset_filters(&log_ops);
 	printk(KERN_INFO "Testing function graph hook: %s\n", ok ? "PASSED" : "FAILED!");
 	return ok;
 }
