@@ -26,6 +26,14 @@
  * the interrupt's functions are always one level deeper than the function they interrupted,
  * in the stack and in the trace.
  *
+ * Several users (struct fgraph_ops, Linux 6.11's design): the hook is one ftrace_ops, graph_ops,
+ * a manager whose subops are the users' ftrace_ops (trace/ftrace.c), so a site is a call when
+ * any user wants the function, and the hook runs once per call whoever wants it. It pushes one
+ * entry, asks each user that wants the function (its filter, then its entry callback), and
+ * keeps in the entry a bitmap of those that said yes (bit = fgraph_ops idx); the return calls
+ * exactly those. With one user (the common case) its filter is the sites', so the hook calls it
+ * directly without asking the filter (fgraph_direct_gops, Linux's static call).
+ *
  * Not traced: this is the tracer.
  */
 #include "trace/fgraph.h"
@@ -36,6 +44,8 @@
 #include "kernel/sched/time.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/smp.h"
 #include "lib/errno.h"
 
 /*
@@ -48,16 +58,61 @@ struct ftrace_ret_stack {
 	unsigned long ret; /* the real return address */
 	/* The stack slot we changed, to check we return through the same one. */
 	unsigned long *retp;
+	unsigned long bitmap; /* bit idx: fgraph_array[idx] wants this return */
 };
 
-static trace_func_graph_ent_t graph_entry;
-static trace_func_graph_ret_t graph_return;
-static bool graph_active;
-static struct ftrace_ops *graph_ops; /* whose filter chooses the hooked sites */
+/*
+ * A task's return stack: FTRACE_RETFUNC_DEPTH entries, then one word per fgraph_ops idx
+ * (fgraph_get_task_var).
+ */
+#define RET_STACK_BYTES                                           \
+	(sizeof(struct ftrace_ret_stack) * FTRACE_RETFUNC_DEPTH + \
+	 sizeof(unsigned long) * FGRAPH_ARRAY_SIZE)
+
+/* A task's new return stack, zeroed, its words found by t->fgraph_task_vars. */
+static struct ftrace_ret_stack *ret_stack_alloc(void)
+{
+	return kzalloc(RET_STACK_BYTES);
+}
+
+static void ret_stack_attach(struct task *t, struct ftrace_ret_stack *stack)
+{
+	t->fgraph_task_vars = (unsigned long *)(stack + FTRACE_RETFUNC_DEPTH);
+	t->ret_stack = stack;
+}
+
+/*
+ * The users, by idx. Written under fgraph_lock; read by the hook with interrupts off, so a
+ * user's callbacks have stopped once every CPU took an interrupt after its slot was cleared.
+ * fgraph_array_bitmask has bit idx set while slot idx holds a user; fgraph_direct_gops is the
+ * only user when there is exactly one, NULL otherwise.
+ */
+static DEFINE_MUTEX(fgraph_lock);
+static struct fgraph_ops *fgraph_array[FGRAPH_ARRAY_SIZE];
+_Static_assert(FGRAPH_ARRAY_SIZE <= sizeof(unsigned long) * 8, "a bit per user in a bitmap");
+static unsigned long fgraph_array_bitmask;
+static struct fgraph_ops *fgraph_direct_gops;
+static int fgraph_next_idx; /* where the search for a free slot starts (below) */
 
 static void ftrace_graph_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 			      struct ftrace_regs *fregs);
-struct ftrace_ops fgraph_ops = {.func = ftrace_graph_func};
+static struct ftrace_ops graph_ops = {.func = ftrace_graph_func, .flags = FTRACE_OPS_FL_SUBOPS};
+
+/* Several users: each that wants the function (its filter) and says yes gets its bit. */
+static noinline unsigned long fgraph_enter_all(struct ftrace_graph_ent *ent)
+{
+	unsigned long mask = READ_ONCE(fgraph_array_bitmask), bitmap = 0;
+
+	while (mask) {
+		int i = __builtin_ctzl(mask);
+		struct fgraph_ops *gops = READ_ONCE(fgraph_array[i]);
+
+		mask &= mask - 1;
+		if (gops && ftrace_ops_test(gops->ops, ent->func) && gops->entryfunc(ent, gops))
+			bitmap |= 1UL << i;
+	}
+	return bitmap;
+}
 
 /*
  * Recursion. A callback that calls a traced function would see that call, and if it hooked it,
@@ -70,8 +125,8 @@ struct ftrace_ops fgraph_ops = {.func = ftrace_graph_func};
  * a trylock and an unlock at the entry and again at the return.
  *
  * The entry hook, on every call of every hooked function, is kept to loads, stores and the one
- * callback. No canary: its only local is the entry callback's two-field argument, with no array
- * a stray write could run along.
+ * callback (with one user). No canary: its only local is the entry callback's argument, with
+ * no array a stray write could run along.
  */
 static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 						   unsigned long parent_ip,
@@ -81,7 +136,7 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 	(void)parent_ip;
 	(void)op;
 	struct task *t = current;
-	if (unlikely(!t || !t->ret_stack || t->graph_pause || !READ_ONCE(graph_active)))
+	if (unlikely(!t || !t->ret_stack || t->graph_pause))
 		return;
 	unsigned long flags = local_irq_save();
 	int depth = t->curr_ret_stack;
@@ -100,13 +155,22 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 		struct ftrace_graph_ent ent = {ip, depth, fregs};
 		t->graph_pause++;
 		barrier();
-		bool want = graph_entry(&ent);
+		struct fgraph_ops *direct = READ_ONCE(fgraph_direct_gops);
+		bool want;
+		if (likely(direct)) {
+			e->bitmap = 1UL << direct->idx; /* before the call: nothing kept across it */
+			want = direct->entryfunc(&ent, direct);
+		} else {
+			e->bitmap = fgraph_enter_all(&ent);
+			want = e->bitmap != 0;
+		}
 		barrier();
 		t->graph_pause--;
-		if (want)
+		if (want) {
 			fregs->parent_ret = (unsigned long)return_to_handler;
-		else
+		} else {
 			t->curr_ret_stack = depth; /* not wanted: forget it */
+		}
 	} else {
 		t->graph_overrun++; /* full: this call is not hooked */
 	}
@@ -114,7 +178,7 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 }
 
 /* The return of t's entry at depth, at time now, reported (interrupts off, entry not popped). */
-static void graph_report_return(struct task *t, int depth, uint64_t now)
+static __always_inline void graph_report_return(struct task *t, int depth, uint64_t now)
 {
 	struct ftrace_ret_stack *e = &t->ret_stack[depth];
 	e->trace.rettime = now;
@@ -122,13 +186,29 @@ static void graph_report_return(struct task *t, int depth, uint64_t now)
 	e->trace.sleeptime = t->sleep_time - e->trace.sleeptime;
 	if (depth > 0) /* the caller's time includes ours */
 		e[-1].trace.childtime += now - e->trace.calltime;
-	if (likely(READ_ONCE(graph_active))) {
-		t->graph_pause++;
-		barrier();
-		graph_return(&e->trace);
-		barrier();
-		t->graph_pause--;
+	/*
+	 * Those whose entry callback said yes, if still registered: with one user, its bit (any
+	 * other is an old user's); else each bit whose slot is not empty.
+	 */
+	unsigned long bitmap = e->bitmap;
+	struct fgraph_ops *direct = READ_ONCE(fgraph_direct_gops);
+	t->graph_pause++;
+	barrier();
+	if (likely(direct)) {
+		if (likely(bitmap & (1UL << direct->idx)))
+			direct->retfunc(&e->trace, direct);
+	} else {
+		while (bitmap) {
+			int i = __builtin_ctzl(bitmap);
+			struct fgraph_ops *gops = READ_ONCE(fgraph_array[i]);
+
+			bitmap &= bitmap - 1;
+			if (gops)
+				gops->retfunc(&e->trace, gops);
+		}
 	}
+	barrier();
+	t->graph_pause--;
 }
 
 /*
@@ -210,16 +290,20 @@ int ftrace_graph_init_task(struct task *t)
 {
 	t->curr_ret_stack = 0;
 	t->graph_pause = 0;
-	if (t->ret_stack || !READ_ONCE(graph_active))
+	if (t->ret_stack || !READ_ONCE(fgraph_array_bitmask))
 		return 0;
-	t->ret_stack = kzalloc(sizeof(struct ftrace_ret_stack) * FTRACE_RETFUNC_DEPTH);
-	return t->ret_stack ? 0 : -ENOMEM;
+	struct ftrace_ret_stack *stack = ret_stack_alloc();
+	if (!stack)
+		return -ENOMEM;
+	ret_stack_attach(t, stack);
+	return 0;
 }
 
 void ftrace_graph_exit_task(struct task *t)
 {
 	kfree(t->ret_stack);
 	t->ret_stack = NULL;
+	t->fgraph_task_vars = NULL;
 }
 
 /* Every existing task needs a return stack before any site can hook a return. */
@@ -239,12 +323,12 @@ static int alloc_all_ret_stacks(void)
 		if (!need)
 			return 0;
 		/* Allocate unlocked (kmalloc may not be called with the list lock), then attach. */
-		void *stack = kzalloc(sizeof(struct ftrace_ret_stack) * FTRACE_RETFUNC_DEPTH);
+		struct ftrace_ret_stack *stack = ret_stack_alloc();
 		if (!stack)
 			return -ENOMEM;
 		flags = spin_lock_irqsave(&task_list_lock);
 		if (!need->ret_stack) {
-			need->ret_stack = stack;
+			ret_stack_attach(need, stack);
 			stack = NULL;
 		}
 		spin_unlock_irqrestore(&task_list_lock, flags);
@@ -252,40 +336,101 @@ static int alloc_all_ret_stacks(void)
 	}
 }
 
-int register_ftrace_graph_ops(struct ftrace_ops *ops, trace_func_graph_ent_t entry,
-			      trace_func_graph_ret_t ret)
+/* Every task's word for slot idx is zero: a new user starts with no state left by an old one. */
+static void clear_task_vars(int idx)
 {
-	if (graph_active)
-		return -EBUSY;
-	graph_entry = entry;
-	graph_return = ret;
-	graph_ops = ops;
-	ops->func = ftrace_graph_func;
-	WRITE_ONCE(graph_active, true); /* new tasks get return stacks from now on */
-	int err = alloc_all_ret_stacks();
-	if (!err)
-		err = register_ftrace_function(ops);
-	if (err)
-		WRITE_ONCE(graph_active, false);
-	return err;
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t->ret_stack)
+			t->fgraph_task_vars[idx] = 0;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
-int register_ftrace_graph(trace_func_graph_ent_t entry, trace_func_graph_ret_t ret)
+/* The only user, or NULL when there are several (or none). fgraph_lock held. */
+static void update_direct(void)
 {
-	return register_ftrace_graph_ops(&fgraph_ops, entry, ret);
+	unsigned long mask = fgraph_array_bitmask;
+	bool one = mask && !(mask & (mask - 1));
+
+	WRITE_ONCE(fgraph_direct_gops, one ? fgraph_array[__builtin_ctzl(mask)] : NULL);
+}
+
+static void sync_graph_cpu(void *info)
+{
+	(void)info;
+}
+
+/* Every CPU took an interrupt since: none is still in the hook with what it read before. */
+static void sync_graph_callers(void)
+{
+	smp_call_function(sync_graph_cpu, NULL);
+}
+
+int register_ftrace_graph(struct fgraph_ops *gops)
+{
+	int idx = -1, ret;
+
+	mutex_lock(&fgraph_lock);
+	/*
+	 * A free slot, searched from the one after the last taken: a return still pending for an
+	 * old user of a slot would go to the new user of that slot, so slots are reused last.
+	 */
+	for (int n = 0; n < FGRAPH_ARRAY_SIZE && idx < 0; n++) {
+		int i = (fgraph_next_idx + n) % FGRAPH_ARRAY_SIZE;
+
+		if (!fgraph_array[i])
+			idx = i;
+	}
+	if (idx < 0) {
+		mutex_unlock(&fgraph_lock);
+		return -ENOSPC;
+	}
+	gops->idx = idx;
+	clear_task_vars(idx);
+	/*
+	 * Direct calls end before the sites of a second user are patched in (ftrace_startup_subops
+	 * syncs every CPU when it patches), so a direct call always has its user's filter.
+	 */
+	WRITE_ONCE(fgraph_array[idx], gops);
+	WRITE_ONCE(fgraph_array_bitmask, fgraph_array_bitmask | 1UL << idx);
+	update_direct();
+	ret = alloc_all_ret_stacks(); /* new tasks get return stacks from now on */
+	if (!ret)
+		ret = ftrace_startup_subops(&graph_ops, gops->ops);
+	if (ret) {
+		WRITE_ONCE(fgraph_array[idx], NULL);
+		WRITE_ONCE(fgraph_array_bitmask, fgraph_array_bitmask & ~(1UL << idx));
+		update_direct();
+		sync_graph_callers();
+	} else {
+		fgraph_next_idx = (idx + 1) % FGRAPH_ARRAY_SIZE;
+	}
+	mutex_unlock(&fgraph_lock);
+	return ret;
 }
 
 /*
  * Functions hooked before this keep returning through return_to_handler, so the return stacks
- * stay allocated (until each task exits) and return_to_handler keeps working: it just stops
- * reporting.
+ * stay allocated (until each task exits) and return_to_handler keeps working: it finds the slot
+ * empty and calls nobody for this user.
  */
-void unregister_ftrace_graph(void)
+void unregister_ftrace_graph(struct fgraph_ops *gops)
 {
-	if (!graph_active)
+	mutex_lock(&fgraph_lock);
+	if (gops->idx < 0 || gops->idx >= FGRAPH_ARRAY_SIZE || fgraph_array[gops->idx] != gops) {
+		mutex_unlock(&fgraph_lock);
 		return;
-	unregister_ftrace_function(graph_ops);
-	WRITE_ONCE(graph_active, false);
+	}
+	/* Its sites go first (synced), so a remaining user made direct only sees its own. */
+	ftrace_shutdown_subops(&graph_ops, gops->ops);
+	WRITE_ONCE(fgraph_array[gops->idx], NULL);
+	WRITE_ONCE(fgraph_array_bitmask, fgraph_array_bitmask & ~(1UL << gops->idx));
+	update_direct();
+	sync_graph_callers(); /* nobody is still in its callbacks */
+	mutex_unlock(&fgraph_lock);
 }
 
 void pause_graph_tracing(void)

@@ -354,11 +354,33 @@ static size_t hash_bytes(void)
 	return BITS_TO_LONGS((size_t)ftrace_nr_records()) * sizeof(unsigned long);
 }
 
-static bool ops_wants(const struct ftrace_ops *ops, int rec)
+static bool ops_wants_own(const struct ftrace_ops *ops, int rec)
 {
 	if (ops->filter_hash.count && !ftrace_hash_contains(&ops->filter_hash, rec))
 		return false;
 	return !ftrace_hash_contains(&ops->notrace_hash, rec);
+}
+
+/* A manager wants what any of its subops wants (a subops is never a manager itself). */
+static bool ops_wants(const struct ftrace_ops *ops, int rec)
+{
+	if (!(ops->flags & FTRACE_OPS_FL_SUBOPS))
+		return ops_wants_own(ops, rec);
+	for (struct ftrace_ops *sub = READ_ONCE(ops->subop_list); sub;
+	     sub = READ_ONCE(sub->subop_next))
+		if (ops_wants_own(sub, rec))
+			return true;
+	return false;
+}
+
+bool ftrace_ops_test(const struct ftrace_ops *ops, unsigned long ip)
+{
+	unsigned long flags = local_irq_save(); /* as ftrace_lookup_ip: the bits stay */
+	int rec = ftrace_find_rec(ip);
+	bool wants = rec >= 0 && ops_wants(ops, rec);
+
+	local_irq_restore(flags);
+	return wants;
 }
 
 /*
@@ -428,15 +450,11 @@ static void update_trace_function(void)
 	text_poke_sync(); /* every CPU sees the new pointer before sites change */
 }
 
-int register_ftrace_function(struct ftrace_ops *ops)
+static int __register_ftrace_function(struct ftrace_ops *ops)
 {
-	if (!records)
-		return -ENODEV;
-	mutex_lock(&ftrace_lock);
-	if (ops->enabled) {
-		mutex_unlock(&ftrace_lock);
+	lockdep_assert_held(&ftrace_lock);
+	if (ops->enabled)
 		return -EBUSY;
-	}
 	if (ops->flags & FTRACE_OPS_FL_PROBE) {
 		/* At the end of the list, after the tracers (ftrace.h). Published complete. */
 		struct ftrace_ops **pp = &ftrace_ops_list;
@@ -451,25 +469,90 @@ int register_ftrace_function(struct ftrace_ops *ops)
 	ops->enabled = true;
 	update_trace_function(); /* before any new site calls it */
 	ftrace_update_sites();
-	mutex_unlock(&ftrace_lock);
 	return 0;
+}
+
+static int __unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+	struct ftrace_ops **pp = &ftrace_ops_list;
+	while (*pp && *pp != ops)
+		pp = &(*pp)->next;
+	if (!*pp)
+		return -EINVAL;
+	*pp = ops->next;
+	ops->enabled = false;
+	ftrace_update_sites(); /* its sites stop calling first */
+	update_trace_function();
+	return 0;
+}
+
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	if (!records)
+		return -ENODEV;
+	mutex_lock(&ftrace_lock);
+	int ret = __register_ftrace_function(ops);
+	mutex_unlock(&ftrace_lock);
+	return ret;
 }
 
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
 	mutex_lock(&ftrace_lock);
-	struct ftrace_ops **pp = &ftrace_ops_list;
-	while (*pp && *pp != ops)
-		pp = &(*pp)->next;
+	int ret = __unregister_ftrace_function(ops);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+int ftrace_startup_subops(struct ftrace_ops *manager, struct ftrace_ops *subops)
+{
+	int ret = 0;
+
+	if (!records)
+		return -ENODEV;
+	if (!(manager->flags & FTRACE_OPS_FL_SUBOPS) || (subops->flags & FTRACE_OPS_FL_SUBOPS))
+		return -EINVAL;
+	mutex_lock(&ftrace_lock);
+	if (subops->enabled) {
+		mutex_unlock(&ftrace_lock);
+		return -EBUSY;
+	}
+	/* enabled: a write to its filter updates the sites (hash_install). Published complete. */
+	subops->enabled = true;
+	subops->subop_next = manager->subop_list;
+	__atomic_store_n(&manager->subop_list, subops, __ATOMIC_RELEASE);
+	if (manager->enabled)
+		ftrace_update_sites();
+	else
+		ret = __register_ftrace_function(manager);
+	if (ret) {
+		manager->subop_list = subops->subop_next;
+		subops->enabled = false;
+	}
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+int ftrace_shutdown_subops(struct ftrace_ops *manager, struct ftrace_ops *subops)
+{
+	mutex_lock(&ftrace_lock);
+	struct ftrace_ops **pp = &manager->subop_list;
+	while (*pp && *pp != subops)
+		pp = &(*pp)->subop_next;
 	if (!*pp) {
 		mutex_unlock(&ftrace_lock);
 		return -EINVAL;
 	}
-	*pp = ops->next;
-	ops->enabled = false;
-	ftrace_update_sites(); /* its sites stop calling first */
-	update_trace_function();
+	WRITE_ONCE(*pp, subops->subop_next);
+	subops->enabled = false;
+	if (manager->subop_list)
+		ftrace_update_sites();
+	else
+		__unregister_ftrace_function(manager);
 	mutex_unlock(&ftrace_lock);
+	/* ops_wants() walks the list with interrupts off: none is still on subops after this. */
+	sync_hash_readers();
 	return 0;
 }
 

@@ -60,6 +60,12 @@ struct ftrace_ops {
 	struct ftrace_ops *next; /* on the list of registered ops */
 	bool enabled;
 	unsigned int flags; /* FTRACE_OPS_FL_* */
+	/*
+	 * A manager's (FTRACE_OPS_FL_SUBOPS): the ops it calls for, linked by their subop_next.
+	 * It wants a function when one of them does, and is registered while it has any.
+	 */
+	struct ftrace_ops *subop_list;
+	struct ftrace_ops *subop_next;
 };
 
 /*
@@ -74,6 +80,13 @@ struct ftrace_ops {
  * "!glob" must remove a function that is in the set.
  */
 #define FTRACE_OPS_FL_GRAPH_SET 0x2
+/*
+ * A manager of subops (Linux 6.11's, for the function graph hook: trace/fgraph.c): one callback
+ * at the sites any of its subops wants, which then asks each subop's filter itself. So one
+ * ftrace_caller call serves every trace array running function_graph, and the hook pushes one
+ * return stack entry per call, however many arrays want it.
+ */
+#define FTRACE_OPS_FL_SUBOPS 0x4
 
 /* Boot: verify and NOP out every recorded call site (before the other CPUs start). */
 void ftrace_init(void);
@@ -81,6 +94,17 @@ void ftrace_init(void);
 /* Start/stop calling ops->func for its chosen functions. 0, or a negative errno. */
 int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);
+/*
+ * Adding subops to (or taking it from) manager, a FTRACE_OPS_FL_SUBOPS ops: the manager is
+ * registered with its first subops and unregistered with its last; the sites follow the union
+ * of the subops' filters, and a later write to a subops's filter patches them too. -EBUSY if
+ * subops is registered already. After ftrace_shutdown_subops returns, no CPU is still asking
+ * subops's sets (so its owner may free it).
+ */
+int ftrace_startup_subops(struct ftrace_ops *manager, struct ftrace_ops *subops);
+int ftrace_shutdown_subops(struct ftrace_ops *manager, struct ftrace_ops *subops);
+/* Does ops want the function at ip (its filter, its notrace set)? A callback may ask. */
+bool ftrace_ops_test(const struct ftrace_ops *ops, unsigned long ip);
 /* /proc/sys/kernel/ftrace_enabled: false makes every site a NOP, the ops staying registered. */
 void ftrace_set_enabled(bool on);
 void ftrace_init_sysctl(void); /* makes that file (trace/ftrace_fs.c) */

@@ -30,14 +30,16 @@ bool profile_sleep_time = true;
 static struct profile_row *stats[NR_CPUS]; /* [cpu][record] */
 static bool enabled;
 
-static bool profile_entry(struct ftrace_graph_ent *e)
+static bool profile_entry(struct ftrace_graph_ent *e, struct fgraph_ops *gops)
 {
 	(void)e;
+	(void)gops;
 	return true; /* every call: we want its return */
 }
 
-static void profile_return(struct ftrace_graph_ret *r)
+static void profile_return(struct ftrace_graph_ret *r, struct fgraph_ops *gops)
 {
+	(void)gops;
 	struct profile_row *row = stats[smp_processor_id()];
 	int rec = ftrace_find_rec(r->func);
 	if (!row || rec < 0)
@@ -51,6 +53,14 @@ static void profile_return(struct ftrace_graph_ret *r)
 	row[rec].time_ns += d;
 	row[rec].time_sq += (unsigned __int128)d * d;
 }
+
+/* Every traced function (its ops's filter stays empty), beside any function_graph tracer. */
+static struct ftrace_ops profile_ops;
+static struct fgraph_ops profile_gops = {
+	.entryfunc = profile_entry,
+	.retfunc = profile_return,
+	.ops = &profile_ops,
+};
 
 static void free_stats(void)
 {
@@ -66,7 +76,7 @@ int ftrace_profile_enable(bool on)
 	if (on == enabled)
 		return 0;
 	if (!on) {
-		unregister_ftrace_graph();
+		unregister_ftrace_graph(&profile_gops);
 		enabled = false;
 		return 0;
 	}
@@ -78,7 +88,7 @@ int ftrace_profile_enable(bool on)
 			return -ENOMEM;
 		}
 	}
-	int ret = register_ftrace_graph(profile_entry, profile_return);
+	int ret = register_ftrace_graph(&profile_gops);
 	if (ret)
 		free_stats();
 	else

@@ -70,15 +70,17 @@ static struct {
 } graph_log[GRAPH_LOG];
 static int graph_logged;
 
-static bool log_entry(struct ftrace_graph_ent *e)
+static bool log_entry(struct ftrace_graph_ent *e, struct fgraph_ops *gops)
 {
+	(void)gops;
 	if (graph_logged < GRAPH_LOG && current == this_cpu()->idle && smp_processor_id() == 0)
 		graph_log[graph_logged++] = (typeof(graph_log[0])){e->func, e->depth, false, 0};
 	return true;
 }
 
-static void log_return(struct ftrace_graph_ret *r)
+static void log_return(struct ftrace_graph_ret *r, struct fgraph_ops *gops)
 {
+	(void)gops;
 	if (graph_logged < GRAPH_LOG && current == this_cpu()->idle && smp_processor_id() == 0)
 		graph_log[graph_logged++] =
 			(typeof(graph_log[0])){r->func, r->depth, true, r->rettime - r->calltime};
@@ -86,18 +88,32 @@ static void log_return(struct ftrace_graph_ret *r)
 
 static unsigned long graph_entries, graph_returns;
 
-static bool count_entry(struct ftrace_graph_ent *e)
+static bool count_entry(struct ftrace_graph_ent *e, struct fgraph_ops *gops)
 {
 	(void)e;
+	(void)gops;
 	__atomic_add_fetch(&graph_entries, 1, __ATOMIC_RELAXED);
 	return true;
 }
 
-static void count_return(struct ftrace_graph_ret *r)
+static void count_return(struct ftrace_graph_ret *r, struct fgraph_ops *gops)
 {
 	(void)r;
+	(void)gops;
 	__atomic_add_fetch(&graph_returns, 1, __ATOMIC_RELAXED);
 }
+
+static struct ftrace_ops log_ops, count_ops; /* ftest_* only; every function */
+static struct fgraph_ops log_gops = {
+	.entryfunc = log_entry,
+	.retfunc = log_return,
+	.ops = &log_ops,
+};
+static struct fgraph_ops count_gops = {
+	.entryfunc = count_entry,
+	.retfunc = count_return,
+	.ops = &count_ops,
+};
 
 /* ftest_outer -> ftest_mid -> ftest_leaf must come back as three entries and three returns. */
 static bool graph_selftest(void)
@@ -106,14 +122,13 @@ static bool graph_selftest(void)
 					      (unsigned long)ftest_leaf};
 	bool ok = true;
 	graph_logged = 0;
-	if (ftrace_set_filter(&fgraph_ops, "ftest_*", true) ||
-	    register_ftrace_graph(log_entry, log_return)) {
+	if (ftrace_set_filter(&log_ops, "ftest_*", true) || register_ftrace_graph(&log_gops)) {
 		printk(KERN_ERR "ftrace selftest: cannot start the graph hook\n");
 		return false;
 	}
 	unsigned long v = call_outer(5);
-	unregister_ftrace_graph();
-	ftrace_reset_filters(&fgraph_ops);
+	unregister_ftrace_graph(&log_gops);
+	ftrace_reset_filters(&log_ops);
 	ok = v == ftest_outer(5) && graph_logged == 6;
 	for (int i = 0; ok && i < 3; i++) {
 		ok = graph_log[i].func == order[i] && graph_log[i].depth == i &&
@@ -125,11 +140,33 @@ static bool graph_selftest(void)
 
 	/* Every function, on every CPU, with timer interrupts nesting into traced code. */
 	graph_entries = graph_returns = 0;
-	if (ok && register_ftrace_graph(count_entry, count_return) == 0) {
+	if (ok && register_ftrace_graph(&count_gops) == 0) {
 		udelay(50000);
-		unregister_ftrace_graph();
+		unregister_ftrace_graph(&count_gops);
 		ok = graph_entries > 0 && graph_returns > 0;
 	}
+
+	/*
+	 * Two users at once (Linux 6.11's several fgraph_ops): the one filtering ftest_mid gets
+	 * exactly its entry and its return, while the other still counts every function.
+	 */
+	graph_logged = 0;
+	graph_entries = graph_returns = 0;
+	if (ok && !ftrace_set_filter(&log_ops, "ftest_mid", true) &&
+	    !register_ftrace_graph(&count_gops)) {
+		if (!register_ftrace_graph(&log_gops)) {
+			call_outer(5);
+			unregister_ftrace_graph(&log_gops);
+		}
+		unregister_ftrace_graph(&count_gops);
+		ok = graph_logged == 2 && graph_log[0].func == (unsigned long)ftest_mid &&
+		     !graph_log[0].is_return && graph_log[1].func == (unsigned long)ftest_mid &&
+		     graph_log[1].is_return && graph_log[0].depth == graph_log[1].depth &&
+		     graph_entries > 0 && graph_returns > 0;
+	} else {
+		ok = false;
+	}
+	ftrace_reset_filters(&log_ops);
 	printk(KERN_INFO "Testing function graph hook: %s\n", ok ? "PASSED" : "FAILED!");
 	return ok;
 }

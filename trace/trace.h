@@ -155,6 +155,7 @@ struct trace_cpu {
 struct trace_pid_filter;
 struct trace_event_file;
 struct dentry;
+struct fgraph_ops;
 
 struct trace_array {
 	struct ring_buffer *buffer;
@@ -165,6 +166,7 @@ struct trace_array {
 	int clock_id;                       /* index in trace_clocks[] */
 	int trace_ref;                      /* open trace_pipe readers: the tracer stays */
 	struct ftrace_ops ops;              /* the function tracer's: set_ftrace_filter edits it */
+	struct fgraph_ops *gops; /* while function_graph is its tracer (trace_functions_graph.c) */
 	uint64_t time_start;                /* when the buffer was last emptied (latency format) */
 	struct ring_buffer *snapshot_buffer; /* the spare swapped in by "echo 1 > snapshot" */
 	bool allocated_snapshot;             /* ... and it is full size (else: as small as can be) */

@@ -1,9 +1,11 @@
 /* The function graph tracer: every traced function's entry and its return, with durations. */
 
 /*
- * "echo function_graph > current_tracer" registers global_trace.ops with the function graph
- * hook (trace/fgraph.c), so set_ftrace_filter and set_ftrace_notrace choose the functions whose
- * call sites are patched, as for the function tracer. The hook calls graph_entry() when such a
+ * "echo function_graph > current_tracer" registers the trace array's fgraph_ops with the
+ * function graph hook (trace/fgraph.c), its filter being the array's own ops, so its
+ * set_ftrace_filter and set_ftrace_notrace choose the functions, as for the function tracer.
+ * The top level and any number of instances may run it at once (Linux 6.11), each with its
+ * filters, its set_ftrace_pid and its buffer; the callbacks find the array in gops->private. The hook calls graph_entry() when such a
  * function starts; if it returns true, the hook has swapped the function's return address for
  * return_to_handler, remembering the real one on the task's return stack, and graph_return()
  * runs when the function returns. Each records one event: TRACE_GRAPH_ENT (function, depth,
@@ -26,9 +28,11 @@
  * ring buffer refuses (tracing_on is 0, or the buffer is full in producer/consumer mode) is not
  * hooked either, so the trace never holds a return whose entry was refused.
  *
- * The set_graph_* state lives in the task (graph_filter), as Linux keeps it in
- * current->trace_recursion: a task that sleeps or moves to another CPU inside ftest_outer
- * keeps it, and an interrupt, which runs on the interrupted task's return stack, sees it too.
+ * The set_graph_* state lives in the task, a word per array running the tracer
+ * (fgraph_get_task_var, as Linux 6.11): a task that sleeps or moves to another CPU inside
+ * ftest_outer keeps it, and an interrupt, which runs on the interrupted task's return stack,
+ * sees it too. Per array, because whether a call was recorded (and so whether its return will
+ * end the state) is the array's: its pid lists, its tracing_on.
  * The hook calls both callbacks with interrupts off, so no interrupt comes between reading
  * and writing it.
  *
@@ -48,15 +52,23 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/preempt.h"
+#include "kernel/mm/kmalloc.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "kernel/sched/lockdep.h"
 
-/* task->graph_filter */
+/* The task's word for the array (fgraph_get_task_var) */
 #define TRACE_GRAPH_BIT 0x1 /* inside a set_graph_function function: trace its callees */
 #define TRACE_GRAPH_NOTRACE_BIT 0x2 /* inside a set_graph_notrace function: trace nothing */
 #define TRACE_IRQ_BIT 0x4 /* ... the set_graph_function function began in a hard irq */
+#define TRACE_GRAPH_FLAGS (TRACE_GRAPH_BIT | TRACE_GRAPH_NOTRACE_BIT | TRACE_IRQ_BIT)
+#define TRACE_GRAPH_DEPTH_SHIFT 8 /* above the bits: that function's depth */
+
+static int graph_filter_depth(unsigned long var)
+{
+	return (int)(var >> TRACE_GRAPH_DEPTH_SHIFT);
+}
 
 #define NSEC_PER_USEC 1000UL
 
@@ -88,8 +100,7 @@ static struct tracer_flags graph_flags = {
 	.opts = graph_opts,
 };
 
-/* Read by the callbacks. */
-static struct trace_array *graph_array;
+/* Read by the callbacks; every array's (the top level's files). */
 static bool graph_skip_irqs; /* funcgraph-irqs off */
 static bool graph_sleep_time = true; /* sleep-time */
 static unsigned int fgraph_max_depth; /* max_graph_depth; 0: no limit */
@@ -104,17 +115,15 @@ static bool graph_rec_retaddr; /* funcgraph-retaddr: entries carry the return ad
  * trace_types_lock) whenever one of them is written. The task's own set_graph_* state, and the
  * set_graph_function and set_graph_notrace sets (which other files write), are tested beside
  * it; any of them set sends the call down the slow path, which applies every rule as before, in
- * Linux's order. set_ftrace_pid is asked on the fast path too (ftrace_trace_task_inline()).
+ * Linux's order. The array's set_ftrace_pid is asked on the fast path too (graph_trace_task()).
  */
 #define GRAPH_CHECK_DEPTH 0x1 /* max_graph_depth is set */
 #define GRAPH_CHECK_IRQS 0x2 /* funcgraph-irqs is off */
 #define GRAPH_CHECK_THRESH 0x4 /* tracing_thresh is set */
 #define GRAPH_CHECK_SLEEP 0x8 /* sleep-time is off */
 #define GRAPH_CHECK_EXTRA 0x10 /* funcgraph-args or funcgraph-retaddr: a longer entry record */
-#define GRAPH_CHECK_INSTANCE 0x20 /* an instance's: its own set_ftrace_pid lists */
-#define GRAPH_ENTRY_CHECKS                                                         \
-	(GRAPH_CHECK_DEPTH | GRAPH_CHECK_IRQS | GRAPH_CHECK_THRESH | GRAPH_CHECK_EXTRA | \
-	 GRAPH_CHECK_INSTANCE)
+#define GRAPH_ENTRY_CHECKS \
+	(GRAPH_CHECK_DEPTH | GRAPH_CHECK_IRQS | GRAPH_CHECK_THRESH | GRAPH_CHECK_EXTRA)
 #define GRAPH_RETURN_CHECKS (GRAPH_CHECK_THRESH | GRAPH_CHECK_SLEEP)
 static unsigned int graph_checks;
 
@@ -134,8 +143,6 @@ static void graph_update_checks(void)
 		checks |= GRAPH_CHECK_SLEEP;
 	if (READ_ONCE(graph_rec_args) || READ_ONCE(graph_rec_retaddr))
 		checks |= GRAPH_CHECK_EXTRA;
-	if (graph_array && graph_array != &global_trace)
-		checks |= GRAPH_CHECK_INSTANCE;
 	WRITE_ONCE(graph_checks, checks);
 }
 
@@ -227,58 +234,70 @@ static __always_inline void trace_graph_return_record(struct trace_array *tr,
 	ring_buffer_unlock_commit(tr->buffer);
 }
 
-/* Is this a set_graph_function function (or is there no such filter)? Marks the task if so. */
-static bool graph_addr(struct task *t, const struct ftrace_graph_ent *trace)
+/*
+ * Is this a set_graph_function function (or is there no such filter)? Marks the task's word
+ * if so.
+ */
+static bool graph_addr(unsigned long *task_var, const struct ftrace_graph_ent *trace)
 {
 	if (!READ_ONCE(graph_hash_ops.filter_hash.count))
 		return true; /* empty: every function */
 	if (!ftrace_lookup_ip(&graph_hash_ops.filter_hash, trace->func))
 		return false;
-	t->graph_filter_depth = trace->depth;
-	t->graph_filter |= TRACE_GRAPH_BIT;
-	if (in_hardirq())
-		t->graph_filter |= TRACE_IRQ_BIT;
-	else
-		t->graph_filter &= ~TRACE_IRQ_BIT;
+	*task_var = (*task_var & TRACE_GRAPH_NOTRACE_BIT) | TRACE_GRAPH_BIT |
+		    (in_hardirq() ? TRACE_IRQ_BIT : 0) |
+		    (unsigned long)trace->depth << TRACE_GRAPH_DEPTH_SHIFT;
 	return true;
 }
 
-static bool graph_ignore_func(struct task *t, const struct ftrace_graph_ent *trace)
+static bool graph_ignore_func(unsigned long *task_var, const struct ftrace_graph_ent *trace)
 {
 	unsigned int max = READ_ONCE(fgraph_max_depth);
 
 	/* Before graph_addr: a set_graph_function function too deep must not mark the task. */
 	if (max && trace->depth >= (int)max)
 		return true;
-	return !(t->graph_filter & TRACE_GRAPH_BIT) && !graph_addr(t, trace);
+	return !(*task_var & TRACE_GRAPH_BIT) && !graph_addr(task_var, trace);
 }
 
-static bool graph_ignore_irqs(struct task *t)
+static bool graph_ignore_irqs(unsigned long task_var)
 {
-	if (!READ_ONCE(graph_skip_irqs) || (t->graph_filter & TRACE_IRQ_BIT))
+	if (!READ_ONCE(graph_skip_irqs) || (task_var & TRACE_IRQ_BIT))
 		return false;
 	return in_hardirq();
 }
 
-/* set_ftrace_pid, set_ftrace_notrace_pid of the array the graph records into. */
-static bool graph_trace_task(void)
+/*
+ * set_ftrace_pid, set_ftrace_notrace_pid of the array (the top level's function_pids is
+ * ftrace_pid_filter): one load more when neither list is set.
+ */
+static __always_inline bool graph_trace_task(struct trace_array *tr)
 {
-	struct trace_pid_filter *pids = graph_array->function_pids;
+	struct trace_pid_filter *pids = tr->function_pids;
 
-	return !READ_ONCE(pids->in_force) || !trace_ignore_current(pids);
+	return likely(!READ_ONCE(pids->in_force)) || !trace_ignore_current(pids);
+}
+
+/* A set_graph_function mark made at this depth ends: that call is over (or never hooked). */
+static void graph_unmark_at(unsigned long *task_var, int depth)
+{
+	if ((*task_var & TRACE_GRAPH_BIT) && graph_filter_depth(*task_var) == depth)
+		*task_var &= TRACE_GRAPH_NOTRACE_BIT;
 }
 
 /* graph_entry() when something is set: every rule. */
-static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *trace)
+static noinline bool graph_entry_slow(struct trace_array *tr, unsigned long *task_var,
+				      struct ftrace_graph_ent *trace)
 {
-	if (t->graph_filter & TRACE_GRAPH_NOTRACE_BIT)
+	if (*task_var & TRACE_GRAPH_NOTRACE_BIT)
 		return false;
 	if (READ_ONCE(graph_hash_ops.notrace_hash.count) &&
 	    ftrace_lookup_ip(&graph_hash_ops.notrace_hash, trace->func)) {
-		t->graph_filter |= TRACE_GRAPH_NOTRACE_BIT;
+		*task_var |= TRACE_GRAPH_NOTRACE_BIT;
 		return true; /* hooked, so that its return ends the notrace state */
 	}
-	if (!graph_trace_task() || graph_ignore_func(t, trace) || graph_ignore_irqs(t))
+	if (!graph_trace_task(tr) || graph_ignore_func(task_var, trace) ||
+	    graph_ignore_irqs(*task_var))
 		return false;
 	if (READ_ONCE(tracing_thresh))
 		return true; /* only the return will be recorded, if the call was slow */
@@ -289,45 +308,45 @@ static noinline bool graph_entry_slow(struct task *t, struct ftrace_graph_ent *t
 	 */
 	unsigned int trace_ctx = tracing_gen_ctx_pc(preempt_count());
 	if (READ_ONCE(graph_rec_args) || READ_ONCE(graph_rec_retaddr)
-		    ? trace_graph_entry_record_extra(graph_array, trace, trace_ctx)
-		    : trace_graph_entry_record(graph_array, trace, trace_ctx))
+		    ? trace_graph_entry_record_extra(tr, trace, trace_ctx)
+		    : trace_graph_entry_record(tr, trace, trace_ctx))
 		return true;
 	/*
 	 * Nothing recorded (tracing off, as while trace-cmd starts its program), so its return
 	 * will not be seen: a set_graph_function mark this very call made must go now, or every
 	 * later call of the task would be traced as if inside it.
 	 */
-	if ((t->graph_filter & TRACE_GRAPH_BIT) && t->graph_filter_depth == trace->depth)
-		t->graph_filter &= ~(TRACE_GRAPH_BIT | TRACE_IRQ_BIT);
+	graph_unmark_at(task_var, trace->depth);
 	return false;
 }
 
 /* Called by the hook at a traced function's entry: true to see (and record) its return. */
-static bool graph_entry(struct ftrace_graph_ent *trace)
+static bool graph_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
 {
 	lockdep_assert_irqs_disabled();
-	struct task *t = current;
+	struct trace_array *tr = gops->private;
+	unsigned long *task_var = fgraph_get_task_var(gops);
 
-	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_ENTRY_CHECKS) |
+	if (unlikely(*task_var | (READ_ONCE(graph_checks) & GRAPH_ENTRY_CHECKS) |
 		     READ_ONCE(graph_hash_ops.notrace_hash.count) |
 		     READ_ONCE(graph_hash_ops.filter_hash.count)))
-		return graph_entry_slow(t, trace);
-	if (!ftrace_trace_task_inline())
+		return graph_entry_slow(tr, task_var, trace);
+	if (!graph_trace_task(tr))
 		return false;
-	return trace_graph_entry_record(graph_array, trace, tracing_gen_ctx_pc(preempt_count()));
+	return trace_graph_entry_record(tr, trace, tracing_gen_ctx_pc(preempt_count()));
 }
 
 /* graph_return() when something is set: every rule. */
-static noinline void graph_return_slow(struct task *t, struct ftrace_graph_ret *trace)
+static noinline void graph_return_slow(struct trace_array *tr, unsigned long *task_var,
+				       struct ftrace_graph_ret *trace)
 {
 	uint64_t calltime = trace->calltime;
 	unsigned long thresh;
 
-	if ((t->graph_filter & TRACE_GRAPH_BIT) && trace->depth == t->graph_filter_depth)
-		t->graph_filter &= ~(TRACE_GRAPH_BIT | TRACE_IRQ_BIT);
-	if (t->graph_filter & TRACE_GRAPH_NOTRACE_BIT) {
+	graph_unmark_at(task_var, trace->depth);
+	if (*task_var & TRACE_GRAPH_NOTRACE_BIT) {
 		/* Nothing below it was hooked: this is the set_graph_notrace function's return. */
-		t->graph_filter &= ~TRACE_GRAPH_NOTRACE_BIT;
+		*task_var &= ~TRACE_GRAPH_NOTRACE_BIT;
 		return;
 	}
 	/* sleep-time off: as if the call began later by the time the task was switched out. */
@@ -336,73 +355,61 @@ static noinline void graph_return_slow(struct task *t, struct ftrace_graph_ret *
 	thresh = READ_ONCE(tracing_thresh);
 	if (thresh && trace->rettime - calltime < thresh)
 		return;
-	trace_graph_return_record(graph_array, trace, calltime,
-				  tracing_gen_ctx_pc(preempt_count()));
+	trace_graph_return_record(tr, trace, calltime, tracing_gen_ctx_pc(preempt_count()));
 }
 
 /* Called by the hook when a function graph_entry() hooked returns. */
-static void graph_return(struct ftrace_graph_ret *trace)
+static void graph_return(struct ftrace_graph_ret *trace, struct fgraph_ops *gops)
 {
 	lockdep_assert_irqs_disabled();
-	struct task *t = current;
+	struct trace_array *tr = gops->private;
+	unsigned long *task_var = fgraph_get_task_var(gops);
 
-	if (unlikely(t->graph_filter | (READ_ONCE(graph_checks) & GRAPH_RETURN_CHECKS))) {
-		graph_return_slow(t, trace);
+	if (unlikely(*task_var | (READ_ONCE(graph_checks) & GRAPH_RETURN_CHECKS))) {
+		graph_return_slow(tr, task_var, trace);
 		return;
 	}
-	trace_graph_return_record(graph_array, trace, trace->calltime,
-				  tracing_gen_ctx_pc(preempt_count()));
+	trace_graph_return_record(tr, trace, trace->calltime, tracing_gen_ctx_pc(preempt_count()));
 }
 
 /* --- the tracer ----------------------------------------------------------------------------- */
 
-/* A previous session may have ended inside a set_graph_* function: start clean. */
-static void graph_reset_task_filters(void)
-{
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	struct task *t;
-
-	list_for_each_entry(t, &task_list, tasks)
-	{
-		t->graph_filter = 0;
-		t->graph_filter_depth = 0;
-	}
-	spin_unlock_irqrestore(&task_list_lock, flags);
-}
-
 /*
- * The top level or an instance (Linux 6.11 allows function_graph in instances): its ops, so
- * its set_ftrace_filter and set_ftrace_notrace choose the functions, its set_ftrace_pid lists
- * the tasks (on the slow path: GRAPH_CHECK_INSTANCE), its buffer the records. The hook has one
- * pair of callbacks and the tasks one return stack each, so one array at a time runs it: a
- * second is refused with EBUSY (Linux 6.11 runs several, each hooked return carrying a bitmap
- * of the arrays that want it). set_graph_function, set_graph_notrace, max_graph_depth and the
- * funcgraph-* options are the top level's files and apply to whichever array runs it.
+ * The top level or an instance (Linux 6.11 allows function_graph in instances, several at
+ * once): its fgraph_ops, whose filter is the array's ops, so its set_ftrace_filter and
+ * set_ftrace_notrace choose the functions, its set_ftrace_pid lists the tasks, its buffer the
+ * records. Each task's word for it starts at zero (register_ftrace_graph clears it), so a
+ * previous session that ended inside a set_graph_* function leaves nothing behind.
+ * set_graph_function, set_graph_notrace, max_graph_depth, tracing_thresh and the funcgraph-*
+ * options are the top level's files and apply to every array running it, as Linux's.
  * trace_types_lock held.
  */
-static struct trace_array *graph_owner; /* the array running it, or NULL */
-
 static int graph_trace_init(struct trace_array *tr)
 {
+	struct fgraph_ops *gops = kzalloc(sizeof(*gops));
 	int ret;
 
-	if (graph_owner)
-		return -EBUSY;
-	graph_array = tr; /* (no callback of ours runs now: nobody reads it) */
-	graph_update_checks();
+	if (!gops)
+		return -ENOMEM;
+	gops->entryfunc = graph_entry;
+	gops->retfunc = graph_return;
+	gops->ops = &tr->ops;
+	gops->private = tr;
 	tr->ops.private = tr;
-	graph_reset_task_filters();
-	ret = register_ftrace_graph_ops(&tr->ops, graph_entry, graph_return);
-	if (!ret)
-		graph_owner = tr;
+	ret = register_ftrace_graph(gops);
+	if (ret)
+		kfree(gops);
+	else
+		tr->gops = gops;
 	return ret;
 }
 
 static void graph_trace_reset(struct trace_array *tr)
 {
-	(void)tr;
-	unregister_ftrace_graph();
-	graph_owner = NULL;
+	/* No callback of it runs after this (unregister_ftrace_graph): it can go. */
+	unregister_ftrace_graph(tr->gops);
+	kfree(tr->gops);
+	tr->gops = NULL;
 }
 
 static int graph_set_flag(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set)
@@ -446,7 +453,7 @@ static struct tracer graph_trace = {
 	.print_line = graph_print_line,
 	.flags = &graph_flags,
 	.set_flag = graph_set_flag,
-	.allow_instances = true, /* one array at a time (graph_trace_init) */
+	.allow_instances = true, /* each array its own fgraph_ops (graph_trace_init) */
 };
 REGISTER_TRACER(graph_trace);
 

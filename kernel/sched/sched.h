@@ -64,9 +64,7 @@ struct task {
 	int graph_pause;      /* nonzero: do not hook this task's calls */
 	unsigned long graph_overrun; /* calls not hooked because the stack was full */
 	uint64_t sleep_time;     /* total ns switched out, kept only while it has a return stack */
-	/* The function_graph tracer's set_graph_function state (trace/trace_functions_graph.c). */
-	unsigned int graph_filter; /* TRACE_GRAPH_*_BIT */
-	int graph_filter_depth;    /* the depth of the set_graph_function function it is in */
+	unsigned long *fgraph_task_vars; /* in the return stack's memory: fgraph_get_task_var */
 	uint64_t switched_out_at; /* when it last left a CPU */
 	/* User space: NULL mm means a kernel thread, as in Linux. */
 	struct mm_struct *mm;      /* its address space (kernel/mm/mmap.c) */

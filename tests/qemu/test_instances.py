@@ -2,8 +2,8 @@
 
 Each instance has its own ring buffers and files (Linux 6.1's list, linux-6.1/instances.txt, less
 the files Lucid has not at all); what is done in one shows in no other and not at the top level:
-markers, events, filters, pid lists, the function tracer with its own filter, tracing_on, sizes,
-clocks, options. rmdir gives the memory back (MemFree), and is refused while a file of the
+markers, events, filters, pid lists, the function tracer with its own filter, function_graph in
+several arrays at once (Linux 6.11), tracing_on, sizes, clocks, options. rmdir gives the memory back (MemFree), and is refused while a file of the
 instance is open. trace-cmd -B records and shows an instance's events only.
 """
 import re
@@ -558,17 +558,21 @@ def test_function_commands_act_on_their_instance(lucid):
 GRAPH = re.compile(r"^ *\d+\) +(?:[+!#*@$ ] )?(?:[\d.]+ us)? *\| +(?P<body>.*)$")
 
 
+def graph_bodies(k, path):
+    """The function-call column of a function_graph trace file."""
+    out = cat(k, path)
+    assert out.startswith("# tracer: function_graph\n"), out
+    return [m["body"].strip() for m in map(GRAPH.match, out.splitlines()) if m]
+
+
 def test_function_graph_in_an_instance(lucid):
-    # Linux 6.11 runs function_graph in instances; Lucid one array at a time, with the
-    # instance's own set_ftrace_filter and set_ftrace_pid and its own buffer.
+    # Linux 6.11 runs function_graph in instances, with the instance's own set_ftrace_filter
+    # and set_ftrace_pid and its own buffer.
     fresh(lucid)
     ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
     foo = "%s/foo/" % I
     ok(lucid, "echo 'ftest_*' > %sset_ftrace_filter" % foo)
     ok(lucid, "echo function_graph > %scurrent_tracer" % foo)
-    busy = "-bash: echo: write error: Device or resource busy\n"
-    assert sh(lucid, "echo function_graph > %s/bar/current_tracer" % I) == busy
-    assert sh(lucid, "echo function_graph > current_tracer") == busy
     assert cat(lucid, "current_tracer") == "nop\n"
     ok(lucid, "ftest call")
     out = cat(lucid, foo + "trace")
@@ -591,6 +595,117 @@ def test_function_graph_in_an_instance(lucid):
     report = sh(lucid, "cd /tmp; trace-cmd report 2>&1; rm trace.dat; cd %s" % T, timeout=300)
     assert re.search(r"gr: .*funcgraph_entry: .*ftest_outer\(\) \{", report), report[-3000:]
     assert re.search(r"gr: .*funcgraph_entry: .*ftest_leaf\(\);", report), report[-3000:]
+
+
+# ftest call runs ftest_outer -> ftest_mid -> ftest_leaf three times.
+FTEST_CALLS = 3
+
+
+def test_function_graph_in_several_arrays_at_once(lucid):
+    # Linux 6.11: the top level and any number of instances run function_graph at once, each
+    # with its own set_ftrace_filter and buffer. Each call is hooked once; each array records
+    # only its own functions, every entry with its return (a leaf line, or "{" then "}").
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
+    foo, bar = "%s/foo/" % I, "%s/bar/" % I
+    ok(lucid, "echo 'ftest_outer ftest_mid' > %sset_ftrace_filter" % foo)
+    ok(lucid, "echo ftest_leaf > %sset_ftrace_filter" % bar)
+    ok(lucid, "echo 'ftest_mid ftest_leaf' > set_ftrace_filter")
+    for d in [foo, bar, ""]:
+        ok(lucid, "echo function_graph > %scurrent_tracer" % d)
+    for d in [foo, bar, ""]:
+        assert cat(lucid, d + "current_tracer") == "function_graph\n", d
+        ok(lucid, "echo > %strace" % d)
+    ok(lucid, "ftest call")
+    want_foo = ["ftest_outer() {", "ftest_mid();", "}"] * FTEST_CALLS
+    want_bar = ["ftest_leaf();"] * FTEST_CALLS
+    want_top = ["ftest_mid() {", "ftest_leaf();", "}"] * FTEST_CALLS
+    assert graph_bodies(lucid, foo + "trace") == want_foo
+    assert graph_bodies(lucid, bar + "trace") == want_bar
+    assert graph_bodies(lucid, "trace") == want_top
+    # Stopping one leaves the others as they were.
+    ok(lucid, "echo nop > %scurrent_tracer" % bar)
+    for d in [foo, bar, ""]:
+        ok(lucid, "echo > %strace" % d)
+    ok(lucid, "ftest call")
+    assert "ftest_" not in cat(lucid, bar + "trace")
+    assert graph_bodies(lucid, foo + "trace") == want_foo
+    assert graph_bodies(lucid, "trace") == want_top
+    # Each array's own set_ftrace_pid: foo's keeps ftest's calls out of foo only.
+    ok(lucid, "echo 1 > %sset_ftrace_pid; echo > %strace; echo > trace" % (foo, foo))
+    ok(lucid, "ftest call")
+    assert graph_bodies(lucid, foo + "trace") == []
+    assert graph_bodies(lucid, "trace") == want_top
+    ok(lucid, "echo > %sset_ftrace_pid" % foo)
+    # rmdir while it runs there and at the top level: the top level goes on.
+    ok(lucid, "rmdir %s/foo" % I)
+    ok(lucid, "echo > trace; ftest call")
+    assert graph_bodies(lucid, "trace") == want_top
+    # A new instance takes the graph in turn, beside the top level.
+    ok(lucid, "echo 'ftest_outer ftest_mid' > %sset_ftrace_filter" % bar)
+    ok(lucid, "echo function_graph > %scurrent_tracer; echo > trace" % bar)
+    ok(lucid, "ftest call")
+    assert graph_bodies(lucid, bar + "trace") == want_foo
+    assert graph_bodies(lucid, "trace") == want_top
+    ok(lucid, "echo nop > current_tracer; rmdir %s/bar; echo > set_ftrace_filter" % I)
+    assert cat(lucid, "enabled_functions") == ""
+
+
+def test_set_graph_function_state_is_each_arrays(lucid):
+    # set_graph_function (the top level's file, for every array) marks a task inside
+    # ftest_outer for each array on its own: an array whose entry was not recorded (its
+    # tracing_on is 0) drops its own mark, and the other array still traces the callees.
+    fresh(lucid)
+    ok(lucid, "mkdir %s/foo" % I)
+    foo = "%s/foo/" % I
+    ok(lucid, "echo ftest_outer > set_graph_function")
+    want = ["ftest_outer() {", "ftest_mid() {", "ftest_leaf();", "}", "}"] * FTEST_CALLS
+    for d in [foo, ""]:
+        ok(lucid, "echo 'ftest_*' > %sset_ftrace_filter; echo function_graph > %scurrent_tracer"
+           % (d, d))
+    for on, off in [(foo, ""), ("", foo)]:
+        ok(lucid, "echo > %strace; echo > %strace; echo 1 > %stracing_on; echo 0 > %stracing_on"
+           % (on, off, on, off))
+        ok(lucid, "ftest call")
+        assert graph_bodies(lucid, on + "trace") == want, on
+        assert graph_bodies(lucid, off + "trace") == [], off
+    ok(lucid, "echo 1 > tracing_on; echo nop > current_tracer; rmdir %s/foo" % I)
+    ok(lucid, "echo > set_graph_function; echo > set_ftrace_filter")
+
+
+def test_function_graph_arrays_limit_and_rmdir_under_load(lucid):
+    # As Linux's fgraph, 16 users at once (FGRAPH_ARRAY_SIZE): the 17th array is refused with
+    # ENOSPC, and one freed makes room again.
+    fresh(lucid)
+    ok(lucid, "echo ftest_leaf > set_ftrace_filter; echo function_graph > current_tracer")
+    for n in range(15):
+        ok(lucid, "mkdir {i}/g{n}; echo ftest_leaf > {i}/g{n}/set_ftrace_filter; "
+           "echo function_graph > {i}/g{n}/current_tracer".format(i=I, n=n))
+    ok(lucid, "mkdir %s/g15; echo ftest_leaf > %s/g15/set_ftrace_filter" % (I, I))
+    assert sh(lucid, "echo function_graph > %s/g15/current_tracer" % I) == \
+        "-bash: echo: write error: No space left on device\n"
+    ok(lucid, "rmdir %s/g0; echo function_graph > %s/g15/current_tracer" % (I, I))
+    ok(lucid, "echo > trace; ftest call")
+    for n in list(range(1, 16)):
+        assert graph_bodies(lucid, "%s/g%d/trace" % (I, n)) == ["ftest_leaf();"] * FTEST_CALLS
+    assert graph_bodies(lucid, "trace") == ["ftest_leaf();"] * FTEST_CALLS
+    for n in range(1, 16):
+        ok(lucid, "rmdir %s/g%d" % (I, n))
+    # rmdir of an instance graphing every function, while run_test's threads call them on
+    # every CPU and the top level graphs too: returns still pending for the instance find its
+    # slot empty, and nothing freed is touched.
+    ok(lucid, "echo > set_ftrace_filter")
+    sh(lucid, "run_test -r 600 > /dev/null &")
+    for _ in range(5):
+        out = sh(lucid, "mkdir {i}/x && echo function_graph > {i}/x/current_tracer && "
+                 "cat {i}/x/trace > /dev/null && rmdir {i}/x && echo cycled".format(i=I))
+        assert out.startswith("cycled\n") or re.match(
+            r"^\[1\]\+ +Done +run_test.*\ncycled\n", out, re.S), out
+    sh(lucid, "wait", timeout=600)
+    ok(lucid, "echo nop > current_tracer; echo ftest_leaf > set_ftrace_filter")
+    ok(lucid, "echo function_graph > current_tracer; echo > trace; ftest call")
+    assert graph_bodies(lucid, "trace") == ["ftest_leaf();"] * FTEST_CALLS
+    ok(lucid, "echo nop > current_tracer; echo > set_ftrace_filter")
 
 
 def test_rmdir_with_triggers_and_commands_under_load(lucid):
