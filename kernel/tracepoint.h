@@ -62,6 +62,8 @@ struct tracepoint_func {
 struct tracepoint {
 	const char *name;
 	bool enabled; /* some probe is attached: the one thing trace_X() looks at otherwise */
+	/* Told when the first probe comes (true) and the last goes (false): Linux's regfunc. */
+	void (*regfunc)(bool on);
 	const struct tracepoint_func *funcs[TRACEPOINT_MAX_PROBES];
 };
 
@@ -79,6 +81,8 @@ void tracepoint_synchronize_unregister(void);
 #define TP_ARGS(...) __VA_ARGS__
 
 #define DEFINE_TRACE(tp) struct tracepoint __tracepoint_##tp = {.name = #tp}
+/* ... whose hook, outside the tracepoint, is turned on and off with it (trace_preemptirq.c). */
+#define DEFINE_TRACE_FN(tp, reg) struct tracepoint __tracepoint_##tp = {.name = #tp, .regfunc = reg}
 
 /*
  * A probe for tracepoint name, as a void * (for tables), with its type checked: a probe whose

@@ -60,7 +60,7 @@ static void iter_init(struct trace_iterator *iter, struct trace_array *tr, int c
 	struct ring_buffer *buffer;
 
 	mutex_lock(&trace_types_lock);
-	buffer = tr->buffer;
+	buffer = tracing_shown_buffer(tr); /* a latency tracer's: the max buffer */
 	if (snapshot)
 		buffer = tr->allocated_snapshot ? tr->snapshot_buffer : NULL;
 	trace_iterator_init(iter, tr, buffer, cpu_file, 0);
@@ -89,9 +89,32 @@ static void get_total_entries(struct trace_iterator *iter)
 		iter->entries += n;
 		iter->total += n + ring_buffer_overrun_cpu(buffer, cpu);
 	}
+	iter->entries -= MIN(iter->skipped, iter->entries);
+	iter->total -= MIN(iter->skipped, iter->total);
 }
 
 /* --- trace ---------------------------------------------------------------------------------- */
+
+/*
+ * A latency tracer's max buffer holds, on the worst section's CPU, what came before the section
+ * too: each CPU's iterator starts at the section's start, and the header does not count what
+ * it skips (Linux's tracing_iter_reset). Other buffers start at their oldest event.
+ */
+static void iter_skip_before_start(struct trace_iterator *iter)
+{
+	uint64_t start = tracing_time_start(iter->tr, iter->buffer), ts;
+
+	if (!iter->buffer || iter->buffer == iter->tr->buffer)
+		return;
+	for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++) {
+		struct ring_buffer_iter *it = iter->buffer_iter[cpu];
+
+		while (it && ring_buffer_iter_peek(it, &ts) && ts < start) {
+			ring_buffer_iter_advance(it);
+			iter->skipped++;
+		}
+	}
+}
 
 /* The oldest next event over the CPUs' iterators, as the current event; NULL at the end. */
 static struct trace_iterator *peek_next_entry(struct trace_iterator *iter)
@@ -113,6 +136,28 @@ static struct trace_iterator *peek_next_entry(struct trace_iterator *iter)
 	iter->lost_events =
 		ring_buffer_iter_dropped(iter->buffer_iter[which]) ? (unsigned long)-1 : 0;
 	return iter;
+}
+
+/* The trace file: when the event after the current one is (the current one's time if none). */
+static uint64_t trace_iter_next_ts(struct trace_iterator *iter)
+{
+	uint64_t next = iter->ts, ts;
+	bool any = false;
+
+	for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++) {
+		struct ring_buffer_iter *it = iter->buffer_iter[cpu];
+		bool found;
+
+		if (!it)
+			continue;
+		found = cpu == iter->cpu ? ring_buffer_iter_peek_after(it, &ts)
+					 : ring_buffer_iter_peek(it, &ts) != NULL;
+		if (found && (!any || ts < next)) {
+			next = ts;
+			any = true;
+		}
+	}
+	return next;
 }
 
 static void *s_next(struct seq_file *m, void *v, loff_t *pos)
@@ -139,6 +184,8 @@ static void *s_start(struct seq_file *m, loff_t *pos)
 		for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++)
 			if (iter->buffer_iter[cpu])
 				ring_buffer_iter_reset(iter->buffer_iter[cpu]);
+		iter->skipped = 0;
+		iter_skip_before_start(iter);
 		iter->ent = NULL;
 		iter->idx = 0;
 		iter->started = 0;
@@ -173,8 +220,12 @@ static int s_show(struct seq_file *m, void *v)
 			print_snapshot_help(iter); /* an empty snapshot says how to take one */
 		else if (v == SEQ_START_TOKEN)
 			trace_print_header(iter);
-		else
+		else {
+			/* The latency format's delay mark looks at the next event's time. */
+			if (iter->iter_flags & TRACE_FILE_LAT_FMT)
+				iter->next_ts = trace_iter_next_ts(iter);
 			iter->moved = print_trace_line(iter) == TRACE_TYPE_NO_CONSUME;
+		}
 	}
 	seq_write(m, iter->seq.buffer, iter->seq.len);
 	/* Did not fit: seq_file shows this record again; give it the same text. */
@@ -224,11 +275,13 @@ int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 	if (!iter)
 		return -ENOMEM;
 	iter_init(iter, tr, cpu_file, snapshot);
+	trace_pause_on_open(iter); /* first: a latency tracer's max buffer then holds still */
 	for (int cpu = 0; iter->buffer && cpu < tr->nr_cpus; cpu++) {
 		if (!iter_has_cpu(iter, cpu))
 			continue;
 		iter->buffer_iter[cpu] = ring_buffer_read_prepare(iter->buffer, cpu);
 		if (!iter->buffer_iter[cpu]) {
+			trace_pause_on_release(iter);
 			trace_iterator_release(iter);
 			release_buffer_iters(iter);
 			seq_release_private(inode, file);
@@ -238,8 +291,8 @@ int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
 		if (iter->buffer_iter[cpu])
 			ring_buffer_read_start(iter->buffer_iter[cpu]);
+	iter_skip_before_start(iter);
 	get_total_entries(iter);
-	trace_pause_on_open(iter);
 	/* Overwritten events: each CPU's events begin at a different time. Say where. */
 	if (iter->buffer && ring_buffer_overruns(iter->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;

@@ -123,7 +123,8 @@ void trace_print_context(struct trace_iterator *iter)
  *     bash-3       2d..1  5012us : lkdtm_do_action <-direct_entry
  *
  * comm cut to 8, pid, CPU, the four flag columns, the time since the buffer was last reset in
- * microseconds, and a mark ('!', '+', ...) for the time to the next event. Linux looks for the
+ * microseconds, and a mark ('!', '+', ...) for the time to the next event. The trace file looks
+ * at the event after this one (iter->next_ts, trace/trace_iter.c). Linux's consuming readers look for the
  * next event among those not yet consumed, which in ftrace_dump() still include this very one,
  * so the delta is 0 and the mark a blank there: Lucid prints what Linux prints.
  */
@@ -131,7 +132,8 @@ void trace_print_lat_context(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
 	struct trace_entry *entry = iter->ent;
-	uint64_t next_ts = iter->ts, abs_ts = iter->ts - iter->tr->time_start;
+	uint64_t next_ts = iter->next_ts > iter->ts ? iter->next_ts : iter->ts,
+		 abs_ts = iter->ts - tracing_time_start(iter->tr, iter->buffer);
 	bool in_ns = iter->iter_flags & TRACE_FILE_TIME_IN_NS;
 	char comm[TRACE_COMM_LEN];
 
@@ -460,18 +462,28 @@ static void print_func_help_header_irq(struct trace_iterator *iter)
  */
 static void print_trace_header(struct trace_iterator *iter)
 {
+	struct trace_max_data none = {0};
+	const struct trace_max_data *d = iter->trace->print_max ? &iter->tr->max_data : &none;
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "# %s latency trace v1.1.5 on %s\n", iter->trace->name, UTS_RELEASE);
 	trace_seq_puts(s, "# -----------------------------------"
 			  "---------------------------------\n");
 	trace_seq_printf(s, "# latency: %lu us, #%lu/%lu, CPU#%d | (M:%s VP:%d, KP:%d, SP:%d HP:%d",
-			 0UL, iter->entries, iter->total, 0, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
+			 (unsigned long)ns2usecs(d->saved_latency), iter->entries, iter->total,
+			 d->cpu, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
 	trace_seq_printf(s, " #P:%d)\n", iter->cpus_online);
 	trace_seq_puts(s, "#    -----------------\n");
-	trace_seq_printf(s, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n", "",
-			 0, 0, 0L, 0L, 0L);
+	trace_seq_printf(s, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n",
+			 d->comm, d->pid, d->uid, d->nice, d->policy, d->rt_priority);
 	trace_seq_puts(s, "#    -----------------\n");
+	if (d->critical_start) {
+		trace_seq_puts(s, "#  => started at: ");
+		seq_print_ip_sym(s, d->critical_start, iter->tr->trace_flags & TRACE_ITER_SYM_MASK);
+		trace_seq_puts(s, "\n#  => ended at:   ");
+		seq_print_ip_sym(s, d->critical_end, iter->tr->trace_flags & TRACE_ITER_SYM_MASK);
+		trace_seq_puts(s, "\n#\n");
+	}
 	trace_seq_puts(s, "#\n");
 }
 

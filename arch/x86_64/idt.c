@@ -127,7 +127,7 @@ void set_exception_handler(int vector, exception_handler_t fn)
 DEFINE_TRACE(irq_handler_entry); /* trace/events/irq.h */
 DEFINE_TRACE(irq_handler_exit);
 
-notrace void do_interrupt(struct pt_regs *regs)
+static notrace void handle_interrupt(struct pt_regs *regs)
 {
 	int vec = (int)regs->vector;
 	struct cpu *cpu = this_cpu();
@@ -177,4 +177,20 @@ notrace void do_interrupt(struct pt_regs *regs)
 		exit_to_user_mode(regs); /* Ctrl-C, and the reschedule, on the way to ring 3 */
 	else if (preempt_count() == 0 && READ_ONCE(cpu->need_resched) && cpu->curr != cpu->idle)
 		preempt_schedule_irq();
+}
+
+/*
+ * The CPU turned interrupts off to enter; IRET turns them back on if they were on. Told to the
+ * irqsoff tracers as any other interrupts-off section (arch/x86_64/cpu.h), except for an NMI,
+ * which may come inside the hooks themselves.
+ */
+notrace void do_interrupt(struct pt_regs *regs)
+{
+	bool hook = regs->vector != VEC_NMI && (regs->rflags & RFLAGS_IF);
+
+	if (hook)
+		trace_hardirqs_off_finish();
+	handle_interrupt(regs);
+	if (hook)
+		trace_hardirqs_on_prepare();
 }

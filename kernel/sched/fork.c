@@ -155,6 +155,7 @@ static notrace int ret_from_fork(void *arg)
 	regs.rax = 0;
 	local_irq_disable();
 	ftrace_graph_drop_frames(); /* the kernel frames below never return */
+	trace_hardirqs_on_prepare(); /* IRET turns them on */
 	ret_to_user(&regs);
 }
 

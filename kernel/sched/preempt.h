@@ -47,25 +47,50 @@ static __always_inline void preempt_count_sub(int v)
 
 void preempt_schedule(void);
 
+/*
+ * The preemption hooks (Linux's CONFIG_PREEMPT_TRACER / DEBUG_PREEMPT): preempt_disable()
+ * that makes the count 1 calls trace_preempt_off(), preempt_enable() that will make it 0 calls
+ * trace_preempt_on() first (trace/trace_preemptirq.c: the preemptoff tracers, the
+ * preemptirq:preempt_disable/enable events). As the interrupt-flag hooks (arch/x86_64/cpu.h),
+ * only while someone listens: one compare and a branch otherwise; the count is looked at out
+ * of line. The counter's raw add and sub (interrupt entry, the scheduler) are not hooked.
+ */
+extern int preempt_hook_users;
+void trace_preempt_off(void);
+void trace_preempt_on(void);
+
+#define PREEMPT_HOOK_TEST(label)                                                                   \
+	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(preempt_hook_users) : "cc" : label)
+
 static __always_inline void preempt_disable(void)
 {
 	preempt_count_add(1);
 	barrier();
-}
-
-/* Re-enabling preemption is a scheduling point: a wakeup may have asked for one meanwhile. */
-static __always_inline void preempt_enable(void)
-{
-	barrier();
-	preempt_count_sub(1);
-	if (unlikely(preempt_count() == 0 && READ_ONCE(this_cpu()->need_resched)))
-		preempt_schedule();
+	PREEMPT_HOOK_TEST(hook);
+	return;
+hook:
+	__attribute__((cold));
+	trace_preempt_off();
 }
 
 static __always_inline void preempt_enable_no_resched(void)
 {
 	barrier();
+	PREEMPT_HOOK_TEST(hook);
 	preempt_count_sub(1);
+	return;
+hook:
+	__attribute__((cold));
+	trace_preempt_on();
+	preempt_count_sub(1);
+}
+
+/* Re-enabling preemption is a scheduling point: a wakeup may have asked for one meanwhile. */
+static __always_inline void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	if (unlikely(preempt_count() == 0 && READ_ONCE(this_cpu()->need_resched)))
+		preempt_schedule();
 }
 
 #endif
