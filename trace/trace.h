@@ -297,6 +297,22 @@ void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type
 				  unsigned int trace_ctx);
 /* A TRACE_STACK event of the caller's stack, starting at the frame that returns to from. */
 void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from);
+/*
+ * Inlined into a function F: where F's caller will return to, one frame further than
+ * __builtin_return_address(0), read off F's caller's frame (every kernel function keeps one:
+ * -fno-omit-frame-pointer). 0 if that frame pointer is not a kernel address.
+ */
+#define TRACE_KERNEL_HALF_START 0xffff800000000000UL /* every kernel stack is above */
+static __always_inline unsigned long trace_parent_ip(void)
+{
+	unsigned long *fp = __builtin_frame_address(0); /* [0]: the caller's frame pointer */
+	unsigned long *up = (unsigned long *)fp[0];
+
+	if ((unsigned long)up < TRACE_KERNEL_HALF_START || ((unsigned long)up & (sizeof(long) - 1)))
+		return 0;
+	return up[1];
+}
+
 /* Return addresses up the frame-pointer chain, innermost first; returns how many. */
 int trace_save_stack(unsigned long *store, int size);
 

@@ -23,6 +23,7 @@
  * Not traced, as all of trace/: the hooks run wherever interrupts or preemption change, the
  * function tracer's own path included.
  */
+#include "trace/trace.h"
 #include "trace/trace_events.h"
 #include "trace/trace_output.h"
 #include "trace/events/preemptirq.h"
@@ -32,24 +33,11 @@
 #include "arch/x86_64/mmu.h"
 
 typedef int32_t s32; /* Linux's field type: an offset from _stext */
-#define KERNEL_HALF_START 0xffff800000000000UL /* every kernel stack is above */
 
 int irqflags_hook_users;
 int preempt_hook_users;
 static bool tracing_irq_cpu[NR_CPUS]; /* inside an interrupts-off section we saw begin */
 static int hook_busy[NR_CPUS];        /* inside a hook: nested changes call nothing */
-
-/* Where the code that called the hook's caller was: the caller's frame's return address. */
-static __always_inline unsigned long hook_parent_ip(void)
-{
-	unsigned long *fp = __builtin_frame_address(0); /* [0]: the caller's frame pointer */
-	unsigned long *up = (unsigned long *)fp[0];
-
-	/* Every kernel function keeps a frame (-fno-omit-frame-pointer): up is its frame. */
-	if ((unsigned long)up < KERNEL_HALF_START || ((unsigned long)up & (sizeof(long) - 1)))
-		return 0;
-	return up[1];
-}
 
 /*
  * The first probe of an event, or a tracer, turns the hooks on; the last one off. A CPU may be
@@ -113,8 +101,8 @@ void trace_hardirqs_off(void)
 	if (in_nmi() || hook_busy[cpu])
 		return;
 	hook_busy[cpu]++;
-	tracer_hardirqs_off(a0, hook_parent_ip());
-	trace_irq_disable(a0, hook_parent_ip());
+	tracer_hardirqs_off(a0, trace_parent_ip());
+	trace_irq_disable(a0, trace_parent_ip());
 	hook_busy[cpu]--;
 }
 
@@ -128,8 +116,8 @@ void trace_hardirqs_on(void)
 		return;
 	if (!in_nmi() && !hook_busy[cpu]) {
 		hook_busy[cpu]++;
-		trace_irq_enable(a0, hook_parent_ip());
-		tracer_hardirqs_on(a0, hook_parent_ip());
+		trace_irq_enable(a0, trace_parent_ip());
+		tracer_hardirqs_on(a0, trace_parent_ip());
 		hook_busy[cpu]--;
 	}
 	tracing_irq_cpu[cpu] = false;
@@ -144,8 +132,8 @@ void trace_preempt_off(void)
 	if (preempt_count() != 1 || in_nmi() || hook_busy[cpu])
 		return;
 	hook_busy[cpu]++;
-	trace_preempt_disable(a0, hook_parent_ip());
-	tracer_preempt_off(a0, hook_parent_ip());
+	trace_preempt_disable(a0, trace_parent_ip());
+	tracer_preempt_off(a0, trace_parent_ip());
 	hook_busy[cpu]--;
 }
 
@@ -158,8 +146,8 @@ void trace_preempt_on(void)
 	if (preempt_count() != 1 || in_nmi() || hook_busy[cpu])
 		return;
 	hook_busy[cpu]++;
-	tracer_preempt_on(a0, hook_parent_ip());
-	trace_preempt_enable(a0, hook_parent_ip());
+	tracer_preempt_on(a0, trace_parent_ip());
+	trace_preempt_enable(a0, trace_parent_ip());
 	hook_busy[cpu]--;
 }
 

@@ -212,6 +212,9 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	c->fsbase = flags & CLONE_SETTLS ? tls : p->fsbase;
 	c->blocked = p->blocked;
 	c->cpus_allowed = p->cpus_allowed; /* taskset's pin holds for what CMD starts, as Linux's */
+	c->policy = p->policy; /* chrt's policy holds for the program it starts */
+	c->rt_priority = p->rt_priority;
+	c->prio = p->prio;
 	c->execed = true; /* a program, as its parent */
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)

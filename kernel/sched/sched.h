@@ -142,6 +142,9 @@ struct task {
 #define TIF_SIGPENDING 0
 #define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
 
+/* t takes a policy and rt_priority (checked): kernel/sched/sched.c. */
+void sched_set_policy(struct task *t, int policy, int rt_priority);
+
 /* Linux's task_nice: Lucid has no nice(2), so a normal task is at 0, and so is a real-time one. */
 static inline long task_nice(const struct task *t)
 {
