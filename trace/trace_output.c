@@ -22,6 +22,7 @@
 #include "lib/bitops.h"
 #include "lib/string.h"
 #include "kernel/version.h"
+#include "kernel/sched/time.h"
 
 #define KSYM_SYMBOL_LEN 160 /* "name+0xoffset/0xsize" */
 /* The latency header's M: Linux's name of Lucid's model: a task in the kernel is preempted. */
@@ -470,7 +471,7 @@ static void print_trace_header(struct trace_iterator *iter)
 	trace_seq_puts(s, "# -----------------------------------"
 			  "---------------------------------\n");
 	trace_seq_printf(s, "# latency: %lu us, #%lu/%lu, CPU#%d | (M:%s VP:%d, KP:%d, SP:%d HP:%d",
-			 (unsigned long)ns2usecs(d->saved_latency), iter->entries, iter->total,
+			 (unsigned long)(d->saved_latency / NSEC_PER_USEC) /* as tracing_max_latency */, iter->entries, iter->total,
 			 d->cpu, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
 	trace_seq_printf(s, " #P:%d)\n", iter->cpus_online);
 	trace_seq_puts(s, "#    -----------------\n");

@@ -131,6 +131,7 @@ static __always_inline void trace_hardirqs_off_finish(void)
 hook:
 	__attribute__((cold));
 	trace_hardirqs_off();
+	__asm__ __volatile__(""); /* no tail call: the hook names its caller by its return */
 }
 
 static __always_inline void trace_hardirqs_on_prepare(void)
@@ -140,6 +141,7 @@ static __always_inline void trace_hardirqs_on_prepare(void)
 hook:
 	__attribute__((cold));
 	trace_hardirqs_on();
+	__asm__ __volatile__(""); /* as above */
 }
 
 static __always_inline bool irqs_disabled(void)
