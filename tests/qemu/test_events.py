@@ -15,7 +15,9 @@ from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
 
 
 EVENTS = ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
-          "irq:irq_handler_entry", "irq:irq_handler_exit", "raw_syscalls:sys_enter",
+          "irq:irq_handler_entry", "irq:irq_handler_exit", "preemptirq:irq_disable",
+          "preemptirq:irq_enable", "preemptirq:preempt_disable", "preemptirq:preempt_enable",
+          "raw_syscalls:sys_enter",
           "raw_syscalls:sys_exit", "sched:sched_process_exec", "sched:sched_process_exit",
           "sched:sched_process_fork", "sched:sched_process_wait", "sched:sched_switch",
           "sched:sched_wakeup", "sched:sched_wakeup_new"]
@@ -158,8 +160,8 @@ def test_files_and_modes(lucid):
     assert top.get("set_event") == "-rw-r-----", top
     assert top.get("events", "").startswith("d"), top
     assert sh(lucid, "ls -1 events").split() == [
-        "enable", "exceptions", "ftrace", "header_event", "header_page", "irq", "raw_syscalls",
-        "sched", "syscalls"]
+        "enable", "exceptions", "ftrace", "header_event", "header_page", "irq", "preemptirq",
+        "raw_syscalls", "sched", "syscalls"]
     assert sh(lucid, "ls -1 events/sched").split() == [
         "enable", "filter", "sched_process_exec", "sched_process_exit", "sched_process_fork",
         "sched_process_wait", "sched_switch", "sched_wakeup", "sched_wakeup_new"]
