@@ -23,10 +23,14 @@
  *   #  => ended at:   latency_demo_irqs_off
  *
  * A section's events stay on its CPU, so the per-CPU state below is touched only by its own
- * CPU, with interrupts or preemption off (the section itself). max_sequence (Linux's) makes
- * a section that began before another CPU's new worst case not count: its start time was
- * compared with an older max. The hooks come with interrupts off for the interrupt ones; the
- * preemption ones may not, so the end takes interrupts off itself for the swap.
+ * CPU, with interrupts or preemption off (the section itself). max_sequence makes a section
+ * that began before the tracer (re)started not count. Linux's also drops a section during which
+ * another CPU found a new worst case (that CPU's console printout might have slowed it); Lucid
+ * prints nothing then, and right after a reset every CPU finds a new worst case at once, which
+ * would drop a long section most of the time: a section counts here if it is the worst when it
+ * ends (checked again under max_trace_lock). The hooks come with interrupts off for the
+ * interrupt ones; the preemption ones may not, so the end takes interrupts off itself for the
+ * swap.
  *
  * Choices where Lucid differs: "started at" is the function that turned interrupts off (the
  * hook's caller), and the section's first line "trace_hardirqs_off <-that function", as
@@ -174,7 +178,7 @@ static void check_critical_timing(struct trace_array *tr, struct irqsoff_cpu *da
 	unsigned long flags;
 
 	if (!report_latency(tr, delta))
-		goto out;
+		return;
 	trace_ctx = tracing_gen_ctx();
 	flags = raw_local_irq_save();
 	__raw_spin_lock(&max_trace_lock);
@@ -182,8 +186,8 @@ static void check_critical_timing(struct trace_array *tr, struct irqsoff_cpu *da
 		goto out_unlock;
 	/* How the section ended, from the hook's caller on: the section's last event. */
 	__trace_stack(tr, trace_ctx, parent_ip);
-	if (data->critical_sequence != max_sequence)
-		goto out_unlock;
+	if (data->critical_sequence != READ_ONCE(max_sequence))
+		goto out_unlock; /* began before the tracer (re)started */
 	if (irqsoff_recording(tr)) {
 		struct trace_max_data section = {
 			.time_start = t0,
@@ -194,12 +198,9 @@ static void check_critical_timing(struct trace_array *tr, struct irqsoff_cpu *da
 
 		update_max_tr_single(tr, current, cpu, &section);
 	}
-	max_sequence++;
 out_unlock:
 	__raw_spin_unlock(&max_trace_lock);
 	raw_local_irq_restore(flags);
-out:
-	data->critical_sequence = max_sequence;
 }
 
 static void start_critical_timing(unsigned long ip, unsigned long parent_ip)

@@ -36,6 +36,7 @@ typedef int32_t s32; /* Linux's field type: an offset from _stext */
 
 int irqflags_hook_users;
 int preempt_hook_users;
+int preemptirq_hook_users; /* the two together: the spin locks' one test */
 static bool tracing_irq_cpu[NR_CPUS]; /* inside an interrupts-off section we saw begin */
 static int hook_busy[NR_CPUS];        /* inside a hook: nested changes call nothing */
 
@@ -49,20 +50,24 @@ void irqflags_hook_get(void)
 	if (__atomic_fetch_add(&irqflags_hook_users, 1, __ATOMIC_SEQ_CST) == 0)
 		for (int cpu = 0; cpu < NR_CPUS; cpu++)
 			WRITE_ONCE(tracing_irq_cpu[cpu], false);
+	__atomic_fetch_add(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
 }
 
 void irqflags_hook_put(void)
 {
+	__atomic_fetch_sub(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_sub(&irqflags_hook_users, 1, __ATOMIC_SEQ_CST);
 }
 
 void preempt_hook_get(void)
 {
 	__atomic_fetch_add(&preempt_hook_users, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
 }
 
 void preempt_hook_put(void)
 {
+	__atomic_fetch_sub(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_sub(&preempt_hook_users, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -89,11 +94,23 @@ DEFINE_TRACE_FN(preempt_enable, preempt_regfunc);
 
 /* --- the hooks (interrupts off, or preemption off: the CPU cannot change under them) ---------- */
 
+/*
+ * Called by the thunks (arch/x86_64/thunk_64.S) with a0, the code that turned interrupts or
+ * preemption off or on, and fp, that code's frame pointer: its caller's return address is just
+ * above it, if fp is a frame (the entry code, in assembly, leaves none).
+ */
+#define KERNEL_HALF_START 0xffff800000000000UL /* every kernel stack is above */
+static unsigned long frame_parent(const unsigned long *fp)
+{
+	if ((unsigned long)fp < KERNEL_HALF_START || ((unsigned long)fp & (sizeof(long) - 1)))
+		return 0;
+	return fp[1];
+}
+
 /* Just after cli (or the CPU's own, on an interrupt's entry). */
-void trace_hardirqs_off(void)
+void trace_hardirqs_off_caller(unsigned long a0, const unsigned long *fp)
 {
 	int cpu = smp_processor_id();
-	unsigned long a0 = (unsigned long)__builtin_return_address(0);
 
 	if (tracing_irq_cpu[cpu])
 		return; /* already off: not a transition */
@@ -101,53 +118,50 @@ void trace_hardirqs_off(void)
 	if (in_nmi() || hook_busy[cpu])
 		return;
 	hook_busy[cpu]++;
-	tracer_hardirqs_off(a0, trace_parent_ip());
-	trace_irq_disable(a0, trace_parent_ip());
+	tracer_hardirqs_off(a0, frame_parent(fp));
+	trace_irq_disable(a0, frame_parent(fp));
 	hook_busy[cpu]--;
 }
 
 /* Just before sti (or an IRET or SYSRET that turns them on). Interrupts are still off. */
-void trace_hardirqs_on(void)
+void trace_hardirqs_on_caller(unsigned long a0, const unsigned long *fp)
 {
 	int cpu = smp_processor_id();
-	unsigned long a0 = (unsigned long)__builtin_return_address(0);
 
 	if (!tracing_irq_cpu[cpu])
 		return;
 	if (!in_nmi() && !hook_busy[cpu]) {
 		hook_busy[cpu]++;
-		trace_irq_enable(a0, trace_parent_ip());
-		tracer_hardirqs_on(a0, trace_parent_ip());
+		trace_irq_enable(a0, frame_parent(fp));
+		tracer_hardirqs_on(a0, frame_parent(fp));
 		hook_busy[cpu]--;
 	}
 	tracing_irq_cpu[cpu] = false;
 }
 
 /* preempt_disable() made the count what it is: a transition if it is 1 now. */
-void trace_preempt_off(void)
+void trace_preempt_off_caller(unsigned long a0, const unsigned long *fp)
 {
 	int cpu = smp_processor_id(); /* preemption is off */
-	unsigned long a0 = (unsigned long)__builtin_return_address(0);
 
 	if (preempt_count() != 1 || in_nmi() || hook_busy[cpu])
 		return;
 	hook_busy[cpu]++;
-	trace_preempt_disable(a0, trace_parent_ip());
-	tracer_preempt_off(a0, trace_parent_ip());
+	trace_preempt_disable(a0, frame_parent(fp));
+	tracer_preempt_off(a0, frame_parent(fp));
 	hook_busy[cpu]--;
 }
 
 /* preempt_enable() is about to take the count down by one: a transition if it is 1 now. */
-void trace_preempt_on(void)
+void trace_preempt_on_caller(unsigned long a0, const unsigned long *fp)
 {
 	int cpu = smp_processor_id();
-	unsigned long a0 = (unsigned long)__builtin_return_address(0);
 
 	if (preempt_count() != 1 || in_nmi() || hook_busy[cpu])
 		return;
 	hook_busy[cpu]++;
-	tracer_preempt_on(a0, trace_parent_ip());
-	trace_preempt_enable(a0, trace_parent_ip());
+	tracer_preempt_on(a0, frame_parent(fp));
+	trace_preempt_enable(a0, frame_parent(fp));
 	hook_busy[cpu]--;
 }
 

@@ -83,8 +83,14 @@ static __always_inline unsigned long read_rflags(void)
  * act only on a real transition (trace_preemptirq.c).
  */
 extern int irqflags_hook_users;
+/*
+ * The hooks are called through thunks (arch/x86_64/thunk_64.S) that keep every register, from
+ * inside an asm statement: the compiler sees no call, so a function that toggles interrupts
+ * needs no more registers or frame than it would without the hooks.
+ */
 void trace_hardirqs_on(void);
 void trace_hardirqs_off(void);
+#define HOOK_CALL(thunk) __asm__ __volatile__("call " #thunk : : : "memory", "cc")
 
 #define IRQFLAGS_HOOK_TEST(label)                                                                  \
 	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(irqflags_hook_users) : "cc" : label)
@@ -106,7 +112,7 @@ static __always_inline void local_irq_disable(void)
 	return;
 hook:
 	__attribute__((cold));
-	trace_hardirqs_off();
+	HOOK_CALL(trace_hardirqs_off);
 }
 
 static __always_inline void local_irq_enable(void)
@@ -116,7 +122,7 @@ static __always_inline void local_irq_enable(void)
 	return;
 hook:
 	__attribute__((cold));
-	trace_hardirqs_on();
+	HOOK_CALL(trace_hardirqs_on);
 	raw_local_irq_enable();
 }
 
@@ -130,8 +136,7 @@ static __always_inline void trace_hardirqs_off_finish(void)
 	return;
 hook:
 	__attribute__((cold));
-	trace_hardirqs_off();
-	__asm__ __volatile__(""); /* no tail call: the hook names its caller by its return */
+	HOOK_CALL(trace_hardirqs_off);
 }
 
 static __always_inline void trace_hardirqs_on_prepare(void)
@@ -140,8 +145,7 @@ static __always_inline void trace_hardirqs_on_prepare(void)
 	return;
 hook:
 	__attribute__((cold));
-	trace_hardirqs_on();
-	__asm__ __volatile__(""); /* as above */
+	HOOK_CALL(trace_hardirqs_on);
 }
 
 static __always_inline bool irqs_disabled(void)
@@ -189,7 +193,7 @@ static __always_inline void safe_halt(void)
 	goto halt;
 hook:
 	__attribute__((cold));
-	trace_hardirqs_on(); /* the halt is not time with interrupts off */
+	HOOK_CALL(trace_hardirqs_on); /* the halt is not time with interrupts off */
 halt:
 	__asm__ __volatile__("sti; hlt" : : : "memory");
 }

@@ -64,6 +64,7 @@ EXPORT_SYMBOL(irqflags_hook_users);
 EXPORT_SYMBOL(trace_hardirqs_on);
 EXPORT_SYMBOL(trace_hardirqs_off);
 EXPORT_SYMBOL(preempt_hook_users);
+EXPORT_SYMBOL(preemptirq_hook_users);
 EXPORT_SYMBOL(trace_preempt_on);
 EXPORT_SYMBOL(trace_preempt_off);
 EXPORT_SYMBOL(preempt_schedule);

@@ -7,6 +7,7 @@
 #define KERNEL_PREEMPT_H
 
 #include "kernel/percpu.h"
+#include "arch/x86_64/cpu.h" /* HOOK_CALL */
 
 #define PREEMPT_MASK 0x000000ff
 #define SOFTIRQ_OFFSET 0x00000100
@@ -56,11 +57,19 @@ void preempt_schedule(void);
  * of line. The counter's raw add and sub (interrupt entry, the scheduler) are not hooked.
  */
 extern int preempt_hook_users;
+/*
+ * Both kinds counted together: a spin lock that turns interrupts and preemption off together
+ * (spin_lock_irqsave) tests once for both (kernel/sched/spinlock.h), half the cost.
+ */
+extern int preemptirq_hook_users;
 void trace_preempt_off(void);
 void trace_preempt_on(void);
 
 #define PREEMPT_HOOK_TEST(label)                                                                   \
 	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(preempt_hook_users) : "cc" : label)
+#define PREEMPTIRQ_HOOK_TEST(label)                                                                \
+	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(preemptirq_hook_users) : "cc"     \
+		     : label)
 
 static __always_inline void preempt_disable(void)
 {
@@ -70,7 +79,7 @@ static __always_inline void preempt_disable(void)
 	return;
 hook:
 	__attribute__((cold));
-	trace_preempt_off();
+	HOOK_CALL(trace_preempt_off);
 }
 
 static __always_inline void preempt_enable_no_resched(void)
@@ -81,7 +90,7 @@ static __always_inline void preempt_enable_no_resched(void)
 	return;
 hook:
 	__attribute__((cold));
-	trace_preempt_on();
+	HOOK_CALL(trace_preempt_on);
 	preempt_count_sub(1);
 }
 

@@ -90,24 +90,34 @@ void set_current_state(long state)
 }
 
 /*
- * In prio order: after every task as urgent as t (FIFO among equals), or (head) before them:
- * a real-time task preempted by a more urgent one goes back to the front of its own prio, as
- * Linux's, so it resumes before its equals.
+ * A real-time task goes in prio order: after every task as urgent as it (FIFO among equals), or,
+ * a FIFO task that was preempted, before them, as Linux's, so that it resumes before its
+ * equals. Out of line: the common case, a normal task, goes at the end (__enqueue).
  */
-static void __enqueue(struct rq *rq, struct task *t, bool head)
+static noinline void enqueue_rt(struct rq *rq, struct task *t, bool preempted)
 {
+	bool head = preempted && t->policy == SCHED_FIFO;
 	struct list_head *pos = &rq->queue;
 	struct task *q;
 
-	if (rt_task(t)) {
-		list_for_each_entry(q, &rq->queue, run_list) {
-			if (q->prio > t->prio || (head && q->prio == t->prio)) {
-				pos = &q->run_list;
-				break;
-			}
+	list_for_each_entry(q, &rq->queue, run_list) {
+		if (q->prio > t->prio || (head && q->prio == t->prio)) {
+			pos = &q->run_list;
+			break;
 		}
 	}
 	list_add_tail(&t->run_list, pos); /* before pos: at the end when pos is the queue */
+	rq->nr_queued++;
+	t->on_rq = true;
+}
+
+static __always_inline void __enqueue(struct rq *rq, struct task *t, bool preempted)
+{
+	if (unlikely(rt_task(t))) {
+		enqueue_rt(rq, t, preempted);
+		return;
+	}
+	list_add_tail(&t->run_list, &rq->queue);
 	rq->nr_queued++;
 	t->on_rq = true;
 }
@@ -239,8 +249,8 @@ static void __schedule(bool preempt)
 		prev->on_rq = false; /* runnable, but not here any more: finish_task_switch moves it */
 		push_task[cpu->id] = prev;
 	} else if (prev != rq->idle) {
-		/* A FIFO task preempted keeps its place; one that yields goes after its equals. */
-		__enqueue(rq, prev, preempt && prev->policy == SCHED_FIFO);
+		/* A FIFO task preempted keeps its place (enqueue_rt). */
+		__enqueue(rq, prev, preempt);
 	}
 
 	struct task *next = pick_next_task(rq, cpu->id);
@@ -379,7 +389,8 @@ static void activate_on(struct task *t, int cpu, enum activate_reason why)
 		t->state = TASK_RUNNING; /* a migrated task preempted on its way to sleep still goes */
 	enqueue(rq, t);
 	/* An idle CPU, or one running a less urgent task (a real-time wakeup), switches now. */
-	bool idle = cpus[cpu].curr == rq->idle || t->prio < READ_ONCE(cpus[cpu].curr)->prio;
+	bool idle = cpus[cpu].curr == rq->idle ||
+		    (unlikely(rt_task(t)) && t->prio < READ_ONCE(cpus[cpu].curr)->prio);
 	/* Traced with the queue locked, as Linux does: t->cpu cannot change under the probe. */
 	if (why == ACTIVATE_NEW)
 		trace_sched_wakeup_new(t);

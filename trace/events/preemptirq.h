@@ -27,6 +27,12 @@ void tracer_hardirqs_off(unsigned long a0, unsigned long a1);
 void tracer_preempt_on(unsigned long a0, unsigned long a1);
 void tracer_preempt_off(unsigned long a0, unsigned long a1);
 
+/* The hooks' C halves, which the thunks call (arch/x86_64/thunk_64.S). */
+void trace_hardirqs_off_caller(unsigned long a0, const unsigned long *fp);
+void trace_hardirqs_on_caller(unsigned long a0, const unsigned long *fp);
+void trace_preempt_off_caller(unsigned long a0, const unsigned long *fp);
+void trace_preempt_on_caller(unsigned long a0, const unsigned long *fp);
+
 /* The tracers take the hooks while they run (a count: the events take them too). */
 void irqflags_hook_get(void);
 void irqflags_hook_put(void);
