@@ -22,7 +22,7 @@
 #include "lib/errno.h"
 
 #define LATENCY_DEMO_MAX_US 1000000 /* one second: plenty to see, short enough to survive */
-#define LATENCY_DEMO_STEP_US 50     /* one latency_demo_spin() call: a line in the trace */
+#define LATENCY_DEMO_STEP_US 50 /* one latency_demo_spin() call: a line in the trace */
 
 static unsigned int irqs_off_us;
 static unsigned int preempt_off_us;

@@ -172,6 +172,7 @@ struct trace_max_data {
 	unsigned long critical_start; /* irqsoff: where it began and ended; 0 for wakeup */
 	unsigned long critical_end;
 	int cpu;
+	bool cpu_only;                /* only cpu's part was swapped in: the others are older maxes */
 	char comm[16];
 	int pid, uid;
 	long nice, policy, rt_priority;

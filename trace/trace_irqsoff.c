@@ -58,16 +58,16 @@ enum {
 
 /* One CPU's section: written by that CPU only, inside the section. */
 struct irqsoff_cpu {
-	bool tracing;                    /* inside a section we saw begin (Linux's tracing_cpu) */
-	int disabled;                    /* the tracer's own code is running here: ignore */
-	uint64_t preempt_timestamp;      /* when it began, on the trace clock */
-	unsigned long critical_start;    /* where */
+	bool tracing; /* inside a section we saw begin (Linux's tracing_cpu) */
+	int disabled; /* the tracer's own code is running here: ignore */
+	uint64_t preempt_timestamp; /* when it began, on the trace clock */
+	unsigned long critical_start; /* where */
 	unsigned long critical_sequence; /* max_sequence then */
 };
 
 static struct trace_array *irqsoff_trace;
-static int tracer_enabled;  /* read by the hooks: a tracer of this file is current */
-static int trace_type;      /* TRACER_IRQS_OFF | TRACER_PREEMPT_OFF */
+static int tracer_enabled; /* read by the hooks: a tracer of this file is current */
+static int trace_type; /* TRACER_IRQS_OFF | TRACER_PREEMPT_OFF */
 static bool function_enabled; /* the ops below are registered (function-trace) */
 static unsigned int save_flags; /* the options the tracer set, as they were before */
 static struct irqsoff_cpu irqsoff_data[NR_CPUS];
@@ -93,7 +93,8 @@ static uint64_t irqsoff_now(struct trace_array *tr)
 static void irqsoff_trace_function(struct trace_array *tr, unsigned long ip,
 				   unsigned long parent_ip, unsigned int trace_ctx)
 {
-	struct ring_buffer_event *event = ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_entry));
+	struct ring_buffer_event *event =
+		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_entry));
 	struct ftrace_entry *entry;
 
 	if (!event)
@@ -369,17 +370,17 @@ static int preemptirqsoff_tracer_init(struct trace_array *tr)
 	return irqsoff_tracer_init_type(tr, TRACER_IRQS_OFF | TRACER_PREEMPT_OFF);
 }
 
-#define LATENCY_TRACER(_var, _name, _init)                                                         \
-	static struct tracer _var = {                                                              \
-		.name = _name,                                                                     \
-		.init = _init,                                                                     \
-		.reset = irqsoff_tracer_reset,                                                     \
-		.start = irqsoff_tracer_start,                                                     \
-		.stop = irqsoff_tracer_stop,                                                       \
-		.flag_changed = irqsoff_flag_changed,                                              \
-		.use_max_tr = true,                                                                \
-		.print_max = true,                                                                 \
-	};                                                                                         \
+#define LATENCY_TRACER(_var, _name, _init)            \
+	static struct tracer _var = {                 \
+		.name = _name,                        \
+		.init = _init,                        \
+		.reset = irqsoff_tracer_reset,        \
+		.start = irqsoff_tracer_start,        \
+		.stop = irqsoff_tracer_stop,          \
+		.flag_changed = irqsoff_flag_changed, \
+		.use_max_tr = true,                   \
+		.print_max = true,                    \
+	};                                            \
 	REGISTER_TRACER(_var)
 
 LATENCY_TRACER(irqsoff_tracer, "irqsoff", irqsoff_tracer_init);

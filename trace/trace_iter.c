@@ -104,12 +104,15 @@ static void iter_skip_before_start(struct trace_iterator *iter)
 {
 	uint64_t start = tracing_time_start(iter->tr, iter->buffer), ts;
 
-	if (!iter->buffer || iter->buffer == iter->tr->buffer)
+	/* Only a latency tracer's max buffer: a snapshot of another tracer shows all it holds. */
+	if (!iter->buffer || iter->buffer != iter->tr->snapshot_buffer || !iter->trace ||
+	    !iter->trace->use_max_tr)
 		return;
 	for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++) {
 		struct ring_buffer_iter *it = iter->buffer_iter[cpu];
+		bool other = iter->tr->max_data.cpu_only && cpu != iter->tr->max_data.cpu;
 
-		while (it && ring_buffer_iter_peek(it, &ts) && ts < start) {
+		while (it && ring_buffer_iter_peek(it, &ts) && (ts < start || other)) {
 			ring_buffer_iter_advance(it);
 			iter->skipped++;
 		}

@@ -12,7 +12,9 @@
  *
  * The part swapped in holds everything its CPU recorded since the last swap, not only the
  * section: the reader skips what came before the section's start (max_data.time_start), as
- * Linux's tracing_iter_reset does, and the header counts only what it shows.
+ * Linux's tracing_iter_reset does, and the header counts only what it shows. When one CPU's part
+ * was swapped (irqsoff), the other CPUs' parts of the max buffer hold older worst cases, which
+ * may overlap the section in time: the reader shows the section's CPU only.
  *
  * The swap is made where the section ends: interrupts off, maybe inside an interrupt handler
  * that interrupted a write on this very CPU. So it never waits for this CPU's writers: if one
@@ -32,13 +34,14 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-static void update_max_data(struct trace_array *tr, struct task *tsk, int cpu,
+static void update_max_data(struct trace_array *tr, struct task *tsk, int cpu, bool cpu_only,
 			    const struct trace_max_data *section)
 {
 	struct trace_max_data *d = &tr->max_data;
 
 	*d = *section;
 	d->cpu = cpu;
+	d->cpu_only = cpu_only;
 	memcpy(d->comm, tsk->comm, sizeof(d->comm));
 	d->pid = tsk->pid;
 	d->uid = 0; /* Lucid's tasks are all root's */
@@ -55,7 +58,7 @@ bool update_max_tr_single(struct trace_array *tr, struct task *tsk, int cpu,
 		return false;
 	if (ring_buffer_swap_cpu_nowait(tr->snapshot_buffer, tr->buffer, cpu))
 		return false;
-	update_max_data(tr, tsk, cpu, section);
+	update_max_data(tr, tsk, cpu, true, section);
 	return true;
 }
 
@@ -66,7 +69,7 @@ bool update_max_tr(struct trace_array *tr, struct task *tsk, int cpu,
 		return false;
 	if (ring_buffer_swap_nowait(tr->snapshot_buffer, tr->buffer))
 		return false;
-	update_max_data(tr, tsk, cpu, section);
+	update_max_data(tr, tsk, cpu, false, section);
 	return true;
 }
 
@@ -91,8 +94,7 @@ static ssize_t tracing_max_lat_read(struct file *file, char *ubuf, size_t cnt, l
  * Any number of microseconds whose nanoseconds fit: 0 starts the search for the worst case
  * afresh. (Linux multiplies without looking, so 2^64 / 1000 us and more wrap.)
  */
-static ssize_t tracing_max_lat_write(struct file *file, const char *ubuf, size_t cnt,
-				     loff_t *ppos)
+static ssize_t tracing_max_lat_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = tracing_get_tr(file_inode(file));
 	unsigned long val;

@@ -38,7 +38,7 @@ int irqflags_hook_users;
 int preempt_hook_users;
 int preemptirq_hook_users; /* the two together: the spin locks' one test */
 static bool tracing_irq_cpu[NR_CPUS]; /* inside an interrupts-off section we saw begin */
-static int hook_busy[NR_CPUS];        /* inside a hook: nested changes call nothing */
+static int hook_busy[NR_CPUS]; /* inside a hook: nested changes call nothing */
 
 /*
  * The first probe of an event, or a tracer, turns the hooks on; the last one off. A CPU may be
@@ -210,20 +210,20 @@ static enum print_line_t preemptirq_output(struct trace_iterator *iter, unsigned
 	return trace_handle_return(s);
 }
 
-#define PREEMPTIRQ_EVENT(_name)                                                                    \
-	struct trace_event_call event_##_name = {                                                  \
-		.system = "preemptirq",                                                            \
-		.name = #_name,                                                                    \
-		.fields = preemptirq_fields,                                                       \
-		.size = sizeof(struct trace_event_raw_preemptirq_template),                        \
-		.print_fmt = TRACE_PRINT_FMT(                                                      \
-			"caller=%pS parent=%pS",                                                   \
-			(void *)((unsigned long)(_stext) + REC->caller_offs),                      \
-			(void *)((unsigned long)(_stext) + REC->parent_offs)),                     \
-		.event = {.trace = preemptirq_output},                                             \
-		.tp = &__tracepoint_##_name,                                                       \
-		.probe = TRACEPOINT_PROBE(_name, probe_preemptirq),                                \
-	};                                                                                         \
+#define PREEMPTIRQ_EVENT(_name)                                                                \
+	struct trace_event_call event_##_name = {                                              \
+		.system = "preemptirq",                                                        \
+		.name = #_name,                                                                \
+		.fields = preemptirq_fields,                                                   \
+		.size = sizeof(struct trace_event_raw_preemptirq_template),                    \
+		.print_fmt =                                                                   \
+			TRACE_PRINT_FMT("caller=%pS parent=%pS",                               \
+					(void *)((unsigned long)(_stext) + REC->caller_offs),  \
+					(void *)((unsigned long)(_stext) + REC->parent_offs)), \
+		.event = {.trace = preemptirq_output},                                         \
+		.tp = &__tracepoint_##_name,                                                   \
+		.probe = TRACEPOINT_PROBE(_name, probe_preemptirq),                            \
+	};                                                                                     \
 	REGISTER_TRACE_EVENT(event_##_name)
 
 PREEMPTIRQ_EVENT(irq_disable);

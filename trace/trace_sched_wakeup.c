@@ -115,8 +115,8 @@ static void wakeup_record(struct trace_array *tr, int type, struct task *prev, s
 	tracing_record_cmdline(next); /* its name, for the line's end */
 }
 
-static void wakeup_trace_function(struct trace_array *tr, unsigned long ip,
-				  unsigned long parent_ip, unsigned int trace_ctx)
+static void wakeup_trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
+				  unsigned int trace_ctx)
 {
 	struct ring_buffer_event *event =
 		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_entry));
@@ -340,17 +340,17 @@ static int wakeup_rt_tracer_init(struct trace_array *tr)
 	return __wakeup_tracer_init(tr, true);
 }
 
-#define WAKEUP_TRACER(_var, _name, _init)                                                          \
-	static struct tracer _var = {                                                              \
-		.name = _name,                                                                     \
-		.init = _init,                                                                     \
-		.reset = wakeup_tracer_reset,                                                      \
-		.start = wakeup_tracer_start,                                                      \
-		.stop = wakeup_tracer_stop,                                                        \
-		.flag_changed = wakeup_flag_changed,                                               \
-		.use_max_tr = true,                                                                \
-		.print_max = true,                                                                 \
-	};                                                                                         \
+#define WAKEUP_TRACER(_var, _name, _init)            \
+	static struct tracer _var = {                \
+		.name = _name,                       \
+		.init = _init,                       \
+		.reset = wakeup_tracer_reset,        \
+		.start = wakeup_tracer_start,        \
+		.stop = wakeup_tracer_stop,          \
+		.flag_changed = wakeup_flag_changed, \
+		.use_max_tr = true,                  \
+		.print_max = true,                   \
+	};                                           \
 	REGISTER_TRACER(_var)
 
 WAKEUP_TRACER(wakeup_tracer, "wakeup", wakeup_tracer_init);

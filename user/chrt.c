@@ -32,8 +32,9 @@ struct policy {
 };
 
 static const struct policy policies[] = {
-	{SCHED_OTHER, "SCHED_OTHER"}, {SCHED_FIFO, "SCHED_FIFO"}, {SCHED_RR, "SCHED_RR"},
-	{SCHED_BATCH, "SCHED_BATCH"}, {SCHED_IDLE, "SCHED_IDLE"}, {SCHED_DEADLINE, "SCHED_DEADLINE"},
+	{SCHED_OTHER, "SCHED_OTHER"}, {SCHED_FIFO, "SCHED_FIFO"},
+	{SCHED_RR, "SCHED_RR"},	      {SCHED_BATCH, "SCHED_BATCH"},
+	{SCHED_IDLE, "SCHED_IDLE"},   {SCHED_DEADLINE, "SCHED_DEADLINE"},
 };
 #define NR_POLICIES (sizeof(policies) / sizeof(policies[0]))
 
