@@ -35,13 +35,18 @@
  * Choices where Lucid differs: "started at" is the function that turned interrupts off (the
  * hook's caller), and the section's first line "trace_hardirqs_off <-that function", as
  * ftrace.rst shows them; Linux 6.1 records one frame further up. The function-trace option is
- * on by default, as in Linux; display-graph prints the functions as function_graph would.
+ * on by default, as in Linux. With display-graph the functions are hooked at entry and return
+ * (trace/fgraph.c) and print as function_graph's, under the latency header.
  *
  * Not traced, as all of trace/: the tracer runs inside every section it measures.
  */
 #include "trace/trace.h"
 #include "trace/trace_ctx.h"
 #include "trace/ring_buffer.h"
+#include "trace/fgraph.h"
+#include "trace/trace_graph_fmt.h"
+#include "trace/trace_graph_output.h"
+#include "trace/trace_output.h"
 #include "trace/events/preemptirq.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/preempt.h"
@@ -69,6 +74,7 @@ static struct trace_array *irqsoff_trace;
 static int tracer_enabled; /* read by the hooks: a tracer of this file is current */
 static int trace_type; /* TRACER_IRQS_OFF | TRACER_PREEMPT_OFF */
 static bool function_enabled; /* the ops below are registered (function-trace) */
+static bool graph_enabled; /* ... or the graph callbacks (function-trace and display-graph) */
 static unsigned int save_flags; /* the options the tracer set, as they were before */
 static struct irqsoff_cpu irqsoff_data[NR_CPUS];
 static unsigned long max_sequence;
@@ -104,6 +110,64 @@ static void irqsoff_trace_function(struct trace_array *tr, unsigned long ip,
 	entry->ip = ip;
 	entry->parent_ip = parent_ip;
 	ring_buffer_unlock_commit(tr->buffer);
+}
+
+static bool is_graph(struct trace_array *tr)
+{
+	return tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
+}
+
+/* display-graph's records: a function's entry, its return (Linux's __trace_graph_*). */
+static bool irqsoff_graph_record_entry(struct trace_array *tr, unsigned long func, int depth,
+				       unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event =
+		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_graph_ent_entry));
+	struct ftrace_graph_ent_entry *entry;
+
+	if (!event)
+		return false;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_ENT, trace_ctx);
+	entry->func = func;
+	entry->depth = depth;
+	ring_buffer_unlock_commit(tr->buffer);
+	return true;
+}
+
+static void irqsoff_graph_record_return(struct trace_array *tr, unsigned long func, int depth,
+					uint64_t calltime, uint64_t rettime, unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event =
+		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_graph_ret_entry));
+	struct ftrace_graph_ret_entry *entry;
+
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_RET, trace_ctx);
+	entry->func = func;
+	entry->retval = 0;
+	entry->depth = depth;
+	entry->overrun = 0;
+	entry->calltime = calltime;
+	entry->rettime = rettime;
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/* A section's ends: a function event, or with display-graph a call of the hook, "hook();". */
+static void irqsoff_mark(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
+			 unsigned int trace_ctx)
+{
+	uint64_t now;
+
+	if (!is_graph(tr)) {
+		irqsoff_trace_function(tr, ip, parent_ip, trace_ctx);
+		return;
+	}
+	now = irqsoff_now(tr);
+	if (irqsoff_graph_record_entry(tr, ip, 0, trace_ctx))
+		irqsoff_graph_record_return(tr, ip, 0, now, now, trace_ctx);
 }
 
 static bool preempt_trace(int pc)
@@ -147,12 +211,39 @@ static void irqsoff_tracer_call(unsigned long ip, unsigned long parent_ip, struc
 	ftrace_test_recursion_unlock(bit);
 }
 
+/* display-graph: a function entered inside a section is hooked for its return too. */
+static bool irqsoff_graph_entry(struct ftrace_graph_ent *trace)
+{
+	struct irqsoff_cpu *data = &irqsoff_data[smp_processor_id()]; /* interrupts are off */
+
+	if (!data->tracing || data->disabled)
+		return false;
+	return irqsoff_graph_record_entry(irqsoff_trace, trace->func, trace->depth,
+					  tracing_gen_ctx_pc(preempt_count()));
+}
+
+static void irqsoff_graph_return(struct ftrace_graph_ret *trace)
+{
+	struct irqsoff_cpu *data = &irqsoff_data[smp_processor_id()];
+
+	if (data->disabled)
+		return;
+	irqsoff_graph_record_return(irqsoff_trace, trace->func, trace->depth, trace->calltime,
+				    trace->rettime, tracing_gen_ctx_pc(preempt_count()));
+}
+
 static int register_irqsoff_function(struct trace_array *tr)
 {
 	int ret;
 
-	if (function_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
+	if (function_enabled || graph_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
 		return 0;
+	if (is_graph(tr)) {
+		ret = register_ftrace_graph(irqsoff_graph_entry, irqsoff_graph_return);
+		if (!ret)
+			graph_enabled = true;
+		return ret;
+	}
 	irqsoff_ops.func = irqsoff_tracer_call;
 	irqsoff_ops.private = tr;
 	ret = register_ftrace_function(&irqsoff_ops);
@@ -163,10 +254,11 @@ static int register_irqsoff_function(struct trace_array *tr)
 
 static void unregister_irqsoff_function(void)
 {
-	if (!function_enabled)
-		return;
-	unregister_ftrace_function(&irqsoff_ops);
-	function_enabled = false;
+	if (graph_enabled)
+		unregister_ftrace_graph();
+	if (function_enabled)
+		unregister_ftrace_function(&irqsoff_ops);
+	graph_enabled = function_enabled = false;
 }
 
 /* --- sections ----------------------------------------------------------------------------------- */
@@ -220,7 +312,7 @@ static void start_critical_timing(unsigned long ip, unsigned long parent_ip)
 	data->critical_sequence = max_sequence;
 	data->preempt_timestamp = irqsoff_now(tr);
 	data->critical_start = parent_ip ? parent_ip : ip;
-	irqsoff_trace_function(tr, ip, parent_ip, tracing_gen_ctx());
+	irqsoff_mark(tr, ip, parent_ip, tracing_gen_ctx());
 	data->tracing = true;
 	data->disabled--;
 }
@@ -241,7 +333,7 @@ static void stop_critical_timing(unsigned long ip, unsigned long parent_ip)
 	if (!data->critical_start || data->disabled || !irqsoff_recording(tr))
 		return;
 	data->disabled++;
-	irqsoff_trace_function(tr, ip, parent_ip, tracing_gen_ctx());
+	irqsoff_mark(tr, ip, parent_ip, tracing_gen_ctx());
 	check_critical_timing(tr, data, parent_ip ? parent_ip : ip, cpu);
 	data->critical_start = 0;
 	data->disabled--;
@@ -330,15 +422,62 @@ static void irqsoff_tracer_reset(struct trace_array *tr)
 	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, save_flags & TRACE_ITER_PAUSE_ON_TRACE);
 }
 
-/* function-trace: the functions inside sections, from now on or no more. */
+/*
+ * function-trace: the functions inside sections, from now on or no more. display-graph: the
+ * other way of hooking them, and of printing: the trace starts afresh (Linux's).
+ */
 static void irqsoff_flag_changed(struct trace_array *tr, unsigned int mask, int set)
 {
-	if (mask != TRACE_ITER_FUNCTION)
+	if (mask != TRACE_ITER_FUNCTION && mask != TRACE_ITER_DISPLAY_GRAPH)
 		return;
-	if (set)
+	unregister_irqsoff_function();
+	if (mask == TRACE_ITER_DISPLAY_GRAPH) {
+		tracing_reset_online_cpus(tr);
+		tracing_clear_snapshot(tr);
+		tr->max_latency = 0;
+		memset(&tr->max_data, 0, sizeof(tr->max_data));
+	}
+	if (tr->trace_flags & TRACE_ITER_FUNCTION)
 		register_irqsoff_function(tr);
-	else
-		unregister_irqsoff_function();
+	(void)set;
+}
+
+/* --- printing: the latency format, or with display-graph function_graph's lines ----------- */
+
+#define GRAPH_TRACER_FLAGS                                                             \
+	(TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_PROC | TRACE_GRAPH_PRINT_DURATION | \
+	 TRACE_GRAPH_PRINT_OVERHEAD)
+
+static void irqsoff_trace_open(struct trace_iterator *iter)
+{
+	if (is_graph(iter->tr))
+		graph_trace_open(iter);
+}
+
+static void irqsoff_trace_close(struct trace_iterator *iter)
+{
+	if (iter->private)
+		graph_trace_close(iter);
+}
+
+static enum print_line_t irqsoff_print_line(struct trace_iterator *iter)
+{
+	if (is_graph(iter->tr))
+		return print_graph_function_flags(iter, GRAPH_TRACER_FLAGS);
+	return TRACE_TYPE_UNHANDLED;
+}
+
+static void irqsoff_print_header(struct trace_iterator *iter)
+{
+	if (!is_graph(iter->tr)) {
+		trace_default_header(iter);
+		return;
+	}
+	if (!(iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO))
+		return;
+	if (iter->iter_flags & TRACE_FILE_LAT_FMT)
+		trace_print_lat_header(iter);
+	print_graph_headers_flags(iter, GRAPH_TRACER_FLAGS);
 }
 
 /* tracing_on 0 -> 1: sections that began while it was off do not count. */
@@ -378,6 +517,10 @@ static int preemptirqsoff_tracer_init(struct trace_array *tr)
 		.start = irqsoff_tracer_start,        \
 		.stop = irqsoff_tracer_stop,          \
 		.flag_changed = irqsoff_flag_changed, \
+		.open = irqsoff_trace_open,           \
+		.close = irqsoff_trace_close,         \
+		.print_line = irqsoff_print_line,     \
+		.print_header = irqsoff_print_header, \
 		.use_max_tr = true,                   \
 		.print_max = true,                    \
 	};                                            \

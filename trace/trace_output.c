@@ -501,6 +501,13 @@ static void print_lat_help_header(struct trace_iterator *iter)
 				   "#     \\   /      |||||  \\    |   /           \n");
 }
 
+/* The latency header alone, for a latency tracer that prints the rest in its own way. */
+void trace_print_lat_header(struct trace_iterator *iter)
+{
+	if (iter->entries)
+		print_trace_header(iter);
+}
+
 void trace_default_header(struct trace_iterator *iter)
 {
 	unsigned int flags = iter->tr->trace_flags;

@@ -192,6 +192,27 @@ def test_function_trace_off(lucid):
     ok(lucid, "echo nop > current_tracer; echo 1 > options/function-trace")
 
 
+def test_display_graph(lucid):
+    """display-graph: the same section, its functions as function_graph prints them."""
+    fresh(lucid)
+    ok(lucid, "echo 1 > options/display-graph; echo irqsoff > current_tracer")
+    lat, text = measure(lucid, "modprobe latency_demo irqs_off_us=%d" % DEMO_US)
+    ok(lucid, "rmmod latency_demo; echo nop > current_tracer; echo 0 > options/display-graph")
+    head, _, body = text.partition("# CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
+                                   "# |     |    |           |   |                     |   |   |   |\n")
+    assert body, text[:3000]
+    assert "#  => started at: latency_demo_irqs_off\n" in head, head
+    assert "# latency: %d us," % lat in head and lat >= DEMO_US, head
+    calls = [re.sub(r"^ *\d+\) +\S+ +\| [ +!#*@$]? *(\d+\.\d+ us)? *\| ", "", l)
+             for l in body.splitlines() if re.match(r"^ *\d+\) ", l)]
+    assert calls[0] == " trace_hardirqs_off();", calls[:5]
+    assert calls[-1] == " trace_hardirqs_on();", calls[-5:]
+    # A module's functions carry its name, as function_graph's.
+    assert calls[1] == " latency_demo_wait [latency_demo]() {", calls[:5]
+    assert calls.count("   latency_demo_spin [latency_demo]();") == DEMO_US // 50, calls[:10]
+    assert calls[-2].startswith(" }"), calls[-5:]
+
+
 def test_max_stays_and_thresh(lucid):
     lat, text = demo(lucid, "irqsoff", "irqs_off_us")
     # More work, shorter sections: while the worst stays, so does its trace.
