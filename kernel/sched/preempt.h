@@ -94,6 +94,19 @@ hook:
 	preempt_count_sub(1);
 }
 
+/* Without the hooks (Linux's _notrace forms): for the tracing code's own sections. */
+static __always_inline void preempt_disable_notrace(void)
+{
+	preempt_count_add(1);
+	barrier();
+}
+
+static __always_inline void preempt_enable_no_resched_notrace(void)
+{
+	barrier();
+	preempt_count_sub(1);
+}
+
 /* Re-enabling preemption is a scheduling point: a wakeup may have asked for one meanwhile. */
 static __always_inline void preempt_enable(void)
 {
