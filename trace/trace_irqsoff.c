@@ -261,7 +261,7 @@ static void unregister_irqsoff_function(void)
 	graph_enabled = function_enabled = false;
 }
 
-/* --- sections ----------------------------------------------------------------------------------- */
+/* --- sections --------------------------------------------------------------------------------- */
 
 static void check_critical_timing(struct trace_array *tr, struct irqsoff_cpu *data,
 				  unsigned long parent_ip, int cpu)

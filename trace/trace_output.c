@@ -125,9 +125,9 @@ void trace_print_context(struct trace_iterator *iter)
  *
  * comm cut to 8, pid, CPU, the four flag columns, the time since the buffer was last reset in
  * microseconds, and a mark ('!', '+', ...) for the time to the next event. The trace file looks
- * at the event after this one (iter->next_ts, trace/trace_iter.c). Linux's consuming readers look for the
- * next event among those not yet consumed, which in ftrace_dump() still include this very one,
- * so the delta is 0 and the mark a blank there: Lucid prints what Linux prints.
+ * at the event after this one (iter->next_ts, trace/trace_iter.c). Linux's consuming readers
+ * look for the next event among those not yet consumed, which in ftrace_dump() still include
+ * this very one, so the delta is 0 and the mark a blank there: Lucid prints what Linux prints.
  */
 void trace_print_lat_context(struct trace_iterator *iter)
 {
@@ -471,7 +471,8 @@ static void print_trace_header(struct trace_iterator *iter)
 	trace_seq_puts(s, "# -----------------------------------"
 			  "---------------------------------\n");
 	trace_seq_printf(s, "# latency: %lu us, #%lu/%lu, CPU#%d | (M:%s VP:%d, KP:%d, SP:%d HP:%d",
-			 (unsigned long)(d->saved_latency / NSEC_PER_USEC) /* as tracing_max_latency */, iter->entries, iter->total,
+			 /* microseconds cut, as tracing_max_latency shows them */
+			 (unsigned long)(d->saved_latency / NSEC_PER_USEC), iter->entries, iter->total,
 			 d->cpu, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
 	trace_seq_printf(s, " #P:%d)\n", iter->cpus_online);
 	trace_seq_puts(s, "#    -----------------\n");

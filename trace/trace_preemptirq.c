@@ -165,7 +165,7 @@ void trace_preempt_on_caller(unsigned long a0, const unsigned long *fp)
 	hook_busy[cpu]--;
 }
 
-/* --- the events -------------------------------------------------------------------------------- */
+/* --- the events ------------------------------------------------------------------------------- */
 
 /* Linux's record: two offsets from _stext, 4 bytes each rather than two addresses of 8. */
 struct trace_event_raw_preemptirq_template {
