@@ -324,7 +324,7 @@ $(B)/modules/%.mod.c: $(B)/kcflags
 
 # No -pg here: __this_module is data.
 $(B)/modules/%.mod.o: $(B)/modules/%.mod.c
-	@$(CC) $(KCFLAGS) -DKBUILD_MODNAME='"$*"' -c $< -o $@
+	@$(CC) $(KCFLAGS) -DKBUILD_MODNAME='"$*"' -MMD -MP -c $< -o $@
 
 $(B)/modules/%.ko: $(B)/modules/%.o $(B)/modules/%.mod.o
 	@echo "  LD [M]  $@"; $(LD) -r -o $@ $^
@@ -345,7 +345,7 @@ $(MODTREE)/stamp: $(MODULE_KOS) kernel/version.h Makefile
 modules: $(MODULE_KOS)
 .PHONY: modules
 .PRECIOUS: $(B)/modules/%.o $(B)/modules/%.mod.c $(B)/modules/%.mod.o
--include $(MODULE_KOS:.ko=.d)
+-include $(MODULE_KOS:.ko=.d) $(MODULE_KOS:.ko=.mod.d)
 
 # The initramfs as the ISO carries it: LZ4's legacy frame, as Linux's `lz4 -l -9` makes it
 # (kernel/fs/initramfs.c decompresses it; lib/decompress_unlz4.c says why LZ4 and not gzip).

@@ -435,6 +435,115 @@ long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user
 }
 
 /*
+ * Scheduling policies (kernel/sched/sched.h): what chrt sets and shows. Linux's checks in
+ * Linux's order: a bad pid or pointer first (EINVAL, EFAULT), then the task (ESRCH), then the
+ * policy and priority (EINVAL): 1..99 for FIFO and RR, 0 for the others. SCHED_DEADLINE needs
+ * sched_setattr, which Lucid lacks (no deadline class); SCHED_RESET_ON_FORK is taken and not
+ * acted on. Everyone is root, so no permission check.
+ */
+#define SCHED_RESET_ON_FORK 0x40000000
+#define SCHED_DEADLINE 6 /* only its priority range: sched_setattr's, which Lucid lacks */
+struct sched_param {
+	int sched_priority;
+};
+
+static int sched_priority_max(int policy)
+{
+	if (rt_policy(policy))
+		return MAX_USER_RT_PRIO;
+	if (policy == SCHED_NORMAL || policy == SCHED_BATCH || policy == SCHED_IDLE ||
+	    policy == SCHED_DEADLINE)
+		return 0;
+	return -EINVAL;
+}
+
+static int sched_priority_min(int policy)
+{
+	if (rt_policy(policy))
+		return 1;
+	return sched_priority_max(policy);
+}
+
+/* policy -1: keep the task's (sched_setparam). */
+static long do_sched_setscheduler(int pid, int policy, const struct sched_param __user *param)
+{
+	struct sched_param p;
+	unsigned long flags;
+	struct task *t;
+
+	if (!param || pid < 0)
+		return -EINVAL;
+	if (copy_from_user(&p, param, sizeof(p)))
+		return -EFAULT;
+	if (!(t = lock_task(pid, &flags)))
+		return -ESRCH;
+	if (policy < 0)
+		policy = t->policy;
+	policy &= ~SCHED_RESET_ON_FORK;
+	if (policy == SCHED_DEADLINE || sched_priority_max(policy) < 0 || p.sched_priority < sched_priority_min(policy) ||
+	    p.sched_priority > sched_priority_max(policy)) {
+		spin_unlock_irqrestore(&task_list_lock, flags);
+		return -EINVAL;
+	}
+	/* Under the list's lock, so t cannot go; a reschedule it asks for comes at the unlock. */
+	sched_set_policy(t, policy, p.sched_priority);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return 0;
+}
+
+long sys_sched_setscheduler(int pid, int policy, struct sched_param __user *param)
+{
+	if (policy < 0)
+		return -EINVAL;
+	return do_sched_setscheduler(pid, policy, param);
+}
+
+long sys_sched_setparam(int pid, struct sched_param __user *param)
+{
+	return do_sched_setscheduler(pid, -1, param);
+}
+
+long sys_sched_getscheduler(int pid)
+{
+	unsigned long flags;
+	struct task *t;
+	int policy;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (!(t = lock_task(pid, &flags)))
+		return -ESRCH;
+	policy = t->policy;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return policy;
+}
+
+long sys_sched_getparam(int pid, struct sched_param __user *param)
+{
+	struct sched_param p = {0};
+	unsigned long flags;
+	struct task *t;
+
+	if (!param || pid < 0)
+		return -EINVAL;
+	if (!(t = lock_task(pid, &flags)))
+		return -ESRCH;
+	p.sched_priority = t->rt_priority;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return copy_to_user(param, &p, sizeof(p)) ? -EFAULT : 0;
+}
+
+long sys_sched_get_priority_max(int policy)
+{
+	return sched_priority_max(policy);
+}
+
+long sys_sched_get_priority_min(int policy)
+{
+	return sched_priority_min(policy);
+}
+
+/*
  * rseq (restartable sequences) is a Linux option (CONFIG_RSEQ) Lucid does not have; its answer
  * is then ENOSYS, and glibc, which tries it at every start, goes on without. A table entry of
  * its own, so that it is not named as missing in the log each boot.

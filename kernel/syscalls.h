@@ -138,6 +138,13 @@ long sys_getgroups(int gidsetsize, unsigned int __user *grouplist);
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
 	       unsigned long arg5);
 long sys_sched_setaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr);
+struct sched_param;
+long sys_sched_setparam(int pid, struct sched_param __user *param);
+long sys_sched_getparam(int pid, struct sched_param __user *param);
+long sys_sched_setscheduler(int pid, int policy, struct sched_param __user *param);
+long sys_sched_getscheduler(int pid);
+long sys_sched_get_priority_max(int policy);
+long sys_sched_get_priority_min(int policy);
 long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user_mask_ptr);
 long sys_syslog(int type, char __user *buf, int len); /* kernel/printk.c */
 long sys_sendfile64(int out_fd, int in_fd, long __user *offset, size_t count); /* read_write.c */

@@ -50,6 +50,8 @@ int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 	f->func = probe;
 	f->data = data;
 	__atomic_store_n(&tp->funcs[slot], f, __ATOMIC_RELEASE); /* the pair before its pointer */
+	if (!tp->enabled && tp->regfunc)
+		tp->regfunc(true);
 	WRITE_ONCE(tp->enabled, true);
 out:
 	mutex_unlock(&tracepoints_mutex);
@@ -67,8 +69,11 @@ int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
 			__atomic_store_n(&tp->funcs[i], NULL, __ATOMIC_RELEASE);
 		}
 	}
-	if (f && !tracepoint_has_probes(tp))
+	if (f && !tracepoint_has_probes(tp)) {
 		WRITE_ONCE(tp->enabled, false);
+		if (tp->regfunc)
+			tp->regfunc(false);
+	}
 	mutex_unlock(&tracepoints_mutex);
 	if (!f)
 		return -ENOENT;

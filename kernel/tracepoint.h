@@ -62,6 +62,8 @@ struct tracepoint_func {
 struct tracepoint {
 	const char *name;
 	bool enabled; /* some probe is attached: the one thing trace_X() looks at otherwise */
+	/* Told when the first probe comes (true) and the last goes (false): Linux's regfunc. */
+	void (*regfunc)(bool on);
 	const struct tracepoint_func *funcs[TRACEPOINT_MAX_PROBES];
 };
 
@@ -79,6 +81,8 @@ void tracepoint_synchronize_unregister(void);
 #define TP_ARGS(...) __VA_ARGS__
 
 #define DEFINE_TRACE(tp) struct tracepoint __tracepoint_##tp = {.name = #tp}
+/* ... whose hook, outside the tracepoint, is turned on and off with it (trace_preemptirq.c). */
+#define DEFINE_TRACE_FN(tp, reg) struct tracepoint __tracepoint_##tp = {.name = #tp, .regfunc = reg}
 
 /*
  * A probe for tracepoint name, as a void * (for tables), with its type checked: a probe whose
@@ -96,8 +100,10 @@ void tracepoint_synchronize_unregister(void);
 
 /*
  * trace_NAME(args): the check, then every attached probe with preemption disabled (without a
- * reschedule on the way out: some callers may not schedule; the next chance does). The probe
- * loop is out of line (noinline), so the caller's fast path keeps its registers for itself.
+ * reschedule on the way out: some callers may not schedule; the next chance does), with the
+ * _notrace forms, as Linux's: the latency tracers' hooks are not for the tracepoints' own. The
+ * probe loop is out of line (noinline), so the caller's fast path keeps its registers for
+ * itself.
  * register_trace_NAME(probe, data) / unregister_trace_NAME(probe, data): type-checked.
  */
 #define DECLARE_TRACE(name, proto, args)                                                        \
@@ -105,14 +111,14 @@ void tracepoint_synchronize_unregister(void);
 	typedef void (*tp_probe_##name##_t)(void *data, proto);                                 \
 	static noinline notrace void __do_trace_##name(proto)                                   \
 	{                                                                                       \
-		preempt_disable();                                                              \
+		preempt_disable_notrace();                                                      \
 		for (int __i = 0; __i < TRACEPOINT_MAX_PROBES; __i++) {                         \
 			const struct tracepoint_func *__f = __atomic_load_n(                    \
 				&__tracepoint_##name.funcs[__i], __ATOMIC_ACQUIRE);             \
 			if (__f)                                                                \
 				((void (*)(void *, proto))__f->func)(__f->data, args);          \
 		}                                                                               \
-		preempt_enable_no_resched();                                                    \
+		preempt_enable_no_resched_notrace();                                            \
 	}                                                                                       \
 	static __always_inline void trace_##name(proto)                                         \
 	{                                                                                       \

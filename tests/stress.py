@@ -40,6 +40,8 @@ FORMATS = [
     re.compile(r"^ -{6,}$|^ \d+\) .*=>.*$"),                    # graph task-switch banner
     re.compile(r"^CPU:\d+ \[LOST (\d+ )?EVENTS\]$"),
     re.compile(r"^##### CPU \d+ buffer started ####$"),
+    # the latency tracers' format: "%8.8s-%-5d %3d", the flags, " %4lluus%c: "
+    re.compile(r"^.{8}-\d+ +\d+[dX.][Nnp.][hsHzZ.][0-9a-f.] +\d+us[ +!#*@$]: .*$"),
 ]
 SWITCHES_PER_LINE = 12
 

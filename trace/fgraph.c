@@ -138,7 +138,7 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 	struct task *t = current;
 	if (unlikely(!t || !t->ret_stack || t->graph_pause))
 		return;
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save(); /* the tracer's own: no irqsoff hook */
 	int depth = t->curr_ret_stack;
 	if (likely(depth < FTRACE_RETFUNC_DEPTH)) {
 		/* Claim the slot first: an NMI arriving now pushes above it, not over it. */
@@ -174,7 +174,7 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 	} else {
 		t->graph_overrun++; /* full: this call is not hooked */
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 /* The return of t's entry at depth, at time now, reported (interrupts off, entry not popped). */
@@ -218,7 +218,7 @@ static __always_inline void graph_report_return(struct task *t, int depth, uint6
 unsigned long ftrace_return_to_handler(unsigned long retval)
 {
 	struct task *t = current;
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save(); /* the tracer's own: no irqsoff hook */
 	int depth = t->curr_ret_stack - 1;
 	if (unlikely(depth < 0))
 		panic("ftrace: return_to_handler with an empty return stack (%s/%d)", t->comm,
@@ -230,7 +230,7 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	barrier();
 	/* Popped after the callback (Linux's order): an NMI nests above. */
 	t->curr_ret_stack = depth;
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 	return ret;
 }
 
@@ -246,14 +246,14 @@ void ftrace_graph_drop_frames(void)
 	struct task *t = current;
 	if (!t->ret_stack)
 		return; /* nothing was ever pushed */
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save(); /* the tracer's own: no irqsoff hook */
 	uint64_t now = tsc_ktime_get_ns();
 	for (int depth = t->curr_ret_stack - 1; depth >= 0; depth--) {
 		t->ret_stack[depth].trace.retval = 0; /* as the system call will: exec succeeded */
 		graph_report_return(t, depth, now);
 		t->curr_ret_stack = depth;
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 /*

@@ -235,7 +235,7 @@ int ftrace_find_rec(unsigned long ip)
 	if (!READ_ONCE(mod_groups))
 		return -1;
 	/* A module's: its group is not freed while interrupts are off here (ftrace_release_mod). */
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save(); /* the tracer's own: no irqsoff hook */
 	int found = -1;
 
 	for (struct ftrace_mod_group *g = READ_ONCE(mod_groups); g; g = READ_ONCE(g->next)) {
@@ -246,7 +246,7 @@ int ftrace_find_rec(unsigned long ip)
 			found = g->start + (int)(r - g->recs);
 		break;
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 	return found;
 }
 
@@ -328,12 +328,12 @@ bool ftrace_hash_contains(const struct ftrace_hash *hash, int rec)
  */
 bool ftrace_lookup_ip(const struct ftrace_hash *hash, unsigned long ip)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags = raw_local_irq_save(); /* the tracer's own: no irqsoff hook */
 	unsigned long *bits = READ_ONCE(hash->bits);
 	int rec = bits ? ftrace_find_rec(ip) : -1;
 	bool found = rec >= 0 && test_bit((unsigned long)rec, bits);
 
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 	return found;
 }
 
@@ -591,10 +591,10 @@ static void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 		 * ftrace_lookup_ip() does, so the old bits are not freed under us. The callback
 		 * itself runs with the traced function's interrupt state (its "d" column).
 		 */
-		unsigned long flags = local_irq_save();
+		unsigned long flags = raw_local_irq_save();
 		bool wants = ops_wants(ops, rec);
 
-		local_irq_restore(flags);
+		raw_local_irq_restore(flags);
 		if (wants)
 			ops->func(ip, parent_ip, ops, fregs);
 	}
@@ -1216,7 +1216,7 @@ void ftrace_module_sites_release(const char *modname)
 bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned long *start,
 			       unsigned long *size, const char **modname)
 {
-	unsigned long flags = local_irq_save(); /* a map is freed only after a sync */
+	unsigned long flags = raw_local_irq_save(); /* a map is freed only after a sync */
 	bool found = false;
 
 	for (struct ftrace_mod_map *m = READ_ONCE(mod_maps); m && !found; m = READ_ONCE(m->next)) {
@@ -1234,14 +1234,14 @@ bool ftrace_mod_address_lookup(unsigned long addr, const char **name, unsigned l
 			*modname = m->modname;
 		found = true;
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 	return found;
 }
 
 int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type, char *name,
 			   char *module_name)
 {
-	unsigned long flags = local_irq_save(); /* a map is freed only after a sync */
+	unsigned long flags = raw_local_irq_save(); /* a map is freed only after a sync */
 	int ret = -ERANGE;
 
 	for (struct ftrace_mod_map *m = READ_ONCE(mod_maps); m; m = READ_ONCE(m->next)) {
@@ -1256,7 +1256,7 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type
 		ret = 0;
 		break;
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 	return ret;
 }
 

@@ -735,6 +735,80 @@ int ring_buffer_swap_cpu(struct ring_buffer *a, struct ring_buffer *b, int cpu)
 	return 0;
 }
 
+int ring_buffer_swap_cpu_nowait(struct ring_buffer *a, struct ring_buffer *b, int cpu)
+{
+	struct ring_buffer_per_cpu *ca, *cbb;
+	int ret = 0;
+
+	if (a == b || a->nr_cpus != b->nr_cpus || !rb_valid_cpu(a, cpu))
+		return -EINVAL;
+	ca = a->buffers[cpu];
+	cbb = b->buffers[cpu];
+	if (ca->nr_pages != cbb->nr_pages)
+		return -EINVAL;
+	/* Writers that come now stay out; one already in (nesting) makes us give up. */
+	__atomic_fetch_add(&ca->record_disabled, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&cbb->record_disabled, 1, __ATOMIC_SEQ_CST);
+	if ((uint32_t)__atomic_load_n(&ca->nesting, __ATOMIC_SEQ_CST) ||
+	    (uint32_t)__atomic_load_n(&cbb->nesting, __ATOMIC_SEQ_CST)) {
+		ret = -EBUSY;
+	} else {
+		__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+	}
+	rb_enable_writers(ca);
+	rb_enable_writers(cbb);
+	return ret;
+}
+
+/*
+ * How long a swap from atomic context waits for another CPU's write to end: a write is short,
+ * but its CPU may be spinning, inside it, on a lock the swapper holds (a run queue's).
+ */
+#define RB_SWAP_SPIN_MAX 100000
+
+static bool rb_writers_gone(struct ring_buffer_per_cpu *cb, bool wait)
+{
+	for (int spins = 0; (uint32_t)__atomic_load_n(&cb->nesting, __ATOMIC_SEQ_CST); spins++) {
+		if (!wait || spins >= RB_SWAP_SPIN_MAX)
+			return false;
+		rb_relax();
+	}
+	return true;
+}
+
+int ring_buffer_swap_nowait(struct ring_buffer *a, struct ring_buffer *b)
+{
+	int cpu, self = ring_buffer_cpu_id(), ret = 0;
+
+	if (a == b || a->nr_cpus != b->nr_cpus)
+		return -EINVAL;
+	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+		__atomic_fetch_add(&a->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(&b->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
+	}
+	for (cpu = 0; cpu < a->nr_cpus && !ret; cpu++)
+		if (a->buffers[cpu]->nr_pages != b->buffers[cpu]->nr_pages ||
+		    !rb_writers_gone(a->buffers[cpu], cpu != self) ||
+		    !rb_writers_gone(b->buffers[cpu], cpu != self))
+			ret = -EBUSY;
+	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+		struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
+
+		if (!ret) {
+			__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+		}
+		rb_enable_writers(ca);
+		rb_enable_writers(cbb);
+	}
+	return ret;
+}
+
 void ring_buffer_change_overwrite(struct ring_buffer *buffer, int val)
 {
 	if (val)
@@ -1632,6 +1706,28 @@ void ring_buffer_iter_advance(struct ring_buffer_iter *iter)
 	iter->off += iter->cached_len;
 	iter->stamp = iter->cached_ts;
 	iter->cached = false;
+}
+
+bool ring_buffer_iter_peek_after(struct ring_buffer_iter *iter, uint64_t *ts)
+{
+	unsigned long generation = iter->generation;
+	uint64_t seq = iter->seq, stamp = iter->stamp;
+	unsigned int off = iter->off;
+	bool dropped = iter->dropped, found;
+
+	if (!ring_buffer_iter_peek(iter, NULL))
+		return false;
+	/* The place, not the copied event (a page): that is fetched again below. */
+	ring_buffer_iter_advance(iter);
+	found = ring_buffer_iter_peek(iter, ts) != NULL;
+	iter->generation = generation;
+	iter->seq = seq;
+	iter->off = off;
+	iter->stamp = stamp;
+	iter->dropped = dropped;
+	iter->cached = false;
+	ring_buffer_iter_peek(iter, NULL); /* the current event, back where the caller has it */
+	return found;
 }
 
 bool ring_buffer_iter_empty(struct ring_buffer_iter *iter)

@@ -118,6 +118,14 @@ void ring_buffer_reset(struct ring_buffer *buffer);
 int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b);
 /* The same for one CPU's part; -EINVAL if the two parts differ in size. */
 int ring_buffer_swap_cpu(struct ring_buffer *a, struct ring_buffer *b, int cpu);
+/*
+ * The same from any context, interrupts off, without waiting (a latency tracer's new max, as
+ * Linux's ring_buffer_swap_cpu): -EBUSY if a write is in progress on either part (an interrupted
+ * writer on this CPU would never finish while we wait for it).
+ */
+int ring_buffer_swap_cpu_nowait(struct ring_buffer *a, struct ring_buffer *b, int cpu);
+/* Every CPU's part so (Linux's update_max_tr): other CPUs' writes are waited for a bounded time. */
+int ring_buffer_swap_nowait(struct ring_buffer *a, struct ring_buffer *b);
 
 /* Writing. reserve returns NULL if recording is off, length > BUF_MAX_DATA_SIZE or no room. */
 struct ring_buffer_event *ring_buffer_lock_reserve(struct ring_buffer *buffer,
@@ -193,6 +201,12 @@ struct ring_buffer_iter *ring_buffer_read_prepare(struct ring_buffer *buffer, in
 void ring_buffer_read_start(struct ring_buffer_iter *iter);
 void ring_buffer_read_finish(struct ring_buffer_iter *iter);
 struct ring_buffer_event *ring_buffer_iter_peek(struct ring_buffer_iter *iter, uint64_t *ts);
+/*
+ * The time of the event after the one peek returns, the iterator left where it was (the
+ * latency format's delay mark); false if there is none. The current event is fetched again:
+ * it stays valid, at the same place.
+ */
+bool ring_buffer_iter_peek_after(struct ring_buffer_iter *iter, uint64_t *ts);
 void ring_buffer_iter_advance(struct ring_buffer_iter *iter);
 void ring_buffer_iter_reset(struct ring_buffer_iter *iter);
 bool ring_buffer_iter_empty(struct ring_buffer_iter *iter);

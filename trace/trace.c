@@ -379,6 +379,8 @@ void set_tracer_flag(struct trace_array *tr, unsigned int mask, int enabled)
 			ring_buffer_change_overwrite(tr->snapshot_buffer, enabled);
 	}
 	WRITE_ONCE(tr->trace_flags, enabled ? tr->trace_flags | mask : tr->trace_flags & ~mask);
+	if (tr->current_trace->flag_changed)
+		tr->current_trace->flag_changed(tr, mask, enabled);
 	if ((mask == TRACE_ITER_RECORD_CMD || mask == TRACE_ITER_RECORD_TGID) && enabled)
 		tracing_forget_cmdline_tasks(); /* names (tgids) of tasks seen while it was off */
 }

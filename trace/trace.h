@@ -118,6 +118,11 @@ struct tracer {
 	int (*set_flag)(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set);
 	struct tracer_flags *flags;
 	bool allow_instances; /* may be an instance's current_tracer (else the top level's only) */
+	/* A core option changed while this tracer is current (function-trace: the latency ones). */
+	void (*flag_changed)(struct trace_array *tr, unsigned int mask, int set);
+	/* A latency tracer: keeps its worst case in the snapshot (max) buffer, which trace shows. */
+	bool use_max_tr;
+	bool print_max;
 	struct tracer *next; /* on the list of registered tracers, newest first */
 };
 
@@ -157,6 +162,23 @@ struct trace_event_file;
 struct dentry;
 struct fgraph_ops;
 
+/*
+ * What the max (snapshot) buffer holds for a latency tracer (trace/trace_irqsoff.c,
+ * trace/trace_sched_wakeup.c): the worst section's figures for the latency header, taken when
+ * it was swapped in (Linux's per-CPU max_data of update_max_tr).
+ */
+struct trace_max_data {
+	uint64_t time_start;          /* the section began: the max buffer's older events are skipped */
+	unsigned long saved_latency;  /* ns */
+	unsigned long critical_start; /* irqsoff: where it began and ended; 0 for wakeup */
+	unsigned long critical_end;
+	int cpu;
+	bool cpu_only;                /* only cpu's part was swapped in: the others are older maxes */
+	char comm[16];
+	int pid, uid;
+	long nice, policy, rt_priority;
+};
+
 struct trace_array {
 	struct ring_buffer *buffer;
 	int nr_cpus;                        /* CPUs with a buffer: per_cpu/cpu0 .. cpuN-1 */
@@ -186,6 +208,8 @@ struct trace_array {
 	struct trace_event_file *print_file; /* its ftrace:print, whose triggers markers run */
 	void *options;                 /* an instance's options/ files' data */
 	unsigned long buffer_percent;  /* buffer_percent (trace/trace_options.c) */
+	unsigned long max_latency;     /* tracing_max_latency, in ns (trace/trace_irqsoff.c) */
+	struct trace_max_data max_data;
 };
 extern struct trace_array global_trace;
 
@@ -228,6 +252,7 @@ struct trace_iterator {
 
 	/* The header's figures, taken when the file was opened. */
 	unsigned long entries; /* events in the buffer */
+	unsigned long skipped; /* ... before a latency tracer's section: not shown */
 	unsigned long total;   /* entries + overwritten */
 	int cpus_online;
 
@@ -285,6 +310,22 @@ void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type
 				  unsigned int trace_ctx);
 /* A TRACE_STACK event of the caller's stack, starting at the frame that returns to from. */
 void __trace_stack(struct trace_array *tr, unsigned int trace_ctx, unsigned long from);
+/*
+ * Inlined into a function F: where F's caller will return to, one frame further than
+ * __builtin_return_address(0), read off F's caller's frame (every kernel function keeps one:
+ * -fno-omit-frame-pointer). 0 if that frame pointer is not a kernel address.
+ */
+#define TRACE_KERNEL_HALF_START 0xffff800000000000UL /* every kernel stack is above */
+static __always_inline unsigned long trace_parent_ip(void)
+{
+	unsigned long *fp = __builtin_frame_address(0); /* [0]: the caller's frame pointer */
+	unsigned long *up = (unsigned long *)fp[0];
+
+	if ((unsigned long)up < TRACE_KERNEL_HALF_START || ((unsigned long)up & (sizeof(long) - 1)))
+		return 0;
+	return up[1];
+}
+
 /* Return addresses up the frame-pointer chain, innermost first; returns how many. */
 int trace_save_stack(unsigned long *store, int size);
 
@@ -307,6 +348,26 @@ int trace_resize_saved_cmdlines(unsigned int num); /* -EINVAL, -ENOMEM */
  * main buffer's size, swap it with the main buffer (a snapshot), clear it, shrink it back.
  */
 int tracing_alloc_snapshot(struct trace_array *tr);
+/*
+ * A latency tracer found a new worst case on cpu (interrupts off, any context): this CPU's
+ * part of the trace buffer becomes the max buffer's (Linux's update_max_tr_single), or the
+ * whole buffer (update_max_tr), and the header's figures are taken from tsk. false: not now
+ * (a write in progress on that part, or no snapshot buffer), the old max stays.
+ */
+bool update_max_tr_single(struct trace_array *tr, struct task *tsk, int cpu,
+			  const struct trace_max_data *section);
+bool update_max_tr(struct trace_array *tr, struct task *tsk, int cpu,
+		   const struct trace_max_data *section);
+/* The buffer trace shows: the max buffer while a latency tracer is current (may be NULL). */
+struct ring_buffer *tracing_shown_buffer(struct trace_array *tr);
+/* The time a latency-format line counts from, for a reader of buffer: a section's start. */
+static inline uint64_t tracing_time_start(struct trace_array *tr, struct ring_buffer *buffer)
+{
+	if (buffer && buffer == tr->snapshot_buffer && tr->current_trace->use_max_tr)
+		return tr->max_data.time_start;
+	return tr->time_start;
+}
+extern unsigned long tracing_thresh; /* ns; 0: off (trace/trace_functions_graph.c's file) */
 int tracing_snapshot_swap(struct trace_array *tr);
 void tracing_clear_snapshot(struct trace_array *tr);
 void tracing_free_snapshot(struct trace_array *tr);

@@ -60,6 +60,21 @@ struct trace_entry {
 #define TRACE_CTX_FLAGS(ctx) ((unsigned char)((ctx) >> 16))
 #define TRACE_CTX_DEPTH(ctx) ((unsigned char)((ctx) >> 24))
 
+/*
+ * TRACE_CTX and TRACE_WAKE (the wakeup tracers, trace/trace_sched_wakeup.c): a switch or a
+ * wakeup, "  3:120:R ==> [001]    45: 89:R rtprog" (Linux's ctx_switch_entry).
+ */
+struct ctx_switch_entry {
+	struct trace_entry ent;
+	int prev_pid;
+	int next_pid;
+	int next_cpu;
+	unsigned char prev_prio;
+	unsigned char prev_state;
+	unsigned char next_prio;
+	unsigned char next_state;
+};
+
 /* TRACE_FN: "func <-parent". */
 struct ftrace_entry {
 	struct trace_entry ent;

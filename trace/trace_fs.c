@@ -536,7 +536,9 @@ static const char readme_msg[] =
 	"  set_graph_function\t- function_graph: trace these functions and what they call\n"
 	"  set_graph_notrace\t- function_graph: trace neither these functions nor their calls\n"
 	"  max_graph_depth\t- function_graph: trace this many levels of calls (0: all)\n"
-	"  tracing_thresh\t- function_graph: record only calls of at least this many us\n"
+	"  tracing_thresh\t- function_graph: record only calls of at least this many us;\n"
+	"\t\t  latency tracers: record every section of at least this many us\n"
+	"  tracing_max_latency\t- the worst latency a latency tracer saw, in us (0 resets)\n"
 	/* Linux 6.1's lines for the dynamic events, word for word: tools parse them */
 	"  dynamic_events\t\t- Create/append/remove/show the generic dynamic events\n"
 	"\t\t\t  Write into this file to define/undefine new trace events.\n"
@@ -715,6 +717,8 @@ static const struct {
 	{"set_graph_notrace", TRACE_MODE_WRITE, &ftrace_graph_notrace_fops, TOP},
 	{"stack_trace_filter", TRACE_MODE_WRITE, &stack_trace_filter_fops, TOP},
 	{"tracing_thresh", TRACE_MODE_WRITE, &tracing_thresh_fops, TOP},
+	/* The latency tracers' (trace/trace_max_latency.c). */
+	{"tracing_max_latency", TRACE_MODE_WRITE, &tracing_max_lat_fops, TOP},
 };
 
 static int create_files(struct trace_array *tr, struct dentry *dir, int where, int cpu)

@@ -85,5 +85,6 @@ extern const struct file_operations ftrace_graph_notrace_fops; /* set_graph_notr
 extern const struct file_operations stack_trace_filter_fops; /* stack_trace_filter */
 extern const struct file_operations graph_depth_fops;          /* max_graph_depth */
 extern const struct file_operations tracing_thresh_fops;       /* tracing_thresh */
+extern const struct file_operations tracing_max_lat_fops;      /* tracing_max_latency */
 
 #endif

@@ -104,7 +104,7 @@ static struct tracer_flags graph_flags = {
 static bool graph_skip_irqs; /* funcgraph-irqs off */
 static bool graph_sleep_time = true; /* sleep-time */
 static unsigned int fgraph_max_depth; /* max_graph_depth; 0: no limit */
-static unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: record every call */
+unsigned long tracing_thresh; /* tracing_thresh, in ns; 0: off (here and in the latency tracers) */
 static bool graph_rec_args; /* funcgraph-args: entries carry the argument registers */
 static bool graph_rec_retaddr; /* funcgraph-retaddr: entries carry the return address */
 

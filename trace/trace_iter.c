@@ -60,7 +60,7 @@ static void iter_init(struct trace_iterator *iter, struct trace_array *tr, int c
 	struct ring_buffer *buffer;
 
 	mutex_lock(&trace_types_lock);
-	buffer = tr->buffer;
+	buffer = tracing_shown_buffer(tr); /* a latency tracer's: the max buffer */
 	if (snapshot)
 		buffer = tr->allocated_snapshot ? tr->snapshot_buffer : NULL;
 	trace_iterator_init(iter, tr, buffer, cpu_file, 0);
@@ -89,9 +89,35 @@ static void get_total_entries(struct trace_iterator *iter)
 		iter->entries += n;
 		iter->total += n + ring_buffer_overrun_cpu(buffer, cpu);
 	}
+	iter->entries -= MIN(iter->skipped, iter->entries);
+	iter->total -= MIN(iter->skipped, iter->total);
 }
 
 /* --- trace ---------------------------------------------------------------------------------- */
+
+/*
+ * A latency tracer's max buffer holds, on the worst section's CPU, what came before the section
+ * too: each CPU's iterator starts at the section's start, and the header does not count what
+ * it skips (Linux's tracing_iter_reset). Other buffers start at their oldest event.
+ */
+static void iter_skip_before_start(struct trace_iterator *iter)
+{
+	uint64_t start = tracing_time_start(iter->tr, iter->buffer), ts;
+
+	/* Only a latency tracer's max buffer: a snapshot of another tracer shows all it holds. */
+	if (!iter->buffer || iter->buffer != iter->tr->snapshot_buffer || !iter->trace ||
+	    !iter->trace->use_max_tr)
+		return;
+	for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++) {
+		struct ring_buffer_iter *it = iter->buffer_iter[cpu];
+		bool other = iter->tr->max_data.cpu_only && cpu != iter->tr->max_data.cpu;
+
+		while (it && ring_buffer_iter_peek(it, &ts) && (ts < start || other)) {
+			ring_buffer_iter_advance(it);
+			iter->skipped++;
+		}
+	}
+}
 
 /* The oldest next event over the CPUs' iterators, as the current event; NULL at the end. */
 static struct trace_iterator *peek_next_entry(struct trace_iterator *iter)
@@ -139,6 +165,8 @@ static void *s_start(struct seq_file *m, loff_t *pos)
 		for (int cpu = 0; cpu < iter->tr->nr_cpus; cpu++)
 			if (iter->buffer_iter[cpu])
 				ring_buffer_iter_reset(iter->buffer_iter[cpu]);
+		iter->skipped = 0;
+		iter_skip_before_start(iter);
 		iter->ent = NULL;
 		iter->idx = 0;
 		iter->started = 0;
@@ -257,12 +285,14 @@ int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 	if (!iter)
 		return -ENOMEM;
 	iter_init(iter, tr, cpu_file, snapshot);
+	trace_pause_on_open(iter); /* first: a latency tracer's max buffer then holds still */
 	iter->next_ts = trace_file_next_ts;
 	for (int cpu = 0; iter->buffer && cpu < tr->nr_cpus; cpu++) {
 		if (!iter_has_cpu(iter, cpu))
 			continue;
 		iter->buffer_iter[cpu] = ring_buffer_read_prepare(iter->buffer, cpu);
 		if (!iter->buffer_iter[cpu]) {
+			trace_pause_on_release(iter);
 			trace_iterator_release(iter);
 			release_buffer_iters(iter);
 			seq_release_private(inode, file);
@@ -272,8 +302,8 @@ int tracing_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
 		if (iter->buffer_iter[cpu])
 			ring_buffer_read_start(iter->buffer_iter[cpu]);
+	iter_skip_before_start(iter);
 	get_total_entries(iter);
-	trace_pause_on_open(iter);
 	/* Overwritten events: each CPU's events begin at a different time. Say where. */
 	if (iter->buffer && ring_buffer_overruns(iter->buffer))
 		iter->iter_flags |= TRACE_FILE_ANNOTATE;

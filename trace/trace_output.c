@@ -24,6 +24,7 @@
 #include "lib/printf.h"
 #include "lib/printf_spec.h"
 #include "kernel/version.h"
+#include "kernel/sched/time.h"
 
 #define NSEC_PER_USEC 1000ULL /* the delay mark is of whole microseconds, as Linux's */
 
@@ -136,7 +137,7 @@ void trace_print_lat_context(struct trace_iterator *iter)
 {
 	struct trace_seq *s = &iter->seq;
 	uint64_t next_ts = iter->next_ts ? iter->next_ts(iter) : iter->ts;
-	uint64_t abs_ts = iter->ts - iter->tr->time_start;
+	uint64_t abs_ts = iter->ts - tracing_time_start(iter->tr, iter->buffer);
 	bool in_ns = iter->iter_flags & TRACE_FILE_TIME_IN_NS;
 	struct trace_entry *entry = iter->ent; /* (after next_ts: it may have moved it aside) */
 	char comm[TRACE_COMM_LEN];
@@ -478,18 +479,29 @@ static void print_func_help_header_irq(struct trace_iterator *iter)
  */
 static void print_trace_header(struct trace_iterator *iter)
 {
+	struct trace_max_data none = {0};
+	const struct trace_max_data *d = iter->trace->print_max ? &iter->tr->max_data : &none;
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "# %s latency trace v1.1.5 on %s\n", iter->trace->name, UTS_RELEASE);
 	trace_seq_puts(s, "# -----------------------------------"
 			  "---------------------------------\n");
 	trace_seq_printf(s, "# latency: %lu us, #%lu/%lu, CPU#%d | (M:%s VP:%d, KP:%d, SP:%d HP:%d",
-			 0UL, iter->entries, iter->total, 0, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
+			 /* microseconds cut, as tracing_max_latency shows them */
+			 (unsigned long)(d->saved_latency / NSEC_PER_USEC), iter->entries, iter->total,
+			 d->cpu, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
 	trace_seq_printf(s, " #P:%d)\n", iter->cpus_online);
 	trace_seq_puts(s, "#    -----------------\n");
-	trace_seq_printf(s, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n", "",
-			 0, 0, 0L, 0L, 0L);
+	trace_seq_printf(s, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n",
+			 d->comm, d->pid, d->uid, d->nice, d->policy, d->rt_priority);
 	trace_seq_puts(s, "#    -----------------\n");
+	if (d->critical_start) {
+		trace_seq_puts(s, "#  => started at: ");
+		seq_print_ip_sym(s, d->critical_start, iter->tr->trace_flags & TRACE_ITER_SYM_MASK);
+		trace_seq_puts(s, "\n#  => ended at:   ");
+		seq_print_ip_sym(s, d->critical_end, iter->tr->trace_flags & TRACE_ITER_SYM_MASK);
+		trace_seq_puts(s, "\n#\n");
+	}
 	trace_seq_puts(s, "#\n");
 }
 
@@ -504,6 +516,13 @@ static void print_lat_help_header(struct trace_iterator *iter)
 				   "#                |||| /     delay             \n"
 				   "#  cmd     pid   ||||| time  |   caller      \n"
 				   "#     \\   /      |||||  \\    |   /           \n");
+}
+
+/* The latency header alone, for a latency tracer that prints the rest in its own way. */
+void trace_print_lat_header(struct trace_iterator *iter)
+{
+	if (iter->entries)
+		print_trace_header(iter);
 }
 
 void trace_default_header(struct trace_iterator *iter)

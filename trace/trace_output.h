@@ -61,6 +61,8 @@ enum print_line_t print_trace_line(struct trace_iterator *iter);
 void trace_print_context(struct trace_iterator *iter);
 /* "      sh-1       2d..1  5012us : ", the latency format's (iter_flags TRACE_FILE_LAT_FMT). */
 void trace_print_lat_context(struct trace_iterator *iter);
+/* The latency tracers' header ("# irqsoff latency trace v1.1.5 ..."), if there are events. */
+void trace_print_lat_header(struct trace_iterator *iter);
 /* The four flag characters: irqs-off, need-resched, hardirq/softirq, preempt-depth. */
 void trace_print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry);
 

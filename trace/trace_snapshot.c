@@ -157,7 +157,9 @@ static ssize_t snapshot_write(struct file *file, const char *ubuf, size_t cnt, l
 	if (ret)
 		return ret;
 	mutex_lock(&trace_types_lock);
-	if (val == 0 && cpu != RING_BUFFER_ALL_CPUS)
+	if (tr->current_trace->use_max_tr)
+		ret = -EBUSY; /* a latency tracer's max buffer: not the user's to swap (Linux's) */
+	else if (val == 0 && cpu != RING_BUFFER_ALL_CPUS)
 		ret = -EINVAL;
 	else if (val == 0)
 		tracing_free_snapshot(tr);

@@ -69,14 +69,83 @@ static __always_inline unsigned long read_rflags(void)
 	return f;
 }
 
-static __always_inline void local_irq_disable(void)
+/*
+ * The interrupt flag, and its tracing hooks (Linux's CONFIG_TRACE_IRQFLAGS).
+ *
+ * raw_local_irq_disable/enable are the bare instructions. local_irq_disable/enable are the same
+ * plus a hook, trace_hardirqs_off() after cli and trace_hardirqs_on() before sti (trace/
+ * trace_preemptirq.c), which the irqsoff tracers and the preemptirq:irq_disable/irq_enable
+ * events listen to. The hooks are called only while someone listens (irqflags_hook_users,
+ * counted by trace_preemptirq.c): one compare with memory and a branch predicted not taken,
+ * the call itself out of line, as a tracepoint's test (kernel/tracepoint.h). So the cost of
+ * the hooks while no latency tracer runs is two instructions a toggle. Code that runs inside
+ * the hooks (the tracer's own recording) uses the raw forms or just nests harmlessly: the hooks
+ * act only on a real transition (trace_preemptirq.c).
+ */
+extern int irqflags_hook_users;
+/*
+ * The hooks are called through thunks (arch/x86_64/thunk_64.S) that keep every register, from
+ * inside an asm statement: the compiler sees no call, so a function that toggles interrupts
+ * needs no more registers or frame than it would without the hooks.
+ */
+void trace_hardirqs_on(void);
+void trace_hardirqs_off(void);
+#define HOOK_CALL(thunk) __asm__ __volatile__("call " #thunk : : : "memory", "cc")
+
+#define IRQFLAGS_HOOK_TEST(label)                                                                  \
+	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(irqflags_hook_users) : "cc" : label)
+
+static __always_inline void raw_local_irq_disable(void)
 {
 	__asm__ __volatile__("cli" : : : "memory");
 }
 
-static __always_inline void local_irq_enable(void)
+static __always_inline void raw_local_irq_enable(void)
 {
 	__asm__ __volatile__("sti" : : : "memory");
+}
+
+static __always_inline void local_irq_disable(void)
+{
+	raw_local_irq_disable();
+	IRQFLAGS_HOOK_TEST(hook);
+	return;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_off);
+}
+
+static __always_inline void local_irq_enable(void)
+{
+	IRQFLAGS_HOOK_TEST(hook);
+	raw_local_irq_enable();
+	return;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_on);
+	raw_local_irq_enable();
+}
+
+/*
+ * For the entry code: the CPU turned interrupts off itself (an interrupt gate, SYSCALL's mask),
+ * or an IRET/SYSRET is about to turn them on. The hook alone, without the instruction.
+ */
+static __always_inline void trace_hardirqs_off_finish(void)
+{
+	IRQFLAGS_HOOK_TEST(hook);
+	return;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_off);
+}
+
+static __always_inline void trace_hardirqs_on_prepare(void)
+{
+	IRQFLAGS_HOOK_TEST(hook);
+	return;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_on);
 }
 
 static __always_inline bool irqs_disabled(void)
@@ -97,6 +166,20 @@ static __always_inline void local_irq_restore(unsigned long flags)
 		local_irq_enable();
 }
 
+/* The bare forms, for the hooks' own code: no hook runs. */
+static __always_inline unsigned long raw_local_irq_save(void)
+{
+	unsigned long f = read_rflags();
+	raw_local_irq_disable();
+	return f;
+}
+
+static __always_inline void raw_local_irq_restore(unsigned long flags)
+{
+	if (flags & RFLAGS_IF)
+		raw_local_irq_enable();
+}
+
 /* Spin-wait hint: lets a hyperthread sibling (or, under QEMU, another vCPU's thread) run. */
 static __always_inline void cpu_relax(void)
 {
@@ -106,6 +189,12 @@ static __always_inline void cpu_relax(void)
 /* Enable interrupts and halt in one step: sti's one-instruction delay means no wakeup is lost. */
 static __always_inline void safe_halt(void)
 {
+	IRQFLAGS_HOOK_TEST(hook);
+	goto halt;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_on); /* the halt is not time with interrupts off */
+halt:
 	__asm__ __volatile__("sti; hlt" : : : "memory");
 }
 

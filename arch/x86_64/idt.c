@@ -168,7 +168,7 @@ static notrace bool call_exception_chain(int vec, struct pt_regs *regs)
 DEFINE_TRACE(irq_handler_entry); /* trace/events/irq.h */
 DEFINE_TRACE(irq_handler_exit);
 
-notrace void do_interrupt(struct pt_regs *regs)
+static notrace void handle_interrupt(struct pt_regs *regs)
 {
 	int vec = (int)regs->vector;
 	struct cpu *cpu = this_cpu();
@@ -227,6 +227,23 @@ notrace void do_interrupt(struct pt_regs *regs)
 		preempt_schedule_irq();
 }
 
+/*
+ * The CPU turned interrupts off to enter; IRET turns them back on if they were on. Told to the
+ * irqsoff tracers as any other interrupts-off section (arch/x86_64/cpu.h), except for an NMI,
+ * which may come inside the hooks themselves.
+ */
+notrace void do_interrupt(struct pt_regs *regs)
+{
+	bool hook = regs->vector != VEC_NMI && (regs->rflags & RFLAGS_IF);
+
+	if (hook)
+		trace_hardirqs_off_finish();
+	handle_interrupt(regs);
+	if (hook)
+		trace_hardirqs_on_prepare();
+}
+
 /* Never probed: every exception, int3 and #DB included, comes through here (kernel/kprobes.h). */
 NOKPROBE_SYMBOL(do_interrupt);
+NOKPROBE_SYMBOL(handle_interrupt);
 NOKPROBE_SYMBOL(call_exception_chain);

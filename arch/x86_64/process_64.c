@@ -93,5 +93,6 @@ void __noreturn start_thread(unsigned long ip, unsigned long sp)
 	wrmsr(MSR_FS_BASE, 0);
 	/* The kernel frames of the thread that became this program never return. */
 	ftrace_graph_drop_frames();
+	trace_hardirqs_on_prepare(); /* IRET turns them on */
 	ret_to_user(&regs);
 }

@@ -174,6 +174,7 @@ void do_syscall_64(struct pt_regs *regs, unsigned long nr)
 	local_irq_disable();
 	if (unlikely(READ_ONCE(current->thread_flags)) || unlikely(need_resched()))
 		exit_to_user_mode(regs);
+	trace_hardirqs_on_prepare(); /* SYSRET turns them on */
 }
 
 /*

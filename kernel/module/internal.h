@@ -22,7 +22,7 @@ struct load_info {
 	char *secstrings, *strtab;
 	unsigned int num_syms;
 	struct {
-		unsigned int sym, str, mod, info, mcount, printk_fmt, ksymtab;
+		unsigned int sym, str, mod, info, mcount, printk_fmt, ksymtab, param;
 	} index;           /* section numbers; 0 when the section is absent */
 	struct module_layout layout; /* sizes and, once allocated, the base */
 };

@@ -14,6 +14,7 @@
 #include "kernel/sched/time.h"
 #include "kernel/sched/spinlock.h"
 #include "kernel/sched/mutex.h"
+#include "kernel/sched/preempt.h"
 #include "kernel/debug/stackprotector.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
@@ -67,6 +68,26 @@ EXPORT_SYMBOL(add_timer);
 EXPORT_SYMBOL(del_timer);
 EXPORT_SYMBOL(ktime_get_ns);
 EXPORT_SYMBOL(msleep);
+EXPORT_SYMBOL(udelay);
+
+/*
+ * Interrupts and preemption: local_irq_disable(), preempt_disable() and friends are inline, and
+ * their tracing hooks (arch/x86_64/cpu.h, kernel/sched/preempt.h) are what a module calls.
+ */
+EXPORT_SYMBOL(irqflags_hook_users);
+EXPORT_SYMBOL(trace_hardirqs_on);
+EXPORT_SYMBOL(trace_hardirqs_off);
+EXPORT_SYMBOL(preempt_hook_users);
+EXPORT_SYMBOL(preemptirq_hook_users);
+EXPORT_SYMBOL(trace_preempt_on);
+EXPORT_SYMBOL(trace_preempt_off);
+EXPORT_SYMBOL(preempt_schedule);
+
+/* module_param()'s types (kernel/module/params.c). */
+EXPORT_SYMBOL(param_ops_int);
+EXPORT_SYMBOL(param_ops_uint);
+EXPORT_SYMBOL(param_ops_ulong);
+EXPORT_SYMBOL(param_ops_bool);
 
 /* The C library's own functions: gcc may call memcpy and memset for a struct copy. */
 EXPORT_SYMBOL(memcpy);

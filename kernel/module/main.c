@@ -406,42 +406,6 @@ static int do_init_module(struct module *mod)
 	return 0;
 }
 
-static bool param_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n';
-}
-
-/*
- * The parameter string, read as Linux's parse_args reads it: words separated by white space
- * ("a=1 b"; busybox's insmod ends each with a space), a double-quoted part of one may hold
- * spaces (a="x y"). Lucid's modules declare no parameters, so each is unknown: named without
- * its value, once each, and ignored, as Linux's unknown_module_param_cb does.
- */
-static void warn_unknown_params(const char *modname, const char *args)
-{
-	char param[MODULE_NAME_LEN];
-
-	for (;;) {
-		bool quoted = false, in_value = false;
-		size_t n = 0;
-
-		while (param_space(*args))
-			args++;
-		if (!*args)
-			return;
-		for (; *args && (quoted || !param_space(*args)); args++) {
-			if (*args == '"')
-				quoted = !quoted;
-			else if (*args == '=' && !quoted)
-				in_value = true;
-			else if (!in_value && n < sizeof(param) - 1)
-				param[n++] = *args;
-		}
-		param[n] = '\0';
-		pr_warn("%s: unknown parameter '%s' ignored\n", modname, param);
-	}
-}
-
 int load_module(void *buf, size_t len, const char *uargs)
 {
 	struct load_info info = {.hdr = buf, .len = len};
@@ -454,8 +418,6 @@ int load_module(void *buf, size_t len, const char *uargs)
 		err = setup_load_info(&info);
 	if (err)
 		return err;
-	if (uargs)
-		warn_unknown_params(info.name, uargs);
 
 	mutex_lock(&module_mutex);
 	if (find_module(info.name)) {
@@ -478,6 +440,8 @@ int load_module(void *buf, size_t len, const char *uargs)
 	/* Relocated, so its tables now hold addresses: ftrace may read __mcount_loc. */
 	if (!err)
 		err = setup_module_struct(&info, mod);
+	if (!err && uargs) /* the module's variables, before anything of it runs */
+		err = parse_args(info.name, uargs, mod->kp, mod->num_kp);
 	if (!err)
 		err = add_kallsyms(mod, &info);
 	if (err) {

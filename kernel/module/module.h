@@ -85,6 +85,10 @@ struct module {
 	const char **trace_bprintk_fmt_start;
 	unsigned int num_trace_bprintk_fmt;
 
+	/* Its parameters (section __param), set from insmod's line before its init. */
+	const struct kernel_param *kp;
+	unsigned int num_kp;
+
 	/* References held (try_module_get): rmmod refuses while it is not 0. */
 	int refcnt;
 };
@@ -126,6 +130,32 @@ typedef void (*exitcall_t)(void);
 #define MODULE_LICENSE(l) MODULE_INFO(license, l)
 #define MODULE_AUTHOR(a) MODULE_INFO(author, a)
 #define MODULE_DESCRIPTION(d) MODULE_INFO(description, d)
+
+/*
+ * Parameters (Linux's moduleparam.h, a subset): `insmod latency_demo irqs_off_us=500` sets the
+ * module's variable irqs_off_us before its init runs. module_param(var, type, perm) puts a
+ * struct kernel_param in the section __param; the loader (kernel/module/params.c) parses the
+ * words of insmod's line, and a bad value refuses the load (-EINVAL), as Linux's. Types: int,
+ * uint, ulong, bool. perm is Linux's /sys/module/NAME/parameters/ mode, which Lucid lacks.
+ */
+struct kernel_param;
+struct kernel_param_ops {
+	int (*set)(const char *val, const struct kernel_param *kp); /* val NULL: "name" alone */
+};
+struct kernel_param {
+	const char *name;
+	const struct kernel_param_ops *ops;
+	void *arg;
+};
+extern const struct kernel_param_ops param_ops_int, param_ops_uint, param_ops_ulong,
+	param_ops_bool;
+#define module_param(var, type, perm)                                                          \
+	static const struct kernel_param __param_##var __used __section("__param")               \
+		__aligned(sizeof(void *)) = {#var, &param_ops_##type, &(var)}
+#define MODULE_PARM_DESC(var, desc) __MODULE_INFO(parm, var##_parm, #var ":" desc)
+/* Sets the parameters named in args; 0, or -EINVAL for a bad value (said in the log). */
+int parse_args(const char *modname, const char *args, const struct kernel_param *params,
+	       unsigned int num);
 
 /*
  * NAME.mod.c's one line: the module's struct module, named, pointing at its init and exit.

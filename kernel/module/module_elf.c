@@ -277,11 +277,14 @@ int setup_load_info(struct load_info *info)
 	info->index.mcount = find_sec(info, "__mcount_loc");
 	info->index.printk_fmt = find_sec(info, "__trace_printk_fmt");
 	info->index.ksymtab = find_sec(info, "__ksymtab");
+	info->index.param = find_sec(info, "__param");
 	int err = check_array_sec(info, info->index.mcount, sizeof(unsigned long));
 	if (!err)
 		err = check_array_sec(info, info->index.printk_fmt, sizeof(char *));
 	if (!err)
 		err = check_array_sec(info, info->index.ksymtab, sizeof(struct kernel_symbol));
+	if (!err)
+		err = check_array_sec(info, info->index.param, sizeof(struct kernel_param));
 	return err;
 }
 
@@ -332,6 +335,7 @@ int layout_sections(struct load_info *info)
 	align_sec(info, info->index.mcount, sizeof(unsigned long));
 	align_sec(info, info->index.printk_fmt, sizeof(unsigned long));
 	align_sec(info, info->index.ksymtab, sizeof(unsigned long));
+	align_sec(info, info->index.param, sizeof(unsigned long));
 	align_sec(info, info->index.mod, __alignof__(struct module));
 	for (unsigned int i = 0; i < info->hdr->e_shnum; i++)
 		info->sechdrs[i].sh_entsize = ~0UL;
@@ -491,5 +495,10 @@ void find_module_sections(struct load_info *info, struct module *mod)
 		s = &info->sechdrs[info->index.ksymtab];
 		mod->syms = (const struct kernel_symbol *)s->sh_addr;
 		mod->num_syms = (unsigned int)(s->sh_size / sizeof(struct kernel_symbol));
+	}
+	if (info->index.param) {
+		s = &info->sechdrs[info->index.param];
+		mod->kp = (const struct kernel_param *)s->sh_addr;
+		mod->num_kp = (unsigned int)(s->sh_size / sizeof(struct kernel_param));
 	}
 }

@@ -158,6 +158,7 @@ static notrace int ret_from_fork(void *arg)
 	regs.rax = 0;
 	local_irq_disable();
 	ftrace_graph_drop_frames(); /* the kernel frames below never return */
+	trace_hardirqs_on_prepare(); /* IRET turns them on */
 	ret_to_user(&regs);
 }
 
@@ -221,6 +222,9 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	c->fsbase = flags & CLONE_SETTLS ? tls : p->fsbase;
 	c->blocked = p->blocked;
 	c->cpus_allowed = p->cpus_allowed; /* taskset's pin holds for what CMD starts, as Linux's */
+	c->policy = p->policy; /* chrt's policy holds for the program it starts */
+	c->rt_priority = p->rt_priority;
+	c->prio = p->prio;
 	c->execed = true; /* a program, as its parent */
 	c->parent = p;
 	if (flags & CLONE_CHILD_CLEARTID)

@@ -7,6 +7,7 @@
 #define KERNEL_PREEMPT_H
 
 #include "kernel/percpu.h"
+#include "arch/x86_64/cpu.h" /* HOOK_CALL */
 
 #define PREEMPT_MASK 0x000000ff
 #define SOFTIRQ_OFFSET 0x00000100
@@ -47,25 +48,71 @@ static __always_inline void preempt_count_sub(int v)
 
 void preempt_schedule(void);
 
+/*
+ * The preemption hooks (Linux's CONFIG_PREEMPT_TRACER / DEBUG_PREEMPT): preempt_disable()
+ * that makes the count 1 calls trace_preempt_off(), preempt_enable() that will make it 0 calls
+ * trace_preempt_on() first (trace/trace_preemptirq.c: the preemptoff tracers, the
+ * preemptirq:preempt_disable/enable events). As the interrupt-flag hooks (arch/x86_64/cpu.h),
+ * only while someone listens: one compare and a branch otherwise; the count is looked at out
+ * of line. The counter's raw add and sub (interrupt entry, the scheduler) are not hooked.
+ */
+extern int preempt_hook_users;
+/*
+ * Both kinds counted together: a spin lock that turns interrupts and preemption off together
+ * (spin_lock_irqsave) tests once for both (kernel/sched/spinlock.h), half the cost.
+ */
+extern int preemptirq_hook_users;
+void trace_preempt_off(void);
+void trace_preempt_on(void);
+
+#define PREEMPT_HOOK_TEST(label)                                                                   \
+	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(preempt_hook_users) : "cc" : label)
+#define PREEMPTIRQ_HOOK_TEST(label)                                                                \
+	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(preemptirq_hook_users) : "cc"     \
+		     : label)
+
 static __always_inline void preempt_disable(void)
 {
 	preempt_count_add(1);
 	barrier();
-}
-
-/* Re-enabling preemption is a scheduling point: a wakeup may have asked for one meanwhile. */
-static __always_inline void preempt_enable(void)
-{
-	barrier();
-	preempt_count_sub(1);
-	if (unlikely(preempt_count() == 0 && READ_ONCE(this_cpu()->need_resched)))
-		preempt_schedule();
+	PREEMPT_HOOK_TEST(hook);
+	return;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_preempt_off);
 }
 
 static __always_inline void preempt_enable_no_resched(void)
 {
 	barrier();
+	PREEMPT_HOOK_TEST(hook);
 	preempt_count_sub(1);
+	return;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_preempt_on);
+	preempt_count_sub(1);
+}
+
+/* Without the hooks (Linux's _notrace forms): for the tracing code's own sections. */
+static __always_inline void preempt_disable_notrace(void)
+{
+	preempt_count_add(1);
+	barrier();
+}
+
+static __always_inline void preempt_enable_no_resched_notrace(void)
+{
+	barrier();
+	preempt_count_sub(1);
+}
+
+/* Re-enabling preemption is a scheduling point: a wakeup may have asked for one meanwhile. */
+static __always_inline void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	if (unlikely(preempt_count() == 0 && READ_ONCE(this_cpu()->need_resched)))
+		preempt_schedule();
 }
 
 #endif

@@ -12,6 +12,13 @@
  * goes to an idle allowed CPU if there is one (its previous CPU first), else the least loaded; and
  * a CPU about to go idle steals a waiting task from the busiest queue.
  *
+ * Real-time tasks (SCHED_FIFO, SCHED_RR: sched_setscheduler, chrt) come first: the queue is
+ * kept in prio order, real-time tasks by their prio ahead of the normal ones (all at prio
+ * 120, among themselves round robin as above). A real-time task runs until it blocks or a more
+ * urgent one wakes (FIFO), or also takes turns with its equals each time slice (RR); a wakeup
+ * of a task more urgent than the one running on its CPU preempts that one at once. Linux keeps
+ * one queue a priority and a bitmap; one sorted list is the same order for Lucid's few tasks.
+ *
  * Locking: each run queue has a spin lock, taken with interrupts off. A task's pi_lock
  * serializes wakeups of that task. Switching: schedule() holds this CPU's queue lock across the
  * switch; the task switched to releases it (finish_task_switch). prev->on_cpu stays set until
@@ -84,11 +91,42 @@ void set_current_state(long state)
 	__atomic_store_n(&current->state, state, __ATOMIC_SEQ_CST);
 }
 
-static void enqueue(struct rq *rq, struct task *t)
+/*
+ * A real-time task goes in prio order: after every task as urgent as it (FIFO among equals), or,
+ * a FIFO task that was preempted, before them, as Linux's, so that it resumes before its
+ * equals. Out of line: the common case, a normal task, goes at the end (__enqueue).
+ */
+static noinline void enqueue_rt(struct rq *rq, struct task *t, bool preempted)
 {
+	bool head = preempted && t->policy == SCHED_FIFO;
+	struct list_head *pos = &rq->queue;
+	struct task *q;
+
+	list_for_each_entry(q, &rq->queue, run_list) {
+		if (q->prio > t->prio || (head && q->prio == t->prio)) {
+			pos = &q->run_list;
+			break;
+		}
+	}
+	list_add_tail(&t->run_list, pos); /* before pos: at the end when pos is the queue */
+	rq->nr_queued++;
+	t->on_rq = true;
+}
+
+static __always_inline void __enqueue(struct rq *rq, struct task *t, bool preempted)
+{
+	if (unlikely(rt_task(t))) {
+		enqueue_rt(rq, t, preempted);
+		return;
+	}
 	list_add_tail(&t->run_list, &rq->queue);
 	rq->nr_queued++;
 	t->on_rq = true;
+}
+
+static void enqueue(struct rq *rq, struct task *t)
+{
+	__enqueue(rq, t, false);
 }
 
 static void dequeue(struct rq *rq, struct task *t)
@@ -214,7 +252,8 @@ static void __schedule(bool preempt)
 		prev->on_rq = false; /* runnable, but not here any more: finish_task_switch moves it */
 		push_task[cpu->id] = prev;
 	} else if (prev != rq->idle) {
-		enqueue(rq, prev);
+		/* A FIFO task preempted keeps its place (enqueue_rt). */
+		__enqueue(rq, prev, preempt);
 	}
 
 	struct task *next = pick_next_task(rq, cpu->id);
@@ -291,17 +330,39 @@ void yield(void)
 	preempt_schedule();
 }
 
+/* The prio of the first task waiting on rq, or MAX_PRIO_NONE if none. Racy, as the tick's look. */
+#define MAX_PRIO_NONE 1000
+static int queue_head_prio(struct rq *rq)
+{
+	int prio = MAX_PRIO_NONE;
+
+	arch_spin_lock(&rq->lock);
+	if (!list_empty(&rq->queue))
+		prio = list_first_entry(&rq->queue, struct task, run_list)->prio;
+	arch_spin_unlock(&rq->lock);
+	return prio;
+}
+
 void scheduler_tick(void)
 {
 	struct cpu *cpu = this_cpu();
 	struct task *t = cpu->curr;
+	struct rq *rq = cpu_rq(cpu->id);
+
 	if (t == cpu->idle) {
-		if (READ_ONCE(cpu_rq(cpu->id)->nr_queued))
+		if (READ_ONCE(rq->nr_queued))
 			cpu->need_resched = true;
 		return;
 	}
-	if (--t->time_slice <= 0 && READ_ONCE(cpu_rq(cpu->id)->nr_queued))
+	if (t->policy == SCHED_FIFO)
+		return; /* runs until it blocks, or a more urgent task wakes (activate_on) */
+	if (--t->time_slice > 0 || !READ_ONCE(rq->nr_queued))
+		return;
+	/* Its slice is over: the next in line gets the CPU if it is as urgent (RR, normal). */
+	if (!rt_task(t) || queue_head_prio(rq) <= t->prio)
 		cpu->need_resched = true;
+	else
+		t->time_slice = TIME_SLICE_TICKS;
 }
 
 /* Where should a waking task run? kernel/sched/sched_policy.c decides. */
@@ -332,7 +393,9 @@ static void activate_on(struct task *t, int cpu, enum activate_reason why)
 	if (why != ACTIVATE_MIGRATE)
 		t->state = TASK_RUNNING; /* a migrated task preempted on its way to sleep still goes */
 	enqueue(rq, t);
-	bool idle = cpus[cpu].curr == rq->idle;
+	/* An idle CPU, or one running a less urgent task (a real-time wakeup), switches now. */
+	bool idle = cpus[cpu].curr == rq->idle ||
+		    (unlikely(rt_task(t)) && t->prio < READ_ONCE(cpus[cpu].curr)->prio);
 	/* Traced with the queue locked, as Linux does: t->cpu cannot change under the probe. */
 	if (why == ACTIVATE_NEW)
 		trace_sched_wakeup_new(t);
@@ -455,6 +518,53 @@ void set_cpus_allowed_ptr(struct task *t, uint64_t mask)
 		smp_send_reschedule(kick);
 }
 
+/*
+ * sched_setscheduler: t takes policy and rt_priority (checked by the caller), and with them its
+ * place: requeued in its new order if it waits, rescheduled if it runs and someone waiting is
+ * now more urgent, and the CPU told if it waits and is now more urgent than the one running.
+ */
+void sched_set_policy(struct task *t, int policy, int rt_priority)
+{
+	unsigned long flags = local_irq_save();
+	int kick = -1;
+
+	arch_spin_lock(&t->pi_lock);
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+		struct rq *rq = cpu_rq(cpu);
+
+		arch_spin_lock(&rq->lock);
+		if (cpu != t->cpu) { /* moved meanwhile: try again */
+			arch_spin_unlock(&rq->lock);
+			continue;
+		}
+		bool queued = t->on_rq && !list_empty(&t->run_list);
+		if (queued)
+			dequeue(rq, t);
+		t->policy = policy;
+		t->rt_priority = rt_policy(policy) ? rt_priority : 0;
+		t->prio = rt_policy(policy) ? MAX_RT_PRIO - 1 - rt_priority : DEFAULT_PRIO;
+		if (queued) {
+			enqueue(rq, t);
+			if (t->prio < cpus[cpu].curr->prio)
+				kick = cpu;
+		} else if (cpus[cpu].curr == t && !list_empty(&rq->queue) &&
+			   list_first_entry(&rq->queue, struct task, run_list)->prio < t->prio) {
+			kick = cpu;
+		}
+		if (kick >= 0)
+			WRITE_ONCE(cpus[cpu].need_resched, true);
+		arch_spin_unlock(&rq->lock);
+		break;
+	}
+	arch_spin_unlock(&t->pi_lock);
+	local_irq_restore(flags);
+	if (kick == smp_processor_id())
+		preempt_schedule();
+	else if (kick >= 0)
+		smp_send_reschedule(kick);
+}
+
 void wake_up_new_task(struct task *t)
 {
 	unsigned long flags = local_irq_save();
@@ -470,6 +580,8 @@ static void task_init_common(struct task *t, const char *name)
 {
 	strlcpy(t->comm, name, TASK_COMM_LEN);
 	t->prio = DEFAULT_PRIO;
+	t->policy = SCHED_NORMAL;
+	t->rt_priority = 0;
 	t->cpus_allowed = ~0UL;
 	t->start_time = ktime_get_ns();
 	spin_lock_init(&t->pi_lock);

@@ -14,6 +14,23 @@
 #define TASK_COMM_LEN 16 /* as Linux: 15 characters and a NUL */
 #define DEFAULT_PRIO 120 /* Linux's prio for nice 0, as the sched_switch lines show it */
 
+/*
+ * Scheduling policies, Linux's values (sched_setscheduler, chrt). A real-time task (FIFO or
+ * RR) runs before every normal one, and before any of lower rt_priority (1..99): its prio is
+ * MAX_RT_PRIO - 1 - rt_priority, so a smaller prio is more urgent, as in Linux's trace lines.
+ * FIFO runs until it blocks or a more urgent task comes; RR also takes turns with its equals.
+ */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+#define MAX_RT_PRIO 100
+#define MAX_USER_RT_PRIO 99 /* the most chrt accepts (sched_get_priority_max) */
+#define rt_policy(p) ((p) == SCHED_FIFO || (p) == SCHED_RR)
+#define rt_prio(prio) ((prio) < MAX_RT_PRIO)
+#define rt_task(t) rt_prio((t)->prio)
+
 /* Task states, with Linux's values (the sched_switch event records them). */
 #define TASK_RUNNING 0x0000
 #define TASK_INTERRUPTIBLE 0x0001   /* sleeping: "S" */
@@ -34,6 +51,8 @@ struct task {
 	char comm[TASK_COMM_LEN];
 	volatile long state;
 	int prio;
+	int policy;           /* SCHED_NORMAL, SCHED_FIFO, SCHED_RR (above) */
+	int rt_priority;      /* 1..99 for FIFO and RR, 0 otherwise */
 	int cpu;              /* the CPU whose run queue holds it, or where it last ran */
 	bool on_rq;           /* on a run queue (running or waiting to run) */
 	volatile int on_cpu;  /* its stack is in use: don't run it elsewhere yet */
@@ -123,6 +142,15 @@ struct task {
  */
 #define TIF_SIGPENDING 0
 #define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
+
+/* t takes a policy and rt_priority (checked): kernel/sched/sched.c. */
+void sched_set_policy(struct task *t, int policy, int rt_priority);
+
+/* Linux's task_nice: Lucid has no nice(2), so a normal task is at 0, and so is a real-time one. */
+static inline long task_nice(const struct task *t)
+{
+	return rt_task(t) ? 0 : t->prio - DEFAULT_PRIO;
+}
 
 static inline void set_tsk_thread_flag(struct task *t, int flag)
 {

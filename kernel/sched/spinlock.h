@@ -145,10 +145,27 @@ static __always_inline void __raw_spin_unlock(spinlock_t *l)
 	preempt_enable();
 }
 
+/*
+ * The forms that turn interrupts and preemption off (or on) together test the latency hooks
+ * once for both (PREEMPTIRQ_HOOK_TEST, kernel/sched/preempt.h): a lock pair is on every path,
+ * and each test is two instructions while no latency tracer runs. The hooks are then called in
+ * the order the separate forms would call them.
+ */
 static __always_inline unsigned long __raw_spin_lock_irqsave(spinlock_t *l)
 {
-	unsigned long flags = local_irq_save();
-	preempt_disable();
+	unsigned long flags = raw_local_irq_save();
+
+	PREEMPTIRQ_HOOK_TEST(hook);
+	preempt_count_add(1);
+	barrier();
+	arch_spin_lock(l);
+	return flags;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_off); /* with the count as it was: preemptirqsoff starts here */
+	preempt_count_add(1);
+	barrier();
+	HOOK_CALL(trace_preempt_off);
 	arch_spin_lock(l);
 	return flags;
 }
@@ -156,22 +173,55 @@ static __always_inline unsigned long __raw_spin_lock_irqsave(spinlock_t *l)
 static __always_inline void __raw_spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 {
 	arch_spin_unlock(l);
-	local_irq_restore(flags);
-	preempt_enable();
+	PREEMPTIRQ_HOOK_TEST(hook);
+	raw_local_irq_restore(flags);
+	goto enable;
+hook:
+	__attribute__((cold));
+	if (flags & RFLAGS_IF)
+		HOOK_CALL(trace_hardirqs_on);
+	raw_local_irq_restore(flags);
+	HOOK_CALL(trace_preempt_on);
+enable:
+	barrier();
+	preempt_count_sub(1);
+	if (unlikely(preempt_count() == 0 && READ_ONCE(this_cpu()->need_resched)))
+		preempt_schedule();
 }
 
 static __always_inline void __raw_spin_lock_irq(spinlock_t *l)
 {
-	local_irq_disable();
-	preempt_disable();
+	raw_local_irq_disable();
+	PREEMPTIRQ_HOOK_TEST(hook);
+	preempt_count_add(1);
+	barrier();
+	arch_spin_lock(l);
+	return;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_off);
+	preempt_count_add(1);
+	barrier();
+	HOOK_CALL(trace_preempt_off);
 	arch_spin_lock(l);
 }
 
 static __always_inline void __raw_spin_unlock_irq(spinlock_t *l)
 {
 	arch_spin_unlock(l);
-	local_irq_enable();
-	preempt_enable();
+	PREEMPTIRQ_HOOK_TEST(hook);
+	raw_local_irq_enable();
+	goto enable;
+hook:
+	__attribute__((cold));
+	HOOK_CALL(trace_hardirqs_on);
+	raw_local_irq_enable();
+	HOOK_CALL(trace_preempt_on);
+enable:
+	barrier();
+	preempt_count_sub(1);
+	if (unlikely(preempt_count() == 0 && READ_ONCE(this_cpu()->need_resched)))
+		preempt_schedule();
 }
 
 /* Out of line and traceable, under Linux's names (kernel/sched/spinlock.c). */

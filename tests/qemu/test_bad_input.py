@@ -96,6 +96,7 @@ RULES = [
     ("set_*pid", PIDS),  # set_ftrace_pid, set_ftrace_notrace_pid, set_event_pid, ..._notrace_pid
     ("max_graph_depth", NUMBER),
     ("tracing_thresh", NUMBER),
+    ("tracing_max_latency", NUMBER),  # us; 0 resets the latency tracers' worst case
     ("buffer_percent", NUMBER),       # 0 to 100
     ("free_buffer", None),            # any write is taken and ignored: closing it frees
     ("timestamp_mode", None),         # read-only (0440), as Linux's: nothing to write
@@ -264,6 +265,7 @@ NUMERIC = [
                                         "v%d" % US_FITS: reads(str(US_FITS)),
                                         "v%d" % (US_FITS + 1): EINVAL})),
     # An unsigned int Linux prints with %d: taken while %d prints it as written.
+    ("tracing_max_latency", "tracing_thresh"),  # the same conversion, the same limits
     ("max_graph_depth", table(EINVAL, **{"v%d" % INT_MAX: reads(str(INT_MAX)),
                                          "v%d" % (INT_MAX + 1): EINVAL})),
     # Any number but 0 is "on", as in Linux; stack_max_size resets the maximum.

@@ -296,7 +296,8 @@ def test_sysrq_z(lucid):
 # an event on, in every way: /proc/sysrq-trigger and Ctrl-O z on a live kernel, then an
 # oops; the soft-lockup report; a panic (with =orig_cpu, only the panicking CPU).
 
-TRACERS = ["function_graph", "function", "sched_switch", "nop"]
+TRACERS = ["function_graph", "function", "sched_switch", "irqsoff", "preemptoff", "preemptirqsoff",
+           "wakeup", "wakeup_rt", "nop"]
 DUMP_BOOT = "ftrace_dump_on_oops " + SMALL
 FILTER = "ftest_* lkdtm_*"
 EVENT = "sched:sched_switch"

@@ -15,7 +15,9 @@ from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
 
 
 EVENTS = ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
-          "irq:irq_handler_entry", "irq:irq_handler_exit", "raw_syscalls:sys_enter",
+          "irq:irq_handler_entry", "irq:irq_handler_exit", "preemptirq:irq_disable",
+          "preemptirq:irq_enable", "preemptirq:preempt_disable", "preemptirq:preempt_enable",
+          "raw_syscalls:sys_enter",
           "raw_syscalls:sys_exit", "sched:sched_process_exec", "sched:sched_process_exit",
           "sched:sched_process_fork", "sched:sched_process_wait", "sched:sched_switch",
           "sched:sched_wakeup", "sched:sched_wakeup_new"]
@@ -175,7 +177,7 @@ def test_files_and_modes(lucid):
     assert top.get("events", "").startswith("d"), top
     assert sh(lucid, "ls -1 events").split() == [
         "enable", "exceptions", "ftrace", "header_event", "header_page", "irq", "kmem", "module",
-        "raw_syscalls", "sched", "signal", "syscalls", "task", "timer"]
+        "preemptirq", "raw_syscalls", "sched", "signal", "syscalls", "task", "timer"]
     assert sh(lucid, "ls -1 events/sched").split() == [
         "enable", "filter", "sched_migrate_task", "sched_process_exec", "sched_process_exit",
         "sched_process_fork", "sched_process_free", "sched_process_wait", "sched_switch",
@@ -546,8 +548,8 @@ def test_trace_cmd_reads_the_formats(lucid):
         assert tep.parse(system, formats[name]) == 0, formats[name]
     # In one write, so that bash's write returns with the syscalls:* events off already.
     # syscalls: their lines and trace-cmd are test_syscall_events's; exceptions: %ps needs
-    # kallsyms (test_process_events); kmem, module, signal, task and timer are
-    # test_linux_events's, which compares them with trace-cmd's own report (named, not "*:*"
+    # kallsyms (test_process_events); preemptirq: %pS too (test_latency_tracers); kmem, module,
+    # signal, task and timer are test_linux_events's, which compares them with trace-cmd's own report (named, not "*:*"
     # and then "!kmem:*": enabling the others allocates, and those kmallocs would be recorded).
     ok(lucid, "echo 'irq:* raw_syscalls:* sched:*' > set_event")
     sh(lucid, "run_test -t 4 -r 5", timeout=60)
@@ -561,5 +563,5 @@ def test_trace_cmd_reads_the_formats(lucid):
         assert tep.print_record(data) == "%s: %s" % (e["event"], e["body"]), e["line"]
         seen.add(e["event"])
     assert seen - {"sched_migrate_task"} == {
-        ev.split(":")[1] for ev in EVENTS if not ev.startswith("exceptions:")} | {
+        ev.split(":")[1] for ev in EVENTS if not ev.startswith(("exceptions:", "preemptirq:"))} | {
         "sched_waking", "sched_process_free"}, seen

@@ -33,7 +33,7 @@ RELEASE = "6.1.0-lucid"  # kernel/version.h's UTS_RELEASE; test_load_list_unload
 MODDIR = "/lib/modules/" + RELEASE
 MOD = MODDIR + "/kernel/modules/%s.ko"
 TEST_MOD = MODDIR + "/kernel/tests/modules/%s.ko"
-EXAMPLES = ["faulty", "foo", "howdy", "kprobe_example", "mytracer", "ticktock"]  # modules/
+EXAMPLES = ["faulty", "foo", "howdy", "kprobe_example", "latency_demo", "mytracer", "ticktock"]  # modules/
 TEST_MODULES = ["initfail", "undef"]  # tests/modules/
 EEXIST, ENOEXEC = 17, 8
 
@@ -241,8 +241,9 @@ def test_load_list_unload(lucid):
                        ("rmmod", "rmmod [-wfa] [MODULE]...")):
         assert "\nUsage: %s\n" % usage in sh(lucid, cmd)
         assert lucid.status() == 1
-    # A module's parameters: Lucid's take none, and say so as Linux does (each by its name;
-    # busybox passes them as "x=1 y=2 ").
+    # Parameters a module does not have (foo has none) are named and ignored, as Linux does
+    # (each by its name; busybox passes them as "x=1 y=2 "). latency_demo has some:
+    # test_latency_tracers.py.
     ok(lucid, "insmod %s x=1 y=2" % MOD % "foo")
     assert [l.split("] ", 1)[1] for l in last_dmesg(lucid, 2)] == \
         ["foo: unknown parameter 'x' ignored", "foo: unknown parameter 'y' ignored"]

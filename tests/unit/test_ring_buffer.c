@@ -1424,6 +1424,84 @@ static void test_swap_cpu(void **state)
 	ring_buffer_free(big);
 }
 
+/*
+ * The latency tracers' swaps (from where a section ends, interrupts off): never wait for a
+ * writer of the calling CPU's part, give up instead (-EBUSY), everything as it was.
+ */
+static void test_swap_nowait(void **state)
+{
+	(void)state;
+	struct ring_buffer *a = new_rb(4, RB_FL_OVERWRITE, 2), *b = new_rb(4, RB_FL_OVERWRITE, 2);
+	struct ring_buffer *big = new_rb(8, RB_FL_OVERWRITE, 2);
+	struct ring_buffer_event *ev;
+
+	for (int i = 0; i < 5; i++)
+		assert_true(tev_write(a, 0));
+	assert_int_equal(ring_buffer_swap_cpu_nowait(a, big, 0), -EINVAL); /* sizes differ */
+	assert_int_equal(ring_buffer_swap_cpu_nowait(a, b, 2), -EINVAL);   /* no such CPU */
+	/* A write in progress on this CPU (an interrupted writer): refused, nothing moved. */
+	ev = ring_buffer_lock_reserve(a, 8);
+	assert_non_null(ev);
+	assert_int_equal(ring_buffer_swap_cpu_nowait(b, a, 0), -EBUSY);
+	assert_int_equal(ring_buffer_swap_nowait(b, a), -EBUSY);
+	ring_buffer_unlock_commit(a);
+	assert_int_equal(ring_buffer_entries_cpu(a, 0), 6);
+	assert_int_equal(ring_buffer_entries_cpu(b, 0), 0);
+	/* Writers take their part again after a refusal. */
+	assert_true(tev_write(a, 0));
+	assert_int_equal(ring_buffer_entries_cpu(a, 0), 7);
+	assert_int_equal(ring_buffer_swap_cpu_nowait(b, a, 0), 0);
+	assert_int_equal(ring_buffer_entries_cpu(a, 0), 0);
+	assert_int_equal(ring_buffer_entries_cpu(b, 0), 7);
+	this_cpu = 1;
+	assert_true(tev_write(a, 0));
+	this_cpu = 0;
+	assert_int_equal(ring_buffer_swap_nowait(b, a), 0); /* every CPU's part */
+	assert_int_equal(ring_buffer_entries_cpu(a, 0), 7);
+	assert_int_equal(ring_buffer_entries_cpu(b, 0), 0);
+	assert_int_equal(ring_buffer_entries_cpu(b, 1), 1);
+	assert_true(tev_write(a, 0)); /* and a records on */
+	assert_int_equal(ring_buffer_entries_cpu(a, 0), 8);
+	ring_buffer_free(a);
+	ring_buffer_free(b);
+	ring_buffer_free(big);
+}
+
+/* The latency format's delay mark: the time of the event after the current one, in place. */
+static void test_iter_peek_after(void **state)
+{
+	(void)state;
+	struct ring_buffer *rb = new_rb(4, RB_FL_OVERWRITE, 1);
+	struct ring_buffer_iter *it;
+	uint64_t ts[3], t, next;
+	int n = 0;
+
+	for (int i = 0; i < 3; i++)
+		assert_true(tev_write(rb, 0));
+	it = ring_buffer_read_prepare(rb, 0);
+	assert_non_null(it);
+	ring_buffer_read_start(it);
+	while (ring_buffer_iter_peek(it, &ts[n])) {
+		struct ring_buffer_event *ev = ring_buffer_iter_peek(it, NULL);
+		uint32_t first = *(uint32_t *)ring_buffer_event_data(ev);
+		bool found = ring_buffer_iter_peek_after(it, &next);
+
+		/* Still on the same event, with the same contents. */
+		assert_non_null(ring_buffer_iter_peek(it, &t));
+		assert_int_equal(t, ts[n]);
+		assert_int_equal(*(uint32_t *)ring_buffer_event_data(ring_buffer_iter_peek(it, NULL)),
+				 first);
+		assert_int_equal(found, n < 2);
+		ring_buffer_iter_advance(it);
+		if (found)
+			assert_true(ring_buffer_iter_peek(it, &t) && t == next);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	ring_buffer_read_finish(it);
+	ring_buffer_free(rb);
+}
+
 #define MIN_SWAPS 20 /* writers go on until this many swaps landed among their writes */
 
 struct swapper {
@@ -1564,6 +1642,8 @@ int main(void)
 		cmocka_unit_test(test_multi_cpu_concurrent),
 		cmocka_unit_test(test_swap_basic),
 		cmocka_unit_test(test_swap_cpu),
+		cmocka_unit_test(test_swap_nowait),
+		cmocka_unit_test(test_iter_peek_after),
 		cmocka_unit_test(test_swap_while_writing),
 		cmocka_unit_test(test_write_rate),
 	};

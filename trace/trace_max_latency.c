@@ -1,0 +1,115 @@
+/* The latency tracers' worst case: tracing_max_latency, and the max buffer that holds it. */
+
+/*
+ * A latency tracer (irqsoff and its kin, wakeup and its kin) measures sections: from
+ * interrupts off to on, from a wakeup to the task running. It records into the trace buffer
+ * as it goes, and when a section is the worst since the last reset (longer than
+ * tracing_max_latency) or, with tracing_thresh set, longer than that, the part of the trace
+ * buffer that holds it becomes the max buffer's, swapped in one step (Linux's update_max_tr),
+ * and tracing_max_latency takes its length. The max buffer is the snapshot buffer: the tracer
+ * allocates it when it starts, and the trace file shows it while the tracer is current
+ * (tracer->print_max). So the worst section stays, whatever comes after it.
+ *
+ * The part swapped in holds everything its CPU recorded since the last swap, not only the
+ * section: the reader skips what came before the section's start (max_data.time_start), as
+ * Linux's tracing_iter_reset does, and the header counts only what it shows. When one CPU's part
+ * was swapped (irqsoff), the other CPUs' parts of the max buffer hold older worst cases, which
+ * may overlap the section in time: the reader shows the section's CPU only.
+ *
+ * The swap is made where the section ends: interrupts off, maybe inside an interrupt handler
+ * that interrupted a write on this very CPU. So it never waits for this CPU's writers: if one
+ * is in progress, this worst case is not kept (ring_buffer_swap_cpu_nowait), as Linux's
+ * -EBUSY. The figures of the header (struct trace_max_data) are written under the tracer's
+ * own lock, which the caller holds.
+ *
+ * Not traced, as all of trace/.
+ */
+#include <limits.h>
+#include "trace/trace.h"
+#include "trace/trace_fs.h"
+#include "trace/ring_buffer.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/sched/time.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+static void update_max_data(struct trace_array *tr, struct task *tsk, int cpu, bool cpu_only,
+			    const struct trace_max_data *section)
+{
+	struct trace_max_data *d = &tr->max_data;
+
+	*d = *section;
+	d->cpu = cpu;
+	d->cpu_only = cpu_only;
+	memcpy(d->comm, tsk->comm, sizeof(d->comm));
+	d->pid = tsk->pid;
+	d->uid = 0; /* Lucid's tasks are all root's */
+	d->nice = task_nice(tsk);
+	d->policy = tsk->policy;
+	d->rt_priority = tsk->rt_priority;
+	WRITE_ONCE(tr->max_latency, section->saved_latency);
+}
+
+bool update_max_tr_single(struct trace_array *tr, struct task *tsk, int cpu,
+			  const struct trace_max_data *section)
+{
+	if (!READ_ONCE(tr->allocated_snapshot) || !tr->snapshot_buffer)
+		return false;
+	if (ring_buffer_swap_cpu_nowait(tr->snapshot_buffer, tr->buffer, cpu))
+		return false;
+	update_max_data(tr, tsk, cpu, true, section);
+	return true;
+}
+
+bool update_max_tr(struct trace_array *tr, struct task *tsk, int cpu,
+		   const struct trace_max_data *section)
+{
+	if (!READ_ONCE(tr->allocated_snapshot) || !tr->snapshot_buffer)
+		return false;
+	if (ring_buffer_swap_nowait(tr->snapshot_buffer, tr->buffer))
+		return false;
+	update_max_data(tr, tsk, cpu, false, section);
+	return true;
+}
+
+struct ring_buffer *tracing_shown_buffer(struct trace_array *tr)
+{
+	if (tr->current_trace->print_max)
+		return tr->allocated_snapshot ? tr->snapshot_buffer : NULL;
+	return tr->buffer;
+}
+
+/* --- tracing_max_latency --------------------------------------------------------------------- */
+
+/* Microseconds in the file, nanoseconds inside (Linux's tracing_nsecs_read/write). */
+static ssize_t tracing_max_lat_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
+
+	return tracing_read_ulong(ppos, ubuf, cnt, READ_ONCE(tr->max_latency) / NSEC_PER_USEC);
+}
+
+/*
+ * Any number of microseconds whose nanoseconds fit: 0 starts the search for the worst case
+ * afresh. (Linux multiplies without looking, so 2^64 / 1000 us and more wrap.)
+ */
+static ssize_t tracing_max_lat_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = tracing_get_tr(file_inode(file));
+	unsigned long val;
+	int ret = tracing_write_ulong(ubuf, cnt, &val);
+
+	if (ret)
+		return ret;
+	if (val > ULONG_MAX / NSEC_PER_USEC)
+		return -EINVAL;
+	WRITE_ONCE(tr->max_latency, val * NSEC_PER_USEC);
+	*ppos += (loff_t)cnt;
+	return (ssize_t)cnt;
+}
+
+const struct file_operations tracing_max_lat_fops = {
+	.read = tracing_max_lat_read,
+	.write = tracing_max_lat_write,
+};
