@@ -116,6 +116,9 @@ $(NOKPROBE_OBJS): KPROBES_TEXT = && $(OBJCOPY) --rename-section .text=.kprobes.t
 all: iso
 iso: $(B)/lucid.iso
 .PHONY: all iso run debug test unit qemu-test bench profile stress soak clean deps print-gdbport record
+# A recipe that fails (a check after the link, say) takes its half-made target with it, so the
+# next make runs it again instead of taking the file for done.
+.DELETE_ON_ERROR:
 
 deps:
 	@tools/deps.sh

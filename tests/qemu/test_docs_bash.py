@@ -17,7 +17,10 @@ allowed for:
   process instead, with its own system calls before. The `cat trace` right after one is typed
   there too: `bash -c` asks its pid a few times before it runs cat, and a sys_getpid trace
   would show that;
-- lines of bash's and cat's own (OWN_TASKS) are dropped where the page shows none.
+- lines of bash's and cat's own (OWN_TASKS) are dropped where the page shows none;
+- while a uprobe on bash's readline is enabled (the page's uretprobe on /bin/bash), lines are
+  typed at the console: the trace shows what the console's readline returned, which `bash -c`
+  never calls.
 
 Then `bash-PID` is seen writing current_tracer through do_syscall_64 -> ksys_write -> vfs_write,
 the article's first function_graph trace, and `echo 0> tracing_on` does what it does in bash (a
@@ -111,11 +114,16 @@ def test_tutorial_in_bash():
                 if shared:
                     share = tempfile.mkdtemp(prefix="lucid-docs-share-")
                 lucid = boot(cmdline, share if shared else None)
-            after_program = False
+            after_program = readline_probed = False
             for cwd, cmd, expected in steps:
+                if "/bin/bash:" in cmd and "uprobe_events" in cmd:
+                    readline_probed = True
+                elif re.match(r"echo 0 > events/uprobes/", cmd):
+                    readline_probed = False
                 # the trace a traced program left is read at the console too: under a
                 # sys_getpid filter, `bash -c` would add its own calls before it runs cat
-                if at_console(cmd) or (after_program and cmd.startswith("cat trace")):
+                if at_console(cmd) or readline_probed or (after_program and
+                                                          cmd.startswith("cat trace")):
                     lucid.run("cd %s" % cwd)
                     out = lucid.run(cmd, timeout=60)
                 else:

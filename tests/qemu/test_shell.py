@@ -209,12 +209,13 @@ def test_console_input_ends_with_ctrl_d(lucid):
 
 def test_background_jobs(lucid):
     """`cmd &` returns at once; `jobs` lists; the next prompt reports Done or Exit N; wait."""
-    out = lucid.run("sleep 1 &")
+    # Sleeps of seconds: `jobs` must find them still running on a loaded machine.
+    out = lucid.run("sleep 4 &")
     m = re.match(r"^\[1\] (\d+)\n$", out)
     assert m, out
     assert lucid.status() == 0
-    assert lucid.run("jobs") == "[1]+  Running                 sleep 1 &\n"
-    assert lucid.run("sleep 2") == "[1]+  Done                    sleep 1\n"
+    assert lucid.run("jobs") == "[1]+  Running                 sleep 4 &\n"
+    assert lucid.run("sleep 5") == "[1]+  Done                    sleep 4\n"
     assert lucid.run("jobs") == ""
     # The pipeline's output goes to a file: on the console it could come before the next
     # command is typed, between two reads of the harness.
@@ -229,9 +230,9 @@ def test_background_jobs(lucid):
             r"^(\[1\][-+ ]  Exit 1 +false|\[2\][-+ ]  Done +echo x \| cat > /tmp/bg)$", line), out
     assert lucid.run("cat /tmp/bg") == "x\n"
     # Redirections are part of the job's text, as bash shows them.
-    assert lucid.run("sleep 1 2>> /tmp/e < /dev/null >&2 &").startswith("[1] ")
+    assert lucid.run("sleep 4 2>> /tmp/e < /dev/null >&2 &").startswith("[1] ")
     assert lucid.run("jobs") == \
-        "[1]+  Running                 sleep 1 2>> /tmp/e < /dev/null 1>&2 &\n"
+        "[1]+  Running                 sleep 4 2>> /tmp/e < /dev/null 1>&2 &\n"
     lucid.run("wait")
     # A background job that reads the terminal is stopped (SIGTTIN), as on Linux; one that
     # reads /dev/null ends at once.
