@@ -48,7 +48,7 @@ static unsigned long (*volatile call_outer)(unsigned long) = ftest_outer;
 
 static bool site_is_call(void *fn)
 {
-	return ftrace_check_site((unsigned long)fn, true) == 0;
+	return ftrace_check_site((unsigned long)fn, FTRACE_ADDR) == 0;
 }
 
 #define CHECK(cond)                                                                                \
@@ -257,7 +257,7 @@ bool ftrace_selftest(void)
 	CHECK(hits_all > 0);
 	for (int i = 0; i < ftrace_nr_records(); i++)
 		CHECK(!ftrace_rec_name(i) ||
-		      (!ftrace_rec_enabled(i) && ftrace_check_site(ftrace_rec_ip(i), false) == 0));
+		      (!ftrace_rec_enabled(i) && ftrace_check_site(ftrace_rec_ip(i), 0) == 0));
 out:
 	unregister_ftrace_function(&leaf_ops);
 	unregister_ftrace_function(&ftest_ops);
