@@ -137,7 +137,8 @@ static int enabled_show(struct seq_file *m, void *v)
 	int rec = rec_index(v);
 
 	show_rec_name(m, rec);
-	seq_printf(m, " (%d)%s    \n", ftrace_rec_refcount(rec), ftrace_rec_regs(rec) ? " R" : "  ");
+	seq_printf(m, " (%d)%s    \n", ftrace_rec_refcount(rec),
+		   ftrace_rec_regs(rec) ? " R" : "  ");
 	return 0;
 }
 

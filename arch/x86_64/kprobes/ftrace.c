@@ -17,8 +17,8 @@
  * trapped there) and the address after the call site for the post_handler. What a handler
  * changes reaches the function, and a pre_handler that returns nonzero has moved regs->ip (to
  * another function, say): ftrace_regs_caller returns there (Linux's IPMODIFY), and the
- * post_handler is skipped. The trampoline saves no more than the registers: a handler must not
- * change regs->sp.
+ * post_handler is skipped. regs->sp, CS and SS are for reading: the trampoline does not move
+ * the stack.
  *
  * While a site changes from one trampoline to the other, a CPU may still come through
  * ftrace_caller into the list function, which calls this handler without registers: that hit
