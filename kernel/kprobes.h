@@ -16,12 +16,12 @@
  * in NMI context as Linux's (in_nmi()); on the ftrace path and in a kretprobe's handler,
  * preemption is off. A probe hit while a handler runs on the same CPU is not reported: its
  * nmissed counts it. A pre_handler that returns nonzero says it changed regs->ip: the probed
- * instruction is then not run (int3 path only).
+ * instruction is then not run, and the CPU goes on where regs->ip says.
  *
  * A probe on a function's first instruction (its ftrace call site) rides on ftrace, as Linux's
- * KPROBES_ON_FTRACE: regs->ip is then the probed address + 1 in the pre_handler (as after an
- * int3), the argument registers, RAX, RBP, RSP and flags are the function's, and RBX, R12-R15
- * read as 0 (Lucid's ftrace_caller does not save them; it keeps the function tracer fast).
+ * KPROBES_ON_FTRACE, through ftrace_regs_caller: regs->ip is then the probed address + 1 in the
+ * pre_handler (as after an int3), and every register and the flags are the function's, RSP
+ * pointing at its return address (arch/x86_64/kprobes/ftrace.c).
  */
 #ifndef KERNEL_KPROBES_H
 #define KERNEL_KPROBES_H

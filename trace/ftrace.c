@@ -13,7 +13,9 @@
  * the function (their filter includes it, or is empty; their notrace set does not include it).
  * A record with a count above zero must be a call to ftrace_caller, the others NOPs; whenever
  * the ops or their filters change, ftrace_update_sites() patches exactly the sites whose state
- * differs, all in one batch of text_poke_bp (arch/x86_64/text_poke.c).
+ * differs, all in one batch of text_poke_bp (arch/x86_64/text_poke.c). A record that an ops with
+ * FTRACE_OPS_FL_SAVE_REGS wants calls ftrace_regs_caller instead (Linux's FTRACE_FL_REGS): the
+ * same callbacks, with a whole struct pt_regs saved first; the others never pay for it.
  *
  * ftrace_caller calls ftrace_trace_function: with one ops registered, that ops's callback
  * directly (its sites are exactly the ones it wants); with several, ftrace_ops_list_func, which
@@ -57,9 +59,10 @@
 #include "kernel/sched/lockdep.h"
 
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
-#define REC_ENABLED (1u << 31)      /* the site is a call to ftrace_caller now */
+#define REC_ENABLED (1u << 31)      /* the site is a call now (to ftrace_caller, or see REC_REGS) */
 #define REC_FAILED (1u << 30)       /* the site held unexpected bytes: never touch it */
 #define REC_DISABLED (1u << 29)     /* a module's, before ftrace_module_enable: stays a NOP */
+#define REC_REGS (1u << 28)         /* with REC_ENABLED: the call is to ftrace_regs_caller */
 
 struct dyn_ftrace {
 	unsigned long ip;
@@ -188,6 +191,22 @@ bool ftrace_rec_enabled(int rec)
 	struct dyn_ftrace *r = rec_at(rec, &g);
 
 	return r && (r->flags & REC_ENABLED);
+}
+
+bool ftrace_rec_regs(int rec)
+{
+	struct ftrace_mod_group *g;
+	struct dyn_ftrace *r = rec_at(rec, &g);
+
+	return r && (r->flags & REC_REGS);
+}
+
+/* Where the site calls now (FTRACE_ADDR or FTRACE_REGS_ADDR), 0 for the NOP. */
+static unsigned long rec_addr(uint32_t flags)
+{
+	if (!(flags & REC_ENABLED))
+		return 0;
+	return flags & REC_REGS ? FTRACE_REGS_ADDR : FTRACE_ADDR;
 }
 
 void ftrace_records_lock(void)
@@ -404,25 +423,33 @@ static void ftrace_update_sites(void)
 	int i;
 
 	for_each_rec(i, r, g) {
+		uint32_t want = 0; /* REC_ENABLED and REC_REGS as they must be */
 		int ref = 0;
 
 		if (r->flags & REC_DISABLED)
 			continue; /* a module's, whose sites are not yet anyone's to enable */
-		for (struct ftrace_ops *ops = ftrace_ops_list; ops; ops = ops->next)
-			ref += ops_wants(ops, i);
+		for (struct ftrace_ops *ops = ftrace_ops_list; ops; ops = ops->next) {
+			if (!ops_wants(ops, i))
+				continue;
+			ref++;
+			if (ops->flags & FTRACE_OPS_FL_SAVE_REGS)
+				want |= REC_REGS;
+		}
 		r->flags = (r->flags & ~REC_REF_MASK) | (uint32_t)ref;
-		bool want = ref > 0 && ftrace_on, is = r->flags & REC_ENABLED;
+		want = ref > 0 && ftrace_on ? want | REC_ENABLED : 0;
+		uint32_t is = r->flags & (REC_ENABLED | REC_REGS);
 		if (want == is || (r->flags & REC_FAILED))
 			continue;
-		if (ftrace_check_site(r->ip, is)) {
+		/* Off to on, on to off, or one trampoline for the other: one 5-byte change. */
+		if (ftrace_check_site(r->ip, rec_addr(is))) {
 			printk(KERN_ERR "ftrace: %s: unexpected bytes at %lx: left alone\n", r->name,
 			       r->ip);
 			r->flags |= REC_FAILED;
 			continue;
 		}
 		poke_batch[n].addr = r->ip;
-		ftrace_new_insn(r->ip, want, poke_batch[n].new_insn);
-		r->flags ^= REC_ENABLED;
+		ftrace_new_insn(r->ip, rec_addr(want), poke_batch[n].new_insn);
+		r->flags ^= is ^ want;
 		if (++n == FTRACE_POKE_BATCH) {
 			text_poke_bp_batch(poke_batch, n); /* records are sorted, so the batch is */
 			ftrace_update_count += n;

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/compiler.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/regs.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/preempt.h"
 #include "trace/ftrace_cmd_parse.h"
@@ -26,6 +28,7 @@ struct ftrace_ops;
  * The stack as ftrace_caller (arch/x86_64/ftrace_64.S) leaves it when it calls a callback, lowest
  * address first: the traced function's argument registers, the two fake frames, and the two
  * return addresses. The function graph tracer replaces parent_ret to catch the return.
+ * ftrace_regs_caller leaves the same, with a whole struct pt_regs below it (ftrace_get_regs).
  */
 struct ftrace_regs {
 	unsigned long r9, r8, rcx, rdx, rsi, rdi, rax; /* the traced function's arguments */
@@ -34,6 +37,33 @@ struct ftrace_regs {
 	unsigned long ret_into_function;               /* pushed by the call at the site */
 	unsigned long parent_ret;                      /* the traced function's return address */
 };
+
+/*
+ * What ftrace_regs_caller leaves: every register of the traced function as at its first
+ * instruction (Linux's SAVE_REGS trampoline), then the struct ftrace_regs that every callback
+ * reads. regs.rsp points at parent_ret, regs.rip is where the trampoline returns: the site + 5,
+ * or wherever a callback moved it (Linux's IPMODIFY). On the way out the registers, RIP and the
+ * flags are taken from regs; fregs's argument registers are a copy, for reading.
+ */
+struct ftrace_regs_frame {
+	struct pt_regs regs;
+	struct ftrace_regs fregs;
+};
+
+/*
+ * The whole registers, when this callback was reached through ftrace_regs_caller, else NULL
+ * (Linux's ftrace_get_regs). Linux tells the two trampolines apart by a CS of 0 in the partial
+ * pt_regs; here by the word just below fregs, which ftrace_caller never writes but its call to
+ * the callback does: there it is that call's return address, inside ftrace_caller (kernel text),
+ * and under ftrace_regs_caller it is regs.ss, the kernel's data selector. No text address is a
+ * selector, so the test never errs. ftrace_caller stays as it was: no marker to write.
+ */
+static __always_inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs)
+{
+	struct ftrace_regs_frame *f = container_of(fregs, struct ftrace_regs_frame, fregs);
+
+	return f->regs.ss == GDT_KERNEL_DS ? &f->regs : NULL;
+}
 
 /*
  * ip: the traced function (its call site's address); parent_ip: where it was called from;
@@ -87,6 +117,14 @@ struct ftrace_ops {
  * return stack entry per call, however many arrays want it.
  */
 #define FTRACE_OPS_FL_SUBOPS 0x4
+/*
+ * Its callback needs every register of the traced function (ftrace_get_regs), as kprobes on a
+ * function's entry do (Linux's flag of the same name): the sites it wants call
+ * ftrace_regs_caller, which saves a whole struct pt_regs, instead of ftrace_caller, which saves
+ * only the argument registers and RAX. Every other site keeps the cheaper trampoline, and every
+ * ops wanting a "regs" site is called from there too.
+ */
+#define FTRACE_OPS_FL_SAVE_REGS 0x8
 
 /* Boot: verify and NOP out every recorded call site (before the other CPUs start). */
 void ftrace_init(void);
@@ -214,6 +252,7 @@ extern uint64_t ftrace_module_init_tsc;
 extern int ftrace_module_init_sites;
 int ftrace_rec_refcount(int rec); /* how many ops want this function */
 bool ftrace_rec_enabled(int rec); /* is the site a call right now */
+bool ftrace_rec_regs(int rec); /* a call to ftrace_regs_caller (enabled_functions' " R") */
 int ftrace_find_rec(unsigned long ip); /* -1 if ip is not a call site */
 unsigned long ftrace_nr_pages(void); /* pages the records take, for the boot message */
 

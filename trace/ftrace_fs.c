@@ -128,15 +128,17 @@ const struct file_operations ftrace_avail_fops = {
 };
 
 /*
- * "name (refs)" and Linux's three flag columns: " R" (wants registers), " I" (modifies the
- * ip), " D" (direct call), each "  " when not. Lucid's ops do none of them.
+ * "name (refs)" and Linux's three flag columns: " R" (an ops wants the registers: the site
+ * calls ftrace_regs_caller), " I" (modifies the ip), " D" (direct call), each "  " when not.
+ * Lucid's ops never claim the last two.
  */
 static int enabled_show(struct seq_file *m, void *v)
 {
 	int rec = rec_index(v);
 
 	show_rec_name(m, rec);
-	seq_printf(m, " (%d)      \n", ftrace_rec_refcount(rec));
+	seq_printf(m, " (%d)%s    \n", ftrace_rec_refcount(rec),
+		   ftrace_rec_regs(rec) ? " R" : "  ");
 	return 0;
 }
 

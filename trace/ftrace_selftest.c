@@ -3,8 +3,9 @@
  *
  * They exercise what every tracer stands on: a filtered ops sees exactly its function, the
  * site is a call while registered and a NOP again after, a notrace set wins over a filter, and
- * two ops at once each see only their own functions (the list dispatch). Results print like
- * Linux's startup tests: "Testing dynamic ftrace: PASSED".
+ * two ops at once each see only their own functions (the list dispatch), an ops that asks for
+ * the registers gets them, and may change them. Results print like Linux's startup tests:
+ * "Testing dynamic ftrace: PASSED".
  *
  * Not traced: it is part of the tracer.
  */
@@ -15,6 +16,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
 #include "arch/x86_64/ftrace.h"
+#include "arch/x86_64/gdt.h"
 #include "kernel/debug/ftest.h"
 #include "kernel/kallsyms.h"
 #include "kernel/printk.h"
@@ -48,7 +50,7 @@ static unsigned long (*volatile call_outer)(unsigned long) = ftest_outer;
 
 static bool site_is_call(void *fn)
 {
-	return ftrace_check_site((unsigned long)fn, true) == 0;
+	return ftrace_check_site((unsigned long)fn, FTRACE_ADDR) == 0;
 }
 
 #define CHECK(cond)                                                                                \
@@ -171,6 +173,98 @@ static bool graph_selftest(void)
 	return ok;
 }
 
+/*
+ * FTRACE_OPS_FL_SAVE_REGS: the sites such an ops wants call ftrace_regs_caller, and its callback
+ * finds the whole registers (ftrace_get_regs); a plain ops on the same site gets them too, one on
+ * a site of its own does not. What the callback changes reaches the function: an argument
+ * register, and RIP (Linux's IPMODIFY: here ftest_leaf's call runs regs_redirect instead).
+ */
+enum regs_action { REGS_LOOK, REGS_ARG, REGS_RIP };
+static enum regs_action regs_action;
+static unsigned long regs_seen, regs_missing, plain_regs_leaf, plain_regs_mid;
+static bool regs_right;
+
+/* Never traced: it replaces a traced function, and has no call site of its own. */
+static notrace noinline unsigned long regs_redirect(unsigned long x)
+{
+	return x + 1000;
+}
+
+static void regs_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+		      struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	(void)parent_ip;
+	(void)op;
+	if (ip != (unsigned long)ftest_leaf)
+		return;
+	if (!regs) {
+		regs_missing++;
+		return;
+	}
+	regs_seen++;
+	/* As at the function's first instruction: ftrace_regs's copies and the stack agree. */
+	regs_right = regs->rdi == fregs->rdi && regs->rax == fregs->rax &&
+		     regs->rsp == (unsigned long)&fregs->parent_ret &&
+		     regs->rip == ip + MCOUNT_INSN_SIZE && regs->rbp == fregs->frame1_rbp &&
+		     regs->cs == GDT_KERNEL_CS;
+	if (regs_action == REGS_ARG)
+		regs->rdi += 100;
+	else if (regs_action == REGS_RIP)
+		regs->rip = (unsigned long)regs_redirect;
+}
+
+static void plain_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+		       struct ftrace_regs *fregs)
+{
+	(void)parent_ip;
+	(void)op;
+	if (ftrace_get_regs(fregs))
+		plain_regs_leaf += ip == (unsigned long)ftest_leaf;
+	else
+		plain_regs_mid += ip == (unsigned long)ftest_mid;
+}
+
+static struct ftrace_ops regs_ops = {.func = regs_call, .flags = FTRACE_OPS_FL_SAVE_REGS};
+static struct ftrace_ops plain_ops = {.func = plain_call};
+
+static bool regs_selftest(void)
+{
+	unsigned long leaf = (unsigned long)ftest_leaf, mid = (unsigned long)ftest_mid;
+	bool ok = true;
+
+	regs_seen = regs_missing = plain_regs_leaf = plain_regs_mid = 0;
+	regs_action = REGS_LOOK;
+	CHECK(ftrace_set_filter(&regs_ops, "ftest_leaf", true) == 0);
+	CHECK(register_ftrace_function(&regs_ops) == 0);
+	CHECK(ftrace_check_site(leaf, FTRACE_REGS_ADDR) == 0 && ftrace_check_site(mid, 0) == 0);
+	CHECK(call_outer(5) == 37 && regs_seen == 1 && regs_right); /* ftest_outer's 5: 37 */
+	/* The list function: the plain ops has the registers on ftest_leaf's site only. */
+	CHECK(ftrace_set_filter(&plain_ops, "ftest_*", true) == 0);
+	CHECK(register_ftrace_function(&plain_ops) == 0);
+	CHECK(ftrace_check_site(leaf, FTRACE_REGS_ADDR) == 0 &&
+	      ftrace_check_site(mid, FTRACE_ADDR) == 0);
+	regs_action = REGS_ARG; /* ftest_leaf(11) becomes ftest_leaf(111): 334, + 3 */
+	CHECK(call_outer(5) == 337 && regs_seen == 2 && regs_right);
+	CHECK(plain_regs_leaf == 1 && plain_regs_mid == 1);
+	regs_action = REGS_RIP; /* regs_redirect(11) instead: 1011, + 3 */
+	CHECK(call_outer(5) == 1014 && regs_seen == 3 && regs_right);
+	regs_action = REGS_LOOK;
+	CHECK(unregister_ftrace_function(&regs_ops) == 0);
+	/* Nobody wants the registers any more: back to ftrace_caller. */
+	CHECK(ftrace_check_site(leaf, FTRACE_ADDR) == 0 && call_outer(5) == 37);
+	CHECK(unregister_ftrace_function(&plain_ops) == 0);
+	CHECK(ftrace_check_site(leaf, 0) == 0 && regs_missing == 0);
+out:
+	unregister_ftrace_function(&regs_ops);
+	unregister_ftrace_function(&plain_ops);
+	ftrace_reset_filters(&regs_ops);
+	ftrace_reset_filters(&plain_ops);
+	printk(KERN_INFO "Testing ftrace regs: %s\n", ok ? "PASSED" : "FAILED!");
+	return ok;
+}
+
 /* The stack tracer must find ftest_stack_deep's frames, deepest first. */
 static bool stack_selftest(void)
 {
@@ -257,7 +351,7 @@ bool ftrace_selftest(void)
 	CHECK(hits_all > 0);
 	for (int i = 0; i < ftrace_nr_records(); i++)
 		CHECK(!ftrace_rec_name(i) ||
-		      (!ftrace_rec_enabled(i) && ftrace_check_site(ftrace_rec_ip(i), false) == 0));
+		      (!ftrace_rec_enabled(i) && ftrace_check_site(ftrace_rec_ip(i), 0) == 0));
 out:
 	unregister_ftrace_function(&leaf_ops);
 	unregister_ftrace_function(&ftest_ops);
@@ -265,6 +359,7 @@ out:
 	ftrace_reset_filters(&leaf_ops);
 	ftrace_reset_filters(&ftest_ops);
 	printk(KERN_INFO "Testing dynamic ftrace: %s\n", ok ? "PASSED" : "FAILED!");
+	ok = regs_selftest() && ok;
 	ok = graph_selftest() && ok;
 	ok = stack_selftest() && ok;
 	return profile_selftest() && ok;

@@ -5,6 +5,7 @@
  *     e8 <rel32 to __fentry__>      as gcc emitted it (until ftrace_init)
  *     0f 1f 44 00 00                the 5-byte NOP, "nopl 0x0(%rax,%rax,1)": tracing off
  *     e8 <rel32 to ftrace_caller>   tracing on
+ *     e8 <rel32 to ftrace_regs_caller>  tracing on, for an ops that wants every register
  * rel32 is relative to the end of the instruction: target - (ip + 5).
  *
  * Before changing a site we check it holds exactly what we expect: if it does not, someone
@@ -63,17 +64,18 @@ notrace int ftrace_make_nop_module(unsigned long ip)
 	return 0;
 }
 
-notrace int ftrace_check_site(unsigned long ip, bool is_call)
+notrace int ftrace_check_site(unsigned long ip, unsigned long addr)
 {
-	uint8_t call[MCOUNT_INSN_SIZE];
-	ftrace_call_insn(ip, (unsigned long)ftrace_caller, call);
-	return ftrace_site_is(ip, is_call ? call : ftrace_nop_insn) ? 0 : -EINVAL;
+	uint8_t insn[MCOUNT_INSN_SIZE];
+
+	ftrace_new_insn(ip, addr, insn);
+	return ftrace_site_is(ip, insn) ? 0 : -EINVAL;
 }
 
-notrace void ftrace_new_insn(unsigned long ip, bool to_call, uint8_t out[MCOUNT_INSN_SIZE])
+notrace void ftrace_new_insn(unsigned long ip, unsigned long addr, uint8_t out[MCOUNT_INSN_SIZE])
 {
-	if (to_call)
-		ftrace_call_insn(ip, (unsigned long)ftrace_caller, out);
+	if (addr)
+		ftrace_call_insn(ip, addr, out);
 	else
 		memcpy(out, ftrace_nop_insn, MCOUNT_INSN_SIZE);
 }
@@ -99,8 +101,10 @@ notrace const char *ftrace_describe_site(unsigned long ip)
 		return "unknown";
 	memcpy(&rel, p + 1, sizeof(rel));
 	unsigned long target = ip + MCOUNT_INSN_SIZE + rel;
-	if (target == (unsigned long)ftrace_caller)
+	if (target == FTRACE_ADDR)
 		return "call ftrace_caller";
+	if (target == FTRACE_REGS_ADDR)
+		return "call ftrace_regs_caller";
 	if (target == (unsigned long)__fentry__)
 		return "call __fentry__";
 	return "call (unknown target)";

@@ -10,7 +10,8 @@
  * pushf) and of a C function, each run and checked against its unprobed result; -EILSEQ
  * inside an instruction, -EINVAL on the blacklist; a probe hit inside a handler counted in
  * nmissed; disable/enable; two probes on one address; the ftrace path beside the function
- * tracer's ops on the same function; the instruction decoder walking every kernel function.
+ * tracer's ops on the same function, and a pre_handler there that moves regs->ip (IPMODIFY);
+ * the instruction decoder walking every kernel function.
  */
 #include "kernel/debug/test_kprobes.h"
 #include "arch/x86_64/ftrace.h"
@@ -237,6 +238,35 @@ static void test_entry(void)
 	KT_CHECK(!register_kprobe(&kp3), "register kprobe_target2\n");
 	KT_CHECK(register_kprobe(&kp3) == -EINVAL, "a probe registered twice was accepted\n");
 	unregister_kprobe(&kp3);
+}
+
+/*
+ * On the ftrace path, a pre_handler that returns nonzero has moved regs->ip, and the call goes
+ * there (Linux's IPMODIFY through ftrace_regs_caller): kprobe_target2(5) runs kt_callee(5)
+ * instead, 12 where it gives 13, and the post_handler is skipped.
+ */
+static int redirect_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	regs->rip = (unsigned long)kt_callee;
+	return 1;
+}
+
+static void test_entry_ipmodify(void)
+{
+	struct kprobe kp = {.symbol_name = "kprobe_target2",
+			    .pre_handler = redirect_pre,
+			    .post_handler = kt_post};
+	unsigned long got;
+
+	post_hits = 0;
+	KT_CHECK(!register_kprobe(&kp), "register_kprobe(kprobe_target2) failed\n");
+	KT_CHECK(kprobe_ftrace(&kp), "kprobe_target2+0 is not on ftrace\n");
+	got = kprobe_target2(5);
+	unregister_kprobe(&kp);
+	KT_CHECK(got == 12 && post_hits == 0, "entry: a new regs->ip gave %lu, post %d\n", got,
+		 post_hits);
+	KT_CHECK(kprobe_target2(5) == 13, "kprobe_target2 redirected after unregister\n");
 }
 
 /* Where probes are refused, with Linux's errors. */
@@ -685,6 +715,7 @@ void kprobes_selftest(void)
 	printk(KERN_INFO "Kprobe smoke test: started\n");
 	errors = 0;
 	test_entry();
+	test_entry_ipmodify();
 	test_kprobes_array();
 	test_refused();
 	test_recursion();

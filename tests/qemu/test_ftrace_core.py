@@ -21,6 +21,7 @@ def test_boot_converts_sites(lucid):
 def test_selftest_passes(lucid):
     log = lucid.dmesg()
     assert "Testing dynamic ftrace: PASSED" in log, log
+    assert "Testing ftrace regs: PASSED" in log, log
     assert "Testing function graph hook: PASSED" in log, log
     assert "Testing stack tracer: PASSED" in log, log
     assert "Testing function profiler: PASSED" in log, log

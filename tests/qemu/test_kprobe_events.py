@@ -192,6 +192,73 @@ def test_address_probe_and_stack(lucid):
                                     r"[0-9a-f]+/0x[0-9a-f]+ sp=0x[0-9a-f]+", g) for g in got), got
 
 
+# Every register a probe can name that the 5-byte NOP at a function's entry leaves as it is.
+SAME_REGS = "bx=%bx r12=%r12 r13=%r13 r14=%r14 r15=%r15 sp=%sp bp=%bp fl=%flags di=%di ax=%ax"
+CALLEE_SAVED = ("bx", "r12", "r13", "r14", "r15")
+
+
+def entry_and_next(k, entry, nxt):
+    """Each task's (entry, next instruction) field pairs, in order: the same call's two hits."""
+    pending, pairs = {}, []
+    for m in (LINE.match(l) for l in cat(k, "trace").splitlines()):
+        if not m or m.group(5) not in (entry, nxt):
+            continue  # the header, the function tracer's lines
+        fields = dict(f.split("=", 1) for f in m.group(6).split(") ", 1)[1].split())
+        if m.group(5) == entry:
+            assert m.group(2) not in pending, m.group(0)  # the entry hit had its next hit
+            pending[m.group(2)] = fields
+        else:
+            pairs.append((pending.pop(m.group(2)), fields))
+    return pairs
+
+
+def test_entry_probe_sees_every_register(lucid):
+    """A probe on a function's entry rides on ftrace: its site calls ftrace_regs_caller (the
+    ops asks for FTRACE_OPS_FL_SAVE_REGS; enabled_functions' " R"), which saves every register.
+    So it reads the callee-saved registers, the stack pointer and the flags exactly as an int3
+    probe on the next instruction does, for the same call. (Through ftrace_caller, which saves
+    only the argument registers and RAX, RBX and R12-R15 read 0.) Beside the function tracer
+    on the same function, both are called; the tracer's other functions keep ftrace_caller."""
+    fresh(lucid)
+    ok(lucid, "echo 'p:ent sys_getpid %s' >> kprobe_events" % SAME_REGS)
+    ok(lucid, "echo 'p:nxt sys_getpid+5 %s' >> kprobe_events" % SAME_REGS)
+    assert sh(lucid, "callsite sys_getpid").endswith("  nop (refcount 0)\n")
+    hits = 0
+    for with_tracer in (False, True):
+        ok(lucid, "echo > trace")
+        if with_tracer:
+            ok(lucid, "echo sys_getpid sys_getppid > set_ftrace_filter")
+            ok(lucid, "echo function > current_tracer")
+        ok(lucid, "echo 1 > events/kprobes/enable")
+        listed = sh(lucid, "grep -w sys_getpid /sys/kernel/debug/kprobes/list")
+        assert re.search(r"  k  sys_getpid\+0x0    \[FTRACE\]\n", listed), listed
+        assert re.search(r"  k  sys_getpid\+0x5 *\n", listed), listed  # an int3
+        refs = 2 if with_tracer else 1
+        assert re.fullmatch(r"sys_getpid at [0-9a-f]+: e8 .. .. .. ..  call ftrace_regs_caller "
+                            r"\(refcount %d\)\n" % refs, sh(lucid, "callsite sys_getpid"))
+        enabled = cat(lucid, "enabled_functions")
+        assert ("sys_getpid (%d) R    \n" % refs) in enabled, enabled
+        assert ("sys_getppid (1)      \n" in enabled) == with_tracer, enabled
+        for _ in range(3):
+            ok(lucid, "/bin/ps > /dev/null")  # busybox calls getpid
+        ok(lucid, "echo 0 > events/kprobes/enable")
+        pairs = entry_and_next(lucid, "ent", "nxt")
+        assert len(pairs) >= 3, pairs
+        for at_entry, at_next in pairs:
+            assert at_entry == at_next, (at_entry, at_next)
+        # the comparison means something: the callee-saved registers are not all 0
+        assert any(int(e[r], 16) for e, _ in pairs for r in CALLEE_SAVED), pairs
+        hits += len(pairs)
+        assert profile(lucid)["ent"] == (hits, 0)  # every hit had its registers
+        if with_tracer:  # and the tracer saw the calls the probe saw
+            funcs = [l for l in cat(lucid, "trace").splitlines() if ": sys_getpid <-" in l]
+            assert len(funcs) >= len(pairs), funcs
+            ok(lucid, "echo nop > current_tracer; echo > set_ftrace_filter")
+    # the probes off, the site is a NOP again
+    assert sh(lucid, "callsite sys_getpid").endswith("  nop (refcount 0)\n")
+    ok(lucid, "echo > kprobe_events")
+
+
 def test_symbol_and_memory_arguments(lucid):
     fresh(lucid)
     # @SYM[+OFFS]: memory at a symbol (Lucid's kallsyms names functions only, so code bytes

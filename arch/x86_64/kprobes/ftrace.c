@@ -8,25 +8,29 @@
  * ops that wants the same function (ftrace's list function calls each). No trap, no single
  * step: the "probed instruction" is the call site itself, which has nothing to run.
  *
- * The handler hands the probe a struct pt_regs as the int3 path would: regs->ip is the probed
- * address + 1 for the pre_handler and the address after the call site for the post_handler
- * (as Linux's); the argument registers, RAX, RBP, RSP (pointing at the return address, as at
- * the function's first instruction), flags and CS are the function's; RBX and R12-R15 read 0,
- * because ftrace_caller does not save them (Linux's SAVE_REGS trampoline does; Lucid's keeps
- * the function tracer's path short). Changes a handler makes to the argument registers and RAX
- * reach the function. A pre_handler that returns nonzero (it moved regs->ip) is not honoured:
- * ftrace_caller always returns into the function (Linux's IPMODIFY is not implemented).
+ * A probe sees every register, as the int3 path gives them, so the ops asks for them
+ * (FTRACE_OPS_FL_SAVE_REGS): its sites call ftrace_regs_caller, which saves a whole struct
+ * pt_regs, while the sites only other tracers want keep the cheaper ftrace_caller (argument
+ * registers and RAX only). The handler passes that pt_regs itself (ftrace_get_regs), as Linux's:
+ * all sixteen registers and the flags are the function's at its first instruction, RSP points at
+ * its return address; regs->ip is the probed address + 1 for the pre_handler (as if an int3 had
+ * trapped there) and the address after the call site for the post_handler. What a handler
+ * changes reaches the function, and a pre_handler that returns nonzero has moved regs->ip (to
+ * another function, say): ftrace_regs_caller returns there (Linux's IPMODIFY), and the
+ * post_handler is skipped. regs->sp, CS and SS are for reading: the trampoline does not move
+ * the stack.
+ *
+ * While a site changes from one trampoline to the other, a CPU may still come through
+ * ftrace_caller into the list function, which calls this handler without registers: that hit
+ * is counted as missed, not reported with half of them.
  *
  * Not traced, and blacklisted (Makefile's NOTRACE_SRCS and NOKPROBE_SRCS): it runs inside
  * ftrace's callback.
  */
 #include "arch/x86_64/kprobes/kprobes.h"
-#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ftrace.h"
-#include "arch/x86_64/gdt.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "lib/string.h"
 #include "trace/ftrace.h"
 
 static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *ops,
@@ -34,6 +38,7 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip, str
 
 static struct ftrace_ops kprobe_ftrace_ops = {
 	.func = kprobe_ftrace_handler,
+	.flags = FTRACE_OPS_FL_SAVE_REGS,
 };
 static int kprobe_ftrace_enabled; /* probes armed on ftrace; the ops is registered while > 0 */
 
@@ -42,39 +47,10 @@ notrace bool kprobe_ftrace_location(unsigned long addr)
 	return ftrace_find_rec(addr) >= 0;
 }
 
-/* The registers as the function's first instruction would see them (see above). */
-static notrace void fill_regs(struct pt_regs *regs, struct ftrace_regs *fregs)
-{
-	memset(regs, 0, sizeof(*regs));
-	regs->rdi = fregs->rdi;
-	regs->rsi = fregs->rsi;
-	regs->rdx = fregs->rdx;
-	regs->rcx = fregs->rcx;
-	regs->r8 = fregs->r8;
-	regs->r9 = fregs->r9;
-	regs->rax = fregs->rax;
-	regs->rbp = fregs->frame1_rbp; /* the caller's: the function's prologue has not run */
-	regs->rsp = (unsigned long)&fregs->parent_ret;
-	regs->rflags = read_rflags();
-	regs->cs = GDT_KERNEL_CS;
-	regs->orig_rax = ~0UL;
-}
-
-static notrace void writeback_regs(const struct pt_regs *regs, struct ftrace_regs *fregs)
-{
-	fregs->rdi = regs->rdi;
-	fregs->rsi = regs->rsi;
-	fregs->rdx = regs->rdx;
-	fregs->rcx = regs->rcx;
-	fregs->r8 = regs->r8;
-	fregs->r9 = regs->r9;
-	fregs->rax = regs->rax;
-}
-
 static notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 					  struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	struct pt_regs regs;
+	struct pt_regs *regs = ftrace_get_regs(fregs);
 	int bit;
 
 	(void)ops;
@@ -95,22 +71,25 @@ static notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent
 	if (unlikely(!p) || kprobe_disabled(p))
 		goto out;
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	if (kcb->current_kprobe) {
-		kprobes_inc_nmissed_count(p); /* a handler on this CPU got here: never recurse */
+	if (kcb->current_kprobe || unlikely(!regs)) {
+		/* A handler on this CPU got here (never recurse), or a site changing (above). */
+		kprobes_inc_nmissed_count(p);
 		goto out;
 	}
-	fill_regs(&regs, fregs);
-	regs.rip = ip + INT3_INSN_SIZE; /* as if an int3 had trapped here */
+	unsigned long orig_ip = regs->rip; /* the site + 5, where ftrace_regs_caller returns */
+
+	regs->rip = ip + INT3_INSN_SIZE; /* as if an int3 had trapped here */
 	kcb->current_kprobe = p;
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	if (!p->pre_handler || !p->pre_handler(p, &regs)) {
-		regs.rip = ip + MCOUNT_INSN_SIZE; /* "after the instruction" */
+	if (!p->pre_handler || !p->pre_handler(p, regs)) {
+		regs->rip = ip + MCOUNT_INSN_SIZE; /* "after the instruction" */
 		if (p->post_handler) {
 			kcb->kprobe_status = KPROBE_HIT_SSDONE;
-			p->post_handler(p, &regs, 0);
+			p->post_handler(p, regs, 0);
 		}
+		regs->rip = orig_ip; /* on into the function */
 	}
-	writeback_regs(&regs, fregs);
+	/* Else the pre_handler moved regs->rip, and ftrace_regs_caller goes there. */
 	WRITE_ONCE(kcb->current_kprobe, NULL);
 out:
 	ftrace_test_recursion_unlock(bit);
