@@ -285,8 +285,8 @@ struct trace_event_file *trace_event_file_next(struct trace_array *tr,
 
 	for (; next != &ftrace_events; next = next->next) {
 		struct trace_event_call *call = list_entry(next, struct trace_event_call, list);
-		struct trace_event_file *f = tr == &global_trace ? &call->file
-								 : instance_file_of(tr, call);
+		struct trace_event_file *f =
+			tr == &global_trace ? &call->file : instance_file_of(tr, call);
 
 		if (f)
 			return f;

@@ -181,7 +181,8 @@ int trace_instances_add_event(struct trace_event_call *call)
 		struct trace_event_file *ef = instance_file_new(tr, call);
 
 		if (!ef || event_add_files(ef)) {
-			instance_files_drop(call); /* nothing records it yet: no one is using them */
+			/* nothing records it yet: no one is using them */
+			instance_files_drop(call);
 			return -ENOMEM;
 		}
 	}
