@@ -237,6 +237,7 @@ int main(int argc, char **argv)
 	}
 	must_put(T "events/enable", "0", 0);
 	must_put(T "kprobe_events", "", 0);
+	must_put(T "tracing_on", "1", 0); /* a hit before the disable must find a record */
 	slurp(T "buffer_size_kb"); /* as it was, afterwards */
 	snprintf(old_size, sizeof(old_size), "%ld", strtol(trace_text, NULL, 10));
 	must_put(T "buffer_size_kb", BUF_KB, 0);

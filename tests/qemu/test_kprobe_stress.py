@@ -12,15 +12,18 @@ record (but one in flight per CPU), no pid-0 record past the filter, one stack t
 with stacktrace on, nothing lost from the buffer. The test then wants no oops or warning, every
 probe gone, and the kernel still answering.
 
-Every function is done (about 1000: ~50 s under TCG alone, ~100 s beside the workload);
-STEP (kpevstress's first argument) samples if the list grows past ~2 minutes.
+Sampled: the whole list (about 1000 functions) takes ~50 s under TCG alone but ~2 minutes
+beside the workload on a busy host, so each run takes every second function, starting at the
+first or the second at random (printed on failure): two runs cover the list. `kpevstress 1`
+does every function, by hand.
 """
+import random
 import re
 
 from tracefs import T, cat, sh
 
 BOOT = {"timeout": 120}
-STEP = 1  # every function (see the docstring)
+STEP = 2  # every second function (see the docstring)
 SUMMARY = re.compile(r"^kpevstress: (?P<funcs>\d+) functions, (?P<planted>\d+) probes planted, "
                      r"(?P<refused>\d+) refused, 0 failed; hits (?P<hits>\d+), records "
                      r"(?P<records>\d+); (?P<filtered>\d+) rounds filtered, (?P<stacked>\d+) "
@@ -38,16 +41,17 @@ def test_kprobe_events_on_every_function_under_load(lucid):
     sh(lucid, "rm -f /tmp/stop")
     for w in WORKLOAD:
         sh(lucid, w)
+    first = random.randrange(STEP)
     try:
-        out = sh(lucid, "kpevstress %d" % STEP, timeout=900)
+        out = sh(lucid, "kpevstress %d %d" % (STEP, first), timeout=900)
         status = lucid.status()
     finally:
         sh(lucid, "touch /tmp/stop; wait", timeout=300)
-    assert status == 0, out
+    assert status == 0, (first, out)
     m = SUMMARY.match(out)
-    assert m, out
+    assert m, (first, out)
     got = {k: int(v) for k, v in m.groupdict().items()}
-    assert got["funcs"] == len(range(0, n_funcs, STEP)), (got, n_funcs)
+    assert got["funcs"] == len(range(first, n_funcs, STEP)), (got, n_funcs)
     # three each; refusals are the functions kprobes will not take (none expected today)
     assert got["planted"] + got["refused"] == 3 * got["funcs"], got
     assert got["planted"] > 2.5 * got["funcs"], got
