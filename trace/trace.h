@@ -202,8 +202,8 @@ struct trace_array {
 	struct trace_cpu cpu_files[NR_CPUS + 1]; /* [0]: all CPUs; [cpu + 1]: per_cpu/cpuN */
 	struct trace_pid_filter *event_pids; /* set_event_pid, set_event_notrace_pid */
 	struct trace_pid_filter *function_pids; /* set_ftrace_pid, set_ftrace_notrace_pid */
-	struct trace_event_file *event_files; /* an instance's events (trace/trace_instances.c) */
-	int nr_event_files;
+	/* an instance's event files, newest first on file->tr_next (trace/trace_instances.c) */
+	struct trace_event_file *event_files;
 	void *event_dirs;              /* what its events/ directories' files point at */
 	struct trace_event_file *print_file; /* its ftrace:print, whose triggers markers run */
 	void *options;                 /* an instance's options/ files' data */

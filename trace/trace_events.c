@@ -265,23 +265,33 @@ int trace_event_tracer_hold(const char *system, const char *name, bool hold)
 /* --- a trace array's files -------------------------------------------------------------------- */
 
 /*
- * The top level's files are the calls' own, in ftrace_events' order; an instance's are its
- * array, made at mkdir in the same order.
+ * The top level's files are the calls' own, in ftrace_events' order. An instance's are in the
+ * same order: each event's file of tr is found on the event's list of instance files (one
+ * file per instance on it), so an event made at run time takes its sorted place there too.
  */
+static struct trace_event_file *instance_file_of(struct trace_array *tr,
+						 struct trace_event_call *call)
+{
+	for (struct trace_event_file *f = call->inst_files; f; f = f->next)
+		if (f->tr == tr)
+			return f;
+	return NULL;
+}
+
 struct trace_event_file *trace_event_file_next(struct trace_array *tr,
 					       struct trace_event_file *file)
 {
-	if (tr != &global_trace) {
-		long i = file ? file - tr->event_files + 1 : 0;
-
-		while (i < tr->nr_event_files && !tr->event_files[i].call)
-			i++; /* the slot of an event removed since (a probe event) */
-		return i < tr->nr_event_files ? &tr->event_files[i] : NULL;
-	}
 	struct list_head *next = file ? file->call->list.next : ftrace_events.next;
 
-	return next == &ftrace_events ? NULL
-				      : &list_entry(next, struct trace_event_call, list)->file;
+	for (; next != &ftrace_events; next = next->next) {
+		struct trace_event_call *call = list_entry(next, struct trace_event_call, list);
+		struct trace_event_file *f =
+			tr == &global_trace ? &call->file : instance_file_of(tr, call);
+
+		if (f)
+			return f;
+	}
+	return NULL;
 }
 
 struct trace_event_file *find_event_file(struct trace_array *tr, const char *system,

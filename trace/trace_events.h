@@ -145,13 +145,19 @@ struct trace_event_field {
 /*
  * An event in one trace array (Linux's struct trace_event_file): its enable state, filter and
  * triggers there. The top level's is the call's own (call->file); an instance has one per
- * event in tr->event_files, on the call's list of instance files. Every file, the top level's
- * and the instances', is enabled, filtered and triggered by the same code.
+ * event, allocated alone (at mkdir, or when the event is made later) and chained on
+ * tr->event_files, and on the call's list of instance files. Every file, the top level's and
+ * the instances', is enabled, filtered and triggered by the same code.
  */
 struct trace_event_file {
-	struct trace_event_call *call;
+	struct trace_event_call *call; /* NULL: an instance's file whose event was removed */
 	struct trace_array *tr;
 	struct trace_event_file *next; /* an instance's: the call's next instance file */
+	/*
+	 * An instance's: its next file (every one it was given, events removed since too). A file
+	 * never moves and is freed only at rmdir: probes and open files point at it.
+	 */
+	struct trace_event_file *tr_next;
 	unsigned long flags; /* EVENT_FILE_FL_*, read by the probe without a lock */
 	/*
 	 * By the user (its enable file, set_event) or by a trigger (soft mode): Linux's
@@ -245,9 +251,18 @@ bool event_insert(struct trace_event_call *call);
  */
 int trace_add_event_call(struct trace_event_call *call);
 int trace_remove_event_call(struct trace_event_call *call);
-/* A file's events/SYSTEM/NAME/ gone (and its system's with its last event). event_mutex held. */
+/*
+ * A file's events/SYSTEM/NAME/ in its array (and the system's directory if it is new), 0 or
+ * -ENOMEM; and the opposite (the system's goes with its last event). event_mutex held.
+ */
+int event_add_files(struct trace_event_file *file);
 void event_remove_files(struct trace_event_file *file);
-/* Its files in the instances go with it (trace/trace_instances.c): 0, or -EBUSY. */
+/*
+ * An event made at run time gets a file (and its directory) in every instance that exists
+ * (trace/trace_instances.c): 0 or -ENOMEM. When it goes, its files in the instances go with
+ * it: 0, or -EBUSY (nothing changed) while one is enabled or one of their files is open.
+ */
+int trace_instances_add_event(struct trace_event_call *call);
 int trace_instances_remove_event(struct trace_event_call *call);
 int event_trace_init_tracefs(void);
 

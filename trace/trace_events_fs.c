@@ -784,7 +784,7 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_file *
 }
 
 /* events/SYSTEM/NAME/ of file's array, and the system's directory if it is new. */
-static int event_add_files(struct trace_event_file *file)
+int event_add_files(struct trace_event_file *file)
 {
 	struct trace_events_dir *ed = file->tr->event_dirs;
 	struct event_subsystem *sys = ed ? subsystem_get(ed, file->call) : NULL;
@@ -889,7 +889,7 @@ int event_trace_init_tracefs(void)
 /*
  * Linux's trace_add_event_call(): a probe event (trace/trace_probe.c) joins the others: its id,
  * its place on ftrace_events (so available_events, set_event and the system's enable see it),
- * its files. 0, -EEXIST (an event of that system and name exists), -ENOSPC (no id left), or
+ * its files, at the top level and in every instance that exists. 0, -EEXIST (an event of that system and name exists), -ENOSPC (no id left), or
  * -ENOMEM, with nothing left behind.
  */
 int trace_add_event_call(struct trace_event_call *call)
@@ -907,7 +907,7 @@ int trace_add_event_call(struct trace_event_call *call)
 	} else if (!register_trace_event(&call->event)) {
 		list_del(&call->list);
 		ret = -ENOSPC;
-	} else if (event_add_files(&call->file)) {
+	} else if (event_add_files(&call->file) || trace_instances_add_event(call)) {
 		event_remove_files(&call->file);
 		unregister_trace_event(&call->event);
 		list_del(&call->list);

@@ -13,8 +13,10 @@
  *
  * Events: each event has one probe, attached while anyone records the event. Each array keeps
  * its enable state, filter and triggers in a struct trace_event_file per event (Linux's): the
- * top level's is the event's own (call->file), an instance's are in tr->event_files, on the
- * event's list of instance files, and one code (trace/trace_events.c, trace_events_fs.c,
+ * top level's is the event's own (call->file), an instance's are on its chain tr->event_files
+ * (each allocated alone: an event made at run time adds one to every instance, and its removal
+ * leaves it there, without its event, until rmdir), and on the event's list of instance files,
+ * and one code (trace/trace_events.c, trace_events_fs.c,
  * trace_events_trigger.c) serves both. The probe, seeing EVENT_FILE_FL_INSTANCES, builds the
  * record once and copies it into each array that wants it. Function commands in an instance's
  * set_ftrace_filter are its own too (trace/ftrace_probe.c), freed at rmdir.
@@ -69,42 +71,48 @@ static struct trace_array *instance_lookup(const char *name)
 /* --- events/ ---------------------------------------------------------------------------------- */
 
 /*
- * A struct trace_event_file for every event, tr's events/ and set_event (the top level's code,
- * trace/trace_events_fs.c), then the files put on the events' lists (published last: a probe
- * may walk them at once). event_mutex held.
+ * tr's file of call: allocated alone (never moved: the probe reads it without a lock and
+ * dentries point at it), chained on tr's files (freed at rmdir) and published on the call's
+ * list of instance files, which a probe may walk at once (the file is off: it skips it).
+ * event_mutex held.
+ */
+static struct trace_event_file *instance_file_new(struct trace_array *tr,
+						  struct trace_event_call *call)
+{
+	struct trace_event_file *ef = kzalloc(sizeof(*ef));
+
+	lockdep_assert_held(&event_mutex);
+	if (!ef)
+		return NULL;
+	ef->call = call;
+	ef->tr = tr;
+	ef->tr_next = tr->event_files;
+	tr->event_files = ef;
+	ef->next = call->inst_files;
+	__atomic_store_n(&call->inst_files, ef, __ATOMIC_RELEASE);
+	return ef;
+}
+
+/*
+ * A struct trace_event_file for every event, then tr's events/ and set_event (the top level's
+ * code, trace/trace_events_fs.c, which walks tr's files through the events' lists).
+ * event_mutex held.
  */
 static int instance_events_create(struct trace_array *tr)
 {
 	struct trace_event_call *call;
-	int n = 0, ret;
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(call, &ftrace_events, list)
 	{
-		n++;
-	}
-	tr->event_files = kzalloc(sizeof(*tr->event_files) * (size_t)n);
-	if (!tr->event_files)
-		return -ENOMEM;
-	list_for_each_entry(call, &ftrace_events, list)
-	{
-		struct trace_event_file *ef = &tr->event_files[tr->nr_event_files++];
+		struct trace_event_file *ef = instance_file_new(tr, call);
 
-		ef->call = call;
-		ef->tr = tr;
+		if (!ef)
+			return -ENOMEM;
 		if (!strcmp(call->system, "ftrace") && !strcmp(call->name, "print"))
 			tr->print_file = ef; /* its trace_marker runs this file's triggers */
 	}
-	ret = event_trace_add_tracer(tr, tr->dir);
-	if (ret)
-		return ret;
-	for (int i = 0; i < tr->nr_event_files; i++) {
-		struct trace_event_file *ef = &tr->event_files[i];
-
-		ef->next = ef->call->inst_files;
-		__atomic_store_n(&ef->call->inst_files, ef, __ATOMIC_RELEASE);
-	}
-	return 0;
+	return event_trace_add_tracer(tr, tr->dir);
 }
 
 /*
@@ -114,11 +122,13 @@ static int instance_events_create(struct trace_array *tr)
  */
 static void instance_events_unlink(struct trace_array *tr)
 {
+	struct trace_event_file *ef;
+
 	lockdep_assert_held(&event_mutex);
-	for (int i = 0; i < tr->nr_event_files; i++)
-		event_triggers_clear(&tr->event_files[i]);
-	for (int i = 0; i < tr->nr_event_files; i++) {
-		struct trace_event_file *ef = &tr->event_files[i];
+	for (ef = tr->event_files; ef; ef = ef->tr_next)
+		if (ef->call)
+			event_triggers_clear(ef);
+	for (ef = tr->event_files; ef; ef = ef->tr_next) {
 		struct trace_event_file **pp;
 
 		if (!ef->call)
@@ -138,19 +148,14 @@ static void instance_events_unlink(struct trace_array *tr)
 }
 
 /*
- * An event made at run time goes (trace_remove_event_call, event_mutex held): its file in every
- * instance goes with it, as Linux's; -EBUSY, and nothing changes, while an instance records it.
- * The file's slot in its instance's array stays, with no event (ef->call NULL), skipped by the
- * walks above. Nothing records the event, so no probe walks the list being emptied.
+ * Every file of call in the instances loses its event: its directory goes, it leaves the
+ * call's list, and stays on its instance's chain (call NULL, skipped by every walk) until
+ * rmdir frees it: a probe that read the list a moment ago, or a file still open, may hold it.
  */
-int trace_instances_remove_event(struct trace_event_call *call)
+static void instance_files_drop(struct trace_event_call *call)
 {
 	struct trace_event_file *ef;
 
-	lockdep_assert_held(&event_mutex);
-	for (ef = call->inst_files; ef; ef = ef->next)
-		if (ef->enabled)
-			return -EBUSY;
 	for (ef = call->inst_files; ef; ef = ef->next) {
 		event_remove_files(ef);
 		free_event_filter(ef->filter);
@@ -160,6 +165,45 @@ int trace_instances_remove_event(struct trace_event_call *call)
 		ef->call = NULL;
 	}
 	__atomic_store_n(&call->inst_files, NULL, __ATOMIC_RELEASE);
+}
+
+/*
+ * An event made at run time (trace_add_event_call, event_mutex held) joins every instance
+ * that exists, as Linux's __trace_add_new_event does for each trace_array: a file and its
+ * events/SYSTEM/NAME/. The instances made later get it from mkdir's walk of ftrace_events.
+ * The event is on ftrace_events already, so each instance's walk finds it in its place. The
+ * list of instances changes under event_mutex too (mkdir and rmdir hold it).
+ */
+int trace_instances_add_event(struct trace_event_call *call)
+{
+	lockdep_assert_held(&event_mutex);
+	for (struct trace_array *tr = trace_instances; tr; tr = tr->next) {
+		struct trace_event_file *ef = instance_file_new(tr, call);
+
+		if (!ef || event_add_files(ef)) {
+			/* nothing records it yet: no one is using them */
+			instance_files_drop(call);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * An event made at run time goes (trace_remove_event_call, event_mutex held): its file in every
+ * instance goes with it, as Linux's; -EBUSY, and nothing changes, while an instance records it
+ * or a trigger holds it there (both keep the file enabled), or one of its files is open.
+ * Nothing records the event, so no probe walks the list being emptied.
+ */
+int trace_instances_remove_event(struct trace_event_call *call)
+{
+	struct trace_event_file *ef;
+
+	lockdep_assert_held(&event_mutex);
+	for (ef = call->inst_files; ef; ef = ef->next)
+		if (ef->enabled || (ef->dir && tracefs_tree_busy(ef->dir)))
+			return -EBUSY;
+	instance_files_drop(call);
 	return 0;
 }
 
@@ -168,11 +212,14 @@ int trace_instances_remove_event(struct trace_event_call *call)
 /* Everything an instance holds; its files are gone, and no probe can still see it. */
 static void instance_free(struct trace_array *tr)
 {
-	for (int i = 0; tr->event_files && i < tr->nr_event_files; i++) {
-		free_event_filter(tr->event_files[i].filter);
-		kfree(tr->event_files[i].filter_err);
+	while (tr->event_files) {
+		struct trace_event_file *ef = tr->event_files;
+
+		tr->event_files = ef->tr_next;
+		free_event_filter(ef->filter);
+		kfree(ef->filter_err);
+		kfree(ef);
 	}
-	kfree(tr->event_files);
 	event_trace_del_tracer(tr);
 	clear_tracing_err_log(tr);
 	tracer_free_instance_files(tr);

@@ -312,6 +312,73 @@ def test_filter_trigger_set_event_and_instances(lucid):
     ok(lucid, "rmdir instances/kp")
 
 
+def test_events_made_after_the_instance(lucid):
+    """An instance that exists when a kprobe event or an eprobe event is made gets it (Linux's
+    __trace_add_new_event for each trace_array): its files, its records, its EBUSY; and its
+    removal takes it from the instance, which still records, lists and goes as before."""
+    fresh(lucid)
+    ok(lucid, "mkdir instances/early")
+    ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
+    ok(lucid, "echo 'r:opr2 sys_openat ret=$retval:s64' >> kprobe_events")
+    ok(lucid, "echo 'e:eo syscalls.sys_enter_openat fn=+0($filename):ustring' >> dynamic_events")
+    for e in ("kprobes/op", "kprobes/opr2", "eprobes/eo"):
+        got = modes(lucid, "instances/early/events/%s" % e)
+        assert set(got) == {"enable", "filter", "trigger", "format", "id"}, (e, got)
+        assert cat(lucid, "instances/early/events/%s/id" % e) == cat(lucid, "events/%s/id" % e)
+        assert cat(lucid, "instances/early/events/%s/enable" % e) == "0\n"
+    assert "kprobes" in modes(lucid, "instances/early/events")
+    # enabled in the instance only: its records there, none at the top level
+    ok(lucid, "echo 'kprobes:op eprobes:eo' > instances/early/set_event")
+    ok(lucid, "echo 1 > instances/early/events/kprobes/opr2/enable")
+    ok(lucid, "echo 'path ~ \"*group\"' > instances/early/events/kprobes/op/filter")
+    ok(lucid, "cat /etc/group /etc/passwd > /dev/null")
+    assert sorted(cat(lucid, "instances/early/set_event").split()) == [
+        "eprobes:eo", "kprobes:op", "kprobes:opr2"]
+    text = cat(lucid, "instances/early/trace")
+    assert re.search(r" op: \(sys_openat\+0x0/0x[0-9a-f]+\) dfd=-100 path=\"/etc/group\"",
+                     text), text[-2000:]
+    assert 'path="/etc/passwd"' not in text  # the instance's filter
+    assert re.search(r" opr2: \(.*<- sys_openat\) ret=\d+", text), text[-2000:]
+    assert re.search(r' eo: \(syscalls.sys_enter_openat\) fn="/etc/passwd"', text), text[-2000:]
+    assert lines(lucid) == []  # the top level recorded none of them
+    assert profile(lucid)["op"][0] >= 2
+    # EBUSY while the instance records them; nothing goes
+    fails(lucid, "echo '-:op' >> kprobe_events", EBUSY)
+    fails(lucid, "echo '-:eprobes/eo' >> dynamic_events", EBUSY)
+    assert sh(lucid, "echo > kprobe_events") == \
+        "-bash: kprobe_events: Device or resource busy\n"
+    assert len(cat(lucid, "kprobe_events").splitlines()) == 2
+    # an open file of the event in the instance keeps it too (Linux: the event is in use)
+    ok(lucid, "echo > instances/early/set_event; echo 0 > instances/early/events/kprobes/opr2/enable")
+    ok(lucid, "exec 7< instances/early/events/kprobes/op/format")
+    fails(lucid, "echo '-:op' >> kprobe_events", EBUSY)
+    ok(lucid, "exec 7<&-")
+    # removed: gone from the instance (its system with its last event), which lives on
+    ok(lucid, "echo '-:op' >> kprobe_events")
+    assert "op" not in modes(lucid, "instances/early/events/kprobes")
+    ok(lucid, "echo '-:eprobes/eo' >> dynamic_events")
+    assert "eprobes" not in modes(lucid, "instances/early/events")
+    ok(lucid, "echo 'kprobes:*' > instances/early/set_event")
+    assert cat(lucid, "instances/early/set_event") == "kprobes:opr2\n"
+    ok(lucid, "echo > instances/early/set_event")
+    # made again while the instance exists: a new file in it, and it records
+    ok(lucid, "echo '%s' >> kprobe_events" % OPENAT)
+    ok(lucid, "echo 1 > instances/early/events/kprobes/op/enable; echo > instances/early/trace")
+    ok(lucid, "cat /etc/group > /dev/null")
+    ok(lucid, "echo 0 > instances/early/events/kprobes/op/enable")
+    assert 'path="/etc/group"' in cat(lucid, "instances/early/trace")
+    # trace-cmd -B on the instance that was there first reads the event it got
+    ok(lucid, "echo > instances/early/trace")
+    record(lucid, "-B early -e kprobes:op cat /etc/passwd > /dev/null")
+    got = report_of(lucid, "kprobes-early.dat")
+    assert any(m.group("event") == "op" and 'path="/etc/passwd"' in m.group("body")
+               for m in got), [m.group(0) for m in got][:10]
+    sh(lucid, "rmdir instances/early")  # trace-cmd may have removed it already
+    assert "early" not in modes(lucid, "instances")
+    ok(lucid, "echo > kprobe_events")
+    assert "kprobes" not in modes(lucid, "events")
+
+
 def test_trace_cmd_records_kprobe_events(lucid):
     fresh(lucid)
     ok(lucid, "echo '%s' > kprobe_events" % OPENAT)

@@ -349,3 +349,33 @@ def test_arming_while_processes_run_and_die(lucid):
     assert len(rets) == 50 and rets[-1].endswith("v=98"), rets[-3:]
     assert not re.search(r"WARNING|BUG|Oops", lucid.run("dmesg | tail -50"))
     clean(lucid)
+
+
+def test_uprobe_event_in_an_instance_made_before_it(lucid):
+    """An instance that exists when a uprobe event is made gets it (its files, its records,
+    EBUSY while it records there), and loses it when the event is removed."""
+    clean(lucid)
+    inst = "instances/upfirst"
+    tracing(lucid, "mkdir %s" % inst)
+    call = file_offset(UPROBED, "uprobed_call")
+    assert tracing(lucid, "echo 'p:ucall /bin/uprobed:%#x x=%%di:s32' > uprobe_events; "
+                   "echo 'r:uret /bin/uprobed:%#x ret=$retval:s32' >> uprobe_events; echo $?"
+                   % (call, call)) == "0\n"
+    assert tracing(lucid, "ls %s/events/uprobes/ucall" % inst).split() == [
+        "enable", "filter", "format", "id", "trigger"]
+    assert tracing(lucid, "echo 'uprobes:*' > %s/set_event; echo $?" % inst) == "0\n"
+    assert lucid.run("uprobed call 4") == "riprel=4006 call=12\n"
+    text = tracing(lucid, "cat %s/trace" % inst)
+    calls = [l.split("x=")[1] for l in text.splitlines() if " ucall: " in l]
+    rets = [l.split("ret=")[1] for l in text.splitlines() if " uret: " in l]
+    assert calls == ["0", "1", "2", "3"] and rets == ["0", "2", "4", "6"], text[-2000:]
+    assert trace_lines(lucid, "ucall") == trace_lines(lucid, "uret") == []  # not the top's
+    assert "Device or resource busy" in tracing(lucid, "echo -:ucall >> uprobe_events")
+    assert "Device or resource busy" in tracing(lucid, "echo > uprobe_events")
+    assert len(tracing(lucid, "cat uprobe_events").splitlines()) == 2
+    tracing(lucid, "echo > %s/set_event" % inst)
+    assert tracing(lucid, "echo -:ucall >> uprobe_events; echo $?") == "0\n"
+    assert tracing(lucid, "ls %s/events/uprobes" % inst).split() == ["enable", "filter", "uret"]
+    clean(lucid)
+    assert "uprobes" not in tracing(lucid, "ls %s/events" % inst).split()
+    assert tracing(lucid, "rmdir %s; echo $?" % inst) == "0\n"
