@@ -260,7 +260,7 @@ const char *trace_print_symbols_seq(struct trace_print_buf *p, unsigned long val
 		(void)p;                                                                    \
 		__pbuf.len = 0;                                                             \
 		if (field)                                                                  \
-			trace_seq_printf(&iter->seq, print);                                \
+			trace_event_printf(iter, print);                                    \
 		return trace_handle_return(&iter->seq);                                     \
 	}
 #include TRACE_INCLUDE_FILE

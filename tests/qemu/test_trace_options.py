@@ -312,3 +312,25 @@ def test_trace_cmd_reads_stacks(lucid):
     assert re.search(r"=> 0x4[0-9a-f]{5}$", lines[u]), lines[u]
     opts = cat(lucid, "trace_options").split()
     assert "nostacktrace" in opts and "nouserstacktrace" in opts, opts
+
+
+def test_hash_ptr_hides_event_pointers(lucid):
+    """hash-ptr (on by default, as Linux 6.1's): an event's plain %p (kmalloc's ptr=) prints a
+    per-boot hash, 32 bits in 16 digits; off, the address itself. One pointer, one hash."""
+    ok(lucid, "cd %s; echo 0 > tracing_on; echo > trace" % T)
+    assert cat(lucid, "options/hash-ptr") == "1\n"
+    ok(lucid, "echo 1 > events/kmem/kmalloc/enable; echo 1 > tracing_on")
+    sh(lucid, "ls / > /dev/null")
+    ok(lucid, "echo 0 > tracing_on; echo 0 > events/kmem/kmalloc/enable")
+    hashed = re.findall(r" kmalloc: .* ptr=(\S+) ", cat(lucid, "trace"))
+    ok(lucid, "echo 0 > options/hash-ptr")
+    raw = re.findall(r" kmalloc: .* ptr=(\S+) ", cat(lucid, "trace"))
+    ok(lucid, "echo 1 > options/hash-ptr")
+    assert hashed and len(hashed) == len(raw), (hashed, raw)
+    assert all(re.fullmatch(r"00000000[0-9a-f]{8}", h) for h in hashed), hashed
+    assert all(re.fullmatch(r"ffff[0-9a-f]{12}", r) for r in raw), raw
+    assert not set(hashed) & set(raw)
+    pairs = set(zip(raw, hashed))
+    assert len({r for r, _ in pairs}) == len(pairs), pairs  # one pointer, one hash
+    assert cat(lucid, "trace").count(" kmalloc: ") == len(hashed)  # the same again, hashed
+    ok(lucid, "echo > trace; echo 1 > tracing_on")
