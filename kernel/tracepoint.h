@@ -125,7 +125,7 @@ void tracepoint_synchronize_unregister(void);
 		TRACEPOINT_TEST(__tracepoint_##name, do_trace);                                  \
 		return;                                                                         \
 	do_trace:                                                                               \
-		__attribute__((cold));                                                          \
+		__label_cold;                                                          \
 		__do_trace_##name(args);                                                        \
 	}                                                                                       \
 	static inline int register_trace_##name(void (*probe)(void *data, proto), void *data)   \

@@ -25,6 +25,17 @@
 #undef __always_inline /* glibc defines it too, for host builds */
 #define __always_inline inline __attribute__((always_inline))
 
+/*
+ * After a label: the path it starts is rarely taken, so gcc moves it out of line (the hooks of
+ * arch/x86_64/cpu.h and kernel/sched/preempt.h). clang has no cold labels (the host's fuzzers
+ * build with it): there it is an empty statement.
+ */
+#ifdef __clang__
+#define __label_cold
+#else
+#define __label_cold __attribute__((cold))
+#endif
+
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 

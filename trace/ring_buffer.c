@@ -1826,54 +1826,53 @@ unsigned long ring_buffer_overruns(struct ring_buffer *buffer)
 	return sum;
 }
 
-/* The unread part of the reader's page plus the committed bytes of the ring's unread pages. */
-unsigned long ring_buffer_bytes_cpu(struct ring_buffer *buffer, int cpu)
+/*
+ * What cpu's buffer holds unread: the unread part of the reader's page plus the committed bytes
+ * of the ring's unread pages, and how many of those pages hold some (the reader's if part of it
+ * is unread). One walk for ring_buffer_bytes_cpu and ring_buffer_nr_dirty_pages.
+ */
+static void rb_count_unread(struct ring_buffer *buffer, int cpu, unsigned long *bytes,
+			    unsigned long *pages)
 {
 	struct ring_buffer_per_cpu *cb;
-	unsigned long bytes;
 	uint64_t commit;
 
+	*bytes = *pages = 0;
 	if (!rb_valid_cpu(buffer, cpu))
-		return 0;
+		return;
 	cb = buffer->buffers[cpu];
 	rb_reader_lock(cb);
 	commit = rb_load_acquire(&cb->commit);
-	bytes = rb_page_commit(cb->pages[cb->reader_page].page) - cb->reader_off;
+	*bytes = rb_page_commit(cb->pages[cb->reader_page].page) - cb->reader_off;
+	*pages = *bytes > 0;
 	for (uint64_t seq = MAX(cb->reader_seq + 1, pos_seq(commit) + 1 - cb->nr_pages);
 	     seq <= pos_seq(commit); seq++) {
 		uint64_t s = rb_load_acquire(&cb->slots[seq % cb->nr_pages]);
+		unsigned long committed;
 
-		if (pos_seq(s) == seq && !pos_empty(s))
-			bytes += rb_page_commit(rb_page(cb, s)->page);
+		if (pos_seq(s) != seq || pos_empty(s))
+			continue;
+		committed = rb_page_commit(rb_page(cb, s)->page);
+		*bytes += committed;
+		*pages += committed > 0;
 	}
 	rb_reader_unlock(cb);
+}
+
+unsigned long ring_buffer_bytes_cpu(struct ring_buffer *buffer, int cpu)
+{
+	unsigned long bytes, pages;
+
+	rb_count_unread(buffer, cpu, &bytes, &pages);
 	return bytes;
 }
 
-/*
- * Linux's ring_buffer_nr_dirty_pages(): the pages holding events not yet read, the reader's
- * page (if part of it is unread) and the ring's, as the bytes above count them.
- */
+/* Linux's ring_buffer_nr_dirty_pages(): the pages holding events not yet read. */
 unsigned long ring_buffer_nr_dirty_pages(struct ring_buffer *buffer, int cpu)
 {
-	struct ring_buffer_per_cpu *cb;
-	unsigned long pages;
-	uint64_t commit;
+	unsigned long bytes, pages;
 
-	if (!rb_valid_cpu(buffer, cpu))
-		return 0;
-	cb = buffer->buffers[cpu];
-	rb_reader_lock(cb);
-	commit = rb_load_acquire(&cb->commit);
-	pages = cb->reader_off < rb_page_commit(cb->pages[cb->reader_page].page);
-	for (uint64_t seq = MAX(cb->reader_seq + 1, pos_seq(commit) + 1 - cb->nr_pages);
-	     seq <= pos_seq(commit); seq++) {
-		uint64_t s = rb_load_acquire(&cb->slots[seq % cb->nr_pages]);
-
-		if (pos_seq(s) == seq && !pos_empty(s) && rb_page_commit(rb_page(cb, s)->page))
-			pages++;
-	}
-	rb_reader_unlock(cb);
+	rb_count_unread(buffer, cpu, &bytes, &pages);
 	return pages;
 }
 

@@ -79,20 +79,6 @@ static enum print_line_t trace_wake_print(struct trace_iterator *iter, unsigned 
 static struct trace_event trace_ctx_event = {.type = TRACE_CTX, .trace = trace_ctx_print};
 static struct trace_event trace_wake_event = {.type = TRACE_WAKE, .trace = trace_wake_print};
 
-/* The state letter of a switch line (sched.c's task_state_char, which is traced: not here). */
-static unsigned char wakeup_state_char(long state)
-{
-	if (state & TASK_DEAD)
-		return 'X';
-	if (state & TASK_UNINTERRUPTIBLE)
-		return 'D';
-	if (state & TASK_INTERRUPTIBLE)
-		return 'S';
-	if (state & TASK_STOPPED)
-		return 'T';
-	return 'R';
-}
-
 static void wakeup_record(struct trace_array *tr, int type, struct task *prev, struct task *next,
 			  unsigned int trace_ctx)
 {
@@ -106,10 +92,10 @@ static void wakeup_record(struct trace_array *tr, int type, struct task *prev, s
 	tracing_entry_update(&entry->ent, (unsigned short)type, trace_ctx);
 	entry->prev_pid = prev->pid;
 	entry->prev_prio = (unsigned char)prev->prio;
-	entry->prev_state = wakeup_state_char(prev->state);
+	entry->prev_state = task_state_char(prev->state);
 	entry->next_pid = next->pid;
 	entry->next_prio = (unsigned char)next->prio;
-	entry->next_state = wakeup_state_char(next->state);
+	entry->next_state = task_state_char(next->state);
 	entry->next_cpu = next->cpu;
 	ring_buffer_unlock_commit(tr->buffer);
 	tracing_record_cmdline(next); /* its name, for the line's end */

@@ -111,7 +111,7 @@ static __always_inline void local_irq_disable(void)
 	IRQFLAGS_HOOK_TEST(hook);
 	return;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_off);
 }
 
@@ -121,7 +121,7 @@ static __always_inline void local_irq_enable(void)
 	raw_local_irq_enable();
 	return;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_on);
 	raw_local_irq_enable();
 }
@@ -135,7 +135,7 @@ static __always_inline void trace_hardirqs_off_finish(void)
 	IRQFLAGS_HOOK_TEST(hook);
 	return;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_off);
 }
 
@@ -144,7 +144,7 @@ static __always_inline void trace_hardirqs_on_prepare(void)
 	IRQFLAGS_HOOK_TEST(hook);
 	return;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_on);
 }
 
@@ -192,7 +192,7 @@ static __always_inline void safe_halt(void)
 	IRQFLAGS_HOOK_TEST(hook);
 	goto halt;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_on); /* the halt is not time with interrupts off */
 halt:
 	__asm__ __volatile__("sti; hlt" : : : "memory");

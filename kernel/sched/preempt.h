@@ -78,7 +78,7 @@ static __always_inline void preempt_disable(void)
 	PREEMPT_HOOK_TEST(hook);
 	return;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_preempt_off);
 }
 
@@ -89,7 +89,7 @@ static __always_inline void preempt_enable_no_resched(void)
 	preempt_count_sub(1);
 	return;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_preempt_on);
 	preempt_count_sub(1);
 }

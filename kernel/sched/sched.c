@@ -73,7 +73,8 @@ int nr_running(int cpu)
 	return cpu_rq(cpu)->nr_queued + (cpus[cpu].curr != cpus[cpu].idle);
 }
 
-char task_state_char(long state)
+/* notrace: the wakeup tracers' callbacks print a switch's states with it. */
+notrace char task_state_char(long state)
 {
 	if (state & TASK_DEAD)
 		return 'X';

@@ -161,7 +161,7 @@ static __always_inline unsigned long __raw_spin_lock_irqsave(spinlock_t *l)
 	arch_spin_lock(l);
 	return flags;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_off); /* with the count as it was: preemptirqsoff starts here */
 	preempt_count_add(1);
 	barrier();
@@ -177,7 +177,7 @@ static __always_inline void __raw_spin_unlock_irqrestore(spinlock_t *l, unsigned
 	raw_local_irq_restore(flags);
 	goto enable;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	if (flags & RFLAGS_IF)
 		HOOK_CALL(trace_hardirqs_on);
 	raw_local_irq_restore(flags);
@@ -198,7 +198,7 @@ static __always_inline void __raw_spin_lock_irq(spinlock_t *l)
 	arch_spin_lock(l);
 	return;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_off);
 	preempt_count_add(1);
 	barrier();
@@ -213,7 +213,7 @@ static __always_inline void __raw_spin_unlock_irq(spinlock_t *l)
 	raw_local_irq_enable();
 	goto enable;
 hook:
-	__attribute__((cold));
+	__label_cold;
 	HOOK_CALL(trace_hardirqs_on);
 	raw_local_irq_enable();
 	HOOK_CALL(trace_preempt_on);
