@@ -270,7 +270,11 @@ static void cut_off(struct format *f, struct fuzz_input *in)
 {
 	static const char *const tails[] = {"", "%", "%-", "%0", "%.", "%l", "%#", "%5", "%.*"};
 
-	add(f, tails[take_below(in, ARRAY_SIZE(tails))]);
+	unsigned int k = take_below(in, ARRAY_SIZE(tails));
+
+	if (f->nargs >= MAX_ARGS && strchr(tails[k], '*'))
+		k = 0; /* no argument left for its '*': vbin_printf would read past the ones given */
+	add(f, tails[k]);
 	add_arg(f, take_value(in)); /* for the "*" */
 }
 
