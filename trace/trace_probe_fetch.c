@@ -56,21 +56,56 @@ static int probe_user_read(void *dst, unsigned long src, unsigned long n)
 	return left ? -EFAULT : 0;
 }
 
-/* Up to max bytes of a NUL-terminated string: its length with the NUL, or -EFAULT. */
+/*
+ * Up to max bytes of a kernel string from src into dst: the length copied without the NUL, max
+ * if no NUL came, or -EFAULT. __strncpy_from_user is the exception-table byte copy (a fault
+ * resumes at its fixup), about five instructions a byte, where a probe_kernel_read() a byte
+ * cost a call and a rep movsb each. Only the bytes below the top of the address space may be
+ * read (kernel_range_ok): a string that runs on to it without a NUL is a fault.
+ */
+static long kernel_strncpy_nofault(char *dst, unsigned long src, long max)
+{
+	unsigned long room = ~0UL - src; /* the readable bytes from src on */
+	long n;
+
+	if (!kernel_range_ok(src, 1))
+		return -EFAULT;
+	if ((unsigned long)max <= room)
+		return __strncpy_from_user(dst, (const char *)src, max);
+	n = __strncpy_from_user(dst, (const char *)src, (long)room);
+	return n == (long)room ? -EFAULT : n;
+}
+
+/*
+ * Up to max bytes of a NUL-terminated string: its length with the NUL, or -EFAULT. dst NULL:
+ * only the length, the text copied through a small buffer.
+ */
 static long probe_kernel_strncpy(char *dst, unsigned long src, long max)
 {
-	char c;
+	char buf[64];
+	long n, done = 0;
 
-	for (long i = 0; i < max; i++) {
-		if (probe_kernel_read(&c, src + (unsigned long)i, 1))
-			return -EFAULT;
-		if (dst)
-			dst[i] = c;
-		if (!c)
-			return i + 1;
-	}
-	if (dst && max > 0)
+	if (max <= 0)
+		return 0;
+	if (dst) {
+		n = kernel_strncpy_nofault(dst, src, max);
+		if (n < 0)
+			return n;
+		if (n < max)
+			return n + 1;
 		dst[max - 1] = '\0'; /* cut: still a string */
+		return max;
+	}
+	while (done < max) {
+		long chunk = max - done < (long)sizeof(buf) ? max - done : (long)sizeof(buf);
+
+		n = kernel_strncpy_nofault(buf, src + (unsigned long)done, chunk);
+		if (n < 0)
+			return n;
+		if (n < chunk)
+			return done + n + 1;
+		done += chunk;
+	}
 	return max;
 }
 
