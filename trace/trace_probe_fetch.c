@@ -244,18 +244,20 @@ static int fetch_stage1(const struct fetch_insn *code, const struct fetch_contex
 /*
  * The arguments are packed one after the other, as Linux's, so a value may sit at any byte:
  * stored and loaded with byte copies (x86-64 is little-endian, so the low bytes come first).
+ * __builtin_memcpy of a constant size is one unaligned move: -ffreestanding makes a plain
+ * memcpy() a call to lib/string.c's, a dozen instructions for four bytes, several times a hit.
  */
 static uint32_t load_loc(const void *p)
 {
 	uint32_t loc;
 
-	memcpy(&loc, p, sizeof(loc));
+	__builtin_memcpy(&loc, p, sizeof(loc));
 	return loc;
 }
 
 static void store_loc(void *p, uint32_t loc)
 {
-	memcpy(p, &loc, sizeof(loc));
+	__builtin_memcpy(p, &loc, sizeof(loc));
 }
 
 /*
@@ -305,11 +307,31 @@ static long fetch_store_string(enum fetch_op op, bool kernel, unsigned long addr
 	return ret;
 }
 
+/* The value's low code->size bytes (each size a constant move, as load_loc's). */
 static void fetch_store_raw(unsigned long val, const struct fetch_insn *code, void *dest)
 {
 	uint64_t v = val;
+	uint32_t v4 = (uint32_t)val;
+	uint16_t v2 = (uint16_t)val;
+	uint8_t v1 = (uint8_t)val;
 
-	memcpy(dest, &v, code->size <= sizeof(v) ? code->size : sizeof(v));
+	switch (code->size) {
+	case sizeof(v1):
+		__builtin_memcpy(dest, &v1, sizeof(v1));
+		break;
+	case sizeof(v2):
+		__builtin_memcpy(dest, &v2, sizeof(v2));
+		break;
+	case sizeof(v4):
+		__builtin_memcpy(dest, &v4, sizeof(v4));
+		break;
+	case sizeof(v):
+		__builtin_memcpy(dest, &v, sizeof(v));
+		break;
+	default:
+		memcpy(dest, &v, code->size <= sizeof(v) ? code->size : sizeof(v));
+		break;
+	}
 }
 
 static void fetch_apply_bitfield(const struct fetch_insn *code, void *buf)
