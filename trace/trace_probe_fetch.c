@@ -516,6 +516,8 @@ void store_trace_args(void *data, const struct trace_probe *tp, const struct fet
 	char *base = (char *)data - header_size;
 	char *dyndata = (char *)data + tp->size;
 
+	if (!tp->nr_args)
+		return; /* a probe with no arguments: no memset() call for nothing */
 	memset(data, 0, tp->size); /* a number that faults reads 0 */
 	for (unsigned int i = 0; i < tp->nr_args; i++) {
 		const struct probe_arg *arg = &tp->args[i];
