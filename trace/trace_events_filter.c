@@ -783,7 +783,11 @@ static bool compare(int op, bool is_signed, uint64_t ua, uint64_t ub)
 	return false;
 }
 
-/* The value of size bytes at p (or val's low bytes), sign-extended if is_signed. */
+/*
+ * The value of size bytes at p (or val's low bytes), sign-extended if is_signed. The fields may
+ * sit at any byte, so they are copied out; __builtin_memcpy of a constant size is one move,
+ * where -ffreestanding's memcpy() is a call (a filter runs on every hit of its event).
+ */
 static uint64_t widen(const void *p, unsigned int size, bool is_signed)
 {
 	uint8_t u8;
@@ -793,16 +797,16 @@ static uint64_t widen(const void *p, unsigned int size, bool is_signed)
 
 	switch (size) {
 	case 1:
-		memcpy(&u8, p, 1);
+		__builtin_memcpy(&u8, p, 1);
 		return is_signed ? (uint64_t)(int64_t)(int8_t)u8 : u8;
 	case 2:
-		memcpy(&u16, p, 2);
+		__builtin_memcpy(&u16, p, 2);
 		return is_signed ? (uint64_t)(int64_t)(int16_t)u16 : u16;
 	case 4:
-		memcpy(&u32, p, 4);
+		__builtin_memcpy(&u32, p, 4);
 		return is_signed ? (uint64_t)(int64_t)(int32_t)u32 : u32;
 	default:
-		memcpy(&u64, p, 8);
+		__builtin_memcpy(&u64, p, 8);
 		return u64;
 	}
 }
