@@ -12,8 +12,9 @@
 #endif
 
 /* Pushed in reverse order of struct pt_regs, so that RSP then points at one. rax: what goes in
- * its slot (a system call's frame holds -ENOSYS there until it has a result). */
-.macro PUSH_REGS rax=%rax
+ * its slot (a system call's frame holds -ENOSYS there until it has a result); rbp likewise (the
+ * ftrace and kretprobe trampolines put the traced function's there, not their own frame's). */
+.macro PUSH_REGS rax=%rax, rbp=%rbp
 	pushq %rdi
 	pushq %rsi
 	pushq %rdx
@@ -24,20 +25,20 @@
 	pushq %r10
 	pushq %r11
 	pushq %rbx
-	pushq %rbp
+	pushq \rbp
 	pushq %r12
 	pushq %r13
 	pushq %r14
 	pushq %r15
 .endm
 
-/* The reverse: RSP at a struct pt_regs, left at its vector field. */
-.macro POP_REGS
+/* The reverse: RSP at a struct pt_regs, left at its vector field. rbp: where its slot goes. */
+.macro POP_REGS rbp=%rbp
 	popq %r15
 	popq %r14
 	popq %r13
 	popq %r12
-	popq %rbp
+	popq \rbp
 	popq %rbx
 	popq %r11
 	popq %r10

@@ -17,6 +17,7 @@
  * In .kprobes.text: part of the kprobe machinery, never probed, never traced.
  */
 #include "arch/x86_64/asm-offsets.h"
+#include "arch/x86_64/calling.h"
 
 	.section .kprobes.text, "ax"
 	.globl __kretprobe_trampoline
@@ -32,41 +33,13 @@ __kretprobe_trampoline:
 	pushq $0		/* rip: set by the C handler */
 	pushq $0		/* error_code / orig_rax */
 	pushq $0		/* vector */
-	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq %rax
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %rbx
-	pushq 0(%rbp)		/* rbp: the function's caller's, as it returned */
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_REGS rbp=0(%rbp)	/* rbp: the function's caller's, as it returned */
 	leaq 16(%rbp), %rax	/* RSP after the function's ret */
 	movq %rax, 20*8(%rsp)	/* pt_regs.rsp */
 	movq %rsp, %rdi
 	call kretprobe_trampoline_handler
 	movq %rax, 8(%rbp)	/* the real return address, for the ret below */
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	addq $8, %rsp		/* rbp: restored by the popq below */
-	popq %rbx
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rax
-	popq %rcx
-	popq %rdx
-	popq %rsi
-	popq %rdi
+	POP_REGS		/* its rbp is the caller's, as the popq below restores it */
 	addq $7*8, %rsp		/* vector .. ss */
 	popq %rbp
 	ret
