@@ -14,6 +14,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/idt.h"
+#include "arch/x86_64/traps.h"
 #include "lib/compiler.h"
 
 #define CALL_TIMEOUT_NS (5 * NSEC_PER_SEC) /* a CPU that never answers: warn, don't hang */
@@ -27,7 +28,7 @@ int __num_online_cpus = 1; /* the boot CPU; smp_boot_aps() counts the others in 
 static DEFINE_SPINLOCK(call_lock);
 static void (*call_fn)(void *info);
 static void *call_info;
-static int call_pending;
+static unsigned long call_pending; /* the CPUs yet to answer, a bit each */
 
 /*
  * notrace: before the GS base is set, a traced call's callback finds no per-CPU data; text_poke
@@ -74,15 +75,15 @@ static notrace void ipi_call_function(struct pt_regs *regs)
 {
 	(void)regs;
 	call_fn(call_info);
-	__atomic_sub_fetch(&call_pending, 1, __ATOMIC_RELEASE);
+	__atomic_and_fetch(&call_pending, ~(1UL << smp_processor_id()), __ATOMIC_RELEASE);
 }
 
 notrace void smp_call_function(void (*fn)(void *info), void *info)
 {
-	int others = 0;
+	unsigned long others = 0;
 	for (int c = 0; c < num_online_cpus(); c++)
 		if (c != smp_processor_id() && cpus[c].online)
-			others++;
+			others |= 1UL << c;
 	if (!others)
 		return;
 	/* smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may. */
@@ -93,12 +94,19 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 	call_info = info;
 	__atomic_store_n(&call_pending, others, __ATOMIC_RELEASE);
 	for (int c = 0; c < num_online_cpus(); c++)
-		if (c != smp_processor_id() && cpus[c].online)
+		if (others & (1UL << c))
 			lapic_send_ipi(cpus[c].apic_id, VEC_IPI_CALL_FUNCTION);
 	uint64_t deadline = ktime_get_ns() + CALL_TIMEOUT_NS;
-	while (__atomic_load_n(&call_pending, __ATOMIC_ACQUIRE) > 0) {
+	unsigned long waiting;
+	while ((waiting = __atomic_load_n(&call_pending, __ATOMIC_ACQUIRE))) {
 		if (ktime_get_ns() > deadline) {
-			printk(KERN_ERR "smp_call_function: %d CPU(s) did not answer\n", call_pending);
+			/* Which CPUs, and where they are stuck (Linux's CSD lock timeout does so). */
+			int n = 0;
+
+			for (unsigned long w = waiting; w; w &= w - 1)
+				n++;
+			printk(KERN_ERR "smp_call_function: %d CPU(s) did not answer\n", n);
+			trigger_cpumask_backtrace(waiting);
 			break;
 		}
 		cpu_relax();

@@ -176,7 +176,7 @@ static notrace void handle_interrupt(struct pt_regs *regs)
 	cpu->irq_count[vec]++;
 	if (vec == VEC_NMI) {
 		preempt_count_add(NMI_OFFSET);
-		do_nmi();
+		do_nmi(regs);
 		preempt_count_sub(NMI_OFFSET);
 		return;
 	}

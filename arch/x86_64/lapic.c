@@ -88,6 +88,11 @@ notrace void lapic_send_ipi(uint32_t apic_id, int vector)
 	icr_send(apic_id, (uint32_t)vector);
 }
 
+notrace void lapic_send_nmi(uint32_t apic_id)
+{
+	icr_send(apic_id, ICR_NMI);
+}
+
 notrace void lapic_send_nmi_all_but_self(void)
 {
 	icr_send(0, ICR_ALL_BUT_SELF | ICR_NMI);

@@ -9,6 +9,7 @@ void lapic_init_this_cpu(void);  /* every CPU: enable, start the periodic tick *
 void lapic_eoi(void);
 uint32_t lapic_id(void);
 void lapic_send_ipi(uint32_t apic_id, int vector);
+void lapic_send_nmi(uint32_t apic_id);
 void lapic_send_nmi_all_but_self(void);
 void lapic_send_init(uint32_t apic_id);
 void lapic_send_startup(uint32_t apic_id, uint32_t page);

@@ -24,6 +24,8 @@
 #include "kernel/sched/signal.h" /* SIGSEGV and the others CPU exceptions send */
 #include "kernel/percpu.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/time.h"
+#include "arch/x86_64/lapic.h"
 #include "kernel/kallsyms.h"
 #include "trace/fgraph.h"
 #include "arch/x86_64/kprobes/kprobes.h"
@@ -137,11 +139,10 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 	}
 }
 
-notrace void show_regs(struct pt_regs *r)
+/* A context's registers, on CPU cpu running t: show_regs's for this CPU, an NMI backtrace's. */
+static notrace void __show_regs(int cpu, struct task *t, struct pt_regs *r)
 {
-	struct task *t = current;
-	printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", smp_processor_id(), t ? t->pid : 0,
-	       t ? t->comm : "swapper");
+	printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", cpu, t ? t->pid : 0, t ? t->comm : "swapper");
 	printk(KERN_EMERG "RIP: %04lx:%pS\n", r->cs, (void *)r->rip);
 	printk(KERN_EMERG "RSP: %04lx:%016lx EFLAGS: %08lx\n", r->ss, r->rsp, r->rflags);
 	printk(KERN_EMERG "RAX: %016lx RBX: %016lx RCX: %016lx\n", r->rax, r->rbx, r->rcx);
@@ -149,8 +150,60 @@ notrace void show_regs(struct pt_regs *r)
 	printk(KERN_EMERG "RBP: %016lx R08: %016lx R09: %016lx\n", r->rbp, r->r8, r->r9);
 	printk(KERN_EMERG "R10: %016lx R11: %016lx R12: %016lx\n", r->r10, r->r11, r->r12);
 	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n", r->r13, r->r14, r->r15);
-	printk(KERN_EMERG "CR2: %016lx CR3: %016lx\n", read_cr2(), read_cr3());
-	show_stack(current, r->rip, r->rsp, r->rbp, KERN_EMERG);
+	if (cpu == smp_processor_id())
+		printk(KERN_EMERG "CR2: %016lx CR3: %016lx\n", read_cr2(), read_cr3());
+	/* A user context's frame pointers are user memory: its stack is not walked. */
+	if (!user_mode(r))
+		show_stack(t, r->rip, r->rsp, r->rbp, KERN_EMERG);
+}
+
+notrace void show_regs(struct pt_regs *r)
+{
+	__show_regs(smp_processor_id(), current, r);
+}
+
+/* --- NMI backtraces ----------------------------------------------------------------------- */
+
+#define NMI_BACKTRACE_TIMEOUT_NS NSEC_PER_SEC /* a CPU the NMI does not reach is skipped */
+
+static struct pt_regs nmi_backtrace_regs[NR_CPUS];
+static unsigned long nmi_backtrace_pending; /* CPUs asked and not yet answered */
+
+notrace void trigger_cpumask_backtrace(unsigned long mask)
+{
+	unsigned long asked = mask & ~(1UL << smp_processor_id());
+	uint64_t deadline = ktime_get_ns() + NMI_BACKTRACE_TIMEOUT_NS;
+
+	__atomic_or_fetch(&nmi_backtrace_pending, asked, __ATOMIC_ACQ_REL);
+	for (int c = 0; c < num_online_cpus(); c++)
+		if (asked & (1UL << c))
+			lapic_send_nmi(cpus[c].apic_id);
+	while ((__atomic_load_n(&nmi_backtrace_pending, __ATOMIC_ACQUIRE) & asked) &&
+	       ktime_get_ns() < deadline)
+		cpu_relax();
+	unsigned long missing = __atomic_fetch_and(&nmi_backtrace_pending, ~asked, __ATOMIC_ACQ_REL);
+	for (int c = 0; c < num_online_cpus(); c++) {
+		if (!(asked & (1UL << c)))
+			continue;
+		if (missing & (1UL << c)) {
+			printk(KERN_ERR "NMI backtrace for cpu %d: no answer\n", c);
+			continue;
+		}
+		printk(KERN_ERR "NMI backtrace for cpu %d\n", c);
+		__show_regs(c, READ_ONCE(cpus[c].curr), &nmi_backtrace_regs[c]);
+	}
+}
+
+/* This CPU was asked where it is: copy the interrupted context for the asker to print. */
+static notrace bool nmi_cpu_backtrace(struct pt_regs *regs)
+{
+	unsigned long me = 1UL << smp_processor_id();
+
+	if (!(__atomic_load_n(&nmi_backtrace_pending, __ATOMIC_ACQUIRE) & me))
+		return false;
+	nmi_backtrace_regs[smp_processor_id()] = *regs;
+	__atomic_and_fetch(&nmi_backtrace_pending, ~me, __ATOMIC_RELEASE);
+	return true;
 }
 
 /* Linux's first line for a page fault says what kind of bad access it was. */
@@ -190,10 +243,12 @@ notrace void do_fatal_exception(struct pt_regs *r)
 	panic("Fatal exception");
 }
 
-notrace void do_nmi(void)
+notrace void do_nmi(struct pt_regs *regs)
 {
 	if (cpu_stop_requested())
 		cpu_stop_this(); /* does not return */
+	if (nmi_cpu_backtrace(regs))
+		return;
 	printk(KERN_EMERG "Uhhuh. NMI received on CPU %d\n", smp_processor_id());
 }
 
@@ -313,6 +368,7 @@ void user_traps_init(void)
 /* Never probed: the exception paths a kprobe's own fault or step may take (kernel/kprobes.h) */
 NOKPROBE_SYMBOL(do_fatal_exception);
 NOKPROBE_SYMBOL(do_nmi);
+NOKPROBE_SYMBOL(nmi_cpu_backtrace);
 NOKPROBE_SYMBOL(do_page_fault);
 NOKPROBE_SYMBOL(do_user_exception);
 NOKPROBE_SYMBOL(search_exception_tables);

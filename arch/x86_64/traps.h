@@ -6,8 +6,15 @@
 
 void trap_init(void);
 void do_fatal_exception(struct pt_regs *regs);
-void do_nmi(void);
+void do_nmi(struct pt_regs *regs);
 void show_regs(struct pt_regs *regs);
+/*
+ * Prints where each CPU of mask (a bit per CPU id) is, with its registers and stack, as
+ * Linux's trigger_cpumask_backtrace: an NMI reaches a CPU even with interrupts off, so this is
+ * how a CPU that stopped answering IPIs is shown. The stopped CPU only copies its registers;
+ * the caller prints (printk's lock may be what that CPU holds).
+ */
+void trigger_cpumask_backtrace(unsigned long mask);
 /*
  * Prints " func+0x1a/0x40" for rip, then each caller found through the frame pointers of t's
  * stack (t: current, or a task off its CPU, for sysrq t: whose graph return stack applies), at

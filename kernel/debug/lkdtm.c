@@ -140,6 +140,17 @@ static noinline void lkdtm_SOFTLOCKUP(void)
 		cpu_relax();
 }
 
+/*
+ * Spin with interrupts off: the CPU takes no tick and no IPI, so the next CPU that waits for
+ * it (smp_call_function) gives up after its timeout and shows where it is by NMI.
+ */
+static noinline void lkdtm_HARDLOCKUP(void)
+{
+	local_irq_disable();
+	for (;;)
+		cpu_relax();
+}
+
 /* Not a crash: a WARN reports and the kernel goes on (traceoff_on_warning stops the trace). */
 static noinline void lkdtm_WARNING(void)
 {
@@ -223,6 +234,7 @@ static const struct crashtype crashtypes[] = {
 	CRASHTYPE(EXHAUST_STACK, NULL),
 	CRASHTYPE(CORRUPT_STACK, NEEDS_STACKPROTECTOR),
 	CRASHTYPE(SOFTLOCKUP, NULL),
+	CRASHTYPE(HARDLOCKUP, NULL),
 	CRASHTYPE(OVERFLOW_SIGNED, NEEDS_UBSAN),
 	CRASHTYPE(WRITE_KERN, NULL),
 	CRASHTYPE(EXEC_DATA, NULL),

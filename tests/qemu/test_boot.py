@@ -103,6 +103,30 @@ def crash_test(kind, func, first_line):
         k.close()
 
 
+def test_hardlockup_shown_by_nmi_backtrace():
+    """A CPU spinning with interrupts off (lkdtm's HARDLOCKUP, pinned to CPU 3) cannot answer
+    smp_call_function's IPI (here the code patching's, while the tracer changes): after the
+    timeout the caller says so and shows, by NMI, where that CPU is, as Linux does."""
+    k = Lucid()
+    try:
+        k.run("taskset -p 1 $$ > /dev/null")
+        k.send_line("taskset -c 3 sh -c 'echo HARDLOCKUP > "
+                    "/sys/kernel/debug/provoke-crash/DIRECT' &")
+        k.send_line("cd /sys/kernel/tracing; until dmesg | grep -q 'did not answer'; do "
+                    "echo function > current_tracer; echo nop > current_tracer; done")
+        k.expect(r"smp_call_function: 1 CPU\(s\) did not answer", timeout=120)
+        k.expect(r"NMI backtrace for cpu 3\r?\n", timeout=60)
+        k.expect(r"Call Trace:", timeout=60)
+        k.expect(r" lkdtm_do_action\+", timeout=60)
+        report = k.tail(20000)
+        report = report[report.rindex("NMI backtrace for cpu 3"):]
+        assert re.search(r"RIP: 0008:lkdtm_HARDLOCKUP\+0x[0-9a-f]+/0x[0-9a-f]+", report), report
+        flags = int(re.search(r"EFLAGS: ([0-9a-f]{8})", report).group(1), 16)
+        assert not flags & 0x200, report  # IF: interrupts were off
+    finally:
+        k.close()
+
+
 def test_crash_null():
     crash_test("NULL", "lkdtm_ACCESS_NULL",
                r"BUG: kernel NULL pointer dereference, address: 0+\r?\n")

@@ -18,6 +18,7 @@ D = "/sys/kernel/debug"
 EINVAL = "-bash: echo: write error: Invalid argument\n"
 # lkdtm's names where lkdtm has the crash (drivers/misc/lkdtm), then Lucid's own three.
 CRASH_TYPES = ["PANIC", "BUG", "WARNING", "EXHAUST_STACK", "CORRUPT_STACK", "SOFTLOCKUP",
+               "HARDLOCKUP",
                "OVERFLOW_SIGNED", "WRITE_KERN", "EXEC_DATA", "ACCESS_NULL", "DIVIDE_ERROR",
                "WRITE_KERN_DIRECT", "LOCKDEP"]
 PRINTK = re.compile(r"^\[ *\d+\.\d{6}\] .*\n", re.M)
