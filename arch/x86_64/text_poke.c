@@ -27,6 +27,11 @@
  * again, forever. So the handler treats a site of the batch as a NOP whatever it finds there,
  * and the batch ends by writing every first byte once more, the same value: that write makes
  * QEMU drop whatever translation was made from older bytes, and cannot itself leave one behind.
+ * A stale int3 elsewhere (a kprobe's, removed while this CPU translated its page) has no site
+ * to skip: there the trapping CPU rewrites the byte itself, unchanged (text_poke_refresh), and
+ * runs it again. Waiting for whoever removed the int3 to write again would not do: that CPU
+ * first waits for this one to answer its sync IPI, which it cannot, trapping with interrupts
+ * off.
  *
  * Not traced: this code rewrites the very call sites the tracer uses.
  */
@@ -46,20 +51,49 @@ static const struct text_poke_loc *bp_locs; /* the batch being patched, for the 
 static volatile int bp_count;
 static text_poke_site_fn holds_site_insn; /* what the sites hold between batches */
 
-/* Writes within one page. */
-static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
+/* The writable alias of addr's page, mapped under poke_lock; 0 if addr is not mapped. */
+static notrace uintptr_t poke_map(uintptr_t addr)
 {
 	/* The kernel's image is one linear mapping; a module's pages were found anywhere. */
 	bool module = addr >= MODULES_VADDR && addr < MODULES_END;
 	uintptr_t pa = module ? mmu_virt_to_phys(addr) : __pa(addr);
+
 	if (!pa)
-		panic("text_poke: %lx is not mapped", (unsigned long)addr);
-	unsigned long flags = spin_lock_irqsave(&poke_lock);
+		return 0;
 	if (mmu_map_page(POKE_AREA, pa & ~(PAGE_SIZE - 1), MMU_WRITE))
 		panic("text_poke: cannot map the alias");
-	memcpy((void *)(POKE_AREA + (pa & (PAGE_SIZE - 1))), src, len);
+	return POKE_AREA + (pa & (PAGE_SIZE - 1));
+}
+
+/* Writes within one page. */
+static notrace void poke_page(uintptr_t addr, const void *src, size_t len)
+{
+	unsigned long flags = spin_lock_irqsave(&poke_lock);
+	uintptr_t alias = poke_map(addr);
+
+	if (!alias)
+		panic("text_poke: %lx is not mapped", (unsigned long)addr);
+	memcpy((void *)alias, src, len);
 	mmu_unmap_page(POKE_AREA); /* also drops this CPU's TLB entry */
 	spin_unlock_irqrestore(&poke_lock, flags);
+}
+
+/*
+ * Rewrites the byte at addr with its own value, so that QEMU drops every translation of its
+ * page (the top of the file says why). From the int3 handler, interrupts off: with a trylock,
+ * as this CPU may have trapped inside text_poke itself; the caller's next trap tries again.
+ */
+static notrace void text_poke_refresh(uintptr_t addr)
+{
+	if (!__raw_spin_trylock(&poke_lock))
+		return;
+	volatile uint8_t *alias = (volatile uint8_t *)poke_map(addr);
+
+	if (alias) {
+		*alias = *alias;
+		mmu_unmap_page(POKE_AREA);
+	}
+	__raw_spin_unlock(&poke_lock);
 }
 
 notrace void text_poke(void *addr, const void *src, size_t len)
@@ -132,10 +166,12 @@ static notrace bool poke_int3_handler(struct pt_regs *regs)
 	if (gone) {
 		text_poke_site_fn is_site = READ_ONCE(holds_site_insn);
 
-		regs->rip =
-			kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site && is_site(site)
-				? addr + POKE_INSN_MAX
-				: addr;
+		if (kernel_text_address(addr + POKE_INSN_MAX - 1) && is_site && is_site(site)) {
+			regs->rip = addr + POKE_INSN_MAX;
+		} else {
+			text_poke_refresh(addr); /* so that it runs what is there now */
+			regs->rip = addr;
+		}
 		return true;
 	}
 	return false;

@@ -752,6 +752,21 @@ static void end_step(struct uprobe_task *utask)
 	utask->state = UTASK_RUNNING;
 }
 
+/*
+ * The int3 this task ran is gone from memory: under QEMU, this CPU may have run a translation
+ * of the page made just before remove_breakpoint's write, and would run it again, forever
+ * (arch/x86_64/text_poke.c says how). Writing the byte once more, unchanged, makes QEMU drop
+ * it. A compare-and-exchange, so that an int3 another CPU puts there meanwhile is not undone.
+ */
+static void refresh_insn_byte(struct mm_struct *mm, unsigned long vaddr, uint8_t byte)
+{
+	uint8_t *page = mmu_user_page(mm->pgd, ALIGN_DOWN(vaddr, PAGE_SIZE), NULL);
+
+	if (page)
+		__atomic_compare_exchange_n(&page[vaddr & (PAGE_SIZE - 1)], &byte, byte, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
 /* The int3 at regs->rip - 1 (Linux's handle_swbp). */
 static bool handle_swbp(struct pt_regs *regs)
 {
@@ -794,6 +809,7 @@ static bool handle_swbp(struct pt_regs *regs)
 
 		/* Disarmed since it trapped: run the instruction now there. Else the program's. */
 		if (!copy_from_user(&byte, (void *)bp_vaddr, 1) && byte != UPROBE_SWBP_INSN) {
+			refresh_insn_byte(mm, bp_vaddr, byte);
 			regs->rip = bp_vaddr;
 			return true;
 		}
