@@ -47,6 +47,7 @@
 #include "kernel/sched/preempt.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
+#include "kernel/sched/lockdep.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -548,6 +549,7 @@ struct kretprobe_holder {
 	struct kretprobe_instance *free; /* by llist */
 	int nused; /* instances in flight */
 	void *mem; /* the instances, one allocation */
+	struct kretprobe_holder *next_dead; /* on kretprobe_dead, waiting to be freed */
 };
 
 #define KRETPROBE_TABLE_BITS 7
@@ -555,6 +557,14 @@ struct kretprobe_holder {
 /* Instances in flight, by the stack slot they hijacked; newest first within a slot. */
 static struct kretprobe_instance *kretprobe_inflight[KRETPROBE_TABLE_SIZE];
 static DEFINE_SPINLOCK(kretprobe_lock); /* the table, every holder's free list and count */
+/*
+ * Holders whose kretprobe is gone and whose last instance came back. They are freed later, in
+ * task context (free_dead_kretprobe_holders), never where the last instance comes back: that
+ * is the trampoline, with interrupts off and kretprobe_lock held, maybe inside kmalloc's own
+ * lock, and kfree may itself carry a kretprobe (Linux frees them through RCU for the same
+ * reasons).
+ */
+static struct kretprobe_holder *kretprobe_dead;
 
 static notrace unsigned int hash_fp(const void *fp)
 {
@@ -573,11 +583,29 @@ static notrace void recycle_rp_inst(struct kretprobe_instance *ri)
 {
 	struct kretprobe_holder *rph = ri->rph;
 
+	lockdep_assert_held(&kretprobe_lock);
 	ri->llist = rph->free;
 	rph->free = ri;
 	if (--rph->nused == 0 && !rph->rp) {
-		kfree(rph->mem);
-		kfree(rph);
+		rph->next_dead = kretprobe_dead;
+		kretprobe_dead = rph;
+	}
+}
+
+/* Task context, no lock held: frees the holders recycle_rp_inst set aside. */
+static void free_dead_kretprobe_holders(void)
+{
+	unsigned long flags = spin_lock_irqsave(&kretprobe_lock);
+	struct kretprobe_holder *dead = kretprobe_dead;
+
+	kretprobe_dead = NULL;
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
+	while (dead) {
+		struct kretprobe_holder *next = dead->next_dead;
+
+		kfree(dead->mem);
+		kfree(dead);
+		dead = next;
 	}
 }
 
@@ -726,6 +754,7 @@ notrace unsigned long unwind_recover_ret_addr(struct task *t, unsigned long ret,
 
 int register_kretprobe(struct kretprobe *rp)
 {
+	free_dead_kretprobe_holders();
 	int ret = kprobe_on_func_entry(rp->kp.addr, rp->kp.symbol_name, rp->kp.offset);
 
 	if (ret)
@@ -784,6 +813,7 @@ void unregister_kretprobe(struct kretprobe *rp)
 		kfree(rph);
 	}
 	rp->rph = NULL;
+	free_dead_kretprobe_holders();
 }
 
 int register_kretprobes(struct kretprobe **rps, int num)
