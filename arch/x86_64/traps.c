@@ -142,7 +142,8 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 /* A context's registers, on CPU cpu running t: show_regs's for this CPU, an NMI backtrace's. */
 static notrace void __show_regs(int cpu, struct task *t, struct pt_regs *r)
 {
-	printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", cpu, t ? t->pid : 0, t ? t->comm : "swapper");
+	printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", cpu, t ? t->pid : 0,
+	       t ? t->comm : "swapper");
 	printk(KERN_EMERG "RIP: %04lx:%pS\n", r->cs, (void *)r->rip);
 	printk(KERN_EMERG "RSP: %04lx:%016lx EFLAGS: %08lx\n", r->ss, r->rsp, r->rflags);
 	printk(KERN_EMERG "RAX: %016lx RBX: %016lx RCX: %016lx\n", r->rax, r->rbx, r->rcx);
@@ -181,7 +182,8 @@ notrace void trigger_cpumask_backtrace(unsigned long mask)
 	while ((__atomic_load_n(&nmi_backtrace_pending, __ATOMIC_ACQUIRE) & asked) &&
 	       ktime_get_ns() < deadline)
 		cpu_relax();
-	unsigned long missing = __atomic_fetch_and(&nmi_backtrace_pending, ~asked, __ATOMIC_ACQ_REL);
+	unsigned long missing =
+		__atomic_fetch_and(&nmi_backtrace_pending, ~asked, __ATOMIC_ACQ_REL);
 	for (int c = 0; c < num_online_cpus(); c++) {
 		if (!(asked & (1UL << c)))
 			continue;
