@@ -329,6 +329,53 @@ def test_wakeup(lucid):
     check_wakeup(lat, text, "wakeup", 5)
 
 
+GRAPH_HEADER = ("# CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
+                "# |     |    |           |   |                     |   |   |   |\n")
+
+
+def test_wakeup_display_graph(lucid):
+    """display-graph with wakeup_rt: the woken task's wait as function_graph prints it, the
+    wakeup and the switch as comments, every call on the task's CPU (Linux's wakeup tracer)."""
+    fresh(lucid)
+    ok(lucid, "echo 1 > options/display-graph; echo wakeup_rt > current_tracer")
+    lat, text = measure(lucid, "chrt -f 50 sleep 0.2")
+    ok(lucid, "echo nop > current_tracer; echo 0 > options/display-graph")
+    head, _, body = text.partition(GRAPH_HEADER)
+    assert body, text[:3000]
+    m = re.match(r"^# tracer: wakeup_rt\n#\n# wakeup_rt latency trace v1\.1\.5 on \S+\n"
+                 r"# -{68}\n# latency: (\d+) us, #\d+/\d+, CPU#(\d+) \| .*\n"
+                 r"#    -----------------\n#    \| task: sleep-(\d+) \(uid:0 nice:0 policy:1 "
+                 r"rt_prio:50\)\n", head)
+    assert m and int(m.group(1)) == lat > 0, head
+    cpu, pid = int(m.group(2)), m.group(3)
+    # The stack traces keep their usual lines, as in Linux's graph output (not comments).
+    lines = [l for l in body.splitlines()
+             if not l.startswith(" => ") and not re.match(r"^ +\S+-\d+ +\d+\S{4} +\d+us.: "
+                                                          r"<stack trace>$", l)]
+    assert len(lines) < len(body.splitlines()), body[:2000]  # the two stacks are there
+    # "CPU) TASK-PID | DURATION | " then a call, a return or a comment.
+    line = re.compile(r"^ *(\d+)\) +\S+ +\| [ +!#*@$]? *(?:\d+\.\d+ us)? *\| (.*)$")
+    parsed = [line.match(l) for l in lines]
+    assert all(parsed), [l for l in lines if not line.match(l)][:5]
+    comments = [(int(p.group(1)), p.group(2).strip()) for p in parsed
+                if p.group(2).strip().startswith("/*")]
+    wake = re.compile(r"^/\* +\d+:\s*\d+:[RSDTX]   \+ \[\d{3}\] +%s:\s*49:R sleep \*/$" % pid)
+    switch = re.compile(r"^/\* +\d+:\s*\d+:[RSDTX] ==> \[%03d\] +%s:\s*49:R sleep \*/$"
+                        % (cpu, pid))
+    assert wake.match(comments[0][1]), comments
+    assert any(c == cpu and switch.match(t) for c, t in comments), comments
+    # The functions in between: hooked on the task's CPU only, and some there are (the switch
+    # itself is reached through schedule()).
+    calls = [p for p in parsed if not p.group(2).strip().startswith("/*")]
+    assert calls, lines[:20]
+    assert {int(p.group(1)) for p in calls} == {cpu}, lines[:40]
+    assert any(re.match(r"^ *\w+(?: \[\w+\])?\(\) \{$|^ *\w+(?: \[\w+\])?\(\);$|^ *\}",
+                        p.group(2)) for p in calls), lines[:40]
+    # Off again: the latency format's lines, as test_wakeup_rt checks them.
+    lat, text = wakeup_run(lucid, "wakeup_rt", 50)
+    check_wakeup(lat, text, "wakeup_rt", 50)
+
+
 def test_chrt(lucid):
     fresh(lucid)
     host = subprocess.run(["chrt", "-m"], capture_output=True, text=True)
