@@ -251,6 +251,47 @@ def test_demo_module_params(lucid):
     ok(lucid, "rmmod latency_demo")
 
 
+PARAMS = "/sys/module/latency_demo/parameters"
+EACCES_STEP = "-bash: %s/step_us: Permission denied\n" % PARAMS
+
+
+def test_demo_sysfs_params(lucid):
+    """/sys/module/latency_demo/parameters: a file per module_param with its mode, the value as
+    set at load; a 0444 one refuses to be opened for writing (Linux's sysfs: EACCES, even for
+    root), a 0644 one takes a new value (latency_demo's runs its section then: irqsoff sees it),
+    a bad value is refused and changes nothing; the directory goes with the module."""
+    fresh(lucid)
+    assert sh(lucid, "ls /sys/module") == ""
+    ok(lucid, "modprobe latency_demo step_us=25")
+    assert modes(lucid, PARAMS) == {"irqs_off_us": "-rw-r--r--", "preempt_off_us": "-rw-r--r--",
+                                    "step_us": "-r--r--r--"}
+    assert sh(lucid, "ls /sys/module/latency_demo") == "parameters\n"
+    assert sh(lucid, "(cd %s; cat irqs_off_us preempt_off_us step_us)" % PARAMS) == "0\n0\n25\n"
+    assert sh(lucid, "echo 50 > %s/step_us" % PARAMS) == EACCES_STEP
+    assert sh(lucid, "cat %s/step_us" % PARAMS) == "25\n"
+    # A write runs the section now, in the writer's write(2): irqsoff finds it there.
+    ok(lucid, "echo irqsoff > current_tracer")
+    lat, text = measure(lucid, "echo %d > %s/irqs_off_us" % (DEMO_US, PARAMS))
+    assert sh(lucid, "cat %s/irqs_off_us" % PARAMS) == "%d\n" % DEMO_US
+    m, lines = parse(text)
+    assert m.group("start") == "latency_demo_irqs_off" and lat >= DEMO_US, text[:3000]
+    spins = [e for e in events(lines) if e.group("body").startswith("latency_demo_spin")]
+    assert len(spins) == DEMO_US // 25, len(spins)  # step_us as loaded
+    # Refused: the value stays (EINVAL; ERANGE for what no unsigned int holds, as kstrtouint).
+    for value, err in [("abc", "Invalid argument"), ("-1", "Invalid argument"),
+                       ("2000000", "Invalid argument"),
+                       ("99999999999", "Numerical result out of range")]:
+        out = sh(lucid, "echo %s > %s/preempt_off_us" % (value, PARAMS))
+        assert out == "-bash: echo: write error: %s\n" % err, (value, out)
+        assert sh(lucid, "cat %s/preempt_off_us" % PARAMS) == "0\n"
+    ok(lucid, "echo nop > current_tracer; rmmod latency_demo")
+    assert sh(lucid, "ls /sys/module; ls %s 2>&1" % PARAMS) == \
+        "ls: %s: No such file or directory\n" % PARAMS
+    # A value refused at load refuses the load, as the insmod line's parse says.
+    assert sh(lucid, "modprobe latency_demo step_us=0 >/dev/null 2>&1; echo $?") != "0\n"
+    assert sh(lucid, "ls /sys/module") == ""
+
+
 def test_preemptirq_events(lucid):
     fresh(lucid)
     fmt = cat(lucid, "events/preemptirq/irq_disable/format")
