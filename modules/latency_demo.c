@@ -12,6 +12,13 @@
  * function of its own, latency_demo_spin(), so that with function-trace the section's function
  * list shows it. 0 (the default) skips that part. It stays loaded, doing nothing, until rmmod.
  *
+ * Again without reloading: the parameters are files, /sys/module/latency_demo/parameters/
+ * irqs_off_us and preempt_off_us (mode 0644, module_param_cb). Reading shows the last value;
+ * writing one runs that section at once, in the writer's write(2), as a driver's parameter
+ * that does something when set:
+ *
+ *     [~]# echo 500 > /sys/module/latency_demo/parameters/irqs_off_us
+ *
  * A teaching toy: a section over LATENCY_DEMO_MAX_US is refused (-EINVAL), so a typo cannot
  * freeze a CPU for minutes.
  */
@@ -26,10 +33,11 @@
 
 static unsigned int irqs_off_us;
 static unsigned int preempt_off_us;
-module_param(irqs_off_us, uint, 0444);
-MODULE_PARM_DESC(irqs_off_us, "microseconds to hold interrupts off at load (0: not at all)");
-module_param(preempt_off_us, uint, 0444);
-MODULE_PARM_DESC(preempt_off_us, "microseconds to hold preemption off at load (0: not at all)");
+static bool loaded; /* the init is done: a parameter written now runs its section at once */
+/* Set at load only (mode 0444: the file shows it, and refuses to be opened for writing). */
+static unsigned int step_us = LATENCY_DEMO_STEP_US;
+module_param(step_us, uint, 0444);
+MODULE_PARM_DESC(step_us, "microseconds per latency_demo_spin() call, a line each in the trace");
 
 /* The busy work inside a section: a function of its own, so the function list shows it. */
 static noinline void latency_demo_spin(unsigned int us)
@@ -39,8 +47,8 @@ static noinline void latency_demo_spin(unsigned int us)
 
 static noinline void latency_demo_wait(unsigned int us)
 {
-	for (unsigned int done = 0; done < us; done += LATENCY_DEMO_STEP_US)
-		latency_demo_spin(MIN(LATENCY_DEMO_STEP_US, us - done));
+	for (unsigned int done = 0; done < us; done += step_us)
+		latency_demo_spin(MIN(step_us, us - done));
 }
 
 static noinline void latency_demo_irqs_off(unsigned int us)
@@ -57,14 +65,53 @@ static noinline void latency_demo_preempt_off(unsigned int us)
 	preempt_enable();
 }
 
+/*
+ * A parameter's value, from insmod's line or a write of its file: a number of microseconds up
+ * to LATENCY_DEMO_MAX_US (else EINVAL, or ERANGE for one no unsigned int holds, and the value
+ * stays as it was). Once loaded, the section runs now.
+ */
+static int latency_demo_set(const char *val, const struct kernel_param *kp)
+{
+	struct kernel_param parsed = *kp;
+	unsigned int us;
+	int err;
+
+	parsed.arg = &us;
+	err = param_set_uint(val, &parsed);
+	if (err)
+		return err;
+	if (us > LATENCY_DEMO_MAX_US)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = us;
+	if (!READ_ONCE(loaded) || !us)
+		return 0;
+	if (kp->arg == &irqs_off_us)
+		latency_demo_irqs_off(us);
+	else
+		latency_demo_preempt_off(us);
+	return 0;
+}
+
+static const struct kernel_param_ops latency_demo_param_ops = {
+	.set = latency_demo_set,
+	.get = param_get_uint,
+};
+module_param_cb(irqs_off_us, &latency_demo_param_ops, &irqs_off_us, 0644);
+MODULE_PARM_DESC(irqs_off_us,
+		 "microseconds to hold interrupts off, at load or when written (0: not at all)");
+module_param_cb(preempt_off_us, &latency_demo_param_ops, &preempt_off_us, 0644);
+MODULE_PARM_DESC(preempt_off_us,
+		 "microseconds to hold preemption off, at load or when written (0: not at all)");
+
 static int latency_demo_init(void)
 {
-	if (irqs_off_us > LATENCY_DEMO_MAX_US || preempt_off_us > LATENCY_DEMO_MAX_US)
-		return -EINVAL;
+	if (!step_us || step_us > LATENCY_DEMO_MAX_US)
+		return -EINVAL; /* 0 would never end a section */
 	if (irqs_off_us)
 		latency_demo_irqs_off(irqs_off_us);
 	if (preempt_off_us)
 		latency_demo_preempt_off(preempt_off_us);
+	WRITE_ONCE(loaded, true);
 	return 0;
 }
 

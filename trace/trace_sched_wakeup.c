@@ -21,12 +21,21 @@
  * here runs from the scheduler's tracepoints, with interrupts off and a run queue locked, under
  * wakeup_lock. wakeup_dl (SCHED_DEADLINE) is not here: Lucid has no deadline class.
  *
+ * With the display-graph option (as Linux's, and as the irqsoff tracers here) the functions on
+ * the task's CPU are hooked at entry and return (trace/fgraph.c) instead, and the trace prints
+ * as function_graph's under the latency header: what the CPU did while the task waited, nested,
+ * each call with its duration; the wakeup and the switch are comments among them, their usual
+ * text between the comment's marks.
+ *
  * Not traced, as all of trace/.
  */
 #include "trace/trace.h"
 #include "trace/trace_ctx.h"
 #include "trace/trace_output.h"
 #include "trace/ring_buffer.h"
+#include "trace/fgraph.h"
+#include "trace/trace_graph_fmt.h"
+#include "trace/trace_graph_output.h"
 #include "trace/events/sched.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/spinlock.h"
@@ -43,7 +52,8 @@ static struct task *wakeup_task;
 static int wakeup_cpu = -1;
 static int wakeup_prio = WAKEUP_PRIO_NONE;
 static uint64_t wakeup_timestamp;
-static bool function_enabled;
+static bool function_enabled; /* wakeup_ops is registered (function-trace) */
+static bool graph_enabled; /* ... or wakeup_gops (function-trace and display-graph) */
 static unsigned int save_flags;
 static DEFINE_SPINLOCK(wakeup_lock);
 static struct ftrace_ops wakeup_ops;
@@ -148,6 +158,69 @@ static void wakeup_tracer_call(unsigned long ip, unsigned long parent_ip, struct
 	ftrace_test_recursion_unlock(bit);
 }
 
+static bool is_graph(struct trace_array *tr)
+{
+	return tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
+}
+
+/*
+ * display-graph: a function entered on the task's CPU while it waits is hooked for its return
+ * too (Linux's wakeup_graph_entry). The callbacks run with interrupts off (trace/fgraph.c), so
+ * the CPU cannot change under them; a return is recorded only while the wait goes on, as Linux's.
+ */
+static bool wakeup_graph_wanted(void)
+{
+	return READ_ONCE(wakeup_task) && smp_processor_id() == READ_ONCE(wakeup_cpu);
+}
+
+static bool wakeup_graph_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
+{
+	struct ring_buffer_event *event;
+	struct ftrace_graph_ent_entry *entry;
+
+	(void)gops;
+	if (!wakeup_graph_wanted())
+		return false;
+	event = ring_buffer_lock_reserve(wakeup_trace->buffer, sizeof(*entry));
+	if (!event)
+		return false;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_ENT, tracing_gen_ctx_pc(preempt_count()));
+	entry->func = trace->func;
+	entry->depth = trace->depth;
+	ring_buffer_unlock_commit(wakeup_trace->buffer);
+	return true;
+}
+
+static void wakeup_graph_return(struct ftrace_graph_ret *trace, struct fgraph_ops *gops)
+{
+	struct ring_buffer_event *event;
+	struct ftrace_graph_ret_entry *entry;
+
+	(void)gops;
+	if (!wakeup_graph_wanted())
+		return;
+	event = ring_buffer_lock_reserve(wakeup_trace->buffer, sizeof(*entry));
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_RET, tracing_gen_ctx_pc(preempt_count()));
+	entry->func = trace->func;
+	entry->retval = 0;
+	entry->depth = trace->depth;
+	entry->overrun = 0;
+	entry->calltime = trace->calltime;
+	entry->rettime = trace->rettime;
+	ring_buffer_unlock_commit(wakeup_trace->buffer);
+}
+
+/* display-graph's user of the graph hook; its filter (wakeup_ops's, empty) takes every function. */
+static struct fgraph_ops wakeup_gops = {
+	.entryfunc = wakeup_graph_entry,
+	.retfunc = wakeup_graph_return,
+	.ops = &wakeup_ops,
+};
+
 /* --- the scheduler's tracepoints -------------------------------------------------------------- */
 
 static void probe_wakeup(void *ignore, struct task *p)
@@ -223,8 +296,15 @@ static int register_wakeup_function(struct trace_array *tr)
 {
 	int ret;
 
-	if (function_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
+	if (function_enabled || graph_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
 		return 0;
+	if (is_graph(tr)) {
+		wakeup_gops.private = tr;
+		ret = register_ftrace_graph(&wakeup_gops);
+		if (!ret)
+			graph_enabled = true;
+		return ret;
+	}
 	wakeup_ops.func = wakeup_tracer_call;
 	wakeup_ops.private = tr;
 	ret = register_ftrace_function(&wakeup_ops);
@@ -235,10 +315,11 @@ static int register_wakeup_function(struct trace_array *tr)
 
 static void unregister_wakeup_function(void)
 {
-	if (!function_enabled)
-		return;
-	unregister_ftrace_function(&wakeup_ops);
-	function_enabled = false;
+	if (graph_enabled)
+		unregister_ftrace_graph(&wakeup_gops);
+	if (function_enabled)
+		unregister_ftrace_function(&wakeup_ops);
+	graph_enabled = function_enabled = false;
 }
 
 static int __wakeup_tracer_init(struct trace_array *tr, bool rt)
@@ -294,14 +375,71 @@ static void wakeup_tracer_reset(struct trace_array *tr)
 	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, save_flags & TRACE_ITER_PAUSE_ON_TRACE);
 }
 
+/*
+ * function-trace: the functions on the task's CPU, from now on or no more. display-graph: the
+ * other way of hooking them, and of printing: the trace starts afresh (Linux's
+ * wakeup_display_graph), with no wakeup followed.
+ */
 static void wakeup_flag_changed(struct trace_array *tr, unsigned int mask, int set)
 {
-	if (mask != TRACE_ITER_FUNCTION)
+	unsigned long flags;
+
+	(void)set;
+	if (mask != TRACE_ITER_FUNCTION && mask != TRACE_ITER_DISPLAY_GRAPH)
 		return;
-	if (set)
+	unregister_wakeup_function();
+	if (mask == TRACE_ITER_DISPLAY_GRAPH) {
+		flags = raw_local_irq_save();
+		__raw_spin_lock(&wakeup_lock);
+		__wakeup_reset();
+		__raw_spin_unlock(&wakeup_lock);
+		raw_local_irq_restore(flags);
+		tracing_reset_online_cpus(tr);
+		tracing_clear_snapshot(tr);
+		tr->max_latency = 0;
+		memset(&tr->max_data, 0, sizeof(tr->max_data));
+	}
+	if (tr->trace_flags & TRACE_ITER_FUNCTION)
 		register_wakeup_function(tr);
-	else
-		unregister_wakeup_function();
+}
+
+/* --- printing: the latency format, or with display-graph function_graph's lines ----------- */
+
+/* Linux's trace_sched_wakeup.c prints the graph with these columns, as the irqsoff tracers. */
+#define GRAPH_TRACER_FLAGS                                                             \
+	(TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_PROC | TRACE_GRAPH_PRINT_DURATION | \
+	 TRACE_GRAPH_PRINT_OVERHEAD)
+
+static void wakeup_trace_open(struct trace_iterator *iter)
+{
+	if (is_graph(iter->tr))
+		graph_trace_open(iter);
+}
+
+static void wakeup_trace_close(struct trace_iterator *iter)
+{
+	if (iter->private)
+		graph_trace_close(iter);
+}
+
+static enum print_line_t wakeup_print_line(struct trace_iterator *iter)
+{
+	if (is_graph(iter->tr))
+		return print_graph_function_flags(iter, GRAPH_TRACER_FLAGS);
+	return TRACE_TYPE_UNHANDLED;
+}
+
+static void wakeup_print_header(struct trace_iterator *iter)
+{
+	if (!is_graph(iter->tr)) {
+		trace_default_header(iter);
+		return;
+	}
+	if (!(iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO))
+		return;
+	if (iter->iter_flags & TRACE_FILE_LAT_FMT)
+		trace_print_lat_header(iter);
+	print_graph_headers_flags(iter, GRAPH_TRACER_FLAGS);
 }
 
 static void wakeup_tracer_start(struct trace_array *tr)
@@ -334,6 +472,10 @@ static int wakeup_rt_tracer_init(struct trace_array *tr)
 		.start = wakeup_tracer_start,        \
 		.stop = wakeup_tracer_stop,          \
 		.flag_changed = wakeup_flag_changed, \
+		.open = wakeup_trace_open,           \
+		.close = wakeup_trace_close,         \
+		.print_line = wakeup_print_line,     \
+		.print_header = wakeup_print_header, \
 		.use_max_tr = true,                  \
 		.print_max = true,                   \
 	};                                           \

@@ -8,8 +8,9 @@
  *    boot (kernel/fs/vfs.c, kernel/fs/9p/v9fs.c), so today this finds them there and says
  *    nothing; a mount a kernel did not make is made here, as on Linux, where the kernel mounts
  *    none of these. Mounting again what is there would stack a second copy (mount(2) allows
- *    that), hence the look first. No share is normal (make run SHARE=): quiet. Lucid has no
- *    sysfs or devtmpfs to mount: /dev is made by the kernel (kernel/fs/fs_boot.c).
+ *    that), hence the look first. No share is normal (make run SHARE=): quiet. The kernel
+ *    mounts sysfs at /sys itself (the mount points of the other two are in it); Lucid has no
+ *    devtmpfs to mount: /dev is made by the kernel (kernel/fs/fs_boot.c).
  * 2. Give the shell the console as its controlling terminal, in a session of its own: the
  *    child calls setsid() and TIOCSCTTY on /dev/console, as getty and busybox's cttyhack do
  *    (opening /dev/console never makes it a controlling terminal on Linux). Argument 1 takes

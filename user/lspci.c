@@ -1,7 +1,7 @@
 /*
  * lspci: one line per PCI function, as pciutils' lspci prints it, from what Linux's kernel
- * shows in /proc (Lucid has no sysfs): the list in /proc/bus/pci/devices, and each function's
- * class and revision from its configuration space, /proc/bus/pci/BB/DD.F.
+ * shows in /proc (Lucid's sysfs has no /sys/bus/pci): the list in /proc/bus/pci/devices, and
+ * each function's class and revision from its configuration space, /proc/bus/pci/BB/DD.F.
  *
  *	lspci		00:00.0 Host bridge: Device 8086:1237 (rev 02)
  *	lspci -n	00:00.0 0600: 8086:1237 (rev 02)

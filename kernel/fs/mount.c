@@ -32,6 +32,7 @@ static struct file_system_type *fs_types[MAX_FS_TYPES] = {
 	&debugfs_fs_type,
 	&tracefs_fs_type,
 	&proc_fs_type,
+	&sysfs_fs_type,
 };
 
 int register_filesystem(struct file_system_type *type)

@@ -1,4 +1,4 @@
-/* debugfs, tracefs and proc: file systems whose files are made by kernel code, not by users. */
+/* debugfs, tracefs, proc, sysfs: file systems whose files are made by kernel code, not users. */
 
 /*
  * A pseudo file has no data of its own: it is a name, a mode and a struct file_operations
@@ -9,7 +9,8 @@
  *
  * tracefs's tree is not separate: its root is the directory "tracing" in debugfs's tree, which
  * is how Linux's /sys/kernel/debug/tracing shows the tracing files. Mounting tracefs simply
- * starts a mount at that directory.
+ * starts a mount at that directory. sysfs, mounted at /sys, holds the directories the other two
+ * are mounted on (kernel/debug, kernel/tracing) and /sys/module (kernel/fs/sysfs.h).
  *
  * Users cannot add or remove names here: the directories have no inode operations, so mkdir
  * and unlink fail with -EPERM and creating a file with -EACCES, as on Linux. The one exception
@@ -19,12 +20,13 @@
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/fs/debugfs.h"
 #include "kernel/fs/tracefs.h"
+#include "kernel/fs/sysfs.h"
 #include "kernel/fs/proc/proc_fs.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
-static struct dentry *debugfs_root, *tracefs_root, *proc_root;
+static struct dentry *debugfs_root, *tracefs_root, *proc_root, *sysfs_root, *sysfs_module;
 
 static struct dentry *pseudo_create(const char *name, umode_t mode, struct dentry *parent,
 				    void *data, const struct file_operations *fops,
@@ -133,6 +135,39 @@ bool tracefs_tree_busy(struct dentry *dir)
 	return false;
 }
 
+struct dentry *sysfs_create_file(const char *name, umode_t mode, struct dentry *parent,
+				 void *data, const struct file_operations *fops)
+{
+	struct dentry *dentry;
+
+	vfs_lock();
+	dentry = create_file(name, mode, parent ? parent : sysfs_root, data, fops);
+	vfs_unlock();
+	return dentry;
+}
+
+struct dentry *sysfs_create_dir(const char *name, struct dentry *parent)
+{
+	struct dentry *dentry;
+
+	vfs_lock();
+	dentry = create_dir(name, parent ? parent : sysfs_root);
+	vfs_unlock();
+	return dentry;
+}
+
+void sysfs_remove(struct dentry *dentry)
+{
+	vfs_lock();
+	pseudo_remove(dentry);
+	vfs_unlock();
+}
+
+struct dentry *sysfs_module_dir(void)
+{
+	return sysfs_module;
+}
+
 static int (*instance_mkdir_cb)(const char *name);
 static int (*instance_rmdir_cb)(const char *name);
 
@@ -227,6 +262,11 @@ static struct dentry *proc_mount(void)
 	return dget(proc_root);
 }
 
+static struct dentry *sysfs_mount(void)
+{
+	return dget(sysfs_root);
+}
+
 static void pseudo_kill_sb(struct dentry *root)
 {
 	dput(root);
@@ -251,6 +291,13 @@ struct file_system_type proc_fs_type = {
 	.magic = PROC_SUPER_MAGIC,
 };
 
+struct file_system_type sysfs_fs_type = {
+	.name = "sysfs",
+	.mount = sysfs_mount,
+	.kill_sb = pseudo_kill_sb,
+	.magic = SYSFS_MAGIC,
+};
+
 static struct dentry *pseudo_root(void)
 {
 	struct inode *inode = new_inode(S_IFDIR | 0755);
@@ -261,11 +308,21 @@ static struct dentry *pseudo_root(void)
 	return root;
 }
 
-/* Makes the three (empty) trees, so that kernel code can add files before anything is mounted. */
+/* Makes the (empty) trees, so that kernel code can add files before anything is mounted. */
 int pseudofs_init(void)
 {
+	struct dentry *kernel, *debug, *tracing;
+
 	debugfs_root = pseudo_root();
 	proc_root = pseudo_root();
+	sysfs_root = pseudo_root();
 	tracefs_root = debugfs_create_dir("tracing", NULL);
-	return debugfs_root && proc_root && tracefs_root ? 0 : -ENOMEM;
+	/* Where debugfs and tracefs are mounted in /sys, as Linux's sysfs has them. */
+	kernel = create_dir("kernel", sysfs_root);
+	debug = create_dir("debug", kernel);
+	tracing = create_dir("tracing", kernel);
+	sysfs_module = create_dir("module", sysfs_root);
+	if (!debugfs_root || !proc_root || !tracefs_root || !debug || !tracing || !sysfs_module)
+		return -ENOMEM;
+	return 0;
 }

@@ -1032,11 +1032,12 @@ int vfs_getcwd(char *buf, size_t size)
  */
 int vfs_init(void)
 {
-	static const char *const dirs[] = { "/sys", "/sys/kernel", "/sys/kernel/debug",
-					    "/sys/kernel/tracing", "/proc" };
+	/* /sys/kernel/debug and /sys/kernel/tracing are sysfs's own (pseudofs_init). */
+	static const char *const dirs[] = { "/sys", "/proc" };
 	static const struct {
 		const char *type, *dir;
 	} boot_mounts[] = {
+		{ "sysfs", "/sys" },
 		{ "debugfs", "/sys/kernel/debug" },
 		{ "tracefs", "/sys/kernel/tracing" },
 		{ "proc", "/proc" },

@@ -30,6 +30,7 @@ struct file_system_type {
 #define TRACEFS_MAGIC 0x74726163
 #define PROC_SUPER_MAGIC 0x9fa0
 #define V9FS_MAGIC 0x01021997
+#define SYSFS_MAGIC 0x62656572
 
 /* Adds a file system type that is not built into the table (9p); -EBUSY if the table is full. */
 int register_filesystem(struct file_system_type *type);
@@ -38,6 +39,7 @@ extern struct file_system_type ramfs_fs_type;
 extern struct file_system_type debugfs_fs_type;
 extern struct file_system_type tracefs_fs_type;
 extern struct file_system_type proc_fs_type;
+extern struct file_system_type sysfs_fs_type;
 
 struct vfsmount {
 	struct list_head mnt_list;	/* in the mount table, oldest first */

@@ -88,6 +88,8 @@ EXPORT_SYMBOL(param_ops_int);
 EXPORT_SYMBOL(param_ops_uint);
 EXPORT_SYMBOL(param_ops_ulong);
 EXPORT_SYMBOL(param_ops_bool);
+EXPORT_SYMBOL(param_set_uint);
+EXPORT_SYMBOL(param_get_uint);
 
 /* The C library's own functions: gcc may call memcpy and memset for a struct copy. */
 EXPORT_SYMBOL(memcpy);

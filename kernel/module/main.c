@@ -379,11 +379,17 @@ static void module_enable_protections(const struct module_layout *l)
 	set_memory_perms(base + l->text_size, (l->ro_size - l->text_size) / PAGE_SIZE, 0);
 }
 
+/*
+ * /sys/module/NAME appears before the init runs, as Linux's, and goes before the module's
+ * memory does (kernel/module/params.c says why that is enough). Made and removed without
+ * module_mutex: sysfs takes the VFS lock, and a read of /proc/modules holds that lock while it
+ * takes module_mutex.
+ */
 static int do_init_module(struct module *mod)
 {
-	int ret = 0;
+	int ret = mod_sysfs_setup(mod);
 
-	if (mod->init)
+	if (!ret && mod->init)
 		ret = do_one_initcall(mod->init);
 	if (ret < 0) {
 		/* The init undid its own work (that is its contract); we undo ours. */
@@ -391,6 +397,7 @@ static int do_init_module(struct module *mod)
 		WRITE_ONCE(mod->state, MODULE_STATE_GOING);
 		list_del_module(mod);
 		mutex_unlock(&module_mutex);
+		mod_sysfs_teardown(mod);
 		kprobes_module_going_mod(mod);
 		ftrace_release_mod(mod);
 		free_module(mod);
@@ -440,8 +447,6 @@ int load_module(void *buf, size_t len, const char *uargs)
 	/* Relocated, so its tables now hold addresses: ftrace may read __mcount_loc. */
 	if (!err)
 		err = setup_module_struct(&info, mod);
-	if (!err && uargs) /* the module's variables, before anything of it runs */
-		err = parse_args(info.name, uargs, mod->kp, mod->num_kp);
 	if (!err)
 		err = add_kallsyms(mod, &info);
 	if (err) {
@@ -450,6 +455,18 @@ int load_module(void *buf, size_t len, const char *uargs)
 	}
 	ftrace_module_init(mod);
 	module_enable_protections(&mod->core_layout);
+	/*
+	 * The module's variables, before anything of it runs but once its text may run: the set of
+	 * a module_param_cb is the module's own code (Linux too parses after complete_formation()).
+	 */
+	if (uargs)
+		err = parse_args(info.name, uargs, mod->kp, mod->num_kp);
+	if (err) {
+		ftrace_release_mod(mod);
+		kfree(mod->kallsyms);
+		module_memfree(info.layout.base, info.layout.size);
+		goto unlock;
+	}
 	mod->state = MODULE_STATE_COMING;
 	list_add_module(mod);
 	ftrace_module_enable(mod);
@@ -560,6 +577,7 @@ int delete_module(const char *name, unsigned int flags)
 	mutex_lock(&module_mutex);
 	list_del_module(mod);
 	mutex_unlock(&module_mutex);
+	mod_sysfs_teardown(mod);
 	free_module(mod);
 	return 0;
 }

@@ -57,6 +57,7 @@ struct module_layout {
  * Its size must be the kernel's (the loader checks), so a module built for another kernel is
  * refused rather than misread.
  */
+struct dentry;
 struct module {
 	enum module_state state;
 	struct list_head list; /* on the list of modules, under module_mutex */
@@ -91,6 +92,9 @@ struct module {
 
 	/* References held (try_module_get): rmmod refuses while it is not 0. */
 	int refcnt;
+
+	/* /sys/module/NAME, from before its init until it is gone (kernel/module/params.c). */
+	struct dentry *sysfs_dir;
 };
 
 #ifdef KBUILD_MODNAME /* a module's source, built by `make modules` */
@@ -136,26 +140,41 @@ typedef void (*exitcall_t)(void);
  * module's variable irqs_off_us before its init runs. module_param(var, type, perm) puts a
  * struct kernel_param in the section __param; the loader (kernel/module/params.c) parses the
  * words of insmod's line, and a bad value refuses the load (-EINVAL), as Linux's. Types: int,
- * uint, ulong, bool. perm is Linux's /sys/module/NAME/parameters/ mode, which Lucid lacks.
+ * uint, ulong, bool. perm is the mode of /sys/module/NAME/parameters/var while the module is
+ * loaded (0: no file): 0444 shows the value, 0644 lets root change it too (Linux's rule: never
+ * writable by others, checked at compile time). module_param_cb(name, ops, arg, perm) is the
+ * same with the module's own ops: its set runs for insmod's word and for each write of the file.
  */
 struct kernel_param;
 struct kernel_param_ops {
 	int (*set)(const char *val, const struct kernel_param *kp); /* val NULL: "name" alone */
+	/* The value as the file shows it, with its newline, in buf (PARAM_VALUE_MAX); the length. */
+	int (*get)(char *buf, const struct kernel_param *kp);
 };
 struct kernel_param {
 	const char *name;
 	const struct kernel_param_ops *ops;
+	uint16_t perm;
 	void *arg;
 };
+#define PARAM_VALUE_MAX 64 /* any value of the types below, as text: a ulong is 20 digits */
 extern const struct kernel_param_ops param_ops_int, param_ops_uint, param_ops_ulong,
 	param_ops_bool;
-#define module_param(var, type, perm)                                                          \
-	static const struct kernel_param __param_##var __used __section("__param")               \
-		__aligned(sizeof(void *)) = {#var, &param_ops_##type, &(var)}
+int param_set_uint(const char *val, const struct kernel_param *kp);
+int param_get_uint(char *buf, const struct kernel_param *kp);
+#define PARAM_S_IWOTH 0002 /* others' write bit: no parameter file has it (Linux's check too) */
+#define module_param_cb(name, _ops, _arg, _perm)                                               \
+	_Static_assert(((_perm) & PARAM_S_IWOTH) == 0, "parameter " #name " writable by all"); \
+	static const struct kernel_param __param_##name __used __section("__param")              \
+		__aligned(sizeof(void *)) = {#name, _ops, _perm, _arg}
+#define module_param(var, type, perm) module_param_cb(var, &param_ops_##type, &(var), perm)
 #define MODULE_PARM_DESC(var, desc) __MODULE_INFO(parm, var##_parm, #var ":" desc)
 /* Sets the parameters named in args; 0, or -EINVAL for a bad value (said in the log). */
 int parse_args(const char *modname, const char *args, const struct kernel_param *params,
 	       unsigned int num);
+/* /sys/module/NAME and its parameters/ files: made before the init runs, removed at the end. */
+int mod_sysfs_setup(struct module *mod);
+void mod_sysfs_teardown(struct module *mod);
 
 /*
  * NAME.mod.c's one line: the module's struct module, named, pointing at its init and exit.

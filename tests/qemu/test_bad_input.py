@@ -108,6 +108,9 @@ RULES = [
     ("/proc/sys/kernel/ftrace_enabled", SYSCTL_INT),
     ("/proc/sys/kernel/printk", SYSCTL_INT),  # Linux's proc_dointvec, four ints: -1 is taken
     ("/proc/sys/kernel/*", SYSCTL),
+    # A module's parameters (kernel/module/params.c): latency_demo's are unsigned ints, read with
+    # kstrtouint as Linux's param_set_uint does (ERANGE past 2^32 - 1), and at most its maximum.
+    ("/sys/module/*/parameters/*", NUMBER),
 ]
 
 
@@ -145,10 +148,8 @@ def read(lucid, path):
     return lucid.run("cat %s" % path)
 
 
-def test_every_file_refuses_every_bad_input(lucid, where=T, proc=True):
-    assert lucid.run("cd %s" % where) == ""
-    files = writable_files(lucid, proc)
-    assert len(files) > 25, files
+def try_bad_inputs(lucid, files):
+    """Writes every bad input its rule names into each of files: (tried, skipped, failures)."""
     tried = skipped = 0
     failures = []
     for path in files:
@@ -169,10 +170,33 @@ def test_every_file_refuses_every_bad_input(lucid, where=T, proc=True):
             if after != before:
                 failures.append("%s <- %s changed it: %r -> %r" % (path, name, before, after))
             tried += 1
+    return tried, skipped, failures
+
+
+def test_every_file_refuses_every_bad_input(lucid, where=T, proc=True):
+    assert lucid.run("cd %s" % where) == ""
+    files = writable_files(lucid, proc)
+    assert len(files) > 25, files
+    tried, skipped, failures = try_bad_inputs(lucid, files)
     print("  bad input: %d files x inputs tried on %d writable files (%d not targets)" %
           (tried, len(files), skipped))
     assert not failures, "\n".join(failures[:30])
     assert lucid.run("cat current_tracer") == "nop\n"
+    assert "Kernel panic" not in lucid.tail(100000)
+
+
+def test_module_parameters_refuse_every_bad_input(lucid):
+    """/sys/module/NAME/parameters/: the writable ones of a loaded module (latency_demo's)."""
+    params = "/sys/module/latency_demo/parameters"
+    assert lucid.run("modprobe latency_demo") == ""
+    try:
+        files = ["%s/%s" % (params, name) for name, mode in modes(lucid, params).items()
+                 if "w" in mode]
+        assert len(files) == 2, files
+        tried, _, failures = try_bad_inputs(lucid, files)
+        assert tried and not failures, "\n".join(failures[:30])
+    finally:
+        assert lucid.run("rmmod latency_demo") == ""
     assert "Kernel panic" not in lucid.tail(100000)
 
 

@@ -106,6 +106,7 @@ def test_boot_tree(lucid):
         assert name in listing, listing
     assert lucid.status() == 0
     check(lucid, "mount", "ramfs on / type ramfs (rw)\n"
+                          "sysfs on /sys type sysfs (rw)\n"
                           "debugfs on /sys/kernel/debug type debugfs (rw)\n"
                           "tracefs on /sys/kernel/tracing type tracefs (rw)\n"
                           "proc on /proc type proc (rw)\n")
@@ -136,7 +137,7 @@ def test_errors_and_statuses(lucid):
         ("mkdir /a/b", "mkdir: can't create directory '/a/b': No such file or directory\n", 1),
         ("mkdir /proc/x", "mkdir: can't create directory '/proc/x': Operation not permitted\n", 1),
         ("rmdir /nosuch", "rmdir: '/nosuch': No such file or directory\n", 1),
-        ("rmdir /sys", "rmdir: '/sys': Directory not empty\n", 1),
+        ("rmdir /sys", "rmdir: '/sys': Device or resource busy\n", 1),  # sysfs is mounted there
         ("rm /nosuch", "rm: can't remove '/nosuch': No such file or directory\n", 1),
         ("rm /tmp", "rm: '/tmp' is a directory\n", 1),
         ("rm -f /nosuch", "", 0),

@@ -251,6 +251,47 @@ def test_demo_module_params(lucid):
     ok(lucid, "rmmod latency_demo")
 
 
+PARAMS = "/sys/module/latency_demo/parameters"
+EACCES_STEP = "-bash: %s/step_us: Permission denied\n" % PARAMS
+
+
+def test_demo_sysfs_params(lucid):
+    """/sys/module/latency_demo/parameters: a file per module_param with its mode, the value as
+    set at load; a 0444 one refuses to be opened for writing (Linux's sysfs: EACCES, even for
+    root), a 0644 one takes a new value (latency_demo's runs its section then: irqsoff sees it),
+    a bad value is refused and changes nothing; the directory goes with the module."""
+    fresh(lucid)
+    assert sh(lucid, "ls /sys/module") == ""
+    ok(lucid, "modprobe latency_demo step_us=25")
+    assert modes(lucid, PARAMS) == {"irqs_off_us": "-rw-r--r--", "preempt_off_us": "-rw-r--r--",
+                                    "step_us": "-r--r--r--"}
+    assert sh(lucid, "ls /sys/module/latency_demo") == "parameters\n"
+    assert sh(lucid, "(cd %s; cat irqs_off_us preempt_off_us step_us)" % PARAMS) == "0\n0\n25\n"
+    assert sh(lucid, "echo 50 > %s/step_us" % PARAMS) == EACCES_STEP
+    assert sh(lucid, "cat %s/step_us" % PARAMS) == "25\n"
+    # A write runs the section now, in the writer's write(2): irqsoff finds it there.
+    ok(lucid, "echo irqsoff > current_tracer")
+    lat, text = measure(lucid, "echo %d > %s/irqs_off_us" % (DEMO_US, PARAMS))
+    assert sh(lucid, "cat %s/irqs_off_us" % PARAMS) == "%d\n" % DEMO_US
+    m, lines = parse(text)
+    assert m.group("start") == "latency_demo_irqs_off" and lat >= DEMO_US, text[:3000]
+    spins = [e for e in events(lines) if e.group("body").startswith("latency_demo_spin")]
+    assert len(spins) == DEMO_US // 25, len(spins)  # step_us as loaded
+    # Refused: the value stays (EINVAL; ERANGE for what no unsigned int holds, as kstrtouint).
+    for value, err in [("abc", "Invalid argument"), ("-1", "Invalid argument"),
+                       ("2000000", "Invalid argument"),
+                       ("99999999999", "Numerical result out of range")]:
+        out = sh(lucid, "echo %s > %s/preempt_off_us" % (value, PARAMS))
+        assert out == "-bash: echo: write error: %s\n" % err, (value, out)
+        assert sh(lucid, "cat %s/preempt_off_us" % PARAMS) == "0\n"
+    ok(lucid, "echo nop > current_tracer; rmmod latency_demo")
+    assert sh(lucid, "ls /sys/module; ls %s 2>&1" % PARAMS) == \
+        "ls: %s: No such file or directory\n" % PARAMS
+    # A value refused at load refuses the load, as the insmod line's parse says.
+    assert sh(lucid, "modprobe latency_demo step_us=0 >/dev/null 2>&1; echo $?") != "0\n"
+    assert sh(lucid, "ls /sys/module") == ""
+
+
 def test_preemptirq_events(lucid):
     fresh(lucid)
     fmt = cat(lucid, "events/preemptirq/irq_disable/format")
@@ -327,6 +368,57 @@ def test_wakeup_rt(lucid):
 def test_wakeup(lucid):
     lat, text = wakeup_run(lucid, "wakeup", 5)
     check_wakeup(lat, text, "wakeup", 5)
+
+
+GRAPH_HEADER = ("# CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
+                "# |     |    |           |   |                     |   |   |   |\n")
+
+
+def test_wakeup_display_graph(lucid):
+    """display-graph with wakeup_rt: the woken task's wait as function_graph prints it, the
+    wakeup and the switch as comments, every call on the task's CPU (Linux's wakeup tracer)."""
+    fresh(lucid)
+    ok(lucid, "echo 1 > options/display-graph; echo wakeup_rt > current_tracer")
+    lat, text = measure(lucid, "chrt -f 50 sleep 0.2")
+    # Changed while the tracer runs: the function hooks change over, and the trace and the worst
+    # case start afresh (Linux's wakeup_display_graph); then the latency format's lines, as
+    # test_wakeup_rt checks them.
+    ok(lucid, "echo 0 > options/display-graph")
+    assert cat(lucid, "tracing_max_latency") == "0\n"
+    lat2, text2 = measure(lucid, "chrt -f 50 sleep 0.2")
+    ok(lucid, "echo nop > current_tracer")
+    check_wakeup(lat2, text2, "wakeup_rt", 50)
+    head, _, body = text.partition(GRAPH_HEADER)
+    assert body, text[:3000]
+    m = re.match(r"^# tracer: wakeup_rt\n#\n# wakeup_rt latency trace v1\.1\.5 on \S+\n"
+                 r"# -{68}\n# latency: (\d+) us, #\d+/\d+, CPU#(\d+) \| .*\n"
+                 r"#    -----------------\n#    \| task: sleep-(\d+) \(uid:0 nice:0 policy:1 "
+                 r"rt_prio:50\)\n", head)
+    assert m and int(m.group(1)) == lat > 0, head
+    cpu, pid = int(m.group(2)), m.group(3)
+    # The stack traces keep their usual lines, as in Linux's graph output (not comments).
+    lines = [l for l in body.splitlines()
+             if not l.startswith(" => ") and not re.match(r"^ +\S+-\d+ +\d+\S{4} +\d+us.: "
+                                                          r"<stack trace>$", l)]
+    assert len(lines) < len(body.splitlines()), body[:2000]  # the two stacks are there
+    # "CPU) TASK-PID | DURATION | " then a call, a return or a comment.
+    line = re.compile(r"^ *(\d+)\) +\S+ +\| [ +!#*@$]? *(?:\d+\.\d+ us)? *\| (.*)$")
+    parsed = [line.match(l) for l in lines]
+    assert all(parsed), [l for l in lines if not line.match(l)][:5]
+    comments = [(int(p.group(1)), p.group(2).strip()) for p in parsed
+                if p.group(2).strip().startswith("/*")]
+    wake = re.compile(r"^/\* +\d+:\s*\d+:[RSDTX]   \+ \[\d{3}\] +%s:\s*49:R sleep \*/$" % pid)
+    switch = re.compile(r"^/\* +\d+:\s*\d+:[RSDTX] ==> \[%03d\] +%s:\s*49:R sleep \*/$"
+                        % (cpu, pid))
+    assert wake.match(comments[0][1]), comments
+    assert any(c == cpu and switch.match(t) for c, t in comments), comments
+    # The functions in between: hooked on the task's CPU only, and some there are (the switch
+    # itself is reached through schedule()).
+    calls = [p for p in parsed if not p.group(2).strip().startswith("/*")]
+    assert calls, lines[:20]
+    assert {int(p.group(1)) for p in calls} == {cpu}, lines[:40]
+    assert any(re.match(r"^ *\w+(?: \[\w+\])?\(\) \{$|^ *\w+(?: \[\w+\])?\(\);$|^ *\}",
+                        p.group(2)) for p in calls), lines[:40]
 
 
 def test_chrt(lucid):
