@@ -53,8 +53,9 @@ SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointv
 # trace_marker_raw: any 4 to 3072 bytes are a record (an id, then data); fewer (echo's "\n",
 # "-1\n") or more (bash writes the 64 KiB 4 KiB at a time) are Linux's EINVAL
 RAW_MARKER = {k: EINVAL for k in ("empty", "negative", "64 KiB of text")}
-# dynamic_events, kprobe_events: a definition per line; an empty line (or blanks) is nothing,
-# any of these is no kind's definition (or a malformed "-1" removal): Linux's EINVAL
+# dynamic_events, kprobe_events, synthetic_events: a definition per line; an empty line (or
+# blanks) is nothing, any of these is no kind's definition (or a malformed "-1" removal):
+# Linux's EINVAL
 DEFINITIONS = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}
 
 # First match wins. None: not a target of this test, with the reason.
@@ -65,6 +66,7 @@ RULES = [
     ("trace_marker_raw", RAW_MARKER),
     ("dynamic_events", DEFINITIONS),
     ("kprobe_events", DEFINITIONS),
+    ("synthetic_events", DEFINITIONS),  # a line of fewer than three words is no definition
     ("error_log", None),              # a write is taken and ignored; ">" clears: test_error_log
     ("tracing_cpumask", CPUMASK),
     ("current_tracer", NAME),
