@@ -20,7 +20,8 @@ SHARE = tempfile.mkdtemp(prefix="lucid-marker-events-")
 BOOT = {"timeout": 120, "share": SHARE}
 EINVAL = "-bash: printf: write error: Invalid argument\n"
 EBADF = "-bash: printf: write error: Bad file descriptor\n"
-HELP = "# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event disable_event\n"
+HELP = ("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event disable_event"
+        " enable_hist disable_hist hist\n")
 # A trace line: task-pid, [cpu], flags, timestamp, then the event's text.
 LINE = re.compile(r"^ +(?P<comm>\S+)-(?P<pid>\d+) +\[\d{3}\] \S{4} +\d+\.\d{6}: (?P<body>.*)$")
 

@@ -1,0 +1,1701 @@
+/* Hist triggers: histograms of an event's hits, kept in the kernel and read from its hist file. */
+
+/*
+ *   # echo 'hist:keys=common_pid.execname:vals=bytes_req:sort=bytes_req.descending' \
+ *         > events/kmem/kmalloc/trigger
+ *   # cat events/kmem/kmalloc/hist
+ *   { common_pid: bash            [       312] } hitcount:         42  bytes_req:      12544
+ *
+ * Each hit of the event computes the key from the record (one to three fields, or the stack),
+ * finds or makes its entry in a tracing_map (trace/tracing_map.c: lock-free, preallocated),
+ * and adds 1 to its hitcount and each vals= field to its sums. Reading the hist file sorts
+ * the entries and prints them in Linux 6.1's layout, line for line. docs/design/hist.md tells
+ * the whole design; the grammar and the words are Linux's (Documentation/trace/histogram.rst):
+ *
+ *   hist:keys=<field1[,field2,...]>[:vals=<field1,...>][:sort=<field1[.descending],...>]
+ *        [:size=#entries][:pause][:continue][:clear][:name=histname1] [if <filter>]
+ *
+ *   modifiers: .hex .sym .sym-offset .execname (common_pid) .syscall .log2 .buckets=N .usecs
+ *
+ * A trigger is parsed into a struct hist_trigger_data: fields[] holds the values first
+ * (hitcount at 0, then vals=), then the keys, as in Linux, and the map's fields are made in
+ * that order, so a value's index is its sum's index and a sort key names a map field. A
+ * refused definition fails with EINVAL and an error_log line with Linux's sentence and caret
+ * (column of the word in "hist:" + what was written after it, Linux's last_cmd).
+ *
+ * Triggers of this command hang on the event file's trigger list like the others (trace/
+ * trace_events_trigger.c), but after them (Linux adds hist triggers at the tail), several per
+ * event, and they need the record: the probe builds it aside and runs them at commit. A
+ * ":name=" histogram is one hist_trigger_data shared by every trigger of that name, counted
+ * by ref and freed with its last trigger.
+ *
+ * Variables, expressions and actions (onmatch, onmax) are not here yet: the fields for them
+ * are (hist_field's var, operands; hist_trigger_data's var_refs, actions), and the parser
+ * collects their words (attrs->assignment_str, action_str) and refuses them for now.
+ *
+ * Not traced, as all of trace/: the hit runs inside any event's probe.
+ */
+#include "trace/trace_events_hist.h"
+#include "trace/trace_error_log.h"
+#include "trace/trace_events_filter.h"
+#include "trace/trace_events_trigger.h"
+#include "trace/trace.h"
+#include "kernel/fs/seq_file.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/kallsyms.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/sched/lockdep.h"
+#include "kernel/sched/mutex.h"
+#include "kernel/sched/sched.h"
+#include "kernel/tracepoint.h"
+#include "lib/ctype.h"
+#include "lib/errno.h"
+#include "lib/kstrtox.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define HIST_PREFIX "hist:"
+#define HIST_STACKTRACE_SLACK 8 /* frames of the tracer itself, above the event's caller */
+#define KSYM_NAME_LEN 128 /* a symbol and its offset, for .sym and stack keys */
+#define HIST_STACK_INDENT 8 /* a stack key's frames: Linux's 1 + 8 columns */
+#define TRACEPOINT_FN_PREFIX "__do_trace_"
+
+/* --- errors: Linux 6.1's sentences, in its order (error_log shows them) ------------------------ */
+
+#define HIST_ERRORS                                                                                \
+	C(NONE, "No error"), C(DUPLICATE_VAR, "Variable already defined"),                        \
+		C(VAR_NOT_UNIQUE, "Variable name not unique, need to use fully qualified name "   \
+				  "(subsys.event.var) for variable"),                             \
+		C(TOO_MANY_VARS, "Too many variables defined"),                                   \
+		C(MALFORMED_ASSIGNMENT, "Malformed assignment"),                                  \
+		C(NAMED_MISMATCH,                                                                  \
+		  "Named hist trigger doesn't match existing named trigger (includes variables)"), \
+		C(TRIGGER_EEXIST, "Hist trigger already exists"),                                 \
+		C(TRIGGER_ENOENT_CLEAR, "Can't clear or continue a nonexistent hist trigger"),    \
+		C(SET_CLOCK_FAIL, "Couldn't set trace_clock"),                                    \
+		C(BAD_FIELD_MODIFIER, "Invalid field modifier"),                                  \
+		C(TOO_MANY_SUBEXPR, "Too many subexpressions (3 max)"),                           \
+		C(TIMESTAMP_MISMATCH, "Timestamp units in expression don't match"),               \
+		C(TOO_MANY_FIELD_VARS, "Too many field variables defined"),                       \
+		C(EVENT_FILE_NOT_FOUND, "Event file not found"),                                  \
+		C(HIST_NOT_FOUND, "Matching event histogram not found"),                          \
+		C(HIST_CREATE_FAIL, "Couldn't create histogram for field"),                       \
+		C(SYNTH_VAR_NOT_FOUND, "Couldn't find synthetic variable"),                       \
+		C(SYNTH_EVENT_NOT_FOUND, "Couldn't find synthetic event"),                        \
+		C(SYNTH_TYPE_MISMATCH, "Param type doesn't match synthetic event field type"),    \
+		C(SYNTH_COUNT_MISMATCH, "Param count doesn't match synthetic event field count"), \
+		C(FIELD_VAR_PARSE_FAIL, "Couldn't parse field variable"),                         \
+		C(VAR_CREATE_FIND_FAIL, "Couldn't create or find variable"),                      \
+		C(ONX_NOT_VAR, "For onmax(x) or onchange(x), x must be a variable"),              \
+		C(ONX_VAR_NOT_FOUND, "Couldn't find onmax or onchange variable"),                 \
+		C(ONX_VAR_CREATE_FAIL, "Couldn't create onmax or onchange variable"),             \
+		C(FIELD_VAR_CREATE_FAIL, "Couldn't create field variable"),                       \
+		C(TOO_MANY_PARAMS, "Too many action params"),                                     \
+		C(PARAM_NOT_FOUND, "Couldn't find param"), C(INVALID_PARAM, "Invalid action param"), \
+		C(ACTION_NOT_FOUND, "No action found"),                                           \
+		C(NO_SAVE_PARAMS, "No params found for save()"),                                  \
+		C(TOO_MANY_SAVE_ACTIONS, "Can't have more than one save() action per hist"),      \
+		C(ACTION_MISMATCH, "Handler doesn't support action"),                             \
+		C(NO_CLOSING_PAREN, "No closing paren found"),                                    \
+		C(SUBSYS_NOT_FOUND, "Missing subsystem"),                                         \
+		C(INVALID_SUBSYS_EVENT, "Invalid subsystem or event name"),                       \
+		C(INVALID_REF_KEY, "Using variable references in keys not supported"),            \
+		C(VAR_NOT_FOUND, "Couldn't find variable"), C(FIELD_NOT_FOUND, "Couldn't find field"), \
+		C(EMPTY_ASSIGNMENT, "Empty assignment"),                                          \
+		C(INVALID_SORT_MODIFIER, "Invalid sort modifier"),                                \
+		C(EMPTY_SORT_FIELD, "Empty sort field"),                                          \
+		C(TOO_MANY_SORT_FIELDS, "Too many sort fields (Max = 2)"),                        \
+		C(INVALID_SORT_FIELD, "Sort field must be a key or a val"),                       \
+		C(INVALID_STR_OPERAND, "String type can not be an operand in expression"),        \
+		C(EXPECT_NUMBER, "Expecting numeric literal"),                                    \
+		C(UNARY_MINUS_SUBEXPR, "Unary minus not supported in sub-expressions"),           \
+		C(DIVISION_BY_ZERO, "Division by zero")
+
+#define C(a, b) HIST_ERR_##a
+enum { HIST_ERRORS };
+#undef C
+#define C(a, b) b
+static const char *const hist_err_text[] = {HIST_ERRORS};
+#undef C
+
+/*
+ * The write being parsed, as error_log shows it ("hist:" and what followed "hist:") and where
+ * ("hist:SYSTEM:EVENT"): Linux's last_cmd. Only touched under event_mutex.
+ */
+static char *last_cmd;
+static char last_cmd_loc[TRACING_LOG_LOC_MAX];
+
+/* The caret's column: where str's text first occurs in last_cmd (Linux's errpos()). */
+static unsigned int errpos(const char *str)
+{
+	if (!str || !last_cmd)
+		return 0;
+	return err_pos(last_cmd, str);
+}
+
+static void last_cmd_set(struct trace_event_file *file, const char *str)
+{
+	size_t len;
+
+	kfree(last_cmd);
+	last_cmd = NULL;
+	last_cmd_loc[0] = '\0';
+	if (!str)
+		return;
+	len = strlen(HIST_PREFIX) + strlen(str) + 1;
+	last_cmd = kmalloc(len);
+	if (!last_cmd)
+		return;
+	snprintf(last_cmd, len, HIST_PREFIX "%s", str);
+	snprintf(last_cmd_loc, sizeof(last_cmd_loc), HIST_PREFIX "%s:%s", file->call->system,
+		 file->call->name);
+}
+
+static struct trace_array *hist_err_tr; /* the array of the write being parsed */
+
+static void hist_err(unsigned int err_type, unsigned int pos)
+{
+	if (!last_cmd)
+		return;
+	tracing_log_err(hist_err_tr, last_cmd_loc, last_cmd, hist_err_text, err_type, pos);
+}
+
+/* --- a field's value on a hit ------------------------------------------------------------------ */
+
+/* A string in the record: NULL if the record does not hold it whole (a bad __data_loc). */
+static const char *hist_field_str(const struct hist_field *hf, const void *rec, unsigned int len,
+				  unsigned int *max)
+{
+	const struct trace_event_field *f = hf->field;
+	const char *base = rec;
+
+	switch (hf->fn_num) {
+	case HIST_FIELD_FN_STRING:
+		*max = f->size;
+		return base + f->offset;
+	case HIST_FIELD_FN_DYNSTRING: {
+		uint32_t loc;
+		unsigned int off, n;
+
+		__builtin_memcpy(&loc, base + f->offset, sizeof(loc));
+		off = loc & DATA_LOC_OFFSET_MASK;
+		n = loc >> DATA_LOC_LEN_SHIFT;
+		if (off > len || n > len - off)
+			return NULL;
+		*max = n;
+		return base + off;
+	}
+	case HIST_FIELD_FN_TAILSTRING:
+		if (f->offset >= len)
+			return NULL;
+		*max = len - f->offset;
+		return base + f->offset;
+	default:
+		return NULL;
+	}
+}
+
+static const char no_comm[] = "(no comm)";
+
+uint64_t hist_fn_call(struct hist_field *hf, struct tracing_map_elt *elt, void *rec,
+		      unsigned int len)
+{
+	const char *p = (const char *)rec + (hf->field ? hf->field->offset : 0);
+
+	switch (hf->fn_num) {
+	case HIST_FIELD_FN_COUNTER:
+		return 1;
+	case HIST_FIELD_FN_CONST:
+		return hf->constant;
+	case HIST_FIELD_FN_LOG2: {
+		uint64_t val = hist_fn_call(hf->operands[0], elt, rec, len);
+
+		/* ilog2(roundup_pow_of_two(val)): 0 and 1 are 2^0 */
+		return val <= 1 ? 0 : (uint64_t)(64 - __builtin_clzll(val - 1));
+	}
+	case HIST_FIELD_FN_BUCKET: {
+		uint64_t val = hist_fn_call(hf->operands[0], elt, rec, len);
+
+		return hf->buckets ? val / hf->buckets * hf->buckets : val;
+	}
+	case HIST_FIELD_FN_CPU:
+		return (uint64_t)smp_processor_id();
+	case HIST_FIELD_FN_STRING:
+	case HIST_FIELD_FN_DYNSTRING:
+	case HIST_FIELD_FN_TAILSTRING: {
+		unsigned int max;
+
+		return (uint64_t)(uintptr_t)hist_field_str(hf, rec, len, &max);
+	}
+	case HIST_FIELD_FN_EXECNAME:
+		return (uint64_t)(uintptr_t)(elt && elt->private_data ? elt->private_data
+								     : no_comm);
+#define HIST_READ(fn, type)                              \
+	case fn: {                                       \
+		type v;                                  \
+		__builtin_memcpy(&v, p, sizeof(v));      \
+		return (uint64_t)(int64_t)v;             \
+	}
+		HIST_READ(HIST_FIELD_FN_S64, int64_t)
+		HIST_READ(HIST_FIELD_FN_U64, uint64_t)
+		HIST_READ(HIST_FIELD_FN_S32, int32_t)
+		HIST_READ(HIST_FIELD_FN_U32, uint32_t)
+		HIST_READ(HIST_FIELD_FN_S16, int16_t)
+		HIST_READ(HIST_FIELD_FN_U16, uint16_t)
+		HIST_READ(HIST_FIELD_FN_S8, int8_t)
+		HIST_READ(HIST_FIELD_FN_U8, uint8_t)
+#undef HIST_READ
+	default:
+		return 0;
+	}
+}
+
+/* --- the fields: making, naming, freeing ------------------------------------------------------- */
+
+static const char *hist_field_name(const struct hist_field *field, unsigned int level)
+{
+	const char *field_name = "";
+
+	if (!field || level > 1)
+		return field_name;
+	if (field->field)
+		field_name = field->field->name;
+	else if (field->flags & (HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_ALIAS | HIST_FIELD_FL_BUCKET))
+		field_name = hist_field_name(field->operands[0], level + 1);
+	else if (field->flags & HIST_FIELD_FL_CPU)
+		field_name = "common_cpu";
+	else if (field->flags & (HIST_FIELD_FL_EXPR | HIST_FIELD_FL_VAR_REF))
+		field_name = field->name;
+	else if (field->flags & HIST_FIELD_FL_TIMESTAMP)
+		field_name = "common_timestamp";
+	return field_name ? field_name : "";
+}
+
+static void destroy_hist_field(struct hist_field *hf, unsigned int level)
+{
+	if (!hf || level > 3)
+		return;
+	for (int i = 0; i < HIST_FIELD_OPERANDS_MAX; i++)
+		destroy_hist_field(hf->operands[i], level + 1);
+	kfree(hf->var.name);
+	kfree(hf->name);
+	kfree(hf->system);
+	kfree(hf->event_name);
+	kfree(hf);
+}
+
+/* Linux's select_value_fn(): how a number of that size and signedness is read. */
+static enum hist_field_fn select_value_fn(unsigned int size, bool is_signed)
+{
+	switch (size) {
+	case 8:
+		return is_signed ? HIST_FIELD_FN_S64 : HIST_FIELD_FN_U64;
+	case 4:
+		return is_signed ? HIST_FIELD_FN_S32 : HIST_FIELD_FN_U32;
+	case 2:
+		return is_signed ? HIST_FIELD_FN_S16 : HIST_FIELD_FN_U16;
+	case 1:
+		return is_signed ? HIST_FIELD_FN_S8 : HIST_FIELD_FN_U8;
+	default:
+		return HIST_FIELD_FN_NOP;
+	}
+}
+
+/* What kind of string a field is, Linux's filter types: HIST_FIELD_FN_NOP for none. */
+static enum hist_field_fn string_fn(const struct trace_event_field *f)
+{
+	if (strstr(f->type, "__data_loc") && strstr(f->type, "char"))
+		return HIST_FIELD_FN_DYNSTRING;
+	if (strchr(f->type, '[') && strstr(f->type, "char"))
+		return f->size ? HIST_FIELD_FN_STRING : HIST_FIELD_FN_TAILSTRING;
+	return HIST_FIELD_FN_NOP;
+}
+
+static struct hist_field *create_hist_field(struct hist_trigger_data *hist_data,
+					    const struct trace_event_field *field,
+					    unsigned long flags, const char *var_name)
+{
+	struct hist_field *hf = kzalloc(sizeof(*hf));
+
+	if (!hf)
+		return NULL;
+	hf->ref = 1;
+	hf->hist_data = hist_data;
+	if (flags & (HIST_FIELD_FL_EXPR | HIST_FIELD_FL_ALIAS))
+		goto out; /* the caller fills it in */
+	if (flags & HIST_FIELD_FL_VAR_REF) {
+		hf->fn_num = HIST_FIELD_FN_VAR_REF;
+		goto out;
+	}
+	if (flags & HIST_FIELD_FL_HITCOUNT) {
+		hf->fn_num = HIST_FIELD_FN_COUNTER;
+		hf->size = sizeof(uint64_t);
+		hf->type = "u64";
+		goto out;
+	}
+	if (flags & HIST_FIELD_FL_CONST) {
+		hf->fn_num = HIST_FIELD_FN_CONST;
+		hf->size = sizeof(uint64_t);
+		hf->type = "u64";
+		goto out;
+	}
+	if (flags & HIST_FIELD_FL_STACKTRACE) {
+		hf->fn_num = HIST_FIELD_FN_NOP;
+		hf->type = "unsigned long[]";
+		goto out;
+	}
+	if (flags & (HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET)) {
+		unsigned long fl = flags & ~(HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET);
+
+		hf->fn_num = flags & HIST_FIELD_FL_LOG2 ? HIST_FIELD_FN_LOG2 : HIST_FIELD_FN_BUCKET;
+		hf->operands[0] = create_hist_field(hist_data, field, fl, NULL);
+		if (!hf->operands[0])
+			goto free;
+		hf->size = hf->operands[0]->size;
+		hf->type = hf->operands[0]->type;
+		goto out;
+	}
+	if (flags & HIST_FIELD_FL_TIMESTAMP) {
+		hf->fn_num = HIST_FIELD_FN_TIMESTAMP;
+		hf->size = sizeof(uint64_t);
+		hf->type = "u64";
+		goto out;
+	}
+	if (flags & HIST_FIELD_FL_CPU) {
+		hf->fn_num = HIST_FIELD_FN_CPU;
+		hf->size = sizeof(int);
+		hf->type = "unsigned int";
+		goto out;
+	}
+	if (!field)
+		goto free;
+	hf->type = field->type;
+	if (string_fn(field) != HIST_FIELD_FN_NOP) {
+		flags |= HIST_FIELD_FL_STRING;
+		hf->fn_num = string_fn(field);
+		hf->size = hf->fn_num == HIST_FIELD_FN_STRING ? field->size : MAX_FILTER_STR_VAL;
+	} else {
+		hf->size = field->size;
+		hf->is_signed = field->is_signed;
+		hf->fn_num = select_value_fn(field->size, field->is_signed);
+		if (hf->fn_num == HIST_FIELD_FN_NOP)
+			goto free;
+	}
+out:
+	hf->field = field;
+	hf->flags = flags;
+	if (var_name) {
+		hf->var.name = kstrdup(var_name);
+		if (!hf->var.name)
+			goto free;
+	}
+	return hf;
+free:
+	destroy_hist_field(hf, 0);
+	return NULL;
+}
+
+/* An event's own field, then the common ones (Linux's trace_find_event_field()). */
+static const struct trace_event_field *find_event_field(const struct trace_event_call *call,
+							const char *name)
+{
+	for (const struct trace_event_field *f = call->fields; f && f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	for (const struct trace_event_field *f = trace_common_fields; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+/*
+ * "name.modifier": sets *flags (and *buckets) from the modifier, returns the event's field, or
+ * NULL for the generic ones (common_cpu, cpu, common_timestamp) with *flags saying which.
+ * Errors (logged): ERR_PTR-like through *err.
+ */
+static const struct trace_event_field *parse_field(struct hist_trigger_data *hist_data,
+						   struct trace_event_file *file,
+						   const char *field_str, unsigned long *flags,
+						   unsigned long *buckets, int *err)
+{
+	const struct trace_event_field *field = NULL;
+	char *str = kstrdup(field_str), *modifier = str, *field_name;
+
+	*err = 0;
+	if (!str) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	field_name = strsep(&modifier, ".");
+	if (modifier) {
+		if (!strcmp(modifier, "hex")) {
+			*flags |= HIST_FIELD_FL_HEX;
+		} else if (!strcmp(modifier, "sym")) {
+			*flags |= HIST_FIELD_FL_SYM;
+		} else if (!strcmp(modifier, "symXoffset")) {
+			/* '.sym-offset' was rewritten so: a '-' would read as an operator */
+			*flags |= HIST_FIELD_FL_SYM_OFFSET;
+		} else if (!strcmp(modifier, "execname") && !strcmp(field_name, "common_pid")) {
+			*flags |= HIST_FIELD_FL_EXECNAME;
+		} else if (!strcmp(modifier, "syscall")) {
+			*flags |= HIST_FIELD_FL_SYSCALL;
+		} else if (!strcmp(modifier, "log2")) {
+			*flags |= HIST_FIELD_FL_LOG2;
+		} else if (!strcmp(modifier, "usecs")) {
+			*flags |= HIST_FIELD_FL_TIMESTAMP_USECS;
+		} else if (!strncmp(modifier, "bucket", strlen("bucket"))) {
+			char *n = modifier + strlen("bucket");
+
+			if (*n == 's')
+				n++;
+			if (*n != '=' || kstrtoul(n + 1, 0, buckets) || !*buckets)
+				goto bad_modifier;
+			*flags |= HIST_FIELD_FL_BUCKET;
+		} else {
+			goto bad_modifier;
+		}
+	}
+	if (!strcmp(field_name, "common_timestamp")) {
+		*flags |= HIST_FIELD_FL_TIMESTAMP;
+		hist_data->enable_timestamps = true;
+		if (*flags & HIST_FIELD_FL_TIMESTAMP_USECS)
+			hist_data->attrs->ts_in_usecs = true;
+	} else if (!strcmp(field_name, "common_cpu") || !strcmp(field_name, "cpu") ||
+		   !strcmp(field_name, "CPU")) {
+		/* "cpu" and "CPU": common_cpu, unless the event has a field of that name */
+		field = find_event_field(file->call, field_name);
+		if (!field || strcmp(field_name, "common_cpu") == 0 || !field->size) {
+			field = NULL;
+			*flags |= HIST_FIELD_FL_CPU;
+		}
+	} else {
+		field = find_event_field(file->call, field_name);
+		if (!field || (!field->size && string_fn(field) != HIST_FIELD_FN_TAILSTRING)) {
+			hist_err(HIST_ERR_FIELD_NOT_FOUND, errpos(field_name));
+			field = NULL;
+			*err = -EINVAL;
+		}
+	}
+	kfree(str);
+	return field;
+bad_modifier:
+	hist_err(HIST_ERR_BAD_FIELD_MODIFIER, errpos(modifier));
+	kfree(str);
+	*err = -EINVAL;
+	return NULL;
+}
+
+/*
+ * A field with its modifier ("bytes_req.log2"), or a number. Expressions ("a+b", "-(x)") and
+ * variable references ("$ts0") are Linux's too: not yet here, refused as Linux refuses what it
+ * cannot parse (EINVAL, no error_log line).
+ */
+static struct hist_field *parse_expr(struct hist_trigger_data *hist_data,
+				     struct trace_event_file *file, char *str, unsigned long flags,
+				     const char *var_name, int *err)
+{
+	const struct trace_event_field *field;
+	unsigned long buckets = 0;
+	struct hist_field *hf;
+
+	*err = -EINVAL;
+	if (!*str || str[0] == '$' || strchr(str, '+') || strchr(str, '-') || strchr(str, '*') ||
+	    strchr(str, '/'))
+		return NULL;
+	if (isdigit((unsigned char)str[0])) {
+		unsigned long long constant;
+
+		if (kstrtoull(str, 0, &constant)) {
+			hist_err(HIST_ERR_EXPECT_NUMBER, errpos(str));
+			return NULL;
+		}
+		hf = create_hist_field(hist_data, NULL, flags | HIST_FIELD_FL_CONST, var_name);
+		if (!hf) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		hf->constant = constant;
+		*err = 0;
+		return hf;
+	}
+	field = parse_field(hist_data, file, str, &flags, &buckets, err);
+	if (*err)
+		return NULL;
+	if (flags & HIST_FIELD_FL_TIMESTAMP) {
+		*err = -EINVAL; /* common_timestamp: with variables, not yet here */
+		return NULL;
+	}
+	hf = create_hist_field(hist_data, field, flags, var_name);
+	if (!hf) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	hf->buckets = buckets;
+	*err = 0;
+	return hf;
+}
+
+/* --- the trigger's words ----------------------------------------------------------------------- */
+
+static void destroy_hist_trigger_attrs(struct hist_trigger_attrs *attrs)
+{
+	if (!attrs)
+		return;
+	for (unsigned int i = 0; i < attrs->n_assignments; i++)
+		kfree(attrs->assignment_str[i]);
+	for (unsigned int i = 0; i < attrs->n_actions; i++)
+		kfree(attrs->action_str[i]);
+	kfree(attrs->name);
+	kfree(attrs->sort_key_str);
+	kfree(attrs->keys_str);
+	kfree(attrs->vals_str);
+	kfree(attrs->clock);
+	kfree(attrs);
+}
+
+/* size=N: rounded up to a power of two; its log2, or -EINVAL outside Linux's range. */
+static int parse_map_size(const char *str)
+{
+	unsigned long size;
+	unsigned int bits = 0;
+
+	if (kstrtoul(str, 0, &size))
+		return -EINVAL;
+	while (bits < 64 && (1UL << bits) < size)
+		bits++;
+	if (bits < TRACING_MAP_BITS_MIN || bits > TRACING_MAP_BITS_MAX)
+		return -EINVAL;
+	return (int)bits;
+}
+
+static int str_prefix(const char *str, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(str, prefix, n) == 0 ? (int)n : 0;
+}
+
+static int dup_into(char **dst, const char *src)
+{
+	kfree(*dst);
+	*dst = kstrdup(src);
+	return *dst ? 0 : -ENOMEM;
+}
+
+static int parse_assignment(char *str, struct hist_trigger_attrs *attrs)
+{
+	int len, map_bits;
+
+	if ((len = str_prefix(str, "key=")) || (len = str_prefix(str, "keys=")))
+		return dup_into(&attrs->keys_str, str + len);
+	if ((len = str_prefix(str, "val=")) || (len = str_prefix(str, "vals=")) ||
+	    (len = str_prefix(str, "values=")))
+		return dup_into(&attrs->vals_str, str + len);
+	if ((len = str_prefix(str, "sort=")))
+		return dup_into(&attrs->sort_key_str, str + len);
+	if (str_prefix(str, "name="))
+		return dup_into(&attrs->name, str); /* "name=foo", as Linux keeps and prints it */
+	if ((len = str_prefix(str, "clock=")))
+		return dup_into(&attrs->clock, strim(str + len));
+	if ((len = str_prefix(str, "size="))) {
+		map_bits = parse_map_size(str + len);
+		if (map_bits < 0)
+			return map_bits;
+		attrs->map_bits = (unsigned int)map_bits;
+		return 0;
+	}
+	/* a variable: "ts0=common_timestamp" */
+	if (attrs->n_assignments == TRACING_MAP_VARS_MAX) {
+		hist_err(HIST_ERR_TOO_MANY_VARS, errpos(str));
+		return -EINVAL;
+	}
+	attrs->assignment_str[attrs->n_assignments] = kstrdup(str);
+	if (!attrs->assignment_str[attrs->n_assignments])
+		return -ENOMEM;
+	attrs->n_assignments++;
+	return 0;
+}
+
+static int parse_action(char *str, struct hist_trigger_attrs *attrs)
+{
+	if (attrs->n_actions >= HIST_ACTIONS_MAX)
+		return -EINVAL;
+	if (!str_prefix(str, "onmatch(") && !str_prefix(str, "onmax(") &&
+	    !str_prefix(str, "onchange("))
+		return -EINVAL;
+	attrs->action_str[attrs->n_actions] = kstrdup(str);
+	if (!attrs->action_str[attrs->n_actions])
+		return -ENOMEM;
+	attrs->n_actions++;
+	return 0;
+}
+
+/* Linux's parse_hist_trigger_attrs(): the ':'-separated words. */
+static struct hist_trigger_attrs *parse_hist_trigger_attrs(char *trigger_str, int *err)
+{
+	struct hist_trigger_attrs *attrs = kzalloc(sizeof(*attrs));
+
+	*err = -ENOMEM;
+	if (!attrs)
+		return NULL;
+	*err = 0;
+	while (trigger_str && !*err) {
+		char *str = strsep(&trigger_str, ":");
+		char *rhs = strchr(str, '=');
+
+		if (rhs) {
+			if (!*++rhs) {
+				hist_err(HIST_ERR_EMPTY_ASSIGNMENT, errpos(str));
+				*err = -EINVAL;
+			} else {
+				*err = parse_assignment(str, attrs);
+			}
+		} else if (!strcmp(str, "pause")) {
+			attrs->pause = true;
+		} else if (!strcmp(str, "cont") || !strcmp(str, "continue")) {
+			attrs->cont = true;
+		} else if (!strcmp(str, "clear")) {
+			attrs->clear = true;
+		} else {
+			*err = parse_action(str, attrs);
+		}
+	}
+	if (!*err && !attrs->keys_str)
+		*err = -EINVAL;
+	if (!*err && !attrs->clock)
+		*err = dup_into(&attrs->clock, "global");
+	if (*err) {
+		destroy_hist_trigger_attrs(attrs);
+		return NULL;
+	}
+	return attrs;
+}
+
+/* --- from the words to the histogram ----------------------------------------------------------- */
+
+static int create_hitcount_val(struct hist_trigger_data *hist_data)
+{
+	hist_data->fields[HITCOUNT_IDX] =
+		create_hist_field(hist_data, NULL, HIST_FIELD_FL_HITCOUNT, NULL);
+	if (!hist_data->fields[HITCOUNT_IDX])
+		return -ENOMEM;
+	hist_data->n_vals++;
+	hist_data->n_fields++;
+	return 0;
+}
+
+/* What a value cannot be: a key's presentation, not a number to add (Linux 6.2's check). */
+#define HIST_VAL_BAD_FLAGS                                                                 \
+	(HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_SYM |                   \
+	 HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE |     \
+	 HIST_FIELD_FL_EXECNAME)
+
+static int create_val_field(struct hist_trigger_data *hist_data, unsigned int val_idx,
+			    struct trace_event_file *file, char *field_str)
+{
+	struct hist_field *hf;
+	int err;
+
+	hf = parse_expr(hist_data, file, field_str, 0, NULL, &err);
+	if (!hf)
+		return err;
+	if ((hf->flags & HIST_VAL_BAD_FLAGS) || (hf->flags & HIST_FIELD_FL_STRING)) {
+		destroy_hist_field(hf, 0);
+		hist_err(HIST_ERR_BAD_FIELD_MODIFIER, errpos(field_str));
+		return -EINVAL;
+	}
+	hist_data->fields[val_idx] = hf;
+	hist_data->n_vals++;
+	hist_data->n_fields++;
+	return 0;
+}
+
+static int create_val_fields(struct hist_trigger_data *hist_data, struct trace_event_file *file)
+{
+	char *fields_str = hist_data->attrs->vals_str, *field_str;
+	unsigned int i, j = 1;
+	int ret = create_hitcount_val(hist_data);
+
+	if (ret || !fields_str)
+		return ret;
+	for (i = 0; i < TRACING_MAP_VALS_MAX && j < TRACING_MAP_VALS_MAX; i++) {
+		field_str = strsep(&fields_str, ",");
+		if (!field_str)
+			break;
+		if (!strcmp(field_str, "hitcount"))
+			continue;
+		ret = create_val_field(hist_data, j++, file, field_str);
+		if (ret)
+			return ret;
+	}
+	if (fields_str && strcmp(fields_str, "hitcount") != 0)
+		return -EINVAL; /* too many: Linux says no more */
+	return 0;
+}
+
+/* One key; its size in the map's key (a multiple of 8), or a negative errno. */
+static int create_key_field(struct hist_trigger_data *hist_data, unsigned int key_idx,
+			    unsigned int key_offset, struct trace_event_file *file,
+			    char *field_str)
+{
+	unsigned long flags = HIST_FIELD_FL_KEY;
+	struct hist_field *hf;
+	unsigned int key_size;
+	int err;
+
+	if (!strcmp(field_str, "stacktrace")) {
+		flags |= HIST_FIELD_FL_STACKTRACE;
+		key_size = HIST_STACKTRACE_SIZE;
+		hf = create_hist_field(hist_data, NULL, flags, NULL);
+		if (!hf)
+			return -ENOMEM;
+	} else {
+		hf = parse_expr(hist_data, file, field_str, flags, NULL, &err);
+		if (!hf)
+			return err;
+		key_size = hf->size;
+	}
+	hist_data->fields[key_idx] = hf;
+	key_size = (unsigned int)ALIGN_UP(key_size, sizeof(uint64_t));
+	hf->size = key_size;
+	hf->offset = key_offset;
+	hist_data->key_size += key_size;
+	hist_data->n_keys++;
+	hist_data->n_fields++;
+	if (hist_data->key_size > HIST_KEY_SIZE_MAX)
+		return -EINVAL;
+	return (int)key_size;
+}
+
+static int create_key_fields(struct hist_trigger_data *hist_data, struct trace_event_file *file)
+{
+	unsigned int i, key_offset = 0, n_vals = hist_data->n_vals;
+	char *fields_str = hist_data->attrs->keys_str, *field_str;
+	int ret = -EINVAL;
+
+	for (i = n_vals; i < n_vals + TRACING_MAP_KEYS_MAX; i++) {
+		field_str = strsep(&fields_str, ",");
+		if (!field_str)
+			break;
+		ret = create_key_field(hist_data, i, key_offset, file, field_str);
+		if (ret < 0)
+			return ret;
+		key_offset += (unsigned int)ret;
+	}
+	return fields_str ? -EINVAL : 0; /* a fourth key */
+}
+
+static int create_hist_fields(struct hist_trigger_data *hist_data, struct trace_event_file *file)
+{
+	int ret;
+
+	/* variables (name=expr) and actions: Linux's words, not yet made here */
+	if (hist_data->attrs->n_assignments || hist_data->attrs->n_actions)
+		return -EINVAL;
+	ret = create_val_fields(hist_data, file);
+	if (!ret)
+		ret = create_key_fields(hist_data, file);
+	return ret;
+}
+
+/* "descending" 1, "ascending" or nothing 0, anything else -EINVAL (logged). */
+static int is_descending(const char *str)
+{
+	if (!str || !strcmp(str, "ascending"))
+		return 0;
+	if (!strcmp(str, "descending"))
+		return 1;
+	hist_err(HIST_ERR_INVALID_SORT_MODIFIER, errpos(str));
+	return -EINVAL;
+}
+
+static int create_sort_keys(struct hist_trigger_data *hist_data)
+{
+	char *fields_str = hist_data->attrs->sort_key_str;
+	int descending, ret = 0;
+	unsigned int i;
+
+	hist_data->n_sort_keys = 1; /* at least one: hitcount, ascending */
+	if (!fields_str)
+		return 0;
+	for (i = 0; i < TRACING_MAP_SORT_KEYS_MAX; i++) {
+		struct tracing_map_sort_key *sort_key = &hist_data->sort_keys[i];
+		char *field_str = strsep(&fields_str, ","), *field_name;
+		unsigned int j, k;
+
+		if (!field_str)
+			break;
+		if (!*field_str) {
+			hist_err(HIST_ERR_EMPTY_SORT_FIELD, errpos("sort="));
+			return -EINVAL;
+		}
+		if (i == TRACING_MAP_SORT_KEYS_MAX - 1 && fields_str) {
+			hist_err(HIST_ERR_TOO_MANY_SORT_FIELDS, errpos("sort="));
+			return -EINVAL;
+		}
+		field_name = strsep(&field_str, ".");
+		if (!*field_name) {
+			hist_err(HIST_ERR_EMPTY_SORT_FIELD, errpos("sort="));
+			return -EINVAL;
+		}
+		if (!strcmp(field_name, "hitcount")) {
+			descending = is_descending(field_str);
+			if (descending < 0)
+				return descending;
+			sort_key->field_idx = HITCOUNT_IDX;
+			sort_key->descending = descending;
+			continue;
+		}
+		/* a val or a key, by name; map fields are numbered without the variables */
+		for (j = 1, k = 1; j < hist_data->n_fields; j++) {
+			struct hist_field *hf = hist_data->fields[j];
+			unsigned int idx;
+
+			if (hf->flags & HIST_FIELD_FL_VAR)
+				continue;
+			idx = k++;
+			if (!strcmp(field_name, hist_field_name(hf, 0))) {
+				descending = is_descending(field_str);
+				if (descending < 0)
+					return descending;
+				sort_key->field_idx = idx;
+				sort_key->descending = descending;
+				break;
+			}
+		}
+		if (j == hist_data->n_fields) {
+			hist_err(HIST_ERR_INVALID_SORT_FIELD, errpos(field_name));
+			return -EINVAL;
+		}
+	}
+	hist_data->n_sort_keys = i;
+	return ret;
+}
+
+/* --- an entry's own data: the task's name for .execname --------------------------------------- */
+
+static int hist_elt_alloc(struct tracing_map_elt *elt)
+{
+	struct hist_trigger_data *hist_data = elt->map->private_data;
+
+	if (!hist_data->has_execname)
+		return 0;
+	elt->private_data = kzalloc(TASK_COMM_LEN);
+	return elt->private_data ? 0 : -ENOMEM;
+}
+
+static void hist_elt_free(struct tracing_map_elt *elt)
+{
+	kfree(elt->private_data);
+	elt->private_data = NULL;
+}
+
+/* From the hit: the name of the task that made the entry (Linux's save_comm()). */
+static void hist_elt_init(struct tracing_map_elt *elt)
+{
+	char *comm = elt->private_data;
+	struct task *t = current;
+
+	if (!comm)
+		return;
+	if (!t || !t->pid)
+		strcpy(comm, "<idle>");
+	else
+		strncpy(comm, t->comm, TASK_COMM_LEN - 1);
+}
+
+static void hist_elt_clear(struct tracing_map_elt *elt)
+{
+	if (elt->private_data)
+		memset(elt->private_data, 0, TASK_COMM_LEN);
+}
+
+static const struct tracing_map_ops hist_elt_ops = {
+	.elt_alloc = hist_elt_alloc,
+	.elt_free = hist_elt_free,
+	.elt_init = hist_elt_init,
+	.elt_clear = hist_elt_clear,
+};
+
+static void destroy_hist_data(struct hist_trigger_data *hist_data)
+{
+	if (!hist_data)
+		return;
+	destroy_hist_trigger_attrs(hist_data->attrs);
+	for (unsigned int i = 0; i < HIST_FIELDS_MAX; i++)
+		destroy_hist_field(hist_data->fields[i], 0);
+	tracing_map_destroy(hist_data->map);
+	kfree(hist_data);
+}
+
+static int create_tracing_map_fields(struct hist_trigger_data *hist_data)
+{
+	struct tracing_map *map = hist_data->map;
+
+	for (unsigned int i = 0; i < hist_data->n_fields; i++) {
+		struct hist_field *hf = hist_data->fields[i];
+		int idx = 0;
+
+		if (hf->flags & HIST_FIELD_FL_KEY) {
+			const struct trace_event_field *field = hf->field;
+			tracing_map_cmp_fn_t cmp_fn;
+
+			if (hf->flags & HIST_FIELD_FL_STACKTRACE)
+				cmp_fn = tracing_map_cmp_none;
+			else if (hf->flags & HIST_FIELD_FL_STRING)
+				cmp_fn = tracing_map_cmp_string;
+			else if (!field)
+				cmp_fn = tracing_map_cmp_num((int)hf->size, hf->is_signed);
+			else
+				cmp_fn = tracing_map_cmp_num((int)field->size, field->is_signed);
+			idx = tracing_map_add_key_field(map, hf->offset, cmp_fn);
+		} else if (!(hf->flags & HIST_FIELD_FL_VAR)) {
+			idx = tracing_map_add_sum_field(map);
+		}
+		if (idx < 0)
+			return idx;
+		if (hf->flags & HIST_FIELD_FL_EXECNAME)
+			hist_data->has_execname = true;
+	}
+	return 0;
+}
+
+static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
+						  struct hist_trigger_attrs *attrs,
+						  struct trace_event_file *file, bool remove,
+						  int *err)
+{
+	struct hist_trigger_data *hist_data = kzalloc(sizeof(*hist_data));
+
+	*err = -ENOMEM;
+	if (!hist_data)
+		return NULL;
+	hist_data->attrs = attrs;
+	hist_data->remove = remove;
+	hist_data->event_file = file;
+	*err = create_hist_fields(hist_data, file);
+	if (!*err)
+		*err = create_sort_keys(hist_data);
+	if (!*err) {
+		hist_data->map = tracing_map_create(map_bits, hist_data->key_size, &hist_elt_ops,
+						    hist_data);
+		*err = hist_data->map ? create_tracing_map_fields(hist_data) : -ENOMEM;
+	}
+	if (*err) {
+		hist_data->attrs = NULL; /* the caller's */
+		destroy_hist_data(hist_data);
+		return NULL;
+	}
+	return hist_data;
+}
+
+/* --- the hit ------------------------------------------------------------------------------------ */
+
+/* A shared (":name=") histogram's state beyond the map: see struct hist_named below. */
+struct hist_named {
+	struct hist_named *next;
+	struct hist_trigger_data *hist_data;
+	unsigned int ref; /* triggers that use it */
+	bool clearing; /* :clear is emptying the map: hits wait outside */
+};
+
+/*
+ * Each hist_trigger_data is used through one of these (a trigger's private_data), named or
+ * not, so the hit path reads one pointer to find whether a :clear is running.
+ */
+static struct hist_named *named_hists; /* under event_mutex */
+
+/* The tracepoint's own function (kernel/tracepoint.h's __do_trace_NAME), which calls probes. */
+static bool is_tracepoint_frame(unsigned long addr)
+{
+	const char *name;
+	unsigned long start, size;
+
+	return kallsyms_lookup(addr, &name, &start, &size) &&
+	       !strncmp(name, TRACEPOINT_FN_PREFIX, strlen(TRACEPOINT_FN_PREFIX));
+}
+
+/*
+ * A stack key: the return addresses from the code that fired the event outwards, 0-padded.
+ * ip is the probe's return into its caller: the tracepoint's function, which Linux's stacks
+ * do not show either, or a caller of its own (trace_marker's).
+ */
+static void hist_stack_key(unsigned long *entries, unsigned long ip)
+{
+	unsigned long frames[HIST_STACKTRACE_DEPTH + HIST_STACKTRACE_SLACK];
+	int n = trace_save_stack(frames, (int)ARRAY_SIZE(frames)), first = 0;
+
+	for (int i = 0; ip && i < n; i++) {
+		if (frames[i] == ip) {
+			first = i;
+			break;
+		}
+	}
+	if (first < n && is_tracepoint_frame(frames[first]))
+		first++;
+	memset(entries, 0, HIST_STACKTRACE_SIZE);
+	for (int i = first, j = 0; i < n && j < HIST_STACKTRACE_DEPTH; i++, j++)
+		entries[j] = frames[i];
+}
+
+/* Copies a string key's text (up to its room, NUL-terminated) into the key. */
+static void add_str_to_key(char *key, const struct hist_field *hf, const char *str,
+			   unsigned int max)
+{
+	unsigned int n = 0, room = hf->size - 1;
+
+	if (str)
+		while (n < max && n < room && str[n])
+			n++;
+	memcpy(key + hf->offset, str, n);
+}
+
+static void event_hist_trigger(struct event_trigger_data *data, void *rec, unsigned int len,
+			       unsigned long ip)
+{
+	struct hist_named *hn = data->private_data;
+	struct hist_trigger_data *hist_data = hn->hist_data;
+	bool use_compound_key = hist_data->n_keys > 1;
+	unsigned long entries[HIST_STACKTRACE_DEPTH];
+	char compound_key[HIST_KEY_SIZE_MAX] __aligned(8);
+	struct tracing_map_elt *elt;
+	uint64_t field_contents;
+	void *key = NULL;
+
+	if (__atomic_load_n(&hn->clearing, __ATOMIC_ACQUIRE))
+		return;
+	if (use_compound_key || hist_data->key_size > sizeof(uint64_t))
+		memset(compound_key, 0, hist_data->key_size);
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+		struct hist_field *key_field = hist_data->fields[i];
+
+		if (key_field->flags & HIST_FIELD_FL_STACKTRACE) {
+			hist_stack_key(entries, ip);
+			key = entries;
+		} else if (key_field->flags & HIST_FIELD_FL_STRING) {
+			unsigned int max = 0;
+			const char *str = hist_field_str(key_field->operands[0] ? key_field->operands[0]
+										: key_field,
+							 rec, len, &max);
+
+			add_str_to_key(compound_key, key_field, str, max);
+			use_compound_key = true;
+			continue;
+		} else {
+			field_contents = hist_fn_call(key_field, NULL, rec, len);
+			key = &field_contents;
+		}
+		if (use_compound_key)
+			memcpy(compound_key + key_field->offset, key,
+			       key_field->flags & HIST_FIELD_FL_STACKTRACE ? HIST_STACKTRACE_SIZE
+									 : sizeof(uint64_t));
+	}
+	if (use_compound_key)
+		key = compound_key;
+	elt = tracing_map_insert(hist_data->map, key);
+	if (!elt)
+		return;
+	for (unsigned int i = 0; i < hist_data->n_vals; i++) {
+		struct hist_field *hf = hist_data->fields[i];
+		uint64_t hist_val = hist_fn_call(hf, elt, rec, len);
+
+		if (hf->flags & HIST_FIELD_FL_VAR)
+			tracing_map_set_var(elt, hf->var.idx, hist_val);
+		else
+			tracing_map_update_sum(elt, i, hist_val);
+	}
+}
+
+/* --- printing ---------------------------------------------------------------------------------- */
+
+/* A growing text: snprintf's contract (len may pass size: what it would need). */
+struct hbuf {
+	char *buf;
+	size_t size, len;
+};
+
+static __printf(2, 3) void hb_printf(struct hbuf *hb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(hb->len < hb->size ? hb->buf + hb->len : NULL,
+		      hb->len < hb->size ? hb->size - hb->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		hb->len += (size_t)n;
+}
+
+static const char *get_hist_field_flags(const struct hist_field *hf)
+{
+	if (hf->flags & HIST_FIELD_FL_HEX)
+		return "hex";
+	if (hf->flags & HIST_FIELD_FL_SYM)
+		return "sym";
+	if (hf->flags & HIST_FIELD_FL_SYM_OFFSET)
+		return "sym-offset";
+	if (hf->flags & HIST_FIELD_FL_EXECNAME)
+		return "execname";
+	if (hf->flags & HIST_FIELD_FL_SYSCALL)
+		return "syscall";
+	if (hf->flags & HIST_FIELD_FL_LOG2)
+		return "log2";
+	if (hf->flags & HIST_FIELD_FL_BUCKET)
+		return "buckets";
+	if (hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS)
+		return "usecs";
+	return NULL;
+}
+
+static void hist_field_print(struct hbuf *hb, const struct hist_field *hf)
+{
+	const char *field_name = hist_field_name(hf, 0);
+
+	if (hf->var.name)
+		hb_printf(hb, "%s=", hf->var.name);
+	if (hf->flags & HIST_FIELD_FL_CPU)
+		hb_printf(hb, "common_cpu");
+	else if (hf->flags & HIST_FIELD_FL_CONST)
+		hb_printf(hb, "%llu", (unsigned long long)hf->constant);
+	else if (*field_name)
+		hb_printf(hb, "%s%s",
+			  hf->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_ALIAS) ? "$" : "",
+			  field_name);
+	else if (hf->flags & HIST_FIELD_FL_TIMESTAMP)
+		hb_printf(hb, "common_timestamp");
+	if (hf->flags && !(hf->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_EXPR))) {
+		const char *flags = get_hist_field_flags(hf);
+
+		if (flags)
+			hb_printf(hb, ".%s", flags);
+	}
+	if (hf->buckets)
+		hb_printf(hb, "=%lu", hf->buckets);
+}
+
+/* The trigger's line (trigger file, and the hist file's "# trigger info:"), Linux's. */
+static int event_hist_trigger_print(struct event_trigger_data *data, char *buf, size_t size)
+{
+	struct hist_named *hn = data->private_data;
+	struct hist_trigger_data *hist_data = hn->hist_data;
+	struct hbuf hb = {buf, size, 0};
+	unsigned int i;
+
+	if (size)
+		buf[0] = '\0';
+	hb_printf(&hb, HIST_PREFIX);
+	if (hist_data->attrs->name)
+		hb_printf(&hb, "%s:", hist_data->attrs->name);
+	hb_printf(&hb, "keys=");
+	for (i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+		if (i > hist_data->n_vals)
+			hb_printf(&hb, ",");
+		if (hist_data->fields[i]->flags & HIST_FIELD_FL_STACKTRACE)
+			hb_printf(&hb, "stacktrace");
+		else
+			hist_field_print(&hb, hist_data->fields[i]);
+	}
+	hb_printf(&hb, ":vals=");
+	for (i = 0; i < hist_data->n_vals; i++) {
+		if (hist_data->fields[i]->flags & HIST_FIELD_FL_VAR)
+			continue;
+		if (i == HITCOUNT_IDX) {
+			hb_printf(&hb, "hitcount");
+		} else {
+			hb_printf(&hb, ",");
+			hist_field_print(&hb, hist_data->fields[i]);
+		}
+	}
+	hb_printf(&hb, ":sort=");
+	for (i = 0; i < hist_data->n_sort_keys; i++) {
+		const struct tracing_map_sort_key *sk = &hist_data->sort_keys[i];
+		unsigned int idx = sk->field_idx, first_key_idx = hist_data->n_vals - hist_data->n_vars;
+
+		if (i > 0)
+			hb_printf(&hb, ",");
+		if (idx == HITCOUNT_IDX) {
+			hb_printf(&hb, "hitcount");
+		} else {
+			if (idx >= first_key_idx)
+				idx += hist_data->n_vars;
+			hist_field_print(&hb, hist_data->fields[idx]);
+		}
+		if (sk->descending)
+			hb_printf(&hb, ".descending");
+	}
+	hb_printf(&hb, ":size=%u", 1U << hist_data->map->map_bits);
+	if (hist_data->enable_timestamps)
+		hb_printf(&hb, ":clock=%s", hist_data->attrs->clock);
+	if (data->filter_str)
+		hb_printf(&hb, " if %s", data->filter_str);
+	hb_printf(&hb, data->paused ? " [paused]\n" : " [active]\n");
+	return (int)hb.len;
+}
+
+static void hist_trigger_stacktrace_print(struct seq_file *m, const unsigned long *entries)
+{
+	char sym[KSYM_NAME_LEN];
+
+	for (unsigned int i = 0; i < HIST_STACKTRACE_DEPTH && entries[i]; i++) {
+		if (!sprint_symbol(sym, sizeof(sym), entries[i], true))
+			snprintf(sym, sizeof(sym), "0x%lx", entries[i]);
+		seq_printf(m, "%*c%s\n", 1 + HIST_STACK_INDENT, ' ', sym);
+	}
+}
+
+static void hist_trigger_print_key(struct seq_file *m, struct hist_trigger_data *hist_data,
+				   const char *key, struct tracing_map_elt *elt)
+{
+	bool multiline = false;
+	char sym[KSYM_NAME_LEN];
+
+	seq_puts(m, "{ ");
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+		struct hist_field *kf = hist_data->fields[i];
+		const char *field_name = hist_field_name(kf, 0);
+		unsigned long long uval;
+
+		if (i > hist_data->n_vals)
+			seq_puts(m, ", ");
+		__builtin_memcpy(&uval, key + kf->offset, sizeof(uval));
+		if (kf->flags & HIST_FIELD_FL_HEX) {
+			seq_printf(m, "%s: %llx", field_name, uval);
+		} else if (kf->flags & (HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET)) {
+			bool off = kf->flags & HIST_FIELD_FL_SYM_OFFSET;
+
+			if (!sprint_symbol(sym, sizeof(sym), (unsigned long)uval, off))
+				snprintf(sym, sizeof(sym), "0x%llx", uval);
+			seq_printf(m, off ? "%s: [%llx] %-55s" : "%s: [%llx] %-45s", field_name, uval,
+				   sym);
+		} else if (kf->flags & HIST_FIELD_FL_EXECNAME) {
+			seq_printf(m, "%s: %-16s[%10llu]", field_name,
+				   elt->private_data ? (char *)elt->private_data : no_comm, uval);
+		} else if (kf->flags & HIST_FIELD_FL_SYSCALL) {
+			const char *name = uval < (1ULL << 31) ? get_syscall_name((int)uval) : NULL;
+
+			seq_printf(m, "%s: %-30s[%3llu]", field_name, name ? name : "unknown_syscall",
+				   uval);
+		} else if (kf->flags & HIST_FIELD_FL_STACKTRACE) {
+			seq_puts(m, "stacktrace:\n");
+			hist_trigger_stacktrace_print(m, (const unsigned long *)(key + kf->offset));
+			multiline = true;
+		} else if (kf->flags & HIST_FIELD_FL_LOG2) {
+			seq_printf(m, "%s: ~ 2^%-2llu", field_name, uval);
+		} else if (kf->flags & HIST_FIELD_FL_BUCKET) {
+			seq_printf(m, "%s: ~ %llu-%llu", field_name, uval, uval + kf->buckets - 1);
+		} else if (kf->flags & HIST_FIELD_FL_STRING) {
+			seq_printf(m, "%s: %-50s", field_name, key + kf->offset);
+		} else {
+			seq_printf(m, "%s: %10llu", field_name, uval);
+		}
+	}
+	if (!multiline)
+		seq_puts(m, " ");
+	seq_puts(m, "}");
+}
+
+static void hist_trigger_entry_print(struct seq_file *m, struct hist_trigger_data *hist_data,
+				     const char *key, struct tracing_map_elt *elt)
+{
+	hist_trigger_print_key(m, hist_data, key, elt);
+	seq_printf(m, " hitcount: %10llu",
+		   (unsigned long long)tracing_map_read_sum(elt, HITCOUNT_IDX));
+	for (unsigned int i = 1; i < hist_data->n_vals; i++) {
+		struct hist_field *hf = hist_data->fields[i];
+
+		if (hf->flags & (HIST_FIELD_FL_VAR | HIST_FIELD_FL_EXPR))
+			continue;
+		seq_printf(m, hf->flags & HIST_FIELD_FL_HEX ? "  %s: %10llx" : "  %s: %10llu",
+			   hist_field_name(hf, 0), (unsigned long long)tracing_map_read_sum(elt, i));
+	}
+	seq_puts(m, "\n");
+}
+
+static int print_entries(struct seq_file *m, struct hist_trigger_data *hist_data)
+{
+	struct tracing_map_sort_entry *entries;
+	int n = tracing_map_sort_entries(hist_data->map, hist_data->sort_keys,
+					 hist_data->n_sort_keys, &entries);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++)
+		hist_trigger_entry_print(m, hist_data, entries[i].key, entries[i].elt);
+	tracing_map_destroy_sort_entries(entries, n);
+	return n;
+}
+
+static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *data, int n)
+{
+	struct hist_named *hn = data->private_data;
+	struct hist_trigger_data *hist_data = hn->hist_data;
+	char line[TRACING_LOG_LOC_MAX * 2], *buf = line;
+	int len, n_entries;
+
+	if (n > 0)
+		seq_puts(m, "\n\n");
+	seq_puts(m, "# event histogram\n#\n# trigger info: ");
+	len = event_hist_trigger_print(data, line, sizeof(line));
+	if (len >= (int)sizeof(line)) {
+		buf = kmalloc((size_t)len + 1);
+		if (buf)
+			event_hist_trigger_print(data, buf, (size_t)len + 1);
+	}
+	if (buf)
+		seq_puts(m, buf);
+	if (buf != line)
+		kfree(buf);
+	seq_puts(m, "#\n\n");
+	n_entries = print_entries(m, hist_data);
+	if (n_entries < 0)
+		n_entries = 0;
+	seq_printf(m, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
+		   (unsigned long long)tracing_map_hits(hist_data->map), (unsigned int)n_entries,
+		   (unsigned long long)tracing_map_drops(hist_data->map));
+}
+
+static int hist_show(struct seq_file *m, void *v)
+{
+	struct trace_event_file *file = m->private;
+	int n = 0;
+
+	(void)v;
+	mutex_lock(&event_mutex);
+	for (struct event_trigger_data *data = file->triggers; data; data = data->next)
+		if (data->cmd->trigger_type == ETT_EVENT_HIST)
+			hist_trigger_show(m, data, n++);
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+static int event_hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hist_show, inode->i_private);
+}
+
+const struct file_operations event_hist_fops = {
+	.open = event_hist_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* --- adding, matching, removing ---------------------------------------------------------------- */
+
+static struct hist_named *find_named(const char *name)
+{
+	for (struct hist_named *hn = named_hists; hn; hn = hn->next)
+		if (hn->hist_data->attrs->name && !strcmp(hn->hist_data->attrs->name, name))
+			return hn;
+	return NULL;
+}
+
+static void hist_named_put(struct hist_named *hn)
+{
+	struct hist_named **link;
+
+	if (--hn->ref > 0)
+		return;
+	for (link = &named_hists; *link; link = &(*link)->next) {
+		if (*link == hn) {
+			*link = hn->next;
+			break;
+		}
+	}
+	destroy_hist_data(hn->hist_data);
+	kfree(hn);
+}
+
+static void event_hist_trigger_free(struct event_trigger_data *data)
+{
+	if (data->private_data)
+		hist_named_put(data->private_data);
+	trigger_filter_free(data);
+	kfree(data);
+}
+
+static bool compatible_field(const struct trace_event_field *field,
+			     const struct trace_event_field *test_field)
+{
+	if (field == test_field)
+		return true;
+	if (!field || !test_field)
+		return false;
+	return !strcmp(field->name, test_field->name) && !strcmp(field->type, test_field->type) &&
+	       field->size == test_field->size && field->is_signed == test_field->is_signed;
+}
+
+/* The same keys, values and sort keys (Linux's hist_trigger_match() without the filter). */
+static bool hist_data_match(const struct hist_trigger_data *hist_data,
+			    const struct hist_trigger_data *hist_data_test)
+{
+	if (hist_data->n_vals != hist_data_test->n_vals ||
+	    hist_data->n_fields != hist_data_test->n_fields ||
+	    hist_data->n_sort_keys != hist_data_test->n_sort_keys)
+		return false;
+	for (unsigned int i = 0; i < hist_data->n_fields; i++) {
+		const struct hist_field *a = hist_data->fields[i], *b = hist_data_test->fields[i];
+
+		if (a->flags != b->flags || !compatible_field(a->field, b->field) ||
+		    a->offset != b->offset || a->size != b->size || a->is_signed != b->is_signed ||
+		    a->buckets != b->buckets || !!a->var.name != !!b->var.name ||
+		    (a->var.name && strcmp(a->var.name, b->var.name)))
+			return false;
+	}
+	for (unsigned int i = 0; i < hist_data->n_sort_keys; i++)
+		if (hist_data->sort_keys[i].field_idx != hist_data_test->sort_keys[i].field_idx ||
+		    hist_data->sort_keys[i].descending != hist_data_test->sort_keys[i].descending)
+			return false;
+	return true;
+}
+
+/*
+ * Is test (a trigger on the file) the one data and hist_data describe? A named one matches
+ * only a trigger of that name (named: its shared histogram), an unnamed one no named trigger.
+ */
+static bool hist_trigger_match(const struct event_trigger_data *data,
+			       const struct hist_trigger_data *hist_data,
+			       const struct event_trigger_data *test,
+			       const struct hist_named *named)
+{
+	const struct hist_named *test_hn = test->private_data;
+
+	if (named && named != test_hn)
+		return false;
+	if (!named && test_hn->hist_data->attrs->name)
+		return false;
+	if (!!data->filter_str != !!test->filter_str ||
+	    (data->filter_str && strcmp(data->filter_str, test->filter_str)))
+		return false;
+	return hist_data_match(hist_data, test_hn->hist_data);
+}
+
+/* The file's hist trigger that data describes, or NULL. */
+static struct event_trigger_data *find_hist_trigger(struct trace_event_file *file,
+						    struct event_trigger_data *data,
+						    struct hist_trigger_data *hist_data,
+						    struct hist_named *named)
+{
+	for (struct event_trigger_data *test = file->triggers; test; test = test->next)
+		if (test->cmd->trigger_type == ETT_EVENT_HIST &&
+		    hist_trigger_match(data, hist_data, test, named))
+			return test;
+	return NULL;
+}
+
+/* :clear: the map emptied while no hit can be inside it. */
+static void hist_clear(struct hist_named *hn)
+{
+	__atomic_store_n(&hn->clearing, true, __ATOMIC_RELEASE);
+	tracepoint_synchronize_unregister(); /* every hit that saw clearing false has finished */
+	tracing_map_clear(hn->hist_data->map);
+	__atomic_store_n(&hn->clearing, false, __ATOMIC_RELEASE);
+}
+
+static void hist_unreg_all(struct trace_event_file *file)
+{
+	struct event_trigger_data *data, *next;
+
+	lockdep_assert_held(&event_mutex);
+	for (data = file->triggers; data; data = next) {
+		next = data->next;
+		if (data->cmd->trigger_type != ETT_EVENT_HIST)
+			continue;
+		event_trigger_remove(file, data);
+		event_hist_trigger_free(data);
+	}
+}
+
+/* Linux's: "if" as a word (blanks both sides) ends the trigger and starts the filter. */
+static int split_filter(char *param, char **filter)
+{
+	char *p = param;
+	size_t len = strlen(param);
+
+	*filter = NULL;
+	while ((p = strstr(p, "if"))) {
+		if (p == param)
+			return -EINVAL;
+		if (p[-1] != ' ' && p[-1] != '\t') {
+			p++;
+			continue;
+		}
+		if (p >= param + len - strlen("if") - 1)
+			return -EINVAL;
+		if (p[strlen("if")] != ' ' && p[strlen("if")] != '\t') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	if (p) {
+		p[-1] = '\0';
+		*filter = strim(p);
+		strim(param);
+	}
+	return 0;
+}
+
+/*
+ * "hist:..." written to file's trigger file: param is what followed "hist:". Linux's
+ * event_hist_trigger_parse(), one step after the other so each error is Linux's.
+ */
+static int event_hist_trigger_parse(const struct event_command *cmd,
+				    struct trace_event_file *file, char *param, bool remove,
+				    bool apply)
+{
+	unsigned int bits = TRACING_MAP_BITS_DEFAULT;
+	struct event_trigger_data *data = NULL, *test;
+	struct hist_trigger_data *hist_data = NULL;
+	struct hist_trigger_attrs *attrs;
+	struct hist_named *hn = NULL, *named = NULL;
+	char *filter, *start, *expr;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	hist_err_tr = file->tr;
+	last_cmd_set(file, param);
+	if (!param)
+		return -EINVAL;
+	ret = split_filter(param, &filter);
+	if (ret)
+		return ret;
+	/* '.sym-offset' read as one word: its '-' is no minus */
+	for (start = strstr(param, ".sym-offset"); start;
+	     start = strstr(start + strlen(".sym-offset"), ".sym-offset"))
+		start[strlen(".sym")] = 'X';
+
+	attrs = parse_hist_trigger_attrs(param, &ret);
+	if (!attrs)
+		return ret;
+	if (attrs->map_bits)
+		bits = attrs->map_bits;
+	hist_data = create_hist_data(bits, attrs, file, remove, &ret);
+	if (!hist_data) {
+		destroy_hist_trigger_attrs(attrs);
+		return ret;
+	}
+	data = kzalloc(sizeof(*data));
+	if (!data) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	data->cmd = cmd;
+	data->file = file;
+	data->count = TRIGGER_COUNT_UNLIMITED;
+	if (filter) {
+		expr = filter;
+		if (strncmp(expr, "if", strlen("if")) != 0) {
+			ret = -EINVAL;
+			goto out_free;
+		}
+		expr = skip_spaces(expr + strlen("if"));
+		ret = trigger_filter_set(file, expr, data);
+		if (ret)
+			goto out_free;
+	}
+	if (attrs->name)
+		named = find_named(attrs->name);
+
+	if (remove) {
+		test = find_hist_trigger(file, data, hist_data, named);
+		if (test && apply) {
+			event_trigger_remove(file, test);
+			event_hist_trigger_free(test);
+		}
+		ret = 0;
+		goto out_free;
+	}
+
+	/*
+	 * :pause, :cont, :clear of an existing one (Linux's existing_hist_update_only()); a
+	 * name must be known and its histogram the same.
+	 */
+	if ((attrs->pause || attrs->cont || attrs->clear) && (!attrs->name || named) &&
+	    (!named || hist_data_match(hist_data, named->hist_data))) {
+		test = find_hist_trigger(file, data, hist_data, named);
+		if (test) {
+			if (apply) {
+				if (attrs->pause)
+					__atomic_store_n(&test->paused, true, __ATOMIC_RELAXED);
+				else if (attrs->cont)
+					__atomic_store_n(&test->paused, false, __ATOMIC_RELAXED);
+				else
+					hist_clear(test->private_data);
+			}
+			ret = 0;
+			goto out_free;
+		}
+	}
+
+	/* a new one (Linux's hist_register_trigger()) */
+	if (named && !hist_data_match(hist_data, named->hist_data)) {
+		hist_err(HIST_ERR_NAMED_MISMATCH, errpos(attrs->name));
+		ret = -EINVAL;
+		goto out_free;
+	}
+	if ((!attrs->name || named) && find_hist_trigger(file, data, hist_data, named)) {
+		hist_err(HIST_ERR_TRIGGER_EEXIST, 0);
+		ret = -EEXIST;
+		goto out_free;
+	}
+	if (attrs->cont || attrs->clear) {
+		hist_err(HIST_ERR_TRIGGER_ENOENT_CLEAR, 0);
+		ret = -ENOENT;
+		goto out_free;
+	}
+	if (!apply) {
+		ret = 0;
+		goto out_free;
+	}
+	data->paused = attrs->pause;
+	if (named) {
+		hn = named;
+		hn->ref++;
+		destroy_hist_data(hist_data); /* the shared one is used */
+		hist_data = NULL;
+	} else {
+		hn = kzalloc(sizeof(*hn));
+		ret = hn ? tracing_map_init(hist_data->map) : -ENOMEM;
+		if (ret) {
+			kfree(hn);
+			goto out_free;
+		}
+		hn->hist_data = hist_data;
+		hn->ref = 1;
+		hist_data = NULL;
+		if (attrs->name) {
+			hn->next = named_hists;
+			named_hists = hn;
+		}
+	}
+	data->private_data = hn;
+	ret = event_trigger_add(file, data, true);
+	if (ret) {
+		event_hist_trigger_free(data);
+		return ret;
+	}
+	kfree(last_cmd);
+	last_cmd = NULL;
+	return 0;
+out_free:
+	if (data) {
+		trigger_filter_free(data);
+		kfree(data);
+	}
+	destroy_hist_data(hist_data);
+	return ret;
+}
+
+const struct event_command trigger_hist_cmd = {
+	.name = "hist",
+	.trigger_type = ETT_EVENT_HIST,
+	.needs_rec = true,
+	.tail = true,
+	.rec_trigger = event_hist_trigger,
+	.parse = event_hist_trigger_parse,
+	.print = event_hist_trigger_print,
+	.free = event_hist_trigger_free,
+	.unreg_all = hist_unreg_all,
+};
