@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "trace/tracing_map.h"
 #include "trace/trace_events.h"
+#include "trace/trace_synth.h" /* SYNTH_FIELDS_MAX, STR_VAR_LEN_MAX */
 
 #define HIST_FIELD_OPERANDS_MAX 2
 #define HIST_FIELDS_MAX (TRACING_MAP_FIELDS_MAX + TRACING_MAP_VARS_MAX)
@@ -19,6 +20,9 @@
 #define HIST_STACKTRACE_SIZE (HIST_STACKTRACE_DEPTH * sizeof(unsigned long))
 #define HIST_KEY_SIZE_MAX (MAX_FILTER_STR_VAL + HIST_STACKTRACE_SIZE)
 #define HITCOUNT_IDX 0 /* fields[0] is always the hitcount */
+#define HIST_CONST_DIGITS_MAX 21 /* a u64 in decimal, and its NUL */
+#define HIST_DIV_SHIFT 20 /* division by a constant: x * (2^20 / c) >> 20, as Linux's */
+#define HIST_SUBEXPRS_MAX 3 /* "Too many subexpressions (3 max)" */
 
 /* What a hist_field is and how it prints: Linux 6.1's HIST_FIELD_FL_* (the same bits). */
 enum hist_field_flags {
@@ -72,6 +76,9 @@ enum hist_field_fn {
 	HIST_FIELD_FN_PLUS,
 	HIST_FIELD_FN_DIV,
 	HIST_FIELD_FN_MULT,
+	HIST_FIELD_FN_DIV_POWER2, /* by a constant: a shift */
+	HIST_FIELD_FN_DIV_NOT_POWER2, /* by a big constant: a division */
+	HIST_FIELD_FN_DIV_MULT_SHIFT, /* by a small constant: Linux's multiply and shift */
 	HIST_FIELD_FN_EXECNAME,
 };
 
@@ -116,7 +123,18 @@ struct hist_field {
 	char *name; /* an expression's or a reference's */
 	unsigned int var_ref_idx; /* a reference's slot in var_ref_vals[] */
 	bool read_once;
+	unsigned int var_str_idx; /* a string variable's slot among its entry's strings */
 	uint64_t constant; /* HIST_FIELD_FL_CONST */
+	uint64_t div_multiplier; /* a constant divisor's 2^HIST_DIV_SHIFT / divisor, as Linux's */
+};
+
+/*
+ * A variable made for an event field that an action names (onmatch's trace() parameters,
+ * save()'s): var is the variable, val reads the field. Linux's struct field_var.
+ */
+struct field_var {
+	struct hist_field *var;
+	struct hist_field *val;
 };
 
 /* A trigger's words, as parse_hist_trigger_attrs() sorted them. */
@@ -132,6 +150,10 @@ struct hist_trigger_attrs {
 	unsigned int n_assignments;
 	char *action_str[HIST_ACTIONS_MAX]; /* "onmatch(...).trace(...)" */
 	unsigned int n_actions;
+	/* the assignments cut into name and expression, while the fields are made */
+	unsigned int n_var_defs;
+	char *var_def_name[TRACING_MAP_VARS_MAX];
+	char *var_def_expr[TRACING_MAP_VARS_MAX];
 };
 
 struct action_data;
@@ -152,11 +174,23 @@ struct hist_trigger_data {
 	bool enable_timestamps;
 	bool remove; /* made for a "!hist:" write, to match the one to remove */
 	bool has_execname; /* an entry keeps its task's name (.execname) */
-	/* references to variables, and actions (onmatch...): none yet, the structure is Linux's */
+	/*
+	 * References to variables ("$ts0", this histogram's or another's), in the order a hit
+	 * resolves them into var_ref_vals[]; and the actions (onmatch, onmax, onchange).
+	 */
 	struct hist_field *var_refs[TRACING_MAP_VARS_MAX];
 	unsigned int n_var_refs;
 	struct action_data *actions[HIST_ACTIONS_MAX];
 	unsigned int n_actions;
+	/*
+	 * Variables an action made of event fields, and save()'s; each string among them, and
+	 * each string variable (name=stringfield), has a STR_VAR_LEN_MAX slot in every entry.
+	 */
+	struct field_var *field_vars[SYNTH_FIELDS_MAX];
+	unsigned int n_field_vars, n_field_var_str;
+	struct field_var *save_vars[SYNTH_FIELDS_MAX];
+	unsigned int n_save_vars, n_save_var_str;
+	unsigned int n_var_str;
 };
 
 /* The value of field for the record rec (len bytes) and the map entry elt (NULL: none yet). */

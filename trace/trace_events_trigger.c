@@ -654,7 +654,10 @@ bool trigger_needs_snapshot(const char *buf)
 		return false;
 	event_trigger_split(copy, &spec);
 	cmd = find_event_command(spec.cmd);
-	ret = cmd && cmd->needs_snapshot && !spec.remove;
+	/* a histogram's onmax(...).snapshot() needs it as the snapshot trigger does */
+	ret = cmd && !spec.remove &&
+	      (cmd->needs_snapshot ||
+	       (cmd->trigger_type == ETT_EVENT_HIST && strstr(buf, ".snapshot(")));
 	kfree(copy);
 	return ret;
 }
