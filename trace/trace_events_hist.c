@@ -544,11 +544,14 @@ static const struct trace_event_field *parse_field(struct hist_trigger_data *his
 		} else if (!strcmp(modifier, "usecs")) {
 			*flags |= HIST_FIELD_FL_TIMESTAMP_USECS;
 		} else if (!strncmp(modifier, "bucket", strlen("bucket"))) {
-			char *n = modifier + strlen("bucket");
-
-			if (*n == 's')
-				n++;
-			if (*n != '=' || kstrtoul(n + 1, 0, buckets) || !*buckets)
+			/* the caret goes where Linux's does: at what follows '=' (or is not '=') */
+			modifier += strlen("bucket");
+			if (*modifier == 's')
+				modifier++;
+			if (*modifier != '=')
+				goto bad_modifier;
+			modifier++;
+			if (kstrtoul(modifier, 0, buckets) || !*buckets)
 				goto bad_modifier;
 			*flags |= HIST_FIELD_FL_BUCKET;
 		} else {
@@ -2491,25 +2494,7 @@ static int create_sort_keys(struct hist_trigger_data *hist_data)
 	return ret;
 }
 
-/* --- an entry's own data: the task's name for .execname --------------------------------------- */
-
-static int hist_elt_alloc(struct tracing_map_elt *elt)
-{
-	struct hist_trigger_data *hist_data = elt->map->private_data;
-	unsigned int n_str = hist_n_str(hist_data);
-
-	if (!hist_data->has_execname && !n_str)
-		return 0;
-	/* the task's name, then the string slots of variables (elt_str()) */
-	elt->private_data = kzalloc(TASK_COMM_LEN + (size_t)n_str * STR_VAR_LEN_MAX);
-	return elt->private_data ? 0 : -ENOMEM;
-}
-
-static void hist_elt_free(struct tracing_map_elt *elt)
-{
-	kfree(elt->private_data);
-	elt->private_data = NULL;
-}
+/* --- an entry's own data: the task's name for .execname (map->elt_priv_size bytes) ---------- */
 
 /* From the hit: the name of the task that made the entry (Linux's save_comm()). */
 static void hist_elt_init(struct tracing_map_elt *elt)
@@ -2525,20 +2510,8 @@ static void hist_elt_init(struct tracing_map_elt *elt)
 		strncpy(comm, t->comm, TASK_COMM_LEN - 1);
 }
 
-static void hist_elt_clear(struct tracing_map_elt *elt)
-{
-	struct hist_trigger_data *hist_data = elt->map->private_data;
-
-	if (elt->private_data)
-		memset(elt->private_data, 0,
-		       TASK_COMM_LEN + (size_t)hist_n_str(hist_data) * STR_VAR_LEN_MAX);
-}
-
 static const struct tracing_map_ops hist_elt_ops = {
-	.elt_alloc = hist_elt_alloc,
-	.elt_free = hist_elt_free,
 	.elt_init = hist_elt_init,
-	.elt_clear = hist_elt_clear,
 };
 
 static void destroy_hist_data(struct hist_trigger_data *hist_data)
@@ -2603,6 +2576,8 @@ static int create_tracing_map_fields(struct hist_trigger_data *hist_data)
 		if (hf->flags & HIST_FIELD_FL_EXECNAME)
 			hist_data->has_execname = true;
 	}
+	if (hist_data->has_execname)
+		map->elt_priv_size = TASK_COMM_LEN; /* each entry keeps its task's name */
 	return 0;
 }
 
@@ -2633,6 +2608,10 @@ static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
 	/* their variables and references, the synthetic events held: not for a removal */
 	if (!*err && !remove)
 		*err = create_actions(hist_data);
+	/* each entry's task name, then its string variables' slots (elt_str()), once all known */
+	if (!*err && hist_n_str(hist_data))
+		hist_data->map->elt_priv_size =
+			TASK_COMM_LEN + hist_n_str(hist_data) * STR_VAR_LEN_MAX;
 	if (*err) {
 		hist_data->attrs = NULL; /* the caller's */
 		destroy_hist_data(hist_data);

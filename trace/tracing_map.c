@@ -90,11 +90,19 @@ int tracing_map_add_var(struct tracing_map *map)
 	return (int)map->n_vars++;
 }
 
-/* One block per entry: key, sums, vars, var_set, 8-byte aligned so the sums are atomic. */
+/*
+ * One block per entry: key, sums, vars, the user's bytes, var_set; 8-byte aligned so the sums
+ * are atomic. One allocation for them all: making and removing maps leaves no fragments.
+ */
+static unsigned int elt_priv_offset(const struct tracing_map *map)
+{
+	return map->key_size + (map->n_sums + map->n_vars) * (unsigned int)sizeof(uint64_t);
+}
+
 static unsigned int elt_stride(const struct tracing_map *map)
 {
-	return (unsigned int)ALIGN_UP(map->key_size + (map->n_sums + map->n_vars) *
-							      sizeof(uint64_t) +
+	return (unsigned int)ALIGN_UP(elt_priv_offset(map) +
+					      ALIGN_UP(map->elt_priv_size, sizeof(uint64_t)) +
 					      map->n_vars * sizeof(bool),
 				      sizeof(uint64_t));
 }
@@ -103,8 +111,7 @@ static void free_elts(struct tracing_map *map)
 {
 	if (map->elts && map->ops && map->ops->elt_free)
 		for (unsigned int i = 0; i < map->max_elts; i++)
-			if (map->elts[i].private_data)
-				map->ops->elt_free(&map->elts[i]);
+			map->ops->elt_free(&map->elts[i]);
 	kfree(map->elts);
 	kfree(map->elt_mem);
 	map->elts = NULL;
@@ -129,7 +136,9 @@ int tracing_map_init(struct tracing_map *map)
 		elt->key = mem;
 		elt->sums = (uint64_t *)(mem + map->key_size);
 		elt->vars = elt->sums + map->n_sums;
-		elt->var_set = (bool *)(elt->vars + map->n_vars);
+		elt->private_data = map->elt_priv_size ? mem + elt_priv_offset(map) : NULL;
+		elt->var_set = (bool *)(mem + elt_priv_offset(map) +
+					ALIGN_UP(map->elt_priv_size, sizeof(uint64_t)));
 		if (map->ops && map->ops->elt_alloc && map->ops->elt_alloc(elt))
 			goto nomem;
 	}

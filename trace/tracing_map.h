@@ -43,7 +43,7 @@ struct tracing_map_elt {
 	uint64_t *sums; /* n_sums, added to with atomics from any CPU */
 	uint64_t *vars; /* n_vars: the last value set */
 	bool *var_set; /* vars[i] holds a value */
-	void *private_data; /* the user's (ops->elt_alloc): hist's comm for .execname */
+	void *private_data; /* the user's elt_priv_size bytes (hist: .execname's comm), or NULL */
 };
 
 /*
@@ -77,6 +77,8 @@ struct tracing_map {
 	uint64_t hits, drops; /* atomic: insertions counted, and refused (table full) */
 	struct tracing_map_field fields[TRACING_MAP_FIELDS_MAX];
 	unsigned int n_fields, n_keys, n_sums, n_vars;
+	/* bytes of the user's own per entry, in the entry's block; set before tracing_map_init */
+	unsigned int elt_priv_size;
 	const struct tracing_map_ops *ops;
 	void *private_data;
 };
