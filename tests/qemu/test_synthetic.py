@@ -73,7 +73,7 @@ def test_made_listed_and_its_files(lucid):
     assert cat(lucid, "synthetic_events") == SHOWN
     assert cat(lucid, "dynamic_events") == "s:synthetic/" + SHOWN
     assert sorted(modes(lucid, "events/synthetic/wakeup_latency")) == \
-        ["enable", "filter", "format", "id", "trigger"]
+        ["enable", "filter", "format", "hist", "id", "trigger"]
     assert "synthetic:wakeup_latency" in cat(lucid, "available_events").split()
     ev_id = int(cat(lucid, "events/synthetic/wakeup_latency/id"))
     # Linux's layout: a u64 slot per field, 256 bytes for a char[N] whatever N says, a
