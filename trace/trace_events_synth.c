@@ -21,9 +21,9 @@
  * before char/int/long, and char arrays: [N] up to STR_VAR_LEN_MAX, or [] for any length.
  * Fields are separated by ';' (or only blanks, the old syntax: "u64 a u64 b").
  *
- * Definitions are parsed under dyn_event_mutex (trace/trace_dynevent.c). The list of dynamic
- * events is changed with event_mutex held too, so a hist trigger, which is parsed under
- * event_mutex alone, may look a synthetic event up and take a hold on it (ref) that removal
+ * Definitions are parsed under dyn_event_mutex (trace/trace_dynevent.c). The synthetic events
+ * are also on a list of their own, changed with event_mutex held too, so a hist trigger, which
+ * is parsed under event_mutex alone, may look one up and take a hold on it (ref) that removal
  * respects.
  */
 #include "trace/trace_synth.h"
@@ -105,14 +105,16 @@ static struct synth_event *to_synth_event(struct dyn_event *ev)
 	return container_of(ev, struct synth_event, devent);
 }
 
+static LIST_HEAD(synth_event_list); /* every synthetic event: see synth_event.synth_list */
+
 struct synth_event *find_synth_event(const char *name)
 {
-	struct dyn_event *pos;
+	struct synth_event *event;
 
-	for_each_dyn_event(pos)
+	list_for_each_entry(event, &synth_event_list, synth_list)
 	{
-		if (pos->ops == &synth_event_ops && !strcmp(to_synth_event(pos)->name, name))
-			return to_synth_event(pos);
+		if (!strcmp(event->name, name))
+			return event;
 	}
 	return NULL;
 }
@@ -666,6 +668,7 @@ static int __create_synth_event(const char *name, const char *raw_fields)
 	} else {
 		mutex_lock(&event_mutex);
 		dyn_event_add(&event->devent, &synth_event_ops);
+		list_add_tail(&event->synth_list, &synth_event_list);
 		mutex_unlock(&event_mutex);
 	}
 	kfree(saved_fields);
@@ -704,11 +707,13 @@ static int synth_event_release(struct dyn_event *ev)
 		return -EBUSY;
 	}
 	dyn_event_remove(ev);
+	list_del(&event->synth_list);
 	mutex_unlock(&event_mutex);
 	ret = trace_remove_event_call(&event->call);
 	if (ret) {
 		mutex_lock(&event_mutex);
 		list_add(&ev->list, prev);
+		list_add_tail(&event->synth_list, &synth_event_list);
 		mutex_unlock(&event_mutex);
 		return ret;
 	}

@@ -39,6 +39,12 @@ struct synth_field {
 struct synth_event {
 	struct dyn_event devent; /* on dyn_event_list: dynamic_events lists it */
 	/*
+	 * On the list of synthetic events, which find_synth_event() walks: changed with both
+	 * dyn_event_mutex and event_mutex held, so either lets one read it (a hist trigger's
+	 * parser holds event_mutex only, and other kinds change dyn_event_list without it).
+	 */
+	struct list_head synth_list;
+	/*
 	 * Holds that keep it from being removed (EBUSY): hist triggers whose actions write it,
 	 * in-kernel users (trace_get_event_file). Changed under event_mutex.
 	 */
