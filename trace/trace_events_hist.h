@@ -152,6 +152,7 @@ struct hist_trigger_data {
 	bool enable_timestamps;
 	bool remove; /* made for a "!hist:" write, to match the one to remove */
 	bool has_execname; /* an entry keeps its task's name (.execname) */
+	bool simple_key; /* one key, a number: the hit needs no key buffer */
 	/* references to variables, and actions (onmatch...): none yet, the structure is Linux's */
 	struct hist_field *var_refs[TRACING_MAP_VARS_MAX];
 	unsigned int n_var_refs;
