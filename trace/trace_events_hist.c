@@ -2578,6 +2578,10 @@ static int create_tracing_map_fields(struct hist_trigger_data *hist_data)
 	}
 	if (hist_data->has_execname)
 		map->elt_priv_size = TASK_COMM_LEN; /* each entry keeps its task's name */
+	hist_data->simple_key =
+		hist_data->n_keys == 1 &&
+		!(hist_data->fields[hist_data->n_vals]->flags &
+		  (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE));
 	return 0;
 }
 
@@ -2608,6 +2612,8 @@ static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
 	/* their variables and references, the synthetic events held: not for a removal */
 	if (!*err && !remove)
 		*err = create_actions(hist_data);
+	hist_data->has_vars = hist_data->n_vars || hist_data->n_var_refs || hist_data->n_actions ||
+			      hist_data->n_field_vars;
 	/* each entry's task name, then its string variables' slots (elt_str()), once all known */
 	if (!*err && hist_n_str(hist_data))
 		hist_data->map->elt_priv_size =
@@ -2645,7 +2651,7 @@ static bool is_tracepoint_frame(unsigned long addr)
  * do not show either, or a caller of its own (trace_marker's).
  */
 static void hist_stack_key(unsigned long *entries, unsigned long ip)
-{
+{ /* entries: HIST_STACKTRACE_DEPTH of them, zeroed by the caller */
 	unsigned long frames[HIST_STACKTRACE_DEPTH + HIST_STACKTRACE_SLACK];
 	int n = trace_save_stack(frames, (int)ARRAY_SIZE(frames)), first = 0;
 
@@ -2657,7 +2663,6 @@ static void hist_stack_key(unsigned long *entries, unsigned long ip)
 	}
 	if (first < n && is_tracepoint_frame(frames[first]))
 		first++;
-	memset(entries, 0, HIST_STACKTRACE_SIZE);
 	for (int i = first, j = 0; i < n && j < HIST_STACKTRACE_DEPTH; i++, j++)
 		entries[j] = frames[i];
 }
@@ -2674,50 +2679,20 @@ static void add_str_to_key(char *key, const struct hist_field *hf, const char *s
 	memcpy(key + hf->offset, str, n);
 }
 
-static void event_hist_trigger(struct event_trigger_data *data, void *rec, unsigned int len,
-			       unsigned long ip)
+/*
+ * The same for a histogram with variables, references or actions (Linux's event_hist_trigger()
+ * from the key on): the other histograms' variables this hit reads must all be set for its key,
+ * or it leaves no trace; then the entry, its variables, its field variables, and the actions.
+ * Out of line: the common histogram needs none of it.
+ */
+static noinline void hist_trigger_update_vars(struct hist_trigger_data *hist_data,
+					      const void *key_in, void *rec, unsigned int len)
 {
-	struct hist_named *hn = data->private_data;
-	struct hist_trigger_data *hist_data = hn->hist_data;
-	bool use_compound_key = hist_data->n_keys > 1;
-	unsigned long entries[HIST_STACKTRACE_DEPTH];
-	char compound_key[HIST_KEY_SIZE_MAX] __aligned(8);
 	uint64_t var_ref_vals[TRACING_MAP_VARS_MAX], *saved_vals;
 	int cpu = smp_processor_id();
+	void *key = (void *)key_in;
 	struct tracing_map_elt *elt;
-	uint64_t field_contents;
-	void *key = NULL;
 
-	if (__atomic_load_n(&hn->clearing, __ATOMIC_ACQUIRE))
-		return;
-	if (use_compound_key || hist_data->key_size > sizeof(uint64_t))
-		memset(compound_key, 0, hist_data->key_size);
-	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
-		struct hist_field *key_field = hist_data->fields[i];
-
-		if (key_field->flags & HIST_FIELD_FL_STACKTRACE) {
-			hist_stack_key(entries, ip);
-			key = entries;
-		} else if (key_field->flags & HIST_FIELD_FL_STRING) {
-			unsigned int max = 0;
-			const char *str = hist_field_str(key_field->operands[0] ? key_field->operands[0]
-										: key_field,
-							 rec, len, &max);
-
-			add_str_to_key(compound_key, key_field, str, max);
-			use_compound_key = true;
-			continue;
-		} else {
-			field_contents = hist_fn_call(key_field, NULL, rec, len);
-			key = &field_contents;
-		}
-		if (use_compound_key)
-			memcpy(compound_key + key_field->offset, key,
-			       key_field->flags & HIST_FIELD_FL_STACKTRACE ? HIST_STACKTRACE_SIZE
-									 : sizeof(uint64_t));
-	}
-	if (use_compound_key)
-		key = compound_key;
 	if (hist_data->n_var_refs)
 		memset(var_ref_vals, 0, sizeof(var_ref_vals[0]) * hist_data->n_var_refs);
 	/* another histogram's variables for this key: all set, or the hit leaves no trace */
@@ -2754,6 +2729,83 @@ static void event_hist_trigger(struct event_trigger_data *data, void *rec, unsig
 	if (hist_data->n_actions && resolve_var_refs(hist_data, key, var_ref_vals, true))
 		hist_trigger_actions(hist_data, elt, rec, len, key, var_ref_vals);
 	hist_var_ref_vals[cpu] = saved_vals;
+}
+
+/* The entry of key: made or found, its hitcount and sums added to (vars set). */
+static __always_inline void hist_trigger_update(struct hist_trigger_data *hist_data,
+						const void *key, void *rec, unsigned int len)
+{
+	struct tracing_map_elt *elt;
+
+	if (unlikely(hist_data->has_vars)) {
+		hist_trigger_update_vars(hist_data, key, rec, len);
+		return;
+	}
+	elt = tracing_map_insert(hist_data->map, key);
+	if (!elt)
+		return; /* the map is full: counted as dropped */
+	tracing_map_update_sum(elt, HITCOUNT_IDX, 1); /* fields[0], always the hitcount */
+	for (unsigned int i = HITCOUNT_IDX + 1; i < hist_data->n_vals; i++) {
+		struct hist_field *hf = hist_data->fields[i];
+
+		tracing_map_update_sum(elt, i, hist_fn_call(hf, elt, rec, len));
+	}
+}
+
+/*
+ * A key of several fields, a string or a stack: built in a buffer of its own, each part at
+ * its offset, the rest zero (Linux's compound key). Out of line: its buffer is big, and the
+ * common key, one number, needs none of it.
+ */
+static noinline void hist_trigger_compound(struct hist_trigger_data *hist_data, void *rec,
+					   unsigned int len, unsigned long ip)
+{
+	char key[HIST_KEY_SIZE_MAX] __aligned(8);
+
+	memset(key, 0, hist_data->key_size);
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+		struct hist_field *key_field = hist_data->fields[i];
+
+		if (key_field->flags & HIST_FIELD_FL_STACKTRACE) {
+			hist_stack_key((unsigned long *)(key + key_field->offset), ip);
+		} else if (key_field->flags & HIST_FIELD_FL_STRING) {
+			unsigned int max = 0;
+			const char *str = hist_field_str(key_field, rec, len, &max);
+
+			add_str_to_key(key, key_field, str, max);
+		} else {
+			uint64_t field_contents = hist_fn_call(key_field, NULL, rec, len);
+
+			__builtin_memcpy(key + key_field->offset, &field_contents,
+					 sizeof(field_contents));
+		}
+	}
+	hist_trigger_update(hist_data, key, rec, len);
+}
+
+/* A hit (Linux's event_hist_trigger()): from the probe, any CPU, no lock, no allocation. */
+static void event_hist_trigger(struct event_trigger_data *data, void *rec, unsigned int len,
+			       unsigned long ip)
+{
+	struct hist_named *hn = data->private_data;
+	struct hist_trigger_data *hist_data = hn->hist_data;
+	struct hist_field *key_field;
+	uint64_t key;
+
+	if (__atomic_load_n(&hn->clearing, __ATOMIC_ACQUIRE))
+		return;
+	if (!hist_data->simple_key) {
+		hist_trigger_compound(hist_data, rec, len, ip);
+		return;
+	}
+	key_field = hist_data->fields[hist_data->n_vals];
+	if (key_field->fn_num == HIST_FIELD_FN_S64 || key_field->fn_num == HIST_FIELD_FN_U64) {
+		/* a long (an id, an address): its 8 bytes are the key as they are */
+		__builtin_memcpy(&key, (const char *)rec + key_field->field->offset, sizeof(key));
+	} else {
+		key = hist_fn_call(key_field, NULL, rec, len);
+	}
+	hist_trigger_update(hist_data, &key, rec, len);
 }
 
 /* --- printing ---------------------------------------------------------------------------------- */

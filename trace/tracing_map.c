@@ -159,26 +159,39 @@ void tracing_map_destroy(struct tracing_map *map)
 	kfree(map);
 }
 
-/* A 64-bit multiply-xorshift mix over the key's words (keys are whole u64s, maybe unaligned). */
+/*
+ * Fibonacci hashing over the key's words (whole u64s, maybe unaligned): each is mixed in and
+ * multiplied by 2^64 / phi, and the product's high half is the hash. Its top bits pick the
+ * slot, so consecutive numbers (system call ids, pids) spread over the table. Cheap: a hit
+ * of a one-word key costs two multiplies.
+ */
+#define GOLDEN_RATIO_64 0x9e3779b97f4a7c15ULL
 static uint32_t tracing_map_hash(const void *key, unsigned int size)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ size;
+	uint64_t h = 0;
 
 	for (unsigned int i = 0; i < size; i += sizeof(uint64_t)) {
 		uint64_t w;
 
 		__builtin_memcpy(&w, (const char *)key + i, sizeof(w));
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
+		h = (h ^ w) * GOLDEN_RATIO_64;
+		h ^= h >> 29; /* the high bits feed the next word's low ones */
 	}
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 29;
-	return (uint32_t)h;
+	return (uint32_t)((h * GOLDEN_RATIO_64) >> 32);
 }
 
+/* Keys are whole u64s: compared a word at a time, inline (a hit compares one key at least). */
 static bool keys_match(const void *a, const void *b, unsigned int size)
 {
-	return memcmp(a, b, size) == 0;
+	for (unsigned int i = 0; i < size; i += sizeof(uint64_t)) {
+		uint64_t wa, wb;
+
+		__builtin_memcpy(&wa, (const char *)a + i, sizeof(wa));
+		__builtin_memcpy(&wb, (const char *)b + i, sizeof(wb));
+		if (wa != wb)
+			return false;
+	}
+	return true;
 }
 
 /* The next unused entry, or NULL: all are taken. next_elt stops growing at max_elts. */

@@ -326,3 +326,67 @@ def test_numbers_at_the_limits(lucid):
     assert not failures, "\n".join(failures[:30])
     assert lucid.run("cat buffer_size_kb") == "1408\n"
     assert "Kernel panic" not in lucid.tail(100000)
+
+
+# --- hist triggers ------------------------------------------------------------------------------
+#
+# "hist:..." definitions written to a trigger file (trace/trace_events_hist.c): each malformed
+# one is refused with Linux 6.1's errno, leaves an error_log line (tests/qemu/test_hist.py
+# checks its sentence and caret) where Linux leaves one, and adds no histogram.
+
+ENOENT = "No such file or directory"
+ENOMEM = "Cannot allocate memory"
+HIST_DEFINITIONS = [
+    # (what is written, errno, error_log's line (its sentence, under hist:raw_syscalls:sys_enter
+    # unless it says where) or None: Linux logs nothing for it)
+    ("hist", EINVAL, None),                          # nothing after the command
+    ("hist:vals=hitcount", EINVAL, None),            # no keys
+    ("hist:keys=", EINVAL, "Empty assignment"),
+    ("hist:keys=nosuchfield", EINVAL, "Couldn't find field"),
+    ("hist:keys=id:vals=nosuchfield", EINVAL, "Couldn't find field"),
+    ("hist:keys=id.nosuchmod", EINVAL, "Invalid field modifier"),
+    ("hist:keys=id.buckets=0", EINVAL, "Invalid field modifier"),
+    ("hist:keys=args.execname", EINVAL, "Invalid field modifier"),  # common_pid's only
+    ("hist:keys=id:vals=common_pid.sym", EINVAL, "Invalid field modifier"),
+    ("hist:keys=id:sort=nosuch", EINVAL, "Sort field must be a key or a val"),
+    ("hist:keys=id:sort=id.up", EINVAL, "Invalid sort modifier"),
+    ("hist:keys=id:sort=id,hitcount,id", EINVAL, "Too many sort fields (Max = 2)"),
+    ("hist:keys=id:sort=,id", EINVAL, "Empty sort field"),
+    ("hist:keys=id:size=5", EINVAL, None),            # 2^7 to 2^17 entries
+    ("hist:keys=id:size=999999999", EINVAL, None),
+    ("hist:keys=id:size=abc", EINVAL, None),
+    ("hist:keys=id:nosuchword", EINVAL, None),
+    ("hist:keys=id,common_pid,common_type,common_flags", EINVAL, None),  # 3 keys at most
+    ("hist:keys=id:vals=common_pid,common_type,common_flags", EINVAL, None),  # 2 vals
+    ("hist:keys=args", ENOMEM, None),                 # an array: Linux's create_hist_field fails
+    ("hist:keys=id if", EINVAL, None),
+    # the filter's own parser logs it, as Linux's set_trigger_filter() lets it
+    ("hist:keys=id if nosuch == 1", EINVAL, "event filter parse error: error: Field not found"),
+    ("hist:keys=id:cont", ENOENT, "Can't clear or continue a nonexistent hist trigger"),
+    ("hist:keys=id:clear", ENOENT, "Can't clear or continue a nonexistent hist trigger"),
+]
+
+
+def test_hist_definitions_refused(lucid):
+    assert lucid.run("cd %s" % T) == ""
+    trigger = "events/raw_syscalls/sys_enter/trigger"
+    before = read(lucid, trigger)
+    assert before.startswith("# Available triggers:"), before
+    failures = []
+    for text, err, sentence in HIST_DEFINITIONS:
+        assert lucid.run("echo > error_log") == ""
+        out = lucid.run("echo '%s' >> %s" % (text, trigger))
+        if out != "-bash: echo: write error: %s\n" % err:
+            failures.append("%s: %r, want %s" % (text, out, err))
+        log = lucid.run("cat error_log")
+        where = "" if sentence and ": error: " in sentence else \
+            "hist:raw_syscalls:sys_enter: error: "
+        if sentence and "%s%s\n" % (where, sentence) not in log:
+            failures.append("%s: error_log %r, want %r" % (text, log, sentence))
+        if not sentence and log:
+            failures.append("%s: error_log %r, want nothing (as Linux)" % (text, log))
+        if read(lucid, trigger) != before or read(lucid, "events/raw_syscalls/sys_enter/hist"):
+            failures.append("%s changed the trigger or hist file" % text)
+    assert not failures, "\n".join(failures)
+    assert read(lucid, "events/raw_syscalls/sys_enter/enable") == "0\n"
+    assert "Kernel panic" not in lucid.tail(100000)

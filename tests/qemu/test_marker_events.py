@@ -98,10 +98,13 @@ def modes(lucid, d):
 
 def test_print_and_raw_data_files_as_linux(lucid):
     fresh(lucid)
-    # Linux 6.1: format, id, and the trigger file init_tracer_tracefs adds for print alone.
+    # Linux 6.1: format, id, hist (every event has one), and the trigger file
+    # init_tracer_tracefs adds for print alone.
     assert modes(lucid, "events/ftrace/print") == {
-        "format": "-r--r-----", "id": "-r--r-----", "trigger": "-rw-r-----"}
-    assert modes(lucid, "events/ftrace/raw_data") == {"format": "-r--r-----", "id": "-r--r-----"}
+        "format": "-r--r-----", "hist": "-r--r-----", "id": "-r--r-----",
+        "trigger": "-rw-r-----"}
+    assert modes(lucid, "events/ftrace/raw_data") == {
+        "format": "-r--r-----", "hist": "-r--r-----", "id": "-r--r-----"}
     assert modes(lucid, ".")["trace_marker_raw"] == "--w--w----"
     sh(lucid, "cat events/ftrace/print/format", PRINT_FORMAT)
     sh(lucid, "cat events/ftrace/raw_data/format", RAW_DATA_FORMAT)
