@@ -2614,6 +2614,8 @@ static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
 		*err = create_actions(hist_data);
 	hist_data->has_vars = hist_data->n_vars || hist_data->n_var_refs || hist_data->n_actions ||
 			      hist_data->n_field_vars;
+	if (hist_data->has_vars)
+		hist_data->simple_key = false; /* the simple key's path knows no variables */
 	/* each entry's task name, then its string variables' slots (elt_str()), once all known */
 	if (!*err && hist_n_str(hist_data))
 		hist_data->map->elt_priv_size =
@@ -2735,13 +2737,8 @@ static noinline void hist_trigger_update_vars(struct hist_trigger_data *hist_dat
 static __always_inline void hist_trigger_update(struct hist_trigger_data *hist_data,
 						const void *key, void *rec, unsigned int len)
 {
-	struct tracing_map_elt *elt;
+	struct tracing_map_elt *elt = tracing_map_insert(hist_data->map, key);
 
-	if (unlikely(hist_data->has_vars)) {
-		hist_trigger_update_vars(hist_data, key, rec, len);
-		return;
-	}
-	elt = tracing_map_insert(hist_data->map, key);
 	if (!elt)
 		return; /* the map is full: counted as dropped */
 	tracing_map_update_sum(elt, HITCOUNT_IDX, 1); /* fields[0], always the hitcount */
@@ -2780,7 +2777,10 @@ static noinline void hist_trigger_compound(struct hist_trigger_data *hist_data, 
 					 sizeof(field_contents));
 		}
 	}
-	hist_trigger_update(hist_data, key, rec, len);
+	if (unlikely(hist_data->has_vars))
+		hist_trigger_update_vars(hist_data, key, rec, len);
+	else
+		hist_trigger_update(hist_data, key, rec, len);
 }
 
 /* A hit (Linux's event_hist_trigger()): from the probe, any CPU, no lock, no allocation. */

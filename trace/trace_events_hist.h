@@ -175,7 +175,10 @@ struct hist_trigger_data {
 	bool remove; /* made for a "!hist:" write, to match the one to remove */
 	bool has_execname; /* an entry keeps its task's name (.execname) */
 	bool simple_key; /* one key, a number: the hit needs no key buffer */
-	/* variables, references or actions: the hit takes hist_trigger_update_vars() */
+	/*
+	 * Variables, references or actions: the hit takes hist_trigger_update_vars(), from the
+	 * compound key's path (simple_key is then false), out of line.
+	 */
 	bool has_vars;
 	/*
 	 * References to variables ("$ts0", this histogram's or another's), in the order a hit
