@@ -551,9 +551,9 @@ static struct hist_field *parse_expr(struct hist_trigger_data *hist_data,
 	struct hist_field *hf;
 
 	*err = -EINVAL;
-	if (!*str || str[0] == '$' || strchr(str, '+') || strchr(str, '-') || strchr(str, '*') ||
+	if (str[0] == '$' || strchr(str, '+') || strchr(str, '-') || strchr(str, '*') ||
 	    strchr(str, '/'))
-		return NULL;
+		return NULL; /* "" goes on: no field of that name, caret at 0, as Linux */
 	if (isdigit((unsigned char)str[0])) {
 		unsigned long long constant;
 
