@@ -72,61 +72,110 @@
 
 /* --- errors: Linux 6.1's sentences, in its order (error_log shows them) ------------------------ */
 
-#define HIST_ERRORS                                                                                \
-	C(NONE, "No error"), C(DUPLICATE_VAR, "Variable already defined"),                        \
-		C(VAR_NOT_UNIQUE, "Variable name not unique, need to use fully qualified name "   \
-				  "(subsys.event.var) for variable"),                             \
-		C(TOO_MANY_VARS, "Too many variables defined"),                                   \
-		C(MALFORMED_ASSIGNMENT, "Malformed assignment"),                                  \
-		C(NAMED_MISMATCH,                                                                  \
-		  "Named hist trigger doesn't match existing named trigger (includes variables)"), \
-		C(TRIGGER_EEXIST, "Hist trigger already exists"),                                 \
-		C(TRIGGER_ENOENT_CLEAR, "Can't clear or continue a nonexistent hist trigger"),    \
-		C(SET_CLOCK_FAIL, "Couldn't set trace_clock"),                                    \
-		C(BAD_FIELD_MODIFIER, "Invalid field modifier"),                                  \
-		C(TOO_MANY_SUBEXPR, "Too many subexpressions (3 max)"),                           \
-		C(TIMESTAMP_MISMATCH, "Timestamp units in expression don't match"),               \
-		C(TOO_MANY_FIELD_VARS, "Too many field variables defined"),                       \
-		C(EVENT_FILE_NOT_FOUND, "Event file not found"),                                  \
-		C(HIST_NOT_FOUND, "Matching event histogram not found"),                          \
-		C(HIST_CREATE_FAIL, "Couldn't create histogram for field"),                       \
-		C(SYNTH_VAR_NOT_FOUND, "Couldn't find synthetic variable"),                       \
-		C(SYNTH_EVENT_NOT_FOUND, "Couldn't find synthetic event"),                        \
-		C(SYNTH_TYPE_MISMATCH, "Param type doesn't match synthetic event field type"),    \
-		C(SYNTH_COUNT_MISMATCH, "Param count doesn't match synthetic event field count"), \
-		C(FIELD_VAR_PARSE_FAIL, "Couldn't parse field variable"),                         \
-		C(VAR_CREATE_FIND_FAIL, "Couldn't create or find variable"),                      \
-		C(ONX_NOT_VAR, "For onmax(x) or onchange(x), x must be a variable"),              \
-		C(ONX_VAR_NOT_FOUND, "Couldn't find onmax or onchange variable"),                 \
-		C(ONX_VAR_CREATE_FAIL, "Couldn't create onmax or onchange variable"),             \
-		C(FIELD_VAR_CREATE_FAIL, "Couldn't create field variable"),                       \
-		C(TOO_MANY_PARAMS, "Too many action params"),                                     \
-		C(PARAM_NOT_FOUND, "Couldn't find param"), C(INVALID_PARAM, "Invalid action param"), \
-		C(ACTION_NOT_FOUND, "No action found"),                                           \
-		C(NO_SAVE_PARAMS, "No params found for save()"),                                  \
-		C(TOO_MANY_SAVE_ACTIONS, "Can't have more than one save() action per hist"),      \
-		C(ACTION_MISMATCH, "Handler doesn't support action"),                             \
-		C(NO_CLOSING_PAREN, "No closing paren found"),                                    \
-		C(SUBSYS_NOT_FOUND, "Missing subsystem"),                                         \
-		C(INVALID_SUBSYS_EVENT, "Invalid subsystem or event name"),                       \
-		C(INVALID_REF_KEY, "Using variable references in keys not supported"),            \
-		C(VAR_NOT_FOUND, "Couldn't find variable"), C(FIELD_NOT_FOUND, "Couldn't find field"), \
-		C(EMPTY_ASSIGNMENT, "Empty assignment"),                                          \
-		C(INVALID_SORT_MODIFIER, "Invalid sort modifier"),                                \
-		C(EMPTY_SORT_FIELD, "Empty sort field"),                                          \
-		C(TOO_MANY_SORT_FIELDS, "Too many sort fields (Max = 2)"),                        \
-		C(INVALID_SORT_FIELD, "Sort field must be a key or a val"),                       \
-		C(INVALID_STR_OPERAND, "String type can not be an operand in expression"),        \
-		C(EXPECT_NUMBER, "Expecting numeric literal"),                                    \
-		C(UNARY_MINUS_SUBEXPR, "Unary minus not supported in sub-expressions"),           \
-		C(DIVISION_BY_ZERO, "Division by zero")
-
-#define C(a, b) HIST_ERR_##a
-enum { HIST_ERRORS };
-#undef C
-#define C(a, b) b
-static const char *const hist_err_text[] = {HIST_ERRORS};
-#undef C
+enum hist_err {
+	HIST_ERR_NONE,
+	HIST_ERR_DUPLICATE_VAR,
+	HIST_ERR_VAR_NOT_UNIQUE,
+	HIST_ERR_TOO_MANY_VARS,
+	HIST_ERR_MALFORMED_ASSIGNMENT,
+	HIST_ERR_NAMED_MISMATCH,
+	HIST_ERR_TRIGGER_EEXIST,
+	HIST_ERR_TRIGGER_ENOENT_CLEAR,
+	HIST_ERR_SET_CLOCK_FAIL,
+	HIST_ERR_BAD_FIELD_MODIFIER,
+	HIST_ERR_TOO_MANY_SUBEXPR,
+	HIST_ERR_TIMESTAMP_MISMATCH,
+	HIST_ERR_TOO_MANY_FIELD_VARS,
+	HIST_ERR_EVENT_FILE_NOT_FOUND,
+	HIST_ERR_HIST_NOT_FOUND,
+	HIST_ERR_HIST_CREATE_FAIL,
+	HIST_ERR_SYNTH_VAR_NOT_FOUND,
+	HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+	HIST_ERR_SYNTH_TYPE_MISMATCH,
+	HIST_ERR_SYNTH_COUNT_MISMATCH,
+	HIST_ERR_FIELD_VAR_PARSE_FAIL,
+	HIST_ERR_VAR_CREATE_FIND_FAIL,
+	HIST_ERR_ONX_NOT_VAR,
+	HIST_ERR_ONX_VAR_NOT_FOUND,
+	HIST_ERR_ONX_VAR_CREATE_FAIL,
+	HIST_ERR_FIELD_VAR_CREATE_FAIL,
+	HIST_ERR_TOO_MANY_PARAMS,
+	HIST_ERR_PARAM_NOT_FOUND,
+	HIST_ERR_INVALID_PARAM,
+	HIST_ERR_ACTION_NOT_FOUND,
+	HIST_ERR_NO_SAVE_PARAMS,
+	HIST_ERR_TOO_MANY_SAVE_ACTIONS,
+	HIST_ERR_ACTION_MISMATCH,
+	HIST_ERR_NO_CLOSING_PAREN,
+	HIST_ERR_SUBSYS_NOT_FOUND,
+	HIST_ERR_INVALID_SUBSYS_EVENT,
+	HIST_ERR_INVALID_REF_KEY,
+	HIST_ERR_VAR_NOT_FOUND,
+	HIST_ERR_FIELD_NOT_FOUND,
+	HIST_ERR_EMPTY_ASSIGNMENT,
+	HIST_ERR_INVALID_SORT_MODIFIER,
+	HIST_ERR_EMPTY_SORT_FIELD,
+	HIST_ERR_TOO_MANY_SORT_FIELDS,
+	HIST_ERR_INVALID_SORT_FIELD,
+	HIST_ERR_INVALID_STR_OPERAND,
+	HIST_ERR_EXPECT_NUMBER,
+	HIST_ERR_UNARY_MINUS_SUBEXPR,
+	HIST_ERR_DIVISION_BY_ZERO,
+	HIST_ERR_MAX
+};
+static const char *const hist_err_text[] = {
+	[HIST_ERR_NONE] = "No error",
+	[HIST_ERR_DUPLICATE_VAR] = "Variable already defined",
+	[HIST_ERR_VAR_NOT_UNIQUE] = "Variable name not unique, need to use fully qualified name "
+				    "(subsys.event.var) for variable",
+	[HIST_ERR_TOO_MANY_VARS] = "Too many variables defined",
+	[HIST_ERR_MALFORMED_ASSIGNMENT] = "Malformed assignment",
+	[HIST_ERR_NAMED_MISMATCH] =
+		"Named hist trigger doesn't match existing named trigger (includes variables)",
+	[HIST_ERR_TRIGGER_EEXIST] = "Hist trigger already exists",
+	[HIST_ERR_TRIGGER_ENOENT_CLEAR] = "Can't clear or continue a nonexistent hist trigger",
+	[HIST_ERR_SET_CLOCK_FAIL] = "Couldn't set trace_clock",
+	[HIST_ERR_BAD_FIELD_MODIFIER] = "Invalid field modifier",
+	[HIST_ERR_TOO_MANY_SUBEXPR] = "Too many subexpressions (3 max)",
+	[HIST_ERR_TIMESTAMP_MISMATCH] = "Timestamp units in expression don't match",
+	[HIST_ERR_TOO_MANY_FIELD_VARS] = "Too many field variables defined",
+	[HIST_ERR_EVENT_FILE_NOT_FOUND] = "Event file not found",
+	[HIST_ERR_HIST_NOT_FOUND] = "Matching event histogram not found",
+	[HIST_ERR_HIST_CREATE_FAIL] = "Couldn't create histogram for field",
+	[HIST_ERR_SYNTH_VAR_NOT_FOUND] = "Couldn't find synthetic variable",
+	[HIST_ERR_SYNTH_EVENT_NOT_FOUND] = "Couldn't find synthetic event",
+	[HIST_ERR_SYNTH_TYPE_MISMATCH] = "Param type doesn't match synthetic event field type",
+	[HIST_ERR_SYNTH_COUNT_MISMATCH] = "Param count doesn't match synthetic event field count",
+	[HIST_ERR_FIELD_VAR_PARSE_FAIL] = "Couldn't parse field variable",
+	[HIST_ERR_VAR_CREATE_FIND_FAIL] = "Couldn't create or find variable",
+	[HIST_ERR_ONX_NOT_VAR] = "For onmax(x) or onchange(x), x must be a variable",
+	[HIST_ERR_ONX_VAR_NOT_FOUND] = "Couldn't find onmax or onchange variable",
+	[HIST_ERR_ONX_VAR_CREATE_FAIL] = "Couldn't create onmax or onchange variable",
+	[HIST_ERR_FIELD_VAR_CREATE_FAIL] = "Couldn't create field variable",
+	[HIST_ERR_TOO_MANY_PARAMS] = "Too many action params",
+	[HIST_ERR_PARAM_NOT_FOUND] = "Couldn't find param",
+	[HIST_ERR_INVALID_PARAM] = "Invalid action param",
+	[HIST_ERR_ACTION_NOT_FOUND] = "No action found",
+	[HIST_ERR_NO_SAVE_PARAMS] = "No params found for save()",
+	[HIST_ERR_TOO_MANY_SAVE_ACTIONS] = "Can't have more than one save() action per hist",
+	[HIST_ERR_ACTION_MISMATCH] = "Handler doesn't support action",
+	[HIST_ERR_NO_CLOSING_PAREN] = "No closing paren found",
+	[HIST_ERR_SUBSYS_NOT_FOUND] = "Missing subsystem",
+	[HIST_ERR_INVALID_SUBSYS_EVENT] = "Invalid subsystem or event name",
+	[HIST_ERR_INVALID_REF_KEY] = "Using variable references in keys not supported",
+	[HIST_ERR_VAR_NOT_FOUND] = "Couldn't find variable",
+	[HIST_ERR_FIELD_NOT_FOUND] = "Couldn't find field",
+	[HIST_ERR_EMPTY_ASSIGNMENT] = "Empty assignment",
+	[HIST_ERR_INVALID_SORT_MODIFIER] = "Invalid sort modifier",
+	[HIST_ERR_EMPTY_SORT_FIELD] = "Empty sort field",
+	[HIST_ERR_TOO_MANY_SORT_FIELDS] = "Too many sort fields (Max = 2)",
+	[HIST_ERR_INVALID_SORT_FIELD] = "Sort field must be a key or a val",
+	[HIST_ERR_INVALID_STR_OPERAND] = "String type can not be an operand in expression",
+	[HIST_ERR_EXPECT_NUMBER] = "Expecting numeric literal",
+	[HIST_ERR_UNARY_MINUS_SUBEXPR] = "Unary minus not supported in sub-expressions",
+	[HIST_ERR_DIVISION_BY_ZERO] = "Division by zero",
+};
+_Static_assert(ARRAY_SIZE(hist_err_text) == HIST_ERR_MAX, "a sentence for every error");
 
 /*
  * The write being parsed, as error_log shows it ("hist:" and what followed "hist:") and where
@@ -327,12 +376,12 @@ uint64_t hist_fn_call(struct hist_field *hf, struct tracing_map_elt *elt, void *
 	}
 	case HIST_FIELD_FN_EXECNAME:
 		return (uint64_t)(uintptr_t)(elt && elt->private_data ? elt->private_data
-								     : no_comm);
-#define HIST_READ(fn, type)                              \
-	case fn: {                                       \
-		type v;                                  \
-		__builtin_memcpy(&v, p, sizeof(v));      \
-		return (uint64_t)(int64_t)v;             \
+								      : no_comm);
+#define HIST_READ(fn, type)                         \
+	case fn: {                                  \
+		type v;                             \
+		__builtin_memcpy(&v, p, sizeof(v)); \
+		return (uint64_t)(int64_t)v;        \
 	}
 		HIST_READ(HIST_FIELD_FN_S64, int64_t)
 		HIST_READ(HIST_FIELD_FN_U64, uint64_t)
@@ -1198,9 +1247,7 @@ static struct hist_field *parse_expr_n(struct hist_trigger_data *hist_data,
 		hist_err(HIST_ERR_TOO_MANY_SUBEXPR, errpos(str));
 		return NULL;
 	}
-	if (!*str)
-		return NULL;
-	field_op = contains_operator(str, &sep);
+	field_op = contains_operator(str, &sep); /* "": no field of that name, caret at 0 */
 	if (field_op == FIELD_OP_NONE)
 		return parse_atom(hist_data, file, str, &flags, var_name, err);
 	if (field_op == FIELD_OP_UNARY_MINUS)
@@ -2298,9 +2345,9 @@ static int create_hitcount_val(struct hist_trigger_data *hist_data)
 }
 
 /* What a value cannot be: a key's presentation, not a number to add (Linux 6.2's check). */
-#define HIST_VAL_BAD_FLAGS                                                                 \
-	(HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_SYM |                   \
-	 HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE |     \
+#define HIST_VAL_BAD_FLAGS                                                             \
+	(HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_SYM |               \
+	 HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE | \
 	 HIST_FIELD_FL_EXECNAME)
 
 static int create_val_field(struct hist_trigger_data *hist_data, unsigned int val_idx,
@@ -2348,8 +2395,7 @@ static int create_val_fields(struct hist_trigger_data *hist_data, struct trace_e
 
 /* One key; its size in the map's key (a multiple of 8), or a negative errno. */
 static int create_key_field(struct hist_trigger_data *hist_data, unsigned int key_idx,
-			    unsigned int key_offset, struct trace_event_file *file,
-			    char *field_str)
+			    unsigned int key_offset, struct trace_event_file *file, char *field_str)
 {
 	unsigned long flags = HIST_FIELD_FL_KEY;
 	struct hist_field *hf;
@@ -2579,9 +2625,8 @@ static int create_tracing_map_fields(struct hist_trigger_data *hist_data)
 	if (hist_data->has_execname)
 		map->elt_priv_size = TASK_COMM_LEN; /* each entry keeps its task's name */
 	hist_data->simple_key =
-		hist_data->n_keys == 1 &&
-		!(hist_data->fields[hist_data->n_vals]->flags &
-		  (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE));
+		hist_data->n_keys == 1 && !(hist_data->fields[hist_data->n_vals]->flags &
+					    (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE));
 	return 0;
 }
 
@@ -2605,8 +2650,8 @@ static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
 	if (!*err)
 		*err = create_sort_keys(hist_data);
 	if (!*err) {
-		hist_data->map = tracing_map_create(map_bits, hist_data->key_size, &hist_elt_ops,
-						    hist_data);
+		hist_data->map =
+			tracing_map_create(map_bits, hist_data->key_size, &hist_elt_ops, hist_data);
 		*err = hist_data->map ? create_tracing_map_fields(hist_data) : -ENOMEM;
 	}
 	/* their variables and references, the synthetic events held: not for a removal */
@@ -2629,7 +2674,6 @@ static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
 }
 
 /* --- the hit ------------------------------------------------------------------------------------ */
-
 
 /*
  * Each hist_trigger_data is used through one of these (a trigger's private_data), named or
@@ -3013,7 +3057,8 @@ static int event_hist_trigger_print(struct event_trigger_data *data, char *buf, 
 	hb_printf(&hb, ":sort=");
 	for (i = 0; i < hist_data->n_sort_keys; i++) {
 		const struct tracing_map_sort_key *sk = &hist_data->sort_keys[i];
-		unsigned int idx = sk->field_idx, first_key_idx = hist_data->n_vals - hist_data->n_vars;
+		unsigned int idx = sk->field_idx,
+			     first_key_idx = hist_data->n_vals - hist_data->n_vars;
 
 		if (i > 0)
 			hb_printf(&hb, ",");
@@ -3070,16 +3115,16 @@ static void hist_trigger_print_key(struct seq_file *m, struct hist_trigger_data 
 
 			if (!sprint_symbol(sym, sizeof(sym), (unsigned long)uval, off))
 				snprintf(sym, sizeof(sym), "0x%llx", uval);
-			seq_printf(m, off ? "%s: [%llx] %-55s" : "%s: [%llx] %-45s", field_name, uval,
-				   sym);
+			seq_printf(m, off ? "%s: [%llx] %-55s" : "%s: [%llx] %-45s", field_name,
+				   uval, sym);
 		} else if (kf->flags & HIST_FIELD_FL_EXECNAME) {
 			seq_printf(m, "%s: %-16s[%10llu]", field_name,
 				   elt->private_data ? (char *)elt->private_data : no_comm, uval);
 		} else if (kf->flags & HIST_FIELD_FL_SYSCALL) {
 			const char *name = uval < (1ULL << 31) ? get_syscall_name((int)uval) : NULL;
 
-			seq_printf(m, "%s: %-30s[%3llu]", field_name, name ? name : "unknown_syscall",
-				   uval);
+			seq_printf(m, "%s: %-30s[%3llu]", field_name,
+				   name ? name : "unknown_syscall", uval);
 		} else if (kf->flags & HIST_FIELD_FL_STACKTRACE) {
 			seq_puts(m, "stacktrace:\n");
 			hist_trigger_stacktrace_print(m, (const unsigned long *)(key + kf->offset));
@@ -3111,7 +3156,8 @@ static void hist_trigger_entry_print(struct seq_file *m, struct hist_trigger_dat
 		if (hf->flags & (HIST_FIELD_FL_VAR | HIST_FIELD_FL_EXPR))
 			continue;
 		seq_printf(m, hf->flags & HIST_FIELD_FL_HEX ? "  %s: %10llx" : "  %s: %10llu",
-			   hist_field_name(hf, 0), (unsigned long long)tracing_map_read_sum(elt, i));
+			   hist_field_name(hf, 0),
+			   (unsigned long long)tracing_map_read_sum(elt, i));
 	}
 	print_actions(m, hist_data, elt);
 	seq_puts(m, "\n");
@@ -3351,9 +3397,8 @@ static int split_filter(char *param, char **filter)
  * "hist:..." written to file's trigger file: param is what followed "hist:". Linux's
  * event_hist_trigger_parse(), one step after the other so each error is Linux's.
  */
-static int event_hist_trigger_parse(const struct event_command *cmd,
-				    struct trace_event_file *file, char *param, bool remove,
-				    bool apply)
+static int event_hist_trigger_parse(const struct event_command *cmd, struct trace_event_file *file,
+				    char *param, bool remove, bool apply)
 {
 	unsigned int bits = TRACING_MAP_BITS_DEFAULT;
 	struct event_trigger_data *data = NULL, *test;

@@ -129,8 +129,8 @@ static void hist_enable_trigger(struct event_trigger_data *data, unsigned long i
 	(void)ip;
 	if (!trigger_take_count(data))
 		return;
-	for (struct event_trigger_data *t = __atomic_load_n(&data->target->triggers,
-							    __ATOMIC_ACQUIRE);
+	for (struct event_trigger_data *t =
+		     __atomic_load_n(&data->target->triggers, __ATOMIC_ACQUIRE);
 	     t; t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
 		if (t->cmd->trigger_type == ETT_EVENT_HIST)
 			__atomic_store_n(&t->paused, !data->cmd->enable, __ATOMIC_RELAXED);
@@ -174,8 +174,9 @@ static const struct event_command disable_hist_cmd = {.name = "disable_hist",
  * a host test that links no trace/trace_events_hist.c (its weak declaration).
  */
 static const struct event_command *const event_commands[] = {
-	&traceon_cmd,	   &traceoff_cmd,    &snapshot_cmd,	&stacktrace_cmd,   &enable_event_cmd,
-	&disable_event_cmd, &enable_hist_cmd, &disable_hist_cmd, &trigger_hist_cmd,
+	&traceon_cmd,	  &traceoff_cmd,     &snapshot_cmd,
+	&stacktrace_cmd,  &enable_event_cmd, &disable_event_cmd,
+	&enable_hist_cmd, &disable_hist_cmd, &trigger_hist_cmd,
 };
 
 /* The eprobes' (kernel users'), never named in a trigger file. */

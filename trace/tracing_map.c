@@ -221,7 +221,8 @@ static struct tracing_map_elt *__tracing_map_insert(struct tracing_map *map, con
 		uint32_t test_key = __atomic_load_n(&entry->key, __ATOMIC_ACQUIRE);
 
 		if (test_key == key_hash) {
-			struct tracing_map_elt *val = __atomic_load_n(&entry->val, __ATOMIC_ACQUIRE);
+			struct tracing_map_elt *val =
+				__atomic_load_n(&entry->val, __ATOMIC_ACQUIRE);
 
 			if (val && keys_match(key, val->key, map->key_size)) {
 				if (!lookup_only)
@@ -293,13 +294,13 @@ void tracing_map_clear(struct tracing_map *map)
 
 /* --- reading: the used entries, sorted -------------------------------------------------------- */
 
-#define DEFINE_TRACING_MAP_CMP_FN(type)                                  \
+#define DEFINE_TRACING_MAP_CMP_FN(type)                                         \
 	static int tracing_map_cmp_##type(const void *val_a, const void *val_b) \
-	{                                                                \
-		type a, b;                                               \
-		__builtin_memcpy(&a, val_a, sizeof(a));                  \
-		__builtin_memcpy(&b, val_b, sizeof(b));                  \
-		return a > b ? 1 : a < b ? -1 : 0;                       \
+	{                                                                       \
+		type a, b;                                                      \
+		__builtin_memcpy(&a, val_a, sizeof(a));                         \
+		__builtin_memcpy(&b, val_b, sizeof(b));                         \
+		return a > b ? 1 : a < b ? -1 : 0;                              \
 	}
 
 DEFINE_TRACING_MAP_CMP_FN(int64_t)

@@ -161,7 +161,8 @@ static inline uint64_t tracing_map_drops(const struct tracing_map *map)
  * their number, or -ENOMEM.
  */
 int tracing_map_sort_entries(struct tracing_map *map, struct tracing_map_sort_key *sort_keys,
-			     unsigned int n_sort_keys, struct tracing_map_sort_entry **sort_entries);
+			     unsigned int n_sort_keys,
+			     struct tracing_map_sort_entry **sort_entries);
 void tracing_map_destroy_sort_entries(struct tracing_map_sort_entry *entries, int n_entries);
 
 /* Key comparisons: a number of size bytes (signed or not), a NUL-terminated string, none. */

@@ -343,6 +343,7 @@ HIST_DEFINITIONS = [
     ("hist:vals=hitcount", EINVAL, None),            # no keys
     ("hist:keys=", EINVAL, "Empty assignment"),
     ("hist:keys=nosuchfield", EINVAL, "Couldn't find field"),
+    ("hist:keys=id,", EINVAL, "Couldn't find field"),  # an empty name: Linux's caret at 0
     ("hist:keys=id:vals=nosuchfield", EINVAL, "Couldn't find field"),
     ("hist:keys=id.nosuchmod", EINVAL, "Invalid field modifier"),
     ("hist:keys=id.buckets=0", EINVAL, "Invalid field modifier"),

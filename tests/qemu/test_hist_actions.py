@@ -283,7 +283,9 @@ def test_errors_in_error_log(lucid):
 
 
 def test_nothing_kept_after_many_rounds(lucid):
-    """The recipe made, used and removed 200 times: MemFree as before."""
+    """The recipe made and removed 500 times: MemFree as before. (Only builtins in the loop:
+    a process started would leave the kernel's pid and task caches grown by a page, noise.
+    The hits allocate nothing: the maps are made whole when the trigger is.)"""
     fresh(lucid)
     clean(lucid)
     ok(lucid, "set +o history")
@@ -293,7 +295,7 @@ def test_nothing_kept_after_many_rounds(lucid):
               "echo '%s' >> %strigger; "
               "echo '%s' >> %strigger; "
               "echo '%s' >> %strigger; "
-              "echo 1 > %senable; sleep 0.01; echo 0 > %senable; "
+              "echo 1 > %senable; echo 0 > %senable; "
               "echo '!%s' >> %strigger; "
               "echo '!%s' >> %strigger; "
               "echo '!%s' >> %strigger; "
@@ -306,9 +308,11 @@ def test_nothing_kept_after_many_rounds(lucid):
             assert lucid.run("true %d" % i) == ""
         return int(re.search(r"MemFree:\s+(\d+) kB", sh(lucid, "cat /proc/meminfo")).group(1))
 
-    ok(lucid, "for i in $(seq 200); do round; done", timeout=600)
+    # a first thousand: the page allocator's free lists settle (slabinfo's counts do not move
+    # from the first round on; MemFree's pages do, for a while)
+    ok(lucid, "for i in $(seq 1000); do round; done", timeout=900)
     before = free_kb()
-    ok(lucid, "for i in $(seq 200); do round; done", timeout=600)
+    ok(lucid, "for i in $(seq 500); do round; done", timeout=900)
     after = free_kb()
     assert after == before, (before, after)
     assert cat(lucid, "synthetic_events") == ""
