@@ -65,6 +65,11 @@ def test_files(lucid):
     readme = cat(lucid, "README")
     assert "\t           s:[synthetic/]<event> <field> [<field>]\n" in readme
     assert "  events/synthetic_events\t- Create/append/remove/show synthetic events\n" in readme
+    # Linux 6.1's lines, word for word, as tools read them
+    assert ("\t        onmatch(matching.event)  - invoke on addition or update\n"
+            "\t        onmax(var)               - invoke if var exceeds current max\n"
+            "\t        onchange(var)            - invoke action if var changes\n") in readme
+    assert "\t        trace(<synthetic_event>,param list)  - generate synthetic event\n" in readme
 
 
 def test_made_listed_and_its_files(lucid):
