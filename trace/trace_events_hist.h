@@ -153,6 +153,14 @@ struct hist_trigger_data {
 	bool remove; /* made for a "!hist:" write, to match the one to remove */
 	bool has_execname; /* an entry keeps its task's name (.execname) */
 	bool simple_key; /* one key, a number: the hit needs no key buffer */
+	/*
+	 * Its triggers (each one's event_trigger_data.private_data is this): a ":name=" histogram
+	 * is shared by every trigger of that name, on named_next's list while ref > 0. clearing:
+	 * ":clear" is emptying the map, hits stay out.
+	 */
+	unsigned int ref;
+	bool clearing;
+	struct hist_trigger_data *named_next;
 	/* references to variables, and actions (onmatch...): none yet, the structure is Linux's */
 	struct hist_field *var_refs[TRACING_MAP_VARS_MAX];
 	unsigned int n_var_refs;
