@@ -219,20 +219,12 @@ static void hist_err(unsigned int err_type, unsigned int pos)
 	tracing_log_err(hist_err_tr, last_cmd_loc, last_cmd, hist_err_text, err_type, pos);
 }
 
-/* A shared (":name=") histogram's state beyond the map: see named_hists below. */
-struct hist_named {
-	struct hist_named *next;
-	struct hist_trigger_data *hist_data;
-	unsigned int ref; /* triggers that use it */
-	bool clearing; /* :clear is emptying the map: hits wait outside */
-};
-
 /* The histogram of a trigger on a file's list, if it is a hist trigger; else NULL. */
 static struct hist_trigger_data *hist_data_of(const struct event_trigger_data *test)
 {
-	if (test->cmd->trigger_type != ETT_EVENT_HIST || !test->private_data)
+	if (test->cmd->trigger_type != ETT_EVENT_HIST)
 		return NULL;
-	return ((const struct hist_named *)test->private_data)->hist_data;
+	return test->private_data;
 }
 
 /* --- a field's value on a hit ------------------------------------------------------------------ */
@@ -2675,11 +2667,8 @@ static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
 
 /* --- the hit ------------------------------------------------------------------------------------ */
 
-/*
- * Each hist_trigger_data is used through one of these (a trigger's private_data), named or
- * not, so the hit path reads one pointer to find whether a :clear is running.
- */
-static struct hist_named *named_hists; /* under event_mutex */
+/* The named histograms (":name=foo"), on hist_data->named_next; under event_mutex. */
+static struct hist_trigger_data *named_hists;
 
 /* The tracepoint's own function (kernel/tracepoint.h's __do_trace_NAME), which calls probes. */
 static bool is_tracepoint_frame(unsigned long addr)
@@ -2831,12 +2820,11 @@ static noinline void hist_trigger_compound(struct hist_trigger_data *hist_data, 
 static void event_hist_trigger(struct event_trigger_data *data, void *rec, unsigned int len,
 			       unsigned long ip)
 {
-	struct hist_named *hn = data->private_data;
-	struct hist_trigger_data *hist_data = hn->hist_data;
+	struct hist_trigger_data *hist_data = data->private_data;
 	struct hist_field *key_field;
 	uint64_t key;
 
-	if (__atomic_load_n(&hn->clearing, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&hist_data->clearing, __ATOMIC_ACQUIRE))
 		return;
 	if (!hist_data->simple_key) {
 		hist_trigger_compound(hist_data, rec, len, ip);
@@ -3012,8 +3000,7 @@ static void track_data_snapshot_print(struct seq_file *m, struct hist_trigger_da
 /* The trigger's line (trigger file, and the hist file's "# trigger info:"), Linux's. */
 static int event_hist_trigger_print(struct event_trigger_data *data, char *buf, size_t size)
 {
-	struct hist_named *hn = data->private_data;
-	struct hist_trigger_data *hist_data = hn->hist_data;
+	struct hist_trigger_data *hist_data = data->private_data;
 	struct hbuf hb = {buf, size, 0};
 	unsigned int i;
 
@@ -3179,8 +3166,7 @@ static int print_entries(struct seq_file *m, struct hist_trigger_data *hist_data
 
 static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *data, int n)
 {
-	struct hist_named *hn = data->private_data;
-	struct hist_trigger_data *hist_data = hn->hist_data;
+	struct hist_trigger_data *hist_data = data->private_data;
 	char line[TRACING_LOG_LOC_MAX * 2], *buf = line;
 	int len, n_entries;
 
@@ -3235,34 +3221,34 @@ const struct file_operations event_hist_fops = {
 
 /* --- adding, matching, removing ---------------------------------------------------------------- */
 
-static struct hist_named *find_named(const char *name)
+static struct hist_trigger_data *find_named(const char *name)
 {
-	for (struct hist_named *hn = named_hists; hn; hn = hn->next)
-		if (hn->hist_data->attrs->name && !strcmp(hn->hist_data->attrs->name, name))
-			return hn;
+	for (struct hist_trigger_data *hd = named_hists; hd; hd = hd->named_next)
+		if (!strcmp(hd->attrs->name, name))
+			return hd;
 	return NULL;
 }
 
-static void hist_named_put(struct hist_named *hn)
+/* A trigger lets go of its histogram: the last one frees it (and its name). */
+static void hist_data_put(struct hist_trigger_data *hist_data)
 {
-	struct hist_named **link;
+	struct hist_trigger_data **link;
 
-	if (--hn->ref > 0)
+	if (--hist_data->ref > 0)
 		return;
-	for (link = &named_hists; *link; link = &(*link)->next) {
-		if (*link == hn) {
-			*link = hn->next;
+	for (link = &named_hists; *link; link = &(*link)->named_next) {
+		if (*link == hist_data) {
+			*link = hist_data->named_next;
 			break;
 		}
 	}
-	destroy_hist_data(hn->hist_data);
-	kfree(hn);
+	destroy_hist_data(hist_data);
 }
 
 static void event_hist_trigger_free(struct event_trigger_data *data)
 {
 	if (data->private_data)
-		hist_named_put(data->private_data);
+		hist_data_put(data->private_data);
 	trigger_filter_free(data);
 	kfree(data);
 }
@@ -3309,25 +3295,25 @@ static bool hist_data_match(const struct hist_trigger_data *hist_data,
 static bool hist_trigger_match(const struct event_trigger_data *data,
 			       const struct hist_trigger_data *hist_data,
 			       const struct event_trigger_data *test,
-			       const struct hist_named *named)
+			       const struct hist_trigger_data *named)
 {
-	const struct hist_named *test_hn = test->private_data;
+	const struct hist_trigger_data *test_data = test->private_data;
 
-	if (named && named != test_hn)
+	if (named && named != test_data)
 		return false;
-	if (!named && test_hn->hist_data->attrs->name)
+	if (!named && test_data->attrs->name)
 		return false;
 	if (!!data->filter_str != !!test->filter_str ||
 	    (data->filter_str && strcmp(data->filter_str, test->filter_str)))
 		return false;
-	return hist_data_match(hist_data, test_hn->hist_data);
+	return hist_data_match(hist_data, test_data);
 }
 
 /* The file's hist trigger that data describes, or NULL. */
 static struct event_trigger_data *find_hist_trigger(struct trace_event_file *file,
 						    struct event_trigger_data *data,
 						    struct hist_trigger_data *hist_data,
-						    struct hist_named *named)
+						    struct hist_trigger_data *named)
 {
 	for (struct event_trigger_data *test = file->triggers; test; test = test->next)
 		if (test->cmd->trigger_type == ETT_EVENT_HIST &&
@@ -3337,12 +3323,12 @@ static struct event_trigger_data *find_hist_trigger(struct trace_event_file *fil
 }
 
 /* :clear: the map emptied while no hit can be inside it. */
-static void hist_clear(struct hist_named *hn)
+static void hist_clear(struct hist_trigger_data *hist_data)
 {
-	__atomic_store_n(&hn->clearing, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&hist_data->clearing, true, __ATOMIC_RELEASE);
 	tracepoint_synchronize_unregister(); /* every hit that saw clearing false has finished */
-	tracing_map_clear(hn->hist_data->map);
-	__atomic_store_n(&hn->clearing, false, __ATOMIC_RELEASE);
+	tracing_map_clear(hist_data->map);
+	__atomic_store_n(&hist_data->clearing, false, __ATOMIC_RELEASE);
 }
 
 static void hist_unreg_all(struct trace_event_file *file)
@@ -3404,7 +3390,7 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	struct event_trigger_data *data = NULL, *test;
 	struct hist_trigger_data *hist_data = NULL;
 	struct hist_trigger_attrs *attrs;
-	struct hist_named *hn = NULL, *named = NULL;
+	struct hist_trigger_data *named = NULL;
 	char *filter, *start, *expr;
 	int ret;
 
@@ -3473,7 +3459,7 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	 * name must be known and its histogram the same.
 	 */
 	if ((attrs->pause || attrs->cont || attrs->clear) && (!attrs->name || named) &&
-	    (!named || hist_data_match(hist_data, named->hist_data))) {
+	    (!named || hist_data_match(hist_data, named))) {
 		test = find_hist_trigger(file, data, hist_data, named);
 		if (test) {
 			if (apply) {
@@ -3490,7 +3476,7 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	}
 
 	/* a new one (Linux's hist_register_trigger()) */
-	if (named && !hist_data_match(hist_data, named->hist_data)) {
+	if (named && !hist_data_match(hist_data, named)) {
 		hist_err(HIST_ERR_NAMED_MISMATCH, errpos(attrs->name));
 		ret = -EINVAL;
 		goto out_free;
@@ -3511,33 +3497,26 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	}
 	data->paused = attrs->pause;
 	if (named) {
-		hn = named;
-		hn->ref++;
 		destroy_hist_data(hist_data); /* the shared one is used */
-		hist_data = NULL;
+		hist_data = named;
 	} else {
-		hn = kzalloc(sizeof(*hn));
-		ret = hn ? tracing_map_init(hist_data->map) : -ENOMEM;
-		if (ret) {
-			kfree(hn);
+		ret = tracing_map_init(hist_data->map);
+		if (ret)
 			goto out_free;
-		}
-		hn->hist_data = hist_data;
-		hn->ref = 1;
-		hist_data = NULL;
 		if (attrs->name) {
-			hn->next = named_hists;
-			named_hists = hn;
+			hist_data->named_next = named_hists;
+			named_hists = hist_data;
 		}
 	}
-	data->private_data = hn;
+	hist_data->ref++;
+	data->private_data = hist_data;
 	ret = event_trigger_add(file, data, true);
 	if (ret) {
 		event_hist_trigger_free(data);
 		return ret;
 	}
-	if (has_hist_vars(hn->hist_data))
-		save_hist_vars(hn->hist_data); /* others may refer to its variables now */
+	if (has_hist_vars(hist_data))
+		save_hist_vars(hist_data); /* others may refer to its variables now */
 	kfree(last_cmd);
 	last_cmd = NULL;
 	return 0;

@@ -181,6 +181,14 @@ struct hist_trigger_data {
 	 */
 	bool has_vars;
 	/*
+	 * Its triggers (each one's event_trigger_data.private_data is this): a ":name=" histogram
+	 * is shared by every trigger of that name, on named_next's list while ref > 0. clearing:
+	 * ":clear" is emptying the map, hits stay out.
+	 */
+	unsigned int ref;
+	bool clearing;
+	struct hist_trigger_data *named_next;
+	/*
 	 * References to variables ("$ts0", this histogram's or another's), in the order a hit
 	 * resolves them into var_ref_vals[]; and the actions (onmatch, onmax, onchange).
 	 */
