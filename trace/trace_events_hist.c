@@ -15,7 +15,8 @@
  *   hist:keys=<field1[,field2,...]>[:vals=<field1,...>][:sort=<field1[.descending],...>]
  *        [:size=#entries][:pause][:continue][:clear][:name=histname1] [if <filter>]
  *
- *   modifiers: .hex .sym .sym-offset .execname (common_pid) .syscall .log2 .buckets=N .usecs
+ *   modifiers: .hex .sym .sym-offset .execname (common_pid) .syscall .log2 .buckets=N, and
+ *   .usecs, parsed for common_timestamp, which comes with the variables
  *
  * A trigger is parsed into a struct hist_trigger_data: fields[] holds the values first
  * (hitcount at 0, then vals=), then the keys, as in Linux, and the map's fields are made in

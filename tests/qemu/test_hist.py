@@ -205,6 +205,11 @@ def test_marker_text_as_key(lucid):
     # the text as written: echo's newline is part of it, as trace_marker's triggers see it
     ok(lucid, "echo hello > trace_marker")
     assert "{ buf: hello\n" in cat(lucid, PRINT + "hist")
+    # a full table (size=128): the hits it has no entry for are counted as dropped
+    ok(lucid, "echo 'hist:keys=buf:size=128' > %strigger" % PRINT)
+    ok(lucid, "for i in $(seq 200); do echo -n m$i > trace_marker; done")
+    m = TOTALS.search(cat(lucid, PRINT + "hist"))
+    assert m and tuple(int(x) for x in m.groups()) == (128, 128, 72), m and m.groups()
     clean(lucid)
 
 
@@ -421,3 +426,32 @@ def test_nothing_kept_after_a_thousand(lucid):
     assert after == before, (before, after)
     ok(lucid, "set -o history")
     clean(lucid)
+
+
+def test_three_events_at_once_under_load(lucid):
+    """Histograms on sched_switch (by stack), sys_enter and kmalloc at once while four shells
+    make system calls and allocations on every CPU, the hist files read and cleared meanwhile:
+    no oops, and every histogram's Totals agree with its lines."""
+    fresh(lucid)
+    defs = {"events/sched/sched_switch/": "hist:keys=stacktrace:vals=prev_pid",
+            SYS_ENTER: "hist:keys=common_pid.execname,id.syscall:size=16384",
+            KMALLOC: "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending"}
+    for ev, d in defs.items():
+        ok(lucid, "echo '%s' > %strigger" % (d, ev))
+    load = "for i in $(seq 20); do ls /bin > /dev/null; cat /etc/passwd > /dev/null; done"
+    ok(lucid, "( (%s) & (%s) & (%s) & (%s) & for j in 1 2 3 4 5; do cat %shist %shist %shist"
+       " > /dev/null; echo '%s:clear' >> %strigger; done; wait )"
+       % (load, load, load, load, KMALLOC, SYS_ENTER, "events/sched/sched_switch/",
+          defs[KMALLOC], KMALLOC), timeout=900)
+    for ev, d in defs.items():
+        ok(lucid, "echo '%s:pause' >> %strigger" % (d, ev))
+        out = cat(lucid, ev + "hist", timeout=120)
+        m = TOTALS.search(out)
+        assert m, out[-300:]
+        hits, n, dropped = (int(x) for x in m.groups())
+        counts = [int(c) for c in re.findall(r"\} hitcount: +(\d+)", out)]
+        assert sum(counts) == hits and len(counts) == n and dropped == 0, (ev, out[-300:])
+        assert hits > 100, (ev, hits)
+    assert "Kernel panic" not in lucid.tail(100000) and "BUG" not in lucid.tail(100000)
+    clean(lucid)
+    ok(lucid, ": > events/sched/sched_switch/trigger")
