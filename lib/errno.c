@@ -33,6 +33,7 @@ static const char *const errno_texts[] = {
 	[ESPIPE] = "Illegal seek",
 	[EROFS] = "Read-only file system",
 	[EPIPE] = "Broken pipe",
+	[EDOM] = "Numerical argument out of domain",
 	[ERANGE] = "Numerical result out of range",
 	[ENAMETOOLONG] = "File name too long",
 	[ENOSYS] = "Function not implemented",

@@ -33,6 +33,7 @@
 #define ESPIPE 29
 #define EROFS 30
 #define EPIPE 32
+#define EDOM 33 /* a hist expression's division by zero, as Linux */
 #define ERANGE 34
 #define ENAMETOOLONG 36
 #define ENOSYS 38

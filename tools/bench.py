@@ -338,9 +338,11 @@ PROBE_BENCH = [
      "echo 1 > events/raw_syscalls/sys_enter/enable"),
     ("sys_enter_no_filter", "raw_syscalls:sys_enter, no filter",
      "echo 1 > events/raw_syscalls/sys_enter/enable"),
+    ("sys_enter_hist_keys_id", "`hist:keys=id` on raw_syscalls:sys_enter (trigger only)",
+     "echo 'hist:keys=id' > events/raw_syscalls/sys_enter/trigger"),
 ]
 PROBE_UNDO = ("echo 0 > events/enable; echo 0 > events/raw_syscalls/sys_enter/filter; "
-              "echo > kprobe_events; echo > trace")
+              ": > events/raw_syscalls/sys_enter/trigger; echo > kprobe_events; echo > trace")
 PIDBENCH = re.compile(r"^pidbench: med=(\d+)", re.M)
 
 

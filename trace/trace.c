@@ -575,6 +575,7 @@ void tracing_init_tracefs(void)
 	init_dynamic_event(); /* dynamic_events, then its kinds: */
 	init_kprobe_trace();
 	trace_events_eprobe_init();
+	trace_events_synth_init(); /* synthetic_events */
 	init_uprobe_trace(); /* uprobe_events, uprobe_profile */
 	ftrace_dump_init(); /* ftrace_dump_on_oops: the option, its /proc file, the notifier */
 	traceoff_on_warning_init_sysctl();

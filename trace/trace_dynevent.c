@@ -102,8 +102,7 @@ void argv_free(char **argv)
 
 /* --- removing ----------------------------------------------------------------------------------- */
 
-/* The buffers may hold records of events that are gone: Linux's tracing_reset_all_online_cpus. */
-static void tracing_reset_all_online_cpus(void)
+void tracing_reset_all_online_cpus(void)
 {
 	struct trace_array *tr;
 
@@ -265,7 +264,7 @@ static int create_dyn_event(const char *raw_command)
 }
 
 /* m->private: the kind the file lists (kprobe_events), or NULL for every kind. */
-static void *dyn_event_seq_start(struct seq_file *m, loff_t *pos)
+void *dyn_event_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct dyn_event *ev;
 	loff_t i = 0;
@@ -281,7 +280,7 @@ static void *dyn_event_seq_start(struct seq_file *m, loff_t *pos)
 	return NULL;
 }
 
-static void *dyn_event_seq_next(struct seq_file *m, void *v, loff_t *pos)
+void *dyn_event_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct list_head *p = &((struct dyn_event *)v)->list;
 
@@ -295,7 +294,7 @@ static void *dyn_event_seq_next(struct seq_file *m, void *v, loff_t *pos)
 	return NULL;
 }
 
-static void dyn_event_seq_stop(struct seq_file *m, void *v)
+void dyn_event_seq_stop(struct seq_file *m, void *v)
 {
 	(void)m, (void)v;
 	mutex_unlock(&dyn_event_mutex);

@@ -74,6 +74,18 @@ int dyn_events_release_all(struct dyn_event_operations *type);
 ssize_t trace_parse_run_command(const char *ubuf, size_t count, loff_t *ppos,
 				int (*createfn)(const char *raw_command));
 
+/*
+ * A definitions file's seq_file walk (m->private: the kind listed, NULL: all), under
+ * dyn_event_mutex from start to stop; a kind that lists its own way (synthetic_events) brings
+ * its own show.
+ */
+struct seq_file;
+void *dyn_event_seq_start(struct seq_file *m, loff_t *pos);
+void *dyn_event_seq_next(struct seq_file *m, void *v, loff_t *pos);
+void dyn_event_seq_stop(struct seq_file *m, void *v);
+/* The buffers may hold records of events that are gone: Linux's, for every trace array. */
+void tracing_reset_all_online_cpus(void);
+
 /* A definitions file's open: lists kind (NULL: all kinds); O_TRUNC first removes them all. */
 struct file;
 int dyn_event_file_open(struct file *file, struct dyn_event_operations *kind);
@@ -81,6 +93,7 @@ int dyn_event_file_open(struct file *file, struct dyn_event_operations *kind);
 void init_dynamic_event(void);
 void trace_events_eprobe_init(void); /* trace/trace_eprobe.c */
 void init_kprobe_trace(void); /* trace/trace_kprobe.c: kprobe_events, kprobe_profile */
+void trace_events_synth_init(void); /* trace/trace_events_synth.c: synthetic_events */
 
 /* Linux's argv_split(): the words of str (split on blanks), NULL-terminated; argv_free frees. */
 char **argv_split(const char *str, int *argcp);

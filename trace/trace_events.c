@@ -473,7 +473,7 @@ static noinline void *triggered_buffer_reserve(struct trace_event_call *call, un
 		return aside_buffer_reserve(call, len,
 					    ring_buffer_record_is_on(global_trace.buffer));
 	if (flags & EVENT_FILE_FL_TRIGGER_MODE)
-		event_triggers_call(&call->file, NULL, 0);
+		event_triggers_call(&call->file, NULL, 0, 0);
 	if (event_soft_disabled(call, flags))
 		return NULL;
 	if (READ_ONCE(call->file.filter))
@@ -544,7 +544,7 @@ static noinline void *instances_buffer_reserve(struct trace_event_call *call, un
 	if (top && event_pid_ignored(&event_pid_filter, other_pid))
 		top = false;
 	if (top && (flags & EVENT_FILE_FL_TRIGGER_MODE) && !(flags & EVENT_FILE_FL_TRIGGER_COND))
-		event_triggers_call(&call->file, NULL, 0);
+		event_triggers_call(&call->file, NULL, 0, 0);
 	rec = aside_buffer_reserve(call, len, top && ring_buffer_record_is_on(global_trace.buffer));
 	if (rec) { /* (an interrupt's event in between has come and gone: the level is ours) */
 		filter_top[cpu][filter_nest[cpu] - 1] = top;
@@ -572,7 +572,7 @@ static void instances_commit(struct trace_event_call *call, void *rec, unsigned 
 		if (!READ_ONCE(f->enabled) || event_pid_ignored(f->tr->event_pids, other_pid))
 			continue;
 		if (unlikely(flags & EVENT_FILE_FL_TRIGGER_MODE))
-			tt = event_triggers_call(f, rec, (unsigned int)len);
+			tt = event_triggers_call(f, rec, (unsigned int)len, ip);
 		filter = READ_ONCE(f->filter);
 		if (!(flags & EVENT_FILE_FL_SOFT_DISABLED) &&
 		    (!filter || filter_match_preds(filter, rec, (unsigned int)len)) &&
@@ -648,7 +648,7 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 	bool top = filter_top[cpu][level];
 
 	if (top && (flags & EVENT_FILE_FL_TRIGGER_COND))
-		tt = event_triggers_call(&call->file, rec, (unsigned int)len);
+		tt = event_triggers_call(&call->file, rec, (unsigned int)len, ip);
 	if (filter_record[cpu][level] && !event_soft_disabled(call, flags) &&
 	    (!filter || filter_match_preds(filter, rec, (unsigned int)len))) {
 		if (unlikely(READ_ONCE(tracepoint_printk)))

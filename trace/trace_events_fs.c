@@ -14,6 +14,7 @@
  *   events/SYSTEM/NAME/id     the event's id: the type of its records
  *   events/SYSTEM/NAME/filter the event's filter, "none", or the report on a refused one
  *   events/SYSTEM/NAME/trigger its triggers (trace/trace_events_trigger_fs.c)
+ *   events/SYSTEM/NAME/hist    its hist triggers' histograms (trace/trace_events_hist.c)
  *   events/SYSTEM/filter      write: a filter for each event of the system that has its fields
  *   events/header_page        the ring buffer's page header, for tools
  *   events/header_event       its record header
@@ -46,6 +47,7 @@
 #include "trace/trace_events.h"
 #include "trace/trace_events_filter.h"
 #include "trace/trace_events_trigger.h"
+#include "trace/trace_events_hist.h"
 #include "kernel/tracepoint.h"
 #include "kernel/cmdline.h"
 #include "kernel/fs/proc/sysctl.h"
@@ -777,6 +779,7 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_file *
 					    &ftrace_event_filter_fops)) ||
 	    (trigger &&
 	     !tracefs_create_file("trigger", TRACE_MODE_WRITE, dir, file, &event_trigger_fops)) ||
+	    !tracefs_create_file("hist", TRACE_MODE_READ, dir, file, &event_hist_fops) ||
 	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
 	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
 		return -ENOMEM;

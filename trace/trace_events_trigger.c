@@ -41,17 +41,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-struct event_command {
-	const char *name;
-	enum event_trigger_type trigger_type;
-	bool post_trigger; /* runs after the record is committed */
-	bool needs_event; /* takes sys:event: enable_event, disable_event */
-	bool enable; /* enable_event (else disable_event) */
-	bool needs_snapshot; /* the spare buffer must exist first */
-	/* ip: where the probe called commit, for a stack trace (0 when it does not matter) */
-	void (*trigger)(struct event_trigger_data *data, unsigned long ip);
-};
-
 /* --- counts --------------------------------------------------------------------------------- */
 
 /* Takes one count: false if none is left. Unlimited never runs out. */
@@ -131,25 +120,73 @@ static void event_enable_trigger(struct event_trigger_data *data, unsigned long 
 		__atomic_fetch_or(&target->flags, EVENT_FILE_FL_SOFT_DISABLED, __ATOMIC_RELEASE);
 }
 
-/* In Linux's order of registration: the trigger file's header lists them so. */
-static const struct event_command event_commands[] = {
-	{"traceon", ETT_TRACE_ONOFF, false, false, false, false, traceon_trigger},
-	{"traceoff", ETT_TRACE_ONOFF, true, false, false, false, traceoff_trigger},
-	{"snapshot", ETT_SNAPSHOT, false, false, false, true, snapshot_trigger},
-	{"stacktrace", ETT_STACKTRACE, true, false, false, false, stacktrace_trigger},
-	{"enable_event", ETT_EVENT_ENABLE, false, true, true, false, event_enable_trigger},
-	{"disable_event", ETT_EVENT_ENABLE, false, true, false, false, event_enable_trigger},
+/*
+ * enable_hist:sys:event and disable_hist: pause or continue every hist trigger of the target
+ * event (Linux's hist_enable_trigger). Each time it runs (a count counts every run).
+ */
+static void hist_enable_trigger(struct event_trigger_data *data, unsigned long ip)
+{
+	(void)ip;
+	if (!trigger_take_count(data))
+		return;
+	for (struct event_trigger_data *t =
+		     __atomic_load_n(&data->target->triggers, __ATOMIC_ACQUIRE);
+	     t; t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
+		if (t->cmd->trigger_type == ETT_EVENT_HIST)
+			__atomic_store_n(&t->paused, !data->cmd->enable, __ATOMIC_RELAXED);
+}
+
+static const struct event_command traceon_cmd = {
+	.name = "traceon", .trigger_type = ETT_TRACE_ONOFF, .trigger = traceon_trigger};
+static const struct event_command traceoff_cmd = {.name = "traceoff",
+						  .trigger_type = ETT_TRACE_ONOFF,
+						  .post_trigger = true,
+						  .trigger = traceoff_trigger};
+static const struct event_command snapshot_cmd = {.name = "snapshot",
+						  .trigger_type = ETT_SNAPSHOT,
+						  .needs_snapshot = true,
+						  .trigger = snapshot_trigger};
+static const struct event_command stacktrace_cmd = {.name = "stacktrace",
+						    .trigger_type = ETT_STACKTRACE,
+						    .post_trigger = true,
+						    .trigger = stacktrace_trigger};
+static const struct event_command enable_event_cmd = {.name = "enable_event",
+						      .trigger_type = ETT_EVENT_ENABLE,
+						      .needs_event = true,
+						      .enable = true,
+						      .trigger = event_enable_trigger};
+static const struct event_command disable_event_cmd = {.name = "disable_event",
+						       .trigger_type = ETT_EVENT_ENABLE,
+						       .needs_event = true,
+						       .trigger = event_enable_trigger};
+static const struct event_command enable_hist_cmd = {.name = "enable_hist",
+						     .trigger_type = ETT_HIST_ENABLE,
+						     .needs_event = true,
+						     .enable = true,
+						     .trigger = hist_enable_trigger};
+static const struct event_command disable_hist_cmd = {.name = "disable_hist",
+						      .trigger_type = ETT_HIST_ENABLE,
+						      .needs_event = true,
+						      .trigger = hist_enable_trigger};
+
+/*
+ * In Linux's order of registration: the trigger file's header lists them so. hist is NULL in
+ * a host test that links no trace/trace_events_hist.c (its weak declaration).
+ */
+static const struct event_command *const event_commands[] = {
+	&traceon_cmd,	  &traceoff_cmd,     &snapshot_cmd,
+	&stacktrace_cmd,  &enable_event_cmd, &disable_event_cmd,
+	&enable_hist_cmd, &disable_hist_cmd, &trigger_hist_cmd,
 };
 
 /* The eprobes' (kernel users'), never named in a trigger file. */
-static const struct event_command eprobe_command = {"eprobe", ETT_EPROBE, false, false,
-						    false, false, NULL};
+static const struct event_command eprobe_command = {.name = "eprobe", .trigger_type = ETT_EPROBE};
 
 static const struct event_command *find_event_command(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(event_commands); i++)
-		if (!strcmp(event_commands[i].name, name))
-			return &event_commands[i];
+		if (event_commands[i] && !strcmp(event_commands[i]->name, name))
+			return event_commands[i];
 	return NULL;
 }
 
@@ -159,8 +196,9 @@ void event_trigger_available(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(event_commands) && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "",
-					event_commands[i].name);
+		if (event_commands[i])
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " " : "",
+						event_commands[i]->name);
 }
 
 /* --- running them (from the probe) --------------------------------------------------------- */
@@ -171,7 +209,7 @@ static struct event_trigger_data *next_trigger(struct event_trigger_data *const 
 }
 
 enum event_trigger_type event_triggers_call(struct trace_event_file *file, void *rec,
-					    unsigned int len)
+					    unsigned int len, unsigned long ip)
 {
 	enum event_trigger_type tt = ETT_NONE;
 
@@ -182,12 +220,19 @@ enum event_trigger_type event_triggers_call(struct trace_event_file *file, void 
 				data->rec_func(data, rec, len);
 			continue;
 		}
+		if (__atomic_load_n(&data->paused, __ATOMIC_RELAXED))
+			continue;
 		if (!rec) {
-			data->cmd->trigger(data, 0);
+			if (data->cmd->trigger)
+				data->cmd->trigger(data, 0);
 			continue;
 		}
 		if (data->filter && !filter_match_preds(data->filter, rec, len))
 			continue;
+		if (data->cmd->rec_trigger) {
+			data->cmd->rec_trigger(data, rec, len, ip);
+			continue;
+		}
 		if (data->cmd->post_trigger) {
 			tt |= data->cmd->trigger_type;
 			continue;
@@ -218,7 +263,7 @@ static void set_file_flags(struct trace_event_file *file, unsigned long mask, bo
 
 static bool trigger_needs_rec(const struct event_trigger_data *data)
 {
-	return data->filter || data->cmd->post_trigger || data->rec_func;
+	return data->filter || data->cmd->post_trigger || data->cmd->needs_rec || data->rec_func;
 }
 
 /* TRIGGER_COND: set if any trigger of the event needs the record (Linux's update_cond_flag). */
@@ -275,6 +320,10 @@ static void free_trigger_data(struct event_trigger_data *data)
 {
 	if (!data)
 		return;
+	if (data->cmd && data->cmd->free) {
+		data->cmd->free(data);
+		return;
+	}
 	free_event_filter(data->filter);
 	kfree(data->filter_str);
 	kfree(data);
@@ -284,23 +333,53 @@ static void free_trigger_data(struct event_trigger_data *data)
  * Publishes data on call: the flag that says the record is needed first, so a probe that
  * finds the new trigger finds it too; then the trigger, whole; then the probe's hold.
  */
-static int register_trigger(struct trace_event_file *file, struct event_trigger_data *data)
+static int __register_trigger(struct trace_event_file *file, struct event_trigger_data *data,
+			      bool tail)
 {
+	struct event_trigger_data **link = &file->triggers;
 	int ret;
 
-	if (find_trigger(file, data, NULL))
-		return -EEXIST;
 	if (trigger_needs_rec(data))
 		set_file_flags(file, EVENT_FILE_FL_TRIGGER_COND, true);
-	data->next = file->triggers;
-	__atomic_store_n(&file->triggers, data, __ATOMIC_RELEASE);
+	while (tail && *link)
+		link = &(*link)->next;
+	data->next = *link;
+	__atomic_store_n(link, data, __ATOMIC_RELEASE);
 	ret = trace_event_trigger_enable_disable(file, true);
 	if (ret) {
-		__atomic_store_n(&file->triggers, data->next, __ATOMIC_RELEASE);
+		__atomic_store_n(link, data->next, __ATOMIC_RELEASE);
 		update_cond_flag(file);
 		tracepoint_synchronize_unregister(); /* data is the caller's to free */
 	}
 	return ret;
+}
+
+static int register_trigger(struct trace_event_file *file, struct event_trigger_data *data)
+{
+	if (find_trigger(file, data, NULL))
+		return -EEXIST;
+	return __register_trigger(file, data, false);
+}
+
+int event_trigger_add(struct trace_event_file *file, struct event_trigger_data *data, bool tail)
+{
+	lockdep_assert_held(&event_mutex);
+	return __register_trigger(file, data, tail);
+}
+
+void event_trigger_remove(struct trace_event_file *file, struct event_trigger_data *data)
+{
+	struct event_trigger_data **link;
+
+	lockdep_assert_held(&event_mutex);
+	for (link = &file->triggers; *link && *link != data; link = &(*link)->next)
+		;
+	if (!*link)
+		return;
+	__atomic_store_n(link, data->next, __ATOMIC_RELEASE);
+	update_cond_flag(file);
+	trace_event_trigger_enable_disable(file, false);
+	tracepoint_synchronize_unregister(); /* no probe is still running it */
 }
 
 /* Removes file's trigger of test's kind; removing one that is not there is no error. */
@@ -363,6 +442,14 @@ void event_triggers_clear(struct trace_event_file *file)
 	}
 }
 
+void event_triggers_truncate(struct trace_event_file *file)
+{
+	lockdep_assert_held(&event_mutex);
+	for (size_t i = 0; i < ARRAY_SIZE(event_commands); i++)
+		if (event_commands[i] && event_commands[i]->unreg_all)
+			event_commands[i]->unreg_all(file);
+}
+
 /* "if EXPR" compiled for the event's fields (the triggering event's, as Linux). */
 static int trigger_set_filter(struct trace_event_file *file, struct event_trigger_spec *spec,
 			      struct event_trigger_data *data, bool *no_if)
@@ -383,6 +470,29 @@ static int trigger_set_filter(struct trace_event_file *file, struct event_trigge
 	data->filter = filter;
 	data->filter_str = kstrdup(expr);
 	return data->filter_str ? 0 : -ENOMEM;
+}
+
+int trigger_filter_set(struct trace_event_file *file, const char *expr,
+		       struct event_trigger_data *data)
+{
+	struct event_filter *filter;
+	int ret = create_event_filter(file->call, expr, false, &filter);
+
+	if (ret) {
+		free_event_filter(filter);
+		return ret;
+	}
+	data->filter = filter;
+	data->filter_str = kstrdup(expr);
+	return data->filter_str ? 0 : -ENOMEM;
+}
+
+void trigger_filter_free(struct event_trigger_data *data)
+{
+	free_event_filter(data->filter);
+	kfree(data->filter_str);
+	data->filter = NULL;
+	data->filter_str = NULL;
 }
 
 /*
@@ -445,6 +555,8 @@ static int trigger_process(struct trace_event_file *file, char *buf, const char 
 		trigger_log_err(file, text, buf, spec.cmd, TRIG_ERR_NO_CMD);
 		return -EINVAL;
 	}
+	if (cmd->parse)
+		return cmd->parse(cmd, file, param_and_filter, spec.remove, apply);
 	ret = event_trigger_split_param(&spec, param_and_filter, cmd->needs_event);
 	if (ret) {
 		trigger_log_err(file, text, buf,
@@ -543,7 +655,10 @@ bool trigger_needs_snapshot(const char *buf)
 		return false;
 	event_trigger_split(copy, &spec);
 	cmd = find_event_command(spec.cmd);
-	ret = cmd && cmd->needs_snapshot && !spec.remove;
+	/* a histogram's onmax(...).snapshot() needs it as the snapshot trigger does */
+	ret = cmd && !spec.remove &&
+	      (cmd->needs_snapshot ||
+	       (cmd->trigger_type == ETT_EVENT_HIST && strstr(buf, ".snapshot(")));
 	kfree(copy);
 	return ret;
 }
@@ -563,6 +678,8 @@ int event_trigger_show(struct trace_event_file *file, int k, char *buf, size_t s
 	}
 	if (!data)
 		return -1;
+	if (data->cmd->print)
+		return data->cmd->print(data, buf, size);
 	return event_trigger_format(
 		buf, size, data->cmd->name, data->target ? data->target->call->system : NULL,
 		data->target ? data->target->call->name : NULL, data->count, data->filter_str);

@@ -18,6 +18,8 @@ enum event_trigger_type {
 	ETT_STACKTRACE = 1 << 2,
 	ETT_EVENT_ENABLE = 1 << 3, /* enable_event and disable_event */
 	ETT_EPROBE = 1 << 4, /* an eprobe's (trace/trace_eprobe.c): in no trigger file */
+	ETT_EVENT_HIST = 1 << 5, /* hist (trace/trace_events_hist.c): several per event */
+	ETT_HIST_ENABLE = 1 << 6, /* enable_hist and disable_hist */
 };
 
 #define TRIGGER_COUNT_UNLIMITED (-1L) /* no ":N": printed "unlimited", as Linux */
@@ -68,6 +70,39 @@ struct file_operations;
 extern const struct file_operations event_trigger_fops; /* trace/trace_events_trigger_fs.c */
 
 struct event_command;
+struct event_trigger_data;
+
+/*
+ * A command (Linux's struct event_command): the simple ones (traceon...) are parsed by the
+ * common code (trace/trace_events_trigger.c) and run trigger(); one with a parser of its own
+ * (hist) parses the rest of the write itself, and runs rec_trigger() on the record.
+ */
+struct event_command {
+	const char *name;
+	enum event_trigger_type trigger_type;
+	bool post_trigger; /* runs after the record is committed */
+	bool needs_event; /* takes sys:event: enable_event, disable_event, enable_hist */
+	bool enable; /* enable_event, enable_hist (else disable_*) */
+	bool needs_snapshot; /* the spare buffer must exist first */
+	bool needs_rec; /* rec_trigger needs the record (Linux's EVENT_CMD_FL_NEEDS_REC) */
+	bool tail; /* added after the others, not before (Linux's hist_trigger_enable) */
+	/* ip: where the probe called commit, for a stack trace (0 when it does not matter) */
+	void (*trigger)(struct event_trigger_data *data, unsigned long ip);
+	void (*rec_trigger)(struct event_trigger_data *data, void *rec, unsigned int len,
+			    unsigned long ip);
+	/*
+	 * Its own parser: param is what follows "NAME:" (blanks cut at both ends), remove the
+	 * '!'. apply false: check only, change nothing. 0 or a negative errno. event_mutex held.
+	 */
+	int (*parse)(const struct event_command *cmd, struct trace_event_file *file, char *param,
+		     bool remove, bool apply);
+	/* Its line of the trigger file (snprintf's contract); NULL: the common form. */
+	int (*print)(struct event_trigger_data *data, char *buf, size_t size);
+	/* Frees data (and what it holds) once it is off every list and no probe runs it. */
+	void (*free)(struct event_trigger_data *data);
+	/* A write with O_TRUNC ('>') removes every trigger of this command first (hist's). */
+	void (*unreg_all)(struct trace_event_file *file);
+};
 
 /*
  * One trigger on one event in one trace array: on file->triggers, read by the probe without a
@@ -88,8 +123,25 @@ struct event_trigger_data {
 	 * with every record of the event, kept in no trigger file. private_data is the user's.
 	 */
 	void (*rec_func)(struct event_trigger_data *data, void *rec, unsigned int len);
-	void *private_data;
+	void *private_data; /* hist: its struct hist_trigger_data */
+	bool paused; /* hist: ":pause", disable_hist: hits are not counted */
+	/* hist's ":name=": the trigger whose histogram this one shares, or NULL */
+	struct event_trigger_data *named_data;
 };
+
+/*
+ * For commands with their own parser (event_mutex held): add publishes data on file (at the
+ * head of the list, or the tail) and holds the event's probe in soft mode, 0 or an errno;
+ * remove unlinks it and waits until no probe runs it (data is then the caller's to free).
+ * trigger_filter_set compiles "if"'s expression into data (0, -EINVAL, -ENOMEM).
+ */
+int event_trigger_add(struct trace_event_file *file, struct event_trigger_data *data, bool tail);
+void event_trigger_remove(struct trace_event_file *file, struct event_trigger_data *data);
+int trigger_filter_set(struct trace_event_file *file, const char *expr,
+		       struct event_trigger_data *data);
+void trigger_filter_free(struct event_trigger_data *data);
+/* The hist command (trace/trace_events_hist.c); weak: a host test may link without it. */
+extern const struct event_command trigger_hist_cmd __attribute__((weak));
 /*
  * Hangs data (rec_func and private_data set, the rest zero) on call as a trigger, which holds
  * call's probe in soft mode as any trigger does; detach takes it off and waits until no probe
@@ -98,7 +150,10 @@ struct event_trigger_data {
 int event_trigger_attach(struct trace_event_call *call, struct event_trigger_data *data);
 void event_trigger_detach(struct trace_event_call *call, struct event_trigger_data *data);
 
-/* The commands, one line: "traceon traceoff snapshot stacktrace enable_event disable_event". */
+/*
+ * The commands, one line: "traceon traceoff snapshot stacktrace enable_event disable_event
+ * enable_hist disable_hist hist".
+ */
 void event_trigger_available(char *buf, size_t size);
 
 /*
@@ -117,6 +172,8 @@ bool trigger_needs_snapshot(const char *buf);
 int event_trigger_show(struct trace_event_file *file, int k, char *buf, size_t size);
 /* Every trigger of file removed (an instance's rmdir); event_mutex held. */
 void event_triggers_clear(struct trace_event_file *file);
+/* The trigger file opened with O_TRUNC: the commands that want it clear theirs (hist's). */
+void event_triggers_truncate(struct trace_event_file *file);
 
 /*
  * From the event's probe (trace/trace_events.c), preemption off, any context. rec NULL: run
@@ -125,7 +182,7 @@ void event_triggers_clear(struct trace_event_file *file);
  * it, for event_triggers_post_call() (ip: the probe, where a stack trace starts).
  */
 enum event_trigger_type event_triggers_call(struct trace_event_file *file, void *rec,
-					    unsigned int len);
+					    unsigned int len, unsigned long ip);
 void event_triggers_post_call(struct trace_event_file *file, enum event_trigger_type tt,
 			      unsigned long ip);
 

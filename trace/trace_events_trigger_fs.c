@@ -5,12 +5,11 @@
  * ("traceoff:count=2 if prev_pid == 1"); with none, Linux's two lines of help instead:
  *
  *   # Available triggers:
- *   # traceon traceoff snapshot stacktrace enable_event disable_event
- *
- * (Linux lists the commands it registered: Lucid has no hist triggers, so no hist ones.)
+ *   # traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist
  *
  * Writing adds one trigger, or removes one with '!'. As in Linux, ">" does not clear the
- * others first (only hist triggers, which Lucid lacks, are cleared by O_TRUNC), and a trigger
+ * others first (only hist triggers and enable_hist/disable_hist are removed by O_TRUNC, at
+ * open: "echo 'hist:keys=pid' > trigger" replaces the event's histograms), and a trigger
  * of a kind the event has already fails with EEXIST. An empty write ("echo > trigger") names
  * no command: EINVAL, as Linux. A refused write changes nothing: it is checked whole before
  * anything is done, so even the snapshot buffer a "snapshot" trigger needs is allocated only
@@ -104,7 +103,15 @@ static const struct seq_operations event_triggers_seq_ops = {
 
 static int event_trigger_open(struct inode *inode, struct file *file)
 {
-	int ret = seq_open(file, &event_triggers_seq_ops);
+	int ret;
+
+	/* Linux's: '>' removes the hist triggers (and enable_hist's) first; '>>' adds */
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&event_mutex);
+		event_triggers_truncate(inode->i_private);
+		mutex_unlock(&event_mutex);
+	}
+	ret = seq_open(file, &event_triggers_seq_ops);
 
 	if (!ret)
 		((struct seq_file *)file->private_data)->private = inode->i_private;

@@ -549,6 +549,7 @@ static const char readme_msg[] =
 	"\t  accepts: event-definitions (one definition per line)\n"
 	"\t   Format: p[:[<group>/][<event>]] <place> [<args>]\n"
 	"\t           r[maxactive][:[<group>/][<event>]] <place> [<args>]\n"
+	"\t           s:[synthetic/]<event> <field> [<field>]\n"
 	"\t           e[:[<group>/][<event>]] <attached-group>.<attached-event> [<args>] [if <filter>]\n"
 	"\t           -:[<group>/][<event>]\n"
 	"\t    place: [<module>:]<symbol>[+<offset>]|<memaddr>\n"
@@ -561,6 +562,9 @@ static const char readme_msg[] =
 	"\t     type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string, symbol,\n"
 	"\t           b<bit-width>@<bit-offset>/<container-size>, ustring,\n"
 	"\t           symstr, <type>\\[<array-size>\\]\n"
+	"\t    field: <stype> <name>;\n"
+	"\t    stype: u8/u16/u32/u64, s8/s16/s32/s64, pid_t,\n"
+	"\t           [unsigned] char/int/long\n"
 	"\t    efield: For event probes ('e' types), the field is on of the fields\n"
 	"\t            of the <attached-group>/<attached-event>.\n"
 	"  kprobe_profile\t- each kprobe event's hits and misses\n"
@@ -599,7 +603,28 @@ static const char readme_msg[] =
 	"  snapshot\t\t- like 'trace', for the snapshot buffer: echo 1 > snapshot takes one\n"
 	"\t\t\t  (cat it while it is empty for the other commands)\n"
 	"  function_profile_enabled - 1: count the calls and time of every function\n"
-	"  trace_stat/functionN\t- what CPU N counted, longest total time first\n";
+	"  trace_stat/functionN\t- what CPU N counted, longest total time first\n"
+	/* Linux 6.1's, word for word (the end of its hist help, then synthetic_events) */
+	"\t    Hist trigger handlers and actions are executed whenever a\n"
+	"\t    a histogram entry is added or updated.  They take the form:\n"
+	"\n"
+	"\t        <handler>.<action>\n"
+	"\n"
+	"\t    The available handlers are:\n"
+	"\n"
+	"\t        onmatch(matching.event)  - invoke on addition or update\n"
+	"\t        onmax(var)               - invoke if var exceeds current max\n"
+	"\t        onchange(var)            - invoke action if var changes\n"
+	"\n"
+	"\t    The available actions are:\n"
+	"\n"
+	"\t        trace(<synthetic_event>,param list)  - generate synthetic event\n"
+	"\t        save(field,...)                      - save current event fields\n"
+	"\t        snapshot()                           - snapshot the trace buffer\n"
+	"\n"
+	"  events/synthetic_events\t- Create/append/remove/show synthetic events\n"
+	"\t  Write into this file to define/undefine new synthetic events.\n"
+	"\t     example: echo 'myevent u64 lat; char name[]' >> synthetic_events\n";
 
 static ssize_t readme_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
 {

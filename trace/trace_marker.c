@@ -66,13 +66,14 @@ static __always_inline void marker_commit(struct trace_array *tr, struct print_e
 static noinline void marker_commit_triggered(struct trace_array *tr, struct trace_event_file *file,
 					     struct print_entry *entry, size_t cnt)
 {
+	unsigned long ip = (unsigned long)__builtin_return_address(0);
 	enum event_trigger_type tt;
 
 	entry->buf[cnt] = '\0';
-	tt = event_triggers_call(file, entry, (unsigned int)(sizeof(*entry) + cnt + 1));
+	tt = event_triggers_call(file, entry, (unsigned int)(sizeof(*entry) + cnt + 1), ip);
 	marker_commit(tr, entry, cnt);
 	if (tt)
-		event_triggers_post_call(file, tt, (unsigned long)__builtin_return_address(0));
+		event_triggers_post_call(file, tt, ip);
 }
 
 /*

@@ -26,6 +26,7 @@
  * Not traced, as all of trace/: the probes run inside the traced code's tracepoint.
  */
 #include "trace/trace_events.h"
+#include "trace/trace_events_hist.h"
 #include "trace/events/syscalls.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/syscall_64_names.h"
@@ -33,6 +34,7 @@
 #include "kernel/sched/lockdep.h"
 #include "kernel/sched/mutex.h"
 #include "lib/errno.h"
+#include "lib/printf.h"
 
 struct syscall_trace_enter {
 	struct trace_entry ent;
@@ -69,6 +71,31 @@ static struct syscall_metadata *const syscalls_metadata[NR_SYSCALL_NAMES] = {
 #include "arch/x86_64/syscall_64_tbl.h"
 };
 #undef __SYSCALL
+
+/*
+ * Linux's: the name .syscall prints ("sys_read"), NULL for a number no call has. Linux has
+ * metadata for every call; Lucid's for those kernel/syscall_args.h lists, so the others are
+ * named from Linux's table: "sys_" and that name, made once.
+ */
+#define SYSCALL_NAME_PREFIX "sys_"
+#define SYSCALL_NAME_MAX 32
+static char syscall_full_names[NR_SYSCALL_NAMES][SYSCALL_NAME_MAX];
+
+const char *get_syscall_name(int syscall)
+{
+	char *name;
+
+	if (syscall < 0 || syscall >= NR_SYSCALL_NAMES)
+		return NULL;
+	if (syscalls_metadata[syscall])
+		return syscalls_metadata[syscall]->name;
+	if (!syscall_names[syscall])
+		return NULL;
+	name = syscall_full_names[syscall];
+	if (!name[0]) /* the same text whoever writes it first */
+		snprintf(name, SYSCALL_NAME_MAX, SYSCALL_NAME_PREFIX "%s", syscall_names[syscall]);
+	return name;
+}
 
 /* --- the fields and print fmt, from the argument list ----------------------------------------- */
 

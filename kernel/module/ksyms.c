@@ -18,6 +18,7 @@
 #include "kernel/debug/stackprotector.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
+#include "trace/trace_synth.h"
 #include "arch/x86_64/ftrace.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -43,6 +44,15 @@ EXPORT_SYMBOL(disable_kprobe);
 EXPORT_SYMBOL(get_kretprobe);
 EXPORT_SYMBOL(regs_within_kernel_stack);
 EXPORT_SYMBOL(regs_query_register_offset);
+
+/* Synthetic events (trace/trace_synth.h; modules/synth_event_gen_test.c). */
+EXPORT_SYMBOL(synth_event_create);
+EXPORT_SYMBOL(synth_event_delete);
+EXPORT_SYMBOL(trace_get_event_file);
+EXPORT_SYMBOL(trace_put_event_file);
+EXPORT_SYMBOL(synth_event_trace);
+EXPORT_SYMBOL(synth_event_trace_array);
+EXPORT_SYMBOL(trace_array_set_clr_event);
 
 /* A tracer of one's own (available_tracers). */
 EXPORT_SYMBOL(register_tracer);

@@ -53,8 +53,9 @@ SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointv
 # trace_marker_raw: any 4 to 3072 bytes are a record (an id, then data); fewer (echo's "\n",
 # "-1\n") or more (bash writes the 64 KiB 4 KiB at a time) are Linux's EINVAL
 RAW_MARKER = {k: EINVAL for k in ("empty", "negative", "64 KiB of text")}
-# dynamic_events, kprobe_events: a definition per line; an empty line (or blanks) is nothing,
-# any of these is no kind's definition (or a malformed "-1" removal): Linux's EINVAL
+# dynamic_events, kprobe_events, synthetic_events: a definition per line; an empty line (or
+# blanks) is nothing, any of these is no kind's definition (or a malformed "-1" removal):
+# Linux's EINVAL
 DEFINITIONS = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}
 
 # First match wins. None: not a target of this test, with the reason.
@@ -65,6 +66,7 @@ RULES = [
     ("trace_marker_raw", RAW_MARKER),
     ("dynamic_events", DEFINITIONS),
     ("kprobe_events", DEFINITIONS),
+    ("synthetic_events", DEFINITIONS),  # a line of fewer than three words is no definition
     ("error_log", None),              # a write is taken and ignored; ">" clears: test_error_log
     ("tracing_cpumask", CPUMASK),
     ("current_tracer", NAME),
@@ -347,4 +349,69 @@ def test_numbers_at_the_limits(lucid):
     print("  numbers at the limits: %d writes" % tried)
     assert not failures, "\n".join(failures[:30])
     assert lucid.run("cat buffer_size_kb") == "1408\n"
+    assert "Kernel panic" not in lucid.tail(100000)
+
+
+# --- hist triggers ------------------------------------------------------------------------------
+#
+# "hist:..." definitions written to a trigger file (trace/trace_events_hist.c): each malformed
+# one is refused with Linux 6.1's errno, leaves an error_log line (tests/qemu/test_hist.py
+# checks its sentence and caret) where Linux leaves one, and adds no histogram.
+
+ENOENT = "No such file or directory"
+ENOMEM = "Cannot allocate memory"
+HIST_DEFINITIONS = [
+    # (what is written, errno, error_log's line (its sentence, under hist:raw_syscalls:sys_enter
+    # unless it says where) or None: Linux logs nothing for it)
+    ("hist", EINVAL, None),                          # nothing after the command
+    ("hist:vals=hitcount", EINVAL, None),            # no keys
+    ("hist:keys=", EINVAL, "Empty assignment"),
+    ("hist:keys=nosuchfield", EINVAL, "Couldn't find field"),
+    ("hist:keys=id,", EINVAL, "Couldn't find field"),  # an empty name: Linux's caret at 0
+    ("hist:keys=id:vals=nosuchfield", EINVAL, "Couldn't find field"),
+    ("hist:keys=id.nosuchmod", EINVAL, "Invalid field modifier"),
+    ("hist:keys=id.buckets=0", EINVAL, "Invalid field modifier"),
+    ("hist:keys=args.execname", EINVAL, "Invalid field modifier"),  # common_pid's only
+    ("hist:keys=id:vals=common_pid.sym", EINVAL, "Invalid field modifier"),
+    ("hist:keys=id:sort=nosuch", EINVAL, "Sort field must be a key or a val"),
+    ("hist:keys=id:sort=id.up", EINVAL, "Invalid sort modifier"),
+    ("hist:keys=id:sort=id,hitcount,id", EINVAL, "Too many sort fields (Max = 2)"),
+    ("hist:keys=id:sort=,id", EINVAL, "Empty sort field"),
+    ("hist:keys=id:size=5", EINVAL, None),            # 2^7 to 2^17 entries
+    ("hist:keys=id:size=999999999", EINVAL, None),
+    ("hist:keys=id:size=abc", EINVAL, None),
+    ("hist:keys=id:nosuchword", EINVAL, None),
+    ("hist:keys=id,common_pid,common_type,common_flags", EINVAL, None),  # 3 keys at most
+    ("hist:keys=id:vals=common_pid,common_type,common_flags", EINVAL, None),  # 2 vals
+    ("hist:keys=args", ENOMEM, None),                 # an array: Linux's create_hist_field fails
+    ("hist:keys=id if", EINVAL, None),
+    # the filter's own parser logs it, as Linux's set_trigger_filter() lets it
+    ("hist:keys=id if nosuch == 1", EINVAL, "event filter parse error: error: Field not found"),
+    ("hist:keys=id:cont", ENOENT, "Can't clear or continue a nonexistent hist trigger"),
+    ("hist:keys=id:clear", ENOENT, "Can't clear or continue a nonexistent hist trigger"),
+]
+
+
+def test_hist_definitions_refused(lucid):
+    assert lucid.run("cd %s" % T) == ""
+    trigger = "events/raw_syscalls/sys_enter/trigger"
+    before = read(lucid, trigger)
+    assert before.startswith("# Available triggers:"), before
+    failures = []
+    for text, err, sentence in HIST_DEFINITIONS:
+        assert lucid.run("echo > error_log") == ""
+        out = lucid.run("echo '%s' >> %s" % (text, trigger))
+        if out != "-bash: echo: write error: %s\n" % err:
+            failures.append("%s: %r, want %s" % (text, out, err))
+        log = lucid.run("cat error_log")
+        where = "" if sentence and ": error: " in sentence else \
+            "hist:raw_syscalls:sys_enter: error: "
+        if sentence and "%s%s\n" % (where, sentence) not in log:
+            failures.append("%s: error_log %r, want %r" % (text, log, sentence))
+        if not sentence and log:
+            failures.append("%s: error_log %r, want nothing (as Linux)" % (text, log))
+        if read(lucid, trigger) != before or read(lucid, "events/raw_syscalls/sys_enter/hist"):
+            failures.append("%s changed the trigger or hist file" % text)
+    assert not failures, "\n".join(failures)
+    assert read(lucid, "events/raw_syscalls/sys_enter/enable") == "0\n"
     assert "Kernel panic" not in lucid.tail(100000)

@@ -67,7 +67,7 @@ def test_eprobe_made_listed_and_its_files(lucid):
     assert cat(lucid, "dynamic_events") == \
         "e:eprobes/myopen syscalls.sys_enter_openat file=+0($filename):ustring fl=$flags:x32\n"
     assert sorted(modes(lucid, "events/eprobes/myopen")) == \
-        ["enable", "filter", "format", "id", "trigger"]
+        ["enable", "filter", "format", "hist", "id", "trigger"]
     assert modes(lucid, "events/eprobes")["enable"] == "-rw-r-----"
     ev_id = int(cat(lucid, "events/eprobes/myopen/id"))
     # Linux's layout: no fields of its own, the arguments packed after the common ones

@@ -74,7 +74,7 @@ def test_filter_files_as_linux(lucid):
     # As in Linux: none at the top of events/, none for events/ftrace/ and its formats.
     assert "filter" not in sh(lucid, "ls events").split()
     assert "filter" not in sh(lucid, "ls events/ftrace").split()
-    assert sh(lucid, "ls -1 events/ftrace/function").split() == ["format", "id"]
+    assert sh(lucid, "ls -1 events/ftrace/function").split() == ["format", "hist", "id"]
 
 
 def test_filters_written_and_read_back(lucid):

@@ -16,7 +16,8 @@ from test_events import LINE, fresh
 BOOT = {"timeout": 120}
 
 HELP = ("# Available triggers:\n"
-        "# traceon traceoff snapshot stacktrace enable_event disable_event\n")
+        "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist"
+        " disable_hist hist\n")
 EXEC = "events/sched/sched_process_exec/"  # hit only by exec: never by bash's builtins
 EEXIST = "-bash: echo: write error: File exists\n"
 ERANGE = "-bash: echo: write error: Numerical result out of range\n"
@@ -48,7 +49,7 @@ def test_trigger_files_as_linux(lucid):
         assert out == HELP * len(some), out[:500]
     files = modes(lucid, EXEC)
     assert files["trigger"] == "-rw-r-----", files
-    assert sh(lucid, "ls -1 events/ftrace/function").split() == ["format", "id"]
+    assert sh(lucid, "ls -1 events/ftrace/function").split() == ["format", "hist", "id"]
     assert "trigger" in cat(lucid, "README")
 
 

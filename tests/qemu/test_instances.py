@@ -71,7 +71,7 @@ def test_tree(lucid):
     # Every event's files, its trigger too (Linux's triggers are per trace_event_file), and
     # each system's enable and filter, as the top level's.
     assert sh(lucid, "ls -1 %s/foo/events/sched/sched_switch" % I) == \
-        "enable\nfilter\nformat\nid\ntrigger\n"
+        "enable\nfilter\nformat\nhist\nid\ntrigger\n"
     assert sh(lucid, "ls -1 %s/foo/events/sched" % I) == sh(lucid, "ls -1 events/sched")
     assert sh(lucid, "ls -1 %s/foo/events/ftrace/print" % I) == \
         sh(lucid, "ls -1 events/ftrace/print")
@@ -359,7 +359,8 @@ def test_error_log_cpumask_options_files_per_instance(lucid):
 
 
 HELP = ("# Available triggers:\n"
-        "# traceon traceoff snapshot stacktrace enable_event disable_event\n")
+        "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist"
+        " disable_hist hist\n")
 EXEC = "events/sched/sched_process_exec/"  # hit only by exec: never by bash's builtins
 
 

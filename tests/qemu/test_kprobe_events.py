@@ -96,7 +96,7 @@ def test_the_captures_definitions_formats_and_profile(lucid):
         linux = re.sub(r"ID: \d+\n", "ID: %s" % ev_id, ref(capture))
         assert cat(lucid, "events/kprobes/%s/format" % name) == linux, name
     assert sorted(modes(lucid, "events/kprobes/gp")) == \
-        ["enable", "filter", "format", "id", "trigger"]
+        ["enable", "filter", "format", "hist", "id", "trigger"]
     # kprobe_profile before any hit: Linux's lines, byte for byte
     linux = [l for l in ref("kprobe_profile.txt").splitlines() if "gp2" not in l]
     assert cat(lucid, "kprobe_profile").splitlines() == linux
@@ -323,7 +323,7 @@ def test_events_made_after_the_instance(lucid):
     ok(lucid, "echo 'e:eo syscalls.sys_enter_openat fn=+0($filename):ustring' >> dynamic_events")
     for e in ("kprobes/op", "kprobes/opr2", "eprobes/eo"):
         got = modes(lucid, "instances/early/events/%s" % e)
-        assert set(got) == {"enable", "filter", "trigger", "format", "id"}, (e, got)
+        assert set(got) == {"enable", "filter", "trigger", "format", "hist", "id"}, (e, got)
         assert cat(lucid, "instances/early/events/%s/id" % e) == cat(lucid, "events/%s/id" % e)
         assert cat(lucid, "instances/early/events/%s/enable" % e) == "0\n"
     assert "kprobes" in modes(lucid, "instances/early/events")

@@ -20,7 +20,8 @@ SHARE = tempfile.mkdtemp(prefix="lucid-marker-events-")
 BOOT = {"timeout": 120, "share": SHARE}
 EINVAL = "-bash: printf: write error: Invalid argument\n"
 EBADF = "-bash: printf: write error: Bad file descriptor\n"
-HELP = "# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event disable_event\n"
+HELP = ("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event disable_event"
+        " enable_hist disable_hist hist\n")
 # A trace line: task-pid, [cpu], flags, timestamp, then the event's text.
 LINE = re.compile(r"^ +(?P<comm>\S+)-(?P<pid>\d+) +\[\d{3}\] \S{4} +\d+\.\d{6}: (?P<body>.*)$")
 
@@ -97,10 +98,13 @@ def modes(lucid, d):
 
 def test_print_and_raw_data_files_as_linux(lucid):
     fresh(lucid)
-    # Linux 6.1: format, id, and the trigger file init_tracer_tracefs adds for print alone.
+    # Linux 6.1: format, id, hist (every event has one), and the trigger file
+    # init_tracer_tracefs adds for print alone.
     assert modes(lucid, "events/ftrace/print") == {
-        "format": "-r--r-----", "id": "-r--r-----", "trigger": "-rw-r-----"}
-    assert modes(lucid, "events/ftrace/raw_data") == {"format": "-r--r-----", "id": "-r--r-----"}
+        "format": "-r--r-----", "hist": "-r--r-----", "id": "-r--r-----",
+        "trigger": "-rw-r-----"}
+    assert modes(lucid, "events/ftrace/raw_data") == {
+        "format": "-r--r-----", "hist": "-r--r-----", "id": "-r--r-----"}
     assert modes(lucid, ".")["trace_marker_raw"] == "--w--w----"
     sh(lucid, "cat events/ftrace/print/format", PRINT_FORMAT)
     sh(lucid, "cat events/ftrace/raw_data/format", RAW_DATA_FORMAT)

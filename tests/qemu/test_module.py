@@ -33,7 +33,8 @@ RELEASE = "6.1.0-lucid"  # kernel/version.h's UTS_RELEASE; test_load_list_unload
 MODDIR = "/lib/modules/" + RELEASE
 MOD = MODDIR + "/kernel/modules/%s.ko"
 TEST_MOD = MODDIR + "/kernel/tests/modules/%s.ko"
-EXAMPLES = ["faulty", "foo", "howdy", "kprobe_example", "latency_demo", "mytracer", "ticktock"]  # modules/
+EXAMPLES = ["faulty", "foo", "howdy", "kprobe_example", "latency_demo", "mytracer",
+            "synth_event_gen_test", "ticktock"]  # modules/
 TEST_MODULES = ["initfail", "undef"]  # tests/modules/
 EEXIST, ENOEXEC = 17, 8
 

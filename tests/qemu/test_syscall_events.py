@@ -97,7 +97,7 @@ def test_available_and_directories(lucid):
     ls = sh(lucid, "ls -1 events/syscalls").split()  # one a line: a terminal gets columns
     assert ls == ["enable", "filter"] + [w.split(":")[1] for w in want], ls
     assert sh(lucid, "ls -1 events/syscalls/sys_enter_write").split() == [
-        "enable", "filter", "format", "id", "trigger"]
+        "enable", "filter", "format", "hist", "id", "trigger"]
     assert cat(lucid, "events/syscalls/enable") == "0\n"
 
 

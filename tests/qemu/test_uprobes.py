@@ -362,7 +362,7 @@ def test_uprobe_event_in_an_instance_made_before_it(lucid):
                    "echo 'r:uret /bin/uprobed:%#x ret=$retval:s32' >> uprobe_events; echo $?"
                    % (call, call)) == "0\n"
     assert tracing(lucid, "ls %s/events/uprobes/ucall" % inst).split() == [
-        "enable", "filter", "format", "id", "trigger"]
+        "enable", "filter", "format", "hist", "id", "trigger"]
     assert tracing(lucid, "echo 'uprobes:*' > %s/set_event; echo $?" % inst) == "0\n"
     assert lucid.run("uprobed call 4") == "riprel=4006 call=12\n"
     text = tracing(lucid, "cat %s/trace" % inst)

@@ -1255,9 +1255,9 @@ static void test_ftrace_internal_events(void **state)
 	} pr = {.text = "please stop here"};
 	unsigned int len = (unsigned int)(sizeof(pr.e) + strlen(pr.text) + 1);
 
-	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len), ETT_TRACE_ONOFF);
+	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len, 0), ETT_TRACE_ONOFF);
 	strcpy(pr.text, "go on");
-	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len), ETT_NONE);
+	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len, 0), ETT_NONE);
 	assert_int_equal(trigger_process_regex(&event_ftrace_print.file, untrig), 0);
 	assert_false(event_ftrace_print.file.enabled);
 	assert_null(event_ftrace_print.file.triggers);
