@@ -40,6 +40,7 @@
  *
  * Not traced, as all of trace/: the probes run inside the interrupts and switches they measure.
  */
+#include <limits.h>
 #include "trace/trace.h"
 #include "trace/trace_ctx.h"
 #include "trace/trace_fs.h"
@@ -973,35 +974,65 @@ static const struct osnoise_param timerlat_period = {
 };
 
 /*
- * osnoise/cpus: a CPU list, "0-1" or "0,1" (Linux's cpulist_parse): a CPU past the last is
- * ERANGE, anything else EINVAL. Running threads move to the new set at once.
+ * osnoise/cpus: a CPU list, "0-1" or "0,1", parsed as Linux's bitmap_parselist: blanks and
+ * commas between regions, nothing at all is the empty list; a number past UINT_MAX is
+ * EOVERFLOW, a CPU past the last ERANGE, anything else EINVAL. Running threads move to the
+ * new set at once.
  */
-static int osnoise_cpulist_parse(char *buf, uint64_t *mask)
+static int cpulist_getnum(char **p, unsigned int *num)
 {
-	char *tok;
+	unsigned long long n = 0;
+	char *s = *p;
 
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (n > UINT_MAX)
+			continue; /* already too big: read the digits to the end */
+		n = n * 10 + (unsigned long long)(*s - '0');
+	}
+	if (n > UINT_MAX)
+		return -EOVERFLOW;
+	*num = (unsigned int)n;
+	*p = s;
+	return 0;
+}
+
+static bool cpulist_end_of_region(char c)
+{
+	return c == ',' || c == ' ' || c == '\t' || c == '\n';
+}
+
+static int osnoise_cpulist_parse(char *s, uint64_t *mask)
+{
 	*mask = 0;
-	while ((tok = strsep(&buf, ","))) {
-		unsigned long long first, last;
-		char *dash = strchr(tok, '-');
+	for (;;) {
+		unsigned int first, last;
+		int ret;
 
-		if (!*tok && !buf)
-			break; /* nothing at all: the empty list */
-		if (dash)
-			*dash = '\0';
-		if (kstrtoull(tok, 10, &first))
-			return -EINVAL;
+		while (*s && cpulist_end_of_region(*s))
+			s++;
+		if (!*s)
+			return 0;
+		ret = cpulist_getnum(&s, &first);
+		if (ret)
+			return ret;
 		last = first;
-		if (dash && kstrtoull(dash + 1, 10, &last))
+		if (*s == '-') {
+			s++;
+			ret = cpulist_getnum(&s, &last);
+			if (ret)
+				return ret;
+		}
+		if (*s && !cpulist_end_of_region(*s))
 			return -EINVAL;
 		if (last < first)
 			return -EINVAL;
-		if (last >= (unsigned long long)num_online_cpus())
+		if (last >= (unsigned int)num_online_cpus())
 			return -ERANGE;
-		for (unsigned long long c = first; c <= last; c++)
+		for (unsigned int c = first; c <= last; c++)
 			*mask |= 1ULL << c;
 	}
-	return 0;
 }
 
 static ssize_t osnoise_cpus_read(struct file *file, char *ubuf, size_t cnt, loff_t *ppos)
@@ -1038,8 +1069,6 @@ static ssize_t osnoise_cpus_write(struct file *file, const char *ubuf, size_t cn
 		return -EINVAL;
 	memcpy(buf, ubuf, cnt);
 	buf[cnt] = '\0';
-	if (cnt && buf[cnt - 1] == '\n')
-		buf[cnt - 1] = '\0';
 	ret = osnoise_cpulist_parse(buf, &mask);
 	if (ret)
 		return ret;
