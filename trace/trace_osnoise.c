@@ -794,16 +794,6 @@ static void print_timerlat_headers(struct trace_iterator *iter)
 	/* clang-format on */
 }
 
-static struct tracer osnoise_tracer = {
-	.name = "osnoise",
-	.init = osnoise_tracer_init,
-	.reset = osnoise_unregister_instance,
-	.start = osnoise_tracer_start,
-	.stop = osnoise_tracer_stop,
-	.print_header = print_osnoise_headers,
-	.allow_instances = true,
-};
-REGISTER_TRACER(osnoise_tracer);
 
 static struct tracer timerlat_tracer = {
 	.name = "timerlat",
@@ -815,6 +805,17 @@ static struct tracer timerlat_tracer = {
 	.allow_instances = true,
 };
 REGISTER_TRACER(timerlat_tracer);
+
+static struct tracer osnoise_tracer = {
+	.name = "osnoise",
+	.init = osnoise_tracer_init,
+	.reset = osnoise_unregister_instance,
+	.start = osnoise_tracer_start,
+	.stop = osnoise_tracer_stop,
+	.print_header = print_osnoise_headers,
+	.allow_instances = true,
+};
+REGISTER_TRACER(osnoise_tracer);
 
 /* --- the lines (Linux's trace_osnoise_print, trace_timerlat_print) ----------------------------- */
 
