@@ -399,3 +399,28 @@ def test_rtla_timerlat_hist(lucid):
         assert table["count"][i] > 0, out
         assert table["min"][i] <= table["avg"][i] <= table["max"][i], out
     check_clean(k)
+
+
+def test_rtla_autostop_saves_the_trace(lucid):
+    """-a: stop_tracing_us and print_stack set, the trace saved where rtla runs (its creat(2));
+    -P f:90: the threads made SCHED_FIFO 90 (its sched_setattr(2))."""
+    k = lucid
+    fresh(k)
+    ok(k, "cd /tmp; rm -f timerlat_trace.txt")
+    try:
+        # Lucid's timers wait for the tick: a thread latency over 1 ms comes at once.
+        out = rtla(k, "rtla timerlat top -a 1000 -d 10 -q -c 0 -P f:90")
+        assert "rtla timerlat hit stop tracing" in out and "Saving trace to timerlat_trace.txt" \
+            in out, out
+        saved = sh(k, "cat timerlat_trace.txt")
+        assert saved.startswith(TIMERLAT_HEADER), saved[:1000]
+        assert lines(saved, TIMERLAT_LINE) and "<stack trace>" in saved, saved
+    finally:
+        ok(k, "rm -f timerlat_trace.txt; cd %s" % T)
+    check_clean(k)
+
+
+def test_sched_attr_and_creat_same_as_linux(lucid):
+    """The system calls rtla needs beyond trace-cmd's, against the host's Linux."""
+    from test_syscalls import same_as_linux
+    same_as_linux(lucid, "schedattr")
