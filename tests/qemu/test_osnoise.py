@@ -423,4 +423,6 @@ def test_rtla_autostop_saves_the_trace(lucid):
 def test_sched_attr_and_creat_same_as_linux(lucid):
     """The system calls rtla needs beyond trace-cmd's, against the host's Linux."""
     from test_syscalls import same_as_linux
+    ok(lucid, "cd /tmp")  # creat(2) makes a file where it runs, as on the host
     same_as_linux(lucid, "schedattr")
+    ok(lucid, "cd %s" % T)
