@@ -629,7 +629,7 @@ long sys_sched_setattr(int pid, struct sched_attr __user *uattr, unsigned int fl
 		return -ESRCH;
 	policy = attr.sched_flags & SCHED_FLAG_KEEP_POLICY ? t->policy : (int)attr.sched_policy;
 	param.sched_priority = attr.sched_flags & SCHED_FLAG_KEEP_PARAMS ? t->rt_priority
-									   : (int)attr.sched_priority;
+									 : (int)attr.sched_priority;
 	spin_unlock_irqrestore(&task_list_lock, irqflags);
 	if (policy == SCHED_DEADLINE || attr.sched_priority > MAX_USER_RT_PRIO)
 		return -EINVAL;

@@ -794,7 +794,6 @@ static void print_timerlat_headers(struct trace_iterator *iter)
 	/* clang-format on */
 }
 
-
 static struct tracer timerlat_tracer = {
 	.name = "timerlat",
 	.init = timerlat_tracer_init,
