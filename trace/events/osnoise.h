@@ -24,9 +24,14 @@
 #include "kernel/sched/time.h"
 typedef unsigned long long u64; /* Linux's, as its format files name the fields */
 struct task;
-/* A time in ns as seconds and the nanoseconds after them, for "%llu.%09u" (Linux's macros). */
-#define __print_ns_to_secs(value) ((unsigned long long)(value) / NSEC_PER_SEC)
-#define __print_ns_without_secs(value) ((unsigned int)((unsigned long long)(value) % NSEC_PER_SEC))
+/*
+ * A time in ns as seconds and the nanoseconds after them, for "%llu.%09u" (Linux's macros),
+ * the same text in the format file as Linux's: a plain number, which libtraceevent parses
+ * (NSEC_PER_SEC would print as 1000000000ULL).
+ */
+#define OSNOISE_NSEC_PER_SEC 1000000000
+#define __print_ns_to_secs(value) ((value) / OSNOISE_NSEC_PER_SEC)
+#define __print_ns_without_secs(value) ((unsigned int)((value) % OSNOISE_NSEC_PER_SEC))
 /* Linux's softirq names by vector; Lucid has none, so the table is Linux's first one only. */
 #define show_softirq_name(val) __print_symbolic(val, {0, "HI"})
 #endif
