@@ -265,6 +265,8 @@ def table(big, u64=ERANGE, **extra):
 
 
 REFUSED = table(EINVAL)
+# A u64 with no bound (Linux's trace_min_max_param, kstrtoull): each taken as written.
+TAKEN = table(EINVAL, **{"v%d" % v: reads(str(v)) for v in LIMITS[:-1]})
 NUMERIC = [
     # The buffer: kilobytes a ring cannot hold are ENOMEM (as Linux, which cannot allocate them
     # either); kilobytes whose bytes overflow are EINVAL (Linux shifted them into two pages).
@@ -294,6 +296,13 @@ NUMERIC = [
     # Linux made 2^32 pid 0. 2^64 is no number at all: EINVAL, as any bad word.
     ("set_*pid", table(EPERM, u64=EINVAL)),
     ("/proc/sys/kernel/*", table(EINVAL, u64=EINVAL)),  # each has a maximum; sysctls say EINVAL
+    # The osnoise, timerlat and hwlat settings: above another setting (runtime_us above
+    # period_us, width above window) or a fixed maximum (timerlat_period_us: 1 s) is EINVAL.
+    ("osnoise/runtime_us", REFUSED),
+    ("osnoise/timerlat_period_us", REFUSED),
+    ("osnoise/*", TAKEN),
+    ("hwlat_detector/width", REFUSED),
+    ("hwlat_detector/window", TAKEN),
 ]
 NUMERIC_KINDS = [NUMBER, BOOL, SYSCTL, SYSCTL_INT, PIDS]
 
