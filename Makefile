@@ -235,6 +235,8 @@ ROOTFS_FILES := etc/passwd etc/group etc/profile
 # badinterp one that is not ELF (notelf, also run itself), needmissing a library never packed,
 # needshort and needcut libraries packed cut short (inside the ELF header; after the first page).
 TRACE_CMD ?= /usr/bin/trace-cmd
+# Debian's rtla (the osnoise and timerlat tracers' front end): on libtracefs, as trace-cmd.
+RTLA ?= /usr/bin/rtla
 DYN_CC ?= gcc
 DYN_CFLAGS := -O2 -Wall -Wextra -Werror
 DYN := $(B)/dyn
@@ -248,7 +250,7 @@ DYN_CUT_BYTES := 4096
 DYN_FILES := $(foreach p,$(DYN_PROGS) notelf,opt/dyn/$(p)=$(DYN)/$(p)) \
 	opt/dyn/lib/libdyn.so=$(DYN)/libdyn.so opt/dyn/lib/libdynshort.so=$(DYN)/cut/libdynshort.so \
 	opt/dyn/lib/libdyncut.so=$(DYN)/cut/libdyncut.so usr/bin/trace-cmd=$(TRACE_CMD) \
-	link:bin/trace-cmd=/usr/bin/trace-cmd
+	link:bin/trace-cmd=/usr/bin/trace-cmd usr/bin/rtla=$(RTLA) link:bin/rtla=/usr/bin/rtla
 
 $(DYN)/hello: tests/dyn/hello.c
 	@mkdir -p $(dir $@)
@@ -282,9 +284,9 @@ $(DYN)/usedyn: tests/dyn/usedyn.c $(DYN)/libdyn.so
 	$(DYN_CC) $(DYN_CFLAGS) $< -L$(DYN) -ldyn -Wl,-rpath,$(DYN_RPATH) -o $@
 $(DYN)/needmissing $(DYN)/needshort $(DYN)/needcut: $(DYN)/need%: tests/dyn/usedyn.c $(DYN)/libdyn%.so
 	$(DYN_CC) $(DYN_CFLAGS) $< -L$(DYN) -ldyn$* -Wl,-rpath,$(DYN_RPATH) -o $@
-$(DYN)/libs.list: $(patsubst %,$(DYN)/%,$(DYN_PROGS)) $(TRACE_CMD) tools/ldd-libs.sh
+$(DYN)/libs.list: $(patsubst %,$(DYN)/%,$(DYN_PROGS)) $(TRACE_CMD) $(RTLA) tools/ldd-libs.sh
 	@echo "  LDD     $@"; tools/ldd-libs.sh $(DYN)/hello $(DYN)/hello-nopie $(DYN)/usedyn \
-		$(TRACE_CMD) > $@.tmp && mv $@.tmp $@
+		$(TRACE_CMD) $(RTLA) > $@.tmp && mv $@.tmp $@
 
 # --- modules: modules/NAME.c is a loadable module (kernel/module/module.h), compiled with the
 # kernel's own flags (-mcmodel=kernel, and -pg -mfentry -mrecord-mcount when the kernel has them,

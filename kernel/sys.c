@@ -437,12 +437,12 @@ long sys_sched_getaffinity(int pid, unsigned int len, unsigned long __user *user
 /*
  * Scheduling policies (kernel/sched/sched.h): what chrt sets and shows. Linux's checks in
  * Linux's order: a bad pid or pointer first (EINVAL, EFAULT), then the task (ESRCH), then the
- * policy and priority (EINVAL): 1..99 for FIFO and RR, 0 for the others. SCHED_DEADLINE needs
- * sched_setattr, which Lucid lacks (no deadline class); SCHED_RESET_ON_FORK is taken and not
- * acted on. Everyone is root, so no permission check.
+ * policy and priority (EINVAL): 1..99 for FIFO and RR, 0 for the others. SCHED_DEADLINE is
+ * EINVAL, from sched_setattr too: Lucid has no deadline class. SCHED_RESET_ON_FORK is taken and
+ * not acted on. Everyone is root, so no permission check.
  */
 #define SCHED_RESET_ON_FORK 0x40000000
-#define SCHED_DEADLINE 6 /* only its priority range: sched_setattr's, which Lucid lacks */
+#define SCHED_DEADLINE 6 /* only its priority range: Lucid has no deadline class */
 struct sched_param {
 	int sched_priority;
 };
@@ -464,17 +464,27 @@ static int sched_priority_min(int policy)
 	return sched_priority_max(policy);
 }
 
+static long do_sched_setscheduler_kernel(int pid, int policy, const struct sched_param *param);
+
 /* policy -1: keep the task's (sched_setparam). */
 static long do_sched_setscheduler(int pid, int policy, const struct sched_param __user *param)
 {
 	struct sched_param p;
-	unsigned long flags;
-	struct task *t;
 
 	if (!param || pid < 0)
 		return -EINVAL;
 	if (copy_from_user(&p, param, sizeof(p)))
 		return -EFAULT;
+	return do_sched_setscheduler_kernel(pid, policy, &p);
+}
+
+/* ... with the parameters already in the kernel (sched_setattr's). */
+static long do_sched_setscheduler_kernel(int pid, int policy, const struct sched_param *param)
+{
+	struct sched_param p = *param;
+	unsigned long flags;
+	struct task *t;
+
 	if (!(t = lock_task(pid, &flags)))
 		return -ESRCH;
 	if (policy < 0)
@@ -531,6 +541,122 @@ long sys_sched_getparam(int pid, struct sched_param __user *param)
 	p.sched_priority = t->rt_priority;
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return copy_to_user(param, &p, sizeof(p)) ? -EFAULT : 0;
+}
+
+/*
+ * sched_setattr / sched_getattr (Linux 3.14): the same policy and priority as
+ * sched_setscheduler, in a struct that grows (its first field says how big the caller's is):
+ * rtla's -P f:95 sets its threads' this way. A caller's struct smaller than the first version
+ * (48 bytes) or past a page is E2BIG, with the kernel's size written back into its size field;
+ * one larger than the kernel's must have zeros past it (Linux's copy_struct_from_user). nice is
+ * checked and clamped, as Linux does, but not kept: Lucid has no nice. SCHED_DEADLINE's
+ * runtime, deadline and period have no class to go to: EINVAL, as from sched_setscheduler.
+ */
+struct sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period; /* SCHED_DEADLINE's */
+	uint32_t sched_util_min, sched_util_max; /* utilization clamps (the second version) */
+};
+#define SCHED_ATTR_SIZE_VER0 48
+#define SCHED_ATTR_SIZE_VER1 56
+#define SCHED_FLAG_RESET_ON_FORK 0x01
+#define SCHED_FLAG_KEEP_POLICY 0x08
+#define SCHED_FLAG_KEEP_PARAMS 0x10
+#define SCHED_FLAG_UTIL_CLAMP 0x60 /* UTIL_CLAMP_MIN | UTIL_CLAMP_MAX */
+#define SCHED_FLAG_ALL 0x7f /* Linux 6.1's, RECLAIM and DL_OVERRUN included */
+#define MIN_NICE -20
+#define MAX_NICE 19
+
+static long sched_copy_attr(struct sched_attr __user *uattr, struct sched_attr *attr)
+{
+	uint32_t size;
+	uint32_t ksize = sizeof(*attr);
+
+	memset(attr, 0, sizeof(*attr));
+	if (copy_from_user(&size, &uattr->size, sizeof(size)))
+		return -EFAULT;
+	if (!size)
+		size = SCHED_ATTR_SIZE_VER0; /* Linux's ABI quirk: 0 is the first version */
+	if (size < SCHED_ATTR_SIZE_VER0 || size > PAGE_SIZE)
+		goto err_size;
+	if (size > ksize) { /* a newer caller: what we do not know of must be zero */
+		char tail[64];
+
+		for (uint32_t off = ksize; off < size; off += sizeof(tail)) {
+			uint32_t n = size - off < sizeof(tail) ? size - off : sizeof(tail);
+
+			if (copy_from_user(tail, (char __user *)uattr + off, n))
+				return -EFAULT;
+			for (uint32_t i = 0; i < n; i++)
+				if (tail[i])
+					goto err_size;
+		}
+	}
+	if (copy_from_user(attr, uattr, size < ksize ? size : ksize))
+		return -EFAULT;
+	if ((attr->sched_flags & SCHED_FLAG_UTIL_CLAMP) && size < SCHED_ATTR_SIZE_VER1)
+		return -EINVAL;
+	if (attr->sched_nice < MIN_NICE)
+		attr->sched_nice = MIN_NICE;
+	if (attr->sched_nice > MAX_NICE)
+		attr->sched_nice = MAX_NICE;
+	return 0;
+err_size:
+	return copy_to_user(&uattr->size, &ksize, sizeof(ksize)) ? -EFAULT : -E2BIG;
+}
+
+long sys_sched_setattr(int pid, struct sched_attr __user *uattr, unsigned int flags)
+{
+	struct sched_attr attr;
+	struct sched_param param;
+	unsigned long irqflags;
+	struct task *t;
+	int policy;
+	long ret;
+
+	if (!uattr || pid < 0 || flags)
+		return -EINVAL;
+	ret = sched_copy_attr(uattr, &attr);
+	if (ret)
+		return ret;
+	if ((int)attr.sched_policy < 0 || (attr.sched_flags & ~(uint64_t)SCHED_FLAG_ALL))
+		return -EINVAL;
+	if (!(t = lock_task(pid, &irqflags)))
+		return -ESRCH;
+	policy = attr.sched_flags & SCHED_FLAG_KEEP_POLICY ? t->policy : (int)attr.sched_policy;
+	param.sched_priority = attr.sched_flags & SCHED_FLAG_KEEP_PARAMS ? t->rt_priority
+									 : (int)attr.sched_priority;
+	spin_unlock_irqrestore(&task_list_lock, irqflags);
+	if (policy == SCHED_DEADLINE || attr.sched_priority > MAX_USER_RT_PRIO)
+		return -EINVAL;
+	/* The policy and priority, checked and set as sched_setscheduler's (from the kernel). */
+	return do_sched_setscheduler_kernel(pid, policy, &param);
+}
+
+long sys_sched_getattr(int pid, struct sched_attr __user *uattr, unsigned int usize,
+		       unsigned int flags)
+{
+	struct sched_attr kattr = {0};
+	unsigned long irqflags;
+	struct task *t;
+
+	if (!uattr || pid < 0 || usize > PAGE_SIZE || usize < SCHED_ATTR_SIZE_VER0 || flags)
+		return -EINVAL;
+	if (!(t = lock_task(pid, &irqflags)))
+		return -ESRCH;
+	kattr.sched_policy = (uint32_t)t->policy;
+	if (rt_policy(t->policy))
+		kattr.sched_priority = (uint32_t)t->rt_priority;
+	else
+		kattr.sched_nice = (int32_t)task_nice(t);
+	spin_unlock_irqrestore(&task_list_lock, irqflags);
+	/* As much of it as the caller has room for, and the size that is (Linux's ABI). */
+	kattr.size = usize < sizeof(kattr) ? usize : sizeof(kattr);
+	return copy_to_user(uattr, &kattr, kattr.size) ? -EFAULT : 0;
 }
 
 long sys_sched_get_priority_max(int policy)

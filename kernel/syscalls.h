@@ -34,6 +34,7 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, long po
 struct stat;
 typedef unsigned short umode_t;
 long sys_open(const char __user *filename, int flags, umode_t mode);
+long sys_creat(const char __user *pathname, umode_t mode);
 long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
 long sys_close(unsigned int fd);
 long sys_lseek(unsigned int fd, long offset, unsigned int whence);
@@ -142,6 +143,10 @@ struct sched_param;
 long sys_sched_setparam(int pid, struct sched_param __user *param);
 long sys_sched_getparam(int pid, struct sched_param __user *param);
 long sys_sched_setscheduler(int pid, int policy, struct sched_param __user *param);
+struct sched_attr;
+long sys_sched_setattr(int pid, struct sched_attr __user *uattr, unsigned int flags);
+long sys_sched_getattr(int pid, struct sched_attr __user *uattr, unsigned int usize,
+		       unsigned int flags);
 long sys_sched_getscheduler(int pid);
 long sys_sched_get_priority_max(int policy);
 long sys_sched_get_priority_min(int policy);

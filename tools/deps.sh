@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs what building and testing Lucid needs, on Debian 12. As root it runs apt-get;
 # otherwise it prints the one command to run. Exits 0 when everything is there.
-PKGS="qemu-system-x86 grub-pc-bin grub-common xorriso mtools nasm python3-pexpect libcmocka-dev gcc make binutils gdb clang libclang-rt-14-dev libtraceevent1 trace-cmd libkshark2 musl-tools busybox-static bash-static lz4"
+PKGS="qemu-system-x86 grub-pc-bin grub-common xorriso mtools nasm python3-pexpect libcmocka-dev gcc make binutils gdb clang libclang-rt-14-dev libtraceevent1 trace-cmd rtla libkshark2 musl-tools busybox-static bash-static lz4"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -25,6 +25,7 @@
  */
 #include "kernel/kprobes.h"
 #include "trace/trace.h"
+#include "trace/trace_osnoise.h"
 #include "trace/trace_dynevent.h"
 #include "trace/trace_uprobe.h"
 #include "trace/trace_ctx.h"
@@ -581,6 +582,8 @@ void tracing_init_tracefs(void)
 	traceoff_on_warning_init_sysctl();
 	ftrace_init_sysctl(); /* /proc/sys/kernel/ftrace_enabled */
 	trace_snapshot_trigger_init(); /* "func:snapshot"'s thread, asleep until needed */
+	osnoise_init_tracefs(); /* osnoise/: the osnoise and timerlat tracers' settings */
+	hwlat_init_tracefs(); /* hwlat_detector/ */
 }
 
 /* Never probed: every event records its context with these (kernel/kprobes.h). */

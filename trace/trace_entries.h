@@ -28,9 +28,9 @@ enum trace_type {
 	TRACE_USER_STACK, /* 12: struct userstack_entry, a user program's stack */
 	TRACE_BLK,        /* 13: reserved */
 	TRACE_BPUTS,      /* 14: struct bputs_entry, trace_puts of a constant string */
-	TRACE_HWLAT,      /* 15: reserved (Linux's hwlat tracer) */
-	TRACE_OSNOISE,    /* 16: reserved */
-	TRACE_TIMERLAT,   /* 17: reserved */
+	TRACE_HWLAT,      /* 15: struct hwlat_entry, the hwlat tracer's sample */
+	TRACE_OSNOISE,    /* 16: struct osnoise_entry, the osnoise tracer's period */
+	TRACE_TIMERLAT,   /* 17: struct timerlat_entry, a timerlat activation */
 	TRACE_RAW_DATA,   /* 18: struct raw_data_entry, a trace_marker_raw write */
 	TRACE_FUNC_REPEATS, /* 19: reserved (Linux's func-repeats option) */
 	__TRACE_LAST_TYPE
@@ -168,6 +168,50 @@ struct ftrace_graph_ret_entry {
 	unsigned int overrun; /* calls this task could not hook so far: its return stack was full */
 	uint64_t calltime;    /* ns (ktime_get_ns) at the entry; later if sleep-time is off */
 	uint64_t rettime;     /* ... and at the return */
+};
+
+/*
+ * TRACE_OSNOISE: one period of an osnoise thread (trace/trace_osnoise.c): how long it ran,
+ * how much of it was taken away (noise, the single worst gap) and by what, in Linux's order.
+ * runtime, noise and max_sample are in us.
+ */
+struct osnoise_entry {
+	struct trace_entry ent;
+	uint64_t noise;
+	uint64_t runtime;
+	uint64_t max_sample;
+	unsigned int hw_count;
+	unsigned int nmi_count;
+	unsigned int irq_count;
+	unsigned int softirq_count;
+	unsigned int thread_count;
+};
+
+/* TRACE_TIMERLAT: activation seqnum's latency in ns, seen from the timer (context 0) or the thread (1). */
+struct timerlat_entry {
+	struct trace_entry ent;
+	unsigned int seqnum;
+	int context;
+	uint64_t timer_latency;
+};
+
+/*
+ * TRACE_HWLAT: a hwlat window over the threshold (trace/trace_hwlat.c): the worst gap between
+ * two reads of the clock (inner) and between one pair and the next (outer), in us, and the
+ * real time of the first such gap (Linux's struct timespec64, laid out as its tv_sec, tv_nsec).
+ */
+struct hwlat_entry {
+	struct trace_entry ent;
+	uint64_t duration;
+	uint64_t outer_duration;
+	uint64_t nmi_total_ts;
+	struct {
+		int64_t tv_sec;
+		long tv_nsec;
+	} timestamp;
+	unsigned int nmi_count;
+	unsigned int seqnum;
+	unsigned int count;
 };
 
 #endif

@@ -32,7 +32,7 @@ struct trace_event {
  * is its common_type, shown in its id and format files.
  */
 #define TRACE_EVENT_TYPE_FIRST (__TRACE_LAST_TYPE + 1)
-#define TRACE_EVENT_TYPE_MAX 256 /* ids below this; Linux's limit is 65535 */
+#define TRACE_EVENT_TYPE_MAX 512 /* ids below this; Linux's limit is 65535 */
 
 /*
  * Adds the output function of an entry type; TRACE_FN and TRACE_STACK are built in. A fixed

@@ -46,7 +46,8 @@ notrace void __noreturn kthread_start(struct task *t)
 	kthread_exit(t->fn(t->arg));
 }
 
-static struct task *create_task(int (*fn)(void *), void *arg, const char *name, int pid)
+static struct task *create_task(int (*fn)(void *), void *arg, const char *name, int pid,
+				bool own_files)
 {
 	free_dead_tasks(); /* the stacks of tasks that ended unjoined, before taking one */
 	struct task *t = kzalloc(sizeof(*t));
@@ -58,7 +59,7 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 		return NULL;
 	}
 	sched_task_init(t, name);
-	if (copy_fs_context(t) || ftrace_graph_init_task(t)) {
+	if ((own_files && copy_fs_context(t)) || ftrace_graph_init_task(t)) {
 		exit_fs_context(t); /* the cwd and files it was given, if it got them */
 		kstack_free(t->stack);
 		kfree(t);
@@ -96,7 +97,22 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 {
-	return create_task(fn, arg, name, 0);
+	return create_task(fn, arg, name, 0, true);
+}
+
+/*
+ * A kernel thread as Linux's kthread_create_on_cpu makes them: its creator's files are not
+ * its own (it uses init_fs: cwd /, nothing open), so it can be made, and can exit, from inside
+ * a file operation, which holds the VFS lock that copying or closing files takes (the tracers
+ * that start per-CPU threads from a write to current_tracer). Bound to cpu; -1: any CPU.
+ */
+struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, int cpu, const char *name)
+{
+	struct task *t = create_task(fn, arg, name, 0, false);
+
+	if (t && cpu >= 0)
+		kthread_bind_mask(t, 1UL << cpu);
+	return t;
 }
 
 void kthread_bind_mask(struct task *t, uint64_t mask)
@@ -115,7 +131,7 @@ struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
 /* The init task, with the pid kept for it (INIT_PID); kmain starts it once, when boot is done. */
 struct task *kthread_run_init(int (*fn)(void *), void *arg, const char *name)
 {
-	struct task *t = create_task(fn, arg, name, INIT_PID);
+	struct task *t = create_task(fn, arg, name, INIT_PID, true);
 	if (t)
 		wake_up_new_task(t);
 	return t;

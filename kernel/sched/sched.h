@@ -205,6 +205,8 @@ void set_current_state(long state);
 void yield(void);
 
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);
+/* Without its creator's files, so from inside a file operation too; on cpu (-1: any). */
+struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, int cpu, const char *name);
 void kthread_bind_mask(struct task *t, uint64_t mask);
 void set_cpus_allowed_ptr(struct task *t, uint64_t mask); /* and moves t off CPUs not in it */
 void wake_up_new_task(struct task *t);

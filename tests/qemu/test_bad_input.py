@@ -53,6 +53,10 @@ SYSCTL_INT = {k: v for k, v in SYSCTL.items() if k != "negative"}  # proc_dointv
 # trace_marker_raw: any 4 to 3072 bytes are a record (an id, then data); fewer (echo's "\n",
 # "-1\n") or more (bash writes the 64 KiB 4 KiB at a time) are Linux's EINVAL
 RAW_MARKER = {k: EINVAL for k in ("empty", "negative", "64 KiB of text")}
+# osnoise/cpus: Linux's bitmap_parselist: blanks alone are the empty list, a number past
+# UINT_MAX is EOVERFLOW (trace/trace_osnoise.c)
+CPULIST = {k: EINVAL for k in BAD_INPUTS if k not in ("empty", "spaces")}
+CPULIST["huge"] = EOVERFLOW
 # dynamic_events, kprobe_events, synthetic_events: a definition per line; an empty line (or
 # blanks) is nothing, any of these is no kind's definition (or a malformed "-1" removal):
 # Linux's EINVAL
@@ -105,6 +109,13 @@ RULES = [
     ("set_graph_function", LIST),
     ("set_graph_notrace", LIST),
     ("stack_trace_filter", FUNCS),
+    # The osnoise and timerlat tracers' settings (Linux's trace_min_max_param: kstrtoull) and
+    # hwlat's (trace/trace_osnoise.c, trace/trace_hwlat.c); options and mode take names only.
+    ("osnoise/cpus", CPULIST),
+    ("osnoise/options", NAME),
+    ("osnoise/*", NUMBER),
+    ("hwlat_detector/mode", NAME),
+    ("hwlat_detector/*", NUMBER),
     ("/proc/sys/kernel/ftrace_dump_on_oops", SYSCTL_INT),
     ("/proc/sys/kernel/traceoff_on_warning", SYSCTL_INT),
     ("/proc/sys/kernel/ftrace_enabled", SYSCTL_INT),
@@ -128,6 +139,7 @@ def writable_files(lucid, proc=True):
     may go to; proc: /proc/sys/kernel's too."""
     found = []
     dirs = ["", "options/", "per_cpu/cpu0/", "events/"]
+    dirs += [d + "/" for d in ("osnoise", "hwlat_detector") if d in modes(lucid)]
     for system, mode in modes(lucid, "events").items():
         if mode.startswith("d"):
             dirs.append("events/%s/" % system)
@@ -279,6 +291,8 @@ def table(big, u64=ERANGE, **extra):
 
 
 REFUSED = table(EINVAL)
+# A u64 with no bound (Linux's trace_min_max_param, kstrtoull): each taken as written.
+TAKEN = table(EINVAL, **{"v%d" % v: reads(str(v)) for v in LIMITS[:-1]})
 NUMERIC = [
     # The buffer: kilobytes a ring cannot hold are ENOMEM (as Linux, which cannot allocate them
     # either); kilobytes whose bytes overflow are EINVAL (Linux shifted them into two pages).
@@ -308,6 +322,13 @@ NUMERIC = [
     # Linux made 2^32 pid 0. 2^64 is no number at all: EINVAL, as any bad word.
     ("set_*pid", table(EPERM, u64=EINVAL)),
     ("/proc/sys/kernel/*", table(EINVAL, u64=EINVAL)),  # each has a maximum; sysctls say EINVAL
+    # The osnoise, timerlat and hwlat settings: above another setting (runtime_us above
+    # period_us, width above window) or a fixed maximum (timerlat_period_us: 1 s) is EINVAL.
+    ("osnoise/runtime_us", REFUSED),
+    ("osnoise/timerlat_period_us", REFUSED),
+    ("osnoise/*", TAKEN),
+    ("hwlat_detector/width", REFUSED),
+    ("hwlat_detector/window", TAKEN),
 ]
 NUMERIC_KINDS = [NUMBER, BOOL, SYSCTL, SYSCTL_INT, PIDS]
 

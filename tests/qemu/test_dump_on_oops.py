@@ -301,7 +301,7 @@ def test_sysrq_z(lucid):
 # oops; the soft-lockup report; a panic (with =orig_cpu, only the panicking CPU).
 
 TRACERS = ["function_graph", "function", "sched_switch", "irqsoff", "preemptoff", "preemptirqsoff",
-           "wakeup", "wakeup_rt", "nop"]
+           "wakeup", "wakeup_rt", "osnoise", "timerlat", "hwlat", "nop"]
 DUMP_BOOT = "ftrace_dump_on_oops " + SMALL
 FILTER = "ftest_* lkdtm_*"
 EVENT = "sched:sched_switch"
@@ -498,6 +498,18 @@ def test_sched_switch_lockup_dump():
 
 def test_sched_switch_panic_dump():
     panic_orig_cpu("sched_switch")
+
+
+def test_osnoise_dumps():
+    live_dumps_then_oops("osnoise")
+
+
+def test_timerlat_dumps():
+    live_dumps_then_oops("timerlat")
+
+
+def test_hwlat_dumps():
+    live_dumps_then_oops("hwlat")
 
 
 def test_nop_dumps():

@@ -29,7 +29,10 @@ NEW_EVENTS = ["kmem:kfree", "kmem:kmalloc", "kmem:mm_page_alloc", "kmem:mm_page_
               "sched:sched_waking", "signal:signal_deliver", "signal:signal_generate",
               "task:task_newtask", "task:task_rename", "timer:hrtimer_cancel",
               "timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit", "timer:hrtimer_start"]
-ALL_EVENTS = sorted(EVENTS + NEW_EVENTS, key=lambda e: e.split(":"))
+# The osnoise and timerlat tracers' (issue 31; test_osnoise.py checks them).
+OSNOISE_EVENTS = ["osnoise:irq_noise", "osnoise:nmi_noise", "osnoise:sample_threshold",
+                  "osnoise:softirq_noise", "osnoise:thread_noise"]
+ALL_EVENTS = sorted(EVENTS + NEW_EVENTS + OSNOISE_EVENTS, key=lambda e: e.split(":"))
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + "name: " + the event's text
 LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
@@ -177,7 +180,7 @@ def test_files_and_modes(lucid):
     assert top.get("events", "").startswith("d"), top
     assert sh(lucid, "ls -1 events").split() == [
         "enable", "exceptions", "ftrace", "header_event", "header_page", "irq", "kmem", "module",
-        "preemptirq", "raw_syscalls", "sched", "signal", "syscalls", "task", "timer"]
+        "osnoise", "preemptirq", "raw_syscalls", "sched", "signal", "syscalls", "task", "timer"]
     assert sh(lucid, "ls -1 events/sched").split() == [
         "enable", "filter", "sched_migrate_task", "sched_process_exec", "sched_process_exit",
         "sched_process_fork", "sched_process_free", "sched_process_wait", "sched_switch",

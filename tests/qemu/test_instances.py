@@ -57,8 +57,10 @@ def test_tree(lucid):
     assert "  instances\t\t- Make sub-buffers with: mkdir instances/foo\n" in cat(lucid, "README")
     ok(lucid, "mkdir %s/foo" % I)
     assert sh(lucid, "ls -1 %s/foo" % I).split() == INSTANCE_FILES
-    # The tracers an instance may use: Linux 6.1's, and function_graph (Linux 6.11).
-    assert cat(lucid, "%s/foo/available_tracers" % I) == "function_graph function nop\n"
+    # The tracers an instance may use: Linux 6.1's (osnoise, timerlat and hwlat are among them
+    # where they are built), and function_graph (Linux 6.11).
+    assert cat(lucid, "%s/foo/available_tracers" % I) == \
+        "timerlat osnoise hwlat function_graph function nop\n"
     assert cat(lucid, "%s/foo/current_tracer" % I) == "nop\n"
     assert cat(lucid, "%s/foo/tracing_on" % I) == "1\n"
     assert cat(lucid, "%s/foo/buffer_size_kb" % I) == "1408\n"

@@ -452,7 +452,8 @@ def test_trace_cmd_report_agrees(lucid):
     ok(lucid, "echo 4096 > buffer_size_kb")  # room for every record of the commands below
     # preemptirq's caller and parent are offsets from _stext, which the host's libtraceevent
     # cannot turn into names without Lucid's kallsyms: test_latency_tracers checks its lines.
-    events = [e for e in ALL_EVENTS if not e.startswith("preemptirq:")]
+    # osnoise's come only while the osnoise or timerlat tracer runs: the test below.
+    events = [e for e in ALL_EVENTS if not e.startswith(("preemptirq:", "osnoise:"))]
     systems = sorted({e.split(":")[0] for e in events})
     ok(lucid, "echo '%s' > set_event" % " ".join(s + ":*" for s in systems))
     pid = sh(lucid, "sleep 5 & echo $!").split()[-1]
@@ -479,3 +480,25 @@ def test_trace_cmd_report_agrees(lucid):
     assert "module_get: " in trace_text and "module_put: " in trace_text, trace_text
     assert assert_report_agrees(trace_text, report) == {"module_load", "module_get",
                                                         "module_put", "module_free"}
+
+
+def test_trace_cmd_reads_osnoise_events(lucid):
+    """The osnoise:* events of the osnoise tracer, run in an instance of their own (as rtla
+    does), as trace-cmd report prints them from their format files."""
+    fresh(lucid)
+    ok(lucid, "mkdir instances/osn")
+    try:
+        ok(lucid, "echo 100000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")
+        ok(lucid, "echo 1 > instances/osn/events/osnoise/enable")
+        ok(lucid, "echo osnoise > instances/osn/current_tracer; sleep 1")
+        ok(lucid, "echo 0 > instances/osn/tracing_on")  # and the threads stop
+        trace_text, report = record_in_lucid(lucid, "osn", "instances/osn/trace", "-B osn")
+        # The tracer's own period lines are no event's (report names them "osnoise: noise:").
+        summary = re.compile(r"^.*\[\d{3}\] \S{4} +\d+\.\d{6}: [\d. ]+$")
+        trace_text = "\n".join(l for l in trace_text.splitlines() if not summary.match(l))
+        seen = assert_report_agrees(trace_text, report)
+        assert {"sample_threshold", "irq_noise"} <= seen, seen
+    finally:
+        sh(lucid, "echo nop > instances/osn/current_tracer")
+        sh(lucid, "echo 1000000 > osnoise/period_us; echo 1000000 > osnoise/runtime_us")
+        sh(lucid, "[ -d instances/osn ] && rmdir instances/osn")
