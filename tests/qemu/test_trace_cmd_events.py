@@ -40,6 +40,9 @@ def report_of(lucid, name):
 
 
 def record(lucid, args, timeout=240):
+    """trace-cmd record ARGS in /tmp. Where the command is short and the test needs its events,
+    ARGS runs it through recwait (user/recwait.c): trace-cmd stops its recorders when the
+    command ends, and one stopped before it had set itself up reads nothing."""
     out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record %s" % args, timeout))
     assert lucid.status() == 0, out
     assert re.search(r"CPU3 data recorded at offset=0x[0-9a-f]+\n", out), out
@@ -85,6 +88,21 @@ def test_record_sched_and_irq_around_run_test(lucid):
                if m.group("event") == "irq_handler_entry"), "no virtio interrupt"
 
 
+def test_recwait_waits_for_the_recorders(lucid):
+    """recwait CMD runs CMD once every other child of its parent sleeps or has gone, as
+    trace-cmd's recorders do once they read: a sibling still busy holds it back (A is printed
+    first whatever the timing), and one still running after -t SECONDS stops it with status 1
+    without running CMD."""
+    out = lucid.run("sh -c '(i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; echo A) & "
+                    "recwait echo B; wait'", 120)
+    assert out == "A\nB\n", out
+    out = lucid.run("sh -c 'spin & recwait -t 1 echo B; echo status $?; kill $!'", 120)
+    assert re.match(r"recwait: pid \d+ still runs after 1 s; not running echo\nstatus 1\n$",
+                    out), out
+    assert lucid.run("recwait -t 0 echo B; echo $?") == \
+        "usage: recwait [-t SECONDS] CMD [ARG...]\n2\n"
+
+
 def test_record_one_event(lucid):
     record(lucid, "-e sched_switch /opt/dyn/hello")
     lines = report_of(lucid, "switch.dat")
@@ -94,7 +112,7 @@ def test_record_one_event(lucid):
 
 
 def test_record_syscalls(lucid):
-    out = record(lucid, "-e syscalls /opt/dyn/hello")
+    out = record(lucid, "-e syscalls recwait /opt/dyn/hello")
     assert "hello, dynamic world" in out, out
     lines = report_of(lucid, "syscalls.dat")
     hello = [m for m in lines if m.group("comm") == "hello"]
