@@ -56,10 +56,10 @@ static char stat_of(int pid, int *ppid)
 	return state;
 }
 
-/* The pid of a sibling that is neither asleep nor exited, or 0 when there is none. */
-static int busy_sibling(void)
+/* The pid of a child of parent (not me) neither asleep nor exited, or 0 when there is none. */
+static int busy_sibling(int me, int parent)
 {
-	int me = getpid(), parent = getppid(), busy = 0;
+	int busy = 0;
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 
@@ -102,8 +102,9 @@ int main(int argc, char **argv)
 		usage();
 
 	struct timespec start, now, nap = {0, RECWAIT_POLL_NS};
+	int me = getpid(), parent = getppid();
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (int busy; (busy = busy_sibling());) {
+	for (int busy; (busy = busy_sibling(me, parent));) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start.tv_sec) * NSEC_PER_SEC + (now.tv_nsec - start.tv_nsec) >=
 		    timeout * NSEC_PER_SEC) {
