@@ -170,8 +170,13 @@ def test_ctrl_c_ends_blocking_reads(lucid):
     lucid.expect_prompt(10)
     assert lucid.status() == 130
     assert "cat" not in lucid.run("ps")
-    # Ctrl-C at the prompt drops the line being typed.
+    # Ctrl-C at the prompt drops the line being typed: sent once readline has echoed all of it
+    # (it waits in pselect then). Sent while readline still takes the keys, the ^C's SIGINT can
+    # come between two of its reads, and readline only records it there and sleeps in pselect
+    # until Enter (its handler runs at the next RL_CHECK_SIGNALS, and bash's event hook only
+    # when a read ends with EINTR): Linux's readline has that race too.
     lucid.p.send("echo dropped")
+    lucid.expect("echo dropped", timeout=10)
     lucid.p.send("\x03")
     lucid.expect_prompt(10)
     assert lucid.status() == 130

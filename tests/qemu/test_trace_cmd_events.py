@@ -104,7 +104,7 @@ def test_recwait_waits_for_the_recorders(lucid):
 
 
 def test_record_one_event(lucid):
-    record(lucid, "-e sched_switch /opt/dyn/hello")
+    record(lucid, "-e sched_switch recwait /opt/dyn/hello")
     lines = report_of(lucid, "switch.dat")
     assert lines
     for m in lines:
@@ -124,7 +124,8 @@ def test_record_syscalls(lucid):
 
 def test_record_with_a_filter(lucid):
     # -f: the filter of the event before it, written into its filter file by trace-cmd.
-    record(lucid, "-e sched_switch -f 'prev_pid == 0 && next_comm != \"hello\"' /opt/dyn/hello")
+    record(lucid, "-e sched_switch -f 'prev_pid == 0 && next_comm != \"hello\"' "
+           "recwait /opt/dyn/hello")
     filters_left_none(lucid, ["sched/sched_switch"])
     lines = report_of(lucid, "filtered.dat")
     assert lines
