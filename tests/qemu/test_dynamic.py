@@ -261,7 +261,8 @@ def test_trace_cmd_record_function_graph_buffer_clock(lucid):
     # recorders' own splices), a per-CPU buffer size (-b) and a clock (-C): the host's trace-cmd
     # report reads the file as Lucid's does.
     out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record -p function_graph "
-                                        "-g vfs_write -F -b 512 -C global recwait /opt/dyn/hello", 180))
+                                        "-g vfs_write -F -b 512 -C global "
+                                        "recwait /opt/dyn/hello", 180))
     assert lucid.status() == 0, out
     assert out.startswith("  plugin 'function_graph'\nhello, dynamic world"), out
     check(lucid, "cat %s/buffer_size_kb" % T, "512\n", 0)

@@ -589,7 +589,8 @@ def test_function_graph_in_an_instance(lucid):
     ok(lucid, "echo function_graph > current_tracer; echo nop > current_tracer")
     # trace-cmd -B with -p function_graph reads the instance's graph.
     ok(lucid, "rmdir %s/bar" % I)
-    out = sh(lucid, "cd /tmp; trace-cmd record -B gr -p function_graph -l 'ftest_*' recwait ftest call "
+    out = sh(lucid, "cd /tmp; trace-cmd record -B gr -p function_graph -l 'ftest_*' "
+             "recwait ftest call "
              "> /dev/null 2>&1; echo $?; cd %s" % T, timeout=300)
     assert out == "0\n", out
     report = sh(lucid, "cd /tmp; trace-cmd report 2>&1; rm trace.dat; cd %s" % T, timeout=300)

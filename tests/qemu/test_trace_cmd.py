@@ -293,7 +293,8 @@ def test_record_a_script(lucid):
     # (binfmt_script), as on Linux; before, its execve was ENOEXEC and record failed.
     lucid.run("cd /tmp; echo '#!/bin/sh' > rs.sh; echo 'echo from-script $1' >> rs.sh; "
               "chmod +x rs.sh")
-    out, status = run(lucid, "trace-cmd record -e sched_process_exec recwait ./rs.sh a", timeout=300)
+    out, status = run(lucid, "trace-cmd record -e sched_process_exec recwait ./rs.sh a",
+                      timeout=300)
     assert status == 0 and "from-script a\n" in out, out
     # The process is named by the script (comm), as Linux names it.
     report, status = run(lucid, "trace-cmd report")
@@ -305,8 +306,10 @@ def test_record_a_script(lucid):
 
 def test_record_what_the_issue_types(lucid):
     # The commands as the issue (and Linux users) type them: trace-cmd execs ftest and run_test,
-    # which are programs now; the host's trace-cmd report reads each trace.dat alike.
-    out, status = run(lucid, "cd /tmp; trace-cmd record -p function -l 'ftest_*' recwait ftest call",
+    # which are programs now; the host's trace-cmd report reads each trace.dat alike. (recwait
+    # runs ftest once the recorders read: user/recwait.c says why a short command needs it.)
+    out, status = run(lucid, "cd /tmp; trace-cmd record -p function -l 'ftest_*' "
+                      "recwait ftest call",
                       timeout=300)
     assert status == 0, out
     report = same_report_on_host(lucid, "ftest-function.dat")
