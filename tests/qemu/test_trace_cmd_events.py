@@ -138,12 +138,16 @@ def test_record_with_a_filter(lucid):
 def test_record_events_of_one_command(lucid):
     # -F: trace-cmd writes the command's pid into set_event_pid, which keeps its events and the
     # switches to it and its wakeups (next_pid, pid), as Linux's sched probes of the filter do.
-    out = record(lucid, "-e sched -F /opt/dyn/hello")
+    # (recwait execs hello in the same process: its exec is the command's too, and only
+    # hello's is counted)
+    out = record(lucid, "-e sched -F recwait /opt/dyn/hello")
     assert "hello, dynamic world" in out, out
     filters_left_none(lucid, ["sched/sched_switch", "sched/sched_wakeup"])
     lines = report_of(lucid, "pid.dat")
-    execs = [m for m in lines if m.group("event") == "sched_process_exec"]
-    assert len(execs) == 1, [m.group(0) for m in execs]
+    execs = [m for m in lines if m.group("event") == "sched_process_exec" and
+             "filename=/opt/dyn/hello " in m.group("body")]
+    assert len(execs) == 1, [m.group(0) for m in lines if m.group("event") ==
+                             "sched_process_exec"]
     pid = re.search(r" pid=(\d+) ", execs[0].group("body")).group(1)
     for m in lines:
         assert m.group("pid") == pid or re.search(r"\b(next_pid|pid)=%s\b" % pid,
