@@ -204,7 +204,7 @@ def test_trace_cmd_list(lucid):
 def test_trace_cmd_record_and_report(lucid):
     # trace-cmd record in Lucid: the function tracer on vfs_write while the dynamic hello runs.
     out = PRINTK_LINE.sub("", lucid.run(
-        "cd /tmp; trace-cmd record -p function -l vfs_write /opt/dyn/hello", 180))
+        "cd /tmp; trace-cmd record -p function -l vfs_write recwait /opt/dyn/hello", 180))
     assert lucid.status() == 0, out
     assert out.startswith("  plugin 'function'\nhello, dynamic world"), out
     assert re.search(r"CPU0 data recorded at offset=0x[0-9a-f]+\n", out), out
@@ -261,7 +261,8 @@ def test_trace_cmd_record_function_graph_buffer_clock(lucid):
     # recorders' own splices), a per-CPU buffer size (-b) and a clock (-C): the host's trace-cmd
     # report reads the file as Lucid's does.
     out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record -p function_graph "
-                                        "-g vfs_write -F -b 512 -C global /opt/dyn/hello", 180))
+                                        "-g vfs_write -F -b 512 -C global "
+                                        "recwait /opt/dyn/hello", 180))
     assert lucid.status() == 0, out
     assert out.startswith("  plugin 'function_graph'\nhello, dynamic world"), out
     check(lucid, "cat %s/buffer_size_kb" % T, "512\n", 0)

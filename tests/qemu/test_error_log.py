@@ -189,7 +189,8 @@ def test_trace_cmd_cpumask(lucid):
     fresh(lucid)
     n = ncpus(lucid)
     sh(lucid, "cd /tmp")
-    out = sh(lucid, "trace-cmd record -M 1 -e sched:sched_switch sh -c 'for c in $(seq 0 %d); "
+    out = sh(lucid, "trace-cmd record -M 1 -e sched:sched_switch recwait "
+             "sh -c 'for c in $(seq 0 %d); "
              "do taskset -c $c sleep 0.01; done' > /dev/null 2>&1; echo $?" % (n - 1), 300)
     assert out == "0\n", out
     report = sh(lucid, "trace-cmd report 2>/dev/null", 300)

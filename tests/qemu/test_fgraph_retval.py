@@ -243,7 +243,7 @@ def test_trace_cmd_reads_recordings_with_the_new_options(lucid):
     # reads the longer entries and the return values' field, and pairs the graph as before.
     out = PRINTK_LINE.sub("", lucid.run(
         "cd /tmp; trace-cmd record -p function_graph -g ftest_outer -O funcgraph-retval "
-        "-O funcgraph-args -O funcgraph-retaddr -F ftest call", 180))
+        "-O funcgraph-args -O funcgraph-retaddr -F recwait ftest call", 180))
     assert lucid.status() == 0, out
     report = PRINTK_LINE.sub("", lucid.run("trace-cmd report", 120))
     assert lucid.status() == 0, report

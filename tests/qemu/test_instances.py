@@ -295,7 +295,7 @@ def test_trace_cmd_buffer_instance(lucid):
     fresh(lucid)
     # Events at the top level meanwhile: the report of -B foo must not show them.
     ok(lucid, "echo 1 > events/sched/sched_wakeup/enable")
-    out = sh(lucid, "cd /tmp; trace-cmd record -B foo -e sched:sched_switch sleep 0.5 "
+    out = sh(lucid, "cd /tmp; trace-cmd record -B foo -e sched:sched_switch recwait sleep 0.5 "
              "> /dev/null 2>&1; echo $?; cd %s" % T, timeout=300)
     assert out == "0\n", out
     assert sh(lucid, "ls %s" % I) == ""  # trace-cmd removed the instance it made
@@ -592,7 +592,8 @@ def test_function_graph_in_an_instance(lucid):
     ok(lucid, "echo function_graph > current_tracer; echo nop > current_tracer")
     # trace-cmd -B with -p function_graph reads the instance's graph.
     ok(lucid, "rmdir %s/bar" % I)
-    out = sh(lucid, "cd /tmp; trace-cmd record -B gr -p function_graph -l 'ftest_*' ftest call "
+    out = sh(lucid, "cd /tmp; trace-cmd record -B gr -p function_graph -l 'ftest_*' "
+             "recwait ftest call "
              "> /dev/null 2>&1; echo $?; cd %s" % T, timeout=300)
     assert out == "0\n", out
     report = sh(lucid, "cd /tmp; trace-cmd report 2>&1; rm trace.dat; cd %s" % T, timeout=300)

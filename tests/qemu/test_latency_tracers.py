@@ -86,13 +86,36 @@ def measure(k, line):
     return int(first), rest
 
 
+DEMO_TRIES = 5
+
+
+def demo_section(run, func):
+    """run() -> (latency, trace) of a section func of latency_demo makes, asked again while
+    another section beat it. On a loaded host a vCPU can stop for longer than DEMO_US inside
+    some other section (smp_call_function waiting for that vCPU, a system call's entry with
+    interrupts off: 69 and 102 ms seen), and the tracer rightly keeps that one as the worst. The
+    test then asks again (DEMO_TRIES at most) instead of judging a section it did not make; the
+    checks on the demo's section are the caller's, unchanged."""
+    for _ in range(DEMO_TRIES):
+        lat, text = run()
+        if "#  => started at: %s\n" % func in text:
+            break
+    return lat, text
+
+
+def demo_run(k, param, us=DEMO_US):
+    """The module loaded with param=us and removed again: the max latency, and the trace."""
+    res = measure(k, "modprobe latency_demo %s=%d" % (param, us))
+    ok(k, "rmmod latency_demo")
+    return res
+
+
 def demo(k, tracer, param, us=DEMO_US):
     """Runs latency_demo under tracer: the max latency, and the trace file."""
     fresh(k)
     ok(k, "echo %s > current_tracer" % tracer)
-    res = measure(k, "modprobe latency_demo %s=%d" % (param, us))
-    ok(k, "rmmod latency_demo")
-    return res
+    # irqs_off_us -> latency_demo_irqs_off, preempt_off_us -> latency_demo_preempt_off
+    return demo_section(lambda: demo_run(k, param, us), "latency_demo_" + param[:-len("_us")])
 
 
 def test_files(lucid):
@@ -186,8 +209,7 @@ def test_function_trace_off(lucid):
     fresh(lucid)
     ok(lucid, "echo 0 > options/function-trace")
     ok(lucid, "echo irqsoff > current_tracer")
-    lat, text = measure(lucid, "modprobe latency_demo irqs_off_us=%d" % DEMO_US)
-    ok(lucid, "rmmod latency_demo")
+    lat, text = demo_section(lambda: demo_run(lucid, "irqs_off_us"), "latency_demo_irqs_off")
     check_demo_section(lat, text, "irqsoff", "latency_demo_irqs_off", spins=False)
     ok(lucid, "echo nop > current_tracer; echo 1 > options/function-trace")
 
@@ -196,14 +218,16 @@ def test_display_graph(lucid):
     """display-graph: the same section, its functions as function_graph prints them."""
     fresh(lucid)
     ok(lucid, "echo 1 > options/display-graph; echo irqsoff > current_tracer")
-    lat, text = measure(lucid, "modprobe latency_demo irqs_off_us=%d" % DEMO_US)
-    ok(lucid, "rmmod latency_demo; echo nop > current_tracer; echo 0 > options/display-graph")
+    lat, text = demo_section(lambda: demo_run(lucid, "irqs_off_us"), "latency_demo_irqs_off")
+    ok(lucid, "echo nop > current_tracer; echo 0 > options/display-graph")
     head, _, body = text.partition("# CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
                                    "# |     |    |           |   |                     |   |   |   |\n")
     assert body, text[:3000]
     assert "#  => started at: latency_demo_irqs_off\n" in head, head
     assert "# latency: %d us," % lat in head and lat >= DEMO_US, head
-    calls = [re.sub(r"^ *\d+\) +\S+ +\| [ +!#*@$]? *(\d+\.\d+ us)? *\| ", "", l)
+    # A duration of 7 digits or more has no decimals (Linux's trace_print_graph_duration): a
+    # section that waited a second for a loaded host's CPU prints "$ 1271676 us".
+    calls = [re.sub(r"^ *\d+\) +\S+ +\| [ +!#*@$]? *(\d+(\.\d+)? us)? *\| ", "", l)
              for l in body.splitlines() if re.match(r"^ *\d+\) ", l)]
     assert calls[0] == " trace_hardirqs_off();", calls[:5]
     assert calls[-1] == " trace_hardirqs_on();", calls[-5:]
@@ -226,12 +250,16 @@ def test_max_stays_and_thresh(lucid):
     # tracing_thresh: every section over it is kept (the latest), not only a new worst one.
     fresh(lucid)
     ok(lucid, "echo irqsoff > current_tracer; echo %d > tracing_thresh" % (DEMO_US // 2))
-    ok(lucid, "echo 999999999 > tracing_max_latency; modprobe latency_demo irqs_off_us=%d; "
-        "echo 0 > tracing_on" % DEMO_US)  # no section beats that max: thresh keeps it
-    out = sh(lucid, "cat tracing_max_latency; cat trace")
-    ok(lucid, "echo 1 > tracing_on; rmmod latency_demo")
-    first, text = out.split("\n", 1)
-    check_demo_section(int(first), text, "irqsoff", "latency_demo_irqs_off")
+
+    def over_thresh():
+        ok(lucid, "echo 999999999 > tracing_max_latency; modprobe latency_demo irqs_off_us=%d; "
+            "echo 0 > tracing_on" % DEMO_US)  # no section beats that max: thresh keeps it
+        out = sh(lucid, "cat tracing_max_latency; cat trace")
+        ok(lucid, "echo 1 > tracing_on; rmmod latency_demo")
+        first, text = out.split("\n", 1)
+        return int(first), text
+    lat, text = demo_section(over_thresh, "latency_demo_irqs_off")  # a later one over it: again
+    check_demo_section(lat, text, "irqsoff", "latency_demo_irqs_off")
     ok(lucid, "echo 0 > tracing_thresh; echo nop > current_tracer")
 
 
@@ -348,7 +376,11 @@ def check_wakeup(lat, text, tracer, prio):
                         % (int(m.group("cpu")), pid, kprio))
     bodies = [e.group("body") for e in evs]
     assert wake.match(bodies[0]), bodies
-    assert bodies[1] == "<stack trace>", bodies
+    # The wakeup's stack is the next record of the waker's CPU. The woken task's CPU records its
+    # functions from the wakeup on (wakeup_task is set first, as Linux's probe_wakeup does), and
+    # when the waker is another CPU, those that come while the stack is walked sort between.
+    waker = [e.group("body") for e in evs if e.group("cpu") == evs[0].group("cpu")]
+    assert waker[1] == "<stack trace>", [(e.group("cpu"), e.group("body")) for e in evs]
     switches = [i for i, b in enumerate(bodies) if switch.match(b)]
     assert switches and bodies[switches[-1] + 1] == "<stack trace>", bodies
     assert evs[switches[-1]].group("cpu") == m.group("cpu")

@@ -262,7 +262,7 @@ def test_trace_cmd_reads_print_and_raw_data(lucid):
     fresh(lucid)
     sh(lucid, "cd /tmp; rm -f trace.dat")
     out = PRINTK_LINE.sub("", lucid.run(
-        "trace-cmd record -e sched:sched_process_exit bash -c \"echo hello marker > "
+        "trace-cmd record -e sched:sched_process_exit recwait bash -c \"echo hello marker > "
         "%s/trace_marker; printf '\\x2a\\x00\\x00\\x00hi' > %s/trace_marker_raw\"" % (T, T),
         240))
     assert lucid.status() == 0, out

@@ -40,6 +40,9 @@ def report_of(lucid, name):
 
 
 def record(lucid, args, timeout=240):
+    """trace-cmd record ARGS in /tmp. Where the command is short and the test needs its events,
+    ARGS runs it through recwait (user/recwait.c): trace-cmd stops its recorders when the
+    command ends, and one stopped before it had set itself up reads nothing."""
     out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record %s" % args, timeout))
     assert lucid.status() == 0, out
     assert re.search(r"CPU3 data recorded at offset=0x[0-9a-f]+\n", out), out
@@ -85,8 +88,23 @@ def test_record_sched_and_irq_around_run_test(lucid):
                if m.group("event") == "irq_handler_entry"), "no virtio interrupt"
 
 
+def test_recwait_waits_for_the_recorders(lucid):
+    """recwait CMD runs CMD once every other child of its parent sleeps or has gone, as
+    trace-cmd's recorders do once they read: a sibling still busy holds it back (A is printed
+    first whatever the timing), and one still running after -t SECONDS stops it with status 1
+    without running CMD."""
+    out = lucid.run("sh -c '(i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; echo A) & "
+                    "recwait echo B; wait'", 120)
+    assert out == "A\nB\n", out
+    out = lucid.run("sh -c 'spin & recwait -t 1 echo B; echo status $?; kill $!'", 120)
+    assert re.match(r"recwait: pid \d+ still runs after 1 s; not running echo\nstatus 1\n$",
+                    out), out
+    assert lucid.run("recwait -t 0 echo B; echo $?") == \
+        "usage: recwait [-t SECONDS] CMD [ARG...]\n2\n"
+
+
 def test_record_one_event(lucid):
-    record(lucid, "-e sched_switch /opt/dyn/hello")
+    record(lucid, "-e sched_switch recwait /opt/dyn/hello")
     lines = report_of(lucid, "switch.dat")
     assert lines
     for m in lines:
@@ -94,7 +112,7 @@ def test_record_one_event(lucid):
 
 
 def test_record_syscalls(lucid):
-    out = record(lucid, "-e syscalls /opt/dyn/hello")
+    out = record(lucid, "-e syscalls recwait /opt/dyn/hello")
     assert "hello, dynamic world" in out, out
     lines = report_of(lucid, "syscalls.dat")
     hello = [m for m in lines if m.group("comm") == "hello"]
@@ -106,7 +124,8 @@ def test_record_syscalls(lucid):
 
 def test_record_with_a_filter(lucid):
     # -f: the filter of the event before it, written into its filter file by trace-cmd.
-    record(lucid, "-e sched_switch -f 'prev_pid == 0 && next_comm != \"hello\"' /opt/dyn/hello")
+    record(lucid, "-e sched_switch -f 'prev_pid == 0 && next_comm != \"hello\"' "
+           "recwait /opt/dyn/hello")
     filters_left_none(lucid, ["sched/sched_switch"])
     lines = report_of(lucid, "filtered.dat")
     assert lines
@@ -119,12 +138,16 @@ def test_record_with_a_filter(lucid):
 def test_record_events_of_one_command(lucid):
     # -F: trace-cmd writes the command's pid into set_event_pid, which keeps its events and the
     # switches to it and its wakeups (next_pid, pid), as Linux's sched probes of the filter do.
-    out = record(lucid, "-e sched -F /opt/dyn/hello")
+    # (recwait execs hello in the same process: its exec is the command's too, and only
+    # hello's is counted)
+    out = record(lucid, "-e sched -F recwait /opt/dyn/hello")
     assert "hello, dynamic world" in out, out
     filters_left_none(lucid, ["sched/sched_switch", "sched/sched_wakeup"])
     lines = report_of(lucid, "pid.dat")
-    execs = [m for m in lines if m.group("event") == "sched_process_exec"]
-    assert len(execs) == 1, [m.group(0) for m in execs]
+    execs = [m for m in lines if m.group("event") == "sched_process_exec" and
+             "filename=/opt/dyn/hello " in m.group("body")]
+    assert len(execs) == 1, [m.group(0) for m in lines if m.group("event") ==
+                             "sched_process_exec"]
     pid = re.search(r" pid=(\d+) ", execs[0].group("body")).group(1)
     for m in lines:
         assert m.group("pid") == pid or re.search(r"\b(next_pid|pid)=%s\b" % pid,
