@@ -191,7 +191,7 @@ def test_files_and_modes(lucid):
         d = "events/" + ev.replace(":", "/")
         got = modes(lucid, d)
         assert got == {"enable": "-rw-r-----", "filter": "-rw-r-----", "format": "-r--r-----",
-                       "id": "-r--r-----", "trigger": "-rw-r-----"}, (d, got)
+                       "hist": "-r--r-----", "id": "-r--r-----", "trigger": "-rw-r-----"}, (d, got)
         assert cat(lucid, d + "/enable") == "0\n"
     for d in ["events", "events/sched", "events/irq"]:
         assert cat(lucid, d + "/enable") == "0\n", d
