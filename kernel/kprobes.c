@@ -638,16 +638,25 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/* Called from __kretprobe_trampoline: see its comment. Returns the real return address. */
+/*
+ * Called from __kretprobe_trampoline: see its comment. Returns the real return address.
+ *
+ * Interrupts stay as the function returned with them (on, mostly), as Linux 6.1's rethook
+ * trampoline leaves them: only preemption is off, which keeps this CPU's kprobe_ctlblk ours
+ * while a handler runs. So a handler's record says what the probed code's context was (no
+ * irqs-off 'd' where Linux has none). An interrupt that hits a probe meanwhile finds
+ * current_kprobe set and is a miss (ftrace path) or a one-level reentry (int3 path), as it is
+ * under kprobe_ftrace_handler, which runs with interrupts on too. kretprobe_lock is taken
+ * with interrupts off, since an interrupt's kretprobe takes it too.
+ */
 notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	unsigned long *fp = (unsigned long *)regs->rsp - 1;
 	struct kretprobe_instance *done = NULL, *ri, **pp;
-	unsigned long flags = local_irq_save();
-	unsigned long real = 0;
+	unsigned long real = 0, flags;
 
 	preempt_count_add(1);
-	spin_lock(&kretprobe_lock);
+	flags = spin_lock_irqsave(&kretprobe_lock);
 	/* This slot's instances, newest first, down to the one that holds the real address. */
 	for (pp = &kretprobe_inflight[hash_fp(fp)]; (ri = *pp);) {
 		if (ri->fp != fp) {
@@ -666,7 +675,7 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 			break;
 		}
 	}
-	spin_unlock(&kretprobe_lock);
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	if (!real)
 		panic("kretprobe: no instance for the return through slot %px", fp);
 
@@ -682,18 +691,23 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 			if (kcb->current_kprobe) {
 				rp->nmissed++; /* returned inside a handler on this CPU */
 			} else {
-				kcb->current_kprobe = &rp->kp;
-				kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+				/*
+				 * The status first: an interrupt's int3 probe that finds
+				 * current_kprobe set reads it, and a stale KPROBE_HIT_SS (left
+				 * by the last step) would read as a probe hit mid-step.
+				 */
+				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
+				barrier();
+				WRITE_ONCE(kcb->current_kprobe, &rp->kp);
 				rp->handler(ri, regs);
-				kcb->current_kprobe = NULL;
+				WRITE_ONCE(kcb->current_kprobe, NULL);
 			}
 		}
-		spin_lock(&kretprobe_lock);
+		flags = spin_lock_irqsave(&kretprobe_lock);
 		recycle_rp_inst(ri);
-		spin_unlock(&kretprobe_lock);
+		spin_unlock_irqrestore(&kretprobe_lock, flags);
 	}
 	preempt_count_sub(1);
-	local_irq_restore(flags);
 	return real;
 }
 

@@ -17,6 +17,12 @@
  * enabled: enabling registers a consumer with the uprobe mechanism (kernel/events/uprobes.c),
  * whose handler records a hit. uprobe_profile shows each event's file and hits.
  *
+ * A second definition under a name in use, of the same kind and with the same arguments' names
+ * and types, is appended to that event as another probe (Linux 6.1's append_trace_uprobe; see
+ * trace/trace_kprobe.c and trace/trace_probe.h): listed on its own line, recording into the
+ * event. As in Linux, enabling the event registers every probe on it; a probe appended to an
+ * event already enabled waits for the next enable.
+ *
  * The record: struct trace_entry, then __probe_ip (the probed address in the process), or for
  * a return probe __probe_func and __probe_ret_ip, then the arguments; printed as Linux prints
  * it: "EVENT: (0x4013c0) x=5", "EVENT: (0x401145 <- 0x4013c0) ret=16".
@@ -57,7 +63,8 @@ struct trace_uprobe {
 	bool is_return;
 	bool has_strings; /* an argument is a string: each hit sizes them first */
 	bool registered; /* its consumer is on the uprobe */
-	struct trace_probe *tp; /* tp->call.data points back here */
+	struct trace_probe *tp; /* its own; tp->event's call records its hits */
+	struct list_head sibling; /* on tp->event->probes */
 };
 
 /* The record's own part, after struct trace_entry: 1 or 2 addresses. */
@@ -95,7 +102,8 @@ static void uprobe_record(struct trace_uprobe *tu, struct pt_regs *regs, unsigne
 			       sizeof(unsigned long) * UPROBE_ENTRY_WORDS(tu->is_return));
 	int dsize = tu->has_strings ? traceprobe_get_data_size(tp, &fc) : 0;
 	unsigned long len = esize + tp->size + (unsigned long)dsize;
-	uint8_t *rec = trace_event_buffer_reserve(&tp->call, len);
+	struct trace_event_call *call = &tp->event->call;
+	uint8_t *rec = trace_event_buffer_reserve(call, len);
 
 	if (!rec)
 		return;
@@ -108,7 +116,7 @@ static void uprobe_record(struct trace_uprobe *tu, struct pt_regs *regs, unsigne
 		vaddr[0] = regs->rip;
 	}
 	store_trace_args(rec + esize, tp, &fc, (int)esize, dsize);
-	trace_event_buffer_commit(&tp->call, rec, len);
+	trace_event_buffer_commit(call, rec, len);
 }
 
 /* At the probed instruction: a hit (a return probe counts its hits here too, as Linux's). */
@@ -117,7 +125,7 @@ static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs)
 	struct trace_uprobe *tu = container_of(con, struct trace_uprobe, consumer);
 
 	__atomic_add_fetch(&tu->nhit, 1, __ATOMIC_RELAXED);
-	if (!tu->is_return && (tu->tp->flags & TP_FLAG_TRACE))
+	if (!tu->is_return && (tu->tp->event->flags & TP_FLAG_TRACE))
 		uprobe_record(tu, regs, 0);
 	return 0;
 }
@@ -127,7 +135,7 @@ static int uretprobe_dispatcher(struct uprobe_consumer *con, unsigned long func,
 {
 	struct trace_uprobe *tu = container_of(con, struct trace_uprobe, consumer);
 
-	if (tu->tp->flags & TP_FLAG_TRACE)
+	if (tu->tp->event->flags & TP_FLAG_TRACE)
 		uprobe_record(tu, regs, func);
 	return 0;
 }
@@ -138,42 +146,61 @@ static enum print_line_t print_uprobe_event(struct trace_iterator *iter, unsigne
 					    struct trace_event *event)
 {
 	struct trace_event_call *call = container_of(event, struct trace_event_call, event);
-	struct trace_uprobe *tu = call->data;
+	struct trace_probe *tp = trace_probe_from_call(call);
+	struct trace_uprobe *tu = list_first_entry(&tp->probes, struct trace_uprobe, sibling);
 	struct trace_seq *s = &iter->seq;
 	uint8_t *ent = (uint8_t *)iter->ent;
 	const unsigned long *vaddr = (const unsigned long *)(ent + sizeof(struct trace_entry));
 
 	(void)flags;
 	if (tu->is_return)
-		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", trace_probe_name(tu->tp), vaddr[1],
+		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", trace_probe_name(tp), vaddr[1],
 				 vaddr[0]);
 	else
-		trace_seq_printf(s, "%s: (0x%lx)", trace_probe_name(tu->tp), vaddr[0]);
+		trace_seq_printf(s, "%s: (0x%lx)", trace_probe_name(tp), vaddr[0]);
 	uint8_t *data = (uint8_t *)(vaddr + UPROBE_ENTRY_WORDS(tu->is_return));
 
-	if (trace_probe_print_args(s, tu->tp->args, (int)tu->tp->nr_args, data, ent))
+	if (trace_probe_print_args(s, tp->args, (int)tp->nr_args, data, ent))
 		return TRACE_TYPE_PARTIAL_LINE;
 	trace_seq_putc(s, '\n');
 	return TRACE_TYPE_HANDLED;
 }
 
-/* The event's enable (trace_event_call.reg): the breakpoint goes in or out. */
+static void trace_uprobe_unregister(struct trace_uprobe *tu)
+{
+	if (!tu->registered)
+		return;
+	uprobe_unregister(trace_uprobe_inode(tu), (loff_t)tu->offset, &tu->consumer);
+	tu->registered = false;
+}
+
+/*
+ * The event's enable (trace_event_call.reg): the breakpoints of all its probes go in (all or
+ * none) or out. event_mutex.
+ */
 static int uprobe_event_reg(struct trace_event_call *call, bool on)
 {
-	struct trace_uprobe *tu = call->data;
+	struct trace_probe *ev = trace_probe_from_call(call);
+	struct trace_uprobe *tu;
 	int err = 0;
 
-	if (on && !tu->registered) {
-		__atomic_or_fetch(&tu->tp->flags, TP_FLAG_TRACE, __ATOMIC_RELEASE);
-		err = uprobe_register(trace_uprobe_inode(tu), (loff_t)tu->offset, &tu->consumer);
-		if (err)
-			__atomic_and_fetch(&tu->tp->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
-		tu->registered = !err;
-	} else if (!on && tu->registered) {
-		uprobe_unregister(trace_uprobe_inode(tu), (loff_t)tu->offset, &tu->consumer);
-		__atomic_and_fetch(&tu->tp->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
-		tu->registered = false;
+	if (on) {
+		__atomic_or_fetch(&ev->flags, TP_FLAG_TRACE, __ATOMIC_RELEASE);
+		list_for_each_entry(tu, &ev->probes, sibling)
+		{
+			if (tu->registered)
+				continue;
+			err = uprobe_register(trace_uprobe_inode(tu), (loff_t)tu->offset,
+					      &tu->consumer);
+			if (err)
+				break;
+			tu->registered = true;
+		}
+		if (!err)
+			return 0;
 	}
+	list_for_each_entry(tu, &ev->probes, sibling) trace_uprobe_unregister(tu);
+	__atomic_and_fetch(&ev->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
 	return err;
 }
 
@@ -183,7 +210,7 @@ static void free_trace_uprobe(struct trace_uprobe *tu)
 		return;
 	if (tu->path.dentry)
 		vfs_path_put_locked(&tu->path);
-	trace_probe_cleanup(tu->tp);
+	trace_probe_unlink(tu->tp, &tu->sibling); /* its event too, if it was the last */
 	kfree(tu->filename);
 	kfree(tu);
 }
@@ -201,6 +228,58 @@ static struct trace_uprobe *find_probe_event(const char *event, const char *grou
 			return tu;
 	}
 	return NULL;
+}
+
+/* Does b probe where a probe already on a's event does (file, offset), with the same arguments? */
+static bool trace_uprobe_has_same_uprobe(const struct trace_uprobe *a, const struct trace_uprobe *b)
+{
+	const struct trace_uprobe *o;
+
+	list_for_each_entry(o, &a->tp->event->probes, sibling)
+	{
+		unsigned int i;
+
+		if (trace_uprobe_inode(o) != trace_uprobe_inode(b) || o->offset != b->offset)
+			continue;
+		for (i = 0; i < o->tp->nr_args; i++)
+			if (strcmp(o->tp->args[i].comm, b->tp->args[i].comm))
+				break;
+		if (i == o->tp->nr_args)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Linux's register_trace_uprobe() for a name in use: another kind is DIFF_PROBE_TYPE, other
+ * arguments DIFF_ARG_TYPE (the caret on the first that differs), the same place with the same
+ * arguments SAME_PROBE; each -EEXIST. Else tu becomes a probe of old's event (under
+ * event_mutex, which enabling holds while it walks the event's probes).
+ */
+static int append_trace_uprobe(struct trace_uprobe *tu, struct trace_uprobe *old)
+{
+	int ret;
+
+	if (tu->is_return != old->is_return) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	ret = trace_probe_compare_arg_type(tu->tp, old->tp->event);
+	if (ret) {
+		trace_probe_log_set_index(ret + 1); /* the arguments' words start at 2 */
+		trace_probe_log_err(0, DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	if (trace_uprobe_has_same_uprobe(old, tu)) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, SAME_PROBE);
+		return -EEXIST;
+	}
+	mutex_lock(&event_mutex);
+	trace_probe_append(tu->tp, old->tp, &tu->sibling);
+	mutex_unlock(&event_mutex);
+	return 0;
 }
 
 /* --- uprobe_events ---------------------------------------------------------------------------- */
@@ -296,7 +375,6 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		err = -ENOMEM;
 		goto fail;
 	}
-	tu->tp->call.data = tu;
 	tu->offset = offset;
 	tu->is_return = is_return;
 	tu->path = path;
@@ -331,11 +409,15 @@ static int __trace_uprobe_create(int argc, const char **argv)
 							   UPROBE_ENTRY_WORDS(is_return));
 	if (err)
 		goto fail;
-	if (find_probe_event(event, group)) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, EVENT_EXIST);
-		err = -EEXIST;
-		goto fail;
+	struct trace_uprobe *old = find_probe_event(event, group);
+
+	if (old) {
+		err = append_trace_uprobe(tu, old);
+		if (err)
+			goto fail;
+		dyn_event_add(&tu->devent, &trace_uprobe_ops);
+		trace_probe_log_clear();
+		return 0;
 	}
 	err = trace_probe_register_event_call(tu->tp, print_uprobe_event, uprobe_event_reg);
 	if (err) {
@@ -344,6 +426,7 @@ static int __trace_uprobe_create(int argc, const char **argv)
 				      err == -EEXIST ? TP_ERR_EVENT_EXIST : TP_ERR_FAIL_REG_PROBE);
 		goto fail;
 	}
+	trace_probe_link(tu->tp, &tu->sibling);
 	dyn_event_add(&tu->devent, &trace_uprobe_ops);
 	trace_probe_log_clear();
 	return 0;
@@ -395,18 +478,30 @@ static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
 static bool trace_uprobe_is_busy(struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
+	struct trace_probe *event = tu->tp->event;
 
-	return trace_probe_is_enabled(tu->tp) || tu->registered || tu->tp->call.file.enabled ||
-	       tu->tp->call.registered || tu->tp->call.file.triggers;
+	return trace_probe_is_enabled(event) || tu->registered || event->call.file.enabled ||
+	       event->call.registered || event->call.file.triggers;
 }
 
+/*
+ * Linux's unregister_trace_uprobe(): a probe with siblings just leaves its event (its
+ * breakpoint out if it was in); the last one takes the event with it, EBUSY while it is used.
+ */
 static int trace_uprobe_release(struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
-	int err = trace_probe_unregister_event_call(tu->tp);
 
-	if (err)
-		return err;
+	if (!trace_probe_has_sibling(tu->tp)) {
+		int err = trace_probe_unregister_event_call(tu->tp->event);
+
+		if (err)
+			return err;
+	}
+	mutex_lock(&event_mutex); /* off the list uprobe_event_reg walks */
+	list_del_init(&tu->sibling);
+	mutex_unlock(&event_mutex);
+	trace_uprobe_unregister(tu);
 	dyn_event_remove(ev);
 	free_trace_uprobe(tu);
 	return 0;
