@@ -2,9 +2,14 @@
  * uprobe events (Linux's kernel/trace/trace_uprobe.c): an event made at run time on an
  * instruction of a user program, by a line written to uprobe_events:
  *
- *	p[:[GRP/]EVENT] PATH:OFFSET[%return] [FETCHARGS]	a probe (r...: a return probe)
- *	r[:[GRP/]EVENT] PATH:OFFSET [FETCHARGS]
+ *	p[:[GRP/]EVENT] PATH:OFFSET[%return][(REF_CTR_OFFSET)] [FETCHARGS]	a probe
+ *	r[:[GRP/]EVENT] PATH:OFFSET[(REF_CTR_OFFSET)] [FETCHARGS]		a return probe
  *	-:[GRP/]EVENT						removes it
+ *
+ * REF_CTR_OFFSET is where an SDT probe's semaphore is in the file: while the event is enabled
+ * (its breakpoint in), every process that maps the file sees that short one higher
+ * (kernel/events/uprobes.c, uprobe_register_refctr), so the program knows to prepare the
+ * probe's arguments. Listed back as "PATH:0x%016lx(0x%lx)", Linux's.
  *
  * OFFSET is where the instruction is in the file (not an address: every process that maps the
  * file hits it, wherever it maps it). Group "uprobes" unless named; event "p_FILE_0xOFFSET"
@@ -59,6 +64,7 @@ struct trace_uprobe {
 	struct path path; /* holds the file (and its inode) while the event exists */
 	char *filename; /* as written */
 	unsigned long offset;
+	unsigned long ref_ctr_offset; /* the SDT semaphore's file offset, 0 if none */
 	unsigned long nhit;
 	bool is_return;
 	bool has_strings; /* an argument is a string: each hit sizes them first */
@@ -190,8 +196,8 @@ static int uprobe_event_reg(struct trace_event_call *call, bool on)
 		{
 			if (tu->registered)
 				continue;
-			err = uprobe_register(trace_uprobe_inode(tu), (loff_t)tu->offset,
-					      &tu->consumer);
+			err = uprobe_register_refctr(trace_uprobe_inode(tu), (loff_t)tu->offset,
+						     (loff_t)tu->ref_ctr_offset, &tu->consumer);
 			if (err)
 				break;
 			tu->registered = true;
@@ -282,6 +288,28 @@ static int append_trace_uprobe(struct trace_uprobe *tu, struct trace_uprobe *old
 	return 0;
 }
 
+/*
+ * One place of a file, one semaphore: a probe at a place another probe (of any event) has with
+ * another REF_CTR_OFFSET is refused, EINVAL with a warning and no error_log line (Linux's).
+ */
+static int validate_ref_ctr_offset(const struct trace_uprobe *tu)
+{
+	struct dyn_event *pos;
+
+	for_each_dyn_event(pos)
+	{
+		const struct trace_uprobe *o = to_trace_uprobe(pos);
+
+		if (pos->ops == &trace_uprobe_ops &&
+		    trace_uprobe_inode(o) == trace_uprobe_inode(tu) && o->offset == tu->offset &&
+		    o->ref_ctr_offset != tu->ref_ctr_offset) {
+			pr_warn("Reference counter offset mismatch.\n");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* --- uprobe_events ---------------------------------------------------------------------------- */
 
 /* Linux's __trace_uprobe_create: argv as the line's words. -ECANCELED: not a uprobe line. */
@@ -292,7 +320,7 @@ static int __trace_uprobe_create(int argc, const char **argv)
 	char gbuf[MAX_EVENT_NAME_LEN], buf[MAX_EVENT_NAME_LEN];
 	struct trace_uprobe *tu = NULL;
 	struct path path = {0};
-	unsigned long offset;
+	unsigned long offset, ref_ctr_offset = 0;
 	int err;
 
 	if (argv[0][0] == 'r')
@@ -330,6 +358,31 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		trace_probe_log_err(0, NO_REGULAR_FILE);
 		err = -EINVAL;
 		goto fail;
+	}
+	/* "(REF_CTR_OFFSET)", last (Linux's order: cut before %return and OFFSET are read). */
+	char *rctr = strchr(arg, '(');
+
+	if (rctr) {
+		char *rctr_end = strchr(rctr, ')');
+
+		if (!rctr_end) {
+			trace_probe_log_err((int)(rctr + strlen(rctr) - filename),
+					    REFCNT_OPEN_BRACE);
+			err = -EINVAL;
+			goto fail;
+		}
+		if (rctr_end[1] != '\0') {
+			trace_probe_log_err((int)(rctr_end + 1 - filename), BAD_REFCNT_SUFFIX);
+			err = -EINVAL;
+			goto fail;
+		}
+		*rctr++ = '\0';
+		*rctr_end = '\0';
+		err = kstrtoul(rctr, 0, &ref_ctr_offset);
+		if (err) {
+			trace_probe_log_err((int)(rctr - filename), BAD_REFCNT);
+			goto fail;
+		}
 	}
 	/* The %return suffix. */
 	char *tmp = strchr(arg, '%');
@@ -376,6 +429,7 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		goto fail;
 	}
 	tu->offset = offset;
+	tu->ref_ctr_offset = ref_ctr_offset;
 	tu->is_return = is_return;
 	tu->path = path;
 	path.dentry = NULL; /* tu has it now */
@@ -407,6 +461,9 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		err = traceprobe_define_arg_fields(tu->tp, is_return ? own_ret_fields : own_fields,
 						   (unsigned int)sizeof(unsigned long) *
 							   UPROBE_ENTRY_WORDS(is_return));
+	if (err)
+		goto fail;
+	err = validate_ref_ctr_offset(tu);
 	if (err)
 		goto fail;
 	struct trace_uprobe *old = find_probe_event(event, group);
@@ -470,6 +527,8 @@ static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
 	seq_printf(m, "%c:%s/%s %s:0x%0*lx", tu->is_return ? 'r' : 'p',
 		   trace_probe_group_name(tu->tp), trace_probe_name(tu->tp), tu->filename,
 		   (int)(sizeof(void *) * 2), tu->offset);
+	if (tu->ref_ctr_offset)
+		seq_printf(m, "(0x%lx)", tu->ref_ctr_offset);
 	trace_probe_show_args(m, tu->tp);
 	seq_putc(m, '\n');
 	return 0;
@@ -520,8 +579,12 @@ static bool trace_uprobe_match(const char *system, const char *event, int argc, 
 		return false;
 	if (argc < 1)
 		return true;
-	snprintf(head, sizeof(head), "%s:0x%0*lx", tu->filename, (int)(sizeof(void *) * 2),
-		 tu->offset);
+	if (tu->ref_ctr_offset)
+		snprintf(head, sizeof(head), "%s:0x%0*lx(0x%lx)", tu->filename,
+			 (int)(sizeof(void *) * 2), tu->offset, tu->ref_ctr_offset);
+	else
+		snprintf(head, sizeof(head), "%s:0x%0*lx", tu->filename, (int)(sizeof(void *) * 2),
+			 tu->offset);
 	if (strcmp(head, argv[0]))
 		return false;
 	return trace_probe_match_command_args(tu->tp, argc - 1, argv + 1);
