@@ -112,6 +112,33 @@ static notrace void aggr_post_handler(struct kprobe *ap, struct pt_regs *regs, u
 			c->post_handler(c, regs, flags);
 }
 
+/* The same for an aggregate with one caller, the usual case: no loop, a tail call. */
+static notrace int aggr_pre_one(struct kprobe *ap, struct pt_regs *regs)
+{
+	struct kprobe *c = READ_ONCE(ap->list);
+
+	if (!c || kprobe_disabled(c) || !c->pre_handler)
+		return 0;
+	return c->pre_handler(c, regs);
+}
+
+/*
+ * The aggregate's handlers as its callers need them, after each change of its list (under
+ * kprobe_mutex): aggr_pre_one while it has one caller; a post_handler only while some caller
+ * has one, as Linux's aggregate takes aggr_post_handler only then, so that a hit of a probe
+ * without one makes no call after its step or its ftrace hit. A CPU that read the handler
+ * before the change runs either: each works for any list.
+ */
+static void aggr_update_handlers(struct kprobe *ap)
+{
+	bool post = false;
+
+	for (struct kprobe *c = ap->list; c; c = c->list)
+		post |= c->post_handler != NULL;
+	WRITE_ONCE(ap->pre_handler, ap->list && !ap->list->list ? aggr_pre_one : aggr_pre_handler);
+	WRITE_ONCE(ap->post_handler, post ? aggr_post_handler : NULL);
+}
+
 /* --- the blacklist ------------------------------------------------------------------------ */
 
 struct kprobe_blacklist_entry {
@@ -357,10 +384,12 @@ int register_kprobe(struct kprobe *p)
 		p->opcode = ap->opcode;
 		p->ainsn = ap->ainsn;
 		__atomic_store_n(pp, p, __ATOMIC_RELEASE);
+		aggr_update_handlers(ap);
 		if (kprobe_disabled(ap) && !kprobe_disabled(p))
 			ret = arm_kprobe(ap);
 		if (ret) {
 			*pp = NULL;
+			aggr_update_handlers(ap);
 			synchronize_sched();
 			goto out;
 		}
@@ -375,9 +404,8 @@ int register_kprobe(struct kprobe *p)
 	}
 	ap->addr = addr;
 	ap->flags = KPROBE_FLAG_DISABLED | (p->flags & KPROBE_FLAG_FTRACE);
-	ap->pre_handler = aggr_pre_handler;
-	ap->post_handler = aggr_post_handler;
 	ap->list = p;
+	aggr_update_handlers(ap);
 	if (!kprobe_ftrace(ap)) {
 		ret = arch_prepare_kprobe(ap);
 		if (ret) {
@@ -444,6 +472,8 @@ void unregister_kprobe(struct kprobe *p)
 			WRITE_ONCE(*pp, p->list);
 			break;
 		}
+	if (!last)
+		aggr_update_handlers(ap);
 	list_remove(p);
 	if (last) {
 		free_aggr(ap);
@@ -588,15 +618,19 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	unsigned long *sp = (unsigned long *)regs->rsp; /* the return address, at the entry */
 	struct kretprobe_instance *ri;
 
-	/* Irqsave: the ftrace path runs with interrupts on, and an interrupt may hit a probe. */
+	/*
+	 * Irqsave: the ftrace path runs with interrupts on, and an interrupt may hit a probe.
+	 * Without an entry_handler (trace_kprobe's), one hold of the lock takes the instance and
+	 * puts it in flight: the lock pair is a good part of a hit's cost.
+	 */
 	unsigned long flags = spin_lock_irqsave(&kretprobe_lock);
 	ri = rph->free;
 	if (ri) {
 		rph->free = ri->llist;
 		rph->nused++;
 	}
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	if (!ri) {
+		spin_unlock_irqrestore(&kretprobe_lock, flags);
 		rp->nmissed++;
 		return 0;
 	}
@@ -604,14 +638,16 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	ri->fp = sp;
 	ri->task = current;
 	ri->ret_addr = (kprobe_opcode_t *)*sp;
-	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+	if (rp->entry_handler) {
+		spin_unlock_irqrestore(&kretprobe_lock, flags); /* it runs without the lock */
+		if (rp->entry_handler(ri, regs)) {
+			flags = spin_lock_irqsave(&kretprobe_lock);
+			recycle_rp_inst(ri);
+			spin_unlock_irqrestore(&kretprobe_lock, flags);
+			return 0;
+		}
 		flags = spin_lock_irqsave(&kretprobe_lock);
-		recycle_rp_inst(ri);
-		spin_unlock_irqrestore(&kretprobe_lock, flags);
-		return 0;
 	}
-
-	flags = spin_lock_irqsave(&kretprobe_lock);
 	struct kretprobe_instance **pp = &kretprobe_inflight[hash_fp(sp)];
 	/*
 	 * Instances of this slot whose call never returned (the task died inside it, and its
@@ -683,10 +719,9 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 	regs->rip = real;
 	regs->cs = GDT_KERNEL_CS;
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	while ((ri = done)) {
+	for (ri = done; ri; ri = ri->llist) {
 		struct kretprobe *rp = get_kretprobe(ri);
 
-		done = ri->llist;
 		if (rp && rp->handler) {
 			if (kcb->current_kprobe) {
 				rp->nmissed++; /* returned inside a handler on this CPU */
@@ -703,10 +738,14 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 				WRITE_ONCE(kcb->current_kprobe, NULL);
 			}
 		}
-		flags = spin_lock_irqsave(&kretprobe_lock);
-		recycle_rp_inst(ri);
-		spin_unlock_irqrestore(&kretprobe_lock, flags);
 	}
+	/* All back to their free lists at once: one hold of the lock, not one per instance. */
+	flags = spin_lock_irqsave(&kretprobe_lock);
+	while ((ri = done)) {
+		done = ri->llist;
+		recycle_rp_inst(ri);
+	}
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	preempt_count_sub(1);
 	return real;
 }

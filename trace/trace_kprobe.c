@@ -110,13 +110,14 @@ static void kprobe_trace_func(struct trace_kprobe *tk, struct pt_regs *regs)
 	unsigned int len;
 	int dsize;
 
-	dsize = traceprobe_get_data_size(tp, &fc);
+	dsize = tp->fixed_size ? 0 : traceprobe_get_data_size(tp, &fc);
 	len = (unsigned int)sizeof(*entry) + tp->size + (unsigned int)dsize;
 	entry = trace_event_buffer_reserve(call, len);
 	if (!entry)
 		return;
 	entry->ip = (unsigned long)tk->rp.kp.addr;
-	store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
+	if (tp->nr_args)
+		store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
 	trace_event_buffer_commit(call, entry, len);
 }
 
@@ -130,14 +131,15 @@ static void kretprobe_trace_func(struct trace_kprobe *tk, struct kretprobe_insta
 	unsigned int len;
 	int dsize;
 
-	dsize = traceprobe_get_data_size(tp, &fc);
+	dsize = tp->fixed_size ? 0 : traceprobe_get_data_size(tp, &fc);
 	len = (unsigned int)sizeof(*entry) + tp->size + (unsigned int)dsize;
 	entry = trace_event_buffer_reserve(call, len);
 	if (!entry)
 		return;
 	entry->func = (unsigned long)tk->rp.kp.addr;
 	entry->ret_ip = get_kretprobe_retaddr(ri);
-	store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
+	if (tp->nr_args)
+		store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
 	trace_event_buffer_commit(call, entry, len);
 }
 

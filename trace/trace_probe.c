@@ -977,6 +977,17 @@ int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_even
 		af->size = (unsigned int)a->type->size * (a->count ? a->count : 1);
 		af->is_signed = a->type->is_signed;
 	}
+	tp->fixed_size = true;
+	tp->cannot_fault = true;
+	for (unsigned int i = 0; i < tp->nr_args; i++) {
+		const struct fetch_insn *code = tp->args[i].code;
+
+		tp->fixed_size &= !tp->args[i].dynamic;
+		/* store_reg_fast's programs: [REG|RETVAL|ARG, ST_RAW, END] */
+		tp->cannot_fault &= (code[0].op == FETCH_OP_REG || code[0].op == FETCH_OP_RETVAL ||
+				     code[0].op == FETCH_OP_ARG) &&
+				    code[1].op == FETCH_OP_ST_RAW && code[2].op == FETCH_OP_END;
+	}
 	kfree(tp->fields);
 	tp->fields = f;
 	tp->call.fields = f;

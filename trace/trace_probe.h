@@ -172,6 +172,14 @@ struct trace_probe {
 	/* eprobe: the attached event, whose fields $FIELD names (set before parsing) */
 	const struct trace_event_call *attached;
 	unsigned int size; /* the arguments' fixed part, bytes */
+	/*
+	 * Set by traceprobe_define_arg_fields, for the hit path (false is always safe):
+	 * fixed_size, no argument is a string (no sizing pass, traceprobe_get_data_size is 0);
+	 * cannot_fault, every argument a register, $retval or $argN stored as it is (nothing
+	 * to zero first for a fault, store_trace_args).
+	 */
+	bool fixed_size;
+	bool cannot_fault;
 	unsigned int nr_args;
 	struct probe_arg args[]; /* nr_args of them */
 };
