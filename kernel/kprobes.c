@@ -112,12 +112,17 @@ static notrace void aggr_post_handler(struct kprobe *ap, struct pt_regs *regs, u
 			c->post_handler(c, regs, flags);
 }
 
-/* The same for an aggregate with one caller, the usual case: no loop, a tail call. */
+/*
+ * The same for an aggregate with one caller, the usual case: no loop, a tail call. The list
+ * is never empty here: the last caller's unregister_kprobe disarms and waits for every CPU in a
+ * handler (synchronize_sched) before it unlinks. The caller may have changed meanwhile (one
+ * left, another came), and the new one may have no pre_handler: that is checked.
+ */
 static notrace int aggr_pre_one(struct kprobe *ap, struct pt_regs *regs)
 {
 	struct kprobe *c = READ_ONCE(ap->list);
 
-	if (!c || kprobe_disabled(c) || !c->pre_handler)
+	if (kprobe_disabled(c) || !c->pre_handler)
 		return 0;
 	return c->pre_handler(c, regs);
 }
@@ -135,7 +140,9 @@ static void aggr_update_handlers(struct kprobe *ap)
 
 	for (struct kprobe *c = ap->list; c; c = c->list)
 		post |= c->post_handler != NULL;
-	WRITE_ONCE(ap->pre_handler, ap->list && !ap->list->list ? aggr_pre_one : aggr_pre_handler);
+	WRITE_ONCE(ap->pre_handler, ap->list && !ap->list->list && ap->list->pre_handler
+					    ? aggr_pre_one
+					    : aggr_pre_handler);
 	WRITE_ONCE(ap->post_handler, post ? aggr_post_handler : NULL);
 }
 

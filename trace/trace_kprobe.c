@@ -101,23 +101,44 @@ static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
 
 /* --- a hit ------------------------------------------------------------------------------------ */
 
+/*
+ * The arguments' strings' size, and the arguments stored, from the registers a hit saw. Apart
+ * from the record's making, so that a probe without arguments builds no fetch_context (whose
+ * address, taken, would also cost the stack protector's check on every hit).
+ */
+static noinline int kprobe_args_size(const struct trace_probe *tp, struct pt_regs *regs)
+{
+	struct fetch_context fc = {.regs = regs};
+
+	return traceprobe_get_data_size(tp, &fc);
+}
+
+static noinline void kprobe_store_args(void *data, const struct trace_probe *tp,
+				       struct pt_regs *regs, int header_size, int dsize)
+{
+	struct fetch_context fc = {.regs = regs};
+
+	store_trace_args(data, tp, &fc, header_size, dsize);
+}
+
 static void kprobe_trace_func(struct trace_kprobe *tk, struct pt_regs *regs)
 {
 	struct trace_probe *tp = tk->tp;
 	struct trace_event_call *call = &tp->event->call;
-	struct fetch_context fc = {.regs = regs};
 	struct kprobe_trace_entry_head *entry;
 	unsigned int len;
 	int dsize;
 
-	dsize = tp->fixed_size ? 0 : traceprobe_get_data_size(tp, &fc);
+	dsize = tp->fixed_size ? 0 : kprobe_args_size(tp, regs);
 	len = (unsigned int)sizeof(*entry) + tp->size + (unsigned int)dsize;
 	entry = trace_event_buffer_reserve(call, len);
 	if (!entry)
 		return;
 	entry->ip = (unsigned long)tk->rp.kp.addr;
-	if (tp->nr_args)
-		store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
+	if (tp->nr_args && tp->cannot_fault)
+		store_trace_regs(entry + 1, tp, regs);
+	else if (tp->nr_args)
+		kprobe_store_args(entry + 1, tp, regs, sizeof(*entry), dsize);
 	trace_event_buffer_commit(call, entry, len);
 }
 
@@ -126,20 +147,21 @@ static void kretprobe_trace_func(struct trace_kprobe *tk, struct kretprobe_insta
 {
 	struct trace_probe *tp = tk->tp;
 	struct trace_event_call *call = &tp->event->call;
-	struct fetch_context fc = {.regs = regs};
 	struct kretprobe_trace_entry_head *entry;
 	unsigned int len;
 	int dsize;
 
-	dsize = tp->fixed_size ? 0 : traceprobe_get_data_size(tp, &fc);
+	dsize = tp->fixed_size ? 0 : kprobe_args_size(tp, regs);
 	len = (unsigned int)sizeof(*entry) + tp->size + (unsigned int)dsize;
 	entry = trace_event_buffer_reserve(call, len);
 	if (!entry)
 		return;
 	entry->func = (unsigned long)tk->rp.kp.addr;
 	entry->ret_ip = get_kretprobe_retaddr(ri);
-	if (tp->nr_args)
-		store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
+	if (tp->nr_args && tp->cannot_fault)
+		store_trace_regs(entry + 1, tp, regs);
+	else if (tp->nr_args)
+		kprobe_store_args(entry + 1, tp, regs, sizeof(*entry), dsize);
 	trace_event_buffer_commit(call, entry, len);
 }
 

@@ -289,6 +289,11 @@ int traceprobe_get_data_size(const struct trace_probe *tp, const struct fetch_co
  */
 void store_trace_args(void *data, const struct trace_probe *tp, const struct fetch_context *fc,
 		      int header_size, int maxlen);
+/*
+ * The same for a probe whose arguments are all registers, $retval or $argN (tp->cannot_fault):
+ * straight from regs, no fetch_context for the caller to build.
+ */
+void store_trace_regs(void *data, const struct trace_probe *tp, struct pt_regs *regs);
 /* " NAME=VALUE" for each argument; data: the arguments' part, ent: the record. */
 int trace_probe_print_args(struct trace_seq *s, const struct probe_arg *args, int nr_args,
 			   uint8_t *data, void *ent);

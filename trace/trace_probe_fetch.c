@@ -577,6 +577,14 @@ static noinline void store_trace_args_slow(void *data, const struct trace_probe 
 	}
 }
 
+void store_trace_regs(void *data, const struct trace_probe *tp, struct pt_regs *regs)
+{
+	const struct fetch_context fc = {.regs = regs};
+
+	for (unsigned int i = 0; i < tp->nr_args; i++)
+		store_reg_fast(tp->args[i].code, &fc, (char *)data + tp->args[i].offset);
+}
+
 /*
  * Registers, $retval and $argN alone (tp->cannot_fault, the usual probe): each stored by
  * store_reg_fast in a short loop, with nothing to zero first, and without the general case's
