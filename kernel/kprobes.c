@@ -733,14 +733,12 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 			if (kcb->current_kprobe) {
 				rp->nmissed++; /* returned inside a handler on this CPU */
 			} else {
-				/*
-				 * The status first: an interrupt's int3 probe that finds
-				 * current_kprobe set reads it, and a stale KPROBE_HIT_SS (left
-				 * by the last step) would read as a probe hit mid-step.
-				 */
+				/* interrupts are on: see kprobe_ftrace_handler's status */
 				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
 				barrier();
 				WRITE_ONCE(kcb->current_kprobe, &rp->kp);
+				barrier();
+				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
 				rp->handler(ri, regs);
 				WRITE_ONCE(kcb->current_kprobe, NULL);
 			}

@@ -17,10 +17,6 @@
  * uprobed alarm N       as "call N" with SIGALRM arriving every 100 us meanwhile (a handler that
  *                       counts them): a signal may come while a probe's copy is being stepped
  * uprobed addr          prints the three targets' addresses (their file offsets: minus 0x400000)
- * uprobed sdt FILE...   an SDT probe site with its semaphore (uprobed_sdt_sem, in .probes as
- *                       <sys/sdt.h> puts it): prints "sem=N", then for each FILE waits (up to
- *                       60 s) until it exists and prints "FILE sem=N"; each time, if the
- *                       semaphore says someone listens, calls uprobed_sdt(N), the probed site
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -38,8 +34,6 @@
 #define ALARM_US 100
 
 int uprobed_value = 1000;
-/* An SDT semaphore: data of the file (not bss), so a uprobe's REF_CTR_OFFSET can name it. */
-__attribute__((section(".probes"), used)) volatile unsigned short uprobed_sdt_sem;
 int uprobed_riprel(int x);
 int uprobed_call(int x);
 int uprobed_load(const int *p);
@@ -60,23 +54,6 @@ __attribute__((noinline, used)) int uprobed_helper(int x)
 {
 	__asm__ volatile("" ::: "memory");
 	return x * 2;
-}
-
-__attribute__((noinline, used)) int uprobed_sdt(int x)
-{
-	__asm__ volatile("" ::: "memory");
-	return x + 1;
-}
-
-/* "sem=N", and the probe site, called only while the semaphore is up (as SDT's macros do). */
-static void sdt_site(const char *when)
-{
-	unsigned short sem = uprobed_sdt_sem;
-
-	printf("%s%ssem=%u\n", when, *when ? " " : "", sem);
-	fflush(stdout);
-	if (sem)
-		uprobed_sdt(sem);
 }
 
 static int (*volatile fp_riprel)(int) = uprobed_riprel;
@@ -159,19 +136,11 @@ int main(int argc, char **argv)
 		setitimer(ITIMER_REAL, &it, NULL);
 		calls(n);
 		setitimer(ITIMER_REAL, &(struct itimerval){{0, 0}, {0, 0}}, NULL);
-	} else if (!strcmp(mode, "sdt")) {
-		sdt_site("");
-		for (int f = 2; f < argc; f++) {
-			for (int i = 0; access(argv[f], F_OK) && i < WAIT_MAX_POLLS; i++)
-				usleep(WAIT_POLL_US);
-			sdt_site(argv[f]);
-		}
 	} else if (!strcmp(mode, "addr")) {
 		printf("uprobed_riprel=%p uprobed_call=%p uprobed_load=%p\n",
 		       (void *)uprobed_riprel, (void *)uprobed_call, (void *)uprobed_load);
 	} else {
-		fprintf(stderr,
-			"usage: uprobed call|fork|wait|maps|fault|alarm|addr|sdt [N] [FILE...]\n");
+		fprintf(stderr, "usage: uprobed call|fork|wait|maps|fault|alarm|addr [N] [FILE]\n");
 		return 2;
 	}
 	return 0;

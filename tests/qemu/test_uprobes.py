@@ -22,6 +22,7 @@ T = "/sys/kernel/tracing"
 REF = os.path.join(os.path.dirname(BUILD), "..", "shared", "reference", "linux-6.1-probes")
 UPROBETEST = os.path.join(BUILD, "user", "uprobetest")
 UPROBED = os.path.join(BUILD, "user", "uprobed")
+SDTPROBE = os.path.join(BUILD, "user", "sdtprobe")
 CALLS = 5500  # uprobetest calls each target 500 times to warm up, then 5000
 
 
@@ -439,12 +440,12 @@ def test_sdt_semaphore_reference_counter(lucid):
     one started after), and is back to 0 when disabled (Linux's update_ref_ctr); the program's
     probe site runs only then."""
     clean(lucid)
-    site = file_offset(UPROBED, "uprobed_sdt")
-    sem = file_offset(UPROBED, "uprobed_sdt_sem")
-    tracing(lucid, "echo 'p:sdt /bin/uprobed:%#x(%#x) x=%%di:u32' > uprobe_events" % (site, sem))
+    site = file_offset(SDTPROBE, "sdt_site")
+    sem = file_offset(SDTPROBE, "sdt_sem")
+    tracing(lucid, "echo 'p:sdt /bin/sdtprobe:%#x(%#x) x=%%di:u32' > uprobe_events" % (site, sem))
     assert tracing(lucid, "cat uprobe_events") == \
-        "p:uprobes/sdt /bin/uprobed:0x%016x(0x%x) x=%%di:u32\n" % (site, sem)
-    lucid.run("rm -f /tmp/s1 /tmp/s2; uprobed sdt /tmp/s1 /tmp/s2 > /tmp/sdtout &")
+        "p:uprobes/sdt /bin/sdtprobe:0x%016x(0x%x) x=%%di:u32\n" % (site, sem)
+    lucid.run("rm -f /tmp/s1 /tmp/s2; sdtprobe /tmp/s1 /tmp/s2 > /tmp/sdtout &")
 
     def out_when(text):
         return lucid.run("for i in $(seq 400); do grep -q '%s' /tmp/sdtout && break; sleep 0.05;"
@@ -453,16 +454,16 @@ def test_sdt_semaphore_reference_counter(lucid):
     tracing(lucid, "echo 1 > events/uprobes/sdt/enable")
     lucid.run("touch /tmp/s1")
     assert out_when("s1 sem") == "sem=0\n/tmp/s1 sem=1\n"
-    assert lucid.run("uprobed sdt") == "sem=1\n"  # mapped after the probe went in
+    assert lucid.run("sdtprobe") == "sem=1\n"  # mapped after the probe went in
     tracing(lucid, "echo 0 > events/uprobes/sdt/enable")
     lucid.run("touch /tmp/s2; wait")
     assert lucid.run("cat /tmp/sdtout") == "sem=0\n/tmp/s1 sem=1\n/tmp/s2 sem=0\n"
-    assert lucid.run("uprobed sdt") == "sem=0\n"
-    # each site call while the semaphore was up hit the probe: uprobed_sdt(1), twice
+    assert lucid.run("sdtprobe") == "sem=0\n"
+    # each site call while the semaphore was up hit the probe: sdt_site(1), twice
     got = [l.split(": sdt: ")[1] for l in trace_lines(lucid, "sdt")]
     assert got == ["(0x%x) x=1" % (0x400000 + site)] * 2, got
     # one place, one semaphore: another REF_CTR_OFFSET at the same place is refused
-    out = tracing(lucid, "echo 'p:sdt2 /bin/uprobed:%#x(0x10)' >> uprobe_events; echo $?" % site)
+    out = tracing(lucid, "echo 'p:sdt2 /bin/sdtprobe:%#x(0x10)' >> uprobe_events; echo $?" % site)
     assert out.endswith("-bash: echo: write error: Invalid argument\n1\n"), out
     dmesg = lucid.run("dmesg | tail -3")
     assert "Reference counter offset mismatch.\n" in dmesg, (out, dmesg)  # Linux's warning
@@ -476,7 +477,7 @@ def test_sdt_semaphore_reference_counter(lucid):
             "-bash: echo: write error: Invalid argument\n1\n", cmd
         assert last_error(lucid) == ("trace_uprobe", sentence, cmd, marked.index("^")), cmd
     # an odd offset cannot hold a short: refused when the probe goes in, as Linux's
-    tracing(lucid, "echo 'p:odd /bin/uprobed:%#x(%#x)' >> uprobe_events"
-            % (file_offset(UPROBED, "uprobed_call"), sem + 1))
+    tracing(lucid, "echo 'p:odd /bin/sdtprobe:%#x(%#x)' >> uprobe_events"
+            % (file_offset(SDTPROBE, "main"), sem + 1))
     assert "Invalid argument" in tracing(lucid, "echo 1 > events/uprobes/odd/enable")
     clean(lucid)
