@@ -113,6 +113,40 @@ static notrace void aggr_post_handler(struct kprobe *ap, struct pt_regs *regs, u
 			c->post_handler(c, regs, flags);
 }
 
+/*
+ * The same for an aggregate with one caller, the usual case: no loop, a tail call. The list
+ * is never empty here: the last caller's unregister_kprobe disarms and waits for every CPU in a
+ * handler (synchronize_sched) before it unlinks. The caller may have changed meanwhile (one
+ * left, another came), and the new one may have no pre_handler: that is checked.
+ */
+static notrace int aggr_pre_one(struct kprobe *ap, struct pt_regs *regs)
+{
+	struct kprobe *c = READ_ONCE(ap->list);
+
+	if (kprobe_disabled(c) || !c->pre_handler)
+		return 0;
+	return c->pre_handler(c, regs);
+}
+
+/*
+ * The aggregate's handlers as its callers need them, after each change of its list (under
+ * kprobe_mutex): aggr_pre_one while it has one caller; a post_handler only while some caller
+ * has one, as Linux's aggregate takes aggr_post_handler only then, so that a hit of a probe
+ * without one makes no call after its step or its ftrace hit. A CPU that read the handler
+ * before the change runs either: each works for any list.
+ */
+static void aggr_update_handlers(struct kprobe *ap)
+{
+	bool post = false;
+
+	for (struct kprobe *c = ap->list; c; c = c->list)
+		post |= c->post_handler != NULL;
+	WRITE_ONCE(ap->pre_handler, ap->list && !ap->list->list && ap->list->pre_handler
+					    ? aggr_pre_one
+					    : aggr_pre_handler);
+	WRITE_ONCE(ap->post_handler, post ? aggr_post_handler : NULL);
+}
+
 /* --- the blacklist ------------------------------------------------------------------------ */
 
 struct kprobe_blacklist_entry {
@@ -358,10 +392,12 @@ int register_kprobe(struct kprobe *p)
 		p->opcode = ap->opcode;
 		p->ainsn = ap->ainsn;
 		__atomic_store_n(pp, p, __ATOMIC_RELEASE);
+		aggr_update_handlers(ap);
 		if (kprobe_disabled(ap) && !kprobe_disabled(p))
 			ret = arm_kprobe(ap);
 		if (ret) {
 			*pp = NULL;
+			aggr_update_handlers(ap);
 			synchronize_sched();
 			goto out;
 		}
@@ -376,9 +412,8 @@ int register_kprobe(struct kprobe *p)
 	}
 	ap->addr = addr;
 	ap->flags = KPROBE_FLAG_DISABLED | (p->flags & KPROBE_FLAG_FTRACE);
-	ap->pre_handler = aggr_pre_handler;
-	ap->post_handler = aggr_post_handler;
 	ap->list = p;
+	aggr_update_handlers(ap);
 	if (!kprobe_ftrace(ap)) {
 		ret = arch_prepare_kprobe(ap);
 		if (ret) {
@@ -445,6 +480,8 @@ void unregister_kprobe(struct kprobe *p)
 			WRITE_ONCE(*pp, p->list);
 			break;
 		}
+	if (!last)
+		aggr_update_handlers(ap);
 	list_remove(p);
 	if (last) {
 		free_aggr(ap);
@@ -616,15 +653,19 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	unsigned long *sp = (unsigned long *)regs->rsp; /* the return address, at the entry */
 	struct kretprobe_instance *ri;
 
-	/* Irqsave: the ftrace path runs with interrupts on, and an interrupt may hit a probe. */
+	/*
+	 * Irqsave: the ftrace path runs with interrupts on, and an interrupt may hit a probe.
+	 * Without an entry_handler (trace_kprobe's), one hold of the lock takes the instance and
+	 * puts it in flight: the lock pair is a good part of a hit's cost.
+	 */
 	unsigned long flags = spin_lock_irqsave(&kretprobe_lock);
 	ri = rph->free;
 	if (ri) {
 		rph->free = ri->llist;
 		rph->nused++;
 	}
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	if (!ri) {
+		spin_unlock_irqrestore(&kretprobe_lock, flags);
 		rp->nmissed++;
 		return 0;
 	}
@@ -632,14 +673,16 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	ri->fp = sp;
 	ri->task = current;
 	ri->ret_addr = (kprobe_opcode_t *)*sp;
-	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+	if (rp->entry_handler) {
+		spin_unlock_irqrestore(&kretprobe_lock, flags); /* it runs without the lock */
+		if (rp->entry_handler(ri, regs)) {
+			flags = spin_lock_irqsave(&kretprobe_lock);
+			recycle_rp_inst(ri);
+			spin_unlock_irqrestore(&kretprobe_lock, flags);
+			return 0;
+		}
 		flags = spin_lock_irqsave(&kretprobe_lock);
-		recycle_rp_inst(ri);
-		spin_unlock_irqrestore(&kretprobe_lock, flags);
-		return 0;
 	}
-
-	flags = spin_lock_irqsave(&kretprobe_lock);
 	struct kretprobe_instance **pp = &kretprobe_inflight[hash_fp(sp)];
 	/*
 	 * Instances of this slot whose call never returned (the task died inside it, and its
@@ -666,16 +709,25 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/* Called from __kretprobe_trampoline: see its comment. Returns the real return address. */
+/*
+ * Called from __kretprobe_trampoline: see its comment. Returns the real return address.
+ *
+ * Interrupts stay as the function returned with them (on, mostly), as Linux 6.1's rethook
+ * trampoline leaves them: only preemption is off, which keeps this CPU's kprobe_ctlblk ours
+ * while a handler runs. So a handler's record says what the probed code's context was (no
+ * irqs-off 'd' where Linux has none). An interrupt that hits a probe meanwhile finds
+ * current_kprobe set and is a miss (ftrace path) or a one-level reentry (int3 path), as it is
+ * under kprobe_ftrace_handler, which runs with interrupts on too. kretprobe_lock is taken
+ * with interrupts off, since an interrupt's kretprobe takes it too.
+ */
 notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	unsigned long *fp = (unsigned long *)regs->rsp - 1;
 	struct kretprobe_instance *done = NULL, *ri, **pp;
-	unsigned long flags = local_irq_save();
-	unsigned long real = 0;
+	unsigned long real = 0, flags;
 
 	preempt_count_add(1);
-	spin_lock(&kretprobe_lock);
+	flags = spin_lock_irqsave(&kretprobe_lock);
 	/* This slot's instances, newest first, down to the one that holds the real address. */
 	for (pp = &kretprobe_inflight[hash_fp(fp)]; (ri = *pp);) {
 		if (ri->fp != fp) {
@@ -694,7 +746,7 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 			break;
 		}
 	}
-	spin_unlock(&kretprobe_lock);
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	if (!real)
 		panic("kretprobe: no instance for the return through slot %px", fp);
 
@@ -702,26 +754,32 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 	regs->rip = real;
 	regs->cs = GDT_KERNEL_CS;
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	while ((ri = done)) {
+	for (ri = done; ri; ri = ri->llist) {
 		struct kretprobe *rp = get_kretprobe(ri);
 
-		done = ri->llist;
 		if (rp && rp->handler) {
 			if (kcb->current_kprobe) {
 				rp->nmissed++; /* returned inside a handler on this CPU */
 			} else {
-				kcb->current_kprobe = &rp->kp;
-				kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+				/* interrupts are on: see kprobe_ftrace_handler's status */
+				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
+				barrier();
+				WRITE_ONCE(kcb->current_kprobe, &rp->kp);
+				barrier();
+				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
 				rp->handler(ri, regs);
-				kcb->current_kprobe = NULL;
+				WRITE_ONCE(kcb->current_kprobe, NULL);
 			}
 		}
-		spin_lock(&kretprobe_lock);
-		recycle_rp_inst(ri);
-		spin_unlock(&kretprobe_lock);
 	}
+	/* All back to their free lists at once: one hold of the lock, not one per instance. */
+	flags = spin_lock_irqsave(&kretprobe_lock);
+	while ((ri = done)) {
+		done = ri->llist;
+		recycle_rp_inst(ri);
+	}
+	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	preempt_count_sub(1);
-	local_irq_restore(flags);
 	return real;
 }
 

@@ -16,8 +16,20 @@
  *
  * printed "myopen: (do_sys_openat2+0x0/0x180) dfd=..." or "myret: (do_sys_open+0x5a/0x90 <-
  * do_sys_openat2) ret=0x3". kprobe_profile counts each event's hits (per CPU, summed when
- * read) and the mechanism's misses (nmissed). Linux's kernel/trace/trace_kprobe.c, minus
- * multi-probe events (a second probe under the same name is refused, not appended).
+ * read) and the mechanism's misses (nmissed). Linux's kernel/trace/trace_kprobe.c.
+ *
+ * A second definition under a name in use, of the same kind ('p' or 'r') and with the same
+ * arguments' names and types, is appended to that event (Linux 6.1's multi-probe events):
+ *
+ *   echo 'p:kprobes/rw vfs_read cnt=%dx' >> kprobe_events
+ *   echo 'p:kprobes/rw vfs_write cnt=%dx' >> kprobe_events	(one event, two probes)
+ *
+ * Each probe is a trace_kprobe of its own (listed on its own line, counted on its own
+ * kprobe_profile line, removable alone by "-:rw vfs_write"), and all record into the event's
+ * call (trace/trace_probe.h: tp->event). Enabling the event arms every probe on it; a probe
+ * appended to an enabled event is armed at once. The same place with the same arguments again
+ * is refused ("There is already the exact same probe event", EEXIST), as is another kind or
+ * other arguments, with Linux's error_log lines.
  *
  * Definitions are parsed and events made under dyn_event_mutex (trace/trace_dynevent.c); a
  * hit runs in the probe's context, interrupts off.
@@ -45,6 +57,7 @@ struct trace_kprobe {
 	struct kretprobe rp; /* rp.kp is the kprobe of a 'p' probe too */
 	bool is_return;
 	unsigned long nhit[NR_CPUS]; /* hits while enabled, per CPU: no shared line to bounce */
+	struct list_head sibling; /* on tp->event->probes: the probes of this event */
 	char *symbol; /* "do_sys_openat2" (or "mod:sym"), NULL for an address */
 	struct trace_probe *tp;
 };
@@ -88,42 +101,68 @@ static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
 
 /* --- a hit ------------------------------------------------------------------------------------ */
 
+/*
+ * The arguments' strings' size, and the arguments stored, from the registers a hit saw. Apart
+ * from the record's making, so that a probe without arguments builds no fetch_context (whose
+ * address, taken, would also cost the stack protector's check on every hit).
+ */
+static noinline int kprobe_args_size(const struct trace_probe *tp, struct pt_regs *regs)
+{
+	struct fetch_context fc = {.regs = regs};
+
+	return traceprobe_get_data_size(tp, &fc);
+}
+
+static noinline void kprobe_store_args(void *data, const struct trace_probe *tp,
+				       struct pt_regs *regs, int header_size, int dsize)
+{
+	struct fetch_context fc = {.regs = regs};
+
+	store_trace_args(data, tp, &fc, header_size, dsize);
+}
+
 static void kprobe_trace_func(struct trace_kprobe *tk, struct pt_regs *regs)
 {
 	struct trace_probe *tp = tk->tp;
-	struct fetch_context fc = {.regs = regs};
+	struct trace_event_call *call = &tp->event->call;
 	struct kprobe_trace_entry_head *entry;
 	unsigned int len;
 	int dsize;
 
-	dsize = traceprobe_get_data_size(tp, &fc);
+	dsize = tp->fixed_size ? 0 : kprobe_args_size(tp, regs);
 	len = (unsigned int)sizeof(*entry) + tp->size + (unsigned int)dsize;
-	entry = trace_event_buffer_reserve(&tp->call, len);
+	entry = trace_event_buffer_reserve(call, len);
 	if (!entry)
 		return;
 	entry->ip = (unsigned long)tk->rp.kp.addr;
-	store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
-	trace_event_buffer_commit(&tp->call, entry, len);
+	if (tp->nr_args && tp->cannot_fault)
+		store_trace_regs(entry + 1, tp, regs);
+	else if (tp->nr_args)
+		kprobe_store_args(entry + 1, tp, regs, sizeof(*entry), dsize);
+	trace_event_buffer_commit(call, entry, len);
 }
 
 static void kretprobe_trace_func(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
 	struct trace_probe *tp = tk->tp;
-	struct fetch_context fc = {.regs = regs};
+	struct trace_event_call *call = &tp->event->call;
 	struct kretprobe_trace_entry_head *entry;
 	unsigned int len;
 	int dsize;
 
-	dsize = traceprobe_get_data_size(tp, &fc);
+	dsize = tp->fixed_size ? 0 : kprobe_args_size(tp, regs);
 	len = (unsigned int)sizeof(*entry) + tp->size + (unsigned int)dsize;
-	entry = trace_event_buffer_reserve(&tp->call, len);
+	entry = trace_event_buffer_reserve(call, len);
 	if (!entry)
 		return;
 	entry->func = (unsigned long)tk->rp.kp.addr;
 	entry->ret_ip = get_kretprobe_retaddr(ri);
-	store_trace_args(entry + 1, tp, &fc, sizeof(*entry), dsize);
-	trace_event_buffer_commit(&tp->call, entry, len);
+	if (tp->nr_args && tp->cannot_fault)
+		store_trace_regs(entry + 1, tp, regs);
+	else if (tp->nr_args)
+		kprobe_store_args(entry + 1, tp, regs, sizeof(*entry), dsize);
+	trace_event_buffer_commit(call, entry, len);
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
@@ -131,7 +170,7 @@ static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
 	struct trace_kprobe *tk = container_of(kp, struct trace_kprobe, rp.kp);
 
 	tk->nhit[smp_processor_id()]++;
-	if (trace_probe_is_enabled(tk->tp))
+	if (trace_probe_is_enabled(tk->tp->event))
 		kprobe_trace_func(tk, regs);
 	return 0; /* we did not change regs->ip */
 }
@@ -145,7 +184,7 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri, struct pt_regs *r
 		return 0; /* unregistered while the call was in flight */
 	tk = container_of(rp, struct trace_kprobe, rp);
 	tk->nhit[smp_processor_id()]++;
-	if (trace_probe_is_enabled(tk->tp))
+	if (trace_probe_is_enabled(tk->tp->event))
 		kretprobe_trace_func(tk, ri, regs);
 	return 0;
 }
@@ -190,31 +229,61 @@ static enum print_line_t print_kretprobe_event(struct trace_iterator *iter, unsi
 
 /* --- enabling --------------------------------------------------------------------------------- */
 
-/* The event's enable (any instance, a trigger's hold): arm or disarm the probe. event_mutex. */
+static int trace_kprobe_arm(struct trace_kprobe *tk, bool on)
+{
+	if (on)
+		return tk->is_return ? enable_kretprobe(&tk->rp) : enable_kprobe(&tk->rp.kp);
+	return tk->is_return ? disable_kretprobe(&tk->rp) : disable_kprobe(&tk->rp.kp);
+}
+
+/*
+ * The event's enable (any instance, a trigger's hold): arm or disarm each probe on it (all or
+ * none: a probe that cannot be armed disarms the ones before it). event_mutex.
+ */
 static int kprobe_register(struct trace_event_call *call, bool on)
 {
-	struct trace_kprobe *tk = call->data;
-	int ret;
+	struct trace_probe *ev = trace_probe_from_call(call);
+	struct trace_kprobe *tk, *undo;
+	int ret = 0;
 
 	if (on) {
-		__atomic_fetch_or(&tk->tp->flags, TP_FLAG_TRACE, __ATOMIC_RELEASE);
-		ret = tk->is_return ? enable_kretprobe(&tk->rp) : enable_kprobe(&tk->rp.kp);
-		if (ret)
-			__atomic_fetch_and(&tk->tp->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&ev->flags, TP_FLAG_TRACE, __ATOMIC_RELEASE);
+		list_for_each_entry(tk, &ev->probes, sibling)
+		{
+			ret = trace_kprobe_arm(tk, true);
+			if (ret)
+				break;
+		}
+		if (!ret)
+			return 0;
+		list_for_each_entry(undo, &ev->probes, sibling)
+		{
+			if (undo == tk)
+				break;
+			trace_kprobe_arm(undo, false);
+		}
+		__atomic_fetch_and(&ev->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
 		return ret;
 	}
-	ret = tk->is_return ? disable_kretprobe(&tk->rp) : disable_kprobe(&tk->rp.kp);
-	__atomic_fetch_and(&tk->tp->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
+	list_for_each_entry(tk, &ev->probes, sibling)
+	{
+		int err = trace_kprobe_arm(tk, false);
+
+		if (!ret)
+			ret = err;
+	}
+	__atomic_fetch_and(&ev->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
 	return ret;
 }
 
 /* --- making one ------------------------------------------------------------------------------- */
 
+/* tk off its event (the event freed with its last probe), and freed. */
 static void free_trace_kprobe(struct trace_kprobe *tk)
 {
 	if (!tk)
 		return;
-	trace_probe_cleanup(tk->tp);
+	trace_probe_unlink(tk->tp, &tk->sibling);
 	kfree(tk->symbol);
 	kfree(tk);
 }
@@ -230,65 +299,80 @@ static struct trace_kprobe *find_trace_kprobe(const char *event, const char *gro
 		if (pos->ops != &trace_kprobe_ops)
 			continue;
 		tk = to_trace_kprobe(pos);
-		if (!strcmp(trace_probe_name(tk->tp), event) &&
-		    !strcmp(trace_probe_group_name(tk->tp), group))
+		if (!strcmp(trace_probe_name(tk->tp->event), event) &&
+		    !strcmp(trace_probe_group_name(tk->tp->event), group))
 			return tk;
 	}
 	return NULL;
 }
 
-/* Linux's trace_probe_compare_arg_type(): 0, or the number (from 1) of the first that differs. */
-static int trace_probe_compare_arg_type(const struct trace_probe *a, const struct trace_probe *b)
-{
-	if (a->nr_args < b->nr_args)
-		return (int)a->nr_args + 1;
-	if (a->nr_args > b->nr_args)
-		return (int)b->nr_args + 1;
-	for (unsigned int i = 0; i < a->nr_args; i++)
-		if (a->args[i].type != b->args[i].type || a->args[i].count != b->args[i].count ||
-		    strcmp(a->args[i].name, b->args[i].name))
-			return (int)i + 1;
-	return 0;
-}
-
+/* Does b probe where a probe already on a's event does, with the same arguments' texts? */
 static bool trace_kprobe_has_same_kprobe(const struct trace_kprobe *a, const struct trace_kprobe *b)
 {
-	if ((a->symbol == NULL) != (b->symbol == NULL) ||
-	    (a->symbol && strcmp(a->symbol, b->symbol)) || a->rp.kp.offset != b->rp.kp.offset ||
-	    (!a->symbol && a->rp.kp.addr != b->rp.kp.addr))
-		return false;
-	for (unsigned int i = 0; i < a->tp->nr_args; i++)
-		if (strcmp(a->tp->args[i].comm, b->tp->args[i].comm))
-			return false;
-	return true;
+	const struct trace_kprobe *o;
+
+	list_for_each_entry(o, &a->tp->event->probes, sibling)
+	{
+		unsigned int i;
+
+		if ((o->symbol == NULL) != (b->symbol == NULL) ||
+		    (o->symbol && strcmp(o->symbol, b->symbol)) ||
+		    o->rp.kp.offset != b->rp.kp.offset ||
+		    (!o->symbol && o->rp.kp.addr != b->rp.kp.addr))
+			continue;
+		for (i = 0; i < o->tp->nr_args; i++)
+			if (strcmp(o->tp->args[i].comm, b->tp->args[i].comm))
+				break;
+		if (i == o->tp->nr_args)
+			return true;
+	}
+	return false;
 }
 
-/*
- * A name already used by a kprobe: Linux would append this probe to that event (a multi-probe
- * event) when types and arguments agree. Lucid refuses it, with Linux's errors where Linux
- * refuses too. -EEXIST.
- */
-static int refuse_existing(struct trace_kprobe *tk, struct trace_kprobe *old)
+/* The mechanism's probe, armed if the event is enabled. */
+static int __register_trace_kprobe(struct trace_kprobe *tk)
 {
 	int ret;
 
-	if (tk->is_return != old->is_return) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, DIFF_PROBE_TYPE);
-		return -EEXIST;
+	for (unsigned int i = 0; i < tk->tp->nr_args; i++) {
+		ret = traceprobe_update_arg(&tk->tp->args[i]); /* @SYM's address */
+		if (ret)
+			return ret;
 	}
-	ret = trace_probe_compare_arg_type(tk->tp, old->tp);
+	if (!trace_probe_is_enabled(tk->tp->event))
+		tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
+	ret = tk->is_return ? register_kretprobe(&tk->rp) : register_kprobe(&tk->rp.kp);
+	/* EEXIST from the mechanism is not the name's: do not let it read so */
+	return ret == -EEXIST ? -EBUSY : ret;
+}
+
+/*
+ * A name already used by a kprobe event of the same kind: Linux's append_trace_kprobe(). The
+ * arguments must be the event's (else DIFF_ARG_TYPE, the caret on the first that differs), and
+ * not all the same as a probe already there at the same place (SAME_PROBE). -EEXIST, or tk is
+ * a probe of old's event. Under event_mutex, so that enabling sees the probe list whole.
+ */
+static int append_trace_kprobe(struct trace_kprobe *tk, struct trace_kprobe *old)
+{
+	int ret = trace_probe_compare_arg_type(tk->tp, old->tp->event);
+
 	if (ret) {
 		trace_probe_log_set_index(ret + 1); /* the arguments' words start at 2 */
 		trace_probe_log_err(0, DIFF_ARG_TYPE);
 		return -EEXIST;
 	}
-	trace_probe_log_set_index(0);
-	if (trace_kprobe_has_same_kprobe(old, tk))
+	if (trace_kprobe_has_same_kprobe(old, tk)) {
+		trace_probe_log_set_index(0);
 		trace_probe_log_err(0, SAME_PROBE);
-	else
-		trace_probe_log_err(0, EVENT_EXIST);
-	return -EEXIST;
+		return -EEXIST;
+	}
+	mutex_lock(&event_mutex);
+	trace_probe_append(tk->tp, old->tp, &tk->sibling);
+	ret = __register_trace_kprobe(tk);
+	if (ret)
+		list_del_init(&tk->sibling); /* tk->tp is freed with tk, the event stays */
+	mutex_unlock(&event_mutex);
+	return ret;
 }
 
 /* Event first (its name may be taken), then the probe, disarmed; undone if either fails. */
@@ -298,12 +382,13 @@ static int register_trace_kprobe(struct trace_kprobe *tk)
 		find_trace_kprobe(trace_probe_name(tk->tp), trace_probe_group_name(tk->tp));
 	int ret;
 
-	if (old)
-		return refuse_existing(tk, old);
-	for (unsigned int i = 0; i < tk->tp->nr_args; i++) {
-		ret = traceprobe_update_arg(&tk->tp->args[i]); /* @SYM's address */
-		if (ret)
-			return ret;
+	if (old) {
+		if (tk->is_return != old->is_return) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, DIFF_PROBE_TYPE);
+			return -EEXIST;
+		}
+		return append_trace_kprobe(tk, old);
 	}
 	ret = trace_probe_register_event_call(
 		tk->tp, tk->is_return ? print_kretprobe_event : print_kprobe_event,
@@ -315,13 +400,12 @@ static int register_trace_kprobe(struct trace_kprobe *tk)
 		}
 		return ret;
 	}
-	tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
-	ret = tk->is_return ? register_kretprobe(&tk->rp) : register_kprobe(&tk->rp.kp);
+	ret = __register_trace_kprobe(tk);
 	if (ret) {
 		trace_probe_unregister_event_call(tk->tp);
-		/* EEXIST from the mechanism is not the name's: do not let it read so */
-		return ret == -EEXIST ? -EBUSY : ret;
+		return ret;
 	}
+	trace_probe_link(tk->tp, &tk->sibling);
 	return 0;
 }
 
@@ -459,7 +543,6 @@ static int __trace_kprobe_create(int argc, const char *argv[])
 	tk->tp = trace_probe_alloc(event, group, argc - 2);
 	if (!tk->tp)
 		goto error;
-	tk->tp->call.data = tk;
 	tk->is_return = is_return;
 	tk->symbol = symbol;
 	symbol = NULL;
@@ -553,27 +636,39 @@ static int trace_kprobe_show(struct seq_file *m, struct dyn_event *ev)
 
 static bool trace_kprobe_is_busy(struct dyn_event *ev)
 {
-	struct trace_kprobe *tk = to_trace_kprobe(ev);
+	struct trace_probe *event = to_trace_kprobe(ev)->tp->event;
 
-	return trace_probe_is_enabled(tk->tp) || tk->tp->call.registered || tk->tp->call.file.triggers;
+	return trace_probe_is_enabled(event) || event->call.registered || event->call.file.triggers;
 }
 
+/*
+ * Linux's unregister_trace_kprobe(): a probe with siblings just leaves its event (even an
+ * enabled one: the others go on recording); the last one takes the event with it, which it
+ * cannot while the event is enabled or used (EBUSY).
+ */
 static int trace_kprobe_release(struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
 	int ret;
 
-	if (trace_kprobe_is_busy(ev))
-		return -EBUSY;
-	ret = trace_probe_unregister_event_call(tk->tp);
-	if (ret)
-		return ret;
+	if (!trace_probe_has_sibling(tk->tp)) {
+		if (trace_kprobe_is_busy(ev))
+			return -EBUSY;
+		ret = trace_probe_unregister_event_call(tk->tp->event);
+		if (ret)
+			return ret;
+	}
+	mutex_lock(&event_mutex); /* off the list kprobe_register walks */
+	list_del_init(&tk->sibling);
+	mutex_unlock(&event_mutex);
 	if (tk->is_return)
 		unregister_kretprobe(&tk->rp);
 	else
 		unregister_kprobe(&tk->rp.kp);
 	dyn_event_remove(ev);
-	free_trace_kprobe(tk);
+	trace_probe_unlink(tk->tp, &tk->sibling); /* the event too, if it was the last */
+	kfree(tk->symbol);
+	kfree(tk);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "trace/trace_probe.h"
 #include "trace/trace_error_log.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/panic.h"
 #include "arch/x86_64/ptrace.h" /* regs_query_register_offset: what %REG names */
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
@@ -869,6 +870,8 @@ struct trace_probe *trace_probe_alloc(const char *event, const char *group, int 
 
 	if (!tp)
 		return NULL;
+	tp->event = tp;
+	INIT_LIST_HEAD(&tp->probes);
 	tp->call.name = kstrdup(event);
 	tp->call.system = kstrdup(group);
 	if (!tp->call.name || !tp->call.system) {
@@ -897,6 +900,57 @@ void trace_probe_cleanup(struct trace_probe *tp)
 	kfree(tp);
 }
 
+/* --- multi-probe events ------------------------------------------------------------------------ */
+
+int trace_probe_compare_arg_type(const struct trace_probe *a, const struct trace_probe *b)
+{
+	if (a->nr_args < b->nr_args)
+		return (int)a->nr_args + 1;
+	if (a->nr_args > b->nr_args)
+		return (int)b->nr_args + 1;
+	for (unsigned int i = 0; i < a->nr_args; i++)
+		if (a->args[i].type != b->args[i].type || a->args[i].count != b->args[i].count ||
+		    strcmp(a->args[i].name, b->args[i].name))
+			return (int)i + 1;
+	return 0;
+}
+
+void trace_probe_link(struct trace_probe *tp, struct list_head *node)
+{
+	BUG_ON(tp->event != tp);
+	list_add_tail(node, &tp->probes);
+}
+
+void trace_probe_append(struct trace_probe *tp, struct trace_probe *to, struct list_head *node)
+{
+	/* same arguments, so the same record layout: the event's fields describe tp's records */
+	BUG_ON(trace_probe_compare_arg_type(tp, to->event) || tp->size != to->event->size);
+	tp->event = to->event;
+	list_add_tail(node, &tp->event->probes);
+}
+
+bool trace_probe_has_sibling(const struct trace_probe *tp)
+{
+	const struct list_head *probes = &tp->event->probes;
+
+	return !list_empty(probes) && probes->next != probes->prev;
+}
+
+void trace_probe_unlink(struct trace_probe *tp, struct list_head *node)
+{
+	struct trace_probe *event;
+
+	if (!tp)
+		return;
+	event = tp->event;
+	if (node->next) /* NULL: never linked (a kzalloc'ed probe that failed before) */
+		list_del_init(node);
+	if (tp != event)
+		trace_probe_cleanup(tp);
+	if (list_empty(&event->probes))
+		trace_probe_cleanup(event);
+}
+
 /* --- the format file ---------------------------------------------------------------------------- */
 
 int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_event_field *own,
@@ -922,6 +976,17 @@ int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_even
 		af->offset = (unsigned int)sizeof(struct trace_entry) + own_size + a->offset;
 		af->size = (unsigned int)a->type->size * (a->count ? a->count : 1);
 		af->is_signed = a->type->is_signed;
+	}
+	tp->fixed_size = true;
+	tp->cannot_fault = true;
+	for (unsigned int i = 0; i < tp->nr_args; i++) {
+		const struct fetch_insn *code = tp->args[i].code;
+
+		tp->fixed_size &= !tp->args[i].dynamic;
+		/* store_reg_fast's programs: [REG|RETVAL|ARG, ST_RAW, END] */
+		tp->cannot_fault &= (code[0].op == FETCH_OP_REG || code[0].op == FETCH_OP_RETVAL ||
+				     code[0].op == FETCH_OP_ARG) &&
+				    code[1].op == FETCH_OP_ST_RAW && code[2].op == FETCH_OP_END;
 	}
 	kfree(tp->fields);
 	tp->fields = f;

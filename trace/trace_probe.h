@@ -47,6 +47,7 @@
 #include <stdint.h>
 #include "trace/trace_events.h"
 #include "trace/trace_seq.h"
+#include "lib/list.h"
 
 struct pt_regs;
 
@@ -149,18 +150,36 @@ struct probe_arg {
 };
 
 /*
- * A probe event (Linux's trace_probe and trace_probe_event in one: Lucid has no multi-probe
- * events, so one probe is one event). The probe kind embeds it and finds itself from the call
- * with container_of.
+ * A probe and its event (Linux's trace_probe and trace_probe_event in one struct). Every probe
+ * has its own; the first probe made under a GROUP/EVENT name is also the event: its call, flags,
+ * fields and print fmt are the ones used. A later definition of the same name with the same
+ * arguments (names, types, array lengths) is appended to that event (Linux 6.1's multi-probe
+ * events, e.g. one event on two functions): it parses its own arguments, whose fetch programs
+ * may differ (another +OFFS, another @SYM), but its records go to event->call, laid out as the
+ * event's, since the arguments' types agree. The probe kind finds itself from a hit by
+ * container_of, and the event's probes through the list probes, which links a list_head of
+ * each kind's probe struct. The event lives until its last probe leaves
+ * (trace_probe_unlink()), even if that is not the first.
  */
 struct trace_probe {
 	struct trace_event_call call; /* call.system = the group, call.name = the event */
-	unsigned int flags; /* TP_FLAG_* */
+	struct trace_probe
+		*event; /* where hits go: itself, or the probe this one was appended to */
+	struct list_head probes; /* the event's: its probes (valid only where event == this one) */
+	unsigned int flags; /* TP_FLAG_*, the event's */
 	struct trace_event_field *fields; /* the format's: the kind's own, then the arguments */
 	char *print_fmt;
 	/* eprobe: the attached event, whose fields $FIELD names (set before parsing) */
 	const struct trace_event_call *attached;
 	unsigned int size; /* the arguments' fixed part, bytes */
+	/*
+	 * Set by traceprobe_define_arg_fields, for the hit path (false is always safe):
+	 * fixed_size, no argument is a string (no sizing pass, traceprobe_get_data_size is 0);
+	 * cannot_fault, every argument a register, $retval or $argN stored as it is (nothing
+	 * to zero first for a fault, store_trace_args).
+	 */
+	bool fixed_size;
+	bool cannot_fault;
 	unsigned int nr_args;
 	struct probe_arg args[]; /* nr_args of them */
 };
@@ -195,11 +214,28 @@ static inline bool trace_probe_is_enabled(const struct trace_probe *tp)
 #define TPARG_FL_MASK (TPARG_FL_RETURN | TPARG_FL_KERNEL | TPARG_FL_FENTRY | TPARG_FL_TPOINT)
 
 /*
- * A new probe of nargs arguments for event/group: kzalloc'ed with its args, names copied.
- * NULL if out of memory. trace_probe_cleanup frees what it and the parse allocated, and tp.
+ * A new probe of nargs arguments for event/group: kzalloc'ed with its args, names copied, its
+ * own event with no probes on it yet. NULL if out of memory. trace_probe_cleanup frees what it
+ * and the parse allocated, and tp.
  */
 struct trace_probe *trace_probe_alloc(const char *event, const char *group, int nargs);
 void trace_probe_cleanup(struct trace_probe *tp);
+
+/*
+ * Multi-probe events. trace_probe_compare_arg_type: 0 if a and b have the same arguments
+ * (number, names, types, array lengths), else the number (from 1) of the first that differs
+ * (Linux's). trace_probe_link: node (the kind's list_head of tp's probe) onto tp's own event,
+ * the first probe. trace_probe_append: tp's probe, node, onto to's event, whose records it
+ * makes from then on. trace_probe_has_sibling: another probe is on tp's event.
+ * trace_probe_unlink: node off its event (if it was on one), tp freed unless it is the event,
+ * and the event freed when node was its last probe (its call must have been unregistered).
+ * Under dyn_event_mutex.
+ */
+int trace_probe_compare_arg_type(const struct trace_probe *a, const struct trace_probe *b);
+void trace_probe_link(struct trace_probe *tp, struct list_head *node);
+void trace_probe_append(struct trace_probe *tp, struct trace_probe *to, struct list_head *node);
+bool trace_probe_has_sibling(const struct trace_probe *tp);
+void trace_probe_unlink(struct trace_probe *tp, struct list_head *node);
 
 /* Parses argv ("NAME=FETCHARG:TYPE") into tp->args[i]; 0 or -EINVAL/-E2BIG/-ENOMEM (logged). */
 int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *argv, unsigned int flags);
@@ -253,6 +289,11 @@ int traceprobe_get_data_size(const struct trace_probe *tp, const struct fetch_co
  */
 void store_trace_args(void *data, const struct trace_probe *tp, const struct fetch_context *fc,
 		      int header_size, int maxlen);
+/*
+ * The same for a probe whose arguments are all registers, $retval or $argN (tp->cannot_fault):
+ * straight from regs, no fetch_context for the caller to build.
+ */
+void store_trace_regs(void *data, const struct trace_probe *tp, struct pt_regs *regs);
 /* " NAME=VALUE" for each argument; data: the arguments' part, ent: the record. */
 int trace_probe_print_args(struct trace_seq *s, const struct probe_arg *args, int nr_args,
 			   uint8_t *data, void *ent);

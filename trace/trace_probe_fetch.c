@@ -308,28 +308,30 @@ static long fetch_store_string(enum fetch_op op, bool kernel, unsigned long addr
 }
 
 /* The value's low code->size bytes (each size a constant move, as load_loc's). */
-static void fetch_store_raw(unsigned long val, const struct fetch_insn *code, void *dest)
-{
-	uint64_t v = val;
-	uint32_t v4 = (uint32_t)val;
-	uint16_t v2 = (uint16_t)val;
-	uint8_t v1 = (uint8_t)val;
+/*
+ * Unaligned stores of 1, 2, 4, 8 bytes (the arguments are packed, as Linux's): through types
+ * that allow it, not memcpy from locals, whose addresses would put the stack protector's
+ * check into every function this is inlined in.
+ */
+typedef uint16_t __attribute__((aligned(1), may_alias)) unaligned_u16;
+typedef uint32_t __attribute__((aligned(1), may_alias)) unaligned_u32;
+typedef uint64_t __attribute__((aligned(1), may_alias)) unaligned_u64;
 
+static __always_inline void fetch_store_raw(unsigned long val, const struct fetch_insn *code,
+					    void *dest)
+{
 	switch (code->size) {
-	case sizeof(v1):
-		__builtin_memcpy(dest, &v1, sizeof(v1));
+	case sizeof(uint8_t):
+		*(uint8_t *)dest = (uint8_t)val;
 		break;
-	case sizeof(v2):
-		__builtin_memcpy(dest, &v2, sizeof(v2));
+	case sizeof(uint16_t):
+		*(unaligned_u16 *)dest = (uint16_t)val;
 		break;
-	case sizeof(v4):
-		__builtin_memcpy(dest, &v4, sizeof(v4));
+	case sizeof(uint32_t):
+		*(unaligned_u32 *)dest = (uint32_t)val;
 		break;
-	case sizeof(v):
-		__builtin_memcpy(dest, &v, sizeof(v));
-		break;
-	default:
-		memcpy(dest, &v, code->size <= sizeof(v) ? code->size : sizeof(v));
+	default: /* the parser gives a raw store no other size */
+		*(unaligned_u64 *)dest = (uint64_t)val;
 		break;
 	}
 }
@@ -522,8 +524,8 @@ int traceprobe_get_data_size(const struct trace_probe *tp, const struct fetch_co
  * for it. Such a program is exactly [REG|RETVAL|ARG, ST_RAW, END]: no dereference, bitfield or
  * array, and nothing that can fault. False: not one of these, run the general program.
  */
-static bool store_reg_fast(const struct fetch_insn *code, const struct fetch_context *fc,
-			   void *dest)
+static __always_inline bool store_reg_fast(const struct fetch_insn *code,
+					   const struct fetch_context *fc, void *dest)
 {
 	unsigned long val;
 
@@ -547,14 +549,14 @@ static bool store_reg_fast(const struct fetch_insn *code, const struct fetch_con
 	return true;
 }
 
-void store_trace_args(void *data, const struct trace_probe *tp, const struct fetch_context *fc,
-		      int header_size, int maxlen)
+/* The general case: any argument, strings after the fixed part. */
+static noinline void store_trace_args_slow(void *data, const struct trace_probe *tp,
+					   const struct fetch_context *fc, int header_size,
+					   int maxlen)
 {
 	char *base = (char *)data - header_size;
 	char *dyndata = (char *)data + tp->size;
 
-	if (!tp->nr_args)
-		return; /* a probe with no arguments: no memset() call for nothing */
 	memset(data, 0, tp->size); /* a number that faults reads 0 */
 	for (unsigned int i = 0; i < tp->nr_args; i++) {
 		const struct probe_arg *arg = &tp->args[i];
@@ -573,4 +575,30 @@ void store_trace_args(void *data, const struct trace_probe *tp, const struct fet
 			maxlen -= (int)ret;
 		}
 	}
+}
+
+void store_trace_regs(void *data, const struct trace_probe *tp, struct pt_regs *regs)
+{
+	const struct fetch_context fc = {.regs = regs};
+
+	for (unsigned int i = 0; i < tp->nr_args; i++)
+		store_reg_fast(tp->args[i].code, &fc, (char *)data + tp->args[i].offset);
+}
+
+/*
+ * Registers, $retval and $argN alone (tp->cannot_fault, the usual probe): each stored by
+ * store_reg_fast in a short loop, with nothing to zero first, and without the general case's
+ * frame (a third of a kretprobe's $retval hit went there).
+ */
+void store_trace_args(void *data, const struct trace_probe *tp, const struct fetch_context *fc,
+		      int header_size, int maxlen)
+{
+	if (!tp->nr_args)
+		return; /* a probe with no arguments: no memset() call for nothing */
+	if (!tp->cannot_fault) {
+		store_trace_args_slow(data, tp, fc, header_size, maxlen);
+		return;
+	}
+	for (unsigned int i = 0; i < tp->nr_args; i++)
+		store_reg_fast(tp->args[i].code, fc, (char *)data + tp->args[i].offset);
 }

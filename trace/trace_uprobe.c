@@ -2,9 +2,14 @@
  * uprobe events (Linux's kernel/trace/trace_uprobe.c): an event made at run time on an
  * instruction of a user program, by a line written to uprobe_events:
  *
- *	p[:[GRP/]EVENT] PATH:OFFSET[%return] [FETCHARGS]	a probe (r...: a return probe)
- *	r[:[GRP/]EVENT] PATH:OFFSET [FETCHARGS]
+ *	p[:[GRP/]EVENT] PATH:OFFSET[%return][(REF_CTR_OFFSET)] [FETCHARGS]	a probe
+ *	r[:[GRP/]EVENT] PATH:OFFSET[(REF_CTR_OFFSET)] [FETCHARGS]		a return probe
  *	-:[GRP/]EVENT						removes it
+ *
+ * REF_CTR_OFFSET is where an SDT probe's semaphore is in the file: while the event is enabled
+ * (its breakpoint in), every process that maps the file sees that short one higher
+ * (kernel/events/uprobes.c, uprobe_register_refctr), so the program knows to prepare the
+ * probe's arguments. Listed back as "PATH:0x%016lx(0x%lx)", Linux's.
  *
  * OFFSET is where the instruction is in the file (not an address: every process that maps the
  * file hits it, wherever it maps it). Group "uprobes" unless named; event "p_FILE_0xOFFSET"
@@ -16,6 +21,12 @@
  * An event is made at once (events/GRP/EVENT/), but the breakpoint goes in only while it is
  * enabled: enabling registers a consumer with the uprobe mechanism (kernel/events/uprobes.c),
  * whose handler records a hit. uprobe_profile shows each event's file and hits.
+ *
+ * A second definition under a name in use, of the same kind and with the same arguments' names
+ * and types, is appended to that event as another probe (Linux 6.1's append_trace_uprobe; see
+ * trace/trace_kprobe.c and trace/trace_probe.h): listed on its own line, recording into the
+ * event. As in Linux, enabling the event registers every probe on it; a probe appended to an
+ * event already enabled waits for the next enable.
  *
  * The record: struct trace_entry, then __probe_ip (the probed address in the process), or for
  * a return probe __probe_func and __probe_ret_ip, then the arguments; printed as Linux prints
@@ -53,11 +64,13 @@ struct trace_uprobe {
 	struct path path; /* holds the file (and its inode) while the event exists */
 	char *filename; /* as written */
 	unsigned long offset;
+	unsigned long ref_ctr_offset; /* the SDT semaphore's file offset, 0 if none */
 	unsigned long nhit;
 	bool is_return;
 	bool has_strings; /* an argument is a string: each hit sizes them first */
 	bool registered; /* its consumer is on the uprobe */
-	struct trace_probe *tp; /* tp->call.data points back here */
+	struct trace_probe *tp; /* its own; tp->event's call records its hits */
+	struct list_head sibling; /* on tp->event->probes */
 };
 
 /* The record's own part, after struct trace_entry: 1 or 2 addresses. */
@@ -95,7 +108,8 @@ static void uprobe_record(struct trace_uprobe *tu, struct pt_regs *regs, unsigne
 			       sizeof(unsigned long) * UPROBE_ENTRY_WORDS(tu->is_return));
 	int dsize = tu->has_strings ? traceprobe_get_data_size(tp, &fc) : 0;
 	unsigned long len = esize + tp->size + (unsigned long)dsize;
-	uint8_t *rec = trace_event_buffer_reserve(&tp->call, len);
+	struct trace_event_call *call = &tp->event->call;
+	uint8_t *rec = trace_event_buffer_reserve(call, len);
 
 	if (!rec)
 		return;
@@ -108,7 +122,7 @@ static void uprobe_record(struct trace_uprobe *tu, struct pt_regs *regs, unsigne
 		vaddr[0] = regs->rip;
 	}
 	store_trace_args(rec + esize, tp, &fc, (int)esize, dsize);
-	trace_event_buffer_commit(&tp->call, rec, len);
+	trace_event_buffer_commit(call, rec, len);
 }
 
 /* At the probed instruction: a hit (a return probe counts its hits here too, as Linux's). */
@@ -117,7 +131,7 @@ static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs)
 	struct trace_uprobe *tu = container_of(con, struct trace_uprobe, consumer);
 
 	__atomic_add_fetch(&tu->nhit, 1, __ATOMIC_RELAXED);
-	if (!tu->is_return && (tu->tp->flags & TP_FLAG_TRACE))
+	if (!tu->is_return && (tu->tp->event->flags & TP_FLAG_TRACE))
 		uprobe_record(tu, regs, 0);
 	return 0;
 }
@@ -127,7 +141,7 @@ static int uretprobe_dispatcher(struct uprobe_consumer *con, unsigned long func,
 {
 	struct trace_uprobe *tu = container_of(con, struct trace_uprobe, consumer);
 
-	if (tu->tp->flags & TP_FLAG_TRACE)
+	if (tu->tp->event->flags & TP_FLAG_TRACE)
 		uprobe_record(tu, regs, func);
 	return 0;
 }
@@ -138,42 +152,61 @@ static enum print_line_t print_uprobe_event(struct trace_iterator *iter, unsigne
 					    struct trace_event *event)
 {
 	struct trace_event_call *call = container_of(event, struct trace_event_call, event);
-	struct trace_uprobe *tu = call->data;
+	struct trace_probe *tp = trace_probe_from_call(call);
+	struct trace_uprobe *tu = list_first_entry(&tp->probes, struct trace_uprobe, sibling);
 	struct trace_seq *s = &iter->seq;
 	uint8_t *ent = (uint8_t *)iter->ent;
 	const unsigned long *vaddr = (const unsigned long *)(ent + sizeof(struct trace_entry));
 
 	(void)flags;
 	if (tu->is_return)
-		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", trace_probe_name(tu->tp), vaddr[1],
+		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", trace_probe_name(tp), vaddr[1],
 				 vaddr[0]);
 	else
-		trace_seq_printf(s, "%s: (0x%lx)", trace_probe_name(tu->tp), vaddr[0]);
+		trace_seq_printf(s, "%s: (0x%lx)", trace_probe_name(tp), vaddr[0]);
 	uint8_t *data = (uint8_t *)(vaddr + UPROBE_ENTRY_WORDS(tu->is_return));
 
-	if (trace_probe_print_args(s, tu->tp->args, (int)tu->tp->nr_args, data, ent))
+	if (trace_probe_print_args(s, tp->args, (int)tp->nr_args, data, ent))
 		return TRACE_TYPE_PARTIAL_LINE;
 	trace_seq_putc(s, '\n');
 	return TRACE_TYPE_HANDLED;
 }
 
-/* The event's enable (trace_event_call.reg): the breakpoint goes in or out. */
+static void trace_uprobe_unregister(struct trace_uprobe *tu)
+{
+	if (!tu->registered)
+		return;
+	uprobe_unregister(trace_uprobe_inode(tu), (loff_t)tu->offset, &tu->consumer);
+	tu->registered = false;
+}
+
+/*
+ * The event's enable (trace_event_call.reg): the breakpoints of all its probes go in (all or
+ * none) or out. event_mutex.
+ */
 static int uprobe_event_reg(struct trace_event_call *call, bool on)
 {
-	struct trace_uprobe *tu = call->data;
+	struct trace_probe *ev = trace_probe_from_call(call);
+	struct trace_uprobe *tu;
 	int err = 0;
 
-	if (on && !tu->registered) {
-		__atomic_or_fetch(&tu->tp->flags, TP_FLAG_TRACE, __ATOMIC_RELEASE);
-		err = uprobe_register(trace_uprobe_inode(tu), (loff_t)tu->offset, &tu->consumer);
-		if (err)
-			__atomic_and_fetch(&tu->tp->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
-		tu->registered = !err;
-	} else if (!on && tu->registered) {
-		uprobe_unregister(trace_uprobe_inode(tu), (loff_t)tu->offset, &tu->consumer);
-		__atomic_and_fetch(&tu->tp->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
-		tu->registered = false;
+	if (on) {
+		__atomic_or_fetch(&ev->flags, TP_FLAG_TRACE, __ATOMIC_RELEASE);
+		list_for_each_entry(tu, &ev->probes, sibling)
+		{
+			if (tu->registered)
+				continue;
+			err = uprobe_register_refctr(trace_uprobe_inode(tu), (loff_t)tu->offset,
+						     (loff_t)tu->ref_ctr_offset, &tu->consumer);
+			if (err)
+				break;
+			tu->registered = true;
+		}
+		if (!err)
+			return 0;
 	}
+	list_for_each_entry(tu, &ev->probes, sibling) trace_uprobe_unregister(tu);
+	__atomic_and_fetch(&ev->flags, ~TP_FLAG_TRACE, __ATOMIC_RELEASE);
 	return err;
 }
 
@@ -183,7 +216,7 @@ static void free_trace_uprobe(struct trace_uprobe *tu)
 		return;
 	if (tu->path.dentry)
 		vfs_path_put_locked(&tu->path);
-	trace_probe_cleanup(tu->tp);
+	trace_probe_unlink(tu->tp, &tu->sibling); /* its event too, if it was the last */
 	kfree(tu->filename);
 	kfree(tu);
 }
@@ -203,6 +236,80 @@ static struct trace_uprobe *find_probe_event(const char *event, const char *grou
 	return NULL;
 }
 
+/* Does b probe where a probe already on a's event does (file, offset), with the same arguments? */
+static bool trace_uprobe_has_same_uprobe(const struct trace_uprobe *a, const struct trace_uprobe *b)
+{
+	const struct trace_uprobe *o;
+
+	list_for_each_entry(o, &a->tp->event->probes, sibling)
+	{
+		unsigned int i;
+
+		if (trace_uprobe_inode(o) != trace_uprobe_inode(b) || o->offset != b->offset)
+			continue;
+		for (i = 0; i < o->tp->nr_args; i++)
+			if (strcmp(o->tp->args[i].comm, b->tp->args[i].comm))
+				break;
+		if (i == o->tp->nr_args)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Linux's register_trace_uprobe() for a name in use: another kind is DIFF_PROBE_TYPE, other
+ * arguments DIFF_ARG_TYPE (the caret on the first that differs), the same place with the same
+ * arguments SAME_PROBE; each -EEXIST. Else tu becomes a probe of old's event (under
+ * event_mutex, which enabling holds while it walks the event's probes).
+ */
+static int append_trace_uprobe(struct trace_uprobe *tu, struct trace_uprobe *old)
+{
+	int ret;
+
+	if (tu->is_return != old->is_return) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	ret = trace_probe_compare_arg_type(tu->tp, old->tp->event);
+	if (ret) {
+		trace_probe_log_set_index(ret + 1); /* the arguments' words start at 2 */
+		trace_probe_log_err(0, DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	if (trace_uprobe_has_same_uprobe(old, tu)) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, SAME_PROBE);
+		return -EEXIST;
+	}
+	mutex_lock(&event_mutex);
+	trace_probe_append(tu->tp, old->tp, &tu->sibling);
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+/*
+ * One place of a file, one semaphore: a probe at a place another probe (of any event) has with
+ * another REF_CTR_OFFSET is refused, EINVAL with a warning and no error_log line (Linux's).
+ */
+static int validate_ref_ctr_offset(const struct trace_uprobe *tu)
+{
+	struct dyn_event *pos;
+
+	for_each_dyn_event(pos)
+	{
+		const struct trace_uprobe *o = to_trace_uprobe(pos);
+
+		if (pos->ops == &trace_uprobe_ops &&
+		    trace_uprobe_inode(o) == trace_uprobe_inode(tu) && o->offset == tu->offset &&
+		    o->ref_ctr_offset != tu->ref_ctr_offset) {
+			pr_warn("Reference counter offset mismatch.\n");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* --- uprobe_events ---------------------------------------------------------------------------- */
 
 /* Linux's __trace_uprobe_create: argv as the line's words. -ECANCELED: not a uprobe line. */
@@ -213,7 +320,7 @@ static int __trace_uprobe_create(int argc, const char **argv)
 	char gbuf[MAX_EVENT_NAME_LEN], buf[MAX_EVENT_NAME_LEN];
 	struct trace_uprobe *tu = NULL;
 	struct path path = {0};
-	unsigned long offset;
+	unsigned long offset, ref_ctr_offset = 0;
 	int err;
 
 	if (argv[0][0] == 'r')
@@ -251,6 +358,31 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		trace_probe_log_err(0, NO_REGULAR_FILE);
 		err = -EINVAL;
 		goto fail;
+	}
+	/* "(REF_CTR_OFFSET)", last (Linux's order: cut before %return and OFFSET are read). */
+	char *rctr = strchr(arg, '(');
+
+	if (rctr) {
+		char *rctr_end = strchr(rctr, ')');
+
+		if (!rctr_end) {
+			trace_probe_log_err((int)(rctr + strlen(rctr) - filename),
+					    REFCNT_OPEN_BRACE);
+			err = -EINVAL;
+			goto fail;
+		}
+		if (rctr_end[1] != '\0') {
+			trace_probe_log_err((int)(rctr_end + 1 - filename), BAD_REFCNT_SUFFIX);
+			err = -EINVAL;
+			goto fail;
+		}
+		*rctr++ = '\0';
+		*rctr_end = '\0';
+		err = kstrtoul(rctr, 0, &ref_ctr_offset);
+		if (err) {
+			trace_probe_log_err((int)(rctr - filename), BAD_REFCNT);
+			goto fail;
+		}
 	}
 	/* The %return suffix. */
 	char *tmp = strchr(arg, '%');
@@ -296,8 +428,8 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		err = -ENOMEM;
 		goto fail;
 	}
-	tu->tp->call.data = tu;
 	tu->offset = offset;
+	tu->ref_ctr_offset = ref_ctr_offset;
 	tu->is_return = is_return;
 	tu->path = path;
 	path.dentry = NULL; /* tu has it now */
@@ -331,11 +463,18 @@ static int __trace_uprobe_create(int argc, const char **argv)
 							   UPROBE_ENTRY_WORDS(is_return));
 	if (err)
 		goto fail;
-	if (find_probe_event(event, group)) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, EVENT_EXIST);
-		err = -EEXIST;
+	err = validate_ref_ctr_offset(tu);
+	if (err)
 		goto fail;
+	struct trace_uprobe *old = find_probe_event(event, group);
+
+	if (old) {
+		err = append_trace_uprobe(tu, old);
+		if (err)
+			goto fail;
+		dyn_event_add(&tu->devent, &trace_uprobe_ops);
+		trace_probe_log_clear();
+		return 0;
 	}
 	err = trace_probe_register_event_call(tu->tp, print_uprobe_event, uprobe_event_reg);
 	if (err) {
@@ -344,6 +483,7 @@ static int __trace_uprobe_create(int argc, const char **argv)
 				      err == -EEXIST ? TP_ERR_EVENT_EXIST : TP_ERR_FAIL_REG_PROBE);
 		goto fail;
 	}
+	trace_probe_link(tu->tp, &tu->sibling);
 	dyn_event_add(&tu->devent, &trace_uprobe_ops);
 	trace_probe_log_clear();
 	return 0;
@@ -387,6 +527,8 @@ static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
 	seq_printf(m, "%c:%s/%s %s:0x%0*lx", tu->is_return ? 'r' : 'p',
 		   trace_probe_group_name(tu->tp), trace_probe_name(tu->tp), tu->filename,
 		   (int)(sizeof(void *) * 2), tu->offset);
+	if (tu->ref_ctr_offset)
+		seq_printf(m, "(0x%lx)", tu->ref_ctr_offset);
 	trace_probe_show_args(m, tu->tp);
 	seq_putc(m, '\n');
 	return 0;
@@ -395,18 +537,30 @@ static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
 static bool trace_uprobe_is_busy(struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
+	struct trace_probe *event = tu->tp->event;
 
-	return trace_probe_is_enabled(tu->tp) || tu->registered || tu->tp->call.file.enabled ||
-	       tu->tp->call.registered || tu->tp->call.file.triggers;
+	return trace_probe_is_enabled(event) || tu->registered || event->call.file.enabled ||
+	       event->call.registered || event->call.file.triggers;
 }
 
+/*
+ * Linux's unregister_trace_uprobe(): a probe with siblings just leaves its event (its
+ * breakpoint out if it was in); the last one takes the event with it, EBUSY while it is used.
+ */
 static int trace_uprobe_release(struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
-	int err = trace_probe_unregister_event_call(tu->tp);
 
-	if (err)
-		return err;
+	if (!trace_probe_has_sibling(tu->tp)) {
+		int err = trace_probe_unregister_event_call(tu->tp->event);
+
+		if (err)
+			return err;
+	}
+	mutex_lock(&event_mutex); /* off the list uprobe_event_reg walks */
+	list_del_init(&tu->sibling);
+	mutex_unlock(&event_mutex);
+	trace_uprobe_unregister(tu);
 	dyn_event_remove(ev);
 	free_trace_uprobe(tu);
 	return 0;
@@ -425,8 +579,12 @@ static bool trace_uprobe_match(const char *system, const char *event, int argc, 
 		return false;
 	if (argc < 1)
 		return true;
-	snprintf(head, sizeof(head), "%s:0x%0*lx", tu->filename, (int)(sizeof(void *) * 2),
-		 tu->offset);
+	if (tu->ref_ctr_offset)
+		snprintf(head, sizeof(head), "%s:0x%0*lx(0x%lx)", tu->filename,
+			 (int)(sizeof(void *) * 2), tu->offset, tu->ref_ctr_offset);
+	else
+		snprintf(head, sizeof(head), "%s:0x%0*lx", tu->filename, (int)(sizeof(void *) * 2),
+			 tu->offset);
 	if (strcmp(head, argv[0]))
 		return false;
 	return trace_probe_match_command_args(tu->tp, argc - 1, argv + 1);

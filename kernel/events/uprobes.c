@@ -34,6 +34,16 @@
  * while the consumers run: a probe's reference and its active count keep it and its consumers
  * there, and unregister waits for active to drop before a consumer may be freed.
  *
+ * An SDT probe's semaphore (uprobe_register_refctr, Linux's reference counter): a short in
+ * the same file's writable data, ref_ctr_offset bytes into the file, that the program reads to
+ * know whether anyone is listening (a probe's costly arguments are worked out only then). Each
+ * time a probe's int3 goes into a process, the short in that process's data goes up by one,
+ * and down by one when the int3 comes out (Linux's update_ref_ctr, from uprobe_write_opcode):
+ * so the count is the number of probes armed at that place. If the process has not mapped the
+ * data yet (a library: ld.so maps text first), the increment waits on delayed_uprobe_list
+ * until it does (uprobe_mmap), as Linux's delayed_ref_ctr_inc. Lucid has no shared writable
+ * file mappings, so every writable area of the file is a private copy, the kind Linux counts in.
+ *
  * What Lucid leaves out: a consumer's filter (every process that maps the file gets the
  * int3), UPROBE_HANDLER_REMOVE, and a signal that comes while a step is under way abandons the
  * step (the task is back at the int3 and the probe fires again after the handler) where Linux
@@ -68,6 +78,7 @@ struct uprobe {
 	int active; /* hits running its consumers now: unregister waits for none */
 	struct inode *inode; /* kept alive by whoever registered it */
 	loff_t offset;
+	loff_t ref_ctr_offset; /* the SDT semaphore's place in the file, 0 if none */
 	struct uprobe_consumer *consumers; /* changed under uprobes_mutex, read by hits */
 	bool prepared; /* arch is the decoded instruction (under uprobes_treelock) */
 	int prepare_err;
@@ -117,10 +128,14 @@ static void get_uprobe(struct uprobe *u)
 	__atomic_add_fetch(&u->ref, 1, __ATOMIC_RELAXED);
 }
 
+static void delayed_uprobe_remove(struct uprobe *u, struct mm_struct *mm);
+
 static void put_uprobe(struct uprobe *u)
 {
-	if (__atomic_sub_fetch(&u->ref, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_sub_fetch(&u->ref, 1, __ATOMIC_ACQ_REL) == 0) {
+		delayed_uprobe_remove(u, NULL);
 		kfree(u);
+	}
 }
 
 /* Does vma map inode's bytes, as text a probe may go into (Linux's valid_vma)? */
@@ -215,7 +230,134 @@ static int prepare_uprobe(struct uprobe *u, struct mm_struct *mm, struct vm_area
 	return u->prepare_err;
 }
 
-/* Puts the int3 in at vaddr of mm (mmap_lock held); done already is fine. */
+/* --- SDT semaphores ------------------------------------------------------------------------ */
+
+/* An increment owed to mm, whose area with u's counter is not mapped yet (Linux's). */
+struct delayed_uprobe {
+	struct list_head list;
+	struct uprobe *uprobe;
+	struct mm_struct *mm;
+};
+static LIST_HEAD(delayed_uprobe_list);
+static DEFINE_SPINLOCK(delayed_uprobe_lock);
+
+/* Does vma hold u's counter: the file's bytes, writable (a private copy, see above)? */
+static bool valid_ref_ctr_vma(const struct uprobe *u, const struct vm_area_struct *vma)
+{
+	return u->ref_ctr_offset && vma->vm_inode == u->inode && vma->vm_ino == u->inode->i_ino &&
+	       (vma->vm_flags & VM_WRITE) && offset_to_vaddr(vma, u->ref_ctr_offset);
+}
+
+/* Adds d to the short at vaddr of vma (mmap_lock held): 0, -ENOMEM, or -EINVAL below 0. */
+static int __update_ref_ctr(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long vaddr,
+			    short d)
+{
+	uint8_t *page = private_page(mm, vma, vaddr);
+	short *ctr;
+
+	if (!page)
+		return -ENOMEM;
+	/* a short, 2-aligned (uprobe_register_refctr checks): never across a page's end */
+	ctr = (short *)(page + (vaddr & (PAGE_SIZE - 1)));
+	if (*ctr + d < 0) {
+		pr_warn("ref_ctr going negative. vaddr: 0x%lx, curr val: %d, delta: %d\n", vaddr,
+			*ctr, d);
+		return -EINVAL;
+	}
+	*ctr = (short)(*ctr + d);
+	return 0;
+}
+
+static int delayed_uprobe_add(struct uprobe *u, struct mm_struct *mm)
+{
+	struct delayed_uprobe *du = kmalloc(sizeof(*du));
+	unsigned long flags;
+
+	if (!du)
+		return -ENOMEM;
+	du->uprobe = u;
+	du->mm = mm;
+	flags = spin_lock_irqsave(&delayed_uprobe_lock);
+	list_add(&du->list, &delayed_uprobe_list);
+	spin_unlock_irqrestore(&delayed_uprobe_lock, flags);
+	return 0;
+}
+
+/* The increments owed for u (NULL: any) to mm (NULL: any) are forgotten. */
+static void delayed_uprobe_remove(struct uprobe *u, struct mm_struct *mm)
+{
+	struct delayed_uprobe *du, *tmp;
+	unsigned long flags;
+
+	if (list_empty(&delayed_uprobe_list))
+		return;
+	flags = spin_lock_irqsave(&delayed_uprobe_lock);
+	list_for_each_entry_safe(du, tmp, &delayed_uprobe_list, list)
+	{
+		if ((u && du->uprobe != u) || (mm && du->mm != mm))
+			continue;
+		list_del(&du->list);
+		kfree(du);
+	}
+	spin_unlock_irqrestore(&delayed_uprobe_lock, flags);
+}
+
+/*
+ * u's int3 is going into (d = 1) or out of (d = -1) mm: its counter there follows, in the area
+ * that holds it, or later (an increment owed until the area is mapped; a decrement of an
+ * increment still owed cancels it). mmap_lock held. 0, or an error (the int3 must not move).
+ */
+static int update_ref_ctr(struct uprobe *u, struct mm_struct *mm, short d)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+	{
+		if (!valid_ref_ctr_vma(u, vma))
+			continue;
+		int err = __update_ref_ctr(mm, vma, offset_to_vaddr(vma, u->ref_ctr_offset), d);
+
+		if (err)
+			pr_warn("ref_ctr %s failed for inode: 0x%lx offset: 0x%lx ref_ctr_offset: "
+				"0x%lx\n",
+				d > 0 ? "increment" : "decrement", u->inode->i_ino,
+				(unsigned long)u->offset, (unsigned long)u->ref_ctr_offset);
+		if (d > 0 || err)
+			return err;
+		break; /* and forget an increment owed from before, if any */
+	}
+	if (d > 0)
+		return delayed_uprobe_add(u, mm);
+	delayed_uprobe_remove(u, mm);
+	return 0;
+}
+
+/* vma is new in mm: the increments owed to mm for counters it holds are paid (mmap_lock held). */
+static void delayed_ref_ctr_inc(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct delayed_uprobe *du, *tmp;
+	unsigned long flags;
+
+	if (list_empty(&delayed_uprobe_list) || !(vma->vm_flags & VM_WRITE))
+		return;
+	flags = spin_lock_irqsave(&delayed_uprobe_lock);
+	list_for_each_entry_safe(du, tmp, &delayed_uprobe_list, list)
+	{
+		if (du->mm != mm || !valid_ref_ctr_vma(du->uprobe, vma))
+			continue;
+		__update_ref_ctr(mm, vma, offset_to_vaddr(vma, du->uprobe->ref_ctr_offset), 1);
+		list_del(&du->list);
+		kfree(du);
+	}
+	spin_unlock_irqrestore(&delayed_uprobe_lock, flags);
+}
+
+/* --- arming ----------------------------------------------------------------------------------- */
+
+/*
+ * Puts the int3 in at vaddr of mm (mmap_lock held); done already is fine (and counts nothing:
+ * the counter follows the int3's coming and going, not the calls).
+ */
 static int install_breakpoint(struct uprobe *u, struct mm_struct *mm, struct vm_area_struct *vma,
 			      unsigned long vaddr)
 {
@@ -227,6 +369,13 @@ static int install_breakpoint(struct uprobe *u, struct mm_struct *mm, struct vm_
 
 	if (err)
 		return err;
+	if (page[vaddr & (PAGE_SIZE - 1)] == UPROBE_SWBP_INSN)
+		return 0;
+	if (u->ref_ctr_offset) {
+		err = update_ref_ctr(u, mm, 1);
+		if (err)
+			return err;
+	}
 	page[vaddr & (PAGE_SIZE - 1)] = UPROBE_SWBP_INSN;
 	return 0;
 }
@@ -237,8 +386,11 @@ static void remove_breakpoint(struct uprobe *u, struct mm_struct *mm, unsigned l
 	uint8_t *page = mmu_user_page(mm->pgd, ALIGN_DOWN(vaddr, PAGE_SIZE), NULL);
 
 	if (page && u->prepared && !u->prepare_err &&
-	    page[vaddr & (PAGE_SIZE - 1)] == UPROBE_SWBP_INSN)
+	    page[vaddr & (PAGE_SIZE - 1)] == UPROBE_SWBP_INSN) {
 		page[vaddr & (PAGE_SIZE - 1)] = u->arch.insn[0];
+		if (u->ref_ctr_offset)
+			update_ref_ctr(u, mm, -1);
+	}
 }
 
 /* Every address space now: the tasks' and fork's copies in flight, each with a reference. */
@@ -346,14 +498,31 @@ static void wait_for_handlers(struct uprobe *u)
 
 int uprobe_register(struct inode *inode, loff_t offset, struct uprobe_consumer *uc)
 {
+	return uprobe_register_refctr(inode, offset, 0, uc);
+}
+
+int uprobe_register_refctr(struct inode *inode, loff_t offset, loff_t ref_ctr_offset,
+			   struct uprobe_consumer *uc)
+{
 	if (!inode || !uc || (!uc->handler && !uc->ret_handler))
 		return -EINVAL;
 	if (offset < 0 || offset >= inode->i_size)
 		return -EINVAL; /* Linux: past the file's end */
+	if (ref_ctr_offset < 0 || ref_ctr_offset % (loff_t)sizeof(short))
+		return -EINVAL; /* Linux's: a short never straddles a page */
 	mutex_lock(&uprobes_mutex);
 	unsigned long flags = spin_lock_irqsave(&uprobes_treelock);
 	struct uprobe *u = find_uprobe(inode, inode->i_ino, offset);
 
+	if (u && u->ref_ctr_offset != ref_ctr_offset) {
+		spin_unlock_irqrestore(&uprobes_treelock, flags);
+		mutex_unlock(&uprobes_mutex);
+		pr_warn("ref_ctr_offset mismatch. inode: 0x%lx offset: 0x%lx ref_ctr_offset(old): "
+			"0x%lx ref_ctr_offset(new): 0x%lx\n",
+			inode->i_ino, (unsigned long)offset, (unsigned long)u->ref_ctr_offset,
+			(unsigned long)ref_ctr_offset);
+		return -EINVAL;
+	}
 	if (!u) {
 		u = kzalloc(sizeof(*u));
 		if (!u) {
@@ -364,6 +533,7 @@ int uprobe_register(struct inode *inode, loff_t offset, struct uprobe_consumer *
 		u->ref = 1; /* the list's */
 		u->inode = inode;
 		u->offset = offset;
+		u->ref_ctr_offset = ref_ctr_offset;
 		list_add_tail(&u->list, &uprobes_list);
 	}
 	bool first = !u->consumers;
@@ -424,6 +594,7 @@ void uprobe_mmap(struct mm_struct *mm, struct vm_area_struct *vma)
 	lockdep_assert_held(&mm->mmap_lock);
 	if (list_empty(&uprobes_list) || !vma->vm_inode)
 		return;
+	delayed_ref_ctr_inc(mm, vma);
 	/* A few at a time, referenced, so none is armed under the list's lock (it allocates). */
 	for (loff_t from = 0; more;) {
 		int n = 0;
@@ -526,6 +697,7 @@ int uprobe_dup_mmap(struct mm_struct *old, struct mm_struct *mm)
 
 void uprobe_clear_state(struct mm_struct *mm)
 {
+	delayed_uprobe_remove(NULL, mm);
 	for (struct uprobe_kept_page *kept = mm->uprobes_kept, *next; kept; kept = next) {
 		next = kept->next;
 		put_page(kept->page);

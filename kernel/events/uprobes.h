@@ -46,6 +46,13 @@ struct uprobe_consumer {
  * (an instruction that cannot be probed: found when first armed, as Linux).
  */
 int uprobe_register(struct inode *inode, loff_t offset, struct uprobe_consumer *uc);
+/*
+ * The same, for a probe with an SDT semaphore: the short at file offset ref_ctr_offset (in the
+ * file's writable data) goes up by one in each process while the probe's int3 is in it.
+ * -EINVAL if ref_ctr_offset is odd, or the probe exists with another (Linux's).
+ */
+int uprobe_register_refctr(struct inode *inode, loff_t offset, loff_t ref_ctr_offset,
+			   struct uprobe_consumer *uc);
 /* Takes uc off; the last consumer's going removes the breakpoints. uc may be freed after. */
 void uprobe_unregister(struct inode *inode, loff_t offset, struct uprobe_consumer *uc);
 

@@ -208,7 +208,8 @@ void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, un
 	va = ALIGN_DOWN(va, PAGE_SIZE);
 	void *page = mmu_user_page(mm->pgd, va, NULL);
 
-	if (!page && __handle_mm_fault(mm, va, false, true))
+	/* faulted in as what the area holds: text (an int3's), or data (an SDT semaphore's) */
+	if (!page && __handle_mm_fault(mm, va, false, (vma->vm_flags & VM_EXEC) != 0))
 		return NULL;
 	page = mmu_user_page(mm->pgd, va, NULL);
 	if (!page)

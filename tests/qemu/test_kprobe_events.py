@@ -121,6 +121,14 @@ def test_getpid_lines_and_counts(lucid):
                          m.group(6))
         assert r, m.group(0)
         assert int(r.group(2), 16) == int(m.group(2))  # getpid returned the caller's pid
+    # the context columns as Linux's captures have them: the entry probe (on the ftrace site)
+    # and the kretprobe's handler (from the trampoline) run with interrupts as getpid had
+    # them, on: no irqs-off 'd', and no preemption depth of the probe machinery's own
+    for name, capture in (("gp3", "trace_kprobe_gp3.txt"), ("gpr", "trace_kretprobe_gpr.txt")):
+        linux = next(l for l in ref(capture).splitlines() if not l.startswith("#"))
+        irqs_off, depth = re.search(r"\] (\S)\S\S(\S)\S ", linux).groups()
+        for m in (gp3 if name == "gp3" else gpr):
+            assert (m.group(4)[0], m.group(4)[3]) == (irqs_off, depth), m.group(0)
     # every hit was recorded: the profile counts what the trace holds, no misses
     prof = profile(lucid)
     assert prof["gp3"] == (len(gp3), 0) and prof["gpr"] == (len(gpr), 0), prof
@@ -514,3 +522,88 @@ def test_existing_name_errors(lucid):
     assert last_error(lucid)[1] == "Too many arguments are specified"
     ok(lucid, "echo 'p:many sys_openat %s' >> kprobe_events" % args.rsplit(" ", 1)[0])
     assert cat(lucid, "events/kprobes/many/format").count("\tfield:u64 a") == 128
+
+
+def test_append_probe_to_event(lucid):
+    """Linux 6.1's append_trace_kprobe: a second definition with the same name and the same
+    arguments' names and types is a second probe of the same event, listed on its own line,
+    counted on its own kprobe_profile line; all record into the one event, each with its own
+    place and its own fetch programs; removal by place takes one probe, by name the rest; the
+    last probe takes the event with it."""
+    fresh(lucid)
+    ok(lucid, "echo 'p:kprobes/both sys_openat x=$arg3:x32' > kprobe_events")
+    ok(lucid, "echo 'p:kprobes/both sys_getpid x=%di:x32' >> kprobe_events")
+    # a third, at a place already probed but with another argument's text: appended too
+    ok(lucid, "echo 'p:kprobes/both sys_getpid x=\\7:x32' >> kprobe_events")
+    assert cat(lucid, "kprobe_events") == (
+        "p:kprobes/both sys_openat x=$arg3:x32\n"
+        "p:kprobes/both sys_getpid x=%di:x32\n"
+        "p:kprobes/both sys_getpid x=\\7:x32\n")
+    assert cat(lucid, "dynamic_events") == cat(lucid, "kprobe_events")
+    # the same place and arguments again: refused, and nothing added
+    fails(lucid, "echo 'p:kprobes/both sys_getpid x=%di:x32' >> kprobe_events", EEXIST)
+    assert last_error(lucid)[1] == "There is already the exact same probe event"
+    assert cat(lucid, "kprobe_events").count("\n") == 3
+    ok(lucid, "echo 1 > events/kprobes/both/enable")
+    ok(lucid, "cat /etc/passwd > /dev/null")
+    ok(lucid, "/bin/ps > /dev/null")  # busybox calls getpid
+    ok(lucid, "echo 0 > events/kprobes/both/enable")
+    got = [m.group(6) for m in lines(lucid, "both")]
+    assert any(re.fullmatch(r"\(sys_openat\+0x0/0x[0-9a-f]+\) x=0x0", g) for g in got), got
+    assert any(re.fullmatch(r"\(sys_getpid\+0x0/0x[0-9a-f]+\) x=0x7", g) for g in got), got
+    gp = [g for g in got if g.startswith("(sys_getpid")]
+    # each getpid hits both of its probes: as many \7 records as %di ones
+    assert len(gp) >= 2 and len([g for g in gp if g.endswith("x=0x7")]) * 2 == len(gp), gp
+    prof = cat(lucid, "kprobe_profile").splitlines()
+    assert len(prof) == 3 and all(l.split()[0] == "both" for l in prof), prof
+    assert int(prof[1].split()[1]) == int(prof[2].split()[1]) == len(gp) // 2, (prof, gp)
+    # one probe removed by its place: the others stay, and still record into the event
+    ok(lucid, "echo '-:kprobes/both sys_openat' >> kprobe_events")
+    assert cat(lucid, "kprobe_events") == (
+        "p:kprobes/both sys_getpid x=%di:x32\n"
+        "p:kprobes/both sys_getpid x=\\7:x32\n")
+    ok(lucid, "echo > trace; echo 1 > events/kprobes/both/enable")
+    ok(lucid, "cat /etc/passwd > /dev/null; /bin/ps > /dev/null")
+    ok(lucid, "echo 0 > events/kprobes/both/enable")
+    got = [m.group(6) for m in lines(lucid, "both")]
+    assert got and all(g.startswith("(sys_getpid+0x0/") for g in got), got
+    # by name: the rest, and the event goes with the last
+    ok(lucid, "echo '-:kprobes/both' >> kprobe_events")
+    assert cat(lucid, "kprobe_events") == ""
+    assert "kprobes" not in modes(lucid, "events")
+
+
+def test_append_refused_while_kinds_or_arguments_differ(lucid):
+    """Appending to an event whose probe type or arguments differ: Linux's error_log line and
+    caret, EEXIST, and the event as it was. Appended to an enabled event, a probe is armed at
+    once; one of several probes may go while the event is enabled, the last may not."""
+    fresh(lucid)
+    ok(lucid, "echo 'p:kprobes/ev sys_openat a=%di:u32 b=%si:u64' > kprobe_events")
+    for marked, sentence in (
+            ("^r:kprobes/ev sys_getpid a=%di:u32 b=%si:u64",
+             "Probe type is different from existing probe"),
+            ("p:kprobes/ev sys_getpid a=%di:u32 ^b=%si:u32",
+             "Argument type or name is different from existing probe"),
+            ("p:kprobes/ev sys_getpid a=%di:u32 ^c=%si:u64",
+             "Argument type or name is different from existing probe"),
+            ("p:kprobes/ev sys_getpid a=%di:u32 b=%si:u64 ^c=%dx",
+             "Argument type or name is different from existing probe"),
+            # one missing: the caret after the last word and a space, as Linux puts it
+            ("p:kprobes/ev sys_getpid a=%di:u32 ^",
+             "Argument type or name is different from existing probe")):
+        cmd = marked.replace("^", "").rstrip()
+        fails(lucid, "echo '%s' >> kprobe_events" % cmd, EEXIST)
+        assert last_error(lucid) == ("trace_kprobe", sentence, cmd, marked.index("^")), cmd
+    assert cat(lucid, "kprobe_events") == "p:kprobes/ev sys_openat a=%di:u32 b=%si:u64\n"
+    ok(lucid, "echo 1 > events/kprobes/ev/enable")
+    ok(lucid, "echo 'p:kprobes/ev sys_getpid a=%di:u32 b=%si:u64' >> kprobe_events")
+    ok(lucid, "/bin/ps > /dev/null")
+    got = [m.group(6) for m in lines(lucid, "ev")]
+    assert any(g.startswith("(sys_getpid+0x0/") for g in got), got
+    assert sh(lucid, "echo > kprobe_events") == "-bash: kprobe_events: Device or resource busy\n"
+    ok(lucid, "echo '-:kprobes/ev sys_openat' >> kprobe_events")
+    fails(lucid, "echo '-:kprobes/ev' >> kprobe_events", EBUSY)
+    assert cat(lucid, "kprobe_events") == "p:kprobes/ev sys_getpid a=%di:u32 b=%si:u64\n"
+    ok(lucid, "echo 0 > events/kprobes/ev/enable")
+    ok(lucid, "echo '-:kprobes/ev' >> kprobe_events")
+    assert cat(lucid, "kprobe_events") == ""

@@ -22,6 +22,7 @@ T = "/sys/kernel/tracing"
 REF = os.path.join(os.path.dirname(BUILD), "..", "shared", "reference", "linux-6.1-probes")
 UPROBETEST = os.path.join(BUILD, "user", "uprobetest")
 UPROBED = os.path.join(BUILD, "user", "uprobed")
+SDTPROBE = os.path.join(BUILD, "user", "sdtprobe")
 CALLS = 5500  # uprobetest calls each target 500 times to warm up, then 5000
 
 
@@ -379,3 +380,104 @@ def test_uprobe_event_in_an_instance_made_before_it(lucid):
     clean(lucid)
     assert "uprobes" not in tracing(lucid, "ls %s/events" % inst).split()
     assert tracing(lucid, "rmdir %s; echo $?" % inst) == "0\n"
+
+
+ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
+
+
+def last_error(lucid):
+    m = list(ERR.finditer(tracing(lucid, "cat error_log")))[-1]
+    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
+
+
+def test_append_probe_to_event(lucid):
+    """Linux 6.1's append_trace_uprobe: a second definition with the same name and the same
+    arguments is a second probe of the event (its own line; both record into the event, each
+    at its own address); other kinds or arguments, or the same place again, are refused with
+    Linux's error_log line and EEXIST; removal by place takes one probe."""
+    clean(lucid)
+    riprel = file_offset(UPROBED, "uprobed_riprel")
+    call = file_offset(UPROBED, "uprobed_call")
+    tracing(lucid, "echo 'p:both /bin/uprobed:%#x x=%%di:s32' > uprobe_events; "
+            "echo 'p:both /bin/uprobed:%#x x=%%di:s32' >> uprobe_events" % (riprel, call))
+    assert tracing(lucid, "cat uprobe_events") == (
+        "p:uprobes/both /bin/uprobed:0x%016x x=%%di:s32\n"
+        "p:uprobes/both /bin/uprobed:0x%016x x=%%di:s32\n" % (riprel, call))
+    for marked, sentence in (
+            ("^r:both /bin/uprobed:%#x x=%%di:s32", "Probe type is different from existing probe"),
+            ("p:both /bin/uprobed:%#x ^y=%%di:s32",
+             "Argument type or name is different from existing probe"),
+            ("p:both /bin/uprobed:%#x ^x=%%di:u32",
+             "Argument type or name is different from existing probe"),
+            ("^p:both /bin/uprobed:%#x x=%%di:s32", "There is already the exact same probe event")):
+        marked %= call
+        cmd = marked.replace("^", "")
+        assert tracing(lucid, "echo '%s' >> uprobe_events; echo $?" % cmd) == \
+            "-bash: echo: write error: File exists\n1\n", cmd
+        assert last_error(lucid) == ("trace_uprobe", sentence, cmd, marked.index("^")), cmd
+    assert len(tracing(lucid, "cat uprobe_events").splitlines()) == 2
+    tracing(lucid, "echo 1 > events/uprobes/both/enable")
+    assert lucid.run("uprobed call 3") == "riprel=3003 call=6\n"
+    tracing(lucid, "echo 0 > events/uprobes/both/enable")
+    got = [l.split(": both: ")[1] for l in trace_lines(lucid, "both")]
+    ra, ca = "0x%x" % (0x400000 + riprel), "0x%x" % (0x400000 + call)
+    assert got == ["(%s) x=%d" % (a, i) for i in range(3) for a in (ra, ca)], got
+    tracing(lucid, "echo '-:both /bin/uprobed:0x%016x' >> uprobe_events" % riprel)
+    assert tracing(lucid, "cat uprobe_events") == \
+        "p:uprobes/both /bin/uprobed:0x%016x x=%%di:s32\n" % call
+    tracing(lucid, "echo 1 > events/uprobes/both/enable")
+    assert lucid.run("uprobed call 2") == "riprel=2001 call=2\n"
+    tracing(lucid, "echo 0 > events/uprobes/both/enable")
+    got = [l.split(": both: ")[1] for l in trace_lines(lucid, "both")]
+    assert got == ["(%s) x=%d" % (ca, i) for i in range(2)], got
+    clean(lucid)
+    assert "uprobes" not in tracing(lucid, "ls events").split()
+
+
+def test_sdt_semaphore_reference_counter(lucid):
+    """PATH:OFFSET(REF_CTR_OFFSET): while the event is enabled, the SDT semaphore at
+    REF_CTR_OFFSET reads one higher in every process that maps the program (one running before,
+    one started after), and is back to 0 when disabled (Linux's update_ref_ctr); the program's
+    probe site runs only then."""
+    clean(lucid)
+    site = file_offset(SDTPROBE, "sdt_site")
+    sem = file_offset(SDTPROBE, "sdt_sem")
+    tracing(lucid, "echo 'p:sdt /bin/sdtprobe:%#x(%#x) x=%%di:u32' > uprobe_events" % (site, sem))
+    assert tracing(lucid, "cat uprobe_events") == \
+        "p:uprobes/sdt /bin/sdtprobe:0x%016x(0x%x) x=%%di:u32\n" % (site, sem)
+    lucid.run("rm -f /tmp/s1 /tmp/s2; sdtprobe /tmp/s1 /tmp/s2 > /tmp/sdtout &")
+
+    def out_when(text):
+        return lucid.run("for i in $(seq 400); do grep -q '%s' /tmp/sdtout && break; sleep 0.05;"
+                         " done; cat /tmp/sdtout" % text)
+    assert out_when("^sem=") == "sem=0\n"  # defined, not enabled: no breakpoint, no count
+    tracing(lucid, "echo 1 > events/uprobes/sdt/enable")
+    lucid.run("touch /tmp/s1")
+    assert out_when("s1 sem") == "sem=0\n/tmp/s1 sem=1\n"
+    assert lucid.run("sdtprobe") == "sem=1\n"  # mapped after the probe went in
+    tracing(lucid, "echo 0 > events/uprobes/sdt/enable")
+    lucid.run("touch /tmp/s2; wait")
+    assert lucid.run("cat /tmp/sdtout") == "sem=0\n/tmp/s1 sem=1\n/tmp/s2 sem=0\n"
+    assert lucid.run("sdtprobe") == "sem=0\n"
+    # each site call while the semaphore was up hit the probe: sdt_site(1), twice
+    got = [l.split(": sdt: ")[1] for l in trace_lines(lucid, "sdt")]
+    assert got == ["(0x%x) x=1" % (0x400000 + site)] * 2, got
+    # one place, one semaphore: another REF_CTR_OFFSET at the same place is refused
+    out = tracing(lucid, "echo 'p:sdt2 /bin/sdtprobe:%#x(0x10)' >> uprobe_events; echo $?" % site)
+    assert out.endswith("-bash: echo: write error: Invalid argument\n1\n"), out
+    dmesg = lucid.run("dmesg | tail -3")
+    assert "Reference counter offset mismatch.\n" in dmesg, (out, dmesg)  # Linux's warning
+    # a bad REF_CTR_OFFSET: Linux's error_log lines, the caret where Linux puts it
+    for marked, sentence in (
+            ("p:bad /bin/uprobed:0x10(0x20^", "Reference counter brace is not closed"),
+            ("p:bad /bin/uprobed:0x10(0x20)^x", "Reference counter has wrong suffix"),
+            ("p:bad /bin/uprobed:0x10(^zz)", "Invalid reference counter offset")):
+        cmd = marked.replace("^", "")
+        assert tracing(lucid, "echo '%s' >> uprobe_events; echo $?" % cmd) == \
+            "-bash: echo: write error: Invalid argument\n1\n", cmd
+        assert last_error(lucid) == ("trace_uprobe", sentence, cmd, marked.index("^")), cmd
+    # an odd offset cannot hold a short: refused when the probe goes in, as Linux's
+    tracing(lucid, "echo 'p:odd /bin/sdtprobe:%#x(%#x)' >> uprobe_events"
+            % (file_offset(SDTPROBE, "main"), sem + 1))
+    assert "Invalid argument" in tracing(lucid, "echo 1 > events/uprobes/odd/enable")
+    clean(lucid)

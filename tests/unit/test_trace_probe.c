@@ -20,6 +20,7 @@
 #include "kernel/kallsyms.h"
 #include "kernel/fs/seq_file.h"
 #include "tests/unit/host_probe_fetch.h"
+#include "tests/unit/host_kmalloc.h"
 #include "lib/errno.h"
 
 /* --- stand-ins ---------------------------------------------------------------------------------- */
@@ -120,6 +121,13 @@ bool regs_within_kernel_stack(struct pt_regs *regs, unsigned long addr)
 {
 	(void)regs, (void)addr;
 	return true;
+}
+
+/* An invariant the code checks (BUG_ON) broke: the test fails. */
+void panic(const char *fmt, ...)
+{
+	fail_msg("panic: %s", fmt);
+	abort();
 }
 
 static char seq_text[1024];
@@ -491,12 +499,67 @@ static void test_eprobe_fields(void **state)
 	trace_probe_log_clear();
 }
 
+/*
+ * Multi-probe events: a second probe with the same arguments is appended to the first's
+ * event, other arguments are told apart, and the event outlives its first probe until the
+ * last leaves (host_kmalloc_live back where it was: nothing leaked, nothing freed twice).
+ */
+struct kind_probe {
+	struct trace_probe *tp;
+	struct list_head sibling;
+};
+
+static void test_multi_probe(void **state)
+{
+	struct kind_probe a = {0}, b = {0};
+	struct trace_probe *other;
+	long live = host_kmalloc_live;
+
+	(void)state;
+	assert_int_equal(parse_def("p:ev vfs_read x=%di:u32 s=+0(%si):string", KPROBE_FLAGS, &a.tp),
+			 0);
+	assert_int_equal(
+		parse_def("p:ev vfs_write x=%ax:u32 s=+8(%si):string", KPROBE_FLAGS, &b.tp), 0);
+	assert_int_equal(trace_probe_compare_arg_type(a.tp, b.tp), 0);
+	assert_int_equal(
+		parse_def("p:ev vfs_write x=%ax:u32 t=+8(%si):string", KPROBE_FLAGS, &other), 0);
+	assert_int_equal(trace_probe_compare_arg_type(a.tp, other), 2); /* the name of the 2nd */
+	trace_probe_cleanup(other);
+	assert_int_equal(
+		parse_def("p:ev vfs_write x=%ax:u64 s=+8(%si):string", KPROBE_FLAGS, &other), 0);
+	assert_int_equal(trace_probe_compare_arg_type(a.tp, other), 1); /* the type of the 1st */
+	trace_probe_cleanup(other);
+	assert_int_equal(parse_def("p:ev vfs_write x=%ax:u32", KPROBE_FLAGS, &other), 0);
+	assert_int_equal(trace_probe_compare_arg_type(a.tp, other), 2); /* the 2nd is missing */
+	trace_probe_cleanup(other);
+
+	trace_probe_link(a.tp, &a.sibling);
+	assert_false(trace_probe_has_sibling(a.tp));
+	trace_probe_append(b.tp, a.tp, &b.sibling);
+	assert_ptr_equal(b.tp->event, a.tp);
+	assert_true(trace_probe_has_sibling(a.tp));
+	assert_true(trace_probe_has_sibling(b.tp));
+	/* the first probe leaves: its trace_probe stays, as the event b records into */
+	trace_probe_unlink(a.tp, &a.sibling);
+	assert_false(trace_probe_has_sibling(b.tp));
+	assert_ptr_equal(list_first_entry(&b.tp->event->probes, struct kind_probe, sibling), &b);
+	/* the last: the event goes too */
+	trace_probe_unlink(b.tp, &b.sibling);
+	assert_int_equal(host_kmalloc_live, live);
+	/* never linked (a definition that failed): freed alone */
+	assert_int_equal(parse_def("p:ev vfs_read", KPROBE_FLAGS, &a.tp), 0);
+	memset(&a.sibling, 0, sizeof(a.sibling));
+	trace_probe_unlink(a.tp, &a.sibling);
+	assert_int_equal(host_kmalloc_live, live);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syntax_errors), cmocka_unit_test(test_gp3_format),
 		cmocka_unit_test(test_gpr_format),    cmocka_unit_test(test_types_format),
 		cmocka_unit_test(test_fetch),	      cmocka_unit_test(test_eprobe_fields),
+		cmocka_unit_test(test_multi_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,8 +79,18 @@ static notrace void kprobe_ftrace_handler(unsigned long ip, unsigned long parent
 	unsigned long orig_ip = regs->rip; /* the site + 5, where ftrace_regs_caller returns */
 
 	regs->rip = ip + INT3_INSN_SIZE; /* as if an int3 had trapped here */
-	kcb->current_kprobe = p;
-	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	/*
+	 * Interrupts are on: an interrupt's int3 probe that finds current_kprobe set reads the
+	 * status to choose between a reentry and a fatal hit mid-step (KPROBE_HIT_SS), and one
+	 * that comes before current_kprobe is set leaves its own last status behind (its step's
+	 * KPROBE_HIT_SS). So the status is right on both sides of current_kprobe's store: before,
+	 * for an interrupt after it; after, over what an interrupt before it left.
+	 */
+	WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
+	barrier();
+	WRITE_ONCE(kcb->current_kprobe, p);
+	barrier();
+	WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
 	if (!p->pre_handler || !p->pre_handler(p, regs)) {
 		regs->rip = ip + MCOUNT_INSN_SIZE; /* "after the instruction" */
 		if (p->post_handler) {
