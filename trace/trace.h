@@ -367,6 +367,19 @@ static inline uint64_t tracing_time_start(struct trace_array *tr, struct ring_bu
 		return tr->max_data.time_start;
 	return tr->time_start;
 }
+/* display-graph: a latency tracer prints its functions as function_graph does. */
+static inline bool latency_display_graph(struct trace_array *tr)
+{
+	return tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
+}
+/*
+ * The latency tracers' printing (struct tracer's open, close, print_line, print_header): the
+ * latency format, or with display-graph function_graph's lines under the latency header.
+ */
+void latency_trace_open(struct trace_iterator *iter);
+void latency_trace_close(struct trace_iterator *iter);
+enum print_line_t latency_print_line(struct trace_iterator *iter);
+void latency_print_header(struct trace_iterator *iter);
 extern unsigned long tracing_thresh; /* ns; 0: off (trace/trace_functions_graph.c's file) */
 int tracing_snapshot_swap(struct trace_array *tr);
 void tracing_clear_snapshot(struct trace_array *tr);

@@ -44,6 +44,7 @@
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 #include <stdarg.h>
 
 #define MAX_DYNEVENT_CMD_LEN 2048 /* Linux's: the longest line synth_event_create() builds */
@@ -501,20 +502,7 @@ void synth_event_fire(struct synth_event *event, const uint64_t *vals)
 			strlcpy((char *)slot, str ? str : "", STR_VAR_LEN_MAX);
 		} else {
 			/* the value's first bytes, as a number of the field's size is stored */
-			switch (field->size) {
-			case sizeof(uint8_t):
-				*(uint8_t *)slot = (uint8_t)vals[i];
-				break;
-			case sizeof(uint16_t):
-				*(uint16_t *)slot = (uint16_t)vals[i];
-				break;
-			case sizeof(uint32_t):
-				*(uint32_t *)slot = (uint32_t)vals[i];
-				break;
-			default:
-				*slot = vals[i];
-				break;
-			}
+			put_unaligned_sized(slot, field->size, vals[i]);
 		}
 	}
 	trace_event_buffer_commit(&event->call, entry, len);

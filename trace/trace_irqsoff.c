@@ -112,11 +112,6 @@ static void irqsoff_trace_function(struct trace_array *tr, unsigned long ip,
 	ring_buffer_unlock_commit(tr->buffer);
 }
 
-static bool is_graph(struct trace_array *tr)
-{
-	return tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
-}
-
 /* display-graph's records: a function's entry, its return (Linux's __trace_graph_*). */
 static bool irqsoff_graph_record_entry(struct trace_array *tr, unsigned long func, int depth,
 				       unsigned int trace_ctx)
@@ -161,7 +156,7 @@ static void irqsoff_mark(struct trace_array *tr, unsigned long ip, unsigned long
 {
 	uint64_t now;
 
-	if (!is_graph(tr)) {
+	if (!latency_display_graph(tr)) {
 		irqsoff_trace_function(tr, ip, parent_ip, trace_ctx);
 		return;
 	}
@@ -247,7 +242,7 @@ static int register_irqsoff_function(struct trace_array *tr)
 
 	if (function_enabled || graph_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
 		return 0;
-	if (is_graph(tr)) {
+	if (latency_display_graph(tr)) {
 		irqsoff_gops.private = tr;
 		ret = register_ftrace_graph(&irqsoff_gops);
 		if (!ret)
@@ -452,44 +447,6 @@ static void irqsoff_flag_changed(struct trace_array *tr, unsigned int mask, int 
 	(void)set;
 }
 
-/* --- printing: the latency format, or with display-graph function_graph's lines ----------- */
-
-#define GRAPH_TRACER_FLAGS                                                             \
-	(TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_PROC | TRACE_GRAPH_PRINT_DURATION | \
-	 TRACE_GRAPH_PRINT_OVERHEAD)
-
-static void irqsoff_trace_open(struct trace_iterator *iter)
-{
-	if (is_graph(iter->tr))
-		graph_trace_open(iter);
-}
-
-static void irqsoff_trace_close(struct trace_iterator *iter)
-{
-	if (iter->private)
-		graph_trace_close(iter);
-}
-
-static enum print_line_t irqsoff_print_line(struct trace_iterator *iter)
-{
-	if (is_graph(iter->tr))
-		return print_graph_function_flags(iter, GRAPH_TRACER_FLAGS);
-	return TRACE_TYPE_UNHANDLED;
-}
-
-static void irqsoff_print_header(struct trace_iterator *iter)
-{
-	if (!is_graph(iter->tr)) {
-		trace_default_header(iter);
-		return;
-	}
-	if (!(iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO))
-		return;
-	if (iter->iter_flags & TRACE_FILE_LAT_FMT)
-		trace_print_lat_header(iter);
-	print_graph_headers_flags(iter, GRAPH_TRACER_FLAGS);
-}
-
 /* tracing_on 0 -> 1: sections that began while it was off do not count. */
 static void irqsoff_tracer_start(struct trace_array *tr)
 {
@@ -527,10 +484,10 @@ static int preemptirqsoff_tracer_init(struct trace_array *tr)
 		.start = irqsoff_tracer_start,        \
 		.stop = irqsoff_tracer_stop,          \
 		.flag_changed = irqsoff_flag_changed, \
-		.open = irqsoff_trace_open,           \
-		.close = irqsoff_trace_close,         \
-		.print_line = irqsoff_print_line,     \
-		.print_header = irqsoff_print_header, \
+		.open = latency_trace_open,           \
+		.close = latency_trace_close,         \
+		.print_line = latency_print_line,     \
+		.print_header = latency_print_header, \
 		.use_max_tr = true,                   \
 		.print_max = true,                    \
 	};                                            \

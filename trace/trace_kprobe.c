@@ -313,17 +313,11 @@ static bool trace_kprobe_has_same_kprobe(const struct trace_kprobe *a, const str
 
 	list_for_each_entry(o, &a->tp->event->probes, sibling)
 	{
-		unsigned int i;
-
-		if ((o->symbol == NULL) != (b->symbol == NULL) ||
-		    (o->symbol && strcmp(o->symbol, b->symbol)) ||
-		    o->rp.kp.offset != b->rp.kp.offset ||
-		    (!o->symbol && o->rp.kp.addr != b->rp.kp.addr))
-			continue;
-		for (i = 0; i < o->tp->nr_args; i++)
-			if (strcmp(o->tp->args[i].comm, b->tp->args[i].comm))
-				break;
-		if (i == o->tp->nr_args)
+		if (((o->symbol == NULL) == (b->symbol == NULL)) &&
+		    (!o->symbol || !strcmp(o->symbol, b->symbol)) &&
+		    o->rp.kp.offset == b->rp.kp.offset &&
+		    (o->symbol || o->rp.kp.addr == b->rp.kp.addr) &&
+		    trace_probe_same_fetchargs(o->tp, b->tp))
 			return true;
 	}
 	return false;

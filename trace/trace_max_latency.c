@@ -28,6 +28,9 @@
 #include "trace/trace.h"
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
+#include "trace/trace_graph_fmt.h"
+#include "trace/trace_graph_output.h"
+#include "trace/trace_output.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/mutex.h"
 #include "kernel/sched/time.h"
@@ -113,3 +116,42 @@ const struct file_operations tracing_max_lat_fops = {
 	.read = tracing_max_lat_read,
 	.write = tracing_max_lat_write,
 };
+
+/* --- printing: the latency format, or with display-graph function_graph's lines ----------- */
+
+/* The columns Linux's irqsoff and wakeup tracers print the graph with. */
+#define GRAPH_TRACER_FLAGS                                                             \
+	(TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_PROC | TRACE_GRAPH_PRINT_DURATION | \
+	 TRACE_GRAPH_PRINT_OVERHEAD)
+
+void latency_trace_open(struct trace_iterator *iter)
+{
+	if (latency_display_graph(iter->tr))
+		graph_trace_open(iter);
+}
+
+void latency_trace_close(struct trace_iterator *iter)
+{
+	if (iter->private)
+		graph_trace_close(iter);
+}
+
+enum print_line_t latency_print_line(struct trace_iterator *iter)
+{
+	if (latency_display_graph(iter->tr))
+		return print_graph_function_flags(iter, GRAPH_TRACER_FLAGS);
+	return TRACE_TYPE_UNHANDLED;
+}
+
+void latency_print_header(struct trace_iterator *iter)
+{
+	if (!latency_display_graph(iter->tr)) {
+		trace_default_header(iter);
+		return;
+	}
+	if (!(iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO))
+		return;
+	if (iter->iter_flags & TRACE_FILE_LAT_FMT)
+		trace_print_lat_header(iter);
+	print_graph_headers_flags(iter, GRAPH_TRACER_FLAGS);
+}

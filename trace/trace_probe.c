@@ -915,6 +915,16 @@ int trace_probe_compare_arg_type(const struct trace_probe *a, const struct trace
 	return 0;
 }
 
+bool trace_probe_same_fetchargs(const struct trace_probe *a, const struct trace_probe *b)
+{
+	if (a->nr_args != b->nr_args)
+		return false;
+	for (unsigned int i = 0; i < a->nr_args; i++)
+		if (strcmp(a->args[i].comm, b->args[i].comm))
+			return false;
+	return true;
+}
+
 void trace_probe_link(struct trace_probe *tp, struct list_head *node)
 {
 	BUG_ON(tp->event != tp);

@@ -227,11 +227,13 @@ void trace_probe_cleanup(struct trace_probe *tp);
  * (Linux's). trace_probe_link: node (the kind's list_head of tp's probe) onto tp's own event,
  * the first probe. trace_probe_append: tp's probe, node, onto to's event, whose records it
  * makes from then on. trace_probe_has_sibling: another probe is on tp's event.
+ * trace_probe_same_fetchargs: a and b fetch the same (their arguments as written).
  * trace_probe_unlink: node off its event (if it was on one), tp freed unless it is the event,
  * and the event freed when node was its last probe (its call must have been unregistered).
  * Under dyn_event_mutex.
  */
 int trace_probe_compare_arg_type(const struct trace_probe *a, const struct trace_probe *b);
+bool trace_probe_same_fetchargs(const struct trace_probe *a, const struct trace_probe *b);
 void trace_probe_link(struct trace_probe *tp, struct list_head *node);
 void trace_probe_append(struct trace_probe *tp, struct trace_probe *to, struct list_head *node);
 bool trace_probe_has_sibling(const struct trace_probe *tp);

@@ -16,6 +16,7 @@
 #include "arch/x86_64/ptrace.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 #ifndef LUCID_HOST
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/uaccess.h"
@@ -307,33 +308,12 @@ static long fetch_store_string(enum fetch_op op, bool kernel, unsigned long addr
 	return ret;
 }
 
-/* The value's low code->size bytes (each size a constant move, as load_loc's). */
-/*
- * Unaligned stores of 1, 2, 4, 8 bytes (the arguments are packed, as Linux's): through types
- * that allow it, not memcpy from locals, whose addresses would put the stack protector's
- * check into every function this is inlined in.
- */
-typedef uint16_t __attribute__((aligned(1), may_alias)) unaligned_u16;
-typedef uint32_t __attribute__((aligned(1), may_alias)) unaligned_u32;
-typedef uint64_t __attribute__((aligned(1), may_alias)) unaligned_u64;
-
+/* The value's low code->size bytes (each size a constant move, as load_loc's; the parser gives
+ * a raw store no size but 1, 2, 4 and 8). */
 static __always_inline void fetch_store_raw(unsigned long val, const struct fetch_insn *code,
 					    void *dest)
 {
-	switch (code->size) {
-	case sizeof(uint8_t):
-		*(uint8_t *)dest = (uint8_t)val;
-		break;
-	case sizeof(uint16_t):
-		*(unaligned_u16 *)dest = (uint16_t)val;
-		break;
-	case sizeof(uint32_t):
-		*(unaligned_u32 *)dest = (uint32_t)val;
-		break;
-	default: /* the parser gives a raw store no other size */
-		*(unaligned_u64 *)dest = (uint64_t)val;
-		break;
-	}
+	put_unaligned_sized(dest, code->size, val);
 }
 
 static void fetch_apply_bitfield(const struct fetch_insn *code, void *buf)

@@ -158,11 +158,6 @@ static void wakeup_tracer_call(unsigned long ip, unsigned long parent_ip, struct
 	ftrace_test_recursion_unlock(bit);
 }
 
-static bool is_graph(struct trace_array *tr)
-{
-	return tr->trace_flags & TRACE_ITER_DISPLAY_GRAPH;
-}
-
 /*
  * display-graph: a function entered on the task's CPU while it waits is hooked for its return
  * too (Linux's wakeup_graph_entry). The callbacks run with interrupts off (trace/fgraph.c), so
@@ -298,7 +293,7 @@ static int register_wakeup_function(struct trace_array *tr)
 
 	if (function_enabled || graph_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
 		return 0;
-	if (is_graph(tr)) {
+	if (latency_display_graph(tr)) {
 		wakeup_gops.private = tr;
 		ret = register_ftrace_graph(&wakeup_gops);
 		if (!ret)
@@ -403,45 +398,6 @@ static void wakeup_flag_changed(struct trace_array *tr, unsigned int mask, int s
 		register_wakeup_function(tr);
 }
 
-/* --- printing: the latency format, or with display-graph function_graph's lines ----------- */
-
-/* Linux's trace_sched_wakeup.c prints the graph with these columns, as the irqsoff tracers. */
-#define GRAPH_TRACER_FLAGS                                                             \
-	(TRACE_GRAPH_PRINT_CPU | TRACE_GRAPH_PRINT_PROC | TRACE_GRAPH_PRINT_DURATION | \
-	 TRACE_GRAPH_PRINT_OVERHEAD)
-
-static void wakeup_trace_open(struct trace_iterator *iter)
-{
-	if (is_graph(iter->tr))
-		graph_trace_open(iter);
-}
-
-static void wakeup_trace_close(struct trace_iterator *iter)
-{
-	if (iter->private)
-		graph_trace_close(iter);
-}
-
-static enum print_line_t wakeup_print_line(struct trace_iterator *iter)
-{
-	if (is_graph(iter->tr))
-		return print_graph_function_flags(iter, GRAPH_TRACER_FLAGS);
-	return TRACE_TYPE_UNHANDLED;
-}
-
-static void wakeup_print_header(struct trace_iterator *iter)
-{
-	if (!is_graph(iter->tr)) {
-		trace_default_header(iter);
-		return;
-	}
-	if (!(iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO))
-		return;
-	if (iter->iter_flags & TRACE_FILE_LAT_FMT)
-		trace_print_lat_header(iter);
-	print_graph_headers_flags(iter, GRAPH_TRACER_FLAGS);
-}
-
 static void wakeup_tracer_start(struct trace_array *tr)
 {
 	(void)tr;
@@ -464,21 +420,21 @@ static int wakeup_rt_tracer_init(struct trace_array *tr)
 	return __wakeup_tracer_init(tr, true);
 }
 
-#define WAKEUP_TRACER(_var, _name, _init)            \
-	static struct tracer _var = {                \
-		.name = _name,                       \
-		.init = _init,                       \
-		.reset = wakeup_tracer_reset,        \
-		.start = wakeup_tracer_start,        \
-		.stop = wakeup_tracer_stop,          \
-		.flag_changed = wakeup_flag_changed, \
-		.open = wakeup_trace_open,           \
-		.close = wakeup_trace_close,         \
-		.print_line = wakeup_print_line,     \
-		.print_header = wakeup_print_header, \
-		.use_max_tr = true,                  \
-		.print_max = true,                   \
-	};                                           \
+#define WAKEUP_TRACER(_var, _name, _init)             \
+	static struct tracer _var = {                 \
+		.name = _name,                        \
+		.init = _init,                        \
+		.reset = wakeup_tracer_reset,         \
+		.start = wakeup_tracer_start,         \
+		.stop = wakeup_tracer_stop,           \
+		.flag_changed = wakeup_flag_changed,  \
+		.open = latency_trace_open,           \
+		.close = latency_trace_close,         \
+		.print_line = latency_print_line,     \
+		.print_header = latency_print_header, \
+		.use_max_tr = true,                   \
+		.print_max = true,                    \
+	};                                            \
 	REGISTER_TRACER(_var)
 
 WAKEUP_TRACER(wakeup_tracer, "wakeup", wakeup_tracer_init);

@@ -243,14 +243,8 @@ static bool trace_uprobe_has_same_uprobe(const struct trace_uprobe *a, const str
 
 	list_for_each_entry(o, &a->tp->event->probes, sibling)
 	{
-		unsigned int i;
-
-		if (trace_uprobe_inode(o) != trace_uprobe_inode(b) || o->offset != b->offset)
-			continue;
-		for (i = 0; i < o->tp->nr_args; i++)
-			if (strcmp(o->tp->args[i].comm, b->tp->args[i].comm))
-				break;
-		if (i == o->tp->nr_args)
+		if (trace_uprobe_inode(o) == trace_uprobe_inode(b) && o->offset == b->offset &&
+		    trace_probe_same_fetchargs(o->tp, b->tp))
 			return true;
 	}
 	return false;

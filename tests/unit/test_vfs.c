@@ -293,17 +293,19 @@ static void test_boot_tree(void **state)
 	assert_string_equal(ls("/sys/kernel/debug"), "tracing");
 	assert_string_equal(ls("/proc"), "mounts");
 	assert_int_equal(ino("/sys/kernel/debug/tracing"), ino("/sys/kernel/tracing"));
-	assert_int_equal(vfs_mount_list(buf, sizeof(buf)), 27 + 47 + 49 + 29);
+	assert_int_equal(vfs_mount_list(buf, sizeof(buf)), 27 + 30 + 47 + 49 + 29);
 	assert_string_equal(buf, "ramfs on / type ramfs (rw)\n"
+				 "sysfs on /sys type sysfs (rw)\n"
 				 "debugfs on /sys/kernel/debug type debugfs (rw)\n"
 				 "tracefs on /sys/kernel/tracing type tracefs (rw)\n"
 				 "proc on /proc type proc (rw)\n");
 	assert_string_equal(cat("/proc/mounts"), "ramfs / ramfs rw 0 0\n"
+						 "sysfs /sys sysfs rw 0 0\n"
 						 "debugfs /sys/kernel/debug debugfs rw 0 0\n"
 						 "tracefs /sys/kernel/tracing tracefs rw 0 0\n"
 						 "proc /proc proc rw 0 0\n");
 	/* Too small a buffer: cut, NUL-terminated, and the full length returned, as snprintf. */
-	assert_int_equal(vfs_mount_list(buf, 10), 27 + 47 + 49 + 29);
+	assert_int_equal(vfs_mount_list(buf, 10), 27 + 30 + 47 + 49 + 29);
 	assert_string_equal(buf, "ramfs on ");
 	end_test();
 }
