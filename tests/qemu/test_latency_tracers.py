@@ -375,11 +375,16 @@ def check_wakeup(lat, text, tracer, prio):
     switch = re.compile(r"^ +\d+:\s*\d+:[RSDTX] ==> \[%03d\] +%s:\s*%d:R sleep$"
                         % (int(m.group("cpu")), pid, kprio))
     bodies = [e.group("body") for e in evs]
-    assert wake.match(bodies[0]), bodies
-    # The wakeup's stack is the next record of the waker's CPU. The woken task's CPU records its
-    # functions from the wakeup on (wakeup_task is set first, as Linux's probe_wakeup does), and
-    # when the waker is another CPU, those that come while the stack is walked sort between.
-    waker = [e.group("body") for e in evs if e.group("cpu") == evs[0].group("cpu")]
+    # The wakeup comes first, but for the woken task's CPU's functions: that CPU records them
+    # from the moment wakeup_task is set, before the waker writes the wakeup's own record (as
+    # Linux's probe_wakeup orders it), so when the waker is another CPU a few may sort before it.
+    first = next((i for i, b in enumerate(bodies) if wake.match(b)), None)
+    assert first is not None, bodies
+    assert all(evs[i].group("cpu") == m.group("cpu") and " <-" in bodies[i]
+               for i in range(first)), [(e.group("cpu"), e.group("body")) for e in evs]
+    # The wakeup's stack is the next record of the waker's CPU (the woken CPU's functions that
+    # come while the stack is walked sort between).
+    waker = [e.group("body") for e in evs[first:] if e.group("cpu") == evs[first].group("cpu")]
     assert waker[1] == "<stack trace>", [(e.group("cpu"), e.group("body")) for e in evs]
     switches = [i for i, b in enumerate(bodies) if switch.match(b)]
     assert switches and bodies[switches[-1] + 1] == "<stack trace>", bodies
