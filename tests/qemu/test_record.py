@@ -274,21 +274,23 @@ def ts_us(p):
 # --- the files trace-cmd reads, in the guest ------------------------------------------------------
 
 def test_ftrace_formats_parse(lucid):
-    """events/ftrace/: Linux's names and ids, format and id only (print has Linux's trigger file
-    too: test_marker_events.py); libtraceevent parses them."""
+    """events/ftrace/: Linux's names and ids, format, hist and id only (print has Linux's trigger
+    file too: test_marker_events.py); libtraceevent parses them."""
     tep = TraceEvent()
     assert lucid.run("cd " + T) == ""
-    assert lucid.run("ls -1 events/ftrace").split() == [
-        "bprint", "bputs", "funcgraph_entry", "funcgraph_exit", "function", "kernel_stack",
-        "print", "raw_data", "user_stack"]
+    names = lucid.run("ls -1 events/ftrace").split()
+    assert names == ["bprint", "bputs", "funcgraph_entry", "funcgraph_exit", "function", "hwlat",
+                     "kernel_stack", "osnoise", "print", "raw_data", "timerlat", "user_stack"], names
     ids = {"function": 1, "kernel_stack": 4, "print": 5, "bprint": 6, "funcgraph_exit": 10,
-           "funcgraph_entry": 11, "user_stack": 12, "bputs": 14, "raw_data": 18}
+           "funcgraph_entry": 11, "user_stack": 12, "bputs": 14, "hwlat": 15, "osnoise": 16,
+           "timerlat": 17, "raw_data": 18}
     for name, ident in ids.items():
         modes = {l.split()[-1]: l.split()[0] for l in  # ls -l's "total" line left out
                  lucid.run("ls -l events/ftrace/" + name).splitlines()[1:]}
         if name == "print":
             assert modes.pop("trigger") == "-rw-r-----", (name, modes)
-        assert modes == {"format": "-r--r-----", "id": "-r--r-----"}, (name, modes)
+        assert modes == {"format": "-r--r-----", "hist": "-r--r-----", "id": "-r--r-----"}, \
+            (name, modes)
         assert lucid.run("cat events/ftrace/%s/id" % name) == "%d\n" % ident
         text = lucid.run("cat events/ftrace/%s/format" % name)
         assert text.startswith("name: %s\nID: %d\nformat:\n" % (name, ident)), text

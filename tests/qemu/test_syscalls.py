@@ -124,7 +124,7 @@ def test_statfs_and_df(lucid):
     out = lucid.run("busybox df /tmp /proc /sys/kernel/tracing | awk 'NR > 1 {print $1, $2, $6}'")
     assert out == "ramfs %s /\nproc 0 /proc\ntracefs 0 /sys/kernel/tracing\n" % root[1], out
     assert [l.split()[-1] for l in lucid.run("busybox df -a").splitlines()[1:]] == \
-        ["/", "/sys/kernel/debug", "/sys/kernel/tracing", "/proc"]
+        ["/", "/sys", "/sys/kernel/debug", "/sys/kernel/tracing", "/proc"]
     # st_dev tells the trees apart (df and find -xdev go by it).
     devs = lucid.run("stat -c %d / /tmp /proc /sys/kernel/tracing /sys/kernel/debug").split()
     assert devs[0] == devs[1] and len(set(devs)) == 4, devs

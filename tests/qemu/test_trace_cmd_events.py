@@ -123,9 +123,11 @@ def test_record_syscalls(lucid):
 
 
 def test_record_with_a_filter(lucid):
-    # -f: the filter of the event before it, written into its filter file by trace-cmd.
+    # -f: the filter of the event before it, written into its filter file by trace-cmd. The
+    # sleep makes a switch the filter keeps (its CPU idles, then switches to sleep); the
+    # recorders, asleep already (recwait), may make none.
     record(lucid, "-e sched_switch -f 'prev_pid == 0 && next_comm != \"hello\"' "
-           "recwait /opt/dyn/hello")
+           "recwait sh -c 'sleep 0.1; /opt/dyn/hello'")
     filters_left_none(lucid, ["sched/sched_switch"])
     lines = report_of(lucid, "filtered.dat")
     assert lines
