@@ -12,7 +12,12 @@ nest inside traced functions on every CPU). After each round, with recording off
   - /sys/kernel/debug/rbstat: on every CPU, events written = entries + read + overrun + dropped
     + commit overrun;
   - every line of `trace` parses as one of the reference formats, and with the function
-    tracer the event lines are exactly the header's entries-in-buffer.
+    tracer the event lines are exactly the header's entries-in-buffer;
+  - hist triggers on sched_switch, sys_enter and kmalloc, in an instance of their own made
+    afresh each round: each histogram's lines add up to its Totals, and every event that
+    instance's buffer was given (entries + overrun + dropped + read) was a hit. (Not equal: a
+    histogram counts its event enabled or not, as Linux's, and the shell that reads the
+    figures fires all three events itself.)
 The last line is the figures: rounds, tracer switches, events written, minutes.
 tests/qemu/test_stress.py runs a short version in `make test`.
 """
@@ -44,6 +49,12 @@ FORMATS = [
     re.compile(r"^.{8}-\d+ +\d+[dX.][Nnp.][hsHzZ.][0-9a-f.] +\d+us[ +!#*@$]: .*$"),
 ]
 SWITCHES_PER_LINE = 12
+# The hist triggers of each round (issue 30): the events each fires on, and its definition.
+HIST_TRIGGERS = [("sched/sched_switch", "hist:keys=common_pid"),
+                 ("raw_syscalls/sys_enter", "hist:keys=id.syscall"),
+                 ("kmem/kmalloc", "hist:keys=call_site.sym:vals=bytes_req")]
+HIST_TOTALS = re.compile(r"^Totals:\n    Hits: (\d+)\n    Entries: (\d+)\n    Dropped: (\d+)$", re.M)
+STATS_WRITTEN = ("entries", "overrun", "commit overrun", "dropped events", "read events")
 
 
 def ok(lucid, line, timeout=120):
@@ -69,10 +80,11 @@ def malformed(lines):
 class Stress:
     def __init__(self, smp):
         self.lucid = Lucid(smp=smp, timeout=90)
-        self.switches = self.written = self.rounds = self.lines_checked = 0
+        self.switches = self.written = self.rounds = self.lines_checked = self.hist_hits = 0
         ok(self.lucid, "cd %s" % T)
         self.tracers = ok(self.lucid, "cat available_tracers").split()
         self.has_events = ok(self.lucid, "ls events/enable 2>/dev/null") != ""
+        self.has_hist = ok(self.lucid, "ls events/sched/sched_switch/hist 2>/dev/null") != ""
 
     def switch_line(self, i):
         """One line of SWITCHES_PER_LINE tracer switches mixed with other changes."""
@@ -117,9 +129,40 @@ class Stress:
         self.lines_checked += len(lines)
         quiet(lucid, "echo 1 > tracing_on")
 
+    def hist_start(self):
+        """The round's histograms, counting while everything below switches."""
+        cmds = ["mkdir instances/hist", "cd instances/hist"]
+        cmds += ["echo '%s' > events/%s/trigger" % (t, e) for e, t in HIST_TRIGGERS]
+        cmds += ["echo 1 > events/%s/enable" % e for e, _ in HIST_TRIGGERS]
+        quiet(self.lucid, "; ".join(cmds + ["cd ../.."]))
+
+    def hist_check(self):
+        """Every hit counted: the histograms against themselves and against the buffer (the
+        events are disabled first: the records stop, the hits go on)."""
+        lucid = self.lucid
+        quiet(lucid, "; ".join(["cd instances/hist"] +
+                               ["echo 0 > events/%s/enable" % e for e, _ in HIST_TRIGGERS] +
+                               ["cd ../.."]))
+        hits = 0
+        for e, _ in HIST_TRIGGERS:
+            text = ok(lucid, "cat instances/hist/events/%s/hist" % e)
+            m = HIST_TOTALS.search(text)
+            assert m, text[-1000:]
+            lines = sum(int(c) for c in re.findall(r"hitcount: +(\d+)", text))
+            assert lines + int(m.group(3)) == int(m.group(1)), (e, lines, m.group(0))
+            hits += int(m.group(1))
+        stats = ok(lucid, "cat instances/hist/per_cpu/cpu*/stats")
+        written = sum(int(n) for k in STATS_WRITTEN
+                      for n in re.findall(r"^%s: (\d+)$" % k, stats, re.M))
+        assert 0 < written <= hits, (hits, written, stats)
+        quiet(lucid, "rmdir instances/hist")
+        self.hist_hits += hits
+
     def round(self):
         lucid = self.lucid
         i = self.rounds
+        if self.has_hist:
+            self.hist_start()
         # Its output goes to a file: the console carries only what the checks read.
         out = ok(lucid, "run_test -r 40 > /tmp/stress.out &")
         assert re.match(r"^\[\d+\] \d+\n$", out), out
@@ -138,6 +181,8 @@ class Stress:
         assert "Exit" not in out, out
         out = ok(lucid, "cat /tmp/stress.out")
         assert out.endswith(" ok\n"), out
+        if self.has_hist:
+            self.hist_check()
         # A bounded trace to check: function on everything, a small buffer, run_test again.
         quiet(lucid, "echo 128 > buffer_size_kb; echo function > current_tracer")
         assert ok(lucid, "run_test -r 4").endswith("ok\n")
@@ -168,8 +213,8 @@ def run(minutes, smp=4, out=sys.stdout):
         s.lucid.close()
         raise
     figures = ("stress: %d rounds, %d tracer switches, %d events written and accounted for, "
-               "%d trace lines parsed, %.1f minutes, tracers %s" %
-               (s.rounds, s.switches, s.written, s.lines_checked,
+               "%d trace lines parsed, %d hist hits accounted for, %.1f minutes, tracers %s" %
+               (s.rounds, s.switches, s.written, s.lines_checked, s.hist_hits,
                 (time.monotonic() - t0) / 60, " ".join(s.tracers)))
     print(figures, file=out, flush=True)
     return s
