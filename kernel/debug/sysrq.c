@@ -99,9 +99,22 @@ static void sysrq_handle_showstate(int key)
 	local_irq_restore(flags);
 }
 
+/* Where every other CPU is, by NMI (arch/x86_64/traps.c): a CPU that stopped answering too. */
+static void sysrq_handle_showallcpus(int key)
+{
+	unsigned long all = 0;
+
+	(void)key;
+	for (int c = 0; c < num_online_cpus(); c++)
+		all |= 1UL << c;
+	trigger_cpumask_backtrace(all);
+}
+
 /* In key order, as Linux's table (its HELP line follows the table). */
 static const struct sysrq_key_op sysrq_key_table[] = {
 	{'c', sysrq_handle_crash, "crash(c)", "Trigger a crash"},
+	{'l', sysrq_handle_showallcpus, "show-backtrace-all-active-cpus(l)",
+	 "Show backtrace of all active CPUs"},
 	{'t', sysrq_handle_showstate, "show-task-states(t)", "Show State"},
 	{'x', sysrq_fault_inject_off, "fault-injection-off(x)", "Turn fault injection off"},
 	{'z', sysrq_ftrace_dump, "dump-ftrace-buffer(z)", "Dump ftrace buffer"},

@@ -127,6 +127,21 @@ def test_hardlockup_shown_by_nmi_backtrace():
         k.close()
 
 
+def test_sysrq_l_shows_every_other_cpu():
+    """sysrq l (Linux's show-backtrace-all-active-cpus): every other CPU, by NMI, where it is."""
+    k = Lucid()
+    try:
+        k.run("echo l > /proc/sysrq-trigger")
+        out = k.dmesg()
+        assert "sysrq: Show backtrace of all active CPUs\n" in out, out
+        cpus = re.findall(r"NMI backtrace for cpu (\d+)(: no answer)?\n", out)
+        assert sorted(c for c, _ in cpus) == ["1", "2", "3"], out
+        assert not any(none for _, none in cpus), out
+        assert out.count("Call Trace:") >= 3, out
+    finally:
+        k.close()
+
+
 def test_crash_null():
     crash_test("NULL", "lkdtm_ACCESS_NULL",
                r"BUG: kernel NULL pointer dereference, address: 0+\r?\n")

@@ -286,7 +286,8 @@ def test_sysrq_z(lucid):
     assert "sysrq: Dump ftrace buffer" in out
     # an unknown key lists the keys, as Linux's HELP line (h: its key for that)
     lines, _ = sysrq_dump(lucid, SYSRQ % "h")
-    assert lines == ["sysrq: HELP : crash(c) show-task-states(t) fault-injection-off(x) dump-ftrace-buffer(z) "], lines
+    assert lines == ["sysrq: HELP : crash(c) show-backtrace-all-active-cpus(l) show-task-states(t) "
+                     "fault-injection-off(x) dump-ftrace-buffer(z) "], lines
     ok(lucid, "echo 1 > tracing_on")
     ok(lucid, "echo nop > current_tracer")
     ok(lucid, "echo > set_ftrace_filter")
