@@ -657,11 +657,15 @@ int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, int cpu_i
 
 void ring_buffer_reset_cpu(struct ring_buffer *buffer, int cpu)
 {
+	struct ring_buffer_per_cpu *cb;
+
 	if (!rb_valid_cpu(buffer, cpu))
 		return;
-	rb_stop_writers(buffer->buffers[cpu]);
-	rb_reset_locked(buffer->buffers[cpu]);
-	rb_start_writers(buffer->buffers[cpu]);
+	/* Once: a swap may move buffers[cpu] meanwhile, and the lock must go back where it came */
+	cb = __atomic_load_n(&buffer->buffers[cpu], __ATOMIC_SEQ_CST);
+	rb_stop_writers(cb);
+	rb_reset_locked(cb);
+	rb_start_writers(cb);
 }
 
 void ring_buffer_reset(struct ring_buffer *buffer)
@@ -746,10 +750,15 @@ int ring_buffer_swap_cpu_nowait(struct ring_buffer *a, struct ring_buffer *b, in
 	cbb = b->buffers[cpu];
 	if (ca->nr_pages != cbb->nr_pages)
 		return -EINVAL;
-	/* Writers that come now stay out; one already in (nesting) makes us give up. */
-	__atomic_fetch_add(&ca->record_disabled, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_add(&cbb->record_disabled, 1, __ATOMIC_SEQ_CST);
-	if ((uint32_t)__atomic_load_n(&ca->nesting, __ATOMIC_SEQ_CST) ||
+	/*
+	 * Writers that come now stay out; one already in (nesting) makes us give up, and so does
+	 * a part whose writers someone else had stopped (a reset or resize under way, as Linux's
+	 * record_disabled check: swapped in the middle, it would unlock the other part).
+	 */
+	unsigned int was_a = __atomic_fetch_add(&ca->record_disabled, 1, __ATOMIC_SEQ_CST);
+	unsigned int was_b = __atomic_fetch_add(&cbb->record_disabled, 1, __ATOMIC_SEQ_CST);
+
+	if (was_a || was_b || (uint32_t)__atomic_load_n(&ca->nesting, __ATOMIC_SEQ_CST) ||
 	    (uint32_t)__atomic_load_n(&cbb->nesting, __ATOMIC_SEQ_CST)) {
 		ret = -EBUSY;
 	} else {
@@ -785,9 +794,12 @@ int ring_buffer_swap_nowait(struct ring_buffer *a, struct ring_buffer *b)
 
 	if (a == b || a->nr_cpus != b->nr_cpus)
 		return -EINVAL;
+	/* As ring_buffer_swap_cpu_nowait: a part whose writers another had stopped is busy. */
 	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
-		__atomic_fetch_add(&a->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
-		__atomic_fetch_add(&b->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_fetch_add(&a->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST))
+			ret = -EBUSY;
+		if (__atomic_fetch_add(&b->buffers[cpu]->record_disabled, 1, __ATOMIC_SEQ_CST))
+			ret = -EBUSY;
 	}
 	for (cpu = 0; cpu < a->nr_cpus && !ret; cpu++)
 		if (a->buffers[cpu]->nr_pages != b->buffers[cpu]->nr_pages ||
