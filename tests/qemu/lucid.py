@@ -150,8 +150,11 @@ class Lucid:
         return self.p.match
 
     def close(self):
+        """Idempotent: a test's finally may close what a failed step closed already, and must
+        not hide that step's error behind its own."""
         if self.alive():
             self.p.kill(9)
             self.p.wait()
         self.log.close()
-        os.unlink(self.log.name)
+        if os.path.exists(self.log.name):
+            os.unlink(self.log.name)

@@ -111,6 +111,7 @@ def test_tutorial_in_bash():
             if lucid is None or cmdline is not None or shared:
                 if lucid is not None:
                     lucid.close()
+                    lucid = None
                 if shared:
                     share = tempfile.mkdtemp(prefix="lucid-docs-share-")
                 lucid = boot(cmdline, share if shared else None)
