@@ -289,6 +289,10 @@ def test_signal_events(lucid):
     fresh(lucid)
     ok(lucid, "echo 1 > events/signal/enable")
     pid = sh(lucid, "sleep 5 & echo $!").split()[-1]
+    # bash's child is named bash until it has exec'd sleep: kill it only once it is sleep, or
+    # the event's comm depends on how fast the child ran (as on Linux). Bounded wait.
+    sh(lucid, "for i in $(seq 500); do [ \"$(cat /proc/%s/comm)\" = sleep ] && break; "
+              "done" % pid)
     sh(lucid, "kill -TERM %s; wait" % pid)
     sh(lucid, "bash -c 'trap \"\" USR1; kill -USR1 $$; trap \"echo caught\" USR2; "
               "kill -USR2 $$'")
