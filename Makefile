@@ -7,7 +7,7 @@
 #   make debug         boot, and wait for gdb
 #   make modules       build modules/*.c into build/modules/*.ko (the ISO carries them)
 #   make bench         figures measured in guest instructions (qemu -icount shift=0)
-#   make DEBUG=1       the kernel with every invariant check on (kernel/sched/lockdep.h), in build-debug/
+#   make DEBUG=1       the kernel with every invariant check on (kernel/locking/lockdep.h), in build-debug/
 #   make profile EVENT=function|graph|printk|fork|getpid|write|read|open|pipe_write|pipe_read|marker
 #                      where one event's (or one lbench system call's) instructions go (gdb)
 #   make record        trace a command in the guest into trace.dat (CMD='...' ARGS='-p function')
@@ -41,7 +41,7 @@ UBSAN ?= 0
 ifeq ($(UBSAN),1)
 B := build-ubsan
 endif
-# `make DEBUG=1` builds in build-debug/ with the checks of kernel/sched/lockdep.h that cost on hot
+# `make DEBUG=1` builds in build-debug/ with the checks of kernel/locking/lockdep.h that cost on hot
 # paths (CONFIG_DEBUG_ASSERT); UBSAN=1 turns them on too, as it is a debugging build already.
 DEBUG ?= 0
 ifeq ($(UBSAN)$(DEBUG),01)
@@ -62,7 +62,7 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T li
 # What is built: each source folder lists its files in its own Makefile.inc (KSRCS += ...), so a
 # reader sees every file that goes into the kernel, folder by folder, and adding a file is one
 # line beside it. No wildcards choose sources; the check below only compares.
-SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes kernel kernel/sched kernel/mm kernel/fs \
+SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes kernel kernel/sched kernel/time kernel/locking kernel/mm kernel/fs \
 	kernel/fs/proc kernel/fs/9p kernel/events \
 	kernel/drivers kernel/drivers/virtio kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
 KSRCS :=
@@ -91,7 +91,7 @@ endif
 # __mcount_loc. Not instrumented, ever: the tracer itself (trace/), lib/ (the tracer formats
 # with it), and the code that patches call sites. Other exceptions are marked notrace in the code.
 # CC_USING_FENTRY tells a header that its file is traced: spin_lock() is then the traceable
-# _raw_spin_lock(), elsewhere the inline body (kernel/sched/spinlock.h says why).
+# _raw_spin_lock(), elsewhere the inline body (kernel/locking/spinlock.h says why).
 FTRACE_CFLAGS := -pg -mfentry -mrecord-mcount -DCC_USING_FENTRY
 NOTRACE_SRCS := arch/x86_64/ftrace.c arch/x86_64/text_poke.c kernel/kprobes.c \
 	arch/x86_64/kprobes/core.c arch/x86_64/kprobes/ftrace.c

@@ -7,10 +7,10 @@
  * resynchronize their instruction streams); an NMI stops every CPU when the kernel panics.
  */
 #include "kernel/smp.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/sched/sched.h"
 #include "kernel/printk.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/idt.h"

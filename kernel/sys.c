@@ -1,6 +1,6 @@
 /*
  * Small system calls about the process itself: who it is (pids, ids), what system it runs on
- * (uname). The signal system calls are in kernel/sched/signal.c.
+ * (uname). The signal system calls are in kernel/signal.c.
  */
 #include "trace/events/task.h"
 #include "kernel/syscalls.h"
@@ -10,12 +10,12 @@
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/sched/wait.h"
 #include "kernel/drivers/random.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/mm.h"
@@ -171,7 +171,7 @@ static const struct rlimit64 init_rlimits[RLIM_NLIMITS] = {
 
 /*
  * Linux's fork_init sets init's RLIMIT_NPROC and RLIMIT_SIGPENDING from threads-max, which
- * depends on the RAM: here the process limit fork enforces (kernel/sched/fork.c).
+ * depends on the RAM: here the process limit fork enforces (kernel/fork.c).
  */
 void rlimits_init(struct task *t)
 {
@@ -319,7 +319,7 @@ long sys_sysinfo(void __user *info)
  * applet it runs in a forked child): PR_SET_NAME copies at most TASK_COMM_LEN - 1 bytes, as
  * Linux's set_task_comm, and PR_GET_NAME gives all TASK_COMM_LEN back. Any other option is
  * EINVAL, Linux's answer for an option it does not know. PR_SET_CHILD_SUBREAPER makes the
- * caller the parent its descendants' orphans go to (kernel/sched/fork.c), as Linux's.
+ * caller the parent its descendants' orphans go to (kernel/fork.c), as Linux's.
  */
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16

@@ -118,7 +118,7 @@ long sys_mount(char __user *dev_name, char __user *dir_name, char __user *type,
 	       unsigned long flags, void __user *data);
 long sys_umount(char __user *name, int flags);
 
-/* kernel/sched/session.c */
+/* kernel/session.c */
 long sys_setsid(void);
 long sys_getsid(int pid);
 long sys_setpgid(int pid, int pgid);
@@ -156,7 +156,7 @@ long sys_sendfile64(int out_fd, int in_fd, long __user *offset, size_t count); /
 long sys_splice(int fd_in, long __user *off_in, int fd_out, long __user *off_out, size_t len,
 		unsigned int flags); /* kernel/fs/splice.c */
 
-/* kernel/sched/sys_time.c */
+/* kernel/time/time.c */
 struct __kernel_timespec;
 struct __kernel_old_timeval;
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
@@ -169,7 +169,7 @@ long sys_restart_syscall(void);
 long sys_time(long __user *tloc);
 /* kernel/fs/pidfd.c */
 long sys_pidfd_open(int pid, unsigned int flags);
-/* kernel/sched/itimer.c */
+/* kernel/time/itimer.c */
 long sys_alarm(unsigned int seconds);
 struct itimerval;
 long sys_getitimer(int which, struct itimerval __user *value);
@@ -181,14 +181,14 @@ struct tms;
 long sys_getrusage(int who, struct rusage __user *ru);
 long sys_times(struct tms __user *tbuf);
 
-/* kernel/sched/exit.c */
+/* kernel/exit.c */
 long sys_exit(int error_code);
 long sys_exit_group(int error_code);
 void __noreturn do_exit(int code); /* code: wait4's status word */
 /* pid 1, which adopts orphans: init, or the rescue console (kernel/shell/shell.c). */
 extern struct task *child_reaper;
 
-/* kernel/sched/fork.c */
+/* kernel/fork.c */
 long sys_fork(void);
 long sys_vfork(void);
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *parent_tidptr,
@@ -207,7 +207,7 @@ int max_user_procs(void);             /* processes at once (RLIMIT_NPROC) */
  */
 void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr);
 
-/* kernel/sched/signal.c */
+/* kernel/signal.c */
 struct k_sigaction;
 long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 		      struct k_sigaction __user *oact, size_t sigsetsize);

@@ -10,7 +10,7 @@
  */
 #include "kernel/tracepoint.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
 

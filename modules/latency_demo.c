@@ -24,7 +24,7 @@
  */
 #include "kernel/module/module.h"
 #include "kernel/sched/preempt.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
 

@@ -10,8 +10,8 @@
  * runs with the timer lock held), so no code of the module can run once it is unloaded.
  */
 #include "kernel/module/module.h"
-#include "kernel/sched/time.h"
-#include "kernel/sched/timer.h"
+#include "kernel/time/time.h"
+#include "kernel/time/timer.h"
 #include "trace/trace_printk.h"
 
 #define TICKTOCK_DELAY_NS (10 * NSEC_PER_MSEC)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Proves that no code the tracer must not trace calls a traceable lock function.
 
-kernel/sched/spinlock.h says why: _raw_spin_lock() and the rest are out of line and traced,
+kernel/locking/spinlock.h says why: _raw_spin_lock() and the rest are out of line and traced,
 and a tracer callback that fires at the entry of _raw_spin_unlock*() runs while the caller
 holds the lock. Code that is never traced (trace/, lib/, the code patchers, notrace functions)
 may run inside such a callback, so it must take its locks with the inline __raw_spin_*() forms.
@@ -36,7 +36,7 @@ def main(path):
                 bad.append(f"{name}: {insn}")
     if bad:
         print("*** untraced code calls a traceable lock function (use the __raw_spin_* forms, "
-              "kernel/sched/spinlock.h):", file=sys.stderr)
+              "kernel/locking/spinlock.h):", file=sys.stderr)
         print("\n".join(bad), file=sys.stderr)
         return 1
     return 0

@@ -41,10 +41,10 @@
 #include "kernel/sched/sched.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
 

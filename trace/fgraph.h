@@ -78,7 +78,7 @@ static __always_inline unsigned long *fgraph_get_task_var(struct fgraph_ops *gop
 {
 	return current->fgraph_task_vars + gops->idx;
 }
-/* A new task gets a return stack if the graph tracer is active (kernel/sched/kthread.c). */
+/* A new task gets a return stack if the graph tracer is active (kernel/kthread.c). */
 int ftrace_graph_init_task(struct task *t);
 void ftrace_graph_exit_task(struct task *t);
 /* For backtraces of t: the real return address behind return_to_handler at stack slot retp. */

@@ -40,13 +40,13 @@
 #include "arch/x86_64/mmu.h"
 #include "kernel/kallsyms.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "lib/errno.h"
 #include "lib/ctype.h"
 #include "lib/glob.h"
@@ -56,7 +56,7 @@
 #include "lib/sort.h"
 #include "lib/string.h"
 #include "lib/printf.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define REC_REF_MASK 0xffffu        /* how many ops want the function */
 #define REC_ENABLED (1u << 31)      /* the site is a call now (to ftrace_caller, or see REC_REGS) */

@@ -34,7 +34,7 @@
 #include "lib/errno.h"
 #include "lib/glob.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 struct ftrace_func_probe {
 	const struct ftrace_probe_ops *probe_ops;

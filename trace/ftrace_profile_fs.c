@@ -18,7 +18,7 @@
 #include "trace/ftrace_profile.h"
 #include "trace/trace_fs.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/tracefs.h"

@@ -20,7 +20,7 @@
 #include "kernel/debug/ftest.h"
 #include "kernel/kallsyms.h"
 #include "kernel/printk.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "lib/string.h"
 
 static unsigned long hits_leaf, hits_ftest;

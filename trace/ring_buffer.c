@@ -113,9 +113,9 @@
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #ifndef LUCID_HOST
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/tsc.h"
 #endif
 

@@ -39,9 +39,9 @@
 #include "trace/fgraph.h"
 #include "arch/x86_64/kprobes/kprobes.h" /* unwind_recover_ret_addr */
 #include "kernel/sched/sched.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/printk.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "kernel/cmdline.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/preempt.h"
@@ -50,7 +50,7 @@
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define TRACE_FLAGS_DEFAULT                                                                        \
 	(TRACE_ITER_PRINT_PARENT | TRACE_ITER_PRINTK | TRACE_ITER_ANNOTATE |                       \

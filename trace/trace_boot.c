@@ -32,7 +32,7 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_events.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/cmdline.h"
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/printk.h"

@@ -20,9 +20,9 @@
 #include "trace/trace.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "lib/errno.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define SAVED_CMDLINES_DEFAULT 128 /* Linux's default saved_cmdlines_size */
 #define PID_MAP_SIZE 1024 /* power of two */

@@ -11,7 +11,7 @@
  *   panic()           the message, then every other CPU stopped by NMI, then the notifiers:
  *   ftrace_dump()     "Dumping ftrace buffer:", dashes, each event, dashes
  *
- * and the soft-lockup watchdog dumps the same way when it reports (kernel/sched/watchdog.c). sysrq-z
+ * and the soft-lockup watchdog dumps the same way when it reports (kernel/watchdog.c). sysrq-z
  * (kernel/debug/sysrq.c) dumps without a crash; tracing stays off afterwards, as in Linux.
  *
  * The dump runs wherever the kernel broke: with interrupts off, on an IST stack, maybe inside
@@ -42,7 +42,7 @@
 #include "kernel/printk.h"
 #include "kernel/fs/proc/proc_fs.h"
 #include "kernel/fs/proc/sysctl.h"
-#include "kernel/sched/watchdog.h"
+#include "kernel/watchdog.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"

@@ -45,13 +45,13 @@
 #include "trace/trace_pid.h"
 #include "trace/ring_buffer.h"
 #include "kernel/tracepoint.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "trace/trace_output.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 LIST_HEAD(ftrace_events);
 DEFINE_MUTEX(event_mutex);

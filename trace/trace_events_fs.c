@@ -57,13 +57,13 @@
 #include "kernel/fs/tracefs.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define EVENT_BUF_SIZE 127 /* Linux's longest set_event word */
 #define FILTER_WRITE_MAX 4096 /* Linux refuses a filter of a page or more */

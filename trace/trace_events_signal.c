@@ -3,6 +3,6 @@
  * Not traced, as all of trace/: the probes run where the events are hit.
  */
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #define CREATE_TRACE_EVENTS
 #include "trace/events/signal.h"

@@ -27,7 +27,7 @@
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

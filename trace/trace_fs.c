@@ -21,7 +21,7 @@
 #include "kernel/fs/tracefs.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"

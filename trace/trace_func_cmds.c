@@ -25,7 +25,7 @@
 #include "trace/trace_events_trigger.h"
 #include "arch/x86_64/ftrace.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/tracepoint.h"
 #include "lib/errno.h"
 #include "lib/printf.h"

@@ -22,7 +22,7 @@
 #include "arch/x86_64/ftrace.h"
 #include "kernel/sched/sched.h"
 #include "lib/errno.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define TRACE_FUNC_OPT_STACK 0x1
 #define TRACE_FUNC_OPT_ARGS 0x4 /* Linux's bit (0x2 is func-no-repeats, which Lucid lacks) */

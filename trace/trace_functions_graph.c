@@ -50,13 +50,13 @@
 #include "trace/ftrace_profile.h"
 #include "arch/x86_64/idt.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/sched/preempt.h"
 #include "kernel/mm/kmalloc.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 /* The task's word for the array (fgraph_get_task_var) */
 #define TRACE_GRAPH_BIT 0x1 /* inside a set_graph_function function: trace its callees */

@@ -50,7 +50,7 @@
 #include "trace/events/preemptirq.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/preempt.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/errno.h"

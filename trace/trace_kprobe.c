@@ -43,7 +43,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"

@@ -32,8 +32,8 @@
 #include "trace/trace_graph_output.h"
 #include "trace/trace_output.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/mutex.h"
-#include "kernel/sched/time.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/time/time.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

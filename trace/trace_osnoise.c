@@ -27,7 +27,7 @@
  *   <idle>-0    [000] d.h1  1.700374: #1     context    irq timer_latency     66576 ns
  *   timerlat/0-117 [000] ....  1.700377: #1     context thread timer_latency     70035 ns
  *
- * Lucid's timers run from the tick (kernel/sched/timer.c, HZ 100): the timer's interrupt is the
+ * Lucid's timers run from the tick (kernel/time/timer.c, HZ 100): the timer's interrupt is the
  * first tick after the period's time, looked at from the tick's own hrtimer_expire_entry, on
  * the thread's own CPU as Linux's pinned hrtimer. So Lucid's timer latency is up to a tick
  * (10 ms): that is what a timer on Lucid waits, and what timerlat shows.
@@ -54,13 +54,13 @@
 #include "trace/events/timer.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/mutex.h"
-#include "kernel/sched/time.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/time/time.h"
 #include "kernel/sched/preempt.h"
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/idt.h"

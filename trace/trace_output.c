@@ -24,7 +24,7 @@
 #include "lib/printf.h"
 #include "lib/printf_spec.h"
 #include "kernel/version.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 
 #define NSEC_PER_USEC 1000ULL /* the delay mark is of whole microseconds, as Linux's */
 

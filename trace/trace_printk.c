@@ -50,13 +50,13 @@
 #include "trace/ring_buffer.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/preempt.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/fs/seq_file.h"
 #include "lib/bprintf.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define TRACE_BUF_SIZE 1024 /* Linux's: the longest message, as text or as words */
 #define TRACE_BUF_WORDS (TRACE_BUF_SIZE / sizeof(uint32_t))

@@ -38,7 +38,7 @@
 #include "trace/trace_graph_output.h"
 #include "trace/events/sched.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"

@@ -27,7 +27,7 @@
 #include "arch/x86_64/ftrace.h"
 #include "kernel/debug/ftest.h"
 #include "kernel/kallsyms.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/sched/preempt.h"
 #include "trace/trace_printk.h"

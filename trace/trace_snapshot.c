@@ -24,11 +24,11 @@
 #include "trace/trace.h"
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/fs/seq_file.h"
 #include "lib/errno.h"
 #include "lib/kstrtox.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define SNAPSHOT_MIN_SIZE 1 /* rounds up to the smallest ring buffer */
 

@@ -15,12 +15,12 @@
  */
 #include "trace/ftrace_probe.h"
 #include "trace/trace.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 #include "lib/errno.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 static int snapshot_pending; /* a trigger fired: swap, then record again */
 static DECLARE_WAIT_QUEUE_HEAD(snapshot_wait);

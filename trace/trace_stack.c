@@ -18,7 +18,7 @@
 #include "arch/x86_64/kprobes/kprobes.h" /* unwind_recover_ret_addr */
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "lib/printf.h"
 
 static void stack_trace_call(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,

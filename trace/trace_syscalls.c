@@ -31,8 +31,8 @@
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/syscall_64_names.h"
 #include "kernel/syscalls.h" /* __user, which the types lose as Linux's do */
-#include "kernel/sched/lockdep.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/lockdep.h"
+#include "kernel/locking/mutex.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 

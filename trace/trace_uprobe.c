@@ -50,7 +50,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "kernel/printk.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 
 #define UPROBE_EVENT_SYSTEM "uprobes"
 #define UPROBE_WRITE_MAX 4096 /* one write's commands, as Linux's WRITE_BUFSIZE */

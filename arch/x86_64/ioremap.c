@@ -9,7 +9,7 @@
  */
 #include "arch/x86_64/ioremap.h"
 #include "arch/x86_64/mmu.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "lib/compiler.h"
 
 static DEFINE_SPINLOCK(ioremap_lock);

@@ -14,7 +14,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/idt.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "lib/compiler.h"
 
 #define LAPIC_ID 0x020

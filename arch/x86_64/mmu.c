@@ -26,7 +26,7 @@
 #include "arch/x86_64/page_64.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/module/module.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
@@ -45,7 +45,7 @@
 #define ENTRIES 512
 
 static uint64_t *kernel_pml4;
-/* Taken with the untraced __raw_ forms: text_poke maps pages under it (kernel/sched/spinlock.h). */
+/* Taken with the untraced __raw_ forms: text_poke maps pages under it (kernel/locking/spinlock.h). */
 static DEFINE_SPINLOCK(mmu_lock);
 
 static inline int pt_index(uintptr_t va, int level)

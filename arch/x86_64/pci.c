@@ -23,7 +23,7 @@
 #include "arch/x86_64/ioremap.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "lib/compiler.h"
 #include "lib/errno.h"
 

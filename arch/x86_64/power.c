@@ -14,7 +14,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/qemu.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 
 #define QEMU_PM1A_CONTROL 0x604
 #define PM1_SLP_TYP5_EN 0x2000 /* SLP_TYP = 5 (S5, soft off) on QEMU, with SLP_EN */

@@ -1,6 +1,6 @@
 /*
  * The CMOS real-time clock (Motorola MC146818 and its successors): what CLOCK_REALTIME starts
- * from at boot (kernel/sched/sys_time.c), as Linux's arch/x86/kernel/rtc.c.
+ * from at boot (kernel/time/time.c), as Linux's arch/x86/kernel/rtc.c.
  *
  * The clock's registers are read through an index port and a data port. While the chip
  * updates its registers (once a second, for about 2 ms) they may be half old and half new, so

@@ -31,7 +31,7 @@
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/syscalls.h"
 #include "lib/errno.h"
 #include "lib/string.h"

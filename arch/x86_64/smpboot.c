@@ -34,7 +34,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "lib/kstrtox.h"
 #include "lib/string.h"
 

@@ -23,7 +23,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "trace/events/syscalls.h"

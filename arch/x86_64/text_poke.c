@@ -41,7 +41,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/insn.h"
 #include "kernel/smp.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
 #include "lib/bsearch.h"
 #include "lib/string.h"

@@ -21,10 +21,10 @@
 #include "arch/x86_64/ftrace.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched/signal.h" /* SIGSEGV and the others CPU exceptions send */
+#include "kernel/signal.h" /* SIGSEGV and the others CPU exceptions send */
 #include "kernel/percpu.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/lapic.h"
 #include "kernel/kallsyms.h"
 #include "trace/fgraph.h"

@@ -12,7 +12,7 @@
  *
  * Not traced: the tracer reads this clock for every event.
  */
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"

@@ -13,7 +13,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/compiler.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 
 /* Register offsets from the port base. */
 #define UART_DATA 0 /* receive / transmit holding register (DLAB=0) */

@@ -28,7 +28,7 @@
 #include "arch/x86_64/syscall.h" /* exit_to_user_mode */
 #include "kernel/events/uprobes.h"
 #include "arch/x86_64/uaccess.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/syscalls.h" /* force_sig_fault */
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -13,7 +13,7 @@
 #include "kernel/sched/wait.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/debug/ftest.h"
 #include "kernel/debug/test_kprobes.h"
@@ -24,7 +24,7 @@
 #include "trace/ring_buffer.h"
 #include "kernel/printk.h"
 #include "kernel/drivers/console.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "kernel/module/module.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -199,7 +199,7 @@ static noinline uint64_t lock_rounds(void)
 }
 
 /*
- * What out-of-line, traceable spin locks cost (kernel/sched/spinlock.h): a lock and unlock pair
+ * What out-of-line, traceable spin locks cost (kernel/locking/spinlock.h): a lock and unlock pair
  * through _raw_spin_lock_irqsave() and _raw_spin_unlock_irqrestore() with NOPs at their sites;
  * the same pair inline (__raw_spin_*, as untraced code takes them); and the pair with both
  * traced by the function tracer (two events).

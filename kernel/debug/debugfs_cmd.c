@@ -18,7 +18,7 @@
 #include "kernel/fs/debugfs.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "lib/string.h"

@@ -16,8 +16,8 @@
  */
 #include "kernel/debug/ftest.h"
 #include "kernel/debug/debugfs_cmd.h"
-#include "kernel/sched/time.h"
-#include "kernel/sched/timer.h"
+#include "kernel/time/time.h"
+#include "kernel/time/timer.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
 #include "lib/errno.h"
@@ -109,7 +109,7 @@ noinline void ftest_off(void)
 static int ftest_tick_left; /* trace_printk calls the timer ticks still owe `ftest tick` */
 
 /*
- * Called by every timer interrupt (kernel/sched/timer.c): trace_printk in hard irq context, while
+ * Called by every timer interrupt (kernel/time/timer.c): trace_printk in hard irq context, while
  * whatever it interrupted may be in the middle of recording an event itself. Each tick that
  * wins the compare-and-swap prints once, so exactly N lines appear however many CPUs tick.
  * notrace: it runs on every tick of every CPU, and would crowd a function trace of ftest_*.

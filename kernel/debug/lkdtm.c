@@ -20,9 +20,9 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched/preempt.h"
-#include "kernel/sched/lockdep.h"
-#include "kernel/sched/mutex.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/lockdep.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/locking/spinlock.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
@@ -160,7 +160,7 @@ static noinline void lkdtm_WARNING(void)
 }
 
 /*
- * Lucid's own, and not a crash either: each check of kernel/sched/lockdep.h once with its
+ * Lucid's own, and not a crash either: each check of kernel/locking/lockdep.h once with its
  * condition kept, which must say nothing, then once with it broken, which WARNs (a WARN_ON_ONCE:
  * first, or it would be silenced). The checks that only the debug and UBSAN builds compile in
  * say nothing elsewhere.

@@ -22,7 +22,7 @@
 #include "kernel/debug/debugfs_cmd.h"
 #include "kernel/kallsyms.h"
 #include "kernel/module/module.h"
-#include "kernel/sched/timer.h"
+#include "kernel/time/timer.h"
 #include "lib/glob.h"
 #include "lib/kstrtox.h"
 #include "kernel/syscalls.h"

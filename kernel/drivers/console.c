@@ -25,7 +25,7 @@
 #include "kernel/drivers/console.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/shell/line_edit.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/debug/sysrq.h"
 #include "kernel/sched/wait.h"
 #include "arch/x86_64/uart.h"
@@ -46,7 +46,7 @@ static char rx_ring[RX_RING_SIZE];
 static unsigned int rx_head, rx_tail; /* written by the interrupt, read by console_getc */
 static DEFINE_SPINLOCK(tx_lock);
 /* Between readers, and a flush from the interrupt. The untraced __raw_ forms: console_rx is an
- * interrupt path and notrace (kernel/sched/spinlock.h). */
+ * interrupt path and notrace (kernel/locking/spinlock.h). */
 static DEFINE_SPINLOCK(rx_lock);
 static DECLARE_WAIT_QUEUE_HEAD(rx_wait);
 static bool sysrq_pending; /* Ctrl-O came: the next byte is a SysRq key (interrupt only) */

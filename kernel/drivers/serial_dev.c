@@ -12,7 +12,7 @@
  */
 #include "kernel/drivers/serial_dev.h"
 #include "kernel/printk.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/fs/vfs.h"
 #include "arch/x86_64/uart.h"
 

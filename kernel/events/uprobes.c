@@ -58,10 +58,10 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/mutex.h"
-#include "kernel/sched/signal.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/signal.h"
 #include "arch/x86_64/page_64.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/syscalls.h" /* force_sig_fault */
 #include "kernel/printk.h"

@@ -23,7 +23,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 struct inode *new_inode(umode_t mode)
 {

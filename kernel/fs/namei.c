@@ -25,7 +25,7 @@
 #include "kernel/mm/filemap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 

@@ -31,7 +31,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/wait.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/errno.h"
 #include "lib/string.h"

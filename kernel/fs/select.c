@@ -17,11 +17,11 @@
  * caller's comes back after the handler's frame is built (task->saved_sigmask, signals.md).
  */
 #include "kernel/syscalls.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -17,10 +17,10 @@
  * Every entry point is a do_ function wrapped in the global VFS lock (kernel/fs/vfs.h).
  */
 #include "kernel/fs/vfs_internal.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -693,7 +693,7 @@ static int chmod_common(struct inode *inode, umode_t mode)
 
 struct timespec64 current_time(void)
 {
-	uint64_t ns = ktime_get_real_ns(); /* CLOCK_REALTIME: kernel/sched/sys_time.c */
+	uint64_t ns = ktime_get_real_ns(); /* CLOCK_REALTIME: kernel/time/time.c */
 
 	return (struct timespec64){.tv_sec = (long)(ns / NSEC_PER_SEC),
 				   .tv_nsec = (long)(ns % NSEC_PER_SEC)};

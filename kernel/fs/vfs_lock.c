@@ -19,11 +19,11 @@
  * at least as long as the file is open; we hold the file open in our own fd table.
  */
 #include "kernel/fs/vfs_internal.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/wait.h"
 #include "lib/errno.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 static DEFINE_MUTEX(vfs_mutex);
 

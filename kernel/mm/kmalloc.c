@@ -13,7 +13,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/debug/fault_inject.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "arch/x86_64/mmu.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/vfs.h"

@@ -11,7 +11,7 @@
  */
 #include "kernel/mm/kstack.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "arch/x86_64/mmu.h"
 #include "lib/bitops.h"
 #include "lib/compiler.h"

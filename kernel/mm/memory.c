@@ -29,7 +29,7 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/page_64.h"
 #include "lib/string.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 /* Grows the stack area vma down to the page of addr, if RLIMIT_STACK and the gap allow. */
 static bool expand_stack(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)

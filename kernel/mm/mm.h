@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include "arch/x86_64/page_64_types.h"
 #include "lib/list.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 struct inode;
 struct xol_area;
@@ -97,7 +97,7 @@ struct mm_struct {
 	/*
 	 * The tasks that use it, Linux's mm_users: one, or two while a clone(CLONE_VM) child
 	 * (vfork, posix_spawn) runs in its parent's memory until it execs or exits
-	 * (kernel/sched/fork.c). The last mmput frees it.
+	 * (kernel/fork.c). The last mmput frees it.
 	 */
 	int mm_users;
 	/*

@@ -13,7 +13,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/debug/fault_inject.h"
 #include "arch/x86_64/multiboot2.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"

@@ -41,9 +41,9 @@
 #include "kernel/module/internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/sched/preempt.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/printk.h"
 #include "trace/trace_printk.h"
@@ -59,7 +59,7 @@ static DEFINE_MUTEX(module_mutex);
 static LIST_HEAD(modules); /* newest first, as Linux lists them */
 /*
  * The untraced __raw_ forms everywhere: backtraces in tracer callbacks look addresses up under
- * it, and one fired at a traced unlock of it would wait for its own CPU (kernel/sched/spinlock.h).
+ * it, and one fired at a traced unlock of it would wait for its own CPU (kernel/locking/spinlock.h).
  */
 static DEFINE_SPINLOCK(modules_lock);
 

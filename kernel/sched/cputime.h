@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 
 /* One tick's worth of time, Linux's TICK_NSEC. */
 #define TICK_NSEC (NSEC_PER_SEC / HZ)

@@ -3,7 +3,7 @@
 #define KERNEL_SCHED_LOADAVG_H
 
 #include <stdint.h>
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 
 /*
  * Linux's fixed point (include/linux/sched/loadavg.h): a load is a number of tasks times

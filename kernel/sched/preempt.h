@@ -59,7 +59,7 @@ void preempt_schedule(void);
 extern int preempt_hook_users;
 /*
  * Both kinds counted together: a spin lock that turns interrupts and preemption off together
- * (spin_lock_irqsave) tests once for both (kernel/sched/spinlock.h), half the cost.
+ * (spin_lock_irqsave) tests once for both (kernel/locking/spinlock.h), half the cost.
  */
 extern int preemptirq_hook_users;
 void trace_preempt_off(void);

@@ -30,14 +30,14 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "kernel/sched/sched_policy.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/syscall.h"
 #include "lib/string.h"
 #include "lib/printf.h"
 #include "trace/events/sched.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 
 #define TIME_SLICE_TICKS 2 /* 20 ms at HZ=100 */
 

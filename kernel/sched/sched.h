@@ -1,13 +1,13 @@
-/* Tasks and the scheduler (kernel/sched/sched.c, kernel/sched/kthread.c). */
+/* Tasks and the scheduler (kernel/sched/sched.c, kernel/kthread.c). */
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
 #include <stdint.h>
 #include <stdbool.h>
 #include "lib/list.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/sched/wait.h"
-#include "kernel/sched/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/percpu.h"
 #include "kernel/resource.h"
 
@@ -66,8 +66,8 @@ struct task {
 	int (*fn)(void *arg); /* what a kernel thread runs */
 	void *arg;
 	int exit_code;
-	int exit_signal;      /* the signal that ended it (kernel/sched/signal.c), or 0 */
-	unsigned long sigpending; /* bit n - 1: signal n was sent to it (kernel/sched/signal.c) */
+	int exit_signal;      /* the signal that ended it (kernel/signal.c), or 0 */
+	unsigned long sigpending; /* bit n - 1: signal n was sent to it (kernel/signal.c) */
 	unsigned long thread_flags; /* TIF_*: work for the way back to user space (below) */
 	int pgrp;             /* its job (process group): the first command's pid; 0: the kernel's */
 	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
@@ -92,7 +92,7 @@ struct task {
 	int ppid;                  /* the pid of the task that created it (getppid) */
 	unsigned long clear_child_tid; /* set_tid_address */
 	uint64_t blocked;          /* rt_sigprocmask: the signals it blocks */
-	/* Signals of a user process (kernel/sched/signal.c), under its sig_lock. */
+	/* Signals of a user process (kernel/signal.c), under its sig_lock. */
 	struct sighand_struct *sighand; /* actions and pending siginfo; NULL: a kernel thread */
 	uint64_t saved_sigmask;    /* the mask rt_sigsuspend replaced, while restore_sigmask */
 	bool restore_sigmask;
@@ -108,7 +108,7 @@ struct task {
 	uint64_t restart_end;      /* the clock's reading the sleep ends at, in ns */
 	void *restart_rmtp;        /* where to say the time left if interrupted again */
 	int restart_clock;
-	struct timer_list real_timer; /* alarm(2): SIGALRM when it expires (kernel/sched/itimer.c) */
+	struct timer_list real_timer; /* alarm(2): SIGALRM when it expires (kernel/time/itimer.c) */
 	uint64_t it_real_incr;     /* ITIMER_REAL's interval in ns: re-armed by this; 0: once */
 	/* ITIMER_VIRTUAL and ITIMER_PROF: ns of CPU time left (0: off) and their intervals. */
 	uint64_t it_cpu_left[2], it_cpu_incr[2];
@@ -119,11 +119,11 @@ struct task {
 	uint64_t cnvcsw, cnivcsw;  /* the same, of the children collected */
 	unsigned long maxrss, cmaxrss; /* largest resident size seen, own and children's: KiB */
 	uint64_t start_time;       /* ktime_get_ns() when it was made: /proc/PID/stat's starttime */
-	struct task *parent;       /* a forked process: the process that forked it (kernel/sched/fork.c) */
+	struct task *parent;       /* a forked process: the process that forked it (kernel/fork.c) */
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
 	int wait_status;           /* how it ended, as wait4's status word */
 	bool reaped;               /* wait4 has collected it */
-	/* Orphans and vfork (kernel/sched/fork.c); parent, exiting, the subreaper under task_list_lock. */
+	/* Orphans and vfork (kernel/fork.c); parent, exiting, the subreaper under task_list_lock. */
 	struct completion *vfork_done; /* a vfork child: its parent sleeps until this completes */
 	bool child_subreaper;      /* prctl(PR_SET_CHILD_SUBREAPER): it adopts orphans below it */
 	bool exiting;              /* gave its children away: adopts none any more */

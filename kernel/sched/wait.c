@@ -1,7 +1,7 @@
 /* Wait queues and completions: sleeping until a condition holds (see kernel/sched/wait.h). */
 #include "kernel/sched/wait.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "lib/errno.h"
 
 void init_waitqueue_head(wait_queue_head_t *wq)

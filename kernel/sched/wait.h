@@ -10,7 +10,7 @@
 #define KERNEL_WAIT_H
 
 #include "lib/list.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 struct task;
 

@@ -5,7 +5,7 @@
  * in its place, as pid 1, only
  *	- with the boot option `rescue` (kernel/main.c, kernel_init),
  *	- when init cannot be run: "Failed to execute /sbin/init (error -2)" (Linux would panic),
- *	- when init dies: "Attempted to kill init!" (kernel/sched/exit.c; Linux would panic).
+ *	- when init dies: "Attempted to kill init!" (kernel/exit.c; Linux would panic).
  * It reads a line with the line editor (kernel/shell/line_edit.c: Backspace, Ctrl-U, Ctrl-C,
  * history on the arrow keys), splits it into blank-separated words, and runs the command the
  * first one names (the SHELL_CMD() table: kernel/shell/cmd/, kernel/debug/sysrq.c) in this
@@ -24,7 +24,7 @@
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "lib/string.h"

@@ -48,7 +48,7 @@ def test_dmesg_holds_boot_log(lucid):
 
 
 def test_no_warning_at_boot(lucid):
-    """No invariant check (kernel/sched/lockdep.h: all of them in DEBUG=1 and UBSAN=1 kernels) fired
+    """No invariant check (kernel/locking/lockdep.h: all of them in DEBUG=1 and UBSAN=1 kernels) fired
     while the kernel booted and ran its selftests."""
     out = lucid.run("dmesg")
     assert "WARNING:" not in out, out

@@ -1,6 +1,6 @@
 """Lock functions out of line and traceable, as Linux's, and Linux 6.1's function names.
 
-kernel/sched/spinlock.h: spin_lock() and the rest call _raw_spin_lock() and its kind, each a
+kernel/locking/spinlock.h: spin_lock() and the rest call _raw_spin_lock() and its kind, each a
 function with a call site, so `echo '*spin*lock*' > set_ftrace_filter` works as on Linux. The
 tracer's own paths take their locks inline, so tracing the lock functions must neither recurse
 nor deadlock: these tests trace them under the function tracer, function_graph, stack traces

@@ -66,7 +66,7 @@ def test_crash_canary():
 
 
 def test_crash_lockdep():
-    """kernel/sched/lockdep.h's checks WARN when their condition is broken, and only then: the mutex
+    """kernel/locking/lockdep.h's checks WARN when their condition is broken, and only then: the mutex
     check in every build, the spin lock, interrupt and preemption checks where CONFIG_DEBUG_ASSERT
     compiles them in (make DEBUG=1, make UBSAN=1)."""
     k = Lucid()

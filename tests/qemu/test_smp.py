@@ -97,7 +97,7 @@ def test_lock_stress(lucid):
 
 
 def test_no_warning_after_stress(lucid):
-    """The scheduler's and the locks' invariant checks (kernel/sched/lockdep.h) held through the
+    """The scheduler's and the locks' invariant checks (kernel/locking/lockdep.h) held through the
     wakeups, migrations and lock handoffs above."""
     out = lucid.run("dmesg")
     assert "WARNING:" not in out, out

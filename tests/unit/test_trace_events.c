@@ -27,7 +27,7 @@
 #include "trace/events/sched.h"
 #include "trace/events/irq.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/smp.h"
 #include "arch/x86_64/regs.h"
 #include "trace/events/syscalls.h"

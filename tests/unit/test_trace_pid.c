@@ -12,7 +12,7 @@
 #include "trace/trace.h"
 #include "trace/trace_fs.h"
 #include "trace/trace_pid.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "lib/errno.h"
 
 struct trace_array global_trace;

@@ -21,7 +21,7 @@
 #ifndef TRACE_EVENTS_OSNOISE_DEFS_H
 #define TRACE_EVENTS_OSNOISE_DEFS_H
 #include <stdint.h>
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 typedef unsigned long long u64; /* Linux's, as its format files name the fields */
 struct task;
 /*

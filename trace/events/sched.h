@@ -189,7 +189,7 @@ TRACE_EVENT(sched_process_wait,
 		  __entry->comm, __entry->pid, __entry->prio)
 );
 
-/* parent (current) forked child, which is not yet running (kernel/sched/fork.c). */
+/* parent (current) forked child, which is not yet running (kernel/fork.c). */
 TRACE_EVENT(sched_process_fork,
 	TP_PROTO(struct task *parent, struct task *child),
 	TP_ARGS(parent, child),

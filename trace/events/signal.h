@@ -7,7 +7,7 @@
  * signal_generate: a signal sent to task, whatever became of it (res: TRACE_SIGNAL_*, below);
  * grp: to the whole process (kill, a job's signal, SIGCHLD), or to that one thread (tkill, a
  * fault's). signal_deliver: the task takes the next of its signals, with the action it will
- * take (sa_handler 0: the default, 1: ignore). Hit in kernel/sched/signal.c; defined by
+ * take (sa_handler 0: the default, 1: ignore). Hit in kernel/signal.c; defined by
  * trace/trace_events_signal.c. Lucid's siginfo has no errno: it is 0, as Linux's usually is.
  */
 #undef TRACE_SYSTEM

@@ -6,7 +6,7 @@
  *
  * task_newtask: fork/clone made task (its comm still the parent's); task_rename: task's comm
  * becomes comm (exec, prctl(PR_SET_NAME)). Lucid has no OOM killer: oom_score_adj is 0, Linux's
- * default. Hit in kernel/sched/fork.c, kernel/fs/exec.c, kernel/sys.c; defined by
+ * default. Hit in kernel/fork.c, kernel/fs/exec.c, kernel/sys.c; defined by
  * trace/trace_events_task.c.
  */
 #undef TRACE_SYSTEM

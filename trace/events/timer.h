@@ -7,7 +7,7 @@
  *   hrtimer_expire_entry: hrtimer=ffff888003a0fd58 function=wake_sleeper now=5140012345
  *   hrtimer_expire_exit: hrtimer=ffff888003a0fd58
  *
- * Lucid's timers (kernel/sched/timer.c) run a function at an absolute time in nanoseconds:
+ * Lucid's timers (kernel/time/timer.c) run a function at an absolute time in nanoseconds:
  * what Linux's hrtimers are (its timer_list ones count jiffies), so their events are these.
  * hrtimer_start: a timer is queued (add_timer: a sleep, an alarm; ABS, its expires absolute);
  * hrtimer_cancel: it leaves the queue unrun (del_timer), or to run, as Linux's do;

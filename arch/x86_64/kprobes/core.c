@@ -41,7 +41,7 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/sched/preempt.h"
 #include "lib/errno.h"
 #include "lib/string.h"

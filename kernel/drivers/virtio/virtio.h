@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 /* Device IDs (virtio 1.x, 5). */
 #define VIRTIO_ID_NET 1

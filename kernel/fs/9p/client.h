@@ -3,7 +3,7 @@
 #define KERNEL_FS_9P_CLIENT_H
 
 #include "kernel/fs/9p/protocol.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/sched/wait.h"
 
 #define P9_MSIZE (128 * 1024 + P9_IOHDRSZ) /* 128 KiB of data per Tread/Twrite */

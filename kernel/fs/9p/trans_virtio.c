@@ -15,7 +15,7 @@
 #include "kernel/drivers/virtio/virtio.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

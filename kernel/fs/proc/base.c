@@ -23,7 +23,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/sched/cputime.h"
 #include "kernel/drivers/tty.h"
 #include "arch/x86_64/mmu.h"

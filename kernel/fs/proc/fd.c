@@ -23,7 +23,7 @@
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/kstrtox.h"

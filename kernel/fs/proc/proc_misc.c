@@ -14,7 +14,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "kernel/sched/cputime.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"

@@ -171,7 +171,7 @@ SHELL_CMD("rmmod", "rmmod NAME: unload a module", cmd_rmmod);
 /*
  * exec PATH [ARGS]: the console's task (pid 1) becomes the program, as the kernel runs init:
  * `exec /sbin/init` boots on as if nothing had been wrong. If the program ends, init has died
- * and the console comes back (kernel/sched/exit.c).
+ * and the console comes back (kernel/exit.c).
  */
 static int cmd_exec(int argc, char **argv)
 {

@@ -1,4 +1,4 @@
-/* Sessions and process groups of user processes (kernel/sched/session.c). */
+/* Sessions and process groups of user processes (kernel/session.c). */
 #ifndef KERNEL_SESSION_H
 #define KERNEL_SESSION_H
 

@@ -16,9 +16,9 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
-#include "kernel/sched/time.h"
-#include "kernel/sched/timer.h"
+#include "kernel/signal.h"
+#include "kernel/time/time.h"
+#include "kernel/time/timer.h"
 #include "kernel/sched/cputime.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"

@@ -1,5 +1,5 @@
 /*
- * Mutexes: locks whose waiters sleep instead of spinning (kernel/sched/mutex.c).
+ * Mutexes: locks whose waiters sleep instead of spinning (kernel/locking/mutex.c).
  *
  * Use a mutex when the holder may sleep or hold it for long (the VFS, a tracing file's write);
  * use a spin lock for short sections and anything an interrupt handler takes.

@@ -19,14 +19,14 @@
  * detector (an NMI that nowatchdog stops and nosoftlockup leaves alone); Lucid has only the soft
  * one, so here the two options end the same way.
  */
-#include "kernel/sched/watchdog.h"
+#include "kernel/watchdog.h"
 #include "kernel/cmdline.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/traps.h"
 #include "lib/kstrtox.h"
 

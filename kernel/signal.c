@@ -37,7 +37,7 @@
  * so at least one of them sees the other's write.
  */
 #include "trace/events/signal.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
 #include "kernel/mm/kmalloc.h"
@@ -506,7 +506,7 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig)
 	struct ksiginfo info = {.signo = SIGCHLD, .code = why, .pid = t->pid, .status = sig};
 
 	wake_up(&t->exit_wait);
-	/* Under the lock a parent's exit gives its children away with (kernel/sched/fork.c). */
+	/* Under the lock a parent's exit gives its children away with (kernel/fork.c). */
 	unsigned long tflags = spin_lock_irqsave(&task_list_lock);
 	struct task *p = t->parent;
 	if (p) {

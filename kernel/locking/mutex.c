@@ -8,7 +8,7 @@
  * unlock ran each waiter only for all but one to sleep again, and the time grew as the square
  * of their number. Linux goes further and hands the lock over in order ("handoff").
  */
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/sched/sched.h"
 #include "kernel/panic.h"
 

@@ -2,10 +2,10 @@
  * The spin lock operations out of line, as Linux's kernel/locking/spinlock.c has them: each is
  * a function with its own __fentry__ call, so `echo '*spin_lock*' > set_ftrace_filter` finds
  * _raw_spin_lock and the rest, and a function trace shows who takes locks, where, how often.
- * The bodies are the inline forms of kernel/sched/spinlock.h, which the code that must never
+ * The bodies are the inline forms of kernel/locking/spinlock.h, which the code that must never
  * be traced uses directly (that header says which code, and why).
  */
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 void _raw_spin_lock(spinlock_t *l)
 {

@@ -8,13 +8,13 @@
  * disable interrupts, for locks an interrupt handler takes too.
  *
  * In the debug and UBSAN builds (CONFIG_DEBUG_ASSERT) a lock also records which CPU holds it, so
- * that lockdep_assert_held() (kernel/sched/lockdep.h) can check a "called with the lock held" comment.
+ * that lockdep_assert_held() (kernel/locking/lockdep.h) can check a "called with the lock held" comment.
  * Not in the normal build: it is a %gs load and a store on every lock and a store on every
  * unlock, and a wakeup and switch takes several locks. Measured with make bench: 802 -> 861
  * instructions a context switch, 1264 -> 1347 a remote wakeup, 6% more for the workload.
  *
- * Out of line and traceable, as Linux's: spin_lock() calls _raw_spin_lock() (kernel/sched/
- * spinlock.c), a function with its own call site, so the function tracer can show who takes which
+ * Out of line and traceable, as Linux's: spin_lock() calls _raw_spin_lock()
+ * (kernel/locking/spinlock.c), a function with its own call site, so the function tracer can show who takes which
  * lock how often (`echo '*spin*lock*' > set_ftrace_filter`, as on Linux). The price, measured
  * with make bench: a lock and unlock pair is 43 instructions instead of 26 inline when nobody
  * traces it (the calls, the NOPs, the frames), 531 when the function tracer records both; a
@@ -122,7 +122,7 @@ static __always_inline bool spin_is_locked(spinlock_t *l)
 /*
  * The lock operations themselves, inline (Linux's include/linux/spinlock_api_smp.h). Code that
  * must never be traced takes its locks with these; everything else calls the out-of-line
- * _raw_spin_*() below, which are these bodies in kernel/sched/spinlock.c.
+ * _raw_spin_*() below, which are these bodies in kernel/locking/spinlock.c.
  */
 static __always_inline void __raw_spin_lock(spinlock_t *l)
 {
@@ -224,7 +224,7 @@ enable:
 		preempt_schedule();
 }
 
-/* Out of line and traceable, under Linux's names (kernel/sched/spinlock.c). */
+/* Out of line and traceable, under Linux's names (kernel/locking/spinlock.c). */
 void _raw_spin_lock(spinlock_t *l);
 bool _raw_spin_trylock(spinlock_t *l);
 void _raw_spin_unlock(spinlock_t *l);

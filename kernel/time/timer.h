@@ -1,4 +1,4 @@
-/* Timers: run a function at a time in the future (kernel/sched/timer.c). */
+/* Timers: run a function at a time in the future (kernel/time/timer.c). */
 #ifndef KERNEL_TIMER_H
 #define KERNEL_TIMER_H
 
@@ -26,7 +26,7 @@ unsigned long msleep_interruptible(unsigned long ms);
 void timer_interrupt_init(void);
 
 struct task;
-/* kernel/sched/itimer.c: cancels t's alarm(2), as t exits. */
+/* kernel/time/itimer.c: cancels t's alarm(2), as t exits. */
 void exit_itimers(struct task *t);
 
 #endif

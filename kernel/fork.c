@@ -1,5 +1,5 @@
 /*
- * fork, and wait4 to collect what a child left (Linux's kernel/sched/fork.c and kernel/sched/exit.c).
+ * fork, and wait4 to collect what a child left (Linux's kernel/fork.c and kernel/exit.c).
  *
  * fork makes a new task (a kernel thread, as every Lucid task starts) with a copy of the
  * parent's address space, FPU state, TLS base, signal state and open files, and a copy of the
@@ -38,7 +38,7 @@
 #include "trace/trace_pid.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/sched/cputime.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/fpu.h"

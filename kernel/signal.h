@@ -1,4 +1,4 @@
-/* Signals: sending, queueing and the system calls around them (kernel/sched/signal.c). */
+/* Signals: sending, queueing and the system calls around them (kernel/signal.c). */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 

@@ -19,8 +19,8 @@
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
-#include "kernel/sched/signal.h"
-#include "kernel/sched/timer.h"
+#include "kernel/signal.h"
+#include "kernel/time/timer.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/sched/cputime.h"
 #include "kernel/shell/shell.h"
@@ -34,7 +34,7 @@
 #define ILL_ILLOPN 2 /* si_code of an invalid opcode */
 
 /*
- * child_reaper is pid 1, the task that adopts orphans (kernel/sched/fork.c): init, or the
+ * child_reaper is pid 1, the task that adopts orphans (kernel/fork.c): init, or the
  * rescue console.
  *
  * code is the wait status word as Linux's wait4 reports it: (exit code << 8) for an exit, the

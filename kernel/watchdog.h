@@ -1,4 +1,4 @@
-/* The soft-lockup watchdog (kernel/sched/watchdog.c). */
+/* The soft-lockup watchdog (kernel/watchdog.c). */
 #ifndef KERNEL_WATCHDOG_H
 #define KERNEL_WATCHDOG_H
 

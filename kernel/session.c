@@ -3,7 +3,7 @@
  * and errors (kernel/sys.c there).
  *
  * A process group is a job: the processes a shell started for one pipeline, which ^C reaches
- * together (kernel/sched/signal.c). A session is a login: the groups a shell started, sharing
+ * together (kernel/signal.c). A session is a login: the groups a shell started, sharing
  * one controlling terminal, of which one group at a time is in the foreground
  * (kernel/drivers/tty.c). Both are named by the pid of the process that made them, their
  * leader, and kept in the task (task->pgrp, task->sid); a fork inherits both.
@@ -16,9 +16,9 @@
  * it, never a session leader, and only into a group of the same session. What Lucid leaves out:
  * EACCES for a child that has already called execve (nothing records that yet).
  */
-#include "kernel/sched/session.h"
+#include "kernel/session.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/syscalls.h"
 #include "lib/errno.h"
 

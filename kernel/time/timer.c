@@ -10,18 +10,18 @@
  * One global list (not one per CPU) keeps this short; with a handful of sleepers it is never
  * contended enough to matter.
  */
-#include "kernel/sched/timer.h"
-#include "kernel/sched/time.h"
+#include "kernel/time/timer.h"
+#include "kernel/time/time.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/sched/cputime.h"
 #include "kernel/sched/loadavg.h"
-#include "kernel/sched/lockdep.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/lapic.h"
-#include "kernel/sched/watchdog.h"
+#include "kernel/watchdog.h"
 #include "kernel/debug/ftest.h"
 #include "trace/ftrace_probe.h"
 #include "trace/events/timer.h"
@@ -139,7 +139,7 @@ void msleep(unsigned long ms)
 /*
  * As msleep, but a signal ends the sleep early (the sleep a user waits on: `sleep 60`). Returns
  * the milliseconds left, 0 if it slept them all. Asleep before it tests for a signal, so a
- * signal sent meanwhile wakes it (kernel/sched/signal.c).
+ * signal sent meanwhile wakes it (kernel/signal.c).
  */
 unsigned long msleep_interruptible(unsigned long ms)
 {

@@ -9,8 +9,8 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
-#include "kernel/sched/time.h"
-#include "kernel/sched/timer.h"
+#include "kernel/time/time.h"
+#include "kernel/time/timer.h"
 #include "kernel/sched/wait.h"
 #include "arch/x86_64/uaccess.h"
 #include "arch/x86_64/rtc.h"

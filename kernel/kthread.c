@@ -7,7 +7,7 @@
  * "returns" into it, and from there into kthread_start() and the thread's function.
  *
  * A new thread starts in its creator's directory with the creator's open files (as after a
- * fork), in its creator's job and command (kernel/sched/signal.c), and closes its files when it exits.
+ * fork), in its creator's job and command (kernel/signal.c), and closes its files when it exits.
  *
  * A thread that returns, or calls kthread_exit(), becomes TASK_DEAD and never runs again. Its
  * stack is still in use until its CPU has switched away, so kthread_join() waits for that
@@ -18,7 +18,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/fs/fs_struct.h"
-#include "kernel/sched/signal.h"
+#include "kernel/signal.h"
 #include "kernel/syscalls.h"
 #include "lib/string.h"
 #include "trace/fgraph.h"
@@ -84,7 +84,7 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 
 	/*
 	 * Its creator's ids, which fork keeps for its child (its session, and its process group
-	 * until setpgid_task): under the lock a kill walks the list with (kernel/sched/signal.c).
+	 * until setpgid_task): under the lock a kill walks the list with (kernel/signal.c).
 	 */
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	t->pgrp = current->pgrp;

@@ -10,10 +10,10 @@
  * function that broke the rule and the kernel keeps running to show what follows.
  *
  * What each check costs decides when it is compiled in:
- *   - lockdep_assert_held() of a mutex: always. Its owner is there anyway (kernel/sched/mutex.c takes
+ *   - lockdep_assert_held() of a mutex: always. Its owner is there anyway (kernel/locking/mutex.c takes
  *     the lock with it), and the functions that require a mutex are slow paths (tracefs writes);
  *   - lockdep_assert_held() of a spin lock: only in the debug and UBSAN builds, the only ones in
- *     which a spin lock records its holder (kernel/sched/spinlock.h says why);
+ *     which a spin lock records its holder (kernel/locking/spinlock.h says why);
  *   - lockdep_assert() and the interrupt and preemption checks: only in those builds too. They
  *     sit on the tracer's per-event paths (probes, callbacks, trace_printk) and in the VFS's
  *     inner loops, which make bench keeps as they are in the normal build.
@@ -40,8 +40,8 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/sched/preempt.h"
-#include "kernel/sched/spinlock.h"
-#include "kernel/sched/mutex.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/locking/mutex.h"
 #include "arch/x86_64/cpu.h"
 
 /* A check that costs on hot paths: only in the debug and UBSAN builds. cond is never evaluated
