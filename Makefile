@@ -136,41 +136,41 @@ $(B)/boot/%.o: boot/%.asm
 	$(NASM) -f elf64 -g -o $@ $<
 
 # Two links (kernel/kallsyms.c explains): the first with an empty symbol table, the second
-# with the table made from the first. tools/check_kallsyms.sh proves no code moved.
-$(B)/kallsyms0.o: tools/gen_kallsyms.py
+# with the table made from the first. scripts/check_kallsyms.sh proves no code moved.
+$(B)/kallsyms0.o: scripts/gen_kallsyms.py
 	@mkdir -p $(B)
-	$(PYTHON) tools/gen_kallsyms.py < /dev/null > $(B)/kallsyms0.S
+	$(PYTHON) scripts/gen_kallsyms.py < /dev/null > $(B)/kallsyms0.S
 	$(CC) -c $(B)/kallsyms0.S -o $@
 
 # The table of functions' parameters (func-args, trace/func_args.h) comes the same way: empty
-# in the first link, then made from the first link's DWARF (tools/gen_func_args.py).
-$(B)/func_args0.o: tools/gen_func_args.py trace/func_args.h
+# in the first link, then made from the first link's DWARF (scripts/gen_func_args.py).
+$(B)/func_args0.o: scripts/gen_func_args.py trace/func_args.h
 	@mkdir -p $(B)
-	$(PYTHON) tools/gen_func_args.py < /dev/null > $(B)/func_args0.c
+	$(PYTHON) scripts/gen_func_args.py < /dev/null > $(B)/func_args0.c
 	$(CC) $(KCFLAGS) -c $(B)/func_args0.c -o $@
 
 $(B)/lucid.pass1.elf: $(KOBJS) $(B)/kallsyms0.o $(B)/func_args0.o linker.ld
 	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms0.o $(B)/func_args0.o
 
-$(B)/kallsyms.o: $(B)/lucid.pass1.elf tools/gen_kallsyms.py
-	$(NM) -n $< | $(PYTHON) tools/gen_kallsyms.py > $(B)/kallsyms.S
+$(B)/kallsyms.o: $(B)/lucid.pass1.elf scripts/gen_kallsyms.py
+	$(NM) -n $< | $(PYTHON) scripts/gen_kallsyms.py > $(B)/kallsyms.S
 	$(CC) -c $(B)/kallsyms.S -o $@
 
-$(B)/func_args.o: $(B)/lucid.pass1.elf tools/gen_func_args.py trace/func_args.h
+$(B)/func_args.o: $(B)/lucid.pass1.elf scripts/gen_func_args.py trace/func_args.h
 	$(NM) $< > $(B)/func_args.syms
 	$(READELF) --debug-dump=info $< 2>/dev/null | \
-		$(PYTHON) tools/gen_func_args.py $(B)/func_args.syms > $(B)/func_args.c
+		$(PYTHON) scripts/gen_func_args.py $(B)/func_args.syms > $(B)/func_args.c
 	$(CC) $(KCFLAGS) -c $(B)/func_args.c -o $@
 
 $(B)/lucid.elf: $(B)/kallsyms.o $(B)/func_args.o
 	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o $(B)/func_args.o
-	@tools/check_kallsyms.sh $(NM) $(B)/lucid.pass1.elf $@
+	@scripts/check_kallsyms.sh $(NM) $(B)/lucid.pass1.elf $@
 	$(NM) -n $@ > $(B)/kernel.sym
 	$(OBJDUMP) -d --no-show-raw-insn -l $@ > $(B)/kernel.asm
-	@$(PYTHON) tools/check_notrace_locks.py $(B)/kernel.asm
+	@$(PYTHON) scripts/check_notrace_locks.py $(B)/kernel.asm
 
-$(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio.lz4 tools/mkiso.sh FORCE
-	@tools/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)" $(B)/initramfs.cpio.lz4
+$(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio.lz4 scripts/mkiso.sh FORCE
+	@scripts/mkiso.sh $(B)/lucid.elf $@ "$(CMDLINE)" $(B)/initramfs.cpio.lz4
 
 # --- user space: user/NAME.c is a C program built against musl (Debian's musl-gcc),
 # static, packed at /bin/NAME into the newc cpio archive GRUB loads beside the kernel; the kernel
@@ -230,7 +230,7 @@ ROOTFS_FILES := etc/passwd etc/group etc/profile
 # /usr/bin/trace-cmd (and /bin/trace-cmd, a link, so the shell finds it by name), and
 # tests/dyn/*.c built by the host's plain gcc (glibc, PIE unless -no-pie) into /opt/dyn, with
 # their test libraries in /opt/dyn/lib (their rpath). The loader and exactly the libraries `ldd`
-# lists for them come from the host's Debian packages (tools/ldd-libs.sh), copied as they are.
+# lists for them come from the host's Debian packages (scripts/ldd-libs.sh), copied as they are.
 # The bad-input cases of tests/qemu/test_dynamic.py: nointerp names a loader that is not there,
 # badinterp one that is not ELF (notelf, also run itself), needmissing a library never packed,
 # needshort and needcut libraries packed cut short (inside the ELF header; after the first page).
@@ -284,8 +284,8 @@ $(DYN)/usedyn: tests/dyn/usedyn.c $(DYN)/libdyn.so
 	$(DYN_CC) $(DYN_CFLAGS) $< -L$(DYN) -ldyn -Wl,-rpath,$(DYN_RPATH) -o $@
 $(DYN)/needmissing $(DYN)/needshort $(DYN)/needcut: $(DYN)/need%: tests/dyn/usedyn.c $(DYN)/libdyn%.so
 	$(DYN_CC) $(DYN_CFLAGS) $< -L$(DYN) -ldyn$* -Wl,-rpath,$(DYN_RPATH) -o $@
-$(DYN)/libs.list: $(patsubst %,$(DYN)/%,$(DYN_PROGS)) $(TRACE_CMD) $(RTLA) tools/ldd-libs.sh
-	@echo "  LDD     $@"; tools/ldd-libs.sh $(DYN)/hello $(DYN)/hello-nopie $(DYN)/usedyn \
+$(DYN)/libs.list: $(patsubst %,$(DYN)/%,$(DYN_PROGS)) $(TRACE_CMD) $(RTLA) scripts/ldd-libs.sh
+	@echo "  LDD     $@"; scripts/ldd-libs.sh $(DYN)/hello $(DYN)/hello-nopie $(DYN)/usedyn \
 		$(TRACE_CMD) $(RTLA) > $@.tmp && mv $@.tmp $@
 
 # --- modules: modules/NAME.c is a loadable module (kernel/module/module.h), compiled with the
@@ -359,10 +359,10 @@ $(B)/initramfs.cpio.lz4: $(B)/initramfs.cpio
 	@echo "  LZ4     $@"; $(LZ4) -l -9 -q -f $< $@
 
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODTREE)/stamp $(addprefix rootfs/,$(ROOTFS_FILES)) \
-		$(BUSYBOX) $(BASH_STATIC) tools/mkcpio.py Makefile user/Makefile.inc $(DYN)/libs.list \
+		$(BUSYBOX) $(BASH_STATIC) scripts/mkcpio.py Makefile user/Makefile.inc $(DYN)/libs.list \
 		$(patsubst %,$(DYN)/%,$(DYN_PROGS) notelf) $(DYN)/libdyn.so $(DYN)/cut/libdynshort.so \
 		$(DYN)/cut/libdyncut.so
-	@echo "  CPIO    $@"; $(PYTHON) tools/mkcpio.py $@ \
+	@echo "  CPIO    $@"; $(PYTHON) scripts/mkcpio.py $@ \
 		$$(cat $(DYN)/libs.list) $(DYN_FILES) \
 		$(foreach p,$(filter-out $(USER_SBIN_PROGS),$(USER_PROGS)),bin/$(p)=$(B)/user/$(p)) \
 		$(foreach p,$(USER_SBIN_PROGS),sbin/$(p)=$(B)/user/$(p)) \
@@ -391,7 +391,7 @@ run: deps iso
 	@$(SHARE_MKDIR) $(QEMU_RUN)
 
 debug: deps iso
-	@sed "s/@GDBPORT@/$(GDBPORT)/" tools/gdbinit.tmpl > .gdbinit
+	@sed "s/@GDBPORT@/$(GDBPORT)/" scripts/gdbinit.tmpl > .gdbinit
 	@echo "*** Now run 'gdb -x .gdbinit' in another window, then: hbreak kmain, continue"
 	@echo "*** (Ctrl-A X here quits QEMU)"
 	@$(SHARE_MKDIR) $(QEMU_RUN) -- -S -gdb tcp::$(GDBPORT)

@@ -2,7 +2,7 @@
  * kallsyms: the kernel knows its own function names.
  *
  * The build links the kernel twice. The first link has an empty table; `nm` lists its
- * functions, tools/gen_kallsyms.py writes them out as a table, and the second link includes it.
+ * functions, scripts/gen_kallsyms.py writes them out as a table, and the second link includes it.
  * The table sits at the very end of the read-only data, after all code, so adding it moves no
  * function: the addresses it records are the addresses of the final kernel (the Makefile checks).
  *

@@ -3,7 +3,7 @@
  * (function_graph), Linux 6.15's "func(name=value, ...)".
  *
  * Linux reads each function's parameter names and types from BTF. Lucid has no BTF: the build
- * makes the same knowledge from its own debug information (tools/gen_func_args.py reads the
+ * makes the same knowledge from its own debug information (scripts/gen_func_args.py reads the
  * first link's DWARF), a table of every kernel function's parameters linked into the second
  * link, as kallsyms is (kernel/kallsyms.c).
  */

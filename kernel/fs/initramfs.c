@@ -1,6 +1,6 @@
 /*
  * The initramfs: the programs of user/ (and anything else the build packs) reach the root file
- * system as Linux's do. The build writes a newc cpio archive (tools/mkcpio.py), GRUB loads it
+ * system as Linux's do. The build writes a newc cpio archive (scripts/mkcpio.py), GRUB loads it
  * beside the kernel as a multiboot2 module, arch/x86_64/multiboot2.c notes where, the page allocator
  * leaves those pages alone, and initramfs_unpack() creates each directory and file in / (a
  * ramfs) before the shell starts.

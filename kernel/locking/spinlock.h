@@ -30,7 +30,7 @@
  *     the Makefile defines CC_USING_FENTRY only for files it builds with -mfentry;
  *   - notrace functions in traced files, and every user of a lock that such a function takes
  *     (printk_lock, modules_lock, the page allocator's and mmu.c's), call __raw_spin_*() by name.
- * Linux's tracer does the same with arch_spinlock_t. tools/check_notrace_locks.py, run at every
+ * Linux's tracer does the same with arch_spinlock_t. scripts/check_notrace_locks.py, run at every
  * link, checks it: no function without a __fentry__ call may call a _raw_spin_*() function.
  */
 #ifndef KERNEL_SPINLOCK_H

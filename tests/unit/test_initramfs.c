@@ -1,5 +1,5 @@
 /*
- * Tests for kernel/fs/initramfs.c's newc parser: archives written by tools/mkcpio.py's rules (and
+ * Tests for kernel/fs/initramfs.c's newc parser: archives written by scripts/mkcpio.py's rules (and
  * by hand where a field must be wrong), walked member by member; every malformed archive gives
  * -EINVAL, never a read outside the buffer (ASan watches).
  */
@@ -18,7 +18,7 @@
 #define S_IFDIR 0040000
 #define S_IFREG 0100000
 
-/* Appends one newc member to buf at *len, as tools/mkcpio.py writes it. */
+/* Appends one newc member to buf at *len, as scripts/mkcpio.py writes it. */
 static void add(char *buf, size_t *len, const char *name, unsigned mode, const char *data)
 {
 	size_t dlen = strlen(data), nlen = strlen(name) + 1;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints, for tools/mkcpio.py, DEST=SRC for the dynamic loader and every shared library `ldd`
+# Prints, for scripts/mkcpio.py, DEST=SRC for the dynamic loader and every shared library `ldd`
 # lists for the programs given: DEST the path ld.so looks for (ldd's, without the leading
 # slash), SRC the host's file it resolves to (Debian's packages, copied, never rebuilt). A
 # library ldd cannot find (a test library on an rpath that exists only inside Lucid) is left out.
