@@ -178,16 +178,28 @@ $(B)/lucid.iso: $(B)/lucid.elf $(B)/initramfs.cpio.lz4 scripts/mkiso.sh FORCE
 USER_CC ?= musl-gcc
 USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
 USER_PROGS :=
+TEST_USER_PROGS :=
 USER_FILES :=
 include user/Makefile.inc
-USER_BINS := $(patsubst %,$(B)/user/%,$(USER_PROGS))
+include tests/user/Makefile.inc
 USER_ON_DISK := $(patsubst user/%.c,%,$(wildcard user/*.c))
+TEST_USER_ON_DISK := $(patsubst tests/user/%.c,%,$(wildcard tests/user/*.c))
 ifneq ($(sort $(USER_PROGS)),$(sort $(USER_ON_DISK)))
 $(error user/Makefile.inc and user/*.c disagree: listed $(sort $(USER_PROGS)), on disk \
 	$(sort $(USER_ON_DISK)))
 endif
+ifneq ($(sort $(TEST_USER_PROGS)),$(sort $(TEST_USER_ON_DISK)))
+$(error tests/user/Makefile.inc and tests/user/*.c disagree: listed $(sort $(TEST_USER_PROGS)), \
+	on disk $(sort $(TEST_USER_ON_DISK)))
+endif
+# From here on both kinds are alike: built the same way, packed at /bin/NAME.
+USER_PROGS += $(TEST_USER_PROGS)
+USER_BINS := $(patsubst %,$(B)/user/%,$(USER_PROGS))
 
-$(B)/user/%: user/%.c $(wildcard user/*.h)
+$(B)/user/%: user/%.c
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
+$(B)/user/%: tests/user/%.c $(wildcard tests/user/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
 
@@ -264,8 +276,8 @@ $(DYN)/nointerp: tests/dyn/hello.c
 $(DYN)/badinterp: tests/dyn/hello.c
 	@mkdir -p $(dir $@)
 	$(DYN_CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/opt/dyn/notelf $< -o $@
-# A user/ program built static against glibc too: glibc's own way into the kernel (issue 26).
-$(DYN)/%-glibc: user/%.c
+# A tests/user/ program built static against glibc too: glibc's own way into the kernel (issue 26).
+$(DYN)/%-glibc: tests/user/%.c
 	@mkdir -p $(dir $@)
 	@echo "  GCC     $< (-static, glibc)"; $(DYN_CC) $(DYN_CFLAGS) -static $< -o $@
 $(DYN)/notelf:
@@ -359,7 +371,7 @@ $(B)/initramfs.cpio.lz4: $(B)/initramfs.cpio
 	@echo "  LZ4     $@"; $(LZ4) -l -9 -q -f $< $@
 
 $(B)/initramfs.cpio: $(USER_BINS) $(USER_FILES) $(MODTREE)/stamp $(addprefix rootfs/,$(ROOTFS_FILES)) \
-		$(BUSYBOX) $(BASH_STATIC) scripts/mkcpio.py Makefile user/Makefile.inc $(DYN)/libs.list \
+		$(BUSYBOX) $(BASH_STATIC) scripts/mkcpio.py Makefile user/Makefile.inc tests/user/Makefile.inc $(DYN)/libs.list \
 		$(patsubst %,$(DYN)/%,$(DYN_PROGS) notelf) $(DYN)/libdyn.so $(DYN)/cut/libdynshort.so \
 		$(DYN)/cut/libdyncut.so
 	@echo "  CPIO    $@"; $(PYTHON) scripts/mkcpio.py $@ \

@@ -319,7 +319,7 @@ def uprobe_figures():
         k.close()
 
 
-# Probes and filters on a system call (issue 29): pidbench (user/pidbench.c, lbench's
+# Probes and filters on a system call (issue 29): pidbench (tests/user/pidbench.c, lbench's
 # getpid_raw method) with each set up as Linux 6.1 was measured on the same QEMU (the README's
 # "Probes" table, matched by the row's start; Linux's function is __x64_sys_getpid, Lucid's
 # sys_getpid, whose +5 is its first instruction after the fentry site). Goal: half of Linux's.
@@ -388,7 +388,7 @@ def uprobetest_median(out, test):
 
 # Debian's busybox sh (the initramfs's /bin/sh) running two loops, as Linux 6.1 ran them on the
 # same QEMU (../shared/bench/README.md): the whole `sh -c`, its fork and exec included, counted
-# by user/insns.c from the TSC, which counts instructions under -icount shift=0. Issue 16's goal
+# by tests/user/insns.c from the TSC, which counts instructions under -icount shift=0. Issue 16's goal
 # is at most half of Linux's.
 BUSYBOX_LOOPS = [
     ("busybox_while_1000", "i=0; while [ $i -lt 1000 ]; do i=$((i+1)); done", 15_500_000),

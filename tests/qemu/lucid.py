@@ -16,6 +16,15 @@ from pexpect.popen_spawn import PopenSpawn
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
+
+
+def user_source(prog):
+    """The C file of the program at /bin/PROG: tests/user/ holds the tests' own, user/ the rest."""
+    for folder in ("tests/user", "user"):
+        path = os.path.join(ROOT, folder, prog + ".c")
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError("no %s.c in tests/user/ or user/" % prog)
 QEMU_CMD = os.path.join(ROOT, "tools", "qemu-cmd")
 PROMPT = r"\[[^\]\r\n]*\]# "
 OOPS_MARK = "Kernel panic - not syncing"
@@ -56,7 +65,7 @@ def iso_for(cmdline="", build=None):
     iso = os.path.join(build, "iso-cache", safe + ".iso")
     os.makedirs(os.path.dirname(iso), exist_ok=True)
     initramfs = os.path.join(build, "initramfs.cpio.lz4")  # user/'s programs, when built
-    subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), os.path.join(build, "lucid.elf"),
+    subprocess.run([os.path.join(ROOT, "scripts", "mkiso.sh"), os.path.join(build, "lucid.elf"),
                     iso, cmdline] + ([initramfs] if os.path.exists(initramfs) else []),
                    check=True, stdout=subprocess.DEVNULL)
     return iso

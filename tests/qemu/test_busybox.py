@@ -2,7 +2,7 @@
 
 What they ask of the kernel beyond the musl programs: symbolic links in the initramfs (/bin/sh
 and each applet -> busybox), /proc/self/exe (busybox finds itself there and re-executes it),
-init=PATH, and the small system calls of user/bbcalls.c. The conformance suite
+init=PATH, and the small system calls of tests/user/bbcalls.c. The conformance suite
 (test_conformance.py) and the tutorial in bash (test_docs_bash.py) run the shells at length.
 """
 import concurrent.futures

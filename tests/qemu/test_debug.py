@@ -23,7 +23,7 @@ def test_gdb_breaks_in_kmain():
                                      extra=["-S", "-gdb", "tcp::%d" % port]),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        with open(os.path.join(ROOT, "tools", "gdbinit.tmpl")) as f:
+        with open(os.path.join(ROOT, "scripts", "gdbinit.tmpl")) as f:
             script = f.read().replace("@GDBPORT@", str(port))
         # The symbols of the kernel booted (LUCID_BUILD picks another build, the UBSAN one).
         elf = os.path.join(os.environ.get("LUCID_BUILD") or BUILD, "lucid.elf")

@@ -109,12 +109,12 @@ def test_program_and_library_from_the_host_share(lucid):
 
 def test_mmap_of_a_file_as_on_linux(lucid):
     # MAP_PRIVATE at offsets, past the end (zeroes, then SIGBUS), MAP_FIXED, PROT_*, mprotect
-    # and munmap of parts, fork, and the errors: user/mmapfile.c on Linux and in Lucid.
+    # and munmap of parts, fork, and the errors: tests/user/mmapfile.c on Linux and in Lucid.
     same_as_linux(lucid, "mmapfile", "{dir}")
 
 
 def test_splice_as_on_linux(lucid):
-    # trace-cmd's recorders: a file into a pipe and the pipe into a file; user/splice.c.
+    # trace-cmd's recorders: a file into a pipe and the pipe into a file; tests/user/splice.c.
     same_as_linux(lucid, "splice", "{dir}")
 
 

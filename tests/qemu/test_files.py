@@ -422,7 +422,7 @@ OTHER_LINES = [
     "ls > /dev/full", "seq 3 > /dev/full", "yes > /dev/full", "echo x > /dev/full",
     "pwd > /dev/full", "grep -q x README > /dev/full", "taskset -c 0 nosuch",
 ] + ["%s README > /dev/full" % cmd for cmd in READERS]  # a write error, in each one's words
-# cksum is Lucid's user/cksum.c (Debian's busybox has none), GNU cksum's words: GNU cksum 9.1
+# cksum is Lucid's tests/user/cksum.c (Debian's busybox has none), GNU cksum's words: GNU cksum 9.1
 # reads a directory as empty, coreutils 9.2 fixed it ("cksum: fix failure to diagnose read
 # errors with crc32"), and Lucid reports it as every other command does.
 HOST_BUGS = {"cksum options": "cksum: options: Is a directory\n1\n",

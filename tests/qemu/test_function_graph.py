@@ -657,7 +657,7 @@ def test_every_function_while_run_test_runs(lucid):
 
 
 def test_set_graph_function_entered_with_tracing_off(lucid):
-    """user/graphon: a vfs_write entered while tracing is off records nothing and is not
+    """tests/user/graphon: a vfs_write entered while tracing is off records nothing and is not
     hooked for its return; what the task calls after it, outside any vfs_write, must not be
     traced as if inside one (every top-level call is vfs_write), and the next vfs_write is."""
     fresh(lucid)

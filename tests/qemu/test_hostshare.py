@@ -393,7 +393,7 @@ def test_big_program_from_the_share_runs(lucid):
 
 def test_glibc_execvp_runs_a_plain_script_with_sh(lucid):
     """A file with no "#!" is ENOEXEC from execv; glibc's execvp then runs it with /bin/sh (musl's
-    does not: user/shebang.c). A static glibc program built here, run from the share in Lucid
+    does not: tests/user/shebang.c). A static glibc program built here, run from the share in Lucid
     and in the same folder on the host, prints the same."""
     src = host("vp.c")
     with open(src, "w") as f:

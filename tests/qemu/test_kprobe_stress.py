@@ -1,6 +1,6 @@
 """Issue 29 item 7 at the event level: kprobe events on every function, through kprobe_events.
 
-user/kpevstress.c writes the definitions itself (one process, no shell per write, so that the
+tests/user/kpevstress.c writes the definitions itself (one process, no shell per write, so that the
 whole run stays within a minute or so under TCG): for each function of
 available_filter_functions in turn, a kprobe event on its entry, one on its first inner
 instruction (the first offset not refused with EILSEQ) and a kretprobe event; enabled together

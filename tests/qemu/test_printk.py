@@ -1,6 +1,6 @@
 """The kernel log and the console, as Linux's (kernel/printk.c): messages below warning level go
 to the log only, the boot options quiet, loglevel=N, debug and ignore_loglevel set what the
-console shows, and syslog(2) (busybox dmesg, user/klogctl.c) reads and controls the log."""
+console shows, and syslog(2) (busybox dmesg, tests/user/klogctl.c) reads and controls the log."""
 import re
 
 from lucid import Lucid

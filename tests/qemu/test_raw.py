@@ -115,7 +115,7 @@ def test_lost_events_are_flagged():
 
 def test_poll_waits_for_events(lucid):
     """poll on trace_pipe_raw, as trace-cmd's recorders wait: readable only when a read would
-    not wait (user/rawpoll.c); with no .poll every file was always readable and the recorders
+    not wait (tests/user/rawpoll.c); with no .poll every file was always readable and the recorders
     spun. With buffer_percent 0 any event wakes it; with 100 only a full buffer (Linux's
     watermark)."""
     assert lucid.run("rawpoll", timeout=60) == (

@@ -1,4 +1,4 @@
-"""Signals as Linux x86_64 has them (issue 16 item 1): the programs user/sig*.c, built with
+"""Signals as Linux x86_64 has them (issue 16 item 1): the programs tests/user/sig*.c, built with
 musl-gcc, print the same on the host's Linux and in Lucid; then bash's side of it: Ctrl-C
 reaching a program's handler, kill -STOP and -CONT of a job.
 """
@@ -10,7 +10,7 @@ import tempfile
 import time
 
 import test_syscalls
-from lucid import ROOT, default_signals
+from lucid import default_signals, user_source
 
 
 def fresh_process():
@@ -26,7 +26,7 @@ def on_linux(prog):
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, prog)
         subprocess.run(["musl-gcc"] + test_syscalls.MUSL_CFLAGS +
-                       [os.path.join(ROOT, "user", prog + ".c"), "-o", exe], check=True)
+                       [user_source(prog), "-o", exe], check=True)
         out = subprocess.run([exe], cwd=tmp, capture_output=True, text=True, timeout=120,
                              preexec_fn=fresh_process)
         assert out.returncode == 0, out.stderr
@@ -170,7 +170,7 @@ STRESS_ROUNDS = 25  # per stopkill: 8 stops each; about 10 s on an idle host, 60
 
 
 def test_stopped_jobs_killed_under_load(lucid):
-    # user/stopkill: four at once, with two programs spinning, each stopping a job and killing
+    # tests/user/stopkill: four at once, with two programs spinning, each stopping a job and killing
     # it as bash's `kill %1` does, hundreds of times; every stop, continue and death must reach
     # the parent's SIGCHLD handler. A stop sent just as the child went back into
     # clock_nanosleep was lost once (docs/design/signals.md, "No lost wakeups"). The program

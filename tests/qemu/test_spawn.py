@@ -1,10 +1,10 @@
 """Programs that run helpers, and the helpers' orphans (issue 26 items 1 and 4), judged by Linux.
 
 system(), popen() and posix_spawn() start their child with clone(CLONE_VM | CLONE_VFORK, stack)
-(glibc through clone3 first): user/spawn2.c, built with musl and with glibc, prints what each
+(glibc through clone3 first): tests/user/spawn2.c, built with musl and with glibc, prints what each
 gives and must print what it prints on the host. busybox awk's system(), `cmd | getline` and
 `print | cmd`, and watch, the same. A process whose parent exits lives on, adopted by init or by
-a PR_SET_CHILD_SUBREAPER ancestor (user/subreaper.c), and is reaped when it ends: timeout's
+a PR_SET_CHILD_SUBREAPER ancestor (tests/user/subreaper.c), and is reaped when it ends: timeout's
 watcher kills the command in time, `( (sleep 2; echo ran) & )` prints.
 """
 import os
@@ -12,7 +12,7 @@ import re
 import subprocess
 import tempfile
 
-from lucid import ROOT, default_signals
+from lucid import default_signals, user_source
 from test_busybox import boot_no_prompt
 from test_syscalls import same_as_linux
 
@@ -35,7 +35,7 @@ def test_system_popen_posix_spawn_glibc(lucid):
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "spawn2-glibc")
         subprocess.run(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-Werror",
-                        os.path.join(ROOT, "user", "spawn2.c"), "-o", exe], check=True)
+                        user_source("spawn2"), "-o", exe], check=True)
         want = on_host([exe])
     got = lucid.run("/opt/dyn/spawn2-glibc", 60)
     assert lucid.status() == 0, got

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import tempfile
 
-from lucid import ROOT
+from lucid import user_source
 
 MUSL_CFLAGS = ["-static", "-O2", "-Wall", "-Wextra", "-Werror"]
 
@@ -21,7 +21,7 @@ def on_linux(prog, *args):
     assert shutil.which("musl-gcc"), "musl-gcc is needed (tools/deps.sh installs musl-tools)"
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, prog)
-        subprocess.run(["musl-gcc"] + MUSL_CFLAGS + [os.path.join(ROOT, "user", prog + ".c"),
+        subprocess.run(["musl-gcc"] + MUSL_CFLAGS + [user_source(prog),
                         "-o", exe], check=True)
         argv = [exe] + [a.replace("{dir}", tmp) for a in args]
         out = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, timeout=60,
@@ -167,21 +167,21 @@ def test_poll_select_on_pipes_and_files(lucid):
 def test_shebang_scripts_as_on_linux(lucid):
     # The kernel runs `#!` scripts as Linux's binfmt_script: the interpreter and one argument,
     # CRLF, lines past 256 bytes, five scripts deep and no more, ENOENT, ENOEXEC, EACCES, an
-    # empty argv (user/shebang.c). The interpreter is shebang itself, through a link.
+    # empty argv (tests/user/shebang.c). The interpreter is shebang itself, through a link.
     same_as_linux(lucid, "shebang", "{dir}")
 
 
 def test_exec_argument_limits_as_on_linux(lucid):
     # argv and envp: a quarter of RLIMIT_STACK (1 MiB of 1 KiB strings runs), 128 KiB a string,
     # E2BIG past either, EFAULT for a bad vector, and the limit following setrlimit
-    # (user/argmax.c).
+    # (tests/user/argmax.c).
     same_as_linux(lucid, "argmax")
 
 
 def test_rlimit_nofile_as_on_linux(lucid):
     # 1024 descriptors (Linux's RLIMIT_NOFILE), EMFILE past them, dup2/F_DUPFD/poll/select at
     # the limit, prlimit64 lowering it across fork and exec, setrlimit's errors, getrlimit and
-    # setrlimit as calls of their own (user/fdlimit.c).
+    # setrlimit as calls of their own (tests/user/fdlimit.c).
     same_as_linux(lucid, "fdlimit")
     # bash's ulimit reads and sets the same limits; Lucid's defaults are Linux's for init.
     lucid.run("bash -c true")  # bash's start-up asks for socket and getpgrp: logged once
@@ -195,7 +195,7 @@ def test_rlimit_nofile_as_on_linux(lucid):
 def test_pipe_size_as_on_linux(lucid):
     # 64 KiB pipes, F_GETPIPE_SZ and F_SETPIPE_SZ (rounding, EBUSY, EBADF), a write topping up
     # the last page or waiting whole for a free one (PIPE_BUF), and a child's 32 KiB taken
-    # before its reader reads, as trace-cmd's recorders flush at their end; user/pipesize.c.
+    # before its reader reads, as trace-cmd's recorders flush at their end; tests/user/pipesize.c.
     same_as_linux(lucid, "pipesize", "{dir}")
 
 
@@ -209,12 +209,12 @@ def test_itimers_and_cpu_time(lucid):
     # Issue 26 item 6: setitimer/getitimer (ITIMER_REAL, VIRTUAL, PROF) and their errors;
     # musl's alarm() (a setitimer) interrupting a read with EINTR, or restarting it with
     # SA_RESTART; getrusage, times and wait4's rusage counting a spin's user time. The program
-    # prints invariants (user/cputime.c), never timings, so the two runs compare.
+    # prints invariants (tests/user/cputime.c), never timings, so the two runs compare.
     same_as_linux(lucid, "cputime")
 
 
 def test_proc_self_fd_links(lucid):
     # Issue 26 item 5: /proc/self/fd's links (text, mode, size), opening one (a pipe opened
     # again as a reader, a writer or both; a removed file), fdinfo's pos and flags, and the
-    # errors for names that are no open descriptor: user/procfd.c against the host's Linux.
+    # errors for names that are no open descriptor: tests/user/procfd.c against the host's Linux.
     same_as_linux(lucid, "procfd", "{dir}")

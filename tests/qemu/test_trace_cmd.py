@@ -39,7 +39,7 @@ def same_report_on_host(lucid, name):
 
 
 def test_alarm_as_on_linux(lucid):
-    # The recorders re-arm alarm(2) when told to stop: user/alarm.c against the host's Linux.
+    # The recorders re-arm alarm(2) when told to stop: tests/user/alarm.c against the host's Linux.
     same_as_linux(lucid, "alarm")
 
 
@@ -198,7 +198,7 @@ def test_profile_streaming_ends(lucid):
     # `trace-cmd profile` streams, as `trace-cmd stream` does: each recorder splices its CPU's
     # pages into a pipe to trace-cmd, and at the end flushes its last ones there after trace-cmd
     # has stopped reading. A pipe of one page could not take them, and the recorder waited for
-    # ever (user/pipesize.c checks the 64 KiB pipe itself). What it prints is not compared: the
+    # ever (tests/user/pipesize.c checks the 64 KiB pipe itself). What it prints is not compared: the
     # last pages may come after trace-cmd 3.1's final look at its pipes (a select with no
     # timeout; later trace-cmd waits for the pipes to close), under load as on Linux.
     for _ in range(3):
@@ -209,13 +209,13 @@ def test_profile_streaming_ends(lucid):
 
 
 def test_pidfd_as_on_linux(lucid):
-    # trace-cmd record -P waits for its pid through pidfd_open(2) and poll: user/pidfd.c.
+    # trace-cmd record -P waits for its pid through pidfd_open(2) and poll: tests/user/pidfd.c.
     same_as_linux(lucid, "pidfd")
 
 
 def test_trace_pipe_waits_end_with_eintr(lucid):
     # A handler with SA_RESTART interrupts a blocking read of trace_pipe or trace_pipe_raw:
-    # EINTR, not a restart, as Linux's ring_buffer_wait (a pipe's read restarts: user/pipewait.c
+    # EINTR, not a restart, as Linux's ring_buffer_wait (a pipe's read restarts: tests/user/pipewait.c
     # exits 2 then). trace-cmd's recorders, told to stop while they wait there, count on it.
     for f in ("trace_pipe", "per_cpu/cpu0/trace_pipe_raw"):
         check(lucid, "pipewait %s/%s" % (T, f),

@@ -1,5 +1,5 @@
 """The console as a terminal (kernel/drivers/tty.c): Linux's termios, typed at over the serial
-line. user/ttytest.c sets the modes and prints what its reads return; here we type at it.
+line. tests/user/ttytest.c sets the modes and prints what its reads return; here we type at it.
 
 Each expected setting or result is what Linux gives on a serial console (ttyS0) with the same
 program: its tty_std_termios at 115200 baud, a window size of 0 x 0 until set, canonical lines

@@ -86,7 +86,7 @@ def test_segfault_kills_only_the_process(lucid):
 
 def test_exec_errors(lucid):
     # execve says ENOEXEC for a file that is not ELF: bash then runs a text file as a script of
-    # its own, as on Linux (user/notelf is one line of text), and says so for a binary one.
+    # its own, as on Linux (tests/user/notelf is one line of text), and says so for a binary one.
     run(lucid, "notelf", "/bin/notelf: line 1: This: command not found\n", status=127)
     run(lucid, "printf '\\0\\1\\2\\3' > /tmp/binjunk; chmod +x /tmp/binjunk; /tmp/binjunk",
         "-bash: /tmp/binjunk: cannot execute binary file: Exec format error\n", status=126)

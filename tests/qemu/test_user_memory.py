@@ -1,5 +1,5 @@
 """User memory (docs/design/user-memory.md): areas (VMAs), demand paging, stack growth and
-copy-on-write fork, judged by Linux where the output allows: user/cow.c, sparse.c, stackgrow.c
+copy-on-write fork, judged by Linux where the output allows: tests/user/cow.c, sparse.c, stackgrow.c
 and maps.c print the same on the host (musl-gcc) as in Lucid. And what Linux's output cannot
 show: how many pages a program really used, that a fork copies no page its child does not
 write, that running out of memory in a page fault kills only that process, and that every page
@@ -100,7 +100,7 @@ def test_out_of_memory_in_a_fault_kills_only_that_process(lucid):
 def test_exec_maps_the_program_file_private(lucid):
     """exec maps the file's pages as Linux does (whole pages of it, the bytes around each
     segment's included), and a write to the data is the process's own: the file keeps its
-    bytes, and the parent does not see its child's write (user/filemap.c, compared with Linux).
+    bytes, and the parent does not see its child's write (tests/user/filemap.c, compared with Linux).
     The file is the same after as before."""
     before = lucid.run("md5sum /bin/filemap")
     same_as_linux(lucid, "filemap")
@@ -162,5 +162,5 @@ def test_a_running_program_file_is_text_busy(lucid):
 def test_mmap_of_a_file_is_private(lucid):
     """mmap(MAP_PRIVATE) of a ramfs file maps its pages as exec does: the file's bytes from the
     offset, a write the process's own, the file's later writes seen where the process has not
-    written, and Linux's errors (user/mmappages.c, compared with Linux)."""
+    written, and Linux's errors (tests/user/mmappages.c, compared with Linux)."""
     same_as_linux(lucid, "mmappages", "{dir}")
