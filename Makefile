@@ -243,7 +243,7 @@ ROOTFS_FILES := etc/passwd etc/group etc/profile
 # tests/dyn/*.c built by the host's plain gcc (glibc, PIE unless -no-pie) into /opt/dyn, with
 # their test libraries in /opt/dyn/lib (their rpath). The loader and exactly the libraries `ldd`
 # lists for them come from the host's Debian packages (scripts/ldd-libs.sh), copied as they are.
-# The bad-input cases of tests/qemu/test_dynamic.py: nointerp names a loader that is not there,
+# The bad-input cases of tests/qemu/trace/test_dynamic.py: nointerp names a loader that is not there,
 # badinterp one that is not ELF (notelf, also run itself), needmissing a library never packed,
 # needshort and needcut libraries packed cut short (inside the ELF header; after the first page).
 TRACE_CMD ?= /usr/bin/trace-cmd

@@ -8,7 +8,7 @@
 Host unit tests are cmocka programs: each counts as its cmocka tests. A fuzz target (libFuzzer)
 replays its seeds, tests/fuzz/corpus/NAME/, then fuzzes for N seconds: each target is one test;
 with --fuzz-merge (make fuzz) what it found that reaches new code joins the seeds in the tree.
-QEMU tests are functions named test_* in tests/qemu/test_*.py; a function taking an argument
+QEMU tests are functions named test_* in tests/qemu/FOLDER/test_*.py, a folder a subsystem; a function taking an argument
 `lucid` shares one booted kernel with the rest of its file, others boot their own. The files
 named by --ubsan-qemu then run again against the kernel in --ubsan-build, as "ubsan:test_...".
 The last line reads "N passed, N failed".
@@ -113,14 +113,36 @@ def merge_corpus(binary, seeds, work):
         added, "" if added == 1 else "s", os.path.basename(seeds))
 
 
+def test_folders(directory):
+    """directory's folders of test files, one a subsystem (trace/, user/, fs/, kernel/, ...)."""
+    return sorted(d for d in os.listdir(directory) if os.path.isdir(os.path.join(directory, d))
+                  and not d.startswith("__"))
+
+
 def test_files(directory, files=None):
-    """The test files of directory (only those named in files, if given), without .py."""
-    return [f[:-3] for f in sorted(os.listdir(directory)) if re.match(r"test_.*\.py$", f)
-            and (files is None or f[:-3] in files)]
+    """The test files of directory's folders (only those named in files, if given), each as
+    FOLDER/test_NAME without .py. A test is named by its file's name alone (test_NAME.test_x),
+    as before the folders, so that -k and the times of earlier runs still find it."""
+    found = []
+    for d in test_folders(directory):
+        found += [d + "/" + f[:-3] for f in sorted(os.listdir(os.path.join(directory, d)))
+                  if re.match(r"test_.*\.py$", f)]
+    names = [os.path.basename(f) for f in found]
+    assert len(set(names)) == len(names), "two test files share a name: %s" % sorted(names)
+    return [f for f in found if files is None or f in files or os.path.basename(f) in files]
+
+
+def add_test_folders_to_path(directory):
+    """Test files import lucid and tracefs (directory's own) and, at times, each other by name."""
+    for d in [directory] + [os.path.join(directory, d) for d in test_folders(directory)]:
+        if d not in sys.path:
+            sys.path.insert(1, d)
 
 
 def load(directory, name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(directory, name + ".py"))
+    add_test_folders_to_path(directory)
+    spec = importlib.util.spec_from_file_location(os.path.basename(name),
+                                                  os.path.join(directory, name + ".py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -130,7 +152,7 @@ def run_qemu(directory, only, results, files=None, label=""):
     """Runs the tests of directory (only those of files, if given), naming each label + name."""
     import lucid as lucid_mod
     for name in test_files(directory, files):
-        path = name + ".py"
+        path = os.path.basename(name) + ".py"
         mod = load(directory, name)
         tests = [(n, f) for n, f in inspect.getmembers(mod, inspect.isfunction)
                  if n.startswith("test_") and f.__module__ == mod.__name__]
@@ -182,7 +204,7 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
                 alone = re.search(r"^ALONE = True\b", f.read(), re.M) is not None
             queue.append((label, name, env, alone))
     # Longest first (unknown ones count as long), so that the short ones fill in at the end.
-    queue.sort(key=lambda t: -times.get(t[0] + t[1], 1e9))
+    queue.sort(key=lambda t: -times.get(t[0] + os.path.basename(t[1]), 1e9))
     running = []  # (process, output file, label, name, start, alone)
     while queue or running:
         busy_alone = any(r[5] for r in running)
@@ -219,7 +241,7 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
                 results.append((label + name, False, "exit status %d" % proc.returncode))
                 print("FAIL %s%s: its process ended with status %d" % (label, name,
                                                                        proc.returncode))
-            times[label + name] = round(elapsed, 1)
+            times[label + os.path.basename(name)] = round(elapsed, 1)
             sys.stdout.flush()
         time.sleep(0.2)
     if not only:

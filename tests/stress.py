@@ -19,7 +19,7 @@ nest inside traced functions on every CPU). After each round, with recording off
     histogram counts its event enabled or not, as Linux's, and the shell that reads the
     figures fires all three events itself.)
 The last line is the figures: rounds, tracer switches, events written, minutes.
-tests/qemu/test_stress.py runs a short version in `make test`.
+tests/qemu/trace/test_stress.py runs a short version in `make test`.
 """
 import argparse
 import os

@@ -1,5 +1,5 @@
 /*
- * uprobed: a program to put uprobes on (tests/qemu/test_uprobes.py). Its targets each start
+ * uprobed: a program to put uprobes on (tests/qemu/trace/test_uprobes.py). Its targets each start
  * with an instruction the uprobe code treats its own way:
  *	uprobed_riprel	mov uprobed_value(%rip),%eax: stepped out of line, its operand read
  *			through a scratch register (the slot is far from uprobed_value)

@@ -1,5 +1,5 @@
 /*
- * Helper for tests/qemu/test_trace_options.py, two jobs:
+ * Helper for tests/qemu/trace/test_trace_options.py, two jobs:
  *
  *   ustack stack [S] a chain of three functions built with frame pointers, the innermost of
  *                   which calls getppid(): options/userstacktrace records the program's stack

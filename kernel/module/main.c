@@ -23,7 +23,7 @@
  *  11. do_init_module       the init runs (in the insmod task); if it fails, everything is undone
  *
  * Each step that can fail does so before the next one starts, and the way out undoes exactly
- * what was done: a failed load leaves no page and no object behind (tests/qemu/test_module.py
+ * what was done: a failed load leaves no page and no object behind (tests/qemu/kernel/test_module.py
  * counts them).
  *
  * Locking: module_mutex serializes loads and unloads and guards the list's writers; the list is

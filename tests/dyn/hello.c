@@ -2,7 +2,7 @@
  * A dynamic test program, built by the host's plain gcc (glibc, PIE by default; -no-pie for the
  * ET_EXEC twin): what it prints depends on ld.so having found the program (argv, the
  * environment, AT_EXECFN), mapped libc (printf, malloc, qsort) and run its constructors, so
- * tests/qemu/test_dynamic.py compares its output and exit status with the host's run.
+ * tests/qemu/trace/test_dynamic.py compares its output and exit status with the host's run.
  * With DYN_MAPS in the environment it also prints its /proc/self/maps: the areas ld.so mapped
  * for libc and itself, named and placed by the kernel as Linux's are.
  */

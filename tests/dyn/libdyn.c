@@ -1,5 +1,5 @@
 /*
- * A small shared library for tests/qemu/test_dynamic.py: data, bss and a function ld.so must
+ * A small shared library for tests/qemu/trace/test_dynamic.py: data, bss and a function ld.so must
  * relocate, mapped from a file other than libc. Built under three sonames: libdyn.so (packed),
  * libdynmissing.so (never packed) and libdyntrunc.so (packed cut short).
  */

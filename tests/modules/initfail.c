@@ -1,6 +1,6 @@
 /*
  * initfail: an init that refuses (-ENODEV). The loader must undo everything: the module is not
- * listed afterwards, and every page it took is free again (tests/qemu/test_module.py).
+ * listed afterwards, and every page it took is free again (tests/qemu/kernel/test_module.py).
  */
 #include "kernel/module/module.h"
 #include "trace/trace_printk.h"

@@ -1,7 +1,7 @@
 /*
  * undef: calls bar(), which nothing defines, and kallsyms_lookup_name(), which the kernel has but
  * does not export. Neither resolves: dmesg names both ("undef: Unknown symbol bar (err -2)"),
- * and insmod fails with ENOENT (tests/qemu/test_module.py).
+ * and insmod fails with ENOENT (tests/qemu/kernel/test_module.py).
  */
 #include "kernel/module/module.h"
 

@@ -1,5 +1,5 @@
 /*
- * alarm(2), judged against Linux (tests/qemu/test_trace_cmd.py): a new alarm replaces the old
+ * alarm(2), judged against Linux (tests/qemu/tools/test_trace_cmd.py): a new alarm replaces the old
  * one and returns the seconds it had left (rounded to the nearest, never 0 for one pending);
  * alarm(0) cancels; the SIGALRM it sends comes from the kernel (SI_KERNEL) and interrupts
  * pause(); a forked child starts with no alarm; with no handler, SIGALRM ends the process.

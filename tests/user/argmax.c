@@ -1,6 +1,6 @@
 /*
  * argmax: how much argv and envp execve takes, judged against the host
- * (tests/qemu/test_syscalls.py). Linux's bprm_stack_limits: the strings and their pointers may
+ * (tests/qemu/user/test_syscalls.py). Linux's bprm_stack_limits: the strings and their pointers may
  * fill a quarter of RLIMIT_STACK (at least 128 KiB, at most 6 MiB), each string at most
  * MAX_ARG_STRLEN (128 KiB with its NUL); beyond either, E2BIG. Each case execs this program
  * again, which prints what it was given.

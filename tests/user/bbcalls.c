@@ -1,6 +1,6 @@
 /*
  * The small system calls busybox and bash need (issue 16), each checked at its edges and printed
- * one a line as `name: result`, so that tests/qemu/test_busybox.py can compare with Linux's
+ * one a line as `name: result`, so that tests/qemu/user/test_busybox.py can compare with Linux's
  * answers: prctl's names, time, getgroups, sched_getaffinity, sendfile and syslog.
  */
 #define _GNU_SOURCE

@@ -5,7 +5,7 @@
  * (MAX_RW_COUNT from /dev/null, which never looks at the bytes; EFAULT for a range that
  * reaches the kernel half; the bytes up to the first unmapped page otherwise), and readv/writev
  * with a bad iovec are EFAULT. Prints only what is the same on every run, for
- * tests/qemu/test_syscalls.py and test_hostshare.py to compare with the host.
+ * tests/qemu/user/test_syscalls.py and test_hostshare.py to compare with the host.
  *
  * Usage: bigrw DIR
  */

@@ -4,7 +4,7 @@
  * first touched after it, the stack). The child writes first, while the parent waits; then
  * the parent writes, while the child waits; each then reads everything back. And
  * clone(CLONE_CHILD_SETTID) writes the child's pid into the child's copy of the variable only.
- * The output has no addresses: the same on Linux (tests/qemu/test_user_memory.py compares).
+ * The output has no addresses: the same on Linux (tests/qemu/user/test_user_memory.py compares).
  * With -v it also measures what fork copies: MemFree (/proc/meminfo) before a fork of 4 MiB of
  * touched memory and in the child, then after the child writes all of it, which Lucid's test
  * checks (on Linux other processes move MemFree too much to compare).

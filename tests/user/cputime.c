@@ -1,5 +1,5 @@
 /*
- * Interval timers and CPU time, judged against Linux (tests/qemu/test_syscalls.py):
+ * Interval timers and CPU time, judged against Linux (tests/qemu/user/test_syscalls.py):
  * setitimer/getitimer round trips and their errors; musl's alarm() (a setitimer) whose SIGALRM
  * handler runs and ends a read of an empty pipe with EINTR, or, with SA_RESTART, lets the read
  * start again and finish; a periodic ITIMER_REAL; ITIMER_VIRTUAL and ITIMER_PROF firing as the

@@ -1,7 +1,7 @@
 /*
  * The memory devices from a user program: /dev/null, /dev/zero, /dev/full, /dev/random and
  * /dev/urandom, read, written, seeked and stat'ed. Prints only what is the same on every run
- * (not the random bytes themselves), for tests/qemu/test_syscalls.py to compare with Linux.
+ * (not the random bytes themselves), for tests/qemu/user/test_syscalls.py to compare with Linux.
  */
 #include <errno.h>
 #include <fcntl.h>

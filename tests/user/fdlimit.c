@@ -1,6 +1,6 @@
 /*
  * fdlimit: RLIMIT_NOFILE and the other resource limits, judged against the host
- * (tests/qemu/test_syscalls.py). With Linux's defaults set first (1024 soft, 4096 hard):
+ * (tests/qemu/user/test_syscalls.py). With Linux's defaults set first (1024 soft, 4096 hard):
  * 1024 descriptors open and the next is EMFILE; dup2 and F_DUPFD past the limit; poll's
  * nfds limit; select on a descriptor past 64; a lower limit set by prlimit64 (fork and exec
  * keep it); setrlimit's errors; getrlimit and setrlimit as system calls of their own.

@@ -3,7 +3,7 @@
  * and fcntl flags (O_APPEND, O_NONBLOCK, O_CLOEXEC across execve, F_GETFL/F_SETFL), chmod,
  * utimensat, truncate, umask and the *at() calls relative to a directory descriptor. Every step prints what it got and the
  * test compares the whole output with what the same binary prints on Linux
- * (tests/qemu/test_syscalls.py runs both).
+ * (tests/qemu/user/test_syscalls.py runs both).
  *
  * Usage: fileflags DIR (works in DIR/ff, which it makes and removes). It runs itself again as
  * "fileflags --child FD..." through execve, which reports which descriptors survived the exec.

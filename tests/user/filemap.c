@@ -6,7 +6,7 @@
  * after a fork neither process sees the other's write. The text pages are counted as the
  * file's (RssFile in /proc/self/status). The program reads its own file through
  * /proc/self/exe and compares; the output has no addresses: the same on Linux
- * (tests/qemu/test_user_memory.py compares).
+ * (tests/qemu/user/test_user_memory.py compares).
  */
 #include <elf.h>
 #include <fcntl.h>

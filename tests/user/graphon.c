@@ -3,7 +3,7 @@
  * runs with tracing off, so its entry is not recorded (and its return not hooked); then it
  * turns tracing on from inside another vfs_write(). What follows outside vfs_write (getpid,
  * an open and a close) must not be traced as if inside it; the last write is
- * (tests/qemu/test_function_graph.py). trace-cmd record -F starts its program so.
+ * (tests/qemu/trace/test_function_graph.py). trace-cmd record -F starts its program so.
  */
 #include <fcntl.h>
 #include <unistd.h>

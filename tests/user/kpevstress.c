@@ -1,6 +1,6 @@
 /*
  * kpevstress: kprobe events on function after function, through kprobe_events, as a user
- * would make them (tests/qemu/test_kprobe_stress.py). For every STEP-th function of
+ * would make them (tests/qemu/trace/test_kprobe_stress.py). For every STEP-th function of
  * available_filter_functions (from the FIRST-th), one round:
  *
  *	p:kps/e FUNC       a kprobe event on its entry (the ftrace site)

@@ -1,7 +1,7 @@
 /*
  * Symbolic links from a user program: symlink(at), readlink(at), lstat against stat, links
  * followed in the middle and at the end of a path, O_NOFOLLOW, dangling links, loops (ELOOP),
- * and unlink/rename working on the link itself. tests/qemu/test_syscalls.py compares the
+ * and unlink/rename working on the link itself. tests/qemu/user/test_syscalls.py compares the
  * output with Linux's. Usage: links DIR (works in DIR/ln, which it makes and removes).
  */
 #define _GNU_SOURCE

@@ -2,7 +2,7 @@
  * Areas as /proc/self/maps shows them, through munmap holes and mprotect splits and the merges
  * that undo them: 8 pages mapped at a fixed address (free in Lucid and on Linux alike), then
  * cut up and put back together, the maps lines of that range printed after each step. The
- * same on Linux (tests/qemu/test_user_memory.py compares).
+ * same on Linux (tests/qemu/user/test_user_memory.py compares).
  */
 #define _GNU_SOURCE
 #include <stdio.h>

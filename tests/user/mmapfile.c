@@ -3,7 +3,7 @@
  * bytes at an offset, the zeroes after the file's end in its last page, SIGBUS past that page,
  * private writes, MAP_FIXED over a reservation, PROT_* honoured, mprotect and munmap of parts,
  * fork's copy, and the errors. Run as `mmapfile DIR` on Linux and in Lucid
- * (tests/qemu/test_dynamic.py): the outputs must be the same.
+ * (tests/qemu/trace/test_dynamic.py): the outputs must be the same.
  */
 #include <fcntl.h>
 #include <setjmp.h>

@@ -5,7 +5,7 @@
  * page cache, Lucid ramfs's pages); and the errors: a descriptor not open for reading
  * (EACCES), a bad one (EBADF), a directory (ENODEV), an offset not page-aligned (EINVAL). A
  * mapped file, unlike a running program, may still be opened for writing. The output has no
- * addresses: the same on Linux (tests/qemu/test_user_memory.py compares). argv[1]: a
+ * addresses: the same on Linux (tests/qemu/user/test_user_memory.py compares). argv[1]: a
  * directory to make the file in.
  */
 #include <errno.h>

@@ -2,7 +2,7 @@
  * Anonymous memory from a user program: mmap (MAP_FIXED, MAP_FIXED_NOREPLACE), munmap of part
  * of a mapping, and mprotect, with Linux's errors. Whether a touch faults is seen from a forked
  * child: the parent prints how it ended (SIGSEGV, or exit 0). No addresses are printed, so the
- * output is the same on Linux (tests/qemu/test_syscalls.py compares them).
+ * output is the same on Linux (tests/qemu/user/test_syscalls.py compares them).
  */
 #define _GNU_SOURCE
 #include <errno.h>

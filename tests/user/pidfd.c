@@ -1,5 +1,5 @@
 /*
- * pidfd_open(2), judged against Linux (tests/qemu/test_trace_cmd.py): its errors, close-on-exec
+ * pidfd_open(2), judged against Linux (tests/qemu/tools/test_trace_cmd.py): its errors, close-on-exec
  * always, and poll and select finding it readable exactly when the process has exited (a
  * zombie too), as trace-cmd record -P waits for its pid to end.
  */

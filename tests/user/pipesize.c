@@ -2,7 +2,7 @@
  * A pipe's size as Linux gives it (kernel/fs/pipe.c): 64 KiB to start with, what F_GETPIPE_SZ
  * and F_SETPIPE_SZ say and do, writes of up to PIPE_BUF bytes all or nothing, and a pipe that
  * takes a writer's last pages after its reader has stopped reading (trace-cmd's recorders
- * flush so at their end). Run on Linux and in Lucid (tests/qemu/test_syscalls.py): the
+ * flush so at their end). Run on Linux and in Lucid (tests/qemu/user/test_syscalls.py): the
  * outputs must be the same.
  */
 #define _GNU_SOURCE

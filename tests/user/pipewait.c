@@ -2,7 +2,7 @@
  * A blocking read of FILE that a signal interrupts: a handler installed with SA_RESTART runs
  * (alarm after a second), then the read either starts again or fails with EINTR. Linux
  * restarts a pipe's read, but trace_pipe and trace_pipe_raw end with EINTR (ring_buffer_wait):
- * trace-cmd's recorders, blocked there, stop that way (tests/qemu/test_trace_cmd.py).
+ * trace-cmd's recorders, blocked there, stop that way (tests/qemu/tools/test_trace_cmd.py).
  *
  * Usage: pipewait FILE. A second alarm ends a restarted read that never returns otherwise.
  */

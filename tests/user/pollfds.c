@@ -1,7 +1,7 @@
 /*
  * poll, ppoll, select and pselect6 on pipes, /dev/null and a regular file, with their timeouts
  * and errors: what a shell waiting for its children's output relies on. The output is the same
- * on Linux (tests/qemu/test_syscalls.py compares them).
+ * on Linux (tests/qemu/user/test_syscalls.py compares them).
  */
 #define _GNU_SOURCE
 #include <errno.h>

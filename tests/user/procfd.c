@@ -1,5 +1,5 @@
 /*
- * /proc/self/fd and fdinfo, judged against Linux (tests/qemu/test_syscalls.py): a link's text
+ * /proc/self/fd and fdinfo, judged against Linux (tests/qemu/user/test_syscalls.py): a link's text
  * for a pipe ("pipe:[INODE]", the inode fstat gives), a file, a removed file and a pidfd; the
  * link's mode by how the file is open; opening a link opens the file again (a pipe: a new
  * reader or writer of the same pipe, O_RDWR too; a removed file still); stat through a link is the

@@ -1,6 +1,6 @@
 /*
  * sched_setattr, sched_getattr and creat, as rtla calls them: what Linux answers, size
- * handshakes and errors included (tests/qemu/test_osnoise.py compares it with the host).
+ * handshakes and errors included (tests/qemu/trace/test_osnoise.py compares it with the host).
  * Only SCHED_OTHER is set, which needs no privilege.
  */
 #include <errno.h>

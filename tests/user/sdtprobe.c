@@ -1,6 +1,6 @@
 /*
  * sdtprobe: a probe site with an SDT semaphore, for uprobe_events' PATH:OFFSET(REF_CTR_OFFSET)
- * (tests/qemu/test_uprobes.py). <sys/sdt.h>'s semaphores are shorts in the section .probes:
+ * (tests/qemu/trace/test_uprobes.py). <sys/sdt.h>'s semaphores are shorts in the section .probes:
  * file data (not bss), so that the file offset the probe definition names holds it. A tracer
  * that arms the probe makes the kernel add one to it in each process that maps the program
  * (Linux's uprobes update_ref_ctr), so the program knows to do the site's work.

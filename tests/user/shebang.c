@@ -1,6 +1,6 @@
 /*
  * shebang DIR: `#!` scripts as Linux's binfmt_script runs them, judged against the host
- * (tests/qemu/test_syscalls.py). In DIR it writes scripts with odd first lines, runs each with
+ * (tests/qemu/user/test_syscalls.py). In DIR it writes scripts with odd first lines, runs each with
  * execv from a child and prints what the interpreter was given, or execv's error:
  *	- the interpreter and ONE optional argument (all the words after it), argv
  *	  [interp, arg, script, argv[1]...], and the script's name as comm and AT_EXECFN;

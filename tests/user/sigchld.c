@@ -1,5 +1,5 @@
 /*
- * Signals between processes, judged against Linux (tests/qemu/test_signals.py): the default
+ * Signals between processes, judged against Linux (tests/qemu/user/test_signals.py): the default
  * action of every standard signal, SIGSTOP/SIGTSTP/SIGCONT with wait4's WUNTRACED, WCONTINUED
  * and WNOHANG and their status words, SIGCHLD's si_code for each, SIGCHLD ignored (children
  * reaped without a wait), kill to a process group, and what fork and exec keep of handlers,

@@ -1,6 +1,6 @@
 /*
  * Interrupted system calls and signals as a verdict, judged against Linux
- * (tests/qemu/test_signals.py): a read of an empty pipe, wait4, pause and nanosleep that a
+ * (tests/qemu/user/test_signals.py): a read of an empty pipe, wait4, pause and nanosleep that a
  * handler interrupts return EINTR, or go on with SA_RESTART (nanosleep never restarts after a
  * handler: EINTR with the time left); a write to a pipe whose reader left gets SIGPIPE, or EPIPE
  * when SIGPIPE is ignored; a handler that returns into garbage, and a signal whose frame cannot

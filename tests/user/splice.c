@@ -2,7 +2,7 @@
  * splice(2) as trace-cmd's recorders use it (kernel/fs/splice.c): a file into a pipe and the
  * pipe into a file, with and without offsets, no more than the pipe holds, SPLICE_F_NONBLOCK on
  * an empty and a full pipe, end of file, and the errors. Run as `splice DIR` on Linux and in
- * Lucid (tests/qemu/test_dynamic.py): the outputs must be the same.
+ * Lucid (tests/qemu/trace/test_dynamic.py): the outputs must be the same.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

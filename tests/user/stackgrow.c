@@ -2,7 +2,7 @@
  * Stack growth: the stack area grows down as a deep call touches the pages below it, up to
  * RLIMIT_STACK (8 MiB by default); a call that goes past the limit dies of SIGSEGV (seen from a
  * forked child). The [stack] line of /proc/self/maps shows the growth. The output has no
- * addresses: the same on Linux (tests/qemu/test_user_memory.py compares).
+ * addresses: the same on Linux (tests/qemu/user/test_user_memory.py compares).
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * A stopped job killed, over and over, the way an interactive bash does it, checking that every
- * event reaches the parent (tests/qemu/test_signals.py runs several at once, with load).
+ * event reaches the parent (tests/qemu/user/test_signals.py runs several at once, with load).
  *
  * Each round forks a child in a process group of its own (a job), which sleeps in
  * clock_nanosleep or spins in user mode, stops and continues the group CYCLES times (SIGTSTP

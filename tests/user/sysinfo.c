@@ -1,6 +1,6 @@
 /*
  * sysinfo(2) and uname(2) as a program sees them, printed as facts that hold on any machine (the
- * figures themselves differ), so that tests/qemu/test_syscalls.py can compare with Linux; with
+ * figures themselves differ), so that tests/qemu/user/test_syscalls.py can compare with Linux; with
  * "-v", the figures too. Then rseq, which Lucid answers ENOSYS (no CONFIG_RSEQ).
  */
 #include <errno.h>

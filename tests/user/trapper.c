@@ -1,5 +1,5 @@
 /*
- * A program that catches signals, for the kernel shell's tests (tests/qemu/test_signals.py):
+ * A program that catches signals, for the kernel shell's tests (tests/qemu/user/test_signals.py):
  *	trapper        prints "waiting", then each SIGINT, SIGTERM or SIGUSR1 it catches; exits
  *	               with status 3 after a SIGINT or SIGTERM
  *	trapper stop   stops itself (SIGSTOP), and says so once continued

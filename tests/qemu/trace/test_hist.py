@@ -14,13 +14,13 @@ instances, errors with Linux's error_log lines, and no memory kept after 1,000 o
 import os
 import re
 
+from lucid import ROOT
 from tracefs import EINVAL, T, cat, fails, ok, sh
 from test_events import fresh
 
 BOOT = {"timeout": 120}
 
-REF = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "reference",
-                   "linux-6.1-probes")
+REF = os.path.join(ROOT, "..", "shared", "reference", "linux-6.1-probes")
 SYS_ENTER = "events/raw_syscalls/sys_enter/"
 KMALLOC = "events/kmem/kmalloc/"
 PRINT = "events/ftrace/print/"

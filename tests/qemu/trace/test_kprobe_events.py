@@ -12,11 +12,12 @@ Linux's error_log line and caret.
 import os
 import re
 
+from lucid import ROOT
 from tracefs import EINVAL, T, cat, fails, modes, ok, sh
 from test_trace_cmd_events import SHARE, record, report_of
 
 BOOT = {"timeout": 120, "share": SHARE}
-REF = os.path.join(os.path.dirname(__file__), "../../../shared/reference/linux-6.1-probes")
+REF = os.path.join(ROOT, "..", "shared", "reference", "linux-6.1-probes")
 EBUSY = "-bash: echo: write error: Device or resource busy\n"
 EEXIST = "-bash: echo: write error: File exists\n"
 ENOENT = "-bash: echo: write error: No such file or directory\n"

@@ -3,7 +3,9 @@ import io
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lucid import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 import stress  # noqa: E402
 
 # Run with no other test file beside it (tests/run_tests.py --jobs):

@@ -179,7 +179,7 @@ def test_init_is_a_shell():
 
 def test_init_missing_falls_back_to_rescue():
     """An init that cannot be run: Linux's "Failed to execute" line, then (where Linux would
-    panic) the rescue console (tests/qemu/test_rescue.py tests it)."""
+    panic) the rescue console (tests/qemu/kernel/test_rescue.py tests it)."""
     k = boot_no_prompt("init=/bin/nosuch")
     try:
         k.expect(r"Failed to execute /bin/nosuch \(error -2\)\r\n", 120)

@@ -376,7 +376,7 @@ def test_numbers_at_the_limits(lucid):
 # --- hist triggers ------------------------------------------------------------------------------
 #
 # "hist:..." definitions written to a trigger file (trace/trace_events_hist.c): each malformed
-# one is refused with Linux 6.1's errno, leaves an error_log line (tests/qemu/test_hist.py
+# one is refused with Linux 6.1's errno, leaves an error_log line (tests/qemu/trace/test_hist.py
 # checks its sentence and caret) where Linux leaves one, and adds no histogram.
 
 ENOENT = "No such file or directory"

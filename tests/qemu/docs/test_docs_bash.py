@@ -1,7 +1,7 @@
 """The tutorial's sessions typed into a non-interactive bash, a new one per line.
 
 docs/tutorial.md is written at the console's bash, an interactive login shell
-(tests/qemu/test_docs.py types it there). Here each command line of it runs in
+(tests/qemu/docs/test_docs.py types it there). Here each command line of it runs in
 `bash -c 'cd DIR; LINE'` instead, typed at the console, DIR being the transcript's prompt: a shell
 with no job control, no prompt and no history, started afresh each time, as a script runs. What
 it prints must match the page by test_docs.py's rules, with what such a bash does differently

@@ -8,7 +8,8 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+from lucid import ROOT
+
 ROW = re.compile(r"^ +(\d+)  (\S+)$")
 
 
