@@ -24,6 +24,60 @@ def fails(k, cmd, err=EINVAL):
     assert k.status() == 1, cmd
 
 
+# The trace options as Linux 6.1 boots with them (the core's, then the function and
+# function_graph tracers'), the state reset_tracing() puts back.
+CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
+                "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+                "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
+                "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
+                "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
+                "nofunction-fork", "nodisplay-graph", "nostacktrace"]
+GRAPH_OPTIONS = ["nofuncgraph-overrun", "funcgraph-cpu", "funcgraph-overhead", "nofuncgraph-proc",
+                 "funcgraph-duration", "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail",
+                 "nofuncgraph-retval", "nofuncgraph-retval-hex", "nofuncgraph-retaddr",
+                 "nofuncgraph-args", "sleep-time", "graph-time"]
+FUNCTION_OPTIONS = ["nofunc_stack_trace", "nofunc-args"]
+BOOT_BUFFER_KB = 1408
+
+# reset_tracing() as one command line, so that a reset costs one round trip on the console. The
+# order is Linux's tools/testing/selftests/ftrace (initialize_ftrace): triggers with actions
+# before the rest (an action names another histogram's variables), every trigger before the
+# dynamic events their histograms may use, function commands (counted ones are removed with a
+# count, as the README says) before the filter. A `!` is typed inside single quotes (printf's
+# format), where interactive bash's history expansion leaves it alone. Every step that fails prints its error, and
+# reset_tracing() asserts there is none.
+_OPTION_WRITES = "; ".join("echo %d > options/%s" % (0 if o.startswith("no") else 1,
+                                                      o[2:] if o.startswith("no") else o)
+                           for o in CORE_OPTIONS + FUNCTION_OPTIONS + GRAPH_OPTIONS)
+_RESET = "; ".join([
+    "cd " + T, "echo 0 > tracing_on", "echo nop > current_tracer",
+    "for pat in ':on[^:]*(' '^[^#]'; do grep -H \"$pat\" events/*/*/trigger "
+    "instances/*/events/*/*/trigger 2>/dev/null | while read -r l; do f=${l%%:*}; t=${l#*:}; "
+    "printf '!%s\\n' \"${t%% \\[*}\" >> $f; done; done",
+    "grep -Hv '^none$' events/*/*/filter 2>/dev/null | while read -r l; do "
+    "echo 0 > ${l%%:*}; done",
+    "for i in instances/*; do [ -d \"$i\" ] && rmdir \"$i\"; done",
+    "echo 0 > events/enable", "echo > set_event_pid", "echo > set_event_notrace_pid",
+    "echo > dynamic_events", "echo > synthetic_events",
+    "grep -E ':(unlimited|count=-?[0-9]+)$' set_ftrace_filter | while read -r l; do "
+    "c=${l%:*}; case ${l##*:} in unlimited) printf '!%s\\n' \"$c\";; *) printf '!%s:0\\n' \"$c\";; esac "
+    ">> set_ftrace_filter; done",
+    "echo > set_ftrace_filter", "echo > set_ftrace_notrace", "echo > set_ftrace_pid",
+    "echo > set_ftrace_notrace_pid", "echo > set_graph_function", "echo > set_graph_notrace",
+    "echo 0 > max_graph_depth", "echo 0 > tracing_thresh", "echo local > trace_clock",
+    "echo 0 > snapshot", _OPTION_WRITES,
+    "[ \"$(cat buffer_size_kb)\" = {0} ] || echo {0} > buffer_size_kb".format(BOOT_BUFFER_KB),
+    "echo > error_log", "echo 1 > tracing_on", "echo > trace"])
+
+
+def reset_tracing(k):
+    """Tracing as it was at boot, in the top-level directory (the shell's working directory
+    after): the nop tracer, no events, triggers, filters, probes, synthetic events or instances,
+    the default options, clock and buffer size, tracing on and the buffer and error_log empty.
+    The one reset every test file uses, so that no test depends on what ran before it."""
+    ok(k, _RESET)
+
+
 def cat(k, name, timeout=TIMEOUT):
     return sh(k, "cat %s/%s" % (T, name), timeout)
 

@@ -6,6 +6,8 @@ cmdline's NUL-separated argv read from the process's memory, maps's VMA lines.
 import re
 import time
 
+from tracefs import ok
+
 
 def job_pid(out):
     m = re.search(r"^\[1\] (\d+)$", out, re.M)
@@ -113,11 +115,6 @@ def test_proc_pid_of_a_kernel_thread_and_self(lucid):
 
 
 T = "/sys/kernel/tracing"
-
-
-def ok(lucid, line):
-    out = lucid.run(line)
-    assert out == "" and lucid.status() == 0, (line, out)
 
 
 def traced_pids(lucid, comm):

@@ -49,7 +49,7 @@ def sh(lucid, cmd, timeout=60):
     return lucid.run(cmd, timeout=timeout)
 
 
-def ok(lucid, cmd, timeout=60):
+def run_ok(lucid, cmd, timeout=60):
     out = lucid.run("%s; echo rc=$?" % cmd, timeout=timeout)
     assert out.endswith("rc=0\n"), (cmd, out)
     return out[:-len("rc=0\n")]
@@ -203,7 +203,7 @@ def bad_files():
 
 
 def test_load_list_unload(lucid):
-    ok(lucid, "cd /")
+    run_ok(lucid, "cd /")
     # uname -r names the directory modprobe reads; modules.dep lists every module, none
     # depending on another, by its path there.
     assert sh(lucid, "uname -r") == RELEASE + "\n"
@@ -215,7 +215,7 @@ def test_load_list_unload(lucid):
     header = lsmod_header()
     assert header == "Module                  Size  Used by    Not tainted\n"
     assert sh(lucid, "lsmod") == header
-    ok(lucid, "modprobe foo")
+    run_ok(lucid, "modprobe foo")
     mods = modules(lucid)
     assert [m["name"] for m in mods] == ["foo"], mods
     assert int(mods[0]["size"]) % 4096 == 0 and mods[0]["refs"] == "0"
@@ -225,10 +225,10 @@ def test_load_list_unload(lucid):
     assert sh(lucid, "insmod %s" % MOD % "foo") == \
         "insmod: can't insert '%s': File exists\n" % MOD % "foo"
     assert lucid.status() == EEXIST
-    ok(lucid, "modprobe foo")
-    ok(lucid, "insmod %s" % MOD % "ticktock")
+    run_ok(lucid, "modprobe foo")
+    run_ok(lucid, "insmod %s" % MOD % "ticktock")
     assert [m["name"] for m in modules(lucid)] == ["ticktock", "foo"]  # newest first
-    ok(lucid, "rmmod foo.ko %s" % MOD % "ticktock")  # a file's name names its module
+    run_ok(lucid, "rmmod foo.ko %s" % MOD % "ticktock")  # a file's name names its module
     assert modules(lucid) == []
     assert sh(lucid, "rmmod foo") == "rmmod: can't unload module 'foo': No such file or directory\n"
     assert lucid.status() == 1
@@ -245,10 +245,10 @@ def test_load_list_unload(lucid):
     # Parameters a module does not have (foo has none) are named and ignored, as Linux does
     # (each by its name; busybox passes them as "x=1 y=2 "). latency_demo has some:
     # test_latency_tracers.py.
-    ok(lucid, "insmod %s x=1 y=2" % MOD % "foo")
+    run_ok(lucid, "insmod %s x=1 y=2" % MOD % "foo")
     assert [l.split("] ", 1)[1] for l in last_dmesg(lucid, 2)] == \
         ["foo: unknown parameter 'x' ignored", "foo: unknown parameter 'y' ignored"]
-    ok(lucid, "modprobe -r foo")
+    run_ok(lucid, "modprobe -r foo")
     assert modules(lucid) == []
 
 
@@ -264,9 +264,9 @@ def test_modinfo(lucid):
 
 def test_mytracer_in_use(lucid):
     """A module's tracer: listed while loaded; rmmod refused while it is the current tracer."""
-    ok(lucid, "modprobe mytracer")
+    run_ok(lucid, "modprobe mytracer")
     assert "mytracer" in sh(lucid, "cat %s/available_tracers" % T).split()
-    ok(lucid, "echo mytracer > %s/current_tracer" % T)
+    run_ok(lucid, "echo mytracer > %s/current_tracer" % T)
     assert modules(lucid)[0]["refs"] == "1"
     # delete_module's EWOULDBLOCK, in each tool's words
     assert sh(lucid, "rmmod mytracer") == \
@@ -277,19 +277,19 @@ def test_mytracer_in_use(lucid):
     assert lucid.status() == 1
     assert sh(lucid, "lsmod").splitlines()[1].split() == ["mytracer", modules(lucid)[0]["size"],
                                                          "1"]
-    ok(lucid, "echo nop > %s/current_tracer" % T)
+    run_ok(lucid, "echo nop > %s/current_tracer" % T)
     assert modules(lucid)[0]["refs"] == "0"
-    ok(lucid, "rmmod mytracer")
+    run_ok(lucid, "rmmod mytracer")
     assert "mytracer" not in sh(lucid, "cat %s/available_tracers" % T).split()
     assert "write error: Invalid argument" in sh(lucid, "echo mytracer > %s/current_tracer" % T)
 
 
 def test_ticktock_in_interrupt(lucid):
     """The timer module's message comes from the timer interrupt: the hardirq mark."""
-    ok(lucid, "echo > %s/trace" % T)
-    ok(lucid, "modprobe ticktock; sleep 1")
+    run_ok(lucid, "echo > %s/trace" % T)
+    run_ok(lucid, "modprobe ticktock; sleep 1")
     lines = [l for l in sh(lucid, "cat %s/trace" % T).splitlines() if not l.startswith("#")]
-    ok(lucid, "rmmod ticktock")
+    run_ok(lucid, "rmmod ticktock")
     assert len(lines) == 1, lines
     assert re.match(r"^ +\S+-\d+ +\[\d{3}\] [d.][Nn.][hH][0-9.] +\d+\.\d{6}: "
                     r"ticktock_fire: tick from the timer interrupt, 1 time\(s\)$", lines[0]), lines
@@ -297,12 +297,12 @@ def test_ticktock_in_interrupt(lucid):
 
 def test_system_calls(lucid):
     """init_module, finit_module and delete_module from a user program (modload)."""
-    ok(lucid, "modload %s foo 4" % MOD % "foo")
+    run_ok(lucid, "modload %s foo 4" % MOD % "foo")
     assert modules(lucid) == []
     assert sh(lucid, "modload %s initfail 1" % TEST_MOD % "initfail") == \
         "insmod: ERROR: could not insert module %s: No such device\n" % TEST_MOD % "initfail"
-    ok(lucid, "modload -f %s 3" % TEST_MOD % "initfail")
-    ok(lucid, "modload -f /bin/hello 2")
+    run_ok(lucid, "modload -f %s 3" % TEST_MOD % "initfail")
+    run_ok(lucid, "modload -f /bin/hello 2")
 
 
 def test_busybox_module_tools(lucid):
@@ -312,11 +312,11 @@ def test_busybox_module_tools(lucid):
     def without_dmesg(out):
         return "".join(l for l in out.splitlines(True) if not re.match(r"\[ *\d+\.\d+\] ", l))
 
-    ok(lucid, "busybox insmod %s" % MOD % "foo")
+    run_ok(lucid, "busybox insmod %s" % MOD % "foo")
     mods = modules(lucid)
     assert [m["name"] for m in mods] == ["foo"], mods
     assert sh(lucid, "busybox lsmod") == lsmod_header() + lsmod_line("foo", mods[0]["size"], 0)
-    ok(lucid, "busybox rmmod foo")
+    run_ok(lucid, "busybox rmmod foo")
     assert modules(lucid) == []
     out = sh(lucid, "busybox insmod %s; echo $?" % TEST_MOD % "undef")
     assert out.count("undef: Unknown symbol bar (err -2)\n") == 2, out
@@ -357,14 +357,14 @@ def test_bad_files(lucid):
     # The first round makes what stays (the shared folder's dentries for the files, foo's
     # formats); the second must leave everything as it found it.
     no_history(lucid)
-    ok(lucid, "modprobe foo; rmmod foo")
+    run_ok(lucid, "modprobe foo; rmmod foo")
     refuse_all()
     before = settle_and_measure(lucid)
     refuse_all()
     after = settle_and_measure(lucid)
     assert after == before, (before, after)
     # foo itself still loads: none of that changed the kernel.
-    ok(lucid, "modprobe foo; rmmod foo")
+    run_ok(lucid, "modprobe foo; rmmod foo")
 
 
 def test_unknown_symbol_and_failing_init(lucid):
@@ -383,7 +383,7 @@ def test_unknown_symbol_and_failing_init(lucid):
 
     no_history(lucid)
     fail_both()  # what stays made now: dentries, initfail's format
-    ok(lucid, "echo > %s/trace" % T)
+    run_ok(lucid, "echo > %s/trace" % T)
     before = settle_and_measure(lucid)
     fail_both()
     after = settle_and_measure(lucid)
@@ -398,18 +398,18 @@ def test_fault_injection(lucid):
     marks itself once it has read the file, so the allocations counted are the load's, the
     system calls busybox's insmod makes (finit_module, then init_module), and not exec's."""
     no_history(lucid)
-    ok(lucid, "modload -i %s; rmmod foo" % MOD % "foo")  # what stays made now: dentries
+    run_ok(lucid, "modload -i %s; rmmod foo" % MOD % "foo")  # what stays made now: dentries
     before = settle_and_measure(lucid)
     seen = set()
     for knob in ("fail_page_alloc", "fail_kmalloc"):
         for n in range(1, 9):
-            ok(lucid, "echo %d > /proc/sys/kernel/%s" % (n, knob))
+            run_ok(lucid, "echo %d > /proc/sys/kernel/%s" % (n, knob))
             out = sh(lucid, "modload -i %s; echo rc=$?" % MOD % "foo")
-            ok(lucid, "echo 0 > /proc/sys/kernel/%s" % knob)
+            run_ok(lucid, "echo 0 > /proc/sys/kernel/%s" % knob)
             rc = re.search(r"rc=(\d+)\n$", out)
             if rc and rc.group(1) == "0":
                 seen.add("loaded")
-                ok(lucid, "rmmod foo")
+                run_ok(lucid, "rmmod foo")
             else:
                 assert "Cannot allocate memory" in out, (knob, n, out)
                 seen.add("refused")
@@ -424,7 +424,7 @@ def test_load_unload_100_on_4_cpus(lucid):
     assert "smp: Brought up 4 CPUs" in sh(lucid, "dmesg")
     jobs = [(MOD % m, m) for m in ("foo", "ticktock", "mytracer")]
     no_history(lucid)
-    ok(lucid, "echo function > %s/current_tracer" % T)
+    run_ok(lucid, "echo function > %s/current_tracer" % T)
 
     def line(n):
         """The four at once; then each one's exit status, in order."""
@@ -442,7 +442,7 @@ def test_load_unload_100_on_4_cpus(lucid):
     assert "done 0 0 0 0\n" in out and "ERROR" not in out and "should fail" not in out, out
     assert modules(lucid) == []
     after = settle_and_measure(lucid)
-    ok(lucid, "echo nop > %s/current_tracer" % T)
+    run_ok(lucid, "echo nop > %s/current_tracer" % T)
     assert after == before, (before, after)
     assert lucid.alive()
 
@@ -498,7 +498,7 @@ def test_pages_never_writable_and_executable():
     sock = os.path.join(tempfile.mkdtemp(prefix="lucid-mon-"), "mon")
     k = Lucid(extra=["-monitor", "unix:%s,server=on,wait=off" % sock])
     try:
-        ok(k, "modprobe foo")
+        run_ok(k, "modprobe foo")
         base = int(modules(k)[0]["addr"], 16)
         size = int(modules(k)[0]["size"])
         tlb = monitor(sock, "info tlb")
@@ -513,7 +513,7 @@ def test_pages_never_writable_and_executable():
                  for _, f in sorted(pages.items())]
         # foo: a page of text, one of rodata, one of data, in that order
         assert kinds == ["text", "rodata", "data"], kinds
-        ok(k, "rmmod foo")
+        run_ok(k, "rmmod foo")
         tlb = monitor(sock, "info tlb")
         assert not re.search(r"^ffffffffc[0-3][0-9a-f]{6}:", tlb, re.M), tlb
     finally:

@@ -12,6 +12,7 @@ import re
 import time
 
 from lucid import Lucid
+from tracefs import ok
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
@@ -218,12 +219,6 @@ def test_off_by_default():
 
 def run(k, cmd):
     return k.run(cmd)
-
-
-def ok(k, cmd):
-    out = k.run(cmd)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
 
 
 def test_proc_file(lucid):

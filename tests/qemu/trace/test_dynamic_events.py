@@ -9,7 +9,7 @@ where Linux puts it. Removing an enabled event is EBUSY, as is ">" while one is 
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, sh
+from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
 
 EBUSY = "-bash: echo: write error: Device or resource busy\n"
 EEXIST = "-bash: echo: write error: File exists\n"
@@ -23,13 +23,6 @@ COMMON = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
 # "  cat-12  [001] ....  1.234567: myopen: (syscalls.sys_enter_openat) file="/etc/passwd" fl=0x0"
 LINE = re.compile(r"^ +(\S+)-(\d+) +\[(\d{3})\] \S{4} +\d+\.\d{6}: (\w+): \((\w+)\.(\w+)\)(.*)$")
 ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
-
-
-def fresh(k):
-    ok(k, "cd %s" % T)
-    ok(k, "echo 0 > tracing_on; echo 0 > events/enable; echo > trace; echo > error_log")
-    ok(k, "echo > dynamic_events")
-    ok(k, "echo 1 > tracing_on")
 
 
 def lines(k, name):
@@ -54,7 +47,7 @@ def last_error(k):
 
 
 def test_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     assert modes(lucid)["dynamic_events"] == "-rw-r-----"
     assert cat(lucid, "dynamic_events") == ""
     assert "dynamic_events\t\t- Create/append/remove/show the generic dynamic events" in \
@@ -62,7 +55,7 @@ def test_files(lucid):
 
 
 def test_eprobe_made_listed_and_its_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' >> dynamic_events" % DEF)
     assert cat(lucid, "dynamic_events") == \
         "e:eprobes/myopen syscalls.sys_enter_openat file=+0($filename):ustring fl=$flags:x32\n"
@@ -82,7 +75,7 @@ def test_eprobe_made_listed_and_its_files(lucid):
 
 
 def test_eprobe_records_what_openat_opens(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' >> dynamic_events" % DEF)
     ok(lucid, "echo 1 > events/eprobes/myopen/enable")
     # the attached event is held by the eprobe's hidden trigger, not enabled: "0*", as Linux
@@ -106,7 +99,7 @@ def test_eprobe_records_what_openat_opens(lucid):
 
 
 def test_filter_and_trigger_on_eprobe_fields(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' >> dynamic_events" % DEF)
     ok(lucid, "echo 'file ~ \"*passwd\"' > events/eprobes/myopen/filter")
     ok(lucid, "echo 1 > events/eprobes/myopen/enable")
@@ -128,7 +121,7 @@ def test_filter_and_trigger_on_eprobe_fields(lucid):
 
 def test_eprobe_with_its_own_filter_and_comm(lucid):
     """"if FILTER" after the arguments: on the attached event's fields (Linux 6.1.192's)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     rdonly = "syscalls.sys_enter_openat c=$comm:string f=$filename:x64 if flags == 0"
     ok(lucid, "echo 'e:rdonly %s' >> dynamic_events" % rdonly)
     assert cat(lucid, "dynamic_events") == "e:eprobes/rdonly %s\n" % rdonly
@@ -143,7 +136,7 @@ def test_eprobe_with_its_own_filter_and_comm(lucid):
 
 
 def test_default_name_and_removal(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'e syscalls.sys_enter_openat' >> dynamic_events")
     ok(lucid, "echo 'e:grp/two syscalls.sys_exit_openat r=$ret' >> dynamic_events")
     assert cat(lucid, "dynamic_events") == (
@@ -163,7 +156,7 @@ def test_default_name_and_removal(lucid):
 
 
 def test_busy_while_enabled(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' >> dynamic_events" % DEF)
     ok(lucid, "echo 1 > events/eprobes/myopen/enable")
     fails(lucid, "echo '-:myopen' >> dynamic_events", EBUSY)
@@ -179,7 +172,7 @@ def test_busy_while_enabled(lucid):
 
 
 def test_errors(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' >> dynamic_events" % DEF)
     cases = [
         # (definition, '^' where Linux's caret goes; errno line; sentence)
@@ -210,7 +203,7 @@ def test_errors(lucid):
 def test_every_kind_in_one_file(lucid):
     """dynamic_events takes and lists kprobes and eprobes in the order they were made;
     kprobe_events lists its own only; '!' before a listed line removes that event."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:kp sys_getpid' >> dynamic_events")
     ok(lucid, "echo '%s' >> dynamic_events" % DEF)
     ok(lucid, "echo 'r:kr sys_openat ret=$retval' >> kprobe_events")

@@ -10,7 +10,7 @@ records nothing.
 import re
 
 from lucid import Lucid
-from tracefs import T, cat, fails, ncpus, ok, sh
+from tracefs import T, cat, fails, ncpus, ok, reset_tracing, sh
 
 EOVERFLOW = "-bash: echo: write error: Value too large for defined data type\n"
 ENTRY = re.compile(r"\[ *(\d+)\.(\d{6})\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
@@ -27,15 +27,8 @@ def entries(k):
     return [(m.group(3), m.group(4), m.group(5), len(m.group(6)) - PREFIX) for m in found]
 
 
-def fresh(k):
-    ok(k, "cd %s" % T)
-    ok(k, "echo 1 > tracing_on")  # test_trigger_errors' traceoff may have fired
-    ok(k, "echo > error_log")
-    assert cat(k, "error_log") == ""
-
-
 def test_file_and_clearing(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     assert "-rw-r-----" in sh(lucid, "ls -l error_log")
     fails(lucid, "echo 'prev_pidd == 1' > events/sched/sched_switch/filter")
     assert entries(lucid) == [("event filter parse error", "Field not found", "prev_pidd == 1",
@@ -48,7 +41,7 @@ def test_file_and_clearing(lucid):
 
 def test_event_filter_errors(lucid):
     """Linux's location, sentences and columns (the filter file's caret's column)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     f = "events/sched/sched_switch/filter"
     fails(lucid, "echo 'prev_pid == 1 && next_comm ~ \"a' > %s" % f,
           "-bash: echo: write error: No such process\n")  # Linux's internal code for it
@@ -77,7 +70,7 @@ def test_event_filter_errors(lucid):
 
 
 def test_trigger_errors(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     t = "events/sched/sched_switch/trigger"
     for line in ["bogus", "enable_event:sched:nosuch", "enable_event:sched",
                  "traceon junk", "stacktrace:5x if prev_pid == 1"]:
@@ -99,7 +92,7 @@ def test_trigger_errors(lucid):
 
 
 def test_ftrace_command_errors(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     for word in ["ftest_leaf:nosuchcmd", "nosuchfunc:traceoff", "ftest_leaf:traceoff:abc",
                  "ftest_leaf:enable_event:sched:nosuch", "ftest_leaf:enable_event:sched"]:
         fails(lucid, "echo '%s' > set_ftrace_filter" % word)
@@ -121,12 +114,12 @@ def test_ftrace_command_errors(lucid):
 
 
 def test_keeps_the_last_eight(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     for i in range(11):
         fails(lucid, "echo 'nosuch%d == 1' > events/sched/sched_switch/filter" % i)
     assert [e[2] for e in entries(lucid)] == ["nosuch%d == 1" % i for i in range(3, 11)]
     ok(lucid, "echo 0 > events/sched/sched_switch/filter")
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- tracing_cpumask ----------------------------------------------------------------------------
@@ -141,7 +134,7 @@ def cpus_in_trace(k):
 
 
 def test_tracing_cpumask(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     n = ncpus(lucid)
     full = (1 << n) - 1
     assert cat(lucid, "tracing_cpumask") == mask_text(full, n), (n, cat(lucid, "tracing_cpumask"))
@@ -186,7 +179,7 @@ def test_tracing_cpumask(lucid):
 def test_trace_cmd_cpumask(lucid):
     """trace-cmd record -M MASK writes tracing_cpumask: its report holds only those CPUs, and
     it puts the mask back when done."""
-    fresh(lucid)
+    reset_tracing(lucid)
     n = ncpus(lucid)
     sh(lucid, "cd /tmp")
     out = sh(lucid, "trace-cmd record -M 1 -e sched:sched_switch recwait "

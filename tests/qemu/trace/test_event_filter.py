@@ -9,8 +9,8 @@ trace holds only what the filters keep, for sched, syscalls and the generic cpu 
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, sh
-from test_events import LINE, fresh
+from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
+from test_events import LINE
 
 BOOT = {"timeout": 120}
 
@@ -63,7 +63,7 @@ def record(k, what, enable, timeout=120):
 
 
 def test_filter_files_as_linux(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     for ev in cat(lucid, "available_events").splitlines():
         d = "events/" + ev.replace(":", "/")
         assert cat(lucid, d + "/filter") == "none\n", d
@@ -78,7 +78,7 @@ def test_filter_files_as_linux(lucid):
 
 
 def test_filters_written_and_read_back(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     for text, reads in [
             ("prev_pid == 0", "prev_pid == 0\n"),
             ('  prev_pid == 0 && next_comm ~ "sh*"   ', '  prev_pid == 0 && next_comm ~ "sh*"\n'),
@@ -126,7 +126,7 @@ BAD += [(t, EINVAL, len(t), "Meaningless filter expression") for t in UNFINISHED
 
 
 def test_bad_filters_refused(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'prev_pid == 0' > %s" % SW)
     for text, err, col, why in BAD:
         fails(lucid, "echo '%s' > %s" % (text, SW), err)
@@ -151,7 +151,7 @@ def test_bad_filters_refused(lucid):
 
 
 def test_events_filtered(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # Strings, a glob and ||: the switches to and from busybox's sleep only.
     ok(lucid, "echo 'next_comm == \"sleep\" || prev_comm ~ \"sl*p\"' > %s" % SW)
     got = record(lucid, "sleep 1", ["sched/sched_switch"])
@@ -178,7 +178,7 @@ def test_events_filtered(lucid):
 
 
 def test_system_filter(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # Only sched_switch has prev_pid: it gets the filter, the others Linux's report, and the
     # write succeeds, as in Linux. The system's file keeps its help text.
     ok(lucid, "echo 'prev_pid == 0' > events/sched/filter")

@@ -10,8 +10,8 @@ snapshot takes one. trace-cmd profile, which writes "stacktrace" there, now find
 """
 import re
 
-from tracefs import EINVAL, T, fails, modes, ok, sh
-from test_events import LINE, fresh
+from tracefs import EINVAL, T, fails, modes, ok, reset_tracing, sh
+from test_events import LINE
 
 BOOT = {"timeout": 120}
 
@@ -39,7 +39,7 @@ def clean(k):
 
 
 def test_trigger_files_as_linux(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # Every event that can be enabled has one, reading Linux's help; events/ftrace/ has none.
     events = cat(lucid, "available_events").splitlines()
     assert len(events) > 100, events
@@ -54,7 +54,7 @@ def test_trigger_files_as_linux(lucid):
 
 
 def test_lines_byte_for_byte(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     t = EXEC + "trigger"
     ok(lucid, "echo 'traceoff:3' > " + t)
     assert cat(lucid, t) == "traceoff:count=3\n"
@@ -89,7 +89,7 @@ def test_lines_byte_for_byte(lucid):
 
 
 def test_bad_writes_change_nothing(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > snapshot")
     t = EXEC + "trigger"
     for cmd, err in [("echo > %s", EINVAL),                 # no command: Linux's EINVAL
@@ -123,7 +123,7 @@ def hello(k):
 
 
 def test_traceoff_and_traceon(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     t = EXEC + "trigger"
     ok(lucid, "echo 1 > %senable" % EXEC)
     ok(lucid, "echo 'traceoff if filename ~ \"*hello*\"' > " + t)
@@ -156,7 +156,7 @@ def test_traceoff_and_traceon(lucid):
 
 def test_stacktrace_on_a_soft_disabled_event(lucid):
     # What trace-cmd profile asks for: the stack of each switch away from a sleeping task.
-    fresh(lucid)
+    reset_tracing(lucid)
     t = "events/sched/sched_switch/trigger"
     ok(lucid, "echo 'stacktrace:5 if prev_state & 3' > " + t)
     assert cat(lucid, "events/sched/sched_switch/enable") == "0*\n"
@@ -176,7 +176,7 @@ def test_stacktrace_on_a_soft_disabled_event(lucid):
 
 
 def test_enable_and_disable_event(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     t = EXEC + "trigger"
     # run_test is a program too: the filter keeps its exec from firing the trigger.
     ok(lucid, "echo 'enable_event:sched:sched_wakeup:1 if filename ~ \"*hello*\"' > " + t)
@@ -208,7 +208,7 @@ def test_enable_and_disable_event(lucid):
 def test_trigger_in_interrupt_context(lucid):
     # Every key typed on the console is an interrupt of ttyS0, IRQ 4: the next line typed
     # after the trigger is set stops tracing from inside the interrupt handler's event.
-    fresh(lucid)
+    reset_tracing(lucid)
     t = "events/irq/irq_handler_entry/trigger"
     ok(lucid, "echo 'traceoff if irq == 4' > " + t)
     assert cat(lucid, "tracing_on") == "0\n"
@@ -226,7 +226,7 @@ def test_trigger_in_interrupt_context(lucid):
 def test_triggers_come_and_go_under_load(lucid):
     # Added and removed while run_test's threads switch on every CPU: each probe walks the
     # list without a lock, and a removed trigger is freed only once no probe can be on it.
-    fresh(lucid)
+    reset_tracing(lucid)
     t = "events/sched/sched_switch/trigger"
     sh(lucid, "run_test -r 600 > /dev/null &")
     for i in range(8):
@@ -244,7 +244,7 @@ def test_triggers_come_and_go_under_load(lucid):
 
 
 def test_snapshot(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     t = EXEC + "trigger"
     ok(lucid, "echo 1 > events/sched/sched_switch/enable")
     ok(lucid, "echo 'snapshot:1 if filename ~ \"*hello*\"' > " + t)
@@ -260,11 +260,11 @@ def test_snapshot(lucid):
 
 
 def test_trace_cmd_profile_finds_the_file(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     out = sh(lucid, "cd /tmp; trace-cmd profile -F /opt/dyn/hello; echo status=$?", timeout=300)
     ok(lucid, "cd %s" % T)
     assert "trigger: No such file or directory" not in out, out[-2000:]
     assert "hello, dynamic world" in out and "status=0" in out, out[-2000:]
-    fresh(lucid)
+    reset_tracing(lucid)
     for ev in ["sched/sched_switch", "sched/sched_wakeup"]:
         assert cat(lucid, "events/%s/trigger" % ev) == HELP, cat(lucid, "events/%s/trigger" % ev)

@@ -4,14 +4,14 @@ Lines are checked against Linux's formats (../shared/reference/ftrace-formats.md
 and linux-6.1/*.txt) by exact regexes, and for what they must mean: on each CPU a switch
 starts from the task the previous switch went to; a wakeup names a CPU that exists; an
 interrupt's entry and exit come in pairs. Every test starts with all events off, the nop
-tracer and an empty buffer (fresh()). The raw records behind the format files are checked
+tracer and an empty buffer (reset_tracing()). The raw records behind the format files are checked
 on the host (tests/unit/test_trace_events.c); here the files themselves, and what trace-cmd's
 own parser (libtraceevent, through ctypes) makes of them.
 """
 import ctypes
 import re
 import struct
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
+from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh  # noqa: F401
 
 
 EVENTS = ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
@@ -114,13 +114,6 @@ FIELD = re.compile(r"^\tfield:(?P<decl>[^;]+);\toffset:(?P<offset>\d+);\tsize:(?
 TRACE_LAST_TYPE = 20  # trace/trace_entries.h: ids of events come after the fixed types
 
 
-def fresh(k):
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_event",
-                "echo 1 > tracing_on", "echo > trace"]:
-        ok(k, cmd)
-    assert cat(k, "set_event") == ""
-
-
 def events_of(k):
     """The trace's event lines, parsed; fails on any line that is not an event of ours."""
     out = cat(k, "trace", timeout=60)
@@ -173,7 +166,7 @@ def check_switch_chains(switches, cpus):
 
 
 def test_files_and_modes(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     top = modes(lucid, T)
     assert top.get("available_events") == "-r--r-----", top
     assert top.get("set_event") == "-rw-r-----", top
@@ -207,7 +200,7 @@ def test_files_and_modes(lucid):
 
 
 def test_format_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ids = {}
     for ev in EVENTS:
         system, name = ev.split(":")
@@ -255,7 +248,7 @@ def test_format_files(lucid):
 
 
 def test_sched_switch_event(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 1 > events/sched/sched_switch/enable")
     assert cat(lucid, "events/sched/sched_switch/enable") == "1\n"
     assert cat(lucid, "events/sched/enable") == "X\n"
@@ -283,7 +276,7 @@ def test_sched_switch_event(lucid):
 
 
 def test_sched_events_together(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'sched:*' > set_event")
     assert cat(lucid, "set_event") == "".join(e + "\n" for e in ALL_EVENTS
                                               if e.startswith("sched"))
@@ -329,7 +322,7 @@ def test_sched_events_together(lucid):
 
 
 def test_irq_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 1 > events/irq/enable")
     assert cat(lucid, "set_event") == "irq:irq_handler_entry\nirq:irq_handler_exit\n"
     sh(lucid, "echo typing makes serial interrupts")  # each typed character is one
@@ -349,7 +342,7 @@ def test_irq_events(lucid):
 
 
 def test_set_event(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     every = cat(lucid, "available_events").splitlines()  # EVENTS and the syscalls:* ones
     ok(lucid, "echo sched:sched_switch > set_event")
     assert cat(lucid, "set_event") == "sched:sched_switch\n"
@@ -385,7 +378,7 @@ def test_set_event(lucid):
 
 
 def test_bad_writes_change_nothing(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'sched:sched_switch irq:irq_handler_exit' > set_event")
     state = cat(lucid, "set_event")
     assert state == "irq:irq_handler_exit\nsched:sched_switch\n"
@@ -410,7 +403,7 @@ def test_bad_writes_change_nothing(lucid):
 
 
 def test_sched_switch_tracer(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     avail = cat(lucid, "available_tracers").split()
     assert "sched_switch" in avail and avail[-1] == "nop", avail
     ok(lucid, "echo sched_wakeup > set_event")  # the user's choice outlives the tracer
@@ -542,7 +535,7 @@ def record_from_line(e, ident, fields):
 def test_trace_cmd_reads_the_formats(lucid):
     """trace-cmd's parser accepts every format file, and prints Lucid's lines from them."""
     tep = TraceEvent()
-    fresh(lucid)
+    reset_tracing(lucid)
     formats, ids = {}, {}
     for ev in ALL_EVENTS:
         system, name = ev.split(":")

@@ -11,8 +11,8 @@ import os
 import re
 import tempfile
 
-from tracefs import T, cat, ok, sh
-from test_function_graph import ARROW, BANNER, DASHES, GRAPH_LINE, fresh
+from tracefs import T, cat, ok, reset_tracing, sh
+from test_function_graph import ARROW, BANNER, DASHES, GRAPH_LINE
 from test_dynamic import PRINTK_LINE, assert_same_report, host_report
 
 SHARE = tempfile.mkdtemp(prefix="lucid-fgraph-")
@@ -52,7 +52,7 @@ def ftest_values():
 
 def ftest_graph(k, options):
     """`ftest call` under function_graph on ftest_outer, with these options on."""
-    fresh(k)
+    reset_tracing(k)
     ok(k, "echo 0 > options/funcgraph-irqs")  # no interrupt in the middle, by chance
     ok(k, "echo ftest_outer > set_graph_function")
     ok(k, "echo function_graph > current_tracer")
@@ -64,14 +64,14 @@ def ftest_graph(k, options):
 
 
 def test_options_exist_off(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     for opt in ["funcgraph-retval", "funcgraph-retval-hex", "funcgraph-retaddr",
                 "funcgraph-args", "func-args"]:
         assert cat(lucid, "options/%s" % opt) == "0\n", opt
     ok(lucid, "echo function > current_tracer")
     assert cat(lucid, "trace_options").splitlines()[-2:] == ["nofunc_stack_trace",
                                                              "nofunc-args"]
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_return_values(lucid):
@@ -89,7 +89,7 @@ def test_return_values(lucid):
     ok(lucid, "echo 0 > options/funcgraph-retval")
     plain = [(d, re.sub(r" /\* .* \*/$", "", b)) for d, b in want]
     assert bodies(cat(lucid, "trace")) == plain
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def openat_calls(text):
@@ -107,7 +107,7 @@ def openat_calls(text):
 
 
 def test_enoent_climbs_back_from_bash(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo %s > set_graph_function" % OPENAT)
     ok(lucid, "echo function_graph > current_tracer")
@@ -137,7 +137,7 @@ def test_enoent_climbs_back_from_bash(lucid):
     # funcgraph-retval-hex: the same value as the register held it (sys_openat returns long).
     ok(lucid, "echo 1 > options/funcgraph-retval-hex")
     assert "} /* %s = 0xfffffffffffffffe */" % OPENAT in cat(lucid, "trace")
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 RETADDR = r"<-(?P<caller>\w+)\+0x(?P<off>[0-9a-f]+)/0x(?P<size>[0-9a-f]+)"
@@ -172,7 +172,7 @@ def test_return_addresses(lucid):
     # Recorded with the entry: turned off, the address is no longer printed.
     ok(lucid, "echo 0 > options/funcgraph-retaddr")
     assert "<-" not in cat(lucid, "trace")
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_arguments(lucid):
@@ -196,13 +196,13 @@ def test_arguments_return_values_and_addresses_together(lucid):
                             l), l
         check_retaddr(l, "ftest_mid")
         assert (me, oe) == ("} /* ftest_mid = 0x%x */" % mid, "} /* ftest_outer = 0x%x */" % outer)
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_openat_arguments_from_bash(lucid):
     # sys_openat(int dfd, const char __user *filename, int flags, umode_t mode): the int -100
     # (AT_FDCWD) prints as -100, the pointer in hex, the rest in decimal.
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo %s > set_graph_function" % OPENAT)
     ok(lucid, "echo function_graph > current_tracer")
@@ -215,11 +215,11 @@ def test_openat_arguments_from_bash(lucid):
     assert heads, calls
     assert re.fullmatch(r"%s\(dfd=-100, filename=0x[0-9a-f]+, flags=\d+, mode=\d+\) \{"
                         % OPENAT, heads[0]), heads
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_function_tracer_func_args(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo ftest_leaf > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "echo 1 > options/func-args")
@@ -235,7 +235,7 @@ def test_function_tracer_func_args(lucid):
                      + ["ftest_leaf <-ftest_mid"] * 3), lines
     # The file's readers print what was recorded whatever the option says now.
     ok(lucid, "echo nop > current_tracer")
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_trace_cmd_reads_recordings_with_the_new_options(lucid):

@@ -1,6 +1,6 @@
 """The tracefs files from the shell: formats (profile PA of the reference), errors, semantics.
 
-Every test starts from the boot state (fresh()), so a failure does not cascade. Output
+Every test starts from the boot state (reset_tracing()), so a failure does not cascade. Output
 formats are checked by regex against ../shared/reference/ftrace-formats.md; the header is
 checked byte for byte.
 """
@@ -8,7 +8,7 @@ import re
 
 import pexpect
 from lucid import PROMPT
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
+from tracefs import (CORE_OPTIONS, EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh)  # noqa: F401
 
 BOOT = {"cmdline": "ftrace_selftest"}
 ENOMEM = "-bash: echo: write error: Cannot allocate memory\n"
@@ -39,29 +39,6 @@ LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
 FUNC_BODY = re.compile(r"^[\w.]+( <-[\w.]+)?$")
 STACK_FRAME = re.compile(r"^ => ([\w.]+|0x[0-9a-f]+)$")
 HEADER_LINES = 11
-
-DEFAULT_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
-                   "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
-                   "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
-                   "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
-                   "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
-                   "nofunction-fork", "nodisplay-graph", "nostacktrace"]
-
-
-def fresh(k):
-    """Back to the state at boot: nop, no filters, default sizes, options and clock, empty."""
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_ftrace_filter",
-                "echo > set_ftrace_notrace", "echo > set_ftrace_pid", "echo 1 > tracing_on",
-                "echo local > trace_clock"]:
-        ok(k, cmd)
-    if cat(k, "buffer_size_kb") != "1408\n":
-        ok(k, "echo 1408 > buffer_size_kb")
-    if cat(k, "trace_options") != "\n".join(DEFAULT_OPTIONS) + "\n":
-        for opt in DEFAULT_OPTIONS:
-            ok(k, "echo %s > trace_options" % opt)
-    ok(k, "echo 0 > options/func_stack_trace")
-    ok(k, "echo > trace")
-
 
 def trace_leaf_calls(k):
     """function tracer on ftest_leaf only, `ftest call` (three calls), tracing off."""
@@ -104,7 +81,7 @@ def test_selftests_pass(lucid):
 
 
 def test_files_and_modes(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     listing = modes(lucid, T)
     want = {
         "README": "-r--r-----", "available_filter_functions": "-r--r-----",
@@ -127,7 +104,7 @@ def test_files_and_modes(lucid):
                      "trace_pipe_raw": "-r--r-----"}, per_cpu
     assert sh(lucid, "ls -1 %s/per_cpu" % T).split() == ["cpu%d" % i for i in range(ncpus(lucid))]
     opts = sh(lucid, "ls %s/options" % T).split()
-    names = [re.sub(r"^no", "", o) for o in DEFAULT_OPTIONS] + ["func_stack_trace"]
+    names = [re.sub(r"^no", "", o) for o in CORE_OPTIONS] + ["func_stack_trace"]
     assert set(names) <= set(opts), opts
     # The same files under debugfs; read-only files refuse writes (root opens them, as on
     # Linux, and their missing write operation says EINVAL).
@@ -138,7 +115,7 @@ def test_files_and_modes(lucid):
 
 
 def test_tracers(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     avail = cat(lucid, "available_tracers")
     assert re.match(r"^([\w]+ )*function nop\n$", avail), avail
     assert cat(lucid, "current_tracer") == "nop\n"
@@ -164,7 +141,7 @@ def test_tracers(lucid):
 
 def test_article_sequence(lucid):
     """The seed article, line by line."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "cd /sys/kernel/debug/tracing")
     assert sh(lucid, "cat available_tracers").endswith("function nop\n")
     ok(lucid, "echo function > current_tracer")
@@ -183,11 +160,11 @@ def test_article_sequence(lucid):
     check_lines(lines)
     # run_test's threads are in the trace
     assert int(sh(lucid, "cat trace | grep -c ' run_test/[0-9]*-'", timeout=60)) > 0
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_header_and_lines(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     trace_leaf_calls(lucid)
     text = cat(lucid, "trace")
     header = HEADER_IRQ.format(tracer="function", entries=3, written=3, cpus=ncpus(lucid))
@@ -208,10 +185,10 @@ def test_header_and_lines(lucid):
 
 
 def test_options_change_lines(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     trace_leaf_calls(lucid)
     opts = cat(lucid, "trace_options").splitlines()
-    assert opts[:len(DEFAULT_OPTIONS)] == DEFAULT_OPTIONS
+    assert opts[:len(CORE_OPTIONS)] == CORE_OPTIONS
     assert opts[-2:] == ["nofunc_stack_trace", "nofunc-args"]  # the function tracer's
 
     def body():
@@ -247,11 +224,11 @@ def test_options_change_lines(lucid):
     fails(lucid, "echo 2 > options/print-parent")
     fails(lucid, "echo x > options/print-parent")
     fails(lucid, "echo %s > trace_options" % ("x" * 70))
-    assert cat(lucid, "trace_options").splitlines()[:len(DEFAULT_OPTIONS)] == DEFAULT_OPTIONS
+    assert cat(lucid, "trace_options").splitlines()[:len(CORE_OPTIONS)] == CORE_OPTIONS
 
 
 def test_func_stack_trace(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 1 > options/func_stack_trace")
     assert cat(lucid, "options/func_stack_trace") == "1\n"
     trace_leaf_calls(lucid)
@@ -268,7 +245,7 @@ def test_func_stack_trace(lucid):
 
 
 def test_echo_trace_clears(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     trace_leaf_calls(lucid)
     cpu = int(LINE.match(events(cat(lucid, "trace"))[0]).group("cpu"))
     other = (cpu + 1) % ncpus(lucid)
@@ -283,7 +260,7 @@ def test_echo_trace_clears(lucid):
 
 
 def test_tracing_on(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     assert cat(lucid, "tracing_on") == "1\n"
     fails(lucid, "echo abc > tracing_on")
     fails(lucid, "echo > tracing_on")
@@ -310,7 +287,7 @@ def test_tracing_on(lucid):
 
 
 def test_trace_pipe_consumes(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     trace_leaf_calls(lucid)
     # With tracing off, trace_pipe gives what there is, then end of file.
     out = cat(lucid, "trace_pipe")
@@ -324,7 +301,7 @@ def test_trace_pipe_consumes(lucid):
 
 
 def test_trace_pipe_waits(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo ftest_leaf > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     # Empty: the reader waits until Ctrl-C.
@@ -344,7 +321,7 @@ def test_trace_pipe_waits(lucid):
 
 
 def test_buffer_size(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     n = ncpus(lucid)
     assert cat(lucid, "buffer_size_kb") == "1408\n"
     assert cat(lucid, "buffer_total_size_kb") == "%d\n" % (1408 * n)
@@ -365,7 +342,7 @@ def test_buffer_size(lucid):
 
 
 def test_stats_format(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     trace_leaf_calls(lucid)
     total = 0
     for c in range(ncpus(lucid)):
@@ -379,7 +356,7 @@ def test_stats_format(lucid):
 
 def test_overwrite_and_drop(lucid):
     """A tiny buffer: overwrite loses the oldest events (overrun), nooverwrite the newest."""
-    fresh(lucid)
+    reset_tracing(lucid)
     n = ncpus(lucid)
 
     def stats(what):
@@ -417,7 +394,7 @@ def test_overwrite_and_drop(lucid):
 
 
 def test_trace_clock(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     assert cat(lucid, "trace_clock") == "[local] global counter uptime x86-tsc\n"
     fails(lucid, "echo bogus > trace_clock")
     ok(lucid, "echo counter > trace_clock")
@@ -440,7 +417,7 @@ def test_trace_clock(lucid):
 
 
 def test_filter_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     assert cat(lucid, "set_ftrace_filter") == "#### all functions enabled ####\n"
     assert cat(lucid, "set_ftrace_notrace") == "#### no functions disabled ####\n"
     ok(lucid, "echo ftest_leaf > set_ftrace_filter")
@@ -484,7 +461,7 @@ def test_filter_files(lucid):
 
 def test_filter_by_index(lucid):
     """A number is a line of available_filter_functions, from 1 (Linux's MATCH_INDEX)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     names = cat(lucid, "available_filter_functions").split("\n")[:-1]
     leaf, mid = names.index("ftest_leaf") + 1, names.index("ftest_mid") + 1
     ok(lucid, "echo %d > set_ftrace_filter" % leaf)
@@ -511,11 +488,11 @@ def test_filter_by_index(lucid):
     fails(lucid, "echo %d > set_graph_function" % leaf)
     fails(lucid, "echo %d > set_graph_notrace" % leaf)
     assert cat(lucid, "set_graph_function") == "#### all functions enabled ####\n"
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_set_ftrace_pid(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     assert cat(lucid, "set_ftrace_pid") == "no pid\n"
     fails(lucid, "echo abc > set_ftrace_pid")
     fails(lucid, "echo -1 > set_ftrace_pid")
@@ -548,7 +525,7 @@ def test_set_ftrace_pid(lucid):
 
 def test_saved_cmdlines(lucid):
     """pid -> comm for every task the trace names; resizing forgets them all; bad sizes refused."""
-    fresh(lucid)
+    reset_tracing(lucid)
     assert cat(lucid, "saved_cmdlines_size") == "128\n"
     trace_leaf_calls(lucid)
     pid = int(re.search(r"ftest-(\d+) ", cat(lucid, "trace")).group(1))
@@ -571,7 +548,7 @@ def test_saved_cmdlines(lucid):
 
 
 def test_call_site_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     total = int(cat(lucid, "dyn_ftrace_total_info").split()[0])
     assert re.match(r"^\d+ pages:\d+ groups: \d+\n$", cat(lucid, "dyn_ftrace_total_info"))
     assert sh(lucid, "cat available_filter_functions | wc -l").strip() == str(total)
@@ -589,7 +566,7 @@ def test_call_site_files(lucid):
 
 def test_all_functions_under_load(lucid):
     """Every function traced while run_test runs on every CPU: no crash, no bad line."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 64 > buffer_size_kb")
     ok(lucid, "echo function > current_tracer")
     for _ in range(5):
@@ -605,4 +582,4 @@ def test_all_functions_under_load(lucid):
     m = re.search(r"entries-written: (\d+)/(\d+) ", text)
     assert int(m.group(1)) == sum(1 for l in lines if LINE.match(l)), m.group(0)
     assert "<idle>-0" in text
-    fresh(lucid)
+    reset_tracing(lucid)

@@ -8,7 +8,7 @@ on every event and the stack tracer, with work on every CPU, and the kernel must
 """
 import re
 
-from tracefs import T, cat, ok, sh
+from tracefs import T, cat, ok, reset_tracing, sh
 
 BOOT = {"cmdline": "ftrace_selftest"}
 
@@ -30,12 +30,6 @@ RENAMED = {"kernel_clone": "do_fork", "machine_restart": "machine_reboot",
            "do_sys_poll": "poll_common", "do_symlinkat": "do_symlink", "mnt_init": "mount_init",
            "forget_original_parent": "exit_children", "vm_area_free": "vma_free",
            "chmod_common": "chmod_inode"}
-
-
-def fresh(k):
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_ftrace_filter",
-                "echo 0 > options/func_stack_trace", "echo 1 > tracing_on", "echo > trace"]:
-        ok(k, cmd)
 
 
 def functions(text):
@@ -62,7 +56,7 @@ def test_selftests_pass(lucid):
 
 
 def test_lock_functions_listed(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     listed = set(cat(lucid, "available_filter_functions", timeout=120).split())
     for name in SPIN_LOCKS + MUTEXES:
         assert name in listed, name
@@ -78,7 +72,7 @@ def test_lock_functions_listed(lucid):
 
 def test_trace_raw_spin_lock(lucid):
     """The issue's example: `echo _raw_spin_lock > set_ftrace_filter` records its callers."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo _raw_spin_lock > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, WORK, timeout=300)
@@ -92,7 +86,7 @@ def test_trace_raw_spin_lock(lucid):
 
 def test_trace_every_lock_function(lucid):
     """Every spin lock and mutex function at once, under load on every CPU."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '*spin*lock*' > set_ftrace_filter")
     ok(lucid, "echo 'mutex_*lock' >> set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
@@ -110,7 +104,7 @@ def test_lock_functions_with_stacks_and_graph(lucid):
     """What would deadlock if the tracer took a traced lock: a stack trace per event (the
     unwinder looks modules up under their lock), the stack tracer (its max_lock) and printk
     while the unlock functions are traced; then function_graph over every lock function."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '*spin_unlock*' > set_ftrace_filter")
     ok(lucid, "echo 1 > options/func_stack_trace")
     ok(lucid, "echo 1 > /proc/sys/kernel/stack_tracer_enabled")
@@ -124,7 +118,7 @@ def test_lock_functions_with_stacks_and_graph(lucid):
     ok(lucid, "echo 0 > options/func_stack_trace")
     healthy(lucid)
 
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '*spin*lock*' > set_ftrace_filter")
     ok(lucid, "echo 'mutex_*lock' >> set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
@@ -137,7 +131,7 @@ def test_lock_functions_with_stacks_and_graph(lucid):
 
 def test_linux_names(lucid):
     """Linux 6.1's names where Lucid has the same function: the old names are gone."""
-    fresh(lucid)
+    reset_tracing(lucid)
     listed = set(cat(lucid, "available_filter_functions", timeout=120).split())
     for new, old in RENAMED.items():
         assert new in listed and old not in listed, (new, old)

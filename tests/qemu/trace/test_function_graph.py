@@ -1,14 +1,15 @@
 """The function_graph tracer from the shell: nesting, marks, filters, options, files, errors,
 interrupts, and every function traced while run_test runs on 4 CPUs.
 
-Each test starts from the boot state (fresh()). Lines are parsed with GRAPH_LINE, Linux's format
+Each test starts from the boot state (reset_tracing()). Lines are parsed with GRAPH_LINE, Linux's format
 (profile PA of ../shared/reference/ftrace-formats.md, samples in linux-6.1/trace_function_graph_*),
 and what they say is checked exactly: which functions, in which order, at which depth.
 """
 import re
 import time
 
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
+from tracefs import (CORE_OPTIONS, EINVAL, GRAPH_OPTIONS, T, cat, fails, modes,  # noqa: F401
+                     ncpus, ok, reset_tracing, sh)
 
 BOOT = {"cmdline": ""}
 
@@ -18,17 +19,6 @@ HEADER = ("# tracer: function_graph\n"
           "# |     |   |                     |   |   |   |\n")
 # Linux 6.15's list: 6.1's, with the return values (6.5), address (6.13) and arguments (6.15)
 # (test_fgraph_retval.py) after funcgraph-tail.
-GRAPH_OPTIONS = ["nofuncgraph-overrun", "funcgraph-cpu", "funcgraph-overhead", "nofuncgraph-proc",
-                 "funcgraph-duration", "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail",
-                 "nofuncgraph-retval", "nofuncgraph-retval-hex", "nofuncgraph-retaddr",
-                 "nofuncgraph-args", "sleep-time", "graph-time"]
-CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
-                "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
-                "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
-                "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
-                "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
-                "nofunction-fork", "nodisplay-graph", "nostacktrace"]
-
 # [abstime "%5lu.%06lu |  "] [cpu " %d) "] [proc, 14 wide, " | "] [duration column] indent body
 DURATION = r"(?:(?P<mark>[ +!#*@$]) (?P<num>\d+(?:\.\d+)?) us +|              )\|  "
 GRAPH_LINE = re.compile(r"^(?P<abs> *\d+\.\d{6} \|  )?(?: (?P<cpu>\d)\) )?(?P<proc>.{14} \| )?"
@@ -40,21 +30,6 @@ DASHES = " " + "-" * 42
 BANNER = re.compile(r"^ (?P<cpu>\d)\) (?P<prev>.{14}) => (?P<next>.{14})$")
 MARKS = [(1000000000, "$"), (100000000, "@"), (10000000, "*"), (1000000, "#"), (100000, "!"),
          (10000, "+")]
-
-
-def fresh(k):
-    """Back to the state at boot: nop, no filters, default sizes and options, empty buffer."""
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_ftrace_filter",
-                "echo > set_ftrace_notrace", "echo > set_graph_function",
-                "echo > set_graph_notrace", "echo 0 > max_graph_depth", "echo 0 > tracing_thresh",
-                "echo 1 > tracing_on"]:
-        ok(k, cmd)
-    if cat(k, "buffer_size_kb") != "1408\n":
-        ok(k, "echo 1408 > buffer_size_kb")
-    for opt in CORE_OPTIONS + GRAPH_OPTIONS:
-        ok(k, "echo %s > %s/options/%s" % (0 if opt.startswith("no") else 1, T,
-                                             re.sub(r"^no", "", opt)))
-    ok(k, "echo > trace")
 
 
 def ftest_functions(k):
@@ -153,7 +128,7 @@ def check_call(text, times=3):
 
 
 def test_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     tracers = cat(lucid, "available_tracers")
     assert "function_graph" in tracers.split() and tracers.endswith(" function nop\n"), tracers
     listing = modes(lucid, T)
@@ -185,11 +160,11 @@ def test_files(lucid):
     assert cat(lucid, "max_graph_depth") == "7\n"
     ok(lucid, "echo 250 > tracing_thresh")
     assert cat(lucid, "tracing_thresh") == "250\n"
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_bad_writes_change_nothing(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 3 > max_graph_depth")
     fails(lucid, "echo abc > max_graph_depth")
     fails(lucid, "echo -1 > max_graph_depth")
@@ -229,11 +204,11 @@ def test_bad_writes_change_nothing(lucid):
     # A tracer's options are set through trace_options only while it is the current tracer.
     fails(lucid, "echo funcgraph-proc > trace_options")
     assert cat(lucid, "options/funcgraph-proc") == "0\n"
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_options_listed(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     opts = sh(lucid, "ls %s/options" % T).split()
     assert set(re.sub(r"^no", "", o) for o in GRAPH_OPTIONS) <= set(opts), opts
     ok(lucid, "echo function_graph > current_tracer")
@@ -242,14 +217,14 @@ def test_options_listed(lucid):
     assert cat(lucid, "options/funcgraph-proc") == "1\n"
     ok(lucid, "echo nofuncgraph-proc > trace_options")
     assert cat(lucid, "trace_options").splitlines() == CORE_OPTIONS + GRAPH_OPTIONS
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- what the trace shows ------------------------------------------------------------------------
 
 
 def test_call_nesting_with_set_graph_function(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")  # no interrupt in the middle, by chance
     ok(lucid, "echo ftest_outer > set_graph_function")
     ok(lucid, "echo function_graph > current_tracer")
@@ -262,11 +237,11 @@ def test_call_nesting_with_set_graph_function(lucid):
     ok(lucid, "echo 0 > tracing_on")
     assert cat(lucid, "trace_pipe") == text[len(HEADER):]
     assert cat(lucid, "trace") == HEADER
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_call_nesting_with_set_ftrace_filter(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
@@ -275,14 +250,14 @@ def test_call_nesting_with_set_ftrace_filter(lucid):
     # Only the filtered sites are live.
     enabled = cat(lucid, "enabled_functions").splitlines()
     assert sorted(l.split()[0] for l in enabled) == sorted(ftest_functions(lucid)), enabled
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_marks(lucid):
     """Every duration carries the mark of its range (Line checks it on every line of every
     test); here a delay of each range. A busy host may stretch a call into the next range
     (time is the TSC, and QEMU's threads share the host), never shorten it."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo ftest_delay > set_graph_function")
     ok(lucid, "echo function_graph > current_tracer")
@@ -300,11 +275,11 @@ def test_marks(lucid):
         assert order.index(line.mark) >= order.index(mark), line.text
     # The longest lands in its own range unless the host stalls QEMU for 88 ms.
     assert lines[-1].mark in "*@", text
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_max_graph_depth(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo ftest_outer > set_graph_function")
     ok(lucid, "echo 1 > max_graph_depth")
@@ -320,7 +295,7 @@ def test_max_graph_depth(lucid):
     ok(lucid, "echo > trace")
     ok(lucid, "ftest call")
     check_call(cat(lucid, "trace"))
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 RETURN_STACK = 50  # FTRACE_RETFUNC_DEPTH (trace/fgraph.h): calls a task's return stack holds
@@ -331,7 +306,7 @@ def test_return_stack_overrun(lucid):
     """A chain deeper than the return stack: the first RETURN_STACK calls are hooked (the last
     one shows as a leaf, its callees being unhooked), the rest are counted as overruns, which
     funcgraph-overrun prints after each return, as Linux does."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo ftest_deep > set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
@@ -363,14 +338,14 @@ def test_return_stack_overrun(lucid):
         assert sh(lucid, "ftest deep " + bad).startswith("usage: ftest call |"), bad
         assert lucid.status() == 2, bad
     assert graph_lines(cat(lucid, "trace")) == []
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_settings_changed_while_tracing(lucid):
     """With no set_graph_* filter and no option set, the callbacks take a fast path that just
     records; each setting, written while the tracer runs, must take it off that path at once
     (and back when cleared). set_ftrace_filter alone keeps the calls on the fast path."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
     NANOSLEEP = "do_nanosleep();"
@@ -406,11 +381,11 @@ def test_settings_changed_while_tracing(lucid):
     ok(lucid, "echo 1 > options/sleep-time")
     lines = graph_lines(call("sleep 0.1"))
     assert [l.shape() for l in lines] == [NANOSLEEP] and lines[0].us >= 100000, lines
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_set_graph_notrace(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo ftest_outer > set_graph_function")
     ok(lucid, "echo ftest_mid > set_graph_notrace")
@@ -423,11 +398,11 @@ def test_set_graph_notrace(lucid):
     ok(lucid, "ftest call")
     assert [l.shape() for l in graph_lines(cat(lucid, "trace"))] == \
         ["ftest_outer() {", "  ftest_mid();", "}"] * 3
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_option_columns(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo ftest_outer > set_graph_function")
     ok(lucid, "echo function_graph > current_tracer")
@@ -483,11 +458,11 @@ def test_option_columns(lucid):
     lines = graph_lines(text, overhead=False)
     assert len(lines) == 1 and lines[0].us >= 150, text
     ok(lucid, "echo 1 > options/funcgraph-overhead")
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_tracing_thresh(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo 'ftest_*' > set_graph_function")
     ok(lucid, "echo function_graph > current_tracer")
@@ -507,13 +482,13 @@ def test_tracing_thresh(lucid):
     ok(lucid, "echo > trace")
     ok(lucid, "ftest delay 20")
     assert [l.shape() for l in graph_lines(cat(lucid, "trace"))] == ["ftest_delay();"]
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_interrupt_nests_in_traced_function(lucid):
     """Timer interrupts arrive while ftest_delay busy-waits: each shows between arrows, one
     level deeper than ftest_delay, on its CPU; with funcgraph-irqs off they are not recorded."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo ftest_delay > set_graph_function")
     ok(lucid, "echo function_graph > current_tracer")
     ok(lucid, "ftest delay 50000")  # 50 ms: about five ticks
@@ -552,13 +527,13 @@ def test_interrupt_nests_in_traced_function(lucid):
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     lines = graph_lines(cat(lucid, "trace"))
     assert [l.shape() for l in lines] == ["ftest_delay() {", "}"], lines
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_trace_printk_and_marker_as_comments(lucid):
     """trace_printk and trace_marker messages print as C comments, one level deeper than the
     function open at that point (at top level, unindented, as Linux does)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo cmd_ftest > set_graph_function")
     ok(lucid, "echo function_graph > current_tracer")
@@ -577,7 +552,7 @@ def test_trace_printk_and_marker_as_comments(lucid):
         assert len(banners) == 1 and "ftest-" in banners[0][2] and "bash-" in banners[0][3]
     else:
         assert not banners, text
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- every function, on every CPU ----------------------------------------------------------------
@@ -616,7 +591,7 @@ def stats(k, cpu):
 
 
 def test_every_function_while_run_test_runs(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo function_graph > current_tracer")
     # Five seconds of the whole kernel traced, on 4 CPUs, the buffers overrunning.
     end, rounds = time.monotonic() + 5, 0
@@ -653,14 +628,14 @@ def test_every_function_while_run_test_runs(lucid):
     assert any(re.match(r"^ *run_tes-\d+ *\| $", l.proc) for l in lines)
     assert check_balanced(events) > 1000
     assert "Kernel panic" not in sh(lucid, "dmesg") and "Oops" not in sh(lucid, "dmesg")
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_set_graph_function_entered_with_tracing_off(lucid):
     """tests/user/graphon: a vfs_write entered while tracing is off records nothing and is not
     hooked for its return; what the task calls after it, outside any vfs_write, must not be
     traced as if inside one (every top-level call is vfs_write), and the next vfs_write is."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/funcgraph-irqs")
     ok(lucid, "echo vfs_write > set_graph_function")
     ok(lucid, "echo function_graph > current_tracer")
@@ -669,4 +644,4 @@ def test_set_graph_function_entered_with_tracing_off(lucid):
     text = cat(lucid, "trace")
     top = re.findall(r"\|  (\w+)\(\)", text)  # depth 0: two blanks after the bar
     assert top and set(top) == {"vfs_write"}, text[:3000]
-    fresh(lucid)
+    reset_tracing(lucid)

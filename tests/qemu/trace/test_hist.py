@@ -15,8 +15,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, cat, fails, ok, sh
-from test_events import fresh
+from tracefs import EINVAL, T, cat, fails, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 
@@ -63,7 +62,7 @@ def clean(k):
 
 
 def test_layout_is_linux_line_for_line(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'hist:keys=id' > %strigger" % SYS_ENTER)
     # the trigger file's line and the soft-mode enable are the capture's, byte for byte
     linux_trigger = ref("sys_enter_filter_enable_trigger.txt").splitlines()
@@ -96,7 +95,7 @@ def test_layout_is_linux_line_for_line(lucid):
 def test_counts_equal_the_events_on_every_cpu(lucid):
     """The same sys_enter events, recorded and counted: per system call, the same numbers,
     with two processes making them on two CPUs at once (the map takes them without a lock)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'comm == \"seq\"' > %sfilter" % SYS_ENTER)
     ok(lucid, "echo 'hist:keys=id:vals=hitcount,common_pid if comm == \"seq\"' > %strigger"
        % SYS_ENTER)
@@ -123,7 +122,7 @@ def test_counts_equal_the_events_on_every_cpu(lucid):
 
 def test_syscalls_by_process(lucid):
     """histogram.rst's recipe: which process makes the system calls, and which calls."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'hist:key=common_pid.execname:val=hitcount:sort=hitcount.descending' > %s"
        "trigger" % SYS_ENTER)
     ok(lucid, "echo 'hist:key=common_pid.execname,id.syscall:val=hitcount' >> %strigger"
@@ -164,7 +163,7 @@ def test_syscalls_by_process(lucid):
 
 def test_kmalloc_bytes_by_call_site(lucid):
     """histogram.rst's recipe: who allocates the most, by the calling function (.sym)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'hist:key=call_site.sym:val=bytes_req:sort=bytes_req.descending' > %s"
        "trigger" % KMALLOC)
     ok(lucid, "cat /etc/passwd > /dev/null; ls /bin > /dev/null")
@@ -193,7 +192,7 @@ def test_kmalloc_bytes_by_call_site(lucid):
 
 def test_marker_text_as_key(lucid):
     """A histogram of trace_marker's writes (ftrace/print), keyed by their text."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'hist:keys=buf' > %strigger" % PRINT)
     ok(lucid, "for i in 1 2 3; do echo -n hello > trace_marker; done; "
        "echo -n world > trace_marker; echo -n world > trace_marker")
@@ -214,7 +213,7 @@ def test_marker_text_as_key(lucid):
 
 
 def test_pause_continue_clear_and_several_on_one_event(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     t = PRINT + "trigger"
     ok(lucid, "echo 'hist:keys=buf' > " + t)
     ok(lucid, "echo 'hist:keys=common_pid:vals=hitcount:sort=common_pid' >> " + t)
@@ -259,7 +258,7 @@ def test_pause_continue_clear_and_several_on_one_event(lucid):
 
 
 def test_modifiers_and_filters(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     t = KMALLOC + "trigger"
     ok(lucid, "echo 'hist:keys=bytes_req.log2:vals=bytes_alloc.hex:sort=bytes_req' > " + t)
     ok(lucid, "echo 'hist:keys=bytes_req.buckets=64:sort=bytes_req:size=256' >> " + t)
@@ -316,7 +315,7 @@ def test_modifiers_and_filters(lucid):
 
 
 def test_shared_named_histogram(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'hist:name=allocs:keys=common_pid.execname' > %strigger" % KMALLOC)
     ok(lucid, "echo 'hist:name=allocs:keys=common_pid.execname' > events/kmem/kfree/trigger")
     fails(lucid, "echo 'hist:name=allocs:keys=common_pid' >> events/kmem/kfree/trigger")
@@ -337,7 +336,7 @@ def test_shared_named_histogram(lucid):
 
 
 def test_instance_has_its_own(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir instances/h")
     ok(lucid, "echo 'hist:keys=buf' > instances/h/%strigger" % PRINT)
     ok(lucid, "echo -n mine > instances/h/trace_marker; echo -n top > trace_marker")
@@ -366,7 +365,7 @@ ERRORS = [
 
 
 def test_errors_in_error_log(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo > error_log")
     t = SYS_ENTER + "trigger"
     for text, err, sentence, word in ERRORS:
@@ -406,7 +405,7 @@ def test_errors_in_error_log(lucid):
 
 def test_nothing_kept_after_a_thousand(lucid):
     """1,000 histograms made, hit and removed: MemFree as before (the maps are 2048 entries)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "set +o history")  # bash's history would grow its heap, not the kernel's
 
     def free_kb():
@@ -440,7 +439,7 @@ def test_three_events_at_once_under_load(lucid):
     """Histograms on sched_switch (by stack), sys_enter and kmalloc at once while four shells
     make system calls and allocations on every CPU, the hist files read and cleared meanwhile:
     no oops, and every histogram's Totals agree with its lines."""
-    fresh(lucid)
+    reset_tracing(lucid)
     defs = {"events/sched/sched_switch/": "hist:keys=stacktrace:vals=prev_pid",
             SYS_ENTER: "hist:keys=common_pid.execname,id.syscall:size=16384",
             KMALLOC: "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending"}

@@ -11,8 +11,7 @@ EBUSY for what another part still uses, and no memory kept after many rounds.
 """
 import re
 
-from tracefs import T, cat, fails, ok, sh
-from test_events import fresh
+from tracefs import T, cat, fails, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 
@@ -78,7 +77,7 @@ def last_error(k):
 
 
 def test_wakeup_latency_recipe(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     recipe(lucid)
     # the trigger files list them back in Linux's words: variables after the values, the
@@ -112,7 +111,7 @@ def test_wakeup_latency_recipe(lucid):
 def test_onmax_saves_the_worst_case(lucid):
     # histogram.rst's second form: onmax($wakeup_lat).save(...) keeps, per pid, the largest
     # latency and the fields of the switch that had it; it must equal the recorded latency
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     ok(lucid, "echo '%s' >> synthetic_events" % SYNTH)
     ok(lucid, "echo '%s' >> %strigger" % (T_WAKING, WAKING))
@@ -144,7 +143,7 @@ def test_onmax_saves_the_worst_case(lucid):
 def test_expressions_through_a_synthetic_event(lucid):
     # v = id*2+1, w = id/3 (Linux 6.1 divides by a small constant by multiplying: (x * (2^20/3)
     # + 2^20 - 1) >> 20), u = -(id); onchange($v) writes them with id into calc
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     ok(lucid, "echo 'calc s64 v; s64 w; s64 u; long id' >> synthetic_events")
     t = ("hist:keys=common_pid:v=id*2+1,w=id/3,u=-(id):onchange($v).trace(calc,$v,$w,$u,id)"
@@ -168,7 +167,7 @@ def test_expressions_through_a_synthetic_event(lucid):
 
 
 def test_snapshot_on_a_new_max(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     ok(lucid, "echo '%s' >> %strigger" % (T_WAKING, WAKING))
     snap = ('hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:'
@@ -190,7 +189,7 @@ def test_snapshot_on_a_new_max(lucid):
 def test_recipe_in_an_instance(lucid):
     # The triggers and the synthetic event's enable in an instance: its records go into the
     # instance's buffer, not the top level's; a filter on the top level's file changes nothing
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     ok(lucid, "mkdir instances/lat")
     recipe(lucid, "instances/lat/")
@@ -207,7 +206,7 @@ def test_recipe_in_an_instance(lucid):
 
 
 def test_busy_while_used(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     recipe(lucid)
     # sched_switch's histogram uses $ts0: sched_waking's cannot go, nor with '>' (nothing goes)
@@ -262,7 +261,7 @@ ERRORS = [
 
 
 def test_errors_in_error_log(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     ok(lucid, "echo '%s' >> synthetic_events" % SYNTH)
     ok(lucid, "echo '%s' >> %strigger" % (T_WAKING, WAKING))
@@ -286,7 +285,7 @@ def test_nothing_kept_after_many_rounds(lucid):
     """The recipe made and removed 500 times: MemFree as before. (Only builtins in the loop:
     a process started would leave the kernel's pid and task caches grown by a page, noise.
     The hits allocate nothing: the maps are made whole when the trigger is.)"""
-    fresh(lucid)
+    reset_tracing(lucid)
     clean(lucid)
     ok(lucid, "set +o history")
     # one round, as a shell function (one line: the console's continuation prompts stay out)

@@ -8,7 +8,7 @@ instance is open. trace-cmd -B records and shows an instance's events only.
 """
 import re
 
-from tracefs import T, cat, fails, ok, sh
+from tracefs import T, cat, fails, ok, reset_tracing, sh
 
 I = "instances"
 EBUSY = "rmdir: '%s': Device or resource busy\n"
@@ -24,14 +24,6 @@ INSTANCE_FILES = ["available_tracers", "buffer_percent", "buffer_size_kb",
 # An event line: "name: body", or a function's "func <-parent".
 LINE = re.compile(r"^ *(?P<comm>.{1,16})-(?P<pid>\d+) +\[\d{3}\] \S{4} +[\d.]+: "
                   r"(?P<what>[^\s:]+):? ?(?P<body>.*)$")
-
-
-def fresh(k):
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_event", "echo > trace",
-                "echo 1 > tracing_on"]:
-        ok(k, cmd)
-    for name in sh(k, "ls %s" % I).split():
-        ok(k, "rmdir %s/%s" % (I, name))
 
 
 def lines(k, path):
@@ -52,7 +44,7 @@ def memfree(k):
 
 
 def test_tree(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     assert sh(lucid, "ls %s" % I) == ""
     assert "  instances\t\t- Make sub-buffers with: mkdir instances/foo\n" in cat(lucid, "README")
     ok(lucid, "mkdir %s/foo" % I)
@@ -93,7 +85,7 @@ def test_tree(lucid):
 
 
 def test_buffers_and_settings_are_the_instances_own(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
     ok(lucid, "echo counter > %s/foo/trace_clock" % I)  # (a new clock empties the buffer)
     ok(lucid, "echo into-foo > %s/foo/trace_marker" % I)
@@ -136,7 +128,7 @@ def test_buffers_and_settings_are_the_instances_own(lucid):
 
 
 def test_events_filters_and_pids_per_instance(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
     # The same event in both instances and the top level, each with its own filter.
     ok(lucid, "echo 'next_pid == 0' > %s/foo/events/sched/sched_switch/filter" % I)
@@ -187,7 +179,7 @@ def test_events_filters_and_pids_per_instance(lucid):
 
 def test_function_tracer_in_two_instances(lucid):
     # Linux 6.1 allows the function tracer in instances, each with its own set_ftrace_filter.
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
     ok(lucid, "echo vfs_read > %s/foo/set_ftrace_filter" % I)
     ok(lucid, "echo vfs_write > %s/bar/set_ftrace_filter" % I)
@@ -229,7 +221,7 @@ def test_function_tracer_in_two_instances(lucid):
 
 
 def test_rmdir_busy_and_errors(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo" % I)
     assert sh(lucid, "mkdir %s/foo" % I) == EEXIST % ("%s/foo" % I)
     assert lucid.status() == 1
@@ -263,7 +255,7 @@ def test_rmdir_busy_and_errors(lucid):
 
 
 def test_memory_comes_back(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     cycle = ("for i in $(seq 100); do mkdir %s/x && echo 1 > %s/x/events/sched/enable && "
              "echo m > %s/x/trace_marker && echo function > %s/x/current_tracer && "
              "rmdir %s/x || break; done" % (I, I, I, I, I))
@@ -292,7 +284,7 @@ def test_memory_comes_back(lucid):
 
 
 def test_trace_cmd_buffer_instance(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # Events at the top level meanwhile: the report of -B foo must not show them.
     ok(lucid, "echo 1 > events/sched/sched_wakeup/enable")
     out = sh(lucid, "cd /tmp; trace-cmd record -B foo -e sched:sched_switch recwait sleep 0.5 "
@@ -317,7 +309,7 @@ def test_trace_cmd_buffer_instance(lucid):
 def test_error_log_cpumask_options_files_per_instance(lucid):
     # Linux keeps these per instance too: error_log, tracing_cpumask, trace_marker_raw,
     # buffer_percent, free_buffer, and every core option (stacktrace here).
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo; echo > error_log" % I)
     assert sh(lucid, "echo 'bogus ==' > %s/foo/events/sched/sched_switch/filter" % I) == \
         "-bash: echo: write error: Invalid argument\n"
@@ -379,7 +371,7 @@ def hello(k):
 def test_event_triggers_act_on_their_instance(lucid):
     # Linux's triggers belong to a trace_event_file: foo's act on foo, and neither the top
     # level nor bar sees them.
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
     foo, bar = "%s/foo/" % I, "%s/bar/" % I
     t = foo + EXEC + "trigger"
@@ -414,7 +406,7 @@ def test_event_triggers_act_on_their_instance(lucid):
 
 
 def test_instance_stacktrace_enable_event_and_snapshot_triggers(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo" % I)
     foo = "%s/foo/" % I
     # stacktrace on a soft-disabled event: foo's enable reads 0*, the top level's is untouched,
@@ -472,7 +464,7 @@ def test_instance_stacktrace_enable_event_and_snapshot_triggers(lucid):
 
 def test_marker_triggers_and_rmdir_with_triggers(lucid):
     # events/ftrace/print/trigger in an instance: its own trace_marker runs it.
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo" % I)
     foo = "%s/foo/" % I
     ok(lucid, "echo 'traceoff if buf ~ \"*stop*\"' > %sevents/ftrace/print/trigger" % foo)
@@ -500,7 +492,7 @@ def commands(k, path):
 def test_function_commands_act_on_their_instance(lucid):
     # An instance's set_ftrace_filter takes Linux's commands; they act on that instance and are
     # listed in its file only (Linux's probes belong to a trace array).
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo" % I)
     foo = "%s/foo/" % I
     ok(lucid, "echo 'ftest_leaf:traceoff' > %sset_ftrace_filter" % foo)
@@ -571,7 +563,7 @@ def graph_bodies(k, path):
 def test_function_graph_in_an_instance(lucid):
     # Linux 6.11 runs function_graph in instances, with the instance's own set_ftrace_filter
     # and set_ftrace_pid and its own buffer.
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
     foo = "%s/foo/" % I
     ok(lucid, "echo 'ftest_*' > %sset_ftrace_filter" % foo)
@@ -609,7 +601,7 @@ def test_function_graph_in_several_arrays_at_once(lucid):
     # Linux 6.11: the top level and any number of instances run function_graph at once, each
     # with its own set_ftrace_filter and buffer. Each call is hooked once; each array records
     # only its own functions, every entry with its return (a leaf line, or "{" then "}").
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo; mkdir %s/bar" % (I, I))
     foo, bar = "%s/foo/" % I, "%s/bar/" % I
     ok(lucid, "echo 'ftest_outer ftest_mid' > %sset_ftrace_filter" % foo)
@@ -659,7 +651,7 @@ def test_set_graph_function_state_is_each_arrays(lucid):
     # set_graph_function (the top level's file, for every array) marks a task inside
     # ftest_outer for each array on its own: an array whose entry was not recorded (its
     # tracing_on is 0) drops its own mark, and the other array still traces the callees.
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir %s/foo" % I)
     foo = "%s/foo/" % I
     ok(lucid, "echo ftest_outer > set_graph_function")
@@ -680,7 +672,7 @@ def test_set_graph_function_state_is_each_arrays(lucid):
 def test_function_graph_arrays_limit_and_rmdir_under_load(lucid):
     # As Linux's fgraph, 16 users at once (FGRAPH_ARRAY_SIZE): the 17th array is refused with
     # ENOSPC, and one freed makes room again.
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo ftest_leaf > set_ftrace_filter; echo function_graph > current_tracer")
     for n in range(15):
         ok(lucid, "mkdir {i}/g{n}; echo ftest_leaf > {i}/g{n}/set_ftrace_filter; "
@@ -717,7 +709,7 @@ def test_rmdir_with_triggers_and_commands_under_load(lucid):
     # another event of the instance), a function command and an enabled event in place: the
     # probes walk the instance's files and triggers without a lock, so they must be gone from
     # the probes' sight before anything is freed. Then the memory is back.
-    fresh(lucid)
+    reset_tracing(lucid)
     one = ("mkdir {i}/x && echo 'stacktrace:2 if prev_state & 3' > {e}/sched_switch/trigger && "
            "echo 'enable_event:sched:sched_wakeup if next_pid > 0' >> {e}/sched_switch/trigger && "
            "echo 1 > {e}/sched_process_exec/enable && "

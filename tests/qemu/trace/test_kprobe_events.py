@@ -13,7 +13,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, cat, fails, modes, ok, sh
+from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
 from test_trace_cmd_events import SHARE, record, report_of
 
 BOOT = {"timeout": 120, "share": SHARE}
@@ -33,13 +33,6 @@ OPENRET = "r:opr sys_openat ret=$retval:s64"
 def ref(name):
     with open(os.path.join(REF, name)) as f:
         return f.read()
-
-
-def fresh(k):
-    ok(k, "cd %s" % T)
-    ok(k, "echo 0 > tracing_on; echo 0 > events/enable; echo > trace; echo > error_log")
-    ok(k, "echo > kprobe_events; echo > dynamic_events")
-    ok(k, "echo 1 > tracing_on")
 
 
 def lines(k, name=None):
@@ -76,7 +69,7 @@ def last_error(k):
 # --- Linux's captures --------------------------------------------------------------------------
 
 def test_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     m = modes(lucid)
     assert m["kprobe_events"] == "-rw-r-----"
     assert m["kprobe_profile"] == "-r--r-----"
@@ -84,7 +77,7 @@ def test_files(lucid):
 
 
 def test_the_captures_definitions_formats_and_profile(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:gp sys_getpid' > kprobe_events")
     ok(lucid, "echo 'p:gp3 sys_getpid regs=%di comm=$comm' >> kprobe_events")
     ok(lucid, "echo 'r10:gpr sys_getpid ret=$retval' >> kprobe_events")
@@ -104,7 +97,7 @@ def test_the_captures_definitions_formats_and_profile(lucid):
 
 
 def test_getpid_lines_and_counts(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:gp3 sys_getpid regs=%di comm=$comm' > kprobe_events")
     ok(lucid, "echo 'r10:gpr sys_getpid ret=$retval' >> kprobe_events")
     ok(lucid, "echo 1 > events/kprobes/enable")
@@ -141,7 +134,7 @@ def test_getpid_lines_and_counts(lucid):
 # --- fetch arguments ---------------------------------------------------------------------------
 
 def test_openat_arguments_and_return_values(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
     ok(lucid, "echo '%s' >> kprobe_events" % OPENRET)
     ok(lucid, "echo 1 > events/kprobes/enable")
@@ -166,7 +159,7 @@ def test_openat_arguments_and_return_values(lucid):
 
 
 def test_types_arrays_bitfields_and_faults(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # the path's first bytes as an array, as chars, and a bitfield of the flags; a kernel
     # read at address 16 and a user one at 16 both fault: "(fault)" and 0, never an oops
     ok(lucid, "echo 'p:ty sys_openat b=+u0($arg2):u8[3] c=+u0($arg2):x8 bf=$arg3:b2@0/32 "
@@ -188,7 +181,7 @@ def test_types_arrays_bitfields_and_faults(lucid):
 def test_address_probe_and_stack(lucid):
     """p MEMADDR: a probe at an address, named p_0xADDR; $stackN: words of the kernel stack
     (at a function's entry, $stack0 is the return address)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     addr = sh(lucid, "grep ' sys_getpid$' /proc/kallsyms").split()[0].lstrip("0")
     ok(lucid, "echo 'p 0x%s ret=$stack0:symbol sp=$stack' > kprobe_events" % addr)
     assert cat(lucid, "kprobe_events") == \
@@ -228,7 +221,7 @@ def test_entry_probe_sees_every_register(lucid):
     probe on the next instruction does, for the same call. (Through ftrace_caller, which saves
     only the argument registers and RAX, RBX and R12-R15 read 0.) Beside the function tracer
     on the same function, both are called; the tracer's other functions keep ftrace_caller."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:ent sys_getpid %s' >> kprobe_events" % SAME_REGS)
     ok(lucid, "echo 'p:nxt sys_getpid+5 %s' >> kprobe_events" % SAME_REGS)
     assert sh(lucid, "callsite sys_getpid").endswith("  nop (refcount 0)\n")
@@ -269,7 +262,7 @@ def test_entry_probe_sees_every_register(lucid):
 
 
 def test_symbol_and_memory_arguments(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # @SYM[+OFFS]: memory at a symbol (Lucid's kallsyms names functions only, so code bytes
     # here); :symbol prints an address as a symbol
     ok(lucid, "echo 'p:sy sys_getpid j=@sys_getpid+1:u64 ip=%ip:symbol' > kprobe_events")
@@ -286,7 +279,7 @@ def test_symbol_and_memory_arguments(lucid):
 # --- the event's files -------------------------------------------------------------------------
 
 def test_filter_trigger_set_event_and_instances(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
     ok(lucid, "echo '%s' >> kprobe_events" % OPENRET)
     ok(lucid, "echo 'path ~ \"*passwd\"' > events/kprobes/op/filter")
@@ -325,7 +318,7 @@ def test_events_made_after_the_instance(lucid):
     """An instance that exists when a kprobe event or an eprobe event is made gets it (Linux's
     __trace_add_new_event for each trace_array): its files, its records, its EBUSY; and its
     removal takes it from the instance, which still records, lists and goes as before."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir instances/early")
     ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
     ok(lucid, "echo 'r:opr2 sys_openat ret=$retval:s64' >> kprobe_events")
@@ -390,7 +383,7 @@ def test_events_made_after_the_instance(lucid):
 
 
 def test_trace_cmd_records_kprobe_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo '%s' > kprobe_events" % OPENAT)
     # recwait: cat runs once trace-cmd's recorders read; a short command that ended before a
     # recorder had set itself up lost that CPU's events (user/recwait.c)
@@ -403,7 +396,7 @@ def test_trace_cmd_records_kprobe_events(lucid):
 # --- removing ----------------------------------------------------------------------------------
 
 def test_removal_and_busy(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:gp sys_getpid' > kprobe_events")
     ok(lucid, "echo 'p:other/gq sys_getpid' >> kprobe_events")
     ok(lucid, "echo 'r sys_getpid' >> kprobe_events")
@@ -490,7 +483,7 @@ def blacklisted(k):
 
 
 def test_syntax_errors(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # code that must never be probed: the mechanism refuses it
     cases = SYNTAX_ERRORS + [("p ^%s" % blacklisted(lucid), EINVAL, "Failed to register probe event")]
     for marked, err, sentence in cases:
@@ -504,7 +497,7 @@ def test_syntax_errors(lucid):
 
 def test_existing_name_errors(lucid):
     """Linux's multiprobe cases: a name in use, with another type, other arguments, the same."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:kprobes/testevent sys_openat abcd=\\1' > kprobe_events")
     for marked, sentence in (
             ("^r:kprobes/testevent sys_getpid", "Probe type is different from existing probe"),
@@ -531,7 +524,7 @@ def test_append_probe_to_event(lucid):
     counted on its own kprobe_profile line; all record into the one event, each with its own
     place and its own fetch programs; removal by place takes one probe, by name the rest; the
     last probe takes the event with it."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:kprobes/both sys_openat x=$arg3:x32' > kprobe_events")
     ok(lucid, "echo 'p:kprobes/both sys_getpid x=%di:x32' >> kprobe_events")
     # a third, at a place already probed but with another argument's text: appended too
@@ -578,7 +571,7 @@ def test_append_refused_while_kinds_or_arguments_differ(lucid):
     """Appending to an event whose probe type or arguments differ: Linux's error_log line and
     caret, EEXIST, and the event as it was. Appended to an enabled event, a probe is armed at
     once; one of several probes may go while the event is enabled, the last may not."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'p:kprobes/ev sys_openat a=%di:u32 b=%si:u64' > kprobe_events")
     for marked, sentence in (
             ("^r:kprobes/ev sys_getpid a=%di:u32 b=%si:u64",

@@ -11,7 +11,7 @@ sections are long (DEMO_US) so that no stray section on a busy host is longer.
 import re
 import subprocess
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, sh
+from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 
@@ -47,12 +47,9 @@ MARKS = [(1000000000, "$"), (100000000, "@"), (10000000, "*"), (1000000, "#"), (
          (10000, "+")]
 
 
-def fresh(k):
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo 0 > tracing_thresh",
-                "echo 1 > tracing_on", "echo 1 > options/function-trace",
-                "echo 0 > options/display-graph", "echo 0 > options/latency-format",
-                "echo 0 > events/enable", "echo > trace"]:
-        ok(k, cmd)
+def reset_latency(k):
+    """reset_tracing(), and latency_demo unloaded."""
+    reset_tracing(k)
     sh(k, "rmmod latency_demo 2>/dev/null")
 
 
@@ -112,14 +109,14 @@ def demo_run(k, param, us=DEMO_US):
 
 def demo(k, tracer, param, us=DEMO_US):
     """Runs latency_demo under tracer: the max latency, and the trace file."""
-    fresh(k)
+    reset_latency(k)
     ok(k, "echo %s > current_tracer" % tracer)
     # irqs_off_us -> latency_demo_irqs_off, preempt_off_us -> latency_demo_preempt_off
     return demo_section(lambda: demo_run(k, param, us), "latency_demo_" + param[:-len("_us")])
 
 
 def test_files(lucid):
-    fresh(lucid)
+    reset_latency(lucid)
     avail = cat(lucid, "available_tracers").split()
     for name in LATENCY_TRACERS:
         assert name in avail, avail
@@ -198,7 +195,7 @@ def test_preemptirqsoff_demo(lucid):
     lat, text = demo(lucid, "preemptirqsoff", "irqs_off_us")
     check_demo_section(lat, text, "preemptirqsoff", "latency_demo_irqs_off")
     # irqsoff sees nothing of a section with only preemption off.
-    fresh(lucid)
+    reset_latency(lucid)
     ok(lucid, "echo irqsoff > current_tracer")
     lat, text = measure(lucid, "modprobe latency_demo preempt_off_us=%d" % DEMO_US)
     ok(lucid, "rmmod latency_demo")
@@ -206,7 +203,7 @@ def test_preemptirqsoff_demo(lucid):
 
 
 def test_function_trace_off(lucid):
-    fresh(lucid)
+    reset_latency(lucid)
     ok(lucid, "echo 0 > options/function-trace")
     ok(lucid, "echo irqsoff > current_tracer")
     lat, text = demo_section(lambda: demo_run(lucid, "irqs_off_us"), "latency_demo_irqs_off")
@@ -216,7 +213,7 @@ def test_function_trace_off(lucid):
 
 def test_display_graph(lucid):
     """display-graph: the same section, its functions as function_graph prints them."""
-    fresh(lucid)
+    reset_latency(lucid)
     ok(lucid, "echo 1 > options/display-graph; echo irqsoff > current_tracer")
     lat, text = demo_section(lambda: demo_run(lucid, "irqs_off_us"), "latency_demo_irqs_off")
     ok(lucid, "echo nop > current_tracer; echo 0 > options/display-graph")
@@ -248,7 +245,7 @@ def test_max_stays_and_thresh(lucid):
     if int(first) == lat:
         assert again == text
     # tracing_thresh: every section over it is kept (the latest), not only a new worst one.
-    fresh(lucid)
+    reset_latency(lucid)
     ok(lucid, "echo irqsoff > current_tracer; echo %d > tracing_thresh" % (DEMO_US // 2))
 
     def over_thresh():
@@ -264,7 +261,7 @@ def test_max_stays_and_thresh(lucid):
 
 
 def test_demo_module_params(lucid):
-    fresh(lucid)
+    reset_latency(lucid)
     out = sh(lucid, "modinfo latency_demo")
     assert "parm:           irqs_off_us:" in out, out
     # A value its parameter cannot take refuses the load (EINVAL), as Linux's.
@@ -288,7 +285,7 @@ def test_demo_sysfs_params(lucid):
     set at load; a 0444 one refuses to be opened for writing (Linux's sysfs: EACCES, even for
     root), a 0644 one takes a new value (latency_demo's runs its section then: irqsoff sees it),
     a bad value is refused and changes nothing; the directory goes with the module."""
-    fresh(lucid)
+    reset_latency(lucid)
     assert sh(lucid, "ls /sys/module") == ""
     ok(lucid, "modprobe latency_demo step_us=25")
     assert modes(lucid, PARAMS) == {"irqs_off_us": "-rw-r--r--", "preempt_off_us": "-rw-r--r--",
@@ -321,7 +318,7 @@ def test_demo_sysfs_params(lucid):
 
 
 def test_preemptirq_events(lucid):
-    fresh(lucid)
+    reset_latency(lucid)
     fmt = cat(lucid, "events/preemptirq/irq_disable/format")
     assert re.sub(r"ID: \d+", "ID: N", fmt) == (
         "name: irq_disable\nID: N\nformat:\n"
@@ -356,7 +353,7 @@ def test_preemptirq_events(lucid):
 
 
 def wakeup_run(k, tracer, prio):
-    fresh(k)
+    reset_latency(k)
     ok(k, "echo %s > current_tracer" % tracer)
     return measure(k, "chrt -f %d sleep 0.2" % prio)
 
@@ -400,7 +397,7 @@ def test_wakeup_rt(lucid):
     lat, text = wakeup_run(lucid, "wakeup_rt", 50)
     check_wakeup(lat, text, "wakeup_rt", 50)
     # A normal task's wakeups are not wakeup_rt's business.
-    fresh(lucid)
+    reset_latency(lucid)
     ok(lucid, "echo wakeup_rt > current_tracer")
     assert measure(lucid, "sleep 0.2")[0] == 0
 
@@ -417,7 +414,7 @@ GRAPH_HEADER = ("# CPU  TASK/PID         DURATION                  FUNCTION CALL
 def test_wakeup_display_graph(lucid):
     """display-graph with wakeup_rt: the woken task's wait as function_graph prints it, the
     wakeup and the switch as comments, every call on the task's CPU (Linux's wakeup tracer)."""
-    fresh(lucid)
+    reset_latency(lucid)
     ok(lucid, "echo 1 > options/display-graph; echo wakeup_rt > current_tracer")
     lat, text = measure(lucid, "chrt -f 50 sleep 0.2")
     # Changed while the tracer runs: the function hooks change over, and the trace and the worst
@@ -462,7 +459,7 @@ def test_wakeup_display_graph(lucid):
 
 
 def test_chrt(lucid):
-    fresh(lucid)
+    reset_latency(lucid)
     host = subprocess.run(["chrt", "-m"], capture_output=True, text=True)
     if host.returncode == 0:
         assert sh(lucid, "chrt -m") == host.stdout, host.stdout
@@ -490,7 +487,7 @@ def test_chrt(lucid):
 def test_switch_all_under_load(lucid):
     """Every tracer after every other while run_test keeps 4 CPUs busy: no oops, and each
     switch takes."""
-    fresh(lucid)
+    reset_latency(lucid)
     tracers = cat(lucid, "available_tracers").split()
     sh(lucid, "(while run_test -t 4 -r 5; do :; done) > /tmp/load.out 2>&1 &")
     for _ in range(2):

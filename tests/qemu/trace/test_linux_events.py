@@ -20,7 +20,7 @@ import tempfile
 
 from test_dynamic import PRINTK_LINE, assert_same_report, host_report
 from test_events import ALL_EVENTS, COMMON_FIELDS
-from tracefs import T, cat, ncpus, ok, sh
+from tracefs import T, cat, ncpus, ok, reset_tracing, sh
 
 SHARE = tempfile.mkdtemp(prefix="lucid-events30-")
 BOOT = {"share": SHARE, "timeout": 120}
@@ -156,12 +156,6 @@ LINE = re.compile(r"^ *(?P<comm>.*?)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] +(?:[dX.][
                   r"[0-9a-f.] +)?(?P<ts>\d+\.\d{6}): (?P<event>\w+): +(?P<body>.*)$")
 
 
-def fresh(k):
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo > set_event",
-                "echo 1 > tracing_on", "echo > trace"]:
-        ok(k, cmd)
-
-
 def quiet(k, cmd, timeout=120):
     """cmd succeeds and prints nothing but the kernel's log lines (a module's init)."""
     out = PRINTK_LINE.sub("", sh(k, cmd, timeout))
@@ -203,7 +197,7 @@ SYS_EXIT = (fields(("long id", 8, 8, 1), ("long ret", 16, 8, 1)),
 
 
 def test_formats_as_linux_61(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     for name, (own, fmt) in [("sys_enter", SYS_ENTER), ("sys_exit", SYS_EXIT)]:
         d = "events/raw_syscalls/" + name
         ident = int(cat(lucid, d + "/id"))
@@ -222,7 +216,7 @@ def test_formats_as_linux_61(lucid):
 
 
 def test_kmem_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 1 > events/kmem/enable")
     sh(lucid, "ls /nonexistent/path-of-26-bytes")  # getname() keeps the path: 27 bytes
     sh(lucid, "/bin/true")  # a program's pages come and go
@@ -259,7 +253,7 @@ def test_kmem_events(lucid):
 
 
 def test_sched_waking_migrate_free(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     cpus = ncpus(lucid)
     ok(lucid, "echo 'sched:sched_waking sched:sched_wakeup sched:sched_migrate_task "
               "sched:sched_process_exit sched:sched_process_free' > set_event")
@@ -286,7 +280,7 @@ def test_sched_waking_migrate_free(lucid):
 
 
 def test_signal_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 1 > events/signal/enable")
     pid = sh(lucid, "sleep 5 & echo $!").split()[-1]
     # bash's child is named bash until it has exec'd sleep: kill it only once it is sleep, or
@@ -320,7 +314,7 @@ def test_signal_events(lucid):
 
 
 def test_task_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 1 > events/task/enable")
     sh(lucid, "/bin/true; bbcalls > /dev/null")
     ok(lucid, "echo 0 > events/task/enable")
@@ -339,7 +333,7 @@ def test_task_events(lucid):
 
 
 def test_module_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # A tracer switch empties the trace: the module's references are recorded in an instance.
     ok(lucid, "echo 1 > events/module/enable")
     quiet(lucid, "insmod %s/foo.ko; rmmod foo" % MODDIR)
@@ -367,7 +361,7 @@ def test_module_events(lucid):
 
 
 def test_timer_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     cpus = ncpus(lucid)
     ok(lucid, "echo 1 > events/timer/enable")
     sh(lucid, "sleep 0.3")
@@ -451,7 +445,7 @@ def record_in_lucid(lucid, name, trace_file="trace", extract=""):
 
 
 def test_trace_cmd_report_agrees(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     size = cat(lucid, "buffer_size_kb").strip()
     ok(lucid, "echo 4096 > buffer_size_kb")  # room for every record of the commands below
     # preemptirq's caller and parent are offsets from _stext, which the host's libtraceevent
@@ -489,7 +483,7 @@ def test_trace_cmd_report_agrees(lucid):
 def test_trace_cmd_reads_osnoise_events(lucid):
     """The osnoise:* events of the osnoise tracer, run in an instance of their own (as rtla
     does), as trace-cmd report prints them from their format files."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "mkdir instances/osn")
     try:
         ok(lucid, "echo 100000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")

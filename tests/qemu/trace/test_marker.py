@@ -4,25 +4,14 @@ prints a trace_marker write: `marker-PID [CPU] FLAGS TIME: tracing_mark_write: T
 """
 import re
 
+from tracefs import ok, reset_tracing
+
 T = "/sys/kernel/tracing"
 # Linux's line for a marker (default options): task-pid, [cpu], the irqs-off/need-resched/
 # hardirq/preempt(/migrate) flags, timestamp, then the caller and the text.
 MARK = re.compile(r"^ +marker-(\d+) +\[\d{3}\] [.dDnNhHsz0-9]{4,5} +\d+\.\d{6}: "
                   r"tracing_mark_write: (.*)$")
 FUNC = re.compile(r"^ +marker-(\d+) +\[\d{3}\] [.dDnNhHsz0-9]{4,5} +\d+\.\d{6}: (\S+) <-(\S+)$")
-
-
-def ok(lucid, line):
-    out = lucid.run(line)
-    assert out == "", (line, out)
-    assert lucid.status() == 0, line
-
-
-def reset(lucid):
-    for line in ["echo 0 > %s/tracing_on" % T, "echo nop > %s/current_tracer" % T,
-                 "echo > %s/set_ftrace_filter" % T, "echo > %s/trace" % T,
-                 "echo 1 > %s/tracing_on" % T]:
-        ok(lucid, line)
 
 
 def marker_lines(lucid):
@@ -43,7 +32,7 @@ def marker_lines(lucid):
 def test_markers_between_the_kernels_lines(lucid):
     """The program's three markers, with the kernel's sys_getpid (the function tracer, filtered
     to it) between the first and second: the process's own getpid() call."""
-    reset(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > %s/tracing_on" % T)
     ok(lucid, "echo sys_getpid > %s/set_ftrace_filter" % T)
     ok(lucid, "echo function > %s/current_tracer" % T)
@@ -51,7 +40,7 @@ def test_markers_between_the_kernels_lines(lucid):
     ok(lucid, "marker")
     ok(lucid, "echo 0 > %s/tracing_on" % T)
     lines, trace = marker_lines(lucid)
-    reset(lucid)
+    reset_tracing(lucid)
     # bash's child asks for its pid between fork and exec: traced under the same pid, which the
     # trace names after the program it became (saved_cmdlines). The program's own lines follow.
     if lines and lines[0] == ("func", lines[-1][1], "sys_getpid <-do_syscall_64"):
@@ -67,13 +56,13 @@ def test_markers_between_the_kernels_lines(lucid):
 def test_marker_messages_and_stopping_the_trace(lucid):
     """marker -o MSG...: each message a line, then tracing_on 0 from the program itself (the
     article's "bug discovered"), so nothing after it is recorded."""
-    reset(lucid)
+    reset_tracing(lucid)
     ok(lucid, "marker -o 'first message' second")
     assert lucid.run("cat %s/tracing_on" % T) == "0\n"
     out = lucid.run("echo not recorded > %s/trace_marker" % T)
     assert out == "-bash: echo: write error: Bad file descriptor\n", out
     lines, trace = marker_lines(lucid)
-    reset(lucid)
+    reset_tracing(lucid)
     assert [(k, text) for k, _, text in lines] == [("mark", "first message"),
                                                   ("mark", "second")], trace[-3000:]
     assert "not recorded" not in trace
@@ -82,10 +71,10 @@ def test_marker_messages_and_stopping_the_trace(lucid):
 def test_marker_with_tracing_off_fails_like_linux(lucid):
     """With tracing_on 0, a trace_marker write fails with EBADF, as Linux's does: the program
     says so and the trace stays empty."""
-    reset(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > %s/tracing_on" % T)
     out = lucid.run("marker one")
     assert out == "marker: write: Bad file descriptor\n", out
     lines, trace = marker_lines(lucid)
-    reset(lucid)
+    reset_tracing(lucid)
     assert lines == [], trace[-3000:]

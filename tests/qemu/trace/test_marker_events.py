@@ -9,6 +9,7 @@ trace_raw_data() prints it: "# ID buf: XX XX ...", every byte the record holds a
 Linux's sizes: fewer than 4 bytes or more than 3 KiB is EINVAL, more than 1 KiB a short write.
 trace-cmd reads both, in Lucid and on the host (the same report).
 """
+from tracefs import reset_tracing
 import os
 import re
 import tempfile
@@ -58,18 +59,6 @@ def sh(lucid, line, want="", timeout=60):
     assert out == want, (line, out)
 
 
-def fresh(lucid):
-    for line in ["cd " + T, "echo 0 > tracing_on", "echo nop > current_tracer",
-                 "echo 0 > snapshot", "echo > trace", "echo 1 > options/markers",
-                 "echo 1 > tracing_on"]:
-        sh(lucid, line)
-    for trig in ["traceoff", "traceon", "stacktrace", "snapshot",
-                 "enable_event:sched:sched_process_exit", "disable_event:sched:sched_process_exit"]:
-        sh(lucid, "echo '!%s' > events/ftrace/print/trigger" % trig)
-    sh(lucid, "echo 0 > events/enable")
-    sh(lucid, "cat events/ftrace/print/trigger", HELP)
-
-
 def trace_lines(lucid, name="trace"):
     """The event lines of trace (or snapshot) as (comm, body), and the stack lines after them."""
     out = lucid.run("cat " + name, 60)
@@ -97,7 +86,7 @@ def modes(lucid, d):
 # --- the files -----------------------------------------------------------------------------------
 
 def test_print_and_raw_data_files_as_linux(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # Linux 6.1: format, id, hist (every event has one), and the trigger file
     # init_tracer_tracefs adds for print alone.
     assert modes(lucid, "events/ftrace/print") == {
@@ -129,7 +118,7 @@ def test_print_and_raw_data_files_as_linux(lucid):
 def test_traceoff_on_the_marker_whose_buf_matches(lucid):
     """traceoff if buf ~ "*stop*": the markers before it and the one that matched are in the
     trace (traceoff runs after the record), and the next write finds tracing off (EBADF)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "echo 'traceoff if buf ~ \"*stop*\"' > events/ftrace/print/trigger")
     sh(lucid, "cat events/ftrace/print/trigger", 'traceoff:unlimited if buf ~ "*stop*"\n')
     sh(lucid, "echo one > trace_marker; echo two > trace_marker; cat tracing_on", "1\n")
@@ -152,13 +141,13 @@ def test_traceoff_on_the_marker_whose_buf_matches(lucid):
        "-bash: echo: write error: Invalid argument\n")
     sh(lucid, "echo 'traceoff if common_pid == 1' > events/ftrace/print/trigger")
     sh(lucid, "echo still on > trace_marker; cat tracing_on", "1\n")  # bash is not pid 1
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_stacktrace_after_the_marker(lucid):
     """stacktrace if buf == "x": a kernel stack after that marker alone, from the writer's
     tracing_mark_write down to the system call's entry."""
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "echo 'stacktrace if buf == \"x\"' > events/ftrace/print/trigger")
     sh(lucid, "echo -n x > trace_marker; echo y > trace_marker")
     lines = trace_lines(lucid)
@@ -169,20 +158,20 @@ def test_stacktrace_after_the_marker(lucid):
     assert stack[0] == "tracing_mark_write", stack
     assert "ksys_write" in stack and stack[-1].startswith("entry_SYSCALL_64"), stack
     assert bodies[2 + len(stack):] == ["tracing_mark_write: y"], lines
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_snapshot_and_enable_event_on_markers(lucid):
     """snapshot:1 takes the buffer as it is at the marker (the marker in it); enable_event
     switches a sched event on at a marker: its records start after it."""
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "echo 'snapshot:1 if buf ~ \"snap*\"' > events/ftrace/print/trigger")
     sh(lucid, "echo before > trace_marker; echo snap now > trace_marker; sleep 0.1; "
               "echo after > trace_marker")
     assert marks(trace_lines(lucid, "snapshot")) == ["before", "snap now"]
     assert marks(trace_lines(lucid)) == ["after"]
     sh(lucid, "cat events/ftrace/print/trigger", 'snapshot:count=0 if buf ~ "snap*"\n')
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "echo 'enable_event:sched:sched_process_exit:1 if buf ~ \"go*\"' > "
               "events/ftrace/print/trigger")
     sh(lucid, "cat events/sched/sched_process_exit/enable", "0*\n")  # held, soft-disabled
@@ -190,18 +179,18 @@ def test_snapshot_and_enable_event_on_markers(lucid):
     bodies = [b for c, b in trace_lines(lucid)]
     assert bodies[0] == "tracing_mark_write: go", bodies
     assert bodies[1:] and all(b.startswith("sched_process_exit: ") for b in bodies[1:]), bodies
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "cat events/sched/sched_process_exit/enable", "0\n")
 
 
 def test_triggers_need_a_recorded_marker(lucid):
     """As on Linux, triggers run on a marker that is recorded: with tracing off the write fails
     (EBADF) before them, so a traceon on print cannot restart tracing."""
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "echo traceon > events/ftrace/print/trigger; echo 0 > tracing_on")
     sh(lucid, "echo wake > trace_marker", "-bash: echo: write error: Bad file descriptor\n")
     sh(lucid, "cat tracing_on", "0\n")
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- trace_marker_raw ----------------------------------------------------------------------------
@@ -218,7 +207,7 @@ def parse_raw(body):
 
 
 def test_raw_marker_records(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "printf '\\x2a\\x00\\x00\\x00hello' > trace_marker_raw")
     sh(lucid, "printf '\\xef\\xbe\\xad\\xde' > trace_marker_raw")  # an id alone
     recs = [parse_raw(b) for b in raw_lines(lucid)]
@@ -234,7 +223,7 @@ def test_raw_marker_records(lucid):
 
 
 def test_raw_marker_sizes_and_errors(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "printf 'abc' > trace_marker_raw", EINVAL)  # no whole id
     sh(lucid, "x=$(printf '%03073d' 0); printf '%s' \"$x\" > trace_marker_raw", EINVAL)  # > 3 KiB
     sh(lucid, "x=$(printf '%06000d' 0); printf '%s' \"$x\" > trace_marker_raw", EINVAL)
@@ -259,7 +248,7 @@ def test_raw_marker_sizes_and_errors(lucid):
 def test_trace_cmd_reads_print_and_raw_data(lucid):
     """trace-cmd record in Lucid around a marker and a raw marker; trace-cmd report in Lucid and
     the host's over the same trace.dat print the same lines: print's text and raw_data's."""
-    fresh(lucid)
+    reset_tracing(lucid)
     sh(lucid, "cd /tmp; rm -f trace.dat")
     out = PRINTK_LINE.sub("", lucid.run(
         "trace-cmd record -e sched:sched_process_exit recwait bash -c \"echo hello marker > "

@@ -9,7 +9,7 @@ functions (ftrace_release_mod, ftrace_mod_map). docs/design/modules.md tells the
 import re
 from lucid import OOPS_MARK, Lucid
 import tracefs
-from tracefs import T, cat, ok, sh
+from tracefs import T, cat, ok, reset_tracing, sh
 
 # A refused write, in the words of the console's shell (bash, a login shell: "-bash")
 EINVAL = "-bash: echo: write error: Invalid argument\n"
@@ -26,16 +26,12 @@ FOO, FAULTY = MOD % "foo", MOD % "faulty"
 ARTICLE = r"read foo 10 out of bar ffffffffc[0-9a-f]{7}"
 
 
-def fresh(k):
-    """nop, no module loaded, no filters (nor kept :mod: words), the buffer empty."""
+def reset_modules(k):
+    """reset_tracing(), and foo unloaded."""
     ok(k, "cd %s" % T)
     if "foo " in sh(k, "cat /proc/modules"):
         ok(k, "rmmod foo")
-    for cmd in ["echo nop > current_tracer", "echo > set_ftrace_filter",
-                "echo > set_ftrace_notrace", "echo 1 > tracing_on", "echo > trace",
-                "echo 0 > options/sym-offset"]:
-        ok(k, cmd)
-    assert cat(k, "set_ftrace_filter") == "#### all functions enabled ####\n"
+    reset_tracing(k)
 
 
 def fails(k, cmd):
@@ -57,7 +53,7 @@ def bodies(k):
 
 
 def test_nop_tracer_prints_the_article_line(lucid):
-    fresh(lucid)
+    reset_modules(lucid)
     ok(lucid, "insmod %s" % FOO)
     lines = events(cat(lucid, "trace"))
     assert len(lines) == 1, lines
@@ -68,7 +64,7 @@ def test_nop_tracer_prints_the_article_line(lucid):
 
 def test_function_graph_traces_the_init(lucid):
     """The article's insmod under function_graph: foo_init's call, its message as a comment."""
-    fresh(lucid)
+    reset_modules(lucid)
     ok(lucid, "echo 'do_one_initcall foo_*:mod:foo' > set_ftrace_filter")
     ok(lucid, "echo function_graph > current_tracer")
     ok(lucid, "insmod %s" % FOO)
@@ -85,7 +81,7 @@ def test_function_graph_traces_the_init(lucid):
 
 
 def test_mod_filter_kept_until_the_module_loads(lucid):
-    fresh(lucid)
+    reset_modules(lucid)
     # foo is not loaded: a plain name of its is no function, but :mod: is kept
     fails(lucid, "echo foo_init > set_ftrace_filter")
     ok(lucid, "echo '*:mod:foo' > set_ftrace_filter")
@@ -113,11 +109,11 @@ def test_mod_filter_kept_until_the_module_loads(lucid):
     # clear_mod_from_hash), listing nothing.
     assert cat(lucid, "set_ftrace_filter") == "do_one_initcall\n"
     assert cat(lucid, "set_ftrace_notrace") == ""
-    fresh(lucid)
+    reset_modules(lucid)
 
 
 def test_mod_filter_words(lucid):
-    fresh(lucid)
+    reset_modules(lucid)
     ok(lucid, "insmod %s" % FOO)
     ok(lucid, "echo 'foo_*:mod:foo' > set_ftrace_filter")
     assert cat(lucid, "set_ftrace_filter") == "foo_init [foo]\nfoo_exit [foo]\n"
@@ -141,11 +137,11 @@ def test_mod_filter_words(lucid):
     ok(lucid, "echo schedule > set_ftrace_filter")
     assert cat(lucid, "set_ftrace_filter") == "schedule\n"
     ok(lucid, "rmmod foo")
-    fresh(lucid)
+    reset_modules(lucid)
 
 
 def test_available_filter_functions_follow_the_module(lucid):
-    fresh(lucid)
+    reset_modules(lucid)
     before = cat(lucid, "available_filter_functions")
     info = cat(lucid, "dyn_ftrace_total_info")
     assert "[foo]" not in before
@@ -163,11 +159,11 @@ def test_available_filter_functions_follow_the_module(lucid):
     ok(lucid, "rmmod foo")
     assert cat(lucid, "available_filter_functions") == before
     assert cat(lucid, "dyn_ftrace_total_info") == info
-    fresh(lucid)
+    reset_modules(lucid)
 
 
 def test_unloaded_functions_keep_their_names(lucid):
-    fresh(lucid)
+    reset_modules(lucid)
     ok(lucid, "echo 'do_one_initcall *:mod:foo' > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "insmod %s" % FOO)
@@ -183,11 +179,11 @@ def test_unloaded_functions_keep_their_names(lucid):
     b = bodies(lucid)
     assert re.match(r"^foo_init\+0x0/0x[0-9a-f]+ \[foo\] <-do_one_initcall\+0x[0-9a-f]+/0x[0-9a-f]+$",
                     b[1]), b
-    fresh(lucid)
+    reset_modules(lucid)
 
 
 def test_kallsyms_and_callsite(lucid):
-    fresh(lucid)
+    reset_modules(lucid)
     assert "foo_bar" not in sh(lucid, "cat /proc/kallsyms")
     ok(lucid, "insmod %s" % FOO)
     syms = sh(lucid, "grep '\\[foo\\]' /proc/kallsyms")
@@ -210,7 +206,7 @@ def test_kallsyms_and_callsite(lucid):
     assert sorted(l.split(" ", 1)[1] for l in kept.splitlines()) == \
         ["t foo_exit\t[foo]", "t foo_init\t[foo]"], kept
     assert sh(lucid, "callsite foo_init") == "callsite: foo_init: no such function\n"
-    fresh(lucid)
+    reset_modules(lucid)
 
 
 def test_load_trace_unload_gives_memory_back(lucid):
@@ -225,7 +221,7 @@ def test_load_trace_unload_gives_memory_back(lucid):
         return int(re.search(r"^MemFree: +(\d+) kB$", out, re.M).group(1)) + \
             sum(int(pages) for pages in slab) * 4 + \
             int(re.search(r"^RssAnon:\s+(\d+) kB$", out, re.M).group(1))
-    fresh(lucid)
+    reset_modules(lucid)
     ok(lucid, "set +o history")  # bash would keep each line typed, in its heap
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "insmod %s" % FOO)  # the first load's lasting allocations (the kept map), made now
@@ -236,7 +232,7 @@ def test_load_trace_unload_gives_memory_back(lucid):
         ok(lucid, "rmmod foo")
     ok(lucid, "echo nop > current_tracer")
     assert free_kb() == before
-    fresh(lucid)
+    reset_modules(lucid)
 
 
 def test_oops_in_a_module_names_its_functions():

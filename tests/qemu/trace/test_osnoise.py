@@ -14,7 +14,7 @@ is at least the threshold; tracing_max_latency is at least every worst case show
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh
+from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 
@@ -81,10 +81,10 @@ EVENT_LINES = {
 ANSI = re.compile(r"\x1b(?:\[[0-9;]*m|c)")
 
 
-def fresh(k):
-    for cmd in ["cd %s" % T, "echo nop > current_tracer", "echo 0 > tracing_thresh",
-                "echo 1 > tracing_on", "echo 0 > events/enable", "echo > trace",
-                "echo DEFAULTS > osnoise/options", "echo 0-%d > osnoise/cpus" % (ncpus(k) - 1),
+def reset_osnoise(k):
+    """reset_tracing(), and the osnoise, timerlat and hwlat files at their boot values."""
+    reset_tracing(k)
+    for cmd in ["echo DEFAULTS > osnoise/options", "echo 0-%d > osnoise/cpus" % (ncpus(k) - 1),
                 "echo 1000000 > osnoise/period_us", "echo 1000000 > osnoise/runtime_us",
                 "echo 0 > osnoise/stop_tracing_us", "echo 0 > osnoise/stop_tracing_total_us",
                 "echo 0 > osnoise/print_stack", "echo 1000 > osnoise/timerlat_period_us",
@@ -108,7 +108,7 @@ def lines(text, pattern):
 
 def test_files_and_defaults(lucid):
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     tracers = cat(k, "available_tracers").split()
     for t in ("osnoise", "timerlat", "hwlat"):
         assert t in tracers, tracers
@@ -143,7 +143,7 @@ def test_settings_bounds(lucid):
     """Linux's trace_min_max_param bounds, and its cpulist and option names; a refused write
     changes nothing."""
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     fails(k, "echo 99 > osnoise/runtime_us")           # under 100 us
     ok(k, "echo 100 > osnoise/runtime_us; echo 500000 > osnoise/period_us")
     fails(k, "echo 500001 > osnoise/runtime_us")       # over period_us
@@ -173,14 +173,14 @@ def test_settings_bounds(lucid):
     assert cat(k, "hwlat_detector/mode") == "none round-robin [per-cpu]\n"
     assert cat(k, "hwlat_detector/width") == "500000\n"
     assert cat(k, "hwlat_detector/window") == "1000000\n"
-    fresh(k)
+    reset_osnoise(k)
 
 
 # --- osnoise -------------------------------------------------------------------------------------
 
 def test_osnoise_samples(lucid):
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     ok(k, "echo 100000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")
     text = run_tracer(k, "osnoise")
     assert text.startswith(OSNOISE_HEADER), text[:1500]
@@ -210,14 +210,14 @@ def test_osnoise_samples(lucid):
     assert cpus == {"000"}, cpus
     ok(k, "echo nop > current_tracer")
     assert "osnoise/" not in sh(k, "ps")  # the threads end with the tracer
-    fresh(k)
+    reset_osnoise(k)
 
 
 def test_osnoise_events(lucid):
     """The osnoise:* events each interference: a gap at least the threshold (5 us while
     tracing_thresh is 0, else tracing_thresh), the tick as local_timer:236, other threads."""
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     ok(k, "echo 100000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")
     ok(k, "echo 1 > events/osnoise/enable")
     text = run_tracer(k, "osnoise")
@@ -240,26 +240,26 @@ def test_osnoise_events(lucid):
     gaps = [int(m.group("d")) for m in lines(text, re.compile(
         r".*" + EVENT_LINES["sample_threshold"].pattern))]
     assert all(d >= 100000 for d in gaps), gaps
-    fresh(k)
+    reset_osnoise(k)
 
 
 def test_stop_tracing(lucid):
     """stop_tracing_us: the first single noise over it turns tracing off, with Linux's note."""
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     ok(k, "echo 100000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")
     ok(k, "echo 1 > osnoise/stop_tracing_us")  # any noise of 2 us or more: at once
     ok(k, "echo osnoise > current_tracer; sleep 1")
     assert cat(k, "tracing_on") == "0\n"
     assert re.search(r"stop tracing hit on cpu \d+", cat(k, "trace"))
-    fresh(k)
+    reset_osnoise(k)
 
 
 # --- timerlat ------------------------------------------------------------------------------------
 
 def test_timerlat(lucid):
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     text = run_tracer(k, "timerlat")
     assert text.startswith(TIMERLAT_HEADER), text[:1500]
     acts = lines(text, TIMERLAT_LINE)
@@ -289,14 +289,14 @@ def test_timerlat(lucid):
     text = run_tracer(k, "timerlat")
     assert "<stack trace>" in text and " => " in text, text[:2000]
     ok(k, "echo nop > current_tracer")
-    fresh(k)
+    reset_osnoise(k)
 
 
 def test_one_of_osnoise_and_timerlat(lucid):
     """They share the per-CPU measurement: the second is EBUSY, in an instance too; hwlat
     runs in one trace array at a time."""
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     ok(k, "mkdir instances/osn")
     try:
         ok(k, "echo osnoise > current_tracer")
@@ -310,14 +310,14 @@ def test_one_of_osnoise_and_timerlat(lucid):
         ok(k, "echo nop > current_tracer")
     finally:
         sh(k, "echo nop > instances/osn/current_tracer; rmdir instances/osn")
-    fresh(k)
+    reset_osnoise(k)
 
 
 # --- hwlat ---------------------------------------------------------------------------------------
 
 def test_hwlat(lucid):
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     ok(k, "echo 20000 > hwlat_detector/width; echo 100000 > hwlat_detector/window")
     ok(k, "echo hwlat > current_tracer")
     assert cat(k, "tracing_thresh") == "10\n"  # its default while it runs, as Linux's
@@ -337,7 +337,7 @@ def test_hwlat(lucid):
         assert len({m.group("cpu") for m in samples}) > 1 or len(samples) == 1
     ok(k, "echo nop > current_tracer")
     assert cat(k, "tracing_thresh") == "0\n"  # given back
-    fresh(k)
+    reset_osnoise(k)
 
 
 # --- rtla ----------------------------------------------------------------------------------------
@@ -356,7 +356,7 @@ def check_clean(k):
 
 def test_rtla_osnoise_top(lucid):
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     out = rtla(k, "rtla osnoise top -d 3 -q")
     assert "Operating System Noise" in out, out
     rows = re.findall(r"^ *(\d+) #(\d+) +(\d+) +(\d+) +(\d+\.\d+) +(\d+) +(\d+) +(\d+) +(\d+) +"
@@ -371,7 +371,7 @@ def test_rtla_osnoise_top(lucid):
 
 def test_rtla_timerlat_top(lucid):
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     out = rtla(k, "rtla timerlat top -d 3 -q")
     assert "Timer Latency" in out, out
     rows = re.findall(r"^ *(\d+) #(\d+) +\| +(\d+) +(\d+) +(\d+) +(\d+) \| +(\d+) +(\d+) +(\d+) "
@@ -388,7 +388,7 @@ def test_rtla_timerlat_top(lucid):
 
 def test_rtla_timerlat_hist(lucid):
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     out = rtla(k, "rtla timerlat hist -d 3")
     assert out.startswith("# RTLA timerlat histogram"), out
     table = {l.split(":")[0]: [int(x) for x in l.split(":")[1].split()]
@@ -405,7 +405,7 @@ def test_rtla_autostop_saves_the_trace(lucid):
     """-a: stop_tracing_us and print_stack set, the trace saved where rtla runs (its creat(2));
     -P f:90: the threads made SCHED_FIFO 90 (its sched_setattr(2))."""
     k = lucid
-    fresh(k)
+    reset_osnoise(k)
     ok(k, "cd /tmp; rm -f timerlat_trace.txt")
     try:
         # Lucid's timers wait for the tick: a thread latency over 1 ms comes at once.

@@ -11,6 +11,7 @@ import re
 from test_dynamic import PRINTK_LINE, T
 from test_proc import job_pid
 from test_trace_cmd_events import SHARE, report_of
+from tracefs import reset_tracing
 
 BOOT = {"timeout": 120, "share": SHARE}
 WRITE_ERROR = "-bash: echo: write error: %s\n"
@@ -18,7 +19,7 @@ FILES = {"set_ftrace_pid": "no pid\n", "set_ftrace_notrace_pid": "no pid\n",
          "set_event_pid": "", "set_event_notrace_pid": ""}  # what each reads with no list
 
 
-def ok(lucid, line, timeout=60):
+def ok_amid_printk(lucid, line, timeout=60):
     out = PRINTK_LINE.sub("", lucid.run(line, timeout))
     assert out == "" and lucid.status() == 0, (line, out)
 
@@ -32,16 +33,8 @@ def cat(lucid, name):
     return lucid.run("cat %s/%s" % (T, name))
 
 
-def reset(lucid):
-    for line in ["echo 0 > %s/tracing_on" % T, "echo nop > %s/current_tracer" % T,
-                 "echo > %s/set_event" % T, "echo 0 > %s/options/function-fork" % T,
-                 "echo 0 > %s/options/event-fork" % T, "echo > %s/trace" % T] + \
-                ["echo > %s/%s" % (T, name) for name in FILES] + ["echo 1 > %s/tracing_on" % T]:
-        ok(lucid, line)
-
-
 def test_each_file_reads_writes_appends_and_refuses(lucid):
-    reset(lucid)
+    reset_tracing(lucid)
     assert "noevent-fork\n" in cat(lucid, "trace_options")
     assert cat(lucid, "options/event-fork") == "0\n"
     for name, none in FILES.items():
@@ -51,22 +44,22 @@ def test_each_file_reads_writes_appends_and_refuses(lucid):
         fails(lucid, "echo -1 > %s" % path)
         fails(lucid, "echo 5 1073741824 > %s" % path, "Operation not permitted")
         assert cat(lucid, name) == none, name  # a refused write changes nothing, O_TRUNC too
-        ok(lucid, "echo 1 2 > %s" % path)
-        ok(lucid, "echo 3 0x10 >> %s" % path)
-        ok(lucid, "echo 2 >> %s" % path)  # already there: once
+        ok_amid_printk(lucid, "echo 1 2 > %s" % path)
+        ok_amid_printk(lucid, "echo 3 0x10 >> %s" % path)
+        ok_amid_printk(lucid, "echo 2 >> %s" % path)  # already there: once
         assert cat(lucid, name) == "1\n2\n3\n16\n", name
         fails(lucid, "echo 4 x >> %s" % path)
-        ok(lucid, "echo 7 > %s" % path)
+        ok_amid_printk(lucid, "echo 7 > %s" % path)
         assert cat(lucid, name) == "7\n", name
-        ok(lucid, "cat /dev/null > %s" % path)  # O_TRUNC and close, no write: no list
+        ok_amid_printk(lucid, "cat /dev/null > %s" % path)  # O_TRUNC and close, no write: no list
         assert cat(lucid, name) == none, name
-        ok(lucid, "echo 8 > %s" % path)
-        ok(lucid, "echo > %s" % path)
+        ok_amid_printk(lucid, "echo 8 > %s" % path)
+        ok_amid_printk(lucid, "echo > %s" % path)
         assert cat(lucid, name) == none, name
     # The files are independent of each other.
-    ok(lucid, "echo 11 > %s/set_event_pid" % T)
+    ok_amid_printk(lucid, "echo 11 > %s/set_event_pid" % T)
     assert [cat(lucid, n) for n in FILES] == ["no pid\n", "no pid\n", "11\n", ""]
-    reset(lucid)
+    reset_tracing(lucid)
 
 
 def traced_lines(trace):
@@ -84,26 +77,26 @@ def traced_lines(trace):
 def run_forkchild(lucid, setup, tracer="nop", events=""):
     """forkchild (sleeps, forks, waits) under a tracer, the files set by setup(pid) before it
     forks. Returns its pid, the trace and the four files read afterwards."""
-    reset(lucid)
-    ok(lucid, "echo 0 > %s/tracing_on" % T)
+    reset_tracing(lucid)
+    ok_amid_printk(lucid, "echo 0 > %s/tracing_on" % T)
     pid = job_pid(lucid.run("forkchild 2 &"))
     try:
         for line in setup(pid):
-            ok(lucid, line)
+            ok_amid_printk(lucid, line)
         if events:
-            ok(lucid, "echo %s > %s/set_event" % (events, T))
-        ok(lucid, "echo %s > %s/current_tracer" % (tracer, T))
-        ok(lucid, "echo 1 > %s/tracing_on" % T)
+            ok_amid_printk(lucid, "echo %s > %s/set_event" % (events, T))
+        ok_amid_printk(lucid, "echo %s > %s/current_tracer" % (tracer, T))
+        ok_amid_printk(lucid, "echo 1 > %s/tracing_on" % T)
         lucid.run("wait", timeout=60)
-        ok(lucid, "echo 0 > %s/tracing_on" % T)
+        ok_amid_printk(lucid, "echo 0 > %s/tracing_on" % T)
         if tracer == "function_graph":
-            ok(lucid, "echo 1 > %s/options/funcgraph-proc" % T)
+            ok_amid_printk(lucid, "echo 1 > %s/options/funcgraph-proc" % T)
         trace = lucid.run("cat %s/trace" % T, timeout=120)
         if tracer == "function_graph":
-            ok(lucid, "echo 0 > %s/options/funcgraph-proc" % T)
+            ok_amid_printk(lucid, "echo 0 > %s/options/funcgraph-proc" % T)
         return pid, trace, [cat(lucid, n) for n in FILES]
     finally:
-        reset(lucid)
+        reset_tracing(lucid)
 
 
 def test_set_ftrace_notrace_pid_leaves_out_its_task_and_wins(lucid):
@@ -179,7 +172,7 @@ def test_trace_cmd_record_F_uses_set_event_pid(lucid):
     """With set_event_pid there, trace-cmd record -F filters events by it rather than by a
     common_pid filter in each event (Linux's trace-cmd does: have_set_event_pid), and puts it
     back afterwards; the host's trace-cmd report reads the trace.dat the same."""
-    reset(lucid)
+    reset_tracing(lucid)
     lucid.run("cd /tmp; rm -f trace.dat rec.log")
     out = lucid.run("trace-cmd record -e sched -e syscalls -F /bin/sleep 4 > /tmp/rec.log 2>&1 &")
     job_pid(out)

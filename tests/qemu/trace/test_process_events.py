@@ -10,8 +10,8 @@ the copy, its ip a kernel function's name.
 """
 import re
 
-from tracefs import T, cat, ok, sh  # noqa: F401
-from test_events import COMMON_FIELDS, TraceEvent, fresh
+from tracefs import T, cat, ok, reset_tracing, sh  # noqa: F401
+from test_events import COMMON_FIELDS, TraceEvent
 
 FORK_FORMAT = (
     "name: sched_process_fork\nID: {id}\nformat:\n" + COMMON_FIELDS + "\n"
@@ -73,7 +73,7 @@ def events(k):
 
 
 def test_available_and_formats(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     tep = TraceEvent()
     avail = cat(lucid, "available_events").splitlines()
     for ev in ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
@@ -95,7 +95,7 @@ def test_available_and_formats(lucid):
 
 
 def test_fork_exec_wait_exit(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo sched:sched_process_fork sched:sched_process_exec > set_event")
     ok(lucid, "echo sched:sched_process_wait sched:sched_process_exit >> set_event")
     out = sh(lucid, "spawn > /dev/null", timeout=60)
@@ -141,7 +141,7 @@ def test_fork_exec_wait_exit(lucid):
 
 
 def test_page_faults(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 1 > events/exceptions/page_fault_user/enable")
     sh(lucid, "spawn > /dev/null", timeout=60)
     ok(lucid, "echo 0 > events/exceptions/page_fault_user/enable")

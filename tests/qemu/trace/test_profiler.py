@@ -8,6 +8,8 @@ out (in schedule_timeout).
 """
 import re
 
+from tracefs import ok
+
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
 EINVAL = "-bash: echo: write error: Invalid argument\n"
@@ -22,12 +24,6 @@ ROW = re.compile(r"^  (?P<name>.{30})  (?P<hits>[ \d]{9}\d)    (?P<time>%s)    (
 
 def sh(k, cmd):
     return k.run(cmd)
-
-
-def ok(k, cmd):
-    out = sh(k, cmd)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
 
 
 def ncpus(k):

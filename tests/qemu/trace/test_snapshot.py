@@ -8,6 +8,8 @@ records every function leave both buffers whole.
 """
 import re
 
+from tracefs import ok
+
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
 EINVAL = "-bash: echo: write error: Invalid argument\n"
@@ -32,12 +34,6 @@ CALL = ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer", "ftest_leaf <-ftes
 
 def sh(k, cmd, timeout=30):
     return k.run(cmd, timeout=timeout)
-
-
-def ok(k, cmd):
-    out = sh(k, cmd)
-    assert out == "", "%r printed %r" % (cmd, out)
-    assert k.status() == 0, cmd
 
 
 def fails(k, cmd):

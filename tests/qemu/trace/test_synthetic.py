@@ -11,7 +11,7 @@ hist trigger writes into them are test_hist_actions.py's.
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, sh
+from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
 
 EBUSY = "-bash: echo: write error: Device or resource busy\n"
 EEXIST = "-bash: echo: write error: File exists\n"
@@ -30,12 +30,10 @@ SHOWN = "wakeup_latency\tu64 lat; pid_t pid; char[16] comm; char[] name; s8 smal
         "unsigned int cpu; gfp_t gfp\n"
 
 
-def fresh(k):
-    ok(k, "cd %s" % T)
-    ok(k, "echo 0 > tracing_on; echo 0 > events/enable; echo > trace; echo > error_log")
+def reset_synthetic(k):
+    """reset_tracing(), and synth_event_gen_test unloaded (its events with it)."""
     sh(k, "rmmod synth_event_gen_test 2>/dev/null")
-    ok(k, "echo > synthetic_events")
-    ok(k, "echo 1 > tracing_on")
+    reset_tracing(k)
 
 
 def last_error(k):
@@ -59,7 +57,7 @@ def lines(k, name, where="trace"):
 
 
 def test_files(lucid):
-    fresh(lucid)
+    reset_synthetic(lucid)
     assert modes(lucid)["synthetic_events"] == "-rw-r-----"
     assert cat(lucid, "synthetic_events") == ""
     readme = cat(lucid, "README")
@@ -73,7 +71,7 @@ def test_files(lucid):
 
 
 def test_made_listed_and_its_files(lucid):
-    fresh(lucid)
+    reset_synthetic(lucid)
     ok(lucid, "echo '%s' >> synthetic_events" % DEF)
     assert cat(lucid, "synthetic_events") == SHOWN
     assert cat(lucid, "dynamic_events") == "s:synthetic/" + SHOWN
@@ -108,7 +106,7 @@ def test_made_listed_and_its_files(lucid):
 
 
 def test_dynamic_events_s_lines(lucid):
-    fresh(lucid)
+    reset_synthetic(lucid)
     ok(lucid, "echo 's:synthetic/one u64 a; char b[8]' >> dynamic_events")
     ok(lucid, "echo 's:two int x' >> dynamic_events")
     assert cat(lucid, "dynamic_events") == \
@@ -155,7 +153,7 @@ BAD = [
 
 
 def test_bad_definitions(lucid):
-    fresh(lucid)
+    reset_synthetic(lucid)
     for f, line, err, sentence, col in BAD:
         fails(lucid, "echo '%s' >> %s" % (line, f), err)
         assert last_error(lucid) == ("synthetic_events", sentence, line, col), line
@@ -172,7 +170,7 @@ def test_bad_definitions(lucid):
 
 
 def test_busy_while_enabled_triggered_or_held(lucid):
-    fresh(lucid)
+    reset_synthetic(lucid)
     ok(lucid, "echo 'ev u64 a' >> synthetic_events")
     ok(lucid, "echo 1 > events/synthetic/ev/enable")
     fails(lucid, "echo '!ev' >> synthetic_events", EBUSY)
@@ -204,7 +202,7 @@ GEN_SECOND = ("next_pid_field=999 next_comm_field=now ts_ns=2000000 "
 
 
 def test_written_from_the_kernel(lucid):
-    fresh(lucid)
+    reset_synthetic(lucid)
     ok(lucid, "modprobe synth_event_gen_test")
     assert cat(lucid, "synthetic_events") == (
         "gen_synth_test\tpid_t next_pid_field; char[16] next_comm_field; u64 ts_ns; "
@@ -238,7 +236,7 @@ def test_written_from_the_kernel(lucid):
 def test_filter_files_know_its_fields(lucid):
     # Its fields are filter fields of their kinds: a number, a char[N], a char[] (the records
     # a filter keeps or drops are test_hist_actions.py's, written by an onmatch action).
-    fresh(lucid)
+    reset_synthetic(lucid)
     ok(lucid, "echo '%s' >> synthetic_events" % DEF)
     for f in ("lat > 800", "comm == \"bash\"", "name ~ \"ba*\"", "small < 0 && cpu == 1"):
         ok(lucid, "echo '%s' > events/synthetic/wakeup_latency/filter" % f)
@@ -252,7 +250,7 @@ def test_nothing_kept_after_many(lucid):
     """Synthetic events of every kind of field made and removed 500 times, through both files,
     with an instance that gets and loses their files: MemFree as before. (An instance keeps the
     file of each event it was given until its rmdir, as Lucid's instances do: measured after.)"""
-    fresh(lucid)
+    reset_synthetic(lucid)
     ok(lucid, "set +o history")  # bash's history would grow its heap, not the kernel's
     loop = ("mkdir instances/leak; for i in $(seq %d); do "
             "echo 'lk u64 a; char b[]; char c[16]; unsigned int d' >> synthetic_events; "

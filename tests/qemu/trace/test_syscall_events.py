@@ -13,8 +13,8 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, cat, fails, ok, sh  # noqa: F401
-from test_events import COMMON_FIELDS, TraceEvent, fresh
+from tracefs import EINVAL, T, cat, fails, ok, reset_tracing, sh  # noqa: F401
+from test_events import COMMON_FIELDS, TraceEvent
 
 
 def syscall_args():
@@ -88,7 +88,7 @@ def check_enter(body, name=None):
 
 
 def test_available_and_directories(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     avail = cat(lucid, "available_events").splitlines()
     want = sorted(["syscalls:sys_enter_" + n for n in CALLS] +
                   ["syscalls:sys_exit_" + n for n in CALLS])
@@ -102,7 +102,7 @@ def test_available_and_directories(lucid):
 
 
 def test_format_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     tep = TraceEvent()
     for name, args in CALLS.items():
         for kind in ("enter", "exit"):
@@ -135,7 +135,7 @@ def test_format_files(lucid):
 
 
 def test_one_call_by_its_enable_file(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     # musl's printf writes with writev: write's events, on alone, see nothing of hello.
     ok(lucid, "echo 1 > events/syscalls/sys_enter_write/enable")
     assert cat(lucid, "events/syscalls/enable") == "X\n"
@@ -162,7 +162,7 @@ def test_one_call_by_its_enable_file(lucid):
 
 
 def test_set_event_and_whole_system(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo syscalls:sys_enter_getpid syscalls:sys_exit_getpid > set_event")
     assert cat(lucid, "set_event") == "syscalls:sys_enter_getpid\nsyscalls:sys_exit_getpid\n"
     fails(lucid, "echo syscalls:sys_enter_nosuchcall > set_event")
@@ -202,7 +202,7 @@ def test_interrupts_on_in_the_flags(lucid):
     """A system call runs with interrupts on (Linux's syscall_enter_from_user_mode turns them on
     before the sys_enter tracepoint): both kinds of syscall events show '.' in the irqs-off
     column, and no preemption depth (the tracepoint's own preempt_disable is not counted)."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo raw_syscalls:sys_enter raw_syscalls:sys_exit syscalls:sys_enter_writev "
               "syscalls:sys_exit_writev > set_event")
     assert sh(lucid, "hello > /dev/null") == ""

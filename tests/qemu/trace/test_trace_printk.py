@@ -2,10 +2,10 @@
 
 Lines are checked whole against profile PA (../shared/reference/ftrace-formats.md): the context
 prefix of the function tracer's lines, then `caller: message`. Every test starts from the boot
-state (fresh()), so a failure does not cascade.
+state (reset_tracing()), so a failure does not cascade.
 """
 import re
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, sh  # noqa: F401
+from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh  # noqa: F401
 
 BOOT = {"cmdline": "ftrace_selftest"}
 EBADF = "-bash: echo: write error: Bad file descriptor\n"
@@ -16,22 +16,6 @@ LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
                   r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +(?P<sec>\d+)\.(?P<usec>\d{6}): "
                   r"(?P<body>\S.*)$")
 FMT_LINE = re.compile(r'^0x(?P<addr>[0-9a-f]+) : "(?P<fmt>.*)"$')
-
-
-def fresh(k):
-    """nop, no filters or commands, options on, tracing on, the buffer empty."""
-    ok(k, "cd %s" % T)
-    for line in cat(k, "set_ftrace_filter").splitlines():
-        m = re.match(r"^([\w.]+):(\w+(?::\w+:\w+)?):(unlimited|count=-?\d+)$", line)
-        if m:  # the counted kind is removed with a count, as Linux's README says
-            ok(k, "echo '!%s:%s%s' >> set_ftrace_filter"
-               % (m.group(1), m.group(2), "" if m.group(3) == "unlimited" else ":0"))
-    for cmd in ["echo nop > current_tracer", "echo > set_ftrace_filter",
-                "echo > set_ftrace_notrace", "echo 1 > tracing_on",
-                "echo 1 > options/trace_printk", "echo 1 > options/markers",
-                "echo 0 > options/func_stack_trace", "echo > trace"]:
-        ok(k, cmd)
-    assert cat(k, "set_ftrace_filter") == "#### all functions enabled ####\n"
 
 
 def events(text):
@@ -61,7 +45,7 @@ def test_selftest(lucid):
 
 
 def test_files(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     files = modes(lucid)
     assert files["printk_formats"] == "-r--r-----" and files["trace_marker"] == "--w--w----"
     # Root opens both, as on Linux; the missing read and write operations say EINVAL.
@@ -80,7 +64,7 @@ def printk_formats(lucid):
 
 
 def test_printk_formats(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "rmmod foo 2>/dev/null; true")
     fmts = printk_formats(lucid)
     # Each literal once, the newline escaped as Linux does.
@@ -104,7 +88,7 @@ def test_printk_formats(lucid):
 
 
 def test_printk_under_nop(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "ftest printk")
     lines = events(cat(lucid, "trace"))
     assert len(lines) == 1, lines
@@ -119,7 +103,7 @@ def test_printk_under_nop(lucid):
 
 def test_printk_repeated(lucid):
     """`ftest printk N`: N calls in a row, N messages; an N it does not take changes nothing."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "ftest printk 3")
     assert bodies(lucid) == ["ftest_printk: ftrace test 42"] * 3
     for bad in ("0x", "100001", "-1"):
@@ -129,7 +113,7 @@ def test_printk_repeated(lucid):
 
 
 def test_printk_under_function(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "ftest printk")
@@ -138,11 +122,11 @@ def test_printk_under_function(lucid):
     assert [LINE.match(l).group("body") for l in lines] == [
         "ftest_printk <-cmd_ftest", "ftest_printk: ftrace test 42"], lines
     assert len({LINE.match(l).group("pid") for l in lines}) == 1
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_printk_option_off(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > options/trace_printk")
     assert "notrace_printk" in cat(lucid, "trace_options").split()
     ok(lucid, "ftest printk")
@@ -157,7 +141,7 @@ def test_printk_option_off(lucid):
 
 def test_printk_from_the_tick(lucid):
     """Exactly N trace_printk calls from the timer interrupt, in hard irq with irqs off."""
-    fresh(lucid)
+    reset_tracing(lucid)
     n = 40
     ok(lucid, "ftest tick %d" % n)
     lines = events(cat(lucid, "trace"))
@@ -176,7 +160,7 @@ def test_printk_from_the_tick(lucid):
 def test_printk_from_the_tick_nested(lucid):
     """The tick's trace_printk lands in the middle of the function tracer's own records (run_test
     keeps every CPU busy taking mutexes): none is lost or torn, every line still parses."""
-    fresh(lucid)
+    reset_tracing(lucid)
     n = 60
     ok(lucid, "echo 'mutex_*' > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
@@ -200,14 +184,14 @@ def test_printk_from_the_tick_nested(lucid):
             funcs += 1
     assert sorted(ticks) == list(range(1, n + 1)), ticks
     assert funcs > 1000, funcs
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- insmod foo ---------------------------------------------------------------------------------
 
 
 def test_insmod_foo(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "insmod %s" % FOO)
     lines = events(cat(lucid, "trace"))
     assert len(lines) == 1, lines
@@ -237,14 +221,14 @@ def test_insmod_foo(lucid):
     assert re.match(r"^do_one_initcall <-\w+$", b[0]) and b[1] == "foo_init <-do_one_initcall", b
     assert re.match(r"^foo_init: read foo 10 out of bar ffffffffc[0-9a-f]{7}$", b[2]), b
     assert b[3:] == ["foo_exit: foo says goodbye"], b
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- trace_marker -------------------------------------------------------------------------------
 
 
 def test_marker(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     shell = int(sh(lucid, "echo $$"))
     ok(lucid, "echo hello > trace_marker")  # bash's builtin echo: bash itself writes
     ok(lucid, "/bin/echo -n 'no newline' > trace_marker")  # busybox's echo, a process
@@ -271,11 +255,11 @@ def test_marker(lucid):
     assert LINE.match(lines[start + 1]).group("body") == "<stack trace>", lines
     frames = lines[start + 2:mark]
     assert frames[0] == " => vfs_write" and " => do_syscall_64" in frames, lines
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_marker_errors(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 0 > tracing_on")
     fails(lucid, "echo hello-while-off > trace_marker", EBADF)
     ok(lucid, "echo 1 > tracing_on")
@@ -289,21 +273,21 @@ def test_marker_errors(lucid):
 
 
 def test_marker_among_kernel_events(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo ftest_leaf > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "echo before > trace_marker; ftest call; echo after > trace_marker")
     ok(lucid, "echo 0 > tracing_on")
     assert bodies(lucid) == ["tracing_mark_write: before"] + ["ftest_leaf <-ftest_mid"] * 3 + [
         "tracing_mark_write: after"]
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- stopping from inside -----------------------------------------------------------------------
 
 
 def test_tracing_off_from_the_kernel(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "ftest call")
@@ -315,7 +299,7 @@ def test_tracing_off_from_the_kernel(lucid):
     assert len(b) == 9 + 2, b
     ok(lucid, "ftest call")  # not recorded
     assert len(bodies(lucid)) == 11
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def probes(k):
@@ -324,7 +308,7 @@ def probes(k):
 
 def test_traceoff_count(lucid):
     """count=N: the command fires N times; only a time it changed something counts."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ftest_filter = cat(lucid, "set_ftrace_filter")
@@ -353,12 +337,12 @@ def test_traceoff_count(lucid):
     ok(lucid, "echo '!ftest_leaf:traceoff:0' >> set_ftrace_filter")
     assert probes(lucid) == []
     assert cat(lucid, "set_ftrace_filter") == ftest_filter  # the ftest_* filter is intact
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_traceoff_traceon_unlimited(lucid):
     """While tracing is off the callbacks still run: ftest_leaf's traceon turns it back on."""
-    fresh(lucid)
+    reset_tracing(lucid)
     # ">" empties the filter, as on Linux, and the listing says so before the commands.
     ok(lucid, "echo ftest_outer > set_ftrace_filter")
     ok(lucid, "echo 'ftest_mid:traceoff' > set_ftrace_filter")
@@ -381,11 +365,11 @@ def test_traceoff_traceon_unlimited(lucid):
     ok(lucid, "echo '!*:traceon' >> set_ftrace_filter")
     assert probes(lucid) == []
     assert cat(lucid, "enabled_functions") == ""
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_stacktrace_probe(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_mid:stacktrace' > set_ftrace_filter")
     ok(lucid, "ftest call")  # under nop: only the stacks
     text = cat(lucid, "trace")
@@ -413,11 +397,11 @@ def test_stacktrace_probe(lucid):
     b = bodies(lucid)
     assert b[:6] == ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer", "<stack trace>",
                      " => ftest_mid", " => ftest_outer", " => cmd_ftest"], b
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_bad_commands_change_nothing(lucid):
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo ftest_outer > set_ftrace_filter")
     ok(lucid, "echo 'ftest_leaf:traceoff' >> set_ftrace_filter")
     before = cat(lucid, "set_ftrace_filter")
@@ -438,7 +422,7 @@ def test_bad_commands_change_nothing(lucid):
     ok(lucid, "echo > set_ftrace_filter")
     assert cat(lucid, "set_ftrace_filter") == \
         "#### all functions enabled ####\nftest_leaf:traceoff:unlimited\n"
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 # --- enable_event, disable_event, dump, cpudump ---------------------------------------------------
@@ -449,7 +433,7 @@ ENODEV = "-bash: echo: write error: No such device\n"
 
 def test_enable_event_command(lucid):
     """func:enable_event:sched:EVENT holds the event in soft mode (0*) until func runs."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_leaf:enable_event:sched:sched_process_exec' > set_ftrace_filter")
     assert probes(lucid) == ["ftest_leaf:enable_event:sched:sched_process_exec:unlimited"]
     assert cat(lucid, EXEC_ENABLE) == "0*\n"
@@ -466,12 +450,12 @@ def test_enable_event_command(lucid):
     # Linux (__ftrace_event_enable_disable keeps an event soft mode left enabled).
     assert cat(lucid, EXEC_ENABLE) == "1\n"
     ok(lucid, "echo 0 > " + EXEC_ENABLE)
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_enable_disable_event_counts(lucid):
     """A count is used only by a switch that changes something, as Linux's."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_outer:enable_event:sched:sched_process_exec:1' > set_ftrace_filter")
     ok(lucid, "echo 'ftest_mid:disable_event:sched:sched_process_exec:2' >> set_ftrace_filter")
     assert probes(lucid) == ["ftest_mid:disable_event:sched:sched_process_exec:count=2",
@@ -499,13 +483,13 @@ def test_enable_disable_event_counts(lucid):
     ok(lucid, "echo '!ftest_outer:enable_event:sched:sched_process_exec:0' >> set_ftrace_filter")
     assert probes(lucid) == []
     assert cat(lucid, EXEC_ENABLE) == "0\n"
-    fresh(lucid)
+    reset_tracing(lucid)
 
 
 def test_dump_and_cpudump(lucid):
     """func:dump prints the buffer on the console once (its count is always 1) and stops
     tracing; cpudump prints only the calling CPU's."""
-    fresh(lucid)
+    reset_tracing(lucid)
     ok(lucid, "echo 'ftest_*' > set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "echo 'ftest_leaf:dump:5' >> set_ftrace_filter")
@@ -532,4 +516,4 @@ def test_dump_and_cpudump(lucid):
     assert len(cpus) == 1, out
     assert probes(lucid) == ["ftest_leaf:cpudump:count=0"]
     ok(lucid, "echo '!ftest_leaf:cpudump' >> set_ftrace_filter")
-    fresh(lucid)
+    reset_tracing(lucid)
