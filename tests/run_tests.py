@@ -158,7 +158,8 @@ def run_qemu(directory, only, results, files=None, label=""):
                  if n.startswith("test_") and f.__module__ == mod.__name__]
         tests.sort(key=lambda t: t[1].__code__.co_firstlineno)
         if only:
-            tests = [t for t in tests if any(o in path[:-3] + "." + t[0] for o in only)]
+            # -k matches test_NAME.test_x, or FOLDER/test_NAME.test_x (-k trace/: a folder).
+            tests = [t for t in tests if any(o in name + "." + t[0] for o in only)]
         shared = None
         for name, fn in tests:
             full = "%s%s.%s" % (label, path[:-3], name)

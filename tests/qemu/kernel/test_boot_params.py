@@ -10,7 +10,7 @@ import re
 import time
 
 from lucid import Lucid, LucidError
-from test_ftrace_files import DEFAULT_OPTIONS  # Linux 6.1's list, in its order
+from tracefs import CORE_OPTIONS as DEFAULT_OPTIONS  # Linux 6.1's list, in its order
 
 BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,kernel_init,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
