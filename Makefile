@@ -81,7 +81,7 @@ $(error Makefile.inc lists and files disagree:$(if $(SRC_UNLISTED), not listed: 
 endif
 
 # lib/ is a leaf: built for the host tests as for the kernel, it may include nothing of the
-# kernel, the tracer or the architecture (what it allocates, it asks lib/alloc.h for).
+# kernel, the tracer or the architecture, and allocates nothing.
 LIB_NOT_LEAF := $(shell grep -l '^\#include "\(kernel\|trace\|arch\)/' lib/*.c lib/*.h)
 ifneq ($(LIB_NOT_LEAF),)
 $(error lib/ must include nothing from kernel/, trace/ or arch/: $(LIB_NOT_LEAF))

@@ -26,7 +26,8 @@
  * The blacklist: NOKPROBE_SYMBOL()s (the exception dispatch do_interrupt, the fault and NMI
  * handlers, ...), and whole sections: .kprobes.text (the files listed in the Makefile's
  * NOKPROBE_SRCS: this one, arch/x86_64/kprobes/, text_poke, ftrace's patching and
- * trampolines, the ring buffer) and .text.entry (the entry code). /sys/kernel/debug/kprobes/blacklist lists each function of them.
+ * trampolines, the ring buffer) and .text.entry (the entry code).
+ * /sys/kernel/debug/kprobes/blacklist lists each function of them.
  *
  * This file is itself blacklisted and not traced (the Makefile's NOKPROBE_SRCS, NOTRACE_SRCS).
  */
@@ -872,28 +873,6 @@ void unregister_kretprobe(struct kretprobe *rp)
 	}
 	rp->rph = NULL;
 	free_dead_kretprobe_holders();
-}
-
-int register_kretprobes(struct kretprobe **rps, int num)
-{
-	if (num <= 0)
-		return -EINVAL;
-	for (int i = 0; i < num; i++) {
-		int ret = register_kretprobe(rps[i]);
-
-		if (ret) {
-			if (i)
-				unregister_kretprobes(rps, i);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-void unregister_kretprobes(struct kretprobe **rps, int num)
-{
-	for (int i = 0; i < num; i++)
-		unregister_kretprobe(rps[i]);
 }
 
 /* --- /sys/kernel/debug/kprobes ------------------------------------------------------------ */

@@ -152,8 +152,6 @@ int register_kprobes(struct kprobe **kps, int num);
 void unregister_kprobes(struct kprobe **kps, int num);
 int register_kretprobe(struct kretprobe *rp);
 void unregister_kretprobe(struct kretprobe *rp);
-int register_kretprobes(struct kretprobe **rps, int num);
-void unregister_kretprobes(struct kretprobe **rps, int num);
 
 /* Disarm and re-arm a registered probe without unregistering it: 0, or -EINVAL. */
 int disable_kprobe(struct kprobe *kp);

@@ -66,6 +66,14 @@
 
 static struct boot_info boot_info;
 uint64_t boot_kmain_tsc;
+uint64_t boot_prompt_tsc;
+
+/* The first read of the console is its shell at the first prompt: boot is over. */
+void boot_note_prompt(void)
+{
+	if (!boot_prompt_tsc)
+		boot_prompt_tsc = rdtsc();
+}
 
 static void serial_interrupt(struct pt_regs *regs)
 {
@@ -149,7 +157,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	percpu_init_this_cpu(&cpus[0]); // GS base: this_cpu() and printk work from here on
 	console_init();                 // COM1, 115200 8N1
 	gdt_init_this_cpu(0);           // our GDT, and the TSS with the double-fault/NMI stacks
-	idt_init();                     // every vector to entry.S; oopses can be printed
+	idt_init();                     // every vector to irqentry_64.S; oopses can be printed
 	syscall_init();                 // SYSCALL enters at entry_SYSCALL_64; SSE on for user space
 	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC ||
 	    multiboot2_parse(__va(info_pa), MB2_INFO_MAX, &boot_info))

@@ -294,8 +294,8 @@ void printk_setup(void)
  * without consuming them (READ_CLEAR then clears); READ waits for records not yet read and
  * consumes them (a record longer than len is read in parts); SIZE_UNREAD is what READ would
  * give. CONSOLE_OFF lowers the console level to the minimum (emergencies only), CONSOLE_ON
- * brings the old one back, CONSOLE_LEVEL (dmesg -n) sets it, 1 to 8. CLOSE and OPEN do nothing, as in Linux.
- * Lucid runs everyone as root, so no action needs a capability (Linux's CAP_SYSLOG).
+ * brings the old one back, CONSOLE_LEVEL (dmesg -n) sets it, 1 to 8. CLOSE and OPEN do nothing, as
+ * in Linux. Lucid runs everyone as root, so no action needs a capability (Linux's CAP_SYSLOG).
  */
 #define SYSLOG_ACTION_CLOSE 0
 #define SYSLOG_ACTION_OPEN 1

@@ -432,15 +432,3 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 	sync_graph_callers(); /* nobody is still in its callbacks */
 	mutex_unlock(&fgraph_lock);
 }
-
-void pause_graph_tracing(void)
-{
-	if (current)
-		current->graph_pause++;
-}
-
-void unpause_graph_tracing(void)
-{
-	if (current)
-		current->graph_pause--;
-}

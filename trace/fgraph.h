@@ -85,9 +85,6 @@ void ftrace_graph_exit_task(struct task *t);
 unsigned long ftrace_graph_ret_addr(struct task *t, unsigned long ret, unsigned long *retp);
 /* Every pending return of current reported and popped: it leaves for user space for good. */
 void ftrace_graph_drop_frames(void);
-/* Stop/restart hooking for the current task (trace_printk's internals, for instance). */
-void pause_graph_tracing(void);
-void unpause_graph_tracing(void);
 void return_to_handler(void);
 
 #endif

@@ -222,7 +222,7 @@ size_t ftrace_mod_cache_show(struct ftrace_ops *ops, bool is_notrace, int n, cha
 			     size_t size);
 
 /*
- * Modules (called by the loader, kernel/module/ftrace_hooks.c, under its module_mutex).
+ * Modules (called by the loader, kernel/module/main.c, under its module_mutex).
  * ftrace_module_init: the module's sites, its text still writable and not yet executable: each
  * checked to be "call __fentry__" and made a NOP (a site that is not is refused and left alone,
  * as at boot), and its functions join the tables, disabled. ftrace_module_enable: just before
@@ -276,9 +276,9 @@ extern uint64_t ftrace_init_tsc;
  * One bit per context, so an interrupt that arrives in the middle of a callback can still be
  * traced. Disables preemption while held: the bits are per CPU.
  *
- * The context is read off the preemption counter (kernel/sched/preempt.h): its highest set bit above
- * the preempt-disable byte is 8-15 in a softirq, 16-19 in a hardirq, 20-23 in an NMI, and 7 (a
- * bit we set ourselves) in a task. That bit number is the context's bit in trace_recursion, so
+ * The context is read off the preemption counter (kernel/sched/preempt.h): its highest set bit
+ * above the preempt-disable byte is 8-15 in a softirq, 16-19 in a hardirq, 20-23 in an NMI, and 7
+ * (a bit we set ourselves) in a task. That bit number is the context's bit in trace_recursion, so
  * one BSR finds it, and a nested interrupt (count 2) even gets a bit of its own. Inline: the
  * guard runs on every traced call, and a call to it would cost as much as the guard.
  */

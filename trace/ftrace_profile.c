@@ -18,8 +18,8 @@
 #include "kernel/percpu.h"
 #include "lib/errno.h"
 #include "lib/printf.h"
+#include "lib/time64.h"
 
-#define NSEC_PER_USEC 1000
 
 const char ftrace_profile_header[] =
 	"  Function                               Hit    Time            Avg             s^2\n"

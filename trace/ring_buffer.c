@@ -988,7 +988,7 @@ static struct ring_buffer_event *rb_reserve_next(struct ring_buffer_per_cpu *cb,
 			   w == rb_load(&cb->stamp_write) && ts >= rb_load(&cb->write_stamp)) {
 			delta = ts - rb_load(&cb->write_stamp);
 			if (delta > TS_MASK)
-				time_type = (delta >> 59) ? RINGBUF_TYPE_TIME_STAMP
+				time_type = (delta & TS_MSB) ? RINGBUF_TYPE_TIME_STAMP
 							  : RINGBUF_TYPE_TIME_EXTEND;
 		} else {
 			time_type = RINGBUF_TYPE_TIME_STAMP;

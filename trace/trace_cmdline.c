@@ -7,10 +7,10 @@
  * CPU, so about once per task switch in the event stream, and the printer asks
  * trace_find_cmdline() for the name.
  *
- * The slots (saved_cmdlines_size of them, 128 by default) are reused round-robin; a hash of the pid (map_pid_to_cmdline) points
- * at a pid's slot, and the slot remembers its pid so that a stale or colliding entry is
- * recognised. A pid whose slot was reused prints as "<...>", as in Linux; pid 0, the idle
- * tasks, always prints as "<idle>".
+ * The slots (saved_cmdlines_size of them, 128 by default) are reused round-robin; a hash of the pid
+ * (map_pid_to_cmdline) points at a pid's slot, and the slot remembers its pid so that a stale or
+ * colliding entry is recognised. A pid whose slot was reused prints as "<...>", as in Linux; pid 0,
+ * the idle tasks, always prints as "<idle>".
  *
  * Recorders run in any context on any CPU, even inside an NMI that interrupted the printer: so
  * they only try the lock, and skip (to retry at the task's next event) rather than wait. They

@@ -57,7 +57,7 @@ void dyn_event_remove(struct dyn_event *ev)
 	list_del(&ev->list);
 }
 
-/* --- words -------------------------------------------------------------------------------------- */
+/* --- words ------------------------------------------------------------------------------------ */
 
 char **argv_split(const char *str, int *argcp)
 {
@@ -100,7 +100,7 @@ void argv_free(char **argv)
 	kfree(argv);
 }
 
-/* --- removing ----------------------------------------------------------------------------------- */
+/* --- removing --------------------------------------------------------------------------------- */
 
 void tracing_reset_all_online_cpus(void)
 {
@@ -199,7 +199,7 @@ out:
 	return ret;
 }
 
-/* --- writing definitions ------------------------------------------------------------------------ */
+/* --- writing definitions ---------------------------------------------------------------------- */
 
 ssize_t trace_parse_run_command(const char *ubuf, size_t count, loff_t *ppos,
 				int (*createfn)(const char *raw_command))
@@ -241,7 +241,7 @@ ssize_t trace_parse_run_command(const char *ubuf, size_t count, loff_t *ppos,
 	return (ssize_t)done;
 }
 
-/* --- dynamic_events ----------------------------------------------------------------------------- */
+/* --- dynamic_events --------------------------------------------------------------------------- */
 
 /* A line of any kind: the first kind that does not refuse it as not its own makes it. */
 static int create_dyn_event(const char *raw_command)

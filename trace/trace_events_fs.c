@@ -816,7 +816,7 @@ void event_remove_files(struct trace_event_file *file)
 	}
 }
 
-bool trace_event_files_busy(struct trace_event_call *call)
+static bool trace_event_files_busy(struct trace_event_call *call)
 {
 	return call->file.dir && tracefs_tree_busy(call->file.dir);
 }
@@ -892,8 +892,8 @@ int event_trace_init_tracefs(void)
 /*
  * Linux's trace_add_event_call(): a probe event (trace/trace_probe.c) joins the others: its id,
  * its place on ftrace_events (so available_events, set_event and the system's enable see it),
- * its files, at the top level and in every instance that exists. 0, -EEXIST (an event of that system and name exists), -ENOSPC (no id left), or
- * -ENOMEM, with nothing left behind.
+ * its files, at the top level and in every instance that exists. 0, -EEXIST (an event of that
+ * system and name exists), -ENOSPC (no id left), or -ENOMEM, with nothing left behind.
  */
 int trace_add_event_call(struct trace_event_call *call)
 {

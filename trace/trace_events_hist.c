@@ -71,7 +71,7 @@
 #define HIST_STACK_INDENT 8 /* a stack key's frames: Linux's 1 + 8 columns */
 #define TRACEPOINT_FN_PREFIX "__do_trace_"
 
-/* --- errors: Linux 6.1's sentences, in its order (error_log shows them) ------------------------ */
+/* --- errors: Linux 6.1's sentences, in its order (error_log shows them) ----------------------- */
 
 enum hist_err {
 	HIST_ERR_NONE,
@@ -228,7 +228,7 @@ static struct hist_trigger_data *hist_data_of(const struct event_trigger_data *t
 	return test->private_data;
 }
 
-/* --- a field's value on a hit ------------------------------------------------------------------ */
+/* --- a field's value on a hit ----------------------------------------------------------------- */
 
 /* A string in the record: NULL if the record does not hold it whole (a bad __data_loc). */
 static const char *hist_field_str(const struct hist_field *hf, const void *rec, unsigned int len,
@@ -390,7 +390,7 @@ uint64_t hist_fn_call(struct hist_field *hf, struct tracing_map_elt *elt, void *
 	}
 }
 
-/* --- the fields: making, naming, freeing ------------------------------------------------------- */
+/* --- the fields: making, naming, freeing ------------------------------------------------------ */
 
 static const char *hist_field_name(const struct hist_field *field, unsigned int level)
 {
@@ -630,7 +630,7 @@ bad_modifier:
 	return NULL;
 }
 
-/* --- actions: what they are (Linux's struct action_data) ----------------------------------------- */
+/* --- actions: what they are (Linux's struct action_data) -------------------------------------- */
 
 /*
  * An action runs on a hit, after the entry was updated: onmatch(SYS.EVENT) every time,
@@ -680,7 +680,7 @@ struct action_data {
 	} snap;
 };
 
-/* --- variables: where they are, references to them ---------------------------------------------- */
+/* --- variables: where they are, references to them -------------------------------------------- */
 
 /*
  * Every histogram that has variables, so that "$ts0" on another event finds them (Linux's
@@ -861,7 +861,7 @@ static struct hist_field *parse_var_ref(struct hist_trigger_data *hist_data, con
 /* A reference to a variable of this histogram whose definition is a plain field: that field. */
 static const char *field_name_from_var(struct hist_trigger_data *hist_data, const char *var_name);
 
-/* --- expressions --------------------------------------------------------------------------------- */
+/* --- expressions ------------------------------------------------------------------------------ */
 
 /*
  * Linux's contains_operator(): the root operator of str (the rightmost of the lowest
@@ -1356,7 +1356,7 @@ static struct hist_field *parse_expr(struct hist_trigger_data *hist_data,
 	return parse_expr_n(hist_data, file, str, flags, var_name, &n_subexprs, err);
 }
 
-/* --- the trigger's words ----------------------------------------------------------------------- */
+/* --- the trigger's words ---------------------------------------------------------------------- */
 
 static void destroy_hist_trigger_attrs(struct hist_trigger_attrs *attrs)
 {
@@ -1492,7 +1492,7 @@ static struct hist_trigger_attrs *parse_hist_trigger_attrs(char *trigger_str, in
 	return attrs;
 }
 
-/* --- a histogram's variables ---------------------------------------------------------------------- */
+/* --- a histogram's variables ------------------------------------------------------------------ */
 
 /* An entry's string slots (after its task name): field and save() strings, string variables. */
 static char *elt_str(struct tracing_map_elt *elt, unsigned int idx)
@@ -1703,7 +1703,7 @@ static void __update_field_vars(struct tracing_map_elt *elt, void *rec, unsigned
 	}
 }
 
-/* --- which histograms use which variables --------------------------------------------------------- */
+/* --- which histograms use which variables ----------------------------------------------------- */
 
 /* hist_data's reference to var_data's variable var_idx, or NULL. */
 static struct hist_field *find_var_ref(struct hist_trigger_data *hist_data,
@@ -1792,7 +1792,7 @@ static bool resolve_var_refs(struct hist_trigger_data *hist_data, void *key, uin
 	return true;
 }
 
-/* --- actions: parsing ----------------------------------------------------------------------------- */
+/* --- actions: parsing ------------------------------------------------------------------------- */
 
 static bool check_track_val_max(uint64_t track_val, uint64_t var_val)
 {
@@ -2012,7 +2012,7 @@ static int parse_actions(struct hist_trigger_data *hist_data)
 	return 0;
 }
 
-/* --- actions: made real (variables, references, the synthetic event held) ------------------------ */
+/* --- actions: made real (variables, references, the synthetic event held) --------------------- */
 
 /* A parameter's type fits the synthetic event's field (Linux's check_synth_field()). */
 static int check_synth_field(struct synth_event *event, struct hist_field *hf,
@@ -2263,7 +2263,7 @@ static bool actions_match(const struct hist_trigger_data *hist_data,
 	return true;
 }
 
-/* --- actions: on a hit ---------------------------------------------------------------------------- */
+/* --- actions: on a hit ------------------------------------------------------------------------ */
 
 /* trace(): the synthetic event's record from the parameters' values. */
 static void action_trace(struct action_data *data, const uint64_t *var_ref_vals)
@@ -2324,7 +2324,7 @@ static void hist_trigger_actions(struct hist_trigger_data *hist_data, struct tra
 	}
 }
 
-/* --- from the words to the histogram ----------------------------------------------------------- */
+/* --- from the words to the histogram ---------------------------------------------------------- */
 
 static int create_hitcount_val(struct hist_trigger_data *hist_data)
 {
@@ -2666,7 +2666,7 @@ static struct hist_trigger_data *create_hist_data(unsigned int map_bits,
 	return hist_data;
 }
 
-/* --- the hit ------------------------------------------------------------------------------------ */
+/* --- the hit ---------------------------------------------------------------------------------- */
 
 /* The named histograms (":name=foo"), on hist_data->named_next; under event_mutex. */
 static struct hist_trigger_data *named_hists;
@@ -2841,7 +2841,7 @@ static void event_hist_trigger(struct event_trigger_data *data, void *rec, unsig
 	hist_trigger_update(hist_data, &key, rec, len);
 }
 
-/* --- printing ---------------------------------------------------------------------------------- */
+/* --- printing --------------------------------------------------------------------------------- */
 
 /* A growing text: snprintf's contract (len may pass size: what it would need). */
 struct hbuf {
@@ -2909,7 +2909,7 @@ static void hist_field_print(struct hbuf *hb, const struct hist_field *hf)
 		hb_printf(hb, "=%lu", hf->buckets);
 }
 
-/* --- printing the actions ------------------------------------------------------------------------ */
+/* --- printing the actions --------------------------------------------------------------------- */
 
 /* ":onmatch(sched.sched_waking).trace(wakeup_latency,$lat,next_pid)", ":onmax($lat).save(...)" */
 static void print_action_spec(struct hbuf *hb, const struct hist_trigger_data *hist_data,
@@ -3220,7 +3220,7 @@ const struct file_operations event_hist_fops = {
 	.release = single_release,
 };
 
-/* --- adding, matching, removing ---------------------------------------------------------------- */
+/* --- adding, matching, removing --------------------------------------------------------------- */
 
 static struct hist_trigger_data *find_named(const char *name)
 {

@@ -978,7 +978,7 @@ int synth_event_trace(struct trace_event_file *file, unsigned int n_vals, ...)
 	return synth_event_trace_array(file, vals, n_vals);
 }
 
-/* --- synthetic_events -------------------------------------------------------------------------- */
+/* --- synthetic_events ------------------------------------------------------------------------- */
 
 /* The same list as dynamic_events', its own kind only, without "s:synthetic/". */
 static int synth_events_seq_show(struct seq_file *m, void *v)

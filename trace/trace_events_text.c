@@ -152,7 +152,7 @@ const char *trace_event_get_str(struct trace_iterator *iter, uint32_t loc, int *
 	return (const char *)iter->ent + offset;
 }
 
-/* --- for trace/define_trace.h's events --------------------------------------------------------- */
+/* --- for trace/define_trace.h's events -------------------------------------------------------- */
 
 unsigned int trace_event_str_len(const char *src)
 {

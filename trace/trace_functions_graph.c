@@ -5,13 +5,14 @@
  * function graph hook (trace/fgraph.c), its filter being the array's own ops, so its
  * set_ftrace_filter and set_ftrace_notrace choose the functions, as for the function tracer.
  * The top level and any number of instances may run it at once (Linux 6.11), each with its
- * filters, its set_ftrace_pid and its buffer; the callbacks find the array in gops->private. The hook calls graph_entry() when such a
- * function starts; if it returns true, the hook has swapped the function's return address for
- * return_to_handler, remembering the real one on the task's return stack, and graph_return()
- * runs when the function returns. Each records one event: TRACE_GRAPH_ENT (function, depth,
- * and with funcgraph-args / funcgraph-retaddr the argument registers / the return address)
- * and TRACE_GRAPH_RET (function, return value, depth, entry and return times).
- * trace/trace_graph_output.c pairs them back into a call graph when the trace is read.
+ * filters, its set_ftrace_pid and its buffer; the callbacks find the array in gops->private. The
+ * hook calls graph_entry() when such a function starts; if it returns true, the hook has swapped
+ * the function's return address for return_to_handler, remembering the real one on the task's
+ * return stack, and graph_return() runs when the function returns. Each records one event:
+ * TRACE_GRAPH_ENT (function, depth, and with funcgraph-args / funcgraph-retaddr the argument
+ * registers / the return address) and TRACE_GRAPH_RET (function, return value, depth, entry and
+ * return times). trace/trace_graph_output.c pairs them back into a call graph when the trace is
+ * read.
  *
  * What graph_entry() lets through, in order (Linux's):
  *   - nothing while the task is inside a set_graph_notrace function; entering one is hooked
@@ -57,6 +58,7 @@
 #include "lib/kstrtox.h"
 #include "lib/printf.h"
 #include "kernel/locking/lockdep.h"
+#include "lib/time64.h"
 
 /* The task's word for the array (fgraph_get_task_var) */
 #define TRACE_GRAPH_BIT 0x1 /* inside a set_graph_function function: trace its callees */
@@ -70,7 +72,6 @@ static int graph_filter_depth(unsigned long var)
 	return (int)(var >> TRACE_GRAPH_DEPTH_SHIFT);
 }
 
-#define NSEC_PER_USEC 1000UL
 
 /* The option names have dashes, which clang-format would space out. */
 /* clang-format off */

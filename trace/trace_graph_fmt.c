@@ -22,10 +22,10 @@
 #include "trace/trace_graph_fmt.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/time64.h"
 
 #define DURATION_DIGITS 7 /* the number never takes more than 7 digits... */
 #define DURATION_WIDTH 8  /* ...plus the point: it is padded to this many characters */
-#define NSEC_PER_USEC 1000
 
 static const struct {
 	uint64_t over_ns;
@@ -123,7 +123,6 @@ size_t trace_graph_proc(char *buf, size_t size, const char *comm, int pid)
 	return scnprintf(buf, size, "%*s%s%*s", spaces / 2, "", text, spaces - spaces / 2, "");
 }
 
-#define NSEC_PER_SEC 1000000000ULL
 
 size_t trace_graph_abs_time(char *buf, size_t size, uint64_t ns)
 {

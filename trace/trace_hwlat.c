@@ -291,7 +291,7 @@ static struct tracer hwlat_tracer = {
 };
 REGISTER_TRACER(hwlat_tracer);
 
-/* --- the line, and events/ftrace/hwlat ---------------------------------------------------------- */
+/* --- the line, and events/ftrace/hwlat -------------------------------------------------------- */
 
 static enum print_line_t trace_hwlat_print(struct trace_iterator *iter, unsigned int flags,
 					   struct trace_event *event)

@@ -702,7 +702,7 @@ static struct dyn_event_operations trace_kprobe_ops = {
 	.match = trace_kprobe_match,
 };
 
-/* --- kprobe_events, kprobe_profile -------------------------------------------------------------- */
+/* --- kprobe_events, kprobe_profile ------------------------------------------------------------ */
 
 /* A line of kprobe_events: "-:..." removes (kprobes only), anything else must be a kprobe. */
 static int create_or_delete_trace_kprobe(const char *raw_command)

@@ -294,7 +294,7 @@ static void osnoise_stop_tracing(void)
 	}
 }
 
-/* --- the probes: what interrupts the measured CPU ---------------------------------------------- */
+/* --- the probes: what interrupts the measured CPU --------------------------------------------- */
 
 /* Linux's set_int_safe_time: a time no interference began in the middle of reading. */
 static unsigned long set_int_safe_time(struct osnoise_variables *osn_var, uint64_t *time)
@@ -436,7 +436,7 @@ static void osnoise_unhook_events(void)
 	unregister_trace_sched_switch(probe_sched_switch, NULL); /* waits for running probes */
 }
 
-/* --- the osnoise thread ------------------------------------------------------------------------ */
+/* --- the osnoise thread ----------------------------------------------------------------------- */
 
 static unsigned int nmi_count(void)
 {
@@ -539,7 +539,7 @@ static int osnoise_main(void *arg)
 	return 0;
 }
 
-/* --- the timerlat thread ----------------------------------------------------------------------- */
+/* --- the timerlat thread ---------------------------------------------------------------------- */
 
 /* From the tick on the thread's CPU: its timer's time has come (Linux's timerlat_irq). */
 static void timerlat_irq(struct osnoise_variables *osn_var, uint64_t now)
@@ -600,7 +600,7 @@ static int timerlat_main(void *arg)
 	return 0;
 }
 
-/* --- starting and stopping the threads (osnoise_lock held) ------------------------------------- */
+/* --- starting and stopping the threads (osnoise_lock held) ------------------------------------ */
 
 static void stop_per_cpu_kthreads(void)
 {
@@ -673,7 +673,7 @@ static int osnoise_workload_start(void)
 	return 0;
 }
 
-/* --- the tracers --------------------------------------------------------------------------------- */
+/* --- the tracers ------------------------------------------------------------------------------ */
 
 static int osnoise_register_instance(struct trace_array *tr, enum osnoise_mode mode)
 {
@@ -816,7 +816,7 @@ static struct tracer osnoise_tracer = {
 };
 REGISTER_TRACER(osnoise_tracer);
 
-/* --- the lines (Linux's trace_osnoise_print, trace_timerlat_print) ----------------------------- */
+/* --- the lines (Linux's trace_osnoise_print, trace_timerlat_print) ---------------------------- */
 
 static enum print_line_t trace_osnoise_print(struct trace_iterator *iter, unsigned int flags,
 					     struct trace_event *event)

@@ -25,8 +25,8 @@
 #include "lib/printf_spec.h"
 #include "kernel/version.h"
 #include "kernel/time/time.h"
+#include "lib/time64.h"
 
-#define NSEC_PER_USEC 1000ULL /* the delay mark is of whole microseconds, as Linux's */
 
 #define KSYM_SYMBOL_LEN 160 /* "name+0xoffset/0xsize" */
 /* The latency header's M: Linux's name of Lucid's model: a task in the kernel is preempted. */

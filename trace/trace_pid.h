@@ -47,7 +47,10 @@ extern struct trace_pid_filter event_pid_filter; /* set_event_pid, set_event_not
 bool trace_ignore_this_task(struct trace_pid_filter *f, int pid);
 bool trace_ignore_current(struct trace_pid_filter *f);
 
-/* Called by fork and exit (kernel/fork.c, kernel/exit.c): the options' following. Both may sleep. */
+/*
+ * Called by fork and exit (kernel/fork.c, kernel/exit.c): the options' following. Both may
+ * sleep.
+ */
 void trace_pid_follow_fork(int parent_pid, int child_pid);
 void trace_pid_follow_exit(int pid);
 

@@ -32,7 +32,7 @@
 #define KERNEL_STACK_BYTES 16384
 #define PARAM_MAX_STACK (KERNEL_STACK_BYTES / sizeof(unsigned long))
 
-/* --- the error log ------------------------------------------------------------------------------ */
+/* --- the error log ---------------------------------------------------------------------------- */
 
 #undef C
 #define C(a, b) b
@@ -102,7 +102,7 @@ void __trace_probe_log_err(int offset, int err_type)
 	kfree(command);
 }
 
-/* --- the types ---------------------------------------------------------------------------------- */
+/* --- the types -------------------------------------------------------------------------------- */
 
 #define DEFINE_BASIC_PRINT_TYPE_FUNC(tname, type, fmt, cast)                      \
 	static int print_type_##tname(struct trace_seq *s, void *data, void *ent) \
@@ -220,7 +220,7 @@ static const struct fetch_type *find_fetch_type(const char *type)
 	return NULL;
 }
 
-/* --- names -------------------------------------------------------------------------------------- */
+/* --- names ------------------------------------------------------------------------------------ */
 
 bool is_good_name(const char *name)
 {
@@ -298,7 +298,7 @@ int traceprobe_parse_event_name(const char **pevent, const char **pgroup, char *
 	return 0;
 }
 
-/* --- parsing one argument ----------------------------------------------------------------------- */
+/* --- parsing one argument --------------------------------------------------------------------- */
 
 static const struct trace_event_field *find_event_field(const struct trace_event_call *call,
 							const char *name)
@@ -862,7 +862,7 @@ int traceprobe_update_arg(struct probe_arg *arg)
 	return 0;
 }
 
-/* --- the probe ---------------------------------------------------------------------------------- */
+/* --- the probe -------------------------------------------------------------------------------- */
 
 struct trace_probe *trace_probe_alloc(const char *event, const char *group, int nargs)
 {
@@ -900,7 +900,7 @@ void trace_probe_cleanup(struct trace_probe *tp)
 	kfree(tp);
 }
 
-/* --- multi-probe events ------------------------------------------------------------------------ */
+/* --- multi-probe events ----------------------------------------------------------------------- */
 
 int trace_probe_compare_arg_type(const struct trace_probe *a, const struct trace_probe *b)
 {
@@ -961,7 +961,7 @@ void trace_probe_unlink(struct trace_probe *tp, struct list_head *node)
 		trace_probe_cleanup(event);
 }
 
-/* --- the format file ---------------------------------------------------------------------------- */
+/* --- the format file -------------------------------------------------------------------------- */
 
 int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_event_field *own,
 				 unsigned int own_size)
@@ -1068,7 +1068,7 @@ int traceprobe_set_print_fmt(struct trace_probe *tp, enum probe_print_type ptype
 	return 0;
 }
 
-/* --- the text ----------------------------------------------------------------------------------- */
+/* --- the text --------------------------------------------------------------------------------- */
 
 int trace_probe_print_args(struct trace_seq *s, const struct probe_arg *args, int nr_args,
 			   uint8_t *data, void *ent)

@@ -29,7 +29,7 @@
 
 #define SYM_BUF_LEN 160 /* "name+0x.../0x... [module]" */
 
-/* --- memory that may not be there --------------------------------------------------------------- */
+/* --- memory that may not be there ------------------------------------------------------------- */
 
 #ifndef LUCID_HOST
 /* The canonical upper half, where the kernel lives: any other address is not kernel memory. */
@@ -165,7 +165,7 @@ static int probe_mem_read(const struct fetch_context *fc, void *dst, unsigned lo
 	return fc->user ? probe_user_read(dst, src, n) : probe_kernel_read(dst, src, n);
 }
 
-/* --- stage 1: the value a program starts from --------------------------------------------------- */
+/* --- stage 1: the value a program starts from ------------------------------------------------- */
 
 /* A field of the attached event's record (eprobes): a string field is its text's address. */
 static unsigned long get_event_field(const struct fetch_context *fc,
@@ -240,7 +240,7 @@ static int fetch_stage1(const struct fetch_insn *code, const struct fetch_contex
 	}
 }
 
-/* --- stages 2 to 5 ------------------------------------------------------------------------------ */
+/* --- stages 2 to 5 ---------------------------------------------------------------------------- */
 
 /*
  * The arguments are packed one after the other, as Linux's, so a value may sit at any byte:

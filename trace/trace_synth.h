@@ -79,7 +79,7 @@ struct synth_event *find_synth_event(const char *name);
  */
 void synth_event_fire(struct synth_event *event, const uint64_t *vals);
 
-/* --- for kernel code (Linux's names; modules/synth_event_gen_test.c uses them) ----------------- */
+/* --- for kernel code (Linux's names; modules/synth_event_gen_test.c uses them) ---------------- */
 
 struct synth_field_desc {
 	const char *type; /* "u64", "char[16]", "char[]", "unsigned int" */

@@ -9,7 +9,8 @@
  * recorder before it made its file ("can not stat 'trace.dat.cpuN'"). That CPU's events are then
  * lost. On Linux a recorder sets itself up in microseconds and a CMD seldom ends first; under
  * QEMU's TCG on a loaded host a virtual CPU can wait tens of milliseconds for the host, and a
- * CMD as short as `cat FILE` ends first now and then (tests/qemu/trace/test_kprobe_events.py saw it).
+ * CMD as short as `cat FILE` ends first now and then (tests/qemu/trace/test_kprobe_events.py saw
+ * it).
  *
  * How: a recorder that has set itself up sleeps in its loop (select on trace_pipe_raw, or the
  * nanosleep between reads); while it sets itself up it never sleeps interruptibly. So recwait

@@ -1,6 +1,6 @@
 /*
  * arch/x86_64/calling.h - the general registers of a struct pt_regs (arch/x86_64/regs.h),
- * saved and restored in the one order the structure fixes. Assembly only: entry.S (interrupts
+ * saved and restored in the one order the structure fixes. Assembly only: irqentry_64.S (interrupts
  * and exceptions) and entry_64.S (system calls) both build and unwind that frame, as Linux's
  * PUSH_REGS and POP_REGS (arch/x86/entry/calling.h) serve its entries.
  */

@@ -83,12 +83,6 @@ void gdt_init_this_cpu(int cpu)
 	cpus[cpu].arch = a;
 }
 
-/* The top of an IST stack, for the oops path to tell "on the double-fault stack". */
-uintptr_t ist_stack_top(int cpu, int ist)
-{
-	return (uintptr_t)&arch_cpus[cpu].ist_stacks[ist - 1][IST_STACK_SIZE];
-}
-
 /* notrace: called by the scheduler in the middle of a switch. */
 notrace void tss_set_rsp0(uint64_t rsp0)
 {

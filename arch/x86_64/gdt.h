@@ -32,7 +32,6 @@
 void gdt_init_this_cpu(int cpu);
 /* The stack the CPU switches to when an interrupt comes in ring 3: the running task's. */
 void tss_set_rsp0(uint64_t rsp0);
-uintptr_t ist_stack_top(int cpu, int ist);
 #endif
 
 #endif

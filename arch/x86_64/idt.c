@@ -1,7 +1,7 @@
 /*
  * The Interrupt Descriptor Table and the C side of every interrupt.
  *
- * All 256 vectors point at the stubs of entry.S, which build a struct pt_regs and call
+ * All 256 vectors point at the stubs of irqentry_64.S, which build a struct pt_regs and call
  * do_interrupt(). From there, vectors below 32 are CPU exceptions (traps.c decides whether one is
  * fatal) and the rest are device interrupts and IPIs, dispatched through a table of handlers.
  *

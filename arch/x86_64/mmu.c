@@ -45,7 +45,10 @@
 #define ENTRIES 512
 
 static uint64_t *kernel_pml4;
-/* Taken with the untraced __raw_ forms: text_poke maps pages under it (kernel/locking/spinlock.h). */
+/*
+ * Taken with the untraced __raw_ forms: text_poke maps pages under it
+ * (kernel/locking/spinlock.h).
+ */
 static DEFINE_SPINLOCK(mmu_lock);
 
 static inline int pt_index(uintptr_t va, int level)
@@ -552,11 +555,6 @@ static void zap_range(uint64_t *t, int level, uintptr_t start, uintptr_t end, bo
 void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end)
 {
 	zap_range(pgd, 3, start, end, read_cr3() == __pa(pgd));
-}
-
-void mmu_user_unmap(uint64_t *pgd, uintptr_t va)
-{
-	mmu_user_unmap_range(pgd, va, va + PAGE_SIZE);
 }
 
 /*

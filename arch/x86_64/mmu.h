@@ -61,7 +61,6 @@ void mmu_pgd_free(uint64_t *pgd);
 int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags);
 void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags);
 uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end);
-void mmu_user_unmap(uint64_t *pgd, uintptr_t va);
 void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end);
 void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page);
 /* The present page at va becomes new_page, permissions kept; the caller drops the old one's

@@ -1,5 +1,5 @@
 /*
- * struct pt_regs: the registers saved on the stack at an interrupt (arch/x86_64/entry.S) or a
+ * struct pt_regs: the registers saved on the stack at an interrupt (arch/x86_64/irqentry_64.S) or a
  * system call (arch/x86_64/entry_64.S), in Linux's order. One difference: Linux keeps a single
  * orig_rax word (the error code of an exception, the number of a system call); Lucid's
  * interrupt stubs also record the vector below it, so the two share a union.

@@ -3,8 +3,8 @@
  *
  * Output is polled: we wait for the transmit holding register to empty and write one byte. Under
  * QEMU that register is always empty, so polling costs nothing there. Input is interrupt driven:
- * the UART raises IRQ 4 when a byte arrives, and kernel/drivers/console.c takes it from there, so an idle
- * CPU can halt instead of spinning on the line status register.
+ * the UART raises IRQ 4 when a byte arrives, and kernel/drivers/console.c takes it from there, so
+ * an idle CPU can halt instead of spinning on the line status register.
  *
  * Not traced: printk and the oops path call into here, and an oops must print even when the
  * tracer is what broke.

@@ -34,7 +34,6 @@
 /* The targets: never inlined, cloned, or their calls dropped as pure (noipa). */
 #define KT_TARGET __attribute__((noipa))
 
-static bool kprobes_selftest_done;
 static int errors;
 
 #define KT_CHECK(cond, ...)                                                 \
@@ -728,10 +727,4 @@ void kprobes_selftest(void)
 		printk(KERN_ERR "Kprobe smoke test: %d errors\n", errors);
 	else
 		printk(KERN_INFO "Kprobe smoke test: passed successfully\n");
-	kprobes_selftest_done = !errors;
-}
-
-bool kprobes_selftest_ran(void)
-{
-	return kprobes_selftest_done;
 }

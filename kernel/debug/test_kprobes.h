@@ -6,8 +6,10 @@
 
 /* Runs every case; prints "Kprobe smoke test: passed successfully" or what failed. */
 void kprobes_selftest(void);
-bool kprobes_selftest_ran(void); /* ran and passed */
-/* /sys/kernel/debug/kprobe_stress: every function probed in turn (tests/qemu/trace/test_kprobes_core.py). */
+/*
+ * /sys/kernel/debug/kprobe_stress: every function probed in turn
+ * (tests/qemu/trace/test_kprobes_core.py).
+ */
 void kprobe_stress_init(void);
 /* make bench's kprobe lines: an empty handler's cost on getpid (kernel/debug/bench.c). */
 struct seq_file;

@@ -28,11 +28,10 @@
 #include "kernel/locking/spinlock.h"
 #include "kernel/debug/sysrq.h"
 #include "kernel/sched/wait.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/uart.h"
 #include "lib/compiler.h"
 #include "arch/x86_64/cpu.h"
-
-uint64_t boot_prompt_tsc;
 
 /*
  * A power of two. It holds a whole line at the line editor's limit and its Enter, typed ahead
@@ -138,16 +137,9 @@ static bool rx_ready(void)
 	return __atomic_load_n(&rx_head, __ATOMIC_ACQUIRE) != rx_tail;
 }
 
-/* The first read of the console is its shell at the first prompt: boot is over (bench). */
-void console_note_read(void)
-{
-	if (!boot_prompt_tsc)
-		boot_prompt_tsc = rdtsc();
-}
-
 int console_getc(void)
 {
-	console_note_read();
+	boot_note_prompt();
 	for (;;) {
 		int c;
 

@@ -26,11 +26,5 @@ struct wait_queue_head *console_rx_wait_queue(void);
 unsigned int console_rx_count(void);
 void console_rx_flush(void);
 
-/*
- * The TSC when the console was first read, by the shell at its first prompt: where boot ends,
- * for /sys/kernel/debug/bench (kernel/debug/bench.c). 0 until then.
- */
-extern uint64_t boot_prompt_tsc;
-void console_note_read(void);
 
 #endif

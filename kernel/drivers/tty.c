@@ -326,7 +326,7 @@ static ssize_t tty_read(struct file *file, char *buf, size_t count, loff_t *pos)
 	(void)pos;
 	if (err)
 		return err;
-	console_note_read(); /* bash (or whatever init runs) at its first prompt */
+	boot_note_prompt(); /* bash (or whatever init runs) at its first prompt */
 	for (;;) {
 		unsigned long flags;
 		struct termios t;

@@ -1,9 +1,9 @@
 /*
  * The initramfs: the programs of user/ (and anything else the build packs) reach the root file
  * system as Linux's do. The build writes a newc cpio archive (scripts/mkcpio.py), GRUB loads it
- * beside the kernel as a multiboot2 module, arch/x86_64/multiboot2.c notes where, the page allocator
- * leaves those pages alone, and initramfs_unpack() creates each directory and file in / (a
- * ramfs) before the shell starts.
+ * beside the kernel as a multiboot2 module, arch/x86_64/multiboot2.c notes where, the page
+ * allocator leaves those pages alone, and initramfs_unpack() creates each directory and file in /
+ * (a ramfs) before the shell starts.
  *
  * newc, as Linux's init/initramfs.c reads it: each member is a 110-byte ASCII header
  *	"070701" then 13 fields of 8 hex digits: ino mode uid gid nlink mtime filesize

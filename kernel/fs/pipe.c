@@ -398,8 +398,3 @@ int vfs_pipe2(int fds[2], int flags)
 	vfs_unlock();
 	return ret;
 }
-
-int vfs_pipe(int fds[2])
-{
-	return vfs_pipe2(fds, 0);
-}

@@ -23,6 +23,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/time/time.h"
 #include "arch/x86_64/uaccess.h"
+#include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -32,8 +33,6 @@
 #define POLLOUT_SET (POLLWRNORM | POLLOUT | POLLERR)
 #define POLLEX_SET POLLPRI
 #define NO_TIMEOUT UINT64_MAX /* a deadline that never comes */
-#define NSEC_PER_USEC 1000ULL
-#define BITS_PER_LONG 64
 
 struct pollfd {
 	int fd;

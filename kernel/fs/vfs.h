@@ -169,9 +169,10 @@ struct file_operations {
 	 * they sleep on wait_queue. NULL: always ready to read and write (a regular file). */
 	unsigned int (*poll)(struct file *file);
 	/*
-	 * mmap may map this file (MAP_PRIVATE: kernel/mm/mmap_file.c maps its pages or copies its bytes in), as
-	 * Linux's generic_file_mmap lets ramfs and 9p files be mapped. false: mmap answers
-	 * -ENODEV, Linux's answer for a file without f_op->mmap (a pipe, a tracefs or proc file).
+	 * mmap may map this file (MAP_PRIVATE: kernel/mm/mmap_file.c maps its pages or copies its
+	 * bytes in), as Linux's generic_file_mmap lets ramfs and 9p files be mapped. false: mmap
+	 * answers -ENODEV, Linux's answer for a file without f_op->mmap (a pipe, a tracefs or proc
+	 * file).
 	 */
 	bool may_mmap;
 	/*
@@ -524,9 +525,10 @@ int vfs_mount_source(const char *fstype, const char *source, const char *dir);
 int vfs_umount(const char *dir);
 /* A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev). */
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
-/* A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). */
-int vfs_pipe(int fds[2]);
-/* pipe2: flags O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors). */
+/*
+ * A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). flags:
+ * O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors), as pipe2's.
+ */
 int vfs_pipe2(int fds[2], int flags);
 /* The room in the pipe whose write end is fd (splice's bound), -EINVAL if it is not one. */
 ssize_t vfs_pipe_room(int fd);

@@ -11,9 +11,10 @@
  * on the queue costs the waker nothing). After an -EAGAIN the task goes on the file's wait
  * queue *before* it tries the operation again, so a wakeup that comes between the operation's
  * -EAGAIN and the sleep (a byte typed on the console, from an interrupt that takes no lock) is
- * not lost: it marks the task running and schedule() returns at once. That is the order wait_event() uses (kernel/sched/wait.h). The
- * operation therefore runs in TASK_INTERRUPTIBLE state; if it sleeps itself (a mutex), it
- * comes back running and we only go round the loop once more.
+ * not lost: it marks the task running and schedule() returns at once. That is the order
+ * wait_event() uses (kernel/sched/wait.h). The operation therefore runs in TASK_INTERRUPTIBLE
+ * state; if it sleeps itself (a mutex), it comes back running and we only go round the loop once
+ * more.
  *
  * The wait queue belongs to whatever the open file refers to (a pipe, the console) and lives
  * at least as long as the file is open; we hold the file open in our own fd table.

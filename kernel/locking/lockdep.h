@@ -10,8 +10,9 @@
  * function that broke the rule and the kernel keeps running to show what follows.
  *
  * What each check costs decides when it is compiled in:
- *   - lockdep_assert_held() of a mutex: always. Its owner is there anyway (kernel/locking/mutex.c takes
- *     the lock with it), and the functions that require a mutex are slow paths (tracefs writes);
+ *   - lockdep_assert_held() of a mutex: always. Its owner is there anyway
+ *     (kernel/locking/mutex.c takes the lock with it), and the functions that require a mutex
+ *     are slow paths (tracefs writes);
  *   - lockdep_assert_held() of a spin lock: only in the debug and UBSAN builds, the only ones in
  *     which a spin lock records its holder (kernel/locking/spinlock.h says why);
  *   - lockdep_assert() and the interrupt and preemption checks: only in those builds too. They

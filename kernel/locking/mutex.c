@@ -49,8 +49,3 @@ void mutex_unlock(struct mutex *m)
 	if (!list_empty(&m->waiters.head))
 		wake_up_one(&m->waiters);
 }
-
-bool mutex_is_locked(struct mutex *m)
-{
-	return READ_ONCE(m->owner) != NULL;
-}

@@ -24,6 +24,5 @@ void mutex_init(struct mutex *m);
 void mutex_lock(struct mutex *m);
 bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
-bool mutex_is_locked(struct mutex *m);
 
 #endif

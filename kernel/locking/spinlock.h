@@ -8,17 +8,17 @@
  * disable interrupts, for locks an interrupt handler takes too.
  *
  * In the debug and UBSAN builds (CONFIG_DEBUG_ASSERT) a lock also records which CPU holds it, so
- * that lockdep_assert_held() (kernel/locking/lockdep.h) can check a "called with the lock held" comment.
- * Not in the normal build: it is a %gs load and a store on every lock and a store on every
+ * that lockdep_assert_held() (kernel/locking/lockdep.h) can check a "called with the lock held"
+ * comment. Not in the normal build: it is a %gs load and a store on every lock and a store on every
  * unlock, and a wakeup and switch takes several locks. Measured with make bench: 802 -> 861
  * instructions a context switch, 1264 -> 1347 a remote wakeup, 6% more for the workload.
  *
  * Out of line and traceable, as Linux's: spin_lock() calls _raw_spin_lock()
- * (kernel/locking/spinlock.c), a function with its own call site, so the function tracer can show who takes which
- * lock how often (`echo '*spin*lock*' > set_ftrace_filter`, as on Linux). The price, measured
- * with make bench: a lock and unlock pair is 43 instructions instead of 26 inline when nobody
- * traces it (the calls, the NOPs, the frames), 531 when the function tracer records both; a
- * context switch 904 -> 945 instructions, bench's workload (three pairs in it) 17% more.
+ * (kernel/locking/spinlock.c), a function with its own call site, so the function tracer can show
+ * who takes which lock how often (`echo '*spin*lock*' > set_ftrace_filter`, as on Linux). The
+ * price, measured with make bench: a lock and unlock pair is 43 instructions instead of 26 inline
+ * when nobody traces it (the calls, the NOPs, the frames), 531 when the function tracer records
+ * both; a context switch 904 -> 945 instructions, bench's workload (three pairs in it) 17% more.
  *
  * The tracer must not trace itself through a lock. A callback that fires at the entry of
  * _raw_spin_unlock_irqrestore(&l) runs while its caller holds l: if the callback then takes l

@@ -23,8 +23,8 @@
  *  11. do_init_module       the init runs (in the insmod task); if it fails, everything is undone
  *
  * Each step that can fail does so before the next one starts, and the way out undoes exactly
- * what was done: a failed load leaves no page and no object behind (tests/qemu/kernel/test_module.py
- * counts them).
+ * what was done: a failed load leaves no page and no object behind
+ * (tests/qemu/kernel/test_module.py counts them).
  *
  * Locking: module_mutex serializes loads and unloads and guards the list's writers; the list is
  * also read from any context (kallsyms names a module's functions in a trace or an oops), so its
@@ -59,7 +59,8 @@ static DEFINE_MUTEX(module_mutex);
 static LIST_HEAD(modules); /* newest first, as Linux lists them */
 /*
  * The untraced __raw_ forms everywhere: backtraces in tracer callbacks look addresses up under
- * it, and one fired at a traced unlock of it would wait for its own CPU (kernel/locking/spinlock.h).
+ * it, and one fired at a traced unlock of it would wait for its own CPU
+ * (kernel/locking/spinlock.h).
  */
 static DEFINE_SPINLOCK(modules_lock);
 

@@ -230,7 +230,7 @@ int module_init_files(void);
  *    sites the current filters select are enabled (through text_poke's alias).
  *  - ftrace_release_mod(mod): unload, or a failed load after ftrace_module_init: the sites
  *    leave every table before the pages are freed.
- * kernel/module/ftrace_hooks.c holds empty ones until the tracer has its own.
+ * trace/ftrace_module.c defines them.
  */
 void ftrace_module_init(struct module *mod);
 void ftrace_module_enable(struct module *mod);

@@ -13,7 +13,7 @@
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 
-const char *module_state_name(const struct module *mod)
+static const char *module_state_name(const struct module *mod)
 {
 	switch (mod->state) {
 	case MODULE_STATE_GOING:

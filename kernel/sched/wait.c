@@ -85,11 +85,6 @@ void wait_for_completion(struct completion *c)
 	wait_event(&c->wait, try_wait_for_completion(c));
 }
 
-int wait_for_completion_interruptible(struct completion *c)
-{
-	return wait_event_interruptible(&c->wait, try_wait_for_completion(c));
-}
-
 /*
  * Linux's TASK_KILLABLE: asleep as interruptibly, so that a signal that will kill the task
  * (fatal_signal_pending) ends the wait, but any other only wakes it to sleep again: that one

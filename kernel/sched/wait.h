@@ -78,8 +78,6 @@ void init_completion(struct completion *c);
 void complete(struct completion *c);
 void complete_all(struct completion *c);
 void wait_for_completion(struct completion *c);
-/* As wait_for_completion, but a signal ends the wait: -EINTR then, 0 once done. */
-int wait_for_completion_interruptible(struct completion *c);
 /* As wait_for_completion, but a fatal signal ends the wait (-EINTR then); others wait on. */
 int wait_for_completion_killable(struct completion *c);
 

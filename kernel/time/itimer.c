@@ -26,7 +26,6 @@
 #define ITIMER_REAL 0
 #define ITIMER_VIRTUAL 1
 #define ITIMER_PROF 2
-#define USEC_PER_SEC 1000000L
 
 /*
  * The timer's function: runs from the tick, under the timers' lock; send_sig is safe there.
@@ -110,7 +109,7 @@ static struct old_timeval ns_to_timeval(uint64_t ns)
 /* Linux's timeval_valid(): what setitimer accepts. */
 static bool timeval_valid(const struct old_timeval *tv)
 {
-	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < USEC_PER_SEC;
+	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < (long)USEC_PER_SEC;
 }
 
 /* The timer which of the current task now, as getitimer tells it. */

@@ -4,9 +4,8 @@
 
 #include <stdint.h>
 
-#define NSEC_PER_SEC 1000000000ULL
-#define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_USEC 1000ULL
+#include "lib/time64.h"
+
 #define HZ 100 /* timer ticks per second on each CPU */
 
 /* Nanoseconds since the TSC was calibrated at boot; 0 before that. */
@@ -25,7 +24,13 @@ void udelay(uint64_t us);
 
 extern volatile uint64_t jiffies;
 
-/* The TSC at kmain's first instruction (kernel/main.c): where boot begins, for `bench`. */
+/*
+ * Where boot begins and ends, for `bench` (kernel/debug/bench.c): the TSC at kmain's first
+ * instruction, and at the first read of the console, by the shell at its first prompt
+ * (boot_note_prompt(), called by the console and the tty; 0 until then). Both in kernel/main.c.
+ */
 extern uint64_t boot_kmain_tsc;
+extern uint64_t boot_prompt_tsc;
+void boot_note_prompt(void);
 
 #endif

@@ -23,7 +23,7 @@
 #include "tests/unit/host_kmalloc.h"
 #include "lib/errno.h"
 
-/* --- stand-ins ---------------------------------------------------------------------------------- */
+/* --- stand-ins -------------------------------------------------------------------------------- */
 
 static struct {
 	int type;
@@ -277,7 +277,7 @@ static void test_syntax_errors(void **state)
 	assert_int_equal(last_err.type, TP_ERR_SYM_ON_UPROBE);
 }
 
-/* --- the format file and the print fmt --------------------------------------------------------- */
+/* --- the format file and the print fmt -------------------------------------------------------- */
 
 static const struct trace_event_field own_ip[] = {
 	{.type = "unsigned long", .name = FIELD_STRING_IP, .offset = 8, .size = 8},
@@ -354,7 +354,7 @@ static void test_types_format(void **state)
 	trace_probe_cleanup(tp);
 }
 
-/* --- fetching, storing, printing ---------------------------------------------------------------- */
+/* --- fetching, storing, printing -------------------------------------------------------------- */
 
 /* Parses text's arguments, runs them on regs as a hit would, returns the printed arguments. */
 static const char *hit(const char *text, unsigned int flags, struct pt_regs *regs)

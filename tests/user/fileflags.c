@@ -1,9 +1,9 @@
 /*
  * The file system calls beyond the basics (issue 15 item 6): pread64/pwrite64/readv, the open
  * and fcntl flags (O_APPEND, O_NONBLOCK, O_CLOEXEC across execve, F_GETFL/F_SETFL), chmod,
- * utimensat, truncate, umask and the *at() calls relative to a directory descriptor. Every step prints what it got and the
- * test compares the whole output with what the same binary prints on Linux
- * (tests/qemu/user/test_syscalls.py runs both).
+ * utimensat, truncate, umask and the *at() calls relative to a directory descriptor. Every step
+ * prints what it got and the test compares the whole output with what the same binary prints on
+ * Linux (tests/qemu/user/test_syscalls.py runs both).
  *
  * Usage: fileflags DIR (works in DIR/ff, which it makes and removes). It runs itself again as
  * "fileflags --child FD..." through execve, which reports which descriptors survived the exec.

@@ -2,8 +2,8 @@
  * modload FILE NAME COUNT: loads the module in FILE and unloads it (as NAME), COUNT times, with
  * the system calls kmod's insmod and rmmod use: finit_module on odd rounds, init_module of the
  * file's bytes on even ones, then delete_module. Several at once, each on its own module, load
- * and unload on every CPU (tests/qemu/kernel/test_module.py). Any failure stops it with kmod's words
- * and status 1.
+ * and unload on every CPU (tests/qemu/kernel/test_module.py). Any failure stops it with kmod's
+ * words and status 1.
  *
  * modload -f FILE COUNT: the load must fail every time (a module whose init refuses, say): the
  * loader's way out, COUNT times. A load that succeeds stops it with status 1.

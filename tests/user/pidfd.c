@@ -1,7 +1,7 @@
 /*
- * pidfd_open(2), judged against Linux (tests/qemu/tools/test_trace_cmd.py): its errors, close-on-exec
- * always, and poll and select finding it readable exactly when the process has exited (a
- * zombie too), as trace-cmd record -P waits for its pid to end.
+ * pidfd_open(2), judged against Linux (tests/qemu/tools/test_trace_cmd.py): its errors,
+ * close-on-exec always, and poll and select finding it readable exactly when the process has exited
+ * (a zombie too), as trace-cmd record -P waits for its pid to end.
  */
 #define _GNU_SOURCE
 #include <errno.h>

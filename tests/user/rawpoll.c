@@ -2,9 +2,9 @@
  * poll on per_cpu/cpuN/trace_pipe_raw, as trace-cmd's recorders wait on it: no CPU's file is
  * readable while its buffer is empty, the CPU that took a trace_marker write becomes readable
  * and gives a whole page to read() (splice() only ever moves whole pages, so a part page is
- * EAGAIN to it), and with tracing off every file reads as at its end (tests/qemu/trace/test_raw.py).
- * That is with buffer_percent 0 (any event wakes a reader); then buffer_percent 100: a marker
- * wakes no one, a full buffer does (Linux's watermark).
+ * EAGAIN to it), and with tracing off every file reads as at its end
+ * (tests/qemu/trace/test_raw.py). That is with buffer_percent 0 (any event wakes a reader); then
+ * buffer_percent 100: a marker wakes no one, a full buffer does (Linux's watermark).
  */
 #define _GNU_SOURCE /* splice */
 #include <errno.h>

@@ -1,8 +1,8 @@
 /*
  * Sessions and process groups: setsid, getsid, setpgid, getpgid and getpgrp with Linux's rules
  * and errors, and /dev/tty without a controlling terminal. It prints relations (is my group my
- * pid?), never ids, so the output is the same on Linux (tests/qemu/user/test_syscalls.py). Every step
- * runs in a child that made a group of its own first, so where it starts does not matter.
+ * pid?), never ids, so the output is the same on Linux (tests/qemu/user/test_syscalls.py). Every
+ * step runs in a child that made a group of its own first, so where it starts does not matter.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /*
- * Signal handlers, masks and the signal frame, judged against Linux (tests/qemu/user/test_signals.py):
- * rt_sigaction's flags (SA_SIGINFO, SA_NODEFER, SA_RESETHAND), sa_mask during a handler,
- * rt_sigprocmask, rt_sigpending, rt_sigsuspend, real-time signals queued and standard ones
- * merged, kill/tkill/tgkill's siginfo, and rt_sigreturn giving back every register, the FPU
- * state and the mask, including a RIP the handler changed in its ucontext.
+ * Signal handlers, masks and the signal frame, judged against Linux
+ * (tests/qemu/user/test_signals.py): rt_sigaction's flags (SA_SIGINFO, SA_NODEFER, SA_RESETHAND),
+ * sa_mask during a handler, rt_sigprocmask, rt_sigpending, rt_sigsuspend, real-time signals queued
+ * and standard ones merged, kill/tkill/tgkill's siginfo, and rt_sigreturn giving back every
+ * register, the FPU state and the mask, including a RIP the handler changed in its ucontext.
  */
 #define _GNU_SOURCE
 #include <errno.h>

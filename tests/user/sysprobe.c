@@ -1,7 +1,7 @@
 /*
  * The system calls init and bash probe, with the answers a Linux without networking gives
- * (tests/qemu/user/test_init.py): socket() for each family, getpeername()/getsockname() on a pipe, a
- * file and a closed descriptor, reboot() with wrong magic or an unknown command, mount() and
+ * (tests/qemu/user/test_init.py): socket() for each family, getpeername()/getsockname() on a pipe,
+ * a file and a closed descriptor, reboot() with wrong magic or an unknown command, mount() and
  * umount2() with what Lucid's mount table cannot do, chown() to root (what bash does to its
  * history file) and to another user. Nothing it does changes anything; each line is
  * "call: result errno-text".

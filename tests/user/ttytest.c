@@ -1,5 +1,6 @@
 /*
- * The console as a terminal, driven by tests/qemu/user/test_tty.py, which types at it: `ttytest MODE`.
+ * The console as a terminal, driven by tests/qemu/user/test_tty.py, which types at it: `ttytest
+ * MODE`.
  *	attrs	the settings a serial console starts with, the window size, the ids
  *	canon	lines read in canonical mode (erase, kill, word erase, EOF), shown escaped
  *	raw	cfmakeraw: each byte as typed, in hex, until 'q' (^C is a byte here)

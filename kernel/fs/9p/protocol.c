@@ -3,8 +3,8 @@
  *
  * Every message is size[4] type[1] tag[2] then its fields; strings are len[2] then the bytes
  * (no NUL), data is count[4] then the bytes. This file is pure code: no allocation, no device,
- * nothing of the kernel but lib/string, so the host unit test (tests/unit/test_9p_protocol.c)
- * and the fuzzer (tests/fuzz/fuzz_9p.c) run exactly what the kernel runs.
+ * nothing of the kernel but lib/string, so the host unit test (tests/unit/test_p9_protocol.c)
+ * and the fuzzer (tests/fuzz/fuzz_p9.c) run exactly what the kernel runs.
  *
  * Replies come from a device (QEMU, or something worse), so nothing in them is believed:
  * every field is read through a cursor that refuses to go past the reply's end, the size field

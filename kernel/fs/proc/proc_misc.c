@@ -6,7 +6,8 @@
  * up to its ticks. Each is a seq_file with one
  * record (single_open), generated afresh at every open, so it is always current. kallsyms is
  * made here too; its seq_file is kernel/kallsyms.c's.
- * /proc/sys/kernel/ is made here, empty; kernel/fs/proc/sysctl.c and the tracer add their files to it.
+ * /proc/sys/kernel/ is made here, empty; kernel/fs/proc/sysctl.c and the tracer add their files to
+ * it.
  */
 #include "kernel/fs/proc/proc_fs.h"
 #include "kernel/kallsyms.h"

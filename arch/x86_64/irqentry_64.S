@@ -1,5 +1,6 @@
 /*
- * arch/x86_64/entry.S - the first instructions of every exception and interrupt.
+ * arch/x86_64/irqentry_64.S - the first instructions of every exception and interrupt (the IDT's
+ * stubs; system calls enter through entry_64.S).
  *
  * The CPU pushes SS, RSP, RFLAGS, CS, RIP (and, for some exceptions, an error code), then jumps
  * through the IDT to one of the 256 stubs below. Each stub makes the frame uniform (a fake error
