@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""The build checks that need no compiler and no QEMU (make check runs them):
+
+  - every folder of the tree is on both maps, README.md's Layout and docs/design/README.md's
+    "Where things live": a reader who finds a folder on disk finds what it is for;
+  - every path of Lucid's own a comment or a document names (boot/..., kernel/..., trace/...,
+    tests/..., `foo.c` with no folder but a unique name) is a file that exists: a renamed file
+    leaves no stale pointer behind. Paths of Linux's own tree (kernel/trace/..., fs/...) are
+    Linux's and not checked, nor is a name with a capital placeholder (tests/user/PROG.c).
+
+Prints each problem as FILE:LINE: what, and exits 1 if there is any.
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAPS = ["README.md", "docs/design/README.md"]
+# Folders whose contents are data, covered by their parent's line (the fuzzers' seeds).
+DATA = re.compile(r"^tests/fuzz/corpus(/|$)")
+# Lucid's top-level folders: a path starting with one is Lucid's, unless it is Linux's own
+# (Linux has kernel/, lib/, tools/, scripts/ and arch/ too; these are its folders Lucid lacks).
+OURS = re.compile(r"^(boot|kernel|trace|arch/x86_64|lib|tests|tools|scripts|docs|user|modules|"
+                  r"rootfs)/")
+LINUX = re.compile(r"^(kernel/(trace|futex|bpf|irq|rcu|cgroup|printk|entry|power)/|lib/(vsprintf|"
+                   r"test_|trace-cmd)|tools/(testing|lib|perf|tracing|include)|scripts/(kconfig|mod/)|"
+                   r"kernel/(params|pid|sched/core)\.|kernel/time/posix-)")
+# Files the documents ask the reader to write: examples, not pointers.
+EXAMPLES = {"lib/foo.c", "modules/hello.c"}
+PATH = re.compile(r"(?<![\w./-])((?:[\w-]+/)+[\w.-]+\.(?:c|h|S|md|py|sh|inc|ld))\b")
+
+
+def tracked():
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.split()
+    return [f for f in out if os.path.exists(os.path.join(ROOT, f))]
+
+
+def folders(files):
+    found = set()
+    for f in files:
+        d = os.path.dirname(f)
+        if d and not DATA.match(d):
+            found.add(d)
+    return sorted(found)
+
+
+def check_maps(files, problems):
+    for m in MAPS:
+        text = open(os.path.join(ROOT, m)).read()
+        for d in folders(files):
+            if "`%s/`" % d not in text:
+                problems.append("%s:1: the folder %s/ is not on this map" % (m, d))
+
+
+def check_paths(files, problems):
+    exists = set(files) | set(folders(files))
+    for f in files:
+        if not re.search(r"\.(c|h|S|md|py|sh|inc)$|(^|/)Makefile", f) or DATA.match(f):
+            continue
+        with open(os.path.join(ROOT, f), errors="replace") as fh:
+            for n, line in enumerate(fh, 1):
+                for m in PATH.finditer(line):
+                    p = m.group(1)
+                    if (not OURS.match(p) or LINUX.match(p) or p in EXAMPLES
+                            or re.search(r"[A-Z]{3,}", p)):
+                        continue
+                    if p not in exists:
+                        problems.append("%s:%d: names %s, which does not exist" % (f, n, p))
+
+
+def main():
+    files = tracked()
+    problems = []
+    check_maps(files, problems)
+    check_paths(files, problems)
+    for p in problems:
+        print(p)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
