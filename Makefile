@@ -115,7 +115,7 @@ $(NOKPROBE_OBJS): KPROBES_TEXT = && $(OBJCOPY) --rename-section .text=.kprobes.t
 
 all: iso
 iso: $(B)/lucid.iso
-.PHONY: all iso run debug test unit qemu-test bench profile stress soak clean deps print-gdbport record
+.PHONY: all iso run debug test check unit qemu-test bench profile stress soak clean deps print-gdbport record
 # A recipe that fails (a check after the link, say) takes its half-made target with it, so the
 # next make runs it again instead of taking the file for done.
 .DELETE_ON_ERROR:
@@ -445,9 +445,25 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) iso unit \
 		fuzz-build ubsan-iso
+	@$(PYTHON) scripts/check_tree.py
 	@$(PYTHON) tests/run_tests.py --unit $(UNIT_BINS) --qemu tests/qemu --jobs $(QEMU_JOBS) \
 		--fuzz $(FUZZ_BINS) --fuzz-seconds $(FUZZ_TEST_SECONDS) \
 		--ubsan-build $(UBSAN_B) --ubsan-qemu $(UBSAN_QEMU_TESTS)
+
+# The quick tier, before a commit: everything that needs no QEMU, in about two minutes on two
+# cores. The kernel is built (its own checks run as it links: kallsyms, the notrace locks, the
+# folder lists), then the host unit tests, each fuzzer replaying its seeds for a second, the
+# tree's maps and the paths comments name (scripts/check_tree.py), and the Python that the
+# tests and tools are.
+CHECK_FUZZ_SECONDS ?= 1
+check: deps
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) $(B)/lucid.elf \
+		unit fuzz-build
+	@$(PYTHON) scripts/check_tree.py
+	@$(PYTHON) -m py_compile $(wildcard tests/*.py tests/qemu/*.py tests/qemu/*/*.py tools/*.py \
+		scripts/*.py)
+	@$(PYTHON) tests/run_tests.py --unit $(UNIT_BINS) --fuzz $(FUZZ_BINS) \
+		--fuzz-seconds $(CHECK_FUZZ_SECONDS)
 
 bench: deps iso
 	@$(PYTHON) tools/bench.py
