@@ -26,8 +26,8 @@ def fails(k, cmd, err=EINVAL):
 
 # The trace options as Linux 6.1 boots with them (the core's, then the function and
 # function_graph tracers'), the state reset_tracing() puts back.
-CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex", "nobin",
-                "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
+CORE_OPTIONS = ["print-parent", "nosym-offset", "nosym-addr", "noverbose", "noraw", "nohex",
+                "nobin", "noblock", "trace_printk", "annotate", "nouserstacktrace", "nosym-userobj",
                 "noprintk-msg-only", "context-info", "nolatency-format", "record-cmd",
                 "norecord-tgid", "overwrite", "nodisable_on_free", "irq-info", "markers",
                 "noevent-fork", "nopause-on-trace", "hash-ptr", "function-trace",
@@ -44,8 +44,8 @@ BOOT_BUFFER_KB = 1408
 # before the rest (an action names another histogram's variables), every trigger before the
 # dynamic events their histograms may use, function commands (counted ones are removed with a
 # count, as the README says) before the filter. A `!` is typed inside single quotes (printf's
-# format), where interactive bash's history expansion leaves it alone. Every step that fails prints its error, and
-# reset_tracing() asserts there is none.
+# format), where interactive bash's history expansion leaves it alone. Every step that fails
+# prints its error, and reset_tracing() asserts there is none.
 _OPTION_WRITES = "; ".join("echo %d > options/%s" % (0 if o.startswith("no") else 1,
                                                       o[2:] if o.startswith("no") else o)
                            for o in CORE_OPTIONS + FUNCTION_OPTIONS + GRAPH_OPTIONS)
@@ -60,7 +60,8 @@ _RESET = "; ".join([
     "echo 0 > events/enable", "echo > set_event_pid", "echo > set_event_notrace_pid",
     "echo > dynamic_events", "echo > synthetic_events",
     "grep -E ':(unlimited|count=-?[0-9]+)$' set_ftrace_filter | while read -r l; do "
-    "c=${l%:*}; case ${l##*:} in unlimited) printf '!%s\\n' \"$c\";; *) printf '!%s:0\\n' \"$c\";; esac "
+    "c=${l%:*}; case ${l##*:} in unlimited) printf '!%s\\n' \"$c\";; "
+    "*) printf '!%s:0\\n' \"$c\";; esac "
     ">> set_ftrace_filter; done",
     "echo > set_ftrace_filter", "echo > set_ftrace_notrace", "echo > set_ftrace_pid",
     "echo > set_ftrace_notrace_pid", "echo > set_graph_function", "echo > set_graph_notrace",
@@ -68,6 +69,25 @@ _RESET = "; ".join([
     "echo 0 > snapshot", _OPTION_WRITES,
     "[ \"$(cat buffer_size_kb)\" = {0} ] || echo {0} > buffer_size_kb".format(BOOT_BUFFER_KB),
     "echo > error_log", "echo 1 > tracing_on", "echo > trace"])
+
+
+# One line of the trace file in its default format (Linux's print_trace_fmt, as
+# Documentation/trace/ftrace.rst shows it), read strictly: the task's name right-justified in 16
+# columns, then -PID, the tgid column when record-tgid is on, [CPU] in three digits, the
+# irqs-off/need-resched/hardirq-softirq/preempt-depth flags when irq-info is on, and the time in
+# seconds with six digits. Groups: comm and pid (stripped), tgid, cpu, flags, ts (sec, usec),
+# then body: everything after "TIME: ". TRACE_EVENT_LINE splits an event's body once more:
+# event (its name) and body (what its print format made).
+TRACE_PREFIX = (r"(?=.{16}-\d)\s*(?P<comm>.+?)-(?P<pid>\d+) +(?:\((?P<tgid>[ \d-]+)\) )?"
+                r"\[(?P<cpu>\d{3})\] (?:(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +| +)"
+                r"(?P<ts>(?P<sec>\d+)\.(?P<usec>\d{6})): ")
+TRACE_LINE = re.compile(r"^" + TRACE_PREFIX + r"(?P<body>.*)$")
+TRACE_EVENT_LINE = re.compile(r"^" + TRACE_PREFIX + r"(?P<event>\w+): (?P<body>.*)$")
+
+
+def trace_lines(text, line_re=TRACE_LINE):
+    """The matches of line_re in text, a line each; the comment and other lines left out."""
+    return [m for m in map(line_re.match, text.splitlines()) if m]
 
 
 def reset_tracing(k):

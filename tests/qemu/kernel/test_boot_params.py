@@ -10,7 +10,7 @@ import re
 import time
 
 from lucid import Lucid, LucidError
-from tracefs import CORE_OPTIONS as DEFAULT_OPTIONS  # Linux 6.1's list, in its order
+from tracefs import TRACE_LINE, CORE_OPTIONS as DEFAULT_OPTIONS  # Linux 6.1's list, in its order
 
 BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,kernel_init,ftest_* "
                    "ftrace_notrace=ftest_mid trace_buf_size=256K "
@@ -18,8 +18,6 @@ BOOT = {"cmdline": "ftrace=function ftrace_filter=kthread_run,kthread_run_init,k
                    "trace_clock=global alloc_snapshot"}
 T = "/sys/kernel/tracing"
 # "%16s-%-5d [%03d] " + " %5lu.%06lu: " + body (irq-info off: no flag columns)
-LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\]  +(?P<sec>\d+)\."
-                  r"(?P<usec>\d{6}): (?P<body>\S.*)$")
 
 
 def cat(k, name):
@@ -31,7 +29,7 @@ def events(text):
     for line in text.splitlines():
         if line.startswith("#"):
             continue
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m, "malformed line %r" % line
         out.append((m.group("comm").strip(), int(m.group("pid")), m.group("body"),
                     int(m.group("sec")) * 1000000 + int(m.group("usec"))))

@@ -16,6 +16,7 @@ valid Trace Event Format file that says the same things, in microseconds.
 
 The shared kernel (the `lucid` tests) checks the files trace-cmd reads, in the guest.
 """
+from tracefs import TRACE_LINE
 import ctypes
 import json
 import os
@@ -48,8 +49,6 @@ TASK_COMM_LEN = 16  # Linux's: a comm is 15 characters at most
 EINVAL = "-bash: echo: write error: Invalid argument\n"
 
 # The guest's trace file: "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + the event's text.
-GUEST = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] (?P<flags>\S{4}) +"
-                   r"(?P<ts>\d+\.\d{6}): (?P<body>.*)$")
 # trace-cmd report -t: "comm-pid [cpu] sec.nsec: event: text".
 REPORT = re.compile(r"^ *(?P<comm>.+?)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] +(?P<sec>\d+)\."
                     r"(?P<nsec>\d{9}): (?P<event>\w+): +(?P<body>.*)$")
@@ -170,7 +169,7 @@ def guest_records(text):
         if line.startswith(" => "):  # a stack trace's frames
             recs[-1]["more"].append(line[len(" => "):])
             continue
-        m = GUEST.match(line)
+        m = TRACE_LINE.match(line)
         assert m, "not a trace line: %r" % line
         recs.append(dict(m.groupdict(), more=[], line=line))
     return recs

@@ -9,7 +9,7 @@ trace holds only what the filters keep, for sched, syscalls and the generic cpu 
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
+from tracefs import EINVAL, T, TRACE_PREFIX, cat, fails, modes, ok, reset_tracing, sh
 from test_events import LINE
 
 BOOT = {"timeout": 120}
@@ -25,8 +25,7 @@ ESRCH = "-bash: echo: write error: No such process\n"
 
 
 # A syscalls:* event's line has no "name: " before its text: "sys_write(fd: 2, ...)".
-SYSCALL_LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] [dX.][Nnp.][ZzHhs.]"
-                          r"[0-9a-f.] +\d+\.\d{6}: (?P<body>(?P<event>sys_\w+)\(.*\))$")
+SYSCALL_LINE = re.compile("^" + TRACE_PREFIX + r"(?P<body>(?P<event>sys_\w+)\(.*\))$")
 
 
 def report(text, col, why):

@@ -11,8 +11,9 @@ own parser (libtraceevent, through ctypes) makes of them.
 import ctypes
 import re
 import struct
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh  # noqa: F401
 
+from tracefs import (EINVAL, T, TRACE_EVENT_LINE, cat, fails, modes,  # noqa: F401
+                     ncpus, ok, reset_tracing, sh)
 
 EVENTS = ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
           "irq:irq_handler_entry", "irq:irq_handler_exit", "preemptirq:irq_disable",
@@ -35,9 +36,6 @@ OSNOISE_EVENTS = ["osnoise:irq_noise", "osnoise:nmi_noise", "osnoise:sample_thre
 ALL_EVENTS = sorted(EVENTS + NEW_EVENTS + OSNOISE_EVENTS, key=lambda e: e.split(":"))
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + "name: " + the event's text
-LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
-                  r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +(?P<sec>\d+)\.(?P<usec>\d{6}): "
-                  r"(?P<event>\w+): (?P<body>.*)$")
 COMM = r"[^ ]{1,15}"
 BODY = {
     "sched_switch": re.compile(
@@ -120,7 +118,7 @@ def events_of(k):
     lines = [l for l in out.splitlines() if not l.startswith("#")]
     events = []
     for line in lines:
-        m = LINE.match(line)
+        m = TRACE_EVENT_LINE.match(line)
         assert m, "not an event line: %r" % line
         b = BODY[m.group("event")].match(m.group("body"))
         assert b, "bad %s line: %r" % (m.group("event"), line)

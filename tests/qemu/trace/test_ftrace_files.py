@@ -8,7 +8,8 @@ import re
 
 import pexpect
 from lucid import PROMPT
-from tracefs import (CORE_OPTIONS, EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh)  # noqa: F401
+from tracefs import (CORE_OPTIONS, EINVAL, T, TRACE_LINE, cat, fails, modes,  # noqa: F401
+                     ncpus, ok, reset_tracing, sh)
 
 BOOT = {"cmdline": "ftrace_selftest"}
 ENOMEM = "-bash: echo: write error: Cannot allocate memory\n"
@@ -33,9 +34,6 @@ HEADER_NOIRQ = """# tracer: {tracer}
 #              | |       |          |         |
 """
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + body
-LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
-                  r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +(?P<sec>\d+)\.(?P<usec>\d{6}): "
-                  r"(?P<body>\S.*)$")
 FUNC_BODY = re.compile(r"^[\w.]+( <-[\w.]+)?$")
 STACK_FRAME = re.compile(r"^ => ([\w.]+|0x[0-9a-f]+)$")
 HEADER_LINES = 11
@@ -60,7 +58,7 @@ def check_lines(lines):
             continue
         if re.match(r"^CPU:\d+ \[LOST (\d+ )?EVENTS\]$", line):
             continue
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m, "malformed line %r" % line
         assert m.group("body") == "<stack trace>" or FUNC_BODY.match(m.group("body")), line
         t = int(m.group("sec")) * 1000000 + int(m.group("usec"))
@@ -172,16 +170,16 @@ def test_header_and_lines(lucid):
     lines = events(text)
     assert len(lines) == 3, text
     for line in lines:
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m and m.group("comm").strip() == "ftest", line
         assert m.group("flags") == "....", line
         assert m.group("body") == "ftest_leaf <-ftest_mid", line
     # The same twice: reading does not consume.
     assert cat(lucid, "trace") == text
     # per_cpu/cpuN/trace: one CPU's share, with that CPU's counts.
-    cpu = int(LINE.match(lines[0]).group("cpu"))
+    cpu = int(TRACE_LINE.match(lines[0]).group("cpu"))
     per = sh(lucid, "cat per_cpu/cpu%d/trace" % cpu)
-    assert events(per) == [l for l in lines if int(LINE.match(l).group("cpu")) == cpu]
+    assert events(per) == [l for l in lines if int(TRACE_LINE.match(l).group("cpu")) == cpu]
 
 
 def test_options_change_lines(lucid):
@@ -192,7 +190,7 @@ def test_options_change_lines(lucid):
     assert opts[-2:] == ["nofunc_stack_trace", "nofunc-args"]  # the function tracer's
 
     def body():
-        return LINE.match(events(cat(lucid, "trace"))[0]).group("body")
+        return TRACE_LINE.match(events(cat(lucid, "trace"))[0]).group("body")
 
     ok(lucid, "echo sym-offset > trace_options")
     assert re.match(r"^ftest_leaf\+0x0/0x[0-9a-f]+ <-ftest_mid\+0x[0-9a-f]+/0x[0-9a-f]+$",
@@ -247,7 +245,7 @@ def test_func_stack_trace(lucid):
 def test_echo_trace_clears(lucid):
     reset_tracing(lucid)
     trace_leaf_calls(lucid)
-    cpu = int(LINE.match(events(cat(lucid, "trace"))[0]).group("cpu"))
+    cpu = int(TRACE_LINE.match(events(cat(lucid, "trace"))[0]).group("cpu"))
     other = (cpu + 1) % ncpus(lucid)
     ok(lucid, "echo > per_cpu/cpu%d/trace" % other)  # another CPU's: ours stay
     assert "entries-written: 3/3 " in cat(lucid, "trace")
@@ -293,7 +291,7 @@ def test_trace_pipe_consumes(lucid):
     out = cat(lucid, "trace_pipe")
     lines = out.splitlines()
     assert len(lines) == 3 and not out.startswith("#"), out
-    assert all(LINE.match(l).group("body") == "ftest_leaf <-ftest_mid" for l in lines), out
+    assert all(TRACE_LINE.match(l).group("body") == "ftest_leaf <-ftest_mid" for l in lines), out
     assert "entries-written: 0/0 " in cat(lucid, "trace")
     read = sum(int(re.search(r"read events: (\d+)", cat(lucid, "per_cpu/cpu%d/stats" % c))
                    .group(1)) for c in range(ncpus(lucid)))
@@ -315,7 +313,7 @@ def test_trace_pipe_waits(lucid):
             ok(lucid, "echo %s > set_ftrace_filter" % fn)
             out = sh(lucid, "cat trace_pipe | head -5", timeout=20)
             assert len(out.splitlines()) == 5, out
-            assert all(LINE.match(l) for l in out.splitlines()), out
+            assert all(TRACE_LINE.match(l) for l in out.splitlines()), out
             break
     ok(lucid, "echo nop > current_tracer")
 
@@ -371,7 +369,7 @@ def test_overwrite_and_drop(lucid):
     text = cat(lucid, "trace")
     m = re.search(r"entries-written: (\d+)/(\d+) ", text)
     assert int(m.group(2)) > int(m.group(1)), m.group(0)  # written counts the overwritten
-    assert int(m.group(1)) == sum(1 for l in events(text) if LINE.match(l))
+    assert int(m.group(1)) == sum(1 for l in events(text) if TRACE_LINE.match(l))
     check_lines(events(text))
     assert "##### CPU " in text  # annotate: each CPU's events begin after an overrun
     # trace_pipe says how many events were lost before what it shows
@@ -449,7 +447,7 @@ def test_filter_files(lucid):
     assert cat(lucid, "enabled_functions") == "ftest_leaf (1)      \n"
     ok(lucid, "ftest call")
     ok(lucid, "echo 0 > tracing_on")
-    bodies = {LINE.match(l).group("body") for l in events(cat(lucid, "trace"))}
+    bodies = {TRACE_LINE.match(l).group("body") for l in events(cat(lucid, "trace"))}
     assert bodies == {"ftest_leaf <-ftest_mid"}, bodies
     ok(lucid, "echo nop > current_tracer")
     assert re.search(r" nop ", sh(lucid, "callsite ftest_leaf"))
@@ -576,10 +574,10 @@ def test_all_functions_under_load(lucid):
     assert cat(lucid, "trace", timeout=120) == text  # the same twice when tracing is off
     lines = events(text)
     check_lines(lines)
-    cpus = {LINE.match(l).group("cpu") for l in lines if LINE.match(l)}
+    cpus = {TRACE_LINE.match(l).group("cpu") for l in lines if TRACE_LINE.match(l)}
     assert len(cpus) == ncpus(lucid), cpus
     # entries-in-buffer is the number of events shown
     m = re.search(r"entries-written: (\d+)/(\d+) ", text)
-    assert int(m.group(1)) == sum(1 for l in lines if LINE.match(l)), m.group(0)
+    assert int(m.group(1)) == sum(1 for l in lines if TRACE_LINE.match(l)), m.group(0)
     assert "<idle>-0" in text
     reset_tracing(lucid)

@@ -8,7 +8,7 @@ instance is open. trace-cmd -B records and shows an instance's events only.
 """
 import re
 
-from tracefs import T, cat, fails, ok, reset_tracing, sh
+from tracefs import T, TRACE_PREFIX, cat, fails, ok, reset_tracing, sh
 
 I = "instances"
 EBUSY = "rmdir: '%s': Device or resource busy\n"
@@ -22,8 +22,7 @@ INSTANCE_FILES = ["available_tracers", "buffer_percent", "buffer_size_kb",
                   "trace_marker", "trace_marker_raw", "trace_options", "trace_pipe",
                   "tracing_cpumask", "tracing_on"]
 # An event line: "name: body", or a function's "func <-parent".
-LINE = re.compile(r"^ *(?P<comm>.{1,16})-(?P<pid>\d+) +\[\d{3}\] \S{4} +[\d.]+: "
-                  r"(?P<what>[^\s:]+):? ?(?P<body>.*)$")
+LINE = re.compile("^" + TRACE_PREFIX + r"(?P<what>[^\s:]+):? ?(?P<body>.*)$")
 
 
 def lines(k, path):

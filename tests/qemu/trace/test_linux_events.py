@@ -20,7 +20,7 @@ import tempfile
 
 from test_dynamic import PRINTK_LINE, assert_same_report, host_report
 from test_events import ALL_EVENTS, COMMON_FIELDS
-from tracefs import T, cat, ncpus, ok, reset_tracing, sh
+from tracefs import T, TRACE_EVENT_LINE, cat, ncpus, ok, reset_tracing, sh
 
 SHARE = tempfile.mkdtemp(prefix="lucid-events30-")
 BOOT = {"share": SHARE, "timeout": 120}
@@ -151,9 +151,7 @@ STATIC = {e.split(":")[1] for e in ALL_EVENTS}  # every static event's name
 
 # --- reading the trace -------------------------------------------------------------------------
 
-# Lucid's `trace` line (test_events.LINE), and trace-cmd report's (no flags column).
-LINE = re.compile(r"^ *(?P<comm>.*?)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] +(?:[dX.][Nnp.][ZzHhs.]"
-                  r"[0-9a-f.] +)?(?P<ts>\d+\.\d{6}): (?P<event>\w+): +(?P<body>.*)$")
+# Lucid's `trace` line (test_events.TRACE_EVENT_LINE), and trace-cmd report's (no flags column).
 
 
 def quiet(k, cmd, timeout=120):
@@ -169,7 +167,7 @@ def parse(text):
     for line in text.splitlines():
         if line.startswith("#") or not line.strip() or line.startswith("cpus="):
             continue
-        m = LINE.match(line)
+        m = TRACE_EVENT_LINE.match(line)
         assert m, "not an event line: %r" % line
         out.append((m.group("event"), dict(re.findall(r"(\w+)=(\S*)", m.group("body"))), m))
     return out

@@ -9,7 +9,7 @@ trace_raw_data() prints it: "# ID buf: XX XX ...", every byte the record holds a
 Linux's sizes: fewer than 4 bytes or more than 3 KiB is EINVAL, more than 1 KiB a short write.
 trace-cmd reads both, in Lucid and on the host (the same report).
 """
-from tracefs import reset_tracing
+from tracefs import TRACE_LINE, reset_tracing
 import os
 import re
 import tempfile
@@ -24,7 +24,6 @@ EBADF = "-bash: printf: write error: Bad file descriptor\n"
 HELP = ("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event disable_event"
         " enable_hist disable_hist hist\n")
 # A trace line: task-pid, [cpu], flags, timestamp, then the event's text.
-LINE = re.compile(r"^ +(?P<comm>\S+)-(?P<pid>\d+) +\[\d{3}\] \S{4} +\d+\.\d{6}: (?P<body>.*)$")
 
 PRINT_FORMAT = """name: print
 ID: 5
@@ -64,7 +63,7 @@ def trace_lines(lucid, name="trace"):
     out = lucid.run("cat " + name, 60)
     lines = []
     for line in out.splitlines():
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         if m:
             lines.append((m.group("comm"), m.group("body")))
         elif line.startswith(" => "):

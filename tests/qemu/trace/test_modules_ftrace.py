@@ -9,7 +9,7 @@ functions (ftrace_release_mod, ftrace_mod_map). docs/design/modules.md tells the
 import re
 from lucid import OOPS_MARK, Lucid
 import tracefs
-from tracefs import T, cat, ok, reset_tracing, sh
+from tracefs import T, TRACE_LINE, cat, ok, reset_tracing, sh
 
 # A refused write, in the words of the console's shell (bash, a login shell: "-bash")
 EINVAL = "-bash: echo: write error: Invalid argument\n"
@@ -17,8 +17,6 @@ EINVAL = "-bash: echo: write error: Invalid argument\n"
 BOOT = {"cmdline": "ftrace_selftest"}
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + body
-LINE = re.compile(r"^ *(?P<comm>\S+)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] "
-                  r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +\d+\.\d{6}: (?P<body>\S.*)$")
 # Where modprobe finds them (/lib/modules/$(uname -r)); insmod takes the file, as the article's
 MOD = "/lib/modules/6.1.0-lucid/kernel/modules/%s.ko"
 FOO, FAULTY = MOD % "foo", MOD % "faulty"
@@ -46,7 +44,7 @@ def events(text):
 def bodies(k):
     out = []
     for line in events(cat(k, "trace")):
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m, line
         out.append(m.group("body"))
     return out

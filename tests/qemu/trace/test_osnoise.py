@@ -14,7 +14,7 @@ is at least the threshold; tracing_max_latency is at least every worst case show
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh
+from tracefs import EINVAL, T, TRACE_PREFIX, cat, fails, modes, ncpus, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 
@@ -60,7 +60,7 @@ TIMERLAT_HEADER = """\
 # Lucid's line prefix ("%16s-%-5d [%03d] " + four flag columns + " %5lu.%06lu: "), then the
 # tracer's own text, in Linux's printf formats (trace_osnoise_print, trace_timerlat_print,
 # trace_hwlat_print).
-PREFIX = r"^(?P<comm>.{16})-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] (?P<flags>[dX.][.nNp][.hHsszZ][.0-9a-f]) +\d+\.\d{6}: "
+PREFIX = "^" + TRACE_PREFIX
 OSNOISE_LINE = re.compile(PREFIX + r"(?P<runtime>\d+) +(?P<noise>\d+) +(?P<pct>\d+\.\d{5}) +"
                           r"(?P<max>\d+) +(?P<hw>\d+) +(?P<nmi>\d+) +(?P<irq>\d+) +"
                           r"(?P<sirq>\d+) +(?P<thread>\d+)$")

@@ -10,7 +10,7 @@ the copy, its ip a kernel function's name.
 """
 import re
 
-from tracefs import T, cat, ok, reset_tracing, sh  # noqa: F401
+from tracefs import T, TRACE_EVENT_LINE, cat, ok, reset_tracing, sh  # noqa: F401
 from test_events import COMMON_FIELDS, TraceEvent
 
 FORK_FORMAT = (
@@ -42,8 +42,6 @@ FAULT_FORMAT = (
     "print fmt: \"address=%ps ip=%ps error_code=0x%lx\", (void *)REC->address, "
     "(void *)REC->ip, REC->error_code\n")
 
-LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] \S{4} +"
-                  r"(?P<ts>\d+\.\d{6}): (?P<event>\w+): (?P<body>.*)$")
 BODY = {
     "sched_process_fork": r"comm=(?P<comm>\S+) pid=(?P<pid>\d+) child_comm=(?P<child_comm>\S+) "
                           r"child_pid=(?P<child_pid>\d+)",
@@ -64,7 +62,7 @@ def events(k):
     for line in out.splitlines():
         if line.startswith("#"):
             continue
-        m = LINE.match(line)
+        m = TRACE_EVENT_LINE.match(line)
         assert m, line
         b = re.match("^%s$" % BODY[m.group("event")], m.group("body"))
         assert b, line

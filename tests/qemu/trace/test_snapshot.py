@@ -8,7 +8,7 @@ records every function leave both buffers whole.
 """
 import re
 
-from tracefs import ok
+from tracefs import TRACE_LINE, ok
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
@@ -26,9 +26,6 @@ HELP = """# tracer: {tracer}
 #                      (Doesn't have to be '2' works with any number that
 #                       is not a '0' or '1')
 """
-LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
-                  r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +(?P<sec>\d+)\.(?P<usec>\d{6}): "
-                  r"(?P<body>\S.*)$")
 CALL = ["ftest_outer <-cmd_ftest", "ftest_mid <-ftest_outer", "ftest_leaf <-ftest_mid"] * 3
 
 
@@ -47,7 +44,7 @@ def bodies(text):
     for line in text.splitlines():
         if line.startswith("#") or re.match(r"^##### CPU \d+ buffer started ####$", line):
             continue
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m, "malformed line %r" % line
         out.append(m.group("body"))
     return out

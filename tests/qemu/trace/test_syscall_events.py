@@ -13,7 +13,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, cat, fails, ok, reset_tracing, sh  # noqa: F401
+from tracefs import EINVAL, T, TRACE_LINE, cat, fails, ok, reset_tracing, sh  # noqa: F401
 from test_events import COMMON_FIELDS, TraceEvent
 
 
@@ -58,8 +58,6 @@ EXECVE_FIELDS = (
     "\tfield:const char *const * envp;\toffset:32;\tsize:8;\tsigned:0;\n")
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + Linux's syscall text (no "name: " first).
-LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] \S{4} +"
-                  r"(?P<ts>\d+\.\d{6}): (?P<body>.*)$")
 ENTER = re.compile(r"^sys_(?P<name>\w+)\((?P<args>(?:\w+: [0-9a-f]+(?:, )?)*)\)$")
 EXIT = re.compile(r"^sys_(?P<name>\w+) -> 0x(?P<ret>[0-9a-f]+)$")
 
@@ -70,7 +68,7 @@ def trace_lines(k, comm=None):
     for line in out.splitlines():
         if line.startswith("#"):
             continue
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m, line
         if comm is None or m.group("comm").strip() == comm:
             got.append(m.group("body"))

@@ -5,16 +5,14 @@ prefix of the function tracer's lines, then `caller: message`. Every test starts
 state (reset_tracing()), so a failure does not cascade.
 """
 import re
-from tracefs import EINVAL, T, cat, fails, modes, ncpus, ok, reset_tracing, sh  # noqa: F401
+from tracefs import (EINVAL, T, TRACE_LINE, cat, fails, modes,  # noqa: F401
+                     ncpus, ok, reset_tracing, sh)
 
 BOOT = {"cmdline": "ftrace_selftest"}
 EBADF = "-bash: echo: write error: Bad file descriptor\n"
 FOO = "/lib/modules/6.1.0-lucid/kernel/modules/foo.ko"  # busybox's insmod takes the file
 
 # "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + body
-LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
-                  r"(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +(?P<sec>\d+)\.(?P<usec>\d{6}): "
-                  r"(?P<body>\S.*)$")
 FMT_LINE = re.compile(r'^0x(?P<addr>[0-9a-f]+) : "(?P<fmt>.*)"$')
 
 
@@ -26,7 +24,7 @@ def bodies(k):
     """The event lines' bodies (stack frames as they stand)."""
     out = []
     for l in events(cat(k, "trace")):
-        m = LINE.match(l)
+        m = TRACE_LINE.match(l)
         out.append(m.group("body") if m else l)
     return out
 
@@ -119,9 +117,9 @@ def test_printk_under_function(lucid):
     ok(lucid, "ftest printk")
     ok(lucid, "echo 0 > tracing_on")
     lines = events(cat(lucid, "trace"))
-    assert [LINE.match(l).group("body") for l in lines] == [
+    assert [TRACE_LINE.match(l).group("body") for l in lines] == [
         "ftest_printk <-cmd_ftest", "ftest_printk: ftrace test 42"], lines
-    assert len({LINE.match(l).group("pid") for l in lines}) == 1
+    assert len({TRACE_LINE.match(l).group("pid") for l in lines}) == 1
     reset_tracing(lucid)
 
 
@@ -147,7 +145,7 @@ def test_printk_from_the_tick(lucid):
     lines = events(cat(lucid, "trace"))
     seen = []
     for line in lines:
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m, line
         assert re.match(r"^d.h[0-9a-f.]$", m.group("flags")), line
         b = re.match(r"^ftest_tick: ftest tick (\d+)$", m.group("body"))
@@ -174,7 +172,7 @@ def test_printk_from_the_tick_nested(lucid):
     assert overrun == 0, "the buffer overran: the test proves nothing"
     ticks, funcs = [], 0
     for line in events(text):
-        m = LINE.match(line)
+        m = TRACE_LINE.match(line)
         assert m, line
         b = re.match(r"^ftest_tick: ftest tick (\d+)$", m.group("body"))
         if b:
@@ -237,9 +235,9 @@ def test_marker(lucid):
     assert re.match(r"^ {12}bash-%d +\[\d{3}\] \.\.\.\. +\d+\.\d{6}: "
                     r"tracing_mark_write: hello$" % shell, lines[0]), lines
     assert re.match(r"^ {12}echo-\d+ ", lines[1]), lines
-    assert LINE.match(lines[1]).group("body") == "tracing_mark_write: no newline", lines
+    assert TRACE_LINE.match(lines[1]).group("body") == "tracing_mark_write: no newline", lines
     # Each write from its own task.
-    assert LINE.match(lines[0]).group("pid") != LINE.match(lines[1]).group("pid")
+    assert TRACE_LINE.match(lines[0]).group("pid") != TRACE_LINE.match(lines[1]).group("pid")
     # The writer is a process crossing the system call boundary, as in the article: bash's
     # write(2) enters vfs_write from do_syscall_64, and the marker is written inside it.
     ok(lucid, "echo vfs_write > set_ftrace_filter")
@@ -248,11 +246,11 @@ def test_marker(lucid):
     ok(lucid, "echo > trace; echo traced > trace_marker; echo 0 > tracing_on")
     lines = events(cat(lucid, "trace"))
     mark = next(i for i, l in enumerate(lines) if l.endswith("tracing_mark_write: traced"))
-    assert LINE.match(lines[mark]).group("comm").strip() == "bash", lines
-    start = max(i for i in range(mark) if LINE.match(lines[i]) and
-                LINE.match(lines[i]).group("body") == "vfs_write <-ksys_write")
-    assert int(LINE.match(lines[start]).group("pid")) == shell, lines
-    assert LINE.match(lines[start + 1]).group("body") == "<stack trace>", lines
+    assert TRACE_LINE.match(lines[mark]).group("comm").strip() == "bash", lines
+    start = max(i for i in range(mark) if TRACE_LINE.match(lines[i]) and
+                TRACE_LINE.match(lines[i]).group("body") == "vfs_write <-ksys_write")
+    assert int(TRACE_LINE.match(lines[start]).group("pid")) == shell, lines
+    assert TRACE_LINE.match(lines[start + 1]).group("body") == "<stack trace>", lines
     frames = lines[start + 2:mark]
     assert frames[0] == " => vfs_write" and " => do_syscall_64" in frames, lines
     reset_tracing(lucid)
@@ -374,10 +372,10 @@ def test_stacktrace_probe(lucid):
     ok(lucid, "ftest call")  # under nop: only the stacks
     text = cat(lucid, "trace")
     lines = events(text)
-    heads = [i for i, l in enumerate(lines) if LINE.match(l)]
+    heads = [i for i, l in enumerate(lines) if TRACE_LINE.match(l)]
     assert len(heads) == 3, text
     for i in heads:
-        assert LINE.match(lines[i]).group("body") == "<stack trace>", text
+        assert TRACE_LINE.match(lines[i]).group("body") == "<stack trace>", text
         assert lines[i + 1:i + 4] == [" => ftest_mid", " => ftest_outer", " => cmd_ftest"], text
     # Counted: two stacks, then none; the listing shows what is left.
     ok(lucid, "echo '!ftest_mid:stacktrace' >> set_ftrace_filter")

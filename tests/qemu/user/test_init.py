@@ -11,11 +11,12 @@ import shutil
 import tempfile
 
 from lucid import Lucid
+from tracefs import TRACE_PREFIX
 
 BOOT = {"cmdline": "init=/sbin/init"}
 T = "/sys/kernel/tracing"
 # The function tracer's lines: "            bash-3     [000] d..2     0.285765: f <-g"
-TRACE_LINE = re.compile(r"^ *(?P<comm>\S+)-(?P<pid>\d+) +\[\d{3}\] ", re.M)
+TRACE_LINE = re.compile("^" + TRACE_PREFIX, re.M)
 
 
 def run(lucid, line, want, timeout=60):
