@@ -74,13 +74,14 @@ _RESET = "; ".join([
 # One line of the trace file in its default format (Linux's print_trace_fmt, as
 # Documentation/trace/ftrace.rst shows it), read strictly: the task's name right-justified in 16
 # columns, then -PID, the tgid column when record-tgid is on, [CPU] in three digits, the
-# irqs-off/need-resched/hardirq-softirq/preempt-depth flags when irq-info is on, and the time in
-# seconds with six digits. Groups: comm and pid (stripped), tgid, cpu, flags, ts (sec, usec),
-# then body: everything after "TIME: ". TRACE_EVENT_LINE splits an event's body once more:
-# event (its name) and body (what its print format made).
+# irqs-off/need-resched/hardirq-softirq/preempt-depth flags when irq-info is on, and the time:
+# seconds with six digits, or a bare count for the counter and TSC clocks. Groups: comm and pid
+# (stripped), tgid, cpu, flags, ts (sec, usec), then body: everything after "TIME: ".
+# TRACE_EVENT_LINE splits an event's body once more: event (its name) and body (what its print
+# format made).
 TRACE_PREFIX = (r"(?=.{16}-\d)\s*(?P<comm>.+?)-(?P<pid>\d+) +(?:\((?P<tgid>[ \d-]+)\) )?"
                 r"\[(?P<cpu>\d{3})\] (?:(?P<flags>[dX.][Nnp.][ZzHhs.][0-9a-f.]) +| +)"
-                r"(?P<ts>(?P<sec>\d+)\.(?P<usec>\d{6})): ")
+                r"(?P<ts>(?P<sec>\d+)(?:\.(?P<usec>\d{6}))?): ")
 TRACE_LINE = re.compile(r"^" + TRACE_PREFIX + r"(?P<body>.*)$")
 TRACE_EVENT_LINE = re.compile(r"^" + TRACE_PREFIX + r"(?P<event>\w+): (?P<body>.*)$")
 
