@@ -213,11 +213,49 @@ static void last_cmd_set(struct trace_event_file *file, const char *str)
 
 static struct trace_array *hist_err_tr; /* the array of the write being parsed */
 
+/*
+ * A histogram that a parse makes (or removes) on another event for a trace() parameter
+ * (create_field_var_hist()) is parsed by the same function, nested: the write's last_cmd
+ * stays, and its errors are the write's, as in Linux (which passes an empty glob for it).
+ */
+static unsigned int hist_parse_depth;
+
+/*
+ * A write is checked (trigger_check_regex(): apply false), then applied. Linux logs errors
+ * on the way to a success too (a trace() parameter is first tried as a field of this event,
+ * then found on the matched one), so each would be logged twice: the check's are held, and
+ * logged only if the check fails; the application logs its own.
+ */
+#define HIST_ERRS_HELD_MAX TRACING_LOG_ERRS_MAX /* the log keeps no more */
+static struct {
+	unsigned int type, pos;
+} hist_errs_held[HIST_ERRS_HELD_MAX];
+static unsigned int n_hist_errs_held;
+static bool hist_errs_hold;
+
 static void hist_err(unsigned int err_type, unsigned int pos)
 {
 	if (!last_cmd)
 		return;
+	if (hist_errs_hold) { /* a ring: the newest stay, as in the log */
+		hist_errs_held[n_hist_errs_held % HIST_ERRS_HELD_MAX].type = err_type;
+		hist_errs_held[n_hist_errs_held++ % HIST_ERRS_HELD_MAX].pos = pos;
+		return;
+	}
 	tracing_log_err(hist_err_tr, last_cmd_loc, last_cmd, hist_err_text, err_type, pos);
+}
+
+/* The check failed: what it held goes into the log, in its order. */
+static void hist_errs_release(void)
+{
+	unsigned int i =
+		n_hist_errs_held > HIST_ERRS_HELD_MAX ? n_hist_errs_held - HIST_ERRS_HELD_MAX : 0;
+
+	hist_errs_hold = false;
+	for (; i < n_hist_errs_held; i++)
+		hist_err(hist_errs_held[i % HIST_ERRS_HELD_MAX].type,
+			 hist_errs_held[i % HIST_ERRS_HELD_MAX].pos);
+	n_hist_errs_held = 0;
 }
 
 /* The histogram of a trigger on a file's list, if it is a hist trigger; else NULL. */
@@ -2055,29 +2093,215 @@ static struct hist_field *trace_action_find_var(struct hist_trigger_data *hist_d
 	return hf;
 }
 
+static void save_field_var(struct hist_trigger_data *hist_data, struct field_var *field_var)
+{
+	hist_data->field_vars[hist_data->n_field_vars++] = field_var;
+	if (field_var->val->flags & HIST_FIELD_FL_STRING)
+		hist_data->n_field_var_str++;
+}
+
+/* --- a field of the matched event as a parameter: a hidden histogram there ------------------ */
+
 /*
- * A field as a trace() parameter: a field variable of this event. (Linux also takes a field
- * of the matched event, by making a histogram on it for the purpose; Lucid does not.)
+ * onmatch(sched.sched_waking).wakeup_latency($lat,next_pid,prio): prio is sched_waking's,
+ * and an action reads variables, found by the key in the matched event's histogram. A
+ * histogram cannot be changed once made, so, as Linux does, a new one is made on that event:
+ * the keys of the histogram there whose keys are like this one's, the same filter, and one
+ * variable, synthetic_prio=prio. Its trigger is listed with the others; the last histogram
+ * using it removes it (Linux leaves it when two do).
+ */
+static int event_hist_trigger_parse(const struct event_command *cmd, struct trace_event_file *file,
+				    char *param, bool remove, bool apply);
+static void event_hist_trigger_free(struct event_trigger_data *data);
+
+#define SYNTH_FIELD_VAR_PREFIX "synthetic_"
+
+/* hist_data's keys are like target's: the same number, types, sizes and signs. */
+static bool compatible_keys(const struct hist_trigger_data *target,
+			    const struct hist_trigger_data *hist_data)
+{
+	if (hist_data->n_keys != target->n_keys)
+		return false;
+	for (unsigned int n = 0; n < target->n_keys; n++) {
+		const struct hist_field *a = hist_data->fields[hist_data->n_vals + n];
+		const struct hist_field *b = target->fields[target->n_vals + n];
+
+		if (!a->type || !b->type || strcmp(a->type, b->type) || a->size != b->size ||
+		    a->is_signed != b->is_signed)
+			return false;
+	}
+	return true;
+}
+
+/* The trigger on file whose histogram is hist_data (its filter is the new one's). */
+static struct event_trigger_data *find_hist_data_trigger(struct trace_event_file *file,
+							 const struct hist_trigger_data *hist_data)
+{
+	for (struct event_trigger_data *test = file->triggers; test; test = test->next)
+		if (hist_data_of(test) == hist_data)
+			return test;
+	return NULL;
+}
+
+static struct hist_trigger_data *find_compatible_hist(const struct hist_trigger_data *target,
+						      struct trace_event_file *file)
+{
+	lockdep_assert_held(&event_mutex);
+	for (struct event_trigger_data *test = file->triggers; test; test = test->next) {
+		struct hist_trigger_data *hist_data = hist_data_of(test);
+
+		if (hist_data && compatible_keys(target, hist_data))
+			return hist_data;
+	}
+	return NULL;
+}
+
+/* synthetic_FIELD on system.event, if a histogram there has it. */
+static struct hist_field *find_synthetic_field_var(struct hist_trigger_data *target,
+						   const char *system, const char *event_name,
+						   const char *field_name)
+{
+	char name[MAX_FILTER_STR_VAL];
+
+	snprintf(name, sizeof(name), SYNTH_FIELD_VAR_PREFIX "%s", field_name);
+	return find_event_var(target, system, event_name, name);
+}
+
+/* Remembers that target uses the hidden histogram of var (and counts it there). */
+static int add_field_var_hist(struct hist_trigger_data *target, struct trace_event_file *file,
+			      struct hist_field *var)
+{
+	struct field_var_hist *var_hist = kzalloc(sizeof(*var_hist));
+
+	if (!var_hist)
+		return -ENOMEM;
+	var_hist->hist_data = var->var.hist_data;
+	var_hist->file = file;
+	var_hist->hist_data->field_var_users++;
+	target->field_var_hists[target->n_field_var_hists++] = var_hist;
+	return 0;
+}
+
+/* The variable for field_name of system.event, made in a new histogram there if need be. */
+static struct hist_field *create_field_var_hist(struct hist_trigger_data *target,
+						const char *system, const char *event_name,
+						const char *field_name)
+{
+	struct trace_event_file *file;
+	struct hist_trigger_data *hist_data;
+	struct event_trigger_data *trigger;
+	struct hist_field *var;
+	size_t size = MAX_FILTER_STR_VAL, len;
+	char *cmd, *copy;
+	int ret;
+
+	if (target->n_field_var_hists >= SYNTH_FIELDS_MAX) {
+		hist_err(HIST_ERR_TOO_MANY_FIELD_VARS, errpos(field_name));
+		return NULL;
+	}
+	file = find_event_file(target->event_file->tr, system, event_name);
+	if (!file) {
+		hist_err(HIST_ERR_EVENT_FILE_NOT_FOUND, errpos(field_name));
+		return NULL;
+	}
+	hist_data = find_compatible_hist(target, file);
+	if (!hist_data) {
+		hist_err(HIST_ERR_HIST_NOT_FOUND, errpos(field_name));
+		return NULL;
+	}
+	var = find_synthetic_field_var(target, system, event_name, field_name);
+	if (var) {
+		/* made for another histogram: this one uses it too (a user's own: not counted) */
+		if (!var->var.hist_data->field_var_users)
+			return var;
+		return add_field_var_hist(target, file, var) ? NULL : var;
+	}
+	/* "keys=pid:synthetic_prio=prio if comm==\"sleep\"", the keys as the compatible one's */
+	cmd = kzalloc(size);
+	if (!cmd)
+		return NULL;
+	len = strlcpy(cmd, "keys=", size);
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+		const struct hist_field *key = hist_data->fields[i];
+
+		len += snprintf(cmd + len, len < size ? size - len : 0, "%s%s",
+				i > hist_data->n_vals ? "," : "",
+				key->flags & HIST_FIELD_FL_STACKTRACE ? "stacktrace"
+								      : hist_field_name(key, 0));
+	}
+	len += snprintf(cmd + len, len < size ? size - len : 0, ":" SYNTH_FIELD_VAR_PREFIX "%s=%s",
+			field_name, field_name);
+	trigger = find_hist_data_trigger(file, hist_data);
+	if (trigger && trigger->filter_str)
+		len += snprintf(cmd + len, len < size ? size - len : 0, " if %s",
+				trigger->filter_str);
+	copy = len < size ? kstrdup(cmd) : NULL; /* the parse cuts its text up */
+	ret = copy ? event_hist_trigger_parse(&trigger_hist_cmd, file, copy, false, true) : -E2BIG;
+	kfree(copy);
+	kfree(cmd);
+	if (ret) {
+		hist_err(HIST_ERR_HIST_CREATE_FAIL, errpos(field_name));
+		return NULL;
+	}
+	var = find_synthetic_field_var(target, system, event_name, field_name);
+	if (!var) {
+		hist_err(HIST_ERR_SYNTH_VAR_NOT_FOUND, errpos(field_name));
+		return NULL;
+	}
+	return add_field_var_hist(target, file, var) ? NULL : var;
+}
+
+/*
+ * target goes (it is off hist_vars already): a hidden histogram it made or shared goes with
+ * the last histogram that used it, unless another histogram refers to its variable itself.
+ */
+static void unregister_field_var_hists(struct hist_trigger_data *target)
+{
+	lockdep_assert_held(&event_mutex);
+	for (unsigned int i = 0; i < target->n_field_var_hists; i++) {
+		struct field_var_hist *var_hist = target->field_var_hists[i];
+		struct event_trigger_data *trigger =
+			find_hist_data_trigger(var_hist->file, var_hist->hist_data);
+
+		/* still on its event's list (else it is gone, and hist_data with it) */
+		if (trigger && --var_hist->hist_data->field_var_users == 0 &&
+		    !check_var_refs(var_hist->hist_data)) {
+			event_trigger_remove(var_hist->file, trigger);
+			event_hist_trigger_free(trigger);
+		}
+		kfree(var_hist);
+	}
+	target->n_field_var_hists = 0;
+}
+
+/*
+ * A field as a trace() parameter: a field variable of this event if it has that field (or
+ * the parameter names this event), else of the matched one, through a hidden histogram
+ * there (Linux's trace_action_create_field_var()). The first try logs its errors even when
+ * the second succeeds, as Linux's does.
  */
 static struct hist_field *trace_action_create_field_var(struct hist_trigger_data *hist_data,
+							struct action_data *data,
 							const char *system, const char *event,
 							char *var)
 {
 	struct trace_event_file *file = hist_data->event_file;
-	struct field_var *field_var;
+	struct field_var *field_var = NULL;
 
-	if (system &&
-	    (strcmp(system, file->call->system) || !event || strcmp(event, file->call->name))) {
-		hist_err(HIST_ERR_HIST_NOT_FOUND, errpos(var));
-		return NULL;
+	if (!system ||
+	    (event && !strcmp(system, file->call->system) && !strcmp(event, file->call->name)))
+		field_var = create_field_var(hist_data, file, var);
+	if (field_var) {
+		save_field_var(hist_data, field_var);
+		return field_var->var;
 	}
-	field_var = create_field_var(hist_data, file, var);
-	if (!field_var)
+	if (!system && data->handler == HANDLER_ONMATCH) {
+		system = data->match_data.event_system;
+		event = data->match_data.event;
+	}
+	if (!system || !event)
 		return NULL;
-	hist_data->field_vars[hist_data->n_field_vars++] = field_var;
-	if (field_var->val->flags & HIST_FIELD_FL_STRING)
-		hist_data->n_field_var_str++;
-	return field_var->var;
+	return create_field_var_hist(hist_data, system, event, var);
 }
 
 static int trace_action_create(struct hist_trigger_data *hist_data, struct action_data *data)
@@ -2118,7 +2342,8 @@ static int trace_action_create(struct hist_trigger_data *hist_data, struct actio
 		if (param[0] == '$')
 			hf = trace_action_find_var(hist_data, data, system, event_name, param);
 		else
-			hf = trace_action_create_field_var(hist_data, system, event_name, param);
+			hf = trace_action_create_field_var(hist_data, data, system, event_name,
+							   param);
 		if (!hf) {
 			kfree(p);
 			ret = -EINVAL;
@@ -2558,6 +2783,7 @@ static void destroy_hist_data(struct hist_trigger_data *hist_data)
 	if (!hist_data)
 		return;
 	remove_hist_vars(hist_data);
+	unregister_field_var_hists(hist_data);
 	destroy_actions(hist_data);
 	for (unsigned int i = 0; i < hist_data->n_field_vars; i++)
 		destroy_field_var(hist_data->field_vars[i]);
@@ -3384,8 +3610,9 @@ static int split_filter(char *param, char **filter)
  * "hist:..." written to file's trigger file: param is what followed "hist:". Linux's
  * event_hist_trigger_parse(), one step after the other so each error is Linux's.
  */
-static int event_hist_trigger_parse(const struct event_command *cmd, struct trace_event_file *file,
-				    char *param, bool remove, bool apply)
+static int __event_hist_trigger_parse(const struct event_command *cmd,
+				      struct trace_event_file *file, char *param, bool remove,
+				      bool apply)
 {
 	unsigned int bits = TRACING_MAP_BITS_DEFAULT;
 	struct event_trigger_data *data = NULL, *test;
@@ -3396,8 +3623,6 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	hist_err_tr = file->tr;
-	last_cmd_set(file, param);
 	if (!param)
 		return -EINVAL;
 	ret = split_filter(param, &filter);
@@ -3518,8 +3743,6 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	}
 	if (has_hist_vars(hist_data))
 		save_hist_vars(hist_data); /* others may refer to its variables now */
-	kfree(last_cmd);
-	last_cmd = NULL;
 	return 0;
 out_free:
 	if (data) {
@@ -3527,6 +3750,36 @@ out_free:
 		kfree(data);
 	}
 	destroy_hist_data(hist_data);
+	return ret;
+}
+
+/* The write's own parse keeps last_cmd for the errors; a nested one (see above) uses it. */
+static int event_hist_trigger_parse(const struct event_command *cmd, struct trace_event_file *file,
+				    char *param, bool remove, bool apply)
+{
+	bool outer = !hist_parse_depth;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (outer) {
+		hist_err_tr = file->tr;
+		last_cmd_set(file, param);
+		hist_errs_hold = !apply;
+		n_hist_errs_held = 0;
+	}
+	hist_parse_depth++;
+	ret = __event_hist_trigger_parse(cmd, file, param, remove, apply);
+	hist_parse_depth--;
+	if (!outer)
+		return ret;
+	if (ret)
+		hist_errs_release();
+	hist_errs_hold = false;
+	n_hist_errs_held = 0;
+	if (!ret && apply) {
+		kfree(last_cmd);
+		last_cmd = NULL;
+	}
 	return ret;
 }
 
