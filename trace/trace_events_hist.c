@@ -3391,14 +3391,12 @@ static int print_entries(struct seq_file *m, struct hist_trigger_data *hist_data
 	return n;
 }
 
-static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *data, int n)
+/* "# event histogram" and the trigger as its file lists it (hist and hist_debug begin so). */
+static void hist_trigger_header(struct seq_file *m, struct event_trigger_data *data)
 {
-	struct hist_trigger_data *hist_data = data->private_data;
 	char line[TRACING_LOG_LOC_MAX * 2], *buf = line;
-	int len, n_entries;
+	int len;
 
-	if (n > 0)
-		seq_puts(m, "\n\n");
 	seq_puts(m, "# event histogram\n#\n# trigger info: ");
 	len = event_hist_trigger_print(data, line, sizeof(line));
 	if (len >= (int)sizeof(line)) {
@@ -3411,6 +3409,16 @@ static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *dat
 	if (buf != line)
 		kfree(buf);
 	seq_puts(m, "#\n\n");
+}
+
+static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *data, int n)
+{
+	struct hist_trigger_data *hist_data = data->private_data;
+	int n_entries;
+
+	if (n > 0)
+		seq_puts(m, "\n\n");
+	hist_trigger_header(m, data);
 	n_entries = print_entries(m, hist_data);
 	if (n_entries < 0)
 		n_entries = 0;
@@ -3441,6 +3449,215 @@ static int event_hist_open(struct inode *inode, struct file *file)
 
 const struct file_operations event_hist_fops = {
 	.open = event_hist_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* --- hist_debug: a histogram's insides ------------------------------------------------------- */
+
+/*
+ *   # cat events/sched/sched_switch/hist_debug
+ *   # event histogram
+ *   #
+ *   # trigger info: hist:keys=next_pid:vals=hitcount:...
+ *   #
+ *
+ *   hist_data: ffffffff8a2c1000
+ *
+ *     n_vals: 2
+ *   ...
+ *
+ * Each hist_field of each histogram on the event (values, keys, references, field and save()
+ * variables, the actions' hidden ones): its flags, event field, variable slot, type and size,
+ * in Linux 6.1's words (hist_debug_show(), CONFIG_HIST_TRIGGERS_DEBUG), to read alongside
+ * Documentation/trace/histogram-design.rst. The file is there with the hist_debug boot option
+ * (Linux's kernels are built without it, so their event directories lack it).
+ */
+static void hist_field_debug_show_flags(struct seq_file *m, unsigned long flags)
+{
+	seq_puts(m, "      flags:\n");
+	if (flags & HIST_FIELD_FL_KEY)
+		seq_puts(m, "        HIST_FIELD_FL_KEY\n");
+	else if (flags & HIST_FIELD_FL_HITCOUNT)
+		seq_puts(m, "        VAL: HIST_FIELD_FL_HITCOUNT\n");
+	else if (flags & HIST_FIELD_FL_VAR)
+		seq_puts(m, "        HIST_FIELD_FL_VAR\n");
+	else if (flags & HIST_FIELD_FL_VAR_REF)
+		seq_puts(m, "        HIST_FIELD_FL_VAR_REF\n");
+	else
+		seq_puts(m, "        VAL: normal u64 value\n");
+	if (flags & HIST_FIELD_FL_ALIAS)
+		seq_puts(m, "        HIST_FIELD_FL_ALIAS\n");
+	else if (flags & HIST_FIELD_FL_CONST)
+		seq_puts(m, "        HIST_FIELD_FL_CONST\n");
+}
+
+static const char *debug_type(const struct hist_field *field)
+{
+	return field->type ? field->type : "(null)"; /* as Linux's %s prints NULL */
+}
+
+/* One field; it must have the flags its place says it has (else Linux's "bad flags"). */
+static int hist_field_debug_show(struct seq_file *m, const struct hist_field *field,
+				 unsigned long flags)
+{
+	if ((field->flags & flags) != flags) {
+		seq_printf(m, "ERROR: bad flags - %lx\n", flags);
+		return -EINVAL;
+	}
+	hist_field_debug_show_flags(m, field->flags);
+	if (field->field)
+		seq_printf(m, "      ftrace_event_field name: %s\n", field->field->name);
+	if (field->flags & HIST_FIELD_FL_VAR) {
+		seq_printf(m, "      var.name: %s\n", field->var.name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n", field->var.idx);
+	}
+	if (field->flags & HIST_FIELD_FL_CONST)
+		seq_printf(m, "      constant: %llu\n", (unsigned long long)field->constant);
+	if (field->flags & HIST_FIELD_FL_ALIAS)
+		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			   field->var_ref_idx);
+	if (field->flags & HIST_FIELD_FL_VAR_REF) {
+		seq_printf(m, "      name: %s\n", field->name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n", field->var.idx);
+		seq_printf(m, "      var.hist_data: %p\n", (void *)field->var.hist_data);
+		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			   field->var_ref_idx);
+		if (field->system)
+			seq_printf(m, "      system: %s\n", field->system);
+		if (field->event_name)
+			seq_printf(m, "      event_name: %s\n", field->event_name);
+	}
+	seq_printf(m, "      type: %s\n", debug_type(field));
+	seq_printf(m, "      size: %u\n", field->size);
+	seq_printf(m, "      is_signed: %u\n", (unsigned int)field->is_signed);
+	return 0;
+}
+
+/* A field variable (an action's parameter) or a save() one: its variable, and what it reads. */
+static int field_var_debug_show(struct seq_file *m, const struct field_var *field_var,
+				unsigned int i, bool save_vars)
+{
+	const char *vars_name = save_vars ? "save_vars" : "field_vars";
+	const struct hist_field *field = field_var->var;
+
+	seq_printf(m, "\n    hist_data->%s[%u]:\n", vars_name, i);
+	seq_printf(m, "\n      %s[%u].var:\n", vars_name, i);
+	hist_field_debug_show_flags(m, field->flags);
+	seq_printf(m, "      var.name: %s\n", field->var.name);
+	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n", field->var.idx);
+	field = field_var->val;
+	seq_printf(m, "\n      %s[%u].val:\n", vars_name, i);
+	if (!field->field)
+		return -EINVAL; /* Linux's: a value that is no event field ends the listing */
+	seq_printf(m, "      ftrace_event_field name: %s\n", field->field->name);
+	seq_printf(m, "      type: %s\n", debug_type(field));
+	seq_printf(m, "      size: %u\n", field->size);
+	seq_printf(m, "      is_signed: %u\n", (unsigned int)field->is_signed);
+	return 0;
+}
+
+static int hist_actions_debug_show(struct seq_file *m, const struct hist_trigger_data *hist_data)
+{
+	int ret;
+
+	if (hist_data->n_actions)
+		seq_puts(m, "\n  action tracking variables (for onmax()/onchange()/onmatch()):\n");
+	for (unsigned int i = 0; i < hist_data->n_actions; i++) {
+		const struct action_data *data = hist_data->actions[i];
+
+		if (data->handler == HANDLER_ONMAX || data->handler == HANDLER_ONCHANGE) {
+			seq_printf(m, "\n    hist_data->actions[%u].track_data.var_ref:\n", i);
+			ret = hist_field_debug_show(m, data->track_data.var_ref,
+						    HIST_FIELD_FL_VAR_REF);
+			if (ret)
+				return ret;
+			seq_printf(m, "\n    hist_data->actions[%u].track_data.track_var:\n", i);
+			ret = hist_field_debug_show(m, data->track_data.track_var,
+						    HIST_FIELD_FL_VAR);
+			if (ret)
+				return ret;
+		}
+		if (data->handler == HANDLER_ONMATCH) {
+			seq_printf(m, "\n    hist_data->actions[%u].match_data.event_system: %s\n",
+				   i, data->match_data.event_system);
+			seq_printf(m, "    hist_data->actions[%u].match_data.event: %s\n", i,
+				   data->match_data.event);
+		}
+	}
+	if (hist_data->n_save_vars)
+		seq_puts(m, "\n  save action variables (save() params):\n");
+	for (unsigned int i = 0; i < hist_data->n_save_vars; i++) {
+		ret = field_var_debug_show(m, hist_data->save_vars[i], i, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void hist_trigger_debug_show(struct seq_file *m, struct event_trigger_data *data, int n)
+{
+	const struct hist_trigger_data *hist_data = data->private_data;
+
+	if (n > 0)
+		seq_puts(m, "\n\n");
+	hist_trigger_header(m, data);
+	seq_printf(m, "hist_data: %p\n\n", (void *)hist_data);
+	seq_printf(m, "  n_vals: %u\n", hist_data->n_vals);
+	seq_printf(m, "  n_keys: %u\n", hist_data->n_keys);
+	seq_printf(m, "  n_fields: %u\n", hist_data->n_fields);
+	seq_puts(m, "\n  val fields:\n\n");
+	seq_puts(m, "    hist_data->fields[0]:\n");
+	if (hist_field_debug_show(m, hist_data->fields[HITCOUNT_IDX], HIST_FIELD_FL_HITCOUNT))
+		return;
+	for (unsigned int i = 1; i < hist_data->n_vals; i++) {
+		seq_printf(m, "\n    hist_data->fields[%u]:\n", i);
+		if (hist_field_debug_show(m, hist_data->fields[i], 0))
+			return;
+	}
+	seq_puts(m, "\n  key fields:\n");
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+		seq_printf(m, "\n    hist_data->fields[%u]:\n", i);
+		if (hist_field_debug_show(m, hist_data->fields[i], HIST_FIELD_FL_KEY))
+			return;
+	}
+	if (hist_data->n_var_refs)
+		seq_puts(m, "\n  variable reference fields:\n");
+	for (unsigned int i = 0; i < hist_data->n_var_refs; i++) {
+		seq_printf(m, "\n    hist_data->var_refs[%u]:\n", i);
+		if (hist_field_debug_show(m, hist_data->var_refs[i], HIST_FIELD_FL_VAR_REF))
+			return;
+	}
+	if (hist_data->n_field_vars)
+		seq_puts(m, "\n  field variables:\n");
+	for (unsigned int i = 0; i < hist_data->n_field_vars; i++)
+		if (field_var_debug_show(m, hist_data->field_vars[i], i, false))
+			return;
+	hist_actions_debug_show(m, hist_data);
+}
+
+static int hist_debug_show(struct seq_file *m, void *v)
+{
+	struct trace_event_file *file = m->private;
+	int n = 0;
+
+	(void)v;
+	mutex_lock(&event_mutex);
+	for (struct event_trigger_data *data = file->triggers; data; data = data->next)
+		if (data->cmd->trigger_type == ETT_EVENT_HIST)
+			hist_trigger_debug_show(m, data, n++);
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+static int event_hist_debug_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hist_debug_show, inode->i_private);
+}
+
+const struct file_operations event_hist_debug_fops = {
+	.open = event_hist_debug_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,

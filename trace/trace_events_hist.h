@@ -231,6 +231,8 @@ uint64_t hist_fn_call(struct hist_field *hist_field, struct tracing_map_elt *elt
 /* events/SYSTEM/EVENT/hist (trace/trace_events_fs.c makes one per event file). */
 struct file_operations;
 extern const struct file_operations event_hist_fops;
+/* events/SYSTEM/EVENT/hist_debug: each histogram's fields (Linux's, with the hist_debug option). */
+extern const struct file_operations event_hist_debug_fops;
 
 /* system-call names for .syscall: "sys_read", or NULL (trace/trace_syscalls.c, Linux's). */
 const char *get_syscall_name(int syscall);

@@ -11,6 +11,7 @@ EBUSY for what another part still uses, and no memory kept after many rounds.
 """
 import re
 
+from lucid import Lucid
 from tracefs import T, cat, fails, ok, sh
 from test_events import fresh
 
@@ -318,6 +319,226 @@ def test_field_of_the_matched_event_errors(lucid):
     assert cat(lucid, WAKING + "trigger") == WAKING_COMM_LISTED
     ok(lucid, "echo '!%s' >> %strigger" % (T_WAKING_COMM, WAKING))
     clean(lucid)
+
+
+# sched_switch's hist_debug for the trigger of test_hist_debug, in Linux 6.1's layout
+# (hist_trigger_debug_show()); the histograms' addresses are named after their events
+HIST_DEBUG_SWITCH = (
+    '# event histogram\n'
+    '#\n'
+    '# trigger info: hist:keys=next_comm:vals=hitcount:wakeup_lat=common_timestamp.usecs-$ts0:'
+    'sort=hitcount:size=2048:clock=global:onmax($wakeup_lat).save(prev_pid,prev_comm):'
+    'onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,prio,next_comm)'
+    ' if next_comm=="sleep" [active]\n'
+    '#\n'
+    '\n'
+    'hist_data: SWITCH\n'
+    '\n'
+    '  n_vals: 2\n'
+    '  n_keys: 1\n'
+    '  n_fields: 3\n'
+    '\n'
+    '  val fields:\n'
+    '\n'
+    '    hist_data->fields[0]:\n'
+    '      flags:\n'
+    '        VAL: HIST_FIELD_FL_HITCOUNT\n'
+    '      type: u64\n'
+    '      size: 8\n'
+    '      is_signed: 0\n'
+    '\n'
+    '    hist_data->fields[1]:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR\n'
+    '      var.name: wakeup_lat\n'
+    '      var.idx (into tracing_map_elt.vars[]): 0\n'
+    '      type: u64\n'
+    '      size: 8\n'
+    '      is_signed: 0\n'
+    '\n'
+    '  key fields:\n'
+    '\n'
+    '    hist_data->fields[2]:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_KEY\n'
+    '      ftrace_event_field name: next_comm\n'
+    '      type: char[16]\n'
+    '      size: 16\n'
+    '      is_signed: 0\n'
+    '\n'
+    '  variable reference fields:\n'
+    '\n'
+    '    hist_data->var_refs[0]:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR_REF\n'
+    '      name: ts0\n'
+    '      var.idx (into tracing_map_elt.vars[]): 0\n'
+    '      var.hist_data: WAKING\n'
+    '      var_ref_idx (into hist_data->var_refs[]): 0\n'
+    '      type: u64\n'
+    '      size: 8\n'
+    '      is_signed: 0\n'
+    '\n'
+    '    hist_data->var_refs[1]:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR_REF\n'
+    '      name: wakeup_lat\n'
+    '      var.idx (into tracing_map_elt.vars[]): 0\n'
+    '      var.hist_data: SWITCH\n'
+    '      var_ref_idx (into hist_data->var_refs[]): 1\n'
+    '      type: u64\n'
+    '      size: 8\n'
+    '      is_signed: 0\n'
+    '\n'
+    '    hist_data->var_refs[2]:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR_REF\n'
+    '      name: next_pid\n'
+    '      var.idx (into tracing_map_elt.vars[]): 4\n'
+    '      var.hist_data: SWITCH\n'
+    '      var_ref_idx (into hist_data->var_refs[]): 2\n'
+    '      type: pid_t\n'
+    '      size: 4\n'
+    '      is_signed: 0\n'
+    '\n'
+    '    hist_data->var_refs[3]:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR_REF\n'
+    '      name: synthetic_prio\n'
+    '      var.idx (into tracing_map_elt.vars[]): 0\n'
+    '      var.hist_data: HIDDEN\n'
+    '      var_ref_idx (into hist_data->var_refs[]): 3\n'
+    '      type: int\n'
+    '      size: 4\n'
+    '      is_signed: 1\n'
+    '\n'
+    '    hist_data->var_refs[4]:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR_REF\n'
+    '      name: next_comm\n'
+    '      var.idx (into tracing_map_elt.vars[]): 5\n'
+    '      var.hist_data: SWITCH\n'
+    '      var_ref_idx (into hist_data->var_refs[]): 4\n'
+    '      type: char[16]\n'
+    '      size: 16\n'
+    '      is_signed: 0\n'
+    '\n'
+    '  field variables:\n'
+    '\n'
+    '    hist_data->field_vars[0]:\n'
+    '\n'
+    '      field_vars[0].var:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR\n'
+    '      var.name: next_pid\n'
+    '      var.idx (into tracing_map_elt.vars[]): 4\n'
+    '\n'
+    '      field_vars[0].val:\n'
+    '      ftrace_event_field name: next_pid\n'
+    '      type: pid_t\n'
+    '      size: 4\n'
+    '      is_signed: 1\n'
+    '\n'
+    '    hist_data->field_vars[1]:\n'
+    '\n'
+    '      field_vars[1].var:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR\n'
+    '      var.name: next_comm\n'
+    '      var.idx (into tracing_map_elt.vars[]): 5\n'
+    '\n'
+    '      field_vars[1].val:\n'
+    '      ftrace_event_field name: next_comm\n'
+    '      type: char[16]\n'
+    '      size: 16\n'
+    '      is_signed: 0\n'
+    '\n'
+    '  action tracking variables (for onmax()/onchange()/onmatch()):\n'
+    '\n'
+    '    hist_data->actions[0].track_data.var_ref:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR_REF\n'
+    '      name: wakeup_lat\n'
+    '      var.idx (into tracing_map_elt.vars[]): 0\n'
+    '      var.hist_data: SWITCH\n'
+    '      var_ref_idx (into hist_data->var_refs[]): 1\n'
+    '      type: u64\n'
+    '      size: 8\n'
+    '      is_signed: 0\n'
+    '\n'
+    '    hist_data->actions[0].track_data.track_var:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR\n'
+    '      var.name: __max\n'
+    '      var.idx (into tracing_map_elt.vars[]): 1\n'
+    '      type: u64\n'
+    '      size: 8\n'
+    '      is_signed: 0\n'
+    '\n'
+    '    hist_data->actions[1].match_data.event_system: sched\n'
+    '    hist_data->actions[1].match_data.event: sched_waking\n'
+    '\n'
+    '  save action variables (save() params):\n'
+    '\n'
+    '    hist_data->save_vars[0]:\n'
+    '\n'
+    '      save_vars[0].var:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR\n'
+    '      var.name: prev_pid\n'
+    '      var.idx (into tracing_map_elt.vars[]): 2\n'
+    '\n'
+    '      save_vars[0].val:\n'
+    '      ftrace_event_field name: prev_pid\n'
+    '      type: pid_t\n'
+    '      size: 4\n'
+    '      is_signed: 1\n'
+    '\n'
+    '    hist_data->save_vars[1]:\n'
+    '\n'
+    '      save_vars[1].var:\n'
+    '      flags:\n'
+    '        HIST_FIELD_FL_VAR\n'
+    '      var.name: prev_comm\n'
+    '      var.idx (into tracing_map_elt.vars[]): 3\n'
+    '\n'
+    '      save_vars[1].val:\n'
+    '      ftrace_event_field name: prev_comm\n'
+    '      type: char[16]\n'
+    '      size: 16\n'
+    '      is_signed: 0\n'
+)
+
+
+def test_hist_debug():
+    """events/.../hist_debug (Linux's CONFIG_HIST_TRIGGERS_DEBUG; here the hist_debug boot
+    option; without it the event directories are as Linux's kernels have them, which the
+    other tests' listings check): every hist_field of each histogram, and each reference
+    names the histogram that holds its variable."""
+    k = Lucid(cmdline="hist_debug", timeout=120)
+    try:
+        ok(k, "cd %s" % T)
+        assert "hist_debug" in sh(k, "ls %s" % SWITCH).split()
+        assert cat(k, SWITCH + "hist_debug") == ""
+        ok(k, "echo '%s' >> synthetic_events" % SYNTH_COMM)
+        ok(k, "echo '%s' >> %strigger" % (T_WAKING_COMM, WAKING))
+        t = ("hist:keys=next_comm:wakeup_lat=common_timestamp.usecs-$ts0:"
+             "onmax($wakeup_lat).save(prev_pid,prev_comm):onmatch(sched.sched_waking)."
+             'wakeup_latency($wakeup_lat,next_pid,prio,next_comm) if next_comm=="sleep"')
+        ok(k, "echo '%s' >> %strigger" % (t, SWITCH))
+        # sched_waking's: its own histogram, then the hidden one; their addresses
+        waking = cat(k, WAKING + "hist_debug")
+        addrs = re.findall(r"^hist_data: ([0-9a-f]{16})$", waking, re.M)
+        assert len(addrs) == 2 and "synthetic_prio=prio" in waking.split("\n\n\n")[1], waking
+        switch = cat(k, SWITCH + "hist_debug")
+        own = re.search(r"^hist_data: ([0-9a-f]{16})$", switch, re.M).group(1)
+        named = switch.replace(own, "SWITCH").replace(addrs[0], "WAKING").replace(addrs[1],
+                                                                                  "HIDDEN")
+        assert named == HIST_DEBUG_SWITCH, switch
+        ok(k, "echo '!%s' >> %strigger" % (t, SWITCH))
+        assert len(re.findall(r"^hist_data: ", cat(k, WAKING + "hist_debug"), re.M)) == 1
+    finally:
+        k.close()
 
 
 # (event, trigger text, Linux's sentence, the word the caret is under, or None: column 0)
