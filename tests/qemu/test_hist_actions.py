@@ -20,6 +20,7 @@ BOOT = {"timeout": 120}
 EBUSY = "-bash: echo: write error: Device or resource busy\n"
 WAKING = "events/sched/sched_waking/"
 SWITCH = "events/sched/sched_switch/"
+WAKEUP = "events/sched/sched_wakeup/"
 LAT = "events/synthetic/wakeup_latency/"
 SYS_ENTER = "events/raw_syscalls/sys_enter/"
 HELP = ("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event"
@@ -278,7 +279,16 @@ def test_field_of_the_matched_event(lucid):
     fails(lucid, "echo '!%s' >> %strigger" % (HIDDEN.split(" [")[0], WAKING), EBUSY)
     ok(lucid, "echo 0 > %senable" % LAT)
     ok(lucid, "echo '!hist:keys=pid,prio,comm:vals=lat:sort=pid,prio' >> %strigger" % LAT)
+    # a second histogram (sched_wakeup's) naming the same field shares it (no second one is
+    # made); it goes with the last of the two (Linux removes it with its maker, or fails to
+    # and keeps it for good)
+    t2 = ("hist:keys=comm:w2=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)."
+          'wakeup_latency($w2,pid,sched.sched_waking.prio,comm) if comm=="sleep"')
+    ok(lucid, "echo '%s' >> %strigger" % (t2, WAKEUP))
+    assert cat(lucid, WAKING + "trigger").splitlines()[1:] == [HIDDEN.strip()]
     ok(lucid, "echo '!%s' >> %strigger" % (T_SWITCH_FIELD, SWITCH))
+    assert cat(lucid, WAKING + "trigger").splitlines()[1:] == [HIDDEN.strip()]
+    ok(lucid, "echo '!%s' >> %strigger" % (t2, WAKEUP))
     assert cat(lucid, WAKING + "trigger") == WAKING_COMM_LISTED
     # an unqualified name not on sched_switch is looked for on the matched event too; the
     # first try's errors are logged (as Linux's), once
