@@ -2221,20 +2221,19 @@ static struct hist_field *create_field_var_hist(struct hist_trigger_data *target
 	if (!cmd)
 		return NULL;
 	len = strlcpy(cmd, "keys=", size);
-	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields && len < size; i++) {
 		const struct hist_field *key = hist_data->fields[i];
 
-		len += snprintf(cmd + len, len < size ? size - len : 0, "%s%s",
-				i > hist_data->n_vals ? "," : "",
+		len += snprintf(cmd + len, size - len, "%s%s", i > hist_data->n_vals ? "," : "",
 				key->flags & HIST_FIELD_FL_STACKTRACE ? "stacktrace"
 								      : hist_field_name(key, 0));
 	}
-	len += snprintf(cmd + len, len < size ? size - len : 0, ":" SYNTH_FIELD_VAR_PREFIX "%s=%s",
-			field_name, field_name);
+	if (len < size)
+		len += snprintf(cmd + len, size - len, ":" SYNTH_FIELD_VAR_PREFIX "%s=%s",
+				field_name, field_name);
 	trigger = find_hist_data_trigger(file, hist_data);
-	if (trigger && trigger->filter_str)
-		len += snprintf(cmd + len, len < size ? size - len : 0, " if %s",
-				trigger->filter_str);
+	if (trigger && trigger->filter_str && len < size)
+		len += snprintf(cmd + len, size - len, " if %s", trigger->filter_str);
 	copy = len < size ? kstrdup(cmd) : NULL; /* the parse cuts its text up */
 	ret = copy ? event_hist_trigger_parse(&trigger_hist_cmd, file, copy, false, true) : -E2BIG;
 	kfree(copy);
