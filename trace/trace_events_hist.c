@@ -3826,6 +3826,8 @@ static int split_filter(char *param, char **filter)
  * "hist:..." written to file's trigger file: param is what followed "hist:". Linux's
  * event_hist_trigger_parse(), one step after the other so each error is Linux's.
  */
+static int hist_note_clock(struct trace_array *tr, const char *clock);
+
 static int __event_hist_trigger_parse(const struct event_command *cmd,
 				      struct trace_event_file *file, char *param, bool remove,
 				      bool apply)
@@ -3934,7 +3936,7 @@ static int __event_hist_trigger_parse(const struct event_command *cmd,
 		goto out_free;
 	}
 	if (!apply) {
-		ret = 0;
+		ret = hist_data->enable_timestamps ? hist_note_clock(file->tr, attrs->clock) : 0;
 		goto out_free;
 	}
 	data->paused = attrs->pause;
@@ -3967,6 +3969,47 @@ out_free:
 	}
 	destroy_hist_data(hist_data);
 	return ret;
+}
+
+/*
+ * A histogram that reads common_timestamp sets its trace array's clock (clock=, "global" by
+ * default), as Linux's hist_register_trigger() does, so that times taken on two CPUs can be
+ * subtracted. Setting a clock takes trace_types_lock, which Lucid takes before event_mutex
+ * (an instance's mkdir), never after: so the check notes the clock here (named as one that
+ * exists, else Linux's "Couldn't set trace_clock"), and the trigger file's write sets it
+ * between the check and the application, holding neither (hist_trigger_set_clock()). by: the
+ * task whose write it is, so that another's write in between takes nothing of it.
+ */
+static struct {
+	const struct task *by;
+	struct trace_array *tr;
+	int clock_id;
+} hist_clock_pending;
+
+static int hist_note_clock(struct trace_array *tr, const char *clock)
+{
+	for (int i = 0; i < nr_trace_clocks; i++) {
+		if (!strcmp(trace_clocks[i].name, clock)) {
+			hist_clock_pending.by = current;
+			hist_clock_pending.tr = tr;
+			hist_clock_pending.clock_id = i;
+			return 0;
+		}
+	}
+	hist_err(HIST_ERR_SET_CLOCK_FAIL, errpos(clock));
+	return -EINVAL;
+}
+
+int hist_trigger_set_clock(struct trace_array *tr)
+{
+	const char *name = NULL;
+
+	mutex_lock(&event_mutex);
+	if (hist_clock_pending.by == current && hist_clock_pending.tr == tr)
+		name = trace_clocks[hist_clock_pending.clock_id].name;
+	hist_clock_pending.by = NULL;
+	mutex_unlock(&event_mutex);
+	return name ? tracing_set_clock(tr, name) : 0;
 }
 
 /* The write's own parse keeps last_cmd for the errors; a nested one (see above) uses it. */

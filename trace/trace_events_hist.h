@@ -234,6 +234,14 @@ extern const struct file_operations event_hist_fops;
 /* events/SYSTEM/EVENT/hist_debug: each histogram's fields (Linux's, with the hist_debug option). */
 extern const struct file_operations event_hist_debug_fops;
 
+/*
+ * The clock a trigger file's write just checked needs (a histogram reading common_timestamp:
+ * its clock=, "global" by default, as Linux sets it), set on tr now; called by the write between
+ * its check and its application, with no tracing lock held. 0, or tracing_set_clock()'s error.
+ */
+struct trace_array;
+int hist_trigger_set_clock(struct trace_array *tr);
+
 /* system-call names for .syscall: "sys_read", or NULL (trace/trace_syscalls.c, Linux's). */
 const char *get_syscall_name(int syscall);
 

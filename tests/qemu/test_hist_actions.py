@@ -551,6 +551,41 @@ def test_hist_debug():
         k.close()
 
 
+def test_timestamps_set_the_clock(lucid):
+    """A histogram reading common_timestamp sets its trace array's clock, as Linux's
+    hist_register_trigger(): "global" by default (times of two CPUs are subtracted), clock=
+    another; an unknown one is Linux's "Couldn't set trace_clock", and nothing is added."""
+    fresh(lucid)
+    clean(lucid)
+    ok(lucid, "echo local > trace_clock")
+    ok(lucid, "echo 'hist:keys=pid' >> %strigger" % WAKING)  # no times: the clock stays
+    assert cat(lucid, "trace_clock").startswith("[local] ")
+    ok(lucid, "echo '%s' >> %strigger" % (T_WAKING, WAKING))
+    assert cat(lucid, "trace_clock").startswith("local [global] ")
+    ok(lucid, "echo '!%s' >> %strigger" % (T_WAKING, WAKING))
+    t = "hist:keys=next_pid:t=common_timestamp:clock=counter"
+    ok(lucid, "echo '%s' >> %strigger" % (t, SWITCH))
+    assert "[counter]" in cat(lucid, "trace_clock")
+    assert ":clock=counter [active]" in cat(lucid, SWITCH + "trigger")
+    ok(lucid, "echo '!%s' >> %strigger" % (t, SWITCH))
+    ok(lucid, "echo > error_log")
+    t = "hist:keys=next_pid:t=common_timestamp:clock=nosuch"
+    fails(lucid, "echo '%s' >> %strigger" % (t, SWITCH))
+    assert last_error(lucid) == ("hist:sched:sched_switch", "Couldn't set trace_clock", t,
+                                 t.index("nosuch"))
+    assert "[counter]" in cat(lucid, "trace_clock")
+    assert cat(lucid, SWITCH + "trigger") == HELP
+    # an instance's histogram sets the instance's clock, not the top level's
+    ok(lucid, "echo local > trace_clock; mkdir instances/clk")
+    ok(lucid, "echo '%s' >> instances/clk/%strigger" % (T_WAKING, WAKING))
+    assert cat(lucid, "instances/clk/trace_clock").startswith("local [global] ")
+    assert cat(lucid, "trace_clock").startswith("[local] ")
+    ok(lucid, "echo '!%s' >> instances/clk/%strigger" % (T_WAKING, WAKING))
+    ok(lucid, "rmdir instances/clk")
+    ok(lucid, "echo '!hist:keys=pid' >> %strigger" % WAKING)
+    clean(lucid)
+
+
 # (event, trigger text, Linux's sentence, the word the caret is under, or None: column 0)
 ERRORS = [
     (WAKING, "hist:keys=pid:x=$nosuch", "Couldn't find variable", "nosuch"),
