@@ -780,6 +780,9 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_file *
 	    (trigger &&
 	     !tracefs_create_file("trigger", TRACE_MODE_WRITE, dir, file, &event_trigger_fops)) ||
 	    !tracefs_create_file("hist", TRACE_MODE_READ, dir, file, &event_hist_fops) ||
+	    /* Linux's CONFIG_HIST_TRIGGERS_DEBUG, off in its kernels: here a boot option */
+	    (cmdline_has("hist_debug") && !tracefs_create_file("hist_debug", TRACE_MODE_READ, dir,
+							       file, &event_hist_debug_fops)) ||
 	    !tracefs_create_file("format", TRACE_MODE_READ, dir, call, &ftrace_event_format_fops) ||
 	    !tracefs_create_file("id", TRACE_MODE_READ, dir, call, &ftrace_event_id_fops))
 		return -ENOMEM;

@@ -213,11 +213,49 @@ static void last_cmd_set(struct trace_event_file *file, const char *str)
 
 static struct trace_array *hist_err_tr; /* the array of the write being parsed */
 
+/*
+ * A histogram that a parse makes (or removes) on another event for a trace() parameter
+ * (create_field_var_hist()) is parsed by the same function, nested: the write's last_cmd
+ * stays, and its errors are the write's, as in Linux (which passes an empty glob for it).
+ */
+static unsigned int hist_parse_depth;
+
+/*
+ * A write is checked (trigger_check_regex(): apply false), then applied. Linux logs errors
+ * on the way to a success too (a trace() parameter is first tried as a field of this event,
+ * then found on the matched one), so each would be logged twice: the check's are held, and
+ * logged only if the check fails; the application logs its own.
+ */
+#define HIST_ERRS_HELD_MAX TRACING_LOG_ERRS_MAX /* the log keeps no more */
+static struct {
+	unsigned int type, pos;
+} hist_errs_held[HIST_ERRS_HELD_MAX];
+static unsigned int n_hist_errs_held;
+static bool hist_errs_hold;
+
 static void hist_err(unsigned int err_type, unsigned int pos)
 {
 	if (!last_cmd)
 		return;
+	if (hist_errs_hold) { /* a ring: the newest stay, as in the log */
+		hist_errs_held[n_hist_errs_held % HIST_ERRS_HELD_MAX].type = err_type;
+		hist_errs_held[n_hist_errs_held++ % HIST_ERRS_HELD_MAX].pos = pos;
+		return;
+	}
 	tracing_log_err(hist_err_tr, last_cmd_loc, last_cmd, hist_err_text, err_type, pos);
+}
+
+/* The check failed: what it held goes into the log, in its order. */
+static void hist_errs_release(void)
+{
+	unsigned int i =
+		n_hist_errs_held > HIST_ERRS_HELD_MAX ? n_hist_errs_held - HIST_ERRS_HELD_MAX : 0;
+
+	hist_errs_hold = false;
+	for (; i < n_hist_errs_held; i++)
+		hist_err(hist_errs_held[i % HIST_ERRS_HELD_MAX].type,
+			 hist_errs_held[i % HIST_ERRS_HELD_MAX].pos);
+	n_hist_errs_held = 0;
 }
 
 /* The histogram of a trigger on a file's list, if it is a hist trigger; else NULL. */
@@ -2055,29 +2093,214 @@ static struct hist_field *trace_action_find_var(struct hist_trigger_data *hist_d
 	return hf;
 }
 
+static void save_field_var(struct hist_trigger_data *hist_data, struct field_var *field_var)
+{
+	hist_data->field_vars[hist_data->n_field_vars++] = field_var;
+	if (field_var->val->flags & HIST_FIELD_FL_STRING)
+		hist_data->n_field_var_str++;
+}
+
+/* --- a field of the matched event as a parameter: a hidden histogram there ------------------ */
+
 /*
- * A field as a trace() parameter: a field variable of this event. (Linux also takes a field
- * of the matched event, by making a histogram on it for the purpose; Lucid does not.)
+ * onmatch(sched.sched_waking).wakeup_latency($lat,next_pid,prio): prio is sched_waking's,
+ * and an action reads variables, found by the key in the matched event's histogram. A
+ * histogram cannot be changed once made, so, as Linux does, a new one is made on that event:
+ * the keys of the histogram there whose keys are like this one's, the same filter, and one
+ * variable, synthetic_prio=prio. Its trigger is listed with the others; the last histogram
+ * using it removes it (Linux leaves it when two do).
+ */
+static int event_hist_trigger_parse(const struct event_command *cmd, struct trace_event_file *file,
+				    char *param, bool remove, bool apply);
+static void event_hist_trigger_free(struct event_trigger_data *data);
+
+#define SYNTH_FIELD_VAR_PREFIX "synthetic_"
+
+/* hist_data's keys are like target's: the same number, types, sizes and signs. */
+static bool compatible_keys(const struct hist_trigger_data *target,
+			    const struct hist_trigger_data *hist_data)
+{
+	if (hist_data->n_keys != target->n_keys)
+		return false;
+	for (unsigned int n = 0; n < target->n_keys; n++) {
+		const struct hist_field *a = hist_data->fields[hist_data->n_vals + n];
+		const struct hist_field *b = target->fields[target->n_vals + n];
+
+		if (!a->type || !b->type || strcmp(a->type, b->type) || a->size != b->size ||
+		    a->is_signed != b->is_signed)
+			return false;
+	}
+	return true;
+}
+
+/* The trigger on file whose histogram is hist_data (its filter is the new one's). */
+static struct event_trigger_data *find_hist_data_trigger(struct trace_event_file *file,
+							 const struct hist_trigger_data *hist_data)
+{
+	for (struct event_trigger_data *test = file->triggers; test; test = test->next)
+		if (hist_data_of(test) == hist_data)
+			return test;
+	return NULL;
+}
+
+static struct hist_trigger_data *find_compatible_hist(const struct hist_trigger_data *target,
+						      struct trace_event_file *file)
+{
+	lockdep_assert_held(&event_mutex);
+	for (struct event_trigger_data *test = file->triggers; test; test = test->next) {
+		struct hist_trigger_data *hist_data = hist_data_of(test);
+
+		if (hist_data && compatible_keys(target, hist_data))
+			return hist_data;
+	}
+	return NULL;
+}
+
+/* synthetic_FIELD on system.event, if a histogram there has it. */
+static struct hist_field *find_synthetic_field_var(struct hist_trigger_data *target,
+						   const char *system, const char *event_name,
+						   const char *field_name)
+{
+	char name[MAX_FILTER_STR_VAL];
+
+	snprintf(name, sizeof(name), SYNTH_FIELD_VAR_PREFIX "%s", field_name);
+	return find_event_var(target, system, event_name, name);
+}
+
+/* Remembers that target uses the hidden histogram of var (and counts it there). */
+static int add_field_var_hist(struct hist_trigger_data *target, struct trace_event_file *file,
+			      struct hist_field *var)
+{
+	struct field_var_hist *var_hist = kzalloc(sizeof(*var_hist));
+
+	if (!var_hist)
+		return -ENOMEM;
+	var_hist->hist_data = var->var.hist_data;
+	var_hist->file = file;
+	var_hist->hist_data->field_var_users++;
+	target->field_var_hists[target->n_field_var_hists++] = var_hist;
+	return 0;
+}
+
+/* The variable for field_name of system.event, made in a new histogram there if need be. */
+static struct hist_field *create_field_var_hist(struct hist_trigger_data *target,
+						const char *system, const char *event_name,
+						const char *field_name)
+{
+	struct trace_event_file *file;
+	struct hist_trigger_data *hist_data;
+	struct event_trigger_data *trigger;
+	struct hist_field *var;
+	size_t size = MAX_FILTER_STR_VAL, len;
+	char *cmd, *copy;
+	int ret;
+
+	if (target->n_field_var_hists >= SYNTH_FIELDS_MAX) {
+		hist_err(HIST_ERR_TOO_MANY_FIELD_VARS, errpos(field_name));
+		return NULL;
+	}
+	file = find_event_file(target->event_file->tr, system, event_name);
+	if (!file) {
+		hist_err(HIST_ERR_EVENT_FILE_NOT_FOUND, errpos(field_name));
+		return NULL;
+	}
+	hist_data = find_compatible_hist(target, file);
+	if (!hist_data) {
+		hist_err(HIST_ERR_HIST_NOT_FOUND, errpos(field_name));
+		return NULL;
+	}
+	var = find_synthetic_field_var(target, system, event_name, field_name);
+	if (var) {
+		/* made for another histogram: this one uses it too (a user's own: not counted) */
+		if (!var->var.hist_data->field_var_users)
+			return var;
+		return add_field_var_hist(target, file, var) ? NULL : var;
+	}
+	/* "keys=pid:synthetic_prio=prio if comm==\"sleep\"", the keys as the compatible one's */
+	cmd = kzalloc(size);
+	if (!cmd)
+		return NULL;
+	len = strlcpy(cmd, "keys=", size);
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields && len < size; i++) {
+		const struct hist_field *key = hist_data->fields[i];
+
+		len += snprintf(cmd + len, size - len, "%s%s", i > hist_data->n_vals ? "," : "",
+				key->flags & HIST_FIELD_FL_STACKTRACE ? "stacktrace"
+								      : hist_field_name(key, 0));
+	}
+	if (len < size)
+		len += snprintf(cmd + len, size - len, ":" SYNTH_FIELD_VAR_PREFIX "%s=%s",
+				field_name, field_name);
+	trigger = find_hist_data_trigger(file, hist_data);
+	if (trigger && trigger->filter_str && len < size)
+		len += snprintf(cmd + len, size - len, " if %s", trigger->filter_str);
+	copy = len < size ? kstrdup(cmd) : NULL; /* the parse cuts its text up */
+	ret = copy ? event_hist_trigger_parse(&trigger_hist_cmd, file, copy, false, true) : -E2BIG;
+	kfree(copy);
+	kfree(cmd);
+	if (ret) {
+		hist_err(HIST_ERR_HIST_CREATE_FAIL, errpos(field_name));
+		return NULL;
+	}
+	var = find_synthetic_field_var(target, system, event_name, field_name);
+	if (!var) {
+		hist_err(HIST_ERR_SYNTH_VAR_NOT_FOUND, errpos(field_name));
+		return NULL;
+	}
+	return add_field_var_hist(target, file, var) ? NULL : var;
+}
+
+/*
+ * target goes (it is off hist_vars already): a hidden histogram it made or shared goes with
+ * the last histogram that used it, unless another histogram refers to its variable itself.
+ */
+static void unregister_field_var_hists(struct hist_trigger_data *target)
+{
+	lockdep_assert_held(&event_mutex);
+	for (unsigned int i = 0; i < target->n_field_var_hists; i++) {
+		struct field_var_hist *var_hist = target->field_var_hists[i];
+		struct event_trigger_data *trigger =
+			find_hist_data_trigger(var_hist->file, var_hist->hist_data);
+
+		/* still on its event's list (else it is gone, and hist_data with it) */
+		if (trigger && --var_hist->hist_data->field_var_users == 0 &&
+		    !check_var_refs(var_hist->hist_data)) {
+			event_trigger_remove(var_hist->file, trigger);
+			event_hist_trigger_free(trigger);
+		}
+		kfree(var_hist);
+	}
+	target->n_field_var_hists = 0;
+}
+
+/*
+ * A field as a trace() parameter: a field variable of this event if it has that field (or
+ * the parameter names this event), else of the matched one, through a hidden histogram
+ * there (Linux's trace_action_create_field_var()). The first try logs its errors even when
+ * the second succeeds, as Linux's does.
  */
 static struct hist_field *trace_action_create_field_var(struct hist_trigger_data *hist_data,
+							struct action_data *data,
 							const char *system, const char *event,
 							char *var)
 {
 	struct trace_event_file *file = hist_data->event_file;
-	struct field_var *field_var;
+	struct field_var *field_var = NULL;
 
-	if (system &&
-	    (strcmp(system, file->call->system) || !event || strcmp(event, file->call->name))) {
-		hist_err(HIST_ERR_HIST_NOT_FOUND, errpos(var));
-		return NULL;
+	if (!system ||
+	    (event && !strcmp(system, file->call->system) && !strcmp(event, file->call->name)))
+		field_var = create_field_var(hist_data, file, var);
+	if (field_var) {
+		save_field_var(hist_data, field_var);
+		return field_var->var;
 	}
-	field_var = create_field_var(hist_data, file, var);
-	if (!field_var)
+	if (!system && data->handler == HANDLER_ONMATCH) {
+		system = data->match_data.event_system;
+		event = data->match_data.event;
+	}
+	if (!system || !event)
 		return NULL;
-	hist_data->field_vars[hist_data->n_field_vars++] = field_var;
-	if (field_var->val->flags & HIST_FIELD_FL_STRING)
-		hist_data->n_field_var_str++;
-	return field_var->var;
+	return create_field_var_hist(hist_data, system, event, var);
 }
 
 static int trace_action_create(struct hist_trigger_data *hist_data, struct action_data *data)
@@ -2118,7 +2341,8 @@ static int trace_action_create(struct hist_trigger_data *hist_data, struct actio
 		if (param[0] == '$')
 			hf = trace_action_find_var(hist_data, data, system, event_name, param);
 		else
-			hf = trace_action_create_field_var(hist_data, system, event_name, param);
+			hf = trace_action_create_field_var(hist_data, data, system, event_name,
+							   param);
 		if (!hf) {
 			kfree(p);
 			ret = -EINVAL;
@@ -2558,6 +2782,7 @@ static void destroy_hist_data(struct hist_trigger_data *hist_data)
 	if (!hist_data)
 		return;
 	remove_hist_vars(hist_data);
+	unregister_field_var_hists(hist_data);
 	destroy_actions(hist_data);
 	for (unsigned int i = 0; i < hist_data->n_field_vars; i++)
 		destroy_field_var(hist_data->field_vars[i]);
@@ -3165,14 +3390,12 @@ static int print_entries(struct seq_file *m, struct hist_trigger_data *hist_data
 	return n;
 }
 
-static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *data, int n)
+/* "# event histogram" and the trigger as its file lists it (hist and hist_debug begin so). */
+static void hist_trigger_header(struct seq_file *m, struct event_trigger_data *data)
 {
-	struct hist_trigger_data *hist_data = data->private_data;
 	char line[TRACING_LOG_LOC_MAX * 2], *buf = line;
-	int len, n_entries;
+	int len;
 
-	if (n > 0)
-		seq_puts(m, "\n\n");
 	seq_puts(m, "# event histogram\n#\n# trigger info: ");
 	len = event_hist_trigger_print(data, line, sizeof(line));
 	if (len >= (int)sizeof(line)) {
@@ -3185,6 +3408,16 @@ static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *dat
 	if (buf != line)
 		kfree(buf);
 	seq_puts(m, "#\n\n");
+}
+
+static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *data, int n)
+{
+	struct hist_trigger_data *hist_data = data->private_data;
+	int n_entries;
+
+	if (n > 0)
+		seq_puts(m, "\n\n");
+	hist_trigger_header(m, data);
 	n_entries = print_entries(m, hist_data);
 	if (n_entries < 0)
 		n_entries = 0;
@@ -3215,6 +3448,215 @@ static int event_hist_open(struct inode *inode, struct file *file)
 
 const struct file_operations event_hist_fops = {
 	.open = event_hist_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* --- hist_debug: a histogram's insides ------------------------------------------------------- */
+
+/*
+ *   # cat events/sched/sched_switch/hist_debug
+ *   # event histogram
+ *   #
+ *   # trigger info: hist:keys=next_pid:vals=hitcount:...
+ *   #
+ *
+ *   hist_data: ffffffff8a2c1000
+ *
+ *     n_vals: 2
+ *   ...
+ *
+ * Each hist_field of each histogram on the event (values, keys, references, field and save()
+ * variables, the actions' hidden ones): its flags, event field, variable slot, type and size,
+ * in Linux 6.1's words (hist_debug_show(), CONFIG_HIST_TRIGGERS_DEBUG), to read alongside
+ * Documentation/trace/histogram-design.rst. The file is there with the hist_debug boot option
+ * (Linux's kernels are built without it, so their event directories lack it).
+ */
+static void hist_field_debug_show_flags(struct seq_file *m, unsigned long flags)
+{
+	seq_puts(m, "      flags:\n");
+	if (flags & HIST_FIELD_FL_KEY)
+		seq_puts(m, "        HIST_FIELD_FL_KEY\n");
+	else if (flags & HIST_FIELD_FL_HITCOUNT)
+		seq_puts(m, "        VAL: HIST_FIELD_FL_HITCOUNT\n");
+	else if (flags & HIST_FIELD_FL_VAR)
+		seq_puts(m, "        HIST_FIELD_FL_VAR\n");
+	else if (flags & HIST_FIELD_FL_VAR_REF)
+		seq_puts(m, "        HIST_FIELD_FL_VAR_REF\n");
+	else
+		seq_puts(m, "        VAL: normal u64 value\n");
+	if (flags & HIST_FIELD_FL_ALIAS)
+		seq_puts(m, "        HIST_FIELD_FL_ALIAS\n");
+	else if (flags & HIST_FIELD_FL_CONST)
+		seq_puts(m, "        HIST_FIELD_FL_CONST\n");
+}
+
+static const char *debug_type(const struct hist_field *field)
+{
+	return field->type ? field->type : "(null)"; /* as Linux's %s prints NULL */
+}
+
+/* One field; it must have the flags its place says it has (else Linux's "bad flags"). */
+static int hist_field_debug_show(struct seq_file *m, const struct hist_field *field,
+				 unsigned long flags)
+{
+	if ((field->flags & flags) != flags) {
+		seq_printf(m, "ERROR: bad flags - %lx\n", flags);
+		return -EINVAL;
+	}
+	hist_field_debug_show_flags(m, field->flags);
+	if (field->field)
+		seq_printf(m, "      ftrace_event_field name: %s\n", field->field->name);
+	if (field->flags & HIST_FIELD_FL_VAR) {
+		seq_printf(m, "      var.name: %s\n", field->var.name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n", field->var.idx);
+	}
+	if (field->flags & HIST_FIELD_FL_CONST)
+		seq_printf(m, "      constant: %llu\n", (unsigned long long)field->constant);
+	if (field->flags & HIST_FIELD_FL_ALIAS)
+		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			   field->var_ref_idx);
+	if (field->flags & HIST_FIELD_FL_VAR_REF) {
+		seq_printf(m, "      name: %s\n", field->name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n", field->var.idx);
+		seq_printf(m, "      var.hist_data: %p\n", (void *)field->var.hist_data);
+		seq_printf(m, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			   field->var_ref_idx);
+		if (field->system)
+			seq_printf(m, "      system: %s\n", field->system);
+		if (field->event_name)
+			seq_printf(m, "      event_name: %s\n", field->event_name);
+	}
+	seq_printf(m, "      type: %s\n", debug_type(field));
+	seq_printf(m, "      size: %u\n", field->size);
+	seq_printf(m, "      is_signed: %u\n", (unsigned int)field->is_signed);
+	return 0;
+}
+
+/* A field variable (an action's parameter) or a save() one: its variable, and what it reads. */
+static int field_var_debug_show(struct seq_file *m, const struct field_var *field_var,
+				unsigned int i, bool save_vars)
+{
+	const char *vars_name = save_vars ? "save_vars" : "field_vars";
+	const struct hist_field *field = field_var->var;
+
+	seq_printf(m, "\n    hist_data->%s[%u]:\n", vars_name, i);
+	seq_printf(m, "\n      %s[%u].var:\n", vars_name, i);
+	hist_field_debug_show_flags(m, field->flags);
+	seq_printf(m, "      var.name: %s\n", field->var.name);
+	seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n", field->var.idx);
+	field = field_var->val;
+	seq_printf(m, "\n      %s[%u].val:\n", vars_name, i);
+	if (!field->field)
+		return -EINVAL; /* Linux's: a value that is no event field ends the listing */
+	seq_printf(m, "      ftrace_event_field name: %s\n", field->field->name);
+	seq_printf(m, "      type: %s\n", debug_type(field));
+	seq_printf(m, "      size: %u\n", field->size);
+	seq_printf(m, "      is_signed: %u\n", (unsigned int)field->is_signed);
+	return 0;
+}
+
+static int hist_actions_debug_show(struct seq_file *m, const struct hist_trigger_data *hist_data)
+{
+	int ret;
+
+	if (hist_data->n_actions)
+		seq_puts(m, "\n  action tracking variables (for onmax()/onchange()/onmatch()):\n");
+	for (unsigned int i = 0; i < hist_data->n_actions; i++) {
+		const struct action_data *data = hist_data->actions[i];
+
+		if (data->handler == HANDLER_ONMAX || data->handler == HANDLER_ONCHANGE) {
+			seq_printf(m, "\n    hist_data->actions[%u].track_data.var_ref:\n", i);
+			ret = hist_field_debug_show(m, data->track_data.var_ref,
+						    HIST_FIELD_FL_VAR_REF);
+			if (ret)
+				return ret;
+			seq_printf(m, "\n    hist_data->actions[%u].track_data.track_var:\n", i);
+			ret = hist_field_debug_show(m, data->track_data.track_var,
+						    HIST_FIELD_FL_VAR);
+			if (ret)
+				return ret;
+		}
+		if (data->handler == HANDLER_ONMATCH) {
+			seq_printf(m, "\n    hist_data->actions[%u].match_data.event_system: %s\n",
+				   i, data->match_data.event_system);
+			seq_printf(m, "    hist_data->actions[%u].match_data.event: %s\n", i,
+				   data->match_data.event);
+		}
+	}
+	if (hist_data->n_save_vars)
+		seq_puts(m, "\n  save action variables (save() params):\n");
+	for (unsigned int i = 0; i < hist_data->n_save_vars; i++) {
+		ret = field_var_debug_show(m, hist_data->save_vars[i], i, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void hist_trigger_debug_show(struct seq_file *m, struct event_trigger_data *data, int n)
+{
+	const struct hist_trigger_data *hist_data = data->private_data;
+
+	if (n > 0)
+		seq_puts(m, "\n\n");
+	hist_trigger_header(m, data);
+	seq_printf(m, "hist_data: %p\n\n", (void *)hist_data);
+	seq_printf(m, "  n_vals: %u\n", hist_data->n_vals);
+	seq_printf(m, "  n_keys: %u\n", hist_data->n_keys);
+	seq_printf(m, "  n_fields: %u\n", hist_data->n_fields);
+	seq_puts(m, "\n  val fields:\n\n");
+	seq_puts(m, "    hist_data->fields[0]:\n");
+	if (hist_field_debug_show(m, hist_data->fields[HITCOUNT_IDX], HIST_FIELD_FL_HITCOUNT))
+		return;
+	for (unsigned int i = 1; i < hist_data->n_vals; i++) {
+		seq_printf(m, "\n    hist_data->fields[%u]:\n", i);
+		if (hist_field_debug_show(m, hist_data->fields[i], 0))
+			return;
+	}
+	seq_puts(m, "\n  key fields:\n");
+	for (unsigned int i = hist_data->n_vals; i < hist_data->n_fields; i++) {
+		seq_printf(m, "\n    hist_data->fields[%u]:\n", i);
+		if (hist_field_debug_show(m, hist_data->fields[i], HIST_FIELD_FL_KEY))
+			return;
+	}
+	if (hist_data->n_var_refs)
+		seq_puts(m, "\n  variable reference fields:\n");
+	for (unsigned int i = 0; i < hist_data->n_var_refs; i++) {
+		seq_printf(m, "\n    hist_data->var_refs[%u]:\n", i);
+		if (hist_field_debug_show(m, hist_data->var_refs[i], HIST_FIELD_FL_VAR_REF))
+			return;
+	}
+	if (hist_data->n_field_vars)
+		seq_puts(m, "\n  field variables:\n");
+	for (unsigned int i = 0; i < hist_data->n_field_vars; i++)
+		if (field_var_debug_show(m, hist_data->field_vars[i], i, false))
+			return;
+	hist_actions_debug_show(m, hist_data);
+}
+
+static int hist_debug_show(struct seq_file *m, void *v)
+{
+	struct trace_event_file *file = m->private;
+	int n = 0;
+
+	(void)v;
+	mutex_lock(&event_mutex);
+	for (struct event_trigger_data *data = file->triggers; data; data = data->next)
+		if (data->cmd->trigger_type == ETT_EVENT_HIST)
+			hist_trigger_debug_show(m, data, n++);
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+static int event_hist_debug_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hist_debug_show, inode->i_private);
+}
+
+const struct file_operations event_hist_debug_fops = {
+	.open = event_hist_debug_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
@@ -3384,8 +3826,11 @@ static int split_filter(char *param, char **filter)
  * "hist:..." written to file's trigger file: param is what followed "hist:". Linux's
  * event_hist_trigger_parse(), one step after the other so each error is Linux's.
  */
-static int event_hist_trigger_parse(const struct event_command *cmd, struct trace_event_file *file,
-				    char *param, bool remove, bool apply)
+static int hist_note_clock(struct trace_array *tr, const char *clock);
+
+static int __event_hist_trigger_parse(const struct event_command *cmd,
+				      struct trace_event_file *file, char *param, bool remove,
+				      bool apply)
 {
 	unsigned int bits = TRACING_MAP_BITS_DEFAULT;
 	struct event_trigger_data *data = NULL, *test;
@@ -3396,8 +3841,6 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	hist_err_tr = file->tr;
-	last_cmd_set(file, param);
 	if (!param)
 		return -EINVAL;
 	ret = split_filter(param, &filter);
@@ -3493,7 +3936,7 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 		goto out_free;
 	}
 	if (!apply) {
-		ret = 0;
+		ret = hist_data->enable_timestamps ? hist_note_clock(file->tr, attrs->clock) : 0;
 		goto out_free;
 	}
 	data->paused = attrs->pause;
@@ -3518,8 +3961,6 @@ static int event_hist_trigger_parse(const struct event_command *cmd, struct trac
 	}
 	if (has_hist_vars(hist_data))
 		save_hist_vars(hist_data); /* others may refer to its variables now */
-	kfree(last_cmd);
-	last_cmd = NULL;
 	return 0;
 out_free:
 	if (data) {
@@ -3527,6 +3968,77 @@ out_free:
 		kfree(data);
 	}
 	destroy_hist_data(hist_data);
+	return ret;
+}
+
+/*
+ * A histogram that reads common_timestamp sets its trace array's clock (clock=, "global" by
+ * default), as Linux's hist_register_trigger() does, so that times taken on two CPUs can be
+ * subtracted. Setting a clock takes trace_types_lock, which Lucid takes before event_mutex
+ * (an instance's mkdir), never after: so the check notes the clock here (named as one that
+ * exists, else Linux's "Couldn't set trace_clock"), and the trigger file's write sets it
+ * between the check and the application, holding neither (hist_trigger_set_clock()). by: the
+ * task whose write it is, so that another's write in between takes nothing of it.
+ */
+static struct {
+	const struct task *by;
+	struct trace_array *tr;
+	int clock_id;
+} hist_clock_pending;
+
+static int hist_note_clock(struct trace_array *tr, const char *clock)
+{
+	for (int i = 0; i < nr_trace_clocks; i++) {
+		if (!strcmp(trace_clocks[i].name, clock)) {
+			hist_clock_pending.by = current;
+			hist_clock_pending.tr = tr;
+			hist_clock_pending.clock_id = i;
+			return 0;
+		}
+	}
+	hist_err(HIST_ERR_SET_CLOCK_FAIL, errpos(clock));
+	return -EINVAL;
+}
+
+int hist_trigger_set_clock(struct trace_array *tr)
+{
+	const char *name = NULL;
+
+	mutex_lock(&event_mutex);
+	if (hist_clock_pending.by == current && hist_clock_pending.tr == tr)
+		name = trace_clocks[hist_clock_pending.clock_id].name;
+	hist_clock_pending.by = NULL;
+	mutex_unlock(&event_mutex);
+	return name ? tracing_set_clock(tr, name) : 0;
+}
+
+/* The write's own parse keeps last_cmd for the errors; a nested one (see above) uses it. */
+static int event_hist_trigger_parse(const struct event_command *cmd, struct trace_event_file *file,
+				    char *param, bool remove, bool apply)
+{
+	bool outer = !hist_parse_depth;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (outer) {
+		hist_err_tr = file->tr;
+		last_cmd_set(file, param);
+		hist_errs_hold = !apply;
+		n_hist_errs_held = 0;
+	}
+	hist_parse_depth++;
+	ret = __event_hist_trigger_parse(cmd, file, param, remove, apply);
+	hist_parse_depth--;
+	if (!outer)
+		return ret;
+	if (ret)
+		hist_errs_release();
+	hist_errs_hold = false;
+	n_hist_errs_held = 0;
+	if (!ret && apply) {
+		kfree(last_cmd);
+		last_cmd = NULL;
+	}
 	return ret;
 }
 

@@ -137,6 +137,16 @@ struct field_var {
 	struct hist_field *val;
 };
 
+/*
+ * A histogram made on another event for a trace() parameter that names one of that event's
+ * fields (Linux's struct field_var_hist): "keys=<the matched histogram's keys>:synthetic_FIELD=
+ * FIELD [if its filter]" on file, made by create_field_var_hist().
+ */
+struct field_var_hist {
+	struct hist_trigger_data *hist_data; /* the hidden histogram */
+	struct trace_event_file *file; /* its event */
+};
+
 /* A trigger's words, as parse_hist_trigger_attrs() sorted them. */
 struct hist_trigger_attrs {
 	char *keys_str;
@@ -205,6 +215,13 @@ struct hist_trigger_data {
 	struct field_var *save_vars[SYNTH_FIELDS_MAX];
 	unsigned int n_save_vars, n_save_var_str;
 	unsigned int n_var_str;
+	/*
+	 * The hidden histograms made for this one's parameters on other events; and, on such a
+	 * hidden histogram, how many histograms use it (the last one to go removes it).
+	 */
+	struct field_var_hist *field_var_hists[SYNTH_FIELDS_MAX];
+	unsigned int n_field_var_hists;
+	unsigned int field_var_users;
 };
 
 /* The value of field for the record rec (len bytes) and the map entry elt (NULL: none yet). */
@@ -214,6 +231,16 @@ uint64_t hist_fn_call(struct hist_field *hist_field, struct tracing_map_elt *elt
 /* events/SYSTEM/EVENT/hist (trace/trace_events_fs.c makes one per event file). */
 struct file_operations;
 extern const struct file_operations event_hist_fops;
+/* events/SYSTEM/EVENT/hist_debug: each histogram's fields (Linux's, with the hist_debug option). */
+extern const struct file_operations event_hist_debug_fops;
+
+/*
+ * The clock a trigger file's write just checked needs (a histogram reading common_timestamp:
+ * its clock=, "global" by default, as Linux sets it), set on tr now; called by the write between
+ * its check and its application, with no tracing lock held. 0, or tracing_set_clock()'s error.
+ */
+struct trace_array;
+int hist_trigger_set_clock(struct trace_array *tr);
 
 /* system-call names for .syscall: "sys_read", or NULL (trace/trace_syscalls.c, Linux's). */
 const char *get_syscall_name(int syscall);

@@ -21,6 +21,7 @@
  * Not traced, as all of trace/.
  */
 #include "trace/trace_events_trigger.h"
+#include "trace/trace_events_hist.h" /* hist_trigger_set_clock */
 #include "trace/ftrace_probe.h"
 #include "trace/trace.h"
 #include "trace/trace_fs.h"
@@ -134,6 +135,8 @@ static int trigger_write_text(struct trace_event_file *file, const char *text)
 		ret = trace_snapshot_trigger_setup(file->tr);
 		mutex_unlock(&trace_types_lock);
 	}
+	if (!ret) /* a histogram of times: its clock (it takes trace_types_lock, as the above) */
+		ret = hist_trigger_set_clock(file->tr);
 	if (!ret) {
 		strcpy(buf, text);
 		mutex_lock(&event_mutex);

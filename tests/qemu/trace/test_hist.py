@@ -15,7 +15,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, cat, fails, ok, reset_tracing, sh
+from tracefs import EINVAL, T, cat, fails, ncpus, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 
@@ -311,6 +311,24 @@ def test_modifiers_and_filters(lucid):
               "hist_")
     assert firsts and not any(f.startswith(tracer) for f in firsts), firsts
     assert re.search(r"^\} hitcount: +\d+  bytes_req: +\d+$", stack, re.M), stack[:500]
+    clean(lucid)
+
+
+def test_common_cpu_key(lucid):
+    """keys=common_cpu (Linux 6.1's; "cpu" too when the event has no field of that name): the
+    CPU the hit ran on, each a number below the CPUs there are."""
+    reset_tracing(lucid)
+    t = SYS_ENTER + "trigger"
+    ok(lucid, "echo 'hist:keys=common_cpu' > " + t)
+    assert cat(lucid, t) == "hist:keys=common_cpu:vals=hitcount:sort=hitcount:size=2048 [active]\n"
+    ok(lucid, "cat /etc/passwd > /dev/null")
+    line = re.compile(r"^\{ common_cpu: +(\d+) \} hitcount: +(\d+)$")
+    text = cat(lucid, SYS_ENTER + "hist")
+    _, entries, (hits, n, _) = parse_hist(text, line)
+    assert entries and n == len(entries) and sum(int(c) for _, c in entries) == hits, entries
+    assert all(int(cpu) < ncpus(lucid) for cpu, _ in entries), entries
+    for cpu, c in entries:  # Linux's "%s: %10llu"
+        assert "{ common_cpu: %10d } hitcount: %10d\n" % (int(cpu), int(c)) in text
     clean(lucid)
 
 
