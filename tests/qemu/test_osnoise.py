@@ -369,6 +369,28 @@ def test_rtla_osnoise_top(lucid):
     check_clean(k)
 
 
+def test_rtla_osnoise_hist(lucid):
+    """The histogram of osnoise:sample_threshold's durations, which rtla asks of the kernel's
+    hist trigger (keys duration.buckets and cpu) and reads back from the event's hist file."""
+    k = lucid
+    fresh(k)
+    out = rtla(k, "rtla osnoise hist -d 5")
+    assert out.startswith("# RTLA osnoise histogram"), out
+    cpus = ncpus(k)
+    assert re.search(r"^Index" + r" +CPU-\d{3}" * cpus + r" *$", out, re.M), out
+    table = {l.split(":")[0]: [int(x) for x in l.split(":")[1].split()]
+             for l in out.splitlines() if re.match(r"^(over|count|min|avg|max):", l)}
+    assert sorted(table) == ["avg", "count", "max", "min", "over"], out
+    assert all(len(v) == cpus for v in table.values()), out
+    rows = [[int(x) for x in l.split()] for l in out.splitlines() if re.match(r"^\d+ ", l)]
+    for i in range(cpus):
+        # every noise over the threshold (5 us) counted once: in a bucket, or over the last
+        assert table["count"][i] == sum(r[i + 1] for r in rows) + table["over"][i], out
+        if table["count"][i]:
+            assert 5 <= table["min"][i] <= table["avg"][i] <= table["max"][i], out
+    check_clean(k)
+
+
 def test_rtla_timerlat_top(lucid):
     k = lucid
     fresh(k)
