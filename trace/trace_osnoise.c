@@ -545,7 +545,8 @@ static int osnoise_main(void *arg)
  */
 static enum hrtimer_restart timerlat_irq(struct hrtimer *timer)
 {
-	struct osnoise_variables *osn_var = container_of(timer, struct osnoise_variables, tlat_timer);
+	struct osnoise_variables *osn_var =
+		container_of(timer, struct osnoise_variables, tlat_timer);
 	uint64_t now = time_get();
 	uint64_t latency = now - osn_var->abs_period;
 	uint64_t stop_in = READ_ONCE(osnoise_data.stop_tracing) * NSEC_PER_USEC;

@@ -46,7 +46,8 @@
 #define LVT_TIMER_TSC_DEADLINE 0x40000
 #define MSR_IA32_TSC_DEADLINE 0x6e0
 #define CPUID_1_ECX_TSC_DEADLINE (1u << 24)
-#define LAPIC_TIMER_MAX_DELTA_NS NSEC_PER_SEC /* a longer delay is programmed as 1 s: re-armed then */
+/* A longer delay is programmed as 1 s: the timers are looked at then, and it is re-armed. */
+#define LAPIC_TIMER_MAX_DELTA_NS NSEC_PER_SEC
 #define TIMER_DIVIDE_BY_16 0x3
 #define ICR_DELIVERY_PENDING 0x1000
 #define ICR_NMI 0x400

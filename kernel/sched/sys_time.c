@@ -122,7 +122,6 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 	struct task *t = current;
 	struct hrtimer_sleeper sl;
 	uint64_t now;
-	long ret = 0;
 
 	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	/*
@@ -156,8 +155,7 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 	t->restart_end = end;
 	t->restart_rmtp = rem;
 	t->restart_clock = clock;
-	ret = -ERESTART_RESTARTBLOCK;
-	return ret;
+	return -ERESTART_RESTARTBLOCK;
 }
 
 static long get_timespec(const struct __kernel_timespec __user *u, uint64_t *ns)

@@ -37,7 +37,8 @@ static void __add_timer(struct timer_list *t)
 {
 	struct timer_list *pos;
 
-	trace_hrtimer_start(t, (void *)t->fn, t->expires, HRTIMER_MODE_ABS); /* expires is a time, not a delay */
+	/* ABS: expires is a time, not a delay */
+	trace_hrtimer_start(t, (void *)t->fn, t->expires, HRTIMER_MODE_ABS);
 	list_for_each_entry(pos, &timers, entry)
 		if (pos->expires > t->expires)
 			break;

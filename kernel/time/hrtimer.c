@@ -139,8 +139,11 @@ void hrtimer_start(struct hrtimer *timer, uint64_t tim, enum hrtimer_mode mode)
 
 	if (timer->state == HRTIMER_STATE_ENQUEUED)
 		__remove_hrtimer(timer);
-	if (mode & HRTIMER_MODE_REL)
-		tim = tim > KTIME_MAX - ktime_get_ns() ? KTIME_MAX : tim + ktime_get_ns();
+	if (mode & HRTIMER_MODE_REL) {
+		uint64_t now = ktime_get_ns();
+
+		tim = tim > KTIME_MAX - now ? KTIME_MAX : tim + now; /* saturated, as Linux's */
+	}
 	timer->expires = tim;
 	timer->mode = mode;
 	/* Move it to this CPU, unless its function runs on its own (it would lose the restart). */
@@ -245,7 +248,8 @@ void hrtimer_interrupt(void)
 		uint64_t now = ktime_get_ns();
 
 		while (!list_empty(&base->active)) {
-			struct hrtimer *timer = list_first_entry(&base->active, struct hrtimer, node);
+			struct hrtimer *timer =
+				list_first_entry(&base->active, struct hrtimer, node);
 
 			if (timer->expires > now)
 				break;

@@ -10,7 +10,8 @@
 #define KTIME_MAX ((uint64_t)INT64_MAX) /* Linux's: the last time a ktime_t can say */
 #define CLOCK_MONOTONIC 1 /* Linux's clockid: the one clock the timers count on */
 /* Linux's modes of a per-CPU timer that runs in hard irq (the tick's, timerlat's). */
-#define HRTIMER_MODE_ABS_PINNED_HARD (HRTIMER_MODE_ABS | __HRTIMER_MODE_PINNED | __HRTIMER_MODE_HARD)
+#define HRTIMER_MODE_ABS_PINNED_HARD \
+	(HRTIMER_MODE_ABS | __HRTIMER_MODE_PINNED | __HRTIMER_MODE_HARD)
 
 /* What a timer's function answers: done, or queue me again at my (moved) expires. */
 enum hrtimer_restart {
