@@ -7,15 +7,12 @@
  *
  * Its timer interrupts once, when told to (one-shot): the high-resolution timers
  * (kernel/time/hrtimer.c) program it for their next expiry, which may be microseconds away,
- * and the tick is one of those timers (Linux's high-resolution mode does the same). Two ways:
- *   - TSC-deadline mode, where the CPU has it (CPUID.1:ECX bit 24): the interrupt comes when
- *     the TSC reaches the value written to an MSR. The TSC is also the clock (tsc.c), so the
- *     deadline is exactly the expiry, with no conversion error and no count to run down.
- *   - one-shot count-down otherwise (QEMU's TCG has no TSC-deadline): the count is the delay in
- *     the timer's own clock, unknown until at boot we count how many of its ticks pass in 10 ms
- *     of TSC time. Rounded up, so that it never fires before the expiry.
- * Either way, firing early would only cost a spurious interrupt: hrtimer_interrupt() compares
- * with the clock and programs the rest.
+ * and the tick is one of those timers (Linux's high-resolution mode does the same). The count
+ * is the delay in the timer's own clock, unknown until at boot we count how many of its ticks
+ * pass in 10 ms of TSC time; rounded up, so that it never fires before the expiry. (Linux
+ * prefers TSC-deadline mode where the CPU has it: QEMU's TCG has not, so Lucid counts down.)
+ * Firing early would only cost a spurious interrupt: hrtimer_interrupt() compares with the
+ * clock and programs the rest.
  *
  * Not traced: the timer interrupt and the IPIs used while patching code come through here.
  */
@@ -24,7 +21,6 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/idt.h"
 #include "kernel/sched/time.h"
-#include "arch/x86_64/tsc.h"
 #include "kernel/printk.h"
 #include "lib/compiler.h"
 
@@ -43,9 +39,6 @@
 #define SVR_ENABLE 0x100
 #define LVT_MASKED 0x10000
 #define LVT_TIMER_ONESHOT 0x00000
-#define LVT_TIMER_TSC_DEADLINE 0x40000
-#define MSR_IA32_TSC_DEADLINE 0x6e0
-#define CPUID_1_ECX_TSC_DEADLINE (1u << 24)
 /* A longer delay is programmed as 1 s: the timers are looked at then, and it is re-armed. */
 #define LAPIC_TIMER_MAX_DELTA_NS NSEC_PER_SEC
 #define TIMER_DIVIDE_BY_16 0x3
@@ -62,7 +55,6 @@
 uintptr_t lapic_phys;
 static volatile uint32_t *lapic;
 static uint64_t lapic_timer_khz; /* the count-down timer's rate, at TIMER_DIVIDE_BY_16 */
-static bool tsc_deadline; /* the CPU has TSC-deadline mode: it is used */
 
 static notrace uint32_t lapic_read(uint32_t reg)
 {
@@ -140,17 +132,9 @@ static void lapic_timer_calibrate(void)
 		lapic_timer_khz = 1;
 }
 
-static bool cpu_has_tsc_deadline(void)
-{
-	uint32_t a, b, c, d;
-
-	cpuid(1, 0, &a, &b, &c, &d);
-	return c & CPUID_1_ECX_TSC_DEADLINE;
-}
-
 /*
  * Interrupt (VEC_TIMER) on this CPU when ktime_get_ns() reaches expires (Linux's
- * lapic_next_deadline / lapic_next_event). Interrupts off: the caller holds its CPU's timer
+ * lapic_next_event). Interrupts off: the caller holds its CPU's timer
  * base. An expiry already past interrupts at once.
  */
 notrace void lapic_timer_set_next_event(uint64_t expires)
@@ -160,11 +144,6 @@ notrace void lapic_timer_set_next_event(uint64_t expires)
 
 	if (delta > LAPIC_TIMER_MAX_DELTA_NS)
 		delta = LAPIC_TIMER_MAX_DELTA_NS;
-	if (tsc_deadline) {
-		/* 0 would disarm it: the smallest deadline is 1, long past. */
-		wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc() + tsc_ns_to_cycles(delta) + 1);
-		return;
-	}
 	/* Rounded up: a count of 0 would disarm it, and it must not fire early. */
 	uint64_t count = (delta * lapic_timer_khz + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
 	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(count ? count : 1));
@@ -177,9 +156,7 @@ void lapic_init(void)
 	lapic = __va(lapic_phys);
 	lapic_write(LAPIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
 	lapic_timer_calibrate();
-	tsc_deadline = cpu_has_tsc_deadline();
-	printk(KERN_INFO "lapic: timer one-shot, %s\n",
-	       tsc_deadline ? "TSC-deadline" : "count-down");
+	printk(KERN_INFO "lapic: timer one-shot, %lu kHz\n", (unsigned long)lapic_timer_khz);
 }
 
 void lapic_init_this_cpu(void)
@@ -189,6 +166,5 @@ void lapic_init_this_cpu(void)
 	lapic_write(LAPIC_LVT_LINT1, LVT_MASKED);
 	lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_16);
 	/* Nothing armed yet: hrtimers_init_this_cpu() starts the tick, which programs it. */
-	lapic_write(LAPIC_LVT_TIMER,
-		    VEC_TIMER | (tsc_deadline ? LVT_TIMER_TSC_DEADLINE : LVT_TIMER_ONESHOT));
+	lapic_write(LAPIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_ONESHOT);
 }

@@ -2,7 +2,6 @@
 #ifndef ARCH_LAPIC_H
 #define ARCH_LAPIC_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 void lapic_init(void);           /* boot CPU: map, calibrate the timer */

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include "arch/x86_64/cpu.h"
 #include "lib/compiler.h"
-#include "kernel/sched/time.h"
 
 /* Set once by tsc_init(): ns = (rdtsc() - tsc_base) * tsc_mult >> 32. Both 0 until then. */
 extern uint64_t tsc_mult, tsc_base;
@@ -18,15 +17,6 @@ static __always_inline uint64_t tsc_ktime_get_ns(void)
 	uint64_t ticks = rdtsc() - tsc_base;
 
 	return (uint64_t)(((unsigned __int128)ticks * tsc_mult) >> 32); /* 0 before calibration */
-}
-
-/*
- * The other way: how many TSC cycles make ns nanoseconds, rounded up (a TSC deadline computed
- * with it is never before the time asked). ns up to a second or so: no overflow.
- */
-static __always_inline uint64_t tsc_ns_to_cycles(uint64_t ns)
-{
-	return (ns * tsc_khz + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC; /* kHz: cycles per ms */
 }
 
 #endif
