@@ -184,7 +184,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	timer_interrupt_init();          // the tick: timers, scheduler accounting
 	watchdog_init();                 // soft-lockup detection on every tick
 	smp_ipi_init();                  // reschedule and call-function IPIs
-	lapic_init_this_cpu();           // start this CPU's tick
+	lapic_init_this_cpu();           // this CPU's APIC on, its timer one-shot
+	tick_setup_sched_timer();        // start this CPU's tick, an hrtimer
 	trace_printk_init();             // each trace_printk format parsed once, before any call
 	tracing_init();                  // trace buffer, tracers: ftrace=NAME sees the CPUs start
 	smp_boot_cpus();                 // wake the other CPUs

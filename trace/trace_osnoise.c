@@ -27,10 +27,10 @@
  *   <idle>-0    [000] d.h1  1.700374: #1     context    irq timer_latency     66576 ns
  *   timerlat/0-117 [000] ....  1.700377: #1     context thread timer_latency     70035 ns
  *
- * Lucid's timers run from the tick (kernel/time/timer.c, HZ 100): the timer's interrupt is the
- * first tick after the period's time, looked at from the tick's own hrtimer_expire_entry, on
- * the thread's own CPU as Linux's pinned hrtimer. So Lucid's timer latency is up to a tick
- * (10 ms): that is what a timer on Lucid waits, and what timerlat shows.
+ * The timer is a high-resolution one (kernel/time/hrtimer.c), pinned to the thread's CPU and run
+ * in hard irq, as Linux's: its function, timerlat_irq, is the irq context's measurement, and
+ * the wakeup of the thread its thread context's. So the figures are the interrupt's and the
+ * scheduler's latencies, in microseconds, not the tick's 10 ms.
  *
  * Both record into every trace array (top level or instance) whose current_tracer is theirs,
  * and keep tracing_max_latency: the worst single noise (osnoise) or thread latency (timerlat)
@@ -52,6 +52,7 @@
 #include "trace/events/irq.h"
 #include "trace/events/sched.h"
 #include "trace/events/timer.h"
+#include "kernel/time/hrtimer.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/sched/sched.h"
 #include "kernel/locking/mutex.h"
@@ -154,7 +155,8 @@ struct osnoise_variables {
 	/* another thread on the CPU */
 	uint64_t thread_arrival, thread_delta_start;
 	/* timerlat */
-	bool tlat_armed; /* the thread sleeps until abs_period: the tick looks */
+	bool tlat_armed; /* the thread sleeps until abs_period: its timer will wake it */
+	struct hrtimer tlat_timer; /* the thread's: fires at abs_period on its CPU */
 	uint64_t abs_period; /* ns: when the timer should fire */
 	unsigned int tlat_count; /* activations so far: the #N of the lines */
 	int stack_size;
@@ -310,8 +312,6 @@ static unsigned long set_int_safe_time(struct osnoise_variables *osn_var, uint64
 	return int_counter;
 }
 
-static void timerlat_irq(struct osnoise_variables *osn_var, uint64_t now);
-
 /*
  * Interrupts do not nest on Lucid (handlers run with interrupts off), but the tick runs the
  * expired timers inside itself, each framed by hrtimer_expire_entry/exit too: irq_timer is the
@@ -368,22 +368,20 @@ static void probe_irq_exit(void *data, int irq, int ret)
 }
 
 /*
- * The tick's hrtimer_expire_entry is the timer interrupt's start (the timers it runs nest
- * inside it). It is also where timerlat's per-CPU timer is looked at.
+ * The first hrtimer_expire_entry of a timer interrupt is its start (the timer_list timers the
+ * tick runs nest inside the tick's); that timer's exit is its end.
  */
-static void probe_hrtimer_entry(void *data, struct timer_list *t, uint64_t now)
+static void probe_hrtimer_entry(void *data, void *t, void *function, uint64_t now)
 {
 	struct osnoise_variables *osn_var = &osn_vars[smp_processor_id()];
 
-	(void)data;
+	(void)data, (void)function;
 	if (!in_hardirq() || osn_var->in_irq)
 		return;
-	if (READ_ONCE(osn_var->tlat_armed) && now >= osn_var->abs_period)
-		timerlat_irq(osn_var, now);
 	osnoise_irq_entry(LOCAL_TIMER_VECTOR, "local_timer", now, t);
 }
 
-static void probe_hrtimer_exit(void *data, struct timer_list *t)
+static void probe_hrtimer_exit(void *data, void *t)
 {
 	(void)data;
 	osnoise_irq_exit(t);
@@ -541,9 +539,15 @@ static int osnoise_main(void *arg)
 
 /* --- the timerlat thread ---------------------------------------------------------------------- */
 
-/* From the tick on the thread's CPU: its timer's time has come (Linux's timerlat_irq). */
-static void timerlat_irq(struct osnoise_variables *osn_var, uint64_t now)
+/*
+ * The thread's timer, in hard irq on its CPU: how late the interrupt came (Linux's
+ * timerlat_irq). Then the thread is woken, and measures how late it runs.
+ */
+static enum hrtimer_restart timerlat_irq(struct hrtimer *timer)
 {
+	struct osnoise_variables *osn_var =
+		container_of(timer, struct osnoise_variables, tlat_timer);
+	uint64_t now = time_get();
 	uint64_t latency = now - osn_var->abs_period;
 	uint64_t stop_in = READ_ONCE(osnoise_data.stop_tracing) * NSEC_PER_USEC;
 
@@ -558,6 +562,7 @@ static void timerlat_irq(struct osnoise_variables *osn_var, uint64_t now)
 			timerlat_dump_stack(osn_var);
 	}
 	wake_up_process(osn_var->thread);
+	return HRTIMER_NORESTART;
 }
 
 static int timerlat_main(void *arg)
@@ -565,18 +570,24 @@ static int timerlat_main(void *arg)
 	struct osnoise_variables *osn_var = arg;
 	uint64_t now = time_get();
 
+	hrtimer_init(&osn_var->tlat_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	osn_var->tlat_timer.function = timerlat_irq;
 	osn_var->tlat_count = 0;
 	osn_var->abs_period = now + READ_ONCE(osnoise_data.timerlat_period) * NSEC_PER_USEC;
 	WRITE_ONCE(osn_var->sampling, true); /* the osnoise:* events of what delays the thread */
 	while (!READ_ONCE(osn_var->stop)) {
 		uint64_t period, latency, stop_total, print_stack;
 
+		/* Asleep before the timer is queued: its wakeup cannot come before we sleep. */
 		set_current_state(TASK_INTERRUPTIBLE);
 		WRITE_ONCE(osn_var->tlat_armed, true);
+		hrtimer_start(&osn_var->tlat_timer, osn_var->abs_period,
+			      HRTIMER_MODE_ABS_PINNED_HARD);
 		if (!READ_ONCE(osn_var->stop))
 			schedule();
 		set_current_state(TASK_RUNNING);
 		if (READ_ONCE(osn_var->tlat_armed)) { /* woken to stop, not by the timer */
+			hrtimer_cancel(&osn_var->tlat_timer);
 			WRITE_ONCE(osn_var->tlat_armed, false);
 			continue;
 		}
@@ -596,6 +607,7 @@ static int timerlat_main(void *arg)
 		while (osn_var->abs_period <= now)
 			osn_var->abs_period += period;
 	}
+	hrtimer_cancel(&osn_var->tlat_timer); /* its function runs nowhere once the thread ends */
 	WRITE_ONCE(osn_var->sampling, false);
 	return 0;
 }

@@ -5,8 +5,14 @@
  * Its registers are memory mapped (at 0xfee00000 unless ACPI says otherwise), reached here
  * through the uncached part of the direct map.
  *
- * The timer's input clock is unknown, so at boot we count how many timer ticks pass in 10 ms of
- * TSC time and program each CPU for HZ interrupts a second, periodic.
+ * Its timer interrupts once, when told to (one-shot): the high-resolution timers
+ * (kernel/time/hrtimer.c) program it for their next expiry, which may be microseconds away,
+ * and the tick is one of those timers (Linux's high-resolution mode does the same). The count
+ * is the delay in the timer's own clock, unknown until at boot we count how many of its ticks
+ * pass in 10 ms of TSC time; rounded up, so that it never fires before the expiry. (Linux
+ * prefers TSC-deadline mode where the CPU has it: QEMU's TCG has not, so Lucid counts down.)
+ * Firing early would only cost a spurious interrupt: hrtimer_interrupt() compares with the
+ * clock and programs the rest.
  *
  * Not traced: the timer interrupt and the IPIs used while patching code come through here.
  */
@@ -15,6 +21,7 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/idt.h"
 #include "kernel/time/time.h"
+#include "kernel/printk.h"
 #include "lib/compiler.h"
 
 #define LAPIC_ID 0x020
@@ -31,7 +38,9 @@
 
 #define SVR_ENABLE 0x100
 #define LVT_MASKED 0x10000
-#define LVT_TIMER_PERIODIC 0x20000
+#define LVT_TIMER_ONESHOT 0x00000
+/* A longer delay is programmed as 1 s: the timers are looked at then, and it is re-armed. */
+#define LAPIC_TIMER_MAX_DELTA_NS NSEC_PER_SEC
 #define TIMER_DIVIDE_BY_16 0x3
 #define ICR_DELIVERY_PENDING 0x1000
 #define ICR_NMI 0x400
@@ -45,7 +54,7 @@
 
 uintptr_t lapic_phys;
 static volatile uint32_t *lapic;
-static uint32_t ticks_per_hz;
+static uint64_t lapic_timer_khz; /* the count-down timer's rate, at TIMER_DIVIDE_BY_16 */
 
 static notrace uint32_t lapic_read(uint32_t reg)
 {
@@ -118,9 +127,26 @@ static void lapic_timer_calibrate(void)
 		cpu_relax();
 	uint32_t elapsed = 0xffffffff - lapic_read(LAPIC_TIMER_CURRENT);
 	lapic_write(LAPIC_TIMER_INIT, 0);
-	ticks_per_hz = (uint32_t)((uint64_t)elapsed * (NSEC_PER_SEC / HZ) / CALIBRATE_NS);
-	if (!ticks_per_hz)
-		ticks_per_hz = 1;
+	lapic_timer_khz = (uint64_t)elapsed * NSEC_PER_MSEC / CALIBRATE_NS;
+	if (!lapic_timer_khz)
+		lapic_timer_khz = 1;
+}
+
+/*
+ * Interrupt (VEC_TIMER) on this CPU when ktime_get_ns() reaches expires (Linux's
+ * lapic_next_event). Interrupts off: the caller holds its CPU's timer
+ * base. An expiry already past interrupts at once.
+ */
+notrace void lapic_timer_set_next_event(uint64_t expires)
+{
+	uint64_t now = ktime_get_ns();
+	uint64_t delta = expires > now ? expires - now : 0;
+
+	if (delta > LAPIC_TIMER_MAX_DELTA_NS)
+		delta = LAPIC_TIMER_MAX_DELTA_NS;
+	/* Rounded up: a count of 0 would disarm it, and it must not fire early. */
+	uint64_t count = (delta * lapic_timer_khz + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
+	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(count ? count : 1));
 }
 
 void lapic_init(void)
@@ -130,6 +156,7 @@ void lapic_init(void)
 	lapic = __va(lapic_phys);
 	lapic_write(LAPIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
 	lapic_timer_calibrate();
+	printk(KERN_INFO "lapic: timer one-shot, %lu kHz\n", (unsigned long)lapic_timer_khz);
 }
 
 void lapic_init_this_cpu(void)
@@ -138,6 +165,6 @@ void lapic_init_this_cpu(void)
 	lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);
 	lapic_write(LAPIC_LVT_LINT1, LVT_MASKED);
 	lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_16);
-	lapic_write(LAPIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_PERIODIC);
-	lapic_write(LAPIC_TIMER_INIT, ticks_per_hz);
+	/* Nothing armed yet: hrtimers_init_this_cpu() starts the tick, which programs it. */
+	lapic_write(LAPIC_LVT_TIMER, VEC_TIMER | LVT_TIMER_ONESHOT);
 }

@@ -5,7 +5,9 @@
 #include <stdint.h>
 
 void lapic_init(void);           /* boot CPU: map, calibrate the timer */
-void lapic_init_this_cpu(void);  /* every CPU: enable, start the periodic tick */
+void lapic_init_this_cpu(void);  /* every CPU: enable, timer one-shot and unarmed */
+/* Interrupt this CPU at VEC_TIMER when ktime_get_ns() reaches expires (interrupts off). */
+void lapic_timer_set_next_event(uint64_t expires);
 void lapic_eoi(void);
 uint32_t lapic_id(void);
 void lapic_send_ipi(uint32_t apic_id, int vector);

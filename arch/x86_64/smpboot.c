@@ -35,6 +35,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time/time.h"
+#include "kernel/time/timer.h"
 #include "lib/kstrtox.h"
 #include "lib/string.h"
 
@@ -90,6 +91,7 @@ static notrace void __noreturn ap_start(uint64_t cpu_index)
 	syscall_init();
 	idt_load();
 	lapic_init_this_cpu();
+	tick_setup_sched_timer();
 	sched_init_this_cpu(c->boot_stack);
 	c->online = true;
 	__atomic_store_n(&ap_answered, 1, __ATOMIC_RELEASE);

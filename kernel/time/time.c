@@ -12,6 +12,7 @@
 #include "kernel/time/time.h"
 #include "kernel/time/timer.h"
 #include "kernel/sched/wait.h"
+#include "kernel/time/hrtimer.h"
 #include "arch/x86_64/uaccess.h"
 #include "arch/x86_64/rtc.h"
 #include "lib/errno.h"
@@ -110,43 +111,52 @@ long sys_time(long __user *tloc)
  * in rem, as Linux. A program's sleep returns -ERESTART_RESTARTBLOCK: -EINTR if a handler runs,
  * otherwise (a stop and SIGCONT) restart_syscall sleeps on to the same end; an absolute one
  * just starts again (-ERESTARTNOHAND). A kernel command's sleep ends with -EINTR.
+ *
+ * The wakeup is an hrtimer's (Linux's do_nanosleep), queued for end itself: the sleep ends
+ * within the timer interrupt's latency of end, not at the next tick, and never before it
+ * (the timer does not run before its time; a wakeup for another reason sleeps again).
  */
 static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int clock,
 			 bool abs)
 {
 	struct task *t = current;
+	struct hrtimer_sleeper sl;
 	uint64_t now;
 
-	while ((now = ktime_get_ns()) < end) {
-		/*
-		 * Asleep before the look for a signal, never after: a signal sent between the
-		 * two would find the task still running, wake nobody, and the sleep would go on
-		 * to its end with the signal (^Z's SIGTSTP, bash's SIGTERM) pending.
-		 */
+	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	/*
+	 * Asleep before the timer is queued and before the look for a signal, never after: a
+	 * wakeup (the timer's, a signal's) between the look and schedule() then finds the task
+	 * asleep and makes it runnable, where otherwise it would be lost and the sleep go on to
+	 * its end (^Z's SIGTSTP, bash's SIGTERM pending meanwhile).
+	 */
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (end != KTIME_MAX)
+		hrtimer_start(&sl.timer, end, HRTIMER_MODE_ABS);
+	while (READ_ONCE(sl.task) && !signal_pending_current()) {
+		schedule();
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (signal_pending_current()) {
-			uint64_t left = end - now;
-			struct __kernel_timespec ts = {(long)(left / NSEC_PER_SEC),
-						       (long)(left % NSEC_PER_SEC)};
-
-			set_current_state(TASK_RUNNING);
-			if (rem && copy_to_user(rem, &ts, sizeof(ts)))
-				return -EFAULT;
-			if (!t->sighand)
-				return -EINTR;
-			if (abs)
-				return -ERESTARTNOHAND;
-			t->restart_end = end;
-			t->restart_rmtp = rem;
-			t->restart_clock = clock;
-			return -ERESTART_RESTARTBLOCK;
-		}
-		schedule_timeout((long)((end - now) / NSEC_PER_MSEC) + 1); /* ms, rounded up */
 	}
-	return 0;
-}
+	set_current_state(TASK_RUNNING);
+	hrtimer_cancel(&sl.timer); /* after it, the timer's function runs nowhere: sl may go */
+	now = ktime_get_ns();
+	if (!sl.task || now >= end)
+		return 0;
+	/* A signal ended it. */
+	uint64_t left = end - now;
+	struct __kernel_timespec ts = {(long)(left / NSEC_PER_SEC), (long)(left % NSEC_PER_SEC)};
 
-#define KTIME_MAX ((uint64_t)INT64_MAX) /* Linux's: the last time a ktime_t can say */
+	if (rem && copy_to_user(rem, &ts, sizeof(ts)))
+		return -EFAULT;
+	if (!t->sighand)
+		return -EINTR;
+	if (abs)
+		return -ERESTARTNOHAND;
+	t->restart_end = end;
+	t->restart_rmtp = rem;
+	t->restart_clock = clock;
+	return -ERESTART_RESTARTBLOCK;
+}
 
 static long get_timespec(const struct __kernel_timespec __user *u, uint64_t *ns)
 {

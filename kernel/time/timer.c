@@ -1,11 +1,14 @@
 /*
- * Timers and the tick.
+ * Timers (struct timer_list) and the tick.
  *
- * Pending timers sit on one list sorted by expiry time. Each CPU's timer tick (HZ times a
- * second) accounts the tick (to the running task's user or system time, or to idle:
- * kernel/sched/cputime.c), looks at the head of the list and runs whatever has expired, then
- * lets the scheduler account the tick. A sleep is a timer that wakes the sleeping task: so
- * sleeps are as precise as the tick, 10 ms.
+ * The tick is a high-resolution timer of each CPU's (tick_sched_timer, kernel/time/hrtimer.c)
+ * that comes back every TICK_NSEC (HZ times a second). It accounts the tick (to the running
+ * task's user or system time, or to idle: kernel/sched/cputime.c), looks at the head of the
+ * timer_list queue and runs whatever has expired, then lets the scheduler account the tick.
+ *
+ * So a timer_list is as precise as the tick, 10 ms, as Linux's timer wheel (which counts
+ * jiffies) is: schedule_timeout(), alarm(2), the modules' timers. What must end on time
+ * (nanosleep, timerlat) uses an hrtimer instead.
  *
  * One global list (not one per CPU) keeps this short; with a handful of sleepers it is never
  * contended enough to matter.
@@ -25,20 +28,17 @@
 #include "kernel/debug/ftest.h"
 #include "trace/ftrace_probe.h"
 #include "trace/events/timer.h"
+#include "kernel/time/hrtimer.h"
 
 static LIST_HEAD(timers);
 static DEFINE_SPINLOCK(timer_lock);
-
-DEFINE_TRACE(hrtimer_start); /* trace/events/timer.h */
-DEFINE_TRACE(hrtimer_cancel);
-DEFINE_TRACE(hrtimer_expire_entry);
-DEFINE_TRACE(hrtimer_expire_exit);
 
 static void __add_timer(struct timer_list *t)
 {
 	struct timer_list *pos;
 
-	trace_hrtimer_start(t, HRTIMER_MODE_ABS); /* expires is a time, not a delay */
+	/* ABS: expires is a time, not a delay */
+	trace_hrtimer_start(t, (void *)t->fn, t->expires, HRTIMER_MODE_ABS);
 	list_for_each_entry(pos, &timers, entry)
 		if (pos->expires > t->expires)
 			break;
@@ -102,7 +102,7 @@ void run_timers(void)
 		 * so a sleeper whose timer lives on its stack can safely return and reuse that
 		 * stack. The price: fn must not add or delete timers.
 		 */
-		trace_hrtimer_expire_entry(t, now);
+		trace_hrtimer_expire_entry(t, (void *)t->fn, now);
 		t->fn(t);
 		trace_hrtimer_expire_exit(t);
 		spin_unlock_irqrestore(&timer_lock, flags);
@@ -159,20 +159,23 @@ unsigned long msleep_interruptible(unsigned long ms)
 
 /*
  * The tick's work, as a timer of each CPU's (Linux's tick_sched_timer, an hrtimer): its
- * expire events frame it, with this function's name. data: the interrupted registers.
- * Inlined into timer_interrupt(), so that the function tracers see the tick as they did
- * (its address, for the events, is the copy the compiler keeps out of line).
+ * expire events frame it, with this function's name. It runs inside the timer interrupt, whose
+ * registers timer_interrupt() left in irq_regs: user or kernel time, the watchdog's report.
  */
-static __always_inline void tick_sched_timer(struct timer_list *tick)
+static struct hrtimer tick_timers[NR_CPUS];
+static struct pt_regs *irq_regs[NR_CPUS];
+
+static enum hrtimer_restart tick_sched_timer(struct hrtimer *tick)
 {
-	struct pt_regs *regs = tick->data;
 	struct cpu *cpu = this_cpu();
+	struct pt_regs *regs = irq_regs[cpu->id];
+	uint64_t missed = hrtimer_forward(tick, ktime_get_ns(), TICK_NSEC); /* >= 1: it expired */
 
 	watchdog_tick(regs);
 	cpu->ticks++;
 	account_process_tick(user_mode(regs)); /* user, system or idle time (cputime.c) */
 	if (cpu->id == 0) {
-		jiffies++;
+		jiffies += missed; /* ticks a long interrupts-off stretch delayed still count */
 		calc_global_load(); /* the load average, every LOAD_FREQ (loadavg.c) */
 	}
 	run_timers();
@@ -180,22 +183,32 @@ static __always_inline void tick_sched_timer(struct timer_list *tick)
 	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
 	trace_snapshot_tick(); /* "func:snapshot" fired: wake the thread that swaps */
 	printk_tick(); /* something was logged: wake syslog(2)'s readers */
+	return HRTIMER_RESTART;
 }
 
-static struct timer_list tick_timers[NR_CPUS];
-
+/* The local APIC timer's vector: Linux's sysvec_apic_timer_interrupt. */
 static void timer_interrupt(struct pt_regs *regs)
 {
-	struct timer_list *tick = &tick_timers[this_cpu()->id];
-
-	tick->fn = tick_sched_timer;
-	tick->data = regs;
-	trace_hrtimer_expire_entry(tick, ktime_get_ns());
-	tick_sched_timer(tick);
-	trace_hrtimer_expire_exit(tick);
+	irq_regs[this_cpu()->id] = regs;
+	hrtimer_interrupt();
 }
 
 void timer_interrupt_init(void)
 {
 	set_irq_handler(VEC_TIMER, timer_interrupt);
+}
+
+/*
+ * Each CPU, once its APIC is up (interrupts off): its timer queue, and its tick in it. The
+ * ticks of all CPUs fall on the same multiples of TICK_NSEC (Linux aligns them too).
+ */
+void tick_setup_sched_timer(void)
+{
+	struct hrtimer *tick = &tick_timers[this_cpu()->id];
+	uint64_t now = ktime_get_ns();
+
+	hrtimers_init_this_cpu();
+	hrtimer_init(tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	tick->function = tick_sched_timer;
+	hrtimer_start(tick, now - now % TICK_NSEC + TICK_NSEC, HRTIMER_MODE_ABS_PINNED_HARD);
 }

@@ -24,6 +24,8 @@ void msleep(unsigned long ms);
 /* Ends early if the task is sent a signal: returns the milliseconds left, or 0. */
 unsigned long msleep_interruptible(unsigned long ms);
 void timer_interrupt_init(void);
+/* Each CPU, interrupts off, once its APIC is up: its hrtimer queue, its tick started. */
+void tick_setup_sched_timer(void);
 
 struct task;
 /* kernel/time/itimer.c: cancels t's alarm(2), as t exits. */

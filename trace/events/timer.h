@@ -7,13 +7,16 @@
  *   hrtimer_expire_entry: hrtimer=ffff888003a0fd58 function=wake_sleeper now=5140012345
  *   hrtimer_expire_exit: hrtimer=ffff888003a0fd58
  *
- * Lucid's timers (kernel/time/timer.c) run a function at an absolute time in nanoseconds:
- * what Linux's hrtimers are (its timer_list ones count jiffies), so their events are these.
- * hrtimer_start: a timer is queued (add_timer: a sleep, an alarm; ABS, its expires absolute);
- * hrtimer_cancel: it leaves the queue unrun (del_timer), or to run, as Linux's do;
- * hrtimer_expire_entry/exit: its function runs between them. The tick is a per-CPU timer too,
- * as Linux's tick_sched_timer: entry and exit frame each tick's work, and the sleep timers
- * that expire run inside it. Defined by trace/trace_events_timer.c.
+ * Two kinds of timer fire them, both counting nanoseconds of ktime_get_ns():
+ *   - the high-resolution ones (kernel/time/hrtimer.c: nanosleep's hrtimer_wakeup, timerlat's,
+ *     the tick's tick_sched_timer), as Linux's, at Linux's places;
+ *   - Lucid's struct timer_list (kernel/time/timer.c: schedule_timeout, alarm(2), modules),
+ *     run from the tick like Linux's timer wheel; Linux gives those timer:timer_* events, which
+ *     Lucid has not: they fire these, with their own function and expiry.
+ * hrtimer_start: a timer is queued (expires absolute); hrtimer_cancel: it leaves the queue,
+ * unrun or to run, as Linux's do; hrtimer_expire_entry/exit: its function runs between them.
+ * The probes get the timer, its function and its time rather than a struct, so that both kinds
+ * can fire them. Defined by kernel/time/hrtimer.c.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM timer
@@ -23,7 +26,6 @@
 #ifndef TRACE_EVENTS_TIMER_DEFS_H
 #define TRACE_EVENTS_TIMER_DEFS_H
 #include <stdint.h>
-struct timer_list;
 typedef int64_t s64; /* as Linux's formats name the times */
 
 /* Linux's enum hrtimer_mode, with its values (the format file shows them as numbers). */
@@ -65,8 +67,8 @@ enum hrtimer_mode {
 /* clang-format off */
 
 TRACE_EVENT(hrtimer_start,
-	TP_PROTO(struct timer_list *hrtimer, enum hrtimer_mode mode),
-	TP_ARGS(hrtimer, mode),
+	TP_PROTO(void *hrtimer, void *function, uint64_t expires, enum hrtimer_mode mode),
+	TP_ARGS(hrtimer, function, expires, mode),
 	TP_STRUCT__entry(
 		__field(void *, hrtimer)
 		__field(void *, function)
@@ -76,9 +78,9 @@ TRACE_EVENT(hrtimer_start,
 	),
 	TP_fast_assign(
 		__entry->hrtimer = hrtimer;
-		__entry->function = (void *)hrtimer->fn;
-		__entry->expires = (s64)hrtimer->expires;
-		__entry->softexpires = (s64)hrtimer->expires; /* Lucid's have no slack */
+		__entry->function = function;
+		__entry->expires = (s64)expires;
+		__entry->softexpires = (s64)expires; /* Lucid's have no slack */
 		__entry->mode = mode;
 	),
 	TP_printk("hrtimer=%p function=%ps expires=%llu softexpires=%llu "
@@ -89,8 +91,8 @@ TRACE_EVENT(hrtimer_start,
 );
 
 TRACE_EVENT(hrtimer_expire_entry,
-	TP_PROTO(struct timer_list *hrtimer, uint64_t now),
-	TP_ARGS(hrtimer, now),
+	TP_PROTO(void *hrtimer, void *function, uint64_t now),
+	TP_ARGS(hrtimer, function, now),
 	TP_STRUCT__entry(
 		__field(void *, hrtimer)
 		__field(s64, now)
@@ -99,7 +101,7 @@ TRACE_EVENT(hrtimer_expire_entry,
 	TP_fast_assign(
 		__entry->hrtimer = hrtimer;
 		__entry->now = (s64)now;
-		__entry->function = (void *)hrtimer->fn;
+		__entry->function = function;
 	),
 	TP_printk("hrtimer=%p function=%ps now=%llu",
 		  __entry->hrtimer, __entry->function,
@@ -107,7 +109,7 @@ TRACE_EVENT(hrtimer_expire_entry,
 );
 
 DECLARE_EVENT_CLASS(hrtimer_class,
-	TP_PROTO(struct timer_list *hrtimer),
+	TP_PROTO(void *hrtimer),
 	TP_ARGS(hrtimer),
 	TP_STRUCT__entry(
 		__field(void *, hrtimer)
@@ -118,9 +120,9 @@ DECLARE_EVENT_CLASS(hrtimer_class,
 	TP_printk("hrtimer=%p", __entry->hrtimer)
 );
 DEFINE_EVENT(hrtimer_class, hrtimer_expire_exit,
-	TP_PROTO(struct timer_list *hrtimer), TP_ARGS(hrtimer));
+	TP_PROTO(void *hrtimer), TP_ARGS(hrtimer));
 DEFINE_EVENT(hrtimer_class, hrtimer_cancel,
-	TP_PROTO(struct timer_list *hrtimer), TP_ARGS(hrtimer));
+	TP_PROTO(void *hrtimer), TP_ARGS(hrtimer));
 
 /* clang-format on */
 

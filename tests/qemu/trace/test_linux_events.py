@@ -371,12 +371,12 @@ def test_timer_events(lucid):
     ok(lucid, "echo 0 > events/timer/enable")
     evs = events(lucid)
     # The sleep's timer: queued at an absolute time, taken off the queue, run after it expired.
-    starts = of(evs, "hrtimer_start", function="wake_sleeper", mode="ABS")
+    starts = of(evs, "hrtimer_start", function="hrtimer_wakeup", mode="ABS")
     assert starts, evs[:20]
     ran = 0
     for f, m in starts:
         assert f["expires"] == f["softexpires"], m.group(0)
-        runs = of(evs, "hrtimer_expire_entry", hrtimer=f["hrtimer"], function="wake_sleeper")
+        runs = of(evs, "hrtimer_expire_entry", hrtimer=f["hrtimer"], function="hrtimer_wakeup")
         for r, rm in runs:
             assert int(r["now"]) >= int(f["expires"]), (m.group(0), rm.group(0))
             i = evs.index(("hrtimer_expire_entry", r, rm))

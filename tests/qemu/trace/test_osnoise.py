@@ -218,7 +218,10 @@ def test_osnoise_events(lucid):
     tracing_thresh is 0, else tracing_thresh), the tick as local_timer:236, other threads."""
     k = lucid
     reset_osnoise(k)
-    ok(k, "echo 100000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")
+    # Runtime the whole period: a thread measures on every CPU all the time, so whatever else
+    # runs (the shell, sleep) runs during a measurement. With gaps between runtimes, a sleep
+    # that ends on time (an hrtimer's) could fall into them all, and no thread be noise.
+    ok(k, "echo 200000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")
     ok(k, "echo 1 > events/osnoise/enable")
     text = run_tracer(k, "osnoise")
     found = {name: [] for name in EVENT_LINES}
@@ -292,6 +295,37 @@ def test_timerlat(lucid):
     reset_osnoise(k)
 
 
+def test_timerlat_timer_is_an_hrtimer(lucid):
+    """Each thread's timer is a high-resolution one of its own CPU, pinned in hard irq
+    (timer:hrtimer_start function=timerlat_irq mode=ABS|PINNED|HARD): an irq context line is
+    written from inside that function (its expire_entry the CPU's event before it), so its
+    latency is the interrupt's, not the next tick's."""
+    k = lucid
+    reset_osnoise(k)
+    ok(k, "echo 1 > events/timer/enable")
+    text = run_tracer(k, "timerlat")
+    ok(k, "echo nop > current_tracer; echo 0 > events/timer/enable")
+    last = {}  # per CPU: its event before this line
+    irqs = 0
+    for line in text.splitlines():
+        m = re.match(PREFIX + r"(?P<body>.*)$", line)
+        if not m:
+            continue
+        cpu, body = int(m.group("cpu")), m.group("body")
+        if "function=timerlat_irq" in body and body.startswith("hrtimer_start:"):
+            assert body.endswith("mode=ABS|PINNED|HARD"), line
+            assert m.group("comm").strip() == "timerlat/%d" % cpu, line  # its own CPU
+        lm = TIMERLAT_LINE.match(line)
+        if lm and lm.group("ctx") == "irq":
+            prev = last.get(cpu, "")
+            assert prev.startswith("hrtimer_expire_entry:") and "function=timerlat_irq" in prev, \
+                (line, prev)
+            irqs += 1
+        last[cpu] = body
+    assert irqs, text[:2000]
+    reset_osnoise(k)
+
+
 def test_one_of_osnoise_and_timerlat(lucid):
     """They share the per-CPU measurement: the second is EBUSY, in an instance too; hwlat
     runs in one trace array at a time."""
@@ -350,8 +384,9 @@ def rtla(k, cmd):
 
 
 def check_clean(k):
-    assert cat(k, "current_tracer") == "nop\n"
-    assert sh(k, "ls instances") == ""  # rtla removes the instance it made
+    tracer, instances = cat(k, "current_tracer"), sh(k, "ls instances")
+    assert tracer == "nop\n", tracer
+    assert instances == "", instances  # rtla removes the instance it made
 
 
 def test_rtla_osnoise_top(lucid):
@@ -366,6 +401,28 @@ def test_rtla_osnoise_top(lucid):
         assert int(periods) >= 1 and int(runtime) > 0 and int(noise) <= int(runtime), out
         assert int(max_single) <= int(max_noise) <= int(noise), out
         assert int(irq) > 0 and int(sirq) == 0, out  # the tick, at least
+    check_clean(k)
+
+
+def test_rtla_osnoise_hist(lucid):
+    """The histogram of osnoise:sample_threshold's durations, which rtla asks of the kernel's
+    hist trigger (keys duration.buckets and cpu) and reads back from the event's hist file."""
+    k = lucid
+    reset_osnoise(k)
+    out = rtla(k, "rtla osnoise hist -d 5")
+    assert out.startswith("# RTLA osnoise histogram"), out
+    cpus = ncpus(k)
+    assert re.search(r"^Index" + r" +CPU-\d{3}" * cpus + r" *$", out, re.M), out
+    table = {l.split(":")[0]: [int(x) for x in l.split(":")[1].split()]
+             for l in out.splitlines() if re.match(r"^(over|count|min|avg|max):", l)}
+    assert sorted(table) == ["avg", "count", "max", "min", "over"], out
+    assert all(len(v) == cpus for v in table.values()), out
+    rows = [[int(x) for x in l.split()] for l in out.splitlines() if re.match(r"^\d+ ", l)]
+    for i in range(cpus):
+        # every noise over the threshold (5 us) counted once: in a bucket, or over the last
+        assert table["count"][i] == sum(r[i + 1] for r in rows) + table["over"][i], out
+        if table["count"][i]:
+            assert 5 <= table["min"][i] <= table["avg"][i] <= table["max"][i], out
     check_clean(k)
 
 
@@ -408,14 +465,20 @@ def test_rtla_autostop_saves_the_trace(lucid):
     reset_osnoise(k)
     ok(k, "cd /tmp; rm -f timerlat_trace.txt")
     try:
-        # Lucid's timers wait for the tick: a thread latency over 1 ms comes at once.
-        out = rtla(k, "rtla timerlat top -a 1000 -d 10 -q -c 0 -P f:90")
+        # Timer latencies are the interrupt's now, not the tick's: a latency over 1 ms is made
+        # on purpose. latency_demo holds interrupts off for 5 ms, once a second until rtla is
+        # done, so some CPU's timerlat timer (period 1 ms) fires at least 4 ms late.
+        ok(k, "modprobe latency_demo")
+        sh(k, "(while [ -d /sys/module/latency_demo ]; do sleep 1; "
+              "echo 5000 2>/dev/null > /sys/module/latency_demo/parameters/irqs_off_us; done &)")
+        out = rtla(k, "rtla timerlat top -a 1000 -d 30 -q -P f:90")
         assert "rtla timerlat hit stop tracing" in out and "Saving trace to timerlat_trace.txt" \
             in out, out
         saved = sh(k, "cat timerlat_trace.txt")
         assert saved.startswith(TIMERLAT_HEADER), saved[:1000]
         assert lines(saved, TIMERLAT_LINE) and "<stack trace>" in saved, saved
     finally:
+        sh(k, "rmmod latency_demo")
         ok(k, "rm -f timerlat_trace.txt; cd %s" % T)
     check_clean(k)
 
