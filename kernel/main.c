@@ -57,6 +57,7 @@
 #include "kernel/fs/9p/v9fs.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
+#include "kernel/jump_label.h"
 #include "trace/ftrace.h"
 #include "trace/trace_stack.h"
 #include "trace/ftrace_profile.h"
@@ -166,6 +167,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	sched_init();                    // this code becomes swapper/0, the boot CPU's idle task
 	user_traps_init();               // page faults: demand paging, copy_*_user fixups
 	text_poke_init();                // the writable alias and int3 handler for code patching
+	jump_label_init();               // the static branches sorted by key, each site checked
 	ftrace_init();                   // NOP out every __fentry__ call site, before other CPUs run
 	init_kprobes();                  // the blacklist, the int3 and single-step handlers
 	arch_uprobes_init();             // ring 3's int3 and single-step traps: uprobes first

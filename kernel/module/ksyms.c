@@ -84,11 +84,11 @@ EXPORT_SYMBOL(udelay);
  * Interrupts and preemption: local_irq_disable(), preempt_disable() and friends are inline, and
  * their tracing hooks (arch/x86_64/cpu.h, kernel/sched/preempt.h) are what a module calls.
  */
-EXPORT_SYMBOL(irqflags_hook_users);
+EXPORT_SYMBOL(irqflags_hook_key);
 EXPORT_SYMBOL(trace_hardirqs_on);
 EXPORT_SYMBOL(trace_hardirqs_off);
-EXPORT_SYMBOL(preempt_hook_users);
-EXPORT_SYMBOL(preemptirq_hook_users);
+EXPORT_SYMBOL(preempt_hook_key);
+EXPORT_SYMBOL(preemptirq_hook_key);
 EXPORT_SYMBOL(trace_preempt_on);
 EXPORT_SYMBOL(trace_preempt_off);
 EXPORT_SYMBOL(preempt_schedule);

@@ -345,11 +345,11 @@ static const char *enabled_list(void)
 		strcat(buf, " ");
 		/* The probe is attached exactly when the event is on. */
 		assert_true(call->registered);
-		assert_true(call->tp->enabled);
+		assert_true(static_key_enabled(&call->tp->key));
 	}
 	list_for_each_entry(call, &ftrace_events, list) {
 		if (!call->file.enabled && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
-			assert_false(call->tp->enabled);
+			assert_false(static_key_enabled(&call->tp->key));
 	}
 	return buf;
 }
@@ -410,10 +410,10 @@ static void test_tracer_hold(void **state)
 	assert_int_equal(trace_event_tracer_hold("sched", "sched_switch", true), 0);
 	assert_false(event_sched_switch.file.enabled); /* not the user's switch... */
 	assert_true(event_sched_switch.registered); /* ...but it records */
-	assert_true(__tracepoint_sched_switch.enabled);
+	assert_true(static_key_enabled(&__tracepoint_sched_switch.key));
 	assert_int_equal(set_clr("sched_switch"), 0);
 	assert_int_equal(set_clr("!sched_switch"), 0);
-	assert_true(__tracepoint_sched_switch.enabled); /* still held */
+	assert_true(static_key_enabled(&__tracepoint_sched_switch.key)); /* still held */
 	syncs = sync_calls;
 	assert_int_equal(trace_event_tracer_hold("sched", "sched_switch", false), 0);
 	assert_false(__tracepoint_sched_switch.enabled);
