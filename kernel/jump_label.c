@@ -240,17 +240,33 @@ bool jump_label_text_reserved(unsigned long start, unsigned long end)
 	return hit;
 }
 
-int jump_label_count_sites(const struct static_key *key)
+static void count_table(const struct jump_entry *start, const struct jump_entry *stop,
+			const struct static_key *key, int *n, int *wrong, unsigned long *first)
 {
+	for (const struct jump_entry *e = start; e < stop; e++) {
+		if (jump_entry_key(e) != key)
+			continue;
+		(*n)++;
+		*wrong += !arch_jump_label_site_is(e, jump_label_type(e));
+		if (!*first || e->code < *first)
+			*first = e->code;
+	}
+}
+
+int jump_label_count_sites(const struct static_key *key, int *wrong, unsigned long *first)
+{
+	unsigned long lowest = 0;
 	int n = 0;
 
-	mutex_lock(&jump_label_mutex);
-	for (struct jump_entry *e = __start___jump_table; e < __stop___jump_table; e++)
-		n += jump_entry_key(e) == key;
+	*wrong = 0;
+	mutex_lock(&jump_label_mutex); /* no change half done: every site agrees, or it is a bug */
+	count_table(__start___jump_table, __stop___jump_table, key, &n, wrong, &lowest);
 	for (struct module *mod = jump_label_modules; mod; mod = mod->jump_next)
-		for (unsigned int i = 0; i < mod->num_jump_entries; i++)
-			n += jump_entry_key(&mod->jump_entries[i]) == key;
+		count_table(mod->jump_entries, mod->jump_entries + mod->num_jump_entries, key, &n,
+			    wrong, &lowest);
 	mutex_unlock(&jump_label_mutex);
+	if (first)
+		*first = lowest;
 	return n;
 }
 
@@ -260,26 +276,35 @@ static bool within(unsigned long addr, unsigned long len, unsigned long base, un
 	return addr >= base && addr - base <= size && len <= size - (addr - base);
 }
 
+/* Is addr a whole static_key in the writable part (data) of a module's layout? */
+static bool key_in_module_data(unsigned long addr, const struct module_layout *l)
+{
+	unsigned long data = (unsigned long)l->base + l->ro_size;
+
+	return within(addr, sizeof(struct static_key), data, l->size - l->ro_size);
+}
+
 /*
  * A module's table, relocated, before anything of it runs: every site and target in its text,
- * every key a writable int (its own data, or the kernel's), every site holding a NOP5 or the
- * jump to its target. A file that says otherwise is refused, as Linux refuses a bad section.
+ * every key a writable int (in its own data, the kernel's, or an earlier module's: its exports),
+ * every site holding a NOP5 or the jump to its target. A file that says otherwise is refused,
+ * as Linux refuses a bad section. Under module_mutex: no other module comes or goes meanwhile.
  */
 int jump_label_check_module(struct module *mod)
 {
 	unsigned long base = (unsigned long)mod->core_layout.base;
 	unsigned long text = mod->core_layout.text_size;
-	unsigned long data = base + mod->core_layout.ro_size;
-	unsigned long data_size = mod->core_layout.size - mod->core_layout.ro_size;
-	unsigned long kdata = (unsigned long)_erodata,
-		      kdata_size = (unsigned long)(_end - _erodata);
+	unsigned long kdata = (unsigned long)_erodata;
+	unsigned long kdata_size = (unsigned long)(_end - _erodata);
 
 	for (unsigned int i = 0; i < mod->num_jump_entries; i++) {
 		const struct jump_entry *e = &mod->jump_entries[i];
 		unsigned long key = (unsigned long)jump_entry_key(e);
+		struct module *owner = __module_address(key);
 		bool key_ok = !(key % _Alignof(struct static_key)) &&
-			      (within(key, sizeof(struct static_key), data, data_size) ||
-			       within(key, sizeof(struct static_key), kdata, kdata_size));
+			      (key_in_module_data(key, &mod->core_layout) ||
+			       within(key, sizeof(struct static_key), kdata, kdata_size) ||
+			       (owner && key_in_module_data(key, &owner->core_layout)));
 
 		if (!within(e->code, JUMP_LABEL_NOP_SIZE, base, text) ||
 		    !within(e->target, 1, base, text) || !key_ok) {

@@ -164,8 +164,12 @@ bool arch_jump_label_site_is(const struct jump_entry *e, enum jump_label_type ty
 void jump_label_init(void);
 /* Does [start, end] overlap a site? Kprobes refuse those (-EBUSY), as Linux's. */
 bool jump_label_text_reserved(unsigned long start, unsigned long end);
-/* How many sites a key has, in the kernel and the loaded modules (the self-tests' check). */
-int jump_label_count_sites(const struct static_key *key);
+/*
+ * How many sites a key has, in the kernel and the loaded modules; *wrong: how many of them do
+ * not hold what the key's state says; *first (if not NULL): the lowest site's address. For the
+ * self-tests (kernel/debug/test_static_keys.c, tests/modules/test_static_keys.c).
+ */
+int jump_label_count_sites(const struct static_key *key, int *wrong, unsigned long *first);
 
 struct module;
 /*

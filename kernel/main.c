@@ -58,6 +58,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
 #include "kernel/jump_label.h"
+#include "kernel/debug/test_static_keys.h"
 #include "trace/ftrace.h"
 #include "trace/trace_stack.h"
 #include "trace/ftrace_profile.h"
@@ -136,6 +137,8 @@ static int kernel_init(void *arg)
 {
 	child_reaper = current; /* pid 1 adopts orphans: init, or the rescue console */
 	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
+	if (cmdline_has("static_keys_selftest"))
+		static_keys_selftest(); // its threads on the other CPUs are joined: a task's work
 	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
 	if (!cmdline_has("rescue"))
 		try_init();

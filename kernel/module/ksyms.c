@@ -9,6 +9,7 @@
 #include "kernel/module/module.h"
 #include "kernel/printk.h"
 #include "kernel/kprobes.h"
+#include "kernel/jump_label.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/timer.h"
 #include "kernel/sched/time.h"
@@ -31,6 +32,13 @@ EXPORT_SYMBOL(__trace_bputs);
 EXPORT_SYMBOL(__trace_puts);
 EXPORT_SYMBOL(tracing_on);
 EXPORT_SYMBOL(tracing_off);
+
+/* Static keys (kernel/jump_label.h; tests/modules/test_static_keys.c). */
+EXPORT_SYMBOL(static_key_enable);
+EXPORT_SYMBOL(static_key_disable);
+EXPORT_SYMBOL(static_key_slow_inc);
+EXPORT_SYMBOL(static_key_slow_dec);
+EXPORT_SYMBOL(jump_label_count_sites);
 
 /* Kprobes (kernel/kprobes.h; modules/kprobe_example.c). */
 EXPORT_SYMBOL(register_kprobe);
