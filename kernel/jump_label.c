@@ -89,8 +89,8 @@ static struct jump_entry *first_entry(struct jump_entry *start, struct jump_entr
 /*
  * Sites are written in batches of JUMP_LABEL_POKE_BATCH: each batch costs the int3 protocol's
  * rounds of IPIs whatever its size, and a fixed array (under jump_label_mutex) means a change
- * never fails for want of memory. One key has about a thousand sites at most (the interrupt
- * hooks: every local_irq_disable() is one), a few batches.
+ * never fails for want of memory. One key has fewer than a hundred sites today (the most:
+ * preemptirq_hook_key, 79), one batch.
  */
 #define JUMP_LABEL_POKE_BATCH 128
 static struct text_poke_loc poke_batch[JUMP_LABEL_POKE_BATCH]; /* under jump_label_mutex */
