@@ -39,6 +39,10 @@
 
 extern struct jump_entry __start___jump_table[], __stop___jump_table[];
 
+/* An entry's key field keeps `branch` in the address's low bit (kernel/jump_label.h). */
+_Static_assert(_Alignof(struct static_key) > JUMP_ENTRY_BRANCH,
+	       "a static_key's address must leave its low bit free");
+
 static DEFINE_MUTEX(jump_label_mutex);
 
 /*

@@ -10,6 +10,7 @@
  */
 #include "arch/x86_64/jump_label.h"
 #include "kernel/jump_label.h"
+#include "kernel/panic.h"
 #include "lib/string.h"
 
 static const uint8_t jump_label_nop[JUMP_LABEL_NOP_SIZE] = {BYTES_NOP5};
@@ -23,7 +24,10 @@ void arch_jump_label_make_insn(const struct jump_entry *e, enum jump_label_type 
 		return;
 	}
 	/* The target is in the same function: always within a rel32's reach. */
-	int32_t rel = (int32_t)(long)(e->target - (e->code + JMP32_INSN_SIZE));
+	long dist = (long)(e->target - (e->code + JMP32_INSN_SIZE));
+	int32_t rel = (int32_t)dist;
+
+	BUG_ON(rel != dist);
 
 	insn[0] = JMP32_INSN_OPCODE;
 	memcpy(insn + 1, &rel, sizeof(rel));
