@@ -94,7 +94,8 @@ endif
 # _raw_spin_lock(), elsewhere the inline body (kernel/locking/spinlock.h says why).
 FTRACE_CFLAGS := -pg -mfentry -mrecord-mcount -DCC_USING_FENTRY
 NOTRACE_SRCS := arch/x86_64/ftrace.c arch/x86_64/text_poke.c kernel/kprobes.c \
-	arch/x86_64/kprobes/core.c arch/x86_64/kprobes/ftrace.c
+	arch/x86_64/kprobes/core.c arch/x86_64/kprobes/ftrace.c \
+	arch/x86_64/jump_label.c kernel/jump_label.c
 ifeq ($(FTRACE),1)
 TRACED_OBJS := $(patsubst %,$(B)/%.o,$(basename $(filter-out $(NOTRACE_SRCS), \
 	$(filter kernel/%.c arch/x86_64/%.c,$(KSRCS)))))
@@ -107,7 +108,8 @@ endif
 # traced file here would put its call sites out of address order in __mcount_loc (ftrace_init
 # would have to sort them); traced files blacklist functions one by one (NOKPROBE_SYMBOL).
 NOKPROBE_SRCS := kernel/kprobes.c arch/x86_64/kprobes/core.c arch/x86_64/kprobes/ftrace.c \
-	arch/x86_64/text_poke.c arch/x86_64/ftrace.c arch/x86_64/ftrace_64.S trace/ring_buffer.c
+	arch/x86_64/text_poke.c arch/x86_64/ftrace.c arch/x86_64/ftrace_64.S trace/ring_buffer.c \
+	arch/x86_64/jump_label.c kernel/jump_label.c
 NOKPROBE_OBJS := $(patsubst %,$(B)/%.o,$(basename $(NOKPROBE_SRCS)))
 $(NOKPROBE_OBJS): KPROBES_TEXT = && $(OBJCOPY) --rename-section .text=.kprobes.text \
 	--rename-section .text.unlikely=.kprobes.text.unlikely \

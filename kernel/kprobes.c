@@ -11,9 +11,9 @@
  * before anything they unlinked is freed or reused.
  *
  * Where a probe goes (check_kprobe_address_safe): kernel or module text; not blacklisted
- * (-EINVAL); on an instruction boundary of its function (-EILSEQ). A function's ftrace call
- * site takes the ftrace path (arch/x86_64/kprobes/ftrace.c), anything else int3
- * (arch/x86_64/kprobes/core.c).
+ * (-EINVAL); not a static branch's site (-EBUSY, kernel/jump_label.c); on an instruction
+ * boundary of its function (-EILSEQ). A function's ftrace call site takes the ftrace path
+ * (arch/x86_64/kprobes/ftrace.c), anything else int3 (arch/x86_64/kprobes/core.c).
  *
  * Kretprobes: an entry probe whose handler swaps the function's return address for the
  * trampoline's (arch/x86_64/kprobes/kretprobe_64.S), remembering the real one in an instance
@@ -32,6 +32,7 @@
  * This file is itself blacklisted and not traced (the Makefile's NOKPROBE_SRCS, NOTRACE_SRCS).
  */
 #include "kernel/kprobes.h"
+#include "kernel/jump_label.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/kprobes/kprobes.h"
@@ -290,6 +291,9 @@ static int check_kprobe_address_safe(unsigned long addr)
 {
 	if (!kernel_text_address(addr) || within_kprobe_blacklist(addr))
 		return -EINVAL;
+	/* A static branch's site: its patching would overwrite the int3 (Linux's check too). */
+	if (jump_label_text_reserved(addr, addr))
+		return -EBUSY;
 	/* A module that is going: its probes would be killed in a moment. */
 	if (addr >= MODULES_VADDR && addr < MODULES_END) {
 		struct module *mod = __module_address(addr);

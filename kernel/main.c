@@ -57,6 +57,8 @@
 #include "kernel/fs/9p/v9fs.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
+#include "kernel/jump_label.h"
+#include "kernel/debug/test_static_keys.h"
 #include "trace/ftrace.h"
 #include "trace/trace_stack.h"
 #include "trace/ftrace_profile.h"
@@ -143,6 +145,8 @@ static int kernel_init(void *arg)
 {
 	child_reaper = current; /* pid 1 adopts orphans: init, or the rescue console */
 	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
+	if (cmdline_has("static_keys_selftest"))
+		static_keys_selftest(); // its threads on the other CPUs are joined: a task's work
 	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
 	if (!cmdline_has("rescue"))
 		try_init();
@@ -174,6 +178,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	sched_init();                    // this code becomes swapper/0, the boot CPU's idle task
 	user_traps_init();               // page faults: demand paging, copy_*_user fixups
 	text_poke_init();                // the writable alias and int3 handler for code patching
+	jump_label_init();               // the static branches sorted by key, each site checked
 	ftrace_init();                   // NOP out every __fentry__ call site, before other CPUs run
 	init_kprobes();                  // the blacklist, the int3 and single-step handlers
 	arch_uprobes_init();             // ring 3's int3 and single-step traps: uprobes first

@@ -4,9 +4,10 @@
  * Writers (attach, detach) are serialized by tracepoints_mutex; callers of the tracepoint
  * take no lock at all. A slot changes from NULL to a new pair, or from a pair to NULL, in one
  * atomic store, and a pair is never changed once published: so a caller sees either the old
- * state or the new one, never half of a pair. The enabled flag is set after the first slot is
- * filled and cleared after the last one is emptied; a caller that reads a stale value just
- * looks at the slots for nothing, or misses a probe that was being attached at that moment.
+ * state or the new one, never half of a pair. The key is turned on after the first slot is
+ * filled and off after the last one is emptied (static_key_enable patches every trace_X() site,
+ * kernel/jump_label.c); a CPU that runs a site while it changes just looks at the slots for
+ * nothing, or misses a probe that was being attached at that moment.
  */
 #include "kernel/tracepoint.h"
 #include "kernel/mm/kmalloc.h"
@@ -50,9 +51,11 @@ int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 	f->func = probe;
 	f->data = data;
 	__atomic_store_n(&tp->funcs[slot], f, __ATOMIC_RELEASE); /* the pair before its pointer */
-	if (!tp->enabled && tp->regfunc)
-		tp->regfunc(true);
-	WRITE_ONCE(tp->enabled, true);
+	if (!static_key_enabled(&tp->key)) {
+		if (tp->regfunc)
+			tp->regfunc(true);
+		static_key_enable(&tp->key);
+	}
 out:
 	mutex_unlock(&tracepoints_mutex);
 	return ret;
@@ -70,7 +73,7 @@ int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
 		}
 	}
 	if (f && !tracepoint_has_probes(tp)) {
-		WRITE_ONCE(tp->enabled, false);
+		static_key_disable(&tp->key);
 		if (tp->regfunc)
 			tp->regfunc(false);
 	}

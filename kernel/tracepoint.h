@@ -16,12 +16,10 @@
  *
  * WHAT A TRACEPOINT COSTS WHEN NOTHING IS ATTACHED. Tracepoints sit on hot paths (every
  * context switch, every interrupt), so an unused one must cost next to nothing. trace_X()
- * is inline and starts with one test of a bool, tp.enabled, marked unlikely: a load and a
- * branch the CPU predicts not taken, and the call itself is out of the fast path. Linux goes
- * one step further with a static key: the test is compiled as a 5-byte NOP that
- * static_key_enable() patches into a jump at run time, the way dynamic ftrace patches its
- * call sites (arch/x86_64/text_poke.c), so not even the load remains. Lucid keeps the bool:
- * it shows the idea, and the difference is a cycle.
+ * is inline and starts with a static key, tp.key (kernel/jump_label.h), as Linux's: the test
+ * is compiled as a 5-byte NOP that the first probe's static_key_enable() patches into a jump to
+ * the out-of-line call, the way dynamic ftrace patches its call sites
+ * (arch/x86_64/text_poke.c), so not even a load remains on the fast path.
  *
  * WHY PROBES MAY BE DETACHED WHILE OTHER CPUS CALL THEM. A tracepoint holds up to
  * TRACEPOINT_MAX_PROBES pointers to {probe, data} pairs. A caller reads each pointer once and
@@ -49,6 +47,7 @@
 
 #include <stdbool.h>
 #include "lib/compiler.h"
+#include "kernel/jump_label.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/sched/preempt.h"
 
@@ -61,7 +60,7 @@ struct tracepoint_func {
 
 struct tracepoint {
 	const char *name;
-	bool enabled; /* some probe is attached: the one thing trace_X() looks at otherwise */
+	struct static_key key; /* on while some probe is attached: all trace_X() tests otherwise */
 	/* Told when the first probe comes (true) and the last goes (false): Linux's regfunc. */
 	void (*regfunc)(bool on);
 	const struct tracepoint_func *funcs[TRACEPOINT_MAX_PROBES];
@@ -90,13 +89,12 @@ void tracepoint_synchronize_unregister(void);
  */
 #define TRACEPOINT_PROBE(name, fn) ((void *)(1 ? (fn) : (tp_probe_##name##_t)0))
 
-/*
- * The check of trace_NAME(): jump to label when tp.enabled. Written as a compare with memory
- * and a branch, two instructions, because a compiler loads a bool it must read once (READ_ONCE)
- * into a register and tests it there: three, on every system call's way in and out.
- */
-#define TRACEPOINT_TEST(tp, label) \
-	__asm__ goto("cmpb $0, %0\n\tjne %l[" #label "]" : : "m"((tp).enabled) : "cc" : label)
+/* The check of trace_NAME(): jump to label while tp's key is on (a NOP while it is off). */
+#define TRACEPOINT_TEST(tp, label)                      \
+	do {                                            \
+		if (static_key_false(&(tp).key))        \
+			goto label;                     \
+	} while (0)
 
 /*
  * trace_NAME(args): the check, then every attached probe with preemption disabled (without a

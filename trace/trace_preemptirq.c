@@ -7,9 +7,10 @@
  *
  *   irq_disable: caller=do_work+0x1c/0x80 parent=worker+0x31/0x60
  *
- * Who listens is counted (irqflags_hook_users, preempt_hook_users); with no one, the inline
- * test at each call site is all that runs. Linux calls its hooks always and keys only the
- * tracers; Lucid's test makes the off case the cheap one.
+ * Who listens is counted in three static keys (irqflags_hook_key, preempt_hook_key, and
+ * preemptirq_hook_key for either; kernel/jump_label.h); with no one, the NOP at each call site
+ * is all that runs. Linux calls its hooks always and keys only the tracers; Lucid's key makes
+ * the off case cost one NOP.
  *
  * Only real transitions count. Interrupts: local_irq_save() with interrupts already off calls
  * the off hook again, so each CPU remembers whether it is inside a traced section
@@ -34,9 +35,9 @@
 
 typedef int32_t s32; /* Linux's field type: an offset from _stext */
 
-int irqflags_hook_users;
-int preempt_hook_users;
-int preemptirq_hook_users; /* the two together: the spin locks' one test */
+DEFINE_STATIC_KEY_FALSE(irqflags_hook_key);
+DEFINE_STATIC_KEY_FALSE(preempt_hook_key);
+DEFINE_STATIC_KEY_FALSE(preemptirq_hook_key); /* the two together: the spin locks' one test */
 static bool tracing_irq_cpu[NR_CPUS]; /* inside an interrupts-off section we saw begin */
 static int hook_busy[NR_CPUS]; /* inside a hook: nested changes call nothing */
 
@@ -47,28 +48,29 @@ static int hook_busy[NR_CPUS]; /* inside a hook: nested changes call nothing */
  */
 void irqflags_hook_get(void)
 {
-	if (__atomic_fetch_add(&irqflags_hook_users, 1, __ATOMIC_SEQ_CST) == 0)
+	if (!static_key_enabled(&irqflags_hook_key))
 		for (int cpu = 0; cpu < NR_CPUS; cpu++)
 			WRITE_ONCE(tracing_irq_cpu[cpu], false);
-	__atomic_fetch_add(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
+	static_branch_inc(&irqflags_hook_key);
+	static_branch_inc(&preemptirq_hook_key);
 }
 
 void irqflags_hook_put(void)
 {
-	__atomic_fetch_sub(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_sub(&irqflags_hook_users, 1, __ATOMIC_SEQ_CST);
+	static_branch_dec(&preemptirq_hook_key);
+	static_branch_dec(&irqflags_hook_key);
 }
 
 void preempt_hook_get(void)
 {
-	__atomic_fetch_add(&preempt_hook_users, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_add(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
+	static_branch_inc(&preempt_hook_key);
+	static_branch_inc(&preemptirq_hook_key);
 }
 
 void preempt_hook_put(void)
 {
-	__atomic_fetch_sub(&preemptirq_hook_users, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_sub(&preempt_hook_users, 1, __ATOMIC_SEQ_CST);
+	static_branch_dec(&preemptirq_hook_key);
+	static_branch_dec(&preempt_hook_key);
 }
 
 static void irqflags_regfunc(bool on)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "lib/compiler.h"
+#include "kernel/jump_label.h"
 
 #define RFLAGS_IF (1UL << 9) /* interrupts enabled */
 
@@ -75,14 +76,14 @@ static __always_inline unsigned long read_rflags(void)
  * raw_local_irq_disable/enable are the bare instructions. local_irq_disable/enable are the same
  * plus a hook, trace_hardirqs_off() after cli and trace_hardirqs_on() before sti (trace/
  * trace_preemptirq.c), which the irqsoff tracers and the preemptirq:irq_disable/irq_enable
- * events listen to. The hooks are called only while someone listens (irqflags_hook_users,
- * counted by trace_preemptirq.c): one compare with memory and a branch predicted not taken,
- * the call itself out of line, as a tracepoint's test (kernel/tracepoint.h). So the cost of
- * the hooks while no latency tracer runs is two instructions a toggle. Code that runs inside
- * the hooks (the tracer's own recording) uses the raw forms or just nests harmlessly: the hooks
- * act only on a real transition (trace_preemptirq.c).
+ * events listen to. The hooks are called only while someone listens: irqflags_hook_key is a
+ * static key (kernel/jump_label.h) that trace_preemptirq.c turns on for the first listener and
+ * off after the last, so each test is a 5-byte NOP while no latency tracer runs, patched into a
+ * jump to the out-of-line call while one does, as a tracepoint's test (kernel/tracepoint.h).
+ * Code that runs inside the hooks (the tracer's own recording) uses the raw forms or just nests
+ * harmlessly: the hooks act only on a real transition (trace_preemptirq.c).
  */
-extern int irqflags_hook_users;
+DECLARE_STATIC_KEY_FALSE(irqflags_hook_key);
 /*
  * The hooks are called through thunks (arch/x86_64/thunk_64.S) that keep every register, from
  * inside an asm statement: the compiler sees no call, so a function that toggles interrupts
@@ -93,7 +94,10 @@ void trace_hardirqs_off(void);
 #define HOOK_CALL(thunk) __asm__ __volatile__("call " #thunk : : : "memory", "cc")
 
 #define IRQFLAGS_HOOK_TEST(label)                                                                  \
-	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(irqflags_hook_users) : "cc" : label)
+	do {                                                                                       \
+		if (static_branch_unlikely(&irqflags_hook_key))                                    \
+			goto label;                                                                \
+	} while (0)
 
 static __always_inline void raw_local_irq_disable(void)
 {

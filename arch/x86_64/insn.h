@@ -4,7 +4,8 @@
  *
  * Dynamic ftrace turns each function's "call __fentry__" into NOP5 and back into a call
  * (arch/x86_64/ftrace.c, ftrace_64.S); text_poke briefly puts an INT3 over the first byte of an
- * instruction while it changes (arch/x86_64/text_poke.c); a backtrace steps over the call site
+ * instruction while it changes (arch/x86_64/text_poke.c); a static key turns NOP5 into a JMP32
+ * and back (arch/x86_64/jump_label.c); a backtrace steps over the call site
  * to find the prologue (arch/x86_64/traps.c). Safe to include from assembly.
  */
 #ifndef ARCH_X86_64_INSN_H
@@ -17,6 +18,10 @@
 /* call rel32: the opcode, then a 32-bit displacement from the end of the instruction. */
 #define CALL_INSN_SIZE 5
 #define CALL_INSN_OPCODE 0xE8
+
+/* jmp rel32: the opcode, then a 32-bit displacement from the end of the instruction. */
+#define JMP32_INSN_SIZE 5
+#define JMP32_INSN_OPCODE 0xE9
 
 /* The 5-byte NOP, "nopl 0x0(%rax,%rax,1)": one instruction, so a CPU never runs half of it. */
 #define NOP5_INSN_SIZE 5

@@ -13,11 +13,14 @@
  *   3. write the new first byte, replacing the int3;                  sync all CPUs
  *
  * A CPU that reaches a site during the change executes either the old instruction, or the int3,
- * never a mix. The int3 handler below recognizes our sites and sends the CPU past the 5 bytes,
- * as if the site were a NOP (so a traced call may be missed while its site changes; nothing
- * breaks). "Sync" means an IPI that makes each CPU execute a serializing instruction, so no CPU
- * keeps running old, already-decoded bytes. The three steps are done for a whole batch of sites
- * at once, so enabling thousands of sites costs three rounds of IPIs, not thousands.
+ * never a mix. The int3 handler below recognizes our sites and sends the CPU on as the new
+ * instruction would if that is a jump (a static key's, kernel/jump_label.c), else past the 5
+ * bytes, as if the site were a NOP (so a traced call may be missed while its site changes;
+ * nothing breaks). "Sync" means an IPI that makes each CPU execute a serializing instruction, so
+ * no CPU keeps running old, already-decoded bytes. The three steps are done for a whole batch
+ * of sites at once, so enabling thousands of sites costs three rounds of IPIs, not thousands.
+ * One batch at a time (text_mutex): dynamic ftrace (trace/ftrace.c) and static keys
+ * (kernel/jump_label.c) both patch with it.
  *
  * QEMU's TCG keeps translations of guest code, and a vCPU translating a page while another
  * writes to it can keep a translation of the bytes from before the write (QEMU drops the old
@@ -42,11 +45,17 @@
 #include "arch/x86_64/insn.h"
 #include "kernel/smp.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/panic.h"
 #include "lib/bsearch.h"
 #include "lib/string.h"
 
 static DEFINE_SPINLOCK(poke_lock); /* one user of POKE_AREA at a time */
+/*
+ * One batch at a time (Linux's text_mutex): dynamic ftrace and static keys both patch, each
+ * under its own lock, and bp_locs is the one batch the int3 handler looks in.
+ */
+static DEFINE_MUTEX(text_mutex);
 static const struct text_poke_loc *bp_locs; /* the batch being patched, for the int3 handler */
 static volatile int bp_count;
 static text_poke_site_fn holds_site_insn; /* what the sites hold between batches */
@@ -144,16 +153,44 @@ notrace void text_poke_set_site_insn(text_poke_site_fn fn)
 	WRITE_ONCE(holds_site_insn, fn);
 }
 
-/* A CPU hit one of our int3s: skip the whole instruction being replaced. */
+/* The jump a JMP32 at addr takes (the displacement counts from the instruction's end). */
+static notrace unsigned long jmp32_target(unsigned long addr, const volatile uint8_t *insn)
+{
+	int32_t rel = (int32_t)((uint32_t)insn[1] | (uint32_t)insn[2] << 8 |
+				(uint32_t)insn[3] << 16 | (uint32_t)insn[4] << 24);
+
+	return addr + JMP32_INSN_SIZE + (long)rel;
+}
+
+/*
+ * A CPU hit one of our int3s: it runs the new instruction instead, if that is a jump (a static
+ * key's, arch/x86_64/jump_label.c: which branch runs is part of what the program does, so the
+ * CPU takes the one the key has from now on, as Linux's int3 handler emulates it), or goes past
+ * the whole instruction being replaced (a NOP, or dynamic ftrace's call: that traced call is
+ * missed, nothing breaks).
+ */
 static notrace bool poke_int3_handler(struct pt_regs *regs)
 {
 	unsigned long addr = regs->rip - INT3_INSN_SIZE; /* int3 is a trap: RIP is past it */
 	const volatile uint8_t *site = (const volatile uint8_t *)addr;
 	bool gone = kernel_text_address(addr) && *site != INT3_INSN_OPCODE;
+	const struct text_poke_loc *loc = READ_ONCE(bp_count) ? find_loc(addr) : NULL;
 
-	/* One of the batch's sites, whatever it holds now (see above): skip it, as a NOP. */
-	if (READ_ONCE(bp_count) && find_loc(addr)) {
-		regs->rip = addr + POKE_INSN_MAX;
+	/* One of the batch's sites, whatever it holds now (see above). */
+	if (loc) {
+		if (loc->new_insn[0] == JMP32_INSN_OPCODE)
+			regs->rip = jmp32_target(addr, loc->new_insn);
+		else
+			regs->rip = addr + POKE_INSN_MAX;
+		return true;
+	}
+	/*
+	 * A stale int3 over a jump that is there now: the jump is taken here, as the CPU would run
+	 * it, rather than run again (a stale translation may trap forever, see above).
+	 */
+	if (gone && kernel_text_address(addr + JMP32_INSN_SIZE - 1) &&
+	    *site == JMP32_INSN_OPCODE) {
+		regs->rip = jmp32_target(addr, site);
 		return true;
 	}
 	/*
@@ -182,6 +219,7 @@ notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
 	static const uint8_t int3 = INT3_INSN_OPCODE;
 	if (n <= 0)
 		return;
+	mutex_lock(&text_mutex); /* one batch at a time: the int3 handler knows only one */
 	bp_locs = locs;
 	__atomic_store_n(&bp_count, n, __ATOMIC_RELEASE);
 
@@ -204,6 +242,7 @@ notrace void text_poke_bp_batch(const struct text_poke_loc *locs, int n)
 
 	__atomic_store_n(&bp_count, 0, __ATOMIC_RELEASE);
 	bp_locs = NULL;
+	mutex_unlock(&text_mutex);
 }
 
 void text_poke_init(void)

@@ -20,7 +20,8 @@ void text_poke_init(void);
 /* Writes len bytes at addr (kernel text) through a temporary writable alias. */
 void text_poke(void *addr, const void *src, size_t len);
 /* Replaces the 5-byte instruction at each loc->addr on a running SMP system (int3 protocol).
- * locs must be sorted by address. Call with interrupts enabled. */
+ * locs must be sorted by address. Task context, interrupts enabled: it takes text_mutex
+ * (one batch at a time) and waits for every CPU. */
 void text_poke_bp_batch(const struct text_poke_loc *locs, int n);
 /* Makes every CPU serialize its instruction stream. */
 void text_poke_sync(void);

@@ -22,7 +22,7 @@ struct load_info {
 	char *secstrings, *strtab;
 	unsigned int num_syms;
 	struct {
-		unsigned int sym, str, mod, info, mcount, printk_fmt, ksymtab, param;
+		unsigned int sym, str, mod, info, mcount, printk_fmt, ksymtab, param, jump_table;
 	} index;           /* section numbers; 0 when the section is absent */
 	struct module_layout layout; /* sizes and, once allocated, the base */
 };
@@ -43,7 +43,7 @@ int simplify_symbols(struct load_info *info,
 int apply_relocations(struct load_info *info);
 /* The module's struct, relocated: all but name, init and exit reset; then the sections below. */
 int setup_module_struct(struct load_info *info, struct module *mod);
-/* What the module keeps: its __mcount_loc, __trace_printk_fmt and __ksymtab, once moved. */
+/* What the module keeps: its __mcount_loc, __trace_printk_fmt, __ksymtab, __jump_table, moved. */
 void find_module_sections(struct load_info *info, struct module *mod);
 /* The value of "key=" in .modinfo, or NULL. */
 const char *get_modinfo(const struct load_info *info, const char *key);

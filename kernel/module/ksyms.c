@@ -9,6 +9,7 @@
 #include "kernel/module/module.h"
 #include "kernel/printk.h"
 #include "kernel/kprobes.h"
+#include "kernel/jump_label.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/time/timer.h"
 #include "kernel/time/time.h"
@@ -31,6 +32,13 @@ EXPORT_SYMBOL(__trace_bputs);
 EXPORT_SYMBOL(__trace_puts);
 EXPORT_SYMBOL(tracing_on);
 EXPORT_SYMBOL(tracing_off);
+
+/* Static keys (kernel/jump_label.h; tests/modules/test_static_keys.c). */
+EXPORT_SYMBOL(static_key_enable);
+EXPORT_SYMBOL(static_key_disable);
+EXPORT_SYMBOL(static_key_slow_inc);
+EXPORT_SYMBOL(static_key_slow_dec);
+EXPORT_SYMBOL(jump_label_count_sites);
 
 /* Kprobes (kernel/kprobes.h; modules/kprobe_example.c). */
 EXPORT_SYMBOL(register_kprobe);
@@ -84,11 +92,11 @@ EXPORT_SYMBOL(udelay);
  * Interrupts and preemption: local_irq_disable(), preempt_disable() and friends are inline, and
  * their tracing hooks (arch/x86_64/cpu.h, kernel/sched/preempt.h) are what a module calls.
  */
-EXPORT_SYMBOL(irqflags_hook_users);
+EXPORT_SYMBOL(irqflags_hook_key);
 EXPORT_SYMBOL(trace_hardirqs_on);
 EXPORT_SYMBOL(trace_hardirqs_off);
-EXPORT_SYMBOL(preempt_hook_users);
-EXPORT_SYMBOL(preemptirq_hook_users);
+EXPORT_SYMBOL(preempt_hook_key);
+EXPORT_SYMBOL(preemptirq_hook_key);
 EXPORT_SYMBOL(trace_preempt_on);
 EXPORT_SYMBOL(trace_preempt_off);
 EXPORT_SYMBOL(preempt_schedule);

@@ -18,7 +18,9 @@
  *   8. ftrace_module_init   ftrace turns the module's __fentry__ calls into NOPs, writing the
  *                           text while it is still writable and not yet executable
  *   9. protections          text read-only and executable, rodata read-only, data stays
- *                           read-write and no-execute: no page is ever writable and executable
+ *                           read-write and no-execute: no page is ever writable and executable;
+ *                           then jump_label_add_module patches its static branches (its
+ *                           __jump_table, checked at step 7) to the state of their keys
  *  10. ftrace_module_enable the tracer's current filters reach the new functions
  *  11. do_init_module       the init runs (in the insmod task); if it fails, everything is undone
  *
@@ -38,6 +40,7 @@
 #include "trace/events/module.h"
 #include "kernel/module/module.h"
 #include "kernel/kprobes.h"
+#include "kernel/jump_label.h"
 #include "kernel/module/internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
@@ -400,6 +403,7 @@ static int do_init_module(struct module *mod)
 		mutex_unlock(&module_mutex);
 		mod_sysfs_teardown(mod);
 		kprobes_module_going_mod(mod);
+		jump_label_del_module(mod);
 		ftrace_release_mod(mod);
 		free_module(mod);
 		return ret;
@@ -449,6 +453,8 @@ int load_module(void *buf, size_t len, const char *uargs)
 	if (!err)
 		err = setup_module_struct(&info, mod);
 	if (!err)
+		err = jump_label_check_module(mod);
+	if (!err)
 		err = add_kallsyms(mod, &info);
 	if (err) {
 		module_memfree(info.layout.base, info.layout.size);
@@ -456,6 +462,7 @@ int load_module(void *buf, size_t len, const char *uargs)
 	}
 	ftrace_module_init(mod);
 	module_enable_protections(&mod->core_layout);
+	jump_label_add_module(mod); /* its static branches as their keys are, before any of it runs */
 	/*
 	 * The module's variables, before anything of it runs but once its text may run: the set of
 	 * a module_param_cb is the module's own code (Linux too parses after complete_formation()).
@@ -463,6 +470,7 @@ int load_module(void *buf, size_t len, const char *uargs)
 	if (uargs)
 		err = parse_args(info.name, uargs, mod->kp, mod->num_kp);
 	if (err) {
+		jump_label_del_module(mod);
 		ftrace_release_mod(mod);
 		kfree(mod->kallsyms);
 		module_memfree(info.layout.base, info.layout.size);
@@ -573,6 +581,7 @@ int delete_module(const char *name, unsigned int flags)
 	if (mod->exit)
 		mod->exit();
 	kprobes_module_going_mod(mod);
+	jump_label_del_module(mod);
 	ftrace_release_mod(mod);
 
 	mutex_lock(&module_mutex);

@@ -58,6 +58,7 @@ struct module_layout {
  * refused rather than misread.
  */
 struct dentry;
+struct jump_entry;
 struct module {
 	enum module_state state;
 	struct list_head list; /* on the list of modules, under module_mutex */
@@ -81,6 +82,14 @@ struct module {
 	 */
 	unsigned long *ftrace_callsites;
 	unsigned int num_ftrace_callsites;
+
+	/*
+	 * Its static branch sites (section __jump_table, relocated), and its link on the list of
+	 * loaded tables (kernel/jump_label.c, under its mutex).
+	 */
+	struct jump_entry *jump_entries;
+	unsigned int num_jump_entries;
+	struct module *jump_next;
 
 	/* Its trace_printk formats (section __trace_printk_fmt), for printk_formats. */
 	const char **trace_bprintk_fmt_start;

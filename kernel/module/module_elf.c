@@ -17,6 +17,7 @@
  * libFuzzer target (tests/unit/test_module_elf.c, tests/fuzz/fuzz_module_elf.c).
  */
 #include "kernel/module/internal.h"
+#include "kernel/jump_label.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -278,6 +279,7 @@ int setup_load_info(struct load_info *info)
 	info->index.printk_fmt = find_sec(info, "__trace_printk_fmt");
 	info->index.ksymtab = find_sec(info, "__ksymtab");
 	info->index.param = find_sec(info, "__param");
+	info->index.jump_table = find_sec(info, "__jump_table");
 	int err = check_array_sec(info, info->index.mcount, sizeof(unsigned long));
 	if (!err)
 		err = check_array_sec(info, info->index.printk_fmt, sizeof(char *));
@@ -285,6 +287,14 @@ int setup_load_info(struct load_info *info)
 		err = check_array_sec(info, info->index.ksymtab, sizeof(struct kernel_symbol));
 	if (!err)
 		err = check_array_sec(info, info->index.param, sizeof(struct kernel_param));
+	if (!err)
+		err = check_array_sec(info, info->index.jump_table, sizeof(struct jump_entry));
+	/* Sorted in place when the module loads (kernel/jump_label.c): it must be data. */
+	if (!err && info->index.jump_table &&
+	    !(info->sechdrs[info->index.jump_table].sh_flags & SHF_WRITE)) {
+		pr_err("%s: invalid section __jump_table\n", info->name);
+		err = -ENOEXEC;
+	}
 	return err;
 }
 
@@ -336,6 +346,7 @@ int layout_sections(struct load_info *info)
 	align_sec(info, info->index.printk_fmt, sizeof(unsigned long));
 	align_sec(info, info->index.ksymtab, sizeof(unsigned long));
 	align_sec(info, info->index.param, sizeof(unsigned long));
+	align_sec(info, info->index.jump_table, sizeof(unsigned long));
 	align_sec(info, info->index.mod, __alignof__(struct module));
 	for (unsigned int i = 0; i < info->hdr->e_shnum; i++)
 		info->sechdrs[i].sh_entsize = ~0UL;
@@ -495,6 +506,11 @@ void find_module_sections(struct load_info *info, struct module *mod)
 		s = &info->sechdrs[info->index.ksymtab];
 		mod->syms = (const struct kernel_symbol *)s->sh_addr;
 		mod->num_syms = (unsigned int)(s->sh_size / sizeof(struct kernel_symbol));
+	}
+	if (info->index.jump_table) {
+		s = &info->sechdrs[info->index.jump_table];
+		mod->jump_entries = (struct jump_entry *)s->sh_addr;
+		mod->num_jump_entries = (unsigned int)(s->sh_size / sizeof(struct jump_entry));
 	}
 	if (info->index.param) {
 		s = &info->sechdrs[info->index.param];

@@ -53,23 +53,28 @@ void preempt_schedule(void);
  * that makes the count 1 calls trace_preempt_off(), preempt_enable() that will make it 0 calls
  * trace_preempt_on() first (trace/trace_preemptirq.c: the preemptoff tracers, the
  * preemptirq:preempt_disable/enable events). As the interrupt-flag hooks (arch/x86_64/cpu.h),
- * only while someone listens: one compare and a branch otherwise; the count is looked at out
- * of line. The counter's raw add and sub (interrupt entry, the scheduler) are not hooked.
+ * only while someone listens: a static key, one NOP otherwise; the count is looked at out of
+ * line. The counter's raw add and sub (interrupt entry, the scheduler) are not hooked.
  */
-extern int preempt_hook_users;
+DECLARE_STATIC_KEY_FALSE(preempt_hook_key);
 /*
- * Both kinds counted together: a spin lock that turns interrupts and preemption off together
+ * On while either kind listens: a spin lock that turns interrupts and preemption off together
  * (spin_lock_irqsave) tests once for both (kernel/locking/spinlock.h), half the cost.
  */
-extern int preemptirq_hook_users;
+DECLARE_STATIC_KEY_FALSE(preemptirq_hook_key);
 void trace_preempt_off(void);
 void trace_preempt_on(void);
 
 #define PREEMPT_HOOK_TEST(label)                                                                   \
-	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(preempt_hook_users) : "cc" : label)
+	do {                                                                                       \
+		if (static_branch_unlikely(&preempt_hook_key))                                     \
+			goto label;                                                                \
+	} while (0)
 #define PREEMPTIRQ_HOOK_TEST(label)                                                                \
-	__asm__ goto("cmpl $0, %0\n\tjne %l[" #label "]" : : "m"(preemptirq_hook_users) : "cc"     \
-		     : label)
+	do {                                                                                       \
+		if (static_branch_unlikely(&preemptirq_hook_key))                                  \
+			goto label;                                                                \
+	} while (0)
 
 static __always_inline void preempt_disable(void)
 {

@@ -345,11 +345,11 @@ static const char *enabled_list(void)
 		strcat(buf, " ");
 		/* The probe is attached exactly when the event is on. */
 		assert_true(call->registered);
-		assert_true(call->tp->enabled);
+		assert_true(static_key_enabled(&call->tp->key));
 	}
 	list_for_each_entry(call, &ftrace_events, list) {
 		if (!call->file.enabled && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE))
-			assert_false(call->tp->enabled);
+			assert_false(static_key_enabled(&call->tp->key));
 	}
 	return buf;
 }
@@ -410,13 +410,13 @@ static void test_tracer_hold(void **state)
 	assert_int_equal(trace_event_tracer_hold("sched", "sched_switch", true), 0);
 	assert_false(event_sched_switch.file.enabled); /* not the user's switch... */
 	assert_true(event_sched_switch.registered); /* ...but it records */
-	assert_true(__tracepoint_sched_switch.enabled);
+	assert_true(static_key_enabled(&__tracepoint_sched_switch.key));
 	assert_int_equal(set_clr("sched_switch"), 0);
 	assert_int_equal(set_clr("!sched_switch"), 0);
-	assert_true(__tracepoint_sched_switch.enabled); /* still held */
+	assert_true(static_key_enabled(&__tracepoint_sched_switch.key)); /* still held */
 	syncs = sync_calls;
 	assert_int_equal(trace_event_tracer_hold("sched", "sched_switch", false), 0);
-	assert_false(__tracepoint_sched_switch.enabled);
+	assert_false(static_key_enabled(&__tracepoint_sched_switch.key));
 	assert_int_equal(sync_calls, syncs + 1); /* detaching waited for the other CPUs */
 	assert_int_equal(trace_event_tracer_hold("sched", "nosuch", true), -ENOENT);
 }
@@ -1403,7 +1403,8 @@ static void test_syscall_records(void **state)
 	assert_int_equal(trace_event_enable_disable(&event_enter_write, 1), 0);
 	assert_int_equal(trace_event_enable_disable(&event_exit_write, 1), 0);
 	/* The shared probes, as the tracepoints call them (trace_sys_enter() would cli). */
-	assert_true(__tracepoint_sys_enter.enabled && __tracepoint_sys_exit.enabled);
+	assert_true(static_key_enabled(&__tracepoint_sys_enter.key) &&
+		    static_key_enabled(&__tracepoint_sys_exit.key));
 	((sys_enter_probe_t)event_enter_write.probe)(NULL, &regs, 39);
 	assert_null(ring_buffer_consume(global_trace.buffer, 0, &ts, NULL)); /* getpid: off */
 	((sys_enter_probe_t)event_enter_write.probe)(NULL, &regs, 1);
@@ -1425,10 +1426,10 @@ static void test_syscall_records(void **state)
 			    "sys_write -> 0xfffffffffffffff7\n");
 	/* The shared probe goes when the last event does. */
 	assert_int_equal(trace_event_enable_disable(&event_enter_write, 0), 0);
-	assert_false(__tracepoint_sys_enter.enabled);
-	assert_true(__tracepoint_sys_exit.enabled);
+	assert_false(static_key_enabled(&__tracepoint_sys_enter.key));
+	assert_true(static_key_enabled(&__tracepoint_sys_exit.key));
 	assert_int_equal(trace_event_enable_disable(&event_exit_write, 0), 0);
-	assert_false(__tracepoint_sys_exit.enabled);
+	assert_false(static_key_enabled(&__tracepoint_sys_exit.key));
 }
 
 int main(void)

@@ -35,7 +35,7 @@ MOD = MODDIR + "/kernel/modules/%s.ko"
 TEST_MOD = MODDIR + "/kernel/tests/modules/%s.ko"
 EXAMPLES = ["faulty", "foo", "howdy", "kprobe_example", "latency_demo", "mytracer",
             "synth_event_gen_test", "ticktock"]  # modules/
-TEST_MODULES = ["initfail", "undef"]  # tests/modules/
+TEST_MODULES = ["initfail", "test_static_key_base", "test_static_keys", "undef"]  # tests/modules/
 EEXIST, ENOEXEC = 17, 8
 
 # ELF64 layout (lib/elf.h): header fields, section header fields, by offset.
