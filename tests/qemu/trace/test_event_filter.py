@@ -9,8 +9,8 @@ trace holds only what the filters keep, for sched, syscalls and the generic cpu 
 """
 import re
 
-from tracefs import EINVAL, T, TRACE_PREFIX, cat, fails, modes, ok, reset_tracing, sh
-from test_events import LINE
+from tracefs import (EINVAL, TRACE_EVENT_LINE, TRACE_PREFIX, cat, fails, modes, ok, reset_tracing,
+                     sh)
 
 BOOT = {"timeout": 120}
 
@@ -40,7 +40,7 @@ def lines_of(k):
     for line in out.splitlines():
         if line.startswith("#"):
             continue
-        m = LINE.match(line) or SYSCALL_LINE.match(line)
+        m = TRACE_EVENT_LINE.match(line) or SYSCALL_LINE.match(line)
         assert m, "not an event line: %r" % line
         got.append((m.group("event"), m.group("body"), int(m.group("cpu"))))
         pids.append(int(m.group("pid")))

@@ -11,7 +11,6 @@ snapshot takes one. trace-cmd profile, which writes "stacktrace" there, now find
 import re
 
 from tracefs import EINVAL, T, fails, modes, ok, reset_tracing, sh
-from test_events import LINE
 
 BOOT = {"timeout": 120}
 
