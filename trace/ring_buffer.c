@@ -1364,8 +1364,10 @@ static void rb_reader_advance(struct ring_buffer_per_cpu *cb,
 	rb_count(&cb->read, 1);
 }
 
-struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
-					   uint64_t *ts, unsigned long *lost_events)
+/* The next event of cpu's buffer and the events lost before it; consume: also read past it. */
+static struct ring_buffer_event *rb_peek_or_consume(struct ring_buffer *buffer, int cpu,
+						     uint64_t *ts, unsigned long *lost_events,
+						     bool consume)
 {
 	struct ring_buffer_per_cpu *cb;
 	struct ring_buffer_event *event;
@@ -1378,27 +1380,7 @@ struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
 	event = rb_reader_peek(cb, &t);
 	if (lost_events)
 		*lost_events = event ? cb->lost_events : 0;
-	rb_reader_unlock(cb);
-	if (ts)
-		*ts = t;
-	return event;
-}
-
-struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cpu,
-					      uint64_t *ts, unsigned long *lost_events)
-{
-	struct ring_buffer_per_cpu *cb;
-	struct ring_buffer_event *event;
-	uint64_t t = 0;
-
-	if (!rb_valid_cpu(buffer, cpu))
-		return NULL;
-	cb = buffer->buffers[cpu];
-	rb_reader_lock(cb);
-	event = rb_reader_peek(cb, &t);
-	if (lost_events)
-		*lost_events = event ? cb->lost_events : 0;
-	if (event) {
+	if (event && consume) {
 		cb->lost_events = 0;
 		rb_reader_advance(cb, event, t);
 	}
@@ -1406,6 +1388,18 @@ struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cp
 	if (ts)
 		*ts = t;
 	return event;
+}
+
+struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
+					   uint64_t *ts, unsigned long *lost_events)
+{
+	return rb_peek_or_consume(buffer, cpu, ts, lost_events, false);
+}
+
+struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cpu,
+					      uint64_t *ts, unsigned long *lost_events)
+{
+	return rb_peek_or_consume(buffer, cpu, ts, lost_events, true);
 }
 
 struct ring_buffer_event *ring_buffer_peek_oldest(struct ring_buffer *buffer, int *cpu,
