@@ -383,12 +383,7 @@ static int do_mkdir(const char *pathname, umode_t mode)
 
 int vfs_mkdir(const char *pathname, umode_t mode)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_mkdir(pathname, mode);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_mkdir(pathname, mode));
 }
 
 /*
@@ -428,12 +423,7 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_mknod(pathname, mode, fops);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_mknod(pathname, mode, fops));
 }
 
 /* The dentry that unlink/rmdir should remove: last in its directory, looked up in nd. */
@@ -474,12 +464,7 @@ static int do_rmdir(const char *pathname)
 
 int vfs_rmdir(const char *pathname)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_rmdir(pathname);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_rmdir(pathname));
 }
 
 static int do_unlink(const char *pathname)
@@ -505,12 +490,7 @@ static int do_unlink(const char *pathname)
 
 int vfs_unlink(const char *pathname)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_unlink(pathname);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_unlink(pathname));
 }
 
 /*
@@ -573,12 +553,7 @@ static int do_rename(const char *oldpath, const char *newpath)
 
 int vfs_rename(const char *oldpath, const char *newpath)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_rename(oldpath, newpath);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_rename(oldpath, newpath));
 }
 
 /* symlink(2): linkpath becomes a new name whose content is target (not looked at now). */
