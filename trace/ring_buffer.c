@@ -675,6 +675,20 @@ void ring_buffer_reset(struct ring_buffer *buffer)
 }
 
 /*
+ * cpu's parts of a and b change places, each told its new buffer; the writers of both are
+ * stopped (record_disabled) and none is inside a write.
+ */
+static void rb_swap_parts(struct ring_buffer *a, struct ring_buffer *b, int cpu)
+{
+	struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
+
+	__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+}
+
+/*
  * A snapshot: a and b trade their per-CPU buffers, pages, counters, readers' places and all.
  * Writers find their CPU's buffer through buffer->buffers[cpu] at reserve and again at commit,
  * so the two must never straddle a swap. Every CPU's writers are stopped first (the same
@@ -698,14 +712,8 @@ int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
 		rb_disable_writers(a->buffers[cpu]);
 		rb_disable_writers(b->buffers[cpu]);
 	}
-	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
-		struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
-
-		__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
-	}
+	for (cpu = 0; cpu < a->nr_cpus; cpu++)
+		rb_swap_parts(a, b, cpu);
 	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
 		rb_enable_writers(a->buffers[cpu]);
 		rb_enable_writers(b->buffers[cpu]);
@@ -730,10 +738,7 @@ int ring_buffer_swap_cpu(struct ring_buffer *a, struct ring_buffer *b, int cpu)
 		return -EINVAL;
 	rb_disable_writers(ca);
 	rb_disable_writers(cbb);
-	__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+	rb_swap_parts(a, b, cpu);
 	rb_enable_writers(ca);
 	rb_enable_writers(cbb);
 	return 0;
@@ -762,10 +767,7 @@ int ring_buffer_swap_cpu_nowait(struct ring_buffer *a, struct ring_buffer *b, in
 	    (uint32_t)__atomic_load_n(&cbb->nesting, __ATOMIC_SEQ_CST)) {
 		ret = -EBUSY;
 	} else {
-		__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+		rb_swap_parts(a, b, cpu);
 	}
 	rb_enable_writers(ca);
 	rb_enable_writers(cbb);
@@ -809,12 +811,8 @@ int ring_buffer_swap_nowait(struct ring_buffer *a, struct ring_buffer *b)
 	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
 		struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
 
-		if (!ret) {
-			__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
-		}
+		if (!ret)
+			rb_swap_parts(a, b, cpu);
 		rb_enable_writers(ca);
 		rb_enable_writers(cbb);
 	}
