@@ -330,18 +330,24 @@ def test_task_events(lucid):
               newcomm="a-rather-long-n"), evs
 
 
-def test_module_events(lucid):
-    reset_tracing(lucid)
-    # A tracer switch empties the trace: the module's references are recorded in an instance.
-    ok(lucid, "echo 1 > events/module/enable")
-    quiet(lucid, "insmod %s/foo.ko; rmmod foo" % MODDIR)
-    top = events(lucid)
+def module_refs_in_instance(lucid):
+    """A module referenced and let go while instances/mod (made here) records the module
+    events: mytracer loaded, made the tracer and back, unloaded."""
     ok(lucid, "mkdir instances/mod")
     ok(lucid, "echo 1 > instances/mod/events/module/enable")
     quiet(lucid, "insmod %s/mytracer.ko" % MODDIR)
     ok(lucid, "echo mytracer > current_tracer")
     ok(lucid, "echo nop > current_tracer")
     quiet(lucid, "rmmod mytracer")
+
+
+def test_module_events(lucid):
+    reset_tracing(lucid)
+    # A tracer switch empties the trace: the module's references are recorded in an instance.
+    ok(lucid, "echo 1 > events/module/enable")
+    quiet(lucid, "insmod %s/foo.ko; rmmod foo" % MODDIR)
+    top = events(lucid)
+    module_refs_in_instance(lucid)
     ok(lucid, "echo 0 > events/module/enable")
     inst = events(lucid, "instances/mod/trace")
     ok(lucid, "rmdir instances/mod")
@@ -464,12 +470,7 @@ def test_trace_cmd_report_agrees(lucid):
     want = {e.split(":")[1] for e in events} - {"module_get", "module_put"}
     assert want - {"sched_migrate_task"} <= seen, want - seen
     # A module's references, in an instance (a tracer switch empties the top level's buffer).
-    ok(lucid, "mkdir instances/mod")
-    ok(lucid, "echo 1 > instances/mod/events/module/enable")
-    quiet(lucid, "insmod %s/mytracer.ko" % MODDIR)
-    ok(lucid, "echo mytracer > current_tracer")
-    ok(lucid, "echo nop > current_tracer")
-    quiet(lucid, "rmmod mytracer")
+    module_refs_in_instance(lucid)
     ok(lucid, "echo 0 > instances/mod/events/module/enable")
     trace_text, report = record_in_lucid(lucid, "mod", "instances/mod/trace", "-B mod")
     sh(lucid, "[ -d instances/mod ] && rmdir instances/mod")  # (trace-cmd extract may have)
