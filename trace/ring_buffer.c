@@ -721,6 +721,13 @@ int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
 	return 0;
 }
 
+/* cpu's parts of a and b may trade places: two buffers alike in CPUs, parts of one size. */
+static bool rb_parts_swappable(struct ring_buffer *a, struct ring_buffer *b, int cpu)
+{
+	return a != b && a->nr_cpus == b->nr_cpus && rb_valid_cpu(a, cpu) &&
+	       a->buffers[cpu]->nr_pages == b->buffers[cpu]->nr_pages;
+}
+
 /*
  * Linux's ring_buffer_swap_cpu: the same trade for one CPU's part only (per_cpu/cpuN/snapshot),
  * with that CPU's writers held off. Both parts must be the same size, as in Linux: a swap must
@@ -730,12 +737,10 @@ int ring_buffer_swap_cpu(struct ring_buffer *a, struct ring_buffer *b, int cpu)
 {
 	struct ring_buffer_per_cpu *ca, *cbb;
 
-	if (a == b || a->nr_cpus != b->nr_cpus || !rb_valid_cpu(a, cpu))
+	if (!rb_parts_swappable(a, b, cpu))
 		return -EINVAL;
 	ca = a->buffers[cpu];
 	cbb = b->buffers[cpu];
-	if (ca->nr_pages != cbb->nr_pages)
-		return -EINVAL;
 	rb_disable_writers(ca);
 	rb_disable_writers(cbb);
 	rb_swap_parts(a, b, cpu);
@@ -749,12 +754,10 @@ int ring_buffer_swap_cpu_nowait(struct ring_buffer *a, struct ring_buffer *b, in
 	struct ring_buffer_per_cpu *ca, *cbb;
 	int ret = 0;
 
-	if (a == b || a->nr_cpus != b->nr_cpus || !rb_valid_cpu(a, cpu))
+	if (!rb_parts_swappable(a, b, cpu))
 		return -EINVAL;
 	ca = a->buffers[cpu];
 	cbb = b->buffers[cpu];
-	if (ca->nr_pages != cbb->nr_pages)
-		return -EINVAL;
 	/*
 	 * Writers that come now stay out; one already in (nesting) makes us give up, and so does
 	 * a part whose writers someone else had stopped (a reset or resize under way, as Linux's
