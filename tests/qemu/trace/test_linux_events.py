@@ -20,7 +20,7 @@ import tempfile
 
 from test_dynamic import PRINTK_LINE, assert_same_report, host_report
 from test_events import ALL_EVENTS, COMMON_FIELDS
-from tracefs import T, TRACE_EVENT_LINE, cat, ncpus, ok, reset_tracing, sh
+from tracefs import T, TRACE_PREFIX, cat, ncpus, ok, reset_tracing, sh
 
 SHARE = tempfile.mkdtemp(prefix="lucid-events30-")
 BOOT = {"share": SHARE, "timeout": 120}
@@ -151,7 +151,9 @@ STATIC = {e.split(":")[1] for e in ALL_EVENTS}  # every static event's name
 
 # --- reading the trace -------------------------------------------------------------------------
 
-# Lucid's `trace` line (test_events.TRACE_EVENT_LINE), and trace-cmd report's (no flags column).
+# Lucid's `trace` line (tracefs.TRACE_PREFIX), and trace-cmd report's: no flags column, the
+# instance's name first when it reads one ("osn: "), the event's text padded after its name.
+EVENT_LINE = re.compile(r"^(?:\w+: )?" + TRACE_PREFIX + r"(?P<event>\w+): +(?P<body>.*)$")
 
 
 def quiet(k, cmd, timeout=120):
@@ -167,7 +169,7 @@ def parse(text):
     for line in text.splitlines():
         if line.startswith("#") or not line.strip() or line.startswith("cpus="):
             continue
-        m = TRACE_EVENT_LINE.match(line)
+        m = EVENT_LINE.match(line)
         assert m, "not an event line: %r" % line
         out.append((m.group("event"), dict(re.findall(r"(\w+)=(\S*)", m.group("body"))), m))
     return out
