@@ -133,7 +133,7 @@ $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@ $(KPROBES_TEXT)
 
-$(B)/boot/%.o: boot/%.asm
+$(B)/boot/%.o: boot/%.asm boot/long_mode.inc
 	@mkdir -p $(dir $@)
 	$(NASM) -f elf64 -g -o $@ $<
 

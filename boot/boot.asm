@@ -17,15 +17,11 @@ KERNEL_VMA       equ 0xffffffff80000000
 PAGE_PRESENT     equ 1 << 0
 PAGE_WRITE       equ 1 << 1
 PAGE_HUGE        equ 1 << 7            ; in a page directory entry: a 2 MiB page
-CR4_PAE          equ 1 << 5
-CR0_PG           equ 1 << 31
-CR0_WP           equ 1 << 16           ; write-protect applies to the kernel too
-MSR_EFER         equ 0xc0000080
-EFER_LME         equ 1 << 8            ; long mode enable
-EFER_NXE         equ 1 << 11           ; allow the no-execute bit in page tables
 BOOT_STACK_SIZE  equ 16384
 PML4_DIRECT_MAP  equ 273               ; 0xffff888000000000 >> 39 & 511
 BOOT_PT_PAGES    equ 8                 ; pml4 + 3 pdpts + 4 pds
+
+%include "boot/long_mode.inc"
 
 section .multiboot
 align 8
@@ -104,13 +100,7 @@ _start:
 	mov eax, cr4
 	or eax, CR4_PAE
 	mov cr4, eax
-	mov ecx, MSR_EFER
-	rdmsr
-	or eax, EFER_LME | EFER_NXE
-	wrmsr
-	mov eax, cr0
-	or eax, CR0_PG | CR0_WP
-	mov cr0, eax
+	enable_long_mode
 
 	lgdt [boot_gdt_ptr]
 	jmp 0x08:.long_mode             ; reload CS with the 64-bit code segment

@@ -12,12 +12,8 @@
 
 TRAMPOLINE_PHYS equ 0x8000          ; must match arch/x86_64/smpboot.c
 CR0_PE          equ 1 << 0
-CR0_PG          equ 1 << 31
-CR0_WP          equ 1 << 16
-CR4_PAE         equ 1 << 5
-MSR_EFER        equ 0xc0000080
-EFER_LME        equ 1 << 8
-EFER_NXE        equ 1 << 11
+
+%include "boot/long_mode.inc"
 
 %define T(x) (TRAMPOLINE_PHYS + (x - trampoline_start))
 
@@ -46,13 +42,7 @@ bits 32
 	mov cr4, eax
 	mov eax, [T(tramp_cr3)]
 	mov cr3, eax
-	mov ecx, MSR_EFER
-	rdmsr
-	or eax, EFER_LME | EFER_NXE
-	wrmsr
-	mov eax, cr0
-	or eax, CR0_PG | CR0_WP
-	mov cr0, eax
+	enable_long_mode
 	jmp 0x18:T(.lm64)
 
 bits 64

@@ -675,6 +675,20 @@ void ring_buffer_reset(struct ring_buffer *buffer)
 }
 
 /*
+ * cpu's parts of a and b change places, each told its new buffer; the writers of both are
+ * stopped (record_disabled) and none is inside a write.
+ */
+static void rb_swap_parts(struct ring_buffer *a, struct ring_buffer *b, int cpu)
+{
+	struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
+
+	__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+}
+
+/*
  * A snapshot: a and b trade their per-CPU buffers, pages, counters, readers' places and all.
  * Writers find their CPU's buffer through buffer->buffers[cpu] at reserve and again at commit,
  * so the two must never straddle a swap. Every CPU's writers are stopped first (the same
@@ -698,19 +712,20 @@ int ring_buffer_swap(struct ring_buffer *a, struct ring_buffer *b)
 		rb_disable_writers(a->buffers[cpu]);
 		rb_disable_writers(b->buffers[cpu]);
 	}
-	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
-		struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
-
-		__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
-	}
+	for (cpu = 0; cpu < a->nr_cpus; cpu++)
+		rb_swap_parts(a, b, cpu);
 	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
 		rb_enable_writers(a->buffers[cpu]);
 		rb_enable_writers(b->buffers[cpu]);
 	}
 	return 0;
+}
+
+/* cpu's parts of a and b may trade places: two buffers alike in CPUs, parts of one size. */
+static bool rb_parts_swappable(struct ring_buffer *a, struct ring_buffer *b, int cpu)
+{
+	return a != b && a->nr_cpus == b->nr_cpus && rb_valid_cpu(a, cpu) &&
+	       a->buffers[cpu]->nr_pages == b->buffers[cpu]->nr_pages;
 }
 
 /*
@@ -722,18 +737,13 @@ int ring_buffer_swap_cpu(struct ring_buffer *a, struct ring_buffer *b, int cpu)
 {
 	struct ring_buffer_per_cpu *ca, *cbb;
 
-	if (a == b || a->nr_cpus != b->nr_cpus || !rb_valid_cpu(a, cpu))
+	if (!rb_parts_swappable(a, b, cpu))
 		return -EINVAL;
 	ca = a->buffers[cpu];
 	cbb = b->buffers[cpu];
-	if (ca->nr_pages != cbb->nr_pages)
-		return -EINVAL;
 	rb_disable_writers(ca);
 	rb_disable_writers(cbb);
-	__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+	rb_swap_parts(a, b, cpu);
 	rb_enable_writers(ca);
 	rb_enable_writers(cbb);
 	return 0;
@@ -744,12 +754,10 @@ int ring_buffer_swap_cpu_nowait(struct ring_buffer *a, struct ring_buffer *b, in
 	struct ring_buffer_per_cpu *ca, *cbb;
 	int ret = 0;
 
-	if (a == b || a->nr_cpus != b->nr_cpus || !rb_valid_cpu(a, cpu))
+	if (!rb_parts_swappable(a, b, cpu))
 		return -EINVAL;
 	ca = a->buffers[cpu];
 	cbb = b->buffers[cpu];
-	if (ca->nr_pages != cbb->nr_pages)
-		return -EINVAL;
 	/*
 	 * Writers that come now stay out; one already in (nesting) makes us give up, and so does
 	 * a part whose writers someone else had stopped (a reset or resize under way, as Linux's
@@ -762,10 +770,7 @@ int ring_buffer_swap_cpu_nowait(struct ring_buffer *a, struct ring_buffer *b, in
 	    (uint32_t)__atomic_load_n(&cbb->nesting, __ATOMIC_SEQ_CST)) {
 		ret = -EBUSY;
 	} else {
-		__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-		__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
+		rb_swap_parts(a, b, cpu);
 	}
 	rb_enable_writers(ca);
 	rb_enable_writers(cbb);
@@ -809,12 +814,8 @@ int ring_buffer_swap_nowait(struct ring_buffer *a, struct ring_buffer *b)
 	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
 		struct ring_buffer_per_cpu *ca = a->buffers[cpu], *cbb = b->buffers[cpu];
 
-		if (!ret) {
-			__atomic_store_n(&ca->buffer, b, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&cbb->buffer, a, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&a->buffers[cpu], cbb, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&b->buffers[cpu], ca, __ATOMIC_SEQ_CST);
-		}
+		if (!ret)
+			rb_swap_parts(a, b, cpu);
 		rb_enable_writers(ca);
 		rb_enable_writers(cbb);
 	}
@@ -1364,8 +1365,10 @@ static void rb_reader_advance(struct ring_buffer_per_cpu *cb,
 	rb_count(&cb->read, 1);
 }
 
-struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
-					   uint64_t *ts, unsigned long *lost_events)
+/* The next event of cpu's buffer and the events lost before it; consume: also read past it. */
+static struct ring_buffer_event *rb_peek_or_consume(struct ring_buffer *buffer, int cpu,
+						     uint64_t *ts, unsigned long *lost_events,
+						     bool consume)
 {
 	struct ring_buffer_per_cpu *cb;
 	struct ring_buffer_event *event;
@@ -1378,27 +1381,7 @@ struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
 	event = rb_reader_peek(cb, &t);
 	if (lost_events)
 		*lost_events = event ? cb->lost_events : 0;
-	rb_reader_unlock(cb);
-	if (ts)
-		*ts = t;
-	return event;
-}
-
-struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cpu,
-					      uint64_t *ts, unsigned long *lost_events)
-{
-	struct ring_buffer_per_cpu *cb;
-	struct ring_buffer_event *event;
-	uint64_t t = 0;
-
-	if (!rb_valid_cpu(buffer, cpu))
-		return NULL;
-	cb = buffer->buffers[cpu];
-	rb_reader_lock(cb);
-	event = rb_reader_peek(cb, &t);
-	if (lost_events)
-		*lost_events = event ? cb->lost_events : 0;
-	if (event) {
+	if (event && consume) {
 		cb->lost_events = 0;
 		rb_reader_advance(cb, event, t);
 	}
@@ -1406,6 +1389,18 @@ struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cp
 	if (ts)
 		*ts = t;
 	return event;
+}
+
+struct ring_buffer_event *ring_buffer_peek(struct ring_buffer *buffer, int cpu,
+					   uint64_t *ts, unsigned long *lost_events)
+{
+	return rb_peek_or_consume(buffer, cpu, ts, lost_events, false);
+}
+
+struct ring_buffer_event *ring_buffer_consume(struct ring_buffer *buffer, int cpu,
+					      uint64_t *ts, unsigned long *lost_events)
+{
+	return rb_peek_or_consume(buffer, cpu, ts, lost_events, true);
 }
 
 struct ring_buffer_event *ring_buffer_peek_oldest(struct ring_buffer *buffer, int *cpu,

@@ -380,6 +380,42 @@ void latency_trace_open(struct trace_iterator *iter);
 void latency_trace_close(struct trace_iterator *iter);
 enum print_line_t latency_print_line(struct trace_iterator *iter);
 void latency_print_header(struct trace_iterator *iter);
+/* What every latency tracer's struct tracer holds besides its own callbacks. */
+#define LATENCY_TRACER_PRINTING                                                 \
+	.open = latency_trace_open, .close = latency_trace_close,               \
+	.print_line = latency_print_line, .print_header = latency_print_header, \
+	.use_max_tr = true, .print_max = true
+
+/*
+ * What the latency tracers (trace/trace_irqsoff.c, trace/trace_sched_wakeup.c) share, in
+ * trace/trace_max_latency.c. Starting, a tracer allocates the max buffer, empties it, and sets
+ * the options it needs (the latency format, overwrite: the worst case must not be lost to a full
+ * buffer, pause-on-trace), keeping the old ones for its reset to put back.
+ */
+int latency_tracer_init(struct trace_array *tr, unsigned int *saved_flags);
+void latency_tracer_restore_flags(struct trace_array *tr, unsigned int saved_flags);
+void latency_max_reset(struct trace_array *tr); /* no worst case yet, the max buffer empty */
+/* Its records: a function ("func <-parent"), and display-graph's entry and return. */
+void latency_trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
+			    unsigned int trace_ctx);
+bool latency_graph_record_entry(struct trace_array *tr, unsigned long func, int depth,
+				unsigned int trace_ctx);
+void latency_graph_record_return(struct trace_array *tr, unsigned long func, int depth,
+				 uint64_t calltime, uint64_t rettime, unsigned int trace_ctx);
+/*
+ * function-trace: the functions a tracer follows are hooked one way or the other, by its
+ * ftrace_ops (func) or, with display-graph, by its fgraph_ops; at most one at a time.
+ */
+struct fgraph_ops;
+struct latency_hooks {
+	struct ftrace_ops *ops;
+	struct fgraph_ops *gops;
+	ftrace_func_t func;
+	bool function_enabled; /* ops is registered */
+	bool graph_enabled;    /* gops is */
+};
+int register_latency_function(struct trace_array *tr, struct latency_hooks *hooks);
+void unregister_latency_function(struct latency_hooks *hooks);
 extern unsigned long tracing_thresh; /* ns; 0: off (trace/trace_functions_graph.c's file) */
 int tracing_snapshot_swap(struct trace_array *tr);
 void tracing_clear_snapshot(struct trace_array *tr);

@@ -163,28 +163,35 @@ static void verif_pid(struct trace_iterator *iter, int pid)
 	trace_seq_puts(s, "\n ------------------------------------------\n\n");
 }
 
+/* The context columns a line starts with, as flags choose: absolute time, CPU, task. */
+static void print_graph_context(struct trace_iterator *iter, int pid, uint32_t flags)
+{
+	struct trace_seq *s = &iter->seq;
+	char buf[COLUMN_MAX];
+
+	if (flags & TRACE_GRAPH_PRINT_ABS_TIME) {
+		trace_graph_abs_time(buf, sizeof(buf), iter->ts);
+		trace_seq_puts(s, buf);
+	}
+	if (flags & TRACE_GRAPH_PRINT_CPU)
+		print_graph_cpu(iter, iter->cpu);
+	if (flags & TRACE_GRAPH_PRINT_PROC) {
+		print_graph_proc(iter, pid);
+		trace_seq_puts(s, " | ");
+	}
+}
+
 /* Before an interrupt handler's entry "==========>", after its return "<==========". */
 static void print_graph_irq(struct trace_iterator *iter, unsigned long addr, int type,
 			    int pid, uint32_t flags)
 {
 	struct trace_seq *s = &iter->seq;
 	bool column = (flags & TRACE_GRAPH_PRINT_DURATION) && context_info(iter);
-	char buf[COLUMN_MAX];
 
 	if (!ftrace_graph_is_irq_entry(addr))
 		return;
-	if (context_info(iter)) {
-		if (flags & TRACE_GRAPH_PRINT_ABS_TIME) {
-			trace_graph_abs_time(buf, sizeof(buf), iter->ts);
-			trace_seq_puts(s, buf);
-		}
-		if (flags & TRACE_GRAPH_PRINT_CPU)
-			print_graph_cpu(iter, iter->cpu);
-		if (flags & TRACE_GRAPH_PRINT_PROC) {
-			print_graph_proc(iter, pid);
-			trace_seq_puts(s, " | ");
-		}
-	}
+	if (context_info(iter))
+		print_graph_context(iter, pid, flags);
 	if (column)
 		trace_seq_puts(s, "  ");
 	trace_seq_puts(s, type == TRACE_GRAPH_ENT ? "==========>" : "<==========");
@@ -197,24 +204,11 @@ static void print_graph_irq(struct trace_iterator *iter, unsigned long addr, int
 static void print_graph_prologue(struct trace_iterator *iter, int pid, int type,
 				 unsigned long addr, uint32_t flags)
 {
-	struct trace_seq *s = &iter->seq;
-	char buf[COLUMN_MAX];
-
 	verif_pid(iter, pid);
 	if (type)
 		print_graph_irq(iter, addr, type, pid, flags);
-	if (!context_info(iter))
-		return;
-	if (flags & TRACE_GRAPH_PRINT_ABS_TIME) {
-		trace_graph_abs_time(buf, sizeof(buf), iter->ts);
-		trace_seq_puts(s, buf);
-	}
-	if (flags & TRACE_GRAPH_PRINT_CPU)
-		print_graph_cpu(iter, iter->cpu);
-	if (flags & TRACE_GRAPH_PRINT_PROC) {
-		print_graph_proc(iter, pid);
-		trace_seq_puts(s, " | ");
-	}
+	if (context_info(iter))
+		print_graph_context(iter, pid, flags);
 }
 
 /* --- hiding interrupts (funcgraph-irqs off) ------------------------------------------------- */

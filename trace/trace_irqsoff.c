@@ -73,8 +73,6 @@ struct irqsoff_cpu {
 static struct trace_array *irqsoff_trace;
 static int tracer_enabled; /* read by the hooks: a tracer of this file is current */
 static int trace_type; /* TRACER_IRQS_OFF | TRACER_PREEMPT_OFF */
-static bool function_enabled; /* the ops below are registered (function-trace) */
-static bool graph_enabled; /* ... or the graph callbacks (function-trace and display-graph) */
 static unsigned int save_flags; /* the options the tracer set, as they were before */
 static struct irqsoff_cpu irqsoff_data[NR_CPUS];
 static unsigned long max_sequence;
@@ -95,61 +93,6 @@ static uint64_t irqsoff_now(struct trace_array *tr)
 	return ring_buffer_time_stamp(tr->buffer);
 }
 
-/* One TRACE_FN event into the trace buffer (Linux's __trace_function). */
-static void irqsoff_trace_function(struct trace_array *tr, unsigned long ip,
-				   unsigned long parent_ip, unsigned int trace_ctx)
-{
-	struct ring_buffer_event *event =
-		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_entry));
-	struct ftrace_entry *entry;
-
-	if (!event)
-		return;
-	entry = ring_buffer_event_data(event);
-	tracing_entry_update(&entry->ent, TRACE_FN, trace_ctx);
-	entry->ip = ip;
-	entry->parent_ip = parent_ip;
-	ring_buffer_unlock_commit(tr->buffer);
-}
-
-/* display-graph's records: a function's entry, its return (Linux's __trace_graph_*). */
-static bool irqsoff_graph_record_entry(struct trace_array *tr, unsigned long func, int depth,
-				       unsigned int trace_ctx)
-{
-	struct ring_buffer_event *event =
-		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_graph_ent_entry));
-	struct ftrace_graph_ent_entry *entry;
-
-	if (!event)
-		return false;
-	entry = ring_buffer_event_data(event);
-	tracing_entry_update(&entry->ent, TRACE_GRAPH_ENT, trace_ctx);
-	entry->func = func;
-	entry->depth = depth;
-	ring_buffer_unlock_commit(tr->buffer);
-	return true;
-}
-
-static void irqsoff_graph_record_return(struct trace_array *tr, unsigned long func, int depth,
-					uint64_t calltime, uint64_t rettime, unsigned int trace_ctx)
-{
-	struct ring_buffer_event *event =
-		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_graph_ret_entry));
-	struct ftrace_graph_ret_entry *entry;
-
-	if (!event)
-		return;
-	entry = ring_buffer_event_data(event);
-	tracing_entry_update(&entry->ent, TRACE_GRAPH_RET, trace_ctx);
-	entry->func = func;
-	entry->retval = 0;
-	entry->depth = depth;
-	entry->overrun = 0;
-	entry->calltime = calltime;
-	entry->rettime = rettime;
-	ring_buffer_unlock_commit(tr->buffer);
-}
-
 /* A section's ends: a function event, or with display-graph a call of the hook, "hook();". */
 static void irqsoff_mark(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
 			 unsigned int trace_ctx)
@@ -157,12 +100,12 @@ static void irqsoff_mark(struct trace_array *tr, unsigned long ip, unsigned long
 	uint64_t now;
 
 	if (!latency_display_graph(tr)) {
-		irqsoff_trace_function(tr, ip, parent_ip, trace_ctx);
+		latency_trace_function(tr, ip, parent_ip, trace_ctx);
 		return;
 	}
 	now = irqsoff_now(tr);
-	if (irqsoff_graph_record_entry(tr, ip, 0, trace_ctx))
-		irqsoff_graph_record_return(tr, ip, 0, now, now, trace_ctx);
+	if (latency_graph_record_entry(tr, ip, 0, trace_ctx))
+		latency_graph_record_return(tr, ip, 0, now, now, trace_ctx);
 }
 
 static bool preempt_trace(int pc)
@@ -202,7 +145,7 @@ static void irqsoff_tracer_call(unsigned long ip, unsigned long parent_ip, struc
 		return;
 	cpu = smp_processor_id();
 	if (irqsoff_data[cpu].tracing && !irqsoff_data[cpu].disabled)
-		irqsoff_trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec());
+		latency_trace_function(tr, ip, parent_ip, tracing_gen_ctx_dec());
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -214,7 +157,7 @@ static bool irqsoff_graph_entry(struct ftrace_graph_ent *trace, struct fgraph_op
 
 	if (!data->tracing || data->disabled)
 		return false;
-	return irqsoff_graph_record_entry(irqsoff_trace, trace->func, trace->depth,
+	return latency_graph_record_entry(irqsoff_trace, trace->func, trace->depth,
 					  tracing_gen_ctx_pc(preempt_count()));
 }
 
@@ -225,7 +168,7 @@ static void irqsoff_graph_return(struct ftrace_graph_ret *trace, struct fgraph_o
 
 	if (data->disabled)
 		return;
-	irqsoff_graph_record_return(irqsoff_trace, trace->func, trace->depth, trace->calltime,
+	latency_graph_record_return(irqsoff_trace, trace->func, trace->depth, trace->calltime,
 				    trace->rettime, tracing_gen_ctx_pc(preempt_count()));
 }
 
@@ -236,35 +179,12 @@ static struct fgraph_ops irqsoff_gops = {
 	.ops = &irqsoff_ops,
 };
 
-static int register_irqsoff_function(struct trace_array *tr)
-{
-	int ret;
-
-	if (function_enabled || graph_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
-		return 0;
-	if (latency_display_graph(tr)) {
-		irqsoff_gops.private = tr;
-		ret = register_ftrace_graph(&irqsoff_gops);
-		if (!ret)
-			graph_enabled = true;
-		return ret;
-	}
-	irqsoff_ops.func = irqsoff_tracer_call;
-	irqsoff_ops.private = tr;
-	ret = register_ftrace_function(&irqsoff_ops);
-	if (!ret)
-		function_enabled = true;
-	return ret;
-}
-
-static void unregister_irqsoff_function(void)
-{
-	if (graph_enabled)
-		unregister_ftrace_graph(&irqsoff_gops);
-	if (function_enabled)
-		unregister_ftrace_function(&irqsoff_ops);
-	graph_enabled = function_enabled = false;
-}
+/* function-trace's hooks (registered while the option is on), and display-graph's. */
+static struct latency_hooks irqsoff_hooks = {
+	.ops = &irqsoff_ops,
+	.gops = &irqsoff_gops,
+	.func = irqsoff_tracer_call,
+};
 
 /* --- sections --------------------------------------------------------------------------------- */
 
@@ -378,32 +298,19 @@ void tracer_preempt_off(unsigned long a0, unsigned long a1)
 
 /* --- the tracers ---------------------------------------------------------------------------- */
 
-/*
- * What Linux's latency tracers set while they run: the latency format, and overwrite (the
- * worst case must not be lost to a full buffer). Put back as they were when the tracer goes.
- */
-#define IRQSOFF_FLAGS (TRACE_ITER_LATENCY_FMT | TRACE_ITER_OVERWRITE | TRACE_ITER_PAUSE_ON_TRACE)
-
 static int irqsoff_tracer_init_type(struct trace_array *tr, int type)
 {
 	int ret;
 
-	ret = tracing_alloc_snapshot(tr); /* the max buffer */
+	ret = latency_tracer_init(tr, &save_flags);
 	if (ret)
 		return ret;
-	save_flags = tr->trace_flags & IRQSOFF_FLAGS;
-	set_tracer_flag(tr, TRACE_ITER_LATENCY_FMT, 1);
-	set_tracer_flag(tr, TRACE_ITER_OVERWRITE, 1);
-	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, 1);
-	tracing_clear_snapshot(tr);
-	tr->max_latency = 0;
-	memset(&tr->max_data, 0, sizeof(tr->max_data));
 	irqsoff_trace = tr;
 	trace_type = type;
 	max_sequence++;
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		irqsoff_data[cpu] = (struct irqsoff_cpu){0};
-	ret = register_irqsoff_function(tr);
+	ret = register_latency_function(tr, &irqsoff_hooks);
 	if (ret)
 		return ret;
 	if (type & TRACER_IRQS_OFF)
@@ -421,10 +328,8 @@ static void irqsoff_tracer_reset(struct trace_array *tr)
 		irqflags_hook_put();
 	if (trace_type & TRACER_PREEMPT_OFF)
 		preempt_hook_put();
-	unregister_irqsoff_function();
-	set_tracer_flag(tr, TRACE_ITER_LATENCY_FMT, save_flags & TRACE_ITER_LATENCY_FMT);
-	set_tracer_flag(tr, TRACE_ITER_OVERWRITE, save_flags & TRACE_ITER_OVERWRITE);
-	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, save_flags & TRACE_ITER_PAUSE_ON_TRACE);
+	unregister_latency_function(&irqsoff_hooks);
+	latency_tracer_restore_flags(tr, save_flags);
 }
 
 /*
@@ -435,15 +340,13 @@ static void irqsoff_flag_changed(struct trace_array *tr, unsigned int mask, int 
 {
 	if (mask != TRACE_ITER_FUNCTION && mask != TRACE_ITER_DISPLAY_GRAPH)
 		return;
-	unregister_irqsoff_function();
+	unregister_latency_function(&irqsoff_hooks);
 	if (mask == TRACE_ITER_DISPLAY_GRAPH) {
 		tracing_reset_online_cpus(tr);
-		tracing_clear_snapshot(tr);
-		tr->max_latency = 0;
-		memset(&tr->max_data, 0, sizeof(tr->max_data));
+		latency_max_reset(tr);
 	}
 	if (tr->trace_flags & TRACE_ITER_FUNCTION)
-		register_irqsoff_function(tr);
+		register_latency_function(tr, &irqsoff_hooks);
 	(void)set;
 }
 
@@ -484,12 +387,7 @@ static int preemptirqsoff_tracer_init(struct trace_array *tr)
 		.start = irqsoff_tracer_start,        \
 		.stop = irqsoff_tracer_stop,          \
 		.flag_changed = irqsoff_flag_changed, \
-		.open = latency_trace_open,           \
-		.close = latency_trace_close,         \
-		.print_line = latency_print_line,     \
-		.print_header = latency_print_header, \
-		.use_max_tr = true,                   \
-		.print_max = true,                    \
+		LATENCY_TRACER_PRINTING,              \
 	};                                            \
 	REGISTER_TRACER(_var)
 

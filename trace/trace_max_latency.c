@@ -28,6 +28,8 @@
 #include "trace/trace.h"
 #include "trace/trace_fs.h"
 #include "trace/ring_buffer.h"
+#include "trace/trace_ctx.h"
+#include "trace/fgraph.h"
 #include "trace/trace_graph_fmt.h"
 #include "trace/trace_graph_output.h"
 #include "trace/trace_output.h"
@@ -81,6 +83,124 @@ struct ring_buffer *tracing_shown_buffer(struct trace_array *tr)
 	if (tr->current_trace->print_max)
 		return tr->allocated_snapshot ? tr->snapshot_buffer : NULL;
 	return tr->buffer;
+}
+
+/* --- what the latency tracers share ------------------------------------------------------- */
+
+#define LATENCY_FLAGS (TRACE_ITER_LATENCY_FMT | TRACE_ITER_OVERWRITE | TRACE_ITER_PAUSE_ON_TRACE)
+
+void latency_max_reset(struct trace_array *tr)
+{
+	tracing_clear_snapshot(tr);
+	tr->max_latency = 0;
+	memset(&tr->max_data, 0, sizeof(tr->max_data));
+}
+
+int latency_tracer_init(struct trace_array *tr, unsigned int *saved_flags)
+{
+	int ret = tracing_alloc_snapshot(tr); /* the max buffer */
+
+	if (ret)
+		return ret;
+	*saved_flags = tr->trace_flags & LATENCY_FLAGS;
+	set_tracer_flag(tr, TRACE_ITER_LATENCY_FMT, 1);
+	set_tracer_flag(tr, TRACE_ITER_OVERWRITE, 1);
+	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, 1);
+	latency_max_reset(tr);
+	return 0;
+}
+
+void latency_tracer_restore_flags(struct trace_array *tr, unsigned int saved_flags)
+{
+	set_tracer_flag(tr, TRACE_ITER_LATENCY_FMT, saved_flags & TRACE_ITER_LATENCY_FMT);
+	set_tracer_flag(tr, TRACE_ITER_OVERWRITE, saved_flags & TRACE_ITER_OVERWRITE);
+	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, saved_flags & TRACE_ITER_PAUSE_ON_TRACE);
+}
+
+/* One TRACE_FN event into the trace buffer (Linux's trace_function). */
+void latency_trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
+			    unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event =
+		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_entry));
+	struct ftrace_entry *entry;
+
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_FN, trace_ctx);
+	entry->ip = ip;
+	entry->parent_ip = parent_ip;
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+/* display-graph's records: a function's entry, its return (Linux's __trace_graph_*). */
+bool latency_graph_record_entry(struct trace_array *tr, unsigned long func, int depth,
+				unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event =
+		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_graph_ent_entry));
+	struct ftrace_graph_ent_entry *entry;
+
+	if (!event)
+		return false;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_ENT, trace_ctx);
+	entry->func = func;
+	entry->depth = depth;
+	ring_buffer_unlock_commit(tr->buffer);
+	return true;
+}
+
+void latency_graph_record_return(struct trace_array *tr, unsigned long func, int depth,
+				 uint64_t calltime, uint64_t rettime, unsigned int trace_ctx)
+{
+	struct ring_buffer_event *event =
+		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_graph_ret_entry));
+	struct ftrace_graph_ret_entry *entry;
+
+	if (!event)
+		return;
+	entry = ring_buffer_event_data(event);
+	tracing_entry_update(&entry->ent, TRACE_GRAPH_RET, trace_ctx);
+	entry->func = func;
+	entry->retval = 0;
+	entry->depth = depth;
+	entry->overrun = 0;
+	entry->calltime = calltime;
+	entry->rettime = rettime;
+	ring_buffer_unlock_commit(tr->buffer);
+}
+
+int register_latency_function(struct trace_array *tr, struct latency_hooks *hooks)
+{
+	int ret;
+
+	if (hooks->function_enabled || hooks->graph_enabled ||
+	    !(tr->trace_flags & TRACE_ITER_FUNCTION))
+		return 0;
+	if (latency_display_graph(tr)) {
+		hooks->gops->private = tr;
+		ret = register_ftrace_graph(hooks->gops);
+		if (!ret)
+			hooks->graph_enabled = true;
+		return ret;
+	}
+	hooks->ops->func = hooks->func;
+	hooks->ops->private = tr;
+	ret = register_ftrace_function(hooks->ops);
+	if (!ret)
+		hooks->function_enabled = true;
+	return ret;
+}
+
+void unregister_latency_function(struct latency_hooks *hooks)
+{
+	if (hooks->graph_enabled)
+		unregister_ftrace_graph(hooks->gops);
+	if (hooks->function_enabled)
+		unregister_ftrace_function(hooks->ops);
+	hooks->graph_enabled = hooks->function_enabled = false;
 }
 
 /* --- tracing_max_latency --------------------------------------------------------------------- */

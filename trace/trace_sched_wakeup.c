@@ -52,8 +52,6 @@ static struct task *wakeup_task;
 static int wakeup_cpu = -1;
 static int wakeup_prio = WAKEUP_PRIO_NONE;
 static uint64_t wakeup_timestamp;
-static bool function_enabled; /* wakeup_ops is registered (function-trace) */
-static bool graph_enabled; /* ... or wakeup_gops (function-trace and display-graph) */
 static unsigned int save_flags;
 static DEFINE_SPINLOCK(wakeup_lock);
 static struct ftrace_ops wakeup_ops;
@@ -111,22 +109,6 @@ static void wakeup_record(struct trace_array *tr, int type, struct task *prev, s
 	tracing_record_cmdline(next); /* its name, for the line's end */
 }
 
-static void wakeup_trace_function(struct trace_array *tr, unsigned long ip, unsigned long parent_ip,
-				  unsigned int trace_ctx)
-{
-	struct ring_buffer_event *event =
-		ring_buffer_lock_reserve(tr->buffer, sizeof(struct ftrace_entry));
-	struct ftrace_entry *entry;
-
-	if (!event)
-		return;
-	entry = ring_buffer_event_data(event);
-	tracing_entry_update(&entry->ent, TRACE_FN, trace_ctx);
-	entry->ip = ip;
-	entry->parent_ip = parent_ip;
-	ring_buffer_unlock_commit(tr->buffer);
-}
-
 static bool wakeup_recording(struct trace_array *tr)
 {
 	return ring_buffer_record_is_on(tr->buffer); /* tracing_on, and not paused by a reader */
@@ -154,7 +136,7 @@ static void wakeup_tracer_call(unsigned long ip, unsigned long parent_ip, struct
 	if (bit < 0)
 		return;
 	if (READ_ONCE(wakeup_task) && smp_processor_id() == READ_ONCE(wakeup_cpu))
-		wakeup_trace_function(wakeup_trace, ip, parent_ip, tracing_gen_ctx_dec());
+		latency_trace_function(wakeup_trace, ip, parent_ip, tracing_gen_ctx_dec());
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -170,43 +152,20 @@ static bool wakeup_graph_wanted(void)
 
 static bool wakeup_graph_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
 {
-	struct ring_buffer_event *event;
-	struct ftrace_graph_ent_entry *entry;
-
 	(void)gops;
 	if (!wakeup_graph_wanted())
 		return false;
-	event = ring_buffer_lock_reserve(wakeup_trace->buffer, sizeof(*entry));
-	if (!event)
-		return false;
-	entry = ring_buffer_event_data(event);
-	tracing_entry_update(&entry->ent, TRACE_GRAPH_ENT, tracing_gen_ctx_pc(preempt_count()));
-	entry->func = trace->func;
-	entry->depth = trace->depth;
-	ring_buffer_unlock_commit(wakeup_trace->buffer);
-	return true;
+	return latency_graph_record_entry(wakeup_trace, trace->func, trace->depth,
+					  tracing_gen_ctx_pc(preempt_count()));
 }
 
 static void wakeup_graph_return(struct ftrace_graph_ret *trace, struct fgraph_ops *gops)
 {
-	struct ring_buffer_event *event;
-	struct ftrace_graph_ret_entry *entry;
-
 	(void)gops;
 	if (!wakeup_graph_wanted())
 		return;
-	event = ring_buffer_lock_reserve(wakeup_trace->buffer, sizeof(*entry));
-	if (!event)
-		return;
-	entry = ring_buffer_event_data(event);
-	tracing_entry_update(&entry->ent, TRACE_GRAPH_RET, tracing_gen_ctx_pc(preempt_count()));
-	entry->func = trace->func;
-	entry->retval = 0;
-	entry->depth = trace->depth;
-	entry->overrun = 0;
-	entry->calltime = trace->calltime;
-	entry->rettime = trace->rettime;
-	ring_buffer_unlock_commit(wakeup_trace->buffer);
+	latency_graph_record_return(wakeup_trace, trace->func, trace->depth, trace->calltime,
+				    trace->rettime, tracing_gen_ctx_pc(preempt_count()));
 }
 
 /* display-graph's user of the graph hook; its filter (wakeup_ops's, empty) takes every function. */
@@ -214,6 +173,13 @@ static struct fgraph_ops wakeup_gops = {
 	.entryfunc = wakeup_graph_entry,
 	.retfunc = wakeup_graph_return,
 	.ops = &wakeup_ops,
+};
+
+/* function-trace's hooks (registered while the option is on), and display-graph's. */
+static struct latency_hooks wakeup_hooks = {
+	.ops = &wakeup_ops,
+	.gops = &wakeup_gops,
+	.func = wakeup_tracer_call,
 };
 
 /* --- the scheduler's tracepoints -------------------------------------------------------------- */
@@ -285,38 +251,6 @@ out:
 
 /* --- the tracers ---------------------------------------------------------------------------- */
 
-#define WAKEUP_FLAGS (TRACE_ITER_LATENCY_FMT | TRACE_ITER_OVERWRITE | TRACE_ITER_PAUSE_ON_TRACE)
-
-static int register_wakeup_function(struct trace_array *tr)
-{
-	int ret;
-
-	if (function_enabled || graph_enabled || !(tr->trace_flags & TRACE_ITER_FUNCTION))
-		return 0;
-	if (latency_display_graph(tr)) {
-		wakeup_gops.private = tr;
-		ret = register_ftrace_graph(&wakeup_gops);
-		if (!ret)
-			graph_enabled = true;
-		return ret;
-	}
-	wakeup_ops.func = wakeup_tracer_call;
-	wakeup_ops.private = tr;
-	ret = register_ftrace_function(&wakeup_ops);
-	if (!ret)
-		function_enabled = true;
-	return ret;
-}
-
-static void unregister_wakeup_function(void)
-{
-	if (graph_enabled)
-		unregister_ftrace_graph(&wakeup_gops);
-	if (function_enabled)
-		unregister_ftrace_function(&wakeup_ops);
-	graph_enabled = function_enabled = false;
-}
-
 static int __wakeup_tracer_init(struct trace_array *tr, bool rt)
 {
 	static bool events_registered;
@@ -327,16 +261,9 @@ static int __wakeup_tracer_init(struct trace_array *tr, bool rt)
 		register_trace_event(&trace_wake_event);
 		events_registered = true;
 	}
-	ret = tracing_alloc_snapshot(tr);
+	ret = latency_tracer_init(tr, &save_flags);
 	if (ret)
 		return ret;
-	save_flags = tr->trace_flags & WAKEUP_FLAGS;
-	set_tracer_flag(tr, TRACE_ITER_LATENCY_FMT, 1);
-	set_tracer_flag(tr, TRACE_ITER_OVERWRITE, 1);
-	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, 1);
-	tracing_clear_snapshot(tr);
-	tr->max_latency = 0;
-	memset(&tr->max_data, 0, sizeof(tr->max_data));
 	wakeup_trace = tr;
 	wakeup_rt = rt;
 	__wakeup_reset();
@@ -346,7 +273,7 @@ static int __wakeup_tracer_init(struct trace_array *tr, bool rt)
 	if (!ret)
 		ret = register_trace_sched_switch(probe_wakeup_sched_switch, NULL);
 	if (!ret)
-		ret = register_wakeup_function(tr);
+		ret = register_latency_function(tr, &wakeup_hooks);
 	if (ret) {
 		unregister_trace_sched_wakeup(probe_wakeup, NULL);
 		unregister_trace_sched_wakeup_new(probe_wakeup, NULL);
@@ -363,11 +290,9 @@ static void wakeup_tracer_reset(struct trace_array *tr)
 	unregister_trace_sched_wakeup(probe_wakeup, NULL);
 	unregister_trace_sched_wakeup_new(probe_wakeup, NULL);
 	unregister_trace_sched_switch(probe_wakeup_sched_switch, NULL); /* waits for the probes */
-	unregister_wakeup_function();
+	unregister_latency_function(&wakeup_hooks);
 	__wakeup_reset();
-	set_tracer_flag(tr, TRACE_ITER_LATENCY_FMT, save_flags & TRACE_ITER_LATENCY_FMT);
-	set_tracer_flag(tr, TRACE_ITER_OVERWRITE, save_flags & TRACE_ITER_OVERWRITE);
-	set_tracer_flag(tr, TRACE_ITER_PAUSE_ON_TRACE, save_flags & TRACE_ITER_PAUSE_ON_TRACE);
+	latency_tracer_restore_flags(tr, save_flags);
 }
 
 /*
@@ -382,7 +307,7 @@ static void wakeup_flag_changed(struct trace_array *tr, unsigned int mask, int s
 	(void)set;
 	if (mask != TRACE_ITER_FUNCTION && mask != TRACE_ITER_DISPLAY_GRAPH)
 		return;
-	unregister_wakeup_function();
+	unregister_latency_function(&wakeup_hooks);
 	if (mask == TRACE_ITER_DISPLAY_GRAPH) {
 		flags = raw_local_irq_save();
 		__raw_spin_lock(&wakeup_lock);
@@ -390,12 +315,10 @@ static void wakeup_flag_changed(struct trace_array *tr, unsigned int mask, int s
 		__raw_spin_unlock(&wakeup_lock);
 		raw_local_irq_restore(flags);
 		tracing_reset_online_cpus(tr);
-		tracing_clear_snapshot(tr);
-		tr->max_latency = 0;
-		memset(&tr->max_data, 0, sizeof(tr->max_data));
+		latency_max_reset(tr);
 	}
 	if (tr->trace_flags & TRACE_ITER_FUNCTION)
-		register_wakeup_function(tr);
+		register_latency_function(tr, &wakeup_hooks);
 }
 
 static void wakeup_tracer_start(struct trace_array *tr)
@@ -420,21 +343,16 @@ static int wakeup_rt_tracer_init(struct trace_array *tr)
 	return __wakeup_tracer_init(tr, true);
 }
 
-#define WAKEUP_TRACER(_var, _name, _init)             \
-	static struct tracer _var = {                 \
-		.name = _name,                        \
-		.init = _init,                        \
-		.reset = wakeup_tracer_reset,         \
-		.start = wakeup_tracer_start,         \
-		.stop = wakeup_tracer_stop,           \
-		.flag_changed = wakeup_flag_changed,  \
-		.open = latency_trace_open,           \
-		.close = latency_trace_close,         \
-		.print_line = latency_print_line,     \
-		.print_header = latency_print_header, \
-		.use_max_tr = true,                   \
-		.print_max = true,                    \
-	};                                            \
+#define WAKEUP_TRACER(_var, _name, _init)            \
+	static struct tracer _var = {                \
+		.name = _name,                       \
+		.init = _init,                       \
+		.reset = wakeup_tracer_reset,        \
+		.start = wakeup_tracer_start,        \
+		.stop = wakeup_tracer_stop,          \
+		.flag_changed = wakeup_flag_changed, \
+		LATENCY_TRACER_PRINTING,             \
+	};                                           \
 	REGISTER_TRACER(_var)
 
 WAKEUP_TRACER(wakeup_tracer, "wakeup", wakeup_tracer_init);

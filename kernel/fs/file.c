@@ -181,12 +181,7 @@ static int close_fd(int fd)
 
 int vfs_close(int fd)
 {
-	int ret;
-
-	vfs_lock();
-	ret = close_fd(fd);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(close_fd(fd));
 }
 
 /* Makes newfd another name for oldfd's open file, closing what newfd named before. */
@@ -212,12 +207,7 @@ static int do_dup2(int oldfd, int newfd)
 
 int vfs_dup2(int oldfd, int newfd)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_dup2(oldfd, newfd);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_dup2(oldfd, newfd));
 }
 
 /* dup, and fcntl's F_DUPFD: the lowest free descriptor at or above start. */
@@ -236,12 +226,7 @@ static int do_dup_from(int oldfd, unsigned int start)
 
 int vfs_dup(int oldfd)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_dup_from(oldfd, 0);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_dup_from(oldfd, 0));
 }
 
 int vfs_dupfd(int oldfd, unsigned long start, bool cloexec)
@@ -308,12 +293,7 @@ static int do_fs_context_copy(struct fs_context *dst, const struct fs_context *s
 
 int fs_context_copy(struct fs_context *dst, const struct fs_context *src)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_fs_context_copy(dst, src);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_fs_context_copy(dst, src));
 }
 
 /* For exit: closes every descriptor and lets go of the cwd. */
@@ -341,12 +321,7 @@ void fs_context_exit(struct fs_context *fs)
 
 int vfs_get_cloexec(int fd)
 {
-	int ret;
-
-	vfs_lock();
-	ret = fget(fd) ? fd_is_cloexec(current_fs(), fd) : -EBADF;
-	vfs_unlock();
-	return ret;
+	return vfs_locked(fget(fd) ? fd_is_cloexec(current_fs(), fd) : -EBADF);
 }
 
 int vfs_set_cloexec(int fd, bool on)

@@ -180,12 +180,7 @@ static int do_mount(const char *fstype, const char *source, const char *dir)
 
 int vfs_mount_source(const char *fstype, const char *source, const char *dir)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_mount(fstype, source, dir);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_mount(fstype, source, dir));
 }
 
 int vfs_mount(const char *fstype, const char *dir)
@@ -229,12 +224,7 @@ static int do_umount(const char *dir)
 
 int vfs_umount(const char *dir)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_umount(dir);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_umount(dir));
 }
 
 /* Where mnt is mounted, as an absolute name. */
@@ -279,12 +269,7 @@ static int do_mount_list(char *buf, size_t size)
 
 int vfs_mount_list(char *buf, size_t size)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_mount_list(buf, size);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_mount_list(buf, size));
 }
 
 /* /proc/mounts, in Linux's format: "debugfs /sys/kernel/debug debugfs rw 0 0". */

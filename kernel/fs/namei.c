@@ -356,21 +356,35 @@ int path_openat(const char *name, int flags, umode_t mode, struct path *path)
 	return 0;
 }
 
+/*
+ * A name about to be made (Linux's filename_create): nd holds its parent and last part, which
+ * must be free: -EEXIST for "/", ".", ".." (and with slash_taken, a trailing slash) or a name
+ * in use, -ENOENT in a directory that was removed.
+ */
+static int filename_create(const char *pathname, struct nameidata *nd, bool slash_taken)
+{
+	int err = path_parentat(pathname, nd);
+
+	if (err)
+		return err;
+	if (nd->last_type != LAST_NORM || (slash_taken && nd->trailing_slash))
+		return -EEXIST; /* "/", ".", ".." exist */
+	if (lookup_one(nd->path.dentry, nd->last, nd->last_len))
+		return -EEXIST;
+	if (nd->path.dentry->d_unlinked)
+		return -ENOENT;
+	return 0;
+}
+
 static int do_mkdir(const char *pathname, umode_t mode)
 {
 	struct nameidata nd;
 	struct dentry *dir, *dentry;
-	int err = path_parentat(pathname, &nd);
+	int err = filename_create(pathname, &nd, false);
 
 	if (err)
 		return err;
-	if (nd.last_type != LAST_NORM)
-		return -EEXIST; /* "/", ".", ".." exist */
 	dir = nd.path.dentry;
-	if (lookup_one(dir, nd.last, nd.last_len))
-		return -EEXIST;
-	if (dir->d_unlinked)
-		return -ENOENT;
 	if (!dir->d_inode->i_op || !dir->d_inode->i_op->mkdir)
 		return -EPERM;
 	dentry = d_alloc(dir, nd.last, nd.last_len);
@@ -383,12 +397,7 @@ static int do_mkdir(const char *pathname, umode_t mode)
 
 int vfs_mkdir(const char *pathname, umode_t mode)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_mkdir(pathname, mode);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_mkdir(pathname, mode));
 }
 
 /*
@@ -404,16 +413,10 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 
 	if (!S_ISCHR(mode) && !S_ISFIFO(mode))
 		return -EINVAL;
-	err = path_parentat(pathname, &nd);
+	err = filename_create(pathname, &nd, false);
 	if (err)
 		return err;
-	if (nd.last_type != LAST_NORM)
-		return -EEXIST;
 	dir = nd.path.dentry;
-	if (lookup_one(dir, nd.last, nd.last_len))
-		return -EEXIST;
-	if (dir->d_unlinked)
-		return -ENOENT;
 	if (!dir->d_inode->i_op || !dir->d_inode->i_op->create)
 		return -EPERM;
 	dentry = d_alloc(dir, nd.last, nd.last_len);
@@ -428,12 +431,7 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_mknod(pathname, mode, fops);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_mknod(pathname, mode, fops));
 }
 
 /* The dentry that unlink/rmdir should remove: last in its directory, looked up in nd. */
@@ -474,12 +472,7 @@ static int do_rmdir(const char *pathname)
 
 int vfs_rmdir(const char *pathname)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_rmdir(pathname);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_rmdir(pathname));
 }
 
 static int do_unlink(const char *pathname)
@@ -505,12 +498,7 @@ static int do_unlink(const char *pathname)
 
 int vfs_unlink(const char *pathname)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_unlink(pathname);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_unlink(pathname));
 }
 
 /*
@@ -573,12 +561,7 @@ static int do_rename(const char *oldpath, const char *newpath)
 
 int vfs_rename(const char *oldpath, const char *newpath)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_rename(oldpath, newpath);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_rename(oldpath, newpath));
 }
 
 /* symlink(2): linkpath becomes a new name whose content is target (not looked at now). */
@@ -590,16 +573,10 @@ int do_symlinkat(const char *target, const char *linkpath)
 
 	if (!*target)
 		return -ENOENT; /* Linux: an empty target names nothing */
-	err = path_parentat(linkpath, &nd);
+	err = filename_create(linkpath, &nd, true);
 	if (err)
 		return err;
-	if (nd.last_type != LAST_NORM || nd.trailing_slash)
-		return -EEXIST;
 	dir = nd.path.dentry;
-	if (lookup_one(dir, nd.last, nd.last_len))
-		return -EEXIST;
-	if (dir->d_unlinked)
-		return -ENOENT;
 	if (!dir->d_inode->i_op || !dir->d_inode->i_op->symlink)
 		return -EPERM; /* as Linux's debugfs and tracefs */
 	dentry = d_alloc(dir, nd.last, nd.last_len);

@@ -391,10 +391,5 @@ fail:
 
 int vfs_pipe2(int fds[2], int flags)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_pipe_flags(fds, flags);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_pipe_flags(fds, flags));
 }

@@ -82,12 +82,7 @@ static int do_open(const char *pathname, int flags, umode_t mode)
 
 int vfs_open(const char *pathname, int flags, umode_t mode)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_open(pathname, flags, mode);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_open(pathname, flags, mode));
 }
 
 /* The answer of a file without the read or write asked for. */
@@ -228,12 +223,7 @@ bool vfs_write_ignores_data(int fd)
 
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count)
 {
-	ssize_t ret;
-
-	vfs_lock();
-	ret = do_read_file(fget(fd), buf, count);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_read_file(fget(fd), buf, count));
 }
 
 long vfs_ioctl(int fd, unsigned int cmd, unsigned long arg)
@@ -339,12 +329,7 @@ int vfs_mmap_check(int fd, loff_t *size)
 
 ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos)
 {
-	ssize_t ret;
-
-	vfs_lock();
-	ret = do_pread_pwrite(fd, (void *)buf, count, pos, true);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_pread_pwrite(fd, (void *)buf, count, pos, true));
 }
 
 /* The flags fcntl(F_SETFL) may change (Linux's SETFL_MASK, less what Lucid lacks). */
@@ -445,12 +430,7 @@ static loff_t do_lseek(int fd, loff_t offset, int whence)
 
 loff_t vfs_lseek(int fd, loff_t offset, int whence)
 {
-	loff_t ret;
-
-	vfs_lock();
-	ret = do_lseek(fd, offset, whence);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_lseek(fd, offset, whence));
 }
 
 static unsigned char dtype(const struct inode *inode)
@@ -512,12 +492,7 @@ static int do_readdir(int fd, struct dirent *de)
 
 int vfs_readdir(int fd, struct dirent *de)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_readdir(fd, de);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_readdir(fd, de));
 }
 
 /* A file system whose files live elsewhere (9p) brings the inode up to date first. */
@@ -567,12 +542,7 @@ static int do_stat(const char *pathname, unsigned int flags, struct kstat *st)
 
 int vfs_stat(const char *pathname, struct kstat *st)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_stat(pathname, 0, st);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_stat(pathname, 0, st));
 }
 
 /*
@@ -624,22 +594,12 @@ int vfs_fstatfs(int fd, struct kstatfs *st)
 
 int vfs_lstat(const char *pathname, struct kstat *st)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_stat(pathname, LOOKUP_NOFOLLOW, st);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_stat(pathname, LOOKUP_NOFOLLOW, st));
 }
 
 int vfs_symlink(const char *target, const char *linkpath)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_symlinkat(target, linkpath);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_symlinkat(target, linkpath));
 }
 
 /* readlink: the target's bytes, at most size, without a NUL; EINVAL if not a link. */
@@ -801,12 +761,7 @@ static int do_fstat(int fd, struct kstat *st)
 
 int vfs_fstat(int fd, struct kstat *st)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_fstat(fd, st);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_fstat(fd, st));
 }
 
 struct file_pages *vfs_mmap_pages(int fd, int *err)
@@ -862,12 +817,7 @@ static int do_truncate_path(const char *pathname, loff_t length)
 
 int vfs_truncate(const char *pathname, loff_t length)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_truncate_path(pathname, length);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_truncate_path(pathname, length));
 }
 
 static int do_ftruncate(int fd, loff_t length)
@@ -883,12 +833,7 @@ static int do_ftruncate(int fd, loff_t length)
 
 int vfs_ftruncate(int fd, loff_t length)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_ftruncate(fd, length);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_ftruncate(fd, length));
 }
 
 static int do_fsync(int fd)
@@ -904,12 +849,7 @@ static int do_fsync(int fd)
 
 int vfs_fsync(int fd)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_fsync(fd);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_fsync(fd));
 }
 
 static int do_chdir(const char *pathname)
@@ -927,12 +867,7 @@ static int do_chdir(const char *pathname)
 
 int vfs_chdir(const char *pathname)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_chdir(pathname);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_chdir(pathname));
 }
 
 static int do_getcwd(char *buf, size_t size)
@@ -990,12 +925,7 @@ void vfs_path_put_locked(struct path *path)
 
 int vfs_fd_dirpath(int fd, char *buf, size_t size)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_fd_dirpath(fd, buf, size);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_fd_dirpath(fd, buf, size));
 }
 
 /* The absolute name of what pathname names, symbolic links followed, as realpath(3) gives it. */
@@ -1016,12 +946,7 @@ int vfs_realpath(const char *pathname, char *buf, size_t size)
 
 int vfs_getcwd(char *buf, size_t size)
 {
-	int ret;
-
-	vfs_lock();
-	ret = do_getcwd(buf, size);
-	vfs_unlock();
-	return ret;
+	return vfs_locked(do_getcwd(buf, size));
 }
 
 /*

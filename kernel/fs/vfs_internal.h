@@ -108,6 +108,18 @@ int pseudofs_init(void);
  */
 void vfs_lock(void);
 void vfs_unlock(void);
+/*
+ * expr's value, evaluated with the lock held: most public vfs_* calls are their do_* under the
+ * lock, "return vfs_locked(do_unlink(pathname));".
+ */
+#define vfs_locked(expr)                \
+	({                              \
+		__typeof__(expr) __ret; \
+		vfs_lock();             \
+		__ret = (expr);         \
+		vfs_unlock();           \
+		__ret;                  \
+	})
 /* This task holds the lock, or it is kmain making the boot files (vfs.h): for the checks. */
 bool vfs_lock_held(void);
 typedef ssize_t (*vfs_io_fn)(struct file *file, void *buf, size_t count);

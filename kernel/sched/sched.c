@@ -475,6 +475,25 @@ static void migrate_task(struct task *t)
 }
 
 /*
+ * Locks the run queue t is on and says which CPU's it is (Linux's __task_rq_lock), with
+ * t->pi_lock held and interrupts off. t may move until that lock is held: look again then.
+ */
+static struct rq *__task_rq_lock(struct task *t, int *cpup)
+{
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+		struct rq *rq = cpu_rq(cpu);
+
+		arch_spin_lock(&rq->lock);
+		if (cpu == t->cpu) {
+			*cpup = cpu;
+			return rq;
+		}
+		arch_spin_unlock(&rq->lock); /* moved meanwhile: try again */
+	}
+}
+
+/*
  * t may run only on the CPUs in mask from now on (Linux's set_cpus_allowed_ptr). If it is
  * where it may no longer be: waiting in that CPU's queue, it moves now; running there, that CPU
  * is told to reschedule, and __schedule pushes it off. The caller itself moves before this
@@ -483,33 +502,24 @@ static void migrate_task(struct task *t)
 void set_cpus_allowed_ptr(struct task *t, uint64_t mask)
 {
 	unsigned long flags = local_irq_save();
-	int kick = -1;
+	int kick = -1, cpu;
+	struct rq *rq;
 
 	arch_spin_lock(&t->pi_lock);
 	WRITE_ONCE(t->cpus_allowed, mask);
-	for (;;) {
-		int cpu = READ_ONCE(t->cpu);
-		struct rq *rq = cpu_rq(cpu);
-
-		arch_spin_lock(&rq->lock);
-		if (cpu != t->cpu) { /* moved meanwhile: try again */
-			arch_spin_unlock(&rq->lock);
-			continue;
-		}
-		if (allowed_on_cpu(t, cpu) || !t->on_rq) {
-			/* Where it may be, or asleep: its next wakeup picks an allowed CPU. */
-			arch_spin_unlock(&rq->lock);
-		} else if (!list_empty(&t->run_list)) { /* waiting in that queue */
-			dequeue(rq, t);
-			t->on_rq = false;
-			arch_spin_unlock(&rq->lock);
-			activate_on(t, select_task_rq(t), ACTIVATE_MIGRATE);
-		} else { /* running there */
-			WRITE_ONCE(cpus[cpu].need_resched, true);
-			kick = cpu;
-			arch_spin_unlock(&rq->lock);
-		}
-		break;
+	rq = __task_rq_lock(t, &cpu);
+	if (allowed_on_cpu(t, cpu) || !t->on_rq) {
+		/* Where it may be, or asleep: its next wakeup picks an allowed CPU. */
+		arch_spin_unlock(&rq->lock);
+	} else if (!list_empty(&t->run_list)) { /* waiting in that queue */
+		dequeue(rq, t);
+		t->on_rq = false;
+		arch_spin_unlock(&rq->lock);
+		activate_on(t, select_task_rq(t), ACTIVATE_MIGRATE);
+	} else { /* running there */
+		WRITE_ONCE(cpus[cpu].need_resched, true);
+		kick = cpu;
+		arch_spin_unlock(&rq->lock);
 	}
 	arch_spin_unlock(&t->pi_lock);
 	local_irq_restore(flags);
@@ -527,37 +537,29 @@ void set_cpus_allowed_ptr(struct task *t, uint64_t mask)
 void sched_set_policy(struct task *t, int policy, int rt_priority)
 {
 	unsigned long flags = local_irq_save();
-	int kick = -1;
+	int kick = -1, cpu;
+	struct rq *rq;
+	bool queued;
 
 	arch_spin_lock(&t->pi_lock);
-	for (;;) {
-		int cpu = READ_ONCE(t->cpu);
-		struct rq *rq = cpu_rq(cpu);
-
-		arch_spin_lock(&rq->lock);
-		if (cpu != t->cpu) { /* moved meanwhile: try again */
-			arch_spin_unlock(&rq->lock);
-			continue;
-		}
-		bool queued = t->on_rq && !list_empty(&t->run_list);
-		if (queued)
-			dequeue(rq, t);
-		t->policy = policy;
-		t->rt_priority = rt_policy(policy) ? rt_priority : 0;
-		t->prio = rt_policy(policy) ? MAX_RT_PRIO - 1 - rt_priority : DEFAULT_PRIO;
-		if (queued) {
-			enqueue(rq, t);
-			if (t->prio < cpus[cpu].curr->prio)
-				kick = cpu;
-		} else if (cpus[cpu].curr == t && !list_empty(&rq->queue) &&
-			   list_first_entry(&rq->queue, struct task, run_list)->prio < t->prio) {
+	rq = __task_rq_lock(t, &cpu);
+	queued = t->on_rq && !list_empty(&t->run_list);
+	if (queued)
+		dequeue(rq, t);
+	t->policy = policy;
+	t->rt_priority = rt_policy(policy) ? rt_priority : 0;
+	t->prio = rt_policy(policy) ? MAX_RT_PRIO - 1 - rt_priority : DEFAULT_PRIO;
+	if (queued) {
+		enqueue(rq, t);
+		if (t->prio < cpus[cpu].curr->prio)
 			kick = cpu;
-		}
-		if (kick >= 0)
-			WRITE_ONCE(cpus[cpu].need_resched, true);
-		arch_spin_unlock(&rq->lock);
-		break;
+	} else if (cpus[cpu].curr == t && !list_empty(&rq->queue) &&
+		   list_first_entry(&rq->queue, struct task, run_list)->prio < t->prio) {
+		kick = cpu;
 	}
+	if (kick >= 0)
+		WRITE_ONCE(cpus[cpu].need_resched, true);
+	arch_spin_unlock(&rq->lock);
 	arch_spin_unlock(&t->pi_lock);
 	local_irq_restore(flags);
 	if (kick == smp_processor_id())

@@ -7,6 +7,7 @@ import ctypes
 import os
 import re
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -51,6 +52,15 @@ def default_signals():
     for sig in range(1, NSIG):
         if sig not in (signal.SIGKILL, signal.SIGSTOP):
             libc.syscall(SYS_RT_SIGACTION, sig, sig_dfl, None, 8)
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now (for QEMU's gdb or serial socket)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
 
 
 def iso_for(cmdline="", build=None):

@@ -2,7 +2,21 @@
 import re
 
 T = "/sys/kernel/tracing"
+# What bash prints when a write to a tracefs file fails, by the errno Linux returns.
 EINVAL = "-bash: echo: write error: Invalid argument\n"
+EBUSY = "-bash: echo: write error: Device or resource busy\n"
+EEXIST = "-bash: echo: write error: File exists\n"
+ENOENT = "-bash: echo: write error: No such file or directory\n"
+ENODEV = "-bash: echo: write error: No such device\n"
+ENOMEM = "-bash: echo: write error: Cannot allocate memory\n"
+# The four common fields that open every event's format file, as Linux 6.1 prints them.
+COMMON_FIELDS = (
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n")
+# One error_log entry, as Linux's tracing_log_err writes it: the caret under the bad token.
+ERROR_LOG_ENTRY = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
 # Patching every call site (a tracer switch) can take long on a host busy with other QEMUs.
 TIMEOUT = 120
 
@@ -101,6 +115,14 @@ def reset_tracing(k):
 
 def cat(k, name, timeout=TIMEOUT):
     return sh(k, "cat %s/%s" % (T, name), timeout)
+
+
+def last_error(k):
+    """(location, sentence, command, caret column) of the last error_log entry."""
+    found = list(ERROR_LOG_ENTRY.finditer(cat(k, "error_log")))
+    assert found
+    m = found[-1]
+    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
 
 
 def modes(k, path="."):

@@ -423,15 +423,17 @@ static void test_tracer_hold(void **state)
 
 /* --- format files ----------------------------------------------------------------------------- */
 
+/* The four fields every event's format opens with, as Linux 6.1 prints them. */
+#define COMMON_FIELDS                                                                  \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+
 static const char ref_sched_switch_format[] =
 	"name: sched_switch\n"
 	"ID: %d\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" COMMON_FIELDS "\n"
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -455,12 +457,7 @@ static const char ref_sched_switch_format[] =
 static const char ref_sched_wakeup_format[] =
 	"name: sched_wakeup\n"
 	"ID: %d\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	"format:\n" COMMON_FIELDS "\n"
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
 	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -1210,12 +1207,7 @@ static const struct {
 	 "(void *)REC->caller[5], (void *)REC->caller[6], (void *)REC->caller[7]\n"},
 };
 
-static const char common_fields_text[] =
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+static const char common_fields_text[] = "format:\n" COMMON_FIELDS "\n";
 
 static void test_ftrace_internal_events(void **state)
 {

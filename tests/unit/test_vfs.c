@@ -23,6 +23,7 @@
 #include "lib/string.h"
 #include "tests/unit/host_kmalloc.h"
 #include "tests/unit/host_rlimit.h"
+#include "tests/unit/host_vfs_lock.h"
 
 static struct fs_context task_a, task_b, *current;
 static long live_start;
@@ -38,23 +39,8 @@ struct file *fget_unlocked(int fd)
 	return fget(fd);
 }
 
-/*
- * The kernel's VFS lock is a mutex (kernel/fs/vfs_lock.c). Here it is a depth counter, which
- * checks that every entry point takes it once, never twice, and always lets it go.
- */
-static int lock_depth, would_sleep;
-
-void vfs_lock(void)
-{
-	assert_int_equal(lock_depth, 0);
-	lock_depth++;
-}
-
-void vfs_unlock(void)
-{
-	assert_int_equal(lock_depth, 1);
-	lock_depth--;
-}
+/* The VFS lock is a depth counter here (tests/unit/host_vfs_lock.c). */
+static int would_sleep;
 
 /* One try; where the kernel would sleep, count it and give back the -EAGAIN. */
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
@@ -62,7 +48,7 @@ ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t cou
 	ssize_t ret;
 
 	(void)fd; /* looked up again only after a sleep, which the host never does */
-	assert_int_equal(lock_depth, 1);
+	assert_int_equal(host_vfs_lock_depth, 1);
 	ret = io(file, buf, count);
 	if (ret == -EAGAIN && file && file->f_op->wait_queue && !(file->f_flags & O_NONBLOCK))
 		would_sleep++;
@@ -177,7 +163,7 @@ static void assert_no_open_fds(struct fs_context *fs)
 /* Every test ends here: no file left open, every allocation given back. */
 static void end_test(void)
 {
-	assert_int_equal(lock_depth, 0);
+	assert_int_equal(host_vfs_lock_depth, 0);
 	assert_int_equal(vfs_chdir("/"), 0);
 	assert_no_open_fds(&task_a);
 	assert_int_equal(host_kmalloc_live, live_start);

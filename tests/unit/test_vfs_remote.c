@@ -17,6 +17,7 @@
 #include "lib/string.h"
 #include "tests/unit/host_kmalloc.h"
 #include "tests/unit/host_rlimit.h"
+#include "tests/unit/host_vfs_lock.h"
 
 static struct fs_context task, *current;
 
@@ -31,20 +32,7 @@ struct file *fget_unlocked(int fd)
 	return fget(fd);
 }
 
-/* The VFS lock, as a depth counter: each entry point takes it exactly once. */
-static int lock_depth;
-
-void vfs_lock(void)
-{
-	assert_int_equal(lock_depth, 0);
-	lock_depth++;
-}
-
-void vfs_unlock(void)
-{
-	assert_int_equal(lock_depth, 1);
-	lock_depth--;
-}
+/* The VFS lock is a depth counter here (tests/unit/host_vfs_lock.c). */
 
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count)
 {
@@ -225,7 +213,7 @@ static void test_lookup_getattr_evict_fsync(void **state)
 	assert_int_equal(vfs_umount("/r"), 0);
 	assert_int_equal(evicts, 1);
 	assert_int_equal(host_kmalloc_live, live);
-	assert_int_equal(lock_depth, 0);
+	assert_int_equal(host_vfs_lock_depth, 0);
 }
 
 int main(void)

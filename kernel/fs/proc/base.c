@@ -274,20 +274,38 @@ static int file_pid(struct seq_file *m)
 	return (int)(long)m->private;
 }
 
+/*
+ * The file's task and its mappings, for a show function: give the mappings back with
+ * put_vmas(vmas, *nr_vmas). NULL and *err when memory is short or the task is gone.
+ */
+static struct proc_vma *file_snapshot(struct seq_file *m, struct proc_task *pt, int *nr_vmas,
+				      int *err)
+{
+	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
+
+	if (!vmas) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = snapshot(file_pid(m), pt, vmas, nr_vmas, NULL, NULL);
+	if (*err) {
+		put_vmas(vmas, 0);
+		return NULL;
+	}
+	return vmas;
+}
+
 /* The 52 fields of proc(5)'s /proc/pid/stat; what Lucid does not count is 0. */
 static int stat_show(struct seq_file *m, void *v)
 {
-	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
 	struct proc_task pt;
 	int n, err;
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
 
 	(void)v;
 	if (!vmas)
-		return -ENOMEM;
-	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
-	put_vmas(vmas, err ? 0 : n);
-	if (err)
 		return err;
+	put_vmas(vmas, n);
 	pt.tpgid = tty_foreground_pgrp(pt.sid);
 	const struct mm_struct *mm = &pt.mm;
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags */
@@ -345,18 +363,13 @@ static void status_kb(struct seq_file *m, const char *name, unsigned long bytes)
 /* The lines of Linux 6.1's status that ps (procps, busybox) and people read. */
 static int status_show(struct seq_file *m, void *v)
 {
-	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
 	struct proc_task pt;
 	int n, err;
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
 
 	(void)v;
 	if (!vmas)
-		return -ENOMEM;
-	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
-	if (err) {
-		put_vmas(vmas, 0);
 		return err;
-	}
 	seq_printf(m, "Name:\t%s\nUmask:\t0022\nState:\t%s\n", pt.comm, state_name(pt.state));
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", pt.tgid, pt.pid,
 		   pt.ppid);
@@ -444,16 +457,13 @@ static int cmdline_show(struct seq_file *m, void *v)
 
 static int maps_show(struct seq_file *m, void *v)
 {
-	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
 	struct proc_task pt;
 	int n, err;
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
 
 	(void)v;
 	if (!vmas)
-		return -ENOMEM;
-	err = snapshot(file_pid(m), &pt, vmas, &n, NULL, NULL);
-	if (err)
-		n = 0;
+		return err;
 	for (int i = 0; i < n; i++) {
 		const struct proc_vma *a = &vmas[i];
 		const char *name = a->file ? a->file->path : a->name;
@@ -470,7 +480,7 @@ static int maps_show(struct seq_file *m, void *v)
 		seq_putc(m, '\n');
 	}
 	put_vmas(vmas, n);
-	return err;
+	return 0;
 }
 
 #define PID_FILE(name)                                                   \

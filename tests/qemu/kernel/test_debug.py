@@ -1,18 +1,9 @@
 """make debug: QEMU waits for gdb, symbols load, a breakpoint on kmain is hit."""
 import os
 import shutil
-import socket
 import subprocess
 
-from lucid import BUILD, ROOT, iso_for, qemu_cmd
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+from lucid import BUILD, ROOT, free_port, iso_for, qemu_cmd
 
 
 def test_gdb_breaks_in_kmain():

@@ -9,20 +9,13 @@ where Linux puts it. Removing an enabled event is EBUSY, as is ">" while one is 
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
+from tracefs import (COMMON_FIELDS, EBUSY, EEXIST, EINVAL, ENODEV, ENOENT, T, cat, fails, last_error, modes, ok,
+                     reset_tracing, sh)
 
-EBUSY = "-bash: echo: write error: Device or resource busy\n"
-EEXIST = "-bash: echo: write error: File exists\n"
-ENOENT = "-bash: echo: write error: No such file or directory\n"
-ENODEV = "-bash: echo: write error: No such device\n"
 DEF = "e:myopen syscalls.sys_enter_openat file=+0($filename):ustring fl=$flags:x32"
-COMMON = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-          "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-          "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-          "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n")
+COMMON = COMMON_FIELDS + "\n"
 # "  cat-12  [001] ....  1.234567: myopen: (syscalls.sys_enter_openat) file="/etc/passwd" fl=0x0"
 LINE = re.compile(r"^ +(\S+)-(\d+) +\[(\d{3})\] \S{4} +\d+\.\d{6}: (\w+): \((\w+)\.(\w+)\)(.*)$")
-ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
 
 
 def lines(k, name):
@@ -36,14 +29,6 @@ def lines(k, name):
         if m.group(4) == name:
             out.append(m)
     return out
-
-
-def last_error(k):
-    """(location, sentence, command, caret column) of the last error_log entry."""
-    found = list(ERR.finditer(cat(k, "error_log")))
-    assert found
-    m = found[-1]
-    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
 
 
 def test_files(lucid):

@@ -9,7 +9,8 @@ trace holds only what the filters keep, for sched, syscalls and the generic cpu 
 """
 import re
 
-from tracefs import (EINVAL, T, TRACE_EVENT_LINE, TRACE_PREFIX, cat, fails, modes, ok, reset_tracing, sh)
+from tracefs import (EINVAL, TRACE_EVENT_LINE, TRACE_PREFIX, cat, fails, modes, ok, reset_tracing,
+                     sh)
 
 BOOT = {"timeout": 120}
 

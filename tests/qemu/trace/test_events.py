@@ -12,7 +12,7 @@ import ctypes
 import re
 import struct
 
-from tracefs import (EINVAL, T, TRACE_EVENT_LINE, cat, fails, modes,  # noqa: F401
+from tracefs import (COMMON_FIELDS, EINVAL, T, TRACE_EVENT_LINE, cat, fails, modes,  # noqa: F401
                      ncpus, ok, reset_tracing, sh)
 
 EVENTS = ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
@@ -76,11 +76,6 @@ BODY = {
 
 # What Linux 6.1 printed (linux-6.1/sched_switch_format.txt, sched_wakeup_format.txt), the ID
 # left out: ids are given at boot.
-COMMON_FIELDS = (
-    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n")
 REPORT = ("(0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
           "0x00000020 | 0x00000040)")
 SCHED_SWITCH_FORMAT = (

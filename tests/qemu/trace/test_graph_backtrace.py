@@ -132,38 +132,35 @@ def stack_frames(trace):
     return [l for l in trace.splitlines() if re.match(r"^ ?=> \S", l)]
 
 
-def test_stacktrace_trigger(lucid):
-    graph_on(lucid)
-    ok(lucid, "echo 'stacktrace if prev_comm == \"sleep\"' > "
-              "events/sched/sched_switch/trigger")
+def sleep_stack_is(lucid, off, want):
+    """A sleep runs with the stack recording on; off turns it off. The stacks recorded are
+    free of the graph's trampoline and hold want's functions in order."""
     # Tracing stops as the sleep ends: what bash does after it must not overwrite the stack
-    # the trigger recorded (every function is traced: a loaded machine fills the buffer).
+    # recorded (every function is traced: a loaded machine fills the buffer).
     sh(lucid, "sleep 0.1; echo 0 > tracing_on")
-    ok(lucid, "echo '!stacktrace' > events/sched/sched_switch/trigger")
+    ok(lucid, off)
     trace = sh(lucid, "cat trace", timeout=120)
     ok(lucid, "echo 1 > tracing_on")
     graph_off(lucid)
     frames = stack_frames(trace)
     assert frames, trace[-3000:]
     assert not [f for f in frames if TRAMPOLINE.search(f)], "\n".join(frames)
-    assert in_order(names(frames), NANOSLEEP), "\n".join(frames)
+    assert in_order(names(frames), want), "\n".join(frames)
+
+
+def test_stacktrace_trigger(lucid):
+    graph_on(lucid)
+    ok(lucid, "echo 'stacktrace if prev_comm == \"sleep\"' > "
+              "events/sched/sched_switch/trigger")
+    sleep_stack_is(lucid, "echo '!stacktrace' > events/sched/sched_switch/trigger", NANOSLEEP)
 
 
 def test_stacktrace_command(lucid):
     graph_on(lucid)
     ok(lucid, "echo nop > current_tracer; echo 'schedule_timeout:stacktrace' > "
               "set_ftrace_filter; echo function_graph > current_tracer")
-    # As test_stacktrace_trigger: tracing stops as the sleep ends, before bash's later work
-    # (every function is traced) can overwrite the recorded stack on a loaded machine.
-    sh(lucid, "sleep 0.1; echo 0 > tracing_on")
-    ok(lucid, "echo '!schedule_timeout:stacktrace' > set_ftrace_filter")
-    trace = sh(lucid, "cat trace", timeout=120)
-    ok(lucid, "echo 1 > tracing_on")
-    graph_off(lucid)
-    frames = stack_frames(trace)
-    assert frames, trace[-3000:]
-    assert not [f for f in frames if TRAMPOLINE.search(f)], "\n".join(frames)
-    assert in_order(names(frames), NANOSLEEP[1:]), "\n".join(frames)
+    sleep_stack_is(lucid, "echo '!schedule_timeout:stacktrace' > set_ftrace_filter",
+                   NANOSLEEP[1:])
 
 
 def test_func_stack_trace_with_profiler(lucid):

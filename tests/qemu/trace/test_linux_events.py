@@ -20,7 +20,7 @@ import tempfile
 
 from test_dynamic import PRINTK_LINE, assert_same_report, host_report
 from test_events import ALL_EVENTS, COMMON_FIELDS
-from tracefs import T, cat, ncpus, ok, reset_tracing, sh
+from tracefs import T, TRACE_PREFIX, cat, ncpus, ok, reset_tracing, sh
 
 SHARE = tempfile.mkdtemp(prefix="lucid-events30-")
 BOOT = {"share": SHARE, "timeout": 120}
@@ -151,12 +151,9 @@ STATIC = {e.split(":")[1] for e in ALL_EVENTS}  # every static event's name
 
 # --- reading the trace -------------------------------------------------------------------------
 
-# Lucid's `trace` line and trace-cmd report's alike (report has no flags column, pads the body
-# and may name the instance first): looser than tracefs.TRACE_EVENT_LINE, which reads Lucid's
-# own lines strictly, because the point here is that both sides carry the same events.
-REPORT_OR_TRACE_LINE = re.compile(r"^ *(?P<comm>.*?)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] +"
-                                  r"(?:[dX.][Nnp.][ZzHhs.][0-9a-f.] +)?(?P<ts>\d+\.\d{6}): "
-                                  r"(?P<event>\w+): +(?P<body>.*)$")
+# Lucid's `trace` line (tracefs.TRACE_PREFIX), and trace-cmd report's: no flags column, the
+# instance's name first when it reads one ("osn: "), the event's text padded after its name.
+EVENT_LINE = re.compile(r"^(?:\w+: )?" + TRACE_PREFIX + r"(?P<event>\w+): +(?P<body>.*)$")
 
 
 def quiet(k, cmd, timeout=120):
@@ -172,7 +169,7 @@ def parse(text):
     for line in text.splitlines():
         if line.startswith("#") or not line.strip() or line.startswith("cpus="):
             continue
-        m = REPORT_OR_TRACE_LINE.match(line)
+        m = EVENT_LINE.match(line)
         assert m, "not an event line: %r" % line
         out.append((m.group("event"), dict(re.findall(r"(\w+)=(\S*)", m.group("body"))), m))
     return out
@@ -335,18 +332,24 @@ def test_task_events(lucid):
               newcomm="a-rather-long-n"), evs
 
 
-def test_module_events(lucid):
-    reset_tracing(lucid)
-    # A tracer switch empties the trace: the module's references are recorded in an instance.
-    ok(lucid, "echo 1 > events/module/enable")
-    quiet(lucid, "insmod %s/foo.ko; rmmod foo" % MODDIR)
-    top = events(lucid)
+def module_refs_in_instance(lucid):
+    """A module referenced and let go while instances/mod (made here) records the module
+    events: mytracer loaded, made the tracer and back, unloaded."""
     ok(lucid, "mkdir instances/mod")
     ok(lucid, "echo 1 > instances/mod/events/module/enable")
     quiet(lucid, "insmod %s/mytracer.ko" % MODDIR)
     ok(lucid, "echo mytracer > current_tracer")
     ok(lucid, "echo nop > current_tracer")
     quiet(lucid, "rmmod mytracer")
+
+
+def test_module_events(lucid):
+    reset_tracing(lucid)
+    # A tracer switch empties the trace: the module's references are recorded in an instance.
+    ok(lucid, "echo 1 > events/module/enable")
+    quiet(lucid, "insmod %s/foo.ko; rmmod foo" % MODDIR)
+    top = events(lucid)
+    module_refs_in_instance(lucid)
     ok(lucid, "echo 0 > events/module/enable")
     inst = events(lucid, "instances/mod/trace")
     ok(lucid, "rmdir instances/mod")
@@ -469,12 +472,7 @@ def test_trace_cmd_report_agrees(lucid):
     want = {e.split(":")[1] for e in events} - {"module_get", "module_put"}
     assert want - {"sched_migrate_task"} <= seen, want - seen
     # A module's references, in an instance (a tracer switch empties the top level's buffer).
-    ok(lucid, "mkdir instances/mod")
-    ok(lucid, "echo 1 > instances/mod/events/module/enable")
-    quiet(lucid, "insmod %s/mytracer.ko" % MODDIR)
-    ok(lucid, "echo mytracer > current_tracer")
-    ok(lucid, "echo nop > current_tracer")
-    quiet(lucid, "rmmod mytracer")
+    module_refs_in_instance(lucid)
     ok(lucid, "echo 0 > instances/mod/events/module/enable")
     trace_text, report = record_in_lucid(lucid, "mod", "instances/mod/trace", "-B mod")
     sh(lucid, "[ -d instances/mod ] && rmdir instances/mod")  # (trace-cmd extract may have)

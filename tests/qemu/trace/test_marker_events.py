@@ -9,7 +9,7 @@ trace_raw_data() prints it: "# ID buf: XX XX ...", every byte the record holds a
 Linux's sizes: fewer than 4 bytes or more than 3 KiB is EINVAL, more than 1 KiB a short write.
 trace-cmd reads both, in Lucid and on the host (the same report).
 """
-from tracefs import TRACE_LINE, reset_tracing
+from tracefs import COMMON_FIELDS, TRACE_LINE, reset_tracing
 import os
 import re
 import tempfile
@@ -28,11 +28,7 @@ HELP = ("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_ev
 PRINT_FORMAT = """name: print
 ID: 5
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;
 \tfield:char buf[];\toffset:16;\tsize:0;\tsigned:1;
 
@@ -41,11 +37,7 @@ print fmt: "%ps: %s", (void *)REC->ip, REC->buf
 RAW_DATA_FORMAT = """name: raw_data
 ID: 18
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned int id;\toffset:8;\tsize:4;\tsigned:0;
 \tfield:char buf[];\toffset:12;\tsize:0;\tsigned:1;
 

@@ -10,14 +10,13 @@ happens on the pipes the other tests talk to QEMU through.
 import os
 import re
 import signal
-import socket
 import subprocess
 import termios
 import time
 
 import pexpect
 
-from lucid import PROMPT, ROOT
+from lucid import PROMPT, ROOT, free_port
 
 CTRL_A = "\x01"  # QEMU's escape character, when stdio is multiplexed
 CTRL_C = "\x03"
@@ -37,14 +36,6 @@ def build_is_current():
     """True if build/lucid.elf is up to date: then make run must build nothing."""
     return subprocess.run(["make", "-q", "build/lucid.elf"], cwd=ROOT, env=make_env(),
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class Terminal:
