@@ -475,7 +475,7 @@ profile: deps iso
 	@$(PYTHON) tools/insn_profile.py $(EVENT)
 
 # Tracer switching, filters, resizes and trace_pipe under run_test on 4 CPUs (tests/stress.py).
-STRESS_MINUTES ?= 5
+STRESS_MINUTES ?= 10
 MINUTES ?= 60
 stress: deps iso
 	@$(PYTHON) tests/stress.py --minutes $(STRESS_MINUTES)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Stress Lucid's tracer on 4 CPUs: switch everything while a workload runs, then check.
 
-  tests/stress.py [--minutes M] [--smp N]     (make stress: 5 minutes; make soak MINUTES=M)
+  tests/stress.py [--minutes M] [--smp N]     (make stress: 10 minutes; make soak MINUTES=M)
 
 Each round starts `run_test` in the background and, while it runs, types lines that switch
 the tracer through every one in available_tracers many times, change the function filters,
