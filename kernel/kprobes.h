@@ -32,6 +32,7 @@
 #include "arch/x86_64/ptrace.h"
 #include "kernel/percpu.h" /* NR_CPUS */
 #include "lib/compiler.h"
+#include "lib/freelist.h"
 
 struct kprobe;
 struct kretprobe_holder;
@@ -125,13 +126,17 @@ struct kretprobe {
 #define KRETPROBE_DEFAULT_MAXACTIVE MAX(10, 2 * NR_CPUS)
 #define KRETPROBE_MAXACTIVE_MAX 4096 /* as Linux's trace_kprobe limit */
 
-/* One call in flight: where it returns to, and the kretprobe's private data. */
+/*
+ * One call in flight: where it returns to, and the kretprobe's private data. Free, it is on
+ * its kretprobe's free list (freelist); in flight, on its task's list (llist, from
+ * task->kretprobe_instances, newest first), as Linux 6.1's.
+ */
 struct kretprobe_instance {
-	struct kretprobe_instance *llist; /* free list, or the task's list of live instances */
+	struct freelist_node freelist;
+	struct kretprobe_instance *llist; /* the task's next older instance in flight */
 	struct kretprobe_holder *rph;
 	kprobe_opcode_t *ret_addr; /* the real return address */
 	void *fp; /* the stack slot that held it: identifies the frame */
-	struct task *task; /* whose call it is */
 	char data[];
 };
 
@@ -204,5 +209,11 @@ void debugfs_kprobe_init(void);
 
 /* The loader, as a module goes (kernel/module/): its probes are marked gone and disarmed. */
 void kprobes_module_going(unsigned long start, unsigned long end);
+
+/*
+ * A task is freed (kernel/sched/kthread.c): the kretprobe instances of calls it never returned
+ * from (it died inside them) go back to their free lists, as Linux's kprobe_flush_task.
+ */
+void kprobe_flush_task(struct task *t);
 
 #endif

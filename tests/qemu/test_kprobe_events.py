@@ -607,3 +607,21 @@ def test_append_refused_while_kinds_or_arguments_differ(lucid):
     ok(lucid, "echo 0 > events/kprobes/ev/enable")
     ok(lucid, "echo '-:kprobes/ev' >> kprobe_events")
     assert cat(lucid, "kprobe_events") == ""
+
+
+def test_kretprobe_instances_of_tasks_that_die_come_back(lucid):
+    """A kretprobe on do_exit, which never returns: each exiting process takes an instance and
+    dies inside the call. Its instance goes back to the free list when the task is freed (as
+    Linux's kprobe_flush_task), so with maxactive 4 a dozen exits miss none; an instance lost
+    with its task would leave the fifth and later calls without one (kprobe_profile's misses)."""
+    fresh(lucid)
+    ok(lucid, "echo 'r4:ex do_exit' > kprobe_events")
+    ok(lucid, "echo 1 > events/kprobes/ex/enable")
+    ok(lucid, "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do /bin/true; done")
+    assert profile(lucid) == {"ex": (0, 0)}
+    # and the kretprobe still works for calls that return, after them
+    ok(lucid, "echo 0 > events/kprobes/ex/enable")
+    ok(lucid, "echo 'r4:gr sys_getpid' >> kprobe_events; echo 1 > events/kprobes/gr/enable")
+    ok(lucid, "/bin/ps > /dev/null")
+    assert profile(lucid)["gr"][0] > 0 and profile(lucid)["gr"][1] == 0
+    ok(lucid, "echo 0 > events/kprobes/gr/enable; echo > kprobe_events")
