@@ -147,6 +147,11 @@ struct probe_arg {
 	const char *comm; /* the FETCHARG[:TYPE] text, as kprobe_events lists it back */
 	char *fmt; /* an array's format-file type ("u8[4]"), or NULL */
 	const struct fetch_type *type;
+	/*
+	 * In a cannot_fault probe (below): where the value is in struct pt_regs, so that a hit
+	 * stores it with one load (store_trace_regs), or -1 ($argN past the sixth: on the stack).
+	 */
+	int regs_offset;
 };
 
 /*
