@@ -38,6 +38,7 @@
 #include "trace/events/module.h"
 #include "kernel/module/module.h"
 #include "kernel/kprobes.h"
+#include "trace/trace_dynevent.h"
 #include "kernel/module/internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
@@ -478,6 +479,8 @@ int load_module(void *buf, size_t len, const char *uargs)
 	mutex_unlock(&module_mutex);
 
 	trace_module_load(mod);
+	/* Kprobe events waiting for it ("p MOD:sym" made before it loaded), before its init. */
+	trace_kprobe_module_coming(mod);
 	return do_init_module(mod);
 unlock:
 	mutex_unlock(&module_mutex);
