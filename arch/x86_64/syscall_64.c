@@ -148,7 +148,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 				continue;
 			}
 		}
-resched:
+	resched:
 		if (!need_resched())
 			return;
 		local_irq_enable();
