@@ -583,20 +583,6 @@ void kprobes_module_going(unsigned long start, unsigned long end)
 /* --- kretprobes --------------------------------------------------------------------------- */
 
 /*
- * A kretprobe's instances, and whether the kretprobe is still there to use them. refs counts
- * what keeps the holder alive: the registration, and each instance until it is retired (taken
- * off the free list at unregister, or back from flight after it). The last put hands the holder
- * to kretprobe_dead.
- */
-struct kretprobe_holder {
-	struct kretprobe *rp; /* NULL once unregistered */
-	struct freelist_head freelist; /* the free instances (lib/freelist.h: no lock) */
-	int refs;
-	void *mem; /* the instances, one allocation */
-	struct kretprobe_holder *next_dead; /* on kretprobe_dead, waiting to be freed */
-};
-
-/*
  * Holders whose kretprobe is gone and whose last instance came back, pushed without a lock
  * (a compare-and-swap; taken all at once by an exchange). They are freed later, in task
  * context (free_dead_kretprobe_holders), never where the last instance comes back: that is the
@@ -604,11 +590,6 @@ struct kretprobe_holder {
  * through RCU for the same reasons).
  */
 static struct kretprobe_holder *kretprobe_dead;
-
-notrace struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
-{
-	return READ_ONCE(ri->rph->rp);
-}
 
 static notrace void kretprobe_holder_put(struct kretprobe_holder *rph)
 {
@@ -685,6 +666,67 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/* ri's handler, if its kretprobe is still there; preemption is off. */
+static __always_inline void kretprobe_call_handler(struct kretprobe_instance *ri,
+						   struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kprobe_ctlblk *kcb;
+
+	if (!rp || !rp->handler)
+		return;
+	kcb = get_kprobe_ctlblk();
+	if (kcb->current_kprobe) {
+		rp->nmissed++; /* returned inside a handler on this CPU */
+		return;
+	}
+	/* interrupts are on: see kprobe_ftrace_handler's status */
+	WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
+	barrier();
+	WRITE_ONCE(kcb->current_kprobe, &rp->kp);
+	barrier();
+	WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
+	rp->handler(ri, regs);
+	WRITE_ONCE(kcb->current_kprobe, NULL);
+}
+
+/* The general case: several instances on the slot, or stale ones above them. */
+static noinline unsigned long kretprobe_trampoline_handler_slow(struct pt_regs *regs)
+{
+	unsigned long *fp = (unsigned long *)regs->rsp - 1;
+	struct task *t = current;
+	struct kretprobe_instance *first = t->kretprobe_instances, *last, *ri;
+
+	for (last = first; last; last = last->llist)
+		if (last->fp == fp &&
+		    (unsigned long)last->ret_addr != (unsigned long)__kretprobe_trampoline)
+			break;
+	if (!last)
+		panic("kretprobe: no instance for the return through slot %px", fp);
+	unsigned long real = (unsigned long)last->ret_addr;
+
+	*fp = real; /* the trampoline's frame now returns there: backtraces in handlers are right */
+	regs->rip = real;
+	regs->cs = GDT_KERNEL_CS;
+	for (ri = first;; ri = ri->llist) {
+		if (ri->fp == fp)
+			kretprobe_call_handler(ri, regs);
+		if (ri == last)
+			break;
+	}
+	/* Off the task's list (after the handlers, as Linux: an unwinder in one finds them). */
+	WRITE_ONCE(t->kretprobe_instances, last->llist);
+	for (ri = first;;) {
+		struct kretprobe_instance *next = ri->llist;
+
+		recycle_rp_inst(ri);
+		if (ri == last)
+			break;
+		ri = next;
+	}
+	return real;
+}
+
 /*
  * Called from __kretprobe_trampoline: see its comment. Returns the real return address.
  *
@@ -692,7 +734,8 @@ static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
  * slot, down to the one that holds the real address (several kretprobes on one function each
  * took the slot in turn, each later one saving the trampoline's address). Instances above them
  * with another fp are of calls that never returned (none in Lucid: no longjmp in the kernel);
- * they are dropped as Linux 6.1 would warn and drop them.
+ * they are dropped as Linux 6.1 would warn and drop them. The usual case, one instance, the
+ * newest, is taken without the walk.
  *
  * Interrupts stay as the function returned with them (on, mostly), as Linux 6.1's rethook
  * trampoline leaves them: only preemption is off, which keeps this CPU's kprobe_ctlblk ours
@@ -706,50 +749,21 @@ notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	unsigned long *fp = (unsigned long *)regs->rsp - 1;
 	struct task *t = current;
-	struct kretprobe_instance *first = t->kretprobe_instances, *last, *ri;
+	struct kretprobe_instance *ri = t->kretprobe_instances;
+	unsigned long real;
 
 	preempt_count_add(1);
-	for (last = first; last; last = last->llist)
-		if (last->fp == fp &&
-		    (unsigned long)last->ret_addr != (unsigned long)__kretprobe_trampoline)
-			break;
-	if (!last)
-		panic("kretprobe: no instance for the return through slot %px", fp);
-	unsigned long real = (unsigned long)last->ret_addr;
-
-	*fp = real; /* the trampoline's frame now returns there: backtraces in handlers are right */
-	regs->rip = real;
-	regs->cs = GDT_KERNEL_CS;
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	for (ri = first;; ri = ri->llist) {
-		struct kretprobe *rp = ri->fp == fp ? get_kretprobe(ri) : NULL;
-
-		if (rp && rp->handler) {
-			if (kcb->current_kprobe) {
-				rp->nmissed++; /* returned inside a handler on this CPU */
-			} else {
-				/* interrupts are on: see kprobe_ftrace_handler's status */
-				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
-				barrier();
-				WRITE_ONCE(kcb->current_kprobe, &rp->kp);
-				barrier();
-				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
-				rp->handler(ri, regs);
-				WRITE_ONCE(kcb->current_kprobe, NULL);
-			}
-		}
-		if (ri == last)
-			break;
-	}
-	/* Off the task's list (after the handlers, as Linux: an unwinder in one finds them). */
-	WRITE_ONCE(t->kretprobe_instances, last->llist);
-	for (ri = first;;) {
-		struct kretprobe_instance *next = ri->llist;
-
+	if (unlikely(!ri || ri->fp != fp ||
+		     (unsigned long)ri->ret_addr == (unsigned long)__kretprobe_trampoline)) {
+		real = kretprobe_trampoline_handler_slow(regs);
+	} else {
+		real = (unsigned long)ri->ret_addr;
+		*fp = real; /* as the slow path's */
+		regs->rip = real;
+		regs->cs = GDT_KERNEL_CS;
+		kretprobe_call_handler(ri, regs);
+		WRITE_ONCE(t->kretprobe_instances, ri->llist);
 		recycle_rp_inst(ri);
-		if (ri == last)
-			break;
-		ri = next;
 	}
 	preempt_count_sub(1);
 	return real;

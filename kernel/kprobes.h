@@ -141,10 +141,27 @@ struct kretprobe_instance {
 };
 
 /*
+ * A kretprobe's instances, and whether the kretprobe is still there to use them. refs counts
+ * what keeps the holder alive: the registration, and each instance until it is retired (taken
+ * off the free list at unregister, or back from flight after it). The last put hands the holder
+ * to kretprobe_dead (kernel/kprobes.c).
+ */
+struct kretprobe_holder {
+	struct kretprobe *rp; /* NULL once unregistered */
+	struct freelist_head freelist; /* the free instances (lib/freelist.h: no lock) */
+	int refs;
+	void *mem; /* the instances, one allocation */
+	struct kretprobe_holder *next_dead; /* on kretprobe_dead, waiting to be freed */
+};
+
+/*
  * Whose instance ri is. NULL once the kretprobe was unregistered (an instance still in flight
  * then returns through the trampoline, finds no kretprobe, and just goes home).
  */
-struct kretprobe *get_kretprobe(struct kretprobe_instance *ri);
+static __always_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return READ_ONCE(ri->rph->rp);
+}
 
 static inline unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri)
 {

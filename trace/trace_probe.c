@@ -1011,6 +1011,7 @@ int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_even
 	}
 	tp->fixed_size = true;
 	tp->cannot_fault = true;
+	tp->from_regs = true;
 	for (unsigned int i = 0; i < tp->nr_args; i++) {
 		const struct fetch_insn *code = tp->args[i].code;
 
@@ -1020,7 +1021,9 @@ int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_even
 				     code[0].op == FETCH_OP_ARG) &&
 				    code[1].op == FETCH_OP_ST_RAW && code[2].op == FETCH_OP_END;
 		tp->args[i].regs_offset = arg_regs_offset(code);
+		tp->from_regs &= tp->args[i].regs_offset >= 0;
 	}
+	tp->from_regs &= tp->cannot_fault;
 	kfree(tp->fields);
 	tp->fields = f;
 	tp->call.fields = f;

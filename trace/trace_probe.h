@@ -185,6 +185,7 @@ struct trace_probe {
 	 */
 	bool fixed_size;
 	bool cannot_fault;
+	bool from_regs; /* cannot_fault, and each argument one load from pt_regs (regs_offset) */
 	unsigned int nr_args;
 	struct probe_arg args[]; /* nr_args of them */
 };

@@ -664,3 +664,21 @@ def test_probe_on_module_not_yet_loaded(lucid):
     assert profile(lucid) == {"fi": (2, 0), "fx": (2, 0)}
     ok(lucid, "echo 0 > events/kprobes/enable; echo > kprobe_events")
     assert sh(lucid, "cat /sys/kernel/debug/kprobes/list") == ""
+
+
+def test_two_kretprobes_on_one_function(lucid):
+    """Two kretprobe events on sys_getpid: the second takes the return address the first
+    already swapped, so a return finds two instances of its slot on the task's list; each
+    event sees every call with the real return value (the pid), the newest first."""
+    fresh(lucid)
+    ok(lucid, "echo 'r:ra sys_getpid ret=$retval' > kprobe_events")
+    ok(lucid, "echo 'r:rb sys_getpid ret=$retval' >> kprobe_events")
+    ok(lucid, "echo 1 > events/kprobes/enable")
+    ok(lucid, "/bin/ps > /dev/null; /bin/ps > /dev/null")
+    ok(lucid, "echo 0 > events/kprobes/enable")
+    got = [(m.group(5), int(m.group(2)), m.group(6)) for m in lines(lucid)]
+    assert [e for e, _, _ in got] == ["rb", "ra"] * (len(got) // 2) and len(got) >= 4, got
+    for event, pid, body in got:
+        assert body.endswith("<- sys_getpid) ret=%#x" % pid), (event, body)
+    assert profile(lucid) == {"ra": (len(got) // 2, 0), "rb": (len(got) // 2, 0)}
+    ok(lucid, "echo > kprobe_events")
