@@ -8,7 +8,9 @@
  * kprobe, or a kretprobe for 'r' and SYM%return, of the mechanism in kernel/kprobes.h. The
  * probe is registered when the event is made, disarmed (KPROBE_FLAG_DISABLED), so a bad place
  * (no such symbol, not an instruction boundary, blacklisted) is refused at once with Linux's
- * error_log line; enabling the event arms it, disabling disarms it. A hit runs the arguments'
+ * error_log line; enabling the event arms it, disabling disarms it. The exception, as Linux
+ * 6.1's: "MOD:sym" of a module that is not loaded makes the event with a warning, and the probe
+ * is registered when the module comes (trace_kprobe_module_coming). A hit runs the arguments'
  * fetch programs (trace/trace_probe_fetch.c) on the registers the probe saw and records
  *
  *   kprobe:    struct trace_entry, unsigned long __probe_ip, the arguments
