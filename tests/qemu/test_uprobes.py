@@ -332,6 +332,35 @@ def test_signals_during_steps(lucid):
     clean(lucid)
 
 
+def uprobe_signal_off(lucid):
+    """Takes /sys/kernel/debug/uprobe_signal's consumer off: its hit count."""
+    out = lucid.run("exec 3<>/sys/kernel/debug/uprobe_signal; echo off >&3; cat <&3; "
+                    "exec 3>&-")
+    m = re.match(r"^uprobe_signal: (\d+) hits$", out.strip())
+    assert m, out
+    return int(m.group(1))
+
+
+def test_signal_sent_by_the_probe_waits_for_the_step(lucid):
+    """A consumer whose handler sends the task a signal (kernel/debug/test_uprobes.c, as a BPF
+    program's bpf_send_signal): on every hit the signal is pending as the task goes to step the
+    copy. A handled one (SIGALRM, uprobed counts them) waits until the step is done: each call
+    hits once and computes what it must (giving the step up would hit again, signal again, and
+    never get past the instruction). A fatal one (SIGKILL) gives the step up: the program dies
+    at its first hit, and the next run is whole."""
+    clean(lucid)
+    off = file_offset(UPROBED, "uprobed_riprel")
+    sig = "/sys/kernel/debug/uprobe_signal"
+    assert lucid.run("echo 'on /bin/uprobed %#x 14' > %s; echo $?" % (off, sig)) == "0\n"
+    assert lucid.run("uprobed alarm 200", timeout=120) == expected_sums(200)
+    assert uprobe_signal_off(lucid) == 200
+    assert lucid.run("echo 'on /bin/uprobed %#x 9' > %s; echo $?" % (off, sig)) == "0\n"
+    assert lucid.run("uprobed call 5; echo status=$?") == "Killed\nstatus=137\n"
+    assert uprobe_signal_off(lucid) == 1
+    assert lucid.run("uprobed call 5") == expected_sums(5)
+    assert "Oops" not in lucid.run("dmesg")
+
+
 def test_arming_while_processes_run_and_die(lucid):
     """Probes armed and disarmed over and over while programs hit them on the other CPUs, and
     killed in the middle of it: every run computes what it must, none dies of a stray int3,
