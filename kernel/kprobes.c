@@ -17,11 +17,13 @@
  *
  * Kretprobes: an entry probe whose handler swaps the function's return address for the
  * trampoline's (arch/x86_64/kprobes/kretprobe_64.S), remembering the real one in an instance
- * taken from the kretprobe's maxactive preallocated ones. Instances in flight are found again
- * by the stack slot they hijacked (unique while the call lasts); the trampoline's C half
- * (kretprobe_trampoline_handler) runs the handler and sends the function home. An unregistered
- * kretprobe's instances still in flight return normally, the handler no longer called
- * (get_kretprobe() is NULL), and their memory goes with the last of them.
+ * taken from the kretprobe's maxactive preallocated ones (a lock-free free list). Instances in
+ * flight are on their task's list, newest first, as Linux 6.1 keeps them: calls nest, so the
+ * returning call's are on top, and only the task itself pushes and pops, so neither side takes
+ * a lock. The trampoline's C half (kretprobe_trampoline_handler) runs the handler and sends the
+ * function home. An unregistered kretprobe's instances still in flight return normally, the
+ * handler no longer called (get_kretprobe() is NULL), and their memory goes with the last of
+ * them; a task that dies inside a probed call gives its instances back when it is freed.
  *
  * The blacklist: NOKPROBE_SYMBOL()s (the exception dispatch do_interrupt, the fault and NMI
  * handlers, ...), and whole sections: .kprobes.text (the files listed in the Makefile's
@@ -585,63 +587,48 @@ void kprobes_module_going(unsigned long start, unsigned long end)
 
 /* --- kretprobes --------------------------------------------------------------------------- */
 
-/* A kretprobe's instances, and whether the kretprobe is still there to use them. */
-struct kretprobe_holder {
-	struct kretprobe *rp; /* NULL once unregistered */
-	struct kretprobe_instance *free; /* by llist */
-	int nused; /* instances in flight */
-	void *mem; /* the instances, one allocation */
-	struct kretprobe_holder *next_dead; /* on kretprobe_dead, waiting to be freed */
-};
-
-#define KRETPROBE_TABLE_BITS 7
-#define KRETPROBE_TABLE_SIZE (1 << KRETPROBE_TABLE_BITS)
-/* Instances in flight, by the stack slot they hijacked; newest first within a slot. */
-static struct kretprobe_instance *kretprobe_inflight[KRETPROBE_TABLE_SIZE];
-static DEFINE_SPINLOCK(kretprobe_lock); /* the table, every holder's free list and count */
 /*
- * Holders whose kretprobe is gone and whose last instance came back. They are freed later, in
- * task context (free_dead_kretprobe_holders), never where the last instance comes back: that
- * is the trampoline, with interrupts off and kretprobe_lock held, maybe inside kmalloc's own
- * lock, and kfree may itself carry a kretprobe (Linux frees them through RCU for the same
- * reasons).
+ * Holders whose kretprobe is gone and whose last instance came back, pushed without a lock
+ * (a compare-and-swap; taken all at once by an exchange). They are freed later, in task
+ * context (free_dead_kretprobe_holders), never where the last instance comes back: that is the
+ * trampoline, maybe inside kmalloc, and kfree may itself carry a kretprobe (Linux frees them
+ * through RCU for the same reasons).
  */
 static struct kretprobe_holder *kretprobe_dead;
 
-static notrace unsigned int hash_fp(const void *fp)
+static notrace void kretprobe_holder_put(struct kretprobe_holder *rph)
 {
-	unsigned long a = (unsigned long)fp >> 3;
+	if (__atomic_sub_fetch(&rph->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	struct kretprobe_holder *old = __atomic_load_n(&kretprobe_dead, __ATOMIC_RELAXED);
 
-	return (unsigned int)((a ^ (a >> KRETPROBE_TABLE_BITS)) & (KRETPROBE_TABLE_SIZE - 1));
+	do
+		rph->next_dead = old;
+	while (!__atomic_compare_exchange_n(&kretprobe_dead, &old, rph, false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
 }
 
-notrace struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
-{
-	return READ_ONCE(ri->rph->rp);
-}
-
-/* Back to its holder's free list; the holder goes with the last instance of a gone kretprobe. */
+/*
+ * Back to its kretprobe's free list, or retired if the kretprobe is gone. Preemption is off
+ * (or interrupts): unregister_kretprobe's synchronize_sched, after it cleared rph->rp, waits for
+ * any recycle that still saw the kretprobe, so none pushes onto a list it has emptied.
+ */
 static notrace void recycle_rp_inst(struct kretprobe_instance *ri)
 {
 	struct kretprobe_holder *rph = ri->rph;
 
-	lockdep_assert_held(&kretprobe_lock);
-	ri->llist = rph->free;
-	rph->free = ri;
-	if (--rph->nused == 0 && !rph->rp) {
-		rph->next_dead = kretprobe_dead;
-		kretprobe_dead = rph;
-	}
+	if (likely(READ_ONCE(rph->rp)))
+		freelist_add(&ri->freelist, &rph->freelist);
+	else
+		kretprobe_holder_put(rph);
 }
 
-/* Task context, no lock held: frees the holders recycle_rp_inst set aside. */
+/* Task context, no lock held: frees the holders kretprobe_holder_put set aside. */
 static void free_dead_kretprobe_holders(void)
 {
-	unsigned long flags = spin_lock_irqsave(&kretprobe_lock);
-	struct kretprobe_holder *dead = kretprobe_dead;
+	struct kretprobe_holder *dead =
+		__atomic_exchange_n(&kretprobe_dead, NULL, __ATOMIC_ACQUIRE);
 
-	kretprobe_dead = NULL;
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	while (dead) {
 		struct kretprobe_holder *next = dead->next_dead;
 
@@ -651,155 +638,171 @@ static void free_dead_kretprobe_holders(void)
 	}
 }
 
+/*
+ * At the entry (preemption or interrupts off): an instance from the free list, onto this
+ * task's list, and the return address swapped. No lock: the free list is lock-free, and only
+ * the task itself changes its list. An interrupt that comes in the middle pushes and pops its
+ * own instances before it returns, so the list is the same after it as before (LIFO, as the
+ * calls nest).
+ */
 static notrace int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
-	struct kretprobe_holder *rph = rp->rph;
 	unsigned long *sp = (unsigned long *)regs->rsp; /* the return address, at the entry */
-	struct kretprobe_instance *ri;
+	struct freelist_node *fn = freelist_try_get(&rp->rph->freelist);
 
-	/*
-	 * Irqsave: the ftrace path runs with interrupts on, and an interrupt may hit a probe.
-	 * Without an entry_handler (trace_kprobe's), one hold of the lock takes the instance and
-	 * puts it in flight: the lock pair is a good part of a hit's cost.
-	 */
-	unsigned long flags = spin_lock_irqsave(&kretprobe_lock);
-	ri = rph->free;
-	if (ri) {
-		rph->free = ri->llist;
-		rph->nused++;
-	}
-	if (!ri) {
-		spin_unlock_irqrestore(&kretprobe_lock, flags);
+	if (!fn) {
 		rp->nmissed++;
 		return 0;
 	}
-	ri->rph = rph;
+	struct kretprobe_instance *ri = container_of(fn, struct kretprobe_instance, freelist);
 	ri->fp = sp;
-	ri->task = current;
 	ri->ret_addr = (kprobe_opcode_t *)*sp;
-	if (rp->entry_handler) {
-		spin_unlock_irqrestore(&kretprobe_lock, flags); /* it runs without the lock */
-		if (rp->entry_handler(ri, regs)) {
-			flags = spin_lock_irqsave(&kretprobe_lock);
-			recycle_rp_inst(ri);
-			spin_unlock_irqrestore(&kretprobe_lock, flags);
-			return 0;
-		}
-		flags = spin_lock_irqsave(&kretprobe_lock);
+	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+		recycle_rp_inst(ri);
+		return 0;
 	}
-	struct kretprobe_instance **pp = &kretprobe_inflight[hash_fp(sp)];
-	/*
-	 * Instances of this slot whose call never returned (the task died inside it, and its
-	 * stack was reused): the slot no longer holds the trampoline, or another task's. Only
-	 * this task's trampoline in the slot means a second kretprobe on the same call.
-	 */
-	for (struct kretprobe_instance **q = pp; *q;) {
-		struct kretprobe_instance *old = *q;
-
-		if (old->fp == sp &&
-		    (old->task != ri->task || (*sp != (unsigned long)__kretprobe_trampoline &&
-					       *sp != (unsigned long)return_to_handler))) {
-			*q = old->llist;
-			recycle_rp_inst(old);
-		} else {
-			q = &old->llist;
-		}
-	}
-	ri->ret_addr = (kprobe_opcode_t *)*sp;
-	ri->llist = *pp;
-	*pp = ri;
+	struct task *t = current;
+	ri->llist = t->kretprobe_instances;
+	/* Listed before the swap: an unwinder that finds the trampoline finds the instance. */
+	WRITE_ONCE(t->kretprobe_instances, ri);
+	barrier();
 	*sp = (unsigned long)__kretprobe_trampoline;
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	return 0;
+}
+
+/* ri's handler, if its kretprobe is still there; preemption is off. */
+static __always_inline void kretprobe_call_handler(struct kretprobe_instance *ri,
+						   struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct kprobe_ctlblk *kcb;
+
+	if (!rp || !rp->handler)
+		return;
+	kcb = get_kprobe_ctlblk();
+	if (kcb->current_kprobe) {
+		rp->nmissed++; /* returned inside a handler on this CPU */
+		return;
+	}
+	/* interrupts are on: see kprobe_ftrace_handler's status */
+	WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
+	barrier();
+	WRITE_ONCE(kcb->current_kprobe, &rp->kp);
+	barrier();
+	WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
+	rp->handler(ri, regs);
+	WRITE_ONCE(kcb->current_kprobe, NULL);
+}
+
+/* The general case: several instances on the slot, or stale ones above them. */
+static noinline unsigned long kretprobe_trampoline_handler_slow(struct pt_regs *regs)
+{
+	unsigned long *fp = (unsigned long *)regs->rsp - 1;
+	struct task *t = current;
+	struct kretprobe_instance *first = t->kretprobe_instances, *last, *ri;
+
+	for (last = first; last; last = last->llist)
+		if (last->fp == fp &&
+		    (unsigned long)last->ret_addr != (unsigned long)__kretprobe_trampoline)
+			break;
+	if (!last)
+		panic("kretprobe: no instance for the return through slot %px", fp);
+	unsigned long real = (unsigned long)last->ret_addr;
+
+	*fp = real; /* the trampoline's frame now returns there: backtraces in handlers are right */
+	regs->rip = real;
+	regs->cs = GDT_KERNEL_CS;
+	for (ri = first;; ri = ri->llist) {
+		if (ri->fp == fp)
+			kretprobe_call_handler(ri, regs);
+		if (ri == last)
+			break;
+	}
+	/* Off the task's list (after the handlers, as Linux: an unwinder in one finds them). */
+	WRITE_ONCE(t->kretprobe_instances, last->llist);
+	for (ri = first;;) {
+		struct kretprobe_instance *next = ri->llist;
+
+		recycle_rp_inst(ri);
+		if (ri == last)
+			break;
+		ri = next;
+	}
+	return real;
 }
 
 /*
  * Called from __kretprobe_trampoline: see its comment. Returns the real return address.
+ *
+ * This task's newest instances are the returning call's (calls nest): those whose fp is the
+ * slot, down to the one that holds the real address (several kretprobes on one function each
+ * took the slot in turn, each later one saving the trampoline's address). Instances above them
+ * with another fp are of calls that never returned (none in Lucid: no longjmp in the kernel);
+ * they are dropped as Linux 6.1 would warn and drop them. The usual case, one instance, the
+ * newest, is taken without the walk.
  *
  * Interrupts stay as the function returned with them (on, mostly), as Linux 6.1's rethook
  * trampoline leaves them: only preemption is off, which keeps this CPU's kprobe_ctlblk ours
  * while a handler runs. So a handler's record says what the probed code's context was (no
  * irqs-off 'd' where Linux has none). An interrupt that hits a probe meanwhile finds
  * current_kprobe set and is a miss (ftrace path) or a one-level reentry (int3 path), as it is
- * under kprobe_ftrace_handler, which runs with interrupts on too. kretprobe_lock is taken
- * with interrupts off, since an interrupt's kretprobe takes it too.
+ * under kprobe_ftrace_handler, which runs with interrupts on too; one that hits a kretprobe
+ * (the miss aside) pushes and pops its instance before we go on.
  */
 notrace unsigned long kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	unsigned long *fp = (unsigned long *)regs->rsp - 1;
-	struct kretprobe_instance *done = NULL, *ri, **pp;
-	unsigned long real = 0, flags;
+	struct task *t = current;
+	struct kretprobe_instance *ri = t->kretprobe_instances;
+	unsigned long real;
 
 	preempt_count_add(1);
-	flags = spin_lock_irqsave(&kretprobe_lock);
-	/* This slot's instances, newest first, down to the one that holds the real address. */
-	for (pp = &kretprobe_inflight[hash_fp(fp)]; (ri = *pp);) {
-		if (ri->fp != fp) {
-			pp = &ri->llist;
-			continue;
-		}
-		*pp = ri->llist;
-		ri->llist = NULL;
-		/* append to done, keeping the order */
-		struct kretprobe_instance **d = &done;
-		while (*d)
-			d = &(*d)->llist;
-		*d = ri;
-		if ((unsigned long)ri->ret_addr != (unsigned long)__kretprobe_trampoline) {
-			real = (unsigned long)ri->ret_addr;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
-	if (!real)
-		panic("kretprobe: no instance for the return through slot %px", fp);
-
-	*fp = real; /* the trampoline's frame now returns there: backtraces in handlers are right */
-	regs->rip = real;
-	regs->cs = GDT_KERNEL_CS;
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	for (ri = done; ri; ri = ri->llist) {
-		struct kretprobe *rp = get_kretprobe(ri);
-
-		if (rp && rp->handler) {
-			if (kcb->current_kprobe) {
-				rp->nmissed++; /* returned inside a handler on this CPU */
-			} else {
-				/* interrupts are on: see kprobe_ftrace_handler's status */
-				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
-				barrier();
-				WRITE_ONCE(kcb->current_kprobe, &rp->kp);
-				barrier();
-				WRITE_ONCE(kcb->kprobe_status, KPROBE_HIT_ACTIVE);
-				rp->handler(ri, regs);
-				WRITE_ONCE(kcb->current_kprobe, NULL);
-			}
-		}
-	}
-	/* All back to their free lists at once: one hold of the lock, not one per instance. */
-	flags = spin_lock_irqsave(&kretprobe_lock);
-	while ((ri = done)) {
-		done = ri->llist;
+	if (unlikely(!ri || ri->fp != fp ||
+		     (unsigned long)ri->ret_addr == (unsigned long)__kretprobe_trampoline)) {
+		real = kretprobe_trampoline_handler_slow(regs);
+	} else {
+		real = (unsigned long)ri->ret_addr;
+		*fp = real; /* as the slow path's */
+		regs->rip = real;
+		regs->cs = GDT_KERNEL_CS;
+		kretprobe_call_handler(ri, regs);
+		WRITE_ONCE(t->kretprobe_instances, ri->llist);
 		recycle_rp_inst(ri);
 	}
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
 	preempt_count_sub(1);
 	return real;
 }
 
+void kprobe_flush_task(struct task *t)
+{
+	struct kretprobe_instance *ri = t->kretprobe_instances;
+
+	t->kretprobe_instances = NULL;
+	preempt_disable(); /* recycle_rp_inst's rule */
+	while (ri) {
+		struct kretprobe_instance *next = ri->llist;
+
+		recycle_rp_inst(ri);
+		ri = next;
+	}
+	preempt_enable();
+}
+
 /*
- * For unwinders (no lock: they may run in an oops taken with it held; instances are never
- * freed while in flight, so a racing walk reads stale but valid memory).
+ * For unwinders: the real return address of the slot, from t's instances (no lock: they may
+ * run in an oops; instances are never freed while in flight, so a racing walk of another
+ * task's list reads stale but valid memory, and the guard ends it).
  */
-notrace unsigned long kretprobe_find_ret_addr(unsigned long ret, unsigned long *slot)
+notrace unsigned long kretprobe_find_ret_addr(struct task *t, unsigned long ret,
+					      unsigned long *slot)
 {
 	int guard = KRETPROBE_MAXACTIVE_MAX;
 
-	if (ret != (unsigned long)__kretprobe_trampoline)
+	if (ret != (unsigned long)__kretprobe_trampoline || !t)
 		return ret;
-	for (struct kretprobe_instance *ri = READ_ONCE(kretprobe_inflight[hash_fp(slot)]);
-	     ri && guard--; ri = READ_ONCE(ri->llist))
+	for (struct kretprobe_instance *ri = READ_ONCE(t->kretprobe_instances); ri && guard--;
+	     ri = READ_ONCE(ri->llist))
 		if (ri->fp == slot &&
 		    (unsigned long)ri->ret_addr != (unsigned long)__kretprobe_trampoline)
 			return (unsigned long)ri->ret_addr;
@@ -811,7 +814,7 @@ notrace unsigned long unwind_recover_ret_addr(struct task *t, unsigned long ret,
 {
 	/* Either may have borrowed the slot first: undo both, in whichever order. */
 	ret = ftrace_graph_ret_addr(t, ret, slot);
-	ret = kretprobe_find_ret_addr(ret, slot);
+	ret = kretprobe_find_ret_addr(t, ret, slot);
 	return ftrace_graph_ret_addr(t, ret, slot);
 }
 
@@ -837,12 +840,12 @@ int register_kretprobe(struct kretprobe *rp)
 	}
 	rph->mem = mem;
 	rph->rp = rp;
+	rph->refs = rp->maxactive + 1; /* each instance, and the registration */
 	for (int i = 0; i < rp->maxactive; i++) {
 		struct kretprobe_instance *ri = (void *)(mem + (size_t)i * isize);
 
 		ri->rph = rph;
-		ri->llist = rph->free;
-		rph->free = ri;
+		freelist_add(&ri->freelist, &rph->freelist);
 	}
 	struct kretprobe_holder *old = rp->rph; /* a registered rp's: register_kprobe refuses it */
 
@@ -865,16 +868,14 @@ void unregister_kretprobe(struct kretprobe *rp)
 
 	if (!rph)
 		return;
-	unregister_kprobe(&rp->kp);
-	unsigned long flags = spin_lock_irqsave(&kretprobe_lock);
+	unregister_kprobe(&rp->kp); /* no pre_handler_kretprobe of rp runs after this */
 	WRITE_ONCE(rph->rp, NULL);
-	bool idle = rph->nused == 0;
-	spin_unlock_irqrestore(&kretprobe_lock, flags);
-	synchronize_sched(); /* no trampoline handler still runs rp's handler */
-	if (idle) {
-		kfree(rph->mem);
-		kfree(rph);
-	}
+	/* No trampoline handler still runs rp's handler, nor recycles onto the free list. */
+	synchronize_sched();
+	/* Retire the free instances; those in flight retire as they come back. */
+	while (freelist_try_get(&rph->freelist))
+		kretprobe_holder_put(rph);
+	kretprobe_holder_put(rph); /* the registration's */
 	rp->rph = NULL;
 	free_dead_kretprobe_holders();
 }

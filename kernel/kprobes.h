@@ -33,6 +33,7 @@
 #include "arch/x86_64/ptrace.h"
 #include "kernel/percpu.h" /* NR_CPUS */
 #include "lib/compiler.h"
+#include "lib/freelist.h"
 
 struct kprobe;
 struct kretprobe_holder;
@@ -126,21 +127,42 @@ struct kretprobe {
 #define KRETPROBE_DEFAULT_MAXACTIVE MAX(10, 2 * NR_CPUS)
 #define KRETPROBE_MAXACTIVE_MAX 4096 /* as Linux's trace_kprobe limit */
 
-/* One call in flight: where it returns to, and the kretprobe's private data. */
+/*
+ * One call in flight: where it returns to, and the kretprobe's private data. Free, it is on
+ * its kretprobe's free list (freelist); in flight, on its task's list (llist, from
+ * task->kretprobe_instances, newest first), as Linux 6.1's.
+ */
 struct kretprobe_instance {
-	struct kretprobe_instance *llist; /* free list, or the task's list of live instances */
+	struct freelist_node freelist;
+	struct kretprobe_instance *llist; /* the task's next older instance in flight */
 	struct kretprobe_holder *rph;
 	kprobe_opcode_t *ret_addr; /* the real return address */
 	void *fp; /* the stack slot that held it: identifies the frame */
-	struct task *task; /* whose call it is */
 	char data[];
+};
+
+/*
+ * A kretprobe's instances, and whether the kretprobe is still there to use them. refs counts
+ * what keeps the holder alive: the registration, and each instance until it is retired (taken
+ * off the free list at unregister, or back from flight after it). The last put hands the holder
+ * to kretprobe_dead (kernel/kprobes.c).
+ */
+struct kretprobe_holder {
+	struct kretprobe *rp; /* NULL once unregistered */
+	struct freelist_head freelist; /* the free instances (lib/freelist.h: no lock) */
+	int refs;
+	void *mem; /* the instances, one allocation */
+	struct kretprobe_holder *next_dead; /* on kretprobe_dead, waiting to be freed */
 };
 
 /*
  * Whose instance ri is. NULL once the kretprobe was unregistered (an instance still in flight
  * then returns through the trampoline, finds no kretprobe, and just goes home).
  */
-struct kretprobe *get_kretprobe(struct kretprobe_instance *ri);
+static __always_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return READ_ONCE(ri->rph->rp);
+}
 
 static inline unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri)
 {
@@ -203,5 +225,11 @@ void debugfs_kprobe_init(void);
 
 /* The loader, as a module goes (kernel/module/): its probes are marked gone and disarmed. */
 void kprobes_module_going(unsigned long start, unsigned long end);
+
+/*
+ * A task is freed (kernel/kthread.c): the kretprobe instances of calls it never returned
+ * from (it died inside them) go back to their free lists, as Linux's kprobe_flush_task.
+ */
+void kprobe_flush_task(struct task *t);
 
 #endif

@@ -18,6 +18,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "kernel/fs/fs_struct.h"
+#include "kernel/kprobes.h"
 #include "kernel/signal.h"
 #include "kernel/syscalls.h"
 #include "lib/string.h"
@@ -185,6 +186,7 @@ static void free_task(struct task *t)
 	trace_sched_process_free(t);
 	local_irq_restore(irq);
 	ftrace_graph_exit_task(t);
+	kprobe_flush_task(t);
 	kstack_free(t->stack);
 	kfree(t);
 }

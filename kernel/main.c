@@ -15,6 +15,7 @@
 #include "kernel/kallsyms.h"
 #include "kernel/kprobes.h"
 #include "kernel/debug/test_kprobes.h"
+#include "kernel/debug/test_uprobes.h"
 #include "kernel/sched/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time/time.h"
@@ -217,6 +218,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters
 	debugfs_kprobe_init();           // /sys/kernel/debug/kprobes: list, blacklist
 	kprobe_stress_init();            // /sys/kernel/debug/kprobe_stress: every function probed
+	uprobe_signal_init();            // /sys/kernel/debug/uprobe_signal: a uprobe that signals
 	bench_init();                    // /sys/kernel/debug/bench: make bench's figures
 	sysrq_init();                    // /proc/sysrq-trigger (also `sysrq KEY`, Ctrl-O KEY)
 	if (printk_init_files())         // /proc/sys/kernel/printk

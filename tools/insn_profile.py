@@ -70,6 +70,16 @@ for _name, _cond, _trigger, _what in [
          "(the path to the ring buffer, without the record)")]:
     PROFILES[_name] = ([], "entry_SYSCALL_64 if " + _cond, USER_STOP, _trigger,
                        "one system call: " + _what)
+# The probe lines of `make bench` (docs/design/probe-cost.md): one getpid with the probe or
+# filter set up, the whole system call, as the lines above.
+for _name, _setup in [
+        ("kretprobe", "echo 'r:b sys_getpid ret=$retval' > kprobe_events; "
+         "echo 1 > events/kprobes/b/enable"),
+        ("kprobe", "echo 'p:b sys_getpid' > kprobe_events; echo 1 > events/kprobes/b/enable"),
+        ("sys_enter_filter", "echo 'id == 99999' > events/raw_syscalls/sys_enter/filter; "
+         "echo 1 > events/raw_syscalls/sys_enter/enable")]:
+    PROFILES[_name] = ([TRACING, _setup], "entry_SYSCALL_64 if $rax == 39", USER_STOP, LBENCH,
+                       "one getpid with " + _setup)
 USER_HALF_END = 1 << 47  # below: user space
 USER = "[user_space]"  # one word, as the function names
 

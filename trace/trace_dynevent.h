@@ -93,6 +93,9 @@ int dyn_event_file_open(struct file *file, struct dyn_event_operations *kind);
 void init_dynamic_event(void);
 void trace_events_eprobe_init(void); /* trace/trace_eprobe.c */
 void init_kprobe_trace(void); /* trace/trace_kprobe.c: kprobe_events, kprobe_profile */
+/* The loader: module mod has come; kprobe events on "MOD:sym" of it are registered now. */
+struct module;
+void trace_kprobe_module_coming(struct module *mod);
 void trace_events_synth_init(void); /* trace/trace_events_synth.c: synthetic_events */
 
 /* Linux's argv_split(): the words of str (split on blanks), NULL-terminated; argv_free frees. */

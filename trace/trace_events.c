@@ -408,6 +408,14 @@ static bool filter_record[NR_CPUS][FILTER_NEST_MAX];
  */
 static bool filter_top[NR_CPUS][FILTER_NEST_MAX];
 static int filter_other_pid[NR_CPUS][FILTER_NEST_MAX];
+/*
+ * The plain filter's path (filtered_buffer_reserve: a filter, no trigger, no instance): the
+ * record's header (pid, flags, preempt count) is not written at reserve. filtered_buffer_commit
+ * writes it after the filter passed, or before, if the filter reads a common_* field: most
+ * records a filter rejects never get one. The context is the same at commit as at reserve (the
+ * probe that fills the record in between changes neither preemption nor interrupts).
+ */
+static bool filter_header_pending[NR_CPUS][FILTER_NEST_MAX];
 
 static void *aside_buffer_reserve(struct trace_event_call *call, unsigned long len, bool record)
 {
@@ -433,9 +441,20 @@ static void *aside_buffer_reserve(struct trace_event_call *call, unsigned long l
 
 static noinline void *filtered_buffer_reserve(struct trace_event_call *call, unsigned long len)
 {
-	if (!ring_buffer_record_is_on(global_trace.buffer))
+	int cpu, level;
+
+	(void)call;
+	/* (in this order, nothing is kept across the call: no registers to save) */
+	if (len > BUF_MAX_DATA_SIZE || !ring_buffer_record_is_on(global_trace.buffer))
 		return NULL;
-	return aside_buffer_reserve(call, len, true);
+	cpu = ring_buffer_cpu_id();
+	level = filter_nest[cpu]++; /* as aside_buffer_reserve's */
+	if (level >= FILTER_NEST_MAX) {
+		filter_nest[cpu]--;
+		return NULL;
+	}
+	filter_header_pending[cpu][level] = true; /* and filter_record, filter_top: see commit */
+	return filter_buffers[cpu][level];
 }
 
 static __always_inline void *ring_buffer_event_reserve(struct trace_event_call *call,
@@ -645,7 +664,28 @@ static noinline void filtered_buffer_commit(struct trace_event_call *call, void 
 	unsigned long flags = READ_ONCE(call->file.flags);
 	struct event_filter *filter = READ_ONCE(call->file.filter);
 	enum event_trigger_type tt = ETT_NONE;
-	bool top = filter_top[cpu][level];
+	bool top;
+
+	if (filter_header_pending[cpu][level]) {
+		filter_header_pending[cpu][level] = false;
+		/* Still the plain filter's case, and a filter that reads no common_* field? */
+		if (likely(!(flags & (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED |
+				      EVENT_FILE_FL_INSTANCES))) &&
+		    filter && !filter->needs_header) {
+			if (!filter_match_preds(filter, rec, (unsigned int)len)) {
+				filter_nest[cpu]--;
+				return; /* rejected: the usual case of a filter, for nothing more */
+			}
+			filter = NULL; /* it passed */
+		}
+		tracing_generic_entry_update(rec, (unsigned short)call->event.type,
+					     tracing_gen_ctx_dec());
+		/* what aside_buffer_reserve would have said: recording was on at reserve */
+		filter_record[cpu][level] = true;
+		filter_top[cpu][level] = true;
+		filter_other_pid[cpu][level] = NO_OTHER_TASK;
+	}
+	top = filter_top[cpu][level];
 
 	if (top && (flags & EVENT_FILE_FL_TRIGGER_COND))
 		tt = event_triggers_call(&call->file, rec, (unsigned int)len, ip);

@@ -158,7 +158,13 @@ enum filter_field_kind {
 /* How a string predicate matches: Linux's kinds of glob, the simple ones without glob_match. */
 enum regex_type { MATCH_FULL, MATCH_FRONT_ONLY, MATCH_MIDDLE_ONLY, MATCH_END_ONLY, MATCH_GLOB };
 
+struct filter_pred;
+/* How a record is matched against a predicate: chosen when it is parsed (pred_fn_for). */
+typedef bool (*filter_pred_fn_t)(const struct filter_pred *pred, const unsigned char *rec,
+				 unsigned int len);
+
 struct filter_pred {
+	filter_pred_fn_t fn;
 	enum filter_field_kind kind;
 	int op; /* OP_* */
 	bool negate; /* != (or a glob starting with '!'): the result inverted */
@@ -169,6 +175,10 @@ struct filter_pred {
 	unsigned int len; /* of pattern */
 	char pattern[MAX_FILTER_STR_VAL];
 };
+
+static filter_pred_fn_t pred_fn_for(const struct filter_pred *pred);
+static void find_single_pred(struct event_filter *filter);
+static bool filter_run_prog(const struct event_filter *filter, const void *rec, unsigned int len);
 
 /* One step of the program: run pred; if its result is when_to_branch, go to target + 1. */
 struct prog_entry {
@@ -383,6 +393,7 @@ static int parse_pred(const struct trace_event_call *call, const char *str, int 
 		parse_error(pe, FILT_ERR_INVALID_VALUE, pos + i);
 		goto err;
 	}
+	pred->fn = pred_fn_for(pred);
 	*pred_ptr = pred;
 	return i;
 err:
@@ -723,6 +734,8 @@ int create_event_filter_tr(struct trace_array *tr, const struct trace_event_call
 	if (!filter)
 		return -ENOMEM;
 	filter->prog = NULL;
+	filter->single = NULL; /* an error's filter has no program: it matches everything */
+	filter->needs_header = true;
 	ret = process_preds(call, str, &filter->prog, &pe);
 	if (ret == -ENOMEM) {
 		kfree(filter);
@@ -736,6 +749,8 @@ int create_event_filter_tr(struct trace_array *tr, const struct trace_event_call
 				(unsigned int)pe.lasterr, (unsigned int)pe.lasterr_pos);
 	else if (ret)
 		tracing_log_err(tr, "event filter parse error", str, err_text, FILT_ERR_ERRNO, 0);
+	if (!ret)
+		find_single_pred(filter);
 	filter->filter_string = ret ? filter_err_string(str, &pe) : dup_string(str);
 	if (!filter->filter_string) {
 		free_event_filter(filter);
@@ -895,16 +910,123 @@ static bool pred_match(const struct filter_pred *pred, const unsigned char *rec,
 	return false;
 }
 
+/*
+ * A number field of a 1, 2, 4 or 8-byte type against the value, the usual predicate
+ * ("id == 99999", "prev_pid > 0"): one function for each type, chosen when the predicate is
+ * parsed (as Linux's filter_pred_64 and the rest), so that a hit reads the field as its own
+ * type and compares without match_number's switches on size and sign (read as the narrow type,
+ * compared as it: the same result as compare() of both widened).
+ */
+#define DEFINE_NUMBER_PRED(name, type)                                             \
+	static bool name(const struct filter_pred *pred, const unsigned char *rec, \
+			 unsigned int len)                                         \
+	{                                                                          \
+		type v, w = (type)pred->val;                                       \
+                                                                                   \
+		if (pred->offset + sizeof(type) > len)                             \
+			return false;                                              \
+		__builtin_memcpy(&v, rec + pred->offset, sizeof(type));            \
+		switch (pred->op) {                                                \
+		case OP_EQ:                                                        \
+			return v == w;                                             \
+		case OP_NE:                                                        \
+			return v != w;                                             \
+		case OP_LT:                                                        \
+			return v < w;                                              \
+		case OP_LE:                                                        \
+			return v <= w;                                             \
+		case OP_GT:                                                        \
+			return v > w;                                              \
+		case OP_GE:                                                        \
+			return v >= w;                                             \
+		case OP_BAND:                                                      \
+			return (v & w) != 0;                                       \
+		}                                                                  \
+		return false;                                                      \
+	}
+
+DEFINE_NUMBER_PRED(filter_pred_s8, int8_t)
+DEFINE_NUMBER_PRED(filter_pred_u8, uint8_t)
+DEFINE_NUMBER_PRED(filter_pred_s16, int16_t)
+DEFINE_NUMBER_PRED(filter_pred_u16, uint16_t)
+DEFINE_NUMBER_PRED(filter_pred_s32, int32_t)
+DEFINE_NUMBER_PRED(filter_pred_u32, uint32_t)
+DEFINE_NUMBER_PRED(filter_pred_s64, int64_t)
+DEFINE_NUMBER_PRED(filter_pred_u64, uint64_t)
+
+static filter_pred_fn_t pred_fn_for(const struct filter_pred *pred)
+{
+	if (pred->kind != FILTER_OTHER)
+		return pred_match;
+	switch (pred->size) {
+	case 1:
+		return pred->is_signed ? filter_pred_s8 : filter_pred_u8;
+	case 2:
+		return pred->is_signed ? filter_pred_s16 : filter_pred_u16;
+	case 4:
+		return pred->is_signed ? filter_pred_s32 : filter_pred_u32;
+	case 8:
+		return pred->is_signed ? filter_pred_s64 : filter_pred_u64;
+	}
+	return pred_match; /* another size: match_number says no */
+}
+
+/* Does a predicate of this kind read the record (CPU and COMM read the running task)? */
+static bool is_record_kind(enum filter_field_kind kind)
+{
+	return kind != FILTER_CPU && kind != FILTER_COMM;
+}
+
+/* Where the program goes for one predicate's result r: its keep (1) or drop (0). */
+static int single_pred_outcome(const struct prog_entry *prog, bool r)
+{
+	int i = (int)r == prog[0].when_to_branch ? prog[0].target + 1 : 1;
+
+	return prog[i].pred ? -1 : prog[i].target;
+}
+
+/*
+ * A program of one predicate (the usual filter): filter_match_preds calls it directly, its
+ * result kept or inverted, without the program's walk.
+ */
+static void find_single_pred(struct event_filter *filter)
+{
+	const struct prog_entry *prog = filter->prog;
+	int if_false, if_true;
+
+	filter->single = NULL;
+	filter->needs_header = false;
+	for (int i = 0; prog && prog[i].pred; i++)
+		filter->needs_header |= is_record_kind(prog[i].pred->kind) &&
+					prog[i].pred->offset < sizeof(struct trace_entry);
+	if (!prog || !prog[0].pred || prog[1].pred)
+		return;
+	if_false = single_pred_outcome(prog, false);
+	if_true = single_pred_outcome(prog, true);
+	if (if_false < 0 || if_true < 0 || if_false == if_true)
+		return;
+	filter->single_invert = if_false;
+	filter->single = prog[0].pred;
+}
+
 bool filter_match_preds(const struct event_filter *filter, const void *rec, unsigned int len)
 {
+	if (likely(filter && filter->single))
+		return filter->single->fn(filter->single, rec, len) != filter->single_invert;
+	return filter_run_prog(filter, rec, len);
+}
+
+static bool filter_run_prog(const struct event_filter *filter, const void *rec, unsigned int len)
+{
 	const struct prog_entry *prog;
+	const struct filter_pred *pred;
 	int i;
 
 	if (!filter || !filter->prog)
 		return true; /* no filter keeps everything */
 	prog = filter->prog;
-	for (i = 0; prog[i].pred; i++)
-		if ((int)pred_match(prog[i].pred, rec, len) == prog[i].when_to_branch)
+	for (i = 0; (pred = prog[i].pred); i++)
+		if ((int)pred->fn(pred, rec, len) == prog[i].when_to_branch)
 			i = prog[i].target;
 	return prog[i].target;
 }

@@ -11,9 +11,16 @@
 #define MAX_FILTER_STR_VAL 256 /* Linux's: the longest quoted string in a predicate */
 
 /* A compiled filter and the text it came from, as the filter file shows it. */
+struct filter_pred;
 struct event_filter {
 	struct prog_entry *prog; /* NULL if the text did not parse */
 	char *filter_string; /* the text written, or it and Linux's error report */
+	/* A program of one predicate: that predicate; a record is kept if its result differs
+	 * from single_invert (trace/trace_events_filter.c, find_single_pred). */
+	const struct filter_pred *single;
+	bool single_invert;
+	/* Some predicate reads the record's header (a common_* field): it must be there first. */
+	bool needs_header;
 };
 
 /*

@@ -8,7 +8,9 @@
  * kprobe, or a kretprobe for 'r' and SYM%return, of the mechanism in kernel/kprobes.h. The
  * probe is registered when the event is made, disarmed (KPROBE_FLAG_DISABLED), so a bad place
  * (no such symbol, not an instruction boundary, blacklisted) is refused at once with Linux's
- * error_log line; enabling the event arms it, disabling disarms it. A hit runs the arguments'
+ * error_log line; enabling the event arms it, disabling disarms it. The exception, as Linux
+ * 6.1's: "MOD:sym" of a module that is not loaded makes the event with a warning, and the probe
+ * is registered when the module comes (trace_kprobe_module_coming). A hit runs the arguments'
  * fetch programs (trace/trace_probe_fetch.c) on the registers the probe saw and records
  *
  *   kprobe:    struct trace_entry, unsigned long __probe_ip, the arguments
@@ -41,6 +43,7 @@
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/module/module.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/locking/mutex.h"
@@ -60,6 +63,12 @@ struct trace_kprobe {
 	struct list_head sibling; /* on tp->event->probes: the probes of this event */
 	char *symbol; /* "do_sys_openat2" (or "mod:sym"), NULL for an address */
 	struct trace_probe *tp;
+	/*
+	 * rp (or rp.kp) is registered with the mechanism. Not while the module of a "MOD:sym"
+	 * probe is not loaded: the event is made all the same and the probe registered when the
+	 * module comes (trace_kprobe_module_coming), as Linux 6.1's.
+	 */
+	bool registered;
 };
 
 /* The records' own fields, Linux's kprobe_trace_entry_head and kretprobe_trace_entry_head. */
@@ -231,6 +240,13 @@ static enum print_line_t print_kretprobe_event(struct trace_iterator *iter, unsi
 
 static int trace_kprobe_arm(struct trace_kprobe *tk, bool on)
 {
+	/*
+	 * A probe whose module is not loaded, or was unloaded (gone): nothing to arm; the event's
+	 * enable stands, and a module that comes registers it armed (Linux's
+	 * __enable_trace_kprobe skips them too).
+	 */
+	if (!tk->registered || kprobe_gone(&tk->rp.kp))
+		return 0;
 	if (on)
 		return tk->is_return ? enable_kretprobe(&tk->rp) : enable_kprobe(&tk->rp.kp);
 	return tk->is_return ? disable_kretprobe(&tk->rp) : disable_kprobe(&tk->rp.kp);
@@ -333,11 +349,74 @@ static int __register_trace_kprobe(struct trace_kprobe *tk)
 		if (ret)
 			return ret;
 	}
-	if (!trace_probe_is_enabled(tk->tp->event))
+	if (trace_probe_is_enabled(tk->tp->event))
+		tk->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
+	else
 		tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
 	ret = tk->is_return ? register_kretprobe(&tk->rp) : register_kprobe(&tk->rp.kp);
+	tk->registered = ret == 0;
 	/* EEXIST from the mechanism is not the name's: do not let it read so */
 	return ret == -EEXIST ? -EBUSY : ret;
+}
+
+/* The mechanism's probe away, tk kept for a later __register_trace_kprobe (Linux's). */
+static void __unregister_trace_kprobe(struct trace_kprobe *tk)
+{
+	if (!tk->registered)
+		return;
+	if (tk->is_return)
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+	tk->registered = false;
+	/* For reuse: the symbol is looked up again, and its gone mark forgotten. */
+	if (tk->symbol)
+		tk->rp.kp.addr = NULL;
+	tk->rp.kp.flags = 0;
+}
+
+/* Is tk's "MOD:" module loaded? (Any other probe: as if it were, since nothing waits for it.) */
+static void note_module(struct module *mod, void *data)
+{
+	const char **name = data;
+
+	if (*name && !strcmp(mod->name, *name))
+		*name = NULL;
+}
+
+static bool trace_kprobe_module_exist(struct trace_kprobe *tk)
+{
+	char mod[MODULE_NAME_LEN];
+	const char *colon, *name = mod;
+
+	if (!tk->symbol)
+		return false;
+	colon = strchr(tk->symbol, ':');
+	if (!colon)
+		return true;
+	if ((size_t)(colon - tk->symbol) >= sizeof(mod))
+		return false; /* no module has so long a name */
+	memcpy(mod, tk->symbol, (size_t)(colon - tk->symbol));
+	mod[colon - tk->symbol] = '\0';
+	module_for_each(note_module, &name);
+	return name == NULL;
+}
+
+/*
+ * Registration's ENOENT for a probe on a module that is not loaded is not an error: Linux 6.1
+ * warns and keeps the event, whose probe is registered when the module comes. A symbol a
+ * loaded module lacks stays an error.
+ */
+static int register_or_defer(struct trace_kprobe *tk)
+{
+	int ret = __register_trace_kprobe(tk);
+
+	if (ret == -ENOENT && !trace_kprobe_module_exist(tk)) {
+		pr_warn("trace_kprobe: This probe might be able to register after target module is "
+			"loaded. Continue.\n");
+		ret = 0;
+	}
+	return ret;
 }
 
 /*
@@ -362,7 +441,7 @@ static int append_trace_kprobe(struct trace_kprobe *tk, struct trace_kprobe *old
 	}
 	mutex_lock(&event_mutex);
 	trace_probe_append(tk->tp, old->tp, &tk->sibling);
-	ret = __register_trace_kprobe(tk);
+	ret = register_or_defer(tk);
 	if (ret)
 		list_del_init(&tk->sibling); /* tk->tp is freed with tk, the event stays */
 	mutex_unlock(&event_mutex);
@@ -394,7 +473,7 @@ static int register_trace_kprobe(struct trace_kprobe *tk)
 		}
 		return ret;
 	}
-	ret = __register_trace_kprobe(tk);
+	ret = register_or_defer(tk);
 	if (ret) {
 		trace_probe_unregister_event_call(tk->tp);
 		return ret;
@@ -655,10 +734,7 @@ static int trace_kprobe_release(struct dyn_event *ev)
 	mutex_lock(&event_mutex); /* off the list kprobe_register walks */
 	list_del_init(&tk->sibling);
 	mutex_unlock(&event_mutex);
-	if (tk->is_return)
-		unregister_kretprobe(&tk->rp);
-	else
-		unregister_kprobe(&tk->rp.kp);
+	__unregister_trace_kprobe(tk);
 	dyn_event_remove(ev);
 	trace_probe_unlink(tk->tp, &tk->sibling); /* the event too, if it was the last */
 	kfree(tk->symbol);
@@ -819,6 +895,39 @@ static const struct file_operations kprobe_profile_ops = {
 	.llseek = seq_lseek,
 	.release = seq_release,
 };
+
+/*
+ * Module mod has come (kernel/module/main.c, before its init runs: Linux's MODULE_STATE_COMING
+ * notifier, trace_kprobe_module_callback): each "MOD:sym" probe on it is registered now, armed
+ * if its event is enabled. One that was registered before (the module was loaded, unloaded and
+ * is back: its probe gone) is registered afresh.
+ */
+void trace_kprobe_module_coming(struct module *mod)
+{
+	size_t len = strlen(mod->name);
+	struct dyn_event *pos;
+
+	mutex_lock(&dyn_event_mutex);
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos)
+	{
+		struct trace_kprobe *tk;
+		int ret;
+
+		if (pos->ops != &trace_kprobe_ops)
+			continue;
+		tk = to_trace_kprobe(pos);
+		if (!tk->symbol || strncmp(tk->symbol, mod->name, len) || tk->symbol[len] != ':')
+			continue;
+		__unregister_trace_kprobe(tk);
+		ret = __register_trace_kprobe(tk);
+		if (ret)
+			pr_warn("trace_kprobe: Failed to re-register probe %s on %s: %d\n",
+				trace_probe_name(tk->tp), mod->name, ret);
+	}
+	mutex_unlock(&event_mutex);
+	mutex_unlock(&dyn_event_mutex);
+}
 
 void init_kprobe_trace(void)
 {

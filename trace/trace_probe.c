@@ -961,6 +961,28 @@ void trace_probe_unlink(struct trace_probe *tp, struct list_head *node)
 		trace_probe_cleanup(event);
 }
 
+/* probe_arg.regs_offset: where in pt_regs a register, $retval or $argN program reads, or -1. */
+static int arg_regs_offset(const struct fetch_insn *code)
+{
+	static const int argument_offs[] = {
+		offsetof(struct pt_regs, rdi), offsetof(struct pt_regs, rsi),
+		offsetof(struct pt_regs, rdx), offsetof(struct pt_regs, rcx),
+		offsetof(struct pt_regs, r8),  offsetof(struct pt_regs, r9),
+	};
+
+	switch (code[0].op) {
+	case FETCH_OP_REG:
+		return (int)code[0].param;
+	case FETCH_OP_RETVAL:
+		return offsetof(struct pt_regs, rax);
+	case FETCH_OP_ARG:
+		return code[0].param < ARRAY_SIZE(argument_offs) ? argument_offs[code[0].param]
+								 : -1;
+	default:
+		return -1;
+	}
+}
+
 /* --- the format file -------------------------------------------------------------------------- */
 
 int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_event_field *own,
@@ -989,6 +1011,7 @@ int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_even
 	}
 	tp->fixed_size = true;
 	tp->cannot_fault = true;
+	tp->from_regs = true;
 	for (unsigned int i = 0; i < tp->nr_args; i++) {
 		const struct fetch_insn *code = tp->args[i].code;
 
@@ -997,7 +1020,10 @@ int traceprobe_define_arg_fields(struct trace_probe *tp, const struct trace_even
 		tp->cannot_fault &= (code[0].op == FETCH_OP_REG || code[0].op == FETCH_OP_RETVAL ||
 				     code[0].op == FETCH_OP_ARG) &&
 				    code[1].op == FETCH_OP_ST_RAW && code[2].op == FETCH_OP_END;
+		tp->args[i].regs_offset = arg_regs_offset(code);
+		tp->from_regs &= tp->args[i].regs_offset >= 0;
 	}
+	tp->from_regs &= tp->cannot_fault;
 	kfree(tp->fields);
 	tp->fields = f;
 	tp->call.fields = f;

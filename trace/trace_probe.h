@@ -147,6 +147,11 @@ struct probe_arg {
 	const char *comm; /* the FETCHARG[:TYPE] text, as kprobe_events lists it back */
 	char *fmt; /* an array's format-file type ("u8[4]"), or NULL */
 	const struct fetch_type *type;
+	/*
+	 * In a cannot_fault probe (below): where the value is in struct pt_regs, so that a hit
+	 * stores it with one load (store_trace_regs), or -1 ($argN past the sixth: on the stack).
+	 */
+	int regs_offset;
 };
 
 /*
@@ -180,6 +185,7 @@ struct trace_probe {
 	 */
 	bool fixed_size;
 	bool cannot_fault;
+	bool from_regs; /* cannot_fault, and each argument one load from pt_regs (regs_offset) */
 	unsigned int nr_args;
 	struct probe_arg args[]; /* nr_args of them */
 };

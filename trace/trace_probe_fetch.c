@@ -557,12 +557,30 @@ static noinline void store_trace_args_slow(void *data, const struct trace_probe 
 	}
 }
 
-void store_trace_regs(void *data, const struct trace_probe *tp, struct pt_regs *regs)
+/* store_trace_regs's rare case, $argN past the sixth (on the stack): apart, by a tail call. */
+static noinline void store_trace_regs_slow(void *data, const struct trace_probe *tp,
+					   struct pt_regs *regs)
 {
 	const struct fetch_context fc = {.regs = regs};
 
 	for (unsigned int i = 0; i < tp->nr_args; i++)
 		store_reg_fast(tp->args[i].code, &fc, (char *)data + tp->args[i].offset);
+}
+
+void store_trace_regs(void *data, const struct trace_probe *tp, struct pt_regs *regs)
+{
+	if (unlikely(!tp->from_regs)) {
+		store_trace_regs_slow(data, tp, regs);
+		return;
+	}
+	/* each a load from pt_regs: the program is [REG|RETVAL|ARG, ST_RAW, END] (no calls here,
+	 * so no registers to save) */
+	for (unsigned int i = 0; i < tp->nr_args; i++) {
+		const struct probe_arg *a = &tp->args[i];
+
+		put_unaligned_sized((char *)data + a->offset, a->code[1].size,
+				    *(const unsigned long *)((const char *)regs + a->regs_offset));
+	}
 }
 
 /*

@@ -22,7 +22,6 @@
  *
  * A frame that cannot be written, or read back, kills the process with SIGSEGV (force_sigsegv).
  */
-#include "kernel/events/uprobes.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/gdt.h"
@@ -306,7 +305,6 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 	struct ksiginfo info;
 	struct k_sigaction ka;
 
-	uprobe_signal_pending(regs); /* a uprobe's step under way is given up first */
 	int sig = get_signal(&info, &ka);
 	long ret = (long)regs->rax;
 

@@ -24,6 +24,7 @@
 #include "kernel/mm/kstack.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
+#include "kernel/events/uprobes.h" /* uprobe_deny_signal */
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "trace/events/syscalls.h"
@@ -132,6 +133,12 @@ void exit_to_user_mode(struct pt_regs *regs)
 		if (test_tsk_thread_flag(t, TIF_SIGPENDING) || restart_pending(regs)) {
 			if (signal_work(t, regs)) {
 				local_irq_enable();
+				if (unlikely(t->utask) && uprobe_deny_signal(regs)) {
+					/* a uprobe's step first: its #DB sets the flag again */
+					local_irq_disable();
+					clear_tsk_thread_flag(t, TIF_SIGPENDING);
+					goto resched;
+				}
 				arch_do_signal_or_restart(regs);
 				continue; /* the flag stays: the next pass looks again */
 			}
@@ -141,6 +148,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 				continue;
 			}
 		}
+	resched:
 		if (!need_resched())
 			return;
 		local_irq_enable();

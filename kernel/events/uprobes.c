@@ -44,10 +44,15 @@
  * until it does (uprobe_mmap), as Linux's delayed_ref_ctr_inc. Lucid has no shared writable
  * file mappings, so every writable area of the file is a private copy, the kind Linux counts in.
  *
+ * A signal that comes while a step is under way (the task on its way back to ring 3 to run
+ * the copy) is held back until the step is done, as Linux's uprobe_deny_signal: the way out
+ * leaves it pending and clears TIF_SIGPENDING, the copy runs, and the step's #DB sets the flag
+ * again, so the handler runs after the probed instruction, which ran once and the probe fired
+ * once. A fatal signal, or a fault of the copy itself, gives the step up instead: the task
+ * stands at the probed instruction again, where the signal finds it.
+ *
  * What Lucid leaves out: a consumer's filter (every process that maps the file gets the
- * int3), UPROBE_HANDLER_REMOVE, and a signal that comes while a step is under way abandons the
- * step (the task is back at the int3 and the probe fires again after the handler) where Linux
- * holds the signal back until the step is done.
+ * int3), and UPROBE_HANDLER_REMOVE.
  */
 #include "kernel/events/uprobes.h"
 #include "arch/x86_64/uprobes.h"
@@ -114,6 +119,7 @@ struct uprobe_task {
 	struct return_instance *return_instances; /* newest first */
 	unsigned int depth;
 	struct return_instance *ri_pool; /* one freed instance, kept for the next call */
+	bool signal_denied; /* signals were held back until the step is done (uprobe_deny_signal) */
 };
 
 static LIST_HEAD(uprobes_list);
@@ -1026,6 +1032,11 @@ static bool handle_singlestep(struct pt_regs *regs)
 				       utask->xol_vaddr);
 
 	end_step(utask);
+	if (utask->signal_denied) {
+		/* the signals held back during the step are looked at on this way out */
+		utask->signal_denied = false;
+		set_tsk_thread_flag(current, TIF_SIGPENDING);
+	}
 	if (err)
 		force_sig_fault(regs, SIGILL, regs->rip); /* as Linux: it could not be run */
 	return true;
@@ -1040,14 +1051,35 @@ bool uprobe_handle_trap(struct pt_regs *regs)
 	return false;
 }
 
-void uprobe_signal_pending(struct pt_regs *regs)
+/*
+ * Did the stepped copy itself trap (a fault in the slot: the exit we are on is that exception's,
+ * not the int3's that set the step up, nor an interrupt's)? Linux's arch_uprobe_xol_was_trapped
+ * (its trap_nr no longer UPROBE_TRAP_NR): a fault there, serviced or not, gives the step up.
+ */
+static bool xol_was_trapped(const struct pt_regs *regs)
+{
+	return regs->vector < VEC_FIRST_IRQ && regs->vector != VEC_BREAKPOINT;
+}
+
+bool uprobe_deny_signal(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
 
-	if (!utask || utask->state != UTASK_SSTEP)
-		return;
-	arch_uprobe_abort_xol(&utask->active_uprobe->arch, &utask->autask, regs, utask->vaddr);
-	end_step(utask);
+	if (likely(!utask || utask->state != UTASK_SSTEP))
+		return false;
+	if (fatal_signal_pending() || xol_was_trapped(regs)) {
+		/*
+		 * Given up (Linux's UTASK_SSTEP_TRAPPED): the task stands at the probed
+		 * instruction again, where the signal finds it (a SIGSEGV of the copy's says the
+		 * instruction's own address, as without the probe).
+		 */
+		arch_uprobe_abort_xol(&utask->active_uprobe->arch, &utask->autask, regs,
+				      utask->vaddr);
+		end_step(utask);
+		return false;
+	}
+	utask->signal_denied = true; /* handle_singlestep raises TIF_SIGPENDING again */
+	return true;
 }
 
 void uprobe_copy_process(struct task *child, unsigned long clone_flags)

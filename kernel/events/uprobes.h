@@ -74,9 +74,12 @@ void uprobe_clear_state(struct mm_struct *mm);
  */
 bool uprobe_handle_trap(struct pt_regs *regs);
 /*
- * arch/x86_64/signal.c: a signal is about to be delivered. If the task is half-way through a
- * probe's step, the step is abandoned and the task stands at the probed instruction again.
+ * exit_to_user_mode (arch/x86_64/syscall_64.c), with signal work to do: true if the task is
+ * half-way through a probe's step, which must be done first (the caller leaves the signals
+ * pending, clears TIF_SIGPENDING and goes back to ring 3 to run the copy; its #DB sets the flag
+ * again). A fatal signal or a fault of the copy gives the step up instead (false: the task
+ * stands at the probed instruction, the signal is taken there). Linux's uprobe_deny_signal.
  */
-void uprobe_signal_pending(struct pt_regs *regs);
+bool uprobe_deny_signal(struct pt_regs *regs);
 
 #endif

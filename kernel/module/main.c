@@ -41,6 +41,7 @@
 #include "kernel/module/module.h"
 #include "kernel/kprobes.h"
 #include "kernel/jump_label.h"
+#include "trace/trace_dynevent.h"
 #include "kernel/module/internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
@@ -487,6 +488,8 @@ int load_module(void *buf, size_t len, const char *uargs)
 	mutex_unlock(&module_mutex);
 
 	trace_module_load(mod);
+	/* Kprobe events waiting for it ("p MOD:sym" made before it loaded), before its init. */
+	trace_kprobe_module_coming(mod);
 	return do_init_module(mod);
 unlock:
 	mutex_unlock(&module_mutex);

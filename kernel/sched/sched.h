@@ -45,6 +45,7 @@ struct mm_struct;
 struct fpu;
 struct sighand_struct;
 struct uprobe_task;
+struct kretprobe_instance;
 struct task {
 	unsigned long saved_rsp; /* must stay first: arch/x86_64/switch.S saves RSP here */
 	int pid;
@@ -59,6 +60,8 @@ struct task {
 	uint64_t cpus_allowed; /* bit n set: may run on CPU n (taskset) */
 	int time_slice;       /* ticks left before the tick preempts it */
 	struct uprobe_task *utask; /* a uprobe's step or uretprobes in flight (events/uprobes.c) */
+	/* Its kretprobe instances in flight, newest first (kernel/kprobes.c); only it changes it. */
+	struct kretprobe_instance *kretprobe_instances;
 	void *stack;          /* lowest address of its kernel stack (KSTACK_SIZE bytes) */
 	spinlock_t pi_lock;   /* serializes wakeups of this task */
 	struct list_head run_list; /* on its CPU's run queue */

@@ -301,13 +301,8 @@ notrace void arch_remove_kprobe(struct kprobe *p)
 
 /* --- the int3 and #DB handlers ------------------------------------------------------------ */
 
-static struct kprobe_ctlblk kprobe_ctlblks[NR_CPUS];
+struct kprobe_ctlblk kprobe_ctlblks[NR_CPUS];
 unsigned long kprobe_step_faults;
-
-notrace struct kprobe_ctlblk *get_kprobe_ctlblk(void)
-{
-	return &kprobe_ctlblks[smp_processor_id()];
-}
 
 notrace struct kprobe *kprobe_running(void)
 {

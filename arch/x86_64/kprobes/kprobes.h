@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include "kernel/kprobes.h"
 #include "arch/x86_64/regs.h"
+#include "kernel/percpu.h"
 
 /* What this CPU is doing with kprobe_running() (Linux's kprobe_status values). */
 #define KPROBE_HIT_ACTIVE 0x1 /* in a pre_handler */
@@ -29,8 +30,12 @@ struct kprobe_ctlblk {
 	struct prev_kprobe prev_kprobe; /* the probe whose handler was interrupted (REENTER) */
 };
 
-/* This CPU's block: call with interrupts or preemption off. */
-struct kprobe_ctlblk *get_kprobe_ctlblk(void);
+/* This CPU's block: call with interrupts or preemption off. Inline: every hit asks. */
+extern struct kprobe_ctlblk kprobe_ctlblks[NR_CPUS];
+static __always_inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
+{
+	return &kprobe_ctlblks[smp_processor_id()];
+}
 void kprobes_inc_nmissed_count(struct kprobe *p);
 
 /* The architecture's part of a probe (arch/x86_64/kprobes/core.c). */
@@ -61,7 +66,7 @@ void disarm_kprobe_ftrace(struct kprobe *p);
 void __kretprobe_trampoline(void);
 unsigned long kretprobe_trampoline_handler(struct pt_regs *regs);
 /* The real return address of a kretprobe-hijacked slot (ret is what it holds), for unwinders. */
-unsigned long kretprobe_find_ret_addr(unsigned long ret, unsigned long *slot);
+unsigned long kretprobe_find_ret_addr(struct task *t, unsigned long ret, unsigned long *slot);
 /*
  * What an unwinder should print for the return address *slot of task t: the real one, whether
  * the graph tracer's return_to_handler or the kretprobe trampoline (or both) borrowed it.

@@ -202,3 +202,26 @@ def test_system_filter(lucid):
     ok(lucid, "echo 0 > events/sched/filter")
     for ev in ["sched_switch", "sched_wakeup", "sched_process_exit"]:
         assert cat(lucid, "events/sched/%s/filter" % ev) == "none\n", ev
+
+
+def test_kept_records_have_their_header(lucid):
+    """A filter on an event's own field rejects without the record's header (trace_events.c
+    writes it only once the filter passed); a record it keeps has it all the same: the task's
+    name and pid, as without a filter. A filter on a common_* field reads the header, so it is
+    written first: its records are the shell's own."""
+    reset_tracing(lucid)
+    shell = int(sh(lucid, "echo $$").strip())
+    f = "events/syscalls/sys_enter_write/filter"
+    for flt in ("fd == 2", "common_pid == %d" % shell):
+        ok(lucid, "echo '%s' > %s" % (flt, f))
+        ok(lucid, "echo > trace; echo 1 > events/syscalls/sys_enter_write/enable")
+        sh(lucid, "echo to-stderr >&2")
+        ok(lucid, "echo 0 > events/syscalls/sys_enter_write/enable")
+        got = [SYSCALL_LINE.match(l) for l in cat(lucid, "trace").splitlines()
+               if not l.startswith("#")]
+        assert got and all(got), (flt, got)
+        for m in got:
+            assert (m.group("comm").strip(), int(m.group("pid"))) == ("bash", shell), m.group(0)
+        if flt == "fd == 2":
+            assert all(m.group("body").startswith("sys_write(fd: 2, ") for m in got), flt
+    ok(lucid, "echo 0 > %s" % f)

@@ -26,6 +26,10 @@ EILSEQ = "-bash: echo: write error: Invalid or incomplete multibyte or wide char
 LINE = re.compile(r"^ +(\S+)-(\d+) +\[(\d{3})\] (\S{4}) +\d+\.\d{6}: (\w+): (.*)$")
 ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
 PROFILE = re.compile(r"^  (\S+) +(\d+) +(\d+)$")
+# Linux 6.1's warning for a probe on a module that is not loaded (register_trace_kprobe)
+WAIT_FOR_MODULE = ("trace_kprobe: This probe might be able to register after target module is "
+                   "loaded. Continue.")
+MODULE = "/lib/modules/6.1.0-lucid/kernel/modules/%s.ko"
 OPENAT = "p:op sys_openat dfd=$arg1:s32 path=+0($arg2):ustring fl=$arg3:x32"
 OPENRET = "r:opr sys_openat ret=$retval:s64"
 
@@ -601,3 +605,74 @@ def test_append_refused_while_kinds_or_arguments_differ(lucid):
     ok(lucid, "echo 0 > events/kprobes/ev/enable")
     ok(lucid, "echo '-:kprobes/ev' >> kprobe_events")
     assert cat(lucid, "kprobe_events") == ""
+
+
+def test_kretprobe_instances_of_tasks_that_die_come_back(lucid):
+    """A kretprobe on do_exit, which never returns: each exiting process takes an instance and
+    dies inside the call. Its instance goes back to the free list when the task is freed (as
+    Linux's kprobe_flush_task), so with maxactive 4 a dozen exits miss none; an instance lost
+    with its task would leave the fifth and later calls without one (kprobe_profile's misses)."""
+    reset_tracing(lucid)
+    ok(lucid, "echo 'r4:ex do_exit' > kprobe_events")
+    ok(lucid, "echo 1 > events/kprobes/ex/enable")
+    ok(lucid, "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do /bin/true; done")
+    assert profile(lucid) == {"ex": (0, 0)}
+    # and the kretprobe still works for calls that return, after them
+    ok(lucid, "echo 0 > events/kprobes/ex/enable")
+    ok(lucid, "echo 'r4:gr sys_getpid' >> kprobe_events; echo 1 > events/kprobes/gr/enable")
+    ok(lucid, "/bin/ps > /dev/null")
+    assert profile(lucid)["gr"][0] > 0 and profile(lucid)["gr"][1] == 0
+    ok(lucid, "echo 0 > events/kprobes/gr/enable; echo > kprobe_events")
+
+
+def test_probe_on_module_not_yet_loaded(lucid):
+    """p MOD:sym and r MOD:sym before MOD loads: accepted with Linux 6.1's warning, the events
+    made and listed; insmod registers the probes (armed: the events are enabled) before the
+    module's init runs, so foo_init's own call is seen; rmmod leaves them registered and gone
+    (kept, as Linux); the next insmod arms them again. A symbol the loaded module lacks is
+    refused, as any unknown symbol."""
+    reset_tracing(lucid)
+    sh(lucid, "rmmod foo")
+    for d in ("p:fi foo:foo_init", "r:fx foo:foo_exit"):
+        out = sh(lucid, "echo '%s' >> kprobe_events" % d)
+        assert WAIT_FOR_MODULE in out and lucid.status() == 0, out
+    assert cat(lucid, "kprobe_events") == "p:kprobes/fi foo:foo_init\nr:kprobes/fx foo:foo_exit\n"
+    assert sorted(modes(lucid, "events/kprobes")) == ["enable", "fi", "filter", "fx"]
+    ok(lucid, "echo 1 > events/kprobes/enable")
+    assert sh(lucid, "cat /sys/kernel/debug/kprobes/list") == ""
+    for n in (1, 2):
+        ok(lucid, "insmod " + MODULE % "foo")
+        listed = sh(lucid, "cat /sys/kernel/debug/kprobes/list").splitlines()
+        assert [l.split()[1:] for l in listed] == [
+            ["k", "foo_init+0x0", "foo", "[FTRACE]"], ["r", "foo_exit+0x0", "foo", "[FTRACE]"]]
+        # a symbol foo lacks, now that foo is loaded: refused as Linux refuses it
+        fails(lucid, "echo 'p:nosym foo:nosuchfunc' >> kprobe_events", ENOENT)
+        assert last_error(lucid)[1] == "Invalid probed address or symbol"
+        ok(lucid, "rmmod foo")
+        listed = sh(lucid, "cat /sys/kernel/debug/kprobes/list").splitlines()
+        assert [l.split()[-1] for l in listed] == ["[GONE][FTRACE]"] * 2, listed
+        got = [(m.group(5), m.group(6).split(")")[0]) for m in lines(lucid)]
+        assert sum(1 for e, b in got if e == "fi" and b.startswith("(foo_init+0x0/") and
+                   b.endswith(" [foo]")) == n, got
+        assert sum(1 for e, b in got if e == "fx" and b.endswith("<- foo_exit")) == n, got
+    assert profile(lucid) == {"fi": (2, 0), "fx": (2, 0)}
+    ok(lucid, "echo 0 > events/kprobes/enable; echo > kprobe_events")
+    assert sh(lucid, "cat /sys/kernel/debug/kprobes/list") == ""
+
+
+def test_two_kretprobes_on_one_function(lucid):
+    """Two kretprobe events on sys_getpid: the second takes the return address the first
+    already swapped, so a return finds two instances of its slot on the task's list; each
+    event sees every call with the real return value (the pid), the newest first."""
+    reset_tracing(lucid)
+    ok(lucid, "echo 'r:ra sys_getpid ret=$retval' > kprobe_events")
+    ok(lucid, "echo 'r:rb sys_getpid ret=$retval' >> kprobe_events")
+    ok(lucid, "echo 1 > events/kprobes/enable")
+    ok(lucid, "/bin/ps > /dev/null; /bin/ps > /dev/null")
+    ok(lucid, "echo 0 > events/kprobes/enable")
+    got = [(m.group(5), int(m.group(2)), m.group(6)) for m in lines(lucid)]
+    assert [e for e, _, _ in got] == ["rb", "ra"] * (len(got) // 2) and len(got) >= 4, got
+    for event, pid, body in got:
+        assert body.endswith("<- sys_getpid) ret=%#x" % pid), (event, body)
+    assert profile(lucid) == {"ra": (len(got) // 2, 0), "rb": (len(got) // 2, 0)}
+    ok(lucid, "echo > kprobe_events")

@@ -302,22 +302,63 @@ def expected_sums(n):
     return "riprel=%d call=%d\n" % (1000 * n + n * (n - 1) // 2, n * (n - 1))
 
 
+def riprel_hits(lucid):
+    """uprobe_profile's count for the riprel probe."""
+    m = re.search(r"^  /bin/uprobed riprel +(\d+)$", tracing(lucid, "cat uprobe_profile"), re.M)
+    assert m
+    return int(m.group(1))
+
+
 def test_signals_during_steps(lucid):
     """Signals while a probe's copy is stepped: a handled SIGALRM every 100 us, and SIGSTOP and
-    SIGCONT from outside. The results stay right (the step is given up and taken again), the
-    program ends, and nothing is left half done: a later run hits every time."""
+    SIGCONT from outside. The results stay right, the program ends, and nothing is left half
+    done: a later run hits every time. A signal that comes while the copy is on its way to be
+    stepped waits until the step is done, as Linux's uprobe_deny_signal holds it: the probe
+    fires exactly once a call (giving the step up instead, as Lucid once did, fired it again
+    after the handler: some hundred more hits over these 20000 calls)."""
     clean(lucid)
     tracing(lucid, "echo 'p:riprel /bin/uprobed:%#x' > uprobe_events; echo 1 > "
             "events/uprobes/enable" % file_offset(UPROBED, "uprobed_riprel"))
     assert lucid.run("uprobed alarm 20000", timeout=300) == expected_sums(20000)
+    assert riprel_hits(lucid) == 20000
     lucid.run("uprobed call 30000 > /tmp/stopped &")
     lucid.run("for i in $(seq 10); do kill -STOP %1; sleep 0.05; kill -CONT %1; sleep 0.05; "
               "done; wait", timeout=300)
     assert lucid.run("cat /tmp/stopped") == expected_sums(30000)
+    assert riprel_hits(lucid) == 20000 + 30000
     tracing(lucid, "echo > trace")
     assert lucid.run("uprobed call 5") == expected_sums(5)
     assert len(trace_lines(lucid, "riprel")) == 5
     clean(lucid)
+
+
+def uprobe_signal_off(lucid):
+    """Takes /sys/kernel/debug/uprobe_signal's consumer off: its hit count."""
+    out = lucid.run("exec 3<>/sys/kernel/debug/uprobe_signal; echo off >&3; cat <&3; "
+                    "exec 3>&-")
+    m = re.match(r"^uprobe_signal: (\d+) hits$", out.strip())
+    assert m, out
+    return int(m.group(1))
+
+
+def test_signal_sent_by_the_probe_waits_for_the_step(lucid):
+    """A consumer whose handler sends the task a signal (kernel/debug/test_uprobes.c, as a BPF
+    program's bpf_send_signal): on every hit the signal is pending as the task goes to step the
+    copy. A handled one (SIGALRM, uprobed counts them) waits until the step is done: each call
+    hits once and computes what it must (giving the step up would hit again, signal again, and
+    never get past the instruction). A fatal one (SIGKILL) gives the step up: the program dies
+    at its first hit, and the next run is whole."""
+    clean(lucid)
+    off = file_offset(UPROBED, "uprobed_riprel")
+    sig = "/sys/kernel/debug/uprobe_signal"
+    assert lucid.run("echo 'on /bin/uprobed %#x 14' > %s; echo $?" % (off, sig)) == "0\n"
+    assert lucid.run("uprobed alarm 200", timeout=120) == expected_sums(200)
+    assert uprobe_signal_off(lucid) == 200
+    assert lucid.run("echo 'on /bin/uprobed %#x 9' > %s; echo $?" % (off, sig)) == "0\n"
+    assert lucid.run("uprobed call 5; echo status=$?") == "Killed\nstatus=137\n"
+    assert uprobe_signal_off(lucid) == 1
+    assert lucid.run("uprobed call 5") == expected_sums(5)
+    assert "Oops" not in lucid.run("dmesg")
 
 
 def test_arming_while_processes_run_and_die(lucid):
