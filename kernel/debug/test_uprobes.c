@@ -4,7 +4,7 @@
  * pending at the very moment the task goes back to ring 3 to step the probed instruction's
  * copy, which is what Linux's uprobe_deny_signal is for (kernel/events/uprobes.c): a test can
  * count on it happening on every hit, where a timer's signal lands in that window only now and
- * then (tests/qemu/test_uprobes.py).
+ * then (tests/qemu/trace/test_uprobes.py).
  *
  *	echo 'on PATH OFFSET SIGNUM' > uprobe_signal	the consumer on PATH:OFFSET
  *	echo off > uprobe_signal; cat uprobe_signal	taken off: "uprobe_signal: N hits"
