@@ -15,7 +15,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, cat, fails, ncpus, ok, reset_tracing, sh
+from tracefs import EEXIST, EINVAL, ENOENT, T, cat, fails, ncpus, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 
@@ -25,8 +25,6 @@ KMALLOC = "events/kmem/kmalloc/"
 PRINT = "events/ftrace/print/"
 HELP = ("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event"
         " disable_event enable_hist disable_hist hist\n")
-EEXIST = "-bash: echo: write error: File exists\n"
-ENOENT = "-bash: echo: write error: No such file or directory\n"
 ID_LINE = re.compile(r"^\{ id: +(\d+) \} hitcount: +(\d+)$")
 TOTALS = re.compile(r"\nTotals:\n    Hits: (\d+)\n    Entries: (\d+)\n    Dropped: (\d+)\n$")
 

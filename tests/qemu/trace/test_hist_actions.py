@@ -12,11 +12,10 @@ EBUSY for what another part still uses, and no memory kept after many rounds.
 import re
 
 from lucid import Lucid
-from tracefs import T, cat, fails, ok, reset_tracing, sh
+from tracefs import EBUSY, ERROR_LOG_ENTRY, T, cat, fails, last_error, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 
-EBUSY = "-bash: echo: write error: Device or resource busy\n"
 WAKING = "events/sched/sched_waking/"
 SWITCH = "events/sched/sched_switch/"
 WAKEUP = "events/sched/sched_wakeup/"
@@ -34,7 +33,6 @@ SLEEPS = 5
 # "  <idle>-0  [001] d..1  0.932510: wakeup_latency: lat=79 pid=9 prio=120"
 LAT_LINE = re.compile(r"^ +\S+-\d+ +\[\d{3}\] \S{4} +\d+\.\d{6}: wakeup_latency: "
                       r"lat=(\d+) pid=(\d+) prio=(\d+)$")
-ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
 
 
 def clean(k, where=""):
@@ -71,17 +69,10 @@ def sleeps(k, n=SLEEPS):
     ok(k, "for i in $(seq %d); do sleep 0.05; done" % n)
 
 
-def last_error(k):
-    found = list(ERR.finditer(cat(k, "error_log")))
-    assert found
-    m = found[-1]
-    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
-
-
 def errors(k):
     """error_log's entries, oldest first: (sentence, the caret's column in the command)."""
     return [(m.group(2), len(m.group(4)) - len("  Command: "))
-            for m in ERR.finditer(cat(k, "error_log"))]
+            for m in ERROR_LOG_ENTRY.finditer(cat(k, "error_log"))]
 
 
 def test_wakeup_latency_recipe(lucid):

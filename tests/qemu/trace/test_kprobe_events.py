@@ -13,18 +13,15 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
 from test_trace_cmd_events import SHARE, record, report_of
+from tracefs import (EBUSY, EEXIST, EINVAL, ENOENT, T, cat, fails, last_error, modes, ok,
+                     reset_tracing, sh)
 
 BOOT = {"timeout": 120, "share": SHARE}
 REF = os.path.join(ROOT, "..", "shared", "reference", "linux-6.1-probes")
-EBUSY = "-bash: echo: write error: Device or resource busy\n"
-EEXIST = "-bash: echo: write error: File exists\n"
-ENOENT = "-bash: echo: write error: No such file or directory\n"
 EILSEQ = "-bash: echo: write error: Invalid or incomplete multibyte or wide character\n"
 # "             cat-9     [000] ....     0.492916: gp3: (sys_getpid+0x0/0x20) regs=0x0 ..."
 LINE = re.compile(r"^ +(\S+)-(\d+) +\[(\d{3})\] (\S{4}) +\d+\.\d{6}: (\w+): (.*)$")
-ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
 PROFILE = re.compile(r"^  (\S+) +(\d+) +(\d+)$")
 # Linux 6.1's warning for a probe on a module that is not loaded (register_trace_kprobe)
 WAIT_FOR_MODULE = ("trace_kprobe: This probe might be able to register after target module is "
@@ -61,13 +58,6 @@ def profile(k):
         assert l == "  %-44s %15s %15s" % (name, hits, missed), l
         got[name] = (int(hits), int(missed))
     return got
-
-
-def last_error(k):
-    found = list(ERR.finditer(cat(k, "error_log")))
-    assert found
-    m = found[-1]
-    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
 
 
 # --- Linux's captures --------------------------------------------------------------------------

@@ -11,13 +11,12 @@ sections are long (DEMO_US) so that no stray section on a busy host is longer.
 import re
 import subprocess
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
+from tracefs import EBUSY, EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 
 LATENCY_TRACERS = ["irqsoff", "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt"]
 DEMO_US = 60000  # 60 ms: longer than anything a busy host makes of a short section
-EBUSY = "-bash: echo: write error: Device or resource busy\n"
 
 HEADER = re.compile(
     r"^# tracer: (?P<tracer>\w+)\n"

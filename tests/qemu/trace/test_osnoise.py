@@ -14,11 +14,10 @@ is at least the threshold; tracing_max_latency is at least every worst case show
 """
 import re
 
-from tracefs import EINVAL, T, TRACE_PREFIX, cat, fails, modes, ncpus, ok, reset_tracing, sh
+from tracefs import EBUSY, EINVAL, T, TRACE_PREFIX, cat, fails, modes, ncpus, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 
-EBUSY = "-bash: echo: write error: Device or resource busy\n"
 ERANGE = "-bash: echo: write error: Numerical result out of range\n"
 
 OSNOISE_FILES = ["cpus", "options", "period_us", "print_stack", "runtime_us",

@@ -11,19 +11,11 @@ hist trigger writes into them are test_hist_actions.py's.
 """
 import re
 
-from tracefs import EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
+from tracefs import (COMMON_FIELDS, EBUSY, EEXIST, EINVAL, ENOENT, T, TRACE_EVENT_LINE, cat, fails,
+                     last_error, modes, ok, reset_tracing, sh)
 
-EBUSY = "-bash: echo: write error: Device or resource busy\n"
-EEXIST = "-bash: echo: write error: File exists\n"
-ENOENT = "-bash: echo: write error: No such file or directory\n"
+
 TRUNC_EBUSY = "-bash: synthetic_events: Device or resource busy\n"
-COMMON = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-          "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-          "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-          "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n")
-ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
-# "  insmod-52  [001] ....  1.234567: gen_synth_test: next_pid_field=777 ..."
-LINE = re.compile(r"^ +(\S+)-(\d+) +\[(\d{3})\] \S{4} +\d+\.\d{6}: (\w+): (.*)$")
 DEF = "wakeup_latency u64 lat; pid_t pid; char comm[16]; char name[]; s8 small; " \
       "unsigned int cpu; gfp_t gfp"
 SHOWN = "wakeup_latency\tu64 lat; pid_t pid; char[16] comm; char[] name; s8 small; " \
@@ -36,23 +28,15 @@ def reset_synthetic(k):
     reset_tracing(k)
 
 
-def last_error(k):
-    """(location, sentence, command, caret column) of the last error_log entry."""
-    found = list(ERR.finditer(cat(k, "error_log")))
-    assert found
-    m = found[-1]
-    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
-
-
 def lines(k, name, where="trace"):
     out = []
     for l in cat(k, where).splitlines():
         if l.startswith("#"):
             continue
-        m = LINE.match(l)
+        m = TRACE_EVENT_LINE.match(l)
         assert m, l
-        if m.group(4) == name:
-            out.append(m.group(5))
+        if m.group("event") == name:
+            out.append(m.group("body"))
     return out
 
 
@@ -82,7 +66,7 @@ def test_made_listed_and_its_files(lucid):
     # Linux's layout: a u64 slot per field, 256 bytes for a char[N] whatever N says, a
     # __data_loc in a slot of its own for a char[]
     assert cat(lucid, "events/synthetic/wakeup_latency/format") == (
-        "name: wakeup_latency\nID: %d\nformat:\n" % ev_id + COMMON +
+        "name: wakeup_latency\nID: %d\nformat:\n" % ev_id + (COMMON_FIELDS + "\n") +
         "\tfield:u64 lat;\toffset:8;\tsize:8;\tsigned:0;\n"
         "\tfield:pid_t pid;\toffset:16;\tsize:4;\tsigned:1;\n"
         "\tfield:char comm[16];\toffset:24;\tsize:16;\tsigned:1;\n"

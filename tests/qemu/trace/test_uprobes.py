@@ -15,6 +15,7 @@ import tempfile
 
 from lucid import BUILD
 from test_syscalls import on_linux
+from tracefs import last_error
 
 SHARE = tempfile.mkdtemp(prefix="lucid-uprobes-")
 BOOT = {"share": SHARE}
@@ -421,14 +422,6 @@ def test_uprobe_event_in_an_instance_made_before_it(lucid):
     clean(lucid)
     assert "uprobes" not in tracing(lucid, "ls %s/events" % inst).split()
     assert tracing(lucid, "rmdir %s; echo $?" % inst) == "0\n"
-
-
-ERR = re.compile(r"\[ *\d+\.\d{6}\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
-
-
-def last_error(lucid):
-    m = list(ERR.finditer(tracing(lucid, "cat error_log")))[-1]
-    return m.group(1), m.group(2), m.group(3), len(m.group(4)) - len("  Command: ")
 
 
 def test_append_probe_to_event(lucid):
