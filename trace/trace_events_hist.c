@@ -3427,18 +3427,25 @@ static void hist_trigger_show(struct seq_file *m, struct event_trigger_data *dat
 		   (unsigned long long)tracing_map_drops(hist_data->map));
 }
 
-static int hist_show(struct seq_file *m, void *v)
+/* show(m, data, n) for each hist trigger of the event, in order: the hist and hist_debug files. */
+static int show_each_hist(struct seq_file *m,
+			  void (*show)(struct seq_file *m, struct event_trigger_data *data, int n))
 {
 	struct trace_event_file *file = m->private;
 	int n = 0;
 
-	(void)v;
 	mutex_lock(&event_mutex);
 	for (struct event_trigger_data *data = file->triggers; data; data = data->next)
 		if (data->cmd->trigger_type == ETT_EVENT_HIST)
-			hist_trigger_show(m, data, n++);
+			show(m, data, n++);
 	mutex_unlock(&event_mutex);
 	return 0;
+}
+
+static int hist_show(struct seq_file *m, void *v)
+{
+	(void)v;
+	return show_each_hist(m, hist_trigger_show);
 }
 
 static int event_hist_open(struct inode *inode, struct file *file)
@@ -3638,16 +3645,8 @@ static void hist_trigger_debug_show(struct seq_file *m, struct event_trigger_dat
 
 static int hist_debug_show(struct seq_file *m, void *v)
 {
-	struct trace_event_file *file = m->private;
-	int n = 0;
-
 	(void)v;
-	mutex_lock(&event_mutex);
-	for (struct event_trigger_data *data = file->triggers; data; data = data->next)
-		if (data->cmd->trigger_type == ETT_EVENT_HIST)
-			hist_trigger_debug_show(m, data, n++);
-	mutex_unlock(&event_mutex);
-	return 0;
+	return show_each_hist(m, hist_trigger_debug_show);
 }
 
 static int event_hist_debug_open(struct inode *inode, struct file *file)
