@@ -33,9 +33,10 @@ struct new_utsname {
 	char domainname[__NEW_UTS_LEN + 1];
 };
 
+/* A process's id is its first thread's (its leader's); each thread has its own too (gettid). */
 long sys_getpid(void)
 {
-	return current->pid; /* one thread per process: the thread group id is the pid */
+	return current->group_leader->pid;
 }
 
 long sys_gettid(void)
@@ -45,7 +46,7 @@ long sys_gettid(void)
 
 long sys_getppid(void)
 {
-	return current->ppid;
+	return current->group_leader->ppid; /* the process's parent, whichever thread asks */
 }
 
 /* Everyone is root on Lucid. */
@@ -132,15 +133,6 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 		done += n;
 	}
 	return (long)done;
-}
-
-/* The robust futex list: remembered (nothing walks it until threads exist), as Linux checks. */
-#define ROBUST_LIST_HEAD_SIZE 24 /* sizeof(struct robust_list_head) on x86_64 */
-
-long sys_set_robust_list(void __user *head, size_t len)
-{
-	(void)head;
-	return len == ROBUST_LIST_HEAD_SIZE ? 0 : -EINVAL;
 }
 
 /*
