@@ -49,6 +49,17 @@ long sys_getppid(void)
 	return current->group_leader->ppid; /* the process's parent, whichever thread asks */
 }
 
+/*
+ * A task's new name (prctl PR_SET_NAME, /proc/PID/task/TID/comm): the task_rename event says
+ * so, and the trace's TASK column shows it from now on, as Linux's __set_task_comm.
+ */
+void set_task_comm(struct task *t, const char *name)
+{
+	trace_task_rename(t, name);
+	strlcpy(t->comm, name, sizeof(t->comm));
+	tracing_task_renamed(t);
+}
+
 /* Everyone is root on Lucid. */
 long sys_getuid(void)
 {
@@ -333,9 +344,7 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 		if (n < 0)
 			return n;
 		comm[n] = '\0';
-		trace_task_rename(current, comm);
-		strlcpy(current->comm, comm, sizeof(current->comm));
-		tracing_task_renamed(current);
+		set_task_comm(current, comm);
 		return 0;
 	case PR_GET_NAME:
 		strlcpy(comm, current->comm, sizeof(comm));

@@ -4,11 +4,12 @@
  * the reference (tests/qemu/test_threads.py): no pids or times, only facts about them.
  *
  *   threads [SECTION]   every check below (or those of one: ids signals exits robust futex
- *                       exec), one line each
+ *                       comm exec), one line each
  *   threads execd PID   (the program a thread exec'd: is it still process PID?)
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -395,6 +397,70 @@ static void check_futex(void)
 	printf("woken on the second word: %ld, all woken: %d\n", m, atomic_load(&woken));
 }
 
+/* --- names: each thread its own comm (prctl, /proc/PID/task/TID/comm) --- */
+
+static void read_comm(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (f && fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = 0;
+	if (f)
+		fclose(f);
+}
+
+static void *named_thread(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "worker-one");
+	thread_tid = gettid_();
+	atomic_store(&ready, 1);
+	while (!atomic_load(&go))
+		usleep(1000);
+	return NULL;
+}
+
+static void check_comm(void)
+{
+	pthread_t th;
+	char path[64], name[32], main_name[32];
+
+	atomic_store(&go, 0);
+	atomic_store(&ready, 0);
+	pthread_create(&th, NULL, named_thread, NULL);
+	while (!atomic_load(&ready))
+		usleep(1000);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", thread_tid);
+	read_comm(path, name, sizeof(name));
+	read_comm("/proc/self/comm", main_name, sizeof(main_name));
+	printf("PR_SET_NAME in a thread: its comm %s, main's %s\n", name, main_name);
+	pthread_setname_np(th, "renamed");
+	read_comm(path, name, sizeof(name));
+	printf("pthread_setname_np from main: %s\n", name);
+	FILE *f = fopen(path, "w"); /* glibc's and musl's way for another thread */
+	fputs("a-name-longer-than-fifteen", f);
+	fclose(f);
+	read_comm(path, name, sizeof(name));
+	printf("a long name written: %s\n", name);
+	atomic_store(&go, 1);
+	pthread_join(th, NULL);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	int fd = open(path, O_WRONLY);
+	errno = 0;
+	printf("another process's comm: %s\n",
+	       write(fd, "x", 1) < 0 && errno == EINVAL ? "EINVAL" : "written");
+	close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* --- execve from a thread: the others end, the process goes on with its pid --- */
 
 static char *self_path;
@@ -445,7 +511,8 @@ int main(int argc, char **argv)
 		void (*fn)(void);
 	} sections[] = {{"ids", check_ids},	{"signals", check_signals},
 			{"exits", check_exits}, {"robust", check_robust},
-			{"futex", check_futex}, {"exec", check_exec}};
+			{"futex", check_futex}, {"comm", check_comm},
+			{"exec", check_exec}};
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		if (argc < 2 || !strcmp(argv[1], sections[i].name))
 			sections[i].fn();

@@ -249,6 +249,8 @@ void kthread_release_self(struct task *t);
 void free_dead_tasks(void);
 
 char task_state_char(long state);
+/* A new name for t (prctl PR_SET_NAME, a write of /proc/PID/comm): kernel/sys.c. */
+void set_task_comm(struct task *t, const char *name);
 void finish_task_switch(struct task *prev);
 int sched_alloc_pid(void);
 void sched_task_init(struct task *t, const char *name);

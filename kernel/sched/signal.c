@@ -471,12 +471,11 @@ void setpgid_task(struct task *t, int pgrp)
 bool fatal_signal_pending(void)
 {
 	struct task *t = current;
-	sigset_t pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST);
+	sigset_t pending = task_pending(t);
 	bool fatal = pending & sigmask(SIGKILL);
 
 	if (fatal || !t->sighand || t == child_reaper)
 		return fatal; /* init dies of nothing it does not handle */
-	pending |= __atomic_load_n(&t->group_leader->shared_pending, __ATOMIC_SEQ_CST);
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	for (int sig = 1; sig <= _NSIG && !fatal; sig++)
 		fatal = (pending & ~t->blocked & sigmask(sig)) &&
@@ -710,7 +709,7 @@ static void do_signal_stop(int sig, bool notify)
 	for (;;) {
 		set_current_state(TASK_STOPPED);
 		if (!__atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST) ||
-		    (__atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & sigmask(SIGKILL)))
+		    (task_pending(t) & sigmask(SIGKILL)))
 			break;
 		schedule();
 	}
@@ -731,7 +730,7 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		if (__atomic_exchange_n(&leader->cont_notify, false, __ATOMIC_SEQ_CST))
 			do_notify_parent_cldstop(leader, CLD_CONTINUED, SIGCONT);
 		if (__atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST) &&
-		    !(t->sigpending & sigmask(SIGKILL))) {
+		    !(task_pending(t) & sigmask(SIGKILL))) {
 			do_signal_stop(0, false); /* another thread took the stop: stop with it */
 			continue;
 		}

@@ -55,6 +55,7 @@ struct proc_task {
 	char comm[TASK_COMM_LEN];
 	bool kthread;
 	uint64_t nvcsw, nivcsw, sigpending, blocked, cpus_allowed;
+	uint64_t shared_pending; /* sent to its process (kill), not to it (tgkill) */
 	uint64_t utime, stime, cutime, cstime, start_time; /* ns (kernel/sched/cputime.c) */
 	uint64_t sigignore, sigcatch; /* the signals its actions ignore, and those it handles */
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
@@ -254,6 +255,7 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->cstime = t->cstime;
 	pt->start_time = t->start_time;
 	pt->sigpending = t->sigpending;
+	pt->shared_pending = t->group_leader->shared_pending;
 	pt->blocked = t->blocked;
 	task_sigactions(t, &pt->sigignore, &pt->sigcatch);
 	/* Of the CPUs there are, as Linux's mask has a bit only for each possible CPU. */
@@ -400,7 +402,7 @@ static int status_show(struct seq_file *m, void *v)
 	put_vmas(vmas, n);
 	seq_printf(m, "Threads:\t%d\nSigQ:\t0/0\n", pt.nr_threads ? pt.nr_threads : 1);
 	seq_printf(m, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n",
-		   (unsigned long)pt.sigpending, (unsigned long)pt.sigpending,
+		   (unsigned long)pt.sigpending, (unsigned long)pt.shared_pending,
 		   (unsigned long)pt.blocked);
 	seq_printf(m, "SigIgn:\t%016lx\nSigCgt:\t%016lx\n", (unsigned long)pt.sigignore,
 		   (unsigned long)pt.sigcatch);
@@ -492,7 +494,6 @@ static int maps_show(struct seq_file *m, void *v)
 		.release = single_release,                               \
 	}
 
-PID_FILE(comm);
 PID_FILE(stat);
 PID_FILE(status);
 PID_FILE(cmdline);
@@ -556,13 +557,54 @@ static const struct file_operations proc_pid_make_it_fail_fops = {
 	.release = single_release,
 };
 
+/*
+ * comm: the task's name, and, written, its new name (what prctl(PR_SET_NAME) sets; musl's and
+ * glibc's pthread_setname_np write /proc/self/task/TID/comm for another thread). As Linux's
+ * comm_write: the first TASK_COMM_LEN - 1 bytes as they are, only by a thread of the same
+ * process (EINVAL otherwise).
+ */
+static int comm_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, comm_show, inode->i_private);
+}
+
+static ssize_t comm_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char comm[TASK_COMM_LEN] = {0};
+	unsigned long flags;
+	struct task *t;
+	ssize_t ret = (ssize_t)cnt;
+
+	memcpy(comm, ubuf, MIN(cnt, sizeof(comm) - 1));
+	flags = spin_lock_irqsave(&task_list_lock);
+	t = find_task_locked((int)(long)file->f_inode->i_private);
+	if (!t || t->reaped)
+		ret = -ESRCH;
+	else if (t->group_leader != current->group_leader)
+		ret = -EINVAL;
+	else
+		set_task_comm(t, comm);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (ret > 0)
+		*ppos += ret;
+	return ret;
+}
+
+static const struct file_operations proc_pid_comm_fops = {
+	.open = comm_open,
+	.read = seq_read,
+	.write = comm_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static const struct {
 	const char *name;
 	umode_t mode;
 	const struct file_operations *fops;
 } pid_files[] = {
 	{"cmdline", 0444, &proc_pid_cmdline_fops},
-	{"comm", 0444, &proc_pid_comm_fops},
+	{"comm", 0644, &proc_pid_comm_fops},
 	{"make-it-fail", 0644, &proc_pid_make_it_fail_fops},
 	{"maps", 0444, &proc_pid_maps_fops},
 	{"stat", 0444, &proc_pid_stat_fops},
