@@ -6,6 +6,8 @@
  *   threads [SECTION]   every check below (or those of one: ids signals exits robust futex
  *                       comm exec), one line each
  *   threads execd PID   (the program a thread exec'd: is it still process PID?)
+ *   threads park SECS   two threads named park-1 and park-2 wait SECS seconds with main
+ *                       (for ps -T and the tracer's tests), then all end
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -493,6 +495,33 @@ static void check_exec(void)
 	show_status("a thread's execve", status);
 }
 
+static void *park_thread(void *arg)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "park-%ld", (long)arg);
+	prctl(PR_SET_NAME, name);
+	atomic_fetch_add(&ready, 1);
+	while (!atomic_load(&go))
+		usleep(10000);
+	return NULL;
+}
+
+static void park(int secs)
+{
+	pthread_t th[2];
+
+	for (long i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, park_thread, (void *)(i + 1));
+	while (atomic_load(&ready) < 2)
+		usleep(1000);
+	printf("parked\n");
+	sleep((unsigned)secs);
+	atomic_store(&go, 1);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+}
+
 int main(int argc, char **argv)
 {
 	static char exe[256];
@@ -500,6 +529,11 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "execd")) {
 		printf("  exec'd program: same pid: %s, tid == pid: %s, tasks: %d\n",
 		       yes(getpid() == atoi(argv[2])), yes(gettid_() == getpid()), count_tasks());
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "park")) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		park(atoi(argv[2]));
 		return 0;
 	}
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
