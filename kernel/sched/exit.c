@@ -88,6 +88,7 @@ static void exit_process_state(struct task *t)
 static void __noreturn init_died(struct task *t, int code)
 {
 	printk(KERN_EMERG "Attempted to kill init! exitcode=0x%08x\n", code);
+	t->group_exit = false; /* pid 1 lives on: the next program it runs may exit_group anew */
 	tty_exit(t);
 	exit_itimers(t);
 	exit_process_state(t);

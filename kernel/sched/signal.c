@@ -460,6 +460,7 @@ void setpgid_task(struct task *t, int pgrp)
 	t->tgid = t->pid;
 	t->pgrp = pgrp;
 	t->sigpending = 0; /* what was sent to its parent was for its parent */
+	t->shared_pending = 0; /* t is its own leader here: its process's too */
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
@@ -488,6 +489,8 @@ bool fatal_signal_pending(void)
 void flush_signals(void)
 {
 	__atomic_store_n(&current->sigpending, 0, __ATOMIC_SEQ_CST);
+	if (current->group_leader == current) /* a kernel thread's, or a process of one thread */
+		__atomic_store_n(&current->shared_pending, 0, __ATOMIC_SEQ_CST);
 }
 
 /* A signal that is not blocked: it ends interruptible sleeps. Kernel threads never have one. */
