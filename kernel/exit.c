@@ -4,6 +4,16 @@
  * A process is a kernel thread that exec turned into a program (kernel/fs/exec.c), so its end is
  * a kernel thread's end (kthread_exit: files closed, its parent's wait4 wakes) after freeing
  * what exec gave it: every page of its address space, its FPU area, its signal table.
+ *
+ * A thread (clone with CLONE_THREAD) lets go of its share of those; the process ends with its
+ * last thread. exit ends one thread, exit_group (and a fatal signal) every thread of the
+ * process (do_group_exit, kernel/signal.c). A thread other than the leader is nobody's
+ * child: it releases itself at once. The leader, the process to its parent, stays a zombie
+ * that wait4 cannot collect until the last thread is gone; that thread then gives the
+ * process's children away, drops its terminal and timers, and tells the parent, with the
+ * status of the group exit if there was one, else the leader's own, as Linux's
+ * (delay_group_leader, release_task). Each thread first wakes pthread_join's waiter
+ * (CLONE_CHILD_CLEARTID) and marks the robust locks it held (kernel/futex/core.c).
  */
 #include "trace/events/signal.h"
 #include "kernel/events/uprobes.h"
@@ -24,6 +34,8 @@
 #include "kernel/drivers/tty.h"
 #include "kernel/sched/cputime.h"
 #include "kernel/shell/shell.h"
+#include "kernel/futex/futex.h"
+#include "lib/errno.h"
 
 #define EXIT_CODE_MASK 0xff /* a status is one byte */
 #define SIG_EXIT_BASE 128 /* the shell's status for a death by signal N: 128 + N */
@@ -76,6 +88,7 @@ static void exit_process_state(struct task *t)
 static void __noreturn init_died(struct task *t, int code)
 {
 	printk(KERN_EMERG "Attempted to kill init! exitcode=0x%08x\n", code);
+	t->group_exit = false; /* pid 1 lives on: the next program it runs may exit_group anew */
 	tty_exit(t);
 	exit_itimers(t);
 	exit_process_state(t);
@@ -84,29 +97,96 @@ static void __noreturn init_died(struct task *t, int code)
 
 void __noreturn do_exit(int code)
 {
-	struct task *t = current;
+	struct task *t = current, *leader = t->group_leader;
 	int sig = code & WSIG_MASK;
 
-	if (t == child_reaper)
+	if (t == child_reaper && leader->nr_threads == 1)
 		init_died(t, code);
-	forget_original_parent(t);
-	tty_exit(t); /* a session leader lets go of its terminal */
+	futex_exit_release(t); /* in its memory, still loaded */
 	trace_pid_follow_exit(t->pid);
-	exit_itimers(t); /* before its signals go: the alarm would send one */
 	t->wait_status = code;
-	exit_process_state(t);
+	exit_process_state(t); /* off its leader's thread list too, before the count below */
+	/*
+	 * The last thread out ends the process: what follows is the whole process's. Under the
+	 * lock the last one's do_notify_parent takes: until it is dropped nobody can reap the
+	 * leader, so a thread that is not the last may still wake the leader's queue.
+	 */
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	bool last = __atomic_sub_fetch(&leader->nr_threads, 1, __ATOMIC_SEQ_CST) == 0;
+	if (!last)
+		wake_up(&leader->wait_chldexit); /* an execve in another thread waits for this */
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (last) {
+		t->exit_last = true;
+		if (leader->group_exit)
+			leader->wait_status = leader->group_exit_code;
+		forget_original_parent(leader);
+		tty_exit(leader); /* a session leader lets go of its terminal */
+		exit_itimers(leader);
+	}
 	kthread_exit_status(sig ? SIG_EXIT_BASE + sig : (code >> WEXIT_SHIFT) & EXIT_CODE_MASK,
 			    sig);
 }
 
 long sys_exit(int error_code)
 {
-	do_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT); /* one thread: as exit_group */
+	do_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT); /* this thread; the last one: all */
 }
 
 long sys_exit_group(int error_code)
 {
-	do_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT);
+	do_group_exit((error_code & EXIT_CODE_MASK) << WEXIT_SHIFT);
+}
+
+/*
+ * execve from a thread of a process with others: they all end first (SIGKILL, as a group exit,
+ * but the process lives on in t), and if t is not the leader it takes the leader's place and its
+ * pid, so that the process keeps its pid, parent and children, as Linux's de_thread. Before the
+ * point of no return: -EAGAIN if another thread is ending the process meanwhile (t dies then).
+ * Returns the thread id t had, for sched_process_exec's old_pid.
+ */
+int de_thread(struct task *t)
+{
+	struct task *leader = t->group_leader, *c;
+	int old_tid = t->pid;
+
+	if (leader == t && __atomic_load_n(&t->nr_threads, __ATOMIC_SEQ_CST) == 1)
+		return old_tid; /* one thread: the common case */
+	if (zap_other_threads(t))
+		return -EAGAIN;
+	wait_event(&leader->wait_chldexit,
+		   __atomic_load_n(&leader->nr_threads, __ATOMIC_SEQ_CST) == 1);
+	if (leader != t) {
+		wait_event(&leader->exit_wait, READ_ONCE(leader->state) == TASK_DEAD);
+		exit_itimers(leader); /* its alarm ends with it: Lucid keeps it per task */
+		unsigned long flags = spin_lock_irqsave(&task_list_lock);
+		t->pid = leader->pid; /* Linux's exchange_tids: the process keeps its pid */
+		leader->pid = old_tid;
+		t->tgid = t->pid;
+		t->parent = leader->parent;
+		t->ppid = leader->ppid;
+		t->start_time = leader->start_time;
+		t->cutime = leader->cutime;
+		t->cstime = leader->cstime;
+		t->cnvcsw = leader->cnvcsw;
+		t->cnivcsw = leader->cnivcsw;
+		t->cmaxrss = leader->cmaxrss;
+		t->child_subreaper = leader->child_subreaper;
+		t->shared_pending = leader->shared_pending;
+		list_for_each_entry(c, &task_list, tasks)
+		{
+			if (c->parent == leader)
+				c->parent = t;
+		}
+		leader->parent = NULL; /* nobody's child now: it goes below */
+		t->group_leader = t;
+		t->nr_threads = 1;
+		spin_unlock_irqrestore(&task_list_lock, flags);
+		leader->group_leader = t;
+		release_self(leader);
+	}
+	end_group_exec(t); /* t's thread list is t alone, the process no longer exiting */
+	return old_tid;
 }
 
 /*
@@ -150,5 +230,5 @@ void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 	struct k_sigaction dfl = {.handler = SIG_DFL};
 	trace_signal_generate(sig, &info, t, false, TRACE_SIGNAL_DELIVERED);
 	trace_signal_deliver(sig, &info, &dfl);
-	do_exit(sig);
+	do_group_exit(sig);
 }

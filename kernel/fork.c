@@ -12,9 +12,21 @@
  * until the child has execed or exited (mm_release below: exec gives the child an mm of its own
  * and only then wakes the parent). So the child may write the parent's memory (glibc's
  * posix_spawn leaves the exec's error there) but never runs beside it. The sleep is killable, as
- * Linux's: a signal that kills (SIGKILL, an unhandled TERM) ends it, others wait. CLONE_VM
- * without CLONE_VFORK (a thread, two tasks in one memory at once) is EINVAL until threads exist.
+ * Linux's: a signal that kills (SIGKILL, an unhandled TERM) ends it, others wait.
  * clone3 is the same call with its arguments in a struct (glibc's posix_spawn tries it first).
+ *
+ * Threads: clone(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+ * CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID, stack), what
+ * musl's and glibc's pthread_create pass (glibc through clone3). The new task shares the
+ * memory (mm_users), the cwd and file table (fs_context's users), the signal actions (sighand's
+ * count) and joins its creator's thread group (attach_thread, kernel/signal.c): its own
+ * pid (the thread id), its process's tgid, parent and process group; only its FPU registers,
+ * TLS base, stack and signal mask are its own. Linux's rules hold: CLONE_THREAD needs
+ * CLONE_SIGHAND, which needs CLONE_VM (EINVAL). A thread is nobody's child (its exit signal is
+ * none, kernel/exit.c), and the children any thread forks are its process's: their
+ * parent is the group leader, whose wait_chldexit queue every thread's wait4 sleeps on and
+ * whose pid their getppid says (Linux's real_parent->tgid). Lucid keeps CLONE_FS and
+ * CLONE_FILES in one struct (fs_context), so either shares both.
  *
  * wait4 finds an exited child (a zombie: TASK_DEAD, not yet reaped), takes its status word and
  * frees it (kthread_join); with WUNTRACED or WCONTINUED, also a child stopped or continued since
@@ -53,16 +65,23 @@
 #include "trace/fgraph.h"
 
 #define CSIGNAL 0x000000ff /* the low byte of clone's flags: the signal sent at exit */
-#define CLONE_VM 0x00000100 /* run in the parent's memory (with CLONE_VFORK only, for now) */
+#define CLONE_VM 0x00000100 /* run in the parent's memory */
+#define CLONE_FS 0x00000200 /* share the cwd (and, here, the file table: see above) */
+#define CLONE_FILES 0x00000400 /* share the file table */
+#define CLONE_SIGHAND 0x00000800 /* share the signal actions */
 #define CLONE_VFORK 0x00004000 /* the parent sleeps until the child execs or exits */
+#define CLONE_THREAD 0x00010000 /* a thread of the caller's process */
+#define CLONE_SYSVSEM 0x00040000 /* share SysV semaphore undo lists: Lucid has none to share */
 #define CLONE_SETTLS 0x00080000 /* the child's TLS base (FS) is clone's tls argument */
 #define CLONE_PARENT_SETTID 0x00100000 /* the child's pid is written at parent_tidptr */
 #define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_DETACHED 0x00400000 /* ignored, as Linux ignores it (musl still passes it) */
 #define CLONE_CHILD_SETTID 0x01000000
 #define CLONE_CLEAR_SIGHAND 0x100000000ULL /* clone3: the child's handlers back to SIG_DFL */
 #define CLONE_FLAGS_OK                                                                             \
-	(CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID |                   \
-	 CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_CLEAR_SIGHAND)
+	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |              \
+	 CLONE_SYSVSEM | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
+	 CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_CLEAR_SIGHAND)
 #define WNOHANG 0x00000001
 #define WUNTRACED 0x00000002
 #define WCONTINUED 0x00000008
@@ -169,13 +188,18 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 			 int __user *child_tidptr, unsigned long tls)
 {
 	struct task *p = current, *c;
+	struct task *leader = p->group_leader; /* the parent of what a fork makes: the process */
 	struct pt_regs *regs = (struct pt_regs *)((char *)p->stack + KSTACK_SIZE) - 1;
 	struct completion vfork;
+	bool thread = flags & CLONE_THREAD;
 
-	reap_ignored_children(p); /* their slots count against the process limit until reaped */
-	if ((flags & ~CLONE_FLAGS_OK) || (flags & CSIGNAL) != SIGCHLD ||
-	    (flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
-		return -EINVAL; /* threads and the rest of clone come later */
+	reap_ignored_children(leader); /* their slots count against the process limit */
+	if ((flags & ~CLONE_FLAGS_OK) || (thread && !(flags & CLONE_SIGHAND)) ||
+	    ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM)) ||
+	    ((flags & CLONE_CLEAR_SIGHAND) && (flags & CLONE_SIGHAND)))
+		return -EINVAL; /* as Linux's copy_process */
+	if (!thread && (flags & CSIGNAL) != SIGCHLD)
+		return -EINVAL; /* a child that says its end with another signal: not yet */
 	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX)
 		return -EPERM; /* as arch_prctl(ARCH_SET_FS) answers */
 	if (__atomic_add_fetch(&nr_user_procs, 1, __ATOMIC_RELAXED) > max_user_procs()) {
@@ -195,11 +219,18 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	}
 	struct fpu *fpu = mm ? fpu_alloc() : NULL;
 	/* The handlers, ignored signals and mask are the parent's; nothing is pending. */
-	struct sighand_struct *sighand = fpu ? sighand_dup(p->sighand) : NULL;
+	struct sighand_struct *sighand = NULL;
 
-	c = sighand ? kthread_create(ret_from_fork, frame, p->comm) : NULL;
+	if (fpu)
+		sighand = flags & CLONE_SIGHAND ? p->sighand : sighand_dup(p->sighand);
+
+	if (sighand && (flags & (CLONE_FS | CLONE_FILES)))
+		c = kthread_create_shared_fs(ret_from_fork, frame, p->comm);
+	else
+		c = sighand ? kthread_create(ret_from_fork, frame, p->comm) : NULL;
 	if (!c) {
-		sighand_free(sighand);
+		if (!(flags & CLONE_SIGHAND))
+			sighand_free(sighand);
 		if (fpu)
 			fpu_free(fpu);
 		if (!(flags & CLONE_VM))
@@ -226,16 +257,23 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	c->rt_priority = p->rt_priority;
 	c->prio = p->prio;
 	c->execed = true; /* a program, as its parent */
-	c->parent = p;
+	c->parent = thread ? NULL : leader;
+	c->ppid = thread ? 0 : leader->pid; /* getppid: the process (a thread: its leader's) */
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = (unsigned long)child_tidptr;
 	if (flags & CLONE_VFORK) {
 		init_completion(&vfork);
 		c->vfork_done = &vfork;
 	}
-	/* A process of its own in its parent's job, with no signal pending, as after fork(2). */
-	setpgid_task(c, p->pgrp);
-	attach_sighand(c, sighand); /* under sig_lock: a kill may see c already */
+	if (thread) {
+		attach_thread(c, p); /* one of p's process's threads, with its table */
+	} else {
+		/* A process of its own in its parent's job, no signal pending, as after fork(2). */
+		setpgid_task(c, p->pgrp);
+		if (flags & CLONE_SIGHAND)
+			sighand_get(sighand); /* the same actions, another process: rare, allowed */
+		attach_sighand(c, sighand); /* under sig_lock: a kill may see c already */
+	}
 	if (flags & CLONE_CLEAR_SIGHAND)
 		flush_signal_handlers(c); /* the ignored stay ignored, as after exec */
 	int pid = c->pid;
@@ -308,7 +346,7 @@ long sys_clone3(struct clone_args __user *uargs, size_t size)
 /* Does child t match wait4's pid argument (> 0: that pid, 0: p's group, < -1: a group)? */
 static bool child_matches(struct task *p, struct task *t, int upid)
 {
-	if (t->parent != p || t->reaped)
+	if (t->parent != p || t->reaped || t->group_leader != t)
 		return false;
 	if (upid > 0)
 		return t->pid == upid;
@@ -335,8 +373,10 @@ static struct task *find_child(struct task *p, int upid, int options, bool *any,
 		if (!child_matches(p, t, upid))
 			continue;
 		*any = true;
+		/* A leader that is dead but has threads left is not a zombie yet. */
 		if (__atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST) ||
-		    READ_ONCE(t->state) == TASK_DEAD) {
+		    (READ_ONCE(t->state) == TASK_DEAD &&
+		     !__atomic_load_n(&t->nr_threads, __ATOMIC_SEQ_CST))) {
 			found = t;
 			*report = false;
 			break;
@@ -386,7 +426,8 @@ static void reap_ignored_children(struct task *p)
 
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 {
-	struct task *p = current, *c;
+	/* Any thread waits for any child of its process. */
+	struct task *p = current->group_leader, *c;
 	bool any, report;
 	int status, pid;
 	struct rusage kru; /* the child's times and its children's (kernel/sched/cputime.c) */
@@ -394,7 +435,7 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
 	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
-	trace_sched_process_wait(p, upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
+	trace_sched_process_wait(current, upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
 	for (;;) {
 		c = find_child(p, upid, options, &any, &report);
 		if (c && !report && c->autoreap) {

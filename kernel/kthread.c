@@ -48,7 +48,7 @@ notrace void __noreturn kthread_start(struct task *t)
 }
 
 static struct task *create_task(int (*fn)(void *), void *arg, const char *name, int pid,
-				bool own_files)
+				bool own_files, bool share_files)
 {
 	free_dead_tasks(); /* the stacks of tasks that ended unjoined, before taking one */
 	struct task *t = kzalloc(sizeof(*t));
@@ -60,6 +60,8 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 		return NULL;
 	}
 	sched_task_init(t, name);
+	if (share_files)
+		share_fs_context(t);
 	if ((own_files && copy_fs_context(t)) || ftrace_graph_init_task(t)) {
 		exit_fs_context(t); /* the cwd and files it was given, if it got them */
 		kstack_free(t->stack);
@@ -98,7 +100,13 @@ static struct task *create_task(int (*fn)(void *), void *arg, const char *name, 
 
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
 {
-	return create_task(fn, arg, name, 0, true);
+	return create_task(fn, arg, name, 0, true, false);
+}
+
+/* A thread of current's process (clone CLONE_FILES): its cwd and file table are current's. */
+struct task *kthread_create_shared_fs(int (*fn)(void *), void *arg, const char *name)
+{
+	return create_task(fn, arg, name, 0, false, true);
 }
 
 /*
@@ -109,7 +117,7 @@ struct task *kthread_create(int (*fn)(void *), void *arg, const char *name)
  */
 struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, int cpu, const char *name)
 {
-	struct task *t = create_task(fn, arg, name, 0, false);
+	struct task *t = create_task(fn, arg, name, 0, false, false);
 
 	if (t && cpu >= 0)
 		kthread_bind_mask(t, 1UL << cpu);
@@ -132,7 +140,7 @@ struct task *kthread_run(int (*fn)(void *), void *arg, const char *name)
 /* The init task, with the pid kept for it (INIT_PID); kmain starts it once, when boot is done. */
 struct task *kthread_run_init(int (*fn)(void *), void *arg, const char *name)
 {
-	struct task *t = create_task(fn, arg, name, INIT_PID, true);
+	struct task *t = create_task(fn, arg, name, INIT_PID, true, false);
 	if (t)
 		wake_up_new_task(t);
 	return t;
@@ -154,11 +162,16 @@ void __noreturn kthread_exit_status(int code, int sig)
 	 */
 	t->exit_signal = sig > 0 ? sig : 0;
 	t->exit_code = t->exit_signal ? STATUS_SIGNALED(t->exit_signal) : code;
-	/* A process: a zombie for wait4 from now on, and SIGCHLD to its parent, its files closed. */
-	if (sig >= 0)
-		do_notify_parent(t, t->wait_status);
-	if (READ_ONCE(t->self_reap))
-		release_self(t); /* a kernel thread adopted it: nobody will wait for it */
+	/*
+	 * A process's last thread: the process (its leader) is a zombie for wait4 from now on,
+	 * and its parent gets SIGCHLD, every file of it closed. Another thread is nobody's
+	 * child: it goes at once (kernel/exit.c).
+	 */
+	struct task *leader = t->group_leader;
+	if (sig >= 0 && t->exit_last && do_notify_parent(leader, leader->wait_status))
+		release_self(leader); /* a kernel thread adopted it: nobody will wait for it */
+	if (sig >= 0 && leader != t)
+		release_self(t);
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */

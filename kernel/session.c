@@ -115,7 +115,8 @@ long sys_getpgrp(void)
  */
 long sys_setpgid(int pid, int pgid)
 {
-	struct task *p = current, *t, *g;
+	/* The caller is its process (its children's parent is the leader: kernel/fork.c). */
+	struct task *p = current->group_leader, *t, *g;
 	unsigned long flags;
 	long err;
 

@@ -32,6 +32,15 @@
  * the same lock. All signal state (pending sets, masks, actions, the stop flags) changes under
  * one lock, sig_lock, taken inside task_list_lock; a sender may be an interrupt (Ctrl-C).
  *
+ * Threads (CLONE_THREAD): the threads of a process share one table, counted (sighand->count).
+ * A signal is sent either to one thread (tgkill, a fault's) and kept in its sigpending, or to
+ * the process (kill, a job's, SIGCHLD) and kept in its leader's shared_pending, which every
+ * thread of it looks at; complete_signal wakes one thread that does not block it, as Linux's.
+ * A thread acting on a fatal default kills its siblings (do_group_exit: SIGKILL to each, the
+ * process's status the first signal's), and a stop stops them all (group stop), until SIGCONT.
+ * The leader's thread_head lists the threads that still have the table, under sig_lock, so a
+ * sender can choose among them without task_list_lock (which an interrupt's sender lacks).
+ *
  * No wakeup is lost: the sleeper marks itself asleep and then tests the mark, the sender sets
  * the mark and then tests whether the task sleeps, all with sequentially consistent atomics,
  * so at least one of them sees the other's write.
@@ -71,8 +80,19 @@ struct sighand_struct *sighand_alloc(void)
 {
 	struct sighand_struct *sh = kzalloc(sizeof(*sh));
 
-	if (sh)
+	if (sh) {
 		INIT_LIST_HEAD(&sh->rtqueue);
+		sh->count = 1;
+	}
+	return sh;
+}
+
+struct sighand_struct *sighand_get(struct sighand_struct *sh)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	sh->count++;
+	spin_unlock_irqrestore(&sig_lock, flags);
 	return sh;
 }
 
@@ -170,7 +190,10 @@ struct sighand_struct *detach_sighand(struct task *t)
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	struct sighand_struct *sh = t->sighand;
 
+	list_del_init(&t->thread_node); /* no sender chooses it from now on */
 	t->sighand = NULL;
+	if (sh && --sh->count)
+		sh = NULL; /* its other threads keep it */
 	spin_unlock_irqrestore(&sig_lock, flags);
 	return sh;
 }
@@ -180,8 +203,10 @@ void attach_sighand(struct task *t, struct sighand_struct *fresh)
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	bool had = t->sighand != NULL;
 
-	if (!had)
+	if (!had) {
 		t->sighand = fresh;
+		list_add_tail(&t->thread_node, &t->group_leader->thread_head);
+	}
 	spin_unlock_irqrestore(&sig_lock, flags);
 	if (had) {
 		sighand_free(fresh);
@@ -189,10 +214,38 @@ void attach_sighand(struct task *t, struct sighand_struct *fresh)
 	}
 }
 
-/* Would delivering sig to t do nothing? Called with sig_lock held. */
-static bool sig_ignored(struct task *t, int sig)
+void attach_thread(struct task *c, struct task *p)
 {
-	unsigned long handler = t->sighand->action[sig - 1].handler;
+	struct task *leader = p->group_leader;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	c->sighand = p->sighand;
+	c->sighand->count++;
+	c->group_leader = leader;
+	c->tgid = leader->pid;
+	list_add_tail(&c->thread_node, &leader->thread_head);
+	__atomic_add_fetch(&leader->nr_threads, 1, __ATOMIC_SEQ_CST);
+	/* Born into a dying process (exit_group on another CPU): it dies before it runs a line. */
+	if (leader->group_exit) {
+		c->sigpending |= sigmask(SIGKILL);
+		set_tsk_thread_flag(c, TIF_SIGPENDING);
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+}
+
+/* What is pending for t: its own signals and its process's. */
+static sigset_t task_pending(const struct task *t)
+{
+	return __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) |
+	       __atomic_load_n(&t->group_leader->shared_pending, __ATOMIC_SEQ_CST);
+}
+
+#define for_each_thread(leader, th) list_for_each_entry(th, &(leader)->thread_head, thread_node)
+
+/* Would delivering sig to t do nothing? Called with sig_lock held. */
+static bool sig_ignored(struct task *t, struct sighand_struct *sh, int sig)
+{
+	unsigned long handler = sh->action[sig - 1].handler;
 
 	if (t->blocked & sigmask(sig))
 		return false; /* the action may change before it is unblocked */
@@ -214,22 +267,68 @@ static void signal_wake_up(struct task *t, bool fatal)
 		kick_process(t);
 }
 
-/* SIGCONT and the stop signals cancel each other, and SIGCONT ends a stop: before queueing. */
+/*
+ * SIGCONT and the stop signals cancel each other, and SIGCONT ends a stop of the whole process:
+ * before queueing. Called with sig_lock held. The wait4 reports are the leader's (the process's).
+ */
 static void prepare_signal(int sig, struct task *t)
 {
+	struct task *leader = t->group_leader, *th;
+
 	if (sig_in(sig, SIG_KERNEL_STOP_MASK)) {
-		__atomic_fetch_and(&t->sigpending, ~sigmask(SIGCONT), __ATOMIC_SEQ_CST);
+		__atomic_fetch_and(&leader->shared_pending, ~sigmask(SIGCONT), __ATOMIC_SEQ_CST);
+		for_each_thread(leader, th)
+			__atomic_fetch_and(&th->sigpending, ~sigmask(SIGCONT), __ATOMIC_SEQ_CST);
 	} else if (sig == SIGCONT) {
-		__atomic_fetch_and(&t->sigpending, ~SIG_KERNEL_STOP_MASK, __ATOMIC_SEQ_CST);
-		if (t->stopped) {
-			__atomic_store_n(&t->stopped, false, __ATOMIC_SEQ_CST);
-			t->stop_report = false;
-			t->cont_report = true;
-			t->cont_notify = true; /* it tells its parent once it runs */
-			set_tsk_thread_flag(t, TIF_SIGPENDING);
-			wake_up_process(t);
+		bool was_stopped = false;
+
+		__atomic_fetch_and(&leader->shared_pending, ~SIG_KERNEL_STOP_MASK,
+				   __ATOMIC_SEQ_CST);
+		for_each_thread(leader, th)
+		{
+			__atomic_fetch_and(&th->sigpending, ~SIG_KERNEL_STOP_MASK,
+					   __ATOMIC_SEQ_CST);
+			if (th->stopped) {
+				__atomic_store_n(&th->stopped, false, __ATOMIC_SEQ_CST);
+				set_tsk_thread_flag(th, TIF_SIGPENDING);
+				wake_up_process(th);
+				was_stopped = true;
+			}
+		}
+		if (was_stopped) {
+			leader->stop_report = false;
+			leader->cont_report = true;
+			/* The first thread to run tells its parent (get_signal). */
+			__atomic_store_n(&leader->cont_notify, true, __ATOMIC_SEQ_CST);
 		}
 	}
+}
+
+/*
+ * A signal sent to the process: which thread wakes to take it. t, the one it was sent through,
+ * if it does not block it, else the first that does not; none if all block it (it waits in
+ * shared_pending until one unblocks it). Linux's complete_signal, without its fatal shortcut:
+ * the thread that takes a fatal signal kills the others (do_group_exit).
+ */
+static void complete_signal(int sig, struct task *t)
+{
+	struct task *w = NULL, *th;
+
+	if (t->sighand && (sig == SIGKILL || !(t->blocked & sigmask(sig)))) {
+		w = t;
+	} else {
+		for_each_thread(t->group_leader, th)
+		{
+			if (sig == SIGKILL || !(th->blocked & sigmask(sig))) {
+				w = th;
+				break;
+			}
+		}
+	}
+	if (!w)
+		return;
+	set_tsk_thread_flag(w, TIF_SIGPENDING);
+	signal_wake_up(w, sig == SIGKILL);
 }
 
 DEFINE_TRACE(signal_generate); /* trace/events/signal.h */
@@ -238,17 +337,21 @@ DEFINE_TRACE(signal_deliver);
 int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool group)
 {
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	struct task *leader = t->group_leader;
 	struct sighand_struct *sh = t->sighand;
 	int ret = 0, result = TRACE_SIGNAL_IGNORED;
+	unsigned long *pending = group ? &leader->shared_pending : &t->sigpending;
 
+	if (!sh && group && !list_empty(&leader->thread_head)) /* the leader exited, threads live */
+		sh = list_first_entry(&leader->thread_head, struct task, thread_node)->sighand;
 	if (!sh) /* a kernel thread, or a process past its exit: it takes none, as Linux's */
 		goto out;
 	prepare_signal(sig, t);
-	if ((sig != SIGKILL || t == child_reaper) && sig_ignored(t, sig))
+	if ((sig != SIGKILL || t == child_reaper) && sig_ignored(t, sh, sig))
 		goto out;
 	result = TRACE_SIGNAL_ALREADY_PENDING;
 	if (sig < SIGRTMIN) {
-		if (t->sigpending & sigmask(sig))
+		if (*pending & sigmask(sig))
 			goto out; /* standard signals do not queue: the two are one */
 		sh->info[sig] = *info;
 	} else {
@@ -258,6 +361,7 @@ int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool 
 			q = kmalloc(sizeof(*q));
 		if (q) {
 			q->info = *info;
+			q->tid = group ? 0 : t->pid;
 			list_add_tail(&q->list, &sh->rtqueue);
 			sh->nr_queued++;
 		} else if (info->code != SI_USER) {
@@ -270,10 +374,14 @@ int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool 
 	}
 	if (result == TRACE_SIGNAL_ALREADY_PENDING)
 		result = TRACE_SIGNAL_DELIVERED;
-	__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
-	set_tsk_thread_flag(t, TIF_SIGPENDING);
-	if (!(t->blocked & sigmask(sig)) || sig == SIGKILL)
-		signal_wake_up(t, sig == SIGKILL);
+	__atomic_fetch_or(pending, sigmask(sig), __ATOMIC_SEQ_CST);
+	if (group) {
+		complete_signal(sig, t);
+	} else {
+		set_tsk_thread_flag(t, TIF_SIGPENDING);
+		if (!(t->blocked & sigmask(sig)) || sig == SIGKILL)
+			signal_wake_up(t, sig == SIGKILL);
+	}
 out:
 	trace_signal_generate(sig, info, t, group, result);
 	spin_unlock_irqrestore(&sig_lock, flags);
@@ -303,7 +411,8 @@ static int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pgrp == pgrp) { /* a zombie too, as Linux: it is still in the group */
+		/* A zombie too, as Linux: it is still in the group. Each process once: its leader. */
+		if (t->pgrp == pgrp && t->group_leader == t) {
 			if (sig)
 				send_sig_info(sig, info, t);
 			n++;
@@ -330,13 +439,9 @@ static int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
 		if (t->pid == pid) /* dead but not yet joined, it is a zombie: still there */
 			target = t;
 	}
-	if (target && target->pgrp && sig) {
-		list_for_each_entry(t, &task_list, tasks)
-		{
-			if (t->tgid == target->tgid)
-				send_sig_info(sig, info, t);
-		}
-	}
+	/* A thread's id names its process, as Linux's kill(2) takes it. */
+	if (target && target->pgrp && sig)
+		send_sig_info(sig, info, target->group_leader);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return target ? 0 : -ESRCH;
 }
@@ -355,6 +460,7 @@ void setpgid_task(struct task *t, int pgrp)
 	t->tgid = t->pid;
 	t->pgrp = pgrp;
 	t->sigpending = 0; /* what was sent to its parent was for its parent */
+	t->shared_pending = 0; /* t is its own leader here: its process's too */
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
@@ -366,7 +472,7 @@ void setpgid_task(struct task *t, int pgrp)
 bool fatal_signal_pending(void)
 {
 	struct task *t = current;
-	sigset_t pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST);
+	sigset_t pending = task_pending(t);
 	bool fatal = pending & sigmask(SIGKILL);
 
 	if (fatal || !t->sighand || t == child_reaper)
@@ -383,6 +489,8 @@ bool fatal_signal_pending(void)
 void flush_signals(void)
 {
 	__atomic_store_n(&current->sigpending, 0, __ATOMIC_SEQ_CST);
+	if (current->group_leader == current) /* a kernel thread's, or a process of one thread */
+		__atomic_store_n(&current->shared_pending, 0, __ATOMIC_SEQ_CST);
 }
 
 /* A signal that is not blocked: it ends interruptible sleeps. Kernel threads never have one. */
@@ -390,7 +498,9 @@ bool signal_pending_current(void)
 {
 	struct task *t = current;
 
-	return (__atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & ~READ_ONCE(t->blocked)) != 0;
+	/* A group stop asked for is work too: the thread stops with its process (get_signal). */
+	return (task_pending(t) & ~READ_ONCE(t->blocked)) != 0 ||
+	       __atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST);
 }
 
 void set_current_blocked(sigset_t mask)
@@ -399,7 +509,7 @@ void set_current_blocked(sigset_t mask)
 
 	current->blocked = mask & ~SIG_KERNEL_ONLY_MASK;
 	/* A signal this unblocks is acted on before the way back to user space. */
-	if (__atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST) & ~current->blocked)
+	if (task_pending(current) & ~current->blocked)
 		set_tsk_thread_flag(current, TIF_SIGPENDING);
 	spin_unlock_irqrestore(&sig_lock, flags);
 }
@@ -448,6 +558,10 @@ static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info, struc
 {
 	struct sighand_struct *sh = t->sighand;
 	bool more = false;
+	/* Its own first, as Linux's: then the process's. */
+	bool own = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & sigmask(sig);
+	unsigned long *pending = own ? &t->sigpending : &t->group_leader->shared_pending;
+	int tid = own ? t->pid : 0;
 
 	*freed = NULL;
 	if (sig < SIGRTMIN) {
@@ -458,7 +572,7 @@ static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info, struc
 		memset(info, 0, sizeof(*info));
 		list_for_each_entry(q, &sh->rtqueue, list)
 		{
-			if (q->info.signo != sig)
+			if (q->info.signo != sig || q->tid != tid)
 				continue;
 			if (*freed) {
 				more = true;
@@ -478,13 +592,13 @@ static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info, struc
 		info->code = SI_KERNEL;
 	}
 	if (!more)
-		__atomic_fetch_and(&t->sigpending, ~sigmask(sig), __ATOMIC_SEQ_CST);
+		__atomic_fetch_and(pending, ~sigmask(sig), __ATOMIC_SEQ_CST);
 }
 
 /* The lowest unblocked signal pending, SIGKILL first; 0 if none. */
 static int next_signal(struct task *t)
 {
-	sigset_t avail = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & ~t->blocked;
+	sigset_t avail = task_pending(t) & ~t->blocked;
 
 	if (avail & sigmask(SIGKILL))
 		return SIGKILL;
@@ -551,12 +665,15 @@ void __do_notify_parent(struct task *t, int status)
 	wake_up(&p->wait_chldexit);
 }
 
-void do_notify_parent(struct task *t, int status)
+bool do_notify_parent(struct task *t, int status)
 {
 	/* Under the lock a parent's exit gives its children away with: one parent or the other. */
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	__do_notify_parent(t, status);
+	/* Read under the lock: once it is dropped, a parent's wait4 may free t. */
+	bool self_reap = t->self_reap;
 	spin_unlock_irqrestore(&task_list_lock, flags);
+	return self_reap;
 }
 
 bool child_report_pending(struct task *c, bool stopped, bool continued)
@@ -582,16 +699,20 @@ bool child_report_take(struct task *c, bool stopped, bool continued, int *status
 	return taken;
 }
 
-/* Stopped by sig: tell the parent, then sleep until SIGCONT (or SIGKILL) ends the stop. */
-static void do_signal_stop(int sig)
+/*
+ * Stopped: the thread that took sig tells the parent (notify), then every thread sleeps until
+ * SIGCONT (or SIGKILL) ends the stop.
+ */
+static void do_signal_stop(int sig, bool notify)
 {
 	struct task *t = current;
 
-	do_notify_parent_cldstop(t, CLD_STOPPED, sig);
+	if (notify)
+		do_notify_parent_cldstop(t->group_leader, CLD_STOPPED, sig);
 	for (;;) {
 		set_current_state(TASK_STOPPED);
 		if (!__atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST) ||
-		    (__atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & sigmask(SIGKILL)))
+		    (task_pending(t) & sigmask(SIGKILL)))
 			break;
 		schedule();
 	}
@@ -607,9 +728,14 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		unsigned long flags;
 		int sig;
 
-		if (t->cont_notify) {
-			t->cont_notify = false;
-			do_notify_parent_cldstop(t, CLD_CONTINUED, SIGCONT);
+		struct task *leader = t->group_leader;
+
+		if (__atomic_exchange_n(&leader->cont_notify, false, __ATOMIC_SEQ_CST))
+			do_notify_parent_cldstop(leader, CLD_CONTINUED, SIGCONT);
+		if (__atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST) &&
+		    !(task_pending(t) & sigmask(SIGKILL))) {
+			do_signal_stop(0, false); /* another thread took the stop: stop with it */
+			continue;
 		}
 		flags = spin_lock_irqsave(&sig_lock);
 		sig = next_signal(t);
@@ -626,10 +752,19 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 			ka->handler = SIG_IGN; /* sent while blocked: init ignores it still */
 		bool stop = ka->handler == SIG_DFL && sig_in(sig, SIG_KERNEL_STOP_MASK);
 		if (stop) { /* under the lock, so that a SIGCONT from now on ends it */
-			__atomic_store_n(&t->stopped, true, __ATOMIC_SEQ_CST);
-			t->stop_sig = sig;
-			t->stop_report = true;
-			t->cont_report = false;
+			struct task *th;
+
+			for_each_thread(leader, th)
+			{
+				__atomic_store_n(&th->stopped, true, __ATOMIC_SEQ_CST);
+				if (th != t) { /* each stops on its way out of the kernel */
+					set_tsk_thread_flag(th, TIF_SIGPENDING);
+					signal_wake_up(th, false);
+				}
+			}
+			leader->stop_sig = sig;
+			leader->stop_report = true;
+			leader->cont_report = false;
 		}
 		spin_unlock_irqrestore(&sig_lock, flags);
 		kfree(freed);
@@ -641,10 +776,10 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		if (sig_in(sig, SIG_KERNEL_IGNORE_MASK))
 			continue;
 		if (stop) {
-			do_signal_stop(sig);
+			do_signal_stop(sig, true);
 			continue;
 		}
-		do_exit(sig); /* terminate, or "core" (no core is written): killed by sig */
+		do_group_exit(sig); /* terminate, or "core" (no core is written): killed by sig */
 	}
 }
 
@@ -676,7 +811,7 @@ long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 			struct ksiginfo info;
 			struct sigqueue *q;
 
-			while (t->sigpending & sigmask(sig)) {
+			while (task_pending(t) & sigmask(sig)) {
 				dequeue_signal(t, sig, &info, &q);
 				kfree(q);
 			}
@@ -722,7 +857,7 @@ long sys_rt_sigprocmask(int how, const sigset_t __user *set, sigset_t __user *os
 long sys_rt_sigpending(sigset_t __user *uset, size_t sigsetsize)
 {
 	struct task *t = current;
-	sigset_t pending = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & t->blocked;
+	sigset_t pending = task_pending(t) & t->blocked;
 
 	if (sigsetsize > SIGSET_SIZE)
 		return -EINVAL;
@@ -790,7 +925,7 @@ long sys_kill(int pid, int sig)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pgrp && t->tgid != me->tgid && t != child_reaper) {
+		if (t->pgrp && t->group_leader == t && t->tgid != me->tgid && t != child_reaper) {
 			if (sig)
 				send_sig_info(sig, &info, t);
 			n++;
@@ -813,7 +948,7 @@ static long do_tkill(int tgid, int pid, int sig)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pid == pid && (tgid <= 0 || t->tgid == tgid))
+		if (t->pid == pid && (tgid <= 0 || t->group_leader->pid == tgid))
 			target = t;
 	}
 	if (target && target->pgrp && sig)
@@ -835,11 +970,78 @@ long sys_tkill(int pid, int sig)
 }
 
 /*
+ * The whole process ends (exit_group, a fatal signal): every other thread gets SIGKILL, and the
+ * process's status is the first one's to ask (code: a wait status), as Linux's do_group_exit.
+ */
+void __noreturn do_group_exit(int code)
+{
+	struct task *t = current, *leader = t->group_leader, *th;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	if (leader->group_exit) {
+		code = leader->group_exit_code;
+	} else if (t->sighand) {
+		leader->group_exit = true;
+		leader->group_exit_code = code;
+		for_each_thread(leader, th)
+		{
+			if (th == t)
+				continue;
+			__atomic_fetch_or(&th->sigpending, sigmask(SIGKILL), __ATOMIC_SEQ_CST);
+			set_tsk_thread_flag(th, TIF_SIGPENDING);
+			signal_wake_up(th, true);
+		}
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+	do_exit(code);
+}
+
+/*
+ * execve's de_thread (kernel/exit.c): every other thread of t's process gets SIGKILL, and
+ * the process counts as exiting meanwhile (a new thread is killed at birth). true if another
+ * thread was ending the process already: t must not go on.
+ */
+bool zap_other_threads(struct task *t)
+{
+	struct task *leader = t->group_leader, *th;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	bool busy = leader->group_exit;
+
+	if (!busy) {
+		leader->group_exit = true;
+		leader->group_exit_code = SIGKILL;
+		for_each_thread(leader, th)
+		{
+			if (th == t)
+				continue;
+			__atomic_fetch_or(&th->sigpending, sigmask(SIGKILL), __ATOMIC_SEQ_CST);
+			set_tsk_thread_flag(th, TIF_SIGPENDING);
+			signal_wake_up(th, true);
+		}
+	}
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return busy;
+}
+
+/* The others are gone: t, the leader now, is its process's only thread, and it lives on. */
+void end_group_exec(struct task *t)
+{
+	struct task *old = t->group_leader;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	list_del_init(&t->thread_node);
+	list_add_tail(&t->thread_node, &t->thread_head);
+	t->group_exit = false;
+	old->group_exit = false;
+	spin_unlock_irqrestore(&sig_lock, flags);
+}
+
+/*
  * A signal frame that cannot be written (a stack pointer into nowhere) or read back: the
  * process dies of SIGSEGV, its handler for it, if any, unused, as Linux's force_sigsegv()
  * resets it first.
  */
 void force_sigsegv(void)
 {
-	do_exit(SIGSEGV);
+	do_group_exit(SIGSEGV);
 }

@@ -107,6 +107,7 @@ struct ksiginfo {
 struct sigqueue {
 	struct list_head list;
 	struct ksiginfo info;
+	int tid; /* sent to that thread (tgkill); 0: to the process */
 };
 
 /*
@@ -115,6 +116,7 @@ struct sigqueue {
  * the queue of real-time ones.
  */
 struct sighand_struct {
+	int count; /* the tasks that share it (a process's threads), under sig_lock */
 	struct k_sigaction action[_NSIG];
 	struct ksiginfo info[SIGRTMIN];
 	struct list_head rtqueue;
@@ -161,11 +163,28 @@ bool sig_handled(struct task *t, int sig);
 /* Whether current blocks or ignores sig: the tty's SIGTTIN and SIGTTOU checks, Linux's
  * is_ignored() in tty_check_change. */
 bool sig_ignored_or_blocked(int sig);
-/* Takes t's signal table away (exit), so that signals sent from now on only mark it. */
+/*
+ * Takes t's signal table away (exit), so that signals sent from now on only mark it: returns it
+ * for freeing if t was its last user, else NULL.
+ */
 struct sighand_struct *detach_sighand(struct task *t);
 /* A process's signal table: a fresh one (exec), a copy (fork), and exec's reset of it. */
 struct sighand_struct *sighand_alloc(void);
 struct sighand_struct *sighand_dup(const struct sighand_struct *old);
+/* One user more: a thread (CLONE_SIGHAND) shares the table. detach_sighand drops one. */
+struct sighand_struct *sighand_get(struct sighand_struct *sh);
+/*
+ * clone(CLONE_THREAD): c, not yet started, becomes a thread of p's process: p's table, its
+ * leader, its tgid, one live thread more; SIGKILL at once if the process is already exiting.
+ */
+void attach_thread(struct task *c, struct task *p);
+/* exit_group and a fatal signal: every thread of current's process ends, with status code. */
+void __attribute__((noreturn)) do_group_exit(int code);
+/* execve in a process of several threads (kernel/exit.c's de_thread uses these two). */
+bool zap_other_threads(struct task *t);
+void end_group_exec(struct task *t);
+/* The other threads gone, t the leader: its old tid, or -EAGAIN if the process is exiting. */
+int de_thread(struct task *t);
 void sighand_free(struct sighand_struct *sh);
 void flush_signal_handlers(struct task *t);
 /*
@@ -204,7 +223,8 @@ bool child_report_take(struct task *c, bool stopped, bool continued, int *status
  * At exit, its files closed: t becomes a zombie wait4 can collect (t->zombie), and its parent
  * gets SIGCHLD, CLD_EXITED or CLD_KILLED; t->autoreap if the parent will never wait for it.
  */
-void do_notify_parent(struct task *t, int status);
+/* Returns t->self_reap as it was decided: true if nobody will wait for t (it frees itself). */
+bool do_notify_parent(struct task *t, int status);
 void __do_notify_parent(struct task *t, int status); /* task_list_lock held */
 
 #endif

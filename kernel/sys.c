@@ -33,9 +33,10 @@ struct new_utsname {
 	char domainname[__NEW_UTS_LEN + 1];
 };
 
+/* A process's id is its first thread's (its leader's); each thread has its own too (gettid). */
 long sys_getpid(void)
 {
-	return current->pid; /* one thread per process: the thread group id is the pid */
+	return current->group_leader->pid;
 }
 
 long sys_gettid(void)
@@ -45,7 +46,18 @@ long sys_gettid(void)
 
 long sys_getppid(void)
 {
-	return current->ppid;
+	return current->group_leader->ppid; /* the process's parent, whichever thread asks */
+}
+
+/*
+ * A task's new name (prctl PR_SET_NAME, /proc/PID/task/TID/comm): the task_rename event says
+ * so, and the trace's TASK column shows it from now on, as Linux's __set_task_comm.
+ */
+void set_task_comm(struct task *t, const char *name)
+{
+	trace_task_rename(t, name);
+	strlcpy(t->comm, name, sizeof(t->comm));
+	tracing_task_renamed(t);
 }
 
 /* Everyone is root on Lucid. */
@@ -132,15 +144,6 @@ long sys_getrandom(char __user *buf, size_t count, unsigned int flags)
 		done += n;
 	}
 	return (long)done;
-}
-
-/* The robust futex list: remembered (nothing walks it until threads exist), as Linux checks. */
-#define ROBUST_LIST_HEAD_SIZE 24 /* sizeof(struct robust_list_head) on x86_64 */
-
-long sys_set_robust_list(void __user *head, size_t len)
-{
-	(void)head;
-	return len == ROBUST_LIST_HEAD_SIZE ? 0 : -EINVAL;
 }
 
 /*
@@ -341,9 +344,7 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long
 		if (n < 0)
 			return n;
 		comm[n] = '\0';
-		trace_task_rename(current, comm);
-		strlcpy(current->comm, comm, sizeof(current->comm));
-		tracing_task_renamed(current);
+		set_task_comm(current, comm);
 		return 0;
 	case PR_GET_NAME:
 		strlcpy(comm, current->comm, sizeof(comm));

@@ -27,6 +27,7 @@ SYSCALL_DEFINE3(lseek, unsigned int, fd, off_t, offset, unsigned int, whence)
 SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, prot,
 		unsigned long, flags, unsigned long, fd, unsigned long, off)
 SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
+SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len_in, int, behavior)
 SYSCALL_DEFINE1(brk, unsigned long, brk)
 SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct sigaction __user *, act,
 		struct sigaction __user *, oact, size_t, sigsetsize)
@@ -83,6 +84,8 @@ SYSCALL_DEFINE4(openat, int, dfd, const char __user *, filename, int, flags, umo
 SYSCALL_DEFINE4(newfstatat, int, dfd, const char __user *, filename, struct stat __user *,
 		statbuf, int, flag)
 SYSCALL_DEFINE2(set_robust_list, struct robust_list_head __user *, head, size_t, len)
+SYSCALL_DEFINE3(get_robust_list, int, pid, struct robust_list_head __user * __user *, head_ptr,
+		size_t __user *, len_ptr)
 SYSCALL_DEFINE3(dup3, unsigned int, oldfd, unsigned int, newfd, int, flags)
 SYSCALL_DEFINE2(pipe2, int __user *, fildes, int, flags)
 SYSCALL_DEFINE2(getrlimit, unsigned int, resource, struct rlimit __user *, rlim)
@@ -96,6 +99,8 @@ SYSCALL_DEFINE2(rt_sigpending, sigset_t __user *, uset, size_t, sigsetsize)
 SYSCALL_DEFINE2(rt_sigsuspend, sigset_t __user *, unewset, size_t, sigsetsize)
 SYSCALL_DEFINE2(tkill, pid_t, pid, int, sig)
 SYSCALL_DEFINE0(restart_syscall)
+SYSCALL_DEFINE6(futex, u32 __user *, uaddr, int, op, u32, val,
+		const struct __kernel_timespec __user *, utime, u32 __user *, uaddr2, u32, val3)
 SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, pid, int, sig)
 SYSCALL_DEFINE3(poll, struct pollfd __user *, ufds, unsigned int, nfds, int, timeout_msecs)
 SYSCALL_DEFINE5(select, int, n, fd_set __user *, inp, fd_set __user *, outp,

@@ -95,6 +95,7 @@ long sys_set_tid_address(int __user *tidptr);
 
 long sys_getrandom(char __user *buf, size_t count, unsigned int flags);
 long sys_set_robust_list(void __user *head, size_t len);
+long sys_get_robust_list(int pid, unsigned long __user *head_ptr, size_t __user *len_ptr);
 long sys_prlimit64(int pid, unsigned int resource, const void __user *new_rlim,
 		   void __user *old_rlim);
 long sys_getrlimit(unsigned int resource, void __user *rlim);
@@ -219,6 +220,8 @@ long sys_pause(void);
 long sys_kill(int pid, int sig);
 long sys_tkill(int pid, int sig);
 long sys_tgkill(int tgid, int pid, int sig);
+long sys_futex(uint32_t __user *uaddr, int op, uint32_t val, const void __user *utime,
+	       uint32_t __user *uaddr2, uint32_t val3);
 
 /* arch/x86_64/signal.c */
 long sys_rt_sigreturn(void);

@@ -69,3 +69,19 @@ __clear_user:
 2:	movq %rcx, %rax
 	ret
 	_ASM_EXTABLE 1b, 2b
+
+/*
+ * int __futex_cmpxchg_user(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur)
+ * One atomic compare-and-exchange of a user word, as a futex's robust-list cleanup needs it (the
+ * owner's word changes under it from other CPUs): *cur is what the word held. 0, or -EFAULT.
+ */
+	.globl __futex_cmpxchg_user
+__futex_cmpxchg_user:
+	movl %esi, %eax
+1:	lock cmpxchgl %edx, (%rdi)
+	movl %eax, (%rcx)
+	xorl %eax, %eax
+	ret
+2:	movq $-EFAULT, %rax
+	ret
+	_ASM_EXTABLE 1b, 2b

@@ -670,5 +670,16 @@ void mmu_flush_user(void)
 	write_cr3(read_cr3());
 }
 
+static void flush_user_if_loaded(void *cr3)
+{
+	if (read_cr3() == (uintptr_t)cr3)
+		mmu_flush_user();
+}
+
+void flush_tlb_user_others(uint64_t *pgd)
+{
+	smp_call_function(flush_user_if_loaded, (void *)__pa(pgd));
+}
+
 /* Never probed: text_poke's int3 handler calls it (kernel/kprobes.h). */
 NOKPROBE_SYMBOL(kernel_text_address);

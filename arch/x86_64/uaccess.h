@@ -72,6 +72,16 @@ static inline long strncpy_from_user(char *dst, const char *src, long count)
 	return n == max ? -EFAULT : n;
 }
 
+int __futex_cmpxchg_user(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur);
+
+/* An atomic compare-and-exchange of the user word at uaddr (futexes): 0, or -EFAULT. */
+static inline int futex_cmpxchg_user(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur)
+{
+	if (!access_ok(uaddr, sizeof(*uaddr)) || ((uintptr_t)uaddr % sizeof(*uaddr)))
+		return -EFAULT;
+	return __futex_cmpxchg_user(uaddr, old, new, cur);
+}
+
 /* The exception table (copy_user.S): where to resume after a fault at ip, or 0. */
 unsigned long search_exception_tables(unsigned long ip);
 

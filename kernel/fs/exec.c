@@ -646,6 +646,10 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	if (!err)
 		err = setup_stack(mm, elf, interp_base, filename, bprm->argv, envp, &lay);
 	elf_file_put(&f); /* the areas hold their own references */
+	/* The other threads of a process end before its new program starts (Linux's de_thread). */
+	int old_pid = err ? 0 : de_thread(t);
+	if (old_pid < 0)
+		err = old_pid;
 	if (err) {
 		mmput(mm);
 		if (fpu)
@@ -693,7 +697,8 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
 	tracing_task_renamed(t); /* the trace's TASK column names it anew */
 	do_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
-	trace_sched_process_exec(t, t->pid, filename); /* one thread: the pid stays */
+	/* old_pid: the thread id it had, when a thread other than the leader execs. */
+	trace_sched_process_exec(t, old_pid, filename);
 	if (args) {
 		kfree(args[0]);
 		kfree(args[1]);

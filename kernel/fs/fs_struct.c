@@ -4,7 +4,8 @@
  * As after a fork, a new thread starts with a copy of its creator's context: the same cwd and
  * the same open files (shared, with their positions), so the shell can hand a command its
  * stdin and stdout just by having them open when it creates the command's thread. The thread
- * closes them when it exits.
+ * closes them when it exits. Threads of one process (clone with CLONE_FILES) share one context,
+ * counted in users: the last to exit closes the files.
  *
  * Tasks without a context of their own (the idle tasks, threads made before the VFS existed)
  * use init_fs, as Linux's kernel threads do: cwd /, no open files.
@@ -44,8 +45,18 @@ int copy_fs_context(struct task *t)
 		kfree(fs);
 		return -ENOMEM;
 	}
+	fs->users = 1;
 	t->fs = fs;
 	return 0;
+}
+
+void share_fs_context(struct task *t)
+{
+	struct fs_context *fs = current->fs;
+
+	if (fs)
+		__atomic_add_fetch(&fs->users, 1, __ATOMIC_SEQ_CST);
+	t->fs = fs;
 }
 
 void exit_fs_context(struct task *t)
@@ -54,6 +65,12 @@ void exit_fs_context(struct task *t)
 
 	if (!fs)
 		return;
+	if (__atomic_sub_fetch(&fs->users, 1, __ATOMIC_SEQ_CST) > 0) {
+		vfs_lock(); /* as below: a reader of /proc/PID/fd may hold it */
+		t->fs = NULL;
+		vfs_unlock();
+		return; /* the other threads keep the files open */
+	}
 	fs_context_exit(fs);
 	/* /proc/PID/fd reads another task's table under the VFS lock: it goes under it too. */
 	vfs_lock();

@@ -342,6 +342,7 @@ static inline struct inode *file_inode(const struct file *file)
  * itself changes its table, under the VFS lock.
  */
 struct fs_context {
+	int users; /* the tasks that share it: a process's threads (clone CLONE_FILES) */
 	struct path cwd;
 	unsigned int max_fds;
 	struct file **fd;

@@ -121,6 +121,14 @@ struct mm_struct {
 };
 
 struct mm_struct *mm_alloc(void); /* one user: the caller's */
+/*
+ * After a change that takes a page or a right away (munmap, mprotect, madvise, brk, fork's
+ * copy-on-write), with mmap_lock dropped: other CPUs may hold the old translations if a thread
+ * of the same process runs there, so they flush too (a TLB shootdown; one user: nobody else).
+ * Until they have, another thread may still touch the old page for a moment: Linux flushes
+ * before it frees the pages; Lucid frees them under the lock first, a gap left open (#33).
+ */
+void flush_tlb_mm(struct mm_struct *mm);
 /* One user more: a CLONE_VM child shares it. */
 static inline void mmget(struct mm_struct *mm)
 {
@@ -199,5 +207,6 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	      unsigned long fd, unsigned long off);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+long sys_madvise(unsigned long start, size_t len, int behavior);
 
 #endif

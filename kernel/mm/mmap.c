@@ -227,6 +227,12 @@ int vm_flags_to_mmu(unsigned long vm_flags)
 	return (vm_flags & VM_WRITE ? MMU_WRITE : 0) | (vm_flags & VM_EXEC ? MMU_EXEC : 0);
 }
 
+void flush_tlb_mm(struct mm_struct *mm)
+{
+	if (__atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 1)
+		flush_tlb_user_others(mm->pgd);
+}
+
 struct mm_struct *mm_alloc(void)
 {
 	struct mm_struct *mm = kzalloc(sizeof(*mm));
@@ -318,6 +324,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		return NULL;
 	}
 	spin_unlock_irqrestore(&old->mmap_lock, flags);
+	flush_tlb_mm(old); /* the other threads' writable translations are stale too */
 	return mm;
 }
 
@@ -389,6 +396,7 @@ long sys_brk(unsigned long brk)
 	long ret = do_brk(mm, brk);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	flush_tlb_mm(mm);
 	return ret;
 }
 
@@ -488,6 +496,7 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	long ret = do_mmap(mm, addr, len, prot, flags, NULL, off, VMA_ANON);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
+	flush_tlb_mm(mm); /* MAP_FIXED over pages that were mapped */
 	return ret;
 }
 
@@ -502,5 +511,6 @@ long sys_munmap(unsigned long addr, unsigned long len)
 	int ret = do_munmap(mm, addr, addr + ALIGN_UP(len, PAGE_SIZE));
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	flush_tlb_mm(mm);
 	return ret;
 }

@@ -100,5 +100,74 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
 	long ret = do_mprotect(mm, start, len, prot);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	flush_tlb_mm(mm);
+	return ret;
+}
+
+/*
+ * madvise: advice on a range of the caller's memory. MADV_DONTNEED (glibc's thread stacks at
+ * thread exit, allocators giving memory back) drops the range's pages now: a private page reads
+ * as zero again (an anonymous one) or as the file again (a file's), as Linux's. The rest is
+ * advice Lucid takes and does nothing with. -ENOMEM if part of the range is not mapped.
+ */
+#define MADV_NORMAL 0
+#define MADV_RANDOM 1
+#define MADV_SEQUENTIAL 2
+#define MADV_WILLNEED 3
+#define MADV_DONTNEED 4
+#define MADV_FREE 8
+#define MADV_DONTFORK 10
+#define MADV_DOFORK 11
+#define MADV_HUGEPAGE 14
+#define MADV_NOHUGEPAGE 15
+#define MADV_DONTDUMP 16
+#define MADV_DODUMP 17
+
+static bool madvise_behavior_valid(int behavior)
+{
+	switch (behavior) {
+	case MADV_NORMAL:
+	case MADV_RANDOM:
+	case MADV_SEQUENTIAL:
+	case MADV_WILLNEED:
+	case MADV_DONTNEED:
+	case MADV_FREE:
+	case MADV_DONTFORK:
+	case MADV_DOFORK:
+	case MADV_HUGEPAGE:
+	case MADV_NOHUGEPAGE:
+	case MADV_DONTDUMP:
+	case MADV_DODUMP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+long sys_madvise(unsigned long start, size_t len, int behavior)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE), addr, flags;
+	struct vm_area_struct *vma;
+	long ret = 0;
+
+	if ((start & (PAGE_SIZE - 1)) || !madvise_behavior_valid(behavior) || end < start)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+	flags = spin_lock_irqsave(&mm->mmap_lock);
+	for (addr = start; addr < end; addr = vma->vm_end) {
+		vma = find_vma(mm, addr);
+		if (!vma || vma->vm_start > addr) {
+			ret = -ENOMEM; /* a hole: Linux does the rest and says ENOMEM */
+			if (!vma || vma->vm_start >= end)
+				break;
+		}
+		if (behavior == MADV_DONTNEED || behavior == MADV_FREE)
+			mmu_user_unmap_range(mm->pgd, MAX(addr, vma->vm_start),
+					     MIN(end, vma->vm_end));
+	}
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	flush_tlb_mm(mm);
 	return ret;
 }

@@ -591,6 +591,10 @@ static void task_init_common(struct task *t, const char *name)
 	INIT_LIST_HEAD(&t->run_list);
 	init_waitqueue_head(&t->exit_wait);
 	init_waitqueue_head(&t->wait_chldexit);
+	t->group_leader = t; /* a process of one thread, or a kernel thread */
+	t->nr_threads = 1;
+	INIT_LIST_HEAD(&t->thread_head);
+	INIT_LIST_HEAD(&t->thread_node);
 	rlimits_init(t);
 }
 

@@ -74,6 +74,24 @@ struct task {
 	unsigned long thread_flags; /* TIF_*: work for the way back to user space (below) */
 	int pgrp;             /* its job (process group): the first command's pid; 0: the kernel's */
 	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
+	/*
+	 * Threads (clone with CLONE_THREAD, kernel/fork.c): the tasks of one process share
+	 * its memory, files and signal actions, and have their own pid (the thread id, gettid)
+	 * and the process's tgid, its first thread's pid (getpid). That first thread, the group
+	 * leader, stands for the process: its parent waits for it, and it is not reaped before
+	 * every thread has exited, so what the whole process owns lives in the leader's task
+	 * (Linux's signal_struct): the count of live threads, the group exit, the signals sent to
+	 * the process, the wait queue of wait4 (wait_chldexit). A task of no group is its own leader.
+	 */
+	struct task *group_leader;
+	struct list_head thread_head; /* the leader's: its threads with a signal table, under sig_lock */
+	struct list_head thread_node; /* on its leader's thread_head */
+	int nr_threads;       /* the leader's: threads that have not passed do_exit's count yet */
+	bool group_exit;      /* the leader's: exit_group or a fatal signal ends every thread */
+	int group_exit_code;  /* the leader's: the process's wait status once group_exit */
+	bool exit_last;       /* it was the last thread of its group to exit: it tells the parent */
+	unsigned long shared_pending; /* the leader's: signals sent to the process (kill), not a thread */
+	unsigned long robust_list; /* set_robust_list: the locks it holds (kernel/futex/core.c) */
 	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
 	bool in_user_fault;   /* in handle_mm_fault: what it allocates is a user page (or its table) */
 	int pagefault_disabled; /* > 0: a fault on a user page is not serviced (pagefault_disable) */
@@ -208,6 +226,8 @@ void set_current_state(long state);
 void yield(void);
 
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);
+/* The same, sharing current's cwd and file table (clone with CLONE_FILES, kernel/fork.c). */
+struct task *kthread_create_shared_fs(int (*fn)(void *), void *arg, const char *name);
 /* Without its creator's files, so from inside a file operation too; on cpu (-1: any). */
 struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, int cpu, const char *name);
 void kthread_bind_mask(struct task *t, uint64_t mask);
@@ -232,6 +252,8 @@ void kthread_release_self(struct task *t);
 void free_dead_tasks(void);
 
 char task_state_char(long state);
+/* A new name for t (prctl PR_SET_NAME, a write of /proc/PID/comm): kernel/sys.c. */
+void set_task_comm(struct task *t, const char *name);
 void finish_task_switch(struct task *prev);
 int sched_alloc_pid(void);
 void sched_task_init(struct task *t, const char *name);

@@ -2,8 +2,9 @@
  * Interval timers: alarm(2), setitimer(2) and getitimer(2) (Linux's kernel/time/itimer.c).
  *
  * ITIMER_REAL counts wall-clock time and sends SIGALRM. Linux keeps one per process
- * (signal->real_timer, which alarm sets too: musl's alarm() is a setitimer); a Lucid process
- * is one task, so the timer is the task's (real_timer, a timer_list on the tick's list: it fires
+ * (signal->real_timer, which alarm sets too: musl's alarm() is a setitimer); Lucid keeps it in
+ * the process's group leader, which outlives its threads (kernel/fork.c), so whichever
+ * thread sets it, it is the process's (real_timer, a timer_list on the tick's list: it fires
  * on the first tick at or after its time, 10 ms at most late). With an interval it re-arms
  * itself from its own function, as Linux's it_real_fn returns HRTIMER_RESTART. As on Linux, a
  * new alarm replaces the old one and says how much the old one had left, a forked child
@@ -62,7 +63,7 @@ static unsigned int seconds_left(uint64_t ns)
 
 long sys_alarm(unsigned int seconds)
 {
-	struct task *t = current;
+	struct task *t = current->group_leader; /* the process's alarm */
 	uint64_t now = ktime_get_ns();
 	unsigned int old = 0;
 
@@ -115,7 +116,8 @@ static bool timeval_valid(const struct old_timeval *tv)
 /* The timer which of the current task now, as getitimer tells it. */
 static void do_getitimer(int which, struct itimerval *value)
 {
-	struct task *t = current;
+	/* ITIMER_REAL is the process's (its leader's); the CPU-time ones, this thread's. */
+	struct task *t = which == ITIMER_REAL ? current->group_leader : current;
 	uint64_t left = 0, incr;
 
 	if (which == ITIMER_REAL) {
@@ -152,7 +154,7 @@ long sys_getitimer(int which, struct itimerval __user *value)
  */
 long sys_setitimer(int which, const struct itimerval __user *value, struct itimerval __user *ovalue)
 {
-	struct task *t = current;
+	struct task *t = which == ITIMER_REAL ? current->group_leader : current;
 	struct itimerval v = {{0, 0}, {0, 0}}, old;
 
 	if (which < ITIMER_REAL || which > ITIMER_PROF)

@@ -12,6 +12,10 @@
  * reader's pid, as Linux's proc_self_get_link makes it, so that `cd /proc/self/fd` lands in
  * /proc/PID/fd, which stays when another task looks at its own /proc/self.
  *
+ * Threads: /proc lists processes (their leaders' pids) only, as Linux's; /proc/TID of a thread
+ * is found when asked for by name all the same, and /proc/PID/task holds a directory per thread
+ * of the process, /proc/PID/task/TID, with that thread's files (`ps -T`, top's threads).
+ *
  * The files keep only the pid. Each read finds the task under task_list_lock and copies what it
  * shows (its user memory too, for cmdline and maps) before the lock is dropped: do_exit() and
  * exec take a process's mm away under that lock, so the pages cannot go while they are read.
@@ -45,11 +49,13 @@
 /* What a file shows of a task, copied under task_list_lock. */
 struct proc_task {
 	int pid, tgid, ppid, pgrp, sid, cpu, prio;
+	int nr_threads; /* its process's live threads */
 	int tpgid; /* its controlling terminal's foreground group; -1: it has none */
 	char state;
 	char comm[TASK_COMM_LEN];
 	bool kthread;
 	uint64_t nvcsw, nivcsw, sigpending, blocked, cpus_allowed;
+	uint64_t shared_pending; /* sent to its process (kill), not to it (tgkill) */
 	uint64_t utime, stime, cutime, cstime, start_time; /* ns (kernel/sched/cputime.c) */
 	uint64_t sigignore, sigcatch; /* the signals its actions ignore, and those it handles */
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
@@ -232,7 +238,8 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	memset(pt, 0, sizeof(*pt));
 	pt->pid = t->pid;
 	pt->tgid = t->tgid ? t->tgid : t->pid;
-	pt->ppid = t->ppid;
+	pt->ppid = t->group_leader->ppid; /* the process's parent, for each of its threads */
+	pt->nr_threads = t->group_leader->nr_threads;
 	pt->pgrp = t->pgrp;
 	pt->sid = t->sid;
 	pt->cpu = t->cpu;
@@ -248,6 +255,7 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 	pt->cstime = t->cstime;
 	pt->start_time = t->start_time;
 	pt->sigpending = t->sigpending;
+	pt->shared_pending = t->group_leader->shared_pending;
 	pt->blocked = t->blocked;
 	task_sigactions(t, &pt->sigignore, &pt->sigcatch);
 	/* Of the CPUs there are, as Linux's mask has a bit only for each possible CPU. */
@@ -317,8 +325,9 @@ static int stat_show(struct seq_file *m, void *v)
 		   (unsigned long)nsec_to_clock_t(pt.cutime),
 		   (unsigned long)nsec_to_clock_t(pt.cstime));
 	/* priority nice num_threads itrealvalue starttime (ticks after boot) vsize rss rsslim */
-	seq_printf(m, "%d 0 1 0 %lu %lu %lu %lu ", pt.prio - NICE_0_PRIO,
-		   (unsigned long)nsec_to_clock_t(pt.start_time), pt.vsize, pt.rss, RLIM_INFINITY);
+	seq_printf(m, "%d 0 %d 0 %lu %lu %lu %lu ", pt.prio - NICE_0_PRIO,
+		   pt.nr_threads ? pt.nr_threads : 1, (unsigned long)nsec_to_clock_t(pt.start_time),
+		   pt.vsize, pt.rss, RLIM_INFINITY);
 	/* startcode endcode startstack kstkesp kstkeip */
 	seq_printf(m, "%lu %lu %lu 0 0 ", mm->start_code, mm->end_code, mm->start_stack);
 	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
@@ -404,9 +413,9 @@ static int status_show(struct seq_file *m, void *v)
 		seq_puts(m, "CoreDumping:\t0\nTHP_enabled:\t1\n");
 	}
 	put_vmas(vmas, n);
-	seq_puts(m, "Threads:\t1\nSigQ:\t0/0\n");
+	seq_printf(m, "Threads:\t%d\nSigQ:\t0/0\n", pt.nr_threads ? pt.nr_threads : 1);
 	seq_printf(m, "SigPnd:\t%016lx\nShdPnd:\t%016lx\nSigBlk:\t%016lx\n",
-		   (unsigned long)pt.sigpending, (unsigned long)pt.sigpending,
+		   (unsigned long)pt.sigpending, (unsigned long)pt.shared_pending,
 		   (unsigned long)pt.blocked);
 	seq_printf(m, "SigIgn:\t%016lx\nSigCgt:\t%016lx\n", (unsigned long)pt.sigignore,
 		   (unsigned long)pt.sigcatch);
@@ -495,7 +504,6 @@ static int maps_show(struct seq_file *m, void *v)
 		.release = single_release,                               \
 	}
 
-PID_FILE(comm);
 PID_FILE(stat);
 PID_FILE(status);
 PID_FILE(cmdline);
@@ -559,13 +567,54 @@ static const struct file_operations proc_pid_make_it_fail_fops = {
 	.release = single_release,
 };
 
+/*
+ * comm: the task's name, and, written, its new name (what prctl(PR_SET_NAME) sets; musl's and
+ * glibc's pthread_setname_np write /proc/self/task/TID/comm for another thread). As Linux's
+ * comm_write: the first TASK_COMM_LEN - 1 bytes as they are, only by a thread of the same
+ * process (EINVAL otherwise).
+ */
+static int comm_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, comm_show, inode->i_private);
+}
+
+static ssize_t comm_write(struct file *file, const char *ubuf, size_t cnt, loff_t *ppos)
+{
+	char comm[TASK_COMM_LEN] = {0};
+	unsigned long flags;
+	struct task *t;
+	ssize_t ret = (ssize_t)cnt;
+
+	memcpy(comm, ubuf, MIN(cnt, sizeof(comm) - 1));
+	flags = spin_lock_irqsave(&task_list_lock);
+	t = find_task_locked((int)(long)file->f_inode->i_private);
+	if (!t || t->reaped)
+		ret = -ESRCH;
+	else if (t->group_leader != current->group_leader)
+		ret = -EINVAL;
+	else
+		set_task_comm(t, comm);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (ret > 0)
+		*ppos += ret;
+	return ret;
+}
+
+static const struct file_operations proc_pid_comm_fops = {
+	.open = comm_open,
+	.read = seq_read,
+	.write = comm_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static const struct {
 	const char *name;
 	umode_t mode;
 	const struct file_operations *fops;
 } pid_files[] = {
 	{"cmdline", 0444, &proc_pid_cmdline_fops},
-	{"comm", 0444, &proc_pid_comm_fops},
+	{"comm", 0644, &proc_pid_comm_fops},
 	{"make-it-fail", 0644, &proc_pid_make_it_fail_fops},
 	{"maps", 0444, &proc_pid_maps_fops},
 	{"stat", 0444, &proc_pid_stat_fops},
@@ -716,19 +765,15 @@ static int proc_self_create(struct dentry *dentry, int pid)
 	return 0;
 }
 
-/* Makes /proc/<name> for the task pid: the directory, and its files holding the pid. */
-static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
-{
-	int pid = name_to_pid(dentry->d_name);
-	struct inode *inode;
+static const struct inode_operations proc_task_inode_operations;
 
-	(void)dir;
-	prune_dead(dentry->d_parent);
-	if (!pid)
-		return -ENOENT;
-	if (strcmp(dentry->d_name, SELF_NAME) == 0)
-		return proc_self_create(dentry, pid);
-	inode = new_inode(S_IFDIR | 0555);
+/*
+ * Makes dentry the directory of task pid, with its files holding the pid: /proc/PID, or
+ * /proc/PID/task/TID (no task directory in that one, as Linux's).
+ */
+static int proc_pid_dir_create(struct dentry *dentry, int pid, bool with_task)
+{
+	struct inode *inode = new_inode(S_IFDIR | 0555);
 	if (!inode)
 		return -ENOMEM;
 	inode->i_private = (void *)(long)pid;
@@ -742,13 +787,104 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 		}
 	}
 	char exe[EXE_PATH_LEN];
-	if (proc_fd_dirs_create(dentry, pid) ||
+	struct dentry *task = with_task ? proc_mkdir("task", dentry) : NULL;
+	if ((with_task && !task) || proc_fd_dirs_create(dentry, pid) ||
 	    (task_exe(pid, exe) && proc_exe_create(dentry, exe))) {
 		d_kill_tree(dentry, S_DEAD);
 		return -ENOMEM;
 	}
+	if (task) {
+		task->d_inode->i_op = &proc_task_inode_operations;
+		task->d_inode->i_private = (void *)(long)pid;
+	}
 	return 0;
 }
+
+/* Makes /proc/<name> for the task pid: the directory, and its files holding the pid. */
+static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
+{
+	int pid = name_to_pid(dentry->d_name);
+
+	(void)dir;
+	prune_dead(dentry->d_parent);
+	if (!pid)
+		return -ENOENT;
+	if (strcmp(dentry->d_name, SELF_NAME) == 0)
+		return proc_self_create(dentry, pid);
+	return proc_pid_dir_create(dentry, pid, true);
+}
+
+/* Is tid a live thread of the process whose leader's pid is tgid? */
+static bool thread_of(int tid, int tgid)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = find_task_locked(tid);
+	bool ok = t && !t->reaped && t->group_leader->pid == tgid;
+
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return ok;
+}
+
+/* /proc/PID/task/TID: a thread of process PID (the directory's pid). */
+static int proc_task_lookup(struct inode *dir, struct dentry *dentry)
+{
+	const char *name = dentry->d_name;
+	int tid;
+
+	if (name[0] < '1' || name[0] > '9' || kstrtoint(name, 10, &tid) ||
+	    !thread_of(tid, dentry_pid(dentry->d_parent)))
+		return -ENOENT;
+	(void)dir;
+	return proc_pid_dir_create(dentry, tid, false);
+}
+
+static bool proc_task_revalidate(struct dentry *dentry)
+{
+	return thread_of(dentry_pid(dentry), dentry_pid(dentry->d_parent));
+}
+
+/* Before /proc/PID/task is listed: a directory for each thread the process has now. */
+static void proc_task_populate(struct dentry *dir)
+{
+	int *tids = kmalloc(PROC_LIST_MAX * sizeof(*tids)), n = 0, tgid = dentry_pid(dir);
+	struct dentry *d, *next;
+	unsigned long flags;
+	struct task *t;
+
+	if (!tids)
+		return;
+	list_for_each_entry_safe(d, next, &dir->d_subdirs, d_child)
+	{
+		if (d->d_inode && !proc_task_revalidate(d))
+			d_kill_tree(d, 0); /* a thread that has exited */
+	}
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->group_leader->pid == tgid && t->pid > 0 && !t->reaped &&
+		    (t->sighand || t == t->group_leader) && n < PROC_LIST_MAX)
+			tids[n++] = t->pid;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	sort(tids, (size_t)n, sizeof(*tids), cmp_pid);
+	for (int i = 0; i < n; i++) {
+		char name[PROC_PID_NAME_MAX];
+		size_t len = (size_t)snprintf(name, sizeof(name), "%d", tids[i]);
+		d = d_lookup(dir, name, len) ? NULL : d_alloc(dir, name, len);
+
+		if (d) {
+			proc_task_lookup(dir->d_inode, d); /* gone since: no directory */
+			dput(d);
+		}
+	}
+	kfree(tids);
+}
+
+static const struct inode_operations proc_task_inode_operations = {
+	.lookup = proc_task_lookup,
+	.revalidate = proc_task_revalidate,
+	.populate = proc_task_populate,
+};
 
 /* A cached /proc/PID stays while its task does; /proc/self while the same task asks. */
 static bool proc_root_revalidate(struct dentry *dentry)
@@ -779,7 +915,8 @@ static void proc_root_populate(struct dentry *root)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pid > 0 && !t->reaped && n < PROC_LIST_MAX)
+		/* Processes only, as Linux's: their threads are in /proc/PID/task. */
+		if (t->pid > 0 && !t->reaped && t->group_leader == t && n < PROC_LIST_MAX)
 			pids[n++] = t->pid;
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
