@@ -169,6 +169,21 @@ long sys_restart_syscall(void);
 long sys_time(long __user *tloc);
 /* kernel/fs/pidfd.c */
 long sys_pidfd_open(int pid, unsigned int flags);
+/* kernel/fs/eventfd.c */
+long sys_eventfd(unsigned int count);
+long sys_eventfd2(unsigned int count, int flags);
+/* kernel/fs/eventpoll.c */
+struct epoll_event;
+struct timespec64;
+long sys_epoll_create(int size);
+long sys_epoll_create1(int flags);
+long sys_epoll_ctl(int epfd, int op, int fd, struct epoll_event __user *event);
+long sys_epoll_wait(int epfd, struct epoll_event __user *events, int maxevents, int timeout);
+long sys_epoll_pwait(int epfd, struct epoll_event __user *events, int maxevents, int timeout,
+		     const uint64_t __user *sigmask, size_t sigsetsize);
+long sys_epoll_pwait2(int epfd, struct epoll_event __user *events, int maxevents,
+		      const struct timespec64 __user *timeout, const uint64_t __user *sigmask,
+		      size_t sigsetsize);
 /* kernel/sched/itimer.c */
 long sys_alarm(unsigned int seconds);
 struct itimerval;

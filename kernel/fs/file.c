@@ -151,8 +151,10 @@ struct file *alloc_file(void)
 {
 	struct file *file = kzalloc(sizeof(*file));
 
-	if (file)
+	if (file) {
 		file->f_count = 1;
+		INIT_LIST_HEAD(&file->f_ep_links);
+	}
 	return file;
 }
 
@@ -161,6 +163,7 @@ void fput(struct file *file)
 {
 	if (--file->f_count > 0)
 		return;
+	eventpoll_release(file); /* no epoll watches it after this (Linux's __fput) */
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(file->f_inode, file);
 	path_put(&file->f_path);

@@ -96,6 +96,24 @@ int alloc_fd(struct fs_context *fs, unsigned int start); /* lowest free >= start
 struct file *alloc_file(void);
 void fput(struct file *file);
 
+/*
+ * kernel/fs/eventpoll.c: a file's last close takes it out of every epoll that watches it
+ * (Linux's include/linux/eventpoll.h). The host tests have no epoll.
+ */
+#ifdef LUCID_HOST
+static inline void eventpoll_release(struct file *file)
+{
+	(void)file;
+}
+#else
+void eventpoll_release_file(struct file *file);
+static inline void eventpoll_release(struct file *file)
+{
+	if (!list_empty(&file->f_ep_links))
+		eventpoll_release_file(file);
+}
+#endif
+
 /* pseudofs.c */
 int pseudofs_init(void);
 

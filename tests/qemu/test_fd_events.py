@@ -1,0 +1,12 @@
+"""Issue 34 item 3: the descriptors event loops wait on (epoll, eventfd, signalfd, timerfd) and
+the calls around them, each judged by Linux: the user program runs on the host and in Lucid and
+the two outputs must be the same, line for line (test_syscalls.py's same_as_linux).
+"""
+from test_syscalls import same_as_linux
+
+
+def test_epoll_and_eventfd(lucid):
+    # epoll_create1/ctl/wait/pwait: errors in Linux's order, level, edge and one-shot on pipes
+    # and eventfds, hang-ups, nesting, an item leaving with its file's last close, EINTR;
+    # eventfd's counter, EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC and its limits.
+    same_as_linux(lucid, "epoll")
