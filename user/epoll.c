@@ -342,9 +342,32 @@ static void eventfds(void)
 	close(efd);
 }
 
-int main(void)
+/*
+ * "epoll tty": the terminal on stdin, watched edge-triggered: nothing until a line is typed
+ * (canonical mode), then readable once; after the read, nothing again.
+ */
+static int tty(void)
+{
+	int ep = epoll_create1(0);
+	char line[64];
+	ssize_t n;
+
+	add(ep, 0, EPOLLIN | EPOLLET, 0);
+	wait_show("tty, nothing typed", ep, 0);
+	printf("type a line\n");
+	wait_show("tty", ep, LONG_WAIT_MS);
+	wait_show("tty, edge seen", ep, 0);
+	n = read(0, line, sizeof(line) - 1);
+	line[n > 0 ? n : 0] = '\0';
+	printf("read %zd: %s", n, line);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0); /* the children's lines after the parent's */
+	if (argc > 1 && !strcmp(argv[1], "tty"))
+		return tty();
 	errors();
 	triggers();
 	nested();

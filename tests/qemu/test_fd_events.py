@@ -10,3 +10,12 @@ def test_epoll_and_eventfd(lucid):
     # and eventfds, hang-ups, nesting, an item leaving with its file's last close, EINTR;
     # eventfd's counter, EFD_SEMAPHORE, EFD_NONBLOCK, EFD_CLOEXEC and its limits.
     same_as_linux(lucid, "epoll")
+
+
+def test_epoll_on_the_tty(lucid):
+    # The console in canonical mode: not readable until a line is typed, then once (EPOLLET).
+    lucid.send_line("epoll tty")
+    lucid.expect(r"tty, nothing typed:\r?\ntype a line")
+    lucid.send_line("hello")
+    out = lucid.expect_prompt()
+    assert out.replace("\r\n", "\n").endswith("tty: 0:0x1\ntty, edge seen:\nread 6: hello\n"), out
