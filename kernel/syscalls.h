@@ -172,6 +172,14 @@ long sys_pidfd_open(int pid, unsigned int flags);
 /* kernel/fs/eventfd.c */
 long sys_eventfd(unsigned int count);
 long sys_eventfd2(unsigned int count, int flags);
+/* kernel/fs/signalfd.c and timerfd.c */
+long sys_signalfd(int ufd, const uint64_t __user *user_mask, size_t sizemask);
+long sys_signalfd4(int ufd, const uint64_t __user *user_mask, size_t sizemask, int flags);
+struct itimerspec64;
+long sys_timerfd_create(int clockid, int flags);
+long sys_timerfd_settime(int ufd, int flags, const struct itimerspec64 __user *utmr,
+			 struct itimerspec64 __user *otmr);
+long sys_timerfd_gettime(int ufd, struct itimerspec64 __user *otmr);
 /* kernel/fs/eventpoll.c */
 struct epoll_event;
 struct timespec64;

@@ -180,6 +180,13 @@ void attach_sighand(struct task *t, struct sighand_struct *fresh);
  * so what it returns has a handler; *ka is a copy of the action, already reset if SA_RESETHAND.
  */
 int get_signal(struct ksiginfo *info, struct k_sigaction *ka);
+/*
+ * signalfd's read (kernel/fs/signalfd.c): the lowest signal of mask pending for current, taken
+ * off its pending set with its siginfo, whether blocked or not and with no action taken; 0 if
+ * none. signalfd_notify wakes signalfd's readers and pollers: a signal was sent to someone.
+ */
+int dequeue_signal_mask(sigset_t mask, struct ksiginfo *info);
+void signalfd_notify(void);
 /* current's mask after a handler for sig starts (sa_mask, and sig itself unless SA_NODEFER). */
 void signal_delivered(int sig, const struct k_sigaction *ka);
 /* Sets current's mask; SIGKILL and SIGSTOP stay unblocked. */

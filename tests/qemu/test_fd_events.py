@@ -19,3 +19,10 @@ def test_epoll_on_the_tty(lucid):
     lucid.send_line("hello")
     out = lucid.expect_prompt()
     assert out.replace("\r\n", "\n").endswith("tty: 0:0x1\ntty, edge seen:\nread 6: hello\n"), out
+
+
+def test_signalfd_and_timerfd(lucid):
+    # signalfd4: errors, siginfo of kill, tkill, real-time queues and SIGCHLD, a new mask, a
+    # blocking read; timerfd: errors, one-shot, periodic, absolute on both clocks, a past
+    # deadline, gettime, settime's old value and disarming; both through epoll.
+    same_as_linux(lucid, "sigtimerfd")
