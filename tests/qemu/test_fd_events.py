@@ -26,3 +26,10 @@ def test_signalfd_and_timerfd(lucid):
     # blocking read; timerfd: errors, one-shot, periodic, absolute on both clocks, a past
     # deadline, gettime, settime's old value and disarming; both through epoll.
     same_as_linux(lucid, "sigtimerfd")
+
+
+def test_empty_argv_proc_self_and_syscall(lucid):
+    # Issue 34 item 6: execve with an empty (or NULL) argv gives argv[0] = "" as Linux 6.1;
+    # readlink of /proc/self has its exact length; /proc/PID/syscall of the reader itself (in
+    # read) and of a child asleep in pause, in Linux's format.
+    same_as_linux(lucid, "argvproc")
