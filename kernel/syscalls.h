@@ -169,6 +169,8 @@ long sys_restart_syscall(void);
 long sys_time(long __user *tloc);
 /* kernel/fs/pidfd.c */
 long sys_pidfd_open(int pid, unsigned int flags);
+/* kernel/mm/memfd.c */
+long sys_memfd_create(const char __user *uname, unsigned int flags);
 /* kernel/fs/eventfd.c */
 long sys_eventfd(unsigned int count);
 long sys_eventfd2(unsigned int count, int flags);

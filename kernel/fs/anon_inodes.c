@@ -16,7 +16,8 @@
 #define ANON_INODE_MODE 0600 /* Linux's anon inode: no file type bits */
 #define ANON_NAME_MAX 64
 
-static struct vfsmount anon_inode_mnt; /* "anon_inodefs": counts the paths held, shows nowhere */
+/* "anon_inodefs" (and memfd's shmem): counts the paths held, shows nowhere */
+static struct vfsmount anon_inode_mnt;
 
 static int no_open(struct inode *inode, struct file *file)
 {
@@ -29,46 +30,58 @@ static const struct file_operations anon_inode_fops = {
 	.open = no_open,
 };
 
-int anon_inode_getfd(const char *kind, const struct file_operations *fops, void *priv, int flags)
+int pseudo_file_fd(struct inode *inode, const char *name, const struct file_operations *fops,
+		   void *priv, unsigned int f_flags, bool cloexec)
 {
 	struct fs_context *fs = current_fs();
-	char name[ANON_NAME_MAX];
-	struct inode *inode;
 	struct dentry *dentry;
 	struct file *file;
 	int fd = -ENOMEM;
 
-	snprintf(name, sizeof(name), "anon_inode:%s", kind);
 	vfs_lock();
-	inode = new_inode(ANON_INODE_MODE);
 	dentry = d_alloc(NULL, name, strlen(name));
 	file = alloc_file();
-	if (!inode || !dentry || !file)
+	if (!dentry || !file)
 		goto fail;
 	fd = get_unused_fd(fs);
 	if (fd < 0)
 		goto fail;
 	dentry->d_inode = inode; /* a root of its own: in no directory */
-	inode->i_fop = &anon_inode_fops;
 	file->f_path.mnt = &anon_inode_mnt;
 	file->f_path.dentry = dentry;
 	path_get(&file->f_path);
 	dput(dentry); /* the file holds it now */
 	file->f_inode = inode;
 	file->f_op = fops;
-	file->f_flags = O_RDWR | ((unsigned int)flags & O_NONBLOCK);
+	file->f_flags = f_flags;
 	file->f_mode = FMODE_READ | FMODE_WRITE;
 	file->private_data = priv;
 	fs->fd[fd] = file;
-	fd_set_cloexec(fs, fd, flags & O_CLOEXEC);
+	fd_set_cloexec(fs, fd, cloexec);
 	vfs_unlock();
 	return fd;
 fail:
 	kfree(file);
 	if (dentry)
 		dput(dentry);
-	kfree(inode); /* not yet the dentry's */
 	vfs_unlock();
+	return fd;
+}
+
+int anon_inode_getfd(const char *kind, const struct file_operations *fops, void *priv, int flags)
+{
+	struct inode *inode = new_inode(ANON_INODE_MODE);
+	char name[ANON_NAME_MAX];
+	int fd;
+
+	if (!inode)
+		return -ENOMEM;
+	inode->i_fop = &anon_inode_fops;
+	snprintf(name, sizeof(name), "anon_inode:%s", kind);
+	fd = pseudo_file_fd(inode, name, fops, priv, O_RDWR | ((unsigned int)flags & O_NONBLOCK),
+			    flags & O_CLOEXEC);
+	if (fd < 0)
+		kfree(inode); /* not yet a dentry's */
 	return fd;
 }
 

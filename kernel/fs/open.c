@@ -709,6 +709,9 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:
 		return vfs_pipe_fcntl((int)fd, cmd, (unsigned int)arg);
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		return memfd_fcntl((int)fd, cmd, arg);
 	default:
 		return -EINVAL;
 	}

@@ -536,6 +536,10 @@ ssize_t vfs_pipe_room(int fd);
 #define F_SETPIPE_SZ 1031
 #define F_GETPIPE_SZ 1032
 long vfs_pipe_fcntl(int fd, unsigned int cmd, unsigned long arg);
+/* fcntl's F_ADD_SEALS and F_GET_SEALS on a memfd (kernel/mm/memfd.c): 0 or the seals, -errno. */
+#define F_ADD_SEALS 1033
+#define F_GET_SEALS 1034
+long memfd_fcntl(int fd, unsigned int cmd, unsigned long arg);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 

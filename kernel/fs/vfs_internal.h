@@ -114,6 +114,12 @@ static inline void eventpoll_release(struct file *file)
 }
 #endif
 
+/* ramfs.c: a regular file's operations, for files kept the same way elsewhere (memfd) */
+ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *pos);
+ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *pos);
+int ramfs_truncate(struct inode *inode, loff_t size);
+struct file_pages *ramfs_mmap_pages(struct file *file);
+
 /* pseudofs.c */
 int pseudofs_init(void);
 

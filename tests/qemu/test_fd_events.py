@@ -33,3 +33,10 @@ def test_empty_argv_proc_self_and_syscall(lucid):
     # readlink of /proc/self has its exact length; /proc/PID/syscall of the reader itself (in
     # read) and of a child asleep in pause, in Linux's format.
     same_as_linux(lucid, "argvproc")
+
+
+def test_memfd_and_seals(lucid):
+    # memfd_create's errors and file (/proc/self/fd name, read/write/ftruncate, a private
+    # mapping, a reopen), each seal's effect on writes and ftruncate, F_SEAL_SEAL, and a memfd
+    # made without MFD_ALLOW_SEALING; fcntl's seal calls on a file that is not a memfd.
+    same_as_linux(lucid, "memfd")
