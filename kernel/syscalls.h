@@ -160,6 +160,7 @@ long sys_splice(int fd_in, long __user *off_in, int fd_out, long __user *off_out
 struct __kernel_timespec;
 struct __kernel_old_timeval;
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
+long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp);
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz);
 long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
 		   struct __kernel_timespec __user *rmtp);
@@ -169,6 +170,12 @@ long sys_restart_syscall(void);
 long sys_time(long __user *tloc);
 /* kernel/fs/pidfd.c */
 long sys_pidfd_open(int pid, unsigned int flags);
+long sys_pidfd_send_signal(int pidfd, int sig, const void __user *info, unsigned int flags);
+long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev);
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev);
+long sys_getcpu(unsigned int __user *cpup, unsigned int __user *nodep, void __user *unused);
+long sys_membarrier(int cmd, unsigned int flags, int cpu_id); /* kernel/sched/membarrier.c */
+long sys_unshare(unsigned long unshare_flags); /* kernel/sched/fork.c */
 /* kernel/mm/memfd.c */
 long sys_memfd_create(const char __user *uname, unsigned int flags);
 /* kernel/fs/eventfd.c */

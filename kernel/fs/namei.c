@@ -402,7 +402,8 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 	struct dentry *dir, *dentry;
 	int err;
 
-	if (!S_ISCHR(mode) && !S_ISFIFO(mode))
+	if (!S_ISCHR(mode) && !S_ISFIFO(mode) && !S_ISREG(mode) && (mode & S_IFMT) != S_IFBLK &&
+	    (mode & S_IFMT) != S_IFSOCK)
 		return -EINVAL;
 	err = path_parentat(pathname, &nd);
 	if (err)
@@ -420,7 +421,7 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 	if (!dentry)
 		return -ENOMEM;
 	err = dir->d_inode->i_op->create(dir->d_inode, dentry, mode);
-	if (!err)
+	if (!err && fops)
 		dentry->d_inode->i_fop = fops;
 	dput(dentry); /* ours; the tree holds its own */
 	return err;
@@ -430,6 +431,33 @@ int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *
 {
 	int ret;
 
+	vfs_lock();
+	ret = do_mknod(pathname, mode, fops);
+	vfs_unlock();
+	return ret;
+}
+
+/* A device or socket node made by mknod(2): no driver behind it, as Linux's for such a number. */
+static int no_device_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	(void)file;
+	return -ENXIO;
+}
+
+static const struct file_operations no_device_fops = {
+	.open = no_device_open,
+};
+
+int vfs_mknod_user(const char *pathname, umode_t mode)
+{
+	const struct file_operations *fops = NULL; /* a regular file: ramfs's own */
+	int ret;
+
+	if (S_ISFIFO(mode))
+		fops = &pipefifo_fops;
+	else if (!S_ISREG(mode))
+		fops = &no_device_fops;
 	vfs_lock();
 	ret = do_mknod(pathname, mode, fops);
 	vfs_unlock();

@@ -263,6 +263,45 @@ long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
 	return err;
 }
 
+/*
+ * mknodat: a FIFO, a regular file (type 0 too), or a device or socket node. Linux's may_mknod
+ * first: a directory is EPERM, an unknown type EINVAL. Lucid has no device numbers: a device
+ * node is made, but opening it is ENXIO, as Linux's for a number no driver has.
+ */
+long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev)
+{
+	long err;
+	char *name;
+
+	(void)dev;
+	switch (mode & S_IFMT) {
+	case 0:
+		mode |= S_IFREG;
+		break;
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		break;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+	name = getname_at(dfd, filename, &err);
+	if (!name)
+		return err;
+	err = vfs_mknod_user(name, (mode & S_IFMT) | (mode & ~S_IFMT & ~current_umask()));
+	putname(name);
+	return err;
+}
+
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev)
+{
+	return sys_mknodat(AT_FDCWD, filename, mode, dev);
+}
+
 long sys_mkdir(const char __user *pathname, umode_t mode)
 {
 	return sys_mkdirat(AT_FDCWD, pathname, mode);

@@ -75,6 +75,15 @@ static int do_open(const char *pathname, int flags, umode_t mode)
 	/* Linux keeps none of the flags that only mattered for the open itself (tracefs's open
 	 * looked at O_TRUNC above). */
 	file->f_flags &= ~(unsigned int)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC);
+	if (fs->fd[fd]) {
+		/* The open let the lock go (a FIFO waiting for its other end) and a thread
+		 * sharing the table took fd meanwhile: the lowest free one now. */
+		fd = get_unused_fd(fs);
+		if (fd < 0) {
+			fput(file);
+			return fd;
+		}
+	}
 	fs->fd[fd] = file;
 	fd_set_cloexec(fs, fd, flags & O_CLOEXEC);
 	return fd;

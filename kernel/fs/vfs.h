@@ -75,6 +75,8 @@ typedef unsigned int fmode_t;
 #define S_IFCHR 0020000 /* a character device: its operations come from a driver (vfs_mknod) */
 #define S_IFIFO 0010000 /* a pipe */
 #define S_IFLNK 0120000 /* a symbolic link: its target is the name in inode->i_link */
+#define S_IFBLK 0060000 /* a block device: mknod makes one, whose open is ENXIO (no driver) */
+#define S_IFSOCK 0140000 /* a socket's name: mknod makes one, whose open is ENXIO, as Linux's */
 #define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
@@ -323,6 +325,8 @@ struct file {
 	struct inode *f_inode;
 	const struct file_operations *f_op;
 	void *private_data; /* the file operations' own, e.g. a seq_file */
+	/* Linux's: a FIFO reader's count of writers at a nonblocking open (kernel/fs/pipe.c). */
+	unsigned int f_version;
 	/* The epoll items watching this file (kernel/fs/eventpoll.c): removed at its last close. */
 	struct list_head f_ep_links;
 };
@@ -524,8 +528,13 @@ int vfs_mount(const char *fstype, const char *dir);
 /* mount(2) with a source: the device, or for 9p the mount tag ("host"); NULL for none. */
 int vfs_mount_source(const char *fstype, const char *source, const char *dir);
 int vfs_umount(const char *dir);
-/* A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev). */
+/*
+ * A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev); fops
+ * NULL for a regular file (the file system's own). mknod(2): vfs_mknod_user (kernel/fs/namei.c).
+ */
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
+/* mknod(2)'s: a FIFO, a regular file, or a device or socket node whose open is ENXIO. */
+int vfs_mknod_user(const char *pathname, umode_t mode);
 /* A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). */
 int vfs_pipe(int fds[2]);
 /* pipe2: flags O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors). */

@@ -120,6 +120,9 @@ ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *po
 int ramfs_truncate(struct inode *inode, loff_t size);
 struct file_pages *ramfs_mmap_pages(struct file *file);
 
+/* pipe.c: a pipe's and a FIFO's operations (mknod gives a FIFO these) */
+extern const struct file_operations pipefifo_fops;
+
 /* pseudofs.c */
 int pseudofs_init(void);
 

@@ -118,6 +118,7 @@ struct mm_struct {
 	struct xol_area *uprobes_xol; /* the uprobes' [uprobes] page, once one was hit (NULL) */
 	struct uprobe_kept_page *uprobes_kept; /* pages its int3s replaced, kept till it goes */
 	struct list_head uprobes_dup; /* a fork's copy, until its task has it (uprobes.c) */
+	unsigned int membarrier_state; /* MEMBARRIER_CMD_REGISTER_*s done (sched/membarrier.c) */
 };
 
 struct mm_struct *mm_alloc(void); /* one user: the caller's */

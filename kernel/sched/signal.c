@@ -321,7 +321,7 @@ int kill_pgrp(int pgrp, int sig)
 	return kill_pgrp_info(pgrp, sig, &info);
 }
 
-static int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
+int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t, *target = NULL;

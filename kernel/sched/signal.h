@@ -143,6 +143,8 @@ int kill_pgrp(int pgrp, int sig);
  * 0, or -ESRCH if no task has that pid. A kernel thread ignores it, as Linux's.
  */
 int kill_pid(int pid, int sig);
+/* The same with the siginfo given (kill's SI_USER, pidfd_send_signal's); sig 0: a check. */
+int kill_pid_info(int pid, int sig, const struct ksiginfo *info);
 /*
  * Makes t, not yet started, a process of its own (tgid = its pid) in process group pgrp, as
  * fork() does, with no signal pending: what was sent to its creator was for its creator.

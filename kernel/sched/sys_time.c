@@ -24,6 +24,11 @@
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
+#define CLOCK_REALTIME_ALARM 8
+#define CLOCK_BOOTTIME_ALARM 9
+#define CLOCK_TAI 11 /* CLOCK_REALTIME plus the TAI offset, 0 until NTP sets it, as Linux's */
+#define HRES_NSEC 1 /* clock_getres of a clock read from the TSC, as Linux's hres clocks */
+#define LOW_RES_NSEC (NSEC_PER_SEC / HZ) /* of the coarse clocks: a tick, Linux's TICK_NSEC */
 #define TIMER_ABSTIME 0x01
 
 struct __kernel_timespec {
@@ -55,6 +60,8 @@ static int clock_ns(int which_clock, uint64_t *ns)
 	switch (which_clock) {
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
+	case CLOCK_REALTIME_ALARM:
+	case CLOCK_TAI:
 		*ns = ktime_get_real_ns();
 		return 0;
 	case CLOCK_MONOTONIC:
@@ -63,6 +70,7 @@ static int clock_ns(int which_clock, uint64_t *ns)
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
+	case CLOCK_BOOTTIME_ALARM:
 		*ns = ktime_get_ns();
 		return 0;
 	default:
@@ -79,6 +87,24 @@ long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
 		return err;
 	struct __kernel_timespec ts = {(long)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC)};
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/*
+ * clock_getres: how fine a clock's readings are. Every clock here reads the TSC, so 1 ns, as
+ * Linux's in high-resolution mode; the coarse ones say a tick, as Linux's, whose coarse clocks
+ * move only at the tick (Lucid's read the TSC too: they are at least that fine). NULL: only
+ * whether the clock exists.
+ */
+long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp)
+{
+	uint64_t ns;
+	int err = clock_ns(which_clock, &ns);
+	bool coarse = which_clock == CLOCK_REALTIME_COARSE || which_clock == CLOCK_MONOTONIC_COARSE;
+	struct __kernel_timespec ts = {0, coarse ? (long)LOW_RES_NSEC : HRES_NSEC};
+
+	if (err)
+		return err;
+	return tp && copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
@@ -174,12 +200,19 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 		return err;
 	if (which_clock == CLOCK_THREAD_CPUTIME_ID)
 		return -EINVAL; /* as Linux */
+	/* Clocks that cannot be slept on (Linux's posix clocks without nsleep). */
+	if (which_clock == CLOCK_REALTIME_COARSE || which_clock == CLOCK_MONOTONIC_COARSE ||
+	    which_clock == CLOCK_MONOTONIC_RAW)
+		return -EOPNOTSUPP;
 	err = get_timespec(rqtp, &ns);
 	if (err)
 		return err;
 	/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
 	if (flags & TIMER_ABSTIME) {
-		if (which_clock == CLOCK_REALTIME && ns != KTIME_MAX)
+		bool real = which_clock == CLOCK_REALTIME || which_clock == CLOCK_TAI ||
+			    which_clock == CLOCK_REALTIME_ALARM;
+
+		if (real && ns != KTIME_MAX)
 			ns = ns > realtime_at_boot_ns ? ns - realtime_at_boot_ns : 0;
 		return do_nanosleep(ns, NULL, which_clock, true);
 	}
