@@ -451,6 +451,7 @@ static int do_pipe_flags(int fds[2], int flags)
 		goto fail;
 	}
 	p->readers = p->writers = 1;
+	p->r_counter = p->w_counter = 1; /* a writer was seen: poll's hang-up is real (Linux's) */
 	inode->i_private = p;
 	inode->i_fop = &pipefifo_fops; /* for an open by name (fifo_open), as the two ends have */
 	dentry->d_inode = inode; /* a root of its own: in no directory */
