@@ -176,6 +176,8 @@ long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev);
 long sys_getcpu(unsigned int __user *cpup, unsigned int __user *nodep, void __user *unused);
 long sys_membarrier(int cmd, unsigned int flags, int cpu_id); /* kernel/sched/membarrier.c */
 long sys_unshare(unsigned long unshare_flags); /* kernel/sched/fork.c */
+struct open_how;
+long sys_openat2(int dfd, const char __user *filename, struct open_how __user *how, size_t usize);
 /* kernel/mm/memfd.c */
 long sys_memfd_create(const char __user *uname, unsigned int flags);
 /* kernel/fs/eventfd.c */

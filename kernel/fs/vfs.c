@@ -99,6 +99,19 @@ int vfs_open(const char *pathname, int flags, umode_t mode)
 	return ret;
 }
 
+int vfs_openat2(int dfd, const char *pathname, int flags, umode_t mode, unsigned int resolve)
+{
+	int ret;
+
+	vfs_lock();
+	ret = namei_scope_begin(dfd, resolve);
+	if (!ret)
+		ret = do_open(pathname, flags, mode);
+	namei_scope_end();
+	vfs_unlock();
+	return ret;
+}
+
 /* The answer of a file without the read or write asked for. */
 static inline ssize_t no_rw_op(const struct inode *inode)
 {

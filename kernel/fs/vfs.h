@@ -441,6 +441,16 @@ void fs_context_exit(struct fs_context *fs);
 
 /* The entry points. Each returns >= 0 on success and a negative errno on failure. */
 int vfs_open(const char *pathname, int flags, umode_t mode);
+#define AT_FDCWD (-100) /* the *at() calls' "from the cwd" */
+/* openat2's resolve flags (Linux's include/uapi/linux/openat2.h). */
+#define RESOLVE_NO_XDEV 0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS 0x04
+#define RESOLVE_BENEATH 0x08
+#define RESOLVE_IN_ROOT 0x10
+#define RESOLVE_CACHED 0x20
+/* open, a relative pathname from dfd's directory (AT_FDCWD: the cwd), under resolve's rules. */
+int vfs_openat2(int dfd, const char *pathname, int flags, umode_t mode, unsigned int resolve);
 int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */

@@ -82,6 +82,12 @@ int d_path(const struct path *path, char *buf, size_t size);
 int kern_path(const char *name, unsigned int flags, struct path *path);
 int path_openat(const char *name, int flags, umode_t mode, struct path *path);
 int do_symlinkat(const char *target, const char *linkpath);
+/*
+ * openat2's RESOLVE_* rules (vfs.h) for the lookups until namei_scope_end, relative names
+ * starting at dfd's directory (AT_FDCWD: the cwd). VFS lock held throughout. -EBADF, -ENOTDIR.
+ */
+int namei_scope_begin(int dfd, unsigned int resolve);
+void namei_scope_end(void);
 
 /* mount.c */
 int mnt_init(void);

@@ -51,3 +51,9 @@ def test_getcpu_clocks_fifos_pidfd_membarrier_unshare(lucid):
     # Linux's root gets a new one; the host cannot judge this.
     out = lucid.run("busybox unshare -m true; echo $?")
     assert out.endswith("1\n"), out
+
+
+def test_openat2_resolve_flags(lucid):
+    # openat2: struct open_how's checks, and RESOLVE_NO_SYMLINKS, NO_MAGICLINKS, NO_XDEV,
+    # BENEATH, IN_ROOT and CACHED on a small tree, in /proc and through /proc/self/fd.
+    same_as_linux(lucid, "openat2")
