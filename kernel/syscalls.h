@@ -178,6 +178,12 @@ long sys_membarrier(int cmd, unsigned int flags, int cpu_id); /* kernel/sched/me
 long sys_unshare(unsigned long unshare_flags); /* kernel/sched/fork.c */
 struct open_how;
 long sys_openat2(int dfd, const char __user *filename, struct open_how __user *how, size_t usize);
+/* kernel/mm/process_vm_access.c */
+struct iovec;
+long sys_process_vm_readv(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
+			  const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags);
+long sys_process_vm_writev(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
+			   const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags);
 /* kernel/mm/memfd.c */
 long sys_memfd_create(const char __user *uname, unsigned int flags);
 /* kernel/fs/eventfd.c */

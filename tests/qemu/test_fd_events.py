@@ -57,3 +57,9 @@ def test_openat2_resolve_flags(lucid):
     # openat2: struct open_how's checks, and RESOLVE_NO_SYMLINKS, NO_MAGICLINKS, NO_XDEV,
     # BENEATH, IN_ROOT and CACHED on a small tree, in /proc and through /proc/self/fd.
     same_as_linux(lucid, "openat2")
+
+
+def test_process_vm_readv_writev(lucid):
+    # A child's memory read and written by its parent through iovecs of different shapes, a
+    # copy stopping at an unmapped page, read-only and PROT_NONE pages, and the errors.
+    same_as_linux(lucid, "procvm")
