@@ -181,9 +181,11 @@ long sys_openat2(int dfd, const char __user *filename, struct open_how __user *h
 /* kernel/mm/process_vm_access.c */
 struct iovec;
 long sys_process_vm_readv(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
-			  const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags);
+			  const struct iovec __user *rvec, unsigned long riovcnt,
+			  unsigned long flags);
 long sys_process_vm_writev(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
-			   const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags);
+			   const struct iovec __user *rvec, unsigned long riovcnt,
+			   unsigned long flags);
 /* kernel/mm/memfd.c */
 long sys_memfd_create(const char __user *uname, unsigned int flags);
 /* kernel/fs/eventfd.c */

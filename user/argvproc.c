@@ -19,7 +19,7 @@
 
 #define CHILD_ENV "ARGVPROC_CHILD=1"
 #define POLL_NS 10000000L /* looking for the child asleep: every 10 ms */
-#define POLL_TRIES 1000	  /* at most 10 s */
+#define POLL_TRIES 1000 /* at most 10 s */
 
 /* Splits a /proc/PID/syscall line into its fields; returns how many. */
 static int fields(char *line, unsigned long long *v, int max)
@@ -129,7 +129,8 @@ int main(int argc, char **argv, char **envp)
 	n = readlink("/proc/self", buf, 1);
 	printf("readlink(/proc/self, 1 byte): %zd, right %d\n", n, buf[0] == want[0]);
 	lstat("/proc/self", &st);
-	printf("lstat(/proc/self): link %d, size %lld\n", S_ISLNK(st.st_mode), (long long)st.st_size);
+	printf("lstat(/proc/self): link %d, size %lld\n", S_ISLNK(st.st_mode),
+	       (long long)st.st_size);
 	syscall_file();
 	return 0;
 }

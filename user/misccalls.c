@@ -66,8 +66,8 @@ static void cpus_and_clocks(void)
 	};
 
 	show("getcpu", syscall(SYS_getcpu, &cpu, &node, NULL));
-	printf("cpu below the count: %d, node %u\n", cpu < (unsigned int)sysconf(_SC_NPROCESSORS_CONF),
-	       node);
+	printf("cpu below the count: %d, node %u\n",
+	       cpu < (unsigned int)sysconf(_SC_NPROCESSORS_CONF), node);
 	show("getcpu(NULL, NULL)", syscall(SYS_getcpu, NULL, NULL, NULL));
 	show("getcpu(fault)", syscall(SYS_getcpu, (void *)8, NULL, NULL));
 	CPU_ZERO(&one);
@@ -88,7 +88,8 @@ static void cpus_and_clocks(void)
 		}
 		if (clocks[i].id == CLOCK_REALTIME_COARSE || clocks[i].id == CLOCK_MONOTONIC_COARSE)
 			printf("%s = 0: a tick, 1 to 10 ms: %d\n", what,
-			       res.tv_sec == 0 && res.tv_nsec >= 1000000 && res.tv_nsec <= 10000000);
+			       res.tv_sec == 0 && res.tv_nsec >= 1000000 &&
+				       res.tv_nsec <= 10000000);
 		else
 			printf("%s = 0: %ld.%09ld\n", what, (long)res.tv_sec, res.tv_nsec);
 		/* The clock reads, too. */
@@ -247,7 +248,8 @@ static void pidfds(void)
 	memset(&ssi, 0, sizeof(ssi));
 	read(sfd, &ssi, sizeof(ssi));
 	printf("got %u code %d pid %u\n", ssi.ssi_signo, ssi.ssi_code, ssi.ssi_pid);
-	show("pidfd_send_signal(self, plain)", syscall(SYS_pidfd_send_signal, self, SIGUSR1, NULL, 0));
+	show("pidfd_send_signal(self, plain)",
+	     syscall(SYS_pidfd_send_signal, self, SIGUSR1, NULL, 0));
 	memset(&ssi, 0, sizeof(ssi));
 	read(sfd, &ssi, sizeof(ssi));
 	printf("got %u code %d pid is me %d\n", ssi.ssi_signo, ssi.ssi_code,

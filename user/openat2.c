@@ -133,7 +133,8 @@ int main(void)
 	    RESOLVE_NO_MAGICLINKS);
 
 	/* RESOLVE_NO_XDEV: /proc is a mount of its own. */
-	try("NO_XDEV, / then proc/self/status", root, "proc/self/status", O_RDONLY, RESOLVE_NO_XDEV);
+	try("NO_XDEV, / then proc/self/status", root, "proc/self/status", O_RDONLY,
+	    RESOLVE_NO_XDEV);
 	try("plain, / then proc/self/status", root, "proc/self/status", O_RDONLY, 0);
 	try("NO_XDEV, /proc then self/status", proc, "self/status", O_RDONLY, RESOLVE_NO_XDEV);
 	try("NO_XDEV, /proc then ../proc/self/status", proc, "../proc/self/status", O_RDONLY,

@@ -85,7 +85,8 @@ int main(void)
 	show("readv(local NULL)", process_vm_readv(me, &lnull, 1, &remote, 1, 0));
 
 	/* A copy that runs into an unmapped page: the bytes before it. */
-	char *pages = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *pages =
+		mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	memset(pages, 'p', PAGE);
 	munmap(pages + PAGE, PAGE);
 	struct iovec across = {pages + PAGE - 10, 20};

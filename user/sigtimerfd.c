@@ -136,8 +136,8 @@ static void signalfds(void)
 		_exit(0);
 	}
 	n = read(sfd, &si, sizeof(si));
-	printf("child's kill: %zd signo %u code %d pid is child %d\n", n, si.ssi_signo,
-	       si.ssi_code, si.ssi_pid == (uint32_t)pid);
+	printf("child's kill: %zd signo %u code %d pid is child %d\n", n, si.ssi_signo, si.ssi_code,
+	       si.ssi_pid == (uint32_t)pid);
 	waitpid(pid, &status, 0);
 	show("read(0 bytes)", read(sfd, &si, 0));
 	close(sfd);

@@ -59,7 +59,7 @@
 /* The bits that say how an item is reported, not what: an item with none else is disabled. */
 #define EP_PRIVATE_BITS (EPOLLWAKEUP | EPOLLONESHOT | EPOLLET | EPOLLEXCLUSIVE)
 /* What EPOLLEXCLUSIVE may be combined with (Linux's EPOLLEXCLUSIVE_OK_BITS). */
-#define EPOLLEXCLUSIVE_OK_BITS                                                                     \
+#define EPOLLEXCLUSIVE_OK_BITS \
 	(POLLIN | POLLOUT | POLLERR | POLLHUP | EPOLLWAKEUP | EPOLLET | EPOLLEXCLUSIVE)
 #define EP_MAX_NESTS 4 /* epolls watching epolls, at most this deep (Linux's) */
 /* epoll_wait's maxevents bound, as Linux's: the events must fit INT_MAX bytes. */
@@ -73,25 +73,25 @@ struct epoll_event {
 } __attribute__((packed));
 
 struct eventpoll {
-	spinlock_t lock;	     /* the ready list and each item's on_rdllist */
-	struct list_head rdllist;    /* items that may be ready */
-	wait_queue_head_t wq;	     /* tasks in epoll_wait */
+	spinlock_t lock; /* the ready list and each item's on_rdllist */
+	struct list_head rdllist; /* items that may be ready */
+	wait_queue_head_t wq; /* tasks in epoll_wait */
 	wait_queue_head_t poll_wait; /* poll, select or another epoll watching this one */
-	struct list_head items;	     /* every item, under the VFS lock */
+	struct list_head items; /* every item, under the VFS lock */
 	unsigned int nr_items;
 };
 
 struct epitem {
 	struct eventpoll *ep;
 	struct file *file; /* unreferenced: its last close removes the item first */
-	int fd;		   /* with file, the item's key: the fd it was added by */
+	int fd; /* with file, the item's key: the fd it was added by */
 	struct epoll_event event;
 	struct list_head itemlink; /* in ep->items */
-	struct list_head fllink;   /* in file->f_ep_links */
-	struct list_head rdllink;  /* in ep->rdllist while on_rdllist */
+	struct list_head fllink; /* in file->f_ep_links */
+	struct list_head rdllink; /* in ep->rdllist while on_rdllist */
 	bool on_rdllist;
 	struct wait_queue_entry wait; /* on whead, func ep_poll_callback */
-	wait_queue_head_t *whead;     /* the file's queue; NULL for a file that never wakes one */
+	wait_queue_head_t *whead; /* the file's queue; NULL for a file that never wakes one */
 };
 
 static const struct file_operations eventpoll_fops;
@@ -206,7 +206,9 @@ static int ep_eventpoll_release(struct inode *inode, struct file *file)
 
 	(void)inode;
 	list_for_each_entry_safe(epi, next, &ep->items, itemlink)
+	{
 		ep_remove(epi);
+	}
 	kfree(ep);
 	return 0;
 }
@@ -222,7 +224,9 @@ void eventpoll_release_file(struct file *file)
 	struct epitem *epi, *next;
 
 	list_for_each_entry_safe(epi, next, &file->f_ep_links, fllink)
+	{
 		ep_remove(epi);
+	}
 }
 
 static struct epitem *ep_find(struct eventpoll *ep, struct file *file, int fd)
@@ -488,7 +492,8 @@ static long ep_poll(struct eventpoll *ep, struct epoll_event *events, int maxeve
 			uint64_t left = deadline - ktime_get_ns();
 
 			if ((int64_t)left > 0)
-				schedule_timeout((long)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
+				schedule_timeout(
+					(long)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
 		}
 		vfs_lock();
 	}

@@ -159,12 +159,12 @@ struct open_how {
 #define __O_SYNC 04000000
 #define __O_TMPFILE 020000000
 /* What openat2 accepts (Linux's VALID_OPEN_FLAGS); openat ignores the rest, openat2 refuses. */
-#define VALID_OPEN_FLAGS                                                                           \
-	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | __O_SYNC |  \
-	 O_DSYNC | FASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |       \
+#define VALID_OPEN_FLAGS                                                                        \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | __O_SYNC | \
+	 O_DSYNC | FASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |     \
 	 O_CLOEXEC | O_PATH | __O_TMPFILE)
-#define VALID_RESOLVE_FLAGS                                                                        \
-	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH |         \
+#define VALID_RESOLVE_FLAGS                                                                \
+	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | \
 	 RESOLVE_IN_ROOT | RESOLVE_CACHED)
 #define S_IALLUGO 07777
 

@@ -53,14 +53,14 @@ struct itimerspec64 {
 };
 
 struct timerfd_ctx {
-	spinlock_t lock;	/* ticks, expires, armed */
-	struct timer_list t;	/* pending while armed and not yet expired */
-	wait_queue_head_t wqh;	/* woken at each expiry */
+	spinlock_t lock; /* ticks, expires, armed */
+	struct timer_list t; /* pending while armed and not yet expired */
+	wait_queue_head_t wqh; /* woken at each expiry */
 	int clockid;
-	uint64_t ticks;		/* expiries not yet read */
-	uint64_t expires;	/* the next (or last) expiry, in ktime_get_ns() time */
-	uint64_t interval;	/* ns; 0: once */
-	bool armed;		/* set and not disarmed: expires means something */
+	uint64_t ticks; /* expiries not yet read */
+	uint64_t expires; /* the next (or last) expiry, in ktime_get_ns() time */
+	uint64_t interval; /* ns; 0: once */
+	bool armed; /* set and not disarmed: expires means something */
 };
 
 static void timerfd_fn(struct timer_list *t)

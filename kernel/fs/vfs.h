@@ -538,10 +538,7 @@ int vfs_mount(const char *fstype, const char *dir);
 /* mount(2) with a source: the device, or for 9p the mount tag ("host"); NULL for none. */
 int vfs_mount_source(const char *fstype, const char *source, const char *dir);
 int vfs_umount(const char *dir);
-/*
- * A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev); fops
- * NULL for a regular file (the file system's own). mknod(2): vfs_mknod_user (kernel/fs/namei.c).
- */
+/* A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev). */
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
 /* mknod(2)'s: a FIFO, a regular file, or a device or socket node whose open is ENXIO. */
 int vfs_mknod_user(const char *pathname, umode_t mode);

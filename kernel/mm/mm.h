@@ -179,8 +179,7 @@ int vm_flags_to_mmu(unsigned long vm_flags);
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
 /* A page of mm that only this process maps, for uprobes' int3 (memory.c); mmap_lock held. */
 /* Copies len bytes (one page at most) at addr of another process's mm (memory.c). 0, -EFAULT. */
-int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size_t len,
-		       bool write);
+int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size_t len, bool write);
 void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
 			    void **old);
 /* Out of memory in a page fault: Linux's one-line OOM report for the current process. */

@@ -173,13 +173,15 @@ out:
 }
 
 long sys_process_vm_readv(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
-			  const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags)
+			  const struct iovec __user *rvec, unsigned long riovcnt,
+			  unsigned long flags)
 {
 	return process_vm_rw(pid, lvec, liovcnt, rvec, riovcnt, flags, false);
 }
 
 long sys_process_vm_writev(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
-			   const struct iovec __user *rvec, unsigned long riovcnt, unsigned long flags)
+			   const struct iovec __user *rvec, unsigned long riovcnt,
+			   unsigned long flags)
 {
 	return process_vm_rw(pid, lvec, liovcnt, rvec, riovcnt, flags, true);
 }

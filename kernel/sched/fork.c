@@ -541,8 +541,8 @@ void set_child_subreaper(bool on)
 #define UNSHARE_NAMESPACES                                                                         \
 	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUSER | CLONE_NEWPID | \
 	 CLONE_NEWCGROUP | CLONE_NEWTIME)
-#define UNSHARE_FLAGS                                                                              \
-	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM |       \
+#define UNSHARE_FLAGS                                                                       \
+	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM | \
 	 UNSHARE_NAMESPACES)
 
 /* No other task is in current's thread group (Linux's thread_group_empty). */

@@ -31,9 +31,9 @@
 #define MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE (1 << 5)
 #define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE (1 << 6)
 #define MEMBARRIER_CMD_BITMASK                                                                    \
-	(MEMBARRIER_CMD_GLOBAL | MEMBARRIER_CMD_GLOBAL_EXPEDITED |                                 \
-	 MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED | MEMBARRIER_CMD_PRIVATE_EXPEDITED |             \
-	 MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED | MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE |  \
+	(MEMBARRIER_CMD_GLOBAL | MEMBARRIER_CMD_GLOBAL_EXPEDITED |                                \
+	 MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED | MEMBARRIER_CMD_PRIVATE_EXPEDITED |            \
+	 MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED | MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE | \
 	 MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE)
 
 static void ipi_mb(void *info)
@@ -77,7 +77,8 @@ long sys_membarrier(int cmd, unsigned int flags, int cpu_id)
 	case MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED:
 	case MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE:
 		if (mm)
-			__atomic_fetch_or(&mm->membarrier_state, (unsigned int)cmd, __ATOMIC_SEQ_CST);
+			__atomic_fetch_or(&mm->membarrier_state, (unsigned int)cmd,
+					  __ATOMIC_SEQ_CST);
 		return 0;
 	default:
 		return -EINVAL;

@@ -44,7 +44,9 @@ void wake_up(wait_queue_head_t *wq)
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 	struct wait_queue_entry *w;
 	list_for_each_entry(w, &wq->head, entry)
+	{
 		wake_entry(w);
+	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
