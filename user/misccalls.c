@@ -45,6 +45,7 @@ static void nap(void)
 static void cpus_and_clocks(void)
 {
 	unsigned int cpu = ~0U, node = ~0U;
+	struct timespec now_wall;
 	cpu_set_t one;
 	struct timespec res;
 	static const struct {
@@ -97,6 +98,24 @@ static void cpus_and_clocks(void)
 
 		printf("  clock_gettime = %ld\n", syscall(SYS_clock_gettime, clocks[i].id, &now));
 	}
+	/* The CPU-time clocks count this process's running, not time since boot. */
+	struct timespec mono, proc, thr, t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &thr); /* first: the process's is read later */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &proc);
+	printf("process CPU time below its life so far: %d, at least the thread's: %d\n",
+	       proc.tv_sec<mono.tv_sec, proc.tv_sec> thr.tv_sec ||
+		       (proc.tv_sec == thr.tv_sec && proc.tv_nsec >= thr.tv_nsec));
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	do { /* spin until it moves, for at most 10 s of the wall clock */
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+		clock_gettime(CLOCK_MONOTONIC, &now_wall);
+	} while (t1.tv_sec == t0.tv_sec && t1.tv_nsec == t0.tv_nsec &&
+		 now_wall.tv_sec < mono.tv_sec + 10);
+	printf("thread CPU time moves while it spins: %d\n",
+	       t1.tv_sec != t0.tv_sec || t1.tv_nsec != t0.tv_nsec);
 	show("clock_getres(MONOTONIC, NULL)", syscall(SYS_clock_getres, CLOCK_MONOTONIC, NULL));
 	show("clock_getres(MONOTONIC, fault)",
 	     syscall(SYS_clock_getres, CLOCK_MONOTONIC, (void *)8));

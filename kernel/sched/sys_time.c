@@ -2,8 +2,8 @@
  * Time for user programs: clock_gettime, gettimeofday, nanosleep and clock_nanosleep (Linux's
  * kernel/time/posix-timers.c and hrtimer.c, their entry points).
  *
- * Every clock here is the TSC-based ktime_get_ns(); the CPU-time clocks are too (a process
- * runs alone). CLOCK_REALTIME adds where the battery-backed CMOS clock stood at boot
+ * Every clock here is the TSC-based ktime_get_ns() but the CPU-time clocks, which count the
+ * thread's or the process's user and system time (at the tick). CLOCK_REALTIME adds where the battery-backed CMOS clock stood at boot
  * (timekeeping_init, arch/x86_64/rtc.c), so dates are real; nothing sets it later (no
  * settimeofday, no NTP), so it moves exactly as CLOCK_MONOTONIC does.
  */
@@ -55,6 +55,30 @@ uint64_t ktime_get_real_ns(void)
 	return realtime_at_boot_ns + ktime_get_ns();
 }
 
+/*
+ * The CPU time of current (thread) or of its whole process: user and system time as the tick
+ * counts them (kernel/sched/cputime.c), so it moves a tick at a time, as Linux's did before it
+ * counted at every switch.
+ */
+static uint64_t cpu_clock_ns(bool process)
+{
+	struct task *me = current;
+	uint64_t ns = 0;
+
+	if (!process)
+		return READ_ONCE(me->utime) + READ_ONCE(me->stime);
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->tgid == me->tgid && !t->reaped)
+			ns += READ_ONCE(t->utime) + READ_ONCE(t->stime);
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return ns;
+}
+
 static int clock_ns(int which_clock, uint64_t *ns)
 {
 	switch (which_clock) {
@@ -64,9 +88,11 @@ static int clock_ns(int which_clock, uint64_t *ns)
 	case CLOCK_TAI:
 		*ns = ktime_get_real_ns();
 		return 0;
-	case CLOCK_MONOTONIC:
 	case CLOCK_PROCESS_CPUTIME_ID:
 	case CLOCK_THREAD_CPUTIME_ID:
+		*ns = cpu_clock_ns(which_clock == CLOCK_PROCESS_CPUTIME_ID);
+		return 0;
+	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
