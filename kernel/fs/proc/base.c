@@ -499,7 +499,7 @@ static int syscall_show(struct seq_file *m, void *v)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t = find_task_locked(file_pid(m));
-	struct pt_regs regs;
+	struct pt_regs regs = {0};
 	enum { GONE, RUNNING, EXITED, SAVED } what = GONE;
 
 	(void)v;
