@@ -21,7 +21,7 @@
  * from Linux is for EPOLLET: a file whose queue is woken for its other direction too (a pipe's
  * one queue serves readers and writers) reports an edge there when Linux's would not.
  *
- * Locking: the set of items (ep->items, file->f_ep_links) changes under the VFS lock, as every
+ * Locking: the set of items (ep->items, epitems) changes under the VFS lock, as every
  * file operation runs under it; the ready list and each item's place on it under ep->lock, a
  * spin lock, because the callback runs wherever the file is woken, an interrupt included (the
  * console's). remove_wait_queue() takes the file queue's lock, so once an item is off its queue
@@ -33,7 +33,8 @@
  *
  * An item lives until DEL, until its epoll is closed, or until the last descriptor of its file
  * is closed (eventpoll_release_file, from fput): closing one of two descriptors of a file (a
- * dup) leaves it watched, as on Linux.
+ * dup) leaves it watched, as on Linux. The items are found for that on one list of them all
+ * (Linux: on the file), looked at only while there are any.
  */
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/vfs_internal.h"
@@ -87,7 +88,7 @@ struct epitem {
 	int fd; /* with file, the item's key: the fd it was added by */
 	struct epoll_event event;
 	struct list_head itemlink; /* in ep->items */
-	struct list_head fllink; /* in file->f_ep_links */
+	struct list_head fllink; /* in epitems: every epoll's items (eventpoll_release) */
 	struct list_head rdllink; /* in ep->rdllist while on_rdllist */
 	bool on_rdllist;
 	struct wait_queue_entry wait; /* on whead, func ep_poll_callback */
@@ -95,6 +96,11 @@ struct epitem {
 };
 
 static const struct file_operations eventpoll_fops;
+
+/* Every item of every epoll, for a file's last close to find its own (vfs_internal.h says why
+ * not from the file). Under the VFS lock. */
+static LIST_HEAD(epitems);
+unsigned int nr_epitems;
 
 static bool is_file_epoll(const struct file *file)
 {
@@ -196,6 +202,7 @@ static void ep_remove(struct epitem *epi)
 	list_del(&epi->fllink);
 	list_del(&epi->itemlink);
 	ep->nr_items--;
+	nr_epitems--;
 	kfree(epi);
 }
 
@@ -223,9 +230,10 @@ void eventpoll_release_file(struct file *file)
 {
 	struct epitem *epi, *next;
 
-	list_for_each_entry_safe(epi, next, &file->f_ep_links, fllink)
+	list_for_each_entry_safe(epi, next, &epitems, fllink)
 	{
-		ep_remove(epi);
+		if (epi->file == file)
+			ep_remove(epi);
 	}
 }
 
@@ -291,8 +299,9 @@ static int ep_insert(struct eventpoll *ep, const struct epoll_event *event, stru
 	epi->wait.func = ep_poll_callback;
 	INIT_LIST_HEAD(&epi->rdllink);
 	list_add_tail(&epi->itemlink, &ep->items);
-	list_add_tail(&epi->fllink, &tfile->f_ep_links);
+	list_add_tail(&epi->fllink, &epitems);
 	ep->nr_items++;
+	nr_epitems++;
 	/* On the queue before the first look, as poll: a wakeup in between is not lost. */
 	epi->whead = tfile->f_op->wait_queue ? tfile->f_op->wait_queue(tfile) : NULL;
 	if (epi->whead)

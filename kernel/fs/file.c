@@ -151,10 +151,8 @@ struct file *alloc_file(void)
 {
 	struct file *file = kzalloc(sizeof(*file));
 
-	if (file) {
+	if (file)
 		file->f_count = 1;
-		INIT_LIST_HEAD(&file->f_ep_links);
-	}
 	return file;
 }
 

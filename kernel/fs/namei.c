@@ -51,12 +51,13 @@ static struct {
 	struct path start;
 } walk_scope;
 
-static bool scope_active(void)
+/* Inline and unlikely: every walk of every open asks, and almost none is openat2's. */
+static inline bool scope_active(void)
 {
-	return walk_scope.active && walk_scope.owner == current_fs();
+	return __builtin_expect(walk_scope.active, 0) && walk_scope.owner == current_fs();
 }
 
-static bool scoped(unsigned int flag)
+static inline bool scoped(unsigned int flag)
 {
 	return scope_active() && (walk_scope.resolve & flag);
 }
@@ -67,12 +68,12 @@ static bool path_equal(const struct path *a, const struct path *b)
 }
 
 /* follow_mount, and EXDEV if that crossed onto another mount under RESOLVE_NO_XDEV. */
-static int scope_follow_mount(struct path *path)
+static inline int scope_follow_mount(struct path *path)
 {
 	struct vfsmount *before = path->mnt;
 
 	follow_mount(path);
-	return scoped(RESOLVE_NO_XDEV) && path->mnt != before ? -EXDEV : 0;
+	return __builtin_expect(scoped(RESOLVE_NO_XDEV) && path->mnt != before, 0) ? -EXDEV : 0;
 }
 
 int namei_scope_begin(int dfd, unsigned int resolve)
@@ -251,7 +252,9 @@ static int walk_path(const char *name, const struct path *start, int *links, str
 		return -ENOENT; /* Linux: the empty name names nothing */
 	if (len == PATH_MAX)
 		return -ENAMETOOLONG;
-	if (*name == '/') {
+	if (*name == '/' && !scope_active()) {
+		get_fs_root(&nd->path);
+	} else if (*name == '/') {
 		struct path root;
 
 		if (scoped(RESOLVE_BENEATH))

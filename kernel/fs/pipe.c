@@ -219,9 +219,7 @@ static int fifo_open(struct inode *inode, struct file *file)
 		p->readers++;
 		if (!p->fifo || p->writers)
 			break;
-		if (file->f_flags & O_NONBLOCK)
-			file->f_version = p->w_counter; /* no hang-up before a writer came */
-		else
+		if (!(file->f_flags & O_NONBLOCK))
 			ret = wait_for_partner(p, &p->w_counter);
 		break;
 	case FMODE_WRITE:
@@ -314,8 +312,13 @@ static unsigned int pipe_poll(struct file *file)
 	if (file->f_mode & FMODE_READ) {
 		if (p->head != p->tail)
 			mask |= POLLIN | POLLRDNORM;
-		/* Not for a FIFO's reader that has seen no writer yet (Linux's f_version). */
-		if (!p->writers && file->f_version != p->w_counter)
+		/*
+		 * Not before a FIFO's first writer came (no hang-up for a reader that opened
+		 * with O_NONBLOCK before any writer). Linux remembers that per open file
+		 * (f_version); Lucid per pipe, which differs only for a reader that opens
+		 * after a writer came and went: Linux's says no hang-up, Lucid's says one.
+		 */
+		if (!p->writers && p->w_counter)
 			mask |= POLLHUP;
 	}
 	if (file->f_mode & FMODE_WRITE) {

@@ -31,7 +31,8 @@ static void file_update_time(struct inode *inode)
 		inode->i_mtime = inode->i_ctime = current_time();
 }
 
-static int do_open(const char *pathname, int flags, umode_t mode)
+/* Inline: vfs_open is a system call's fast path (open + close: lbench), openat2 the other caller. */
+static __always_inline int do_open(const char *pathname, int flags, umode_t mode)
 {
 	struct fs_context *fs = current_fs();
 	int acc = flags & O_ACCMODE, fd, err;
@@ -75,7 +76,7 @@ static int do_open(const char *pathname, int flags, umode_t mode)
 	/* Linux keeps none of the flags that only mattered for the open itself (tracefs's open
 	 * looked at O_TRUNC above). */
 	file->f_flags &= ~(unsigned int)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC);
-	if (fs->fd[fd]) {
+	if (__builtin_expect(fs->fd[fd] != NULL, 0)) {
 		/* The open let the lock go (a FIFO waiting for its other end) and a thread
 		 * sharing the table took fd meanwhile: the lowest free one now. */
 		fd = get_unused_fd(fs);

@@ -325,10 +325,6 @@ struct file {
 	struct inode *f_inode;
 	const struct file_operations *f_op;
 	void *private_data; /* the file operations' own, e.g. a seq_file */
-	/* Linux's: a FIFO reader's count of writers at a nonblocking open (kernel/fs/pipe.c). */
-	unsigned int f_version;
-	/* The epoll items watching this file (kernel/fs/eventpoll.c): removed at its last close. */
-	struct list_head f_ep_links;
 };
 
 static inline struct inode *file_inode(const struct file *file)
