@@ -556,3 +556,72 @@ void set_child_subreaper(bool on)
 	current->child_subreaper = on;
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
+
+/*
+ * unshare(2): stop sharing with other tasks what a clone shared. Lucid's tasks share their
+ * descriptor table and file system context (cwd, umask) with nobody yet (fork copies both,
+ * struct fs_context), so CLONE_FILES and CLONE_FS have nothing to do and succeed, as Linux's do
+ * for a task that shares nothing. CLONE_THREAD, CLONE_SIGHAND and CLONE_VM succeed, as Linux's,
+ * only for a task that is alone in its thread group (and, for CLONE_VM, its memory: not a vfork
+ * child); CLONE_SYSVSEM has no semaphore adjustments to drop. Lucid has no namespaces: each
+ * CLONE_NEW* is EINVAL (Linux makes a new one; docs/design/syscalls.md says so).
+ */
+#define CLONE_NEWTIME 0x00000080
+#define CLONE_FS 0x00000200
+#define CLONE_FILES 0x00000400
+#define CLONE_SIGHAND 0x00000800
+#define CLONE_THREAD 0x00010000
+#define CLONE_NEWNS 0x00020000
+#define CLONE_SYSVSEM 0x00040000
+#define CLONE_NEWCGROUP 0x02000000
+#define CLONE_NEWUTS 0x04000000
+#define CLONE_NEWIPC 0x08000000
+#define CLONE_NEWUSER 0x10000000
+#define CLONE_NEWPID 0x20000000
+#define CLONE_NEWNET 0x40000000
+#define UNSHARE_NAMESPACES                                                                         \
+	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUSER | CLONE_NEWPID | \
+	 CLONE_NEWCGROUP | CLONE_NEWTIME)
+#define UNSHARE_FLAGS                                                                       \
+	(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | CLONE_SYSVSEM | \
+	 UNSHARE_NAMESPACES)
+
+/* No other task is in current's thread group (Linux's thread_group_empty). */
+static bool thread_group_empty_current(void)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t;
+	bool alone = true;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t != current && t->tgid == current->tgid && !t->reaped && !t->zombie)
+			alone = false;
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return alone;
+}
+
+long sys_unshare(unsigned long unshare_flags)
+{
+	/* What implies what, in Linux's ksys_unshare order. */
+	if (unshare_flags & CLONE_NEWUSER)
+		unshare_flags |= CLONE_THREAD | CLONE_FS;
+	if (unshare_flags & CLONE_VM)
+		unshare_flags |= CLONE_SIGHAND;
+	if (unshare_flags & CLONE_SIGHAND)
+		unshare_flags |= CLONE_THREAD;
+	if (unshare_flags & CLONE_NEWNS)
+		unshare_flags |= CLONE_FS;
+	/* Linux's check_unshare_flags: "pretend it works if there is nothing to unshare". */
+	if (unshare_flags & ~(unsigned long)UNSHARE_FLAGS)
+		return -EINVAL;
+	if ((unshare_flags & (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)) &&
+	    !thread_group_empty_current())
+		return -EINVAL;
+	if ((unshare_flags & CLONE_VM) && current->mm && READ_ONCE(current->mm->mm_users) > 1)
+		return -EINVAL;
+	if (unshare_flags & UNSHARE_NAMESPACES)
+		return -EINVAL; /* no namespaces in Lucid */
+	return 0; /* CLONE_FILES, CLONE_FS, CLONE_SYSVSEM: nothing shared, nothing to do */
+}

@@ -382,6 +382,7 @@ int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool 
 		if (!(t->blocked & sigmask(sig)) || sig == SIGKILL)
 			signal_wake_up(t, sig == SIGKILL);
 	}
+	signalfd_notify(); /* a signalfd's reader waits for blocked ones too */
 out:
 	trace_signal_generate(sig, info, t, group, result);
 	spin_unlock_irqrestore(&sig_lock, flags);
@@ -429,7 +430,7 @@ int kill_pgrp(int pgrp, int sig)
 	return kill_pgrp_info(pgrp, sig, &info);
 }
 
-static int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
+int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t, *target = NULL;
@@ -593,6 +594,21 @@ static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info, struc
 	}
 	if (!more)
 		__atomic_fetch_and(pending, ~sigmask(sig), __ATOMIC_SEQ_CST);
+}
+
+int dequeue_signal_mask(sigset_t mask, struct ksiginfo *info)
+{
+	struct task *t = current;
+	struct sigqueue *freed = NULL;
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	sigset_t avail = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & mask;
+	int sig = avail && t->sighand ? __builtin_ctzll(avail) + 1 : 0;
+
+	if (sig)
+		dequeue_signal(t, sig, info, &freed);
+	spin_unlock_irqrestore(&sig_lock, flags);
+	kfree(freed);
+	return sig;
 }
 
 /* The lowest unblocked signal pending, SIGKILL first; 0 if none. */

@@ -145,6 +145,8 @@ int kill_pgrp(int pgrp, int sig);
  * 0, or -ESRCH if no task has that pid. A kernel thread ignores it, as Linux's.
  */
 int kill_pid(int pid, int sig);
+/* The same with the siginfo given (kill's SI_USER, pidfd_send_signal's); sig 0: a check. */
+int kill_pid_info(int pid, int sig, const struct ksiginfo *info);
 /*
  * Makes t, not yet started, a process of its own (tgid = its pid) in process group pgrp, as
  * fork() does, with no signal pending: what was sent to its creator was for its creator.
@@ -199,6 +201,13 @@ void attach_sighand(struct task *t, struct sighand_struct *fresh);
  * so what it returns has a handler; *ka is a copy of the action, already reset if SA_RESETHAND.
  */
 int get_signal(struct ksiginfo *info, struct k_sigaction *ka);
+/*
+ * signalfd's read (kernel/fs/signalfd.c): the lowest signal of mask pending for current, taken
+ * off its pending set with its siginfo, whether blocked or not and with no action taken; 0 if
+ * none. signalfd_notify wakes signalfd's readers and pollers: a signal was sent to someone.
+ */
+int dequeue_signal_mask(sigset_t mask, struct ksiginfo *info);
+void signalfd_notify(void);
 /* current's mask after a handler for sig starts (sa_mask, and sig itself unless SA_NODEFER). */
 void signal_delivered(int sig, const struct k_sigaction *ka);
 /* Sets current's mask; SIGKILL and SIGSTOP stay unblocked. */

@@ -4,6 +4,7 @@
  */
 #include "trace/events/task.h"
 #include "kernel/syscalls.h"
+#include "kernel/percpu.h"
 #include "kernel/sched/sched.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/version.h"
@@ -109,6 +110,22 @@ long sys_newuname(void __user *name)
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
 	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
 	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+/*
+ * getcpu: the CPU the caller runs on (it may be on another by the time it looks) and its NUMA
+ * node, always 0: Lucid's machine is one node. The third argument is unused since Linux 2.6.24.
+ */
+long sys_getcpu(unsigned int __user *cpup, unsigned int __user *nodep, void __user *unused)
+{
+	unsigned int cpu = (unsigned int)smp_processor_id(), node = 0;
+
+	(void)unused;
+	if (cpup && copy_to_user(cpup, &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (nodep && copy_to_user(nodep, &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
 }
 
 long sys_set_tid_address(int __user *tidptr)

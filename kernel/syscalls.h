@@ -161,6 +161,7 @@ long sys_splice(int fd_in, long __user *off_in, int fd_out, long __user *off_out
 struct __kernel_timespec;
 struct __kernel_old_timeval;
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
+long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp);
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz);
 long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
 		   struct __kernel_timespec __user *rmtp);
@@ -170,6 +171,47 @@ long sys_restart_syscall(void);
 long sys_time(long __user *tloc);
 /* kernel/fs/pidfd.c */
 long sys_pidfd_open(int pid, unsigned int flags);
+long sys_pidfd_send_signal(int pidfd, int sig, const void __user *info, unsigned int flags);
+long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev);
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev);
+long sys_getcpu(unsigned int __user *cpup, unsigned int __user *nodep, void __user *unused);
+long sys_membarrier(int cmd, unsigned int flags, int cpu_id); /* kernel/sched/membarrier.c */
+long sys_unshare(unsigned long unshare_flags); /* kernel/fork.c */
+struct open_how;
+long sys_openat2(int dfd, const char __user *filename, struct open_how __user *how, size_t usize);
+/* kernel/mm/process_vm_access.c */
+struct iovec;
+long sys_process_vm_readv(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
+			  const struct iovec __user *rvec, unsigned long riovcnt,
+			  unsigned long flags);
+long sys_process_vm_writev(int pid, const struct iovec __user *lvec, unsigned long liovcnt,
+			   const struct iovec __user *rvec, unsigned long riovcnt,
+			   unsigned long flags);
+/* kernel/mm/memfd.c */
+long sys_memfd_create(const char __user *uname, unsigned int flags);
+/* kernel/fs/eventfd.c */
+long sys_eventfd(unsigned int count);
+long sys_eventfd2(unsigned int count, int flags);
+/* kernel/fs/signalfd.c and timerfd.c */
+long sys_signalfd(int ufd, const uint64_t __user *user_mask, size_t sizemask);
+long sys_signalfd4(int ufd, const uint64_t __user *user_mask, size_t sizemask, int flags);
+struct itimerspec64;
+long sys_timerfd_create(int clockid, int flags);
+long sys_timerfd_settime(int ufd, int flags, const struct itimerspec64 __user *utmr,
+			 struct itimerspec64 __user *otmr);
+long sys_timerfd_gettime(int ufd, struct itimerspec64 __user *otmr);
+/* kernel/fs/eventpoll.c */
+struct epoll_event;
+struct timespec64;
+long sys_epoll_create(int size);
+long sys_epoll_create1(int flags);
+long sys_epoll_ctl(int epfd, int op, int fd, struct epoll_event __user *event);
+long sys_epoll_wait(int epfd, struct epoll_event __user *events, int maxevents, int timeout);
+long sys_epoll_pwait(int epfd, struct epoll_event __user *events, int maxevents, int timeout,
+		     const uint64_t __user *sigmask, size_t sigsetsize);
+long sys_epoll_pwait2(int epfd, struct epoll_event __user *events, int maxevents,
+		      const struct timespec64 __user *timeout, const uint64_t __user *sigmask,
+		      size_t sigsetsize);
 /* kernel/time/itimer.c */
 long sys_alarm(unsigned int seconds);
 struct itimerval;

@@ -43,6 +43,7 @@ static const char *const errno_texts[] = {
 	[ELIBBAD] = "Accessing a corrupted shared library",
 	[EILSEQ] = "Invalid or incomplete multibyte or wide character",
 	[ENOTSOCK] = "Socket operation on non-socket",
+	[EOPNOTSUPP] = "Operation not supported",
 	[EAFNOSUPPORT] = "Address family not supported by protocol",
 	[ETIMEDOUT] = "Connection timed out",
 	[ECANCELED] = "Operation canceled",

@@ -43,6 +43,7 @@
 #define ELIBBAD 80
 #define EILSEQ 84 /* a kprobe not on an instruction boundary */
 #define ENOTSOCK 88
+#define EOPNOTSUPP 95 /* a clock that cannot be slept on */
 #define EAFNOSUPPORT 97
 #define ETIMEDOUT 110
 #define ECANCELED 125 /* a dynamic event definition not of this kind */

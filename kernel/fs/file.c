@@ -161,6 +161,7 @@ void fput(struct file *file)
 {
 	if (--file->f_count > 0)
 		return;
+	eventpoll_release(file); /* no epoll watches it after this (Linux's __fput) */
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(file->f_inode, file);
 	path_put(&file->f_path);

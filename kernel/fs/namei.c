@@ -31,6 +31,77 @@ enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
 #define MAXSYMLINKS 40 /* links followed in one lookup before ELOOP (Linux's) */
 
+/*
+ * openat2's RESOLVE_* rules (kernel/fs/open.c) for the lookup in progress: set around one open
+ * and cleared after it, both under the VFS lock, which every walk runs under, so that there is
+ * never more than one. Inactive, every walk is as above. Active:
+ *   start  where a relative name starts (openat2's dirfd, or the cwd), and for RESOLVE_BENEATH
+ *          and RESOLVE_IN_ROOT the root of the scope: an absolute name, an absolute link or a
+ *          ".." above it is EXDEV (BENEATH) or stays at it (IN_ROOT, as "/.." stays at "/");
+ *   RESOLVE_NO_SYMLINKS    a link to follow is ELOOP;
+ *   RESOLVE_NO_MAGICLINKS  a /proc/PID/fd/N-style link to follow is ELOOP (EXDEV when scoped);
+ *   RESOLVE_NO_XDEV        a step onto another mount, down, up or by a link, is EXDEV.
+ */
+static bool is_dir(const struct dentry *dentry);
+
+static struct {
+	bool active;
+	struct fs_context *owner; /* whose: an open may let the lock go after its walk (a FIFO's) */
+	unsigned int resolve;
+	struct path start;
+} walk_scope;
+
+/* Inline and unlikely: every walk of every open asks, and almost none is openat2's. */
+static inline bool scope_active(void)
+{
+	return __builtin_expect(walk_scope.active, 0) && walk_scope.owner == current_fs();
+}
+
+static inline bool scoped(unsigned int flag)
+{
+	return scope_active() && (walk_scope.resolve & flag);
+}
+
+static bool path_equal(const struct path *a, const struct path *b)
+{
+	return a->mnt == b->mnt && a->dentry == b->dentry;
+}
+
+/* follow_mount, and EXDEV if that crossed onto another mount under RESOLVE_NO_XDEV. */
+static inline int scope_follow_mount(struct path *path)
+{
+	struct vfsmount *before = path->mnt;
+
+	follow_mount(path);
+	return __builtin_expect(scoped(RESOLVE_NO_XDEV) && path->mnt != before, 0) ? -EXDEV : 0;
+}
+
+int namei_scope_begin(int dfd, unsigned int resolve)
+{
+	lockdep_assert(vfs_lock_held());
+	if (dfd == AT_FDCWD) {
+		walk_scope.start = current_fs()->cwd;
+	} else {
+		struct file *file = fget(dfd);
+
+		if (!file)
+			return -EBADF;
+		if (!is_dir(file->f_path.dentry))
+			return -ENOTDIR;
+		walk_scope.start = file->f_path;
+	}
+	walk_scope.resolve = resolve;
+	walk_scope.owner = current_fs();
+	walk_scope.active = true;
+	return 0;
+}
+
+void namei_scope_end(void)
+{
+	if (walk_scope.owner == current_fs())
+		walk_scope.active = false;
+}
+
 struct nameidata {
 	struct path path;	/* the directory holding last */
 	const char *last;	/* the last component, not NUL-terminated */
@@ -49,24 +120,28 @@ static bool is_dir(const struct dentry *dentry)
 	return S_ISDIR(dentry->d_inode->i_mode);
 }
 
-static void follow_dotdot(struct path *path)
+static int follow_dotdot(struct path *path)
 {
 	struct path root;
 
 	get_fs_root(&root);
+	if (scoped(RESOLVE_BENEATH | RESOLVE_IN_ROOT) && path_equal(path, &walk_scope.start))
+		return scoped(RESOLVE_BENEATH) ? -EXDEV : 0; /* IN_ROOT: its ".." is itself */
 	for (;;) {
 		if (path->dentry == root.dentry && path->mnt == root.mnt)
-			return; /* "/.." is "/" */
+			return 0; /* "/.." is "/" */
 		if (path->dentry != path->mnt->mnt_root) {
 			path->dentry = path->dentry->d_parent;
 			break;
 		}
+		if (scoped(RESOLVE_NO_XDEV))
+			return -EXDEV;
 		/* At the top of a mounted tree: continue from the directory it is mounted on. */
 		path->dentry = path->mnt->mnt_mountpoint;
 		path->mnt = path->mnt->mnt_parent;
 	}
 	/* The parent may itself have been mounted on since we came down through it. */
-	follow_mount(path);
+	return scope_follow_mount(path);
 }
 
 /*
@@ -110,8 +185,19 @@ static int follow_link(const struct path *dir, struct dentry *link, int *links, 
 
 	if (++*links > MAXSYMLINKS)
 		return -ELOOP;
-	if (iop && iop->proc_get_link)
-		return iop->proc_get_link(link, path);
+	if (scoped(RESOLVE_NO_SYMLINKS))
+		return -ELOOP;
+	if (iop && iop->proc_get_link) {
+		/* A magic link: Linux's nd_jump_link checks. */
+		if (scoped(RESOLVE_NO_MAGICLINKS))
+			return -ELOOP;
+		err = iop->proc_get_link(link, path);
+		if (!err && scoped(RESOLVE_NO_XDEV) && path->mnt != dir->mnt)
+			err = -EXDEV;
+		if (!err && scoped(RESOLVE_BENEATH | RESOLVE_IN_ROOT))
+			err = -EXDEV; /* not safe for a scoped lookup (Linux's) */
+		return err;
+	}
 	err = walk_path(link->d_inode->i_link, dir, links, &nd);
 	if (!err)
 		err = lookup_last_follow(&nd, true);
@@ -132,10 +218,8 @@ static int walk_component(struct path *path, const char *name, size_t len, int t
 		return -ENOTDIR;
 	if (type == LAST_DOT)
 		return 0;
-	if (type == LAST_DOTDOT) {
-		follow_dotdot(path);
-		return 0;
-	}
+	if (type == LAST_DOTDOT)
+		return follow_dotdot(path);
 	/* A removed directory has no children left, so lookups in it fail with -ENOENT. */
 	child = lookup_one(path->dentry, name, len);
 	if (!child)
@@ -143,8 +227,7 @@ static int walk_component(struct path *path, const char *name, size_t len, int t
 	if (follow && S_ISLNK(child->d_inode->i_mode))
 		return follow_link(&dir, child, links, path);
 	path->dentry = child;
-	follow_mount(path);
-	return 0;
+	return scope_follow_mount(path);
 }
 
 static int component_type(const char *name, size_t len)
@@ -169,10 +252,24 @@ static int walk_path(const char *name, const struct path *start, int *links, str
 		return -ENOENT; /* Linux: the empty name names nothing */
 	if (len == PATH_MAX)
 		return -ENAMETOOLONG;
-	if (*name == '/')
+	if (*name == '/' && !scope_active()) {
 		get_fs_root(&nd->path);
-	else
-		nd->path = start ? *start : current_fs()->cwd;
+	} else if (*name == '/') {
+		struct path root;
+
+		if (scoped(RESOLVE_BENEATH))
+			return -EXDEV;
+		if (scoped(RESOLVE_IN_ROOT))
+			root = walk_scope.start;
+		else
+			get_fs_root(&root);
+		/* An absolute link from another mount (the name openat2 was given may be). */
+		if (scoped(RESOLVE_NO_XDEV) && start && start->mnt != root.mnt)
+			return -EXDEV;
+		nd->path = root;
+	} else {
+		nd->path = start ? *start : scope_active() ? walk_scope.start : current_fs()->cwd;
+	}
 	nd->last = NULL;
 	nd->last_len = 0;
 	nd->last_type = LAST_ROOT;
@@ -331,7 +428,9 @@ int path_openat(const char *name, int flags, umode_t mode, struct path *path)
 			child = nd.path.dentry;
 		}
 		nd.path.dentry = child;
-		follow_mount(&nd.path);
+		err = scope_follow_mount(&nd.path);
+		if (err)
+			return err;
 		if (is_dir(nd.path.dentry))
 			return -EISDIR;
 		if (nd.trailing_slash)
@@ -411,8 +510,6 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 	struct dentry *dir, *dentry;
 	int err;
 
-	if (!S_ISCHR(mode) && !S_ISFIFO(mode))
-		return -EINVAL;
 	err = filename_create(pathname, &nd, false);
 	if (err)
 		return err;
@@ -423,7 +520,7 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 	if (!dentry)
 		return -ENOMEM;
 	err = dir->d_inode->i_op->create(dir->d_inode, dentry, mode);
-	if (!err)
+	if (!err && fops)
 		dentry->d_inode->i_fop = fops;
 	dput(dentry); /* ours; the tree holds its own */
 	return err;
@@ -431,8 +528,39 @@ static int do_mknod(const char *pathname, umode_t mode, const struct file_operat
 
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops)
 {
+	if (!S_ISCHR(mode) && !S_ISFIFO(mode))
+		return -EINVAL; /* a driver's node; mknod(2)'s other kinds are vfs_mknod_user's */
 	return vfs_locked(do_mknod(pathname, mode, fops));
 }
+
+#ifndef LUCID_HOST /* mknod(2): the host tests have no pipes (kernel/fs/pipe.c) */
+/* A device or socket node made by mknod(2): no driver behind it, as Linux's for such a number. */
+static int no_device_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	(void)file;
+	return -ENXIO;
+}
+
+static const struct file_operations no_device_fops = {
+	.open = no_device_open,
+};
+
+int vfs_mknod_user(const char *pathname, umode_t mode)
+{
+	const struct file_operations *fops = NULL; /* a regular file: ramfs's own */
+	int ret;
+
+	if (S_ISFIFO(mode))
+		fops = &pipefifo_fops;
+	else if (!S_ISREG(mode))
+		fops = &no_device_fops;
+	vfs_lock();
+	ret = do_mknod(pathname, mode, fops);
+	vfs_unlock();
+	return ret;
+}
+#endif
 
 /* The dentry that unlink/rmdir should remove: last in its directory, looked up in nd. */
 static int lookup_victim(const char *pathname, struct nameidata *nd, struct dentry **victim)

@@ -142,6 +142,85 @@ long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode)
 	return err;
 }
 
+/* openat2's argument (Linux's struct open_how): 24 bytes in its first version. */
+struct open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+
+#define OPEN_HOW_SIZE_VER0 24
+#define OPEN_HOW_SIZE_MAX 4096 /* Linux's PAGE_SIZE bound: more is E2BIG */
+#define O_DSYNC 00010000
+#define FASYNC 00020000
+#define O_DIRECT 00040000
+#define O_NOATIME 01000000
+#define O_PATH 010000000
+#define __O_SYNC 04000000
+#define __O_TMPFILE 020000000
+/* What openat2 accepts (Linux's VALID_OPEN_FLAGS); openat ignores the rest, openat2 refuses. */
+#define VALID_OPEN_FLAGS                                                                        \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | __O_SYNC | \
+	 O_DSYNC | FASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |     \
+	 O_CLOEXEC | O_PATH | __O_TMPFILE)
+#define VALID_RESOLVE_FLAGS                                                                \
+	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | \
+	 RESOLVE_IN_ROOT | RESOLVE_CACHED)
+#define S_IALLUGO 07777
+
+/*
+ * openat2 (Linux 5.6): openat with an extensible struct, strict about what it is given
+ * (unknown flags, a mode without O_CREAT, unknown resolve bits: EINVAL), and the RESOLVE_*
+ * rules for the lookup (kernel/fs/namei.c's walk_scope). The struct may be larger than Lucid
+ * knows if the rest is zero (Linux's copy_struct_from_user; E2BIG otherwise). RESOLVE_CACHED:
+ * Lucid's dentries are all in memory, so only a create or truncate is EAGAIN, as Linux's.
+ */
+long sys_openat2(int dfd, const char __user *filename, struct open_how __user *uhow, size_t usize)
+{
+	struct open_how how = {0};
+	long err;
+	char *name;
+
+	if (usize < OPEN_HOW_SIZE_VER0)
+		return -EINVAL;
+	if (usize > OPEN_HOW_SIZE_MAX)
+		return -E2BIG;
+	if (copy_from_user(&how, uhow, MIN(usize, sizeof(how))))
+		return -EFAULT;
+	for (size_t i = sizeof(how); i < usize; i++) {
+		char c;
+
+		if (copy_from_user(&c, (const char __user *)uhow + i, 1))
+			return -EFAULT;
+		if (c)
+			return -E2BIG;
+	}
+	if (how.flags & ~(uint64_t)VALID_OPEN_FLAGS)
+		return -EINVAL;
+	if (how.resolve & ~(uint64_t)VALID_RESOLVE_FLAGS)
+		return -EINVAL;
+	if ((how.resolve & RESOLVE_BENEATH) && (how.resolve & RESOLVE_IN_ROOT))
+		return -EINVAL;
+	if (how.flags & (O_CREAT | __O_TMPFILE)) {
+		if (how.mode & ~(uint64_t)S_IALLUGO)
+			return -EINVAL;
+	} else if (how.mode) {
+		return -EINVAL;
+	}
+	if ((how.resolve & RESOLVE_CACHED) && (how.flags & (O_TRUNC | O_CREAT | __O_TMPFILE)))
+		return -EAGAIN;
+	name = getname(filename, &err);
+	if (!name)
+		return err;
+	umode_t mode = (umode_t)how.mode;
+
+	if (how.flags & O_CREAT)
+		mode &= ~current_umask();
+	err = vfs_openat2(dfd, name, (int)how.flags | O_LARGEFILE, mode, (unsigned int)how.resolve);
+	putname(name);
+	return err;
+}
+
 long sys_open(const char __user *filename, int flags, umode_t mode)
 {
 	return sys_openat(AT_FDCWD, filename, flags, mode);
@@ -261,6 +340,45 @@ long sys_mkdirat(int dfd, const char __user *pathname, umode_t mode)
 	err = vfs_mkdir(name, mode & ~current_umask());
 	putname(name);
 	return err;
+}
+
+/*
+ * mknodat: a FIFO, a regular file (type 0 too), or a device or socket node. Linux's may_mknod
+ * first: a directory is EPERM, an unknown type EINVAL. Lucid has no device numbers: a device
+ * node is made, but opening it is ENXIO, as Linux's for a number no driver has.
+ */
+long sys_mknodat(int dfd, const char __user *filename, umode_t mode, unsigned int dev)
+{
+	long err;
+	char *name;
+
+	(void)dev;
+	switch (mode & S_IFMT) {
+	case 0:
+		mode |= S_IFREG;
+		break;
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		break;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+	name = getname_at(dfd, filename, &err);
+	if (!name)
+		return err;
+	err = vfs_mknod_user(name, (mode & S_IFMT) | (mode & ~S_IFMT & ~current_umask()));
+	putname(name);
+	return err;
+}
+
+long sys_mknod(const char __user *filename, umode_t mode, unsigned int dev)
+{
+	return sys_mknodat(AT_FDCWD, filename, mode, dev);
 }
 
 long sys_mkdir(const char __user *pathname, umode_t mode)
@@ -709,6 +827,9 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 	case F_GETPIPE_SZ:
 	case F_SETPIPE_SZ:
 		return vfs_pipe_fcntl((int)fd, cmd, (unsigned int)arg);
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		return memfd_fcntl((int)fd, cmd, arg);
 	default:
 		return -EINVAL;
 	}

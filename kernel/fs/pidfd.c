@@ -8,12 +8,17 @@
  * wakes one wait queue for all pidfds (do_notify_pidfd, from kthread_exit_status), where
  * Linux has one per pid: exits are few, and a woken poller just looks again.
  *
- * Not there yet: pidfd_send_signal, pidfd_getfd, waitid(P_PIDFD), and PIDFD_NONBLOCK's only
- * use (waitid). Reading or writing a pidfd is EINVAL, as on Linux.
+ * pidfd_send_signal sends a signal to the process, as kill(2) would to its pid (no reuse of pids
+ * in between can redirect it: Lucid's pids only grow).
+ *
+ * Not there yet: pidfd_getfd, waitid(P_PIDFD), and PIDFD_NONBLOCK's only use (waitid).
+ * Reading or writing a pidfd is EINVAL, as on Linux.
  */
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
+#include "kernel/signal.h"
+#include "arch/x86_64/uaccess.h"
 #include "kernel/sched/wait.h"
 #include "kernel/syscalls.h"
 #include "lib/errno.h"
@@ -138,4 +143,52 @@ long sys_pidfd_open(int pid, unsigned int flags)
 	fd = do_pidfd_open(pid, flags);
 	vfs_unlock();
 	return fd;
+}
+
+/* What of a user's siginfo_t pidfd_send_signal keeps: its signal, code and sender. */
+struct siginfo_head {
+	int si_signo, si_errno, si_code;
+	int pad; /* the union after is 8-byte aligned on x86_64 */
+	int si_pid; /* for SI_USER and SI_QUEUE-like codes: the sender it claims */
+};
+
+#define SIGINFO_SIZE 128 /* sizeof(siginfo_t): Linux copies it whole */
+
+/*
+ * pidfd_send_signal(pidfd, sig, info, flags), Linux's checks in its order: flags must be 0
+ * (EINVAL), pidfd a pidfd (EBADF), info's si_signo sig (EINVAL), and a code that claims to
+ * come from the kernel or kill (si_code >= 0, or SI_TKILL) only for a signal to oneself (EPERM).
+ * Then as kill(2): a bad signal EINVAL, a reaped process ESRCH.
+ */
+long sys_pidfd_send_signal(int pidfd, int sig, const void __user *uinfo, unsigned int flags)
+{
+	struct ksiginfo info = {.signo = sig, .code = SI_USER, .pid = current->tgid};
+	struct file *file;
+	int pid;
+
+	if (flags)
+		return -EINVAL;
+	vfs_lock();
+	file = fget(pidfd);
+	pid = file && file->f_op == &pidfd_fops ? (int)(long)file->private_data : 0;
+	vfs_unlock();
+	if (!pid)
+		return -EBADF;
+	if (uinfo) {
+		struct siginfo_head head;
+		char whole[SIGINFO_SIZE];
+
+		if (copy_from_user(whole, uinfo, sizeof(whole)))
+			return -EFAULT;
+		memcpy(&head, whole, sizeof(head));
+		if (head.si_signo != sig)
+			return -EINVAL;
+		if (pid != current->tgid && (head.si_code >= 0 || head.si_code == SI_TKILL))
+			return -EPERM;
+		info.code = head.si_code;
+		info.pid = head.si_pid;
+	}
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	return kill_pid_info(pid, sig, &info);
 }

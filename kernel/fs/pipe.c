@@ -51,6 +51,10 @@ struct pipe_inode_info {
 	unsigned int head, tail; /* the next slot to fill and the next to read; they only grow */
 	char *tmp_page; /* a page a read emptied, kept for the next write */
 	int readers, writers; /* open ends */
+	/* A FIFO's opens so far of each kind: an opener waiting for its partner waits for a
+	 * change, so one that came and went meanwhile still ends the wait (Linux's). */
+	unsigned int r_counter, w_counter;
+	bool fifo; /* a FIFO mknod made, whose opens wait for the other end */
 };
 
 static struct vfsmount pipe_mnt; /* "pipefs": counts the paths held, shows nowhere */
@@ -169,24 +173,82 @@ static ssize_t pipe_write(struct file *file, const char *buf, size_t count, loff
 	return (ssize_t)done;
 }
 
+static void free_pipe_info(struct inode *inode, struct pipe_inode_info *p);
+static struct pipe_inode_info *alloc_pipe_info(void);
+
 /*
- * A new open of a pipe by a name: /proc/PID/fd/N (kernel/fs/proc/fd.c), as /dev/stdin or bash's
- * <(cmd) reach it. Linux's fifo_open for a pipe of pipefs: one more reader, writer or both,
- * and no waiting for the other end (a FIFO made by mknod waits; an anonymous pipe does not).
+ * Sleeps, the VFS lock let go, until *cnt moves on from what it is now: a FIFO's opener waits
+ * for its partner's open (Linux's wait_for_partner). The opener is counted already, so the
+ * pipe stays. -ERESTARTSYS if a signal comes first, as Linux's.
+ */
+static int wait_for_partner(struct pipe_inode_info *p, unsigned int *cnt)
+{
+	unsigned int cur = *cnt;
+	int ret;
+
+	vfs_unlock();
+	ret = wait_event_interruptible(&p->wait, READ_ONCE(*cnt) != cur);
+	vfs_lock();
+	return ret ? (current->sighand ? -ERESTARTSYS : -EINTR) : 0;
+}
+
+/*
+ * A new open of a pipe by a name. Of an anonymous pipe through /proc/PID/fd/N
+ * (kernel/fs/proc/fd.c), as /dev/stdin or bash's <(cmd) reach it: one more reader, writer or
+ * both, and no waiting for the other end (Linux's fifo_open for a pipe of pipefs). Of a FIFO
+ * mknod made (Linux's fifo_open for any other): the pipe is made at the first open and freed
+ * with its data at the last close; a reader waits for a writer and a writer for a reader
+ * (O_NONBLOCK: a reader does not, a writer fails with ENXIO), O_RDWR never waits.
  */
 static int fifo_open(struct inode *inode, struct file *file)
 {
 	struct pipe_inode_info *p = inode->i_private;
+	int ret = 0;
 
-	if (!p)
-		return -ENXIO; /* both ends closed: nothing to open (cannot happen through /proc) */
+	if (!p) { /* a FIFO's first open (an anonymous pipe's inode is unreachable by then) */
+		p = alloc_pipe_info();
+		if (!p)
+			return -ENOMEM;
+		p->fifo = true;
+		inode->i_private = p;
+	}
 	file->private_data = p;
-	if (file->f_mode & FMODE_READ)
+	switch (file->f_mode & (FMODE_READ | FMODE_WRITE)) {
+	case FMODE_READ:
+		p->r_counter++;
 		p->readers++;
-	if (file->f_mode & FMODE_WRITE)
+		if (!p->fifo || p->writers)
+			break;
+		if (!(file->f_flags & O_NONBLOCK))
+			ret = wait_for_partner(p, &p->w_counter);
+		break;
+	case FMODE_WRITE:
+		if (p->fifo && (file->f_flags & O_NONBLOCK) && !p->readers) {
+			ret = -ENXIO;
+			break;
+		}
+		p->w_counter++;
 		p->writers++;
+		if (p->fifo && !p->readers)
+			ret = wait_for_partner(p, &p->r_counter);
+		break;
+	default:
+		p->readers++;
+		p->writers++;
+		p->r_counter++;
+		p->w_counter++;
+		break;
+	}
 	pipe_wake(p); /* a reader waiting for a writer, or the other way round */
-	return 0;
+	if (ret && ret != -ENXIO) {
+		if (file->f_mode & FMODE_READ)
+			p->readers--;
+		if (file->f_mode & FMODE_WRITE)
+			p->writers--;
+	}
+	if (ret && !p->readers && !p->writers)
+		free_pipe_info(inode, p);
+	return ret;
 }
 
 static int pipe_release(struct inode *inode, struct file *file)
@@ -199,15 +261,38 @@ static int pipe_release(struct inode *inode, struct file *file)
 	if (file->f_mode & FMODE_WRITE)
 		p->writers--;
 	pipe_wake(p); /* a writer learns of -EPIPE, a reader of end of file */
-	if (p->readers == 0 && p->writers == 0) {
-		inode->i_private = NULL;
-		for (unsigned int i = 0; i < p->ring_size; i++)
-			kfree(p->bufs[i].page);
-		kfree(p->tmp_page);
-		kfree(p->bufs);
-		kfree(p);
-	}
+	if (p->readers == 0 && p->writers == 0)
+		free_pipe_info(inode, p);
 	return 0;
+}
+
+/* The last end is closed: the pipe and what was left in it go (a FIFO's next open starts anew). */
+static void free_pipe_info(struct inode *inode, struct pipe_inode_info *p)
+{
+	if (inode)
+		inode->i_private = NULL;
+	for (unsigned int i = 0; i < p->ring_size; i++)
+		kfree(p->bufs[i].page);
+	kfree(p->tmp_page);
+	kfree(p->bufs);
+	kfree(p);
+}
+
+/* An empty pipe with no ends yet: PIPE_DEF_BUFFERS slots. */
+static struct pipe_inode_info *alloc_pipe_info(void)
+{
+	struct pipe_inode_info *p = kzalloc(sizeof(*p));
+	struct pipe_buffer *bufs = kzalloc(PIPE_DEF_BUFFERS * sizeof(*bufs));
+
+	if (!p || !bufs) {
+		kfree(p);
+		kfree(bufs);
+		return NULL;
+	}
+	init_waitqueue_head(&p->wait);
+	p->bufs = bufs;
+	p->ring_size = PIPE_DEF_BUFFERS;
+	return p;
 }
 
 static struct wait_queue_head *pipe_wait_queue(struct file *file)
@@ -227,7 +312,13 @@ static unsigned int pipe_poll(struct file *file)
 	if (file->f_mode & FMODE_READ) {
 		if (p->head != p->tail)
 			mask |= POLLIN | POLLRDNORM;
-		if (!p->writers)
+		/*
+		 * Not before a FIFO's first writer came (no hang-up for a reader that opened
+		 * with O_NONBLOCK before any writer). Linux remembers that per open file
+		 * (f_version); Lucid per pipe, which differs only for a reader that opens
+		 * after a writer came and went: Linux's says no hang-up, Lucid's says one.
+		 */
+		if (!p->writers && p->w_counter)
 			mask |= POLLHUP;
 	}
 	if (file->f_mode & FMODE_WRITE) {
@@ -239,7 +330,7 @@ static unsigned int pipe_poll(struct file *file)
 	return mask;
 }
 
-static const struct file_operations pipe_fops = {
+const struct file_operations pipefifo_fops = {
 	.open = fifo_open,
 	.read = pipe_read,
 	.write = pipe_write,
@@ -264,7 +355,7 @@ ssize_t vfs_pipe_room(int fd)
 	file = fget(fd);
 	if (!file)
 		ret = -EBADF;
-	else if (file->f_op != &pipe_fops || !(file->f_mode & FMODE_WRITE))
+	else if (file->f_op != &pipefifo_fops || !(file->f_mode & FMODE_WRITE))
 		ret = -EINVAL;
 	else {
 		struct pipe_inode_info *p = file->private_data;
@@ -311,7 +402,7 @@ long vfs_pipe_fcntl(int fd, unsigned int cmd, unsigned long arg)
 
 	vfs_lock();
 	file = fget(fd);
-	if (!file || file->f_op != &pipe_fops)
+	if (!file || file->f_op != &pipefifo_fops)
 		ret = -EBADF;
 	else if (cmd == F_GETPIPE_SZ)
 		ret = (long)(((struct pipe_inode_info *)file->private_data)->ring_size * PAGE_SIZE);
@@ -333,7 +424,7 @@ static void init_end(struct file *file, struct dentry *dentry, struct pipe_inode
 	file->f_path.dentry = dentry;
 	path_get(&file->f_path);
 	file->f_inode = dentry->d_inode;
-	file->f_op = &pipe_fops;
+	file->f_op = &pipefifo_fops;
 	file->f_flags = (unsigned int)flags;
 	file->f_mode = (flags & O_ACCMODE) == O_RDONLY ? FMODE_READ : FMODE_WRITE;
 	file->private_data = p;
@@ -342,14 +433,13 @@ static void init_end(struct file *file, struct dentry *dentry, struct pipe_inode
 static int do_pipe_flags(int fds[2], int flags)
 {
 	struct fs_context *fs = current_fs();
-	struct pipe_inode_info *p = kzalloc(sizeof(*p));
-	struct pipe_buffer *bufs = kzalloc(PIPE_DEF_BUFFERS * sizeof(*bufs));
+	struct pipe_inode_info *p = alloc_pipe_info();
 	struct inode *inode = new_inode(S_IFIFO | 0600);
 	struct dentry *dentry = d_alloc(NULL, "pipe:", 5);
 	struct file *rd = alloc_file(), *wr = alloc_file();
 	int err = -ENOMEM;
 
-	if (!p || !bufs || !inode || !dentry || !rd || !wr)
+	if (!p || !inode || !dentry || !rd || !wr)
 		goto fail;
 	fds[0] = get_unused_fd(fs);
 	if (fds[0] < 0) {
@@ -363,12 +453,10 @@ static int do_pipe_flags(int fds[2], int flags)
 		err = fds[1];
 		goto fail;
 	}
-	init_waitqueue_head(&p->wait);
-	p->bufs = bufs;
-	p->ring_size = PIPE_DEF_BUFFERS;
 	p->readers = p->writers = 1;
+	p->r_counter = p->w_counter = 1; /* a writer was seen: poll's hang-up is real (Linux's) */
 	inode->i_private = p;
-	inode->i_fop = &pipe_fops; /* for an open by name (fifo_open), as the two ends have */
+	inode->i_fop = &pipefifo_fops; /* for an open by name (fifo_open), as the two ends have */
 	dentry->d_inode = inode; /* a root of its own: in no directory */
 	init_end(rd, dentry, p, O_RDONLY | (flags & O_NONBLOCK));
 	init_end(wr, dentry, p, O_WRONLY | (flags & O_NONBLOCK));
@@ -383,9 +471,9 @@ fail:
 	kfree(wr);
 	if (dentry)
 		dput(dentry);
+	if (p)
+		free_pipe_info(NULL, p);
 	kfree(inode);
-	kfree(bufs);
-	kfree(p);
 	return err;
 }
 

@@ -99,7 +99,7 @@ static int grow_slots(struct inode *inode, unsigned long nr)
 	return 0;
 }
 
-static ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *pos)
+ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
 	struct inode *inode = file_inode(file);
 	size_t done = 0;
@@ -127,7 +127,7 @@ static ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *po
  * already written stay and their count is returned (a short write, as POSIX allows); only a
  * write that managed nothing fails with -ENOMEM.
  */
-static ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
 	struct inode *inode = file_inode(file);
 	size_t done = 0;
@@ -164,7 +164,7 @@ static ssize_t ramfs_write(struct file *file, const char *buf, size_t count, lof
 	return done ? (ssize_t)done : -ENOMEM;
 }
 
-static int ramfs_truncate(struct inode *inode, loff_t size)
+int ramfs_truncate(struct inode *inode, loff_t size)
 {
 	unsigned long keep = (unsigned long)(size + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE;
 	size_t tail = (size_t)size % PAGE_CACHE_SIZE;
@@ -205,7 +205,7 @@ static const struct inode_operations ramfs_file_inode_operations = {
 };
 
 /* A private mapping's pages are the file's own (kernel/mm/filemap.c). */
-static struct file_pages *ramfs_mmap_pages(struct file *file)
+struct file_pages *ramfs_mmap_pages(struct file *file)
 {
 	return filemap_get_pages(file_inode(file));
 }

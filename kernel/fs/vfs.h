@@ -75,6 +75,8 @@ typedef unsigned int fmode_t;
 #define S_IFCHR 0020000 /* a character device: its operations come from a driver (vfs_mknod) */
 #define S_IFIFO 0010000 /* a pipe */
 #define S_IFLNK 0120000 /* a symbolic link: its target is the name in inode->i_link */
+#define S_IFBLK 0060000 /* a block device: mknod makes one, whose open is ENXIO (no driver) */
+#define S_IFSOCK 0140000 /* a socket's name: mknod makes one, whose open is ENXIO, as Linux's */
 #define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
@@ -437,6 +439,16 @@ void fs_context_exit(struct fs_context *fs);
 
 /* The entry points. Each returns >= 0 on success and a negative errno on failure. */
 int vfs_open(const char *pathname, int flags, umode_t mode);
+#define AT_FDCWD (-100) /* the *at() calls' "from the cwd" */
+/* openat2's resolve flags (Linux's include/uapi/linux/openat2.h). */
+#define RESOLVE_NO_XDEV 0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS 0x04
+#define RESOLVE_BENEATH 0x08
+#define RESOLVE_IN_ROOT 0x10
+#define RESOLVE_CACHED 0x20
+/* open, a relative pathname from dfd's directory (AT_FDCWD: the cwd), under resolve's rules. */
+int vfs_openat2(int dfd, const char *pathname, int flags, umode_t mode, unsigned int resolve);
 int vfs_close(int fd);
 ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
@@ -526,6 +538,8 @@ int vfs_mount_source(const char *fstype, const char *source, const char *dir);
 int vfs_umount(const char *dir);
 /* A special file whose operations are fops, e.g. /dev/console (Linux's mknod + chrdev). */
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
+/* mknod(2)'s: a FIFO, a regular file, or a device or socket node whose open is ENXIO. */
+int vfs_mknod_user(const char *pathname, umode_t mode);
 /*
  * A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). flags:
  * O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors), as pipe2's.
@@ -537,6 +551,10 @@ ssize_t vfs_pipe_room(int fd);
 #define F_SETPIPE_SZ 1031
 #define F_GETPIPE_SZ 1032
 long vfs_pipe_fcntl(int fd, unsigned int cmd, unsigned long arg);
+/* fcntl's F_ADD_SEALS and F_GET_SEALS on a memfd (kernel/mm/memfd.c): 0 or the seals, -errno. */
+#define F_ADD_SEALS 1033
+#define F_GET_SEALS 1034
+long memfd_fcntl(int fd, unsigned int cmd, unsigned long arg);
 /* The mount table as mount(8) prints it; returns the full length, like snprintf. */
 int vfs_mount_list(char *buf, size_t size);
 

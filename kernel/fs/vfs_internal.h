@@ -82,6 +82,12 @@ int d_path(const struct path *path, char *buf, size_t size);
 int kern_path(const char *name, unsigned int flags, struct path *path);
 int path_openat(const char *name, int flags, umode_t mode, struct path *path);
 int do_symlinkat(const char *target, const char *linkpath);
+/*
+ * openat2's RESOLVE_* rules (vfs.h) for the lookups until namei_scope_end, relative names
+ * starting at dfd's directory (AT_FDCWD: the cwd). VFS lock held throughout. -EBADF, -ENOTDIR.
+ */
+int namei_scope_begin(int dfd, unsigned int resolve);
+void namei_scope_end(void);
 
 /* mount.c */
 int mnt_init(void);
@@ -95,6 +101,36 @@ int get_unused_fd(struct fs_context *fs);
 int alloc_fd(struct fs_context *fs, unsigned int start); /* lowest free >= start, or EMFILE */
 struct file *alloc_file(void);
 void fput(struct file *file);
+
+/*
+ * kernel/fs/eventpoll.c: a file's last close takes it out of every epoll that watches it
+ * (Linux's include/linux/eventpoll.h). Linux finds them from the file (f_ep); Lucid keeps them
+ * on one list and looks only while there are any, so that struct file stays 64 bytes, one
+ * kmalloc class, on every open's way (lbench's open + close). The host tests have no epoll.
+ */
+#ifdef LUCID_HOST
+static inline void eventpoll_release(struct file *file)
+{
+	(void)file;
+}
+#else
+extern unsigned int nr_epitems; /* items in every epoll; changed under the VFS lock */
+void eventpoll_release_file(struct file *file);
+static inline void eventpoll_release(struct file *file)
+{
+	if (__builtin_expect(nr_epitems != 0, 0))
+		eventpoll_release_file(file);
+}
+#endif
+
+/* ramfs.c: a regular file's operations, for files kept the same way elsewhere (memfd) */
+ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *pos);
+ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *pos);
+int ramfs_truncate(struct inode *inode, loff_t size);
+struct file_pages *ramfs_mmap_pages(struct file *file);
+
+/* pipe.c: a pipe's and a FIFO's operations (mknod gives a FIFO these) */
+extern const struct file_operations pipefifo_fops;
 
 /* pseudofs.c */
 int pseudofs_init(void);

@@ -29,6 +29,7 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/page_64.h"
 #include "lib/string.h"
+#include "lib/errno.h"
 #include "kernel/locking/lockdep.h"
 
 /* Grows the stack area vma down to the page of addr, if RLIMIT_STACK and the gap allow. */
@@ -228,6 +229,38 @@ void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, un
 	else
 		put_page(page);
 	return copy;
+}
+
+/*
+ * process_vm_readv/writev's look into another process (Linux's pin_user_pages_remote without
+ * FOLL_FORCE): len bytes (in one page) at addr of mm, copied to or from buf under mm's lock,
+ * the page faulted in first as the process's own access would (a write to a page shared since
+ * a fork copies it). -EFAULT where that process could not read (or write) itself.
+ */
+int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size_t len, bool write)
+{
+	unsigned long va = ALIGN_DOWN(addr, PAGE_SIZE), flags;
+	bool was_in_user_fault = current->in_user_fault;
+	int mmu_flags = 0, err = 0;
+	char *page;
+
+	flags = spin_lock_irqsave(&mm->mmap_lock);
+	current->in_user_fault = true;
+	page = mmu_user_page(mm->pgd, va, &mmu_flags);
+	if (!page || (mmu_flags & MMU_NOACCESS) || (write && !(mmu_flags & MMU_WRITE))) {
+		if (__handle_mm_fault(mm, addr, write, false))
+			err = -EFAULT;
+		page = err ? NULL : mmu_user_page(mm->pgd, va, &mmu_flags);
+		if (!page || (mmu_flags & MMU_NOACCESS))
+			err = -EFAULT;
+	}
+	if (!err && write)
+		memcpy(page + (addr - va), buf, len);
+	else if (!err)
+		memcpy(buf, page + (addr - va), len);
+	current->in_user_fault = was_in_user_fault;
+	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	return err;
 }
 
 /*

@@ -118,6 +118,7 @@ struct mm_struct {
 	struct xol_area *uprobes_xol; /* the uprobes' [uprobes] page, once one was hit (NULL) */
 	struct uprobe_kept_page *uprobes_kept; /* pages its int3s replaced, kept till it goes */
 	struct list_head uprobes_dup; /* a fork's copy, until its task has it (uprobes.c) */
+	unsigned int membarrier_state; /* MEMBARRIER_CMD_REGISTER_*s done (sched/membarrier.c) */
 };
 
 struct mm_struct *mm_alloc(void); /* one user: the caller's */
@@ -185,6 +186,8 @@ int vm_flags_to_mmu(unsigned long vm_flags);
 #define VM_FAULT_SIGBUS 4 /* a page of a file mapping wholly past the file's end */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
 /* A page of mm that only this process maps, for uprobes' int3 (memory.c); mmap_lock held. */
+/* Copies len bytes (one page at most) at addr of another process's mm (memory.c). 0, -EFAULT. */
+int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size_t len, bool write);
 void *get_user_page_private(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va,
 			    void **old);
 /* Out of memory in a page fault: Linux's one-line OOM report for the current process. */

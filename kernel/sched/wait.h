@@ -19,9 +19,19 @@ typedef struct wait_queue_head {
 	struct list_head head;
 } wait_queue_head_t;
 
+/*
+ * One waiter on a queue: a sleeping task (func NULL: a wakeup wakes it), or, as Linux's
+ * wait_queue_func_t, a function a wakeup calls instead (epoll: it marks the file ready and wakes
+ * the epoll's own waiters; kernel/fs/eventpoll.c). func runs with the queue's spin lock held,
+ * maybe from an interrupt: it may only take spin locks and wake others.
+ */
+struct wait_queue_entry;
+typedef void (*wait_queue_func_t)(struct wait_queue_entry *w);
+
 struct wait_queue_entry {
 	struct task *task;
 	struct list_head entry;
+	wait_queue_func_t func;
 };
 
 #define WAIT_QUEUE_HEAD_INIT(name) {SPINLOCK_INIT, LIST_HEAD_INIT((name).head)}
@@ -31,6 +41,9 @@ void init_waitqueue_head(wait_queue_head_t *wq);
 void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *w, long state);
 void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w);
 void wake_up(wait_queue_head_t *wq);
+/* A callback entry (func set) on wq, until remove_wait_queue: no task sleeps on it. */
+void add_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w);
+void remove_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w);
 /* Wakes the first sleeper only: for a waiter that will wake the next (a mutex's unlock). */
 void wake_up_one(wait_queue_head_t *wq);
 void schedule(void);

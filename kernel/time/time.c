@@ -2,8 +2,8 @@
  * Time for user programs: clock_gettime, gettimeofday, nanosleep and clock_nanosleep (Linux's
  * kernel/time/posix-timers.c and hrtimer.c, their entry points).
  *
- * Every clock here is the TSC-based ktime_get_ns(); the CPU-time clocks are too (a process
- * runs alone). CLOCK_REALTIME adds where the battery-backed CMOS clock stood at boot
+ * Every clock here is the TSC-based ktime_get_ns() but the CPU-time clocks, which count the
+ * thread's or the process's user and system time (at the tick). CLOCK_REALTIME adds where the battery-backed CMOS clock stood at boot
  * (timekeeping_init, arch/x86_64/rtc.c), so dates are real; nothing sets it later (no
  * settimeofday, no NTP), so it moves exactly as CLOCK_MONOTONIC does.
  */
@@ -25,6 +25,11 @@
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
+#define CLOCK_REALTIME_ALARM 8
+#define CLOCK_BOOTTIME_ALARM 9
+#define CLOCK_TAI 11 /* CLOCK_REALTIME plus the TAI offset, 0 until NTP sets it, as Linux's */
+#define HRES_NSEC 1 /* clock_getres of a clock read from the TSC, as Linux's hres clocks */
+#define LOW_RES_NSEC (NSEC_PER_SEC / HZ) /* of the coarse clocks: a tick, Linux's TICK_NSEC */
 #define TIMER_ABSTIME 0x01
 
 struct __kernel_timespec {
@@ -51,19 +56,48 @@ uint64_t ktime_get_real_ns(void)
 	return realtime_at_boot_ns + ktime_get_ns();
 }
 
+/*
+ * The CPU time of current (thread) or of its whole process: user and system time as the tick
+ * counts them (kernel/sched/cputime.c), so it moves a tick at a time, as Linux's did before it
+ * counted at every switch.
+ */
+static uint64_t cpu_clock_ns(bool process)
+{
+	struct task *me = current;
+	uint64_t ns = 0;
+
+	if (!process)
+		return READ_ONCE(me->utime) + READ_ONCE(me->stime);
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->tgid == me->tgid && !t->reaped)
+			ns += READ_ONCE(t->utime) + READ_ONCE(t->stime);
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return ns;
+}
+
 static int clock_ns(int which_clock, uint64_t *ns)
 {
 	switch (which_clock) {
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
+	case CLOCK_REALTIME_ALARM:
+	case CLOCK_TAI:
 		*ns = ktime_get_real_ns();
 		return 0;
-	case CLOCK_MONOTONIC:
 	case CLOCK_PROCESS_CPUTIME_ID:
 	case CLOCK_THREAD_CPUTIME_ID:
+		*ns = cpu_clock_ns(which_clock == CLOCK_PROCESS_CPUTIME_ID);
+		return 0;
+	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
+	case CLOCK_BOOTTIME_ALARM:
 		*ns = ktime_get_ns();
 		return 0;
 	default:
@@ -80,6 +114,24 @@ long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
 		return err;
 	struct __kernel_timespec ts = {(long)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC)};
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/*
+ * clock_getres: how fine a clock's readings are. Every clock here reads the TSC, so 1 ns, as
+ * Linux's in high-resolution mode; the coarse ones say a tick, as Linux's, whose coarse clocks
+ * move only at the tick (Lucid's read the TSC too: they are at least that fine). NULL: only
+ * whether the clock exists.
+ */
+long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp)
+{
+	uint64_t ns;
+	int err = clock_ns(which_clock, &ns);
+	bool coarse = which_clock == CLOCK_REALTIME_COARSE || which_clock == CLOCK_MONOTONIC_COARSE;
+	struct __kernel_timespec ts = {0, coarse ? (long)LOW_RES_NSEC : HRES_NSEC};
+
+	if (err)
+		return err;
+	return tp && copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
@@ -184,12 +236,19 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 		return err;
 	if (which_clock == CLOCK_THREAD_CPUTIME_ID)
 		return -EINVAL; /* as Linux */
+	/* Clocks that cannot be slept on (Linux's posix clocks without nsleep). */
+	if (which_clock == CLOCK_REALTIME_COARSE || which_clock == CLOCK_MONOTONIC_COARSE ||
+	    which_clock == CLOCK_MONOTONIC_RAW)
+		return -EOPNOTSUPP;
 	err = get_timespec(rqtp, &ns);
 	if (err)
 		return err;
 	/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
 	if (flags & TIMER_ABSTIME) {
-		if (which_clock == CLOCK_REALTIME && ns != KTIME_MAX)
+		bool real = which_clock == CLOCK_REALTIME || which_clock == CLOCK_TAI ||
+			    which_clock == CLOCK_REALTIME_ALARM;
+
+		if (real && ns != KTIME_MAX)
 			ns = ns > realtime_at_boot_ns ? ns - realtime_at_boot_ns : 0;
 		return do_nanosleep(ns, NULL, which_clock, true);
 	}

@@ -31,6 +31,8 @@
 #include "kernel/sched/cputime.h"
 #include "kernel/drivers/tty.h"
 #include "arch/x86_64/mmu.h"
+#include "arch/x86_64/regs.h"
+#include "kernel/mm/kstack.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "lib/sort.h"
@@ -504,7 +506,56 @@ static int maps_show(struct seq_file *m, void *v)
 		.release = single_release,                               \
 	}
 
+/*
+ * syscall: the system call the task is in, as Linux's proc_pid_syscall prints it: its number,
+ * its six arguments, then the user stack pointer and program counter, in hex; "-1 SP PC" when it
+ * is not in one (an interrupt from user mode), "-1 0x0 0x0" once it has exited (its stack
+ * gone), and "running" for another task on a CPU now, whose registers are not saved.
+ * The frame is the one at the top of the task's kernel stack (arch/x86_64/regs.h), read under
+ * task_list_lock, which keeps the task and its stack from going away.
+ */
+static int syscall_show(struct seq_file *m, void *v)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = find_task_locked(file_pid(m));
+	struct pt_regs regs = {0};
+	enum { GONE, RUNNING, EXITED, SAVED } what = GONE;
+
+	(void)v;
+	if (t && !t->reaped) {
+		if (t->zombie || t->state == TASK_DEAD || !t->stack || !t->mm)
+			what = EXITED;
+		else if (t != current && t->state == TASK_RUNNING)
+			what = RUNNING;
+		else
+			what = SAVED;
+		if (what == SAVED)
+			regs = *((struct pt_regs *)((char *)t->stack + KSTACK_SIZE) - 1);
+	}
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	switch (what) {
+	case GONE:
+		return -ESRCH;
+	case RUNNING:
+		seq_puts(m, "running\n");
+		break;
+	case EXITED:
+		seq_puts(m, "-1 0x0 0x0\n");
+		break;
+	case SAVED:
+		if (regs.vector != VEC_SYSCALL)
+			seq_printf(m, "-1 0x%lx 0x%lx\n", regs.rsp, regs.rip);
+		else
+			seq_printf(m, "%ld 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n",
+				   (long)regs.orig_rax, regs.rdi, regs.rsi, regs.rdx, regs.r10,
+				   regs.r8, regs.r9, regs.rsp, regs.rip);
+		break;
+	}
+	return 0;
+}
+
 PID_FILE(stat);
+PID_FILE(syscall);
 PID_FILE(status);
 PID_FILE(cmdline);
 PID_FILE(maps);
@@ -619,6 +670,7 @@ static const struct {
 	{"maps", 0444, &proc_pid_maps_fops},
 	{"stat", 0444, &proc_pid_stat_fops},
 	{"status", 0444, &proc_pid_status_fops},
+	{"syscall", 0400, &proc_pid_syscall_fops}, /* Linux's S_IRUSR */
 };
 
 #define EXE_NAME "exe"
