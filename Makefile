@@ -278,7 +278,7 @@ $(DYN)/nointerp: tests/dyn/hello.c
 $(DYN)/badinterp: tests/dyn/hello.c
 	@mkdir -p $(dir $@)
 	$(DYN_CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/opt/dyn/notelf $< -o $@
-# A tests/user/ program built static against glibc too: glibc's own way into the kernel (issue 26).
+# A tests/user/ program built static against glibc too: glibc's own way into the kernel.
 $(DYN)/%-glibc: tests/user/%.c
 	@mkdir -p $(dir $@)
 	@echo "  GCC     $< (-static, glibc)"; $(DYN_CC) $(DYN_CFLAGS) -static $< -o $@
@@ -498,7 +498,7 @@ clean:
 # only what adds coverage, so the corpus stays small): commit them, and the next run, anyone's,
 # starts where this one ended instead of from the seeds again (FUZZ_MERGE=0: keep the tree as
 # it is). Run it before each stop: 30 s a target from the kept corpus finds what 45 s from the
-# seeds found in issue 26 (about 8 minutes for 16 targets). `make test` replays the corpus and
+# seeds found (about 8 minutes for 16 targets). `make test` replays the corpus and
 # fuzzes each FUZZ_TEST_SECONDS (tests/run_tests.py --fuzz), merging nothing. New inputs go to
 # $(B)/fuzz/work/NAME, crashes to $(B)/fuzz/crash-NAME-*: copy a crash into the corpus once fixed.
 FUZZ_CC ?= clang

@@ -119,7 +119,7 @@ int run_init_process(const char *path, char *const argv[])
  * control opens a real tty, as busybox's cttyhack does), so `init=/bin/sh` there says "can't
  * access tty; job control turned off". Here init leads the console's session and its group is
  * the foreground (tty_claim_console): `sh` or `bash` as init has job control, ^C, ^Z, fg and
- * bg, as issue 16 asks.
+ * bg.
  */
 static noinline void try_init(void)
 {

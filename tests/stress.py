@@ -52,7 +52,7 @@ FORMATS = [
     re.compile(r"^.{8}-\d+ +\d+[dX.][Nnp.][hsHzZ.][0-9a-f.] +\d+us[ +!#*@$]: .*$"),
 ]
 SWITCHES_PER_LINE = 12
-# The hist triggers of each round (issue 30): the events each fires on, and its definition.
+# The hist triggers of each round: the events each fires on, and its definition.
 HIST_TRIGGERS = [("sched/sched_switch", "hist:keys=common_pid"),
                  ("raw_syscalls/sys_enter", "hist:keys=id.syscall"),
                  ("kmem/kmalloc", "hist:keys=call_site.sym:vals=bytes_req")]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make bench: Lucid's figures, one a line as `name: value unit`.
+"""Make bench: Lucid's figures, one a line as `name: value unit`.
 
 Counts come from a boot under `qemu -icount shift=0`, where the guest TSC counts executed
 instructions exactly, so they repeat from run to run. The wall-clock boot time is measured
@@ -130,7 +130,7 @@ def mark_times(text):
 
 
 def trace_cmd_figures():
-    """run_test under Debian's trace-cmd record -p function, in Lucid, against run_test alone.
+    """Run_test under Debian's trace-cmd record -p function, in Lucid, against run_test alone.
 
     Guest time, not instructions: the recorders (one process per CPU, splicing pages into the
     shared folder) run beside run_test on the other CPUs, and what a user feels is how much
@@ -190,7 +190,7 @@ def trace_cmd_figures():
 LBENCH_README = os.path.join(ROOT, "..", "shared", "bench", "README.md")
 LBENCH_ROW = re.compile(r"^\|[^|]*\(`([^`]+)`\) \| ([0-9,]+)", re.M)
 LBENCH_RESULT = re.compile(r"^@@@R round=\d+ test=(\S+) n=\d+ .* med=(\d+) .* errs=(\d+)", re.M)
-LBENCH_GOAL = 3  # issue 15: at most a third of Linux's instructions on every line
+LBENCH_GOAL = 3  # at most a third of Linux's instructions on every line
 LBENCH_EVENT_GOAL = 250  # and at most this many more per event under the function tracer
 LBENCH_EXTRA = ["pagefault_anon_write_touch", "mmap_anon_1page_libc"]
 ENOSYS_LINE = re.compile(r"^.*system call \d+ \(\S+\) is not implemented: ENOSYS$", re.M)
@@ -268,7 +268,7 @@ def lbench_figures():
         print("lbench_enosys: " + line.strip())
 
 
-# uprobes (issue 29): uprobetest (../shared/bench/uprobetest.c, built into /bin/uprobetest) times
+# uprobes: uprobetest (../shared/bench/uprobetest.c, built into /bin/uprobetest) times
 # one call of each of its targets, plain and with a uprobe on its first instruction, as Linux 6.1
 # was measured on the same QEMU (the README's "Probes" table, matched here by the row's start).
 # Each line: the probe, the README row, the probed target's test. Goal: half of Linux's.
@@ -319,7 +319,7 @@ def uprobe_figures():
         k.close()
 
 
-# Probes and filters on a system call (issue 29): pidbench (tests/user/pidbench.c, lbench's
+# Probes and filters on a system call: pidbench (tests/user/pidbench.c, lbench's
 # getpid_raw method) with each set up as Linux 6.1 was measured on the same QEMU (the README's
 # "Probes" table, matched by the row's start; Linux's function is __x64_sys_getpid, Lucid's
 # sys_getpid, whose +5 is its first instruction after the fentry site). Goal: half of Linux's.
@@ -388,7 +388,7 @@ def uprobetest_median(out, test):
 
 # Debian's busybox sh (the initramfs's /bin/sh) running two loops, as Linux 6.1 ran them on the
 # same QEMU (../shared/bench/README.md): the whole `sh -c`, its fork and exec included, counted
-# by tests/user/insns.c from the TSC, which counts instructions under -icount shift=0. Issue 16's goal
+# by tests/user/insns.c from the TSC, which counts instructions under -icount shift=0. The goal
 # is at most half of Linux's.
 BUSYBOX_LOOPS = [
     ("busybox_while_1000", "i=0; while [ $i -lt 1000 ]; do i=$((i+1)); done", 15_500_000),

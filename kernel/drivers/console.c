@@ -15,7 +15,7 @@
  * before bash sees any. Were the bytes published one by one, bash could wake (pselect says
  * readable), the ^C flush the ring and its SIGINT run readline's handler as pselect returns,
  * and readline's read() that follows would then sleep on an empty tty: no new prompt until
- * Enter (issue 27, test_ctrl_c_ends_blocking_reads).
+ * Enter (test_ctrl_c_ends_blocking_reads).
  *
  * Ctrl-O: the next key is a SysRq key (kernel/debug/sysrq.c), acted on here in the interrupt, so it
  * works even when nothing reads the console: Lucid's stand-in for a serial BREAK.

@@ -127,7 +127,7 @@ struct mm_struct *mm_alloc(void); /* one user: the caller's */
  * copy-on-write), with mmap_lock dropped: other CPUs may hold the old translations if a thread
  * of the same process runs there, so they flush too (a TLB shootdown; one user: nobody else).
  * Until they have, another thread may still touch the old page for a moment: Linux flushes
- * before it frees the pages; Lucid frees them under the lock first, a gap left open (#33).
+ * before it frees the pages; Lucid frees them under the lock first, a gap left open.
  */
 void flush_tlb_mm(struct mm_struct *mm);
 /* One user more: a CLONE_VM child shares it. */

@@ -1,4 +1,4 @@
-# A program killed by each default-action signal, as the shell reports it (issue 16 item 7):
+# A program killed by each default-action signal, as the shell reports it:
 # its status, 128 + the signal, and the shell's own line about it, with the script's name and
 # the pid taken out. No core is written (ulimit -c 0), so none says "(core dumped)".
 # Needs: kill(2) and every signal's default action (terminate, or core without a core file).

@@ -1,4 +1,4 @@
-# What issue 26's red team met first, as a user meets it at a shell: programs that run a helper
+# What a red team met first, as a user meets it at a shell: programs that run a helper
 # (busybox awk's system() and pipes), scripts with odd #! lines, dd's byte counts, timeout,
 # orphans that outlive their parent, process substitution, alarms and times. Each line's output
 # (stderr folded in where it says what happened) must be the host's.

@@ -1,5 +1,5 @@
 # A pipeline whose reader exits early: the writer dies of SIGPIPE (status 141), unless it
-# ignores SIGPIPE, when its write fails with EPIPE instead (issue 16 item 7).
+# ignores SIGPIPE, when its write fails with EPIPE instead.
 # Needs: SIGPIPE on a write to a pipe with no reader, and EPIPE when it is ignored.
 set -o pipefail
 yes | head -2

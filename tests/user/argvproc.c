@@ -1,7 +1,7 @@
 /*
- * Issue 34 item 6, judged against Linux (tests/qemu/user/test_fd_events.py): execve with an empty
- * argv (Linux 6.1 gives the program "" as argv[0]), readlink of /proc/self (its exact length,
- * and a short buffer cut), and /proc/PID/syscall: the system call a task is in, its six
+ * exec's argv and /proc/PID, judged against Linux (tests/qemu/user/test_fd_events.py): execve with
+ * an empty argv (Linux 6.1 gives the program "" as argv[0]), readlink of /proc/self (its exact
+ * length, and a short buffer cut), and /proc/PID/syscall: the system call a task is in, its six
  * arguments, stack pointer and program counter, of the reader itself and of a child in pause.
  */
 #define _GNU_SOURCE

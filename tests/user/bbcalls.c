@@ -1,5 +1,5 @@
 /*
- * The small system calls busybox and bash need (issue 16), each checked at its edges and printed
+ * The small system calls busybox and bash need, each checked at its edges and printed
  * one a line as `name: result`, so that tests/qemu/user/test_busybox.py can compare with Linux's
  * answers: prctl's names, time, getgroups, sched_getaffinity, sendfile and syslog.
  */

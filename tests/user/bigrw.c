@@ -1,5 +1,5 @@
 /*
- * Big reads and writes, as Linux answers them (issue 26 item 3): one read of /dev/zero or
+ * Big reads and writes, as Linux answers them: one read of /dev/zero or
  * /dev/urandom fills the whole count, a write or read of a regular file (in DIR: /tmp, or the
  * 9p share) moves it all in one call, a count larger than the buffer is Linux's answer
  * (MAX_RW_COUNT from /dev/null, which never looks at the bytes; EFAULT for a range that

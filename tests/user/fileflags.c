@@ -1,5 +1,5 @@
 /*
- * The file system calls beyond the basics (issue 15 item 6): pread64/pwrite64/readv, the open
+ * The file system calls beyond the basics: pread64/pwrite64/readv, the open
  * and fcntl flags (O_APPEND, O_NONBLOCK, O_CLOEXEC across execve, F_GETFL/F_SETFL), chmod,
  * utimensat, truncate, umask and the *at() calls relative to a directory descriptor. Every step
  * prints what it got and the test compares the whole output with what the same binary prints on

@@ -1,6 +1,6 @@
 /*
  * Forks until the kernel says no (EAGAIN), then ends its children and collects them before it
- * exits: an orphan lives on (issue 26), so a bomb that only exited would leave them all paused.
+ * exits: an orphan lives on, so a bomb that only exited would leave them all paused.
  */
 #include <errno.h>
 #include <signal.h>

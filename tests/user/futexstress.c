@@ -1,5 +1,5 @@
 /*
- * futexstress: no lost wakeup (issue 33 item 2). NTHREADS threads, each pinned to a CPU of its
+ * futexstress: no lost wakeup. NTHREADS threads, each pinned to a CPU of its
  * own where there are enough, take and release one lock ROUNDS times each, adding 1 to a
  * counter the lock guards (not atomic: only the lock keeps it exact). The lock is Drepper's
  * three-state futex mutex ("Futexes Are Tricky", mutex3): 0 free, 1 taken, 2 taken with

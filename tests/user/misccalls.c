@@ -1,5 +1,5 @@
 /*
- * The smaller calls of issue 34 item 3, judged against Linux (tests/qemu/user/test_fd_events.py):
+ * The smaller calls, judged against Linux (tests/qemu/user/test_fd_events.py):
  * getcpu, clock_getres for every clock (and which clocks clock_nanosleep refuses), mknodat
  * (FIFOs: an open waiting for the other end, O_NONBLOCK's answers; a regular file; errors),
  * pidfd_send_signal, membarrier's query and commands, and unshare of what is not shared.

@@ -1,5 +1,5 @@
 /*
- * pthreads: a student's first concurrent programs (issue 33 item 3), built with musl and
+ * pthreads: a student's first concurrent programs, built with musl and
  * static with glibc, each printing what it prints on Linux (tests/qemu/user/test_threads.py):
  *   - a producer and two consumers on a bounded queue (a mutex, two condition variables);
  *   - a barrier: every thread's phase 1 before any thread's phase 2;

@@ -1,5 +1,5 @@
 /*
- * Root and the mode bits (issue 26 item 8): Linux's root has CAP_DAC_OVERRIDE, so it opens a
+ * Root and the mode bits: Linux's root has CAP_DAC_OVERRIDE, so it opens a
  * 0444 or 0000 file for reading and writing, truncates it, and access() grants R_OK and W_OK;
  * X_OK still needs an x bit on a file. /proc's read-only files open for writing too, and
  * their write fails with EIO. Run as root on the host, for tests/qemu/user/test_syscalls.py.

@@ -2,7 +2,7 @@
  * How a C library runs a helper: system(), popen() both ways, posix_spawn(p) with file actions,
  * and the clone(CLONE_VM | CLONE_VFORK, stack) and vfork() under them, whose child runs in the
  * parent's memory while the parent waits. Built with musl (user/) and with glibc (gcc -static,
- * /opt/dyn/spawn2-glibc): each library's own way in, the same output as on Linux. Issue 26.
+ * /opt/dyn/spawn2-glibc): each library's own way in, the same output as on Linux.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * statfs and fstatfs (issue 26 item 5): /proc's figures (Linux's simple_statfs: its magic, a
+ * statfs and fstatfs: /proc's figures (Linux's simple_statfs: its magic, a
  * page a block, no blocks), the same answer by path and by descriptor for DIR and /proc, and
  * Linux's errors. Prints what is the same on every Linux, for tests/qemu/user/test_syscalls.py.
  *

@@ -1,7 +1,7 @@
 /*
  * Orphans: a process whose parent exits lives on, adopted by the nearest ancestor that asked
  * for orphans with prctl(PR_SET_CHILD_SUBREAPER) (else by init), which sees it in getppid() and
- * collects it with wait. One line per fact, the same on Linux. Issue 26 item 4.
+ * collects it with wait. One line per fact, the same on Linux.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * threads: a process of several threads, as Linux makes them (issue 33 item 1), through musl's
+ * threads: a process of several threads, as Linux makes them, through musl's
  * pthreads and the raw calls under them. Prints what Linux prints, so the host's output is
  * the reference (tests/qemu/user/test_threads.py): no pids or times, only facts about them.
  *

@@ -1,7 +1,7 @@
 /*
  * A vfork parent sleeps until its child execs or exits, but not deaf: a signal that kills it
  * (SIGKILL, a TERM it does not handle) ends the sleep and the parent, while the child runs on;
- * a signal it handles waits, and its handler runs once the child has let go. Issue 26.
+ * a signal it handles waits, and its handler runs once the child has let go.
  */
 #include <signal.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-"""/proc/PID and /proc/self (issue 15), and ps telling user processes from kernel threads.
+"""/proc/PID and /proc/self, and ps telling user processes from kernel threads.
 
 The files follow Linux's formats (proc(5)): stat's 52 fields, status's "Name:\t..." lines,
 cmdline's NUL-separated argv read from the process's memory, maps's VMA lines.
@@ -126,7 +126,7 @@ def traced_pids(lucid, comm):
 
 
 def trace_program(lucid, fork_option):
-    """forkchild under the function tracer, set_ftrace_pid its pid before it forks."""
+    """Forkchild under the function tracer, set_ftrace_pid its pid before it forks."""
     ok(lucid, "echo 0 > %s/tracing_on" % T)
     ok(lucid, "echo > %s/trace" % T)
     ok(lucid, "echo %d > %s/options/function-fork" % (fork_option, T))

@@ -1,4 +1,4 @@
-"""The files and figures of issue 26 items 5 and 6: /proc/stat and /proc/loadavg in Linux 6.1's
+"""The files and figures: /proc/stat and /proc/loadavg in Linux 6.1's
 formats, agreeing with /proc/uptime and /proc/cpuinfo; `busybox top -b -n 1`; a load average
 that rises as Linux's calc_load makes it; bash's `time` and `times` printing true figures.
 Times differ from run to run and machine to machine: the checks are shapes and invariants.
@@ -89,7 +89,7 @@ def test_proc_loadavg_and_top(lucid):
 
 
 def bash_times(out):
-    """bash's `time` lines: {'real': s, 'user': s, 'sys': s}."""
+    """Bash's `time` lines: {'real': s, 'user': s, 'sys': s}."""
     got = dict((k, int(m) * 60 + float(s)) for k, m, s in
                re.findall(r"^(real|user|sys)\t(\d+)m(\d+\.\d{3})s$", out, re.M))
     assert set(got) == {"real", "user", "sys"}, out
@@ -153,7 +153,7 @@ FD_SCRIPTS = [
 
 
 def test_dev_fd_and_proc_pid_fd_as_on_linux(lucid):
-    # Issue 26 item 5: process substitution, /dev/stdin, /dev/fd, /proc/PID/fd's links (their
+    # process substitution, /dev/stdin, /dev/fd, /proc/PID/fd's links (their
     # text, modes, and opening one: a pipe opened again) and fdinfo, against the host's bash.
     lucid.run("bash -c true")  # bash's start-up asks for socket and getpeername: logged once
     for script in FD_SCRIPTS:

@@ -1,4 +1,4 @@
-"""Dynamic ELF programs (issue 19 items 1 and 5): Debian's ld-linux-x86-64.so.2 and libraries.
+"""Dynamic ELF programs: Debian's ld-linux-x86-64.so.2 and libraries.
 
 The initramfs carries tests/dyn's programs built by the host's plain gcc (/opt/dyn), Debian's
 /usr/bin/trace-cmd, the loader and exactly the libraries ldd lists (the Makefile's dynamic

@@ -115,7 +115,7 @@ BAD = [
     ('prev_comm == "sh', ESRCH, 13, "Missing matching quote"),
     ("prev_pid == 1 next_pid == 2", EPERM, 14, "Too many terms in predicate expression"),
     ("!", EINVAL, 1, "No filter found"),
-    # Unfinished: the text ends where an operand is due (issue 26: the last read out of the
+    # Unfinished: the text ends where an operand is due (a fuzzer's find: the last read out of the
     # program before; Linux 6.1 accepts these). The caret is under the end.
 ]
 UNFINISHED = ["common_pid == 1 &&", "prev_pid == 0 || next_pid == 1 && prev_pid != 2 ||",

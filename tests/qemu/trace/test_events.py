@@ -22,7 +22,7 @@ EVENTS = ["exceptions:page_fault_kernel", "exceptions:page_fault_user",
           "raw_syscalls:sys_exit", "sched:sched_process_exec", "sched:sched_process_exit",
           "sched:sched_process_fork", "sched:sched_process_wait", "sched:sched_switch",
           "sched:sched_wakeup", "sched:sched_wakeup_new"]
-# The events of issue 30 (test_linux_events.py checks them): with EVENTS, every static event,
+# The events (test_linux_events.py checks them): with EVENTS, every static event,
 # in available_events' order (system, then name).
 NEW_EVENTS = ["kmem:kfree", "kmem:kmalloc", "kmem:mm_page_alloc", "kmem:mm_page_free",
               "module:module_free", "module:module_get", "module:module_load",
@@ -30,7 +30,7 @@ NEW_EVENTS = ["kmem:kfree", "kmem:kmalloc", "kmem:mm_page_alloc", "kmem:mm_page_
               "sched:sched_waking", "signal:signal_deliver", "signal:signal_generate",
               "task:task_newtask", "task:task_rename", "timer:hrtimer_cancel",
               "timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit", "timer:hrtimer_start"]
-# The osnoise and timerlat tracers' (issue 31; test_osnoise.py checks them).
+# The osnoise and timerlat tracers' (test_osnoise.py checks them).
 OSNOISE_EVENTS = ["osnoise:irq_noise", "osnoise:nmi_noise", "osnoise:sample_threshold",
                   "osnoise:softirq_noise", "osnoise:thread_noise"]
 ALL_EVENTS = sorted(EVENTS + NEW_EVENTS + OSNOISE_EVENTS, key=lambda e: e.split(":"))
@@ -427,7 +427,7 @@ def test_sched_switch_tracer(lucid):
 
 
 class TraceEvent:
-    """libtraceevent, the library trace-cmd and perf parse format files with (through ctypes)."""
+    """Libtraceevent, the library trace-cmd and perf parse format files with (through ctypes)."""
 
     class Record(ctypes.Structure):  # struct tep_record
         _fields_ = [("ts", ctypes.c_ulonglong), ("offset", ctypes.c_ulonglong),
@@ -526,7 +526,7 @@ def record_from_line(e, ident, fields):
 
 
 def test_trace_cmd_reads_the_formats(lucid):
-    """trace-cmd's parser accepts every format file, and prints Lucid's lines from them."""
+    """Trace-cmd's parser accepts every format file, and prints Lucid's lines from them."""
     tep = TraceEvent()
     reset_tracing(lucid)
     formats, ids = {}, {}
@@ -538,7 +538,8 @@ def test_trace_cmd_reads_the_formats(lucid):
     # In one write, so that bash's write returns with the syscalls:* events off already.
     # syscalls: their lines and trace-cmd are test_syscall_events's; exceptions: %ps needs
     # kallsyms (test_process_events); preemptirq: %pS too (test_latency_tracers); kmem, module,
-    # signal, task and timer are test_linux_events's, which compares them with trace-cmd's own report (named, not "*:*"
+    # signal, task and timer are test_linux_events's, which compares them with trace-cmd's own
+    # report (named, not "*:*"
     # and then "!kmem:*": enabling the others allocates, and those kmallocs would be recorded).
     ok(lucid, "echo 'irq:* raw_syscalls:* sched:*' > set_event")
     sh(lucid, "run_test -t 4 -r 5", timeout=60)

@@ -1,4 +1,4 @@
-"""Backtraces under function_graph name the callers, not the trampoline (issue 26 item 7).
+"""Backtraces under function_graph name the callers, not the trampoline.
 
 The graph tracer puts return_to_handler in the return slot of every function it hooks, so a
 frame walk reads the trampoline where the caller was: sysrq t, an oops, the stack tracer, the
@@ -37,7 +37,7 @@ def names(frames):
 
 
 def in_order(got, want):
-    """want appears in got in this order, each right after the one before."""
+    """Want appears in got in this order, each right after the one before."""
     for i in range(len(got) - len(want) + 1):
         if got[i:i + len(want)] == want:
             return True

@@ -1,4 +1,4 @@
-"""Issue 29 item 7 at the event level: kprobe events on every function, through kprobe_events.
+"""Kprobe events on every function, through kprobe_events.
 
 tests/user/kpevstress.c writes the definitions itself (one process, no shell per write, so that the
 whole run stays within a minute or so under TCG): for each function of

@@ -1,4 +1,4 @@
-"""The events Linux users reach for (issue 30 items 1 and 2), from the shell.
+"""The events Linux users reach for, from the shell.
 
 kmem (kmalloc, kfree, mm_page_alloc, mm_page_free), sched (sched_waking, sched_migrate_task,
 sched_process_free), signal (signal_generate, signal_deliver), task (task_newtask, task_rename),
@@ -157,7 +157,7 @@ EVENT_LINE = re.compile(r"^(?:\w+: )?" + TRACE_PREFIX + r"(?P<event>\w+): +(?P<b
 
 
 def quiet(k, cmd, timeout=120):
-    """cmd succeeds and prints nothing but the kernel's log lines (a module's init)."""
+    """Cmd succeeds and prints nothing but the kernel's log lines (a module's init)."""
     out = PRINTK_LINE.sub("", sh(k, cmd, timeout))
     assert out == "" and k.status() == 0, (cmd, out)
 

@@ -1,4 +1,4 @@
-"""Debian's busybox-static and bash-static in the initramfs, run unmodified (issue 16).
+"""Debian's busybox-static and bash-static in the initramfs, run unmodified.
 
 What they ask of the kernel beyond the musl programs: symbolic links in the initramfs (/bin/sh
 and each applet -> busybox), /proc/self/exe (busybox finds itself there and re-executes it),
@@ -75,7 +75,7 @@ def test_scripts_from_files(lucid):
 
 
 def test_applets_need_no_missing_call(lucid):
-    """id, nproc, cat (sendfile), dmesg (syslog), date (time), and busybox's prctl."""
+    """Id, nproc, cat (sendfile), dmesg (syslog), date (time), and busybox's prctl."""
     run(lucid, "sh -c id", "uid=0(root) gid=0(root)\n")
     run(lucid, "nproc", "4\n")
     run(lucid, "sh -c 'cat /etc/group; cat /etc/group >> /tmp/g; cat /tmp/g; echo p | cat'",
@@ -124,7 +124,7 @@ def test_proc_self_exe(lucid):
 
 
 def test_trace_names_pid_after_exec(lucid):
-    """bash -c PROGRAM execs it in bash's pid: the trace names all that pid's lines after it."""
+    """Bash -c PROGRAM execs it in bash's pid: the trace names all that pid's lines after it."""
     lucid.run("bash -c true")
     T = "/sys/kernel/tracing"
     lucid.run("cd %s; echo sys_getpid > set_ftrace_filter; echo function > current_tracer" % T)
@@ -160,7 +160,7 @@ SHELL_UP_WAIT = 10
 
 
 def test_init_is_a_shell():
-    """init=/bin/sh or /bin/bash: the shell is the console's program, in / with Linux's init
+    """Init=/bin/sh or /bin/bash: the shell is the console's program, in / with Linux's init
     environment; its end is init's death, "Attempted to kill init!" as Linux says it."""
     for shell, exe in (("/bin/sh", "/bin/busybox"), ("/bin/bash", "/bin/bash")):
         k = boot_no_prompt("init=" + shell)
@@ -202,7 +202,7 @@ def test_shells_typed_at_the_kernel_prompt(lucid):
 
 
 def test_ps_lists_every_task(lucid):
-    """busybox ps reads /proc: every live task has its directory there, as in Linux."""
+    """Busybox ps reads /proc: every live task has its directory there, as in Linux."""
     lucid.run("nap 100 &")
     try:
         ps = lucid.run("busybox ps")
@@ -255,7 +255,7 @@ KILL_SLEEPS = ("for c in /proc/[0-9]*/stat; do read -r p name x < $c 2>/dev/null
 
 
 def test_fork_bomb_in_the_shells(lucid):
-    """A script that forks without end (issue 16 item 7): the shell meets EAGAIN and says so as
+    """A script that forks without end: the shell meets EAGAIN and says so as
     on the host (bash retries with its "fork: retry" lines, as many as its sleeps allow), gives
     up with the host's status; its children live on as orphans, as the host's, until killed, and
     Lucid answers afterwards."""
@@ -274,7 +274,7 @@ def fork_bomb_in_lucid(lucid, shell, want, want_status):
     assert sorted(set(lines)) == sorted(set(want.splitlines())), (shell, out, want)
     assert status == "status %d" % want_status, (shell, out, want_status)
     assert "Resource temporarily unavailable" in want, want
-    # Its sleeps live on as orphans, as on the host (issue 26), until killed as the host's are.
+    # Its sleeps live on as orphans, as on the host, until killed as the host's are.
     count = lucid.run(COUNT_SLEEPS, timeout=120)
     assert int(count) > 0, count
     killed = lucid.run(KILL_SLEEPS, timeout=120)

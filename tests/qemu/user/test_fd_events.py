@@ -1,4 +1,4 @@
-"""Issue 34 item 3: the descriptors event loops wait on (epoll, eventfd, signalfd, timerfd) and
+"""The descriptors event loops wait on (epoll, eventfd, signalfd, timerfd) and
 the calls around them, each judged by Linux: the user program runs on the host and in Lucid and
 the two outputs must be the same, line for line (test_syscalls.py's same_as_linux).
 """
@@ -29,7 +29,7 @@ def test_signalfd_and_timerfd(lucid):
 
 
 def test_empty_argv_proc_self_and_syscall(lucid):
-    # Issue 34 item 6: execve with an empty (or NULL) argv gives argv[0] = "" as Linux 6.1;
+    # execve with an empty (or NULL) argv gives argv[0] = "" as Linux 6.1;
     # readlink of /proc/self has its exact length; /proc/PID/syscall of the reader itself (in
     # read) and of a child asleep in pause, in Linux's format.
     same_as_linux(lucid, "argvproc")

@@ -1,4 +1,4 @@
-"""Signals as Linux x86_64 has them (issue 16 item 1): the programs tests/user/sig*.c, built with
+"""Signals as Linux x86_64 has them: the programs tests/user/sig*.c, built with
 musl-gcc, print the same on the host's Linux and in Lucid; then bash's side of it: Ctrl-C
 reaching a program's handler, kill -STOP and -CONT of a job.
 """
@@ -20,7 +20,7 @@ def fresh_process():
 
 
 def on_linux(prog):
-    """user/PROG.c's output on the host, run as the leader of a process group of its own, as
+    """User/PROG.c's output on the host, run as the leader of a process group of its own, as
     Lucid's shell runs a command: its kill(0) must not reach the test. In the test's session,
     so that the group is not orphaned (SIGTSTP would be discarded there, as Linux does)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -80,7 +80,7 @@ JOBS_WAIT = 0.1
 
 
 def jobs_become(lucid, want):
-    """bash learns of a job's stop or end from SIGCHLD, after the kill that caused it has
+    """Bash learns of a job's stop or end from SIGCHLD, after the kill that caused it has
     returned: ask `jobs` until it says want. What bash printed meanwhile (its notices), joined.
 
     Each time, a program runs first: bash's wait for it reaps every child with news. The

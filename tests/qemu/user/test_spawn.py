@@ -1,4 +1,4 @@
-"""Programs that run helpers, and the helpers' orphans (issue 26 items 1 and 4), judged by Linux.
+"""Programs that run helpers, and the helpers' orphans, judged by Linux.
 
 system(), popen() and posix_spawn() start their child with clone(CLONE_VM | CLONE_VFORK, stack)
 (glibc through clone3 first): tests/user/spawn2.c, built with musl and with glibc, prints what each
@@ -87,7 +87,7 @@ def test_busybox_watch_runs_its_command(lucid):
 
 
 def test_timeout_ends_the_command(lucid):
-    """timeout's watcher is an orphan (its parent exits at once): it must live to send TERM."""
+    """Timeout's watcher is an orphan (its parent exits at once): it must live to send TERM."""
     out = lucid.run("sh -c 's=$(date +%s); busybox timeout 2 sleep 10; echo status $?; "
                     "echo took $(( $(date +%s) - s ))'", timeout=60)
     m = re.fullmatch(r"(?:Terminated\n)?status (\d+)\ntook (\d+)\n", out)  # busybox sh says it

@@ -1,4 +1,4 @@
-"""The system calls of issue 15 items 5 and 6, judged by Linux: each user program here is built
+"""The system calls, judged by Linux: each user program here is built
 with musl-gcc the way the Makefile builds user/, run on the host (a Linux x86_64 machine) in a
 fresh temporary directory, and run in Lucid from /bin; the two outputs must be the same.
 """
@@ -72,7 +72,7 @@ def test_memory_devices(lucid):
 
 
 def test_big_reads_and_writes(lucid):
-    # Issue 26 item 3: a read of /dev/zero or /dev/urandom fills the count, a regular file's
+    # a read of /dev/zero or /dev/urandom fills the count, a regular file's
     # read, write, pread and pwrite move it all, a buffer that ends early moves what is mapped,
     # /dev/null takes MAX_RW_COUNT of a 1 TiB write, readv/writev check their vectors first.
     same_as_linux(lucid, "bigrw", "{dir}")
@@ -84,7 +84,7 @@ def test_big_reads_and_writes(lucid):
 
 
 def test_root_and_the_mode_bits(lucid):
-    # Issue 26 item 8: Lucid's user is root, and Linux's root (CAP_DAC_OVERRIDE) reads and
+    # Lucid's user is root, and Linux's root (CAP_DAC_OVERRIDE) reads and
     # writes a file whatever its r and w bits. The host must run this as root too.
     if os.geteuid() == 0:
         same_as_linux(lucid, "rootperm", "{dir}")
@@ -105,7 +105,7 @@ def test_root_and_the_mode_bits(lucid):
 
 
 def test_statfs_and_df(lucid):
-    # Issue 26 item 5: statfs and fstatfs, by Linux's rules and figures, so busybox df works.
+    # statfs and fstatfs, by Linux's rules and figures, so busybox df works.
     same_as_linux(lucid, "statfs", "{dir}")
     # Each file system's magic number, as Linux's stat -f prints it.
     out = lucid.run("stat -f -c '%t %n' / /tmp /proc /sys/kernel/tracing /sys/kernel/debug")
@@ -206,7 +206,7 @@ def test_sessions_and_process_groups(lucid):
 
 
 def test_itimers_and_cpu_time(lucid):
-    # Issue 26 item 6: setitimer/getitimer (ITIMER_REAL, VIRTUAL, PROF) and their errors;
+    # setitimer/getitimer (ITIMER_REAL, VIRTUAL, PROF) and their errors;
     # musl's alarm() (a setitimer) interrupting a read with EINTR, or restarting it with
     # SA_RESTART; getrusage, times and wait4's rusage counting a spin's user time. The program
     # prints invariants (tests/user/cputime.c), never timings, so the two runs compare.
@@ -214,7 +214,7 @@ def test_itimers_and_cpu_time(lucid):
 
 
 def test_proc_self_fd_links(lucid):
-    # Issue 26 item 5: /proc/self/fd's links (text, mode, size), opening one (a pipe opened
+    # /proc/self/fd's links (text, mode, size), opening one (a pipe opened
     # again as a reader, a writer or both; a removed file), fdinfo's pos and flags, and the
     # errors for names that are no open descriptor: tests/user/procfd.c against the host's Linux.
     same_as_linux(lucid, "procfd", "{dir}")

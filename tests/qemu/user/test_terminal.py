@@ -1,4 +1,4 @@
-"""make run and make debug at a terminal, typed at as a person types, through a pty.
+"""Make run and make debug at a terminal, typed at as a person types, through a pty.
 
 Their console is QEMU's stdio shared with its monitor through a multiplexer, with signals off
 (tools/qemu-cmd --console interactive). So Ctrl-C is a byte for Lucid's bash, and QEMU survives
@@ -139,7 +139,7 @@ def test_make_run_ctrl_c_reaches_lucid_and_ctrl_a_x_quits():
 
 
 def test_make_debug_at_a_terminal():
-    """make debug: QEMU waits (for gdb, or the monitor's `cont`), then the same keys work."""
+    """Make debug: QEMU waits (for gdb, or the monitor's `cont`), then the same keys work."""
     t = Terminal("debug", "GDBPORT=%d" % free_port())
     try:
         t.expect(r"Ctrl-A X here quits QEMU", timeout=BOOT_TIMEOUT)
@@ -157,7 +157,7 @@ def test_make_debug_at_a_terminal():
         t.close()
 
 
-# --- bash at make run's terminal, as a person uses it (issue 27, item 5) ----------------------
+# --- bash at make run's terminal, as a person uses it ----------------------
 
 UP = "\x1b[A"  # the arrow keys as a terminal in normal cursor mode sends them
 LEFT = "\x1b[D"
@@ -265,7 +265,7 @@ class Screen:
 
 
 class ScreenTerminal(Terminal):
-    """make run on a pty, its output also drawn on a Screen."""
+    """Make run on a pty, its output also drawn on a Screen."""
 
     def __init__(self, *args):
         super().__init__(*args)
@@ -304,7 +304,7 @@ def same(t, line, want, strip=False):
 
 
 def test_bash_at_make_run_as_a_linux_terminal():
-    """make run's console is bash on a terminal: readline's editing, history (the up arrow and
+    """Make run's console is bash on a terminal: readline's editing, history (the up arrow and
     Ctrl-R), tab completion of a command and of a file name, Ctrl-C, Ctrl-Z with bg and fg, the
     terminal size programs see, busybox's full-screen vi, less and top drawn right and left
     cleanly, and Ctrl-D ending bash: init powers off, QEMU and make exit 0."""

@@ -1,4 +1,4 @@
-"""Threads and futexes (issue 33 items 1 and 2), judged by Linux.
+"""Threads and futexes, judged by Linux.
 
 tests/user/threads.c, built with musl (its pthreads use clone and futex directly) and static with
 glibc (whose pthread_create tries clone3 first, and whose robust mutexes count on the kernel's
@@ -23,7 +23,7 @@ def test_threads_musl(lucid):
 
 
 def same_as_linux_glibc(lucid, prog, timeout=120):
-    """user/PROG.c built static with glibc (/opt/dyn/PROG-glibc in Lucid) prints what it prints
+    """User/PROG.c built static with glibc (/opt/dyn/PROG-glibc in Lucid) prints what it prints
     on the host, and asks for no system call Lucid lacks."""
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, prog + "-glibc")
