@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Make bench: Lucid's figures, one a line as `name: value unit`.
+"""make bench: Lucid's figures, one a line as `name: value unit`.
 
 Counts come from a boot under `qemu -icount shift=0`, where the guest TSC counts executed
 instructions exactly, so they repeat from run to run. The wall-clock boot time is measured
@@ -130,7 +130,7 @@ def mark_times(text):
 
 
 def trace_cmd_figures():
-    """Run_test under Debian's trace-cmd record -p function, in Lucid, against run_test alone.
+    """run_test under Debian's trace-cmd record -p function, in Lucid, against run_test alone.
 
     Guest time, not instructions: the recorders (one process per CPU, splicing pages into the
     shared folder) run beside run_test on the other CPUs, and what a user feels is how much

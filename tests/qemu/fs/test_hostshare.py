@@ -122,7 +122,7 @@ def test_directories(lucid):
 
 
 def test_cp_and_mv(lucid):
-    """Cp and mv on the share: Trenameat within it, a copy across file systems."""
+    """cp and mv on the share: Trenameat within it, a copy across file systems."""
     check(lucid, "seq 5000 > /tmp/s; cp /tmp/s /mnt/host/s; echo $?", "0\n")
     with open(host("s"), "rb") as f:
         assert f.read() == "".join("%d\n" % i for i in range(1, 5001)).encode()
@@ -141,7 +141,7 @@ def test_cp_and_mv(lucid):
 
 
 def test_chmod_and_times(lucid):
-    """Chmod and utimensat on the share change the host's file (Tsetattr), as Linux's v9fs
+    """chmod and utimensat on the share change the host's file (Tsetattr), as Linux's v9fs
     does: so busybox's mv from another file system keeps the file's mode and times."""
     check(lucid, "echo x > /mnt/host/m; chmod 640 /mnt/host/m; echo $?", "0\n")
     assert os.stat(host("m")).st_mode & 0o7777 == 0o640
@@ -157,7 +157,7 @@ def test_chmod_and_times(lucid):
 
 
 def test_sync_file(lucid):
-    """Sync FILE: Tfsync, the host's fsync."""
+    """sync FILE: Tfsync, the host's fsync."""
     check(lucid, "echo durable > /mnt/host/d; sync /mnt/host/d; echo $?", "0\n")
     check(lucid, "sync /mnt/host/nosuch",
           "sync: can't open '/mnt/host/nosuch': No such file or directory\n")
@@ -282,7 +282,7 @@ def test_big_reads_and_writes(lucid):
 
 
 def test_two_descriptors_append(lucid):
-    """Stderr (2>>) and tee -a append to one file through two descriptors;
+    """stderr (2>>) and tee -a append to one file through two descriptors;
     every line lands, on the share as in /tmp (the host opens the file O_APPEND)."""
     with open(host("app.sh"), "w") as f:
         f.write("for L in /mnt/host/L /tmp/L; do\n"
@@ -346,7 +346,7 @@ def test_symlinks(lucid):
 
 
 def test_df(lucid):
-    """Statfs on the share is the host's (Tstatfs), its magic number too, as
+    """statfs on the share is the host's (Tstatfs), its magic number too, as
     Linux's v9fs passes them on: busybox df shows the host's disk."""
     st = os.statvfs(SHARE)
     total_kib = st.f_blocks * st.f_frsize // 1024
@@ -433,7 +433,7 @@ def test_mount_by_hand(lucid):
 
 
 def test_lucid_record_through_the_share():
-    """Tools/lucid-record --route tracefs --channel share: the same trace.dat as through COM2."""
+    """tools/lucid-record --route tracefs --channel share: the same trace.dat as through COM2."""
     out = tempfile.mkdtemp(prefix="lucid-record-9p-")
     try:
         reports = []

@@ -126,7 +126,7 @@ def traced_pids(lucid, comm):
 
 
 def trace_program(lucid, fork_option):
-    """Forkchild under the function tracer, set_ftrace_pid its pid before it forks."""
+    """forkchild under the function tracer, set_ftrace_pid its pid before it forks."""
     ok(lucid, "echo 0 > %s/tracing_on" % T)
     ok(lucid, "echo > %s/trace" % T)
     ok(lucid, "echo %d > %s/options/function-fork" % (fork_option, T))

@@ -89,7 +89,7 @@ def test_proc_loadavg_and_top(lucid):
 
 
 def bash_times(out):
-    """Bash's `time` lines: {'real': s, 'user': s, 'sys': s}."""
+    """bash's `time` lines: {'real': s, 'user': s, 'sys': s}."""
     got = dict((k, int(m) * 60 + float(s)) for k, m, s in
                re.findall(r"^(real|user|sys)\t(\d+)m(\d+\.\d{3})s$", out, re.M))
     assert set(got) == {"real", "user", "sys"}, out

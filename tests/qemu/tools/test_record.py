@@ -88,7 +88,7 @@ class Recording:
             shutil.rmtree(tmp)
 
     def report(self, *opts):
-        """Trace-cmd report's text; it must have parsed every record."""
+        """trace-cmd report's text; it must have parsed every record."""
         r = subprocess.run(["trace-cmd", "report"] + list(opts) + [self.dat],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0 and r.stderr == "", (r.returncode, r.stderr)
@@ -176,7 +176,7 @@ def guest_records(text):
 
 
 def report_records(text):
-    """Trace-cmd report -t's records, and {cpu: events dropped} from its DROPPED lines."""
+    """trace-cmd report -t's records, and {cpu: events dropped} from its DROPPED lines."""
     recs, dropped = [], {}
     for line in text.splitlines():
         if line.startswith("cpus="):
@@ -273,7 +273,7 @@ def ts_us(p):
 # --- the files trace-cmd reads, in the guest ------------------------------------------------------
 
 def test_ftrace_formats_parse(lucid):
-    """Events/ftrace/: Linux's names and ids, format, hist and id only (print has Linux's trigger
+    """events/ftrace/: Linux's names and ids, format, hist and id only (print has Linux's trigger
     file too: test_marker_events.py); libtraceevent parses them."""
     tep = TraceEvent()
     assert lucid.run("cd " + T) == ""
@@ -363,7 +363,7 @@ def ring_buffer_page(time_stamp, records):
 
 
 def test_function_graph_records_read_by_trace_cmd(lucid):
-    """Funcgraph_entry/exit records laid out by their format files: trace-cmd pairs them into
+    """funcgraph_entry/exit records laid out by their format files: trace-cmd pairs them into
     the graph with durations, and the JSON into nested slices. (The records are made here, so
     this holds whatever tracer is built; test_record_function_graph records real ones.)"""
     mirror = tempfile.mkdtemp(prefix="lucid-test-graph-")
@@ -593,7 +593,7 @@ def test_record_function_graph():
 # --- trace-cmd record inside Lucid (lucid-record's default route) ------------------------------
 
 def record_in_lucid(args, command, timeout=RECORD_TIMEOUT):
-    """Tools/lucid-record's default route: trace.dat from Debian's trace-cmd in the guest, the
+    """tools/lucid-record's default route: trace.dat from Debian's trace-cmd in the guest, the
     JSON from its pages; (trace.dat path in tmp, stdout, stderr, JSON)."""
     tmp = tempfile.mkdtemp(prefix="lucid-test-tcmd-")
     dat, js = os.path.join(tmp, "trace.dat"), os.path.join(tmp, "trace.json")
@@ -712,7 +712,7 @@ FUNCTION_LINE = re.compile(
 
 
 def test_record_a_minute_loses_only_what_it_reports():
-    """Trace-cmd record -p function on 4 CPUs for 60 s of guest time while run_test runs over
+    """trace-cmd record -p function on 4 CPUs for 60 s of guest time while run_test runs over
     and over (the minute of the function tracer on every function under run_test that
     test_ftrace_stress was: no oops, and the kernel's trace text sound after it), and a shell
     loop writes numbered markers (lucid-seq 0, 1, ...) into trace_marker.

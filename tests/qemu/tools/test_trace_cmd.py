@@ -1,4 +1,4 @@
-"""Trace-cmd's other subcommands in Lucid: start, stop, show, extract, reset,
+"""trace-cmd's other subcommands in Lucid: start, stop, show, extract, reset,
 stat, stack, snapshot (of all CPUs and of one), profile, -O and -P, each checked against Lucid's
 tracefs files or, for a trace.dat, against the host's trace-cmd report of the same file (copied
 out through the share); and alarm(2) and pidfd_open(2), which trace-cmd uses, against Linux.
@@ -18,7 +18,7 @@ DEFAULT_KB = 1408  # the buffer size other tests expect (trace-cmd reset -b puts
 
 
 def run(lucid, line, timeout=120):
-    """Line's output without the kernel's log lines, and its status."""
+    """line's output without the kernel's log lines, and its status."""
     out = PRINTK_LINE.sub("", lucid.run(line, timeout))
     return out, lucid.status()
 
@@ -29,7 +29,7 @@ def reset(lucid):
 
 
 def same_report_on_host(lucid, name):
-    """Trace-cmd report of /tmp/trace.dat in Lucid, checked equal to the host's on the copy."""
+    """trace-cmd report of /tmp/trace.dat in Lucid, checked equal to the host's on the copy."""
     report, status = run(lucid, "trace-cmd report")
     assert status == 0, report
     check(lucid, "cp /tmp/trace.dat /mnt/host/%s; rm /tmp/trace.dat" % name, "", 0)
@@ -199,8 +199,7 @@ def test_profile_streaming_ends(lucid):
     # pages into a pipe to trace-cmd, and at the end flushes its last ones there after trace-cmd
     # has stopped reading. A pipe of one page could not take them, and the recorder waited for
     # ever (tests/user/pipesize.c checks the 64 KiB pipe itself). What it prints is not compared:
-    # the
-    # last pages may come after trace-cmd 3.1's final look at its pipes (a select with no
+    # the last pages may come after trace-cmd 3.1's final look at its pipes (a select with no
     # timeout; later trace-cmd waits for the pipes to close), under load as on Linux.
     for _ in range(3):
         out, status = run(lucid, "cd /tmp; trace-cmd profile -F /opt/dyn/hello", timeout=120)
@@ -217,8 +216,7 @@ def test_pidfd_as_on_linux(lucid):
 def test_trace_pipe_waits_end_with_eintr(lucid):
     # A handler with SA_RESTART interrupts a blocking read of trace_pipe or trace_pipe_raw:
     # EINTR, not a restart, as Linux's ring_buffer_wait (a pipe's read restarts:
-    # tests/user/pipewait.c
-    # exits 2 then). trace-cmd's recorders, told to stop while they wait there, count on it.
+    # tests/user/pipewait.c exits 2 then). trace-cmd's recorders, told to stop while they wait there, count on it.
     for f in ("trace_pipe", "per_cpu/cpu0/trace_pipe_raw"):
         check(lucid, "pipewait %s/%s" % (T, f),
               "read = -1 (Interrupted system call), handler ran 1 time(s)\n", 0)

@@ -24,7 +24,7 @@ LINE = re.compile(r"^ *(?P<comm>.+)-(?P<pid>\d+) +\[(?P<cpu>\d{3})\] +\d+\.\d{6}
 
 
 def report_of(lucid, name):
-    """Trace-cmd report in Lucid of /tmp/trace.dat, checked against the host's on a copy."""
+    """trace-cmd report in Lucid of /tmp/trace.dat, checked against the host's on a copy."""
     report = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd report", 180))
     assert lucid.status() == 0, report[-2000:]
     assert report.startswith("cpus=4\n"), report[:2000]
@@ -40,7 +40,7 @@ def report_of(lucid, name):
 
 
 def record(lucid, args, timeout=240):
-    """Trace-cmd record ARGS in /tmp. Where the command is short and the test needs its events,
+    """trace-cmd record ARGS in /tmp. Where the command is short and the test needs its events,
     ARGS runs it through recwait (user/recwait.c): trace-cmd stops its recorders when the
     command ends, and one stopped before it had set itself up reads nothing."""
     out = PRINTK_LINE.sub("", lucid.run("cd /tmp; trace-cmd record %s" % args, timeout))
@@ -89,7 +89,7 @@ def test_record_sched_and_irq_around_run_test(lucid):
 
 
 def test_recwait_waits_for_the_recorders(lucid):
-    """Recwait CMD runs CMD once every other child of its parent sleeps or has gone, as
+    """recwait CMD runs CMD once every other child of its parent sleeps or has gone, as
     trace-cmd's recorders do once they read: a sibling still busy holds it back (A is printed
     first whatever the timing), and one still running after -t SECONDS stops it with status 1
     without running CMD."""

@@ -427,7 +427,7 @@ def test_sched_switch_tracer(lucid):
 
 
 class TraceEvent:
-    """Libtraceevent, the library trace-cmd and perf parse format files with (through ctypes)."""
+    """libtraceevent, the library trace-cmd and perf parse format files with (through ctypes)."""
 
     class Record(ctypes.Structure):  # struct tep_record
         _fields_ = [("ts", ctypes.c_ulonglong), ("offset", ctypes.c_ulonglong),
@@ -526,7 +526,7 @@ def record_from_line(e, ident, fields):
 
 
 def test_trace_cmd_reads_the_formats(lucid):
-    """Trace-cmd's parser accepts every format file, and prints Lucid's lines from them."""
+    """trace-cmd's parser accepts every format file, and prints Lucid's lines from them."""
     tep = TraceEvent()
     reset_tracing(lucid)
     formats, ids = {}, {}

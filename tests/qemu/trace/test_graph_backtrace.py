@@ -37,7 +37,7 @@ def names(frames):
 
 
 def in_order(got, want):
-    """Want appears in got in this order, each right after the one before."""
+    """want appears in got in this order, each right after the one before."""
     for i in range(len(got) - len(want) + 1):
         if got[i:i + len(want)] == want:
             return True

@@ -1,4 +1,4 @@
-"""Instances/: trace arrays of their own, made by mkdir and removed by rmdir.
+"""instances/: trace arrays of their own, made by mkdir and removed by rmdir.
 
 Each instance has its own ring buffers and files (Linux 6.1's list, linux-6.1/instances.txt, less
 the files Lucid has not at all); what is done in one shows in no other and not at the top level:

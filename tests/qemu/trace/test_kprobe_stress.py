@@ -1,4 +1,4 @@
-"""Kprobe events on every function, through kprobe_events.
+"""kprobe events on every function, through kprobe_events.
 
 tests/user/kpevstress.c writes the definitions itself (one process, no shell per write, so that the
 whole run stays within a minute or so under TCG): for each function of

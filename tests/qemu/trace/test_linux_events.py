@@ -157,7 +157,7 @@ EVENT_LINE = re.compile(r"^(?:\w+: )?" + TRACE_PREFIX + r"(?P<event>\w+): +(?P<b
 
 
 def quiet(k, cmd, timeout=120):
-    """Cmd succeeds and prints nothing but the kernel's log lines (a module's init)."""
+    """cmd succeeds and prints nothing but the kernel's log lines (a module's init)."""
     out = PRINTK_LINE.sub("", sh(k, cmd, timeout))
     assert out == "" and k.status() == 0, (cmd, out)
 

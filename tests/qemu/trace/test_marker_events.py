@@ -1,4 +1,4 @@
-"""Trace_marker as the event ftrace:print, and trace_marker_raw.
+"""trace_marker as the event ftrace:print, and trace_marker_raw.
 
 On Linux 6.1 a trace_marker write is the event ftrace/print: events/ftrace/print has format, id
 and trigger (the one ftrace/* event with a trigger file, created by init_tracer_tracefs; no
@@ -25,7 +25,7 @@ HELP = ("# Available triggers:\n# traceon traceoff snapshot stacktrace enable_ev
         " enable_hist disable_hist hist\n")
 # A trace line: task-pid, [cpu], flags, timestamp, then the event's text.
 
-PRINT_FORMAT = """Name: print
+PRINT_FORMAT = """name: print
 ID: 5
 format:
 """ + COMMON_FIELDS + """
@@ -34,7 +34,7 @@ format:
 
 print fmt: "%ps: %s", (void *)REC->ip, REC->buf
 """
-RAW_DATA_FORMAT = """Name: raw_data
+RAW_DATA_FORMAT = """name: raw_data
 ID: 18
 format:
 """ + COMMON_FIELDS + """
@@ -107,7 +107,7 @@ def test_print_and_raw_data_files_as_linux(lucid):
 # --- triggers --------------------------------------------------------------------------------
 
 def test_traceoff_on_the_marker_whose_buf_matches(lucid):
-    """Traceoff if buf ~ "*stop*": the markers before it and the one that matched are in the
+    """traceoff if buf ~ "*stop*": the markers before it and the one that matched are in the
     trace (traceoff runs after the record), and the next write finds tracing off (EBADF)."""
     reset_tracing(lucid)
     sh(lucid, "echo 'traceoff if buf ~ \"*stop*\"' > events/ftrace/print/trigger")
@@ -136,7 +136,7 @@ def test_traceoff_on_the_marker_whose_buf_matches(lucid):
 
 
 def test_stacktrace_after_the_marker(lucid):
-    """Stacktrace if buf == "x": a kernel stack after that marker alone, from the writer's
+    """stacktrace if buf == "x": a kernel stack after that marker alone, from the writer's
     tracing_mark_write down to the system call's entry."""
     reset_tracing(lucid)
     sh(lucid, "echo 'stacktrace if buf == \"x\"' > events/ftrace/print/trigger")
@@ -153,7 +153,7 @@ def test_stacktrace_after_the_marker(lucid):
 
 
 def test_snapshot_and_enable_event_on_markers(lucid):
-    """Snapshot:1 takes the buffer as it is at the marker (the marker in it); enable_event
+    """snapshot:1 takes the buffer as it is at the marker (the marker in it); enable_event
     switches a sched event on at a marker: its records start after it."""
     reset_tracing(lucid)
     sh(lucid, "echo 'snapshot:1 if buf ~ \"snap*\"' > events/ftrace/print/trigger")
@@ -237,7 +237,7 @@ def test_raw_marker_sizes_and_errors(lucid):
 # --- trace-cmd ------------------------------------------------------------------------------------
 
 def test_trace_cmd_reads_print_and_raw_data(lucid):
-    """Trace-cmd record in Lucid around a marker and a raw marker; trace-cmd report in Lucid and
+    """trace-cmd record in Lucid around a marker and a raw marker; trace-cmd report in Lucid and
     the host's over the same trace.dat print the same lines: print's text and raw_data's."""
     reset_tracing(lucid)
     sh(lucid, "cd /tmp; rm -f trace.dat")

@@ -75,7 +75,7 @@ def test_scripts_from_files(lucid):
 
 
 def test_applets_need_no_missing_call(lucid):
-    """Id, nproc, cat (sendfile), dmesg (syslog), date (time), and busybox's prctl."""
+    """id, nproc, cat (sendfile), dmesg (syslog), date (time), and busybox's prctl."""
     run(lucid, "sh -c id", "uid=0(root) gid=0(root)\n")
     run(lucid, "nproc", "4\n")
     run(lucid, "sh -c 'cat /etc/group; cat /etc/group >> /tmp/g; cat /tmp/g; echo p | cat'",
@@ -124,7 +124,7 @@ def test_proc_self_exe(lucid):
 
 
 def test_trace_names_pid_after_exec(lucid):
-    """Bash -c PROGRAM execs it in bash's pid: the trace names all that pid's lines after it."""
+    """bash -c PROGRAM execs it in bash's pid: the trace names all that pid's lines after it."""
     lucid.run("bash -c true")
     T = "/sys/kernel/tracing"
     lucid.run("cd %s; echo sys_getpid > set_ftrace_filter; echo function > current_tracer" % T)
@@ -160,7 +160,7 @@ SHELL_UP_WAIT = 10
 
 
 def test_init_is_a_shell():
-    """Init=/bin/sh or /bin/bash: the shell is the console's program, in / with Linux's init
+    """init=/bin/sh or /bin/bash: the shell is the console's program, in / with Linux's init
     environment; its end is init's death, "Attempted to kill init!" as Linux says it."""
     for shell, exe in (("/bin/sh", "/bin/busybox"), ("/bin/bash", "/bin/bash")):
         k = boot_no_prompt("init=" + shell)
@@ -202,7 +202,7 @@ def test_shells_typed_at_the_kernel_prompt(lucid):
 
 
 def test_ps_lists_every_task(lucid):
-    """Busybox ps reads /proc: every live task has its directory there, as in Linux."""
+    """busybox ps reads /proc: every live task has its directory there, as in Linux."""
     lucid.run("nap 100 &")
     try:
         ps = lucid.run("busybox ps")

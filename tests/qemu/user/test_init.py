@@ -86,7 +86,7 @@ def test_article_first_commands(lucid):
 
 
 def test_mounts_made_once(lucid):
-    """Init found proc, tracefs and debugfs mounted by the kernel and did not mount them again
+    """init found proc, tracefs and debugfs mounted by the kernel and did not mount them again
     (a second mount would stack, and /proc/mounts would list it twice)."""
     mounts = [l.split()[:3] for l in lucid.run("cat /proc/mounts").splitlines()]
     for want in (["proc", "/proc", "proc"], ["tracefs", T, "tracefs"],
@@ -97,14 +97,14 @@ def test_mounts_made_once(lucid):
 
 
 def test_no_log_lines_from_bash_start(lucid):
-    """Bash probes socket and getpeername at start: Linux's answers, no "not implemented" line
+    """bash probes socket and getpeername at start: Linux's answers, no "not implemented" line
     in the kernel log (before, every bash printed two among its output)."""
     run(lucid, "bash -c 'echo inner'", "inner\n")
     run(lucid, "dmesg | grep -c 'is not implemented'", "0\n")
 
 
 def test_probed_calls_answer_as_linux(lucid):
-    """Socket for every family: EAFNOSUPPORT; getpeername/getsockname: ENOTSOCK on an open
+    """socket for every family: EAFNOSUPPORT; getpeername/getsockname: ENOTSOCK on an open
     descriptor, EBADF on a closed one; reboot with bad magic or command, mount and umount2
     with what Lucid lacks: EINVAL; chown to root succeeds (nothing changes: every file is
     root's), to anyone else EPERM (Lucid could not keep it); Linux's errors for the rest."""
@@ -140,7 +140,7 @@ def test_probed_calls_answer_as_linux(lucid):
 
 
 def test_busybox_mount_and_umount(lucid):
-    """Mount(2) and umount2(2) under busybox's mount and umount, with its messages."""
+    """mount(2) and umount2(2) under busybox's mount and umount, with its messages."""
     run(lucid, "mkdir -p /tmp/p && mount -t ramfs none /tmp/p && echo $?", "0\n")
     run(lucid, "grep /tmp/p /proc/mounts", "ramfs /tmp/p ramfs rw 0 0\n")
     run(lucid, "echo in > /tmp/p/f; ls /tmp/p", "f\n")
@@ -234,14 +234,14 @@ def powers_off_with(line, *messages):
 
 
 def test_exit_powers_off():
-    """Bash's exit ends the session: init syncs and powers off, and QEMU exits with 0. bash
+    """bash's exit ends the session: init syncs and powers off, and QEMU exits with 0. bash
     saves its history on the way out (chown to root included): no kernel log line about it."""
     log = powers_off_with("exit", "logout\n", "reboot: Power down\n")
     assert "is not implemented" not in log, log
 
 
 def test_busybox_poweroff_and_reboot():
-    """Busybox's poweroff and reboot signal pid 1 (SIGUSR2, SIGTERM), as with busybox's init;
+    """busybox's poweroff and reboot signal pid 1 (SIGUSR2, SIGTERM), as with busybox's init;
     QEMU runs with -no-reboot, so a restart ends it with 0 too."""
     powers_off_with("poweroff", "reboot: Power down\n")
     powers_off_with("reboot", "reboot: Restarting system\n")

@@ -20,7 +20,7 @@ def fresh_process():
 
 
 def on_linux(prog):
-    """User/PROG.c's output on the host, run as the leader of a process group of its own, as
+    """user/PROG.c's output on the host, run as the leader of a process group of its own, as
     Lucid's shell runs a command: its kill(0) must not reach the test. In the test's session,
     so that the group is not orphaned (SIGTSTP would be discarded there, as Linux does)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -80,7 +80,7 @@ JOBS_WAIT = 0.1
 
 
 def jobs_become(lucid, want):
-    """Bash learns of a job's stop or end from SIGCHLD, after the kill that caused it has
+    """bash learns of a job's stop or end from SIGCHLD, after the kill that caused it has
     returned: ask `jobs` until it says want. What bash printed meanwhile (its notices), joined.
 
     Each time, a program runs first: bash's wait for it reaps every child with news. The

@@ -87,7 +87,7 @@ def test_busybox_watch_runs_its_command(lucid):
 
 
 def test_timeout_ends_the_command(lucid):
-    """Timeout's watcher is an orphan (its parent exits at once): it must live to send TERM."""
+    """timeout's watcher is an orphan (its parent exits at once): it must live to send TERM."""
     out = lucid.run("sh -c 's=$(date +%s); busybox timeout 2 sleep 10; echo status $?; "
                     "echo took $(( $(date +%s) - s ))'", timeout=60)
     m = re.fullmatch(r"(?:Terminated\n)?status (\d+)\ntook (\d+)\n", out)  # busybox sh says it

@@ -1,4 +1,4 @@
-"""Make run and make debug at a terminal, typed at as a person types, through a pty.
+"""make run and make debug at a terminal, typed at as a person types, through a pty.
 
 Their console is QEMU's stdio shared with its monitor through a multiplexer, with signals off
 (tools/qemu-cmd --console interactive). So Ctrl-C is a byte for Lucid's bash, and QEMU survives
@@ -139,7 +139,7 @@ def test_make_run_ctrl_c_reaches_lucid_and_ctrl_a_x_quits():
 
 
 def test_make_debug_at_a_terminal():
-    """Make debug: QEMU waits (for gdb, or the monitor's `cont`), then the same keys work."""
+    """make debug: QEMU waits (for gdb, or the monitor's `cont`), then the same keys work."""
     t = Terminal("debug", "GDBPORT=%d" % free_port())
     try:
         t.expect(r"Ctrl-A X here quits QEMU", timeout=BOOT_TIMEOUT)
@@ -265,7 +265,7 @@ class Screen:
 
 
 class ScreenTerminal(Terminal):
-    """Make run on a pty, its output also drawn on a Screen."""
+    """make run on a pty, its output also drawn on a Screen."""
 
     def __init__(self, *args):
         super().__init__(*args)
@@ -304,7 +304,7 @@ def same(t, line, want, strip=False):
 
 
 def test_bash_at_make_run_as_a_linux_terminal():
-    """Make run's console is bash on a terminal: readline's editing, history (the up arrow and
+    """make run's console is bash on a terminal: readline's editing, history (the up arrow and
     Ctrl-R), tab completion of a command and of a file name, Ctrl-C, Ctrl-Z with bg and fg, the
     terminal size programs see, busybox's full-screen vi, less and top drawn right and left
     cleanly, and Ctrl-D ending bash: init powers off, QEMU and make exit 0."""

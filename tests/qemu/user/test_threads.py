@@ -23,7 +23,7 @@ def test_threads_musl(lucid):
 
 
 def same_as_linux_glibc(lucid, prog, timeout=120):
-    """User/PROG.c built static with glibc (/opt/dyn/PROG-glibc in Lucid) prints what it prints
+    """user/PROG.c built static with glibc (/opt/dyn/PROG-glibc in Lucid) prints what it prints
     on the host, and asks for no system call Lucid lacks."""
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, prog + "-glibc")
