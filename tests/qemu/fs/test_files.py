@@ -100,7 +100,7 @@ def test_boot_tree(lucid):
     # kernel/debug/'s files (/bin/ftest runs through one), lkdtm's directory, and tracefs
     check(lucid, "ls -1 /sys/kernel/debug",
           "bench\ncallsite\nftest\nkprobe_stress\nkprobes\nprovoke-crash\nrbstat\nrun_test\n"
-          "tracing\n")
+          "tracing\nuprobe_signal\n")
     listing = lucid.run("ls /sys/kernel/debug/tracing").split()
     for name in ["available_tracers", "current_tracer", "trace", "trace_pipe", "tracing_on"]:
         assert name in listing, listing
@@ -318,7 +318,7 @@ def test_mount_debugfs_as_in_the_article(lucid):
     check(lucid, "mkdir /debug; mount -t debugfs nodev /debug; echo $?", "0\n")
     check(lucid, "ls -1 /debug",
           "bench\ncallsite\nftest\nkprobe_stress\nkprobes\nprovoke-crash\nrbstat\nrun_test\n"
-          "tracing\n")
+          "tracing\nuprobe_signal\n")
     # The same tracefs tree as /sys/kernel/debug/tracing, as in the article.
     assert lucid.run("ls /debug/tracing") == lucid.run("ls /sys/kernel/debug/tracing")
     check(lucid, "ls /debug/tracing > /dev/null; echo $?", "0\n")
