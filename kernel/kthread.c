@@ -175,7 +175,7 @@ void __noreturn kthread_exit_status(int code, int sig)
 	/* Preempted once dead, we would never run again to wake the joiner: no interrupts now. */
 	local_irq_disable();
 	trace_sched_process_exit(t); /* tracepoints are hit with interrupts off, as all here */
-	set_current_state(TASK_DEAD);
+	set_special_state(TASK_DEAD);
 	wake_up(&t->exit_wait);
 	do_notify_pidfd(); /* poll on a pidfd of it: readable now */
 	/* A forked process: its parent's wait4 (under the lock that keeps the parent there). */

@@ -234,7 +234,7 @@ void attach_thread(struct task *c, struct task *p)
 }
 
 /* What is pending for t: its own signals and its process's. */
-static sigset_t task_pending(const struct task *t)
+sigset_t task_pending(const struct task *t)
 {
 	return __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) |
 	       __atomic_load_n(&t->group_leader->shared_pending, __ATOMIC_SEQ_CST);
@@ -601,7 +601,9 @@ int dequeue_signal_mask(sigset_t mask, struct ksiginfo *info)
 	struct task *t = current;
 	struct sigqueue *freed = NULL;
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
-	sigset_t avail = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & mask;
+	/* Its own signals first (tkill, a fault's), then the process's (kill), as Linux's. */
+	sigset_t own = __atomic_load_n(&t->sigpending, __ATOMIC_SEQ_CST) & mask;
+	sigset_t avail = own ? own : task_pending(t) & mask;
 	int sig = avail && t->sighand ? __builtin_ctzll(avail) + 1 : 0;
 
 	if (sig)
@@ -726,7 +728,7 @@ static void do_signal_stop(int sig, bool notify)
 	if (notify)
 		do_notify_parent_cldstop(t->group_leader, CLD_STOPPED, sig);
 	for (;;) {
-		set_current_state(TASK_STOPPED);
+		set_special_state(TASK_STOPPED);
 		if (!__atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST) ||
 		    (task_pending(t) & sigmask(SIGKILL)))
 			break;

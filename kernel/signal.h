@@ -207,6 +207,8 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka);
  * none. signalfd_notify wakes signalfd's readers and pollers: a signal was sent to someone.
  */
 int dequeue_signal_mask(sigset_t mask, struct ksiginfo *info);
+/* What is pending for t: its own signals and its process's (its leader's shared_pending). */
+sigset_t task_pending(const struct task *t);
 void signalfd_notify(void);
 /* current's mask after a handler for sig starts (sa_mask, and sig itself unless SA_NODEFER). */
 void signal_delivered(int sig, const struct k_sigaction *ka);

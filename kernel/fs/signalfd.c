@@ -4,9 +4,10 @@
  *
  * The program blocks the signals (sigprocmask), so that they stay pending instead of being
  * acted on, and makes a signalfd for them: a read takes the lowest pending signal of the file's
- * mask off the reader's own pending set (dequeue_signal_mask, kernel/signal.c) and
- * returns it as a 128-byte struct signalfd_siginfo; as many as fit the read, but it waits
- * only for the first (EAGAIN with SFD_NONBLOCK). Poll says readable while one is pending.
+ * mask off what is pending for the reader, its thread's own first, then its process's
+ * (dequeue_signal_mask, kernel/signal.c), and returns it as a 128-byte struct
+ * signalfd_siginfo; as many as fit the read, but it waits only for the first (EAGAIN with
+ * SFD_NONBLOCK). Poll says readable while one is pending.
  * The file holds only the mask: whose signals it reads is whoever reads or polls it, as on
  * Linux (a forked child reads its own).
  *
@@ -115,7 +116,7 @@ static unsigned int signalfd_poll(struct file *file)
 {
 	struct signalfd_ctx *ctx = file->private_data;
 
-	return __atomic_load_n(&current->sigpending, __ATOMIC_SEQ_CST) & ctx->sigmask
+	return task_pending(current) & ctx->sigmask
 		       ? POLLIN | POLLRDNORM
 		       : 0;
 }

@@ -93,6 +93,24 @@ void set_current_state(long state)
 }
 
 /*
+ * A state no wakeup may undo (TASK_DEAD, TASK_STOPPED), set under the task's pi_lock, as
+ * Linux's set_special_state. wake_up_process() reads the state and, if the task is still on
+ * its queue, writes TASK_RUNNING, both under pi_lock: a plain store of TASK_DEAD between the
+ * two would be overwritten, and the dead task would run again (make stress saw it: hwlatd,
+ * woken by its stop as it set itself going to sleep once more, then exiting).
+ */
+void set_special_state(long state)
+{
+	struct task *t = current;
+	unsigned long flags = local_irq_save();
+
+	arch_spin_lock(&t->pi_lock);
+	__atomic_store_n(&t->state, state, __ATOMIC_SEQ_CST);
+	arch_spin_unlock(&t->pi_lock);
+	local_irq_restore(flags);
+}
+
+/*
  * A real-time task goes in prio order: after every task as urgent as it (FIFO among equals), or,
  * a FIFO task that was preempted, before them, as Linux's, so that it resumes before its
  * equals. Out of line: the common case, a normal task, goes at the end (__enqueue).

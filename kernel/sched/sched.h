@@ -223,6 +223,7 @@ void scheduler_tick(void);
 bool wake_up_process(struct task *t);
 void kick_process(struct task *t); /* a running t looks at its signals now */
 void set_current_state(long state);
+void set_special_state(long state); /* TASK_DEAD, TASK_STOPPED: no wakeup undoes it */
 void yield(void);
 
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);

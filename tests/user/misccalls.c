@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -104,9 +105,17 @@ static void cpus_and_clocks(void)
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &thr); /* first: the process's is read later */
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &proc);
-	printf("process CPU time below its life so far: %d, at least the thread's: %d\n",
-	       proc.tv_sec<mono.tv_sec, proc.tv_sec> thr.tv_sec ||
-		       (proc.tv_sec == thr.tv_sec && proc.tv_nsec >= thr.tv_nsec));
+	/*
+	 * Below the time since boot, read before it (to the nanosecond: a kernel just booted has
+	 * run for less than a second); the old clock, time since boot, read after it, was above.
+	 */
+	bool below = proc.tv_sec < mono.tv_sec ||
+		     (proc.tv_sec == mono.tv_sec && proc.tv_nsec < mono.tv_nsec);
+	bool above_thread = proc.tv_sec > thr.tv_sec ||
+			    (proc.tv_sec == thr.tv_sec && proc.tv_nsec >= thr.tv_nsec);
+
+	printf("process CPU time below its life so far: %d, at least the thread's: %d\n", below,
+	       above_thread);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	do { /* spin until it moves, for at most 10 s of the wall clock */
