@@ -47,6 +47,7 @@
  */
 #include "trace/events/signal.h"
 #include "kernel/signal.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
 #include "kernel/mm/kmalloc.h"
@@ -987,29 +988,41 @@ long sys_tkill(int pid, int sig)
 	return do_tkill(0, pid, sig);
 }
 
+
+/*
+ * The process of t ends with code: its leader says so (new threads are killed at birth), and
+ * every other thread gets SIGKILL (Linux's zap_other_threads). Called with sig_lock held.
+ */
+static void group_exit_locked(struct task *t, int code)
+{
+	struct task *leader = t->group_leader, *th;
+
+	lockdep_assert_held(&sig_lock);
+	leader->group_exit = true;
+	leader->group_exit_code = code;
+	for_each_thread(leader, th)
+	{
+		if (th == t)
+			continue;
+		__atomic_fetch_or(&th->sigpending, sigmask(SIGKILL), __ATOMIC_SEQ_CST);
+		set_tsk_thread_flag(th, TIF_SIGPENDING);
+		signal_wake_up(th, true);
+	}
+}
+
 /*
  * The whole process ends (exit_group, a fatal signal): every other thread gets SIGKILL, and the
  * process's status is the first one's to ask (code: a wait status), as Linux's do_group_exit.
  */
 void __noreturn do_group_exit(int code)
 {
-	struct task *t = current, *leader = t->group_leader, *th;
+	struct task *t = current, *leader = t->group_leader;
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 
-	if (leader->group_exit) {
+	if (leader->group_exit)
 		code = leader->group_exit_code;
-	} else if (t->sighand) {
-		leader->group_exit = true;
-		leader->group_exit_code = code;
-		for_each_thread(leader, th)
-		{
-			if (th == t)
-				continue;
-			__atomic_fetch_or(&th->sigpending, sigmask(SIGKILL), __ATOMIC_SEQ_CST);
-			set_tsk_thread_flag(th, TIF_SIGPENDING);
-			signal_wake_up(th, true);
-		}
-	}
+	else if (t->sighand)
+		group_exit_locked(t, code);
 	spin_unlock_irqrestore(&sig_lock, flags);
 	do_exit(code);
 }
@@ -1021,22 +1034,12 @@ void __noreturn do_group_exit(int code)
  */
 bool zap_other_threads(struct task *t)
 {
-	struct task *leader = t->group_leader, *th;
+	struct task *leader = t->group_leader;
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	bool busy = leader->group_exit;
 
-	if (!busy) {
-		leader->group_exit = true;
-		leader->group_exit_code = SIGKILL;
-		for_each_thread(leader, th)
-		{
-			if (th == t)
-				continue;
-			__atomic_fetch_or(&th->sigpending, sigmask(SIGKILL), __ATOMIC_SEQ_CST);
-			set_tsk_thread_flag(th, TIF_SIGPENDING);
-			signal_wake_up(th, true);
-		}
-	}
+	if (!busy)
+		group_exit_locked(t, SIGKILL);
 	spin_unlock_irqrestore(&sig_lock, flags);
 	return busy;
 }

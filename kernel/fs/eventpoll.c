@@ -65,7 +65,6 @@
 #define EP_MAX_NESTS 4 /* epolls watching epolls, at most this deep (Linux's) */
 /* epoll_wait's maxevents bound, as Linux's: the events must fit INT_MAX bytes. */
 #define EP_MAX_EVENTS (INT32_MAX / (int)sizeof(struct epoll_event))
-#define NO_TIMEOUT UINT64_MAX
 
 /* What user space passes and gets: packed on x86_64, 12 bytes, as Linux's EPOLL_PACKED. */
 struct epoll_event {
@@ -494,17 +493,7 @@ static long ep_poll(struct eventpoll *ep, struct epoll_event *events, int maxeve
 			res = -EINTR;
 			break;
 		}
-		vfs_unlock();
-		if (deadline == NO_TIMEOUT) {
-			schedule();
-		} else {
-			uint64_t left = deadline - ktime_get_ns();
-
-			if ((int64_t)left > 0)
-				schedule_timeout(
-					(long)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
-		}
-		vfs_lock();
+		poll_schedule_timeout(deadline);
 	}
 	finish_wait(&ep->wq, &w);
 	return res;

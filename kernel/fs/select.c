@@ -32,7 +32,6 @@
 #define POLLIN_SET (POLLRDNORM | POLLIN | POLLHUP | POLLERR)
 #define POLLOUT_SET (POLLWRNORM | POLLOUT | POLLERR)
 #define POLLEX_SET POLLPRI
-#define NO_TIMEOUT UINT64_MAX /* a deadline that never comes */
 
 struct pollfd {
 	int fd;
@@ -100,17 +99,7 @@ static long do_poll(struct pollfd *fds, unsigned int nfds, uint64_t deadline)
 			count = current->sighand ? -ERESTARTNOHAND : -EINTR;
 			break;
 		}
-		vfs_unlock();
-		if (deadline == NO_TIMEOUT) {
-			schedule();
-		} else {
-			uint64_t left = deadline - ktime_get_ns();
-
-			if ((int64_t)left > 0)
-				schedule_timeout(
-					(long)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
-		}
-		vfs_lock();
+		poll_schedule_timeout(deadline);
 	}
 	for (unsigned int i = 0; i < nfds; i++) {
 		if (wq[i])
@@ -121,6 +110,25 @@ static long do_poll(struct pollfd *fds, unsigned int nfds, uint64_t deadline)
 	kfree(w);
 	kfree(wq);
 	return count;
+}
+
+/*
+ * Sleeps, the VFS lock dropped, until a wakeup or deadline (NO_TIMEOUT: none), as Linux's
+ * poll_schedule_timeout: the one wait of select, poll and epoll_wait. The caller is on its
+ * queues and in TASK_INTERRUPTIBLE already, so a wakeup since its last look is not lost.
+ */
+void poll_schedule_timeout(uint64_t deadline)
+{
+	vfs_unlock();
+	if (deadline == NO_TIMEOUT) {
+		schedule();
+	} else {
+		uint64_t left = deadline - ktime_get_ns();
+
+		if ((int64_t)left > 0)
+			schedule_timeout((long)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC));
+	}
+	vfs_lock();
 }
 
 /* A relative timeout into a deadline; NO_TIMEOUT for none. */

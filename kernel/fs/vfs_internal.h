@@ -3,6 +3,7 @@
 #define KERNEL_VFS_INTERNAL_H
 
 #include "kernel/fs/vfs.h"
+#include <stdint.h>
 
 /*
  * A file system type. "sb" (super block) is Linux's name for one mounted instance of a file
@@ -160,5 +161,9 @@ void vfs_unlock(void);
 bool vfs_lock_held(void);
 typedef ssize_t (*vfs_io_fn)(struct file *file, void *buf, size_t count);
 ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t count);
+
+/* select, poll and epoll (kernel/fs/select.c): a deadline that never comes, and their wait. */
+#define NO_TIMEOUT UINT64_MAX
+void poll_schedule_timeout(uint64_t deadline);
 
 #endif

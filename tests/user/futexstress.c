@@ -26,7 +26,7 @@
 static atomic_int lock;
 static long counter; /* guarded by lock */
 static long rounds = DEFAULT_ROUNDS;
-static atomic_long waits; /* how often a thread slept: only to say the kernel was used */
+static atomic_long waits; /* how often a thread went to sleep on the lock */
 static atomic_int started; /* the threads wait for each other first: they must overlap */
 
 static void futex(atomic_int *uaddr, int op, int val)
@@ -55,6 +55,15 @@ static void mutex_unlock(void)
 		atomic_store(&lock, 0);
 		futex(&lock, FUTEX_WAKE_PRIVATE, 1);
 	}
+}
+
+/* The handoff: takes the lock main holds, so it must sleep in FUTEX_WAIT until main's unlock. */
+static void *waiter(void *arg)
+{
+	(void)arg;
+	mutex_lock();
+	mutex_unlock();
+	return NULL;
 }
 
 static void *worker(void *arg)
@@ -87,6 +96,19 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		rounds = atol(argv[1]);
+	/*
+	 * First one wait and wake for certain, whatever the timing: main holds the lock until the
+	 * waiter has marked the lock contended and is on its way into FUTEX_WAIT, then lets go
+	 * (FUTEX_WAKE). The race below may or may not make a thread sleep; this always does.
+	 */
+	pthread_t w;
+
+	mutex_lock();
+	pthread_create(&w, NULL, waiter, NULL);
+	while (atomic_load(&waits) == 0)
+		sched_yield();
+	mutex_unlock();
+	pthread_join(w, NULL);
 	for (long i = 0; i < NTHREADS; i++)
 		pthread_create(&th[i], NULL, worker, (void *)i);
 	for (int i = 0; i < NTHREADS; i++)
