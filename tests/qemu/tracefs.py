@@ -100,11 +100,6 @@ TRACE_LINE = re.compile(r"^" + TRACE_PREFIX + r"(?P<body>.*)$")
 TRACE_EVENT_LINE = re.compile(r"^" + TRACE_PREFIX + r"(?P<event>\w+): (?P<body>.*)$")
 
 
-def trace_lines(text, line_re=TRACE_LINE):
-    """The matches of line_re in text, a line each; the comment and other lines left out."""
-    return [m for m in map(line_re.match, text.splitlines()) if m]
-
-
 def reset_tracing(k):
     """Tracing as it was at boot, in the top-level directory (the shell's working directory
     after): the nop tracer, no events, triggers, filters, probes, synthetic events or instances,
