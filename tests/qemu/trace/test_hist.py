@@ -443,10 +443,12 @@ def test_nothing_kept_after_a_thousand(lucid):
     # the loop's seq and subshells (a leak never comes back; bounded tries)
     for _ in range(10):
         after = free_kb()
-        if after == before:
+        if after >= before:
             break
         ok(lucid, "sleep 1")
-    assert after == before, (before, after)
+    # Nothing kept: MemFree is back to before or above it (a page freed late from before,
+    # a reaped task's stack, may land in between; a leak leaves it below).
+    assert after >= before, (before, after)
     ok(lucid, "set -o history")
     clean(lucid)
 

@@ -675,7 +675,9 @@ def test_nothing_kept_after_many_rounds(lucid):
     before = free_kb()
     ok(lucid, "for i in $(seq 1000); do round; round2; done", timeout=900)
     after = free_kb()
-    assert after == before, (before, after)
+    # Nothing kept: MemFree is back to before or above it (a page freed late from before,
+    # a reaped task's stack, may land in between; a leak leaves it below).
+    assert after >= before, (before, after)
     assert cat(lucid, "synthetic_events") == ""
     ok(lucid, "set -o history")
     clean(lucid)
