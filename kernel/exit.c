@@ -21,6 +21,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/mm/mm.h"
 #include "trace/trace_pid.h"
+#include "trace/trace.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
@@ -104,6 +105,7 @@ void __noreturn do_exit(int code)
 		init_died(t, code);
 	futex_exit_release(t); /* in its memory, still loaded */
 	trace_pid_follow_exit(t->pid);
+	tracing_record_cmdline_exit(t); /* its name, if the tracer could not save it yet */
 	t->wait_status = code;
 	exit_process_state(t); /* off its leader's thread list too, before the count below */
 	/*

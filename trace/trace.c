@@ -190,8 +190,11 @@ void __tracing_record_cmdline(struct task *t)
 	if (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_TGID)
 		trace_save_tgid(t);
 	if ((READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_CMD) &&
-	    !trace_save_cmdline(t->pid, t->comm))
-		return; /* busy: try at the next event */
+	    !trace_save_cmdline(t->pid, t->comm)) {
+		WRITE_ONCE(t->trace_cmdline_pending, true); /* busy: at its next event, or exit */
+		return;
+	}
+	WRITE_ONCE(t->trace_cmdline_pending, false);
 	c->trace_cmdline_task = t;
 	c->trace_cmdline_pid = t->pid;
 }
@@ -210,6 +213,15 @@ void tracing_task_renamed(struct task *t)
 		__atomic_compare_exchange_n(&cpus[cpu].trace_cmdline_task, &expected, NULL, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	}
+}
+
+/* A task ends whose name no try could save (see trace/trace_cmdline.c): save it now. */
+void tracing_record_cmdline_exit(struct task *t)
+{
+	if (READ_ONCE(t->trace_cmdline_pending) &&
+	    (READ_ONCE(global_trace.trace_flags) & TRACE_ITER_RECORD_CMD))
+		trace_save_cmdline_wait(t->pid, t->comm);
+	WRITE_ONCE(t->trace_cmdline_pending, false);
 }
 
 /* After record-cmd was off: the next event of each task saves its name again. */

@@ -334,6 +334,8 @@ int trace_save_stack(unsigned long *store, int size);
  * tracing_record_cmdline() (trace/trace_ctx.h), as each task shows up in a CPU's events.
  */
 bool trace_save_cmdline(int pid, const char *comm); /* false: busy, try again later */
+void trace_save_cmdline_wait(int pid, const char *comm); /* task context: waits for the lock */
+void tracing_record_cmdline_exit(struct task *t); /* a name no event could save, at exit */
 void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN]); /* "<idle>", "<...>" */
 void tracing_forget_cmdline_tasks(void);
 void tracing_task_renamed(struct task *t);

@@ -15,6 +15,9 @@
  * Recorders run in any context on any CPU, even inside an NMI that interrupted the printer: so
  * they only try the lock, and skip (to retry at the task's next event) rather than wait. They
  * call nothing that could be traced or could schedule: raw arch_spin_* and plain loops.
+ * A task whose every try failed (a short one, while another CPU held the lock: under a loaded
+ * host a vCPU can be descheduled holding it) would print as "<...>": so the task marks itself,
+ * and its exit, task context, saves the name waiting for the lock (trace_save_cmdline_wait()).
  * Not traced, for the same reason: the function tracer calls in here for every event.
  */
 #include "trace/trace.h"
@@ -74,17 +77,14 @@ static void reset_cmdlines(struct saved_cmdlines_buffer *s)
 	cmdlines_ready = true;
 }
 
-/* Saves pid's comm; false if another CPU (or the context we interrupted) holds the lock. */
-bool trace_save_cmdline(int pid, const char *comm)
+/* Saves pid's comm in its slot, or takes the next one (the lock held). */
+static void __trace_save_cmdline(int pid, const char *comm)
 {
 	struct saved_cmdlines_buffer *s;
 	unsigned int slot;
 	uint16_t *map;
 
-	if (pid <= 0)
-		return true; /* the idle tasks print as <idle> */
-	if (!arch_spin_trylock(&trace_cmdline_lock))
-		return false;
+	lockdep_assert_held(&trace_cmdline_lock);
 	s = savedcmd;
 	if (!cmdlines_ready)
 		reset_cmdlines(s);
@@ -106,15 +106,35 @@ bool trace_save_cmdline(int pid, const char *comm)
 		*map = (uint16_t)slot;
 	}
 	copy_comm(s->saved_cmdlines[slot], comm);
+}
+
+/* Saves pid's comm; false if another CPU (or the context we interrupted) holds the lock. */
+bool trace_save_cmdline(int pid, const char *comm)
+{
+	if (pid <= 0)
+		return true; /* the idle tasks print as <idle> */
+	if (!arch_spin_trylock(&trace_cmdline_lock))
+		return false;
+	__trace_save_cmdline(pid, comm);
 	arch_spin_unlock(&trace_cmdline_lock);
 	return true;
 }
 
-/* Printing is task context: here waiting for a recorder is fine (it never waits). */
+/* Task context only: here waiting for a recorder is fine (it never waits). */
 static void cmdline_lock(void)
 {
 	while (!arch_spin_trylock(&trace_cmdline_lock))
 		cpu_relax();
+}
+
+/* The same, waiting for the lock: for a task's exit, when no later event can retry. */
+void trace_save_cmdline_wait(int pid, const char *comm)
+{
+	if (pid <= 0)
+		return;
+	cmdline_lock();
+	__trace_save_cmdline(pid, comm);
+	arch_spin_unlock(&trace_cmdline_lock);
 }
 
 void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])

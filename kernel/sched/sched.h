@@ -106,6 +106,7 @@ struct task {
 	uint64_t sleep_time;     /* total ns switched out, kept only while it has a return stack */
 	unsigned long *fgraph_task_vars; /* in the return stack's memory: fgraph_get_task_var */
 	uint64_t switched_out_at; /* when it last left a CPU */
+	bool trace_cmdline_pending; /* the tracer could not save its name yet (trace/trace.c) */
 	/* User space: NULL mm means a kernel thread, as in Linux. */
 	struct mm_struct *mm;      /* its address space (kernel/mm/mmap.c) */
 	struct fpu *fpu;           /* its FPU/SSE registers while it is switched out */
