@@ -172,8 +172,19 @@ static unsigned long nmi_backtrace_pending; /* CPUs asked and not yet answered *
 
 notrace void trigger_cpumask_backtrace(unsigned long mask)
 {
-	unsigned long asked = mask & ~(1UL << smp_processor_id());
+	int self = smp_processor_id();
+	unsigned long asked = mask & ~(1UL << self);
 	uint64_t deadline = ktime_get_ns() + NMI_BACKTRACE_TIMEOUT_NS;
+
+	/* This CPU, first and without an NMI, as Linux's nmi_cpu_backtrace(NULL): where it asks. */
+	if (mask & (1UL << self)) {
+		struct task *t = current;
+
+		printk(KERN_ERR "NMI backtrace for cpu %d\n", self);
+		printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", self, t ? t->pid : 0,
+		       t ? t->comm : "swapper");
+		dump_stack();
+	}
 
 	__atomic_or_fetch(&nmi_backtrace_pending, asked, __ATOMIC_ACQ_REL);
 	for (int c = 0; c < num_online_cpus(); c++)

@@ -99,7 +99,10 @@ static void sysrq_handle_showstate(int key)
 	local_irq_restore(flags);
 }
 
-/* Where every other CPU is, by NMI (arch/x86_64/traps.c): a CPU that stopped answering too. */
+/*
+ * Where every CPU is: this one from here, the others by NMI (arch/x86_64/traps.c), a CPU that
+ * stopped answering too. As Linux's trigger_all_cpu_backtrace().
+ */
 static void sysrq_handle_showallcpus(int key)
 {
 	unsigned long all = 0;
