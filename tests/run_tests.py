@@ -15,9 +15,11 @@ The last line reads "N passed, N failed".
 
 With --jobs N, N test files boot their kernels at once, each file in a process of its own whose
 output is printed whole when it ends: a QEMU without KVM keeps about one host core busy, and
-make test runs two on CI's two cores. A file that sets ALONE = True (its tests measure time or
-load every CPU: the job-control and minute-long recording tests) runs with nothing beside it.
-Files start longest first, by the times of the last run (build/qemu-test-times.json).
+make test runs two on CI's two cores. No file runs alone: every test must pass with other work
+beside it (two `yes > /dev/null` or another test file), so none may depend on timing. Files start
+longest first, by the times of the last run here (build/qemu-test-times.json) or, in a fresh
+clone, by those of a run recorded in the tree (tests/qemu/times.json): the long ones must not
+start last and leave one core idle at the end.
 """
 import argparse
 import importlib.util
@@ -186,44 +188,39 @@ def run_qemu(directory, only, results, files=None, label=""):
 
 
 RESULT = re.compile(r"^(PASS|FAIL) (\S+) \((\d+\.\d)s\)", re.M)
-TIMES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build",
-                     "qemu-test-times.json")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIMES = os.path.join(ROOT, "build", "qemu-test-times.json")
+TIMES_IN_TREE = os.path.join(ROOT, "tests", "qemu", "times.json")
 FILE_TIMEOUT = 1200  # seconds: a file whose kernel hangs past every test's own timeout
 
 
 def run_qemu_jobs(directory, only, results, jobs, batches):
     """run_qemu over the files of batches [(label, files, env)], jobs files at a time."""
-    try:
-        with open(TIMES) as f:
-            times = json.load(f)
-    except (OSError, ValueError):
-        times = {}
-    queue = []
-    for label, files, env in batches:
-        for name in test_files(directory, files):
-            with open(os.path.join(directory, name + ".py")) as f:
-                alone = re.search(r"^ALONE = True\b", f.read(), re.M) is not None
-            queue.append((label, name, env, alone))
+    times = {}
+    for path in (TIMES_IN_TREE, TIMES):  # this machine's own times win
+        try:
+            with open(path) as f:
+                times.update(json.load(f))
+        except (OSError, ValueError):
+            pass
+    queue = [(label, name, env) for label, files, env in batches
+             for name in test_files(directory, files)]
     # Longest first (unknown ones count as long), so that the short ones fill in at the end.
     queue.sort(key=lambda t: -times.get(t[0] + os.path.basename(t[1]), 1e9))
-    running = []  # (process, output file, label, name, start, alone)
+    running = []  # (process, output file, label, name, start)
     while queue or running:
-        busy_alone = any(r[5] for r in running)
-        if queue and not busy_alone and len(running) < jobs:
-            pick = next((t for t in queue if not t[3]), None) if running else queue[0]
-            if pick is not None:
-                queue.remove(pick)
-                label, name, env, alone = pick
-                out = tempfile.TemporaryFile("w+")
-                cmd = [sys.executable, os.path.abspath(__file__), "--qemu", directory,
-                       "--file", name, "--label", label] + sum((["-k", k] for k in only), [])
-                # A session of its own: a file that overstays is killed with its QEMUs.
-                proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                        env=dict(os.environ, **env), start_new_session=True)
-                running.append((proc, out, label, name, time.monotonic(), alone))
-                continue
+        if queue and len(running) < jobs:
+            label, name, env = queue.pop(0)
+            out = tempfile.TemporaryFile("w+")
+            cmd = [sys.executable, os.path.abspath(__file__), "--qemu", directory,
+                   "--file", name, "--label", label] + sum((["-k", k] for k in only), [])
+            # A session of its own: a file that overstays is killed with its QEMUs.
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                    env=dict(os.environ, **env), start_new_session=True)
+            running.append((proc, out, label, name, time.monotonic()))
+            continue
         for r in list(running):
-            proc, out, label, name, start, alone = r
+            proc, out, label, name, start = r
             elapsed = time.monotonic() - start
             if proc.poll() is None and elapsed < FILE_TIMEOUT:
                 continue

@@ -5,7 +5,6 @@ import re
 import shutil
 import subprocess
 import tempfile
-import zlib
 
 from lucid import Lucid
 

@@ -10,7 +10,7 @@ import collections
 import re
 
 from test_syscalls import same_as_linux
-from tracefs import T, TRACE_EVENT_LINE, ok, reset_tracing, sh
+from tracefs import TRACE_EVENT_LINE, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 TICK_NSEC = 10000000  # HZ 100

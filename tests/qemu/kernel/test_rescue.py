@@ -5,7 +5,6 @@ each builtin works, bad input gets a clear error, and `exec PATH` runs a program
 import re
 import tempfile
 
-import pexpect
 from pexpect.popen_spawn import PopenSpawn
 
 from lucid import Lucid, iso_for, qemu_cmd

@@ -4,9 +4,6 @@ import time
 
 from lucid import Lucid
 
-# Run with no other test file beside it (tests/run_tests.py --jobs):
-# lock stress on every CPU, and a sleep timed against the host's clock.
-ALONE = True
 
 RUN_TEST_LINE = (r"run_test: (\d+) threads x (\d+) rounds on (\d+) CPUs: counter (\d+)/(\d+), "
                  r"(\d+) wakeups, rounds per CPU:([\d ]+), (\d+) CPUs used, ok")

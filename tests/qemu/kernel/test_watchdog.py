@@ -3,10 +3,6 @@ import re
 
 from lucid import Lucid
 
-# Run with no other test file beside it (tests/run_tests.py --jobs):
-# a soft lockup is measured in seconds of the guest's clock.
-ALONE = True
-
 
 def test_soft_lockup_reported():
     k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic=1")

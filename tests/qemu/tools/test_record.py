@@ -38,9 +38,6 @@ import trace_dat  # noqa: E402
 import trace_json  # noqa: E402
 from test_events import TraceEvent  # noqa: E402 - libtraceevent through ctypes
 
-# Run with no other test file beside it (tests/run_tests.py --jobs):
-# a minute of recording on every CPU, and losses counted.
-ALONE = True
 
 T = "/sys/kernel/tracing"
 LUCID_RECORD = os.path.join(ROOT, "tools", "lucid-record")

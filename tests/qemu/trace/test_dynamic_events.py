@@ -10,7 +10,7 @@ where Linux puts it. Removing an enabled event is EBUSY, as is ">" while one is 
 import re
 
 from test_kprobe_events import WAIT_FOR_MODULE
-from tracefs import (COMMON_FIELDS, EBUSY, EEXIST, EINVAL, ENODEV, ENOENT, T, cat, fails, last_error,
+from tracefs import (COMMON_FIELDS, EBUSY, EEXIST, EINVAL, ENODEV, ENOENT, cat, fails, last_error,
                      modes, ok, reset_tracing, sh)
 
 DEF = "e:myopen syscalls.sys_enter_openat file=+0($filename):ustring fl=$flags:x32"

@@ -15,7 +15,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EEXIST, EINVAL, ENOENT, T, cat, fails, ncpus, ok, reset_tracing, sh
+from tracefs import EEXIST, EINVAL, ENOENT, cat, fails, ncpus, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 

@@ -14,7 +14,7 @@ import re
 
 from lucid import ROOT
 from test_trace_cmd_events import SHARE, record, report_of
-from tracefs import (EBUSY, EEXIST, EINVAL, ENOENT, T, cat, fails, last_error, modes, ok,
+from tracefs import (EBUSY, EEXIST, EINVAL, ENOENT, cat, fails, last_error, modes, ok,
                      reset_tracing, sh)
 
 BOOT = {"timeout": 120, "share": SHARE}

@@ -20,7 +20,7 @@ does every function, by hand.
 import random
 import re
 
-from tracefs import T, cat, sh
+from tracefs import cat, sh
 
 BOOT = {"timeout": 120}
 STEP = 2  # every second function (see the docstring)

@@ -11,7 +11,7 @@ sections are long (DEMO_US) so that no stray section on a busy host is longer.
 import re
 import subprocess
 
-from tracefs import EBUSY, EINVAL, T, cat, fails, modes, ok, reset_tracing, sh
+from tracefs import EBUSY, T, cat, fails, modes, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 

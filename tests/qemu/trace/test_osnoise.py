@@ -14,7 +14,7 @@ is at least the threshold; tracing_max_latency is at least every worst case show
 """
 import re
 
-from tracefs import EBUSY, EINVAL, T, TRACE_PREFIX, cat, fails, modes, ncpus, ok, reset_tracing, sh
+from tracefs import EBUSY, T, TRACE_PREFIX, cat, fails, modes, ncpus, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 

@@ -5,7 +5,6 @@ set_ftrace_pid's own file tests are in test_ftrace_files.py and test_proc.py; he
 checks run on the three others, then what each does to a trace, and what Debian's trace-cmd
 record makes of them: with set_event_pid there, -F filters events through it.
 """
-import os
 import re
 
 from test_dynamic import PRINTK_LINE, T

@@ -10,7 +10,7 @@ the copy, its ip a kernel function's name.
 """
 import re
 
-from tracefs import T, TRACE_EVENT_LINE, cat, ok, reset_tracing, sh  # noqa: F401
+from tracefs import TRACE_EVENT_LINE, cat, ok, reset_tracing, sh  # noqa: F401
 from test_events import COMMON_FIELDS, TraceEvent
 
 FORK_FORMAT = (

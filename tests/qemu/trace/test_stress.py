@@ -8,9 +8,6 @@ from lucid import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import stress  # noqa: E402
 
-# Run with no other test file beside it (tests/run_tests.py --jobs):
-# every CPU busy, the tracers switched under it.
-ALONE = True
 
 SECONDS = 40
 

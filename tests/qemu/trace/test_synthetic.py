@@ -11,7 +11,7 @@ hist trigger writes into them are test_hist_actions.py's.
 """
 import re
 
-from tracefs import (COMMON_FIELDS, EBUSY, EEXIST, EINVAL, ENOENT, T, TRACE_EVENT_LINE, cat, fails,
+from tracefs import (COMMON_FIELDS, EBUSY, EEXIST, EINVAL, ENOENT, TRACE_EVENT_LINE, cat, fails,
                      last_error, modes, ok, reset_tracing, sh)
 
 

@@ -13,7 +13,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EINVAL, T, TRACE_LINE, cat, fails, ok, reset_tracing, sh  # noqa: F401
+from tracefs import TRACE_LINE, cat, fails, ok, reset_tracing, sh  # noqa: F401
 from test_events import COMMON_FIELDS, TraceEvent
 
 

@@ -7,7 +7,7 @@ and checks that the trace is as before.
 import re
 import struct
 
-from tracefs import EINVAL, T, cat, fails, ok, sh  # noqa: F401
+from tracefs import T, cat, fails, ok, sh  # noqa: F401
 
 BOOT = {"cmdline": ""}
 

@@ -14,7 +14,6 @@ import subprocess
 import tempfile
 import time
 
-import pexpect
 from pexpect.popen_spawn import PopenSpawn
 
 from lucid import Lucid, iso_for, qemu_cmd

@@ -22,11 +22,6 @@ import time
 
 import pexpect
 
-from lucid import Lucid
-
-# Run with no other test file beside it (tests/run_tests.py --jobs):
-# job control in bash and busybox reacts to when signals and keys arrive.
-ALONE = True
 
 BUSYBOX = "/bin/busybox"
 BASH = "/bin/bash-static"

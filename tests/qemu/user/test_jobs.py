@@ -10,9 +10,6 @@ they now check that the kernel's signals, process groups and tty give bash what 
 import re
 import time
 
-# Run with no other test file beside it (tests/run_tests.py --jobs):
-# stop, continue and kill of jobs: what arrives when.
-ALONE = True
 
 TRACING = "/sys/kernel/tracing"
 

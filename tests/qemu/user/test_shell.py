@@ -6,14 +6,11 @@ bash itself, whose error messages start with "-bash: " (a login shell's $0). Whe
 bash define the answer, it is compared with the host's bash ("bash: line 1: " as "-bash: ").
 The commands are busybox's. The kernel's rescue console has its own tests (test_rescue.py).
 """
-import os
 import re
 import shutil
 import subprocess
 import tempfile
 import time
-
-from lucid import PROMPT
 
 
 def test_prompt_follows_cwd(lucid):
