@@ -27,6 +27,7 @@
 #include "kernel/signal.h"
 #include "kernel/locking/lockdep.h"
 #include "kernel/mm/mm.h"
+#include "kernel/time/posix-timers.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
@@ -81,6 +82,7 @@ void account_process_tick(bool user)
 	if (user)
 		itimer_tick(t, ITIMER_VIRTUAL, SIGVTALRM);
 	itimer_tick(t, ITIMER_PROF, SIGPROF);
+	run_posix_cpu_timers(); /* timer_create's on the CPU-time clocks */
 }
 
 #define KIB 1024

@@ -133,6 +133,9 @@ struct task {
 	uint64_t it_real_incr;     /* ITIMER_REAL's interval in ns: re-armed by this; 0: once */
 	/* ITIMER_VIRTUAL and ITIMER_PROF: ns of CPU time left (0: off) and their intervals. */
 	uint64_t it_cpu_left[2], it_cpu_incr[2];
+	/* The leader's: its process's POSIX timers (kernel/time/posix-timers.c) and the next id. */
+	struct list_head posix_timers;
+	int next_posix_timer_id;
 	/* CPU time, counted at the tick (kernel/sched/cputime.c), in ns. */
 	uint64_t utime, stime;     /* in user mode, in the kernel */
 	uint64_t cutime, cstime;   /* of the children wait4 collected, and of theirs */
