@@ -12,6 +12,7 @@
  */
 #include "kernel/time/posix-timers.h"
 #include "kernel/sched/sched.h"
+#include "kernel/sched/cputime.h"
 #include "lib/errno.h"
 
 /* The task clock names, task_list_lock held: a thread, a process's leader, or NULL. */
@@ -48,18 +49,17 @@ static uint64_t task_cputime(const struct task *t, int which)
 int cpu_clock_read(int clock, uint64_t *ns)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	struct task *target = clock_task(clock), *t;
+	struct task *target = clock_task(clock);
 	int which = CPUCLOCK_WHICH(clock);
 
 	*ns = 0;
 	if (target && CPUCLOCK_PERTHREAD(clock)) {
 		*ns = task_cputime(target, which);
-	} else if (target) {
-		list_for_each_entry(t, &task_list, tasks)
-		{
-			if (t->tgid == target->tgid && !t->reaped)
-				*ns += task_cputime(t, which);
-		}
+	} else if (target) { /* the process: its threads, those that exited too */
+		struct group_usage u;
+
+		thread_group_usage(target, &u, true);
+		*ns = which == CPUCLOCK_VIRT ? u.utime : u.utime + u.stime;
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return target ? 0 : -EINVAL;

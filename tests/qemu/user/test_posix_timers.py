@@ -16,3 +16,10 @@ def test_posix_timers_musl(lucid):
 
 def test_posix_timers_glibc(lucid):
     same_as_linux_glibc(lucid, "posixtimers")
+
+
+def test_getrusage_and_times(lucid):
+    # Which fields getrusage fills (RUSAGE_SELF, THREAD, CHILDREN) and which it leaves 0, page
+    # faults in ru_minflt, a process's times and CPU clock keeping an exited thread's time,
+    # a reaped child's (and its thread's) in wait4, RUSAGE_CHILDREN and times().
+    same_as_linux(lucid, "rusage")
