@@ -185,11 +185,13 @@ static void fill_rusage(struct rusage *ru, const struct group_usage *u, unsigned
 
 void child_rusage(const struct task *c, struct rusage *ru)
 {
-	struct group_usage u = {c->utime + c->dead_utime + c->cutime,
-				c->stime + c->dead_stime + c->cstime,
-				c->nvcsw + c->dead_nvcsw + c->cnvcsw,
-				c->nivcsw + c->dead_nivcsw + c->cnivcsw,
-				c->min_flt + c->dead_min_flt + c->cmin_flt};
+	struct group_usage u = {
+		.utime = c->utime + c->dead_utime + c->cutime,
+		.stime = c->stime + c->dead_stime + c->cstime,
+		.nvcsw = c->nvcsw + c->dead_nvcsw + c->cnvcsw,
+		.nivcsw = c->nivcsw + c->dead_nivcsw + c->cnivcsw,
+		.min_flt = c->min_flt + c->dead_min_flt + c->cmin_flt,
+	};
 
 	fill_rusage(ru, &u, MAX(c->maxrss, c->cmaxrss));
 }
