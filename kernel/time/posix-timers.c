@@ -47,6 +47,7 @@
 #include "kernel/signal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/fs/seq_file.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -77,6 +78,7 @@ struct k_itimer {
 	struct list_head cpu_list; /* a CPU-time timer: on cpu_timers, for the tick */
 	int it_id;
 	int it_clock;
+	int it_clock_shown; /* /proc/PID/timers' ClockID: Linux's it_clock (PROCESS_CLOCK for 2) */
 	int it_sigev_notify;
 	int it_tid; /* SIGEV_THREAD_ID: the thread the signal goes to */
 	bool it_active; /* armed, its signal not yet sent */
@@ -373,6 +375,11 @@ long sys_timer_create(int which_clock, const struct sigevent_user __user *uev,
 	hrtimer_init(&timr->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	timr->timer.function = posix_timer_fn;
 	timr->it_clock = timr->it_cpu ? cpu_timer_clock(which_clock) : which_clock;
+	timr->it_clock_shown = which_clock == CLOCK_PROCESS_CPUTIME_ID
+				       ? MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED)
+			       : which_clock == CLOCK_THREAD_CPUTIME_ID
+				       ? MAKE_THREAD_CPUCLOCK(0, CPUCLOCK_SCHED)
+				       : which_clock;
 	timr->it_overrun = -1;
 	timr->it_process = leader;
 	timr->sigq->info.code = SI_TIMER;
@@ -581,4 +588,42 @@ void exit_posix_timers(struct task *leader)
 		else
 			timer_free(timr);
 	}
+}
+
+/*
+ * /proc/PID/timers (kernel/fs/proc/base.c): the process's timers, newest first, as Linux's
+ * show_timer prints them. posix_timers_lock, then task_list_lock (the tick's order), held
+ * while printing: seq_printf only fills the file's buffer.
+ */
+int proc_timers_show(struct seq_file *m, int pid)
+{
+	static const char *const nstr[] = {[SIGEV_SIGNAL] = "signal", [SIGEV_NONE] = "none",
+					   [SIGEV_THREAD] = "thread"};
+	unsigned long flags = spin_lock_irqsave(&posix_timers_lock);
+	struct task *leader = NULL, *t;
+	struct k_itimer *timr;
+
+	spin_lock(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid == pid && !t->reaped)
+			leader = t->group_leader;
+	}
+	if (leader) {
+		list_for_each_entry(timr, timers_of(leader), list)
+		{
+			int notify = timr->it_sigev_notify;
+			bool tid = notify & SIGEV_THREAD_ID;
+
+			seq_printf(m, "ID: %d\n", timr->it_id);
+			seq_printf(m, "signal: %d/%016lx\n", timr->sigq->info.signo,
+				   (unsigned long)timr->sigq->info.value);
+			seq_printf(m, "notify: %s/%s.%d\n", nstr[notify & ~SIGEV_THREAD_ID],
+				   tid ? "tid" : "pid", tid ? timr->it_tid : leader->tgid);
+			seq_printf(m, "ClockID: %d\n", timr->it_clock_shown);
+		}
+	}
+	spin_unlock(&task_list_lock);
+	spin_unlock_irqrestore(&posix_timers_lock, flags);
+	return leader ? 0 : -ESRCH;
 }

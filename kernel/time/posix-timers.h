@@ -62,7 +62,10 @@ struct task;
 void posixtimer_rearm(struct ksiginfo *info);
 /* The process's timers end (its last thread exits; exec): leader is its group leader. */
 void exit_posix_timers(struct task *leader);
-/* The CPU-time timers of current's process, from the tick (kernel/sched/cputime.c). */
+/* The CPU-time timers whose time has come, from the tick (kernel/sched/cputime.c). */
 void run_posix_cpu_timers(void);
+struct seq_file;
+/* /proc/PID/timers: the timers of pid's process, as Linux prints them; 0 or -ESRCH. */
+int proc_timers_show(struct seq_file *m, int pid);
 
 #endif

@@ -176,6 +176,39 @@ static void ids(void)
 	k_delete(d);
 }
 
+/* /proc/self/timers: each timer's id, signal and value, notification and clock, newest first. */
+static void proc_timers(void)
+{
+	struct sigevent sev;
+	char line[256], pid[16];
+	int ids[4];
+	FILE *f;
+
+	printf("-- /proc/self/timers\n");
+	k_create(CLOCK_MONOTONIC, NULL, &ids[0]);
+	sev = sigev(SIGEV_NONE, 0, 0);
+	sev.sigev_value.sival_ptr = (void *)0x1234;
+	k_create(CLOCK_REALTIME, &sev, &ids[1]);
+	sev = sigev(SIGEV_SIGNAL | SIGEV_THREAD_ID, SIG_A, 5);
+	sev.sigev_notify_thread_id = (int)syscall(SYS_gettid);
+	k_create(CLOCK_BOOTTIME, &sev, &ids[2]);
+	sev = sigev(SIGEV_SIGNAL, SIGUSR2, 6);
+	k_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &ids[3]);
+	snprintf(pid, sizeof(pid), ".%d", (int)getpid());
+	f = fopen("/proc/self/timers", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, pid);
+
+		if (p && p[strlen(pid)] == '\n') /* this process's pid (and its thread's id) */
+			strcpy(p, ".PID\n");
+		fputs(line, stdout);
+	}
+	if (f)
+		fclose(f);
+	for (int i = 0; i < 4; i++)
+		k_delete(ids[i]);
+}
+
 static volatile sig_atomic_t handled, handled_code, handled_value, handled_timerid;
 static volatile sig_atomic_t handled_tid;
 
@@ -652,6 +685,7 @@ int main(int argc, char **argv)
 	}
 	errors();
 	ids();
+	proc_timers();
 	one_shots();
 	default_sigevent();
 	absolute();
