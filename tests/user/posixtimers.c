@@ -718,6 +718,75 @@ static void linux61(void)
 	wait(&status);
 }
 
+#define STRESS_THREADS 4
+#define STRESS_SIGNALS 20
+
+static _Thread_local volatile int my_signals;
+
+static void on_stress(int sig)
+{
+	(void)sig;
+	my_signals++;
+}
+
+static void on_stress_info(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (si->si_code == SI_TIMER && si->si_value.sival_int == 1) /* its own timer's */
+		on_stress(sig);
+}
+
+static volatile sig_atomic_t process_signals;
+
+static void on_process_timer(int sig)
+{
+	(void)sig;
+	process_signals++;
+}
+
+/* Each thread's own 1 ms timer, to itself, until it has had STRESS_SIGNALS; armed to the end. */
+static void *stresser(void *arg)
+{
+	struct sigevent sev = sigev(SIGEV_SIGNAL | SIGEV_THREAD_ID, SIG_A, 1);
+	int id = -1;
+
+	sev.sigev_notify_thread_id = (int)syscall(SYS_gettid);
+	k_create(CLOCK_MONOTONIC, &sev, &id);
+	k_settime(id, 0, MSEC, MSEC, NULL);
+	for (long end = now_ns(CLOCK_MONOTONIC) + WAIT_S * NSEC_PER_SEC;
+	     my_signals < STRESS_SIGNALS && now_ns(CLOCK_MONOTONIC) < end;)
+		;
+	*(int *)arg = my_signals >= STRESS_SIGNALS;
+	return NULL;
+}
+
+/*
+ * Threads that each take their own timer's signals while a process-wide 100 us timer and a
+ * CPU-time one run too; the process exits with them all armed (exit deletes them).
+ */
+static void stress(void)
+{
+	struct sigevent sev = sigev(SIGEV_SIGNAL, SIG_B, 0);
+	pthread_t th[STRESS_THREADS];
+	int ok[STRESS_THREADS], all = 1, id = -1;
+
+	handle(SIG_A, on_stress_info);
+	signal(SIG_B, on_process_timer);
+	k_create(CLOCK_MONOTONIC, &sev, &id);
+	k_settime(id, 0, 100000, 100000, NULL);
+	k_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &id);
+	k_settime(id, 0, MSEC, MSEC, NULL);
+	for (int i = 0; i < STRESS_THREADS; i++)
+		pthread_create(&th[i], NULL, stresser, &ok[i]);
+	for (int i = 0; i < STRESS_THREADS; i++) {
+		pthread_join(th[i], NULL);
+		all &= ok[i];
+	}
+	printf("%d threads, each had its own timer's %d signals: %s\n", STRESS_THREADS,
+	       STRESS_SIGNALS, yes(all));
+	exit(0); /* with the two process timers armed */
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -725,6 +794,8 @@ int main(int argc, char **argv)
 		after_exec();
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "stress") == 0)
+		stress();
 	if (argc == 2 && strcmp(argv[1], "linux61") == 0) {
 		linux61();
 		return 0;

@@ -63,3 +63,15 @@ def test_posix_timers_as_linux_6_1(lucid):
     out = lucid.run("posixtimers linux61")
     assert out == ("deleted with its signal pending: still delivered: yes, SI_TIMER from it: yes\n"
                    "RLIMIT_SIGPENDING 3: 3 timers, then Resource temporarily unavailable\n"), out
+
+
+def test_posix_timers_stress(lucid):
+    # Four threads each take their own 1 ms timer's signals (SIGEV_THREAD_ID) while a 100 us
+    # timer and a CPU-time one signal the process; it exits with them all armed. Five times,
+    # then no WARNING in the log.
+    last = lucid.run("dmesg | tail -n 1")
+    for _ in range(5):
+        out = lucid.run("posixtimers stress", 60)
+        assert out == "4 threads, each had its own timer's 20 signals: yes\n", out
+    log = lucid.run("dmesg")
+    assert "WARNING" not in log[log.rfind(last) + len(last):], log
