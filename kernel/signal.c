@@ -54,6 +54,7 @@
 #include "kernel/time/posix-timers.h"
 #include "kernel/time/hrtimer.h"
 #include "kernel/time/time.h"
+#include "kernel/panic.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -419,7 +420,7 @@ int send_sigqueue(struct sigqueue *q, struct task *leader, int tid)
 		sh = t->sighand;
 	if (t && !sh && !tid && !list_empty(&leader->thread_head)) /* the leader exited */
 		sh = list_first_entry(&leader->thread_head, struct task, thread_node)->sighand;
-	if (!sh)
+	if (!sh || WARN_ON(!q->prealloc)) /* only a timer's own entry is sent this way */
 		goto out;
 	prepare_signal(sig, t);
 	ret = 1;
@@ -457,6 +458,7 @@ void sigqueue_free(struct sigqueue *q)
 {
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 
+	WARN_ON(!q->prealloc); /* its timer frees it, once */
 	q->prealloc = false;
 	if (!list_empty(&q->list))
 		q = NULL; /* queued: its dequeue frees it, as any other entry */
@@ -483,7 +485,8 @@ void flush_itimer_signals(struct task *t)
 		dropped |= sigmask(q->info.signo);
 		list_del_init(&q->list);
 		sh->nr_queued--;
-		if (!q->prealloc) /* the timers went first: none is still a timer's */
+		/* The timers were deleted first (exec): none is still a timer's own. */
+		if (!WARN_ON(q->prealloc))
 			kfree(q);
 	}
 	dropped &= ~kept;

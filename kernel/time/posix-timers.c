@@ -48,6 +48,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/fs/seq_file.h"
+#include "kernel/panic.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -537,6 +538,7 @@ static int timer_del(struct k_itimer *timr)
 	timr->it_interval = 0;
 	if (!timr->it_cpu && hrtimer_try_to_cancel(&timr->timer) < 0)
 		return TIMER_RETRY;
+	WARN_ON(hrtimer_active(&timr->timer)); /* its function will run no more: it may go */
 	list_del(&timr->list);
 	if (timr->it_cpu) {
 		list_del(&timr->cpu_list);
