@@ -115,6 +115,7 @@ void __noreturn do_exit(int code)
 	 */
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	bool last = __atomic_sub_fetch(&leader->nr_threads, 1, __ATOMIC_SEQ_CST) == 0;
+	account_thread_exit(t); /* a thread's times stay its process's (getrusage, times) */
 	if (!last)
 		wake_up(&leader->wait_chldexit); /* an execve in another thread waits for this */
 	spin_unlock_irqrestore(&task_list_lock, flags);
@@ -173,6 +174,14 @@ int de_thread(struct task *t)
 		t->cnvcsw = leader->cnvcsw;
 		t->cnivcsw = leader->cnivcsw;
 		t->cmaxrss = leader->cmaxrss;
+		t->cmin_flt = leader->cmin_flt;
+		/* The old leader's figures, and those of the threads it kept, are the process's. */
+		t->dead_utime = leader->dead_utime + leader->utime;
+		t->dead_stime = leader->dead_stime + leader->stime;
+		t->dead_nvcsw = leader->dead_nvcsw + leader->nvcsw;
+		t->dead_nivcsw = leader->dead_nivcsw + leader->nivcsw;
+		t->dead_min_flt = leader->dead_min_flt + leader->min_flt;
+		leader->cputime_folded = true; /* counted in t now, until it is gone */
 		t->child_subreaper = leader->child_subreaper;
 		t->shared_pending = leader->shared_pending;
 		list_for_each_entry(c, &task_list, tasks)

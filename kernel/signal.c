@@ -51,6 +51,10 @@
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/time/posix-timers.h"
+#include "kernel/time/hrtimer.h"
+#include "kernel/time/time.h"
+#include "kernel/panic.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -119,7 +123,9 @@ void sighand_free(struct sighand_struct *sh)
 		return;
 	list_for_each_entry_safe(q, n, &sh->rtqueue, list)
 	{
-		kfree(q);
+		list_del_init(&q->list);
+		if (!q->prealloc) /* a timer's own entry is its timer's to free */
+			kfree(q);
 	}
 	kfree(sh);
 }
@@ -390,6 +396,106 @@ out:
 	return ret;
 }
 
+/*
+ * A POSIX timer's signal (Linux's send_sigqueue): the timer's own entry, never a second one, so
+ * a timer has one signal pending at most and counts the expiries meanwhile in its si_overrun.
+ * The entry is queued for a standard signal too: a kill of the same signal pending meanwhile
+ * is delivered as this one (Linux would deliver both; a standard signal merges anyway).
+ */
+int send_sigqueue(struct sigqueue *q, struct task *leader, int tid)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	int sig = q->info.signo, ret = -1, result = TRACE_SIGNAL_IGNORED;
+	struct task *t = tid ? NULL : leader, *th;
+	struct sighand_struct *sh = NULL;
+
+	if (tid) {
+		for_each_thread(leader, th)
+		{
+			if (th->pid == tid)
+				t = th;
+		}
+	}
+	if (t)
+		sh = t->sighand;
+	if (t && !sh && !tid && !list_empty(&leader->thread_head)) /* the leader exited */
+		sh = list_first_entry(&leader->thread_head, struct task, thread_node)->sighand;
+	if (!sh || WARN_ON(!q->prealloc)) /* only a timer's own entry is sent this way */
+		goto out;
+	prepare_signal(sig, t);
+	ret = 1;
+	if (sig_ignored(t, sh, sig))
+		goto out;
+	ret = 0;
+	if (!list_empty(&q->list)) { /* its last signal is still pending */
+		q->info.overrun++;
+		result = TRACE_SIGNAL_ALREADY_PENDING;
+		goto out;
+	}
+	q->info.overrun = 0;
+	q->tid = tid;
+	list_add_tail(&q->list, &sh->rtqueue);
+	sh->nr_queued++;
+	if (tid) {
+		__atomic_fetch_or(&t->sigpending, sigmask(sig), __ATOMIC_SEQ_CST);
+		set_tsk_thread_flag(t, TIF_SIGPENDING);
+		if (!(t->blocked & sigmask(sig)))
+			signal_wake_up(t, false);
+	} else {
+		__atomic_fetch_or(&leader->shared_pending, sigmask(sig), __ATOMIC_SEQ_CST);
+		complete_signal(sig, t);
+	}
+	signalfd_notify();
+	result = TRACE_SIGNAL_DELIVERED;
+out:
+	if (t)
+		trace_signal_generate(sig, &q->info, t, !tid, result);
+	spin_unlock_irqrestore(&sig_lock, flags);
+	return ret;
+}
+
+void sigqueue_free(struct sigqueue *q)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+
+	WARN_ON(!q->prealloc); /* its timer frees it, once */
+	q->prealloc = false;
+	if (!list_empty(&q->list))
+		q = NULL; /* queued: its dequeue frees it, as any other entry */
+	spin_unlock_irqrestore(&sig_lock, flags);
+	kfree(q);
+}
+
+/* Drops the entries of SI_TIMER from t's queue, and the pending marks that were theirs alone. */
+void flush_itimer_signals(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&sig_lock);
+	struct sighand_struct *sh = t->sighand;
+	struct sigqueue *q, *n;
+	sigset_t dropped = 0, kept = 0;
+
+	if (!sh)
+		goto out;
+	list_for_each_entry_safe(q, n, &sh->rtqueue, list)
+	{
+		if (q->info.code != SI_TIMER) {
+			kept |= sigmask(q->info.signo);
+			continue;
+		}
+		dropped |= sigmask(q->info.signo);
+		list_del_init(&q->list);
+		sh->nr_queued--;
+		/* The timers were deleted first (exec): none is still a timer's own. */
+		if (!WARN_ON(q->prealloc))
+			kfree(q);
+	}
+	dropped &= ~kept;
+	__atomic_fetch_and(&t->sigpending, ~dropped, __ATOMIC_SEQ_CST);
+	__atomic_fetch_and(&t->group_leader->shared_pending, ~dropped, __ATOMIC_SEQ_CST);
+out:
+	spin_unlock_irqrestore(&sig_lock, flags);
+}
+
 int send_sig_info(int sig, const struct ksiginfo *info, struct task *t)
 {
 	return do_send_sig_info(sig, info, t, true);
@@ -565,28 +671,29 @@ static void dequeue_signal(struct task *t, int sig, struct ksiginfo *info, struc
 	unsigned long *pending = own ? &t->sigpending : &t->group_leader->shared_pending;
 	int tid = own ? t->pid : 0;
 
-	*freed = NULL;
-	if (sig < SIGRTMIN) {
-		*info = sh->info[sig];
-	} else {
-		struct sigqueue *q;
+	struct sigqueue *q, *taken = NULL;
 
-		memset(info, 0, sizeof(*info));
-		list_for_each_entry(q, &sh->rtqueue, list)
-		{
-			if (q->info.signo != sig || q->tid != tid)
-				continue;
-			if (*freed) {
-				more = true;
-				break;
-			}
-			*info = q->info;
-			*freed = q;
+	*freed = NULL;
+	memset(info, 0, sizeof(*info));
+	/* The queue: real-time signals, and a timer's entry of any signal (send_sigqueue). */
+	list_for_each_entry(q, &sh->rtqueue, list)
+	{
+		if (q->info.signo != sig || q->tid != tid)
+			continue;
+		if (taken) {
+			more = true;
+			break;
 		}
-		if (*freed) {
-			list_del(&(*freed)->list);
-			sh->nr_queued--;
-		}
+		*info = q->info;
+		taken = q;
+	}
+	if (taken) {
+		list_del_init(&taken->list);
+		sh->nr_queued--;
+		if (!taken->prealloc)
+			*freed = taken;
+	} else if (sig < SIGRTMIN) {
+		*info = sh->info[sig];
 	}
 	if (info->signo != sig) { /* marked before it had a table, or a queue that overflowed */
 		memset(info, 0, sizeof(*info));
@@ -611,6 +718,8 @@ int dequeue_signal_mask(sigset_t mask, struct ksiginfo *info)
 		dequeue_signal(t, sig, info, &freed);
 	spin_unlock_irqrestore(&sig_lock, flags);
 	kfree(freed);
+	if (sig)
+		posixtimer_rearm(info);
 	return sig;
 }
 
@@ -787,6 +896,7 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		}
 		spin_unlock_irqrestore(&sig_lock, flags);
 		kfree(freed);
+		posixtimer_rearm(info); /* a periodic timer's signal taken: it goes again */
 
 		if (ka->handler == SIG_IGN)
 			continue;
@@ -916,6 +1026,66 @@ long sys_rt_sigsuspend(const sigset_t __user *unewset, size_t sigsetsize)
 		return err;
 	sleep_until_signal();
 	return -ERESTARTNOHAND;
+}
+
+/*
+ * rt_sigtimedwait (sigwaitinfo, sigtimedwait, sigwait): takes a pending signal of the set
+ * with no handler run, waiting for one (with the set unblocked meanwhile, so that its signals
+ * wake the wait) until the timeout, relative on CLOCK_MONOTONIC (NULL: for ever). The
+ * signal's number, -EAGAIN once the time is up, -EINTR if another signal's handler is to run:
+ * never restarted, as Linux's. glibc's SIGEV_THREAD timers wait here in their helper thread.
+ */
+long sys_rt_sigtimedwait(const sigset_t __user *uthese, void __user *uinfo,
+			 const struct __kernel_timespec __user *uts, size_t sigsetsize)
+{
+	struct task *t = current;
+	struct __kernel_timespec ts;
+	struct ksiginfo info;
+	uint64_t end = KTIME_MAX;
+	sigset_t these;
+	int sig;
+
+	if (sigsetsize != SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	if (uts) {
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
+			return -EINVAL;
+		if ((uint64_t)ts.tv_sec < KTIME_MAX / NSEC_PER_SEC / 2) /* else: for ever */
+			end = ktime_get_ns() + (uint64_t)ts.tv_sec * NSEC_PER_SEC +
+			      (uint64_t)ts.tv_nsec;
+	}
+	these &= ~SIG_KERNEL_ONLY_MASK;
+	sig = dequeue_signal_mask(these, &info);
+	if (!sig && !(uts && !ts.tv_sec && !ts.tv_nsec)) {
+		sigset_t saved = t->blocked;
+		struct hrtimer_sleeper sl;
+
+		set_current_blocked(saved & ~these);
+		hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		/* Asleep before the timer and the look at the signals: no wakeup is lost. */
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (end != KTIME_MAX)
+			hrtimer_start(&sl.timer, end, HRTIMER_MODE_ABS);
+		while (READ_ONCE(sl.task) && !signal_pending_current()) {
+			schedule();
+			set_current_state(TASK_INTERRUPTIBLE);
+		}
+		set_current_state(TASK_RUNNING);
+		hrtimer_cancel(&sl.timer); /* after it, its function runs nowhere: sl may go */
+		set_current_blocked(saved);
+		sig = dequeue_signal_mask(these, &info);
+		if (!sig)
+			return READ_ONCE(sl.task) ? -EINTR : -EAGAIN;
+	}
+	if (!sig)
+		return -EAGAIN;
+	if (uinfo && copy_siginfo_to_user(uinfo, &info))
+		return -EFAULT;
+	return sig;
 }
 
 static int check_sig(int sig)

@@ -72,6 +72,7 @@ typedef uint64_t sigset_t;
 #define SI_USER 0 /* kill */
 #define SI_KERNEL 0x80
 #define SI_TKILL (-6) /* tkill, tgkill */
+#define SI_TIMER (-2) /* a POSIX timer's (kernel/time/posix-timers.c) */
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
 #define BUS_ADRERR 2 /* SIGBUS: no memory behind the address (past a mapped file's end) */
@@ -101,6 +102,11 @@ struct ksiginfo {
 	int pid; /* SI_USER, SI_TKILL, SIGCHLD: the sender, or the child */
 	int status; /* SIGCHLD: the exit code or the signal */
 	unsigned long addr; /* SIGSEGV, SIGBUS, SIGILL, SIGFPE: the faulting address */
+	/* SI_TIMER: the timer's id, its overrun count and the program's sigev_value. */
+	int timer_id;
+	int overrun;
+	uint64_t value;
+	int sys_private; /* SI_TIMER: re-arm the timer as it is taken (never seen by the user) */
 };
 
 /* A real-time signal waiting in its queue: each one sent is delivered, in order. */
@@ -108,6 +114,7 @@ struct sigqueue {
 	struct list_head list;
 	struct ksiginfo info;
 	int tid; /* sent to that thread (tgkill); 0: to the process */
+	bool prealloc; /* a POSIX timer's own entry: that timer frees it, not its dequeue */
 };
 
 /*
@@ -237,5 +244,20 @@ bool child_report_take(struct task *c, bool stopped, bool continued, int *status
 /* Returns t->self_reap as it was decided: true if nobody will wait for t (it frees itself). */
 bool do_notify_parent(struct task *t, int status);
 void __do_notify_parent(struct task *t, int status); /* task_list_lock held */
+
+/*
+ * POSIX timers' signals (kernel/time/posix-timers.c), Linux's send_sigqueue: q, the timer's own
+ * entry, is queued for the thread tid of the process whose leader is leader (tid 0: for the
+ * process). If q is still queued from the timer's last expiry, its overrun count goes up
+ * instead: one signal per timer at most. 0: queued or counted; 1: the signal is ignored;
+ * -1: nobody to take it (the thread has exited).
+ */
+int send_sigqueue(struct sigqueue *q, struct task *leader, int tid);
+/* The timer is going: q is freed now, or by its dequeue if it is still queued (Linux's). */
+void sigqueue_free(struct sigqueue *q);
+/* exec: the old program's timer signals still pending are dropped (Linux's flush_itimer_signals). */
+void flush_itimer_signals(struct task *t);
+/* siginfo_t as the user sees it, from info (arch/x86_64/signal.c): 0 or -EFAULT. */
+int copy_siginfo_to_user(void __user *to, const struct ksiginfo *info);
 
 #endif

@@ -76,6 +76,14 @@ SYSCALL_DEFINE3(getdents64, unsigned int, fd, struct linux_dirent64 __user *, di
 SYSCALL_DEFINE1(set_tid_address, int __user *, tidptr)
 SYSCALL_DEFINE2(clock_gettime, const clockid_t, which_clock, struct __kernel_timespec __user *,
 		tp)
+SYSCALL_DEFINE3(timer_create, const clockid_t, which_clock,
+		struct sigevent __user *, timer_event_spec, timer_t __user *, created_timer_id)
+SYSCALL_DEFINE4(timer_settime, timer_t, timer_id, int, flags,
+		const struct __kernel_itimerspec __user *, new_setting,
+		struct __kernel_itimerspec __user *, old_setting)
+SYSCALL_DEFINE2(timer_gettime, timer_t, timer_id, struct __kernel_itimerspec __user *, setting)
+SYSCALL_DEFINE1(timer_getoverrun, timer_t, timer_id)
+SYSCALL_DEFINE1(timer_delete, timer_t, timer_id)
 SYSCALL_DEFINE4(clock_nanosleep, const clockid_t, which_clock, int, flags,
 		const struct __kernel_timespec __user *, rqtp, struct __kernel_timespec __user *,
 		rmtp)
@@ -97,6 +105,8 @@ SYSCALL_DEFINE0(rt_sigreturn)
 SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 SYSCALL_DEFINE2(rt_sigpending, sigset_t __user *, uset, size_t, sigsetsize)
 SYSCALL_DEFINE2(rt_sigsuspend, sigset_t __user *, unewset, size_t, sigsetsize)
+SYSCALL_DEFINE4(rt_sigtimedwait, const sigset_t __user *, uthese, siginfo_t __user *, uinfo,
+		const struct __kernel_timespec __user *, uts, size_t, sigsetsize)
 SYSCALL_DEFINE2(tkill, pid_t, pid, int, sig)
 SYSCALL_DEFINE0(restart_syscall)
 SYSCALL_DEFINE6(futex, u32 __user *, uaddr, int, op, u32, val,

@@ -169,6 +169,16 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 			 struct __kernel_timespec __user *rmtp);
 long sys_restart_syscall(void);
 long sys_time(long __user *tloc);
+/* kernel/time/posix-timers.c */
+struct sigevent_user;
+struct __kernel_itimerspec;
+long sys_timer_create(int which_clock, const struct sigevent_user __user *uev,
+		      int __user *created_timer_id);
+long sys_timer_settime(int timer_id, int flags, const struct __kernel_itimerspec __user *unew,
+		       struct __kernel_itimerspec __user *uold);
+long sys_timer_gettime(int timer_id, struct __kernel_itimerspec __user *setting);
+long sys_timer_getoverrun(int timer_id);
+long sys_timer_delete(int timer_id);
 /* kernel/fs/pidfd.c */
 long sys_pidfd_open(int pid, unsigned int flags);
 long sys_pidfd_send_signal(int pidfd, int sig, const void __user *info, unsigned int flags);
@@ -258,6 +268,8 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 			size_t sigsetsize);
 long sys_rt_sigpending(uint64_t __user *uset, size_t sigsetsize);
 long sys_rt_sigsuspend(const uint64_t __user *unewset, size_t sigsetsize);
+long sys_rt_sigtimedwait(const uint64_t __user *uthese, void __user *uinfo,
+			 const struct __kernel_timespec __user *uts, size_t sigsetsize);
 long sys_pause(void);
 long sys_kill(int pid, int sig);
 long sys_tkill(int pid, int sig);

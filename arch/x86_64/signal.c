@@ -99,6 +99,11 @@ struct user_siginfo {
 		struct {
 			uint64_t addr;
 		} fault;
+		struct {
+			int32_t tid; /* the timer's id */
+			int32_t overrun;
+			uint64_t sigval;
+		} timer; /* SI_TIMER */
 		uint8_t pad[SI_MAX_SIZE - 16];
 	} u;
 };
@@ -138,9 +143,23 @@ static void siginfo_to_user(struct user_siginfo *u, const struct ksiginfo *info)
 	default:
 		break;
 	}
+	if (info->code == SI_TIMER) {
+		u->u.timer.tid = info->timer_id;
+		u->u.timer.overrun = info->overrun;
+		u->u.timer.sigval = info->value;
+		return;
+	}
 	u->u.kill.pid = info->pid; /* uid 0: everything runs as root */
 	if (info->signo == SIGCHLD)
 		u->u.kill.status = info->status;
+}
+
+int copy_siginfo_to_user(void __user *to, const struct ksiginfo *info)
+{
+	struct user_siginfo u;
+
+	siginfo_to_user(&u, info);
+	return copy_to_user(to, &u, sizeof(u)) ? -EFAULT : 0;
 }
 
 /* The FPU state now in the registers, into buf (the registers are the task's until it leaves). */

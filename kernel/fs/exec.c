@@ -30,6 +30,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/time/timer.h"
+#include "kernel/time/posix-timers.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
@@ -697,6 +698,9 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
 	tracing_task_renamed(t); /* the trace's TASK column names it anew */
 	do_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
+	/* Its POSIX timers too, and their signals pending (Linux's begin_new_exec): not alarm. */
+	exit_posix_timers(t->group_leader);
+	flush_itimer_signals(t);
 	/* old_pid: the thread id it had, when a thread other than the leader execs. */
 	trace_sched_process_exec(t, old_pid, filename);
 	if (args) {

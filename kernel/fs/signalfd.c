@@ -80,7 +80,12 @@ static void signalfd_copyinfo(struct signalfd_siginfo *new, const struct ksiginf
 	memset(new, 0, sizeof(*new));
 	new->ssi_signo = (uint32_t)kinfo->signo;
 	new->ssi_code = kinfo->code;
-	if (kinfo->code > SI_USER && kinfo->code < SI_KERNEL) {
+	if (kinfo->code == SI_TIMER) { /* a POSIX timer's: its id, overrun and sigev_value */
+		new->ssi_tid = (uint32_t)kinfo->timer_id;
+		new->ssi_overrun = (uint32_t)kinfo->overrun;
+		new->ssi_ptr = kinfo->value;
+		new->ssi_int = (int32_t)kinfo->value;
+	} else if (kinfo->code > SI_USER && kinfo->code < SI_KERNEL) {
 		if (kinfo->signo == SIGCHLD) {
 			new->ssi_pid = (uint32_t)kinfo->pid;
 			new->ssi_status = kinfo->status;

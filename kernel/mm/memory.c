@@ -185,6 +185,8 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool i
 	current->in_user_fault = true;
 	int ret = __handle_mm_fault(mm, addr, write, instr);
 	current->in_user_fault = was_in_user_fault;
+	if (!ret)
+		current->min_flt++; /* getrusage's ru_minflt (Linux's mm_account_fault) */
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
 	return ret;

@@ -27,6 +27,7 @@
 #include "kernel/signal.h"
 #include "kernel/locking/lockdep.h"
 #include "kernel/mm/mm.h"
+#include "kernel/time/posix-timers.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
@@ -34,7 +35,7 @@
 
 #define RUSAGE_SELF 0
 #define RUSAGE_CHILDREN (-1)
-#define RUSAGE_THREAD 1 /* a Lucid process is one thread: the same as RUSAGE_SELF */
+#define RUSAGE_THREAD 1 /* the calling thread alone; RUSAGE_SELF: its whole process */
 #define ITIMER_VIRTUAL 1
 #define ITIMER_PROF 2
 
@@ -81,6 +82,7 @@ void account_process_tick(bool user)
 	if (user)
 		itimer_tick(t, ITIMER_VIRTUAL, SIGVTALRM);
 	itimer_tick(t, ITIMER_PROF, SIGPROF);
+	run_posix_cpu_timers(); /* timer_create's on the CPU-time clocks */
 }
 
 #define KIB 1024
@@ -111,16 +113,56 @@ void update_maxrss(struct task *t, struct mm_struct *mm)
 		t->maxrss = kib;
 }
 
-/* Called by wait4 before it frees the child: nothing runs the child any more. */
+void account_thread_exit(struct task *t)
+{
+	struct task *leader = t->group_leader;
+
+	lockdep_assert_held(&task_list_lock);
+	if (t == leader || t->cputime_folded)
+		return; /* the leader's own figures stay its own: it is reaped last */
+	leader->dead_utime += READ_ONCE(t->utime);
+	leader->dead_stime += READ_ONCE(t->stime);
+	leader->dead_nvcsw += t->nvcsw;
+	leader->dead_nivcsw += t->nivcsw;
+	leader->dead_min_flt += t->min_flt;
+	t->cputime_folded = true;
+}
+
+void thread_group_usage(const struct task *leader, struct group_usage *u, bool locked)
+{
+	unsigned long flags = locked ? 0 : spin_lock_irqsave(&task_list_lock);
+	struct task *t;
+
+	*u = (struct group_usage){leader->dead_utime, leader->dead_stime, leader->dead_nvcsw,
+				  leader->dead_nivcsw, leader->dead_min_flt};
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->tgid != leader->tgid || t->reaped || t->cputime_folded)
+			continue;
+		u->utime += READ_ONCE(t->utime);
+		u->stime += READ_ONCE(t->stime);
+		u->nvcsw += t->nvcsw;
+		u->nivcsw += t->nivcsw;
+		u->min_flt += t->min_flt;
+	}
+	if (!locked)
+		spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+/*
+ * Called by wait4 before it frees the child: nothing runs the child any more, and its threads
+ * have all folded their figures into it (the leader), the last thread to exit too.
+ */
 void account_child_times(struct task *parent, const struct task *child)
 {
 	unsigned long maxrss = MAX(child->maxrss, child->cmaxrss);
 
 	parent->cmaxrss = MAX(parent->cmaxrss, maxrss);
-	parent->cutime += child->utime + child->cutime;
-	parent->cstime += child->stime + child->cstime;
-	parent->cnvcsw += child->nvcsw + child->cnvcsw;
-	parent->cnivcsw += child->nivcsw + child->cnivcsw;
+	parent->cutime += child->utime + child->dead_utime + child->cutime;
+	parent->cstime += child->stime + child->dead_stime + child->cstime;
+	parent->cnvcsw += child->nvcsw + child->dead_nvcsw + child->cnvcsw;
+	parent->cnivcsw += child->nivcsw + child->dead_nivcsw + child->cnivcsw;
+	parent->cmin_flt += child->min_flt + child->dead_min_flt + child->cmin_flt;
 }
 
 static void ns_to_timeval(uint64_t ns, long *sec, long *usec)
@@ -129,21 +171,29 @@ static void ns_to_timeval(uint64_t ns, long *sec, long *usec)
 	*usec = (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC);
 }
 
-static void fill_rusage(struct rusage *ru, uint64_t utime, uint64_t stime, uint64_t nvcsw,
-			uint64_t nivcsw, unsigned long maxrss)
+/* Linux fills these; the other BSD fields (ixrss, nswap, msgsnd, nsignals...) it leaves 0. */
+static void fill_rusage(struct rusage *ru, const struct group_usage *u, unsigned long maxrss)
 {
 	memset(ru, 0, sizeof(*ru));
 	ru->ru_maxrss = (long)maxrss;
-	ns_to_timeval(utime, &ru->ru_utime_sec, &ru->ru_utime_usec);
-	ns_to_timeval(stime, &ru->ru_stime_sec, &ru->ru_stime_usec);
-	ru->ru_nvcsw = (long)nvcsw;
-	ru->ru_nivcsw = (long)nivcsw;
+	ns_to_timeval(u->utime, &ru->ru_utime_sec, &ru->ru_utime_usec);
+	ns_to_timeval(u->stime, &ru->ru_stime_sec, &ru->ru_stime_usec);
+	ru->ru_nvcsw = (long)u->nvcsw;
+	ru->ru_nivcsw = (long)u->nivcsw;
+	ru->ru_minflt = (long)u->min_flt; /* ru_majflt stays 0: no page is read from a disk */
 }
 
 void child_rusage(const struct task *c, struct rusage *ru)
 {
-	fill_rusage(ru, c->utime + c->cutime, c->stime + c->cstime, c->nvcsw + c->cnvcsw,
-		    c->nivcsw + c->cnivcsw, MAX(c->maxrss, c->cmaxrss));
+	struct group_usage u = {
+		.utime = c->utime + c->dead_utime + c->cutime,
+		.stime = c->stime + c->dead_stime + c->cstime,
+		.nvcsw = c->nvcsw + c->dead_nvcsw + c->cnvcsw,
+		.nivcsw = c->nivcsw + c->dead_nivcsw + c->cnivcsw,
+		.min_flt = c->min_flt + c->dead_min_flt + c->cmin_flt,
+	};
+
+	fill_rusage(ru, &u, MAX(c->maxrss, c->cmaxrss));
 }
 
 long sys_getrusage(int who, struct rusage __user *uru)
@@ -151,15 +201,24 @@ long sys_getrusage(int who, struct rusage __user *uru)
 	struct task *t = current;
 	struct rusage ru;
 
+	struct group_usage u;
+
 	switch (who) {
 	case RUSAGE_SELF:
+		update_maxrss(t, t->mm);
+		thread_group_usage(t->group_leader, &u, false);
+		fill_rusage(&ru, &u, t->maxrss);
+		break;
 	case RUSAGE_THREAD:
 		update_maxrss(t, t->mm);
-		fill_rusage(&ru, READ_ONCE(t->utime), READ_ONCE(t->stime), t->nvcsw, t->nivcsw,
-			    t->maxrss);
+		u = (struct group_usage){READ_ONCE(t->utime), READ_ONCE(t->stime), t->nvcsw,
+					 t->nivcsw, t->min_flt};
+		fill_rusage(&ru, &u, t->maxrss);
 		break;
 	case RUSAGE_CHILDREN:
-		fill_rusage(&ru, t->cutime, t->cstime, t->cnvcsw, t->cnivcsw, t->cmaxrss);
+		t = t->group_leader; /* wait4 counts them into the process's: its leader's */
+		u = (struct group_usage){t->cutime, t->cstime, t->cnvcsw, t->cnivcsw, t->cmin_flt};
+		fill_rusage(&ru, &u, t->cmaxrss);
 		break;
 	default:
 		return -EINVAL;
@@ -172,15 +231,17 @@ struct tms {
 	long tms_utime, tms_stime, tms_cutime, tms_cstime;
 };
 
-/* times: the times in clock ticks, and clock ticks since boot as its value (Linux: since an
- * arbitrary point; programs use only differences). */
+/* times: the process's times in clock ticks, and clock ticks since boot as its value (Linux:
+ * since an arbitrary point; programs use only differences). */
 long sys_times(struct tms __user *tbuf)
 {
-	struct task *t = current;
+	struct task *t = current->group_leader; /* the process's times: its leader keeps them */
 
 	if (tbuf) {
-		struct tms tms = {(long)nsec_to_clock_t(READ_ONCE(t->utime)),
-				  (long)nsec_to_clock_t(READ_ONCE(t->stime)),
+		struct group_usage u;
+
+		thread_group_usage(t, &u, false);
+		struct tms tms = {(long)nsec_to_clock_t(u.utime), (long)nsec_to_clock_t(u.stime),
 				  (long)nsec_to_clock_t(t->cutime),
 				  (long)nsec_to_clock_t(t->cstime)};
 

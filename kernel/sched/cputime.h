@@ -47,6 +47,14 @@ static inline uint64_t nsec_to_clock_t(uint64_t ns)
 void account_process_tick(bool user);
 
 struct task;
+/* What a process (whose leader is given) has used: its live threads and those that exited. */
+struct group_usage {
+	uint64_t utime, stime, nvcsw, nivcsw, min_flt;
+};
+/* Sums it; task_list_lock is taken inside unless locked (then the caller holds it). */
+void thread_group_usage(const struct task *leader, struct group_usage *u, bool locked);
+/* do_exit, task_list_lock held: a thread other than the leader folds its figures into it. */
+void account_thread_exit(struct task *t);
 /* wait4 collects child: its times and its children's become its parent's cutime and cstime. */
 void account_child_times(struct task *parent, const struct task *child);
 

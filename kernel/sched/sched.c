@@ -613,6 +613,7 @@ static void task_init_common(struct task *t, const char *name)
 	t->nr_threads = 1;
 	INIT_LIST_HEAD(&t->thread_head);
 	INIT_LIST_HEAD(&t->thread_node);
+	INIT_LIST_HEAD(&t->posix_timers);
 	rlimits_init(t);
 }
 

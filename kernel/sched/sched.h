@@ -134,11 +134,22 @@ struct task {
 	uint64_t it_real_incr;     /* ITIMER_REAL's interval in ns: re-armed by this; 0: once */
 	/* ITIMER_VIRTUAL and ITIMER_PROF: ns of CPU time left (0: off) and their intervals. */
 	uint64_t it_cpu_left[2], it_cpu_incr[2];
+	/* The leader's: its process's POSIX timers (kernel/time/posix-timers.c) and the next id. */
+	struct list_head posix_timers;
+	int next_posix_timer_id;
 	/* CPU time, counted at the tick (kernel/sched/cputime.c), in ns. */
 	uint64_t utime, stime;     /* in user mode, in the kernel */
 	uint64_t cutime, cstime;   /* of the children wait4 collected, and of theirs */
 	uint64_t nvcsw, nivcsw;    /* switches away: it waited (voluntary) / it was preempted */
 	uint64_t cnvcsw, cnivcsw;  /* the same, of the children collected */
+	uint64_t min_flt, cmin_flt; /* page faults handled (all minor: no swap), own and children's */
+	/*
+	 * The leader's: what its threads that exited had used (Linux's signal->utime and
+	 * friends), so a process's figures never go down; an exited thread is folded in, and
+	 * counted there alone, under task_list_lock (kernel/sched/cputime.c).
+	 */
+	uint64_t dead_utime, dead_stime, dead_nvcsw, dead_nivcsw, dead_min_flt;
+	bool cputime_folded;
 	unsigned long maxrss, cmaxrss; /* largest resident size seen, own and children's: KiB */
 	uint64_t start_time;       /* ktime_get_ns() when it was made: /proc/PID/stat's starttime */
 	struct task *parent;       /* a forked process: the process that forked it (kernel/fork.c) */

@@ -21,6 +21,7 @@
 #include "kernel/time/time.h"
 #include "kernel/time/timer.h"
 #include "kernel/sched/cputime.h"
+#include "kernel/time/posix-timers.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 
@@ -195,4 +196,5 @@ long sys_setitimer(int which, const struct itimerval __user *value, struct itime
 void exit_itimers(struct task *t)
 {
 	del_timer(&t->real_timer);
+	exit_posix_timers(t); /* and its POSIX timers (kernel/time/posix-timers.c) */
 }

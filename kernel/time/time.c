@@ -13,28 +13,15 @@
 #include "kernel/time/timer.h"
 #include "kernel/sched/wait.h"
 #include "kernel/time/hrtimer.h"
+#include "kernel/time/posix-timers.h"
+#include "kernel/sched/cputime.h"
 #include "arch/x86_64/uaccess.h"
 #include "arch/x86_64/rtc.h"
 #include "lib/errno.h"
 
-#define CLOCK_REALTIME 0 /* Linux's clock ids */
-#define CLOCK_MONOTONIC 1
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-#define CLOCK_REALTIME_ALARM 8
-#define CLOCK_BOOTTIME_ALARM 9
-#define CLOCK_TAI 11 /* CLOCK_REALTIME plus the TAI offset, 0 until NTP sets it, as Linux's */
 #define HRES_NSEC 1 /* clock_getres of a clock read from the TSC, as Linux's hres clocks */
 #define LOW_RES_NSEC (NSEC_PER_SEC / HZ) /* of the coarse clocks: a tick, Linux's TICK_NSEC */
-#define TIMER_ABSTIME 0x01
-
-struct __kernel_timespec {
-	long tv_sec, tv_nsec;
-};
+#define CPU_TICK_RES_NSEC ((NSEC_PER_SEC + HZ - 1) / HZ) /* of the PROF and VIRT CPU clocks */
 
 struct __kernel_old_timeval {
 	long tv_sec, tv_usec;
@@ -56,32 +43,24 @@ uint64_t ktime_get_real_ns(void)
 	return realtime_at_boot_ns + ktime_get_ns();
 }
 
-/*
- * The CPU time of current (thread) or of its whole process: user and system time as the tick
- * counts them (kernel/sched/cputime.c), so it moves a tick at a time, as Linux's did before it
- * counted at every switch.
- */
-static uint64_t cpu_clock_ns(bool process)
+uint64_t ktime_clock_offset(int clock)
 {
-	struct task *me = current;
-	uint64_t ns = 0;
+	bool real = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE ||
+		    clock == CLOCK_REALTIME_ALARM || clock == CLOCK_TAI;
 
-	if (!process)
-		return READ_ONCE(me->utime) + READ_ONCE(me->stime);
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	struct task *t;
-
-	list_for_each_entry(t, &task_list, tasks)
-	{
-		if (t->tgid == me->tgid && !t->reaped)
-			ns += READ_ONCE(t->utime) + READ_ONCE(t->stime);
-	}
-	spin_unlock_irqrestore(&task_list_lock, flags);
-	return ns;
+	return real ? realtime_at_boot_ns : 0;
 }
 
+/*
+ * The clock's reading: 0 and *ns, or -EINVAL if there is no such clock (Linux's
+ * clockid_to_kclock and the CPU clocks' pid check). A negative id is a CPU-time clock
+ * (posix-timers.h), or a dynamic clock's file descriptor (PTP devices), of which Lucid has none.
+ */
 static int clock_ns(int which_clock, uint64_t *ns)
 {
+	if (which_clock < 0)
+		return (which_clock & CLOCKFD_MASK) == CLOCKFD ? -EINVAL
+							       : cpu_clock_read(which_clock, ns);
 	switch (which_clock) {
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
@@ -90,9 +69,9 @@ static int clock_ns(int which_clock, uint64_t *ns)
 		*ns = ktime_get_real_ns();
 		return 0;
 	case CLOCK_PROCESS_CPUTIME_ID:
+		return cpu_clock_read(MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED), ns);
 	case CLOCK_THREAD_CPUTIME_ID:
-		*ns = cpu_clock_ns(which_clock == CLOCK_PROCESS_CPUTIME_ID);
-		return 0;
+		return cpu_clock_read(MAKE_THREAD_CPUCLOCK(0, CPUCLOCK_SCHED), ns);
 	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_MONOTONIC_COARSE:
@@ -127,7 +106,11 @@ long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp)
 	uint64_t ns;
 	int err = clock_ns(which_clock, &ns);
 	bool coarse = which_clock == CLOCK_REALTIME_COARSE || which_clock == CLOCK_MONOTONIC_COARSE;
-	struct __kernel_timespec ts = {0, coarse ? (long)LOW_RES_NSEC : HRES_NSEC};
+	/* A CPU clock other than SCHED counts at the tick (Linux's posix_cpu_clock_getres). */
+	bool cpu_tick = which_clock < 0 && CPUCLOCK_WHICH(which_clock) != CPUCLOCK_SCHED;
+	struct __kernel_timespec ts = {0, coarse     ? (long)LOW_RES_NSEC
+					  : cpu_tick ? (long)CPU_TICK_RES_NSEC
+						     : HRES_NSEC};
 
 	if (err)
 		return err;
@@ -159,21 +142,14 @@ long sys_time(long __user *tloc)
 }
 
 /*
- * Sleeps until the clock reads end (ns), or a signal: then, for a relative sleep, the time left
- * in rem, as Linux. A program's sleep returns -ERESTART_RESTARTBLOCK: -EINTR if a handler runs,
- * otherwise (a stop and SIGCONT) restart_syscall sleeps on to the same end; an absolute one
- * just starts again (-ERESTARTNOHAND). A kernel command's sleep ends with -EINTR.
- *
- * The wakeup is an hrtimer's (Linux's do_nanosleep), queued for end itself: the sleep ends
- * within the timer interrupt's latency of end, not at the next tick, and never before it
- * (the timer does not run before its time; a wakeup for another reason sleeps again).
+ * Asleep until ktime_get_ns() reads end, or a signal comes. The wakeup is an hrtimer's
+ * (Linux's do_nanosleep), queued for end itself: the sleep ends within the timer interrupt's
+ * latency of end, not at the next tick, and never before it (the timer does not run before
+ * its time; a wakeup for another reason sleeps again).
  */
-static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int clock,
-			 bool abs)
+static void sleep_until(uint64_t end)
 {
-	struct task *t = current;
 	struct hrtimer_sleeper sl;
-	uint64_t now;
 
 	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	/*
@@ -191,9 +167,36 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 	}
 	set_current_state(TASK_RUNNING);
 	hrtimer_cancel(&sl.timer); /* after it, the timer's function runs nowhere: sl may go */
-	now = ktime_get_ns();
-	if (!sl.task || now >= end)
-		return 0;
+}
+
+/*
+ * Sleeps until the clock reads end (ns), or a signal: then, for a relative sleep, the time left
+ * in rem, as Linux. A program's sleep returns -ERESTART_RESTARTBLOCK: -EINTR if a handler runs,
+ * otherwise (a stop and SIGCONT) restart_syscall sleeps on to the same end; an absolute one
+ * just starts again (-ERESTARTNOHAND). A kernel command's sleep ends with -EINTR.
+ *
+ * clock is a ktime_get_ns() reading for every clock but the CPU-time ones (a negative id, its
+ * pid filled in: see sys_clock_nanosleep). Those move only at the tick, for the tasks they
+ * count: the sleeper looks at its clock each tick (Linux arms a CPU timer), and ends when its
+ * task is gone.
+ */
+static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int clock, bool abs)
+{
+	struct task *t = current;
+	bool cpu = clock < 0;
+	uint64_t now;
+
+	for (;;) {
+		if (!cpu)
+			now = ktime_get_ns();
+		else if (cpu_clock_read(clock, &now))
+			return 0; /* the task it counts has been reaped */
+		if (now >= end)
+			return 0;
+		if (signal_pending_current())
+			break;
+		sleep_until(cpu ? ktime_get_ns() + TICK_NSEC : end);
+	}
 	/* A signal ended it. */
 	uint64_t left = end - now;
 	struct __kernel_timespec ts = {(long)(left / NSEC_PER_SEC), (long)(left % NSEC_PER_SEC)};
@@ -226,33 +229,55 @@ static long get_timespec(const struct __kernel_timespec __user *u, uint64_t *ns)
 	return 0;
 }
 
+/*
+ * Which clocks a sleep may use, in Linux's order of checks: no such clock, -EINVAL; one with
+ * no nsleep (the raw and coarse clocks, the calling thread's CPU clock, a dynamic clock),
+ * -EOPNOTSUPP; then the timespec (-EFAULT, -EINVAL); then the clock's own rules.
+ */
 long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,
 			 struct __kernel_timespec __user *rmtp)
 {
+	bool cpu = which_clock < 0 || which_clock == CLOCK_PROCESS_CPUTIME_ID;
+	bool abs = flags & TIMER_ABSTIME;
 	uint64_t ns, now;
-	long err = clock_ns(which_clock, &now);
+	long err;
 
-	if (err)
+	if (which_clock < 0 && (which_clock & CLOCKFD_MASK) == CLOCKFD)
+		return -EOPNOTSUPP;
+	if (!cpu && (err = clock_ns(which_clock, &now)))
 		return err;
-	if (which_clock == CLOCK_THREAD_CPUTIME_ID)
-		return -EINVAL; /* as Linux */
-	/* Clocks that cannot be slept on (Linux's posix clocks without nsleep). */
 	if (which_clock == CLOCK_REALTIME_COARSE || which_clock == CLOCK_MONOTONIC_COARSE ||
-	    which_clock == CLOCK_MONOTONIC_RAW)
+	    which_clock == CLOCK_MONOTONIC_RAW || which_clock == CLOCK_THREAD_CPUTIME_ID)
 		return -EOPNOTSUPP;
 	err = get_timespec(rqtp, &ns);
 	if (err)
 		return err;
-	/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
-	if (flags & TIMER_ABSTIME) {
-		bool real = which_clock == CLOCK_REALTIME || which_clock == CLOCK_TAI ||
-			    which_clock == CLOCK_REALTIME_ALARM;
+	if ((which_clock == CLOCK_REALTIME_ALARM || which_clock == CLOCK_BOOTTIME_ALARM) &&
+	    (flags & ~TIMER_ABSTIME))
+		return -EINVAL; /* Linux's alarm_timer_nsleep: the others ignore other flags */
+	if (cpu) {
+		if (which_clock == CLOCK_PROCESS_CPUTIME_ID)
+			which_clock = MAKE_PROCESS_CPUCLOCK(0, CPUCLOCK_SCHED);
+		/* Its own thread's clock would never move while it sleeps (Linux's check). */
+		if (CPUCLOCK_PERTHREAD(which_clock) &&
+		    (CPUCLOCK_PID(which_clock) == 0 || CPUCLOCK_PID(which_clock) == current->pid))
+			return -EINVAL;
+		if (cpu_clock_read(which_clock, &now))
+			return -EINVAL;
+		if (!CPUCLOCK_PID(which_clock)) /* the caller's process, by its pid from now on */
+			which_clock =
+				MAKE_PROCESS_CPUCLOCK(current->tgid, CPUCLOCK_WHICH(which_clock));
+	} else if (abs) {
+		/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
+		uint64_t offset = ktime_clock_offset(which_clock);
 
-		if (real && ns != KTIME_MAX)
-			ns = ns > realtime_at_boot_ns ? ns - realtime_at_boot_ns : 0;
-		return do_nanosleep(ns, NULL, which_clock, true);
+		if (ns != KTIME_MAX)
+			ns = ns > offset ? ns - offset : 0;
+	} else {
+		now = ktime_get_ns(); /* a relative sleep is the same length on every clock */
 	}
-	now = ktime_get_ns(); /* a relative sleep is the same length on every clock */
+	if (abs)
+		return do_nanosleep(ns, NULL, which_clock, true);
 	return do_nanosleep(ns > KTIME_MAX - now ? KTIME_MAX : now + ns, rmtp, which_clock, false);
 }
 

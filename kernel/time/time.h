@@ -15,6 +15,11 @@ uint64_t ktime_get_ns(void);
  * CMOS clock read at boot (timekeeping_init) plus ktime_get_ns() since.
  */
 uint64_t ktime_get_real_ns(void);
+/*
+ * What a clock (a Linux clock id) reads above ktime_get_ns(): the date at boot for the
+ * CLOCK_REALTIME kind, 0 for the others. Constant: nothing sets the date after boot.
+ */
+uint64_t ktime_clock_offset(int clock);
 void timekeeping_init(void);
 /* The TSC rate found at boot, in kHz. */
 extern uint64_t tsc_khz;

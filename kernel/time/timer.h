@@ -28,7 +28,7 @@ void timer_interrupt_init(void);
 void tick_setup_sched_timer(void);
 
 struct task;
-/* kernel/time/itimer.c: cancels t's alarm(2), as t exits. */
+/* kernel/time/itimer.c: cancels t's alarm(2) and its POSIX timers, as t exits. */
 void exit_itimers(struct task *t);
 
 #endif

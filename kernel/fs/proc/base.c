@@ -29,6 +29,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/sched/cputime.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/drivers/tty.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/regs.h"
@@ -556,6 +557,14 @@ static int syscall_show(struct seq_file *m, void *v)
 
 PID_FILE(stat);
 PID_FILE(syscall);
+
+/* timers: the process's POSIX timers (kernel/time/posix-timers.c prints them, as Linux's). */
+static int timers_show(struct seq_file *m, void *v)
+{
+	(void)v;
+	return proc_timers_show(m, file_pid(m));
+}
+PID_FILE(timers);
 PID_FILE(status);
 PID_FILE(cmdline);
 PID_FILE(maps);
@@ -671,6 +680,7 @@ static const struct {
 	{"stat", 0444, &proc_pid_stat_fops},
 	{"status", 0444, &proc_pid_status_fops},
 	{"syscall", 0400, &proc_pid_syscall_fops}, /* Linux's S_IRUSR */
+	{"timers", 0444, &proc_pid_timers_fops},
 };
 
 #define EXE_NAME "exe"
