@@ -13,8 +13,11 @@
  * stores the return value in regs->rax.
  *
  * The way back is SYSRET: RIP from RCX, RFLAGS from R11, CS and SS from MSR_STAR, ring 3. It
- * trusts RCX: a non-canonical address there would fault in ring 0 with the user's RSP, so such
- * a return (only possible if the kernel changed regs->rip) goes through IRET instead, as Linux.
+ * trusts RCX: a non-canonical address there would fault in ring 0 with the user's RSP
+ * (CVE-2012-0217), so a return to any address past the user half goes through IRET instead, as
+ * Linux's: a `syscall` in the user half's last two bytes returns to TASK_SIZE_MAX, an unmapped
+ * canonical address, and the program takes its page fault in ring 3. IRET itself is never
+ * given a non-canonical RIP (exit_to_user_mode and rt_sigreturn make that a SIGSEGV).
  * docs/design/syscalls.md walks through one call.
  *
  * Not traced: no C world yet on the way in; on the way out, the user's GS.
@@ -26,6 +29,8 @@
 #include "arch/x86_64/page_64_types.h" /* TASK_SIZE_MAX: where SYSRET must not return */
 
 #define ENOSYS 38
+#define X86_EFLAGS_TF 0x100
+#define X86_EFLAGS_RF 0x10000
 
 	.section .text.entry, "ax"
 	.code64
@@ -57,6 +62,13 @@ entry_SYSCALL_64:
 	movq $TASK_SIZE_MAX, %rax
 	cmpq %rax, %rcx
 	jae ret_to_user_iret	/* not a user address: let IRET fault it, in ring 3 */
+	/*
+	 * SYSRET cannot restore RF, and a TF it restores traps at once, before the instruction
+	 * after the syscall: IRET's trap comes after that instruction, so that a program stepping
+	 * itself (TF set across the call) gets one SIGTRAP per instruction, as on Linux.
+	 */
+	testl $(X86_EFLAGS_TF | X86_EFLAGS_RF), %r11d
+	jnz ret_to_user_iret
 	/*
 	 * SYSRET loses the frame's RCX and R11: after rt_sigreturn (or a restarted call, or a
 	 * handler's frame) they hold the program's own values, so IRET restores every register.

@@ -30,6 +30,19 @@ static inline int user_mode(const struct pt_regs *regs)
 	return (regs->cs & 3) == 3;
 }
 
+/*
+ * 4-level paging translates 48-bit addresses, sign-extended to 64: bits 63 to 47 all alike. On
+ * Intel CPUs IRET and SYSRET to any other (non-canonical) RIP fault in ring 0, SYSRET's with
+ * the user's RSP already loaded (CVE-2012-0217): the kernel never returns to one
+ * (arch/x86_64/signal.c turns it into the user's SIGSEGV, entry_64.S takes no SYSRET there).
+ */
+#define __VIRTUAL_MASK_SHIFT 47
+static inline int is_canonical_address(uint64_t addr)
+{
+	return (uint64_t)((int64_t)(addr << (63 - __VIRTUAL_MASK_SHIFT)) >>
+			  (63 - __VIRTUAL_MASK_SHIFT)) == addr;
+}
+
 _Static_assert(sizeof(struct pt_regs) == PTREGS_SIZE, "entry_64.S");
 
 #endif

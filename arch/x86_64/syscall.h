@@ -10,6 +10,8 @@ void exit_to_user_mode(struct pt_regs *regs);
 void syscall_exit_exec(void); /* a program's execve returns 0: its sys_exit events */
 /* Delivers a pending signal or restarts an interrupted call (arch/x86_64/signal.c). */
 void arch_do_signal_or_restart(struct pt_regs *regs);
+/* A non-canonical RIP or RSP to return to: SIGSEGV sent (true), as Linux's #GP on IRET. */
+bool bad_user_return(struct pt_regs *regs);
 
 struct task;
 void arch_switch_to(struct task *prev, struct task *next); /* process_64.c */

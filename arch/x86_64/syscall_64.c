@@ -92,7 +92,7 @@ static long sys_ni_syscall(void)
 {
 	const struct pt_regs *regs = (struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1;
 
-	return ni_syscall(regs->orig_rax);
+	return ni_syscall((unsigned int)regs->orig_rax); /* the int do_syscall_64 used */
 }
 
 /* A system call's return value that asks the signal code what to do (arch/x86_64/signal.c). */
@@ -103,7 +103,7 @@ static __always_inline bool is_restart_value(long ret)
 
 static bool restart_pending(const struct pt_regs *regs)
 {
-	return regs->vector == VEC_SYSCALL && (long)regs->orig_rax >= 0 &&
+	return regs->vector == VEC_SYSCALL && regs->orig_rax != (uint64_t)-1 &&
 	       is_restart_value((long)regs->rax);
 }
 
@@ -129,6 +129,12 @@ void exit_to_user_mode(struct pt_regs *regs)
 	struct task *t = current;
 
 	for (;;) {
+		/*
+		 * Never IRET to a non-canonical RIP or RSP (a handler's address, a uretprobe's return
+		 * address, whatever rt_sigreturn set): its #GP would be the kernel's. The program
+		 * gets it instead, as SIGSEGV, which this loop delivers (or which kills it).
+		 */
+		bad_user_return(regs);
 		local_irq_disable();
 		if (test_tsk_thread_flag(t, TIF_SIGPENDING) || restart_pending(regs)) {
 			if (signal_work(t, regs)) {
@@ -171,13 +177,20 @@ void do_syscall_64(struct pt_regs *regs, unsigned long nr)
 {
 	local_irq_enable();
 	trace_sys_enter(regs, (long)nr);
-	/* No probe changes it: read again, so that only regs stays in a register across calls. */
-	nr = regs->orig_rax;
-	if (likely(nr < NR_SYSCALL_NAMES))
-		regs->rax = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
-					       regs->r9);
-	else
-		regs->rax = ni_syscall(nr);
+	/*
+	 * The number is an int, as Linux's do_syscall_64(regs, int nr) takes it: RAX's high half
+	 * is ignored (0x100000027 is getpid), a negative one is no call (ENOSYS), and the x32 bit
+	 * (0x40000000) is past the table (ENOSYS: no x32 ABI, as Debian's kernel by default).
+	 * Read again from the frame (no probe changes it), so that only regs stays in a register
+	 * across calls; the trace saw the whole register, as Linux's syscall_get_nr().
+	 */
+	unsigned int unr = (unsigned int)regs->orig_rax;
+
+	if (likely(unr < NR_SYSCALL_NAMES))
+		regs->rax = sys_call_table[unr](regs->rdi, regs->rsi, regs->rdx, regs->r10,
+						regs->r8, regs->r9);
+	else if ((int)unr != -1) /* -1: Linux's "no call", RAX stays -ENOSYS */
+		regs->rax = ni_syscall(unr);
 	trace_sys_exit(regs, (long)regs->rax);
 	local_irq_disable();
 	if (unlikely(READ_ONCE(current->thread_flags)) || unlikely(need_resched()))
@@ -197,8 +210,10 @@ void syscall_exit_exec(void)
 {
 	struct pt_regs *regs = (struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1;
 
-	if (regs->vector != VEC_SYSCALL || regs->orig_rax >= NR_SYSCALL_NAMES ||
-	    sys_call_table[regs->orig_rax] != (sys_call_ptr_t)(void *)sys_execve)
+	unsigned int unr = (unsigned int)regs->orig_rax;
+
+	if (regs->vector != VEC_SYSCALL || unr >= NR_SYSCALL_NAMES ||
+	    sys_call_table[unr] != (sys_call_ptr_t)(void *)sys_execve)
 		return; /* not a program's execve (the kernel's, of init) */
 	regs->rax = 0;
 	trace_sys_exit(regs, 0);
