@@ -9,7 +9,7 @@
  *	- swapgs: GS base becomes this CPU's struct cpu (the user's is parked in an MSR),
  *	- park the user RSP in the struct cpu, load the task's kernel stack top from it,
  * and then build a struct pt_regs (arch/x86_64/regs.h) exactly as an interrupt from ring 3
- * would have left it, and call do_syscall_64(regs, nr) in C (arch/x86_64/syscall_64.c), which
+ * would have left it, and call do_syscall_64(regs) in C (arch/x86_64/syscall_64.c), which
  * stores the return value in regs->rax.
  *
  * The way back is SYSRET: RIP from RCX, RFLAGS from R11, CS and SS from MSR_STAR, ring 3. It
@@ -52,15 +52,13 @@ entry_SYSCALL_64:
 	PUSH_REGS rax=$-ENOSYS	/* rax: the result, until there is one */
 	/* No cld: MSR_SYSCALL_MASK has cleared DF already. */
 	xorl %ebp, %ebp		/* the end of the frame chain: backtraces stop at user space */
-	movq %rsp, %rdi
-	movq %rax, %rsi
+	movq %rsp, %rdi		/* the number: regs->orig_rax */
 	call do_syscall_64	/* returns with interrupts off */
 
 	/* SYSRET takes RIP from RCX and RFLAGS from R11: from the frame, as C may change them. */
 	movq 17*8(%rsp), %rcx	/* regs->rip */
 	movq 19*8(%rsp), %r11	/* regs->rflags */
-	movq $TASK_SIZE_MAX, %rax
-	cmpq %rax, %rcx
+	cmpq task_size_max(%rip), %rcx /* no 64-bit immediate: one instruction, not two */
 	jae ret_to_user_iret	/* not a user address: let IRET fault it, in ring 3 */
 	/*
 	 * SYSRET cannot restore RF, and a TF it restores traps at once, before the instruction
@@ -95,6 +93,12 @@ entry_SYSCALL_64:
 	movq 5*8(%rsp), %rsp	/* regs->rsp, over vector, orig_rax, rip, cs, rflags */
 	swapgs
 	sysretq
+
+	.section .rodata
+	.p2align 3
+task_size_max:
+	.quad TASK_SIZE_MAX
+	.previous
 
 /*
  * void ret_to_user(struct pt_regs *regs): leave the kernel for ring 3 with every register from

@@ -18,6 +18,7 @@ struct pt_regs {
 	union {
 		uint64_t error_code; /* pushed by the CPU, or 0 by the stub */
 		uint64_t orig_rax;   /* a system call: its number (RAX becomes the return value) */
+		int32_t syscall_nr; /* orig_rax's low half: the number as Linux reads it, an int */
 	};
 	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU, or by entry_SYSCALL_64 */
 };

@@ -32,8 +32,9 @@
  * The registers a handler's rt_sigreturn restores are the program's to choose, RIP and RSP
  * too. A non-canonical one cannot be IRET to (Intel CPUs fault in ring 0): the program gets the
  * SIGSEGV that Linux gives after the #GP its IRET takes (fixed up as a fault from ring 3):
- * SI_KERNEL, trapno 13, the bad RIP in the handler's sigcontext. exit_to_user_mode() checks the
- * same for every other way back.
+ * SI_KERNEL, trapno 13, the bad RIP in the handler's sigcontext. Where else a user RIP comes
+ * from user data, the same check: a handler's address (after its frame is built), and a
+ * uretprobe's return address (kernel/events/uprobes.c's handle_trampoline).
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
@@ -395,6 +396,8 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 			return;
 		}
 		signal_delivered(sig, &ka);
+		/* A handler at a non-canonical address: its SIGSEGV, on the loop's next pass. */
+		bad_user_return(regs);
 		return;
 	}
 	if (in_syscall(regs)) { /* no handler ran: the call goes on as if nothing happened */
@@ -413,4 +416,9 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 		regs->orig_rax = (uint64_t)-1;
 	}
 	restore_saved_sigmask();
+	/*
+	 * rt_sigreturn's SIGSEGV for a non-canonical RIP found no handler to run after all (another
+	 * thread made it SIG_IGN meanwhile): the process dies of it here, never IRET there.
+	 */
+	bad_user_return(regs);
 }

@@ -5,7 +5,7 @@
 #include "arch/x86_64/regs.h"
 
 void syscall_init(void); /* each CPU: MSR_LSTAR and friends, SSE on */
-void do_syscall_64(struct pt_regs *regs, unsigned long nr);
+void do_syscall_64(struct pt_regs *regs);
 void exit_to_user_mode(struct pt_regs *regs);
 void syscall_exit_exec(void); /* a program's execve returns 0: its sys_exit events */
 /* Delivers a pending signal or restarts an interrupted call (arch/x86_64/signal.c). */

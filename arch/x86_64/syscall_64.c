@@ -3,7 +3,7 @@
  * the way back to user space.
  *
  * entry_SYSCALL_64 (entry_64.S) saves the registers as a struct pt_regs and calls
- * do_syscall_64(regs, nr), which enables interrupts (the CPU masked them: MSR_SYSCALL_MASK),
+ * do_syscall_64(regs), which enables interrupts (the CPU masked them: MSR_SYSCALL_MASK),
  * calls the table's function with the arguments from RDI, RSI, RDX, R10, R8, R9, and stores
  * the result in regs->rax, which becomes the user's RAX. Errors are small negative numbers
  * (-ENOSYS...): the C library turns them into -1 and errno.
@@ -129,12 +129,6 @@ void exit_to_user_mode(struct pt_regs *regs)
 	struct task *t = current;
 
 	for (;;) {
-		/*
-		 * Never IRET to a non-canonical RIP or RSP (a handler's address, a uretprobe's return
-		 * address, whatever rt_sigreturn set): its #GP would be the kernel's. The program
-		 * gets it instead, as SIGSEGV, which this loop delivers (or which kills it).
-		 */
-		bad_user_return(regs);
 		local_irq_disable();
 		if (test_tsk_thread_flag(t, TIF_SIGPENDING) || restart_pending(regs)) {
 			if (signal_work(t, regs)) {
@@ -173,23 +167,23 @@ DEFINE_TRACE(sys_exit);
  * unblocking) set TIF_SIGPENDING, which nothing but this task's way out clears: the flag covers
  * it too.
  */
-void do_syscall_64(struct pt_regs *regs, unsigned long nr)
+void do_syscall_64(struct pt_regs *regs)
 {
 	local_irq_enable();
-	trace_sys_enter(regs, (long)nr);
+	trace_sys_enter(regs, (long)regs->orig_rax); /* the whole register, as Linux's trace */
 	/*
 	 * The number is an int, as Linux's do_syscall_64(regs, int nr) takes it: RAX's high half
 	 * is ignored (0x100000027 is getpid), a negative one is no call (ENOSYS), and the x32 bit
 	 * (0x40000000) is past the table (ENOSYS: no x32 ABI, as Debian's kernel by default).
-	 * Read again from the frame (no probe changes it), so that only regs stays in a register
-	 * across calls; the trace saw the whole register, as Linux's syscall_get_nr().
+	 * Read from the frame after the trace (no probe changes it), so that only regs stays in a
+	 * register across calls.
 	 */
-	unsigned int unr = (unsigned int)regs->orig_rax;
+	unsigned int unr = (unsigned int)regs->syscall_nr;
 
 	if (likely(unr < NR_SYSCALL_NAMES))
 		regs->rax = sys_call_table[unr](regs->rdi, regs->rsi, regs->rdx, regs->r10,
 						regs->r8, regs->r9);
-	else if ((int)unr != -1) /* -1: Linux's "no call", RAX stays -ENOSYS */
+	else if (regs->syscall_nr != -1) /* -1: Linux's "no call", RAX stays -ENOSYS */
 		regs->rax = ni_syscall(unr);
 	trace_sys_exit(regs, (long)regs->rax);
 	local_irq_disable();

@@ -8,10 +8,13 @@
  *	sigreturn rt_sigreturn to a non-canonical RIP (and to canonical addresses outside user
  *	          space): SIGSEGV to the program's handler, on its sigaltstack, with the bad RIP in
  *	          its ucontext; the process dies of it without a handler
+ *	uret      a function entered with a non-canonical return address: its ret faults in ring 3,
+ *	          at the ret (x86 CPUs) or at the address (QEMU's emulation); test_entry.py runs it
+ *	          under a uretprobe, whose trampoline must not IRET there
  *	sysret    a syscall as the last instruction below the top of user space, so that the return
  *	          address is the first one past it (CVE-2012-0217's class: SYSRET must not return
  *	          there): the call completes and the program takes SIGSEGV at that address
- * With no argument: all four. Addresses are printed relative to labels, so that the output is
+ * With no argument: all but uret. Addresses are printed relative to labels, so that the output is
  * the same wherever the program is loaded.
  */
 #define _GNU_SOURCE
@@ -39,6 +42,9 @@
 #define CHILD_STACK (64 * 1024)
 #define X32_SYSCALL_BIT 0x40000000UL
 #define SYSCALL_INSN_LEN 2
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000
+#endif
 
 static char altstack[ALT_SIZE] __attribute__((aligned(16)));
 
@@ -209,6 +215,19 @@ static void test_sigreturn(void)
 	sigreturn_to(0x8000000000000000UL);
 	sigreturn_to(KERNEL_HALF);
 	sigreturn_to(TASK_SIZE_MAX);
+	/* A handler at a non-canonical address: the same SIGSEGV, its RIP the handler's. */
+	struct {
+		unsigned long handler, flags, restorer, mask;
+	} ka = {NON_CANONICAL, SA_RESTORER, NON_CANONICAL, 0};
+	printf("a SIGUSR2 handler at %#lx:\n", NON_CANONICAL);
+	fflush(stdout);
+	if (syscall(SYS_rt_sigaction, SIGUSR2, &ka, NULL, sizeof(ka.mask)))
+		perror("rt_sigaction");
+	if (!sigsetjmp(back, 1)) {
+		raise(SIGUSR2);
+		printf("  came back?\n");
+	}
+	signal(SIGUSR2, SIG_DFL);
 	/* Without a handler (a child): the process dies of SIGSEGV. */
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -240,6 +259,58 @@ static void test_sigreturn(void)
 	else
 		printf("blocked: the child exited with %d\n", WEXITSTATUS(status));
 	signal(SIGUSR1, SIG_DFL);
+	signal(SIGSEGV, SIG_DFL);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+}
+
+/* --- uret ---------------------------------------------------------------------------------- */
+
+/*
+ * A function entered by a jmp with a made-up, non-canonical return address on the stack: its
+ * ret faults, in ring 3. test_entry.py runs it again under a uretprobe on the function, whose
+ * trampoline must not IRET there either.
+ */
+extern char uret_target[], uret_ret[];
+__asm__(".text\n"
+	".globl uret_target\n"
+	"uret_target:\n"
+	"	nop\n"
+	"uret_ret:\n"
+	"	ret\n");
+
+static void on_segv_uret(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	unsigned long rip = uc->uc_mcontext.gregs[REG_RIP];
+
+	printf("uret: SIGSEGV signo=%d code=%d addr=%#lx trapno=%lld err=%#llx at %s\n", sig,
+	       si->si_code, (unsigned long)si->si_addr,
+	       (long long)uc->uc_mcontext.gregs[REG_TRAPNO],
+	       (unsigned long long)uc->uc_mcontext.gregs[REG_ERR],
+	       rip == (unsigned long)uret_ret ? "the ret"
+	       : rip == NON_CANONICAL	      ? "the return address"
+					      : "somewhere else");
+	siglongjmp(back, 1);
+}
+
+static void test_uret(void)
+{
+	stack_t ss = {.ss_sp = altstack, .ss_size = ALT_SIZE};
+
+	sigaltstack(&ss, NULL);
+	set_handler(SIGSEGV, on_segv_uret, SA_ONSTACK);
+	((void (*)(void))uret_target)();
+	printf("uret: an ordinary call returned\n");
+	fflush(stdout);
+	if (!sigsetjmp(back, 1)) {
+		__asm__ volatile("movabs %0, %%rax\n\t"
+				 "push %%rax\n\t"
+				 "jmp uret_target"
+				 :
+				 : "i"(NON_CANONICAL)
+				 : "rax", "memory");
+	}
 	signal(SIGSEGV, SIG_DFL);
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
@@ -327,6 +398,8 @@ int main(int argc, char **argv)
 		test_nr();
 	if (all || !strcmp(what, "sigreturn"))
 		test_sigreturn();
+	if (!strcmp(what, "uret")) /* not in "all": where its ret faults is the CPU's choice */
+		test_uret();
 	if (all || !strcmp(what, "sysret"))
 		test_sysret();
 	return 0;
