@@ -31,6 +31,7 @@
 #define ENOSYS 38
 #define X86_EFLAGS_TF 0x100
 #define X86_EFLAGS_RF 0x10000
+#define __VIRTUAL_MASK_SHIFT 47 /* as arch/x86_64/regs.h: canonical addresses are 48 bits */
 
 	.section .text.entry, "ax"
 	.code64
@@ -110,7 +111,18 @@ ret_to_user:
 	cli
 	movq %rdi, %rsp
 ret_to_user_iret:
+	/*
+	 * The invariant above, checked: a non-canonical RIP here is a kernel bug (rt_sigreturn and
+	 * the signal code turn every one into the program's SIGSEGV), so a BUG, not a #GP in ring
+	 * 0 with the user's GS. Not on the SYSRET path: it never gets this far.
+	 */
+	movq 17*8(%rsp), %rax	/* regs->rip */
+	shlq $(63 - __VIRTUAL_MASK_SHIFT), %rax
+	sarq $(63 - __VIRTUAL_MASK_SHIFT), %rax
+	cmpq 17*8(%rsp), %rax
+	jne 1f
 	POP_REGS
 	addq $16, %rsp		/* vector and orig_rax */
 	swapgs
 	iretq
+1:	ud2			/* BUG(): IRET to a non-canonical RIP */
