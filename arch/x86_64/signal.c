@@ -269,9 +269,12 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
 }
 
 /*
- * A return to a non-canonical RIP or RSP asked for: the #GP that IRET would raise, as a fault of
- * the program's (Linux fixes the kernel's fault up into exactly that, bad_iret): SIGSEGV,
- * SI_KERNEL, no address; its handler's sigcontext has the bad RIP, trapno 13 and err 0.
+ * A return to a non-canonical RIP asked for: the #GP that IRET would raise, as a fault of the
+ * program's (Linux fixes the kernel's fault up into exactly that, bad_iret): SIGSEGV, SI_KERNEL,
+ * no address; its handler's sigcontext has the bad RIP, trapno 13 and err 0.
+ * A non-canonical RSP: IRET takes it on the CPUs Linux runs on, and the program's first use of
+ * its stack faults (#SS: SIGBUS, SI_KERNEL, trapno 12). Lucid gives that fault at once, at the
+ * RIP returned to, rather than IRET there (QEMU's emulation, for one, makes it a #GP).
  */
 bool bad_user_return(struct pt_regs *regs)
 {
@@ -279,7 +282,12 @@ bool bad_user_return(struct pt_regs *regs)
 
 	if (likely(is_canonical_address(regs->rip) && is_canonical_address(regs->rsp)))
 		return false;
-	force_sig_trap(regs, &info, VEC_GENERAL_PROTECTION, 0);
+	if (!is_canonical_address(regs->rip)) {
+		force_sig_trap(regs, &info, VEC_GENERAL_PROTECTION, 0);
+		return true;
+	}
+	info.signo = SIGBUS;
+	force_sig_trap(regs, &info, VEC_STACK_SEGMENT, 0);
 	return true;
 }
 

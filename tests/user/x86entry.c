@@ -165,7 +165,7 @@ static void test_nr(void)
 /* --- sigreturn ----------------------------------------------------------------------------- */
 
 static sigjmp_buf back;
-static unsigned long new_rip;
+static unsigned long new_rip, new_rsp;
 
 static void on_usr1_redirect(int sig, siginfo_t *si, void *ucv)
 {
@@ -173,7 +173,10 @@ static void on_usr1_redirect(int sig, siginfo_t *si, void *ucv)
 
 	(void)sig;
 	(void)si;
-	uc->uc_mcontext.gregs[REG_RIP] = new_rip; /* rt_sigreturn goes there */
+	if (new_rip)
+		uc->uc_mcontext.gregs[REG_RIP] = new_rip; /* rt_sigreturn goes there */
+	if (new_rsp)
+		uc->uc_mcontext.gregs[REG_RSP] = new_rsp;
 }
 
 static void on_segv(int sig, siginfo_t *si, void *ucv)
@@ -182,10 +185,12 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
 	char here;
 	int on_alt = &here >= altstack && &here < altstack + ALT_SIZE;
 
-	printf("  SIGSEGV: signo=%d code=%d addr=%#lx rip=%#llx trapno=%lld err=%#llx "
+	/* With a bad RSP, which instruction used the stack first is the C library's business. */
+	printf("  %s: signo=%d code=%d addr=%#lx %s=%#llx trapno=%lld err=%#llx "
 	       "on sigaltstack=%s uc_stack.ss_flags=%d\n",
-	       sig, si->si_code, (unsigned long)si->si_addr,
-	       (unsigned long long)uc->uc_mcontext.gregs[REG_RIP],
+	       sig == SIGBUS ? "SIGBUS" : "SIGSEGV", sig, si->si_code, (unsigned long)si->si_addr,
+	       new_rsp ? "rsp" : "rip",
+	       (unsigned long long)uc->uc_mcontext.gregs[new_rsp ? REG_RSP : REG_RIP],
 	       (long long)uc->uc_mcontext.gregs[REG_TRAPNO],
 	       (unsigned long long)uc->uc_mcontext.gregs[REG_ERR], on_alt ? "yes" : "no",
 	       uc->uc_stack.ss_flags);
@@ -215,6 +220,18 @@ static void test_sigreturn(void)
 	sigreturn_to(0x8000000000000000UL);
 	sigreturn_to(KERNEL_HALF);
 	sigreturn_to(TASK_SIZE_MAX);
+	/* A non-canonical stack pointer: the first use of the stack faults (#SS: SIGBUS). */
+	set_handler(SIGBUS, on_segv, SA_ONSTACK);
+	printf("rt_sigreturn with RSP %#lx:\n", NON_CANONICAL);
+	fflush(stdout);
+	new_rip = 0;
+	new_rsp = NON_CANONICAL;
+	if (!sigsetjmp(back, 1)) {
+		raise(SIGUSR1);
+		printf("  came back?\n");
+	}
+	new_rsp = 0;
+	signal(SIGBUS, SIG_DFL);
 	/* A handler at a non-canonical address: the same SIGSEGV, its RIP the handler's. */
 	struct {
 		unsigned long handler, flags, restorer, mask;
