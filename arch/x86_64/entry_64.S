@@ -17,7 +17,7 @@
  * (CVE-2012-0217), so a return to any address past the user half goes through IRET instead, as
  * Linux's: a `syscall` in the user half's last two bytes returns to TASK_SIZE_MAX, an unmapped
  * canonical address, and the program takes its page fault in ring 3. IRET itself is never
- * given a non-canonical RIP (exit_to_user_mode and rt_sigreturn make that a SIGSEGV).
+ * given a non-canonical RIP (rt_sigreturn and the signal code make that a SIGSEGV: signal.c).
  * docs/design/syscalls.md walks through one call.
  *
  * Not traced: no C world yet on the way in; on the way out, the user's GS.
