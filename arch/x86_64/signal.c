@@ -41,6 +41,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/regs.h"
+#include "arch/x86_64/syscall.h" /* bad_user_return */
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/printk.h"
@@ -276,12 +277,10 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
  * its stack faults (#SS: SIGBUS, SI_KERNEL, trapno 12). Lucid gives that fault at once, at the
  * RIP returned to, rather than IRET there (QEMU's emulation, for one, makes it a #GP).
  */
-bool bad_user_return(struct pt_regs *regs)
+bool __bad_user_return(struct pt_regs *regs)
 {
 	struct ksiginfo info = {.signo = SIGSEGV, .code = SI_KERNEL};
 
-	if (likely(is_canonical_address(regs->rip) && is_canonical_address(regs->rsp)))
-		return false;
 	if (!is_canonical_address(regs->rip)) {
 		force_sig_trap(regs, &info, VEC_GENERAL_PROTECTION, 0);
 		return true;
