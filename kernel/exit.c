@@ -207,39 +207,60 @@ int de_thread(struct task *t)
  */
 void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr)
 {
-	struct task *t = current;
 	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL, .addr = addr};
+	unsigned long error_code = regs->error_code;
 
 	if (regs->vector == VEC_PAGE_FAULT && sig == SIGBUS) {
 		info.code = BUS_ADRERR; /* a page past a mapped file's end (kernel/mm/memory.c) */
+	} else if (regs->vector == VEC_PAGE_FAULT && addr >= TASK_SIZE_MAX) {
+		/*
+		 * Not a user address: no mapping, and a protection fault whatever the page tables
+		 * say, so that they tell user space nothing (Linux's sanitize_error_code).
+		 */
+		info.code = SEGV_MAPERR;
+		error_code |= PF_ERR_PRESENT;
 	} else if (regs->vector == VEC_PAGE_FAULT) {
 		info.code = regs->error_code & PF_ERR_PRESENT ? SEGV_ACCERR : SEGV_MAPERR;
 	} else if (regs->vector == VEC_DIVIDE_ERROR || regs->vector == VEC_INVALID_OPCODE) {
 		info.code = regs->vector == VEC_DIVIDE_ERROR ? FPE_INTDIV : ILL_ILLOPN;
 		info.addr = regs->rip; /* the instruction, as Linux's do_error_trap() */
 	}
+	force_sig_trap(regs, &info, regs->vector, error_code);
+}
+
+void force_sig_trap(struct pt_regs *regs, const struct ksiginfo *info, unsigned long trap_nr,
+		    unsigned long error_code)
+{
+	struct task *t = current;
+	int sig = info->signo;
+
+	/* What the handler's sigcontext says of it: trapno, err and (a page fault) cr2. */
+	t->trap_nr = trap_nr;
+	t->error_code = error_code;
+	if (trap_nr == VEC_PAGE_FAULT)
+		t->cr2 = info->addr;
 	if (sig_handled(t, sig)) {
-		do_send_sig_info(sig, &info, t, false); /* to the thread that faulted */
+		do_send_sig_info(sig, info, t, false); /* to the thread that faulted */
 		return;
 	}
-	if (regs->vector == VEC_PAGE_FAULT && sig == SIGBUS)
+	if (trap_nr == VEC_PAGE_FAULT && sig == SIGBUS)
 		; /* Linux's do_sigbus says nothing */
-	else if (regs->vector == VEC_PAGE_FAULT) /* the address and the error code, as Linux */
+	else if (trap_nr == VEC_PAGE_FAULT) /* the address and the error code, as Linux */
 		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n", t->comm,
-		       t->pid, addr, regs->rip, regs->rsp, regs->error_code);
-	else if (regs->vector == VEC_GENERAL_PROTECTION)
+		       t->pid, info->addr, regs->rip, regs->rsp, error_code);
+	else if (trap_nr == VEC_GENERAL_PROTECTION)
 		printk(KERN_INFO "traps: %s[%d] general protection fault ip:%lx sp:%lx error:%lx\n",
-		       t->comm, t->pid, regs->rip, regs->rsp, regs->error_code);
+		       t->comm, t->pid, regs->rip, regs->rsp, error_code);
 	else
 		printk(KERN_INFO "traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n", t->comm, t->pid,
-		       exception_name(regs->vector), regs->rip, regs->rsp, regs->error_code);
+		       exception_name(trap_nr), regs->rip, regs->rsp, error_code);
 	local_irq_enable();
 	/*
 	 * Linux sends the signal (to this thread), and its default action is what the task takes:
 	 * the events say so, as Linux's do, though Lucid goes straight to the end.
 	 */
 	struct k_sigaction dfl = {.handler = SIG_DFL};
-	trace_signal_generate(sig, &info, t, false, TRACE_SIGNAL_DELIVERED);
-	trace_signal_deliver(sig, &info, &dfl);
+	trace_signal_generate(sig, info, t, false, TRACE_SIGNAL_DELIVERED);
+	trace_signal_deliver(sig, info, &dfl);
 	do_group_exit(sig);
 }

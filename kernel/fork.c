@@ -252,6 +252,15 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	c->fpu = fpu;
 	c->fsbase = flags & CLONE_SETTLS ? tls : p->fsbase;
 	c->blocked = p->blocked;
+	/* The parent's alternate signal stack, except in a thread: two threads on one stack would
+	 * overwrite each other's frames (vfork's child shares it while its parent waits). */
+	if ((flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM) {
+		sas_ss_reset(c);
+	} else {
+		c->sas_ss_sp = p->sas_ss_sp;
+		c->sas_ss_size = p->sas_ss_size;
+		c->sas_ss_flags = p->sas_ss_flags;
+	}
 	c->cpus_allowed = p->cpus_allowed; /* taskset's pin holds for what CMD starts, as Linux's */
 	c->policy = p->policy; /* chrt's policy holds for the program it starts */
 	c->rt_priority = p->rt_priority;

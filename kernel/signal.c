@@ -56,6 +56,8 @@
 #include "kernel/time/time.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/uaccess.h"
+#include "arch/x86_64/regs.h" /* the user's stack pointer, for sigaltstack */
+#include "kernel/mm/kstack.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -659,6 +661,98 @@ void signal_delivered(int sig, const struct k_sigaction *ka)
 		mask |= sigmask(sig);
 	t->restore_sigmask = false; /* the frame holds the mask to go back to */
 	set_current_blocked(mask);
+	/* The frame keeps the stack to go back to (uc_stack): rt_sigreturn rearms it. */
+	if (t->sas_ss_flags & SS_AUTODISARM)
+		sas_ss_reset(t);
+}
+
+/*
+ * sigaltstack. Only the task itself changes its own stack (each thread has one), so no lock:
+ * a thread's starts empty (kernel/fork.c), a forked child's is a copy, exec forgets the stack
+ * but keeps the flags, as Linux's.
+ */
+static unsigned long current_user_stack_pointer(void)
+{
+	return ((struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1)->rsp;
+}
+
+bool __on_sig_stack(unsigned long sp)
+{
+	struct task *t = current;
+
+	/* sp just above the top is on it: a full stack, as after a push to its last byte. */
+	return sp > t->sas_ss_sp && sp - t->sas_ss_sp <= t->sas_ss_size;
+}
+
+bool on_sig_stack(unsigned long sp)
+{
+	/*
+	 * Disarmed while a handler runs: a handler that leaves by longjmp, or a stack pointer
+	 * left near the stack's end, never makes the next signal think it is nested.
+	 */
+	if (current->sas_ss_flags & SS_AUTODISARM)
+		return false;
+	return __on_sig_stack(sp);
+}
+
+int sas_ss_flags(unsigned long sp)
+{
+	if (!current->sas_ss_size)
+		return SS_DISABLE;
+	return on_sig_stack(sp) ? SS_ONSTACK : 0;
+}
+
+void sas_ss_reset(struct task *t)
+{
+	t->sas_ss_sp = 0;
+	t->sas_ss_size = 0;
+	t->sas_ss_flags = SS_DISABLE;
+}
+
+int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
+{
+	struct task *t = current;
+
+	if (oss) {
+		memset(oss, 0, sizeof(*oss));
+		oss->ss_sp = t->sas_ss_sp;
+		oss->ss_size = t->sas_ss_size;
+		oss->ss_flags = (int)(sas_ss_flags(sp) | (t->sas_ss_flags & SS_FLAG_BITS));
+	}
+	if (!ss)
+		return 0;
+	unsigned long ss_sp = ss->ss_sp, ss_size = ss->ss_size;
+	unsigned int ss_flags = (unsigned int)ss->ss_flags;
+	unsigned int mode = ss_flags & ~SS_FLAG_BITS;
+
+	if (on_sig_stack(sp))
+		return -EPERM; /* the handlers running on it would lose their frames */
+	/* SS_ONSTACK as a mode: old programs pass it to mean "enable", Linux takes it as 0. */
+	if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (mode == SS_DISABLE) {
+		ss_sp = 0;
+		ss_size = 0;
+	} else if (ss_size < MINSIGSTKSZ) {
+		return -ENOMEM;
+	}
+	t->sas_ss_sp = ss_sp;
+	t->sas_ss_size = ss_size;
+	t->sas_ss_flags = ss_flags;
+	return 0;
+}
+
+long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss)
+{
+	stack_t new, old;
+	int err;
+
+	if (uss && copy_from_user(&new, uss, sizeof(new)))
+		return -EFAULT;
+	err = do_sigaltstack(uss ? &new : NULL, uoss ? &old : NULL, current_user_stack_pointer());
+	if (!err && uoss && copy_to_user(uoss, &old, sizeof(old)))
+		err = -EFAULT;
+	return err;
 }
 
 /* Takes sig off t's pending set, its siginfo into *info. Called with sig_lock held. */
@@ -1228,11 +1322,30 @@ void end_group_exec(struct task *t)
 }
 
 /*
- * A signal frame that cannot be written (a stack pointer into nowhere) or read back: the
- * process dies of SIGSEGV, its handler for it, if any, unused, as Linux's force_sigsegv()
- * resets it first.
+ * A signal the kernel imposes, as Linux's force_sig(): the handler runs if the thread has one
+ * and does not block it; otherwise the default action, whatever the program chose (a program
+ * cannot ignore its own crash), which for these signals ends the process.
  */
-void force_sigsegv(void)
+void force_sig(int sig)
 {
-	do_group_exit(SIGSEGV);
+	struct task *t = current;
+	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL};
+
+	if (sig_handled(t, sig)) {
+		do_send_sig_info(sig, &info, t, false);
+		return;
+	}
+	do_group_exit(sig);
+}
+
+/*
+ * The frame of sig's handler could not be written (a stack pointer into nowhere, an alternate
+ * stack too small): SIGSEGV, as Linux's force_sigsegv(). If sig was SIGSEGV itself, its handler
+ * cannot run either: the process dies.
+ */
+void force_sigsegv(int sig)
+{
+	if (sig == SIGSEGV)
+		do_group_exit(SIGSEGV);
+	force_sig(SIGSEGV);
 }

@@ -76,6 +76,8 @@ typedef uint64_t sigset_t;
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
 #define BUS_ADRERR 2 /* SIGBUS: no memory behind the address (past a mapped file's end) */
+#define TRAP_BRKPT 1 /* SIGTRAP: a breakpoint (int1) */
+#define TRAP_TRACE 2 /* SIGTRAP: a single step (TF) */
 #define CLD_EXITED 1
 #define CLD_KILLED 2
 #define CLD_DUMPED 3
@@ -83,6 +85,23 @@ typedef uint64_t sigset_t;
 #define CLD_CONTINUED 6
 
 #define SIGSET_SIZE sizeof(sigset_t) /* the only sigsetsize Linux x86_64 accepts */
+
+/*
+ * An alternate signal stack (sigaltstack), Linux's stack_t: where the handlers of SA_ONSTACK
+ * signals run, so that a program whose own stack overflowed can still catch the SIGSEGV.
+ * ss_flags as the system call reports it: SS_ONSTACK (running on it), SS_DISABLE (none), and
+ * the flag SS_AUTODISARM (disarmed while a handler runs: a handler may longjmp away at will).
+ */
+typedef struct sigaltstack {
+	unsigned long ss_sp; /* a user address: the stack's lowest byte */
+	int ss_flags;
+	unsigned long ss_size;
+} stack_t;
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define SS_AUTODISARM (1U << 31)
+#define SS_FLAG_BITS SS_AUTODISARM /* the flags beside the mode */
+#define MINSIGSTKSZ 2048 /* x86's: smaller is ENOMEM */
 
 /* What rt_sigaction reads and writes: Linux's struct sigaction for x86_64, as the libcs pass it. */
 struct k_sigaction {
@@ -229,8 +248,27 @@ void restore_saved_sigmask(void);
  * that ends the wait has its frame. A NULL umask: nothing changes. -EINVAL, -EFAULT.
  */
 long set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize);
-/* Dies as Linux's force_sigsegv: a signal frame could not be written or read back. */
-void __attribute__((noreturn)) force_sigsegv(void);
+/*
+ * The alternate signal stack of current (Linux's names): is sp on it (never with SS_AUTODISARM,
+ * which a handler's delivery disarms), and what sigaltstack would report for sp: SS_DISABLE,
+ * SS_ONSTACK or 0. sas_ss_reset forgets t's (a new thread's, an exec's start).
+ */
+bool on_sig_stack(unsigned long sp);
+bool __on_sig_stack(unsigned long sp); /* on it, armed or not: a frame's overflow check */
+int sas_ss_flags(unsigned long sp);
+void sas_ss_reset(struct task *t);
+/*
+ * sigaltstack's work, ss and oss kernel copies, either NULL; sp is the user's stack pointer,
+ * which must not be on the stack for a change (-EPERM). 0, -EPERM, -EINVAL, -ENOMEM.
+ */
+int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp);
+/*
+ * Linux's force_sig: sig to current's handler if it has one it does not block, else death by
+ * sig. force_sigsegv(sig): sig's handler frame could not be written, SIGSEGV instead (death if
+ * sig was SIGSEGV).
+ */
+void force_sig(int sig);
+void force_sigsegv(int sig);
 /* SIGCHLD and the wait4 bookkeeping for a stop (CLD_STOPPED) or a continue (CLD_CONTINUED). */
 void do_notify_parent_cldstop(struct task *t, int why, int sig);
 /* wait4: has child c a stop (WUNTRACED) or continue (WCONTINUED) not yet reported? */

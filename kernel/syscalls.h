@@ -259,6 +259,14 @@ int max_user_procs(void);             /* processes at once (RLIMIT_NPROC) */
  * report, then the process dies.
  */
 void force_sig_fault(struct pt_regs *regs, int sig, unsigned long addr);
+/*
+ * The same with the siginfo given, and what the handler's sigcontext says of the fault (the
+ * CPU's vector and error code): the #DB of a single step, the #GP of a return to a
+ * non-canonical address (arch/x86_64/signal.c).
+ */
+struct ksiginfo;
+void force_sig_trap(struct pt_regs *regs, const struct ksiginfo *info, unsigned long trap_nr,
+		    unsigned long error_code);
 
 /* kernel/signal.c */
 struct k_sigaction;
@@ -279,6 +287,8 @@ long sys_futex(uint32_t __user *uaddr, int op, uint32_t val, const void __user *
 
 /* arch/x86_64/signal.c */
 long sys_rt_sigreturn(void);
+struct sigaltstack; /* stack_t, kernel/signal.h */
+long sys_sigaltstack(const struct sigaltstack __user *uss, struct sigaltstack __user *uoss);
 
 /* arch/x86_64/process_64.c */
 long sys_arch_prctl(int option, unsigned long arg2);

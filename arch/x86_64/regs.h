@@ -18,6 +18,7 @@ struct pt_regs {
 	union {
 		uint64_t error_code; /* pushed by the CPU, or 0 by the stub */
 		uint64_t orig_rax;   /* a system call: its number (RAX becomes the return value) */
+		int32_t syscall_nr; /* orig_rax's low half: the number as Linux reads it, an int */
 	};
 	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU, or by entry_SYSCALL_64 */
 };
@@ -28,6 +29,19 @@ struct pt_regs {
 static inline int user_mode(const struct pt_regs *regs)
 {
 	return (regs->cs & 3) == 3;
+}
+
+/*
+ * 4-level paging translates 48-bit addresses, sign-extended to 64: bits 63 to 47 all alike. On
+ * Intel CPUs IRET and SYSRET to any other (non-canonical) RIP fault in ring 0, SYSRET's with
+ * the user's RSP already loaded (CVE-2012-0217): the kernel never returns to one
+ * (arch/x86_64/signal.c turns it into the user's SIGSEGV, entry_64.S takes no SYSRET there).
+ */
+#define __VIRTUAL_MASK_SHIFT 47
+static inline int is_canonical_address(uint64_t addr)
+{
+	return (uint64_t)((int64_t)(addr << (63 - __VIRTUAL_MASK_SHIFT)) >>
+			  (63 - __VIRTUAL_MASK_SHIFT)) == addr;
 }
 
 _Static_assert(sizeof(struct pt_regs) == PTREGS_SIZE, "entry_64.S");

@@ -20,15 +20,31 @@
  * again; without one (the signal stopped the process, or was ignored), the call again. "Again"
  * is RIP back over the two bytes of `syscall` with RAX its number.
  *
- * A frame that cannot be written, or read back, kills the process with SIGSEGV (force_sigsegv).
+ * A handler with SA_ONSTACK runs on the alternate signal stack (sigaltstack, kernel/signal.c),
+ * when the thread has one and is not on it already: the frame then goes at that stack's top
+ * (no red zone: nothing of the program's is there) and, for a signal nested on the stack, below
+ * the current frame as usual. A frame that would overflow the alternate stack is not written.
+ * uc_stack records the stack as it was, and rt_sigreturn sets it back from there.
+ *
+ * A frame that cannot be written gets SIGSEGV instead (its handler runs, if it can); one that
+ * cannot be read back in rt_sigreturn too, as Linux's signal_fault().
+ *
+ * The registers a handler's rt_sigreturn restores are the program's to choose, RIP and RSP
+ * too. A non-canonical one cannot be IRET to (Intel CPUs fault in ring 0): the program gets the
+ * SIGSEGV that Linux gives after the #GP its IRET takes (fixed up as a fault from ring 3):
+ * SI_KERNEL, trapno 13, the bad RIP in the handler's sigcontext. Where else a user RIP comes
+ * from user data, the same check: a handler's address (after its frame is built), and a
+ * uretprobe's return address (kernel/events/uprobes.c's handle_trampoline).
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/regs.h"
+#include "arch/x86_64/syscall.h" /* bad_user_return */
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/kstack.h"
+#include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscalls.h"
@@ -44,7 +60,6 @@
 #define __NR_restart_syscall 219
 #define UC_SIGCONTEXT_SS 0x2 /* uc_flags: the sigcontext has SS, and rt_sigreturn honours it */
 #define UC_STRICT_RESTORE_SS 0x4
-#define SS_DISABLE 2 /* uc_stack.ss_flags: no alternate signal stack */
 #define SI_MAX_SIZE 128
 /* The flags rt_sigreturn takes from the frame (Linux's FIX_EFLAGS): arithmetic, DF, TF, AC, RF. */
 #define X86_EFLAGS_CF 0x00000001
@@ -71,16 +86,10 @@ struct sigcontext {
 	uint64_t reserved1[8];
 };
 
-struct ustack {
-	uint64_t ss_sp;
-	int32_t ss_flags;
-	uint64_t ss_size;
-};
-
 struct ucontext {
 	uint64_t uc_flags;
 	uint64_t uc_link;
-	struct ustack uc_stack;
+	stack_t uc_stack;
 	struct sigcontext uc_mcontext;
 	sigset_t uc_sigmask;
 };
@@ -182,26 +191,53 @@ static void fpu_load(const struct fpu *fpu)
 	local_irq_restore(flags);
 }
 
+/*
+ * Where the frame goes (Linux's get_sigframe): below the red zone, or at the top of the
+ * alternate stack; the FPU state first, then the frame, RSP 16-byte aligned minus 8 as after a
+ * call. 0 if it would not fit on the alternate stack it is for.
+ */
+static unsigned long get_sigframe(const struct k_sigaction *ka, const struct pt_regs *regs,
+				  unsigned long *fx)
+{
+	struct task *t = current;
+	bool nested = on_sig_stack(regs->rsp), entering = false;
+	unsigned long sp = regs->rsp - RED_ZONE;
+	unsigned long fp;
+
+	if ((ka->flags & SA_ONSTACK) && sas_ss_flags(sp) == 0) {
+		sp = t->sas_ss_sp + t->sas_ss_size;
+		entering = true;
+	}
+	*fx = ALIGN_DOWN(sp - sizeof(struct fpu), FPSTATE_ALIGN);
+	fp = ALIGN_DOWN(*fx - sizeof(struct rt_sigframe), FRAME_ALIGN) - sizeof(uint64_t);
+	if ((nested || entering) && !__on_sig_stack(fp)) {
+		printk(KERN_INFO "%s[%d] overflowed sigaltstack\n", t->comm, t->pid);
+		return 0;
+	}
+	return fp;
+}
+
 static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_sigaction *ka,
 			  struct pt_regs *regs)
 {
 	struct task *t = current;
 	struct fpu fpu; /* aligned(16), as FXSAVE wants */
 	struct rt_sigframe frame;
-	unsigned long sp = regs->rsp - RED_ZONE;
-	unsigned long fx = ALIGN_DOWN(sp - sizeof(fpu), FPSTATE_ALIGN);
-	/* As after a call: (RSP + 8) 16-byte aligned when the handler starts. */
-	unsigned long fp = ALIGN_DOWN(fx - sizeof(frame), FRAME_ALIGN) - sizeof(uint64_t);
+	unsigned long fx;
+	unsigned long fp = get_sigframe(ka, regs, &fx);
 	struct sigcontext *sc = &frame.uc.uc_mcontext;
 
+	if (!fp)
+		return -EFAULT;
 	if (!(ka->flags & SA_RESTORER))
 		return -EFAULT; /* no way back: Linux x86_64 has no fallback trampoline either */
-	if (ka->handler >= TASK_SIZE_MAX)
-		return -EFAULT; /* IRET would fault on it in ring 0: SIGSEGV now instead */
 	memset(&frame, 0, sizeof(frame));
 	frame.pretcode = ka->restorer;
 	frame.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
-	frame.uc.uc_stack.ss_flags = SS_DISABLE;
+	/* The stack as it is (before SS_AUTODISARM's disarming): rt_sigreturn sets it back. */
+	frame.uc.uc_stack.ss_sp = t->sas_ss_sp;
+	frame.uc.uc_stack.ss_flags = (int)t->sas_ss_flags;
+	frame.uc.uc_stack.ss_size = t->sas_ss_size;
 	frame.uc.uc_sigmask = t->restore_sigmask ? t->saved_sigmask : t->blocked;
 	sc->r8 = regs->r8;
 	sc->r9 = regs->r9;
@@ -223,11 +259,10 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
 	sc->eflags = regs->rflags;
 	sc->cs = __USER_CS;
 	sc->ss = __USER_DS;
-	if (regs->vector < VEC_FIRST_IRQ) { /* a fault: what the CPU said about it */
-		sc->trapno = regs->vector;
-		sc->err = regs->error_code;
-		sc->cr2 = info->addr;
-	}
+	/* The last fault's, whatever the signal, as Linux's (force_sig_trap records them). */
+	sc->trapno = t->trap_nr;
+	sc->err = t->error_code;
+	sc->cr2 = t->cr2;
 	sc->oldmask = frame.uc.uc_sigmask;
 	sc->fpstate = fx;
 	siginfo_to_user(&frame.info, info);
@@ -241,6 +276,7 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
 	regs->rax = 0; /* for handlers declared without a prototype, as Linux */
 	regs->rsi = fp + offsetof(struct rt_sigframe, info);
 	regs->rdx = fp + offsetof(struct rt_sigframe, uc);
+	/* Not checked here: a non-canonical one is SIGSEGV once the frame is built, as Linux's #GP */
 	regs->rip = ka->handler;
 	regs->rsp = fp;
 	regs->rflags &= ~(X86_EFLAGS_DF | X86_EFLAGS_RF | X86_EFLAGS_TF);
@@ -252,8 +288,30 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
 	return 0;
 }
 
+/*
+ * A return to a non-canonical RIP asked for: the #GP that IRET would raise, as a fault of the
+ * program's (Linux fixes the kernel's fault up into exactly that, bad_iret): SIGSEGV, SI_KERNEL,
+ * no address; its handler's sigcontext has the bad RIP, trapno 13 and err 0.
+ * A non-canonical RSP: IRET takes it on the CPUs Linux runs on, and the program's first use of
+ * its stack faults (#SS: SIGBUS, SI_KERNEL, trapno 12). Lucid gives that fault at once, at the
+ * RIP returned to, rather than IRET there (QEMU's emulation, for one, makes it a #GP).
+ */
+bool __bad_user_return(struct pt_regs *regs)
+{
+	struct ksiginfo info = {.signo = SIGSEGV, .code = SI_KERNEL};
+
+	if (!is_canonical_address(regs->rip)) {
+		force_sig_trap(regs, &info, VEC_GENERAL_PROTECTION, 0);
+		return true;
+	}
+	info.signo = SIGBUS;
+	force_sig_trap(regs, &info, VEC_STACK_SEGMENT, 0);
+	return true;
+}
+
 long sys_rt_sigreturn(void)
 {
+	struct task *t = current;
 	struct pt_regs *regs = current_pt_regs();
 	unsigned long fp = regs->rsp - sizeof(uint64_t); /* the handler's ret popped pretcode */
 	struct rt_sigframe frame;
@@ -261,18 +319,12 @@ long sys_rt_sigreturn(void)
 	struct fpu fpu;
 
 	if (copy_from_user(&frame, (const void __user *)fp, sizeof(frame)))
-		force_sigsegv();
-	/*
-	 * Not a user address: IRET to it would fault in ring 0 (Linux fixes that fault up into a
-	 * SIGSEGV, bad_iret); Lucid says SIGSEGV before trying.
-	 */
-	if (sc->rip >= TASK_SIZE_MAX || sc->rsp >= TASK_SIZE_MAX)
-		force_sigsegv();
+		goto badframe;
 	if (sc->fpstate) {
 		uint32_t mxcsr;
 
 		if (copy_from_user(&fpu, (const void __user *)sc->fpstate, sizeof(fpu)))
-			force_sigsegv();
+			goto badframe;
 		/* A bit FXRSTOR refuses would fault in the kernel: drop it, as Linux sanitizes. */
 		memcpy(&mxcsr, fpu.fxsave + FXSAVE_MXCSR_OFFSET, sizeof(mxcsr));
 		mxcsr &= fpu_mxcsr_mask();
@@ -281,6 +333,12 @@ long sys_rt_sigreturn(void)
 		fpu_init_state(&fpu);
 	}
 	set_current_blocked(frame.uc.uc_sigmask);
+	/*
+	 * The alternate stack the frame says, before the registers, as Linux's: RSP is still the
+	 * frame's, so a handler that ran on that stack cannot change it (EPERM, ignored as every
+	 * error here), and one that ran elsewhere can.
+	 */
+	(void)do_sigaltstack(&frame.uc.uc_stack, NULL, regs->rsp);
 	regs->r8 = sc->r8;
 	regs->r9 = sc->r9;
 	regs->r10 = sc->r10;
@@ -297,20 +355,30 @@ long sys_rt_sigreturn(void)
 	regs->rax = sc->rax;
 	regs->rcx = sc->rcx;
 	regs->rsp = sc->rsp;
-	regs->rip = sc->rip; /* garbage here faults in user mode, and only the process dies */
+	regs->rip = sc->rip; /* a bad user address faults in user mode: only the process sees it */
 	regs->rflags = (regs->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
 	regs->cs = __USER_CS; /* a program cannot make itself ring 0 */
 	regs->ss = __USER_DS;
 	regs->orig_rax = (uint64_t)-1; /* not a system call to restart */
-	current->restart_end = 0; /* nor one interrupted before: restart_syscall is EINTR now */
+	t->restart_end = 0; /* nor one interrupted before: restart_syscall is EINTR now */
 	fpu_load(&fpu);
+	bad_user_return(regs); /* a non-canonical RIP: SIGSEGV before any IRET there */
 	return (long)regs->rax; /* do_syscall_64 stores it back: RAX as it was */
+
+badframe:
+	printk(KERN_INFO "%s[%d] bad frame in rt_sigreturn frame:%lx ip:%lx sp:%lx orax:%lx\n",
+	       t->comm, t->pid, fp, regs->rip, regs->rsp, regs->orig_rax);
+	force_sig(SIGSEGV);
+	return 0;
 }
 
-/* The syscall frame of a call that can still be restarted (not after rt_sigreturn). */
+/*
+ * The syscall frame of a call that can still be restarted (not after rt_sigreturn, which sets
+ * orig_rax to -1): any other number, high bits and all, is put back whole, as Linux's.
+ */
 static bool in_syscall(const struct pt_regs *regs)
 {
-	return regs->vector == VEC_SYSCALL && (long)regs->orig_rax >= 0;
+	return regs->vector == VEC_SYSCALL && regs->orig_rax != (uint64_t)-1;
 }
 
 static void restart_syscall(struct pt_regs *regs, unsigned long nr)
@@ -349,9 +417,13 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 			}
 			regs->orig_rax = (uint64_t)-1;
 		}
-		if (setup_rt_frame(sig, &info, &ka, regs))
-			force_sigsegv();
+		if (setup_rt_frame(sig, &info, &ka, regs)) {
+			force_sigsegv(sig);
+			return;
+		}
 		signal_delivered(sig, &ka);
+		/* A handler at a non-canonical address: its SIGSEGV, on the loop's next pass. */
+		bad_user_return(regs);
 		return;
 	}
 	if (in_syscall(regs)) { /* no handler ran: the call goes on as if nothing happened */
@@ -370,4 +442,9 @@ void arch_do_signal_or_restart(struct pt_regs *regs)
 		regs->orig_rax = (uint64_t)-1;
 	}
 	restore_saved_sigmask();
+	/*
+	 * rt_sigreturn's SIGSEGV for a non-canonical RIP found no handler to run after all (another
+	 * thread made it SIG_IGN meanwhile): the process dies of it here, never IRET there.
+	 */
+	bad_user_return(regs);
 }

@@ -3,7 +3,7 @@
  * the way back to user space.
  *
  * entry_SYSCALL_64 (entry_64.S) saves the registers as a struct pt_regs and calls
- * do_syscall_64(regs, nr), which enables interrupts (the CPU masked them: MSR_SYSCALL_MASK),
+ * do_syscall_64(regs), which enables interrupts (the CPU masked them: MSR_SYSCALL_MASK),
  * calls the table's function with the arguments from RDI, RSI, RDX, R10, R8, R9, and stores
  * the result in regs->rax, which becomes the user's RAX. Errors are small negative numbers
  * (-ENOSYS...): the C library turns them into -1 and errno.
@@ -92,7 +92,7 @@ static long sys_ni_syscall(void)
 {
 	const struct pt_regs *regs = (struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1;
 
-	return ni_syscall(regs->orig_rax);
+	return ni_syscall((unsigned int)regs->orig_rax); /* the int do_syscall_64 used */
 }
 
 /* A system call's return value that asks the signal code what to do (arch/x86_64/signal.c). */
@@ -103,7 +103,7 @@ static __always_inline bool is_restart_value(long ret)
 
 static bool restart_pending(const struct pt_regs *regs)
 {
-	return regs->vector == VEC_SYSCALL && (long)regs->orig_rax >= 0 &&
+	return regs->vector == VEC_SYSCALL && regs->orig_rax != (uint64_t)-1 &&
 	       is_restart_value((long)regs->rax);
 }
 
@@ -167,17 +167,24 @@ DEFINE_TRACE(sys_exit);
  * unblocking) set TIF_SIGPENDING, which nothing but this task's way out clears: the flag covers
  * it too.
  */
-void do_syscall_64(struct pt_regs *regs, unsigned long nr)
+void do_syscall_64(struct pt_regs *regs)
 {
 	local_irq_enable();
-	trace_sys_enter(regs, (long)nr);
-	/* No probe changes it: read again, so that only regs stays in a register across calls. */
-	nr = regs->orig_rax;
-	if (likely(nr < NR_SYSCALL_NAMES))
-		regs->rax = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
-					       regs->r9);
-	else
-		regs->rax = ni_syscall(nr);
+	trace_sys_enter(regs, (long)regs->orig_rax); /* the whole register, as Linux's trace */
+	/*
+	 * The number is an int, as Linux's do_syscall_64(regs, int nr) takes it: RAX's high half
+	 * is ignored (0x100000027 is getpid), a negative one is no call (ENOSYS), and the x32 bit
+	 * (0x40000000) is past the table (ENOSYS: no x32 ABI, as Debian's kernel by default).
+	 * Read from the frame after the trace (no probe changes it), so that only regs stays in a
+	 * register across calls.
+	 */
+	unsigned int unr = (unsigned int)regs->syscall_nr;
+
+	if (likely(unr < NR_SYSCALL_NAMES))
+		regs->rax = sys_call_table[unr](regs->rdi, regs->rsi, regs->rdx, regs->r10,
+						regs->r8, regs->r9);
+	else if (regs->syscall_nr != -1) /* -1: Linux's "no call", RAX stays -ENOSYS */
+		regs->rax = ni_syscall(unr);
 	trace_sys_exit(regs, (long)regs->rax);
 	local_irq_disable();
 	if (unlikely(READ_ONCE(current->thread_flags)) || unlikely(need_resched()))
@@ -197,8 +204,10 @@ void syscall_exit_exec(void)
 {
 	struct pt_regs *regs = (struct pt_regs *)((char *)current->stack + KSTACK_SIZE) - 1;
 
-	if (regs->vector != VEC_SYSCALL || regs->orig_rax >= NR_SYSCALL_NAMES ||
-	    sys_call_table[regs->orig_rax] != (sys_call_ptr_t)(void *)sys_execve)
+	unsigned int unr = (unsigned int)regs->orig_rax;
+
+	if (regs->vector != VEC_SYSCALL || unr >= NR_SYSCALL_NAMES ||
+	    sys_call_table[unr] != (sys_call_ptr_t)(void *)sys_execve)
 		return; /* not a program's execve (the kernel's, of init) */
 	regs->rax = 0;
 	trace_sys_exit(regs, 0);

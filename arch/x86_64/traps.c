@@ -41,6 +41,8 @@
 #define PF_ERR_WRITE 0x2
 #define PF_ERR_INSTR 0x10  /* the fault was an instruction fetch */
 #define NULL_PAGE_LIMIT 4096
+#define DR6_BS 0x4000 /* DR6: the #DB was a single step */
+#define DR6_RESERVED 0xffff0ff0 /* DR6 with no condition recorded */
 
 static const char *const exception_names[32] = {
 	[0] = "divide error",
@@ -302,9 +304,42 @@ static int exception_signal(unsigned long vector)
 	}
 }
 
+static notrace unsigned long read_dr6(void)
+{
+	unsigned long v;
+
+	__asm__ __volatile__("mov %%db6, %0" : "=r"(v));
+	return v;
+}
+
+static notrace void write_dr6(unsigned long v)
+{
+	__asm__ __volatile__("mov %0, %%db6" : : "r"(v));
+}
+
+/*
+ * A #DB from ring 3 that no uprobe claimed: a program single-stepping itself (it set TF with
+ * popf), or int1. As Linux's exc_debug_user: SIGTRAP with si_addr the next instruction, and
+ * TRAP_TRACE for a step (DR6's BS), TRAP_BRKPT otherwise. The CPU never clears DR6's
+ * conditions: cleared here, so that the next #DB says only its own.
+ */
+static notrace void do_user_debug(struct pt_regs *regs)
+{
+	unsigned long dr6 = read_dr6();
+	struct ksiginfo info = {.signo = SIGTRAP, .addr = regs->rip};
+
+	write_dr6(DR6_RESERVED);
+	info.code = dr6 & DR6_BS ? TRAP_TRACE : TRAP_BRKPT;
+	force_sig_trap(regs, &info, VEC_DEBUG, 0);
+}
+
 /* An exception in ring 3 that no handler fixed: the process dies of the matching signal. */
 notrace void do_user_exception(struct pt_regs *regs)
 {
+	if (regs->vector == VEC_DEBUG) {
+		do_user_debug(regs);
+		return;
+	}
 	force_sig_fault(regs, exception_signal(regs->vector), read_cr2());
 }
 

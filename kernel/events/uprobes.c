@@ -59,6 +59,7 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/uaccess.h"
+#include "arch/x86_64/syscall.h" /* bad_user_return */
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/page_alloc.h"
@@ -872,6 +873,12 @@ static void handle_trampoline(struct pt_regs *regs)
 		return;
 	}
 	regs->rip = ri->orig_ret_vaddr;
+	/*
+	 * The return address came from the user's stack: a program that jumped into the function
+	 * with a made-up, non-canonical one gets the SIGSEGV Linux's gets from its IRET there
+	 * (arch/x86_64/signal.c), never the IRET itself.
+	 */
+	bad_user_return(regs);
 	bool chained;
 
 	do {

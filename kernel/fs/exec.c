@@ -709,6 +709,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	}
 	/* Handled signals back to their default; ignored ones and the mask stay, as Linux's. */
 	attach_sighand(t, sighand);
+	t->sas_ss_sp = t->sas_ss_size = 0; /* no alternate stack; its flags stay, as Linux's */
 	t->execed = true;
 	if (args)
 		syscall_exit_exec(); /* the trace sees execve return, as on Linux */

@@ -118,6 +118,11 @@ struct task {
 	struct sighand_struct *sighand; /* actions and pending siginfo; NULL: a kernel thread */
 	uint64_t saved_sigmask;    /* the mask rt_sigsuspend replaced, while restore_sigmask */
 	bool restore_sigmask;
+	/* sigaltstack's stack (kernel/signal.h): sas_ss_size 0 is none. */
+	unsigned long sas_ss_sp, sas_ss_size;
+	unsigned int sas_ss_flags;
+	/* The last fault's, for a handler's sigcontext (Linux's thread.trap_nr, error_code, cr2). */
+	unsigned long trap_nr, error_code, cr2;
 	bool stopped;              /* in a group stop until SIGCONT or SIGKILL */
 	int stop_sig;              /* the signal that stopped it, for wait4 */
 	bool stop_report;          /* stopped, and no wait4 has said so yet (WUNTRACED) */

@@ -64,6 +64,14 @@ def test_interrupted_calls_sigpipe_and_bad_frames(lucid):
     same_as_linux(lucid, "sigintr")
 
 
+def test_sigaltstack(lucid):
+    # sigaltstack's answers (SS_DISABLE, SS_AUTODISARM, SS_ONSTACK, EPERM on it, ENOMEM below
+    # MINSIGSTKSZ, EINVAL, EFAULT), SA_ONSTACK handlers on it, uc_stack, nested signals,
+    # rt_sigreturn's uc_stack, fork/vfork keep it, a CLONE_VM thread and execve drop it, and a
+    # stack overflow's SIGSEGV caught on it (without it, the process dies).
+    same_as_linux(lucid, "altstack")
+
+
 def test_ctrl_c_reaches_a_handler(lucid):
     # Ctrl-C is SIGINT to the job: a program with a handler runs it and exits with its own
     # status, as under bash (test_user's Ctrl-C tests: one without dies of it, 130).
