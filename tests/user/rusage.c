@@ -74,7 +74,18 @@ static void fields(void)
 	struct timespec nap = {0, 10000000};
 
 	nanosleep(&nap, NULL); /* a wait: one voluntary switch at least */
-	spin(SLACK_US * 3);
+	/*
+	 * Until a tick has found this thread in user mode: the ticks sample where a task is, and
+	 * a spin of CPU time may be seen in the kernel only (its clock_gettime calls), on Linux
+	 * too. Bounded by the wall clock, so the line says whether utime was ever filled.
+	 */
+	for (long end = clock_us(CLOCK_MONOTONIC) + WAIT_S * USEC_PER_SEC;
+	     clock_us(CLOCK_MONOTONIC) < end;) {
+		spin(SLACK_US);
+		getrusage(RUSAGE_THREAD, &ru);
+		if (tv_us(ru.ru_utime) > 0)
+			break;
+	}
 	getrusage(RUSAGE_SELF, &ru);
 	printf("SELF: utime > 0: %s, usec < 1000000: %s, maxrss > 0: %s, minflt > 0: %s, "
 	       "nvcsw > 0: %s, the unfilled ones 0: %s\n",
