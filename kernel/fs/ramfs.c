@@ -210,12 +210,41 @@ struct file_pages *ramfs_mmap_pages(struct file *file)
 	return filemap_get_pages(file_inode(file));
 }
 
+/*
+ * A shared mapping's pages are the file's too, and a write through one is a write to the file;
+ * so every page it may touch (those before the end) must be the file's own before it is made.
+ */
+int ramfs_mmap_shared(struct file *file, loff_t off, size_t len, bool write)
+{
+	struct inode *inode = file_inode(file);
+	loff_t end = MIN(off + (loff_t)len, inode->i_size);
+	unsigned long last = (unsigned long)(end + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE;
+	int err;
+
+	(void)write;
+	if (end <= off)
+		return 0; /* wholly past the end: every touch is SIGBUS */
+	err = grow_slots(inode, last);
+	if (err)
+		return err;
+	for (unsigned long i = (unsigned long)off / PAGE_CACHE_SIZE; i < last; i++) {
+		if (inode->i_pages[i])
+			continue;
+		inode->i_pages[i] = alloc_page_zeroed();
+		if (!inode->i_pages[i])
+			return -ENOMEM;
+		filemap_invalidate(inode); /* the next snapshot has this page */
+	}
+	return 0;
+}
+
 static const struct file_operations ramfs_file_operations = {
 	.read = ramfs_read,
 	.write = ramfs_write,
 	.llseek = default_llseek,
 	.may_mmap = true,
 	.mmap_pages = ramfs_mmap_pages,
+	.mmap_shared = ramfs_mmap_shared,
 };
 
 /* Every mount of ramfs is a new, empty file system. */

@@ -22,6 +22,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "kernel/fs/vfs.h"
 #include "lib/string.h"
+#include "lib/errno.h"
 
 #define FILE_PAGE_SIZE 4096UL
 
@@ -34,6 +35,7 @@ static struct file_pages *snapshot(struct inode *inode)
 		return NULL;
 	fp->refcount = 1;
 	fp->exec_maps = 0;
+	fp->ino = 0;
 	fp->nr_pages = n;
 	for (unsigned long i = 0; i < n; i++) {
 		fp->pages[i] = i < inode->i_nr_slots ? inode->i_pages[i] : NULL;
@@ -92,4 +94,48 @@ void file_pages_put(struct file_pages *fp)
 			put_page(fp->pages[i]);
 	}
 	kfree(fp);
+}
+
+/*
+ * Shared anonymous memory is a file_pages no inode owns: its slots start empty and each fills
+ * once, with a compare-and-exchange, since two processes may fault on the same page at once
+ * on two CPUs under two different mmap_locks; the loser frees its page and maps the winner's.
+ * A slot never changes again until the last area lets the object go.
+ */
+#define SHMEM_FIRST_INO 0x1000 /* numbers of their own, clear of the boot files' small ones */
+
+struct file_pages *shmem_zero_setup(unsigned long nr_pages)
+{
+	static unsigned long last_ino = SHMEM_FIRST_INO;
+	struct file_pages *fp = kzalloc(sizeof(*fp) + nr_pages * sizeof(fp->pages[0]));
+
+	if (!fp)
+		return NULL;
+	fp->refcount = 1;
+	fp->nr_pages = nr_pages;
+	fp->ino = __atomic_add_fetch(&last_ino, 1, __ATOMIC_RELAXED);
+	return fp;
+}
+
+int shmem_fault_page(struct file_pages *fp, unsigned long i, void **page)
+{
+	if (i >= fp->nr_pages)
+		return -EFAULT;
+	*page = __atomic_load_n(&fp->pages[i], __ATOMIC_ACQUIRE);
+	if (*page)
+		return 0;
+	if (!fp->ino)
+		return -EFAULT; /* a file's hole: mmap_shared filled those before the end */
+	void *fresh = alloc_page_zeroed(), *none = NULL;
+
+	if (!fresh)
+		return -ENOMEM;
+	if (__atomic_compare_exchange_n(&fp->pages[i], &none, fresh, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		*page = fresh; /* the slot holds the reference alloc gave it */
+	} else {
+		free_pages(fresh, 1);
+		*page = none; /* another CPU's, put in meanwhile */
+	}
+	return 0;
 }

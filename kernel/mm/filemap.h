@@ -13,6 +13,12 @@ struct inode;
 struct file_pages {
 	int refcount; /* the areas using it, and the inode while it is the current one */
 	int exec_maps; /* of those areas, a running program's segments (ETXTBSY) */
+	/*
+	 * Shared anonymous memory (shmem_zero_setup): the inode number maps shows for it, and
+	 * its holes fill on first touch (shmem_fault_page). 0: a file's snapshot, which no one
+	 * changes once made.
+	 */
+	unsigned long ino;
 	unsigned long nr_pages; /* pages[i] holds the file's bytes [i * 4096, (i + 1) * 4096) */
 	void *pages[]; /* each with a reference of its own; NULL: a hole, which reads as zeroes */
 };
@@ -36,6 +42,19 @@ void file_pages_put(struct file_pages *fp);
 /* The same for an area: exec says it is a program's segment. */
 void file_pages_get_area(struct file_pages *fp, bool exec);
 void file_pages_put_area(struct file_pages *fp, bool exec);
+
+/*
+ * MAP_SHARED|MAP_ANONYMOUS, or MAP_SHARED of /dev/zero: nr_pages of memory no file names, all
+ * holes until touched, shared by the area and every copy fork makes of it; the last one frees
+ * it (Linux's shmem_zero_setup makes an unlinked tmpfs file "/dev/zero"). NULL if no memory.
+ */
+struct file_pages *shmem_zero_setup(unsigned long nr_pages);
+/*
+ * A shared area's page i (its fault, kernel/mm/memory.c): in shared anonymous memory a hole
+ * gets a zeroed page, the first toucher's for every process; 0, -ENOMEM, or -EFAULT past the
+ * end or at a hole of a file's snapshot (SIGBUS).
+ */
+int shmem_fault_page(struct file_pages *fp, unsigned long i, void **page);
 
 /* The page of file page index i, or NULL for a hole or past the end. */
 static inline void *file_pages_page(const struct file_pages *fp, unsigned long i)

@@ -4,7 +4,7 @@
  * that let the receiver trust it: once F_SEAL_WRITE is on, nobody can change the bytes again.
  *
  * The file is a ramfs file (kernel/fs/ramfs.c: pages in the inode's page cache) that no
- * directory names: read, write, lseek, ftruncate, fstat and mmap(MAP_PRIVATE) are ramfs's, and
+ * directory names: read, write, lseek, ftruncate, fstat and mmap are ramfs's, and
  * /proc/PID/fd shows "/memfd:NAME (deleted)", as Linux's shmem file does. Its memory goes with
  * its last descriptor (and the last mapping of its pages).
  *
@@ -15,9 +15,9 @@
  *   F_SEAL_SEAL    no more seals
  * A memfd made without MFD_ALLOW_SEALING starts with F_SEAL_SEAL. A write that would grow a
  * file sealed against growing stops, as Linux's page by page, at the last page boundary it may
- * reach (EPERM if that is no byte). Lucid has no shared file mappings yet (mmap MAP_SHARED
- * answers ENODEV), so F_SEAL_WRITE never has writable mappings to refuse (Linux's EBUSY).
- * Everything runs under the VFS lock.
+ * reach (EPERM if that is no byte). A writable MAP_SHARED mapping of a sealed file is EPERM.
+ * Unlike Linux, adding F_SEAL_WRITE while a writable shared mapping exists succeeds (Linux:
+ * EBUSY): Lucid does not count a file's writable mappings. Everything runs under the VFS lock.
  */
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/vfs_internal.h"
@@ -90,12 +90,24 @@ static const struct inode_operations memfd_inode_ops = {
 	.truncate = memfd_truncate,
 };
 
+/*
+ * A writable shared mapping of a file sealed against writing is EPERM, as Linux's (its
+ * mapping_map_writable and seal_check_future_write).
+ */
+static int memfd_mmap_shared(struct file *file, loff_t off, size_t len, bool write)
+{
+	if (write && (memfd_seals(file_inode(file)) & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)))
+		return -EPERM;
+	return ramfs_mmap_shared(file, off, len, write);
+}
+
 static const struct file_operations memfd_fops = {
 	.read = ramfs_read,
 	.write = memfd_write,
 	.llseek = default_llseek,
 	.may_mmap = true,
 	.mmap_pages = ramfs_mmap_pages,
+	.mmap_shared = memfd_mmap_shared,
 };
 
 long sys_memfd_create(const char __user *uname, unsigned int flags)

@@ -16,6 +16,8 @@
  *	  with file bytes filled then; in both, a page wholly past the file's end is
  *	  VM_FAULT_SIGBUS, as Linux answers a touch of such a page (a library cut short on disk
  *	  dies so);
+ *	- in a MAP_SHARED area, the shared object's page, writable (do_shared_page): shared
+ *	  anonymous memory's, filled with zeroes at its first touch by any process, or the file's;
  *	- a write to a page that fork left read-only (copy-on-write, do_wp_page): if no other
  *	  process maps it any more, it becomes writable where it is; else this process gets a copy
  *	  and drops its reference to the shared one.
@@ -108,6 +110,25 @@ static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 	return 0;
 }
 
+/*
+ * A page of a MAP_SHARED area (Linux's do_shared_fault): the object's own page, mapped with the
+ * area's permissions, writable too: a write reaches the file, or the memory every process
+ * sharing the area sees, and is never copied. A page past the file's end is SIGBUS.
+ */
+static int do_shared_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va)
+{
+	unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
+	void *page;
+	int err = shmem_fault_page(vma->vm_file, index, &page);
+
+	if (err)
+		return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	if (mmu_user_map(mm->pgd, va, __pa(page), vm_flags_to_mmu(vma->vm_flags)))
+		return VM_FAULT_OOM;
+	get_page(page); /* this page table's reference; the object keeps its own */
+	return 0;
+}
+
 static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
 {
 	if (page_count(old) == 1) {
@@ -151,6 +172,14 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		return VM_FAULT_SIGSEGV;
 	void *page = mmu_user_page(mm->pgd, va, &flags);
 
+	if (vma->kind == VMA_SHARED) {
+		if (!page)
+			return do_shared_page(mm, vma, va);
+		if (write && !(flags & MMU_WRITE)) { /* write-protected by an mprotect since */
+			mmu_user_make_writable(mm->pgd, va, NULL);
+			return 0;
+		}
+	}
 	if (!page && vma->kind == VMA_FILE)
 		return VM_FAULT_SIGBUS;
 	if (!page && vma->vm_file)

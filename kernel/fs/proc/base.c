@@ -26,6 +26,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/sched/cputime.h"
@@ -66,6 +67,18 @@ struct proc_task {
 	unsigned long vsize; /* bytes in its areas (maps's lines) */
 };
 
+/*
+ * smaps's counts for one area, in pages (Linux's struct mem_size_stats): each mapped page is
+ * shared if another page table maps it too (Linux's page_mapcount >= 2), private if not, and
+ * dirty if written through this mapping (the entry's D bit); pss adds 1/mapcount of a page,
+ * in units of 1/PSS_SCALE.
+ */
+#define PSS_SCALE 4096
+struct mem_size_stats {
+	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
+	unsigned long referenced, anonymous, pss, pss_dirty;
+};
+
 struct proc_vma {
 	unsigned long start, end;
 	unsigned long flags; /* VM_* */
@@ -73,6 +86,8 @@ struct proc_vma {
 	const char *name; /* NULL, "[heap]", "[stack]", or the program's path */
 	/* Or the name of the file mapped, with a reference: the area may go once the lock is off. */
 	struct vma_name *file;
+	unsigned long ino; /* shared anonymous memory's inode number (its device is 00:01) */
+	struct mem_size_stats mss; /* smaps's counts of its pages */
 };
 
 /* The maps lines are done with: each file name's reference goes, then the array. */
@@ -154,6 +169,53 @@ static unsigned long count_file_pages(uint64_t *pgd, const struct vm_area_struct
 	return n;
 }
 
+/*
+ * How many page tables map page, as Linux's page_mapcount: its references, less those of the
+ * object it belongs to. A shared anonymous page has one more (its object's slot); a file's
+ * page two (the file and the snapshot this area maps); an anonymous page none. (A file's page
+ * held by older snapshots too counts as mapped once more for each: Lucid keeps no map count.)
+ */
+static unsigned long page_mapcount(const struct vm_area_struct *vma, unsigned long va, void *page)
+{
+	unsigned long refs = page_count(page), extra = 0;
+
+	if (vma->vm_file && vma->vm_file->ino)
+		extra = 1;
+	else if (vma->vm_file && va < vma->vm_file_end &&
+		 page == file_pages_page(vma->vm_file,
+					 vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE))
+		extra = 2;
+	return refs > extra ? refs - extra : 1;
+}
+
+/* Linux's smaps_account, a page at a time. */
+static void smaps_account(uint64_t *pgd, const struct vm_area_struct *vma, struct mem_size_stats *mss)
+{
+	for (unsigned long va = mmu_user_next_mapped(pgd, vma->vm_start, vma->vm_end);
+	     va < vma->vm_end; va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, vma->vm_end)) {
+		int flags = 0;
+		void *page = mmu_user_page(pgd, va, &flags);
+		bool dirty = flags & MMU_DIRTY;
+		unsigned long mapcount = page_mapcount(vma, va, page);
+
+		mss->resident++;
+		mss->referenced++; /* Lucid does not read the accessed bit: every page counts */
+		/* An anonymous page: not a file's, nor shared memory's (Linux's PageAnon). */
+		if (vma->kind != VMA_SHARED &&
+		    !(vma->vm_file && va < vma->vm_file_end &&
+		      page == file_pages_page(vma->vm_file, vma->vm_pgoff +
+							       (va - vma->vm_start) / PAGE_SIZE)))
+			mss->anonymous++;
+		mss->pss += PSS_SCALE / mapcount;
+		if (dirty)
+			mss->pss_dirty += PSS_SCALE / mapcount;
+		if (mapcount >= 2)
+			*(dirty ? &mss->shared_dirty : &mss->shared_clean) += 1;
+		else
+			*(dirty ? &mss->private_dirty : &mss->private_clean) += 1;
+	}
+}
+
 static const char *vma_name(const struct mm_struct *mm, const struct vm_area_struct *vma)
 {
 	switch (vma->kind) {
@@ -193,10 +255,11 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 		/* An anonymous area's vm_pgoff means nothing (a cut moves it): Linux shows 0. */
 		bool file = vma->vm_file || vma->vm_name || vma->kind == VMA_ELF;
 
-		vmas[n++] = (struct proc_vma){
+		vmas[n] = (struct proc_vma){
 			vma->vm_start,		vma->vm_end,
 			vma->vm_flags,		file ? vma->vm_pgoff * PAGE_SIZE : 0,
-			vma_name(&pt->mm, vma), vma->vm_name};
+			vma_name(&pt->mm, vma), vma->vm_name, vma->vm_file ? vma->vm_file->ino : 0, {0}};
+		smaps_account(mm->pgd, vma, &vmas[n++].mss);
 		vma_name_get(vma->vm_name);
 	}
 	pt->rss = rss;
@@ -466,7 +529,72 @@ static int cmdline_show(struct seq_file *m, void *v)
 /* Linux pads a line to this width, then a space and the path (fs/proc/task_mmu.c's seq_pad). */
 #define MAPS_NAME_COLUMN (25 + 6 * (int)sizeof(void *) - 1)
 
+/* One line of maps: Linux's show_map_vma. */
+static void show_map_vma(struct seq_file *m, const struct proc_vma *a)
+{
+	const char *name = a->file ? a->file->path : a->name;
+	char head[MAPS_NAME_COLUMN + 1];
+	/*
+	 * Lucid's files have no device or inode numbers to show; shared anonymous memory has
+	 * Linux's device (its internal tmpfs's, 00:01) and a number of its own.
+	 */
+	int len = snprintf(head, sizeof(head), "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", a->start,
+			   a->end, a->flags & VM_READ ? 'r' : '-', a->flags & VM_WRITE ? 'w' : '-',
+			   a->flags & VM_EXEC ? 'x' : '-', a->flags & VM_MAYSHARE ? 's' : 'p',
+			   a->offset, 0, a->ino ? 1 : 0, a->ino);
+
+	seq_puts(m, head);
+	if (name && name[0])
+		seq_printf(m, "%*s %s", MAX(MAPS_NAME_COLUMN - len, 0), "", name);
+	seq_putc(m, '\n');
+}
+
+/*
+ * smaps's VmFlags: Linux's two-letter names, for the flags Lucid's areas have. Every area may
+ * be read, written and run (mr mw me: Linux's VM_MAY*), but a shared mapping of a file not open
+ * for writing, which can never be written (no mw).
+ */
+static void show_vm_flags(struct seq_file *m, unsigned long flags)
+{
+	bool maywrite = !(flags & VM_MAYSHARE) || (flags & VM_MAYWRITE);
+
+	seq_printf(m, "VmFlags: %s%s%s%s%s%s%s%s%s\n", flags & VM_READ ? "rd " : "",
+		   flags & VM_WRITE ? "wr " : "", flags & VM_EXEC ? "ex " : "",
+		   flags & VM_SHARED ? "sh " : "", "mr ", maywrite ? "mw " : "", "me ",
+		   flags & VM_MAYSHARE ? "ms " : "", flags & VM_GROWSDOWN ? "gd " : "");
+}
+
 static int maps_show(struct seq_file *m, void *v)
+{
+	struct proc_task pt;
+	int n, err;
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+
+	(void)v;
+	if (!vmas)
+		return err;
+	for (int i = 0; i < n; i++)
+		show_map_vma(m, &vmas[i]);
+	put_vmas(vmas, n);
+	return 0;
+}
+
+/* smaps's figures are kB, right-aligned in 8 columns after the label (Linux's SEQ_PUT_DEC). */
+static void smaps_kb(struct seq_file *m, const char *label, unsigned long kb)
+{
+	seq_printf(m, "%-16s%8lu kB\n", label, kb);
+}
+
+static void smaps_line(struct seq_file *m, const char *label, unsigned long pages)
+{
+	smaps_kb(m, label, pages * (PAGE_SIZE >> 10));
+}
+
+/*
+ * smaps: each maps line, then what its pages are (Linux 6.1's fields, in its order); Lucid has
+ * no huge pages, swap, lazy-free pages or locked memory, so those are 0.
+ */
+static int smaps_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
@@ -477,18 +605,29 @@ static int maps_show(struct seq_file *m, void *v)
 		return err;
 	for (int i = 0; i < n; i++) {
 		const struct proc_vma *a = &vmas[i];
-		const char *name = a->file ? a->file->path : a->name;
-		char head[MAPS_NAME_COLUMN + 1];
-		/* Lucid's files have no device or inode numbers to show. */
-		int len = snprintf(head, sizeof(head), "%08lx-%08lx %c%c%cp %08lx %02x:%02x %lu ",
-				   a->start, a->end, a->flags & VM_READ ? 'r' : '-',
-				   a->flags & VM_WRITE ? 'w' : '-', a->flags & VM_EXEC ? 'x' : '-',
-				   a->offset, 0, 0, 0UL);
+		const struct mem_size_stats *mss = &a->mss;
 
-		seq_puts(m, head);
-		if (name && name[0])
-			seq_printf(m, "%*s %s", MAX(MAPS_NAME_COLUMN - len, 0), "", name);
-		seq_putc(m, '\n');
+		show_map_vma(m, a);
+		smaps_line(m, "Size:", (a->end - a->start) / PAGE_SIZE);
+		seq_printf(m, "KernelPageSize: %8lu kB\nMMUPageSize:    %8lu kB\n", PAGE_SIZE >> 10,
+			   PAGE_SIZE >> 10);
+		smaps_line(m, "Rss:", mss->resident);
+		smaps_kb(m, "Pss:", mss->pss * (PAGE_SIZE >> 10) / PSS_SCALE);
+		smaps_kb(m, "Pss_Dirty:", mss->pss_dirty * (PAGE_SIZE >> 10) / PSS_SCALE);
+		smaps_line(m, "Shared_Clean:", mss->shared_clean);
+		smaps_line(m, "Shared_Dirty:", mss->shared_dirty);
+		smaps_line(m, "Private_Clean:", mss->private_clean);
+		smaps_line(m, "Private_Dirty:", mss->private_dirty);
+		smaps_line(m, "Referenced:", mss->referenced);
+		smaps_line(m, "Anonymous:", mss->anonymous);
+		static const char *const zero[] = {
+			"LazyFree:",	  "AnonHugePages:", "ShmemPmdMapped:", "FilePmdMapped:",
+			"Shared_Hugetlb:", "Private_Hugetlb:", "Swap:",	   "SwapPss:",
+			"Locked:"};
+		for (size_t z = 0; z < ARRAY_SIZE(zero); z++)
+			smaps_line(m, zero[z], 0);
+		seq_puts(m, "THPeligible:    0\n");
+		show_vm_flags(m, a->flags);
 	}
 	put_vmas(vmas, n);
 	return 0;
@@ -559,6 +698,7 @@ PID_FILE(syscall);
 PID_FILE(status);
 PID_FILE(cmdline);
 PID_FILE(maps);
+PID_FILE(smaps);
 
 /*
  * make-it-fail: whether fault injection (kernel/debug/fault_inject.c) may fail this task's
@@ -668,6 +808,7 @@ static const struct {
 	{"comm", 0644, &proc_pid_comm_fops},
 	{"make-it-fail", 0644, &proc_pid_make_it_fail_fops},
 	{"maps", 0444, &proc_pid_maps_fops},
+	{"smaps", 0444, &proc_pid_smaps_fops},
 	{"stat", 0444, &proc_pid_stat_fops},
 	{"status", 0444, &proc_pid_status_fops},
 	{"syscall", 0400, &proc_pid_syscall_fops}, /* Linux's S_IRUSR */
