@@ -4,8 +4,8 @@
  * In Lucid a shared mapping of a file maps the file's own pages (kernel/mm/mmap_file.c): a
  * write through it is in the file at once, for read() and every other mapping, and ramfs has
  * no disk to write to. So MS_SYNC, MS_ASYNC and MS_INVALIDATE have nothing left to do; what
- * msync still does is Linux's checking: EINVAL for unknown flags, MS_SYNC with MS_ASYNC, an
- * unaligned start or a range that wraps; ENOMEM if part of the range is in no area (after
+ * msync still does is Linux's checking: EINVAL for unknown flags, MS_SYNC with MS_ASYNC or an
+ * unaligned start; ENOMEM for a range that wraps, or if part of the range is in no area (after
  * doing the rest, as Linux; MS_ASYNC alone stops at the first hole).
  */
 #include "kernel/mm/mm.h"
@@ -33,7 +33,7 @@ long sys_msync(unsigned long start, size_t len, int flags)
 	len = ALIGN_UP(len, PAGE_SIZE);
 	end = start + len;
 	if (end < start)
-		return -EINVAL;
+		return -ENOMEM; /* Linux's answer for a range that wraps */
 	if (end == start)
 		return 0;
 	irq = spin_lock_irqsave(&mm->mmap_lock);

@@ -33,3 +33,10 @@ def test_shared_memory_is_freed_with_its_last_user(lucid):
         assert lucid.run("shmanon 16") == "big: 4096 of 4096 pages written\n"
         assert lucid.status() == 0
     assert free_kb(lucid) >= before
+
+
+def test_shared_file_mappings_and_msync(lucid):
+    # A ramfs file and a memfd mapped MAP_SHARED: writes reach read() and every other mapping
+    # and a forked child's, MAP_PRIVATE stays copy-on-write, SIGBUS past the end, msync's
+    # flags and errors, EACCES/EPERM/EOPNOTSUPP where Linux refuses.
+    same_as_linux(lucid, "shmfile", "{dir}")
