@@ -40,3 +40,11 @@ def test_shared_file_mappings_and_msync(lucid):
     # and a forked child's, MAP_PRIVATE stays copy-on-write, SIGBUS past the end, msync's
     # flags and errors, EACCES/EPERM/EOPNOTSUPP where Linux refuses.
     same_as_linux(lucid, "shmfile", "{dir}")
+
+
+def test_mremap(lucid):
+    # Grow in place, shrink, ENOMEM without MREMAP_MAYMOVE, move, MREMAP_FIXED over another
+    # mapping, MREMAP_DONTUNMAP of private and shared memory, shared memory moved by a child
+    # and duplicated with old_len 0, SIGBUS past a shared object, a file mapping grown and
+    # moved; and the errors, in Linux's order.
+    same_as_linux(lucid, "mremap", "{dir}")
