@@ -172,6 +172,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 	if (size > RAMFS_MAX_FILE_SIZE)
 		return -EFBIG;
 	if (size < inode->i_size) {
+		if (inode->i_mmapped)
+			unmap_mapping_range(inode, size); /* a touch past the end: SIGBUS */
 		filemap_invalidate(inode); /* its pages past the end go */
 		for (unsigned long i = keep; i < inode->i_nr_slots; i++) {
 			if (inode->i_pages[i])

@@ -301,6 +301,7 @@ struct inode {
 	 * (kernel/mm/filemap.c). NULL until then.
 	 */
 	struct file_pages *i_mmap_pages;
+	bool i_mmapped; /* its pages were mapped once: a truncate looks for the mappings */
 	/*
 	 * Last access, data change, status change. Set at creation; a write or truncate moves
 	 * mtime and ctime, chmod and utimensat ctime; Lucid mounts everything "noatime" (reads

@@ -1,6 +1,6 @@
 /*
- * The page cache as mappings see it: a private mapping of a ramfs file (a program's segments
- * at exec, mmap(MAP_PRIVATE) of a file) maps the file's own pages, as Linux maps its page
+ * The page cache as mappings see it: a mapping of a ramfs file (a program's segments at exec,
+ * mmap of a file, private or shared) maps the file's own pages, as Linux maps its page
  * cache's, instead of copying the file: the text is shared read-only by every process running
  * the program, and a written page is copied first (copy-on-write, kernel/mm/memory.c).
  *
@@ -13,9 +13,14 @@
  * write into a hole or past the end, a truncate, the file's end) the inode lets its snapshot go
  * and the next mapping takes a new one. A page's bytes are the file's: a write into an existing
  * page shows in every mapping of it that has not copied it, as on Linux. What the snapshot
- * misses: a page written into a hole after the mapping was made still reads as zeroes there,
- * and a truncated file's pages stay mapped (Linux unmaps them, and a touch past the new end is
- * SIGBUS); the pages live on, with their references, until the last area lets them go.
+ * misses: a page written into a hole after the mapping was made still reads as zeroes there
+ * (a shared mapping has none: mmap_shared filled them), and a page added past the old end
+ * does not show. A truncate unmaps what lies past the new end in every mapping
+ * (unmap_mapping_range, memory.c), and a touch there is SIGBUS, as on Linux; the pages live on,
+ * with their references, until the last area lets them go.
+ *
+ * Shared anonymous memory (shmem_zero_setup, below) is a file_pages too, that no inode owns.
+ * A shared mapping writes the pages in place, never copying them (memory.c's do_shared_page).
  */
 #include "kernel/mm/filemap.h"
 #include "kernel/mm/kmalloc.h"
@@ -47,6 +52,7 @@ static struct file_pages *snapshot(struct inode *inode)
 
 struct file_pages *filemap_get_pages(struct inode *inode)
 {
+	inode->i_mmapped = true;
 	if (!inode->i_mmap_pages)
 		inode->i_mmap_pages = snapshot(inode);
 	if (inode->i_mmap_pages)
@@ -134,7 +140,7 @@ int shmem_fault_page(struct file_pages *fp, unsigned long i, void **page)
 					__ATOMIC_ACQUIRE)) {
 		*page = fresh; /* the slot holds the reference alloc gave it */
 	} else {
-		free_pages(fresh, 1);
+		put_page(fresh); /* its only reference: freed */
 		*page = none; /* another CPU's, put in meanwhile */
 	}
 	return 0;

@@ -56,6 +56,13 @@ struct file_pages *shmem_zero_setup(unsigned long nr_pages);
  */
 int shmem_fault_page(struct file_pages *fp, unsigned long i, void **page);
 
+/*
+ * inode was cut short to size bytes (ramfs's truncate, under the VFS lock): every process's
+ * mappings of it lose their pages past the new end, and a touch there is SIGBUS from then on
+ * (kernel/mm/memory.c).
+ */
+void unmap_mapping_range(const struct inode *inode, long long size);
+
 /* The page of file page index i, or NULL for a hole or past the end. */
 static inline void *file_pages_page(const struct file_pages *fp, unsigned long i)
 {

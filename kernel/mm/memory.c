@@ -26,6 +26,8 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/sched/sched.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
@@ -75,6 +77,8 @@ static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 	void *from = NULL;
 	int flags = vm_flags_to_mmu(vma->vm_flags);
 
+	if (va >= vma->vm_file_end && vma->kind != VMA_ELF)
+		return VM_FAULT_SIGBUS; /* an mmap of a file cut short since (unmap_mapping_range) */
 	if (va < vma->vm_file_end) {
 		unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
 
@@ -119,7 +123,7 @@ static int do_shared_page(struct mm_struct *mm, struct vm_area_struct *vma, unsi
 {
 	unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
 	void *page;
-	int err = shmem_fault_page(vma->vm_file, index, &page);
+	int err = va < vma->vm_file_end ? shmem_fault_page(vma->vm_file, index, &page) : -EFAULT;
 
 	if (err)
 		return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
@@ -290,6 +294,73 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
 	current->in_user_fault = was_in_user_fault;
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
 	return err;
+}
+
+/*
+ * Truncation (Linux's unmap_mapping_range with even_cows, as truncate_pagecache calls it): the
+ * areas an mmap made of the file (vm_inode and vm_ino name it; a running program's segments
+ * cannot be cut, ETXTBSY) lose their entries from the first file page wholly past the new end,
+ * private copies too, and vm_file_end moves down to it, so a fault there is SIGBUS. The
+ * processes are found by walking them all, under task_list_lock (which keeps each mm alive, as
+ * /proc's readers rely on) and each mm's mmap_lock: a truncate of a mapped file is rare and the
+ * walk short. Each mm whose tables changed is held (mm_users) and flushed on every CPU once the
+ * locks are off, as munmap does. A fork copying a process's areas at that moment may give its
+ * child the old ones, a gap Linux's i_mmap tree closes.
+ */
+void unmap_mapping_range(const struct inode *inode, long long size)
+{
+	unsigned long first = ((unsigned long)size + PAGE_SIZE - 1) / PAGE_SIZE;
+	struct mm_struct **flush = NULL;
+	int nr_tasks = 0, nr_flush = 0;
+	struct task *t;
+	unsigned long irq = spin_lock_irqsave(&task_list_lock);
+
+	list_for_each_entry(t, &task_list, tasks)
+		nr_tasks++;
+	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush, the old gap */
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		struct mm_struct *mm = t->mm;
+		struct vm_area_struct *vma;
+		bool changed = false;
+
+		if (!mm)
+			continue;
+		spin_lock(&mm->mmap_lock);
+		list_for_each_entry(vma, &mm->mmap, vm_list)
+		{
+			if (vma->vm_inode != inode || vma->vm_ino != inode->i_ino ||
+			    vma->kind == VMA_ELF || !vma->vm_file)
+				continue;
+			unsigned long from = vma->vm_start;
+
+			if (first > vma->vm_pgoff)
+				from += MIN(first - vma->vm_pgoff,
+					    (vma->vm_end - vma->vm_start) / PAGE_SIZE) * PAGE_SIZE;
+			if (from < vma->vm_file_end)
+				vma->vm_file_end = from;
+			if (mmu_user_next_mapped(mm->pgd, from, vma->vm_end) < vma->vm_end) {
+				mmu_user_unmap_range(mm->pgd, from, vma->vm_end);
+				changed = true;
+			}
+		}
+		spin_unlock(&mm->mmap_lock);
+		bool seen = false;
+
+		for (int i = 0; i < nr_flush; i++)
+			seen |= flush[i] == mm;
+		if (changed && flush && !seen && nr_flush < nr_tasks &&
+		    __atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 0) {
+			mmget(mm); /* a live task's: its users cannot reach 0 meanwhile */
+			flush[nr_flush++] = mm;
+		}
+	}
+	spin_unlock_irqrestore(&task_list_lock, irq);
+	for (int i = 0; i < nr_flush; i++) {
+		flush_tlb_mm(flush[i]);
+		mmput(flush[i]);
+	}
+	kfree(flush);
 }
 
 /*

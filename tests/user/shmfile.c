@@ -3,7 +3,8 @@
  * (read() sees it), a write() to the file shows in the mapping, a second mapping and a forked
  * child see the same bytes, a MAP_PRIVATE mapping of the file stays copy-on-write, munmap and
  * msync keep the bytes; a page wholly past the file's end is SIGBUS and bytes written past the
- * end in the last page do not grow the file. And the errors: a writable shared mapping of a
+ * end in the last page do not grow the file; a file cut short under its mappings makes a touch
+ * past its new end SIGBUS (a private copy's too). And the errors: a writable shared mapping of a
  * file not open for writing (EACCES, and mprotect's), of a write-sealed memfd (EPERM),
  * MAP_SHARED_VALIDATE with an unknown flag (EOPNOTSUPP), msync's EINVAL and ENOMEM.
  * Run as shmfile DIR (a fresh directory): the output has no address, the same on Linux
@@ -159,6 +160,24 @@ int main(int argc, char **argv)
 	SHOW("mprotect it PROT_WRITE", mprotect(ro, PAGE, PROT_READ | PROT_WRITE));
 	SHOW("MAP_PRIVATE PROT_WRITE of a read-only file",
 	     mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0));
+	close(fd);
+	unlink(path);
+
+	/* Cut short under its mappings: a touch past the new end is SIGBUS, a copy's too. */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	write(fd, buf, 3 * PAGE > sizeof(buf) ? sizeof(buf) : 3 * PAGE);
+	char *t = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *tp = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	t[PAGE] = 's';
+	tp[PAGE] = 'p'; /* a private copy of the second page */
+	SHOW("ftruncate to 100 bytes", ftruncate(fd, 100));
+	touch("shared, the first page", t, 0);
+	touch("shared, the page past the new end", t + PAGE, 0);
+	touch("private, its copy past the new end", tp + PAGE, 0);
+	touch("private, the first page", tp + 50, 0);
+	touch("shared, within the first page past the end", t + 200, 0);
+	munmap(t, 3 * PAGE);
+	munmap(tp, 3 * PAGE);
 	close(fd);
 	unlink(path);
 
