@@ -54,9 +54,10 @@ struct vm_area_struct {
 	enum vma_kind kind;
 	struct list_head vm_list; /* on mm->mmap, sorted by address, never overlapping */
 	/*
-	 * A private mapping of a file (a program's segment, an mmap): the file's pages
-	 * (kernel/mm/filemap.c), the file page at vm_start, and the address where the file's
-	 * bytes end: from there to vm_end the area is zeroes (a segment's bss). NULL: anonymous.
+	 * A mapping of a file (a program's segment, an mmap, private or shared) or of shared
+	 * anonymous memory: its pages (kernel/mm/filemap.c), the page at vm_start, and the
+	 * address where the file's bytes end: from there to vm_end a segment is zeroes (its
+	 * bss), an mmap SIGBUS (a file cut short since). NULL: anonymous.
 	 */
 	struct file_pages *vm_file;
 	unsigned long vm_pgoff;

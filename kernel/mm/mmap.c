@@ -1,7 +1,8 @@
 /*
- * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, and
- * private mmap (anonymous, or of a file: kernel/mm/mmap_file.c) and munmap. mprotect is in
- * mprotect.c, page faults in memory.c, the pages of a file that mappings share in filemap.c.
+ * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, mmap
+ * (anonymous, private or shared; of a file: kernel/mm/mmap_file.c) and munmap. mprotect is in
+ * mprotect.c, mremap in mremap.c, msync in msync.c, page faults in memory.c, the pages of a file
+ * (and of shared anonymous memory) that mappings share in filemap.c.
  *
  * The layout of a process, as on Linux x86_64:
  *	0x400000 or ELF_ET_DYN_BASE   the program's segments (kernel/fs/exec.c), then the heap (brk)
