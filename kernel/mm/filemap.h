@@ -63,6 +63,9 @@ int shmem_fault_page(struct file_pages *fp, unsigned long i, void **page);
  */
 void unmap_mapping_range(const struct inode *inode, long long size);
 
+/* Has inode a shared mapping that may write it (memfd's F_SEAL_WRITE: EBUSY)? memory.c. */
+bool mapping_writably_mapped(const struct inode *inode);
+
 /* The page of file page index i, or NULL for a hole or past the end. */
 static inline void *file_pages_page(const struct file_pages *fp, unsigned long i)
 {

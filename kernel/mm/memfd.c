@@ -15,13 +15,14 @@
  *   F_SEAL_SEAL    no more seals
  * A memfd made without MFD_ALLOW_SEALING starts with F_SEAL_SEAL. A write that would grow a
  * file sealed against growing stops, as Linux's page by page, at the last page boundary it may
- * reach (EPERM if that is no byte). A writable MAP_SHARED mapping of a sealed file is EPERM.
- * Unlike Linux, adding F_SEAL_WRITE while a writable shared mapping exists succeeds (Linux:
- * EBUSY): Lucid does not count a file's writable mappings. Everything runs under the VFS lock.
+ * reach (EPERM if that is no byte). A writable MAP_SHARED mapping of a sealed file is EPERM,
+ * and F_SEAL_WRITE on a file mapped shared from a descriptor open for writing is EBUSY (Linux
+ * 6.1's rule: even a PROT_READ one). Everything runs under the VFS lock.
  */
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/syscalls.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
@@ -173,6 +174,9 @@ long memfd_fcntl(int fd, unsigned int cmd, unsigned long arg)
 			goto out;
 		err = -EPERM;
 		if (memfd_seals(file_inode(file)) & F_SEAL_SEAL)
+			goto out;
+		err = -EBUSY; /* a write through a mapping could not be stopped */
+		if ((seals & F_SEAL_WRITE) && mapping_writably_mapped(file_inode(file)))
 			goto out;
 		*seals_ptr(file_inode(file)) |= seals;
 		err = 0;

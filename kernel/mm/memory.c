@@ -364,6 +364,33 @@ void unmap_mapping_range(const struct inode *inode, long long size)
 }
 
 /*
+ * Is inode mapped shared by a mapping that may write it (Linux's mapping_writably_mapped: an
+ * area with VM_SHARED, from a descriptor open for writing)? memfd's F_SEAL_WRITE asks, under
+ * the VFS lock, walking every process's areas as unmap_mapping_range does.
+ */
+bool mapping_writably_mapped(const struct inode *inode)
+{
+	bool found = false;
+	struct task *t;
+	unsigned long irq = spin_lock_irqsave(&task_list_lock);
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		struct vm_area_struct *vma;
+
+		if (!t->mm || found)
+			continue;
+		spin_lock(&t->mm->mmap_lock);
+		list_for_each_entry(vma, &t->mm->mmap, vm_list)
+			found |= vma->kind == VMA_SHARED && (vma->vm_flags & VM_SHARED) &&
+				 vma->vm_inode == inode && vma->vm_ino == inode->i_ino;
+		spin_unlock(&t->mm->mmap_lock);
+	}
+	spin_unlock_irqrestore(&task_list_lock, irq);
+	return found;
+}
+
+/*
  * Linux's OOM killer picks the process using the most memory; Lucid's ends the one whose fault
  * found none (the caller kills it), with the line Linux's oom_kill_process prints.
  */

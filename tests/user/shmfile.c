@@ -5,7 +5,8 @@
  * msync keep the bytes; a page wholly past the file's end is SIGBUS and bytes written past the
  * end in the last page do not grow the file; a file cut short under its mappings makes a touch
  * past its new end SIGBUS (a private copy's too). And the errors: a writable shared mapping of a
- * file not open for writing (EACCES, and mprotect's), of a write-sealed memfd (EPERM),
+ * file not open for writing (EACCES, and mprotect's), of a write-sealed memfd (EPERM), a seal
+ * against writing on a memfd mapped writable (EBUSY),
  * MAP_SHARED_VALIDATE with an unknown flag (EOPNOTSUPP), msync's EINVAL and ENOMEM.
  * Run as shmfile DIR (a fresh directory): the output has no address, the same on Linux
  * (tests/qemu/user/test_shared_memory.py compares).
@@ -194,6 +195,7 @@ int main(int argc, char **argv)
 	printf("memfd: the parent sees \"%s\"; ", mm);
 	pread(mfd, buf, 14, 0);
 	printf("read() sees \"%.14s\"\n", buf);
+	SHOW("F_ADD_SEALS F_SEAL_WRITE while mapped writable", fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE));
 	munmap(mm, PAGE);
 	SHOW("F_ADD_SEALS F_SEAL_WRITE", fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE));
 	SHOW("MAP_SHARED PROT_WRITE of a sealed memfd",
