@@ -12,12 +12,11 @@
  * reference, not a walk of the file); when a page is added to the file or taken from it (a
  * write into a hole or past the end, a truncate, the file's end) the inode lets its snapshot go
  * and the next mapping takes a new one. A page's bytes are the file's: a write into an existing
- * page shows in every mapping of it that has not copied it, as on Linux. What the snapshot
- * misses: a page written into a hole after the mapping was made still reads as zeroes there
- * (a shared mapping has none: mmap_shared filled them), and a page added past the old end
- * does not show. A truncate unmaps what lies past the new end in every mapping
- * (unmap_mapping_range, memory.c), and a touch there is SIGBUS, as on Linux; the pages live on,
- * with their references, until the last area lets them go.
+ * page shows in every mapping of it that has not copied it, as on Linux. A page added (a hole
+ * filled, the file grown) is not in the older snapshots: ramfs then hands every mapping the new
+ * one (mapping_refresh, memory.c, which finds the mappings). A truncate unmaps what lies past
+ * the new end in every mapping (unmap_mapping_range), and a touch there is SIGBUS, as on
+ * Linux; the pages live on, with their references, until the last area lets them go.
  *
  * Shared anonymous memory (shmem_zero_setup, below) is a file_pages too, that no inode owns.
  * A shared mapping writes the pages in place, never copying them (memory.c's do_shared_page).

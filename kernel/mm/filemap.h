@@ -65,6 +65,17 @@ void unmap_mapping_range(const struct inode *inode, long long size);
 
 /* Has inode a shared mapping that may write it (memfd's F_SEAL_WRITE: EBUSY)? memory.c. */
 bool mapping_writably_mapped(const struct inode *inode);
+/*
+ * A file grown (or a hole of it filled) under its mappings, which map an older list of its
+ * pages (ramfs, under the VFS lock; memory.c walks the mappings). First the file page ranges
+ * [pages[2i], pages[2i + 1]) its shared mappings cover, kmalloc'd, *nr of them (NULL: none),
+ * for ramfs to give a page to every hole there before the end, as mmap does; then every
+ * mapping takes fp, the new list, and maps the file to its end, as Linux's would find the new
+ * pages in the page cache.
+ */
+bool mapping_mapped(const struct inode *inode); /* has it mappings (but running programs)? */
+unsigned long *mapping_shared_ranges(const struct inode *inode, int *nr);
+void mapping_refresh(const struct inode *inode, struct file_pages *fp);
 
 /* The page of file page index i, or NULL for a hole or past the end. */
 static inline void *file_pages_page(const struct file_pages *fp, unsigned long i)

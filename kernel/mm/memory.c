@@ -297,60 +297,45 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
 }
 
 /*
- * Truncation (Linux's unmap_mapping_range with even_cows, as truncate_pagecache calls it): the
- * areas an mmap made of the file (vm_inode and vm_ino name it; a running program's segments
- * cannot be cut, ETXTBSY) lose their entries from the first file page wholly past the new end,
- * private copies too, and vm_file_end moves down to it, so a fault there is SIGBUS. The
- * processes are found by walking them all, under task_list_lock (which keeps each mm alive, as
- * /proc's readers rely on) and each mm's mmap_lock: a truncate of a mapped file is rare and the
- * walk short. Each mm whose tables changed is held (mm_users) and flushed on every CPU once the
- * locks are off, as munmap does. A fork copying a process's areas at that moment may give its
- * child the old ones, a gap Linux's i_mmap tree closes.
+ * The mappings of a file, found from the file (Linux keeps them in the inode's i_mmap tree;
+ * Lucid walks every process's areas): those an mmap made of it (vm_inode and vm_ino name it; a
+ * running program's segments are left out: their file cannot change, ETXTBSY). The walk holds
+ * task_list_lock, which keeps each mm alive (as /proc's readers rely on), and each mm's
+ * mmap_lock while fn looks at its areas; fn answers whether it changed page tables, and each
+ * such mm is held (mm_users) and flushed on every CPU once the locks are off, as munmap does.
+ * Called under the VFS lock, by a change of the file (truncate, growth, a seal), which is rare
+ * next to the walk's length. A fork copying a process's areas at that moment may give its child
+ * the old ones, a gap Linux's i_mmap tree closes.
  */
-void unmap_mapping_range(const struct inode *inode, long long size)
+typedef bool (*file_area_fn)(struct mm_struct *mm, struct vm_area_struct *vma, void *arg);
+
+static void for_each_file_area(const struct inode *inode, file_area_fn fn, void *arg)
 {
-	unsigned long first = ((unsigned long)size + PAGE_SIZE - 1) / PAGE_SIZE;
-	struct mm_struct **flush = NULL;
+	struct mm_struct **flush;
 	int nr_tasks = 0, nr_flush = 0;
 	struct task *t;
 	unsigned long irq = spin_lock_irqsave(&task_list_lock);
 
 	list_for_each_entry(t, &task_list, tasks)
 		nr_tasks++;
-	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush, the old gap */
+	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush, munmap's old gap */
 	list_for_each_entry(t, &task_list, tasks)
 	{
 		struct mm_struct *mm = t->mm;
 		struct vm_area_struct *vma;
-		bool changed = false;
+		bool changed = false, seen = false;
 
 		if (!mm)
 			continue;
 		spin_lock(&mm->mmap_lock);
 		list_for_each_entry(vma, &mm->mmap, vm_list)
-		{
-			if (vma->vm_inode != inode || vma->vm_ino != inode->i_ino ||
-			    vma->kind == VMA_ELF || !vma->vm_file)
-				continue;
-			unsigned long from = vma->vm_start;
-
-			if (first > vma->vm_pgoff)
-				from += MIN(first - vma->vm_pgoff,
-					    (vma->vm_end - vma->vm_start) / PAGE_SIZE) * PAGE_SIZE;
-			if (from < vma->vm_file_end)
-				vma->vm_file_end = from;
-			if (mmu_user_next_mapped(mm->pgd, from, vma->vm_end) < vma->vm_end) {
-				mmu_user_unmap_range(mm->pgd, from, vma->vm_end);
-				changed = true;
-			}
-		}
+			if (vma->vm_inode == inode && vma->vm_ino == inode->i_ino &&
+			    vma->kind != VMA_ELF && vma->vm_file)
+				changed |= fn(mm, vma, arg);
 		spin_unlock(&mm->mmap_lock);
-		bool seen = false;
-
 		for (int i = 0; i < nr_flush; i++)
 			seen |= flush[i] == mm;
-		if (changed && flush && !seen && nr_flush < nr_tasks &&
-		    __atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 0) {
+		if (changed && flush && !seen && nr_flush < nr_tasks) {
 			mmget(mm); /* a live task's: its users cannot reach 0 meanwhile */
 			flush[nr_flush++] = mm;
 		}
@@ -364,29 +349,117 @@ void unmap_mapping_range(const struct inode *inode, long long size)
 }
 
 /*
- * Is inode mapped shared by a mapping that may write it (Linux's mapping_writably_mapped: an
- * area with VM_SHARED, from a descriptor open for writing)? memfd's F_SEAL_WRITE asks, under
- * the VFS lock, walking every process's areas as unmap_mapping_range does.
+ * Truncation (Linux's unmap_mapping_range with even_cows, as truncate_pagecache calls it): each
+ * mapping loses its entries from the first file page wholly past the new end, private copies
+ * too, and vm_file_end moves down to it, so a fault there is SIGBUS.
  */
+static bool unmap_past(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	unsigned long first = *(unsigned long *)arg, from = vma->vm_start;
+
+	if (first > vma->vm_pgoff)
+		from += MIN(first - vma->vm_pgoff, (vma->vm_end - vma->vm_start) / PAGE_SIZE) *
+			PAGE_SIZE;
+	if (from < vma->vm_file_end)
+		vma->vm_file_end = from;
+	if (mmu_user_next_mapped(mm->pgd, from, vma->vm_end) >= vma->vm_end)
+		return false;
+	mmu_user_unmap_range(mm->pgd, from, vma->vm_end);
+	return true;
+}
+
+void unmap_mapping_range(const struct inode *inode, long long size)
+{
+	unsigned long first = ((unsigned long)size + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	for_each_file_area(inode, unmap_past, &first);
+}
+
+/* Linux's mapping_writably_mapped: a shared area from a descriptor open for writing. */
+static bool find_writable(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	(void)mm;
+	if (vma->kind == VMA_SHARED && (vma->vm_flags & VM_SHARED))
+		*(bool *)arg = true;
+	return false;
+}
+
 bool mapping_writably_mapped(const struct inode *inode)
 {
 	bool found = false;
-	struct task *t;
-	unsigned long irq = spin_lock_irqsave(&task_list_lock);
 
-	list_for_each_entry(t, &task_list, tasks)
-	{
-		struct vm_area_struct *vma;
+	for_each_file_area(inode, find_writable, &found);
+	return found;
+}
 
-		if (!t->mm || found)
-			continue;
-		spin_lock(&t->mm->mmap_lock);
-		list_for_each_entry(vma, &t->mm->mmap, vm_list)
-			found |= vma->kind == VMA_SHARED && (vma->vm_flags & VM_SHARED) &&
-				 vma->vm_inode == inode && vma->vm_ino == inode->i_ino;
-		spin_unlock(&t->mm->mmap_lock);
+/* The file pages a shared area covers, into ranges->pages (room for ranges->max pairs). */
+struct shared_ranges {
+	unsigned long *pages;
+	int nr, max;
+};
+
+static bool add_range(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	struct shared_ranges *r = arg;
+
+	(void)mm;
+	if (vma->kind != VMA_SHARED)
+		return false;
+	if (r->nr < r->max) {
+		r->pages[2 * r->nr] = vma->vm_pgoff;
+		r->pages[2 * r->nr + 1] = vma->vm_pgoff + (vma->vm_end - vma->vm_start) / PAGE_SIZE;
 	}
-	spin_unlock_irqrestore(&task_list_lock, irq);
+	r->nr++;
+	return false;
+}
+
+unsigned long *mapping_shared_ranges(const struct inode *inode, int *nr)
+{
+	struct shared_ranges r = {NULL, 0, 0};
+
+	for_each_file_area(inode, add_range, &r); /* how many */
+	if (!r.nr || !(r.pages = kmalloc((size_t)r.nr * 2 * sizeof(*r.pages))))
+		return NULL;
+	r.max = r.nr;
+	r.nr = 0;
+	for_each_file_area(inode, add_range, &r); /* the VFS lock keeps new mappings out */
+	*nr = MIN(r.nr, r.max);
+	return r.pages;
+}
+
+/* A file grown: each mapping maps the new list of its pages, to its end (see filemap.h). */
+static bool take_pages(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	struct file_pages *fp = arg, *old = vma->vm_file;
+
+	(void)mm;
+	if (old != fp) {
+		file_pages_get_area(fp, false);
+		vma->vm_file = fp;
+		file_pages_put_area(old, false);
+	}
+	vma->vm_file_end = vma->vm_end;
+	return false;
+}
+
+void mapping_refresh(const struct inode *inode, struct file_pages *fp)
+{
+	for_each_file_area(inode, take_pages, fp);
+}
+
+static bool find_any(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	(void)mm;
+	(void)vma;
+	*(bool *)arg = true;
+	return false;
+}
+
+bool mapping_mapped(const struct inode *inode)
+{
+	bool found = false;
+
+	for_each_file_area(inode, find_any, &found);
 	return found;
 }
 

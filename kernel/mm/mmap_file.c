@@ -26,8 +26,8 @@
  * page the mapping may touch is given to the file first (file_operations.mmap_shared fills its
  * holes), as a fault cannot take the VFS lock to add one. A page wholly past the file's end
  * when the mapping was made is SIGBUS, as on Linux, and so is one past the end of a file cut
- * short since (unmap_mapping_range); where Lucid differs: a file grown since does not show
- * there (Linux maps the new pages: Lucid's are SIGBUS). A 9p file's bytes
+ * short since (unmap_mapping_range); a file grown since shows its new pages (ramfs gives the
+ * mappings a new list of them, kernel/mm/filemap.h). A 9p file's bytes
  * are on the host, with no page here for two processes to share: MAP_SHARED of one is ENODEV,
  * as on a Linux file system without shared mmap. /dev/zero's mappings are anonymous memory:
  * shared (mmap_shmem) or private, as Linux's mmap_zero.

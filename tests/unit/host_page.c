@@ -59,3 +59,22 @@ void unmap_mapping_range(const struct inode *inode, long long size)
 	(void)inode;
 	(void)size;
 }
+
+unsigned long *mapping_shared_ranges(const struct inode *inode, int *nr)
+{
+	(void)inode;
+	*nr = 0;
+	return NULL;
+}
+
+void mapping_refresh(const struct inode *inode, struct file_pages *fp)
+{
+	(void)inode;
+	(void)fp;
+}
+
+bool mapping_mapped(const struct inode *inode)
+{
+	(void)inode;
+	return false;
+}

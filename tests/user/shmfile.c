@@ -4,7 +4,8 @@
  * child see the same bytes, a MAP_PRIVATE mapping of the file stays copy-on-write, munmap and
  * msync keep the bytes; a page wholly past the file's end is SIGBUS and bytes written past the
  * end in the last page do not grow the file; a file cut short under its mappings makes a touch
- * past its new end SIGBUS (a private copy's too). And the errors: a writable shared mapping of a
+ * past its new end SIGBUS (a private copy's too), and one grown again shows its new pages. And
+ * the errors: a writable shared mapping of a
  * file not open for writing (EACCES, and mprotect's), of a write-sealed memfd (EPERM), a seal
  * against writing on a memfd mapped writable (EBUSY),
  * MAP_SHARED_VALIDATE with an unknown flag (EOPNOTSUPP), msync's EINVAL and ENOMEM.
@@ -177,6 +178,16 @@ int main(int argc, char **argv)
 	touch("private, its copy past the new end", tp + PAGE, 0);
 	touch("private, the first page", tp + 50, 0);
 	touch("shared, within the first page past the end", t + 200, 0);
+	/* Grown again: the mappings see the new pages, zeroes, then what is written there. */
+	SHOW("ftruncate to 2 pages", ftruncate(fd, 2 * PAGE));
+	touch("shared, the second page again", t + PAGE, 0);
+	t[PAGE + 1] = 'g';
+	show_file(fd, PAGE + 1, 1);
+	touch("private, the second page again", tp + PAGE + 1, 0);
+	touch("shared, the third page", t + 2 * PAGE + 5, 0);
+	SHOW("pwrite into the third page", pwrite(fd, "z", 1, 2 * PAGE + 5));
+	touch("shared, the third page now", t + 2 * PAGE + 5, 0);
+	touch("private, the third page now", tp + 2 * PAGE + 5, 0);
 	munmap(t, 3 * PAGE);
 	munmap(tp, 3 * PAGE);
 	close(fd);
