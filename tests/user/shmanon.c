@@ -84,6 +84,22 @@ static void show_smaps(void *p)
 		fclose(f);
 }
 
+/* A line of /proc/self/status, in kB. */
+static long status_kb(const char *key)
+{
+	char line[256];
+	long kb = -1;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':')
+			kb = atol(line + n + 1);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 /* Parent and children share p: each sees the other's writes, before and after fork. */
 static void share(const char *what, char *p)
 {
@@ -237,7 +253,10 @@ int main(int argc, char **argv)
 	private_stays("MAP_PRIVATE|MAP_ANONYMOUS", q);
 
 	char *s = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long shmem = status_kb("RssShmem"), anon = status_kb("RssAnon");
 	counted(s);
+	printf("status: RssShmem grew by %ld kB, RssAnon by %ld kB\n", status_kb("RssShmem") - shmem,
+	       status_kb("RssAnon") - anon);
 	munmap(s, 2 * PAGE);
 
 	/* The middle page out: two areas, the second at file offset 2 pages. */

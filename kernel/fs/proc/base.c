@@ -64,6 +64,7 @@ struct proc_task {
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
 	unsigned long rss; /* pages mapped */
 	unsigned long rss_file; /* of them, a file's own pages (a program's text): RssFile */
+	unsigned long rss_shmem; /* and shared anonymous memory's: RssShmem */
 	unsigned long vsize; /* bytes in its areas (maps's lines) */
 };
 
@@ -244,10 +245,13 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 
 	pt->vsize = 0;
 	pt->rss_file = 0;
+	pt->rss_shmem = 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 	{
 		rss += count_mapped(mm->pgd, vma->vm_start, vma->vm_end);
-		if (vma->vm_file)
+		if (vma->vm_file && vma->vm_file->ino) /* shared anonymous memory */
+			pt->rss_shmem += count_mapped(mm->pgd, vma->vm_start, vma->vm_end);
+		else if (vma->vm_file)
 			pt->rss_file += count_file_pages(mm->pgd, vma);
 		pt->vsize += vma->vm_end - vma->vm_start;
 		if (n == PROC_MAPS_MAX)
@@ -465,9 +469,9 @@ static int status_show(struct seq_file *m, void *v)
 		status_kb(m, "VmPin", 0);
 		status_kb(m, "VmHWM", pt.rss * PAGE_SIZE);
 		status_kb(m, "VmRSS", pt.rss * PAGE_SIZE);
-		status_kb(m, "RssAnon", (pt.rss - pt.rss_file) * PAGE_SIZE);
+		status_kb(m, "RssAnon", (pt.rss - pt.rss_file - pt.rss_shmem) * PAGE_SIZE);
 		status_kb(m, "RssFile", pt.rss_file * PAGE_SIZE);
-		status_kb(m, "RssShmem", 0);
+		status_kb(m, "RssShmem", pt.rss_shmem * PAGE_SIZE);
 		status_kb(m, "VmData", size - stk - exe);
 		status_kb(m, "VmStk", stk);
 		status_kb(m, "VmExe", exe);
