@@ -317,7 +317,9 @@ static void for_each_file_area(const struct inode *inode, file_area_fn fn, void 
 	unsigned long irq = spin_lock_irqsave(&task_list_lock);
 
 	list_for_each_entry(t, &task_list, tasks)
+	{
 		nr_tasks++;
+	}
 	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush, munmap's old gap */
 	list_for_each_entry(t, &task_list, tasks)
 	{
@@ -329,9 +331,11 @@ static void for_each_file_area(const struct inode *inode, file_area_fn fn, void 
 			continue;
 		spin_lock(&mm->mmap_lock);
 		list_for_each_entry(vma, &mm->mmap, vm_list)
+		{
 			if (vma->vm_inode == inode && vma->vm_ino == inode->i_ino &&
 			    vma->kind != VMA_ELF && vma->vm_file)
 				changed |= fn(mm, vma, arg);
+		}
 		spin_unlock(&mm->mmap_lock);
 		for (int i = 0; i < nr_flush; i++)
 			seen |= flush[i] == mm;

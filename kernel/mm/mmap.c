@@ -444,8 +444,8 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsign
 	/* Linux: a private mapping is MAP_PRIVATE alone; mmap_file checks a shared file's type. */
 	if (kind != VMA_SHARED && (flags & MAP_TYPE) != MAP_PRIVATE)
 		return -EINVAL;
-	if (kind == VMA_SHARED)
-		vm_flags |= VM_SHARED | VM_MAYSHARE | VM_MAYWRITE; /* the caller may take MAYWRITE */
+	if (kind == VMA_SHARED) /* the caller may take VM_MAYWRITE away */
+		vm_flags |= VM_SHARED | VM_MAYSHARE | VM_MAYWRITE;
 	if (len > STACK_TOP)
 		return -ENOMEM;
 	len = ALIGN_UP(len, PAGE_SIZE);

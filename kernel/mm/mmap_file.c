@@ -51,9 +51,9 @@
  * Linux's LEGACY_MAP_MASK: the flags every mmap took before MAP_SHARED_VALIDATE, which fails with
  * EOPNOTSUPP on any other (MAP_FIXED_NOREPLACE, MAP_SYNC); plain MAP_SHARED ignores the others.
  */
-#define LEGACY_MAP_MASK                                                                       \
-	(0x01 | 0x02 | 0x10 | 0x20 | 0x100 | 0x800 | 0x1000 | 0x2000 | 0x4000 | 0x8000 |      \
-	 0x10000 | 0x20000 | 0x40000 | 0x4000000)
+#define LEGACY_MAP_MASK                                                                            \
+	(0x01 | 0x02 | 0x10 | 0x20 | 0x100 | 0x800 | 0x1000 | 0x2000 | 0x4000 | 0x8000 | 0x10000 | \
+	 0x20000 | 0x40000 | 0x4000000)
 
 /* Frees the pages of the copy still in hand (those not mapped). */
 static void free_copy(void **pages, unsigned long n)
@@ -213,8 +213,8 @@ static long map_zero(struct mm_struct *mm, unsigned long addr, unsigned long len
 	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
 	long ret = do_mmap(mm, addr, len, prot, flags, NULL, off, VMA_ANON);
 
-	if (ret >= 0)
-		find_vma(mm, (unsigned long)ret)->vm_name = name; /* named: it merges with nothing */
+	if (ret >= 0) /* named: it merges with nothing */
+		find_vma(mm, (unsigned long)ret)->vm_name = name;
 	vma_name_get(ret >= 0 ? name : NULL);
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
 	flush_tlb_mm(mm);

@@ -74,9 +74,10 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 	new->vm_pgoff = vma->vm_pgoff + (addr - vma->vm_start) / PAGE_SIZE;
 	/* Where the file's bytes end, moved with the area (a segment's bss stays after them). */
 	if (vma->vm_file)
-		new->vm_file_end = vma->vm_file_end == vma->vm_end
-					   ? new->vm_end
-					   : new_addr + MIN(new_len, MAX(vma->vm_file_end, addr) - addr);
+		new->vm_file_end =
+			vma->vm_file_end == vma->vm_end
+				? new->vm_end
+				: new_addr + MIN(new_len, MAX(vma->vm_file_end, addr) - addr);
 	if (move_page_tables(mm, addr, new_addr, old_len)) {
 		kfree(new);
 		return -ENOMEM;

@@ -36,7 +36,7 @@ static void touch(const char *what, volatile char *p)
 	int sig = sigsetjmp(env, 1);
 
 	if (sig) {
-		printf("%s: %s\n", what, sig == SIGBUS ? "SIGBUS" : sig == SIGSEGV ? "SIGSEGV" : "?");
+		printf("%s: %s\n", what, sig == SIGBUS ? "SIGBUS" : "SIGSEGV"); /* the two caught */
 		return;
 	}
 	printf("%s: %d\n", what, *p);
@@ -78,13 +78,14 @@ static void private_memory(void)
 	say("the same length", mremap(p, PAGE, PAGE, 0), p);
 
 	/* A neighbour in the way. */
-	char *guard = mmap(p + PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	char *guard =
+		mmap(p + PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	say("grow against a neighbour, no MAYMOVE", mremap(p, PAGE, 3 * PAGE, 0), p);
 	p[0] = 42;
 	char *q = mremap(p, PAGE, 3 * PAGE, MREMAP_MAYMOVE);
 	say("grow with MREMAP_MAYMOVE", q, p);
-	printf("  moved: %s; byte kept: %d; old place %s; neighbour %s\n",
-	       q != p ? "yes" : "no", q[0], mapped(p, PAGE), mapped(guard, PAGE));
+	printf("  moved: %s; byte kept: %d; old place %s; neighbour %s\n", q != p ? "yes" : "no",
+	       q[0], mapped(p, PAGE), mapped(guard, PAGE));
 
 	/* MREMAP_FIXED onto a mapping: it is replaced. */
 	char *target = area(2, MAP_PRIVATE);
@@ -110,8 +111,9 @@ static void shared_memory(void)
 
 	if (pid == 0) {
 		/* The child moves its mapping; it still shares the pages with its parent. */
-		char *t = mremap(s, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
-				 mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+		char *t =
+			mremap(s, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+			       mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 		t[0] = 'c';
 		t[PAGE] = 'C';
 		_exit(0);
@@ -181,10 +183,10 @@ static void errors(void)
 	SHOW("no mapping there", mremap(hole, PAGE, PAGE, 0));
 	SHOW("no mapping there, shrinking", mremap(hole, 2 * PAGE, PAGE, 0));
 	SHOW("old length past the area", mremap(p, 3 * PAGE, 4 * PAGE, MREMAP_MAYMOVE));
-	SHOW("MREMAP_FIXED unaligned", mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
-					      (char *)hole + 1));
-	SHOW("MREMAP_FIXED overlapping", mremap(p, 2 * PAGE, 2 * PAGE,
-						MREMAP_MAYMOVE | MREMAP_FIXED, p + PAGE));
+	SHOW("MREMAP_FIXED unaligned",
+	     mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, (char *)hole + 1));
+	SHOW("MREMAP_FIXED overlapping",
+	     mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p + PAGE));
 	SHOW("MREMAP_FIXED past the user half",
 	     mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)0x7ffffffff000UL));
 	SHOW("huge, no MAYMOVE", mremap(p, 2 * PAGE, 1UL << 46, 0));

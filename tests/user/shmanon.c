@@ -44,10 +44,15 @@ static void show_maps_dev(const char *file, void *p, int dev_too)
 	while (f && fgets(line, sizeof(line), f)) {
 		name[0] = '\0';
 		if (sscanf(line, "%lx-%lx %7s %lx %15s %lu %255[^\n]", &start, &end, perms, &off,
-			   dev, &ino, name) < 6 || start != (unsigned long)p)
+			   dev, &ino, name) < 6 ||
+		    start != (unsigned long)p)
 			continue;
 		printf("  %s: %lu pages %s %08lx %s ino %s %s\n", file, (end - start) / PAGE, perms,
-		       off, dev_too ? dev : "-", !dev_too ? "-" : ino ? "set" : "0", name);
+		       off, dev_too ? dev : "-",
+		       !dev_too ? "-"
+		       : ino	? "set"
+				: "0",
+		       name);
 	}
 	if (f)
 		fclose(f);
@@ -61,9 +66,9 @@ static void show_maps(const char *file, void *p)
 /* Some of smaps's lines for the area at p: what its pages count as. */
 static void show_smaps(void *p)
 {
-	static const char *const want[] = {"Size:", "Rss:", "Pss:", "Shared_Clean:",
-					    "Shared_Dirty:", "Private_Clean:", "Private_Dirty:",
-					    "Anonymous:"};
+	static const char *const want[] = {
+		"Size:",	 "Rss:",	   "Pss:",	     "Shared_Clean:",
+		"Shared_Dirty:", "Private_Clean:", "Private_Dirty:", "Anonymous:"};
 	char line[512], key[64];
 	unsigned long start, end, kb;
 	int in = 0;
@@ -244,7 +249,8 @@ int main(int argc, char **argv)
 	printf("MAP_PRIVATE of /dev/zero: %s, reads %d\n", zp == MAP_FAILED ? "failed" : "ok",
 	       zp == MAP_FAILED ? -1 : zp[100]);
 	if (zp != MAP_FAILED) {
-		show_maps_dev("/proc/self/maps", zp, 0); /* a device node's numbers: Lucid has none */
+		show_maps_dev("/proc/self/maps", zp,
+			      0); /* a device node's numbers: Lucid has none */
 		private_stays("MAP_PRIVATE of /dev/zero", zp);
 	}
 	close(zero);
@@ -255,8 +261,8 @@ int main(int argc, char **argv)
 	char *s = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	long shmem = status_kb("RssShmem"), anon = status_kb("RssAnon");
 	counted(s);
-	printf("status: RssShmem grew by %ld kB, RssAnon by %ld kB\n", status_kb("RssShmem") - shmem,
-	       status_kb("RssAnon") - anon);
+	printf("status: RssShmem grew by %ld kB, RssAnon by %ld kB\n",
+	       status_kb("RssShmem") - shmem, status_kb("RssAnon") - anon);
 	munmap(s, 2 * PAGE);
 
 	/* The middle page out: two areas, the second at file offset 2 pages. */

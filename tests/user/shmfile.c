@@ -66,8 +66,8 @@ static void show_maps(void *p)
 	FILE *f = fopen("/proc/self/maps", "r");
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &start, &end, perms, &off, name) ==
-			    5 &&
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &start, &end, perms, &off,
+			   name) == 5 &&
 		    start == (unsigned long)p)
 			printf("  maps: %lu pages %s %08lx %s\n", (end - start) / PAGE, perms, off,
 			       strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
@@ -206,7 +206,8 @@ int main(int argc, char **argv)
 	printf("memfd: the parent sees \"%s\"; ", mm);
 	pread(mfd, buf, 14, 0);
 	printf("read() sees \"%.14s\"\n", buf);
-	SHOW("F_ADD_SEALS F_SEAL_WRITE while mapped writable", fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE));
+	SHOW("F_ADD_SEALS F_SEAL_WRITE while mapped writable",
+	     fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE));
 	munmap(mm, PAGE);
 	SHOW("F_ADD_SEALS F_SEAL_WRITE", fcntl(mfd, F_ADD_SEALS, F_SEAL_WRITE));
 	SHOW("MAP_SHARED PROT_WRITE of a sealed memfd",

@@ -190,7 +190,8 @@ static unsigned long page_mapcount(const struct vm_area_struct *vma, unsigned lo
 }
 
 /* Linux's smaps_account, a page at a time. */
-static void smaps_account(uint64_t *pgd, const struct vm_area_struct *vma, struct mem_size_stats *mss)
+static void smaps_account(uint64_t *pgd, const struct vm_area_struct *vma,
+			  struct mem_size_stats *mss)
 {
 	for (unsigned long va = mmu_user_next_mapped(pgd, vma->vm_start, vma->vm_end);
 	     va < vma->vm_end; va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, vma->vm_end)) {
@@ -204,8 +205,8 @@ static void smaps_account(uint64_t *pgd, const struct vm_area_struct *vma, struc
 		/* An anonymous page: not a file's, nor shared memory's (Linux's PageAnon). */
 		if (vma->kind != VMA_SHARED &&
 		    !(vma->vm_file && va < vma->vm_file_end &&
-		      page == file_pages_page(vma->vm_file, vma->vm_pgoff +
-							       (va - vma->vm_start) / PAGE_SIZE)))
+		      page == file_pages_page(vma->vm_file,
+					      vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE)))
 			mss->anonymous++;
 		mss->pss += PSS_SCALE / mapcount;
 		if (dirty)
@@ -259,10 +260,14 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 		/* An anonymous area's vm_pgoff means nothing (a cut moves it): Linux shows 0. */
 		bool file = vma->vm_file || vma->vm_name || vma->kind == VMA_ELF;
 
-		vmas[n] = (struct proc_vma){
-			vma->vm_start,		vma->vm_end,
-			vma->vm_flags,		file ? vma->vm_pgoff * PAGE_SIZE : 0,
-			vma_name(&pt->mm, vma), vma->vm_name, vma->vm_file ? vma->vm_file->ino : 0, {0}};
+		vmas[n] = (struct proc_vma){vma->vm_start,
+					    vma->vm_end,
+					    vma->vm_flags,
+					    file ? vma->vm_pgoff * PAGE_SIZE : 0,
+					    vma_name(&pt->mm, vma),
+					    vma->vm_name,
+					    vma->vm_file ? vma->vm_file->ino : 0,
+					    {0}};
 		smaps_account(mm->pgd, vma, &vmas[n++].mss);
 		vma_name_get(vma->vm_name);
 	}
@@ -542,10 +547,11 @@ static void show_map_vma(struct seq_file *m, const struct proc_vma *a)
 	 * Lucid's files have no device or inode numbers to show; shared anonymous memory has
 	 * Linux's device (its internal tmpfs's, 00:01) and a number of its own.
 	 */
-	int len = snprintf(head, sizeof(head), "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", a->start,
-			   a->end, a->flags & VM_READ ? 'r' : '-', a->flags & VM_WRITE ? 'w' : '-',
-			   a->flags & VM_EXEC ? 'x' : '-', a->flags & VM_MAYSHARE ? 's' : 'p',
-			   a->offset, 0, a->ino ? 1 : 0, a->ino);
+	int len =
+		snprintf(head, sizeof(head), "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", a->start,
+			 a->end, a->flags & VM_READ ? 'r' : '-', a->flags & VM_WRITE ? 'w' : '-',
+			 a->flags & VM_EXEC ? 'x' : '-', a->flags & VM_MAYSHARE ? 's' : 'p',
+			 a->offset, 0, a->ino ? 1 : 0, a->ino);
 
 	seq_puts(m, head);
 	if (name && name[0])
@@ -625,9 +631,9 @@ static int smaps_show(struct seq_file *m, void *v)
 		smaps_line(m, "Referenced:", mss->referenced);
 		smaps_line(m, "Anonymous:", mss->anonymous);
 		static const char *const zero[] = {
-			"LazyFree:",	  "AnonHugePages:", "ShmemPmdMapped:", "FilePmdMapped:",
-			"Shared_Hugetlb:", "Private_Hugetlb:", "Swap:",	   "SwapPss:",
-			"Locked:"};
+			"LazyFree:",	  "AnonHugePages:",  "ShmemPmdMapped:",
+			"FilePmdMapped:", "Shared_Hugetlb:", "Private_Hugetlb:",
+			"Swap:",	  "SwapPss:",	     "Locked:"};
 		for (size_t z = 0; z < ARRAY_SIZE(zero); z++)
 			smaps_line(m, zero[z], 0);
 		seq_puts(m, "THPeligible:    0\n");
