@@ -159,6 +159,35 @@ static void count(long *counter)
 	printf("counter: %ld (want %d)\n", *counter, CHILDREN * ADDS);
 }
 
+/*
+ * CHILDREN children touch every page of fresh shared memory at once, each writing its own byte
+ * in each page: two first touches of one page on two CPUs must end with one page for both, so
+ * every byte is there at the end.
+ */
+static void race(void)
+{
+	size_t pages = 256, missing = 0;
+	char *p =
+		mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pids[CHILDREN];
+
+	for (int i = 0; i < CHILDREN; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			for (size_t pg = 0; pg < pages; pg++)
+				p[pg * PAGE + i] = (char)(i + 1);
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < CHILDREN; i++)
+		reap("race", pids[i]);
+	for (size_t pg = 0; pg < pages; pg++)
+		for (int i = 0; i < CHILDREN; i++)
+			missing += p[pg * PAGE + i] != i + 1;
+	printf("racing first touches: %zu of %zu writes missing\n", missing, pages * CHILDREN);
+	munmap(p, pages * PAGE);
+}
+
 /* smaps of a shared page both map (Shared), one only the parent maps (Private), both dirty. */
 static void counted(char *p)
 {
@@ -236,6 +265,7 @@ int main(int argc, char **argv)
 	show_maps("/proc/self/maps", p);
 	share("MAP_SHARED|MAP_ANONYMOUS", p);
 	count((long *)(p + 2 * PAGE));
+	race();
 
 	int zero = open("/dev/zero", O_RDWR);
 	char *z = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0);
