@@ -494,7 +494,11 @@ long mmap_shmem(struct mm_struct *mm, unsigned long addr, unsigned long len, uns
 {
 	if (!len)
 		return -EINVAL;
-	if (len > STACK_TOP)
+	/*
+	 * Linux's overcommit heuristic (OVERCOMMIT_GUESS) refuses what could never fit in memory
+	 * and swap; it also keeps the object's page array (8 bytes a page) small.
+	 */
+	if (len > STACK_TOP || ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE > nr_total_pages())
 		return -ENOMEM;
 	/* Made first, outside the lock: an object of many pages needs a large array. */
 	struct file_pages *fp = shmem_zero_setup(ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE);

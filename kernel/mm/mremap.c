@@ -118,6 +118,8 @@ static long vma_to_resize(struct mm_struct *mm, unsigned long addr, unsigned lon
 
 	if (!vma || vma->vm_start > addr)
 		return -EFAULT;
+	if (vma->kind == VMA_XOL)
+		return -EINVAL; /* uprobes' page stays where they put it (Linux: VM_DONTEXPAND) */
 	if (!old_len && !(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL; /* a private area cannot be duplicated */
 	if (old_len > vma->vm_end - addr)

@@ -318,5 +318,8 @@ int main(int argc, char **argv)
 	SHOW("MAP_SHARED|MAP_ANONYMOUS offset 100",
 	     mmap(NULL, PAGE, PROT_READ, MAP_SHARED | MAP_ANONYMOUS, -1, 100));
 	SHOW("no type", mmap(NULL, PAGE, PROT_READ, MAP_ANONYMOUS, -1, 0));
+	/* More than memory and swap could ever hold: Linux's overcommit heuristic says no. */
+	SHOW("MAP_SHARED|MAP_ANONYMOUS of 4 TiB",
+	     mmap(NULL, 4UL << 40, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
 	return 0;
 }
