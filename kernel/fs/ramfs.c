@@ -258,6 +258,12 @@ int ramfs_mmap_shared(struct file *file, loff_t off, size_t len, bool write)
 	(void)write;
 	if (end <= off)
 		return 0; /* wholly past the end: every touch is SIGBUS */
+	/*
+	 * A running program's file (mapped read-only: it cannot be open for writing) keeps the
+	 * list of pages that says so (filemap_running): a hole of it stays one, and SIGBUS there.
+	 */
+	if (filemap_running(inode))
+		return 0;
 	return fill_holes(inode, (unsigned long)off / PAGE_CACHE_SIZE,
 			  (unsigned long)(end + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE);
 }
