@@ -10,7 +10,8 @@
  * against writing on a memfd mapped writable (EBUSY),
  * MAP_SHARED_VALIDATE with an unknown flag (EOPNOTSUPP), msync's EINVAL and ENOMEM.
  * Run as shmfile DIR (a fresh directory): the output has no address, the same on Linux
- * (tests/qemu/user/test_shared_memory.py compares).
+ * (tests/qemu/user/test_shared_memory.py compares). shmfile -map FILE says which mappings FILE
+ * allows (a 9p file: no shared ones).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -80,6 +81,16 @@ int main(int argc, char **argv)
 	char path[512], buf[FILE_LEN];
 	struct stat st;
 
+	if (argc == 3 && !strcmp(argv[1], "-map")) {
+		/* shmfile -map FILE: which mappings FILE allows (9p: no shared ones, ENODEV). */
+		int f = open(argv[2], O_RDWR);
+		SHOW("MAP_SHARED PROT_WRITE",
+		     mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0));
+		SHOW("MAP_SHARED PROT_READ", mmap(NULL, PAGE, PROT_READ, MAP_SHARED, f, 0));
+		SHOW("MAP_PRIVATE PROT_WRITE",
+		     mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, f, 0));
+		return 0;
+	}
 	if (argc < 2)
 		return 2;
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -4,8 +4,12 @@ programs in tests/user/ (shmanon.c, shmfile.c, mremap.c) print the same on the h
 in Lucid. And what Linux's output cannot show: that the shared pages come back when the last
 process using them unmaps them or exits.
 """
+import os
 import re
+import shutil
+import tempfile
 
+from lucid import Lucid
 from test_syscalls import same_as_linux
 
 FREE = re.compile(r"MemFree: +(\d+) kB")
@@ -48,3 +52,22 @@ def test_mremap(lucid):
     # and duplicated with old_len 0, SIGBUS past a shared object, a file mapping grown and
     # moved; and the errors, in Linux's order.
     same_as_linux(lucid, "mremap", "{dir}")
+
+
+def test_no_shared_mapping_of_a_9p_file():
+    # A 9p file's bytes are on the host, with no page in Lucid for two processes to share:
+    # MAP_SHARED is ENODEV (a Linux file system without shared mmap says so), MAP_PRIVATE copies.
+    share = tempfile.mkdtemp(prefix="lucid-share-")
+    lucid = None
+    try:
+        with open(os.path.join(share, "f"), "w") as f:
+            f.write("x" * 5000)
+        lucid = Lucid(share=share)
+        assert lucid.run("shmfile -map /mnt/host/f") == (
+            "MAP_SHARED PROT_WRITE: -1 No such device\n"
+            "MAP_SHARED PROT_READ: -1 No such device\n"
+            "MAP_PRIVATE PROT_WRITE: ok\n")
+    finally:
+        if lucid is not None:
+            lucid.close()
+        shutil.rmtree(share, ignore_errors=True)
