@@ -238,7 +238,8 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area_str
  * One line of maps for each of the process's areas (kernel/mm/mmap.c), and its resident pages:
  * those mapped in the page tables, which demand paging fills only as they are touched.
  */
-static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_vma *vmas)
+static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_vma *vmas,
+			bool smaps)
 {
 	struct vm_area_struct *vma;
 	unsigned long rss = 0;
@@ -268,7 +269,9 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 					    vma->vm_name,
 					    vma->vm_file ? vma->vm_file->ino : 0,
 					    {0}};
-		smaps_account(mm->pgd, vma, &vmas[n++].mss);
+		if (smaps) /* a walk of every page: only smaps asks */
+			smaps_account(mm->pgd, vma, &vmas[n].mss);
+		n++;
 		vma_name_get(vma->vm_name);
 	}
 	pt->rss = rss;
@@ -295,10 +298,11 @@ static size_t copy_cmdline(const struct mm_struct *mm, char *buf)
 }
 
 /*
- * Fills *pt (and, if wanted, the maps lines and cmdline) from the task called pid. -ESRCH if it
- * is gone, as Linux's files answer once their process has been reaped.
+ * Fills *pt (and, if wanted, the maps lines, with smaps's counts if smaps, and cmdline) from the
+ * task called pid. -ESRCH if it is gone, as Linux's files answer once their process has been
+ * reaped.
  */
-static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *nr_vmas,
+static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *nr_vmas, bool smaps,
 		    char *cmdline, size_t *cmdline_len)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
@@ -340,7 +344,7 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 		spin_lock(&t->mm->mmap_lock);
 		pt->mm = *t->mm;
 		if (vmas)
-			n = collect_vmas(t->mm, pt, vmas);
+			n = collect_vmas(t->mm, pt, vmas, smaps);
 		if (cmdline)
 			*cmdline_len = copy_cmdline(t->mm, cmdline);
 		spin_unlock(&t->mm->mmap_lock);
@@ -361,7 +365,7 @@ static int file_pid(struct seq_file *m)
  * put_vmas(vmas, *nr_vmas). NULL and *err when memory is short or the task is gone.
  */
 static struct proc_vma *file_snapshot(struct seq_file *m, struct proc_task *pt, int *nr_vmas,
-				      int *err)
+				      bool smaps, int *err)
 {
 	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
 
@@ -369,7 +373,7 @@ static struct proc_vma *file_snapshot(struct seq_file *m, struct proc_task *pt, 
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*err = snapshot(file_pid(m), pt, vmas, nr_vmas, NULL, NULL);
+	*err = snapshot(file_pid(m), pt, vmas, nr_vmas, smaps, NULL, NULL);
 	if (*err) {
 		put_vmas(vmas, 0);
 		return NULL;
@@ -382,7 +386,7 @@ static int stat_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
-	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, false, &err);
 
 	(void)v;
 	if (!vmas)
@@ -448,7 +452,7 @@ static int status_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
-	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, false, &err);
 
 	(void)v;
 	if (!vmas)
@@ -509,7 +513,7 @@ static int status_show(struct seq_file *m, void *v)
 static int comm_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
-	int err = snapshot(file_pid(m), &pt, NULL, NULL, NULL, NULL);
+	int err = snapshot(file_pid(m), &pt, NULL, NULL, false, NULL, NULL);
 
 	(void)v;
 	if (!err)
@@ -528,7 +532,7 @@ static int cmdline_show(struct seq_file *m, void *v)
 	(void)v;
 	if (!buf)
 		return -ENOMEM;
-	err = snapshot(file_pid(m), &pt, NULL, NULL, buf, &len);
+	err = snapshot(file_pid(m), &pt, NULL, NULL, false, buf, &len);
 	if (!err)
 		seq_write(m, buf, len);
 	kfree(buf);
@@ -578,7 +582,7 @@ static int maps_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
-	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, false, &err);
 
 	(void)v;
 	if (!vmas)
@@ -608,7 +612,7 @@ static int smaps_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
-	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, true, &err);
 
 	(void)v;
 	if (!vmas)
