@@ -27,10 +27,10 @@
  * holes), as a fault cannot take the VFS lock to add one. A page wholly past the file's end
  * when the mapping was made is SIGBUS, as on Linux, and so is one past the end of a file cut
  * short since (unmap_mapping_range); a file grown since shows its new pages (ramfs gives the
- * mappings a new list of them, kernel/mm/filemap.h). A 9p file's bytes
- * are on the host, with no page here for two processes to share: MAP_SHARED of one is ENODEV,
- * as on a Linux file system without shared mmap. /dev/zero's mappings are anonymous memory:
- * shared (mmap_shmem) or private, as Linux's mmap_zero.
+ * mappings a new list of them, kernel/mm/filemap.h). A 9p file's bytes are on the host, with
+ * no page here for two processes to share: MAP_SHARED of one is ENODEV, as on a Linux file
+ * system without shared mmap. /dev/zero's mappings are anonymous memory: shared (mmap_shmem)
+ * or private, as Linux's mmap_zero.
  */
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
@@ -51,9 +51,22 @@
  * Linux's LEGACY_MAP_MASK: the flags every mmap took before MAP_SHARED_VALIDATE, which fails with
  * EOPNOTSUPP on any other (MAP_FIXED_NOREPLACE, MAP_SYNC); plain MAP_SHARED ignores the others.
  */
-#define LEGACY_MAP_MASK                                                                            \
-	(0x01 | 0x02 | 0x10 | 0x20 | 0x100 | 0x800 | 0x1000 | 0x2000 | 0x4000 | 0x8000 | 0x10000 | \
-	 0x20000 | 0x40000 | 0x4000000)
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x100
+#define MAP_DENYWRITE 0x800
+#define MAP_EXECUTABLE 0x1000
+#define MAP_LOCKED 0x2000
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_NONBLOCK 0x10000
+#define MAP_STACK 0x20000
+#define MAP_HUGETLB 0x40000
+#define MAP_UNINITIALIZED 0x4000000
+#define LEGACY_MAP_MASK                                                                          \
+	(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE | \
+	 MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE |         \
+	 MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
 
 /* Frees the pages of the copy still in hand (those not mapped). */
 static void free_copy(void **pages, unsigned long n)

@@ -542,6 +542,8 @@ static int cmdline_show(struct seq_file *m, void *v)
 /* Linux pads a line to this width, then a space and the path (fs/proc/task_mmu.c's seq_pad). */
 #define MAPS_NAME_COLUMN (25 + 6 * (int)sizeof(void *) - 1)
 
+#define SHMEM_DEV_MINOR 1 /* the device of Linux's internal tmpfs, shared memory's: 00:01 */
+
 /* One line of maps: Linux's show_map_vma. */
 static void show_map_vma(struct seq_file *m, const struct proc_vma *a)
 {
@@ -555,7 +557,7 @@ static void show_map_vma(struct seq_file *m, const struct proc_vma *a)
 		snprintf(head, sizeof(head), "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", a->start,
 			 a->end, a->flags & VM_READ ? 'r' : '-', a->flags & VM_WRITE ? 'w' : '-',
 			 a->flags & VM_EXEC ? 'x' : '-', a->flags & VM_MAYSHARE ? 's' : 'p',
-			 a->offset, 0, a->ino ? 1 : 0, a->ino);
+			 a->offset, 0, a->ino ? SHMEM_DEV_MINOR : 0, a->ino);
 
 	seq_puts(m, head);
 	if (name && name[0])
