@@ -36,6 +36,7 @@
 #define PTE_WRITE (1UL << 1)
 #define PTE_PWT (1UL << 3) /* write-through */
 #define PTE_PCD (1UL << 4) /* cache disable: device registers */
+#define PTE_DIRTY (1UL << 6) /* the CPU sets it at a write through the entry */
 #define PTE_HUGE (1UL << 7)
 #define PTE_GLOBAL (1UL << 8)
 #define PTE_NX (1UL << 63)
@@ -431,7 +432,7 @@ int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags)
 static int pte_to_mmu(uint64_t pte)
 {
 	return (pte & PTE_WRITE ? MMU_WRITE : 0) | (pte & PTE_NX ? 0 : MMU_EXEC) |
-	       (pte & PTE_USER ? 0 : MMU_NOACCESS);
+	       (pte & PTE_USER ? 0 : MMU_NOACCESS) | (pte & PTE_DIRTY ? MMU_DIRTY : 0);
 }
 
 /* A user page's entry, or NULL if a table above it is missing. */

@@ -34,6 +34,7 @@ void mmu_init(void);
 #define MMU_EXEC 0x2
 #define MMU_NOCACHE 0x4
 #define MMU_NOACCESS 0x8 /* a user page ring 3 may not touch at all (mprotect PROT_NONE) */
+#define MMU_DIRTY 0x10 /* mmu_user_page's answer only: written since mapped (the D bit) */
 int mmu_map_page(uintptr_t va, uintptr_t pa, int flags);
 void mmu_unmap_page(uintptr_t va);
 uintptr_t mmu_virt_to_phys(uintptr_t va);

@@ -61,11 +61,13 @@ static const struct file_operations null_fops = {.read = null_read,
 						 .llseek = null_lseek,
 						 .no_vfs_lock = true,
 						 .write_ignores_data = true};
+/* A mapping of /dev/zero is anonymous memory, shared or private (kernel/mm/mmap_file.c). */
 static const struct file_operations zero_fops = {.read = zero_read,
 						 .write = null_write,
 						 .llseek = null_lseek,
 						 .no_vfs_lock = true,
-						 .write_ignores_data = true};
+						 .write_ignores_data = true,
+						 .mmap_zero = true};
 static const struct file_operations full_fops = {.read = zero_read,
 						 .write = full_write,
 						 .llseek = null_lseek,

@@ -145,11 +145,11 @@ static void put_uprobe(struct uprobe *u)
 	}
 }
 
-/* Does vma map inode's bytes, as text a probe may go into (Linux's valid_vma)? */
+/* Does vma map inode's bytes, as private text a probe may go into (Linux's valid_vma)? */
 static bool vma_maps(const struct vm_area_struct *vma, const struct inode *inode)
 {
 	return vma->vm_inode == inode && vma->vm_ino == inode->i_ino &&
-	       (vma->vm_flags & (VM_EXEC | VM_WRITE)) == VM_EXEC;
+	       (vma->vm_flags & (VM_EXEC | VM_WRITE | VM_MAYSHARE)) == VM_EXEC;
 }
 
 /* Where file offset lies in vma, or 0 if outside it. */
@@ -252,7 +252,8 @@ static DEFINE_SPINLOCK(delayed_uprobe_lock);
 static bool valid_ref_ctr_vma(const struct uprobe *u, const struct vm_area_struct *vma)
 {
 	return u->ref_ctr_offset && vma->vm_inode == u->inode && vma->vm_ino == u->inode->i_ino &&
-	       (vma->vm_flags & VM_WRITE) && offset_to_vaddr(vma, u->ref_ctr_offset);
+	       (vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE &&
+	       offset_to_vaddr(vma, u->ref_ctr_offset);
 }
 
 /* Adds d to the short at vaddr of vma (mmap_lock held): 0, -ENOMEM, or -EINVAL below 0. */

@@ -99,6 +99,14 @@ static int grow_slots(struct inode *inode, unsigned long nr)
 	return 0;
 }
 
+/* The pages a file of size bytes spans. */
+static unsigned long pages_of(loff_t size)
+{
+	return (unsigned long)(size + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE;
+}
+
+static void mappings_grew(struct inode *inode);
+
 ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
 	struct inode *inode = file_inode(file);
@@ -133,6 +141,9 @@ ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *po
 	size_t done = 0;
 	int err;
 
+	loff_t old_size = inode->i_size;
+	bool filled = false;
+
 	if (file->f_flags & O_APPEND)
 		*pos = inode->i_size;
 	if (count == 0)
@@ -154,6 +165,7 @@ ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *po
 			if (!inode->i_pages[index])
 				break;
 			filemap_invalidate(inode); /* mappings made from now on see this page */
+			filled = true;
 		}
 		memcpy(inode->i_pages[index] + offset, buf + done, n);
 		done += n;
@@ -161,6 +173,8 @@ ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *po
 		if (*pos > inode->i_size)
 			inode->i_size = *pos;
 	}
+	if (inode->i_mmapped && (filled || pages_of(inode->i_size) > pages_of(old_size)))
+		mappings_grew(inode); /* older mappings see the new pages */
 	return done ? (ssize_t)done : -ENOMEM;
 }
 
@@ -172,6 +186,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 	if (size > RAMFS_MAX_FILE_SIZE)
 		return -EFBIG;
 	if (size < inode->i_size) {
+		if (inode->i_mmapped)
+			unmap_mapping_range(inode, size); /* a touch past the end: SIGBUS */
 		filemap_invalidate(inode); /* its pages past the end go */
 		for (unsigned long i = keep; i < inode->i_nr_slots; i++) {
 			if (inode->i_pages[i])
@@ -187,7 +203,11 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 			inode->i_nr_slots = 0;
 		}
 	}
+	loff_t old_size = inode->i_size;
+
 	inode->i_size = size;
+	if (inode->i_mmapped && pages_of(size) > pages_of(old_size))
+		mappings_grew(inode); /* the new part reads as zeroes in them, as on Linux */
 	return 0;
 }
 
@@ -210,12 +230,77 @@ struct file_pages *ramfs_mmap_pages(struct file *file)
 	return filemap_get_pages(file_inode(file));
 }
 
+/* Gives file pages [first, last) a page each where there is a hole. */
+static int fill_holes(struct inode *inode, unsigned long first, unsigned long last)
+{
+	int err = grow_slots(inode, last);
+
+	for (unsigned long i = first; !err && i < last; i++) {
+		if (inode->i_pages[i])
+			continue;
+		inode->i_pages[i] = alloc_page_zeroed();
+		if (!inode->i_pages[i])
+			return -ENOMEM;
+		filemap_invalidate(inode); /* the next list of pages has this one */
+	}
+	return err;
+}
+
+/*
+ * A shared mapping's pages are the file's too, and a write through one is a write to the file;
+ * so every page it may touch (those before the end) must be the file's own before it is made.
+ */
+int ramfs_mmap_shared(struct file *file, loff_t off, size_t len, bool write)
+{
+	struct inode *inode = file_inode(file);
+	loff_t end = MIN(off + (loff_t)len, inode->i_size);
+
+	(void)write;
+	if (end <= off)
+		return 0; /* wholly past the end: every touch is SIGBUS */
+	/*
+	 * A running program's file (mapped read-only: it cannot be open for writing) keeps the
+	 * list of pages that says so (filemap_running): a hole of it stays one, and SIGBUS there.
+	 */
+	if (filemap_running(inode))
+		return 0;
+	return fill_holes(inode, (unsigned long)off / PAGE_CACHE_SIZE,
+			  (unsigned long)(end + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE);
+}
+
+/*
+ * The file grew, or a hole of it got a page, under mappings made before: they map the new
+ * pages too, as Linux's find them in the page cache (kernel/mm/filemap.h). The holes its shared
+ * mappings cover are filled first, as mmap fills them; a page that finds no memory stays a hole
+ * there, and a touch of it SIGBUS.
+ */
+static void mappings_grew(struct inode *inode)
+{
+	unsigned long end = (unsigned long)(inode->i_size + PAGE_CACHE_SIZE - 1) / PAGE_CACHE_SIZE;
+	int nr = 0;
+
+	if (!mapping_mapped(inode))
+		return; /* only a program's segments, or nothing: no new list of pages to make */
+	unsigned long *ranges = mapping_shared_ranges(inode, &nr);
+
+	for (int i = 0; i < nr; i++)
+		fill_holes(inode, ranges[2 * i], MIN(ranges[2 * i + 1], end));
+	kfree(ranges);
+	struct file_pages *fp = filemap_get_pages(inode);
+
+	if (fp) {
+		mapping_refresh(inode, fp);
+		file_pages_put(fp);
+	}
+}
+
 static const struct file_operations ramfs_file_operations = {
 	.read = ramfs_read,
 	.write = ramfs_write,
 	.llseek = default_llseek,
 	.may_mmap = true,
 	.mmap_pages = ramfs_mmap_pages,
+	.mmap_shared = ramfs_mmap_shared,
 };
 
 /* Every mount of ramfs is a new, empty file system. */

@@ -331,21 +331,26 @@ ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos)
 	return ret;
 }
 
-int vfs_mmap_check(int fd, loff_t *size)
+int vfs_mmap_check(int fd, loff_t *size, unsigned int *caps)
 {
 	struct file *file;
 	int ret = 0;
 
 	vfs_lock();
 	file = fget(fd);
+	*caps = 0;
 	if (!file)
 		ret = -EBADF;
 	else if (!(file->f_mode & FMODE_READ))
 		ret = -EACCES; /* even a private mapping reads the file */
+	else if (file->f_op && file->f_op->mmap_zero)
+		*caps = MMAP_FILE_ZERO;
 	else if (!file->f_op || !file->f_op->may_mmap || !S_ISREG(file->f_inode->i_mode))
 		ret = -ENODEV;
 	else
 		*size = file->f_inode->i_size;
+	if (!ret && (file->f_mode & FMODE_WRITE))
+		*caps |= MMAP_FILE_WRITE;
 	vfs_unlock();
 	return ret;
 }
@@ -796,6 +801,25 @@ struct file_pages *vfs_mmap_pages(int fd, int *err)
 	file = fget(fd);
 	*err = !file ? -EBADF : !(file->f_mode & FMODE_READ) ? -EACCES
 		: !file->f_op || !file->f_op->mmap_pages ? -ENODEV : 0;
+	if (!*err) {
+		fp = file->f_op->mmap_pages(file);
+		if (!fp)
+			*err = -ENOMEM;
+	}
+	vfs_unlock();
+	return fp;
+}
+
+struct file_pages *vfs_mmap_shared_pages(int fd, loff_t off, size_t len, bool write, int *err)
+{
+	struct file_pages *fp = NULL;
+	struct file *file;
+
+	vfs_lock();
+	file = fget(fd);
+	*err = !file ? -EBADF : !file->f_op || !file->f_op->mmap_shared ? -ENODEV : 0;
+	if (!*err)
+		*err = file->f_op->mmap_shared(file, off, len, write);
 	if (!*err) {
 		fp = file->f_op->mmap_pages(file);
 		if (!fp)

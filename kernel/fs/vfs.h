@@ -183,6 +183,15 @@ struct file_operations {
 	 * the VFS lock. NULL: the file cannot be mapped (mmap answers ENODEV, exec reads it).
 	 */
 	struct file_pages *(*mmap_pages)(struct file *file);
+	/*
+	 * MAP_SHARED (kernel/mm/mmap_file.c): gives the file a page of its own over every hole of
+	 * [off, off + len) before its end, so that each page a shared mapping may touch is the
+	 * file's (a mapping cannot fill a hole: a fault cannot take the VFS lock), or refuses
+	 * (memfd's seals: -EPERM for write). Under the VFS lock. NULL: -ENODEV (9p).
+	 */
+	int (*mmap_shared)(struct file *file, loff_t off, size_t len, bool write);
+	/* /dev/zero: a mapping of it is anonymous memory (Linux's mmap_zero), shared or not. */
+	bool mmap_zero;
 };
 
 /* poll's events, Linux's values (include/uapi/asm-generic/poll.h). */
@@ -292,6 +301,7 @@ struct inode {
 	 * (kernel/mm/filemap.c). NULL until then.
 	 */
 	struct file_pages *i_mmap_pages;
+	bool i_mmapped; /* its pages were mapped once: a truncate looks for the mappings */
 	/*
 	 * Last access, data change, status change. Set at creation; a write or truncate moves
 	 * mtime and ctime, chmod and utimensat ctime; Lucid mounts everything "noatime" (reads
@@ -474,7 +484,10 @@ ssize_t vfs_pread(int fd, void *buf, size_t count, loff_t pos);
  * May fd be mapped (kernel/mm/filemap.c)? 0 with the file's size, -EBADF (no such fd), -EACCES
  * (not open for reading), or -ENODEV (a file whose kind cannot be mapped), as Linux's do_mmap.
  */
-int vfs_mmap_check(int fd, loff_t *size);
+/* What mmap may do with fd's file, besides reading it (vfs_mmap_check's *caps). */
+#define MMAP_FILE_WRITE 0x1 /* open for writing: a shared mapping of it may be writable */
+#define MMAP_FILE_ZERO 0x2 /* /dev/zero (file_operations.mmap_zero) */
+int vfs_mmap_check(int fd, loff_t *size, unsigned int *caps);
 ssize_t vfs_pwrite(int fd, const void *buf, size_t count, loff_t pos);
 /* fcntl's F_GETFL/F_SETFL (only O_APPEND and O_NONBLOCK change) and FD_CLOEXEC. */
 int vfs_getfl(int fd);
@@ -500,6 +513,8 @@ int vfs_fstat(int fd, struct kstat *st);
  * -ENOMEM.
  */
 struct file_pages *vfs_mmap_pages(int fd, int *err);
+/* The same for MAP_SHARED over [off, off + len): file_operations.mmap_shared first. */
+struct file_pages *vfs_mmap_shared_pages(int fd, loff_t off, size_t len, bool write, int *err);
 int vfs_chmod(const char *pathname, umode_t mode);
 /* Symbolic links: lstat does not follow the last one; readlink returns the bytes copied. */
 int vfs_lstat(const char *pathname, struct kstat *st);

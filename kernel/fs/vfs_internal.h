@@ -129,6 +129,7 @@ ssize_t ramfs_read(struct file *file, char *buf, size_t count, loff_t *pos);
 ssize_t ramfs_write(struct file *file, const char *buf, size_t count, loff_t *pos);
 int ramfs_truncate(struct inode *inode, loff_t size);
 struct file_pages *ramfs_mmap_pages(struct file *file);
+int ramfs_mmap_shared(struct file *file, loff_t off, size_t len, bool write);
 
 /* pipe.c: a pipe's and a FIFO's operations (mknod gives a FIFO these) */
 extern const struct file_operations pipefifo_fops;

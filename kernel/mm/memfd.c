@@ -4,7 +4,7 @@
  * that let the receiver trust it: once F_SEAL_WRITE is on, nobody can change the bytes again.
  *
  * The file is a ramfs file (kernel/fs/ramfs.c: pages in the inode's page cache) that no
- * directory names: read, write, lseek, ftruncate, fstat and mmap(MAP_PRIVATE) are ramfs's, and
+ * directory names: read, write, lseek, ftruncate, fstat and mmap are ramfs's, and
  * /proc/PID/fd shows "/memfd:NAME (deleted)", as Linux's shmem file does. Its memory goes with
  * its last descriptor (and the last mapping of its pages).
  *
@@ -15,13 +15,14 @@
  *   F_SEAL_SEAL    no more seals
  * A memfd made without MFD_ALLOW_SEALING starts with F_SEAL_SEAL. A write that would grow a
  * file sealed against growing stops, as Linux's page by page, at the last page boundary it may
- * reach (EPERM if that is no byte). Lucid has no shared file mappings yet (mmap MAP_SHARED
- * answers ENODEV), so F_SEAL_WRITE never has writable mappings to refuse (Linux's EBUSY).
- * Everything runs under the VFS lock.
+ * reach (EPERM if that is no byte). A writable MAP_SHARED mapping of a sealed file is EPERM,
+ * and F_SEAL_WRITE on a file mapped shared from a descriptor open for writing is EBUSY (Linux
+ * 6.1's rule: even a PROT_READ one). Everything runs under the VFS lock.
  */
 #include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/syscalls.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
@@ -90,12 +91,24 @@ static const struct inode_operations memfd_inode_ops = {
 	.truncate = memfd_truncate,
 };
 
+/*
+ * A writable shared mapping of a file sealed against writing is EPERM, as Linux's (its
+ * mapping_map_writable and seal_check_future_write).
+ */
+static int memfd_mmap_shared(struct file *file, loff_t off, size_t len, bool write)
+{
+	if (write && (memfd_seals(file_inode(file)) & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)))
+		return -EPERM;
+	return ramfs_mmap_shared(file, off, len, write);
+}
+
 static const struct file_operations memfd_fops = {
 	.read = ramfs_read,
 	.write = memfd_write,
 	.llseek = default_llseek,
 	.may_mmap = true,
 	.mmap_pages = ramfs_mmap_pages,
+	.mmap_shared = memfd_mmap_shared,
 };
 
 long sys_memfd_create(const char __user *uname, unsigned int flags)
@@ -161,6 +174,9 @@ long memfd_fcntl(int fd, unsigned int cmd, unsigned long arg)
 			goto out;
 		err = -EPERM;
 		if (memfd_seals(file_inode(file)) & F_SEAL_SEAL)
+			goto out;
+		err = -EBUSY; /* a write through a mapping could not be stopped */
+		if ((seals & F_SEAL_WRITE) && mapping_writably_mapped(file_inode(file)))
 			goto out;
 		*seals_ptr(file_inode(file)) |= seals;
 		err = 0;

@@ -16,6 +16,8 @@
  *	  with file bytes filled then; in both, a page wholly past the file's end is
  *	  VM_FAULT_SIGBUS, as Linux answers a touch of such a page (a library cut short on disk
  *	  dies so);
+ *	- in a MAP_SHARED area, the shared object's page, writable (do_shared_page): shared
+ *	  anonymous memory's, filled with zeroes at its first touch by any process, or the file's;
  *	- a write to a page that fork left read-only (copy-on-write, do_wp_page): if no other
  *	  process maps it any more, it becomes writable where it is; else this process gets a copy
  *	  and drops its reference to the shared one.
@@ -24,6 +26,8 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/sched/sched.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
@@ -73,6 +77,8 @@ static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 	void *from = NULL;
 	int flags = vm_flags_to_mmu(vma->vm_flags);
 
+	if (va >= vma->vm_file_end && vma->kind != VMA_ELF)
+		return VM_FAULT_SIGBUS; /* an mmap of a file cut short since (unmap_mapping_range) */
 	if (va < vma->vm_file_end) {
 		unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
 
@@ -105,6 +111,25 @@ static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 		free_pages(page, 1);
 		return VM_FAULT_OOM;
 	}
+	return 0;
+}
+
+/*
+ * A page of a MAP_SHARED area (Linux's do_shared_fault): the object's own page, mapped with the
+ * area's permissions, writable too: a write reaches the file, or the memory every process
+ * sharing the area sees, and is never copied. A page past the file's end is SIGBUS.
+ */
+static int do_shared_page(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va)
+{
+	unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
+	void *page;
+	int err = va < vma->vm_file_end ? shmem_fault_page(vma->vm_file, index, &page) : -EFAULT;
+
+	if (err)
+		return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	if (mmu_user_map(mm->pgd, va, __pa(page), vm_flags_to_mmu(vma->vm_flags)))
+		return VM_FAULT_OOM;
+	get_page(page); /* this page table's reference; the object keeps its own */
 	return 0;
 }
 
@@ -151,6 +176,14 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		return VM_FAULT_SIGSEGV;
 	void *page = mmu_user_page(mm->pgd, va, &flags);
 
+	if (vma->kind == VMA_SHARED) {
+		if (!page)
+			return do_shared_page(mm, vma, va);
+		if (write && !(flags & MMU_WRITE)) { /* write-protected by an mprotect since */
+			mmu_user_make_writable(mm->pgd, va, NULL);
+			return 0;
+		}
+	}
 	if (!page && vma->kind == VMA_FILE)
 		return VM_FAULT_SIGBUS;
 	if (!page && vma->vm_file)
@@ -263,6 +296,177 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
 	current->in_user_fault = was_in_user_fault;
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
 	return err;
+}
+
+/*
+ * The mappings of a file, found from the file (Linux keeps them in the inode's i_mmap tree;
+ * Lucid walks every process's areas): those an mmap made of it (vm_inode and vm_ino name it; a
+ * running program's segments are left out: their file cannot change, ETXTBSY). The walk holds
+ * task_list_lock, which keeps each mm alive (as /proc's readers rely on), and each mm's
+ * mmap_lock while fn looks at its areas; fn answers whether it changed page tables, and each
+ * such mm is held (mm_users) and flushed on every CPU once the locks are off, as munmap does.
+ * Called under the VFS lock, by a change of the file (truncate, growth, a seal), which is rare
+ * next to the walk's length. A fork copying a process's areas at that moment may give its child
+ * the old ones, a gap Linux's i_mmap tree closes.
+ */
+typedef bool (*file_area_fn)(struct mm_struct *mm, struct vm_area_struct *vma, void *arg);
+
+static void for_each_file_area(const struct inode *inode, file_area_fn fn, void *arg)
+{
+	struct mm_struct **flush;
+	int nr_tasks = 0, nr_flush = 0;
+	struct task *t;
+	unsigned long irq = spin_lock_irqsave(&task_list_lock);
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		nr_tasks++;
+	}
+	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush, munmap's old gap */
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		struct mm_struct *mm = t->mm;
+		struct vm_area_struct *vma;
+		bool changed = false, seen = false;
+
+		if (!mm)
+			continue;
+		spin_lock(&mm->mmap_lock);
+		list_for_each_entry(vma, &mm->mmap, vm_list)
+		{
+			if (vma->vm_inode == inode && vma->vm_ino == inode->i_ino &&
+			    vma->kind != VMA_ELF && vma->vm_file)
+				changed |= fn(mm, vma, arg);
+		}
+		spin_unlock(&mm->mmap_lock);
+		for (int i = 0; i < nr_flush; i++)
+			seen |= flush[i] == mm;
+		if (changed && flush && !seen && nr_flush < nr_tasks) {
+			mmget(mm); /* a live task's: its users cannot reach 0 meanwhile */
+			flush[nr_flush++] = mm;
+		}
+	}
+	spin_unlock_irqrestore(&task_list_lock, irq);
+	for (int i = 0; i < nr_flush; i++) {
+		flush_tlb_mm(flush[i]);
+		mmput(flush[i]);
+	}
+	kfree(flush);
+}
+
+/*
+ * Truncation (Linux's unmap_mapping_range with even_cows, as truncate_pagecache calls it): each
+ * mapping loses its entries from the first file page wholly past the new end, private copies
+ * too, and vm_file_end moves down to it, so a fault there is SIGBUS.
+ */
+static bool unmap_past(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	unsigned long first = *(unsigned long *)arg, from = vma->vm_start;
+
+	if (first > vma->vm_pgoff)
+		from += MIN(first - vma->vm_pgoff, (vma->vm_end - vma->vm_start) / PAGE_SIZE) *
+			PAGE_SIZE;
+	if (from < vma->vm_file_end)
+		vma->vm_file_end = from;
+	if (mmu_user_next_mapped(mm->pgd, from, vma->vm_end) >= vma->vm_end)
+		return false;
+	mmu_user_unmap_range(mm->pgd, from, vma->vm_end);
+	return true;
+}
+
+void unmap_mapping_range(const struct inode *inode, long long size)
+{
+	unsigned long first = ((unsigned long)size + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	for_each_file_area(inode, unmap_past, &first);
+}
+
+/* Linux's mapping_writably_mapped: a shared area from a descriptor open for writing. */
+static bool find_writable(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	(void)mm;
+	if (vma->kind == VMA_SHARED && (vma->vm_flags & VM_SHARED))
+		*(bool *)arg = true;
+	return false;
+}
+
+bool mapping_writably_mapped(const struct inode *inode)
+{
+	bool found = false;
+
+	for_each_file_area(inode, find_writable, &found);
+	return found;
+}
+
+/* The file pages a shared area covers, into ranges->pages (room for ranges->max pairs). */
+struct shared_ranges {
+	unsigned long *pages;
+	int nr, max;
+};
+
+static bool add_range(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	struct shared_ranges *r = arg;
+
+	(void)mm;
+	if (vma->kind != VMA_SHARED)
+		return false;
+	if (r->nr < r->max) {
+		r->pages[2 * r->nr] = vma->vm_pgoff;
+		r->pages[2 * r->nr + 1] = vma->vm_pgoff + (vma->vm_end - vma->vm_start) / PAGE_SIZE;
+	}
+	r->nr++;
+	return false;
+}
+
+unsigned long *mapping_shared_ranges(const struct inode *inode, int *nr)
+{
+	struct shared_ranges r = {NULL, 0, 0};
+
+	for_each_file_area(inode, add_range, &r); /* how many */
+	if (!r.nr || !(r.pages = kmalloc((size_t)r.nr * 2 * sizeof(*r.pages))))
+		return NULL;
+	r.max = r.nr;
+	r.nr = 0;
+	for_each_file_area(inode, add_range, &r); /* the VFS lock keeps new mappings out */
+	*nr = MIN(r.nr, r.max);
+	return r.pages;
+}
+
+/* A file grown: each mapping maps the new list of its pages, to its end (see filemap.h). */
+static bool take_pages(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	struct file_pages *fp = arg, *old = vma->vm_file;
+
+	(void)mm;
+	if (old != fp) {
+		file_pages_get_area(fp, false);
+		vma->vm_file = fp;
+		file_pages_put_area(old, false);
+	}
+	vma->vm_file_end = vma->vm_end;
+	return false;
+}
+
+void mapping_refresh(const struct inode *inode, struct file_pages *fp)
+{
+	for_each_file_area(inode, take_pages, fp);
+}
+
+static bool find_any(struct mm_struct *mm, struct vm_area_struct *vma, void *arg)
+{
+	(void)mm;
+	(void)vma;
+	*(bool *)arg = true;
+	return false;
+}
+
+bool mapping_mapped(const struct inode *inode)
+{
+	bool found = false;
+
+	for_each_file_area(inode, find_any, &found);
+	return found;
 }
 
 /*

@@ -31,6 +31,9 @@ struct uprobe_kept_page;
 #define VM_READ 0x00000001
 #define VM_WRITE 0x00000002
 #define VM_EXEC 0x00000004
+#define VM_SHARED 0x00000008 /* MAP_SHARED: a write reaches the pages every mapper sees */
+#define VM_MAYWRITE 0x00000020 /* a shared area mprotect may make writable (fd open for it) */
+#define VM_MAYSHARE 0x00000080 /* MAP_SHARED asked for: maps shows 's' */
 #define VM_GROWSDOWN 0x00000100 /* the stack: a fault just below it grows it */
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 
@@ -42,6 +45,7 @@ enum vma_kind {
 	VMA_ELF, /* a PT_LOAD segment of the program (mm->exe_path) */
 	VMA_FILE, /* a private mmap of a file (filemap.c): a shared library, say */
 	VMA_XOL, /* the uprobes' execute-out-of-line page (kernel/events/uprobes.c): [uprobes] */
+	VMA_SHARED, /* MAP_SHARED: vm_file's pages themselves, never copied (filemap.c) */
 };
 
 struct vm_area_struct {
@@ -50,9 +54,10 @@ struct vm_area_struct {
 	enum vma_kind kind;
 	struct list_head vm_list; /* on mm->mmap, sorted by address, never overlapping */
 	/*
-	 * A private mapping of a file (a program's segment, an mmap): the file's pages
-	 * (kernel/mm/filemap.c), the file page at vm_start, and the address where the file's
-	 * bytes end: from there to vm_end the area is zeroes (a segment's bss). NULL: anonymous.
+	 * A mapping of a file (a program's segment, an mmap, private or shared) or of shared
+	 * anonymous memory: its pages (kernel/mm/filemap.c), the page at vm_start, and the
+	 * address where the file's bytes end: from there to vm_end a segment is zeroes (its
+	 * bss), an mmap SIGBUS (a file cut short since). NULL: anonymous.
 	 */
 	struct file_pages *vm_file;
 	unsigned long vm_pgoff;
@@ -200,6 +205,12 @@ void pagefault_out_of_memory(void);
  */
 long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
 	     unsigned long flags, struct file_pages *fp, unsigned long off, enum vma_kind kind);
+/*
+ * Shared anonymous memory (MAP_SHARED|MAP_ANONYMOUS, MAP_SHARED of /dev/zero): a new object of
+ * len bytes (filemap.c's shmem_zero_setup) in a VMA_SHARED area, mmap_lock not held.
+ */
+long mmap_shmem(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+		unsigned long flags);
 /* mmap of file descriptor fd (mmap_file.c), mmap_lock not held: its pages mapped (ramfs) or its
  * bytes copied in (9p). */
 long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
@@ -211,5 +222,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len, int behavior);
+long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
+		unsigned long flags, unsigned long new_addr); /* mremap.c */
+long sys_msync(unsigned long start, size_t len, int flags); /* msync.c */
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, and
- * private mmap (anonymous, or of a file: kernel/mm/mmap_file.c) and munmap. mprotect is in
- * mprotect.c, page faults in memory.c, the pages of a file that mappings share in filemap.c.
+ * Process address spaces: creating, copying and freeing them, their areas (VMAs), brk, mmap
+ * (anonymous, private or shared; of a file: kernel/mm/mmap_file.c) and munmap. mprotect is in
+ * mprotect.c, mremap in mremap.c, msync in msync.c, page faults in memory.c, the pages of a file
+ * (and of shared anonymous memory) that mappings share in filemap.c.
  *
  * The layout of a process, as on Linux x86_64:
  *	0x400000 or ELF_ET_DYN_BASE   the program's segments (kernel/fs/exec.c), then the heap (brk)
@@ -39,8 +40,10 @@
 #define MAP_SHARED 0x01
 #define MAP_PRIVATE 0x02
 #define MAP_FIXED 0x10
+#define MAP_TYPE 0x0f
 #define MAP_ANONYMOUS 0x20
 #define MAP_FIXED_NOREPLACE 0x100000
+#define SHMEM_ZERO_NAME "/dev/zero (deleted)" /* maps's name for it, as Linux's shmem file */
 
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
@@ -438,10 +441,11 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsign
 
 	if (!len || (off & (PAGE_SIZE - 1)))
 		return -EINVAL;
-	if (!(flags & (MAP_PRIVATE | MAP_SHARED)))
-		return -EINVAL; /* Linux: one of the two, or there is no mapping type */
-	if (!(flags & MAP_PRIVATE))
-		return -EINVAL; /* shared anonymous memory needs fork first */
+	/* Linux: a private mapping is MAP_PRIVATE alone; mmap_file checks a shared file's type. */
+	if (kind != VMA_SHARED && (flags & MAP_TYPE) != MAP_PRIVATE)
+		return -EINVAL;
+	if (kind == VMA_SHARED) /* the caller may take VM_MAYWRITE away */
+		vm_flags |= VM_SHARED | VM_MAYSHARE | VM_MAYWRITE;
 	if (len > STACK_TOP)
 		return -ENOMEM;
 	len = ALIGN_UP(len, PAGE_SIZE);
@@ -485,6 +489,40 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len, unsign
 	return (long)addr;
 }
 
+long mmap_shmem(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
+		unsigned long flags)
+{
+	if (!len)
+		return -EINVAL;
+	/*
+	 * Linux's overcommit heuristic (OVERCOMMIT_GUESS) refuses what could never fit in memory
+	 * and swap; it also keeps the object's page array (8 bytes a page) small.
+	 */
+	if (len > STACK_TOP || ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE > nr_total_pages())
+		return -ENOMEM;
+	/* Made first, outside the lock: an object of many pages needs a large array. */
+	struct file_pages *fp = shmem_zero_setup(ALIGN_UP(len, PAGE_SIZE) / PAGE_SIZE);
+	struct vma_name *name = vma_name_new(SHMEM_ZERO_NAME);
+	long ret = -ENOMEM;
+
+	if (fp && name) {
+		unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
+
+		ret = do_mmap(mm, addr, len, prot, flags, fp, 0, VMA_SHARED);
+		if (ret >= 0) { /* the area just made, alone: areas with a file never merge */
+			struct vm_area_struct *vma = find_vma(mm, (unsigned long)ret);
+
+			vma->vm_name = name;
+			vma_name_get(name);
+		}
+		spin_unlock_irqrestore(&mm->mmap_lock, irq);
+		flush_tlb_mm(mm); /* MAP_FIXED over pages that were mapped */
+	}
+	file_pages_put(fp); /* the area holds its own references, if it was made */
+	vma_name_put(name);
+	return ret;
+}
+
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
 	      unsigned long fd, unsigned long off)
 {
@@ -492,6 +530,11 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 
 	if (!(flags & MAP_ANONYMOUS))
 		return mmap_file(mm, addr, len, prot, flags, (int)fd, off); /* mmap_file.c */
+	if ((flags & MAP_TYPE) == MAP_SHARED) {
+		if (off & (PAGE_SIZE - 1))
+			return -EINVAL;
+		return mmap_shmem(mm, addr, len, prot, flags); /* the offset means nothing */
+	}
 	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
 	long ret = do_mmap(mm, addr, len, prot, flags, NULL, off, VMA_ANON);
 

@@ -1,5 +1,6 @@
 /*
- * mmap of a file, MAP_PRIVATE: the file's own pages, or a private copy of its bytes.
+ * mmap of a file, MAP_PRIVATE: the file's own pages, or a private copy of its bytes; MAP_SHARED:
+ * the file's own pages, written where they are.
  *
  * ld.so maps every shared library so: one mapping of the whole library from offset 0 (which
  * reserves the room), then each PT_LOAD segment over it with MAP_FIXED at its own offset and
@@ -19,8 +20,17 @@
  * on disk dies so. From then on the copied pages are anonymous ones: fork shares them
  * copy-on-write, munmap and mprotect cut the area like any other.
  *
- * MAP_SHARED of a file is not there: it would need one page seen by every process and by
- * write() through the VFS (-ENODEV, the answer of a Linux file system without shared mmap).
+ * MAP_SHARED of a ramfs file (or a memfd) maps the file's pages too, writable: a write through
+ * the mapping is a write to the file, which read() and every other mapping see at once, and
+ * there is nothing to write back (msync checks its arguments and the range, mremap.c). Each
+ * page the mapping may touch is given to the file first (file_operations.mmap_shared fills its
+ * holes), as a fault cannot take the VFS lock to add one. A page wholly past the file's end
+ * when the mapping was made is SIGBUS, as on Linux, and so is one past the end of a file cut
+ * short since (unmap_mapping_range); a file grown since shows its new pages (ramfs gives the
+ * mappings a new list of them, kernel/mm/filemap.h). A 9p file's bytes are on the host, with
+ * no page here for two processes to share: MAP_SHARED of one is ENODEV, as on a Linux file
+ * system without shared mmap. /dev/zero's mappings are anonymous memory: shared (mmap_shmem)
+ * or private, as Linux's mmap_zero.
  */
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
@@ -36,6 +46,27 @@
 #define MAP_PRIVATE 0x02
 #define MAP_SHARED_VALIDATE 0x03
 #define MAP_TYPE 0x0f
+#define PROT_WRITE 0x2
+/*
+ * Linux's LEGACY_MAP_MASK: the flags every mmap took before MAP_SHARED_VALIDATE, which fails with
+ * EOPNOTSUPP on any other (MAP_FIXED_NOREPLACE, MAP_SYNC); plain MAP_SHARED ignores the others.
+ */
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x100
+#define MAP_DENYWRITE 0x800
+#define MAP_EXECUTABLE 0x1000
+#define MAP_LOCKED 0x2000
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_NONBLOCK 0x10000
+#define MAP_STACK 0x20000
+#define MAP_HUGETLB 0x40000
+#define MAP_UNINITIALIZED 0x4000000
+#define LEGACY_MAP_MASK                                                                          \
+	(MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE | \
+	 MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE |         \
+	 MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
 
 /* Frees the pages of the copy still in hand (those not mapped). */
 static void free_copy(void **pages, unsigned long n)
@@ -162,6 +193,47 @@ static long map_pages_or_copy(struct mm_struct *mm, unsigned long addr, unsigned
 	return ret;
 }
 
+/* MAP_SHARED of a ramfs file: its pages, holes filled first (see above), written in place. */
+static long map_shared(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		       unsigned long prot, unsigned long flags, int fd, unsigned long off,
+		       struct vma_name *name, unsigned int caps)
+{
+	int err;
+	struct file_pages *fp = vfs_mmap_shared_pages(fd, (loff_t)off, ALIGN_UP(len, PAGE_SIZE),
+						      prot & PROT_WRITE, &err);
+
+	if (!fp)
+		return err;
+	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
+	long ret = do_mmap(mm, addr, len, prot, flags, fp, off, VMA_SHARED);
+
+	if (ret >= 0) {
+		name_area(mm, (unsigned long)ret, name, vfs_fd_inode(fd));
+		if (!(caps & MMAP_FILE_WRITE)) /* read-only for good: mprotect says EACCES */
+			find_vma(mm, (unsigned long)ret)->vm_flags &= ~(VM_MAYWRITE | VM_SHARED);
+	}
+	spin_unlock_irqrestore(&mm->mmap_lock, irq);
+	flush_tlb_mm(mm); /* MAP_FIXED over pages that were mapped */
+	file_pages_put(fp); /* the area has its own reference */
+	return ret;
+}
+
+/* A private mapping of /dev/zero: anonymous memory, named after the device in maps. */
+static long map_zero(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		     unsigned long prot, unsigned long flags, unsigned long off,
+		     struct vma_name *name)
+{
+	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
+	long ret = do_mmap(mm, addr, len, prot, flags, NULL, off, VMA_ANON);
+
+	if (ret >= 0) /* named: it merges with nothing */
+		find_vma(mm, (unsigned long)ret)->vm_name = name;
+	vma_name_get(ret >= 0 ? name : NULL);
+	spin_unlock_irqrestore(&mm->mmap_lock, irq);
+	flush_tlb_mm(mm);
+	return ret;
+}
+
 long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long prot,
 	       unsigned long flags, int fd, unsigned long off)
 {
@@ -177,21 +249,40 @@ long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len, unsi
 		return -EOVERFLOW; /* the last page's offset wraps */
 	if (fd < 0)
 		return -EBADF;
-	int err = vfs_mmap_check(fd, &size);
+	unsigned int caps;
+	int err = vfs_mmap_check(fd, &size, &caps);
 	if (err)
 		return err;
+	bool shared = true;
+
 	switch (flags & MAP_TYPE) {
 	case MAP_PRIVATE:
+		shared = false;
 		break;
 	case MAP_SHARED:
+		flags &= LEGACY_MAP_MASK;
+		break;
 	case MAP_SHARED_VALIDATE:
-		return -ENODEV; /* no shared file mappings yet (see above) */
+		if (flags & ~(unsigned long)LEGACY_MAP_MASK)
+			return -EOPNOTSUPP;
+		break;
 	default:
 		return -EINVAL;
 	}
+	if (shared && (prot & PROT_WRITE) && !(caps & MMAP_FILE_WRITE))
+		return -EACCES;
+	if (shared && (caps & MMAP_FILE_ZERO))
+		return mmap_shmem(mm, addr, len, prot, flags);
 	struct vma_name *name = fd_vma_name(fd);
-	long ret = map_pages_or_copy(mm, addr, len, prot, flags, fd, off, size, name,
-				     vfs_fd_inode(fd));
+	long ret;
+
+	if (caps & MMAP_FILE_ZERO)
+		ret = map_zero(mm, addr, len, prot, flags, off, name);
+	else if (shared)
+		ret = map_shared(mm, addr, len, prot, flags, fd, off, name, caps);
+	else
+		ret = map_pages_or_copy(mm, addr, len, prot, flags, fd, off, size, name,
+					vfs_fd_inode(fd));
 
 	vma_name_put(name); /* the area has its own reference */
 	return ret;

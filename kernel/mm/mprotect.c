@@ -19,7 +19,8 @@
 
 /*
  * A mapped page takes its area's permissions, except that write access waits for the page's
- * first write while another process shares it (copy-on-write, memory.c).
+ * first write while another process shares it (copy-on-write, memory.c); a MAP_SHARED area's
+ * pages are written where they are, by every process that maps them.
  */
 static void change_pages(struct mm_struct *mm, struct vm_area_struct *vma)
 {
@@ -29,7 +30,7 @@ static void change_pages(struct mm_struct *mm, struct vm_area_struct *vma)
 	     va < vma->vm_end; va = mmu_user_next_mapped(mm->pgd, va + PAGE_SIZE, vma->vm_end)) {
 		void *page = mmu_user_page(mm->pgd, va, NULL);
 
-		if (page && page_count(page) > 1)
+		if (page && page_count(page) > 1 && vma->kind != VMA_SHARED)
 			mmu_user_protect(mm->pgd, va, flags & ~MMU_WRITE);
 		else if (page)
 			mmu_user_protect(mm->pgd, va, flags);
@@ -66,6 +67,11 @@ static long do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long
 		addr = vma->vm_end;
 	if (addr < end)
 		return -ENOMEM;
+	/* A shared mapping of a file not open for writing never becomes writable (Linux's). */
+	for (vma = find_vma(mm, start); (prot & VM_WRITE) && vma && vma->vm_start < end;
+	     vma = next_vma(mm, vma))
+		if ((vma->vm_flags & VM_MAYSHARE) && !(vma->vm_flags & VM_MAYWRITE))
+			return -EACCES;
 	vma = find_vma(mm, start);
 	if (vma->vm_start < start) {
 		if (split_vma(mm, vma, start))

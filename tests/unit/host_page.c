@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/filemap.h"
 #include "tests/unit/host_kmalloc.h"
 
 #define HOST_PAGE_SIZE 4096
@@ -50,4 +51,30 @@ void get_page(void *va)
 {
 	(void)va;
 	abort(); /* only a mapping takes a second reference */
+}
+
+/* ramfs's truncate tells the mappings of a file; nothing on the host maps one. */
+void unmap_mapping_range(const struct inode *inode, long long size)
+{
+	(void)inode;
+	(void)size;
+}
+
+unsigned long *mapping_shared_ranges(const struct inode *inode, int *nr)
+{
+	(void)inode;
+	*nr = 0;
+	return NULL;
+}
+
+void mapping_refresh(const struct inode *inode, struct file_pages *fp)
+{
+	(void)inode;
+	(void)fp;
+}
+
+bool mapping_mapped(const struct inode *inode)
+{
+	(void)inode;
+	return false;
 }

@@ -26,6 +26,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/filemap.h"
+#include "kernel/mm/page_alloc.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/sched/cputime.h"
@@ -64,7 +65,20 @@ struct proc_task {
 	struct mm_struct mm; /* a copy of its boundaries; mm.pgd is NULL for a kernel thread */
 	unsigned long rss; /* pages mapped */
 	unsigned long rss_file; /* of them, a file's own pages (a program's text): RssFile */
+	unsigned long rss_shmem; /* and shared anonymous memory's: RssShmem */
 	unsigned long vsize; /* bytes in its areas (maps's lines) */
+};
+
+/*
+ * smaps's counts for one area, in pages (Linux's struct mem_size_stats): each mapped page is
+ * shared if another page table maps it too (Linux's page_mapcount >= 2), private if not, and
+ * dirty if written through this mapping (the entry's D bit); pss adds 1/mapcount of a page,
+ * in units of 1/PSS_SCALE.
+ */
+#define PSS_SCALE 4096
+struct mem_size_stats {
+	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
+	unsigned long referenced, anonymous, pss, pss_dirty;
 };
 
 struct proc_vma {
@@ -74,6 +88,8 @@ struct proc_vma {
 	const char *name; /* NULL, "[heap]", "[stack]", or the program's path */
 	/* Or the name of the file mapped, with a reference: the area may go once the lock is off. */
 	struct vma_name *file;
+	unsigned long ino; /* shared anonymous memory's inode number (its device is 00:01) */
+	struct mem_size_stats mss; /* smaps's counts of its pages */
 };
 
 /* The maps lines are done with: each file name's reference goes, then the array. */
@@ -155,6 +171,54 @@ static unsigned long count_file_pages(uint64_t *pgd, const struct vm_area_struct
 	return n;
 }
 
+/*
+ * How many page tables map page, as Linux's page_mapcount: its references, less those of the
+ * object it belongs to. A shared anonymous page has one more (its object's slot); a file's
+ * page two (the file and the snapshot this area maps); an anonymous page none. (A file's page
+ * held by older snapshots too counts as mapped once more for each: Lucid keeps no map count.)
+ */
+static unsigned long page_mapcount(const struct vm_area_struct *vma, unsigned long va, void *page)
+{
+	unsigned long refs = page_count(page), extra = 0;
+
+	if (vma->vm_file && vma->vm_file->ino)
+		extra = 1;
+	else if (vma->vm_file && va < vma->vm_file_end &&
+		 page == file_pages_page(vma->vm_file,
+					 vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE))
+		extra = 2;
+	return refs > extra ? refs - extra : 1;
+}
+
+/* Linux's smaps_account, a page at a time. */
+static void smaps_account(uint64_t *pgd, const struct vm_area_struct *vma,
+			  struct mem_size_stats *mss)
+{
+	for (unsigned long va = mmu_user_next_mapped(pgd, vma->vm_start, vma->vm_end);
+	     va < vma->vm_end; va = mmu_user_next_mapped(pgd, va + PAGE_SIZE, vma->vm_end)) {
+		int flags = 0;
+		void *page = mmu_user_page(pgd, va, &flags);
+		bool dirty = flags & MMU_DIRTY;
+		unsigned long mapcount = page_mapcount(vma, va, page);
+
+		mss->resident++;
+		mss->referenced++; /* Lucid does not read the accessed bit: every page counts */
+		/* An anonymous page: not a file's, nor shared memory's (Linux's PageAnon). */
+		if (vma->kind != VMA_SHARED &&
+		    !(vma->vm_file && va < vma->vm_file_end &&
+		      page == file_pages_page(vma->vm_file,
+					      vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE)))
+			mss->anonymous++;
+		mss->pss += PSS_SCALE / mapcount;
+		if (dirty)
+			mss->pss_dirty += PSS_SCALE / mapcount;
+		if (mapcount >= 2)
+			*(dirty ? &mss->shared_dirty : &mss->shared_clean) += 1;
+		else
+			*(dirty ? &mss->private_dirty : &mss->private_clean) += 1;
+	}
+}
+
 static const char *vma_name(const struct mm_struct *mm, const struct vm_area_struct *vma)
 {
 	switch (vma->kind) {
@@ -175,7 +239,8 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area_str
  * One line of maps for each of the process's areas (kernel/mm/mmap.c), and its resident pages:
  * those mapped in the page tables, which demand paging fills only as they are touched.
  */
-static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_vma *vmas)
+static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_vma *vmas,
+			bool smaps)
 {
 	struct vm_area_struct *vma;
 	unsigned long rss = 0;
@@ -183,10 +248,13 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 
 	pt->vsize = 0;
 	pt->rss_file = 0;
+	pt->rss_shmem = 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 	{
 		rss += count_mapped(mm->pgd, vma->vm_start, vma->vm_end);
-		if (vma->vm_file)
+		if (vma->vm_file && vma->vm_file->ino) /* shared anonymous memory */
+			pt->rss_shmem += count_mapped(mm->pgd, vma->vm_start, vma->vm_end);
+		else if (vma->vm_file)
 			pt->rss_file += count_file_pages(mm->pgd, vma);
 		pt->vsize += vma->vm_end - vma->vm_start;
 		if (n == PROC_MAPS_MAX)
@@ -194,10 +262,17 @@ static int collect_vmas(struct mm_struct *mm, struct proc_task *pt, struct proc_
 		/* An anonymous area's vm_pgoff means nothing (a cut moves it): Linux shows 0. */
 		bool file = vma->vm_file || vma->vm_name || vma->kind == VMA_ELF;
 
-		vmas[n++] = (struct proc_vma){
-			vma->vm_start,		vma->vm_end,
-			vma->vm_flags,		file ? vma->vm_pgoff * PAGE_SIZE : 0,
-			vma_name(&pt->mm, vma), vma->vm_name};
+		vmas[n] = (struct proc_vma){vma->vm_start,
+					    vma->vm_end,
+					    vma->vm_flags,
+					    file ? vma->vm_pgoff * PAGE_SIZE : 0,
+					    vma_name(&pt->mm, vma),
+					    vma->vm_name,
+					    vma->vm_file ? vma->vm_file->ino : 0,
+					    {0}};
+		if (smaps) /* a walk of every page: only smaps asks */
+			smaps_account(mm->pgd, vma, &vmas[n].mss);
+		n++;
 		vma_name_get(vma->vm_name);
 	}
 	pt->rss = rss;
@@ -224,10 +299,11 @@ static size_t copy_cmdline(const struct mm_struct *mm, char *buf)
 }
 
 /*
- * Fills *pt (and, if wanted, the maps lines and cmdline) from the task called pid. -ESRCH if it
- * is gone, as Linux's files answer once their process has been reaped.
+ * Fills *pt (and, if wanted, the maps lines, with smaps's counts if smaps, and cmdline) from the
+ * task called pid. -ESRCH if it is gone, as Linux's files answer once their process has been
+ * reaped.
  */
-static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *nr_vmas,
+static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *nr_vmas, bool smaps,
 		    char *cmdline, size_t *cmdline_len)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
@@ -269,7 +345,7 @@ static int snapshot(int pid, struct proc_task *pt, struct proc_vma *vmas, int *n
 		spin_lock(&t->mm->mmap_lock);
 		pt->mm = *t->mm;
 		if (vmas)
-			n = collect_vmas(t->mm, pt, vmas);
+			n = collect_vmas(t->mm, pt, vmas, smaps);
 		if (cmdline)
 			*cmdline_len = copy_cmdline(t->mm, cmdline);
 		spin_unlock(&t->mm->mmap_lock);
@@ -290,7 +366,7 @@ static int file_pid(struct seq_file *m)
  * put_vmas(vmas, *nr_vmas). NULL and *err when memory is short or the task is gone.
  */
 static struct proc_vma *file_snapshot(struct seq_file *m, struct proc_task *pt, int *nr_vmas,
-				      int *err)
+				      bool smaps, int *err)
 {
 	struct proc_vma *vmas = kmalloc(PROC_MAPS_MAX * sizeof(*vmas));
 
@@ -298,7 +374,7 @@ static struct proc_vma *file_snapshot(struct seq_file *m, struct proc_task *pt, 
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*err = snapshot(file_pid(m), pt, vmas, nr_vmas, NULL, NULL);
+	*err = snapshot(file_pid(m), pt, vmas, nr_vmas, smaps, NULL, NULL);
 	if (*err) {
 		put_vmas(vmas, 0);
 		return NULL;
@@ -311,7 +387,7 @@ static int stat_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
-	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, false, &err);
 
 	(void)v;
 	if (!vmas)
@@ -377,7 +453,7 @@ static int status_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
-	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, false, &err);
 
 	(void)v;
 	if (!vmas)
@@ -403,9 +479,9 @@ static int status_show(struct seq_file *m, void *v)
 		status_kb(m, "VmPin", 0);
 		status_kb(m, "VmHWM", pt.rss * PAGE_SIZE);
 		status_kb(m, "VmRSS", pt.rss * PAGE_SIZE);
-		status_kb(m, "RssAnon", (pt.rss - pt.rss_file) * PAGE_SIZE);
+		status_kb(m, "RssAnon", (pt.rss - pt.rss_file - pt.rss_shmem) * PAGE_SIZE);
 		status_kb(m, "RssFile", pt.rss_file * PAGE_SIZE);
-		status_kb(m, "RssShmem", 0);
+		status_kb(m, "RssShmem", pt.rss_shmem * PAGE_SIZE);
 		status_kb(m, "VmData", size - stk - exe);
 		status_kb(m, "VmStk", stk);
 		status_kb(m, "VmExe", exe);
@@ -438,7 +514,7 @@ static int status_show(struct seq_file *m, void *v)
 static int comm_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
-	int err = snapshot(file_pid(m), &pt, NULL, NULL, NULL, NULL);
+	int err = snapshot(file_pid(m), &pt, NULL, NULL, false, NULL, NULL);
 
 	(void)v;
 	if (!err)
@@ -457,7 +533,7 @@ static int cmdline_show(struct seq_file *m, void *v)
 	(void)v;
 	if (!buf)
 		return -ENOMEM;
-	err = snapshot(file_pid(m), &pt, NULL, NULL, buf, &len);
+	err = snapshot(file_pid(m), &pt, NULL, NULL, false, buf, &len);
 	if (!err)
 		seq_write(m, buf, len);
 	kfree(buf);
@@ -467,29 +543,108 @@ static int cmdline_show(struct seq_file *m, void *v)
 /* Linux pads a line to this width, then a space and the path (fs/proc/task_mmu.c's seq_pad). */
 #define MAPS_NAME_COLUMN (25 + 6 * (int)sizeof(void *) - 1)
 
+#define SHMEM_DEV_MINOR 1 /* the device of Linux's internal tmpfs, shared memory's: 00:01 */
+
+/* One line of maps: Linux's show_map_vma. */
+static void show_map_vma(struct seq_file *m, const struct proc_vma *a)
+{
+	const char *name = a->file ? a->file->path : a->name;
+	char head[MAPS_NAME_COLUMN + 1];
+	/*
+	 * Lucid's files have no device or inode numbers to show; shared anonymous memory has
+	 * Linux's device (its internal tmpfs's, 00:01) and a number of its own.
+	 */
+	int len =
+		snprintf(head, sizeof(head), "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", a->start,
+			 a->end, a->flags & VM_READ ? 'r' : '-', a->flags & VM_WRITE ? 'w' : '-',
+			 a->flags & VM_EXEC ? 'x' : '-', a->flags & VM_MAYSHARE ? 's' : 'p',
+			 a->offset, 0, a->ino ? SHMEM_DEV_MINOR : 0, a->ino);
+
+	seq_puts(m, head);
+	if (name && name[0])
+		seq_printf(m, "%*s %s", MAX(MAPS_NAME_COLUMN - len, 0), "", name);
+	seq_putc(m, '\n');
+}
+
+/*
+ * smaps's VmFlags: Linux's two-letter names, for the flags Lucid's areas have. Every area may
+ * be read, written and run (mr mw me: Linux's VM_MAY*), but a shared mapping of a file not open
+ * for writing, which can never be written (no mw).
+ */
+static void show_vm_flags(struct seq_file *m, unsigned long flags)
+{
+	bool maywrite = !(flags & VM_MAYSHARE) || (flags & VM_MAYWRITE);
+
+	seq_printf(m, "VmFlags: %s%s%s%s%s%s%s%s%s\n", flags & VM_READ ? "rd " : "",
+		   flags & VM_WRITE ? "wr " : "", flags & VM_EXEC ? "ex " : "",
+		   flags & VM_SHARED ? "sh " : "", "mr ", maywrite ? "mw " : "", "me ",
+		   flags & VM_MAYSHARE ? "ms " : "", flags & VM_GROWSDOWN ? "gd " : "");
+}
+
 static int maps_show(struct seq_file *m, void *v)
 {
 	struct proc_task pt;
 	int n, err;
-	struct proc_vma *vmas = file_snapshot(m, &pt, &n, &err);
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, false, &err);
+
+	(void)v;
+	if (!vmas)
+		return err;
+	for (int i = 0; i < n; i++)
+		show_map_vma(m, &vmas[i]);
+	put_vmas(vmas, n);
+	return 0;
+}
+
+/* smaps's figures are kB, right-aligned in 8 columns after the label (Linux's SEQ_PUT_DEC). */
+static void smaps_kb(struct seq_file *m, const char *label, unsigned long kb)
+{
+	seq_printf(m, "%-16s%8lu kB\n", label, kb);
+}
+
+static void smaps_line(struct seq_file *m, const char *label, unsigned long pages)
+{
+	smaps_kb(m, label, pages * (PAGE_SIZE >> 10));
+}
+
+/*
+ * smaps: each maps line, then what its pages are (Linux 6.1's fields, in its order); Lucid has
+ * no huge pages, swap, lazy-free pages or locked memory, so those are 0.
+ */
+static int smaps_show(struct seq_file *m, void *v)
+{
+	struct proc_task pt;
+	int n, err;
+	struct proc_vma *vmas = file_snapshot(m, &pt, &n, true, &err);
 
 	(void)v;
 	if (!vmas)
 		return err;
 	for (int i = 0; i < n; i++) {
 		const struct proc_vma *a = &vmas[i];
-		const char *name = a->file ? a->file->path : a->name;
-		char head[MAPS_NAME_COLUMN + 1];
-		/* Lucid's files have no device or inode numbers to show. */
-		int len = snprintf(head, sizeof(head), "%08lx-%08lx %c%c%cp %08lx %02x:%02x %lu ",
-				   a->start, a->end, a->flags & VM_READ ? 'r' : '-',
-				   a->flags & VM_WRITE ? 'w' : '-', a->flags & VM_EXEC ? 'x' : '-',
-				   a->offset, 0, 0, 0UL);
+		const struct mem_size_stats *mss = &a->mss;
 
-		seq_puts(m, head);
-		if (name && name[0])
-			seq_printf(m, "%*s %s", MAX(MAPS_NAME_COLUMN - len, 0), "", name);
-		seq_putc(m, '\n');
+		show_map_vma(m, a);
+		smaps_line(m, "Size:", (a->end - a->start) / PAGE_SIZE);
+		seq_printf(m, "KernelPageSize: %8lu kB\nMMUPageSize:    %8lu kB\n", PAGE_SIZE >> 10,
+			   PAGE_SIZE >> 10);
+		smaps_line(m, "Rss:", mss->resident);
+		smaps_kb(m, "Pss:", mss->pss * (PAGE_SIZE >> 10) / PSS_SCALE);
+		smaps_kb(m, "Pss_Dirty:", mss->pss_dirty * (PAGE_SIZE >> 10) / PSS_SCALE);
+		smaps_line(m, "Shared_Clean:", mss->shared_clean);
+		smaps_line(m, "Shared_Dirty:", mss->shared_dirty);
+		smaps_line(m, "Private_Clean:", mss->private_clean);
+		smaps_line(m, "Private_Dirty:", mss->private_dirty);
+		smaps_line(m, "Referenced:", mss->referenced);
+		smaps_line(m, "Anonymous:", mss->anonymous);
+		static const char *const zero[] = {
+			"LazyFree:",	  "AnonHugePages:",  "ShmemPmdMapped:",
+			"FilePmdMapped:", "Shared_Hugetlb:", "Private_Hugetlb:",
+			"Swap:",	  "SwapPss:",	     "Locked:"};
+		for (size_t z = 0; z < ARRAY_SIZE(zero); z++)
+			smaps_line(m, zero[z], 0);
+		seq_puts(m, "THPeligible:    0\n");
+		show_vm_flags(m, a->flags);
 	}
 	put_vmas(vmas, n);
 	return 0;
@@ -568,6 +723,7 @@ PID_FILE(timers);
 PID_FILE(status);
 PID_FILE(cmdline);
 PID_FILE(maps);
+PID_FILE(smaps);
 
 /*
  * make-it-fail: whether fault injection (kernel/debug/fault_inject.c) may fail this task's
@@ -677,6 +833,7 @@ static const struct {
 	{"comm", 0644, &proc_pid_comm_fops},
 	{"make-it-fail", 0644, &proc_pid_make_it_fail_fops},
 	{"maps", 0444, &proc_pid_maps_fops},
+	{"smaps", 0444, &proc_pid_smaps_fops},
 	{"stat", 0444, &proc_pid_stat_fops},
 	{"status", 0444, &proc_pid_status_fops},
 	{"syscall", 0400, &proc_pid_syscall_fops}, /* Linux's S_IRUSR */
