@@ -49,6 +49,12 @@ void timekeeping_init(void)
 	uint64_t real = now > 0 ? (uint64_t)now * NSEC_PER_SEC : 0; /* a clock before 1970: 0 */
 
 	realtime_at_boot_ns = real > since_boot ? real - since_boot : 0;
+	update_vsyscall(); /* the vDSO's CLOCK_REALTIME too (once it has its page) */
+}
+
+uint64_t ktime_get_real_offset_ns(void)
+{
+	return realtime_at_boot_ns;
 }
 
 uint64_t ktime_get_real_ns(void)
@@ -83,8 +89,11 @@ static uint64_t cpu_clock_ns(bool process)
 static int clock_ns(int which_clock, uint64_t *ns)
 {
 	switch (which_clock) {
+	case CLOCK_REALTIME_COARSE: /* the last tick's, as the vDSO's (kernel/time/vsyscall.c) */
+	case CLOCK_MONOTONIC_COARSE:
+		*ns = ktime_get_coarse_ns(which_clock == CLOCK_REALTIME_COARSE);
+		return 0;
 	case CLOCK_REALTIME:
-	case CLOCK_REALTIME_COARSE:
 	case CLOCK_REALTIME_ALARM:
 	case CLOCK_TAI:
 		*ns = ktime_get_real_ns();
@@ -95,7 +104,6 @@ static int clock_ns(int which_clock, uint64_t *ns)
 		return 0;
 	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
 	case CLOCK_BOOTTIME_ALARM:
 		*ns = ktime_get_ns();
@@ -148,10 +156,13 @@ long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 	return 0;
 }
 
-/* time: whole seconds of CLOCK_REALTIME, returned and, if tloc is not NULL, stored there too. */
+/*
+ * time: whole seconds of CLOCK_REALTIME, returned and, if tloc is not NULL, stored there too:
+ * those of the last tick (CLOCK_REALTIME_COARSE), as Linux's and as the vDSO's __vdso_time.
+ */
 long sys_time(long __user *tloc)
 {
-	long t = (long)(ktime_get_real_ns() / NSEC_PER_SEC); /* CLOCK_REALTIME, in seconds */
+	long t = (long)(ktime_get_coarse_ns(true) / NSEC_PER_SEC);
 
 	if (tloc && copy_to_user(tloc, &t, sizeof(t)))
 		return -EFAULT;
