@@ -284,7 +284,7 @@ DYN_CFLAGS := -O2 -Wall -Wextra -Werror
 DYN := $(B)/dyn
 DYN_RPATH := /opt/dyn/lib
 DYN_PROGS := hello hello-nopie usedyn nointerp badinterp needmissing needshort needcut \
-	spawn2-glibc threads-glibc pthreads-glibc
+	spawn2-glibc threads-glibc pthreads-glibc vdso-glibc vdso-glibc-dyn
 # libdynshort is cut inside the ELF header (ld.so says "file too short"); libdyncut after its
 # first page, so its data segment is past the end, and ld.so's first touch of it is SIGBUS.
 DYN_SHORT_BYTES := 40
@@ -306,6 +306,11 @@ $(DYN)/nointerp: tests/dyn/hello.c
 $(DYN)/badinterp: tests/dyn/hello.c
 	@mkdir -p $(dir $@)
 	$(DYN_CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/opt/dyn/notelf $< -o $@
+# The vDSO's test program (tests/user/vdso.c) with glibc's dynamic loader too, which finds the
+# vDSO as a library of its own (docs/design/vdso.md).
+$(DYN)/vdso-glibc-dyn: tests/user/vdso.c
+	@mkdir -p $(dir $@)
+	@echo "  GCC     $< (glibc, dynamic)"; $(DYN_CC) $(DYN_CFLAGS) $< -o $@
 # A tests/user/ program built static against glibc too: glibc's own way into the kernel.
 $(DYN)/%-glibc: tests/user/%.c
 	@mkdir -p $(dir $@)

@@ -43,7 +43,7 @@ static inline uint32_t vdso_read_begin(const struct vdso_data *vd)
 {
 	uint32_t seq;
 
-	while ((seq = *(const volatile uint32_t *)&vd->seq) & 1)
+	while (__builtin_expect((seq = *(const volatile uint32_t *)&vd->seq) & 1, 0))
 		__asm__ volatile("pause");
 	__asm__ volatile("" ::: "memory"); /* smp_rmb: x86 keeps loads in order */
 	return seq;
@@ -52,26 +52,29 @@ static inline uint32_t vdso_read_begin(const struct vdso_data *vd)
 static inline int vdso_read_retry(const struct vdso_data *vd, uint32_t start)
 {
 	__asm__ volatile("" ::: "memory");
-	return *(const volatile uint32_t *)&vd->seq != start;
+	return __builtin_expect(*(const volatile uint32_t *)&vd->seq != start, 0);
 }
 
-/* lfence; rdtsc: not read before the loads above it (Linux's rdtsc_ordered). */
+/*
+ * lfence; rdtsc: not read before the loads above it (Linux's rdtsc_ordered). rdtsc clears the
+ * upper halves of rax and rdx, so 64-bit outputs need no zero-extension.
+ */
 static inline uint64_t rdtsc_ordered(void)
 {
-	uint32_t lo, hi;
+	uint64_t lo, hi;
 
 	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
+	return hi << 32 | lo;
 }
 
 /* An hres clock's nanoseconds now; 0 if the TSC may not be read (the caller falls back). */
-static inline int do_hres(const struct vdso_data *vd, int clk, uint64_t *ns)
+static inline int do_hres(const struct vdso_data *vd, unsigned long clk, uint64_t *ns)
 {
 	uint32_t seq;
 
 	do {
 		seq = vdso_read_begin(vd);
-		if (vd->clock_mode != VDSO_CLOCKMODE_TSC)
+		if (__builtin_expect(vd->clock_mode != VDSO_CLOCKMODE_TSC, 0))
 			return 0;
 		uint64_t ticks = rdtsc_ordered() - vd->cycle_last;
 
@@ -81,7 +84,7 @@ static inline int do_hres(const struct vdso_data *vd, int clk, uint64_t *ns)
 	return 1;
 }
 
-static inline uint64_t do_coarse(const struct vdso_data *vd, int clk)
+static inline uint64_t do_coarse(const struct vdso_data *vd, unsigned long clk)
 {
 	uint32_t seq;
 	uint64_t ns;
@@ -96,17 +99,15 @@ static inline uint64_t do_coarse(const struct vdso_data *vd, int clk)
 int __vdso_clock_gettime(int clock, struct __kernel_timespec *ts)
 {
 	const struct vdso_data *vd = &_vdso_data;
+	unsigned long clk = (unsigned int)clock; /* an index: negative ids are huge, refused */
 	uint64_t ns;
 
-	if ((unsigned int)clock >= VDSO_BASES)
-		goto fallback;
-	uint32_t msk = VDSO_BIT(clock);
-
-	if (msk & VDSO_HRES) {
-		if (!do_hres(vd, clock, &ns))
+	/* The common case first and straight through: an hres clock (a bit test, then its read). */
+	if (__builtin_expect(clk < VDSO_BASES && (VDSO_HRES >> clk & 1), 1)) {
+		if (__builtin_expect(!do_hres(vd, clk, &ns), 0))
 			goto fallback;
-	} else if (msk & VDSO_COARSE) {
-		ns = do_coarse(vd, clock);
+	} else if (clk < VDSO_BASES && (VDSO_COARSE >> clk & 1)) {
+		ns = do_coarse(vd, clk);
 	} else {
 		goto fallback;
 	}
