@@ -36,9 +36,9 @@
 #define VDSO_BASES 16 /* Linux's MAX_CLOCKS: one slot per clock id */
 #define VDSO_BIT(clk) (1U << (clk))
 /* Read from the TSC now (Linux's VDSO_HRES and VDSO_RAW). */
-#define VDSO_HRES                                                                          \
-	(VDSO_BIT(VDSO_CLOCK_REALTIME) | VDSO_BIT(VDSO_CLOCK_MONOTONIC) |                  \
-	 VDSO_BIT(VDSO_CLOCK_BOOTTIME) | VDSO_BIT(VDSO_CLOCK_TAI) |                        \
+#define VDSO_HRES                                                         \
+	(VDSO_BIT(VDSO_CLOCK_REALTIME) | VDSO_BIT(VDSO_CLOCK_MONOTONIC) | \
+	 VDSO_BIT(VDSO_CLOCK_BOOTTIME) | VDSO_BIT(VDSO_CLOCK_TAI) |       \
 	 VDSO_BIT(VDSO_CLOCK_MONOTONIC_RAW))
 /* What the last tick stored (Linux's VDSO_COARSE). Any other clock: the system call. */
 #define VDSO_COARSE (VDSO_BIT(VDSO_CLOCK_REALTIME_COARSE) | VDSO_BIT(VDSO_CLOCK_MONOTONIC_COARSE))

@@ -313,7 +313,8 @@ int build_user_stack(uint8_t *buf, size_t size, uint64_t top, char *const argv[]
 		{AT_PLATFORM, platform},
 		{AT_NULL, 0},
 	};
-	_Static_assert(sizeof(common) / sizeof(common[0]) + 1 == AUXV_PAIRS, "AUXV_PAIRS counts them");
+	_Static_assert(sizeof(common) / sizeof(common[0]) + 1 == AUXV_PAIRS,
+		       "AUXV_PAIRS counts them");
 	memcpy(auxv[n], common, sizeof(common));
 	n += (int)(sizeof(common) / sizeof(common[0]));
 	memcpy(w, auxv, n * sizeof(auxv[0]));

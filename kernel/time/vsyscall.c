@@ -60,6 +60,6 @@ uint64_t ktime_get_coarse_ns(bool real)
 
 	if (!vd)
 		return real ? ktime_get_real_ns() : ktime_get_ns();
-	return READ_ONCE(vd->coarse_ns[real ? VDSO_CLOCK_REALTIME_COARSE
-					    : VDSO_CLOCK_MONOTONIC_COARSE]);
+	return READ_ONCE(
+		vd->coarse_ns[real ? VDSO_CLOCK_REALTIME_COARSE : VDSO_CLOCK_MONOTONIC_COARSE]);
 }

@@ -8,6 +8,7 @@
  *   vdso loop N CLK   N clock_gettime(CLK), N gettimeofday and N time through the C library,
  *                     for a trace to show which of them made a system call
  *   vdso exec         (run by the checks) whether the new program has a vDSO of its own
+ *   vdso cow          a write to [vdso] made writable by mprotect stays the writer's (6.1)
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -71,12 +73,24 @@ static int vdso_parse(void)
 		void *p = (void *)(base + dyn->d_un.d_ptr);
 
 		switch (dyn->d_tag) {
-		case DT_STRTAB: strtab = p; break;
-		case DT_SYMTAB: symtab = p; break;
-		case DT_HASH: hash = p; break;
-		case DT_VERSYM: versym = p; break;
-		case DT_VERDEF: verdef = p; break;
-		case DT_SONAME: soname_off = dyn->d_un.d_val; break;
+		case DT_STRTAB:
+			strtab = p;
+			break;
+		case DT_SYMTAB:
+			symtab = p;
+			break;
+		case DT_HASH:
+			hash = p;
+			break;
+		case DT_VERSYM:
+			versym = p;
+			break;
+		case DT_VERDEF:
+			verdef = p;
+			break;
+		case DT_SONAME:
+			soname_off = dyn->d_un.d_val;
+			break;
 		}
 	}
 	if (!strtab || !symtab || !hash) /* musl needs DT_HASH */
@@ -96,7 +110,8 @@ static const char *sym_version(unsigned long i)
 
 	for (;;) {
 		if (d->vd_ndx == ndx && !(d->vd_flags & VER_FLG_BASE)) {
-			const Elf64_Verdaux *aux = (const Elf64_Verdaux *)((const char *)d + d->vd_aux);
+			const Elf64_Verdaux *aux =
+				(const Elf64_Verdaux *)((const char *)d + d->vd_aux);
 			return strtab + aux->vda_name;
 		}
 		if (!d->vd_next)
@@ -136,9 +151,12 @@ static const struct {
 	clockid_t id;
 	const char *name;
 } hres_clocks[] = {
-	{CLOCK_REALTIME, "REALTIME"},	{CLOCK_MONOTONIC, "MONOTONIC"},
-	{CLOCK_MONOTONIC_RAW, "MONOTONIC_RAW"}, {CLOCK_REALTIME_COARSE, "REALTIME_COARSE"},
-	{CLOCK_MONOTONIC_COARSE, "MONOTONIC_COARSE"}, {CLOCK_BOOTTIME, "BOOTTIME"},
+	{CLOCK_REALTIME, "REALTIME"},
+	{CLOCK_MONOTONIC, "MONOTONIC"},
+	{CLOCK_MONOTONIC_RAW, "MONOTONIC_RAW"},
+	{CLOCK_REALTIME_COARSE, "REALTIME_COARSE"},
+	{CLOCK_MONOTONIC_COARSE, "MONOTONIC_COARSE"},
+	{CLOCK_BOOTTIME, "BOOTTIME"},
 	{CLOCK_TAI, "TAI"},
 };
 
@@ -152,18 +170,18 @@ static void interleaved(gettime_fn vgt, clockid_t id, const char *name)
 		sys_gettime(id, &a);
 		ret |= vgt(id, &b);
 		sys_gettime(id, &c);
-		ok += ns_of(&a) <= ns_of(&b) && ns_of(&b) <= ns_of(&c) &&
-		      b.tv_nsec >= 0 && b.tv_nsec < NSEC_PER_SEC;
+		ok += ns_of(&a) <= ns_of(&b) && ns_of(&b) <= ns_of(&c) && b.tv_nsec >= 0 &&
+		      b.tv_nsec < NSEC_PER_SEC;
 	}
-	printf("clock_gettime(%s): returns %d, between the system call's readings %d/%d\n",
-	       name, ret, ok, ROUNDS);
+	printf("clock_gettime(%s): returns %d, between the system call's readings %d/%d\n", name,
+	       ret, ok, ROUNDS);
 }
 
 static void fallbacks(gettime_fn vgt)
 {
 	/* CPU-time clocks, alarm clocks, ids no clock has: Linux's vDSO asks the system call. */
-	static const clockid_t ids[] = {CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, 8, 9,
-					10, 12, 15, 99, -1};
+	static const clockid_t ids[] = {
+		CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, 8, 9, 10, 12, 15, 99, -1};
 	for (unsigned i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		struct timespec a = {0, 0};
 		int v = vgt(ids[i], &a);
@@ -207,7 +225,8 @@ static void tod_and_time(void)
 		syscall(SYS_gettimeofday, &a, NULL);
 		vtod(&b, NULL);
 		syscall(SYS_gettimeofday, &c, NULL);
-		long long x = a.tv_sec * 1000000LL + a.tv_usec, y = b.tv_sec * 1000000LL + b.tv_usec,
+		long long x = a.tv_sec * 1000000LL + a.tv_usec,
+			  y = b.tv_sec * 1000000LL + b.tv_usec,
 			  z = c.tv_sec * 1000000LL + c.tv_usec;
 		ok += x <= y && y <= z && b.tv_usec >= 0 && b.tv_usec < 1000000;
 		time_t ta = syscall(SYS_time, NULL), tb = vtime(NULL), tc = syscall(SYS_time, NULL);
@@ -262,8 +281,8 @@ static int maps_area(uintptr_t addr, char *name, size_t size, uintptr_t *start, 
 		unsigned long s, e;
 		char p[8], nm[256] = "";
 
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &s, &e, p, nm) >= 3 && s <= addr &&
-		    addr < e) {
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &s, &e, p, nm) >= 3 &&
+		    s <= addr && addr < e) {
 			snprintf(name, size, "%s", nm);
 			*start = s;
 			strcpy(perms, p);
@@ -304,6 +323,29 @@ static void write_check(const char *what, volatile char *p)
 							  : "no signal");
 }
 
+/*
+ * `vdso cow`: mprotect may make [vdso] writable (Linux 6.1 allows it, for debuggers; newer
+ * Linux seals it, EINVAL, so this is not compared with the host): the write then lands in a
+ * copy of the writer's own, and every other process's vDSO stays as it was.
+ */
+static void cow_check(void)
+{
+	volatile char *ehdr = (volatile char *)getauxval(AT_SYSINFO_EHDR);
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		if (mprotect((void *)ehdr, 4096, PROT_READ | PROT_WRITE | PROT_EXEC))
+			_exit(1);
+		ehdr[0] = 'X';
+		_exit(ehdr[0] == 'X' ? 0 : 2);
+	}
+	waitpid(pid, &st, 0);
+	printf("mprotect([vdso], rwx) and a write in a child: %s; the parent's is unchanged: %s\n",
+	       WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "done" : "failed",
+	       ehdr[0] == 0x7f ? "yes" : "no");
+}
+
 static void fork_exec_check(const char *self)
 {
 	uintptr_t mine = getauxval(AT_SYSINFO_EHDR);
@@ -320,7 +362,8 @@ static void fork_exec_check(const char *self)
 		char name[256] = "", perms[8];
 
 		maps_area(mine, name, sizeof(name), &s, perms);
-		dprintf(p[1], "fork: the child's vDSO is at the parent's address, %s, and answers: %s\n",
+		dprintf(p[1],
+			"fork: the child's vDSO is at the parent's address, %s, and answers: %s\n",
 			name, vgt(CLOCK_MONOTONIC, &t) == 0 && s == mine ? "yes" : "no");
 		_exit(0);
 	}
@@ -346,7 +389,12 @@ int main(int argc, char **argv)
 		int n = vdso_parse();
 
 		maps_area(getauxval(AT_SYSINFO_EHDR), name, sizeof(name), &s, perms);
-		printf("exec: the new program has a vDSO: %s, in %s\n", n == 0 ? "yes" : "no", name);
+		printf("exec: the new program has a vDSO: %s, in %s\n", n == 0 ? "yes" : "no",
+		       name);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "cow")) {
+		cow_check();
 		return 0;
 	}
 	if (argc > 3 && !strcmp(argv[1], "loop")) {
@@ -377,9 +425,10 @@ int main(int argc, char **argv)
 		e++;
 	const unsigned long *auxv = (const unsigned long *)(e + 1);
 	printf("auxv: AT_SYSINFO_EHDR first: %s\n", auxv[0] == AT_SYSINFO_EHDR ? "yes" : "no");
-	static const char *names[] = {"__vdso_clock_gettime", "clock_gettime", "__vdso_gettimeofday",
-				      "gettimeofday", "__vdso_time", "time", "__vdso_getcpu",
-				      "getcpu", "__vdso_clock_getres", "clock_getres"};
+	static const char *names[] = {
+		"__vdso_clock_gettime", "clock_gettime", "__vdso_gettimeofday", "gettimeofday",
+		"__vdso_time",		"time",		 "__vdso_getcpu",	"getcpu",
+		"__vdso_clock_getres",	"clock_getres"};
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *bind = "";
 		void *p = vdso_sym(names[i], &bind);

@@ -181,4 +181,5 @@ int clock_gettime(int, struct __kernel_timespec *)
 int gettimeofday(struct __kernel_old_timeval *, struct timezone *)
 	__attribute__((weak, alias("__vdso_gettimeofday")));
 long time(long *) __attribute__((weak, alias("__vdso_time")));
-int clock_getres(int, struct __kernel_timespec *) __attribute__((weak, alias("__vdso_clock_getres")));
+int clock_getres(int, struct __kernel_timespec *)
+	__attribute__((weak, alias("__vdso_clock_getres")));
