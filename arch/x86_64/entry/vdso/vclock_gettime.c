@@ -1,7 +1,7 @@
 /*
- * The vDSO's clocks (Linux's arch/x86/entry/vdso/vclock_gettime.c and lib/vdso/gettimeofday.c):
- * clock_gettime, gettimeofday, time and clock_getres, answered in user space from [vvar]'s
- * struct vdso_data and the TSC, with no system call.
+ * The vDSO's clocks (Linux's arch/x86/entry/vdso/vclock_gettime.c and the generic code in its
+ * lib/vdso/): clock_gettime, gettimeofday, time and clock_getres, answered in user space from
+ * [vvar]'s struct vdso_data and the TSC, with no system call.
  *
  * Built as user code: position-independent, no libc, no stack protector, no -pg (this runs in
  * every process, where the kernel's tracer cannot follow). The clocks it cannot answer (the
