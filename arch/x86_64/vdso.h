@@ -85,6 +85,13 @@ void vdso_init(void);
  * 0 or -ENOMEM; mm is the new program's, not yet running anywhere.
  */
 int arch_setup_additional_pages(struct mm_struct *mm);
+struct vm_area_struct;
+/*
+ * A fault in [vvar] or [vdso] where nothing is mapped (Linux's vdso_fault and vvar_fault): the
+ * shared page that belongs there, read-only whatever the area allows (a write after mprotect
+ * then copies it), or VM_FAULT_SIGBUS for [vvar]'s pages Lucid has no data for. mmap_lock held.
+ */
+int vdso_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va);
 /* The image as built (arch/x86_64/entry/vdso/vdso-image.S): the stripped vdso64.so. */
 extern const char vdso_image_start[], vdso_image_end[];
 #endif

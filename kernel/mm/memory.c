@@ -28,6 +28,7 @@
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/page_64.h"
+#include "arch/x86_64/vdso.h"
 #include "lib/string.h"
 #include "lib/errno.h"
 #include "kernel/locking/lockdep.h"
@@ -151,8 +152,10 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		return VM_FAULT_SIGSEGV;
 	void *page = mmu_user_page(mm->pgd, va, &flags);
 
-	if (!page && (vma->kind == VMA_FILE || vma->kind == VMA_VVAR || vma->kind == VMA_VDSO))
-		return VM_FAULT_SIGBUS; /* the vDSO's pages are all mapped at exec; the rest: none */
+	if (!page && (vma->kind == VMA_VVAR || vma->kind == VMA_VDSO))
+		return vdso_fault(mm, vma, va); /* the shared image or data page, or SIGBUS */
+	if (!page && vma->kind == VMA_FILE)
+		return VM_FAULT_SIGBUS;
 	if (!page && vma->vm_file)
 		return do_file_page(mm, vma, va, write);
 	if (!page)

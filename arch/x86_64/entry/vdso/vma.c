@@ -10,11 +10,15 @@
  *	[vvar]	VVAR_PAGES, read-only: the data page first, the rest never mapped (SIGBUS)
  *	[vdso]	the image, read and execute, its ELF header first: AT_SYSINFO_EHDR
  *
+ * exec makes only the two areas; their pages come at the first touch (vdso_fault, from the
+ * page-fault handler, as Linux's special mapping faults them in), so a program that never
+ * reads the clock (most short ones under musl) costs no page table for them, and fork leaves
+ * them out of the child's tables (kernel/mm/mmap.c's dup_mm): the child faults them in again.
  * Every process maps the same physical pages, each mapping with a reference of its own (so
  * munmap and exit work as for any page). They are never writable in user space: a program
  * that mprotects one writable and writes gets a copy (copy-on-write: the kernel's reference
- * makes the page shared), so no process can change another's. fork copies both areas' page
- * tables as any private area's; exec starts from a new mm and maps them again.
+ * makes the page shared), so no process can change another's; from then on fork copies that
+ * area's tables, as any private area's.
  */
 #include "arch/x86_64/vdso.h"
 #include "arch/x86_64/mmu.h"
@@ -59,13 +63,23 @@ void vdso_init(void)
 	       (unsigned long)size, vdso_npages, VVAR_PAGES);
 }
 
-/* One page into mm at va: a reference of the mapping's own, as any mapped page holds. */
-static int map_shared_page(struct mm_struct *mm, unsigned long va, void *page, int mmu_flags)
+int vdso_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long va)
 {
+	/* vm_pgoff: the area's first page in its mapping, kept right when a cut moves vm_start */
+	unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
+	void *page;
+
+	if (vma->kind == VMA_VVAR)
+		page = index == 0 ? vvar_data_page : NULL; /* the rest: pvclock & co., none here */
+	else
+		page = index < vdso_npages ? vdso_pages[index] : NULL;
+	if (!page)
+		return VM_FAULT_SIGBUS;
+	/* A reference of the mapping's own, as any mapped page holds: munmap and exit drop it. */
 	get_page(page);
-	if (mmu_user_map(mm->pgd, va, __pa(page), mmu_flags)) {
+	if (mmu_user_map(mm->pgd, va, __pa(page), vm_flags_to_mmu(vma->vm_flags) & ~MMU_WRITE)) {
 		put_page(page);
-		return -ENOMEM;
+		return VM_FAULT_OOM;
 	}
 	return 0;
 }
@@ -81,13 +95,8 @@ int arch_setup_additional_pages(struct mm_struct *mm)
 		err = insert_vma(mm, addr, addr + VVAR_SIZE, VM_READ, VMA_VVAR);
 	if (!err)
 		err = insert_vma(mm, addr + VVAR_SIZE, addr + len, VM_READ | VM_EXEC, VMA_VDSO);
-	if (!err)
-		err = map_shared_page(mm, addr, vvar_data_page, 0); /* read-only, not executable */
-	for (unsigned long i = 0; !err && i < vdso_npages; i++)
-		err = map_shared_page(mm, addr + VVAR_SIZE + i * PAGE_SIZE, vdso_pages[i],
-				      MMU_EXEC);
 	if (err && addr)
-		do_munmap(mm, addr, addr + len); /* what was mapped goes, references and all */
+		do_munmap(mm, addr, addr + len); /* the first area, if the second found no memory */
 	else
 		mm->vdso = addr + VVAR_SIZE;
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
