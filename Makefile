@@ -62,7 +62,7 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T li
 # What is built: each source folder lists its files in its own Makefile.inc (KSRCS += ...), so a
 # reader sees every file that goes into the kernel, folder by folder, and adding a file is one
 # line beside it. No wildcards choose sources; the check below only compares.
-SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes kernel kernel/sched kernel/time kernel/locking kernel/futex kernel/mm kernel/fs \
+SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes arch/x86_64/entry/vdso kernel kernel/sched kernel/time kernel/locking kernel/futex kernel/mm kernel/fs \
 	kernel/fs/proc kernel/fs/9p kernel/events \
 	kernel/drivers kernel/drivers/virtio kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
 KSRCS :=
@@ -73,7 +73,7 @@ KHDRS := $(wildcard $(addsuffix /*.h,$(SRC_DIRS)) trace/events/*.h)
 # A folder's list and its files must agree: a source file nobody listed would silently not be
 # built, and a listed file that is gone would fail later with a less helpful message.
 SRC_ON_DISK := $(shell find boot arch kernel lib trace -name '*.c' -o -name '*.S' -o -name '*.asm')
-SRC_UNLISTED := $(filter-out $(KSRCS),$(SRC_ON_DISK))
+SRC_UNLISTED := $(filter-out $(KSRCS) $(VDSO_SRCS) $(VDSO_LDS_SRC),$(SRC_ON_DISK))
 SRC_MISSING := $(filter-out $(SRC_ON_DISK),$(KSRCS))
 ifneq ($(SRC_UNLISTED)$(SRC_MISSING),)
 $(error Makefile.inc lists and files disagree:$(if $(SRC_UNLISTED), not listed: \
@@ -132,6 +132,34 @@ $(B)/%.o: %.c
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(KASFLAGS) -MMD -MP -c $< -o $@ $(KPROBES_TEXT)
+
+# The vDSO (arch/x86_64/entry/vdso/): user code built into a shared object at kernel build
+# time, as Linux's: position-independent, no libc, no -pg, no stack protector; linked by its
+# own script into one PT_LOAD with the LINUX_2.6 symbols, checked to need no relocation (it is
+# mapped as it is, at any address), with unwind tables (.eh_frame, for debuggers), stripped (vdso64.so, Linux's name), and embedded in the
+# kernel by vdso-image.S. vdso64.so.dbg keeps the symbols, for gdb and objdump.
+VDSO_DIR := $(B)/arch/x86_64/entry/vdso
+VDSO_CFLAGS := -std=gnu11 -O2 -fPIC -fno-plt -ffreestanding -fno-stack-protector -fno-common \
+	-fasynchronous-unwind-tables -mno-red-zone -mgeneral-regs-only -DVDSO_BUILD \
+	-Wall -Wextra -Werror -I.
+VDSO_OBJS := $(patsubst %.c,$(B)/%.o,$(VDSO_SRCS))
+$(VDSO_OBJS): $(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  VDSOCC  $<"; $(CC) $(VDSO_CFLAGS) -MMD -MP -c $< -o $@
+$(VDSO_DIR)/vdso.lds: $(VDSO_LDS_SRC) arch/x86_64/vdso.h
+	@mkdir -p $(dir $@)
+	$(CC) -E -P -x c -D__ASSEMBLY__ -I. $< -o $@
+$(VDSO_DIR)/vdso64.so.dbg: $(VDSO_OBJS) $(VDSO_DIR)/vdso.lds
+	$(LD) -shared -T $(VDSO_DIR)/vdso.lds -soname=linux-vdso.so.1 --hash-style=both \
+		--build-id=sha1 -Bsymbolic -z max-page-size=4096 -z noexecstack --no-undefined \
+		-o $@ $(VDSO_OBJS)
+	@if $(READELF) -r $@ | grep -q 'Relocation section'; then \
+		echo "vdso: $@ has relocations: it must map as it is" >&2; exit 1; fi
+$(VDSO_DIR)/vdso64.so: $(VDSO_DIR)/vdso64.so.dbg
+	$(OBJCOPY) -S $< $@
+$(VDSO_DIR)/vdso-image.o: $(VDSO_DIR)/vdso64.so
+$(VDSO_DIR)/vdso-image.o: KASFLAGS += -DVDSO_IMAGE='"$(VDSO_DIR)/vdso64.so"'
+-include $(VDSO_OBJS:.o=.d)
 
 $(B)/boot/%.o: boot/%.asm boot/long_mode.inc
 	@mkdir -p $(dir $@)
@@ -256,7 +284,7 @@ DYN_CFLAGS := -O2 -Wall -Wextra -Werror
 DYN := $(B)/dyn
 DYN_RPATH := /opt/dyn/lib
 DYN_PROGS := hello hello-nopie usedyn nointerp badinterp needmissing needshort needcut \
-	spawn2-glibc threads-glibc pthreads-glibc posixtimers-glibc
+	spawn2-glibc threads-glibc pthreads-glibc posixtimers-glibc vdso-glibc vdso-glibc-dyn
 # libdynshort is cut inside the ELF header (ld.so says "file too short"); libdyncut after its
 # first page, so its data segment is past the end, and ld.so's first touch of it is SIGBUS.
 DYN_SHORT_BYTES := 40
@@ -278,6 +306,11 @@ $(DYN)/nointerp: tests/dyn/hello.c
 $(DYN)/badinterp: tests/dyn/hello.c
 	@mkdir -p $(dir $@)
 	$(DYN_CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/opt/dyn/notelf $< -o $@
+# The vDSO's test program (tests/user/vdso.c) with glibc's dynamic loader too, which finds the
+# vDSO as a library of its own (docs/design/vdso.md).
+$(DYN)/vdso-glibc-dyn: tests/user/vdso.c
+	@mkdir -p $(dir $@)
+	@echo "  GCC     $< (glibc, dynamic)"; $(DYN_CC) $(DYN_CFLAGS) $< -o $@
 # A tests/user/ program built static against glibc too: glibc's own way into the kernel.
 $(DYN)/%-glibc: tests/user/%.c
 	@mkdir -p $(dir $@)

@@ -58,6 +58,7 @@
 #include "kernel/fs/9p/v9fs.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/text_poke.h"
+#include "arch/x86_64/vdso.h"
 #include "kernel/jump_label.h"
 #include "kernel/debug/test_static_keys.h"
 #include "trace/ftrace.h"
@@ -175,6 +176,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	timekeeping_init();              // CLOCK_REALTIME from the CMOS clock: real dates
 	page_alloc_init(&boot_info);     // free RAM from the multiboot2 memory map
 	mmu_init();                      // real page tables: RO text, NX data, nothing at 0
+	vdso_init();                     // the vDSO's image and [vvar] page, for every program
 	kallsyms_init();                 // %pS prints function names
 	sched_init();                    // this code becomes swapper/0, the boot CPU's idle task
 	user_traps_init();               // page faults: demand paging, copy_*_user fixups

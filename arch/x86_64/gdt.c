@@ -13,6 +13,7 @@
 #include "arch/x86_64/gdt.h"
 #include "kernel/percpu.h"
 #include "lib/string.h"
+#include "kernel/panic.h"
 
 #define GDT_KERNEL_CODE 0x00209a0000000000ULL /* present, ring 0, code, 64-bit (L) */
 #define GDT_KERNEL_DATA 0x0000920000000000ULL /* present, ring 0, data, writable */
@@ -20,6 +21,8 @@
 #define GDT_USER_DATA 0x0000f20000000000ULL   /* present, ring 3, data, writable */
 #define GDT_USER_CODE32 0x00cffa000000ffffULL /* present, ring 3, code, 32-bit, 4 GiB */
 #define TSS_TYPE_AVAILABLE 0x89ULL             /* present, 64-bit TSS, not busy */
+/* present, ring 3, data, read-only, accessed (Linux's 0x40f5 for its CPUNODE entry) */
+#define GDT_CPUNODE_TYPE 0x0040f50000000000ULL
 
 struct tss {
 	uint32_t reserved0;
@@ -65,6 +68,15 @@ void gdt_init_this_cpu(int cpu)
 	a->gdt[GDT_TSS / 8] = (limit & 0xffff) | ((tss & 0xffffff) << 16) | (TSS_TYPE_AVAILABLE << 40) |
 			      ((limit >> 16 & 0xf) << 48) | ((tss >> 24 & 0xff) << 56);
 	a->gdt[GDT_TSS / 8 + 1] = tss >> 32;
+	/*
+	 * The vDSO's getcpu: the limit is this CPU's number, node 0 (one node). It fits the
+	 * limit's low 16 bits, the descriptor's first field, as VDSO_CPUNODE_MASK is 12 bits:
+	 * checked. Nothing loads the selector; LSL reads the limit.
+	 */
+	uint64_t cpunode = (uint64_t)cpu & VDSO_CPUNODE_MASK;
+
+	BUG_ON((uint64_t)cpu != cpunode);
+	a->gdt[GDT_CPUNODE / 8] = GDT_CPUNODE_TYPE | cpunode;
 
 	struct gdt_ptr p = {sizeof(a->gdt) - 1, (uint64_t)a->gdt};
 	__asm__ __volatile__("lgdt %0\n\t"

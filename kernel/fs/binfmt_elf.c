@@ -201,7 +201,8 @@ int elf_parse(const void *buf, size_t len, uint64_t dyn_base, struct elf_info *o
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_EXECFN 31
-#define AUXV_PAIRS 18 /* the pairs below, AT_NULL included */
+#define AT_SYSINFO_EHDR 33
+#define AUXV_PAIRS 19 /* the pairs below at most, AT_NULL included */
 #define STACK_ALIGN 16
 
 /* Copies a string just below *p (moving it down); false if it would pass lo. */
@@ -280,7 +281,19 @@ int build_user_stack(uint8_t *buf, size_t size, uint64_t top, char *const argv[]
 		envp_addr += strlen(envp[i]) + 1;
 	}
 	*w++ = 0;
-	const uint64_t auxv[AUXV_PAIRS][2] = {
+	/*
+	 * Linux's order: the architecture's entries first (ARCH_DLINFO: the vDSO, when there is
+	 * one), then the rest. The words counted above hold the most: a missing vDSO leaves
+	 * an unused pair past AT_NULL.
+	 */
+	uint64_t auxv[AUXV_PAIRS][2];
+	int n = 0;
+
+	if (info->sysinfo_ehdr) {
+		auxv[n][0] = AT_SYSINFO_EHDR;
+		auxv[n++][1] = info->sysinfo_ehdr;
+	}
+	const uint64_t common[][2] = {
 		{AT_HWCAP, info->hwcap},
 		{AT_PAGESZ, ELF_PAGE_SIZE},
 		{AT_CLKTCK, info->clktck},
@@ -300,7 +313,11 @@ int build_user_stack(uint8_t *buf, size_t size, uint64_t top, char *const argv[]
 		{AT_PLATFORM, platform},
 		{AT_NULL, 0},
 	};
-	memcpy(w, auxv, sizeof(auxv));
+	_Static_assert(sizeof(common) / sizeof(common[0]) + 1 == AUXV_PAIRS,
+		       "AUXV_PAIRS counts them");
+	memcpy(auxv[n], common, sizeof(common));
+	n += (int)(sizeof(common) / sizeof(common[0]));
+	memcpy(w, auxv, n * sizeof(auxv[0]));
 	out->sp = sp;
 	return 0;
 #undef USER_ADDR

@@ -72,6 +72,7 @@ struct exec_stack_info {
 	uint64_t clktck; /* AT_CLKTCK: USER_HZ */
 	uint64_t uid, gid; /* AT_UID/EUID, AT_GID/EGID */
 	uint64_t interp_base; /* AT_BASE: where the interpreter is loaded, 0 without one */
+	uint64_t sysinfo_ehdr; /* AT_SYSINFO_EHDR: the vDSO's ELF header, 0: none (left out) */
 };
 
 /*

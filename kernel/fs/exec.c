@@ -36,6 +36,7 @@
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/syscall.h"
 #include "arch/x86_64/uaccess.h"
+#include "arch/x86_64/vdso.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "trace/events/sched.h"
@@ -454,6 +455,7 @@ static int setup_stack(struct mm_struct *mm, const struct elf_info *elf, uint64_
 		.hwcap = cpuid_hwcap(),
 		.clktck = USER_HZ,
 		.interp_base = interp_base,
+		.sysinfo_ehdr = mm->vdso,
 	};
 
 	if (!buf)
@@ -644,6 +646,9 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 
 		err = load_elf_interp(mm, interp + elf->interp_offset, &interp_base, &entry);
 	}
+	/* [vvar] and [vdso], below ld.so as Linux's: the stack's auxv says where (vma.c). */
+	if (!err)
+		err = arch_setup_additional_pages(mm);
 	if (!err)
 		err = setup_stack(mm, elf, interp_base, filename, bprm->argv, envp, &lay);
 	elf_file_put(&f); /* the areas hold their own references */

@@ -32,6 +32,7 @@
 #include "kernel/printk.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/page_64.h"
+#include "arch/x86_64/vdso.h"
 #include "lib/string.h"
 #include "lib/errno.h"
 #include "kernel/locking/lockdep.h"
@@ -184,6 +185,8 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 			return 0;
 		}
 	}
+	if (!page && (vma->kind == VMA_VVAR || vma->kind == VMA_VDSO))
+		return vdso_fault(mm, vma, va); /* the shared image or data page, or SIGBUS */
 	if (!page && vma->kind == VMA_FILE)
 		return VM_FAULT_SIGBUS;
 	if (!page && vma->vm_file)

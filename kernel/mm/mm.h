@@ -46,6 +46,8 @@ enum vma_kind {
 	VMA_FILE, /* a private mmap of a file (filemap.c): a shared library, say */
 	VMA_XOL, /* the uprobes' execute-out-of-line page (kernel/events/uprobes.c): [uprobes] */
 	VMA_SHARED, /* MAP_SHARED: vm_file's pages themselves, never copied (filemap.c) */
+	VMA_VVAR, /* the vDSO's data, read-only (arch/x86_64/entry/vdso/vma.c): [vvar] */
+	VMA_VDSO, /* the vDSO's image: [vdso] */
 };
 
 struct vm_area_struct {
@@ -123,6 +125,7 @@ struct mm_struct {
 	struct xol_area *uprobes_xol; /* the uprobes' [uprobes] page, once one was hit (NULL) */
 	struct uprobe_kept_page *uprobes_kept; /* pages its int3s replaced, kept till it goes */
 	struct list_head uprobes_dup; /* a fork's copy, until its task has it (uprobes.c) */
+	unsigned long vdso; /* where the vDSO's image is mapped (AT_SYSINFO_EHDR), 0: none */
 	unsigned int membarrier_state; /* MEMBARRIER_CMD_REGISTER_*s done (sched/membarrier.c) */
 };
 

@@ -313,6 +313,8 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		mm->map_count++;
 		if (vma->vm_file && !vma->vm_private_pages)
 			continue; /* only the file's pages: the child's faults map them again */
+		if ((vma->kind == VMA_VDSO || vma->kind == VMA_VVAR) && !vma->vm_private_pages)
+			continue; /* the vDSO's shared pages: faulted in again too (vdso_fault) */
 		if (mmu_user_copy_range(mm->pgd, old->pgd, vma->vm_start, vma->vm_end)) {
 			mmu_flush_user();
 			spin_unlock_irqrestore(&old->mmap_lock, flags);

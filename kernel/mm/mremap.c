@@ -118,8 +118,8 @@ static long vma_to_resize(struct mm_struct *mm, unsigned long addr, unsigned lon
 
 	if (!vma || vma->vm_start > addr)
 		return -EFAULT;
-	if (vma->kind == VMA_XOL)
-		return -EINVAL; /* uprobes' page stays where they put it (Linux: VM_DONTEXPAND) */
+	if (vma->kind == VMA_XOL || vma->kind == VMA_VDSO || vma->kind == VMA_VVAR)
+		return -EINVAL; /* uprobes' page and the vDSO stay where exec put them (mm->vdso) */
 	if (!old_len && !(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL; /* a private area cannot be duplicated */
 	if (old_len > vma->vm_end - addr)

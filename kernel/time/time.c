@@ -36,6 +36,12 @@ void timekeeping_init(void)
 	uint64_t real = now > 0 ? (uint64_t)now * NSEC_PER_SEC : 0; /* a clock before 1970: 0 */
 
 	realtime_at_boot_ns = real > since_boot ? real - since_boot : 0;
+	update_vsyscall(); /* the vDSO's CLOCK_REALTIME too (once it has its page) */
+}
+
+uint64_t ktime_get_real_offset_ns(void)
+{
+	return realtime_at_boot_ns;
 }
 
 uint64_t ktime_get_real_ns(void)
@@ -62,8 +68,11 @@ static int clock_ns(int which_clock, uint64_t *ns)
 		return (which_clock & CLOCKFD_MASK) == CLOCKFD ? -EINVAL
 							       : cpu_clock_read(which_clock, ns);
 	switch (which_clock) {
+	case CLOCK_REALTIME_COARSE: /* the last tick's, as the vDSO's (kernel/time/vsyscall.c) */
+	case CLOCK_MONOTONIC_COARSE:
+		*ns = ktime_get_coarse_ns(which_clock == CLOCK_REALTIME_COARSE);
+		return 0;
 	case CLOCK_REALTIME:
-	case CLOCK_REALTIME_COARSE:
 	case CLOCK_REALTIME_ALARM:
 	case CLOCK_TAI:
 		*ns = ktime_get_real_ns();
@@ -74,7 +83,6 @@ static int clock_ns(int which_clock, uint64_t *ns)
 		return cpu_clock_read(MAKE_THREAD_CPUCLOCK(0, CPUCLOCK_SCHED), ns);
 	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
-	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
 	case CLOCK_BOOTTIME_ALARM:
 		*ns = ktime_get_ns();
@@ -131,10 +139,13 @@ long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 	return 0;
 }
 
-/* time: whole seconds of CLOCK_REALTIME, returned and, if tloc is not NULL, stored there too. */
+/*
+ * time: whole seconds of CLOCK_REALTIME, returned and, if tloc is not NULL, stored there too:
+ * those of the last tick (CLOCK_REALTIME_COARSE), as Linux's and as the vDSO's __vdso_time.
+ */
 long sys_time(long __user *tloc)
 {
-	long t = (long)(ktime_get_real_ns() / NSEC_PER_SEC); /* CLOCK_REALTIME, in seconds */
+	long t = (long)(ktime_get_coarse_ns(true) / NSEC_PER_SEC);
 
 	if (tloc && copy_to_user(tloc, &t, sizeof(t)))
 		return -EFAULT;

@@ -3,6 +3,7 @@
 #define KERNEL_TIME_H
 
 #include <stdint.h>
+#include <stdbool.h>
 
 #include "lib/time64.h"
 
@@ -21,6 +22,15 @@ uint64_t ktime_get_real_ns(void);
  */
 uint64_t ktime_clock_offset(int clock);
 void timekeeping_init(void);
+/* The nanoseconds CLOCK_REALTIME adds to ktime_get_ns() (Linux's offs_real): the vDSO's too. */
+uint64_t ktime_get_real_offset_ns(void);
+/*
+ * The vDSO's data brought up to date (kernel/time/vsyscall.c): at boot, and at CPU 0's tick.
+ * The coarse clocks are what it stored last: real, CLOCK_REALTIME_COARSE's, else
+ * CLOCK_MONOTONIC_COARSE's.
+ */
+void update_vsyscall(void);
+uint64_t ktime_get_coarse_ns(bool real);
 /* The TSC rate found at boot, in kHz. */
 extern uint64_t tsc_khz;
 void tsc_init(void);

@@ -176,6 +176,7 @@ static enum hrtimer_restart tick_sched_timer(struct hrtimer *tick)
 	account_process_tick(user_mode(regs)); /* user, system or idle time (cputime.c) */
 	if (cpu->id == 0) {
 		jiffies += missed; /* ticks a long interrupts-off stretch delayed still count */
+		update_vsyscall(); /* the coarse clocks move: the vDSO's data (vsyscall.c) */
 		calc_global_load(); /* the load average, every LOAD_FREQ (loadavg.c) */
 	}
 	run_timers();

@@ -52,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		envp[0] = argv[n - 1];
 		argv[n - 1] = NULL;
 	}
-	struct exec_stack_info si = {&info, "/bin/fuzz", "x86_64", {0}, 0, 100, 0, 0, 0};
+	struct exec_stack_info si = {
+		&info, "/bin/fuzz", "x86_64", {0}, 0, 100, 0, 0, 0, .sysinfo_ehdr = 0x7ffff7fc1000};
 	struct exec_stack_layout lay;
 	size_t ssize = (size_t)data[0] * 16 % (STACK_BUF + 16);
 	err = build_user_stack(stack + STACK_BUF - ssize, ssize, TOP, argv, envp, &si, &lay);

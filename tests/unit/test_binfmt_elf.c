@@ -241,7 +241,7 @@ static void test_stack_layout(void **state)
 	char *argv[] = {"prog", "one", NULL};
 	char *envp[] = {"HOME=/root", NULL};
 	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {1, 2, 3}, 0x178bfbff, 100, 0, 0,
-				       .interp_base = 0x7ffff7fc3000};
+				       .interp_base = 0x7ffff7fc3000, .sysinfo_ehdr = 0x7ffff7fc1000};
 	struct exec_stack_layout lay;
 
 	(void)state;
@@ -256,7 +256,9 @@ static void test_stack_layout(void **state)
 	assert_int_equal(word(buf, sizeof(buf), sp + 24), 0);
 	assert_string_equal(str(buf, sizeof(buf), word(buf, sizeof(buf), sp + 32)), "HOME=/root");
 	assert_int_equal(word(buf, sizeof(buf), sp + 40), 0);
-	/* The auxv: find each key. */
+	/* The auxv: AT_SYSINFO_EHDR (33) first, as Linux's ARCH_DLINFO; then find each key. */
+	assert_int_equal(word(buf, sizeof(buf), sp + 48), 33);
+	assert_int_equal(word(buf, sizeof(buf), sp + 56), 0x7ffff7fc1000);
 	uint64_t seen_execfn = 0, seen_phdr = 0, seen_random = 0, seen_entry = 0, n = 0;
 	for (uint64_t a = sp + 48;; a += 16, n++) {
 		uint64_t key = word(buf, sizeof(buf), a), val = word(buf, sizeof(buf), a + 8);
@@ -275,7 +277,7 @@ static void test_stack_layout(void **state)
 		if (key == 7) /* AT_BASE: the interpreter's load bias */
 			assert_int_equal(val, 0x7ffff7fc3000);
 	}
-	assert_int_equal(n, 17);
+	assert_int_equal(n, 18);
 	assert_string_equal(str(buf, sizeof(buf), seen_execfn), "/bin/prog");
 	assert_int_equal(seen_phdr, 0x400040);
 	assert_int_equal(seen_entry, 0x401000);
@@ -291,7 +293,7 @@ static void test_stack_too_big(void **state)
 	static uint8_t buf[256] __attribute__((aligned(16)));
 	char big[300];
 	char *argv[] = {big, NULL};
-	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {0}, 0, 100, 0, 0, 0};
+	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {0}, 0, 100, 0, 0, 0, 0};
 	struct exec_stack_layout lay;
 
 	(void)state;

@@ -230,6 +230,10 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area_str
 		return "[stack]";
 	case VMA_XOL:
 		return "[uprobes]";
+	case VMA_VVAR:
+		return "[vvar]";
+	case VMA_VDSO:
+		return "[vdso]";
 	default:
 		return NULL;
 	}
