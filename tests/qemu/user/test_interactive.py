@@ -30,6 +30,7 @@ PROMPT = r"(?m)^\$ "  # PS1 at the start of a line (echoed text has no "$ ")
 BLOCK_TIMEOUT = 60   # one block in Lucid under TCG, with other guests loading the host
 START_PAUSE = 3      # after a command line, before a key meant for its program: fork + exec
 HOST_PAUSE = 0.5     # the same on the host, where fork + exec takes milliseconds
+FOREGROUND_PROGRAMS = {"sleep"}  # the host waits for these to be the terminal's foreground
 SHELLS = {  # name: (the command line, the program it names on the host)
     "sh": ("sh -i", BUSYBOX),
     "bash": ("bash --norc --noprofile -i", BASH),
@@ -115,13 +116,14 @@ def settled(lines):
 def drive(send, expect, before, pause):
     """Types every block at a shell; returns what each printed, normalised. A key that ends a
     command line waits for the next prompt, so that nothing is typed ahead (a key typed ahead is
-    echoed by whoever reads it first: the tty or the line editor, a race)."""
+    echoed by whoever reads it first: the tty or the line editor, a race). pause(keys) waits
+    after the command line keys, where the block says PAUSE."""
     out = []
     expect(PROMPT, BLOCK_TIMEOUT)
     for n, block in enumerate(BLOCKS):
         for i, keys in enumerate(block):
             if keys is PAUSE:
-                time.sleep(pause)
+                pause(block[i - 1])
                 continue
             send(keys)
             if keys[-1] in "\r\x03\x1a" and (i + 1 == len(block) or block[i + 1] is not PAUSE):
@@ -154,8 +156,27 @@ def on_host(name):
         s = "".join(text)
         text.clear()
         return s
+
+    def pause(keys):
+        """A key meant for a foreground program (^C, ^Z) must find it started: before bash has
+        made it the terminal's foreground group, bash itself takes the key and drops it (a
+        loaded host can take longer than any fixed pause for that). So wait, bounded, until the
+        foreground group is the program (its name: exec done), then HOST_PAUSE more."""
+        program = keys.split()[0] if keys.split()[0] in FOREGROUND_PROGRAMS else None
+        if keys == "fg\r":
+            program = "sleep"
+        deadline = time.monotonic() + BLOCK_TIMEOUT
+        while program and time.monotonic() < deadline:
+            try:
+                with open("/proc/%d/comm" % os.tcgetpgrp(p.child_fd)) as f:
+                    if f.read().strip() == program:
+                        break
+            except OSError:
+                pass
+            time.sleep(0.05)
+        time.sleep(HOST_PAUSE)
     try:
-        return drive(p.send, expect, before, HOST_PAUSE)
+        return drive(p.send, expect, before, pause)
     finally:
         p.close(force=True)
         shutil.rmtree(home)
@@ -176,7 +197,7 @@ def in_lucid(lucid, name):
         s = "".join(text)
         text.clear()
         return s
-    out = drive(lucid.p.send, expect, before, START_PAUSE)
+    out = drive(lucid.p.send, expect, before, lambda keys: time.sleep(START_PAUSE))
     lucid.p.send("exit\r")
     lucid.expect_prompt(30)
     assert lucid.status() == 0, name
