@@ -17,7 +17,8 @@ def boot_count(n):
         assert re.search(r"\(x86_64\): %d CPUs?," % n, log), log
         ps = k.run("ps")
         # An idle task on each CPU (the trace's, busybox's ps lists no pid 0), and the shell
-        assert idle_tasks(k, n) == {c: "swapper/%d" % c for c in range(n)}
+        idle = idle_tasks(k, n)
+        assert idle == {c: "swapper/%d" % c for c in range(n)}, idle
         assert re.search(r"^\s*\d+\s+root\s+-bash$", ps, re.M), ps
     finally:
         k.close()
@@ -49,7 +50,10 @@ def idle_tasks(k, ncpus):
     k.run("echo 1 > %s/events/sched/sched_switch/enable" % T)
     try:
         for _ in range(IDLE_TRIES):
-            k.run("echo > %s/trace; run_test -t 8 -r 4 > /dev/null" % T, timeout=60)
+            # and a task on each CPU by name: how run_test's threads spread is the
+            # scheduler's (and a loaded host's) choice, this switch to and from idle is not
+            k.run("echo > %s/trace; run_test -t 8 -r 4 > /dev/null; for c in $(seq 0 %d); do "
+                  "taskset -c $c true; done" % (T, ncpus - 1), timeout=60)
             for m in SWITCH.finditer(k.run("cat %s/trace" % T, timeout=60)):
                 cpu = int(m.group(1))
                 for comm, pid in ((m.group(2), m.group(3)), (m.group(4), m.group(5))):
