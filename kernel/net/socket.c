@@ -34,11 +34,6 @@
 #define SOCK_MIN_SNDBUF 4608 /* Linux's floors, twice a small buffer's true size */
 #define SOCK_MIN_RCVBUF 2304
 
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
-
 /* The user's struct msghdr and struct cmsghdr, x86_64 layout. */
 struct user_msghdr {
 	void __user *msg_name;
@@ -604,12 +599,14 @@ static long sock_send_part(int fd, struct user_msg *um, size_t off, size_t len, 
 	struct file *file;
 	int err;
 
-	if (len > SOCK_STACK_BUF) {
+	if (len > SOCK_MAX_DGRAM) {
+		kbuf = NULL; /* a datagram too large for any send buffer: the family says EMSGSIZE */
+	} else if (len > SOCK_STACK_BUF) {
 		kbuf = kmalloc(len);
 		if (!kbuf)
 			return -ENOBUFS;
 	}
-	err = iov_copy(um, off, kbuf, len, false);
+	err = kbuf ? iov_copy(um, off, kbuf, len, false) : 0;
 	if (!err && first && um->controllen) {
 		ctl = kmalloc(um->controllen);
 		err = !ctl ? -ENOBUFS : copy_from_user(ctl, um->control, um->controllen) ? -EFAULT : 0;
@@ -636,7 +633,7 @@ static long sock_send_part(int fd, struct user_msg *um, size_t off, size_t len, 
 	}
 	kfree(ctl);
 	if (kbuf != stack_buf)
-		kfree(kbuf);
+		kfree(kbuf); /* NULL too */
 	return err ? err : ret;
 }
 
@@ -662,11 +659,8 @@ static long sock_sendmsg_user(int fd, struct user_msg *um)
 	vfs_unlock();
 	if (type < 0)
 		return type;
-	if (type != SOCK_STREAM) {
-		if (um->total > SOCK_MAX_DGRAM)
-			return -EMSGSIZE;
+	if (type != SOCK_STREAM)
 		return sock_send_part(fd, um, 0, um->total, true);
-	}
 	do {
 		size_t n = MIN(um->total - sent, SOCK_STREAM_CHUNK);
 
@@ -889,6 +883,33 @@ long sys_recvmsg(int fd, struct user_msghdr __user *umsg, unsigned int flags)
 	    copy_to_user(&umsg->msg_controllen, &ctl_used, sizeof(ctl_used)))
 		return -EFAULT;
 	return ret;
+}
+
+bool sock_fd(int fd)
+{
+	struct file *file = fget_unlocked(fd);
+	bool ret;
+
+	if (file)
+		return file->f_op == &socket_file_ops;
+	vfs_lock();
+	file = fget(fd);
+	ret = file && file->f_op == &socket_file_ops;
+	vfs_unlock();
+	return ret;
+}
+
+long sock_rw_iov(int fd, struct iovec *iov, unsigned long nr, bool write, bool nowait)
+{
+	struct user_msg um = {.iov = iov, .nr = nr, .flags = nowait ? MSG_DONTWAIT : 0};
+	int msg_flags;
+	size_t ctl_used;
+
+	for (unsigned long i = 0; i < nr; i++)
+		um.total += iov[i].iov_len; /* checked and cut to MAX_RW_COUNT by the caller */
+	if (write)
+		return sock_sendmsg_user(fd, &um);
+	return sock_recvmsg_user(fd, &um, &msg_flags, &ctl_used);
 }
 
 /* --- options ---------------------------------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include "kernel/fs/vfs.h"
+#include "kernel/syscalls.h" /* __user */
 
 #define AF_UNSPEC 0
 #define AF_UNIX 1  /* the one family Lucid has (AF_LOCAL is its other name) */
@@ -98,6 +99,20 @@ struct kmsghdr {
 	struct scm_fp_list *fp;
 	int flags;
 };
+
+/*
+ * For kernel/fs/read_write.c: is fd a socket? Then a read or write larger than the stack's
+ * bounce buffer, and every readv and writev, is one receive or send of all its buffers
+ * (sock_rw_iov: iov in kernel memory, already checked), so that a datagram stays one datagram
+ * however large, and a stream read gives what there is, as Linux's sock_read_iter. nowait: a
+ * receive does not wait (readv's second buffer on).
+ */
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+bool sock_fd(int fd);
+long sock_rw_iov(int fd, struct iovec *iov, unsigned long nr, bool write, bool nowait);
 
 /* Drops the references of the files in fp and frees it (NULL: nothing). VFS lock held. */
 void scm_fp_free(struct scm_fp_list *fp);

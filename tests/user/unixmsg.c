@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -145,6 +146,32 @@ static void pair_dgram(void)
 	write(sv[0], "defgh", 5);
 	show_recv("read 1", sv[1], 100, 0, "/");
 	show_recv("read 2", sv[1], 100, 0, "/");
+	/* read and write of more than a page, readv and writev: one datagram each */
+	{
+		static char big[20000], back[30000];
+		struct iovec wv[2] = {{"ab", 2}, {"cdef", 4}}, rv[2] = {{back, 3}, {back + 3, 10}};
+
+		memset(big, 'b', sizeof(big));
+		show("write 20000", write(sv[0], big, sizeof(big)));
+		show("write 300", write(sv[0], big, 300));
+		show("read 30000", read(sv[1], back, sizeof(back)));
+		show("read 30000", read(sv[1], back, sizeof(back)));
+		show("writev 2+4", writev(sv[0], wv, 2));
+		memset(back, 0, 16);
+		show("readv 3+10", readv(sv[1], rv, 2));
+		fprintf(out, "got \"%s\"\n", back);
+	}
+	{
+		/* A stream's read gives all that is there, up to the count. */
+		static char big[20000], back[40000];
+		int st[2];
+
+		socketpair(AF_UNIX, SOCK_STREAM, 0, st);
+		write(st[0], big, sizeof(big));
+		show("stream read 40000", read(st[1], back, sizeof(back)));
+		close(st[0]);
+		close(st[1]);
+	}
 	shutdown(sv[1], SHUT_RD);
 	show_recv("after SHUT_RD", sv[1], 100, 0, "/");
 	show("send to a SHUT_RD peer", send(sv[0], "x", 1, MSG_NOSIGNAL));
