@@ -142,6 +142,15 @@ static void pair_dgram(void)
 
 	fprintf(out, "-- datagram socketpair\n");
 	socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);
+	{
+		/* /proc names a socket "socket:[INODE]", and will not open it again. */
+		char link[64] = {0}, path[64];
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", sv[0]);
+		readlink(path, link, sizeof(link) - 1);
+		fprintf(out, "fd link: %.8s...%s\n", link, link[strlen(link) - 1] == ']' ? "]" : "");
+		show("open /proc/self/fd/N", open(path, O_RDWR));
+	}
 	write(sv[0], "abc", 3);
 	write(sv[0], "defgh", 5);
 	show_recv("read 1", sv[1], 100, 0, "/");
