@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -368,6 +369,76 @@ static void readiness(void)
 	close(sv[1]);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* The waits: a big write meets a reader, a connect waits out a full backlog, a signal ends a
+ * wait (EINTR without SA_RESTART), select sees a socket. */
+static void waits(const char *dir)
+{
+	static char big[1 << 20], back[1 << 16];
+	struct sockaddr_un a;
+	socklen_t alen = mkaddr(&a, dir, "wait.sock");
+	struct sigaction sa = {.sa_handler = on_alarm};
+	int sv[2], s, c, n, status;
+	long total = 0, sum = 0;
+	fd_set rd;
+	struct timeval tv = {0, 0};
+
+	fprintf(out, "-- waits\n");
+	socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+	fprintf(out, "socketpair cloexec %d\n", !!(fcntl(sv[0], F_GETFD) & FD_CLOEXEC));
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (char)i;
+	if (fork() == 0) {
+		_exit(write(sv[0], big, sizeof(big)) == sizeof(big) ? 0 : 1);
+	}
+	while (total < (long)sizeof(big) && (n = (int)read(sv[1], back, sizeof(back))) > 0) {
+		for (int i = 0; i < n; i++)
+			sum += (unsigned char)back[i] == (unsigned char)(total + i);
+		total += n;
+	}
+	waitpid(-1, &status, 0);
+	fprintf(out, "1 MiB through: %ld bytes, %ld in order, writer exit %d\n", total, sum,
+		WEXITSTATUS(status));
+	FD_ZERO(&rd);
+	FD_SET(sv[1], &rd);
+	fprintf(out, "select empty: %d\n", select(sv[1] + 1, &rd, NULL, NULL, &tv));
+	write(sv[0], "x", 1);
+	FD_SET(sv[1], &rd);
+	fprintf(out, "select with data: %d set %d\n", select(sv[1] + 1, &rd, NULL, NULL, &tv),
+		FD_ISSET(sv[1], &rd));
+	read(sv[1], back, 1);
+	sigaction(SIGALRM, &sa, NULL);
+	ualarm(100000, 0);
+	show("read, a signal comes", read(sv[1], back, 1));
+	close(sv[0]);
+	close(sv[1]);
+	/* backlog 0 holds one: the second connect waits for the accept */
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	bind(s, (struct sockaddr *)&a, alen);
+	listen(s, 0);
+	c = socket(AF_UNIX, SOCK_STREAM, 0);
+	show("first connect", connect(c, (struct sockaddr *)&a, alen));
+	if (fork() == 0) {
+		int d = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		_exit(connect(d, (struct sockaddr *)&a, alen) == 0 && write(d, "late", 4) == 4 ? 0 : 1);
+	}
+	usleep(100000);
+	close(accept(s, NULL, NULL));
+	n = accept(s, NULL, NULL);
+	show_read("the waiting client's bytes", n);
+	waitpid(-1, &status, 0);
+	fprintf(out, "waiting client exit %d\n", WEXITSTATUS(status));
+	close(n);
+	close(c);
+	close(s);
+	unlink(a.sun_path);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "/tmp";
@@ -380,5 +451,6 @@ int main(int argc, char **argv)
 	backlog(dir);
 	reset();
 	readiness();
+	waits(dir);
 	return 0;
 }

@@ -14,8 +14,9 @@ def test_stream_client_and_server(lucid):
     # A server and a client over a bound path: the socket node (S_IFSOCK, ENXIO to open),
     # EADDRINUSE, listen's backlog (EAGAIN for a non-blocking connect past it), accept4's
     # flags, the names and SO_PEERCRED of both ends, shutdown's EOF and EPIPE with SIGPIPE,
-    # ECONNRESET for a close with data unread or a listener gone, poll and epoll readiness,
-    # and every call's errors in Linux's order.
+    # ECONNRESET for a close with data unread or a listener gone, poll, select and epoll
+    # readiness, the waits (1 MiB through a blocking write, a connect waiting out a full
+    # backlog, EINTR), and every call's errors in Linux's order.
     same_as_linux(lucid, "unixstream", "{dir}")
 
 
