@@ -112,6 +112,23 @@ static int sock_close(struct inode *inode, struct file *file)
 	return 0;
 }
 
+#define SIOCINQ 0x541B /* FIONREAD: the bytes waiting to be read */
+
+/* ioctl: FIONREAD; anything else is ENOTTY, as a socket is no terminal. Without the VFS lock. */
+static long sock_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	int n;
+
+	if (cmd != SIOCINQ)
+		return -ENOTTY;
+	vfs_lock();
+	n = unix_inq_len(file->private_data);
+	vfs_unlock();
+	if (n < 0)
+		return n;
+	return copy_to_user((int __user *)arg, &n, sizeof(n)) ? -EFAULT : 0;
+}
+
 static const struct file_operations socket_file_ops = {
 	.read = sock_read,
 	.write = sock_write,
@@ -119,6 +136,7 @@ static const struct file_operations socket_file_ops = {
 	.release = sock_close,
 	.wait_queue = sock_wait_queue,
 	.poll = sock_poll,
+	.unlocked_ioctl = sock_ioctl,
 };
 
 /* A socket's inode opened by name (/proc/PID/fd/N) is ENXIO, as Linux's sockfs. */

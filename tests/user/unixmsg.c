@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <termios.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -153,6 +155,14 @@ static void pair_dgram(void)
 	}
 	write(sv[0], "abc", 3);
 	write(sv[0], "defgh", 5);
+	{
+		int n = -1;
+
+		fprintf(out, "F_GETFL %#x\n", fcntl(sv[0], F_GETFL));
+		show("FIONREAD", ioctl(sv[1], FIONREAD, &n));
+		fprintf(out, "FIONREAD says %d (the next datagram)\n", n);
+		show("TCGETS on a socket", ioctl(sv[1], TCGETS, &n));
+	}
 	show_recv("read 1", sv[1], 100, 0, "/");
 	show_recv("read 2", sv[1], 100, 0, "/");
 	/* read and write of more than a page, readv and writev: one datagram each */
@@ -361,6 +371,27 @@ static void rights(const char *dir)
 		show("recvmsg bad msghdr", syscall(SYS_recvmsg, sv[1], 8L, 0));
 	}
 	recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT);
+	{
+		/* A socket passed along works at the other end; one left in flight is freed with
+		 * the queue it is in (the memory test counts it). */
+		int other[2], got;
+
+		socketpair(AF_UNIX, SOCK_STREAM, 0, other);
+		send_fds(sv[0], &other[0], 1, "sock");
+		close(other[0]);
+		got = recv_fds("recvmsg a socket", sv[1], CMSG_SPACE(sizeof(int)), 0);
+		write(got, "through", 7);
+		memset(buf, 0, sizeof(buf));
+		read(other[1], buf, sizeof(buf) - 1);
+		fprintf(out, "the passed socket carried: %s\n", buf);
+		close(got);
+		close(other[1]);
+		socketpair(AF_UNIX, SOCK_DGRAM, 0, other);
+		write(other[1], "unread", 6);
+		send_fds(sv[0], other, 2, "in flight");
+		close(other[0]);
+		close(other[1]);
+	}
 	close(p[0]);
 	close(sv[0]);
 	close(sv[1]);

@@ -871,6 +871,24 @@ ssize_t unix_recvmsg(struct unix_sock *u, struct kmsghdr *m, int flags, bool non
 	return unix_dgram_recvmsg(u, m, flags, nonblock);
 }
 
+/* FIONREAD (SIOCINQ): the bytes a read would find, a datagram socket's next datagram's. */
+int unix_inq_len(struct unix_sock *u)
+{
+	struct sk_buff *skb;
+	int amount = 0;
+
+	if (u->state == TCP_LISTEN)
+		return -EINVAL;
+	if (u->type == SOCK_DGRAM) {
+		if (!list_empty(&u->receive_queue))
+			amount = (int)list_first_entry(&u->receive_queue, struct sk_buff, list)->len;
+		return amount;
+	}
+	list_for_each_entry(skb, &u->receive_queue, list)
+		amount += (int)skb->len;
+	return amount;
+}
+
 /* --- poll and close --------------------------------------------------------------------------- */
 
 /* Linux's unix_poll (stream) and unix_dgram_poll (datagram and seqpacket), the same bits. */

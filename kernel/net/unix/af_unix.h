@@ -59,6 +59,8 @@ int unix_shutdown(struct unix_sock *u, int how);
 /* getsockname (peer false) and getpeername: the name's length, -ENOTCONN for no peer. */
 int unix_getname(struct unix_sock *u, struct sockaddr_un *addr, bool peer);
 unsigned int unix_poll(struct unix_sock *u);
+/* FIONREAD: the bytes queued (a datagram socket: the next datagram's), -EINVAL if listening. */
+int unix_inq_len(struct unix_sock *u);
 /* The file's last close: the socket is shut down, its queue freed, its reference dropped. */
 void unix_release(struct unix_sock *u);
 void sock_put(struct unix_sock *u);
