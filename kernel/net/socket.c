@@ -67,6 +67,18 @@ void scm_fp_free(struct scm_fp_list *fp)
 	kfree(fp);
 }
 
+static struct unix_sock *sock_of(struct file *file)
+{
+	return file->private_data;
+}
+
+static const struct file_operations socket_file_ops;
+
+struct unix_sock *unix_sock_of_file(struct file *file)
+{
+	return file->f_op == &socket_file_ops ? file->private_data : NULL;
+}
+
 /* --- the socket as a file --------------------------------------------------------------------- */
 
 /* read and write: a receive and a send without flags. The file is held while they may sleep. */
@@ -108,6 +120,7 @@ static struct wait_queue_head *sock_wait_queue(struct file *file)
 static int sock_close(struct inode *inode, struct file *file)
 {
 	(void)inode;
+	sock_of(file)->file = NULL;
 	unix_release(file->private_data);
 	return 0;
 }
@@ -181,6 +194,7 @@ static int sock_map_fd(struct unix_sock *u, int flags)
 	file->f_flags = O_RDWR | ((unsigned int)flags & O_NONBLOCK);
 	file->f_mode = FMODE_READ | FMODE_WRITE;
 	file->private_data = u;
+	u->file = file;
 	fs->fd[fd] = file;
 	fd_set_cloexec(fs, fd, flags & O_CLOEXEC);
 	return fd;
@@ -210,11 +224,6 @@ static int sockfd_check(int fd)
 		fput(file);
 	vfs_unlock();
 	return err;
-}
-
-static struct unix_sock *sock_of(struct file *file)
-{
-	return file->private_data;
 }
 
 /* --- names ------------------------------------------------------------------------------------ */

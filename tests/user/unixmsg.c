@@ -391,6 +391,17 @@ static void rights(const char *dir)
 		send_fds(sv[0], other, 2, "in flight");
 		close(other[0]);
 		close(other[1]);
+		/* A cycle: each end's file in the other's queue, both closed. Nothing but the
+		 * garbage collector frees them (the memory test counts it). */
+		socketpair(AF_UNIX, SOCK_STREAM, 0, other);
+		send_fds(other[0], &other[0], 1, "me");
+		send_fds(other[1], &other[1], 1, "me");
+		close(other[0]);
+		close(other[1]);
+		socketpair(AF_UNIX, SOCK_DGRAM, 0, other);
+		send_fds(other[0], &other[1], 1, "itself"); /* other[1]'s file in its own queue */
+		close(other[0]);
+		close(other[1]);
 	}
 	close(p[0]);
 	close(sv[0]);

@@ -27,8 +27,8 @@
  * that every change wakes (data, room, a connect, a close), which is also what poll, select and
  * epoll sleep on. A caller that sleeps holds references on what it uses: its own file
  * (socket.c) and the other socket (here).
- * What Linux has and Lucid not: SCM_CREDENTIALS and SO_PASSCRED, MSG_OOB, the garbage
- * collector for sockets passed into their own queues (such a cycle stays until reboot), and
+ * Sockets passed into queues that only they reach (a cycle) are found and freed by the garbage
+ * collector, garbage.c. What Linux has and Lucid not: SCM_CREDENTIALS and SO_PASSCRED, MSG_OOB,
  * sk_peek_off.
  */
 #include "kernel/net/unix/af_unix.h"
@@ -52,15 +52,6 @@
 #define UNIX_STREAM_SKB_MAX(u) ((size_t)((u)->sndbuf >> 1) - 64)
 #define AUTOBIND_NAME_LEN 6 /* a NUL and five hex digits: Linux's autobind names */
 #define AUTOBIND_MAX 0xfffff
-
-struct sk_buff {
-	struct list_head list;	 /* on the receiver's receive_queue */
-	struct unix_sock *sk;	 /* the sender, referenced and charged truesize (its wmem) */
-	unsigned int len, off;	 /* the bytes not yet read: data[off .. off + len) */
-	unsigned int truesize;
-	struct scm_fp_list *fp;	 /* files passed with it (SCM_RIGHTS), or NULL */
-	char data[];
-};
 
 static LIST_HEAD(unix_abstract_sockets); /* bound to an abstract name: abstract_link */
 static unsigned int autobind_next;
@@ -164,6 +155,7 @@ struct unix_sock *unix_create(int type)
 	INIT_LIST_HEAD(&u->accept_queue);
 	INIT_LIST_HEAD(&u->accept_link);
 	INIT_LIST_HEAD(&u->abstract_link);
+	INIT_LIST_HEAD(&u->gc_link);
 	init_waitqueue_head(&u->wait);
 	u->max_backlog = UNIX_MAX_DGRAM_QLEN;
 	u->sndbuf = u->rcvbuf = UNIX_SNDBUF;
@@ -200,11 +192,13 @@ static struct sk_buff *alloc_skb(struct unix_sock *sender, size_t len)
 }
 
 /* A buffer read or thrown away: its files dropped, its sender's room given back. */
-static void kfree_skb(struct sk_buff *skb)
+void kfree_skb(struct sk_buff *skb)
 {
 	struct unix_sock *sender = skb->sk;
 
 	sender->wmem -= skb->truesize;
+	if (skb->fp)
+		unix_inflight(skb->fp, -1);
 	scm_fp_free(skb->fp);
 	if (unix_writable(sender))
 		unix_wake(sender); /* a writer waiting for room (Linux's unix_write_space) */
@@ -214,6 +208,8 @@ static void kfree_skb(struct sk_buff *skb)
 
 static void queue_skb(struct unix_sock *other, struct sk_buff *skb)
 {
+	if (skb->fp)
+		unix_inflight(skb->fp, 1); /* its sockets are in flight now (garbage.c) */
 	list_add_tail(&skb->list, &other->receive_queue);
 	other->qlen++;
 	unix_wake(other);
@@ -248,6 +244,7 @@ static void take_fds(struct kmsghdr *m, struct sk_buff *skb, bool peek)
 	if (peek) {
 		m->fp = scm_fp_dup(skb->fp);
 	} else {
+		unix_inflight(skb->fp, -1);
 		m->fp = skb->fp;
 		skb->fp = NULL;
 	}
@@ -964,4 +961,5 @@ static void unix_release_sock(struct unix_sock *u, bool embryo)
 void unix_release(struct unix_sock *u)
 {
 	unix_release_sock(u, false);
+	unix_gc(); /* this close may have left sockets only a cycle of messages holds */
 }

@@ -41,7 +41,30 @@ struct unix_sock {
 	struct path path;	  /* a bound path's node (referenced), mnt NULL otherwise */
 	struct list_head abstract_link; /* on the abstract names' list, when bound to one */
 	struct ucred peercred;	  /* SO_PEERCRED */
+	struct file *file;	  /* its open file, NULL for an embryo or once closed */
+	/* The garbage collector's (garbage.c): messages holding its file, and its state. */
+	unsigned int inflight;
+	struct list_head gc_link;
+	bool gc_candidate, gc_maybe_cycle;
 };
+
+/* What is sent: a buffer of bytes, Linux's struct sk_buff (the AF_UNIX part of it). */
+struct sk_buff {
+	struct list_head list;	 /* on the receiver's receive_queue */
+	struct unix_sock *sk;	 /* the sender, referenced and charged truesize (its wmem) */
+	unsigned int len, off;	 /* the bytes not yet read: data[off .. off + len) */
+	unsigned int truesize;
+	struct scm_fp_list *fp;	 /* files passed with it (SCM_RIGHTS), or NULL */
+	char data[];
+};
+
+/* A buffer read or thrown away: its files dropped, its sender's room given back. */
+void kfree_skb(struct sk_buff *skb);
+/* The socket behind an open file, or NULL if it is not one (kernel/net/socket.c). */
+struct unix_sock *unix_sock_of_file(struct file *file);
+/* garbage.c: fp's sockets go into (delta 1) or out of (-1) flight; the collector. */
+void unix_inflight(struct scm_fp_list *fp, int delta);
+void unix_gc(void);
 
 /* A new socket of type (SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET), or NULL for no memory. */
 struct unix_sock *unix_create(int type);
