@@ -135,6 +135,12 @@ struct file_operations {
 	 */
 	struct wait_queue_head *(*wait_queue)(struct file *file);
 	/*
+	 * read and write wait themselves, and their -EAGAIN is final (a socket's timeout,
+	 * SO_RCVTIMEO): vfs_read and vfs_write do not wait on wait_queue after it, which is then
+	 * only for poll, select and epoll.
+	 */
+	bool waits_itself;
+	/*
 	 * What splice(2) reads, where it is not what read gives: trace_pipe_raw gives splice only
 	 * whole pages, as Linux's tracing_buffers_splice_read does (a recorder that splices waits
 	 * for a page to fill, and reads the last part page at the end). NULL: read.

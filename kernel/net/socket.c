@@ -148,6 +148,7 @@ static const struct file_operations socket_file_ops = {
 	.llseek = no_llseek,
 	.release = sock_close,
 	.wait_queue = sock_wait_queue,
+	.waits_itself = true, /* af_unix.c's waits, with SO_RCVTIMEO and SO_SNDTIMEO */
 	.poll = sock_poll,
 	.unlocked_ioctl = sock_ioctl,
 };
@@ -941,6 +942,44 @@ long sock_rw_iov(int fd, struct iovec *iov, unsigned long nr, bool write, bool n
 
 /* --- options ---------------------------------------------------------------------------------- */
 
+#define USEC_PER_SEC 1000000L
+
+struct timeval_user {
+	long tv_sec, tv_usec;
+};
+
+/*
+ * SO_RCVTIMEO, SO_SNDTIMEO: a timeval into ticks, Linux's sock_set_timeout: EDOM for
+ * microseconds out of range, a negative time is "do not wait", 0 0 "for ever".
+ */
+static int sock_set_timeout(long *timeo, const void __user *optval, int optlen)
+{
+	struct timeval_user tv;
+
+	if (optlen < (int)sizeof(tv))
+		return -EINVAL;
+	if (copy_from_user(&tv, optval, sizeof(tv)))
+		return -EFAULT;
+	if (tv.tv_usec < 0 || tv.tv_usec >= USEC_PER_SEC)
+		return -EDOM;
+	if (tv.tv_sec < 0) {
+		*timeo = 0;
+		return 0;
+	}
+	*timeo = SOCK_NO_TIMEOUT;
+	if ((tv.tv_sec || tv.tv_usec) && tv.tv_sec < SOCK_NO_TIMEOUT / SOCK_HZ - 1)
+		*timeo = tv.tv_sec * SOCK_HZ +
+			 (tv.tv_usec + USEC_PER_SEC / SOCK_HZ - 1) / (USEC_PER_SEC / SOCK_HZ);
+	return 0;
+}
+
+static struct timeval_user sock_get_timeout(long timeo)
+{
+	if (timeo == SOCK_NO_TIMEOUT)
+		return (struct timeval_user){0, 0};
+	return (struct timeval_user){timeo / SOCK_HZ, (timeo % SOCK_HZ) * USEC_PER_SEC / SOCK_HZ};
+}
+
 long sys_setsockopt(int fd, int level, int optname, void __user *optval, int optlen)
 {
 	struct file *file;
@@ -954,7 +993,18 @@ long sys_setsockopt(int fd, int level, int optname, void __user *optval, int opt
 		return err;
 	if (level != SOL_SOCKET)
 		err = -EOPNOTSUPP; /* AF_UNIX has no options of its own level */
-	else if (optlen < (int)sizeof(int))
+	else if (optname == SO_RCVTIMEO || optname == SO_SNDTIMEO) {
+		long timeo;
+
+		err = sock_set_timeout(&timeo, optval, optlen);
+		vfs_lock();
+		if (!err)
+			*(optname == SO_RCVTIMEO ? &sock_of(file)->rcvtimeo : &sock_of(file)->sndtimeo) =
+				timeo;
+		fput(file);
+		vfs_unlock();
+		return err;
+	} else if (optlen < (int)sizeof(int))
 		err = -EINVAL;
 	else if (copy_from_user(&val, optval, sizeof(val)))
 		err = -EFAULT;
@@ -990,6 +1040,7 @@ long sys_getsockopt(int fd, int level, int optname, void __user *optval, int __u
 	struct file *file;
 	struct unix_sock *u;
 	struct ucred cred;
+	struct timeval_user tv;
 	int len = 0, val = 0, err;
 	void *v = &val;
 	int lv = sizeof(int);
@@ -1037,6 +1088,12 @@ long sys_getsockopt(int fd, int level, int optname, void __user *optval, int __u
 			break;
 		case SO_PROTOCOL:
 			val = 0;
+			break;
+		case SO_RCVTIMEO:
+		case SO_SNDTIMEO:
+			tv = sock_get_timeout(optname == SO_RCVTIMEO ? u->rcvtimeo : u->sndtimeo);
+			v = &tv;
+			lv = sizeof(tv);
 			break;
 		case SO_PEERCRED:
 			cred = u->peercred;

@@ -31,6 +31,8 @@
 #define SO_RCVBUF 8
 #define SO_PASSCRED 16
 #define SO_PEERCRED 17
+#define SO_RCVTIMEO 20 /* struct timeval: how long a receive (accept) waits, 0 0 for ever */
+#define SO_SNDTIMEO 21 /* the same for a send (connect) */
 #define SO_ACCEPTCONN 30
 #define SO_PROTOCOL 38
 #define SO_DOMAIN 39

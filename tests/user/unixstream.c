@@ -414,6 +414,32 @@ static void waits(const char *dir)
 	sigaction(SIGALRM, &sa, NULL);
 	ualarm(100000, 0);
 	show("read, a signal comes", read(sv[1], back, 1));
+	{
+		/* SO_RCVTIMEO and SO_SNDTIMEO: a wait that ends with EAGAIN, Linux's rounding. */
+		struct timeval tv = {0, 200000}, got;
+		socklen_t len = sizeof(got);
+
+		show("SO_RCVTIMEO 0.2 s", setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+		getsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &got, &len);
+		fprintf(out, "SO_RCVTIMEO reads %ld.%06ld len %u\n", (long)got.tv_sec,
+			(long)got.tv_usec, len);
+		show("read with a timeout", read(sv[1], back, 1));
+		ualarm(100000, 0);
+		tv.tv_sec = 5;
+		setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		show("a signal in a wait with a timeout", read(sv[1], back, 1));
+		show("SO_RCVTIMEO short", setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, 8));
+		tv.tv_usec = 1000000;
+		show("SO_RCVTIMEO usec 1000000", setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv,
+							    sizeof(tv)));
+		tv = (struct timeval){0, 0};
+		setsockopt(sv[1], SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		getsockopt(sv[1], SOL_SOCKET, SO_SNDTIMEO, &got, &len);
+		fprintf(out, "SO_SNDTIMEO 0 0 reads %ld.%06ld\n", (long)got.tv_sec, (long)got.tv_usec);
+		tv = (struct timeval){-1, 0};
+		setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		show("read with a negative timeout", read(sv[1], back, 1));
+	}
 	close(sv[0]);
 	close(sv[1]);
 	/* backlog 0 holds one: the second connect waits for the accept */

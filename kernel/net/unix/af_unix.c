@@ -103,25 +103,49 @@ static struct ucred current_cred(void)
 }
 
 /*
- * Whether a sleep may start now: -EAGAIN when the caller must not wait, -ERESTARTSYS for a
- * signal (a program's call starts again after an SA_RESTART handler, as Linux's sock_intr_errno
- * for a wait without a timeout), else 0.
+ * A wait's time left, in milliseconds: 0 for a call that must not wait (O_NONBLOCK,
+ * MSG_DONTWAIT), SOCK_NO_TIMEOUT for one that waits as long as it takes, else what
+ * SO_RCVTIMEO or SO_SNDTIMEO allow (Linux's sock_rcvtimeo and sock_sndtimeo).
  */
-static int unix_may_sleep(bool nonblock)
+static long sock_timeo(long jiffies, bool nonblock)
 {
 	if (nonblock)
+		return 0;
+	return jiffies == SOCK_NO_TIMEOUT ? SOCK_NO_TIMEOUT : jiffies * SOCK_MSEC_PER_TICK;
+}
+
+/*
+ * Whether a sleep may start now: -EAGAIN when there is no time left, a signal's error (a
+ * program's call starts again after an SA_RESTART handler if it waits without a timeout, else
+ * -EINTR: Linux's sock_intr_errno), else 0.
+ */
+static int unix_may_sleep(long timeo)
+{
+	if (timeo <= 0)
 		return -EAGAIN;
 	if (signal_pending_current())
-		return current->sighand ? -ERESTARTSYS : -EINTR;
+		return current->sighand && timeo == SOCK_NO_TIMEOUT ? -ERESTARTSYS : -EINTR;
 	return 0;
+}
+
+/* Sleeps until woken, or until *timeo passes (what is left goes back into it). */
+static void unix_sleep(long *timeo)
+{
+	vfs_unlock();
+	if (*timeo == SOCK_NO_TIMEOUT)
+		schedule();
+	else
+		*timeo = schedule_timeout(*timeo);
+	vfs_lock();
 }
 
 /*
  * Waits on wq until cond holds, with the VFS lock let go while asleep: 0, or unix_may_sleep's
- * error. cond is looked at with the task already on the queue, so a wakeup between the look
- * and the sleep is not lost (as vfs_block). The caller holds references on what cond reads.
+ * error (-EAGAIN once *timeo has passed). cond is looked at with the task already on the queue,
+ * so a wakeup between the look and the sleep is not lost (as vfs_block). The caller holds
+ * references on what cond reads.
  */
-#define unix_wait_event(wq, cond, nonblock)                                     \
+#define unix_wait_event(wq, cond, timeo)                                        \
 	({                                                                      \
 		struct wait_queue_entry __w = {0};                              \
 		int __ret = 0;                                                  \
@@ -130,12 +154,10 @@ static int unix_may_sleep(bool nonblock)
 				prepare_to_wait((wq), &__w, TASK_INTERRUPTIBLE); \
 				if (cond)                                       \
 					break;                                  \
-				__ret = unix_may_sleep(nonblock);               \
+				__ret = unix_may_sleep(*(timeo));               \
 				if (__ret)                                      \
 					break;                                  \
-				vfs_unlock();                                   \
-				schedule();                                     \
-				vfs_lock();                                     \
+				unix_sleep(timeo);                              \
 			}                                                       \
 			finish_wait((wq), &__w);                                \
 		}                                                               \
@@ -159,6 +181,7 @@ struct unix_sock *unix_create(int type)
 	init_waitqueue_head(&u->wait);
 	u->max_backlog = UNIX_MAX_DGRAM_QLEN;
 	u->sndbuf = u->rcvbuf = UNIX_SNDBUF;
+	u->rcvtimeo = u->sndtimeo = SOCK_NO_TIMEOUT;
 	u->peercred = (struct ucred){.pid = 0, .uid = -1U, .gid = -1U}; /* Linux's "no one" */
 	return u;
 }
@@ -491,6 +514,7 @@ static int unix_stream_connect(struct unix_sock *u, struct sockaddr_un *addr, in
 {
 	struct unix_sock *other, *newsk;
 	int err = unix_validate_addr(addr, addr_len);
+	long timeo = sock_timeo(u->sndtimeo, nonblock);
 
 	if (err)
 		return err;
@@ -505,7 +529,7 @@ static int unix_stream_connect(struct unix_sock *u, struct sockaddr_un *addr, in
 		if (!unix_recvq_full(other))
 			break;
 		/* The backlog is full: wait for an accept (or the listener's end), then look again. */
-		err = unix_wait_event(&other->wait, !unix_recvq_full(other) || other->dead, nonblock);
+		err = unix_wait_event(&other->wait, !unix_recvq_full(other) || other->dead, &timeo);
 		sock_put(other);
 		if (err)
 			return err;
@@ -547,12 +571,13 @@ int unix_connect(struct unix_sock *u, struct sockaddr_un *addr, int addr_len, bo
 struct unix_sock *unix_accept(struct unix_sock *u, bool nonblock, int *err)
 {
 	struct unix_sock *newsk;
+	long timeo = sock_timeo(u->rcvtimeo, nonblock);
 
 	*err = connection_based(u) ? 0 : -EOPNOTSUPP;
 	if (!*err && u->state != TCP_LISTEN)
 		*err = -EINVAL;
 	if (!*err)
-		*err = unix_wait_event(&u->wait, u->accept_qlen || u->state != TCP_LISTEN, nonblock);
+		*err = unix_wait_event(&u->wait, u->accept_qlen || u->state != TCP_LISTEN, &timeo);
 	if (!*err && !u->accept_qlen)
 		*err = -EINVAL; /* no longer listening */
 	if (*err)
@@ -602,11 +627,11 @@ static noinline ssize_t unix_epipe(int flags)
  * Room in the send buffer for one more buffer, as Linux's sock_alloc_send_pskb waits for it:
  * 0, a pending error, EPIPE once this end may not send, EAGAIN or a signal's error.
  */
-static int wait_for_wmem(struct unix_sock *u, bool nonblock)
+static int wait_for_wmem(struct unix_sock *u, long *timeo)
 {
 	int err = unix_wait_event(&u->wait,
 				  u->err || (u->shutdown & SEND_SHUTDOWN) || u->wmem < (unsigned)u->sndbuf,
-				  nonblock);
+				  timeo);
 
 	if (u->err)
 		return sock_error(u);
@@ -618,6 +643,7 @@ static int wait_for_wmem(struct unix_sock *u, bool nonblock)
 static ssize_t unix_stream_sendmsg(struct unix_sock *u, struct kmsghdr *m, int flags, bool nonblock)
 {
 	struct unix_sock *other = u->peer; /* held by u, which our caller's file holds */
+	long timeo = sock_timeo(u->sndtimeo, nonblock);
 	size_t sent = 0;
 	ssize_t err;
 
@@ -633,7 +659,7 @@ static ssize_t unix_stream_sendmsg(struct unix_sock *u, struct kmsghdr *m, int f
 		size_t size = MIN(m->len - sent, UNIX_STREAM_SKB_MAX(u));
 		struct sk_buff *skb;
 
-		err = wait_for_wmem(u, nonblock);
+		err = wait_for_wmem(u, &timeo);
 		if (err == -EPIPE)
 			goto pipe_err;
 		if (err)
@@ -660,6 +686,7 @@ pipe_err:
 static ssize_t unix_dgram_sendmsg(struct unix_sock *u, struct kmsghdr *m, int flags, bool nonblock)
 {
 	struct unix_sock *other = NULL;
+	long timeo = sock_timeo(u->sndtimeo, nonblock);
 	struct sk_buff *skb;
 	int err;
 
@@ -677,7 +704,7 @@ static ssize_t unix_dgram_sendmsg(struct unix_sock *u, struct kmsghdr *m, int fl
 	}
 	err = m->len > (size_t)(u->sndbuf - UNIX_DGRAM_SLACK) ? -EMSGSIZE : 0;
 	if (!err)
-		err = wait_for_wmem(u, nonblock);
+		err = wait_for_wmem(u, &timeo);
 	if (err)
 		goto out;
 	skb = alloc_skb(u, m->len);
@@ -710,7 +737,7 @@ static ssize_t unix_dgram_sendmsg(struct unix_sock *u, struct kmsghdr *m, int fl
 		if (other == u || other->peer == u || !unix_recvq_full(other))
 			break;
 		/* Its queue is full: wait for its reader (who wakes its queue) and look again. */
-		err = unix_wait_event(&other->wait, !unix_recvq_full(other) || other->dead, nonblock);
+		err = unix_wait_event(&other->wait, !unix_recvq_full(other) || other->dead, &timeo);
 		if (err)
 			goto out_free;
 	}
@@ -765,6 +792,7 @@ static ssize_t unix_stream_recvmsg(struct unix_sock *u, struct kmsghdr *m, int f
 	bool peek = flags & MSG_PEEK, named = false;
 	struct list_head *pos = u->receive_queue.next; /* a peek's place in the queue */
 	unsigned int skip = 0; /* and its bytes into that buffer */
+	long timeo = sock_timeo(u->rcvtimeo, nonblock);
 	ssize_t err = 0;
 
 	if (u->state != TCP_ESTABLISHED)
@@ -785,7 +813,7 @@ static ssize_t unix_stream_recvmsg(struct unix_sock *u, struct kmsghdr *m, int f
 			err = sock_error(u);
 			if (err || (u->shutdown & RCV_SHUTDOWN))
 				break;
-			err = unix_wait_event(&u->wait, unix_readable(u), nonblock);
+			err = unix_wait_event(&u->wait, unix_readable(u), &timeo);
 			if (err)
 				break;
 			pos = u->receive_queue.next;
@@ -821,6 +849,7 @@ static ssize_t unix_stream_recvmsg(struct unix_sock *u, struct kmsghdr *m, int f
 static ssize_t unix_dgram_recvmsg(struct unix_sock *u, struct kmsghdr *m, int flags, bool nonblock)
 {
 	bool seqpacket = u->type == SOCK_SEQPACKET;
+	long timeo = sock_timeo(u->rcvtimeo, false); /* nonblock is looked at below */
 	struct sk_buff *skb;
 	size_t size, copy;
 	bool was_full;
@@ -838,7 +867,7 @@ static ssize_t unix_dgram_recvmsg(struct unix_sock *u, struct kmsghdr *m, int fl
 			return seqpacket && (u->shutdown & RCV_SHUTDOWN) ? 0 : -EAGAIN;
 		if (u->shutdown & RCV_SHUTDOWN)
 			return 0;
-		err = unix_wait_event(&u->wait, unix_readable(u), false);
+		err = unix_wait_event(&u->wait, unix_readable(u), &timeo);
 		if (err)
 			return err;
 	}

@@ -6,6 +6,14 @@
 #include "kernel/sched/wait.h"
 #include "lib/list.h"
 
+/*
+ * SO_RCVTIMEO and SO_SNDTIMEO are kept in Linux's ticks, so that getsockopt gives back what
+ * Linux's does (its rounding): Debian's CONFIG_HZ. SOCK_NO_TIMEOUT: wait as long as it takes.
+ */
+#define SOCK_HZ 250
+#define SOCK_NO_TIMEOUT __LONG_MAX__
+#define SOCK_MSEC_PER_TICK (1000 / SOCK_HZ)
+
 /* sk_state: Linux keeps TCP's names for AF_UNIX's states too. */
 #define TCP_ESTABLISHED 1 /* connected: a socketpair, a connect, an accepted socket */
 #define TCP_CLOSE 7	  /* not connected (a new socket), or closed */
@@ -35,6 +43,7 @@ struct unix_sock {
 	int sndbuf;		  /* SO_SNDBUF */
 	int rcvbuf;		  /* SO_RCVBUF: kept for getsockopt, bounds nothing (as Linux's) */
 	bool reuseaddr, passcred; /* SO_REUSEADDR, SO_PASSCRED: kept, no effect on AF_UNIX here */
+	long rcvtimeo, sndtimeo;  /* SO_RCVTIMEO, SO_SNDTIMEO in SOCK_HZ ticks, or SOCK_NO_TIMEOUT */
 	wait_queue_head_t wait;	  /* woken for anything a reader, writer or poller waits on */
 	struct sockaddr_un addr;  /* the bound name... */
 	int addr_len;		  /* ...and its length, 0 when not bound */
