@@ -913,13 +913,11 @@ long sys_recvmsg(int fd, struct user_msghdr __user *umsg, unsigned int flags)
 	return ret;
 }
 
-bool sock_fd(int fd)
+bool sock_fd_locked(int fd)
 {
-	struct file *file = fget_unlocked(fd);
+	struct file *file;
 	bool ret;
 
-	if (file)
-		return file->f_op == &socket_file_ops;
 	vfs_lock();
 	file = fget(fd);
 	ret = file && file->f_op == &socket_file_ops;

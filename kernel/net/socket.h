@@ -113,7 +113,15 @@ struct iovec {
 	void __user *iov_base;
 	size_t iov_len;
 };
-bool sock_fd(int fd);
+bool sock_fd_locked(int fd);
+/* Inline: readv and writev ask it for every file (musl's stdio writes with writev). */
+static inline bool sock_fd(int fd)
+{
+	struct file *file = fget_unlocked(fd);
+
+	/* Only a socket's file is open on an S_IFSOCK inode (a socket node's open is ENXIO). */
+	return file ? S_ISSOCK(file->f_inode->i_mode) : sock_fd_locked(fd);
+}
 long sock_rw_iov(int fd, struct iovec *iov, unsigned long nr, bool write, bool nowait);
 
 /* Drops the references of the files in fp and frees it (NULL: nothing). VFS lock held. */
