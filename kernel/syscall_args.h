@@ -134,6 +134,10 @@ SYSCALL_DEFINE6(recvfrom, int, fd, void __user *, ubuf, size_t, size, unsigned i
 		struct sockaddr __user *, addr, int __user *, addr_len)
 SYSCALL_DEFINE3(sendmsg, int, fd, struct user_msghdr __user *, msg, unsigned int, flags)
 SYSCALL_DEFINE3(recvmsg, int, fd, struct user_msghdr __user *, msg, unsigned int, flags)
+SYSCALL_DEFINE4(sendmmsg, int, fd, struct mmsghdr __user *, mmsg, unsigned int, vlen,
+		unsigned int, flags)
+SYSCALL_DEFINE5(recvmmsg, int, fd, struct mmsghdr __user *, mmsg, unsigned int, vlen,
+		unsigned int, flags, struct __kernel_timespec __user *, timeout)
 SYSCALL_DEFINE2(shutdown, int, fd, int, how)
 SYSCALL_DEFINE5(setsockopt, int, fd, int, level, int, optname, char __user *, optval, int, optlen)
 SYSCALL_DEFINE5(getsockopt, int, fd, int, level, int, optname, char __user *, optval,

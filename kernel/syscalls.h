@@ -119,6 +119,11 @@ long sys_recvfrom(int fd, void __user *ubuf, size_t size, unsigned int flags, vo
 		  int __user *addr_len);
 long sys_sendmsg(int fd, struct user_msghdr __user *msg, unsigned int flags);
 long sys_recvmsg(int fd, struct user_msghdr __user *msg, unsigned int flags);
+struct mmsghdr;
+struct timespec_user;
+long sys_sendmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags);
+long sys_recvmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags,
+		  struct timespec_user __user *timeout);
 long sys_shutdown(int fd, int how);
 long sys_setsockopt(int fd, int level, int optname, void __user *optval, int optlen);
 long sys_getsockopt(int fd, int level, int optname, void __user *optval, int __user *optlen);

@@ -18,6 +18,8 @@
 #include "kernel/net/unix/af_unix.h"
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
+#include "kernel/time/time.h"
+#include "lib/time64.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -43,6 +45,10 @@ struct user_msghdr {
 	void __user *msg_control;
 	size_t msg_controllen;
 	unsigned int msg_flags;
+};
+
+struct timespec_user {
+	long tv_sec, tv_nsec;
 };
 
 struct cmsghdr {
@@ -637,7 +643,9 @@ static long sock_send_part(int fd, struct user_msg *um, size_t off, size_t len, 
 	err = kbuf ? iov_copy(um, off, kbuf, len, false) : 0;
 	if (!err && first && um->controllen) {
 		ctl = kmalloc(um->controllen);
-		err = !ctl ? -ENOBUFS : copy_from_user(ctl, um->control, um->controllen) ? -EFAULT : 0;
+		err = !ctl						 ? -ENOBUFS
+		      : copy_from_user(ctl, um->control, um->controllen) ? -EFAULT
+									 : 0;
 	}
 	m.buf = kbuf;
 	if (um->namelen) {
@@ -771,7 +779,8 @@ static size_t scm_detach_fds(struct user_msg *um, struct scm_fp_list *fp, struct
 	struct fs_context *fs = current_fs();
 	int fdmax = um->controllen <= sizeof(*cm)
 			    ? 0
-			    : (int)MIN((um->controllen - sizeof(*cm)) / sizeof(int), (size_t)SCM_MAX_FD);
+			    : (int)MIN((um->controllen - sizeof(*cm)) / sizeof(int),
+				       (size_t)SCM_MAX_FD);
 	int i;
 
 	if (!um->control) {
@@ -846,9 +855,9 @@ static long sock_recvmsg_user(int fd, struct user_msg *um, int *msg_flags, size_
 	vfs_unlock();
 	if (ret > 0 && iov_copy(um, 0, kbuf, MIN((size_t)ret, m.len), true))
 		ret = -EFAULT;
-	if (*ctl_used && (copy_to_user(um->control, &cm, sizeof(cm)) ||
-			  copy_to_user((char *)um->control + sizeof(cm), fds,
-				       cm.cmsg_len - sizeof(cm))))
+	if (*ctl_used &&
+	    (copy_to_user(um->control, &cm, sizeof(cm)) ||
+	     copy_to_user((char *)um->control + sizeof(cm), fds, cm.cmsg_len - sizeof(cm))))
 		ret = -EFAULT;
 	kfree(fds);
 	if (kbuf != stack_buf)
@@ -913,6 +922,110 @@ long sys_recvmsg(int fd, struct user_msghdr __user *umsg, unsigned int flags)
 	return ret;
 }
 
+/* sendmmsg and recvmmsg: a msghdr and the bytes its call moved. */
+struct mmsghdr {
+	struct user_msghdr msg_hdr;
+	unsigned int msg_len;
+};
+
+#define MSG_WAITFORONE 0x10000 /* recvmmsg: after the first message, wait for no more */
+
+/* Several sendmsg in one call: how many went, or the first one's error (Linux's). */
+long sys_sendmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags)
+{
+	unsigned int datagrams = 0;
+	long err = sockfd_check(fd);
+
+	if (err)
+		return err;
+	vlen = MIN(vlen, UIO_MAXIOV);
+	for (; datagrams < vlen; datagrams++) {
+		unsigned int len;
+
+		err = sys_sendmsg(fd, &mmsg[datagrams].msg_hdr, flags);
+		if (err < 0)
+			break;
+		len = (unsigned int)err;
+		if (copy_to_user(&mmsg[datagrams].msg_len, &len, sizeof(len))) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	return datagrams ? (long)datagrams : err;
+}
+
+/*
+ * Several recvmsg in one call, Linux's do_recvmmsg: up to vlen messages; MSG_WAITFORONE waits
+ * for the first only; timeout (if given) is looked at between messages, not during a wait
+ * (Linux's too), and gets what is left. An error after some messages is kept for the next call
+ * (SO_ERROR), but EAGAIN.
+ */
+long sys_recvmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags,
+		  struct timespec_user __user *timeout)
+{
+	struct timespec_user ts;
+	uint64_t end = 0;
+	unsigned int datagrams = 0;
+	struct file *file;
+	int err;
+	long ret = 0;
+
+	if (timeout) {
+		if (copy_from_user(&ts, timeout, sizeof(ts)))
+			return -EFAULT;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || (uint64_t)ts.tv_nsec >= NSEC_PER_SEC)
+			return -EINVAL;
+		end = ktime_get_ns() + (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	}
+	vfs_lock();
+	file = sockfd_lookup(fd, &err);
+	if (file) {
+		err = -sock_of(file)->err;
+		sock_of(file)->err = 0;
+		fput(file);
+	}
+	vfs_unlock();
+	if (err)
+		return err;
+	while (datagrams < vlen) {
+		unsigned int len;
+
+		ret = sys_recvmsg(fd, &mmsg[datagrams].msg_hdr, flags & ~MSG_WAITFORONE);
+		if (ret < 0)
+			break;
+		len = (unsigned int)ret;
+		if (copy_to_user(&mmsg[datagrams].msg_len, &len, sizeof(len))) {
+			ret = -EFAULT;
+			break;
+		}
+		datagrams++;
+		if (flags & MSG_WAITFORONE)
+			flags |= MSG_DONTWAIT;
+		if (timeout) {
+			uint64_t now = ktime_get_ns(), left = now < end ? end - now : 0;
+
+			ts.tv_sec = (long)(left / NSEC_PER_SEC);
+			ts.tv_nsec = (long)(left % NSEC_PER_SEC);
+			if (!left)
+				break;
+		}
+	}
+	if (datagrams && timeout && copy_to_user(timeout, &ts, sizeof(ts)))
+		return -EFAULT;
+	if (!datagrams || ret >= 0)
+		return datagrams ? (long)datagrams : ret;
+	if (ret != -EAGAIN) {
+		vfs_lock();
+		file = sockfd_lookup(fd, &err);
+		if (file) {
+			sock_of(file)->err = (int)-ret;
+			fput(file);
+		}
+		vfs_unlock();
+	}
+	return datagrams;
+}
+
 bool sock_fd_locked(int fd)
 {
 	struct file *file;
@@ -940,8 +1053,6 @@ long sock_rw_iov(int fd, struct iovec *iov, unsigned long nr, bool write, bool n
 
 /* --- options ---------------------------------------------------------------------------------- */
 
-#define USEC_PER_SEC 1000000L
-
 struct timeval_user {
 	long tv_sec, tv_usec;
 };
@@ -958,7 +1069,7 @@ static int sock_set_timeout(long *timeo, const void __user *optval, int optlen)
 		return -EINVAL;
 	if (copy_from_user(&tv, optval, sizeof(tv)))
 		return -EFAULT;
-	if (tv.tv_usec < 0 || tv.tv_usec >= USEC_PER_SEC)
+	if (tv.tv_usec < 0 || tv.tv_usec >= (long)USEC_PER_SEC)
 		return -EDOM;
 	if (tv.tv_sec < 0) {
 		*timeo = 0;
@@ -966,8 +1077,8 @@ static int sock_set_timeout(long *timeo, const void __user *optval, int optlen)
 	}
 	*timeo = SOCK_NO_TIMEOUT;
 	if ((tv.tv_sec || tv.tv_usec) && tv.tv_sec < SOCK_NO_TIMEOUT / SOCK_HZ - 1)
-		*timeo = tv.tv_sec * SOCK_HZ +
-			 (tv.tv_usec + USEC_PER_SEC / SOCK_HZ - 1) / (USEC_PER_SEC / SOCK_HZ);
+		*timeo = tv.tv_sec * SOCK_HZ + (tv.tv_usec + (long)USEC_PER_SEC / SOCK_HZ - 1) /
+						       ((long)USEC_PER_SEC / SOCK_HZ);
 	return 0;
 }
 
@@ -975,7 +1086,8 @@ static struct timeval_user sock_get_timeout(long timeo)
 {
 	if (timeo == SOCK_NO_TIMEOUT)
 		return (struct timeval_user){0, 0};
-	return (struct timeval_user){timeo / SOCK_HZ, (timeo % SOCK_HZ) * USEC_PER_SEC / SOCK_HZ};
+	return (struct timeval_user){timeo / SOCK_HZ,
+				     (timeo % SOCK_HZ) * (long)USEC_PER_SEC / SOCK_HZ};
 }
 
 long sys_setsockopt(int fd, int level, int optname, void __user *optval, int optlen)
@@ -997,8 +1109,8 @@ long sys_setsockopt(int fd, int level, int optname, void __user *optval, int opt
 		err = sock_set_timeout(&timeo, optval, optlen);
 		vfs_lock();
 		if (!err)
-			*(optname == SO_RCVTIMEO ? &sock_of(file)->rcvtimeo : &sock_of(file)->sndtimeo) =
-				timeo;
+			*(optname == SO_RCVTIMEO ? &sock_of(file)->rcvtimeo
+						 : &sock_of(file)->sndtimeo) = timeo;
 		fput(file);
 		vfs_unlock();
 		return err;

@@ -12,12 +12,12 @@
 #include "kernel/syscalls.h" /* __user */
 
 #define AF_UNSPEC 0
-#define AF_UNIX 1  /* the one family Lucid has (AF_LOCAL is its other name) */
-#define AF_MAX 46  /* families Linux numbers: socket() of one past them is EAFNOSUPPORT too */
+#define AF_UNIX 1 /* the one family Lucid has (AF_LOCAL is its other name) */
+#define AF_MAX 46 /* families Linux numbers: socket() of one past them is EAFNOSUPPORT too */
 
 #define SOCK_STREAM 1
 #define SOCK_DGRAM 2
-#define SOCK_RAW 3	 /* AF_UNIX takes it as SOCK_DGRAM, as Linux's unix_create */
+#define SOCK_RAW 3 /* AF_UNIX takes it as SOCK_DGRAM, as Linux's unix_create */
 #define SOCK_SEQPACKET 5
 #define SOCK_TYPE_MASK 0xf
 #define SOCK_NONBLOCK O_NONBLOCK /* socket() and accept4() flags: the file's and the fd's */

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -54,21 +55,22 @@ static void show_recv(const char *what, int fd, size_t size, int flags, const ch
 	char buf[256] = {0};
 	struct sockaddr_un from;
 	struct iovec iov = {.iov_base = buf, .iov_len = size};
-	struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov,
-			   .msg_iovlen = 1};
+	struct msghdr m = {
+		.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1};
 	ssize_t n = recvmsg(fd, &m, flags);
 
 	if (n < 0) {
 		show(what, n);
 		return;
 	}
-	fprintf(out, "%s = %zd \"%.*s\"%s namelen %s%d", what, n, (int)(n < (ssize_t)size ? n : (ssize_t)size), buf,
+	fprintf(out, "%s = %zd \"%.*s\"%s namelen %s%d", what, n,
+		(int)(n < (ssize_t)size ? n : (ssize_t)size), buf,
 		m.msg_flags & MSG_TRUNC ? " MSG_TRUNC" : "",
 		m.msg_namelen > 2 && from.sun_path[0] && !strncmp(from.sun_path, dir, strlen(dir))
 			? "DIR+"
 			: "",
 		(int)(m.msg_namelen > 2 && from.sun_path[0] ? m.msg_namelen - strlen(dir)
-							      : m.msg_namelen));
+							    : m.msg_namelen));
 	if (m.msg_namelen > 2 && !from.sun_path[0])
 		fprintf(out, " abstract \"%.*s\"", (int)m.msg_namelen - 3, from.sun_path + 1);
 	fprintf(out, "\n");
@@ -109,8 +111,8 @@ static void dgram(const char *dir)
 	show("connect u to s", connect(u, (struct sockaddr *)&a, alen));
 	struct sockaddr_un unspec = {.sun_family = AF_UNSPEC};
 	show("connect s AF_UNSPEC", connect(s, (struct sockaddr *)&unspec, sizeof(sa_family_t)));
-	show("getpeername after AF_UNSPEC", getpeername(s, (struct sockaddr *)&unspec,
-						      &(socklen_t){sizeof(unspec)}));
+	show("getpeername after AF_UNSPEC",
+	     getpeername(s, (struct sockaddr *)&unspec, &(socklen_t){sizeof(unspec)}));
 	/* The queue's limit, for a sender that is not the receiver's peer. */
 	for (n = 0; n < 100; n++)
 		if (sendto(u, "q", 1, 0, (struct sockaddr *)&a, alen) < 0)
@@ -150,7 +152,8 @@ static void pair_dgram(void)
 
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", sv[0]);
 		readlink(path, link, sizeof(link) - 1);
-		fprintf(out, "fd link: %.8s...%s\n", link, link[strlen(link) - 1] == ']' ? "]" : "");
+		fprintf(out, "fd link: %.8s...%s\n", link,
+			link[strlen(link) - 1] == ']' ? "]" : "");
 		show("open /proc/self/fd/N", open(path, O_RDWR));
 	}
 	write(sv[0], "abc", 3);
@@ -190,6 +193,39 @@ static void pair_dgram(void)
 		show("stream read 40000", read(st[1], back, sizeof(back)));
 		close(st[0]);
 		close(st[1]);
+	}
+	{
+		/* sendmmsg and recvmmsg: several datagrams a call, each with its length. */
+		char b[3][8] = {"one", "two22", "three"}, r[4][8];
+		struct iovec wv[3], rv[4];
+		struct mmsghdr wm[3], rm[4];
+		struct timespec ts = {0, -1};
+		int n;
+
+		memset(wm, 0, sizeof(wm));
+		memset(rm, 0, sizeof(rm));
+		for (int i = 0; i < 3; i++) {
+			wv[i] = (struct iovec){b[i], strlen(b[i])};
+			wm[i].msg_hdr.msg_iov = &wv[i];
+			wm[i].msg_hdr.msg_iovlen = 1;
+		}
+		for (int i = 0; i < 4; i++) {
+			rv[i] = (struct iovec){r[i], sizeof(r[i])};
+			rm[i].msg_hdr.msg_iov = &rv[i];
+			rm[i].msg_hdr.msg_iovlen = 1;
+		}
+		show("sendmmsg 0", sendmmsg(sv[0], wm, 0, 0));
+		n = sendmmsg(sv[0], wm, 3, 0);
+		fprintf(out, "sendmmsg 3 = %d, lens %u %u %u\n", n, wm[0].msg_len, wm[1].msg_len,
+			wm[2].msg_len);
+		show("recvmmsg bad timeout", recvmmsg(sv[1], rm, 4, 0, &ts));
+		n = recvmmsg(sv[1], rm, 4, MSG_DONTWAIT, NULL);
+		fprintf(out, "recvmmsg 4 = %d, lens %u %u %u\n", n, rm[0].msg_len, rm[1].msg_len,
+			rm[2].msg_len);
+		show("recvmmsg none", recvmmsg(sv[1], rm, 4, MSG_DONTWAIT, NULL));
+		sendmmsg(sv[0], wm, 1, 0);
+		show("recvmmsg MSG_WAITFORONE", recvmmsg(sv[1], rm, 4, MSG_WAITFORONE, NULL));
+		show("sendmmsg not a socket", sendmmsg(0, wm, 1, 0));
 	}
 	shutdown(sv[1], SHUT_RD);
 	show_recv("after SHUT_RD", sv[1], 100, 0, "/");
@@ -242,7 +278,9 @@ static ssize_t send_fds(int sock, const int *fds, int n, const char *data)
 {
 	char ctl[CMSG_SPACE(sizeof(int) * 8)] = {0};
 	struct iovec iov = {.iov_base = (void *)data, .iov_len = strlen(data)};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl,
 			   .msg_controllen = CMSG_SPACE(sizeof(int) * n)};
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 
@@ -258,7 +296,9 @@ static int recv_fds(const char *what, int sock, size_t ctllen, int flags)
 {
 	char buf[64] = {0}, ctl[CMSG_SPACE(sizeof(int) * 8)];
 	struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf)};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctllen ? ctl : NULL,
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctllen ? ctl : NULL,
 			   .msg_controllen = ctllen};
 	ssize_t n = recvmsg(sock, &m, flags);
 	int first = -1;
@@ -270,7 +310,8 @@ static int recv_fds(const char *what, int sock, size_t ctllen, int flags)
 	fprintf(out, "%s = %zd \"%s\" flags%s%s%s controllen %zu", what, n, buf,
 		m.msg_flags & MSG_CTRUNC ? " MSG_CTRUNC" : "",
 		m.msg_flags & MSG_CMSG_CLOEXEC ? " MSG_CMSG_CLOEXEC" : "",
-		m.msg_flags & ~(MSG_CTRUNC | MSG_CMSG_CLOEXEC) ? " other" : "", (size_t)m.msg_controllen);
+		m.msg_flags & ~(MSG_CTRUNC | MSG_CMSG_CLOEXEC) ? " other" : "",
+		(size_t)m.msg_controllen);
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 		int k = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 		int *fd = (int *)CMSG_DATA(c);
@@ -312,7 +353,8 @@ static void rights(const char *dir)
 		st1.st_ino == st2.st_ino && st1.st_dev == st2.st_dev);
 	/* The same open file: the offset is shared. */
 	read(g, buf, 3);
-	fprintf(out, "read at the shared offset: %s, now at %ld\n", buf, (long)lseek(f, 0, SEEK_CUR));
+	fprintf(out, "read at the shared offset: %s, now at %ld\n", buf,
+		(long)lseek(f, 0, SEEK_CUR));
 	close(g);
 	close(f);
 	/* A pipe's write end through a child: what it writes, we read. */
@@ -351,7 +393,9 @@ static void rights(const char *dir)
 	{
 		char ctl[CMSG_SPACE(sizeof(int))] = {0};
 		struct iovec iov = {.iov_base = "x", .iov_len = 1};
-		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl,
+		struct msghdr m = {.msg_iov = &iov,
+				   .msg_iovlen = 1,
+				   .msg_control = ctl,
 				   .msg_controllen = sizeof(ctl)};
 		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 

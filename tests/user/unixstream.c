@@ -32,7 +32,7 @@ static FILE *out;
 static void show(const char *what, long ret)
 {
 	fprintf(out, "%s = %ld%s%s\n", what, ret < 0 ? -1L : ret, ret < 0 ? " " : "",
-	       ret < 0 ? strerror(errno) : "");
+		ret < 0 ? strerror(errno) : "");
 }
 
 static socklen_t mkaddr(struct sockaddr_un *a, const char *dir, const char *name)
@@ -61,7 +61,7 @@ static void show_name(const char *what, int fd, const char *dir, bool peer)
 			a.sun_family, p + strlen(dir));
 	else
 		fprintf(out, "%s: len %u family %d%s\n", what, len, a.sun_family,
-		       len > offsetof(struct sockaddr_un, sun_path) ? " abstract" : "");
+			len > offsetof(struct sockaddr_un, sun_path) ? " abstract" : "");
 }
 
 static void show_poll(const char *what, int fd)
@@ -70,8 +70,8 @@ static void show_poll(const char *what, int fd)
 
 	poll(&p, 1, 0);
 	fprintf(out, "%s: poll%s%s%s%s%s\n", what, p.revents & POLLIN ? " IN" : "",
-	       p.revents & POLLOUT ? " OUT" : "", p.revents & POLLHUP ? " HUP" : "",
-	       p.revents & POLLRDHUP ? " RDHUP" : "", p.revents & POLLERR ? " ERR" : "");
+		p.revents & POLLOUT ? " OUT" : "", p.revents & POLLHUP ? " HUP" : "",
+		p.revents & POLLRDHUP ? " RDHUP" : "", p.revents & POLLERR ? " ERR" : "");
 }
 
 static void show_read(const char *what, int fd)
@@ -180,8 +180,8 @@ static void client(const struct sockaddr_un *a, socklen_t alen, const char *dir)
 	show_name("client sockname", c, dir, false);
 	show_name("client peername", c, dir, true);
 	getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &len);
-	fprintf(out, "client peercred: len %u pid is parent %d uid ok %d\n", len, cr.pid == getppid(),
-	       cr.uid == getuid());
+	fprintf(out, "client peercred: len %u pid is parent %d uid ok %d\n", len,
+		cr.pid == getppid(), cr.uid == getuid());
 	show("client write", write(c, "hello server", 12));
 	show_read("client read", c);
 	show("client shutdown(SHUT_WR)", shutdown(c, SHUT_WR));
@@ -209,7 +209,7 @@ static void client_server(const char *dir)
 	show("bind", bind(s, (struct sockaddr *)&a, alen));
 	stat(a.sun_path, &st);
 	fprintf(out, "node: %s mode %o size %ld\n", S_ISSOCK(st.st_mode) ? "socket" : "other",
-	       st.st_mode & 07777, (long)st.st_size);
+		st.st_mode & 07777, (long)st.st_size);
 	show("open(the node)", open(a.sun_path, O_RDONLY));
 	show("bind again", bind(s, (struct sockaddr *)&a, alen));
 	t = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -230,7 +230,7 @@ static void client_server(const char *dir)
 	c = accept4(s, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	show("accept4", c >= 0 ? 0 : c);
 	fprintf(out, "accepted: cloexec %d nonblock %d\n", !!(fcntl(c, F_GETFD) & FD_CLOEXEC),
-	       !!(fcntl(c, F_GETFL) & O_NONBLOCK));
+		!!(fcntl(c, F_GETFL) & O_NONBLOCK));
 	fcntl(c, F_SETFL, 0);
 	fstat(c, &st);
 	fprintf(out, "fstat: socket %d mode %o\n", S_ISSOCK(st.st_mode), st.st_mode & 07777);
@@ -346,7 +346,8 @@ static void readiness(void)
 		_exit(0);
 	}
 	n = epoll_wait(ep, evs, 2, 10000);
-	fprintf(out, "epoll_wait woken: %d data %u events %#x\n", n, evs[0].data.u32, evs[0].events);
+	fprintf(out, "epoll_wait woken: %d data %u events %#x\n", n, evs[0].data.u32,
+		evs[0].events);
 	wait(NULL);
 	show_poll("with data", sv[0]);
 	read(sv[0], buf, 1);
@@ -419,7 +420,8 @@ static void waits(const char *dir)
 		struct timeval tv = {0, 200000}, got;
 		socklen_t len = sizeof(got);
 
-		show("SO_RCVTIMEO 0.2 s", setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+		show("SO_RCVTIMEO 0.2 s",
+		     setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
 		getsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &got, &len);
 		fprintf(out, "SO_RCVTIMEO reads %ld.%06ld len %u\n", (long)got.tv_sec,
 			(long)got.tv_usec, len);
@@ -430,12 +432,13 @@ static void waits(const char *dir)
 		show("a signal in a wait with a timeout", read(sv[1], back, 1));
 		show("SO_RCVTIMEO short", setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, 8));
 		tv.tv_usec = 1000000;
-		show("SO_RCVTIMEO usec 1000000", setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv,
-							    sizeof(tv)));
+		show("SO_RCVTIMEO usec 1000000",
+		     setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
 		tv = (struct timeval){0, 0};
 		setsockopt(sv[1], SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 		getsockopt(sv[1], SOL_SOCKET, SO_SNDTIMEO, &got, &len);
-		fprintf(out, "SO_SNDTIMEO 0 0 reads %ld.%06ld\n", (long)got.tv_sec, (long)got.tv_usec);
+		fprintf(out, "SO_SNDTIMEO 0 0 reads %ld.%06ld\n", (long)got.tv_sec,
+			(long)got.tv_usec);
 		tv = (struct timeval){-1, 0};
 		setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		show("read with a negative timeout", read(sv[1], back, 1));
@@ -451,7 +454,8 @@ static void waits(const char *dir)
 	if (fork() == 0) {
 		int d = socket(AF_UNIX, SOCK_STREAM, 0);
 
-		_exit(connect(d, (struct sockaddr *)&a, alen) == 0 && write(d, "late", 4) == 4 ? 0 : 1);
+		_exit(connect(d, (struct sockaddr *)&a, alen) == 0 && write(d, "late", 4) == 4 ? 0
+											       : 1);
 	}
 	usleep(100000);
 	close(accept(s, NULL, NULL));

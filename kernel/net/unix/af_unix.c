@@ -42,7 +42,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define UNIX_SNDBUF 212992	   /* a new socket's SO_SNDBUF: Linux's net.core.wmem_default */
+#define UNIX_SNDBUF 212992 /* a new socket's SO_SNDBUF: Linux's net.core.wmem_default */
 #define UNIX_MAX_DGRAM_QLEN 10 /* a datagram socket's queue bound: net.unix.max_dgram_qlen */
 /* What Linux charges a buffer beyond its bytes (SKB_TRUESIZE: sk_buff and skb_shared_info). */
 #define SKB_TRUESIZE_OVERHEAD 576
@@ -145,23 +145,23 @@ static void unix_sleep(long *timeo)
  * so a wakeup between the look and the sleep is not lost (as vfs_block). The caller holds
  * references on what cond reads.
  */
-#define unix_wait_event(wq, cond, timeo)                                        \
-	({                                                                      \
-		struct wait_queue_entry __w = {0};                              \
-		int __ret = 0;                                                  \
-		if (!(cond)) { /* the common case waits for nothing */          \
-			for (;;) {                                              \
+#define unix_wait_event(wq, cond, timeo)                                         \
+	({                                                                       \
+		struct wait_queue_entry __w = {0};                               \
+		int __ret = 0;                                                   \
+		if (!(cond)) { /* the common case waits for nothing */           \
+			for (;;) {                                               \
 				prepare_to_wait((wq), &__w, TASK_INTERRUPTIBLE); \
-				if (cond)                                       \
-					break;                                  \
-				__ret = unix_may_sleep(*(timeo));               \
-				if (__ret)                                      \
-					break;                                  \
-				unix_sleep(timeo);                              \
-			}                                                       \
-			finish_wait((wq), &__w);                                \
-		}                                                               \
-		__ret;                                                          \
+				if (cond)                                        \
+					break;                                   \
+				__ret = unix_may_sleep(*(timeo));                \
+				if (__ret)                                       \
+					break;                                   \
+				unix_sleep(timeo);                               \
+			}                                                        \
+			finish_wait((wq), &__w);                                 \
+		}                                                                \
+		__ret;                                                           \
 	})
 
 struct unix_sock *unix_create(int type)
@@ -307,8 +307,10 @@ static struct unix_sock *find_abstract(const struct sockaddr_un *addr, int len, 
 	struct unix_sock *u;
 
 	list_for_each_entry(u, &unix_abstract_sockets, abstract_link)
+	{
 		if (u->addr_len == len && u->type == type && !memcmp(&u->addr, addr, (size_t)len))
 			return u;
+	}
 	return NULL;
 }
 
@@ -549,7 +551,8 @@ static int unix_stream_connect(struct unix_sock *u, struct sockaddr_un *addr, in
 	sock_hold(u);
 	newsk->peercred = current_cred();
 	if (other->addr_len)
-		set_addr(newsk, &other->addr, other->addr_len); /* getsockname: the listener's name */
+		set_addr(newsk, &other->addr,
+			 other->addr_len); /* getsockname: the listener's name */
 	u->peer = newsk;
 	sock_hold(newsk);
 	u->state = TCP_ESTABLISHED;
@@ -629,9 +632,9 @@ static noinline ssize_t unix_epipe(int flags)
  */
 static int wait_for_wmem(struct unix_sock *u, long *timeo)
 {
-	int err = unix_wait_event(&u->wait,
-				  u->err || (u->shutdown & SEND_SHUTDOWN) || u->wmem < (unsigned)u->sndbuf,
-				  timeo);
+	int err = unix_wait_event(
+		&u->wait, u->err || (u->shutdown & SEND_SHUTDOWN) || u->wmem < (unsigned)u->sndbuf,
+		timeo);
 
 	if (u->err)
 		return sock_error(u);
@@ -907,11 +910,14 @@ int unix_inq_len(struct unix_sock *u)
 		return -EINVAL;
 	if (u->type == SOCK_DGRAM) {
 		if (!list_empty(&u->receive_queue))
-			amount = (int)list_first_entry(&u->receive_queue, struct sk_buff, list)->len;
+			amount =
+				(int)list_first_entry(&u->receive_queue, struct sk_buff, list)->len;
 		return amount;
 	}
 	list_for_each_entry(skb, &u->receive_queue, list)
+	{
 		amount += (int)skb->len;
+	}
 	return amount;
 }
 
@@ -975,12 +981,14 @@ static void unix_release_sock(struct unix_sock *u, bool embryo)
 		sock_put(skpair);
 	}
 	unix_wake(u); /* connects waiting on a listener that is gone */
-	list_for_each_entry_safe(e, next, &u->accept_queue, accept_link) {
+	list_for_each_entry_safe(e, next, &u->accept_queue, accept_link)
+	{
 		list_del_init(&e->accept_link);
 		u->accept_qlen--;
 		unix_release_sock(e, true);
 	}
-	list_for_each_entry_safe(skb, tmp, &u->receive_queue, list) {
+	list_for_each_entry_safe(skb, tmp, &u->receive_queue, list)
+	{
 		unlink_skb(u, skb);
 		kfree_skb(skb);
 	}

@@ -16,8 +16,8 @@
 
 /* sk_state: Linux keeps TCP's names for AF_UNIX's states too. */
 #define TCP_ESTABLISHED 1 /* connected: a socketpair, a connect, an accepted socket */
-#define TCP_CLOSE 7	  /* not connected (a new socket), or closed */
-#define TCP_LISTEN 10	  /* listen()ed: connects queue on it until accept */
+#define TCP_CLOSE 7 /* not connected (a new socket), or closed */
+#define TCP_LISTEN 10 /* listen()ed: connects queue on it until accept */
 
 /*
  * One socket: Linux's struct sock and struct unix_sock in one. It lives while referenced
@@ -27,30 +27,30 @@
  */
 struct unix_sock {
 	int refcnt;
-	unsigned char type;	/* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
-	unsigned char state;	/* TCP_CLOSE, TCP_LISTEN, TCP_ESTABLISHED */
+	unsigned char type; /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
+	unsigned char state; /* TCP_CLOSE, TCP_LISTEN, TCP_ESTABLISHED */
 	unsigned char shutdown; /* RCV_SHUTDOWN, SEND_SHUTDOWN: what this end may no longer do */
-	bool dead;		/* released: its file is closed (Linux's SOCK_DEAD) */
-	int err;		/* a pending error for the next call (SO_ERROR): ECONNRESET */
+	bool dead; /* released: its file is closed (Linux's SOCK_DEAD) */
+	int err; /* a pending error for the next call (SO_ERROR): ECONNRESET */
 	struct unix_sock *peer; /* the other end (referenced), or NULL */
 	struct list_head receive_queue; /* struct sk_buff: what was sent to this socket */
-	unsigned int qlen;		/* skbs on it */
-	struct list_head accept_queue;	/* a listener's: connected sockets accept has not taken */
-	struct list_head accept_link;	/* an embryo's place on its listener's accept_queue */
+	unsigned int qlen; /* skbs on it */
+	struct list_head accept_queue; /* a listener's: connected sockets accept has not taken */
+	struct list_head accept_link; /* an embryo's place on its listener's accept_queue */
 	unsigned int accept_qlen;
 	unsigned int max_backlog; /* listen's backlog; a datagram socket's queue limit */
-	unsigned int wmem;	  /* bytes sent and not yet read, what sndbuf bounds */
-	int sndbuf;		  /* SO_SNDBUF */
-	int rcvbuf;		  /* SO_RCVBUF: kept for getsockopt, bounds nothing (as Linux's) */
+	unsigned int wmem; /* bytes sent and not yet read, what sndbuf bounds */
+	int sndbuf; /* SO_SNDBUF */
+	int rcvbuf; /* SO_RCVBUF: kept for getsockopt, bounds nothing (as Linux's) */
 	bool reuseaddr, passcred; /* SO_REUSEADDR, SO_PASSCRED: kept, no effect on AF_UNIX here */
-	long rcvtimeo, sndtimeo;  /* SO_RCVTIMEO, SO_SNDTIMEO in SOCK_HZ ticks, or SOCK_NO_TIMEOUT */
-	wait_queue_head_t wait;	  /* woken for anything a reader, writer or poller waits on */
-	struct sockaddr_un addr;  /* the bound name... */
-	int addr_len;		  /* ...and its length, 0 when not bound */
-	struct path path;	  /* a bound path's node (referenced), mnt NULL otherwise */
+	long rcvtimeo, sndtimeo; /* SO_RCVTIMEO, SO_SNDTIMEO in SOCK_HZ ticks, or SOCK_NO_TIMEOUT */
+	wait_queue_head_t wait; /* woken for anything a reader, writer or poller waits on */
+	struct sockaddr_un addr; /* the bound name... */
+	int addr_len; /* ...and its length, 0 when not bound */
+	struct path path; /* a bound path's node (referenced), mnt NULL otherwise */
 	struct list_head abstract_link; /* on the abstract names' list, when bound to one */
-	struct ucred peercred;	  /* SO_PEERCRED */
-	struct file *file;	  /* its open file, NULL for an embryo or once closed */
+	struct ucred peercred; /* SO_PEERCRED */
+	struct file *file; /* its open file, NULL for an embryo or once closed */
 	/* The garbage collector's (garbage.c): messages holding its file, and its state. */
 	unsigned int inflight;
 	struct list_head gc_link;
@@ -59,11 +59,11 @@ struct unix_sock {
 
 /* What is sent: a buffer of bytes, Linux's struct sk_buff (the AF_UNIX part of it). */
 struct sk_buff {
-	struct list_head list;	 /* on the receiver's receive_queue */
-	struct unix_sock *sk;	 /* the sender, referenced and charged truesize (its wmem) */
-	unsigned int len, off;	 /* the bytes not yet read: data[off .. off + len) */
+	struct list_head list; /* on the receiver's receive_queue */
+	struct unix_sock *sk; /* the sender, referenced and charged truesize (its wmem) */
+	unsigned int len, off; /* the bytes not yet read: data[off .. off + len) */
 	unsigned int truesize;
-	struct scm_fp_list *fp;	 /* files passed with it (SCM_RIGHTS), or NULL */
+	struct scm_fp_list *fp; /* files passed with it (SCM_RIGHTS), or NULL */
 	char data[];
 };
 

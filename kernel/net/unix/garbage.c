@@ -24,7 +24,7 @@
 #include "kernel/panic.h"
 
 static LIST_HEAD(gc_inflight_list); /* sockets in flight: gc_link */
-static LIST_HEAD(gc_candidates);     /* during a collection: what may be garbage */
+static LIST_HEAD(gc_candidates); /* during a collection: what may be garbage */
 static unsigned int unix_tot_inflight;
 static bool gc_in_progress;
 
@@ -49,7 +49,8 @@ static void scan_inflight(struct unix_sock *x, void (*func)(struct unix_sock *),
 {
 	struct sk_buff *skb, *next;
 
-	list_for_each_entry_safe(skb, next, &x->receive_queue, list) {
+	list_for_each_entry_safe(skb, next, &x->receive_queue, list)
+	{
 		bool hit = false;
 
 		if (!skb->fp)
@@ -81,7 +82,9 @@ static void scan_children(struct unix_sock *x, void (*func)(struct unix_sock *),
 		return;
 	}
 	list_for_each_entry(e, &x->accept_queue, accept_link)
+	{
 		scan_inflight(e, func, hitlist);
+	}
 }
 
 static void dec_inflight(struct unix_sock *u)
@@ -113,7 +116,8 @@ void unix_gc(void)
 	gc_in_progress = true;
 	INIT_LIST_HEAD(&not_cycle);
 	INIT_LIST_HEAD(&hitlist);
-	list_for_each_entry_safe(u, next, &gc_inflight_list, gc_link) {
+	list_for_each_entry_safe(u, next, &gc_inflight_list, gc_link)
+	{
 		if (u->file && u->file->f_count == (int)u->inflight) {
 			list_move_tail(&u->gc_link, &gc_candidates);
 			u->gc_candidate = u->gc_maybe_cycle = true;
@@ -121,7 +125,9 @@ void unix_gc(void)
 	}
 	/* 1. Take off the references candidates hold on candidates. */
 	list_for_each_entry(u, &gc_candidates, gc_link)
+	{
 		scan_children(u, dec_inflight, NULL);
+	}
 	/* 2. Give them back to what is held from outside, and to all it holds. */
 	list_add(&cursor, &gc_candidates);
 	while (cursor.next != &gc_candidates) {
@@ -137,14 +143,20 @@ void unix_gc(void)
 	list_del(&cursor);
 	/* 3. What is left is garbage: counts back, and its messages that hold candidates out. */
 	list_for_each_entry(u, &gc_candidates, gc_link)
+	{
 		scan_children(u, inc_inflight, &hitlist);
-	list_for_each_entry_safe(u, next, &not_cycle, gc_link) {
+	}
+	list_for_each_entry_safe(u, next, &not_cycle, gc_link)
+	{
 		u->gc_candidate = false;
 		list_move_tail(&u->gc_link, &gc_inflight_list);
 	}
 	list_for_each_entry_safe(u, next, &gc_candidates, gc_link)
+	{
 		u->gc_candidate = false; /* freeing the hitlist takes each off the list */
-	list_for_each_entry_safe(skb, tmp, &hitlist, list) {
+	}
+	list_for_each_entry_safe(skb, tmp, &hitlist, list)
+	{
 		list_del(&skb->list);
 		kfree_skb(skb);
 	}
