@@ -345,7 +345,7 @@ static void readiness(void)
 		write(sv[1], "x", 1);
 		_exit(0);
 	}
-	n = epoll_wait(ep, evs, 2, 10000);
+	n = epoll_wait(ep, evs, 2, 60000);
 	fprintf(out, "epoll_wait woken: %d data %u events %#x\n", n, evs[0].data.u32,
 		evs[0].events);
 	wait(NULL);
@@ -413,8 +413,9 @@ static void waits(const char *dir)
 		FD_ISSET(sv[1], &rd));
 	read(sv[1], back, 1);
 	sigaction(SIGALRM, &sa, NULL);
-	ualarm(100000, 0);
+	ualarm(100000, 100000); /* again and again: one comes while read waits, however late */
 	show("read, a signal comes", read(sv[1], back, 1));
+	ualarm(0, 0);
 	{
 		/* SO_RCVTIMEO and SO_SNDTIMEO: a wait that ends with EAGAIN, Linux's rounding. */
 		struct timeval tv = {0, 200000}, got;
@@ -426,10 +427,11 @@ static void waits(const char *dir)
 		fprintf(out, "SO_RCVTIMEO reads %ld.%06ld len %u\n", (long)got.tv_sec,
 			(long)got.tv_usec, len);
 		show("read with a timeout", read(sv[1], back, 1));
-		ualarm(100000, 0);
-		tv.tv_sec = 5;
+		tv.tv_sec = 60; /* a signal ends it long before */
 		setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		ualarm(100000, 100000);
 		show("a signal in a wait with a timeout", read(sv[1], back, 1));
+		ualarm(0, 0);
 		show("SO_RCVTIMEO short", setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, 8));
 		tv.tv_usec = 1000000;
 		show("SO_RCVTIMEO usec 1000000",

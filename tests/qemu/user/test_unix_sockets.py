@@ -47,9 +47,9 @@ def test_busybox_syslogd_and_logger(lucid):
     # A real program's datagram socket: busybox syslogd binds /dev/log (ls -l shows the
     # socket node, `s`), logger sends it a line, syslogd writes it down. Each wait is bounded.
     out = lucid.run("syslogd -n -O /tmp/messages & "
-                    "for i in $(seq 50); do [ -S /dev/log ] && break; sleep 0.1; done; "
+                    "for i in $(seq 300); do [ -S /dev/log ] && break; sleep 0.1; done; "
                     "ls -l /dev/log; logger -t mytag hello over a socket; "
-                    "for i in $(seq 50); do grep -q mytag /tmp/messages && break; sleep 0.1; "
+                    "for i in $(seq 300); do grep -q mytag /tmp/messages && break; sleep 0.1; "
                     "done; grep -o 'user.notice mytag: .*' /tmp/messages; kill %1; wait; "
                     "rm /tmp/messages /dev/log", 60)
     assert re.search(r"^srw-rw-rw- +1 root +root +0 .* /dev/log$", out, re.M), out
