@@ -62,8 +62,9 @@ KLDFLAGS := -nostdlib -static -no-pie -z max-page-size=4096 -z noexecstack -T li
 # What is built: each source folder lists its files in its own Makefile.inc (KSRCS += ...), so a
 # reader sees every file that goes into the kernel, folder by folder, and adding a file is one
 # line beside it. No wildcards choose sources; the check below only compares.
-SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes arch/x86_64/entry/vdso kernel kernel/sched kernel/time kernel/locking kernel/futex kernel/mm kernel/fs \
-	kernel/fs/proc kernel/fs/9p kernel/events \
+SRC_DIRS := boot arch/x86_64 arch/x86_64/kprobes arch/x86_64/entry/vdso kernel kernel/sched \
+	kernel/time kernel/locking kernel/futex kernel/mm kernel/fs kernel/fs/proc kernel/fs/9p \
+	kernel/net kernel/net/unix kernel/events \
 	kernel/drivers kernel/drivers/virtio kernel/debug kernel/shell kernel/shell/cmd kernel/module lib trace
 KSRCS :=
 include $(addsuffix /Makefile.inc,$(SRC_DIRS))

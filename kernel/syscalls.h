@@ -102,10 +102,33 @@ long sys_getrlimit(unsigned int resource, void __user *rlim);
 long sys_setrlimit(unsigned int resource, const void __user *rlim);
 long sys_sched_yield(void);
 
-/* kernel/socket.c, kernel/reboot.c, kernel/fs/sync.c, kernel/fs/mount.c */
+/* kernel/net/socket.c */
+struct user_msghdr;
 long sys_socket(int family, int type, int protocol);
+long sys_socketpair(int family, int type, int protocol, int __user *usockvec);
+long sys_bind(int fd, void __user *umyaddr, int addrlen);
+long sys_listen(int fd, int backlog);
+long sys_connect(int fd, void __user *uservaddr, int addrlen);
+long sys_accept(int fd, void __user *upeer_sockaddr, int __user *upeer_addrlen);
+long sys_accept4(int fd, void __user *upeer_sockaddr, int __user *upeer_addrlen, int flags);
 long sys_getsockname(int fd, void __user *usockaddr, int __user *usockaddr_len);
 long sys_getpeername(int fd, void __user *usockaddr, int __user *usockaddr_len);
+long sys_sendto(int fd, void __user *buff, size_t len, unsigned int flags, void __user *addr,
+		int addr_len);
+long sys_recvfrom(int fd, void __user *ubuf, size_t size, unsigned int flags, void __user *addr,
+		  int __user *addr_len);
+long sys_sendmsg(int fd, struct user_msghdr __user *msg, unsigned int flags);
+long sys_recvmsg(int fd, struct user_msghdr __user *msg, unsigned int flags);
+struct mmsghdr;
+struct timespec_user;
+long sys_sendmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags);
+long sys_recvmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags,
+		  struct timespec_user __user *timeout);
+long sys_shutdown(int fd, int how);
+long sys_setsockopt(int fd, int level, int optname, void __user *optval, int optlen);
+long sys_getsockopt(int fd, int level, int optname, void __user *optval, int __user *optlen);
+
+/* kernel/reboot.c, kernel/fs/sync.c, kernel/fs/mount.c */
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg);
 long sys_sync(void);
 long sys_fsync(unsigned int fd);

@@ -43,9 +43,22 @@
 #define ELIBBAD 80
 #define EILSEQ 84 /* a kprobe not on an instruction boundary */
 #define ENOTSOCK 88
+#define EDESTADDRREQ 89
+#define EMSGSIZE 90
+#define EPROTOTYPE 91
+#define ENOPROTOOPT 92
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
 #define EOPNOTSUPP 95 /* a clock that cannot be slept on */
 #define EAFNOSUPPORT 97
+#define EADDRINUSE 98
+#define EADDRNOTAVAIL 99
+#define ECONNRESET 104
+#define ENOBUFS 105
+#define EISCONN 106
+#define ENOTCONN 107
 #define ETIMEDOUT 110
+#define ECONNREFUSED 111
 #define ECANCELED 125 /* a dynamic event definition not of this kind */
 
 /*

@@ -629,6 +629,19 @@ int vfs_unlink(const char *pathname)
 	return vfs_locked(do_unlink(pathname));
 }
 
+int vfs_unlink_locked(const char *pathname)
+{
+	return do_unlink(pathname);
+}
+
+int vfs_mknod_path_locked(const char *pathname, umode_t mode, const struct file_operations *fops,
+			  struct path *path)
+{
+	int err = do_mknod(pathname, mode, fops);
+
+	return err ? err : kern_path(pathname, LOOKUP_NOFOLLOW, path);
+}
+
 /*
  * Moves oldpath to newpath, replacing what newpath names if that is a file (or an empty
  * directory, when moving a directory). Both must be in the same mount: a rename cannot carry a

@@ -12,6 +12,7 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/net/socket.h" /* struct iovec, and a socket's reads and writes */
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/wait.h"
 #include "arch/x86_64/uaccess.h"
@@ -22,10 +23,6 @@
 #define UIO_MAXIOV 1024 /* Linux's limit on iovecs per call */
 #define UIO_FASTIOV 8 /* iovecs that fit the stack array of a readv or writev, as Linux's */
 
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
 
 /*
  * Linux's first checks on a read or write of count bytes at buf (vfs_read, vfs_write): the
@@ -93,6 +90,8 @@ static noinline notrace long ksys_write_chunks(unsigned int fd, const char __use
 		return rw_fault(fd, true);
 	if (vfs_write_ignores_data((int)fd))
 		return vfs_write((int)fd, NULL, count);
+	if (sock_fd((int)fd)) /* one send: a datagram is not cut into chunks */
+		return sock_rw_iov((int)fd, &(struct iovec){(void __user *)buf, count}, 1, true, false);
 	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;
@@ -171,6 +170,8 @@ static noinline notrace long read_chunks(unsigned int fd, char __user *buf, size
 	count = rw_verify_area(buf, count, &ret);
 	if (ret)
 		return rw_fault(fd, false);
+	if (sock_fd((int)fd)) /* one receive: a datagram whole, a stream's bytes up to count */
+		return sock_rw_iov((int)fd, &(struct iovec){buf, count}, 1, false, nowait);
 	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;
@@ -258,6 +259,10 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 
 	if (!iov)
 		return err == -EFAULT ? rw_fault((unsigned int)fd, write) : err;
+	if (sock_fd((int)fd)) { /* all the buffers in one message, as Linux's sock_write_iter */
+		total = sock_rw_iov((int)fd, iov, vlen, write, false);
+		vlen = 0;
+	}
 	for (unsigned long i = 0; i < vlen; i++) {
 		long ret;
 

@@ -469,6 +469,8 @@ static unsigned char dtype(const struct inode *inode)
 		return DT_CHR;
 	if (S_ISLNK(inode->i_mode))
 		return DT_LNK;
+	if (S_ISSOCK(inode->i_mode))
+		return DT_SOCK;
 	return S_ISFIFO(inode->i_mode) ? DT_FIFO : DT_REG;
 }
 

@@ -82,6 +82,7 @@ typedef unsigned int fmode_t;
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
 #define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
+#define S_ISSOCK(m) (((m)&S_IFMT) == S_IFSOCK)
 #define S_IALLUGO 07777 /* what chmod may change: permissions, setuid, setgid, sticky */
 #define S_IRUGO 00444
 #define S_IWUGO 00222
@@ -102,6 +103,7 @@ typedef unsigned int fmode_t;
 #define DT_DIR 4
 #define DT_REG 8
 #define DT_LNK 10
+#define DT_SOCK 12
 
 struct inode;
 struct file;
@@ -132,6 +134,12 @@ struct file_operations {
 	 * Ctrl-C, unless the file was opened O_NONBLOCK. NULL: the file never waits.
 	 */
 	struct wait_queue_head *(*wait_queue)(struct file *file);
+	/*
+	 * read and write wait themselves, and their -EAGAIN is final (a socket's timeout,
+	 * SO_RCVTIMEO): vfs_read and vfs_write do not wait on wait_queue after it, which is then
+	 * only for poll, select and epoll.
+	 */
+	bool waits_itself;
 	/*
 	 * What splice(2) reads, where it is not what read gives: trace_pipe_raw gives splice only
 	 * whole pages, as Linux's tracing_buffers_splice_read does (a recorder that splices waits
@@ -555,6 +563,14 @@ int vfs_umount(const char *dir);
 int vfs_mknod(const char *pathname, umode_t mode, const struct file_operations *fops);
 /* mknod(2)'s: a FIFO, a regular file, or a device or socket node whose open is ENXIO. */
 int vfs_mknod_user(const char *pathname, umode_t mode);
+/*
+ * bind(2) of an AF_UNIX socket (kernel/net/unix/af_unix.c), under the VFS lock: a node made as
+ * vfs_mknod makes one, its path returned referenced (-EEXIST if the name is taken); and the
+ * unlink that takes back one made for a bind that then fails.
+ */
+int vfs_mknod_path_locked(const char *pathname, umode_t mode, const struct file_operations *fops,
+			  struct path *path);
+int vfs_unlink_locked(const char *pathname);
 /*
  * A pipe: fds[0] reads what fds[1] writes (kernel/fs/pipe.c; not in the host tests). flags:
  * O_NONBLOCK (both ends) and O_CLOEXEC (both descriptors), as pipe2's.

@@ -54,7 +54,8 @@ ssize_t vfs_block(struct file *file, vfs_io_fn io, int fd, void *buf, size_t cou
 	ret = io(file, buf, count);
 	if (ret != -EAGAIN)
 		return ret;
-	if (file && file->f_op && file->f_op->wait_queue && !(file->f_flags & O_NONBLOCK))
+	if (file && file->f_op && file->f_op->wait_queue && !file->f_op->waits_itself &&
+	    !(file->f_flags & O_NONBLOCK))
 		wq = file->f_op->wait_queue(file);
 	if (!wq)
 		return ret;

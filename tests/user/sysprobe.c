@@ -1,6 +1,7 @@
 /*
  * The system calls init and bash probe, with the answers a Linux without networking gives
- * (tests/qemu/user/test_init.py): socket() for each family, getpeername()/getsockname() on a pipe,
+ * (tests/qemu/user/test_init.py): socket() for each family (AF_UNIX is there: kernel/net/),
+ * getpeername()/getsockname() on a pipe,
  * a file and a closed descriptor, reboot() with wrong magic or an unknown command, mount() and
  * umount2() with what Lucid's mount table cannot do, chown() to root (what bash does to its
  * history file) and to another user. Nothing it does changes anything; each line is
@@ -36,7 +37,10 @@ int main(void)
 	socklen_t len = sizeof(sa);
 	int fds[2], file = open("/proc/self/stat", O_RDONLY);
 
-	show("socket AF_UNIX", socket(AF_UNIX, SOCK_STREAM, 0));
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	show("socket AF_UNIX", s < 0 ? s : 0);
+	close(s);
 	show("socket AF_INET", socket(AF_INET, SOCK_DGRAM, 0));
 	show("socket AF_INET6", socket(AF_INET6, SOCK_STREAM, 0));
 	if (pipe(fds) == 0)
