@@ -18,6 +18,11 @@
 #include "kernel/debug/debugfs_cmd.h"
 #include "kernel/time/time.h"
 #include "kernel/time/timer.h"
+#include "kernel/sched/cputime.h"
+#include "kernel/sched/preempt.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/idt.h"
+#include "lib/time64.h"
 #include "trace/trace.h"
 #include "trace/trace_printk.h"
 #include "lib/errno.h"
@@ -46,9 +51,31 @@ noinline unsigned long ftest_outer(unsigned long x)
 	return ftest_mid(x * 2) + 2;
 }
 
+/*
+ * A delay of two ticks or more also waits, bounded, until two timer interrupts have come on its
+ * CPU: what it is for is to show the ticks that land inside a traced call (the tutorial), and on
+ * a loaded host this vCPU can be held off for the whole delay, its tick delivered only after.
+ */
+#define FTEST_DELAY_TICKS 2
+#define FTEST_DELAY_TICKS_US (FTEST_DELAY_TICKS * TICK_NSEC / NSEC_PER_USEC)
+
 noinline void ftest_delay(unsigned long us)
 {
+	unsigned long ticks;
+	uint64_t deadline;
+
+	if (us < FTEST_DELAY_TICKS_US) {
+		udelay(us);
+		return;
+	}
+	preempt_disable(); /* the ticks counted are this CPU's */
+	ticks = READ_ONCE(this_cpu()->irq_count[VEC_TIMER]);
+	deadline = ktime_get_ns() + FTEST_DELAY_MAX_US * NSEC_PER_USEC;
 	udelay(us);
+	while (READ_ONCE(this_cpu()->irq_count[VEC_TIMER]) - ticks < FTEST_DELAY_TICKS &&
+	       ktime_get_ns() < deadline)
+		cpu_relax();
+	preempt_enable();
 }
 
 #define FTEST_STACK_DEPTH 12

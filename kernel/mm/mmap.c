@@ -99,7 +99,7 @@ static void vma_get_copy(struct vm_area_struct *copy)
 }
 
 /* An area goes: with it, its hold on the file's pages and its name. */
-static void vm_area_free(struct vm_area_struct *vma)
+static noinline void vm_area_free(struct vm_area_struct *vma) /* a function, as Linux's */
 {
 	file_pages_put_area(vma->vm_file, vma->kind == VMA_ELF);
 	vma_name_put(vma->vm_name);

@@ -82,7 +82,6 @@ void account_process_tick(bool user)
 	if (user)
 		itimer_tick(t, ITIMER_VIRTUAL, SIGVTALRM);
 	itimer_tick(t, ITIMER_PROF, SIGPROF);
-	run_posix_cpu_timers(); /* timer_create's on the CPU-time clocks */
 }
 
 #define KIB 1024

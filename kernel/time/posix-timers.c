@@ -243,7 +243,7 @@ static enum hrtimer_restart posix_timer_fn(struct hrtimer *timer)
 	return again ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
-/* The tick (kernel/sched/cputime.c), interrupts off: the CPU-time timers whose time has come. */
+/* The tick (kernel/time/timer.c), interrupts off: the CPU-time timers whose time has come. */
 void run_posix_cpu_timers(void)
 {
 	struct k_itimer *timr;

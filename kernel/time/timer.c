@@ -14,6 +14,7 @@
  * contended enough to matter.
  */
 #include "kernel/time/timer.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/time/time.h"
 #include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
@@ -181,6 +182,7 @@ static enum hrtimer_restart tick_sched_timer(struct hrtimer *tick)
 	}
 	run_timers();
 	scheduler_tick();
+	run_posix_cpu_timers(); /* timer_create's on CPU-time clocks, as Linux's update_process_times */
 	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
 	trace_snapshot_tick(); /* "func:snapshot" fired: wake the thread that swaps */
 	printk_tick(); /* something was logged: wake syslog(2)'s readers */

@@ -108,6 +108,29 @@ def reset_tracing(k):
     ok(k, _RESET)
 
 
+def free_kb(k):
+    """MemFree (kB) after 16 distinct builtins (with the shell's history off: `set +o
+    history`), plus the shell's own anonymous memory: bash's malloc touches a heap page it had
+    not used now and then, which takes a free page that no kernel object holds."""
+    for i in range(16):
+        assert k.run("true %d" % i) == ""
+    out = sh(k, "cat /proc/meminfo /proc/$$/status")
+    return sum(int(re.search(r"^%s:\s+(\d+) kB$" % f, out, re.M).group(1))
+               for f in ("MemFree", "RssAnon"))
+
+
+def free_kb_back(k, before, tries=10):
+    """MemFree once it is back to before or above (at most tries measurements, a second apart),
+    or the last one: a reaped task's stack and pages go back a moment after its exit, and a
+    loaded host delays that; a leak never comes back. Assert the result >= before."""
+    for _ in range(tries):
+        after = free_kb(k)
+        if after >= before:
+            break
+        ok(k, "sleep 1")
+    return after
+
+
 def cat(k, name, timeout=TIMEOUT):
     return sh(k, "cat %s/%s" % (T, name), timeout)
 

@@ -15,7 +15,7 @@ import os
 import re
 
 from lucid import ROOT
-from tracefs import EEXIST, EINVAL, ENOENT, cat, fails, ncpus, ok, reset_tracing, sh
+from tracefs import EEXIST, EINVAL, ENOENT, cat, fails, free_kb, free_kb_back, ncpus, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 
@@ -424,10 +424,6 @@ def test_nothing_kept_after_a_thousand(lucid):
     reset_tracing(lucid)
     ok(lucid, "set +o history")  # bash's history would grow its heap, not the kernel's
 
-    def free_kb():
-        for i in range(16):  # bash's heap settles
-            assert lucid.run("true %d" % i) == ""
-        return int(re.search(r"MemFree:\s+(\d+) kB", sh(lucid, "cat /proc/meminfo")).group(1))
 
     loop = ("for i in $(seq %d); do echo 'hist:keys=common_pid.execname,id:vals=common_type' > %s;"
             " echo 'hist:keys=stacktrace' >> %s; echo '!hist:keys=stacktrace' >> %s;"
@@ -437,15 +433,9 @@ def test_nothing_kept_after_a_thousand(lucid):
     # words; the first rounds leave a slab page or two that later ones reuse)
     for _ in range(2):
         ok(lucid, loop % (1000, t, t, t, t), timeout=900)
-    before = free_kb()
+    before = free_kb(lucid)
     ok(lucid, loop % (1000, t, t, t, t), timeout=900)
-    # a task's stack and pages go back when it is reaped, a moment after its exit: wait for
-    # the loop's seq and subshells (a leak never comes back; bounded tries)
-    for _ in range(10):
-        after = free_kb()
-        if after >= before:
-            break
-        ok(lucid, "sleep 1")
+    after = free_kb_back(lucid, before)
     # Nothing kept: MemFree is back to before or above it (a page freed late from before,
     # a reaped task's stack, may land in between; a leak leaves it below).
     assert after >= before, (before, after)

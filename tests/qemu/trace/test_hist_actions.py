@@ -12,7 +12,8 @@ EBUSY for what another part still uses, and no memory kept after many rounds.
 import re
 
 from lucid import Lucid
-from tracefs import EBUSY, ERROR_LOG_ENTRY, T, cat, fails, last_error, ok, reset_tracing, sh
+from tracefs import (EBUSY, ERROR_LOG_ENTRY, T, cat, fails, free_kb, free_kb_back, last_error, ok,
+                     reset_tracing, sh)
 
 BOOT = {"timeout": 120}
 
@@ -664,17 +665,13 @@ def test_nothing_kept_after_many_rounds(lucid):
        % (SYNTH_COMM, T_WAKING_COMM, WAKING, T_SWITCH_FIELD, SWITCH, T_SWITCH_FIELD, SWITCH,
           T_WAKING_COMM, WAKING))
 
-    def free_kb():
-        for i in range(16):
-            assert lucid.run("true %d" % i) == ""
-        return int(re.search(r"MemFree:\s+(\d+) kB", sh(lucid, "cat /proc/meminfo")).group(1))
 
     # a first thousand: the page allocator's free lists settle (slabinfo's counts do not move
     # from the first round on; MemFree's pages do, for a while)
     ok(lucid, "for i in $(seq 1000); do round; round2; done", timeout=900)
-    before = free_kb()
+    before = free_kb(lucid)
     ok(lucid, "for i in $(seq 1000); do round; round2; done", timeout=900)
-    after = free_kb()
+    after = free_kb_back(lucid, before)
     # Nothing kept: MemFree is back to before or above it (a page freed late from before,
     # a reaped task's stack, may land in between; a leak leaves it below).
     assert after >= before, (before, after)

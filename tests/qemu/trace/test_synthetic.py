@@ -9,10 +9,9 @@ kernel and writes records with synth_event_trace() and synth_event_trace_array()
 back in trace, through filters and options/verbose, and in trace-cmd's report. The records a
 hist trigger writes into them are test_hist_actions.py's.
 """
-import re
 
 from tracefs import (COMMON_FIELDS, EBUSY, EEXIST, EINVAL, ENOENT, TRACE_EVENT_LINE, cat, fails,
-                     last_error, modes, ok, reset_tracing, sh)
+                     free_kb, free_kb_back, last_error, modes, ok, reset_tracing, sh)
 
 
 TRUNC_EBUSY = "-bash: synthetic_events: Device or resource busy\n"
@@ -245,22 +244,11 @@ def test_nothing_kept_after_many(lucid):
             "echo 's:synthetic/lk2 s8 x; pid_t p' >> dynamic_events; "
             "echo '-:synthetic/lk2' >> dynamic_events; done; rmdir instances/leak)")
 
-    def free_kb():
-        for i in range(16):
-            assert lucid.run("true %d" % i) == ""
-        return int(re.search(r"MemFree:\s+(\d+) kB", sh(lucid, "cat /proc/meminfo")).group(1))
-
     # the same loop first: what is made once is made now
     ok(lucid, loop % 1000, timeout=900)
-    before = free_kb()
+    before = free_kb(lucid)
     ok(lucid, loop % 1000, timeout=900)
-    # a task's stack and pages go back when it is reaped, a moment after its exit: wait for
-    # the loop's seq (a leak never comes back; bounded tries)
-    for _ in range(10):
-        after = free_kb()
-        if after >= before:
-            break
-        ok(lucid, "sleep 1")
+    after = free_kb_back(lucid, before)
     # Nothing kept: MemFree is back to before or above it (a page freed late from before,
     # a reaped task's stack, may land in between; a leak leaves it below).
     assert after >= before, (before, after)
