@@ -194,7 +194,7 @@ static void sleep_until(uint64_t end)
 static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int clock, bool abs)
 {
 	struct task *t = current;
-	bool cpu = clock < 0;
+	bool cpu = clock < 0, armed = false;
 	uint64_t now;
 
 	for (;;) {
@@ -202,11 +202,13 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 			now = ktime_get_ns();
 		else if (cpu_clock_read(clock, &now))
 			return 0; /* the task it counts has been reaped */
-		if (now >= end)
+		/* Linux queues the timer even for an end already past: it runs at once. */
+		if (now >= end && (cpu || armed || signal_pending_current()))
 			return 0;
 		if (signal_pending_current())
 			break;
 		sleep_until(cpu ? ktime_get_ns() + TICK_NSEC : end);
+		armed = true;
 	}
 	/* A signal ended it. */
 	uint64_t left = end - now;

@@ -18,8 +18,9 @@ T = "/sys/kernel/tracing"
 LKDTM = "/sys/kernel/debug/provoke-crash/DIRECT"  # lkdtm's file, as Linux's
 # A process asleep in a system call, as busybox's sleep is (nanosleep(2)), from the top.
 SYSCALL = ["do_syscall_64", "entry_SYSCALL_64"]
-# A sleep: nanosleep waits in do_nanosleep on its hrtimer, as Linux's (kernel/time/time.c).
-NANOSLEEP = ["schedule", "do_nanosleep"] + SYSCALL
+# A sleep: busybox's sleep calls clock_nanosleep(2), which waits in do_nanosleep on its hrtimer,
+# as Linux's (kernel/time/time.c).
+NANOSLEEP = ["schedule", "do_nanosleep", "sys_clock_nanosleep"] + SYSCALL
 TRAMPOLINE = re.compile(r"ftrace_call\+|return_to_handler|ftrace_caller\+")
 
 
