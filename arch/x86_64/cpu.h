@@ -53,6 +53,25 @@ static __always_inline uint64_t read_cr3(void)
 	return v;
 }
 
+/*
+ * DR6 says why a #DB came (a single step: DR6_BS). The CPU sets its condition bits and never
+ * clears them: the handler writes DR6_RESERVED back, so that the next #DB says only its own.
+ */
+#define DR6_BS 0x4000
+#define DR6_RESERVED 0xffff0ff0 /* DR6 with no condition recorded */
+
+static __always_inline unsigned long read_dr6(void)
+{
+	unsigned long v;
+	__asm__ __volatile__("mov %%db6, %0" : "=r"(v));
+	return v;
+}
+
+static __always_inline void write_dr6(unsigned long v)
+{
+	__asm__ __volatile__("mov %0, %%db6" : : "r"(v));
+}
+
 static __always_inline void write_cr3(uint64_t v)
 {
 	__asm__ __volatile__("mov %0, %%cr3" : : "r"(v) : "memory");

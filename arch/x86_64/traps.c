@@ -41,8 +41,6 @@
 #define PF_ERR_WRITE 0x2
 #define PF_ERR_INSTR 0x10  /* the fault was an instruction fetch */
 #define NULL_PAGE_LIMIT 4096
-#define DR6_BS 0x4000 /* DR6: the #DB was a single step */
-#define DR6_RESERVED 0xffff0ff0 /* DR6 with no condition recorded */
 
 static const char *const exception_names[32] = {
 	[0] = "divide error",
@@ -302,19 +300,6 @@ static int exception_signal(unsigned long vector)
 	default:
 		return SIGSEGV;
 	}
-}
-
-static notrace unsigned long read_dr6(void)
-{
-	unsigned long v;
-
-	__asm__ __volatile__("mov %%db6, %0" : "=r"(v));
-	return v;
-}
-
-static notrace void write_dr6(unsigned long v)
-{
-	__asm__ __volatile__("mov %0, %%db6" : : "r"(v));
 }
 
 /*

@@ -50,8 +50,6 @@
 
 #define X86_EFLAGS_TF 0x100
 #define X86_EFLAGS_IF 0x200
-#define DR6_BS 0x4000 /* DR6: the trap was a single step */
-#define DR6_RESERVED 0xffff0ff0 /* DR6's value with no condition recorded */
 
 /* The preemption count's marks while the int3 and #DB handlers run: Linux's NMI entry's. */
 #define KPROBE_TRAP_OFFSET (NMI_OFFSET + HARDIRQ_OFFSET)
@@ -392,19 +390,6 @@ static notrace void resume_execution(struct kprobe *p, struct pt_regs *regs,
 		*tos = orig_ip + (*tos - copy_ip);
 	if (fix & KPROBE_FIX_IP)
 		regs->rip = orig_ip + (regs->rip - copy_ip);
-}
-
-static notrace unsigned long read_dr6(void)
-{
-	unsigned long v;
-
-	__asm__ __volatile__("mov %%db6, %0" : "=r"(v));
-	return v;
-}
-
-static notrace void write_dr6(unsigned long v)
-{
-	__asm__ __volatile__("mov %0, %%db6" : : "r"(v));
 }
 
 static notrace bool kprobe_debug_handler(struct pt_regs *regs)
