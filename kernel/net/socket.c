@@ -358,24 +358,36 @@ fail:
 	return fd[0];
 }
 
-long sys_bind(int fd, void __user *umyaddr, int addrlen)
+/* bind and connect: fd's socket and an address copied in, op called under the VFS lock. */
+static long sock_addr_call(int fd, void __user *uaddr, int addrlen,
+			   int (*op)(struct file *file, struct sockaddr_un *addr, int addrlen))
 {
 	struct sockaddr_un addr[2] = {0}; /* room for sockaddr_storage */
 	struct file *file;
 	int err = sockfd_check(fd);
 
 	if (!err)
-		err = move_addr_to_kernel(umyaddr, addrlen, addr);
+		err = move_addr_to_kernel(uaddr, addrlen, addr);
 	if (err)
 		return err;
 	vfs_lock();
 	file = sockfd_lookup(fd, &err);
 	if (file) {
-		err = unix_bind(sock_of(file), addr, addrlen);
+		err = op(file, addr, addrlen);
 		fput(file);
 	}
 	vfs_unlock();
 	return err;
+}
+
+static int sock_bind(struct file *file, struct sockaddr_un *addr, int addrlen)
+{
+	return unix_bind(sock_of(file), addr, addrlen);
+}
+
+long sys_bind(int fd, void __user *umyaddr, int addrlen)
+{
+	return sock_addr_call(fd, umyaddr, addrlen, sock_bind);
 }
 
 long sys_listen(int fd, int backlog)
@@ -395,24 +407,14 @@ long sys_listen(int fd, int backlog)
 	return err;
 }
 
+static int sock_connect(struct file *file, struct sockaddr_un *addr, int addrlen)
+{
+	return unix_connect(sock_of(file), addr, addrlen, file->f_flags & O_NONBLOCK);
+}
+
 long sys_connect(int fd, void __user *uservaddr, int addrlen)
 {
-	struct sockaddr_un addr[2] = {0};
-	struct file *file;
-	int err = sockfd_check(fd);
-
-	if (!err)
-		err = move_addr_to_kernel(uservaddr, addrlen, addr);
-	if (err)
-		return err;
-	vfs_lock();
-	file = sockfd_lookup(fd, &err);
-	if (file) {
-		err = unix_connect(sock_of(file), addr, addrlen, file->f_flags & O_NONBLOCK);
-		fput(file);
-	}
-	vfs_unlock();
-	return err;
+	return sock_addr_call(fd, uservaddr, addrlen, sock_connect);
 }
 
 /*
