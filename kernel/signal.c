@@ -1156,14 +1156,24 @@ long sys_rt_sigtimedwait(const sigset_t __user *uthese, void __user *uinfo,
 	sig = dequeue_signal_mask(these, &info);
 	if (!sig && !(uts && !ts.tv_sec && !ts.tv_nsec)) {
 		sigset_t saved = t->blocked;
-		int err;
+		struct hrtimer_sleeper sl;
 
 		set_current_blocked(saved & ~these);
-		err = schedule_hrtimeout_abs(end);
+		hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		/* Asleep before the timer and the look at the signals: no wakeup is lost. */
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (end != KTIME_MAX)
+			hrtimer_start(&sl.timer, end, HRTIMER_MODE_ABS);
+		while (READ_ONCE(sl.task) && !signal_pending_current()) {
+			schedule();
+			set_current_state(TASK_INTERRUPTIBLE);
+		}
+		set_current_state(TASK_RUNNING);
+		hrtimer_cancel(&sl.timer); /* after it, its function runs nowhere: sl may go */
 		set_current_blocked(saved);
 		sig = dequeue_signal_mask(these, &info);
 		if (!sig)
-			return err ? -EINTR : -EAGAIN;
+			return READ_ONCE(sl.task) ? -EINTR : -EAGAIN;
 	}
 	if (!sig)
 		return -EAGAIN;

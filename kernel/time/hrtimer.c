@@ -38,8 +38,6 @@
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/lapic.h"
-#include "kernel/sched/wait.h"
-#include "lib/errno.h"
 
 #define HRTIMER_MAX_RETRIES 3 /* passes over the queue in one interrupt (Linux's too) */
 
@@ -289,30 +287,4 @@ void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, int clock_id, enum hrtimer
 	hrtimer_init(&sl->timer, clock_id, mode);
 	sl->timer.function = hrtimer_wakeup;
 	sl->task = current;
-}
-
-/*
- * Asleep until ktime_get_ns() reads end (KTIME_MAX: no timer), or a signal comes: 0 if the
- * timer ran, -EINTR if a signal ended it (Linux's schedule_hrtimeout, absolute). The wakeup
- * is an hrtimer queued for end itself: the sleep ends within the timer interrupt's latency of
- * end, not at the next tick, and never before it (a wakeup for another reason sleeps again).
- * Asleep before the timer is queued and before the look for a signal, never after: a wakeup
- * (the timer's, a signal's) between the look and schedule() then finds the task asleep and
- * makes it runnable, where otherwise it would be lost and the sleep go on to its end.
- */
-int schedule_hrtimeout_abs(uint64_t end)
-{
-	struct hrtimer_sleeper sl;
-
-	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	set_current_state(TASK_INTERRUPTIBLE);
-	if (end != KTIME_MAX)
-		hrtimer_start(&sl.timer, end, HRTIMER_MODE_ABS);
-	while (READ_ONCE(sl.task) && !signal_pending_current()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	set_current_state(TASK_RUNNING);
-	hrtimer_cancel(&sl.timer); /* after it, the timer's function runs nowhere: sl may go */
-	return READ_ONCE(sl.task) ? -EINTR : 0;
 }

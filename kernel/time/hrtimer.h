@@ -64,8 +64,6 @@ bool hrtimer_active(const struct hrtimer *timer); /* queued, or its function run
 uint64_t hrtimer_get_expires(struct hrtimer *timer);
 
 void hrtimer_init_sleeper(struct hrtimer_sleeper *sl, int clock_id, enum hrtimer_mode mode);
-/* The caller asleep until end on the monotonic clock, or a signal: 0, or -EINTR. */
-int schedule_hrtimeout_abs(uint64_t end);
 
 /* The timer interrupt of this CPU (arch/x86_64's vector handler calls it): run what expired. */
 void hrtimer_interrupt(void);

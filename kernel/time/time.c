@@ -153,6 +153,34 @@ long sys_time(long __user *tloc)
 }
 
 /*
+ * Asleep until ktime_get_ns() reads end, or a signal comes. The wakeup is an hrtimer's
+ * (Linux's do_nanosleep), queued for end itself: the sleep ends within the timer interrupt's
+ * latency of end, not at the next tick, and never before it (the timer does not run before
+ * its time; a wakeup for another reason sleeps again).
+ */
+static void sleep_until(uint64_t end)
+{
+	struct hrtimer_sleeper sl;
+
+	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	/*
+	 * Asleep before the timer is queued and before the look for a signal, never after: a
+	 * wakeup (the timer's, a signal's) between the look and schedule() then finds the task
+	 * asleep and makes it runnable, where otherwise it would be lost and the sleep go on to
+	 * its end (^Z's SIGTSTP, bash's SIGTERM pending meanwhile).
+	 */
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (end != KTIME_MAX)
+		hrtimer_start(&sl.timer, end, HRTIMER_MODE_ABS);
+	while (READ_ONCE(sl.task) && !signal_pending_current()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	set_current_state(TASK_RUNNING);
+	hrtimer_cancel(&sl.timer); /* after it, the timer's function runs nowhere: sl may go */
+}
+
+/*
  * Sleeps until the clock reads end (ns), or a signal: then, for a relative sleep, the time left
  * in rem, as Linux. A program's sleep returns -ERESTART_RESTARTBLOCK: -EINTR if a handler runs,
  * otherwise (a stop and SIGCONT) restart_syscall sleeps on to the same end; an absolute one
@@ -179,7 +207,7 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 			return 0;
 		if (signal_pending_current())
 			break;
-		schedule_hrtimeout_abs(cpu ? ktime_get_ns() + TICK_NSEC : end);
+		sleep_until(cpu ? ktime_get_ns() + TICK_NSEC : end);
 		armed = true;
 	}
 	/* A signal ended it. */
