@@ -492,7 +492,14 @@ static void thread_id(void)
 	printf("the thread took it: %s, the process has none: %s\n", yes(thread_got == 11),
 	       yes(!sigismember(&pending, SIG_A)));
 	k_delete(id);
-	/* Its thread is gone: a timer for it now is refused. */
+	/*
+	 * Its thread is gone: a timer for it now is refused. pthread_join returns at the tid's
+	 * futex wake, which comes before the kernel lets the thread go (on Linux too): wait,
+	 * bounded, until the tid names no thread.
+	 */
+	for (long end = now_ns(CLOCK_MONOTONIC) + WAIT_S * NSEC_PER_SEC;
+	     syscall(SYS_tgkill, getpid(), thread_tid, 0) == 0 && now_ns(CLOCK_MONOTONIC) < end;)
+		sched_yield();
 	SHOW("create(THREAD_ID of an exited thread)", k_create(CLOCK_MONOTONIC, &sev, &id));
 	block(SIG_A, SIG_UNBLOCK);
 
