@@ -70,12 +70,15 @@ static struct dentry *create_dir(const char *name, struct dentry *parent)
 	return pseudo_create(name, S_IFDIR | 0755, parent, NULL, NULL, NULL);
 }
 
-/* The roots themselves are never removed: mounts and the other trees depend on them. */
-static void pseudo_remove(struct dentry *dentry)
+/*
+ * The roots themselves are never removed: mounts and the other trees depend on them. dead_flags
+ * is S_DEAD, with S_DEAD_ENODEV for the trees whose removed files Linux answers with -ENODEV.
+ */
+static void pseudo_remove(struct dentry *dentry, unsigned int dead_flags)
 {
 	if (!dentry || dentry->d_unlinked || dentry->d_parent == dentry || dentry == tracefs_root)
 		return;
-	d_kill_tree(dentry, S_DEAD);
+	d_kill_tree(dentry, dead_flags);
 }
 
 struct dentry *debugfs_create_file(const char *name, umode_t mode, struct dentry *parent,
@@ -91,7 +94,7 @@ struct dentry *debugfs_create_dir(const char *name, struct dentry *parent)
 
 void debugfs_remove(struct dentry *dentry)
 {
-	pseudo_remove(dentry);
+	pseudo_remove(dentry, S_DEAD);
 }
 
 struct dentry *tracefs_create_file(const char *name, umode_t mode, struct dentry *parent,
@@ -107,7 +110,7 @@ struct dentry *tracefs_create_dir(const char *name, struct dentry *parent)
 
 void tracefs_remove(struct dentry *dentry)
 {
-	pseudo_remove(dentry);
+	pseudo_remove(dentry, S_DEAD | S_DEAD_ENODEV);
 }
 
 /*
@@ -159,7 +162,7 @@ struct dentry *sysfs_create_dir(const char *name, struct dentry *parent)
 void sysfs_remove(struct dentry *dentry)
 {
 	vfs_lock();
-	pseudo_remove(dentry);
+	pseudo_remove(dentry, S_DEAD | S_DEAD_ENODEV);
 	vfs_unlock();
 }
 
@@ -238,7 +241,7 @@ struct dentry *proc_mkdir(const char *name, struct dentry *parent)
 
 void proc_remove(struct dentry *dentry)
 {
-	pseudo_remove(dentry);
+	pseudo_remove(dentry, S_DEAD); /* proc_reg_read: -EIO once use_pde fails */
 }
 
 /* /proc's names that are not in its tree (kernel/fs/proc/base.c: the pids) come from iop. */

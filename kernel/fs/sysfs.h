@@ -11,9 +11,10 @@
  * and /sys/kernel/tracing, where debugfs and tracefs are mounted, as Linux makes them.
  *
  * The same rules as tracefs (kernel/fs/tracefs.h): NULL on failure, removal is recursive and
- * leaves open files answering -EIO. Unlike tracefs, a file refuses to be opened for what its
- * mode does not allow, even by root, as Linux's sysfs does (-EACCES): that is the open()
- * of its operations (a mode without w bits, no write operation and an open that says so).
+ * leaves open files answering -ENODEV (Linux's kernfs_get_active fails). Unlike tracefs, a
+ * file refuses to be opened for what its mode does not allow, even by root, as Linux's sysfs
+ * does (-EACCES): that is the open() of its operations (a mode without w bits, no write
+ * operation and an open that says so).
  * Creating and removing take the VFS lock themselves (task context, VFS lock not held).
  */
 struct dentry *sysfs_create_file(const char *name, umode_t mode, struct dentry *parent, void *data,

@@ -37,8 +37,9 @@ bool tracefs_tree_busy(struct dentry *dir);
 
 /*
  * Removes a file, or a directory with everything in it. Files still open stay allocated but
- * their read/write/llseek fail with -EIO from then on; their release still runs at close, so
- * whatever release uses must outlive the open files. NULL is ignored.
+ * their read/write/llseek fail with -ENODEV from then on (as Linux's event files once their
+ * file_data is cleared); their release still runs at close, so whatever release uses must
+ * outlive the open files. NULL is ignored.
  */
 void tracefs_remove(struct dentry *dentry);
 

@@ -7,7 +7,8 @@
  *   - a file opened O_RDONLY cannot be written (-EBADF) and vice versa;
  *   - a file with no read (write) operation answers -EINVAL (-EIO in /proc), with no llseek
  *     -ESPIPE; its mode does not stop root (CAP_DAC_OVERRIDE), Lucid's only user;
- *   - a pseudo file whose kernel code removed it answers -EIO (its data may be gone);
+ *   - a pseudo file whose kernel code removed it answers -EIO in debugfs, -ENODEV in tracefs
+ *     and sysfs, as Linux's debugfs_file_get and kernfs_get_active (its data may be gone);
  *   - O_TRUNC empties a regular file after a successful open. A pseudo file has no data to
  *     cut, so for it O_TRUNC is just a flag its open() may look at: that is how
  *     "echo > trace" clears the trace buffer on Linux.
@@ -126,7 +127,7 @@ static __always_inline ssize_t __do_read_file(struct file *file, void *buf, size
 	if (S_ISDIR(file->f_inode->i_mode))
 		return -EISDIR;
 	if (file->f_inode->i_flags & S_DEAD)
-		return -EIO;
+		return dead_file_error(file->f_inode);
 	if (!file->f_op || !file->f_op->read)
 		return no_rw_op(file->f_inode);
 	return file->f_op->read(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
@@ -151,7 +152,7 @@ static __always_inline ssize_t do_write_file(struct file *file, const void *buf,
 	if (!file || !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if (file->f_inode->i_flags & S_DEAD)
-		return -EIO;
+		return dead_file_error(file->f_inode);
 	if (!file->f_op || !file->f_op->write)
 		return no_rw_op(file->f_inode);
 	return file->f_op->write(file, buf, MIN(count, MAX_RW_COUNT), &file->f_pos);
@@ -306,7 +307,7 @@ static ssize_t do_pread_pwrite(int fd, void *buf, size_t count, loff_t pos, bool
 	if (!write && S_ISDIR(file->f_inode->i_mode))
 		return -EISDIR;
 	if (file->f_inode->i_flags & S_DEAD)
-		return -EIO;
+		return dead_file_error(file->f_inode);
 	if (write ? !file->f_op->write : !file->f_op->read)
 		return no_rw_op(file->f_inode);
 	count = MIN(count, MAX_RW_COUNT);
@@ -450,7 +451,7 @@ static loff_t do_lseek(int fd, loff_t offset, int whence)
 	if (S_ISDIR(file->f_inode->i_mode))
 		return default_llseek(file, offset, whence); /* rewinddir: back to entry 0 */
 	if (file->f_inode->i_flags & S_DEAD)
-		return -EIO;
+		return dead_file_error(file->f_inode);
 	if (!file->f_op || !file->f_op->llseek)
 		return -ESPIPE;
 	return file->f_op->llseek(file, offset, whence);
@@ -838,7 +839,7 @@ static int do_truncate(struct inode *inode, loff_t length)
 	if (S_ISDIR(inode->i_mode))
 		return -EISDIR;
 	if (inode->i_flags & S_DEAD)
-		return -EIO;
+		return dead_file_error(inode);
 	if (filemap_running(inode))
 		return -ETXTBSY; /* a running program's file, as open for writing (namei.c) */
 	/* No truncate operation: a pseudo file without data; Linux accepts and ignores it too. */
@@ -892,7 +893,7 @@ static int do_fsync(int fd)
 	if (!file)
 		return -EBADF;
 	if (file->f_inode->i_flags & S_DEAD)
-		return -EIO;
+		return dead_file_error(file->f_inode);
 	return file->f_op && file->f_op->fsync ? file->f_op->fsync(file) : 0;
 }
 

@@ -92,7 +92,10 @@ typedef unsigned int fmode_t;
 #define FMODE_WRITE 0x2
 
 /* inode->i_flags */
-#define S_DEAD 0x1 /* a pseudo file the kernel removed: open files get -EIO */
+#define S_DEAD 0x1 /* a pseudo file the kernel removed: open files get dead_file_error() */
+/* With S_DEAD: the file was in tracefs or sysfs, whose removed files answer -ENODEV in Linux
+ * (an event's file_data is gone; kernfs_get_active fails); debugfs's answer -EIO. */
+#define S_DEAD_ENODEV 0x4
 /* A /proc file: a read or write it has no operation for is -EIO, as Linux's proc_reg_read and
  * proc_reg_write answer (elsewhere, Linux's vfs_read and vfs_write say -EINVAL). */
 #define S_PROC_EIO 0x2

@@ -3,6 +3,7 @@
 #define KERNEL_VFS_INTERNAL_H
 
 #include "kernel/fs/vfs.h"
+#include "lib/errno.h"
 #include <stdint.h>
 
 /*
@@ -68,6 +69,12 @@ void dput(struct dentry *dentry);
 void d_delete(struct dentry *dentry);
 void d_move(struct dentry *dentry, struct dentry *target);
 void d_kill_tree(struct dentry *root, unsigned int inode_flags);
+
+/* What an open file of a removed pseudo file (S_DEAD) answers to every operation. */
+static inline int dead_file_error(const struct inode *inode)
+{
+	return inode->i_flags & S_DEAD_ENODEV ? -ENODEV : -EIO;
+}
 bool simple_empty(struct dentry *dentry);
 int simple_unlink(struct inode *dir, struct dentry *dentry);
 int simple_rmdir(struct inode *dir, struct dentry *dentry);
