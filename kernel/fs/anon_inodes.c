@@ -26,7 +26,7 @@ static int no_open(struct inode *inode, struct file *file)
 	return -ENXIO;
 }
 
-static const struct file_operations anon_inode_fops = {
+const struct file_operations no_open_fops = {
 	.open = no_open,
 };
 
@@ -76,7 +76,7 @@ int anon_inode_getfd(const char *kind, const struct file_operations *fops, void 
 
 	if (!inode)
 		return -ENOMEM;
-	inode->i_fop = &anon_inode_fops;
+	inode->i_fop = &no_open_fops;
 	snprintf(name, sizeof(name), "anon_inode:%s", kind);
 	fd = pseudo_file_fd(inode, name, fops, priv, O_RDWR | ((unsigned int)flags & O_NONBLOCK),
 			    flags & O_CLOEXEC);

@@ -28,4 +28,10 @@ int pseudo_file_fd(struct inode *inode, const char *name, const struct file_oper
  */
 struct file *fget_anon(int fd, const struct file_operations *fops, int *err);
 
+/*
+ * The inode operations of a file no directory names (anon inodes, pidfds, sockets): an open by
+ * name, through /proc/PID/fd/N, is ENXIO, Linux's no_open (fs/inode.c).
+ */
+extern const struct file_operations no_open_fops;
+
 #endif

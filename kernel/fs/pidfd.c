@@ -14,6 +14,7 @@
  * Not there yet: pidfd_getfd, waitid(P_PIDFD), and PIDFD_NONBLOCK's only use (waitid).
  * Reading or writing a pidfd is EINVAL, as on Linux.
  */
+#include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/sched/sched.h"
@@ -74,21 +75,6 @@ static const struct file_operations pidfd_fops = {
 	.wait_queue = pidfd_wait_queue,
 };
 
-/*
- * The inode's own operations, for an open by name (/proc/PID/fd/N): none, as Linux's anon
- * inodes refuse it (fs/inode.c's no_open) with ENXIO.
- */
-static int no_open(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	(void)file;
-	return -ENXIO;
-}
-
-static const struct file_operations anon_inode_fops = {
-	.open = no_open,
-};
-
 void do_notify_pidfd(void)
 {
 	wake_up(&pidfd_wait);
@@ -108,7 +94,7 @@ static int do_pidfd_open(int pid, unsigned int flags)
 	if (fd < 0)
 		goto fail;
 	dentry->d_inode = inode; /* a root of its own: in no directory */
-	inode->i_fop = &anon_inode_fops;
+	inode->i_fop = &no_open_fops; /* an open by name is ENXIO */
 	file->f_path.mnt = &pidfd_mnt;
 	file->f_path.dentry = dentry;
 	path_get(&file->f_path);

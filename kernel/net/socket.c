@@ -16,6 +16,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/net/socket.h"
 #include "kernel/net/unix/af_unix.h"
+#include "kernel/fs/anon_inodes.h"
 #include "kernel/fs/vfs_internal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/time/time.h"
@@ -159,18 +160,6 @@ static const struct file_operations socket_file_ops = {
 	.unlocked_ioctl = sock_ioctl,
 };
 
-/* A socket's inode opened by name (/proc/PID/fd/N) is ENXIO, as Linux's sockfs. */
-static int sock_no_open(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	(void)file;
-	return -ENXIO;
-}
-
-static const struct file_operations sock_inode_fops = {
-	.open = sock_no_open,
-};
-
 /*
  * A descriptor for socket u (Linux's sock_map_fd): a file on a new S_IFSOCK inode. flags:
  * SOCK_NONBLOCK, SOCK_CLOEXEC. The file takes the caller's reference on u. VFS lock held.
@@ -190,7 +179,7 @@ static int sock_map_fd(struct unix_sock *u, int flags)
 		kfree(inode);
 		return fd < 0 ? fd : -ENOMEM;
 	}
-	inode->i_fop = &sock_inode_fops;
+	inode->i_fop = &no_open_fops; /* opened by name: ENXIO, as Linux's sockfs */
 	dentry->d_inode = inode; /* a root of its own: in no directory */
 	file->f_path.mnt = &sock_mnt;
 	file->f_path.dentry = dentry;

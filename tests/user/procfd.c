@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -139,6 +141,14 @@ int main(int argc, char **argv)
 	/* Opening it is ENXIO on Linux 6.1 (an anon inode), allowed since pidfs (6.9): not here. */
 	printf("pidfd: %s\n", link_of(pidfd));
 	close(pidfd);
+
+	/* An eventfd (an anon inode) and a socket (sockfs) refuse to be opened again: ENXIO. */
+	fd = eventfd(0, 0);
+	SHOW("reopen an eventfd", reopen(fd, O_RDWR));
+	close(fd);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	SHOW("reopen a socket", reopen(fd, O_RDWR));
+	close(fd);
 
 	SHOW("readlink of a closed fd", readlink("/proc/self/fd/9", buf, sizeof(buf)));
 	SHOW("open a closed fd", open("/dev/fd/9", O_RDONLY));
