@@ -9,6 +9,12 @@ EEXIST = "-bash: echo: write error: File exists\n"
 ENOENT = "-bash: echo: write error: No such file or directory\n"
 ENODEV = "-bash: echo: write error: No such device\n"
 ENOMEM = "-bash: echo: write error: Cannot allocate memory\n"
+EBADF = "-bash: echo: write error: Bad file descriptor\n"
+ERANGE = "-bash: echo: write error: Numerical result out of range\n"
+EOVERFLOW = "-bash: echo: write error: Value too large for defined data type\n"
+EPERM = "-bash: echo: write error: Operation not permitted\n"
+ESRCH = "-bash: echo: write error: No such process\n"
+EILSEQ = "-bash: echo: write error: Invalid or incomplete multibyte or wide character\n"
 # The four common fields that open every event's format file, as Linux 6.1 prints them.
 COMMON_FIELDS = (
     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"

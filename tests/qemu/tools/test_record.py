@@ -16,7 +16,7 @@ valid Trace Event Format file that says the same things, in microseconds.
 
 The shared kernel (the `lucid` tests) checks the files trace-cmd reads, in the guest.
 """
-from tracefs import TRACE_LINE
+from tracefs import EINVAL, TRACE_LINE
 import ctypes
 import json
 import os
@@ -43,7 +43,6 @@ T = "/sys/kernel/tracing"
 LUCID_RECORD = os.path.join(ROOT, "tools", "lucid-record")
 RECORD_TIMEOUT = 180
 TASK_COMM_LEN = 16  # Linux's: a comm is 15 characters at most
-EINVAL = "-bash: echo: write error: Invalid argument\n"
 
 # The guest's trace file: "%16s-%-5d [%03d] " + 4 flags + " %5lu.%06lu: " + the event's text.
 # trace-cmd report -t: "comm-pid [cpu] sec.nsec: event: text".

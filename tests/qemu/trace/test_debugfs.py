@@ -12,10 +12,10 @@ import re
 import time
 
 from lucid import Lucid
+from tracefs import EINVAL
 
 DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"
 D = "/sys/kernel/debug"
-EINVAL = "-bash: echo: write error: Invalid argument\n"
 # lkdtm's names where lkdtm has the crash (drivers/misc/lkdtm), then Lucid's own three.
 CRASH_TYPES = ["PANIC", "BUG", "WARNING", "EXHAUST_STACK", "CORRUPT_STACK", "SOFTLOCKUP",
                "HARDLOCKUP",

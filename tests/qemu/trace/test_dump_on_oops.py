@@ -12,11 +12,10 @@ import re
 import time
 
 from lucid import Lucid
-from tracefs import ok
+from tracefs import EINVAL, ok
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
-EINVAL = "-bash: echo: write error: Invalid argument\n"
 DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"  # lkdtm's (kernel/debug/lkdtm.c)
 # lkdtm runs the crash in the write(2) of bash's echo: these are the crashing task's last calls.
 ACTION = "lkdtm_do_action <-direct_entry"

@@ -10,9 +10,8 @@ records nothing.
 import re
 
 from lucid import Lucid
-from tracefs import T, cat, fails, ncpus, ok, reset_tracing, sh
+from tracefs import EOVERFLOW, T, cat, fails, ncpus, ok, reset_tracing, sh
 
-EOVERFLOW = "-bash: echo: write error: Value too large for defined data type\n"
 ENTRY = re.compile(r"\[ *(\d+)\.(\d{6})\] (.*): error: (.*)\n  Command: (.*)\n( *)\^\n")
 PREFIX = len("  Command: ")
 

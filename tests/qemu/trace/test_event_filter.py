@@ -9,8 +9,8 @@ trace holds only what the filters keep, for sched, syscalls and the generic cpu 
 """
 import re
 
-from tracefs import (EINVAL, TRACE_EVENT_LINE, TRACE_PREFIX, cat, fails, modes, ok, reset_tracing,
-                     sh)
+from tracefs import (EINVAL, ENOENT, EPERM, ESRCH, TRACE_EVENT_LINE, TRACE_PREFIX, cat, fails,
+                     modes, ok, reset_tracing, sh)
 
 BOOT = {"timeout": 120}
 
@@ -19,9 +19,6 @@ SYS_HELP = ("### global filter ###\n"
             "# Only events with the given fields will be affected.\n"
             "# If no events are modified, an error message will be displayed here\n")
 SW = "events/sched/sched_switch/filter"
-EPERM = "-bash: echo: write error: Operation not permitted\n"
-ENOENT = "-bash: echo: write error: No such file or directory\n"
-ESRCH = "-bash: echo: write error: No such process\n"
 
 
 # A syscalls:* event's line has no "name: " before its text: "sys_write(fd: 2, ...)".

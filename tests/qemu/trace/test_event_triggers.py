@@ -10,7 +10,7 @@ snapshot takes one. trace-cmd profile, which writes "stacktrace" there, now find
 """
 import re
 
-from tracefs import EINVAL, T, fails, modes, ok, reset_tracing, sh
+from tracefs import EEXIST, EINVAL, ENOENT, ERANGE, T, fails, modes, ok, reset_tracing, sh
 
 BOOT = {"timeout": 120}
 
@@ -18,9 +18,6 @@ HELP = ("# Available triggers:\n"
         "# traceon traceoff snapshot stacktrace enable_event disable_event enable_hist"
         " disable_hist hist\n")
 EXEC = "events/sched/sched_process_exec/"  # hit only by exec: never by bash's builtins
-EEXIST = "-bash: echo: write error: File exists\n"
-ERANGE = "-bash: echo: write error: Numerical result out of range\n"
-ENOENT = "-bash: echo: write error: No such file or directory\n"
 STACK_FRAME = re.compile(r"^ => \S+$")
 
 

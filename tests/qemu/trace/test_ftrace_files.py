@@ -8,11 +8,10 @@ import re
 
 import pexpect
 from lucid import PROMPT
-from tracefs import (CORE_OPTIONS, EINVAL, T, TRACE_LINE, cat, fails, modes,  # noqa: F401
-                     ncpus, ok, reset_tracing, sh)
+from tracefs import (CORE_OPTIONS, EINVAL, ENOMEM, T, TRACE_LINE, cat, fails,  # noqa: F401
+                     modes, ncpus, ok, reset_tracing, sh)
 
 BOOT = {"cmdline": "ftrace_selftest"}
-ENOMEM = "-bash: echo: write error: Cannot allocate memory\n"
 
 HEADER_IRQ = """# tracer: {tracer}
 #

@@ -14,12 +14,11 @@ import re
 
 from lucid import ROOT
 from test_trace_cmd_events import SHARE, record, report_of
-from tracefs import (EBUSY, EEXIST, EINVAL, ENOENT, cat, fails, last_error, modes, ok,
+from tracefs import (EBUSY, EEXIST, EILSEQ, EINVAL, ENOENT, cat, fails, last_error, modes, ok,
                      reset_tracing, sh)
 
 BOOT = {"timeout": 120, "share": SHARE}
 REF = os.path.join(ROOT, "..", "shared", "reference", "linux-6.1-probes")
-EILSEQ = "-bash: echo: write error: Invalid or incomplete multibyte or wide character\n"
 # "             cat-9     [000] ....     0.492916: gp3: (sys_getpid+0x0/0x20) regs=0x0 ..."
 LINE = re.compile(r"^ +(\S+)-(\d+) +\[(\d{3})\] (\S{4}) +\d+\.\d{6}: (\w+): (.*)$")
 PROFILE = re.compile(r"^  (\S+) +(\d+) +(\d+)$")

@@ -9,10 +9,9 @@ functions (ftrace_release_mod, ftrace_mod_map). docs/design/modules.md tells the
 import re
 from lucid import OOPS_MARK, Lucid
 import tracefs
-from tracefs import T, TRACE_LINE, cat, ok, reset_tracing, sh
+from tracefs import EINVAL, T, TRACE_LINE, cat, ok, reset_tracing, sh
 
 # A refused write, in the words of the console's shell (bash, a login shell: "-bash")
-EINVAL = "-bash: echo: write error: Invalid argument\n"
 
 BOOT = {"cmdline": "ftrace_selftest"}
 

@@ -14,11 +14,10 @@ is at least the threshold; tracing_max_latency is at least every worst case show
 """
 import re
 
-from tracefs import EBUSY, T, TRACE_PREFIX, cat, fails, modes, ncpus, ok, reset_tracing, sh
+from tracefs import EBUSY, ERANGE, T, TRACE_PREFIX, cat, fails, modes, ncpus, ok, reset_tracing, sh
 
 BOOT = {"cmdline": ""}
 
-ERANGE = "-bash: echo: write error: Numerical result out of range\n"
 
 OSNOISE_FILES = ["cpus", "options", "period_us", "print_stack", "runtime_us",
                  "stop_tracing_total_us", "stop_tracing_us", "timerlat_period_us"]

@@ -8,11 +8,10 @@ out (in schedule_timeout).
 """
 import re
 
-from tracefs import ok
+from tracefs import EINVAL, ok
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
-EINVAL = "-bash: echo: write error: Invalid argument\n"
 SLEEP_CALL = "sys_clock_nanosleep"  # busybox sleep's one system call (glibc's nanosleep)
 NANOSLEEP = "do_nanosleep"  # what it sleeps in: a signal ends it
 HEADER = ("  Function                               Hit    Time            Avg             s^2\n"

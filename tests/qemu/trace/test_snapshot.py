@@ -8,11 +8,10 @@ records every function leave both buffers whole.
 """
 import re
 
-from tracefs import TRACE_LINE, ok
+from tracefs import EINVAL, TRACE_LINE, ok
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
-EINVAL = "-bash: echo: write error: Invalid argument\n"
 HELP = """# tracer: {tracer}
 #
 #
