@@ -218,8 +218,7 @@ static int timerfd_release(struct inode *inode, struct file *file)
 
 	(void)inode;
 	WARN_ON(!vfs_lock_held()); /* timerfd_realtime's lock */
-	if (is_realtime(ctx->clockid))
-		list_del(&ctx->clist);
+	list_del_init(&ctx->clist); /* from timerfd_realtime, if it was there */
 	del_timer(&ctx->t); /* its function is not running once this returns */
 	kfree(ctx);
 	return 0;
@@ -252,13 +251,20 @@ long sys_timerfd_create(int clockid, int flags)
 	ctx->t.data = ctx;
 	ctx->clockid = clockid;
 	ctx->moffs = ktime_get_real_offset_ns();
-	vfs_lock();
-	fd = anon_inode_getfd("[timerfd]", &timerfd_fops, ctx, O_RDWR | flags);
-	if (fd < 0)
-		kfree(ctx);
-	else if (is_realtime(clockid))
+	INIT_LIST_HEAD(&ctx->clist);
+	/* On the list before the file exists (anon_inode_getfd takes the VFS lock itself). */
+	if (is_realtime(clockid)) {
+		vfs_lock();
 		list_add(&ctx->clist, &timerfd_realtime);
-	vfs_unlock();
+		vfs_unlock();
+	}
+	fd = anon_inode_getfd("[timerfd]", &timerfd_fops, ctx, O_RDWR | flags);
+	if (fd < 0) {
+		vfs_lock();
+		list_del(&ctx->clist);
+		vfs_unlock();
+		kfree(ctx);
+	}
 	return fd;
 }
 

@@ -31,7 +31,8 @@
  *     A timer off the queue meanwhile (its function running) is moved as it is queued again.
  *
  * Invariants, checked below: a queued timer is on its own base's list, in order, and a queued
- * realtime timer's offs_real is the date's (from clock_was_set's end on); only the
+ * realtime timer's offs_real is the date's (from clock_was_set's end on; but one due at once,
+ * whose date is before ktime_get_ns()'s 0); only the
  * base's CPU programs that CPU's APIC; a timer is queued on another CPU's base only while its
  * function runs there (that CPU then programs its APIC on the way out of the interrupt).
  *
@@ -268,9 +269,10 @@ void clock_was_set(void)
 			hrtimer_update_real(timer);
 			hrtimer_insert(timer, base);
 		}
+		/* Every queued one moved (but those due at once: a date before the boot). */
 		list_for_each_entry(timer, &base->active, node)
-			WARN_ON(timer->is_real && timer->expires != KTIME_MAX &&
-				timer->offs_real != offs); /* every queued one moved */
+			WARN_ON(timer->is_real && timer->expires != KTIME_MAX && timer->expires &&
+				timer->offs_real != offs);
 		if (base == this_cpu_base() && !list_empty(&base->active)) {
 			base->next_event = KTIME_MAX; /* the first may have moved later: program it */
 			hrtimer_reprogram(base,
