@@ -31,6 +31,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,6 +116,59 @@ static void errors(void)
 	printf("settimeofday no tv, bad timezone pointer: %s\n", res(settod(NULL, BAD_PTR)));
 	printf("gettimeofday bad timezone pointer: %s\n",
 	       res(syscall(SYS_gettimeofday, NULL, BAD_PTR)));
+	/* Only modes 0, which reads: the host's clock is never adjusted. */
+	struct timex tx;
+
+	printf("adjtimex bad pointer: %s\n", res(syscall(SYS_adjtimex, BAD_PTR)));
+	for (clockid_t c = 1; c <= 16; c++) {
+		memset(&tx, 0, sizeof(tx));
+		printf("clock_adjtime(%d): %s\n", c, res(syscall(SYS_clock_adjtime, c, &tx)));
+	}
+	printf("clock_adjtime(REALTIME) bad pointer: %s\n",
+	       res(syscall(SYS_clock_adjtime, CLOCK_REALTIME, BAD_PTR)));
+	printf("clock_adjtime(MONOTONIC) bad pointer: %s\n",
+	       res(syscall(SYS_clock_adjtime, CLOCK_MONOTONIC, BAD_PTR)));
+	memset(&tx, 0, sizeof(tx));
+	printf("clock_adjtime(this process's CPU clock): %s\n",
+	       res(syscall(SYS_clock_adjtime, mine, &tx)));
+	memset(&tx, 0, sizeof(tx));
+	printf("clock_adjtime(dynamic clock of stdin): %s\n",
+	       res(syscall(SYS_clock_adjtime, FD_TO_CLOCKID(0), &tx)));
+}
+
+/* What adjtimex says of a clock no NTP ever disciplined (Lucid's, always), field by field. */
+static void adjtimex_fields(void)
+{
+	struct timex tx;
+	struct timespec now;
+
+	memset(&tx, 0, sizeof(tx));
+	int r = adjtimex(&tx);
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	printf("adjtimex: %d modes %u offset %ld freq %ld maxerror %ld esterror %ld status %d\n", r,
+	       tx.modes, tx.offset, tx.freq, tx.maxerror, tx.esterror, tx.status);
+	printf("constant %ld precision %ld tolerance %ld tick %ld tai %d\n", tx.constant,
+	       tx.precision, tx.tolerance, tx.tick, tx.tai);
+	printf("ppsfreq %ld jitter %ld shift %d stabil %ld jitcnt %ld calcnt %ld errcnt %ld "
+	       "stbcnt %ld\n",
+	       tx.ppsfreq, tx.jitter, tx.shift, tx.stabil, tx.jitcnt, tx.calcnt, tx.errcnt,
+	       tx.stbcnt);
+	printf("time is the date, in microseconds: %s\n",
+	       tx.time.tv_usec < 1000000 && tx.time.tv_sec <= now.tv_sec &&
+			       tx.time.tv_sec >= now.tv_sec - SLACK_S
+		       ? "yes"
+		       : "NO");
+	memset(&tx, 0, sizeof(tx));
+	tx.modes = ADJ_OFFSET_SS_READ;
+	r = adjtimex(&tx);
+	printf("ADJ_OFFSET_SS_READ: %d offset %ld\n", r, tx.offset);
+	memset(&tx, 0, sizeof(tx));
+	r = syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx);
+	printf("clock_adjtime(REALTIME): %d status %d\n", r, tx.status);
+	memset(&tx, 0, sizeof(tx));
+	tx.modes = ADJ_FREQUENCY;
+	printf("ADJ_FREQUENCY: %s\n", res(adjtimex(&tx) < 0 ? -1 : 0));
 }
 
 /* --- Lucid only: the date set, and what follows ------------------------------------------ */
@@ -466,6 +520,9 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "set"))
 		set_mode();
+	else if (argc > 1 && !strcmp(argv[1], "adjtimex") &&
+		 access("/proc/version", F_OK) != 0) /* Lucid: the host may run NTP */
+		adjtimex_fields();
 	else
 		errors();
 	return 0;

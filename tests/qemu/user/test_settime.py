@@ -51,3 +51,23 @@ def test_settime_syscall_events(lucid):
     assert "field:const clockid_t which_clock;" in fmt and "tp;" in fmt, fmt
     fmt = lucid.run("cat /sys/kernel/tracing/events/syscalls/sys_enter_settimeofday/format")
     assert "field:struct __kernel_old_timeval * tv;" in fmt and "tz;" in fmt, fmt
+
+
+# What Linux 6.1 answers to adjtimex when no NTP daemon has disciplined the clock (Lucid's,
+# always: it has no NTP): TIME_ERROR, STA_UNSYNC, the errors at NTP_PHASE_LIMIT, the PLL's
+# initial constant, tolerance 500 ppm scaled by 2^16, a 10000 us tick (USER_HZ 100), no PPS.
+# Asserted, not compared: the host may run NTP, and then says TIME_OK.
+ADJTIMEX_6_1 = """\
+adjtimex: 5 modes 0 offset 0 freq 0 maxerror 16000000 esterror 16000000 status 64
+constant 2 precision 1 tolerance 32768000 tick 10000 tai 0
+ppsfreq 0 jitter 0 shift 0 stabil 0 jitcnt 0 calcnt 0 errcnt 0 stbcnt 0
+time is the date, in microseconds: yes
+ADJ_OFFSET_SS_READ: 5 offset 0
+clock_adjtime(REALTIME): 5 status 64
+ADJ_FREQUENCY: Operation not permitted
+"""
+
+
+def test_adjtimex_read_only(lucid):
+    out = lucid.run("settime adjtimex")
+    assert out == ADJTIMEX_6_1, out
