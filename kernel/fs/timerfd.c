@@ -342,7 +342,7 @@ long sys_timerfd_settime(int ufd, int flags, const struct itimerspec64 __user *u
 			ctx->expires = value > offs ? value - offs : 0;
 		else
 			ctx->expires = value;
-		ctx->offs_real = value - ctx->expires;
+		ctx->offs_real = ctx->is_real ? value - ctx->expires : 0; /* date = expires + it */
 		ctx->t.expires = ctx->expires;
 		/* Armed, and cancelled by a change of date not yet read: Linux says so here. */
 		if (timerfd_canceled(ctx))
