@@ -271,7 +271,9 @@ static int reap(pid_t pid)
 {
 	int st;
 
-	signal(SIGALRM, on_alarm); /* no SA_RESTART: the alarm ends waitpid with EINTR */
+	struct sigaction sa = {.sa_handler = on_alarm}; /* no SA_RESTART: waitpid ends, EINTR */
+
+	sigaction(SIGALRM, &sa, NULL);
 	alarm(WAIT_S);
 	pid_t r = waitpid(pid, &st, 0);
 
