@@ -30,11 +30,12 @@
  *     Linux instead keeps their expiry as a date and adds the base's offset as it compares.
  *     A timer off the queue meanwhile (its function running) is moved as it is queued again.
  *
- * Invariants, checked below: a queued timer is on its own base's list, in order, and a queued
- * realtime timer's offs_real is the date's (from clock_was_set's end on; but one due at once,
- * whose date is before ktime_get_ns()'s 0); only the
- * base's CPU programs that CPU's APIC; a timer is queued on another CPU's base only while its
- * function runs there (that CPU then programs its APIC on the way out of the interrupt).
+ * Invariants, checked below: a queued timer is on its own base's list, in order; a queued
+ * realtime timer's offs_real is the date's once clock_was_set() is done (but for one due at
+ * once, whose date is before ktime_get_ns()'s 0); only the base's CPU programs that CPU's
+ * APIC; a timer is queued on another CPU's base only while its function runs there (that CPU
+ * then programs its APIC on the way out of the interrupt). The trace events show a realtime
+ * timer's times as dates, as Linux's show each base's own clock.
  *
  * Traced (hrtimer_interrupt shows under timer_interrupt in function_graph); the events
  * hrtimer_start/cancel/expire_entry/expire_exit are Linux's, at Linux's places.
