@@ -64,6 +64,9 @@ SYSCALL_DEFINE1(rmdir, const char __user *, pathname)
 SYSCALL_DEFINE1(unlink, const char __user *, pathname)
 SYSCALL_DEFINE2(gettimeofday, struct __kernel_old_timeval __user *, tv,
 		struct timezone __user *, tz)
+SYSCALL_DEFINE1(adjtimex, struct __kernel_timex __user *, txc_p)
+SYSCALL_DEFINE2(settimeofday, struct __kernel_old_timeval __user *, tv,
+		struct timezone __user *, tz)
 SYSCALL_DEFINE0(getuid)
 SYSCALL_DEFINE0(getgid)
 SYSCALL_DEFINE0(geteuid)
@@ -74,6 +77,10 @@ SYSCALL_DEFINE0(gettid)
 SYSCALL_DEFINE3(getdents64, unsigned int, fd, struct linux_dirent64 __user *, dirent,
 		unsigned int, count)
 SYSCALL_DEFINE1(set_tid_address, int __user *, tidptr)
+SYSCALL_DEFINE2(clock_settime, const clockid_t, which_clock, const struct __kernel_timespec __user *,
+		tp)
+SYSCALL_DEFINE2(clock_adjtime, const clockid_t, which_clock, struct __kernel_timex __user *,
+		utx)
 SYSCALL_DEFINE2(clock_gettime, const clockid_t, which_clock, struct __kernel_timespec __user *,
 		tp)
 SYSCALL_DEFINE3(timer_create, const clockid_t, which_clock,

@@ -186,6 +186,14 @@ struct __kernel_old_timeval;
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp);
 long sys_clock_getres(int which_clock, struct __kernel_timespec __user *tp);
 long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz);
+long sys_clock_settime(int which_clock, const struct __kernel_timespec __user *tp);
+struct timezone;
+long sys_settimeofday(const struct __kernel_old_timeval __user *tv,
+		      const struct timezone __user *tz);
+/* kernel/time/ntp.c */
+struct __kernel_timex;
+long sys_adjtimex(struct __kernel_timex __user *utx);
+long sys_clock_adjtime(int which_clock, struct __kernel_timex __user *utx);
 long sys_nanosleep(const struct __kernel_timespec __user *rqtp,
 		   struct __kernel_timespec __user *rmtp);
 long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_timespec __user *rqtp,

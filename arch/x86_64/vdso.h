@@ -69,7 +69,7 @@ struct vdso_data {
 	uint64_t offset_ns[VDSO_BASES]; /* per hres clock id: added to the TSC's ns */
 	uint64_t coarse_ns[VDSO_BASES]; /* per coarse clock id: its reading at the last tick */
 	uint32_t coarse_res; /* clock_getres of a coarse clock: a tick (Linux's LOW_RES_NSEC) */
-	int32_t tz_minuteswest; /* gettimeofday's struct timezone: always UTC here */
+	int32_t tz_minuteswest; /* gettimeofday's struct timezone: settimeofday's sys_tz */
 	int32_t tz_dsttime;
 };
 

@@ -22,10 +22,20 @@
  *     base->running pointing at it: hrtimer_cancel() waits until it has returned, so a sleeper
  *     whose timer lives on its stack may return once cancel has.
  *   - No slack: softexpires is expires (Linux's timer_slack_ns lets it batch nearby timers).
+ *   - Two clock bases, not Linux's eight queues: every expires is a ktime_get_ns() time, and a
+ *     timer on the realtime base (an absolute CLOCK_REALTIME or CLOCK_TAI time, is_real)
+ *     also keeps the offset of the date it was converted with (offs_real, Linux's
+ *     timekeeping offset of the same name). When the date is set, clock_was_set() walks each
+ *     CPU's queue and moves those timers by the change, so they still wait for their date:
+ *     Linux instead keeps their expiry as a date and adds the base's offset as it compares.
+ *     A timer off the queue meanwhile (its function running) is moved as it is queued again.
  *
- * Invariants, checked below: a queued timer is on its own base's list, in order; only the
- * base's CPU programs that CPU's APIC; a timer is queued on another CPU's base only while its
- * function runs there (that CPU then programs its APIC on the way out of the interrupt).
+ * Invariants, checked below: a queued timer is on its own base's list, in order; a queued
+ * realtime timer's offs_real is the date's once clock_was_set() is done (but for one due at
+ * once, whose date is before ktime_get_ns()'s 0); only the base's CPU programs that CPU's
+ * APIC; a timer is queued on another CPU's base only while its function runs there (that CPU
+ * then programs its APIC on the way out of the interrupt). The trace events show a realtime
+ * timer's times as dates, as Linux's show each base's own clock.
  *
  * Traced (hrtimer_interrupt shows under timer_interrupt in function_graph); the events
  * hrtimer_start/cancel/expire_entry/expire_exit are Linux's, at Linux's places.
@@ -75,13 +85,49 @@ void hrtimers_init_this_cpu(void)
 
 void hrtimer_init(struct hrtimer *timer, int clock_id, enum hrtimer_mode mode)
 {
-	WARN_ON(clock_id != CLOCK_MONOTONIC);
+	WARN_ON(clock_id != CLOCK_MONOTONIC && clock_id != CLOCK_BOOTTIME &&
+		clock_id != CLOCK_REALTIME && clock_id != CLOCK_TAI);
 	INIT_LIST_HEAD(&timer->node);
 	timer->expires = 0;
 	timer->function = NULL;
 	timer->base = this_cpu_base();
 	timer->state = HRTIMER_STATE_INACTIVE;
 	timer->mode = mode;
+	/* Linux: a relative CLOCK_REALTIME timer goes on the monotonic base; a TAI one stays. */
+	timer->is_real =
+		clock_id == CLOCK_TAI || (clock_id == CLOCK_REALTIME && !(mode & HRTIMER_MODE_REL));
+	timer->offs_real = 0;
+}
+
+/*
+ * A realtime timer set to wait for the date tim, with offs the date's offset over
+ * ktime_get_ns(): afterwards expires + offs_real == tim. A date before ktime_get_ns()'s 0 is
+ * due at once (expires 0, offs_real tim); KTIME_MAX, never, stays never whatever the date.
+ */
+static void set_expires_real(struct hrtimer *timer, uint64_t tim, uint64_t offs)
+{
+	if (tim == KTIME_MAX) {
+		timer->expires = KTIME_MAX;
+		timer->offs_real = 0;
+		return;
+	}
+	timer->expires = tim > offs ? tim - offs : 0;
+	timer->offs_real = tim - timer->expires;
+}
+
+/* A realtime timer brought to the date's offset now (not on a queue: its place would change). */
+static void hrtimer_update_real(struct hrtimer *timer)
+{
+	uint64_t offs = ktime_get_real_offset_ns();
+
+	if (timer->is_real && timer->offs_real != offs && timer->expires != KTIME_MAX)
+		set_expires_real(timer, timer->expires + timer->offs_real, offs);
+}
+
+/* The time a trace event shows: on the timer's own clock, as Linux's (a date if realtime). */
+static uint64_t base_time(const struct hrtimer *timer, uint64_t ns)
+{
+	return timer->is_real && ns != KTIME_MAX ? ns + timer->offs_real : ns;
 }
 
 /* Lock the base timer is on. It may move meanwhile (hrtimer_start): then try the new one. */
@@ -97,18 +143,30 @@ static struct hrtimer_cpu_base *lock_hrtimer_base(struct hrtimer *timer, unsigne
 	}
 }
 
-/* Into the queue, before the first later timer. Returns whether it is now the first. */
-static bool enqueue_hrtimer(struct hrtimer *timer, struct hrtimer_cpu_base *base)
+/* Onto base's list, before the first later timer. */
+static void hrtimer_insert(struct hrtimer *timer, struct hrtimer_cpu_base *base)
 {
 	struct hrtimer *pos;
 
-	lockdep_assert_held(&base->lock);
-	WARN_ON(timer->base != base || timer->state != HRTIMER_STATE_INACTIVE);
-	trace_hrtimer_start(timer, (void *)timer->function, timer->expires, timer->mode);
 	list_for_each_entry(pos, &base->active, node)
 		if (pos->expires > timer->expires)
 			break;
 	list_add_tail(&timer->node, &pos->node);
+}
+
+/*
+ * Into the queue, a realtime timer first moved to the date's offset now: read under the base's
+ * lock, which clock_was_set() takes after the offset changed, so no queued timer misses it.
+ * Returns whether it is now the first.
+ */
+static bool enqueue_hrtimer(struct hrtimer *timer, struct hrtimer_cpu_base *base)
+{
+	lockdep_assert_held(&base->lock);
+	WARN_ON(timer->base != base || timer->state != HRTIMER_STATE_INACTIVE);
+	hrtimer_update_real(timer);
+	trace_hrtimer_start(timer, (void *)timer->function, base_time(timer, timer->expires),
+			    timer->mode);
+	hrtimer_insert(timer, base);
 	timer->state = HRTIMER_STATE_ENQUEUED;
 	return base->active.next == &timer->node;
 }
@@ -140,11 +198,11 @@ void hrtimer_start(struct hrtimer *timer, uint64_t tim, enum hrtimer_mode mode)
 	if (timer->state == HRTIMER_STATE_ENQUEUED)
 		__remove_hrtimer(timer);
 	if (mode & HRTIMER_MODE_REL) {
-		uint64_t now = ktime_get_ns();
+		uint64_t now = timer->is_real ? ktime_get_real_ns() : ktime_get_ns();
 
 		tim = tim > KTIME_MAX - now ? KTIME_MAX : tim + now; /* saturated, as Linux's */
 	}
-	timer->expires = tim;
+	hrtimer_set_expires(timer, tim);
 	timer->mode = mode;
 	/* Move it to this CPU, unless its function runs on its own (it would lose the restart). */
 	if (new_base != base && base->running != timer) {
@@ -160,6 +218,70 @@ void hrtimer_start(struct hrtimer *timer, uint64_t tim, enum hrtimer_mode mode)
 			WARN_ON(!base->in_hrtirq); /* its function runs there: it programs its own */
 	}
 	spin_unlock_irqrestore(&base->lock, flags);
+}
+
+void hrtimer_set_expires(struct hrtimer *timer, uint64_t tim)
+{
+	if (timer->is_real)
+		set_expires_real(timer, tim, ktime_get_real_offset_ns());
+	else
+		timer->expires = tim;
+}
+
+void hrtimer_start_expires(struct hrtimer *timer)
+{
+	/* The date it waits for, exactly: expires + offs_real (see struct hrtimer). */
+	hrtimer_start(timer, base_time(timer, timer->expires), HRTIMER_MODE_ABS);
+}
+
+void hrtimer_update_expires(struct hrtimer *timer)
+{
+	unsigned long flags;
+	struct hrtimer_cpu_base *base = lock_hrtimer_base(timer, &flags);
+
+	if (timer->state != HRTIMER_STATE_ENQUEUED && base->running != timer)
+		hrtimer_update_real(timer);
+	spin_unlock_irqrestore(&base->lock, flags);
+}
+
+/*
+ * The date was set: on each CPU's queue, the realtime timers taken off and put back in their
+ * new places (Linux's clock_was_set, retrigger_next_event on each CPU). This CPU's APIC is
+ * programmed for its new first timer at once; another CPU's is not (only a CPU programs its
+ * own, and Lucid sends no IPI for it): its tick, never more than TICK_NSEC away, runs what the
+ * change made due and programs the rest. Then timerfd's files (Linux calls it from here too).
+ * Callers are one at a time (do_settimeofday64's mutex): offs stays the date's throughout.
+ */
+void clock_was_set(void)
+{
+	uint64_t offs = ktime_get_real_offset_ns();
+
+	for (int cpu = 0; cpu < num_online_cpus(); cpu++) {
+		struct hrtimer_cpu_base *base = &hrtimer_bases[cpu];
+		struct hrtimer *timer, *tmp;
+		LIST_HEAD(moved);
+		unsigned long flags = spin_lock_irqsave(&base->lock);
+
+		list_for_each_entry_safe(timer, tmp, &base->active, node)
+			if (timer->is_real)
+				list_move_tail(&timer->node, &moved);
+		list_for_each_entry_safe(timer, tmp, &moved, node) {
+			list_del(&timer->node);
+			hrtimer_update_real(timer);
+			hrtimer_insert(timer, base);
+		}
+		/* Every queued one moved (but those due at once: a date before the boot). */
+		list_for_each_entry(timer, &base->active, node)
+			WARN_ON(timer->is_real && timer->expires != KTIME_MAX && timer->expires &&
+				timer->offs_real != offs);
+		if (base == this_cpu_base() && !list_empty(&base->active)) {
+			base->next_event = KTIME_MAX; /* the first may have moved later: program it */
+			hrtimer_reprogram(base,
+					  list_first_entry(&base->active, struct hrtimer, node)->expires);
+		}
+		spin_unlock_irqrestore(&base->lock, flags);
+	}
+	timerfd_clock_was_set();
 }
 
 int hrtimer_try_to_cancel(struct hrtimer *timer)
@@ -227,7 +349,7 @@ static void __run_hrtimer(struct hrtimer_cpu_base *base, struct hrtimer *timer, 
 	__remove_hrtimer(timer);
 	base->running = timer;
 	spin_unlock(&base->lock);
-	trace_hrtimer_expire_entry(timer, (void *)timer->function, now);
+	trace_hrtimer_expire_entry(timer, (void *)timer->function, base_time(timer, now));
 	restart = timer->function(timer);
 	trace_hrtimer_expire_exit(timer);
 	spin_lock(&base->lock);

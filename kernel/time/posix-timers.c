@@ -11,12 +11,12 @@
  *			to a helper thread that sigwaitinfo()s and starts the program's function);
  *	SIGEV_NONE	nothing: timer_gettime says how long is left.
  *
- * How: each timer is an hrtimer (kernel/time/hrtimer.c), which counts on ktime_get_ns(). That
- * serves every clock a timer may use here: CLOCK_MONOTONIC and CLOCK_BOOTTIME are it (Lucid
- * never suspends), and CLOCK_REALTIME (with TAI and the alarm clocks) is it plus a constant,
- * since nothing sets the date after boot; so an absolute CLOCK_REALTIME time is moved onto
- * ktime_get_ns() once, as the timer is set. The CPU-time clocks are counted by the tick
- * instead (kernel/time/posix-cpu-timers.c).
+ * How: each timer is an hrtimer (kernel/time/hrtimer.c), set up anew at each timer_settime
+ * as Linux's common_hrtimer_arm: an absolute time on a date's clock (CLOCK_REALTIME, TAI,
+ * CLOCK_REALTIME_ALARM) on the realtime base, whose timers clock_was_set moves when the date
+ * is set; every relative time, and the other clocks' (CLOCK_MONOTONIC and CLOCK_BOOTTIME are
+ * one here: Lucid never suspends), on the monotonic one. The CPU-time clocks are counted by
+ * the tick instead (kernel/time/posix-cpu-timers.c).
  *
  * One signal per timer at most (POSIX; Linux's preallocated sigqueue): each timer owns one
  * queue entry, and an expiry while it is still pending adds to its overrun count instead of
@@ -273,9 +273,12 @@ void posixtimer_rearm(struct ksiginfo *info)
 	flags = spin_lock_irqsave(&posix_timers_lock);
 	timr = find_timer(info->timer_id);
 	if (timr && timr->it_interval && timr->it_requeue_pending == info->sys_private) {
+		/* Off the queue while its signal was out: the date may have moved meanwhile. */
+		if (!timr->it_cpu)
+			hrtimer_update_expires(&timr->timer);
 		timr->it_overrun += timer_forward(timr, timer_now(timr));
 		if (!timr->it_cpu)
-			hrtimer_start(&timr->timer, timr->timer.expires, HRTIMER_MODE_ABS);
+			hrtimer_start_expires(&timr->timer);
 		timr->it_active = true;
 		timr->it_overrun_last = timr->it_overrun;
 		timr->it_overrun = -1;
@@ -421,6 +424,8 @@ static void timer_get(struct k_itimer *timr, struct __kernel_itimerspec *cur)
 		cur->it_interval = ns_to_timespec(timr->it_interval);
 	else if (!timr->it_active && !sig_none)
 		return; /* a one-shot that fired, or never set */
+	if (!timr->it_cpu)
+		hrtimer_update_expires(&timr->timer); /* a date's, not queued: as the date is now */
 	now = timer_now(timr);
 	/* A signal out, or nothing to send: where the timer would be had it been re-armed. */
 	if (timr->it_interval && ((timr->it_requeue_pending & REQUEUE_PENDING) || sig_none))
@@ -488,16 +493,21 @@ static int timer_set(struct k_itimer *timr, int flags, const struct __kernel_iti
 		return 0; /* it_value 0: disarmed */
 	timr->it_interval = timespec_to_ns(&new->it_interval);
 	now = timer_now(timr);
-	if (flags & TIMER_ABSTIME) {
-		uint64_t offset = timr->it_cpu ? 0 : ktime_clock_offset(timr->it_clock);
-
-		value = value == KTIME_MAX ? value : value > offset ? value - offset : 0;
-	} else {
+	if (!(flags & TIMER_ABSTIME))
 		value = value > KTIME_MAX - now ? KTIME_MAX : now + value;
+	if (timr->it_cpu) {
+		timr->it_cpu_expires = value;
+	} else {
+		/* Not queued, its function not running (cancelled above): it may be set up anew. */
+		bool real = (flags & TIMER_ABSTIME) && is_realtime_clock(timr->it_clock);
+
+		hrtimer_init(&timr->timer, real ? CLOCK_REALTIME : CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS);
+		timr->timer.function = posix_timer_fn;
+		hrtimer_set_expires(&timr->timer, value); /* a date: converted (struct hrtimer) */
+		if (!sig_none)
+			hrtimer_start_expires(&timr->timer);
 	}
-	*timer_expires(timr) = value;
-	if (!sig_none && !timr->it_cpu)
-		hrtimer_start(&timr->timer, value, HRTIMER_MODE_ABS);
 	timr->it_active = !sig_none;
 	return 0;
 }

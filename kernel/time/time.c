@@ -3,9 +3,9 @@
  * kernel/time/posix-timers.c and hrtimer.c, their entry points).
  *
  * Every clock here is the TSC-based ktime_get_ns() but the CPU-time clocks, which count the
- * thread's or the process's user and system time (at the tick). CLOCK_REALTIME adds where the battery-backed CMOS clock stood at boot
- * (timekeeping_init, arch/x86_64/rtc.c), so dates are real; nothing sets it later (no
- * settimeofday, no NTP), so it moves exactly as CLOCK_MONOTONIC does.
+ * thread's or the process's user and system time (at the tick). CLOCK_REALTIME adds the date
+ * (offs_real, kernel/time/timekeeping.c): the CMOS clock's at boot, or what clock_settime and
+ * settimeofday set since. No NTP: between two settings it moves exactly as CLOCK_MONOTONIC.
  */
 #include "kernel/syscalls.h"
 #include "kernel/sched/sched.h"
@@ -16,7 +16,6 @@
 #include "kernel/time/posix-timers.h"
 #include "kernel/sched/cputime.h"
 #include "arch/x86_64/uaccess.h"
-#include "arch/x86_64/rtc.h"
 #include "lib/errno.h"
 
 #define HRES_NSEC 1 /* clock_getres of a clock read from the TSC, as Linux's hres clocks */
@@ -27,34 +26,13 @@ struct __kernel_old_timeval {
 	long tv_sec, tv_usec;
 };
 
-static uint64_t realtime_at_boot_ns; /* CLOCK_REALTIME when ktime_get_ns() read 0 */
-
-void timekeeping_init(void)
+/*
+ * The clocks that read the date (Linux's, whose timers are on the realtime base: the alarm
+ * clock's too). An absolute time on them waits for a date, and moves when it is set.
+ */
+bool is_realtime_clock(int clock)
 {
-	int64_t now = mach_get_cmos_time();
-	uint64_t since_boot = ktime_get_ns();
-	uint64_t real = now > 0 ? (uint64_t)now * NSEC_PER_SEC : 0; /* a clock before 1970: 0 */
-
-	realtime_at_boot_ns = real > since_boot ? real - since_boot : 0;
-	update_vsyscall(); /* the vDSO's CLOCK_REALTIME too (once it has its page) */
-}
-
-uint64_t ktime_get_real_offset_ns(void)
-{
-	return realtime_at_boot_ns;
-}
-
-uint64_t ktime_get_real_ns(void)
-{
-	return realtime_at_boot_ns + ktime_get_ns();
-}
-
-uint64_t ktime_clock_offset(int clock)
-{
-	bool real = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE ||
-		    clock == CLOCK_REALTIME_ALARM || clock == CLOCK_TAI;
-
-	return real ? realtime_at_boot_ns : 0;
+	return clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_ALARM || clock == CLOCK_TAI;
 }
 
 /*
@@ -130,13 +108,90 @@ long sys_gettimeofday(struct __kernel_old_timeval __user *tv, void __user *tz)
 	uint64_t ns = ktime_get_real_ns();
 	struct __kernel_old_timeval t = {(long)(ns / NSEC_PER_SEC),
 					 (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC)};
-	static const int zero_tz[2]; /* struct timezone: UTC, no DST */
+	struct timezone z = sys_tz; /* what settimeofday last set: UTC at boot */
 
 	if (tv && copy_to_user(tv, &t, sizeof(t)))
 		return -EFAULT;
-	if (tz && copy_to_user(tz, zero_tz, sizeof(zero_tz)))
+	if (tz && copy_to_user(tz, &z, sizeof(z)))
 		return -EFAULT;
 	return 0;
+}
+
+/*
+ * Setting the date and the timezone (Linux's do_sys_settimeofday64): the date's range first,
+ * then the caller's right (CAP_SYS_TIME: everyone is root on Lucid, so it is always there),
+ * then the timezone (within 15 hours of Greenwich), then the date itself. The timezone is
+ * only remembered, for gettimeofday (sys_tz): the clocks stay UTC. (Linux's first timezone
+ * set with no time also "warps" a clock the firmware keeps in local time; Lucid's CMOS clock
+ * is read as UTC, so there is nothing to warp.)
+ */
+#define TZ_MINUTESWEST_MAX (15 * 60)
+
+static long do_sys_settimeofday64(const struct __kernel_timespec *tv, const struct timezone *tz)
+{
+	if (tv && (tv->tv_sec < 0 || tv->tv_nsec < 0 || tv->tv_nsec >= (long)NSEC_PER_SEC ||
+		   tv->tv_sec >= TIME_SETTOD_SEC_MAX))
+		return -EINVAL; /* timespec64_valid_settod */
+	if (tz) {
+		if (tz->tz_minuteswest > TZ_MINUTESWEST_MAX ||
+		    tz->tz_minuteswest < -TZ_MINUTESWEST_MAX)
+			return -EINVAL;
+		sys_tz = *tz;
+		update_vsyscall_tz();
+	}
+	if (tv)
+		return do_settimeofday64((uint64_t)tv->tv_sec * NSEC_PER_SEC +
+					 (uint64_t)tv->tv_nsec);
+	return 0;
+}
+
+/*
+ * clock_settime: only CLOCK_REALTIME can be set, in Linux's order of checks: a clock that has
+ * no clock_set (every other named clock, an unknown id) -EINVAL; then the timespec (-EFAULT);
+ * then the clock's own: a CPU-time clock "can never be reset", -EPERM once its id is found
+ * good (-EINVAL otherwise), as Linux's posix_cpu_clock_set; a dynamic clock's fd, of which
+ * Lucid has none, -EINVAL. CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID have no
+ * clock_set in Linux either: -EINVAL.
+ */
+long sys_clock_settime(int which_clock, const struct __kernel_timespec __user *tp)
+{
+	struct __kernel_timespec ts;
+	uint64_t ns;
+
+	if (which_clock >= 0 && which_clock != CLOCK_REALTIME)
+		return -EINVAL;
+	if (copy_from_user(&ts, tp, sizeof(ts)))
+		return -EFAULT;
+	if (which_clock < 0) {
+		if ((which_clock & CLOCKFD_MASK) == CLOCKFD)
+			return -EINVAL;
+		return cpu_clock_read(which_clock, &ns) ? -EINVAL : -EPERM;
+	}
+	return do_sys_settimeofday64(&ts, NULL);
+}
+
+/*
+ * settimeofday: a struct timeval (microseconds: more than a million of them -EINVAL, exactly a
+ * million passes here and fails as a timespec, as Linux's check lets it), a struct timezone,
+ * either NULL. Both read (-EFAULT) before anything is checked or set.
+ */
+long sys_settimeofday(const struct __kernel_old_timeval __user *utv,
+		      const struct timezone __user *utz)
+{
+	struct __kernel_old_timeval tv;
+	struct __kernel_timespec ts;
+	struct timezone tz;
+
+	if (utv) {
+		if (copy_from_user(&tv, utv, sizeof(tv)))
+			return -EFAULT;
+		if (tv.tv_usec > (long)USEC_PER_SEC || tv.tv_usec < 0)
+			return -EINVAL;
+		ts = (struct __kernel_timespec){tv.tv_sec, tv.tv_usec * (long)NSEC_PER_USEC};
+	}
+	if (utz && copy_from_user(&tz, utz, sizeof(tz)))
+		return -EFAULT;
+	return do_sys_settimeofday64(utv ? &ts : NULL, utz ? &tz : NULL);
 }
 
 /*
@@ -153,16 +208,17 @@ long sys_time(long __user *tloc)
 }
 
 /*
- * Asleep until ktime_get_ns() reads end, or a signal comes. The wakeup is an hrtimer's
- * (Linux's do_nanosleep), queued for end itself: the sleep ends within the timer interrupt's
- * latency of end, not at the next tick, and never before it (the timer does not run before
- * its time; a wakeup for another reason sleeps again).
+ * Asleep until ktime_get_ns() reads end (real: until the date is end), or a signal comes. The
+ * wakeup is an hrtimer's (Linux's do_nanosleep), queued for end itself: the sleep ends within
+ * the timer interrupt's latency of end, not at the next tick, and never before it (the timer
+ * does not run before its time; a wakeup for another reason sleeps again). A date's timer is
+ * on the realtime base: setting the date moves it (clock_was_set).
  */
-static void sleep_until(uint64_t end)
+static void sleep_until(uint64_t end, bool real)
 {
 	struct hrtimer_sleeper sl;
 
-	hrtimer_init_sleeper(&sl, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_init_sleeper(&sl, real ? CLOCK_REALTIME : CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	/*
 	 * Asleep before the timer is queued and before the look for a signal, never after: a
 	 * wakeup (the timer's, a signal's) between the look and schedule() then finds the task
@@ -186,20 +242,22 @@ static void sleep_until(uint64_t end)
  * otherwise (a stop and SIGCONT) restart_syscall sleeps on to the same end; an absolute one
  * just starts again (-ERESTARTNOHAND). A kernel command's sleep ends with -EINTR.
  *
- * clock is a ktime_get_ns() reading for every clock but the CPU-time ones (a negative id, its
- * pid filled in: see sys_clock_nanosleep). Those move only at the tick, for the tasks they
- * count: the sleeper looks at its clock each tick (Linux arms a CPU timer), and ends when its
- * task is gone.
+ * end is a ktime_get_ns() reading for every clock but the CPU-time ones (a negative id, its
+ * pid filled in: see sys_clock_nanosleep) and the absolute sleeps on a date (real: an end on
+ * CLOCK_REALTIME, which a change of date moves, as Linux's hrtimer on its realtime base).
+ * The CPU clocks move only at the tick, for the tasks they count: the sleeper looks at its
+ * clock each tick (Linux arms a CPU timer), and ends when its task is gone.
  */
 static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int clock, bool abs)
 {
 	struct task *t = current;
 	bool cpu = clock < 0, armed = false;
+	bool real = abs && is_realtime_clock(clock);
 	uint64_t now;
 
 	for (;;) {
 		if (!cpu)
-			now = ktime_get_ns();
+			now = real ? ktime_get_real_ns() : ktime_get_ns();
 		else if (cpu_clock_read(clock, &now))
 			return 0; /* the task it counts has been reaped */
 		/* Linux queues the timer even for an end already past: it runs at once. */
@@ -207,7 +265,7 @@ static long do_nanosleep(uint64_t end, struct __kernel_timespec __user *rem, int
 			return 0;
 		if (signal_pending_current())
 			break;
-		sleep_until(cpu ? ktime_get_ns() + TICK_NSEC : end);
+		sleep_until(cpu ? ktime_get_ns() + TICK_NSEC : end, real);
 		armed = true;
 	}
 	/* A signal ended it. */
@@ -280,15 +338,9 @@ long sys_clock_nanosleep(int which_clock, int flags, const struct __kernel_times
 		if (!CPUCLOCK_PID(which_clock)) /* the caller's process, by its pid from now on */
 			which_clock =
 				MAKE_PROCESS_CPUCLOCK(current->tgid, CPUCLOCK_WHICH(which_clock));
-	} else if (abs) {
-		/* do_nanosleep counts on ktime_get_ns(): a CLOCK_REALTIME end is moved onto it. */
-		uint64_t offset = ktime_clock_offset(which_clock);
-
-		if (ns != KTIME_MAX)
-			ns = ns > offset ? ns - offset : 0;
-	} else {
+	} else if (!abs) {
 		now = ktime_get_ns(); /* a relative sleep is the same length on every clock */
-	}
+	} /* an absolute end stays as given: a date on the CLOCK_REALTIME kind (do_nanosleep) */
 	if (abs)
 		return do_nanosleep(ns, NULL, which_clock, true);
 	return do_nanosleep(ns > KTIME_MAX - now ? KTIME_MAX : now + ns, rmtp, which_clock, false);

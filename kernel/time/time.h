@@ -12,18 +12,37 @@
 /* Nanoseconds since the TSC was calibrated at boot; 0 before that. */
 uint64_t ktime_get_ns(void);
 /*
- * CLOCK_REALTIME: nanoseconds since 1970-01-01 00:00:00 UTC (Linux's ktime_get_real_ns), the
- * CMOS clock read at boot (timekeeping_init) plus ktime_get_ns() since.
+ * CLOCK_REALTIME: nanoseconds since 1970-01-01 00:00:00 UTC (Linux's ktime_get_real_ns):
+ * ktime_get_ns() plus offs_real (kernel/time/timekeeping.c), the CMOS clock's date at boot
+ * until a program sets the date.
  */
 uint64_t ktime_get_real_ns(void);
-/*
- * What a clock (a Linux clock id) reads above ktime_get_ns(): the date at boot for the
- * CLOCK_REALTIME kind, 0 for the others. Constant: nothing sets the date after boot.
- */
-uint64_t ktime_clock_offset(int clock);
 void timekeeping_init(void);
+/* CLOCK_REALTIME, CLOCK_REALTIME_ALARM, CLOCK_TAI: an absolute time on them is a date. */
+bool is_realtime_clock(int clock);
 /* The nanoseconds CLOCK_REALTIME adds to ktime_get_ns() (Linux's offs_real): the vDSO's too. */
 uint64_t ktime_get_real_offset_ns(void);
+/*
+ * The last second a date may be set to (Linux's TIME_SETTOD_SEC_MAX): KTIME_SEC_MAX less 30
+ * years of uptime, so that CLOCK_REALTIME cannot overflow while the machine runs.
+ */
+#define KTIME_SEC_MAX_SETTOD (INT64_MAX / (int64_t)NSEC_PER_SEC)
+#define TIME_UPTIME_SEC_MAX (30LL * 365 * 24 * 3600)
+#define TIME_SETTOD_SEC_MAX (KTIME_SEC_MAX_SETTOD - TIME_UPTIME_SEC_MAX)
+/*
+ * Set CLOCK_REALTIME to ts_ns (Linux's do_settimeofday64): 0, or -EINVAL for a date before
+ * the boot or past TIME_SETTOD_SEC_MAX. The vDSO's data and every timer waiting for a date
+ * follow (clock_was_set). May sleep.
+ */
+int do_settimeofday64(uint64_t ts_ns);
+/* gettimeofday's struct timezone, as settimeofday left it (Linux's sys_tz): UTC at boot. */
+struct timezone {
+	int tz_minuteswest;
+	int tz_dsttime;
+};
+extern struct timezone sys_tz;
+/* sys_tz into the vDSO's data, for its gettimeofday (Linux's update_vsyscall_tz). */
+void update_vsyscall_tz(void);
 /*
  * The vDSO's data brought up to date (kernel/time/vsyscall.c): at boot, and at CPU 0's tick.
  * The coarse clocks are what it stored last: real, CLOCK_REALTIME_COARSE's, else

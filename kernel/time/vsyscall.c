@@ -3,7 +3,8 @@
  * copies the timekeeping the vDSO needs into struct vdso_data ([vvar], arch/x86_64/vdso.h),
  * and the coarse clocks are read from there, by the vDSO and the system calls alike.
  *
- * Written at boot (vdso_init) and at every tick of CPU 0 (kernel/time/timer.c, beside jiffies),
+ * Written at boot (vdso_init), at every tick of CPU 0 (kernel/time/timer.c, beside jiffies) and
+ * when the date is set (do_settimeofday64, kernel/time/timekeeping.c),
  * by one writer at a time (vdso_lock), inside the data's seqcount: seq odd while the fields
  * change, so a reader in user space, which cannot take a lock, reads again when it saw a
  * write in progress or a different seq after its reads (arch/x86_64/entry/vdso/).
@@ -48,6 +49,19 @@ void update_vsyscall(void)
 	barrier();
 	WRITE_ONCE(vd->seq, vd->seq + 1); /* even again: the data is whole */
 	spin_unlock_irqrestore(&vdso_lock, flags);
+}
+
+struct timezone sys_tz; /* UTC, no DST, until settimeofday says otherwise */
+
+void update_vsyscall_tz(void)
+{
+	struct vdso_data *vd = vdso_data;
+
+	if (!vd)
+		return;
+	/* No seqcount, as Linux's: two ints, each written whole, only by settimeofday. */
+	WRITE_ONCE(vd->tz_minuteswest, sys_tz.tz_minuteswest);
+	WRITE_ONCE(vd->tz_dsttime, sys_tz.tz_dsttime);
 }
 
 /*
