@@ -27,6 +27,7 @@ import inspect
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -248,7 +249,19 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
             json.dump(times, f, indent=0, sort_keys=True)
 
 
+def default_signals():
+    """Start every test, and every host program a test compares Lucid with, with SIGINT and
+    SIGQUIT as a terminal's shell gives them. A runner started in the background of a script
+    (`make test &` without job control) or under a shell that ignores them inherits them
+    ignored, and so would a host bash's children: its ^C-ed `sleep 10` would run on and the
+    host side of test_interactive fail. Linux's exec keeps an ignored signal ignored; a handled
+    one (Python's KeyboardInterrupt) is reset to the default."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def main():
+    default_signals()
     ap = argparse.ArgumentParser()
     ap.add_argument("--unit", nargs="*", default=[])
     ap.add_argument("--qemu", default=None)
