@@ -1,0 +1,19 @@
+"""Signals between threads and queued with a value, judged by Linux: tests/user/sigretarget.c
+(Linux's retarget_shared_pending: a process's signal its chosen thread blocks goes to a sibling
+that takes it) and tests/user/sigqueueinfo.c (rt_sigqueueinfo, rt_tgsigqueueinfo, sigqueue(3)
+with musl and with glibc) print the same on the host's Linux and in Lucid.
+"""
+from test_signals import same_as_linux
+from test_threads import same_as_linux_glibc
+
+
+def test_shared_signal_handed_to_a_thread_that_takes_it(lucid):
+    same_as_linux(lucid, "sigretarget")
+
+
+def test_sigqueueinfo_musl(lucid):
+    same_as_linux(lucid, "sigqueueinfo")
+
+
+def test_sigqueueinfo_glibc(lucid):
+    same_as_linux_glibc(lucid, "sigqueueinfo")
