@@ -192,6 +192,17 @@ long sys_setitimer(int which, const struct itimerval __user *value, struct itime
 	return 0;
 }
 
+void itimer_real_takeover(struct task *t, struct task *old_leader)
+{
+	if (!del_timer(&old_leader->real_timer)) /* from now on it_real_fn cannot run for it */
+		return;
+	t->it_real_incr = old_leader->it_real_incr;
+	t->real_timer.expires = old_leader->real_timer.expires;
+	t->real_timer.fn = it_real_fn;
+	t->real_timer.data = t;
+	add_timer(&t->real_timer);
+}
+
 /* do_exit: the process is going, and its alarm with it (after this, it_real_fn cannot run). */
 void exit_itimers(struct task *t)
 {

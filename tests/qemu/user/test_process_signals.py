@@ -17,3 +17,9 @@ def test_sigqueueinfo_musl(lucid):
 
 def test_sigqueueinfo_glibc(lucid):
     same_as_linux_glibc(lucid, "sigqueueinfo")
+
+
+def test_exec_by_a_thread_keeps_the_alarm(lucid):
+    # Linux's de_thread keeps the process's ITIMER_REAL: an execve by a thread other than the
+    # leader, then by the leader, finds it armed with its interval.
+    same_as_linux(lucid, "execalarm")
