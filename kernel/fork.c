@@ -266,6 +266,7 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	c->rt_priority = p->rt_priority;
 	c->prio = p->prio;
 	c->execed = true; /* a program, as its parent */
+	c->forknoexec = true; /* until its execve: setpgid by its parent is EACCES after */
 	c->parent = thread ? NULL : leader;
 	c->ppid = thread ? 0 : leader->pid; /* getppid: the process (a thread: its leader's) */
 	if (flags & CLONE_CHILD_CLEARTID)

@@ -13,8 +13,13 @@
  * of its own with no terminal (setsid), as init does for the login bash, and bash for each job.
  *
  * The rules hold a process to its own session: setpgid moves only the caller or a child of
- * it, never a session leader, and only into a group of the same session. What Lucid leaves out:
- * EACCES for a child that has already called execve (nothing records that yet).
+ * it, never a session leader, only into a group of the same session, and a child only until it
+ * calls execve (EACCES after: its program may rely on its group, Linux's PF_FORKNOEXEC).
+ *
+ * The ids are the process's, as Linux keeps them in the signal_struct its threads share; Lucid
+ * keeps a copy in each thread (a new one copies its creator's: kernel/kthread.c), so a change
+ * writes every thread's under task_list_lock (set_process_ids), and getpgrp, getpgid(tid) and
+ * /proc/PID/task/TID/stat agree in every thread.
  */
 #include "kernel/session.h"
 #include "kernel/sched/sched.h"
@@ -62,17 +67,31 @@ int session_of_pgrp(int pgrp)
 	return sid;
 }
 
+/* Every thread of leader's process in group pgrp of session sid. Under task_list_lock. */
+static void set_process_ids(struct task *leader, int pgrp, int sid)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->group_leader == leader) {
+			t->pgrp = pgrp;
+			t->sid = sid;
+		}
+	}
+}
+
 /* setsid(): a new session and group, both the caller's pid, with no controlling terminal. */
 long sys_setsid(void)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	struct task *p = current;
+	struct task *p = current->group_leader; /* the process: named by its pid, as Linux's */
 	long ret = -EPERM;
 
 	/* A group leader cannot leave its group behind in the old session; nor can anyone whose
 	 * pid names a group already (Linux: pid_task(sid, PIDTYPE_PGID)). */
 	if (!find_pgrp_member(p->pid)) {
-		p->sid = p->pgrp = p->pid;
+		set_process_ids(p, p->pid, p->pid);
 		ret = p->sid;
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
@@ -109,9 +128,11 @@ long sys_getpgrp(void)
 
 /*
  * setpgid(pid, pgid): moves the caller or one of its children (pid 0: the caller) into group
- * pgid of its session (0: a new group named by pid). The errors, in Linux's order: EINVAL for
- * a negative pgid, ESRCH for a pid that is neither, EPERM for a child in another session, a
- * session leader, or a group that does not exist in this session.
+ * pgid of its session (0: a new group named by pid), every thread of it. The errors, in
+ * Linux's order: EINVAL for a negative pgid, ESRCH for no such pid, EINVAL for a thread that is
+ * not its process's leader, EPERM for a child in another session, EACCES for a child that has
+ * called execve, ESRCH for a pid that is neither the caller nor its child, EPERM for a session
+ * leader or a group that does not exist in this session.
  */
 long sys_setpgid(int pid, int pgid)
 {
@@ -129,11 +150,24 @@ long sys_setpgid(int pid, int pgid)
 	flags = spin_lock_irqsave(&task_list_lock);
 	t = find_task(pid);
 	err = -ESRCH;
-	if (!t || (t != p && t->parent != p))
+	if (!t)
 		goto out;
+	err = -EINVAL;
+	if (t->group_leader != t) /* a thread's id: only a process has a group */
+		goto out;
+	if (t != p && t->parent == p) {
+		err = -EPERM;
+		if (t->sid != p->sid)
+			goto out;
+		err = -EACCES;
+		if (!t->forknoexec)
+			goto out;
+	} else {
+		err = -ESRCH;
+		if (t != p)
+			goto out;
+	}
 	err = -EPERM;
-	if (t != p && t->sid != p->sid)
-		goto out;
 	if (t->sid == t->pid) /* a session leader stays the leader of its group */
 		goto out;
 	if (pgid != pid) {
@@ -141,7 +175,7 @@ long sys_setpgid(int pid, int pgid)
 		if (!g || g->sid != p->sid)
 			goto out;
 	}
-	t->pgrp = pgid;
+	set_process_ids(t, pgid, t->sid);
 	err = 0;
 out:
 	spin_unlock_irqrestore(&task_list_lock, flags);

@@ -23,3 +23,10 @@ def test_exec_by_a_thread_keeps_the_alarm(lucid):
     # Linux's de_thread keeps the process's ITIMER_REAL: an execve by a thread other than the
     # leader, then by the leader, finds it armed with its interval.
     same_as_linux(lucid, "execalarm")
+
+
+def test_setpgid_moves_every_thread(lucid):
+    # setpgid of a threaded child, by its parent and by one of its threads: every thread
+    # reports the new group (getpgrp, getpgid, /proc/self/task/TID/stat); EINVAL for a
+    # thread's id, EACCES for a child after its execve, ESRCH for one that is no child.
+    same_as_linux(lucid, "pgrpthreads")
