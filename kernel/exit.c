@@ -31,6 +31,7 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/signal.h"
+#include "kernel/session.h"
 #include "kernel/time/timer.h"
 #include "kernel/time/posix-timers.h"
 #include "kernel/drivers/tty.h"
@@ -125,6 +126,7 @@ void __noreturn do_exit(int code)
 		if (leader->group_exit)
 			leader->wait_status = leader->group_exit_code;
 		forget_original_parent(leader);
+		kill_orphaned_pgrp(leader, NULL); /* its group may lose its last link outside */
 		tty_exit(leader); /* a session leader lets go of its terminal */
 		exit_itimers(leader);
 	}

@@ -51,6 +51,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/signal.h"
+#include "kernel/session.h"
 #include "kernel/sched/cputime.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/fpu.h"
@@ -526,6 +527,8 @@ void forget_original_parent(struct task *p)
 		t->ppid = reaper->pid;
 		if (zombie)
 			__do_notify_parent(t, t->wait_status);
+		else if (t->group_leader == t)
+			__kill_orphaned_pgrp(t, p); /* p was, perhaps, its group's link */
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	for (;;) {

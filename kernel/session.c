@@ -25,6 +25,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscalls.h"
+#include "kernel/locking/lockdep.h"
 #include "lib/errno.h"
 
 /* The task with this pid, zombies included (their ids still count), or NULL. Under the lock. */
@@ -180,4 +181,92 @@ long sys_setpgid(int pid, int pgid)
 out:
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return err;
+}
+
+/*
+ * Orphaned process groups (POSIX, Linux's kernel/exit.c). A group is orphaned when none of its
+ * processes has a parent in another group of the same session: no job-control shell is left
+ * that could continue it. So a job-control stop (SIGTSTP, SIGTTIN, SIGTTOU, not SIGSTOP) is
+ * discarded there (get_signal), the terminal answers EIO where it would send SIGTTIN or SIGTTOU
+ * (kernel/drivers/tty.c), and a group that becomes orphaned with a stopped process in it gets
+ * SIGHUP then SIGCONT (kill_orphaned_pgrp), so that it is neither stuck nor unaware. A process
+ * whose parent is init (or a kernel thread: pid 1 as the rescue console) links nothing, as
+ * Linux's is_global_init(p->real_parent): init does no job control.
+ */
+
+/* Linux's will_become_orphaned_pgrp: is pgrp orphaned, leaving ignored out? task_list_lock held. */
+static bool will_become_orphaned_pgrp(int pgrp, const struct task *ignored)
+{
+	struct task *p;
+
+	list_for_each_entry(p, &task_list, tasks)
+	{
+		struct task *parent = p->parent;
+
+		if (p->pgrp != pgrp || p->group_leader != p || p->reaped)
+			continue;
+		if (p == ignored || __atomic_load_n(&p->zombie, __ATOMIC_SEQ_CST) || !parent ||
+		    parent == child_reaper || !parent->mm)
+			continue;
+		if (parent->pgrp != pgrp && parent->sid == p->sid)
+			return false;
+	}
+	return true;
+}
+
+bool is_current_pgrp_orphaned(void)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	bool orphaned = will_become_orphaned_pgrp(current->pgrp, NULL);
+
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return orphaned;
+}
+
+/* Is a process of pgrp stopped (Linux's has_stopped_jobs)? task_list_lock held. */
+static bool has_stopped_jobs(int pgrp)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pgrp == pgrp && !t->reaped && __atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST))
+			return true;
+	}
+	return false;
+}
+
+void __kill_orphaned_pgrp(struct task *tsk, struct task *parent)
+{
+	const struct task *ignored = tsk;
+	struct task *p;
+	int pgrp = tsk->pgrp;
+
+	lockdep_assert_held(&task_list_lock);
+	if (!parent) /* tsk exits: its parent was, perhaps, its group's only link outside */
+		parent = tsk->parent;
+	else /* tsk's parent exits: it was, perhaps, tsk's group's only link outside */
+		ignored = NULL;
+	if (!parent || parent->pgrp == pgrp || parent->sid != tsk->sid ||
+	    !will_become_orphaned_pgrp(pgrp, ignored) || !has_stopped_jobs(pgrp))
+		return;
+	/* As Linux's __kill_pgrp_info with SEND_SIG_PRIV: from the kernel, each process once. */
+	list_for_each_entry(p, &task_list, tasks)
+	{
+		if (p->pgrp == pgrp && p->group_leader == p)
+			send_sig(SIGHUP, p);
+	}
+	list_for_each_entry(p, &task_list, tasks)
+	{
+		if (p->pgrp == pgrp && p->group_leader == p)
+			send_sig(SIGCONT, p);
+	}
+}
+
+void kill_orphaned_pgrp(struct task *tsk, struct task *parent)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+	__kill_orphaned_pgrp(tsk, parent);
+	spin_unlock_irqrestore(&task_list_lock, flags);
 }

@@ -50,6 +50,7 @@
 #include "kernel/locking/lockdep.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
+#include "kernel/session.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/time/posix-timers.h"
 #include "kernel/time/hrtimer.h"
@@ -67,6 +68,8 @@
 #define MAX_RT_QUEUED 1024 /* real-time signals queued per process (Linux: RLIMIT_SIGPENDING) */
 #define WSTOPPED_CODE 0x7f /* wait status of a stopped child: (sig << 8) | 0x7f */
 #define WCONTINUED_STATUS 0xffff /* wait status of a continued child */
+/* The stops a terminal's job control sends: discarded in an orphaned process group. */
+#define JOB_CONTROL_STOP_MASK (SIG_KERNEL_STOP_MASK & ~sigmask(SIGSTOP))
 
 static DEFINE_SPINLOCK(sig_lock);
 
@@ -994,6 +997,13 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 			do_signal_stop(0, false); /* another thread took the stop: stop with it */
 			continue;
 		}
+		/*
+		 * A job-control stop does nothing in an orphaned group (SIGSTOP always works): asked
+		 * here, before sig_lock, as task_list_lock comes first (Linux drops siglock for it).
+		 */
+		bool orphaned = (task_pending(t) & ~t->blocked & JOB_CONTROL_STOP_MASK) &&
+				is_current_pgrp_orphaned();
+
 		flags = spin_lock_irqsave(&sig_lock);
 		sig = next_signal(t);
 		if (!sig) {
@@ -1008,6 +1018,9 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		if (ka->handler == SIG_DFL && t == child_reaper)
 			ka->handler = SIG_IGN; /* sent while blocked: init ignores it still */
 		bool stop = ka->handler == SIG_DFL && sig_in(sig, SIG_KERNEL_STOP_MASK);
+		bool discard = stop && orphaned && sig_in(sig, JOB_CONTROL_STOP_MASK);
+		if (discard)
+			stop = false;
 		if (stop) { /* under the lock, so that a SIGCONT from now on ends it */
 			struct task *th;
 
@@ -1027,7 +1040,7 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		kfree(freed);
 		posixtimer_rearm(info); /* a periodic timer's signal taken: it goes again */
 
-		if (ka->handler == SIG_IGN)
+		if (ka->handler == SIG_IGN || discard)
 			continue;
 		if (ka->handler != SIG_DFL)
 			return sig;

@@ -30,3 +30,9 @@ def test_setpgid_moves_every_thread(lucid):
     # reports the new group (getpgrp, getpgid, /proc/self/task/TID/stat); EINVAL for a
     # thread's id, EACCES for a child after its execve, ESRCH for one that is no child.
     same_as_linux(lucid, "pgrpthreads")
+
+
+def test_orphaned_process_groups(lucid):
+    # Job-control stops are discarded in an orphaned group (SIGSTOP is not), and a group
+    # orphaned with a stopped process gets SIGHUP then SIGCONT (Linux's kill_orphaned_pgrp).
+    same_as_linux(lucid, "orphanpgrp")
