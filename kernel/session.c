@@ -206,7 +206,7 @@ static bool will_become_orphaned_pgrp(int pgrp, const struct task *ignored)
 		if (p->pgrp != pgrp || p->group_leader != p || p->reaped)
 			continue;
 		if (p == ignored || __atomic_load_n(&p->zombie, __ATOMIC_SEQ_CST) || !parent ||
-		    parent == child_reaper || !parent->mm)
+		    parent == child_reaper || !parent->execed)
 			continue;
 		if (parent->pgrp != pgrp && parent->sid == p->sid)
 			return false;

@@ -1383,7 +1383,6 @@ long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void __user *uinfo)
 	return do_rt_tgsigqueueinfo(tgid, pid, sig, &info);
 }
 
-
 /*
  * The process of t ends with code: its leader says so (new threads are killed at birth), and
  * every other thread gets SIGKILL (Linux's zap_other_threads). Called with sig_lock held.

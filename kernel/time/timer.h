@@ -32,7 +32,8 @@ struct task;
 void exit_itimers(struct task *t);
 /*
  * execve's de_thread: t takes the place of its process's old leader, which goes; the process's
- * alarm and ITIMER_REAL go on in t, as Linux's stay in the signal_struct its threads share.
+ * interval timers (alarm, ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF) go on in t, as Linux's stay
+ * in the signal_struct its threads share.
  */
 void itimer_real_takeover(struct task *t, struct task *old_leader);
 

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WAIT_STEPS 500 /* 500 x 10 ms: 5 s at most for the other thread */
+#define WAIT_STEPS 2000 /* 2000 x 10 ms: 20 s at most for the other thread (a loaded host) */
 
 static volatile sig_atomic_t usr2_by_worker, usr2_by_main, worker_ready, done;
 static pid_t main_tid;
@@ -70,9 +70,9 @@ static void *worker(void *arg)
 
 static void wait_ready(void)
 {
-	struct timespec step = {0, 1000 * 1000};
+	struct timespec step = {0, 10 * 1000 * 1000};
 
-	for (int i = 0; i < WAIT_STEPS * 10 && !worker_ready; i++)
+	for (int i = 0; i < WAIT_STEPS && !worker_ready; i++)
 		nanosleep(&step, NULL);
 }
 
@@ -126,10 +126,10 @@ int main(void)
 	child = fork();
 	if (child == 0) {
 		char path[64], stat[256];
-		struct timespec step = {0, 1000 * 1000};
+		struct timespec step = {0, 10 * 1000 * 1000};
 
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", me, main_tid);
-		for (int i = 0; i < WAIT_STEPS * 10; i++) {
+		for (int i = 0; i < WAIT_STEPS; i++) {
 			FILE *f = fopen(path, "r");
 			char *state = NULL;
 
@@ -145,7 +145,7 @@ int main(void)
 		kill(me, SIGUSR2);
 		_exit(0);
 	}
-	struct timespec limit = {5, 0};
+	struct timespec limit = {30, 0}; /* the child's look at /proc takes 20 s at most */
 	siginfo_t si;
 	int sig = sigtimedwait(&both, &si, &limit);
 	waitpid(child, NULL, 0);

@@ -36,3 +36,9 @@ def test_orphaned_process_groups(lucid):
     # Job-control stops are discarded in an orphaned group (SIGSTOP is not), and a group
     # orphaned with a stopped process gets SIGHUP then SIGCONT (Linux's kill_orphaned_pgrp).
     same_as_linux(lucid, "orphanpgrp")
+
+
+def test_cpu_itimers_count_the_whole_process(lucid):
+    # ITIMER_VIRTUAL and ITIMER_PROF are the process's: another thread sees them, and they fire
+    # on a sibling's CPU time while the thread that set them sleeps.
+    same_as_linux(lucid, "cpuitimer")
