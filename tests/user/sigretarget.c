@@ -24,7 +24,7 @@
 
 #define WAIT_STEPS 2000 /* 2000 x 10 ms: 20 s at most for the other thread (a loaded host) */
 
-static volatile sig_atomic_t usr2_by_worker, usr2_by_main, worker_ready, done;
+static volatile sig_atomic_t usr2_by_worker, usr2_by_main, worker_ready;
 static pid_t main_tid;
 
 static void on_usr2(int sig)
@@ -63,7 +63,7 @@ static void *worker(void *arg)
 	sigdelset(&only_usr2, SIGUSR2);
 	pthread_sigmask(SIG_SETMASK, &only_usr2, NULL);
 	worker_ready = 1;
-	while (!done)
+	for (;;)
 		pause();
 	return NULL;
 }
@@ -157,8 +157,8 @@ int main(void)
 	/* 3. Unblocked while pending, as a plain sigprocmask: the thread that unblocks takes it. */
 	usr2_by_worker = usr2_by_main = 0;
 	pthread_sigmask(SIG_BLOCK, &both, NULL);
-	done = 1;
-	pthread_kill(th, SIGUSR2); /* the worker ends its pause and its loop */
+	/* pause is a cancellation point: no window where a wakeup is lost, as a signal has one */
+	pthread_cancel(th);
 	pthread_join(th, NULL);
 	kill(getpid(), SIGUSR2);
 	pthread_sigmask(SIG_UNBLOCK, &both, NULL);
