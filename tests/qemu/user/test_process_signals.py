@@ -42,3 +42,14 @@ def test_cpu_itimers_count_the_whole_process(lucid):
     # ITIMER_VIRTUAL and ITIMER_PROF are the process's: another thread sees them, and they fire
     # on a sibling's CPU time while the thread that set them sleeps.
     same_as_linux(lucid, "cpuitimer")
+
+
+def test_orphaned_group_reads_the_terminal_eio(lucid):
+    # A background job whose parent has gone (its group is orphaned: its parent is init now)
+    # reads the terminal: EIO, where a watched job would get SIGTTIN, as Linux's
+    # __tty_check_change. The host has no terminal here to judge; the wait for it is bounded.
+    out = lucid.run("rm -f /tmp/orph; (sh -c 'sleep 1; cat < /dev/tty; echo status $? > /tmp/orph'"
+                    " 2>/tmp/orph.err &); for i in $(seq 100); do [ -s /tmp/orph ] && break; "
+                    "sleep 0.2; done; cat /tmp/orph.err /tmp/orph; rm -f /tmp/orph /tmp/orph.err",
+                    60)
+    assert out == "cat: read error: Input/output error\nstatus 1\n", out
