@@ -31,7 +31,9 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/traps.h"
 #include "kernel/signal.h"
+#include "kernel/session.h"
 #include "kernel/time/timer.h"
+#include "kernel/time/posix-timers.h"
 #include "kernel/drivers/tty.h"
 #include "kernel/sched/cputime.h"
 #include "kernel/shell/shell.h"
@@ -124,6 +126,7 @@ void __noreturn do_exit(int code)
 		if (leader->group_exit)
 			leader->wait_status = leader->group_exit_code;
 		forget_original_parent(leader);
+		kill_orphaned_pgrp(leader, NULL); /* its group may lose its last link outside */
 		tty_exit(leader); /* a session leader lets go of its terminal */
 		exit_itimers(leader);
 	}
@@ -161,7 +164,9 @@ int de_thread(struct task *t)
 		   __atomic_load_n(&leader->nr_threads, __ATOMIC_SEQ_CST) == 1);
 	if (leader != t) {
 		wait_event(&leader->exit_wait, READ_ONCE(leader->state) == TASK_DEAD);
-		exit_itimers(leader); /* its alarm ends with it: Lucid keeps it per task */
+		/* The alarm is the process's: t keeps it (Linux's signal_struct real_timer). */
+		itimer_real_takeover(t, leader);
+		exit_posix_timers(leader); /* the exec deletes them anyway, as Linux's */
 		unsigned long flags = spin_lock_irqsave(&task_list_lock);
 		t->pid = leader->pid; /* Linux's exchange_tids: the process keeps its pid */
 		leader->pid = old_tid;

@@ -51,6 +51,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/signal.h"
+#include "kernel/session.h"
 #include "kernel/sched/cputime.h"
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/fpu.h"
@@ -266,6 +267,7 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 	c->rt_priority = p->rt_priority;
 	c->prio = p->prio;
 	c->execed = true; /* a program, as its parent */
+	c->forknoexec = true; /* until its execve: setpgid by its parent is EACCES after */
 	c->parent = thread ? NULL : leader;
 	c->ppid = thread ? 0 : leader->pid; /* getppid: the process (a thread: its leader's) */
 	if (flags & CLONE_CHILD_CLEARTID)
@@ -525,6 +527,8 @@ void forget_original_parent(struct task *p)
 		t->ppid = reaper->pid;
 		if (zombie)
 			__do_notify_parent(t, t->wait_status);
+		else if (t->group_leader == t)
+			__kill_orphaned_pgrp(t, p); /* p was, perhaps, its group's link */
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	for (;;) {

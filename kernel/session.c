@@ -13,13 +13,19 @@
  * of its own with no terminal (setsid), as init does for the login bash, and bash for each job.
  *
  * The rules hold a process to its own session: setpgid moves only the caller or a child of
- * it, never a session leader, and only into a group of the same session. What Lucid leaves out:
- * EACCES for a child that has already called execve (nothing records that yet).
+ * it, never a session leader, only into a group of the same session, and a child only until it
+ * calls execve (EACCES after: its program may rely on its group, Linux's PF_FORKNOEXEC).
+ *
+ * The ids are the process's, as Linux keeps them in the signal_struct its threads share; Lucid
+ * keeps a copy in each thread (a new one copies its creator's: kernel/kthread.c), so a change
+ * writes every thread's under task_list_lock (set_process_ids), and getpgrp, getpgid(tid) and
+ * /proc/PID/task/TID/stat agree in every thread.
  */
 #include "kernel/session.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscalls.h"
+#include "kernel/locking/lockdep.h"
 #include "lib/errno.h"
 
 /* The task with this pid, zombies included (their ids still count), or NULL. Under the lock. */
@@ -62,17 +68,31 @@ int session_of_pgrp(int pgrp)
 	return sid;
 }
 
+/* Every thread of leader's process in group pgrp of session sid. Under task_list_lock. */
+static void set_process_ids(struct task *leader, int pgrp, int sid)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->group_leader == leader) {
+			t->pgrp = pgrp;
+			t->sid = sid;
+		}
+	}
+}
+
 /* setsid(): a new session and group, both the caller's pid, with no controlling terminal. */
 long sys_setsid(void)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	struct task *p = current;
+	struct task *p = current->group_leader; /* the process: named by its pid, as Linux's */
 	long ret = -EPERM;
 
 	/* A group leader cannot leave its group behind in the old session; nor can anyone whose
 	 * pid names a group already (Linux: pid_task(sid, PIDTYPE_PGID)). */
 	if (!find_pgrp_member(p->pid)) {
-		p->sid = p->pgrp = p->pid;
+		set_process_ids(p, p->pid, p->pid);
 		ret = p->sid;
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
@@ -109,9 +129,11 @@ long sys_getpgrp(void)
 
 /*
  * setpgid(pid, pgid): moves the caller or one of its children (pid 0: the caller) into group
- * pgid of its session (0: a new group named by pid). The errors, in Linux's order: EINVAL for
- * a negative pgid, ESRCH for a pid that is neither, EPERM for a child in another session, a
- * session leader, or a group that does not exist in this session.
+ * pgid of its session (0: a new group named by pid), every thread of it. The errors, in
+ * Linux's order: EINVAL for a negative pgid, ESRCH for no such pid, EINVAL for a thread that is
+ * not its process's leader, EPERM for a child in another session, EACCES for a child that has
+ * called execve, ESRCH for a pid that is neither the caller nor its child, EPERM for a session
+ * leader or a group that does not exist in this session.
  */
 long sys_setpgid(int pid, int pgid)
 {
@@ -129,11 +151,24 @@ long sys_setpgid(int pid, int pgid)
 	flags = spin_lock_irqsave(&task_list_lock);
 	t = find_task(pid);
 	err = -ESRCH;
-	if (!t || (t != p && t->parent != p))
+	if (!t)
 		goto out;
+	err = -EINVAL;
+	if (t->group_leader != t) /* a thread's id: only a process has a group */
+		goto out;
+	if (t != p && t->parent == p) {
+		err = -EPERM;
+		if (t->sid != p->sid)
+			goto out;
+		err = -EACCES;
+		if (!t->forknoexec)
+			goto out;
+	} else {
+		err = -ESRCH;
+		if (t != p)
+			goto out;
+	}
 	err = -EPERM;
-	if (t != p && t->sid != p->sid)
-		goto out;
 	if (t->sid == t->pid) /* a session leader stays the leader of its group */
 		goto out;
 	if (pgid != pid) {
@@ -141,9 +176,97 @@ long sys_setpgid(int pid, int pgid)
 		if (!g || g->sid != p->sid)
 			goto out;
 	}
-	t->pgrp = pgid;
+	set_process_ids(t, pgid, t->sid);
 	err = 0;
 out:
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return err;
+}
+
+/*
+ * Orphaned process groups (POSIX, Linux's kernel/exit.c). A group is orphaned when none of its
+ * processes has a parent in another group of the same session: no job-control shell is left
+ * that could continue it. So a job-control stop (SIGTSTP, SIGTTIN, SIGTTOU, not SIGSTOP) is
+ * discarded there (get_signal), the terminal answers EIO where it would send SIGTTIN or SIGTTOU
+ * (kernel/drivers/tty.c), and a group that becomes orphaned with a stopped process in it gets
+ * SIGHUP then SIGCONT (kill_orphaned_pgrp), so that it is neither stuck nor unaware. A process
+ * whose parent is init (or a kernel thread: pid 1 as the rescue console) links nothing, as
+ * Linux's is_global_init(p->real_parent): init does no job control.
+ */
+
+/* Linux's will_become_orphaned_pgrp: is pgrp orphaned, leaving ignored out? task_list_lock held. */
+static bool will_become_orphaned_pgrp(int pgrp, const struct task *ignored)
+{
+	struct task *p;
+
+	list_for_each_entry(p, &task_list, tasks)
+	{
+		struct task *parent = p->parent;
+
+		if (p->pgrp != pgrp || p->group_leader != p || p->reaped)
+			continue;
+		if (p == ignored || __atomic_load_n(&p->zombie, __ATOMIC_SEQ_CST) || !parent ||
+		    parent == child_reaper || !parent->execed)
+			continue;
+		if (parent->pgrp != pgrp && parent->sid == p->sid)
+			return false;
+	}
+	return true;
+}
+
+bool is_current_pgrp_orphaned(void)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	bool orphaned = will_become_orphaned_pgrp(current->pgrp, NULL);
+
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return orphaned;
+}
+
+/* Is a process of pgrp stopped (Linux's has_stopped_jobs)? task_list_lock held. */
+static bool has_stopped_jobs(int pgrp)
+{
+	struct task *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pgrp == pgrp && !t->reaped && __atomic_load_n(&t->stopped, __ATOMIC_SEQ_CST))
+			return true;
+	}
+	return false;
+}
+
+void __kill_orphaned_pgrp(struct task *tsk, struct task *parent)
+{
+	const struct task *ignored = tsk;
+	struct task *p;
+	int pgrp = tsk->pgrp;
+
+	lockdep_assert_held(&task_list_lock);
+	if (!parent) /* tsk exits: its parent was, perhaps, its group's only link outside */
+		parent = tsk->parent;
+	else /* tsk's parent exits: it was, perhaps, tsk's group's only link outside */
+		ignored = NULL;
+	if (!parent || parent->pgrp == pgrp || parent->sid != tsk->sid ||
+	    !will_become_orphaned_pgrp(pgrp, ignored) || !has_stopped_jobs(pgrp))
+		return;
+	/* As Linux's __kill_pgrp_info with SEND_SIG_PRIV: from the kernel, each process once. */
+	list_for_each_entry(p, &task_list, tasks)
+	{
+		if (p->pgrp == pgrp && p->group_leader == p)
+			send_sig(SIGHUP, p);
+	}
+	list_for_each_entry(p, &task_list, tasks)
+	{
+		if (p->pgrp == pgrp && p->group_leader == p)
+			send_sig(SIGCONT, p);
+	}
+}
+
+void kill_orphaned_pgrp(struct task *tsk, struct task *parent)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+	__kill_orphaned_pgrp(tsk, parent);
+	spin_unlock_irqrestore(&task_list_lock, flags);
 }

@@ -50,6 +50,7 @@
 #include "kernel/locking/lockdep.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscalls.h"
+#include "kernel/session.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/time/posix-timers.h"
 #include "kernel/time/hrtimer.h"
@@ -67,6 +68,8 @@
 #define MAX_RT_QUEUED 1024 /* real-time signals queued per process (Linux: RLIMIT_SIGPENDING) */
 #define WSTOPPED_CODE 0x7f /* wait status of a stopped child: (sig << 8) | 0x7f */
 #define WCONTINUED_STATUS 0xffff /* wait status of a continued child */
+/* The stops a terminal's job control sends: discarded in an orphaned process group. */
+#define JOB_CONTROL_STOP_MASK (SIG_KERNEL_STOP_MASK & ~sigmask(SIGSTOP))
 
 static DEFINE_SPINLOCK(sig_lock);
 
@@ -194,11 +197,16 @@ bool sig_ignored_or_blocked(int sig)
 	return ret;
 }
 
+static void retarget_shared_pending(struct task *t, sigset_t which);
+
 struct sighand_struct *detach_sighand(struct task *t)
 {
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	struct sighand_struct *sh = t->sighand;
 
+	/* What was left for t goes to a sibling (Linux's exit_signals); a group exit takes all. */
+	if (!t->group_leader->group_exit)
+		retarget_shared_pending(t, ~t->blocked);
 	list_del_init(&t->thread_node); /* no sender chooses it from now on */
 	t->sighand = NULL;
 	if (sh && --sh->count)
@@ -274,6 +282,34 @@ static void signal_wake_up(struct task *t, bool fatal)
 		wake_up_process(t);
 	else if (state == TASK_RUNNING)
 		kick_process(t);
+}
+
+/*
+ * Linux's retarget_shared_pending: t no longer takes the signals of which (it blocks them now,
+ * or it exits), so those of them its process has pending go to other threads that can take
+ * them: each such thread is woken, one for each signal at least, as complete_signal would have
+ * chosen it had t blocked them when they were sent. Without it a process-directed signal
+ * complete_signal gave t would wait while a sibling that could take it sleeps on. Called with
+ * sig_lock held.
+ */
+static void retarget_shared_pending(struct task *t, sigset_t which)
+{
+	struct task *leader = t->group_leader, *th;
+	sigset_t retarget = __atomic_load_n(&leader->shared_pending, __ATOMIC_SEQ_CST) & which;
+
+	lockdep_assert_held(&sig_lock);
+	if (!retarget || !t->sighand)
+		return;
+	for_each_thread(leader, th)
+	{
+		if (th == t || !(retarget & ~th->blocked))
+			continue;
+		retarget &= th->blocked; /* th takes the others */
+		set_tsk_thread_flag(th, TIF_SIGPENDING);
+		signal_wake_up(th, false);
+		if (!retarget)
+			break;
+	}
 }
 
 /*
@@ -373,7 +409,7 @@ int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool 
 			q->tid = group ? 0 : t->pid;
 			list_add_tail(&q->list, &sh->rtqueue);
 			sh->nr_queued++;
-		} else if (info->code != SI_USER) {
+		} else if (info->code < 0) {
 			ret = -EAGAIN; /* as Linux: kill() still marks it, sigqueue() fails */
 			result = TRACE_SIGNAL_OVERFLOW_FAIL;
 			goto out;
@@ -617,7 +653,9 @@ void set_current_blocked(sigset_t mask)
 {
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 
-	current->blocked = mask & ~SIG_KERNEL_ONLY_MASK;
+	mask &= ~SIG_KERNEL_ONLY_MASK;
+	retarget_shared_pending(current, mask & ~current->blocked); /* those it blocks now */
+	current->blocked = mask;
 	/* A signal this unblocks is acted on before the way back to user space. */
 	if (task_pending(current) & ~current->blocked)
 		set_tsk_thread_flag(current, TIF_SIGPENDING);
@@ -959,6 +997,13 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 			do_signal_stop(0, false); /* another thread took the stop: stop with it */
 			continue;
 		}
+		/*
+		 * A job-control stop does nothing in an orphaned group (SIGSTOP always works): asked
+		 * here, before sig_lock, as task_list_lock comes first (Linux drops siglock for it).
+		 */
+		bool orphaned = (task_pending(t) & ~t->blocked & JOB_CONTROL_STOP_MASK) &&
+				is_current_pgrp_orphaned();
+
 		flags = spin_lock_irqsave(&sig_lock);
 		sig = next_signal(t);
 		if (!sig) {
@@ -973,6 +1018,9 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		if (ka->handler == SIG_DFL && t == child_reaper)
 			ka->handler = SIG_IGN; /* sent while blocked: init ignores it still */
 		bool stop = ka->handler == SIG_DFL && sig_in(sig, SIG_KERNEL_STOP_MASK);
+		bool discard = stop && orphaned && sig_in(sig, JOB_CONTROL_STOP_MASK);
+		if (discard)
+			stop = false;
 		if (stop) { /* under the lock, so that a SIGCONT from now on ends it */
 			struct task *th;
 
@@ -992,7 +1040,7 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 		kfree(freed);
 		posixtimer_rearm(info); /* a periodic timer's signal taken: it goes again */
 
-		if (ka->handler == SIG_IGN)
+		if (ka->handler == SIG_IGN || discard)
 			continue;
 		if (ka->handler != SIG_DFL)
 			return sig;
@@ -1218,40 +1266,122 @@ long sys_kill(int pid, int sig)
 	return n ? 0 : -ESRCH;
 }
 
-/* tgkill and tkill: one thread, by its id (and, for tgkill, its process's). */
-static long do_tkill(int tgid, int pid, int sig)
+/*
+ * One thread, by its id (and, tgid > 0, its process's), as Linux's do_send_specific: ESRCH if
+ * there is none, then EINVAL for a bad signal; sig 0 only checks.
+ */
+static long do_send_specific(int tgid, int pid, int sig, const struct ksiginfo *info)
 {
-	struct ksiginfo info = {.signo = sig, .code = SI_TKILL, .pid = current->tgid};
 	unsigned long flags;
 	struct task *t, *target = NULL;
-	long ret = 0;
+	long ret = -ESRCH;
 
-	if (pid <= 0 || check_sig(sig))
-		return -EINVAL;
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
 		if (t->pid == pid && (tgid <= 0 || t->group_leader->pid == tgid))
 			target = t;
 	}
-	if (target && target->pgrp && sig)
-		ret = do_send_sig_info(sig, &info, target, false); /* to that thread */
+	if (target)
+		ret = check_sig(sig);
+	if (target && !ret && target->pgrp && sig)
+		ret = do_send_sig_info(sig, info, target, false); /* to that thread */
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	return target ? ret : -ESRCH;
+	return ret;
+}
+
+/* tgkill and tkill: one thread, by its id (and, for tgkill, its process's). */
+static long do_tkill(int tgid, int pid, int sig)
+{
+	struct ksiginfo info = {.signo = sig, .code = SI_TKILL, .pid = current->tgid};
+
+	return do_send_specific(tgid, pid, sig, &info);
 }
 
 long sys_tgkill(int tgid, int pid, int sig)
 {
-	if (tgid <= 0)
+	if (pid <= 0 || tgid <= 0)
 		return -EINVAL;
 	return do_tkill(tgid, pid, sig);
 }
 
 long sys_tkill(int pid, int sig)
 {
+	if (pid <= 0)
+		return -EINVAL;
 	return do_tkill(0, pid, sig);
 }
 
+/*
+ * rt_sigqueueinfo and rt_tgsigqueueinfo (sigqueue(3), pthread_sigqueue): a signal with the
+ * siginfo the program made, delivered as given (si_value, si_pid, si_uid), its si_signo made
+ * sig. Not even root may pretend to be the kernel (si_code >= 0) or a kill()/tgkill()
+ * (SI_TKILL), which add the sender themselves, except towards itself: Linux compares pid with
+ * the caller's thread id, so a thread other than the leader gets EPERM naming its process.
+ */
+static bool sigqueue_impersonates(int pid, const struct ksiginfo *info)
+{
+	return (info->code >= 0 || info->code == SI_TKILL) && current->pid != pid;
+}
+
+/* To the process pid, as Linux's kill_proc_info: ESRCH, then EINVAL, then the send's -EAGAIN. */
+static long kill_proc_info(int sig, const struct ksiginfo *info, int pid)
+{
+	unsigned long flags;
+	struct task *t, *target = NULL;
+	long ret = -ESRCH;
+
+	if (pid <= 0)
+		return -ESRCH; /* POSIX.1b names no group: no pid names one here */
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid == pid)
+			target = t;
+	}
+	if (target)
+		ret = check_sig(sig);
+	if (target && !ret && target->pgrp && sig)
+		ret = send_sig_info(sig, info, target->group_leader);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return ret;
+}
+
+static long do_rt_sigqueueinfo(int pid, int sig, struct ksiginfo *info)
+{
+	if (sigqueue_impersonates(pid, info))
+		return -EPERM;
+	return kill_proc_info(sig, info, pid);
+}
+
+long sys_rt_sigqueueinfo(int pid, int sig, const void __user *uinfo)
+{
+	struct ksiginfo info;
+
+	if (copy_siginfo_from_user(&info, uinfo))
+		return -EFAULT;
+	info.signo = sig;
+	return do_rt_sigqueueinfo(pid, sig, &info);
+}
+
+static long do_rt_tgsigqueueinfo(int tgid, int pid, int sig, struct ksiginfo *info)
+{
+	if (pid <= 0 || tgid <= 0) /* one thread only */
+		return -EINVAL;
+	if (sigqueue_impersonates(pid, info))
+		return -EPERM;
+	return do_send_specific(tgid, pid, sig, info);
+}
+
+long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void __user *uinfo)
+{
+	struct ksiginfo info;
+
+	if (copy_siginfo_from_user(&info, uinfo))
+		return -EFAULT;
+	info.signo = sig;
+	return do_rt_tgsigqueueinfo(tgid, pid, sig, &info);
+}
 
 /*
  * The process of t ends with code: its leader says so (new threads are killed at birth), and

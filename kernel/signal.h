@@ -73,6 +73,7 @@ typedef uint64_t sigset_t;
 #define SI_KERNEL 0x80
 #define SI_TKILL (-6) /* tkill, tgkill */
 #define SI_TIMER (-2) /* a POSIX timer's (kernel/time/posix-timers.c) */
+#define SI_QUEUE (-1) /* sigqueue(3): rt_sigqueueinfo, with the sender's si_value */
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
 #define BUS_ADRERR 2 /* SIGBUS: no memory behind the address (past a mapped file's end) */
@@ -111,6 +112,8 @@ struct k_sigaction {
 	sigset_t mask;
 };
 
+#define SI_FIELDS_SIZE 32 /* kernel_siginfo's union: what a program's siginfo may fill */
+
 /*
  * What a sent signal carries until it is delivered: the fields of siginfo_t Lucid fills in.
  * arch/x86_64/signal.c lays it out as the 128 bytes of Linux's siginfo_t.
@@ -126,6 +129,14 @@ struct ksiginfo {
 	int overrun;
 	uint64_t value;
 	int sys_private; /* SI_TIMER: re-arm the timer as it is taken (never seen by the user) */
+	/*
+	 * A siginfo a program made (rt_sigqueueinfo, rt_tgsigqueueinfo, pidfd_send_signal):
+	 * delivered as it was given, si_errno and the union after si_code byte for byte (its
+	 * si_pid, si_uid, si_value), as Linux copies a user's kernel_siginfo whole.
+	 */
+	bool raw;
+	int errnum;
+	uint8_t fields[SI_FIELDS_SIZE];
 };
 
 /* A real-time signal waiting in its queue: each one sent is delivered, in order. */
@@ -297,5 +308,14 @@ void sigqueue_free(struct sigqueue *q);
 void flush_itimer_signals(struct task *t);
 /* siginfo_t as the user sees it, from info (arch/x86_64/signal.c): 0 or -EFAULT. */
 int copy_siginfo_to_user(void __user *to, const struct ksiginfo *info);
+/*
+ * A program's siginfo_t into *info, raw (Linux's __copy_siginfo_from_user): its si_code and
+ * what follows as given; si_signo as given too (the callers decide what it must be). -EFAULT.
+ */
+int copy_siginfo_from_user(struct ksiginfo *info, const void __user *from);
+/* The sender a program's siginfo names (si_pid, si_uid): signalfd's ssi_pid and ssi_uid. */
+void siginfo_raw_sender(const struct ksiginfo *info, uint32_t *pid, uint32_t *uid);
+/* Its si_value (sigqueue's): signalfd's ssi_ptr. */
+uint64_t siginfo_raw_value(const struct ksiginfo *info);
 
 #endif

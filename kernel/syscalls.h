@@ -313,6 +313,8 @@ long sys_pause(void);
 long sys_kill(int pid, int sig);
 long sys_tkill(int pid, int sig);
 long sys_tgkill(int tgid, int pid, int sig);
+long sys_rt_sigqueueinfo(int pid, int sig, const void __user *uinfo);
+long sys_rt_tgsigqueueinfo(int tgid, int pid, int sig, const void __user *uinfo);
 long sys_futex(uint32_t __user *uaddr, int op, uint32_t val, const void __user *utime,
 	       uint32_t __user *uaddr2, uint32_t val3);
 

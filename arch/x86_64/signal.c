@@ -36,6 +36,7 @@
  * from user data, the same check: a handler's address (after its frame is built), and a
  * uretprobe's return address (kernel/events/uprobes.c's handle_trampoline).
  */
+#include <stddef.h>
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/gdt.h"
@@ -113,6 +114,11 @@ struct user_siginfo {
 			int32_t overrun;
 			uint64_t sigval;
 		} timer; /* SI_TIMER */
+		struct {
+			int32_t pid;
+			uint32_t uid;
+			uint64_t sigval;
+		} rt; /* SI_QUEUE and the other codes below 0 a program sends */
 		uint8_t pad[SI_MAX_SIZE - 16];
 	} u;
 };
@@ -126,6 +132,8 @@ struct rt_sigframe {
 _Static_assert(sizeof(struct sigcontext) == 256, "Linux's sigcontext");
 _Static_assert(sizeof(struct ucontext) == 304, "Linux's ucontext");
 _Static_assert(sizeof(struct user_siginfo) == SI_MAX_SIZE, "Linux's siginfo_t");
+_Static_assert(offsetof(struct user_siginfo, u) + SI_FIELDS_SIZE <= SI_MAX_SIZE,
+	       "kernel_siginfo's union in siginfo_t");
 _Static_assert(sizeof(struct rt_sigframe) == 440, "Linux's rt_sigframe");
 
 static struct pt_regs *current_pt_regs(void)
@@ -138,6 +146,11 @@ static void siginfo_to_user(struct user_siginfo *u, const struct ksiginfo *info)
 	memset(u, 0, sizeof(*u));
 	u->si_signo = info->signo;
 	u->si_code = info->code;
+	if (info->raw) { /* a program's: as it was given, as Linux's copy_siginfo_to_user */
+		u->si_errno = info->errnum;
+		memcpy(&u->u, info->fields, SI_FIELDS_SIZE);
+		return;
+	}
 	switch (info->signo) {
 	case SIGSEGV:
 	case SIGBUS:
@@ -169,6 +182,40 @@ int copy_siginfo_to_user(void __user *to, const struct ksiginfo *info)
 
 	siginfo_to_user(&u, info);
 	return copy_to_user(to, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+int copy_siginfo_from_user(struct ksiginfo *info, const void __user *from)
+{
+	struct user_siginfo u;
+
+	/* Linux reads only its kernel_siginfo (48 bytes); the rest of the 128 may be unmapped. */
+	if (copy_from_user(&u, from, offsetof(struct user_siginfo, u) + SI_FIELDS_SIZE))
+		return -EFAULT;
+	memset(info, 0, sizeof(*info));
+	info->signo = u.si_signo;
+	info->errnum = u.si_errno;
+	info->code = u.si_code;
+	info->raw = true;
+	memcpy(info->fields, &u.u, SI_FIELDS_SIZE);
+	info->pid = u.u.rt.pid; /* the sender it claims: what the signal_generate event shows */
+	return 0;
+}
+
+void siginfo_raw_sender(const struct ksiginfo *info, uint32_t *pid, uint32_t *uid)
+{
+	struct user_siginfo u;
+
+	memcpy(&u.u, info->fields, SI_FIELDS_SIZE);
+	*pid = (uint32_t)u.u.rt.pid;
+	*uid = u.u.rt.uid;
+}
+
+uint64_t siginfo_raw_value(const struct ksiginfo *info)
+{
+	struct user_siginfo u;
+
+	memcpy(&u.u, info->fields, SI_FIELDS_SIZE);
+	return u.u.rt.sigval;
 }
 
 /* The FPU state now in the registers, into buf (the registers are the task's until it leaves). */

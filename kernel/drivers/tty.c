@@ -267,6 +267,8 @@ static int tty_check_change(int sig)
 		return 0;
 	if (sig_ignored_or_blocked(sig))
 		return sig == SIGTTIN ? -EIO : 0;
+	if (is_current_pgrp_orphaned())
+		return -EIO; /* nobody would continue it: Linux's __tty_check_change */
 	kill_pgrp(current->pgrp, sig);
 	set_tsk_thread_flag(current, TIF_SIGPENDING); /* the way out restarts it (syscall_64.c) */
 	return -ERESTARTSYS; /* once continued, the call starts again (or EINTR: a handler) */

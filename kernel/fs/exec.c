@@ -716,6 +716,7 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	attach_sighand(t, sighand);
 	t->sas_ss_sp = t->sas_ss_size = 0; /* no alternate stack; its flags stay, as Linux's */
 	t->execed = true;
+	t->forknoexec = false;
 	if (args)
 		syscall_exit_exec(); /* the trace sees execve return, as on Linux */
 	local_irq_disable();

@@ -131,15 +131,6 @@ long sys_pidfd_open(int pid, unsigned int flags)
 	return fd;
 }
 
-/* What of a user's siginfo_t pidfd_send_signal keeps: its signal, code and sender. */
-struct siginfo_head {
-	int si_signo, si_errno, si_code;
-	int pad; /* the union after is 8-byte aligned on x86_64 */
-	int si_pid; /* for SI_USER and SI_QUEUE-like codes: the sender it claims */
-};
-
-#define SIGINFO_SIZE 128 /* sizeof(siginfo_t): Linux copies it whole */
-
 /*
  * pidfd_send_signal(pidfd, sig, info, flags), Linux's checks in its order: flags must be 0
  * (EINVAL), pidfd a pidfd (EBADF), info's si_signo sig (EINVAL), and a code that claims to
@@ -160,19 +151,13 @@ long sys_pidfd_send_signal(int pidfd, int sig, const void __user *uinfo, unsigne
 	vfs_unlock();
 	if (!pid)
 		return -EBADF;
-	if (uinfo) {
-		struct siginfo_head head;
-		char whole[SIGINFO_SIZE];
-
-		if (copy_from_user(whole, uinfo, sizeof(whole)))
+	if (uinfo) { /* delivered as given: si_pid, si_uid, si_value (a program's sigqueue) */
+		if (copy_siginfo_from_user(&info, uinfo))
 			return -EFAULT;
-		memcpy(&head, whole, sizeof(head));
-		if (head.si_signo != sig)
+		if (info.signo != sig)
 			return -EINVAL;
-		if (pid != current->tgid && (head.si_code >= 0 || head.si_code == SI_TKILL))
+		if (pid != current->tgid && (info.code >= 0 || info.code == SI_TKILL))
 			return -EPERM;
-		info.code = head.si_code;
-		info.pid = head.si_pid;
 	}
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;

@@ -80,7 +80,14 @@ static void signalfd_copyinfo(struct signalfd_siginfo *new, const struct ksiginf
 	memset(new, 0, sizeof(*new));
 	new->ssi_signo = (uint32_t)kinfo->signo;
 	new->ssi_code = kinfo->code;
-	if (kinfo->code == SI_TIMER) { /* a POSIX timer's: its id, overrun and sigev_value */
+	if (kinfo->raw) { /* a program's (sigqueue): the sender it names, and its si_value */
+		new->ssi_errno = kinfo->errnum;
+		siginfo_raw_sender(kinfo, &new->ssi_pid, &new->ssi_uid);
+		if (kinfo->code < 0 && kinfo->code != SI_TIMER) { /* Linux's SIL_RT */
+			new->ssi_ptr = siginfo_raw_value(kinfo);
+			new->ssi_int = (int32_t)new->ssi_ptr;
+		}
+	} else if (kinfo->code == SI_TIMER) { /* a POSIX timer's: its id, overrun and sigev_value */
 		new->ssi_tid = (uint32_t)kinfo->timer_id;
 		new->ssi_overrun = (uint32_t)kinfo->overrun;
 		new->ssi_ptr = kinfo->value;

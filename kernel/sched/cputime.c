@@ -26,6 +26,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
 #include "kernel/locking/lockdep.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/mm/mm.h"
 #include "kernel/time/posix-timers.h"
 #include "arch/x86_64/mmu.h"
@@ -42,21 +43,51 @@
 struct kernel_cpustat kernel_cpustat[NR_CPUS];
 
 /*
- * ITIMER_VIRTUAL (user time) or ITIMER_PROF (user and system time) of t runs down by a tick;
- * at 0 it sends its signal and starts again from its interval, as Linux's check_cpu_itimer.
+ * ITIMER_VIRTUAL and ITIMER_PROF are the process's, as Linux's signal->it[]: its leader keeps
+ * them, and every thread's tick runs them down, so they count the whole process's CPU time.
+ * Ticks on several CPUs and setitimer meet under cpu_itimer_lock (taken from the tick too).
+ */
+static DEFINE_SPINLOCK(cpu_itimer_lock);
+
+/*
+ * ITIMER_VIRTUAL (user time) or ITIMER_PROF (user and system time) of t's process runs down
+ * by a tick; at 0 it sends its signal to the process and starts again from its interval, as
+ * Linux's check_cpu_itimer.
  */
 static void itimer_tick(struct task *t, int which, int sig)
 {
-	uint64_t *left = &t->it_cpu_left[which - 1];
+	struct task *leader = t->group_leader;
+	uint64_t *left = &leader->it_cpu_left[which - 1];
+	bool fire = false;
 
-	if (!*left)
-		return;
+	spin_lock(&cpu_itimer_lock);
 	if (*left > TICK_NSEC) {
 		*left -= TICK_NSEC;
-		return;
+	} else if (*left) {
+		*left = leader->it_cpu_incr[which - 1];
+		fire = true;
 	}
-	*left = t->it_cpu_incr[which - 1];
-	send_sig(sig, t);
+	spin_unlock(&cpu_itimer_lock);
+	if (fire)
+		send_sig(sig, leader); /* to the process: a thread that does not block it takes it */
+}
+
+void cpu_itimer_get(struct task *leader, int which, uint64_t *left, uint64_t *incr)
+{
+	unsigned long flags = spin_lock_irqsave(&cpu_itimer_lock);
+
+	*left = leader->it_cpu_left[which - 1];
+	*incr = leader->it_cpu_incr[which - 1];
+	spin_unlock_irqrestore(&cpu_itimer_lock, flags);
+}
+
+void cpu_itimer_set(struct task *leader, int which, uint64_t left, uint64_t incr)
+{
+	unsigned long flags = spin_lock_irqsave(&cpu_itimer_lock);
+
+	leader->it_cpu_left[which - 1] = left;
+	leader->it_cpu_incr[which - 1] = incr;
+	spin_unlock_irqrestore(&cpu_itimer_lock, flags);
 }
 
 void account_process_tick(bool user)

@@ -77,4 +77,13 @@ void update_maxrss(struct task *t, struct mm_struct *mm);
 /* wait4's rusage for a child it reports: the child's own times and its children's. */
 void child_rusage(const struct task *child, struct rusage *ru);
 
+struct task;
+/*
+ * ITIMER_VIRTUAL (which 1) and ITIMER_PROF (2) of the process whose leader is leader: what is
+ * left of it and its interval, in ns of the process's CPU time (0: off). setitimer's and
+ * getitimer's way to them, under the lock the ticks of every CPU take (kernel/time/itimer.c).
+ */
+void cpu_itimer_get(struct task *leader, int which, uint64_t *left, uint64_t *incr);
+void cpu_itimer_set(struct task *leader, int which, uint64_t left, uint64_t incr);
+
 #endif

@@ -131,6 +131,7 @@ struct task {
 	bool autoreap;             /* its parent ignores SIGCHLD: nobody waits for its status */
 	bool zombie;               /* exited, its status final: wait4 may collect it */
 	bool execed;               /* became a program: its exit status is its own, signals aside */
+	bool forknoexec;           /* no execve since its fork (Linux's PF_FORKNOEXEC): setpgid */
 	/* nanosleep's restart_block: where an interrupted sleep resumes (restart_syscall). */
 	uint64_t restart_end;      /* the clock's reading the sleep ends at, in ns */
 	void *restart_rmtp;        /* where to say the time left if interrupted again */

@@ -117,8 +117,8 @@ static bool timeval_valid(const struct old_timeval *tv)
 /* The timer which of the current task now, as getitimer tells it. */
 static void do_getitimer(int which, struct itimerval *value)
 {
-	/* ITIMER_REAL is the process's (its leader's); the CPU-time ones, this thread's. */
-	struct task *t = which == ITIMER_REAL ? current->group_leader : current;
+	/* Each is the process's, as Linux's signal_struct: its leader keeps them. */
+	struct task *t = current->group_leader;
 	uint64_t left = 0, incr;
 
 	if (which == ITIMER_REAL) {
@@ -129,11 +129,7 @@ static void do_getitimer(int which, struct itimerval *value)
 			left = expires > now ? expires - now : NSEC_PER_USEC;
 		incr = t->it_real_incr;
 	} else {
-		unsigned long flags = local_irq_save(); /* this CPU's tick runs it down */
-
-		left = t->it_cpu_left[which - 1];
-		incr = t->it_cpu_incr[which - 1];
-		local_irq_restore(flags);
+		cpu_itimer_get(t, which, &left, &incr); /* every thread's tick runs it down */
 	}
 	value->it_value = ns_to_timeval(left);
 	value->it_interval = ns_to_timeval(incr);
@@ -155,7 +151,7 @@ long sys_getitimer(int which, struct itimerval __user *value)
  */
 long sys_setitimer(int which, const struct itimerval __user *value, struct itimerval __user *ovalue)
 {
-	struct task *t = which == ITIMER_REAL ? current->group_leader : current;
+	struct task *t = current->group_leader; /* the process's timers */
 	struct itimerval v = {{0, 0}, {0, 0}}, old;
 
 	if (which < ITIMER_REAL || which > ITIMER_PROF)
@@ -180,16 +176,30 @@ long sys_setitimer(int which, const struct itimerval __user *value, struct itime
 		}
 	} else {
 		uint64_t ns = timeval_to_ns(&v.it_value);
-		unsigned long flags = local_irq_save();
 
 		/* A tick more, as Linux's set_cpu_itimer: a part tick is counted whole. */
-		t->it_cpu_left[which - 1] = ns ? ns + TICK_NSEC : 0;
-		t->it_cpu_incr[which - 1] = timeval_to_ns(&v.it_interval);
-		local_irq_restore(flags);
+		cpu_itimer_set(t, which, ns ? ns + TICK_NSEC : 0, timeval_to_ns(&v.it_interval));
 	}
 	if (ovalue && copy_to_user(ovalue, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
+}
+
+void itimer_real_takeover(struct task *t, struct task *old_leader)
+{
+	for (int which = ITIMER_VIRTUAL; which <= ITIMER_PROF; which++) {
+		uint64_t left, incr;
+
+		cpu_itimer_get(old_leader, which, &left, &incr);
+		cpu_itimer_set(t, which, left, incr);
+	}
+	if (!del_timer(&old_leader->real_timer)) /* from now on it_real_fn cannot run for it */
+		return;
+	t->it_real_incr = old_leader->it_real_incr;
+	t->real_timer.expires = old_leader->real_timer.expires;
+	t->real_timer.fn = it_real_fn;
+	t->real_timer.data = t;
+	add_timer(&t->real_timer);
 }
 
 /* do_exit: the process is going, and its alarm with it (after this, it_real_fn cannot run). */

@@ -30,5 +30,11 @@ void tick_setup_sched_timer(void);
 struct task;
 /* kernel/time/itimer.c: cancels t's alarm(2) and its POSIX timers, as t exits. */
 void exit_itimers(struct task *t);
+/*
+ * execve's de_thread: t takes the place of its process's old leader, which goes; the process's
+ * interval timers (alarm, ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF) go on in t, as Linux's stay
+ * in the signal_struct its threads share.
+ */
+void itimer_real_takeover(struct task *t, struct task *old_leader);
 
 #endif

@@ -9,7 +9,7 @@
  * exists, and its revalidate drops it once the task is gone (pids are never reused, so a
  * directory that names a live pid is the right one). "self" is made the same way for the task
  * that looks it up, and dropped when another task asks: a symbolic link whose text is the
- * reader's pid, as Linux's proc_self_get_link makes it, so that `cd /proc/self/fd` lands in
+ * reader's process's pid (its tgid, whichever thread reads), as Linux's proc_self_get_link, so that `cd /proc/self/fd` lands in
  * /proc/PID/fd, which stays when another task looks at its own /proc/self.
  *
  * Threads: /proc lists processes (their leaders' pids) only, as Linux's; /proc/TID of a thread
@@ -904,8 +904,8 @@ static int name_to_pid(const char *name)
 {
 	int pid;
 
-	if (strcmp(name, SELF_NAME) == 0)
-		return current->pid;
+	if (strcmp(name, SELF_NAME) == 0) /* the reader's process, from any of its threads */
+		return current->group_leader->pid;
 	if (name[0] < '1' || name[0] > '9' || kstrtoint(name, 10, &pid) || !task_alive(pid))
 		return 0;
 	return pid;

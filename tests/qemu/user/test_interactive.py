@@ -232,10 +232,12 @@ def test_bash_interactive(lucid):
 
 def test_init_shell_has_job_control():
     """init=/bin/sh and init=/bin/bash: the shell is pid 1, leads the console's session with its
-    own group in the foreground (kernel/main.c run_init_process), so it turns job control on: ^Z
-    stops a job, fg brings it back, ^C ends it. Signals it does not handle do not reach init, as
-    Linux's; its exit says "Attempted to kill init!" as Linux's panic does (then the rescue
-    console starts)."""
+    own group in the foreground (kernel/main.c run_init_process), so it turns job control on:
+    jobs, fg and ^C work. Each job's parent is init, which Linux counts as no link
+    (will_become_orphaned_pgrp skips is_global_init(p->real_parent)): its group is orphaned, so
+    ^Z (SIGTSTP) is discarded and the job runs on, while SIGSTOP still stops it. Signals it does
+    not handle do not reach init, as Linux's; its exit says "Attempted to kill init!" as Linux's
+    panic does (then the rescue console starts)."""
     from test_busybox import boot_no_prompt
     prompt = PROMPT
     for shell in ("/bin/sh", "/bin/bash"):
@@ -246,14 +248,24 @@ def test_init_shell_has_job_control():
             m = k.expect(r"pid (\d+) flags (\w+) pgrp (\d+)\r\n", 60)
             assert m.group(1) == "1" and "m" in m.group(2) and m.group(3) == "1", m.group(0)
             k.expect(prompt, 30)
+            # ^Z in the orphaned group is discarded: the job still runs, and ^C ends it.
             k.p.send("sleep 60\r")
             k.expect("sleep 60\r\n", 30)
             time.sleep(START_PAUSE)
             k.p.send("\x1a")
-            k.expect(r"\^Z\r?\n?\[1\]\+  Stopped +sleep 60\r\n", 60)
+            k.expect(r"\^Z", 30)
+            time.sleep(START_PAUSE)
+            k.p.send("\x03")
+            k.expect(r"\^C\r\n\$ ", 60)
+            assert "Stopped" not in k.p.before, k.p.before
+            k.p.send("echo status $?\r")
+            k.expect("status 130\r\n", 30)
+            k.expect(prompt, 30)
+            # SIGSTOP stops it all the same: jobs sees it, fg brings it back, ^C ends it.
+            k.p.send("sleep 60 & sleep 1; kill -STOP $!\r")
             k.expect(prompt, 30)
             k.p.send("jobs; echo status $?\r")
-            k.expect(r"\[1\]\+  Stopped +sleep 60\r\nstatus 0\r\n", 30)
+            k.expect(r"\[1\]\+  Stopped[^\r]* +sleep 60\r\nstatus 0\r\n", 30)
             k.expect(prompt, 30)
             k.p.send("fg\r")
             k.expect("fg\r\nsleep 60\r\n", 30)
