@@ -358,6 +358,17 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	    (user_mode(regs) || (fixup && !t->pagefault_disabled)))
 		fault = handle_mm_fault(t->mm, addr, regs->error_code & PF_ERR_WRITE,
 					regs->error_code & PF_ERR_INSTR);
+	/*
+	 * A copy-on-write took the old page from under the process's other threads: every CPU
+	 * forgets it before it may be freed (kernel/mm/mmu_gather.c). The IPI wants interrupts
+	 * on, as they were where the fault hit (if they were not, the page waits for the next
+	 * finish, or the mm's end).
+	 */
+	if (!fault && (regs->rflags & RFLAGS_IF) && tlb_fault_needs_finish(t->mm)) {
+		local_irq_enable();
+		tlb_finish_mmu(t->mm);
+		local_irq_disable();
+	}
 	if (!fault)
 		return true;
 	if (fault == VM_FAULT_OOM) {

@@ -473,7 +473,8 @@ long sys_futex(uint32_t __user *uaddr, int op, uint32_t val, const void __user *
 	case FUTEX_REQUEUE:
 		return futex_requeue(uaddr, uaddr2, fshared, (int)val, (int)(uintptr_t)utime, NULL);
 	case FUTEX_CMP_REQUEUE:
-		return futex_requeue(uaddr, uaddr2, fshared, (int)val, (int)(uintptr_t)utime, &val3);
+		return futex_requeue(uaddr, uaddr2, fshared, (int)val, (int)(uintptr_t)utime,
+				     &val3);
 	default:
 		return -ENOSYS; /* FUTEX_WAKE_OP, the PI futexes: neither C library's pthreads need them */
 	}

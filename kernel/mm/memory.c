@@ -137,7 +137,7 @@ static int do_shared_page(struct mm_struct *mm, struct vm_area_struct *vma, unsi
 static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
 {
 	if (page_count(old) == 1) {
-		mmu_user_make_writable(mm->pgd, va, NULL); /* the other side let it go */
+		mmu_user_make_writable(&mm->tlb, mm->pgd, va, NULL); /* the other side let it go */
 		return 0;
 	}
 	void *copy = alloc_pages(1);
@@ -145,7 +145,7 @@ static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
 	if (!copy)
 		return VM_FAULT_OOM;
 	copy_page(copy, old);
-	mmu_user_make_writable(mm->pgd, va, copy);
+	mmu_user_make_writable(&mm->tlb, mm->pgd, va, copy);
 	return 0;
 }
 
@@ -181,7 +181,7 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		if (!page)
 			return do_shared_page(mm, vma, va);
 		if (write && !(flags & MMU_WRITE)) { /* write-protected by an mprotect since */
-			mmu_user_make_writable(mm->pgd, va, NULL);
+			mmu_user_make_writable(&mm->tlb, mm->pgd, va, NULL);
 			return 0;
 		}
 	}
@@ -307,7 +307,8 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
  * running program's segments are left out: their file cannot change, ETXTBSY). The walk holds
  * task_list_lock, which keeps each mm alive (as /proc's readers rely on), and each mm's
  * mmap_lock while fn looks at its areas; fn answers whether it changed page tables, and each
- * such mm is held (mm_users) and flushed on every CPU once the locks are off, as munmap does.
+ * such mm is held (mm_users) and finished (tlb_finish_mmu: every CPU flushed, then the pages
+ * freed) once the locks are off, as munmap does.
  * Called under the VFS lock, by a change of the file (truncate, growth, a seal), which is rare
  * next to the walk's length. A fork copying a process's areas at that moment may give its child
  * the old ones, a gap Linux's i_mmap tree closes.
@@ -325,7 +326,7 @@ static void for_each_file_area(const struct inode *inode, file_area_fn fn, void 
 	{
 		nr_tasks++;
 	}
-	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush, munmap's old gap */
+	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush now, the pages wait */
 	list_for_each_entry(t, &task_list, tasks)
 	{
 		struct mm_struct *mm = t->mm;
@@ -351,7 +352,7 @@ static void for_each_file_area(const struct inode *inode, file_area_fn fn, void 
 	}
 	spin_unlock_irqrestore(&task_list_lock, irq);
 	for (int i = 0; i < nr_flush; i++) {
-		flush_tlb_mm(flush[i]);
+		tlb_finish_mmu(flush[i]);
 		mmput(flush[i]);
 	}
 	kfree(flush);
@@ -373,7 +374,7 @@ static bool unmap_past(struct mm_struct *mm, struct vm_area_struct *vma, void *a
 		vma->vm_file_end = from;
 	if (mmu_user_next_mapped(mm->pgd, from, vma->vm_end) >= vma->vm_end)
 		return false;
-	mmu_user_unmap_range(mm->pgd, from, vma->vm_end);
+	mmu_user_unmap_range(&mm->tlb, mm->pgd, from, vma->vm_end);
 	return true;
 }
 

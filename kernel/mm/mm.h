@@ -13,6 +13,7 @@
 #include "arch/x86_64/page_64_types.h"
 #include "lib/list.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/mm/mmu_gather.h"
 
 struct inode;
 struct xol_area;
@@ -127,17 +128,17 @@ struct mm_struct {
 	struct list_head uprobes_dup; /* a fork's copy, until its task has it (uprobes.c) */
 	unsigned long vdso; /* where the vDSO's image is mapped (AT_SYSINFO_EHDR), 0: none */
 	unsigned int membarrier_state; /* MEMBARRIER_CMD_REGISTER_*s done (sched/membarrier.c) */
+	/* Pages unmapped, freed once no CPU's TLB reaches them (mmu_gather.c), under mmap_lock. */
+	struct mmu_gather tlb;
 };
 
 struct mm_struct *mm_alloc(void); /* one user: the caller's */
 /*
- * After a change that takes a page or a right away (munmap, mprotect, madvise, brk, fork's
- * copy-on-write), with mmap_lock dropped: other CPUs may hold the old translations if a thread
- * of the same process runs there, so they flush too (a TLB shootdown; one user: nobody else).
- * Until they have, another thread may still touch the old page for a moment: Linux flushes
- * before it frees the pages; Lucid frees them under the lock first, a gap left open.
+ * After a change that takes a page or a right away (munmap, mprotect, madvise, brk, mremap,
+ * fork's copy-on-write), with mmap_lock dropped, the caller calls tlb_finish_mmu(mm)
+ * (mmu_gather.h): other CPUs may hold the old translations if a thread of the same process
+ * runs there, so they flush too (a TLB shootdown), and only then are the pages freed.
  */
-void flush_tlb_mm(struct mm_struct *mm);
 /* One user more: a CLONE_VM child shares it. */
 static inline void mmget(struct mm_struct *mm)
 {

@@ -186,11 +186,21 @@ notrace void get_page(void *va)
 
 notrace void put_page(void *va)
 {
+	if (put_page_testzero(va))
+		free_pages(va, 1);
+}
+
+notrace bool put_page_testzero(void *va)
+{
 	struct page *pg = virt_to_page(va);
 
 	BUG_ON(!pg->_refcount);
-	if (__atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0)
-		free_pages(va, 1);
+	return __atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+void *page_to_virt(struct page *page)
+{
+	return __va((uintptr_t)(page - pages) * PAGE_SIZE);
 }
 
 notrace unsigned int page_count(void *va)

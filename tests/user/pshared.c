@@ -222,8 +222,8 @@ static struct shared *map_fd(int fd)
 
 int main(int argc, char **argv)
 {
-	struct shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
-				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct shared *s =
+		mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	char path[256];
 
 	alarm(4 * WAIT_LIMIT_S); /* the last resort against a hang */

@@ -1,0 +1,62 @@
+/*
+ * mmu_gather: pages unmapped now, freed only once no CPU can reach them through its TLB
+ * (kernel/mm/mmu_gather.c explains the order; Linux's include/asm-generic/tlb.h).
+ */
+#ifndef KERNEL_MM_MMU_GATHER_H
+#define KERNEL_MM_MMU_GATHER_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "lib/list.h"
+
+struct mm_struct;
+
+/*
+ * The batch of one address space (mm->tlb), under its mmap_lock: the pages and page tables
+ * whose last entry went, waiting for tlb_finish_mmu to flush every CPU and free them.
+ */
+struct mmu_gather {
+	struct list_head pages; /* their struct page lru: user pages and tables alike */
+	/*
+	 * Bumped each time an entry goes (under mmap_lock): a CPU that loaded the tables or
+	 * flushed them at this generation or later cannot hold a translation removed before.
+	 * Read by the debug check alone (debug_vm).
+	 */
+	uint64_t tlb_gen;
+	/*
+	 * An entry went or changed page since the last finish: a copy-on-write fault (which
+	 * finishes only if another thread may hold the old page, tlb_fault_needs_finish).
+	 */
+	bool flush_pending;
+};
+
+void tlb_gather_mmu(struct mmu_gather *tlb); /* an empty batch (mm_alloc, dup_mm) */
+/*
+ * A user page's entry is gone (mmap_lock held, this CPU's TLB flushed of it): the entry's
+ * reference goes, and if it was the last, the page waits in the batch instead of being freed.
+ */
+void tlb_remove_page(struct mmu_gather *tlb, void *page);
+/* A page table emptied and unhooked (mmap_lock held): freed with the batch, as Linux's. */
+void tlb_remove_table(struct mmu_gather *tlb, void *table);
+/*
+ * After the change, mmap_lock dropped (the flush's IPIs need interrupts on, and a CPU
+ * spinning on the lock has them off): every CPU running mm forgets its translations
+ * (flush_tlb_mm_range), then the gathered pages are freed.
+ */
+void tlb_finish_mmu(struct mm_struct *mm);
+/*
+ * After a fault (mmap_lock dropped): did it take a page away that another CPU may still
+ * reach (a copy-on-write's old page, with threads), or leave pages to free? Then the fault
+ * handler calls tlb_finish_mmu, with interrupts on as they were where the fault hit.
+ */
+bool tlb_fault_needs_finish(struct mm_struct *mm);
+/* The last user is gone and mm is loaded nowhere: its batch is freed without a flush. */
+void tlb_free_gathered(struct mmu_gather *tlb);
+/* Every CPU that has mm loaded drops its user translations. */
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* A CPU loads mm's tables (switch_mm, before CR3 is written): for the debug check. */
+void tlb_note_cr3_load(struct mm_struct *mm);
+/* The boot option debug_vm turns the check on (kernel_init). */
+void tlb_debug_init(void);
+
+#endif
