@@ -257,6 +257,7 @@ void mmput(struct mm_struct *mm)
 	if (!mm || __atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL) > 0)
 		return; /* a CLONE_VM child or its parent still runs in it */
 	uprobe_clear_state(mm); /* its [uprobes] page's bookkeeping; the page goes with the area */
+	mm->tlb.fullmm = true; /* loaded nowhere: each page is freed at once */
 	/* Area by area: each page goes with its last reference, each table once it is empty. */
 	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
 	{

@@ -41,10 +41,12 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/mmu.h"
 
-static DEFINE_STATIC_KEY_FALSE(debug_vm_tlb);
+DEFINE_STATIC_KEY_FALSE(debug_vm_tlb);
+static void tlb_check_flushed(struct mm_struct *mm, uint64_t gen);
 
 /* What each CPU's TLB may hold: the tables it loaded (cr3, 0 while changing), flushed at gen. */
 static struct {
@@ -56,6 +58,38 @@ void tlb_gather_mmu(struct mmu_gather *tlb)
 {
 	INIT_LIST_HEAD(&tlb->pages);
 	tlb->tlb_gen = 0;
+	tlb->flush_pending = false;
+	tlb->fullmm = false;
+}
+
+/*
+ * May the page go at once? When the whole mm goes (loaded nowhere), or when the caller is its
+ * only user, running in it: then no other CPU runs it (one that did dropped its translations
+ * at its next CR3 load), and this CPU invlpg'd the page already. The count cannot grow
+ * meanwhile: only a clone by that user, who is here, could make another.
+ */
+static bool tlb_free_now(struct mmu_gather *tlb)
+{
+	struct mm_struct *mm = container_of(tlb, struct mm_struct, tlb);
+
+	return tlb->fullmm ||
+	       (current->mm == mm && __atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) == 1);
+}
+
+/* The fast path's page: debug_vm checks that no other CPU has the tables loaded even so. */
+static void tlb_free_page_now(struct mmu_gather *tlb, void *page)
+{
+	if (static_branch_unlikely(&debug_vm_tlb) && !tlb->fullmm)
+		tlb_check_flushed(container_of(tlb, struct mm_struct, tlb), tlb->tlb_gen + 1);
+	free_pages(page, 1);
+}
+
+/* An entry went: the next finish must flush; the debug check's generation moves on. */
+static void tlb_note_unmap(struct mmu_gather *tlb)
+{
+	tlb->flush_pending = true;
+	if (static_branch_unlikely(&debug_vm_tlb))
+		__atomic_add_fetch(&tlb->tlb_gen, 1, __ATOMIC_RELEASE);
 }
 
 static void tlb_gather_page(struct mmu_gather *tlb, void *va)
@@ -65,15 +99,23 @@ static void tlb_gather_page(struct mmu_gather *tlb, void *va)
 
 void tlb_remove_page(struct mmu_gather *tlb, void *page)
 {
-	__atomic_add_fetch(&tlb->tlb_gen, 1, __ATOMIC_RELEASE);
-	tlb->flush_pending = true;
+	if (tlb_free_now(tlb)) {
+		if (put_page_testzero(page))
+			tlb_free_page_now(tlb, page);
+		return;
+	}
+	tlb_note_unmap(tlb);
 	if (put_page_testzero(page)) /* the last entry: another process's may still be mapped */
 		tlb_gather_page(tlb, page);
 }
 
 void tlb_remove_table(struct mmu_gather *tlb, void *table)
 {
-	__atomic_add_fetch(&tlb->tlb_gen, 1, __ATOMIC_RELEASE);
+	if (tlb_free_now(tlb)) {
+		tlb_free_page_now(tlb, table);
+		return;
+	}
+	tlb_note_unmap(tlb);
 	tlb_gather_page(tlb, table);
 }
 
@@ -94,10 +136,8 @@ void tlb_free_gathered(struct mmu_gather *tlb)
 	tlb_free_list(&tlb->pages);
 }
 
-notrace void tlb_note_cr3_load(struct mm_struct *mm)
+notrace void __tlb_note_cr3_load(struct mm_struct *mm)
 {
-	if (!static_branch_unlikely(&debug_vm_tlb))
-		return;
 	int me = this_cpu()->id;
 
 	/* cr3 0 first: a checker reading in between sees no tables, not the new gen with the old */
@@ -124,13 +164,14 @@ static void flush_tlb_func(void *info)
 /*
  * Linux flushes the range page by page when it is short; an IPI costs far more than the
  * flush itself, and a CR3 reload is one instruction, so Lucid's handler reloads CR3 always.
- * One user (no thread, no vfork child in it): no other CPU runs it.
+ * One user, and it is us (no thread, no vfork child in it): no other CPU runs it. Another
+ * process's mm (a truncation of a file it maps) may run elsewhere though, thread or not.
  */
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	(void)start;
 	(void)end;
-	if (__atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 1)
+	if (__atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 1 || current->mm != mm)
 		smp_call_function(flush_tlb_func, mm);
 }
 
@@ -183,10 +224,7 @@ void tlb_finish_mmu(struct mm_struct *mm)
 
 bool tlb_fault_needs_finish(struct mm_struct *mm)
 {
-	if (READ_ONCE(mm->tlb.pages.next) != &mm->tlb.pages)
-		return true;
-	return READ_ONCE(mm->tlb.flush_pending) &&
-	       __atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 1;
+	return READ_ONCE(mm->tlb.pages.next) != &mm->tlb.pages || READ_ONCE(mm->tlb.flush_pending);
 }
 
 void tlb_debug_init(void)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "lib/list.h"
+#include "kernel/jump_label.h"
 
 struct mm_struct;
 
@@ -28,6 +29,11 @@ struct mmu_gather {
 	 * finishes only if another thread may hold the old page, tlb_fault_needs_finish).
 	 */
 	bool flush_pending;
+	/*
+	 * Linux's fullmm: the whole address space goes (mmput), loaded on no CPU, so each page
+	 * is freed at once.
+	 */
+	bool fullmm;
 };
 
 void tlb_gather_mmu(struct mmu_gather *tlb); /* an empty batch (mm_alloc, dup_mm) */
@@ -54,8 +60,15 @@ bool tlb_fault_needs_finish(struct mm_struct *mm);
 void tlb_free_gathered(struct mmu_gather *tlb);
 /* Every CPU that has mm loaded drops its user translations. */
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* The boot option debug_vm: the check below is on (a NOP on the hot paths while off). */
+DECLARE_STATIC_KEY_FALSE(debug_vm_tlb);
 /* A CPU loads mm's tables (switch_mm, before CR3 is written): for the debug check. */
-void tlb_note_cr3_load(struct mm_struct *mm);
+void __tlb_note_cr3_load(struct mm_struct *mm);
+static inline void tlb_note_cr3_load(struct mm_struct *mm)
+{
+	if (static_branch_unlikely(&debug_vm_tlb))
+		__tlb_note_cr3_load(mm);
+}
 /* The boot option debug_vm turns the check on (kernel_init). */
 void tlb_debug_init(void);
 

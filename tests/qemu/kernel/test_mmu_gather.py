@@ -22,7 +22,8 @@ def test_no_page_freed_while_a_cpu_may_reach_it():
         assert k.status() == 0, out
         assert out == ("1500 regions unmapped under 3 reading threads\n"
                        "reads from a freed page: 0\n"
-                       "reads done: some\n"), out
+                       "reads done: some\n"
+                       "200 copy-on-write rounds: stale reads 0\n"), out
         # Copy-on-write under threads, madvise, mremap, brk: the programs that use them.
         for cmd in ("cow", "mremap /tmp", "threads"):
             k.run(cmd, 120)
