@@ -366,7 +366,7 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	 * would never take the IPI); else the page waits for the next finish, or the mm's end.
 	 */
 	if (!fault && (regs->rflags & RFLAGS_IF) && !preempt_count() &&
-	    tlb_fault_needs_finish(t->mm)) {
+	    tlb_fault_needs_finish(&t->mm->tlb)) {
 		local_irq_enable();
 		tlb_finish_mmu(t->mm);
 		local_irq_disable();

@@ -336,7 +336,10 @@ void switch_mm(struct mm_struct *mm)
 	uintptr_t cr3 = mm ? __pa(mm->pgd) : mmu_kernel_cr3();
 
 	if (read_cr3() != cr3) {
-		tlb_note_cr3_load(mm); /* debug_vm's bookkeeping, before the load: a NOP without */
+		if (static_branch_unlikely(&debug_vm_tlb)) {
+			tlb_switch_mm_debug(mm, cr3); /* notes it for the check, then loads */
+			return;
+		}
 		write_cr3(cr3);
 	}
 }

@@ -24,7 +24,13 @@
  * those of another thread that unmapped meanwhile, and that is safe, as every page on the list
  * lost its entry before it was added, hence before the flush that follows the take. A change
  * whose caller never finishes (an error path) only keeps its pages a little longer: the next
- * finish or the mm's end (mmput: loaded nowhere then) frees them.
+ * finish or the mm's end (mmput: loaded nowhere then) frees them. A copy-on-write fault
+ * finishes in the fault handler (arch/x86_64/traps.c), interrupts on: the other threads must
+ * not go on reading the old page after the write to the copy.
+ *
+ * Where no other CPU can run the mm, a page is freed at once (tlb_free_now): its only user
+ * unmapping in it (a program without threads: the invlpg above was the whole flush), or the
+ * mm's teardown (Linux's fullmm). That keeps munmap, brk and exit as cheap as they were.
  *
  * Checked (boot option debug_vm, a static key: no cost without it): each CPU notes which
  * tables it loaded and up to which tlb_gen it has flushed them; tlb_finish_mmu, before it
@@ -97,7 +103,7 @@ static void tlb_gather_page(struct mmu_gather *tlb, void *va)
 	list_add_tail(&virt_to_page(va)->lru, &tlb->pages);
 }
 
-void tlb_remove_page(struct mmu_gather *tlb, void *page)
+void __tlb_remove_page(struct mmu_gather *tlb, void *page)
 {
 	if (tlb_free_now(tlb)) {
 		if (put_page_testzero(page))
@@ -136,7 +142,7 @@ void tlb_free_gathered(struct mmu_gather *tlb)
 	tlb_free_list(&tlb->pages);
 }
 
-notrace void __tlb_note_cr3_load(struct mm_struct *mm)
+notrace void tlb_switch_mm_debug(struct mm_struct *mm, unsigned long cr3)
 {
 	int me = this_cpu()->id;
 
@@ -146,6 +152,7 @@ notrace void __tlb_note_cr3_load(struct mm_struct *mm)
 			 mm ? __atomic_load_n(&mm->tlb.tlb_gen, __ATOMIC_ACQUIRE) : 0,
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&cpu_tlbstate[me].cr3, mm ? __pa(mm->pgd) : 0, __ATOMIC_RELEASE);
+	write_cr3(cr3);
 }
 
 /* The IPI: a CPU with mm's tables loaded forgets every user translation (a CR3 reload). */
@@ -203,10 +210,10 @@ void tlb_finish_mmu(struct mm_struct *mm)
 	uint64_t gen = 0;
 
 	/*
-	 * Nothing gathered (a read of the list head, unlocked: pages this thread added under
-	 * the lock it sees; another thread's that one finishes itself): the flush alone.
+	 * Nothing gathered or unmapped (read unlocked: what this thread did under the lock it
+	 * sees; another thread's, that one finishes itself): the flush alone.
 	 */
-	if (READ_ONCE(mm->tlb.pages.next) != &mm->tlb.pages || READ_ONCE(mm->tlb.flush_pending)) {
+	if (tlb_fault_needs_finish(&mm->tlb)) {
 		unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
 
 		list_splice_init(&mm->tlb.pages, &pages);
@@ -220,11 +227,6 @@ void tlb_finish_mmu(struct mm_struct *mm)
 	if (static_branch_unlikely(&debug_vm_tlb))
 		tlb_check_flushed(mm, gen);
 	tlb_free_list(&pages);
-}
-
-bool tlb_fault_needs_finish(struct mm_struct *mm)
-{
-	return READ_ONCE(mm->tlb.pages.next) != &mm->tlb.pages || READ_ONCE(mm->tlb.flush_pending);
 }
 
 void tlb_debug_init(void)

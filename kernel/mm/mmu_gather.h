@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include "lib/list.h"
 #include "kernel/jump_label.h"
+#include "kernel/mm/page_alloc.h"
 
 struct mm_struct;
 
@@ -41,7 +42,14 @@ void tlb_gather_mmu(struct mmu_gather *tlb); /* an empty batch (mm_alloc, dup_mm
  * A user page's entry is gone (mmap_lock held, this CPU's TLB flushed of it): the entry's
  * reference goes, and if it was the last, the page waits in the batch instead of being freed.
  */
-void tlb_remove_page(struct mmu_gather *tlb, void *page);
+void __tlb_remove_page(struct mmu_gather *tlb, void *page);
+static inline void tlb_remove_page(struct mmu_gather *tlb, void *page)
+{
+	if (tlb->fullmm)
+		put_page(page); /* the teardown: loaded nowhere, freed at once (exit's hot path) */
+	else
+		__tlb_remove_page(tlb, page);
+}
 /* A page table emptied and unhooked (mmap_lock held): freed with the batch, as Linux's. */
 void tlb_remove_table(struct mmu_gather *tlb, void *table);
 /*
@@ -55,20 +63,21 @@ void tlb_finish_mmu(struct mm_struct *mm);
  * reach (a copy-on-write's old page, with threads), or leave pages to free? Then the fault
  * handler calls tlb_finish_mmu, with interrupts on as they were where the fault hit.
  */
-bool tlb_fault_needs_finish(struct mm_struct *mm);
+static inline bool tlb_fault_needs_finish(struct mmu_gather *tlb)
+{
+	return READ_ONCE(tlb->pages.next) != &tlb->pages || READ_ONCE(tlb->flush_pending);
+}
 /* The last user is gone and mm is loaded nowhere: its batch is freed without a flush. */
 void tlb_free_gathered(struct mmu_gather *tlb);
 /* Every CPU that has mm loaded drops its user translations. */
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 /* The boot option debug_vm: the check below is on (a NOP on the hot paths while off). */
 DECLARE_STATIC_KEY_FALSE(debug_vm_tlb);
-/* A CPU loads mm's tables (switch_mm, before CR3 is written): for the debug check. */
-void __tlb_note_cr3_load(struct mm_struct *mm);
-static inline void tlb_note_cr3_load(struct mm_struct *mm)
-{
-	if (static_branch_unlikely(&debug_vm_tlb))
-		__tlb_note_cr3_load(mm);
-}
+/*
+ * switch_mm's CR3 load with debug_vm on: notes what this CPU loads for the check, then loads
+ * it (cr3: mm's tables, or the kernel's for NULL).
+ */
+void tlb_switch_mm_debug(struct mm_struct *mm, unsigned long cr3);
 /* The boot option debug_vm turns the check on (kernel_init). */
 void tlb_debug_init(void);
 
