@@ -333,15 +333,14 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 
 void switch_mm(struct mm_struct *mm)
 {
+	if (static_branch_unlikely(&debug_vm_tlb)) {
+		tlb_switch_mm_debug(mm); /* the same, noting what this CPU loads for the check */
+		return;
+	}
 	uintptr_t cr3 = mm ? __pa(mm->pgd) : mmu_kernel_cr3();
 
-	if (read_cr3() != cr3) {
-		if (static_branch_unlikely(&debug_vm_tlb)) {
-			tlb_switch_mm_debug(mm, cr3); /* notes it for the check, then loads */
-			return;
-		}
+	if (read_cr3() != cr3)
 		write_cr3(cr3);
-	}
 }
 
 int mm_map_zeroed(struct mm_struct *mm, unsigned long start, unsigned long end, int flags)

@@ -142,9 +142,13 @@ void tlb_free_gathered(struct mmu_gather *tlb)
 	tlb_free_list(&tlb->pages);
 }
 
-notrace void tlb_switch_mm_debug(struct mm_struct *mm, unsigned long cr3)
+notrace void tlb_switch_mm_debug(struct mm_struct *mm)
 {
+	uintptr_t cr3 = mm ? __pa(mm->pgd) : mmu_kernel_cr3();
 	int me = this_cpu()->id;
+
+	if (read_cr3() == cr3)
+		return; /* already loaded: nothing changes in the TLB */
 
 	/* cr3 0 first: a checker reading in between sees no tables, not the new gen with the old */
 	__atomic_store_n(&cpu_tlbstate[me].cr3, 0, __ATOMIC_RELEASE);

@@ -73,11 +73,8 @@ void tlb_free_gathered(struct mmu_gather *tlb);
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 /* The boot option debug_vm: the check below is on (a NOP on the hot paths while off). */
 DECLARE_STATIC_KEY_FALSE(debug_vm_tlb);
-/*
- * switch_mm's CR3 load with debug_vm on: notes what this CPU loads for the check, then loads
- * it (cr3: mm's tables, or the kernel's for NULL).
- */
-void tlb_switch_mm_debug(struct mm_struct *mm, unsigned long cr3);
+/* switch_mm with debug_vm on: notes what this CPU loads for the check, then loads it. */
+void tlb_switch_mm_debug(struct mm_struct *mm);
 /* The boot option debug_vm turns the check on (kernel_init). */
 void tlb_debug_init(void);
 
