@@ -365,8 +365,8 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	 * on, as they were where the fault hit, and no spinlock held (a CPU spinning for it
 	 * would never take the IPI); else the page waits for the next finish, or the mm's end.
 	 */
-	if (!fault && (regs->rflags & RFLAGS_IF) && !preempt_count() &&
-	    tlb_fault_needs_finish(&t->mm->tlb)) {
+	if (!fault && tlb_fault_needs_finish(&t->mm->tlb) && (regs->rflags & RFLAGS_IF) &&
+	    !preempt_count()) {
 		local_irq_enable();
 		tlb_finish_mmu(t->mm);
 		local_irq_disable();

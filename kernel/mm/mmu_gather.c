@@ -115,7 +115,7 @@ void __tlb_remove_page(struct mmu_gather *tlb, void *page)
 		tlb_gather_page(tlb, page);
 }
 
-void tlb_remove_table(struct mmu_gather *tlb, void *table)
+void __tlb_remove_table(struct mmu_gather *tlb, void *table)
 {
 	if (tlb_free_now(tlb)) {
 		tlb_free_page_now(tlb, table);

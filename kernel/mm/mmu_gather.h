@@ -51,7 +51,14 @@ static inline void tlb_remove_page(struct mmu_gather *tlb, void *page)
 		__tlb_remove_page(tlb, page);
 }
 /* A page table emptied and unhooked (mmap_lock held): freed with the batch, as Linux's. */
-void tlb_remove_table(struct mmu_gather *tlb, void *table);
+void __tlb_remove_table(struct mmu_gather *tlb, void *table);
+static inline void tlb_remove_table(struct mmu_gather *tlb, void *table)
+{
+	if (tlb->fullmm)
+		free_pages(table, 1);
+	else
+		__tlb_remove_table(tlb, table);
+}
 /*
  * After the change, mmap_lock dropped (the flush's IPIs need interrupts on, and a CPU
  * spinning on the lock has them off): every CPU running mm forgets its translations
