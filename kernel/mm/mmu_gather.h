@@ -26,8 +26,9 @@ struct mmu_gather {
 	 */
 	uint64_t tlb_gen;
 	/*
-	 * An entry went or changed page since the last finish: a copy-on-write fault (which
-	 * finishes only if another thread may hold the old page, tlb_fault_needs_finish).
+	 * An entry went or changed page since the last finish, on the slow path (another CPU
+	 * may run the mm): set before anything is gathered, so that a fault's check of it alone
+	 * (tlb_fault_needs_finish) sees both a copy-on-write's flush and pages to free.
 	 */
 	bool flush_pending;
 	/*
@@ -72,7 +73,7 @@ void tlb_finish_mmu(struct mm_struct *mm);
  */
 static inline bool tlb_fault_needs_finish(struct mmu_gather *tlb)
 {
-	return READ_ONCE(tlb->pages.next) != &tlb->pages || READ_ONCE(tlb->flush_pending);
+	return READ_ONCE(tlb->flush_pending);
 }
 /* The last user is gone and mm is loaded nowhere: its batch is freed without a flush. */
 void tlb_free_gathered(struct mmu_gather *tlb);
