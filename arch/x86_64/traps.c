@@ -359,20 +359,22 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 	    (user_mode(regs) || (fixup && !t->pagefault_disabled)))
 		fault = handle_mm_fault(t->mm, addr, regs->error_code & PF_ERR_WRITE,
 					regs->error_code & PF_ERR_INSTR);
+	if (!fault)
+		return true;
 	/*
 	 * A copy-on-write took the old page from under the process's other threads: every CPU
 	 * forgets it before it may be freed (kernel/mm/mmu_gather.c). The IPI wants interrupts
 	 * on, as they were where the fault hit, and no spinlock held (a CPU spinning for it
 	 * would never take the IPI); else the page waits for the next finish, or the mm's end.
 	 */
-	if (!fault && tlb_fault_needs_finish(&t->mm->tlb) && (regs->rflags & RFLAGS_IF) &&
-	    !preempt_count()) {
-		local_irq_enable();
-		tlb_finish_mmu(t->mm);
-		local_irq_disable();
-	}
-	if (!fault)
+	if (fault == VM_FAULT_TLB_FINISH) {
+		if ((regs->rflags & RFLAGS_IF) && !preempt_count()) {
+			local_irq_enable();
+			tlb_finish_mmu(t->mm);
+			local_irq_disable();
+		}
 		return true;
+	}
 	if (fault == VM_FAULT_OOM) {
 		pagefault_out_of_memory();
 		if (user_mode(regs)) {

@@ -146,7 +146,7 @@ static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
 		return VM_FAULT_OOM;
 	copy_page(copy, old);
 	mmu_user_make_writable(&mm->tlb, mm->pgd, va, copy);
-	return 0;
+	return mm->tlb.flush_pending ? VM_FAULT_TLB_FINISH : 0; /* other CPUs: flush them */
 }
 
 /*
@@ -221,7 +221,7 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool i
 	current->in_user_fault = true;
 	int ret = __handle_mm_fault(mm, addr, write, instr);
 	current->in_user_fault = was_in_user_fault;
-	if (!ret)
+	if (!(ret & ~VM_FAULT_TLB_FINISH))
 		current->min_flt++; /* getrusage's ru_minflt (Linux's mm_account_fault) */
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
@@ -280,14 +280,18 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
 	unsigned long va = ALIGN_DOWN(addr, PAGE_SIZE), flags;
 	bool was_in_user_fault = current->in_user_fault;
 	int mmu_flags = 0, err = 0;
+	bool finish = false;
 	char *page;
 
 	flags = spin_lock_irqsave(&mm->mmap_lock);
 	current->in_user_fault = true;
 	page = mmu_user_page(mm->pgd, va, &mmu_flags);
 	if (!page || (mmu_flags & MMU_NOACCESS) || (write && !(mmu_flags & MMU_WRITE))) {
-		if (__handle_mm_fault(mm, addr, write, false))
+		int ret = __handle_mm_fault(mm, addr, write, false);
+
+		if (ret & ~VM_FAULT_TLB_FINISH)
 			err = -EFAULT;
+		finish = ret == VM_FAULT_TLB_FINISH;
 		page = err ? NULL : mmu_user_page(mm->pgd, va, &mmu_flags);
 		if (!page || (mmu_flags & MMU_NOACCESS))
 			err = -EFAULT;
@@ -298,6 +302,8 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
 		memcpy(buf, page + (addr - va), len);
 	current->in_user_fault = was_in_user_fault;
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	if (finish)
+		tlb_finish_mmu(mm); /* a copy-on-write in a process whose threads may run now */
 	return err;
 }
 

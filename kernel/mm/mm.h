@@ -193,6 +193,12 @@ int vm_flags_to_mmu(unsigned long vm_flags);
 #define VM_FAULT_SIGSEGV 1 /* no area, or one that does not allow this access */
 #define VM_FAULT_OOM 2 /* no page to be had */
 #define VM_FAULT_SIGBUS 4 /* a page of a file mapping wholly past the file's end */
+/*
+ * Done, but a copy-on-write took the old page from under other CPUs that may run mm: the
+ * caller calls tlb_finish_mmu(mm) with interrupts on (kernel/mm/mmu_gather.c). Not an error;
+ * a code of its own so that the usual fault's path checks nothing more.
+ */
+#define VM_FAULT_TLB_FINISH 8
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
 /* A page of mm that only this process maps, for uprobes' int3 (memory.c); mmap_lock held. */
 /* Copies len bytes (one page at most) at addr of another process's mm (memory.c). 0, -EFAULT. */

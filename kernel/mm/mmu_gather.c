@@ -217,7 +217,7 @@ void tlb_finish_mmu(struct mm_struct *mm)
 	 * Nothing gathered or unmapped (read unlocked: what this thread did under the lock it
 	 * sees; another thread's, that one finishes itself): the flush alone.
 	 */
-	if (tlb_fault_needs_finish(&mm->tlb)) {
+	if (tlb_needs_finish(&mm->tlb)) {
 		unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
 
 		list_splice_init(&mm->tlb.pages, &pages);

@@ -27,8 +27,8 @@ struct mmu_gather {
 	uint64_t tlb_gen;
 	/*
 	 * An entry went or changed page since the last finish, on the slow path (another CPU
-	 * may run the mm): set before anything is gathered, so that a fault's check of it alone
-	 * (tlb_fault_needs_finish) sees both a copy-on-write's flush and pages to free.
+	 * may run the mm): set before anything is gathered, so that a check of it alone
+	 * (tlb_needs_finish; a copy-on-write's, VM_FAULT_TLB_FINISH) sees both.
 	 */
 	bool flush_pending;
 	/*
@@ -66,12 +66,8 @@ static inline void tlb_remove_table(struct mmu_gather *tlb, void *table)
  * (flush_tlb_mm_range), then the gathered pages are freed.
  */
 void tlb_finish_mmu(struct mm_struct *mm);
-/*
- * After a fault (mmap_lock dropped): did it take a page away that another CPU may still
- * reach (a copy-on-write's old page, with threads), or leave pages to free? Then the fault
- * handler calls tlb_finish_mmu, with interrupts on as they were where the fault hit.
- */
-static inline bool tlb_fault_needs_finish(struct mmu_gather *tlb)
+/* Something to finish: an entry went, or pages wait (read without the lock). */
+static inline bool tlb_needs_finish(struct mmu_gather *tlb)
 {
 	return READ_ONCE(tlb->flush_pending);
 }
