@@ -186,8 +186,11 @@ notrace void get_page(void *va)
 
 notrace void put_page(void *va)
 {
-	if (put_page_testzero(va))
-		free_pages(va, 1);
+	struct page *pg = virt_to_page(va);
+
+	BUG_ON(!pg->_refcount);
+	if (__atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0)
+		free_pages(va, 1); /* put_page_testzero's work inline: exit calls this for every page */
 }
 
 notrace bool put_page_testzero(void *va)
