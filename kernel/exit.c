@@ -61,24 +61,7 @@ struct task *child_reaper;
 /* What exec gave the task: its address space, its FPU area, its signal table. */
 static void exit_process_state(struct task *t)
 {
-	struct mm_struct *mm = t->mm;
-	struct fpu *fpu = t->fpu;
-
-	/* Off the process's tables and FPU area first, so that no switch touches them freed. */
-	local_irq_disable();
-	/* Under the lock /proc/PID reads its memory with (kernel/fs/proc/base.c). */
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	t->mm = NULL;
-	spin_unlock_irqrestore(&task_list_lock, flags);
-	t->fpu = NULL;
-	switch_mm(NULL);
-	local_irq_enable();
-	update_maxrss(t, mm); /* for its parent's wait4 and getrusage(RUSAGE_CHILDREN) */
-	mm_release(t); /* off its parent's memory: a vfork parent goes on */
-	uprobe_free_utask(t); /* a step or uretprobes in flight end with the process */
-	mmput(mm);
-	if (fpu)
-		fpu_free(fpu);
+	task_replace_mm(t, NULL, NULL); /* its memory, FPU area and uprobe state go */
 	sighand_free(detach_sighand(t));
 }
 

@@ -140,6 +140,35 @@ void mm_release(struct task *t)
 }
 
 /*
+ * t leaves its memory and FPU area for mm and fpu: a new program's (execve) or none (exit).
+ * Interrupts are off across the change so that a switch sees all of it or none, and t->mm
+ * changes under the lock /proc/PID reads memory with (kernel/fs/proc/base.c). Then the old
+ * memory's users hear of it: getrusage's ru_maxrss counts it, a vfork parent goes on
+ * (mm_release), uprobes' steps and return frames in it end; and the old memory (only a vfork
+ * child's share of it) and FPU area are dropped. Linux's exec_mmap and exit_mm, whose common
+ * part this is.
+ */
+void task_replace_mm(struct task *t, struct mm_struct *mm, struct fpu *fpu)
+{
+	struct mm_struct *old_mm = t->mm;
+	struct fpu *old_fpu = t->fpu;
+
+	local_irq_disable();
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	t->mm = mm;
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	t->fpu = fpu;
+	switch_mm(mm);
+	local_irq_enable();
+	update_maxrss(t, old_mm);
+	mm_release(t);
+	uprobe_free_utask(t);
+	mmput(old_mm);
+	if (old_fpu)
+		fpu_free(old_fpu);
+}
+
+/*
  * The vfork parent's sleep until child c lets its memory go. c cannot be freed meanwhile: only
  * its parent, asleep here, reaps it. Killed, the parent takes the completion back first.
  */

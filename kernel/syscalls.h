@@ -282,6 +282,10 @@ long sys_clone3(struct clone_args __user *uargs, size_t size);
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
 void forget_original_parent(struct task *p);
 void mm_release(struct task *t);      /* t execed or exits: its vfork parent goes on */
+struct mm_struct;
+struct fpu;
+/* t's memory and FPU area become mm and fpu (execve's; NULL at exit), the old ones dropped. */
+void task_replace_mm(struct task *t, struct mm_struct *mm, struct fpu *fpu);
 void release_self(struct task *t);    /* t, a kernel thread's child, ends unreaped */
 void set_child_subreaper(bool on);    /* prctl(PR_SET_CHILD_SUBREAPER) */
 int max_user_procs(void);             /* processes at once (RLIMIT_NPROC) */

@@ -681,23 +681,8 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 		strlcpy(mm->exe_path, bprm->interp, sizeof(mm->exe_path));
 	binprm_free(bprm);
 	kfree(elf);
-	struct mm_struct *old_mm = t->mm; /* execve from a program: its old self goes */
-	struct fpu *old_fpu = t->fpu;
-	local_irq_disable(); /* a switch now must see all of it or none */
-	/* Under the lock /proc/PID reads its memory with (kernel/fs/proc/base.c). */
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	t->mm = mm;
-	spin_unlock_irqrestore(&task_list_lock, flags);
-	t->fpu = fpu;
-	switch_mm(mm);
-	local_irq_enable();
-	update_maxrss(t, old_mm); /* getrusage's ru_maxrss counts the old program too */
-	mm_release(t); /* a vfork child: its parent's memory is its parent's again */
-	uprobe_free_utask(t); /* the old program's uretprobes: their frames are gone */
+	task_replace_mm(t, mm, fpu); /* execve from a program: its old self goes */
 	uprobe_exec(mm); /* the probes on the program and its interpreter, now it is on the list */
-	mmput(old_mm); /* a vfork child's: only its share of it */
-	if (old_fpu)
-		fpu_free(old_fpu);
 	/* The name it was run by, a script's too (Linux: kbasename(bprm->filename)). */
 	trace_task_rename(t, kbasename(filename));
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
