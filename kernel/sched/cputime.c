@@ -52,14 +52,17 @@ static DEFINE_SPINLOCK(cpu_itimer_lock);
 /*
  * ITIMER_VIRTUAL (user time) or ITIMER_PROF (user and system time) of t's process runs down
  * by a tick; at 0 it sends its signal to the process and starts again from its interval, as
- * Linux's check_cpu_itimer.
+ * Linux's check_cpu_itimer. Inline, and a timer not armed is seen without the lock (Linux's
+ * fastpath_timer_check): every tick of every process passes here.
  */
-static void itimer_tick(struct task *t, int which, int sig)
+static __always_inline void itimer_tick(struct task *t, int which, int sig)
 {
 	struct task *leader = t->group_leader;
 	uint64_t *left = &leader->it_cpu_left[which - 1];
 	bool fire = false;
 
+	if (!READ_ONCE(*left))
+		return; /* not armed; one set meanwhile starts counting at the next tick */
 	spin_lock(&cpu_itimer_lock);
 	if (*left > TICK_NSEC) {
 		*left -= TICK_NSEC;

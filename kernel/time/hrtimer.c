@@ -115,12 +115,17 @@ static void set_expires_real(struct hrtimer *timer, uint64_t tim, uint64_t offs)
 	timer->offs_real = tim - timer->expires;
 }
 
-/* A realtime timer brought to the date's offset now (not on a queue: its place would change). */
-static void hrtimer_update_real(struct hrtimer *timer)
+/*
+ * A realtime timer brought to the date's offset now (not on a queue: its place would change).
+ * Inline, and nothing called for the other timers: every enqueue passes here, the tick's too.
+ */
+static __always_inline void hrtimer_update_real(struct hrtimer *timer)
 {
+	if (!timer->is_real || timer->expires == KTIME_MAX)
+		return;
 	uint64_t offs = ktime_get_real_offset_ns();
 
-	if (timer->is_real && timer->offs_real != offs && timer->expires != KTIME_MAX)
+	if (timer->offs_real != offs)
 		set_expires_real(timer, timer->expires + timer->offs_real, offs);
 }
 
