@@ -687,6 +687,13 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	trace_task_rename(t, kbasename(filename));
 	strlcpy(t->comm, kbasename(filename), sizeof(t->comm));
 	tracing_task_renamed(t); /* the trace's TASK column names it anew */
+	/*
+	 * Execed, before the O_CLOEXEC descriptors close, as Linux's begin_new_exec clears
+	 * PF_FORKNOEXEC first: a parent that learns of the execve from a close-on-exec pipe's EOF
+	 * must find setpgid refused (EACCES).
+	 */
+	t->execed = true;
+	t->forknoexec = false;
 	do_close_on_exec(); /* O_CLOEXEC and FD_CLOEXEC descriptors end with the old program */
 	/* Its POSIX timers too, and their signals pending (Linux's begin_new_exec): not alarm. */
 	exit_posix_timers(t->group_leader);
@@ -700,8 +707,6 @@ static int do_execve(const char *filename, char *const argv[], char *const envp[
 	/* Handled signals back to their default; ignored ones and the mask stay, as Linux's. */
 	attach_sighand(t, sighand);
 	t->sas_ss_sp = t->sas_ss_size = 0; /* no alternate stack; its flags stay, as Linux's */
-	t->execed = true;
-	t->forknoexec = false;
 	if (args)
 		syscall_exit_exec(); /* the trace sees execve return, as on Linux */
 	local_irq_disable();
