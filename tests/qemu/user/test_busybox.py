@@ -204,6 +204,9 @@ def test_ps_lists_every_task(lucid):
     """busybox ps reads /proc: every live task has its directory there, as in Linux."""
     lucid.run("nap 100 &")
     try:
+        # Until the job has exec'd (bounded, 20 s): before, ps shows bash's forked child.
+        lucid.run('for i in $(seq 200); do [ "$(cat /proc/$!/comm)" = nap ] && break; '
+                  'sleep 0.1; done')
         ps = lucid.run("busybox ps")
         assert re.search(r"^\s*1 root\s+/sbin/init$", ps, re.M), ps  # init: Lucid's own
         assert re.search(r"^\s*%s root\s+-bash$" % lucid.run("echo $$").strip(), ps, re.M), ps
