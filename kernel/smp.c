@@ -78,18 +78,24 @@ static notrace void ipi_call_function(struct pt_regs *regs)
 	__atomic_and_fetch(&call_pending, ~(1UL << smp_processor_id()), __ATOMIC_RELEASE);
 }
 
+/*
+ * call_lock is taken before "the others" are chosen: it turns preemption off, so the caller
+ * stays on the CPU it left out. Chosen first, a caller preempted in between and moved to
+ * another CPU would leave that one out and never run fn there (a TLB shootdown that misses the
+ * CPU the unmapping thread now runs on, beside a sibling thread's stale translations).
+ */
 notrace void smp_call_function(void (*fn)(void *info), void *info)
 {
 	unsigned long others = 0;
+
+	/* smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may. */
+	lockdep_assert(!irqs_disabled() || current == this_cpu()->idle);
+	__raw_spin_lock(&call_lock);
 	for (int c = 0; c < num_online_cpus(); c++)
 		if (c != smp_processor_id() && cpus[c].online)
 			others |= 1UL << c;
 	if (!others)
-		return;
-	/* smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may. */
-	lockdep_assert(!irqs_disabled() || current == this_cpu()->idle);
-
-	__raw_spin_lock(&call_lock);
+		goto out;
 	call_fn = fn;
 	call_info = info;
 	__atomic_store_n(&call_pending, others, __ATOMIC_RELEASE);
@@ -111,7 +117,23 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 		}
 		cpu_relax();
 	}
+out:
 	__raw_spin_unlock(&call_lock);
+}
+
+/*
+ * fn on this CPU (interrupts off, as the others run it in their IPI handler), then on every
+ * other, all with preemption off, so that "this CPU" stays the same one throughout: Linux's
+ * on_each_cpu(fn, info, wait=1).
+ */
+void on_each_cpu(void (*fn)(void *info), void *info)
+{
+	preempt_disable();
+	unsigned long flags = local_irq_save();
+	fn(info);
+	local_irq_restore(flags);
+	smp_call_function(fn, info);
+	preempt_enable();
 }
 
 static void sync_sched_ipi(void *info)

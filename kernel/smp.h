@@ -24,6 +24,8 @@ void smp_send_stop(void);
  * boot, when no other CPU calls here yet (Linux's early_boot_irqs_disabled).
  */
 void smp_call_function(void (*fn)(void *info), void *info);
+/* fn on every online CPU, this one included (Linux's on_each_cpu): the same rules. */
+void on_each_cpu(void (*fn)(void *info), void *info);
 /*
  * Waits until every CPU has left the preempt-disabled sections it was in when called (Linux's
  * synchronize_rcu for rcu_read_lock_sched readers): after it, no CPU can still hold a pointer

@@ -137,8 +137,8 @@ static notrace void flush_range_local(void *info)
 void flush_tlb_kernel_range(uintptr_t start, uintptr_t end)
 {
 	struct flush_range r = {start, end};
-	flush_range_local(&r);
-	smp_call_function(flush_range_local, &r);
+
+	on_each_cpu(flush_range_local, &r); /* this CPU too, and the same one throughout */
 }
 
 /* The physical address behind a 4 KiB mapping (0 if none). */
@@ -677,9 +677,9 @@ static void flush_user_if_loaded(void *cr3)
 		mmu_flush_user();
 }
 
-void flush_tlb_user_others(uint64_t *pgd)
+void flush_tlb_user(uint64_t *pgd)
 {
-	smp_call_function(flush_user_if_loaded, (void *)__pa(pgd));
+	on_each_cpu(flush_user_if_loaded, (void *)__pa(pgd));
 }
 
 /* Never probed: text_poke's int3 handler calls it (kernel/kprobes.h). */

@@ -73,10 +73,12 @@ int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags);
 int mmu_user_copy_range(uint64_t *dst, uint64_t *src, uintptr_t start, uintptr_t end);
 void mmu_flush_user(void);
 /*
- * The other CPUs forget their user translations of the address space pgd, if it is loaded
- * there (a thread of the same process runs there): after its pages lost a mapping or a right.
+ * Every CPU forgets its user translations of the address space pgd, if it is loaded there (a
+ * thread of the same process runs there): after its pages lost a mapping or a right. This one
+ * too: the caller cleared each entry (invlpg) on the CPU it ran on then, and may have moved
+ * since onto one where a sibling thread left translations of its own.
  */
-void flush_tlb_user_others(uint64_t *pgd);
+void flush_tlb_user(uint64_t *pgd);
 
 extern char _text[], _etext[], _erodata[], _end[];
 

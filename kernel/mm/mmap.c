@@ -233,7 +233,7 @@ int vm_flags_to_mmu(unsigned long vm_flags)
 void flush_tlb_mm(struct mm_struct *mm)
 {
 	if (__atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 1)
-		flush_tlb_user_others(mm->pgd);
+		flush_tlb_user(mm->pgd);
 }
 
 struct mm_struct *mm_alloc(void)
