@@ -45,6 +45,7 @@
  * the mark and then tests whether the task sleeps, all with sequentially consistent atomics,
  * so at least one of them sees the other's write.
  */
+#include <limits.h>
 #include "trace/events/signal.h"
 #include "kernel/signal.h"
 #include "kernel/locking/lockdep.h"
@@ -1235,35 +1236,61 @@ static int check_sig(int sig)
 	return sig < 0 || sig > _NSIG ? -EINVAL : 0;
 }
 
-/* kill: a process (pid > 0), the caller's group (0), every process but init and the caller
- * (-1), or a group (< -1). */
+/* To the process pid, as Linux's kill_proc_info: ESRCH, then EINVAL, then the send's -EAGAIN. */
+static long kill_proc_info(int sig, const struct ksiginfo *info, int pid)
+{
+	unsigned long flags;
+	struct task *t, *target = NULL;
+	long ret = -ESRCH;
+
+	if (pid <= 0)
+		return -ESRCH; /* POSIX.1b names no group: no pid names one here */
+	flags = spin_lock_irqsave(&task_list_lock);
+	list_for_each_entry(t, &task_list, tasks)
+	{
+		if (t->pid == pid)
+			target = t;
+	}
+	if (target)
+		ret = check_sig(sig);
+	if (target && !ret && target->pgrp && sig)
+		ret = send_sig_info(sig, info, target->group_leader);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return ret;
+}
+
+/*
+ * kill: a process (pid > 0), the caller's group (0), every process but init and the caller
+ * (-1), or a group (< -1). As Linux's kill_something_info, the target is looked for first and
+ * the signal checked only against one that was found: kill(no such pid, 65) is ESRCH, not
+ * EINVAL, and sig 0 only asks whether there is one.
+ */
 long sys_kill(int pid, int sig)
 {
 	struct task *me = current;
 	struct ksiginfo info = {.signo = sig, .code = SI_USER, .pid = me->tgid};
+	int bad = check_sig(sig), send = bad ? 0 : sig;
 	unsigned long flags;
 	struct task *t;
 	int n = 0;
 
-	if (check_sig(sig))
-		return -EINVAL;
 	if (pid > 0)
-		return kill_pid_info(pid, sig, &info);
-	if (pid < -1)
-		return kill_pgrp_info(-pid, sig, &info) < 0 ? -ESRCH : 0;
-	if (pid == 0)
-		return kill_pgrp_info(me->pgrp, sig, &info) < 0 ? -ESRCH : 0;
+		return kill_proc_info(sig, &info, pid);
+	if (pid == INT_MIN)
+		return -ESRCH; /* as Linux: -INT_MIN names no group */
+	if (pid != -1)
+		return kill_pgrp_info(pid ? -pid : me->pgrp, send, &info) < 0 ? -ESRCH : bad;
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
 		if (t->pgrp && t->group_leader == t && t->tgid != me->tgid && t != child_reaper) {
-			if (sig)
-				send_sig_info(sig, &info, t);
+			if (send)
+				send_sig_info(send, &info, t);
 			n++;
 		}
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	return n ? 0 : -ESRCH;
+	return n ? bad : -ESRCH;
 }
 
 /*
@@ -1322,29 +1349,6 @@ long sys_tkill(int pid, int sig)
 static bool sigqueue_impersonates(int pid, const struct ksiginfo *info)
 {
 	return (info->code >= 0 || info->code == SI_TKILL) && current->pid != pid;
-}
-
-/* To the process pid, as Linux's kill_proc_info: ESRCH, then EINVAL, then the send's -EAGAIN. */
-static long kill_proc_info(int sig, const struct ksiginfo *info, int pid)
-{
-	unsigned long flags;
-	struct task *t, *target = NULL;
-	long ret = -ESRCH;
-
-	if (pid <= 0)
-		return -ESRCH; /* POSIX.1b names no group: no pid names one here */
-	flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks)
-	{
-		if (t->pid == pid)
-			target = t;
-	}
-	if (target)
-		ret = check_sig(sig);
-	if (target && !ret && target->pgrp && sig)
-		ret = send_sig_info(sig, info, target->group_leader);
-	spin_unlock_irqrestore(&task_list_lock, flags);
-	return ret;
 }
 
 static long do_rt_sigqueueinfo(int pid, int sig, struct ksiginfo *info)

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,16 @@ static void print_log(const char *what)
 		printf(" %d", log_buf[i]);
 	printf("\n");
 	log_pos = 0;
+}
+
+#define NO_PID 4194305 /* past Linux's PID_MAX_LIMIT (4194304) */
+
+/* kill's answer as its error's name, or "ok". */
+static const char *kill_errno(pid_t pid, int sig)
+{
+	if (kill(pid, sig) == 0)
+		return "ok";
+	return errno == ESRCH ? "ESRCH" : errno == EINVAL ? "EINVAL" : strerror(errno);
 }
 
 static void set_handler(int sig, void (*fn)(int), int flags, const sigset_t *mask)
@@ -169,6 +180,14 @@ static void test_mask_pending(void)
 	       sigaction(SIGKILL, &(struct sigaction){.sa_handler = on_record}, NULL),
 	       (int)syscall(SYS_rt_sigaction, 65, NULL, NULL, 8), kill(getpid(), 65),
 	       (int)syscall(SYS_rt_sigprocmask, 7, &block, NULL, 8));
+	/*
+	 * Which error first: the target is looked for before the signal is checked (Linux's
+	 * kill_something_info). NO_PID is past Linux's PID_MAX_LIMIT: no process has it.
+	 */
+	printf("kill(no pid, 65): %s; kill(no group, 65): %s; kill(INT_MIN, 0): %s; "
+	       "kill(own group, 65): %s; kill(-1, 65): %s\n",
+	       kill_errno(NO_PID, 65), kill_errno(-NO_PID, 65), kill_errno(INT_MIN, 0),
+	       kill_errno(-getpgrp(), 65), kill_errno(-1, 65));
 }
 
 static void test_sigsuspend(void)
