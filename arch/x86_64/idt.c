@@ -168,10 +168,26 @@ static notrace bool call_exception_chain(int vec, struct pt_regs *regs)
 DEFINE_TRACE(irq_handler_entry); /* trace/events/irq.h */
 DEFINE_TRACE(irq_handler_exit);
 
+static const char *const vector_names[VEC_FIRST_IRQ] = {
+	[VEC_BREAKPOINT] = "int3",
+	[VEC_DEBUG] = "#DB",
+	[VEC_PAGE_FAULT] = "a page fault",
+};
+
+/* An exception or interrupt leaves the count as it found it (sched.c's preempt_count_leaked). */
+static notrace void check_preempt_count(int vec, int was)
+{
+	if (likely(preempt_count() == was))
+		return;
+	preempt_count_leaked(
+		vec < VEC_FIRST_IRQ && vector_names[vec] ? vector_names[vec] : "an interrupt", was);
+}
+
 static notrace void handle_interrupt(struct pt_regs *regs)
 {
 	int vec = (int)regs->vector;
 	struct cpu *cpu = this_cpu();
+	int was = preempt_count();
 
 	cpu->irq_count[vec]++;
 	if (vec == VEC_NMI) {
@@ -188,12 +204,15 @@ static notrace void handle_interrupt(struct pt_regs *regs)
 		 */
 		if (vec != VEC_BREAKPOINT && vec != VEC_DEBUG)
 			kprobe_fault_handler(regs, vec);
-		if (call_exception_chain(vec, regs))
+		if (call_exception_chain(vec, regs)) {
+			check_preempt_count(vec, was);
 			return;
+		}
 		if (user_mode(regs)) {
 			/* A signal: the process's handler, or its death; the kernel goes on. */
 			do_user_exception(regs);
 			exit_to_user_mode(regs);
+			check_preempt_count(vec, was);
 			return;
 		}
 		do_fatal_exception(regs);
@@ -215,6 +234,7 @@ static notrace void handle_interrupt(struct pt_regs *regs)
 	}
 	lapic_eoi();
 	preempt_count_sub(HARDIRQ_OFFSET);
+	check_preempt_count(vec, was);
 
 	/*
 	 * Preempt on the way out, unless the interrupted code had preemption disabled. Not the

@@ -186,6 +186,9 @@ void do_syscall_64(struct pt_regs *regs)
 	else if (regs->syscall_nr != -1) /* -1: Linux's "no call", RAX stays -ENOSYS */
 		regs->rax = ni_syscall(unr);
 	trace_sys_exit(regs, (long)regs->rax);
+	if (unlikely(preempt_count()))
+		preempt_count_leaked(unr < NR_SYSCALL_NAMES ? syscall_names[unr] : "a system call",
+				     0);
 	local_irq_disable();
 	if (unlikely(READ_ONCE(current->thread_flags)) || unlikely(need_resched()))
 		exit_to_user_mode(regs);

@@ -8,9 +8,9 @@
  * As Linux's drivers/misc/lkdtm/core.c (direct_entry): the name is trimmed and looked up, an
  * unknown one is -EINVAL with nothing done, a known one is logged ("Performing direct entry
  * NAME") and run by lkdtm_do_action() in the write(2) itself, under the writer's pid. The names
- * are lkdtm's where lkdtm has the same crash; DIVIDE_ERROR, WRITE_KERN_DIRECT and LOCKDEP are
- * Lucid's own, and NULL is a short alias for ACCESS_NULL. Each crash is its own small function
- * named lkdtm_TYPE as Linux's, so that the oops's backtrace names it.
+ * are lkdtm's where lkdtm has the same crash; DIVIDE_ERROR, WRITE_KERN_DIRECT, LOCKDEP and
+ * PREEMPT_LEAK are Lucid's own, and NULL is a short alias for ACCESS_NULL. Each crash is its own
+ * small function named lkdtm_TYPE as Linux's, so that the oops's backtrace names it.
  *
  * A type that needs what this kernel was built without (UBSAN, the stack protector) does what
  * lkdtm does: says so at KERN_ERR, "XFAIL: ...", runs nothing and the write succeeds.
@@ -205,6 +205,17 @@ static noinline void lkdtm_LOCKDEP(void)
 	lkdtm_lockdep_preemption();
 }
 
+/*
+ * Lucid's own: preemption disabled and never enabled again, as a lock left held on an error
+ * path leaves it. Without a check it would be noticed only by the next schedule() on this CPU,
+ * as "scheduling while atomic" of whichever task that is; the way back to user mode names the
+ * system call instead (kernel/sched/sched.c, preempt_count_leaked): "leaked by write".
+ */
+static noinline void lkdtm_PREEMPT_LEAK(void)
+{
+	preempt_disable();
+}
+
 /* What a crash needs that this kernel may have been built without (NULL: nothing). */
 #ifdef CONFIG_UBSAN
 #define NEEDS_UBSAN NULL
@@ -242,6 +253,7 @@ static const struct crashtype crashtypes[] = {
 	CRASHTYPE(DIVIDE_ERROR, NULL),
 	CRASHTYPE(WRITE_KERN_DIRECT, NULL),
 	CRASHTYPE(LOCKDEP, NULL),
+	CRASHTYPE(PREEMPT_LEAK, NULL),
 };
 
 /* Other names for a type: not listed, as an alias is no crash of its own. */

@@ -323,6 +323,18 @@ void schedule(void)
 	preempt_count_sub(1);
 }
 
+/*
+ * The count is per CPU, so a section that leaks one (a lock not unlocked on some return path)
+ * is only noticed by whichever task calls schedule() next on that CPU: "scheduling while
+ * atomic" names an innocent task. The way back to user mode and out of an exception or an
+ * interrupt check instead that the count is what it was when they came in (one compare), and
+ * this names the system call or vector that left it changed, where the leak is.
+ */
+void __attribute__((cold)) preempt_count_leaked(const char *where, int was)
+{
+	panic("preempt_count leaked by %s: 0x%08x, was 0x%08x", where, preempt_count(), was);
+}
+
 /* Preemption: the running task is still runnable, it just has to let another one in. */
 void preempt_schedule(void)
 {

@@ -237,6 +237,7 @@ void sched_init_this_cpu(void *stack); /* each CPU: its idle task, on the stack 
 void __noreturn cpu_idle(void);
 void schedule(void);
 void preempt_schedule_irq(void);
+void preempt_count_leaked(const char *where, int was); /* panics: sched.c says why */
 void scheduler_tick(void);
 bool wake_up_process(struct task *t);
 void kick_process(struct task *t); /* a running t looks at its signals now */

@@ -1,4 +1,5 @@
-"""The sanitizers in the kernel: lkdtm's OVERFLOW_SIGNED and CORRUPT_STACK give their reports.
+"""The sanitizers and invariant checks in the kernel: lkdtm's OVERFLOW_SIGNED, CORRUPT_STACK,
+LOCKDEP and PREEMPT_LEAK give their reports.
 
 The stack protector is in every build; UBSAN only in `make UBSAN=1` builds, which make test runs
 these tests against too (LUCID_BUILD=build-ubsan). Which kernel this is comes from the flags its
@@ -83,3 +84,14 @@ def test_crash_lockdep():
         assert k.run("echo still alive") == "still alive\n"
     finally:
         k.close()
+
+
+def test_crash_preempt_leak():
+    """A system call that returns with preemption still disabled (lkdtm's PREEMPT_LEAK, Lucid's
+    own) is named on its way back to user mode, rather than by a later "scheduling while atomic"
+    of whichever task calls schedule() next on that CPU (kernel/sched/sched.c)."""
+    status, out = crash("PREEMPT_LEAK")
+    assert status == 3, out
+    assert "Kernel panic - not syncing: preempt_count leaked by write: 0x00000001, " \
+        "was 0x00000000" in out, out
+    assert "scheduling while atomic" not in out, out

@@ -16,11 +16,11 @@ from tracefs import EINVAL
 
 DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"
 D = "/sys/kernel/debug"
-# lkdtm's names where lkdtm has the crash (drivers/misc/lkdtm), then Lucid's own three.
+# lkdtm's names where lkdtm has the crash (drivers/misc/lkdtm), then Lucid's own four.
 CRASH_TYPES = ["PANIC", "BUG", "WARNING", "EXHAUST_STACK", "CORRUPT_STACK", "SOFTLOCKUP",
                "HARDLOCKUP",
                "OVERFLOW_SIGNED", "WRITE_KERN", "EXEC_DATA", "ACCESS_NULL", "DIVIDE_ERROR",
-               "WRITE_KERN_DIRECT", "LOCKDEP"]
+               "WRITE_KERN_DIRECT", "LOCKDEP", "PREEMPT_LEAK"]
 PRINTK = re.compile(r"^\[ *\d+\.\d{6}\] .*\n", re.M)
 
 
