@@ -233,6 +233,13 @@ static void start_critical_timing(unsigned long ip, unsigned long parent_ip)
 	data = &irqsoff_data[cpu];
 	if (data->tracing || data->disabled)
 		return;
+	/*
+	 * A CPU that tracing_cpumask leaves out is not measured, as Linux's (its per-CPU data is
+	 * disabled there): on a busy host, a vCPU the host stops inside an interrupt looks like a
+	 * long section, and the mask keeps the measurement to the CPU the user watches.
+	 */
+	if (tr->cpumask_cleared & (1UL << cpu))
+		return;
 	data->disabled++;
 	data->critical_sequence = max_sequence;
 	data->preempt_timestamp = irqsoff_now(tr);

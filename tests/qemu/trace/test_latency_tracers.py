@@ -201,6 +201,25 @@ def test_preemptirqsoff_demo(lucid):
     assert "latency_demo" not in text
 
 
+def test_cpumask_limits_what_is_measured(lucid):
+    """As Linux's: a CPU that tracing_cpumask leaves out is not measured (the tutorial keeps the
+    irqsoff tracer to the demo's CPU so, since a host may stop another vCPU for longer)."""
+    reset_latency(lucid)
+    every = cat(lucid, "tracing_cpumask").strip()
+    run = "taskset -c 1 modprobe latency_demo irqs_off_us=%d" % DEMO_US
+    try:
+        ok(lucid, "echo irqsoff > current_tracer; echo 1 > tracing_cpumask")  # CPU 0 alone
+        lat, text = measure(lucid, run)
+        ok(lucid, "rmmod latency_demo")
+        assert "latency_demo" not in text, text[:2000]
+        ok(lucid, "echo 2 > tracing_cpumask")  # CPU 1 alone: the demo's
+        lat, text = demo_section(lambda: (measure(lucid, run), ok(lucid, "rmmod latency_demo"))[0],
+                                 "latency_demo_irqs_off")
+        check_demo_section(lat, text, "irqsoff", "latency_demo_irqs_off")
+    finally:
+        ok(lucid, "echo %s > tracing_cpumask" % every)
+
+
 def test_function_trace_off(lucid):
     reset_latency(lucid)
     ok(lucid, "echo 0 > options/function-trace")
