@@ -143,7 +143,7 @@ def test_sleep_duration(lucid):
     t0 = time.monotonic()
     lucid.run("sleep 0.5")
     elapsed = time.monotonic() - t0
-    assert 0.5 <= elapsed < 5, elapsed
+    assert elapsed >= 0.5, elapsed  # a sleep that never ends is run's timeout
     # The guest's own clock: /proc/uptime, read before and after, in hundredths as it prints
     # them (integers: as floats, 4.14 - 3.14 is 0.99999...). Both readings are truncated the
     # same way, so a sleep of at least a second moves it by at least 100.
@@ -151,10 +151,15 @@ def test_sleep_duration(lucid):
         whole, frac = lucid.run("cut -d' ' -f1 /proc/uptime").strip().split(".")
         return int(whole) * 100 + int(frac)
 
+    # At least the second asked for, and no more than the host saw pass around it (plus the
+    # hundredth each reading truncates): the guest's clock neither lags nor races, however
+    # slow a loaded host makes the commands between.
+    t0 = time.monotonic()
     a = uptime_centis()
     lucid.run("sleep 1")
     b = uptime_centis()
-    assert 100 <= b - a < 300, (a, b)
+    host_centis = (time.monotonic() - t0) * 100
+    assert 100 <= b - a <= host_centis + 2, (a, b, host_centis)
     assert lucid.run("sleep x") == "sleep: invalid number 'x'\n"  # busybox's words
     assert lucid.status() == 1
 
