@@ -22,7 +22,44 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WAIT_STEPS 2000 /* 2000 x 10 ms: 20 s at most for the other thread (a loaded host) */
+/*
+ * How long to wait for the other thread, or for the parent to sleep: a time, not a count of
+ * naps, since on a loaded host each 10 ms nap can take far longer, and 2000 of them once took
+ * longer than the test waits for the whole program (a stranded signal must say "nobody").
+ */
+#define WAIT_LIMIT_S 10
+
+/* WAIT_LIMIT_S from now, on CLOCK_MONOTONIC. */
+static struct timespec wait_deadline(void)
+{
+	struct timespec end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += WAIT_LIMIT_S;
+	return end;
+}
+
+/* A nap of 10 ms, unless end has passed: 0 then. Async-signal-safe. */
+static int nap_before(const struct timespec *end)
+{
+	struct timespec step = {0, 10 * 1000 * 1000}, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > end->tv_sec || (now.tv_sec == end->tv_sec && now.tv_nsec >= end->tv_nsec))
+		return 0;
+	nanosleep(&step, NULL);
+	return 1;
+}
+
+/* Until *flag is set, WAIT_LIMIT_S at most: *flag. */
+static int wait_for(volatile sig_atomic_t *flag)
+{
+	struct timespec end = wait_deadline();
+
+	while (!*flag && nap_before(&end))
+		;
+	return *flag;
+}
 
 static volatile sig_atomic_t usr2_by_worker, usr2_by_main, worker_ready;
 static pid_t main_tid;
@@ -39,11 +76,7 @@ static void on_usr2(int sig)
 /* Waits, bounded, for the worker to take SIGUSR2: 1 if it did. */
 static int worker_took_usr2(void)
 {
-	struct timespec step = {0, 10 * 1000 * 1000};
-
-	for (int i = 0; i < WAIT_STEPS && !usr2_by_worker; i++)
-		nanosleep(&step, NULL);
-	return usr2_by_worker;
+	return wait_for(&usr2_by_worker);
 }
 
 static volatile sig_atomic_t usr1_saw_worker;
@@ -70,10 +103,7 @@ static void *worker(void *arg)
 
 static void wait_ready(void)
 {
-	struct timespec step = {0, 10 * 1000 * 1000};
-
-	for (int i = 0; i < WAIT_STEPS && !worker_ready; i++)
-		nanosleep(&step, NULL);
+	wait_for(&worker_ready);
 }
 
 int main(void)
@@ -126,10 +156,10 @@ int main(void)
 	child = fork();
 	if (child == 0) {
 		char path[64], stat[256];
-		struct timespec step = {0, 10 * 1000 * 1000};
+		struct timespec end = wait_deadline();
 
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", me, main_tid);
-		for (int i = 0; i < WAIT_STEPS; i++) {
+		do {
 			FILE *f = fopen(path, "r");
 			char *state = NULL;
 
@@ -139,13 +169,12 @@ int main(void)
 				fclose(f);
 			if (state && state[2] == 'S')
 				break;
-			nanosleep(&step, NULL);
-		}
+		} while (nap_before(&end));
 		kill(me, SIGUSR1);
 		kill(me, SIGUSR2);
 		_exit(0);
 	}
-	struct timespec limit = {30, 0}; /* the child's look at /proc takes 20 s at most */
+	struct timespec limit = {2 * WAIT_LIMIT_S, 0}; /* the child's look takes WAIT_LIMIT_S */
 	siginfo_t si;
 	int sig = sigtimedwait(&both, &si, &limit);
 	waitpid(child, NULL, 0);
