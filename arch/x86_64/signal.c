@@ -339,15 +339,25 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
  * A return to a non-canonical RIP asked for: the #GP that IRET would raise, as a fault of the
  * program's (Linux fixes the kernel's fault up into exactly that, bad_iret): SIGSEGV, SI_KERNEL,
  * no address; its handler's sigcontext has the bad RIP, trapno 13 and err 0.
- * A non-canonical RSP: IRET takes it on the CPUs Linux runs on, and the program's first use of
- * its stack faults (#SS: SIGBUS, SI_KERNEL, trapno 12). Lucid gives that fault at once, at the
- * RIP returned to, rather than IRET there (QEMU's emulation, for one, makes it a #GP).
+ * A non-canonical RSP: who made the CPU decides. AMD's IRET refuses it, a #GP Linux fixes up as
+ * above (SIGSEGV, trapno 13); Intel's takes it, and the program's first use of its stack faults
+ * (#SS: SIGBUS, SI_KERNEL, trapno 12). Lucid gives the fault Linux would give on the CPU it runs
+ * on (QEMU's default qemu64 calls itself AuthenticAMD), at once, at the RIP returned to.
  */
+static bool cpu_vendor_amd(void)
+{
+	static const char amd[12] = "AuthenticAMD", hygon[12] = "HygonGenuine"; /* AMD's licensee */
+	uint32_t leaf, id[3];
+
+	cpuid(0, 0, &leaf, &id[0], &id[2], &id[1]); /* the maker's name: EBX, EDX, ECX */
+	return !memcmp(id, amd, sizeof(amd)) || !memcmp(id, hygon, sizeof(hygon));
+}
+
 bool __bad_user_return(struct pt_regs *regs)
 {
 	struct ksiginfo info = {.signo = SIGSEGV, .code = SI_KERNEL};
 
-	if (!is_canonical_address(regs->rip)) {
+	if (!is_canonical_address(regs->rip) || cpu_vendor_amd()) {
 		force_sig_trap(regs, &info, VEC_GENERAL_PROTECTION, 0);
 		return true;
 	}

@@ -18,9 +18,28 @@ def no_oops(log):
         assert bad not in log, log
 
 
-def entry_part(lucid, part):
+# The one answer of x86entry that depends on who made the CPU: IRET to a non-canonical RSP
+# faults on AMD's (#GP, which Linux fixes up into SIGSEGV, trapno 13) and not on Intel's, where
+# the program's first use of its stack does (#SS: SIGBUS, trapno 12). Lucid answers as Linux on
+# its own vCPU (QEMU's qemu64 calls itself AuthenticAMD); when the host's CPU is the other
+# maker's, the host's line is turned into what Linux prints on Lucid's.
+RSP_FAULT = {"amd": "SIGSEGV: signo=11 code=128 addr=0 rsp=0x800000000000 trapno=13 err=0",
+             "intel": "SIGBUS: signo=7 code=128 addr=0 rsp=0x800000000000 trapno=12 err=0"}
+
+
+def maker(vendor_line):
+    return "amd" if "AuthenticAMD" in vendor_line or "HygonGenuine" in vendor_line else "intel"
+
+
+def as_on_lucids_cpu(lucid):
+    host = maker(test_syscalls.on_linux("x86entry", "vendor"))
+    guest = maker(test_syscalls.on_lucid(lucid, "x86entry", "vendor"))
+    return lambda want: want.replace(RSP_FAULT[host], RSP_FAULT[guest])
+
+
+def entry_part(lucid, part, fix=None):
     last = lucid.run("dmesg | tail -n 1")
-    test_syscalls.same_as_linux(lucid, "x86entry", part)
+    test_syscalls.same_as_linux(lucid, "x86entry", part, fix=fix)
     log = test_syscalls.new_log_lines(lucid, last)
     no_oops(log)
     return log
@@ -45,7 +64,7 @@ def test_rt_sigreturn_to_a_non_canonical_rip(lucid):
     # trapno 13) on the program's sigaltstack, with that RIP in the new handler's ucontext;
     # canonical addresses outside user space fault there (SEGV_MAPERR, err 0x15). Without a
     # handler, or with SIGSEGV blocked, the process dies of it, with Linux's log line.
-    log = entry_part(lucid, "sigreturn")
+    log = entry_part(lucid, "sigreturn", as_on_lucids_cpu(lucid))
     assert len(GP_LINE.findall(log)) == 2, log
 
 
