@@ -2,6 +2,7 @@
 #include "kernel/sched/wait.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal.h"
+#include "kernel/locking/lockdep.h"
 #include "lib/errno.h"
 
 void init_waitqueue_head(wait_queue_head_t *wq)
@@ -40,14 +41,23 @@ static __always_inline void wake_entry(struct wait_queue_entry *w)
 		wake_up_process(w->task);
 }
 
-void wake_up(wait_queue_head_t *wq)
+/* Every entry's wakeup, with wq->lock held (Linux's __wake_up_locked). */
+static void __wake_up_locked(wait_queue_head_t *wq)
 {
-	unsigned long flags = spin_lock_irqsave(&wq->lock);
 	struct wait_queue_entry *w;
+
+	lockdep_assert_held(&wq->lock);
 	list_for_each_entry(w, &wq->head, entry)
 	{
 		wake_entry(w);
 	}
+}
+
+void wake_up(wait_queue_head_t *wq)
+{
+	unsigned long flags = spin_lock_irqsave(&wq->lock);
+
+	__wake_up_locked(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -80,20 +90,30 @@ void init_completion(struct completion *c)
 	init_waitqueue_head(&c->wait);
 }
 
+/*
+ * done and the wakeup under one hold of the lock, as Linux's: a completion often lives on its
+ * waiter's stack (vfork's, in kernel_clone), and the waiter needs this lock to see done. Were
+ * the lock let go between the two, a waiter woken by something else (a signal) could take done,
+ * return and reuse that stack before the wakeup took the lock again, in memory that is no
+ * longer a completion: a loaded run's vfork child spun there for good, interrupts off, and its
+ * parent's waitpid never ended. Once complete() has let go of the lock it touches c no more.
+ */
 void complete(struct completion *c)
 {
 	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+
 	c->done++;
+	__wake_up_locked(&c->wait);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
-	wake_up(&c->wait);
 }
 
 void complete_all(struct completion *c)
 {
 	unsigned long flags = spin_lock_irqsave(&c->wait.lock);
+
 	c->done = UINT32_MAX / 2;
+	__wake_up_locked(&c->wait);
 	spin_unlock_irqrestore(&c->wait.lock, flags);
-	wake_up(&c->wait);
 }
 
 /* Takes one "done" under the lock, so that two waiters never consume the same complete(). */
