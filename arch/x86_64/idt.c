@@ -168,19 +168,12 @@ static notrace bool call_exception_chain(int vec, struct pt_regs *regs)
 DEFINE_TRACE(irq_handler_entry); /* trace/events/irq.h */
 DEFINE_TRACE(irq_handler_exit);
 
-static const char *const vector_names[VEC_FIRST_IRQ] = {
-	[VEC_BREAKPOINT] = "int3",
-	[VEC_DEBUG] = "#DB",
-	[VEC_PAGE_FAULT] = "a page fault",
-};
-
 /* An exception or interrupt leaves the count as it found it (sched.c's preempt_count_leaked). */
 static notrace void check_preempt_count(int vec, int was)
 {
 	if (likely(preempt_count() == was))
 		return;
-	preempt_count_leaked(
-		vec < VEC_FIRST_IRQ && vector_names[vec] ? vector_names[vec] : "an interrupt", was);
+	preempt_count_leaked(vec < VEC_FIRST_IRQ ? exception_name(vec) : "an interrupt", was);
 }
 
 static notrace void handle_interrupt(struct pt_regs *regs)
