@@ -113,6 +113,16 @@ def settled(lines):
     return jobs[-1:] + lines[-1:]
 
 
+def holds_terminal(keys):
+    """Whether a command line runs a program that keeps the terminal until a key stops it, so
+    that no prompt follows it. Every other line is followed by its prompt, which must be read
+    before the next key: `kill %1` returns at once, and the block's next line typed before its
+    prompt came would be echoed ahead of it by the tty (a line without "$ ") on one side only."""
+    words = keys.split()
+    return keys.endswith("\r") and words[0] in FOREGROUND_PROGRAMS | {"fg", "read"} \
+        and words[-1] != "&" and ";" not in keys
+
+
 def drive(send, expect, before, pause):
     """Types every block at a shell; returns what each printed, normalised. A key that ends a
     command line waits for the next prompt, so that nothing is typed ahead (a key typed ahead is
@@ -126,7 +136,7 @@ def drive(send, expect, before, pause):
                 pause(block[i - 1])
                 continue
             send(keys)
-            if keys[-1] in "\r\x03\x1a" and (i + 1 == len(block) or block[i + 1] is not PAUSE):
+            if keys[-1] in "\r\x03\x1a" and not holds_terminal(keys):
                 expect(PROMPT, BLOCK_TIMEOUT)
         send("echo :$?:M%d\r" % n)
         expect(r":\d+:M%d\r\n" % n, BLOCK_TIMEOUT)
