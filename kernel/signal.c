@@ -28,9 +28,9 @@
  * process. A forked child gets tgid = its own pid and its parent's pgrp (setpgid_task).
  *
  * No thread of a group escapes: kthread_create() puts the new thread on the task list and
- * copies its creator's marks under task_list_lock, and kill_pgrp() and kill_pid() mark under
- * the same lock. All signal state (pending sets, masks, actions, the stop flags) changes under
- * one lock, sig_lock, taken inside task_list_lock; a sender may be an interrupt (Ctrl-C).
+ * copies its creator's marks under task_list_lock, and kill_pgrp() and kill_pid_info() mark
+ * under the same lock. All signal state (pending sets, masks, actions, the stop flags) changes
+ * under one lock, sig_lock, taken inside task_list_lock; a sender may be an interrupt (Ctrl-C).
  *
  * Threads (CLONE_THREAD): the threads of a process share one table, counted (sighand->count).
  * A signal is sent either to one thread (tgkill, a fault's) and kept in its sigpending, or to
@@ -576,28 +576,34 @@ int kill_pgrp(int pgrp, int sig)
 	return kill_pgrp_info(pgrp, sig, &info);
 }
 
+static int check_sig(int sig)
+{
+	return sig < 0 || sig > _NSIG ? -EINVAL : 0;
+}
+
+/*
+ * To the process of task pid, as Linux's kill_pid_info: ESRCH, then EINVAL, then the send's
+ * -EAGAIN (a full queue of real-time signals). The one lookup kill, sigqueue and
+ * pidfd_send_signal share: a thread's id names its process, as kill(2) takes it, and a zombie
+ * is still there. A kernel thread (no pgrp) ignores it, as Linux's.
+ */
 int kill_pid_info(int pid, int sig, const struct ksiginfo *info)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *t, *target = NULL;
+	int ret = -ESRCH;
 
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->pid == pid) /* dead but not yet joined, it is a zombie: still there */
+		if (t->pid == pid)
 			target = t;
 	}
-	/* A thread's id names its process, as Linux's kill(2) takes it. */
-	if (target && target->pgrp && sig)
-		send_sig_info(sig, info, target->group_leader);
+	if (target)
+		ret = check_sig(sig);
+	if (target && !ret && target->pgrp && sig)
+		ret = send_sig_info(sig, info, target->group_leader);
 	spin_unlock_irqrestore(&task_list_lock, flags);
-	return target ? 0 : -ESRCH;
-}
-
-int kill_pid(int pid, int sig)
-{
-	struct ksiginfo info = {.signo = sig, .code = SI_KERNEL};
-
-	return kill_pid_info(pid, sig, &info);
+	return ret;
 }
 
 void setpgid_task(struct task *t, int pgrp)
@@ -895,7 +901,7 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig)
 	spin_unlock_irqrestore(&task_list_lock, tflags);
 }
 
-/* do_notify_parent with task_list_lock held: also a zombie's new parent's (forget_original_parent). */
+/* do_notify_parent, task_list_lock held: a zombie's new parent's too (forget_original_parent). */
 void __do_notify_parent(struct task *t, int status)
 {
 	int sig = status & WSTOPPED_CODE;
@@ -1231,32 +1237,10 @@ long sys_rt_sigtimedwait(const sigset_t __user *uthese, void __user *uinfo,
 	return sig;
 }
 
-static int check_sig(int sig)
-{
-	return sig < 0 || sig > _NSIG ? -EINVAL : 0;
-}
-
-/* To the process pid, as Linux's kill_proc_info: ESRCH, then EINVAL, then the send's -EAGAIN. */
+/* kill's and sigqueue's pid > 0: one process. POSIX.1b names no group, so no pid <= 0 does. */
 static long kill_proc_info(int sig, const struct ksiginfo *info, int pid)
 {
-	unsigned long flags;
-	struct task *t, *target = NULL;
-	long ret = -ESRCH;
-
-	if (pid <= 0)
-		return -ESRCH; /* POSIX.1b names no group: no pid names one here */
-	flags = spin_lock_irqsave(&task_list_lock);
-	list_for_each_entry(t, &task_list, tasks)
-	{
-		if (t->pid == pid)
-			target = t;
-	}
-	if (target)
-		ret = check_sig(sig);
-	if (target && !ret && target->pgrp && sig)
-		ret = send_sig_info(sig, info, target->group_leader);
-	spin_unlock_irqrestore(&task_list_lock, flags);
-	return ret;
+	return pid > 0 ? kill_pid_info(pid, sig, info) : -ESRCH;
 }
 
 /*

@@ -178,11 +178,10 @@ int do_send_sig_info(int sig, const struct ksiginfo *info, struct task *t, bool 
 /* sig to every task of process group pgrp (a job). Returns how many, or -ESRCH if none. */
 int kill_pgrp(int pgrp, int sig);
 /*
- * sig to the task pid and every thread of its process (its thread group), as kill(2) does.
- * 0, or -ESRCH if no task has that pid. A kernel thread ignores it, as Linux's.
+ * sig, with the siginfo given (kill's SI_USER, pidfd_send_signal's), to the task pid and every
+ * thread of its process, as kill(2) does; sig 0 only checks. 0, -ESRCH if no task has that pid,
+ * -EINVAL for a bad sig, or the send's -EAGAIN. A kernel thread ignores it, as Linux's.
  */
-int kill_pid(int pid, int sig);
-/* The same with the siginfo given (kill's SI_USER, pidfd_send_signal's); sig 0: a check. */
 int kill_pid_info(int pid, int sig, const struct ksiginfo *info);
 /*
  * Makes t, not yet started, a process of its own (tgid = its pid) in process group pgrp, as
@@ -304,7 +303,7 @@ void __do_notify_parent(struct task *t, int status); /* task_list_lock held */
 int send_sigqueue(struct sigqueue *q, struct task *leader, int tid);
 /* The timer is going: q is freed now, or by its dequeue if it is still queued (Linux's). */
 void sigqueue_free(struct sigqueue *q);
-/* exec: the old program's timer signals still pending are dropped (Linux's flush_itimer_signals). */
+/* exec: the old program's pending timer signals are dropped (Linux's flush_itimer_signals). */
 void flush_itimer_signals(struct task *t);
 /* siginfo_t as the user sees it, from info (arch/x86_64/signal.c): 0 or -EFAULT. */
 int copy_siginfo_to_user(void __user *to, const struct ksiginfo *info);
