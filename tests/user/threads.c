@@ -74,9 +74,10 @@ static void *ids_thread(void *arg)
 	return (void *)42;
 }
 
-static int count_tasks(void)
+/* How many threads a task directory lists: /proc/self/task, or a thread's /proc/TID/task. */
+static int count_tasks_in(const char *dir)
 {
-	DIR *d = opendir("/proc/self/task");
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	int n = 0;
 
@@ -87,6 +88,11 @@ static int count_tasks(void)
 			n++;
 	closedir(d);
 	return n;
+}
+
+static int count_tasks(void)
+{
+	return count_tasks_in("/proc/self/task");
 }
 
 static void check_ids(void)
@@ -106,6 +112,8 @@ static void check_ids(void)
 	printf("/proc/self/task entries: %d\n", count_tasks());
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", getpid(), thread_tid);
 	printf("/proc/PID/task/TID/stat readable: %s\n", yes(access(path, R_OK) == 0));
+	snprintf(path, sizeof(path), "/proc/%d/task", thread_tid); /* a thread's: its process's */
+	printf("/proc/TID/task entries: %d\n", count_tasks_in(path));
 	snprintf(path, sizeof(path), "/proc/%d/status", thread_tid);
 	FILE *f = fopen(path, "r");
 	char line[128];

@@ -9,12 +9,14 @@
  * exists, and its revalidate drops it once the task is gone (pids are never reused, so a
  * directory that names a live pid is the right one). "self" is made the same way for the task
  * that looks it up, and dropped when another task asks: a symbolic link whose text is the
- * reader's process's pid (its tgid, whichever thread reads), as Linux's proc_self_get_link, so that `cd /proc/self/fd` lands in
- * /proc/PID/fd, which stays when another task looks at its own /proc/self.
+ * reader's process's pid (its tgid, whichever thread reads), as Linux's proc_self_get_link, so
+ * that `cd /proc/self/fd` lands in /proc/PID/fd, which stays when another task looks at its own
+ * /proc/self.
  *
  * Threads: /proc lists processes (their leaders' pids) only, as Linux's; /proc/TID of a thread
  * is found when asked for by name all the same, and /proc/PID/task holds a directory per thread
- * of the process, /proc/PID/task/TID, with that thread's files (`ps -T`, top's threads).
+ * of the process, /proc/PID/task/TID, with that thread's files (`ps -T`, top's threads). A
+ * thread's own /proc/TID/task lists its whole process too, as Linux's.
  *
  * The files keep only the pid. Each read finds the task under task_list_lock and copies what it
  * shows (its user memory too, for cmdline and maps) before the lock is dropped: do_exit() and
@@ -86,7 +88,7 @@ struct proc_vma {
 	unsigned long flags; /* VM_* */
 	unsigned long offset; /* in the file it maps, in bytes */
 	const char *name; /* NULL, "[heap]", "[stack]", or the program's path */
-	/* Or the name of the file mapped, with a reference: the area may go once the lock is off. */
+	/* Or the mapped file's name, with a reference: the area may go once the lock is off. */
 	struct vma_name *file;
 	unsigned long ino; /* shared anonymous memory's inode number (its device is 00:01) */
 	struct mem_size_stats mss; /* smaps's counts of its pages */
@@ -1037,12 +1039,15 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 	return proc_pid_dir_create(dentry, pid, true);
 }
 
-/* Is tid a live thread of the process whose leader's pid is tgid? */
-static bool thread_of(int tid, int tgid)
+/*
+ * Is tid a live thread of the process of task pid? pid is any thread's, as Linux's /proc/TID of a
+ * thread that is not the leader has a task directory listing its whole process.
+ */
+static bool thread_of(int tid, int pid)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	struct task *t = find_task_locked(tid);
-	bool ok = t && !t->reaped && t->group_leader->pid == tgid;
+	struct task *t = find_task_locked(tid), *p = find_task_locked(pid);
+	bool ok = t && p && !t->reaped && t->group_leader == p->group_leader;
 
 	spin_unlock_irqrestore(&task_list_lock, flags);
 	return ok;
@@ -1069,10 +1074,10 @@ static bool proc_task_revalidate(struct dentry *dentry)
 /* Before /proc/PID/task is listed: a directory for each thread the process has now. */
 static void proc_task_populate(struct dentry *dir)
 {
-	int *tids = kmalloc(PROC_LIST_MAX * sizeof(*tids)), n = 0, tgid = dentry_pid(dir);
+	int *tids = kmalloc(PROC_LIST_MAX * sizeof(*tids)), n = 0;
+	struct task *t, *leader;
 	struct dentry *d, *next;
 	unsigned long flags;
-	struct task *t;
 
 	if (!tids)
 		return;
@@ -1082,9 +1087,11 @@ static void proc_task_populate(struct dentry *dir)
 			d_kill_tree(d, 0); /* a thread that has exited */
 	}
 	flags = spin_lock_irqsave(&task_list_lock);
+	t = find_task_locked(dentry_pid(dir)); /* a thread's /proc/TID/task: its process's */
+	leader = t ? t->group_leader : NULL;
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (t->group_leader->pid == tgid && t->pid > 0 && !t->reaped &&
+		if (t->group_leader == leader && leader && t->pid > 0 && !t->reaped &&
 		    (t->sighand || t == t->group_leader) && n < PROC_LIST_MAX)
 			tids[n++] = t->pid;
 	}
