@@ -271,8 +271,9 @@ static long kernel_clone(unsigned long flags, unsigned long newsp, int __user *p
 		return -ENOMEM;
 	}
 	frame->regs = *regs;
+	/* the child's stack: musl's and glibc's clone pop from it */
 	if (newsp)
-		frame->regs.rsp = newsp; /* the child's stack: musl's and glibc's clone pop from it */
+		frame->regs.rsp = newsp;
 	frame->set_child_tid = flags & CLONE_CHILD_SETTID ? child_tidptr : NULL;
 	fpu_save(fpu); /* the parent's registers, live: the kernel never touches them */
 	c->mm = mm;
@@ -375,8 +376,9 @@ long sys_clone3(struct clone_args __user *uargs, size_t size)
 		if (rest)
 			return -E2BIG;
 	}
-	if ((args.flags & CSIGNAL) || args.exit_signal > _NSIG || args.set_tid || args.set_tid_size ||
-	    args.cgroup || (args.stack && !args.stack_size) || (!args.stack && args.stack_size))
+	if ((args.flags & CSIGNAL) || args.exit_signal > _NSIG || args.set_tid ||
+	    args.set_tid_size || args.cgroup || (args.stack && !args.stack_size) ||
+	    (!args.stack && args.stack_size))
 		return -EINVAL;
 	return kernel_clone(args.flags | args.exit_signal,
 			    args.stack ? args.stack + args.stack_size : 0,
@@ -475,7 +477,10 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
 	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
-	trace_sched_process_wait(current, upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0);
+	trace_sched_process_wait(current, upid > 0    ? upid
+					  : upid == 0 ? p->pgrp
+					  : upid < -1 ? -upid
+						      : 0);
 	for (;;) {
 		c = find_child(p, upid, options, &any, &report);
 		if (c && !report && c->autoreap) {
@@ -484,7 +489,8 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 		}
 		if (c && report) {
 			/* Taken under the signal lock: a SIGCONT may have come meanwhile. */
-			if (!child_report_take(c, options & WUNTRACED, options & WCONTINUED, &status))
+			if (!child_report_take(c, options & WUNTRACED, options & WCONTINUED,
+					       &status))
 				continue;
 			child_rusage(c, &kru);
 			pid = c->pid;

@@ -88,7 +88,7 @@ static struct jump_entry *first_entry(struct jump_entry *start, struct jump_entr
 	return start;
 }
 
-/* --- patching ---------------------------------------------------------------------------------- */
+/* --- patching --------------------------------------------------------------------------------- */
 
 /*
  * Sites are written in batches of JUMP_LABEL_POKE_BATCH: each batch costs the int3 protocol's
@@ -315,7 +315,9 @@ int jump_label_check_module(struct module *mod)
 			printk(KERN_ERR "%s: __jump_table entry %u out of bounds\n", mod->name, i);
 			return -ENOEXEC;
 		}
-		/* One of the two instructions (which one, the key's type says: not checked here). */
+		/*
+		 * One of the two instructions (which one, the key's type says: not checked here).
+		 */
 		if (!arch_jump_label_site_is(e, JUMP_LABEL_NOP) &&
 		    !arch_jump_label_site_is(e, JUMP_LABEL_JMP)) {
 			printk(KERN_ERR "%s: __jump_table entry %u: unexpected bytes at its site\n",

@@ -107,7 +107,8 @@ notrace int kallsyms_for_each(int (*fn)(void *data, const char *name, unsigned l
 			      void *data)
 {
 	for (unsigned long i = 0; i < kallsyms_num; i++) {
-		int ret = fn(data, &kallsyms_names[kallsyms_name_offsets[i]], kallsyms_addresses[i]);
+		int ret =
+			fn(data, &kallsyms_names[kallsyms_name_offsets[i]], kallsyms_addresses[i]);
 		if (ret)
 			return ret;
 	}

@@ -182,7 +182,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	user_traps_init();               // page faults: demand paging, copy_*_user fixups
 	text_poke_init();                // the writable alias and int3 handler for code patching
 	jump_label_init();               // the static branches sorted by key, each site checked
-	ftrace_init();                   // NOP out every __fentry__ call site, before other CPUs run
+	ftrace_init();                   // NOP out every __fentry__ call site before other CPUs run
 	init_kprobes();                  // the blacklist, the int3 and single-step handlers
 	arch_uprobes_init();             // ring 3's int3 and single-step traps: uprobes first
 	pic_disable();                   // the legacy PIC, masked: the APICs do the work
@@ -200,7 +200,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	request_irq(COM1_IRQ, serial_interrupt, "ttyS0"); // its handler: the ttyS0 interrupt
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
-	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc /sys/kernel/debug
+	// the files: / /root /tmp /dev/console /proc /sys/kernel/debug
+	fs_boot_init();
 	initramfs_unpack(boot_info.initrd_start, boot_info.initrd_end); // /bin: user/'s programs
 	pci_init();                      // the PCI bus: every device and its BARs (lspci)
 	virtio_pci_init();               // its virtio devices, reset and waiting for a driver
@@ -213,8 +214,10 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
-	lkdtm_init();                    // /sys/kernel/debug/provoke-crash/DIRECT: crashes on purpose
-	ftest_init();                    // /sys/kernel/debug/ftest and run_test: /bin/ftest, /bin/run_test
+	// /sys/kernel/debug/provoke-crash/DIRECT: crashes on purpose
+	lkdtm_init();
+	// /sys/kernel/debug/ftest and run_test: /bin/ftest, /bin/run_test
+	ftest_init();
 	run_test_init();
 	callsite_init();                 // /sys/kernel/debug/callsite: /bin/callsite
 	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters

@@ -24,14 +24,16 @@ struct cpu {
 	unsigned long user_rsp;     /* the user RSP, parked while syscall entry switches stacks */
 	struct task *curr;      /* the task running on this CPU: `current` */
 	int id;                 /* 0 .. num_online_cpus() - 1, the [001] column of a trace */
-	int preempt_count;      /* preemption, softirq, hardirq and NMI depth (kernel/sched/preempt.h) */
+	/* preemption, softirq, hardirq and NMI depth (kernel/sched/preempt.h) */
+	int preempt_count;
 	bool need_resched;      /* set when a better task is waiting: schedule at the next chance */
 	bool online;
 	uint32_t apic_id;
 	uint64_t ticks;         /* timer interrupts taken on this CPU */
 	struct task *idle;      /* this CPU's swapper/N */
 	void *boot_stack;       /* the stack the CPU came up on: its idle task's */
-	struct task *last_prev; /* the task this CPU switched away from last (kernel/sched/sched.c) */
+	/* the task this CPU switched away from last (kernel/sched/sched.c) */
+	struct task *last_prev;
 	void *arch;             /* struct arch_cpu: GDT, TSS, IST stacks (arch/x86_64/gdt.c) */
 	unsigned int trace_recursion; /* contexts now inside a tracer callback (trace/ftrace.h) */
 	struct task *trace_cmdline_task; /* the last task whose name the tracer saved here ... */
@@ -81,7 +83,9 @@ static __always_inline struct task *get_current(void)
 static __always_inline bool need_resched(void)
 {
 	bool r;
-	__asm__ __volatile__("movb %%gs:%c1, %0" : "=q"(r) : "i"(offsetof(struct cpu, need_resched)));
+	__asm__ __volatile__("movb %%gs:%c1, %0"
+			     : "=q"(r)
+			     : "i"(offsetof(struct cpu, need_resched)));
 	return r;
 }
 

@@ -45,7 +45,8 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void __user *arg)
 		return 0;
 	case LINUX_REBOOT_CMD_CAD_ON:
 	case LINUX_REBOOT_CMD_CAD_OFF:
-		return 0; /* what Ctrl-Alt-Del does: Lucid's console has no such key, nothing to set */
+		/* what Ctrl-Alt-Del does: Lucid's console has no such key, nothing to set */
+		return 0;
 	default:
 		return -EINVAL;
 	}

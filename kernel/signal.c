@@ -558,7 +558,9 @@ static int kill_pgrp_info(int pgrp, int sig, const struct ksiginfo *info)
 	flags = spin_lock_irqsave(&task_list_lock);
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		/* A zombie too, as Linux: it is still in the group. Each process once: its leader. */
+		/*
+		 * A zombie too, as Linux: it is still in the group. Each process once: its leader.
+		 */
 		if (t->pgrp == pgrp && t->group_leader == t) {
 			if (sig)
 				send_sig_info(sig, info, t);
@@ -917,7 +919,10 @@ void __do_notify_parent(struct task *t, int status)
 		__atomic_store_n(&t->zombie, true, __ATOMIC_SEQ_CST);
 		return;
 	}
-	/* No core is ever written: a "core" signal's death is reported as a kill, as with ulimit -c 0. */
+	/*
+	 * No core is ever written: a "core" signal's death is reported as a kill, as with
+	 * ulimit -c 0.
+	 */
 	info.code = sig ? CLD_KILLED : CLD_EXITED;
 	info.status = sig ? sig : (status >> 8) & 0xff;
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
@@ -1005,8 +1010,9 @@ int get_signal(struct ksiginfo *info, struct k_sigaction *ka)
 			continue;
 		}
 		/*
-		 * A job-control stop does nothing in an orphaned group (SIGSTOP always works): asked
-		 * here, before sig_lock, as task_list_lock comes first (Linux drops siglock for it).
+		 * A job-control stop does nothing in an orphaned group (SIGSTOP always works):
+		 * asked here, before sig_lock, as task_list_lock comes first (Linux drops siglock
+		 * for it).
 		 */
 		bool orphaned = (task_pending(t) & ~t->blocked & JOB_CONTROL_STOP_MASK) &&
 				is_current_pgrp_orphaned();

@@ -88,7 +88,9 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 {
 	unsigned long others = 0;
 
-	/* smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may. */
+	/*
+	 * smp.h says why; kmain, which runs as swapper/0 with interrupts off until it idles, may.
+	 */
 	lockdep_assert(!irqs_disabled() || current == this_cpu()->idle);
 	__raw_spin_lock(&call_lock);
 	for (int c = 0; c < num_online_cpus(); c++)
@@ -106,7 +108,9 @@ notrace void smp_call_function(void (*fn)(void *info), void *info)
 	unsigned long waiting;
 	while ((waiting = __atomic_load_n(&call_pending, __ATOMIC_ACQUIRE))) {
 		if (ktime_get_ns() > deadline) {
-			/* Which CPUs, and where they are stuck (Linux's CSD lock timeout does so). */
+			/*
+			 * Which CPUs, and where they are stuck (Linux's CSD lock timeout does so).
+			 */
 			int n = 0;
 
 			for (unsigned long w = waiting; w; w &= w - 1)

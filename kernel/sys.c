@@ -508,7 +508,8 @@ static long do_sched_setscheduler_kernel(int pid, int policy, const struct sched
 	if (policy < 0)
 		policy = t->policy;
 	policy &= ~SCHED_RESET_ON_FORK;
-	if (policy == SCHED_DEADLINE || sched_priority_max(policy) < 0 || p.sched_priority < sched_priority_min(policy) ||
+	if (policy == SCHED_DEADLINE || sched_priority_max(policy) < 0 ||
+	    p.sched_priority < sched_priority_min(policy) ||
 	    p.sched_priority > sched_priority_max(policy)) {
 		spin_unlock_irqrestore(&task_list_lock, flags);
 		return -EINVAL;

@@ -77,8 +77,8 @@ SYSCALL_DEFINE0(gettid)
 SYSCALL_DEFINE3(getdents64, unsigned int, fd, struct linux_dirent64 __user *, dirent,
 		unsigned int, count)
 SYSCALL_DEFINE1(set_tid_address, int __user *, tidptr)
-SYSCALL_DEFINE2(clock_settime, const clockid_t, which_clock, const struct __kernel_timespec __user *,
-		tp)
+SYSCALL_DEFINE2(clock_settime, const clockid_t, which_clock,
+		const struct __kernel_timespec __user *, tp)
 SYSCALL_DEFINE2(clock_adjtime, const clockid_t, which_clock, struct __kernel_timex __user *,
 		utx)
 SYSCALL_DEFINE2(clock_gettime, const clockid_t, which_clock, struct __kernel_timespec __user *,

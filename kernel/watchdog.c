@@ -64,7 +64,8 @@ void watchdog_tick(struct pt_regs *regs)
 	int cpu = smp_processor_id();
 	uint64_t now = ktime_get_ns();
 	/* HARDIRQ_OFFSET is ours (this tick); anything else means the CPU was not preemptible. */
-	bool preemptible = (preempt_count() & ~HARDIRQ_OFFSET) == 0 && (regs->rflags & RFLAGS_IF_BIT);
+	bool preemptible =
+		(preempt_count() & ~HARDIRQ_OFFSET) == 0 && (regs->rflags & RFLAGS_IF_BIT);
 
 	if (!watchdog_enabled)
 		return;

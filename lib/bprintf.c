@@ -185,7 +185,9 @@ int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, si
 
 		fmt += len;
 		if (spec.type == FORMAT_TYPE_NONE) {
-			/* snprintf, not scnprintf: text cut off still counts, as vsnprintf's does. */
+			/*
+			 * snprintf, not scnprintf: text cut off still counts, as vsnprintf's does.
+			 */
 			out += snprintf(out < size ? buf + out : NULL, out < size ? size - out : 0,
 					"%.*s", len, text);
 			continue;
@@ -197,7 +199,10 @@ int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, si
 		int star[2] = {0, 0};
 		for (int i = 0; i < d.stars; i++)
 			star[i] = (int)get_word(bin, words, &pos);
-		/* Once the buffer is full, NULL and 0: snprintf only counts (NULL + n is undefined). */
+		/*
+		 * Once the buffer is full, NULL and 0: snprintf only counts
+		 * (NULL + n is undefined).
+		 */
 		char *dst = out < size ? buf + out : NULL;
 		size_t room = out < size ? size - out : 0;
 		int n = 0;
@@ -222,8 +227,9 @@ int bstr_printf(char *buf, size_t size, const char *fmt, const uint32_t *bin, si
 			size_t max = (words - MIN(pos, words)) * 4;
 			size_t slen = strnlen(s, max);
 			pos += slen / 4 + 1;
+			/* cut off before its NUL: print nothing rather than overrun */
 			if (slen == max)
-				s = ""; /* cut off before its NUL: print nothing rather than overrun */
+				s = "";
 			n = d.stars == 2   ? snprintf(dst, room, one, star[0], star[1], s)
 			    : d.stars == 1 ? snprintf(dst, room, one, star[0], s)
 					   : snprintf(dst, room, one, s);

@@ -62,7 +62,9 @@ static __always_inline void bprint_layout_save(uint32_t *bin, const struct bprin
 		if (args & 1) {
 			uint64_t v = va_arg(ap, uint64_t);
 
-			/* Low word first, as put_word's; memcpy: bin may be 4 bytes off alignment. */
+			/*
+			 * Low word first, as put_word's; memcpy: bin may be 4 bytes off alignment.
+			 */
 			__builtin_memcpy(bin, &v, sizeof(v));
 			bin += 2;
 		} else {

@@ -20,7 +20,10 @@
 #define __section(s) __attribute__((section(s)))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define noinline __attribute__((noinline))
-/* No stack-protector canary in this function (kernel/debug/stackprotector.h says when that matters). */
+/*
+ * No stack-protector canary in this function (kernel/debug/stackprotector.h says when that
+ * matters).
+ */
 #define __no_stack_protector __attribute__((no_stack_protector))
 #undef __always_inline /* glibc defines it too, for host builds */
 #define __always_inline inline __attribute__((always_inline))

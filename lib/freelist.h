@@ -73,7 +73,9 @@ static inline struct freelist_node *freelist_try_get(struct freelist_head *list)
 	while (head) {
 		prev = head;
 		refs = __atomic_load_n(&head->refs, __ATOMIC_RELAXED);
-		/* Not listed (count 0: taken meanwhile), or the count moved: read the head again. */
+		/*
+		 * Not listed (count 0: taken meanwhile), or the count moved: read the head again.
+		 */
 		if ((refs & REFS_MASK) == 0 ||
 		    !__atomic_compare_exchange_n(&head->refs, &refs, refs + 1, false,
 						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {

@@ -65,7 +65,9 @@ static int parse_digits(const char **s, unsigned int base, unsigned long long *r
 	return n;
 }
 
-/* The core: no sign handling. Bases other than 0 and 2..16 are rejected, as Linux parses no more. */
+/*
+ * The core: no sign handling. Bases other than 0 and 2..16 are rejected, as Linux parses no more.
+ */
 static int parse_unsigned(const char *s, unsigned int base, unsigned long long *res)
 {
 	unsigned long long v;

@@ -97,7 +97,9 @@ static void emit_number(struct out *o, unsigned long long v, bool negative, int 
 
 	int total = (sign != 0) + (int)strlen(prefix) + zeros + n;
 
-	/* The 0 flag pads with zeros after the sign and prefix, unless a precision or '-' is given. */
+	/*
+	 * The 0 flag pads with zeros after the sign and prefix, unless a precision or '-' is given.
+	 */
 	if ((sp->flags & ZEROPAD) && !(sp->flags & LEFT) && sp->precision < 0 &&
 	    sp->field_width > total) {
 		zeros += sp->field_width - total;
@@ -335,7 +337,10 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case FORMAT_TYPE_INT:
 			if (sp.is_signed) {
 				long long v = get_signed(&args, sp.qualifier);
-				/* Negate in unsigned arithmetic: -LLONG_MIN does not fit a long long. */
+				/*
+				 * Negate in unsigned arithmetic: -LLONG_MIN does not fit a
+				 * long long.
+				 */
 				unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v
 							       : (unsigned long long)v;
 

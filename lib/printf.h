@@ -24,7 +24,9 @@
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 
-/* Returns the number of characters actually written into buf (excluding the NUL): 0 if size is 0. */
+/*
+ * Returns the number of characters actually written into buf (excluding the NUL): 0 if size is 0.
+ */
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int scnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 

@@ -1,4 +1,6 @@
-/* String and memory functions: the C library's, plus Linux's strlcpy, strsep, strim, skip_spaces. */
+/*
+ * String and memory functions: the C library's, plus Linux's strlcpy, strsep, strim, skip_spaces.
+ */
 #ifndef LIB_STRING_H
 #define LIB_STRING_H
 

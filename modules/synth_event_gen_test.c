@@ -7,7 +7,8 @@
  * synth_event_trace_array(). At unload it lets go and deletes the event:
  *
  *     [~]# insmod synth_event_gen_test; grep gen_synth_test /sys/kernel/tracing/trace
- *     insmod-52 [000] .....  3.141592: gen_synth_test: next_pid_field=777 next_comm_field=hula hoops ...
+ *     insmod-52 [000] .....  3.141592: gen_synth_test: next_pid_field=777
+ *         next_comm_field=hula hoops ...
  */
 #include "kernel/module/module.h"
 #include "kernel/printk.h"

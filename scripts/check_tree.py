@@ -6,7 +6,10 @@
   - every path of Lucid's own a comment or a document names (boot/..., kernel/..., trace/...,
     tests/..., `foo.c` with no folder but a unique name) is a file that exists: a renamed file
     leaves no stale pointer behind. Paths of Linux's own tree (kernel/trace/..., fs/...) are
-    Linux's and not checked, nor is a name with a capital placeholder (tests/user/PROG.c).
+    Linux's and not checked, nor is a name with a capital placeholder (tests/user/PROG.c);
+  - no line of C or assembly is wider than .clang-format's ColumnLimit (tabs 8 columns wide):
+    clang-format leaves comments as they are written (ReflowComments is off), so this is what
+    keeps them, and code not yet formatted, to the width the style promises.
 
 Prints each problem as FILE:LINE: what, and exits 1 if there is any.
 """
@@ -70,11 +73,29 @@ def check_paths(files, problems):
                         problems.append("%s:%d: names %s, which does not exist" % (f, n, p))
 
 
+def column_limit():
+    with open(os.path.join(ROOT, ".clang-format")) as f:
+        return int(re.search(r"^ColumnLimit:\s*(\d+)", f.read(), re.M).group(1))
+
+
+def check_widths(files, problems):
+    limit = column_limit()
+    for f in files:
+        if not re.search(r"\.(c|h|S)$", f):
+            continue
+        with open(os.path.join(ROOT, f), errors="replace") as fh:
+            for n, line in enumerate(fh, 1):
+                width = len(line.rstrip("\n").expandtabs(8))
+                if width > limit:
+                    problems.append("%s:%d: %d columns, more than %d" % (f, n, width, limit))
+
+
 def main():
     files = tracked()
     problems = []
     check_maps(files, problems)
     check_paths(files, problems)
+    check_widths(files, problems)
     for p in problems:
         print(p)
     sys.exit(1 if problems else 0)

@@ -158,7 +158,8 @@ static __no_stack_protector void ftrace_graph_func(unsigned long ip,
 		struct fgraph_ops *direct = READ_ONCE(fgraph_direct_gops);
 		bool want;
 		if (likely(direct)) {
-			e->bitmap = 1UL << direct->idx; /* before the call: nothing kept across it */
+			/* before the call: nothing kept across it */
+			e->bitmap = 1UL << direct->idx;
 			want = direct->entryfunc(&ent, direct);
 		} else {
 			e->bitmap = fgraph_enter_all(&ent);

@@ -317,7 +317,8 @@ void ftrace_init(void)
 		/* A site must be the first instruction of a known function, holding the call. */
 		if (!kallsyms_lookup(ip, &name, &symstart, NULL) || symstart != ip ||
 		    ftrace_make_nop_early(ip)) {
-			printk(KERN_ERR "ftrace: site %lx (%pS) is not a call to __fentry__: left alone\n",
+			printk(KERN_ERR
+			       "ftrace: site %lx (%pS) is not a call to __fentry__: left alone\n",
 			       ip, (void *)ip);
 			bad++;
 			continue;
@@ -442,8 +443,8 @@ static void ftrace_update_sites(void)
 			continue;
 		/* Off to on, on to off, or one trampoline for the other: one 5-byte change. */
 		if (ftrace_check_site(r->ip, rec_addr(is))) {
-			printk(KERN_ERR "ftrace: %s: unexpected bytes at %lx: left alone\n", r->name,
-			       r->ip);
+			printk(KERN_ERR "ftrace: %s: unexpected bytes at %lx: left alone\n",
+			       r->name, r->ip);
 			r->flags |= REC_FAILED;
 			continue;
 		}

@@ -199,7 +199,8 @@ const struct file_operations tracing_dyn_info_fops = {
 /* --- set_ftrace_filter, set_ftrace_notrace ------------------------------------------------ */
 
 struct regex_file {
-	struct ftrace_ops *ops; /* whose sets: a trace array's ops, graph_hash_ops, stack_trace_ops */
+	/* whose sets: a trace array's ops, graph_hash_ops, stack_trace_ops */
+	struct ftrace_ops *ops;
 	struct trace_array *tr; /* whose ops they are (its commands, its error_log), or NULL */
 	bool is_notrace; /* its notrace set rather than its filter */
 	bool commands; /* the function tracer's files: they run and list "glob:command" words */
@@ -396,7 +397,8 @@ static int command_word(struct regex_file *rf, const char *word, bool apply)
 
 		tracing_log_err(rf->tr, rf->is_notrace ? "set_ftrace_notrace" : "set_ftrace_filter",
 				word, ftrace_cmd_err_text, err.type,
-				in_copy ? (unsigned int)(err.where - copy) : (unsigned int)strlen(word));
+				in_copy ? (unsigned int)(err.where - copy)
+					: (unsigned int)strlen(word));
 	}
 	return ret;
 }
@@ -438,9 +440,10 @@ static int regex_apply(struct regex_file *rf, char **words, int nr)
 			continue;
 		}
 		ret = command_word(rf, words[i], false);
+		/* the second would find every function has it already */
 		for (int j = 0; j < i && !ret; j++)
 			if (!strcmp(words[j], words[i]))
-				ret = -EINVAL; /* the second would find every function has it already */
+				ret = -EINVAL;
 	}
 	if (!ret && edits)
 		ret = ftrace_hash_edit_begin(&edit, rf->ops, rf->is_notrace, rf->reset);

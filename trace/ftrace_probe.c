@@ -274,7 +274,9 @@ int ftrace_run_command(struct trace_array *tr, const struct ftrace_cmd_spec *spe
 	}
 	if (cmd->fixed_param)
 		param = (char *)cmd->fixed_param;
-	/* Linux's choice: with anything after the command, even "!f:traceoff:0", the counted one. */
+	/*
+	 * Linux's choice: with anything after the command, even "!f:traceoff:0", the counted one.
+	 */
 	probe_ops = param ? cmd->count_ops : cmd->ops;
 	probe = find_probe(tr, probe_ops);
 	if (spec->remove) {

@@ -24,7 +24,10 @@ struct ftrace_probe_ops {
 	bool counted;
 	void (*func)(unsigned long ip, unsigned long parent_ip, struct trace_array *tr, long *count,
 		     void *data);
-	/* Commands with data: the listing's name ("enable_event:sched:sched_switch"), snprintf's way. */
+	/*
+	 * Commands with data: the listing's name ("enable_event:sched:sched_switch"), snprintf's
+	 * way.
+	 */
 	size_t (*print_name)(char *buf, size_t size, const void *data);
 };
 

@@ -16,7 +16,8 @@ struct profile_row {
 extern bool profile_graph_time; /* options/graph-time: a function's time includes its callees */
 extern bool profile_sleep_time; /* options/sleep-time: ...and the time its task slept */
 
-int ftrace_profile_enable(bool on); /* function_profile_enabled; -EBUSY if the graph hook is taken */
+/* function_profile_enabled; -EBUSY if the graph hook is taken */
+int ftrace_profile_enable(bool on);
 bool ftrace_profile_enabled(void);
 /* A sorted copy (by time, longest first) of one CPU's rows with hits; kfree() it. */
 int ftrace_profile_snapshot(int cpu, struct profile_row **rows);

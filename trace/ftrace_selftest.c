@@ -56,7 +56,8 @@ static bool site_is_call(void *fn)
 #define CHECK(cond)                                                                                \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
-			printk(KERN_ERR "ftrace selftest: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+			printk(KERN_ERR "ftrace selftest: %s:%d: %s\n", __FILE__, __LINE__,        \
+			       #cond);                                                             \
 			ok = false;                                                                \
 			goto out;                                                                  \
 		}                                                                                  \

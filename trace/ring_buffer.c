@@ -624,8 +624,9 @@ int ring_buffer_resize(struct ring_buffer *buffer, unsigned long size, int cpu_i
 	} else if (!rb_valid_cpu(buffer, cpu_id)) {
 		return -EINVAL;
 	}
+	/* more than a ring can number: too big, as Linux says of any size */
 	if (nr_pages > RB_MAX_PAGES)
-		return -ENOMEM; /* more than a ring can number: too big, as Linux says of any size */
+		return -ENOMEM;
 	new = kzalloc(buffer->nr_cpus * sizeof(*new));
 	if (!new)
 		return -ENOMEM;
@@ -1309,7 +1310,9 @@ static bool rb_get_reader_page(struct ring_buffer_per_cpu *cb)
 		}
 		if (pos_seq(s) < seq || pos_empty(s))
 			return false; /* cannot happen: pages up to commit are in the ring */
-		/* Our page goes in empty, write word ready for the writer's next turn of the slot. */
+		/*
+		 * Our page goes in empty, write word ready for the writer's next turn of the slot.
+		 */
 		rb_store(&reader->write, wr_make(seq, 0, 0));
 		if (!rb_cmpxchg(slot, s, pos_make(seq, true, cb->reader_page)))
 			continue; /* the writer turned the slot first: look again */

@@ -40,7 +40,8 @@ struct ring_buffer_event {
  */
 enum ring_buffer_type {
 	RINGBUF_TYPE_DATA_TYPE_LEN_MAX = 28,
-	RINGBUF_TYPE_PADDING, /* end-of-page filler; array[0] = its length - 4, if time_delta != 0 */
+	/* end-of-page filler; array[0] = its length - 4, if time_delta != 0 */
+	RINGBUF_TYPE_PADDING,
 	RINGBUF_TYPE_TIME_EXTEND, /* delta = time_delta + (array[0] << 27), for the next record */
 	RINGBUF_TYPE_TIME_STAMP, /* absolute time = time_delta + (array[0] << 27) */
 };

@@ -120,7 +120,9 @@ struct tracer {
 	bool allow_instances; /* may be an instance's current_tracer (else the top level's only) */
 	/* A core option changed while this tracer is current (function-trace: the latency ones). */
 	void (*flag_changed)(struct trace_array *tr, unsigned int mask, int set);
-	/* A latency tracer: keeps its worst case in the snapshot (max) buffer, which trace shows. */
+	/*
+	 * A latency tracer: keeps its worst case in the snapshot (max) buffer, which trace shows.
+	 */
 	bool use_max_tr;
 	bool print_max;
 	struct tracer *next; /* on the list of registered tracers, newest first */
@@ -168,12 +170,14 @@ struct fgraph_ops;
  * it was swapped in (Linux's per-CPU max_data of update_max_tr).
  */
 struct trace_max_data {
-	uint64_t time_start;          /* the section began: the max buffer's older events are skipped */
+	/* the section began: the max buffer's older events are skipped */
+	uint64_t time_start;
 	unsigned long saved_latency;  /* ns */
 	unsigned long critical_start; /* irqsoff: where it began and ended; 0 for wakeup */
 	unsigned long critical_end;
 	int cpu;
-	bool cpu_only;                /* only cpu's part was swapped in: the others are older maxes */
+	/* only cpu's part was swapped in: the others are older maxes */
+	bool cpu_only;
 	char comm[16];
 	int pid, uid;
 	long nice, policy, rt_priority;
@@ -191,7 +195,8 @@ struct trace_array {
 	struct fgraph_ops *gops; /* while function_graph is its tracer (trace_functions_graph.c) */
 	uint64_t time_start;                /* when the buffer was last emptied (latency format) */
 	struct ring_buffer *snapshot_buffer; /* the spare swapped in by "echo 1 > snapshot" */
-	bool allocated_snapshot;             /* ... and it is full size (else: as small as can be) */
+	/* ... and it is full size (else: as small as can be) */
+	bool allocated_snapshot;
 	struct trace_err_log err_log;        /* error_log (trace/trace_error_log.c) */
 	unsigned long cpumask_cleared; /* CPUs tracing_cpumask stops (trace/trace_cpumask.c) */
 
@@ -428,7 +433,9 @@ void print_snapshot_help(struct trace_iterator *iter);
 /* The CPUs online now (the header's #P). */
 int tracing_num_online_cpus(void);
 
-/* "name" sets an option, "noname" clears it: a core one, or the current tracer's (trace_options). */
+/*
+ * "name" sets an option, "noname" clears it: a core one, or the current tracer's (trace_options).
+ */
 int trace_set_options(struct trace_array *tr, char *option);
 
 /*
@@ -470,7 +477,8 @@ int trace_array_destroy(struct trace_array *tr);
 int trace_array_set_clr_event(struct trace_array *tr, const char *system, const char *event,
 			      bool enable);
 #define for_each_trace_array(tr)                                                                  \
-	for ((tr) = &global_trace; (tr); (tr) = (tr) == &global_trace ? trace_instances : (tr)->next)
+	for ((tr) = &global_trace; (tr);                                                          \
+	     (tr) = (tr) == &global_trace ? trace_instances : (tr)->next)
 void tracing_create_tracer_options(struct tracer *t);
 void trace_selftest_run(void); /* trace/trace_selftest.c */
 

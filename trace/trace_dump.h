@@ -1,4 +1,6 @@
-/* ftrace_dump: the trace buffer printed on the console, when the kernel dies (trace/trace_dump.c). */
+/*
+ * ftrace_dump: the trace buffer printed on the console, when the kernel dies (trace/trace_dump.c).
+ */
 #ifndef TRACE_TRACE_DUMP_H
 #define TRACE_TRACE_DUMP_H
 

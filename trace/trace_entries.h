@@ -187,7 +187,10 @@ struct osnoise_entry {
 	unsigned int thread_count;
 };
 
-/* TRACE_TIMERLAT: activation seqnum's latency in ns, seen from the timer (context 0) or the thread (1). */
+/*
+ * TRACE_TIMERLAT: activation seqnum's latency in ns, seen from the timer (context 0) or the
+ * thread (1).
+ */
 struct timerlat_entry {
 	struct trace_entry ent;
 	unsigned int seqnum;

@@ -297,8 +297,8 @@ static bool eprobe_dyn_event_is_busy(struct dyn_event *ev)
 {
 	struct trace_eprobe *ep = to_trace_eprobe(ev);
 
-	return trace_probe_is_enabled(ep->tp) || ep->tp->call.file.enabled || ep->tp->call.registered ||
-	       ep->tp->call.file.triggers;
+	return trace_probe_is_enabled(ep->tp) || ep->tp->call.file.enabled ||
+	       ep->tp->call.registered || ep->tp->call.file.triggers;
 }
 
 static int eprobe_dyn_event_release(struct dyn_event *ev)

@@ -768,7 +768,9 @@ static int event_create_dir(struct dentry *system_dir, struct trace_event_file *
 	struct trace_event_call *call = file->call;
 	struct dentry *dir = tracefs_create_dir(call->name, system_dir);
 	bool enable = !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE);
-	/* Linux's one exception (init_tracer_tracefs): a trace_marker write runs print's triggers */
+	/*
+	 * Linux's one exception (init_tracer_tracefs): a trace_marker write runs print's triggers
+	 */
 	bool trigger = enable || (!strcmp(call->system, "ftrace") && !strcmp(call->name, "print"));
 
 	file->dir = dir;

@@ -168,7 +168,9 @@ int trigger_check_regex(struct trace_event_file *file, char *buf);
 /* Does the write need the snapshot buffer first (trace_types_lock, before event_mutex)? */
 bool trigger_needs_snapshot(const char *buf);
 
-/* The trigger file's k-th line (0...) of file's triggers into buf; the length it needs, -1: none. */
+/*
+ * The trigger file's k-th line (0...) of file's triggers into buf; the length it needs, -1: none.
+ */
 int event_trigger_show(struct trace_event_file *file, int k, char *buf, size_t size);
 /* Every trigger of file removed (an instance's rmdir); event_mutex held. */
 void event_triggers_clear(struct trace_event_file *file);

@@ -2,9 +2,9 @@
 
 /*
  * The function and function_graph tracers, trace_printk, trace_marker and the stack option
- * write records of their own (trace/trace_entries.h), not trace events. A tool that reads raw pages (trace-cmd,
- * KernelShark, perf) still needs their layout, and Linux gives it the same way as for events:
- * a format file per record type in events/ftrace/, whose ID is the TRACE_* type the records
+ * write records of their own (trace/trace_entries.h), not trace events. A tool that reads raw pages
+ * (trace-cmd, KernelShark, perf) still needs their layout, and Linux gives it the same way as for
+ * events: a format file per record type in events/ftrace/, whose ID is the TRACE_* type the records
  * carry, so function is 1, print 5, bprint 6, funcgraph_exit 10, funcgraph_entry 11, bputs 14,
  * raw_data 18.
  *

@@ -133,7 +133,9 @@ static ssize_t current_tracer_write(struct file *file, const char *ubuf, size_t 
 	size_t len = MIN(cnt, (size_t)MAX_TRACER_SIZE);
 	int ret;
 
-	/* As Linux's tracing_set_trace_write: only the first 100 bytes count, the rest is unread. */
+	/*
+	 * As Linux's tracing_set_trace_write: only the first 100 bytes count, the rest is unread.
+	 */
 	memcpy(buf, ubuf, len);
 	buf[len] = '\0';
 	ret = tracing_set_tracer(tracing_get_tr(file_inode(file)), strim(buf));
@@ -307,7 +309,9 @@ static int options_show(struct seq_file *m, void *v)
 	for (int i = 0; i < nr_trace_options; i++)
 		seq_printf(m, "%s%s\n", tr->trace_flags & trace_options[i].bit ? "" : "no",
 			   trace_options[i].name);
-	/* then the current tracer's own: one value per tracer, the top level's (not an instance's) */
+	/*
+	 * then the current tracer's own: one value per tracer, the top level's (not an instance's)
+	 */
 	flags = tr == &global_trace ? tr->current_trace->flags : NULL;
 	for (struct tracer_opt *o = flags ? flags->opts : NULL; o && o->name; o++)
 		seq_printf(m, "%s%s\n", flags->val & o->bit ? "" : "no", o->name);
@@ -550,7 +554,8 @@ static const char readme_msg[] =
 	"\t   Format: p[:[<group>/][<event>]] <place> [<args>]\n"
 	"\t           r[maxactive][:[<group>/][<event>]] <place> [<args>]\n"
 	"\t           s:[synthetic/]<event> <field> [<field>]\n"
-	"\t           e[:[<group>/][<event>]] <attached-group>.<attached-event> [<args>] [if <filter>]\n"
+	"\t           e[:[<group>/][<event>]] <attached-group>.<attached-event> [<args>]"
+	" [if <filter>]\n"
 	"\t           -:[<group>/][<event>]\n"
 	"\t    place: [<module>:]<symbol>[+<offset>]|<memaddr>\n"
 	"place (kretprobe): [<module>:]<symbol>[+<offset>]%return|<memaddr>\n"

@@ -99,8 +99,8 @@ static void function_args_trace_call(unsigned long ip, unsigned long parent_ip,
 		return;
 	if (ftrace_trace_task_inline()) {
 		trace_ctx = tracing_gen_ctx_dec_inline();
-		event = ring_buffer_lock_reserve(tr->buffer,
-						 sizeof(*entry) + FGRAPH_ENT_NR_ARGS * sizeof(long));
+		event = ring_buffer_lock_reserve(tr->buffer, sizeof(*entry) + FGRAPH_ENT_NR_ARGS *
+										      sizeof(long));
 		if (event) {
 			entry = ring_buffer_event_data(event);
 			tracing_entry_update(&entry->ent, TRACE_FN, trace_ctx);
@@ -143,7 +143,8 @@ static int function_trace_init(struct trace_array *tr)
 	if (tr != &global_trace)
 		tr->ops.func = instance_function_trace_call;
 	else
-		tr->ops.func = READ_ONCE(func_args) ? function_args_trace_call : function_trace_call;
+		tr->ops.func =
+			READ_ONCE(func_args) ? function_args_trace_call : function_trace_call;
 	tr->ops.private = tr;
 	return register_ftrace_function(&tr->ops);
 }

@@ -7,7 +7,8 @@
  * (inner) or between one pair and the next (outer) longer than tracing_thresh is the
  * machine's: SMIs, firmware, or under QEMU the host. A window with such a gap is a line:
  *
- *   hwlatd-52  [001] d...  58.712113: #1     inner/outer(us):   11/13    ts:1733400000.251866012 count:3
+ *   hwlatd-52  [001] d...  58.712113: #1     inner/outer(us):   11/13    ts:1733400000.251866012
+ *       count:3
  *
  * (the worst gaps, when the first of them was in real time, how many there were). NMIs
  * counted meanwhile are added as nmi-count. The thread moves to the next CPU of
@@ -338,10 +339,10 @@ struct trace_event_call event_ftrace_hwlat = {
 	.fields = hwlat_fields,
 	.size = sizeof(struct hwlat_entry),
 	/* clang-format off */
-	.print_fmt = TRACE_PRINT_FMT("cnt:%u\tts:%010llu.%010lu\tinner:%llu\touter:%llu\tcount:%d\tnmi-ts:%llu\tnmi-count:%u",
-				     REC->seqnum, REC->tv_sec, REC->tv_nsec, REC->duration,
-				     REC->outer_duration, REC->count, REC->nmi_total_ts,
-				     REC->nmi_count),
+	.print_fmt = TRACE_PRINT_FMT(
+	"cnt:%u\tts:%010llu.%010lu\tinner:%llu\touter:%llu\tcount:%d\tnmi-ts:%llu\tnmi-count:%u",
+		REC->seqnum, REC->tv_sec, REC->tv_nsec, REC->duration, REC->outer_duration,
+		REC->count, REC->nmi_total_ts, REC->nmi_count),
 	/* clang-format on */
 	.event = {.type = TRACE_HWLAT},
 	.flags = TRACE_EVENT_FL_IGNORE_ENABLE,

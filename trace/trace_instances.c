@@ -313,7 +313,9 @@ static int instance_rmdir(const char *name)
 	} else if (tr->trace_ref || tracefs_tree_busy(tr->dir)) {
 		ret = -EBUSY; /* a file of it is open, or a trace_pipe reader holds its tracer */
 	} else {
-		/* Its function commands first: enable_event's drop their holds under event_mutex. */
+		/*
+		 * Its function commands first: enable_event's drop their holds under event_mutex.
+		 */
 		ftrace_release_probes(tr);
 		mutex_lock(&event_mutex);
 		instance_destroy(tr);

@@ -172,7 +172,9 @@ static void irqsoff_graph_return(struct ftrace_graph_ret *trace, struct fgraph_o
 				    trace->rettime, tracing_gen_ctx_pc(preempt_count()));
 }
 
-/* display-graph's user of the graph hook; its filter (irqsoff_ops's, empty) takes every function. */
+/*
+ * display-graph's user of the graph hook; its filter (irqsoff_ops's, empty) takes every function.
+ */
 static struct fgraph_ops irqsoff_gops = {
 	.entryfunc = irqsoff_graph_entry,
 	.retfunc = irqsoff_graph_return,

@@ -583,7 +583,10 @@ static ssize_t raw_read(struct file *file, char *ubuf, size_t cnt, int full)
 	if (!r->valid || r->read == RB_PAGE_SIZE) {
 		int ret;
 
-		/* A blocking splice that found nothing waits for the watermark (Linux's wait_on_pipe) */
+		/*
+		 * A blocking splice that found nothing waits for the watermark (Linux's
+		 * wait_on_pipe)
+		 */
 		if (full && r->wait_full && !(file->f_flags & O_NONBLOCK) &&
 		    !buffer_percent_hit(r->tr, r->cpu)) {
 			if (!tracer_tracing_is_on(r->tr))

@@ -159,7 +159,9 @@ static noinline ssize_t tracing_mark_raw_write(struct file *file, const char *ub
 	}
 	entry = ring_buffer_event_data(event);
 	tracing_generic_entry_update(&entry->ent, TRACE_RAW_DATA, trace_ctx);
-	/* all of it, the ring buffer's rounding too: the trace shows every byte (Linux: stale ones) */
+	/*
+	 * all of it, the ring buffer's rounding too: the trace shows every byte (Linux: stale ones)
+	 */
 	memset(&entry->id, 0,
 	       ring_buffer_event_length(event) - offsetof(struct raw_data_entry, id));
 	memcpy(&entry->id, ubuf, cnt);

@@ -666,7 +666,10 @@ static int osnoise_workload_start(void)
 		if (!(READ_ONCE(osnoise_data.cpus) & (1ULL << cpu)))
 			continue;
 		if (!timerlat && !osnoise_option(OSN_WORKLOAD)) {
-			/* No thread: only the events of what runs there (Linux's NO_OSNOISE_WORKLOAD). */
+			/*
+			 * No thread: only the events of what runs there (Linux's
+			 * NO_OSNOISE_WORKLOAD).
+			 */
 			WRITE_ONCE(osn_var->sampling, true);
 			continue;
 		}
@@ -889,9 +892,10 @@ struct trace_event_call event_ftrace_osnoise = {
 	.fields = osnoise_fields,
 	.size = sizeof(struct osnoise_entry),
 	/* clang-format off */
-	.print_fmt = TRACE_PRINT_FMT("noise:%llu\tmax_sample:%llu\thw:%u\tnmi:%u\tirq:%u\tsoftirq:%u\tthread:%u",
-				     REC->noise, REC->max_sample, REC->hw_count, REC->nmi_count,
-				     REC->irq_count, REC->softirq_count, REC->thread_count),
+	.print_fmt = TRACE_PRINT_FMT(
+		"noise:%llu\tmax_sample:%llu\thw:%u\tnmi:%u\tirq:%u\tsoftirq:%u\tthread:%u",
+		REC->noise, REC->max_sample, REC->hw_count, REC->nmi_count, REC->irq_count,
+		REC->softirq_count, REC->thread_count),
 	/* clang-format on */
 	.event = {.type = TRACE_OSNOISE},
 	.flags = TRACE_EVENT_FL_IGNORE_ENABLE,

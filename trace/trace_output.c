@@ -396,10 +396,13 @@ int register_trace_event(struct trace_event *event)
 	if (!event->type) {
 		int type = next_event_type;
 
-		/* Ids of events removed at run time are free again: the lowest one, when all are out */
+		/*
+		 * Ids of events removed at run time are free again: the lowest one, when all are
+		 * out
+		 */
 		if (type >= TRACE_EVENT_TYPE_MAX)
-			for (type = TRACE_EVENT_TYPE_FIRST; type < TRACE_EVENT_TYPE_MAX && events[type];
-			     type++)
+			for (type = TRACE_EVENT_TYPE_FIRST;
+			     type < TRACE_EVENT_TYPE_MAX && events[type]; type++)
 				;
 		if (type >= TRACE_EVENT_TYPE_MAX)
 			return 0;
@@ -488,8 +491,8 @@ static void print_trace_header(struct trace_iterator *iter)
 			  "---------------------------------\n");
 	trace_seq_printf(s, "# latency: %lu us, #%lu/%lu, CPU#%d | (M:%s VP:%d, KP:%d, SP:%d HP:%d",
 			 /* microseconds cut, as tracing_max_latency shows them */
-			 (unsigned long)(d->saved_latency / NSEC_PER_USEC), iter->entries, iter->total,
-			 d->cpu, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
+			 (unsigned long)(d->saved_latency / NSEC_PER_USEC), iter->entries,
+			 iter->total, d->cpu, LATENCY_PREEMPT_MODEL, 0, 0, 0, 0);
 	trace_seq_printf(s, " #P:%d)\n", iter->cpus_online);
 	trace_seq_puts(s, "#    -----------------\n");
 	trace_seq_printf(s, "#    | task: %.16s-%d (uid:%d nice:%ld policy:%ld rt_prio:%ld)\n",

@@ -302,7 +302,9 @@ static noinline bool trace_selftest_graph(struct trace_array *tr)
 			struct ftrace_graph_ent_entry *e = (struct ftrace_graph_ent_entry *)ent;
 			struct ftrace_graph_ret_entry *r = (struct ftrace_graph_ret_entry *)ent;
 			int want = n < 3 ? n : 5 - n; /* depth, and index in names[] */
-			/* The two records lay func and depth out differently (retval, Linux 6.5). */
+			/*
+			 * The two records lay func and depth out differently (retval, Linux 6.5).
+			 */
 			bool is_ret = ent->type == TRACE_GRAPH_RET;
 			unsigned long f = is_ret ? r->func : e->func;
 			int depth = is_ret ? r->depth : e->depth;

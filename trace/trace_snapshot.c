@@ -1,4 +1,6 @@
-/* Snapshots: a spare buffer swapped with the trace buffer, to keep a moment while tracing goes on. */
+/*
+ * Snapshots: a spare buffer swapped with the trace buffer, to keep a moment while tracing goes on.
+ */
 
 /*
  * "echo 1 > snapshot" swaps a spare buffer, as big as the trace buffer, with it: what was traced

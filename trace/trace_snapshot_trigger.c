@@ -64,7 +64,8 @@ static void ftrace_snapshot_count(unsigned long ip, unsigned long parent_ip,
 }
 
 const struct ftrace_probe_ops snapshot_probe_ops = {"snapshot", false, ftrace_snapshot, NULL};
-const struct ftrace_probe_ops snapshot_count_probe_ops = {"snapshot", true, ftrace_snapshot_count, NULL};
+const struct ftrace_probe_ops snapshot_count_probe_ops = {"snapshot", true, ftrace_snapshot_count,
+							  NULL};
 
 /* From the timer tick: waking a task is allowed there, unlike in the trigger. */
 void trace_snapshot_tick(void)

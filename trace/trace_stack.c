@@ -133,11 +133,12 @@ size_t stack_trace_format(char *buf, size_t size)
 			       "        -----    ----   --------\n",
 			       n);
 	if (!n && !enabled)
-		return len + scnprintf(buf + len, size - len,
-				       "#\n#  Stack tracer disabled\n#\n"
-				       "# To enable the stack tracer, either add 'stacktrace' to the\n"
-				       "# kernel command line\n"
-				       "# or 'echo 1 > /proc/sys/kernel/stack_tracer_enabled'\n#\n");
+		return len +
+		       scnprintf(buf + len, size - len,
+				 "#\n#  Stack tracer disabled\n#\n"
+				 "# To enable the stack tracer, either add 'stacktrace' to the\n"
+				 "# kernel command line\n"
+				 "# or 'echo 1 > /proc/sys/kernel/stack_tracer_enabled'\n#\n");
 	for (int i = 0; i < n; i++) {
 		unsigned long sz = i + 1 < n ? e[i].depth - e[i + 1].depth : e[i].depth;
 		len += scnprintf(buf + len, size - len, "%3d) %8lu   %5lu   %pS\n", i, e[i].depth,

@@ -1,4 +1,7 @@
-/* The stack tracer: the deepest kernel stack seen, and the calls that made it (trace/trace_stack.c). */
+/*
+ * The stack tracer: the deepest kernel stack seen, and the calls that made it
+ * (trace/trace_stack.c).
+ */
 #ifndef TRACE_TRACE_STACK_H
 #define TRACE_TRACE_STACK_H
 
@@ -12,7 +15,8 @@ struct stack_trace_entry {
 	unsigned long depth; /* bytes of stack in use from the top down to this frame */
 };
 
-int stack_tracer_enable(bool on); /* /proc/sys/kernel/stack_tracer_enabled, `stacktrace` boot option */
+/* /proc/sys/kernel/stack_tracer_enabled, `stacktrace` boot option */
+int stack_tracer_enable(bool on);
 bool stack_tracer_enabled(void);
 unsigned long stack_tracer_max_size(void);
 void stack_tracer_reset_max(void); /* writing 0 to stack_max_size */

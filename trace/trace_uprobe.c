@@ -405,7 +405,10 @@ static int __trace_uprobe_create(int argc, const char **argv)
 			group = UPROBE_EVENT_SYSTEM;
 	}
 	if (!event) {
-		/* "p_FILE_0xOFFSET", FILE cut at its first '.', '-' or '_' (Linux's, 'p' either way). */
+		/*
+		 * "p_FILE_0xOFFSET", FILE cut at its first '.', '-' or '_' (Linux's, 'p' either
+		 * way).
+		 */
 		const char *base = strrchr(filename, '/') ? strrchr(filename, '/') + 1 : filename;
 		size_t n = strcspn(base, ".-_");
 

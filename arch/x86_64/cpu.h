@@ -36,7 +36,9 @@ static __always_inline uint64_t rdtsc(void)
 static __always_inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b,
 				  uint32_t *c, uint32_t *d)
 {
-	__asm__ __volatile__("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
+	__asm__ __volatile__("cpuid"
+			     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+			     : "a"(leaf), "c"(sub));
 }
 
 static __always_inline uint64_t read_cr2(void)

@@ -1,4 +1,6 @@
-/* The x86 side of dynamic ftrace: call sites and trampolines (arch/x86_64/ftrace.c, ftrace_64.S). */
+/*
+ * The x86 side of dynamic ftrace: call sites and trampolines (arch/x86_64/ftrace.c, ftrace_64.S).
+ */
 #ifndef ARCH_FTRACE_H
 #define ARCH_FTRACE_H
 

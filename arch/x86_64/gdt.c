@@ -65,8 +65,9 @@ void gdt_init_this_cpu(int cpu)
 	a->gdt[GDT_USER_DS / 8] = GDT_USER_DATA;
 	a->gdt[GDT_USER_CS / 8] = GDT_USER_CODE;
 	/* A 64-bit TSS descriptor takes two slots: base and limit scattered as in 32-bit days. */
-	a->gdt[GDT_TSS / 8] = (limit & 0xffff) | ((tss & 0xffffff) << 16) | (TSS_TYPE_AVAILABLE << 40) |
-			      ((limit >> 16 & 0xf) << 48) | ((tss >> 24 & 0xff) << 56);
+	a->gdt[GDT_TSS / 8] = (limit & 0xffff) | ((tss & 0xffffff) << 16) |
+			      (TSS_TYPE_AVAILABLE << 40) | ((limit >> 16 & 0xf) << 48) |
+			      ((tss >> 24 & 0xff) << 56);
 	a->gdt[GDT_TSS / 8 + 1] = tss >> 32;
 	/*
 	 * The vDSO's getcpu: the limit is this CPU's number, node 0 (one node). It fits the

@@ -25,7 +25,8 @@
 .macro isr_stub vec
 	.p2align 4
 isr_stub_\vec:
-	.if !((\vec == 8) || (\vec >= 10 && \vec <= 14) || (\vec == 17) || (\vec == 21) || (\vec == 29) || (\vec == 30))
+	.if !((\vec == 8) || (\vec >= 10 && \vec <= 14) || (\vec == 17) || (\vec == 21) || \
+	      (\vec == 29) || (\vec == 30))
 	pushq $0
 	.endif
 	pushq $\vec

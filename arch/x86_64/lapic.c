@@ -78,7 +78,8 @@ notrace uint32_t lapic_id(void)
 
 static notrace void icr_wait(void)
 {
-	for (int i = 0; i < ICR_SPIN_LIMIT && (lapic_read(LAPIC_ICR_LOW) & ICR_DELIVERY_PENDING); i++)
+	for (int i = 0; i < ICR_SPIN_LIMIT && (lapic_read(LAPIC_ICR_LOW) & ICR_DELIVERY_PENDING);
+	     i++)
 		cpu_relax();
 }
 

@@ -84,11 +84,15 @@ int multiboot2_parse(const void *info, size_t size, struct boot_info *out)
 				return -EINVAL;
 			break;
 		case TAG_MODULE:
-			/* Lucid takes one module, the initramfs: the first, as Linux takes one initrd. */
+			/*
+			 * Lucid takes one module, the initramfs: the first, as Linux takes one
+			 * initrd.
+			 */
 			if (blen < MODULE_BODY_MIN)
 				return -EINVAL;
 			if (out->initrd_end == 0) {
-				uint32_t start = get_unaligned_le32(body), end = get_unaligned_le32(body + 4);
+				uint32_t start = get_unaligned_le32(body),
+					 end = get_unaligned_le32(body + 4);
 				if (end < start)
 					return -EINVAL;
 				out->initrd_start = start;

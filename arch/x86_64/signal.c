@@ -323,7 +323,9 @@ static int setup_rt_frame(int sig, const struct ksiginfo *info, const struct k_s
 	regs->rax = 0; /* for handlers declared without a prototype, as Linux */
 	regs->rsi = fp + offsetof(struct rt_sigframe, info);
 	regs->rdx = fp + offsetof(struct rt_sigframe, uc);
-	/* Not checked here: a non-canonical one is SIGSEGV once the frame is built, as Linux's #GP */
+	/*
+	 * Not checked here: a non-canonical one is SIGSEGV once the frame is built, as Linux's #GP
+	 */
 	regs->rip = ka->handler;
 	regs->rsp = fp;
 	regs->rflags &= ~(X86_EFLAGS_DF | X86_EFLAGS_RF | X86_EFLAGS_TF);

@@ -101,7 +101,8 @@ static notrace void __noreturn ap_start(uint64_t cpu_index)
 /* The boot tables' top level, plus an identity map of the first 2 MiB for the trampoline. */
 static uintptr_t make_ap_page_tables(void)
 {
-	uint64_t *pml4 = alloc_page_zeroed(), *pdpt = alloc_page_zeroed(), *pd = alloc_page_zeroed();
+	uint64_t *pml4 = alloc_page_zeroed(), *pdpt = alloc_page_zeroed(),
+		 *pd = alloc_page_zeroed();
 	if (!pml4 || !pdpt || !pd)
 		return 0;
 	memcpy(pml4, __va(mmu_kernel_cr3()), PAGE_SIZE);
@@ -134,7 +135,8 @@ static bool boot_one_cpu(int index, uint32_t apic_id, uintptr_t cr3)
 
 	struct trampoline_data *d =
 		__va(TRAMPOLINE_PHYS + (uintptr_t)(trampoline_data - trampoline_start));
-	*d = (struct trampoline_data){cr3, (uint64_t)stack + KSTACK_SIZE, (uint64_t)ap_start, index};
+	*d = (struct trampoline_data){cr3, (uint64_t)stack + KSTACK_SIZE, (uint64_t)ap_start,
+				      index};
 	__atomic_store_n(&ap_answered, 0, __ATOMIC_RELEASE);
 
 	lapic_send_init(apic_id);

@@ -110,8 +110,8 @@ static bool restart_pending(const struct pt_regs *regs)
 /* Signal work for the way out: a signal to act on, a parent to tell, a mask to put back. */
 static bool signal_work(struct task *t, const struct pt_regs *regs)
 {
-	return signal_pending_current() || READ_ONCE(t->group_leader->cont_notify) || t->restore_sigmask ||
-	       restart_pending(regs);
+	return signal_pending_current() || READ_ONCE(t->group_leader->cont_notify) ||
+	       t->restore_sigmask || restart_pending(regs);
 }
 
 /*

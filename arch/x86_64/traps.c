@@ -130,7 +130,9 @@ notrace void show_stack(struct task *t, unsigned long rip, unsigned long rsp, un
 		if ((rbp & 7) || !mmu_kernel_addr_mapped(rbp) || !mmu_kernel_addr_mapped(rbp + 8))
 			break;
 		unsigned long *slot = (unsigned long *)rbp + 1;
-		/* The function graph tracer or a kretprobe may have borrowed this return address. */
+		/*
+		 * The function graph tracer or a kretprobe may have borrowed this return address.
+		 */
 		unsigned long ret = unwind_recover_ret_addr(t, *slot, slot);
 		if (!ret || !kernel_text_address(ret))
 			break;

@@ -136,8 +136,8 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *au, const uint8_t *b, size_t av
 			break;
 		case 0xff:
 			if (X86_MODRM_REG(insn.modrm) == 2 || X86_MODRM_REG(insn.modrm) == 3)
-				au->fixups =
-					UPROBE_FIX_CALL; /* indirect call: target right, return not */
+				/* indirect call: target right, return not */
+				au->fixups = UPROBE_FIX_CALL;
 			else if (X86_MODRM_REG(insn.modrm) == 4 || X86_MODRM_REG(insn.modrm) == 5)
 				au->fixups = 0; /* indirect jmp */
 			break;
@@ -146,7 +146,9 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *au, const uint8_t *b, size_t av
 		}
 	}
 	if (insn.rip_relative) {
-		/* "00 reg 101" becomes "10 reg scratch": disp32(%scratch), the same displacement. */
+		/*
+		 * "00 reg 101" becomes "10 reg scratch": disp32(%scratch), the same displacement.
+		 */
 		au->scratch = riprel_scratch(insn.modrm);
 		au->ixol[insn.disp_offset - 1] =
 			(uint8_t)(0x80 | (X86_MODRM_REG(insn.modrm) << 3) | au->scratch);

@@ -1,4 +1,6 @@
-/* Functions that exist to be traced (kernel/debug/ftest.c); the tracer's self-tests call them too. */
+/*
+ * Functions that exist to be traced (kernel/debug/ftest.c); the tracer's self-tests call them too.
+ */
 #ifndef KERNEL_FTEST_H
 #define KERNEL_FTEST_H
 unsigned long ftest_leaf(unsigned long x);

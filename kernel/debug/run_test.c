@@ -225,7 +225,9 @@ static int cmd_run_test(int argc, char **argv, struct debugfs_cmd_output *out)
 			cmd_printf(out, " %lu", st->rounds_on_cpu[c]);
 			cpus_used += st->rounds_on_cpu[c] > 0;
 		}
-		/* A lost increment: the mutex did not exclude. The line says so, and so does EIO. */
+		/*
+		 * A lost increment: the mutex did not exclude. The line says so, and so does EIO.
+		 */
 		status = st->counter == (long)threads * rounds ? 0 : -EIO;
 		cmd_printf(out, ", %d CPUs used, %s\n", cpus_used, status ? "FAILED" : "ok");
 	}

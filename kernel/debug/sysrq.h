@@ -1,4 +1,7 @@
-/* The magic SysRq key: a few emergency actions, whatever the kernel is doing (kernel/debug/sysrq.c). */
+/*
+ * The magic SysRq key: a few emergency actions, whatever the kernel is doing
+ * (kernel/debug/sysrq.c).
+ */
 #ifndef KERNEL_SYSRQ_H
 #define KERNEL_SYSRQ_H
 

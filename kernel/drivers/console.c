@@ -112,8 +112,9 @@ notrace void console_rx(char c)
 		sysrq_pending = true;
 		return;
 	}
+	/* ISIG: it became a signal, not input (and the batch went with the flush) */
 	if (tty_receive_signal_char((unsigned char)c))
-		return; /* ISIG: it became a signal, not input (and the batch went with the flush) */
+		return;
 	flags = __raw_spin_lock_irqsave(&rx_lock);
 	if (rx_batch_len == RX_BATCH_SIZE)
 		publish_batch();

@@ -6,8 +6,9 @@
  *                             00:03.0), vendor and device ("8086100e"), the IRQ, then the six
  *                             BARs and the ROM as start | flags (the BAR's low bits: 1 I/O, 4
  *                             64-bit, 8 prefetchable), then their sizes, then the driver's name.
- *   /proc/bus/pci/BB/DD.F     the function's configuration space, 256 bytes (read-only here; Linux lets root write it): the
- *                             class and revision lspci prints come from here.
+ *   /proc/bus/pci/BB/DD.F     the function's configuration space, 256 bytes (read-only here; Linux
+ *                             lets root write it): the class and revision lspci prints come from
+ *                             here.
  *
  * Lucid does not size expansion ROMs or bind drivers by name: the ROM columns are 0 and the
  * driver column empty.

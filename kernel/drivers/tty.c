@@ -541,7 +541,8 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 		tty.winsize = ws;
 		spin_unlock_irqrestore(&tty_lock, flags);
-		if (changed) /* Linux's tty_do_resize: the foreground hears of it (default: ignored) */
+		/* Linux's tty_do_resize: the foreground hears of it (default: ignored) */
+		if (changed)
 			kill_pgrp(pgrp, SIGWINCH);
 		return 0;
 	case TIOCGPGRP:

@@ -724,8 +724,9 @@ static struct xol_area *get_xol_area(struct mm_struct *mm)
 {
 	struct xol_area *area = mm->uprobes_xol;
 
+	/* set once, by this task (the only one in mm), and kept till the end */
 	if (area)
-		return area; /* set once, by this task (the only one in mm), and kept till the end */
+		return area;
 	unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
 
 	area = mm->uprobes_xol;
@@ -1101,8 +1102,9 @@ void uprobe_copy_process(struct task *child, unsigned long clone_flags)
 	struct uprobe_task *copy = kzalloc(sizeof(*copy));
 	struct return_instance **tail = &copy->return_instances;
 
+	/* its returns then meet no instance: SIGILL, as Linux's dup_utask failing */
 	if (!copy)
-		return; /* its returns then meet no instance: SIGILL, as Linux's dup_utask failing */
+		return;
 	for (struct return_instance *ri = utask->return_instances; ri; ri = ri->next) {
 		struct return_instance *n = kmalloc(sizeof(*n));
 

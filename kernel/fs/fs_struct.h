@@ -10,7 +10,10 @@ void init_fs_context(void);
 int copy_fs_context(struct task *t);
 /* clone(CLONE_FILES or CLONE_FS): t shares its creator's context (one user more). */
 void share_fs_context(struct task *t);
-/* kthread_exit: the last user closes t's files, lets go of its cwd. Does nothing if t has no context. */
+/*
+ * kthread_exit: the last user closes t's files, lets go of its cwd. Does nothing if t has no
+ * context.
+ */
 void exit_fs_context(struct task *t);
 
 #endif

@@ -115,7 +115,8 @@ static int unpack_entry(const struct cpio_entry *e, void *ctx)
 			printk(KERN_ERR "initramfs: %s: %s\n", path, errno_text(-err));
 		return 0;
 	}
-	if (S_ISLNK(e->mode)) { /* the data is the target, without a NUL (as Linux's do_symlinkat) */
+	/* the data is the target, without a NUL (as Linux's do_symlinkat) */
+	if (S_ISLNK(e->mode)) {
 		char target[PATH_MAX_INITRAMFS];
 		int err = -ENAMETOOLONG;
 

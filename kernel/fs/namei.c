@@ -419,7 +419,9 @@ int path_openat(const char *name, int flags, umode_t mode, struct path *path)
 		if (flags & O_EXCL)
 			return -EEXIST;
 		if (S_ISLNK(child->d_inode->i_mode)) {
-			/* To an existing file; a link to nothing gives ENOENT (Linux creates it). */
+			/*
+			 * To an existing file; a link to nothing gives ENOENT (Linux creates it).
+			 */
 			if (flags & O_NOFOLLOW)
 				return -ELOOP;
 			err = follow_link(&nd.path, child, nd.links, &nd.path);

@@ -72,8 +72,9 @@ long sys_umount(char __user *name, int flags)
 	char *dir;
 	long err;
 
+	/* MNT_DETACH and MNT_EXPIRE: Lucid's mounts go at once or not at all */
 	if (flags & ~(MNT_FORCE | UMOUNT_NOFOLLOW))
-		return -EINVAL; /* MNT_DETACH and MNT_EXPIRE: Lucid's mounts go at once or not at all */
+		return -EINVAL;
 	dir = kmalloc(PATH_MAX);
 	if (!dir)
 		return -ENOMEM;

@@ -91,7 +91,8 @@ static noinline notrace long ksys_write_chunks(unsigned int fd, const char __use
 	if (vfs_write_ignores_data((int)fd))
 		return vfs_write((int)fd, NULL, count);
 	if (sock_fd((int)fd)) /* one send: a datagram is not cut into chunks */
-		return sock_rw_iov((int)fd, &(struct iovec){(void __user *)buf, count}, 1, true, false);
+		return sock_rw_iov((int)fd, &(struct iovec){(void __user *)buf, count}, 1, true,
+				   false);
 	kbuf = kmalloc(RW_CHUNK);
 	if (!kbuf)
 		return -ENOMEM;

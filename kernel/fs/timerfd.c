@@ -183,7 +183,9 @@ static ssize_t timerfd_read(struct file *file, char *buf, size_t count, loff_t *
 		return -EINVAL;
 	flags = spin_lock_irqsave(&ctx->lock);
 	if (timerfd_canceled(ctx)) {
-		/* The date changed: the ticks mean nothing, and a periodic timer is not re-armed. */
+		/*
+		 * The date changed: the ticks mean nothing, and a periodic timer is not re-armed.
+		 */
 		ctx->ticks = 0;
 		spin_unlock_irqrestore(&ctx->lock, flags);
 		return -ECANCELED;

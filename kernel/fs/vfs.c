@@ -32,7 +32,9 @@ static void file_update_time(struct inode *inode)
 		inode->i_mtime = inode->i_ctime = current_time();
 }
 
-/* Inline: vfs_open is a system call's fast path (open + close: lbench), openat2 the other caller. */
+/*
+ * Inline: vfs_open is a system call's fast path (open + close: lbench), openat2 the other caller.
+ */
 static __always_inline int do_open(const char *pathname, int flags, umode_t mode)
 {
 	struct fs_context *fs = current_fs();

@@ -399,7 +399,8 @@ long sys_futex(uint32_t __user *uaddr, int op, uint32_t val, const void __user *
 	case FUTEX_CMP_REQUEUE:
 		return futex_requeue(uaddr, uaddr2, (int)val, (int)(uintptr_t)utime, &val3);
 	default:
-		return -ENOSYS; /* FUTEX_WAKE_OP, the PI futexes: neither C library's pthreads need them */
+		/* FUTEX_WAKE_OP, the PI futexes: neither C library's pthreads need them */
+		return -ENOSYS;
 	}
 }
 
@@ -486,7 +487,9 @@ long sys_set_robust_list(void __user *head, size_t len)
 	return 0;
 }
 
-/* musl asks it first (pthread_mutexattr_setrobust): are robust lists there? Thread pid's, or ours. */
+/*
+ * musl asks it first (pthread_mutexattr_setrobust): are robust lists there? Thread pid's, or ours.
+ */
 long sys_get_robust_list(int pid, unsigned long __user *head_ptr, size_t __user *len_ptr)
 {
 	unsigned long head = 0, flags;

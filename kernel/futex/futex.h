@@ -1,4 +1,6 @@
-/* Futexes: user-space locks' sleeping half (kernel/futex/core.c, waitwake.c, requeue.c as Linux). */
+/*
+ * Futexes: user-space locks' sleeping half (kernel/futex/core.c, waitwake.c, requeue.c as Linux).
+ */
 #ifndef KERNEL_FUTEX_H
 #define KERNEL_FUTEX_H
 

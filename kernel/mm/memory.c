@@ -78,13 +78,15 @@ static int do_file_page(struct mm_struct *mm, struct vm_area_struct *vma, unsign
 	void *from = NULL;
 	int flags = vm_flags_to_mmu(vma->vm_flags);
 
+	/* an mmap of a file cut short since (unmap_mapping_range) */
 	if (va >= vma->vm_file_end && vma->kind != VMA_ELF)
-		return VM_FAULT_SIGBUS; /* an mmap of a file cut short since (unmap_mapping_range) */
+		return VM_FAULT_SIGBUS;
 	if (va < vma->vm_file_end) {
 		unsigned long index = vma->vm_pgoff + (va - vma->vm_start) / PAGE_SIZE;
 
+		/* wholly past the file's end (an mmap longer than it) */
 		if (index >= vma->vm_file->nr_pages)
-			return VM_FAULT_SIGBUS; /* wholly past the file's end (an mmap longer than it) */
+			return VM_FAULT_SIGBUS;
 		from = file_pages_page(vma->vm_file, index);
 	}
 	size_t file_bytes = from ? MIN(PAGE_SIZE, vma->vm_file_end - va) : 0;

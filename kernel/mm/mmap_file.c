@@ -168,7 +168,9 @@ static long map_pages_or_copy(struct mm_struct *mm, unsigned long addr, unsigned
 		return ret;
 	}
 
-	/* Any other file: the pages with file bytes in them are copied; a touch past them, SIGBUS. */
+	/*
+	 * Any other file: the pages with file bytes in them are copied; a touch past them, SIGBUS.
+	 */
 	unsigned long nfile = 0;
 	if ((loff_t)off < size)
 		nfile = MIN(n, ALIGN_UP((unsigned long)size - off, PAGE_SIZE) / PAGE_SIZE);

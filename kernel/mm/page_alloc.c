@@ -58,7 +58,8 @@ void page_alloc_init(const struct boot_info *bi)
 	for (int i = 0; i < bi->nr_regions && !array_pa; i++) {
 		const struct mem_region *r = &bi->regions[i];
 		uintptr_t start = ALIGN_UP(MAX(r->base, (uint64_t)used_end), PAGE_SIZE);
-		if (usable(r) && start + array_bytes <= MIN(r->base + r->len, (uint64_t)DIRECT_MAP_SIZE))
+		if (usable(r) &&
+		    start + array_bytes <= MIN(r->base + r->len, (uint64_t)DIRECT_MAP_SIZE))
 			array_pa = start;
 	}
 	if (!array_pa)
@@ -73,7 +74,8 @@ void page_alloc_init(const struct boot_info *bi)
 		if (!usable(r))
 			continue;
 		uintptr_t start = ALIGN_UP(r->base, PAGE_SIZE);
-		uintptr_t end = ALIGN_DOWN(MIN(r->base + r->len, (uint64_t)max_pfn * PAGE_SIZE), PAGE_SIZE);
+		uintptr_t end =
+			ALIGN_DOWN(MIN(r->base + r->len, (uint64_t)max_pfn * PAGE_SIZE), PAGE_SIZE);
 		for (uintptr_t pa = start; pa < end; pa += PAGE_SIZE) {
 			bool in_image = pa < image_end;
 			bool in_array = pa >= array_pa && pa < array_pa + array_bytes;

@@ -463,7 +463,8 @@ int load_module(void *buf, size_t len, const char *uargs)
 	}
 	ftrace_module_init(mod);
 	module_enable_protections(&mod->core_layout);
-	jump_label_add_module(mod); /* its static branches as their keys are, before any of it runs */
+	/* its static branches as their keys are, before any of it runs */
+	jump_label_add_module(mod);
 	/*
 	 * The module's variables, before anything of it runs but once its text may run: the set of
 	 * a module_param_cb is the module's own code (Linux too parses after complete_formation()).

@@ -157,7 +157,9 @@ typedef void (*exitcall_t)(void);
 struct kernel_param;
 struct kernel_param_ops {
 	int (*set)(const char *val, const struct kernel_param *kp); /* val NULL: "name" alone */
-	/* The value as the file shows it, with its newline, in buf (PARAM_VALUE_MAX); the length. */
+	/*
+	 * The value as the file shows it, with its newline, in buf (PARAM_VALUE_MAX); the length.
+	 */
 	int (*get)(char *buf, const struct kernel_param *kp);
 };
 struct kernel_param {

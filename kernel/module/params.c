@@ -103,8 +103,9 @@ int parse_args(const char *modname, const char *args, const struct kernel_param 
 				quoted = !quoted;
 				continue;
 			}
+			/* longer than any parameter: cut (then refused or unknown) */
 			if (n >= sizeof(word) - 1)
-				continue; /* longer than any parameter: cut (then refused or unknown) */
+				continue;
 			if (*args == '=' && !quoted && !val) {
 				word[n++] = '\0';
 				val = &word[n];

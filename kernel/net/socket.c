@@ -625,7 +625,8 @@ static long sock_send_part(int fd, struct user_msg *um, size_t off, size_t len, 
 	int err;
 
 	if (len > SOCK_MAX_DGRAM) {
-		kbuf = NULL; /* a datagram too large for any send buffer: the family says EMSGSIZE */
+		/* a datagram too large for any send buffer: the family says EMSGSIZE */
+		kbuf = NULL;
 	} else if (len > SOCK_STACK_BUF) {
 		kbuf = kmalloc(len);
 		if (!kbuf)

@@ -71,8 +71,9 @@ static __always_inline void itimer_tick(struct task *t, int which, int sig)
 		fire = true;
 	}
 	spin_unlock(&cpu_itimer_lock);
+	/* to the process: a thread that does not block it takes it */
 	if (fire)
-		send_sig(sig, leader); /* to the process: a thread that does not block it takes it */
+		send_sig(sig, leader);
 }
 
 void cpu_itimer_get(struct task *leader, int which, uint64_t *left, uint64_t *incr)

@@ -20,7 +20,9 @@
 static __always_inline int preempt_count(void)
 {
 	int v;
-	__asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(v) : "i"(offsetof(struct cpu, preempt_count)));
+	__asm__ __volatile__("movl %%gs:%c1, %0"
+			     : "=r"(v)
+			     : "i"(offsetof(struct cpu, preempt_count)));
 	return v;
 }
 

@@ -246,8 +246,9 @@ void finish_task_switch(struct task *prev)
 	push_task[cpu] = NULL;
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	arch_spin_unlock(&rq->lock);
+	/* its stack is free now (push is prev): another CPU may run it */
 	if (push)
-		migrate_task(push); /* its stack is free now (push is prev): another CPU may run it */
+		migrate_task(push);
 	local_irq_enable();
 }
 
@@ -268,7 +269,8 @@ static void __schedule(bool preempt)
 	if ((prev->state & TASK_DEAD) || (!preempt && prev->state != TASK_RUNNING)) {
 		prev->on_rq = false;
 	} else if (prev != rq->idle && !allowed_on_cpu(prev, cpu->id)) {
-		prev->on_rq = false; /* runnable, but not here any more: finish_task_switch moves it */
+		/* runnable, but not here any more: finish_task_switch moves it */
+		prev->on_rq = false;
 		push_task[cpu->id] = prev;
 	} else if (prev != rq->idle) {
 		/* A FIFO task preempted keeps its place (enqueue_rt). */
@@ -421,8 +423,9 @@ static void activate_on(struct task *t, int cpu, enum activate_reason why)
 	if (t->cpu != cpu)
 		trace_sched_migrate_task(t, cpu); /* Linux's set_task_cpu(), to another CPU */
 	t->cpu = cpu;
+	/* a migrated task preempted on its way to sleep still goes */
 	if (why != ACTIVATE_MIGRATE)
-		t->state = TASK_RUNNING; /* a migrated task preempted on its way to sleep still goes */
+		t->state = TASK_RUNNING;
 	enqueue(rq, t);
 	/* An idle CPU, or one running a less urgent task (a real-time wakeup), switches now. */
 	bool idle = cpus[cpu].curr == rq->idle ||
@@ -465,7 +468,9 @@ bool wake_up_process(struct task *t)
 		return false;
 	}
 	trace_sched_waking(t); /* it will be woken: the waker's side, before anything is done */
-	/* Still on a queue (it has not reached schedule() yet, or is running): just mark it awake. */
+	/*
+	 * Still on a queue (it has not reached schedule() yet, or is running): just mark it awake.
+	 */
 	for (;;) {
 		struct rq *rq = cpu_rq(t->cpu);
 		arch_spin_lock(&rq->lock);
@@ -667,7 +672,8 @@ void __noreturn cpu_idle(void)
 			local_irq_enable();
 			schedule();
 		} else {
-			safe_halt(); /* sti; hlt: an interrupt between the check and the halt still wakes us */
+			/* sti; hlt: an interrupt between the check and the halt still wakes us */
+			safe_halt();
 		}
 	}
 }

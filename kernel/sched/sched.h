@@ -60,7 +60,9 @@ struct task {
 	uint64_t cpus_allowed; /* bit n set: may run on CPU n (taskset) */
 	int time_slice;       /* ticks left before the tick preempts it */
 	struct uprobe_task *utask; /* a uprobe's step or uretprobes in flight (events/uprobes.c) */
-	/* Its kretprobe instances in flight, newest first (kernel/kprobes.c); only it changes it. */
+	/*
+	 * Its kretprobe instances in flight, newest first (kernel/kprobes.c); only it changes it.
+	 */
 	struct kretprobe_instance *kretprobe_instances;
 	void *stack;          /* lowest address of its kernel stack (KSTACK_SIZE bytes) */
 	spinlock_t pi_lock;   /* serializes wakeups of this task */
@@ -72,7 +74,8 @@ struct task {
 	int exit_signal;      /* the signal that ended it (kernel/signal.c), or 0 */
 	unsigned long sigpending; /* bit n - 1: signal n was sent to it (kernel/signal.c) */
 	unsigned long thread_flags; /* TIF_*: work for the way back to user space (below) */
-	int pgrp;             /* its job (process group): the first command's pid; 0: the kernel's */
+	/* its job (process group): the first command's pid; 0: the kernel's */
+	int pgrp;
 	int tgid;             /* its command (thread group): `kill PID` reaches all of it */
 	/*
 	 * Threads (clone with CLONE_THREAD, kernel/fork.c): the tasks of one process share
@@ -81,20 +84,25 @@ struct task {
 	 * leader, stands for the process: its parent waits for it, and it is not reaped before
 	 * every thread has exited, so what the whole process owns lives in the leader's task
 	 * (Linux's signal_struct): the count of live threads, the group exit, the signals sent to
-	 * the process, the wait queue of wait4 (wait_chldexit). A task of no group is its own leader.
+	 * the process, the wait queue of wait4 (wait_chldexit). A task of no group is its own
+	 * leader.
 	 */
 	struct task *group_leader;
-	struct list_head thread_head; /* the leader's: its threads with a signal table, under sig_lock */
+	/* the leader's: its threads with a signal table, under sig_lock */
+	struct list_head thread_head;
 	struct list_head thread_node; /* on its leader's thread_head */
 	int nr_threads;       /* the leader's: threads that have not passed do_exit's count yet */
 	bool group_exit;      /* the leader's: exit_group or a fatal signal ends every thread */
 	int group_exit_code;  /* the leader's: the process's wait status once group_exit */
 	bool exit_last;       /* it was the last thread of its group to exit: it tells the parent */
-	unsigned long shared_pending; /* the leader's: signals sent to the process (kill), not a thread */
+	/* the leader's: signals sent to the process (kill), not a thread */
+	unsigned long shared_pending;
 	unsigned long robust_list; /* set_robust_list: the locks it holds (kernel/futex/core.c) */
 	bool make_it_fail;    /* a command's task: fault injection may fail its allocations */
-	bool in_user_fault;   /* in handle_mm_fault: what it allocates is a user page (or its table) */
-	int pagefault_disabled; /* > 0: a fault on a user page is not serviced (pagefault_disable) */
+	/* in handle_mm_fault: what it allocates is a user page (or its table) */
+	bool in_user_fault;
+	/* > 0: a fault on a user page is not serviced (pagefault_disable) */
+	int pagefault_disabled;
 	wait_queue_head_t exit_wait;
 	struct fs_context *fs; /* cwd and open files (kernel/fs/vfs.h) */
 	uint64_t nr_switches;
@@ -121,7 +129,9 @@ struct task {
 	/* sigaltstack's stack (kernel/signal.h): sas_ss_size 0 is none. */
 	unsigned long sas_ss_sp, sas_ss_size;
 	unsigned int sas_ss_flags;
-	/* The last fault's, for a handler's sigcontext (Linux's thread.trap_nr, error_code, cr2). */
+	/*
+	 * The last fault's, for a handler's sigcontext (Linux's thread.trap_nr, error_code, cr2).
+	 */
 	unsigned long trap_nr, error_code, cr2;
 	bool stopped;              /* in a group stop until SIGCONT or SIGKILL */
 	int stop_sig;              /* the signal that stopped it, for wait4 */
@@ -148,7 +158,8 @@ struct task {
 	uint64_t cutime, cstime;   /* of the children wait4 collected, and of theirs */
 	uint64_t nvcsw, nivcsw;    /* switches away: it waited (voluntary) / it was preempted */
 	uint64_t cnvcsw, cnivcsw;  /* the same, of the children collected */
-	uint64_t min_flt, cmin_flt; /* page faults handled (all minor: no swap), own and children's */
+	/* page faults handled (all minor: no swap), own and children's */
+	uint64_t min_flt, cmin_flt;
 	/*
 	 * The leader's: what its threads that exited had used (Linux's signal->utime and
 	 * friends), so a process's figures never go down; an exited thread is folded in, and
@@ -158,11 +169,14 @@ struct task {
 	bool cputime_folded;
 	unsigned long maxrss, cmaxrss; /* largest resident size seen, own and children's: KiB */
 	uint64_t start_time;       /* ktime_get_ns() when it was made: /proc/PID/stat's starttime */
-	struct task *parent;       /* a forked process: the process that forked it (kernel/fork.c) */
+	/* a forked process: the process that forked it (kernel/fork.c) */
+	struct task *parent;
 	wait_queue_head_t wait_chldexit; /* wait4 sleeps here until a child exits */
 	int wait_status;           /* how it ended, as wait4's status word */
 	bool reaped;               /* wait4 has collected it */
-	/* Orphans and vfork (kernel/fork.c); parent, exiting, the subreaper under task_list_lock. */
+	/*
+	 * Orphans and vfork (kernel/fork.c); parent, exiting, the subreaper under task_list_lock.
+	 */
 	struct completion *vfork_done; /* a vfork child: its parent sleeps until this completes */
 	bool child_subreaper;      /* prctl(PR_SET_CHILD_SUBREAPER): it adopts orphans below it */
 	bool exiting;              /* gave its children away: adopts none any more */

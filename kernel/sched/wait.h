@@ -53,7 +53,7 @@ bool signal_pending_current(void);
 
 #define wait_event(wq, cond)                                                                       \
 	do {                                                                                       \
-		struct wait_queue_entry __w = {0};                                                     \
+		struct wait_queue_entry __w = {0};                                                 \
 		for (;;) {                                                                         \
 			prepare_to_wait((wq), &__w, 2 /* TASK_UNINTERRUPTIBLE */);                 \
 			if (cond)                                                                  \
@@ -66,7 +66,7 @@ bool signal_pending_current(void);
 /* As wait_event, but Ctrl-C ends the wait early: returns -EINTR then, 0 when cond came true. */
 #define wait_event_interruptible(wq, cond)                                                         \
 	({                                                                                         \
-		struct wait_queue_entry __w = {0};                                                     \
+		struct wait_queue_entry __w = {0};                                                 \
 		int __ret = 0;                                                                     \
 		for (;;) {                                                                         \
 			prepare_to_wait((wq), &__w, 1 /* TASK_INTERRUPTIBLE */);                   \

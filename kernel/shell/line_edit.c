@@ -176,8 +176,9 @@ enum line_edit_event line_edit_feed(struct line_edit *le, unsigned char c, char 
 		le->esc = LINE_EDIT_ESC_START;
 		return LINE_EDIT_NONE;
 	}
+	/* Tab, other controls, and non-ASCII: "\b \b" is one column */
 	if (!isprint(c))
-		return LINE_EDIT_NONE; /* Tab, other controls, and non-ASCII: "\b \b" is one column */
+		return LINE_EDIT_NONE;
 	if (le->len == LINE_EDIT_MAX) {
 		le->dropped++;
 		return LINE_EDIT_NONE;

@@ -220,7 +220,8 @@ void hrtimer_start(struct hrtimer *timer, uint64_t tim, enum hrtimer_mode mode)
 		if (base == new_base)
 			hrtimer_reprogram(base, timer->expires);
 		else
-			WARN_ON(!base->in_hrtirq); /* its function runs there: it programs its own */
+			/* its function runs there: it programs its own */
+			WARN_ON(!base->in_hrtirq);
 	}
 	spin_unlock_irqrestore(&base->lock, flags);
 }
@@ -280,9 +281,11 @@ void clock_was_set(void)
 			WARN_ON(timer->is_real && timer->expires != KTIME_MAX && timer->expires &&
 				timer->offs_real != offs);
 		if (base == this_cpu_base() && !list_empty(&base->active)) {
-			base->next_event = KTIME_MAX; /* the first may have moved later: program it */
-			hrtimer_reprogram(base,
-					  list_first_entry(&base->active, struct hrtimer, node)->expires);
+			/* the first may have moved later: program it */
+			base->next_event = KTIME_MAX;
+			hrtimer_reprogram(
+				base,
+				list_first_entry(&base->active, struct hrtimer, node)->expires);
 		}
 		spin_unlock_irqrestore(&base->lock, flags);
 	}
@@ -396,7 +399,7 @@ void hrtimer_interrupt(void)
 	spin_unlock(&base->lock);
 }
 
-/* --- sleeping on a timer (nanosleep) ----------------------------------------------------------- */
+/* --- sleeping on a timer (nanosleep) ---------------------------------------------------------- */
 
 static enum hrtimer_restart hrtimer_wakeup(struct hrtimer *timer)
 {

@@ -104,7 +104,8 @@ static int nr_cpu_timers;
 
 static struct list_head *timers_of(struct task *leader)
 {
-	return &leader->posix_timers; /* a new task's is empty (sched_task_init): fork's child too */
+	/* a new task's is empty (sched_task_init): fork's child too */
+	return &leader->posix_timers;
 }
 
 /* current's process's timer id, with posix_timers_lock held; NULL if it has none of that id. */

@@ -48,8 +48,9 @@ uint64_t ktime_get_real_ns(void)
 
 int do_settimeofday64(uint64_t ts_ns)
 {
+	/* Linux's timespec64_valid_settod, for callers that did not check */
 	if (ts_ns >= (uint64_t)TIME_SETTOD_SEC_MAX * NSEC_PER_SEC)
-		return -EINVAL; /* Linux's timespec64_valid_settod, for callers that did not check */
+		return -EINVAL;
 	mutex_lock(&settime_mutex);
 	uint64_t now = ktime_get_ns();
 

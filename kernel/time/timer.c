@@ -89,9 +89,9 @@ void run_timers(void)
 	uint64_t now = ktime_get_ns();
 	for (;;) {
 		unsigned long flags = spin_lock_irqsave(&timer_lock);
-		struct timer_list *t = list_empty(&timers)
-					       ? NULL
-					       : list_first_entry(&timers, struct timer_list, entry);
+		struct timer_list *t =
+			list_empty(&timers) ? NULL
+					    : list_first_entry(&timers, struct timer_list, entry);
 		if (!t || t->expires > now) {
 			spin_unlock_irqrestore(&timer_lock, flags);
 			return;
@@ -182,7 +182,8 @@ static enum hrtimer_restart tick_sched_timer(struct hrtimer *tick)
 	}
 	run_timers();
 	scheduler_tick();
-	run_posix_cpu_timers(); /* timer_create's on CPU-time clocks, as Linux's update_process_times */
+	/* timer_create's on CPU-time clocks, as Linux's update_process_times */
+	run_posix_cpu_timers();
 	ftest_tick(); /* `ftest tick N`: trace_printk from the tick */
 	trace_snapshot_tick(); /* "func:snapshot" fired: wake the thread that swaps */
 	printk_tick(); /* something was logged: wake syslog(2)'s readers */

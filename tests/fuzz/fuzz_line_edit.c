@@ -1,6 +1,6 @@
 /*
- * Fuzzing the shell's line editor (kernel/shell/line_edit.c): random keystrokes, and a model terminal
- * that checks what the user would see.
+ * Fuzzing the shell's line editor (kernel/shell/line_edit.c): random keystrokes, and a model
+ * terminal that checks what the user would see.
  *
  * Every echo byte is applied to a one-line terminal (printable bytes are written at the cursor,
  * "\b" moves it left, "\r\n" starts a fresh line). The editor promises that the echo keeps the

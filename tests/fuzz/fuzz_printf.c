@@ -272,8 +272,9 @@ static void cut_off(struct format *f, struct fuzz_input *in)
 
 	unsigned int k = take_below(in, ARRAY_SIZE(tails));
 
+	/* no argument left for its '*': vbin_printf would read past the ones given */
 	if (f->nargs >= MAX_ARGS && strchr(tails[k], '*'))
-		k = 0; /* no argument left for its '*': vbin_printf would read past the ones given */
+		k = 0;
 	add(f, tails[k]);
 	add_arg(f, take_value(in)); /* for the "*" */
 }

@@ -240,8 +240,16 @@ static void test_stack_layout(void **state)
 	static uint8_t buf[8192] __attribute__((aligned(16)));
 	char *argv[] = {"prog", "one", NULL};
 	char *envp[] = {"HOME=/root", NULL};
-	struct exec_stack_info info = {&elf, "/bin/prog", "x86_64", {1, 2, 3}, 0x178bfbff, 100, 0, 0,
-				       .interp_base = 0x7ffff7fc3000, .sysinfo_ehdr = 0x7ffff7fc1000};
+	struct exec_stack_info info = {&elf,
+				       "/bin/prog",
+				       "x86_64",
+				       {1, 2, 3},
+				       0x178bfbff,
+				       100,
+				       0,
+				       0,
+				       .interp_base = 0x7ffff7fc3000,
+				       .sysinfo_ehdr = 0x7ffff7fc1000};
 	struct exec_stack_layout lay;
 
 	(void)state;

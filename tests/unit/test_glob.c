@@ -3,7 +3,8 @@
  * element, then pathological patterns that take exponential time in a naive backtracking matcher
  * (the test would time out if glob_match were one).
  */
-#include "lib/compiler.h" /* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+/* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+#include "lib/compiler.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -96,7 +96,10 @@ static void test_truncated(void **state)
 	add(buf, &len, "bin/hello", S_IFREG | 0755, "0123456789");
 	size_t trailer = len, trailer_end = len + 110 + sizeof("TRAILER!!!");
 	add(buf, &len, "TRAILER!!!", 0, "");
-	/* Every prefix cut before the trailer's NUL is malformed: a member or the trailer cut short. */
+	/*
+	 * Every prefix cut before the trailer's NUL is malformed: a member or the trailer cut
+	 * short.
+	 */
 	for (size_t cut = 0; cut < trailer_end; cut++)
 		assert_int_equal(parse(buf, cut, &s), -EINVAL);
 	/* The trailer's own padding may be missing (the archive's end). */

@@ -2,7 +2,8 @@
  * Tests for lib/kstrtox.c: tables of input, base and expected result or error for each width,
  * covering Linux's rules (prefixes, signs, one trailing newline, overflow at each type's limits).
  */
-#include "lib/compiler.h" /* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+/* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+#include "lib/compiler.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -204,9 +204,12 @@ static void test_readdir_entries(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_build_tversion),	 cmocka_unit_test(test_build_twalk_and_limits),
-		cmocka_unit_test(test_parse_good),	 cmocka_unit_test(test_parse_rlerror),
-		cmocka_unit_test(test_parse_malformed), cmocka_unit_test(test_readdir_entries),
+		cmocka_unit_test(test_build_tversion),
+		cmocka_unit_test(test_build_twalk_and_limits),
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_rlerror),
+		cmocka_unit_test(test_parse_malformed),
+		cmocka_unit_test(test_readdir_entries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

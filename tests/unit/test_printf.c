@@ -4,7 +4,8 @@
  * including the bytes past size that must stay untouched. Then the Linux-only parts: scnprintf's
  * return value and %pS/%ps through a fake symbolizer.
  */
-#include "lib/compiler.h" /* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+/* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+#include "lib/compiler.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>

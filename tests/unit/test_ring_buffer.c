@@ -1489,8 +1489,9 @@ static void test_iter_peek_after(void **state)
 		/* Still on the same event, with the same contents. */
 		assert_non_null(ring_buffer_iter_peek(it, &t));
 		assert_int_equal(t, ts[n]);
-		assert_int_equal(*(uint32_t *)ring_buffer_event_data(ring_buffer_iter_peek(it, NULL)),
-				 first);
+		assert_int_equal(
+			*(uint32_t *)ring_buffer_event_data(ring_buffer_iter_peek(it, NULL)),
+			first);
 		assert_int_equal(found, n < 2);
 		ring_buffer_iter_advance(it);
 		if (found)

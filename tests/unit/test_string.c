@@ -3,7 +3,8 @@
  * over every small size and alignment, where the x86 string instructions and the overlap logic of
  * memmove could go wrong; string functions against hand-written expectations.
  */
-#include "lib/compiler.h" /* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+/* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+#include "lib/compiler.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

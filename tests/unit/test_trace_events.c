@@ -706,8 +706,10 @@ static void test_stack_options_after_commit(void **state)
 	probe(&event_sched_switch, false, &prev, &next);
 	consume_record(&len);
 	assert_int_equal(option_stacks, 0);
-	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 7", false, &keep), 0);
-	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 8", false, &drop), 0);
+	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 7", false, &keep),
+			 0);
+	assert_int_equal(create_event_filter(&event_sched_switch, "prev_pid == 8", false, &drop),
+			 0);
 	for (size_t i = 0; i < ARRAY_SIZE(bits); i++) {
 		option_stacks = 0;
 		global_trace.trace_flags |= bits[i];
@@ -931,8 +933,8 @@ static void test_trigger_enable_event(void **state)
 	struct trace_event_call *call = &event_sched_switch, *target = &event_sched_wakeup;
 
 	(void)state;
-	assert_int_equal(trigger_write(call, "enable_event:sched:sched_wakeup:1 if prev_pid == 7\n"),
-			 0);
+	assert_int_equal(
+		trigger_write(call, "enable_event:sched:sched_wakeup:1 if prev_pid == 7\n"), 0);
 	assert_int_equal(trigger_write(call, "disable_event:sched:sched_wakeup\n"), -EEXIST);
 	assert_string_equal(trigger_line(call, 0),
 			    "enable_event:sched:sched_wakeup:count=1 if prev_pid == 7\n");
@@ -1247,7 +1249,8 @@ static void test_ftrace_internal_events(void **state)
 	} pr = {.text = "please stop here"};
 	unsigned int len = (unsigned int)(sizeof(pr.e) + strlen(pr.text) + 1);
 
-	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len, 0), ETT_TRACE_ONOFF);
+	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len, 0),
+			 ETT_TRACE_ONOFF);
 	strcpy(pr.text, "go on");
 	assert_int_equal(event_triggers_call(&event_ftrace_print.file, &pr, len, 0), ETT_NONE);
 	assert_int_equal(trigger_process_regex(&event_ftrace_print.file, untrig), 0);

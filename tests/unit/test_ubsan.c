@@ -9,7 +9,8 @@
  * report with what Linux prints for the same mistake. Only `crash ubsan` (signed overflow)
  * can be tried in QEMU; this covers every handler.
  */
-#include "lib/compiler.h" /* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+/* first: glibc's cdefs.h tolerates its __always_inline, not the reverse */
+#include "lib/compiler.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>

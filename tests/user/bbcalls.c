@@ -58,7 +58,8 @@ int main(void)
 	write(in, "0123456789", 10);
 	lseek(in, 0, SEEK_SET);
 	ret = sendfile(out, in, &off, 5);
-	printf("sendfile offset: %ld off %ld pos %ld\n", ret, (long)off, (long)lseek(in, 0, SEEK_CUR));
+	printf("sendfile offset: %ld off %ld pos %ld\n", ret, (long)off,
+	       (long)lseek(in, 0, SEEK_CUR));
 	ret = sendfile(out, in, NULL, 100);
 	printf("sendfile pos: %ld pos %ld\n", ret, (long)lseek(in, 0, SEEK_CUR));
 	printf("sendfile eof: %ld\n", (long)sendfile(out, in, NULL, 100));

@@ -33,7 +33,8 @@ int main(void)
 	check("writev base", syscall(SYS_writev, 1, bad_iov, 1));
 	check("uname", syscall(SYS_uname, UNMAPPED));
 	check("rt_sigprocmask", syscall(SYS_rt_sigprocmask, SIG_BLOCK, UNMAPPED, NULL, 8));
-	check("rt_sigprocmask old", syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, KERNEL_DIRECT_MAP, 8));
+	check("rt_sigprocmask old",
+	      syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, KERNEL_DIRECT_MAP, 8));
 	check("rt_sigaction", syscall(SYS_rt_sigaction, 2, UNMAPPED, NULL, 8));
 	check("arch_prctl", syscall(SYS_arch_prctl, ARCH_GET_FS, UNMAPPED));
 	check("open", syscall(SYS_open, UNMAPPED, 0));

@@ -15,7 +15,10 @@ static inline uint64_t rdtsc(void)
 {
 	uint32_t lo, hi;
 
-	/* Serialized, as lbench reads it: no instruction of before or after counted on the wrong side. */
+	/*
+	 * Serialized, as lbench reads it: no instruction of before or after counted on the wrong
+	 * side.
+	 */
 	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
 	return (uint64_t)hi << 32 | lo;
 }

@@ -163,7 +163,9 @@ static void test_mask_pending(void)
 	sigprocmask(SIG_BLOCK, NULL, &cur);
 	printf("kill blocked=%d\n", sigismember(&cur, SIGKILL));
 	print_log("while blocked");
-	/* Unblocked all at once: lowest number first, the standard ones once, each RT one thrice. */
+	/*
+	 * Unblocked all at once: lowest number first, the standard ones once, each RT one thrice.
+	 */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	print_log("unblocked");
 	/* SIG_IGN discards a pending signal. */

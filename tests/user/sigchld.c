@@ -107,7 +107,10 @@ static void test_stop_continue(void)
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			close(go[1]);
 			raise(stopsig);
-			/* Continued: wait for the parent's word, so its SIGCHLDs come one at a time. */
+			/*
+			 * Continued: wait for the parent's word, so its SIGCHLDs come one at a
+			 * time.
+			 */
 			if (read(go[0], &c, 1) != 1)
 				_exit(1);
 			_exit(3);

@@ -236,7 +236,9 @@ static void test_bad_frames(void)
 	pid = fork();
 	if (pid == 0) {
 		set_usr1(0);
-		/* The stack pointer into unmapped memory, then kill(self): no room for the frame. */
+		/*
+		 * The stack pointer into unmapped memory, then kill(self): no room for the frame.
+		 */
 		__asm__ volatile(
 			"mov %%rsp, %%r12\n\tmov %[bad], %%rsp\n\tsyscall\n\tmov %%r12, %%rsp"
 			:

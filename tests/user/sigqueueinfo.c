@@ -226,7 +226,8 @@ int main(void)
 	printf("tg: tgid -1: %s\n", err(rt_tgsigqueueinfo(-1, worker_tid, SIGRTMIN + 3, &si)));
 	printf("tg: another process's tgid: %s\n",
 	       err(rt_tgsigqueueinfo(gone, worker_tid, SIGRTMIN + 3, &si)));
-	printf("tg: bad signal: %s\n", err(rt_tgsigqueueinfo(getpid(), worker_tid, NOT_A_SIGNAL, &si)));
+	printf("tg: bad signal: %s\n",
+	       err(rt_tgsigqueueinfo(getpid(), worker_tid, NOT_A_SIGNAL, &si)));
 	printf("tg: SI_QUEUE to the thread: %s\n",
 	       err(rt_tgsigqueueinfo(getpid(), worker_tid, SIGRTMIN + 3, &si)));
 	pthread_join(th, NULL);

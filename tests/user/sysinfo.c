@@ -30,8 +30,9 @@ int main(int argc, char **argv)
 	printf("uname: %ld\n", (long)uname(&u));
 	printf("sysname=%s machine=%s\n", u.sysname, u.machine);
 	if (argc > 1 && !strcmp(argv[1], "-v")) {
-		printf("uptime=%lu totalram=%lu freeram=%lu procs=%u loads=%lu,%lu,%lu\n", si.uptime,
-		       si.totalram, si.freeram, si.procs, si.loads[0], si.loads[1], si.loads[2]);
+		printf("uptime=%lu totalram=%lu freeram=%lu procs=%u loads=%lu,%lu,%lu\n",
+		       si.uptime, si.totalram, si.freeram, si.procs, si.loads[0], si.loads[1],
+		       si.loads[2]);
 		errno = 0;
 		ret = syscall(SYS_rseq, NULL, 0, 0, 0);
 		printf("rseq: %ld %s\n", ret, strerror(errno));

@@ -33,7 +33,9 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
-	/* Blocked but while waiting: one that comes before the wait is not lost (pause would be). */
+	/*
+	 * Blocked but while waiting: one that comes before the wait is not lost (pause would be).
+	 */
 	sigset_t block, wait_mask;
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);

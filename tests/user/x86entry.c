@@ -1,5 +1,6 @@
 /*
- * The x86-64 system-call entry's corner cases, judged against Linux (tests/qemu/user/test_entry.py):
+ * The x86-64 system-call entry's corner cases, judged against Linux
+ * (tests/qemu/user/test_entry.py):
  *	tf        the trap flag set (popf) across a system call: one SIGTRAP per instruction
  *	          stepped (TRAP_TRACE, si_addr the next instruction), none in the kernel, and the
  *	          call's result as without TF

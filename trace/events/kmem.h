@@ -73,7 +73,8 @@ TRACE_EVENT(kmalloc,
 		__entry->gfp_flags = (__force unsigned long)gfp_flags;
 		__entry->node = node;
 	),
-	TP_printk("call_site=%pS ptr=%p bytes_req=%zu bytes_alloc=%zu gfp_flags=%s node=%d accounted=%s",
+	TP_printk("call_site=%pS ptr=%p bytes_req=%zu bytes_alloc=%zu gfp_flags=%s node=%d "
+		  "accounted=%s",
 		(void *)__entry->call_site,
 		__entry->ptr,
 		__entry->bytes_req,

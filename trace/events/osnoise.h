@@ -89,7 +89,9 @@ TRACE_EVENT(softirq_noise,
 		__entry->duration)
 );
 
-/* An interrupt handler ran: desc names it (local_timer, or the device's name), vector its number. */
+/*
+ * An interrupt handler ran: desc names it (local_timer, or the device's name), vector its number.
+ */
 TRACE_EVENT(irq_noise,
 	TP_PROTO(int vector, const char *desc, u64 start, u64 duration),
 	TP_ARGS(vector, desc, start, duration),

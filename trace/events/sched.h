@@ -87,7 +87,8 @@ TRACE_EVENT_PID(sched_switch,
 		__entry->next_pid = next->pid;
 		__entry->next_prio = next->prio;
 	),
-	TP_printk("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d",
+	TP_printk("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s "
+		  "next_pid=%d next_prio=%d",
 		__entry->prev_comm, __entry->prev_pid, __entry->prev_prio,
 		(__entry->prev_state & (TASK_REPORT_MAX - 1)) ?
 		__print_flags(__entry->prev_state & (TASK_REPORT_MAX - 1), "|",

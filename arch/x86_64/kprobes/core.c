@@ -346,8 +346,9 @@ static notrace bool kprobe_int3_handler(struct pt_regs *regs)
 	struct kprobe *p = get_kprobe((void *)addr);
 	if (!p || kprobe_ftrace(p))
 		return false; /* not ours: text_poke's, or a bug (the oops says int3) */
+	/* disarmed since: text_poke's handler has this CPU run what is there */
 	if (*(volatile uint8_t *)addr != INT3_INSN_OPCODE)
-		return false; /* disarmed since: text_poke's handler has this CPU run what is there */
+		return false;
 
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	/* The probe machinery runs as Linux's int3 does: in NMI context (it can interrupt

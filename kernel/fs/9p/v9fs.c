@@ -457,8 +457,9 @@ static int v9fs_dir_sync(struct dentry *dir, struct p9_client *c, uint32_t fid)
 		p9_req_put(c, req);
 		if (r < 0)
 			return r;
+		/* entries, but no way on: a server that would loop us forever */
 		if (offset == start)
-			return -EIO; /* entries, but no way on: a server that would loop us forever */
+			return -EIO;
 	}
 	list_for_each_entry_safe(child, tmp, &dir->d_subdirs, d_child)
 	{

@@ -530,7 +530,9 @@ static int unix_stream_connect(struct unix_sock *u, struct sockaddr_un *addr, in
 		}
 		if (!unix_recvq_full(other))
 			break;
-		/* The backlog is full: wait for an accept (or the listener's end), then look again. */
+		/*
+		 * The backlog is full: wait for an accept (or the listener's end), then look again.
+		 */
 		err = unix_wait_event(&other->wait, !unix_recvq_full(other) || other->dead, &timeo);
 		sock_put(other);
 		if (err)
