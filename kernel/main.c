@@ -200,8 +200,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	request_irq(COM1_IRQ, serial_interrupt, "ttyS0"); // its handler: the ttyS0 interrupt
 	ioapic_route(isa_irq_to_gsi[COM1_IRQ], VEC_SERIAL, lapic_id()); // COM1 input
 	uart_enable_rx_interrupt(COM1_PORT);
-	// the files: / /root /tmp /dev/console /proc /sys/kernel/debug
-	fs_boot_init();
+	fs_boot_init();                  // the files: / /root /tmp /dev/console /proc, debugfs
 	initramfs_unpack(boot_info.initrd_start, boot_info.initrd_end); // /bin: user/'s programs
 	pci_init();                      // the PCI bus: every device and its BARs (lspci)
 	virtio_pci_init();               // its virtio devices, reset and waiting for a driver
@@ -214,10 +213,8 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	stack_tracer_init_files();       // stack_trace, stack_max_size, stack_tracer_enabled
 	fault_inject_init();             // fail_kmalloc=, fail_page_alloc= and their sysctls
 	ftrace_profile_init_files();     // function_profile_enabled, trace_stat/functionN
-	// /sys/kernel/debug/provoke-crash/DIRECT: crashes on purpose
-	lkdtm_init();
-	// /sys/kernel/debug/ftest and run_test: /bin/ftest, /bin/run_test
-	ftest_init();
+	lkdtm_init();                    // provoke-crash/DIRECT in debugfs: crashes on purpose
+	ftest_init();                    // debugfs ftest, run_test: for /bin/ftest, /bin/run_test
 	run_test_init();
 	callsite_init();                 // /sys/kernel/debug/callsite: /bin/callsite
 	rbstat_init();                   // /sys/kernel/debug/rbstat: the trace buffer's counters
