@@ -477,10 +477,9 @@ long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
 	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
-	trace_sched_process_wait(current, upid > 0    ? upid
-					  : upid == 0 ? p->pgrp
-					  : upid < -1 ? -upid
-						      : 0);
+	int wo_pid = upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0;
+
+	trace_sched_process_wait(current, wo_pid);
 	for (;;) {
 		c = find_child(p, upid, options, &any, &report);
 		if (c && !report && c->autoreap) {
