@@ -509,7 +509,12 @@ static int do_readdir(int fd, struct dirent *de)
 		return 1;
 	}
 	list_for_each_entry(child, &dir->d_subdirs, d_child) {
-		if (i++ == file->f_pos) {
+		loff_t pos = i++;
+
+		if (pos < file->f_pos)
+			continue;
+		file->f_pos = pos; /* past the names not listed */
+		if (!child->d_unlisted) {
 			found = child;
 			break;
 		}

@@ -326,6 +326,7 @@ struct dentry {
 	int d_count;		     /* references: the tree, children, open files, cwds */
 	int d_mounted;		     /* how many mounts sit on this directory */
 	bool d_unlinked;	     /* taken out of the tree; lives on while referenced */
+	bool d_unlisted;	     /* found by name, not listed: a thread's /proc/TID */
 	struct dentry *d_parent;     /* itself, for the root of a tree */
 	struct list_head d_child;    /* in the parent's d_subdirs */
 	struct list_head d_subdirs;  /* the children, oldest first (the order ls shows) */

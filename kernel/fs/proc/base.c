@@ -1025,6 +1025,17 @@ static int proc_pid_dir_create(struct dentry *dentry, int pid, bool with_task)
 	return 0;
 }
 
+/* Does pid name a process (its leader), not one of its other threads? */
+static bool is_group_leader(int pid)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *t = find_task_locked(pid);
+	bool leader = !t || t->group_leader == t;
+
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return leader;
+}
+
 /* Makes /proc/<name> for the task pid: the directory, and its files holding the pid. */
 static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 {
@@ -1036,6 +1047,8 @@ static int proc_root_lookup(struct inode *dir, struct dentry *dentry)
 		return -ENOENT;
 	if (strcmp(dentry->d_name, SELF_NAME) == 0)
 		return proc_self_create(dentry, pid);
+	/* A thread's /proc/TID is found by name but not listed, as Linux's: ps reads /proc. */
+	dentry->d_unlisted = !is_group_leader(pid);
 	return proc_pid_dir_create(dentry, pid, true);
 }
 
@@ -1157,8 +1170,8 @@ static void proc_root_populate(struct dentry *root)
 		struct dentry *d = d_lookup(root, name, len) ? NULL : d_alloc(root, name, len);
 
 		if (d) {
-			proc_root_lookup(root->d_inode,
-					 d); /* gone since: no directory, as lookup */
+			/* gone since: no directory, as lookup */
+			proc_root_lookup(root->d_inode, d);
 			dput(d); /* ours; the tree keeps its own */
 		}
 	}
