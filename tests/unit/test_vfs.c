@@ -1269,6 +1269,26 @@ static void test_proc_seq_file(void **state)
 	end_test();
 }
 
+/* A name found by lookup but not listed (a thread's /proc/TID): readdir passes over it. */
+static void test_readdir_skips_unlisted(void **state)
+{
+	struct dentry *dir, *first, *mid, *last;
+
+	(void)state;
+	dir = proc_mkdir("unl", NULL);
+	first = proc_create("a", 0, dir, &nums_fops);
+	assert_non_null(proc_create("b", 0, dir, &nums_fops));
+	mid = proc_create_data("c", 0, dir, &nums_fops, "n=");
+	assert_non_null(proc_create("d", 0, dir, &nums_fops));
+	last = proc_create("e", 0, dir, &nums_fops);
+	assert_string_equal(ls("/proc/unl"), "a b c d e");
+	first->d_unlisted = mid->d_unlisted = last->d_unlisted = true;
+	assert_string_equal(ls("/proc/unl"), "b d");
+	assert_string_equal(cat("/proc/unl/c"), "n=1\nn=2\nn=3\n"); /* still there by name */
+	proc_remove(dir);
+	end_test();
+}
+
 /* tracefs's instances directory: mkdir and rmdir by users, carried out by the tracer. */
 static struct dentry *instances;
 static int instance_count;
@@ -1708,6 +1728,7 @@ int main(void)
 		T(test_dup2_shares_open_file),
 		T(test_pseudo_remove_while_open),
 		T(test_proc_seq_file),
+		T(test_readdir_skips_unlisted),
 		T(test_tracefs_instances),
 		T(test_fd_table_full),
 		T(test_fs_context_fork_exit),
