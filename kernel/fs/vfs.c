@@ -558,8 +558,8 @@ static void fill_stat(const struct path *path, struct kstat *st)
 	st->nlink = dentry->d_unlinked ? 0 : S_ISDIR(inode->i_mode) ? 2 : 1;
 	if (S_ISDIR(inode->i_mode) && !dentry->d_unlinked) {
 		list_for_each_entry(child, &dentry->d_subdirs, d_child) {
-			if (S_ISDIR(child->d_inode->i_mode))
-				st->nlink++;
+			if (S_ISDIR(child->d_inode->i_mode) && !child->d_unlisted)
+				st->nlink++; /* as readdir: a thread's /proc/TID is not one */
 		}
 	}
 }

@@ -1284,6 +1284,15 @@ static void test_readdir_skips_unlisted(void **state)
 	assert_string_equal(ls("/proc/unl"), "a b c d e");
 	first->d_unlisted = mid->d_unlisted = last->d_unlisted = true;
 	assert_string_equal(ls("/proc/unl"), "b d");
+	assert_non_null(proc_mkdir("sub", dir));
+	struct dentry *hidden = proc_mkdir("hidden", dir);
+	struct kstat st;
+
+	assert_int_equal(vfs_stat("/proc/unl", &st), 0);
+	assert_int_equal(st.nlink, 4); /* ".." of sub and hidden */
+	hidden->d_unlisted = true;
+	assert_int_equal(vfs_stat("/proc/unl", &st), 0);
+	assert_int_equal(st.nlink, 3); /* an unlisted directory is no link, as it is no name */
 	assert_string_equal(cat("/proc/unl/c"), "n=1\nn=2\nn=3\n"); /* still there by name */
 	proc_remove(dir);
 	end_test();
