@@ -524,6 +524,7 @@ static void park(int secs)
 	while (atomic_load(&ready) < 2)
 		usleep(1000);
 	printf("parked\n");
+	fflush(stdout); /* a test waits for it in a file: both threads exist and are named */
 	sleep((unsigned)secs);
 	atomic_store(&go, 1);
 	for (int i = 0; i < 2; i++)

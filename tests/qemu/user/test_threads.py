@@ -64,7 +64,11 @@ def test_pthread_programs_glibc(lucid):
 
 
 T = "/sys/kernel/debug/tracing"
-PARK = "threads park %d > /dev/null & sleep 1; P=$!; set -- $(ls /proc/$P/task | sort -n)"
+# Parks two named threads, then waits (bounded) for "parked": both exist and are named. $P is
+# the process, $1 $2 $3 its tasks in order.
+PARK = ("rm -f /tmp/parked; threads park %d > /tmp/parked & P=$!; for i in $(seq 300); do "
+        "grep -q parked /tmp/parked && break; sleep 0.1; done; "
+        "set -- $(ls /proc/$P/task | sort -n)")
 
 
 def without_jobs(out):
