@@ -189,6 +189,9 @@ def run_qemu(directory, only, results, files=None, label=""):
 
 
 RESULT = re.compile(r"^(PASS|FAIL) (\S+) \((\d+\.\d)s\)", re.M)
+# A FAIL line's reason: what follows "(Ns): " up to the next line a test or the runner prints.
+FAIL_WHY = re.compile(r"^FAIL (\S+) \(\d+\.\ds\): (.*?)(?=^(?:PASS|FAIL) |\Z)", re.M | re.S)
+WHY_IN_SUMMARY = 300  # characters of each failure's reason repeated in the closing summary
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMES = os.path.join(ROOT, "build", "qemu-test-times.json")
 TIMES_IN_TREE = os.path.join(ROOT, "tests", "qemu", "times.json")
@@ -234,8 +237,9 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
             out.close()
             sys.stdout.write(text)
             found = RESULT.findall(text)
+            why = dict(FAIL_WHY.findall(text))
             for status, full, _ in found:
-                results.append((full, status == "PASS", ""))
+                results.append((full, status == "PASS", why.get(full, "")))
             if proc.returncode != 0 and not any(s == "FAIL" for s, _, _ in found):
                 results.append((label + name, False, "exit status %d" % proc.returncode))
                 print("FAIL %s%s: its process ended with status %d" % (label, name,
@@ -300,9 +304,13 @@ def main():
     passed = sum(1 for r in results if r[1])
     failed = len(results) - passed
     print("(%.0f s)" % (time.monotonic() - t0))
+    # The reasons again, short, where a log cut in the middle (CI's) still shows them.
     for name, ok, why in results:
         if not ok:
-            print("failed: %s" % name)
+            why = " ".join(why.split())
+            if len(why) > WHY_IN_SUMMARY:
+                why = why[:WHY_IN_SUMMARY // 2] + " ... " + why[-WHY_IN_SUMMARY // 2:]
+            print("failed: %s%s" % (name, ": " + why if why else ""))
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed or not results else 0)
 

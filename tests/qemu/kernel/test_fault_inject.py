@@ -25,6 +25,7 @@ def says_enomem(out):
     process` line is no such message: a process killed in a fault was told nothing)."""
     return re.search(ENOMEM + "$", out, re.M)
 RETRIES = 60
+PAGE_KB = 4
 
 # (file, value written): state-changing writes, each followed by a read of the file.
 WRITES = [
@@ -124,12 +125,22 @@ def write_round(lucid, counts, tries=RETRIES):
 
 
 def settle_and_measure(lucid):
-    """32 distinct lines leave bash's heap the same way each time; then MemFree."""
+    """32 distinct lines leave bash's heap the same way each time; then what the kernel holds:
+    (pages, objects), pages being MemFree plus kmalloc's slab pages, objects the kmalloc objects
+    in use per size class (/proc/slabinfo). Both must come back exactly: a leaked page lowers
+    the first, a leaked object of any size changes the second. MemFree alone would also move
+    when the same objects merely sit on other slab pages (a slab page emptied and given back
+    while another filled up): that is no leak, and it happens when allocations fail."""
     for i in range(32):
         out = lucid.run("true %d" % i)
         assert out == "", "true: %r" % out
-    out = lucid.run("cat /proc/meminfo")
-    return int(re.search(r"^MemFree:\s+(\d+) kB$", out, re.M).group(1))
+    out = lucid.run("cat /proc/meminfo /proc/slabinfo")
+    free_kb = int(re.search(r"^MemFree:\s+(\d+) kB$", out, re.M).group(1))
+    slabs = re.findall(r"^(kmalloc-\S+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+(\d+) : tunables.*"
+                       r": slabdata\s+(\d+)", out, re.M)
+    assert len(slabs) == 8, out
+    slab_kb = sum(int(pages) * int(slabs_) * PAGE_KB for _, _, pages, slabs_ in slabs)
+    return free_kb + slab_kb, {name: int(objs) for name, objs, _, _ in slabs}
 
 
 def set_interval(lucid, name, n):
@@ -149,22 +160,22 @@ def run_under_injection(cmdline, name, interval):
                          log), log[-2000:]
         set_interval(lucid, name, 0)
         write_round(lucid, counts)  # warm up: whatever is made once is made now
-        free_before = settle_and_measure(lucid)
+        held_before = settle_and_measure(lucid)
         set_interval(lucid, name, interval)
         for _ in range(3):
             write_round(lucid, counts, tries=8)
         set_interval(lucid, name, 0)
         write_round(lucid, counts)  # and back to where the warm-up left things
-        free_after = settle_and_measure(lucid)
+        held_after = settle_and_measure(lucid)
         assert lucid.alive() and "Kernel panic" not in lucid.tail(100000), lucid.tail()
     finally:
         lucid.close()
-    print("  %s=%d: %d writes, %d refused with ENOMEM, MemFree %d -> %d kB" % (
-        name, interval, counts["ok"] + counts["enomem"], counts["enomem"], free_before,
-        free_after))
+    print("  %s=%d: %d writes, %d refused with ENOMEM, MemFree + slab pages %d -> %d kB" % (
+        name, interval, counts["ok"] + counts["enomem"], counts["enomem"], held_before[0],
+        held_after[0]))
     assert counts["enomem"] > 0, "the injection never hit a tracing write"
     assert counts["ok"] > 2 * len(WRITES), "too few writes got through"
-    assert free_after == free_before, (free_before, free_after)
+    assert held_after == held_before, (held_before, held_after)
 
 
 def test_fail_kmalloc():
