@@ -299,9 +299,10 @@ def test_block_makes_trace_pipe_always_readable(lucid):
 def test_trace_cmd_reads_stacks(lucid):
     # trace-cmd record -O stacktrace -O userstacktrace: both kinds of record are in the file
     # and trace-cmd report parses them with the events/ftrace formats (kernel_stack, user_stack);
-    # the options are back off afterwards.
+    # the options are back off afterwards. (recwait runs ustack once trace-cmd's recorders read:
+    # user/recwait.c says why a short command needs it.)
     out = sh(lucid, "cd /tmp; trace-cmd record -e syscalls:sys_enter_getppid -O stacktrace "
-                    "-O userstacktrace ustack stack > /dev/null 2>&1; echo status $?; "
+                    "-O userstacktrace recwait ustack stack > /dev/null 2>&1; echo status $?; "
                     "trace-cmd report 2>&1; rm -f trace.dat; cd /", timeout=180)
     assert "status 0\n" in out, out
     assert "FAILED TO PARSE" not in out and "UNKNOWN EVENT" not in out, out
