@@ -13,7 +13,8 @@ import tempfile
 import time
 
 import pexpect
-from pexpect.popen_spawn import PopenSpawn
+from pexpect.popen_spawn import PopenSpawn as _PopenSpawn
+from queue import Empty
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
@@ -26,6 +27,35 @@ def user_source(prog):
         if os.path.exists(path):
             return path
     raise FileNotFoundError("no %s.c in tests/user/ or user/" % prog)
+class PopenSpawn(_PopenSpawn):
+    """pexpect's PopenSpawn, waiting for QEMU's output instead of polling for it.
+
+    pexpect's expect() asks read_nonblocking() again and again, 0.1 ms apart (delayafterread),
+    while nothing comes: a test waiting on a long command kept an eighth of a host core busy,
+    taken from the QEMUs on a machine of two. Here the first read blocks on the queue the reader
+    thread fills (woken as soon as a byte comes), at most READ_WAIT, so that expect() still sees
+    its own timeout. It uses PopenSpawn's own fields (pexpect 4.8, Debian 12's)."""
+    READ_WAIT = 0.1  # seconds: how late expect() may notice that its timeout has passed
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.delayafterread = None
+
+    def read_nonblocking(self, size, timeout):
+        if not self._buf and not self._read_reached_eof:
+            wait = self.timeout if timeout == -1 else timeout  # None: no timeout at all
+            wait = self.READ_WAIT if wait is None else max(0, min(wait, self.READ_WAIT))
+            try:
+                incoming = self._read_queue.get(timeout=wait)
+            except Empty:
+                incoming = b""
+            if incoming is None:
+                self._read_reached_eof = True
+            else:
+                self._buf += self._decoder.decode(incoming, final=False)
+        return super().read_nonblocking(size, timeout)
+
+
 QEMU_CMD = os.path.join(ROOT, "tools", "qemu-cmd")
 PROMPT = r"\[[^\]\r\n]*\]# "
 OOPS_MARK = "Kernel panic - not syncing"

@@ -5,9 +5,8 @@ each builtin works, bad input gets a clear error, and `exec PATH` runs a program
 import re
 import tempfile
 
-from pexpect.popen_spawn import PopenSpawn
 
-from lucid import Lucid, iso_for, qemu_cmd
+from lucid import Lucid, PopenSpawn, iso_for, qemu_cmd
 
 BOOT = {"cmdline": "rescue"}
 RESCUE_PROMPT = r"\[rescue\]# "

@@ -14,9 +14,8 @@ import subprocess
 import tempfile
 import time
 
-from pexpect.popen_spawn import PopenSpawn
 
-from lucid import Lucid, iso_for, qemu_cmd
+from lucid import Lucid, PopenSpawn, iso_for, qemu_cmd
 
 MISSING = re.compile(r"system call \d+ \((\w+)\) is not implemented")
 
