@@ -33,7 +33,13 @@ FENCE = re.compile(r"^```lucid(?P<info>[^\n]*)\n(?P<body>.*?)^```\s*$", re.M | r
 COMMAND = re.compile(r"^\[[^\]]*\]# (?P<cmd>.*)$")
 
 
+# A trace line in interrupt context (the flags' third letter: h, H or s): it names the task it
+# interrupted, which is timing's choice (idle, or the bash that was busy with what was typed).
+INTERRUPTED = re.compile(r"^(\s*)\S+-\d+(\s+\[\d+\]\s+[dDX.][nNpPbB.][hHsS])")
+
+
 def normalize(line):
+    line = INTERRUPTED.sub(r"\1TASK-N\2", line)
     line = re.sub(r"0x[0-9a-f]+", "0xN", line)
     line = re.sub(r"\b[0-9a-f]{16}\b", "P", line)  # %p: Linux's 16 digits, no 0x
     return re.sub(r"[ \t]+", " ", re.sub(r"\d+", "N", line)).strip()

@@ -92,9 +92,13 @@ def task_of(line):
 
 
 def drop_own(actual, want):
-    """actual without the trace lines of the user shell's tasks, where want shows none."""
+    """actual without the trace lines of the user shell's tasks, where want shows none; but
+    where want shows interrupts, their lines stay whatever task they name (only the one they
+    interrupted: test_docs.INTERRUPTED)."""
     shown = {task_of(w) for w in want}
-    return [a for a in actual if task_of(a) not in OWN_TASKS - shown]
+    interrupts = any(test_docs.INTERRUPTED.match(w) for w in want)
+    return [a for a in actual if (interrupts and test_docs.INTERRUPTED.match(a)) or
+            task_of(a) not in OWN_TASKS - shown]
 
 
 def boot(cmdline, share):
