@@ -73,7 +73,8 @@ int main(void)
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);
-	printf("parent: alarm(0) = %u\n", sys_alarm(0));
+	got = sys_alarm(0); /* 7, or 6 on a machine slow to fork and wait (rounding) */
+	printf("parent: its alarm still set: %s\n", got > 0 && got <= 7 ? "yes" : "no");
 
 	/* With no handler, SIGALRM ends the process: a child waits for one meanwhile. */
 	fflush(stdout);
