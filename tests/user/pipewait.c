@@ -24,7 +24,7 @@
 #define BUF_SIZE 4096
 #define STAT_MAX 512
 #define NAP_NS 1000000L /* 1 ms between looks at the reader */
-#define MAX_NAPS 30000  /* 30 s: the child gives up on a reader that never sleeps */
+#define MAX_NAPS 30000 /* 30 s: the child gives up on a reader that never sleeps */
 #define RESTARTED_STATUS 2
 
 /* What reader and child both see (a MAP_SHARED page). */
@@ -79,7 +79,7 @@ static int wait_asleep(pid_t reader, int want)
 
 static void signaller(pid_t reader)
 {
-	/* First into the read; then, only if the handler ran and the read waits again, once more. */
+	/* Into the read first; again only if the handler ran and the read waits once more. */
 	for (int want = 0; want < 2; want++) {
 		if (!wait_asleep(reader, want))
 			break;
