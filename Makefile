@@ -227,10 +227,10 @@ endif
 USER_PROGS += $(TEST_USER_PROGS)
 USER_BINS := $(patsubst %,$(B)/user/%,$(USER_PROGS))
 
-$(B)/user/%: user/%.c
+$(B)/user/%: user/%.c $(wildcard user/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
-$(B)/user/%: tests/user/%.c $(wildcard tests/user/*.h)
+$(B)/user/%: tests/user/%.c $(wildcard tests/user/*.h user/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $<"; $(USER_CC) $(USER_CFLAGS) $< -o $@
 

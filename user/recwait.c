@@ -29,33 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc_stat.h"
+
 #define RECWAIT_TIMEOUT_S 60 /* far beyond any recorder's set-up, however loaded the host */
 #define RECWAIT_POLL_NS 10000000L /* 10 ms between looks: the recorders get the CPU meanwhile */
 #define NSEC_PER_SEC 1000000000L
-#define STAT_MAX 512 /* /proc/PID/stat's line: its fields up to ppid are well within this */
-
-/*
- * The state letter and parent of pid from /proc/PID/stat ("pid (comm) state ppid ..."), read
- * after the last ')' since comm may hold spaces and parentheses. 0 if it is gone.
- */
-static char stat_of(int pid, int *ppid)
-{
-	char path[64], buf[STAT_MAX];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	char state;
-	if (!p || sscanf(p + 1, " %c %d", &state, ppid) != 2)
-		return 0;
-	return state;
-}
 
 /* The pid of a child of parent (not me) neither asleep nor exited, or 0 when there is none. */
 static int busy_sibling(int me, int parent)

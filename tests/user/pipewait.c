@@ -21,8 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../user/proc_stat.h"
+
 #define BUF_SIZE 4096
-#define STAT_MAX 512
 #define NAP_NS 1000000L /* 1 ms between looks at the reader */
 #define MAX_NAPS 30000 /* 30 s: the child gives up on a reader that never sleeps */
 #define RESTARTED_STATUS 2
@@ -43,30 +44,14 @@ static void on_alrm(int sig)
 		_exit(RESTARTED_STATUS); /* the read started again and a second signal came */
 }
 
-/* The state letter of pid from /proc/PID/stat ("pid (comm) S ..."), or 0 once it is gone. */
-static char state_of(pid_t pid)
-{
-	char path[64], buf[STAT_MAX];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 /* Naps until the reader sleeps with `handled` at want and its read not returned: 0 if never. */
 static int wait_asleep(pid_t reader, int want)
 {
 	struct timespec nap = {0, NAP_NS};
 
 	for (int i = 0; i < MAX_NAPS; i++) {
-		char s = state_of(reader);
+		int ppid;
+		char s = stat_of(reader, &ppid);
 
 		if (!s || s == 'Z' || pr->returned)
 			return 0;
