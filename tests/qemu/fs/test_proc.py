@@ -18,14 +18,15 @@ def job_pid(out):
 def test_proc_pid_of_a_user_process(lucid):
     pid = job_pid(lucid.run("spin one two &"))
     try:
-        # The job's thread becomes the program at its exec: wait for it to have memory, and
-        # to be past exec's last steps (closing its O_CLOEXEC files may wait for the VFS mutex
-        # that this very `cat` holds: D for a moment, as on Linux).
+        # The job is bash's forked child until its exec: wait for it to be spin, and to be
+        # past exec's last steps (closing its O_CLOEXEC files may wait for the VFS mutex that
+        # this very `cat` holds: D for a moment, as on Linux).
         deadline = time.time() + 30
         while True:
             stat = lucid.run("cat /proc/%d/stat" % pid)
             fields = stat.split()
-            if (fields[8] == "0" and fields[2] in "RS") or time.time() > deadline:
+            if (fields[1] == "(spin)" and fields[8] == "0" and fields[2] in "RS") or \
+                    time.time() > deadline:
                 break
             time.sleep(0.2)
         assert len(fields) == 52, stat
