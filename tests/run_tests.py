@@ -179,13 +179,26 @@ def run_qemu(directory, only, results, files=None, label=""):
             except Exception as e:  # noqa: BLE001 - any failure of a test is reported
                 results.append((full, False, str(e)))
                 print("FAIL %s (%.1fs): %s" % (full, time.monotonic() - t0,
-                                              "".join(traceback.format_exception_only(e))[-3000:]),
+                                              head_and_tail(
+                                                  "".join(traceback.format_exception_only(e)),
+                                                  FAIL_TEXT)),
                       flush=True)
                 if shared is not None:
                     shared.close()
                     shared = None
         if shared is not None:
             shared.close()
+
+
+FAIL_TEXT = 3000  # characters of a failure's text printed: its start (the values) and its end
+
+
+def head_and_tail(text, n):
+    """text, or its first n/6 and last characters when longer than n: an assertion's values
+    come first, a long output it quotes last."""
+    if len(text) <= n:
+        return text
+    return text[:n // 6] + " [...] " + text[-(n - n // 6):]
 
 
 RESULT = re.compile(r"^(PASS|FAIL) (\S+) \((\d+\.\d)s\)", re.M)
@@ -308,8 +321,7 @@ def main():
     for name, ok, why in results:
         if not ok:
             why = " ".join(why.split())
-            if len(why) > WHY_IN_SUMMARY:
-                why = why[:WHY_IN_SUMMARY // 2] + " ... " + why[-WHY_IN_SUMMARY // 2:]
+            why = head_and_tail(why, WHY_IN_SUMMARY)
             print("failed: %s%s" % (name, ": " + why if why else ""))
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed or not results else 0)
