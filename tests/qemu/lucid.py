@@ -12,9 +12,10 @@ import subprocess
 import tempfile
 import time
 
+from queue import Empty
+
 import pexpect
 from pexpect.popen_spawn import PopenSpawn as _PopenSpawn
-from queue import Empty
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
@@ -27,6 +28,8 @@ def user_source(prog):
         if os.path.exists(path):
             return path
     raise FileNotFoundError("no %s.c in tests/user/ or user/" % prog)
+
+
 class PopenSpawn(_PopenSpawn):
     """pexpect's PopenSpawn, waiting for QEMU's output instead of polling for it.
 

@@ -139,7 +139,7 @@ def settle_and_measure(lucid):
     slabs = re.findall(r"^(kmalloc-\S+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+(\d+) : tunables.*"
                        r": slabdata\s+(\d+)", out, re.M)
     assert len(slabs) == 8, out
-    slab_kb = sum(int(pages) * int(slabs_) * PAGE_KB for _, _, pages, slabs_ in slabs)
+    slab_kb = sum(int(pages) * int(nslabs) * PAGE_KB for _, _, pages, nslabs in slabs)
     return free_kb + slab_kb, {name: int(objs) for name, objs, _, _ in slabs}
 
 

@@ -50,8 +50,8 @@ def test_module_sites_follow_a_kernel_key(lucid):
     try:
         ok(lucid, "echo irqsoff > current_tracer")
         # The tracer keeps the worst section, which on a busy host may be another one (a vCPU
-        # stopped with interrupts off): test_latency_tracers' demo section, as long as its, and
-        # asked again as it does.
+        # stopped with interrupts off): test_latency_tracers' demo section, of its length, and
+        # asked again when beaten, as there.
         lat, trace = demo_section(lambda: measure(
             lucid, "echo %d > /sys/module/latency_demo/parameters/irqs_off_us" % DEMO_US),
             "latency_demo_irqs_off")

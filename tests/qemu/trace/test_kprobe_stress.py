@@ -45,7 +45,7 @@ def test_kprobe_events_on_every_function_under_load(lucid):
         sh(lucid, w)
     first = random.randrange(step)
     try:
-        # ~30 s here idle, about 2 min beside other tests: a kernel that hangs fails in minutes
+        # ~13 s alone, ~130 s beside the fork-bomb tests: a kernel that hangs fails in minutes
         out = sh(lucid, "kpevstress %d %d" % (step, first), timeout=240)
         status = lucid.status()
     finally:
