@@ -68,6 +68,32 @@ class LucidError(AssertionError):
     pass
 
 
+SYSRQ = "\x0f"  # Ctrl-O: the console's SysRq prefix (kernel/debug/sysrq.c)
+
+
+def until_bash_sleeps(send, expect, tries=50):
+    """Waits until bash sleeps: once its prompt (or the echo of a key) is out, in readline's
+    pselect. Before a ^C, and after a key the test saw echoed: keys and a ^C sent before bash
+    gets there can find readline between two reads, where a SIGINT is only recorded (readline's
+    handler), printed as "^C" at its next RL_CHECK_SIGNALS, and bash's event hook, which
+    prompts anew, runs only when a read ends with EINTR: pselect then sleeps until Enter. The
+    console writes as the UART sends, so the last byte of a prompt is on the host's screen
+    while bash is still in write(). Linux's readline has the same window, microseconds long
+    there; under TCG on a loaded host the prompt's vCPU can stop in it for milliseconds.
+
+    Ctrl-O t (sysrq, straight from the console's interrupt: bash sees nothing of it) lists the
+    tasks and their states on the console, at loglevel 7 (the caller's `dmesg -n 7`). send(keys)
+    types; expect(pattern, timeout) returns the match."""
+    for _ in range(tries):
+        send(SYSRQ + "t" + SYSRQ + "?")  # ? is no key: sysrq's HELP line marks the list's end
+        state = expect(r"task:bash +state:(\S)", timeout=30).group(1)
+        expect(r"sysrq: HELP : .*\r\n", timeout=30)
+        if state == "S":
+            return
+        time.sleep(0.05)
+    raise AssertionError("bash did not sleep in %d looks at its state" % tries)
+
+
 SYS_RT_SIGACTION = 13  # x86_64
 KERNEL_SIGACTION_SIZE = 32  # handler, flags, restorer, mask: the kernel's struct sigaction
 NSIG = 65

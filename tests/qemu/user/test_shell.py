@@ -12,6 +12,8 @@ import subprocess
 import tempfile
 import time
 
+from lucid import until_bash_sleeps
+
 
 def test_prompt_follows_cwd(lucid):
     lucid.run("cd")
@@ -176,31 +178,12 @@ def test_ctrl_c_ends_blocking_reads(lucid):
     lucid.run("dmesg -n 7")  # sysrq t's task list on the console: until_bash_sleeps
     lucid.p.send("echo dropped")
     lucid.expect("echo dropped", timeout=10)
-    until_bash_sleeps(lucid)
+    until_bash_sleeps(lucid.p.send, lucid.expect)
     lucid.p.send("\x03")
     lucid.expect_prompt(10)
     assert lucid.status() == 130
     lucid.run("dmesg -n %s" % loglevel)
     assert lucid.run("echo kept") == "kept\n"
-
-
-def until_bash_sleeps(lucid, tries=50):
-    """Waits until bash sleeps: once its prompt is out, in readline's pselect. Keys and a ^C
-    sent before it gets there can find readline between two reads, where a SIGINT is only
-    recorded (readline's handler), printed as "^C" at its next RL_CHECK_SIGNALS, and bash's
-    event hook, which prompts anew, runs only when a read ends with EINTR: pselect then sleeps
-    until Enter. Linux's readline has the same window, microseconds long there; under TCG on a
-    loaded host the prompt's vCPU can stop in it for milliseconds. Ctrl-O t (sysrq, straight
-    from the console's interrupt: bash sees nothing of it) lists the tasks and their states on
-    the console (at loglevel 7, set by the caller)."""
-    for _ in range(tries):
-        lucid.p.send("\x0ft\x0f?")  # ? is no key: sysrq's HELP line marks the list's end
-        state = lucid.expect(r"task:bash +state:(\S)", timeout=30).group(1)
-        lucid.expect(r"sysrq: HELP : .*\r\n", timeout=30)
-        if state == "S":
-            return
-        time.sleep(0.05)
-    raise AssertionError("bash did not sleep:\n" + lucid.tail())
 
 
 def test_ctrl_c_right_after_typed_keys_always_prompts(lucid):
@@ -216,12 +199,12 @@ def test_ctrl_c_right_after_typed_keys_always_prompts(lucid):
     loglevel = lucid.run("cat /proc/sys/kernel/printk").split()[0]
     lucid.run("dmesg -n 7")  # sysrq t's task list on the console: until_bash_sleeps
     for i in range(20):
-        until_bash_sleeps(lucid)
+        until_bash_sleeps(lucid.p.send, lucid.expect)
         lucid.p.send("ech%d\x03" % i)
         lucid.expect_prompt(10)
         lucid.send_line("echo x\\")
         lucid.expect("\r\n> ", timeout=10)
-        until_bash_sleeps(lucid)
+        until_bash_sleeps(lucid.p.send, lucid.expect)
         lucid.p.send("more\x03")
         lucid.expect_prompt(10)
     assert lucid.status() == 130
