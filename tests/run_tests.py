@@ -19,11 +19,11 @@ make test runs two on CI's two cores. No file runs alone: every test must pass w
 beside it (two `yes > /dev/null` or another test file), so none may depend on timing. Files start
 longest first, by the times of the last run here (build/qemu-test-times.json) or, in a fresh
 clone, by those of a run recorded in the tree (tests/qemu/times.json): the long ones must not
-start last and leave one core idle at the end. Those times also say how busy each file keeps
-the host (its QEMUs' CPU seconds over its wall seconds), and two files that each keep more than
-a core busy never run together: their vCPUs, eight threads on two cores, then wait on each other
-(a lock holder or an IPI's target descheduled) and both take several times longer than beside a
-file that mostly waits for the shell.
+start last and leave one core idle at the end. A file that keeps every vCPU busy for long (a
+fork bomb, run_test on all CPUs under tracing) says so with a line `HEAVY = True`, and two such
+files never run at once, even if a slot must wait: their eight busy vCPU threads on two cores make each wait on the
+other's (an IPI's target, a lock's holder descheduled), and a test that takes 9 s beside a
+file that mostly types at the shell took 44 s beside another heavy one.
 """
 import argparse
 import importlib.util
@@ -213,70 +213,59 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMES = os.path.join(ROOT, "build", "qemu-test-times.json")
 TIMES_IN_TREE = os.path.join(ROOT, "tests", "qemu", "times.json")
 FILE_TIMEOUT = 1200  # seconds: a file whose kernel hangs past every test's own timeout
-HEAVY_LOAD = 1.2  # host cores a file keeps busy on average (CPU over wall) to count as heavy
+HEAVY = re.compile(r"^HEAVY = True\b", re.M)
 
 
-def read_times():
-    """{file: (wall seconds, CPU seconds or None)} from the tree's run, then this machine's
-    own, which win. An older file's entry is the wall time alone."""
-    times = {}
-    for path in (TIMES_IN_TREE, TIMES):
-        try:
-            with open(path) as f:
-                for name, v in json.load(f).items():
-                    times[name] = tuple(v) if isinstance(v, list) else (v, None)
-        except (OSError, ValueError):
-            pass
-    return times
+def is_heavy(directory, name):
+    with open(os.path.join(directory, name + ".py")) as f:
+        return bool(HEAVY.search(f.read()))
 
 
-def is_heavy(entry):
-    wall, cpu = entry
-    return cpu is not None and wall > 0 and cpu / wall >= HEAVY_LOAD
-
-
-def next_file(queue, running_heavy, times):
-    """The index in queue (longest first) of the file to start: the first one, unless a heavy
-    file runs, when the first light one is (a heavy one only when no light one is left)."""
-    if running_heavy:
-        for i, (label, name, _) in enumerate(queue):
-            if not is_heavy(times.get(label + os.path.basename(name), (0, None))):
-                return i
-    return 0
+def next_file(directory, queue, heavy_running):
+    """The index in queue (longest first) of the file to start now: the first, or while a
+    heavy file runs the first light one. None: only heavy ones are left, and one waits for the
+    other (one after the other they end sooner than side by side)."""
+    for i, (_, name, _) in enumerate(queue):
+        if not heavy_running or not is_heavy(directory, name):
+            return i
+    return None
 
 
 def run_qemu_jobs(directory, only, results, jobs, batches):
     """run_qemu over the files of batches [(label, files, env)], jobs files at a time."""
-    times = read_times()
+    times = {}
+    for path in (TIMES_IN_TREE, TIMES):  # this machine's own times win
+        try:
+            with open(path) as f:
+                times.update(json.load(f))
+        except (OSError, ValueError):
+            pass
     queue = [(label, name, env) for label, files, env in batches
              for name in test_files(directory, files)]
     # Longest first (unknown ones count as long), so that the short ones fill in at the end.
-    queue.sort(key=lambda t: -times.get(t[0] + os.path.basename(t[1]), (1e9, None))[0])
-    running = []  # (process, output file, label, name, start, heavy)
+    queue.sort(key=lambda t: -times.get(t[0] + os.path.basename(t[1]), 1e9))
+    running = []  # (process, output file, label, name, start)
     while queue or running:
-        if queue and len(running) < jobs:
-            label, name, env = queue.pop(next_file(queue, any(r[5] for r in running), times))
-            key = label + os.path.basename(name)
+        heavy_running = any(is_heavy(directory, r[3]) for r in running)
+        i = next_file(directory, queue, heavy_running) if len(running) < jobs else None
+        if i is not None:
+            label, name, env = queue.pop(i)
             out = tempfile.TemporaryFile("w+")
             cmd = [sys.executable, os.path.abspath(__file__), "--qemu", directory,
                    "--file", name, "--label", label] + sum((["-k", k] for k in only), [])
             # A session of its own: a file that overstays is killed with its QEMUs.
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                                     env=dict(os.environ, **env), start_new_session=True)
-            running.append((proc, out, label, name, time.monotonic(),
-                            is_heavy(times.get(key, (0, None)))))
+            running.append((proc, out, label, name, time.monotonic()))
             continue
         for r in list(running):
-            proc, out, label, name, start, _ = r
+            proc, out, label, name, start = r
             elapsed = time.monotonic() - start
-            # wait4: the file's CPU time, its QEMUs' included (it waits for each of them).
-            pid, wstatus, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid == 0 and elapsed < FILE_TIMEOUT:
+            if proc.poll() is None and elapsed < FILE_TIMEOUT:
                 continue
-            if pid == 0:
+            if proc.poll() is None:
                 os.killpg(proc.pid, 9)
-                pid, wstatus, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(wstatus)
+                proc.wait()
             running.remove(r)
             out.seek(0)
             text = out.read()
@@ -290,16 +279,13 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
                 results.append((label + name, False, "exit status %d" % proc.returncode))
                 print("FAIL %s%s: its process ended with status %d" % (label, name,
                                                                        proc.returncode))
-            times[label + os.path.basename(name)] = (round(elapsed, 1),
-                                                     round(usage.ru_utime + usage.ru_stime, 1))
+            times[label + os.path.basename(name)] = round(elapsed, 1)
             sys.stdout.flush()
         time.sleep(0.2)
     if not only:
         os.makedirs(os.path.dirname(TIMES), exist_ok=True)
         with open(TIMES, "w") as f:
-            # One file a line: [wall seconds, CPU seconds]
-            f.write("{\n%s\n}\n" % ",\n".join("%s: %s" % (json.dumps(k), json.dumps(list(v)))
-                                              for k, v in sorted(times.items())))
+            json.dump(times, f, indent=0, sort_keys=True)
 
 
 def default_signals():

@@ -3,6 +3,10 @@ import re
 
 from lucid import Lucid
 
+# Heavy, every CPU kept busy while the watchdog must stay quiet: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 
 def test_soft_lockup_reported():
     k = Lucid(cmdline="watchdog_thresh=1 softlockup_panic=1")

@@ -38,6 +38,10 @@ import trace_dat  # noqa: E402
 import trace_json  # noqa: E402
 from test_events import TraceEvent  # noqa: E402 - libtraceevent through ctypes
 
+# Heavy, a minute of trace-cmd record while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 
 T = "/sys/kernel/tracing"
 LUCID_RECORD = os.path.join(ROOT, "tools", "lucid-record")

@@ -12,6 +12,9 @@ import tempfile
 
 from test_dynamic import PRINTK_LINE, T, assert_same_report, check, host_report
 
+# Heavy, trace-cmd records run_test on every CPU: run_tests.py starts no other heavy file beside it.
+HEAVY = True
+
 SHARE = tempfile.mkdtemp(prefix="lucid-tcmd-events-")
 BOOT = {"timeout": 120, "share": SHARE}
 IN_FILE = "in.bin"  # read through the share: virtio interrupts, so irq events

@@ -12,6 +12,10 @@ import re
 
 from tracefs import EEXIST, EINVAL, ENOENT, ERANGE, T, fails, modes, ok, reset_tracing, sh
 
+# Heavy, triggers set and cleared while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 BOOT = {"timeout": 120}
 
 HELP = ("# Available triggers:\n"

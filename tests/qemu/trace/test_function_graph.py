@@ -11,6 +11,10 @@ import time
 from tracefs import (CORE_OPTIONS, EINVAL, GRAPH_OPTIONS, T, cat, fails, modes,  # noqa: F401
                      ncpus, ok, reset_tracing, sh)
 
+# Heavy, every function graphed while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 BOOT = {"cmdline": ""}
 
 HEADER = ("# tracer: function_graph\n"

@@ -17,6 +17,10 @@ import re
 from lucid import ROOT
 from tracefs import EEXIST, EINVAL, ENOENT, cat, fails, free_kb, free_kb_back, ncpus, ok, reset_tracing, sh
 
+# Heavy, three histograms while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 BOOT = {"timeout": 120}
 
 REF = os.path.join(ROOT, "..", "shared", "reference", "linux-6.1-probes")

@@ -10,6 +10,10 @@ import re
 
 from tracefs import T, TRACE_PREFIX, cat, fails, ok, reset_tracing, sh
 
+# Heavy, instances made and removed while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 I = "instances"
 EBUSY = "rmdir: '%s': Device or resource busy\n"
 EEXIST = "mkdir: can't create directory '%s': File exists\n"

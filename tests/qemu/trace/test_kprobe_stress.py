@@ -23,6 +23,10 @@ import re
 
 from tracefs import cat, sh
 
+# Heavy, kprobes on every function while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 BOOT = {"timeout": 120}
 FUNCS_PER_RUN = 350  # functions a run takes (see the docstring)
 SUMMARY = re.compile(r"^kpevstress: (?P<funcs>\d+) functions, (?P<planted>\d+) probes planted, "

@@ -10,6 +10,9 @@ import re
 
 from tracefs import T, cat, ok, sh
 
+# Heavy, a kprobe on every function in turn: run_tests.py starts no other heavy file beside it.
+HEAVY = True
+
 BOOT = {"cmdline": "kprobe_selftest"}
 
 D = "/sys/kernel/debug/kprobes"

@@ -13,6 +13,10 @@ import subprocess
 
 from tracefs import EBUSY, T, cat, fails, modes, ok, reset_tracing, sh
 
+# Heavy, latency tracers switched while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 BOOT = {"cmdline": ""}
 
 LATENCY_TRACERS = ["irqsoff", "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt"]

@@ -8,6 +8,10 @@ from lucid import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import stress  # noqa: E402
 
+# Heavy, every tracer switched while run_test runs on every CPU: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 
 SECONDS = 40
 

@@ -8,6 +8,10 @@ import re
 from tracefs import (EBADF, EINVAL, ENODEV, T, TRACE_LINE, cat, fails,  # noqa: F401
                      modes, ncpus, ok, reset_tracing, sh)
 
+# Heavy, trace_printk from every CPU's tick, nested: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 BOOT = {"cmdline": "ftrace_selftest"}
 FOO = "/lib/modules/6.1.0-lucid/kernel/modules/foo.ko"  # busybox's insmod takes the file
 

@@ -9,6 +9,10 @@ import time
 
 from test_files import mem_free_but_the_shell
 
+# Heavy, a fork bomb, and run_test beside 1000 traced forks: run_tests.py starts no other
+# heavy file beside it.
+HEAVY = True
+
 T = "/sys/kernel/tracing"
 
 
