@@ -502,9 +502,9 @@ const struct file_operations tracing_pipe_fops = {
  * time stamp, 8-byte commit with the missed-events flags, the records), RB_PAGE_SIZE bytes per
  * page whatever the records fill, as trace-cmd expects. A page is taken from the buffer into the
  * reader's spare page and handed out over as many reads as the reader likes. When the buffer is
- * empty the reader waits, as on trace_pipe, but with tracing off it gets end of file (Linux
- * would wait on): so `cat per_cpu/cpu0/trace_pipe_raw > /dev/ttyS1` ends once it has copied
- * everything.
+ * empty a read waits, with tracing off too (as Linux's: unlike trace_pipe, this file never
+ * ends), or says EAGAIN when opened O_NONBLOCK: that is how a tool copies what there is and
+ * stops (trace-cmd's recorders when told to stop, `drain`, which lucid-record uses).
  *
  * buffer_percent (Linux's watermark, trace/trace_options.c) says how full the CPU's buffer
  * must be before a waiting recorder wakes: poll says readable only then, and a blocking
@@ -589,15 +589,11 @@ static ssize_t raw_read(struct file *file, char *ubuf, size_t cnt, int full)
 		 */
 		if (full && r->wait_full && !(file->f_flags & O_NONBLOCK) &&
 		    !buffer_percent_hit(r->tr, r->cpu)) {
-			if (!tracer_tracing_is_on(r->tr))
-				return 0;
 			arm_poll_timer();
 			return -EAGAIN;
 		}
 		ret = ring_buffer_read_page(r->tr->buffer, &r->spare, RB_PAGE_SIZE, r->cpu, full);
 		if (ret < 0) {
-			if (!tracer_tracing_is_on(r->tr))
-				return 0;
 			r->wait_full = full;
 			arm_poll_timer();
 			return -EAGAIN; /* the VFS waits on trace_pipe_wait */
@@ -625,16 +621,17 @@ static ssize_t tracing_buffers_splice_read(struct file *file, char *ubuf, size_t
 }
 
 /*
- * poll and select, as Linux 6.1's ring_buffer_poll_wait says of one CPU's buffer: readable
- * when the buffer is buffer_percent full (0: has any event), part of a page is still in hand,
- * or (Lucid's end of file above) tracing is off. trace-cmd's recorders wait here between pages.
+ * poll and select, as Linux 6.1's trace_poll says of one CPU's buffer: readable when part of a
+ * page is still in hand, when options/block is on (always, as trace_pipe's), or when the
+ * buffer is buffer_percent full (0: has any event; ring_buffer_poll_wait). Tracing off changes
+ * nothing. trace-cmd's recorders wait here between pages.
  */
 static unsigned int tracing_buffers_poll(struct file *file)
 {
 	struct raw_reader *r = file->private_data;
 
-	if ((r->valid && r->read < RB_PAGE_SIZE) || buffer_percent_hit(r->tr, r->cpu) ||
-	    !tracer_tracing_is_on(r->tr))
+	if ((r->valid && r->read < RB_PAGE_SIZE) ||
+	    (READ_ONCE(r->tr->trace_flags) & TRACE_ITER_BLOCK) || buffer_percent_hit(r->tr, r->cpu))
 		return POLLIN | POLLRDNORM;
 	arm_poll_timer(); /* nobody wakes us for events: look again soon */
 	return 0;

@@ -2,9 +2,10 @@
  * poll on per_cpu/cpuN/trace_pipe_raw, as trace-cmd's recorders wait on it: no CPU's file is
  * readable while its buffer is empty, the CPU that took a trace_marker write becomes readable
  * and gives a whole page to read() (splice() only ever moves whole pages, so a part page is
- * EAGAIN to it), and with tracing off every file reads as at its end
- * (tests/qemu/trace/test_raw.py). That is with buffer_percent 0 (any event wakes a reader); then
- * buffer_percent 100: a marker wakes no one, a full buffer does (Linux's watermark).
+ * EAGAIN to it); tracing off changes nothing (an empty file still waits, as Linux's), and
+ * options/block makes every file readable (tests/qemu/trace/test_raw.py). That is with
+ * buffer_percent 0 (any event wakes a reader); then buffer_percent 100: a marker wakes no one,
+ * a full buffer does (Linux's watermark).
  */
 #define _GNU_SOURCE /* splice */
 #include <errno.h>
@@ -78,8 +79,11 @@ int main(void)
 	}
 	printf("drained: %d ready\n", ready(p, n, EMPTY_WAIT_MS));
 	write_file(TRACING "/tracing_on", "0");
-	printf("tracing off: %s\n", ready(p, n, EMPTY_WAIT_MS) == n ? "all ready" : "not all");
+	printf("tracing off: %d ready\n", ready(p, n, EMPTY_WAIT_MS));
 	write_file(TRACING "/tracing_on", "1");
+	write_file(TRACING "/options/block", "1");
+	printf("options/block: %s\n", ready(p, n, EMPTY_WAIT_MS) == n ? "all ready" : "not all");
+	write_file(TRACING "/options/block", "0");
 
 	/* buffer_percent 100: only a full buffer wakes a reader. */
 	char big[BIG_MARKER + 1], size_kb[32] = "1408";

@@ -34,9 +34,10 @@ def boot():
 
 
 def copy_out(lucid, path, cpu):
-    """cat the CPU's raw pages to COM2; returns the bytes that arrived."""
+    """The CPU's raw pages to COM2 (drain: cat would wait for more); returns the bytes that
+    arrived."""
     before = os.path.getsize(path)
-    assert lucid.run("cat %s/per_cpu/cpu%d/trace_pipe_raw > /dev/ttyS1" % (T, cpu)) == ""
+    assert lucid.run("drain %s/per_cpu/cpu%d/trace_pipe_raw > /dev/ttyS1" % (T, cpu)) == ""
     lucid.run("true")  # the bytes are out once the shell prompts again
     with open(path, "rb") as f:
         f.seek(before)
@@ -83,13 +84,39 @@ def test_raw_pages_match_trace():
             assert syms["ftest_mid"] < parent < syms["ftest_mid"] + 64
             # trace rounds to the nearest microsecond, as Linux (ns2usecs)
             assert (ts + 500) // 1000 == int(sec) * 1000000 + int(usec), (ts, sec, usec)
-        # Consumed: the buffer is empty now, and with tracing off the reader ends at once.
+        # Consumed: the buffer is empty now, and a reader that does not wait gets nothing.
         assert "entries: 0\n" in lucid.run("cat per_cpu/cpu1/stats")
         assert "read events: 3\n" in lucid.run("cat per_cpu/cpu1/stats")
-        assert lucid.run("cat per_cpu/cpu1/trace_pipe_raw | wc -c") == "0\n"
+        assert lucid.run("drain per_cpu/cpu1/trace_pipe_raw | wc -c; echo $?") == "0\n0\n"
     finally:
         lucid.close()
         os.unlink(path)
+
+
+def test_read_waits_with_tracing_off(lucid):
+    """As Linux's: on an empty buffer a read waits for the next event even with tracing off
+    (trace_pipe_raw never ends, unlike trace_pipe), and that event wakes it with its page."""
+    out = "/tmp/raw.bin"
+    for cmd in ["cd " + T, "echo 0 > tracing_on", "echo > trace",
+                "cat per_cpu/cpu1/trace_pipe_raw > %s &" % out]:
+        assert lucid.run(cmd) == "", cmd
+    try:
+        # Bounded: until the reader sleeps in its read ('S'), not still starting up.
+        state = lucid.run("for i in $(seq 300); do s=$(cut -d' ' -f3 /proc/$!/stat); "
+                          "[ \"$s\" = S ] && break; sleep 0.1; done; echo $s; "
+                          "wc -c < %s" % out, timeout=60)
+        assert state == "S\n0\n", state
+        assert lucid.run("echo 1 > tracing_on; taskset -c 1 echo raw > trace_marker; "
+                         "echo 0 > tracing_on") == ""
+        # The marker's page arrives: a whole page, bounded.
+        size = lucid.run("for i in $(seq 300); do [ $(wc -c < %s) -ge 4096 ] && break; "
+                         "sleep 0.1; done; wc -c < %s" % (out, out), timeout=60)
+        assert size == "4096\n", size
+        # and the reader waits again, tracing off
+        assert lucid.run("cut -d' ' -f3 /proc/$!/stat") in ("S\n", "R\n")
+    finally:
+        lucid.run("kill %1; wait; rm -f " + out)
+        lucid.run("echo 1 > tracing_on; cd /")
 
 
 def test_lost_events_are_flagged():
@@ -122,6 +149,7 @@ def test_poll_waits_for_events(lucid):
         "empty: 0 ready\nafter a marker: 1 ready\n"
         "splice of a part page: Resource temporarily unavailable\nread 4096 bytes\n"
         "drained: 0 ready\n"
-        "tracing off: all ready\n"
+        "tracing off: 0 ready\n"
+        "options/block: all ready\n"
         "percent 100, a marker: 0 ready\n"
         "percent 100, filled: ready after more than a page\n")
