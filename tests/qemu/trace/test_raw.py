@@ -97,9 +97,10 @@ def test_read_waits_with_tracing_off(lucid):
     """As Linux's: on an empty buffer a read waits for the next event even with tracing off
     (trace_pipe_raw never ends, unlike trace_pipe), and that event wakes it with its page."""
     out = "/tmp/raw.bin"
-    for cmd in ["cd " + T, "echo 0 > tracing_on", "echo > trace",
-                "cat per_cpu/cpu1/trace_pipe_raw > %s &" % out]:
+    for cmd in ["cd " + T, "echo 0 > tracing_on", "echo > trace"]:
         assert lucid.run(cmd) == "", cmd
+    job = lucid.run("cat per_cpu/cpu1/trace_pipe_raw > %s &" % out)
+    assert re.fullmatch(r"\[1\] \d+\n", job), job
     try:
         # Bounded: until the reader sleeps in its read ('S'), not still starting up.
         state = lucid.run("for i in $(seq 300); do s=$(cut -d' ' -f3 /proc/$!/stat); "
