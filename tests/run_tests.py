@@ -26,6 +26,7 @@ other's (an IPI's target, a lock's holder descheduled), and a test that takes 9 
 file that mostly types at the shell took 44 s beside another heavy one.
 """
 import argparse
+import concurrent.futures
 import importlib.util
 import inspect
 import json
@@ -41,27 +42,36 @@ import traceback
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "qemu"))
 
 
+def run_each(run_one, items, results):
+    """run_one(item) -> (what to print, [results]) for every item, one per core at once (each
+    is a host program that keeps one core busy), printed in the items' order."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for text, found in pool.map(run_one, items):
+            print(text, flush=True)
+            results.extend(found)
+
+
 def run_unit(binaries, results):
-    for b in binaries:
-        name = os.path.basename(b)
-        try:
-            p = subprocess.run([b], capture_output=True, text=True, timeout=300)
-            out = p.stdout + p.stderr
-        except subprocess.TimeoutExpired:
-            results.append((name, False, "timed out"))
-            print("FAIL unit/%s: timed out" % name, flush=True)
-            continue
-        passed = sum(int(n) for n in re.findall(r"\[  PASSED  \] (\d+) test", out))
-        failed = sum(int(n) for n in re.findall(r"\[  FAILED  \] (\d+) test", out))
-        if p.returncode != 0 and failed == 0:
-            failed = 1  # a crash or a sanitizer report
-        ok = failed == 0 and p.returncode == 0
-        print("%s unit/%s: %d passed, %d failed" % ("PASS" if ok else "FAIL", name, passed,
-                                                    failed), flush=True)
-        if not ok:
-            print(out[-4000:])
-        results.extend([(name, True, "")] * passed)
-        results.extend([(name, False, "see output")] * failed)
+    run_each(unit_one, binaries, results)
+
+
+def unit_one(b):
+    """One cmocka program: (what to print, a result per test it counted)."""
+    name = os.path.basename(b)
+    try:
+        p = subprocess.run([b], capture_output=True, text=True, timeout=300)
+        out = p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return "FAIL unit/%s: timed out" % name, [(name, False, "timed out")]
+    passed = sum(int(n) for n in re.findall(r"\[  PASSED  \] (\d+) test", out))
+    failed = sum(int(n) for n in re.findall(r"\[  FAILED  \] (\d+) test", out))
+    if p.returncode != 0 and failed == 0:
+        failed = 1  # a crash or a sanitizer report
+    ok = failed == 0 and p.returncode == 0
+    text = "%s unit/%s: %d passed, %d failed" % ("PASS" if ok else "FAIL", name, passed, failed)
+    if not ok:
+        text += "\n" + out[-4000:]
+    return text, [(name, True, "")] * passed + [(name, False, "see output")] * failed
 
 
 def run_fuzz(binaries, seconds, results, merge=False):
@@ -73,35 +83,40 @@ def run_fuzz(binaries, seconds, results, merge=False):
     first; -use_counters=0: a new edge counts, not a new hit count of one, or the tree would
     take hundreds of files a run), so the corpus in the tree grows with each run and the next
     run, anywhere, starts where this one ended. make test only replays and fuzzes.
+
+    The targets run one per core at once (run_each).
     """
+    run_each(lambda b: fuzz_one(b, seconds, merge), binaries, results)
+
+
+def fuzz_one(b, seconds, merge):
+    """One target's run: (what to print, [its result])."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for b in binaries:
-        name = os.path.basename(b)[len("fuzz_"):]
-        work = os.path.join(os.path.dirname(b), "work", name)
-        os.makedirs(work, exist_ok=True)
-        seeds = os.path.join(root, "tests", "fuzz", "corpus", name)
-        cmd = [b, "-max_total_time=%d" % seconds, "-timeout=30", "-print_final_stats=1",
-               "-artifact_prefix=%s" % os.path.join(os.path.dirname(b), "crash-%s-" % name),
-               work, seeds]
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                               timeout=seconds + 120)
-            out = p.stdout + p.stderr
-            ok = p.returncode == 0
-        except subprocess.TimeoutExpired:
-            out, ok = "timed out", False
-        except OSError as e:
-            out, ok = str(e), False
-        runs = re.search(r"stat::number_of_executed_units: (\d+)", out)
-        merged = ""
-        if ok and merge:
-            merged = merge_corpus(b, seeds, work)
-        print("%s fuzz/%s: %s runs in %d s%s" % ("PASS" if ok else "FAIL", name,
-                                                 runs.group(1) if runs else "?", seconds,
-                                                 merged), flush=True)
-        if not ok:
-            print(out[-6000:])
-        results.append(("fuzz/" + name, ok, "" if ok else "crash or timeout"))
+    name = os.path.basename(b)[len("fuzz_"):]
+    work = os.path.join(os.path.dirname(b), "work", name)
+    os.makedirs(work, exist_ok=True)
+    seeds = os.path.join(root, "tests", "fuzz", "corpus", name)
+    cmd = [b, "-max_total_time=%d" % seconds, "-timeout=30", "-print_final_stats=1",
+           "-artifact_prefix=%s" % os.path.join(os.path.dirname(b), "crash-%s-" % name),
+           work, seeds]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                           timeout=seconds + 120)
+        out = p.stdout + p.stderr
+        ok = p.returncode == 0
+    except subprocess.TimeoutExpired:
+        out, ok = "timed out", False
+    except OSError as e:
+        out, ok = str(e), False
+    runs = re.search(r"stat::number_of_executed_units: (\d+)", out)
+    merged = ""
+    if ok and merge:
+        merged = merge_corpus(b, seeds, work)
+    text = "%s fuzz/%s: %s runs in %d s%s" % ("PASS" if ok else "FAIL", name,
+                                              runs.group(1) if runs else "?", seconds, merged)
+    if not ok:
+        text += "\n" + out[-6000:]
+    return text, [("fuzz/" + name, ok, "" if ok else "crash or timeout")]
 
 
 def merge_corpus(binary, seeds, work):
