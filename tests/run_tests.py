@@ -15,15 +15,16 @@ The last line reads "N passed, N failed".
 
 With --jobs N, N test files boot their kernels at once, each file in a process of its own whose
 output is printed whole when it ends: a QEMU without KVM keeps about one host core busy, and
-make test runs two on CI's two cores. No file runs alone: every test must pass with other work
-beside it (two `yes > /dev/null` or another test file), so none may depend on timing. Files start
+make test runs two on CI's two cores. No file asks to run alone: every test must pass with other
+work beside it (two `yes > /dev/null` or another test file), so none may depend on timing. Files start
 longest first, by the times of the last run here (build/qemu-test-times.json) or, in a fresh
 clone, by those of a run recorded in the tree (tests/qemu/times.json): the long ones must not
 start last and leave one core idle at the end. A file that keeps every vCPU busy for long (a
 fork bomb, run_test on all CPUs under tracing) says so with a line `HEAVY = True`, and two such
-files never run at once, even if a slot must wait: their eight busy vCPU threads on two cores make each wait on the
-other's (an IPI's target, a lock's holder descheduled), and a test that takes 9 s beside a
-file that mostly types at the shell took 44 s beside another heavy one.
+files never run at once, even if a slot must wait: their eight busy vCPU threads on two cores
+make each wait on the other's (an IPI's target, a lock's holder descheduled). A test under load
+took 9 s alone, 17 s beside a file that types at the shell, 44 s beside another heavy one
+(docs/design/robustness.md).
 """
 import argparse
 import concurrent.futures
