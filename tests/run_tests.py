@@ -8,16 +8,17 @@
 Host unit tests are cmocka programs: each counts as its cmocka tests. A fuzz target (libFuzzer)
 replays its seeds, tests/fuzz/corpus/NAME/, then fuzzes for N seconds: each target is one test;
 with --fuzz-merge (make fuzz) what it found that reaches new code joins the seeds in the tree.
-QEMU tests are functions named test_* in tests/qemu/FOLDER/test_*.py, a folder a subsystem; a function taking an argument
-`lucid` shares one booted kernel with the rest of its file, others boot their own. The files
+QEMU tests are functions named test_* in tests/qemu/FOLDER/test_*.py, a folder a subsystem; a
+function taking an argument `lucid` shares one booted kernel with the rest of its file, others
+boot their own. The files
 named by --ubsan-qemu then run again against the kernel in --ubsan-build, as "ubsan:test_...".
 The last line reads "N passed, N failed".
 
 With --jobs N, N test files boot their kernels at once, each file in a process of its own whose
 output is printed whole when it ends: a QEMU without KVM keeps about one host core busy, and
 make test runs two on CI's two cores. No file asks to run alone: every test must pass with other
-work beside it (two `yes > /dev/null` or another test file), so none may depend on timing. Files start
-longest first, by the times of the last run here (build/qemu-test-times.json) or, in a fresh
+work beside it (two `yes > /dev/null` or another test file), so none may depend on timing. Files
+start longest first, by the times of the last run here (build/qemu-test-times.json) or, in a fresh
 clone, by those of a run recorded in the tree (tests/qemu/times.json): the long ones must not
 start last and leave one core idle at the end. A file that keeps every vCPU busy for long (a
 fork bomb, run_test on all CPUs under tracing) says so with a line `HEAVY = True`, and two such
@@ -237,12 +238,12 @@ def is_heavy(directory, name):
         return bool(HEAVY.search(f.read()))
 
 
-def next_file(directory, queue, heavy_running):
+def next_file(queue, heavy_running):
     """The index in queue (longest first) of the file to start now: the first, or while a
     heavy file runs the first light one. None: only heavy ones are left, and one waits for the
     other (one after the other they end sooner than side by side)."""
-    for i, (_, name, _) in enumerate(queue):
-        if not heavy_running or not is_heavy(directory, name):
+    for i, (_, _, _, heavy) in enumerate(queue):
+        if not heavy_running or not heavy:
             return i
     return None
 
@@ -256,26 +257,26 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
                 times.update(json.load(f))
         except (OSError, ValueError):
             pass
-    queue = [(label, name, env) for label, files, env in batches
+    queue = [(label, name, env, is_heavy(directory, name)) for label, files, env in batches
              for name in test_files(directory, files)]
     # Longest first (unknown ones count as long), so that the short ones fill in at the end.
     queue.sort(key=lambda t: -times.get(t[0] + os.path.basename(t[1]), 1e9))
-    running = []  # (process, output file, label, name, start)
+    running = []  # (process, output file, label, name, start, heavy)
     while queue or running:
-        heavy_running = any(is_heavy(directory, r[3]) for r in running)
-        i = next_file(directory, queue, heavy_running) if len(running) < jobs else None
+        heavy_running = any(r[5] for r in running)
+        i = next_file(queue, heavy_running) if len(running) < jobs else None
         if i is not None:
-            label, name, env = queue.pop(i)
+            label, name, env, heavy = queue.pop(i)
             out = tempfile.TemporaryFile("w+")
             cmd = [sys.executable, os.path.abspath(__file__), "--qemu", directory,
                    "--file", name, "--label", label] + sum((["-k", k] for k in only), [])
             # A session of its own: a file that overstays is killed with its QEMUs.
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                                     env=dict(os.environ, **env), start_new_session=True)
-            running.append((proc, out, label, name, time.monotonic()))
+            running.append((proc, out, label, name, time.monotonic(), heavy))
             continue
         for r in list(running):
-            proc, out, label, name, start = r
+            proc, out, label, name, start, _ = r
             elapsed = time.monotonic() - start
             if proc.poll() is None and elapsed < FILE_TIMEOUT:
                 continue
