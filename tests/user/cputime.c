@@ -244,6 +244,13 @@ static void rusage_of_a_spin(long start_ns)
 }
 
 #define CHILD_TOUCH_KIB (8 * 1024) /* the memory the child touches: 8 MiB */
+/*
+ * What its ru_maxrss must reach: three quarters of it. Linux's RSS counters are per-CPU
+ * approximations (percpu_counter_read; before 6.2, per-task caches flushed every 64 faults), so
+ * a host's figure can fall a few pages short of what was touched: seen 8192 KiB on one host and
+ * less on another. A child that touched nothing reports a few hundred KiB, far below.
+ */
+#define CHILD_MAXRSS_KIB (CHILD_TOUCH_KIB * 3 / 4)
 
 /* ru_maxrss: the process's own is more than nothing; a child's that touched 8 MiB is more. */
 static void maxrss(void)
@@ -266,10 +273,10 @@ static void maxrss(void)
 		_exit(0);
 	}
 	wait4(pid, &status, 0, &ru);
-	printf("a child that touched 8 MiB: its ru_maxrss at least that: %s\n",
-	       yes(WIFEXITED(status) && ru.ru_maxrss >= CHILD_TOUCH_KIB));
+	printf("a child that touched 8 MiB: its ru_maxrss at least 6 MiB: %s\n",
+	       yes(WIFEXITED(status) && WEXITSTATUS(status) == 0 && ru.ru_maxrss >= CHILD_MAXRSS_KIB));
 	getrusage(RUSAGE_CHILDREN, &ru);
-	printf("RUSAGE_CHILDREN's ru_maxrss too: %s\n", yes(ru.ru_maxrss >= CHILD_TOUCH_KIB));
+	printf("RUSAGE_CHILDREN's ru_maxrss too: %s\n", yes(ru.ru_maxrss >= CHILD_MAXRSS_KIB));
 }
 
 static void rusage_of_a_child(void)
