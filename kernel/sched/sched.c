@@ -10,7 +10,8 @@
  * never fight over one lock on every switch, and the trace shows what Linux's shows (a task keeps
  * its CPU; a wakeup names a target CPU). The price is balancing, done simply: a woken or new task
  * goes to an idle allowed CPU if there is one (its previous CPU first), else the least loaded; and
- * a CPU about to go idle steals a waiting task from the busiest queue.
+ * a CPU about to go idle steals a task that would otherwise wait from the busiest queue (never
+ * an idle CPU's one woken task, which that CPU is about to run).
  *
  * Real-time tasks (SCHED_FIFO, SCHED_RR: sched_setscheduler, chrt) come first: the queue is
  * kept in prio order, real-time tasks by their prio ahead of the normal ones (all at prio

@@ -26,7 +26,13 @@ int sched_find_busiest(const struct cpu_load *load, int nr_cpus, int self)
 {
 	int busiest = -1;
 	for (int c = 0; c < nr_cpus; c++) {
-		if (c == self || !load[c].online || load[c].nr_queued == 0)
+		/*
+		 * Only a task that would otherwise wait: a CPU's one task to run is about to run
+		 * there (its idle task is being kicked), and taking it would only move it and race
+		 * with that CPU. Linux's load_balance pulls only from a queue of more than one.
+		 */
+		if (c == self || !load[c].online || load[c].nr_queued == 0 ||
+		    load[c].nr_running < 2)
 			continue;
 		if (busiest < 0 || load[c].nr_queued > load[busiest].nr_queued)
 			busiest = c;

@@ -17,7 +17,7 @@ struct cpu_load {
 
 /* An idle allowed CPU (prev first), else the least loaded allowed one; -1 if none allowed. */
 int sched_select_cpu(const struct cpu_load *load, int nr_cpus, uint64_t allowed, int prev);
-/* The other CPU with the most queued tasks, or -1 if no one has any. */
+/* The other CPU with the most queued tasks, of those with more than one to run; else -1. */
 int sched_find_busiest(const struct cpu_load *load, int nr_cpus, int self);
 
 #endif

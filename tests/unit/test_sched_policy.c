@@ -30,7 +30,7 @@ static void test_respects_affinity(void **state)
 	(void)state;
 	struct cpu_load l[4] = {{true, 0, 0}, {true, 0, 0}, {true, 5, 4}, {true, 0, 0}};
 	assert_int_equal(sched_select_cpu(l, 4, 1ULL << 2, 0), 2); /* only CPU 2, however busy */
-	assert_int_equal(sched_select_cpu(l, 4, 0, 0), -1);       /* nowhere allowed */
+	assert_int_equal(sched_select_cpu(l, 4, 0, 0), -1); /* nowhere allowed */
 	assert_int_equal(sched_select_cpu(l, 4, 1ULL << 7, 0), -1); /* not a CPU we have */
 }
 
@@ -49,6 +49,12 @@ static void test_busiest(void **state)
 	assert_int_equal(sched_find_busiest(l, 4, 2), 1); /* never itself */
 	struct cpu_load none[2] = {{true, 1, 0}, {true, 1, 0}};
 	assert_int_equal(sched_find_busiest(none, 2, 0), -1); /* running tasks cannot be stolen */
+	/* an idle CPU's one queued task is about to run there: not taken from it */
+	struct cpu_load woken[2] = {{true, 0, 0}, {true, 1, 1}};
+	assert_int_equal(sched_find_busiest(woken, 2, 0), -1);
+	/* one running and one waiting: the waiting one may go */
+	struct cpu_load waiting[2] = {{true, 0, 0}, {true, 2, 1}};
+	assert_int_equal(sched_find_busiest(waiting, 2, 0), 1);
 }
 
 int main(void)

@@ -274,7 +274,8 @@ static void maxrss(void)
 	}
 	wait4(pid, &status, 0, &ru);
 	printf("a child that touched 8 MiB: its ru_maxrss at least 6 MiB: %s\n",
-	       yes(WIFEXITED(status) && WEXITSTATUS(status) == 0 && ru.ru_maxrss >= CHILD_MAXRSS_KIB));
+	       yes(WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+		   ru.ru_maxrss >= CHILD_MAXRSS_KIB));
 	getrusage(RUSAGE_CHILDREN, &ru);
 	printf("RUSAGE_CHILDREN's ru_maxrss too: %s\n", yes(ru.ru_maxrss >= CHILD_MAXRSS_KIB));
 }

@@ -94,9 +94,10 @@ def check_page(path):
             for cmd, expected in steps:
                 out = lucid.run(cmd, timeout=60)
                 actual = out.rstrip("\n").split("\n") if out.strip("\n") else []
+                # What Lucid printed comes last: a failure's summary line keeps the end.
                 assert matches(expected, actual), (
-                    "%s:%d: `%s` printed\n%s\nbut the page shows\n%s" %
-                    (rel, lineno, cmd, "\n".join(actual), "\n".join(expected)))
+                    "%s:%d: for `%s` the page shows\n%s\nbut Lucid printed\n%s" %
+                    (rel, lineno, cmd, "\n".join(expected), "\n".join(actual)))
     finally:
         if lucid is not None:
             lucid.close()
