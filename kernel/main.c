@@ -173,6 +173,7 @@ void __no_stack_protector kmain(uint32_t magic, uint32_t info_pa)
 	/* The log's first line, at time 0 as Linux's "Linux version" line: the clock is not set. */
 	printk(KERN_INFO "Lucid %s booting, command line: %s\n", LUCID_VERSION, boot_info.cmdline);
 	tsc_init();                      // calibrate the clock: printk timestamps start now
+	native_pv_lock_init();           // ticket or test-and-set spin locks: hardware or guest
 	timekeeping_init();              // CLOCK_REALTIME from the CMOS clock: real dates
 	page_alloc_init(&boot_info);     // free RAM from the multiboot2 memory map
 	mmu_init();                      // real page tables: RO text, NX data, nothing at 0

@@ -41,6 +41,17 @@ static __always_inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint
 			     : "a"(leaf), "c"(sub));
 }
 
+#define CPUID_1_ECX_HYPERVISOR (1u << 31) /* CPUID leaf 1, ECX bit 31: running under a hypervisor */
+
+/* Is this CPU a virtual one (QEMU, KVM, ...)? Linux's X86_FEATURE_HYPERVISOR. */
+static inline bool cpu_has_hypervisor(void)
+{
+	uint32_t a, b, c, d;
+
+	cpuid(1, 0, &a, &b, &c, &d);
+	return c & CPUID_1_ECX_HYPERVISOR;
+}
+
 static __always_inline uint64_t read_cr2(void)
 {
 	uint64_t v;

@@ -6,6 +6,23 @@
  * be traced uses directly (that header says which code, and why).
  */
 #include "kernel/locking/spinlock.h"
+#include "kernel/printk.h"
+
+bool virt_spin_lock_enabled = true; /* until native_pv_lock_init(): QEMU is the usual case */
+
+/*
+ * The kind of lock for this machine (spinlock.h says why), as Linux's native_pv_lock_init():
+ * tickets on real hardware, test-and-set under a hypervisor. Switching while locks are held is
+ * safe, since both kinds read and write the same fields; done before the other CPUs start all
+ * the same, so that every CPU's lock is of one kind from the first.
+ */
+void native_pv_lock_init(void)
+{
+	WRITE_ONCE(virt_spin_lock_enabled, cpu_has_hypervisor());
+	printk(KERN_INFO "spinlock: %s\n",
+	       virt_spin_lock_enabled ? "test-and-set, under a hypervisor (virt_spin_lock)"
+				      : "ticket lock, on real hardware");
+}
 
 void _raw_spin_lock(spinlock_t *l)
 {

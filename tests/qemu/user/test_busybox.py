@@ -15,7 +15,7 @@ import tempfile
 import time
 
 
-from lucid import Lucid, PopenSpawn, iso_for, qemu_cmd
+from lucid import FORK_BOMB_MEM, Lucid, PopenSpawn, iso_for, qemu_cmd
 
 # Heavy, a fork bomb in each shell: run_tests.py starts no other heavy file beside it.
 HEAVY = True
@@ -258,26 +258,37 @@ KILL_SLEEPS = ("for c in /proc/[0-9]*/stat; do read -r p name x < $c 2>/dev/null
                "[[ $name == '(sleep)' ]] && kill -9 $p; done; echo killed")
 
 
-def test_fork_bomb_in_the_shells(lucid):
+def test_fork_bomb_in_the_shells():
     """A script that forks without end: the shell meets EAGAIN and says so as
     on the host (bash retries with its "fork: retry" lines, as many as its sleeps allow), gives
     up with the host's status; its children live on as orphans, as the host's, until killed, and
     Lucid answers afterwards."""
     # The host's runs (bash's takes 18 s of its retry sleeps) go beside Lucid's, in a thread: one
     # at a time, since both run as the same user and RLIMIT_NPROC counts that user's processes.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        on_host = {shell: pool.submit(fork_bomb_on_host, shell) for shell in ("sh", "bash")}
-        for shell in ("sh", "bash"):
-            fork_bomb_in_lucid(lucid, shell, *on_host[shell].result(timeout=240))
+    lucid = Lucid(mem=FORK_BOMB_MEM)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            on_host = {shell: pool.submit(fork_bomb_on_host, shell) for shell in ("sh", "bash")}
+            # Lucid's runs do not wait for the host's: each is compared once both have ended.
+            for shell in ("sh", "bash"):
+                out = fork_bomb_in_lucid(lucid, shell)
+                same_as_host(shell, out, *on_host[shell].result(timeout=240))
+    finally:
+        lucid.close()
 
 
-def fork_bomb_in_lucid(lucid, shell, want, want_status):
-    lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
-    out = lucid.run("%s -c '%s'; echo status $?" % (shell, FORK_BOMB), timeout=240)
+def same_as_host(shell, out, want, want_status):
+    """The bomb's lines (each kind once: how many retries is the sleeps' choice) and status."""
     lines, status = out.splitlines()[:-1], out.splitlines()[-1]
     assert sorted(set(lines)) == sorted(set(want.splitlines())), (shell, out, want)
     assert status == "status %d" % want_status, (shell, out, want_status)
     assert "Resource temporarily unavailable" in want, want
+
+
+def fork_bomb_in_lucid(lucid, shell):
+    """The bomb in Lucid, then its orphans counted and killed; what the shell printed."""
+    lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
+    out = lucid.run("%s -c '%s'; echo status $?" % (shell, FORK_BOMB), timeout=240)
     # Its sleeps live on as orphans, as on the host, until killed as the host's are.
     count = lucid.run(COUNT_SLEEPS, timeout=120)
     assert int(count) > 0, count
@@ -290,3 +301,4 @@ def fork_bomb_in_lucid(lucid, shell, want, want_status):
         time.sleep(1)
     left = lucid.run("busybox ps | grep -c '[s]leep 100'; echo ok", timeout=120)
     assert left == "0\nok\n", left
+    return out
