@@ -6,6 +6,7 @@
  * be traced uses directly (that header says which code, and why).
  */
 #include "kernel/locking/spinlock.h"
+#include "kernel/cmdline.h"
 #include "kernel/printk.h"
 
 bool virt_spin_lock_enabled = true; /* until native_pv_lock_init(): QEMU is the usual case */
@@ -18,9 +19,13 @@ bool virt_spin_lock_enabled = true; /* until native_pv_lock_init(): QEMU is the 
  */
 void native_pv_lock_init(void)
 {
-	WRITE_ONCE(virt_spin_lock_enabled, cpu_has_hypervisor());
+	/* nopvspin: tickets in a guest too, as Linux's boot option (and the tests' way to them) */
+	bool nopvspin = cmdline_has("nopvspin");
+
+	WRITE_ONCE(virt_spin_lock_enabled, cpu_has_hypervisor() && !nopvspin);
 	printk(KERN_INFO "spinlock: %s\n",
 	       virt_spin_lock_enabled ? "test-and-set, under a hypervisor (virt_spin_lock)"
+	       : nopvspin	      ? "ticket lock, forced by \"nopvspin\""
 				      : "ticket lock, on real hardware");
 }
 
