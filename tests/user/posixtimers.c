@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,8 +372,14 @@ static void periodic(void)
 	       "getoverrun the same: %s\n",
 	       yes(si.si_code == SI_TIMER), yes(si.si_overrun > 0),
 	       yes((1L + si.si_overrun) * 10 * MSEC <= elapsed), yes(overrun == si.si_overrun));
+	/*
+	 * Nothing more pending, unless the next period has come meanwhile: the one signal counted
+	 * every expiry up to its delivery, and a loaded host may stop this CPU past the next one.
+	 */
 	sigpending(&pending);
-	printf("nothing more pending: %s\n", yes(!sigismember(&pending, SIG_A)));
+	bool next_period = now_ns(CLOCK_MONOTONIC) - start >= (2L + si.si_overrun) * 10 * MSEC;
+	printf("nothing more pending, but the next period's: %s\n",
+	       yes(!sigismember(&pending, SIG_A) || next_period));
 	si = wait_sig(SIG_A);
 	printf("and it goes on: %s\n", yes(si.si_code == SI_TIMER && si.si_value.sival_int == 3));
 	k_settime(id, 0, 0, 0, &old);
