@@ -305,12 +305,6 @@ def run_qemu_jobs(directory, only, results, jobs, batches):
             json.dump(times, f, indent=0, sort_keys=True)
 
 
-def lucid_boot_log():
-    """The environment variable through which every boot reports its time (tests/qemu/lucid.py)."""
-    import lucid as lucid_mod
-    return lucid_mod.BOOT_LOG
-
-
 def default_signals():
     """Start every test, and every host program a test compares Lucid with, with SIGINT and
     SIGQUIT as a terminal's shell gives them. A runner started in the background of a script
@@ -348,10 +342,12 @@ def main():
         run_fuzz(a.fuzz, a.fuzz_seconds, results, a.fuzz_merge)
     # The UBSAN kernel is found through LUCID_BUILD (tests/qemu/lucid.py).
     ubsan_env = {"LUCID_BUILD": os.path.abspath(a.ubsan_build)} if a.ubsan_build else {}
-    boots = None
-    if a.qemu and lucid_boot_log() not in os.environ:
-        boots = tempfile.NamedTemporaryFile("r", prefix="lucid-boots-")
-        os.environ[lucid_boot_log()] = boots.name  # the test processes inherit it
+    boots = None  # every boot's seconds to its prompt, from tests/qemu/lucid.py
+    if a.qemu:
+        from lucid import BOOT_LOG
+        if BOOT_LOG not in os.environ:
+            boots = tempfile.NamedTemporaryFile("r", prefix="lucid-boots-")
+            os.environ[BOOT_LOG] = boots.name  # the test processes inherit it
     if a.qemu and a.jobs > 1:
         batches = [("", None, {})]
         if a.ubsan_build:

@@ -103,34 +103,6 @@ static __always_inline bool spin_is_held_by_this_cpu(spinlock_t *l)
 #endif
 }
 
-/* Take locks test-and-set (above): true at boot, false on real hardware. */
-extern bool virt_spin_lock_enabled;
-void native_pv_lock_init(void);
-
-static __always_inline bool arch_spin_trylock(spinlock_t *l);
-
-/* Under a hypervisor: wait until the lock looks free, then try to take it; true once taken. */
-static __always_inline bool virt_spin_lock(spinlock_t *l)
-{
-	if (!READ_ONCE(virt_spin_lock_enabled))
-		return false;
-	while (!arch_spin_trylock(l))
-		while (__atomic_load_n(&l->owner, __ATOMIC_RELAXED) !=
-		       __atomic_load_n(&l->next, __ATOMIC_RELAXED))
-			cpu_relax();
-	return true;
-}
-
-static __always_inline void arch_spin_lock(spinlock_t *l)
-{
-	if (virt_spin_lock(l))
-		return; /* trylock noted the owner CPU */
-	uint16_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me)
-		cpu_relax();
-	spin_acquired(l);
-}
-
 static __always_inline bool arch_spin_trylock(spinlock_t *l)
 {
 	uint16_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
@@ -153,6 +125,34 @@ static __always_inline bool spin_is_locked(spinlock_t *l)
 {
 	return __atomic_load_n(&l->owner, __ATOMIC_RELAXED) !=
 	       __atomic_load_n(&l->next, __ATOMIC_RELAXED);
+}
+
+/*
+ * Take locks test-and-set (above): true at boot, false on real hardware. A flag and not a static
+ * key: every inlined lock would be a site, and patching code takes spin locks itself.
+ */
+extern bool virt_spin_lock_enabled;
+void native_pv_lock_init(void);
+
+/* Under a hypervisor: wait until the lock looks free, then try to take it; true once taken. */
+static __always_inline bool virt_spin_lock(spinlock_t *l)
+{
+	if (!READ_ONCE(virt_spin_lock_enabled))
+		return false;
+	while (!arch_spin_trylock(l))
+		while (spin_is_locked(l))
+			cpu_relax();
+	return true;
+}
+
+static __always_inline void arch_spin_lock(spinlock_t *l)
+{
+	if (virt_spin_lock(l))
+		return; /* trylock noted the owner CPU */
+	uint16_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me)
+		cpu_relax();
+	spin_acquired(l);
 }
 
 /*

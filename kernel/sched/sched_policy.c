@@ -30,9 +30,9 @@ int sched_find_busiest(const struct cpu_load *load, int nr_cpus, int self)
 		 * Only a task that would otherwise wait: a CPU's one task to run is about to run
 		 * there (its idle task is being kicked), and taking it would only move it and race
 		 * with that CPU. Linux's load_balance pulls only from a queue of more than one.
+		 * (Two to run means one at least queued: only one runs.)
 		 */
-		if (c == self || !load[c].online || load[c].nr_queued == 0 ||
-		    load[c].nr_running < 2)
+		if (c == self || !load[c].online || load[c].nr_running < 2)
 			continue;
 		if (busiest < 0 || load[c].nr_queued > load[busiest].nr_queued)
 			busiest = c;
