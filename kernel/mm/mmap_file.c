@@ -206,11 +206,13 @@ static long map_shared(struct mm_struct *mm, unsigned long addr, unsigned long l
 
 	if (!fp)
 		return err;
+	/* Before mmap_lock: the VFS lock is a mutex, and mmap_lock a spin lock (no sleeping). */
+	const struct inode *inode = vfs_fd_inode(fd);
 	unsigned long irq = spin_lock_irqsave(&mm->mmap_lock);
 	long ret = do_mmap(mm, addr, len, prot, flags, fp, off, VMA_SHARED);
 
 	if (ret >= 0) {
-		name_area(mm, (unsigned long)ret, name, vfs_fd_inode(fd));
+		name_area(mm, (unsigned long)ret, name, inode);
 		if (!(caps & MMAP_FILE_WRITE)) /* read-only for good: mprotect says EACCES */
 			find_vma(mm, (unsigned long)ret)->vm_flags &= ~(VM_MAYWRITE | VM_SHARED);
 	}
