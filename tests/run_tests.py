@@ -195,9 +195,17 @@ def run_qemu(directory, only, results, files=None, label=""):
                     fn(shared)
                 else:
                     fn()
+                bugs = lucid_mod.take_kernel_bugs(shared)
+                if bugs:
+                    raise lucid_mod.LucidError("the kernel reported a bug (lucid.KERNEL_BUG):\n"
+                                               + "\n".join(bugs))
                 results.append((full, True, ""))
                 print("PASS %s (%.1fs)" % (full, time.monotonic() - t0), flush=True)
             except Exception as e:  # noqa: BLE001 - any failure of a test is reported
+                bugs = lucid_mod.take_kernel_bugs(shared)  # this test's, not the next one's
+                if bugs:
+                    e = lucid_mod.LucidError("%s\nand the kernel reported a bug:\n%s" %
+                                             (e, "\n".join(bugs)))
                 results.append((full, False, str(e)))
                 print("FAIL %s (%.1fs): %s" % (full, time.monotonic() - t0,
                                               head_and_tail(
@@ -209,6 +217,12 @@ def run_qemu(directory, only, results, files=None, label=""):
                     shared = None
         if shared is not None:
             shared.close()
+        bugs = lucid_mod.take_kernel_bugs()  # printed after the file's last test looked
+        if bugs:
+            why = "the kernel reported a bug after the last test:\n" + "\n".join(bugs)
+            results.append((label + path[:-3], False, why))
+            print("FAIL %s (0.0s): %s" % (label + path[:-3], head_and_tail(why, FAIL_TEXT)),
+                  flush=True)
 
 
 FAIL_TEXT = 3000  # characters of a failure's text printed: its start (the values) and its end

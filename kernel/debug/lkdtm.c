@@ -234,6 +234,23 @@ struct crashtype {
 	const char *needs;
 };
 
+/*
+ * lkdtm's ATOMIC_SLEEP: something that may sleep, called with preemption off. Linux's sleeps
+ * (msleep); this one takes a mutex nobody holds, so it never sleeps and schedule() never sees
+ * it: might_sleep() in mutex_lock reports it all the same ("BUG: sleeping function called
+ * from invalid context"), as it reports a mutex taken under a spin lock on the runs where
+ * that mutex happens to be free.
+ */
+static noinline void lkdtm_ATOMIC_SLEEP(void)
+{
+	static DEFINE_MUTEX(free_mutex);
+
+	preempt_disable();
+	mutex_lock(&free_mutex);
+	mutex_unlock(&free_mutex);
+	preempt_enable();
+}
+
 /* clang-format off */
 #define CRASHTYPE(name, needs) {#name, lkdtm_##name, needs}
 /* clang-format on */
@@ -246,6 +263,7 @@ static const struct crashtype crashtypes[] = {
 	CRASHTYPE(CORRUPT_STACK, NEEDS_STACKPROTECTOR),
 	CRASHTYPE(SOFTLOCKUP, NULL),
 	CRASHTYPE(HARDLOCKUP, NULL),
+	CRASHTYPE(ATOMIC_SLEEP, NULL),
 	CRASHTYPE(OVERFLOW_SIGNED, NEEDS_UBSAN),
 	CRASHTYPE(WRITE_KERN, NULL),
 	CRASHTYPE(EXEC_DATA, NULL),

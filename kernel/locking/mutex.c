@@ -27,6 +27,11 @@ bool mutex_trylock(struct mutex *m)
 
 void mutex_lock(struct mutex *m)
 {
+	/*
+	 * Checked before the fast path: a mutex taken under a spin lock sleeps only when someone
+	 * else holds it, once in thousands of calls, and schedule() would catch only that one.
+	 */
+	might_sleep();
 	if (mutex_trylock(m))
 		return;
 	/* Sleeping while holding it already would wait for ourselves forever. */

@@ -35,6 +35,7 @@
 #include "kernel/sched/sched_policy.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/syscall.h"
+#include "arch/x86_64/traps.h" /* dump_stack */
 #include "lib/string.h"
 #include "lib/printf.h"
 #include "trace/events/sched.h"
@@ -311,6 +312,33 @@ static void __schedule(bool preempt)
 	__switch_to(prev, next);
 	/* Back in prev, on whichever CPU now runs it; the task we came from finishes here. */
 	finish_task_switch(this_cpu()->last_prev);
+}
+
+/*
+ * The report of might_sleep() (kernel/sched/wait.h) called where sleeping is not allowed, in
+ * Linux's words (__might_resched), at most once a second as Linux's, and the caller goes on:
+ * it did not sleep this time. The idle task is left out: kmain runs as swapper with interrupts
+ * off until it idles, and takes its mutexes before any other task exists to hold them. notrace:
+ * a check, not the kernel's work, kept out of function traces.
+ */
+notrace void __might_sleep(const char *file, int line)
+{
+	static uint64_t last_report_ns;
+	int count = preempt_count();
+	bool irqs_off = irqs_disabled();
+
+	if (likely(!count && !irqs_off) || current == this_cpu()->idle || oops_in_progress)
+		return;
+	uint64_t now = ktime_get_ns(), last = READ_ONCE(last_report_ns);
+	if (last && now - last < NSEC_PER_SEC)
+		return;
+	WRITE_ONCE(last_report_ns, now);
+	printk(KERN_ERR "BUG: sleeping function called from invalid context at %s:%d\n", file,
+	       line);
+	printk(KERN_ERR "in_atomic(): %d, irqs_disabled(): %d, non_block: 0, pid: %d, name: %s\n",
+	       count != 0, irqs_off, current->pid, current->comm);
+	printk(KERN_ERR "preempt_count: %x, expected: 0\n", count);
+	dump_stack();
 }
 
 void schedule(void)

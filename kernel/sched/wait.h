@@ -47,6 +47,18 @@ void remove_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w);
 /* Wakes the first sleeper only: for a waiter that will wake the next (a mutex's unlock). */
 void wake_up_one(wait_queue_head_t *wq);
 void schedule(void);
+/*
+ * might_sleep(): said on entry by whatever may sleep (a mutex, a wait), and checked on every
+ * call, not only on the one that does sleep: a caller with preemption or interrupts off is
+ * reported as Linux's CONFIG_DEBUG_ATOMIC_SLEEP does, "BUG: sleeping function called from
+ * invalid context" (kernel/sched/sched.c, __might_sleep).
+ */
+#ifdef LUCID_HOST
+#define might_sleep() ((void)0)
+#else
+void __might_sleep(const char *file, int line);
+#define might_sleep() __might_sleep(__FILE__, __LINE__)
+#endif
 /* Sleeps until ms milliseconds have passed or the task is woken (returns ms left, or 0). */
 long schedule_timeout(long ms);
 bool signal_pending_current(void);
@@ -54,6 +66,7 @@ bool signal_pending_current(void);
 #define wait_event(wq, cond)                                                                       \
 	do {                                                                                       \
 		struct wait_queue_entry __w = {0};                                                 \
+		might_sleep();                                                                     \
 		for (;;) {                                                                         \
 			prepare_to_wait((wq), &__w, 2 /* TASK_UNINTERRUPTIBLE */);                 \
 			if (cond)                                                                  \
@@ -68,6 +81,7 @@ bool signal_pending_current(void);
 	({                                                                                         \
 		struct wait_queue_entry __w = {0};                                                 \
 		int __ret = 0;                                                                     \
+		might_sleep();                                                                     \
 		for (;;) {                                                                         \
 			prepare_to_wait((wq), &__w, 1 /* TASK_INTERRUPTIBLE */);                   \
 			if (cond)                                                                  \

@@ -1,5 +1,5 @@
 """The sanitizers and invariant checks in the kernel: lkdtm's OVERFLOW_SIGNED, CORRUPT_STACK,
-LOCKDEP and PREEMPT_LEAK give their reports.
+LOCKDEP, PREEMPT_LEAK and ATOMIC_SLEEP give their reports.
 
 The stack protector is in every build; UBSAN only in `make UBSAN=1` builds, which make test runs
 these tests against too (LUCID_BUILD=build-ubsan). Which kernel this is comes from the flags its
@@ -95,3 +95,29 @@ def test_crash_preempt_leak():
     assert "Kernel panic - not syncing: preempt_count leaked by write: 0x00000001, " \
         "was 0x00000000" in out, out
     assert "scheduling while atomic" not in out, out
+
+
+def test_crash_atomic_sleep():
+    """A mutex taken with preemption off (lkdtm's ATOMIC_SLEEP) is reported by might_sleep() on
+    this call, though the mutex is free and nothing sleeps: schedule()'s own check would see it
+    only on a call that finds the mutex held (kernel/sched/sched.c, __might_sleep). The kernel
+    goes on, and a second report within the second is not printed (Linux's rate limit)."""
+    k = Lucid(allow_sleep_bugs=True)
+    try:
+        pid = k.run("echo $$").strip()  # the shell: echo is its builtin, the write its own
+        out = k.run("echo ATOMIC_SLEEP > %s; echo ATOMIC_SLEEP > %s" % (DIRECT, DIRECT),
+                    timeout=60)
+        assert k.status() == 0, out
+        reports = re.findall(r"BUG: sleeping function called from invalid context at "
+                             r"kernel/locking/mutex\.c:\d+", out)
+        assert len(reports) == 1, out
+        assert "in_atomic(): 1, irqs_disabled(): 0, non_block: 0, pid: %s, name: bash" % pid \
+            in out, out
+        assert "preempt_count: 1, expected: 0" in out, out
+        trace = out[out.index("Call Trace:"):]
+        assert re.search(r" mutex_lock\+0x", trace) and \
+            re.search(r" lkdtm_ATOMIC_SLEEP\+0x", trace), trace
+        assert "scheduling while atomic" not in out, out
+        assert k.run("echo still alive") == "still alive\n"
+    finally:
+        k.close()

@@ -18,7 +18,7 @@ DIRECT = "/sys/kernel/debug/provoke-crash/DIRECT"
 D = "/sys/kernel/debug"
 # lkdtm's names where lkdtm has the crash (drivers/misc/lkdtm), then Lucid's own four.
 CRASH_TYPES = ["PANIC", "BUG", "WARNING", "EXHAUST_STACK", "CORRUPT_STACK", "SOFTLOCKUP",
-               "HARDLOCKUP",
+               "HARDLOCKUP", "ATOMIC_SLEEP",
                "OVERFLOW_SIGNED", "WRITE_KERN", "EXEC_DATA", "ACCESS_NULL", "DIVIDE_ERROR",
                "WRITE_KERN_DIRECT", "LOCKDEP", "PREEMPT_LEAK"]
 PRINTK = re.compile(r"^\[ *\d+\.\d{6}\] .*\n", re.M)
