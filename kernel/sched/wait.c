@@ -142,6 +142,7 @@ int wait_for_completion_killable(struct completion *c)
 	struct wait_queue_entry w = {0};
 	int ret = 0;
 
+	might_sleep();
 	for (;;) {
 		prepare_to_wait(&c->wait, &w, TASK_INTERRUPTIBLE);
 		if (try_wait_for_completion(c))
