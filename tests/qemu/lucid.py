@@ -192,10 +192,12 @@ FORK_BOMB_MEM = 128
 class Lucid:
     """One booted kernel. `run(cmd)` types a command line and returns what it printed."""
 
+    allow_sleep_bugs = False  # KERNEL_BUG reports are this test's purpose
+    bugs_seen = 0  # the log's length already looked at for KERNEL_BUG
+
     def __init__(self, smp=None, mem=None, cmdline="", timeout=60, extra=(), icount=False,
                  build=None, share=None, allow_sleep_bugs=False):
         self.allow_sleep_bugs = allow_sleep_bugs
-        self.bugs_seen = 0  # the log's length already looked at for KERNEL_BUG
         self.iso = iso_for(cmdline, build)
         extra = list(extra) + (["-icount", "shift=0"] if icount else [])
         self.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
@@ -215,6 +217,19 @@ class Lucid:
         if log:  # one line, appended: the runner's processes share the file (run_tests.py)
             with open(log, "a") as f:
                 f.write("%.2f\n" % self.boot_seconds)
+
+    @classmethod
+    def without_prompt(cls, cmdline):
+        """A kernel booted with cmdline whose console is not the kernel shell's (init=/bin/sh:
+        busybox's prompt), or may show prompts __init__ does not wait for: nothing is waited
+        for. expect(), wait_exit() and close() work on it as on any."""
+        k = cls.__new__(cls)
+        k.iso = iso_for(cmdline)
+        k.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
+        k.p = PopenSpawn(qemu_cmd(k.iso), encoding="utf-8", codec_errors="replace", timeout=120)
+        k.p.logfile_read = k.log
+        k.p.delaybeforesend = None
+        return k
 
     def expect_prompt(self, timeout=30):
         i = self.p.expect([PROMPT, OOPS_MARK, pexpect.EOF, pexpect.TIMEOUT], timeout=timeout)

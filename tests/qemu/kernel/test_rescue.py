@@ -3,10 +3,9 @@ broken. It runs with the boot option `rescue`, when init cannot be executed, and
 each builtin works, bad input gets a clear error, and `exec PATH` runs a program as init.
 """
 import re
-import tempfile
 
 
-from lucid import Lucid, PopenSpawn, iso_for, qemu_cmd
+from lucid import Lucid
 
 BOOT = {"cmdline": "rescue"}
 RESCUE_PROMPT = r"\[rescue\]# "
@@ -124,17 +123,6 @@ def test_line_editing(lucid):
     assert out.endswith("kept\n") and "dropped" not in out, out
 
 
-def boot_no_prompt(cmdline):
-    """A kernel whose console may show prompts Lucid() does not wait for (busybox sh's)."""
-    k = Lucid.__new__(Lucid)
-    k.iso = iso_for(cmdline)
-    k.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
-    k.p = PopenSpawn(qemu_cmd(k.iso), encoding="utf-8", codec_errors="replace", timeout=120)
-    k.p.logfile_read = k.log
-    k.p.delaybeforesend = None
-    return k
-
-
 def test_missing_init_falls_back_to_the_console():
     """init=/nonexistent: Linux's "Failed to execute" line (Linux would then panic); here the
     rescue console starts instead, as pid 1."""
@@ -162,7 +150,7 @@ def test_init_dying_starts_the_console_and_exec_runs_init():
     the rescue console, still pid 1, a kernel thread again. `exec /bin/sh` from it runs a
     program as init (pid 1, in /, with init's environment), whose death brings the console
     back; `exec /sbin/init` boots on to bash, as a normal boot would."""
-    k = boot_no_prompt("init=/bin/sh")
+    k = Lucid.without_prompt("init=/bin/sh")
     try:
         k.expect("# ", 120)  # sh's prompt ("Run /bin/sh as init process" is in the log only)
         k.p.send("echo pid $$\r")

@@ -15,7 +15,7 @@ import tempfile
 import time
 
 
-from lucid import FORK_BOMB_MEM, Lucid, PopenSpawn, iso_for, qemu_cmd
+from lucid import FORK_BOMB_MEM, Lucid
 
 # Heavy, a fork bomb in each shell: run_tests.py starts no other heavy file beside it.
 HEAVY = True
@@ -145,17 +145,6 @@ def test_insns(lucid):
     assert lucid.status() == 1
 
 
-def boot_no_prompt(cmdline):
-    """A kernel booted with cmdline whose console is not the kernel shell's: no prompt to wait
-    for. Lucid's expect(), wait_exit() and close() work on it as on any."""
-    k = Lucid.__new__(Lucid)
-    k.iso = iso_for(cmdline)
-    k.log = tempfile.NamedTemporaryFile("w+", prefix="lucid-", suffix=".log", delete=False)
-    k.p = PopenSpawn(qemu_cmd(k.iso), encoding="utf-8", codec_errors="replace", timeout=120)
-    k.p.logfile_read = k.log
-    return k
-
-
 SHELL_UP_TRIES = 12  # lines typed, one every SHELL_UP_WAIT seconds, until the shell answers one
 SHELL_UP_WAIT = 10
 
@@ -164,7 +153,7 @@ def test_init_is_a_shell():
     """init=/bin/sh or /bin/bash: the shell is the console's program, in / with Linux's init
     environment; its end is init's death, "Attempted to kill init!" as Linux says it."""
     for shell, exe in (("/bin/sh", "/bin/busybox"), ("/bin/bash", "/bin/bash")):
-        k = boot_no_prompt("init=" + shell)
+        k = Lucid.without_prompt("init=" + shell)
         try:
             k.expect("# ", 120)  # its prompt; the kernel's "Run ... as init process" is in the log
             k.p.send("echo $0 is $(readlink /proc/$$/exe) in $(pwd) HOME=$HOME\r")
@@ -181,7 +170,7 @@ def test_init_is_a_shell():
 def test_init_missing_falls_back_to_rescue():
     """An init that cannot be run: Linux's "Failed to execute" line, then (where Linux would
     panic) the rescue console (tests/qemu/kernel/test_rescue.py tests it)."""
-    k = boot_no_prompt("init=/bin/nosuch")
+    k = Lucid.without_prompt("init=/bin/nosuch")
     try:
         k.expect(r"Failed to execute /bin/nosuch \(error -2\)\r\n", 120)
         k.expect(r"\[rescue\]# ", 60)

@@ -22,6 +22,8 @@ import time
 
 import pexpect
 
+from lucid import Lucid
+
 
 BUSYBOX = "/bin/busybox"
 BASH = "/bin/bash-static"
@@ -248,10 +250,9 @@ def test_init_shell_has_job_control():
     ^Z (SIGTSTP) is discarded and the job runs on, while SIGSTOP still stops it. Signals it does
     not handle do not reach init, as Linux's; its exit says "Attempted to kill init!" as Linux's
     panic does (then the rescue console starts)."""
-    from test_busybox import boot_no_prompt
     prompt = PROMPT
     for shell in ("/bin/sh", "/bin/bash"):
-        k = boot_no_prompt("init=" + shell)
+        k = Lucid.without_prompt("init=" + shell)
         try:
             k.expect("# ", 120)  # its prompt; the kernel's "Run ... as init process" is in the log
             k.p.send("PS1='$ '; echo pid $$ flags $- pgrp $(cut -d' ' -f5 /proc/$$/stat)\r")

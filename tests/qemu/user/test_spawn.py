@@ -12,8 +12,7 @@ import re
 import subprocess
 import tempfile
 
-from lucid import default_signals, user_source
-from test_busybox import boot_no_prompt
+from lucid import Lucid, default_signals, user_source
 from test_syscalls import same_as_linux
 
 BUSYBOX = "/bin/busybox"
@@ -118,7 +117,7 @@ def test_background_of_a_subshell_runs_on(lucid):
 
 def test_init_program_reaps_adopted_orphans():
     """With init=/bin/sh the orphans' parent is that shell (pid 1): its wait collects them."""
-    k = boot_no_prompt("init=/bin/sh")
+    k = Lucid.without_prompt("init=/bin/sh")
     try:
         k.expect("# ", 120)  # its prompt; the kernel's "Run ... as init process" is in the log
         # read is the orphan's own: /proc/self is the subshell that lost its parent.
