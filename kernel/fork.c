@@ -62,6 +62,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <stddef.h> /* offsetof */
 #include "trace/events/sched.h"
 #include "trace/fgraph.h"
 
@@ -84,8 +85,12 @@
 	 CLONE_SYSVSEM | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
 	 CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_CLEAR_SIGHAND)
 #define WNOHANG 0x00000001
-#define WUNTRACED 0x00000002
+#define WUNTRACED 0x00000002 /* wait4's name for WSTOPPED */
+#define WSTOPPED WUNTRACED
+#define WEXITED 0x00000004
 #define WCONTINUED 0x00000008
+#define WNOWAIT 0x01000000
+#define __WNOTHREAD 0x20000000
 #define __WALL 0x40000000
 #define __WCLONE 0x80000000
 /*
@@ -385,25 +390,41 @@ long sys_clone3(struct clone_args __user *uargs, size_t size)
 			    (int __user *)args.parent_tid, (int __user *)args.child_tid, args.tls);
 }
 
-/* Does child t match wait4's pid argument (> 0: that pid, 0: p's group, < -1: a group)? */
-static bool child_matches(struct task *p, struct task *t, int upid)
+/*
+ * What a wait asks for (Linux's struct wait_opts): which children (all, one pid, or a process
+ * group) and which news (options: WEXITED an exit, WSTOPPED a stop, WCONTINUED a continue,
+ * WNOHANG not to sleep, WNOWAIT to leave the news for the next wait). wait4 and waitid both
+ * come here (do_wait), each saying it in its own words.
+ */
+enum wait_type { WAIT_ALL, WAIT_PID, WAIT_PGID };
+
+struct wait_opts {
+	enum wait_type type;
+	int id; /* the pid or the process group */
+	int options;
+};
+
+static bool child_matches(struct task *p, struct task *t, const struct wait_opts *wo)
 {
 	if (t->parent != p || t->reaped || t->group_leader != t)
 		return false;
-	if (upid > 0)
-		return t->pid == upid;
-	if (upid == 0)
-		return t->pgrp == p->pgrp;
-	if (upid < -1)
-		return t->pgrp == -upid;
-	return true;
+	switch (wo->type) {
+	case WAIT_PID:
+		return t->pid == wo->id;
+	case WAIT_PGID:
+		return t->pgrp == wo->id;
+	default:
+		return true;
+	}
 }
 
 /*
- * A child of p that upid selects with something to report: a zombie first, else one stopped
- * or continued that options ask about (*report set). *any: whether upid selects a child at all.
+ * A child of p that wo selects with something to report: a zombie first (if wo asks for
+ * exits; *status its wait status, read under the lock), else one stopped or continued that
+ * wo asks about (*report set). *any: whether wo selects a child at all.
  */
-static struct task *find_child(struct task *p, int upid, int options, bool *any, bool *report)
+static struct task *find_child(struct task *p, const struct wait_opts *wo, bool *any,
+			       bool *report, int *status)
 {
 	struct task *t, *found = NULL;
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
@@ -412,18 +433,27 @@ static struct task *find_child(struct task *p, int upid, int options, bool *any,
 	*report = false;
 	list_for_each_entry(t, &task_list, tasks)
 	{
-		if (!child_matches(p, t, upid))
+		if (!child_matches(p, t, wo))
 			continue;
-		*any = true;
 		/* A leader that is dead but has threads left is not a zombie yet. */
 		if (__atomic_load_n(&t->zombie, __ATOMIC_SEQ_CST) ||
 		    (READ_ONCE(t->state) == TASK_DEAD &&
 		     !__atomic_load_n(&t->nr_threads, __ATOMIC_SEQ_CST))) {
+			/*
+			 * An exit not asked about: no child to wait for (ECHILD if it is the only
+			 * one, as Linux's wait_consider_task); it stays for a wait that asks.
+			 */
+			if (!(wo->options & WEXITED) && !t->autoreap)
+				continue;
+			*any = true;
 			found = t;
 			*report = false;
+			*status = t->wait_status;
 			break;
 		}
-		if (!found && child_report_pending(t, options & WUNTRACED, options & WCONTINUED)) {
+		*any = true; /* alive: it may stop, continue or exit */
+		if (!found && child_report_pending(t, wo->options & WSTOPPED,
+						   wo->options & WCONTINUED)) {
 			found = t;
 			*report = true;
 		}
@@ -466,56 +496,166 @@ static void reap_ignored_children(struct task *p)
 	}
 }
 
-long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
+/*
+ * Waits for news of a child wo selects (Linux's do_wait): its pid, with *status its wait
+ * status and *ru its and its children's times; 0 under WNOHANG when no child has news;
+ * -ECHILD when wo selects no child; -ERESTARTSYS when a signal came first.
+ */
+static long do_wait(const struct wait_opts *wo, int *status, struct rusage *ru)
 {
 	/* Any thread waits for any child of its process. */
 	struct task *p = current->group_leader, *c;
-	bool any, report;
-	int status, pid;
-	struct rusage kru; /* the child's times and its children's (kernel/sched/cputime.c) */
-
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
-		return -EINVAL;
+	bool any, report, nowait = wo->options & WNOWAIT;
 	/* Linux's pid_nr(wo_pid): the pid or group asked for, 0 for any child. */
-	int wo_pid = upid > 0 ? upid : upid == 0 ? p->pgrp : upid < -1 ? -upid : 0;
+	int wo_pid = wo->type == WAIT_ALL ? 0 : wo->id;
 
 	trace_sched_process_wait(current, wo_pid);
 	for (;;) {
-		c = find_child(p, upid, options, &any, &report);
+		c = find_child(p, wo, &any, &report, status);
 		if (c && !report && c->autoreap) {
-			reap(c, &status); /* its parent ignores SIGCHLD: nothing to report */
+			reap(c, status); /* its parent ignores SIGCHLD: nothing to report */
 			continue;
 		}
 		if (c && report) {
 			/* Taken under the signal lock: a SIGCONT may have come meanwhile. */
-			if (!child_report_take(c, options & WUNTRACED, options & WCONTINUED,
-					       &status))
+			if (!child_report_take(c, wo->options & WSTOPPED, wo->options & WCONTINUED,
+					       !nowait, status))
 				continue;
-			child_rusage(c, &kru);
-			pid = c->pid;
-			break;
+			child_rusage(c, ru);
+			return c->pid;
 		}
 		if (c) {
-			child_rusage(c, &kru);
+			child_rusage(c, ru);
+			if (nowait)
+				return c->pid; /* still a zombie: the next wait finds it again */
 			account_child_times(p, c); /* before reap frees it */
-			pid = reap(c, &status);
-			break;
+			return reap(c, status);
 		}
 		if (!any)
 			return -ECHILD;
-		if (options & WNOHANG)
+		if (wo->options & WNOHANG)
 			return 0; /* children, none with news */
 		if (wait_event_interruptible(&p->wait_chldexit, ({
 			    bool a, r;
-			    find_child(p, upid, options, &a, &r) || !a;
+			    int s;
+			    find_child(p, wo, &a, &r, &s) || !a;
 		    })))
 			return -ERESTARTSYS; /* a handler with SA_RESTART waits on */
 	}
+}
+
+long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
+{
+	struct task *p = current->group_leader;
+	/* upid: > 0 that pid, 0 the caller's process group, < -1 the group -upid, -1 any. */
+	struct wait_opts wo = {
+		.type = upid > 0 ? WAIT_PID : upid == -1 ? WAIT_ALL : WAIT_PGID,
+		.id = upid > 0 ? upid : upid == 0 ? p->pgrp : -upid,
+		.options = options | WEXITED, /* as Linux's kernel_wait4: an exit is always news */
+	};
+	struct rusage kru; /* the child's times and its children's (kernel/sched/cputime.c) */
+	int status;
+
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
+		return -EINVAL;
+	long pid = do_wait(&wo, &status, &kru);
+	if (pid <= 0)
+		return pid;
 	if (stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
 	if (ru && copy_to_user(ru, &kru, sizeof(kru)))
 		return -EFAULT;
 	return pid;
+}
+
+/*
+ * waitid(2): the same wait, the child named by idtype (P_ALL, P_PID, P_PGID with 0 the
+ * caller's group, P_PIDFD a pidfd), the news asked for explicitly (WEXITED and the others),
+ * and the answer in a siginfo, as the SIGCHLD would carry it: 0 returned, not the pid. Linux's
+ * order of checks; and as Linux's, the six siginfo fields are written whatever happened, zero
+ * when nothing was found (WNOHANG) or on an error, so a caller may test si_pid. A nonblocking
+ * pidfd (PIDFD_NONBLOCK) waits as WNOHANG does, but says EAGAIN rather than 0.
+ */
+#define P_ALL 0
+#define P_PID 1
+#define P_PGID 2
+#define P_PIDFD 3
+
+/* Which children waitid's idtype and id name (Linux's kernel_waitid, its switch). */
+static int waitid_select(int which, int upid, struct wait_opts *wo, unsigned int *f_flags)
+{
+	switch (which) {
+	case P_ALL:
+		wo->type = WAIT_ALL;
+		return 0;
+	case P_PID:
+		if (upid <= 0)
+			return -EINVAL;
+		wo->type = WAIT_PID;
+		wo->id = upid;
+		return 0;
+	case P_PGID:
+		if (upid < 0)
+			return -EINVAL;
+		wo->type = WAIT_PGID;
+		wo->id = upid ? upid : current->group_leader->pgrp; /* 0: ours, since Linux 5.4 */
+		return 0;
+	case P_PIDFD:
+		if (upid < 0)
+			return -EINVAL;
+		wo->type = WAIT_PID;
+		wo->id = pidfd_get_pid(upid, f_flags);
+		return wo->id < 0 ? wo->id : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The part of a siginfo waitid writes: the rest of the caller's is left as it was. */
+struct waitid_info {
+	int signo, errnum, code;
+	int pad; /* not written */
+	int pid, uid, status;
+};
+
+long sys_waitid(int which, int upid, void __user *infop, int options, void __user *ru)
+{
+	struct wait_opts wo = {.options = options};
+	struct waitid_info info = {0};
+	struct rusage kru;
+	unsigned int f_flags = 0;
+	int status;
+	long ret;
+
+	if (options & ~(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD |
+			__WCLONE | __WALL))
+		ret = -EINVAL;
+	else if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+		ret = -EINVAL; /* no news asked for */
+	else
+		ret = waitid_select(which, upid, &wo, &f_flags);
+	if (!ret) {
+		if (f_flags & O_NONBLOCK)
+			wo.options |= WNOHANG;
+		ret = do_wait(&wo, &status, &kru);
+		if (!ret && !(options & WNOHANG) && (f_flags & O_NONBLOCK))
+			ret = -EAGAIN;
+	}
+	if (ret > 0) {
+		info.signo = SIGCHLD;
+		info.pid = (int)ret;
+		info.code = wait_status_code(status, &info.status);
+		ret = 0;
+		if (ru && copy_to_user(ru, &kru, sizeof(kru)))
+			return -EFAULT;
+	}
+	if (!infop)
+		return ret;
+	if (copy_to_user(infop, &info, offsetof(struct waitid_info, pad)) ||
+	    copy_to_user((char __user *)infop + offsetof(struct waitid_info, pid), &info.pid,
+			 sizeof(info) - offsetof(struct waitid_info, pid)))
+		return -EFAULT;
+	return ret;
 }
 
 /*
@@ -565,9 +705,10 @@ void forget_original_parent(struct task *p)
 			__kill_orphaned_pgrp(t, p); /* p was, perhaps, its group's link */
 	}
 	spin_unlock_irqrestore(&task_list_lock, flags);
+	const struct wait_opts exits = {.type = WAIT_ALL, .options = WEXITED};
 	for (;;) {
 		bool report;
-		struct task *z = find_child(p, -1, 0, &any, &report);
+		struct task *z = find_child(p, &exits, &any, &report, &status);
 
 		if (z)
 			reap(z, &status);
@@ -576,7 +717,8 @@ void forget_original_parent(struct task *p)
 		else
 			wait_event(&p->wait_chldexit, ({
 				bool a, r;
-				find_child(p, -1, 0, &a, &r) || !a;
+				int s;
+				find_child(p, &exits, &a, &r, &s) || !a;
 			}));
 	}
 }

@@ -906,7 +906,6 @@ void do_notify_parent_cldstop(struct task *t, int why, int sig)
 /* do_notify_parent, task_list_lock held: a zombie's new parent's too (forget_original_parent). */
 void __do_notify_parent(struct task *t, int status)
 {
-	int sig = status & WSTOPPED_CODE;
 	struct ksiginfo info = {.signo = SIGCHLD, .pid = t->pid};
 	struct task *p = t->parent;
 
@@ -923,8 +922,7 @@ void __do_notify_parent(struct task *t, int status)
 	 * No core is ever written: a "core" signal's death is reported as a kill, as with
 	 * ulimit -c 0.
 	 */
-	info.code = sig ? CLD_KILLED : CLD_EXITED;
-	info.status = sig ? sig : (status >> 8) & 0xff;
+	info.code = wait_status_code(status, &info.status);
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	struct k_sigaction ka = parent_sigchld(p);
 	spin_unlock_irqrestore(&sig_lock, flags);
@@ -953,16 +951,16 @@ bool child_report_pending(struct task *c, bool stopped, bool continued)
 	return (stopped && READ_ONCE(c->stop_report)) || (continued && READ_ONCE(c->cont_report));
 }
 
-bool child_report_take(struct task *c, bool stopped, bool continued, int *status)
+bool child_report_take(struct task *c, bool stopped, bool continued, bool take, int *status)
 {
 	unsigned long flags = spin_lock_irqsave(&sig_lock);
 	bool taken = true;
 
 	if (stopped && c->stop_report) {
-		c->stop_report = false;
+		c->stop_report = !take;
 		*status = (c->stop_sig << 8) | WSTOPPED_CODE;
 	} else if (continued && c->cont_report) {
-		c->cont_report = false;
+		c->cont_report = !take;
 		*status = WCONTINUED_STATUS;
 	} else {
 		taken = false;

@@ -283,8 +283,32 @@ void force_sigsegv(int sig);
 void do_notify_parent_cldstop(struct task *t, int why, int sig);
 /* wait4: has child c a stop (WUNTRACED) or continue (WCONTINUED) not yet reported? */
 bool child_report_pending(struct task *c, bool stopped, bool continued);
-/* The same, taken: *status is wait4's word for it ((sig << 8) | 0x7f, or 0xffff). */
-bool child_report_take(struct task *c, bool stopped, bool continued, int *status);
+/*
+ * The same, taken (or, take false, left for the next wait: waitid's WNOWAIT): *status is
+ * wait4's word for it ((sig << 8) | 0x7f, or 0xffff).
+ */
+bool child_report_take(struct task *c, bool stopped, bool continued, bool take, int *status);
+/*
+ * A wait status as a SIGCHLD's siginfo says it (and waitid's): the si_code returned,
+ * *si_status the exit code or the signal. Linux's wait_task_zombie and do_notify_parent.
+ */
+static inline int wait_status_code(int status, int *si_status)
+{
+	if (status == 0xffff) { /* continued */
+		*si_status = SIGCONT;
+		return CLD_CONTINUED;
+	}
+	if ((status & 0xff) == 0x7f) { /* stopped, by the signal above */
+		*si_status = (status >> 8) & 0xff;
+		return CLD_STOPPED;
+	}
+	if (!(status & 0x7f)) { /* exited, with the code above */
+		*si_status = (status >> 8) & 0xff;
+		return CLD_EXITED;
+	}
+	*si_status = status & 0x7f; /* killed, 0x80 if it dumped a core (never here) */
+	return status & 0x80 ? CLD_DUMPED : CLD_KILLED;
+}
 /*
  * At exit, its files closed: t becomes a zombie wait4 can collect (t->zombie), and its parent
  * gets SIGCHLD, CLD_EXITED or CLD_KILLED; t->autoreap if the parent will never wait for it.

@@ -54,6 +54,8 @@ SYSCALL_DEFINE3(execve, const char __user *, filename, const char __user *const 
 SYSCALL_DEFINE1(exit, int, error_code)
 SYSCALL_DEFINE4(wait4, pid_t, upid, int __user *, stat_addr, int, options,
 		struct rusage __user *, ru)
+SYSCALL_DEFINE5(waitid, int, which, pid_t, upid, struct siginfo __user *, infop, int, options,
+		struct rusage __user *, ru)
 SYSCALL_DEFINE1(newuname, struct new_utsname __user *, name)
 SYSCALL_DEFINE3(fcntl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
 SYSCALL_DEFINE2(getcwd, char __user *, buf, unsigned long, size)

@@ -280,6 +280,7 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 struct clone_args;
 long sys_clone3(struct clone_args __user *uargs, size_t size);
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
+long sys_waitid(int which, int upid, void __user *infop, int options, void __user *ru);
 void forget_original_parent(struct task *p);
 void mm_release(struct task *t);      /* t execed or exits: its vfork parent goes on */
 struct mm_struct;

@@ -11,7 +11,9 @@
  * pidfd_send_signal sends a signal to the process, as kill(2) would to its pid (no reuse of pids
  * in between can redirect it: Lucid's pids only grow).
  *
- * Not there yet: pidfd_getfd, waitid(P_PIDFD), and PIDFD_NONBLOCK's only use (waitid).
+ * waitid(P_PIDFD) waits for the process as a child (pidfd_get_pid; it must be one), and a
+ * pidfd opened PIDFD_NONBLOCK makes that wait say EAGAIN rather than sleep. Not there yet:
+ * pidfd_getfd.
  * Reading or writing a pidfd is EINVAL, as on Linux.
  */
 #include "kernel/fs/anon_inodes.h"
@@ -129,6 +131,21 @@ long sys_pidfd_open(int pid, unsigned int flags)
 	fd = do_pidfd_open(pid, flags);
 	vfs_unlock();
 	return fd;
+}
+
+int pidfd_get_pid(int fd, unsigned int *flags)
+{
+	struct file *file;
+	int pid = -EBADF;
+
+	vfs_lock();
+	file = fget(fd);
+	if (file && file->f_op == &pidfd_fops) {
+		pid = (int)(long)file->private_data;
+		*flags = file->f_flags;
+	}
+	vfs_unlock();
+	return pid;
 }
 
 /*

@@ -224,6 +224,8 @@ extern struct list_head task_list;
 extern spinlock_t task_list_lock;
 /* kernel/fs/pidfd.c: wakes whoever polls a pidfd, as a task exits. */
 void do_notify_pidfd(void);
+/* The pid pidfd fd names, *flags its file's (O_NONBLOCK), for waitid's P_PIDFD; else -EBADF. */
+int pidfd_get_pid(int fd, unsigned int *flags);
 
 /*
  * Linux's pagefault_disable(): between the two, a fault on a user address taken by the kernel

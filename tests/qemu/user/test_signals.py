@@ -58,6 +58,13 @@ def test_sigchld_stop_continue_wait4_fork_exec(lucid):
     same_as_linux(lucid, "sigchld")
 
 
+def test_waitid(lucid):
+    # waitid(2) as Linux's: P_ALL, P_PID, P_PGID (0: ours), P_PIDFD and PIDFD_NONBLOCK's EAGAIN;
+    # WEXITED, WSTOPPED, WCONTINUED, WNOHANG and WNOWAIT; the six siginfo fields it writes (and
+    # the bytes it leaves), the rusage, the errors (tests/user/waitid.c).
+    same_as_linux(lucid, "waitid")
+
+
 def test_interrupted_calls_sigpipe_and_bad_frames(lucid):
     # EINTR or restart with SA_RESTART, nanosleep's time left and its restart after a stop,
     # SIGPIPE/EPIPE, a handler returning into garbage and a frame on a bad stack.
