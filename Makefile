@@ -285,7 +285,8 @@ DYN_CFLAGS := -O2 -Wall -Wextra -Werror
 DYN := $(B)/dyn
 DYN_RPATH := /opt/dyn/lib
 DYN_PROGS := hello hello-nopie usedyn nointerp badinterp needmissing needshort needcut \
-	spawn2-glibc threads-glibc pthreads-glibc posixtimers-glibc vdso-glibc vdso-glibc-dyn
+	spawn2-glibc threads-glibc pthreads-glibc posixtimers-glibc vdso-glibc vdso-glibc-dyn \
+	pshared-glibc
 DYN_PROGS += sigqueueinfo-glibc
 # libdynshort is cut inside the ELF header (ld.so says "file too short"); libdyncut after its
 # first page, so its data segment is past the end, and ld.so's first touch of it is SIGBUS.

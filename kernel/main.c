@@ -12,6 +12,7 @@
 #include "kernel/panic.h"
 #include "arch/x86_64/multiboot2.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/mmu_gather.h"
 #include "kernel/kallsyms.h"
 #include "kernel/kprobes.h"
 #include "kernel/debug/test_kprobes.h"
@@ -149,6 +150,7 @@ static int kernel_init(void *arg)
 	v9fs_init(); // the 9p file system; the host's shared folder at /mnt/host, if QEMU has one
 	if (cmdline_has("static_keys_selftest"))
 		static_keys_selftest(); // its threads on the other CPUs are joined: a task's work
+	tlb_debug_init(); /* debug_vm: mmu_gather checks no CPU can reach a page it frees */
 	fault_inject_start(); /* fail_kmalloc= and fail_page_alloc= test what runs from here on */
 	if (!cmdline_has("rescue"))
 		try_init();

@@ -82,6 +82,20 @@ static inline notrace bool list_empty(const struct list_head *head)
 	return READ_ONCE(head->next) == head;
 }
 
+/* Moves every entry of list to the front of head, and leaves list empty. */
+static inline void list_splice_init(struct list_head *list, struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	struct list_head *first = list->next, *last = list->prev;
+
+	first->prev = head;
+	last->next = head->next;
+	head->next->prev = last;
+	head->next = first;
+	INIT_LIST_HEAD(list);
+}
+
 /* Moves entry from its list to the end of head. */
 static inline notrace void list_move_tail(struct list_head *entry, struct list_head *head)
 {

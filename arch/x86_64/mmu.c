@@ -23,6 +23,7 @@
 #include "arch/x86_64/mmu.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/mm/page_alloc.h"
+#include "kernel/mm/mmu_gather.h"
 #include "arch/x86_64/page_64.h"
 #include "kernel/mm/kstack.h"
 #include "kernel/module/module.h"
@@ -521,13 +522,14 @@ static inline uintptr_t entry_end(uintptr_t va, uintptr_t end, int level)
 
 /*
  * Unmaps every present page of [start, end) below table t (of this level), dropping each
- * page's reference, and frees the tables that this leaves empty. flush: the tables are loaded
- * on this CPU, whose TLB must forget each page before it may be freed and reused (a process
- * runs on one CPU at a time and has no threads, so no other CPU holds its translations: see
- * kernel/mm/mmap.c). invlpg also empties the paging-structure caches, so a table freed after
- * it is no longer walked.
+ * page's reference, and unhooks the tables that this leaves empty. flush: the tables are
+ * loaded on this CPU, whose TLB forgets each page now (invlpg also empties the
+ * paging-structure caches). Another CPU running a thread of the process may still reach them:
+ * the pages and tables are not freed here but gathered in tlb, and freed once every CPU has
+ * flushed (kernel/mm/mmu_gather.c).
  */
-static void zap_range(uint64_t *t, int level, uintptr_t start, uintptr_t end, bool flush)
+static void zap_range(struct mmu_gather *tlb, uint64_t *t, int level, uintptr_t start,
+		      uintptr_t end, bool flush)
 {
 	for (uintptr_t va = start, next; va < end; va = next) {
 		uint64_t *e = &t[pt_index(va, level)];
@@ -538,32 +540,33 @@ static void zap_range(uint64_t *t, int level, uintptr_t start, uintptr_t end, bo
 		void *below = __va(*e & PTE_ADDR_MASK);
 
 		if (level > 0) {
-			zap_range(below, level - 1, va, next, flush);
+			zap_range(tlb, below, level - 1, va, next, flush);
 			if (*table_count(below))
 				continue; /* other pages still in it */
 			*e = 0;
-			free_pages(below, 1);
+			tlb_remove_table(tlb, below);
 		} else {
 			*e = 0;
 			if (flush)
 				invlpg(va);
-			put_page(below); /* freed if no other process shares it */
+			tlb_remove_page(tlb, below); /* freed later if no other process shares it */
 		}
 		(*table_count(t))--;
 	}
 }
 
-void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end)
+void mmu_user_unmap_range(struct mmu_gather *tlb, uint64_t *pgd, uintptr_t start, uintptr_t end)
 {
-	zap_range(pgd, 3, start, end, read_cr3() == __pa(pgd));
+	zap_range(tlb, pgd, 3, start, end, read_cr3() == __pa(pgd));
 }
 
 /*
  * Copy-on-write, the fault's side: the present page at va becomes writable in place (this table
  * holds its last reference), or is replaced by new_page, a copy, mapped writable; the old
- * page's reference goes. Either way this CPU forgets the read-only translation.
+ * page's reference goes (through tlb: another CPU may still read it). Either way this CPU
+ * forgets the read-only translation.
  */
-void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page)
+void mmu_user_make_writable(struct mmu_gather *tlb, uint64_t *pgd, uintptr_t va, void *new_page)
 {
 	uint64_t *pte = user_pte(pgd, va);
 	uint64_t e = *pte;
@@ -574,7 +577,7 @@ void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page)
 		*pte = e | PTE_WRITE;
 	invlpg(va);
 	if (new_page)
-		put_page(__va(e & PTE_ADDR_MASK));
+		tlb_remove_page(tlb, __va(e & PTE_ADDR_MASK));
 }
 
 /*
@@ -669,17 +672,6 @@ int mmu_user_copy_range(uint64_t *dst, uint64_t *src, uintptr_t start, uintptr_t
 void mmu_flush_user(void)
 {
 	write_cr3(read_cr3());
-}
-
-static void flush_user_if_loaded(void *cr3)
-{
-	if (read_cr3() == (uintptr_t)cr3)
-		mmu_flush_user();
-}
-
-void flush_tlb_user(uint64_t *pgd)
-{
-	on_each_cpu(flush_user_if_loaded, (void *)__pa(pgd));
 }
 
 /* Never probed: text_poke's int3 handler calls it (kernel/kprobes.h). */

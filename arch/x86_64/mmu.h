@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct mmu_gather;
+
 #define PAGE_SIZE 4096UL
 #define PAGE_SHIFT 12
 #define KERNEL_VMA 0xffffffff80000000UL
@@ -62,8 +64,9 @@ void mmu_pgd_free(uint64_t *pgd);
 int mmu_user_map(uint64_t *pgd, uintptr_t va, uintptr_t pa, int flags);
 void *mmu_user_page(uint64_t *pgd, uintptr_t va, int *flags);
 uintptr_t mmu_user_next_mapped(uint64_t *pgd, uintptr_t va, uintptr_t end);
-void mmu_user_unmap_range(uint64_t *pgd, uintptr_t start, uintptr_t end);
-void mmu_user_make_writable(uint64_t *pgd, uintptr_t va, void *new_page);
+/* The pages and emptied tables go to tlb, freed after the flush (kernel/mm/mmu_gather.h). */
+void mmu_user_unmap_range(struct mmu_gather *tlb, uint64_t *pgd, uintptr_t start, uintptr_t end);
+void mmu_user_make_writable(struct mmu_gather *tlb, uint64_t *pgd, uintptr_t va, void *new_page);
 /* The present page at va becomes new_page, permissions kept; the caller drops the old one's
  * reference (mmu.c says when). */
 void mmu_user_replace_page(uint64_t *pgd, uintptr_t va, void *new_page);
@@ -72,13 +75,6 @@ int mmu_user_protect(uint64_t *pgd, uintptr_t va, int flags);
 /* fork: [start, end) of src shared copy-on-write into dst (src loses write access). */
 int mmu_user_copy_range(uint64_t *dst, uint64_t *src, uintptr_t start, uintptr_t end);
 void mmu_flush_user(void);
-/*
- * Every CPU forgets its user translations of the address space pgd, if it is loaded there (a
- * thread of the same process runs there): after its pages lost a mapping or a right. This one
- * too: the caller cleared each entry (invlpg) on the CPU it ran on then, and may have moved
- * since onto one where a sibling thread left translations of its own.
- */
-void flush_tlb_user(uint64_t *pgd);
 
 extern char _text[], _etext[], _erodata[], _end[];
 

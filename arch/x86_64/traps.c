@@ -32,6 +32,7 @@
 #include "lib/compiler.h"
 #include "arch/x86_64/uaccess.h"
 #include "kernel/mm/mm.h"
+#include "kernel/sched/preempt.h"
 #include "kernel/syscalls.h"
 #include "arch/x86_64/syscall.h" /* exit_to_user_mode */
 #include "trace/events/exceptions.h"
@@ -362,6 +363,20 @@ static notrace bool do_page_fault(struct pt_regs *regs)
 					regs->error_code & PF_ERR_INSTR);
 	if (!fault)
 		return true;
+	/*
+	 * A copy-on-write took the old page from under the process's other threads: every CPU
+	 * forgets it before it may be freed (kernel/mm/mmu_gather.c). The IPI wants interrupts
+	 * on, as they were where the fault hit, and no spinlock held (a CPU spinning for it
+	 * would never take the IPI); else the page waits for the next finish, or the mm's end.
+	 */
+	if (fault == VM_FAULT_TLB_FINISH) {
+		if ((regs->rflags & RFLAGS_IF) && !preempt_count()) {
+			local_irq_enable();
+			tlb_finish_mmu(t->mm);
+			local_irq_disable();
+		}
+		return true;
+	}
 	if (fault == VM_FAULT_OOM) {
 		pagefault_out_of_memory();
 		if (user_mode(regs)) {

@@ -14,10 +14,18 @@
  * off (a fault under a spinlock could not sleep); if the page is not there, the lock is dropped,
  * the page faulted in, and the whole step tried again, as Linux's get_futex_value_locked.
  *
- * A futex is named by its key: the address space and the user address. Linux keys a futex of
- * a shared mapping by its page (inode or page offset) so that two processes meet; Lucid has no
- * MAP_SHARED memory that two processes map except a file's, so the key is (mm, address) for
- * the _PRIVATE forms and the others alike, and two processes never meet on a futex here.
+ * A futex is named by its key, Linux's get_futex_key. A private futex (FUTEX_PRIVATE_FLAG:
+ * the threads of one process) is (address space, user address). A shared one (the flag off:
+ * pthread_mutexattr_setpshared's PTHREAD_PROCESS_SHARED, sem_init(pshared=1)) on a MAP_SHARED
+ * area (anonymous, /dev/zero, memfd or a ramfs file) is (page, offset in the page): the same
+ * word at other addresses in other processes, forked or unrelated, has the same key, so they
+ * meet. Linux names a file's page by (inode, file page); Lucid's shared areas map the object's
+ * pages themselves, which stay while any mapping or the file holds them, so the page is as
+ * good a name and needs no walk to the inode. The key holds a reference on that page from
+ * get_futex_key to put_futex_key, the whole sleep for a waiter: the page cannot be freed and
+ * reused for another word meanwhile (a waiter would wait for a wake nobody could send it, or a
+ * waker wake a stranger). A shared futex on a private area is (address space, address) still:
+ * nobody else can see that word, as Linux's key for private anonymous memory.
  *
  * Waiters hang on FUTEX_HASH_SIZE buckets, each a lock and a list. A waiter is a struct futex_q
  * on its own kernel stack; its waker takes it off the list and marks it woken under the
@@ -31,6 +39,8 @@
 #include "kernel/time/time.h"
 #include "kernel/sched/wait.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/page_alloc.h"
+#include "arch/x86_64/mmu.h"
 #include "arch/x86_64/uaccess.h"
 #include "lib/errno.h"
 #include "lib/list.h"
@@ -56,8 +66,9 @@
 #define FUTEX_HASH_SIZE (1 << FUTEX_HASH_BITS)
 
 struct futex_key {
-	struct mm_struct *mm;
-	unsigned long addr;
+	void *ptr; /* the mm (private), or the page's direct-map address (shared) */
+	unsigned long addr; /* the user address (private), or the word's offset in the page */
+	bool page_ref; /* ptr is a page this key holds a reference on (put_futex_key drops it) */
 };
 
 struct futex_hash_bucket {
@@ -78,7 +89,7 @@ static struct futex_hash_bucket futex_queues[FUTEX_HASH_SIZE];
 
 static struct futex_hash_bucket *hash_futex(const struct futex_key *key)
 {
-	uint64_t h = (uint64_t)(uintptr_t)key->mm ^ (key->addr >> 2) * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (uint64_t)(uintptr_t)key->ptr ^ (key->addr >> 2) * 0x9e3779b97f4a7c15ULL;
 
 	return &futex_queues[(h >> (64 - FUTEX_HASH_BITS)) % FUTEX_HASH_SIZE];
 }
@@ -110,21 +121,60 @@ static struct futex_hash_bucket *futex_q_lock(struct futex_q *q, unsigned long *
 	}
 }
 
-/* The key of uaddr in current's memory: -EINVAL for a misaligned word, as Linux's get_futex_key. */
-static int get_futex_key(const uint32_t __user *uaddr, struct futex_key *key)
+/*
+ * The key of uaddr in current's memory (above): -EINVAL for a misaligned word, as Linux's
+ * get_futex_key, -EFAULT for one that is not mapped in a shared area. A shared area's page is
+ * faulted in first, as Linux's get_user_pages_fast does: the key is the page, so it must be
+ * there. Put with put_futex_key.
+ */
+static int get_futex_key(const uint32_t __user *uaddr, bool fshared, struct futex_key *key)
 {
-	if ((uintptr_t)uaddr % sizeof(uint32_t))
+	unsigned long addr = (unsigned long)uaddr;
+	struct mm_struct *mm = current->mm;
+
+	if (addr % sizeof(uint32_t))
 		return -EINVAL;
 	if (!access_ok(uaddr, sizeof(uint32_t)))
 		return -EFAULT;
-	key->mm = current->mm;
-	key->addr = (unsigned long)uaddr;
+	key->ptr = mm;
+	key->addr = addr;
+	key->page_ref = false;
+	while (fshared) {
+		unsigned long flags = spin_lock_irqsave(&mm->mmap_lock);
+		struct vm_area_struct *vma = find_vma(mm, addr);
+		void *page = NULL;
+
+		if (!vma || addr < vma->vm_start || vma->kind != VMA_SHARED) {
+			spin_unlock_irqrestore(&mm->mmap_lock, flags);
+			return 0; /* private memory: (mm, address), as a private futex */
+		}
+		page = mmu_user_page(mm->pgd, ALIGN_DOWN(addr, PAGE_SIZE), NULL);
+		if (page)
+			get_page(page); /* under mmap_lock: no munmap can drop it meanwhile */
+		spin_unlock_irqrestore(&mm->mmap_lock, flags);
+		if (page) {
+			key->ptr = page;
+			key->addr = addr % PAGE_SIZE;
+			key->page_ref = true;
+			return 0;
+		}
+		uint32_t v;
+		if (copy_from_user(&v, uaddr, sizeof(v))) /* faults the page in */
+			return -EFAULT;
+	}
 	return 0;
+}
+
+static void put_futex_key(struct futex_key *key)
+{
+	if (key->page_ref)
+		put_page(key->ptr);
+	key->page_ref = false;
 }
 
 static bool match_futex(const struct futex_key *a, const struct futex_key *b)
 {
-	return a->mm == b->mm && a->addr == b->addr;
+	return a->ptr == b->ptr && a->addr == b->addr;
 }
 
 /* The word, read under a bucket lock: no fault may be serviced (it could sleep). */
@@ -154,8 +204,8 @@ static void futex_wake_q(struct futex_q *q)
  * CLOCK_REALTIME. restart: what a signal makes of the call (an absolute timeout or none can be
  * redone from the start; a relative one cannot, and ends with -EINTR).
  */
-static long futex_wait(uint32_t __user *uaddr, uint32_t val, uint64_t end_ns, bool realtime,
-		       uint32_t bitset, bool restart)
+static long futex_wait(uint32_t __user *uaddr, bool fshared, uint32_t val, uint64_t end_ns,
+		       bool realtime, uint32_t bitset, bool restart)
 {
 	struct futex_q q = {.task = current, .bitset = bitset};
 	struct futex_hash_bucket *hb;
@@ -165,7 +215,7 @@ static long futex_wait(uint32_t __user *uaddr, uint32_t val, uint64_t end_ns, bo
 
 	if (!bitset)
 		return -EINVAL;
-	err = get_futex_key(uaddr, &q.key);
+	err = get_futex_key(uaddr, fshared, &q.key);
 	if (err)
 		return err;
 	hb = hash_futex(&q.key);
@@ -174,11 +224,14 @@ static long futex_wait(uint32_t __user *uaddr, uint32_t val, uint64_t end_ns, bo
 		if (!get_futex_value_locked(&cur, uaddr))
 			break;
 		hb_unlock(hb, flags);
-		if (copy_from_user(&cur, uaddr, sizeof(cur))) /* faults the page in */
+		if (copy_from_user(&cur, uaddr, sizeof(cur))) { /* faults the page in */
+			put_futex_key(&q.key);
 			return -EFAULT;
+		}
 	}
 	if (cur != val) {
 		hb_unlock(hb, flags);
+		put_futex_key(&q.key);
 		return -EAGAIN; /* it changed: the waker has been, or the lock is free */
 	}
 	q.hb = hb;
@@ -209,6 +262,7 @@ static long futex_wait(uint32_t __user *uaddr, uint32_t val, uint64_t end_ns, bo
 	if (!woken)
 		list_del(&q.list);
 	hb_unlock(hb, flags);
+	put_futex_key(&q.key); /* a requeue may have changed it: off every list now, it is ours */
 	if (woken)
 		return 0;
 	if (timed_out)
@@ -217,7 +271,7 @@ static long futex_wait(uint32_t __user *uaddr, uint32_t val, uint64_t end_ns, bo
 }
 
 /* FUTEX_WAKE and FUTEX_WAKE_BITSET: up to nr waiters on the word whose bitset meets ours. */
-static long futex_wake(uint32_t __user *uaddr, int nr, uint32_t bitset)
+static long futex_wake(uint32_t __user *uaddr, bool fshared, int nr, uint32_t bitset)
 {
 	struct futex_key key;
 	struct futex_hash_bucket *hb;
@@ -227,7 +281,7 @@ static long futex_wake(uint32_t __user *uaddr, int nr, uint32_t bitset)
 
 	if (!bitset)
 		return -EINVAL;
-	err = get_futex_key(uaddr, &key);
+	err = get_futex_key(uaddr, fshared, &key);
 	if (err)
 		return err;
 	hb = hash_futex(&key);
@@ -242,12 +296,14 @@ static long futex_wake(uint32_t __user *uaddr, int nr, uint32_t bitset)
 		}
 	}
 	hb_unlock(hb, flags);
+	put_futex_key(&key);
 	return woken;
 }
 
+/* Shared, as Linux's mm_release and handle_futex_death wake: the word may be in shared memory. */
 int futex_wake_addr(uint32_t __user *uaddr, int nr)
 {
-	return (int)futex_wake(uaddr, nr, FUTEX_BITSET_MATCH_ANY);
+	return (int)futex_wake(uaddr, true, nr, FUTEX_BITSET_MATCH_ANY);
 }
 
 /* Two buckets locked in address order (one, if both keys hash there): no ABBA deadlock. */
@@ -282,8 +338,8 @@ static void double_unlock_hb(struct futex_hash_bucket *a, struct futex_hash_buck
  * so that no wake of uaddr slips between the caller's read and the move. Returns the woken
  * and, for CMP_REQUEUE, the requeued together, as Linux.
  */
-static long futex_requeue(uint32_t __user *uaddr, uint32_t __user *uaddr2, int nr_wake,
-			  int nr_requeue, const uint32_t *cmpval)
+static long futex_requeue(uint32_t __user *uaddr, uint32_t __user *uaddr2, bool fshared,
+			  int nr_wake, int nr_requeue, const uint32_t *cmpval)
 {
 	struct futex_key key1, key2;
 	struct futex_hash_bucket *hb1, *hb2;
@@ -294,13 +350,18 @@ static long futex_requeue(uint32_t __user *uaddr, uint32_t __user *uaddr2, int n
 
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
-	err = get_futex_key(uaddr, &key1);
-	if (!err)
-		err = get_futex_key(uaddr2, &key2);
+	err = get_futex_key(uaddr, fshared, &key1);
 	if (err)
 		return err;
-	if (cmpval && match_futex(&key1, &key2))
-		return -EINVAL; /* as Linux: requeueing onto itself would spin */
+	err = get_futex_key(uaddr2, fshared, &key2);
+	if (err) {
+		put_futex_key(&key1);
+		return err;
+	}
+	if (cmpval && match_futex(&key1, &key2)) {
+		err = -EINVAL; /* as Linux: requeueing onto itself would spin */
+		goto out;
+	}
 	hb1 = hash_futex(&key1);
 	hb2 = hash_futex(&key2);
 	for (;;) {
@@ -308,12 +369,15 @@ static long futex_requeue(uint32_t __user *uaddr, uint32_t __user *uaddr2, int n
 		if (!cmpval || !get_futex_value_locked(&cur, uaddr))
 			break;
 		double_unlock_hb(hb1, hb2, flags);
-		if (copy_from_user(&cur, uaddr, sizeof(cur)))
-			return -EFAULT;
+		if (copy_from_user(&cur, uaddr, sizeof(cur))) {
+			err = -EFAULT;
+			goto out;
+		}
 	}
 	if (cmpval && cur != *cmpval) {
 		double_unlock_hb(hb1, hb2, flags);
-		return -EAGAIN;
+		err = -EAGAIN;
+		goto out;
 	}
 	list_for_each_entry_safe(q, n, &hb1->chain, list)
 	{
@@ -328,12 +392,23 @@ static long futex_requeue(uint32_t __user *uaddr, uint32_t __user *uaddr2, int n
 			break;
 		list_del(&q->list);
 		list_add_tail(&q->list, &hb2->chain);
+		/*
+		 * The waiter's reference moves to the new page: one on key2's first, then the
+		 * old one dropped, which never frees it here (key1 holds one till we return).
+		 */
+		if (key2.page_ref)
+			get_page(key2.ptr);
+		put_futex_key(&q->key);
 		q->key = key2;
 		WRITE_ONCE(q->hb, hb2);
 		moved++;
 	}
 	double_unlock_hb(hb1, hb2, flags);
-	return cmpval ? woken + moved : woken;
+	err = cmpval ? woken + moved : woken;
+out:
+	put_futex_key(&key1);
+	put_futex_key(&key2);
+	return err;
 }
 
 struct futex_timespec { /* struct __kernel_timespec */
@@ -365,6 +440,7 @@ long sys_futex(uint32_t __user *uaddr, int op, uint32_t val, const void __user *
 	       uint32_t __user *uaddr2, uint32_t val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
+	bool fshared = !(op & FUTEX_PRIVATE_FLAG);
 	bool realtime = op & FUTEX_CLOCK_REALTIME;
 	uint64_t end = 0;
 	int err;
@@ -387,17 +463,18 @@ long sys_futex(uint32_t __user *uaddr, int op, uint32_t val, const void __user *
 				end = ns ? ns : 1; /* 0 would mean none: an end long past */
 			}
 		}
-		return futex_wait(uaddr, val, end, realtime,
+		return futex_wait(uaddr, fshared, val, end, realtime,
 				  cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3,
 				  !utime || cmd == FUTEX_WAIT_BITSET);
 	case FUTEX_WAKE:
-		return futex_wake(uaddr, (int)val, FUTEX_BITSET_MATCH_ANY);
+		return futex_wake(uaddr, fshared, (int)val, FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAKE_BITSET:
-		return futex_wake(uaddr, (int)val, val3);
+		return futex_wake(uaddr, fshared, (int)val, val3);
 	case FUTEX_REQUEUE:
-		return futex_requeue(uaddr, uaddr2, (int)val, (int)(uintptr_t)utime, NULL);
+		return futex_requeue(uaddr, uaddr2, fshared, (int)val, (int)(uintptr_t)utime, NULL);
 	case FUTEX_CMP_REQUEUE:
-		return futex_requeue(uaddr, uaddr2, (int)val, (int)(uintptr_t)utime, &val3);
+		return futex_requeue(uaddr, uaddr2, fshared, (int)val, (int)(uintptr_t)utime,
+				     &val3);
 	default:
 		/* FUTEX_WAKE_OP, the PI futexes: neither C library's pthreads need them */
 		return -ENOSYS;

@@ -139,7 +139,7 @@ static int do_shared_page(struct mm_struct *mm, struct vm_area_struct *vma, unsi
 static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
 {
 	if (page_count(old) == 1) {
-		mmu_user_make_writable(mm->pgd, va, NULL); /* the other side let it go */
+		mmu_user_make_writable(&mm->tlb, mm->pgd, va, NULL); /* the other side let it go */
 		return 0;
 	}
 	void *copy = alloc_pages(1);
@@ -147,8 +147,8 @@ static int do_wp_page(struct mm_struct *mm, unsigned long va, void *old)
 	if (!copy)
 		return VM_FAULT_OOM;
 	copy_page(copy, old);
-	mmu_user_make_writable(mm->pgd, va, copy);
-	return 0;
+	mmu_user_make_writable(&mm->tlb, mm->pgd, va, copy);
+	return mm->tlb.flush_pending ? VM_FAULT_TLB_FINISH : 0; /* other CPUs: flush them */
 }
 
 /*
@@ -183,7 +183,7 @@ static int __handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool writ
 		if (!page)
 			return do_shared_page(mm, vma, va);
 		if (write && !(flags & MMU_WRITE)) { /* write-protected by an mprotect since */
-			mmu_user_make_writable(mm->pgd, va, NULL);
+			mmu_user_make_writable(&mm->tlb, mm->pgd, va, NULL);
 			return 0;
 		}
 	}
@@ -223,7 +223,7 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool i
 	current->in_user_fault = true;
 	int ret = __handle_mm_fault(mm, addr, write, instr);
 	current->in_user_fault = was_in_user_fault;
-	if (!ret)
+	if (!(ret & ~VM_FAULT_TLB_FINISH))
 		current->min_flt++; /* getrusage's ru_minflt (Linux's mm_account_fault) */
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
@@ -282,14 +282,18 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
 	unsigned long va = ALIGN_DOWN(addr, PAGE_SIZE), flags;
 	bool was_in_user_fault = current->in_user_fault;
 	int mmu_flags = 0, err = 0;
+	bool finish = false;
 	char *page;
 
 	flags = spin_lock_irqsave(&mm->mmap_lock);
 	current->in_user_fault = true;
 	page = mmu_user_page(mm->pgd, va, &mmu_flags);
 	if (!page || (mmu_flags & MMU_NOACCESS) || (write && !(mmu_flags & MMU_WRITE))) {
-		if (__handle_mm_fault(mm, addr, write, false))
+		int ret = __handle_mm_fault(mm, addr, write, false);
+
+		if (ret & ~VM_FAULT_TLB_FINISH)
 			err = -EFAULT;
+		finish = ret == VM_FAULT_TLB_FINISH;
 		page = err ? NULL : mmu_user_page(mm->pgd, va, &mmu_flags);
 		if (!page || (mmu_flags & MMU_NOACCESS))
 			err = -EFAULT;
@@ -300,6 +304,8 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
 		memcpy(buf, page + (addr - va), len);
 	current->in_user_fault = was_in_user_fault;
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
+	if (finish)
+		tlb_finish_mmu(mm); /* a copy-on-write in a process whose threads may run now */
 	return err;
 }
 
@@ -309,7 +315,8 @@ int access_remote_page(struct mm_struct *mm, unsigned long addr, void *buf, size
  * running program's segments are left out: their file cannot change, ETXTBSY). The walk holds
  * task_list_lock, which keeps each mm alive (as /proc's readers rely on), and each mm's
  * mmap_lock while fn looks at its areas; fn answers whether it changed page tables, and each
- * such mm is held (mm_users) and flushed on every CPU once the locks are off, as munmap does.
+ * such mm is held (mm_users) and finished (tlb_finish_mmu: every CPU flushed, then the pages
+ * freed) once the locks are off, as munmap does.
  * Called under the VFS lock, by a change of the file (truncate, growth, a seal), which is rare
  * next to the walk's length. A fork copying a process's areas at that moment may give its child
  * the old ones, a gap Linux's i_mmap tree closes.
@@ -327,7 +334,7 @@ static void for_each_file_area(const struct inode *inode, file_area_fn fn, void 
 	{
 		nr_tasks++;
 	}
-	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush, munmap's old gap */
+	flush = kmalloc((size_t)nr_tasks * sizeof(*flush)); /* NULL: no flush now, the pages wait */
 	list_for_each_entry(t, &task_list, tasks)
 	{
 		struct mm_struct *mm = t->mm;
@@ -353,7 +360,7 @@ static void for_each_file_area(const struct inode *inode, file_area_fn fn, void 
 	}
 	spin_unlock_irqrestore(&task_list_lock, irq);
 	for (int i = 0; i < nr_flush; i++) {
-		flush_tlb_mm(flush[i]);
+		tlb_finish_mmu(flush[i]);
 		mmput(flush[i]);
 	}
 	kfree(flush);
@@ -375,7 +382,7 @@ static bool unmap_past(struct mm_struct *mm, struct vm_area_struct *vma, void *a
 		vma->vm_file_end = from;
 	if (mmu_user_next_mapped(mm->pgd, from, vma->vm_end) >= vma->vm_end)
 		return false;
-	mmu_user_unmap_range(mm->pgd, from, vma->vm_end);
+	mmu_user_unmap_range(&mm->tlb, mm->pgd, from, vma->vm_end);
 	return true;
 }
 

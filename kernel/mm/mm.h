@@ -13,6 +13,7 @@
 #include "arch/x86_64/page_64_types.h"
 #include "lib/list.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/mm/mmu_gather.h"
 
 struct inode;
 struct xol_area;
@@ -127,17 +128,17 @@ struct mm_struct {
 	struct list_head uprobes_dup; /* a fork's copy, until its task has it (uprobes.c) */
 	unsigned long vdso; /* where the vDSO's image is mapped (AT_SYSINFO_EHDR), 0: none */
 	unsigned int membarrier_state; /* MEMBARRIER_CMD_REGISTER_*s done (sched/membarrier.c) */
+	/* Pages unmapped, freed once no CPU's TLB reaches them (mmu_gather.c), under mmap_lock. */
+	struct mmu_gather tlb;
 };
 
 struct mm_struct *mm_alloc(void); /* one user: the caller's */
 /*
- * After a change that takes a page or a right away (munmap, mprotect, madvise, brk, fork's
- * copy-on-write), with mmap_lock dropped: other CPUs may hold the old translations if a thread
- * of the same process runs there, so they flush too (a TLB shootdown; one user: nobody else).
- * Until they have, another thread may still touch the old page for a moment: Linux flushes
- * before it frees the pages; Lucid frees them under the lock first, a gap left open.
+ * After a change that takes a page or a right away (munmap, mprotect, madvise, brk, mremap,
+ * fork's copy-on-write), with mmap_lock dropped, the caller calls tlb_finish_mmu(mm)
+ * (mmu_gather.h): other CPUs may hold the old translations if a thread of the same process
+ * runs there, so they flush too (a TLB shootdown), and only then are the pages freed.
  */
-void flush_tlb_mm(struct mm_struct *mm);
 /* One user more: a CLONE_VM child shares it. */
 static inline void mmget(struct mm_struct *mm)
 {
@@ -192,6 +193,12 @@ int vm_flags_to_mmu(unsigned long vm_flags);
 #define VM_FAULT_SIGSEGV 1 /* no area, or one that does not allow this access */
 #define VM_FAULT_OOM 2 /* no page to be had */
 #define VM_FAULT_SIGBUS 4 /* a page of a file mapping wholly past the file's end */
+/*
+ * Done, but a copy-on-write took the old page from under other CPUs that may run mm: the
+ * caller calls tlb_finish_mmu(mm) with interrupts on (kernel/mm/mmu_gather.c). Not an error;
+ * a code of its own so that the usual fault's path checks nothing more.
+ */
+#define VM_FAULT_TLB_FINISH 8
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write, bool instr);
 /* A page of mm that only this process maps, for uprobes' int3 (memory.c); mmap_lock held. */
 /* Copies len bytes (one page at most) at addr of another process's mm (memory.c). 0, -EFAULT. */

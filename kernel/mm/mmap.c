@@ -216,7 +216,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long end)
 		return -ENOMEM;
 	for (; vma && vma->vm_start < end; vma = next) {
 		next = next_vma(mm, vma);
-		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
+		mmu_user_unmap_range(&mm->tlb, mm->pgd, vma->vm_start, vma->vm_end);
 		vma_unlink(mm, vma);
 	}
 	return 0;
@@ -228,12 +228,6 @@ int vm_flags_to_mmu(unsigned long vm_flags)
 	if (!(vm_flags & VM_ACCESS_FLAGS))
 		return MMU_NOACCESS;
 	return (vm_flags & VM_WRITE ? MMU_WRITE : 0) | (vm_flags & VM_EXEC ? MMU_EXEC : 0);
-}
-
-void flush_tlb_mm(struct mm_struct *mm)
-{
-	if (__atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED) > 1)
-		flush_tlb_user(mm->pgd);
 }
 
 struct mm_struct *mm_alloc(void)
@@ -250,6 +244,7 @@ struct mm_struct *mm_alloc(void)
 	INIT_LIST_HEAD(&mm->mmap);
 	INIT_LIST_HEAD(&mm->uprobes_dup);
 	spin_lock_init(&mm->mmap_lock);
+	tlb_gather_mmu(&mm->tlb);
 	mm->mmap_base = MMAP_BASE;
 	mm->mm_users = 1;
 	return mm;
@@ -262,12 +257,14 @@ void mmput(struct mm_struct *mm)
 	if (!mm || __atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_ACQ_REL) > 0)
 		return; /* a CLONE_VM child or its parent still runs in it */
 	uprobe_clear_state(mm); /* its [uprobes] page's bookkeeping; the page goes with the area */
+	mm->tlb.fullmm = true; /* loaded nowhere: each page is freed at once */
 	/* Area by area: each page goes with its last reference, each table once it is empty. */
 	list_for_each_entry_safe(vma, next, &mm->mmap, vm_list)
 	{
-		mmu_user_unmap_range(mm->pgd, vma->vm_start, vma->vm_end);
+		mmu_user_unmap_range(&mm->tlb, mm->pgd, vma->vm_start, vma->vm_end);
 		vm_area_free(vma);
 	}
+	tlb_free_gathered(&mm->tlb); /* loaded nowhere: no TLB can reach them */
 	mmu_pgd_free(mm->pgd);
 	kfree(mm);
 }
@@ -294,6 +291,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	mm->mm_users = 1;
 	INIT_LIST_HEAD(&mm->mmap);
 	spin_lock_init(&mm->mmap_lock);
+	tlb_gather_mmu(&mm->tlb); /* not the parent's list, copied with the rest */
 	mm->map_count = 0;
 	mm->uprobes_xol = NULL; /* uprobe_dup_mmap gives the child its own */
 	mm->uprobes_kept = NULL;
@@ -329,12 +327,16 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		return NULL;
 	}
 	spin_unlock_irqrestore(&old->mmap_lock, flags);
-	flush_tlb_mm(old); /* the other threads' writable translations are stale too */
+	tlb_finish_mmu(old); /* the other threads' writable translations are stale too */
 	return mm;
 }
 
 void switch_mm(struct mm_struct *mm)
 {
+	if (static_branch_unlikely(&debug_vm_tlb)) {
+		tlb_switch_mm_debug(mm); /* the same, noting what this CPU loads for the check */
+		return;
+	}
 	uintptr_t cr3 = mm ? __pa(mm->pgd) : mmu_kernel_cr3();
 
 	if (read_cr3() != cr3)
@@ -349,7 +351,7 @@ int mm_map_zeroed(struct mm_struct *mm, unsigned long start, unsigned long end, 
 		void *page = alloc_page_zeroed();
 		if (!page || mmu_user_map(mm->pgd, va, __pa(page), flags)) {
 			free_pages(page, 1);
-			mmu_user_unmap_range(mm->pgd, start, va);
+			mmu_user_unmap_range(&mm->tlb, mm->pgd, start, va);
 			return -ENOMEM;
 		}
 	}
@@ -401,7 +403,7 @@ long sys_brk(unsigned long brk)
 	long ret = do_brk(mm, brk);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
-	flush_tlb_mm(mm);
+	tlb_finish_mmu(mm);
 	return ret;
 }
 
@@ -518,7 +520,7 @@ long mmap_shmem(struct mm_struct *mm, unsigned long addr, unsigned long len, uns
 			vma_name_get(name);
 		}
 		spin_unlock_irqrestore(&mm->mmap_lock, irq);
-		flush_tlb_mm(mm); /* MAP_FIXED over pages that were mapped */
+		tlb_finish_mmu(mm); /* MAP_FIXED over pages that were mapped */
 	}
 	file_pages_put(fp); /* the area holds its own references, if it was made */
 	vma_name_put(name);
@@ -541,7 +543,7 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 	long ret = do_mmap(mm, addr, len, prot, flags, NULL, off, VMA_ANON);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
-	flush_tlb_mm(mm); /* MAP_FIXED over pages that were mapped */
+	tlb_finish_mmu(mm); /* MAP_FIXED over pages that were mapped */
 	return ret;
 }
 
@@ -556,6 +558,6 @@ long sys_munmap(unsigned long addr, unsigned long len)
 	int ret = do_munmap(mm, addr, addr + ALIGN_UP(len, PAGE_SIZE));
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
-	flush_tlb_mm(mm);
+	tlb_finish_mmu(mm);
 	return ret;
 }

@@ -217,7 +217,7 @@ static long map_shared(struct mm_struct *mm, unsigned long addr, unsigned long l
 			find_vma(mm, (unsigned long)ret)->vm_flags &= ~(VM_MAYWRITE | VM_SHARED);
 	}
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
-	flush_tlb_mm(mm); /* MAP_FIXED over pages that were mapped */
+	tlb_finish_mmu(mm); /* MAP_FIXED over pages that were mapped */
 	file_pages_put(fp); /* the area has its own reference */
 	return ret;
 }
@@ -234,7 +234,7 @@ static long map_zero(struct mm_struct *mm, unsigned long addr, unsigned long len
 		find_vma(mm, (unsigned long)ret)->vm_name = name;
 	vma_name_get(ret >= 0 ? name : NULL);
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
-	flush_tlb_mm(mm);
+	tlb_finish_mmu(mm);
 	return ret;
 }
 

@@ -106,7 +106,7 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
 	long ret = do_mprotect(mm, start, len, prot);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
-	flush_tlb_mm(mm);
+	tlb_finish_mmu(mm);
 	return ret;
 }
 
@@ -170,10 +170,10 @@ long sys_madvise(unsigned long start, size_t len, int behavior)
 				break;
 		}
 		if (behavior == MADV_DONTNEED || behavior == MADV_FREE)
-			mmu_user_unmap_range(mm->pgd, MAX(addr, vma->vm_start),
+			mmu_user_unmap_range(&mm->tlb, mm->pgd, MAX(addr, vma->vm_start),
 					     MIN(end, vma->vm_end));
 	}
 	spin_unlock_irqrestore(&mm->mmap_lock, flags);
-	flush_tlb_mm(mm);
+	tlb_finish_mmu(mm);
 	return ret;
 }

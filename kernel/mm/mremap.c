@@ -46,12 +46,12 @@ static int move_page_tables(struct mm_struct *mm, unsigned long from, unsigned l
 		void *page = mmu_user_page(mm->pgd, va, &flags);
 
 		if (mmu_user_map(mm->pgd, to + (va - from), __pa(page), flags)) {
-			mmu_user_unmap_range(mm->pgd, to, to + (va - from));
+			mmu_user_unmap_range(&mm->tlb, mm->pgd, to, to + (va - from));
 			return -ENOMEM;
 		}
 		get_page(page);
 	}
-	mmu_user_unmap_range(mm->pgd, from, from + len);
+	mmu_user_unmap_range(&mm->tlb, mm->pgd, from, from + len);
 	return 0;
 }
 
@@ -221,6 +221,6 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 	long ret = do_mremap(mm, addr, old_len, new_len, flags, new_addr);
 
 	spin_unlock_irqrestore(&mm->mmap_lock, irq);
-	flush_tlb_mm(mm); /* the old entries are gone */
+	tlb_finish_mmu(mm); /* the old entries are gone */
 	return ret;
 }

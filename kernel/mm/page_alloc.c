@@ -192,7 +192,20 @@ notrace void put_page(void *va)
 
 	BUG_ON(!pg->_refcount);
 	if (__atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0)
-		free_pages(va, 1);
+		free_pages(va, 1); /* put_page_testzero's work inline: exit calls this for every page */
+}
+
+notrace bool put_page_testzero(void *va)
+{
+	struct page *pg = virt_to_page(va);
+
+	BUG_ON(!pg->_refcount);
+	return __atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+void *page_to_virt(struct page *page)
+{
+	return __va((uintptr_t)(page - pages) * PAGE_SIZE);
 }
 
 notrace unsigned int page_count(void *va)

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include "lib/list.h"
 
 struct boot_info;
@@ -41,6 +42,10 @@ struct page *virt_to_page(const void *va);
  */
 void get_page(void *va);
 void put_page(void *va);
+/* put_page's first half: true when that was the last reference, and the page is the caller's
+ * to free (mmu_gather frees it once no TLB reaches it, kernel/mm/mmu_gather.c). */
+bool put_page_testzero(void *va);
+void *page_to_virt(struct page *page);
 unsigned int page_count(void *va);
 
 size_t nr_free_pages(void);

@@ -10,7 +10,7 @@ import shutil
 import tempfile
 
 from lucid import Lucid
-from test_syscalls import same_as_linux
+from test_syscalls import on_linux, same_as_linux
 
 FREE = re.compile(r"MemFree: +(\d+) kB")
 
@@ -71,3 +71,15 @@ def test_no_shared_mapping_of_a_9p_file():
         if lucid is not None:
             lucid.close()
         shutil.rmtree(share, ignore_errors=True)
+
+
+def test_process_shared_locks(lucid):
+    # Futexes keyed by the page (kernel/futex/core.c get_futex_key): a PTHREAD_PROCESS_SHARED
+    # mutex keeps 4 processes x 20000 adds exact, a condvar and a sem_init(pshared=1) semaphore
+    # wake across processes, in shared anonymous memory, a file each process maps itself, and a
+    # memfd; a raw FUTEX_WAKE wakes the other process's waiter, a FUTEX_PRIVATE_FLAG one not.
+    same_as_linux(lucid, "pshared", "{dir}")
+    # glibc's pthreads (its own lock and condvar algorithms) must print the same.
+    want = on_linux("pshared", "{dir}")
+    assert lucid.run("/opt/dyn/pshared-glibc /tmp", 90) == want
+    assert lucid.status() == 0
