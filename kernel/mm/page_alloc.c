@@ -191,8 +191,9 @@ notrace void put_page(void *va)
 	struct page *pg = virt_to_page(va);
 
 	BUG_ON(!pg->_refcount);
+	/* put_page_testzero's work inline: exit calls this for every page */
 	if (__atomic_sub_fetch(&pg->_refcount, 1, __ATOMIC_ACQ_REL) == 0)
-		free_pages(va, 1); /* put_page_testzero's work inline: exit calls this for every page */
+		free_pages(va, 1);
 }
 
 notrace bool put_page_testzero(void *va)
