@@ -18,6 +18,7 @@ SYSCALL_DEFINE3(write, unsigned int, fd, const char __user *, buf, size_t, count
 SYSCALL_DEFINE3(open, const char __user *, filename, int, flags, umode_t, mode)
 SYSCALL_DEFINE2(creat, const char __user *, pathname, umode_t, mode)
 SYSCALL_DEFINE1(close, unsigned int, fd)
+SYSCALL_DEFINE3(close_range, unsigned int, fd, unsigned int, max_fd, unsigned int, flags)
 SYSCALL_DEFINE1(fsync, unsigned int, fd)
 SYSCALL_DEFINE1(fdatasync, unsigned int, fd)
 SYSCALL_DEFINE2(newstat, const char __user *, filename, struct stat __user *, statbuf)
@@ -36,6 +37,14 @@ SYSCALL_DEFINE4(rt_sigprocmask, int, how, sigset_t __user *, nset, sigset_t __us
 SYSCALL_DEFINE3(ioctl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
 SYSCALL_DEFINE3(readv, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen)
 SYSCALL_DEFINE3(writev, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen)
+SYSCALL_DEFINE5(preadv, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen,
+		unsigned long, pos_l, unsigned long, pos_h)
+SYSCALL_DEFINE5(pwritev, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen,
+		unsigned long, pos_l, unsigned long, pos_h)
+SYSCALL_DEFINE6(preadv2, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen,
+		unsigned long, pos_l, unsigned long, pos_h, rwf_t, flags)
+SYSCALL_DEFINE6(pwritev2, unsigned long, fd, const struct iovec __user *, vec, unsigned long, vlen,
+		unsigned long, pos_l, unsigned long, pos_h, rwf_t, flags)
 SYSCALL_DEFINE1(pipe, int __user *, fildes)
 SYSCALL_DEFINE0(sched_yield)
 SYSCALL_DEFINE1(dup, unsigned int, fildes)
@@ -60,6 +69,7 @@ SYSCALL_DEFINE1(newuname, struct new_utsname __user *, name)
 SYSCALL_DEFINE3(fcntl, unsigned int, fd, unsigned int, cmd, unsigned long, arg)
 SYSCALL_DEFINE2(getcwd, char __user *, buf, unsigned long, size)
 SYSCALL_DEFINE1(chdir, const char __user *, filename)
+SYSCALL_DEFINE1(fchdir, unsigned int, fd)
 SYSCALL_DEFINE2(rename, const char __user *, oldname, const char __user *, newname)
 SYSCALL_DEFINE2(mkdir, const char __user *, pathname, umode_t, mode)
 SYSCALL_DEFINE1(rmdir, const char __user *, pathname)

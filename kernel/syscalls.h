@@ -28,6 +28,14 @@ long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long ksys_pread64(unsigned int fd, char __user *buf, size_t count, long pos);
 long ksys_pwrite64(unsigned int fd, const char __user *buf, size_t count, long pos);
 long sys_pread64(unsigned int fd, char __user *buf, size_t count, long pos);
+long sys_preadv(unsigned long fd, const void __user *vec, unsigned long vlen, unsigned long pos_l,
+		unsigned long pos_h);
+long sys_pwritev(unsigned long fd, const void __user *vec, unsigned long vlen, unsigned long pos_l,
+		 unsigned long pos_h);
+long sys_preadv2(unsigned long fd, const void __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h, int flags);
+long sys_pwritev2(unsigned long fd, const void __user *vec, unsigned long vlen,
+		  unsigned long pos_l, unsigned long pos_h, int flags);
 long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, long pos);
 
 /* kernel/fs/open.c */
@@ -37,6 +45,7 @@ long sys_open(const char __user *filename, int flags, umode_t mode);
 long sys_creat(const char __user *pathname, umode_t mode);
 long sys_openat(int dfd, const char __user *filename, int flags, umode_t mode);
 long sys_close(unsigned int fd);
+long sys_close_range(unsigned int fd, unsigned int max_fd, unsigned int flags);
 long sys_lseek(unsigned int fd, long offset, unsigned int whence);
 long sys_dup(unsigned int fildes);
 long sys_dup2(unsigned int oldfd, unsigned int newfd);
@@ -44,6 +53,7 @@ long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 long sys_pipe(int __user *fildes);
 long sys_pipe2(int __user *fildes, int flags);
 long sys_chdir(const char __user *filename);
+long sys_fchdir(unsigned int fd);
 long sys_getcwd(char __user *buf, unsigned long size);
 long sys_mkdir(const char __user *pathname, umode_t mode);
 long sys_rmdir(const char __user *pathname);

@@ -185,6 +185,35 @@ int vfs_close(int fd)
 	return vfs_locked(close_fd(fd));
 }
 
+/*
+ * close_range(2): every open descriptor in [first, last] closed, or (CLOSE_RANGE_CLOEXEC)
+ * marked close-on-exec. last may be ~0U, "to the end": the walk stops at the table's size.
+ * CLOSE_RANGE_UNSHARE asks for a table of one's own first; Lucid's threads share theirs with
+ * the working directory (CLONE_FILES and CLONE_FS are one struct) and unshare(CLONE_FILES)
+ * does not split it yet, so a thread's close_range still acts on its siblings' table.
+ */
+static int do_close_range(unsigned int first, unsigned int last, unsigned int flags)
+{
+	struct fs_context *fs = current_fs();
+
+	for (unsigned int fd = first; fd <= last && fd < fs->max_fds; fd++) {
+		if (!fs->fd[fd])
+			continue;
+		if (flags & CLOSE_RANGE_CLOEXEC)
+			fd_set_cloexec(fs, (int)fd, true);
+		else
+			close_fd((int)fd);
+	}
+	return 0;
+}
+
+int vfs_close_range(unsigned int first, unsigned int last, unsigned int flags)
+{
+	if ((flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)) || first > last)
+		return -EINVAL;
+	return vfs_locked(do_close_range(first, last, flags));
+}
+
 /* Makes newfd another name for oldfd's open file, closing what newfd named before. */
 static int do_dup2(int oldfd, int newfd)
 {

@@ -237,6 +237,11 @@ long sys_close(unsigned int fd)
 	return vfs_close((int)fd);
 }
 
+long sys_close_range(unsigned int fd, unsigned int max_fd, unsigned int flags)
+{
+	return vfs_close_range(fd, max_fd, flags);
+}
+
 long sys_lseek(unsigned int fd, long offset, unsigned int whence)
 {
 	return vfs_lseek((int)fd, offset, (int)whence);
@@ -303,6 +308,11 @@ static long path_call(const char __user *pathname, int (*vfs_fn)(const char *))
 long sys_chdir(const char __user *filename)
 {
 	return path_call(filename, vfs_chdir);
+}
+
+long sys_fchdir(unsigned int fd)
+{
+	return vfs_fchdir((int)fd);
 }
 
 long sys_unlinkat(int dfd, const char __user *pathname, int flag)

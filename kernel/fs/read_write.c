@@ -382,6 +382,100 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t 
 }
 
 /*
+ * preadv and pwritev: readv and writev at pos, f_pos left alone, each buffer at the position
+ * the one before ended, until a short transfer (pread64's chunks, buffer by buffer). Linux's
+ * order of errors: a negative pos (EINVAL), then the descriptor (EBADF, ESPIPE: a pread or
+ * pwrite of nothing), then the vector.
+ */
+static long do_preadv_pwritev(bool write, unsigned long fd, const void __user *vec,
+			      unsigned long vlen, loff_t pos)
+{
+	struct iovec iovstack[UIO_FASTIOV];
+	long err, total = 0;
+	char none = 0;
+
+	if (pos < 0)
+		return -EINVAL;
+	/* Nothing moved: the descriptor's errors alone, before the vector's. */
+	err = write ? vfs_pwrite((int)fd, &none, 0, pos) : vfs_pread((int)fd, &none, 0, pos);
+	if (err < 0)
+		return err;
+	struct iovec *iov = import_iovec(vec, vlen, iovstack, &err);
+	if (!iov)
+		return err == -EFAULT ? rw_fault((unsigned int)fd, write) : err;
+	for (unsigned long i = 0; i < vlen; i++) {
+		long ret;
+
+		if (!iov[i].iov_len)
+			continue;
+		ret = write ? ksys_pwrite64((unsigned int)fd, iov[i].iov_base, iov[i].iov_len,
+					    pos + total)
+			    : ksys_pread64((unsigned int)fd, iov[i].iov_base, iov[i].iov_len,
+					   pos + total);
+		if (ret < 0) {
+			if (!total)
+				total = ret;
+			break;
+		}
+		total += ret;
+		if ((size_t)ret < iov[i].iov_len)
+			break;
+	}
+	if (iov != iovstack)
+		kfree(iov);
+	return total;
+}
+
+/* x86_64 passes the whole offset in pos_l; pos_h is for the 32-bit ABIs (Linux's pos_from_hilo). */
+long sys_preadv(unsigned long fd, const void __user *vec, unsigned long vlen, unsigned long pos_l,
+		unsigned long pos_h)
+{
+	(void)pos_h;
+	return do_preadv_pwritev(false, fd, vec, vlen, (loff_t)pos_l);
+}
+
+long sys_pwritev(unsigned long fd, const void __user *vec, unsigned long vlen, unsigned long pos_l,
+		 unsigned long pos_h)
+{
+	(void)pos_h;
+	return do_preadv_pwritev(true, fd, vec, vlen, (loff_t)pos_l);
+}
+
+/*
+ * preadv2 and pwritev2: the same with RWF_* flags, and pos -1 for "at f_pos, moving it" (readv
+ * and writev). RWF_HIPRI, RWF_DSYNC and RWF_SYNC change nothing here (no device to poll, no
+ * cache to write back); RWF_NOWAIT and RWF_APPEND are not there yet, and say EOPNOTSUPP as
+ * Linux's does for a flag a file does not support.
+ */
+#define RWF_HIPRI 0x01
+#define RWF_DSYNC 0x02
+#define RWF_SYNC 0x04
+
+static long do_rw2(bool write, unsigned long fd, const void __user *vec, unsigned long vlen,
+		   loff_t pos, int flags)
+{
+	if (flags & ~(RWF_HIPRI | RWF_DSYNC | RWF_SYNC))
+		return -EOPNOTSUPP;
+	if (pos == -1)
+		return do_readv_writev(write, fd, vec, vlen);
+	return do_preadv_pwritev(write, fd, vec, vlen, pos);
+}
+
+long sys_preadv2(unsigned long fd, const void __user *vec, unsigned long vlen,
+		 unsigned long pos_l, unsigned long pos_h, int flags)
+{
+	(void)pos_h;
+	return do_rw2(false, fd, vec, vlen, (loff_t)pos_l, flags);
+}
+
+long sys_pwritev2(unsigned long fd, const void __user *vec, unsigned long vlen,
+		  unsigned long pos_l, unsigned long pos_h, int flags)
+{
+	(void)pos_h;
+	return do_rw2(true, fd, vec, vlen, (loff_t)pos_l, flags);
+}
+
+/*
  * sendfile: count bytes of in_fd, from *offset (which then moves, f_pos staying put) or from its
  * file position, written to out_fd. Linux splices them through the page cache; Lucid copies
  * through a kernel buffer, a chunk at a time, until count, the end of the file or a short

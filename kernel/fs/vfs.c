@@ -927,6 +927,27 @@ int vfs_chdir(const char *pathname)
 	return vfs_locked(do_chdir(pathname));
 }
 
+/* fchdir(2): the directory open at fd becomes the working directory (an O_PATH one too). */
+static int do_fchdir(int fd)
+{
+	struct fs_context *fs = current_fs();
+	struct file *file = fget(fd);
+
+	if (!file)
+		return -EBADF;
+	if (!S_ISDIR(file->f_inode->i_mode))
+		return -ENOTDIR;
+	path_get(&file->f_path);
+	path_put(&fs->cwd);
+	fs->cwd = file->f_path;
+	return 0;
+}
+
+int vfs_fchdir(int fd)
+{
+	return vfs_locked(do_fchdir(fd));
+}
+
 static int do_getcwd(char *buf, size_t size)
 {
 	return d_path(&current_fs()->cwd, buf, size);

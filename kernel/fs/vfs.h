@@ -472,6 +472,9 @@ int vfs_open(const char *pathname, int flags, umode_t mode);
 /* open, a relative pathname from dfd's directory (AT_FDCWD: the cwd), under resolve's rules. */
 int vfs_openat2(int dfd, const char *pathname, int flags, umode_t mode, unsigned int resolve);
 int vfs_close(int fd);
+#define CLOSE_RANGE_UNSHARE (1U << 1)
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+int vfs_close_range(unsigned int first, unsigned int last, unsigned int flags);
 ssize_t vfs_read(int fd, void *buf, size_t count);
 /* As vfs_read, but never waits: -EAGAIN when there is nothing yet (readv after some bytes). */
 ssize_t vfs_read_nowait(int fd, void *buf, size_t count);
@@ -546,6 +549,7 @@ int vfs_rmdir(const char *pathname);
 int vfs_unlink(const char *pathname);
 int vfs_rename(const char *oldpath, const char *newpath);
 int vfs_chdir(const char *pathname);
+int vfs_fchdir(int fd);
 int vfs_getcwd(char *buf, size_t size); /* returns the length of the path */
 int vfs_fd_path(int fd, char *buf, size_t size); /* the absolute name of the file open at fd */
 /* The inode of the file open at fd, unreferenced (an identity, as areas keep it), or NULL. */

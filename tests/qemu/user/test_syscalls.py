@@ -70,6 +70,12 @@ def test_file_flags_pread_at_calls(lucid):
     same_as_linux(lucid, "fileflags", "{dir}")
 
 
+def test_fchdir_close_range_preadv(lucid):
+    # fchdir (an O_PATH directory too), close_range (CLOEXEC, ~0U, the errors), preadv, pwritev,
+    # preadv2 and pwritev2 (pos -1 for f_pos, RWF_DSYNC, an unknown flag) against the host.
+    same_as_linux(lucid, "fdcalls", "{dir}")
+
+
 def test_memory_devices(lucid):
     # /dev/null, /dev/zero, /dev/full and the new /dev/random and /dev/urandom.
     same_as_linux(lucid, "devs")
