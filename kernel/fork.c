@@ -62,6 +62,7 @@
 #include "kernel/mm/page_alloc.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <limits.h> /* INT_MIN */
 #include <stddef.h> /* offsetof */
 #include "trace/events/sched.h"
 #include "trace/fgraph.h"
@@ -547,17 +548,17 @@ static long do_wait(const struct wait_opts *wo, int *status, struct rusage *ru)
 long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru)
 {
 	struct task *p = current->group_leader;
-	/* upid: > 0 that pid, 0 the caller's process group, < -1 the group -upid, -1 any. */
-	struct wait_opts wo = {
-		.type = upid > 0 ? WAIT_PID : upid == -1 ? WAIT_ALL : WAIT_PGID,
-		.id = upid > 0 ? upid : upid == 0 ? p->pgrp : -upid,
-		.options = options | WEXITED, /* as Linux's kernel_wait4: an exit is always news */
-	};
+	struct wait_opts wo = {.options = options | WEXITED}; /* an exit is always news to wait4 */
 	struct rusage kru; /* the child's times and its children's (kernel/sched/cputime.c) */
 	int status;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
+	if (upid == INT_MIN)
+		return -ESRCH; /* the group -INT_MIN cannot be named (Linux's kernel_wait4) */
+	/* upid: > 0 that pid, 0 the caller's process group, < -1 the group -upid, -1 any. */
+	wo.type = upid > 0 ? WAIT_PID : upid == -1 ? WAIT_ALL : WAIT_PGID;
+	wo.id = upid > 0 ? upid : upid == 0 ? p->pgrp : -upid;
 	long pid = do_wait(&wo, &status, &kru);
 	if (pid <= 0)
 		return pid;

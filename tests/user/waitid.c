@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ static const char *errname(int e)
 	case EAGAIN: return "EAGAIN";
 	case EBADF: return "EBADF";
 	case EFAULT: return "EFAULT";
+	case ESRCH: return "ESRCH";
 	default: return strerror(e);
 	}
 }
@@ -223,6 +225,8 @@ static void errors(void)
 	show("P_PID ourselves", do_waitid(P_PID, getpid(), &si, WEXITED, NULL), c);
 	show("running, WNOHANG", do_waitid(P_ALL, 0, &si, WEXITED | WNOHANG, NULL), c);
 	kill(c, SIGKILL);
+	errno = 0;
+	printf("wait4(INT_MIN): %s\n", waitpid(INT_MIN, NULL, WNOHANG) < 0 ? errname(errno) : "0");
 	show("P_ALL", do_waitid(P_ALL, 0, &si, WEXITED, NULL), c);
 	show("no children", do_waitid(P_ALL, 0, &si, WEXITED, NULL), c);
 }
