@@ -622,7 +622,11 @@ static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *o
 				planted++;
 				continue;
 			}
-			if (rets[i] == -EINVAL) {
+			/*
+			 * Refused by the rules (kernel/kprobes.c): -EINVAL where no probe may go,
+			 * -EBUSY on a static branch's site (switch_mm's debug_vm key, for one).
+			 */
+			if (rets[i] == -EINVAL || rets[i] == -EBUSY) {
 				refused++;
 				continue;
 			}
