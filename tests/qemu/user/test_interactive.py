@@ -147,6 +147,20 @@ def drive(send, expect, before, pause):
     return out
 
 
+def running_children(pid):
+    """The children of host process pid that are neither stopped nor dead (/proc's state)."""
+    found = []
+    for d in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # not a process, or gone meanwhile
+        if int(fields[1]) == pid and fields[0] not in "TtZX":
+            found.append(int(d))
+    return found
+
+
 def on_host(name):
     home = tempfile.mkdtemp(prefix="lucid-interactive-")
     bindir = os.path.join(home, "bin")  # as Lucid's /bin: sleep is busybox's, the shell by name
@@ -178,6 +192,12 @@ def on_host(name):
         if keys == "fg\r":
             program = "sleep"
         deadline = time.monotonic() + BLOCK_TIMEOUT
+        # After a kill, the job's end is what the block shows: wait, bounded, until the signal
+        # has done its work (a loaded host can take longer than any fixed pause to run the
+        # dying process: once `jobs` listed it still Running).
+        while keys.startswith("kill") and running_children(p.pid) and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
         while program and time.monotonic() < deadline:
             try:
                 with open("/proc/%d/comm" % os.tcgetpgrp(p.child_fd)) as f:
