@@ -160,9 +160,25 @@ def job_pid(out):
     return int(m.group(2))
 
 
+EXEC_WAIT_TRIES = 300  # looks, 0.1 s apart, for a job's process to leave bash for its program
+
+
+def started_job(lucid, line):
+    """Starts line in the background; returns the pid bash names once that process runs its
+    program. The prompt comes back at once: a signal sent before the child's exec finds a copy
+    of bash, with bash's handlers (a SIGINT then ends it with "Exit 130", not "Interrupt"; a
+    loaded host made that window seconds long once). Linux's bash has the same window."""
+    pid = job_pid(lucid.run(line))
+    for _ in range(EXEC_WAIT_TRIES):
+        if lucid.run("cat /proc/%d/comm 2>/dev/null" % pid).strip() not in ("bash", "-bash"):
+            break
+        time.sleep(0.1)
+    return pid
+
+
 def test_kill_ends_trace_pipe_reader(lucid):
     """`cat trace_pipe &` keeps current_tracer busy until it ends: kill %1 lets it go."""
-    pid = job_pid(lucid.run("cat %s/trace_pipe &" % TRACING))
+    pid = started_job(lucid, "cat %s/trace_pipe &" % TRACING)
     # The prompt comes back before cat has opened the file: wait until it holds it open.
     for _ in range(300):
         if "trace_pipe" in lucid.run("ls -l /proc/%d/fd/ 2>/dev/null" % pid):
@@ -174,7 +190,7 @@ def test_kill_ends_trace_pipe_reader(lucid):
     assert lucid.run("echo function > %s/current_tracer; echo $?" % TRACING) == "0\n"
     assert lucid.run("echo nop > %s/current_tracer" % TRACING) == ""
     # The same under a parent process, killed by the PID `&` printed: the job's group goes.
-    pid = job_pid(lucid.run("sh -c 'cat %s/trace_pipe; true' &" % TRACING))
+    pid = started_job(lucid, "sh -c 'cat %s/trace_pipe; true' &" % TRACING)
     # wait %1 returns once sh is reaped; its cat, killed with it, may still be on its way out
     # holding the file (so on Linux too): the tracer is free once it is gone (bounded retries).
     out = lucid.run("kill -- -%d; wait %%1; echo $?; for i in $(seq 100); do "
@@ -196,11 +212,11 @@ def test_kill_signals_and_statuses(lucid):
                                 ("kill -SIGTERM %+", "Terminated", 143),
                                 ("kill -term %sleep", "Terminated", 143),
                                 ("kill -15 %?100", "Terminated", 143)]:
-        job_pid(lucid.run("sleep 100 &"))
+        started_job(lucid, "sleep 100 &")
         out = lucid.run("%s; wait %%1; echo $?" % kill)
         assert out == "[1]+  %-24ssleep 100\n%d\n" % (state, status), (kill, out)
     # kill -0 only asks whether the job exists.
-    job_pid(lucid.run("sleep 100 &"))
+    started_job(lucid, "sleep 100 &")
     assert lucid.run("kill -0 %1; echo $?; jobs") == \
         "0\n[1]+  Running                 sleep 100 &\n"
     assert lucid.run("kill %1; wait %1; echo $?") == "[1]+  Terminated              sleep 100\n143\n"
@@ -209,21 +225,21 @@ def test_kill_signals_and_statuses(lucid):
 
 def test_kill_pid_ends_one_command(lucid):
     """kill PID ends that process, not the rest of its job; kill -PGRP ends the job."""
-    pid = job_pid(lucid.run("sleep 100 | cat &"))  # bash prints the last command's pid
+    pid = started_job(lucid, "sleep 100 | cat &")  # bash prints the last command's pid
     assert lucid.run("kill %d; echo $?" % pid) == "0\n"
     assert lucid.run("jobs") == "[1]+  Running                 sleep 100 | cat &\n"
     assert lucid.run("kill %1; wait %1; echo $?").endswith("143\n")
     assert lucid.run("jobs") == ""
     # A process and the child it waits for: kill -KILL of the job's group ends both at once.
-    pid = job_pid(lucid.run("sh -c 'sleep 100; true' > /dev/null &"))
+    pid = started_job(lucid, "sh -c 'sleep 100; true' > /dev/null &")
     out = lucid.run("sleep 0.5; kill -KILL -- -%d; wait %%1; echo $?" % pid, timeout=60)
     assert out == "[1]+  Killed                  sh -c 'sleep 100; true' > /dev/null\n137\n", out
     assert leftover_tasks(lucid) == [], lucid.run("ps")
 
 
 def test_kill_several_and_ambiguous(lucid):
-    job_pid(lucid.run("sleep 100 &"))
-    job_pid(lucid.run("sleep 200 &"))
+    started_job(lucid, "sleep 100 &")
+    started_job(lucid, "sleep 200 &")
     assert lucid.run("kill -0 %sl") == "-bash: kill: sl: ambiguous job spec\n"
     assert lucid.status() == 1
     assert lucid.run("kill -0 %?200; echo $?") == "0\n"
@@ -264,8 +280,8 @@ def test_kernel_threads_ignore_kill(lucid):
 
 
 def test_fg_and_ctrl_c(lucid):
-    job_pid(lucid.run("sleep 100 | cat &"))
-    job_pid(lucid.run("sleep 1 &"))
+    started_job(lucid, "sleep 100 | cat &")
+    job_pid(lucid.run("sleep 1 &"))  # no signal for it: fg must find it still running
     # fg: the current job (the newest), which ends by itself: its status.
     assert lucid.run("fg", timeout=30) == "sleep 1\n"
     assert lucid.status() == 0
@@ -281,7 +297,7 @@ def test_fg_and_ctrl_c(lucid):
 
 def test_ctrl_c_in_wait_leaves_jobs_running(lucid):
     """Ctrl-C ends `wait`, not the jobs it waits for (they are not in the foreground)."""
-    job_pid(lucid.run("sh -c 'cat %s/trace_pipe; true' &" % TRACING))
+    started_job(lucid, "sh -c 'cat %s/trace_pipe; true' &" % TRACING)
     for line in ["wait", "wait %1"]:
         start(lucid, line)
         interrupt(lucid)
