@@ -251,39 +251,60 @@ static struct iovec *import_iovec(const void __user *vec, unsigned long vlen,
 	return iov;
 }
 
+/*
+ * readv and writev (pos NULL: at f_pos, moving it), preadv and pwritev (at *pos, f_pos left
+ * alone): each buffer in turn, until a short transfer. At a position, Linux's order of errors:
+ * a negative pos (EINVAL), then the descriptor (EBADF, ESPIPE: a pread or pwrite of nothing),
+ * then the vector.
+ */
 static long do_readv_writev(bool write, unsigned long fd, const void __user *vec,
-			    unsigned long vlen)
+			    unsigned long vlen, const loff_t *pos)
 {
 	struct iovec iovstack[UIO_FASTIOV];
 	long err, total = 0;
+	char none = 0;
+
+	if (pos) {
+		if (*pos < 0)
+			return -EINVAL;
+		err = write ? vfs_pwrite((int)fd, &none, 0, *pos)
+			    : vfs_pread((int)fd, &none, 0, *pos);
+		if (err < 0)
+			return err;
+	}
 	struct iovec *iov = import_iovec(vec, vlen, iovstack, &err);
 
 	if (!iov)
 		return err == -EFAULT ? rw_fault((unsigned int)fd, write) : err;
-	if (sock_fd((int)fd)) { /* all the buffers in one message, as Linux's sock_write_iter */
+	if (!pos && sock_fd((int)fd)) { /* the buffers in one message, as Linux's sock_write_iter */
 		total = sock_rw_iov((int)fd, iov, vlen, write, false);
 		vlen = 0;
 	}
 	for (unsigned long i = 0; i < vlen; i++) {
+		void __user *base = iov[i].iov_base;
+		size_t len = iov[i].iov_len;
 		long ret;
 
-		if (!iov[i].iov_len)
+		if (!len)
 			continue;
 		/* Once some bytes are in, a read returns them rather than wait for more (Linux's
 		 * pipe_read fills what it has across the iovecs and returns). */
-		if (write)
-			ret = ksys_write((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
+		if (pos)
+			ret = write ? ksys_pwrite64((unsigned int)fd, base, len, *pos + total)
+				    : ksys_pread64((unsigned int)fd, base, len, *pos + total);
+		else if (write)
+			ret = ksys_write((unsigned int)fd, base, len);
 		else if (total)
-			ret = read_chunks((unsigned int)fd, iov[i].iov_base, iov[i].iov_len, true);
+			ret = read_chunks((unsigned int)fd, base, len, true);
 		else
-			ret = ksys_read((unsigned int)fd, iov[i].iov_base, iov[i].iov_len);
+			ret = ksys_read((unsigned int)fd, base, len);
 		if (ret < 0) {
 			if (!total)
 				total = ret;
 			break;
 		}
 		total += ret;
-		if ((size_t)ret < iov[i].iov_len)
+		if ((size_t)ret < len)
 			break;
 	}
 	if (iov != iovstack)
@@ -293,12 +314,12 @@ static long do_readv_writev(bool write, unsigned long fd, const void __user *vec
 
 long sys_readv(unsigned long fd, const void __user *vec, unsigned long vlen)
 {
-	return do_readv_writev(false, fd, vec, vlen);
+	return do_readv_writev(false, fd, vec, vlen, NULL);
 }
 
 long sys_writev(unsigned long fd, const void __user *vec, unsigned long vlen)
 {
-	return do_readv_writev(true, fd, vec, vlen);
+	return do_readv_writev(true, fd, vec, vlen, NULL);
 }
 
 /*
@@ -381,64 +402,23 @@ long sys_pwrite64(unsigned int fd, const char __user *buf, size_t count, loff_t 
 	return ksys_pwrite64(fd, buf, count, pos);
 }
 
-/*
- * preadv and pwritev: readv and writev at pos, f_pos left alone, each buffer at the position
- * the one before ended, until a short transfer (pread64's chunks, buffer by buffer). Linux's
- * order of errors: a negative pos (EINVAL), then the descriptor (EBADF, ESPIPE: a pread or
- * pwrite of nothing), then the vector.
- */
-static long do_preadv_pwritev(bool write, unsigned long fd, const void __user *vec,
-			      unsigned long vlen, loff_t pos)
-{
-	struct iovec iovstack[UIO_FASTIOV];
-	long err, total = 0;
-	char none = 0;
-
-	if (pos < 0)
-		return -EINVAL;
-	/* Nothing moved: the descriptor's errors alone, before the vector's. */
-	err = write ? vfs_pwrite((int)fd, &none, 0, pos) : vfs_pread((int)fd, &none, 0, pos);
-	if (err < 0)
-		return err;
-	struct iovec *iov = import_iovec(vec, vlen, iovstack, &err);
-	if (!iov)
-		return err == -EFAULT ? rw_fault((unsigned int)fd, write) : err;
-	for (unsigned long i = 0; i < vlen; i++) {
-		long ret;
-
-		if (!iov[i].iov_len)
-			continue;
-		ret = write ? ksys_pwrite64((unsigned int)fd, iov[i].iov_base, iov[i].iov_len,
-					    pos + total)
-			    : ksys_pread64((unsigned int)fd, iov[i].iov_base, iov[i].iov_len,
-					   pos + total);
-		if (ret < 0) {
-			if (!total)
-				total = ret;
-			break;
-		}
-		total += ret;
-		if ((size_t)ret < iov[i].iov_len)
-			break;
-	}
-	if (iov != iovstack)
-		kfree(iov);
-	return total;
-}
-
 /* x86_64 passes the whole offset in pos_l; pos_h is for the 32-bit ABIs (Linux's pos_from_hilo). */
 long sys_preadv(unsigned long fd, const void __user *vec, unsigned long vlen, unsigned long pos_l,
 		unsigned long pos_h)
 {
+	loff_t pos = (loff_t)pos_l;
+
 	(void)pos_h;
-	return do_preadv_pwritev(false, fd, vec, vlen, (loff_t)pos_l);
+	return do_readv_writev(false, fd, vec, vlen, &pos);
 }
 
 long sys_pwritev(unsigned long fd, const void __user *vec, unsigned long vlen, unsigned long pos_l,
 		 unsigned long pos_h)
 {
+	loff_t pos = (loff_t)pos_l;
+
 	(void)pos_h;
-	return do_preadv_pwritev(true, fd, vec, vlen, (loff_t)pos_l);
+	return do_readv_writev(true, fd, vec, vlen, &pos);
 }
 
 /*
@@ -456,9 +436,7 @@ static long do_rw2(bool write, unsigned long fd, const void __user *vec, unsigne
 {
 	if (flags & ~(RWF_HIPRI | RWF_DSYNC | RWF_SYNC))
 		return -EOPNOTSUPP;
-	if (pos == -1)
-		return do_readv_writev(write, fd, vec, vlen);
-	return do_preadv_pwritev(write, fd, vec, vlen, pos);
+	return do_readv_writev(write, fd, vec, vlen, pos == -1 ? NULL : &pos);
 }
 
 long sys_preadv2(unsigned long fd, const void __user *vec, unsigned long vlen,
