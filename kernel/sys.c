@@ -339,7 +339,7 @@ long sys_sysinfo(void __user *info)
  * applet it runs in a forked child): PR_SET_NAME copies at most TASK_COMM_LEN - 1 bytes, as
  * Linux's set_task_comm, and PR_GET_NAME gives all TASK_COMM_LEN back. Any other option is
  * EINVAL, Linux's answer for an option it does not know. PR_SET_CHILD_SUBREAPER makes the
- * caller the parent its descendants' orphans go to (kernel/fork.c), as Linux's.
+ * caller the parent its descendants' orphans go to (kernel/exit.c), as Linux's.
  */
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16

@@ -281,6 +281,12 @@ long sys_exit_group(int error_code);
 void __noreturn do_exit(int code); /* code: wait4's status word */
 /* pid 1, which adopts orphans: init, or the rescue console (kernel/shell/shell.c). */
 extern struct task *child_reaper;
+long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
+long sys_waitid(int which, int upid, void __user *infop, int options, void __user *ru);
+void forget_original_parent(struct task *p);
+void release_self(struct task *t); /* t, a kernel thread's child, ends unreaped */
+/* Frees p's children that exited while it ignored SIGCHLD (fork, before it counts p's). */
+void reap_ignored_children(struct task *p);
 
 /* kernel/fork.c */
 long sys_fork(void);
@@ -289,17 +295,14 @@ long sys_clone(unsigned long clone_flags, unsigned long newsp, int __user *paren
 	       int __user *child_tidptr, unsigned long tls);
 struct clone_args;
 long sys_clone3(struct clone_args __user *uargs, size_t size);
-long sys_wait4(int upid, int __user *stat_addr, int options, void __user *ru);
-long sys_waitid(int which, int upid, void __user *infop, int options, void __user *ru);
-void forget_original_parent(struct task *p);
 void mm_release(struct task *t);      /* t execed or exits: its vfork parent goes on */
 struct mm_struct;
 struct fpu;
 /* t's memory and FPU area become mm and fpu (execve's; NULL at exit), the old ones dropped. */
 void task_replace_mm(struct task *t, struct mm_struct *mm, struct fpu *fpu);
-void release_self(struct task *t);    /* t, a kernel thread's child, ends unreaped */
 void set_child_subreaper(bool on);    /* prctl(PR_SET_CHILD_SUBREAPER) */
 int max_user_procs(void);             /* processes at once (RLIMIT_NPROC) */
+extern int nr_user_procs;              /* processes now: counted in by fork, out by a reap */
 /*
  * A fault in user mode that nothing fixes: the process's handler for sig runs, or the one-line
  * report, then the process dies.

@@ -175,7 +175,8 @@ struct task {
 	int wait_status;           /* how it ended, as wait4's status word */
 	bool reaped;               /* wait4 has collected it */
 	/*
-	 * Orphans and vfork (kernel/fork.c); parent, exiting, the subreaper under task_list_lock.
+	 * Orphans (kernel/exit.c) and vfork (kernel/fork.c); parent, exiting, the subreaper under
+	 * task_list_lock.
 	 */
 	struct completion *vfork_done; /* a vfork child: its parent sleeps until this completes */
 	bool child_subreaper;      /* prctl(PR_SET_CHILD_SUBREAPER): it adopts orphans below it */
