@@ -354,6 +354,15 @@ static struct task *find_child(struct task *p, const struct wait_opts *wo, bool 
 	return found;
 }
 
+/* A wait's condition: a child with news, or none left to wait for. */
+static bool wait_done(struct task *p, const struct wait_opts *wo)
+{
+	bool any, report;
+	int status;
+
+	return find_child(p, wo, &any, &report, &status) || !any;
+}
+
 static int reap(struct task *t, int *status)
 {
 	int pid = t->pid;
@@ -427,11 +436,7 @@ static long do_wait(const struct wait_opts *wo, int *status, struct rusage *ru)
 			return -ECHILD;
 		if (wo->options & WNOHANG)
 			return 0; /* children, none with news */
-		if (wait_event_interruptible(&p->wait_chldexit, ({
-			    bool a, r;
-			    int s;
-			    find_child(p, wo, &a, &r, &s) || !a;
-		    })))
+		if (wait_event_interruptible(&p->wait_chldexit, wait_done(p, wo)))
 			return -ERESTARTSYS; /* a handler with SA_RESTART waits on */
 	}
 }
@@ -607,11 +612,7 @@ void forget_original_parent(struct task *p)
 		else if (!any)
 			break;
 		else
-			wait_event(&p->wait_chldexit, ({
-				bool a, r;
-				int s;
-				find_child(p, &exits, &a, &r, &s) || !a;
-			}));
+			wait_event(&p->wait_chldexit, wait_done(p, &exits));
 	}
 }
 

@@ -909,16 +909,23 @@ int vfs_fsync(int fd)
 	return vfs_locked(do_fsync(fd));
 }
 
+/* The working directory becomes path (Linux's set_fs_pwd): a reference of its own. */
+static void set_fs_pwd(struct fs_context *fs, const struct path *path)
+{
+	path_get(path);
+	path_put(&fs->cwd);
+	fs->cwd = *path;
+}
+
 static int do_chdir(const char *pathname)
 {
-	struct fs_context *fs = current_fs();
 	struct path path;
 	int err = kern_path(pathname, LOOKUP_DIRECTORY, &path);
 
 	if (err)
 		return err;
-	path_put(&fs->cwd);
-	fs->cwd = path;
+	set_fs_pwd(current_fs(), &path);
+	path_put(&path);
 	return 0;
 }
 
@@ -930,16 +937,13 @@ int vfs_chdir(const char *pathname)
 /* fchdir(2): the directory open at fd becomes the working directory (an O_PATH one too). */
 static int do_fchdir(int fd)
 {
-	struct fs_context *fs = current_fs();
 	struct file *file = fget(fd);
 
 	if (!file)
 		return -EBADF;
 	if (!S_ISDIR(file->f_inode->i_mode))
 		return -ENOTDIR;
-	path_get(&file->f_path);
-	path_put(&fs->cwd);
-	fs->cwd = file->f_path;
+	set_fs_pwd(current_fs(), &file->f_path);
 	return 0;
 }
 
