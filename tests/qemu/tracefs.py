@@ -137,6 +137,17 @@ def free_kb_back(k, before, tries=10):
     return after
 
 
+def until_reads(k, path, want="1", seconds=60):
+    """Waits, in the guest and bounded, until the file at path (absolute, or from the shell's
+    directory) reads want; returns what it read last. For a state the kernel reaches soon but
+    not at once: tracing_on back to 1 once snapshotd made a snapshot trigger's swap
+    (trace/trace_snapshot_trigger.c), which a fixed sleep could only guess on a loaded host.
+    bash's read is a builtin: only the sleeps between looks are programs (exec events)."""
+    return sh(k, "i=0; until read -r v < %s; [ \"$v\" = '%s' ] || [ $i -ge %d ]; do "
+                 "i=$((i+1)); sleep 0.1; done; echo \"$v\"" % (path, want, seconds * 10),
+              seconds + TIMEOUT)
+
+
 def cat(k, name, timeout=TIMEOUT):
     return sh(k, "cat %s/%s" % (T, name), timeout)
 

@@ -8,7 +8,7 @@ instance is open. trace-cmd -B records and shows an instance's events only.
 """
 import re
 
-from tracefs import T, TRACE_PREFIX, cat, fails, ok, reset_tracing, sh
+from tracefs import T, TRACE_PREFIX, cat, fails, ok, reset_tracing, sh, until_reads
 
 # Heavy, instances made and removed while run_test runs on every CPU: run_tests.py starts no other
 # heavy file beside it.
@@ -450,10 +450,10 @@ def test_instance_stacktrace_enable_event_and_snapshot_triggers(lucid):
     ok(lucid, "echo 'snapshot:1 if filename ~ \"*hello*\"' > " + t)
     assert "# * Snapshot is freed *" in bcat(lucid, "snapshot")  # the top level's: none
     hello(lucid)
-    sh(lucid, "sleep 1", timeout=60)  # the swap is made from task context, at the next tick
+    # the swap is made from task context, after the next tick: then foo records again
+    assert until_reads(lucid, foo + "tracing_on") == "1\n"
     assert bcat(lucid, t) == "snapshot:count=0 if filename ~ \"*hello*\"\n"
     assert "sched_switch:" in bcat(lucid, foo + "snapshot")
-    assert bcat(lucid, foo + "tracing_on") == "1\n"
     ok(lucid, "echo '!snapshot' > %s; echo 0 > %senable" % (t, sw))
     # A refused trigger is logged in foo's error_log, not the top level's.
     ok(lucid, "echo > error_log")
@@ -525,7 +525,8 @@ def test_function_commands_act_on_their_instance(lucid):
     # snapshot: foo's spare buffer, not the top level's.
     ok(lucid, "echo 'ftest_leaf:snapshot:1' >> %sset_ftrace_filter" % foo)
     assert "# * Snapshot is freed *" in cat(lucid, "snapshot")
-    ok(lucid, "echo in-foo > %strace_marker; ftest call; sleep 1" % foo)
+    ok(lucid, "echo in-foo > %strace_marker; ftest call" % foo)
+    assert until_reads(lucid, foo + "tracing_on") == "1\n"  # snapshotd swapped
     assert "in-foo" in cat(lucid, foo + "snapshot")
     assert "# * Snapshot is freed *" in cat(lucid, "snapshot")
     # dump: foo's buffer on the console, under Linux's (6.9+) heading for an instance.

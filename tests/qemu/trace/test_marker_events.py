@@ -9,7 +9,7 @@ trace_raw_data() prints it: "# ID buf: XX XX ...", every byte the record holds a
 Linux's sizes: fewer than 4 bytes or more than 3 KiB is EINVAL, more than 1 KiB a short write.
 trace-cmd reads both, in Lucid and on the host (the same report).
 """
-from tracefs import COMMON_FIELDS, TRACE_LINE, reset_tracing
+from tracefs import COMMON_FIELDS, TRACE_LINE, reset_tracing, until_reads
 import os
 import re
 import tempfile
@@ -157,8 +157,9 @@ def test_snapshot_and_enable_event_on_markers(lucid):
     switches a sched event on at a marker: its records start after it."""
     reset_tracing(lucid)
     sh(lucid, "echo 'snapshot:1 if buf ~ \"snap*\"' > events/ftrace/print/trigger")
-    sh(lucid, "echo before > trace_marker; echo snap now > trace_marker; sleep 0.1; "
-              "echo after > trace_marker")
+    sh(lucid, "echo before > trace_marker; echo snap now > trace_marker")
+    assert until_reads(lucid, "tracing_on") == "1\n"  # snapshotd swapped: "after" is the new's
+    sh(lucid, "echo after > trace_marker")
     assert marks(trace_lines(lucid, "snapshot")) == ["before", "snap now"]
     assert marks(trace_lines(lucid)) == ["after"]
     sh(lucid, "cat events/ftrace/print/trigger", 'snapshot:count=0 if buf ~ "snap*"\n')

@@ -8,7 +8,7 @@ records every function leave both buffers whole.
 """
 import re
 
-from tracefs import EINVAL, TRACE_LINE, ok
+from tracefs import EINVAL, TRACE_LINE, ok, until_reads
 
 BOOT = {"cmdline": ""}
 T = "/sys/kernel/tracing"
@@ -133,8 +133,7 @@ def test_func_snapshot_trigger(lucid):
     ok(lucid, "echo 'ftest_*' >> set_ftrace_filter")
     ok(lucid, "echo function > current_tracer")
     ok(lucid, "ftest call")
-    ok(lucid, "sleep 0.1")  # a tick wakes the thread that swaps
-    assert sh(lucid, "cat tracing_on") == "1\n"
+    assert until_reads(lucid, "tracing_on") == "1\n"  # a tick wakes the thread that swaps
     assert bodies(sh(lucid, "cat snapshot")) == CALL[:2]  # up to the trigger, nothing after
     assert sh(lucid, "cat set_ftrace_filter").endswith("ftest_mid:snapshot:count=0\n")
     ok(lucid, "echo > trace")
