@@ -3,6 +3,7 @@
 Every wait has a timeout, and QEMU leaves through the isa-debug-exit device on a panic, so a hung
 or crashed kernel fails a test instead of hanging the run.
 """
+import contextlib
 import ctypes
 import os
 import re
@@ -91,7 +92,57 @@ def take_kernel_bugs(*alive):
 SYSRQ = "\x0f"  # Ctrl-O: the console's SysRq prefix (kernel/debug/sysrq.c)
 
 
-def until_bash_sleeps(send, expect, tries=50):
+# sysrq t's list, from its first line to the HELP line that `?` (no key) prints after it. \r+:
+# a pty adds its own (ONLCR). (?s) is pexpect's DOTALL made explicit: "(?:.|\n)*?" under it
+# would backtrack 2^lines on every look that does not match yet.
+TASK_LIST = r"(?s)(?:\[[ \d.]+\] )?sysrq: Show State\r+\n(.*?)sysrq: HELP : [^\n]*\n"
+TASK_LINE = re.compile(r"task:(.*?) +state:(\S) pid:(\d+) +ppid:(\d+)")
+FRAME = re.compile(r"\] +(?:\? )?([A-Za-z_][\w.]*)\+0x")
+
+
+class Task:
+    """One task as sysrq t shows it: comm, state letter, pid, ppid and the functions of its
+    stack, innermost first (empty for one on a CPU)."""
+
+    def __init__(self, comm, state, pid, ppid):
+        self.comm, self.state, self.pid, self.ppid = comm, state, int(pid), int(ppid)
+        self.stack = []
+
+    def __repr__(self):
+        return "%s/%d %s %s" % (self.comm, self.pid, self.state, ",".join(self.stack[2:4]))
+
+
+def task_list(send, expect):
+    """Every task, its state and where it sleeps: Ctrl-O t (sysrq, straight from the console's
+    interrupt: the console's program sees nothing of it) lists them on the console, at loglevel
+    7 (the caller's `dmesg -n 7`). send(keys) types; expect(pattern, timeout) returns the match
+    (what came before the list is the caller's). Empty when the list was busy."""
+    send(SYSRQ + "t" + SYSRQ + "?")  # ? is no key: sysrq's HELP line marks the list's end
+    tasks = []
+    for line in expect(TASK_LIST, timeout=30).group(1).split("\n"):
+        m = TASK_LINE.search(line)
+        if m:
+            tasks.append(Task(*m.groups()))
+        elif tasks and FRAME.search(line):
+            tasks[-1].stack.append(FRAME.search(line).group(1))
+    return tasks
+
+
+def until_tasks(send, expect, ready, what, timeout=120):
+    """Looks at the task list (task_list) until ready(tasks) says the guest has got where the
+    test needs it (a program started, a shell asleep), for at most timeout seconds: a state to
+    wait for, where a fixed pause would be a guess at how fast a loaded host is."""
+    deadline, tasks = time.monotonic() + timeout, []
+    while time.monotonic() < deadline:
+        tasks = task_list(send, expect)
+        if ready(tasks):
+            return tasks
+        time.sleep(0.05)
+    raise AssertionError("%s: not in %d s of looks at the task list; last %r" %
+                         (what, timeout, tasks))
+
+
+def until_bash_sleeps(send, expect):
     """Waits until bash sleeps: once its prompt (or the echo of a key) is out, in readline's
     pselect. Before a ^C, and after a key the test saw echoed: keys and a ^C sent before bash
     gets there can find readline between two reads, where a SIGINT is only recorded (readline's
@@ -99,19 +150,43 @@ def until_bash_sleeps(send, expect, tries=50):
     prompts anew, runs only when a read ends with EINTR: pselect then sleeps until Enter. The
     console writes as the UART sends, so the last byte of a prompt is on the host's screen
     while bash is still in write(). Linux's readline has the same window, microseconds long
-    there; under TCG on a loaded host the prompt's vCPU can stop in it for milliseconds.
+    there; under TCG on a loaded host the prompt's vCPU can stop in it for milliseconds."""
+    def asleep(tasks):
+        bash = [t for t in tasks if t.comm == "bash"]
+        return bool(bash) and bash[0].state == "S"
+    until_tasks(send, expect, asleep, "bash asleep")
 
-    Ctrl-O t (sysrq, straight from the console's interrupt: bash sees nothing of it) lists the
-    tasks and their states on the console, at loglevel 7 (the caller's `dmesg -n 7`). send(keys)
-    types; expect(pattern, timeout) returns the match."""
-    for _ in range(tries):
-        send(SYSRQ + "t" + SYSRQ + "?")  # ? is no key: sysrq's HELP line marks the list's end
-        state = expect(r"task:bash +state:(\S)", timeout=30).group(1)
-        expect(r"sysrq: HELP : .*\r\n", timeout=30)
-        if state == "S":
-            return
-        time.sleep(0.05)
-    raise AssertionError("bash did not sleep in %d looks at its state" % tries)
+
+PARENT = "parent"  # job_started's shell: the program's own parent, whoever it is
+
+
+def job_started(shell=None, program=None, states="S", forks_done=True):
+    """A ready() for until_tasks: the job a shell runs in the foreground has started, so that a
+    ^C or ^Z typed now is the job's, not the shell's (which would drop it, or end only itself).
+    The shell (a pid; None: the console's bash, the oldest; PARENT: program's parent) waits for
+    its job in do_wait, which a job control shell enters only after handing the job the
+    terminal (`fg` too); none of its children is still a copy of it (each has run exec, and
+    made its group the foreground before), unless not forks_done; and program, when named, is
+    in one of states (S: asleep in its work, R: running)."""
+    def ready(tasks):
+        by_pid = {t.pid: t for t in tasks}
+        mine = [t for t in tasks if t.comm == program and t.state in states]
+        if shell is None:
+            bashes = [t.pid for t in tasks if t.comm == "bash"]
+            shells = [by_pid[min(bashes)]] if bashes else []
+        elif shell == PARENT:
+            shells = [by_pid[t.ppid] for t in mine if t.ppid in by_pid]
+        else:
+            shells = [by_pid[shell]] if shell in by_pid else []
+        for sh in shells:
+            if sh.state != "S" or "do_wait" not in sh.stack:
+                continue
+            if forks_done and any(t.ppid == sh.pid and t.comm == sh.comm for t in tasks):
+                continue
+            if program is None or mine:
+                return True
+        return False
+    return ready
 
 
 SYS_RT_SIGACTION = 13  # x86_64
@@ -278,6 +353,21 @@ class Lucid:
         if i != 0:
             raise LucidError("did not see %r; console so far:\n%s" % (pattern, self.tail()))
         return self.p.match
+
+    @contextlib.contextmanager
+    def showing_tasks(self):
+        """Within it, sysrq t's task list reaches the console (loglevel 7): until_job_started,
+        until_tasks. The level is set back after, and $? kept for the test to read."""
+        level = self.run("cat /proc/sys/kernel/printk").split()[0]
+        self.run("dmesg -n 7")
+        yield
+        self.run("status=$?; dmesg -n %s; (exit $status)" % level)
+
+    def until_job_started(self, program=None, states="S", forks_done=True, shell=None):
+        """Waits until a shell (the console's bash) runs its foreground job (job_started), in
+        showing_tasks(): before a ^C or ^Z meant for the job."""
+        until_tasks(self.p.send, self.expect, job_started(shell, program, states, forks_done),
+                    "the job (%s) started" % (program or "any"))
 
     def new_kernel_bugs(self):
         """KERNEL_BUG reports in the console since the last look, each with what followed."""

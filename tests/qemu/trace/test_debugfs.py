@@ -9,7 +9,6 @@ over them, with the commands' statuses: 0, 1 (failed), 2 (usage), 130 (Ctrl-C). 
 are files to read.
 """
 import re
-import time
 
 from lucid import Lucid
 from tracefs import EINVAL
@@ -85,12 +84,13 @@ def test_run_test_statuses(lucid):
 def test_ctrl_c_interrupts(lucid):
     # Ctrl-C reaches a command running in the program's write(2): a pending signal, which the
     # long ones check. The program ends by SIGINT, as any (bash: 130), and the kernel goes on.
-    for line in ["run_test -t 8 -r 100000", "ftest tick 10000"]:
-        lucid.send_line(line)
-        time.sleep(1)
-        lucid.p.send("\x03")
-        lucid.expect_prompt(60)
-        assert lucid.status() == 130, line
+    with lucid.showing_tasks():
+        for line in ["run_test -t 8 -r 100000", "ftest tick 10000"]:
+            lucid.send_line(line)
+            lucid.until_job_started(line.split()[0], states="RSD")
+            lucid.p.send("\x03")
+            lucid.expect_prompt(60)
+            assert lucid.status() == 130, line
     out, status = run(lucid, "run_test -t 2 -r 2")
     assert status == 0 and out.endswith(", ok\n"), out
 

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import time
 
-from lucid import BUILD
+from lucid import BUILD, until_tasks
 from test_syscalls import same_as_linux
 
 DYN = os.path.join(BUILD, "dyn")
@@ -280,21 +280,34 @@ def test_trace_cmd_record_function_graph_buffer_clock(lucid):
     check(lucid, "echo 1408 > %s/buffer_size_kb" % T, "", 0)  # the size other tests expect
 
 
+NR_CPUS = 4  # the kernels' vCPUs (tools/qemu-cmd's -smp): trace-cmd's recorders
+
+
+def recorders_reading(tasks):
+    """A ready() for lucid.until_tasks: trace-cmd has a recorder per CPU and each, like trace-cmd
+    itself, sleeps (a recorder setting itself up never sleeps interruptibly: user/recwait.c)."""
+    main = [t for t in tasks if t.comm == "trace-cmd" and t.state == "S"]
+    recorders = [t for t in tasks if t.comm == "trace-cmd" and t.ppid in {m.pid for m in main}]
+    return len(recorders) == NR_CPUS and all(t.state == "S" for t in recorders)
+
+
 def test_trace_cmd_record_until_ctrl_c(lucid):
     # No command: trace-cmd records until Ctrl-C (SIGINT to it, and SIGUSR1 from it to its
     # recorders), then writes trace.dat; a second Ctrl-C while it finishes changes nothing. Each
     # time tracing is left as trace-cmd found it, and the next record works.
     for ctrl_c in (1, 2):
         lucid.run("cd /tmp; rm -f trace.dat")
-        lucid.send_line("trace-cmd record -p function -l vfs_write")
-        lucid.expect("Hit Ctrl\\^C to stop recording", timeout=120)
-        time.sleep(2)
-        # The second soon after the first, while trace-cmd finishes: later, it could come
-        # after trace-cmd is done, and be bash's (a fresh prompt, and $? 130).
-        for _ in range(ctrl_c):
-            lucid.p.send("\x03")
-            time.sleep(0.05)
-        out = PRINTK_LINE.sub("", lucid.expect_prompt(120))
+        with lucid.showing_tasks():  # sysrq t's task list: until_tasks
+            lucid.send_line("trace-cmd record -p function -l vfs_write")
+            lucid.expect("Hit Ctrl\\^C to stop recording", timeout=120)
+            # Every recorder reading (user/recwait.c says why one must be): asleep in its loop
+            until_tasks(lucid.p.send, lucid.expect, recorders_reading, "recorders reading")
+            # The second soon after the first, while trace-cmd finishes: later, it could come
+            # after trace-cmd is done, and be bash's (a fresh prompt, and $? 130).
+            for _ in range(ctrl_c):
+                lucid.p.send("\x03")
+                time.sleep(0.05)
+            out = PRINTK_LINE.sub("", lucid.expect_prompt(120))
         assert re.search(r"CPU3 data recorded at offset=0x[0-9a-f]+\n", out), out
         assert lucid.status() == 0, out
         check(lucid, "cat %s/current_tracer %s/tracing_on" % (T, T), "nop\n1\n", 0)

@@ -22,7 +22,7 @@ import time
 
 import pexpect
 
-from lucid import Lucid
+from lucid import Lucid, job_started, until_tasks
 
 
 BUSYBOX = "/bin/busybox"
@@ -30,7 +30,7 @@ BASH = "/bin/bash-static"
 PS1 = "$ "
 PROMPT = r"(?m)^\$ "  # PS1 at the start of a line (echoed text has no "$ ")
 BLOCK_TIMEOUT = 60   # one block in Lucid under TCG, with other guests loading the host
-START_PAUSE = 3      # after a command line, before a key meant for its program: fork + exec
+SHOW_PAUSE = 3       # for a wrong stop to show: no pass depends on it
 HOST_PAUSE = 0.5     # the same on the host, where fork + exec takes milliseconds
 FOREGROUND_PROGRAMS = {"sleep"}  # the host waits for these to be the terminal's foreground
 SHELLS = {  # name: (the command line, the program it names on the host)
@@ -216,6 +216,12 @@ def on_host(name):
 
 def in_lucid(lucid, name):
     lucid.run("bash -c true")  # bash's start-up asks for socket: logged once, out of the way
+    console = int(lucid.run("echo $$"))
+    with lucid.showing_tasks():  # sysrq t's task list: pause() below
+        return in_shell(lucid, name, console)
+
+
+def in_shell(lucid, name, console):
     lucid.send_line("env -i PS1='%s' HOME=/tmp TERM=dumb PATH=/bin %s" % (PS1, SHELLS[name][0]))
     lucid.expect(re.escape(SHELLS[name][0]) + "\r\n", 30)  # the console bash's echo of it
     text = []
@@ -225,11 +231,45 @@ def in_lucid(lucid, name):
         text.append(lucid.p.before + (lucid.p.after if isinstance(lucid.p.after, str) else ""))
         assert i == 0, "%s in Lucid: %s" % (name, lucid.tail())
 
+    def look(pattern, timeout):
+        """A task list: what came before it is the block's, the list itself no one's."""
+        i = lucid.p.expect([pattern, pexpect.EOF, pexpect.TIMEOUT], timeout=timeout)
+        text.append(lucid.p.before)
+        assert i == 0, "%s in Lucid: %s" % (name, lucid.tail())
+        return lucid.p.match
+
     def before():
         s = "".join(text)
         text.clear()
         return s
-    out = drive(lucid.p.send, expect, before, lambda keys: time.sleep(START_PAUSE))
+
+    shells = []
+
+    def pause(keys):
+        """As the host's pause, on the guest's own state, from sysrq's task list: the block's
+        program started in the foreground, the read builtin reading, the killed job stopped or
+        dead. The command line's echo (and fg's line naming the job) is read first, so that the
+        list does not cut into what the block prints."""
+        if holds_terminal(keys):
+            expect(re.escape(keys.rstrip("\r")) + r"[^\n]*\n", BLOCK_TIMEOUT)
+        if keys == "fg\r":
+            expect(r"sleep 60[^\n]*\n", BLOCK_TIMEOUT)
+        if not shells:  # the console bash's child, found once
+            tasks = until_tasks(lucid.p.send, look, lambda ts: any(t.ppid == console for t in ts),
+                                "the shell")
+            shells.extend(t.pid for t in tasks if t.ppid == console)
+        shell = shells[0]
+        if keys.split()[0] in FOREGROUND_PROGRAMS or keys == "fg\r":
+            ready, what = job_started(shell, "sleep"), "sleep in the foreground"
+        elif keys.startswith("read"):
+            ready, what = lambda tasks: any(t.pid == shell and t.state == "S" and (
+                "tty_read" in t.stack or "do_poll" in t.stack) for t in tasks), "read waiting"
+        else:
+            assert keys.startswith("kill"), keys
+            ready, what = lambda tasks: not any(
+                t.ppid == shell and t.state not in "TZ" for t in tasks), "the job ended"
+        until_tasks(lucid.p.send, look, ready, what)
+    out = drive(lucid.p.send, expect, before, pause)
     lucid.p.send("exit\r")
     lucid.expect_prompt(30)
     assert lucid.status() == 0, name
@@ -279,13 +319,15 @@ def test_init_shell_has_job_control():
             m = k.expect(r"pid (\d+) flags (\w+) pgrp (\d+)\r\n", 60)
             assert m.group(1) == "1" and "m" in m.group(2) and m.group(3) == "1", m.group(0)
             k.expect(prompt, 30)
+            k.p.send("dmesg -n 7\r")  # sysrq t's task list on the console: until_tasks
+            k.expect(prompt, 30)
             # ^Z in the orphaned group is discarded: the job still runs, and ^C ends it.
             k.p.send("sleep 60\r")
             k.expect("sleep 60\r\n", 30)
-            time.sleep(START_PAUSE)
+            until_tasks(k.p.send, k.expect, job_started(1, "sleep"), "sleep started")
             k.p.send("\x1a")
             k.expect(r"\^Z", 30)
-            time.sleep(START_PAUSE)
+            time.sleep(SHOW_PAUSE)  # a ^C sooner ends the job all the same, stopped or not
             k.p.send("\x03")
             k.expect(r"\^C\r\n\$ ", 60)
             assert "Stopped" not in k.p.before, k.p.before
@@ -300,7 +342,7 @@ def test_init_shell_has_job_control():
             k.expect(prompt, 30)
             k.p.send("fg\r")
             k.expect("fg\r\nsleep 60\r\n", 30)
-            time.sleep(START_PAUSE)
+            until_tasks(k.p.send, k.expect, job_started(1, "sleep"), "sleep continued")
             k.p.send("\x03")
             k.expect(r"\^C\r\n\$ ", 60)
             k.p.send("echo status $?\r")

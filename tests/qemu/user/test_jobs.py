@@ -48,10 +48,11 @@ def leftover_tasks(lucid):
 
 
 def start(lucid, line):
-    """Types line and waits until the shell has taken it (its echo), then a moment more."""
+    """Types line and waits until bash runs it: its job started in the foreground (a ^C before
+    that is bash's), or bash in its `wait` builtin. In lucid.showing_tasks()."""
     lucid.send_line(line)
     lucid.expect(re.escape(line) + "\r\n", timeout=10)
-    time.sleep(1)
+    lucid.until_job_started()
 
 
 def interrupt(lucid, timeout=30):
@@ -60,53 +61,57 @@ def interrupt(lucid, timeout=30):
 
 
 def test_ctrl_c_ends_every_long_command(lucid):
-    lucid.run("cd " + TRACING)
-    for line in LONG_COMMANDS:
-        start(lucid, line)
-        out = interrupt(lucid)
-        assert out.endswith("^C\n"), (line, out)
-        assert lucid.status() == 130, line
-        assert leftover_tasks(lucid) == [], (line, lucid.run("ps"))
-    # Every trace_pipe reader let go: the tracer can change again.
-    assert lucid.run("echo function > %s/current_tracer; echo $?" % TRACING) == "0\n"
-    assert lucid.run("echo nop > %s/current_tracer; echo $?" % TRACING) == "0\n"
-    lucid.run("cd")
+    with lucid.showing_tasks():
+        lucid.run("cd " + TRACING)
+        for line in LONG_COMMANDS:
+            start(lucid, line)
+            out = interrupt(lucid)
+            assert out.endswith("^C\n"), (line, out)
+            assert lucid.status() == 130, line
+            assert leftover_tasks(lucid) == [], (line, lucid.run("ps"))
+        # Every trace_pipe reader let go: the tracer can change again.
+        assert lucid.run("echo function > %s/current_tracer; echo $?" % TRACING) == "0\n"
+        assert lucid.run("echo nop > %s/current_tracer; echo $?" % TRACING) == "0\n"
+        lucid.run("cd")
 
 
 def test_ctrl_c_ends_the_line(lucid):
     """As bash: the rest of the line does not run after a Ctrl-C ended one of its jobs."""
-    for line in ["sleep 60; echo hi", "sleep 60 || echo hi", "sleep 60 | cat; echo hi",
-                 "cat; echo hi", "sleep 100 & fg; echo hi"]:
-        start(lucid, line)
+    with lucid.showing_tasks():
+        for line in ["sleep 60; echo hi", "sleep 60 || echo hi", "sleep 60 | cat; echo hi",
+                     "cat; echo hi", "sleep 100 & fg; echo hi"]:
+            start(lucid, line)
+            out = interrupt(lucid)
+            assert out.endswith("^C\n") and "hi" not in out, (line, out)
+            assert lucid.status() == 130, line
+        assert lucid.run("jobs") == ""
+        # Ctrl-C in a builtin bash runs itself (wait) is for bash: the line ends there, and the
+        # job waited for runs on (it is not in the foreground).
+        start(lucid, "sleep 100 & wait; echo hi")
         out = interrupt(lucid)
-        assert out.endswith("^C\n") and "hi" not in out, (line, out)
-        assert lucid.status() == 130, line
-    assert lucid.run("jobs") == ""
-    # Ctrl-C in a builtin bash runs itself (wait) is for bash: the line ends there, and the
-    # job waited for runs on (it is not in the foreground).
-    start(lucid, "sleep 100 & wait; echo hi")
-    out = interrupt(lucid)
-    assert out.endswith("^C\n") and "hi" not in out, out
-    assert lucid.status() == 130
-    assert lucid.run("jobs") == "[1]+  Running                 sleep 100 &\n"
-    assert lucid.run("kill %1; wait %1; echo $?").endswith("143\n")
-    assert lucid.run("jobs; echo hi") == "hi\n"
+        assert out.endswith("^C\n") and "hi" not in out, out
+        assert lucid.status() == 130
+        assert lucid.run("jobs") == "[1]+  Running                 sleep 100 &\n"
+        assert lucid.run("kill %1; wait %1; echo $?").endswith("143\n")
+        assert lucid.run("jobs; echo hi") == "hi\n"
 
 
 def test_ctrl_c_soon_and_twice(lucid):
     """Ctrl-C while a job is still starting reaches all of it; a second is harmless."""
-    for _ in range(3):
-        lucid.send_line("run_test -t 16 -r 3000 | cat")
-        lucid.expect("run_test -t 16 -r 3000 \\| cat\r\n", timeout=10)
-        time.sleep(0.05)  # after the shell took the line: a Ctrl-C before it is input
-        lucid.p.send("\x03")
+    with lucid.showing_tasks():
+        for _ in range(3):
+            lucid.send_line("run_test -t 16 -r 3000 | cat")
+            lucid.expect("run_test -t 16 -r 3000 \\| cat\r\n", timeout=10)
+            # once bash handed the job the terminal: its processes may not have run exec yet
+            lucid.until_job_started(forks_done=False)
+            lucid.p.send("\x03")
+            lucid.expect_prompt(30)
+            assert lucid.status() == 130
+        start(lucid, "sh -c 'sleep 60; true'")
+        lucid.p.send("\x03\x03")
         lucid.expect_prompt(30)
         assert lucid.status() == 130
-    start(lucid, "sh -c 'sleep 60; true'")
-    lucid.p.send("\x03\x03")
-    lucid.expect_prompt(30)
-    assert lucid.status() == 130
-    assert leftover_tasks(lucid) == [], lucid.run("ps")
+        assert leftover_tasks(lucid) == [], lucid.run("ps")
 
 
 def test_messages_as_bash(lucid):
@@ -280,31 +285,34 @@ def test_kernel_threads_ignore_kill(lucid):
 
 
 def test_fg_and_ctrl_c(lucid):
-    started_job(lucid, "sleep 100 | cat &")
-    job_pid(lucid.run("sleep 1 &"))  # no signal for it: fg must find it still running
-    # fg: the current job (the newest), which ends by itself: its status.
-    assert lucid.run("fg", timeout=30) == "sleep 1\n"
-    assert lucid.status() == 0
-    assert lucid.run("jobs") == "[1]+  Running                 sleep 100 | cat &\n"
-    lucid.send_line("fg %1")
-    lucid.expect("sleep 100 \\| cat\r\n", timeout=10)
-    time.sleep(1)
-    assert interrupt(lucid).endswith("^C\n")
-    assert lucid.status() == 130
-    assert lucid.run("jobs") == ""
-    assert leftover_tasks(lucid) == [], lucid.run("ps")
+    with lucid.showing_tasks():
+        started_job(lucid, "sleep 100 | cat &")
+        job_pid(lucid.run("sleep 1 &"))  # no signal for it: fg must find it still running
+        # fg: the current job (the newest), which ends by itself: its status.
+        assert lucid.run("fg", timeout=30) == "sleep 1\n"
+        assert lucid.status() == 0
+        assert lucid.run("jobs") == "[1]+  Running                 sleep 100 | cat &\n"
+        lucid.send_line("fg %1")
+        lucid.expect("sleep 100 \\| cat\r\n", timeout=10)
+        lucid.until_job_started()
+        assert interrupt(lucid).endswith("^C\n")
+        assert lucid.status() == 130
+        assert lucid.run("jobs") == ""
+        assert leftover_tasks(lucid) == [], lucid.run("ps")
 
 
 def test_ctrl_c_in_wait_leaves_jobs_running(lucid):
     """Ctrl-C ends `wait`, not the jobs it waits for (they are not in the foreground)."""
-    started_job(lucid, "sh -c 'cat %s/trace_pipe; true' &" % TRACING)
-    for line in ["wait", "wait %1"]:
-        start(lucid, line)
-        interrupt(lucid)
-        assert lucid.status() == 130
-        assert lucid.run("jobs") == \
-            "[1]+  Running                 sh -c 'cat %s/trace_pipe; true' &\n" % TRACING
-    out = lucid.run("kill -INT %1; wait; echo $?")
-    assert out == "[1]+  Interrupt               sh -c 'cat %s/trace_pipe; true'\n0\n" % TRACING, out
-    assert lucid.run("echo function > %s/current_tracer; echo $?" % TRACING) == "0\n"
-    lucid.run("echo nop > %s/current_tracer" % TRACING)
+    with lucid.showing_tasks():
+        started_job(lucid, "sh -c 'cat %s/trace_pipe; true' &" % TRACING)
+        for line in ["wait", "wait %1"]:
+            start(lucid, line)
+            interrupt(lucid)
+            assert lucid.status() == 130
+            assert lucid.run("jobs") == \
+                "[1]+  Running                 sh -c 'cat %s/trace_pipe; true' &\n" % TRACING
+        out = lucid.run("kill -INT %1; wait; echo $?")
+        assert out == "[1]+  Interrupt               sh -c 'cat %s/trace_pipe; true'\n0\n" % \
+            TRACING, out
+        assert lucid.run("echo function > %s/current_tracer; echo $?" % TRACING) == "0\n"
+        lucid.run("echo nop > %s/current_tracer" % TRACING)

@@ -166,23 +166,22 @@ def test_ctrl_c_ends_blocking_reads(lucid):
     assert out.endswith("^C\n"), out
     assert lucid.status() == 130
     # The second cat waits on an empty pipe (the first on the console): Ctrl-C ends both.
-    lucid.send_line("cat | cat")
-    time.sleep(0.3)
-    lucid.p.send("\x03")
-    lucid.expect_prompt(10)
-    assert lucid.status() == 130
-    assert "cat" not in lucid.run("ps")
-    # Ctrl-C at the prompt drops the line being typed: sent once readline has taken all of it
-    # and sleeps again (until_bash_sleeps says why it must).
-    loglevel = lucid.run("cat /proc/sys/kernel/printk").split()[0]
-    lucid.run("dmesg -n 7")  # sysrq t's task list on the console: until_bash_sleeps
-    lucid.p.send("echo dropped")
-    lucid.expect("echo dropped", timeout=10)
-    until_bash_sleeps(lucid.p.send, lucid.expect)
-    lucid.p.send("\x03")
-    lucid.expect_prompt(10)
-    assert lucid.status() == 130
-    lucid.run("dmesg -n %s" % loglevel)
+    with lucid.showing_tasks():  # sysrq t's task list: until_job_started, until_bash_sleeps
+        lucid.send_line("cat | cat")
+        lucid.expect("cat \\| cat\r\n", timeout=10)
+        lucid.until_job_started("cat")
+        lucid.p.send("\x03")
+        lucid.expect_prompt(10)
+        assert lucid.status() == 130
+        assert "cat" not in lucid.run("ps")
+        # Ctrl-C at the prompt drops the line being typed: sent once readline has taken all of
+        # it and sleeps again (until_bash_sleeps says why it must).
+        lucid.p.send("echo dropped")
+        lucid.expect("echo dropped", timeout=10)
+        until_bash_sleeps(lucid.p.send, lucid.expect)
+        lucid.p.send("\x03")
+        lucid.expect_prompt(10)
+        assert lucid.status() == 130
     assert lucid.run("echo kept") == "kept\n"
 
 
@@ -196,19 +195,17 @@ def test_ctrl_c_right_after_typed_keys_always_prompts(lucid):
     burst at once (the FIFO's trigger level, arch/x86_64/uart.c), then a byte at a time. A ^C
     in a longer burst's tail can come after pselect said readable and before readline's read,
     and the read then sleeps on the flushed tty: Linux's n_tty and readline share that race."""
-    loglevel = lucid.run("cat /proc/sys/kernel/printk").split()[0]
-    lucid.run("dmesg -n 7")  # sysrq t's task list on the console: until_bash_sleeps
-    for i in range(20):
-        until_bash_sleeps(lucid.p.send, lucid.expect)
-        lucid.p.send("ech%d\x03" % i)
-        lucid.expect_prompt(10)
-        lucid.send_line("echo x\\")
-        lucid.expect("\r\n> ", timeout=10)
-        until_bash_sleeps(lucid.p.send, lucid.expect)
-        lucid.p.send("more\x03")
-        lucid.expect_prompt(10)
-    assert lucid.status() == 130
-    lucid.run("dmesg -n %s" % loglevel)
+    with lucid.showing_tasks():  # sysrq t's task list: until_bash_sleeps
+        for i in range(20):
+            until_bash_sleeps(lucid.p.send, lucid.expect)
+            lucid.p.send("ech%d\x03" % i)
+            lucid.expect_prompt(10)
+            lucid.send_line("echo x\\")
+            lucid.expect("\r\n> ", timeout=10)
+            until_bash_sleeps(lucid.p.send, lucid.expect)
+            lucid.p.send("more\x03")
+            lucid.expect_prompt(10)
+        assert lucid.status() == 130
     assert lucid.run("echo kept") == "kept\n"
 
 def test_console_input_ends_with_ctrl_d(lucid):

@@ -16,7 +16,7 @@ import time
 
 import pexpect
 
-from lucid import PROMPT, ROOT, free_port, until_bash_sleeps
+from lucid import PROMPT, ROOT, free_port, job_started, until_bash_sleeps, until_tasks
 
 CTRL_A = "\x01"  # QEMU's escape character, when stdio is multiplexed
 CTRL_C = "\x03"
@@ -124,15 +124,20 @@ def test_make_run_ctrl_c_reaches_lucid_and_ctrl_a_x_quits():
             assert not boot.strip(), "make run printed:\n" + boot[:2000]
         t.wait_raw_mode(timeout=0)
 
-        # The reader blocks in trace_pipe: Ctrl-C must stop it, not QEMU.
+        # The reader blocks in trace_pipe: Ctrl-C must stop it, not QEMU. Pressed once cat
+        # waits there, as a person presses it after a moment (sysrq t's task list on the
+        # console says when: lucid.job_started).
+        level = t.command("cat /proc/sys/kernel/printk").split()[0]
+        t.command("dmesg -n 7")
         t.type("cat /sys/kernel/tracing/trace_pipe" + ENTER)
         t.expect(r"trace_pipe\r+\n")
-        time.sleep(2)  # a person waits a moment before giving up on it
+        until_tasks(t.type, t.match, job_started(program="cat"), "cat in the foreground")
         t.type(CTRL_C)
         out = t.expect(PROMPT)
         assert "terminating on signal" not in out, out
         assert "^C" in out, "Ctrl-C was not echoed: %r" % out
         assert t.command("echo $?").strip() == "130"
+        t.command("dmesg -n " + level)
         assert t.command("echo still here") == "still here\n"
 
         t.monitor("info status", "VM status: running")
@@ -351,10 +356,13 @@ def test_bash_at_make_run_as_a_linux_terminal():
         t.type(ENTER)
         t.expect(r"root:x:0:0:")
         t.expect(PROMPT)
-        # Ctrl-C ends the job in the foreground; the shell lives on.
+        # Ctrl-C ends the job in the foreground; the shell lives on. Each key for a job is
+        # pressed once the job runs (sysrq t's task list on the console: lucid.job_started).
+        level = t.command("cat /proc/sys/kernel/printk").split()[0]
+        t.command("dmesg -n 7")
         t.type("sleep 30" + ENTER)
         t.expect(r"sleep 30\r+\n")
-        time.sleep(2)
+        until_tasks(t.type, t.match, job_started(program="sleep"), "sleep in the foreground")
         t.type(CTRL_C)
         t.expect(r"\^C")
         t.expect(PROMPT)
@@ -362,7 +370,7 @@ def test_bash_at_make_run_as_a_linux_terminal():
         # Ctrl-Z stops it; bg runs it on in the background, fg brings it back.
         t.type("sleep 60" + ENTER)
         t.expect(r"sleep 60\r+\n")
-        time.sleep(2)
+        until_tasks(t.type, t.match, job_started(program="sleep"), "sleep in the foreground")
         t.type(CTRL_Z)
         t.expect(r"\[1\]\+  Stopped +sleep 60")
         t.expect(PROMPT)
@@ -371,10 +379,11 @@ def test_bash_at_make_run_as_a_linux_terminal():
         assert re.match(r"\[1\]\+  Running +sleep 60 &\n$", t.command("jobs")), t.seen[-500:]
         t.type("fg" + ENTER)
         t.expect(r"fg\r+\nsleep 60\r+\n")
-        time.sleep(1)
+        until_tasks(t.type, t.match, job_started(program="sleep"), "sleep back in the foreground")
         t.type(CTRL_C)
         t.expect(PROMPT)
         same(t, "echo $?; jobs", "130", strip=True)
+        t.command("dmesg -n " + level)
         # The size: a serial line does not know the screen, so TIOCGWINSZ is 0 x 0, as on
         # Linux's ttyS0 (busybox's stty then says only its device, as on Linux), and busybox's
         # programs take 24 x 80 (or ask the terminal, below).

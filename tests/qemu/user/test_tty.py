@@ -8,7 +8,7 @@ with ERASE (DEL), KILL (^U), WERASE (^W) and EOF (^D), non-canonical reads by VM
 import re
 import time
 
-from lucid import Lucid
+from lucid import PARENT, Lucid
 
 
 TTY_STD_ATTRS = ("iflag 0x500 oflag 0x5 lflag 0x8a3b cflag-speed 115200\n"
@@ -158,11 +158,12 @@ def test_signal_keys_reach_the_foreground_program(lucid):
     assert "[1]+  Stopped                 ttytest wait\n" in out, out
     assert lucid.status() == 148
     assert lucid.run("jobs") == "[1]+  Stopped                 ttytest wait\n"
-    lucid.send_line("fg")
-    lucid.expect("ttytest wait\r\n", timeout=10)
-    time.sleep(0.3)
-    lucid.p.send("\x03")
-    lucid.expect_prompt(20)
+    with lucid.showing_tasks():
+        lucid.send_line("fg")
+        lucid.expect("ttytest wait\r\n", timeout=10)
+        lucid.until_job_started("ttytest")  # bash hands it the terminal, then waits
+        lucid.p.send("\x03")
+        lucid.expect_prompt(20)
     assert lucid.status() == 130
     assert lucid.run("jobs") == ""
     # The shell has the terminal back: its own Ctrl-C and lines work as before.
@@ -200,20 +201,21 @@ def test_debian_shells_interactive_job_control(lucid):
     binaries are the initramfs's /bin/sh and /bin/bash (test_interactive.py compares a longer
     session with the host's)."""
     lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
-    for shell in ["sh -i", "bash -i"]:
-        lucid.send_line(shell)
-        lucid.expect("# ", timeout=30)
-        lucid.p.send("echo hi $((1+2))\r")
-        lucid.expect("hi 3\r\n")
-        lucid.p.send("case $- in *m*) echo job control on;; esac\r")
-        lucid.expect("job control on\r\n")
-        lucid.p.send("sleep 30\r")
-        lucid.expect("sleep 30\r\n")
-        time.sleep(1)
-        lucid.p.send("\x03")
-        lucid.expect("\\^C")  # the tty's echo
-        lucid.p.send("echo status $?\r")
-        lucid.expect("status 130\r\n", timeout=30)
-        lucid.p.send("exit\r")
-        lucid.expect_prompt(30)
-        assert lucid.status() == 0, shell
+    with lucid.showing_tasks():  # sysrq t's task list: until_job_started
+        for shell in ["sh -i", "bash -i"]:
+            lucid.send_line(shell)
+            lucid.expect("# ", timeout=30)
+            lucid.p.send("echo hi $((1+2))\r")
+            lucid.expect("hi 3\r\n")
+            lucid.p.send("case $- in *m*) echo job control on;; esac\r")
+            lucid.expect("job control on\r\n")
+            lucid.p.send("sleep 30\r")
+            lucid.expect("sleep 30\r\n")
+            lucid.until_job_started("sleep", shell=PARENT)  # the inner shell's job
+            lucid.p.send("\x03")
+            lucid.expect("\\^C")  # the tty's echo
+            lucid.p.send("echo status $?\r")
+            lucid.expect("status 130\r\n", timeout=30)
+            lucid.p.send("exit\r")
+            lucid.expect_prompt(30)
+            assert lucid.status() == 0, shell

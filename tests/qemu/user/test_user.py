@@ -130,10 +130,11 @@ def test_memory_and_free_pages(lucid):
 
 
 def test_ctrl_c_ends_a_spinning_program(lucid):
-    lucid.send_line("spin")
-    time.sleep(1)
-    lucid.p.send("\x03")
-    lucid.expect_prompt(30)
+    with lucid.showing_tasks():
+        lucid.send_line("spin")
+        lucid.until_job_started("spin", states="R")
+        lucid.p.send("\x03")
+        lucid.expect_prompt(30)
     assert lucid.status() == 130
     run(lucid, "hello", "Hello, world!\n")
 
@@ -259,20 +260,23 @@ def test_time_random_limits(lucid):
 
 
 def test_ctrl_c_ends_a_sleeping_program(lucid):
-    lucid.send_line("nap")
-    time.sleep(1)
-    lucid.p.send("\x03")
-    lucid.expect_prompt(30)
+    with lucid.showing_tasks():
+        lucid.send_line("nap")
+        lucid.until_job_started("nap")
+        lucid.p.send("\x03")
+        lucid.expect_prompt(30)
     assert lucid.status() == 130
 
 
 def test_sleep_too_long_to_count_is_forever(lucid):
     """nanosleep of 2^62 seconds, whose nanoseconds wrap to 0 in 64 bits. Saturated as Linux does,
     it sleeps until Ctrl-C; wrapped, it would wake at once and print."""
-    lucid.send_line("bigsleep")
-    time.sleep(3)
-    lucid.p.send("\x03")
-    out = lucid.expect_prompt(30)
+    with lucid.showing_tasks():
+        lucid.send_line("bigsleep")
+        lucid.until_job_started("bigsleep")  # asleep: a wrapped time would have woken it
+        time.sleep(1)  # and a second more for one that is only slow to wake; no pass waits on it
+        lucid.p.send("\x03")
+        out = lucid.expect_prompt(30)
     assert "woke up" not in out, out
     assert lucid.status() == 130
 
