@@ -20,7 +20,7 @@ import tempfile
 
 from test_dynamic import PRINTK_LINE, assert_same_report, host_report
 from test_events import ALL_EVENTS, COMMON_FIELDS
-from tracefs import T, TRACE_PREFIX, cat, ncpus, ok, reset_tracing, sh
+from tracefs import T, TRACE_PREFIX, cat, ncpus, ok, reset_tracing, sh, until_true
 
 SHARE = tempfile.mkdtemp(prefix="lucid-events30-")
 BOOT = {"share": SHARE, "timeout": 120}
@@ -490,6 +490,8 @@ def test_trace_cmd_reads_osnoise_events(lucid):
         ok(lucid, "echo 100000 > osnoise/runtime_us; echo 200000 > osnoise/period_us")
         ok(lucid, "echo 1 > instances/osn/events/osnoise/enable")
         ok(lucid, "echo osnoise > instances/osn/current_tracer; sleep 1")
+        until_true(lucid, " && ".join("grep -q %s: instances/osn/trace" % e
+                                      for e in ("sample_threshold", "irq_noise")))
         ok(lucid, "echo 0 > instances/osn/tracing_on")  # and the threads stop
         trace_text, report = record_in_lucid(lucid, "osn", "instances/osn/trace", "-B osn")
         # The tracer's own period lines are no event's (report names them "osnoise: noise:").
