@@ -227,11 +227,15 @@ def test_trace_pipe_waits_end_with_eintr(lucid):
 def test_record_pid_and_option(lucid):
     # -P PID: the function tracer for that process only (set_ftrace_pid), recorded until it
     # exits (trace-cmd polls a pidfd of it); -O for the recording only: func_stack_trace, a
-    # stack after each call. The host reads the file alike.
-    out, status = run(lucid, "cd /tmp; bash -c '(busybox usleep 300000; for i in 1 2 3 4 5 6 7 "
-                      "8 9 10; do echo x; busybox usleep 300000; done > /dev/null) & echo $! > "
-                      "pid; trace-cmd record -p function -l vfs_write -O func_stack_trace -P $!; "
-                      "echo status $?'", 180)
+    # stack after each call. The host reads the file alike. The process writes once trace-cmd
+    # follows it (its pid in set_ftrace_pid, the tracer on: a bounded wait), then ends.
+    follows = ("grep -qx $BASHPID %s/set_ftrace_pid && grep -qx function %s/current_tracer"
+               % (T, T))
+    out, status = run(lucid, "cd /tmp; bash -c '(i=0; until [ $i -ge 600 ] || { %s; }; do "
+                      "busybox usleep 100000; i=$((i+1)); done; for i in 1 2 3 4 5 6 7 8 9 10; "
+                      "do echo x; busybox usleep 300000; done > /dev/null) & echo $! > pid; "
+                      "trace-cmd record -p function -l vfs_write -O func_stack_trace -P $!; "
+                      "echo status $?'" % follows, 180)
     assert status == 0 and out.endswith("status 0\n"), out
     assert "Hit Ctrl^C to stop recording\n" in out, out
     assert re.search(r"CPU3 data recorded at offset=0x[0-9a-f]+\n", out), out

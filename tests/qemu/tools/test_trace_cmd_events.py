@@ -10,7 +10,9 @@ import os
 import re
 import tempfile
 
-from test_dynamic import PRINTK_LINE, T, assert_same_report, check, host_report
+from lucid import until_tasks
+from test_dynamic import (PRINTK_LINE, T, assert_same_report, check, host_report,
+                          recorders_reading)
 
 # Heavy, trace-cmd records run_test on every CPU: run_tests.py starts no other heavy file beside it.
 HEAVY = True
@@ -70,7 +72,8 @@ def test_record_sched_and_irq_around_run_test(lucid):
         if "sched:sched_switch\n" in lucid.run("cat %s/set_event" % T):
             break
         lucid.run("sleep 1")
-    lucid.run("sleep 2")  # and its recorders
+    with lucid.showing_tasks():  # and its recorders, each reading (test_dynamic says how)
+        until_tasks(lucid.p.send, lucid.expect, recorders_reading, "recorders reading")
     lucid.run("run_test", 300)
     lucid.run("cat /mnt/host/%s > /dev/null" % IN_FILE, 120)
     out = PRINTK_LINE.sub("", lucid.run("kill -INT %1; wait %1", 180))

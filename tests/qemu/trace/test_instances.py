@@ -8,7 +8,7 @@ instance is open. trace-cmd -B records and shows an instance's events only.
 """
 import re
 
-from tracefs import T, TRACE_PREFIX, cat, fails, ok, reset_tracing, sh, until_reads
+from tracefs import T, TRACE_PREFIX, cat, fails, ok, reset_tracing, sh, until_reads, until_true
 
 # Heavy, instances made and removed while run_test runs on every CPU: run_tests.py starts no other
 # heavy file beside it.
@@ -235,11 +235,13 @@ def test_rmdir_busy_and_errors(lucid):
             EBUSY % ("%s/foo" % I), f
     ok(lucid, "echo still > %s/foo/trace_marker" % I)
     # A trace_pipe reader waiting in the background.
-    ok(lucid, "sh -c 'cat %s/foo/trace_pipe > /dev/null & echo $! > /tmp/reader'; sleep 0.3"
+    ok(lucid, "sh -c 'cat %s/foo/trace_pipe > /dev/null & echo $! > /tmp/reader'"
        % I)  # (started by sh: no job notice from the interactive shell)
+    until_true(lucid, "ls -l /proc/$(cat /tmp/reader)/fd | grep -q trace_pipe")  # it has it open
     assert sh(lucid, "rmdir %s/foo" % I) == EBUSY % ("%s/foo" % I)
-    ok(lucid, "kill $(cat /tmp/reader); sleep 0.3; rm /tmp/reader")
-    ok(lucid, "rmdir %s/foo" % I)
+    ok(lucid, "kill $(cat /tmp/reader)")
+    until_true(lucid, "[ ! -d /proc/$(cat /tmp/reader) ]")  # gone, and its files closed
+    ok(lucid, "rm /tmp/reader; rmdir %s/foo" % I)
     for cmd, err in [
             ("rmdir %s/foo" % I, "rmdir: '%s/foo': No such file or directory\n" % I),
             ("mkdir %s/a/b" % I, "mkdir: can't create directory '%s/a/b': "

@@ -7,7 +7,7 @@ and checks that the trace is as before.
 import re
 import struct
 
-from tracefs import T, cat, fails, ok, sh  # noqa: F401
+from tracefs import T, cat, fails, ok, sh, until_true  # noqa: F401
 
 BOOT = {"cmdline": ""}
 
@@ -222,11 +222,15 @@ def test_free_buffer_and_disable_on_free(lucid):
     ok(lucid, "echo %s > buffer_size_kb" % size.strip())
 
 
-def ustack_run(lucid, seconds=0):
-    """Runs ustack stack with the getppid event on; returns its functions' addresses."""
+def ustack_run(lucid, alive=False):
+    """Runs ustack stack with the getppid event on; returns its functions' addresses. alive:
+    it sleeps on after its event, in the background, until the caller's `kill %1; wait` (the
+    trace is read while it lives)."""
     ok(lucid, "echo > trace; echo 1 > events/syscalls/sys_enter_getppid/enable")
-    if seconds:  # still alive while the trace is read
-        out = sh(lucid, "ustack stack %d & sleep 1" % seconds)
+    if alive:
+        sh(lucid, "ustack stack 600 > /tmp/ustack.out &")
+        until_true(lucid, "grep -q sys_getppid trace")
+        out = sh(lucid, "cat /tmp/ustack.out")
     else:
         out = sh(lucid, "ustack stack")
     ok(lucid, "echo 0 > events/syscalls/sys_enter_getppid/enable")
@@ -269,7 +273,7 @@ def test_userstacktrace(lucid):
 def test_sym_userobj(lucid):
     sh(lucid, "cd " + T)
     ok(lucid, "echo 1 > options/userstacktrace; echo 1 > options/sym-userobj")
-    addrs = ustack_run(lucid, seconds=3)
+    addrs = ustack_run(lucid, alive=True)
     frames = user_stacks(lucid)[0]
     # "/bin/ustack[+0x2b9]": the file, and the offset from the start of its area (0x401000)
     m = [re.match(r"^/bin/ustack\[\+0x([0-9a-f]+)\]$", f) for f in frames]
@@ -282,7 +286,7 @@ def test_sym_userobj(lucid):
     ok(lucid, "echo 0 > options/sym-addr; echo 0 > options/sym-userobj")
     assert all(re.match(r"^ <[0-9a-f]{16}>$", f) for f in user_stacks(lucid)[0])
     ok(lucid, "echo 0 > options/userstacktrace")
-    sh(lucid, "wait")
+    sh(lucid, "kill %1; wait; rm /tmp/ustack.out")
 
 
 def test_block_makes_trace_pipe_always_readable(lucid):
