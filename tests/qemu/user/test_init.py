@@ -11,6 +11,8 @@ import shutil
 import tempfile
 
 from lucid import Lucid
+from test_jobs import started_job
+from test_signals import jobs_become
 from tracefs import TRACE_PREFIX
 
 BOOT = {"cmdline": "init=/sbin/init"}
@@ -158,10 +160,11 @@ def test_init_refuses_to_run_as_another_pid(lucid):
 
 def test_job_control(lucid):
     """Jobs as Linux's bash on a terminal it controls: a background job, ^C of the foreground."""
-    out = lucid.run("sleep 100 &")
-    assert re.fullmatch(r"\[1\] \d+\n", out), out
+    started_job(lucid, "sleep 100 &")  # its exec done: the kill finds sleep, not bash
     run(lucid, "jobs", "[1]+  Running                 sleep 100 &\n")
-    run(lucid, "kill %1; sleep 0; jobs", "[1]+  Terminated              sleep 100\n")
+    run(lucid, "kill %1", "")
+    said = jobs_become(lucid, "")  # bash told of the death: by jobs, or in a notice
+    assert "[1]+  Terminated              sleep 100\n" in said, said
     lucid.send_line("cat")
     lucid.expect("cat\r?\n")
     lucid.send_line("typed at cat")

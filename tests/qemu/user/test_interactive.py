@@ -337,9 +337,15 @@ def test_init_shell_has_job_control():
             # SIGSTOP stops it all the same: jobs sees it, fg brings it back, ^C ends it.
             k.p.send("sleep 60 & sleep 1; kill -STOP $!\r")
             k.expect(prompt, 30)
-            k.p.send("jobs; echo status $?\r")
-            k.expect(r"\[1\]\+  Stopped[^\r]* +sleep 60\r\nstatus 0\r\n", 30)
-            k.expect(prompt, 30)
+            for _ in range(50):  # the shell learns of the stop by SIGCHLD: ask until it has
+                k.p.send("jobs; echo status $?\r")
+                k.expect(r"\r\nstatus 0\r\n", 30)
+                jobs = k.p.before
+                k.expect(prompt, 30)
+                if re.search(r"\[1\]\+  Stopped[^\r]* +sleep 60$", jobs):
+                    break
+                time.sleep(0.1)
+            assert re.search(r"\[1\]\+  Stopped[^\r]* +sleep 60$", jobs), jobs
             k.p.send("fg\r")
             k.expect("fg\r\nsleep 60\r\n", 30)
             until_tasks(k.p.send, k.expect, job_started(1, "sleep"), "sleep continued")

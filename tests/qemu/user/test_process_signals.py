@@ -47,9 +47,12 @@ def test_cpu_itimers_count_the_whole_process(lucid):
 def test_orphaned_group_reads_the_terminal_eio(lucid):
     # A background job whose parent has gone (its group is orphaned: its parent is init now)
     # reads the terminal: EIO, where a watched job would get SIGTTIN, as Linux's
-    # __tty_check_change. The host has no terminal here to judge; the wait for it is bounded.
-    out = lucid.run("rm -f /tmp/orph; (sh -c 'sleep 1; cat < /dev/tty; echo status $? > /tmp/orph'"
-                    " 2>/tmp/orph.err &); for i in $(seq 100); do [ -s /tmp/orph ] && break; "
-                    "sleep 0.2; done; cat /tmp/orph.err /tmp/orph; rm -f /tmp/orph /tmp/orph.err",
-                    60)
+    # __tty_check_change. The host has no terminal here to judge; the waits for it are bounded:
+    # sh reads once its parent, the subshell, has gone (its ppid is 1), and bash until it has.
+    orphaned = "i=0; until [ $(cut -d\" \" -f4 /proc/$$/stat) = 1 ] || [ $i -ge 300 ]; do " \
+               "sleep 0.1; i=$((i+1)); done"
+    out = lucid.run("rm -f /tmp/orph; (sh -c '%s; cat < /dev/tty; echo status $? > /tmp/orph'"
+                    " 2>/tmp/orph.err &); for i in $(seq 300); do [ -s /tmp/orph ] && break; "
+                    "sleep 0.2; done; cat /tmp/orph.err /tmp/orph; rm -f /tmp/orph /tmp/orph.err"
+                    % orphaned, 120)
     assert out == "cat: read error: Input/output error\nstatus 1\n", out

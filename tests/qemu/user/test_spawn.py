@@ -87,30 +87,34 @@ def test_busybox_watch_runs_its_command(lucid):
 
 def test_timeout_ends_the_command(lucid):
     """timeout's watcher is an orphan (its parent exits at once): it must live to send TERM."""
-    out = lucid.run("sh -c 's=$(date +%s); busybox timeout 2 sleep 10; echo status $?; "
+    # (sleep 100: a TERM the watcher sends late, on a loaded host, still ends it, never sleep)
+    out = lucid.run("sh -c 's=$(date +%s); busybox timeout 2 sleep 100; echo status $?; "
                     "echo took $(( $(date +%s) - s ))'", timeout=60)
     m = re.fullmatch(r"(?:Terminated\n)?status (\d+)\ntook (\d+)\n", out)  # busybox sh says it
     assert m and int(m.group(1)) == TIMEOUT_TERM_STATUS, out
-    assert 1 <= int(m.group(2)) < 10, out  # ended by the TERM, not by sleep's own end
-    assert on_host(["/bin/sh", "-c", BUSYBOX + " timeout 1 sleep 10; echo status $?"]) == \
+    assert 1 <= int(m.group(2)) < 100, out  # ended by the TERM, not by sleep's own end
+    assert on_host(["/bin/sh", "-c", BUSYBOX + " timeout 1 sleep 100; echo status $?"]) == \
         "status %d\n" % TIMEOUT_TERM_STATUS
     # A reader that would wait for ever: the TERM ends it too, and trace_pipe is free again
     # (interactive bash names the signal that ended its command, as on Linux).
     assert lucid.run("busybox timeout 2 cat /sys/kernel/tracing/trace_pipe; echo status $?",
                      timeout=60) == "Terminated\nstatus %d\n" % TIMEOUT_TERM_STATUS
     lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
-    assert lucid.run("bash -c 'busybox timeout 1 sleep 10; echo $?' 2>/dev/null",
+    assert lucid.run("bash -c 'busybox timeout 1 sleep 100; echo $?' 2>/dev/null",
                      timeout=60) == "%d\n" % TIMEOUT_TERM_STATUS
 
 
 def test_background_of_a_subshell_runs_on(lucid):
-    """Its subshell exits at once; the background job, an orphan, runs to its end."""
-    line = "( (sleep 2; echo ran) & ); sleep 4; echo done"
-    want = on_host([BUSYBOX, "sh", "-c", line])
+    """Its subshell exits at once; the background job, an orphan, runs to its end. The shell
+    waits on a FIFO the orphan opens last, not for a time a loaded host could outlast."""
+    line = "mkfifo {f}; ( (sleep 1; echo ran; : > {f}) & ); read x < {f}; rm {f}; echo done"
+    with tempfile.TemporaryDirectory() as tmp:
+        want = on_host([BUSYBOX, "sh", "-c", line.format(f=os.path.join(tmp, "f"))])
     assert want == "ran\ndone\n", want
     lucid.run("bash -c true")  # bash's start-up lines in the log, out of the way
     for shell in ("sh", "bash"):
-        assert lucid.run("%s -c '%s' 2>/dev/null" % (shell, line), timeout=60) == want, shell
+        assert lucid.run("%s -c '%s' 2>/dev/null" % (shell, line.format(f="/tmp/f")),
+                         timeout=60) == want, shell
     # Reaped once it ended: no task of it is left, and ps does not show it.
     assert "sleep" not in lucid.run("ps")
 
@@ -120,9 +124,13 @@ def test_init_program_reaps_adopted_orphans():
     k = Lucid.without_prompt("init=/bin/sh")
     try:
         k.expect("# ", 120)  # its prompt; the kernel's "Run ... as init process" is in the log
-        # read is the orphan's own: /proc/self is the subshell that lost its parent.
-        k.p.send("( (sleep 1; read pid comm state ppid rest < /proc/self/stat; echo ppid $ppid) "
-                 "& ); sleep 3; echo zombies $(cat /proc/[0-9]*/stat | grep -c ') Z ')\r")
+        # read is the orphan's own: /proc/self is the subshell that lost its parent. The shell
+        # waits until the orphan is gone from /proc (reaped: a zombie is still there), then
+        # counts what is left unreaped (the wait is the expect's, bounded).
+        k.p.send("( (sleep 1; read pid comm state ppid rest < /proc/self/stat; echo ppid $ppid; "
+                 "echo $pid > /tmp/orphan) & ); until [ -s /tmp/orphan ] && "
+                 "[ ! -d /proc/$(cat /tmp/orphan) ]; do sleep 0.1; done; "
+                 "echo zombies $(cat /proc/[0-9]*/stat | grep -c ') Z ')\r")
         k.expect(r"ppid 1\r?\n", 60)
         k.expect(r"zombies 0\r?\n", 60)
     finally:

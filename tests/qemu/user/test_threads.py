@@ -115,10 +115,12 @@ def test_tracer_sees_threads_by_tid(lucid):
     exits = [l.split(" sched_process_exit: ")[1] for l in trace_lines(lucid, "sched_process_exit")]
     for comm, p in (("park-1", t1), ("park-2", t2), ("threads", pid)):
         assert "comm=%s pid=%s prio=120" % (comm, p) in exits, (comm, p, exits)
-    # set_event_pid with a thread id: only that thread's sched_switch lines.
-    out = lucid.run(PARK % 4 + "; echo > trace; echo $2 > set_event_pid; "
+    # set_event_pid with a thread id: only that thread's sched_switch lines. The threads wake
+    # every 10 ms until told to end: parked for longer than a loaded host could take to get
+    # through the commands, then ended.
+    out = lucid.run(PARK % 60 + "; echo > trace; echo $2 > set_event_pid; "
                     "echo sched:sched_switch > set_event; echo 1 > tracing_on; sleep 1; "
-                    "echo 0 > tracing_on; echo tid $2; wait", 60)
+                    "echo 0 > tracing_on; echo tid $2; kill $P; wait", 60)
     tid = re.search(r"^tid (\d+)$", out, re.M).group(1)
     switches = trace_lines(lucid, "sched_switch")
     lucid.run("echo > set_event_pid; echo > set_event; echo 1 > tracing_on; cd /")
