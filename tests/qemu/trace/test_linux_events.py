@@ -282,7 +282,7 @@ def test_sched_waking_migrate_free(lucid):
 def test_signal_events(lucid):
     reset_tracing(lucid)
     ok(lucid, "echo 1 > events/signal/enable")
-    pid = sh(lucid, "sleep 5 & echo $!").split()[-1]
+    pid = sh(lucid, "sleep 100 & echo $!").split()[-1]  # until the kill, however slow the host
     # bash's child is named bash until it has exec'd sleep: kill it only once it is sleep, or
     # the event's comm depends on how fast the child ran (as on Linux). Bounded wait.
     sh(lucid, "for i in $(seq 500); do [ \"$(cat /proc/%s/comm)\" = sleep ] && break; "
