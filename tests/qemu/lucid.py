@@ -157,25 +157,26 @@ def until_bash_sleeps(send, expect):
     until_tasks(send, expect, asleep, "bash asleep")
 
 
-PARENT = "parent"  # job_started's shell: the program's own parent, whoever it is
+PARENT = "parent"  # job_started's shell: the program's own parent, whoever it is (not init)
 
 
 def job_started(shell=None, program=None, states="S", forks_done=True):
     """A ready() for until_tasks: the job a shell runs in the foreground has started, so that a
     ^C or ^Z typed now is the job's, not the shell's (which would drop it, or end only itself).
     The shell (a pid; None: the console's bash, the oldest; PARENT: program's parent) waits for
-    its job in do_wait, which a job control shell enters only after handing the job the
-    terminal (`fg` too); none of its children is still a copy of it (each has run exec, and
-    made its group the foreground before), unless not forks_done; and program, when named, is
-    in one of states (S: asleep in its work, R: running)."""
+    its job in do_wait, and none of its children is still a copy of it: each has run exec, and
+    a job control shell's child makes its group the terminal's foreground before its exec
+    (bash's make_child, ash's forkchild; after `fg` the shell itself does, before it waits).
+    With forks_done False, only program (then to be named: the group's leader) must have run
+    exec. program, when named, is in one of states (S: asleep in its work, R: running)."""
     def ready(tasks):
         by_pid = {t.pid: t for t in tasks}
         mine = [t for t in tasks if t.comm == program and t.state in states]
         if shell is None:
             bashes = [t.pid for t in tasks if t.comm == "bash"]
             shells = [by_pid[min(bashes)]] if bashes else []
-        elif shell == PARENT:
-            shells = [by_pid[t.ppid] for t in mine if t.ppid in by_pid]
+        elif shell == PARENT:  # init waits in do_wait for good: an orphan's parent is none
+            shells = [by_pid[t.ppid] for t in mine if t.ppid in by_pid and t.ppid != 1]
         else:
             shells = [by_pid[shell]] if shell in by_pid else []
         for sh in shells:
@@ -183,7 +184,7 @@ def job_started(shell=None, program=None, states="S", forks_done=True):
                 continue
             if forks_done and any(t.ppid == sh.pid and t.comm == sh.comm for t in tasks):
                 continue
-            if program is None or mine:
+            if program is None or any(shell != PARENT or t.ppid == sh.pid for t in mine):
                 return True
         return False
     return ready

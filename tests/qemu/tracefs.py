@@ -141,8 +141,8 @@ def until_true(k, test, seconds=60, then=""):
     """Waits, in the guest and bounded, until the shell test holds, then runs then (a command
     list, or nothing); returns what it printed. For a state the kernel reaches soon but not at
     once, which a fixed sleep could only guess on a loaded host."""
-    return sh(k, "i=0; until %s || [ $i -ge %d ]; do i=$((i+1)); sleep 0.1; done%s"
-                 % (test, seconds * 10, then), seconds + TIMEOUT)
+    return sh(k, "end=$((SECONDS + %d)); until %s || [ $SECONDS -ge $end ]; do sleep 0.1; "
+                 "done%s" % (seconds, test, then), seconds + TIMEOUT)
 
 
 def until_reads(k, path, want="1", seconds=60):

@@ -3,7 +3,7 @@
 The same keystrokes go to `sh -i` and `bash -i` started from the console's bash (over the serial
 console) and to /bin/busybox sh -i and /bin/bash-static -i on the host (under a pexpect pty), in
 the same environment: PS1='$ ', TERM=dumb, no rc files. Line editing (Backspace, ^U), ^C of a
-foreground `sleep 10` (status 130, the shell lives on), ^Z of one (the shell's "Stopped" line,
+foreground `sleep 60` (status 130, the shell lives on), ^Z of one (the shell's "Stopped" line,
 status 148), jobs, bg, fg, kill %1, and jobs and wait after it, a `read` that ^C interrupts.
 
 The keystrokes are cut into blocks; after each, the shell types back `echo :$?:MN`, whose output
@@ -44,7 +44,7 @@ BLOCKS = [
     [],                                             # the shell's start: no "job control off"
     ["echo abcX\x7fd\r"],                           # Backspace erases the X
     ["junk junk\x15echo ok\r"],                     # ^U erases the line
-    ["sleep 10\r", PAUSE, "\x03"],                  # ^C: status 130
+    ["sleep 60\r", PAUSE, "\x03"],                  # ^C: status 130
     ["echo still here\r"],                          # the shell lives on
     ["sleep 60\r", PAUSE, "\x1a"],                  # ^Z: Stopped, status 148
     ["jobs\r"],
@@ -75,6 +75,7 @@ BLOCKS = [
 RACY = {14}
 
 CSI = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])")
+PRINTK_LINE = re.compile(r"\[ *\d+\.\d{6}\] [^\n]*\n")  # a kernel message on the console
 
 
 def render(line):
@@ -239,7 +240,8 @@ def in_shell(lucid, name, console):
         return lucid.p.match
 
     def before():
-        s = "".join(text)
+        """The block's text, without the kernel's lines that loglevel 7 lets through."""
+        s = PRINTK_LINE.sub("", "".join(text))
         text.clear()
         return s
 

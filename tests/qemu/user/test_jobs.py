@@ -24,7 +24,7 @@ LONG_COMMANDS = [
     "sh -c 'yes > /dev/null; true'",
     "run_test -t 8 -r 3000",
     "sleep 60 | cat",
-    "sleep 5 | cat",
+    "sleep 90 | cat",
     "cat trace_pipe | grep x",
     "sh -c 'sleep 60; true'",
     "yes | sh -c 'cat > /dev/null; true'",
@@ -102,8 +102,9 @@ def test_ctrl_c_soon_and_twice(lucid):
         for _ in range(3):
             lucid.send_line("run_test -t 16 -r 3000 | cat")
             lucid.expect("run_test -t 16 -r 3000 \\| cat\r\n", timeout=10)
-            # once bash handed the job the terminal: its processes may not have run exec yet
-            lucid.until_job_started(forks_done=False)
+            # once run_test, the group's leader, has run exec (its group has the terminal:
+            # each child takes it before its exec); cat may not have yet
+            lucid.until_job_started("run_test", states="RSD", forks_done=False)
             lucid.p.send("\x03")
             lucid.expect_prompt(30)
             assert lucid.status() == 130
@@ -287,9 +288,9 @@ def test_kernel_threads_ignore_kill(lucid):
 def test_fg_and_ctrl_c(lucid):
     with lucid.showing_tasks():
         started_job(lucid, "sleep 100 | cat &")
-        job_pid(lucid.run("sleep 1 &"))  # no signal for it: fg must find it still running
+        job_pid(lucid.run("sleep 10 &"))  # no signal for it: fg must find it still running
         # fg: the current job (the newest), which ends by itself: its status.
-        assert lucid.run("fg", timeout=30) == "sleep 1\n"
+        assert lucid.run("fg", timeout=60) == "sleep 10\n"
         assert lucid.status() == 0
         assert lucid.run("jobs") == "[1]+  Running                 sleep 100 | cat &\n"
         lucid.send_line("fg %1")

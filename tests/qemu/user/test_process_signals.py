@@ -48,9 +48,12 @@ def test_orphaned_group_reads_the_terminal_eio(lucid):
     # A background job whose parent has gone (its group is orphaned: its parent is init now)
     # reads the terminal: EIO, where a watched job would get SIGTTIN, as Linux's
     # __tty_check_change. The host has no terminal here to judge; the waits for it are bounded:
-    # sh reads once its parent, the subshell, has gone (its ppid is 1), and bash until it has.
-    orphaned = "i=0; until [ $(cut -d\" \" -f4 /proc/$$/stat) = 1 ] || [ $i -ge 300 ]; do " \
-               "sleep 0.1; i=$((i+1)); done"
+    # sh reads once its parent, the subshell, has gone (its ppid is 1) and bash has taken the
+    # terminal back (its foreground group, field 8, is no longer sh's, field 5): before that
+    # sh would read as the foreground. bash waits until sh has written its status.
+    orphaned = "i=0; until [ $(cut -d\" \" -f4 /proc/$$/stat) = 1 ] && " \
+               "[ $(cut -d\" \" -f8 /proc/$$/stat) != $(cut -d\" \" -f5 /proc/$$/stat) ] || " \
+               "[ $i -ge 300 ]; do sleep 0.1; i=$((i+1)); done"
     out = lucid.run("rm -f /tmp/orph; (sh -c '%s; cat < /dev/tty; echo status $? > /tmp/orph'"
                     " 2>/tmp/orph.err &); for i in $(seq 300); do [ -s /tmp/orph ] && break; "
                     "sleep 0.2; done; cat /tmp/orph.err /tmp/orph; rm -f /tmp/orph /tmp/orph.err"

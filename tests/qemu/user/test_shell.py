@@ -219,18 +219,18 @@ def test_console_input_ends_with_ctrl_d(lucid):
 def test_background_jobs(lucid):
     """`cmd &` returns at once; `jobs` lists; the next prompt reports Done or Exit N; wait."""
     # Sleeps of seconds: `jobs` must find them still running on a loaded machine.
-    out = lucid.run("sleep 4 &")
+    out = lucid.run("sleep 10 &")
     m = re.match(r"^\[1\] (\d+)\n$", out)
     assert m, out
     assert lucid.status() == 0
     out = lucid.run("jobs")
-    assert out == "[1]+  Running                 sleep 4 &\n", out
-    out = lucid.run("sleep 5")
-    for _ in range(50):  # bash's notice at the first prompt after the job's end: bounded
+    assert out == "[1]+  Running                 sleep 10 &\n", out
+    out = ""
+    for _ in range(120):  # bash's notice at the first prompt after the job's end: bounded
+        out = lucid.run("sleep 1")
         if out:
             break
-        out = lucid.run("sleep 0.2")
-    assert out == "[1]+  Done                    sleep 4\n", out
+    assert out == "[1]+  Done                    sleep 10\n", out
     out = lucid.run("jobs")
     assert out == "", out
     # The pipeline's output goes to a file: on the console it could come before the next
@@ -246,9 +246,9 @@ def test_background_jobs(lucid):
             r"^(\[1\][-+ ]  Exit 1 +false|\[2\][-+ ]  Done +echo x \| cat > /tmp/bg)$", line), out
     assert lucid.run("cat /tmp/bg") == "x\n"
     # Redirections are part of the job's text, as bash shows them.
-    assert lucid.run("sleep 4 2>> /tmp/e < /dev/null >&2 &").startswith("[1] ")
+    assert lucid.run("sleep 10 2>> /tmp/e < /dev/null >&2 &").startswith("[1] ")
     out = lucid.run("jobs")
-    assert out == "[1]+  Running                 sleep 4 2>> /tmp/e < /dev/null 1>&2 &\n", out
+    assert out == "[1]+  Running                 sleep 10 2>> /tmp/e < /dev/null 1>&2 &\n", out
     lucid.run("wait")
     # A background job that reads the terminal is stopped (SIGTTIN), as on Linux; one that
     # reads /dev/null ends at once.

@@ -103,7 +103,7 @@ def test_tracer_sees_threads_by_tid(lucid):
     lucid.run("cd %s; echo 0 > tracing_on; echo > trace; echo > set_event_pid; "
               "echo sched:sched_process_fork sched:sched_process_exit > set_event; "
               "echo 1 > tracing_on" % T)
-    out = lucid.run(PARK % 3 + "; echo ids $P $2 $3; wait", 60)
+    out = lucid.run(PARK % 60 + "; echo ids $P $2 $3; kill $P; wait", 60)  # ended by the kill
     lucid.run("echo 0 > tracing_on")
     ids = re.search(r"^ids (\d+) (\d+) (\d+)$", out, re.M)
     assert ids, out
