@@ -9,10 +9,14 @@
     Linux's and not checked, nor is a name with a capital placeholder (tests/user/PROG.c);
   - no line of C or assembly is wider than .clang-format's ColumnLimit (tabs 8 columns wide):
     clang-format leaves comments as they are written (ReflowComments is off), so this is what
-    keeps them, and code not yet formatted, to the width the style promises.
+    keeps them, and code not yet formatted, to the width the style promises;
+  - no QEMU test sleeps a fixed time outside a loop unless the line says "pacing:" and why no
+    result waits on it: on a loaded host a fixed wait guesses, and a test waits for a state
+    (docs/design/conventions.md says with what).
 
 Prints each problem as FILE:LINE: what, and exits 1 if there is any.
 """
+import ast
 import os
 import re
 import subprocess
@@ -90,12 +94,45 @@ def check_widths(files, problems):
                     problems.append("%s:%d: %d columns, more than %d" % (f, n, width, limit))
 
 
+def fixed_sleeps(tree):
+    """Line numbers of the time.sleep() calls of a module that are in no for or while loop of
+    their function (a loop's sleep is a bounded poll's)."""
+    found = []
+
+    def walk(node, in_loop):
+        for child in ast.iter_child_nodes(node):
+            loop = in_loop and not isinstance(child, (ast.FunctionDef, ast.Lambda))
+            if isinstance(child, (ast.For, ast.While)):
+                loop = True
+            f = getattr(child, "func", None)
+            if isinstance(child, ast.Call) and isinstance(f, ast.Attribute) and \
+                    f.attr == "sleep" and getattr(f.value, "id", None) == "time" and not in_loop:
+                found.append(child.lineno)
+            walk(child, loop)
+    walk(tree, False)
+    return found
+
+
+def check_fixed_waits(files, problems):
+    for f in files:
+        if not re.match(r"^tests/qemu/.*\.py$", f):
+            continue
+        with open(os.path.join(ROOT, f)) as fh:
+            text = fh.read()
+        lines = text.splitlines()
+        for n in fixed_sleeps(ast.parse(text, f)):
+            if "pacing:" not in lines[n - 1]:
+                problems.append("%s:%d: a fixed sleep: wait for a state, or say \"pacing:\" and "
+                                "why no result waits on it" % (f, n))
+
+
 def main():
     files = tracked()
     problems = []
     check_maps(files, problems)
     check_paths(files, problems)
     check_widths(files, problems)
+    check_fixed_waits(files, problems)
     for p in problems:
         print(p)
     sys.exit(1 if problems else 0)

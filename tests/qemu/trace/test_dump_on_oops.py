@@ -545,7 +545,7 @@ def test_sysrq_t(lucid):
     assert any(re.match(r"task:bash +state:R ", l) for l in tasks), tasks
     # Ctrl-O t straight from the console's interrupt, while the shell waits for its job.
     lucid.send_line("sleep 3")
-    time.sleep(1)
+    time.sleep(1)  # pacing: the list shows init, during the sleep or after it
     lucid.p.send("\x0ft")
     out = lucid.expect_prompt(60)
     assert "sysrq: Show State" in console_text(out), out

@@ -207,7 +207,7 @@ def on_host(name):
             except OSError:
                 pass
             time.sleep(0.05)
-        time.sleep(HOST_PAUSE)
+        time.sleep(HOST_PAUSE)  # pacing: the states are waited for above; read's takes microseconds
     try:
         return drive(p.send, expect, before, pause)
     finally:

@@ -158,7 +158,7 @@ def test_history(lucid):
 def test_ctrl_c_ends_blocking_reads(lucid):
     # cat reading the console: a typed line comes back, Ctrl-C ends it.
     lucid.send_line("cat")
-    time.sleep(0.3)
+    time.sleep(0.3)  # pacing: a line typed before cat reads waits in the tty for it
     lucid.p.send("typed\r")
     lucid.expect("typed\r\ntyped\r\n", timeout=10)
     lucid.p.send("\x03")
@@ -210,7 +210,7 @@ def test_ctrl_c_right_after_typed_keys_always_prompts(lucid):
 
 def test_console_input_ends_with_ctrl_d(lucid):
     lucid.send_line("wc -l")
-    time.sleep(0.3)
+    time.sleep(0.3)  # pacing: typed ahead, the lines wait in the tty for wc
     lucid.p.send("a\rb\r\x04")
     out = lucid.expect_prompt(10)
     assert out.endswith("a\nb\n2\n"), out
@@ -286,7 +286,7 @@ def test_typeahead_line_at_the_editors_limit(lucid):
     """
     word = "y" * (4096 - len("echo  | wc -c"))
     lucid.send_line("sleep 1")
-    time.sleep(0.3)
+    time.sleep(0.3)  # pacing: later, the line comes at the prompt: a false pass only
     lucid.send_line("echo %s | wc -c" % word)
     lucid.expect_prompt(10)  # sleep's
     out = lucid.expect_prompt(20)

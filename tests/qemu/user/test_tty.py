@@ -75,7 +75,7 @@ def test_raw_mode_bytes_as_typed(lucid):
 
 def test_vmin_vtime(lucid):
     start(lucid, "ttytest vtime", "type")
-    time.sleep(0.2)
+    time.sleep(0.2)  # pacing: it said "type" while reading (VTIME 10 s)
     lucid.p.send("x")
     lucid.expect(re.escape('VMIN 0 VTIME 100 1 "x"'))
     lucid.expect("type one\r\n")
@@ -87,7 +87,7 @@ def test_vmin_vtime(lucid):
     assert "VMIN 0 VTIME 5, nothing typed: 0 after >= 450 ms: yes" in log, log
     start(lucid, "ttytest vmin")
     lucid.p.send("a")
-    time.sleep(0.5)
+    time.sleep(0.5)  # pacing: VMIN 3 waits for all three however they come
     lucid.p.send("bc")
     lucid.expect(re.escape('VMIN 3 3 "abc"'))
     lucid.expect_prompt(10)
@@ -152,7 +152,7 @@ def test_signal_keys_reach_the_foreground_program(lucid):
         lucid.expect_prompt(20)
         assert lucid.status() == status, key
     start(lucid, "ttytest wait")
-    time.sleep(0.3)
+    time.sleep(0.3)  # pacing: "ready" came after it took the terminal
     lucid.p.send("\x1a")
     out = lucid.expect_prompt(20)
     assert "[1]+  Stopped                 ttytest wait\n" in out, out

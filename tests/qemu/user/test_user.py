@@ -274,7 +274,7 @@ def test_sleep_too_long_to_count_is_forever(lucid):
     with lucid.showing_tasks():
         lucid.send_line("bigsleep")
         lucid.until_job_started("bigsleep")  # asleep: a wrapped time would have woken it
-        time.sleep(1)  # and a second more for one that is only slow to wake; no pass waits on it
+        time.sleep(1)  # pacing: a second more for one only slow to wake; no pass waits on it
         lucid.p.send("\x03")
         out = lucid.expect_prompt(30)
     assert "woke up" not in out, out
