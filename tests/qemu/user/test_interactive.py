@@ -51,7 +51,7 @@ BLOCKS = [
     ["bg\r"],                                       # [1]+ sleep 60 &
     ["jobs\r"],                                     # Running
     ["fg\r", PAUSE, "\x03"],                        # back in the foreground, then ^C
-    ["sleep 60 &\r"],                               # [1] PID
+    ["sleep 60 &\r", PAUSE],                        # [1] PID; started, for the kill below
     ["kill %1\r", PAUSE, "jobs\r"],                 # Terminated: announced, or shown by jobs
     ["wait\r"],
     ["sleep 60\r", PAUSE, "\x1a"],                  # a stopped job killed: kill sends SIGCONT
@@ -148,18 +148,33 @@ def drive(send, expect, before, pause):
     return out
 
 
-def running_children(pid):
-    """The children of host process pid that are neither stopped nor dead (/proc's state)."""
+def children(pid):
+    """The children of host process pid: (comm, state letter) each, from /proc."""
     found = []
     for d in os.listdir("/proc"):
         try:
             with open("/proc/%s/stat" % d) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
+                comm, rest = f.read().split(" (", 1)[1].rsplit(")", 1)
+            fields = rest.split()
+        except (OSError, IndexError, ValueError):
             continue  # not a process, or gone meanwhile
-        if int(fields[1]) == pid and fields[0] not in "TtZX":
-            found.append(int(d))
+        if int(fields[1]) == pid:
+            found.append((comm, fields[0]))
     return found
+
+
+def running_children(pid):
+    """The children of host process pid that are neither stopped nor dead."""
+    return [c for c in children(pid) if c[1] not in "TtZX"]
+
+
+def started_in_background(keys):
+    """A background job's program, when keys start one: its pause waits until it sleeps in its
+    work. A kill that comes sooner can find the shell's child before it has set its signals
+    back: ash's interactive SIGTERM is ignored there, the kill is lost and the job runs its
+    60 s (a loaded host's run showed "Done" for it)."""
+    words = keys.split()
+    return words[0] if words[-1] == "&" else None
 
 
 def on_host(name):
@@ -193,6 +208,12 @@ def on_host(name):
         if keys == "fg\r":
             program = "sleep"
         deadline = time.monotonic() + BLOCK_TIMEOUT
+        background = started_in_background(keys)
+        while background and (background, "S") not in children(p.pid) and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+        if background:
+            program = None
         # After a kill, the job's end is what the block shows: wait, bounded, until the signal
         # has done its work (a loaded host can take longer than any fixed pause to run the
         # dying process: once `jobs` listed it still Running).
@@ -261,7 +282,11 @@ def in_shell(lucid, name, console):
                                 "the shell")
             shells.extend(t.pid for t in tasks if t.ppid == console)
         shell = shells[0]
-        if keys.split()[0] in FOREGROUND_PROGRAMS or keys == "fg\r":
+        if started_in_background(keys):
+            ready, what = lambda tasks: any(
+                t.ppid == shell and t.comm == started_in_background(keys) and t.state == "S"
+                for t in tasks), "the background job asleep"
+        elif keys.split()[0] in FOREGROUND_PROGRAMS or keys == "fg\r":
             ready, what = job_started(shell, "sleep"), "sleep in the foreground"
         elif keys.startswith("read"):
             ready, what = lambda tasks: any(t.pid == shell and t.state == "S" and (
