@@ -95,6 +95,25 @@ static int count_tasks(void)
 	return count_tasks_in("/proc/self/task");
 }
 
+#define REAP_LOOKS 10000 /* 1 ms apart at least: 10 s, far beyond a loaded host's delay */
+
+/*
+ * The tasks once a joined thread has gone. pthread_join returns when the kernel clears the
+ * thread's tid (CLONE_CHILD_CLEARTID), early in its exit; its /proc/self/task entry goes when
+ * it is reaped, a moment later, on Linux as in Lucid. A loaded host can stretch that moment,
+ * so look again, bounded.
+ */
+static int count_tasks_after_join(int want)
+{
+	int n = count_tasks();
+
+	for (int i = 0; n != want && i < REAP_LOOKS; i++) {
+		usleep(1000);
+		n = count_tasks();
+	}
+	return n;
+}
+
 static void check_ids(void)
 {
 	pthread_t th;
@@ -129,7 +148,7 @@ static void check_ids(void)
 	atomic_store(&go, 1);
 	pthread_join(th, &ret);
 	printf("join returned %ld\n", (long)ret);
-	printf("/proc/self/task entries after join: %d\n", count_tasks());
+	printf("/proc/self/task entries after join: %d\n", count_tasks_after_join(1));
 	printf("set_tid_address returns the tid: %s\n",
 	       yes(syscall(SYS_set_tid_address, NULL) == gettid_()));
 }

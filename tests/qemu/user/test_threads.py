@@ -81,7 +81,9 @@ def test_ps_shows_threads(lucid):
     busybox ps -T shows them as Linux's ps -T does: {name} and the process's command line. A
     thread's /proc/TID, once looked up by name, is still not listed (ps would show its process
     again, through the thread's own /proc/TID/task)."""
-    out = lucid.run(PARK % 8 + "; echo $#; cat /proc/$P/task/*/comm; "
+    # (the tasks in numeric order, $1 $2 $3: a glob sorts 100 before 99)
+    out = lucid.run(PARK % 8 + "; echo $#; cat /proc/$P/task/$1/comm /proc/$P/task/$2/comm "
+                    "/proc/$P/task/$3/comm; "
                     "cat /proc/$2/comm > /dev/null; ls /proc | grep -c \"^$2\\$\"; "
                     "grep Threads /proc/$P/status; "
                     "ps -T | grep '[t]hreads park' | sed 's/^ *[0-9]* //'; kill $P; wait", 60)
