@@ -120,11 +120,10 @@ def task_list(send, expect):
     send(SYSRQ + "t" + SYSRQ + "?")  # ? is no key: sysrq's HELP line marks the list's end
     tasks = []
     for line in expect(TASK_LIST, timeout=30).group(1).split("\n"):
-        m = TASK_LINE.search(line)
-        if m:
+        if m := TASK_LINE.search(line):
             tasks.append(Task(*m.groups()))
-        elif tasks and FRAME.search(line):
-            tasks[-1].stack.append(FRAME.search(line).group(1))
+        elif tasks and (m := FRAME.search(line)):
+            tasks[-1].stack.append(m.group(1))
     return tasks
 
 
@@ -184,7 +183,7 @@ def job_started(shell=None, program=None, states="S", forks_done=True):
                 continue
             if forks_done and any(t.ppid == sh.pid and t.comm == sh.comm for t in tasks):
                 continue
-            if program is None or any(shell != PARENT or t.ppid == sh.pid for t in mine):
+            if program is None or mine:  # (PARENT's shells are parents of mine already)
                 return True
         return False
     return ready
