@@ -11,7 +11,7 @@
  * before anything they unlinked is freed or reused.
  *
  * Where a probe goes (check_kprobe_address_safe): kernel or module text; not blacklisted
- * (-EINVAL); not a static branch's site (-EBUSY, kernel/jump_label.c); on an instruction
+ * (-EINVAL); not a static branch's site (-EINVAL too, kernel/jump_label.c); on an instruction
  * boundary of its function (-EILSEQ). A function's ftrace call site takes the ftrace path
  * (arch/x86_64/kprobes/ftrace.c), anything else int3 (arch/x86_64/kprobes/core.c).
  *
@@ -293,9 +293,12 @@ static int check_kprobe_address_safe(unsigned long addr)
 {
 	if (!kernel_text_address(addr) || within_kprobe_blacklist(addr))
 		return -EINVAL;
-	/* A static branch's site: its patching would overwrite the int3 (Linux's check too). */
+	/*
+	 * A static branch's site: its patching would overwrite the int3. Linux refuses it in the
+	 * same test as the blacklist, so with the same -EINVAL.
+	 */
 	if (jump_label_text_reserved(addr, addr))
-		return -EBUSY;
+		return -EINVAL;
 	/* A module that is going: its probes would be killed in a moment. */
 	if (addr >= MODULES_VADDR && addr < MODULES_END) {
 		struct module *mod = __module_address(addr);

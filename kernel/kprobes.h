@@ -7,9 +7,9 @@
  *	static int pre(struct kprobe *p, struct pt_regs *regs) { ...; return 0; }
  *	static struct kprobe kp = { .symbol_name = "do_sys_openat2", .pre_handler = pre };
  *	register_kprobe(&kp);	  0, or -EINVAL (blacklisted, not text, registered already, an
- *				  instruction that cannot be stepped), -EILSEQ (not on an
- *				  instruction boundary), -EBUSY (a static branch's site,
- *				  kernel/jump_label.h), -ENOENT (no such symbol), -ENOMEM
+ *				  instruction that cannot be stepped, a static branch's site:
+ *				  kernel/jump_label.h), -EILSEQ (not on an instruction
+ *				  boundary), -ENOENT (no such symbol), -ENOMEM
  *	...
  *	unregister_kprobe(&kp);	  after it returns no handler of kp runs any more
  *

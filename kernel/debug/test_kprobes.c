@@ -624,9 +624,9 @@ static int cmd_kprobe_stress(int argc, char **argv, struct debugfs_cmd_output *o
 			}
 			/*
 			 * Refused by the rules (kernel/kprobes.c): -EINVAL where no probe may go,
-			 * -EBUSY on a static branch's site (switch_mm's debug_vm key, for one).
+			 * a static branch's site among them (switch_mm's debug_vm key, for one).
 			 */
-			if (rets[i] == -EINVAL || rets[i] == -EBUSY) {
+			if (rets[i] == -EINVAL) {
 				refused++;
 				continue;
 			}

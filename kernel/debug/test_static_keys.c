@@ -7,7 +7,7 @@
  *   - the branch returns the key's state, before and after every change, and each site holds
  *     exactly the instruction that state needs (NOP or JMP, kernel/jump_label.c);
  *   - enable/disable, and the counted inc/dec (on from the first inc to the last dec);
- *   - a kprobe on a site is refused (-EBUSY): its int3 would be overwritten by the patching;
+ *   - a kprobe on a site is refused (-EINVAL): its int3 would be overwritten by the patching;
  *   - SMP: while the key flips, a thread on every other CPU runs the branch without pause and
  *     checks that, whenever it ran the branch wholly between two changes, it got the state of
  *     the key then: static_key_enable() returns only once every CPU runs the new code.
@@ -106,7 +106,7 @@ static bool kprobe_selftest_refused(void)
 
 	if (!ret)
 		unregister_kprobe(&kp);
-	CHECK(ret == -EBUSY);
+	CHECK(ret == -EINVAL);
 	return true;
 }
 

@@ -23,9 +23,10 @@
  *	stacktrace: one "<stack trace>" per record
  *	nothing lost: entries-in-buffer == entries-written, records well formed and at FUNC
  *
- * Refusals (EINVAL: blacklisted or not steppable; ENOENT: a name kallsyms does not know, an
- * EILSEQ at every K tried) are counted; anything else is a failure. Prints one summary line
- * (and up to ERRORS_SHOWN lines about failures); exits 1 if anything failed.
+ * Refusals (EINVAL: blacklisted, not steppable or a static branch's site; ENOENT: a name
+ * kallsyms does not know; an EILSEQ at every K tried) are counted; anything else is a failure.
+ * Prints one summary line (and up to ERRORS_SHOWN lines about failures); exits 1 if anything
+ * failed.
  *
  * usage: kpevstress STEP [FIRST [NCPUS]]
  */

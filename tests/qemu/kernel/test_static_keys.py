@@ -11,14 +11,13 @@ import tempfile
 from test_module import (ENOEXEC, INVALID, RELA_SIZE, SH_OFFSET, SHDR_SIZE, Elf, KO, modules,
                          last_dmesg)
 from test_latency_tracers import DEMO_US, demo_section, measure
-from tracefs import T, cat, ok, sh
+from tracefs import EINVAL, T, cat, last_error, ok, sh
 
 SHARE = tempfile.mkdtemp(prefix="lucid-jlshare-")
 BOOT = {"cmdline": "static_keys_selftest", "share": SHARE}
 BASE = "test_static_key_base"
 SH_FLAGS = 8  # the section header's flags field (lib/elf.h)
 SHF_WRITE = 1
-EBUSY_WRITE = "-bash: echo: write error: Device or resource busy\n"
 STARTED = "#  => started at: latency_demo_irqs_off\n"
 
 
@@ -79,8 +78,9 @@ def base_elf():
 
 
 def test_kprobe_on_a_site_is_refused(lucid):
-    """The first entry's site, as an offset in its function: register_kprobe says EBUSY there
-    (its int3 would be overwritten when the key changes), and an instruction further is fine."""
+    """The first entry's site, as an offset in its function: register_kprobe says EINVAL there
+    (its int3 would be overwritten when the key changes), as Linux's check_kprobe_address_safe
+    does, and the function's entry is fine."""
     e = base_elf()
     code = jump_entries(e)[0][1]  # .text + addend: the module's text starts with the function
     func = e.u64(e.symbol("base_true_key_likely") + 8)  # st_value: its offset in .text
@@ -89,8 +89,9 @@ def test_kprobe_on_a_site_is_refused(lucid):
     ok(lucid, "modprobe %s" % BASE)
     try:
         probe = "p:jl %s:base_true_key_likely+%d" % (BASE, off)
-        assert sh(lucid, "echo '%s' >> %s/kprobe_events" % (probe, T)) == EBUSY_WRITE
+        assert sh(lucid, "echo '%s' >> %s/kprobe_events" % (probe, T)) == EINVAL
         assert cat(lucid, "kprobe_events") == ""
+        assert last_error(lucid)[1] == "Failed to register probe event", cat(lucid, "error_log")
         # The function's entry (its ftrace site) is no static branch: accepted.
         ok(lucid, "echo 'p:jl %s:base_true_key_likely' >> %s/kprobe_events" % (BASE, T))
         ok(lucid, "echo > %s/kprobe_events" % T)
